@@ -1,0 +1,113 @@
+# SPDX-License-Identifier: MIT
+# Top-level build. Everything is built out of tree:
+#   build/<board>/   kernel, user programs and boot images for one board
+#   build/host/      host tools (optimised)
+#   build/host-test/ host unit tests (ASan + UBSan)
+# Modules add themselves through small fragments (*/module.mk) that append to the lists below,
+# so that no two parts of the tree need to edit the same file.
+#
+#   make            image for the default board + host tools
+#   make run        install what is missing, boot the demo system in QEMU
+#   make test       install what is missing, run every test, print "N passed, M failed"
+#   make bench      deterministic (-icount shift=0) benchmarks, "BENCH name value unit" lines
+#   make debug      QEMU waiting for gdb-multiarch on :1234 (see .gdbinit)
+#   make clean
+# Variables: BOARD=<name> (boards/<name>/), LIBC=picolibc|newlib, V=1 for full commands.
+
+BOARD ?= mps2-an385
+LIBC  ?= picolibc
+B     := build/$(BOARD)
+H     := build/host
+HT    := build/host-test
+
+ifeq ($(V),1)
+Q :=
+else
+Q := @
+endif
+
+.DEFAULT_GOAL := all
+
+# ---- host toolchain --------------------------------------------------------------------------
+HOST_CC      ?= gcc
+HOST_WARN    := -Wall -Wextra -Werror -Wstrict-prototypes -Wmissing-prototypes -Wundef
+HOST_CFLAGS  := -std=gnu11 -O2 -g $(HOST_WARN) -Itrace/include -Ikernel/include -MMD -MP
+HOST_TCFLAGS := -std=gnu11 -O1 -g $(HOST_WARN) -Wno-missing-prototypes -Itrace/include \
+                -Ikernel/include -Itest/unit -MMD -MP -DHOST_TEST \
+                -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+HOST_TLDFLAGS := -fsanitize=address,undefined
+
+# Lists the fragments append to.
+HOST_TOOLS   :=   # host programs, built by `make`
+HOST_TESTS   :=   # cmocka test binaries (TAP output), run by `make test`
+SCRIPT_TESTS :=   # commands printing TAP lines, run by `make test` after the build
+BENCHES      :=   # commands printing BENCH lines, run by `make bench`
+
+# host_objs, host_test_objs: object paths for a list of C sources.
+host_objs      = $(patsubst %.c,$(H)/obj/%.o,$(1))
+host_test_objs = $(patsubst %.c,$(HT)/obj/%.o,$(1))
+
+$(H)/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	@echo "  HOSTCC  $<"
+	$(Q)$(HOST_CC) $(HOST_CFLAGS) -c $< -o $@
+
+$(HT)/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	@echo "  TESTCC  $<"
+	$(Q)$(HOST_CC) $(HOST_TCFLAGS) -c $< -o $@
+
+# ---- target toolchain ------------------------------------------------------------------------
+include boards/$(BOARD)/board.mk
+include kernel/arch/$(ARCH)/arch.mk
+
+CROSS   ?= arm-none-eabi-
+CC      := $(CROSS)gcc
+OBJCOPY := $(CROSS)objcopy
+SIZE    := $(CROSS)size
+TWARN   := -Wall -Wextra -Werror -Wstrict-prototypes -Wmissing-prototypes -Wundef
+KCFLAGS := $(ARCH_CFLAGS) -std=gnu11 -O2 -g $(TWARN) -ffreestanding -fno-common \
+           -ffunction-sections -fdata-sections -Ikernel/include -Ikernel/arch/$(ARCH)/include \
+           -Iboards/$(BOARD) -Itrace/include -MMD -MP
+
+# ---- modules ---------------------------------------------------------------------------------
+include kernel/module.mk
+include user/module.mk
+-include $(wildcard trace/module.mk trace/*/module.mk tools/module.mk tools/*/module.mk \
+                    tracelogger/module.mk)
+include test/module.mk
+
+# ---- top-level targets -----------------------------------------------------------------------
+.PHONY: all run test bench debug clean setup setup-test images tools
+all: images tools
+tools: $(HOST_TOOLS)
+images: $(IMAGES_ELF)
+
+setup:
+	$(Q)scripts/setup.sh
+
+setup-test:
+	$(Q)scripts/setup.sh --test
+
+run: setup
+	$(Q)$(MAKE) --no-print-directory all
+	$(Q)scripts/run-demo.sh $(B)/demo.elf
+
+test: setup-test
+	$(Q)$(MAKE) --no-print-directory all test-build
+	$(Q)scripts/run-tests.sh $(B)/tests.list
+
+bench: setup
+	$(Q)$(MAKE) --no-print-directory all bench-build
+	$(Q)scripts/run-bench.sh $(BENCHES)
+
+debug: setup
+	$(Q)$(MAKE) --no-print-directory all
+	@echo "QEMU is waiting for a debugger on :1234. In another shell run:"
+	@echo "    gdb-multiarch -x .gdbinit $(B)/demo.elf"
+	$(Q)$(QEMU_CMD) -kernel $(B)/demo.elf -S -gdb tcp::1234
+
+clean:
+	rm -rf build
+
+-include $(shell find build -name '*.d' 2>/dev/null)

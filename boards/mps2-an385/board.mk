@@ -1,0 +1,17 @@
+# SPDX-License-Identifier: MIT
+# ARM MPS2 with the AN385 FPGA image: a Cortex-M3 at 25 MHz. QEMU models it as `mps2-an385`.
+ARCH        := armv7m
+ARCH_CFLAGS := -mcpu=cortex-m3 -mthumb -mfloat-abi=soft
+BOARD_SRCS  := boards/mps2-an385/board.c boards/mps2-an385/uart_cmsdk.c \
+               boards/mps2-an385/timer_cmsdk.c
+
+# Memory plan (see board.h for the picture): user program slots.
+APP_FLASH_BASE := 0x00080000
+APP_FLASH_SLOT := 0x00010000
+APP_RAM_BASE   := 0x20040000
+APP_RAM_SLOT   := 0x00008000
+APP_MAX_SLOTS  := 56
+
+# How to boot an image. -icount shift=0 is added by `make bench` for deterministic counts.
+QEMU_CMD := qemu-system-arm -M mps2-an385 -nographic -monitor none -serial stdio \
+            -semihosting-config enable=on,target=native

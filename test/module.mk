@@ -1,0 +1,19 @@
+# SPDX-License-Identifier: MIT
+# Collects every test into $(B)/tests.list for scripts/run-tests.sh:
+#   HOST_TESTS    cmocka binaries (TAP via CMOCKA_MESSAGE_OUTPUT)
+#   SCRIPT_TESTS  entries "name|timeout|command" for tests driven by a script
+#   QEMU_TESTS    boot images whose programs print TAP lines; run by scripts/qemu-test.sh
+include test/unit/module.mk
+-include test/qemu/module.mk
+
+.PHONY: test-build bench-build $(B)/tests.list
+test-build: $(HOST_TESTS) $(QEMU_TESTS_ELF) $(TEST_DEPS) $(B)/tests.list
+bench-build: $(BENCH_DEPS)
+
+$(B)/tests.list:
+	@mkdir -p $(dir $@)
+	@rm -f $@
+	@$(foreach t,$(HOST_TESTS),printf '%s\t%s\t%s\n' 'unit/$(notdir $(t))' 300 '$(t)' >> $@;)
+	@$(foreach t,$(QEMU_TESTS),printf '%s\t%s\t%s\n' 'qemu/$(t)' 120 \
+	    'scripts/qemu-test.sh $(B)/$(t).elf' >> $@;)
+	@$(foreach s,$(SCRIPT_TESTS),printf '%s\n' '$(s)' | tr '|' '\t' >> $@;)
