@@ -42,6 +42,11 @@ HOST_TOOLS   :=   # host programs, built by `make`
 HOST_TESTS   :=   # cmocka test binaries (TAP output), run by `make test`
 SCRIPT_TESTS :=   # commands printing TAP lines, run by `make test` after the build
 BENCHES      :=   # commands printing BENCH lines, run by `make bench`
+FUZZ_BINS    :=   # libFuzzer binaries (clang), run by `make fuzz` for FUZZ_SECONDS each
+FUZZ_SECONDS ?= 60
+FUZZ_CC      ?= clang
+FUZZ_CFLAGS  := -std=gnu11 -O1 -g -fsanitize=fuzzer,address,undefined -Itrace/include \
+                -Ikernel/include -Wall -Wextra -Werror -DHOST_TEST
 
 # host_objs, host_test_objs: object paths for a list of C sources.
 host_objs      = $(patsubst %.c,$(H)/obj/%.o,$(1))
@@ -78,7 +83,7 @@ include user/module.mk
 include test/module.mk
 
 # ---- top-level targets -----------------------------------------------------------------------
-.PHONY: all run test bench debug clean setup setup-test images tools
+.PHONY: all run test bench debug clean setup setup-test images tools fuzz
 all: images tools
 tools: $(HOST_TOOLS)
 images: $(IMAGES_ELF)
@@ -106,6 +111,12 @@ debug: setup
 	@echo "QEMU is waiting for a debugger on :1234. In another shell run:"
 	@echo "    gdb-multiarch -x .gdbinit $(B)/demo.elf"
 	$(Q)$(QEMU_CMD) -kernel $(B)/demo.elf -S -gdb tcp::1234
+
+fuzz: setup-test $(FUZZ_BINS)
+	$(Q)for f in $(FUZZ_BINS); do mkdir -p $$f.corpus; \
+	    echo "fuzz: $$f for $(FUZZ_SECONDS)s"; \
+	    $$f -max_total_time=$(FUZZ_SECONDS) -timeout=5 $$f.corpus $$(dirname $$f)/seeds-$$(basename $$f) \
+	        >$$f.log 2>&1 || { tail -40 $$f.log; exit 1; }; tail -2 $$f.log; done
 
 clean:
 	rm -rf build
