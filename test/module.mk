@@ -13,7 +13,7 @@ bench-build: $(BENCH_DEPS)
 
 $(B)/tests.list:
 	@mkdir -p $(dir $@)
-	@rm -f $@
+	@: > $@
 	@$(foreach t,$(HOST_TESTS),printf '%s\t%s\t%s\n' 'unit/$(notdir $(t))' 300 '$(t)' >> $@;)
 	@$(foreach t,$(QEMU_TESTS),printf '%s\t%s\t%s\n' 'qemu/$(t)' 120 \
 	    'scripts/qemu-test.sh $(B)/$(t).elf' >> $@;)
@@ -25,6 +25,6 @@ check-host: $(HOST_TESTS) $(HOST_TOOLS) $(TEST_DEPS_HOST) $(HT)/tests.list
 
 $(HT)/tests.list:
 	@mkdir -p $(dir $@)
-	@rm -f $@
+	@: > $@
 	@$(foreach t,$(HOST_TESTS),printf '%s\t%s\t%s\n' 'unit/$(notdir $(t))' 300 '$(t)' >> $@;)
 	@$(foreach s,$(SCRIPT_TESTS_HOST),printf '%s\n' '$(s)' | tr '|' '\t' >> $@;)
