@@ -1,0 +1,76 @@
+// SPDX-License-Identifier: MIT
+// Host test port for trace/trace_ring.h (the port contract is documented there): a fake cycle
+// counter the tests set or let advance by a fixed step per read, a settable CPU number and
+// "in interrupt" flag, a nesting-checked fake interrupt lock, and a log of notifications.
+// Single-threaded tests only. The state is one weak object so that every translation unit
+// including this header shares it without a separate .c file.
+#ifndef TRACE_PORT_H
+#define TRACE_PORT_H
+
+#include <stdint.h>
+
+struct trace_ring;
+
+#define TRACE_HOST_MAX_NOTES 4096u
+
+struct trace_host_note {
+    struct trace_ring *r;
+    unsigned idx, seq;
+};
+
+struct trace_host_port {
+    uint64_t now;      // the fake cycle counter
+    uint64_t step;     // added after each read (0: the clock only moves when a test sets it)
+    unsigned cpu;
+    int in_irq;
+    int irq_off;       // nesting depth of irq_save
+    unsigned nnotes;   // notifications so far (the log keeps the first TRACE_HOST_MAX_NOTES)
+    int notify_in_irq; // set if a notification was ever sent in interrupt context (a bug)
+    struct trace_host_note notes[TRACE_HOST_MAX_NOTES];
+};
+
+__attribute__((weak)) struct trace_host_port trace_host_port;
+
+static inline uint64_t trace_port_now64(void)
+{
+    uint64_t t = trace_host_port.now;
+    trace_host_port.now += trace_host_port.step;
+    return t;
+}
+
+static inline uint32_t trace_port_now32(void)
+{
+    return (uint32_t)trace_port_now64();
+}
+
+static inline unsigned trace_port_cpu(void)
+{
+    return trace_host_port.cpu;
+}
+
+static inline unsigned long trace_port_irq_save(void)
+{
+    return (unsigned long)trace_host_port.irq_off++;
+}
+
+static inline void trace_port_irq_restore(unsigned long s)
+{
+    trace_host_port.irq_off = (int)s;
+}
+
+static inline int trace_port_in_interrupt(void)
+{
+    return trace_host_port.in_irq;
+}
+
+static inline void trace_port_notify(struct trace_ring *r, unsigned idx, unsigned seq)
+{
+    struct trace_host_port *p = &trace_host_port;
+    if (p->in_irq)
+        p->notify_in_irq = 1;
+    if (p->nnotes < TRACE_HOST_MAX_NOTES)
+        p->notes[p->nnotes] = (struct trace_host_note){ r, idx, seq };
+    p->nnotes++;
+}
+
+#endif

@@ -1,0 +1,176 @@
+// SPDX-License-Identifier: MIT
+// The trace event format: the one header shared by the kernel's producer (trace_ring), the
+// target tracelogger and every host tool (decoder, traceprinter). It follows the public QNX
+// layout so that QNX users can read our traces. Freestanding: only <stdint.h>.
+//
+// Invariants pinned below with _Static_assert: a slot is 16 bytes (header + 3 data words),
+// data[0] is always the low 32 bits of the cycle counter, a buffer is 1024 slots (16 KB).
+// Any change to a number in this file is a format change: bump KEV_VER_MINOR (or MAJOR).
+#ifndef TRACE_KEV_H
+#define TRACE_KEV_H
+
+#include <stdint.h>
+
+// Format version written as TRACE_VER_MAJOR / TRACE_VER_MINOR (readers require >= 1.01).
+#define KEV_VER_MAJOR 1u
+#define KEV_VER_MINOR 1u
+
+// ---- the slot ---------------------------------------------------------------------------------
+struct kev_slot {
+    uint32_t header;  // KEV_HEADER(type, class, event, cpu)
+    uint32_t data[3]; // data[0] = low 32 bits of the cycle counter, data[1..2] = payload
+};
+
+#define KEV_SLOT_BYTES   16u
+#define KEV_BUF_SLOTS    1024u                     // slots per kernel buffer
+#define KEV_BUF_BYTES    (KEV_BUF_SLOTS * KEV_SLOT_BYTES)
+#define KEV_HIGH_WATER   715u                      // slot count that asks the logger to save
+#define KEV_MAX_CPUS     64u                       // 6 header bits
+#define KEV_MAX_COMBINE_SLOTS 256u                 // longest combine event (4 KB payload)
+
+// Header bits: event 0-9, class 10-14 (stored shifted), unused 15-23, CPU 24-29, type 30-31.
+#define KEV_EVENT_SHIFT  0
+#define KEV_EVENT_MASK   0x3ffu
+#define KEV_CLASS_SHIFT  10
+#define KEV_CLASS_MASK   0x1fu
+#define KEV_CPU_SHIFT    24
+#define KEV_CPU_MASK     0x3fu
+#define KEV_TYPE_SHIFT   30
+#define KEV_TYPE_MASK    0x3u
+
+// Slot types: a simple event, or the begin / continue / end slots of a combine event.
+#define KEV_TYPE_S  0u
+#define KEV_TYPE_CB 1u
+#define KEV_TYPE_CC 2u
+#define KEV_TYPE_CE 3u
+
+#define KEV_HEADER(type, cls, ev, cpu)                                                     \
+    (((uint32_t)(type) << KEV_TYPE_SHIFT) | ((uint32_t)(cpu) << KEV_CPU_SHIFT) |           \
+     ((uint32_t)(cls) << KEV_CLASS_SHIFT) | ((uint32_t)(ev) << KEV_EVENT_SHIFT))
+
+static inline unsigned kev_hdr_event(uint32_t h) { return (h >> KEV_EVENT_SHIFT) & KEV_EVENT_MASK; }
+static inline unsigned kev_hdr_class(uint32_t h) { return (h >> KEV_CLASS_SHIFT) & KEV_CLASS_MASK; }
+static inline unsigned kev_hdr_cpu(uint32_t h) { return (h >> KEV_CPU_SHIFT) & KEV_CPU_MASK; }
+static inline unsigned kev_hdr_type(uint32_t h) { return (h >> KEV_TYPE_SHIFT) & KEV_TYPE_MASK; }
+
+// ---- classes (internal numbers; QNX's _NTO_TRACE_* values are these shifted left by 10) --------
+#define KEV_C_EMPTY    0u  // never produced by the ring; the file trailer's tag uses it
+#define KEV_C_CONTROL  1u  // written by the ring itself: time, buffer start/end, loss
+#define KEV_C_KER_CALL 2u
+#define KEV_C_INT      3u
+#define KEV_C_PR_TH    4u  // process and thread events
+#define KEV_C_SYSTEM   5u
+#define KEV_C_USER     6u
+#define KEV_C_COMM     7u
+#define KEV_NCLASS     8u
+#define KEV_CLASS_BITS(c) ((uint32_t)(c) << KEV_CLASS_SHIFT)
+
+// ---- CONTROL events ----------------------------------------------------------------------------
+#define KEV_CTL_TIME       1u // data[1] = high 32 bits, data[2] = low 32 bits of the cycle counter
+#define KEV_CTL_BUFFER     2u // first slot of a buffer: data[1] = sequence number, data[2] = index
+#define KEV_CTL_BUFFER_END 4u // last slot of a buffer: data[1] = sequence, data[2] = events in it
+#define KEV_CTL_DROPPED    8u // data[1] = events lost just before this point, data[2] = running
+                              // total lost on this CPU
+
+// ---- KER_CALL events: entry = call number, exit = number + 128, interrupted = number + 256 ----
+#define KEV_KC_MAX          128u
+#define KEV_KC_ENTRY(n)     ((unsigned)(n))
+#define KEV_KC_EXIT(n)      ((unsigned)(n) + 128u)
+#define KEV_KC_INTERRUPTED(n) ((unsigned)(n) + 256u)
+
+// ---- INT events: data[1] = interrupt number ---------------------------------------------------
+#define KEV_INT_ENTER         1u
+#define KEV_INT_EXIT          2u
+#define KEV_INT_HANDLER_ENTER 3u
+#define KEV_INT_HANDLER_EXIT  4u
+
+// ---- PR_TH events ------------------------------------------------------------------------------
+// Process events (payload words): CREATE / DESTROY [ppid, pid]; *_NAME [ppid, pid, name...];
+// THREAD_NAME [pid, tid, name...]. Strings are NUL terminated, packed 8 bytes a slot.
+#define KEV_PR_CREATE       64u
+#define KEV_PR_DESTROY      128u
+#define KEV_PR_CREATE_NAME  192u
+#define KEV_PR_DESTROY_NAME 256u
+#define KEV_PR_THREAD_NAME  320u
+
+// Thread events: the event id is the thread state (QNX numbers). Payload: fast [pid, tid],
+// wide [pid, tid, priority, policy]. Thread ids are 1-based.
+#define KEV_TH_DEAD        0u
+#define KEV_TH_RUNNING     1u
+#define KEV_TH_READY       2u
+#define KEV_TH_STOPPED     3u
+#define KEV_TH_SEND        4u
+#define KEV_TH_RECEIVE     5u
+#define KEV_TH_REPLY       6u
+#define KEV_TH_STACK       7u
+#define KEV_TH_WAITTHREAD  8u
+#define KEV_TH_WAITPAGE    9u
+#define KEV_TH_SIGSUSPEND  10u
+#define KEV_TH_SIGWAITINFO 11u
+#define KEV_TH_NANOSLEEP   12u
+#define KEV_TH_MUTEX       13u
+#define KEV_TH_CONDVAR     14u
+#define KEV_TH_JOIN        15u
+#define KEV_TH_INTR        16u
+#define KEV_TH_SEM         17u
+#define KEV_TH_WAITCTX     18u
+#define KEV_TH_NET_SEND    19u
+#define KEV_TH_NET_REPLY   20u
+#define KEV_TH_WAITCHILD   21u // this project: blocked in ProcWait (waitpid)
+#define KEV_TH_NSTATES     22u
+#define KEV_TH_CREATE      22u
+#define KEV_TH_DESTROY     23u
+
+// ---- SYSTEM events -----------------------------------------------------------------------------
+#define KEV_SYS_TIMER      1u // a timer expired: [timer id, owner pid]
+#define KEV_SYS_SNAPSHOT   2u // start (data[1] = 0) / end (1) of the state snapshot at START
+
+// ---- COMM events (QNX numbering) ---------------------------------------------------------------
+#define KEV_COMM_SND_MESSAGE 0u  // [connection id, receiver pid]
+#define KEV_COMM_SND_PULSE   1u
+#define KEV_COMM_REC_MESSAGE 2u  // [receive id, sender pid]
+#define KEV_COMM_REC_PULSE   3u
+#define KEV_COMM_SND_PULSE_EXE 4u
+#define KEV_COMM_SND_PULSE_DIS 5u
+#define KEV_COMM_SND_PULSE_DEA 6u
+#define KEV_COMM_SND_PULSE_UN  7u
+#define KEV_COMM_SND_PULSE_QUN 8u
+#define KEV_COMM_SIGNAL        9u
+#define KEV_COMM_REPLY_MESSAGE 10u
+#define KEV_COMM_MSG_ERROR     11u
+#define KEV_COMM_NEVENTS       12u
+
+// ---- USER events: codes 0-1023 chosen by the application ---------------------------------------
+
+// ---- file layout constants (docs/kev-format.md) ------------------------------------------------
+#define KEV_FILE_MAGIC      "TRACE_HEADER_BEGIN::"
+#define KEV_FILE_HEADER_END "TRACE_HEADER_END::"
+#define KEV_SP_MAGIC        0x5053594bu // "KYSP" read as a little-endian word
+#define KEV_SP_VERSION      1u
+#define KEV_TRAILER_TAG     KEV_HEADER(KEV_TYPE_S, KEV_C_EMPTY, 0x3ffu, 0u)
+#define KEV_TRAILER_MAGIC   0x4c52544bu // "KTRL"
+#define KEV_TRAILER_END     0x21444e45u // "END!"
+#define KEV_TRAILER_VERSION 1u
+
+_Static_assert(sizeof(struct kev_slot) == KEV_SLOT_BYTES, "a slot is 16 bytes");
+_Static_assert(KEV_BUF_BYTES == 16384u, "a buffer is 16 KB");
+_Static_assert(KEV_HEADER(3u, 0u, 0u, 0u) == 0xc0000000u, "slot type is bits 30-31");
+_Static_assert(KEV_HEADER(0u, 0u, 0u, 63u) == 0x3f000000u, "CPU is bits 24-29");
+_Static_assert(KEV_HEADER(0u, 31u, 0u, 0u) == 0x00007c00u, "class is bits 10-14");
+_Static_assert(KEV_HEADER(0u, 0u, 1023u, 0u) == 0x000003ffu, "event is bits 0-9");
+_Static_assert(KEV_CLASS_BITS(KEV_C_KER_CALL) == 0x800u, "KER_CALL is QNX's 2 << 10");
+_Static_assert(KEV_TH_DESTROY < 64u, "thread events stay below process events");
+_Static_assert(KEV_BUF_SLOTS - KEV_HIGH_WATER >= 300u, "300 slots of headroom for interrupts");
+
+// ---- name tables (kev_names.c; usable on target and host) --------------------------------------
+// Each returns a static string, or NULL when the number has no name.
+const char *kev_class_name(unsigned cls);        // "CONTROL", "KER_CALL", ...
+const char *kev_thread_state_name(unsigned st);  // "DEAD", "RUNNING", ... "CREATE", "DESTROY"
+const char *kev_control_name(unsigned ev);       // "TIME", "BUFFER", "BUFFER_END", "DROPPED"
+const char *kev_process_event_name(unsigned ev); // "PROCCREATE", ...
+const char *kev_comm_name(unsigned ev);          // "SND_MESSAGE", ...
+const char *kev_int_name(unsigned ev);           // "INT_ENTR", ...
+const char *kev_system_name(unsigned ev);        // "TIMER", "SNAPSHOT"
+const char *kev_kcall_name(unsigned callno);     // from uapi/kcall.h when present, else NULL
+
+#endif

@@ -1,0 +1,253 @@
+// SPDX-License-Identifier: MIT
+// The trace producer: a ring of N buffers of 1024 16-byte slots (trace/kev.h) in one
+// caller-provided contiguous block, with an explicit context (struct trace_ring, no globals).
+// The kernel emits events through the inline hooks below; the logger side takes full buffers,
+// saves them and releases them. Freestanding C: builds for the target and for host tests.
+//
+// PORT CONTRACT. `#include <trace_port.h>` is resolved by the include path (the kernel's port,
+// or test/unit/trace_port.h on the host). It must define these static inline functions:
+//   uint32_t trace_port_now32(void);   low 32 bits of the cycle counter; equal to
+//                                      (uint32_t)trace_port_now64() read at the same instant
+//   uint64_t trace_port_now64(void);   the full cycle counter (monotonic per CPU)
+//   unsigned trace_port_cpu(void);     this CPU's number, < TRACE_MAX_CPUS
+//   unsigned long trace_port_irq_save(void);        disable local interrupts, return old state
+//   void trace_port_irq_restore(unsigned long s);    restore what irq_save returned
+//   int trace_port_in_interrupt(void);  non-zero in interrupt (handler) context
+//   void trace_port_notify(struct trace_ring *r, unsigned bufidx, unsigned seq);
+//        "buffer bufidx (sequence seq) wants saving": raise the synthetic interrupt the logger
+//        waits on. Called with interrupts disabled, never in interrupt context (deferred
+//        notifications are delivered by trace_ring_irq_exit), and must not emit trace events.
+//
+// LOCKING. Every state change happens with local interrupts disabled (port irq_save). Each CPU
+// writes only into its own current buffer (struct trace_cpu), so the hot path needs no lock.
+// The pool of buffers and the filter state are shared: on SMP the slow path and the logger/
+// control calls would also need a spinlock around them (not needed while TRACE_MAX_CPUS == 1).
+//
+// INVARIANTS. Every buffer starts with CONTROL BUFFER (seq, index) and CONTROL TIME (64-bit
+// time) and, when events were lost before it on this CPU, CONTROL DROPPED (count, total). Its
+// last used slot is CONTROL BUFFER_END (seq, events in the buffer); a slot is reserved for it.
+// A combine event never spans two buffers. Per CPU: recorded + lost == events generated, where
+// "generated" means emitted while the class was active and passing the filters; CONTROL
+// events are the ring's own and are not counted.
+#ifndef TRACE_TRACE_RING_H
+#define TRACE_TRACE_RING_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <trace/kev.h>
+
+struct trace_ring;
+#include <trace_port.h>
+
+#ifndef TRACE_MAX_CPUS
+#define TRACE_MAX_CPUS 1u
+#endif
+#ifndef TRACE_MAX_BUFS
+#define TRACE_MAX_BUFS 64u
+#endif
+#define TRACE_EV_FILTERS 8u // per-event PID/TID filter entries
+
+// Error codes returned negated; the values are those of the kernel's uapi/kerrno.h.
+#define TRACE_EAGAIN    11
+#define TRACE_EBUSY     16
+#define TRACE_EINVAL    22
+#define TRACE_ENOSPC    28
+#define TRACE_ECANCELED 140
+
+_Static_assert(TRACE_MAX_CPUS >= 1u && TRACE_MAX_CPUS <= KEV_MAX_CPUS, "CPU count fits the header");
+
+// Overrun policies (what happens when the producer needs a buffer and the next is unsaved).
+enum trace_policy {
+    TRACE_POLICY_SWITCH = 0,    // default: never overwrite an unsaved buffer; drop and count
+    TRACE_POLICY_OVERWRITE = 1, // QNX: skip the logger's buffer, overwrite the next unsaved one
+    TRACE_POLICY_RING = 2,      // flight recorder: no notifications, wrap until stop
+    TRACE_POLICY_FILL = 3,      // one pass over the buffers, tracing stops when all are full
+};
+
+// Buffer life cycle: FREE -> FILLING -> FULL -> LOGGER -> (release) FREE.
+enum trace_bufstate {
+    TRACE_BUF_FREE = 0,
+    TRACE_BUF_FILLING = 1,
+    TRACE_BUF_FULL = 2,
+    TRACE_BUF_LOGGER = 3,
+};
+
+// Dynamic filter: return non-zero to log the event. Called with interrupts disabled.
+typedef int (*trace_dyn_filter_fn)(void *arg, unsigned cls, unsigned ev, const uint32_t *words,
+                                   unsigned nwords);
+
+struct trace_buf {
+    uint32_t tb_seq;      // sequence number given when the buffer started filling
+    uint8_t tb_state;     // enum trace_bufstate
+    uint8_t tb_cpu;       // CPU that filled it
+    uint8_t tb_notified;  // 0 not yet, 1 notified (or never will be), 2 deferred
+    uint8_t tb_pad;
+    uint32_t tb_reported; // loss count of the DROPPED event this buffer starts with
+    uint16_t tb_nslots;   // slots used, BUFFER_END included (valid once FULL)
+    uint16_t tb_overhead; // slots that are not events: control slots, extra combine slots
+};
+
+struct trace_cpu {
+    // Hot path fields first (small offsets). tc_wp == tc_limit when there is no buffer.
+    struct kev_slot *tc_wp;    // next free slot
+    struct kev_slot *tc_limit; // the fast path may write a slot only below this
+    uint32_t tc_last;          // low timestamp of the last slot written
+    uint32_t tc_pid, tc_tid;   // current thread (trace_ring_set_current), for PID/TID filters
+    uint32_t tc_hi;            // high time word of the last TIME event
+    int tc_buf;                // current buffer index, -1 when none
+    unsigned tc_npending;      // notifications deferred from interrupt context
+    uint64_t tc_recorded;      // events in this CPU's closed buffers (minus overwritten ones)
+    uint64_t tc_dropped;       // events that found no buffer
+    uint64_t tc_overwritten;   // events lost when their buffer was overwritten
+    uint64_t tc_unreported;    // lost events not yet written in a DROPPED event
+    uint32_t tc_buffers;       // buffers this CPU started
+};
+
+struct trace_evfilter {
+    uint16_t ef_cls, ef_ev;
+    uint32_t ef_pid, ef_tid; // 0 = no filter
+};
+
+struct trace_ring {
+    // tr_active: bit per class, set when tracing runs and the class is enabled. It is the only
+    // thing a disabled hook reads, so keep it the first member.
+    uint32_t tr_active;
+    uint32_t tr_slow; // classes whose events must go through the filters (slow path)
+    struct trace_cpu tr_cpu[TRACE_MAX_CPUS];
+
+    uint32_t tr_classes;  // classes enabled by the user (ADDCLASS / ADDEVENT)
+    uint32_t tr_evfilter; // classes restricted to the events set in tr_ev_enable
+    uint32_t tr_dynmask;  // classes the dynamic filter applies to
+    uint32_t tr_ev_enable[KEV_NCLASS][32];
+    uint32_t tr_ev_wide[KEV_NCLASS][32]; // per-event wide mode (class settings fill it)
+    uint32_t tr_cls_pid[KEV_NCLASS], tr_cls_tid[KEV_NCLASS];
+    struct trace_evfilter tr_evf[TRACE_EV_FILTERS];
+    trace_dyn_filter_fn tr_dyn;
+    void *tr_dyn_arg;
+
+    struct kev_slot *tr_mem; // nbufs * KEV_BUF_SLOTS slots
+    unsigned tr_nbufs;
+    unsigned tr_policy;  // enum trace_policy
+    unsigned tr_running;
+    unsigned tr_filled;  // FILL policy: stopped because every buffer was used
+    unsigned tr_last;    // last buffer handed to a CPU
+    unsigned tr_fill_next;
+    uint32_t tr_next_seq;
+    struct kev_slot tr_noslot; // tc_wp/tc_limit point here when a CPU has no buffer
+    struct trace_buf tr_buf[TRACE_MAX_BUFS];
+};
+
+// Counts for the logger (trace_ring_counts). recorded includes the current buffer.
+struct trace_counts {
+    uint64_t recorded, dropped, overwritten, unreported;
+    uint32_t buffers;
+};
+
+// ---- set-up and control (not in interrupt context) -------------------------------------------
+// Prepare r over mem (len bytes, 4-byte aligned) for nbufs buffers. -TRACE_EINVAL on bad arguments
+// (NULL, nbufs 0 or > TRACE_MAX_BUFS, len < nbufs * KEV_BUF_BYTES). Filters start all off.
+int trace_ring_init(struct trace_ring *r, void *mem, size_t len, unsigned nbufs);
+int trace_ring_set_policy(struct trace_ring *r, unsigned policy); // -EINVAL, -EBUSY if running
+int trace_ring_start(struct trace_ring *r);  // -ECANCELED without buffers, -EBUSY if running
+void trace_ring_stop(struct trace_ring *r);  // closes every current buffer
+int trace_ring_flush(struct trace_ring *r);  // closes current buffers holding events
+// Logger: take the full buffer with the lowest sequence number, or, when none is full, close
+// and take a filling buffer past its high-water mark (QNX: the flush the notification asked
+// for). 0 and *idx set, -EAGAIN when nothing is ready, -EBUSY in ring mode while running.
+int trace_ring_take(struct trace_ring *r, unsigned *idx);
+int trace_ring_release(struct trace_ring *r, unsigned idx); // -EINVAL unless the logger owns it
+// Slots of a buffer the logger owns (NULL otherwise); *nslots = slots used.
+const struct kev_slot *trace_ring_buffer(const struct trace_ring *r, unsigned idx,
+                                         unsigned *nslots, uint32_t *seq);
+void trace_ring_counts(const struct trace_ring *r, unsigned cpu, struct trace_counts *out);
+// Emit a TIME event if the high time word changed since the last one (call from a periodic
+// timer when a CPU may stay silent for more than 2^32 cycles).
+void trace_ring_tick(struct trace_ring *r);
+void trace_ring_deliver_pending(struct trace_ring *r);
+
+// ---- filters (TraceEvent) -------------------------------------------------------------------
+// Classes 2..7 (KER_CALL..COMM) can be switched; CONTROL is always on. -EINVAL when out of range.
+void trace_filter_all(struct trace_ring *r, int on);
+int trace_filter_class(struct trace_ring *r, unsigned cls, int on);
+int trace_filter_event(struct trace_ring *r, unsigned cls, unsigned ev, int on);
+void trace_mode_all(struct trace_ring *r, int wide);
+int trace_mode_class(struct trace_ring *r, unsigned cls, int wide);
+int trace_mode_event(struct trace_ring *r, unsigned cls, unsigned ev, int wide);
+int trace_filter_class_pid(struct trace_ring *r, unsigned cls, uint32_t pid); // 0 clears
+int trace_filter_class_tid(struct trace_ring *r, unsigned cls, uint32_t tid);
+// Per-event PID/TID: -ENOSPC when TRACE_EV_FILTERS entries are in use; 0 clears.
+int trace_filter_event_pid(struct trace_ring *r, unsigned cls, unsigned ev, uint32_t pid);
+int trace_filter_event_tid(struct trace_ring *r, unsigned cls, unsigned ev, uint32_t tid);
+// Attach (fn != NULL) or detach the dynamic filter for the classes in cls_mask.
+void trace_filter_dynamic(struct trace_ring *r, uint32_t cls_mask, trace_dyn_filter_fn fn,
+                          void *arg);
+
+// ---- emitting --------------------------------------------------------------------------------
+// Out-of-line paths (trace_ring.c). nwords may be 0; str may be NULL (else packed after the
+// words, NUL included, truncated to fit KEV_MAX_COMBINE_SLOTS).
+void trace_emit_simple_slow(struct trace_ring *r, unsigned cls, unsigned ev, uint32_t a,
+                            uint32_t b);
+void trace_emit_words(struct trace_ring *r, unsigned cls, unsigned ev, const uint32_t *w,
+                      unsigned nwords);
+void trace_emit_string(struct trace_ring *r, unsigned cls, unsigned ev, const uint32_t *w,
+                       unsigned nwords, const char *str);
+
+// Is the class active? The disabled hook: one load, a bit test and a branch.
+static inline int trace_on(const struct trace_ring *r, unsigned cls)
+{
+    return (r->tr_active >> cls) & 1u;
+}
+
+// Should the hook emit the wide variant of this event?
+static inline int trace_is_wide(const struct trace_ring *r, unsigned cls, unsigned ev)
+{
+    return (r->tr_ev_wide[cls & (KEV_NCLASS - 1u)][(ev >> 5) & 31u] >> (ev & 31u)) & 1u;
+}
+
+// The hot path: a simple event (one slot, payload a, b). Allocation-free, interrupts off for
+// the few stores. Anything unusual (filters, no room, high-water mark, time wrap) goes to
+// trace_emit_simple_slow(), which re-checks everything under its own interrupt lock.
+static inline void trace_emit_simple(struct trace_ring *r, unsigned cls, unsigned ev,
+                                     uint32_t a, uint32_t b)
+{
+    if (__builtin_expect(!((r->tr_active >> cls) & 1u), 1))
+        return;
+    if ((r->tr_slow >> cls) & 1u) {
+        trace_emit_simple_slow(r, cls, ev, a, b);
+        return;
+    }
+    unsigned long fl = trace_port_irq_save();
+    unsigned cpu = trace_port_cpu();
+    struct trace_cpu *c = &r->tr_cpu[cpu];
+    uint32_t now = trace_port_now32();
+    struct kev_slot *s = c->tc_wp;
+    if (__builtin_expect(s < c->tc_limit && now >= c->tc_last, 1)) {
+        s->header = KEV_HEADER(KEV_TYPE_S, cls, ev, cpu);
+        s->data[0] = now;
+        s->data[1] = a;
+        s->data[2] = b;
+        c->tc_wp = s + 1;
+        c->tc_last = now;
+        trace_port_irq_restore(fl);
+        return;
+    }
+    trace_port_irq_restore(fl);
+    trace_emit_simple_slow(r, cls, ev, a, b);
+}
+
+// The kernel calls this when it leaves interrupt context: delivers deferred notifications.
+static inline void trace_ring_irq_exit(struct trace_ring *r)
+{
+    if (__builtin_expect(r->tr_cpu[trace_port_cpu()].tc_npending != 0, 0))
+        trace_ring_deliver_pending(r);
+}
+
+// The kernel calls this on every context switch (for PID/TID filters).
+static inline void trace_ring_set_current(struct trace_ring *r, uint32_t pid, uint32_t tid)
+{
+    struct trace_cpu *c = &r->tr_cpu[trace_port_cpu()];
+    c->tc_pid = pid;
+    c->tc_tid = tid;
+}
+
+#endif

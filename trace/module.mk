@@ -1,0 +1,12 @@
+# SPDX-License-Identifier: MIT
+# trace/: the portable trace format, producer ring, .kev writer and decoder (freestanding C,
+# compiled into the kernel by the lead's makefiles and into host tools and tests here).
+TRACE_PORTABLE_SRCS := trace/kev_names.c trace/trace_ring.c
+TRACE_HOST_SRCS     := trace/kev_names.c trace/kev_file.c trace/kev_decode.c
+
+# Host unit tests (cmocka, ASan + UBSan). trace_ring.c reads the host port from test/unit.
+HOST_TESTS += $(HT)/test_trace_ring
+$(HT)/test_trace_ring: $(call host_test_objs,test/unit/test_trace_ring.c trace/trace_ring.c \
+                                              trace/kev_names.c)
+	@echo "  LINK    $@"
+	$(Q)$(HOST_CC) -o $@ $^ -lcmocka $(HOST_TLDFLAGS)

@@ -1,0 +1,651 @@
+// SPDX-License-Identifier: MIT
+// The out-of-line half of the trace producer (see trace/trace_ring.h for the port contract,
+// the invariants and the locking): buffer switching and overrun policies, high-water
+// notifications (deferred from interrupts), TIME/BUFFER/BUFFER_END/DROPPED control events,
+// combine events, filters, and the logger-side calls.
+// Every function that touches shared state runs with local interrupts disabled.
+#include <trace/trace_ring.h>
+
+#define TRACE_END_SLOT (KEV_BUF_SLOTS - 1u) // slot reserved for BUFFER_END
+
+static struct kev_slot *buf_start(const struct trace_ring *r, unsigned idx)
+{
+    return r->tr_mem + (size_t)idx * KEV_BUF_SLOTS;
+}
+
+static unsigned used_slots(const struct trace_ring *r, const struct trace_cpu *c)
+{
+    return (unsigned)(c->tc_wp - buf_start(r, (unsigned)c->tc_buf));
+}
+
+static void put_slot(struct kev_slot *s, uint32_t hdr, uint32_t t, uint32_t a, uint32_t b)
+{
+    s->header = hdr;
+    s->data[0] = t;
+    s->data[1] = a;
+    s->data[2] = b;
+}
+
+static uint32_t control_hdr(unsigned ev, unsigned cpu)
+{
+    return KEV_HEADER(KEV_TYPE_S, KEV_C_CONTROL, ev, cpu);
+}
+
+// Recompute the masks the hooks read from the filter state.
+static void update_masks(struct trace_ring *r)
+{
+    uint32_t slow = r->tr_evfilter | (r->tr_dyn ? r->tr_dynmask : 0u);
+    for (unsigned c = 0; c < KEV_NCLASS; c++)
+        if (r->tr_cls_pid[c] || r->tr_cls_tid[c])
+            slow |= 1u << c;
+    for (unsigned i = 0; i < TRACE_EV_FILTERS; i++)
+        if (r->tr_evf[i].ef_pid || r->tr_evf[i].ef_tid)
+            slow |= 1u << r->tr_evf[i].ef_cls;
+    r->tr_slow = slow;
+    r->tr_active = r->tr_running ? r->tr_classes : 0u;
+}
+
+// Tell the logger buffer idx wants saving, now or (in interrupt context) at interrupt exit.
+static void notify_buffer(struct trace_ring *r, unsigned idx)
+{
+    struct trace_buf *b = &r->tr_buf[idx];
+    if (b->tb_notified)
+        return;
+    if (trace_port_in_interrupt()) {
+        b->tb_notified = 2;
+        r->tr_cpu[b->tb_cpu].tc_npending++;
+        return;
+    }
+    b->tb_notified = 1;
+    trace_port_notify(r, idx, b->tb_seq);
+}
+
+// Close the current buffer of CPU cpu: write BUFFER_END in the reserved slot, mark it FULL and
+// make sure the logger hears of it (except in ring mode, where nobody is told).
+static void close_buffer(struct trace_ring *r, unsigned cpu, uint32_t now)
+{
+    struct trace_cpu *c = &r->tr_cpu[cpu];
+    unsigned idx = (unsigned)c->tc_buf;
+    struct trace_buf *b = &r->tr_buf[idx];
+    unsigned used = used_slots(r, c);
+    uint32_t events = used - b->tb_overhead;
+
+    put_slot(c->tc_wp, control_hdr(KEV_CTL_BUFFER_END, cpu), now, b->tb_seq, events);
+    b->tb_nslots = (uint16_t)(used + 1u);
+    b->tb_overhead++;
+    b->tb_state = TRACE_BUF_FULL;
+    c->tc_recorded += events;
+    c->tc_buf = -1;
+    c->tc_wp = c->tc_limit = &r->tr_noslot;
+    notify_buffer(r, idx);
+}
+
+// Pick the next buffer under the overrun policy; -1 when there is none (the event is lost).
+// In overwrite and ring modes a FULL buffer is reused and its events become lost events.
+static int pick_buffer(struct trace_ring *r)
+{
+    unsigned n = r->tr_nbufs;
+    if (r->tr_policy == TRACE_POLICY_FILL) {
+        if (r->tr_fill_next >= n || r->tr_buf[r->tr_fill_next].tb_state != TRACE_BUF_FREE)
+            return -1;
+        return (int)r->tr_fill_next++;
+    }
+    for (unsigned k = 1; k <= n; k++) { // a free buffer, in ring order
+        unsigned i = (r->tr_last + k) % n;
+        if (r->tr_buf[i].tb_state == TRACE_BUF_FREE)
+            return (int)i;
+    }
+    if (r->tr_policy == TRACE_POLICY_SWITCH)
+        return -1;
+    int best = -1; // else the oldest unsaved one (never the logger's, never a filling one)
+    for (unsigned i = 0; i < n; i++)
+        if (r->tr_buf[i].tb_state == TRACE_BUF_FULL &&
+            (best < 0 || (int32_t)(r->tr_buf[i].tb_seq - r->tr_buf[best].tb_seq) < 0))
+            best = (int)i;
+    return best;
+}
+
+// Give CPU cpu a new buffer starting at time t64. Returns 0, or -1 when none is available.
+static int acquire_buffer(struct trace_ring *r, unsigned cpu, uint64_t t64)
+{
+    struct trace_cpu *c = &r->tr_cpu[cpu];
+    int i = pick_buffer(r);
+    if (i < 0) {
+        if (r->tr_policy == TRACE_POLICY_FILL) { // every buffer used once: stop tracing
+            r->tr_filled = 1;
+            r->tr_running = 0;
+            update_masks(r);
+        }
+        return -1;
+    }
+    struct trace_buf *b = &r->tr_buf[i];
+    if (b->tb_state == TRACE_BUF_FULL) { // overwrite: its events are lost
+        struct trace_cpu *owner = &r->tr_cpu[b->tb_cpu];
+        uint32_t lost = (uint32_t)(b->tb_nslots - b->tb_overhead);
+        owner->tc_recorded -= lost;
+        owner->tc_overwritten += lost;
+        owner->tc_unreported += lost + b->tb_reported; // its DROPPED record goes too
+        if (b->tb_notified == 2)
+            owner->tc_npending--;
+    }
+    uint32_t lo = (uint32_t)t64, hi = (uint32_t)(t64 >> 32);
+    struct kev_slot *s = buf_start(r, (unsigned)i);
+    b->tb_seq = r->tr_next_seq++;
+    b->tb_state = TRACE_BUF_FILLING;
+    b->tb_cpu = (uint8_t)cpu;
+    b->tb_notified = r->tr_policy == TRACE_POLICY_RING;
+    b->tb_nslots = 0;
+    b->tb_reported = 0;
+    put_slot(s++, control_hdr(KEV_CTL_BUFFER, cpu), lo, b->tb_seq, (uint32_t)i);
+    put_slot(s++, control_hdr(KEV_CTL_TIME, cpu), lo, hi, lo);
+    b->tb_overhead = 2;
+    if (c->tc_unreported) {
+        uint64_t total = c->tc_dropped + c->tc_overwritten;
+        put_slot(s++, control_hdr(KEV_CTL_DROPPED, cpu), lo, (uint32_t)c->tc_unreported,
+                 (uint32_t)total);
+        b->tb_reported = (uint32_t)c->tc_unreported;
+        c->tc_unreported = 0;
+        b->tb_overhead = 3;
+    }
+    r->tr_last = (unsigned)i;
+    c->tc_buf = i;
+    c->tc_wp = s;
+    c->tc_hi = hi;
+    c->tc_last = lo;
+    c->tc_buffers++;
+    return 0;
+}
+
+// Point tc_limit where the fast path must stop: the high-water slot until the logger has been
+// told, else the reserved BUFFER_END slot.
+static void set_limit(struct trace_ring *r, struct trace_cpu *c)
+{
+    struct kev_slot *start = buf_start(r, (unsigned)c->tc_buf);
+    c->tc_limit = start + (r->tr_buf[c->tc_buf].tb_notified ? TRACE_END_SLOT
+                                                              : KEV_HIGH_WATER - 1u);
+}
+
+static int filters_pass(const struct trace_ring *r, const struct trace_cpu *c, unsigned cls,
+                        unsigned ev, const uint32_t *w, unsigned nw)
+{
+    if (((r->tr_evfilter >> cls) & 1u) && !((r->tr_ev_enable[cls][ev >> 5] >> (ev & 31u)) & 1u))
+        return 0;
+    if (r->tr_cls_pid[cls] && r->tr_cls_pid[cls] != c->tc_pid)
+        return 0;
+    if (r->tr_cls_tid[cls] && r->tr_cls_tid[cls] != c->tc_tid)
+        return 0;
+    for (unsigned i = 0; i < TRACE_EV_FILTERS; i++) {
+        const struct trace_evfilter *f = &r->tr_evf[i];
+        if (f->ef_cls != cls || f->ef_ev != ev)
+            continue;
+        if ((f->ef_pid && f->ef_pid != c->tc_pid) || (f->ef_tid && f->ef_tid != c->tc_tid))
+            return 0;
+    }
+    if (r->tr_dyn && ((r->tr_dynmask >> cls) & 1u) && !r->tr_dyn(r->tr_dyn_arg, cls, ev, w, nw))
+        return 0;
+    return 1;
+}
+
+// Payload of an event: nw words, then the bytes of str (NUL included), as one byte stream.
+struct payload {
+    const uint32_t *w;
+    unsigned nw;
+    const char *str;
+    unsigned slen; // string bytes including the NUL (0 without string)
+};
+
+static uint32_t payload_word(const struct payload *p, unsigned k)
+{
+    if (k < p->nw)
+        return p->w[k];
+    uint32_t v = 0;
+    unsigned base = (k - p->nw) * 4u;
+    unsigned char *d = (unsigned char *)&v; // bytes keep memory order (target byte order)
+    for (unsigned j = 0; j < 4u; j++) {
+        unsigned i = base + j;
+        if (i + 1u < p->slen)
+            d[j] = (unsigned char)p->str[i];
+    }
+    return v;
+}
+
+// Emit one event (1 slot if its payload fits 2 words, else a combine event). The core of every
+// slow path: filters, room (switching buffers per policy), TIME on a new high word,
+// high-water notification.
+static void emit_event(struct trace_ring *r, unsigned cls, unsigned ev, const struct payload *p)
+{
+    unsigned nwords = p->nw + (p->slen + 3u) / 4u;
+    unsigned nslots = nwords <= 2u ? 1u : (nwords + 1u) / 2u;
+    if (cls >= KEV_NCLASS || ev > KEV_EVENT_MASK)
+        return;
+
+    unsigned long fl = trace_port_irq_save();
+    if (!((r->tr_active >> cls) & 1u))
+        goto out;
+    unsigned cpu = trace_port_cpu();
+    struct trace_cpu *c = &r->tr_cpu[cpu];
+    if (((r->tr_slow >> cls) & 1u) && !filters_pass(r, c, cls, ev, p->w, p->nw))
+        goto out;
+
+    uint64_t t64 = trace_port_now64();
+    uint32_t lo = (uint32_t)t64, hi = (uint32_t)(t64 >> 32);
+    unsigned need;
+    for (;;) {
+        if (c->tc_buf < 0 && acquire_buffer(r, cpu, t64) < 0) {
+            if (!r->tr_filled) { // FILL stops tracing instead: later events are not generated
+                c->tc_dropped++;
+                c->tc_unreported++;
+            }
+            goto out;
+        }
+        need = nslots + (hi != c->tc_hi || lo < c->tc_last);
+        if (used_slots(r, c) + need <= TRACE_END_SLOT)
+            break;
+        close_buffer(r, cpu, lo); // a combine event never spans two buffers
+    }
+
+    struct trace_buf *b = &r->tr_buf[c->tc_buf];
+    struct kev_slot *s = c->tc_wp;
+    if (need > nslots) { // the high word moved on (or time went back): restate the full time
+        put_slot(s++, control_hdr(KEV_CTL_TIME, cpu), lo, hi, lo);
+        b->tb_overhead++;
+        c->tc_hi = hi;
+    }
+    if (nslots == 1u) {
+        put_slot(s++, KEV_HEADER(KEV_TYPE_S, cls, ev, cpu), lo, payload_word(p, 0),
+                 payload_word(p, 1));
+    } else {
+        for (unsigned k = 0; k < nslots; k++) {
+            unsigned type = k == 0 ? KEV_TYPE_CB : k + 1u == nslots ? KEV_TYPE_CE : KEV_TYPE_CC;
+            put_slot(s++, KEV_HEADER(type, cls, ev, cpu), lo, payload_word(p, 2u * k),
+                     payload_word(p, 2u * k + 1u));
+        }
+        b->tb_overhead = (uint16_t)(b->tb_overhead + nslots - 1u);
+    }
+    c->tc_wp = s;
+    c->tc_last = lo;
+    if (used_slots(r, c) >= KEV_HIGH_WATER)
+        notify_buffer(r, (unsigned)c->tc_buf);
+    set_limit(r, c);
+out:
+    trace_port_irq_restore(fl);
+}
+
+void trace_emit_simple_slow(struct trace_ring *r, unsigned cls, unsigned ev, uint32_t a,
+                            uint32_t b)
+{
+    uint32_t w[2] = { a, b };
+    struct payload p = { w, 2u, 0, 0u };
+    emit_event(r, cls, ev, &p);
+}
+
+void trace_emit_words(struct trace_ring *r, unsigned cls, unsigned ev, const uint32_t *w,
+                      unsigned nwords)
+{
+    if (nwords > 2u * KEV_MAX_COMBINE_SLOTS)
+        nwords = 2u * KEV_MAX_COMBINE_SLOTS;
+    struct payload p = { w, nwords, 0, 0u };
+    emit_event(r, cls, ev, &p);
+}
+
+void trace_emit_string(struct trace_ring *r, unsigned cls, unsigned ev, const uint32_t *w,
+                       unsigned nwords, const char *str)
+{
+    const unsigned max_bytes = 8u * KEV_MAX_COMBINE_SLOTS;
+    if (nwords > 2u * KEV_MAX_COMBINE_SLOTS - 1u)
+        nwords = 2u * KEV_MAX_COMBINE_SLOTS - 1u;
+    unsigned room = max_bytes - 4u * nwords, n = 0;
+    while (str && n + 1u < room && str[n])
+        n++;
+    struct payload p = { w, nwords, str ? str : "", n + 1u };
+    emit_event(r, cls, ev, &p);
+}
+
+// ---- control ---------------------------------------------------------------------------------
+
+int trace_ring_init(struct trace_ring *r, void *mem, size_t len, unsigned nbufs)
+{
+    if (!r || !mem || nbufs == 0 || nbufs > TRACE_MAX_BUFS || ((uintptr_t)mem & 3u) ||
+        len / KEV_BUF_BYTES < nbufs)
+        return -TRACE_EINVAL;
+    unsigned char *p = (unsigned char *)r;
+    for (size_t i = 0; i < sizeof(*r); i++)
+        p[i] = 0;
+    r->tr_mem = mem;
+    r->tr_nbufs = nbufs;
+    r->tr_last = nbufs - 1u; // so that buffer 0 is used first
+    for (unsigned i = 0; i < TRACE_MAX_CPUS; i++) {
+        r->tr_cpu[i].tc_buf = -1;
+        r->tr_cpu[i].tc_wp = r->tr_cpu[i].tc_limit = &r->tr_noslot;
+    }
+    return 0;
+}
+
+int trace_ring_set_policy(struct trace_ring *r, unsigned policy)
+{
+    if (policy > TRACE_POLICY_FILL)
+        return -TRACE_EINVAL;
+    if (r->tr_running)
+        return -TRACE_EBUSY;
+    r->tr_policy = policy;
+    return 0;
+}
+
+int trace_ring_start(struct trace_ring *r)
+{
+    if (r->tr_nbufs == 0)
+        return -TRACE_ECANCELED;
+    unsigned long fl = trace_port_irq_save();
+    int rc = -TRACE_EBUSY;
+    if (!r->tr_running) {
+        r->tr_running = 1;
+        r->tr_filled = 0;
+        r->tr_fill_next = 0;
+        update_masks(r);
+        rc = 0;
+    }
+    trace_port_irq_restore(fl);
+    return rc;
+}
+
+void trace_ring_stop(struct trace_ring *r)
+{
+    unsigned long fl = trace_port_irq_save();
+    r->tr_running = 0;
+    update_masks(r);
+    uint32_t now = trace_port_now32();
+    for (unsigned cpu = 0; cpu < TRACE_MAX_CPUS; cpu++)
+        if (r->tr_cpu[cpu].tc_buf >= 0)
+            close_buffer(r, cpu, now);
+    trace_port_irq_restore(fl);
+}
+
+int trace_ring_flush(struct trace_ring *r)
+{
+    if (r->tr_nbufs == 0)
+        return -TRACE_ECANCELED;
+    unsigned long fl = trace_port_irq_save();
+    uint32_t now = trace_port_now32();
+    for (unsigned cpu = 0; cpu < TRACE_MAX_CPUS; cpu++) {
+        struct trace_cpu *c = &r->tr_cpu[cpu];
+        if (c->tc_buf >= 0 && used_slots(r, c) > r->tr_buf[c->tc_buf].tb_overhead)
+            close_buffer(r, cpu, now);
+    }
+    trace_port_irq_restore(fl);
+    return 0;
+}
+
+int trace_ring_take(struct trace_ring *r, unsigned *idx)
+{
+    if (r->tr_policy == TRACE_POLICY_RING && r->tr_running)
+        return -TRACE_EBUSY;
+    unsigned long fl = trace_port_irq_save();
+    int best = -1;
+    for (unsigned i = 0; i < r->tr_nbufs; i++)
+        if (r->tr_buf[i].tb_state == TRACE_BUF_FULL &&
+            (best < 0 || (int32_t)(r->tr_buf[i].tb_seq - r->tr_buf[best].tb_seq) < 0))
+            best = (int)i;
+    if (best < 0) { // the flush a notification asked for: switch a buffer past its mark
+        for (unsigned cpu = 0; cpu < TRACE_MAX_CPUS && best < 0; cpu++) {
+            struct trace_cpu *c = &r->tr_cpu[cpu];
+            if (c->tc_buf >= 0 && r->tr_buf[c->tc_buf].tb_notified == 1 &&
+                r->tr_policy != TRACE_POLICY_RING) {
+                best = c->tc_buf;
+                close_buffer(r, cpu, trace_port_now32());
+            }
+        }
+    }
+    if (best >= 0) {
+        r->tr_buf[best].tb_state = TRACE_BUF_LOGGER;
+        *idx = (unsigned)best;
+    }
+    trace_port_irq_restore(fl);
+    return best >= 0 ? 0 : -TRACE_EAGAIN;
+}
+
+int trace_ring_release(struct trace_ring *r, unsigned idx)
+{
+    if (idx >= r->tr_nbufs || r->tr_buf[idx].tb_state != TRACE_BUF_LOGGER)
+        return -TRACE_EINVAL;
+    unsigned long fl = trace_port_irq_save();
+    r->tr_buf[idx].tb_state = TRACE_BUF_FREE;
+    trace_port_irq_restore(fl);
+    return 0;
+}
+
+const struct kev_slot *trace_ring_buffer(const struct trace_ring *r, unsigned idx,
+                                         unsigned *nslots, uint32_t *seq)
+{
+    if (idx >= r->tr_nbufs || r->tr_buf[idx].tb_state != TRACE_BUF_LOGGER)
+        return 0;
+    if (nslots)
+        *nslots = r->tr_buf[idx].tb_nslots;
+    if (seq)
+        *seq = r->tr_buf[idx].tb_seq;
+    return buf_start(r, idx);
+}
+
+void trace_ring_counts(const struct trace_ring *r, unsigned cpu, struct trace_counts *out)
+{
+    const struct trace_cpu *c = &r->tr_cpu[cpu < TRACE_MAX_CPUS ? cpu : 0];
+    out->recorded = c->tc_recorded;
+    if (c->tc_buf >= 0)
+        out->recorded += used_slots(r, c) - r->tr_buf[c->tc_buf].tb_overhead;
+    out->dropped = c->tc_dropped;
+    out->overwritten = c->tc_overwritten;
+    out->unreported = c->tc_unreported;
+    out->buffers = c->tc_buffers;
+}
+
+void trace_ring_tick(struct trace_ring *r)
+{
+    unsigned long fl = trace_port_irq_save();
+    struct trace_cpu *c = &r->tr_cpu[trace_port_cpu()];
+    uint64_t t64 = trace_port_now64();
+    if (c->tc_buf >= 0 && (uint32_t)(t64 >> 32) != c->tc_hi &&
+        used_slots(r, c) < TRACE_END_SLOT) {
+        uint32_t lo = (uint32_t)t64;
+        put_slot(c->tc_wp++, control_hdr(KEV_CTL_TIME, trace_port_cpu()), lo,
+                 (uint32_t)(t64 >> 32), lo);
+        r->tr_buf[c->tc_buf].tb_overhead++;
+        c->tc_hi = (uint32_t)(t64 >> 32);
+        c->tc_last = lo;
+        if (used_slots(r, c) >= KEV_HIGH_WATER)
+            notify_buffer(r, (unsigned)c->tc_buf);
+        set_limit(r, c);
+    }
+    trace_port_irq_restore(fl);
+}
+
+void trace_ring_deliver_pending(struct trace_ring *r)
+{
+    if (trace_port_in_interrupt()) // a nested exit: the outermost one delivers
+        return;
+    unsigned long fl = trace_port_irq_save();
+    unsigned cpu = trace_port_cpu();
+    struct trace_cpu *c = &r->tr_cpu[cpu];
+    while (c->tc_npending) { // oldest first
+        int best = -1;
+        for (unsigned i = 0; i < r->tr_nbufs; i++)
+            if (r->tr_buf[i].tb_notified == 2 && r->tr_buf[i].tb_cpu == cpu &&
+                (best < 0 || (int32_t)(r->tr_buf[i].tb_seq - r->tr_buf[best].tb_seq) < 0))
+                best = (int)i;
+        if (best < 0) { // counter out of step with the buffers: trust the buffers
+            c->tc_npending = 0;
+            break;
+        }
+        c->tc_npending--;
+        r->tr_buf[best].tb_notified = 1;
+        trace_port_notify(r, (unsigned)best, r->tr_buf[best].tb_seq);
+    }
+    if (c->tc_buf >= 0)
+        set_limit(r, c);
+    trace_port_irq_restore(fl);
+}
+
+// ---- filters ---------------------------------------------------------------------------------
+
+#define TRACE_USER_CLASSES 0xfcu // KER_CALL .. COMM
+
+static int class_ok(unsigned cls)
+{
+    return cls < KEV_NCLASS && ((TRACE_USER_CLASSES >> cls) & 1u);
+}
+
+static void set_bits(uint32_t *map, uint32_t v)
+{
+    for (unsigned i = 0; i < 32u; i++)
+        map[i] = v;
+}
+
+void trace_filter_all(struct trace_ring *r, int on)
+{
+    unsigned long fl = trace_port_irq_save();
+    r->tr_classes = on ? TRACE_USER_CLASSES : 0u;
+    r->tr_evfilter = 0;
+    for (unsigned c = 0; c < KEV_NCLASS; c++)
+        set_bits(r->tr_ev_enable[c], 0u);
+    update_masks(r);
+    trace_port_irq_restore(fl);
+}
+
+int trace_filter_class(struct trace_ring *r, unsigned cls, int on)
+{
+    if (!class_ok(cls))
+        return -TRACE_EINVAL;
+    unsigned long fl = trace_port_irq_save();
+    if (on)
+        r->tr_classes |= 1u << cls;
+    else
+        r->tr_classes &= ~(1u << cls);
+    r->tr_evfilter &= ~(1u << cls); // the whole class, all events
+    set_bits(r->tr_ev_enable[cls], 0u);
+    update_masks(r);
+    trace_port_irq_restore(fl);
+    return 0;
+}
+
+int trace_filter_event(struct trace_ring *r, unsigned cls, unsigned ev, int on)
+{
+    if (!class_ok(cls) || ev > KEV_EVENT_MASK)
+        return -TRACE_EINVAL;
+    unsigned long fl = trace_port_irq_save();
+    uint32_t bit = 1u << cls;
+    if (!(r->tr_evfilter & bit)) { // switch the class to an explicit event set
+        set_bits(r->tr_ev_enable[cls], (r->tr_classes & bit) ? ~0u : 0u);
+        r->tr_evfilter |= bit;
+    }
+    if (on)
+        r->tr_ev_enable[cls][ev >> 5] |= 1u << (ev & 31u);
+    else
+        r->tr_ev_enable[cls][ev >> 5] &= ~(1u << (ev & 31u));
+    r->tr_classes |= bit;
+    update_masks(r);
+    trace_port_irq_restore(fl);
+    return 0;
+}
+
+void trace_mode_all(struct trace_ring *r, int wide)
+{
+    for (unsigned c = 0; c < KEV_NCLASS; c++)
+        set_bits(r->tr_ev_wide[c], wide ? ~0u : 0u);
+}
+
+int trace_mode_class(struct trace_ring *r, unsigned cls, int wide)
+{
+    if (!class_ok(cls))
+        return -TRACE_EINVAL;
+    set_bits(r->tr_ev_wide[cls], wide ? ~0u : 0u);
+    return 0;
+}
+
+int trace_mode_event(struct trace_ring *r, unsigned cls, unsigned ev, int wide)
+{
+    if (!class_ok(cls) || ev > KEV_EVENT_MASK)
+        return -TRACE_EINVAL;
+    if (wide)
+        r->tr_ev_wide[cls][ev >> 5] |= 1u << (ev & 31u);
+    else
+        r->tr_ev_wide[cls][ev >> 5] &= ~(1u << (ev & 31u));
+    return 0;
+}
+
+int trace_filter_class_pid(struct trace_ring *r, unsigned cls, uint32_t pid)
+{
+    if (!class_ok(cls))
+        return -TRACE_EINVAL;
+    unsigned long fl = trace_port_irq_save();
+    r->tr_cls_pid[cls] = pid;
+    update_masks(r);
+    trace_port_irq_restore(fl);
+    return 0;
+}
+
+int trace_filter_class_tid(struct trace_ring *r, unsigned cls, uint32_t tid)
+{
+    if (!class_ok(cls))
+        return -TRACE_EINVAL;
+    unsigned long fl = trace_port_irq_save();
+    r->tr_cls_tid[cls] = tid;
+    update_masks(r);
+    trace_port_irq_restore(fl);
+    return 0;
+}
+
+// Set the pid (which == 0) or tid (which == 1) of the entry for cls/ev, adding or freeing it.
+static int event_filter_set(struct trace_ring *r, unsigned cls, unsigned ev, int which,
+                            uint32_t v)
+{
+    if (!class_ok(cls) || ev > KEV_EVENT_MASK)
+        return -TRACE_EINVAL;
+    unsigned long fl = trace_port_irq_save();
+    struct trace_evfilter *f = 0, *spare = 0;
+    for (unsigned i = 0; i < TRACE_EV_FILTERS; i++) {
+        struct trace_evfilter *e = &r->tr_evf[i];
+        int used = e->ef_pid || e->ef_tid;
+        if (used && e->ef_cls == cls && e->ef_ev == ev)
+            f = e;
+        else if (!used && !spare)
+            spare = e;
+    }
+    int rc = 0;
+    if (!f && v) {
+        f = spare;
+        if (f) {
+            f->ef_cls = (uint16_t)cls;
+            f->ef_ev = (uint16_t)ev;
+        }
+    }
+    if (f) {
+        if (which == 0)
+            f->ef_pid = v;
+        else
+            f->ef_tid = v;
+    } else if (v) {
+        rc = -TRACE_ENOSPC;
+    }
+    update_masks(r);
+    trace_port_irq_restore(fl);
+    return rc;
+}
+
+int trace_filter_event_pid(struct trace_ring *r, unsigned cls, unsigned ev, uint32_t pid)
+{
+    return event_filter_set(r, cls, ev, 0, pid);
+}
+
+int trace_filter_event_tid(struct trace_ring *r, unsigned cls, unsigned ev, uint32_t tid)
+{
+    return event_filter_set(r, cls, ev, 1, tid);
+}
+
+void trace_filter_dynamic(struct trace_ring *r, uint32_t cls_mask, trace_dyn_filter_fn fn,
+                          void *arg)
+{
+    unsigned long fl = trace_port_irq_save();
+    r->tr_dyn = fn;
+    r->tr_dyn_arg = arg;
+    r->tr_dynmask = fn ? cls_mask & TRACE_USER_CLASSES : 0u;
+    update_masks(r);
+    trace_port_irq_restore(fl);
+}
