@@ -1,1 +1,30 @@
 # SPDX-License-Identifier: MIT
+# The kernel: portable core + arch + board, built once per board into a library that every
+# boot image of that board links with its own program table (apps.S).
+KERNEL_SRCS := kernel/main.c kernel/klib.c kernel/sched.c kernel/thread.c kernel/ktimer.c \
+               kernel/proc.c kernel/ipc.c kernel/sync.c kernel/irq.c kernel/utimer.c \
+               kernel/pmem.c kernel/kcall.c kernel/shost.c
+KERNEL_ALL  := $(KERNEL_SRCS) $(ARCH_SRCS) $(BOARD_SRCS)
+KERNEL_OBJS := $(patsubst %,$(B)/obj/%.o,$(KERNEL_ALL))
+BOARD_DEFS  := -DAPP_FLASH_BASE=$(APP_FLASH_BASE) -DAPP_FLASH_SLOT=$(APP_FLASH_SLOT) \
+               -DAPP_RAM_BASE=$(APP_RAM_BASE) -DAPP_RAM_SLOT=$(APP_RAM_SLOT) \
+               -DAPP_MAX_SLOTS=$(APP_MAX_SLOTS)
+KCFLAGS     += $(BOARD_DEFS)
+
+$(B)/obj/%.c.o: %.c
+	@mkdir -p $(dir $@)
+	@echo "  CC      $<"
+	$(Q)$(CC) $(KCFLAGS) -c $< -o $@
+
+$(B)/obj/%.S.o: %.S
+	@mkdir -p $(dir $@)
+	@echo "  AS      $<"
+	$(Q)$(CC) $(KCFLAGS) -c $< -o $@
+
+$(B)/kernel.a: $(KERNEL_OBJS)
+	@echo "  AR      $@"
+	$(Q)rm -f $@ && $(CROSS)ar rcs $@ $^
+
+$(B)/kernel.ld: ldscripts/kernel.ld.S boards/$(BOARD)/board_config.h boards/$(BOARD)/board.mk
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) -E -P -x c -Iboards/$(BOARD) $(BOARD_DEFS) $< -o $@

@@ -1,2 +1,112 @@
 # SPDX-License-Identifier: MIT
-IMAGES_ELF :=
+# User programs and boot images.
+#
+# Every program is a directory user/apps/<name>/ (or tracelogger/) linked on its own, against
+# picolibc (or newlib, LIBC=newlib: later), for its own flash and RAM slot. A program's slot
+# is its position in ALL_APPS: append new programs at the end.
+# Per program, optional: <name>_FLAGS (KAPP_F_*), <name>_PRIO, <name>_MMIO (base size),
+# <name>_STACK (main stack bytes), <name>_DIR (source directory).
+#
+# A boot image is the kernel plus a set of programs; the first one listed is started as pid 1.
+
+ALL_APPS := init srv client ticker driver worker ktest kt_peer kt_fault kbench
+
+init_PRIO    := 20
+srv_PRIO     := 12
+client_PRIO  := 10
+ticker_PRIO  := 30
+driver_FLAGS := KAPP_F_IO
+driver_PRIO  := 40
+driver_MMIO  := 0x40000000 0x1000
+worker_PRIO  := 5
+ktest_PRIO   := 100
+ktest_FLAGS  := KAPP_F_IO
+kt_peer_PRIO := 50
+kt_fault_PRIO := 50
+kbench_PRIO  := 100
+kbench_FLAGS := KAPP_F_IO
+
+IMAGES := demo ktest kbench
+demo_APPS   := init srv client ticker driver worker
+ktest_APPS  := ktest kt_peer kt_fault
+kbench_APPS := kbench kt_peer
+
+UCFLAGS := $(ARCH_CFLAGS) --specs=picolibc.specs -std=gnu11 -O2 -g $(TWARN) \
+           -ffunction-sections -fdata-sections -Iuser/include -Ikernel/include -MMD -MP
+ULDFLAGS := $(ARCH_CFLAGS) --specs=picolibc.specs --oslib=semihost -nostartfiles \
+            -Wl,--gc-sections -DPICOLIBC_INTEGER_PRINTF_SCANF
+
+USER_LIB_SRCS := user/lib/kcalls.c user/lib/crt0.c user/lib/semihost.c
+USER_LIB_OBJS := $(patsubst %,$(B)/obj/%.o,$(USER_LIB_SRCS))
+
+$(B)/obj/user/%.c.o: user/%.c
+	@mkdir -p $(dir $@)
+	@echo "  CC      $<"
+	$(Q)$(CC) $(UCFLAGS) -c $< -o $@
+
+# _app_before NAME, LIST: one word per program listed before NAME (its slot number).
+_app_before = $(if $(filter $(1),$(firstword $(2))),,x $(call _app_before,$(1),$(wordlist 2,$(words $(2)),$(2))))
+hexsum = $(shell printf '0x%08x' $$(( $(1) )))
+
+define APP_template
+$(1)_SLOT  := $$(words $$(call _app_before,$(1),$$(ALL_APPS)))
+$(1)_DIR   ?= user/apps/$(1)
+$(1)_SRCS  := $$(wildcard $$($(1)_DIR)/*.c)
+$(1)_OBJS  := $$(patsubst %,$(B)/obj/%.o,$$($(1)_SRCS)) $(B)/apps/$(1)/apphdr.o
+$(1)_FLASH := $$(call hexsum,$(APP_FLASH_BASE) + $$($(1)_SLOT) * $(APP_FLASH_SLOT))
+$(1)_RAM   := $$(call hexsum,$(APP_RAM_BASE) + $$($(1)_SLOT) * $(APP_RAM_SLOT))
+
+$$(patsubst %,$(B)/obj/%.o,$$($(1)_SRCS)): $(B)/obj/%.c.o: %.c
+	@mkdir -p $$(dir $$@)
+	@echo "  CC      $$<"
+	$$(Q)$$(CC) $$(UCFLAGS) -I$$($(1)_DIR) -c $$< -o $$@
+
+$(B)/apps/$(1)/apphdr.o: user/lib/apphdr.c user/module.mk
+	@mkdir -p $$(dir $$@)
+	$$(Q)$$(CC) $$(UCFLAGS) -DAPP_NAME='"$(1)"' -DAPP_FLAGS='($$(or $$($(1)_FLAGS),0))' \
+	    -DAPP_PRIO=$$(or $$($(1)_PRIO),10) \
+	    -DAPP_MMIO_BASE=$$(or $$(word 1,$$($(1)_MMIO)),0) \
+	    -DAPP_MMIO_SIZE=$$(or $$(word 2,$$($(1)_MMIO)),0) -c $$< -o $$@
+
+# The runtime goes in as objects, not an archive: its sys_semihost and _exit must win over
+# picolibc's, which the C library's own references would otherwise pull in.
+$(B)/apps/$(1).elf: $$($(1)_OBJS) $(USER_LIB_OBJS)
+	@echo "  LD      $$@ (slot $$($(1)_SLOT))"
+	$$(Q)$$(CC) $$(ULDFLAGS) -o $$@ $$($(1)_OBJS) $(USER_LIB_OBJS) \
+	    -Wl,--defsym=__flash=$$($(1)_FLASH) -Wl,--defsym=__flash_size=$(APP_FLASH_SLOT) \
+	    -Wl,--defsym=__ram=$$($(1)_RAM) -Wl,--defsym=__ram_size=$(APP_RAM_SLOT) \
+	    -Wl,--defsym=__stack_size=$$(or $$($(1)_STACK),0x1000) -Wl,-Map=$$@.map
+
+$(B)/apps/$(1).bin: $(B)/apps/$(1).elf
+	$$(Q)$$(OBJCOPY) -O binary $$< $$@
+endef
+$(foreach a,$(ALL_APPS),$(eval $(call APP_template,$(a))))
+
+# apps.S of an image: each program's flash image at its slot offset, and the boot program.
+define IMAGE_template
+$(B)/$(1)/apps.S: user/module.mk $$(foreach a,$$($(1)_APPS),$(B)/apps/$$(a).bin)
+	@mkdir -p $$(dir $$@)
+	$$(Q){ echo '    .section .apps, "a"'; \
+	  printf '%s\n' $$(foreach a,$$($(1)_APPS),'$$($$(a)_SLOT):$$(a)') | sort -n | \
+	  while IFS=: read slot name; do \
+	    printf '    .org %d\n    .incbin "$(B)/apps/%s.bin"\n' $$$$((slot * $(APP_FLASH_SLOT))) $$$$name; \
+	  done; \
+	  echo '    .section .rodata.boot_app_name, "a"'; \
+	  echo '    .global boot_app_name'; \
+	  echo 'boot_app_name:'; \
+	  echo '    .asciz "$$(firstword $$($(1)_APPS))"'; } > $$@
+
+$(B)/$(1)/apps.o: $(B)/$(1)/apps.S
+	$$(Q)$$(CC) $$(ARCH_CFLAGS) -c $$< -o $$@
+
+$(B)/$(1).elf: $(B)/$(1)/apps.o $(B)/kernel.a $(B)/kernel.ld
+	@echo "  IMAGE   $$@ ($$($(1)_APPS))"
+	$$(Q)$$(CC) $$(ARCH_CFLAGS) -nostdlib -T $(B)/kernel.ld -Wl,--gc-sections \
+	    -Wl,-Map=$$@.map -o $$@ $(B)/$(1)/apps.o -Wl,--whole-archive $(B)/kernel.a \
+	    -Wl,--no-whole-archive -lgcc
+endef
+$(foreach i,$(IMAGES),$(eval $(call IMAGE_template,$(i))))
+
+IMAGES_ELF := $(patsubst %,$(B)/%.elf,$(IMAGES))
+
+-include $(shell find $(B)/obj -name '*.d' 2>/dev/null)

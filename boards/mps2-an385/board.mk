@@ -13,5 +13,6 @@ APP_RAM_SLOT   := 0x00008000
 APP_MAX_SLOTS  := 56
 
 # How to boot an image. -icount shift=0 is added by `make bench` for deterministic counts.
-QEMU_CMD := qemu-system-arm -M mps2-an385 -nographic -monitor none -serial stdio \
-            -semihosting-config enable=on,target=native
+QEMU_CMD := qemu-system-arm -M mps2-an385 -nographic -monitor none \
+            -chardev stdio,id=con,mux=on -serial chardev:con \
+            -semihosting-config enable=on,target=native,chardev=con

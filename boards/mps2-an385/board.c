@@ -1,0 +1,69 @@
+// SPDX-License-Identifier: MIT
+// Board glue for the MPS2 AN385: bring-up order, the pool, the user-attachable interrupt
+// lines, and the halt that hands the exit status to the host (semihosting exit).
+#include <kernel/board.h>
+#include <kernel/arch.h>
+#include <board_config.h>
+
+void uart_cmsdk_init(void);
+void timer_cmsdk_cycles_init(void);
+
+void board_init(void)
+{
+    uart_cmsdk_init();
+    timer_cmsdk_cycles_init();
+}
+
+void timer_cmsdk_cycles_attach(void);
+
+void board_late_init(void)
+{
+    timer_cmsdk_cycles_attach();
+}
+
+const char *board_name(void)
+{
+    return BOARD_NAME;
+}
+
+uint32_t board_cycles_per_sec(void)
+{
+    return BOARD_CPU_HZ;
+}
+
+bool board_irq_user_ok(unsigned irq)
+{
+    return irq < 32 && ((BOARD_USER_IRQ_MASK >> irq) & 1u);
+}
+
+uintptr_t board_pool_base(void)
+{
+    return POOL_BASE;
+}
+
+size_t board_pool_size(void)
+{
+    return POOL_SIZE;
+}
+
+bool board_has_semihosting(void)
+{
+    // QEMU answers semihosting when started with -semihosting-config (our scripts always do);
+    // on the real board it needs a debug probe, so a build for running free sets this to 0.
+#ifdef BOARD_NO_SEMIHOSTING
+    return false;
+#else
+    return true;
+#endif
+}
+
+_Noreturn void board_halt(int status)
+{
+    if (board_has_semihosting()) {
+        uint32_t blk[2] = { 0x20026u, (uint32_t)status };   // ADP_Stopped_ApplicationExit
+        arch_semihost(0x20, (uint32_t)(uintptr_t)blk);      // SYS_EXIT_EXTENDED
+    }
+    __asm__ volatile("cpsid i");
+    for (;;)
+        __asm__ volatile("wfi");
+}

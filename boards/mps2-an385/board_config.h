@@ -1,0 +1,49 @@
+// SPDX-License-Identifier: MIT
+// ARM MPS2 + AN385 (Cortex-M3, 25 MHz), as QEMU's `mps2-an385` models it.
+//
+//   0x00000000 +--------------------+  SSRAM1 (4 MB, "code memory")
+//              | kernel image       |  vectors, text, rodata, .data image   (512 KB)
+//   0x00080000 +--------------------+
+//              | program slots      |  APP_MAX_SLOTS x APP_FLASH_SLOT (64 KB each)
+//   0x00400000 +--------------------+
+//   0x20000000 +--------------------+  SSRAM2/3 (4 MB)
+//              | kernel RAM         |  .data, .bss, main stack               (256 KB)
+//   0x20040000 +--------------------+
+//              | program RAM slots  |  one per program, APP_RAM_SLOT (32 KB) each
+//   0x20200000 +--------------------+
+//              | contiguous pool    |  pmem: trace buffers and other large blocks (2 MB)
+//   0x20400000 +--------------------+
+//   0x40000000  CMSDK APB timer 0 (IRQ 8): free for a user driver (the demo's "device")
+//   0x40001000  CMSDK APB timer 1 (IRQ 9): the kernel's 64-bit cycle counter
+//   0x40004000  CMSDK APB UART 0 (IRQ 0 rx, 1 tx): the console
+//
+// APP_* come from board.mk (-D on the command line), the one place they are set.
+// Only #defines here: the linker scripts include this file too.
+#ifndef BOARD_CONFIG_H
+#define BOARD_CONFIG_H
+
+#define BOARD_NAME        "mps2-an385"
+#define BOARD_NIRQ        32
+#define BOARD_CPU_HZ      25000000u
+
+#define CODE_MEM_BASE     0x00000000
+#define CODE_MEM_SIZE     0x00400000
+#define KERNEL_FLASH_BASE 0x00000000
+#define KERNEL_FLASH_SIZE 0x00080000
+#define KERNEL_RAM_BASE   0x20000000
+#define KERNEL_RAM_SIZE   0x00040000
+#define POOL_BASE         0x20200000
+#define POOL_SIZE         0x00200000
+
+#define UART0_BASE        0x40004000u
+#define TIMER0_BASE       0x40000000u
+#define TIMER1_BASE       0x40001000u
+#define TIMER0_IRQ        8
+#define TIMER1_IRQ        9
+#define DUALTIMER_IRQ     10
+
+// Lines a KAPP_F_IO program may attach: timer 0, the dual timer, and lines 24-31, which no
+// device on this board drives (software-triggered only; the tests use them).
+#define BOARD_USER_IRQ_MASK ((1u << TIMER0_IRQ) | (1u << DUALTIMER_IRQ) | 0xff000000u)
+
+#endif

@@ -1,0 +1,73 @@
+// SPDX-License-Identifier: MIT
+// Fault reporting. A fault in thread mode kills the faulting process (kernel_entry with
+// KENTRY_FAULT); arch_fault_info() says what happened from the fault status registers. A fault
+// in the kernel itself is a kernel bug: arch_kernel_fault() reports it and halts.
+#include <kernel/arch.h>
+#include <kernel/thread.h>
+#include <armv7m_regs.h>
+#include <uapi/kapi.h>
+
+#define MMFSR_IACCVIOL (1u << 0)
+#define MMFSR_DACCVIOL (1u << 1)
+#define MMFSR_MUNSTKERR (1u << 3)
+#define MMFSR_MSTKERR  (1u << 4)
+#define MMFSR_MMARVALID (1u << 7)
+#define BFSR_BFARVALID (1u << 15)
+#define UFSR_UNDEFINSTR (1u << 16)
+#define UFSR_INVSTATE  (1u << 17)
+#define UFSR_UNALIGNED (1u << 24)
+#define UFSR_DIVBYZERO (1u << 25)
+
+int arch_fault_info(char *buf, size_t size)
+{
+    uint32_t cfsr = SCB_CFSR, mmfar = SCB_MMFAR, bfar = SCB_BFAR;
+    uint32_t pc = 0;
+    int sig;
+
+    SCB_CFSR = cfsr;            // write-one-to-clear
+    SCB_HFSR = SCB_HFSR;
+    if (!(cfsr & (MMFSR_MSTKERR | MMFSR_MUNSTKERR)))
+        pc = ((const uint32_t *)(uintptr_t)k_current->ctx.psp)[6];
+
+    if (cfsr & 0xffu) {
+        sig = KSIG_SEGV;
+        if (cfsr & MMFSR_MSTKERR)
+            ksnprintf(buf, size, "MPU violation stacking an exception (bad stack pointer %p)",
+                      (void *)(uintptr_t)k_current->ctx.psp);
+        else if (cfsr & MMFSR_IACCVIOL)
+            ksnprintf(buf, size, "MPU violation executing at %p", (void *)(uintptr_t)pc);
+        else if (cfsr & MMFSR_MMARVALID)
+            ksnprintf(buf, size, "MPU violation accessing %p, pc %p", (void *)(uintptr_t)mmfar,
+                      (void *)(uintptr_t)pc);
+        else
+            ksnprintf(buf, size, "MPU violation, pc %p", (void *)(uintptr_t)pc);
+    } else if (cfsr & 0xff00u) {
+        sig = KSIG_BUS;
+        if (cfsr & BFSR_BFARVALID)
+            ksnprintf(buf, size, "bus fault accessing %p, pc %p", (void *)(uintptr_t)bfar,
+                      (void *)(uintptr_t)pc);
+        else
+            ksnprintf(buf, size, "bus fault, pc %p", (void *)(uintptr_t)pc);
+    } else if (cfsr & 0xffff0000u) {
+        sig = KSIG_ILL;
+        const char *what = (cfsr & UFSR_DIVBYZERO) ? "divide by zero"
+                         : (cfsr & UFSR_UNDEFINSTR) ? "undefined instruction"
+                         : (cfsr & UFSR_INVSTATE) ? "invalid state (bad jump)"
+                         : (cfsr & UFSR_UNALIGNED) ? "unaligned access" : "usage fault";
+        ksnprintf(buf, size, "%s at pc %p", what, (void *)(uintptr_t)pc);
+    } else {
+        sig = KSIG_SEGV;
+        ksnprintf(buf, size, "hard fault, pc %p", (void *)(uintptr_t)pc);
+    }
+    return sig;
+}
+
+_Noreturn void arch_kernel_fault(uint32_t exc_return, uint32_t msp);
+_Noreturn void arch_kernel_fault(uint32_t exc_return, uint32_t msp)
+{
+    uint32_t cfsr = SCB_CFSR;
+    const uint32_t *f = (const uint32_t *)(uintptr_t)msp;
+    kpanic("fault in kernel: CFSR %08x HFSR %08x MMFAR %08x BFAR %08x pc %08x lr %08x (EXC_RETURN %08x)",
+           (unsigned)cfsr, (unsigned)SCB_HFSR, (unsigned)SCB_MMFAR, (unsigned)SCB_BFAR,
+           (unsigned)f[6], (unsigned)f[5], (unsigned)exc_return);
+}

@@ -1,0 +1,74 @@
+// SPDX-License-Identifier: MIT
+// Memory protection, ARMv7-M PMSAv7 (8 regions on the Cortex-M3). The kernel runs
+// privileged with the default memory map behind the regions (PRIVDEFENA), so unprivileged
+// code reaches only what a region grants:
+//   region 0: all code memory, read-only and executable for everyone (programs' code and
+//             constants; nothing there is secret, and nobody may write it)
+//   region 1: the running process's RAM slot, read-write, never executable
+//   region 2: the running process's device window (KAPP_F_IO programs), read-write, device
+// Regions 3-7 are off. Kernel RAM and every other process's RAM are reached by nobody but the
+// kernel. Slots are powers of two aligned on their size (checked when a program is loaded).
+#include <kernel/arch.h>
+#include <kernel/proc.h>
+#include <armv7m_regs.h>
+#include <board_config.h>
+
+#define RASR_ENABLE   1u
+#define RASR_SIZE(l2) (((uint32_t)(l2) - 1u) << 1)
+#define RASR_AP_RW    (3u << 24)
+#define RASR_AP_RO    (6u << 24)
+#define RASR_XN       (1u << 28)
+#define RASR_NORMAL   ((1u << 17) | (1u << 16))   // C, B: write-back
+#define RASR_DEVICE   ((1u << 18) | (1u << 16))   // S, B: shareable device
+#define MPU_ENABLE    1u
+#define MPU_PRIVDEF   4u
+
+static unsigned log2_exact(uint32_t size)
+{
+    unsigned l = 0;
+    while ((1u << l) < size)
+        l++;
+    return l;
+}
+
+static void region_set(unsigned n, uint32_t base, uint32_t size, uint32_t attrs)
+{
+    MPU_RNR = n;
+    if (!size) {
+        MPU_RASR = 0;
+        return;
+    }
+    MPU_RBAR = base;
+    MPU_RASR = attrs | RASR_SIZE(log2_exact(size)) | RASR_ENABLE;
+}
+
+bool arch_mpu_region_ok(uint32_t base, uint32_t size)
+{
+    return size >= 32 && (size & (size - 1)) == 0 && (base & (size - 1)) == 0;
+}
+
+void arch_mpu_switch(const struct proc *p)
+{
+    if (!p) {
+        region_set(1, 0, 0, 0);
+        region_set(2, 0, 0, 0);
+        return;
+    }
+    region_set(1, p->ram_base, p->ram_size, RASR_AP_RW | RASR_XN | RASR_NORMAL);
+    if (p->app->mmio_size)
+        region_set(2, p->app->mmio_base, p->app->mmio_size, RASR_AP_RW | RASR_XN | RASR_DEVICE);
+    else
+        region_set(2, 0, 0, 0);
+    __asm__ volatile("dsb\n\tisb" ::: "memory");
+}
+
+void arch_mpu_init(void)
+{
+    if ((MPU_TYPE >> 8 & 0xff) < 8)
+        kpanic("MPU with %u regions; 8 needed", (unsigned)(MPU_TYPE >> 8 & 0xff));
+    for (unsigned i = 0; i < 8; i++)
+        region_set(i, 0, 0, 0);
+    region_set(0, CODE_MEM_BASE, CODE_MEM_SIZE, RASR_AP_RO | (1u << 17));
+    MPU_CTRL = MPU_ENABLE | MPU_PRIVDEF;
+    __asm__ volatile("dsb\n\tisb" ::: "memory");
+}

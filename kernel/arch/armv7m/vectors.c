@@ -1,0 +1,49 @@
+// SPDX-License-Identifier: MIT
+// Vector table and reset. The table lives at the start of the kernel image (address 0 on
+// this board family: VTOR's reset value). Reset copies .data, clears .bss and enters the
+// portable kernel with interrupts off; arch_start() turns them on.
+#include <kernel/kernel.h>
+#include <board_config.h>
+
+extern uint32_t __stack_top[], __data_load[], __data_start[], __data_end[], __bss_start[],
+    __bss_end[];
+void exc_svc(void);
+void exc_systick(void);
+void exc_irq(void);
+void exc_pendsv(void);
+void exc_fault(void);
+void reset_handler(void);
+void exc_nmi(void);
+
+void exc_nmi(void)
+{
+    kpanic("NMI");
+}
+
+void reset_handler(void)
+{
+    __asm__ volatile("cpsid i");
+    uint32_t *s = __data_load, *d = __data_start;
+    while (d < __data_end)
+        *d++ = *s++;
+    for (d = __bss_start; d < __bss_end; d++)
+        *d = 0;
+    kernel_main();
+}
+
+typedef void (*vector_fn)(void);
+
+__attribute__((section(".vectors"), used))
+const vector_fn arch_vectors[16 + BOARD_NIRQ] = {
+    [0] = (vector_fn)(uintptr_t)__stack_top,
+    [1] = reset_handler,
+    [2] = exc_nmi,
+    [3] = exc_fault,        // HardFault
+    [4] = exc_fault,        // MemManage
+    [5] = exc_fault,        // BusFault
+    [6] = exc_fault,        // UsageFault
+    [11] = exc_svc,
+    [14] = exc_pendsv,
+    [15] = exc_systick,
+    [16 ... 16 + BOARD_NIRQ - 1] = exc_irq,
+};

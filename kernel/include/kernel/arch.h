@@ -1,0 +1,54 @@
+// SPDX-License-Identifier: MIT
+// What the portable kernel asks of an architecture (kernel/arch/<arch>/ implements it).
+// Contract: kernel entry points (kernel calls, the tick, interrupts, faults) all call
+// kernel_entry() with the current thread's context saved in k_current->ctx, and on return
+// resume whatever thread k_current then names. They never nest.
+#ifndef KERNEL_ARCH_H
+#define KERNEL_ARCH_H
+
+#include <kernel/kernel.h>
+
+struct proc;
+struct thread;
+
+enum kentry_kind {
+    KENTRY_CALL = 0,    // kernel call (svc)
+    KENTRY_TICK = 1,    // periodic tick
+    KENTRY_IRQ = 2,     // device interrupt
+    KENTRY_RESCHED = 3, // software request: synthetic interrupts, deferred work
+    KENTRY_FAULT = 4,   // a thread faulted
+};
+
+void arch_init(void);
+void arch_tick_start(uint32_t cycles_per_tick);
+// Loads the MPU with the regions of a process (NULL: kernel thread, user regions off).
+void arch_mpu_switch(const struct proc *p);
+// True when [base, base+size) can be one protection region (programs' RAM slots must be).
+bool arch_mpu_region_ok(uint32_t base, uint32_t size);
+// Builds a new thread's first frame so that the first return from the kernel enters
+// entry(arg0, arg1) on stack_top. Returning from entry is a fault: user threads start in a
+// runtime trampoline that calls ThreadExit.
+bool arch_thread_setup(struct thread *t, uint32_t entry, uint32_t arg0, uint32_t arg1,
+                       uint32_t stack_top, bool privileged);
+// Kernel-call arguments and results of a thread stopped in a kernel call.
+uint32_t arch_call_number(const struct thread *t);
+uint32_t arch_call_arg(const struct thread *t, unsigned i);
+void arch_set_result(struct thread *t, uint32_t r0);
+void arch_set_result2(struct thread *t, uint32_t r0, uint32_t r1);
+// Leaves the boot code: `boot` becomes the current thread and ends itself with a kernel call.
+_Noreturn void arch_start(struct thread *boot);
+void arch_idle_loop(void);
+unsigned arch_current_irq(void);
+void arch_irq_enable(unsigned irq);
+void arch_irq_disable(unsigned irq);
+void arch_irq_set_pending(unsigned irq);
+// Asks for a KENTRY_RESCHED entry as soon as the current kernel entry ends.
+void arch_request_resched(void);
+// A fault taken in thread mode: fills a description for the report, returns the signal.
+int arch_fault_info(char *buf, size_t size);
+// Semihosting call to the debugger/host (only with the board's semihosting enabled).
+int32_t arch_semihost(uint32_t op, uint32_t arg);
+
+void kernel_entry(unsigned kind);
+
+#endif

@@ -1,0 +1,27 @@
+// SPDX-License-Identifier: MIT
+// What the portable kernel asks of a board (boards/<board>/ implements it). The board's own
+// constants (memory map, IRQ numbers) are in boards/<board>/board_config.h.
+#ifndef KERNEL_BOARD_H
+#define KERNEL_BOARD_H
+
+#include <kernel/kernel.h>
+
+// board_init: console and clocks, before anything else. board_late_init: after the
+// kernel's subsystems are up (attaches the board's own interrupt handlers).
+void board_init(void);
+void board_late_init(void);
+void board_console_putc(char c);
+// 64-bit monotonic cycle counter (ClockCycles), and its frequency.
+uint64_t board_cycles(void);
+uint32_t board_cycles_per_sec(void);
+// True when this board may attach interrupt `irq` for a user process.
+bool board_irq_user_ok(unsigned irq);
+// Region of RAM handed to the contiguous allocator.
+uintptr_t board_pool_base(void);
+size_t board_pool_size(void);
+// True when a debugger/host answers semihosting calls.
+bool board_has_semihosting(void);
+_Noreturn void board_halt(int status);
+const char *board_name(void);
+
+#endif

@@ -1,0 +1,54 @@
+// SPDX-License-Identifier: MIT
+// QNX-style message passing: channels (owned by a process), connections (a process's handle
+// on a channel), synchronous send/receive/reply with the server inheriting the client's
+// priority on receive, MsgError, and asynchronous pulses queued by priority.
+#ifndef KERNEL_IPC_H
+#define KERNEL_IPC_H
+
+#include <kernel/thread.h>
+#include <uapi/kapi.h>
+
+struct channel {
+    bool in_use;
+    int32_t chid;
+    struct proc *owner;
+    struct list send_q;     // SEND-blocked clients, by priority
+    struct list recv_q;     // RECEIVE-blocked server threads, by priority
+    struct list pulses;     // queued pulses, by priority
+};
+
+struct connection {
+    bool in_use;
+    int32_t coid;
+    struct proc *owner;
+    struct channel *chan;
+};
+
+struct pulse {
+    struct list link;
+    bool in_use;
+    struct kpulse p;
+    struct channel *chan;
+};
+
+extern struct channel k_channels[KMAX_CHANNELS];
+
+void ipc_init(void);
+int ipc_channel_create(struct proc *p, uint32_t flags);
+int ipc_channel_destroy(struct proc *p, int chid);
+int ipc_connect_attach(struct proc *p, int pid, int chid);
+int ipc_connect_detach(struct proc *p, int coid);
+bool ipc_conn_ok(const struct proc *p, int coid);
+int ipc_send(struct thread *t, int coid, uint32_t smsg, uint32_t sbytes, uint32_t rmsg,
+             uint32_t rbytes);
+int ipc_receive(struct thread *t, int chid, uint32_t msg, uint32_t bytes, uint32_t info);
+int ipc_reply(struct thread *t, int rcvid, int32_t status, uint32_t msg, uint32_t bytes);
+int ipc_error(struct thread *t, int rcvid, int32_t err);
+int ipc_send_pulse(struct proc *from, int coid, int prio, int32_t code, int32_t value);
+// Pulse from the kernel itself (interrupts, timers): to a connection owned by `p`.
+int ipc_kernel_pulse(struct proc *p, int coid, int prio, int32_t code, int32_t value);
+// Cleanup when a thread dies in an IPC state, and when its process goes away.
+void ipc_thread_gone(struct thread *t);
+void ipc_proc_gone(struct proc *p);
+
+#endif

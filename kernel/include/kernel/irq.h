@@ -1,0 +1,24 @@
+// SPDX-License-Identifier: MIT
+// Interrupts: kernel drivers attach a handler; processes with KAPP_F_IO attach an event, and
+// the interrupt then arrives as a pulse while the line stays masked until InterruptUnmask.
+#ifndef KERNEL_IRQ_H
+#define KERNEL_IRQ_H
+
+#include <kernel/kernel.h>
+
+struct proc;
+typedef void (*irq_handler_fn)(unsigned irq, void *arg);
+
+void irq_init(void);
+// Kernel drivers: the line is reserved for the kernel.
+void irq_attach_kernel(unsigned irq, irq_handler_fn fn, void *arg);
+int irq_attach_event(struct proc *p, unsigned irq, int coid, int32_t code);
+int irq_detach(struct proc *p, int id);
+int irq_mask(struct proc *p, unsigned irq, int id, bool mask);
+int irq_trigger(struct proc *p, unsigned irq);
+void irq_dispatch(unsigned irq);
+void irq_proc_gone(struct proc *p);
+
+extern uint64_t k_irq_count;
+
+#endif

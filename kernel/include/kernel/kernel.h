@@ -1,0 +1,47 @@
+// SPDX-License-Identifier: MIT
+// What every kernel file needs: fixed-width types, error numbers, panic, console printing and
+// the compile-time limits of the static object pools.
+#ifndef KERNEL_KERNEL_H
+#define KERNEL_KERNEL_H
+
+#include <stdint.h>
+#include <stddef.h>
+#include <stdbool.h>
+#include <stdarg.h>
+#include <uapi/kerrno.h>
+
+// Object pools: the kernel allocates nothing at run time except from these.
+#define KMAX_THREADS     48
+#define KMAX_PROCS       16
+#define KMAX_CHANNELS    32
+#define KMAX_CONNECTIONS 64
+#define KMAX_PULSES      64
+#define KMAX_TIMERS      32
+#define KMAX_MUTEXES     32
+#define KMAX_CONDS       32
+#define KMAX_SEMS        32
+#define KMAX_IRQS        32
+#define KNAME_MAX        16
+
+#define TICK_HZ          1000u
+#define RR_TIMESLICE     4u       // ticks
+
+#define likely(x)   __builtin_expect(!!(x), 1)
+#define unlikely(x) __builtin_expect(!!(x), 0)
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+void kprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+int  kvsnprintf(char *buf, size_t size, const char *fmt, va_list ap);
+int  ksnprintf(char *buf, size_t size, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+void kputs_raw(const char *s, size_t len);
+_Noreturn void kpanic(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+_Noreturn void kernel_main(void);
+
+#define KASSERT(cond, msg) do { if (unlikely(!(cond))) kpanic("assert: %s (%s:%d)", msg, __FILE__, __LINE__); } while (0)
+
+size_t kstrlcpy(char *dst, const char *src, size_t size);
+int    kstrncmp(const char *a, const char *b, size_t n);
+void  *kmemcpy(void *dst, const void *src, size_t n);
+void  *kmemset(void *dst, int c, size_t n);
+
+#endif

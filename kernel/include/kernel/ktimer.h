@@ -1,0 +1,31 @@
+// SPDX-License-Identifier: MIT
+// Kernel timers: one sorted list of deadlines in ticks, checked on every tick. Used for sleeps,
+// kernel-call timeouts and the user timers that deliver pulses.
+#ifndef KERNEL_KTIMER_H
+#define KERNEL_KTIMER_H
+
+#include <kernel/kernel.h>
+#include <kernel/list.h>
+
+struct ktimer;
+typedef void (*ktimer_fn)(struct ktimer *t);
+
+struct ktimer {
+    struct list link;
+    uint64_t expires;       // tick number
+    ktimer_fn fn;
+};
+
+extern uint64_t k_ticks;
+
+void ktimer_subsystem_init(void);
+void ktimer_init(struct ktimer *t, ktimer_fn fn);
+void ktimer_start(struct ktimer *t, uint64_t expires_tick);
+void ktimer_stop(struct ktimer *t);
+bool ktimer_active(const struct ktimer *t);
+// Runs every timer whose deadline is <= now. Called from the tick with the tick count.
+void ktimer_run(uint64_t now);
+// Ticks to wait for at least `ns` nanoseconds (rounded up, plus one for the partial tick).
+uint64_t ktimer_ns_to_ticks(uint64_t ns);
+
+#endif

@@ -1,0 +1,59 @@
+// SPDX-License-Identifier: MIT
+// Processes: user programs linked into the image, one instance per program at a time (each
+// program is linked for its own flash and RAM slot). A process owns threads, channels,
+// connections, timers and interrupt attachments; exit or a fault releases them all and leaves
+// a zombie until its parent reaps it with ProcWait.
+#ifndef KERNEL_PROC_H
+#define KERNEL_PROC_H
+
+#include <kernel/kernel.h>
+#include <kernel/list.h>
+#include <uapi/kapi.h>
+
+struct thread;
+
+enum proc_state { PROC_FREE = 0, PROC_ALIVE, PROC_ZOMBIE };
+
+struct proc {
+    enum proc_state state;
+    bool exiting;               // teardown started; no new threads
+    int32_t pid;
+    int32_t ppid;
+    const struct kapp_header *app;
+    uint32_t ram_base, ram_size;
+    uint32_t flash_base, flash_size;
+    struct list threads;
+    int32_t nthreads;
+    int32_t next_tid;
+    int32_t exit_status;        // wait status (uapi/kapi.h KW_*)
+    uint32_t semihost_handles[4]; // host file handles 0..127 this process opened
+    char name[KNAME_MAX];
+};
+
+extern struct proc k_procs[KMAX_PROCS];
+
+void proc_init(void);
+// Registers the programs found in the image's program slots. Returns how many.
+int proc_scan_apps(uint32_t flash_base, uint32_t slot_size, unsigned nslots);
+const struct kapp_header *proc_find_app(const char *name);
+// Starts a program; returns its pid or a negative errno.
+int proc_spawn(const char *name, int prio, struct proc *parent);
+struct proc *proc_by_pid(int pid);
+// Ends a process with a wait status: kills its threads, frees what it owns.
+void proc_exit(struct proc *p, int32_t wait_status);
+// Reaps a zombie child: pid > 0 that child, -1 any. Blocks the caller when none is ready.
+int proc_wait(struct thread *caller, int pid, uint32_t status_ptr);
+// Memory checks for kernel-call arguments: [addr, addr+len) lies inside what the process may
+// read (its RAM and its own flash) or write (its RAM).
+bool proc_can_read(const struct proc *p, uint32_t addr, uint32_t len);
+bool proc_can_write(const struct proc *p, uint32_t addr, uint32_t len);
+// Bounded copy of a NUL-terminated user string; -EFAULT or -EINVAL (too long).
+int proc_copy_string(const struct proc *p, uint32_t uaddr, char *dst, size_t size);
+// Called when the thread count of a process drops to zero.
+void proc_last_thread_gone(struct proc *p, int32_t status);
+
+// Set when pid 1 ends: the kernel halts the system with this wait status.
+extern bool k_system_done;
+extern int32_t k_system_status;
+
+#endif

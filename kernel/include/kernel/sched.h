@@ -1,0 +1,28 @@
+// SPDX-License-Identifier: MIT
+// The scheduler: 256 priorities, a FIFO ready queue per priority and a bitmap to find the
+// highest non-empty one in a few instructions. The running thread is not on a ready queue.
+// Policies: FIFO (runs until it blocks or a higher priority is ready) and round-robin (also
+// yields to equal priorities when its timeslice of RR_TIMESLICE ticks runs out).
+#ifndef KERNEL_SCHED_H
+#define KERNEL_SCHED_H
+
+#include <kernel/thread.h>
+
+void sched_init(void);
+// Puts a thread on its ready queue: at the tail, or at the head when it was preempted (a
+// preempted thread keeps its place in line, as POSIX requires).
+void sched_make_ready(struct thread *t, bool at_head);
+void sched_remove(struct thread *t);
+// Highest priority that has a ready thread, or -1 when none.
+int sched_top_prio(void);
+// Chooses the thread to run when the kernel returns; called on every kernel exit.
+// Returns the thread that will run (also stored in k_current).
+struct thread *sched_choose(void);
+// Asks for the current thread to go to the back of its priority's queue on kernel exit.
+void sched_yield_current(void);
+// Called on each tick for round-robin accounting.
+void sched_tick(void);
+
+extern uint64_t k_context_switches;
+
+#endif

@@ -1,0 +1,40 @@
+// SPDX-License-Identifier: MIT
+// Mutexes (owner hand-off, priority inheritance), condition variables and counting semaphores.
+// Objects are kernel objects named by small integer ids and owned by one process.
+#ifndef KERNEL_SYNC_H
+#define KERNEL_SYNC_H
+
+#include <kernel/thread.h>
+
+struct kmutex {
+    bool in_use;
+    struct proc *owner_proc;
+    struct thread *owner;       // NULL when free
+    struct list waiters;        // MUTEX-blocked threads, by priority
+    struct list held_link;      // in owner->held_mutexes
+};
+
+void sync_init(void);
+int mutex_create(struct proc *p);
+int mutex_lock(struct thread *t, int id);
+int mutex_unlock(struct thread *t, int id);
+int mutex_destroy(struct proc *p, int id);
+int cond_create(struct proc *p);
+int cond_wait(struct thread *t, int cid, int mid);
+int cond_signal(struct thread *t, int cid, bool all);
+int cond_destroy(struct proc *p, int cid);
+int sem_create(struct proc *p, int count);
+int sem_wait(struct thread *t, int id);
+int sem_post(struct thread *t, int id);
+int sem_destroy(struct proc *p, int id);
+// Highest priority among the threads waiting for mutexes `t` holds (0 if none).
+uint8_t sync_inherited_prio(const struct thread *t);
+// A dying thread gives up its mutexes (waiters get EOWNERDEAD-like ECANCELED... see sync.c).
+void sync_thread_gone(struct thread *t);
+void sync_proc_gone(struct proc *p);
+// A MUTEX/CONDVAR/SEM-blocked thread is being unblocked by a timeout or kill.
+void sync_waiter_gone(struct thread *t);
+// A CONDVAR-blocked thread's timeout: it takes its mutex back, then returns ETIMEDOUT.
+void sync_cond_timeout(struct thread *t);
+
+#endif

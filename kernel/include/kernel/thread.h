@@ -1,0 +1,83 @@
+// SPDX-License-Identifier: MIT
+// Threads. A thread belongs to one process (or to the kernel: the idle thread) and is always in
+// exactly one place: running (k_current), on a ready queue, or blocked in one wait queue.
+// Locking: the kernel is entered only through exceptions of one priority, so kernel code never
+// runs concurrently with itself; no locks are needed on a single CPU.
+#ifndef KERNEL_THREAD_H
+#define KERNEL_THREAD_H
+
+#include <kernel/kernel.h>
+#include <kernel/list.h>
+#include <kernel/ktimer.h>
+#include <arch_context.h>
+#include <uapi/kstate.h>
+
+struct proc;
+struct channel;
+struct kmutex;
+
+struct thread {
+    struct arch_context ctx;    // first member: the exception entry code saves into it
+    uint16_t index;             // slot in the thread pool
+    uint16_t gen;               // bumped each time the slot is reused (rcvids carry it)
+    uint16_t tid;               // 1-based within the process
+    uint8_t  state;             // enum thread_state; THS_DEAD = free slot or zombie
+    uint8_t  policy;            // enum sched_policy
+    uint8_t  prio;              // effective priority (what the scheduler uses)
+    uint8_t  base_prio;         // set by the thread itself
+    uint8_t  ipc_prio;          // priority inherited from a message or pulse; 0 = none
+    uint8_t  slice;             // round-robin ticks left
+    bool     in_use;
+    bool     detached;
+    struct proc *proc;          // NULL for kernel threads
+    struct list qlink;          // ready queue or the wait queue of what it is blocked on
+    struct list *waitq;         // the wait queue it is on, if blocked on one
+    struct list plink;          // link in proc->threads
+    struct ktimer timeout;      // sleep and kernel-call timeouts
+    uint64_t timeout_ns;        // armed by TimerTimeout for the next blocking call; 0 = none
+
+    // Message passing.
+    struct channel *chan;       // SEND/RECEIVE: channel; REPLY: channel the message went to
+    uint32_t msg_buf, msg_len;  // SEND: message; RECEIVE: receive buffer
+    uint32_t reply_buf, reply_len;
+    uint32_t info_buf;          // RECEIVE: where to write struct kmsg_info
+    int32_t  coid;              // SEND/REPLY: connection used
+    struct thread *server;      // REPLY: the thread that received the message
+
+    // Synchronisation.
+    struct kmutex *wait_mutex;  // MUTEX: what it waits for (priority inheritance follows it)
+    struct list held_mutexes;   // mutexes this thread owns
+    int32_t join_tid;           // JOIN: which thread; WAITCHILD: which pid (-1 any)
+    int32_t wake_ret;           // result to deliver once a condvar waiter owns its mutex
+    int32_t exit_status;
+    char name[KNAME_MAX];
+};
+
+extern struct thread *k_current;
+extern struct thread k_threads[KMAX_THREADS];
+
+struct thread *thread_alloc(struct proc *p);
+struct thread *thread_by_tid(struct proc *p, int tid);
+void thread_set_name(struct thread *t, const char *name);
+
+// Blocking. thread_block() takes the current thread off the CPU in state `state`, on wait queue
+// `q` (NULL: none) ordered by priority. It arms the thread's pending TimerTimeout, if any.
+void thread_block(struct thread *t, uint8_t state, struct list *q);
+// Makes a blocked thread ready with kernel-call result `ret`; removes it from its wait queue
+// and stops its timeout.
+void thread_unblock(struct thread *t, int32_t ret);
+// Kills a thread wherever it is (process exit or fault): undoes what its state holds.
+void thread_destroy(struct thread *t, int32_t status);
+// Returns a zombie (or dead) thread's slot to the pool.
+void thread_free(struct thread *t);
+
+// Sets the result registers of a thread's pending kernel call.
+void thread_set_result(struct thread *t, int32_t ret);
+void thread_set_result64(struct thread *t, uint64_t ret);
+
+// Priority: recompute the effective priority from base, inherited IPC priority and the
+// waiters of held mutexes, and propagate along a chain of mutex owners.
+void thread_update_prio(struct thread *t);
+void waitq_insert(struct list *q, struct thread *t);
+
+#endif

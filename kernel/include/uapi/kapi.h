@@ -1,0 +1,79 @@
+// SPDX-License-Identifier: MIT
+// Structures and constants that cross the kernel-call boundary: message info, pulses, the
+// header every user program carries at the start of its flash slot, wait-status encoding.
+// Layouts are fixed-width so that 32-bit targets and 64-bit hosts agree on them.
+#ifndef UAPI_KAPI_H
+#define UAPI_KAPI_H
+
+#include <stdint.h>
+
+#define KPRIO_MIN 1     // lowest priority a user thread may have (0 is the idle thread's)
+#define KPRIO_MAX 255
+
+// MsgReceive returns a rcvid > 0 for a message, 0 for a pulse (written to the buffer as
+// struct kpulse). The info block describes the sender.
+struct kmsg_info {
+    int32_t pid;        // sender process
+    int32_t tid;        // sender thread (1-based within its process)
+    int32_t chid;       // channel it arrived on
+    int32_t coid;       // sender's connection
+    int32_t priority;   // sender's priority when it sent
+    int32_t srcmsglen;  // bytes the sender offered
+    int32_t dstmsglen;  // bytes the sender can take in the reply
+    int32_t msglen;     // bytes copied into the receive buffer
+};
+
+struct kpulse {
+    int32_t code;       // user codes >= 0; kernel codes < 0 (see KPULSE_CODE_*)
+    int32_t value;
+    int32_t priority;
+    int32_t scoid;      // connection it came through (0 for kernel-generated pulses)
+};
+
+// Codes of pulses the kernel itself sends.
+#define KPULSE_CODE_MIN_USER 0
+
+// Processes: an exit status as seen by ProcWait.
+#define KW_EXITED(st)     (((st) & 0x7f) == 0)
+#define KW_EXITSTATUS(st) (((st) >> 8) & 0xff)
+#define KW_SIGNALED(st)   (((st) & 0x7f) != 0)
+#define KW_TERMSIG(st)    ((st) & 0x7f)
+#define KSIG_SEGV 11    // killed: memory protection fault
+#define KSIG_ILL  4     // killed: undefined instruction / usage fault
+#define KSIG_BUS  7     // killed: bus fault
+
+// ChannelCreate flags: none yet; reserved bits must be zero.
+// ProcSpawn(name, prio, flags): prio 0 = the program's default.
+
+// The header at the start of every user program's flash slot, filled in by the linker.
+#define KAPP_MAGIC   0x5050414bu   // "KAPP"
+#define KAPP_VERSION 1
+#define KAPP_NAME_MAX 16
+#define KAPP_F_IO    0x1u   // may attach interrupts and map its device window
+#define KAPP_F_TRACE 0x2u   // may control tracing (allocate buffers, start, stop)
+
+struct kapp_header {
+    uint32_t magic;
+    uint32_t version;
+    char     name[KAPP_NAME_MAX];
+    uint32_t entry;             // address of _start (Thumb bit set)
+    uint32_t data_source;       // .data image in flash
+    uint32_t data_start;        // .data in RAM
+    uint32_t data_size;
+    uint32_t bss_start;
+    uint32_t bss_size;
+    uint32_t ram_base;          // the process's RAM slot; the MPU confines it there
+    uint32_t ram_size;
+    uint32_t stack_top;         // initial stack of the main thread
+    uint32_t flags;             // KAPP_F_*
+    uint32_t priority;          // default priority of the main thread
+    uint32_t mmio_base;         // device window for KAPP_F_IO programs (0: none)
+    uint32_t mmio_size;
+};
+
+// SysInfo(what, out): what the kernel tells about itself.
+#define KSYSINFO_CYCLES_PER_SEC 1
+#define KSYSINFO_TICK_NS        2
+#define KSYSINFO_NPROC          3
+
+#endif

@@ -1,0 +1,363 @@
+// SPDX-License-Identifier: MIT
+// Channels, connections, send/receive/reply and pulses.
+// States: a client is SEND-blocked on chan->send_q until a server receives it, then
+// REPLY-blocked (on no queue; t->server and t->chan say where) until MsgReply/MsgError.
+// A server with nothing to do is RECEIVE-blocked on chan->recv_q.
+// Priority inheritance on receive: a server thread runs at the priority of the message (or
+// pulse) it received until it replies; a higher-priority client that finds every server busy
+// does not boost them (see docs/ARCHITECTURE.md).
+// rcvid = (client gen << 8) | (client pool index + 1): stale rcvids are caught by the gen.
+#include <kernel/ipc.h>
+#include <kernel/proc.h>
+#include <kernel/sched.h>
+
+struct channel k_channels[KMAX_CHANNELS];
+static struct connection connections[KMAX_CONNECTIONS];
+static struct pulse pulses[KMAX_PULSES];
+
+#define CHID_BASE 1
+#define COID_BASE 1
+
+void ipc_init(void)
+{
+    kmemset(k_channels, 0, sizeof(k_channels));
+    kmemset(connections, 0, sizeof(connections));
+    kmemset(pulses, 0, sizeof(pulses));
+}
+
+static struct channel *chan_lookup(int chid)
+{
+    int i = chid - CHID_BASE;
+    if (i < 0 || i >= KMAX_CHANNELS || !k_channels[i].in_use)
+        return NULL;
+    return &k_channels[i];
+}
+
+static struct connection *conn_lookup(const struct proc *p, int coid)
+{
+    int i = coid - COID_BASE;
+    if (i < 0 || i >= KMAX_CONNECTIONS || !connections[i].in_use || connections[i].owner != p)
+        return NULL;
+    return &connections[i];
+}
+
+int ipc_channel_create(struct proc *p, uint32_t flags)
+{
+    if (flags != 0)
+        return -EINVAL;
+    for (int i = 0; i < KMAX_CHANNELS; i++) {
+        struct channel *ch = &k_channels[i];
+        if (ch->in_use)
+            continue;
+        ch->in_use = true;
+        ch->chid = i + CHID_BASE;
+        ch->owner = p;
+        list_init(&ch->send_q);
+        list_init(&ch->recv_q);
+        list_init(&ch->pulses);
+        return ch->chid;
+    }
+    return -EAGAIN;
+}
+
+// Fails every thread waiting on the channel, drops its pulses and cuts its connections.
+static void channel_teardown(struct channel *ch)
+{
+    struct list *n;
+
+    while ((n = ch->send_q.next) != &ch->send_q)
+        thread_unblock(list_entry(n, struct thread, qlink), -ESRCH);
+    while ((n = ch->recv_q.next) != &ch->recv_q)
+        thread_unblock(list_entry(n, struct thread, qlink), -ESRCH);
+    for (int i = 0; i < KMAX_THREADS; i++) {
+        struct thread *t = &k_threads[i];
+        if (t->in_use && t->state == THS_REPLY && t->chan == ch)
+            thread_unblock(t, -ESRCH);
+    }
+    while ((n = list_pop_front(&ch->pulses)) != NULL)
+        list_entry(n, struct pulse, link)->in_use = false;
+    for (int i = 0; i < KMAX_CONNECTIONS; i++)
+        if (connections[i].in_use && connections[i].chan == ch)
+            connections[i].chan = NULL;
+    ch->in_use = false;
+}
+
+int ipc_channel_destroy(struct proc *p, int chid)
+{
+    struct channel *ch = chan_lookup(chid);
+    if (!ch || ch->owner != p)
+        return -ESRCH;
+    channel_teardown(ch);
+    return 0;
+}
+
+int ipc_connect_attach(struct proc *p, int pid, int chid)
+{
+    struct proc *target = pid == 0 ? p : proc_by_pid(pid);
+    struct channel *ch = chan_lookup(chid);
+
+    if (!target || target->state != PROC_ALIVE)
+        return -ESRCH;
+    if (!ch || ch->owner != target)
+        return -ESRCH;
+    for (int i = 0; i < KMAX_CONNECTIONS; i++) {
+        struct connection *c = &connections[i];
+        if (c->in_use)
+            continue;
+        c->in_use = true;
+        c->coid = i + COID_BASE;
+        c->owner = p;
+        c->chan = ch;
+        return c->coid;
+    }
+    return -EAGAIN;
+}
+
+bool ipc_conn_ok(const struct proc *p, int coid)
+{
+    return conn_lookup(p, coid) != NULL;
+}
+
+int ipc_connect_detach(struct proc *p, int coid)
+{
+    struct connection *c = conn_lookup(p, coid);
+    if (!c)
+        return -EBADF;
+    c->in_use = false;
+    return 0;
+}
+
+static int rcvid_of(const struct thread *client)
+{
+    return ((int)client->gen << 8) | (client->index + 1);
+}
+
+static struct thread *rcvid_client(const struct proc *server_proc, int rcvid)
+{
+    int idx = (rcvid & 0xff) - 1;
+    if (rcvid <= 0 || idx < 0 || idx >= KMAX_THREADS)
+        return NULL;
+    struct thread *c = &k_threads[idx];
+    if (!c->in_use || c->gen != (uint16_t)(rcvid >> 8) || c->state != THS_REPLY || !c->chan ||
+        c->chan->owner != server_proc)
+        return NULL;
+    return c;
+}
+
+static uint32_t min_u32(uint32_t a, uint32_t b) { return a < b ? a : b; }
+
+static void write_info(struct thread *srv, const struct kmsg_info *info)
+{
+    if (srv->info_buf)
+        kmemcpy((void *)(uintptr_t)srv->info_buf, info, sizeof(*info));
+}
+
+// Hands the message of `client` to server thread `srv` (blocked in RECEIVE, or running its
+// MsgReceive now). The client becomes REPLY-blocked. Returns the rcvid.
+static int deliver_message(struct thread *srv, struct thread *client)
+{
+    uint32_t n = min_u32(client->msg_len, srv->msg_len);
+    struct kmsg_info info = {
+        .pid = client->proc->pid, .tid = client->tid, .chid = client->chan->chid,
+        .coid = client->coid, .priority = client->prio, .srcmsglen = (int32_t)client->msg_len,
+        .dstmsglen = (int32_t)client->reply_len, .msglen = (int32_t)n,
+    };
+
+    kmemcpy((void *)(uintptr_t)srv->msg_buf, (const void *)(uintptr_t)client->msg_buf, n);
+    write_info(srv, &info);
+    client->state = THS_REPLY;
+    client->server = srv;
+    srv->ipc_prio = client->prio;
+    thread_update_prio(srv);
+    return rcvid_of(client);
+}
+
+static void deliver_pulse(struct thread *srv, const struct kpulse *kp, struct channel *ch)
+{
+    struct kmsg_info info = { .chid = ch->chid, .priority = kp->priority,
+                              .msglen = (int32_t)sizeof(*kp) };
+    kmemcpy((void *)(uintptr_t)srv->msg_buf, kp, sizeof(*kp));
+    write_info(srv, &info);
+    srv->ipc_prio = (uint8_t)kp->priority;
+    thread_update_prio(srv);
+}
+
+// Takes the first RECEIVE-blocked server of a channel off its queue (it stays blocked).
+static struct thread *take_receiver(struct channel *ch)
+{
+    if (list_empty(&ch->recv_q))
+        return NULL;
+    struct thread *srv = list_entry(ch->recv_q.next, struct thread, qlink);
+    list_unlink(&srv->qlink);
+    srv->waitq = NULL;
+    ktimer_stop(&srv->timeout);
+    return srv;
+}
+
+int ipc_send(struct thread *t, int coid, uint32_t smsg, uint32_t sbytes, uint32_t rmsg,
+             uint32_t rbytes)
+{
+    struct connection *c = conn_lookup(t->proc, coid);
+    if (!c)
+        return -EBADF;
+    if (!c->chan)
+        return -ESRCH;
+    if ((sbytes && !proc_can_read(t->proc, smsg, sbytes)) ||
+        (rbytes && !proc_can_write(t->proc, rmsg, rbytes)))
+        return -EFAULT;
+
+    struct channel *ch = c->chan;
+    t->chan = ch;
+    t->coid = coid;
+    t->msg_buf = smsg;
+    t->msg_len = sbytes;
+    t->reply_buf = rmsg;
+    t->reply_len = rbytes;
+
+    struct thread *srv = take_receiver(ch);
+    if (srv) {
+        int rcvid = deliver_message(srv, t);
+        thread_set_result(srv, rcvid);
+        sched_make_ready(srv, false);
+        t->state = THS_RUNNING;     // thread_block() wants a running thread
+        thread_block(t, THS_REPLY, NULL);
+    } else {
+        thread_block(t, THS_SEND, &ch->send_q);
+    }
+    return 0;   // the real result comes with MsgReply / MsgError
+}
+
+int ipc_receive(struct thread *t, int chid, uint32_t msg, uint32_t bytes, uint32_t info)
+{
+    struct channel *ch = chan_lookup(chid);
+    if (!ch || ch->owner != t->proc)
+        return -ESRCH;
+    if (bytes < sizeof(struct kpulse))
+        return -EINVAL;
+    if (!proc_can_write(t->proc, msg, bytes) ||
+        (info && !proc_can_write(t->proc, info, sizeof(struct kmsg_info))))
+        return -EFAULT;
+
+    t->msg_buf = msg;
+    t->msg_len = bytes;
+    t->info_buf = info;
+    struct list *n = list_pop_front(&ch->pulses);
+    if (n) {
+        struct pulse *pl = list_entry(n, struct pulse, link);
+        deliver_pulse(t, &pl->p, ch);
+        pl->in_use = false;
+        return 0;
+    }
+    if (!list_empty(&ch->send_q)) {
+        struct thread *client = list_entry(ch->send_q.next, struct thread, qlink);
+        list_unlink(&client->qlink);
+        client->waitq = NULL;
+        return deliver_message(t, client);
+    }
+    t->chan = ch;
+    thread_block(t, THS_RECEIVE, &ch->recv_q);
+    return 0;
+}
+
+// The replying thread gives back the priority it inherited with the message.
+static void drop_inherited(struct thread *t)
+{
+    if (t->ipc_prio) {
+        t->ipc_prio = 0;
+        thread_update_prio(t);
+    }
+}
+
+int ipc_reply(struct thread *t, int rcvid, int32_t status, uint32_t msg, uint32_t bytes)
+{
+    struct thread *client = rcvid_client(t->proc, rcvid);
+    if (!client)
+        return -ESRCH;
+    if (status < 0)
+        return -EINVAL;
+    if (bytes && !proc_can_read(t->proc, msg, bytes))
+        return -EFAULT;
+    uint32_t n = min_u32(bytes, client->reply_len);
+    kmemcpy((void *)(uintptr_t)client->reply_buf, (const void *)(uintptr_t)msg, n);
+    thread_unblock(client, status);
+    drop_inherited(t);
+    return 0;
+}
+
+int ipc_error(struct thread *t, int rcvid, int32_t err)
+{
+    struct thread *client = rcvid_client(t->proc, rcvid);
+    if (!client)
+        return -ESRCH;
+    if (err <= 0 || err > 4095)
+        return -EINVAL;
+    thread_unblock(client, -err);
+    drop_inherited(t);
+    return 0;
+}
+
+static int queue_pulse(struct channel *ch, int prio, int32_t code, int32_t value, int scoid)
+{
+    struct kpulse kp = { .code = code, .value = value, .priority = prio, .scoid = scoid };
+    struct thread *srv = take_receiver(ch);
+
+    if (srv) {
+        deliver_pulse(srv, &kp, ch);
+        thread_set_result(srv, 0);
+        sched_make_ready(srv, false);
+        return 0;
+    }
+    for (int i = 0; i < KMAX_PULSES; i++) {
+        struct pulse *pl = &pulses[i];
+        if (pl->in_use)
+            continue;
+        struct list *pos;
+        pl->in_use = true;
+        pl->p = kp;
+        pl->chan = ch;
+        list_for_each(pos, &ch->pulses)
+            if (list_entry(pos, struct pulse, link)->p.priority < prio)
+                break;
+        list_insert_before(pos, &pl->link);
+        return 0;
+    }
+    return -EAGAIN;
+}
+
+int ipc_send_pulse(struct proc *from, int coid, int prio, int32_t code, int32_t value)
+{
+    struct connection *c = conn_lookup(from, coid);
+    if (!c)
+        return -EBADF;
+    if (!c->chan)
+        return -ESRCH;
+    if (prio < KPRIO_MIN || prio > KPRIO_MAX || code < KPULSE_CODE_MIN_USER)
+        return -EINVAL;
+    return queue_pulse(c->chan, prio, code, value, coid);
+}
+
+int ipc_kernel_pulse(struct proc *p, int coid, int prio, int32_t code, int32_t value)
+{
+    struct connection *c = conn_lookup(p, coid);
+    if (!c)
+        return -EBADF;
+    if (!c->chan)
+        return -ESRCH;
+    return queue_pulse(c->chan, prio, code, value, 0);
+}
+
+void ipc_thread_gone(struct thread *t)
+{
+    t->chan = NULL;
+    t->server = NULL;
+}
+
+void ipc_proc_gone(struct proc *p)
+{
+    for (int i = 0; i < KMAX_CHANNELS; i++)
+        if (k_channels[i].in_use && k_channels[i].owner == p)
+            channel_teardown(&k_channels[i]);
+    for (int i = 0; i < KMAX_CONNECTIONS; i++)
+        if (connections[i].in_use && connections[i].owner == p)
+            connections[i].in_use = false;
+}

@@ -1,0 +1,143 @@
+// SPDX-License-Identifier: MIT
+// Interrupt attachment and dispatch. A line is free, owned by a kernel driver (handler called
+// in the kernel), or attached by one process as an event: the line is masked when it fires and
+// a pulse goes to the process's connection; the driver thread unmasks it when done
+// (InterruptUnmask), so a level-triggered device cannot storm the CPU. Mask nesting is not
+// counted: masked is masked.
+#include <kernel/irq.h>
+#include <kernel/ipc.h>
+#include <kernel/proc.h>
+#include <kernel/arch.h>
+#include <kernel/board.h>
+
+enum irq_kind { IRQ_FREE = 0, IRQ_KERNEL, IRQ_EVENT };
+
+struct irq_line {
+    enum irq_kind kind;
+    irq_handler_fn fn;
+    void *arg;
+    struct proc *proc;
+    int32_t coid;
+    int32_t code;
+    bool masked;
+    uint32_t count;
+};
+
+static struct irq_line lines[KMAX_IRQS];
+uint64_t k_irq_count;
+
+#define IRQ_ID_BASE 1
+
+void irq_init(void)
+{
+    kmemset(lines, 0, sizeof(lines));
+    k_irq_count = 0;
+}
+
+void irq_attach_kernel(unsigned irq, irq_handler_fn fn, void *arg)
+{
+    KASSERT(irq < KMAX_IRQS && lines[irq].kind == IRQ_FREE, "kernel irq attach");
+    lines[irq].kind = IRQ_KERNEL;
+    lines[irq].fn = fn;
+    lines[irq].arg = arg;
+    arch_irq_enable(irq);
+}
+
+int irq_attach_event(struct proc *p, unsigned irq, int coid, int32_t code)
+{
+    if (!(p->app->flags & KAPP_F_IO))
+        return -EPERM;
+    if (irq >= KMAX_IRQS || !board_irq_user_ok(irq))
+        return -EINVAL;
+    if (lines[irq].kind != IRQ_FREE)
+        return -EBUSY;
+    if (code < KPULSE_CODE_MIN_USER)
+        return -EINVAL;
+    if (!ipc_conn_ok(p, coid))
+        return -EBADF;
+    struct irq_line *l = &lines[irq];
+    l->kind = IRQ_EVENT;
+    l->proc = p;
+    l->coid = coid;
+    l->code = code;
+    l->masked = false;
+    arch_irq_enable(irq);
+    return (int)irq + IRQ_ID_BASE;
+}
+
+static struct irq_line *line_of(const struct proc *p, int id)
+{
+    int irq = id - IRQ_ID_BASE;
+    if (irq < 0 || irq >= KMAX_IRQS || lines[irq].kind != IRQ_EVENT || lines[irq].proc != p)
+        return NULL;
+    return &lines[irq];
+}
+
+int irq_detach(struct proc *p, int id)
+{
+    struct irq_line *l = line_of(p, id);
+    if (!l)
+        return -EINVAL;
+    arch_irq_disable((unsigned)(id - IRQ_ID_BASE));
+    kmemset(l, 0, sizeof(*l));
+    return 0;
+}
+
+int irq_mask(struct proc *p, unsigned irq, int id, bool mask)
+{
+    struct irq_line *l = line_of(p, id);
+    if (!l || (unsigned)(id - IRQ_ID_BASE) != irq)
+        return -EINVAL;
+    l->masked = mask;
+    if (mask)
+        arch_irq_disable(irq);
+    else
+        arch_irq_enable(irq);
+    return 0;
+}
+
+int irq_trigger(struct proc *p, unsigned irq)
+{
+    if (irq >= KMAX_IRQS)
+        return -EINVAL;
+    if (lines[irq].kind != IRQ_EVENT || lines[irq].proc != p)
+        return -EPERM;
+    arch_irq_set_pending(irq);
+    return 0;
+}
+
+void irq_dispatch(unsigned irq)
+{
+    k_irq_count++;
+    if (irq >= KMAX_IRQS) {
+        kprintf("kernel: interrupt %u out of range, ignored\n", irq);
+        return;
+    }
+    struct irq_line *l = &lines[irq];
+    l->count++;
+    switch (l->kind) {
+    case IRQ_KERNEL:
+        l->fn(irq, l->arg);
+        break;
+    case IRQ_EVENT:
+        arch_irq_disable(irq);
+        l->masked = true;
+        if (ipc_kernel_pulse(l->proc, l->coid, KPRIO_MAX, l->code, (int32_t)irq) < 0)
+            kprintf("kernel: interrupt %u: pulse to pid %d lost\n", irq, (int)l->proc->pid);
+        break;
+    default:
+        arch_irq_disable(irq);
+        kprintf("kernel: spurious interrupt %u, line disabled\n", irq);
+        break;
+    }
+}
+
+void irq_proc_gone(struct proc *p)
+{
+    for (unsigned i = 0; i < KMAX_IRQS; i++) {
+        if (lines[i].kind == IRQ_EVENT && lines[i].proc == p) {
+            arch_irq_disable(i);
+            kmemset(&lines[i], 0, sizeof(lines[i]));
+        }
+    }
+}

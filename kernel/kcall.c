@@ -1,0 +1,244 @@
+// SPDX-License-Identifier: MIT
+// Kernel-call decoding. Every call checks its arguments (ids, ranges, user pointers) and
+// returns a negative errno when they are wrong; only then does it act. A call that blocks
+// leaves the caller's result to whoever wakes it: kcall_dispatch() writes the result only
+// when the caller is still running.
+#include <kernel/kcall.h>
+#include <kernel/thread.h>
+#include <kernel/sched.h>
+#include <kernel/proc.h>
+#include <kernel/ipc.h>
+#include <kernel/sync.h>
+#include <kernel/irq.h>
+#include <kernel/utimer.h>
+#include <kernel/shost.h>
+#include <kernel/arch.h>
+#include <kernel/board.h>
+#include <uapi/kcall.h>
+
+uint64_t k_kcall_count;
+
+static int64_t ns_arg(uint32_t lo, uint32_t hi)
+{
+    return (int64_t)(((uint64_t)hi << 32) | lo);
+}
+
+static int do_thread_create(struct thread *t, uint32_t entry, uint32_t fn, uint32_t arg,
+                            uint32_t stack_top, uint32_t prio_policy)
+{
+    struct proc *p = t->proc;
+    int prio = (int)(prio_policy & 0xff);
+    int policy = (int)((prio_policy >> 8) & 0xff);
+    bool detached = (prio_policy >> 16) & 1u;
+
+    if (prio == 0)
+        prio = t->base_prio;
+    if (prio < KPRIO_MIN || (policy != 0 && policy != SCHED_POLICY_FIFO &&
+                             policy != SCHED_POLICY_RR) || (prio_policy >> 17))
+        return -EINVAL;
+    // The stack must lie in the process's RAM, 8-byte aligned, with room for the first frame.
+    if ((stack_top & 7u) || !proc_can_write(p, stack_top - 64, 64) ||
+        !proc_can_read(p, entry & ~1u, 2))
+        return -EFAULT;
+    if (p->exiting)
+        return -ESRCH;
+    struct thread *n = thread_alloc(p);
+    if (!n)
+        return -EAGAIN;
+    n->tid = (uint16_t)p->next_tid++;
+    n->base_prio = n->prio = (uint8_t)prio;
+    n->policy = (uint8_t)(policy ? policy : t->policy);
+    n->detached = detached;
+    list_push_back(&p->threads, &n->plink);
+    p->nthreads++;
+    arch_thread_setup(n, entry, fn, arg, stack_top, false);
+    sched_make_ready(n, false);
+    return n->tid;
+}
+
+static int do_thread_join(struct thread *t, int tid, uint32_t status_ptr)
+{
+    struct thread *j = thread_by_tid(t->proc, tid);
+    if (!j)
+        return -ESRCH;
+    if (j == t)
+        return -EDEADLK;
+    if (j->detached)
+        return -EINVAL;
+    if (status_ptr && !proc_can_write(t->proc, status_ptr, 4))
+        return -EFAULT;
+    if (j->state == THS_DEAD) {
+        if (status_ptr)
+            *(volatile int32_t *)(uintptr_t)status_ptr = j->exit_status;
+        thread_free(j);
+        return 0;
+    }
+    t->join_tid = tid;
+    t->info_buf = status_ptr;
+    thread_block(t, THS_JOIN, NULL);
+    return 0;
+}
+
+static int do_set_prio(struct thread *t, int tid, int prio, int policy)
+{
+    struct thread *x = tid == 0 ? t : thread_by_tid(t->proc, tid);
+    if (!x || x->state == THS_DEAD)
+        return -ESRCH;
+    if (prio < KPRIO_MIN || prio > KPRIO_MAX ||
+        (policy != 0 && policy != SCHED_POLICY_FIFO && policy != SCHED_POLICY_RR))
+        return -EINVAL;
+    x->base_prio = (uint8_t)prio;
+    if (policy)
+        x->policy = (uint8_t)policy;
+    thread_update_prio(x);
+    return 0;
+}
+
+static int do_sleep(struct thread *t, int64_t ns)
+{
+    if (ns < 0)
+        return -EINVAL;
+    t->timeout_ns = 0;
+    ktimer_start(&t->timeout, k_ticks + ktimer_ns_to_ticks((uint64_t)ns));
+    thread_block(t, THS_NANOSLEEP, NULL);
+    return 0;
+}
+
+static int do_name(struct thread *t, int tid, uint32_t uname)
+{
+    char name[KNAME_MAX];
+    struct thread *x = tid == 0 ? t : thread_by_tid(t->proc, tid);
+    if (!x || x->state == THS_DEAD)
+        return -ESRCH;
+    int r = proc_copy_string(t->proc, uname, name, sizeof(name));
+    if (r < 0)
+        return r;
+    thread_set_name(x, name);
+    return 0;
+}
+
+static int do_spawn(struct thread *t, uint32_t uname, int prio, uint32_t flags)
+{
+    char name[KAPP_NAME_MAX];
+    if (flags != 0)
+        return -EINVAL;
+    int r = proc_copy_string(t->proc, uname, name, sizeof(name));
+    if (r < 0)
+        return r;
+    return proc_spawn(name, prio, t->proc);
+}
+
+static int do_sysinfo(struct thread *t, uint32_t what, uint32_t out)
+{
+    uint32_t v;
+    switch (what) {
+    case KSYSINFO_CYCLES_PER_SEC: v = board_cycles_per_sec(); break;
+    case KSYSINFO_TICK_NS:        v = 1000000000u / TICK_HZ; break;
+    case KSYSINFO_NPROC:          v = KMAX_PROCS; break;
+    default:                      return -EINVAL;
+    }
+    if (!proc_can_write(t->proc, out, 4))
+        return -EFAULT;
+    *(volatile uint32_t *)(uintptr_t)out = v;
+    return 0;
+}
+
+static int do_debug_write(struct thread *t, uint32_t buf, uint32_t len)
+{
+    if (len > 4096 || !proc_can_read(t->proc, buf, len))
+        return -EFAULT;
+    kputs_raw((const char *)(uintptr_t)buf, len);
+    return (int)len;
+}
+
+static int do_timeout(struct thread *t, int64_t ns)
+{
+    if (ns < 0)
+        return -EINVAL;
+    t->timeout_ns = (uint64_t)ns;
+    return 0;
+}
+
+static int kcall_invoke(struct thread *t, uint32_t n, const uint32_t *a)
+{
+    struct proc *p = t->proc;
+
+    switch (n) {
+    case KC_Null:            return 0;
+    case KC_ThreadCreate:    return do_thread_create(t, a[0], a[1], a[2], a[3], a[4]);
+    case KC_ThreadExit:
+        thread_destroy(t, (int32_t)a[0]);
+        return 0;
+    case KC_ThreadJoin:      return do_thread_join(t, (int)a[0], a[1]);
+    case KC_ThreadYield:     sched_yield_current(); return 0;
+    case KC_ThreadSetPrio:   return do_set_prio(t, (int)a[0], (int)a[1], (int)a[2]);
+    case KC_ThreadSleep:     return do_sleep(t, ns_arg(a[0], a[1]));
+    case KC_ThreadName:      return do_name(t, (int)a[0], a[1]);
+    case KC_ThreadSelf:      return t->tid;
+    case KC_ChannelCreate:   return ipc_channel_create(p, a[0]);
+    case KC_ChannelDestroy:  return ipc_channel_destroy(p, (int)a[0]);
+    case KC_ConnectAttach:   return ipc_connect_attach(p, (int)a[0], (int)a[1]);
+    case KC_ConnectDetach:   return ipc_connect_detach(p, (int)a[0]);
+    case KC_MsgSend:         return ipc_send(t, (int)a[0], a[1], a[2], a[3], a[4]);
+    case KC_MsgReceive:      return ipc_receive(t, (int)a[0], a[1], a[2], a[3]);
+    case KC_MsgReply:        return ipc_reply(t, (int)a[0], (int32_t)a[1], a[2], a[3]);
+    case KC_MsgError:        return ipc_error(t, (int)a[0], (int32_t)a[1]);
+    case KC_MsgSendPulse:
+        return ipc_send_pulse(p, (int)a[0], (int)a[1], (int32_t)a[2], (int32_t)a[3]);
+    case KC_TimerTimeout:    return do_timeout(t, ns_arg(a[0], a[1]));
+    case KC_TimerCreate:     return utimer_create(p, (int)a[0], (int32_t)a[1], (int32_t)a[2]);
+    case KC_TimerSettime:    return utimer_settime(p, (int)a[0], a[1], a[2]);
+    case KC_TimerDestroy:    return utimer_destroy(p, (int)a[0]);
+    case KC_ClockCycles:
+        thread_set_result64(t, board_cycles());
+        return 0;
+    case KC_ClockTime: {
+        uint64_t c = board_cycles(), hz = board_cycles_per_sec();
+        thread_set_result64(t, (c / hz) * 1000000000ull + (c % hz) * 1000000000ull / hz);
+        return 0;
+    }
+    case KC_InterruptAttachEvent: return irq_attach_event(p, a[0], (int)a[1], (int32_t)a[2]);
+    case KC_InterruptDetach:      return irq_detach(p, (int)a[0]);
+    case KC_InterruptMask:        return irq_mask(p, a[0], (int)a[1], true);
+    case KC_InterruptUnmask:      return irq_mask(p, a[0], (int)a[1], false);
+    case KC_InterruptTrigger:     return irq_trigger(p, a[0]);
+    case KC_MutexCreate:     return mutex_create(p);
+    case KC_MutexLock:       return mutex_lock(t, (int)a[0]);
+    case KC_MutexUnlock:     return mutex_unlock(t, (int)a[0]);
+    case KC_MutexDestroy:    return mutex_destroy(p, (int)a[0]);
+    case KC_CondCreate:      return cond_create(p);
+    case KC_CondWait:        return cond_wait(t, (int)a[0], (int)a[1]);
+    case KC_CondSignal:      return cond_signal(t, (int)a[0], a[1] != 0);
+    case KC_CondDestroy:     return cond_destroy(p, (int)a[0]);
+    case KC_SemCreate:       return sem_create(p, (int)a[0]);
+    case KC_SemWait:         return sem_wait(t, (int)a[0]);
+    case KC_SemPost:         return sem_post(t, (int)a[0]);
+    case KC_SemDestroy:      return sem_destroy(p, (int)a[0]);
+    case KC_ProcSpawn:       return do_spawn(t, a[0], (int)a[1], a[2]);
+    case KC_ProcExit:
+        proc_exit(p, (int32_t)((a[0] & 0xff) << 8));
+        return 0;
+    case KC_ProcWait:        return proc_wait(t, (int)a[0], a[1]);
+    case KC_ProcSelf:        return p->pid;
+    case KC_Semihost:        return shost_call(p, a[0], a[1]);
+    case KC_DebugWrite:      return do_debug_write(t, a[0], a[1]);
+    case KC_SysInfo:         return do_sysinfo(t, a[0], a[1]);
+    default:                 return -ENOSYS;
+    }
+}
+
+void kcall_dispatch(struct thread *t)
+{
+    uint32_t n = arch_call_number(t);
+    uint32_t a[6];
+
+    for (unsigned i = 0; i < 6; i++)
+        a[i] = arch_call_arg(t, i);
+    k_kcall_count++;
+    int r = kcall_invoke(t, n, a);
+    if (n != KC_TimerTimeout)
+        t->timeout_ns = 0;      // TimerTimeout covers only the next kernel call
+    // 64-bit results (the clocks) are written by the call itself.
+    if (t->state == THS_RUNNING && n != KC_ClockCycles && n != KC_ClockTime)
+        thread_set_result(t, r);
+}

@@ -1,0 +1,59 @@
+// SPDX-License-Identifier: MIT
+// Tick-based timers on one list sorted by deadline (earliest first). Starting is O(n) in the
+// number of active timers (a few dozen at most); the tick only looks at the head.
+#include <kernel/ktimer.h>
+
+static struct list timers = LIST_INIT(timers);
+uint64_t k_ticks;
+
+void ktimer_subsystem_init(void)
+{
+    list_init(&timers);
+    k_ticks = 0;
+}
+
+void ktimer_init(struct ktimer *t, ktimer_fn fn)
+{
+    list_init(&t->link);
+    t->expires = 0;
+    t->fn = fn;
+}
+
+bool ktimer_active(const struct ktimer *t)
+{
+    return list_linked(&t->link);
+}
+
+void ktimer_start(struct ktimer *t, uint64_t expires)
+{
+    struct list *pos;
+    list_unlink(&t->link);
+    t->expires = expires;
+    list_for_each(pos, &timers) {
+        if (list_entry(pos, struct ktimer, link)->expires > expires)
+            break;
+    }
+    list_insert_before(pos, &t->link);
+}
+
+void ktimer_stop(struct ktimer *t)
+{
+    list_unlink(&t->link);
+}
+
+void ktimer_run(uint64_t now)
+{
+    while (!list_empty(&timers)) {
+        struct ktimer *t = list_entry(timers.next, struct ktimer, link);
+        if (t->expires > now)
+            break;
+        list_unlink(&t->link);
+        t->fn(t);       // may restart t or start others
+    }
+}
+
+uint64_t ktimer_ns_to_ticks(uint64_t ns)
+{
+    const uint64_t tick_ns = 1000000000ull / TICK_HZ;
+    return (ns + tick_ns - 1) / tick_ns + 1;
+}

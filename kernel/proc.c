@@ -1,0 +1,258 @@
+// SPDX-License-Identifier: MIT
+// Processes and the programs they run. Programs are found by scanning the image's program
+// slots for a struct kapp_header; each is linked for its own flash and RAM slot, so a program
+// runs as at most one process at a time (spawning it again while it lives gives EBUSY).
+// Life cycle: FREE -> ALIVE (spawn) -> ZOMBIE (last thread gone, or killed) -> FREE (reaped by
+// the parent, or at once when it has none). pid 1's end halts the system with its status.
+#include <kernel/proc.h>
+#include <kernel/thread.h>
+#include <kernel/sched.h>
+#include <kernel/ipc.h>
+#include <kernel/sync.h>
+#include <kernel/irq.h>
+#include <kernel/arch.h>
+#include <kernel/board.h>
+#include <kernel/utimer.h>
+#include <kernel/shost.h>
+
+struct proc k_procs[KMAX_PROCS];
+bool k_system_done;
+int32_t k_system_status;
+
+#define KMAX_APPS 64
+static const struct kapp_header *apps[KMAX_APPS];
+static unsigned napps;
+static int32_t next_pid;
+
+void proc_init(void)
+{
+    kmemset(k_procs, 0, sizeof(k_procs));
+    napps = 0;
+    next_pid = 1;
+    k_system_done = false;
+    k_system_status = 0;
+}
+
+int proc_scan_apps(uint32_t flash_base, uint32_t slot_size, unsigned nslots)
+{
+    for (unsigned i = 0; i < nslots && napps < KMAX_APPS; i++) {
+        const struct kapp_header *h =
+            (const struct kapp_header *)(uintptr_t)(flash_base + i * slot_size);
+        if (h->magic != KAPP_MAGIC)
+            continue;
+        if (h->version != KAPP_VERSION || h->name[KAPP_NAME_MAX - 1] != '\0' ||
+            !arch_mpu_region_ok(h->ram_base, h->ram_size) ||
+            (h->mmio_size && !arch_mpu_region_ok(h->mmio_base, h->mmio_size))) {
+            kprintf("kernel: program slot %u: bad header, ignored\n", i);
+            continue;
+        }
+        apps[napps++] = h;
+    }
+    return (int)napps;
+}
+
+const struct kapp_header *proc_find_app(const char *name)
+{
+    for (unsigned i = 0; i < napps; i++)
+        if (kstrncmp(apps[i]->name, name, KAPP_NAME_MAX) == 0)
+            return apps[i];
+    return NULL;
+}
+
+struct proc *proc_by_pid(int pid)
+{
+    for (unsigned i = 0; i < KMAX_PROCS; i++)
+        if (k_procs[i].state != PROC_FREE && k_procs[i].pid == pid)
+            return &k_procs[i];
+    return NULL;
+}
+
+int proc_spawn(const char *name, int prio, struct proc *parent)
+{
+    const struct kapp_header *app = proc_find_app(name);
+    struct proc *p = NULL;
+
+    if (!app)
+        return -ENOENT;
+    if (prio < 0 || prio > KPRIO_MAX)
+        return -EINVAL;
+    for (unsigned i = 0; i < KMAX_PROCS; i++) {
+        if (k_procs[i].state != PROC_FREE && k_procs[i].app == app)
+            return -EBUSY;
+        if (!p && k_procs[i].state == PROC_FREE)
+            p = &k_procs[i];
+    }
+    if (!p)
+        return -EAGAIN;
+    kmemset(p, 0, sizeof(*p));
+    list_init(&p->threads);
+    struct thread *t = thread_alloc(p);
+    if (!t)
+        return -EAGAIN;
+
+    p->state = PROC_ALIVE;
+    p->pid = next_pid++;
+    p->ppid = parent ? parent->pid : 0;
+    p->app = app;
+    p->ram_base = app->ram_base;
+    p->ram_size = app->ram_size;
+    p->flash_base = (uint32_t)(uintptr_t)app;
+    p->flash_size = app->data_source + app->data_size - p->flash_base;
+    p->next_tid = 1;
+    kstrlcpy(p->name, app->name, sizeof(p->name));
+
+    // Load: .data from its flash image, .bss zeroed; the rest of the slot is left alone.
+    kmemcpy((void *)(uintptr_t)app->data_start, (const void *)(uintptr_t)app->data_source,
+            app->data_size);
+    kmemset((void *)(uintptr_t)app->bss_start, 0, app->bss_size);
+
+    t->tid = (uint16_t)p->next_tid++;
+    t->base_prio = t->prio = (uint8_t)(prio ? prio : (int)app->priority);
+    if (t->prio < KPRIO_MIN)
+        t->base_prio = t->prio = KPRIO_MIN;
+    thread_set_name(t, "main");
+    list_push_back(&p->threads, &t->plink);
+    p->nthreads = 1;
+    arch_thread_setup(t, app->entry, 0, 0, app->stack_top, false);
+    sched_make_ready(t, false);
+    return p->pid;
+}
+
+// Frees a zombie's slot and everything left of it.
+static void proc_free(struct proc *p)
+{
+    p->state = PROC_FREE;
+}
+
+// Tries to hand zombie `child` to a parent thread waiting in ProcWait. True when reaped.
+static bool proc_try_reap(struct proc *child)
+{
+    struct proc *parent = child->ppid ? proc_by_pid(child->ppid) : NULL;
+    struct list *pos;
+
+    if (!parent || parent->state != PROC_ALIVE)
+        return false;
+    list_for_each(pos, &parent->threads) {
+        struct thread *w = list_entry(pos, struct thread, plink);
+        if (w->state != THS_WAITCHILD)
+            continue;
+        if (w->join_tid != -1 && w->join_tid != child->pid)
+            continue;
+        if (w->info_buf)
+            *(volatile int32_t *)(uintptr_t)w->info_buf = child->exit_status;
+        int pid = child->pid;
+        proc_free(child);
+        thread_unblock(w, pid);
+        return true;
+    }
+    return false;
+}
+
+void proc_exit(struct proc *p, int32_t wait_status)
+{
+    struct list *pos, *tmp;
+
+    if (p->state != PROC_ALIVE || p->exiting)
+        return;
+    p->exiting = true;
+    p->exit_status = wait_status;
+    list_for_each_safe(pos, tmp, &p->threads) {
+        struct thread *t = list_entry(pos, struct thread, plink);
+        if (t->state != THS_DEAD)
+            thread_destroy(t, 0);
+    }
+    // thread_destroy of the last thread ran proc_last_thread_gone().
+}
+
+void proc_last_thread_gone(struct proc *p, int32_t status)
+{
+    struct list *pos, *tmp;
+
+    if (!p->exiting) {
+        p->exiting = true;
+        p->exit_status = (status & 0xff) << 8;
+    }
+    list_for_each_safe(pos, tmp, &p->threads)
+        thread_free(list_entry(pos, struct thread, plink));
+    ipc_proc_gone(p);
+    sync_proc_gone(p);
+    irq_proc_gone(p);
+    utimer_proc_gone(p);
+    shost_proc_gone(p);
+    p->state = PROC_ZOMBIE;
+
+    // Children lose their parent: they are reaped by nobody, so freed as they end.
+    for (unsigned i = 0; i < KMAX_PROCS; i++) {
+        struct proc *c = &k_procs[i];
+        if (c->state != PROC_FREE && c->ppid == p->pid) {
+            c->ppid = 0;
+            if (c->state == PROC_ZOMBIE)
+                proc_free(c);
+        }
+    }
+    if (p->pid == 1) {
+        k_system_done = true;
+        k_system_status = p->exit_status;
+    }
+    if (!proc_try_reap(p) && p->ppid == 0)
+        proc_free(p);
+}
+
+int proc_wait(struct thread *caller, int pid, uint32_t status_ptr)
+{
+    struct proc *self = caller->proc;
+    bool have_child = false;
+
+    if (pid == 0 || pid < -1)
+        return -EINVAL;
+    if (status_ptr && !proc_can_write(self, status_ptr, sizeof(int32_t)))
+        return -EFAULT;
+    for (unsigned i = 0; i < KMAX_PROCS; i++) {
+        struct proc *c = &k_procs[i];
+        if (c->state == PROC_FREE || c->ppid != self->pid || (pid != -1 && c->pid != pid))
+            continue;
+        have_child = true;
+        if (c->state == PROC_ZOMBIE) {
+            if (status_ptr)
+                *(volatile int32_t *)(uintptr_t)status_ptr = c->exit_status;
+            int cpid = c->pid;
+            proc_free(c);
+            return cpid;
+        }
+    }
+    if (!have_child)
+        return -ECHILD;
+    caller->join_tid = pid;
+    caller->info_buf = status_ptr;
+    thread_block(caller, THS_WAITCHILD, NULL);
+    return 0;
+}
+
+static bool range_inside(uint32_t addr, uint32_t len, uint32_t base, uint32_t size)
+{
+    return addr >= base && len <= size && addr - base <= size - len;
+}
+
+bool proc_can_write(const struct proc *p, uint32_t addr, uint32_t len)
+{
+    return p && range_inside(addr, len, p->ram_base, p->ram_size);
+}
+
+bool proc_can_read(const struct proc *p, uint32_t addr, uint32_t len)
+{
+    return p && (range_inside(addr, len, p->ram_base, p->ram_size) ||
+                 range_inside(addr, len, p->flash_base, p->flash_size));
+}
+
+int proc_copy_string(const struct proc *p, uint32_t uaddr, char *dst, size_t size)
+{
+    for (size_t i = 0; i < size; i++) {
+        if (!proc_can_read(p, uaddr + (uint32_t)i, 1))
+            return -EFAULT;
+        dst[i] = *(const volatile char *)(uintptr_t)(uaddr + i);
+        if (dst[i] == '\0')
+            return (int)i;
+    }
+    dst[size - 1] = '\0';
+    return -EINVAL;
+}

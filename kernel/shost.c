@@ -1,0 +1,182 @@
+// SPDX-License-Identifier: MIT
+// Checked semihosting proxy (see shost.h). Operation numbers and parameter blocks are those
+// of the Arm semihosting specification. Handles: the host's handles are small integers; a
+// process may use only those it opened (bitmap in struct proc, handles 0..127).
+#include <kernel/shost.h>
+#include <kernel/proc.h>
+#include <kernel/arch.h>
+#include <kernel/board.h>
+
+enum {
+    SH_OPEN = 0x01, SH_CLOSE = 0x02, SH_WRITEC = 0x03, SH_WRITE0 = 0x04, SH_WRITE = 0x05,
+    SH_READ = 0x06, SH_ISERROR = 0x08, SH_ISTTY = 0x09, SH_SEEK = 0x0a, SH_FLEN = 0x0c,
+    SH_REMOVE = 0x0e, SH_CLOCK = 0x10, SH_TIME = 0x11, SH_ERRNO = 0x13,
+    SH_GET_CMDLINE = 0x15, SH_EXIT = 0x18, SH_EXIT_EXTENDED = 0x20, SH_ELAPSED = 0x30,
+    SH_TICKFREQ = 0x31,
+};
+
+#define ADP_STOPPED_APPLICATION_EXIT 0x20026u
+#define SH_MAX_HANDLE 128
+#define SH_CONSOLE_HANDLE 0x7fff0001    // stands for ":tt" when there is no host
+
+static bool handle_owned(const struct proc *p, uint32_t h)
+{
+    return h < SH_MAX_HANDLE && (p->semihost_handles[h / 32] >> (h % 32)) & 1u;
+}
+
+static void handle_set(struct proc *p, uint32_t h, bool on)
+{
+    if (h >= SH_MAX_HANDLE)
+        return;
+    if (on)
+        p->semihost_handles[h / 32] |= 1u << (h % 32);
+    else
+        p->semihost_handles[h / 32] &= ~(1u << (h % 32));
+}
+
+static const volatile uint32_t *block(const struct proc *p, uint32_t param, unsigned words)
+{
+    if (!proc_can_read(p, param, words * 4u) || (param & 3u))
+        return NULL;
+    return (const volatile uint32_t *)(uintptr_t)param;
+}
+
+// Writes console text without a host: to the board console.
+static void console_write(const struct proc *p, uint32_t buf, uint32_t len)
+{
+    for (uint32_t i = 0; i < len; i++)
+        board_console_putc(*(const volatile char *)(uintptr_t)(buf + i));
+    (void)p;
+}
+
+static int32_t exit_with(struct proc *p, uint32_t reason, uint32_t code)
+{
+    // ADP_Stopped_ApplicationExit with a code is a normal exit; any other reason is abnormal.
+    int32_t st = reason == ADP_STOPPED_APPLICATION_EXIT ? (int32_t)((code & 0xff) << 8)
+                                                        : (int32_t)(((code & 0xff) << 8) | 6);
+    proc_exit(p, st);
+    return 0;
+}
+
+int32_t shost_call(struct proc *p, uint32_t op, uint32_t param)
+{
+    const volatile uint32_t *b;
+    bool host = board_has_semihosting();
+
+    switch (op) {
+    case SH_WRITEC:
+        if (!proc_can_read(p, param, 1))
+            return -1;
+        if (!host) {
+            console_write(p, param, 1);
+            return 0;
+        }
+        return arch_semihost(op, param);
+    case SH_WRITE0: {
+        uint32_t n = 0;
+        while (proc_can_read(p, param + n, 1) && *(const volatile char *)(uintptr_t)(param + n))
+            n++;
+        if (!proc_can_read(p, param + n, 1))
+            return -1;
+        if (!host) {
+            console_write(p, param, n);
+            return 0;
+        }
+        return arch_semihost(op, param);
+    }
+    case SH_OPEN: {
+        if (!(b = block(p, param, 3)) || b[2] > 255 || !proc_can_read(p, b[0], b[2] + 1))
+            return -1;
+        if (!host) {
+            const volatile char *name = (const volatile char *)(uintptr_t)b[0];
+            return (b[2] == 3 && name[0] == ':' && name[1] == 't' && name[2] == 't')
+                       ? SH_CONSOLE_HANDLE : -1;
+        }
+        int32_t h = arch_semihost(op, param);
+        if (h >= 0 && (uint32_t)h >= SH_MAX_HANDLE) {
+            uint32_t close_blk[1] = { (uint32_t)h };
+            arch_semihost(SH_CLOSE, (uint32_t)(uintptr_t)close_blk);
+            return -1;
+        }
+        if (h >= 0)
+            handle_set(p, (uint32_t)h, true);
+        return h;
+    }
+    case SH_CLOSE:
+        if (!(b = block(p, param, 1)))
+            return -1;
+        if (!host)
+            return b[0] == SH_CONSOLE_HANDLE ? 0 : -1;
+        if (!handle_owned(p, b[0]))
+            return -1;
+        handle_set(p, b[0], false);
+        return arch_semihost(op, param);
+    case SH_WRITE:
+    case SH_READ:
+        if (!(b = block(p, param, 3)))
+            return -1;
+        if (op == SH_WRITE ? !proc_can_read(p, b[1], b[2]) : !proc_can_write(p, b[1], b[2]))
+            return -1;
+        if (!host) {
+            if (b[0] != SH_CONSOLE_HANDLE)
+                return -1;
+            if (op == SH_WRITE)
+                console_write(p, b[1], b[2]);
+            return op == SH_WRITE ? 0 : (int32_t)b[2];    // reads: nothing read
+        }
+        if (!handle_owned(p, b[0]))
+            return -1;
+        return arch_semihost(op, param);
+    case SH_ISTTY:
+    case SH_SEEK:
+    case SH_FLEN:
+        if (!(b = block(p, param, op == SH_SEEK ? 2 : 1)))
+            return -1;
+        if (!host)
+            return (op == SH_ISTTY && b[0] == SH_CONSOLE_HANDLE) ? 1 : -1;
+        if (!handle_owned(p, b[0]))
+            return -1;
+        return arch_semihost(op, param);
+    case SH_REMOVE:
+        if (!(b = block(p, param, 2)) || b[1] > 255 || !proc_can_read(p, b[0], b[1] + 1))
+            return -1;
+        return host ? arch_semihost(op, param) : -1;
+    case SH_GET_CMDLINE:
+        if (!(b = block(p, param, 2)) || !proc_can_write(p, b[0], b[1]) ||
+            !proc_can_write(p, param, 8))
+            return -1;
+        return host ? arch_semihost(op, param) : -1;
+    case SH_ELAPSED:
+        if (!proc_can_write(p, param, 8))
+            return -1;
+        return host ? arch_semihost(op, param) : -1;
+    case SH_CLOCK:
+    case SH_TIME:
+    case SH_ERRNO:
+    case SH_TICKFREQ:
+    case SH_ISERROR:
+        return host ? arch_semihost(op, 0) : -1;
+    case SH_EXIT:
+        // 32-bit semihosting passes the reason in the parameter itself.
+        return exit_with(p, param, 0);
+    case SH_EXIT_EXTENDED:
+        if (!(b = block(p, param, 2)))
+            return exit_with(p, 0, 0);
+        return exit_with(p, b[0], b[1]);
+    default:
+        return -1;
+    }
+}
+
+void shost_proc_gone(struct proc *p)
+{
+    if (!board_has_semihosting())
+        return;
+    for (uint32_t h = 0; h < SH_MAX_HANDLE; h++) {
+        if (handle_owned(p, h)) {
+            uint32_t blk[1] = { h };
+            arch_semihost(SH_CLOSE, (uint32_t)(uintptr_t)blk);
+            handle_set(p, h, false);
+        }
+    }
+}

@@ -1,0 +1,326 @@
+// SPDX-License-Identifier: MIT
+// Mutexes, condition variables and semaphores.
+// Mutex: ownership passes directly to the highest-priority waiter on unlock (no barging), and
+// the owner runs at least at the priority of its highest waiter (priority inheritance,
+// followed along chains by thread_update_prio). A thread that dies holding a mutex releases it:
+// the next owner is woken with ECANCELED so it knows the data may be inconsistent.
+// Condition variable: waiting releases the mutex; a signalled waiter then queues for the mutex
+// and returns only once it owns it again.
+#include <kernel/sync.h>
+#include <kernel/proc.h>
+#include <kernel/sched.h>
+
+struct kcond {
+    bool in_use;
+    struct proc *owner_proc;
+    struct list waiters;
+};
+
+struct ksem {
+    bool in_use;
+    struct proc *owner_proc;
+    int32_t count;
+    struct list waiters;
+};
+
+static struct kmutex mutexes[KMAX_MUTEXES];
+static struct kcond conds[KMAX_CONDS];
+static struct ksem sems[KMAX_SEMS];
+
+#define SYNC_ID_BASE 1
+
+void sync_init(void)
+{
+    kmemset(mutexes, 0, sizeof(mutexes));
+    kmemset(conds, 0, sizeof(conds));
+    kmemset(sems, 0, sizeof(sems));
+}
+
+static struct kmutex *mutex_lookup(const struct proc *p, int id)
+{
+    int i = id - SYNC_ID_BASE;
+    if (i < 0 || i >= KMAX_MUTEXES || !mutexes[i].in_use || mutexes[i].owner_proc != p)
+        return NULL;
+    return &mutexes[i];
+}
+
+static struct kcond *cond_lookup(const struct proc *p, int id)
+{
+    int i = id - SYNC_ID_BASE;
+    if (i < 0 || i >= KMAX_CONDS || !conds[i].in_use || conds[i].owner_proc != p)
+        return NULL;
+    return &conds[i];
+}
+
+static struct ksem *sem_lookup(const struct proc *p, int id)
+{
+    int i = id - SYNC_ID_BASE;
+    if (i < 0 || i >= KMAX_SEMS || !sems[i].in_use || sems[i].owner_proc != p)
+        return NULL;
+    return &sems[i];
+}
+
+int mutex_create(struct proc *p)
+{
+    for (int i = 0; i < KMAX_MUTEXES; i++) {
+        struct kmutex *m = &mutexes[i];
+        if (m->in_use)
+            continue;
+        m->in_use = true;
+        m->owner_proc = p;
+        m->owner = NULL;
+        list_init(&m->waiters);
+        list_init(&m->held_link);
+        return i + SYNC_ID_BASE;
+    }
+    return -EAGAIN;
+}
+
+static void mutex_take(struct kmutex *m, struct thread *t)
+{
+    m->owner = t;
+    list_push_back(&t->held_mutexes, &m->held_link);
+}
+
+// Gives m to its best waiter (woken with `ret`), or frees it; then the old owner's
+// priority no longer counts m's waiters.
+static void mutex_release(struct kmutex *m, int32_t ret)
+{
+    struct thread *old = m->owner;
+
+    list_unlink(&m->held_link);
+    m->owner = NULL;
+    if (!list_empty(&m->waiters)) {
+        struct thread *next = list_entry(m->waiters.next, struct thread, qlink);
+        mutex_take(m, next);
+        next->wait_mutex = NULL;
+        thread_unblock(next, ret ? ret : next->wake_ret);
+        next->wake_ret = 0;
+        thread_update_prio(next);   // it inherits from the remaining waiters
+    }
+    if (old && old->in_use)
+        thread_update_prio(old);
+}
+
+// Blocks t on m (which someone else owns) and boosts the owner chain.
+static void mutex_wait(struct kmutex *m, struct thread *t)
+{
+    t->wait_mutex = m;
+    thread_block(t, THS_MUTEX, &m->waiters);
+    thread_update_prio(m->owner);
+}
+
+int mutex_lock(struct thread *t, int id)
+{
+    struct kmutex *m = mutex_lookup(t->proc, id);
+    if (!m)
+        return -EINVAL;
+    if (m->owner == t)
+        return -EDEADLK;
+    if (!m->owner) {
+        mutex_take(m, t);
+        return 0;
+    }
+    mutex_wait(m, t);
+    return 0;
+}
+
+int mutex_unlock(struct thread *t, int id)
+{
+    struct kmutex *m = mutex_lookup(t->proc, id);
+    if (!m)
+        return -EINVAL;
+    if (m->owner != t)
+        return -EPERM;
+    mutex_release(m, 0);
+    return 0;
+}
+
+int mutex_destroy(struct proc *p, int id)
+{
+    struct kmutex *m = mutex_lookup(p, id);
+    if (!m)
+        return -EINVAL;
+    if (m->owner || !list_empty(&m->waiters))
+        return -EBUSY;
+    m->in_use = false;
+    return 0;
+}
+
+uint8_t sync_inherited_prio(const struct thread *t)
+{
+    uint8_t best = 0;
+    const struct list *pos;
+    list_for_each(pos, &t->held_mutexes) {
+        const struct kmutex *m = list_entry(pos, struct kmutex, held_link);
+        if (!list_empty(&m->waiters)) {
+            uint8_t p = list_entry(m->waiters.next, struct thread, qlink)->prio;
+            if (p > best)
+                best = p;
+        }
+    }
+    return best;
+}
+
+int cond_create(struct proc *p)
+{
+    for (int i = 0; i < KMAX_CONDS; i++) {
+        struct kcond *c = &conds[i];
+        if (c->in_use)
+            continue;
+        c->in_use = true;
+        c->owner_proc = p;
+        list_init(&c->waiters);
+        return i + SYNC_ID_BASE;
+    }
+    return -EAGAIN;
+}
+
+int cond_wait(struct thread *t, int cid, int mid)
+{
+    struct kcond *c = cond_lookup(t->proc, cid);
+    struct kmutex *m = mutex_lookup(t->proc, mid);
+    if (!c || !m)
+        return -EINVAL;
+    if (m->owner != t)
+        return -EPERM;
+    mutex_release(m, 0);
+    t->wait_mutex = m;      // the mutex to take back when signalled
+    thread_block(t, THS_CONDVAR, &c->waiters);
+    return 0;
+}
+
+// A signalled condvar waiter: it must own its mutex again before it returns.
+// `ret` is what CondWait returns once the mutex is back (0, or ETIMEDOUT after a timeout).
+static void cond_wake(struct thread *w, int32_t ret)
+{
+    struct kmutex *m = w->wait_mutex;
+
+    ktimer_stop(&w->timeout);
+    list_unlink(&w->qlink);
+    w->waitq = NULL;
+    if (!m->owner) {
+        w->wait_mutex = NULL;
+        mutex_take(m, w);
+        thread_unblock(w, ret);
+        thread_update_prio(w);
+    } else {
+        w->wake_ret = ret;
+        w->state = THS_MUTEX;
+        waitq_insert(&m->waiters, w);
+        thread_update_prio(m->owner);
+    }
+}
+
+int cond_signal(struct thread *t, int cid, bool all)
+{
+    struct kcond *c = cond_lookup(t->proc, cid);
+    if (!c)
+        return -EINVAL;
+    while (!list_empty(&c->waiters)) {
+        cond_wake(list_entry(c->waiters.next, struct thread, qlink), 0);
+        if (!all)
+            break;
+    }
+    return 0;
+}
+
+int cond_destroy(struct proc *p, int cid)
+{
+    struct kcond *c = cond_lookup(p, cid);
+    if (!c)
+        return -EINVAL;
+    if (!list_empty(&c->waiters))
+        return -EBUSY;
+    c->in_use = false;
+    return 0;
+}
+
+int sem_create(struct proc *p, int count)
+{
+    if (count < 0)
+        return -EINVAL;
+    for (int i = 0; i < KMAX_SEMS; i++) {
+        struct ksem *s = &sems[i];
+        if (s->in_use)
+            continue;
+        s->in_use = true;
+        s->owner_proc = p;
+        s->count = count;
+        list_init(&s->waiters);
+        return i + SYNC_ID_BASE;
+    }
+    return -EAGAIN;
+}
+
+int sem_wait(struct thread *t, int id)
+{
+    struct ksem *s = sem_lookup(t->proc, id);
+    if (!s)
+        return -EINVAL;
+    if (s->count > 0) {
+        s->count--;
+        return 0;
+    }
+    thread_block(t, THS_SEM, &s->waiters);
+    return 0;
+}
+
+int sem_post(struct thread *t, int id)
+{
+    struct ksem *s = sem_lookup(t->proc, id);
+    if (!s)
+        return -EINVAL;
+    if (!list_empty(&s->waiters)) {
+        thread_unblock(list_entry(s->waiters.next, struct thread, qlink), 0);
+        return 0;
+    }
+    if (s->count == INT32_MAX)
+        return -EAGAIN;
+    s->count++;
+    return 0;
+}
+
+int sem_destroy(struct proc *p, int id)
+{
+    struct ksem *s = sem_lookup(p, id);
+    if (!s)
+        return -EINVAL;
+    if (!list_empty(&s->waiters))
+        return -EBUSY;
+    s->in_use = false;
+    return 0;
+}
+
+void sync_cond_timeout(struct thread *t)
+{
+    cond_wake(t, -ETIMEDOUT);
+}
+
+void sync_waiter_gone(struct thread *t)
+{
+    // Already off the wait queue; a mutex owner may have been boosted by it.
+    struct kmutex *m = t->wait_mutex;
+    t->wait_mutex = NULL;
+    if (m && m->owner && m->owner != t)
+        thread_update_prio(m->owner);
+}
+
+void sync_thread_gone(struct thread *t)
+{
+    while (!list_empty(&t->held_mutexes))
+        mutex_release(list_entry(t->held_mutexes.next, struct kmutex, held_link), -ECANCELED);
+}
+
+void sync_proc_gone(struct proc *p)
+{
+    for (int i = 0; i < KMAX_MUTEXES; i++)
+        if (mutexes[i].owner_proc == p)
+            mutexes[i].in_use = false;
+    for (int i = 0; i < KMAX_CONDS; i++)
+        if (conds[i].owner_proc == p)
+            conds[i].in_use = false;
+    for (int i = 0; i < KMAX_SEMS; i++)
+        if (sems[i].owner_proc == p)
+            sems[i].in_use = false;
+}

@@ -1,0 +1,195 @@
+// SPDX-License-Identifier: MIT
+// The thread pool, blocking and unblocking, and priority inheritance bookkeeping.
+// A blocked thread records its wait queue (t->waitq) so that a timeout or a kill can take it
+// off without knowing what it waited for; the subsystem that owns the state is told through
+// ipc_thread_gone() / sync_waiter_gone() to undo anything else.
+#include <kernel/thread.h>
+#include <kernel/sched.h>
+#include <kernel/proc.h>
+#include <kernel/ipc.h>
+#include <kernel/sync.h>
+#include <kernel/arch.h>
+
+struct thread k_threads[KMAX_THREADS];
+
+static void thread_timeout_fired(struct ktimer *tm)
+{
+    struct thread *t = container_of(tm, struct thread, timeout);
+    if (t->state == THS_NANOSLEEP)
+        thread_unblock(t, 0);
+    else if (t->state == THS_CONDVAR)
+        sync_cond_timeout(t);
+    else
+        thread_unblock(t, -ETIMEDOUT);
+}
+
+struct thread *thread_alloc(struct proc *p)
+{
+    for (unsigned i = 0; i < KMAX_THREADS; i++) {
+        struct thread *t = &k_threads[i];
+        if (t->in_use)
+            continue;
+        uint16_t gen = (uint16_t)(t->gen + 1);
+        kmemset(t, 0, sizeof(*t));
+        t->in_use = true;
+        t->index = (uint16_t)i;
+        t->gen = gen ? gen : 1;
+        t->proc = p;
+        t->state = THS_DEAD;
+        t->policy = SCHED_POLICY_RR;
+        t->slice = RR_TIMESLICE;
+        list_init(&t->qlink);
+        list_init(&t->plink);
+        list_init(&t->held_mutexes);
+        ktimer_init(&t->timeout, thread_timeout_fired);
+        return t;
+    }
+    return NULL;
+}
+
+struct thread *thread_by_tid(struct proc *p, int tid)
+{
+    struct list *pos;
+    if (!p)
+        return NULL;
+    list_for_each(pos, &p->threads) {
+        struct thread *t = list_entry(pos, struct thread, plink);
+        if (t->tid == tid)
+            return t;
+    }
+    return NULL;
+}
+
+void thread_set_name(struct thread *t, const char *name)
+{
+    kstrlcpy(t->name, name, sizeof(t->name));
+}
+
+void thread_set_result(struct thread *t, int32_t ret)
+{
+    arch_set_result(t, (uint32_t)ret);
+}
+
+void thread_set_result64(struct thread *t, uint64_t ret)
+{
+    arch_set_result2(t, (uint32_t)ret, (uint32_t)(ret >> 32));
+}
+
+// Priority-ordered insert: after every thread of equal or higher priority (FIFO among equals).
+void waitq_insert(struct list *q, struct thread *t)
+{
+    struct list *pos;
+    list_for_each(pos, q) {
+        if (list_entry(pos, struct thread, qlink)->prio < t->prio)
+            break;
+    }
+    list_insert_before(pos, &t->qlink);
+    t->waitq = q;
+}
+
+void thread_block(struct thread *t, uint8_t state, struct list *q)
+{
+    KASSERT(t->state == THS_RUNNING, "blocking a thread that is not running");
+    t->state = state;
+    t->waitq = NULL;
+    if (q)
+        waitq_insert(q, t);
+    if (t->timeout_ns) {
+        ktimer_start(&t->timeout, k_ticks + ktimer_ns_to_ticks(t->timeout_ns));
+        t->timeout_ns = 0;
+    }
+}
+
+void thread_unblock(struct thread *t, int32_t ret)
+{
+    uint8_t state = t->state;
+    KASSERT(state != THS_READY && state != THS_RUNNING && state != THS_DEAD,
+            "unblocking a thread that is not blocked");
+    ktimer_stop(&t->timeout);
+    if (t->waitq) {
+        list_unlink(&t->qlink);
+        t->waitq = NULL;
+    }
+    if (state == THS_SEND || state == THS_RECEIVE || state == THS_REPLY)
+        ipc_thread_gone(t);
+    else if (state == THS_MUTEX || state == THS_CONDVAR)
+        sync_waiter_gone(t);
+    thread_set_result(t, ret);
+    sched_make_ready(t, false);
+}
+
+void thread_destroy(struct thread *t, int32_t status)
+{
+    struct proc *p = t->proc;
+    uint8_t state = t->state;
+
+    ktimer_stop(&t->timeout);
+    if (state == THS_READY)
+        sched_remove(t);
+    if (t->waitq) {
+        list_unlink(&t->qlink);
+        t->waitq = NULL;
+    }
+    if (state == THS_SEND || state == THS_RECEIVE || state == THS_REPLY)
+        ipc_thread_gone(t);
+    else if (state == THS_MUTEX || state == THS_CONDVAR)
+        sync_waiter_gone(t);
+    sync_thread_gone(t);
+    t->state = THS_DEAD;
+    t->exit_status = status;
+
+    // A joinable thread stays as a zombie (DEAD, still on the process list) until joined;
+    // a joiner already waiting takes the status now.
+    bool reaped = t->detached || !p;
+    if (p) {
+        struct list *pos;
+        p->nthreads--;
+        list_for_each(pos, &p->threads) {
+            struct thread *j = list_entry(pos, struct thread, plink);
+            if (j->state == THS_JOIN && j->join_tid == t->tid) {
+                if (j->info_buf)
+                    *(volatile int32_t *)(uintptr_t)j->info_buf = status;
+                thread_unblock(j, 0);
+                reaped = true;
+                break;
+            }
+        }
+    }
+    if (reaped)
+        thread_free(t);
+    if (p && p->nthreads == 0)
+        proc_last_thread_gone(p, status);
+}
+
+void thread_free(struct thread *t)
+{
+    list_unlink(&t->plink);
+    t->in_use = false;
+    t->state = THS_DEAD;
+}
+
+void thread_update_prio(struct thread *t)
+{
+    // Follow the chain of mutex owners; bounded so that a cycle (deadlock) cannot hang us.
+    for (int depth = 0; t && depth < KMAX_THREADS; depth++) {
+        uint8_t p = t->ipc_prio ? t->ipc_prio : t->base_prio;
+        uint8_t inh = sync_inherited_prio(t);
+        if (inh > p)
+            p = inh;
+        if (p == t->prio)
+            return;
+        if (t->state == THS_READY) {
+            sched_remove(t);
+            t->prio = p;
+            sched_make_ready(t, false);
+        } else if (t->waitq) {
+            struct list *q = t->waitq;
+            list_unlink(&t->qlink);
+            t->prio = p;
+            waitq_insert(q, t);
+        } else {
+            t->prio = p;
+        }
+        t = (t->state == THS_MUTEX && t->wait_mutex) ? t->wait_mutex->owner : NULL;
+    }
+}

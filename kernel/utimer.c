@@ -1,0 +1,95 @@
+// SPDX-License-Identifier: MIT
+// User timers delivering pulses (see utimer.h).
+#include <kernel/utimer.h>
+#include <kernel/ktimer.h>
+#include <kernel/ipc.h>
+#include <kernel/proc.h>
+
+struct utimer {
+    bool in_use;
+    struct proc *proc;
+    int32_t coid, code, value;
+    uint64_t interval_ticks;
+    struct ktimer kt;
+};
+
+static struct utimer utimers[KMAX_TIMERS];
+uint64_t k_timer_fires;
+
+#define TIMER_ID_BASE 1
+
+void utimer_init(void)
+{
+    kmemset(utimers, 0, sizeof(utimers));
+    k_timer_fires = 0;
+}
+
+static void utimer_fired(struct ktimer *kt)
+{
+    struct utimer *u = container_of(kt, struct utimer, kt);
+    k_timer_fires++;
+    if (u->interval_ticks)
+        ktimer_start(&u->kt, kt->expires + u->interval_ticks);
+    if (ipc_kernel_pulse(u->proc, u->coid, KPRIO_MAX - 1, u->code, u->value) < 0)
+        kprintf("kernel: timer pulse to pid %d lost\n", (int)u->proc->pid);
+}
+
+static struct utimer *utimer_lookup(const struct proc *p, int id)
+{
+    int i = id - TIMER_ID_BASE;
+    if (i < 0 || i >= KMAX_TIMERS || !utimers[i].in_use || utimers[i].proc != p)
+        return NULL;
+    return &utimers[i];
+}
+
+int utimer_create(struct proc *p, int coid, int32_t code, int32_t value)
+{
+    if (code < KPULSE_CODE_MIN_USER)
+        return -EINVAL;
+    for (int i = 0; i < KMAX_TIMERS; i++) {
+        struct utimer *u = &utimers[i];
+        if (u->in_use)
+            continue;
+        u->in_use = true;
+        u->proc = p;
+        u->coid = coid;
+        u->code = code;
+        u->value = value;
+        u->interval_ticks = 0;
+        ktimer_init(&u->kt, utimer_fired);
+        return i + TIMER_ID_BASE;
+    }
+    return -EAGAIN;
+}
+
+int utimer_settime(struct proc *p, int id, uint32_t first_us, uint32_t interval_us)
+{
+    struct utimer *u = utimer_lookup(p, id);
+    if (!u)
+        return -EINVAL;
+    ktimer_stop(&u->kt);
+    u->interval_ticks = interval_us ? ktimer_ns_to_ticks((uint64_t)interval_us * 1000u) - 1 : 0;
+    if (first_us)
+        ktimer_start(&u->kt, k_ticks + ktimer_ns_to_ticks((uint64_t)first_us * 1000u));
+    return 0;
+}
+
+int utimer_destroy(struct proc *p, int id)
+{
+    struct utimer *u = utimer_lookup(p, id);
+    if (!u)
+        return -EINVAL;
+    ktimer_stop(&u->kt);
+    u->in_use = false;
+    return 0;
+}
+
+void utimer_proc_gone(struct proc *p)
+{
+    for (int i = 0; i < KMAX_TIMERS; i++) {
+        if (utimers[i].in_use && utimers[i].proc == p) {
+            ktimer_stop(&utimers[i].kt);
+            utimers[i].in_use = false;
+        }
+    }
+}

@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: MIT */
+/* The kernel image: kernel code and data, plus the image's programs in their slots.
+ * Preprocessed with the board's board_config.h and the APP_* values from board.mk. */
+#include <board_config.h>
+
+ENTRY(reset_handler)
+
+MEMORY
+{
+    KFLASH (rx)  : ORIGIN = KERNEL_FLASH_BASE, LENGTH = KERNEL_FLASH_SIZE
+    APPS   (rx)  : ORIGIN = APP_FLASH_BASE, LENGTH = APP_FLASH_SLOT * APP_MAX_SLOTS
+    KRAM   (rwx) : ORIGIN = KERNEL_RAM_BASE, LENGTH = KERNEL_RAM_SIZE
+}
+
+SECTIONS
+{
+    .text : {
+        KEEP(*(.vectors))
+        *(.text .text.*)
+        *(.rodata .rodata.*)
+        . = ALIGN(4);
+    } > KFLASH
+
+    .ARM.exidx : { *(.ARM.exidx*) } > KFLASH
+
+    .data : {
+        . = ALIGN(4);
+        __data_start = .;
+        *(.data .data.*)
+        . = ALIGN(4);
+        __data_end = .;
+    } > KRAM AT > KFLASH
+    __data_load = LOADADDR(.data);
+
+    .bss (NOLOAD) : {
+        . = ALIGN(4);
+        __bss_start = .;
+        *(.bss .bss.* COMMON)
+        . = ALIGN(8);
+        __bss_end = .;
+    } > KRAM
+
+    .stack (NOLOAD) : {
+        . = ALIGN(8);
+        . += 4096;
+        __stack_top = .;
+    } > KRAM
+
+    /* Program slots: apps.S places each program's flash image at its slot offset. */
+    .apps : { KEEP(*(.apps)) } > APPS
+}

@@ -1,0 +1,7 @@
+// SPDX-License-Identifier: MIT
+#include <stdio.h>
+int main(void)
+{
+    printf("kt_peer\n");
+    return 0;
+}

@@ -1,0 +1,117 @@
+// SPDX-License-Identifier: MIT
+// The kernel API for user programs: QNX-flavoured names over the kernel calls of
+// uapi/kcall.h. Functions return -1 and set errno on failure (the `_r` forms return the
+// negative error instead), like QNX's. Times are in nanoseconds unless a name says otherwise.
+#ifndef USER_KERN_H
+#define USER_KERN_H
+
+#include <stdint.h>
+#include <stddef.h>
+#include <uapi/kcall.h>
+#include <uapi/kapi.h>
+#include <uapi/kstate.h>
+
+// The raw trap: call number in r12, arguments in r0-r3, r4, r5; result in r0 (r1: high word).
+static inline int32_t kcall6(uint32_t n, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3,
+                             uint32_t a4, uint32_t a5)
+{
+    register uint32_t r0 __asm__("r0") = a0;
+    register uint32_t r1 __asm__("r1") = a1;
+    register uint32_t r2 __asm__("r2") = a2;
+    register uint32_t r3 __asm__("r3") = a3;
+    register uint32_t r4 __asm__("r4") = a4;
+    register uint32_t r5 __asm__("r5") = a5;
+    register uint32_t r12 __asm__("r12") = n;
+    __asm__ volatile("svc 0"
+                     : "+r"(r0), "+r"(r1)
+                     : "r"(r2), "r"(r3), "r"(r4), "r"(r5), "r"(r12)
+                     : "memory");
+    return (int32_t)r0;
+}
+
+static inline uint64_t kcall64(uint32_t n)
+{
+    register uint32_t r0 __asm__("r0") = 0;
+    register uint32_t r1 __asm__("r1") = 0;
+    register uint32_t r12 __asm__("r12") = n;
+    __asm__ volatile("svc 0" : "+r"(r0), "+r"(r1) : "r"(r12) : "memory");
+    return ((uint64_t)r1 << 32) | r0;
+}
+
+#define KCALL0(n)                   kcall6((n), 0, 0, 0, 0, 0, 0)
+#define KCALL1(n, a)                kcall6((n), (uint32_t)(a), 0, 0, 0, 0, 0)
+#define KCALL2(n, a, b)             kcall6((n), (uint32_t)(a), (uint32_t)(b), 0, 0, 0, 0)
+#define KCALL3(n, a, b, c)          kcall6((n), (uint32_t)(a), (uint32_t)(b), (uint32_t)(c), 0, 0, 0)
+#define KCALL4(n, a, b, c, d)       kcall6((n), (uint32_t)(a), (uint32_t)(b), (uint32_t)(c), (uint32_t)(d), 0, 0)
+#define KCALL5(n, a, b, c, d, e)    kcall6((n), (uint32_t)(a), (uint32_t)(b), (uint32_t)(c), (uint32_t)(d), (uint32_t)(e), 0)
+
+// Turns a raw result into the -1/errno convention.
+int kresult(int32_t r);
+
+typedef int (*thread_fn)(void *arg);
+#define THREAD_DETACHED 0x10000u
+
+// Threads. prio 0 = the caller's priority; policy 0 = the caller's policy.
+int ThreadCreate(thread_fn fn, void *arg, void *stack, size_t stack_size, int prio, int policy);
+int ThreadCreateDetached(thread_fn fn, void *arg, void *stack, size_t stack_size, int prio);
+_Noreturn void ThreadExit(int status);
+int ThreadJoin(int tid, int *status);
+int ThreadYield(void);
+int ThreadSetPrio(int tid, int prio, int policy);
+int ThreadSleep(uint64_t ns);
+int ThreadName(int tid, const char *name);
+int ThreadSelf(void);
+
+// Message passing.
+int ChannelCreate(unsigned flags);
+int ChannelDestroy(int chid);
+int ConnectAttach(int pid, int chid);
+int ConnectDetach(int coid);
+int MsgSend(int coid, const void *smsg, size_t sbytes, void *rmsg, size_t rbytes);
+int MsgReceive(int chid, void *msg, size_t bytes, struct kmsg_info *info);
+int MsgReply(int rcvid, int status, const void *msg, size_t bytes);
+int MsgError(int rcvid, int err);
+int MsgSendPulse(int coid, int prio, int code, int value);
+int32_t MsgSend_r(int coid, const void *smsg, size_t sbytes, void *rmsg, size_t rbytes);
+
+// Time. TimerTimeout arms a timeout for the caller's next kernel call only.
+uint64_t ClockCycles(void);
+uint64_t ClockTime(void);
+uint32_t ClockCyclesPerSec(void);
+int TimerTimeout(uint64_t ns);
+int TimerCreate(int coid, int code, int value);
+int TimerSettime(int id, uint32_t first_us, uint32_t interval_us);
+int TimerDestroy(int id);
+
+// Interrupts (programs with KAPP_F_IO).
+int InterruptAttachEvent(unsigned irq, int coid, int code);
+int InterruptDetach(int id);
+int InterruptMask(unsigned irq, int id);
+int InterruptUnmask(unsigned irq, int id);
+int InterruptTrigger(unsigned irq);
+
+// Synchronisation.
+int MutexCreate(void);
+int MutexLock(int id);
+int MutexUnlock(int id);
+int MutexDestroy(int id);
+int CondCreate(void);
+int CondWait(int cid, int mid);
+int CondSignal(int cid);
+int CondBroadcast(int cid);
+int CondDestroy(int cid);
+int SemCreate(int count);
+int SemWait(int id);
+int SemPost(int id);
+int SemDestroy(int id);
+
+// Processes.
+int ProcSpawn(const char *name, int prio);
+_Noreturn void ProcExit(int status);
+int ProcWait(int pid, int *status);
+int ProcSelf(void);
+
+int DebugWrite(const char *buf, size_t len);
+int SysInfo(unsigned what, uint32_t *out);
+
+#endif
