@@ -198,13 +198,14 @@ static uint32_t payload_word(const struct payload *p, unsigned k)
 {
     if (k < p->nw)
         return p->w[k];
+    // String byte i goes to bits 8 * (i % 4) of word i / 4: packing by value, so that the
+    // string reads the same whatever the target's byte order (docs/kev-format.md).
     uint32_t v = 0;
     unsigned base = (k - p->nw) * 4u;
-    unsigned char *d = (unsigned char *)&v; // bytes keep memory order (target byte order)
     for (unsigned j = 0; j < 4u; j++) {
         unsigned i = base + j;
         if (i + 1u < p->slen)
-            d[j] = (unsigned char)p->str[i];
+            v |= (uint32_t)(unsigned char)p->str[i] << (8u * j);
     }
     return v;
 }

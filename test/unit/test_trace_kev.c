@@ -1,0 +1,432 @@
+// SPDX-License-Identifier: MIT
+// Unit tests of the .kev writer and decoder (trace/kev_file.c, trace/kev_decode.c): round
+// trips through the ring and a host capture in both byte orders, exact events with combine
+// reassembly, strings and 64-bit time, loss accounting for every policy, and damaged input
+// (truncated, wrong magic/version, byte-swapped, random bytes, unterminated combine events).
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include <trace/kev_decode.h>
+#include <trace/kev_file.h>
+#include <trace/trace_ring.h>
+#include "../../tools/traceprinter/kev_capture.h"
+
+#define NBUF 4u
+static struct kev_slot mem[NBUF * KEV_BUF_SLOTS];
+static struct trace_ring ring;
+static struct kev_reader rd;
+
+static void ring_up(unsigned nbufs, unsigned policy)
+{
+    memset(&trace_host_port, 0, sizeof(trace_host_port));
+    assert_int_equal(trace_ring_init(&ring, mem, sizeof(mem), nbufs), 0);
+    assert_int_equal(trace_ring_set_policy(&ring, policy), 0);
+    trace_filter_all(&ring, 1);
+    assert_int_equal(trace_ring_start(&ring), 0);
+}
+
+// A workload trace of n events captured by a logger draining every `drain` events.
+static uint64_t make_trace(struct kcap *c, int big, unsigned policy, uint64_t n, unsigned drain)
+{
+    ring_up(NBUF, policy);
+    kcap_begin(c, big, 25000000);
+    uint64_t emitted = kcap_workload(&ring, c, n, 3, drain);
+    kcap_finish(c, &ring);
+    return emitted;
+}
+
+static int count_cb(void *user, struct kev_reader *r, const struct kev_event *e)
+{
+    (void)r;
+    if (e->cls != KEV_C_CONTROL)
+        (*(uint64_t *)user)++;
+    return 0;
+}
+
+static void check_roundtrip(int big, unsigned policy, unsigned drain)
+{
+    struct kcap c;
+    uint64_t emitted = make_trace(&c, big, policy, 30000, drain);
+    assert_int_equal(kev_open(&rd, c.data, c.len), 0);
+    uint64_t seen = 0;
+    kev_set_user(&rd, &seen);
+    kev_on_any(&rd, count_cb);
+    int rc = kev_decode(&rd);
+    if (rc)
+        fail_msg("decode: %s", kev_error(&rd));
+    assert_int_equal(rd.kr_big, big);
+    assert_int_equal(seen, rd.kr_events);
+    assert_true(rd.kr_have_trailer);
+    if (policy == TRACE_POLICY_FILL) { // tracing stopped when full: nothing lost
+        assert_true(rd.kr_trl_flags & KEV_TRL_FILLED);
+        assert_int_equal(kev_lost_total(&rd), 0);
+        assert_int_equal(rd.kr_buffers, NBUF);
+        assert_true(rd.kr_events < emitted);
+    } else {
+        assert_int_equal(rd.kr_events + kev_lost_total(&rd), emitted); // recorded + lost
+    }
+    assert_string_equal(kev_proc_name(&rd, 3), "server");
+    assert_string_equal(kev_thread_name(&rd, 5, 1), "main");
+    assert_string_equal(rd.kr_board, "mps2-an385");
+    assert_int_equal(rd.kr_cycles_per_sec, 25000000);
+    unsigned n;
+    const char *v = kev_attr(&rd, "SYSNAME", &n);
+    assert_non_null(v);
+    assert_int_equal(n, 8);
+    assert_memory_equal(v, "QNX-like", 8);
+    if (policy == TRACE_POLICY_OVERWRITE) // overwritten buffers leave sequence gaps
+        assert_true(rd.kr_seq_missing > 0);
+    if (policy == TRACE_POLICY_RING) // the oldest buffers are gone: the first seq shows it
+        assert_true(rd.kr_first_seq > 0 && kev_lost_total(&rd) > 0);
+    if (drain == 500 && policy == TRACE_POLICY_SWITCH)
+        assert_int_equal(kev_lost_total(&rd), 0);
+    kcap_free(&c);
+}
+
+static void test_roundtrip_little_endian(void **st)
+{
+    (void)st;
+    check_roundtrip(0, TRACE_POLICY_SWITCH, 500);
+}
+
+static void test_roundtrip_big_endian(void **st)
+{
+    (void)st;
+    check_roundtrip(1, TRACE_POLICY_SWITCH, 500);
+}
+
+static void test_loss_accounting_every_policy(void **st)
+{
+    (void)st;
+    check_roundtrip(0, TRACE_POLICY_SWITCH, 6000);    // slow logger: drops
+    check_roundtrip(0, TRACE_POLICY_OVERWRITE, 6000); // slow logger: overwrites
+    check_roundtrip(1, TRACE_POLICY_RING, 0);         // flight recorder
+    check_roundtrip(0, TRACE_POLICY_FILL, 0);         // stops when full
+    // A logger that fails to store buffers says so in the trailer.
+    struct kcap c;
+    ring_up(NBUF, TRACE_POLICY_SWITCH);
+    kcap_begin(&c, 0, 1000);
+    c.skip_every = 3;
+    uint64_t emitted = kcap_workload(&ring, &c, 20000, 5, 300);
+    kcap_finish(&c, &ring);
+    assert_int_equal(kev_open(&rd, c.data, c.len), 0);
+    assert_int_equal(kev_decode(&rd), 0);
+    assert_true(rd.kr_seq_missing > 0);
+    assert_true(rd.kr_trl_flags & KEV_TRL_LOGGER_LOSS);
+    assert_int_equal(rd.kr_events + kev_lost_total(&rd), emitted);
+    kcap_free(&c);
+}
+
+// ---- exact events ---------------------------------------------------------------------------
+
+struct seen {
+    unsigned n;
+    struct kev_event ev[32];
+    uint32_t words[32][8];
+    char str[32][24];
+};
+
+static int record_cb(void *user, struct kev_reader *r, const struct kev_event *e)
+{
+    struct seen *s = user;
+    if (s->n >= 32)
+        return 1;
+    s->ev[s->n] = *e;
+    for (unsigned i = 0; i < e->nw && i < 8; i++)
+        s->words[s->n][i] = e->w[i];
+    kev_event_string(r, e, 2, s->str[s->n], sizeof(s->str[0]));
+    s->n++;
+    return 0;
+}
+
+static void build_exact(struct kcap *c, int big)
+{
+    ring_up(2, TRACE_POLICY_SWITCH);
+    kcap_begin(c, big, 1000000);
+    trace_host_port.now = 0x00000001fffffff0ull;
+    trace_emit_simple(&ring, KEV_C_PR_TH, KEV_TH_RUNNING, 2, 1);
+    uint32_t w[2] = { 1, 9 };
+    trace_emit_string(&ring, KEV_C_PR_TH, KEV_PR_CREATE_NAME, w, 2, "a-longer-name");
+    trace_host_port.now = 0x0000000200000005ull; // the low word wraps
+    uint32_t wide[4] = { 9, 1, 10, 2 };
+    trace_emit_words(&ring, KEV_C_PR_TH, KEV_TH_SEM, wide, 4);
+    trace_host_port.now = 0x0000000200000009ull;
+    trace_emit_simple(&ring, KEV_C_KER_CALL, KEV_KC_EXIT(13), (uint32_t)-22, 0);
+    kcap_finish(c, &ring);
+}
+
+static void check_exact(int big)
+{
+    struct kcap c;
+    static struct seen s;
+    memset(&s, 0, sizeof(s));
+    build_exact(&c, big);
+    assert_int_equal(kev_open(&rd, c.data, c.len), 0);
+    kev_set_user(&rd, &s);
+    kev_on_any(&rd, record_cb);
+    assert_int_equal(kev_decode(&rd), 0);
+    // BUFFER, TIME, RUNNING, CREATE_NAME, TIME (wrap), SEM, KER_EXIT, BUFFER_END
+    assert_int_equal(s.n, 8);
+    assert_int_equal(s.ev[0].ev, KEV_CTL_BUFFER);
+    assert_int_equal(s.ev[2].cls, KEV_C_PR_TH);
+    assert_int_equal(s.ev[2].ev, KEV_TH_RUNNING);
+    assert_int_equal(s.ev[2].t64, 0x00000001fffffff0ull);
+    assert_int_equal(s.words[2][0], 2);
+    assert_int_equal(s.words[2][1], 1);
+    assert_int_equal(s.ev[3].ev, KEV_PR_CREATE_NAME);
+    assert_int_equal(s.ev[3].nslots, 3); // 2 words + 14 bytes of string = 6 words
+    assert_int_equal(s.ev[3].nw, 6);
+    assert_string_equal(s.str[3], "a-longer-name");
+    assert_string_equal(kev_proc_name(&rd, 9), "a-longer-name");
+    assert_int_equal(s.ev[4].ev, KEV_CTL_TIME);
+    assert_int_equal(s.ev[5].ev, KEV_TH_SEM);
+    assert_int_equal(s.ev[5].nw, 4);
+    assert_int_equal(s.words[5][2], 10);
+    assert_int_equal(s.words[5][3], 2);
+    assert_int_equal(s.ev[5].t64, 0x0000000200000005ull);
+    assert_int_equal(s.ev[6].cls, KEV_C_KER_CALL);
+    assert_int_equal(s.ev[6].ev, 141);
+    assert_int_equal(s.words[6][0], (uint32_t)-22);
+    assert_int_equal(s.ev[6].t64, 0x0000000200000009ull);
+    assert_int_equal(s.ev[7].ev, KEV_CTL_BUFFER_END);
+    assert_int_equal(rd.kr_events, 4);
+    kcap_free(&c);
+}
+
+static void test_exact_events_both_byte_orders(void **st)
+{
+    (void)st;
+    check_exact(0);
+    check_exact(1);
+}
+
+static int stop_cb(void *user, struct kev_reader *r, const struct kev_event *e)
+{
+    (void)r;
+    (void)e;
+    return ++*(unsigned *)user == 3;
+}
+
+static int class_cb(void *user, struct kev_reader *r, const struct kev_event *e)
+{
+    (void)r;
+    assert_int_equal(e->cls, KEV_C_PR_TH);
+    ((unsigned *)user)[1]++;
+    return 0;
+}
+
+static int event_cb(void *user, struct kev_reader *r, const struct kev_event *e)
+{
+    (void)r;
+    assert_int_equal(e->ev, KEV_TH_SEM);
+    ((unsigned *)user)[2]++;
+    return 0;
+}
+
+static void test_callbacks_by_class_and_event(void **st)
+{
+    (void)st;
+    struct kcap c;
+    build_exact(&c, 0);
+    unsigned cnt[3] = { 0, 0, 0 };
+    assert_int_equal(kev_open(&rd, c.data, c.len), 0);
+    kev_set_user(&rd, cnt);
+    kev_on_class(&rd, KEV_C_PR_TH, class_cb);
+    assert_int_equal(kev_on_event(&rd, KEV_C_PR_TH, KEV_TH_SEM, event_cb), 0);
+    assert_int_equal(kev_decode(&rd), 0);
+    assert_int_equal(cnt[1], 2); // RUNNING, CREATE_NAME (SEM goes to its own callback)
+    assert_int_equal(cnt[2], 1);
+    unsigned calls = 0;
+    assert_int_equal(kev_open(&rd, c.data, c.len), 0);
+    kev_set_user(&rd, &calls);
+    kev_on_any(&rd, stop_cb);
+    assert_int_equal(kev_decode(&rd), KEV_ERR_STOPPED);
+    assert_int_equal(calls, 3);
+    kcap_free(&c);
+}
+
+// ---- damaged input ---------------------------------------------------------------------------
+
+static int decode_copy(const uint8_t *d, size_t n)
+{
+    uint8_t *copy = malloc(n ? n : 1); // exact size, so ASan sees any overrun
+    memcpy(copy, d, n);
+    int rc = kev_open(&rd, copy, n);
+    if (!rc)
+        rc = kev_decode(&rd);
+    if (rc)
+        assert_true(strlen(kev_error(&rd)) > 10);
+    free(copy);
+    return rc;
+}
+
+static void test_truncated_files(void **st)
+{
+    (void)st;
+    struct kcap c;
+    make_trace(&c, 0, TRACE_POLICY_SWITCH, 3000, 400);
+    assert_int_equal(decode_copy(c.data, c.len), 0);
+    for (size_t n = 0; n < c.len; n += n < 2048 ? 1 : 97) {
+        int rc = decode_copy(c.data, n);
+        assert_int_not_equal(rc, KEV_OK);
+        if (n > 2048 && rc != KEV_ERR_TRUNCATED)
+            fail_msg("cut at %zu of %zu: %s", n, c.len, kev_error(&rd));
+    }
+    // Cut at a slot boundary just before the trailer: the message says what is missing.
+    assert_int_equal(decode_copy(c.data, c.len - kev_trailer_len(TRACE_MAX_CPUS)),
+                     KEV_ERR_TRUNCATED);
+    assert_non_null(strstr(kev_error(&rd), "no trailer"));
+    kcap_free(&c);
+}
+
+static void patch(uint8_t *d, size_t len, const char *from, const char *to)
+{
+    size_t fl = strlen(from);
+    for (size_t i = 0; i + fl <= len; i++)
+        if (memcmp(d + i, from, fl) == 0) {
+            memcpy(d + i, to, strlen(to));
+            return;
+        }
+    fail_msg("patch: %s not found", from);
+}
+
+static void test_bad_magic_version_and_byte_order(void **st)
+{
+    (void)st;
+    struct kcap c;
+    make_trace(&c, 1, TRACE_POLICY_SWITCH, 2000, 400);
+    uint8_t *d = malloc(c.len);
+
+    memcpy(d, c.data, c.len);
+    d[3] = 'X';
+    assert_int_equal(decode_copy(d, c.len), KEV_ERR_MAGIC);
+
+    memcpy(d, c.data, c.len);
+    patch(d, c.len, "TRACE_VER_MINOR::01", "TRACE_VER_MINOR::00");
+    assert_int_equal(decode_copy(d, c.len), KEV_ERR_VERSION);
+    memcpy(d, c.data, c.len);
+    patch(d, c.len, "TRACE_VER_MAJOR::1", "TRACE_VER_MAJOR::2");
+    assert_int_equal(decode_copy(d, c.len), KEV_ERR_VERSION);
+    assert_non_null(strstr(kev_error(&rd), "version 2.1"));
+
+    // A big-endian file whose header claims little-endian (same length key/value).
+    memcpy(d, c.data, c.len);
+    patch(d, c.len, "TRACE_BIG_ENDIAN::TRUE", "TRACE_LITTLE_ENDIAN::1");
+    assert_int_equal(decode_copy(d, c.len), KEV_ERR_BYTEORDER);
+    assert_non_null(strstr(kev_error(&rd), "byte-swapped"));
+
+    memcpy(d, c.data, c.len);
+    patch(d, c.len, "TRACE_HEADER_END::", "TRACE_HEADER_FIN::");
+    assert_int_equal(decode_copy(d, c.len), KEV_ERR_HEADER);
+    free(d);
+    kcap_free(&c);
+}
+
+static void test_random_bytes_in_the_middle(void **st)
+{
+    (void)st;
+    struct kcap c;
+    make_trace(&c, 0, TRACE_POLICY_SWITCH, 5000, 400);
+    uint8_t *d = malloc(c.len);
+    assert_int_equal(kev_open(&rd, c.data, c.len), 0);
+    size_t start = rd.kr_ev_off;
+    size_t span = rd.kr_ev_end - start;
+    srand(11);
+    for (unsigned k = 0; k < 200; k++) {
+        memcpy(d, c.data, c.len);
+        size_t at = start + (size_t)rand() % (span - 64);
+        at &= ~(size_t)15;
+        for (unsigned i = 0; i < 64; i++)
+            d[at + i] = (uint8_t)rand();
+        int rc = decode_copy(d, c.len);
+        assert_true(rc == KEV_ERR_CORRUPT || rc == KEV_ERR_TRAILER);
+    }
+    free(d);
+    kcap_free(&c);
+}
+
+static void test_unterminated_combine_event(void **st)
+{
+    (void)st;
+    struct kcap c;
+    build_exact(&c, 0);
+    assert_int_equal(kev_open(&rd, c.data, c.len), 0);
+    size_t ev = rd.kr_ev_off;
+    uint8_t *d = malloc(c.len);
+    // Slot 3 is the CB of the name event; make its CE a CC: it then runs into the next event.
+    memcpy(d, c.data, c.len);
+    uint32_t h;
+    memcpy(&h, d + ev + 5 * 16, 4);
+    assert_int_equal(kev_hdr_type(h), KEV_TYPE_CE);
+    h = (h & 0x3fffffffu) | (KEV_TYPE_CC << KEV_TYPE_SHIFT);
+    memcpy(d + ev + 5 * 16, &h, 4);
+    assert_int_equal(decode_copy(d, c.len), KEV_ERR_CORRUPT);
+    assert_non_null(strstr(kev_error(&rd), "unterminated combine"));
+    // A CE without CB.
+    memcpy(d, c.data, c.len);
+    memcpy(&h, d + ev + 3 * 16, 4);
+    h = (h & 0x3fffffffu) | (KEV_TYPE_CE << KEV_TYPE_SHIFT);
+    memcpy(d + ev + 3 * 16, &h, 4);
+    assert_int_equal(decode_copy(d, c.len), KEV_ERR_CORRUPT);
+    // A file of nothing but CC slots after a CB never loops: it ends with an error.
+    size_t n = ev + 16 * 4000;
+    uint8_t *big = calloc(1, n);
+    memcpy(big, c.data, ev);
+    struct kev_slot s = { KEV_HEADER(KEV_TYPE_S, KEV_C_CONTROL, KEV_CTL_BUFFER, 0), { 0, 0, 0 } };
+    memcpy(big + ev, &s, 16);
+    for (size_t o = ev + 16; o < n; o += 16) {
+        s.header = KEV_HEADER(o == ev + 16 ? KEV_TYPE_CB : KEV_TYPE_CC, KEV_C_USER, 1, 0);
+        memcpy(big + o, &s, 16);
+    }
+    int rc = decode_copy(big, n);
+    assert_int_equal(rc, KEV_ERR_CORRUPT);
+    assert_non_null(strstr(kev_error(&rd), "longer than"));
+    free(big);
+    free(d);
+    kcap_free(&c);
+}
+
+static void test_writer_rejects_bad_items(void **st)
+{
+    (void)st;
+    uint8_t buf[64];
+    struct kev_out o;
+    kev_out_init(&o, buf, sizeof(buf), 0);
+    kev_hdr_item(&o, "BAD KEY", "x");
+    assert_int_equal(o.ko_err, KEV_OUT_EINVAL);
+    kev_out_init(&o, buf, sizeof(buf), 0);
+    kev_hdr_item(&o, "KEY", "two\nlines");
+    assert_int_equal(o.ko_err, KEV_OUT_EINVAL);
+    kev_out_init(&o, buf, sizeof(buf), 0);
+    kev_hdr_begin(&o);
+    kev_hdr_item(&o, "FILE_NAME", "a-name-long-enough-to-overflow-a-64-byte-buffer");
+    assert_int_equal(o.ko_err, KEV_OUT_ENOSPC);
+    size_t len = o.ko_len;
+    kev_out_u32(&o, 1); // sticky: nothing more is written
+    assert_int_equal(o.ko_len, len);
+    kev_out_init(&o, buf, sizeof(buf), 1);
+    kev_out_u32(&o, 0x01020304u);
+    assert_memory_equal(buf, "\x01\x02\x03\x04", 4);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_roundtrip_little_endian),
+        cmocka_unit_test(test_roundtrip_big_endian),
+        cmocka_unit_test(test_loss_accounting_every_policy),
+        cmocka_unit_test(test_exact_events_both_byte_orders),
+        cmocka_unit_test(test_callbacks_by_class_and_event),
+        cmocka_unit_test(test_truncated_files),
+        cmocka_unit_test(test_bad_magic_version_and_byte_order),
+        cmocka_unit_test(test_random_bytes_in_the_middle),
+        cmocka_unit_test(test_unterminated_combine_event),
+        cmocka_unit_test(test_writer_rejects_bad_items),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,146 @@
+// SPDX-License-Identifier: MIT
+// The .kev decoder (the traceparser equivalent) used by every host tool: parses the header,
+// the system page and the trailer, walks the slots, reassembles combine events, rebuilds
+// 64-bit time from TIME events, checks the buffer framing (BUFFER ... BUFFER_END with its
+// count), counts sequence gaps and losses, and calls user callbacks per class / event.
+// Freestanding and allocation-free: the whole file is in caller memory, all state is in
+// struct kev_reader (large: keep it static or on the heap). One reader per thread.
+// Damaged input never crashes nor loops: every read is bounds-checked, every slot is consumed
+// once, and the first problem sets a sticky error (kev_error()) with the byte offset.
+#ifndef TRACE_KEV_DECODE_H
+#define TRACE_KEV_DECODE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <trace/kev.h>
+
+// Error codes (kr_err); kev_error() gives the message.
+enum kev_err {
+    KEV_OK = 0,
+    KEV_ERR_MAGIC,     // not a .kev file
+    KEV_ERR_HEADER,    // malformed header
+    KEV_ERR_VERSION,   // unsupported format version
+    KEV_ERR_BYTEORDER, // data in the other byte order than the header says
+    KEV_ERR_SYSPAGE,   // malformed system page
+    KEV_ERR_CORRUPT,   // bad slot, framing or combine event
+    KEV_ERR_TRUNCATED, // the file ends early (no trailer, partial slot or buffer)
+    KEV_ERR_TRAILER,   // trailer present but inconsistent with the data
+    KEV_ERR_STOPPED,   // a callback asked to stop
+};
+
+#define KEV_MAX_ATTRS   64u
+#define KEV_MAX_PROCS   256u
+#define KEV_MAX_THREADS 1024u
+#define KEV_NAME_MAX    32u
+#define KEV_MAX_EVCB    32u
+
+struct kev_event {
+    uint32_t header;
+    unsigned cls, ev, cpu;
+    uint32_t t32;      // the slot's timestamp
+    uint64_t t64;      // rebuilt 64-bit cycle count
+    const uint32_t *w; // payload words in host order (2 for a simple event)
+    unsigned nw;
+    unsigned nslots;   // 1 for a simple event
+    size_t offset;     // file offset of the first slot
+};
+
+struct kev_reader;
+// Return 0 to go on, non-zero to stop decoding (kev_decode then returns KEV_ERR_STOPPED).
+typedef int (*kev_cb)(void *user, struct kev_reader *r, const struct kev_event *e);
+
+struct kev_attr {
+    const char *ka_key; // after "TRACE_", not NUL terminated
+    const char *ka_val;
+    unsigned ka_klen, ka_vlen;
+};
+
+struct kev_name {
+    uint32_t kn_pid, kn_tid; // kn_tid 0 for a process
+    char kn_name[KEV_NAME_MAX];
+};
+
+struct kev_cpu_stats {
+    uint64_t cs_events;      // non-CONTROL events decoded
+    uint64_t cs_lost_stream; // sum of DROPPED counts
+    uint64_t cs_buffers;
+    uint64_t cs_time_guess;  // low-word wraps found without a TIME event
+    uint32_t cs_hi, cs_last;
+    int cs_have_time;
+};
+
+struct kev_reader {
+    const uint8_t *kr_data;
+    size_t kr_len;
+    int kr_big;  // the file's byte order
+    int kr_swap; // it differs from the host's
+    int kr_err;  // enum kev_err (sticky)
+    size_t kr_err_off;
+    char kr_msg[192];
+
+    struct kev_attr kr_attr[KEV_MAX_ATTRS];
+    unsigned kr_nattr;
+    unsigned kr_ver_major, kr_ver_minor;
+    uint64_t kr_cycles_per_sec;
+    size_t kr_sp_off, kr_sp_len; // system page
+    size_t kr_ev_off, kr_ev_end; // slots
+    char kr_board[KEV_NAME_MAX];
+    uint32_t kr_board_hz, kr_board_ncpu;
+
+    int kr_have_trailer;
+    uint32_t kr_trl_nbufs, kr_trl_flags, kr_trl_ncpu;
+    uint64_t kr_trl_events[KEV_MAX_CPUS], kr_trl_lost[KEV_MAX_CPUS];
+
+    // Callbacks: per (class, event), per class, and for everything.
+    struct { unsigned cls, ev; kev_cb cb; } kr_evcb[KEV_MAX_EVCB];
+    unsigned kr_nevcb;
+    kev_cb kr_clscb[KEV_NCLASS];
+    kev_cb kr_anycb;
+    void *kr_user;
+
+    // Results.
+    struct kev_cpu_stats kr_cpu[KEV_MAX_CPUS];
+    unsigned kr_ncpu_seen; // highest CPU number seen + 1
+    uint64_t kr_events, kr_buffers;
+    uint64_t kr_seq_missing;  // buffers missing according to sequence numbers
+    uint64_t kr_seq_reorder;  // buffers out of sequence order
+    uint32_t kr_first_seq, kr_last_seq;
+    int kr_have_seq;
+
+    struct kev_name kr_procs[KEV_MAX_PROCS];
+    unsigned kr_nprocs;
+    struct kev_name kr_threads[KEV_MAX_THREADS];
+    unsigned kr_nthreads;
+
+    // Decoding state.
+    int kr_in_buf;
+    uint32_t kr_buf_seq;
+    uint64_t kr_buf_events;
+    uint32_t kr_comb[2u * KEV_MAX_COMBINE_SLOTS];
+};
+
+// Parse header, system page and trailer of data[0..len). 0, or the error code.
+int kev_open(struct kev_reader *r, const void *data, size_t len);
+// Decode every slot, calling the callbacks. 0, or the error code (events before it were
+// delivered). Also checks the totals against the trailer.
+int kev_decode(struct kev_reader *r);
+const char *kev_error(const struct kev_reader *r); // "" when there is no error
+
+void kev_set_user(struct kev_reader *r, void *user);
+void kev_on_any(struct kev_reader *r, kev_cb cb);
+void kev_on_class(struct kev_reader *r, unsigned cls, kev_cb cb);
+int kev_on_event(struct kev_reader *r, unsigned cls, unsigned ev, kev_cb cb); // -1 if full
+
+// Header value of TRACE_<key>, or NULL; *len gets its length.
+const char *kev_attr(const struct kev_reader *r, const char *key, unsigned *len);
+// Names from the system page and from name events seen so far (NULL when unknown).
+const char *kev_proc_name(const struct kev_reader *r, uint32_t pid);
+const char *kev_thread_name(const struct kev_reader *r, uint32_t pid, uint32_t tid);
+// Copy the NUL-terminated string packed in e's payload from word `first` into buf[n].
+void kev_event_string(const struct kev_reader *r, const struct kev_event *e, unsigned first,
+                      char *buf, size_t n);
+// Events lost in total: the trailer's count when present (it includes losses after the last
+// buffer), else what DROPPED events report.
+uint64_t kev_lost_total(const struct kev_reader *r);
+
+#endif

@@ -1,0 +1,70 @@
+// SPDX-License-Identifier: MIT
+// Writer for the parts of a .kev file around the event buffers (docs/kev-format.md): the
+// ASCII header, the system-page blob and the trailer with totals. Freestanding: everything is
+// written into caller memory through struct kev_out, which keeps a sticky error (overflow or a
+// bad argument) so callers check once at the end. No locking: one writer per kev_out.
+#ifndef TRACE_KEV_FILE_H
+#define TRACE_KEV_FILE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <trace/kev.h>
+
+struct kev_out {
+    uint8_t *ko_buf;
+    size_t ko_cap, ko_len;
+    int ko_err;    // 0, or KEV_OUT_ENOSPC / KEV_OUT_EINVAL (sticky)
+    int ko_big;    // words are written big-endian
+    size_t ko_mark; // kev_sp_begin: where the blob starts
+};
+
+#define KEV_OUT_ENOSPC 1
+#define KEV_OUT_EINVAL 2
+
+// Syspage record types (a TLV list: word (type << 16 | payload bytes), payload padded to 4).
+#define KEV_SP_END    0u
+#define KEV_SP_BOARD  1u // cpu_hz, ncpu, name
+#define KEV_SP_MEM    2u // base, size, name
+#define KEV_SP_PROC   3u // pid, ppid, name
+#define KEV_SP_THREAD 4u // pid, tid, state, priority, name
+
+// Trailer flags.
+#define KEV_TRL_FILLED      1u // tracing stopped because every buffer was full (fill policy)
+#define KEV_TRL_RING        2u // ring (flight recorder) capture: buffers saved at stop
+#define KEV_TRL_LOGGER_LOSS 4u // the logger failed to store some buffers (counted as lost)
+
+struct kev_cpu_totals {
+    uint64_t events; // events recorded in the file for this CPU (CONTROL events excluded)
+    uint64_t lost;   // events lost on this CPU, whether or not a DROPPED event says so
+};
+
+void kev_out_init(struct kev_out *o, void *buf, size_t cap, int big_endian);
+void kev_out_bytes(struct kev_out *o, const void *p, size_t n);
+void kev_out_u32(struct kev_out *o, uint32_t v); // in the writer's byte order
+// Native-order slots (as the ring holds them) converted to the writer's byte order.
+void kev_out_slots(struct kev_out *o, const struct kev_slot *s, size_t n);
+int kev_host_is_big_endian(void);
+
+// ASCII header. key is the part after TRACE_ (A-Z, 0-9, _); value must not hold '\n' or NUL.
+void kev_hdr_begin(struct kev_out *o);
+void kev_hdr_item(struct kev_out *o, const char *key, const char *value);
+void kev_hdr_item_u(struct kev_out *o, const char *key, uint64_t value);
+// Writes VER_MAJOR, VER_MINOR, the byte-order key and ENCODING (call once, after begin).
+void kev_hdr_format(struct kev_out *o);
+void kev_hdr_end(struct kev_out *o);
+
+// System page. kev_sp_end patches the blob's length; its result is the blob length.
+void kev_sp_begin(struct kev_out *o);
+void kev_sp_board(struct kev_out *o, const char *name, uint32_t cpu_hz, uint32_t ncpu);
+void kev_sp_mem(struct kev_out *o, uint32_t base, uint32_t size, const char *name);
+void kev_sp_proc(struct kev_out *o, uint32_t pid, uint32_t ppid, const char *name);
+void kev_sp_thread(struct kev_out *o, uint32_t pid, uint32_t tid, uint32_t state,
+                   uint32_t prio, const char *name);
+size_t kev_sp_end(struct kev_out *o);
+
+// Trailer: totals per CPU, so that a reader can tell a complete file from a truncated one.
+size_t kev_trailer_len(unsigned ncpu);
+void kev_trailer(struct kev_out *o, uint32_t nbufs, uint32_t flags,
+                 const struct kev_cpu_totals *cpu, unsigned ncpu);
+
+#endif

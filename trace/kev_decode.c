@@ -1,0 +1,619 @@
+// SPDX-License-Identifier: MIT
+// The .kev decoder (see trace/kev_decode.h and docs/kev-format.md). Freestanding: no libc.
+// Every read goes through rd32()/in_range() on offsets checked against kr_len; the slot loop
+// advances 16 bytes per iteration and never goes back, so it ends on any input. The first
+// problem found sets kr_err (sticky) and stops decoding.
+#include <trace/kev_decode.h>
+#include <trace/kev_file.h>
+
+// ---- small freestanding helpers ---------------------------------------------------------------
+
+static size_t str_len(const char *s)
+{
+    size_t n = 0;
+    while (s[n])
+        n++;
+    return n;
+}
+
+static int mem_eq(const void *a, const void *b, size_t n)
+{
+    const uint8_t *x = a, *y = b;
+    for (size_t i = 0; i < n; i++)
+        if (x[i] != y[i])
+            return 0;
+    return 1;
+}
+
+static uint32_t swap32(uint32_t v)
+{
+    return (v >> 24) | ((v >> 8) & 0xff00u) | ((v << 8) & 0xff0000u) | (v << 24);
+}
+
+// Word at off in the file's byte order (caller checked off + 4 <= kr_len).
+static uint32_t rd32(const struct kev_reader *r, size_t off)
+{
+    const uint8_t *p = r->kr_data + off;
+    if (r->kr_big)
+        return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+    return (uint32_t)p[3] << 24 | (uint32_t)p[2] << 16 | (uint32_t)p[1] << 8 | p[0];
+}
+
+static int in_range(const struct kev_reader *r, size_t off, size_t n)
+{
+    return off <= r->kr_len && n <= r->kr_len - off;
+}
+
+// Message builder: text and numbers appended to kr_msg, always NUL terminated.
+struct msg {
+    char *p;
+    size_t n, cap;
+};
+
+static void msg_s(struct msg *m, const char *s)
+{
+    while (*s && m->n + 1 < m->cap)
+        m->p[m->n++] = *s++;
+    m->p[m->n] = 0;
+}
+
+static void msg_u(struct msg *m, uint64_t v)
+{
+    char tmp[24];
+    unsigned k = 0;
+    do {
+        tmp[k++] = (char)('0' + v % 10);
+        v /= 10;
+    } while (v);
+    char out[24];
+    for (unsigned i = 0; i < k; i++)
+        out[i] = tmp[k - 1 - i];
+    out[k] = 0;
+    msg_s(m, out);
+}
+
+#define NONUM UINT64_MAX // no number to print after the second text
+
+// Record the first error: "<what> at offset <off>" (off == (size_t)-1: no offset).
+static int fail(struct kev_reader *r, int code, size_t off, const char *what, const char *a,
+                uint64_t n1, const char *b, uint64_t n2)
+{
+    if (r->kr_err)
+        return r->kr_err;
+    struct msg m = { r->kr_msg, 0, sizeof(r->kr_msg) };
+    msg_s(&m, what);
+    if (a) {
+        msg_s(&m, a);
+        msg_u(&m, n1);
+    }
+    if (b) {
+        msg_s(&m, b);
+        if (n2 != NONUM)
+            msg_u(&m, n2);
+    }
+    if (off != (size_t)-1) {
+        msg_s(&m, " (at byte offset ");
+        msg_u(&m, off);
+        msg_s(&m, ")");
+    }
+    r->kr_err = code;
+    r->kr_err_off = off;
+    return code;
+}
+
+#define NOOFF ((size_t)-1)
+
+static int parse_u64(const char *s, unsigned n, uint64_t *out)
+{
+    uint64_t v = 0;
+    if (n == 0 || n > 19)
+        return -1;
+    for (unsigned i = 0; i < n; i++) {
+        if (s[i] < '0' || s[i] > '9')
+            return -1;
+        v = v * 10 + (uint64_t)(s[i] - '0');
+    }
+    *out = v;
+    return 0;
+}
+
+static void copy_name(char *dst, const uint8_t *src, size_t max)
+{
+    size_t i = 0;
+    for (; i + 1 < KEV_NAME_MAX && i < max && src[i]; i++)
+        dst[i] = (src[i] >= 0x20 && src[i] < 0x7f) ? (char)src[i] : '?';
+    dst[i] = 0;
+}
+
+// Add or update a name (tid 0: a process).
+static void set_name(struct kev_reader *r, uint32_t pid, uint32_t tid, const uint8_t *name,
+                     size_t max)
+{
+    struct kev_name *tab = tid ? r->kr_threads : r->kr_procs;
+    unsigned *n = tid ? &r->kr_nthreads : &r->kr_nprocs;
+    unsigned cap = tid ? KEV_MAX_THREADS : KEV_MAX_PROCS;
+    struct kev_name *e = 0;
+    for (unsigned i = 0; i < *n && !e; i++)
+        if (tab[i].kn_pid == pid && tab[i].kn_tid == tid)
+            e = &tab[i];
+    if (!e) {
+        if (*n >= cap)
+            return; // table full: the name stays unknown
+        e = &tab[(*n)++];
+        e->kn_pid = pid;
+        e->kn_tid = tid;
+    }
+    copy_name(e->kn_name, name, max);
+}
+
+// ---- header, system page, trailer ---------------------------------------------------------------
+
+const char *kev_attr(const struct kev_reader *r, const char *key, unsigned *len)
+{
+    size_t kl = str_len(key);
+    for (unsigned i = 0; i < r->kr_nattr; i++) {
+        const struct kev_attr *a = &r->kr_attr[i];
+        if (a->ka_klen == kl && mem_eq(a->ka_key, key, kl)) {
+            if (len)
+                *len = a->ka_vlen;
+            return a->ka_val;
+        }
+    }
+    return 0;
+}
+
+static int attr_u64(const struct kev_reader *r, const char *key, uint64_t *v)
+{
+    unsigned n;
+    const char *s = kev_attr(r, key, &n);
+    return s ? parse_u64(s, n, v) : -1;
+}
+
+// Header: "TRACE_HEADER_BEGIN::\n", items "TRACE_<KEY>::<value>\n", "TRACE_HEADER_END::\n".
+static int parse_header(struct kev_reader *r, size_t *end)
+{
+    const size_t mlen = sizeof(KEV_FILE_MAGIC) - 1, elen = sizeof(KEV_FILE_HEADER_END) - 1;
+    const char *d = (const char *)r->kr_data;
+    if (r->kr_len < mlen + 1 || !mem_eq(d, KEV_FILE_MAGIC, mlen) || d[mlen] != '\n')
+        return fail(r, KEV_ERR_MAGIC, 0, "not a .kev trace file (no TRACE_HEADER_BEGIN::)", 0,
+                    0, 0, 0);
+    size_t pos = mlen + 1, limit = r->kr_len < 65536 ? r->kr_len : 65536;
+    for (;;) {
+        size_t eol = pos;
+        while (eol < limit && d[eol] != '\n')
+            eol++;
+        if (eol >= limit)
+            return fail(r, KEV_ERR_HEADER, pos, "header not terminated by TRACE_HEADER_END::",
+                        0, 0, 0, 0);
+        size_t n = eol - pos;
+        if (n == elen && mem_eq(d + pos, KEV_FILE_HEADER_END, elen)) {
+            *end = eol + 1;
+            return 0;
+        }
+        size_t sep = pos + 6;
+        while (sep + 1 < eol && !(d[sep] == ':' && d[sep + 1] == ':'))
+            sep++;
+        if (n < 8 || !mem_eq(d + pos, "TRACE_", 6) || sep + 1 >= eol)
+            return fail(r, KEV_ERR_HEADER, pos, "malformed header item (want TRACE_KEY::value)",
+                        0, 0, 0, 0);
+        if (r->kr_nattr >= KEV_MAX_ATTRS)
+            return fail(r, KEV_ERR_HEADER, pos, "too many header items (max ", "",
+                        KEV_MAX_ATTRS, ")", NONUM);
+        struct kev_attr *a = &r->kr_attr[r->kr_nattr++];
+        a->ka_key = d + pos + 6;
+        a->ka_klen = (unsigned)(sep - pos - 6);
+        a->ka_val = d + sep + 2;
+        a->ka_vlen = (unsigned)(eol - sep - 2);
+        pos = eol + 1;
+    }
+}
+
+static int check_format(struct kev_reader *r)
+{
+    uint64_t maj, min;
+    if (attr_u64(r, "VER_MAJOR", &maj) || attr_u64(r, "VER_MINOR", &min))
+        return fail(r, KEV_ERR_HEADER, NOOFF, "header lacks TRACE_VER_MAJOR/TRACE_VER_MINOR", 0,
+                    0, 0, 0);
+    r->kr_ver_major = (unsigned)maj;
+    r->kr_ver_minor = (unsigned)min;
+    if (maj != KEV_VER_MAJOR || min < 1)
+        return fail(r, KEV_ERR_VERSION, NOOFF, "unsupported format version ", "", maj, ".", min);
+    int le = kev_attr(r, "LITTLE_ENDIAN", 0) != 0, be = kev_attr(r, "BIG_ENDIAN", 0) != 0;
+    if (le == be)
+        return fail(r, KEV_ERR_HEADER, NOOFF,
+                    "header must say exactly one of TRACE_LITTLE_ENDIAN / TRACE_BIG_ENDIAN", 0, 0,
+                    0, 0);
+    r->kr_big = be;
+    r->kr_swap = be != kev_host_is_big_endian();
+    if (kev_attr(r, "CYCLES_PER_SEC", 0) && attr_u64(r, "CYCLES_PER_SEC", &r->kr_cycles_per_sec))
+        return fail(r, KEV_ERR_HEADER, NOOFF, "TRACE_CYCLES_PER_SEC is not a number", 0, 0, 0, 0);
+    return 0;
+}
+
+static int parse_syspage(struct kev_reader *r)
+{
+    size_t off = r->kr_sp_off, end = off + r->kr_sp_len;
+    if (r->kr_sp_len == 0)
+        return 0;
+    if (r->kr_sp_len < 16 || (r->kr_sp_len & 3))
+        return fail(r, KEV_ERR_SYSPAGE, off, "system page length ", "", r->kr_sp_len,
+                    " is invalid", NONUM);
+    if (rd32(r, off) != KEV_SP_MAGIC) {
+        if (swap32(rd32(r, off)) == KEV_SP_MAGIC)
+            return fail(r, KEV_ERR_BYTEORDER, off,
+                        "system page is in the other byte order than the header says "
+                        "(byte-swapped file?)", 0, 0, 0, 0);
+        return fail(r, KEV_ERR_SYSPAGE, off, "bad system page magic", 0, 0, 0, 0);
+    }
+    if (rd32(r, off + 4) != KEV_SP_VERSION || rd32(r, off + 8) != r->kr_sp_len)
+        return fail(r, KEV_ERR_SYSPAGE, off, "system page version ", "", rd32(r, off + 4),
+                    " or length disagrees with TRACE_SYSPAGE_LEN ", r->kr_sp_len);
+    off += 12;
+    while (off + 4 <= end) {
+        uint32_t rh = rd32(r, off);
+        unsigned type = rh >> 16, plen = rh & 0xffffu;
+        size_t p = off + 4, next = p + ((plen + 3u) & ~3u);
+        if (type == KEV_SP_END)
+            return 0;
+        if (next > end)
+            return fail(r, KEV_ERR_SYSPAGE, off, "system page record overruns the page", 0, 0,
+                        0, 0);
+        unsigned nw = type == KEV_SP_THREAD ? 4u : 2u;
+        if (type >= KEV_SP_BOARD && type <= KEV_SP_THREAD) {
+            if (plen < 4u * nw + 1u)
+                return fail(r, KEV_ERR_SYSPAGE, off, "system page record type ", "", type,
+                            " is too short: ", plen);
+            const uint8_t *name = r->kr_data + p + 4u * nw;
+            size_t nmax = plen - 4u * nw;
+            if (type == KEV_SP_BOARD) {
+                r->kr_board_hz = rd32(r, p);
+                r->kr_board_ncpu = rd32(r, p + 4);
+                copy_name(r->kr_board, name, nmax);
+            } else if (type == KEV_SP_PROC) {
+                set_name(r, rd32(r, p), 0, name, nmax);
+            } else if (type == KEV_SP_THREAD) {
+                set_name(r, rd32(r, p), rd32(r, p + 4), name, nmax);
+            }
+        } // unknown record types are skipped: newer writers may add some
+        off = next;
+    }
+    return fail(r, KEV_ERR_SYSPAGE, off, "system page has no END record", 0, 0, 0, 0);
+}
+
+// The trailer sits at the very end; its last four words are (length, checksum, 0, END magic).
+static int parse_trailer(struct kev_reader *r)
+{
+    size_t len = r->kr_len, base = r->kr_ev_off;
+    r->kr_ev_end = len;
+    if (len < base + 48 || rd32(r, len - 4) != KEV_TRAILER_END)
+        return 0; // no trailer: reported after decoding what is there
+    uint32_t tlen = rd32(r, len - 16);
+    if (tlen < 48 || tlen > len - base || (tlen - 48) % 16 != 0)
+        return fail(r, KEV_ERR_TRAILER, len - 16, "trailer length ", "", tlen, " is invalid", NONUM);
+    size_t t = len - tlen;
+    uint32_t ncpu = rd32(r, t + 20);
+    if (rd32(r, t) != KEV_TRAILER_TAG || rd32(r, t + 4) != KEV_TRAILER_MAGIC ||
+        rd32(r, t + 12) != tlen || ncpu == 0 || ncpu > KEV_MAX_CPUS ||
+        kev_trailer_len(ncpu) != tlen)
+        return fail(r, KEV_ERR_TRAILER, t, "damaged trailer", 0, 0, 0, 0);
+    if (rd32(r, t + 8) != KEV_TRAILER_VERSION)
+        return fail(r, KEV_ERR_VERSION, t, "unsupported trailer version ", "", rd32(r, t + 8),
+                    0, 0);
+    uint32_t sum = 0;
+    for (size_t o = t; o < len - 16; o += 4)
+        sum += rd32(r, o);
+    if (sum != rd32(r, len - 12))
+        return fail(r, KEV_ERR_TRAILER, t, "trailer checksum mismatch", 0, 0, 0, 0);
+    r->kr_have_trailer = 1;
+    r->kr_trl_nbufs = rd32(r, t + 16);
+    r->kr_trl_ncpu = ncpu;
+    r->kr_trl_flags = rd32(r, t + 24);
+    for (unsigned c = 0; c < ncpu; c++) {
+        size_t o = t + 32 + 16u * c;
+        r->kr_trl_events[c] = (uint64_t)rd32(r, o + 4) << 32 | rd32(r, o);
+        r->kr_trl_lost[c] = (uint64_t)rd32(r, o + 12) << 32 | rd32(r, o + 8);
+    }
+    r->kr_ev_end = t;
+    return 0;
+}
+
+int kev_open(struct kev_reader *r, const void *data, size_t len)
+{
+    uint8_t *p = (uint8_t *)r;
+    for (size_t i = 0; i < sizeof(*r); i++)
+        p[i] = 0;
+    r->kr_data = data;
+    r->kr_len = data ? len : 0;
+    size_t hdr_end = 0;
+    uint64_t splen;
+    if (parse_header(r, &hdr_end) || check_format(r))
+        return r->kr_err;
+    if (attr_u64(r, "SYSPAGE_LEN", &splen))
+        return fail(r, KEV_ERR_HEADER, NOOFF, "header lacks a numeric TRACE_SYSPAGE_LEN", 0, 0,
+                    0, 0);
+    if (!in_range(r, hdr_end, splen))
+        return fail(r, KEV_ERR_TRUNCATED, hdr_end, "file ends inside the system page (",
+                    "", splen, " bytes announced)", NONUM);
+    r->kr_sp_off = hdr_end;
+    r->kr_sp_len = (size_t)splen;
+    r->kr_ev_off = hdr_end + (size_t)splen;
+    if (parse_syspage(r) || parse_trailer(r))
+        return r->kr_err;
+    // The data must open with a CONTROL BUFFER slot; this also catches swapped files.
+    if (r->kr_ev_end - r->kr_ev_off >= KEV_SLOT_BYTES) {
+        uint32_t h = rd32(r, r->kr_ev_off);
+        uint32_t want = KEV_HEADER(KEV_TYPE_S, KEV_C_CONTROL, KEV_CTL_BUFFER, 0);
+        uint32_t mask = ~(KEV_CPU_MASK << KEV_CPU_SHIFT);
+        if ((h & mask) != want && (swap32(h) & mask) == want)
+            return fail(r, KEV_ERR_BYTEORDER, r->kr_ev_off,
+                        "events are in the other byte order than the header says "
+                        "(byte-swapped file?)", 0, 0, 0, 0);
+    }
+    return 0;
+}
+
+const char *kev_error(const struct kev_reader *r)
+{
+    return r->kr_err ? r->kr_msg : "";
+}
+
+void kev_set_user(struct kev_reader *r, void *user) { r->kr_user = user; }
+void kev_on_any(struct kev_reader *r, kev_cb cb) { r->kr_anycb = cb; }
+
+void kev_on_class(struct kev_reader *r, unsigned cls, kev_cb cb)
+{
+    if (cls < KEV_NCLASS)
+        r->kr_clscb[cls] = cb;
+}
+
+int kev_on_event(struct kev_reader *r, unsigned cls, unsigned ev, kev_cb cb)
+{
+    if (r->kr_nevcb >= KEV_MAX_EVCB)
+        return -1;
+    r->kr_evcb[r->kr_nevcb].cls = cls;
+    r->kr_evcb[r->kr_nevcb].ev = ev;
+    r->kr_evcb[r->kr_nevcb].cb = cb;
+    r->kr_nevcb++;
+    return 0;
+}
+
+const char *kev_proc_name(const struct kev_reader *r, uint32_t pid)
+{
+    for (unsigned i = 0; i < r->kr_nprocs; i++)
+        if (r->kr_procs[i].kn_pid == pid)
+            return r->kr_procs[i].kn_name;
+    return 0;
+}
+
+const char *kev_thread_name(const struct kev_reader *r, uint32_t pid, uint32_t tid)
+{
+    for (unsigned i = 0; i < r->kr_nthreads; i++)
+        if (r->kr_threads[i].kn_pid == pid && r->kr_threads[i].kn_tid == tid)
+            return r->kr_threads[i].kn_name;
+    return 0;
+}
+
+// String bytes packed in payload words: byte i is bits 8 * (i % 4) of word i / 4, whatever
+// the file's byte order.
+static void words_bytes(const struct kev_reader *r, const uint32_t *w, unsigned nw,
+                        uint8_t *out, size_t n)
+{
+    (void)r;
+    for (size_t i = 0; i < n && i / 4 < nw; i++)
+        out[i] = (uint8_t)(w[i / 4] >> (8 * (i % 4)));
+}
+
+void kev_event_string(const struct kev_reader *r, const struct kev_event *e, unsigned first,
+                      char *buf, size_t n)
+{
+    if (n == 0)
+        return;
+    size_t i = 0;
+    if (first < e->nw) {
+        uint8_t tmp[8u * KEV_MAX_COMBINE_SLOTS];
+        size_t nb = 4u * (e->nw - first);
+        words_bytes(r, e->w + first, e->nw - first, tmp, nb);
+        for (; i + 1 < n && i < nb && tmp[i]; i++)
+            buf[i] = (tmp[i] >= 0x20 && tmp[i] < 0x7f) ? (char)tmp[i] : '?';
+    }
+    buf[i] = 0;
+}
+
+uint64_t kev_lost_total(const struct kev_reader *r)
+{
+    uint64_t s = 0;
+    for (unsigned c = 0; c < KEV_MAX_CPUS; c++)
+        s += r->kr_have_trailer && r->kr_trl_lost[c] > r->kr_cpu[c].cs_lost_stream
+                 ? r->kr_trl_lost[c] : r->kr_cpu[c].cs_lost_stream;
+    return s;
+}
+
+// ---- the slot walk ----------------------------------------------------------------------------
+
+// Learn names from process/thread name events.
+static void learn_names(struct kev_reader *r, const struct kev_event *e)
+{
+    if (e->cls != KEV_C_PR_TH || e->nw < 3)
+        return;
+    if (e->ev != KEV_PR_CREATE_NAME && e->ev != KEV_PR_THREAD_NAME)
+        return;
+    uint8_t tmp[KEV_NAME_MAX];
+    size_t nb = 4u * (e->nw - 2) < sizeof(tmp) ? 4u * (e->nw - 2) : sizeof(tmp);
+    words_bytes(r, e->w + 2, e->nw - 2, tmp, nb);
+    if (e->ev == KEV_PR_CREATE_NAME) // [ppid, pid, name]
+        set_name(r, e->w[1], 0, tmp, nb);
+    else // [pid, tid, name]
+        set_name(r, e->w[0], e->w[1] ? e->w[1] : 1, tmp, nb);
+}
+
+static int control_event(struct kev_reader *r, const struct kev_event *e)
+{
+    struct kev_cpu_stats *cs = &r->kr_cpu[e->cpu];
+    uint32_t a = e->w[0], b = e->w[1];
+    switch (e->ev) {
+    case KEV_CTL_BUFFER:
+        if (r->kr_in_buf)
+            return fail(r, KEV_ERR_CORRUPT, e->offset, "buffer sequence ", "", r->kr_buf_seq,
+                        " has no BUFFER_END before the next BUFFER", NONUM);
+        r->kr_in_buf = 1;
+        r->kr_buf_seq = a;
+        r->kr_buf_events = 0;
+        r->kr_buffers++;
+        cs->cs_buffers++;
+        if (r->kr_have_seq && a != r->kr_last_seq + 1u) {
+            if ((int32_t)(a - r->kr_last_seq) > 0)
+                r->kr_seq_missing += a - r->kr_last_seq - 1u;
+            else
+                r->kr_seq_reorder++;
+        }
+        if (!r->kr_have_seq)
+            r->kr_first_seq = a;
+        r->kr_have_seq = 1;
+        r->kr_last_seq = a;
+        break;
+    case KEV_CTL_BUFFER_END:
+        if (a != r->kr_buf_seq || b != r->kr_buf_events)
+            return fail(r, KEV_ERR_CORRUPT, e->offset, "BUFFER_END claims ", "", b,
+                        " events but the buffer holds ", r->kr_buf_events);
+        r->kr_in_buf = 0;
+        break;
+    case KEV_CTL_DROPPED:
+        cs->cs_lost_stream += a;
+        break;
+    default:
+        break;
+    }
+    return 0;
+}
+
+static int deliver(struct kev_reader *r, struct kev_event *e)
+{
+    struct kev_cpu_stats *cs = &r->kr_cpu[e->cpu];
+    if (e->cpu >= r->kr_ncpu_seen)
+        r->kr_ncpu_seen = e->cpu + 1;
+    if (e->cls == KEV_C_CONTROL && e->ev == KEV_CTL_TIME) {
+        cs->cs_hi = e->w[0];
+        cs->cs_have_time = 1;
+    } else if (cs->cs_have_time && e->t32 < cs->cs_last) {
+        cs->cs_hi++; // the low word wrapped without a TIME event
+        cs->cs_time_guess++;
+    }
+    cs->cs_last = e->t32;
+    e->t64 = (uint64_t)cs->cs_hi << 32 | e->t32;
+
+    if (e->cls == KEV_C_CONTROL) {
+        if (control_event(r, e))
+            return r->kr_err;
+    } else {
+        cs->cs_events++;
+        r->kr_events++;
+        r->kr_buf_events++;
+        learn_names(r, e);
+    }
+    kev_cb cb = 0;
+    for (unsigned i = 0; i < r->kr_nevcb && !cb; i++)
+        if (r->kr_evcb[i].cls == e->cls && r->kr_evcb[i].ev == e->ev)
+            cb = r->kr_evcb[i].cb;
+    if (!cb)
+        cb = r->kr_clscb[e->cls];
+    if (!cb)
+        cb = r->kr_anycb;
+    if (cb && cb(r->kr_user, r, e))
+        return fail(r, KEV_ERR_STOPPED, e->offset, "stopped by a callback", 0, 0, 0, 0);
+    return 0;
+}
+
+static int check_totals(struct kev_reader *r)
+{
+    if (!r->kr_have_trailer)
+        return fail(r, KEV_ERR_TRUNCATED, r->kr_len,
+                    "file truncated: no trailer after the last buffer", 0, 0, 0, 0);
+    for (unsigned c = 0; c < KEV_MAX_CPUS; c++) {
+        uint64_t want = c < r->kr_trl_ncpu ? r->kr_trl_events[c] : 0;
+        if (want != r->kr_cpu[c].cs_events)
+            return fail(r, KEV_ERR_TRAILER, NOOFF, "trailer counts ", "", want,
+                        " events on a CPU but the file holds ", r->kr_cpu[c].cs_events);
+        if (c < r->kr_trl_ncpu && r->kr_trl_lost[c] < r->kr_cpu[c].cs_lost_stream)
+            return fail(r, KEV_ERR_TRAILER, NOOFF, "trailer counts ", "", r->kr_trl_lost[c],
+                        " lost events on a CPU, DROPPED events say ",
+                        r->kr_cpu[c].cs_lost_stream);
+    }
+    if (r->kr_trl_nbufs != r->kr_buffers)
+        return fail(r, KEV_ERR_TRAILER, NOOFF, "trailer counts ", "", r->kr_trl_nbufs,
+                    " buffers but the file holds ", r->kr_buffers);
+    return 0;
+}
+
+int kev_decode(struct kev_reader *r)
+{
+    if (r->kr_err)
+        return r->kr_err;
+    size_t off = r->kr_ev_off, end = r->kr_ev_end;
+    unsigned ncomb = 0; // payload words gathered for an open combine event
+    uint32_t comb_hdr = 0, comb_t = 0;
+    size_t comb_off = 0;
+    const uint32_t type_mask = KEV_TYPE_MASK << KEV_TYPE_SHIFT;
+
+    for (; end - off >= KEV_SLOT_BYTES; off += KEV_SLOT_BYTES) {
+        uint32_t h = rd32(r, off), t = rd32(r, off + 4);
+        uint32_t w[2] = { rd32(r, off + 8), rd32(r, off + 12) };
+        unsigned cls = kev_hdr_class(h), type = kev_hdr_type(h);
+        if (h == KEV_TRAILER_TAG && rd32(r, off + 4) == KEV_TRAILER_MAGIC)
+            return fail(r, KEV_ERR_TRUNCATED, off, "file truncated inside the trailer", 0, 0, 0,
+                        0);
+        if (cls == KEV_C_EMPTY || cls >= KEV_NCLASS)
+            return fail(r, KEV_ERR_CORRUPT, off, "invalid slot: class ", "", cls,
+                        " is not an event class", NONUM);
+        if (!r->kr_in_buf && !(cls == KEV_C_CONTROL && kev_hdr_event(h) == KEV_CTL_BUFFER &&
+                               type == KEV_TYPE_S))
+            return fail(r, KEV_ERR_CORRUPT, off, "event outside a buffer (expected CONTROL "
+                        "BUFFER)", 0, 0, 0, 0);
+        if (ncomb) {
+            if ((type != KEV_TYPE_CC && type != KEV_TYPE_CE) ||
+                (h & ~type_mask) != (comb_hdr & ~type_mask) || t != comb_t)
+                return fail(r, KEV_ERR_CORRUPT, comb_off, "unterminated combine event", 0, 0,
+                            0, 0);
+            if (ncomb + 2 > 2u * KEV_MAX_COMBINE_SLOTS)
+                return fail(r, KEV_ERR_CORRUPT, comb_off, "combine event longer than ", "",
+                            KEV_MAX_COMBINE_SLOTS, " slots", NONUM);
+            r->kr_comb[ncomb++] = w[0];
+            r->kr_comb[ncomb++] = w[1];
+            if (type == KEV_TYPE_CC)
+                continue;
+            struct kev_event e = { comb_hdr, kev_hdr_class(comb_hdr), kev_hdr_event(comb_hdr),
+                                   kev_hdr_cpu(comb_hdr), comb_t, 0, r->kr_comb, ncomb,
+                                   ncomb / 2, comb_off };
+            ncomb = 0;
+            if (deliver(r, &e))
+                return r->kr_err;
+            continue;
+        }
+        if (type == KEV_TYPE_CC || type == KEV_TYPE_CE)
+            return fail(r, KEV_ERR_CORRUPT, off, "combine continuation without a begin slot", 0,
+                        0, 0, 0);
+        if (type == KEV_TYPE_CB) {
+            if (cls == KEV_C_CONTROL)
+                return fail(r, KEV_ERR_CORRUPT, off, "CONTROL events are never combined", 0, 0,
+                            0, 0);
+            comb_hdr = h;
+            comb_t = t;
+            comb_off = off;
+            r->kr_comb[0] = w[0];
+            r->kr_comb[1] = w[1];
+            ncomb = 2;
+            continue;
+        }
+        struct kev_event e = { h, cls, kev_hdr_event(h), kev_hdr_cpu(h), t, 0, w, 2, 1, off };
+        if (deliver(r, &e))
+            return r->kr_err;
+    }
+    if (ncomb)
+        return fail(r, KEV_ERR_TRUNCATED, comb_off, "unterminated combine event at the end of "
+                    "the data", 0, 0, 0, 0);
+    if (end != off)
+        return fail(r, KEV_ERR_TRUNCATED, off, "file truncated inside a slot", 0, 0, 0, 0);
+    if (r->kr_in_buf)
+        return fail(r, KEV_ERR_TRUNCATED, off, "file truncated: buffer sequence ", "",
+                    r->kr_buf_seq, " has no BUFFER_END", NONUM);
+    return check_totals(r);
+}

@@ -1,0 +1,225 @@
+// SPDX-License-Identifier: MIT
+// The .kev writer (see trace/kev_file.h and docs/kev-format.md). Freestanding, no allocation:
+// output goes into the caller's buffer; the first error sticks and later calls do nothing.
+#include <trace/kev_file.h>
+
+static size_t str_len(const char *s)
+{
+    size_t n = 0;
+    while (s && s[n])
+        n++;
+    return n;
+}
+
+int kev_host_is_big_endian(void)
+{
+    const uint32_t one = 1;
+    return *(const uint8_t *)&one == 0;
+}
+
+void kev_out_init(struct kev_out *o, void *buf, size_t cap, int big_endian)
+{
+    o->ko_buf = buf;
+    o->ko_cap = buf ? cap : 0;
+    o->ko_len = 0;
+    o->ko_err = 0;
+    o->ko_big = big_endian != 0;
+    o->ko_mark = 0;
+}
+
+void kev_out_bytes(struct kev_out *o, const void *p, size_t n)
+{
+    if (o->ko_err)
+        return;
+    if (n > o->ko_cap - o->ko_len) {
+        o->ko_err = KEV_OUT_ENOSPC;
+        return;
+    }
+    const uint8_t *s = p;
+    for (size_t i = 0; i < n; i++)
+        o->ko_buf[o->ko_len + i] = s[i];
+    o->ko_len += n;
+}
+
+void kev_out_u32(struct kev_out *o, uint32_t v)
+{
+    uint8_t b[4];
+    for (unsigned i = 0; i < 4; i++)
+        b[o->ko_big ? 3 - i : i] = (uint8_t)(v >> (8 * i));
+    kev_out_bytes(o, b, 4);
+}
+
+void kev_out_slots(struct kev_out *o, const struct kev_slot *s, size_t n)
+{
+    for (size_t i = 0; i < n && !o->ko_err; i++) {
+        kev_out_u32(o, s[i].header);
+        for (unsigned k = 0; k < 3; k++)
+            kev_out_u32(o, s[i].data[k]);
+    }
+}
+
+static void out_str(struct kev_out *o, const char *s)
+{
+    kev_out_bytes(o, s, str_len(s));
+}
+
+static void out_dec(struct kev_out *o, uint64_t v)
+{
+    char tmp[24];
+    unsigned n = 0;
+    do {
+        tmp[sizeof(tmp) - 1 - n++] = (char)('0' + v % 10);
+        v /= 10;
+    } while (v);
+    kev_out_bytes(o, tmp + sizeof(tmp) - n, n);
+}
+
+void kev_hdr_begin(struct kev_out *o)
+{
+    out_str(o, KEV_FILE_MAGIC "\n");
+}
+
+static int key_ok(const char *key)
+{
+    if (!key || !key[0])
+        return 0;
+    for (const char *k = key; *k; k++)
+        if (!((*k >= 'A' && *k <= 'Z') || (*k >= '0' && *k <= '9') || *k == '_'))
+            return 0;
+    return 1;
+}
+
+void kev_hdr_item(struct kev_out *o, const char *key, const char *value)
+{
+    for (const char *v = value; v && *v; v++)
+        if (*v == '\n')
+            o->ko_err = o->ko_err ? o->ko_err : KEV_OUT_EINVAL;
+    if (!key_ok(key) && !o->ko_err)
+        o->ko_err = KEV_OUT_EINVAL;
+    out_str(o, "TRACE_");
+    out_str(o, key);
+    out_str(o, "::");
+    out_str(o, value);
+    out_str(o, "\n");
+}
+
+void kev_hdr_item_u(struct kev_out *o, const char *key, uint64_t value)
+{
+    if (!key_ok(key) && !o->ko_err)
+        o->ko_err = KEV_OUT_EINVAL;
+    out_str(o, "TRACE_");
+    out_str(o, key);
+    out_str(o, "::");
+    out_dec(o, value);
+    out_str(o, "\n");
+}
+
+void kev_hdr_format(struct kev_out *o)
+{
+    kev_hdr_item_u(o, "VER_MAJOR", KEV_VER_MAJOR);
+    const char minor[3] = { (char)('0' + KEV_VER_MINOR / 10u % 10u),
+                            (char)('0' + KEV_VER_MINOR % 10u), 0 }; // two digits: "01"
+    kev_hdr_item(o, "VER_MINOR", minor);
+    kev_hdr_item(o, o->ko_big ? "BIG_ENDIAN" : "LITTLE_ENDIAN", "TRUE");
+    kev_hdr_item(o, "ENCODING", "16 byte events");
+}
+
+void kev_hdr_end(struct kev_out *o)
+{
+    out_str(o, KEV_FILE_HEADER_END "\n");
+}
+
+void kev_sp_begin(struct kev_out *o)
+{
+    o->ko_mark = o->ko_len;
+    kev_out_u32(o, KEV_SP_MAGIC);
+    kev_out_u32(o, KEV_SP_VERSION);
+    kev_out_u32(o, 0); // total length, patched by kev_sp_end
+}
+
+// A record: header word, nw words, then name (NUL included) padded to 4 bytes.
+static void sp_record(struct kev_out *o, unsigned type, const uint32_t *w, unsigned nw,
+                      const char *name)
+{
+    size_t slen = str_len(name) + 1;
+    if (slen > 256)
+        slen = 256;
+    size_t plen = 4u * nw + slen;
+    kev_out_u32(o, (uint32_t)type << 16 | (uint32_t)plen);
+    for (unsigned i = 0; i < nw; i++)
+        kev_out_u32(o, w[i]);
+    kev_out_bytes(o, name ? name : "", slen - 1);
+    static const uint8_t zeros[4] = { 0, 0, 0, 0 };
+    kev_out_bytes(o, zeros, 1 + (4 - plen % 4) % 4);
+}
+
+void kev_sp_board(struct kev_out *o, const char *name, uint32_t cpu_hz, uint32_t ncpu)
+{
+    uint32_t w[2] = { cpu_hz, ncpu };
+    sp_record(o, KEV_SP_BOARD, w, 2, name);
+}
+
+void kev_sp_mem(struct kev_out *o, uint32_t base, uint32_t size, const char *name)
+{
+    uint32_t w[2] = { base, size };
+    sp_record(o, KEV_SP_MEM, w, 2, name);
+}
+
+void kev_sp_proc(struct kev_out *o, uint32_t pid, uint32_t ppid, const char *name)
+{
+    uint32_t w[2] = { pid, ppid };
+    sp_record(o, KEV_SP_PROC, w, 2, name);
+}
+
+void kev_sp_thread(struct kev_out *o, uint32_t pid, uint32_t tid, uint32_t state,
+                   uint32_t prio, const char *name)
+{
+    uint32_t w[4] = { pid, tid, state, prio };
+    sp_record(o, KEV_SP_THREAD, w, 4, name);
+}
+
+size_t kev_sp_end(struct kev_out *o)
+{
+    kev_out_u32(o, KEV_SP_END << 16);
+    if (o->ko_err)
+        return 0;
+    size_t len = o->ko_len - o->ko_mark;
+    size_t save = o->ko_len;
+    o->ko_len = o->ko_mark + 8;
+    kev_out_u32(o, (uint32_t)len);
+    o->ko_len = save;
+    return len;
+}
+
+size_t kev_trailer_len(unsigned ncpu)
+{
+    return 32u + 16u * ncpu + 16u;
+}
+
+void kev_trailer(struct kev_out *o, uint32_t nbufs, uint32_t flags,
+                 const struct kev_cpu_totals *cpu, unsigned ncpu)
+{
+    if (ncpu == 0 || ncpu > KEV_MAX_CPUS) {
+        o->ko_err = o->ko_err ? o->ko_err : KEV_OUT_EINVAL;
+        return;
+    }
+    uint32_t len = (uint32_t)kev_trailer_len(ncpu), sum = 0;
+    uint32_t head[8] = { KEV_TRAILER_TAG, KEV_TRAILER_MAGIC, KEV_TRAILER_VERSION, len,
+                         nbufs, ncpu, flags, 0 };
+    for (unsigned i = 0; i < 8; i++) {
+        kev_out_u32(o, head[i]);
+        sum += head[i];
+    }
+    for (unsigned c = 0; c < ncpu; c++) {
+        uint32_t w[4] = { (uint32_t)cpu[c].events, (uint32_t)(cpu[c].events >> 32),
+                          (uint32_t)cpu[c].lost, (uint32_t)(cpu[c].lost >> 32) };
+        for (unsigned i = 0; i < 4; i++) {
+            kev_out_u32(o, w[i]);
+            sum += w[i];
+        }
+    }
+    kev_out_u32(o, len);
+    kev_out_u32(o, sum);
+    kev_out_u32(o, 0);
+    kev_out_u32(o, KEV_TRAILER_END);
+}
