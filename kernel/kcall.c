@@ -117,15 +117,13 @@ static int do_name(struct thread *t, int tid, uint32_t uname)
     return 0;
 }
 
-static int do_spawn(struct thread *t, uint32_t uname, int prio, uint32_t flags)
+static int do_spawn(struct thread *t, uint32_t uname, int prio, uint32_t arg)
 {
     char name[KAPP_NAME_MAX];
-    if (flags != 0)
-        return -EINVAL;
     int r = proc_copy_string(t->proc, uname, name, sizeof(name));
     if (r < 0)
         return r;
-    return proc_spawn(name, prio, t->proc);
+    return proc_spawn(name, prio, arg, t->proc);
 }
 
 static int do_sysinfo(struct thread *t, uint32_t what, uint32_t out)

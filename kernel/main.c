@@ -116,7 +116,7 @@ _Noreturn void kernel_main(void)
     int n = proc_scan_apps(APP_FLASH_BASE, APP_FLASH_SLOT, APP_MAX_SLOTS);
     kprintf("kernel: %d programs in the image, %u KB for contiguous allocation\n", n,
             (unsigned)(pmem_free_bytes(&k_pmem) / 1024));
-    int pid = proc_spawn(boot_app_name, 0, NULL);
+    int pid = proc_spawn(boot_app_name, 0, 0, NULL);
     if (pid != 1)
         kpanic("cannot start boot program '%s': error %d", boot_app_name, -pid);
 

@@ -67,7 +67,7 @@ struct proc *proc_by_pid(int pid)
     return NULL;
 }
 
-int proc_spawn(const char *name, int prio, struct proc *parent)
+int proc_spawn(const char *name, int prio, uint32_t arg, struct proc *parent)
 {
     const struct kapp_header *app = proc_find_app(name);
     struct proc *p = NULL;
@@ -113,7 +113,7 @@ int proc_spawn(const char *name, int prio, struct proc *parent)
     thread_set_name(t, "main");
     list_push_back(&p->threads, &t->plink);
     p->nthreads = 1;
-    arch_thread_setup(t, app->entry, 0, 0, app->stack_top, false);
+    arch_thread_setup(t, app->entry, arg, 0, app->stack_top, false);
     sched_make_ready(t, false);
     return p->pid;
 }

@@ -21,6 +21,7 @@ driver_MMIO  := 0x40000000 0x1000
 worker_PRIO  := 5
 ktest_PRIO   := 100
 ktest_FLAGS  := KAPP_F_IO
+ktest_MMIO   := 0x40000000 0x1000
 kt_peer_PRIO := 50
 kt_fault_PRIO := 50
 kbench_PRIO  := 100

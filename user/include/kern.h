@@ -106,7 +106,9 @@ int SemPost(int id);
 int SemDestroy(int id);
 
 // Processes.
-int ProcSpawn(const char *name, int prio);
+// arg: one word handed to the new program (ProcArg() there).
+int ProcSpawn(const char *name, int prio, uint32_t arg);
+uint32_t ProcArg(void);
 _Noreturn void ProcExit(int status);
 int ProcWait(int pid, int *status);
 int ProcSelf(void);

@@ -8,7 +8,7 @@ extern char __data_source[], __data_start[], __data_size[], __bss_start[], __bss
     __stack[];
 extern char __ram_base_sym[] __asm__("__ram");
 extern char __ram_size_sym[] __asm__("__ram_size");
-void _start(void);
+void _start(uint32_t arg);
 
 __attribute__((section(".text.init.enter"), used))
 const struct kapp_header __app_header = {

@@ -11,10 +11,19 @@ extern void _set_tls(void *tls);
 extern void __libc_init_array(void);
 extern int main(int argc, char **argv);
 
-void _start(void);
-void _start(void)
+static uint32_t spawn_arg;
+
+uint32_t ProcArg(void)
+{
+    return spawn_arg;
+}
+
+// r0 carries the spawn argument (ProcSpawn's third parameter).
+void _start(uint32_t arg);
+void _start(uint32_t arg)
 {
     static char *argv[] = { NULL, NULL };
+    spawn_arg = arg;
     _set_tls(__tls_base);
     __libc_init_array();
     exit(main(0, argv));

@@ -125,7 +125,10 @@ int SemWait(int id) { return kresult(KCALL1(KC_SemWait, id)); }
 int SemPost(int id) { return kresult(KCALL1(KC_SemPost, id)); }
 int SemDestroy(int id) { return kresult(KCALL1(KC_SemDestroy, id)); }
 
-int ProcSpawn(const char *name, int prio) { return kresult(KCALL3(KC_ProcSpawn, name, prio, 0)); }
+int ProcSpawn(const char *name, int prio, uint32_t arg)
+{
+    return kresult(KCALL3(KC_ProcSpawn, name, prio, arg));
+}
 _Noreturn void ProcExit(int status)
 {
     KCALL1(KC_ProcExit, status);

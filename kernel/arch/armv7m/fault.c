@@ -26,6 +26,9 @@ int arch_fault_info(char *buf, size_t size)
 
     SCB_CFSR = cfsr;            // write-one-to-clear
     SCB_HFSR = SCB_HFSR;
+    // A fault while stacking an svc leaves the svc pending; taken later, it would run as a
+    // kernel call of whichever thread runs next. The faulting thread dies: drop it.
+    SCB_SHCSR &= ~SHCSR_SVCALLPENDED;
     if (!(cfsr & (MMFSR_MSTKERR | MMFSR_MUNSTKERR)))
         pc = ((const uint32_t *)(uintptr_t)k_current->ctx.psp)[6];
 

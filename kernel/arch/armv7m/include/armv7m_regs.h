@@ -37,6 +37,7 @@
 
 #define ICSR_PENDSVSET (1u << 28)
 #define CCR_DIV_0_TRP  (1u << 4)
+#define SHCSR_SVCALLPENDED (1u << 15)
 #define SHCSR_MEMFAULTENA (1u << 16)
 #define SHCSR_BUSFAULTENA (1u << 17)
 #define SHCSR_USGFAULTENA (1u << 18)

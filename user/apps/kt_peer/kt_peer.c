@@ -1,0 +1,45 @@
+// SPDX-License-Identifier: MIT
+// kt_peer: a server in its own process for the kernel tests and benchmarks. ProcArg(): low
+// 16 bits = the parent's channel to say hello on (pid 1); bit 16 = die after receiving the
+// first request without replying; bit 17 = try to attach an interrupt and exit with errno.
+#include <kern.h>
+#include <errno.h>
+#include <string.h>
+
+int main(void)
+{
+    uint32_t arg = ProcArg();
+    if (arg & 0x20000u) {
+        int chid = ChannelCreate(0);
+        int coid = ConnectAttach(0, chid);
+        return InterruptAttachEvent(24, coid, 1) < 0 ? errno : 0;
+    }
+    int chid = ChannelCreate(0);
+    int parent = ConnectAttach(1, (int)(arg & 0xffff));
+    int32_t hello[4] = { 0x48454c4f, chid, 0, 0 };
+    if (MsgSend(parent, hello, sizeof(hello), NULL, 0) < 0)
+        return 1;
+    for (;;) {
+        char buf[64];
+        struct kmsg_info info;
+        int rcvid = MsgReceive(chid, buf, sizeof(buf), &info);
+        if (rcvid <= 0)
+            continue;
+        if (arg & 0x10000u)
+            return 0;           // exit holding the client: it must get ESRCH
+        if (info.msglen == 4 && *(int32_t *)buf == 0x51554954) {
+            MsgReply(rcvid, 0, NULL, 0);
+            return 0;
+        }
+        if (info.msglen == 0) {         // benchmark: empty round trip
+            MsgReply(rcvid, 0, NULL, 0);
+            continue;
+        }
+        size_t n = strnlen(buf, sizeof(buf) - 1);
+        char out[64];
+        for (size_t i = 0; i < n; i++)
+            out[i] = buf[n - 1 - i];
+        out[n] = '\0';
+        MsgReply(rcvid, (int)n, out, n + 1);
+    }
+}

@@ -1,0 +1,41 @@
+// SPDX-License-Identifier: MIT
+// ktest: kernel integration tests run as pid 1 on the target. Each check prints one TAP line
+// ("ok N - ..." / "not ok N - ..."); the program's exit status is the number of failures.
+#ifndef KTEST_H
+#define KTEST_H
+
+#include <kern.h>
+#include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+
+void tap_check(bool ok, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+int tap_failures(void);
+
+#define CHECK(cond, ...) tap_check((cond), __VA_ARGS__)
+// Expects a -1/errno result with the given errno.
+#define CHECK_ERR(expr, err)                                                             \
+    do {                                                                                 \
+        errno = 0;                                                                       \
+        int r_ = (expr);                                                                 \
+        tap_check(r_ == -1 && errno == (err), "%s fails with %s (got %d, errno %d)", #expr, \
+                  #err, r_, errno);                                                      \
+    } while (0)
+
+uint64_t now_ms(void);
+// Stacks for test threads: a small pool handed out and returned by tests.
+void *stack_get(void);
+#define TSTACK_SIZE 1024
+
+#define KTEST_PRIO 100
+
+void test_sched(void);
+void test_ipc(void);
+void test_sync(void);
+void test_time(void);
+void test_irq(void);
+void test_proc(void);
+void test_errors(void);
+
+#endif

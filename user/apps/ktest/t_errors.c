@@ -1,0 +1,96 @@
+// SPDX-License-Identifier: MIT
+// Bad kernel-call arguments: every one gets a clear errno, none hurts the kernel.
+#include "ktest.h"
+
+#define KERNEL_RAM ((void *)0x20000100u)
+#define FLASH_ADDR ((void *)0x00000100u)
+
+static uint32_t test_semihost(uint32_t op, uint32_t param)
+{
+    return (uint32_t)KCALL2(KC_Semihost, op, param);
+}
+
+void test_errors(void)
+{
+    printf("# bad arguments\n");
+    int chid = ChannelCreate(0);
+    int coid = ConnectAttach(0, chid);
+    char buf[32];
+
+    CHECK_ERR(MsgSend(coid, KERNEL_RAM, 16, NULL, 0), EFAULT);
+    CHECK_ERR(MsgSend(coid, buf, sizeof(buf), FLASH_ADDR, 16), EFAULT);
+    CHECK_ERR(MsgSend(coid, (void *)0x2003fff0u, 0x100, NULL, 0), EFAULT);
+    CHECK_ERR(MsgSend(coid, buf, 0xfffffff0u, NULL, 0), EFAULT);
+    CHECK_ERR(MsgReceive(chid, KERNEL_RAM, 64, NULL), EFAULT);
+    CHECK_ERR(MsgReceive(chid, buf, sizeof(buf), KERNEL_RAM), EFAULT);
+    CHECK_ERR(MsgReceive(chid, buf, 4, NULL), EINVAL);
+    CHECK_ERR(ThreadName(0, (const char *)KERNEL_RAM), EFAULT);
+    CHECK_ERR(ThreadName(0, "a name much too long for the kernel"), EINVAL);
+    CHECK_ERR(ProcWait(-1, (int *)KERNEL_RAM), EFAULT);
+    CHECK_ERR(kresult(KCALL5(KC_ThreadCreate, 0x08000000u, 0, 0, (uint32_t)(uintptr_t)(buf + 32), 0)),
+              EFAULT);
+    CHECK_ERR(ThreadCreate(NULL, NULL, KERNEL_RAM, 512, 0, 0), EFAULT);
+    CHECK_ERR(ThreadCreate(NULL, NULL, buf, sizeof(buf), 0, 9), EINVAL);
+    CHECK_ERR(DebugWrite((const char *)KERNEL_RAM, 8), EFAULT);
+    CHECK_ERR(SysInfo(KSYSINFO_TICK_NS, (uint32_t *)FLASH_ADDR), EFAULT);
+    CHECK_ERR(SysInfo(999, (uint32_t *)buf), EINVAL);
+
+    CHECK_ERR(ConnectAttach(999, chid), ESRCH);
+    CHECK_ERR(ConnectAttach(0, 999), ESRCH);
+    CHECK_ERR(MsgSend(999, buf, 4, NULL, 0), EBADF);
+    CHECK_ERR(MsgReply(12345, 0, NULL, 0), ESRCH);
+    CHECK_ERR(MsgReply(-1, 0, NULL, 0), ESRCH);
+    CHECK_ERR(MsgError(12345, EINVAL), ESRCH);
+    CHECK_ERR(MsgSendPulse(coid, 0, 1, 1), EINVAL);
+    CHECK_ERR(MsgSendPulse(coid, 10, -5, 1), EINVAL);
+    CHECK_ERR(ChannelCreate(1), EINVAL);
+    CHECK_ERR(ChannelDestroy(999), ESRCH);
+    CHECK_ERR(ConnectDetach(999), EBADF);
+    CHECK_ERR(MutexLock(999), EINVAL);
+    CHECK_ERR(MutexUnlock(-3), EINVAL);
+    CHECK_ERR(CondSignal(999), EINVAL);
+    CHECK_ERR(SemPost(999), EINVAL);
+    CHECK_ERR(ThreadSetPrio(0, 0, 0), EINVAL);
+    CHECK_ERR(ThreadSetPrio(0, 256, 0), EINVAL);
+    CHECK_ERR(ThreadSetPrio(0, 50, 7), EINVAL);
+    CHECK_ERR(ThreadSetPrio(99, 50, 0), ESRCH);
+    CHECK_ERR(ThreadJoin(1, NULL), EDEADLK);
+    CHECK_ERR(ThreadJoin(99, NULL), ESRCH);
+    CHECK_ERR(ThreadSleep((uint64_t)-1), EINVAL);
+    CHECK_ERR(TimerTimeout((uint64_t)-5), EINVAL);
+    CHECK_ERR(TimerCreate(coid, -1, 0), EINVAL);
+    CHECK_ERR(InterruptDetach(0), EINVAL);
+    CHECK_ERR(kresult(KCALL0(200)), ENOSYS);
+    CHECK_ERR(kresult(KCALL0(KC_TraceEvent)), ENOSYS);
+
+    // The semihosting proxy refuses requests that point outside the caller.
+    uint32_t blk[3] = { 1, 0x20000100u, 16 };
+    CHECK(test_semihost(0x05, (uint32_t)(uintptr_t)blk) == (uint32_t)-1,
+          "semihosting write from kernel memory is refused");
+    CHECK(test_semihost(0x05, 0x20000100u) == (uint32_t)-1,
+          "semihosting parameter block in kernel memory is refused");
+    blk[1] = (uint32_t)(uintptr_t)buf;
+    blk[0] = 100;
+    CHECK(test_semihost(0x05, (uint32_t)(uintptr_t)blk) == (uint32_t)-1,
+          "semihosting write to a handle the process did not open is refused");
+    CHECK(test_semihost(0x12, (uint32_t)(uintptr_t)buf) == (uint32_t)-1,
+          "semihosting SYS_SYSTEM is refused");
+
+    // Files on the host through the checked proxy, with the C library's stdio.
+    FILE *f = fopen("build/ktest-semihost.txt", "w");
+    CHECK(f != NULL, "fopen a host file for writing");
+    if (f) {
+        fputs("written by ktest\n", f);
+        fclose(f);
+        f = fopen("build/ktest-semihost.txt", "r");
+        char line[32] = "";
+        if (f) {
+            fgets(line, sizeof(line), f);
+            fclose(f);
+        }
+        CHECK(strcmp(line, "written by ktest\n") == 0, "read the host file back ('%s')", line);
+        remove("build/ktest-semihost.txt");
+    }
+    ConnectDetach(coid);
+    ChannelDestroy(chid);
+}

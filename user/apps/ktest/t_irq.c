@@ -1,0 +1,66 @@
+// SPDX-License-Identifier: MIT
+// Interrupts delivered to a thread as pulses: a software-triggered line and a real device
+// (CMSDK timer 0 through ktest's device window), masking until InterruptUnmask, and the
+// errors of attaching.
+#include "ktest.h"
+
+#define TIMER0 0x40000000u
+#define T_CTRL   (*(volatile uint32_t *)(TIMER0 + 0x0))
+#define T_VALUE  (*(volatile uint32_t *)(TIMER0 + 0x4))
+#define T_RELOAD (*(volatile uint32_t *)(TIMER0 + 0x8))
+#define T_INT    (*(volatile uint32_t *)(TIMER0 + 0xc))
+
+void test_irq(void)
+{
+    printf("# interrupts\n");
+    int chid = ChannelCreate(0);
+    int coid = ConnectAttach(0, chid);
+    struct kpulse p;
+
+    int id = InterruptAttachEvent(24, coid, 9);
+    CHECK(id > 0, "attach line 24 as an event (id %d)", id);
+    CHECK(InterruptTrigger(24) == 0, "trigger line 24");
+    int r = MsgReceive(chid, &p, sizeof(p), NULL);
+    CHECK(r == 0 && p.code == 9 && p.value == 24, "interrupt arrives as a pulse (code %ld)",
+          (long)p.code);
+    InterruptTrigger(24);       // the line is masked until we unmask it
+    TimerTimeout(5 * 1000000ull);
+    CHECK_ERR(MsgReceive(chid, &p, sizeof(p), NULL), ETIMEDOUT);
+    CHECK(InterruptUnmask(24, id) == 0, "unmask line 24");
+    r = MsgReceive(chid, &p, sizeof(p), NULL);
+    CHECK(r == 0 && p.code == 9, "the interrupt held while masked arrives after unmask");
+    CHECK_ERR(InterruptAttachEvent(24, coid, 9), EBUSY);
+    CHECK_ERR(InterruptAttachEvent(9, coid, 9), EINVAL);
+    CHECK_ERR(InterruptAttachEvent(24 + 100, coid, 9), EINVAL);
+    CHECK_ERR(InterruptUnmask(25, id), EINVAL);
+    CHECK(InterruptDetach(id) == 0, "detach line 24");
+    CHECK_ERR(InterruptTrigger(24), EPERM);
+
+    // A real device: timer 0 counts 25000 cycles (1 ms) and interrupts.
+    id = InterruptAttachEvent(8, coid, 3);
+    CHECK(id > 0, "attach timer 0's line 8");
+    T_CTRL = 0;
+    T_INT = 1;
+    T_RELOAD = 25000;
+    T_VALUE = 25000;
+    T_CTRL = 1 | 8;     // enable, interrupt
+    int n = 0;
+    for (int i = 0; i < 3; i++) {
+        TimerTimeout(200 * 1000000ull);
+        if (MsgReceive(chid, &p, sizeof(p), NULL) == 0 && p.code == 3 && p.value == 8)
+            n++;
+        T_INT = 1;
+        InterruptUnmask(8, id);
+    }
+    T_CTRL = 0;
+    CHECK(n == 3, "three timer 0 interrupts delivered to the driver thread (%d)", n);
+    InterruptDetach(id);
+
+    int pid = ProcSpawn("kt_peer", 0, 0x20000u);
+    int st = 0;
+    ProcWait(pid, &st);
+    CHECK(KW_EXITED(st) && KW_EXITSTATUS(st) == EPERM,
+          "a program without I/O rights cannot attach interrupts (exit %d)", KW_EXITSTATUS(st));
+    ConnectDetach(coid);
+    ChannelDestroy(chid);
+}

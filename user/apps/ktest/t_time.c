@@ -1,0 +1,63 @@
+// SPDX-License-Identifier: MIT
+// Clocks, sleeps, kernel-call timeouts and periodic timers delivering pulses.
+#include "ktest.h"
+
+static int late_sem;
+
+static int late_poster(void *arg)
+{
+    (void)arg;
+    ThreadSleep(20 * 1000000ull);
+    SemPost(late_sem);
+    return 0;
+}
+
+void test_time(void)
+{
+    printf("# time\n");
+    uint64_t c1 = ClockCycles(), c2 = ClockCycles();
+    CHECK(c2 > c1, "ClockCycles increases (%llu -> %llu)", (unsigned long long)c1,
+          (unsigned long long)c2);
+    CHECK(ClockCyclesPerSec() == 25000000u, "cycle counter runs at 25 MHz (%lu)",
+          (unsigned long)ClockCyclesPerSec());
+
+    uint64_t t0 = ClockTime();
+    CHECK(ThreadSleep(10 * 1000000ull) == 0, "ThreadSleep 10 ms");
+    uint64_t slept = ClockTime() - t0;
+    CHECK(slept >= 10000000ull && slept < 500000000ull, "slept at least 10 ms (%llu us)",
+          (unsigned long long)(slept / 1000));
+
+    int chid = ChannelCreate(0);
+    char buf[16];
+    t0 = ClockTime();
+    TimerTimeout(5 * 1000000ull);
+    CHECK_ERR(MsgReceive(chid, buf, sizeof(buf), NULL), ETIMEDOUT);
+    CHECK(ClockTime() - t0 >= 5000000ull, "the timeout waited at least 5 ms");
+
+    // TimerTimeout covers only the next call: here a non-blocking one.
+    late_sem = SemCreate(0);
+    int t = ThreadCreate(late_poster, NULL, stack_get(), TSTACK_SIZE, 110, 0);
+    TimerTimeout(1 * 1000000ull);
+    ThreadSelf();
+    CHECK(SemWait(late_sem) == 0, "a timeout does not outlive the call after TimerTimeout");
+    ThreadJoin(t, NULL);
+    SemDestroy(late_sem);
+
+    int coid = ConnectAttach(0, chid);
+    int tid = TimerCreate(coid, 7, 99);
+    CHECK(tid > 0, "TimerCreate");
+    t0 = ClockTime();
+    CHECK(TimerSettime(tid, 2000, 2000) == 0, "periodic timer every 2 ms");
+    int got = 0;
+    for (int i = 0; i < 5; i++) {
+        struct kpulse p;
+        if (MsgReceive(chid, &p, sizeof(p), NULL) == 0 && p.code == 7 && p.value == 99)
+            got++;
+    }
+    uint64_t el = ClockTime() - t0;
+    CHECK(got == 5 && el >= 9000000ull, "five timer pulses in %llu us", (unsigned long long)(el / 1000));
+    CHECK(TimerDestroy(tid) == 0, "TimerDestroy");
+    CHECK_ERR(TimerSettime(tid, 1000, 0), EINVAL);
+    ConnectDetach(coid);
+    ChannelDestroy(chid);
+}
