@@ -1,0 +1,31 @@
+# SPDX-License-Identifier: MIT
+# Host tools over the shared trace code: traceprinter (prints .kev files), kevgen (writes
+# synthetic .kev files through the real ring and writer, for tests), kevbench (host figures).
+# kevgen and kevbench drive trace_ring with the host port from test/unit (a fake clock).
+TP := tools/traceprinter
+KEV_DECODE_SRCS := trace/kev_decode.c trace/kev_file.c trace/kev_names.c
+KEV_GEN_SRCS    := $(TP)/kev_capture.c trace/trace_ring.c trace/kev_file.c trace/kev_names.c
+
+$(call host_objs,$(TP)/kevgen.c $(TP)/kevbench.c $(TP)/kev_capture.c trace/trace_ring.c): \
+    HOST_CFLAGS += -Itest/unit
+
+HOST_TOOLS += $(H)/traceprinter $(H)/kevgen $(H)/kevbench
+$(H)/traceprinter: $(call host_objs,$(TP)/traceprinter.c $(KEV_DECODE_SRCS))
+	@echo "  LINK    $@"
+	$(Q)$(HOST_CC) -o $@ $^
+
+$(H)/kevgen: $(call host_objs,$(TP)/kevgen.c $(KEV_GEN_SRCS))
+	@echo "  LINK    $@"
+	$(Q)$(HOST_CC) -o $@ $^
+
+$(H)/kevbench: $(call host_objs,$(TP)/kevbench.c $(KEV_GEN_SRCS) trace/kev_decode.c)
+	@echo "  LINK    $@"
+	$(Q)$(HOST_CC) -o $@ $^
+
+# Script tests: traceprinter on generated and on damaged traces (TAP lines).
+TEST_DEPS_HOST += $(H)/traceprinter $(H)/kevgen
+# (list entries cannot hold spaces: the script's defaults are build/host and build/host-test/kev)
+SCRIPT_TESTS_HOST += traceprinter|120|$(TP)/test_traceprinter.sh
+
+BENCH_DEPS += $(H)/kevbench
+BENCHES += $(H)/kevbench

@@ -1,0 +1,400 @@
+// SPDX-License-Identifier: MIT
+// traceprinter: prints a .kev trace as text, QNX style, one line per event:
+//   t:0x00a3f1c0 CPU:00 THREAD  :THRUNNING      pid:3 tid:1 (server/main)
+// then a summary (events, buffers, lost events, missing buffers). Decoding is the shared
+// library trace/kev_decode.c; this file only formats. Exit status: 0 when the whole file
+// decoded, 1 on a damaged or unreadable file (after printing what could be decoded), 2 on
+// bad usage.
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <trace/kev_decode.h>
+#include <trace/kev_file.h>
+
+#define DEFAULT_FORMAT "t:%T CPU:%C %Z:%z %a"
+#define WRAP_WORDS 6u // without -n, payloads longer than this continue on extra lines
+
+struct opts {
+    const char *fmt;
+    int one_line;
+    const char *file;
+};
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+            "usage: traceprinter [-n] [-p FORMAT] FILE.kev\n"
+            "Prints the events of a .kev trace, one line each, then a summary of losses.\n"
+            "  -n         keep every event on one line (long payloads otherwise continue on\n"
+            "             indented lines)\n"
+            "  -p FORMAT  columns to print (default \"%s\"):\n"
+            "             %%c cycles (64-bit)   %%T low 32 cycle bits (hex)  %%t microseconds\n"
+            "             %%C CPU   %%e event number   %%Z class   %%z event name\n"
+            "             %%a arguments   %%%% a percent sign\n"
+            "  -h, --help this text\n"
+            "Exit status: 0 ok, 1 damaged or unreadable file, 2 bad usage.\n",
+            DEFAULT_FORMAT);
+}
+
+// ---- names ----------------------------------------------------------------------------------
+
+static const char *class_label(const struct kev_event *e)
+{
+    switch (e->cls) {
+    case KEV_C_CONTROL: return "CONTROL";
+    case KEV_C_KER_CALL: return e->ev >= KEV_KC_MAX && e->ev < 2 * KEV_KC_MAX ? "KER_EXIT"
+                                                                             : "KER_CALL";
+    case KEV_C_INT: return "INT";
+    case KEV_C_PR_TH: return e->ev >= KEV_PR_CREATE ? "PROCESS" : "THREAD";
+    case KEV_C_SYSTEM: return "SYSTEM";
+    case KEV_C_USER: return "USREVENT";
+    case KEV_C_COMM: return "COMM";
+    default: return "UNKNOWN";
+    }
+}
+
+static void event_label(const struct kev_event *e, char *buf, size_t n)
+{
+    const char *s = NULL;
+    switch (e->cls) {
+    case KEV_C_CONTROL: s = kev_control_name(e->ev); break;
+    case KEV_C_INT: s = kev_int_name(e->ev); break;
+    case KEV_C_SYSTEM: s = kev_system_name(e->ev); break;
+    case KEV_C_COMM: s = kev_comm_name(e->ev); break;
+    case KEV_C_PR_TH:
+        if (e->ev >= KEV_PR_CREATE) {
+            s = kev_process_event_name(e->ev);
+        } else if (kev_thread_state_name(e->ev)) {
+            snprintf(buf, n, "TH%s", kev_thread_state_name(e->ev));
+            return;
+        }
+        break;
+    case KEV_C_KER_CALL: {
+        unsigned call = e->ev % KEV_KC_MAX;
+        const char *kc = kev_kcall_name(call);
+        const char *suffix = e->ev >= 2 * KEV_KC_MAX ? "(intr)" : "";
+        if (kc)
+            snprintf(buf, n, "%s/%u%s", kc, call, suffix);
+        else
+            snprintf(buf, n, "KC_%u%s", call, suffix);
+        return;
+    }
+    case KEV_C_USER: snprintf(buf, n, "%u", e->ev); return;
+    default: break;
+    }
+    if (s)
+        snprintf(buf, n, "%s", s);
+    else
+        snprintf(buf, n, "EV_%u", e->ev);
+}
+
+// " (proc/thread)" when known, else "".
+static void who(const struct kev_reader *r, uint32_t pid, uint32_t tid, char *buf, size_t n)
+{
+    const char *p = kev_proc_name(r, pid);
+    const char *t = tid ? kev_thread_name(r, pid, tid) : NULL;
+    if (p && t)
+        snprintf(buf, n, " (%s/%s)", p, t);
+    else if (p)
+        snprintf(buf, n, " (%s)", p);
+    else
+        buf[0] = 0;
+}
+
+// ---- arguments --------------------------------------------------------------------------------
+
+struct line {
+    char *p;
+    size_t n, cap;
+};
+
+static void add(struct line *l, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void add(struct line *l, const char *fmt, ...)
+{
+    if (l->n >= l->cap)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    int k = vsnprintf(l->p + l->n, l->cap - l->n, fmt, ap);
+    va_end(ap);
+    if (k > 0)
+        l->n = (size_t)k < l->cap - l->n ? l->n + (size_t)k : l->cap - 1;
+}
+
+static int printable_string(const struct kev_reader *r, const struct kev_event *e,
+                            unsigned first, char *buf, size_t n)
+{
+    kev_event_string(r, e, first, buf, n);
+    size_t len = strlen(buf);
+    return len > 0 && strchr(buf, '?') == NULL && (len + 4) / 4 >= e->nw - first;
+}
+
+static void raw_words(struct line *l, const struct kev_event *e, unsigned from, int one_line)
+{
+    for (unsigned i = from; i < e->nw; i++) {
+        if (!one_line && i > from && (i - from) % WRAP_WORDS == 0)
+            add(l, "\n%*s", 24, "");
+        add(l, "%s0x%08x", i > from ? " " : "", e->w[i]);
+    }
+}
+
+static void arguments(const struct kev_reader *r, const struct kev_event *e, int one_line,
+                      struct line *l)
+{
+    const uint32_t *w = e->w;
+    char name[96], tmp[64];
+    switch (e->cls) {
+    case KEV_C_CONTROL:
+        if (e->ev == KEV_CTL_TIME)
+            add(l, "msb:0x%08x lsb:0x%08x", w[0], w[1]);
+        else if (e->ev == KEV_CTL_BUFFER)
+            add(l, "seq:%u index:%u", w[0], w[1]);
+        else if (e->ev == KEV_CTL_BUFFER_END)
+            add(l, "seq:%u events:%u", w[0], w[1]);
+        else if (e->ev == KEV_CTL_DROPPED)
+            add(l, "lost:%u total:%u", w[0], w[1]);
+        else
+            raw_words(l, e, 0, one_line);
+        return;
+    case KEV_C_INT:
+        add(l, "irq:%u", w[0]);
+        return;
+    case KEV_C_KER_CALL:
+        if (e->ev >= KEV_KC_MAX && e->ev < 2 * KEV_KC_MAX) {
+            int32_t ret = (int32_t)w[0];
+            add(l, "ret:%d", ret);
+            if (ret < 0)
+                add(l, " (error %d)", -ret);
+            if (e->nw > 2)
+                add(l, " "), raw_words(l, e, 2, one_line);
+        } else {
+            raw_words(l, e, 0, one_line);
+        }
+        return;
+    case KEV_C_PR_TH:
+        if (e->ev < KEV_PR_CREATE) { // thread state, create, destroy: [pid, tid, prio, policy]
+            who(r, w[0], w[1], tmp, sizeof(tmp));
+            add(l, "pid:%u tid:%u", w[0], w[1]);
+            if (e->nw >= 4)
+                add(l, " prio:%u policy:%u", w[2], w[3]);
+            add(l, "%s", tmp);
+        } else if (e->ev == KEV_PR_THREAD_NAME) {
+            kev_event_string(r, e, 2, name, sizeof(name));
+            add(l, "pid:%u tid:%u name:%s", w[0], w[1], name);
+        } else { // [ppid, pid, name]
+            add(l, "ppid:%u pid:%u", w[0], w[1]);
+            if (e->ev == KEV_PR_CREATE_NAME || e->ev == KEV_PR_DESTROY_NAME) {
+                kev_event_string(r, e, 2, name, sizeof(name));
+                add(l, " name:%s", name);
+            }
+        }
+        return;
+    case KEV_C_COMM:
+        who(r, w[1], 0, tmp, sizeof(tmp));
+        if (e->ev == KEV_COMM_SND_MESSAGE || e->ev == KEV_COMM_SND_PULSE)
+            add(l, "coid:%u pid:%u%s", w[0], w[1], tmp);
+        else
+            add(l, "rcvid:%u pid:%u%s", w[0], w[1], tmp);
+        return;
+    case KEV_C_USER:
+        if (e->nslots > 1 && printable_string(r, e, 0, name, sizeof(name))) {
+            add(l, "str:\"%s\"", name);
+            return;
+        }
+        raw_words(l, e, 0, one_line);
+        return;
+    default:
+        raw_words(l, e, 0, one_line);
+        return;
+    }
+}
+
+// ---- the per-event callback --------------------------------------------------------------------
+
+struct printer {
+    struct opts *o;
+    char out[8192];
+};
+
+static int print_event(void *user, struct kev_reader *r, const struct kev_event *e)
+{
+    struct printer *pr = user;
+    struct line l = { pr->out, 0, sizeof(pr->out) };
+    char label[64];
+    for (const char *f = pr->o->fmt; *f; f++) {
+        if (*f != '%') {
+            add(&l, "%c", *f);
+            continue;
+        }
+        switch (*++f) {
+        case 'c': add(&l, "%llu", (unsigned long long)e->t64); break;
+        case 'T': add(&l, "0x%08x", e->t32); break;
+        case 't':
+            if (r->kr_cycles_per_sec)
+                add(&l, "%.3f", (double)e->t64 * 1e6 / (double)r->kr_cycles_per_sec);
+            else
+                add(&l, "?");
+            break;
+        case 'C': add(&l, "%02u", e->cpu); break;
+        case 'e': add(&l, "%u", e->ev); break;
+        case 'Z': add(&l, "%-8s", class_label(e)); break;
+        case 'z':
+            event_label(e, label, sizeof(label));
+            add(&l, "%-16s", label);
+            break;
+        case 'a': arguments(r, e, pr->o->one_line, &l); break;
+        case '%': add(&l, "%%"); break;
+        default: break; // rejected when parsing options
+        }
+    }
+    while (l.n > 0 && l.p[l.n - 1] == ' ')
+        l.n--;
+    l.p[l.n] = 0;
+    puts(l.p);
+    return 0;
+}
+
+static int check_format(const char *fmt)
+{
+    for (const char *f = fmt; *f; f++) {
+        if (*f != '%')
+            continue;
+        if (!*++f || !strchr("cTtCeZza%", *f))
+            return -1;
+    }
+    return 0;
+}
+
+// ---- main --------------------------------------------------------------------------------------
+
+static uint8_t *read_file(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    size_t cap = 1 << 16, n = 0;
+    uint8_t *d = malloc(cap);
+    for (;;) {
+        if (!d) {
+            fclose(f);
+            errno = ENOMEM;
+            return NULL;
+        }
+        n += fread(d + n, 1, cap - n, f);
+        if (n < cap)
+            break;
+        cap *= 2;
+        uint8_t *nd = realloc(d, cap);
+        if (!nd)
+            free(d);
+        d = nd;
+    }
+    int err = ferror(f);
+    fclose(f);
+    if (err) {
+        free(d);
+        errno = EIO;
+        return NULL;
+    }
+    *len = n;
+    return d;
+}
+
+static void print_header(const struct kev_reader *r)
+{
+    printf("TRACEPRINTER version %u.%02u\n", KEV_VER_MAJOR, KEV_VER_MINOR);
+    printf(" -- HEADER FILE INFORMATION --\n");
+    for (unsigned i = 0; i < r->kr_nattr; i++)
+        printf("  TRACE_%.*s:: %.*s\n", (int)r->kr_attr[i].ka_klen, r->kr_attr[i].ka_key,
+               (int)r->kr_attr[i].ka_vlen, r->kr_attr[i].ka_val);
+    if (r->kr_board[0])
+        printf("  board: %s, %u Hz, %u CPU(s)\n", r->kr_board, r->kr_board_hz,
+               r->kr_board_ncpu);
+    printf(" -- KERNEL EVENTS --\n");
+}
+
+static void print_summary(const struct kev_reader *r)
+{
+    printf(" -- SUMMARY --\n");
+    printf("events: %llu in %llu buffers\n", (unsigned long long)r->kr_events,
+           (unsigned long long)r->kr_buffers);
+    uint64_t stream = 0;
+    for (unsigned c = 0; c < KEV_MAX_CPUS; c++)
+        stream += r->kr_cpu[c].cs_lost_stream;
+    uint64_t lost = kev_lost_total(r);
+    if (lost || r->kr_seq_missing)
+        printf("lost events: %llu (%llu reported in the trace, %llu after the last buffer), "
+               "missing buffers: %llu\n",
+               (unsigned long long)lost, (unsigned long long)stream,
+               (unsigned long long)(lost - stream), (unsigned long long)r->kr_seq_missing);
+    else
+        printf("lost events: 0\n");
+    if (r->kr_have_trailer && (r->kr_trl_flags & KEV_TRL_FILLED))
+        printf("note: tracing stopped because every buffer was full (fill mode)\n");
+}
+
+int main(int argc, char **argv)
+{
+    struct opts o = { DEFAULT_FORMAT, 0, NULL };
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+            usage(stdout);
+            return 0;
+        } else if (!strcmp(a, "-n")) {
+            o.one_line = 1;
+        } else if (!strcmp(a, "-p")) {
+            if (++i >= argc) {
+                fprintf(stderr, "traceprinter: -p needs a FORMAT\n");
+                usage(stderr);
+                return 2;
+            }
+            o.fmt = argv[i];
+        } else if (a[0] == '-' && a[1]) {
+            fprintf(stderr, "traceprinter: unknown option %s\n", a);
+            usage(stderr);
+            return 2;
+        } else if (o.file) {
+            fprintf(stderr, "traceprinter: only one FILE, got %s and %s\n", o.file, a);
+            return 2;
+        } else {
+            o.file = a;
+        }
+    }
+    if (!o.file) {
+        fprintf(stderr, "traceprinter: no FILE given\n");
+        usage(stderr);
+        return 2;
+    }
+    if (check_format(o.fmt)) {
+        fprintf(stderr, "traceprinter: bad -p FORMAT \"%s\" (see --help)\n", o.fmt);
+        return 2;
+    }
+    size_t len = 0;
+    uint8_t *data = read_file(o.file, &len);
+    if (!data) {
+        fprintf(stderr, "traceprinter: %s: %s\n", o.file, strerror(errno));
+        return 1;
+    }
+    static struct kev_reader r;
+    static struct printer pr;
+    pr.o = &o;
+    int rc = kev_open(&r, data, len);
+    if (!rc) {
+        print_header(&r);
+        kev_set_user(&r, &pr);
+        kev_on_any(&r, print_event);
+        rc = kev_decode(&r);
+        print_summary(&r);
+    }
+    fflush(stdout);
+    free(data);
+    if (rc) {
+        fprintf(stderr, "traceprinter: %s: %s\n", o.file, kev_error(&r));
+        return 1;
+    }
+    return 0;
+}
