@@ -1,0 +1,405 @@
+// SPDX-License-Identifier: MIT
+// dtrace: the host front end of the D engine. Compiles a script (-s file, -n text), sets
+// options (-x, -b, -q, #pragma D option), and with no target runs it natively: BEGIN, then
+// tick-N / profile-N in virtual time (as fast as the host allows, in timestamp order), the
+// consumer reading buffers every switchrate of virtual time, until exit(), a filled buffer
+// (bufpolicy=fill), SIGINT, or, when the script has no timer probes, right after BEGIN; then
+// END, the final drain, the final newline and the aggregations. Exit status: 1 on compile or
+// load failure, 2 on usage errors, else the exit() value.
+#include <d/dcc.h>
+#include <d/dcons.h>
+#include <d/dprobes.h>
+#include <d/dvm.h>
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define ENGINE_MEM (64u << 20)
+
+struct options {
+    uint64_t bufsize, aggsize, dynvarsize, switchrate_ns, strsize;
+    unsigned bufpolicy, bufresize_manual, quiet, errtags, aggsortkey, aggsortrev;
+};
+
+static volatile sig_atomic_t interrupted;
+static void on_sigint(int sig) { (void)sig; interrupted = 1; }
+
+static void usage(FILE *f)
+{
+    fprintf(f, "Usage: dtrace [-Cqle] [-b bufsz] [-o output] [-x opt[=val]] [-s script] "
+               "[-n probe-description-and-clause]\n"
+               "\t-b  set trace buffer size\n"
+               "\t-C  run cpp(1) preprocessor on script files\n"
+               "\t-e  exit after compiling request\n"
+               "\t-l  list probes matching specified criteria (all probes without -n/-s)\n"
+               "\t-n  enable probe(s) with the given clause\n"
+               "\t-o  set output file\n"
+               "\t-q  set quiet mode (only output explicitly traced data)\n"
+               "\t-s  enable or list probes for the specified D program\n"
+               "\t-x  enable or modify compiler and tracing options\n"
+               "\t--help  print this message\n");
+}
+
+/* parse_size: "4m", "512k", "100"; returns 0 if malformed. */
+static int parse_size(const char *s, uint64_t *out)
+{
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(s, &end, 10);
+    if (end == s || errno)
+        return 0;
+    uint64_t mul = 1;
+    switch (*end) {
+    case 'k': case 'K': mul = 1ull << 10; end++; break;
+    case 'm': case 'M': mul = 1ull << 20; end++; break;
+    case 'g': case 'G': mul = 1ull << 30; end++; break;
+    case 't': case 'T': mul = 1ull << 40; end++; break;
+    default: break;
+    }
+    if (*end || v > (1ull << 40))
+        return 0;
+    *out = v * mul;
+    return 1;
+}
+
+/* parse_rate: "10hz", "10ms", "5" (hz); returns the period in ns, 0 if malformed. */
+static uint64_t parse_rate(const char *s)
+{
+    char *end;
+    unsigned long long v = strtoull(s, &end, 10);
+    if (end == s || v == 0)
+        return 0;
+    static const struct { const char *u; uint64_t ns; } units[] = {
+        { "ns", 1 }, { "nsec", 1 }, { "us", 1000 }, { "usec", 1000 }, { "ms", 1000000 },
+        { "msec", 1000000 }, { "s", 1000000000ull }, { "sec", 1000000000ull },
+        { "m", 60000000000ull }, { "min", 60000000000ull }, { "h", 3600000000000ull },
+        { "hour", 3600000000000ull }, { "d", 86400000000000ull }, { "day", 86400000000000ull },
+    };
+    if (!*end || !strcmp(end, "hz"))
+        return 1000000000ull / v ? 1000000000ull / v : 1;
+    for (size_t k = 0; k < sizeof(units) / sizeof(units[0]); k++)
+        if (!strcmp(end, units[k].u))
+            return v * units[k].ns;
+    return 0;
+}
+
+/* set_option: applies name[=value]; returns 0, or -1 after printing the error. */
+static int set_option(struct options *o, const char *name, const char *val)
+{
+    uint64_t v;
+    const char *why = "Invalid value for specified option";
+    if (!strcmp(name, "quiet")) { o->quiet = 1; return 0; }
+    if (!strcmp(name, "errtags")) { o->errtags = 1; return 0; }
+    if (!strcmp(name, "aggsortkey")) { o->aggsortkey = 1; return 0; }
+    if (!strcmp(name, "aggsortrev")) { o->aggsortrev = 1; return 0; }
+    if (!strcmp(name, "bufsize") || !strcmp(name, "aggsize") || !strcmp(name, "dynvarsize") ||
+        !strcmp(name, "specsize") || !strcmp(name, "strsize") || !strcmp(name, "nspec")) {
+        if (val && parse_size(val, &v)) {
+            if (!strcmp(name, "bufsize")) o->bufsize = v;
+            else if (!strcmp(name, "aggsize")) o->aggsize = v;
+            else if (!strcmp(name, "dynvarsize")) o->dynvarsize = v;
+            else if (!strcmp(name, "strsize")) {
+                if (v < 2 || v > 8192)
+                    goto bad;
+                o->strsize = v;
+            }
+            return 0;
+        }
+        goto bad;
+    }
+    if (!strcmp(name, "bufpolicy")) {
+        if (val && !strcmp(val, "switch")) o->bufpolicy = DVM_BUF_SWITCH;
+        else if (val && !strcmp(val, "fill")) o->bufpolicy = DVM_BUF_FILL;
+        else if (val && !strcmp(val, "ring")) o->bufpolicy = DVM_BUF_RING;
+        else goto bad;
+        return 0;
+    }
+    if (!strcmp(name, "bufresize")) {
+        if (val && !strcmp(val, "auto")) o->bufresize_manual = 0;
+        else if (val && !strcmp(val, "manual")) o->bufresize_manual = 1;
+        else goto bad;
+        return 0;
+    }
+    if (!strcmp(name, "switchrate") || !strcmp(name, "aggrate") || !strcmp(name, "statusrate")) {
+        if (!val || !(v = parse_rate(val)))
+            goto bad;
+        if (!strcmp(name, "switchrate"))
+            o->switchrate_ns = v;
+        return 0;
+    }
+    why = "Invalid option name";
+bad:
+    fprintf(stderr, "dtrace: failed to set option -x %s%s%s: %s\n", name, val ? "=" : "",
+            val ? val : "", why);
+    return -1;
+}
+
+static int set_option_str(struct options *o, const char *arg)
+{
+    char buf[128];
+    snprintf(buf, sizeof(buf), "%s", arg);
+    char *eq = strchr(buf, '=');
+    if (eq)
+        *eq++ = 0;
+    return set_option(o, buf, eq);
+}
+
+static char *read_file(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return NULL;
+    size_t cap = 4096, n = 0;
+    char *buf = malloc(cap);
+    for (;;) {
+        if (n == cap)
+            buf = realloc(buf, cap *= 2);
+        size_t k = fread(buf + n, 1, cap - n, f);
+        if (k == 0)
+            break;
+        n += k;
+    }
+    fclose(f);
+    *len = n;
+    return buf;
+}
+
+/* run_cpp: the script through cpp(1), keeping line markers for error lines. */
+static char *run_cpp(const char *path, size_t *len)
+{
+    int fd[2];
+    if (pipe(fd) != 0)
+        return NULL;
+    pid_t pid = fork();
+    if (pid == 0) {
+        dup2(fd[1], 1);
+        close(fd[0]);
+        close(fd[1]);
+        execlp("cpp", "cpp", "-undef", "-D__SUNW_D=1", "-D__sun", path, (char *)NULL);
+        _exit(127);
+    }
+    close(fd[1]);
+    size_t cap = 4096, n = 0;
+    char *buf = malloc(cap);
+    for (;;) {
+        if (n == cap)
+            buf = realloc(buf, cap *= 2);
+        ssize_t k = read(fd[0], buf + n, cap - n);
+        if (k <= 0)
+            break;
+        n += (size_t)k;
+    }
+    close(fd[0]);
+    int st;
+    waitpid(pid, &st, 0);
+    if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
+        free(buf);
+        return NULL;
+    }
+    *len = n;
+    return buf;
+}
+
+static void file_write(void *arg, const char *s, size_t n) { fwrite(s, 1, n, (FILE *)arg); }
+
+static uint64_t now_ns(clockid_t clk)
+{
+    struct timespec ts;
+    clock_gettime(clk, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static void list_probes(const struct dif_obj *o)
+{
+    printf("%5s %10s %17s %33s %s\n", "ID", "PROVIDER", "MODULE", "FUNCTION", "NAME");
+    if (o) {
+        for (uint32_t k = 0; k < o->hdr->dh_nprobes; k++) {
+            const struct dif_probe *p = &o->probes[k];
+            printf("%5u %10s %17s %33s %s\n", p->dp_id, dif_str(o, p->dp_prov),
+                   dif_str(o, p->dp_mod), dif_str(o, p->dp_func), dif_str(o, p->dp_name));
+        }
+        return;
+    }
+    for (uint32_t id = 1; id < DPROBE_COUNT; id++) {
+        struct dprobe_desc d;
+        if (dprobe_get(id, &d) == 0)
+            printf("%5u %10s %17s %33s %s\n", id, d.prov, d.mod, d.func, d.name);
+    }
+}
+
+int main(int argc, char **argv)
+{
+    struct options o = { 4u << 20, 4u << 20, 1u << 20, 1000000000ull, 0, DVM_BUF_SWITCH, 0, 0,
+                         0, 0, 0 };
+    const char *script = NULL, *outpath = NULL;
+    char *text = NULL;
+    size_t textlen = 0;
+    int cpp = 0, list = 0, compile_only = 0, opt;
+
+    for (int k = 1; k < argc; k++)
+        if (!strcmp(argv[k], "--help")) {
+            usage(stdout);
+            return 0;
+        }
+    while ((opt = getopt(argc, argv, "b:Cen:lo:qs:x:")) != -1) {
+        switch (opt) {
+        case 'b':
+            if (set_option(&o, "bufsize", optarg))
+                return 2;
+            break;
+        case 'C': cpp = 1; break;
+        case 'e': compile_only = 1; break;
+        case 'l': list = 1; break;
+        case 'n': {
+            size_t n = strlen(optarg);
+            text = realloc(text, textlen + n + 2);
+            memcpy(text + textlen, optarg, n);
+            textlen += n;
+            text[textlen++] = '\n';
+            break;
+        }
+        case 'o': outpath = optarg; break;
+        case 'q': o.quiet = 1; break;
+        case 's': script = optarg; break;
+        case 'x':
+            if (set_option_str(&o, optarg))
+                return 2;
+            break;
+        default:
+            usage(stderr);
+            return 2;
+        }
+    }
+    if (optind < argc || (script && text)) {
+        usage(stderr);
+        return 2;
+    }
+    if (!script && !text) {
+        if (list) {
+            list_probes(NULL);
+            return 0;
+        }
+        usage(stderr);
+        return 2;
+    }
+    if (script) {
+        text = cpp ? run_cpp(script, &textlen) : read_file(script, &textlen);
+        if (!text) {
+            fprintf(stderr, "dtrace: failed to %s script %s: %s\n", cpp ? "preprocess" : "open",
+                    script, cpp ? "cpp failed" : strerror(errno));
+            return 1;
+        }
+    }
+
+    static uint8_t arena[4u << 20] __attribute__((aligned(8)));
+    struct dcc_in in = { text, textlen, (unsigned)o.strsize, (int)o.errtags };
+    struct dcc_out *co = calloc(1, sizeof(*co));
+    if (dcc_compile(&in, arena, sizeof(arena), co) != 0) {
+        if (script)
+            fprintf(stderr, "dtrace: failed to compile script %s: %s\n", script, co->err);
+        else
+            fprintf(stderr, "dtrace: invalid probe specifier %.*s: %s\n",
+                    (int)(textlen ? textlen - 1 : 0), text, co->err);
+        return 1;
+    }
+    for (unsigned k = 0; k < co->nopts; k++)
+        if (set_option(&o, co->opts[k].name, co->opts[k].value[0] ? co->opts[k].value : NULL))
+            return 1;
+    if (!o.quiet && !list) {
+        if (script)
+            fprintf(stderr, "dtrace: script '%s' matched %u probe%s\n", script, co->nprobes,
+                    co->nprobes == 1 ? "" : "s");
+        else
+            fprintf(stderr, "dtrace: description '%.*s' matched %u probe%s\n",
+                    (int)(textlen ? textlen - 1 : 0), text, co->nprobes,
+                    co->nprobes == 1 ? "" : "s");
+    }
+    static struct dvm_state st;
+    struct dvm_opts vo = { o.bufsize, o.aggsize, o.dynvarsize, o.bufpolicy, o.bufresize_manual,
+                           1 };
+    void *mem = malloc(ENGINE_MEM);
+    char err[256];
+    if (dvm_load(&st, co->obj, co->objlen, &vo, mem, ENGINE_MEM, err, sizeof(err)) != 0) {
+        fprintf(stderr, "dtrace: could not enable tracing: %s\n", err);
+        return 1;
+    }
+    if (list) {
+        list_probes(&st.obj);
+        return 0;
+    }
+    if (compile_only)
+        return 0;
+    if (st.bufsize_lowered)
+        fprintf(stderr, "dtrace: buffer size lowered to %lluk\n",
+                (unsigned long long)(st.bufsize_lowered >> 10));
+
+    FILE *out = stdout;
+    if (outpath && !(out = fopen(outpath, "w"))) {
+        fprintf(stderr, "dtrace: failed to open output file '%s': %s\n", outpath, strerror(errno));
+        return 1;
+    }
+    struct dcons_out so = { file_write, out }, se = { file_write, stderr };
+    static struct dcons cons;
+    size_t cmem_len = 16u << 20;
+    dcons_init(&cons, &st, &so, &se, malloc(cmem_len), cmem_len);
+    cons.quiet = (int)o.quiet;
+    cons.aggsortkey = (int)o.aggsortkey;
+    cons.aggsortrev = (int)o.aggsortrev;
+    signal(SIGINT, on_sigint);
+    signal(SIGTERM, on_sigint);
+
+    /* virtual time: timestamps start at the host's monotonic clock */
+    uint64_t t0 = now_ns(CLOCK_MONOTONIC), wall0 = now_ns(CLOCK_REALTIME), vt = 0;
+    struct dvm_ctx ctx = { 0, (int32_t)getpid(), (int32_t)getpid(), (int32_t)getppid(), 0, t0, 0,
+                           wall0, "dtrace" };
+    const struct dif_obj *ob = &st.obj;
+    uint32_t ntimers = 0;
+    uint64_t next[64] = { 0 };
+    for (uint32_t k = 0; k < ob->hdr->dh_nprobes && ntimers < 64; k++)
+        if (ob->probes[k].dp_period)
+            next[k] = ob->probes[k].dp_period, ntimers++;
+    uint64_t next_switch = o.switchrate_ns;
+
+    dvm_fire(&st, &ctx, DPROBE_BEGIN, NULL);
+    dvm_buf_read(&st, 0, 0, dcons_record, &cons);
+    dcons_drops(&cons);
+    while (ntimers && !st.exiting && !interrupted && !st.stats[0].filled) {
+        uint64_t t = next_switch;
+        for (uint32_t k = 0; k < ob->hdr->dh_nprobes && k < 64; k++)
+            if (ob->probes[k].dp_period && next[k] < t)
+                t = next[k];
+        vt = t;
+        ctx.timestamp = t0 + vt;
+        ctx.vtimestamp = vt;
+        ctx.walltimestamp = wall0 + vt;
+        if (vt == next_switch) {
+            dvm_buf_read(&st, 0, 0, dcons_record, &cons);
+            dcons_drops(&cons);
+            fflush(out);
+            next_switch += o.switchrate_ns;
+            continue;
+        }
+        for (uint32_t k = 0; k < ob->hdr->dh_nprobes && k < 64; k++) {
+            const struct dif_probe *p = &ob->probes[k];
+            if (!p->dp_period || next[k] != vt)
+                continue;
+            uint64_t args[DVM_NARGS] = { 0 };
+            dvm_fire(&st, &ctx, p->dp_id, args);
+            next[k] += p->dp_period;
+        }
+    }
+    dvm_buf_read(&st, 0, 0, dcons_record, &cons);
+    dvm_fire(&st, &ctx, DPROBE_END, NULL);
+    dvm_buf_read(&st, 0, 1, dcons_record, &cons);
+    dcons_drops(&cons);
+    dcons_final(&cons);
+    fflush(out);
+    if (out != stdout)
+        fclose(out);
+    return cons.exited ? cons.exit_status : 0;
+}

@@ -1,0 +1,1236 @@
+// SPDX-License-Identifier: MIT
+// The D code generator: walks the parsed clauses in program order, types every expression
+// (C promotions over 64-bit registers, strings by reference), resolves probe descriptions
+// against the probe table, and lays out the DIF object (d/dif.h). Invariants of what it
+// emits: registers are allocated LIFO from %r1..%r15 and %r0 is never a destination;
+// branches are patched to strictly forward targets; every program ends with RET. The output
+// must still pass dif_verify(): the kernel does not trust the compiler either.
+#include "dcc_impl.h"
+#include <d/dprobes.h>
+
+#define CAP_INSNS   16384u
+#define CAP_INTS    1024u
+#define CAP_STRS    32768u
+#define CAP_ACTS    1024u
+#define CAP_CLAUSES 256u
+#define CAP_PROBES  512u
+#define CAP_ECBS    2048u
+
+struct sym {
+    const char *name;
+    uint8_t scope;
+    uint8_t defined;
+    struct dtype type;
+    char keys[DIF_TUPMAX + 1];
+};
+
+struct aggsym {
+    const char *name;
+    int func;
+    int line;
+    char keys[DIF_RECMAX + 1];
+    int64_t param[DIF_AGGPARAMS];
+};
+
+struct cg {
+    struct dcc *cc;
+    uint32_t *insns;
+    unsigned ninsns, start;
+    uint64_t *ints;
+    unsigned nints;
+    char *strs;
+    unsigned strlen;
+    struct sym syms[DIF_MAXVARS];
+    unsigned nsyms;
+    struct aggsym aggs[DIF_MAXAGGS];
+    unsigned naggs;
+    struct dif_act *acts;
+    unsigned nacts;
+    struct dif_clause *clauses;
+    unsigned nclauses;
+    struct dif_probe *probes;
+    unsigned nprobes;
+    struct dif_ecb *ecbs;
+    unsigned necbs;
+    uint16_t regs; /* bit r set: %rr in use */
+    char rec[DIF_RECMAX + 1];
+    unsigned nrec;
+    int line;
+};
+
+#define T_INT64  ((struct dtype){ DIF_TYPE_INT, 8, 1 })
+#define T_UINT64 ((struct dtype){ DIF_TYPE_INT, 8, 0 })
+#define T_INT32  ((struct dtype){ DIF_TYPE_INT, 4, 1 })
+#define T_UINT32 ((struct dtype){ DIF_TYPE_INT, 4, 0 })
+#define T_STRING ((struct dtype){ DIF_TYPE_STR, 0, 0 })
+
+/* ---- object tables ------------------------------------------------------------------------ */
+
+static unsigned emit(struct cg *g, uint32_t ins)
+{
+    if (g->ninsns == CAP_INSNS || g->ninsns - g->start >= DIF_MAXPROG)
+        dcc_error(g->cc, g->line, "D_DIF_SIZE", "program too large");
+    g->insns[g->ninsns++] = ins;
+    return g->ninsns - 1 - g->start;
+}
+
+static unsigned here(struct cg *g) { return g->ninsns - g->start; }
+
+static void patch(struct cg *g, unsigned pc, unsigned op)
+{
+    g->insns[g->start + pc] = DIF_INSTR_BR(op, here(g));
+}
+
+static unsigned intern_int(struct cg *g, uint64_t v)
+{
+    for (unsigned k = 0; k < g->nints; k++)
+        if (g->ints[k] == v)
+            return k;
+    if (g->nints == CAP_INTS)
+        dcc_error(g->cc, g->line, "D_DIF_SIZE", "too many integer constants");
+    g->ints[g->nints] = v;
+    return g->nints++;
+}
+
+static uint32_t intern_str(struct cg *g, const char *s)
+{
+    size_t n = strlen(s);
+    for (unsigned off = 0; off < g->strlen; off += (unsigned)strlen(g->strs + off) + 1)
+        if (strcmp(g->strs + off, s) == 0)
+            return off;
+    if (g->strlen + n + 1 > CAP_STRS || g->strlen + n + 1 > 65535)
+        dcc_error(g->cc, g->line, "D_DIF_SIZE", "string table full");
+    memcpy(g->strs + g->strlen, s, n + 1);
+    g->strlen += (unsigned)n + 1;
+    return g->strlen - (unsigned)n - 1;
+}
+
+static unsigned reg_alloc(struct cg *g)
+{
+    for (unsigned r = 1; r < DIF_NREGS; r++)
+        if (!(g->regs & (1u << r))) {
+            g->regs |= (uint16_t)(1u << r);
+            return r;
+        }
+    dcc_error(g->cc, g->line, "D_NOREG", "insufficient registers to generate code");
+}
+
+static void reg_free(struct cg *g, unsigned r) { g->regs &= (uint16_t)~(1u << r); }
+
+static char type_letter(struct dtype t)
+{
+    if (t.kind == DIF_TYPE_STR)
+        return 's';
+    static const char s[9] = { 0, 'b', 'h', 0, 'i', 0, 0, 0, 'l' };
+    static const char u[9] = { 0, 'B', 'H', 0, 'I', 0, 0, 0, 'L' };
+    return t.sign ? s[t.size] : u[t.size];
+}
+
+/* ---- types -------------------------------------------------------------------------------- */
+
+static struct dtype promote(struct dtype t)
+{
+    if (t.size < 4)
+        return T_INT32;
+    return t;
+}
+
+static struct dtype arith(struct dtype a, struct dtype b)
+{
+    a = promote(a);
+    b = promote(b);
+    if (a.size == b.size)
+        return (struct dtype){ DIF_TYPE_INT, a.size, (uint8_t)(a.sign && b.sign) };
+    return a.size > b.size ? a : b;
+}
+
+static void need_int(struct cg *g, struct dtype t, int line, const char *op)
+{
+    if (t.kind != DIF_TYPE_INT)
+        dcc_error(g->cc, line, "D_OP_INT", "operator %s requires an operand of integral type", op);
+}
+
+/* convert: makes reg hold a value of type `to` from type `from` (ints only). */
+static void convert(struct cg *g, unsigned r, struct dtype from, struct dtype to)
+{
+    if (to.kind != DIF_TYPE_INT || from.kind != DIF_TYPE_INT || to.size == 8)
+        return;
+    if (to.size < from.size || to.sign != from.sign || from.size == 8)
+        emit(g, DIF_INSTR(to.sign ? DIF_SEXT : DIF_ZEXT, r, to.size, r));
+}
+
+/* ---- constants ---------------------------------------------------------------------------- */
+
+static int const_value(struct dnode *n, int64_t *v)
+{
+    int64_t a, b;
+    switch (n->kind) {
+    case N_INT:
+        *v = n->ival;
+        return 1;
+    case N_UN:
+        if (!const_value(n->a, &a))
+            return 0;
+        *v = n->op == T_MINUS ? (int64_t)(0 - (uint64_t)a) : n->op == T_TILDE ? ~a
+             : n->op == T_NOT ? !a : a;
+        return 1;
+    case N_CAST:
+        return const_value(n->a, v);
+    case N_BIN:
+        if (!const_value(n->a, &a) || !const_value(n->b, &b))
+            return 0;
+        switch (n->op) {
+        case T_PLUS: *v = (int64_t)((uint64_t)a + (uint64_t)b); return 1;
+        case T_MINUS: *v = (int64_t)((uint64_t)a - (uint64_t)b); return 1;
+        case T_STAR: *v = (int64_t)((uint64_t)a * (uint64_t)b); return 1;
+        case T_SLASH: case T_PERCENT:
+            if (b == 0 || (b == -1 && a == INT64_MIN))
+                return 0;
+            *v = n->op == T_SLASH ? a / b : a % b;
+            return 1;
+        case T_SHL: *v = (int64_t)((uint64_t)a << (b & 63)); return 1;
+        case T_SHR: *v = a >> (b & 63); return 1;
+        case T_AMP: *v = a & b; return 1;
+        case T_BAR: *v = a | b; return 1;
+        case T_CARET: *v = a ^ b; return 1;
+        default: return 0;
+        }
+    default:
+        return 0;
+    }
+}
+
+/* ---- variables ---------------------------------------------------------------------------- */
+
+static struct sym *sym_find(struct cg *g, const char *name, int scope)
+{
+    for (unsigned k = 0; k < g->nsyms; k++) {
+        int s = g->syms[k].scope;
+        if (strcmp(g->syms[k].name, name) != 0)
+            continue;
+        if (s == scope || (scope == DIF_SCOPE_GLOBAL && s == DIF_SCOPE_ARRAY) ||
+            (scope == DIF_SCOPE_ARRAY && s == DIF_SCOPE_GLOBAL))
+            return &g->syms[k];
+    }
+    return NULL;
+}
+
+static struct sym *sym_new(struct cg *g, const char *name, int scope, int line)
+{
+    if (g->nsyms == DIF_MAXVARS)
+        dcc_error(g->cc, line, "D_DIF_SIZE", "too many variables");
+    struct sym *s = &g->syms[g->nsyms++];
+    s->name = name;
+    s->scope = (uint8_t)scope;
+    return s;
+}
+
+static unsigned sym_id(struct cg *g, struct sym *s) { return (unsigned)(s - g->syms); }
+
+static const char *scope_prefix(int scope)
+{
+    return scope == DIF_SCOPE_SELF ? "self->" : scope == DIF_SCOPE_THIS ? "this->" : "";
+}
+
+struct builtin { const char *name; unsigned id; struct dtype type; };
+static const struct builtin builtins[] = {
+    { "arg0", DIF_B_ARG0, T_INT64 }, { "arg1", DIF_B_ARG0 + 1, T_INT64 },
+    { "arg2", DIF_B_ARG0 + 2, T_INT64 }, { "arg3", DIF_B_ARG0 + 3, T_INT64 },
+    { "arg4", DIF_B_ARG0 + 4, T_INT64 }, { "arg5", DIF_B_ARG0 + 5, T_INT64 },
+    { "arg6", DIF_B_ARG0 + 6, T_INT64 }, { "arg7", DIF_B_ARG0 + 7, T_INT64 },
+    { "arg8", DIF_B_ARG0 + 8, T_INT64 }, { "arg9", DIF_B_ARG0 + 9, T_INT64 },
+    { "timestamp", DIF_B_TIMESTAMP, T_UINT64 }, { "vtimestamp", DIF_B_VTIMESTAMP, T_UINT64 },
+    { "walltimestamp", DIF_B_WALLTIMESTAMP, T_INT64 }, { "pid", DIF_B_PID, T_INT32 },
+    { "tid", DIF_B_TID, T_INT32 }, { "ppid", DIF_B_PPID, T_INT32 },
+    { "cpu", DIF_B_CPU, T_INT32 }, { "execname", DIF_B_EXECNAME, T_STRING },
+    { "probeprov", DIF_B_PROBEPROV, T_STRING }, { "probemod", DIF_B_PROBEMOD, T_STRING },
+    { "probefunc", DIF_B_PROBEFUNC, T_STRING }, { "probename", DIF_B_PROBENAME, T_STRING },
+    { "epid", DIF_B_EPID, T_UINT32 }, { "id", DIF_B_ID, T_UINT32 },
+    { "errno", DIF_B_ERRNO, T_INT32 },
+};
+
+static const struct builtin *builtin_find(const char *name)
+{
+    for (size_t k = 0; k < sizeof(builtins) / sizeof(builtins[0]); k++)
+        if (strcmp(builtins[k].name, name) == 0)
+            return &builtins[k];
+    return NULL;
+}
+
+struct subr { const char *name; unsigned id; const char *args; struct dtype ret; };
+static const struct subr subrs[] = {
+    { "strlen", DIF_S_STRLEN, "s", T_UINT64 }, { "strjoin", DIF_S_STRJOIN, "ss", T_STRING },
+    { "substr", DIF_S_SUBSTR2, "si", T_STRING }, { "substr", DIF_S_SUBSTR3, "sii", T_STRING },
+    { "index", DIF_S_INDEX, "ss", T_INT32 }, { "rindex", DIF_S_RINDEX, "ss", T_INT32 },
+    { "strchr", DIF_S_STRCHR, "si", T_STRING }, { "strstr", DIF_S_STRSTR, "ss", T_STRING },
+    { "lltostr", DIF_S_LLTOSTR, "i", T_STRING }, { "strtoll", DIF_S_STRTOLL, "s", T_INT64 },
+    { "toupper", DIF_S_TOUPPER, "s", T_STRING }, { "tolower", DIF_S_TOLOWER, "s", T_STRING },
+};
+
+/* ---- expressions -------------------------------------------------------------------------- */
+
+static unsigned expr(struct cg *g, struct dnode *n, struct dtype *t);
+
+static unsigned count_list(struct dnode *n)
+{
+    unsigned k = 0;
+    for (; n; n = n->next)
+        k++;
+    return k;
+}
+
+/* push_keys: evaluates a key list and pushes it on the tuple stack; returns its descriptor. */
+static void push_keys(struct cg *g, struct dnode *keys, char *desc)
+{
+    unsigned regs[DIF_TUPMAX], n = 0;
+    struct dtype types[DIF_TUPMAX];
+    for (struct dnode *k = keys; k; k = k->next) {
+        if (n == DIF_TUPMAX)
+            dcc_error(g->cc, k->line, "D_ARR_BADREF", "too many keys");
+        regs[n] = expr(g, k, &types[n]);
+        if (types[n].kind == DT_NONE)
+            dcc_error(g->cc, k->line, "D_ARR_BADREF", "key has no value");
+        desc[n] = types[n].kind == DIF_TYPE_STR ? 's' : 'l';
+        n++;
+    }
+    desc[n] = 0;
+    for (unsigned k = 0; k < n; k++) {
+        emit(g, DIF_INSTR(DIF_PUSHT, regs[k], types[k].kind, 0));
+    }
+    for (unsigned k = n; k-- > 0;)
+        reg_free(g, regs[k]);
+}
+
+/* lvalue: resolves a variable reference. For arrays, pushes the keys first. If `def` is set,
+ * an undefined variable is created with type *t. Returns the symbol. */
+static struct sym *lvalue(struct cg *g, struct dnode *n, const struct dtype *def)
+{
+    int scope;
+    char keys[DIF_TUPMAX + 1] = "";
+    switch (n->kind) {
+    case N_IDENT: scope = DIF_SCOPE_GLOBAL; break;
+    case N_INDEX: scope = DIF_SCOPE_ARRAY; break;
+    case N_SELF: scope = DIF_SCOPE_SELF; break;
+    case N_THIS: scope = DIF_SCOPE_THIS; break;
+    default:
+        dcc_error(g->cc, n->line, "D_OP_LVAL", "operator = requires a writable variable");
+    }
+    if (scope == DIF_SCOPE_GLOBAL && builtin_find(n->s))
+        dcc_error(g->cc, n->line, "D_OP_LVAL", "%s is a read-only built-in variable", n->s);
+    if (scope == DIF_SCOPE_ARRAY)
+        push_keys(g, n->b, keys);
+    struct sym *s = sym_find(g, n->s, scope);
+    if (s && s->defined && s->scope != scope)
+        dcc_error(g->cc, n->line, "D_ARR_BADREF", "%s is %s", n->s,
+                  s->scope == DIF_SCOPE_ARRAY ? "an associative array" : "a scalar variable");
+    if (!s || !s->defined) {
+        if (!def)
+            dcc_error(g->cc, n->line, "D_IDENT_UNDEF", "failed to resolve %s%s: Unknown variable name",
+                      scope_prefix(scope), n->s);
+        if (!s)
+            s = sym_new(g, n->s, scope, n->line);
+        else if (s->type.kind != def->kind && s->type.kind != DT_NONE)
+            dcc_error(g->cc, n->line, "D_OP_INCOMPAT", "operands have incompatible types");
+        if (s->type.kind == 0 && s->type.size == 0)
+            s->type = *def;
+        s->scope = (uint8_t)scope;
+        s->defined = 1;
+        memcpy(s->keys, keys, sizeof(keys));
+    } else if (scope == DIF_SCOPE_ARRAY && strcmp(s->keys, keys) != 0) {
+        dcc_error(g->cc, n->line, "D_ARR_BADREF", "%s[ ] key types do not match its first use",
+                  n->s);
+    }
+    return s;
+}
+
+static const uint8_t ld_op[] = { [DIF_SCOPE_GLOBAL] = DIF_LDGV, [DIF_SCOPE_ARRAY] = DIF_LDGA,
+                                 [DIF_SCOPE_SELF] = DIF_LDSV, [DIF_SCOPE_THIS] = DIF_LDTV };
+static const uint8_t st_op[] = { [DIF_SCOPE_GLOBAL] = DIF_STGV, [DIF_SCOPE_ARRAY] = DIF_STGA,
+                                 [DIF_SCOPE_SELF] = DIF_STSV, [DIF_SCOPE_THIS] = DIF_STTV };
+
+static unsigned load_var(struct cg *g, struct dnode *n, struct dtype *t)
+{
+    struct sym *s = lvalue(g, n, NULL);
+    unsigned r = reg_alloc(g);
+    emit(g, DIF_INSTR_IDX(ld_op[s->scope], sym_id(g, s), r));
+    *t = s->type;
+    return r;
+}
+
+/* store_var: stores r (of type t) into the variable n; keys are evaluated again. */
+static void store_var(struct cg *g, struct dnode *n, unsigned r, struct dtype t)
+{
+    struct sym *s = lvalue(g, n, &t);
+    if (s->type.kind != t.kind)
+        dcc_error(g->cc, n->line, "D_OP_INCOMPAT", "operands have incompatible types: %s%s is %s",
+                  scope_prefix(s->scope), n->s, s->type.kind == DIF_TYPE_STR ? "a string" : "an integer");
+    convert(g, r, t, s->type);
+    emit(g, DIF_INSTR_IDX(st_op[s->scope], sym_id(g, s), r));
+}
+
+static unsigned bool_result(struct cg *g, unsigned brop)
+{
+    /* after a compare: rd = condition ? 1 : 0 */
+    unsigned rd = reg_alloc(g);
+    unsigned b = emit(g, 0);
+    emit(g, DIF_INSTR(DIF_MOV, 0, 0, rd));
+    unsigned j = emit(g, 0);
+    patch(g, b, brop);
+    emit(g, DIF_INSTR_IDX(DIF_SETX, intern_int(g, 1), rd));
+    patch(g, j, DIF_BA);
+    return rd;
+}
+
+static unsigned binop(struct cg *g, struct dnode *n, struct dtype *t)
+{
+    struct dtype ta, tb;
+    int op = n->op;
+    if (op == T_LAND || op == T_LOR) {
+        unsigned rd = reg_alloc(g);
+        unsigned ra = expr(g, n->a, &ta);
+        emit(g, DIF_INSTR(DIF_TST, ra, 0, 0));
+        reg_free(g, ra);
+        emit(g, DIF_INSTR(DIF_MOV, 0, 0, rd));
+        emit(g, DIF_INSTR_IDX(DIF_SETX, intern_int(g, op == T_LOR), rd));
+        unsigned b1 = emit(g, 0);
+        unsigned rb = expr(g, n->b, &tb);
+        emit(g, DIF_INSTR(DIF_TST, rb, 0, 0));
+        reg_free(g, rb);
+        emit(g, DIF_INSTR(DIF_MOV, 0, 0, rd));
+        unsigned b2 = emit(g, 0);
+        emit(g, DIF_INSTR_IDX(DIF_SETX, intern_int(g, 1), rd));
+        patch(g, b2, DIF_BE);
+        patch(g, b1, op == T_LOR ? DIF_BNE : DIF_BE);
+        *t = T_INT32;
+        return rd;
+    }
+    unsigned ra = expr(g, n->a, &ta);
+    unsigned rb = expr(g, n->b, &tb);
+    if (ta.kind == DT_NONE || tb.kind == DT_NONE)
+        dcc_error(g->cc, n->line, "D_OP_VOID", "operator %s requires operands with values",
+                  dcc_tokname(op));
+    if (op == T_LXOR) {
+        emit(g, DIF_INSTR(DIF_TST, ra, 0, 0));
+        unsigned x = bool_result(g, DIF_BNE);
+        emit(g, DIF_INSTR(DIF_TST, rb, 0, 0));
+        unsigned y = bool_result(g, DIF_BNE);
+        emit(g, DIF_INSTR(DIF_XOR, x, y, ra));
+        reg_free(g, y);
+        reg_free(g, x);
+        reg_free(g, rb);
+        *t = T_INT32;
+        return ra;
+    }
+    if (op >= T_LT && op <= T_NE) {
+        int str = ta.kind == DIF_TYPE_STR;
+        if (ta.kind != tb.kind)
+            dcc_error(g->cc, n->line, "D_OP_INCOMPAT", "operands have incompatible types: "
+                      "\"%s\" %s \"%s\"", str ? "string" : "int", dcc_tokname(op),
+                      str ? "int" : "string");
+        int uns = !str && !arith(ta, tb).sign;
+        emit(g, DIF_INSTR(str ? DIF_SCMP : DIF_CMP, ra, rb, 0));
+        reg_free(g, rb);
+        reg_free(g, ra);
+        unsigned br;
+        switch (op) {
+        case T_LT: br = uns ? DIF_BLU : DIF_BL; break;
+        case T_GT: br = uns ? DIF_BGU : DIF_BG; break;
+        case T_LE: br = uns ? DIF_BLEU : DIF_BLE; break;
+        case T_GE: br = uns ? DIF_BGEU : DIF_BGE; break;
+        case T_EQ: br = DIF_BE; break;
+        default: br = DIF_BNE; break;
+        }
+        *t = T_INT32;
+        return bool_result(g, br);
+    }
+    need_int(g, ta, n->line, dcc_tokname(op));
+    need_int(g, tb, n->line, dcc_tokname(op));
+    struct dtype rt = arith(ta, tb);
+    if (op == T_SHL || op == T_SHR)
+        rt = promote(ta);
+    unsigned o;
+    int64_t cv;
+    switch (op) {
+    case T_PLUS: o = DIF_ADD; break;
+    case T_MINUS: o = DIF_SUB; break;
+    case T_STAR: o = DIF_MUL; break;
+    case T_SLASH: case T_PERCENT:
+        if (const_value(n->b, &cv) && cv == 0)
+            dcc_error(g->cc, n->line, "D_DIV_ZERO", "expression contains %s by zero",
+                      op == T_SLASH ? "division" : "modulus");
+        o = op == T_SLASH ? (rt.sign ? DIF_SDIV : DIF_UDIV) : (rt.sign ? DIF_SREM : DIF_UREM);
+        break;
+    case T_SHL: o = DIF_SLL; break;
+    case T_SHR: o = rt.sign ? DIF_SRA : DIF_SRL; break;
+    case T_AMP: o = DIF_AND; break;
+    case T_BAR: o = DIF_OR; break;
+    case T_CARET: o = DIF_XOR; break;
+    default:
+        dcc_error(g->cc, n->line, "D_SYNTAX", "unexpected operator");
+    }
+    emit(g, DIF_INSTR(o, ra, rb, ra));
+    reg_free(g, rb);
+    if (rt.size < 8)
+        emit(g, DIF_INSTR(rt.sign ? DIF_SEXT : DIF_ZEXT, ra, rt.size, ra));
+    *t = rt;
+    return ra;
+}
+
+static unsigned call(struct cg *g, struct dnode *n, struct dtype *t)
+{
+    unsigned nargs = count_list(n->b);
+    const struct subr *s = NULL;
+    int known = 0;
+    for (size_t k = 0; k < sizeof(subrs) / sizeof(subrs[0]); k++) {
+        if (strcmp(subrs[k].name, n->s) != 0)
+            continue;
+        known = 1;
+        if (strlen(subrs[k].args) == nargs)
+            s = &subrs[k];
+    }
+    if (!known)
+        dcc_error(g->cc, n->line, "D_PROTO_FUNC",
+                  "%s( ) is not a subroutine that returns a value here", n->s);
+    if (!s)
+        dcc_error(g->cc, n->line, "D_PROTO_LEN", "%s( ) prototype mismatch: %d args passed",
+                  n->s, (int)nargs);
+    unsigned regs[DIF_TUPMAX], k = 0;
+    struct dtype at;
+    for (struct dnode *a = n->b; a; a = a->next, k++) {
+        regs[k] = expr(g, a, &at);
+        if ((at.kind == DIF_TYPE_STR) != (s->args[k] == 's') || at.kind == DT_NONE)
+            dcc_error(g->cc, a->line, "D_PROTO_ARG", "%s( ) argument #%d is incompatible with "
+                      "prototype", n->s, (int)k + 1);
+    }
+    for (unsigned j = 0; j < nargs; j++)
+        emit(g, DIF_INSTR(DIF_PUSHT, regs[j], s->args[j] == 's' ? DIF_TYPE_STR : DIF_TYPE_INT, 0));
+    for (unsigned j = nargs; j-- > 0;)
+        reg_free(g, regs[j]);
+    unsigned rd = reg_alloc(g);
+    emit(g, DIF_INSTR_IDX(DIF_CALL, s->id, rd));
+    *t = s->ret;
+    return rd;
+}
+
+static unsigned incdec(struct cg *g, struct dnode *n, struct dtype *t)
+{
+    int post = n->kind == N_POSTINC || n->kind == N_POSTDEC;
+    int inc = n->kind == N_POSTINC || n->kind == N_PREINC;
+    unsigned r = load_var(g, n->a, t);
+    need_int(g, *t, n->line, inc ? "++" : "--");
+    unsigned one = reg_alloc(g);
+    emit(g, DIF_INSTR_IDX(DIF_SETX, intern_int(g, 1), one));
+    unsigned nv = reg_alloc(g);
+    emit(g, DIF_INSTR(inc ? DIF_ADD : DIF_SUB, r, one, nv));
+    store_var(g, n->a, nv, *t);
+    if (!post)
+        emit(g, DIF_INSTR(DIF_MOV, nv, 0, r));
+    reg_free(g, nv);
+    reg_free(g, one);
+    return r;
+}
+
+static unsigned assignment(struct cg *g, struct dnode *n, struct dtype *t)
+{
+    if (n->a->kind == N_AGG)
+        dcc_error(g->cc, n->line, "D_AGG_SCALAR", "aggregations may only be assigned an "
+                  "aggregating function, in a statement of their own");
+    unsigned r = expr(g, n->b, t);
+    if (t->kind == DT_NONE)
+        dcc_error(g->cc, n->line, "D_OP_VOID", "cannot assign a value-less expression");
+    if (n->op != T_ASSIGN) {
+        static const uint8_t map[] = { [T_ADD_EQ - T_ASSIGN] = T_PLUS, [T_SUB_EQ - T_ASSIGN] = T_MINUS,
+            [T_MUL_EQ - T_ASSIGN] = T_STAR, [T_DIV_EQ - T_ASSIGN] = T_SLASH,
+            [T_MOD_EQ - T_ASSIGN] = T_PERCENT, [T_SHL_EQ - T_ASSIGN] = T_SHL,
+            [T_SHR_EQ - T_ASSIGN] = T_SHR, [T_AND_EQ - T_ASSIGN] = T_AMP,
+            [T_XOR_EQ - T_ASSIGN] = T_CARET, [T_OR_EQ - T_ASSIGN] = T_BAR };
+        struct dnode tmp = { .kind = N_BIN, .op = map[n->op - T_ASSIGN], .line = n->line,
+                             .a = n->a, .b = n->b };
+        reg_free(g, r);
+        r = binop(g, &tmp, t);
+    }
+    store_var(g, n->a, r, *t);
+    return r;
+}
+
+static unsigned expr(struct cg *g, struct dnode *n, struct dtype *t)
+{
+    unsigned r, r2;
+    struct dtype t2;
+    g->line = n->line;
+    switch (n->kind) {
+    case N_INT:
+        r = reg_alloc(g);
+        emit(g, DIF_INSTR_IDX(DIF_SETX, intern_int(g, (uint64_t)n->ival), r));
+        *t = n->type;
+        return r;
+    case N_STR:
+        if ((unsigned)n->ival >= g->cc->strsize)
+            dcc_error(g->cc, n->line, "D_STR_SIZE", "string literal exceeds strsize");
+        r = reg_alloc(g);
+        emit(g, DIF_INSTR_IDX(DIF_SETS, intern_str(g, n->s), r));
+        *t = T_STRING;
+        return r;
+    case N_IDENT: {
+        const struct builtin *b = builtin_find(n->s);
+        if (b) {
+            r = reg_alloc(g);
+            emit(g, DIF_INSTR_IDX(DIF_BUILTIN, b->id, r));
+            *t = b->type;
+            return r;
+        }
+        return load_var(g, n, t);
+    }
+    case N_SELF: case N_THIS: case N_INDEX:
+        return load_var(g, n, t);
+    case N_AGG:
+        dcc_error(g->cc, n->line, "D_AGG_SCALAR", "aggregations cannot be used in expressions");
+    case N_CALL:
+        return call(g, n, t);
+    case N_BIN:
+        return binop(g, n, t);
+    case N_UN:
+        r = expr(g, n->a, t);
+        if (n->op == T_NOT) {
+            if (t->kind == DT_NONE)
+                need_int(g, *t, n->line, "!");
+            emit(g, DIF_INSTR(DIF_TST, r, 0, 0));
+            reg_free(g, r);
+            *t = T_INT32;
+            return bool_result(g, DIF_BE);
+        }
+        need_int(g, *t, n->line, dcc_tokname(n->op));
+        *t = promote(*t);
+        if (n->op == T_MINUS)
+            emit(g, DIF_INSTR(DIF_SUB, 0, r, r));
+        else if (n->op == T_TILDE)
+            emit(g, DIF_INSTR(DIF_NOT, r, 0, r));
+        if (n->op != T_PLUS && t->size < 8)
+            emit(g, DIF_INSTR(t->sign ? DIF_SEXT : DIF_ZEXT, r, t->size, r));
+        return r;
+    case N_PREINC: case N_PREDEC: case N_POSTINC: case N_POSTDEC:
+        return incdec(g, n, t);
+    case N_ASSIGN:
+        return assignment(g, n, t);
+    case N_COND: {
+        r = reg_alloc(g);
+        unsigned rc = expr(g, n->a, &t2);
+        emit(g, DIF_INSTR(DIF_TST, rc, 0, 0));
+        reg_free(g, rc);
+        unsigned b = emit(g, 0);
+        r2 = expr(g, n->b, t);
+        emit(g, DIF_INSTR(DIF_MOV, r2, 0, r));
+        reg_free(g, r2);
+        unsigned j = emit(g, 0);
+        patch(g, b, DIF_BE);
+        r2 = expr(g, n->c, &t2);
+        emit(g, DIF_INSTR(DIF_MOV, r2, 0, r));
+        reg_free(g, r2);
+        patch(g, j, DIF_BA);
+        if (t->kind != t2.kind)
+            dcc_error(g->cc, n->line, "D_OP_INCOMPAT", "?: operands must have compatible types");
+        if (t->kind == DIF_TYPE_INT)
+            *t = arith(*t, t2);
+        return r;
+    }
+    case N_CAST:
+        r = expr(g, n->a, &t2);
+        if (n->type.kind == DIF_TYPE_STR || t2.kind != DIF_TYPE_INT)
+            dcc_error(g->cc, n->line, "D_CAST_INVAL", "invalid cast expression");
+        if (n->type.size < 8)
+            emit(g, DIF_INSTR(n->type.sign ? DIF_SEXT : DIF_ZEXT, r, n->type.size, r));
+        *t = n->type;
+        return r;
+    case N_SIZEOF: {
+        uint64_t sz;
+        if (n->a) {
+            unsigned save = g->ninsns;
+            uint16_t regs = g->regs;
+            reg_free(g, expr(g, n->a, &t2));
+            g->ninsns = save;
+            g->regs = regs;
+            sz = t2.kind == DIF_TYPE_STR ? g->cc->strsize : t2.size;
+        } else {
+            sz = n->type.kind == DIF_TYPE_STR ? g->cc->strsize : n->type.size;
+        }
+        r = reg_alloc(g);
+        emit(g, DIF_INSTR_IDX(DIF_SETX, intern_int(g, sz), r));
+        *t = T_UINT64;
+        return r;
+    }
+    case N_COMMA:
+        reg_free(g, expr(g, n->a, &t2));
+        return expr(g, n->b, t);
+    default:
+        dcc_error(g->cc, n->line, "D_SYNTAX", "unexpected expression");
+    }
+}
+
+/* ---- programs and actions ----------------------------------------------------------------- */
+
+static struct dif_prog prog_begin(struct cg *g)
+{
+    g->start = g->ninsns;
+    g->regs = 0;
+    g->nrec = 0;
+    g->rec[0] = 0;
+    return (struct dif_prog){ g->ninsns, 0 };
+}
+
+static struct dif_prog prog_end(struct cg *g, struct dif_prog p, unsigned r)
+{
+    emit(g, DIF_INSTR(DIF_RET, 0, 0, r));
+    p.dp_len = g->ninsns - p.dp_start;
+    return p;
+}
+
+static void push_rec(struct cg *g, struct dnode *n)
+{
+    struct dtype t;
+    if (g->nrec == DIF_RECMAX)
+        dcc_error(g->cc, n->line, "D_PROTO_LEN", "too many values in one action");
+    unsigned r = expr(g, n, &t);
+    if (t.kind == DT_NONE)
+        dcc_error(g->cc, n->line, "D_PROTO_ARG", "argument has no value");
+    emit(g, DIF_INSTR(DIF_PUSHR, r, t.kind, 0));
+    reg_free(g, r);
+    g->rec[g->nrec++] = type_letter(t);
+    g->rec[g->nrec] = 0;
+}
+
+static struct dif_act *act_new(struct cg *g, int kind, int line)
+{
+    if (g->nacts == CAP_ACTS)
+        dcc_error(g->cc, line, "D_DIF_SIZE", "too many actions");
+    struct dif_act *a = &g->acts[g->nacts++];
+    memset(a, 0, sizeof(*a));
+    a->da_kind = (uint16_t)kind;
+    a->da_line = (uint32_t)line;
+    a->da_arg2 = UINT32_MAX;
+    return a;
+}
+
+/* finish_rec: sets the action's record layout from the record stack and the clause offset. */
+static void finish_rec(struct cg *g, struct dif_act *a, uint32_t *recsize)
+{
+    a->da_types = intern_str(g, g->rec);
+    a->da_size = dif_types_size(g->rec, g->cc->strsize);
+    a->da_offset = *recsize;
+    *recsize += a->da_size;
+    if (*recsize > 65536)
+        dcc_error(g->cc, a->da_line, "D_DIF_SIZE", "clause records too much data");
+}
+
+/* printf_check: validates fmt against the argument types recorded in g->rec. */
+static void printf_check(struct cg *g, const char *fmt, int line, const char *fn, int aggmode)
+{
+    unsigned arg = 0, conv = 0;
+    for (const char *f = fmt; *f; f++) {
+        if (*f != '%')
+            continue;
+        f++;
+        if (*f == '%')
+            continue;
+        conv++;
+        int at = 0;
+        while (*f && d_strchr("-+ #0@", *f))
+            at |= *f++ == '@';
+        for (int part = 0; part < 2; part++) {
+            if (*f == '*') {
+                if (!aggmode && (arg >= g->nrec || g->rec[arg] == 's'))
+                    dcc_error(g->cc, line, "D_PRINTF_DYN_TYPE", "%s( ) * must be an integer "
+                              "argument", fn);
+                arg++;
+                f++;
+            } else {
+                while (*f >= '0' && *f <= '9')
+                    f++;
+            }
+            if (part == 0 && *f == '.')
+                f++;
+            else
+                break;
+        }
+        while (*f && d_strchr("hlLjzt", *f))
+            f++;
+        if (at) {
+            if (!aggmode)
+                dcc_error(g->cc, line, "D_PRINTF_AGG_CONV", "%%@ is only valid in printa( )");
+            if (!*f || !d_strchr("cdiouxXsp", *f))
+                f--;
+            continue;
+        }
+        if (!*f || !d_strchr("cdiouxXsp", *f))
+            dcc_error(g->cc, line, "D_PRINTF_FMT", "%s( ) format conversion #%d is not "
+                      "supported", fn, (int)conv);
+        if (aggmode == 1)
+            continue; /* printa: keys are checked at run time by the consumer */
+        if (arg >= g->nrec)
+            dcc_error(g->cc, line, "D_PRINTF_ARG_PROTO", "%s( ) prototype mismatch: conversion "
+                      "#%d (%%%c) is missing a corresponding value argument", fn, (int)conv, *f);
+        if ((g->rec[arg] == 's') != (*f == 's'))
+            dcc_error(g->cc, line, "D_PRINTF_ARG_TYPE", "%s( ) argument #%d is incompatible "
+                      "with conversion #%d prototype (%%%c)", fn, (int)arg + 2, (int)conv, *f);
+        arg++;
+    }
+    if (!aggmode && arg < g->nrec)
+        dcc_error(g->cc, line, "D_PRINTF_ARG_EXTRA", "%s( ) prototype mismatch: only %d "
+                  "arguments required by this format string", fn, (int)arg);
+}
+
+static unsigned agg_lookup(struct cg *g, struct dnode *n, int line)
+{
+    if (!n || n->kind != N_AGG || n->b)
+        dcc_error(g->cc, line, "D_PROTO_ARG", "argument must be an aggregation name");
+    for (unsigned k = 0; k < g->naggs; k++)
+        if (strcmp(g->aggs[k].name, n->s) == 0)
+            return k;
+    dcc_error(g->cc, line, "D_AGG_UNDEF", "aggregation @%s is not defined", n->s);
+}
+
+static const char *const aggfuncs[DIF_AGG_NFUNCS] = {
+    "count", "sum", "min", "max", "avg", "stddev", "quantize", "lquantize", "llquantize",
+};
+
+static void aggregation(struct cg *g, struct dnode *st)
+{
+    struct dnode *lhs = st->a, *rhs = st->b;
+    int line = st->line;
+    if (st->op != T_ASSIGN || !rhs || rhs->kind != N_CALL)
+        dcc_error(g->cc, line, "D_AGG_FUNC", "aggregations may only be assigned an "
+                  "aggregating function");
+    int func = -1;
+    for (int k = 0; k < DIF_AGG_NFUNCS; k++)
+        if (strcmp(aggfuncs[k], rhs->s) == 0)
+            func = k;
+    if (func < 0)
+        dcc_error(g->cc, line, "D_AGG_FUNC", "%s( ) is not an aggregating function", rhs->s);
+    unsigned nargs = count_list(rhs->b);
+    static const uint8_t minargs[] = { 0, 1, 1, 1, 1, 1, 1, 3, 5 };
+    static const uint8_t maxargs[] = { 0, 1, 1, 1, 1, 1, 1, 4, 5 };
+    if (nargs < minargs[func] || nargs > maxargs[func])
+        dcc_error(g->cc, line, "D_PROTO_LEN", "%s( ) prototype mismatch: %d args passed, %d "
+                  "expected", rhs->s, (int)nargs, (int)minargs[func]);
+    int64_t param[DIF_AGGPARAMS] = { 0, 0, 1, 0 };
+    unsigned np = 0;
+    for (struct dnode *a = rhs->b ? rhs->b->next : NULL; a; a = a->next, np++)
+        if (!const_value(a, &param[np]))
+            dcc_error(g->cc, a->line, "D_AGG_PARAM", "%s( ) argument #%d must be an integer "
+                      "constant", rhs->s, (int)np + 2);
+    if (func == DIF_AGG_LQUANTIZE) {
+        if (param[2] <= 0)
+            dcc_error(g->cc, line, "D_LQUANT_STEPVAL", "lquantize( ) step must be positive");
+        if (param[1] <= param[0])
+            dcc_error(g->cc, line, "D_LQUANT_MISMATCH", "lquantize( ) upper bound must be "
+                      "greater than lower bound");
+        if ((param[1] - param[0]) / param[2] > 10000)
+            dcc_error(g->cc, line, "D_LQUANT_STEPLARGE", "lquantize( ) has too many levels");
+    }
+    if (func == DIF_AGG_LLQUANTIZE &&
+        (param[0] < 2 || param[1] < 0 || param[2] < param[1] || param[3] <= 0 ||
+         param[2] > 30 || param[0] > 1000 || param[3] > 1000 || param[3] % param[0] != 0))
+        dcc_error(g->cc, line, "D_LLQUANT_PARAM", "llquantize( ) parameters are invalid");
+
+    struct dif_prog p = prog_begin(g);
+    for (struct dnode *k = lhs->b; k; k = k->next)
+        push_rec(g, k);
+    unsigned rv = 0;
+    if (nargs) {
+        struct dtype t;
+        rv = expr(g, rhs->b, &t);
+        need_int(g, t, line, rhs->s);
+    }
+    struct dif_act *a = act_new(g, DIF_ACT_AGG, line);
+    a->da_prog = prog_end(g, p, rv);
+    unsigned id;
+    for (id = 0; id < g->naggs; id++)
+        if (strcmp(g->aggs[id].name, lhs->s) == 0)
+            break;
+    if (id == g->naggs) {
+        if (g->naggs == DIF_MAXAGGS)
+            dcc_error(g->cc, line, "D_DIF_SIZE", "too many aggregations");
+        struct aggsym *s = &g->aggs[g->naggs++];
+        s->name = lhs->s;
+        s->func = func;
+        s->line = line;
+        memcpy(s->keys, g->rec, sizeof(s->keys));
+        memcpy(s->param, param, sizeof(param));
+    } else {
+        struct aggsym *s = &g->aggs[id];
+        if (s->func != func || memcmp(s->param, param, sizeof(param)) != 0)
+            dcc_error(g->cc, line, "D_AGG_REDEF", "aggregation redefined: @%s", lhs->s);
+        if (strcmp(s->keys, g->rec) != 0)
+            dcc_error(g->cc, line, "D_AGG_REDEF", "aggregation key signature differs from its "
+                      "first use: @%s", lhs->s);
+    }
+    a->da_arg = id;
+    a->da_types = intern_str(g, g->rec);
+    a->da_size = dif_types_size(g->rec, g->cc->strsize);
+    a->da_offset = 0; /* keys go to the aggregation buffer, not the principal record */
+}
+
+static int is_action(const char *s)
+{
+    static const char *const names[] = { "trace", "printf", "printa", "exit", "clear", "trunc",
+        "normalize", "denormalize", "tracemem", "speculate", "commit", "discard",
+        "stack", "ustack", "raise", "system", "chill", "breakpoint", "panic", "copyout" };
+    for (size_t k = 0; k < sizeof(names) / sizeof(names[0]); k++)
+        if (!strcmp(names[k], s))
+            return 1;
+    return 0;
+}
+
+static void proto_len(struct cg *g, struct dnode *n, unsigned lo, unsigned hi)
+{
+    unsigned c = count_list(n->b);
+    if (c < lo || c > hi)
+        dcc_error(g->cc, n->line, "D_PROTO_LEN", "%s( ) prototype mismatch: %d arg%s passed, "
+                  "%d expected", n->s, (int)c, c == 1 ? "" : "s", (int)lo);
+}
+
+/* statement: compiles one statement of a clause into one action. */
+static void statement(struct cg *g, struct dnode *st, uint32_t *recsize)
+{
+    g->line = st->line;
+    if (st->kind == N_ASSIGN && st->a->kind == N_AGG) {
+        aggregation(g, st);
+        return;
+    }
+    if (st->kind != N_CALL || !is_action(st->s)) {
+        struct dif_prog p = prog_begin(g);
+        struct dtype t;
+        unsigned r = expr(g, st, &t);
+        struct dif_act *a = act_new(g, DIF_ACT_EXPR, st->line);
+        a->da_prog = prog_end(g, p, r);
+        finish_rec(g, a, recsize);
+        return;
+    }
+    const char *fn = st->s;
+    struct dif_prog p = prog_begin(g);
+    struct dif_act *a;
+    if (!strcmp(fn, "trace")) {
+        proto_len(g, st, 1, 1);
+        push_rec(g, st->b);
+        a = act_new(g, DIF_ACT_TRACE, st->line);
+    } else if (!strcmp(fn, "printf")) {
+        if (!st->b || st->b->kind != N_STR)
+            dcc_error(g->cc, st->line, "D_PRINTF_ARG_FMT", "printf( ) argument #1 must be a "
+                      "string literal");
+        for (struct dnode *k = st->b->next; k; k = k->next)
+            push_rec(g, k);
+        printf_check(g, st->b->s, st->line, "printf", 0);
+        a = act_new(g, DIF_ACT_PRINTF, st->line);
+        a->da_arg = intern_str(g, st->b->s);
+    } else if (!strcmp(fn, "printa")) {
+        struct dnode *x = st->b;
+        uint32_t fmt = UINT32_MAX;
+        if (x && x->kind == N_STR) {
+            printf_check(g, x->s, st->line, "printa", 1);
+            fmt = intern_str(g, x->s);
+            x = x->next;
+        }
+        if (!x || x->next)
+            dcc_error(g->cc, st->line, "D_PRINTA_PROTO", "printa( ) takes an optional format "
+                      "and one aggregation");
+        unsigned id = agg_lookup(g, x, st->line);
+        a = act_new(g, DIF_ACT_PRINTA, st->line);
+        a->da_arg = id;
+        a->da_arg2 = fmt;
+    } else if (!strcmp(fn, "exit")) {
+        proto_len(g, st, 1, 1);
+        push_rec(g, st->b);
+        if (g->rec[0] == 's')
+            dcc_error(g->cc, st->line, "D_PROTO_ARG", "exit( ) argument #1 must be an integer");
+        a = act_new(g, DIF_ACT_EXIT, st->line);
+    } else if (!strcmp(fn, "clear") || !strcmp(fn, "denormalize")) {
+        proto_len(g, st, 1, 1);
+        unsigned id = agg_lookup(g, st->b, st->line);
+        a = act_new(g, fn[0] == 'c' ? DIF_ACT_CLEAR : DIF_ACT_DENORMALIZE, st->line);
+        a->da_arg = id;
+    } else if (!strcmp(fn, "trunc") || !strcmp(fn, "normalize")) {
+        int tr = fn[0] == 't';
+        proto_len(g, st, tr ? 1 : 2, 2);
+        unsigned id = agg_lookup(g, st->b, st->line);
+        if (st->b->next)
+            push_rec(g, st->b->next);
+        if (g->nrec && g->rec[0] == 's')
+            dcc_error(g->cc, st->line, "D_PROTO_ARG", "%s( ) argument #2 must be an integer", fn);
+        a = act_new(g, tr ? DIF_ACT_TRUNC : DIF_ACT_NORMALIZE, st->line);
+        a->da_arg = id;
+    } else {
+        dcc_error(g->cc, st->line, "D_UNSUPPORTED", "%s( ) is not supported in this D subset", fn);
+    }
+    a->da_prog = prog_end(g, p, 0);
+    finish_rec(g, a, recsize);
+}
+
+/* ---- probes ------------------------------------------------------------------------------- */
+
+/* timer_period: parses N[unit] of tick-N / profile-N; returns ns or 0 if malformed. */
+static uint64_t timer_period(const char *s)
+{
+    uint64_t v = 0;
+    if (*s < '0' || *s > '9')
+        return 0;
+    while (*s >= '0' && *s <= '9') {
+        if (v > 1000000000000ull)
+            return 0;
+        v = v * 10 + (uint64_t)(*s++ - '0');
+    }
+    if (v == 0)
+        return 0;
+    static const struct { const char *u; uint64_t ns; } units[] = {
+        { "ns", 1 }, { "nsec", 1 }, { "us", 1000 }, { "usec", 1000 }, { "ms", 1000000 },
+        { "msec", 1000000 }, { "s", 1000000000ull }, { "sec", 1000000000ull },
+        { "m", 60000000000ull }, { "min", 60000000000ull }, { "h", 3600000000000ull },
+        { "hour", 3600000000000ull }, { "d", 86400000000000ull }, { "day", 86400000000000ull },
+    };
+    if (*s == 0 || !strcmp(s, "hz"))
+        return v > 1000000000ull ? 0 : 1000000000ull / v;
+    for (size_t k = 0; k < sizeof(units) / sizeof(units[0]); k++)
+        if (!strcmp(s, units[k].u))
+            return v * units[k].ns;
+    return 0;
+}
+
+static unsigned probe_add(struct cg *g, uint32_t id, const struct dprobe_desc *d,
+                          uint64_t period, uint32_t flags, int line)
+{
+    for (unsigned k = 0; k < g->nprobes; k++)
+        if (g->probes[k].dp_id == id)
+            return k;
+    if (g->nprobes == CAP_PROBES)
+        dcc_error(g->cc, line, "D_DIF_SIZE", "too many probes");
+    struct dif_probe *p = &g->probes[g->nprobes];
+    p->dp_id = id;
+    p->dp_prov = intern_str(g, d->prov);
+    p->dp_mod = intern_str(g, d->mod);
+    p->dp_func = intern_str(g, d->func);
+    p->dp_name = intern_str(g, d->name);
+    p->dp_period = period;
+    p->dp_flags = flags;
+    return g->nprobes++;
+}
+
+static void ecb_add(struct cg *g, unsigned probe, unsigned clause, int line)
+{
+    for (unsigned k = 0; k < g->necbs; k++)
+        if (g->ecbs[k].de_probe == probe && g->ecbs[k].de_clause == clause)
+            return;
+    if (g->necbs == CAP_ECBS)
+        dcc_error(g->cc, line, "D_DIF_SIZE", "too many enablings");
+    g->ecbs[g->necbs].de_probe = probe;
+    g->ecbs[g->necbs].de_clause = clause;
+    g->necbs++;
+}
+
+static void match_desc(struct cg *g, const char *desc, unsigned clause, int line)
+{
+    const char *f[4] = { "", "", "", "" };
+    char buf[256];
+    unsigned nf = 1;
+    if (strlen(desc) >= sizeof(buf))
+        dcc_error(g->cc, line, "D_PDESC_INVAL", "probe description is too long");
+    d_strlcpy(buf, desc, sizeof(buf));
+    for (char *p = buf; *p; p++)
+        if (*p == ':')
+            nf++;
+    if (nf > 4)
+        dcc_error(g->cc, line, "D_PDESC_INVAL", "invalid probe description \"%s\": too many "
+                  "fields", desc);
+    /* fields fill from the right: "a:b" is function a, name b */
+    unsigned k = 4 - nf;
+    f[k] = buf;
+    for (char *p = buf; *p; p++)
+        if (*p == ':') {
+            *p = 0;
+            f[++k] = p + 1;
+        }
+    int glob = 0;
+    for (const char *p = desc; *p; p++)
+        if (*p == '*' || *p == '?' || *p == '[')
+            glob = 1;
+    int tick = !strncmp(f[3], "tick-", 5), prof = !strncmp(f[3], "profile-", 8);
+    if ((tick || prof) && !glob && (!f[0][0] || !strcmp(f[0], "profile")) && !f[1][0] &&
+        !f[2][0]) {
+        uint64_t period = timer_period(f[3] + (tick ? 5 : 8));
+        if (!period)
+            dcc_error(g->cc, line, "D_PDESC_INVAL", "invalid probe description \"%s\": bad "
+                      "interval", desc);
+        struct dprobe_desc d = { "profile", "", "", f[3] };
+        uint32_t id = DPROBE_TIMER_BASE;
+        for (unsigned j = 0; j < g->nprobes; j++)
+            if (g->probes[j].dp_period && !strcmp(g->strs + g->probes[j].dp_name, f[3]))
+                id = g->probes[j].dp_id;
+        if (id == DPROBE_TIMER_BASE)
+            for (unsigned j = 0; j < g->nprobes; j++)
+                if (g->probes[j].dp_id >= id)
+                    id = g->probes[j].dp_id + 1;
+        ecb_add(g, probe_add(g, id, &d, period, tick ? DIF_PRF_TICK : DIF_PRF_PROFILE, line),
+                clause, line);
+        return;
+    }
+    unsigned hits = 0;
+    for (uint32_t id = 1; id < DPROBE_COUNT; id++) {
+        struct dprobe_desc d;
+        if (dprobe_get(id, &d) != 0)
+            continue;
+        if (dprobe_glob(f[0], d.prov) && dprobe_glob(f[1], d.mod) &&
+            dprobe_glob(f[2], d.func) && dprobe_glob(f[3], d.name)) {
+            ecb_add(g, probe_add(g, id, &d, 0, 0, line), clause, line);
+            hits++;
+        }
+    }
+    if (!hits)
+        dcc_error(g->cc, line, "D_PDESC_ZERO", "probe description %s does not match any probes",
+                  desc);
+}
+
+/* ---- driver ------------------------------------------------------------------------------- */
+
+static void declare(struct cg *g, struct ddecl *d)
+{
+    if (sym_find(g, d->name, d->scope) && d->scope == DIF_SCOPE_GLOBAL)
+        dcc_error(g->cc, d->line, "D_DECL_IDRED", "identifier redeclared: %s", d->name);
+    if (d->scope == DIF_SCOPE_GLOBAL && builtin_find(d->name))
+        dcc_error(g->cc, d->line, "D_DECL_IDRED", "identifier redeclared: %s", d->name);
+    struct sym *s = sym_find(g, d->name, d->scope);
+    if (!s)
+        s = sym_new(g, d->name, d->scope, d->line);
+    s->type = d->type;
+    s->defined = 1;
+}
+
+static void clause(struct cg *g, struct dclause *c)
+{
+    if (g->nclauses == CAP_CLAUSES)
+        dcc_error(g->cc, c->line, "D_DIF_SIZE", "too many clauses");
+    unsigned ci = g->nclauses++;
+    struct dif_clause *dc = &g->clauses[ci];
+    for (unsigned k = 0; k < c->ndesc; k++)
+        match_desc(g, c->desc[k], ci, c->line);
+    if (c->pred) {
+        struct dif_prog p = prog_begin(g);
+        struct dtype t;
+        unsigned r = expr(g, c->pred, &t);
+        if (t.kind != DIF_TYPE_INT)
+            dcc_error(g->cc, c->pred->line, "D_PRED_SCALAR", "predicate result must be of "
+                      "scalar type");
+        dc->dc_pred = prog_end(g, p, r);
+    }
+    dc->dc_act = g->nacts;
+    int data = 0, print = 0;
+    for (struct dnode *s = c->stmts; s; s = s->next) {
+        statement(g, s, &dc->dc_recsize);
+        int kind = g->acts[g->nacts - 1].da_kind;
+        data |= kind != DIF_ACT_EXPR;
+        print |= kind != DIF_ACT_EXPR && kind != DIF_ACT_AGG;
+    }
+    dc->dc_nacts = g->nacts - dc->dc_act;
+    if (data && !print)
+        dc->dc_flags |= DIF_CLF_NOREC;
+}
+
+static void *place(struct dcc *cc, size_t *off, const void *src, size_t n)
+{
+    uint8_t *base = cc->out->obj;
+    size_t o = (*off + 7u) & ~(size_t)7u;
+    if (n)
+        memcpy(base + o, src, n);
+    *off = o + n;
+    return base + o;
+}
+
+void dcc_codegen(struct dcc *cc)
+{
+    struct cg *g = dcc_alloc(cc, sizeof(*g));
+    g->cc = cc;
+    g->insns = dcc_alloc(cc, CAP_INSNS * 4);
+    g->ints = dcc_alloc(cc, CAP_INTS * 8);
+    g->strs = dcc_alloc(cc, CAP_STRS);
+    g->acts = dcc_alloc(cc, CAP_ACTS * sizeof(struct dif_act));
+    g->clauses = dcc_alloc(cc, CAP_CLAUSES * sizeof(struct dif_clause));
+    g->probes = dcc_alloc(cc, CAP_PROBES * sizeof(struct dif_probe));
+    g->ecbs = dcc_alloc(cc, CAP_ECBS * sizeof(struct dif_ecb));
+    g->strlen = 1; /* offset 0 is "" */
+    for (struct ddecl *d = cc->decls; d; d = d->next)
+        declare(g, d);
+    for (struct dclause *c = cc->clauses; c; c = c->next)
+        clause(g, c);
+    if (g->necbs == 0)
+        dcc_error(cc, cc->line, "D_SYNTAX", "program contains no probe clauses");
+
+    /* symbols and aggregations become tables; then lay the object out */
+    struct dif_var *vars = dcc_alloc(cc, (g->nsyms + 1) * sizeof(*vars));
+    for (unsigned k = 0; k < g->nsyms; k++) {
+        struct sym *s = &g->syms[k];
+        vars[k].dv_name = intern_str(g, s->name);
+        vars[k].dv_scope = s->scope;
+        vars[k].dv_type = s->type.kind == DIF_TYPE_STR ? DIF_TYPE_STR : DIF_TYPE_INT;
+        vars[k].dv_size = s->type.kind == DIF_TYPE_INT && s->type.size ? s->type.size : 8;
+        vars[k].dv_signed = s->type.sign;
+        vars[k].dv_keys = s->scope == DIF_SCOPE_ARRAY ? intern_str(g, s->keys) : 0;
+    }
+    struct dif_agg *aggs = dcc_alloc(cc, (g->naggs + 1) * sizeof(*aggs));
+    for (unsigned k = 0; k < g->naggs; k++) {
+        aggs[k].dg_name = intern_str(g, g->aggs[k].name);
+        aggs[k].dg_func = (uint16_t)g->aggs[k].func;
+        aggs[k].dg_nkeys = (uint16_t)strlen(g->aggs[k].keys);
+        aggs[k].dg_keys = intern_str(g, g->aggs[k].keys);
+        memcpy(aggs[k].dg_param, g->aggs[k].param, sizeof(aggs[k].dg_param));
+    }
+    size_t total = sizeof(struct dif_hdr) + 8 * 10 + g->nints * 8 + g->strlen +
+                   g->ninsns * 4 + g->nsyms * sizeof(*vars) + g->nacts * sizeof(struct dif_act) +
+                   g->nclauses * sizeof(struct dif_clause) +
+                   g->nprobes * sizeof(struct dif_probe) + g->necbs * sizeof(struct dif_ecb) +
+                   g->naggs * sizeof(*aggs);
+    cc->out->obj = dcc_alloc(cc, total);
+    struct dif_hdr h = { .dh_magic = DIF_MAGIC, .dh_version = DIF_VERSION,
+                         .dh_strsize = cc->strsize };
+    size_t off = sizeof(h);
+    uint8_t *base = cc->out->obj;
+#define PLACE(cnt, field, src, sz)                                                  \
+    do {                                                                            \
+        h.dh_n##field = (cnt);                                                      \
+        h.dh_##field = (uint32_t)((uint8_t *)place(cc, &off, (src), (size_t)(cnt) * (sz)) - base); \
+    } while (0)
+    PLACE(g->nints, ints, g->ints, 8);
+    h.dh_strlen = g->strlen;
+    h.dh_strs = (uint32_t)((uint8_t *)place(cc, &off, g->strs, g->strlen) - base);
+    PLACE(g->ninsns, insns, g->insns, 4);
+    PLACE(g->nsyms, vars, vars, sizeof(*vars));
+    PLACE(g->nacts, acts, g->acts, sizeof(struct dif_act));
+    PLACE(g->nclauses, clauses, g->clauses, sizeof(struct dif_clause));
+    PLACE(g->nprobes, probes, g->probes, sizeof(struct dif_probe));
+    PLACE(g->necbs, ecbs, g->ecbs, sizeof(struct dif_ecb));
+    PLACE(g->naggs, aggs, aggs, sizeof(*aggs));
+#undef PLACE
+    h.dh_size = (uint32_t)((off + 7u) & ~(size_t)7u);
+    memcpy(base, &h, sizeof(h));
+    cc->out->objlen = h.dh_size;
+    cc->out->nprobes = g->nprobes;
+}
+
+int dcc_compile(const struct dcc_in *in, void *arena, size_t arena_len, struct dcc_out *out)
+{
+    struct dcc *cc;
+    struct d_arena a = { arena, arena_len, 0 };
+    memset(out, 0, sizeof(*out));
+    cc = d_alloc(&a, sizeof(*cc));
+    if (!cc) {
+        d_strlcpy(out->err, "out of compiler memory", sizeof(out->err));
+        return -1;
+    }
+    cc->arena = a;
+    cc->in = in;
+    cc->out = out;
+    cc->src = cc->p = in->src;
+    cc->end = in->src + in->len;
+    cc->line = 1;
+    cc->strsize = in->strsize ? in->strsize : 256;
+    if (setjmp(cc->fail))
+        return -1;
+    dcc_parse(cc);
+    dcc_codegen(cc);
+    return 0;
+}

@@ -1,0 +1,571 @@
+// SPDX-License-Identifier: MIT
+// The consumer side of the engine: decodes principal-buffer records with the object's
+// metadata (EPID -> ECB -> probe and clause -> actions and record layout) and prints them
+// as dtrace(1M) does; merges the per-CPU aggregation buffers, sorts and prints them;
+// reports errors and drops on the error sink. Portable: no stdio, memory from the caller.
+#include <d/dcons.h>
+#include <d/dprobes.h>
+#include "dutil.h"
+
+static void out(struct dcons *c, const char *s) { dfmt_puts(&c->out, s); }
+
+static void outf_int(const struct dcons_out *o, const char *fmt, int64_t v)
+{
+    struct dfmt_arg a = { 'l', v, 0 };
+    dfmt_printf(o, fmt, &a, 1, NULL, NULL);
+}
+
+static void outf_str(const struct dcons_out *o, const char *fmt, const char *s)
+{
+    struct dfmt_arg a = { 's', 0, s };
+    dfmt_printf(o, fmt, &a, 1, NULL, NULL);
+}
+
+void dcons_init(struct dcons *c, struct dvm_state *st, const struct dcons_out *o,
+                const struct dcons_out *err, void *mem, size_t memlen)
+{
+    memset(c, 0, sizeof(*c));
+    c->st = st;
+    c->obj = &st->obj;
+    c->out = *o;
+    c->err = *err;
+    c->mem = mem;
+    c->memlen = memlen;
+    for (unsigned k = 0; k < DIF_MAXAGGS; k++)
+        c->norm[k] = 1;
+}
+
+/* ---- values ------------------------------------------------------------------------------ */
+
+static int64_t rd64(const uint8_t *p)
+{
+    int64_t v;
+    memcpy(&v, p, 8);
+    return v;
+}
+
+static int64_t sized(int64_t v, char t)
+{
+    switch (t) {
+    case 'b': return (int8_t)v;
+    case 'B': return (uint8_t)v;
+    case 'h': return (int16_t)v;
+    case 'H': return (uint16_t)v;
+    case 'i': return (int32_t)v;
+    case 'I': return (uint32_t)v;
+    default: return v;
+    }
+}
+
+static int type_width(char t)
+{
+    switch (t) {
+    case 'b': case 'B': return 3;
+    case 'h': case 'H': return 5;
+    case 'i': case 'I': return 8;
+    default: return 16;
+    }
+}
+
+/* decode: record stack layout -> printf arguments; returns the count. */
+static unsigned decode(struct dcons *c, const char *types, const uint8_t *p, struct dfmt_arg *a,
+                       unsigned max)
+{
+    unsigned n = 0, ssz = (c->st->strsize + 7u) & ~7u;
+    for (; types[n] && n < max; n++) {
+        a[n].type = types[n];
+        if (types[n] == 's') {
+            a[n].s = (const char *)p; /* NUL-padded by the engine */
+            p += ssz;
+        } else {
+            a[n].i = sized(rd64(p), types[n]);
+            p += 8;
+        }
+    }
+    return n;
+}
+
+static void print_value(struct dcons *c, const struct dfmt_arg *a)
+{
+    if (a->type == 's') {
+        if (c->quiet)
+            out(c, a->s);
+        else
+            outf_str(&c->out, "  %-33s", a->s);
+        return;
+    }
+    if (c->quiet) {
+        outf_int(&c->out, a->type >= 'A' && a->type <= 'Z' ? "%u" : "%d", a->i);
+        return;
+    }
+    struct dfmt_spec sp = { a->type >= 'A' && a->type <= 'Z' ? 'u' : 'd', 0, 0, 0, 0, 0, 0,
+                            type_width(a->type), -1 };
+    out(c, " ");
+    dfmt_int(&c->out, &sp, a->i, a->type);
+}
+
+/* ---- aggregations ------------------------------------------------------------------------ */
+
+struct aggent {
+    const uint8_t *keys;
+    int64_t *vals;
+    int64_t sortval;
+};
+
+struct merge {
+    struct dcons *c;
+    unsigned agg, nvals, keylen, n, cap;
+    struct aggent *ents;
+    int64_t *vals;
+    int full;
+};
+
+static void merge_vals(const struct dif_agg *g, int64_t *d, const int64_t *s, unsigned nv)
+{
+    switch (g->dg_func) {
+    case DIF_AGG_MIN: if (s[0] < d[0]) d[0] = s[0]; break;
+    case DIF_AGG_MAX: if (s[0] > d[0]) d[0] = s[0]; break;
+    case DIF_AGG_STDDEV: {
+        d[0] += s[0];
+        d[1] += s[1];
+        uint64_t lo = (uint64_t)d[3] + (uint64_t)s[3];
+        d[2] = (int64_t)((uint64_t)d[2] + (uint64_t)s[2] + (lo < (uint64_t)d[3]));
+        d[3] = (int64_t)lo;
+        break;
+    }
+    default:
+        for (unsigned k = 0; k < nv; k++)
+            d[k] += s[k];
+    }
+}
+
+static void merge_cb(void *arg, unsigned agg, const uint8_t *keys, const int64_t *vals)
+{
+    struct merge *m = arg;
+    const struct dif_agg *g = &m->c->obj->aggs[agg];
+    if (agg != m->agg)
+        return;
+    for (unsigned k = 0; k < m->n; k++)
+        if (memcmp(m->ents[k].keys, keys, m->keylen) == 0) {
+            merge_vals(g, m->ents[k].vals, vals, m->nvals);
+            return;
+        }
+    if (m->n == m->cap) {
+        m->full = 1;
+        return;
+    }
+    struct aggent *e = &m->ents[m->n];
+    e->keys = keys;
+    e->vals = m->vals + (size_t)m->n * m->nvals;
+    memcpy(e->vals, vals, m->nvals * 8u);
+    m->n++;
+}
+
+/* isqrt128: floor(sqrt(hi:lo)) */
+static uint64_t isqrt128(uint64_t hi, uint64_t lo)
+{
+    uint64_t r = 0;
+    for (int b = 63; b >= 0; b--) {
+        uint64_t t = r | (1ull << b);
+        /* t*t <= hi:lo ? */
+        uint64_t a1 = t >> 32, a0 = t & 0xffffffffu;
+        uint64_t p0 = a0 * a0, p1 = a1 * a0, p2 = a1 * a1;
+        uint64_t mlo = p1 << 33, mhi = p1 >> 31;
+        uint64_t slo = p0 + mlo, shi = p2 + mhi + (slo < p0);
+        if (shi < hi || (shi == hi && slo <= lo))
+            r = t;
+    }
+    return r;
+}
+
+/* div128: (hi:lo) / d, quotient assumed to fit 64 bits. */
+static uint64_t div128(uint64_t hi, uint64_t lo, uint64_t d)
+{
+    uint64_t q = 0, r = hi % d;
+    for (int b = 63; b >= 0; b--) {
+        int carry = (int)(r >> 63);
+        r = (r << 1) | ((lo >> b) & 1u);
+        if (carry || r >= d) {
+            r -= d;
+            q |= 1ull << b;
+        }
+    }
+    return q;
+}
+
+static int64_t stddev(const int64_t *v)
+{
+    if (v[0] == 0)
+        return 0;
+    uint64_t n = (uint64_t)v[0];
+    uint64_t meansq = div128((uint64_t)v[2], (uint64_t)v[3], n); /* E[x^2] */
+    int64_t mean = v[1] / v[0];
+    uint64_t am = mean < 0 ? 0 - (uint64_t)mean : (uint64_t)mean;
+    uint64_t m2 = am * am;
+    if (meansq < m2)
+        return 0;
+    return (int64_t)isqrt128(0, meansq - m2);
+}
+
+static int64_t agg_value(struct dcons *c, unsigned agg, const int64_t *v)
+{
+    const struct dif_agg *g = &c->obj->aggs[agg];
+    int64_t r;
+    switch (g->dg_func) {
+    case DIF_AGG_AVG: r = v[0] ? v[1] / v[0] : 0; break;
+    case DIF_AGG_STDDEV: r = stddev(v); break;
+    case DIF_AGG_MIN: r = v[0] == INT64_MAX ? 0 : v[0]; break;
+    case DIF_AGG_MAX: r = v[0] == INT64_MIN ? 0 : v[0]; break;
+    case DIF_AGG_QUANTIZE: case DIF_AGG_LQUANTIZE: case DIF_AGG_LLQUANTIZE: {
+        r = 0;
+        unsigned nv = c->st->agg_vals[agg];
+        for (unsigned k = 0; k < nv; k++)
+            r += v[k] * dvm_agg_bucket_value(g, k);
+        return r;
+    }
+    default: r = v[0]; break;
+    }
+    return c->norm[agg] ? r / c->norm[agg] : r;
+}
+
+static int key_cmp(struct dcons *c, const char *types, const uint8_t *a, const uint8_t *b)
+{
+    unsigned ssz = (c->st->strsize + 7u) & ~7u;
+    for (; *types; types++) {
+        if (*types == 's') {
+            int d = strcmp((const char *)a, (const char *)b);
+            if (d)
+                return d < 0 ? -1 : 1;
+            a += ssz;
+            b += ssz;
+        } else {
+            int64_t x = sized(rd64(a), *types), y = sized(rd64(b), *types);
+            int uns = *types >= 'A' && *types <= 'Z';
+            if (uns ? (uint64_t)x != (uint64_t)y : x != y)
+                return (uns ? (uint64_t)x < (uint64_t)y : x < y) ? -1 : 1;
+            a += 8;
+            b += 8;
+        }
+    }
+    return 0;
+}
+
+static int ent_cmp(struct dcons *c, const char *types, const struct aggent *x,
+                   const struct aggent *y)
+{
+    int kc = key_cmp(c, types, x->keys, y->keys);
+    int vc = x->sortval < y->sortval ? -1 : x->sortval > y->sortval;
+    int r = c->aggsortkey ? (kc ? kc : vc) : (vc ? vc : kc);
+    return c->aggsortrev ? -r : r;
+}
+
+/* collect: merged, sorted entries of one aggregation in c->mem; returns the count. */
+static unsigned collect(struct dcons *c, unsigned agg, struct merge *m)
+{
+    const struct dif_agg *g = &c->obj->aggs[agg];
+    memset(m, 0, sizeof(*m));
+    m->c = c;
+    m->agg = agg;
+    m->nvals = c->st->agg_vals[agg];
+    m->keylen = dif_types_size(dif_str(c->obj, g->dg_keys), c->st->strsize);
+    size_t per = sizeof(struct aggent) + m->nvals * 8u;
+    m->cap = (unsigned)(c->memlen / per);
+    m->ents = c->mem;
+    m->vals = (int64_t *)(void *)((uint8_t *)c->mem + (((size_t)m->cap * sizeof(struct aggent) + 7u) & ~(size_t)7u));
+    if (m->cap)
+        m->cap--; /* room for the alignment of vals */
+    for (unsigned cpu = 0; cpu < c->st->opts.ncpu; cpu++)
+        dvm_agg_walk(c->st, cpu, merge_cb, m);
+    const char *types = dif_str(c->obj, g->dg_keys);
+    for (unsigned k = 0; k < m->n; k++)
+        m->ents[k].sortval = agg_value(c, agg, m->ents[k].vals);
+    for (unsigned k = 1; k < m->n; k++) { /* insertion sort: stable, small n */
+        struct aggent e = m->ents[k];
+        unsigned j = k;
+        while (j > 0 && ent_cmp(c, types, &m->ents[j - 1], &e) > 0) {
+            m->ents[j] = m->ents[j - 1];
+            j--;
+        }
+        m->ents[j] = e;
+    }
+    return m->n;
+}
+
+static void print_dist(struct dcons *c, unsigned agg, const int64_t *v)
+{
+    const struct dif_agg *g = &c->obj->aggs[agg];
+    unsigned nv = c->st->agg_vals[agg];
+    int first = -1, last = -1;
+    int64_t total = 0, norm = c->norm[agg] ? c->norm[agg] : 1;
+    for (unsigned k = 0; k < nv; k++) {
+        if (v[k]) {
+            if (first < 0)
+                first = (int)k;
+            last = (int)k;
+        }
+        total += v[k] < 0 ? -v[k] : v[k];
+    }
+    out(c, "\n");
+    struct dfmt_arg h[3] = { { 's', 0, "value" }, { 's', 0, "------------- Distribution -------------" },
+                             { 's', 0, "count" } };
+    dfmt_printf(&c->out, "%16s %s %s\n", h, 3, NULL, NULL);
+    if (first < 0)
+        return;
+    unsigned lo = first > 0 ? (unsigned)first - 1 : 0, hi = (unsigned)last + 1 < nv ? (unsigned)last + 1 : nv - 1;
+    int linear = g->dg_func != DIF_AGG_QUANTIZE;
+    for (unsigned k = lo; k <= hi; k++) {
+        char label[48], num[24];
+        int64_t bv = dvm_agg_bucket_value(g, k);
+        label[0] = 0;
+        if (linear && k == 0) {
+            d_strlcpy(label, "< ", sizeof(label));
+            bv += 1;
+        } else if (linear && k == nv - 1) {
+            d_strlcpy(label, ">= ", sizeof(label));
+        }
+        if (bv < 0)
+            d_strlcat(label, "-", sizeof(label));
+        d_strlcat(label, d_utoa(num, bv < 0 ? 0 - (uint64_t)bv : (uint64_t)bv), sizeof(label));
+        outf_str(&c->out, "%16s |", label);
+        int64_t cnt = v[k] < 0 ? -v[k] : v[k];
+        int bar = total ? (int)((cnt * 40 + total / 2) / total) : 0;
+        char bars[41];
+        memset(bars, ' ', 40);
+        memset(bars, '@', (size_t)(bar > 40 ? 40 : bar));
+        bars[40] = 0;
+        out(c, bars);
+        outf_int(&c->out, " %d\n", v[k] / norm);
+    }
+}
+
+static void print_keys(struct dcons *c, const char *types, const uint8_t *keys)
+{
+    struct dfmt_arg a[DIF_RECMAX];
+    unsigned n = decode(c, types, keys, a, DIF_RECMAX);
+    for (unsigned k = 0; k < n; k++) {
+        if (a[k].type == 's') {
+            outf_str(&c->out, "  %-50s", a[k].s);
+        } else {
+            struct dfmt_spec sp = { a[k].type >= 'A' && a[k].type <= 'Z' ? 'u' : 'd', 0, 0, 0,
+                                    0, 0, 0, type_width(a[k].type), -1 };
+            out(c, " ");
+            dfmt_int(&c->out, &sp, a[k].i, a[k].type);
+        }
+    }
+}
+
+struct aggval_ctx {
+    struct dcons *c;
+    unsigned agg;
+    const int64_t *vals;
+};
+
+static void aggval(void *arg, const struct dfmt_spec *sp)
+{
+    struct aggval_ctx *x = arg;
+    const struct dif_agg *g = &x->c->obj->aggs[x->agg];
+    if (g->dg_func >= DIF_AGG_QUANTIZE) {
+        print_dist(x->c, x->agg, x->vals);
+        return;
+    }
+    struct dfmt_spec s = *sp;
+    if (s.conv == 's' || s.conv == 'c')
+        s.conv = 'd';
+    dfmt_int(&x->c->out, &s, agg_value(x->c, x->agg, x->vals), 'l');
+}
+
+static void print_agg(struct dcons *c, unsigned agg, const char *fmt, int lead)
+{
+    const struct dif_agg *g = &c->obj->aggs[agg];
+    const char *types = dif_str(c->obj, g->dg_keys);
+    struct merge m;
+    unsigned n = collect(c, agg, &m);
+    c->printed[agg] = 1;
+    if (!fmt && lead)
+        out(c, "\n");
+    for (unsigned k = 0; k < n; k++) {
+        struct aggent *e = &m.ents[k];
+        if (fmt) {
+            struct dfmt_arg a[DIF_RECMAX];
+            unsigned na = decode(c, types, e->keys, a, DIF_RECMAX);
+            struct aggval_ctx x = { c, agg, e->vals };
+            dfmt_printf(&c->out, fmt, a, na, aggval, &x);
+            continue;
+        }
+        print_keys(c, types, e->keys);
+        if (g->dg_func >= DIF_AGG_QUANTIZE) {
+            print_dist(c, agg, e->vals);
+            out(c, "\n");
+        } else {
+            outf_int(&c->out, " %16d\n", agg_value(c, agg, e->vals));
+        }
+    }
+    if (m.full)
+        dfmt_puts(&c->err, "dtrace: aggregation too large to print in full\n");
+}
+
+void dcons_print_agg(struct dcons *c, unsigned agg, const char *fmt)
+{
+    print_agg(c, agg, fmt, 1);
+}
+
+static void agg_trunc(struct dcons *c, unsigned agg, int have_n, int64_t n)
+{
+    const struct dif_agg *g = &c->obj->aggs[agg];
+    struct merge m;
+    unsigned cnt = collect(c, agg, &m);
+    for (unsigned k = 0; k < cnt; k++) {
+        /* sorted ascending: keep the top n (the last ones), or bottom -n */
+        int keep = have_n && (n >= 0 ? (int64_t)k >= (int64_t)cnt - n : (int64_t)k < -n);
+        if (!keep)
+            dvm_agg_remove(c->st, agg, m.ents[k].keys);
+    }
+    (void)g;
+}
+
+/* ---- records ----------------------------------------------------------------------------- */
+
+static void probe_name(struct dcons *c, const struct dif_probe *p, const struct dcons_out *o)
+{
+    struct dfmt_arg a[4] = { { 's', 0, dif_str(c->obj, p->dp_prov) },
+                             { 's', 0, dif_str(c->obj, p->dp_mod) },
+                             { 's', 0, dif_str(c->obj, p->dp_func) },
+                             { 's', 0, dif_str(c->obj, p->dp_name) } };
+    dfmt_printf(o, "%s:%s:%s:%s", a, 4, NULL, NULL);
+}
+
+static void error_record(struct dcons *c, const struct dvm_rechdr *h)
+{
+    struct dvm_errrec er;
+    memcpy(&er, h + 1, sizeof(er));
+    const struct dif_obj *o = c->obj;
+    outf_int(&c->err, "dtrace: error on enabled probe ID %u (ID ", er.er_epid);
+    if (er.er_epid >= 1 && er.er_epid <= o->hdr->dh_necbs) {
+        const struct dif_probe *p = &o->probes[o->ecbs[er.er_epid - 1].de_probe];
+        outf_int(&c->err, "%u: ", p->dp_id);
+        probe_name(c, p, &c->err);
+    } else {
+        dfmt_puts(&c->err, "?: ?");
+    }
+    outf_str(&c->err, "): %s", dvm_fault_name(er.er_fault));
+    if (er.er_fault == DVM_F_BADADDR || er.er_fault == DVM_F_BADALIGN)
+        outf_int(&c->err, " (0x%x)", (int64_t)er.er_addr);
+    if (er.er_action)
+        outf_int(&c->err, " in action #%u", er.er_action);
+    else
+        dfmt_puts(&c->err, " in predicate");
+    outf_int(&c->err, " at DIF offset %u\n", er.er_offset);
+}
+
+void dcons_record(void *arg, const struct dvm_rechdr *h)
+{
+    struct dcons *c = arg;
+    const struct dif_obj *o = c->obj;
+    if (h->rh_epid == DVM_EPID_ERROR) {
+        if (h->rh_size >= sizeof(*h) + sizeof(struct dvm_errrec))
+            error_record(c, h);
+        return;
+    }
+    if (h->rh_epid == 0 || h->rh_epid > o->hdr->dh_necbs)
+        return;
+    const struct dif_ecb *e = &o->ecbs[h->rh_epid - 1];
+    const struct dif_clause *cl = &o->clauses[e->de_clause];
+    const struct dif_probe *p = &o->probes[e->de_probe];
+    const uint8_t *data = (const uint8_t *)(h + 1);
+    if (h->rh_size < sizeof(*h) + cl->dc_recsize)
+        return;
+    if (!c->quiet) {
+        if (!c->header_done) {
+            struct dfmt_arg a[3] = { { 's', 0, "CPU" }, { 's', 0, "ID" }, { 's', 0, "FUNCTION:NAME" } };
+            dfmt_printf(&c->out, "%3s %6s %32s\n", a, 3, NULL, NULL);
+            c->header_done = 1;
+        }
+        char fn[160];
+        d_strlcpy(fn, dif_str(o, p->dp_func), sizeof(fn));
+        d_strlcat(fn, ":", sizeof(fn));
+        d_strlcat(fn, dif_str(o, p->dp_name), sizeof(fn));
+        struct dfmt_arg a[3] = { { 'l', h->rh_cpu, 0 }, { 'l', p->dp_id, 0 }, { 's', 0, fn } };
+        dfmt_printf(&c->out, "%3d %6d %32s ", a, 3, NULL, NULL);
+    }
+    for (uint32_t k = 0; k < cl->dc_nacts; k++) {
+        const struct dif_act *a = &o->acts[cl->dc_act + k];
+        struct dfmt_arg args[DIF_RECMAX];
+        unsigned n = decode(c, dif_str(o, a->da_types), data + a->da_offset, args, DIF_RECMAX);
+        switch (a->da_kind) {
+        case DIF_ACT_TRACE:
+            if (n == 1)
+                print_value(c, &args[0]);
+            break;
+        case DIF_ACT_PRINTF:
+            dfmt_printf(&c->out, dif_str(o, a->da_arg), args, n, NULL, NULL);
+            break;
+        case DIF_ACT_PRINTA:
+            dcons_print_agg(c, a->da_arg, a->da_arg2 == UINT32_MAX ? NULL : dif_str(o, a->da_arg2));
+            break;
+        case DIF_ACT_EXIT:
+            if (n == 1) {
+                c->exit_status = (int)args[0].i;
+                c->exited = 1;
+            }
+            break;
+        case DIF_ACT_CLEAR:
+            dvm_agg_clear(c->st, a->da_arg);
+            break;
+        case DIF_ACT_TRUNC:
+            agg_trunc(c, a->da_arg, n == 1, n == 1 ? args[0].i : 0);
+            break;
+        case DIF_ACT_NORMALIZE:
+            if (n == 1 && args[0].i > 0)
+                c->norm[a->da_arg] = args[0].i;
+            break;
+        case DIF_ACT_DENORMALIZE:
+            c->norm[a->da_arg] = 1;
+            break;
+        default:
+            break;
+        }
+    }
+    if (!c->quiet)
+        out(c, "\n");
+}
+
+static void report(struct dcons *c, uint64_t n, const char *what, unsigned cpu)
+{
+    outf_int(&c->err, "dtrace: %u ", (int64_t)n);
+    dfmt_puts(&c->err, what);
+    outf_int(&c->err, n == 1 ? " on CPU %u\n" : "s on CPU %u\n", cpu);
+}
+
+void dcons_drops(struct dcons *c)
+{
+    uint64_t dyn = 0;
+    for (unsigned cpu = 0; cpu < c->st->opts.ncpu; cpu++) {
+        const struct dvm_stats *s = &c->st->stats[cpu];
+        if (s->drops > c->seen_drops[cpu]) {
+            report(c, s->drops - c->seen_drops[cpu], "drop", cpu);
+            c->seen_drops[cpu] = s->drops;
+        }
+        if (s->aggdrops > c->seen_aggdrops[cpu]) {
+            report(c, s->aggdrops - c->seen_aggdrops[cpu], "aggregation drop", cpu);
+            c->seen_aggdrops[cpu] = s->aggdrops;
+        }
+        dyn += s->dynvardrops;
+    }
+    if (dyn > c->seen_dyndrops) {
+        outf_int(&c->err, dyn - c->seen_dyndrops == 1 ? "dtrace: %u dynamic variable drop\n"
+                                                   : "dtrace: %u dynamic variable drops\n",
+                 (int64_t)(dyn - c->seen_dyndrops));
+        c->seen_dyndrops = dyn;
+    }
+}
+
+void dcons_final(struct dcons *c)
+{
+    int first = 1;
+    out(c, "\n");
+    for (unsigned k = 0; k < c->obj->hdr->dh_naggs; k++)
+        if (!c->printed[k]) {
+            print_agg(c, k, NULL, !first);
+            first = 0;
+        }
+}

@@ -1,0 +1,93 @@
+// SPDX-License-Identifier: MIT
+// Internals shared by the D compiler's files: tokens (lex.c), the syntax tree (parse.c) and
+// the code generator's state (cg.c). Every allocation comes from cc->arena; an error longjmps
+// out through cc->fail after setting the message, so no caller checks a return code.
+#ifndef D_DCC_IMPL_H
+#define D_DCC_IMPL_H
+
+#include <d/dcc.h>
+#include <d/dif.h>
+#include "dutil.h"
+#include <setjmp.h>
+
+enum tok {
+    T_EOF = 0, T_INT, T_STR, T_IDENT, T_PDESC,
+    T_LPAR, T_RPAR, T_LBRACK, T_RBRACK, T_LBRACE, T_RBRACE, T_COMMA, T_SEMI, T_COLON, T_QUEST,
+    T_ARROW, T_DOT, T_AT,
+    /* operators: binary ones in precedence order is not required, see parse.c */
+    T_PLUS, T_MINUS, T_STAR, T_SLASH, T_PERCENT, T_SHL, T_SHR, T_LT, T_GT, T_LE, T_GE, T_EQ,
+    T_NE, T_AMP, T_CARET, T_BAR, T_LAND, T_LOR, T_LXOR, T_NOT, T_TILDE, T_INC, T_DEC,
+    T_ASSIGN, T_ADD_EQ, T_SUB_EQ, T_MUL_EQ, T_DIV_EQ, T_MOD_EQ, T_SHL_EQ, T_SHR_EQ, T_AND_EQ,
+    T_XOR_EQ, T_OR_EQ,
+};
+
+struct dtype {
+    uint8_t kind;   /* DIF_TYPE_INT, DIF_TYPE_STR, or DT_NONE */
+    uint8_t size;   /* ints: 1, 2, 4, 8 */
+    uint8_t sign;
+};
+#define DT_NONE 2
+
+enum nkind {
+    N_INT, N_STR, N_IDENT, N_SELF, N_THIS, N_INDEX, N_AGG, N_CALL, N_BIN, N_UN, N_PREINC,
+    N_PREDEC, N_POSTINC, N_POSTDEC, N_ASSIGN, N_COND, N_CAST, N_SIZEOF, N_COMMA,
+};
+
+struct dnode {
+    uint8_t kind;
+    uint8_t op;         /* token of the operator */
+    int line;
+    struct dnode *a, *b, *c;
+    struct dnode *next; /* lists: keys, arguments, statements */
+    int64_t ival;
+    const char *s;
+    struct dtype type;  /* literals and casts */
+};
+
+struct dclause {
+    struct dclause *next;
+    int line;
+    unsigned ndesc;
+    const char **desc;  /* probe descriptions as written */
+    struct dnode *pred;
+    struct dnode *stmts;
+};
+
+struct ddecl {
+    struct ddecl *next;
+    int line;
+    const char *name;
+    uint8_t scope;      /* DIF_SCOPE_* */
+    struct dtype type;
+};
+
+struct dcc {
+    struct d_arena arena;
+    const struct dcc_in *in;
+    struct dcc_out *out;
+    jmp_buf fail;
+    unsigned strsize;
+    /* lexer */
+    const char *src, *end, *p;
+    int line;
+    int tok;            /* current token */
+    int tokline;
+    int64_t tokval;
+    struct dtype toktype;
+    char *tokstr;       /* identifiers, strings, probe descriptions */
+    int in_pred;
+    /* parse results */
+    struct dclause *clauses, **clause_tail;
+    struct ddecl *decls, **decl_tail;
+};
+
+_Noreturn void dcc_error(struct dcc *cc, int line, const char *tag, const char *fmt, ...);
+void *dcc_alloc(struct dcc *cc, size_t n);
+char *dcc_strdup(struct dcc *cc, const char *s, size_t n);
+void dcc_lex_next(struct dcc *cc);
+void dcc_lex_pdesc(struct dcc *cc);
+const char *dcc_tokname(int tok);
+void dcc_parse(struct dcc *cc);
+void dcc_codegen(struct dcc *cc);
+
+#endif

@@ -1,0 +1,42 @@
+// SPDX-License-Identifier: MIT
+// Engine internals shared by vm.c (the interpreter), agg.c and engine.c: the per-CPU firing
+// state. One struct dvm_cpu per CPU; only that CPU's firing touches it.
+#ifndef D_DVM_IMPL_H
+#define D_DVM_IMPL_H
+
+#include <d/dvm.h>
+#include "dutil.h"
+
+struct dvm_cpu {
+    struct dvm_state *st;
+    const struct dvm_ctx *ctx;
+    const uint64_t *args;
+    uint32_t probe;         /* object probe index */
+    uint32_t epid;
+    uint64_t regs[DIF_NREGS];
+    uint64_t tup[DIF_TUPMAX];
+    uint8_t tuptype[DIF_TUPMAX];
+    unsigned ntup;
+    uint64_t rec[DIF_RECMAX];
+    uint8_t rectype[DIF_RECMAX];
+    unsigned nrec;
+    uint8_t *scratch;
+    uint32_t scratch_used;
+    uint8_t *tvars;
+    uint8_t *key;           /* dynamic-variable key being built (st->dyn.keymax bytes) */
+    unsigned fault;
+    uint32_t fault_pc;
+    uint64_t fault_addr;
+};
+
+/* dvm_run: executes a verified program; returns 0 with *out set, or a fault (c->fault_pc,
+ * c->fault_addr describe it). */
+unsigned dvm_run(struct dvm_cpu *c, const struct dif_prog *p, uint64_t *out);
+
+/* dvm_str: validates a string address; returns its bytes and length (< strsize), or NULL. */
+const char *dvm_str(struct dvm_cpu *c, uint64_t addr, unsigned *len);
+
+/* dvm_put_value: writes a stack value of type `type` at dst (8 bytes, or strsize padded). */
+int dvm_put_value(struct dvm_cpu *c, uint8_t *dst, uint8_t type, uint64_t v);
+
+#endif

@@ -1,0 +1,481 @@
+// SPDX-License-Identifier: MIT
+// The engine around the interpreter: dvm_load lays the engine out in the caller's memory
+// after dif_verify accepted the object; dvm_fire runs a probe's enabled clauses (predicate,
+// then actions in order) and records their data; the principal buffers implement the
+// switch / fill / ring policies; the dynamic-variable space holds arrays and self->.
+// A clause that faults is abandoned (its record is withdrawn), an error record is written and
+// the ERROR probe fires (not again from inside ERROR clauses). A clause that cannot get
+// buffer space is skipped whole and counted as a drop.
+#include "dvm_impl.h"
+#include <d/dprobes.h>
+
+static int err_set(char *err, size_t errlen, const char *msg)
+{
+    d_strlcpy(err, msg, errlen);
+    return -1;
+}
+
+/* ---- dynamic variables ------------------------------------------------------------------- */
+
+struct dent {
+    uint32_t next;   /* chain / free list, chunk index + 1 */
+    uint32_t keylen;
+    uint32_t hash;
+    uint32_t pad;
+};
+
+static struct dent *dyn_chunk(struct dvm_dyn *d, uint32_t k)
+{
+    return (struct dent *)(d->mem + (size_t)k * d->chunk);
+}
+
+static uint32_t dyn_hash(const uint8_t *key, unsigned n)
+{
+    uint32_t h = 2166136261u;
+    for (unsigned k = 0; k < n; k++)
+        h = (h ^ key[k]) * 16777619u;
+    return h;
+}
+
+uint8_t *dvm_dyn_lookup(struct dvm_state *st, const uint8_t *key, unsigned keylen, int create)
+{
+    struct dvm_dyn *d = &st->dyn;
+    if (!d->nchunks || keylen > d->keymax)
+        return NULL;
+    uint32_t h = dyn_hash(key, keylen);
+    uint32_t *slot = &d->bucket[h % d->nbuckets];
+    for (uint32_t k = *slot; k; k = dyn_chunk(d, k - 1)->next) {
+        struct dent *e = dyn_chunk(d, k - 1);
+        if (e->hash == h && e->keylen == keylen && memcmp(e + 1, key, keylen) == 0)
+            return (uint8_t *)(e + 1) + d->keymax;
+    }
+    if (!create || !d->free)
+        return NULL;
+    uint32_t k = d->free;
+    struct dent *e = dyn_chunk(d, k - 1);
+    d->free = e->next;
+    e->keylen = keylen;
+    e->hash = h;
+    memset(e + 1, 0, (size_t)d->keymax + d->valmax);
+    memcpy(e + 1, key, keylen);
+    e->next = *slot;
+    *slot = k;
+    return (uint8_t *)(e + 1) + d->keymax;
+}
+
+void dvm_dyn_free(struct dvm_state *st, const uint8_t *key, unsigned keylen)
+{
+    struct dvm_dyn *d = &st->dyn;
+    if (!d->nchunks)
+        return;
+    uint32_t h = dyn_hash(key, keylen);
+    uint32_t *link = &d->bucket[h % d->nbuckets];
+    while (*link) {
+        uint32_t k = *link;
+        struct dent *e = dyn_chunk(d, k - 1);
+        if (e->hash == h && e->keylen == keylen && memcmp(e + 1, key, keylen) == 0) {
+            *link = e->next;
+            e->next = d->free;
+            d->free = k;
+            return;
+        }
+        link = &e->next;
+    }
+}
+
+/* ---- principal buffers ------------------------------------------------------------------- */
+
+/* buf_reserve: n bytes (multiple of 8) for one record, or NULL (the caller counts a drop). */
+static uint8_t *buf_reserve(struct dvm_state *st, unsigned cpu, uint32_t n, int is_end)
+{
+    struct dvm_buf *b = &st->buf[cpu];
+    switch (st->opts.bufpolicy) {
+    case DVM_BUF_FILL: {
+        uint32_t limit = is_end ? b->size : b->size - b->reserve;
+        if (st->stats[cpu].filled && !is_end)
+            return NULL;
+        if (n > limit - b->off || b->off > limit) {
+            st->stats[cpu].filled = 1;
+            return NULL;
+        }
+        b->off += n;
+        return b->data[0] + b->off - n;
+    }
+    case DVM_BUF_RING: {
+        if (n > b->size)
+            return NULL;
+        for (int pass = 0; pass < 2; pass++) {
+            uint32_t want = b->off + n > b->size ? b->size - b->off : n;
+            while (b->size - b->used < want) {
+                const struct dvm_rechdr *h = (const void *)(b->data[0] + b->head);
+                b->head = (b->head + h->rh_size) % b->size;
+                b->used -= h->rh_size;
+            }
+            if (want == n)
+                break;
+            struct dvm_rechdr *pad = (void *)(b->data[0] + b->off);
+            pad->rh_epid = DVM_EPID_PAD;
+            pad->rh_size = want;
+            b->used += want;
+            b->off = 0;
+        }
+        uint8_t *p = b->data[0] + b->off;
+        b->off = (b->off + n) % b->size;
+        b->used += n;
+        return p;
+    }
+    default:
+        if (n > b->size - b->off)
+            return NULL;
+        b->off += n;
+        return b->data[b->active] + b->off - n;
+    }
+}
+
+/* buf_cancel: withdraws the record at p (size n) reserved last. */
+static void buf_cancel(struct dvm_state *st, unsigned cpu, uint8_t *p, uint32_t n)
+{
+    struct dvm_buf *b = &st->buf[cpu];
+    if (st->opts.bufpolicy == DVM_BUF_RING)
+        ((struct dvm_rechdr *)(void *)p)->rh_epid = DVM_EPID_PAD;
+    else
+        b->off -= n;
+}
+
+static void walk(const uint8_t *data, uint32_t len, dvm_rec_cb cb, void *arg)
+{
+    for (uint32_t pos = 0; pos + sizeof(struct dvm_rechdr) <= len;) {
+        const struct dvm_rechdr *h = (const void *)(data + pos);
+        if (h->rh_size < sizeof(*h) || h->rh_size > len - pos)
+            return;
+        if (h->rh_epid != DVM_EPID_PAD)
+            cb(arg, h);
+        pos += h->rh_size;
+    }
+}
+
+void dvm_buf_read(struct dvm_state *st, unsigned cpu, int final, dvm_rec_cb cb, void *arg)
+{
+    struct dvm_buf *b = &st->buf[cpu];
+    if (cpu >= st->opts.ncpu)
+        return;
+    switch (st->opts.bufpolicy) {
+    case DVM_BUF_FILL:
+        if (!final && !st->stats[cpu].filled)
+            return;
+        walk(b->data[0], b->off, cb, arg);
+        b->off = 0;
+        return;
+    case DVM_BUF_RING:
+        if (!final)
+            return;
+        for (uint32_t pos = b->head, left = b->used; left;) {
+            const struct dvm_rechdr *h = (const void *)(b->data[0] + pos);
+            if (h->rh_epid != DVM_EPID_PAD)
+                cb(arg, h);
+            pos = (pos + h->rh_size) % b->size;
+            left -= h->rh_size;
+        }
+        b->head = b->off = b->used = 0;
+        return;
+    default: {
+        uint32_t len = b->off, old = b->active;
+        b->active ^= 1u;
+        b->off = 0;
+        walk(b->data[old], len, cb, arg);
+        return;
+    }
+    }
+}
+
+/* ---- firing ------------------------------------------------------------------------------ */
+
+static void run_probe(struct dvm_state *st, struct dvm_cpu *c, uint32_t pidx);
+
+static void fault(struct dvm_state *st, struct dvm_cpu *c, uint32_t action, uint32_t pc)
+{
+    unsigned cpu = c->ctx->cpu;
+    struct dvm_errrec er = { c->epid, action, pc * 4u, c->fault, c->fault_addr };
+    uint32_t n = (uint32_t)(sizeof(struct dvm_rechdr) + sizeof(er));
+    uint8_t *p = buf_reserve(st, cpu, n, 0);
+    st->stats[cpu].errors++;
+    if (p) {
+        struct dvm_rechdr h = { DVM_EPID_ERROR, n, cpu, 0 };
+        memcpy(p, &h, sizeof(h));
+        memcpy(p + sizeof(h), &er, sizeof(er));
+    } else {
+        st->stats[cpu].drops++;
+    }
+    uint32_t m = st->probe_map[DPROBE_ERROR];
+    if (st->in_error || !m)
+        return;
+    /* ERROR: arg1 epid, arg2 action, arg3 DIF offset, arg4 fault, arg5 address */
+    uint64_t args[DVM_NARGS] = { 0, er.er_epid, er.er_action, er.er_offset, er.er_fault,
+                                 er.er_addr };
+    const uint64_t *sargs = c->args;
+    uint32_t sprobe = c->probe, sepid = c->epid;
+    st->in_error = 1;
+    c->args = args;
+    run_probe(st, c, m - 1);
+    c->args = sargs;
+    c->probe = sprobe;
+    c->epid = sepid;
+    st->in_error = 0;
+}
+
+/* record: lays the record stack out by the action's type descriptor; -1 if they disagree. */
+static int record(struct dvm_cpu *c, const struct dif_act *a, uint8_t *dst)
+{
+    const char *t = dif_str(&c->st->obj, a->da_types);
+    unsigned ssz = (c->st->strsize + 7u) & ~7u, off = 0;
+    for (unsigned k = 0; k < c->nrec || t[k]; k++) {
+        if (k >= c->nrec || !t[k] || (t[k] == 's') != (c->rectype[k] == DIF_TYPE_STR)) {
+            c->fault = DVM_F_ILLOP;
+            return -1;
+        }
+        if (dvm_put_value(c, dst + off, c->rectype[k], c->rec[k]) != 0) {
+            c->fault = DVM_F_BADADDR;
+            return -1;
+        }
+        off += c->rectype[k] == DIF_TYPE_STR ? ssz : 8u;
+    }
+    return 0;
+}
+
+static void run_ecb(struct dvm_state *st, struct dvm_cpu *c, uint32_t e)
+{
+    const struct dif_obj *o = &st->obj;
+    const struct dif_clause *cl = &o->clauses[o->ecbs[e].de_clause];
+    unsigned cpu = c->ctx->cpu;
+    uint64_t v;
+    c->epid = e + 1;
+    c->scratch_used = 0;
+    if (cl->dc_pred.dp_len) {
+        if (dvm_run(c, &cl->dc_pred, &v) != DVM_F_NONE) {
+            fault(st, c, 0, c->fault_pc);
+            return;
+        }
+        if (!v)
+            return;
+    }
+    uint8_t *rec = NULL;
+    uint32_t n = (uint32_t)sizeof(struct dvm_rechdr) + ((cl->dc_recsize + 7u) & ~7u);
+    if (!(cl->dc_flags & DIF_CLF_NOREC)) {
+        rec = buf_reserve(st, cpu, n, o->probes[c->probe].dp_id == DPROBE_END);
+        if (!rec) {
+            st->stats[cpu].drops++;
+            return;
+        }
+        struct dvm_rechdr h = { e + 1, n, cpu, 0 };
+        memcpy(rec, &h, sizeof(h));
+        memset(rec + sizeof(h), 0, n - sizeof(h));
+    }
+    int exiting = 0;
+    for (uint32_t k = 0; k < cl->dc_nacts; k++) {
+        const struct dif_act *a = &o->acts[cl->dc_act + k];
+        c->nrec = 0;
+        v = 0;
+        if (a->da_prog.dp_len && dvm_run(c, &a->da_prog, &v) != DVM_F_NONE)
+            goto failed;
+        switch (a->da_kind) {
+        case DIF_ACT_TRACE: case DIF_ACT_PRINTF: case DIF_ACT_EXIT: case DIF_ACT_TRUNC:
+        case DIF_ACT_NORMALIZE:
+            if (!rec || record(c, a, rec + sizeof(struct dvm_rechdr) + a->da_offset) != 0) {
+                c->fault_pc = a->da_prog.dp_len ? a->da_prog.dp_len - 1 : 0;
+                if (!rec)
+                    c->fault = DVM_F_ILLOP;
+                goto failed;
+            }
+            exiting |= a->da_kind == DIF_ACT_EXIT;
+            break;
+        case DIF_ACT_AGG:
+            if (record(c, a, c->key) != 0) {
+                c->fault_pc = a->da_prog.dp_len ? a->da_prog.dp_len - 1 : 0;
+                goto failed;
+            }
+            dvm_agg_update(st, cpu, a->da_arg, c->key, a->da_size, (int64_t)v);
+            break;
+        default:
+            break;
+        }
+        continue;
+    failed:
+        if (rec)
+            buf_cancel(st, cpu, rec, n);
+        fault(st, c, k + 1, c->fault_pc);
+        return;
+    }
+    if (exiting)
+        st->exiting = 1;
+}
+
+static void run_probe(struct dvm_state *st, struct dvm_cpu *c, uint32_t pidx)
+{
+    c->probe = pidx;
+    for (uint32_t e = st->first_ecb[pidx]; e; e = st->next_ecb[e - 1]) {
+        run_ecb(st, c, e - 1);
+        c->probe = pidx;
+    }
+}
+
+void dvm_fire(struct dvm_state *st, const struct dvm_ctx *ctx, uint32_t id,
+              const uint64_t args[DVM_NARGS])
+{
+    static const uint64_t zero[DVM_NARGS];
+    uint32_t pidx = UINT32_MAX;
+    if (ctx->cpu >= st->opts.ncpu || (st->exiting && id != DPROBE_END))
+        return;
+    if (id < DPROBE_COUNT) {
+        if (!st->probe_map[id])
+            return;
+        pidx = st->probe_map[id] - 1u;
+    } else {
+        for (uint32_t k = 0; k < st->obj.hdr->dh_nprobes; k++)
+            if (st->obj.probes[k].dp_id == id)
+                pidx = k;
+        if (pidx == UINT32_MAX)
+            return;
+    }
+    struct dvm_cpu *c = &st->cpus[ctx->cpu];
+    c->ctx = ctx;
+    c->args = args ? args : zero;
+    run_probe(st, c, pidx);
+}
+
+/* ---- loading ----------------------------------------------------------------------------- */
+
+int dvm_load(struct dvm_state *st, const void *objp, size_t objlen, const struct dvm_opts *o,
+             void *mem, size_t memlen, char *err, size_t errlen)
+{
+    struct d_arena a = { mem, memlen, 0 };
+    memset(st, 0, sizeof(*st));
+    if (dif_verify(objp, objlen, &st->obj, err, errlen) != 0)
+        return -1;
+    const struct dif_obj *ob = &st->obj;
+    const struct dif_hdr *h = ob->hdr;
+    st->opts = *o;
+    if (o->ncpu < 1 || o->ncpu > DVM_MAXCPU || o->bufpolicy > DVM_BUF_RING)
+        return err_set(err, errlen, "invalid engine options");
+    st->strsize = h->dh_strsize;
+    unsigned ssz = (st->strsize + 7u) & ~7u;
+
+    st->probe_map = d_alloc(&a, DPROBE_COUNT * sizeof(uint16_t));
+    st->first_ecb = d_alloc(&a, (h->dh_nprobes + 1u) * 4u);
+    st->next_ecb = d_alloc(&a, (h->dh_necbs + 1u) * 4u);
+    st->var_off = d_alloc(&a, (h->dh_nvars + 1u) * 4u);
+    st->agg_vals = d_alloc(&a, (h->dh_naggs + 1u) * 4u);
+    st->cpus = d_alloc(&a, o->ncpu * sizeof(struct dvm_cpu));
+    if (!st->probe_map || !st->first_ecb || !st->next_ecb || !st->var_off || !st->agg_vals ||
+        !st->cpus)
+        return err_set(err, errlen, "not enough memory for the engine");
+    for (uint32_t k = 0; k < h->dh_nprobes; k++)
+        if (ob->probes[k].dp_id < DPROBE_COUNT)
+            st->probe_map[ob->probes[k].dp_id] = (uint16_t)(k + 1);
+    for (uint32_t e = h->dh_necbs; e-- > 0;) { /* chains in program order */
+        uint32_t p = ob->ecbs[e].de_probe;
+        st->next_ecb[e] = st->first_ecb[p];
+        st->first_ecb[p] = e + 1;
+    }
+    /* variables: globals and this-> get fixed slots; arrays and self-> are dynamic */
+    uint32_t keymax = 16, gsz = 0, tsz = 0;
+    for (uint32_t k = 0; k < h->dh_nvars; k++) {
+        const struct dif_var *v = &ob->vars[k];
+        uint32_t sz = v->dv_type == DIF_TYPE_STR ? ssz : 8u;
+        if (v->dv_scope == DIF_SCOPE_GLOBAL) {
+            st->var_off[k] = gsz;
+            gsz += sz;
+        } else if (v->dv_scope == DIF_SCOPE_THIS) {
+            st->var_off[k] = tsz;
+            tsz += sz;
+        } else if (v->dv_scope == DIF_SCOPE_ARRAY) {
+            uint32_t ks = 8u + dif_types_size(dif_str(ob, v->dv_keys), st->strsize);
+            if (ks > keymax)
+                keymax = ks;
+        }
+    }
+    uint32_t aggkey = 8;
+    for (uint32_t k = 0; k < h->dh_naggs; k++) {
+        uint32_t ks = dif_types_size(dif_str(ob, ob->aggs[k].dg_keys), st->strsize);
+        st->agg_vals[k] = dvm_agg_nvals(&ob->aggs[k]);
+        if (ks > aggkey)
+            aggkey = ks;
+    }
+    if (aggkey > keymax)
+        keymax = aggkey;
+    st->gvars_size = gsz;
+    st->tvars_size = tsz;
+    st->scratch_size = 8u * ssz;
+    st->gvars = d_alloc(&a, gsz + 8u);
+    if (!st->gvars)
+        return err_set(err, errlen, "not enough memory for variables");
+    for (unsigned cpu = 0; cpu < o->ncpu; cpu++) {
+        struct dvm_cpu *c = &st->cpus[cpu];
+        c->st = st;
+        c->scratch = d_alloc(&a, st->scratch_size);
+        c->tvars = d_alloc(&a, tsz + 8u);
+        c->key = d_alloc(&a, keymax);
+        if (!c->scratch || !c->tvars || !c->key)
+            return err_set(err, errlen, "not enough memory for per-CPU state");
+    }
+    /* dynamic variables */
+    struct dvm_dyn *d = &st->dyn;
+    d->keymax = (keymax + 7u) & ~7u;
+    d->valmax = ssz > 8u ? ssz : 8u;
+    d->chunk = (uint32_t)sizeof(struct dent) + d->keymax + d->valmax;
+    d->nchunks = (uint32_t)(o->dynvarsize / d->chunk);
+    if (d->nchunks > 1u << 20)
+        d->nchunks = 1u << 20;
+    d->nbuckets = d->nchunks ? d->nchunks : 1;
+    d->mem = d_alloc(&a, (size_t)d->chunk * d->nchunks);
+    d->bucket = d_alloc(&a, (size_t)d->nbuckets * 4u);
+    if ((d->nchunks && !d->mem) || !d->bucket)
+        return err_set(err, errlen, "not enough memory for dynamic variables (dynvarsize)");
+    for (uint32_t k = 0; k < d->nchunks; k++)
+        dyn_chunk(d, k)->next = k + 1 < d->nchunks ? k + 2 : 0;
+    d->free = d->nchunks ? 1 : 0;
+    /* aggregation buffers, only if the script aggregates */
+    for (unsigned cpu = 0; cpu < o->ncpu && h->dh_naggs; cpu++) {
+        struct dvm_agg_table *t = &st->agg[cpu];
+        t->size = (uint32_t)(o->aggsize > (1u << 30) ? (1u << 30) : o->aggsize) & ~7u;
+        t->nbuckets = t->size / 256u + 1u;
+        t->mem = d_alloc(&a, t->size);
+        t->bucket = d_alloc(&a, t->nbuckets * 4u);
+        if (!t->mem || !t->bucket)
+            return err_set(err, errlen, "not enough memory for aggregations (aggsize)");
+    }
+    /* END reservation (fill policy) */
+    uint32_t reserve = 0;
+    for (uint32_t e = 0; e < h->dh_necbs; e++)
+        if (ob->probes[ob->ecbs[e].de_probe].dp_id == DPROBE_END) {
+            const struct dif_clause *cl = &ob->clauses[ob->ecbs[e].de_clause];
+            if (!(cl->dc_flags & DIF_CLF_NOREC))
+                reserve += (uint32_t)sizeof(struct dvm_rechdr) + ((cl->dc_recsize + 7u) & ~7u);
+        }
+    /* principal buffers last: bufresize=auto halves bufsize until they fit */
+    unsigned nbuf = o->bufpolicy == DVM_BUF_SWITCH ? 2u : 1u;
+    uint64_t bufsize = o->bufsize & ~(uint64_t)7u;
+    if (bufsize > (1u << 30))
+        bufsize = 1u << 30;
+    for (;;) {
+        size_t need = (size_t)(bufsize + 8u) * nbuf * o->ncpu;
+        if (need <= memlen - ((a.used + 7u) & ~(size_t)7u) || bufsize < 64)
+            break;
+        if (o->bufresize_manual)
+            return err_set(err, errlen, "not enough memory for principal buffers (bufsize)");
+        bufsize = (bufsize / 2u) & ~(uint64_t)7u;
+        st->bufsize_lowered = bufsize;
+    }
+    if (o->bufpolicy == DVM_BUF_FILL && reserve > bufsize)
+        return err_set(err, errlen, "END enablings exceed size of principal buffer");
+    for (unsigned cpu = 0; cpu < o->ncpu; cpu++) {
+        struct dvm_buf *b = &st->buf[cpu];
+        b->size = (uint32_t)bufsize;
+        b->reserve = o->bufpolicy == DVM_BUF_FILL ? reserve : 0;
+        for (unsigned k = 0; k < nbuf; k++) {
+            b->data[k] = d_alloc(&a, bufsize + 8u);
+            if (!b->data[k])
+                return err_set(err, errlen, "not enough memory for principal buffers (bufsize)");
+        }
+    }
+    return 0;
+}

@@ -1,0 +1,380 @@
+// SPDX-License-Identifier: MIT
+// The D lexer: turns cc->src into tokens on demand (cc->tok and friends). Also owns compile
+// errors (dcc_error) and compiler allocation. Handles comments, cpp line markers
+// (# N "file"), #pragma D option (recorded in cc->out->opts) and #pragma ident (ignored).
+// Probe descriptions are lexed by a separate entry point (dcc_lex_pdesc) because their
+// characters (':', '*', '-') mean something else inside expressions.
+#include "dcc_impl.h"
+#include <stdarg.h>
+
+void *dcc_alloc(struct dcc *cc, size_t n)
+{
+    void *p = d_alloc(&cc->arena, n);
+    if (!p)
+        dcc_error(cc, cc->tokline, "D_NOMEM", "out of compiler memory");
+    return p;
+}
+
+char *dcc_strdup(struct dcc *cc, const char *s, size_t n)
+{
+    char *d = dcc_alloc(cc, n + 1);
+    memcpy(d, s, n);
+    d[n] = 0;
+    return d;
+}
+
+/* dcc_error: formats "[TAG] line N: message" (%s, %d and %c only) and abandons the compile. */
+_Noreturn void dcc_error(struct dcc *cc, int line, const char *tag, const char *fmt, ...)
+{
+    struct dcc_out *o = cc->out;
+    char *e = o->err, num[24];
+    size_t sz = sizeof(o->err);
+    va_list ap;
+    e[0] = 0;
+    d_strlcpy(o->tag, tag, sizeof(o->tag));
+    o->line = line;
+    if (cc->in->errtags) {
+        d_strlcat(e, "[", sz);
+        d_strlcat(e, tag, sz);
+        d_strlcat(e, "] ", sz);
+    }
+    d_strlcat(e, "line ", sz);
+    d_strlcat(e, d_utoa(num, (uint64_t)line), sz);
+    d_strlcat(e, ": ", sz);
+    va_start(ap, fmt);
+    for (const char *f = fmt; *f; f++) {
+        char c[2] = { *f, 0 };
+        if (*f != '%' || !f[1]) {
+            d_strlcat(e, c, sz);
+            continue;
+        }
+        f++;
+        if (*f == 's') {
+            d_strlcat(e, va_arg(ap, const char *), sz);
+        } else if (*f == 'd') {
+            int v = va_arg(ap, int);
+            if (v < 0)
+                d_strlcat(e, "-", sz);
+            d_strlcat(e, d_utoa(num, (uint64_t)(v < 0 ? -(int64_t)v : v)), sz);
+        } else if (*f == 'c') {
+            c[0] = (char)va_arg(ap, int);
+            d_strlcat(e, c, sz);
+        } else {
+            d_strlcat(e, c, sz);
+        }
+    }
+    va_end(ap);
+    longjmp(cc->fail, 1);
+}
+
+static int is_alpha(int c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; }
+static int is_digit(int c) { return c >= '0' && c <= '9'; }
+static int is_space(int c) { return c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v'; }
+
+/* directive: handles a line starting with '#' (p at the '#'); leaves p at the newline. */
+static void directive(struct dcc *cc)
+{
+    const char *q = cc->p + 1, *eol = q;
+    while (eol < cc->end && *eol != '\n')
+        eol++;
+    while (q < eol && is_space(*q))
+        q++;
+    if (q < eol && is_digit(*q)) { /* cpp line marker: # N "file" */
+        int n = 0;
+        while (q < eol && is_digit(*q))
+            n = n * 10 + (*q++ - '0');
+        cc->line = n - 1; /* the newline ending this directive counts */
+    } else if ((size_t)(eol - q) >= 6 && memcmp(q, "pragma", 6) == 0) {
+        q += 6;
+        while (q < eol && is_space(*q))
+            q++;
+        if ((size_t)(eol - q) >= 1 && *q == 'D' && q + 1 < eol && is_space(q[1])) {
+            q++;
+            while (q < eol && is_space(*q))
+                q++;
+            if ((size_t)(eol - q) >= 6 && memcmp(q, "option", 6) == 0) {
+                q += 6;
+                while (q < eol && is_space(*q))
+                    q++;
+                const char *ns = q;
+                while (q < eol && !is_space(*q) && *q != '=')
+                    q++;
+                const char *ne = q, *vs = q, *ve = q;
+                if (q < eol && *q == '=') {
+                    vs = ++q;
+                    while (q < eol && !is_space(*q))
+                        q++;
+                    ve = q;
+                }
+                struct dcc_out *o = cc->out;
+                if (ne == ns || (size_t)(ne - ns) >= sizeof(o->opts[0].name) ||
+                    (size_t)(ve - vs) >= sizeof(o->opts[0].value))
+                    dcc_error(cc, cc->line, "D_PRAGMA_MALFORM", "malformed #pragma D option");
+                if (o->nopts == DCC_MAXOPTS)
+                    dcc_error(cc, cc->line, "D_PRAGMA_MALFORM", "too many options");
+                memcpy(o->opts[o->nopts].name, ns, (size_t)(ne - ns));
+                memcpy(o->opts[o->nopts].value, vs, (size_t)(ve - vs));
+                if ((size_t)(ne - ns) == 7 && memcmp(ns, "strsize", 7) == 0) {
+                    uint64_t v = 0;
+                    for (const char *s = vs; s < ve && is_digit(*s); s++)
+                        v = v * 10 + (uint64_t)(*s - '0');
+                    if (v < 2 || v > 8192)
+                        dcc_error(cc, cc->line, "D_PRAGMA_OPTSET", "invalid strsize");
+                    cc->strsize = (unsigned)v;
+                }
+                o->nopts++;
+            } else if (!((size_t)(eol - q) >= 5 && memcmp(q, "ident", 5) == 0)) {
+                dcc_error(cc, cc->line, "D_PRAGMA_INVAL", "invalid control directive");
+            }
+        } else if (!((size_t)(eol - q) >= 5 && memcmp(q, "ident", 5) == 0)) {
+            /* other pragmas are ignored, as cpp leaves them */
+        }
+    } else if (q == eol) {
+        /* null directive */
+    } else {
+        dcc_error(cc, cc->line, "D_PRAGMA_INVAL",
+                  "invalid control directive (use -C for the C preprocessor)");
+    }
+    cc->p = eol;
+}
+
+/* skip: whitespace, comments and directives at line start. */
+static void skip(struct dcc *cc)
+{
+    int bol = cc->p == cc->src || cc->p[-1] == '\n';
+    while (cc->p < cc->end) {
+        char c = *cc->p;
+        if (c == '\n') {
+            cc->line++;
+            cc->p++;
+            bol = 1;
+        } else if (is_space(c)) {
+            cc->p++;
+        } else if (c == '#' && bol) {
+            directive(cc);
+        } else if (c == '/' && cc->p + 1 < cc->end && cc->p[1] == '*') {
+            int start = cc->line;
+            cc->p += 2;
+            while (cc->p + 1 < cc->end && !(cc->p[0] == '*' && cc->p[1] == '/')) {
+                if (*cc->p == '\n')
+                    cc->line++;
+                cc->p++;
+            }
+            if (cc->p + 1 >= cc->end)
+                dcc_error(cc, start, "D_SYNTAX", "end-of-file encountered before end of comment");
+            cc->p += 2;
+            bol = 0;
+        } else if (c == '/' && cc->p + 1 < cc->end && cc->p[1] == '/') {
+            while (cc->p < cc->end && *cc->p != '\n')
+                cc->p++;
+        } else {
+            break;
+        }
+    }
+}
+
+static int escape(struct dcc *cc, const char **pp)
+{
+    const char *p = *pp;
+    int v;
+    if (p >= cc->end)
+        dcc_error(cc, cc->line, "D_SYNTAX", "bad escape sequence");
+    switch (*p) {
+    case 'n': v = '\n'; p++; break;
+    case 't': v = '\t'; p++; break;
+    case 'r': v = '\r'; p++; break;
+    case 'a': v = '\a'; p++; break;
+    case 'b': v = '\b'; p++; break;
+    case 'f': v = '\f'; p++; break;
+    case 'v': v = '\v'; p++; break;
+    case '0': case '1': case '2': case '3': case '4': case '5': case '6': case '7':
+        v = 0;
+        for (int k = 0; k < 3 && p < cc->end && *p >= '0' && *p <= '7'; k++)
+            v = v * 8 + (*p++ - '0');
+        break;
+    default: v = (unsigned char)*p++; break;
+    }
+    *pp = p;
+    return v & 0xff;
+}
+
+static void number(struct dcc *cc)
+{
+    const char *p = cc->p;
+    uint64_t v = 0;
+    int base = 10, digits = 0;
+    if (*p == '0' && p + 1 < cc->end && (p[1] == 'x' || p[1] == 'X')) {
+        base = 16;
+        p += 2;
+    } else if (*p == '0') {
+        base = 8;
+    }
+    for (; p < cc->end; p++) {
+        int d;
+        char c = *p;
+        if (is_digit(c))
+            d = c - '0';
+        else if (c >= 'a' && c <= 'f')
+            d = c - 'a' + 10;
+        else if (c >= 'A' && c <= 'F')
+            d = c - 'A' + 10;
+        else
+            break;
+        if (d >= base)
+            dcc_error(cc, cc->line, "D_SYNTAX", "invalid digit in integer constant");
+        if (v > (UINT64_MAX - (uint64_t)d) / (uint64_t)base)
+            dcc_error(cc, cc->line, "D_INT_OFLOW", "integer constant is too large");
+        v = v * (uint64_t)base + (uint64_t)d;
+        digits++;
+    }
+    if (base == 16 && digits == 0)
+        dcc_error(cc, cc->line, "D_SYNTAX", "invalid integer constant");
+    int uns = 0, lng = 0;
+    while (p < cc->end && (*p == 'u' || *p == 'U' || *p == 'l' || *p == 'L')) {
+        if (*p == 'u' || *p == 'U')
+            uns = 1;
+        else
+            lng = 1;
+        p++;
+    }
+    if (p < cc->end && (is_alpha(*p) || is_digit(*p)))
+        dcc_error(cc, cc->line, "D_SYNTAX", "invalid integer constant");
+    cc->p = p;
+    cc->tok = T_INT;
+    cc->tokval = (int64_t)v;
+    /* C rules: int if it fits, else (unsigned for non-decimal) int, long, unsigned long. */
+    struct dtype t = { DIF_TYPE_INT, 4, 1 };
+    if (!lng && !uns && v <= 0x7fffffffu)
+        t = (struct dtype){ DIF_TYPE_INT, 4, 1 };
+    else if (!lng && (uns || base != 10) && v <= 0xffffffffu)
+        t = (struct dtype){ DIF_TYPE_INT, 4, 0 };
+    else if (!uns && v <= 0x7fffffffffffffffu)
+        t = (struct dtype){ DIF_TYPE_INT, 8, 1 };
+    else
+        t = (struct dtype){ DIF_TYPE_INT, 8, 0 };
+    cc->toktype = t;
+}
+
+struct optok { const char *s; int tok; };
+static const struct optok ops[] = {
+    { "<<=", T_SHL_EQ }, { ">>=", T_SHR_EQ }, { "->", T_ARROW }, { "++", T_INC },
+    { "--", T_DEC }, { "<<", T_SHL }, { ">>", T_SHR }, { "<=", T_LE }, { ">=", T_GE },
+    { "==", T_EQ }, { "!=", T_NE }, { "&&", T_LAND }, { "||", T_LOR }, { "^^", T_LXOR },
+    { "+=", T_ADD_EQ }, { "-=", T_SUB_EQ }, { "*=", T_MUL_EQ }, { "/=", T_DIV_EQ },
+    { "%=", T_MOD_EQ }, { "&=", T_AND_EQ }, { "^=", T_XOR_EQ }, { "|=", T_OR_EQ },
+    { "(", T_LPAR }, { ")", T_RPAR }, { "[", T_LBRACK }, { "]", T_RBRACK }, { "{", T_LBRACE },
+    { "}", T_RBRACE }, { ",", T_COMMA }, { ";", T_SEMI }, { ":", T_COLON }, { "?", T_QUEST },
+    { ".", T_DOT }, { "@", T_AT }, { "+", T_PLUS }, { "-", T_MINUS }, { "*", T_STAR },
+    { "/", T_SLASH }, { "%", T_PERCENT }, { "<", T_LT }, { ">", T_GT }, { "&", T_AMP },
+    { "^", T_CARET }, { "|", T_BAR }, { "!", T_NOT }, { "~", T_TILDE }, { "=", T_ASSIGN },
+};
+
+void dcc_lex_next(struct dcc *cc)
+{
+    skip(cc);
+    cc->tokline = cc->line;
+    if (cc->p >= cc->end) {
+        cc->tok = T_EOF;
+        return;
+    }
+    char c = *cc->p;
+    if (is_alpha(c)) {
+        const char *s = cc->p;
+        while (cc->p < cc->end && (is_alpha(*cc->p) || is_digit(*cc->p)))
+            cc->p++;
+        cc->tokstr = dcc_strdup(cc, s, (size_t)(cc->p - s));
+        cc->tok = T_IDENT;
+        return;
+    }
+    if (is_digit(c)) {
+        number(cc);
+        return;
+    }
+    if (c == '"') {
+        const char *p = cc->p + 1;
+        char *buf = dcc_alloc(cc, (size_t)(cc->end - p) + 1);
+        size_t n = 0;
+        while (p < cc->end && *p != '"') {
+            if (*p == '\n')
+                dcc_error(cc, cc->line, "D_SYNTAX", "newline encountered in string literal");
+            if (*p == '\\') {
+                p++;
+                buf[n++] = (char)escape(cc, &p);
+            } else {
+                buf[n++] = *p++;
+            }
+        }
+        if (p >= cc->end)
+            dcc_error(cc, cc->line, "D_SYNTAX", "end-of-file encountered in string literal");
+        buf[n] = 0;
+        cc->p = p + 1;
+        cc->tokstr = buf;
+        cc->tokval = (int64_t)n;
+        cc->tok = T_STR;
+        return;
+    }
+    if (c == '\'') {
+        const char *p = cc->p + 1;
+        int v;
+        if (p < cc->end && *p == '\\') {
+            p++;
+            v = escape(cc, &p);
+        } else if (p < cc->end) {
+            v = (unsigned char)*p++;
+        } else {
+            v = 0;
+        }
+        if (p >= cc->end || *p != '\'')
+            dcc_error(cc, cc->line, "D_CHR_NL", "invalid character constant");
+        cc->p = p + 1;
+        cc->tok = T_INT;
+        cc->tokval = (int8_t)v;
+        cc->toktype = (struct dtype){ DIF_TYPE_INT, 1, 1 };
+        return;
+    }
+    for (size_t k = 0; k < sizeof(ops) / sizeof(ops[0]); k++) {
+        size_t n = strlen(ops[k].s);
+        if ((size_t)(cc->end - cc->p) >= n && memcmp(cc->p, ops[k].s, n) == 0) {
+            cc->p += n;
+            cc->tok = ops[k].tok;
+            return;
+        }
+    }
+    dcc_error(cc, cc->line, "D_SYNTAX", "syntax error near \"%c\"", c);
+}
+
+/* dcc_lex_pdesc: lexes one probe description (cc->tokstr), or sets another token if the input
+ * does not start one. Descriptions end at whitespace, ',', '/' or '{'. */
+void dcc_lex_pdesc(struct dcc *cc)
+{
+    skip(cc);
+    cc->tokline = cc->line;
+    const char *s = cc->p;
+    while (cc->p < cc->end) {
+        char c = *cc->p;
+        if (is_alpha(c) || is_digit(c) || d_strchr(":*?[]!-.+`$", c) != NULL)
+            cc->p++;
+        else
+            break;
+    }
+    if (cc->p == s) {
+        dcc_lex_next(cc);
+        return;
+    }
+    cc->tokstr = dcc_strdup(cc, s, (size_t)(cc->p - s));
+    cc->tok = T_PDESC;
+}
+
+const char *dcc_tokname(int tok)
+{
+    for (size_t k = 0; k < sizeof(ops) / sizeof(ops[0]); k++)
+        if (ops[k].tok == tok)
+            return ops[k].s;
+    switch (tok) {
+    case T_EOF: return "end of input";
+    case T_INT: return "integer constant";
+    case T_STR: return "string";
+    case T_IDENT: return "identifier";
+    default: return "probe description";
+    }
+}

@@ -1,0 +1,433 @@
+// SPDX-License-Identifier: MIT
+// The D parser: recursive descent over the tokens of lex.c, building the clause list and
+// declarations (dcc_impl.h) that cg.c turns into DIF. Expression precedence is C's, with ^^
+// between && and ||. Inside a predicate a '/' followed by '{' ends the predicate.
+#include "dcc_impl.h"
+
+static struct dnode *expr(struct dcc *cc);
+static struct dnode *assign(struct dcc *cc);
+static struct dnode *unary(struct dcc *cc);
+
+static void next(struct dcc *cc) { dcc_lex_next(cc); }
+
+static _Noreturn void syntax(struct dcc *cc)
+{
+    if (cc->tok == T_EOF)
+        dcc_error(cc, cc->tokline, "D_SYNTAX", "syntax error near end of input");
+    if (cc->tok == T_IDENT || cc->tok == T_PDESC)
+        dcc_error(cc, cc->tokline, "D_SYNTAX", "syntax error near \"%s\"", cc->tokstr);
+    if (cc->tok == T_STR)
+        dcc_error(cc, cc->tokline, "D_SYNTAX", "syntax error near string literal");
+    if (cc->tok == T_INT)
+        dcc_error(cc, cc->tokline, "D_SYNTAX", "syntax error near integer constant");
+    dcc_error(cc, cc->tokline, "D_SYNTAX", "syntax error near \"%s\"", dcc_tokname(cc->tok));
+}
+
+static void expect(struct dcc *cc, int tok)
+{
+    if (cc->tok != tok)
+        syntax(cc);
+    next(cc);
+}
+
+static struct dnode *node(struct dcc *cc, int kind, int line)
+{
+    struct dnode *n = dcc_alloc(cc, sizeof(*n));
+    n->kind = (uint8_t)kind;
+    n->line = line;
+    return n;
+}
+
+static int is_word(struct dcc *cc, const char *w)
+{
+    return cc->tok == T_IDENT && strcmp(cc->tokstr, w) == 0;
+}
+
+static const char *const type_words[] = {
+    "signed", "unsigned", "char", "short", "int", "long", "string", "int8_t", "int16_t",
+    "int32_t", "int64_t", "uint8_t", "uint16_t", "uint32_t", "uint64_t", "pid_t", "id_t",
+    "uintptr_t", "size_t", "ssize_t",
+};
+
+static int type_word(const char *s)
+{
+    for (size_t k = 0; k < sizeof(type_words) / sizeof(type_words[0]); k++)
+        if (strcmp(s, type_words[k]) == 0)
+            return 1;
+    return 0;
+}
+
+/* parse_type: a type name made of the words above. */
+static struct dtype parse_type(struct dcc *cc)
+{
+    int sign = -1, size = 0, longs = 0, words = 0;
+    struct dtype t = { DIF_TYPE_INT, 4, 1 };
+    while (cc->tok == T_IDENT && type_word(cc->tokstr)) {
+        const char *w = cc->tokstr;
+        words++;
+        if (!strcmp(w, "signed")) sign = 1;
+        else if (!strcmp(w, "unsigned")) sign = 0;
+        else if (!strcmp(w, "char")) size = 1;
+        else if (!strcmp(w, "short")) size = 2;
+        else if (!strcmp(w, "int")) { if (!size) size = 4; }
+        else if (!strcmp(w, "long")) { longs++; size = 8; }
+        else if (!strcmp(w, "string")) { next(cc); return (struct dtype){ DIF_TYPE_STR, 0, 0 }; }
+        else if (w[0] == 'u' && w[1] == 'i') { sign = 0; size = (w[4] == '8') ? 1 : (w[4] == '1') ? 2 : (w[4] == '3') ? 4 : 8; if (!strcmp(w, "uintptr_t")) size = 8; }
+        else if (w[0] == 'i' && w[1] == 'n' && w[2] == 't') { sign = 1; size = (w[3] == '8') ? 1 : (w[3] == '1') ? 2 : (w[3] == '3') ? 4 : 8; }
+        else if (!strcmp(w, "pid_t") || !strcmp(w, "id_t")) { sign = 1; size = 4; }
+        else if (!strcmp(w, "size_t")) { sign = 0; size = 8; }
+        else if (!strcmp(w, "ssize_t")) { sign = 1; size = 8; }
+        next(cc);
+    }
+    if (!words || longs > 2)
+        syntax(cc);
+    t.size = (uint8_t)(size ? size : 4);
+    t.sign = (uint8_t)(sign < 0 ? 1 : sign);
+    return t;
+}
+
+static struct dnode *arglist(struct dcc *cc, int close)
+{
+    struct dnode *head = NULL, **tail = &head;
+    if (cc->tok == close) {
+        next(cc);
+        return NULL;
+    }
+    for (;;) {
+        struct dnode *a = assign(cc);
+        *tail = a;
+        tail = &a->next;
+        if (cc->tok == T_COMMA) {
+            next(cc);
+            continue;
+        }
+        expect(cc, close);
+        return head;
+    }
+}
+
+static struct dnode *primary(struct dcc *cc)
+{
+    int line = cc->tokline;
+    struct dnode *n;
+    switch (cc->tok) {
+    case T_INT:
+        n = node(cc, N_INT, line);
+        n->ival = cc->tokval;
+        n->type = cc->toktype;
+        next(cc);
+        return n;
+    case T_STR:
+        n = node(cc, N_STR, line);
+        n->s = cc->tokstr;
+        n->ival = cc->tokval;
+        next(cc);
+        return n;
+    case T_LPAR:
+        next(cc);
+        n = expr(cc);
+        expect(cc, T_RPAR);
+        return n;
+    case T_AT:
+        next(cc);
+        n = node(cc, N_AGG, line);
+        n->s = "";
+        if (cc->tok == T_IDENT) {
+            n->s = cc->tokstr;
+            next(cc);
+        }
+        if (cc->tok == T_LBRACK) {
+            next(cc);
+            n->b = arglist(cc, T_RBRACK);
+            if (!n->b)
+                syntax(cc);
+        }
+        return n;
+    case T_IDENT:
+        if (!strcmp(cc->tokstr, "self") || !strcmp(cc->tokstr, "this")) {
+            n = node(cc, cc->tokstr[0] == 's' ? N_SELF : N_THIS, line);
+            next(cc);
+            expect(cc, T_ARROW);
+            if (cc->tok != T_IDENT)
+                syntax(cc);
+            n->s = cc->tokstr;
+            next(cc);
+            return n;
+        }
+        if (!strcmp(cc->tokstr, "sizeof")) {
+            n = node(cc, N_SIZEOF, line);
+            next(cc);
+            expect(cc, T_LPAR);
+            if (cc->tok == T_IDENT && type_word(cc->tokstr)) {
+                n->type = parse_type(cc);
+            } else {
+                n->a = expr(cc);
+            }
+            expect(cc, T_RPAR);
+            return n;
+        }
+        n = node(cc, N_IDENT, line);
+        n->s = cc->tokstr;
+        next(cc);
+        if (cc->tok == T_LPAR) {
+            next(cc);
+            n->kind = N_CALL;
+            n->b = arglist(cc, T_RPAR);
+        } else if (cc->tok == T_LBRACK) {
+            next(cc);
+            n->kind = N_INDEX;
+            n->b = arglist(cc, T_RBRACK);
+            if (!n->b)
+                syntax(cc);
+        }
+        return n;
+    default:
+        syntax(cc);
+    }
+}
+
+static struct dnode *postfix(struct dcc *cc)
+{
+    struct dnode *n = primary(cc);
+    while (cc->tok == T_INC || cc->tok == T_DEC) {
+        struct dnode *p = node(cc, cc->tok == T_INC ? N_POSTINC : N_POSTDEC, cc->tokline);
+        p->a = n;
+        n = p;
+        next(cc);
+    }
+    return n;
+}
+
+static struct dnode *unary(struct dcc *cc)
+{
+    int line = cc->tokline, tok = cc->tok;
+    struct dnode *n;
+    switch (tok) {
+    case T_MINUS: case T_PLUS: case T_NOT: case T_TILDE:
+        next(cc);
+        n = node(cc, N_UN, line);
+        n->op = (uint8_t)tok;
+        n->a = unary(cc);
+        return n;
+    case T_INC: case T_DEC:
+        next(cc);
+        n = node(cc, tok == T_INC ? N_PREINC : N_PREDEC, line);
+        n->a = unary(cc);
+        return n;
+    case T_LPAR: {
+        /* a cast if a type name follows */
+        const char *save = cc->p;
+        int sline = cc->line;
+        next(cc);
+        if (cc->tok == T_IDENT && type_word(cc->tokstr)) {
+            n = node(cc, N_CAST, line);
+            n->type = parse_type(cc);
+            expect(cc, T_RPAR);
+            n->a = unary(cc);
+            return n;
+        }
+        cc->p = save;
+        cc->line = sline;
+        cc->tok = T_LPAR;
+        return postfix(cc);
+    }
+    default:
+        return postfix(cc);
+    }
+}
+
+/* Binary precedence levels, loosest first. */
+static const int levels[][5] = {
+    { T_LOR }, { T_LXOR }, { T_LAND }, { T_BAR }, { T_CARET }, { T_AMP }, { T_EQ, T_NE },
+    { T_LT, T_GT, T_LE, T_GE }, { T_SHL, T_SHR }, { T_PLUS, T_MINUS },
+    { T_STAR, T_SLASH, T_PERCENT },
+};
+#define NLEVELS ((int)(sizeof(levels) / sizeof(levels[0])))
+
+/* pred_end: in a predicate, is the '/' just lexed the closing one (next non-blank is '{')? */
+static int pred_end(struct dcc *cc)
+{
+    const char *p = cc->p;
+    while (p < cc->end && (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r'))
+        p++;
+    return p >= cc->end || *p == '{';
+}
+
+static struct dnode *binary(struct dcc *cc, int level)
+{
+    if (level == NLEVELS)
+        return unary(cc);
+    struct dnode *l = binary(cc, level + 1);
+    for (;;) {
+        int hit = 0;
+        for (int k = 0; k < 5 && levels[level][k]; k++)
+            if (cc->tok == levels[level][k])
+                hit = 1;
+        if (!hit || (cc->tok == T_SLASH && cc->in_pred && pred_end(cc)))
+            return l;
+        struct dnode *n = node(cc, N_BIN, cc->tokline);
+        n->op = (uint8_t)cc->tok;
+        next(cc);
+        n->a = l;
+        n->b = binary(cc, level + 1);
+        l = n;
+    }
+}
+
+static struct dnode *cond(struct dcc *cc)
+{
+    struct dnode *c = binary(cc, 0);
+    if (cc->tok != T_QUEST)
+        return c;
+    struct dnode *n = node(cc, N_COND, cc->tokline);
+    next(cc);
+    n->a = c;
+    n->b = expr(cc);
+    expect(cc, T_COLON);
+    n->c = cond(cc);
+    return n;
+}
+
+static struct dnode *assign(struct dcc *cc)
+{
+    struct dnode *l = cond(cc);
+    if (cc->tok >= T_ASSIGN && cc->tok <= T_OR_EQ) {
+        struct dnode *n = node(cc, N_ASSIGN, cc->tokline);
+        n->op = (uint8_t)cc->tok;
+        next(cc);
+        n->a = l;
+        n->b = assign(cc);
+        return n;
+    }
+    return l;
+}
+
+static struct dnode *expr(struct dcc *cc)
+{
+    struct dnode *l = assign(cc);
+    while (cc->tok == T_COMMA) {
+        struct dnode *n = node(cc, N_COMMA, cc->tokline);
+        next(cc);
+        n->a = l;
+        n->b = assign(cc);
+        l = n;
+    }
+    return l;
+}
+
+static void declaration(struct dcc *cc)
+{
+    uint8_t scope = DIF_SCOPE_GLOBAL;
+    int line = cc->tokline;
+    if (is_word(cc, "self") || is_word(cc, "this")) {
+        scope = cc->tokstr[0] == 's' ? DIF_SCOPE_SELF : DIF_SCOPE_THIS;
+        next(cc);
+    }
+    if (is_word(cc, "inline") || is_word(cc, "typedef"))
+        dcc_error(cc, line, "D_UNSUPPORTED", "%s is not supported in this D subset",
+                  cc->tokstr);
+    struct dtype t = parse_type(cc);
+    for (;;) {
+        if (cc->tok != T_IDENT)
+            syntax(cc);
+        struct ddecl *d = dcc_alloc(cc, sizeof(*d));
+        d->line = cc->tokline;
+        d->name = cc->tokstr;
+        d->scope = scope;
+        d->type = t;
+        next(cc);
+        if (cc->tok == T_LBRACK)
+            dcc_error(cc, line, "D_UNSUPPORTED", "declared arrays are not supported; "
+                      "use an associative array without declaring it");
+        *cc->decl_tail = d;
+        cc->decl_tail = &d->next;
+        if (cc->tok == T_COMMA) {
+            next(cc);
+            continue;
+        }
+        if (cc->tok != T_SEMI)
+            syntax(cc);
+        return;
+    }
+}
+
+static struct dnode *statements(struct dcc *cc)
+{
+    struct dnode *head = NULL, **tail = &head;
+    expect(cc, T_LBRACE);
+    while (cc->tok != T_RBRACE) {
+        if (cc->tok == T_SEMI) {
+            next(cc);
+            continue;
+        }
+        if (cc->tok == T_EOF)
+            syntax(cc);
+        struct dnode *s = expr(cc);
+        *tail = s;
+        tail = &s->next;
+        if (cc->tok == T_SEMI)
+            next(cc);
+        else if (cc->tok != T_RBRACE)
+            syntax(cc);
+    }
+    return head;
+}
+
+static void clause(struct dcc *cc)
+{
+    struct dclause *c = dcc_alloc(cc, sizeof(*c));
+    const char *descs[64];
+    c->line = cc->tokline;
+    for (;;) {
+        if (cc->tok != T_PDESC)
+            syntax(cc);
+        if (c->ndesc == 64)
+            dcc_error(cc, cc->tokline, "D_SYNTAX", "too many probe descriptions");
+        descs[c->ndesc++] = cc->tokstr;
+        next(cc);
+        if (cc->tok != T_COMMA)
+            break;
+        dcc_lex_pdesc(cc);
+    }
+    c->desc = dcc_alloc(cc, c->ndesc * sizeof(char *));
+    memcpy(c->desc, descs, c->ndesc * sizeof(char *));
+    if (cc->tok == T_SLASH) {
+        cc->in_pred = 1;
+        next(cc);
+        c->pred = expr(cc);
+        cc->in_pred = 0;
+        expect(cc, T_SLASH);
+    }
+    if (cc->tok == T_EOF && !c->pred) {
+        /* a bare description (dtrace -n BEGIN): records just the probe */
+    } else {
+        c->stmts = statements(cc);
+        if (cc->tok != T_RBRACE)
+            syntax(cc);
+    }
+    *cc->clause_tail = c;
+    cc->clause_tail = &c->next;
+}
+
+void dcc_parse(struct dcc *cc)
+{
+    cc->clause_tail = &cc->clauses;
+    cc->decl_tail = &cc->decls;
+    for (;;) {
+        dcc_lex_pdesc(cc);
+        if (cc->tok == T_EOF)
+            return;
+        if (cc->tok == T_SEMI)
+            continue;
+        if (cc->tok == T_PDESC && (type_word(cc->tokstr) || !strcmp(cc->tokstr, "self") ||
+                                   !strcmp(cc->tokstr, "this") ||
+                                   !strcmp(cc->tokstr, "inline") ||
+                                   !strcmp(cc->tokstr, "typedef"))) {
+            cc->p -= strlen(cc->tokstr);
+            next(cc);
+            declaration(cc);
+            continue;
+        }
+        clause(cc);
+    }
+}

@@ -1,0 +1,154 @@
+// SPDX-License-Identifier: MIT
+// The probe table behind d/dprobes.h: ids are computed from kernel-call and IRQ numbers, the
+// rest is one static list. Names of kernel calls come from the kernel's ABI header
+// (uapi/kcall.h, KCALL_LIST); the table holds no mutable state.
+#include <d/dprobes.h>
+#include "dutil.h"
+
+#if defined(__has_include)
+#if __has_include(<uapi/kcall.h>)
+#include <uapi/kcall.h>
+#define D_HAVE_KCALL 1
+#endif
+#endif
+
+#ifndef D_HAVE_KCALL
+/* Placeholder for builds without the kernel headers on the include path. */
+#define KCALL_LIST(X) X(13, MsgSend, 5) X(14, MsgReceive, 4) X(15, MsgReply, 4)
+#endif
+
+#define D_KCALL_NAME(num, name, nargs) [num] = #name,
+static const char *const kcall_names[DPROBE_KCALL_MAX] = { KCALL_LIST(D_KCALL_NAME) };
+#undef D_KCALL_NAME
+
+static const char *const irq_names[DPROBE_IRQ_MAX] = {
+    "irq0", "irq1", "irq2", "irq3", "irq4", "irq5", "irq6", "irq7", "irq8", "irq9", "irq10",
+    "irq11", "irq12", "irq13", "irq14", "irq15", "irq16", "irq17", "irq18", "irq19", "irq20",
+    "irq21", "irq22", "irq23", "irq24", "irq25", "irq26", "irq27", "irq28", "irq29", "irq30",
+    "irq31",
+};
+
+static const struct dprobe_desc fixed[DPROBE_COUNT - DPROBE_FIXED_BASE] = {
+    { "sched", "", "", "on-cpu" },        { "sched", "", "", "off-cpu" },
+    { "sched", "", "", "thread-create" }, { "sched", "", "", "thread-exit" },
+    { "sched", "", "", "wakeup" },        { "sched", "", "", "block-send" },
+    { "sched", "", "", "block-receive" }, { "sched", "", "", "block-reply" },
+    { "sched", "", "", "block-mutex" },   { "sched", "", "", "block-cond" },
+    { "sched", "", "", "block-sem" },     { "sched", "", "", "block-sleep" },
+    { "sched", "", "", "block-join" },
+    { "proc", "", "", "create" },         { "proc", "", "", "exit" },
+    { "msg", "", "", "send" },            { "msg", "", "", "receive" },
+    { "msg", "", "", "reply" },           { "msg", "", "", "pulse" },
+    { "msg", "", "", "error" },
+    { "user", "", "", "event" },
+};
+
+int dprobe_get(uint32_t id, struct dprobe_desc *d)
+{
+    static const struct dprobe_desc dtrace[3] = {
+        { "dtrace", "", "", "BEGIN" }, { "dtrace", "", "", "END" }, { "dtrace", "", "", "ERROR" },
+    };
+    if (id >= DPROBE_BEGIN && id <= DPROBE_ERROR) {
+        *d = dtrace[id - DPROBE_BEGIN];
+        return 0;
+    }
+    if (id >= DPROBE_KCALL_BASE && id < DPROBE_IRQ_BASE) {
+        uint32_t n = (id - DPROBE_KCALL_BASE) / 2;
+        if (!kcall_names[n])
+            return -1;
+        d->prov = "kercall";
+        d->mod = "";
+        d->func = kcall_names[n];
+        d->name = (id - DPROBE_KCALL_BASE) % 2 ? "return" : "entry";
+        return 0;
+    }
+    if (id >= DPROBE_IRQ_BASE && id < DPROBE_FIXED_BASE) {
+        uint32_t n = (id - DPROBE_IRQ_BASE) / 2;
+        d->prov = "interrupt";
+        d->mod = "";
+        d->func = irq_names[n];
+        d->name = (id - DPROBE_IRQ_BASE) % 2 ? "exit" : "entry";
+        return 0;
+    }
+    if (id >= DPROBE_FIXED_BASE && id < DPROBE_COUNT) {
+        *d = fixed[id - DPROBE_FIXED_BASE];
+        return 0;
+    }
+    return -1;
+}
+
+/* class_match: matches c against the bracket expression at *pp ("[...]"); advances *pp past
+ * it. Returns 1/0, or -1 if the bracket is not closed (then '[' is literal). */
+static int class_match(const char **pp, char c)
+{
+    const char *p = *pp + 1;
+    int neg = 0, hit = 0;
+    if (*p == '!') {
+        neg = 1;
+        p++;
+    }
+    const char *start = p;
+    while (*p && (*p != ']' || p == start)) {
+        if (p[1] == '-' && p[2] && p[2] != ']') {
+            if (c >= p[0] && c <= p[2])
+                hit = 1;
+            p += 3;
+        } else {
+            if (c == *p)
+                hit = 1;
+            p++;
+        }
+    }
+    if (*p != ']')
+        return -1;
+    *pp = p + 1;
+    return hit != neg;
+}
+
+int dprobe_glob(const char *p, const char *s)
+{
+    if (*p == 0)
+        return 1;
+    /* Iterative matcher with one backtrack point for the last '*'. */
+    const char *star = NULL, *retry = NULL;
+    for (;;) {
+        if (*p == '*') {
+            star = ++p;
+            retry = s;
+            continue;
+        }
+        if (*s == 0) {
+            if (*p == 0)
+                return 1;
+            return 0;
+        }
+        if (*p == '?') {
+            p++;
+            s++;
+            continue;
+        }
+        if (*p == '[') {
+            const char *q = p;
+            int m = class_match(&q, *s);
+            if (m == 1) {
+                p = q;
+                s++;
+                continue;
+            }
+            if (m == 0)
+                goto mismatch;
+        }
+        if (*p == '\\' && p[1])
+            p++;
+        if (*p && *p == *s) {
+            p++;
+            s++;
+            continue;
+        }
+    mismatch:
+        if (!star)
+            return 0;
+        p = star;
+        s = ++retry;
+    }
+}

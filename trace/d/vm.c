@@ -1,0 +1,494 @@
+// SPDX-License-Identifier: MIT
+// The DIF interpreter. It runs only verified programs (dif_verify), so opcodes, registers,
+// indices and branch targets are known good and every program ends in RET within
+// DIF_MAXPROG steps (branches only go forward). What it still checks, because only run
+// time knows: every address it reads (inside one of the engine's own regions, aligned),
+// divisors, tuple and record stack depth and types, scratch space, string bounds (strsize).
+// Any failure stops the program with a fault code; nothing here can crash or loop.
+#include "dvm_impl.h"
+
+const char *dvm_fault_name(unsigned f)
+{
+    static const char *const names[DVM_F_COUNT] = {
+        "no fault", "invalid address", "invalid alignment", "illegal operation",
+        "divide-by-zero", "out of scratch space", "tuple stack overflow",
+    };
+    return f < DVM_F_COUNT ? names[f] : "unknown fault";
+}
+
+/* region: finds the engine region holding [addr, addr+1); returns bytes left in it, 0 if none. */
+static uint64_t region(struct dvm_cpu *c, uint64_t addr)
+{
+    struct dvm_state *st = c->st;
+    const struct { const void *base; uint64_t size; } r[] = {
+        { st->obj.strs, st->obj.hdr->dh_strlen },
+        { st->gvars, st->gvars_size },
+        { c->tvars, st->tvars_size },
+        { st->dyn.mem, (uint64_t)st->dyn.chunk * st->dyn.nchunks },
+        { c->scratch, c->scratch_used },
+    };
+    for (size_t k = 0; k < sizeof(r) / sizeof(r[0]); k++) {
+        uint64_t b = (uint64_t)(uintptr_t)r[k].base;
+        if (r[k].base && addr >= b && addr - b < r[k].size)
+            return r[k].size - (addr - b);
+    }
+    return 0;
+}
+
+const char *dvm_str(struct dvm_cpu *c, uint64_t addr, unsigned *len)
+{
+    uint64_t room = region(c, addr);
+    if (room == 0)
+        return NULL;
+    const char *s = (const char *)(uintptr_t)addr;
+    unsigned max = c->st->strsize - 1u, n = 0;
+    if (room < max)
+        max = (unsigned)room;
+    while (n < max && s[n])
+        n++;
+    *len = n;
+    return s;
+}
+
+static uint8_t *scratch(struct dvm_cpu *c, uint32_t n)
+{
+    n = (n + 7u) & ~7u;
+    if (n > c->st->scratch_size - c->scratch_used)
+        return NULL;
+    uint8_t *p = c->scratch + c->scratch_used;
+    c->scratch_used += n;
+    return p;
+}
+
+int dvm_put_value(struct dvm_cpu *c, uint8_t *dst, uint8_t type, uint64_t v)
+{
+    if (type == DIF_TYPE_INT) {
+        memcpy(dst, &v, 8);
+        return 0;
+    }
+    unsigned n;
+    const char *s = dvm_str(c, v, &n);
+    unsigned sz = (c->st->strsize + 7u) & ~7u;
+    if (!s) {
+        c->fault_addr = v;
+        return -1;
+    }
+    memmove(dst, s, n);
+    memset(dst + n, 0, sz - n);
+    return 0;
+}
+
+/* new_str: a scratch string of up to strsize-1 bytes built by the caller; NULL on exhaustion. */
+static char *new_str(struct dvm_cpu *c) { return (char *)scratch(c, c->st->strsize); }
+
+/* dyn_key: builds the dynamic-variable key for variable v: [v][tid] for self->, [v][tuple]
+ * for arrays. Returns its length, or 0 with c->fault set. */
+static unsigned dyn_key(struct dvm_cpu *c, unsigned v)
+{
+    struct dvm_state *st = c->st;
+    const struct dif_var *dv = &st->obj.vars[v];
+    uint8_t *k = c->key;
+    uint32_t id = v;
+    unsigned n = 8;
+    memset(k, 0, 8);
+    memcpy(k, &id, 4);
+    if (dv->dv_scope == DIF_SCOPE_SELF) {
+        uint64_t tid = (uint64_t)(int64_t)c->ctx->tid;
+        memcpy(k + 8, &tid, 8);
+        return 16;
+    }
+    const char *types = dif_str(&st->obj, dv->dv_keys);
+    if (strlen(types) != c->ntup) {
+        c->fault = DVM_F_ILLOP;
+        return 0;
+    }
+    for (unsigned j = 0; j < c->ntup; j++) {
+        uint8_t want = types[j] == 's' ? DIF_TYPE_STR : DIF_TYPE_INT;
+        if (c->tuptype[j] != want) {
+            c->fault = DVM_F_ILLOP;
+            return 0;
+        }
+        if (dvm_put_value(c, k + n, want, c->tup[j]) != 0) {
+            c->fault = DVM_F_BADADDR;
+            return 0;
+        }
+        n += want == DIF_TYPE_STR ? (st->strsize + 7u) & ~7u : 8u;
+    }
+    c->ntup = 0;
+    return n;
+}
+
+static const char empty_str[1] = "";
+
+static uint64_t subr(struct dvm_cpu *c, unsigned id)
+{
+    static const char *const sig[DIF_S_COUNT] = {
+        [DIF_S_STRLEN] = "s", [DIF_S_STRJOIN] = "ss", [DIF_S_SUBSTR2] = "si",
+        [DIF_S_SUBSTR3] = "sii", [DIF_S_INDEX] = "ss", [DIF_S_RINDEX] = "ss",
+        [DIF_S_STRCHR] = "si", [DIF_S_STRSTR] = "ss", [DIF_S_LLTOSTR] = "i",
+        [DIF_S_STRTOLL] = "s", [DIF_S_TOUPPER] = "s", [DIF_S_TOLOWER] = "s",
+        [DIF_S_SPECULATION] = "",
+    };
+    const char *s[3] = { 0 };
+    unsigned len[3] = { 0 };
+    int64_t iv[3] = { 0 };
+    unsigned n = (unsigned)strlen(sig[id]);
+    if (c->ntup != n) {
+        c->fault = DVM_F_ILLOP;
+        return 0;
+    }
+    for (unsigned j = 0; j < n; j++) {
+        if ((sig[id][j] == 's') != (c->tuptype[j] == DIF_TYPE_STR)) {
+            c->fault = DVM_F_ILLOP;
+            return 0;
+        }
+        if (sig[id][j] == 's') {
+            s[j] = dvm_str(c, c->tup[j], &len[j]);
+            if (!s[j]) {
+                c->fault = DVM_F_BADADDR;
+                c->fault_addr = c->tup[j];
+                return 0;
+            }
+        } else {
+            iv[j] = (int64_t)c->tup[j];
+        }
+    }
+    c->ntup = 0;
+    unsigned max = c->st->strsize - 1u;
+    char *d;
+    switch (id) {
+    case DIF_S_STRLEN:
+        return len[0];
+    case DIF_S_INDEX: case DIF_S_RINDEX: {
+        int64_t found = -1;
+        for (unsigned k = 0; len[1] <= len[0] && k + len[1] <= len[0]; k++)
+            if (memcmp(s[0] + k, s[1], len[1]) == 0) {
+                found = k;
+                if (id == DIF_S_INDEX)
+                    break;
+            }
+        return (uint64_t)found;
+    }
+    case DIF_S_STRTOLL: {
+        uint64_t v = 0;
+        unsigned k = 0;
+        int neg = 0;
+        while (k < len[0] && (s[0][k] == ' ' || s[0][k] == '\t'))
+            k++;
+        if (k < len[0] && (s[0][k] == '-' || s[0][k] == '+'))
+            neg = s[0][k++] == '-';
+        for (; k < len[0] && s[0][k] >= '0' && s[0][k] <= '9'; k++)
+            v = v * 10 + (uint64_t)(s[0][k] - '0');
+        return neg ? 0 - v : v;
+    }
+    case DIF_S_STRCHR: {
+        for (unsigned k = 0; k < len[0]; k++)
+            if (s[0][k] == (char)iv[1])
+                return (uint64_t)(uintptr_t)(s[0] + k);
+        return 0;
+    }
+    case DIF_S_STRSTR: {
+        for (unsigned k = 0; len[1] <= len[0] && k + len[1] <= len[0]; k++)
+            if (memcmp(s[0] + k, s[1], len[1]) == 0)
+                return (uint64_t)(uintptr_t)(s[0] + k);
+        return 0;
+    }
+    case DIF_S_SPECULATION:
+        return 0;
+    default:
+        break;
+    }
+    /* the rest build a new string in scratch */
+    if (!(d = new_str(c))) {
+        c->fault = DVM_F_NOSCRATCH;
+        return 0;
+    }
+    unsigned n0 = 0;
+    switch (id) {
+    case DIF_S_STRJOIN:
+        n0 = len[0] < max ? len[0] : max;
+        memmove(d, s[0], n0);
+        for (unsigned k = 0; k < len[1] && n0 < max; k++)
+            d[n0++] = s[1][k];
+        break;
+    case DIF_S_SUBSTR2: case DIF_S_SUBSTR3: {
+        int64_t start = iv[1], cnt = id == DIF_S_SUBSTR3 ? iv[2] : (int64_t)len[0];
+        if (start < 0)
+            start += len[0];
+        if (start < 0) {
+            if (id == DIF_S_SUBSTR3)
+                cnt += start;
+            start = 0;
+        }
+        if (cnt < 0)
+            cnt = (int64_t)len[0] - start + cnt;
+        for (int64_t k = start; k < (int64_t)len[0] && k - start < cnt && n0 < max; k++)
+            d[n0++] = s[0][k];
+        break;
+    }
+    case DIF_S_LLTOSTR: {
+        char tmp[24];
+        uint64_t v = iv[0] < 0 ? 0 - (uint64_t)iv[0] : (uint64_t)iv[0];
+        if (iv[0] < 0)
+            d[n0++] = '-';
+        d_utoa(tmp, v);
+        for (unsigned k = 0; tmp[k] && n0 < max; k++)
+            d[n0++] = tmp[k];
+        break;
+    }
+    case DIF_S_TOUPPER: case DIF_S_TOLOWER:
+        for (unsigned k = 0; k < len[0]; k++) {
+            char ch = s[0][k];
+            if (id == DIF_S_TOUPPER && ch >= 'a' && ch <= 'z')
+                ch = (char)(ch - 32);
+            if (id == DIF_S_TOLOWER && ch >= 'A' && ch <= 'Z')
+                ch = (char)(ch + 32);
+            d[n0++] = ch;
+        }
+        break;
+    default:
+        c->fault = DVM_F_ILLOP;
+        return 0;
+    }
+    d[n0] = 0;
+    return (uint64_t)(uintptr_t)d;
+}
+
+static uint64_t builtin(struct dvm_cpu *c, unsigned id)
+{
+    const struct dvm_ctx *x = c->ctx;
+    const struct dif_obj *o = &c->st->obj;
+    const struct dif_probe *p = &o->probes[c->probe];
+    if (id < DIF_B_ARG0 + DVM_NARGS)
+        return c->args[id - DIF_B_ARG0];
+    switch (id) {
+    case DIF_B_TIMESTAMP: return x->timestamp;
+    case DIF_B_VTIMESTAMP: return x->vtimestamp;
+    case DIF_B_WALLTIMESTAMP: return x->walltimestamp;
+    case DIF_B_PID: return (uint64_t)(int64_t)x->pid;
+    case DIF_B_TID: return (uint64_t)(int64_t)x->tid;
+    case DIF_B_PPID: return (uint64_t)(int64_t)x->ppid;
+    case DIF_B_CPU: return x->cpu;
+    case DIF_B_ERRNO: return (uint64_t)(int64_t)x->errno_;
+    case DIF_B_EPID: return c->epid;
+    case DIF_B_ID: return p->dp_id;
+    case DIF_B_PROBEPROV: return (uint64_t)(uintptr_t)dif_str(o, p->dp_prov);
+    case DIF_B_PROBEMOD: return (uint64_t)(uintptr_t)dif_str(o, p->dp_mod);
+    case DIF_B_PROBEFUNC: return (uint64_t)(uintptr_t)dif_str(o, p->dp_func);
+    case DIF_B_PROBENAME: return (uint64_t)(uintptr_t)dif_str(o, p->dp_name);
+    case DIF_B_EXECNAME: {
+        const char *e = x->execname ? x->execname : "";
+        char *d = new_str(c);
+        unsigned n = 0;
+        if (!d) {
+            c->fault = DVM_F_NOSCRATCH;
+            return 0;
+        }
+        while (e[n] && n + 1 < c->st->strsize)
+            d[n] = e[n], n++;
+        d[n] = 0;
+        return (uint64_t)(uintptr_t)d;
+    }
+    default:
+        c->fault = DVM_F_ILLOP;
+        return 0;
+    }
+}
+
+static uint64_t load(struct dvm_cpu *c, unsigned op, uint64_t addr)
+{
+    static const uint8_t size[] = { 1, 2, 4, 1, 2, 4, 8 };
+    unsigned sz = size[op - DIF_LDSB];
+    if ((addr & (sz - 1u)) != 0) {
+        c->fault = DVM_F_BADALIGN;
+        c->fault_addr = addr;
+        return 0;
+    }
+    if (region(c, addr) < sz) {
+        c->fault = DVM_F_BADADDR;
+        c->fault_addr = addr;
+        return 0;
+    }
+    const uint8_t *p = (const uint8_t *)(uintptr_t)addr;
+    switch (op) {
+    case DIF_LDSB: { int8_t v; memcpy(&v, p, 1); return (uint64_t)(int64_t)v; }
+    case DIF_LDSH: { int16_t v; memcpy(&v, p, 2); return (uint64_t)(int64_t)v; }
+    case DIF_LDSW: { int32_t v; memcpy(&v, p, 4); return (uint64_t)(int64_t)v; }
+    case DIF_LDUB: { uint8_t v; memcpy(&v, p, 1); return v; }
+    case DIF_LDUH: { uint16_t v; memcpy(&v, p, 2); return v; }
+    case DIF_LDUW: { uint32_t v; memcpy(&v, p, 4); return v; }
+    default: { uint64_t v; memcpy(&v, p, 8); return v; }
+    }
+}
+
+/* var_load / var_store: the variable instructions. */
+static uint64_t var_load(struct dvm_cpu *c, unsigned op, unsigned v)
+{
+    struct dvm_state *st = c->st;
+    const struct dif_var *dv = &st->obj.vars[v];
+    uint8_t *p;
+    if (op == DIF_LDGV || op == DIF_LDTV) {
+        p = (op == DIF_LDGV ? st->gvars : c->tvars) + st->var_off[v];
+    } else {
+        unsigned n = dyn_key(c, v);
+        if (!n)
+            return 0;
+        p = dvm_dyn_lookup(st, c->key, n, 0);
+        if (!p)
+            return dv->dv_type == DIF_TYPE_STR ? (uint64_t)(uintptr_t)empty_str : 0;
+    }
+    if (dv->dv_type == DIF_TYPE_STR)
+        return (uint64_t)(uintptr_t)p;
+    uint64_t x;
+    memcpy(&x, p, 8);
+    return x;
+}
+
+static void var_store(struct dvm_cpu *c, unsigned op, unsigned v, uint64_t val)
+{
+    struct dvm_state *st = c->st;
+    const struct dif_var *dv = &st->obj.vars[v];
+    uint8_t *p;
+    if (op == DIF_STGV || op == DIF_STTV) {
+        p = (op == DIF_STGV ? st->gvars : c->tvars) + st->var_off[v];
+    } else {
+        unsigned n = dyn_key(c, v);
+        if (!n)
+            return;
+        if (dv->dv_type == DIF_TYPE_INT && val == 0) {
+            dvm_dyn_free(st, c->key, n);
+            return;
+        }
+        p = dvm_dyn_lookup(st, c->key, n, 1);
+        if (!p) {
+            st->stats[c->ctx->cpu].dynvardrops++;
+            return;
+        }
+    }
+    if (dvm_put_value(c, p, dv->dv_type, val) != 0)
+        c->fault = DVM_F_BADADDR;
+}
+
+unsigned dvm_run(struct dvm_cpu *c, const struct dif_prog *p, uint64_t *out)
+{
+    const uint32_t *ins = c->st->obj.insns + p->dp_start;
+    uint64_t *r = c->regs;
+    int cc_s = 0, cc_u = 0;
+    c->ntup = 0;
+    c->fault = DVM_F_NONE;
+    r[0] = 0;
+    for (uint32_t pc = 0; pc < p->dp_len; pc++) {
+        uint32_t i = ins[pc];
+        unsigned r1 = DIF_R1(i), r2 = DIF_R2(i), rd = DIF_RD(i);
+        uint64_t a = r[r1], b = r[r2];
+        switch (DIF_OP(i)) {
+        case DIF_NOP: break;
+        case DIF_RET: *out = r[rd]; return DVM_F_NONE;
+        case DIF_OR: r[rd] = a | b; break;
+        case DIF_XOR: r[rd] = a ^ b; break;
+        case DIF_AND: r[rd] = a & b; break;
+        case DIF_SLL: r[rd] = a << (b & 63); break;
+        case DIF_SRL: r[rd] = a >> (b & 63); break;
+        case DIF_SRA: r[rd] = (uint64_t)((int64_t)a >> (b & 63)); break;
+        case DIF_ADD: r[rd] = a + b; break;
+        case DIF_SUB: r[rd] = a - b; break;
+        case DIF_MUL: r[rd] = a * b; break;
+        case DIF_SDIV: case DIF_SREM:
+            if (b == 0) {
+                c->fault = DVM_F_DIVZERO;
+                break;
+            }
+            if ((int64_t)b == -1)
+                r[rd] = DIF_OP(i) == DIF_SDIV ? 0 - a : 0;
+            else
+                r[rd] = DIF_OP(i) == DIF_SDIV ? (uint64_t)((int64_t)a / (int64_t)b)
+                                              : (uint64_t)((int64_t)a % (int64_t)b);
+            break;
+        case DIF_UDIV: case DIF_UREM:
+            if (b == 0) {
+                c->fault = DVM_F_DIVZERO;
+                break;
+            }
+            r[rd] = DIF_OP(i) == DIF_UDIV ? a / b : a % b;
+            break;
+        case DIF_NOT: r[rd] = ~a; break;
+        case DIF_MOV: r[rd] = a; break;
+        case DIF_SEXT:
+            r[rd] = r2 == 1 ? (uint64_t)(int64_t)(int8_t)a : r2 == 2 ? (uint64_t)(int64_t)(int16_t)a
+                                                           : (uint64_t)(int64_t)(int32_t)a;
+            break;
+        case DIF_ZEXT:
+            r[rd] = r2 == 1 ? (uint8_t)a : r2 == 2 ? (uint16_t)a : (uint32_t)a;
+            break;
+        case DIF_CMP:
+            cc_s = (int64_t)a < (int64_t)b ? -1 : (int64_t)a > (int64_t)b;
+            cc_u = a < b ? -1 : a > b;
+            break;
+        case DIF_SCMP: {
+            unsigned la, lb;
+            const char *sa = dvm_str(c, a, &la), *sb = dvm_str(c, b, &lb);
+            if (!sa || !sb) {
+                c->fault = DVM_F_BADADDR;
+                c->fault_addr = sa ? b : a;
+                break;
+            }
+            int d = memcmp(sa, sb, la < lb ? la : lb);
+            if (d == 0)
+                d = la < lb ? -1 : la > lb;
+            cc_s = cc_u = d < 0 ? -1 : d > 0;
+            break;
+        }
+        case DIF_TST: cc_s = cc_u = a != 0; break;
+        case DIF_BA: pc = DIF_TARGET(i) - 1; break;
+        case DIF_BE: if (cc_s == 0) pc = DIF_TARGET(i) - 1; break;
+        case DIF_BNE: if (cc_s != 0) pc = DIF_TARGET(i) - 1; break;
+        case DIF_BG: if (cc_s > 0) pc = DIF_TARGET(i) - 1; break;
+        case DIF_BGU: if (cc_u > 0) pc = DIF_TARGET(i) - 1; break;
+        case DIF_BGE: if (cc_s >= 0) pc = DIF_TARGET(i) - 1; break;
+        case DIF_BGEU: if (cc_u >= 0) pc = DIF_TARGET(i) - 1; break;
+        case DIF_BL: if (cc_s < 0) pc = DIF_TARGET(i) - 1; break;
+        case DIF_BLU: if (cc_u < 0) pc = DIF_TARGET(i) - 1; break;
+        case DIF_BLE: if (cc_s <= 0) pc = DIF_TARGET(i) - 1; break;
+        case DIF_BLEU: if (cc_u <= 0) pc = DIF_TARGET(i) - 1; break;
+        case DIF_SETX: r[rd] = c->st->obj.ints[DIF_IDX(i)]; break;
+        case DIF_SETS: r[rd] = (uint64_t)(uintptr_t)(c->st->obj.strs + DIF_IDX(i)); break;
+        case DIF_LDSB: case DIF_LDSH: case DIF_LDSW: case DIF_LDUB: case DIF_LDUH:
+        case DIF_LDUW: case DIF_LDX:
+            r[rd] = load(c, DIF_OP(i), a);
+            break;
+        case DIF_LDGV: case DIF_LDTV: case DIF_LDSV: case DIF_LDGA:
+            r[rd] = var_load(c, DIF_OP(i), DIF_IDX(i));
+            break;
+        case DIF_STGV: case DIF_STTV: case DIF_STSV: case DIF_STGA:
+            var_store(c, DIF_OP(i), DIF_IDX(i), r[rd]);
+            break;
+        case DIF_BUILTIN: r[rd] = builtin(c, DIF_IDX(i)); break;
+        case DIF_PUSHT:
+            if (c->ntup == DIF_TUPMAX) {
+                c->fault = DVM_F_TUPLE;
+                break;
+            }
+            c->tuptype[c->ntup] = (uint8_t)r2;
+            c->tup[c->ntup++] = a;
+            break;
+        case DIF_PUSHR:
+            if (c->nrec == DIF_RECMAX) {
+                c->fault = DVM_F_TUPLE;
+                break;
+            }
+            c->rectype[c->nrec] = (uint8_t)r2;
+            c->rec[c->nrec++] = a;
+            break;
+        case DIF_FLUSHT: c->ntup = 0; break;
+        case DIF_CALL: r[rd] = subr(c, DIF_IDX(i)); break;
+        default: c->fault = DVM_F_ILLOP; break;
+        }
+        if (c->fault != DVM_F_NONE) {
+            c->fault_pc = pc;
+            return c->fault;
+        }
+    }
+    c->fault = DVM_F_ILLOP; /* unreachable for verified programs: they end in RET */
+    c->fault_pc = p->dp_len ? p->dp_len - 1 : 0;
+    return c->fault;
+}

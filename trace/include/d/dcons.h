@@ -1,0 +1,67 @@
+// SPDX-License-Identifier: MIT
+// The D consumer: turns principal-buffer records and aggregation buffers into the text
+// dtrace(1M) prints (probe lines, trace() widths, printf, printa, quantize tables, the final
+// newline and automatic aggregation printing) and the stderr messages (errors, drops).
+// Portable: output goes through caller callbacks; memory comes from the caller's arena.
+#ifndef D_DCONS_H
+#define D_DCONS_H
+
+#include <d/dvm.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct dcons_out {
+    void (*write)(void *arg, const char *s, size_t n);
+    void *arg;
+};
+
+struct dfmt_arg {
+    char type;          /* a type character (d/dif.h) */
+    int64_t i;
+    const char *s;      /* strings: NUL-terminated */
+};
+
+struct dfmt_spec {
+    char conv;          /* d i o u x X c s p % */
+    int minus, plus, space, hash, zero, at;
+    int width, prec;    /* -1: none */
+};
+
+/* dfmt_printf: formats like printf(3) for the D conversions; %@ calls aggval (printa). */
+typedef void (*dfmt_aggval)(void *ctx, const struct dfmt_spec *spec);
+void dfmt_printf(const struct dcons_out *o, const char *fmt, const struct dfmt_arg *args,
+                 unsigned nargs, dfmt_aggval aggval, void *ctx);
+void dfmt_puts(const struct dcons_out *o, const char *s);
+void dfmt_int(const struct dcons_out *o, const struct dfmt_spec *sp, int64_t v, char type);
+void dfmt_str(const struct dcons_out *o, const struct dfmt_spec *sp, const char *s);
+
+enum dcons_sort { DCONS_SORT_VALUE = 0, DCONS_SORT_KEY = 1 };
+
+struct dcons {
+    struct dvm_state *st;
+    const struct dif_obj *obj;
+    struct dcons_out out, err;
+    int quiet;
+    int aggsortkey, aggsortrev;
+    int header_done;
+    int exited;             /* an exit() record was seen */
+    int exit_status;
+    uint8_t printed[DIF_MAXAGGS];
+    int64_t norm[DIF_MAXAGGS];
+    uint64_t seen_drops[DVM_MAXCPU], seen_aggdrops[DVM_MAXCPU], seen_dyndrops;
+    void *mem;              /* scratch for merging aggregations */
+    size_t memlen;
+};
+
+void dcons_init(struct dcons *c, struct dvm_state *st, const struct dcons_out *out,
+                const struct dcons_out *err, void *mem, size_t memlen);
+/* dcons_record: a dvm_rec_cb; arg is the struct dcons. */
+void dcons_record(void *arg, const struct dvm_rechdr *rec);
+/* dcons_drops: reports new drops since the last call ("dtrace: N drops on CPU C"). */
+void dcons_drops(struct dcons *c);
+/* dcons_print_agg: prints one aggregation (fmt NULL: default layout). */
+void dcons_print_agg(struct dcons *c, unsigned agg, const char *fmt);
+/* dcons_final: after END: one newline, then every aggregation not printed by printa. */
+void dcons_final(struct dcons *c);
+
+#endif

@@ -1,0 +1,222 @@
+// SPDX-License-Identifier: MIT
+// The D bytecode object ("DIF"): the only thing the compiler hands to the kernel. One flat,
+// little-endian, versioned blob: a header of (count, offset) pairs followed by its tables.
+// The kernel trusts none of it until dif_verify() accepted it; after that the VM still checks
+// every value-dependent operation (loads, division, string bounds, stacks).
+//
+// Instructions are 32-bit words:  op:8 | r1:8 | r2:8 | rd:8
+//   or, for table/variable forms:   op:8 | index:16 | reg:8
+//   or, for branches:               op:8 | target:24   (absolute pc, strictly forward)
+// Registers: DIF_NREGS 64-bit registers; %r0 always reads 0 and is never written.
+#ifndef D_DIF_H
+#define D_DIF_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define DIF_MAGIC   0x31464944u /* "DIF1" */
+#define DIF_VERSION 1u
+
+#define DIF_NREGS     16u
+#define DIF_TUPMAX    10u    /* tuple stack: array keys and subroutine arguments */
+#define DIF_RECMAX    16u    /* record stack: values one action records */
+#define DIF_MAXPROG   4096u  /* instructions per program */
+#define DIF_MAXOBJ    (1u << 20)
+#define DIF_MAXVARS   256u
+#define DIF_MAXAGGS   64u
+#define DIF_AGGPARAMS 4u
+
+enum dif_op {
+    DIF_NOP = 0,
+    DIF_RET,   /* rd: the program's value */
+    /* rd = r1 op r2 */
+    DIF_OR, DIF_XOR, DIF_AND, DIF_SLL, DIF_SRL, DIF_SRA, DIF_ADD, DIF_SUB, DIF_MUL,
+    DIF_SDIV, DIF_UDIV, DIF_SREM, DIF_UREM,
+    /* rd = op r1 */
+    DIF_NOT, DIF_MOV,
+    /* rd = r1 sign- (SEXT) or zero- (ZEXT) extended from r2 bytes (immediate 1, 2 or 4) */
+    DIF_SEXT, DIF_ZEXT,
+    /* condition codes */
+    DIF_CMP, DIF_SCMP, DIF_TST,
+    /* branches: target in the low 24 bits */
+    DIF_BA, DIF_BE, DIF_BNE, DIF_BG, DIF_BGU, DIF_BGE, DIF_BGEU, DIF_BL, DIF_BLU, DIF_BLE,
+    DIF_BLEU,
+    /* index forms: rd = ints[index], rd = &strtab[index] */
+    DIF_SETX, DIF_SETS,
+    /* rd = *(r1), checked address and alignment */
+    DIF_LDSB, DIF_LDSH, DIF_LDSW, DIF_LDUB, DIF_LDUH, DIF_LDUW, DIF_LDX,
+    /* variables: index = variable id; LD: rd = var, ST: var = reg (in the rd field) */
+    DIF_LDGV, DIF_STGV, DIF_LDTV, DIF_STTV, DIF_LDSV, DIF_STSV, DIF_LDGA, DIF_STGA,
+    DIF_BUILTIN, /* rd = built-in variable index */
+    DIF_PUSHT,   /* push r1 on the tuple stack; r2 = DIF_TYPE_INT or DIF_TYPE_STR */
+    DIF_PUSHR,   /* push r1 on the record stack; r2 = DIF_TYPE_INT or DIF_TYPE_STR */
+    DIF_FLUSHT,  /* empty the tuple stack */
+    DIF_CALL,    /* rd = subroutine index (arguments from the tuple stack, which it empties) */
+    DIF_NOPS
+};
+
+#define DIF_INSTR(op, r1, r2, rd) \
+    (((uint32_t)(op) << 24) | ((uint32_t)(r1) << 16) | ((uint32_t)(r2) << 8) | (uint32_t)(rd))
+#define DIF_INSTR_IDX(op, idx, reg) (((uint32_t)(op) << 24) | ((uint32_t)(idx) << 8) | (reg))
+#define DIF_INSTR_BR(op, target)    (((uint32_t)(op) << 24) | ((uint32_t)(target) & 0xffffffu))
+#define DIF_OP(i)     ((uint8_t)((i) >> 24))
+#define DIF_R1(i)     ((uint8_t)((i) >> 16))
+#define DIF_R2(i)     ((uint8_t)((i) >> 8))
+#define DIF_RD(i)     ((uint8_t)(i))
+#define DIF_IDX(i)    ((uint16_t)((i) >> 8))
+#define DIF_TARGET(i) ((i) & 0xffffffu)
+
+enum dif_type { DIF_TYPE_INT = 0, DIF_TYPE_STR = 1 };
+
+/* Built-in variables (DIF_BUILTIN index). */
+enum dif_builtin {
+    DIF_B_ARG0 = 0, /* ... DIF_B_ARG0 + 9 */
+    DIF_B_TIMESTAMP = 10, DIF_B_VTIMESTAMP, DIF_B_WALLTIMESTAMP, DIF_B_PID, DIF_B_TID,
+    DIF_B_PPID, DIF_B_CPU, DIF_B_EXECNAME, DIF_B_PROBEPROV, DIF_B_PROBEMOD, DIF_B_PROBEFUNC,
+    DIF_B_PROBENAME, DIF_B_EPID, DIF_B_ID, DIF_B_ERRNO,
+    DIF_B_COUNT
+};
+
+/* Subroutines (DIF_CALL index) with their argument types (see dif_subr_sig in verify.c). */
+enum dif_subr {
+    DIF_S_STRLEN = 0, DIF_S_STRJOIN, DIF_S_SUBSTR2, DIF_S_SUBSTR3, DIF_S_INDEX, DIF_S_RINDEX,
+    DIF_S_STRCHR, DIF_S_STRSTR, DIF_S_LLTOSTR, DIF_S_STRTOLL, DIF_S_TOUPPER, DIF_S_TOLOWER,
+    DIF_S_SPECULATION,
+    DIF_S_COUNT
+};
+
+/* Variable scopes (struct dif_var.dv_scope) and the opcodes that may name them. */
+enum dif_scope { DIF_SCOPE_GLOBAL = 0, DIF_SCOPE_ARRAY, DIF_SCOPE_SELF, DIF_SCOPE_THIS };
+
+/* Action kinds (struct dif_act.da_kind). "Recording" kinds write the record stack, laid out
+ * by da_types, into the clause's record at da_offset. */
+enum dif_actkind {
+    DIF_ACT_EXPR = 0,   /* run for side effects (assignments) */
+    DIF_ACT_TRACE,      /* record one value */
+    DIF_ACT_PRINTF,     /* record args; da_arg = format string offset */
+    DIF_ACT_EXIT,       /* record the status; stops tracing */
+    DIF_ACT_AGG,        /* record stack = keys, return value = value; da_arg = aggregation */
+    DIF_ACT_PRINTA,     /* da_arg = aggregation, da_arg2 = format offset or UINT32_MAX */
+    DIF_ACT_CLEAR,      /* da_arg = aggregation */
+    DIF_ACT_TRUNC,      /* da_arg = aggregation; record stack: optional count */
+    DIF_ACT_NORMALIZE,  /* da_arg = aggregation; record stack: factor */
+    DIF_ACT_DENORMALIZE,/* da_arg = aggregation */
+    DIF_ACT_SPECULATE,  /* return value = speculation id */
+    DIF_ACT_COMMIT,
+    DIF_ACT_DISCARD,
+    DIF_ACT_NKINDS
+};
+
+enum dif_aggfunc {
+    DIF_AGG_COUNT = 0, DIF_AGG_SUM, DIF_AGG_MIN, DIF_AGG_MAX, DIF_AGG_AVG, DIF_AGG_STDDEV,
+    DIF_AGG_QUANTIZE, DIF_AGG_LQUANTIZE, DIF_AGG_LLQUANTIZE, DIF_AGG_NFUNCS
+};
+
+#define DIF_QUANTIZE_NBUCKETS 127 /* -2^62 .. -1, 0, 1 .. 2^62 (index 63 is zero) */
+#define DIF_QUANTIZE_ZERO     63
+
+/* Type descriptors (strings in the string table) give one character per value:
+ * 'b','h','i','l' signed 1/2/4/8 bytes, 'B','H','I','L' unsigned, 's' string.
+ * Recorded ints always take 8 bytes (little-endian); strings take strsize bytes. */
+
+struct dif_prog {
+    uint32_t dp_start; /* first instruction in the instruction table */
+    uint32_t dp_len;   /* 0: no program */
+};
+
+struct dif_var {
+    uint32_t dv_name;  /* string table offset */
+    uint8_t dv_scope;  /* enum dif_scope */
+    uint8_t dv_type;   /* enum dif_type of the value */
+    uint8_t dv_size;   /* integer size in bytes (1, 2, 4, 8) */
+    uint8_t dv_signed;
+    uint32_t dv_keys;  /* arrays: type descriptor of the key tuple; else 0 */
+};
+
+struct dif_act {
+    uint16_t da_kind;   /* enum dif_actkind */
+    uint16_t da_pad;
+    uint32_t da_offset; /* of its data in the clause record */
+    uint32_t da_size;   /* bytes of record data */
+    uint32_t da_types;  /* type descriptor of the record stack (string offset) */
+    uint32_t da_arg, da_arg2;
+    uint32_t da_line;   /* source line, for messages */
+    struct dif_prog da_prog;
+};
+
+struct dif_clause {
+    struct dif_prog dc_pred;
+    uint32_t dc_act;     /* first action */
+    uint32_t dc_nacts;
+    uint32_t dc_recsize; /* bytes recorded after the EPID (0: records only the EPID) */
+    uint32_t dc_flags;   /* DIF_CLF_* */
+};
+#define DIF_CLF_SPEC  1u /* contains speculate() */
+#define DIF_CLF_NOREC 2u /* records nothing in the principal buffer (aggregations only) */
+
+struct dif_probe {
+    uint32_t dp_id;       /* probe id: the provider table's id, or a timer id */
+    uint32_t dp_prov, dp_mod, dp_func, dp_name; /* string offsets */
+    uint64_t dp_period;   /* tick-/profile-: period in ns; else 0 */
+    uint32_t dp_flags;    /* DIF_PRF_* */
+    uint32_t dp_pad;
+};
+#define DIF_PRF_TICK    1u /* fires on one CPU */
+#define DIF_PRF_PROFILE 2u /* fires on every CPU */
+
+struct dif_ecb {
+    uint32_t de_probe;  /* index in the object's probe table */
+    uint32_t de_clause; /* clause index */
+};
+
+struct dif_agg {
+    uint32_t dg_name;   /* string offset ("" for the anonymous @) */
+    uint16_t dg_func;   /* enum dif_aggfunc */
+    uint16_t dg_nkeys;
+    uint32_t dg_keys;   /* type descriptor of the keys */
+    uint32_t dg_pad;
+    int64_t dg_param[DIF_AGGPARAMS]; /* lquantize lo, hi, step; llquantize factor, lo, hi, nsteps */
+};
+
+struct dif_hdr {
+    uint32_t dh_magic, dh_version, dh_size, dh_flags;
+    uint32_t dh_nints, dh_ints;     /* uint64_t[] */
+    uint32_t dh_strlen, dh_strs;    /* NUL-terminated strings; offset 0 is "" */
+    uint32_t dh_ninsns, dh_insns;   /* uint32_t[] */
+    uint32_t dh_nvars, dh_vars;
+    uint32_t dh_nacts, dh_acts;
+    uint32_t dh_nclauses, dh_clauses;
+    uint32_t dh_nprobes, dh_probes;
+    uint32_t dh_necbs, dh_ecbs;
+    uint32_t dh_naggs, dh_aggs;
+    uint32_t dh_strsize;            /* string size the programs were compiled for */
+    uint32_t dh_pad;
+};
+
+/* A verified object: pointers into the blob. */
+struct dif_obj {
+    const struct dif_hdr *hdr;
+    const uint64_t *ints;
+    const char *strs;
+    const uint32_t *insns;
+    const struct dif_var *vars;
+    const struct dif_act *acts;
+    const struct dif_clause *clauses;
+    const struct dif_probe *probes;
+    const struct dif_ecb *ecbs;
+    const struct dif_agg *aggs;
+};
+
+/* dif_verify: checks everything about blob (which must be 8-byte aligned) that can be checked
+ * before running it. Returns 0 and fills *obj, or -1 with a message in err naming the table
+ * entry or program and pc. */
+int dif_verify(const void *blob, size_t len, struct dif_obj *obj, char *err, size_t errlen);
+
+/* dif_str: the string at a verified offset. */
+static inline const char *dif_str(const struct dif_obj *o, uint32_t off) { return o->strs + off; }
+
+/* Helpers shared by the compiler, verifier, VM and consumer. */
+const char *dif_opname(unsigned op);
+unsigned dif_types_size(const char *types, unsigned strsize); /* bytes recorded */
+
+#endif

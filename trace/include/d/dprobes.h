@@ -1,0 +1,51 @@
+// SPDX-License-Identifier: MIT
+// The probe table: every probe the kernel can fire, named provider:module:function:name, with
+// a stable numeric id the kernel passes to dvm_fire(). Ids are computed, not looked up, so a
+// hook costs a constant (see DPROBE_KCALL_ENTRY). Timer probes (tick-N, profile-N) are not in
+// the table: the compiler creates them with ids from DPROBE_TIMER_BASE. Arguments of each
+// probe are documented in docs/d-probes.md.
+#ifndef D_DPROBES_H
+#define D_DPROBES_H
+
+#include <stdint.h>
+
+#define DPROBE_NONE  0u
+#define DPROBE_BEGIN 1u
+#define DPROBE_END   2u
+#define DPROBE_ERROR 3u
+#define DPROBE_KCALL_BASE 4u       /* kercall::<Name>:entry = base + 2n, :return = base + 2n+1 */
+#define DPROBE_KCALL_MAX  64u      /* kernel-call numbers below this get probes */
+#define DPROBE_KCALL_ENTRY(n)  (DPROBE_KCALL_BASE + 2u * (n))
+#define DPROBE_KCALL_RETURN(n) (DPROBE_KCALL_BASE + 2u * (n) + 1u)
+#define DPROBE_IRQ_BASE   (DPROBE_KCALL_BASE + 2u * DPROBE_KCALL_MAX) /* interrupt::irqN:entry/exit */
+#define DPROBE_IRQ_MAX    32u
+#define DPROBE_IRQ_ENTRY(n) (DPROBE_IRQ_BASE + 2u * (n))
+#define DPROBE_IRQ_EXIT(n)  (DPROBE_IRQ_BASE + 2u * (n) + 1u)
+#define DPROBE_FIXED_BASE (DPROBE_IRQ_BASE + 2u * DPROBE_IRQ_MAX)
+
+/* The named probes after the computed ranges, in this order. */
+enum dprobe_fixed {
+    DPROBE_SCHED_ONCPU = DPROBE_FIXED_BASE, DPROBE_SCHED_OFFCPU, DPROBE_SCHED_CREATE,
+    DPROBE_SCHED_EXIT, DPROBE_SCHED_WAKEUP, DPROBE_SCHED_BLOCK_SEND, DPROBE_SCHED_BLOCK_RECEIVE,
+    DPROBE_SCHED_BLOCK_REPLY, DPROBE_SCHED_BLOCK_MUTEX, DPROBE_SCHED_BLOCK_COND,
+    DPROBE_SCHED_BLOCK_SEM, DPROBE_SCHED_BLOCK_SLEEP, DPROBE_SCHED_BLOCK_JOIN,
+    DPROBE_PROC_CREATE, DPROBE_PROC_EXIT,
+    DPROBE_MSG_SEND, DPROBE_MSG_RECEIVE, DPROBE_MSG_REPLY, DPROBE_MSG_PULSE, DPROBE_MSG_ERROR,
+    DPROBE_USER_EVENT,
+    DPROBE_COUNT /* one past the last table id */
+};
+
+#define DPROBE_TIMER_BASE 0x10000u /* tick-/profile- probes: DPROBE_TIMER_BASE + k */
+
+struct dprobe_desc {
+    const char *prov, *mod, *func, *name;
+};
+
+/* dprobe_get: fills *d for a table id; returns 0, or -1 for an id with no probe (an unused
+ * kernel-call number, for instance). */
+int dprobe_get(uint32_t id, struct dprobe_desc *d);
+
+/* dprobe_glob: sh-style match of pattern (*, ?, [...], [!...]) against s; "" matches all. */
+int dprobe_glob(const char *pattern, const char *s);
+
+#endif

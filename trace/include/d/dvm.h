@@ -1,0 +1,145 @@
+// SPDX-License-Identifier: MIT
+// The D engine the kernel runs: loads a DIF object (verifying it first), fires probes, keeps
+// per-CPU principal and aggregation buffers and the dynamic-variable space, and lets a consumer
+// read them. Portable freestanding C: all memory is the caller's (one region given to
+// dvm_load); no locks: the caller runs dvm_fire() for a CPU with interrupts off on that CPU,
+// and dvm_buf_read()/dvm_agg_* for a CPU must not run concurrently with firings on it.
+// Nothing a script does makes these functions crash, loop or write outside that memory:
+// faults abort the clause, are recorded as error records, and fire the ERROR probe.
+#ifndef D_DVM_H
+#define D_DVM_H
+
+#include <d/dif.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define DVM_MAXCPU   4u
+#define DVM_NARGS    10u
+#define DVM_EPID_ERROR 0xffffffffu /* error record: struct dvm_errrec follows the header */
+#define DVM_EPID_PAD   0u          /* filler at the end of a ring buffer: skip */
+
+enum dvm_bufpolicy { DVM_BUF_SWITCH = 0, DVM_BUF_FILL, DVM_BUF_RING };
+
+struct dvm_opts {
+    uint64_t bufsize;      /* per CPU principal buffer (switch: two of them) */
+    uint64_t aggsize;      /* per CPU aggregation buffer */
+    uint64_t dynvarsize;   /* dynamic variables (arrays, self->), shared */
+    unsigned bufpolicy;    /* enum dvm_bufpolicy */
+    unsigned bufresize_manual; /* 0: halve bufsize until it fits; 1: fail */
+    unsigned ncpu;         /* 1..DVM_MAXCPU */
+};
+
+/* Per-firing context the kernel hook supplies. */
+struct dvm_ctx {
+    unsigned cpu;
+    int32_t pid, tid, ppid, errno_;
+    uint64_t timestamp, vtimestamp, walltimestamp;
+    const char *execname;  /* NUL-terminated, or NULL */
+};
+
+enum dvm_fault {
+    DVM_F_NONE = 0, DVM_F_BADADDR, DVM_F_BADALIGN, DVM_F_ILLOP, DVM_F_DIVZERO,
+    DVM_F_NOSCRATCH, DVM_F_TUPLE, DVM_F_COUNT
+};
+const char *dvm_fault_name(unsigned fault);
+
+/* Record layout in a principal buffer: header, then the clause's data (dc_recsize bytes). */
+struct dvm_rechdr {
+    uint32_t rh_epid;      /* ECB index + 1, DVM_EPID_ERROR or DVM_EPID_PAD */
+    uint32_t rh_size;      /* whole record, header included, multiple of 8 */
+    uint32_t rh_cpu;
+    uint32_t rh_pad;
+};
+
+struct dvm_errrec {
+    uint32_t er_epid;      /* enabled probe that faulted */
+    uint32_t er_action;    /* 1-based action; 0: the predicate */
+    uint32_t er_offset;    /* DIF offset (bytes) of the faulting instruction */
+    uint32_t er_fault;     /* enum dvm_fault */
+    uint64_t er_addr;
+};
+
+struct dvm_stats {
+    uint64_t drops, aggdrops, dynvardrops, errors;
+    int filled;            /* fill policy: this CPU's buffer is full */
+};
+
+struct dvm_buf {
+    uint8_t *data[2];
+    uint32_t size;         /* bytes usable in each */
+    uint32_t active;       /* switch: index of the buffer being written */
+    uint32_t off;          /* write offset (ring: tail) */
+    uint32_t head, used;   /* ring only */
+    uint32_t reserve;      /* fill: bytes kept for END */
+};
+
+struct dvm_agg_table {
+    uint8_t *mem;
+    uint32_t size, used;
+    uint32_t *bucket;      /* offsets of entries + 1, 0 = empty */
+    uint32_t nbuckets;
+};
+
+struct dvm_dyn {
+    uint8_t *mem;
+    uint32_t chunk, nchunks, keymax, valmax;
+    uint32_t free;         /* first free chunk + 1 */
+    uint32_t *bucket;
+    uint32_t nbuckets;
+};
+
+struct dvm_cpu;
+
+struct dvm_state {
+    struct dif_obj obj;
+    struct dvm_opts opts;
+    unsigned strsize;
+    unsigned exiting;      /* exit() ran: only END fires from now on */
+    unsigned in_error;     /* ERROR clauses running: their faults do not refire ERROR */
+    uint64_t bufsize_lowered; /* bufresize=auto lowered bufsize to this (0: not lowered) */
+    uint16_t *probe_map;   /* table probe id -> object probe index + 1 */
+    uint32_t *first_ecb;   /* object probe index -> first ECB index + 1 */
+    uint32_t *next_ecb;    /* ECB index -> next ECB of the same probe + 1 */
+    uint32_t *var_off;     /* variable -> offset in its area */
+    uint32_t *agg_vals;    /* aggregation -> value bytes per entry */
+    uint8_t *gvars;        /* global scalars */
+    uint32_t gvars_size, tvars_size, scratch_size;
+    struct dvm_dyn dyn;
+    struct dvm_cpu *cpus;
+    struct dvm_buf buf[DVM_MAXCPU];
+    struct dvm_agg_table agg[DVM_MAXCPU];
+    struct dvm_stats stats[DVM_MAXCPU];
+};
+
+/* dvm_load: verifies obj and lays the engine out in mem. Returns 0, or -1 with a message in
+ * err (verifier rejection, "END enablings exceed size of principal buffer", not enough
+ * memory). obj must stay valid and unchanged while st is in use. */
+int dvm_load(struct dvm_state *st, const void *obj, size_t objlen, const struct dvm_opts *o,
+             void *mem, size_t memlen, char *err, size_t errlen);
+
+/* dvm_fire: runs every enabled clause of probe `id` (dprobes.h id or timer id) on ctx->cpu. */
+void dvm_fire(struct dvm_state *st, const struct dvm_ctx *ctx, uint32_t id,
+              const uint64_t args[DVM_NARGS]);
+
+/* dvm_buf_read: hands the consumer the records of one CPU's principal buffer, oldest first,
+ * through cb. switch: swaps the pair and reads the now inactive one; fill: reads everything
+ * when the buffer is filled or `final`; ring: reads everything only when `final`. */
+typedef void (*dvm_rec_cb)(void *arg, const struct dvm_rechdr *rec);
+void dvm_buf_read(struct dvm_state *st, unsigned cpu, int final, dvm_rec_cb cb, void *arg);
+
+/* Aggregation buffers (per CPU). Entry values are laid out per function, see agg.c. */
+typedef void (*dvm_agg_cb)(void *arg, unsigned agg, const uint8_t *keys, const int64_t *vals);
+void dvm_agg_walk(struct dvm_state *st, unsigned cpu, dvm_agg_cb cb, void *arg);
+void dvm_agg_clear(struct dvm_state *st, unsigned agg);          /* values to zero, keys kept */
+void dvm_agg_remove(struct dvm_state *st, unsigned agg, const uint8_t *keys); /* drop a key */
+unsigned dvm_agg_nvals(const struct dif_agg *g);                  /* int64 values per entry */
+int64_t dvm_agg_bucket_value(const struct dif_agg *g, unsigned k); /* bucket k's lower bound */
+#define DVM_AGG_DELETED 1u
+
+/* Internal entry points shared by vm.c, agg.c and engine.c. */
+int dvm_agg_update(struct dvm_state *st, unsigned cpu, unsigned agg, const uint8_t *keys,
+                   unsigned keylen, int64_t v);
+uint8_t *dvm_dyn_lookup(struct dvm_state *st, const uint8_t *key, unsigned keylen, int create);
+void dvm_dyn_free(struct dvm_state *st, const uint8_t *key, unsigned keylen);
+
+#endif
