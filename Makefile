@@ -34,8 +34,10 @@ HOST_WARN    := -Wall -Wextra -Werror -Wstrict-prototypes -Wmissing-prototypes -
 HOST_CFLAGS  := -std=gnu11 -O2 -g $(HOST_WARN) -Itrace/include -Ikernel/include -MMD -MP
 HOST_TCFLAGS := -std=gnu11 -O1 -g $(HOST_WARN) -Wno-missing-prototypes -Itrace/include \
                 -Ikernel/include -Itest/unit -MMD -MP -DHOST_TEST \
-                -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
-HOST_TLDFLAGS := -fsanitize=address,undefined
+                -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all \
+                -fno-pie
+# -no-pie: kernel code keeps user addresses in 32 bits; the tests' buffers must lie below 4 GB.
+HOST_TLDFLAGS := -fsanitize=address,undefined -no-pie
 
 # Lists the fragments append to.
 HOST_TOOLS   :=   # host programs, built by `make`

@@ -1,3 +1,15 @@
 # SPDX-License-Identifier: MIT
-# Host unit tests of the portable kernel code. Each test_<x>.c is one binary, linked with the
-# kernel sources it exercises (listed in <x>_SRCS).
+# Host unit tests of the portable kernel code, against host stand-ins for the arch and board
+# layers (kstub.c). One binary per test_<x>.c.
+KUNIT_CORE := kernel/sched.c kernel/thread.c kernel/ktimer.c kernel/proc.c kernel/ipc.c \
+              kernel/sync.c kernel/irq.c kernel/utimer.c kernel/pmem.c kernel/klib.c \
+              kernel/shost.c kernel/kcall.c test/unit/kstub.c
+KUNIT_TESTS := sched pmem ipc sync_timeout
+
+define KUNIT_template
+$(HT)/test_$(1): $(call host_test_objs,test/unit/test_$(1).c $(KUNIT_CORE))
+	@echo "  TESTLD  $$@"
+	$$(Q)$$(HOST_CC) $$(HOST_TLDFLAGS) -o $$@ $$^ -lcmocka
+HOST_TESTS += $(HT)/test_$(1)
+endef
+$(foreach t,$(KUNIT_TESTS),$(eval $(call KUNIT_template,$(t))))

@@ -1,0 +1,146 @@
+// SPDX-License-Identifier: MIT
+// Host implementations of arch.h and board.h for the kernel unit tests.
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <cmocka.h>
+#include "kstub.h"
+#include <kernel/arch.h>
+#include <kernel/board.h>
+#include <kernel/sched.h>
+#include <kernel/ipc.h>
+#include <kernel/sync.h>
+#include <kernel/irq.h>
+#include <kernel/utimer.h>
+#include <kernel/pmem.h>
+
+char kstub_console[4096];
+unsigned kstub_console_len;
+uint64_t kstub_cycles;
+uint32_t kstub_irq_enabled, kstub_irq_pending;
+static struct kapp_header stub_apps[KMAX_PROCS];
+
+void kstub_reset(void)
+{
+    memset(k_threads, 0, sizeof(k_threads));
+    sched_init();
+    ktimer_subsystem_init();
+    proc_init();
+    ipc_init();
+    sync_init();
+    irq_init();
+    utimer_init();
+    kstub_console_len = 0;
+    kstub_cycles = 0;
+    kstub_irq_enabled = kstub_irq_pending = 0;
+}
+
+uint32_t kstub_addr(const void *p)
+{
+    uintptr_t a = (uintptr_t)p;
+    assert_true(a < 0x100000000ull);
+    return (uint32_t)a;
+}
+
+struct proc *kstub_proc(int pid, void *ram, uint32_t ram_size, uint32_t flags)
+{
+    struct proc *p = &k_procs[pid - 1];
+    struct kapp_header *h = &stub_apps[pid - 1];
+    memset(p, 0, sizeof(*p));
+    memset(h, 0, sizeof(*h));
+    h->flags = flags;
+    snprintf(h->name, sizeof(h->name), "p%d", pid);
+    p->state = PROC_ALIVE;
+    p->pid = pid;
+    p->app = h;
+    p->ram_base = kstub_addr(ram);
+    p->ram_size = ram_size;
+    list_init(&p->threads);
+    p->next_tid = 1;
+    snprintf(p->name, sizeof(p->name), "p%d", pid);
+    return p;
+}
+
+struct thread *kstub_thread(struct proc *p, int prio)
+{
+    struct thread *t = thread_alloc(p);
+    assert_non_null(t);
+    t->prio = t->base_prio = (uint8_t)prio;
+    if (p) {
+        t->tid = (uint16_t)p->next_tid++;
+        list_push_back(&p->threads, &t->plink);
+        p->nthreads++;
+    }
+    sched_make_ready(t, false);
+    return t;
+}
+
+void kstub_run(struct thread *t)
+{
+    if (t->state == THS_READY)
+        sched_remove(t);
+    t->state = THS_RUNNING;
+    k_current = t;
+}
+
+int32_t kstub_result(const struct thread *t)
+{
+    return (int32_t)t->ctx.r0;
+}
+
+// ---- arch.h ----
+bool arch_thread_setup(struct thread *t, uint32_t entry, uint32_t arg0, uint32_t arg1,
+                       uint32_t stack_top, bool privileged)
+{
+    (void)entry; (void)arg0; (void)arg1; (void)privileged;
+    memset(&t->ctx, 0, sizeof(t->ctx));
+    t->ctx.psp = stack_top;
+    return true;
+}
+uint32_t arch_call_number(const struct thread *t) { return t->ctx.r12; }
+uint32_t arch_call_arg(const struct thread *t, unsigned i)
+{
+    return i < 4 ? t->ctx.args[i] : i == 4 ? t->ctx.r4 : t->ctx.r5;
+}
+void arch_set_result(struct thread *t, uint32_t r0) { t->ctx.r0 = r0; }
+void arch_set_result2(struct thread *t, uint32_t r0, uint32_t r1)
+{
+    t->ctx.r0 = r0;
+    t->ctx.r1 = r1;
+}
+void arch_mpu_switch(const struct proc *p) { (void)p; }
+bool arch_mpu_region_ok(uint32_t base, uint32_t size)
+{
+    return size >= 32 && (size & (size - 1)) == 0 && (base & (size - 1)) == 0;
+}
+unsigned arch_current_irq(void) { return 0; }
+void arch_irq_enable(unsigned irq) { kstub_irq_enabled |= 1u << irq; }
+void arch_irq_disable(unsigned irq) { kstub_irq_enabled &= ~(1u << irq); }
+void arch_irq_set_pending(unsigned irq) { kstub_irq_pending |= 1u << irq; }
+void arch_request_resched(void) {}
+int32_t arch_semihost(uint32_t op, uint32_t arg) { (void)op; (void)arg; return -1; }
+
+// ---- board.h ----
+void board_console_putc(char c)
+{
+    if (kstub_console_len < sizeof(kstub_console) - 1)
+        kstub_console[kstub_console_len++] = c;
+}
+uint64_t board_cycles(void) { return kstub_cycles; }
+uint32_t board_cycles_per_sec(void) { return 25000000u; }
+bool board_irq_user_ok(unsigned irq) { return irq >= 24 && irq < 32; }
+bool board_has_semihosting(void) { return false; }
+const char *board_name(void) { return "host"; }
+
+_Noreturn void kpanic(const char *fmt, ...)
+{
+    char buf[256];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof(buf), fmt, ap);
+    va_end(ap);
+    fail_msg("kernel panic: %s", buf);
+    abort();
+}
