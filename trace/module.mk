@@ -17,3 +17,14 @@ $(HT)/test_trace_kev: $(call host_test_objs,test/unit/test_trace_kev.c trace/tra
                          tools/traceprinter/kev_capture.c)
 	@echo "  LINK    $@"
 	$(Q)$(HOST_CC) -o $@ $^ -lcmocka $(HOST_TLDFLAGS)
+
+# libFuzzer target for the decoder; seeds are small kevgen traces (both byte orders, losses).
+FUZZ_BINS += build/fuzz/fuzz_kev_decode
+build/fuzz/fuzz_kev_decode: test/fuzz/fuzz_kev_decode.c trace/kev_decode.c trace/kev_file.c \
+                            trace/kev_names.c $(H)/kevgen
+	@mkdir -p $(dir $@) $(dir $@)seeds-fuzz_kev_decode
+	@echo "  FUZZCC  $@"
+	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ $(filter %.c,$^)
+	$(Q)$(H)/kevgen -n 60 -o $(dir $@)seeds-fuzz_kev_decode/le.kev >/dev/null
+	$(Q)$(H)/kevgen -b -n 60 -o $(dir $@)seeds-fuzz_kev_decode/be.kev >/dev/null
+	$(Q)$(H)/kevgen -k 1 -d 0 -n 1100 -o $(dir $@)seeds-fuzz_kev_decode/lost.kev >/dev/null
