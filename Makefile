@@ -106,7 +106,7 @@ test: setup-test
 
 bench: setup
 	$(Q)$(MAKE) --no-print-directory all bench-build
-	$(Q)scripts/run-bench.sh $(BENCHES)
+	$(Q)scripts/run-bench.sh $(foreach b,$(BENCHES),'$(b)')
 
 debug: setup
 	$(Q)$(MAKE) --no-print-directory all

@@ -1,8 +1,74 @@
 // SPDX-License-Identifier: MIT
-#include <stdio.h>
+// init: pid 1 of the demo system. Starts the server, learns its address through a registry
+// channel, starts the rest with that address, reaps them all, asks the server for its
+// statistics, stops it, and exits 0 only if every program did its job.
 #include <kern.h>
+#include <stdio.h>
+#include <errno.h>
+#include <demo_proto.h>
+
+static int spawn(const char *name, uint32_t arg)
+{
+    int pid = ProcSpawn(name, 0, arg);
+    if (pid < 0)
+        printf("init: cannot start %s: errno %d\n", name, errno);
+    return pid;
+}
+
 int main(void)
 {
-    printf("init: hello from pid %d\n", ProcSelf());
-    return 3;
+    int failures = 0;
+    printf("init: demo system starting\n");
+    int reg = ChannelCreate(0);
+    int srv = spawn("srv", (uint32_t)reg);
+
+    union {
+        struct demo_msg m;
+        struct kpulse p;        // a receive buffer must be able to hold a pulse
+    } u;
+    struct kmsg_info info;
+    int rcvid = MsgReceive(reg, &u, sizeof(u), &info);
+    struct demo_msg m = u.m;
+    if (rcvid <= 0 || m.op != DEMO_REGISTER || info.pid != srv) {
+        printf("init: server did not register\n");
+        return 1;
+    }
+    uint32_t addr = DEMO_ADDR(srv, m.value);
+    MsgReply(rcvid, 0, NULL, 0);
+    printf("init: srv is pid %d, channel %ld\n", srv, (long)m.value);
+
+    const char *names[] = { "worker", "driver", "ticker", "client" };
+    int pids[4];
+    for (int i = 0; i < 4; i++)
+        pids[i] = spawn(names[i], addr);
+
+    for (int n = 0; n < 4; n++) {
+        int st = 0;
+        int pid = ProcWait(-1, &st);
+        const char *who = "?";
+        for (int i = 0; i < 4; i++)
+            if (pids[i] == pid)
+                who = names[i];
+        if (!KW_EXITED(st) || KW_EXITSTATUS(st) != 0) {
+            printf("init: %s (pid %d) failed, wait status %#x\n", who, pid, st);
+            failures++;
+        } else {
+            printf("init: %s (pid %d) finished\n", who, pid);
+        }
+    }
+
+    int coid = ConnectAttach(srv, DEMO_CHID(addr));
+    struct demo_stats stats;
+    m.op = DEMO_STATS;
+    MsgSend(coid, &m, sizeof(m), &stats, sizeof(stats));
+    printf("init: srv handled %ld reads, %ld writes, %ld device samples, %ld ticks\n",
+           (long)stats.reads, (long)stats.writes, (long)stats.samples, (long)stats.ticks);
+    m.op = DEMO_QUIT;
+    MsgSend(coid, &m, sizeof(m), NULL, 0);
+    int st = 0;
+    ProcWait(srv, &st);
+    if (stats.reads == 0 || stats.samples == 0 || stats.ticks == 0 || KW_EXITSTATUS(st) != 0)
+        failures++;
+    printf("init: demo system done, %d failures\n", failures);
+    return failures ? 1 : 0;
 }

@@ -1,0 +1,71 @@
+// SPDX-License-Identifier: MIT
+// srv: the demo's resource manager. Two threads receive on one channel: clients read and
+// write a set point, the driver posts device samples, the ticker's pulses advance a clock.
+#include <kern.h>
+#include <stdio.h>
+#include <demo_proto.h>
+
+static int chid, lock;
+static struct demo_stats stats;
+static int32_t setpoint = 100, last_sample;
+static volatile int quitting;
+static uint8_t stack2[1024] __attribute__((aligned(8)));
+
+static int serve(void *arg)
+{
+    (void)arg;
+    while (!quitting) {
+        union {
+            struct demo_msg m;
+            struct kpulse p;
+        } u;
+        int rcvid = MsgReceive(chid, &u, sizeof(u), NULL);
+        if (rcvid < 0)
+            continue;
+        MutexLock(lock);
+        if (rcvid == 0) {
+            if (u.p.code == DEMO_PULSE_TICK)
+                stats.ticks++;
+            MutexUnlock(lock);
+            continue;
+        }
+        int32_t reply = 0;
+        switch (u.m.op) {
+        case DEMO_READ:   stats.reads++; reply = setpoint + last_sample % 7; break;
+        case DEMO_WRITE:  stats.writes++; setpoint = u.m.value; break;
+        case DEMO_SAMPLE: stats.samples++; last_sample = u.m.value; break;
+        case DEMO_STATS:
+            MutexUnlock(lock);
+            MsgReply(rcvid, 0, &stats, sizeof(stats));
+            continue;
+        case DEMO_QUIT:
+            quitting = 1;
+            // Wake the other receiving thread so it sees the flag.
+            MsgSendPulse(ConnectAttach(0, chid), 1, 99, 0);
+            break;
+        default:
+            MutexUnlock(lock);
+            MsgError(rcvid, 22);
+            continue;
+        }
+        MutexUnlock(lock);
+        MsgReply(rcvid, 0, &reply, sizeof(reply));
+    }
+    return 0;
+}
+
+int main(void)
+{
+    ThreadName(0, "srv-main");
+    chid = ChannelCreate(0);
+    lock = MutexCreate();
+    int init = ConnectAttach(1, (int)ProcArg());
+    struct demo_msg reg = { DEMO_REGISTER, chid };
+    if (MsgSend(init, &reg, sizeof(reg), NULL, 0) < 0)
+        return 1;
+    int t = ThreadCreate(serve, NULL, stack2, sizeof(stack2), 0, 0);
+    ThreadName(t, "srv-worker");
+    serve(NULL);
+    ThreadJoin(t, NULL);
+    return 0;
+}
