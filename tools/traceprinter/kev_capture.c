@@ -170,8 +170,12 @@ uint64_t kcap_workload(struct trace_ring *r, struct kcap *c, uint64_t n, unsigne
             uint32_t w[4] = { pid, tid, 10, 2 };
             trace_emit_words(r, KEV_C_PR_TH, KEV_TH_SEM, w, 4);
             emitted++;
-        } else { // a user string event
+        } else if (k < 99) { // a user string event
             trace_emit_string(r, KEV_C_USER, 7, NULL, 0, "user checkpoint");
+            emitted++;
+        } else { // a user buffer event: 10 words, 5 slots
+            uint32_t w[10] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10 };
+            trace_emit_words(r, KEV_C_USER, 8, w, 10);
             emitted++;
         }
         trace_host_port.now += 1 + rnd(&s) % 50;

@@ -55,9 +55,14 @@ check "big-endian counts are the same" test "$g" = "$gb"
 line=$("$tp" -p '%C|%e|%Z|%z|%c|%t' "$dir/le.kev" | grep -m1 'THREAD')
 check "-p prints the chosen columns" grep -qE '^00\|[0-9]+\|THREAD  \|TH[A-Z]+ *\|[0-9]+\|[0-9]+\.[0-9]{3}$' <<<"$line"
 check "-p %% prints a percent sign" grep -q '^100% CONTROL' <(("$tp" -p '100%% %Z' "$dir/le.kev") | sed -n '/KERNEL EVENTS/{n;p}')
-"$gen" -n 300 -o "$dir/small.kev" >/dev/null
-check "-n keeps every event on one line" \
-    test "$("$tp" -n "$dir/small.kev" | grep -c '^t:0x')" = "$("$tp" -n "$dir/small.kev" | sed -n '/KERNEL EVENTS/,/SUMMARY/p' | grep -vc -- '--')"
+body() { sed -n '/-- KERNEL EVENTS --/,/-- SUMMARY --/p' | grep -v -- ' -- '; }
+events=$(grep -c '^t:0x' <<<"$out")
+check "long payloads continue on extra lines without -n" test "$(body <<<"$out" | wc -l)" -gt "$events"
+check "a 10-word user event prints all its words" \
+    grep -qE 'USREVENT:8 +0x00000001 .* 0x00000006$' <<<"$out"
+check "-n keeps every event on one line" test "$("$tp" -n "$dir/le.kev" | body | wc -l)" = "$events"
+check "-n: the 10-word user event on one line" \
+    grep -qE 'USREVENT:8 +0x00000001( 0x0000000[0-9])+ 0x0000000a$' <("$tp" -n "$dir/le.kev")
 
 # 4. Every overrun policy with a logger too slow to keep up: the loss is reported exactly.
 for p in switch overwrite ring fill; do
