@@ -28,3 +28,17 @@ build/fuzz/fuzz_kev_decode: test/fuzz/fuzz_kev_decode.c trace/kev_decode.c trace
 	$(Q)$(H)/kevgen -n 60 -o $(dir $@)seeds-fuzz_kev_decode/le.kev >/dev/null
 	$(Q)$(H)/kevgen -b -n 60 -o $(dir $@)seeds-fuzz_kev_decode/be.kev >/dev/null
 	$(Q)$(H)/kevgen -k 1 -d 0 -n 1100 -o $(dir $@)seeds-fuzz_kev_decode/lost.kev >/dev/null
+
+# The same producer built for 4 CPUs: its objects get their own directory and -D.
+TRACE_SMP_SRCS := test/unit/test_trace_smp.c trace/trace_ring.c tools/traceprinter/kev_capture.c
+TRACE_SMP_OBJS := $(patsubst %.c,$(HT)/obj-smp/%.o,$(TRACE_SMP_SRCS))
+$(HT)/obj-smp/%.o: %.c
+	@mkdir -p $(dir $@)
+	@echo "  TESTCC  $< (4 CPUs)"
+	$(Q)$(HOST_CC) $(HOST_TCFLAGS) -DTRACE_MAX_CPUS=4u -c $< -o $@
+
+HOST_TESTS += $(HT)/test_trace_smp
+$(HT)/test_trace_smp: $(TRACE_SMP_OBJS) $(call host_test_objs,trace/kev_names.c \
+                         trace/kev_file.c trace/kev_decode.c)
+	@echo "  LINK    $@"
+	$(Q)$(HOST_CC) -o $@ $^ -lcmocka $(HOST_TLDFLAGS)

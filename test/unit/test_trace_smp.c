@@ -1,0 +1,114 @@
+// SPDX-License-Identifier: MIT
+// The producer built for 4 CPUs (-DTRACE_MAX_CPUS=4, see trace/module.mk): each CPU fills its
+// own buffer with its number in every header, counters and deferred notifications are per
+// CPU, and a captured file decodes with per-CPU totals that add up.
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include <trace/kev_decode.h>
+#include <trace/trace_ring.h>
+#include "../../tools/traceprinter/kev_capture.h"
+
+_Static_assert(TRACE_MAX_CPUS == 4, "this test is built for 4 CPUs");
+
+static struct kev_slot mem[4 * KEV_BUF_SLOTS];
+static struct trace_ring ring;
+static struct kev_reader rd;
+
+static void on_cpu(unsigned cpu, unsigned n, uint32_t tag)
+{
+    trace_host_port.cpu = cpu;
+    for (unsigned i = 0; i < n; i++)
+        trace_emit_simple(&ring, KEV_C_PR_TH, KEV_TH_READY, tag, i);
+}
+
+static void setup(unsigned nbufs)
+{
+    memset(&trace_host_port, 0, sizeof(trace_host_port));
+    assert_int_equal(trace_ring_init(&ring, mem, sizeof(mem), nbufs), 0);
+    trace_filter_all(&ring, 1);
+    assert_int_equal(trace_ring_start(&ring), 0);
+}
+
+static void test_each_cpu_fills_its_own_buffer(void **st)
+{
+    (void)st;
+    setup(4);
+    on_cpu(0, 10, 100);
+    on_cpu(2, 5, 200);
+    on_cpu(0, 1, 101);
+    assert_int_equal(ring.tr_cpu[0].tc_buf, 0);
+    assert_int_equal(ring.tr_cpu[2].tc_buf, 1);
+    assert_int_equal(ring.tr_cpu[1].tc_buf, -1);
+    const struct kev_slot *b1 = mem + KEV_BUF_SLOTS;
+    assert_int_equal(kev_hdr_cpu(b1[0].header), 2); // BUFFER
+    assert_int_equal(kev_hdr_cpu(b1[2].header), 2);
+    assert_int_equal(b1[2].data[1], 200);
+    assert_int_equal(mem[12].data[1], 101); // cpu 0's 11th event follows its 10th
+    struct trace_counts c0, c2;
+    trace_ring_counts(&ring, 0, &c0);
+    trace_ring_counts(&ring, 2, &c2);
+    assert_int_equal(c0.recorded, 11);
+    assert_int_equal(c2.recorded, 5);
+}
+
+static void test_loss_and_notifications_are_per_cpu(void **st)
+{
+    (void)st;
+    setup(2);
+    on_cpu(0, 1, 0);          // cpu 0 takes buffer 0
+    trace_host_port.in_irq = 1;
+    on_cpu(1, 1021 + 7, 1);   // cpu 1 fills buffer 1 in an interrupt, then finds none: 7 lost
+    trace_host_port.in_irq = 0;
+    struct trace_counts c0, c1;
+    trace_ring_counts(&ring, 0, &c0);
+    trace_ring_counts(&ring, 1, &c1);
+    assert_int_equal(c0.dropped, 0);
+    assert_int_equal(c1.dropped, 7);
+    assert_int_equal(c1.recorded, 1021);
+    assert_int_equal(trace_host_port.nnotes, 0);
+    trace_host_port.cpu = 0;
+    trace_ring_irq_exit(&ring); // cpu 0 has nothing pending
+    assert_int_equal(trace_host_port.nnotes, 0);
+    trace_host_port.cpu = 1;
+    trace_ring_irq_exit(&ring);
+    assert_int_equal(trace_host_port.nnotes, 1);
+    assert_int_equal(trace_host_port.notes[0].idx, 1);
+}
+
+static void test_capture_decodes_per_cpu_totals(void **st)
+{
+    (void)st;
+    setup(4);
+    struct kcap c;
+    kcap_begin(&c, 0, 1000);
+    for (unsigned round = 0; round < 50; round++) {
+        on_cpu(round % 3, 97, round);
+        kcap_drain(&c, &ring);
+    }
+    kcap_finish(&c, &ring);
+    assert_int_equal(kev_open(&rd, c.data, c.len), 0);
+    assert_int_equal(kev_decode(&rd), 0);
+    assert_int_equal(rd.kr_trl_ncpu, 4);
+    assert_int_equal(rd.kr_ncpu_seen, 3);
+    assert_int_equal(rd.kr_cpu[0].cs_events, 17 * 97);
+    assert_int_equal(rd.kr_cpu[1].cs_events, 17 * 97);
+    assert_int_equal(rd.kr_cpu[2].cs_events, 16 * 97);
+    assert_int_equal(rd.kr_events, 50 * 97);
+    assert_int_equal(kev_lost_total(&rd), 0);
+    kcap_free(&c);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_each_cpu_fills_its_own_buffer),
+        cmocka_unit_test(test_loss_and_notifications_are_per_cpu),
+        cmocka_unit_test(test_capture_decodes_per_cpu_totals),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
