@@ -100,7 +100,9 @@ damaged "version below 1.01" "$dir/ver.kev" 'unsupported format version 1\.0'
 sed 's/^TRACE_BIG_ENDIAN::TRUE$/TRACE_LITTLE_ENDIAN::1/' "$dir/be.kev" > "$dir/swapped.kev"
 damaged "byte-swapped data" "$dir/swapped.kev" 'byte-swapped'
 cp "$dir/le.kev" "$dir/garbage.kev"
-head -c 256 /dev/urandom | dd of="$dir/garbage.kev" bs=1 seek=$((size / 2)) conv=notrunc status=none
+RANDOM=7 # deterministic "random" bytes
+for i in $(seq 256); do printf "\\x$(printf %02x $((RANDOM % 256)))"; done |
+    dd of="$dir/garbage.kev" bs=1 seek=$((size / 2)) conv=notrunc status=none
 damaged "random bytes in the middle" "$dir/garbage.kev" 'invalid|BUFFER|combine|trailer|outside'
 : > "$dir/empty.kev"
 damaged "empty file" "$dir/empty.kev" 'not a \.kev'
