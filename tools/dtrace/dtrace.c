@@ -334,9 +334,16 @@ int main(int argc, char **argv)
     }
     if (compile_only)
         return 0;
-    if (st.bufsize_lowered)
-        fprintf(stderr, "dtrace: buffer size lowered to %lluk\n",
-                (unsigned long long)(st.bufsize_lowered >> 10));
+    if (st.bufsize_lowered) {
+        uint64_t v = st.bufsize_lowered;
+        const char *u = "";
+        static const char *const units[] = { "k", "m", "g" };
+        for (int k = 0; k < 3 && v >= 1024 && v % 1024 == 0; k++) {
+            v /= 1024;
+            u = units[k];
+        }
+        fprintf(stderr, "dtrace: buffer size lowered to %llu%s\n", (unsigned long long)v, u);
+    }
 
     FILE *out = stdout;
     if (outpath && !(out = fopen(outpath, "w"))) {

@@ -348,9 +348,10 @@ static const uint8_t ld_op[] = { [DIF_SCOPE_GLOBAL] = DIF_LDGV, [DIF_SCOPE_ARRAY
 static const uint8_t st_op[] = { [DIF_SCOPE_GLOBAL] = DIF_STGV, [DIF_SCOPE_ARRAY] = DIF_STGA,
                                  [DIF_SCOPE_SELF] = DIF_STSV, [DIF_SCOPE_THIS] = DIF_STTV };
 
-static unsigned load_var(struct cg *g, struct dnode *n, struct dtype *t)
+/* load_var: loads variable n; def (may be NULL) defines it if it is new (x++, x += 1). */
+static unsigned load_var(struct cg *g, struct dnode *n, struct dtype *t, const struct dtype *def)
 {
-    struct sym *s = lvalue(g, n, NULL);
+    struct sym *s = lvalue(g, n, def);
     unsigned r = reg_alloc(g);
     emit(g, DIF_INSTR_IDX(ld_op[s->scope], sym_id(g, s), r));
     *t = s->type;
@@ -516,7 +517,8 @@ static unsigned incdec(struct cg *g, struct dnode *n, struct dtype *t)
 {
     int post = n->kind == N_POSTINC || n->kind == N_POSTDEC;
     int inc = n->kind == N_POSTINC || n->kind == N_PREINC;
-    unsigned r = load_var(g, n->a, t);
+    struct dtype def = T_INT32;
+    unsigned r = load_var(g, n->a, t, &def);
     need_int(g, *t, n->line, inc ? "++" : "--");
     unsigned one = reg_alloc(g);
     emit(g, DIF_INSTR_IDX(DIF_SETX, intern_int(g, 1), one));
@@ -547,6 +549,14 @@ static unsigned assignment(struct cg *g, struct dnode *n, struct dtype *t)
         struct dnode tmp = { .kind = N_BIN, .op = map[n->op - T_ASSIGN], .line = n->line,
                              .a = n->a, .b = n->b };
         reg_free(g, r);
+        if (n->a->kind != N_IDENT || !builtin_find(n->a->s)) {
+            struct dtype def = T_INT32, lt;
+            unsigned save = g->ninsns;
+            uint16_t regs = g->regs;
+            reg_free(g, load_var(g, n->a, &lt, &def)); /* defines it; code discarded */
+            g->ninsns = save;
+            g->regs = regs;
+        }
         r = binop(g, &tmp, t);
     }
     store_var(g, n->a, r, *t);
@@ -579,10 +589,10 @@ static unsigned expr(struct cg *g, struct dnode *n, struct dtype *t)
             *t = b->type;
             return r;
         }
-        return load_var(g, n, t);
+        return load_var(g, n, t, NULL);
     }
     case N_SELF: case N_THIS: case N_INDEX:
-        return load_var(g, n, t);
+        return load_var(g, n, t, NULL);
     case N_AGG:
         dcc_error(g->cc, n->line, "D_AGG_SCALAR", "aggregations cannot be used in expressions");
     case N_CALL:

@@ -1,0 +1,1 @@
+BEGIN /self->never/ { trace(1); }

@@ -1,0 +1,1 @@
+kercall::NoSuchCall*:entry { trace(1); }

@@ -1,0 +1,1 @@
+nosuchprovider:::entry { trace(1); }

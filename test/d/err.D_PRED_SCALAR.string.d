@@ -1,0 +1,1 @@
+BEGIN /execname/ { exit(0); }

@@ -1,0 +1,1 @@
+BEGIN { trace(1, 2); }

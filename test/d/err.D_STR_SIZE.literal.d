@@ -1,0 +1,2 @@
+#pragma D option strsize=8
+BEGIN { trace("longer than eight"); }

@@ -1,0 +1,7 @@
+/* ARGS: -b 1g */
+#pragma D option quiet
+
+BEGIN
+{
+	exit(0);
+}

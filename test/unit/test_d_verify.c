@@ -1,0 +1,217 @@
+// SPDX-License-Identifier: MIT
+// Unit tests of the DIF verifier: objects from the compiler are accepted; each rule, broken
+// in an otherwise valid object, is rejected with a message naming the program and pc.
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <d/dcc.h>
+#include <d/dif.h>
+
+static uint8_t arena[2 << 20] __attribute__((aligned(8)));
+static uint64_t blob[1 << 14];
+static size_t bloblen;
+
+/* compile: compiles src into blob (a private, aligned copy). */
+static void compile(const char *src)
+{
+    struct dcc_in in = { src, strlen(src), 0, 1 };
+    struct dcc_out out;
+    int rc = dcc_compile(&in, arena, sizeof(arena), &out);
+    if (rc != 0)
+        fail_msg("compile failed: %s", out.err);
+    assert_true(out.objlen <= sizeof(blob));
+    memcpy(blob, out.obj, out.objlen);
+    bloblen = out.objlen;
+}
+
+static struct dif_hdr *hdr(void) { return (struct dif_hdr *)blob; }
+static struct dif_act *act(unsigned k) { return (struct dif_act *)((uint8_t *)blob + hdr()->dh_acts) + k; }
+static uint32_t *insns(void) { return (uint32_t *)((uint8_t *)blob + hdr()->dh_insns); }
+/* prog: the instructions of action k. */
+static uint32_t *prog(unsigned k) { return insns() + act(k)->da_prog.dp_start; }
+
+static void expect_reject(const char *needle)
+{
+    struct dif_obj o;
+    char err[256] = "";
+    assert_int_equal(dif_verify(blob, bloblen, &o, err, sizeof(err)), -1);
+    if (!strstr(err, needle))
+        fail_msg("message \"%s\" lacks \"%s\"", err, needle);
+}
+
+static void test_accepts_compiled(void **state)
+{
+    (void)state;
+    static const char *const scripts[] = {
+        "BEGIN { x = 1 + 2 * 3; trace(x); }",
+        "BEGIN /pid == 5/ { @[probefunc] = count(); }",
+        "tick-1s { self->ts = timestamp; a[\"k\", 1] = strjoin(\"a\", \"b\"); printf(\"%s\", a[\"k\", 1]); }",
+        "BEGIN { @q = quantize(arg0); @l = lquantize(arg0, 0, 100, 10); exit(0); }",
+        "BEGIN { this->x = 1 ? 2 : 3; y = this->x ^^ 1 || 0 && 1; }",
+    };
+    for (size_t k = 0; k < sizeof(scripts) / sizeof(scripts[0]); k++) {
+        struct dif_obj o;
+        char err[256];
+        compile(scripts[k]);
+        if (dif_verify(blob, bloblen, &o, err, sizeof(err)) != 0)
+            fail_msg("script %zu rejected: %s", k, err);
+    }
+}
+
+static void test_bad_opcode(void **state)
+{
+    (void)state;
+    compile("BEGIN { x = 1 + 2; }");
+    prog(0)[1] = DIF_INSTR(0xee, 0, 0, 0);
+    expect_reject("action 0 pc 1: invalid opcode");
+}
+
+static void test_writes_r0(void **state)
+{
+    (void)state;
+    compile("BEGIN { x = 1 + 2; }");
+    prog(0)[0] = DIF_INSTR(DIF_ADD, 1, 1, 0);
+    expect_reject("action 0 pc 0: writes %r0");
+}
+
+static void test_backward_branch(void **state)
+{
+    (void)state;
+    compile("BEGIN { x = 1 + 2; }");
+    prog(0)[1] = DIF_INSTR_BR(DIF_BA, 0);
+    expect_reject("action 0 pc 1: backward branch");
+    prog(0)[1] = DIF_INSTR_BR(DIF_BA, 1); /* a branch to itself is a loop too */
+    expect_reject("action 0 pc 1: backward branch");
+}
+
+static void test_branch_outside(void **state)
+{
+    (void)state;
+    compile("BEGIN { x = 1 + 2; }");
+    prog(0)[0] = DIF_INSTR_BR(DIF_BE, act(0)->da_prog.dp_len);
+    expect_reject("action 0 pc 0: branch outside the program");
+}
+
+static void test_last_not_ret(void **state)
+{
+    (void)state;
+    compile("BEGIN { x = 1 + 2; }");
+    uint32_t n = act(0)->da_prog.dp_len;
+    prog(0)[n - 1] = DIF_INSTR(DIF_NOP, 0, 0, 0);
+    char want[64];
+    snprintf(want, sizeof(want), "action 0 pc %u: last instruction is not ret", n - 1);
+    expect_reject(want);
+}
+
+static void test_register_range(void **state)
+{
+    (void)state;
+    compile("BEGIN { x = 1 + 2; }");
+    prog(0)[2] = DIF_INSTR(DIF_ADD, DIF_NREGS, 1, 1);
+    expect_reject("action 0 pc 2: invalid register");
+}
+
+static void test_reserved_bits(void **state)
+{
+    (void)state;
+    compile("BEGIN { x = 1 + 2; }");
+    prog(0)[1] = DIF_INSTR(DIF_MOV, 1, 7, 2);
+    expect_reject("action 0 pc 1: reserved bits set");
+    compile("BEGIN { x = 1 + 2; }");
+    prog(0)[0] = DIF_INSTR(DIF_NOP, 0, 0, 1);
+    expect_reject("action 0 pc 0: reserved bits set");
+}
+
+static void test_table_indices(void **state)
+{
+    (void)state;
+    compile("BEGIN { x = 1 + 2; }");
+    prog(0)[0] = DIF_INSTR_IDX(DIF_SETX, hdr()->dh_nints, 1);
+    expect_reject("action 0 pc 0: integer table index out of range");
+    compile("BEGIN { x = 1 + 2; }");
+    prog(0)[0] = DIF_INSTR_IDX(DIF_SETS, hdr()->dh_strlen, 1);
+    expect_reject("action 0 pc 0: string table offset out of range");
+    compile("BEGIN { x = 1 + 2; }");
+    prog(0)[0] = DIF_INSTR_IDX(DIF_LDGV, hdr()->dh_nvars, 1);
+    expect_reject("action 0 pc 0: variable index out of range");
+    compile("BEGIN { x = 1 + 2; }");
+    prog(0)[0] = DIF_INSTR_IDX(DIF_LDSV, 0, 1); /* x is a global, not self-> */
+    expect_reject("action 0 pc 0: variable of the wrong scope");
+    compile("BEGIN { x = 1 + 2; }");
+    prog(0)[0] = DIF_INSTR_IDX(DIF_BUILTIN, DIF_B_COUNT, 1);
+    expect_reject("action 0 pc 0: invalid built-in variable");
+    compile("BEGIN { x = 1 + 2; }");
+    prog(0)[0] = DIF_INSTR_IDX(DIF_CALL, DIF_S_COUNT, 1);
+    expect_reject("action 0 pc 0: invalid subroutine");
+}
+
+static void test_predicate_pc(void **state)
+{
+    (void)state;
+    compile("BEGIN /pid == 5/ { trace(1); }");
+    const struct dif_clause *c = (const void *)((uint8_t *)blob + hdr()->dh_clauses);
+    insns()[c->dc_pred.dp_start + 2] = DIF_INSTR(DIF_SUB, 1, 2, 0);
+    expect_reject("predicate of clause 0 pc 2: writes %r0");
+}
+
+static void test_header(void **state)
+{
+    (void)state;
+    struct dif_obj o;
+    char err[256];
+    compile("BEGIN { trace(1); }");
+    assert_int_equal(dif_verify(blob, sizeof(struct dif_hdr) - 1, &o, err, sizeof(err)), -1);
+    hdr()->dh_magic ^= 1;
+    expect_reject("bad magic");
+    compile("BEGIN { trace(1); }");
+    hdr()->dh_version = 99;
+    expect_reject("unsupported version");
+    compile("BEGIN { trace(1); }");
+    hdr()->dh_ninsns = 1u << 28;
+    expect_reject("table outside the object");
+    compile("BEGIN { trace(1); }");
+    hdr()->dh_acts += 4;
+    expect_reject("misaligned");
+    compile("BEGIN { trace(1); }");
+    act(0)->da_prog.dp_start = hdr()->dh_ninsns;
+    expect_reject("action 0: program outside the instruction table");
+    compile("BEGIN { trace(1); }");
+    act(0)->da_kind = DIF_ACT_NKINDS;
+    expect_reject("action 0: bad kind");
+    compile("BEGIN { trace(1); }");
+    act(0)->da_offset = 1u << 20;
+    expect_reject("clause 0: action record outside the clause record");
+}
+
+static void test_random_mutations(void **state)
+{
+    (void)state;
+    /* whatever a flip does, the verifier answers without crashing */
+    srand(1);
+    for (int k = 0; k < 2000; k++) {
+        struct dif_obj o;
+        char err[256];
+        compile("BEGIN /arg0 > 1/ { @a[probefunc, arg1] = quantize(arg2); printf(\"%d %s\", 1, \"x\"); }");
+        for (int j = 0; j < 4; j++)
+            ((uint8_t *)blob)[rand() % bloblen] ^= (uint8_t)(1u << (rand() % 8));
+        (void)dif_verify(blob, bloblen, &o, err, sizeof(err));
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_accepts_compiled), cmocka_unit_test(test_bad_opcode),
+        cmocka_unit_test(test_writes_r0),        cmocka_unit_test(test_backward_branch),
+        cmocka_unit_test(test_branch_outside),   cmocka_unit_test(test_last_not_ret),
+        cmocka_unit_test(test_register_range),   cmocka_unit_test(test_reserved_bits),
+        cmocka_unit_test(test_table_indices),    cmocka_unit_test(test_predicate_pc),
+        cmocka_unit_test(test_header),           cmocka_unit_test(test_random_mutations),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

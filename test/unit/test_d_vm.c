@@ -1,0 +1,337 @@
+// SPDX-License-Identifier: MIT
+// Unit tests of the VM and engine: run-time faults abort the clause with the right fault,
+// action and DIF offset, and fire ERROR; buffers drop and count; aggregations and dynamic
+// variables hold what the script put there; random verified bytecode never crashes.
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <d/dcc.h>
+#include <d/dif.h>
+#include <d/dprobes.h>
+#include <d/dvm.h>
+
+static uint8_t arena[2 << 20] __attribute__((aligned(8)));
+static uint64_t blob[1 << 14];
+static size_t bloblen;
+static uint8_t mem[4 << 20] __attribute__((aligned(8)));
+static struct dvm_state st;
+
+static void compile(const char *src)
+{
+    struct dcc_in in = { src, strlen(src), 0, 1 };
+    struct dcc_out out;
+    if (dcc_compile(&in, arena, sizeof(arena), &out) != 0)
+        fail_msg("compile failed: %s", out.err);
+    memcpy(blob, out.obj, out.objlen);
+    bloblen = out.objlen;
+}
+
+static struct dif_hdr *hdr(void) { return (struct dif_hdr *)blob; }
+static struct dif_act *act(unsigned k) { return (struct dif_act *)((uint8_t *)blob + hdr()->dh_acts) + k; }
+static uint32_t *prog(unsigned k) { return (uint32_t *)((uint8_t *)blob + hdr()->dh_insns) + act(k)->da_prog.dp_start; }
+
+static void load(unsigned policy, uint64_t bufsize)
+{
+    struct dvm_opts o = { bufsize, 64 << 10, 64 << 10, policy, 1, 1 };
+    char err[256];
+    if (dvm_load(&st, blob, bloblen, &o, mem, sizeof(mem), err, sizeof(err)) != 0)
+        fail_msg("load failed: %s", err);
+}
+
+static struct dvm_ctx ctx = { 0, 100, 7, 1, 0, 1000, 0, 0, "test" };
+
+static void fire(uint32_t id, uint64_t a0)
+{
+    uint64_t args[DVM_NARGS] = { a0, 0 };
+    dvm_fire(&st, &ctx, id, args);
+}
+
+/* records: what dvm_buf_read handed back. */
+struct recs {
+    unsigned n, nerr;
+    struct dvm_errrec err[8];
+    uint32_t epid[64];
+    int64_t first[64]; /* first 8 bytes of data */
+};
+
+static void rec_cb(void *arg, const struct dvm_rechdr *h)
+{
+    struct recs *r = arg;
+    if (h->rh_epid == DVM_EPID_ERROR) {
+        if (r->nerr < 8)
+            memcpy(&r->err[r->nerr++], h + 1, sizeof(struct dvm_errrec));
+        return;
+    }
+    if (r->n < 64) {
+        r->epid[r->n] = h->rh_epid;
+        r->first[r->n] = 0;
+        if (h->rh_size >= sizeof(*h) + 8)
+            memcpy(&r->first[r->n], h + 1, 8);
+        r->n++;
+    }
+}
+
+static struct recs read_all(void)
+{
+    struct recs r;
+    memset(&r, 0, sizeof(r));
+    dvm_buf_read(&st, 0, 1, rec_cb, &r);
+    return r;
+}
+
+static uint32_t find_op(unsigned action, unsigned op)
+{
+    for (uint32_t pc = 0; pc < act(action)->da_prog.dp_len; pc++)
+        if (DIF_OP(prog(action)[pc]) == op)
+            return pc;
+    fail_msg("no %s in action %u", dif_opname(op), action);
+    return 0;
+}
+
+static void test_divzero(void **state)
+{
+    (void)state;
+    compile("BEGIN { x = 0; y = 10 / x; trace(1); } BEGIN { trace(2); }");
+    uint32_t pc = find_op(1, DIF_SDIV);
+    load(DVM_BUF_SWITCH, 4096);
+    fire(DPROBE_BEGIN, 0);
+    struct recs r = read_all();
+    assert_int_equal(r.nerr, 1);
+    assert_int_equal(r.err[0].er_fault, DVM_F_DIVZERO);
+    assert_int_equal(r.err[0].er_epid, 1);
+    assert_int_equal(r.err[0].er_action, 2);
+    assert_int_equal(r.err[0].er_offset, pc * 4);
+    /* the faulting clause recorded nothing; the next clause ran */
+    assert_int_equal(r.n, 1);
+    assert_int_equal(r.epid[0], 2);
+    assert_int_equal(r.first[0], 2);
+    assert_string_equal(dvm_fault_name(DVM_F_DIVZERO), "divide-by-zero");
+}
+
+static void test_bad_address(void **state)
+{
+    (void)state;
+    compile("BEGIN { x = 1; }");
+    /* setx %r1, 1; ldx %r2, [%r1]; ... ret */
+    assert_int_equal(DIF_OP(prog(0)[0]), DIF_SETX);
+    prog(0)[1] = DIF_INSTR(DIF_LDUB, 1, 0, 2);
+    load(DVM_BUF_SWITCH, 4096);
+    fire(DPROBE_BEGIN, 0);
+    struct recs r = read_all();
+    assert_int_equal(r.nerr, 1);
+    assert_int_equal(r.err[0].er_fault, DVM_F_BADADDR);
+    assert_int_equal(r.err[0].er_addr, 1);
+    assert_int_equal(r.err[0].er_action, 1);
+    assert_int_equal(r.err[0].er_offset, 4);
+}
+
+static void test_misaligned(void **state)
+{
+    (void)state;
+    compile("BEGIN { x = \"abcdefgh\"; }");
+    prog(0)[0] = DIF_INSTR_IDX(DIF_SETS, 1, 1);
+    prog(0)[1] = DIF_INSTR(DIF_LDX, 1, 0, 2);
+    load(DVM_BUF_SWITCH, 4096);
+    fire(DPROBE_BEGIN, 0);
+    struct recs r = read_all();
+    assert_int_equal(r.nerr, 1);
+    assert_int_equal(r.err[0].er_fault, DVM_F_BADALIGN);
+    assert_int_equal(r.err[0].er_offset, 4);
+}
+
+static void test_tuple_overflow(void **state)
+{
+    (void)state;
+    compile("BEGIN { x = 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1; }");
+    uint32_t n = act(0)->da_prog.dp_len;
+    assert_true(n > DIF_TUPMAX + 2);
+    for (uint32_t pc = 0; pc < n - 1; pc++)
+        prog(0)[pc] = DIF_INSTR(DIF_PUSHT, 0, DIF_TYPE_INT, 0);
+    load(DVM_BUF_SWITCH, 4096);
+    fire(DPROBE_BEGIN, 0);
+    struct recs r = read_all();
+    assert_int_equal(r.nerr, 1);
+    assert_int_equal(r.err[0].er_fault, DVM_F_TUPLE);
+    assert_int_equal(r.err[0].er_offset, DIF_TUPMAX * 4);
+}
+
+static void test_scratch_exhaustion(void **state)
+{
+    (void)state;
+    compile("BEGIN { s = strjoin(\"a\", strjoin(\"b\", strjoin(\"c\", strjoin(\"d\", "
+            "strjoin(\"e\", strjoin(\"f\", strjoin(\"g\", strjoin(\"h\", strjoin(\"i\", "
+            "\"j\"))))))))); }");
+    load(DVM_BUF_SWITCH, 4096);
+    fire(DPROBE_BEGIN, 0);
+    struct recs r = read_all();
+    assert_int_equal(r.nerr, 1);
+    assert_int_equal(r.err[0].er_fault, DVM_F_NOSCRATCH);
+}
+
+static void test_error_probe(void **state)
+{
+    (void)state;
+    compile("BEGIN /1 / (pid - pid)/ { trace(1); } ERROR { trace(arg4); }");
+    load(DVM_BUF_SWITCH, 4096);
+    fire(DPROBE_BEGIN, 0);
+    struct recs r = read_all();
+    assert_int_equal(r.nerr, 1);
+    assert_int_equal(r.err[0].er_action, 0); /* the predicate */
+    assert_int_equal(r.n, 1);
+    assert_int_equal(r.epid[0], 2);
+    assert_int_equal(r.first[0], DVM_F_DIVZERO);
+}
+
+static void test_error_in_error(void **state)
+{
+    (void)state;
+    compile("BEGIN { x = 0; y = 1 / x; } ERROR { z = 0; w = 2 / z; }");
+    load(DVM_BUF_SWITCH, 4096);
+    fire(DPROBE_BEGIN, 0); /* ERROR's own fault is reported, not refired */
+    struct recs r = read_all();
+    assert_int_equal(r.nerr, 2);
+}
+
+static void test_switch_drops(void **state)
+{
+    (void)state;
+    compile("BEGIN { trace(arg0); }");
+    load(DVM_BUF_SWITCH, 64); /* 24-byte records: two fit */
+    for (int k = 0; k < 5; k++)
+        fire(DPROBE_BEGIN, (uint64_t)k);
+    assert_int_equal(st.stats[0].drops, 3);
+    struct recs r = read_all();
+    assert_int_equal(r.n, 2);
+    assert_int_equal(r.first[0], 0);
+    assert_int_equal(r.first[1], 1);
+    fire(DPROBE_BEGIN, 9); /* after a switch there is room again */
+    r = read_all();
+    assert_int_equal(r.n, 1);
+    assert_int_equal(r.first[0], 9);
+}
+
+static void test_ring_keeps_newest(void **state)
+{
+    (void)state;
+    compile("BEGIN { trace(arg0); }");
+    load(DVM_BUF_RING, 96); /* four 24-byte records */
+    for (int k = 0; k < 10; k++)
+        fire(DPROBE_BEGIN, (uint64_t)k);
+    struct recs r = read_all();
+    assert_int_equal(r.n, 4);
+    for (int k = 0; k < 4; k++)
+        assert_int_equal(r.first[k], 6 + k);
+}
+
+static void test_fill_reserves_end(void **state)
+{
+    (void)state;
+    compile("BEGIN { trace(arg0); } END { trace(99); }");
+    load(DVM_BUF_FILL, 72); /* three records, one kept for END */
+    for (int k = 0; k < 5; k++)
+        fire(DPROBE_BEGIN, (uint64_t)k);
+    assert_true(st.stats[0].filled);
+    fire(DPROBE_END, 0);
+    struct recs r = read_all();
+    assert_int_equal(r.n, 3);
+    assert_int_equal(r.first[2], 99);
+
+    struct dvm_opts o = { 16, 1024, 1024, DVM_BUF_FILL, 1, 1 };
+    char err[256];
+    assert_int_equal(dvm_load(&st, blob, bloblen, &o, mem, sizeof(mem), err, sizeof(err)), -1);
+    assert_string_equal(err, "END enablings exceed size of principal buffer");
+}
+
+struct aggsum {
+    int64_t count_x, sum, q4;
+};
+
+static void agg_cb(void *arg, unsigned agg, const uint8_t *keys, const int64_t *vals)
+{
+    struct aggsum *s = arg;
+    if (agg == 0 && strcmp((const char *)keys, "x") == 0)
+        s->count_x = vals[0];
+    if (agg == 1)
+        s->sum = vals[0];
+    if (agg == 2)
+        s->q4 = vals[DIF_QUANTIZE_ZERO + 3];
+}
+
+static void test_aggregations(void **state)
+{
+    (void)state;
+    compile("BEGIN { @a[\"x\"] = count(); @s = sum(arg0); @q = quantize(arg0); }");
+    load(DVM_BUF_SWITCH, 4096);
+    fire(DPROBE_BEGIN, 4);
+    fire(DPROBE_BEGIN, 5);
+    fire(DPROBE_BEGIN, 100);
+    struct aggsum s = { 0, 0, 0 };
+    dvm_agg_walk(&st, 0, agg_cb, &s);
+    assert_int_equal(s.count_x, 3);
+    assert_int_equal(s.sum, 109);
+    assert_int_equal(s.q4, 2); /* 4 and 5 land in the [4, 8) bucket */
+    dvm_agg_clear(&st, 0);
+    dvm_agg_walk(&st, 0, agg_cb, &s);
+    assert_int_equal(s.count_x, 0);
+}
+
+static void test_thread_locals(void **state)
+{
+    (void)state;
+    compile("BEGIN /arg0 == 1/ { self->v = tid * 10; } BEGIN /arg0 == 2/ { trace(self->v); }");
+    load(DVM_BUF_SWITCH, 4096);
+    ctx.tid = 7;
+    fire(DPROBE_BEGIN, 1);
+    ctx.tid = 8;
+    fire(DPROBE_BEGIN, 2); /* another thread: nothing stored */
+    ctx.tid = 7;
+    fire(DPROBE_BEGIN, 2);
+    struct recs r = read_all();
+    assert_int_equal(r.n, 3);
+    assert_int_equal(r.first[1], 0);
+    assert_int_equal(r.first[2], 70);
+}
+
+static void test_random_bytecode(void **state)
+{
+    (void)state;
+    /* random programs that pass the verifier run to completion or fault, never crash */
+    srand(2);
+    unsigned ran = 0;
+    for (int k = 0; k < 3000; k++) {
+        compile("BEGIN { x = arg0 + 1 + 2 + 3 + 4 + 5 + 6 + 7; a[\"k\"] = strjoin(\"a\", \"b\"); "
+                "trace(x); }");
+        uint32_t n = act(0)->da_prog.dp_len;
+        for (uint32_t pc = 0; pc + 1 < n; pc++)
+            if (rand() % 3 == 0)
+                prog(0)[pc] = (uint32_t)rand() ^ ((uint32_t)rand() << 16);
+        struct dif_obj o;
+        char err[256];
+        if (dif_verify(blob, bloblen, &o, err, sizeof(err)) != 0)
+            continue;
+        load(DVM_BUF_SWITCH, 4096);
+        fire(DPROBE_BEGIN, (uint64_t)rand());
+        (void)read_all();
+        ran++;
+    }
+    assert_true(ran > 0);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_divzero),           cmocka_unit_test(test_bad_address),
+        cmocka_unit_test(test_misaligned),        cmocka_unit_test(test_tuple_overflow),
+        cmocka_unit_test(test_scratch_exhaustion), cmocka_unit_test(test_error_probe),
+        cmocka_unit_test(test_error_in_error),    cmocka_unit_test(test_switch_drops),
+        cmocka_unit_test(test_ring_keeps_newest), cmocka_unit_test(test_fill_reserves_end),
+        cmocka_unit_test(test_aggregations),      cmocka_unit_test(test_thread_locals),
+        cmocka_unit_test(test_random_bytecode),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
