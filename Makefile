@@ -123,4 +123,4 @@ fuzz: setup-test $(FUZZ_BINS)
 clean:
 	rm -rf build
 
--include $(shell find build -name '*.d' 2>/dev/null)
+-include $(shell find build -path '*/obj/*' -name '*.d' 2>/dev/null)

@@ -17,6 +17,7 @@ pass=0; fail=0; failed_names=()
 while IFS=$'\t' read -r name tmo cmd; do
     [ -z "$name" ] && continue
     log=$logdir/$name.log
+    mkdir -p "$(dirname "$log")"
     start=$(date +%s)
     timeout -k 5 "$tmo" bash -c "$cmd" >"$log" 2>&1
     rc=$?

@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: MIT
 # Collects every test into $(B)/tests.list for scripts/run-tests.sh:
 #   HOST_TESTS    cmocka binaries (TAP via CMOCKA_MESSAGE_OUTPUT)
-#   SCRIPT_TESTS_HOST  entries "name|timeout|command" for script tests needing only the host
+#   SCRIPT_TESTS_HOST  entries "name|timeout|command|arg|arg..." for script tests needing only
+#                 the host (make splits lists on spaces, so arguments are separated by |)
 #   SCRIPT_TESTS  entries "name|timeout|command" for tests driven by a script
 #   QEMU_TESTS    boot images whose programs print TAP lines; run by scripts/qemu-test.sh
 include test/unit/module.mk
@@ -17,7 +18,7 @@ $(B)/tests.list:
 	@$(foreach t,$(HOST_TESTS),printf '%s\t%s\t%s\n' 'unit/$(notdir $(t))' 300 '$(t)' >> $@;)
 	@$(foreach t,$(QEMU_TESTS),printf '%s\t%s\t%s\n' 'qemu/$(t)' 120 \
 	    'scripts/qemu-test.sh $(B)/$(t).elf' >> $@;)
-	@$(foreach s,$(SCRIPT_TESTS) $(SCRIPT_TESTS_HOST),printf '%s\n' '$(s)' | tr '|' '\t' >> $@;)
+	@$(foreach s,$(SCRIPT_TESTS) $(SCRIPT_TESTS_HOST),printf '%s\n' '$(s)' | sed 's/|/\t/; s/|/\t/; s/|/ /g' >> $@;)
 
 # Host-only subset (no cross toolchain needed): unit tests and script tests.
 check-host: $(HOST_TESTS) $(HOST_TOOLS) $(TEST_DEPS_HOST) $(HT)/tests.list
@@ -27,4 +28,4 @@ $(HT)/tests.list:
 	@mkdir -p $(dir $@)
 	@: > $@
 	@$(foreach t,$(HOST_TESTS),printf '%s\t%s\t%s\n' 'unit/$(notdir $(t))' 300 '$(t)' >> $@;)
-	@$(foreach s,$(SCRIPT_TESTS_HOST),printf '%s\n' '$(s)' | tr '|' '\t' >> $@;)
+	@$(foreach s,$(SCRIPT_TESTS_HOST),printf '%s\n' '$(s)' | sed 's/|/\t/; s/|/\t/; s/|/ /g' >> $@;)
