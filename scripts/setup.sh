@@ -3,7 +3,8 @@
 # Checks that the tools this project builds and tests with are installed, and installs the
 # missing ones from Debian's packages when run as root. Otherwise it prints the exact command.
 #   scripts/setup.sh            what `make` and `make run` need
-#   scripts/setup.sh --test     also what `make test` needs (cmocka, clang for the fuzzers)
+#   scripts/setup.sh --test     also what `make test` needs (cmocka, clang for the fuzzers,
+#                               babeltrace2 and headless chromium for the analysis tools)
 set -eu
 
 want_test=0
@@ -20,6 +21,9 @@ have gdb-multiarch || missing+=(gdb-multiarch)
 if [ "$want_test" = 1 ]; then
     [ -f /usr/include/cmocka.h ] || missing+=(libcmocka-dev)
     have clang || missing+=(clang)
+    have babeltrace2 || missing+=(babeltrace2)
+    have chromium || missing+=(chromium)
+    have python3 || missing+=(python3)
 fi
 
 [ ${#missing[@]} -eq 0 ] && exit 0
