@@ -20,3 +20,16 @@ $(HT)/test_d_verify: $(call host_test_objs,test/unit/test_d_verify.c $(D_ALL_SRC
 $(HT)/test_d_vm: $(call host_test_objs,test/unit/test_d_vm.c $(D_ALL_SRCS))
 	@echo "  LINK    $@"
 	$(Q)$(HOST_CC) -o $@ $^ -lcmocka $(HOST_TLDFLAGS)
+
+# libFuzzer targets: the compiler (seeded with the conformance scripts) and verifier + VM.
+FUZZ_BINS += build/fuzz/fuzz_d_compile build/fuzz/fuzz_d_vm
+build/fuzz/fuzz_d_compile: test/fuzz/fuzz_d_compile.c $(D_ALL_SRCS) $(wildcard test/d/*.d)
+	@mkdir -p $(dir $@) $(dir $@)seeds-fuzz_d_compile
+	@echo "  FUZZCC  $@"
+	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ $(filter %.c,$^)
+	$(Q)cp test/d/*.d $(dir $@)seeds-fuzz_d_compile/
+
+build/fuzz/fuzz_d_vm: test/fuzz/fuzz_d_vm.c $(D_ALL_SRCS)
+	@mkdir -p $(dir $@) $(dir $@)seeds-fuzz_d_vm
+	@echo "  FUZZCC  $@"
+	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ $(filter %.c,$^)

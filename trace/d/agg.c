@@ -187,12 +187,14 @@ int dvm_agg_update(struct dvm_state *st, unsigned cpu, unsigned agg, const uint8
     uint32_t h = hash_bytes(2166136261u ^ agg, keys, keylen);
     uint32_t *slot = &t->bucket[h % t->nbuckets];
     struct aent *e = NULL;
-    for (uint32_t o = *slot; o; o = e->next) {
-        e = entry_at(t, o - 1);
-        if (e->hash == h && e->agg == agg && e->keylen == keylen &&
-            memcmp(e + 1, keys, keylen) == 0)
+    for (uint32_t o = *slot; o;) {
+        struct aent *x = entry_at(t, o - 1);
+        if (x->hash == h && x->agg == agg && x->keylen == keylen &&
+            memcmp(x + 1, keys, keylen) == 0) {
+            e = x;
             break;
-        e = NULL;
+        }
+        o = x->next;
     }
     unsigned nv = st->agg_vals[agg];
     if (!e) {

@@ -81,8 +81,11 @@ static void directive(struct dcc *cc)
         q++;
     if (q < eol && is_digit(*q)) { /* cpp line marker: # N "file" */
         int n = 0;
-        while (q < eol && is_digit(*q))
-            n = n * 10 + (*q++ - '0');
+        while (q < eol && is_digit(*q)) {
+            if (n < 100000000)
+                n = n * 10 + (*q - '0');
+            q++;
+        }
         cc->line = n - 1; /* the newline ending this directive counts */
     } else if ((size_t)(eol - q) >= 6 && memcmp(q, "pragma", 6) == 0) {
         q += 6;
