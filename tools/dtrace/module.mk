@@ -33,3 +33,11 @@ build/fuzz/fuzz_d_vm: test/fuzz/fuzz_d_vm.c $(D_ALL_SRCS)
 	@mkdir -p $(dir $@) $(dir $@)seeds-fuzz_d_vm
 	@echo "  FUZZCC  $@"
 	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ $(filter %.c,$^)
+
+# Host benchmark: ns per probe firing for the issue's five cases.
+BENCH_DEPS += $(H)/dbench
+BENCHES    += $(H)/dbench
+$(H)/dbench: $(call host_objs,tools/dtrace/dbench.c $(D_ALL_SRCS))
+	@mkdir -p $(dir $@)
+	@echo "  HOSTLD  $@"
+	$(Q)$(HOST_CC) $^ -o $@

@@ -16,11 +16,17 @@ struct aent {
     uint32_t hash;
 };
 
+/* hash_bytes: keys are whole 8-byte words (ints, NUL-padded strings): hash a word a step. */
 static uint32_t hash_bytes(uint32_t h, const uint8_t *p, unsigned n)
 {
-    for (unsigned k = 0; k < n; k++)
-        h = (h ^ p[k]) * 16777619u;
-    return h;
+    uint64_t x = h;
+    for (unsigned k = 0; k + 8 <= n; k += 8) {
+        uint64_t w;
+        memcpy(&w, p + k, 8);
+        x = (x ^ w) * 0x100000001b3ull;
+        x ^= x >> 29;
+    }
+    return (uint32_t)(x ^ (x >> 32));
 }
 
 /* llquantize: magnitudes lo..hi of factor f, each split into linear steps. */

@@ -29,12 +29,17 @@ static struct dent *dyn_chunk(struct dvm_dyn *d, uint32_t k)
     return (struct dent *)(d->mem + (size_t)k * d->chunk);
 }
 
+/* dyn_hash: keys are whole 8-byte words (see dyn_key in vm.c). */
 static uint32_t dyn_hash(const uint8_t *key, unsigned n)
 {
-    uint32_t h = 2166136261u;
-    for (unsigned k = 0; k < n; k++)
-        h = (h ^ key[k]) * 16777619u;
-    return h;
+    uint64_t x = 0xcbf29ce484222325ull;
+    for (unsigned k = 0; k + 8 <= n; k += 8) {
+        uint64_t w;
+        memcpy(&w, key + k, 8);
+        x = (x ^ w) * 0x100000001b3ull;
+        x ^= x >> 29;
+    }
+    return (uint32_t)(x ^ (x >> 32));
 }
 
 uint8_t *dvm_dyn_lookup(struct dvm_state *st, const uint8_t *key, unsigned keylen, int create)

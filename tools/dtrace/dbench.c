@@ -1,0 +1,88 @@
+// SPDX-License-Identifier: MIT
+// dbench: host cost of one probe firing through the D engine (compile once, load, then fire
+// kercall::MsgSend:entry in batches, the consumer draining the buffer between batches).
+// Prints "BENCH d_host_ns_per_firing_<case> <ns> ns", the median of repeated runs.
+#include <d/dcc.h>
+#include <d/dvm.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define RUNS   9
+#define BATCH  4096
+#define ROUNDS 16
+
+static uint8_t arena[2 << 20] __attribute__((aligned(8)));
+static uint8_t mem[32 << 20] __attribute__((aligned(8)));
+static struct dvm_state st;
+
+static uint64_t now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static void drain(void *arg, const struct dvm_rechdr *h)
+{
+    (*(uint64_t *)arg) += h->rh_size;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+static int bench(const char *name, const char *src)
+{
+    struct dcc_in in = { src, strlen(src), 0, 0 };
+    static struct dcc_out out;
+    char err[256];
+    if (dcc_compile(&in, arena, sizeof(arena), &out) != 0) {
+        fprintf(stderr, "dbench: %s: %s\n", name, out.err);
+        return 1;
+    }
+    struct dvm_opts o = { 4u << 20, 4u << 20, 1u << 20, DVM_BUF_SWITCH, 1, 1 };
+    if (dvm_load(&st, out.obj, out.objlen, &o, mem, sizeof(mem), err, sizeof(err)) != 0) {
+        fprintf(stderr, "dbench: %s: %s\n", name, err);
+        return 1;
+    }
+    uint32_t id = st.obj.probes[0].dp_id;
+    struct dvm_ctx ctx = { 0, 100, 101, 1, 0, 0, 0, 0, "bench" };
+    uint64_t args[DVM_NARGS] = { 0 }, bytes = 0, res[RUNS];
+    for (int run = 0; run < RUNS; run++) {
+        uint64_t t0 = now_ns();
+        for (int round = 0; round < ROUNDS; round++) {
+            for (int k = 0; k < BATCH; k++) {
+                args[0] = (uint64_t)k * 37u;
+                ctx.timestamp += 100;
+                ctx.tid = 101 + (k & 7);
+                dvm_fire(&st, &ctx, id, args);
+            }
+            dvm_buf_read(&st, 0, 0, drain, &bytes);
+        }
+        res[run] = now_ns() - t0;
+    }
+    qsort(res, RUNS, sizeof(res[0]), cmp_u64);
+    double per = (double)res[RUNS / 2] / (BATCH * ROUNDS);
+    if (st.stats[0].drops || st.stats[0].errors) {
+        fprintf(stderr, "dbench: %s: unexpected drops or errors\n", name);
+        return 1;
+    }
+    printf("BENCH d_host_ns_per_firing_%s %.1f ns\n", name, per);
+    return 0;
+}
+
+int main(void)
+{
+    int rc = 0;
+    rc |= bench("empty", "kercall::MsgSend:entry { }");
+    rc |= bench("pred_fail", "kercall::MsgSend:entry /pid == 5/ { }");
+    rc |= bench("count", "kercall::MsgSend:entry { @[probefunc] = count(); }");
+    rc |= bench("quantize", "kercall::MsgSend:entry { @ = quantize(arg0); }");
+    rc |= bench("self_ts", "kercall::MsgSend:entry { self->ts = timestamp; }");
+    return rc;
+}
