@@ -152,8 +152,14 @@ static void write_info(struct thread *srv, const struct kmsg_info *info)
         kmemcpy((void *)(uintptr_t)srv->info_buf, info, sizeof(*info));
 }
 
+// Trace payload word naming a thread: pid << 16 | tid.
+static uint32_t who(const struct thread *t)
+{
+    return (uint32_t)t->proc->pid << 16 | t->tid;
+}
+
 // Hands the message of `client` to server thread `srv` (blocked in RECEIVE, or running its
-// MsgReceive now). The client becomes REPLY-blocked. Returns the rcvid.
+// MsgReceive now). The caller makes the client REPLY-blocked. Returns the rcvid.
 static int deliver_message(struct thread *srv, struct thread *client)
 {
     uint32_t n = min_u32(client->msg_len, srv->msg_len);
@@ -165,11 +171,12 @@ static int deliver_message(struct thread *srv, struct thread *client)
 
     kmemcpy((void *)(uintptr_t)srv->msg_buf, (const void *)(uintptr_t)client->msg_buf, n);
     write_info(srv, &info);
-    client->state = THS_REPLY;
     client->server = srv;
     srv->ipc_prio = client->prio;
     thread_update_prio(srv);
-    return rcvid_of(client);
+    int rcvid = rcvid_of(client);
+    ktrace_comm(KEV_COMM_REC_MESSAGE, (uint32_t)rcvid, who(srv));
+    return rcvid;
 }
 
 static void deliver_pulse(struct thread *srv, const struct kpulse *kp, struct channel *ch)
@@ -178,6 +185,7 @@ static void deliver_pulse(struct thread *srv, const struct kpulse *kp, struct ch
                               .msglen = (int32_t)sizeof(*kp) };
     kmemcpy((void *)(uintptr_t)srv->msg_buf, kp, sizeof(*kp));
     write_info(srv, &info);
+    ktrace_comm(KEV_COMM_REC_PULSE, (uint32_t)kp->code, who(srv));
     srv->ipc_prio = (uint8_t)kp->priority;
     thread_update_prio(srv);
 }
@@ -207,6 +215,7 @@ int ipc_send(struct thread *t, int coid, uint32_t smsg, uint32_t sbytes, uint32_
         return -EFAULT;
 
     struct channel *ch = c->chan;
+    ktrace_comm(KEV_COMM_SND_MESSAGE, (uint32_t)rcvid_of(t), (uint32_t)ch->owner->pid);
     t->chan = ch;
     t->coid = coid;
     t->msg_buf = smsg;
@@ -219,12 +228,21 @@ int ipc_send(struct thread *t, int coid, uint32_t smsg, uint32_t sbytes, uint32_
         int rcvid = deliver_message(srv, t);
         thread_set_result(srv, rcvid);
         sched_make_ready(srv, false);
-        t->state = THS_RUNNING;     // thread_block() wants a running thread
         thread_block(t, THS_REPLY, NULL);
     } else {
         thread_block(t, THS_SEND, &ch->send_q);
     }
     return 0;   // the real result comes with MsgReply / MsgError
+}
+
+// A server gives back the priority it inherited with a message when it replies, or with a
+// pulse when it next receives.
+static void drop_inherited(struct thread *t)
+{
+    if (t->ipc_prio) {
+        t->ipc_prio = 0;
+        thread_update_prio(t);
+    }
 }
 
 int ipc_receive(struct thread *t, int chid, uint32_t msg, uint32_t bytes, uint32_t info)
@@ -238,6 +256,7 @@ int ipc_receive(struct thread *t, int chid, uint32_t msg, uint32_t bytes, uint32
         (info && !proc_can_write(t->proc, info, sizeof(struct kmsg_info))))
         return -EFAULT;
 
+    drop_inherited(t);
     t->msg_buf = msg;
     t->msg_len = bytes;
     t->info_buf = info;
@@ -252,20 +271,13 @@ int ipc_receive(struct thread *t, int chid, uint32_t msg, uint32_t bytes, uint32
         struct thread *client = list_entry(ch->send_q.next, struct thread, qlink);
         list_unlink(&client->qlink);
         client->waitq = NULL;
-        return deliver_message(t, client);
+        int rcvid = deliver_message(t, client);
+        thread_set_state(client, THS_REPLY);
+        return rcvid;
     }
     t->chan = ch;
     thread_block(t, THS_RECEIVE, &ch->recv_q);
     return 0;
-}
-
-// The replying thread gives back the priority it inherited with the message.
-static void drop_inherited(struct thread *t)
-{
-    if (t->ipc_prio) {
-        t->ipc_prio = 0;
-        thread_update_prio(t);
-    }
 }
 
 int ipc_reply(struct thread *t, int rcvid, int32_t status, uint32_t msg, uint32_t bytes)
@@ -279,6 +291,7 @@ int ipc_reply(struct thread *t, int rcvid, int32_t status, uint32_t msg, uint32_
         return -EFAULT;
     uint32_t n = min_u32(bytes, client->reply_len);
     kmemcpy((void *)(uintptr_t)client->reply_buf, (const void *)(uintptr_t)msg, n);
+    ktrace_comm(KEV_COMM_REPLY_MESSAGE, (uint32_t)rcvid, (uint32_t)status);
     thread_unblock(client, status);
     drop_inherited(t);
     return 0;
@@ -291,6 +304,7 @@ int ipc_error(struct thread *t, int rcvid, int32_t err)
         return -ESRCH;
     if (err <= 0 || err > 4095)
         return -EINVAL;
+    ktrace_comm(KEV_COMM_MSG_ERROR, (uint32_t)rcvid, (uint32_t)err);
     thread_unblock(client, -err);
     drop_inherited(t);
     return 0;
@@ -299,6 +313,7 @@ int ipc_error(struct thread *t, int rcvid, int32_t err)
 static int queue_pulse(struct channel *ch, int prio, int32_t code, int32_t value, int scoid)
 {
     struct kpulse kp = { .code = code, .value = value, .priority = prio, .scoid = scoid };
+    ktrace_comm(KEV_COMM_SND_PULSE, (uint32_t)scoid, (uint32_t)code);
     struct thread *srv = take_receiver(ch);
 
     if (srv) {

@@ -4,11 +4,15 @@
 // a pulse goes to the process's connection; the driver thread unmasks it when done
 // (InterruptUnmask), so a level-triggered device cannot storm the CPU. Mask nesting is not
 // counted: masked is masked.
+// Synthetic lines (KIRQ_TRACE) have no hardware: the kernel raises them with a value that
+// rides in the pulse, and they are never masked (every notification counts).
 #include <kernel/irq.h>
 #include <kernel/ipc.h>
 #include <kernel/proc.h>
 #include <kernel/arch.h>
 #include <kernel/board.h>
+#include <kernel/ktrace.h>
+#include <uapi/ktrace.h>
 
 enum irq_kind { IRQ_FREE = 0, IRQ_KERNEL, IRQ_EVENT };
 
@@ -21,9 +25,12 @@ struct irq_line {
     int32_t code;
     bool masked;
     uint32_t count;
+    uint32_t lost;      // synthetic raises whose pulse could not be queued
 };
 
-static struct irq_line lines[KMAX_IRQS];
+#define NLINES (KMAX_IRQS + 1)     // device lines, then KIRQ_TRACE
+_Static_assert(KIRQ_TRACE == KMAX_IRQS, "the synthetic line follows the device lines");
+static struct irq_line lines[NLINES];
 uint64_t k_irq_count;
 
 #define IRQ_ID_BASE 1
@@ -45,9 +52,10 @@ void irq_attach_kernel(unsigned irq, irq_handler_fn fn, void *arg)
 
 int irq_attach_event(struct proc *p, unsigned irq, int coid, int32_t code)
 {
-    if (!(p->app->flags & KAPP_F_IO))
+    bool synthetic = irq == KIRQ_TRACE;
+    if (!(p->app->flags & (synthetic ? KAPP_F_TRACE : KAPP_F_IO)))
         return -EPERM;
-    if (irq >= KMAX_IRQS || !board_irq_user_ok(irq))
+    if (!synthetic && (irq >= KMAX_IRQS || !board_irq_user_ok(irq)))
         return -EINVAL;
     if (lines[irq].kind != IRQ_FREE)
         return -EBUSY;
@@ -61,14 +69,15 @@ int irq_attach_event(struct proc *p, unsigned irq, int coid, int32_t code)
     l->coid = coid;
     l->code = code;
     l->masked = false;
-    arch_irq_enable(irq);
+    if (!synthetic)
+        arch_irq_enable(irq);
     return (int)irq + IRQ_ID_BASE;
 }
 
 static struct irq_line *line_of(const struct proc *p, int id)
 {
     int irq = id - IRQ_ID_BASE;
-    if (irq < 0 || irq >= KMAX_IRQS || lines[irq].kind != IRQ_EVENT || lines[irq].proc != p)
+    if (irq < 0 || irq >= NLINES || lines[irq].kind != IRQ_EVENT || lines[irq].proc != p)
         return NULL;
     return &lines[irq];
 }
@@ -78,7 +87,8 @@ int irq_detach(struct proc *p, int id)
     struct irq_line *l = line_of(p, id);
     if (!l)
         return -EINVAL;
-    arch_irq_disable((unsigned)(id - IRQ_ID_BASE));
+    if (id - IRQ_ID_BASE < KMAX_IRQS)
+        arch_irq_disable((unsigned)(id - IRQ_ID_BASE));
     kmemset(l, 0, sizeof(*l));
     return 0;
 }
@@ -89,6 +99,8 @@ int irq_mask(struct proc *p, unsigned irq, int id, bool mask)
     if (!l || (unsigned)(id - IRQ_ID_BASE) != irq)
         return -EINVAL;
     l->masked = mask;
+    if (irq >= KMAX_IRQS)
+        return 0;
     if (mask)
         arch_irq_disable(irq);
     else
@@ -106,6 +118,18 @@ int irq_trigger(struct proc *p, unsigned irq)
     return 0;
 }
 
+void irq_raise_synthetic(unsigned irq, int32_t value)
+{
+    struct irq_line *l = &lines[irq];
+    if (irq < KMAX_IRQS || irq >= NLINES || l->kind != IRQ_EVENT)
+        return;         // nobody listens: the logger finds full buffers when it looks
+    l->count++;
+    ktrace_int(KEV_INT_HANDLER_ENTER, irq, (uint32_t)l->proc->pid);
+    if (ipc_kernel_pulse(l->proc, l->coid, KPRIO_MAX, l->code, value) < 0)
+        l->lost++;
+    ktrace_int(KEV_INT_HANDLER_EXIT, irq, (uint32_t)l->proc->pid);
+}
+
 void irq_dispatch(unsigned irq)
 {
     k_irq_count++;
@@ -115,28 +139,35 @@ void irq_dispatch(unsigned irq)
     }
     struct irq_line *l = &lines[irq];
     l->count++;
+    ktrace_int(KEV_INT_ENTER, irq, 0);
     switch (l->kind) {
     case IRQ_KERNEL:
+        ktrace_int(KEV_INT_HANDLER_ENTER, irq, 0);
         l->fn(irq, l->arg);
+        ktrace_int(KEV_INT_HANDLER_EXIT, irq, 0);
         break;
     case IRQ_EVENT:
         arch_irq_disable(irq);
         l->masked = true;
+        ktrace_int(KEV_INT_HANDLER_ENTER, irq, (uint32_t)l->proc->pid);
         if (ipc_kernel_pulse(l->proc, l->coid, KPRIO_MAX, l->code, (int32_t)irq) < 0)
             kprintf("kernel: interrupt %u: pulse to pid %d lost\n", irq, (int)l->proc->pid);
+        ktrace_int(KEV_INT_HANDLER_EXIT, irq, (uint32_t)l->proc->pid);
         break;
     default:
         arch_irq_disable(irq);
         kprintf("kernel: spurious interrupt %u, line disabled\n", irq);
         break;
     }
+    ktrace_int(KEV_INT_EXIT, irq, 0);
 }
 
 void irq_proc_gone(struct proc *p)
 {
-    for (unsigned i = 0; i < KMAX_IRQS; i++) {
+    for (unsigned i = 0; i < NLINES; i++) {
         if (lines[i].kind == IRQ_EVENT && lines[i].proc == p) {
-            arch_irq_disable(i);
+            if (i < KMAX_IRQS)
+                arch_irq_disable(i);
             kmemset(&lines[i], 0, sizeof(lines[i]));
         }
     }

@@ -14,6 +14,7 @@
 #include <kernel/shost.h>
 #include <kernel/arch.h>
 #include <kernel/board.h>
+#include <kernel/ktrace.h>
 #include <uapi/kcall.h>
 
 uint64_t k_kcall_count;
@@ -52,6 +53,7 @@ static int do_thread_create(struct thread *t, uint32_t entry, uint32_t fn, uint3
     list_push_back(&p->threads, &n->plink);
     p->nthreads++;
     arch_thread_setup(n, entry, fn, arg, stack_top, false);
+    ktrace_thread(n, KEV_TH_CREATE);
     sched_make_ready(n, false);
     return n->tid;
 }
@@ -114,6 +116,7 @@ static int do_name(struct thread *t, int tid, uint32_t uname)
     if (r < 0)
         return r;
     thread_set_name(x, name);
+    ktrace_thread_name(x);
     return 0;
 }
 
@@ -221,6 +224,7 @@ static int kcall_invoke(struct thread *t, uint32_t n, const uint32_t *a)
     case KC_Semihost:        return shost_call(p, a[0], a[1]);
     case KC_DebugWrite:      return do_debug_write(t, a[0], a[1]);
     case KC_SysInfo:         return do_sysinfo(t, a[0], a[1]);
+    case KC_TraceEvent:      return ktrace_call(t, a[0], a[1], a[2], a[3]);
     default:                 return -ENOSYS;
     }
 }
@@ -233,6 +237,7 @@ void kcall_dispatch(struct thread *t)
     for (unsigned i = 0; i < 6; i++)
         a[i] = arch_call_arg(t, i);
     k_kcall_count++;
+    ktrace_kcall_entry(t, n, a);
     int r = kcall_invoke(t, n, a);
     if (n != KC_TimerTimeout)
         t->timeout_ns = 0;      // TimerTimeout covers only the next kernel call

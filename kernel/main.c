@@ -15,6 +15,8 @@
 #include <kernel/utimer.h>
 #include <kernel/pmem.h>
 #include <kernel/kcall.h>
+#include <kernel/ktrace.h>
+#include <uapi/ktrace.h>
 #include <board_config.h>
 
 extern const char boot_app_name[];      // from the image's program table (apps.S)
@@ -24,9 +26,13 @@ static uint32_t idle_stack[128] __attribute__((aligned(8)));
 
 static void kernel_tick(void)
 {
+    ktrace_int(KEV_INT_ENTER, KIRQ_TICK, 0);
     k_ticks++;
     ktimer_run(k_ticks);
     sched_tick();
+    if (unlikely(ktrace.tr_running) && k_ticks % TICK_HZ == 0)
+        trace_ring_tick(&ktrace);       // a TIME event at least every 2^32 cycles
+    ktrace_int(KEV_INT_EXIT, KIRQ_TICK, 0);
 }
 
 static void kernel_fault(struct thread *t)
@@ -78,7 +84,11 @@ void kernel_entry(unsigned kind)
         kpanic("unknown kernel entry %u", kind);
     }
     halt_if_done();
+    if (unlikely(ktrace_notes))
+        ktrace_deliver();
     struct thread *next = sched_choose();
+    if (unlikely(next->kc_trace))
+        ktrace_kcall_exit_ev(next);
     if (next->proc != t->proc || kind == KENTRY_FAULT)
         arch_mpu_switch(next->proc);
 }
@@ -100,6 +110,7 @@ _Noreturn void kernel_main(void)
     sync_init();
     irq_init();
     utimer_init();
+    ktrace_init();
     pmem_init(&k_pmem, board_pool_base(), board_pool_size());
     arch_init();
     board_late_init();

@@ -3,7 +3,8 @@
 # boot image of that board links with its own program table (apps.S).
 KERNEL_SRCS := kernel/main.c kernel/klib.c kernel/sched.c kernel/thread.c kernel/ktimer.c \
                kernel/proc.c kernel/ipc.c kernel/sync.c kernel/irq.c kernel/utimer.c \
-               kernel/pmem.c kernel/kcall.c kernel/shost.c
+               kernel/pmem.c kernel/kcall.c kernel/shost.c kernel/ktrace.c \
+               trace/trace_ring.c
 KERNEL_ALL  := $(KERNEL_SRCS) $(ARCH_SRCS) $(BOARD_SRCS)
 KERNEL_OBJS := $(patsubst %,$(B)/obj/%.o,$(KERNEL_ALL))
 BOARD_DEFS  := -DAPP_FLASH_BASE=$(APP_FLASH_BASE) -DAPP_FLASH_SLOT=$(APP_FLASH_SLOT) \

@@ -114,6 +114,9 @@ int proc_spawn(const char *name, int prio, uint32_t arg, struct proc *parent)
     list_push_back(&p->threads, &t->plink);
     p->nthreads = 1;
     arch_thread_setup(t, app->entry, arg, 0, app->stack_top, false);
+    ktrace_proc(p, KEV_PR_CREATE_NAME);
+    ktrace_thread(t, KEV_TH_CREATE);
+    ktrace_thread_name(t);
     sched_make_ready(t, false);
     return p->pid;
 }
@@ -179,6 +182,8 @@ void proc_last_thread_gone(struct proc *p, int32_t status)
     irq_proc_gone(p);
     utimer_proc_gone(p);
     shost_proc_gone(p);
+    ktrace_proc_gone(p);
+    ktrace_proc(p, KEV_PR_DESTROY_NAME);
     p->state = PROC_ZOMBIE;
 
     // Children lose their parent: they are reaped by nobody, so freed as they end.
@@ -241,7 +246,8 @@ bool proc_can_write(const struct proc *p, uint32_t addr, uint32_t len)
 bool proc_can_read(const struct proc *p, uint32_t addr, uint32_t len)
 {
     return p && (range_inside(addr, len, p->ram_base, p->ram_size) ||
-                 range_inside(addr, len, p->flash_base, p->flash_size));
+                 range_inside(addr, len, p->flash_base, p->flash_size) ||
+                 (p->map_len && range_inside(addr, len, p->map_base, p->map_len)));
 }
 
 int proc_copy_string(const struct proc *p, uint32_t uaddr, char *dst, size_t size)

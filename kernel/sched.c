@@ -25,7 +25,7 @@ void sched_init(void)
 void sched_make_ready(struct thread *t, bool at_head)
 {
     KASSERT(!list_linked(&t->qlink), "ready thread already queued");
-    t->state = THS_READY;
+    thread_set_state(t, THS_READY);
     t->waitq = NULL;
     if (at_head)
         list_push_front(&ready_q[t->prio], &t->qlink);
@@ -84,9 +84,11 @@ struct thread *sched_choose(void)
     KASSERT(top >= 0, "no runnable thread (idle missing)");
     struct thread *next = list_entry(ready_q[top].next, struct thread, qlink);
     sched_remove(next);
-    next->state = THS_RUNNING;
-    if (next != cur)
+    thread_set_state(next, THS_RUNNING);
+    if (next != cur) {
         k_context_switches++;
+        ktrace_switch(next);
+    }
     k_current = next;
     return next;
 }

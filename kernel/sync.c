@@ -206,7 +206,7 @@ static void cond_wake(struct thread *w, int32_t ret)
         thread_update_prio(w);
     } else {
         w->wake_ret = ret;
-        w->state = THS_MUTEX;
+        thread_set_state(w, THS_MUTEX);
         waitq_insert(&m->waiters, w);
         thread_update_prio(m->owner);
     }

@@ -90,7 +90,7 @@ void waitq_insert(struct list *q, struct thread *t)
 void thread_block(struct thread *t, uint8_t state, struct list *q)
 {
     KASSERT(t->state == THS_RUNNING, "blocking a thread that is not running");
-    t->state = state;
+    thread_set_state(t, state);
     t->waitq = NULL;
     if (q)
         waitq_insert(q, t);
@@ -135,7 +135,8 @@ void thread_destroy(struct thread *t, int32_t status)
     else if (state == THS_MUTEX || state == THS_CONDVAR)
         sync_waiter_gone(t);
     sync_thread_gone(t);
-    t->state = THS_DEAD;
+    thread_set_state(t, THS_DEAD);
+    t->kc_trace = 0;
     t->exit_status = status;
 
     // A joinable thread stays as a zombie (DEAD, still on the process list) until joined;
@@ -163,6 +164,7 @@ void thread_destroy(struct thread *t, int32_t status)
 
 void thread_free(struct thread *t)
 {
+    ktrace_thread(t, KEV_TH_DESTROY);
     list_unlink(&t->plink);
     t->in_use = false;
     t->state = THS_DEAD;

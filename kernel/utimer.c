@@ -4,6 +4,7 @@
 #include <kernel/ktimer.h>
 #include <kernel/ipc.h>
 #include <kernel/proc.h>
+#include <kernel/ktrace.h>
 
 struct utimer {
     bool in_use;
@@ -13,10 +14,10 @@ struct utimer {
     struct ktimer kt;
 };
 
+#define TIMER_ID_BASE 1
+
 static struct utimer utimers[KMAX_TIMERS];
 uint64_t k_timer_fires;
-
-#define TIMER_ID_BASE 1
 
 void utimer_init(void)
 {
@@ -28,6 +29,7 @@ static void utimer_fired(struct ktimer *kt)
 {
     struct utimer *u = container_of(kt, struct utimer, kt);
     k_timer_fires++;
+    ktrace_timer((uint32_t)(u - utimers) + TIMER_ID_BASE, (uint32_t)u->proc->pid);
     if (u->interval_ticks)
         ktimer_start(&u->kt, kt->expires + u->interval_ticks);
     if (ipc_kernel_pulse(u->proc, u->coid, KPRIO_MAX - 1, u->code, u->value) < 0)

@@ -20,7 +20,7 @@ driver_PRIO  := 40
 driver_MMIO  := 0x40000000 0x1000
 worker_PRIO  := 5
 ktest_PRIO   := 100
-ktest_FLAGS  := KAPP_F_IO
+ktest_FLAGS  := KAPP_F_IO|KAPP_F_TRACE
 ktest_MMIO   := 0x40000000 0x1000
 kt_peer_PRIO := 50
 kt_fault_PRIO := 50
@@ -33,7 +33,8 @@ ktest_APPS  := ktest kt_peer kt_fault
 kbench_APPS := kbench kt_peer
 
 UCFLAGS := $(ARCH_CFLAGS) --specs=picolibc.specs -std=gnu11 -O2 -g $(TWARN) \
-           -ffunction-sections -fdata-sections -Iuser/include -Ikernel/include -MMD -MP
+           -ffunction-sections -fdata-sections -Iuser/include -Ikernel/include -Itrace/include \
+           -MMD -MP
 ULDFLAGS := $(ARCH_CFLAGS) --specs=picolibc.specs --oslib=semihost -nostartfiles \
             -Wl,--gc-sections -DPICOLIBC_INTEGER_PRINTF_SCANF
 

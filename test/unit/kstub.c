@@ -15,6 +15,7 @@
 #include <kernel/irq.h>
 #include <kernel/utimer.h>
 #include <kernel/pmem.h>
+#include <kernel/ktrace.h>
 
 char kstub_console[4096];
 unsigned kstub_console_len;
@@ -32,6 +33,7 @@ void kstub_reset(void)
     sync_init();
     irq_init();
     utimer_init();
+    ktrace_init();
     kstub_console_len = 0;
     kstub_cycles = 0;
     kstub_irq_enabled = kstub_irq_pending = 0;
@@ -105,6 +107,12 @@ uint32_t arch_call_arg(const struct thread *t, unsigned i)
     return i < 4 ? t->ctx.args[i] : i == 4 ? t->ctx.r4 : t->ctx.r5;
 }
 void arch_set_result(struct thread *t, uint32_t r0) { t->ctx.r0 = r0; }
+uint32_t arch_call_result(const struct thread *t, unsigned i) { return i ? t->ctx.r1 : t->ctx.r0; }
+void arch_map_layout(uint32_t len, uint32_t *size, uint32_t *align)
+{
+    *size = len;
+    *align = 4096;
+}
 void arch_set_result2(struct thread *t, uint32_t r0, uint32_t r1)
 {
     t->ctx.r0 = r0;

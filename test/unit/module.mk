@@ -3,7 +3,8 @@
 # layers (kstub.c). One binary per test_<x>.c.
 KUNIT_CORE := kernel/sched.c kernel/thread.c kernel/ktimer.c kernel/proc.c kernel/ipc.c \
               kernel/sync.c kernel/irq.c kernel/utimer.c kernel/pmem.c kernel/klib.c \
-              kernel/shost.c kernel/kcall.c test/unit/kstub.c
+              kernel/shost.c kernel/kcall.c kernel/ktrace.c trace/trace_ring.c \
+              test/unit/kstub.c
 KUNIT_TESTS := sched pmem ipc sync_timeout
 
 define KUNIT_template

@@ -10,6 +10,7 @@
 #include <uapi/kcall.h>
 #include <uapi/kapi.h>
 #include <uapi/kstate.h>
+#include <uapi/ktrace.h>
 
 // The raw trap: call number in r12, arguments in r0-r3, r4, r5; result in r0 (r1: high word).
 static inline int32_t kcall6(uint32_t n, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3,
@@ -112,6 +113,9 @@ uint32_t ProcArg(void);
 _Noreturn void ProcExit(int status);
 int ProcWait(int pid, int *status);
 int ProcSelf(void);
+
+// Tracing (uapi/ktrace.h): TraceEvent(cmd, a, b, c).
+int TraceEvent(unsigned cmd, uint32_t a, uint32_t b, uint32_t c);
 
 int DebugWrite(const char *buf, size_t len);
 int SysInfo(unsigned what, uint32_t *out);

@@ -137,5 +137,10 @@ _Noreturn void ProcExit(int status)
 int ProcWait(int pid, int *status) { return kresult(KCALL2(KC_ProcWait, pid, status)); }
 int ProcSelf(void) { return KCALL0(KC_ProcSelf); }
 
+int TraceEvent(unsigned cmd, uint32_t a, uint32_t b, uint32_t c)
+{
+    return kresult(KCALL4(KC_TraceEvent, cmd, a, b, c));
+}
+
 int DebugWrite(const char *buf, size_t len) { return kresult(KCALL2(KC_DebugWrite, buf, len)); }
 int SysInfo(unsigned what, uint32_t *out) { return kresult(KCALL2(KC_SysInfo, what, out)); }

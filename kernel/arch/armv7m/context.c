@@ -44,6 +44,11 @@ uint32_t arch_call_arg(const struct thread *t, unsigned i)
     return i == 4 ? t->ctx.r4 : t->ctx.r5;
 }
 
+uint32_t arch_call_result(const struct thread *t, unsigned i)
+{
+    return frame_of(t)[i ? F_R1 : F_R0];
+}
+
 void arch_set_result(struct thread *t, uint32_t r0)
 {
     frame_of(t)[F_R0] = r0;

@@ -6,7 +6,9 @@
 //             constants; nothing there is secret, and nobody may write it)
 //   region 1: the running process's RAM slot, read-write, never executable
 //   region 2: the running process's device window (KAPP_F_IO programs), read-write, device
-// Regions 3-7 are off. Kernel RAM and every other process's RAM are reached by nobody but the
+//   region 3: the trace ring for the process that allocated it (its logger): read-only for
+//             it (the kernel keeps writing), never executable; subregions past the ring's end are disabled
+// Regions 4-7 are off. Kernel RAM and every other process's RAM are reached by nobody but the
 // kernel. Slots are powers of two aligned on their size (checked when a program is loaded).
 #include <kernel/arch.h>
 #include <kernel/proc.h>
@@ -16,7 +18,8 @@
 #define RASR_ENABLE   1u
 #define RASR_SIZE(l2) (((uint32_t)(l2) - 1u) << 1)
 #define RASR_AP_RW    (3u << 24)
-#define RASR_AP_RO    (6u << 24)
+#define RASR_AP_RO    (6u << 24)   // read-only for everyone
+#define RASR_AP_URO   (2u << 24)   // kernel read-write, user read-only
 #define RASR_XN       (1u << 28)
 #define RASR_NORMAL   ((1u << 17) | (1u << 16))   // C, B: write-back
 #define RASR_DEVICE   ((1u << 18) | (1u << 16))   // S, B: shareable device
@@ -42,6 +45,28 @@ static void region_set(unsigned n, uint32_t base, uint32_t size, uint32_t attrs)
     MPU_RASR = attrs | RASR_SIZE(log2_exact(size)) | RASR_ENABLE;
 }
 
+// A region is a power of two aligned on its size, in 8 subregions: a mapping of len bytes
+// takes the smallest such region and whole subregions of it.
+void arch_map_layout(uint32_t len, uint32_t *size, uint32_t *align)
+{
+    uint32_t region = 1u << log2_exact(len < 256 ? 256 : len);
+    uint32_t sub = region / 8;
+    *align = region;
+    *size = (len + sub - 1) / sub * sub;
+}
+
+static void map_set(uint32_t base, uint32_t len)
+{
+    if (!len) {
+        region_set(3, 0, 0, 0);
+        return;
+    }
+    uint32_t region = 1u << log2_exact(len < 256 ? 256 : len);
+    uint32_t sub = region / 8, nsub = (len + sub - 1) / sub;
+    uint32_t srd = (0xffu << nsub) & 0xffu;
+    region_set(3, base, region, RASR_AP_URO | RASR_XN | RASR_NORMAL | srd << 8);
+}
+
 bool arch_mpu_region_ok(uint32_t base, uint32_t size)
 {
     return size >= 32 && (size & (size - 1)) == 0 && (base & (size - 1)) == 0;
@@ -52,8 +77,10 @@ void arch_mpu_switch(const struct proc *p)
     if (!p) {
         region_set(1, 0, 0, 0);
         region_set(2, 0, 0, 0);
+        region_set(3, 0, 0, 0);
         return;
     }
+    map_set(p->map_base, p->map_len);
     region_set(1, p->ram_base, p->ram_size, RASR_AP_RW | RASR_XN | RASR_NORMAL);
     if (p->app->mmio_size)
         region_set(2, p->app->mmio_base, p->app->mmio_size, RASR_AP_RW | RASR_XN | RASR_DEVICE);

@@ -25,6 +25,9 @@ void arch_tick_start(uint32_t cycles_per_tick);
 void arch_mpu_switch(const struct proc *p);
 // True when [base, base+size) can be one protection region (programs' RAM slots must be).
 bool arch_mpu_region_ok(uint32_t base, uint32_t size);
+// How to allocate len bytes that a process will see as one read-only mapping (proc map_base,
+// map_len): the block's size (>= len) and alignment.
+void arch_map_layout(uint32_t len, uint32_t *size, uint32_t *align);
 // Builds a new thread's first frame so that the first return from the kernel enters
 // entry(arg0, arg1) on stack_top. Returning from entry is a fault: user threads start in a
 // runtime trampoline that calls ThreadExit.
@@ -34,6 +37,8 @@ bool arch_thread_setup(struct thread *t, uint32_t entry, uint32_t arg0, uint32_t
 uint32_t arch_call_number(const struct thread *t);
 uint32_t arch_call_arg(const struct thread *t, unsigned i);
 void arch_set_result(struct thread *t, uint32_t r0);
+// Result registers (0: r0, 1: r1) of a thread's finished kernel call, for its trace event.
+uint32_t arch_call_result(const struct thread *t, unsigned i);
 void arch_set_result2(struct thread *t, uint32_t r0, uint32_t r1);
 // Leaves the boot code: `boot` becomes the current thread and ends itself with a kernel call.
 _Noreturn void arch_start(struct thread *boot);

@@ -17,6 +17,8 @@ int irq_detach(struct proc *p, int id);
 int irq_mask(struct proc *p, unsigned irq, int id, bool mask);
 int irq_trigger(struct proc *p, unsigned irq);
 void irq_dispatch(unsigned irq);
+// Raises a synthetic line (KIRQ_TRACE): a pulse carrying `value` to whoever attached it.
+void irq_raise_synthetic(unsigned irq, int32_t value);
 void irq_proc_gone(struct proc *p);
 
 extern uint64_t k_irq_count;

@@ -22,6 +22,7 @@ struct proc {
     const struct kapp_header *app;
     uint32_t ram_base, ram_size;
     uint32_t flash_base, flash_size;
+    uint32_t map_base, map_len;   // read-only mapping of the trace ring (its logger), or 0
     struct list threads;
     int32_t nthreads;
     int32_t next_tid;

@@ -11,6 +11,7 @@
 #include <kernel/ktimer.h>
 #include <arch_context.h>
 #include <uapi/kstate.h>
+#include <kernel/ktrace.h>
 
 struct proc;
 struct channel;
@@ -50,11 +51,19 @@ struct thread {
     int32_t join_tid;           // JOIN: which thread; WAITCHILD: which pid (-1 any)
     int32_t wake_ret;           // result to deliver once a condvar waiter owns its mutex
     int32_t exit_status;
+    uint16_t kc_trace;          // traced kernel call in progress: event id + 1 (0: none)
     char name[KNAME_MAX];
 };
 
 extern struct thread *k_current;
 extern struct thread k_threads[KMAX_THREADS];
+
+// Every change of a thread's state goes through here, so that the trace sees all of them.
+static inline void thread_set_state(struct thread *t, uint8_t state)
+{
+    t->state = state;
+    ktrace_state(t);
+}
 
 struct thread *thread_alloc(struct proc *p);
 struct thread *thread_by_tid(struct proc *p, int tid);

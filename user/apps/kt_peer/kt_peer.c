@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // kt_peer: a server in its own process for the kernel tests and benchmarks. ProcArg(): low
 // 16 bits = the parent's channel to say hello on (pid 1); bit 16 = die after receiving the
-// first request without replying; bit 17 = try to attach an interrupt and exit with errno.
+// first request without replying; bit 17 = try to attach an interrupt and exit with errno;
+// bit 18 = try to allocate trace buffers and exit with errno.
 #include <kern.h>
 #include <errno.h>
 #include <string.h>
@@ -9,6 +10,8 @@
 int main(void)
 {
     uint32_t arg = ProcArg();
+    if (arg & 0x40000u)     // not built with KAPP_F_TRACE: may only insert events
+        return TraceEvent(KTRACE_ALLOCBUFFER, 2, 0, 0) < 0 ? errno : 0;
     if (arg & 0x20000u) {
         int chid = ChannelCreate(0);
         int coid = ConnectAttach(0, chid);

@@ -37,5 +37,6 @@ void test_time(void);
 void test_irq(void);
 void test_proc(void);
 void test_errors(void);
+void test_trace(void);
 
 #endif

@@ -61,7 +61,6 @@ void test_errors(void)
     CHECK_ERR(TimerCreate(coid, -1, 0), EINVAL);
     CHECK_ERR(InterruptDetach(0), EINVAL);
     CHECK_ERR(kresult(KCALL0(200)), ENOSYS);
-    CHECK_ERR(kresult(KCALL0(KC_TraceEvent)), ENOSYS);
 
     // The semihosting proxy refuses requests that point outside the caller.
     uint32_t blk[3] = { 1, 0x20000100u, 16 };

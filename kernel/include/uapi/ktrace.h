@@ -1,0 +1,93 @@
+// SPDX-License-Identifier: MIT
+// TraceEvent(): the kernel call that controls tracing, QNX-style. TraceEvent(cmd, a, b, c)
+// returns >= 0, or -1 with errno (EINVAL bad argument, EPERM not allowed, ECANCELED no
+// buffers, EBUSY not while tracing runs, EEXIST buffers already there, ENOMEM no contiguous
+// block, EAGAIN nothing to take). Commands that control tracing need a program built with
+// KAPP_F_TRACE; inserting user events is open to every process.
+// The event classes and numbers are those of trace/include/trace/kev.h.
+#ifndef UAPI_KTRACE_H
+#define UAPI_KTRACE_H
+
+#include <stdint.h>
+
+enum ktrace_cmd {
+    KTRACE_QUERYVERSION = 0,    // -> (major << 16) | minor of the event format
+    KTRACE_ALLOCBUFFER = 1,     // (nbufs): the ring, mapped read-only into the caller
+    KTRACE_DEALLOCBUFFER = 2,
+    KTRACE_START = 3,           // writes a snapshot of every process and thread first
+    KTRACE_STARTNOSTATE = 4,
+    KTRACE_STOP = 5,
+    KTRACE_FLUSHBUFFER = 6,     // close the current buffer so the logger can take it
+    KTRACE_QUERYEVENTS = 7,     // (struct ktrace_query *)
+    KTRACE_ADDALLCLASSES = 8,
+    KTRACE_DELALLCLASSES = 9,
+    KTRACE_ADDCLASS = 10,       // (class)
+    KTRACE_DELCLASS = 11,
+    KTRACE_ADDEVENT = 12,       // (class, event)
+    KTRACE_DELEVENT = 13,
+    KTRACE_SETALLCLASSESFAST = 14,
+    KTRACE_SETALLCLASSESWIDE = 15,
+    KTRACE_SETCLASSFAST = 16,   // (class)
+    KTRACE_SETCLASSWIDE = 17,
+    KTRACE_SETEVENTFAST = 18,   // (class, event)
+    KTRACE_SETEVENTWIDE = 19,
+    KTRACE_SETCLASSPID = 20,    // (class, pid)
+    KTRACE_SETCLASSTID = 21,    // (class, tid)
+    KTRACE_CLRCLASSPID = 22,    // (class)
+    KTRACE_CLRCLASSTID = 23,
+    KTRACE_SETEVENTPID = 24,    // (class, event, pid)
+    KTRACE_SETEVENTTID = 25,    // (class, event, tid)
+    KTRACE_CLREVENTPID = 26,    // (class, event)
+    KTRACE_CLREVENTTID = 27,
+    KTRACE_INSERTSUSEREVENT = 28,   // (code, word, word): a 2-word user event
+    KTRACE_INSERTCUSEREVENT = 29,   // (code, const uint32_t *buf, nwords)
+    KTRACE_INSERTUSRSTREVENT = 30,  // (code, const char *string)
+    KTRACE_SETRINGMODE = 31,        // flight recorder (policy ring)
+    KTRACE_SETLINEARMODE = 32,      // back to the switch policy
+    KTRACE_SETPOLICY = 33,          // (enum ktrace_policy)
+    KTRACE_TAKEBUFFER = 34,         // (struct ktrace_buffer *): a full buffer for the logger
+    KTRACE_RELEASEBUFFER = 35,      // (index)
+    KTRACE_BENCH = 36,              // (kind, count): cost measurements, see kbench
+    KTRACE_NCMDS
+};
+
+// Overrun policies (docs/trace-api.md): the numbers are trace_ring's TRACE_POLICY_*.
+enum ktrace_policy {
+    KTRACE_POLICY_SWITCH = 0,
+    KTRACE_POLICY_OVERWRITE = 1,
+    KTRACE_POLICY_RING = 2,
+    KTRACE_POLICY_FILL = 3,
+};
+
+// A buffer handed to the logger: its slots are readable at addr (the read-only mapping).
+struct ktrace_buffer {
+    uint32_t index;
+    uint32_t seq;
+    uint32_t nslots;
+    uint32_t addr;
+};
+
+struct ktrace_query {
+    uint32_t running;
+    uint32_t nbufs;
+    uint32_t policy;
+    uint32_t buffers;       // buffers started so far
+    uint64_t recorded;      // events recorded (per CPU 0; one CPU today)
+    uint64_t dropped;       // events that found no buffer
+    uint64_t overwritten;   // events lost to overwritten buffers
+    uint64_t generated;     // recorded + dropped + overwritten
+};
+
+// The synthetic interrupt a logger attaches to (InterruptAttachEvent) to hear "buffer ready":
+// its pulse value is (sequence << 8) | buffer index.
+#define KIRQ_TRACE 32
+// Interrupt numbers in INT trace events for exceptions that are not device lines.
+#define KIRQ_TICK  0x100
+
+// KTRACE_BENCH kinds.
+#define KTRACE_BENCH_LOOP     0   // the measuring loop alone
+#define KTRACE_BENCH_DISABLED 1   // a hook whose class is off
+#define KTRACE_BENCH_SIMPLE   2   // a simple event (class USER must be on)
+#define KTRACE_BENCH_COMBINE  3   // a 4-word combine event (class USER must be on)
+
+#endif

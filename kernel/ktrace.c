@@ -1,0 +1,412 @@
+// SPDX-License-Identifier: MIT
+// The instrumented kernel's trace state: the ring (trace/trace_ring.c) over a contiguous block
+// from pmem, the out-of-line halves of the hooks, the TraceEvent() kernel call, the snapshot
+// written at START, and the synthetic interrupt that tells the logger a buffer is ready.
+// Payloads of the kernel's events are listed in docs/trace-events.md.
+// The ring is mapped read-only into the process that allocated it (its logger), which takes
+// full buffers with KTRACE_TAKEBUFFER, writes them out and gives them back.
+#include <kernel/ktrace.h>
+#include <kernel/thread.h>
+#include <kernel/proc.h>
+#include <kernel/pmem.h>
+#include <kernel/irq.h>
+#include <kernel/arch.h>
+#include <uapi/kcall.h>
+#include <uapi/ktrace.h>
+
+struct trace_ring ktrace;
+static struct proc *ring_owner;     // the process the ring is mapped into
+static void *ring_mem;
+static unsigned ring_nbufs;
+
+// Buffers that reached their high-water mark during this kernel entry (ktrace_port_notify).
+static struct {
+    uint16_t idx;
+    uint32_t seq;
+} notes[TRACE_MAX_BUFS];
+unsigned ktrace_notes;
+static uint32_t notes_overflow;
+
+void ktrace_init(void)
+{
+    kmemset(&ktrace, 0, sizeof(ktrace));
+    ring_owner = NULL;
+    ring_mem = NULL;
+    ring_nbufs = 0;
+    ktrace_notes = 0;
+}
+
+// ---- notifications ---------------------------------------------------------------------------
+
+void ktrace_port_notify(struct trace_ring *r, unsigned bufidx, unsigned seq)
+{
+    (void)r;
+    if (ktrace_notes < ARRAY_SIZE(notes)) {
+        notes[ktrace_notes].idx = (uint16_t)bufidx;
+        notes[ktrace_notes].seq = seq;
+        ktrace_notes++;
+    } else {
+        notes_overflow++;   // the logger still finds the buffer: TAKEBUFFER takes any full one
+    }
+}
+
+void ktrace_deliver(void)
+{
+    // Raising the interrupt may itself emit events that fill a buffer: keep going until the
+    // queue is empty.
+    for (unsigned i = 0; i < ktrace_notes; i++)
+        irq_raise_synthetic(KIRQ_TRACE, (int32_t)(notes[i].seq << 8 | notes[i].idx));
+    ktrace_notes = 0;
+}
+
+// ---- hooks ------------------------------------------------------------------------------------
+
+static uint32_t pid_of(const struct thread *t)
+{
+    return t->proc ? (uint32_t)t->proc->pid : 0u;
+}
+
+static uint32_t tid_of(const struct thread *t)
+{
+    return t->proc ? t->tid : (uint32_t)t->index + 1u;
+}
+
+void ktrace_kcall_entry_ev(struct thread *t, uint32_t n, const uint32_t *args)
+{
+    unsigned ev = KEV_KC_ENTRY(n & (KEV_KC_MAX - 1));
+    if (n >= KEV_KC_MAX)
+        ev = KEV_KC_ENTRY(KEV_KC_MAX - 1);      // unknown numbers share the last id
+    if (trace_is_wide(&ktrace, KEV_C_KER_CALL, ev))
+        trace_emit_words(&ktrace, KEV_C_KER_CALL, ev, args, 6);
+    else
+        trace_emit_simple(&ktrace, KEV_C_KER_CALL, ev, args[0], args[1]);
+    t->kc_trace = (uint16_t)(ev + 1);
+}
+
+void ktrace_kcall_exit_ev(struct thread *t)
+{
+    unsigned n = t->kc_trace - 1u;
+    t->kc_trace = 0;
+    if (!KTRACE_ON(KEV_C_KER_CALL))
+        return;
+    uint32_t r0 = arch_call_result(t, 0), r1 = arch_call_result(t, 1);
+    bool wide64 = n == KC_ClockCycles || n == KC_ClockTime;
+    if (!wide64) {
+        // [result, 0] on success, [-1, errno] on failure, as QNX's exit events.
+        r1 = (int32_t)r0 < 0 ? (uint32_t)-(int32_t)r0 : 0u;
+        if ((int32_t)r0 < 0)
+            r0 = 0xffffffffu;
+    }
+    trace_emit_simple(&ktrace, KEV_C_KER_CALL, KEV_KC_EXIT(n), r0, r1);
+}
+
+void ktrace_state_ev(const struct thread *t)
+{
+    unsigned ev = t->state;
+    if (trace_is_wide(&ktrace, KEV_C_PR_TH, ev)) {
+        uint32_t w[4] = { pid_of(t), tid_of(t), t->prio, t->policy };
+        trace_emit_words(&ktrace, KEV_C_PR_TH, ev, w, 4);
+    } else {
+        trace_emit_simple(&ktrace, KEV_C_PR_TH, ev, pid_of(t), tid_of(t));
+    }
+}
+
+void ktrace_thread_ev(const struct thread *t, unsigned ev)
+{
+    trace_emit_simple(&ktrace, KEV_C_PR_TH, ev, pid_of(t), tid_of(t));
+}
+
+void ktrace_thread_name_ev(const struct thread *t)
+{
+    uint32_t w[2] = { pid_of(t), tid_of(t) };
+    trace_emit_string(&ktrace, KEV_C_PR_TH, KEV_PR_THREAD_NAME, w, 2, t->name);
+}
+
+void ktrace_proc_ev(const struct proc *p, unsigned ev)
+{
+    uint32_t w[2] = { (uint32_t)p->ppid, (uint32_t)p->pid };
+    trace_emit_string(&ktrace, KEV_C_PR_TH, ev, w, 2, p->name);
+}
+
+void ktrace_int_ev(unsigned ev, uint32_t irq, uint32_t who)
+{
+    trace_emit_simple(&ktrace, KEV_C_INT, ev, irq, who);
+}
+
+void ktrace_comm_ev(unsigned ev, uint32_t a, uint32_t b)
+{
+    trace_emit_simple(&ktrace, KEV_C_COMM, ev, a, b);
+}
+
+void ktrace_timer_ev(uint32_t id, uint32_t pid)
+{
+    trace_emit_simple(&ktrace, KEV_C_SYSTEM, KEV_SYS_TIMER, id, pid);
+}
+
+void ktrace_switch_ev(const struct thread *next)
+{
+    trace_ring_set_current(&ktrace, pid_of(next), tid_of(next));
+}
+
+// ---- the snapshot at START ---------------------------------------------------------------------
+
+static void snapshot_thread(const struct thread *t)
+{
+    ktrace_thread_ev(t, KEV_TH_CREATE);
+    ktrace_thread_name_ev(t);
+    ktrace_state_ev(t);
+}
+
+static void snapshot(void)
+{
+    trace_emit_simple(&ktrace, KEV_C_SYSTEM, KEV_SYS_SNAPSHOT, 0, 0);
+    for (unsigned i = 0; i < KMAX_THREADS; i++)
+        if (k_threads[i].in_use && !k_threads[i].proc && k_threads[i].state != THS_DEAD)
+            snapshot_thread(&k_threads[i]);
+    for (unsigned i = 0; i < KMAX_PROCS; i++) {
+        const struct proc *p = &k_procs[i];
+        struct list *pos;
+        if (p->state != PROC_ALIVE)
+            continue;
+        ktrace_proc_ev(p, KEV_PR_CREATE_NAME);
+        list_for_each(pos, &p->threads) {
+            const struct thread *t = list_entry(pos, struct thread, plink);
+            if (t->state != THS_DEAD)
+                snapshot_thread(t);
+        }
+    }
+    trace_emit_simple(&ktrace, KEV_C_SYSTEM, KEV_SYS_SNAPSHOT, 1, 0);
+}
+
+// ---- buffers ------------------------------------------------------------------------------------
+
+static int alloc_buffers(struct proc *p, uint32_t nbufs)
+{
+    uint32_t size, align;
+    if (ring_mem)
+        return -EEXIST;
+    if (nbufs == 0 || nbufs > TRACE_MAX_BUFS)
+        return -EINVAL;
+    uint32_t len = nbufs * KEV_BUF_BYTES;
+    arch_map_layout(len, &size, &align);
+    void *mem = pmem_alloc(&k_pmem, size, align);
+    if (!mem)
+        return -ENOMEM;
+    int r = trace_ring_init(&ktrace, mem, len, nbufs);
+    if (r < 0) {
+        pmem_free(&k_pmem, mem);
+        return r;
+    }
+    ring_mem = mem;
+    ring_nbufs = nbufs;
+    ring_owner = p;
+    p->map_base = (uint32_t)(uintptr_t)mem;
+    p->map_len = len;
+    arch_mpu_switch(p);     // the caller is running: map it now
+    return (int)nbufs;
+}
+
+static void free_buffers(void)
+{
+    if (ring_owner) {
+        ring_owner->map_base = ring_owner->map_len = 0;
+        if (k_current && k_current->proc == ring_owner)
+            arch_mpu_switch(ring_owner);
+    }
+    pmem_free(&k_pmem, ring_mem);
+    kmemset(&ktrace, 0, sizeof(ktrace));
+    ring_mem = NULL;
+    ring_owner = NULL;
+    ring_nbufs = 0;
+}
+
+void ktrace_proc_gone(struct proc *p)
+{
+    // Nobody else can drain the ring: stop and give the memory back.
+    if (ring_mem && ring_owner == p) {
+        trace_ring_stop(&ktrace);
+        free_buffers();
+    }
+}
+
+static int take_buffer(struct proc *p, uint32_t out)
+{
+    struct ktrace_buffer b;
+    unsigned idx, nslots;
+    uint32_t seq;
+    if (!proc_can_write(p, out, sizeof(b)))
+        return -EFAULT;
+    int r = trace_ring_take(&ktrace, &idx);
+    if (r < 0)
+        return r;
+    const struct kev_slot *s = trace_ring_buffer(&ktrace, idx, &nslots, &seq);
+    b.index = idx;
+    b.seq = seq;
+    b.nslots = nslots;
+    b.addr = (uint32_t)(uintptr_t)s;
+    kmemcpy((void *)(uintptr_t)out, &b, sizeof(b));
+    return 0;
+}
+
+static int query(struct proc *p, uint32_t out)
+{
+    struct ktrace_query q;
+    struct trace_counts c;
+    if (!proc_can_write(p, out, sizeof(q)))
+        return -EFAULT;
+    trace_ring_counts(&ktrace, 0, &c);
+    kmemset(&q, 0, sizeof(q));
+    q.running = ktrace.tr_running;
+    q.nbufs = ring_nbufs;
+    q.policy = ktrace.tr_policy;
+    q.buffers = c.buffers;
+    q.recorded = c.recorded;
+    q.dropped = c.dropped;
+    q.overwritten = c.overwritten;
+    q.generated = c.recorded + c.dropped + c.overwritten;
+    kmemcpy((void *)(uintptr_t)out, &q, sizeof(q));
+    return 0;
+}
+
+// ---- user events ------------------------------------------------------------------------------
+
+#define USER_MAX_WORDS 64
+#define USER_MAX_STRING 128
+
+static int insert_user(struct proc *p, uint32_t cmd, uint32_t code, uint32_t a, uint32_t b)
+{
+    if (code > KEV_EVENT_MASK)
+        return -EINVAL;
+    if (cmd == KTRACE_INSERTSUSEREVENT) {
+        trace_emit_simple(&ktrace, KEV_C_USER, code, a, b);
+        return 0;
+    }
+    if (cmd == KTRACE_INSERTCUSEREVENT) {
+        uint32_t w[USER_MAX_WORDS];
+        if (b > USER_MAX_WORDS)
+            return -EINVAL;
+        if ((a & 3u) || !proc_can_read(p, a, b * 4u))
+            return -EFAULT;
+        kmemcpy(w, (const void *)(uintptr_t)a, b * 4u);
+        trace_emit_words(&ktrace, KEV_C_USER, code, w, b);
+        return 0;
+    }
+    char s[USER_MAX_STRING];
+    int n = proc_copy_string(p, a, s, sizeof(s));
+    if (n == -EFAULT)
+        return n;
+    // Longer strings are cut to USER_MAX_STRING - 1 bytes (said in docs/trace-api.md).
+    trace_emit_string(&ktrace, KEV_C_USER, code, NULL, 0, s);
+    return 0;
+}
+
+// ---- cost measurement (kbench) ------------------------------------------------------------------
+
+static int bench(uint32_t kind, uint32_t n)
+{
+    static const uint32_t w[4] = { 1, 2, 3, 4 };
+    if (n > 1000000u)
+        return -EINVAL;
+    for (uint32_t i = 0; i < n; i++) {
+        switch (kind) {
+        case KTRACE_BENCH_LOOP:
+            break;
+        case KTRACE_BENCH_DISABLED:
+            ktrace_timer(i, 0);         // class SYSTEM, off during the measurement
+            break;
+        case KTRACE_BENCH_SIMPLE:
+            trace_emit_simple(&ktrace, KEV_C_USER, 1, i, 0);
+            break;
+        case KTRACE_BENCH_COMBINE:
+            trace_emit_words(&ktrace, KEV_C_USER, 2, w, 4);
+            break;
+        default:
+            return -EINVAL;
+        }
+        __asm__ volatile("" ::: "memory");  // one iteration = one hook, nothing hoisted
+    }
+    return 0;
+}
+
+// ---- TraceEvent ---------------------------------------------------------------------------------
+
+static int filter_result(int r)
+{
+    return r < 0 ? r : 0;
+}
+
+int ktrace_call(struct thread *t, uint32_t cmd, uint32_t a, uint32_t b, uint32_t c)
+{
+    struct proc *p = t->proc;
+    struct trace_ring *r = &ktrace;
+
+    if (cmd == KTRACE_INSERTSUSEREVENT || cmd == KTRACE_INSERTCUSEREVENT ||
+        cmd == KTRACE_INSERTUSRSTREVENT)
+        return insert_user(p, cmd, a, b, c);
+    if (cmd == KTRACE_QUERYVERSION)
+        return (int)(KEV_VER_MAJOR << 16 | KEV_VER_MINOR);
+    if (cmd >= KTRACE_NCMDS)
+        return -EINVAL;
+    if (!(p->app->flags & KAPP_F_TRACE))
+        return -EPERM;
+    if (cmd == KTRACE_ALLOCBUFFER)
+        return alloc_buffers(p, a);
+    if (cmd == KTRACE_BENCH)
+        return bench(a, b);
+    if (!ring_mem)
+        return -ECANCELED;
+
+    switch (cmd) {
+    case KTRACE_DEALLOCBUFFER:
+        if (r->tr_running)
+            return -EBUSY;
+        free_buffers();
+        return 0;
+    case KTRACE_START:
+    case KTRACE_STARTNOSTATE: {
+        int e = trace_ring_start(r);
+        if (e < 0)
+            return e;
+        ktrace_switch_ev(t);
+        if (cmd == KTRACE_START)
+            snapshot();
+        return 0;
+    }
+    case KTRACE_STOP:
+        trace_ring_stop(r);
+        return 0;
+    case KTRACE_FLUSHBUFFER:
+        return filter_result(trace_ring_flush(r));
+    case KTRACE_QUERYEVENTS:
+        return query(p, a);
+    case KTRACE_ADDALLCLASSES:      trace_filter_all(r, 1); return 0;
+    case KTRACE_DELALLCLASSES:      trace_filter_all(r, 0); return 0;
+    case KTRACE_ADDCLASS:           return filter_result(trace_filter_class(r, a, 1));
+    case KTRACE_DELCLASS:           return filter_result(trace_filter_class(r, a, 0));
+    case KTRACE_ADDEVENT:           return filter_result(trace_filter_event(r, a, b, 1));
+    case KTRACE_DELEVENT:           return filter_result(trace_filter_event(r, a, b, 0));
+    case KTRACE_SETALLCLASSESFAST:  trace_mode_all(r, 0); return 0;
+    case KTRACE_SETALLCLASSESWIDE:  trace_mode_all(r, 1); return 0;
+    case KTRACE_SETCLASSFAST:       return filter_result(trace_mode_class(r, a, 0));
+    case KTRACE_SETCLASSWIDE:       return filter_result(trace_mode_class(r, a, 1));
+    case KTRACE_SETEVENTFAST:       return filter_result(trace_mode_event(r, a, b, 0));
+    case KTRACE_SETEVENTWIDE:       return filter_result(trace_mode_event(r, a, b, 1));
+    case KTRACE_SETCLASSPID:        return b ? filter_result(trace_filter_class_pid(r, a, b)) : -EINVAL;
+    case KTRACE_SETCLASSTID:        return b ? filter_result(trace_filter_class_tid(r, a, b)) : -EINVAL;
+    case KTRACE_CLRCLASSPID:        return filter_result(trace_filter_class_pid(r, a, 0));
+    case KTRACE_CLRCLASSTID:        return filter_result(trace_filter_class_tid(r, a, 0));
+    case KTRACE_SETEVENTPID:        return c ? filter_result(trace_filter_event_pid(r, a, b, c)) : -EINVAL;
+    case KTRACE_SETEVENTTID:        return c ? filter_result(trace_filter_event_tid(r, a, b, c)) : -EINVAL;
+    case KTRACE_CLREVENTPID:        return filter_result(trace_filter_event_pid(r, a, b, 0));
+    case KTRACE_CLREVENTTID:        return filter_result(trace_filter_event_tid(r, a, b, 0));
+    case KTRACE_SETRINGMODE:        return filter_result(trace_ring_set_policy(r, TRACE_POLICY_RING));
+    case KTRACE_SETLINEARMODE:      return filter_result(trace_ring_set_policy(r, TRACE_POLICY_SWITCH));
+    case KTRACE_SETPOLICY:          return filter_result(trace_ring_set_policy(r, a));
+    case KTRACE_TAKEBUFFER:
+        return p == ring_owner ? take_buffer(p, a) : -EPERM;
+    case KTRACE_RELEASEBUFFER:
+        return p == ring_owner ? filter_result(trace_ring_release(r, a)) : -EPERM;
+    default:
+        return -EINVAL;
+    }
+}

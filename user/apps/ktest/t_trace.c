@@ -1,0 +1,255 @@
+// SPDX-License-Identifier: MIT
+// Tracing on the target: TraceEvent() errors, a traced message round trip read back from the
+// ring (events, order, arguments, thread states), the high-water synthetic interrupt, and the
+// exact loss accounting of every overrun policy.
+#include "ktest.h"
+#include <trace/kev.h>
+
+#define TE(cmd, a, b, c) TraceEvent((cmd), (uint32_t)(a), (uint32_t)(b), (uint32_t)(c))
+
+// What the scan of a trace found.
+struct seen {
+    unsigned events, user_simple, user_combine_ok, user_string_ok, snapshot_ktest;
+    unsigned send_entry, send_exit_ok, snd, rec, reply, st_reply, st_receive, st_running;
+    unsigned tick_int, bufend_events, order_ok;
+    uint32_t rcvid_snd, rcvid_rec, rcvid_reply;
+    int last_kind;      // 1 snd, 2 rec, 3 reply: checks their order
+};
+
+static void scan_buffer(const struct kev_slot *s, unsigned n, struct seen *f)
+{
+    for (unsigned i = 0; i < n; i++) {
+        uint32_t h = s[i].header;
+        unsigned cls = kev_hdr_class(h), ev = kev_hdr_event(h), type = kev_hdr_type(h);
+        const uint32_t *d = s[i].data;
+        if (cls == KEV_C_CONTROL) {
+            if (ev == KEV_CTL_BUFFER_END)
+                f->bufend_events += d[2];
+            continue;
+        }
+        if (type == KEV_TYPE_CC || type == KEV_TYPE_CE)
+            continue;
+        f->events++;
+        if (cls == KEV_C_USER && ev == 7 && type == KEV_TYPE_S && d[1] == 0x1234 && d[2] == 0x5678)
+            f->user_simple++;
+        if (cls == KEV_C_USER && ev == 8 && type == KEV_TYPE_CB && i + 1 < n &&
+            d[1] == 11 && d[2] == 22 && s[i + 1].data[1] == 33 && s[i + 1].data[2] == 44)
+            f->user_combine_ok++;
+        if (cls == KEV_C_USER && ev == 9 && type == KEV_TYPE_CB &&
+            memcmp(&d[1], "hello, t", 8) == 0)
+            f->user_string_ok++;
+        if (cls == KEV_C_PR_TH && ev == KEV_PR_CREATE_NAME && type == KEV_TYPE_CB &&
+            d[2] == 1 && i + 1 < n && memcmp(s[i + 1].data + 1, "ktest", 6) == 0)
+            f->snapshot_ktest++;
+        if (cls == KEV_C_KER_CALL && ev == KEV_KC_ENTRY(KC_MsgSend))
+            f->send_entry++;
+        if (cls == KEV_C_KER_CALL && ev == KEV_KC_EXIT(KC_MsgSend) && d[1] == 5 && d[2] == 0)
+            f->send_exit_ok++;
+        if (cls == KEV_C_COMM && ev == KEV_COMM_SND_MESSAGE && d[2] == 1) {
+            f->snd++;
+            f->rcvid_snd = d[1];
+            f->order_ok += f->last_kind == 0;
+            f->last_kind = 1;
+        }
+        if (cls == KEV_C_COMM && ev == KEV_COMM_REC_MESSAGE) {
+            f->rec++;
+            f->rcvid_rec = d[1];
+            f->order_ok += f->last_kind == 1;
+            f->last_kind = 2;
+        }
+        if (cls == KEV_C_COMM && ev == KEV_COMM_REPLY_MESSAGE && d[2] == 5) {
+            f->reply++;
+            f->rcvid_reply = d[1];
+            f->order_ok += f->last_kind == 2;
+            f->last_kind = 3;
+        }
+        if (cls == KEV_C_PR_TH && ev == KEV_TH_REPLY && d[1] == 1 && d[2] == 1)
+            f->st_reply++;
+        if (cls == KEV_C_PR_TH && ev == KEV_TH_RECEIVE && d[1] == 1)
+            f->st_receive++;
+        if (cls == KEV_C_PR_TH && ev == KEV_TH_RUNNING)
+            f->st_running++;
+        if (cls == KEV_C_INT && ev == KEV_INT_ENTER && d[1] == KIRQ_TICK)
+            f->tick_int++;
+    }
+}
+
+// Takes every buffer the kernel hands out, scans it and gives it back. Returns the count.
+static int drain(struct seen *f)
+{
+    struct ktrace_buffer b;
+    int n = 0;
+    while (TE(KTRACE_TAKEBUFFER, &b, 0, 0) == 0) {
+        if (f)
+            scan_buffer((const struct kev_slot *)(uintptr_t)b.addr, b.nslots, f);
+        TE(KTRACE_RELEASEBUFFER, b.index, 0, 0);
+        n++;
+    }
+    return n;
+}
+
+static int srv_chid;
+
+static int echo_server(void *arg)
+{
+    (void)arg;
+    char buf[16];
+    int rcvid = MsgReceive(srv_chid, buf, sizeof(buf), NULL);
+    MsgReply(rcvid, 5, NULL, 0);
+    return 0;
+}
+
+static void control_errors(void)
+{
+    CHECK(TE(KTRACE_QUERYVERSION, 0, 0, 0) == 0x10001, "QUERYVERSION gives format 1.01");
+    CHECK_ERR(TE(KTRACE_START, 0, 0, 0), ECANCELED);
+    CHECK_ERR(TE(KTRACE_TAKEBUFFER, 0, 0, 0), ECANCELED);
+    CHECK_ERR(TE(KTRACE_ALLOCBUFFER, 0, 0, 0), EINVAL);
+    CHECK_ERR(TE(KTRACE_ALLOCBUFFER, 65, 0, 0), EINVAL);
+    CHECK_ERR(TE(99, 0, 0, 0), EINVAL);
+    CHECK(TE(KTRACE_ALLOCBUFFER, 4, 0, 0) == 4, "ALLOCBUFFER 4 buffers");
+    CHECK_ERR(TE(KTRACE_ALLOCBUFFER, 4, 0, 0), EEXIST);
+    CHECK_ERR(TE(KTRACE_ADDCLASS, 99, 0, 0), EINVAL);
+    CHECK_ERR(TE(KTRACE_SETPOLICY, 9, 0, 0), EINVAL);
+    CHECK_ERR(TE(KTRACE_SETCLASSPID, KEV_C_COMM, 0, 0), EINVAL);
+    CHECK_ERR(TE(KTRACE_TAKEBUFFER, 0x20000100u, 0, 0), EFAULT);
+    CHECK_ERR(TE(KTRACE_QUERYEVENTS, 0x00000100u, 0, 0), EFAULT);
+    CHECK_ERR(TE(KTRACE_RELEASEBUFFER, 3, 0, 0), EINVAL);
+    CHECK_ERR(TE(KTRACE_INSERTCUSEREVENT, 1, 0x20000100u, 4), EFAULT);
+    CHECK_ERR(TE(KTRACE_INSERTCUSEREVENT, 1, 0, 65), EINVAL);
+    CHECK_ERR(TE(KTRACE_INSERTSUSEREVENT, 1024, 0, 0), EINVAL);
+    CHECK(TE(KTRACE_STARTNOSTATE, 0, 0, 0) == 0, "STARTNOSTATE");
+    CHECK_ERR(TE(KTRACE_SETPOLICY, KTRACE_POLICY_RING, 0, 0), EBUSY);
+    CHECK_ERR(TE(KTRACE_DEALLOCBUFFER, 0, 0, 0), EBUSY);
+    TE(KTRACE_STOP, 0, 0, 0);
+    drain(NULL);
+    CHECK(TE(KTRACE_DEALLOCBUFFER, 0, 0, 0) == 0, "DEALLOCBUFFER when stopped");
+    int pid = ProcSpawn("kt_peer", 0, 0x40000u);
+    int st = 0;
+    ProcWait(pid, &st);
+    CHECK(KW_EXITSTATUS(st) == EPERM, "a program without trace rights gets EPERM (%d)",
+          KW_EXITSTATUS(st));
+}
+
+static void traced_round_trip(void)
+{
+    struct seen f;
+    memset(&f, 0, sizeof(f));
+    TE(KTRACE_ALLOCBUFFER, 4, 0, 0);
+    TE(KTRACE_ADDALLCLASSES, 0, 0, 0);
+    CHECK(TE(KTRACE_START, 0, 0, 0) == 0, "START with the state snapshot");
+    srv_chid = ChannelCreate(0);
+    int coid = ConnectAttach(0, srv_chid);
+    int t = ThreadCreate(echo_server, NULL, stack_get(), TSTACK_SIZE, 20, 0);
+    ThreadSleep(2000000);
+    int st = MsgSend(coid, "abc", 4, NULL, 0);
+    ThreadJoin(t, NULL);
+    uint32_t words[4] = { 11, 22, 33, 44 };
+    TE(KTRACE_INSERTSUSEREVENT, 7, 0x1234, 0x5678);
+    TE(KTRACE_INSERTCUSEREVENT, 8, words, 4);
+    TE(KTRACE_INSERTUSRSTREVENT, 9, "hello, trace", 0);
+    TE(KTRACE_STOP, 0, 0, 0);
+    struct ktrace_query q;
+    TE(KTRACE_QUERYEVENTS, &q, 0, 0);
+    int nb = drain(&f);
+    CHECK(st == 5 && nb >= 1, "round trip traced into %d buffer(s)", nb);
+    CHECK(f.snapshot_ktest == 1, "the snapshot names pid 1 'ktest'");
+    CHECK(f.send_entry >= 1 && f.send_exit_ok == 1, "MsgSend entry and exit (status 5) events");
+    CHECK(f.snd == 1 && f.rec == 1 && f.reply == 1 && f.order_ok == 3,
+          "send, receive, reply events in order (%u %u %u, order %u)", f.snd, f.rec, f.reply,
+          f.order_ok);
+    CHECK(f.rcvid_snd == f.rcvid_rec && f.rcvid_rec == f.rcvid_reply,
+          "one rcvid links send, receive and reply (%#lx)", (unsigned long)f.rcvid_snd);
+    CHECK(f.st_reply >= 1 && f.st_receive >= 1 && f.st_running >= 2,
+          "thread states: REPLY %u, RECEIVE %u, RUNNING %u", f.st_reply, f.st_receive,
+          f.st_running);
+    CHECK(f.tick_int >= 1, "tick interrupts traced (%u)", f.tick_int);
+    CHECK(f.user_simple == 1 && f.user_combine_ok == 1 && f.user_string_ok == 1,
+          "user events: 2-word, buffer and string");
+    CHECK(f.events == f.bufend_events && q.recorded == f.events && q.dropped == 0,
+          "every recorded event is in the buffers (%u scanned, %llu recorded)", f.events,
+          (unsigned long long)q.recorded);
+    ConnectDetach(coid);
+    ChannelDestroy(srv_chid);
+    TE(KTRACE_DEALLOCBUFFER, 0, 0, 0);
+}
+
+static void high_water_interrupt(void)
+{
+    int chid = ChannelCreate(0);
+    int coid = ConnectAttach(0, chid);
+    TE(KTRACE_ALLOCBUFFER, 4, 0, 0);
+    TE(KTRACE_DELALLCLASSES, 0, 0, 0);
+    TE(KTRACE_ADDCLASS, KEV_C_USER, 0, 0);
+    int id = InterruptAttachEvent(KIRQ_TRACE, coid, 5);
+    CHECK(id > 0, "attach the trace synthetic interrupt");
+    TE(KTRACE_STARTNOSTATE, 0, 0, 0);
+    int i;
+    struct kpulse p;
+    int got = -1;
+    for (i = 0; i < 900 && got < 0; i++) {
+        TE(KTRACE_INSERTSUSEREVENT, 1, (uint32_t)i, 0);
+        TimerTimeout(1);
+        if (MsgReceive(chid, &p, sizeof(p), NULL) == 0 && p.code == 5)
+            got = i;
+    }
+    CHECK(got >= 700 && got <= 720 && (p.value & 0xff) < 4,
+          "the synthetic interrupt came at the high-water mark (after %d events, value %#lx)",
+          got + 1, (unsigned long)p.value);
+    TE(KTRACE_STOP, 0, 0, 0);
+    struct ktrace_buffer b;
+    CHECK(TE(KTRACE_TAKEBUFFER, &b, 0, 0) == 0 && b.index == (uint32_t)(p.value & 0xff) &&
+              b.seq == ((uint32_t)p.value >> 8),
+          "the interrupt named the buffer the logger then takes (index %lu seq %lu)",
+          (unsigned long)b.index, (unsigned long)b.seq);
+    TE(KTRACE_RELEASEBUFFER, b.index, 0, 0);
+    drain(NULL);
+    InterruptDetach(id);
+    TE(KTRACE_DEALLOCBUFFER, 0, 0, 0);
+    ConnectDetach(coid);
+    ChannelDestroy(chid);
+}
+
+// N user events into 2 buffers nobody drains: the loss is exact in every policy.
+static void policy_accounting(int policy, const char *name)
+{
+    const uint32_t n = 3000;
+    struct ktrace_query q;
+    TE(KTRACE_ALLOCBUFFER, 2, 0, 0);
+    TE(KTRACE_SETPOLICY, policy, 0, 0);
+    TE(KTRACE_DELALLCLASSES, 0, 0, 0);
+    TE(KTRACE_ADDCLASS, KEV_C_USER, 0, 0);
+    TE(KTRACE_STARTNOSTATE, 0, 0, 0);
+    for (uint32_t i = 0; i < n; i++)
+        TE(KTRACE_INSERTSUSEREVENT, 1, i, 0);
+    TE(KTRACE_QUERYEVENTS, &q, 0, 0);
+    int running = (int)q.running;
+    TE(KTRACE_STOP, 0, 0, 0);
+    struct seen f;
+    memset(&f, 0, sizeof(f));
+    drain(&f);
+    TE(KTRACE_QUERYEVENTS, &q, 0, 0);
+    if (policy == KTRACE_POLICY_FILL)
+        CHECK(!running && q.recorded == f.events && q.dropped == 0 && q.recorded < n,
+              "%s: tracing stopped when the buffers were full (%llu recorded)", name,
+              (unsigned long long)q.recorded);
+    else
+        CHECK(q.generated == n && q.recorded + q.dropped + q.overwritten == n &&
+                  q.recorded == f.events && q.dropped + q.overwritten > 0,
+              "%s: recorded %llu + dropped %llu + overwritten %llu == %lu generated", name,
+              (unsigned long long)q.recorded, (unsigned long long)q.dropped,
+              (unsigned long long)q.overwritten, (unsigned long)n);
+    TE(KTRACE_DEALLOCBUFFER, 0, 0, 0);
+}
+
+void test_trace(void)
+{
+    printf("# tracing\n");
+    control_errors();
+    traced_round_trip();
+    high_water_interrupt();
+    policy_accounting(KTRACE_POLICY_SWITCH, "switch");
+    policy_accounting(KTRACE_POLICY_OVERWRITE, "overwrite");
+    policy_accounting(KTRACE_POLICY_RING, "ring");
+    policy_accounting(KTRACE_POLICY_FILL, "fill");
+}
