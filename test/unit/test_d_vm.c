@@ -37,7 +37,7 @@ static uint32_t *prog(unsigned k) { return (uint32_t *)((uint8_t *)blob + hdr()-
 
 static void load(unsigned policy, uint64_t bufsize)
 {
-    struct dvm_opts o = { bufsize, 64 << 10, 64 << 10, policy, 1, 1 };
+    struct dvm_opts o = { bufsize, 64 << 10, 64 << 10, policy, 1, 1, 2, 256 };
     char err[256];
     if (dvm_load(&st, blob, bloblen, &o, mem, sizeof(mem), err, sizeof(err)) != 0)
         fail_msg("load failed: %s", err);
@@ -241,7 +241,7 @@ static void test_fill_reserves_end(void **state)
     assert_int_equal(r.n, 3);
     assert_int_equal(r.first[2], 99);
 
-    struct dvm_opts o = { 16, 1024, 1024, DVM_BUF_FILL, 1, 1 };
+    struct dvm_opts o = { 16, 1024, 1024, DVM_BUF_FILL, 1, 1, 0, 0 };
     char err[256];
     assert_int_equal(dvm_load(&st, blob, bloblen, &o, mem, sizeof(mem), err, sizeof(err)), -1);
     assert_string_equal(err, "END enablings exceed size of principal buffer");
@@ -297,6 +297,41 @@ static void test_thread_locals(void **state)
     assert_int_equal(r.first[2], 70);
 }
 
+static void test_speculation(void **state)
+{
+    (void)state;
+    compile("BEGIN /arg0 == 1/ { self->s = speculation(); } "
+            "BEGIN /arg0 == 2/ { speculate(self->s); trace(tid); } "
+            "BEGIN /arg0 == 3/ { commit(self->s); } BEGIN /arg0 == 4/ { discard(self->s); }");
+    load(DVM_BUF_SWITCH, 4096); /* two speculations of 256 bytes: ten 24-byte records each */
+    fire(DPROBE_BEGIN, 1);
+    fire(DPROBE_BEGIN, 2);
+    fire(DPROBE_BEGIN, 2);
+    struct recs r = read_all(); /* nothing yet: only the records of the non-data clauses */
+    for (unsigned k = 0; k < r.n; k++)
+        assert_true(r.epid[k] != 2);
+    fire(DPROBE_BEGIN, 3);
+    r = read_all();
+    unsigned spec = 0;
+    for (unsigned k = 0; k < r.n; k++)
+        spec += r.epid[k] == 2;
+    assert_int_equal(spec, 2);
+    fire(DPROBE_BEGIN, 1); /* a discarded speculation leaves nothing */
+    fire(DPROBE_BEGIN, 2);
+    fire(DPROBE_BEGIN, 4);
+    fire(DPROBE_BEGIN, 3);
+    r = read_all();
+    for (unsigned k = 0; k < r.n; k++)
+        assert_true(r.epid[k] != 2);
+    fire(DPROBE_BEGIN, 1); /* overflowing specsize counts speculative drops */
+    for (int k = 0; k < 12; k++)
+        fire(DPROBE_BEGIN, 2);
+    assert_int_equal(st.stats[0].specdrops, 2);
+    fire(DPROBE_BEGIN, 1);
+    fire(DPROBE_BEGIN, 1); /* both buffers busy: speculation() fails */
+    assert_int_equal(st.stats[0].specfailed, 1);
+}
+
 static void test_random_bytecode(void **state)
 {
     (void)state;
@@ -331,7 +366,7 @@ int main(void)
         cmocka_unit_test(test_error_in_error),    cmocka_unit_test(test_switch_drops),
         cmocka_unit_test(test_ring_keeps_newest), cmocka_unit_test(test_fill_reserves_end),
         cmocka_unit_test(test_aggregations),      cmocka_unit_test(test_thread_locals),
-        cmocka_unit_test(test_random_bytecode),
+        cmocka_unit_test(test_speculation),       cmocka_unit_test(test_random_bytecode),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

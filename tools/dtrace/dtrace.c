@@ -22,7 +22,7 @@
 #define ENGINE_MEM (64u << 20)
 
 struct options {
-    uint64_t bufsize, aggsize, dynvarsize, switchrate_ns, strsize;
+    uint64_t bufsize, aggsize, dynvarsize, switchrate_ns, strsize, nspec, specsize;
     unsigned bufpolicy, bufresize_manual, quiet, errtags, aggsortkey, aggsortrev;
 };
 
@@ -103,6 +103,12 @@ static int set_option(struct options *o, const char *name, const char *val)
             if (!strcmp(name, "bufsize")) o->bufsize = v;
             else if (!strcmp(name, "aggsize")) o->aggsize = v;
             else if (!strcmp(name, "dynvarsize")) o->dynvarsize = v;
+            else if (!strcmp(name, "specsize")) o->specsize = v;
+            else if (!strcmp(name, "nspec")) {
+                if (v > DVM_MAXSPEC)
+                    goto bad;
+                o->nspec = v;
+            }
             else if (!strcmp(name, "strsize")) {
                 if (v < 2 || v > 8192)
                     goto bad;
@@ -234,8 +240,8 @@ static void list_probes(const struct dif_obj *o)
 
 int main(int argc, char **argv)
 {
-    struct options o = { 4u << 20, 4u << 20, 1u << 20, 1000000000ull, 0, DVM_BUF_SWITCH, 0, 0,
-                         0, 0, 0 };
+    struct options o = { 4u << 20, 4u << 20, 1u << 20, 1000000000ull, 0, 1, 32u << 10,
+                         DVM_BUF_SWITCH, 0, 0, 0, 0, 0 };
     const char *script = NULL, *outpath = NULL;
     char *text = NULL;
     size_t textlen = 0;
@@ -321,7 +327,7 @@ int main(int argc, char **argv)
     }
     static struct dvm_state st;
     struct dvm_opts vo = { o.bufsize, o.aggsize, o.dynvarsize, o.bufpolicy, o.bufresize_manual,
-                           1 };
+                           1, (unsigned)o.nspec, o.specsize };
     void *mem = malloc(ENGINE_MEM);
     char err[256];
     if (dvm_load(&st, co->obj, co->objlen, &vo, mem, ENGINE_MEM, err, sizeof(err)) != 0) {

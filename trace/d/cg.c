@@ -265,6 +265,7 @@ static const struct subr subrs[] = {
     { "strchr", DIF_S_STRCHR, "si", T_STRING }, { "strstr", DIF_S_STRSTR, "ss", T_STRING },
     { "lltostr", DIF_S_LLTOSTR, "i", T_STRING }, { "strtoll", DIF_S_STRTOLL, "s", T_INT64 },
     { "toupper", DIF_S_TOUPPER, "s", T_STRING }, { "tolower", DIF_S_TOLOWER, "s", T_STRING },
+    { "speculation", DIF_S_SPECULATION, "", T_INT32 },
 };
 
 /* ---- expressions -------------------------------------------------------------------------- */
@@ -918,6 +919,7 @@ static void statement(struct cg *g, struct dnode *st, uint32_t *recsize)
     const char *fn = st->s;
     struct dif_prog p = prog_begin(g);
     struct dif_act *a;
+    unsigned ret = 0;
     if (!strcmp(fn, "trace")) {
         proto_len(g, st, 1, 1);
         push_rec(g, st->b);
@@ -967,10 +969,19 @@ static void statement(struct cg *g, struct dnode *st, uint32_t *recsize)
             dcc_error(g->cc, st->line, "D_PROTO_ARG", "%s( ) argument #2 must be an integer", fn);
         a = act_new(g, tr ? DIF_ACT_TRUNC : DIF_ACT_NORMALIZE, st->line);
         a->da_arg = id;
+    } else if (!strcmp(fn, "speculate") || !strcmp(fn, "commit") || !strcmp(fn, "discard")) {
+        struct dtype t;
+        proto_len(g, st, 1, 1);
+        ret = expr(g, st->b, &t);
+        if (t.kind != DIF_TYPE_INT)
+            dcc_error(g->cc, st->line, "D_PROTO_ARG", "%s( ) argument #1 must be a speculation "
+                      "id", fn);
+        a = act_new(g, fn[0] == 's' ? DIF_ACT_SPECULATE : fn[0] == 'c' ? DIF_ACT_COMMIT
+                                                                       : DIF_ACT_DISCARD, st->line);
     } else {
         dcc_error(g->cc, st->line, "D_UNSUPPORTED", "%s( ) is not supported in this D subset", fn);
     }
-    a->da_prog = prog_end(g, p, 0);
+    a->da_prog = prog_end(g, p, ret);
     finish_rec(g, a, recsize);
 }
 
@@ -1111,6 +1122,8 @@ static void declare(struct cg *g, struct ddecl *d)
     s->defined = 1;
 }
 
+static struct dcc *cc_of(struct cg *g) { return g->cc; }
+
 static void clause(struct cg *g, struct dclause *c)
 {
     if (g->nclauses == CAP_CLAUSES)
@@ -1129,13 +1142,41 @@ static void clause(struct cg *g, struct dclause *c)
         dc->dc_pred = prog_end(g, p, r);
     }
     dc->dc_act = g->nacts;
-    int data = 0, print = 0;
+    int data = 0, print = 0, spec = 0, commit = 0, recorded = 0;
     for (struct dnode *s = c->stmts; s; s = s->next) {
         statement(g, s, &dc->dc_recsize);
         int kind = g->acts[g->nacts - 1].da_kind;
         data |= kind != DIF_ACT_EXPR;
         print |= kind != DIF_ACT_EXPR && kind != DIF_ACT_AGG;
+        if (kind == DIF_ACT_SPECULATE) {
+            if (spec)
+                dcc_error(cc_of(g), s->line, "D_SPEC_SPEC", "clause already contains a "
+                          "speculate( ) action");
+            if (recorded)
+                dcc_error(cc_of(g), s->line, "D_SPEC_DATA", "speculate( ) must precede any "
+                          "data-recording action in a clause");
+            if (commit)
+                dcc_error(cc_of(g), s->line, "D_SPEC_COMMIT", "speculate( ) cannot follow "
+                          "commit( ) or discard( ) in a clause");
+            spec = 1;
+        } else if (kind == DIF_ACT_COMMIT || kind == DIF_ACT_DISCARD) {
+            if (spec)
+                dcc_error(cc_of(g), s->line, "D_COMM_SPEC", "commit( ) and discard( ) cannot "
+                          "follow speculate( ) in a clause");
+            commit = 1;
+        } else if (kind == DIF_ACT_AGG) {
+            if (spec)
+                dcc_error(cc_of(g), s->line, "D_AGG_SPEC", "aggregating actions may not "
+                          "follow speculate( )");
+        } else if (kind != DIF_ACT_EXPR) {
+            recorded = 1;
+            if (spec && kind != DIF_ACT_TRACE && kind != DIF_ACT_PRINTF)
+                dcc_error(cc_of(g), s->line, "D_ACT_SPEC", "%s may not follow speculate( )",
+                          s->s);
+        }
     }
+    if (spec)
+        dc->dc_flags |= DIF_CLF_SPEC;
     dc->dc_nacts = g->nacts - dc->dc_act;
     if (data && !print)
         dc->dc_flags |= DIF_CLF_NOREC;

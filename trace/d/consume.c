@@ -538,7 +538,7 @@ static void report(struct dcons *c, uint64_t n, const char *what, unsigned cpu)
 
 void dcons_drops(struct dcons *c)
 {
-    uint64_t dyn = 0;
+    uint64_t dyn = 0, spec = 0, failed = 0;
     for (unsigned cpu = 0; cpu < c->st->opts.ncpu; cpu++) {
         const struct dvm_stats *s = &c->st->stats[cpu];
         if (s->drops > c->seen_drops[cpu]) {
@@ -550,12 +550,26 @@ void dcons_drops(struct dcons *c)
             c->seen_aggdrops[cpu] = s->aggdrops;
         }
         dyn += s->dynvardrops;
+        spec += s->specdrops;
+        failed += s->specfailed;
     }
     if (dyn > c->seen_dyndrops) {
         outf_int(&c->err, dyn - c->seen_dyndrops == 1 ? "dtrace: %u dynamic variable drop\n"
                                                    : "dtrace: %u dynamic variable drops\n",
                  (int64_t)(dyn - c->seen_dyndrops));
         c->seen_dyndrops = dyn;
+    }
+    if (spec > c->seen_specdrops) {
+        outf_int(&c->err, spec - c->seen_specdrops == 1 ? "dtrace: %u speculative drop\n"
+                                                        : "dtrace: %u speculative drops\n",
+                 (int64_t)(spec - c->seen_specdrops));
+        c->seen_specdrops = spec;
+    }
+    if (failed > c->seen_specfailed) {
+        outf_int(&c->err, failed - c->seen_specfailed == 1 ? "dtrace: %u failed speculation\n"
+                                                            : "dtrace: %u failed speculations\n",
+                 (int64_t)(failed - c->seen_specfailed));
+        c->seen_specfailed = failed;
     }
 }
 

@@ -24,6 +24,7 @@ struct dvm_cpu {
     uint32_t scratch_used;
     uint8_t *tvars;
     uint8_t *key;           /* dynamic-variable key being built (st->dyn.keymax bytes) */
+    uint8_t *specrec;       /* staging record of a speculative clause */
     unsigned fault;
     uint32_t fault_pc;
     uint64_t fault_addr;

@@ -193,6 +193,50 @@ void dvm_buf_read(struct dvm_state *st, unsigned cpu, int final, dvm_rec_cb cb, 
     }
 }
 
+/* ---- speculations ------------------------------------------------------------------------ */
+
+uint64_t dvm_spec_alloc(struct dvm_state *st, unsigned cpu)
+{
+    for (unsigned k = 0; k < st->opts.nspec; k++)
+        if (!st->spec[k].active) {
+            st->spec[k].active = 1;
+            st->spec[k].off = 0;
+            return k + 1u;
+        }
+    st->stats[cpu].specfailed++;
+    return 0;
+}
+
+static struct dvm_spec *spec_get(struct dvm_state *st, uint64_t id)
+{
+    if (id == 0 || id > st->opts.nspec || !st->spec[id - 1].active)
+        return NULL;
+    return &st->spec[id - 1];
+}
+
+/* spec_commit: copies the speculation's records into cpu's principal buffer (each one that
+ * does not fit is a drop) and frees it; discard just frees it. */
+static void spec_end(struct dvm_state *st, unsigned cpu, uint64_t id, int commit)
+{
+    struct dvm_spec *s = spec_get(st, id);
+    if (!s)
+        return;
+    for (uint32_t pos = 0; commit && pos + sizeof(struct dvm_rechdr) <= s->off;) {
+        struct dvm_rechdr h;
+        memcpy(&h, s->data + pos, sizeof(h));
+        uint8_t *p = buf_reserve(st, cpu, h.rh_size, 0);
+        if (p) {
+            memcpy(p, s->data + pos, h.rh_size);
+            ((struct dvm_rechdr *)(void *)p)->rh_cpu = cpu;
+        } else {
+            st->stats[cpu].drops++;
+        }
+        pos += h.rh_size;
+    }
+    s->off = 0;
+    s->active = 0;
+}
+
 /* ---- firing ------------------------------------------------------------------------------ */
 
 static void run_probe(struct dvm_state *st, struct dvm_cpu *c, uint32_t pidx);
@@ -265,7 +309,14 @@ static void run_ecb(struct dvm_state *st, struct dvm_cpu *c, uint32_t e)
     }
     uint8_t *rec = NULL;
     uint32_t n = (uint32_t)sizeof(struct dvm_rechdr) + ((cl->dc_recsize + 7u) & ~7u);
-    if (!(cl->dc_flags & DIF_CLF_NOREC)) {
+    uint64_t specid = 0;
+    int spec = (cl->dc_flags & DIF_CLF_SPEC) != 0 && n <= st->specrec_size;
+    if (spec) {
+        rec = c->specrec;
+        struct dvm_rechdr h = { e + 1, n, cpu, 0 };
+        memcpy(rec, &h, sizeof(h));
+        memset(rec + sizeof(h), 0, n - sizeof(h));
+    } else if (!(cl->dc_flags & DIF_CLF_NOREC)) {
         rec = buf_reserve(st, cpu, n, o->probes[c->probe].dp_id == DPROBE_END);
         if (!rec) {
             st->stats[cpu].drops++;
@@ -300,15 +351,30 @@ static void run_ecb(struct dvm_state *st, struct dvm_cpu *c, uint32_t e)
             }
             dvm_agg_update(st, cpu, a->da_arg, c->key, a->da_size, (int64_t)v);
             break;
+        case DIF_ACT_SPECULATE:
+            specid = v;
+            break;
+        case DIF_ACT_COMMIT: case DIF_ACT_DISCARD:
+            spec_end(st, cpu, v, a->da_kind == DIF_ACT_COMMIT);
+            break;
         default:
             break;
         }
         continue;
     failed:
-        if (rec)
+        if (rec && !spec)
             buf_cancel(st, cpu, rec, n);
         fault(st, c, k + 1, c->fault_pc);
         return;
+    }
+    if (spec) {
+        struct dvm_spec *s = spec_get(st, specid);
+        if (s && n <= s->size - s->off) {
+            memcpy(s->data + s->off, rec, n);
+            s->off += n;
+        } else if (s) {
+            st->stats[cpu].specdrops++;
+        }
     }
     if (exiting)
         st->exiting = 1;
@@ -448,6 +514,24 @@ int dvm_load(struct dvm_state *st, const void *objp, size_t objlen, const struct
         if (!t->mem || !t->bucket)
             return err_set(err, errlen, "not enough memory for aggregations (aggsize)");
     }
+    /* speculations: nspec buffers and a staging record per CPU for speculative clauses */
+    if (o->nspec > DVM_MAXSPEC)
+        return err_set(err, errlen, "too many speculation buffers (nspec)");
+    for (uint32_t k = 0; k < h->dh_nclauses; k++)
+        if (ob->clauses[k].dc_flags & DIF_CLF_SPEC) {
+            uint32_t n = (uint32_t)sizeof(struct dvm_rechdr) + ((ob->clauses[k].dc_recsize + 7u) & ~7u);
+            if (n > st->specrec_size)
+                st->specrec_size = n;
+        }
+    for (unsigned k = 0; k < o->nspec && st->specrec_size; k++) {
+        st->spec[k].size = (uint32_t)(o->specsize > (1u << 24) ? (1u << 24) : o->specsize) & ~7u;
+        st->spec[k].data = d_alloc(&a, st->spec[k].size + 8u);
+        if (!st->spec[k].data)
+            return err_set(err, errlen, "not enough memory for speculations (specsize)");
+    }
+    for (unsigned cpu = 0; cpu < o->ncpu && st->specrec_size; cpu++)
+        if (!(st->cpus[cpu].specrec = d_alloc(&a, st->specrec_size)))
+            return err_set(err, errlen, "not enough memory for speculations");
     /* END reservation (fill policy) */
     uint32_t reserve = 0;
     for (uint32_t e = 0; e < h->dh_necbs; e++)

@@ -194,7 +194,7 @@ static uint64_t subr(struct dvm_cpu *c, unsigned id)
         return 0;
     }
     case DIF_S_SPECULATION:
-        return 0;
+        return dvm_spec_alloc(c->st, c->ctx->cpu);
     default:
         break;
     }

@@ -14,6 +14,7 @@
 #include <stdint.h>
 
 #define DVM_MAXCPU   4u
+#define DVM_MAXSPEC  16u
 #define DVM_NARGS    10u
 #define DVM_EPID_ERROR 0xffffffffu /* error record: struct dvm_errrec follows the header */
 #define DVM_EPID_PAD   0u          /* filler at the end of a ring buffer: skip */
@@ -27,6 +28,8 @@ struct dvm_opts {
     unsigned bufpolicy;    /* enum dvm_bufpolicy */
     unsigned bufresize_manual; /* 0: halve bufsize until it fits; 1: fail */
     unsigned ncpu;         /* 1..DVM_MAXCPU */
+    unsigned nspec;        /* speculation buffers, 0..DVM_MAXSPEC */
+    uint64_t specsize;     /* bytes each */
 };
 
 /* Per-firing context the kernel hook supplies. */
@@ -60,7 +63,7 @@ struct dvm_errrec {
 };
 
 struct dvm_stats {
-    uint64_t drops, aggdrops, dynvardrops, errors;
+    uint64_t drops, aggdrops, dynvardrops, errors, specdrops, specfailed;
     int filled;            /* fill policy: this CPU's buffer is full */
 };
 
@@ -88,6 +91,14 @@ struct dvm_dyn {
     uint32_t nbuckets;
 };
 
+/* A speculation: records of speculative clauses wait here until commit() copies them to the
+ * committing CPU's principal buffer or discard() drops them. */
+struct dvm_spec {
+    uint8_t *data;
+    uint32_t size, off;
+    uint32_t active;       /* handed out by speculation() */
+};
+
 struct dvm_cpu;
 
 struct dvm_state {
@@ -109,6 +120,8 @@ struct dvm_state {
     struct dvm_buf buf[DVM_MAXCPU];
     struct dvm_agg_table agg[DVM_MAXCPU];
     struct dvm_stats stats[DVM_MAXCPU];
+    struct dvm_spec spec[DVM_MAXSPEC];
+    uint32_t specrec_size; /* per-CPU staging record for speculative clauses */
 };
 
 /* dvm_load: verifies obj and lays the engine out in mem. Returns 0, or -1 with a message in
@@ -141,5 +154,6 @@ int dvm_agg_update(struct dvm_state *st, unsigned cpu, unsigned agg, const uint8
                    unsigned keylen, int64_t v);
 uint8_t *dvm_dyn_lookup(struct dvm_state *st, const uint8_t *key, unsigned keylen, int create);
 void dvm_dyn_free(struct dvm_state *st, const uint8_t *key, unsigned keylen);
+uint64_t dvm_spec_alloc(struct dvm_state *st, unsigned cpu); /* speculation(): id or 0 */
 
 #endif
