@@ -1,0 +1,90 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# kev2ctf: babeltrace2 reads every converted trace without error, with as many events as the
+# .kev holds and as many discarded events as it lost; LTTng names and fields; damaged input.
+# usage: test_kev2ctf.sh [BINDIR [SCRATCHDIR]]  (defaults: build/host build/host-test/kevconv)
+set -u
+export TZ=UTC
+bin=${1:-build/host}
+dir=${2:-build/host-test/kevconv}/ctf
+mkdir -p "$dir"
+. "$(dirname "$0")/tap.sh"
+need babeltrace2
+
+# bt2_counts CTFDIR: "EVENTS DISCARDED" as babeltrace2 reports them; fails on any error.
+bt2_counts() {
+    local out err ev disc
+    out=$(babeltrace2 "$1" 2>"$1.bt2err" | wc -l) || return 1
+    if grep -qE 'ERROR|CAUSED BY' "$1.bt2err"; then return 1; fi
+    disc=$(sed -n 's/.*Tracer discarded \([0-9]*\) events.*/\1/p' "$1.bt2err" | awk '{s += $1} END {print s + 0}')
+    echo "$out $disc"
+}
+
+roundtrip() { # roundtrip NAME KEV
+    local want got
+    rm -rf "$dir/$1.ctf"
+    if ! "$bin/kev2ctf" -o "$dir/$1.ctf" "$2" 2>"$dir/$1.err"; then
+        notok "$1: kev2ctf converts" "$(cat "$dir/$1.err")"; return; fi
+    want=$(kev_counts "$2")
+    got=$(bt2_counts "$dir/$1.ctf") || { notok "$1: babeltrace2 reads it without error" "$(head -5 "$dir/$1.ctf.bt2err")"; return; }
+    ok "$1: babeltrace2 reads it without error"
+    check "$1: same events and discarded counts as the .kev ($want)" test "$want" = "$got"
+}
+
+"$bin/kevgen" -n 20000 -o "$dir/le.kev" >/dev/null
+"$bin/kevgen" -b -n 20000 -o "$dir/be.kev" >/dev/null
+roundtrip le "$dir/le.kev"
+roundtrip be "$dir/be.kev"
+check "big- and little-endian traces convert to the same events" \
+    diff -q <(babeltrace2 "$dir/le.ctf") <(babeltrace2 "$dir/be.ctf")
+for p in switch overwrite ring fill; do
+    "$bin/kevgen" -x "$p" -k 3 -d 0 -n 30000 -o "$dir/$p.kev" >/dev/null
+    roundtrip "$p" "$dir/$p.kev"
+done
+"$bin/kevgen" -x overwrite -k 3 -d 5000 -n 30000 -o "$dir/ow.kev" >/dev/null
+roundtrip "overwrite-slow-logger" "$dir/ow.kev"
+"$bin/kevscen" basic "$dir/basic.kev" >"$dir/basic.expect"
+roundtrip basic "$dir/basic.kev"
+"$bin/kevscen" loss "$dir/loss.kev" >"$dir/loss.expect"
+roundtrip loss "$dir/loss.kev"
+lost=$(sed -n 's/^expect lost //p' "$dir/loss.expect")
+check "loss: babeltrace2 reports the $lost events the ring dropped" \
+    grep -q "Tracer discarded $lost events" "$dir/loss.ctf.bt2err"
+
+# LTTng conventions on the scripted trace.
+txt=$(babeltrace2 "$dir/basic.ctf")
+R=$(sed -n 's/^expect rounds //p' "$dir/basic.expect")
+check "metadata declares the trace's clock frequency" grep -q 'freq = 1000000;' "$dir/basic.ctf/metadata"
+check "metadata has the boot date as clock offset" grep -q 'offset_s = 1795240800;' "$dir/basic.ctf/metadata"
+check "timestamps are wall-clock from the boot date" grep -q '^\[06:00:00.002005000\]' <<<"$txt"
+check "sched_switch with prev/next comm, tid, prio, state" \
+    grep -q 'sched_switch: .*prev_comm = "client", prev_tid = 2001, prev_prio = 10, prev_state = 1, next_comm = "server", next_tid = 3001, next_prio = 20' <<<"$txt"
+check "sched_wakeup of a blocked thread" grep -q 'sched_wakeup: .*comm = "server", tid = 3001, prio = 20' <<<"$txt"
+check "state dump at start" test "$(grep -c lttng_statedump_process_state <<<"$txt")" = 5
+check "state dump framed by start and end" grep -q lttng_statedump_end <<<"$txt"
+check "syscall_entry_<name> from the kernel-call table" \
+    test "$(grep -c 'syscall_entry_MsgSend:' <<<"$txt")" = $((2 * R))
+check "syscall_exit_<name> carries the error" grep -q 'syscall_exit_SemWait: .*ret = -11' <<<"$txt"
+check "irq_handler_entry / exit" test "$(grep -c ' irq_handler_entry: .*irq = 5' <<<"$txt")" = "$R"
+check "message events keep their ids" grep -q 'kev_comm_snd_message: .*id = 5, other_pid = 3, tid = 2001' <<<"$txt"
+check "user string events keep the text" grep -q 'kev_user: .*text = "user checkpoint"' <(babeltrace2 "$dir/le.ctf")
+
+# Damaged input: a clear message, exit 1, no crash.
+damaged() { # damaged NAME FILE PATTERN
+    local err rc
+    err=$(timeout 20 "$bin/kev2ctf" -o "$dir/damaged.ctf" "$2" 2>&1 >/dev/null); rc=$?
+    if [ "$rc" = 1 ] && grep -qiE "$3" <<<"$err"; then ok "$1"; else notok "$1" "exit $rc: $err"; fi
+}
+size=$(stat -c %s "$dir/le.kev")
+head -c $((size - 1000)) "$dir/le.kev" > "$dir/trunc.kev"
+damaged "truncated file" "$dir/trunc.kev" 'truncated'
+head -c 100 "$dir/le.kev" > "$dir/hdr.kev"
+damaged "file cut inside the header" "$dir/hdr.kev" 'header'
+cp "$dir/le.kev" "$dir/garbage.kev"
+printf '\xff\xff\xff\xff%.0s' $(seq 64) | dd of="$dir/garbage.kev" bs=1 seek=$((size / 2)) conv=notrunc status=none
+damaged "garbage in the middle" "$dir/garbage.kev" 'invalid|BUFFER|combine|trailer|outside'
+damaged "missing file" "$dir/none.kev" 'No such file'
+"$bin/kev2ctf" -o /proc/nonexistent/x "$dir/le.kev" 2>/dev/null; check "unwritable output exits 1" test $? = 1
+"$bin/kev2ctf" --help | grep -q '^usage: kev2ctf'; check "--help prints usage" test $? = 0
+"$bin/kev2ctf" "$dir/le.kev" >/dev/null 2>&1; check "missing -o exits 2" test $? = 2
+finish

@@ -1,0 +1,144 @@
+// SPDX-License-Identifier: MIT
+// TSDL metadata of the CTF 1.8 traces kev2ctf writes (layout and ids in ctf_meta.h). Event
+// names and fields follow the LTTng kernel tracer where an equivalent exists (sched_switch,
+// sched_wakeup, sched_process_fork/exit, lttng_statedump_*, irq_handler_entry/exit,
+// syscall_entry_<name>/syscall_exit_<name>), so babeltrace2 and Trace Compass's kernel views
+// read them; the rest use kev_* classes that keep every .kev event.
+#include "ctf_meta.h"
+
+#include <ctype.h>
+#include <string.h>
+#include <trace/kev.h>
+
+static void str(FILE *f, const char *s)
+{
+    putc('"', f);
+    for (; s && *s; s++)
+        if (*s == '"' || *s == '\\')
+            fprintf(f, "\\%c", *s);
+        else if ((unsigned char)*s >= 0x20 && (unsigned char)*s < 0x7f)
+            putc(*s, f);
+    putc('"', f);
+}
+
+static const char *const header =
+    "/* CTF 1.8 */\n\n"
+    "typealias integer { size = 8; align = 8; signed = false; } := uint8_t;\n"
+    "typealias integer { size = 16; align = 8; signed = false; } := uint16_t;\n"
+    "typealias integer { size = 32; align = 8; signed = false; } := uint32_t;\n"
+    "typealias integer { size = 32; align = 8; signed = true; } := int32_t;\n"
+    "typealias integer { size = 64; align = 8; signed = false; } := uint64_t;\n"
+    "typealias integer { size = 64; align = 8; signed = true; } := int64_t;\n"
+    "typealias integer { size = 8; align = 8; signed = false; encoding = UTF8; base = 10; }"
+    " := char_t;\n\n";
+
+static const char *const states =
+    "typealias enum : int32_t { DEAD = 0, RUNNING, READY, STOPPED, SEND, RECEIVE, REPLY, STACK,"
+    " WAITTHREAD, WAITPAGE, SIGSUSPEND, SIGWAITINFO, NANOSLEEP, MUTEX, CONDVAR, JOIN, INTR,"
+    " SEM, WAITCTX, NET_SEND, NET_REPLY, WAITCHILD, CREATE, DESTROY } := kev_state_t;\n\n";
+
+static void event(FILE *f, unsigned id, const char *name, const char *fields)
+{
+    fprintf(f, "event {\n\tname = \"%s\";\n\tid = %u;\n\tstream_id = 0;\n"
+               "\tfields := struct {\n%s\t};\n};\n\n", name, id, fields);
+}
+
+void ctf_write_metadata(FILE *f, const uint8_t uuid[16], const struct ctf_clock *clk,
+                        const struct ctf_env *env)
+{
+    char u[40];
+    snprintf(u, sizeof(u),
+             "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x",
+             uuid[0], uuid[1], uuid[2], uuid[3], uuid[4], uuid[5], uuid[6], uuid[7], uuid[8],
+             uuid[9], uuid[10], uuid[11], uuid[12], uuid[13], uuid[14], uuid[15]);
+    fputs(header, f);
+    fprintf(f, "trace {\n\tmajor = 1;\n\tminor = 8;\n\tuuid = \"%s\";\n\tbyte_order = le;\n"
+               "\tpacket.header := struct {\n\t\tuint32_t magic;\n\t\tuint8_t uuid[16];\n"
+               "\t\tuint32_t stream_id;\n\t\tuint64_t stream_instance_id;\n\t};\n};\n\n", u);
+    fprintf(f, "env {\n\tdomain = \"kernel\";\n\ttracer_name = \"lttng-modules\";\n"
+               "\ttracer_major = 2;\n\ttracer_minor = 12;\n\tconverter = \"kev2ctf\";\n"
+               "\tthread_id_rule = \"tid = pid * 1000 + QNX tid\";\n");
+    fputs("\thostname = ", f), str(f, env->hostname), fputs(";\n", f);
+    fputs("\tsysname = ", f), str(f, env->sysname), fputs(";\n", f);
+    fputs("\tkernel_release = ", f), str(f, env->release), fputs(";\n", f);
+    fputs("\tkernel_version = ", f), str(f, env->version), fputs(";\n", f);
+    fputs("\tmachine = ", f), str(f, env->machine), fputs(";\n", f);
+    fputs("\tboard = ", f), str(f, env->board), fputs(";\n};\n\n", f);
+    fprintf(f, "clock {\n\tname = \"monotonic\";\n\tuuid = \"%s\";\n"
+               "\tdescription = \"target cycle counter\";\n\tfreq = %llu;\n\tprecision = 1;\n"
+               "\toffset_s = %lld;\n\toffset = 0;\n\tabsolute = FALSE;\n};\n\n",
+            u, (unsigned long long)clk->freq, (long long)clk->offset_s);
+    fputs("typealias integer { size = 64; align = 8; signed = false;"
+          " map = clock.monotonic.value; } := uint64_clock_monotonic_t;\n\n", f);
+    fputs(states, f);
+    fputs("stream {\n\tid = 0;\n\tevent.header := struct {\n\t\tuint32_t id;\n"
+          "\t\tuint64_clock_monotonic_t timestamp;\n\t};\n"
+          "\tpacket.context := struct {\n\t\tuint64_clock_monotonic_t timestamp_begin;\n"
+          "\t\tuint64_clock_monotonic_t timestamp_end;\n\t\tuint64_t content_size;\n"
+          "\t\tuint64_t packet_size;\n\t\tuint64_t packet_seq_num;\n"
+          "\t\tuint64_t events_discarded;\n\t\tuint32_t cpu_id;\n\t};\n};\n\n", f);
+
+    event(f, CTF_ID_SCHED_SWITCH, "sched_switch",
+          "\t\tchar_t prev_comm[16];\n\t\tint32_t prev_tid;\n\t\tint32_t prev_prio;\n"
+          "\t\tint64_t prev_state;\n\t\tchar_t next_comm[16];\n\t\tint32_t next_tid;\n"
+          "\t\tint32_t next_prio;\n");
+    event(f, CTF_ID_SCHED_WAKEUP, "sched_wakeup",
+          "\t\tchar_t comm[16];\n\t\tint32_t tid;\n\t\tint32_t prio;\n\t\tint32_t target_cpu;\n");
+    event(f, CTF_ID_SCHED_PROCESS_FORK, "sched_process_fork",
+          "\t\tchar_t parent_comm[16];\n\t\tint32_t parent_tid;\n\t\tint32_t parent_pid;\n"
+          "\t\tchar_t child_comm[16];\n\t\tint32_t child_tid;\n\t\tint32_t child_pid;\n");
+    event(f, CTF_ID_SCHED_PROCESS_EXIT, "sched_process_exit",
+          "\t\tchar_t comm[16];\n\t\tint32_t tid;\n\t\tint32_t prio;\n");
+    event(f, CTF_ID_STATEDUMP_START, "lttng_statedump_start", "");
+    event(f, CTF_ID_STATEDUMP_END, "lttng_statedump_end", "");
+    event(f, CTF_ID_STATEDUMP_PROCESS_STATE, "lttng_statedump_process_state",
+          "\t\tint32_t tid;\n\t\tint32_t vtid;\n\t\tint32_t pid;\n\t\tint32_t vpid;\n"
+          "\t\tint32_t ppid;\n\t\tint32_t vppid;\n\t\tchar_t name[16];\n\t\tint32_t type;\n"
+          "\t\tint32_t mode;\n\t\tint32_t submode;\n\t\tint32_t status;\n\t\tint32_t cpu;\n"
+          "\t\tkev_state_t kev_state;\n");
+    event(f, CTF_ID_IRQ_HANDLER_ENTRY, "irq_handler_entry",
+          "\t\tint32_t irq;\n\t\tstring name;\n");
+    event(f, CTF_ID_IRQ_HANDLER_EXIT, "irq_handler_exit", "\t\tint32_t irq;\n\t\tint32_t ret;\n");
+    event(f, CTF_ID_KEV_IRQ_HANDLER_ENTRY, "kev_irq_handler_entry", "\t\tint32_t irq;\n");
+    event(f, CTF_ID_KEV_IRQ_HANDLER_EXIT, "kev_irq_handler_exit", "\t\tint32_t irq;\n");
+    event(f, CTF_ID_KEV_THREAD_STATE, "kev_thread_state",
+          "\t\tint32_t tid;\n\t\tint32_t pid;\n\t\tint32_t vtid;\n\t\tkev_state_t state;\n"
+          "\t\tint32_t prio;\n");
+    event(f, CTF_ID_KEV_PROCESS_CREATE, "kev_process_create",
+          "\t\tint32_t ppid;\n\t\tint32_t pid;\n\t\tstring name;\n");
+    event(f, CTF_ID_KEV_PROCESS_DESTROY, "kev_process_destroy",
+          "\t\tint32_t ppid;\n\t\tint32_t pid;\n\t\tstring name;\n");
+    event(f, CTF_ID_KEV_THREAD_NAME, "kev_thread_name",
+          "\t\tint32_t tid;\n\t\tint32_t pid;\n\t\tint32_t vtid;\n\t\tstring name;\n");
+    event(f, CTF_ID_KEV_TIMER, "kev_timer_expire", "\t\tuint32_t timer_id;\n\t\tint32_t pid;\n");
+    event(f, CTF_ID_KEV_USER, "kev_user",
+          "\t\tuint16_t code;\n\t\tstring text;\n\t\tuint32_t _words_length;\n"
+          "\t\tuint32_t words[_words_length];\n");
+    event(f, CTF_ID_KEV_UNKNOWN, "kev_unknown",
+          "\t\tuint8_t kev_class;\n\t\tuint16_t kev_event;\n\t\tuint32_t _words_length;\n"
+          "\t\tuint32_t words[_words_length];\n");
+    for (unsigned ev = 0; ev < KEV_COMM_NEVENTS; ev++) {
+        char name[48] = "kev_comm_";
+        const char *s = kev_comm_name(ev);
+        size_t n = strlen(name);
+        for (; s && *s && n + 1 < sizeof(name); s++)
+            name[n++] = (char)tolower((unsigned char)*s);
+        name[n] = 0;
+        event(f, CTF_ID_KEV_COMM + ev, name,
+              "\t\tuint32_t id;\n\t\tint32_t other_pid;\n\t\tint32_t tid;\n");
+    }
+    for (unsigned c = 0; c < KEV_KC_MAX; c++) {
+        char kc[24], name[64];
+        if (kev_kcall_name(c))
+            snprintf(kc, sizeof(kc), "%s", kev_kcall_name(c));
+        else
+            snprintf(kc, sizeof(kc), "kc%u", c);
+        snprintf(name, sizeof(name), "syscall_entry_%s", kc);
+        event(f, CTF_ID_SYSCALL_ENTRY + c, name,
+              "\t\tuint32_t _args_length;\n\t\tuint32_t args[_args_length];\n");
+        snprintf(name, sizeof(name), "syscall_exit_%s", kc);
+        event(f, CTF_ID_SYSCALL_EXIT + c, name,
+              "\t\tint64_t ret;\n\t\tuint8_t interrupted;\n\t\tuint32_t _extra_length;\n"
+              "\t\tuint32_t extra[_extra_length];\n");
+    }
+}

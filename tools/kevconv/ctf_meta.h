@@ -1,0 +1,71 @@
+// SPDX-License-Identifier: MIT
+// The CTF 1.8 trace layout kev2ctf writes: event class ids and the TSDL metadata text.
+// ctf_meta.c writes the metadata; kev2ctf.c writes stream packets in exactly this layout, so
+// the two files change together. Every integer is byte-aligned (align = 8), so the stream
+// writer never pads; multi-byte values are little-endian.
+#ifndef TOOLS_CTF_META_H
+#define TOOLS_CTF_META_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+// Event class ids. Kernel calls: entry CTF_ID_SYSCALL_ENTRY + n, exit CTF_ID_SYSCALL_EXIT + n.
+enum ctf_id {
+    CTF_ID_SCHED_SWITCH = 0,
+    CTF_ID_SCHED_WAKEUP,
+    CTF_ID_SCHED_PROCESS_FORK,
+    CTF_ID_SCHED_PROCESS_EXIT,
+    CTF_ID_STATEDUMP_START,
+    CTF_ID_STATEDUMP_END,
+    CTF_ID_STATEDUMP_PROCESS_STATE,
+    CTF_ID_IRQ_HANDLER_ENTRY,
+    CTF_ID_IRQ_HANDLER_EXIT,
+    CTF_ID_KEV_IRQ_HANDLER_ENTRY,
+    CTF_ID_KEV_IRQ_HANDLER_EXIT,
+    CTF_ID_KEV_THREAD_STATE,
+    CTF_ID_KEV_PROCESS_CREATE,
+    CTF_ID_KEV_PROCESS_DESTROY,
+    CTF_ID_KEV_THREAD_NAME,
+    CTF_ID_KEV_TIMER,
+    CTF_ID_KEV_USER,
+    CTF_ID_KEV_UNKNOWN,
+    CTF_ID_KEV_COMM = 32,            // + COMM event number (KEV_COMM_NEVENTS of them)
+    CTF_ID_SYSCALL_ENTRY = 64,       // + call number (< KEV_KC_MAX)
+    CTF_ID_SYSCALL_EXIT = 64 + 128,  // + call number
+};
+
+#define CTF_COMM_LEN 16u // LTTng's char comm[16]
+#define CTF_MAGIC 0xc1fc1fc1u
+
+// Packet header + context, in bytes (see the metadata): magic, uuid[16], stream_id,
+// stream_instance_id, then timestamp_begin, timestamp_end, content_size, packet_size,
+// packet_seq_num, events_discarded, cpu_id.
+#define CTF_OFF_TS_BEGIN   32u
+#define CTF_OFF_TS_END     40u
+#define CTF_OFF_CONTENT    48u
+#define CTF_OFF_PACKET     56u
+#define CTF_OFF_SEQ        64u
+#define CTF_OFF_DISCARDED  72u
+#define CTF_OFF_CPU        80u
+#define CTF_PACKET_HDR     84u
+
+struct ctf_clock {
+    uint64_t freq;     // cycles per second
+    int64_t offset_s;  // boot time, seconds since the epoch (0 when unknown)
+};
+
+struct ctf_env {
+    const char *hostname, *sysname, *release, *version, *machine, *board;
+};
+
+// Write the metadata text for a trace with this uuid, clock and environment.
+void ctf_write_metadata(FILE *f, const uint8_t uuid[16], const struct ctf_clock *clk,
+                        const struct ctf_env *env);
+
+// Global thread id in CTF events: QNX thread ids are per process, LTTng's are global.
+static inline int32_t ctf_gtid(uint32_t pid, uint32_t tid)
+{
+    return (int32_t)(pid * 1000u + tid);
+}
+
+#endif

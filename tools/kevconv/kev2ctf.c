@@ -1,0 +1,608 @@
+// SPDX-License-Identifier: MIT
+// kev2ctf: converts a .kev trace into a CTF 1.8 trace directory (metadata + one stream file
+// per CPU, channel0_<cpu>) that babeltrace2 and Trace Compass read. Every non-CONTROL .kev
+// event becomes exactly one CTF event (layout and names: ctf_meta.h / ctf_meta.c); the CONTROL
+// events become packet structure: BUFFER / BUFFER_END frame a packet, DROPPED raises the
+// packet context's events_discarded counter (a new packet starts there), losses after the last
+// buffer (the trailer's count) become a final empty packet, so babeltrace2 reports every lost
+// event as discarded. Decoding is the shared trace/kev_decode.c.
+// Exit status: 0 ok, 1 damaged or unreadable input or a write error (what was decoded before
+// the problem is written), 2 bad usage.
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include "ctf_meta.h"
+#include "kx.h"
+
+static void usage(FILE *f)
+{
+    fprintf(f, "usage: kev2ctf [-v] -o DIR FILE.kev\n"
+               "Converts a .kev trace into a CTF 1.8 trace in DIR (created if needed):\n"
+               "DIR/metadata and DIR/channel0_<cpu>, for babeltrace2 and Trace Compass.\n"
+               "  -o DIR     output directory\n"
+               "  -v         print a summary (events, packets, discarded) on stderr\n"
+               "  -h, --help this text\n"
+               "Exit status: 0 ok, 1 damaged or unreadable input or write error, 2 bad usage.\n");
+}
+
+// ---- stream packets ----------------------------------------------------------------------------
+
+struct stream {
+    FILE *f;
+    uint8_t *buf;
+    size_t len, cap;
+    int open;             // a packet is being filled
+    uint64_t begin, last; // packet begin time, last time written in it
+    uint64_t seq;         // packets written
+    uint64_t discarded;   // events lost on this CPU so far (the CTF counter)
+    uint64_t nev;         // events in the open packet
+};
+
+struct conv {
+    const char *dir;
+    struct kx_model *m;
+    struct stream s[KEV_MAX_CPUS];
+    uint8_t uuid[16];
+    uint64_t events, packets;
+    int werr;
+};
+
+static void reserve(struct stream *s, size_t n)
+{
+    if (s->cap - s->len >= n)
+        return;
+    size_t cap = s->cap ? s->cap : 1u << 16;
+    while (cap - s->len < n)
+        cap *= 2;
+    uint8_t *b = realloc(s->buf, cap);
+    if (!b) {
+        fprintf(stderr, "kev2ctf: out of memory\n");
+        exit(1);
+    }
+    s->buf = b;
+    s->cap = cap;
+}
+
+static inline void put_le(uint8_t *p, uint64_t v, unsigned n)
+{
+    for (unsigned i = 0; i < n; i++)
+        p[i] = (uint8_t)(v >> (8 * i));
+}
+
+static inline void put8(struct stream *s, uint8_t v) { s->buf[s->len++] = v; }
+static inline void put16(struct stream *s, uint16_t v) { put_le(s->buf + s->len, v, 2); s->len += 2; }
+static inline void put32(struct stream *s, uint32_t v) { put_le(s->buf + s->len, v, 4); s->len += 4; }
+static inline void put64(struct stream *s, uint64_t v) { put_le(s->buf + s->len, v, 8); s->len += 8; }
+
+// A fixed char[16] (LTTng's comm), NUL padded.
+static void put_comm(struct stream *s, const char *name)
+{
+    size_t n = strnlen(name, CTF_COMM_LEN - 1);
+    memcpy(s->buf + s->len, name, n);
+    memset(s->buf + s->len + n, 0, CTF_COMM_LEN - n);
+    s->len += CTF_COMM_LEN;
+}
+
+// A NUL-terminated string; the caller reserved strlen + 1 bytes (names are < KEV_NAME_MAX).
+static void put_str(struct stream *s, const char *str)
+{
+    size_t n = strlen(str) + 1;
+    memcpy(s->buf + s->len, str, n);
+    s->len += n;
+}
+
+static int open_stream(struct conv *c, unsigned cpu)
+{
+    struct stream *s = &c->s[cpu];
+    if (s->f)
+        return 0;
+    char path[4096];
+    snprintf(path, sizeof(path), "%s/channel0_%u", c->dir, cpu);
+    s->f = fopen(path, "wb");
+    if (!s->f) {
+        fprintf(stderr, "kev2ctf: %s: %s\n", path, strerror(errno));
+        c->werr = 1;
+        return -1;
+    }
+    setvbuf(s->f, NULL, _IOFBF, 1 << 20);
+    return 0;
+}
+
+static void packet_header(struct conv *c, struct stream *s, unsigned cpu, uint64_t t)
+{
+    reserve(s, CTF_PACKET_HDR);
+    s->len = 0;
+    put32(s, CTF_MAGIC);
+    memcpy(s->buf + s->len, c->uuid, 16);
+    s->len += 16;
+    put32(s, 0);   // stream_id
+    put64(s, cpu); // stream_instance_id
+    put64(s, t);   // timestamp_begin
+    put64(s, t);   // timestamp_end (patched)
+    put64(s, 0);   // content_size (patched)
+    put64(s, 0);   // packet_size (patched)
+    put64(s, 0);   // packet_seq_num (patched)
+    put64(s, 0);   // events_discarded (patched)
+    put32(s, cpu);
+}
+
+static void open_packet(struct conv *c, unsigned cpu, uint64_t t)
+{
+    struct stream *s = &c->s[cpu];
+    if (open_stream(c, cpu))
+        return;
+    packet_header(c, s, cpu, t);
+    s->open = 1;
+    s->begin = s->last = t;
+    s->nev = 0;
+}
+
+static void flush_packet(struct conv *c, struct stream *s, uint64_t end, uint64_t discarded)
+{
+    put_le(s->buf + CTF_OFF_TS_END, end, 8);
+    put_le(s->buf + CTF_OFF_CONTENT, (uint64_t)s->len * 8, 8);
+    put_le(s->buf + CTF_OFF_PACKET, (uint64_t)s->len * 8, 8);
+    put_le(s->buf + CTF_OFF_SEQ, s->seq++, 8);
+    put_le(s->buf + CTF_OFF_DISCARDED, discarded, 8);
+    if (fwrite(s->buf, 1, s->len, s->f) != s->len)
+        c->werr = 1;
+    c->packets++;
+}
+
+static void close_packet(struct conv *c, unsigned cpu, uint64_t end)
+{
+    struct stream *s = &c->s[cpu];
+    if (!s->open)
+        return;
+    if (end < s->last)
+        end = s->last;
+    if (s->seq == 0 && s->discarded) {
+        // babeltrace2 reports the counter's increase from one packet to the next: an empty
+        // first packet at 0 makes losses before the first event visible too.
+        size_t len = s->len;
+        uint8_t save[CTF_PACKET_HDR];
+        memcpy(save, s->buf, CTF_PACKET_HDR);
+        s->len = CTF_PACKET_HDR;
+        flush_packet(c, s, s->begin, 0);
+        memcpy(s->buf, save, CTF_PACKET_HDR);
+        s->len = len;
+    }
+    flush_packet(c, s, end, s->discarded);
+    s->open = 0;
+}
+
+// ---- events ------------------------------------------------------------------------------------
+
+static void ev_header(struct stream *s, uint32_t id, uint64_t t, size_t payload)
+{
+    reserve(s, 12 + payload);
+    put32(s, id);
+    put64(s, t);
+    s->last = t;
+    s->nev++;
+}
+
+static int32_t th_prio(const struct kx_thread *t)
+{
+    return t->prio >= 0 ? t->prio : 0;
+}
+
+static const char *th_comm(const struct kx_thread *t)
+{
+    return t->comm[0] ? t->comm : t->name;
+}
+
+// LTTng's prev_state: 0 runnable (preempted), 1 interruptible sleep, 64 dead.
+static int64_t lttng_state(unsigned st)
+{
+    if (st == KEV_TH_RUNNING || st == KEV_TH_READY || st == KX_STATE_UNKNOWN)
+        return 0;
+    return st == KEV_TH_DEAD ? 64 : 1;
+}
+
+// LTTng statedump status: 2 waiting for CPU, 5 waiting, 6 running, 7 dead, 0 unknown.
+static int32_t statedump_status(unsigned st)
+{
+    switch (st) {
+    case KEV_TH_RUNNING: return 6;
+    case KEV_TH_READY: return 2;
+    case KEV_TH_DEAD: case KEV_TH_DESTROY: return 7;
+    case KX_STATE_UNKNOWN: case KEV_TH_CREATE: return 0;
+    default: return 5;
+    }
+}
+
+static void words_seq(struct stream *s, const uint32_t *w, unsigned n)
+{
+    put32(s, n);
+    for (unsigned i = 0; i < n; i++)
+        put32(s, w[i]);
+}
+
+static void thread_event(struct conv *c, struct stream *s, const struct kev_event *e)
+{
+    struct kx_model *m = c->m;
+    int idx = kx_thread(m, e->w[0], e->w[1]);
+    static const struct kx_thread none = { .prio = 0, .state = KX_STATE_UNKNOWN, .cpu = -1 };
+    const struct kx_thread *t = idx >= 0 ? &m->th[idx] : &none;
+    int32_t tid = ctf_gtid(e->w[0], e->w[1]);
+    int32_t prio = e->nw >= 4 ? (int32_t)e->w[2] : th_prio(t);
+    if (m->in_snapshot && e->ev < KEV_TH_NSTATES) {
+        ev_header(s, CTF_ID_STATEDUMP_PROCESS_STATE, e->t64, 64);
+        put32(s, (uint32_t)tid), put32(s, e->w[1]), put32(s, e->w[0]), put32(s, e->w[0]);
+        put32(s, 0), put32(s, 0); // ppid, vppid: the decoder does not give them
+        put_comm(s, th_comm(t));
+        put32(s, e->w[1] > 1), put32(s, 0), put32(s, 0); // type: 0 process, 1 thread
+        put32(s, (uint32_t)statedump_status(e->ev));
+        put32(s, e->ev == KEV_TH_RUNNING ? e->cpu : 0);
+        put32(s, e->ev);
+        return;
+    }
+    if (e->ev == KEV_TH_RUNNING) {
+        int p = m->cur[e->cpu] >= 0 ? m->cur[e->cpu] : m->prev[e->cpu];
+        ev_header(s, CTF_ID_SCHED_SWITCH, e->t64, 72);
+        if (p >= 0) {
+            const struct kx_thread *pt = &m->th[p];
+            put_comm(s, th_comm(pt));
+            put32(s, (uint32_t)ctf_gtid(pt->pid, pt->tid));
+            put32(s, (uint32_t)th_prio(pt));
+            put64(s, (uint64_t)lttng_state(pt->state));
+        } else {
+            put_comm(s, "idle");
+            put32(s, 0), put32(s, 0), put64(s, 0);
+        }
+        put_comm(s, th_comm(t));
+        put32(s, (uint32_t)tid);
+        put32(s, (uint32_t)prio);
+    } else if (e->ev == KEV_TH_READY && t->cpu < 0 && t->state != KEV_TH_READY) {
+        ev_header(s, CTF_ID_SCHED_WAKEUP, e->t64, 32);
+        put_comm(s, th_comm(t));
+        put32(s, (uint32_t)tid), put32(s, (uint32_t)prio), put32(s, e->cpu);
+    } else if (e->ev == KEV_TH_CREATE) {
+        int p = m->cur[e->cpu];
+        ev_header(s, CTF_ID_SCHED_PROCESS_FORK, e->t64, 64);
+        if (p >= 0) {
+            const struct kx_thread *pt = &m->th[p];
+            put_comm(s, th_comm(pt));
+            put32(s, (uint32_t)ctf_gtid(pt->pid, pt->tid)), put32(s, pt->pid);
+        } else {
+            put_comm(s, "");
+            put32(s, 0), put32(s, 0);
+        }
+        put_comm(s, th_comm(t));
+        put32(s, (uint32_t)tid), put32(s, e->w[0]);
+    } else if (e->ev == KEV_TH_DESTROY) {
+        ev_header(s, CTF_ID_SCHED_PROCESS_EXIT, e->t64, 32);
+        put_comm(s, th_comm(t));
+        put32(s, (uint32_t)tid), put32(s, (uint32_t)prio);
+    } else {
+        ev_header(s, CTF_ID_KEV_THREAD_STATE, e->t64, 32);
+        put32(s, (uint32_t)tid), put32(s, e->w[0]), put32(s, e->w[1]), put32(s, e->ev);
+        put32(s, (uint32_t)prio);
+    }
+}
+
+static void unknown_event(struct stream *s, const struct kev_event *e)
+{
+    ev_header(s, CTF_ID_KEV_UNKNOWN, e->t64, 8 + 4u * e->nw);
+    put8(s, (uint8_t)e->cls);
+    put16(s, (uint16_t)e->ev);
+    words_seq(s, e->w, e->nw);
+}
+
+static void process_event(struct conv *c, struct stream *s, const struct kev_event *e)
+{
+    char name[KEV_NAME_MAX] = "";
+    switch (e->ev) {
+    case KEV_PR_CREATE: case KEV_PR_CREATE_NAME: case KEV_PR_DESTROY: case KEV_PR_DESTROY_NAME:
+        if ((e->ev == KEV_PR_CREATE_NAME || e->ev == KEV_PR_DESTROY_NAME) && e->nw > 2)
+            kev_event_string(c->m->r, e, 2, name, sizeof(name));
+        ev_header(s, e->ev == KEV_PR_CREATE || e->ev == KEV_PR_CREATE_NAME
+                         ? CTF_ID_KEV_PROCESS_CREATE : CTF_ID_KEV_PROCESS_DESTROY,
+                  e->t64, 8 + sizeof(name));
+        put32(s, e->w[0]), put32(s, e->w[1]);
+        put_str(s, name);
+        return;
+    case KEV_PR_THREAD_NAME:
+        if (e->nw > 2)
+            kev_event_string(c->m->r, e, 2, name, sizeof(name));
+        ev_header(s, CTF_ID_KEV_THREAD_NAME, e->t64, 12 + sizeof(name));
+        put32(s, (uint32_t)ctf_gtid(e->w[0], e->w[1])), put32(s, e->w[0]), put32(s, e->w[1]);
+        put_str(s, name);
+        return;
+    default:
+        unknown_event(s, e);
+    }
+}
+
+static void kcall_event(struct stream *s, const struct kev_event *e)
+{
+    unsigned call = e->ev % KEV_KC_MAX;
+    if (e->ev < KEV_KC_MAX) {
+        ev_header(s, CTF_ID_SYSCALL_ENTRY + call, e->t64, 4 + 4u * e->nw);
+        words_seq(s, e->w, e->nw);
+    } else if (e->ev < 3 * KEV_KC_MAX) {
+        unsigned extra = e->nw > 2 ? e->nw - 1 : 0;
+        ev_header(s, CTF_ID_SYSCALL_EXIT + call, e->t64, 13 + 4u * extra);
+        put64(s, (uint64_t)(int64_t)(int32_t)e->w[0]);
+        put8(s, e->ev >= 2 * KEV_KC_MAX);
+        words_seq(s, e->w + 1, extra);
+    } else {
+        unknown_event(s, e);
+    }
+}
+
+static void int_event(struct stream *s, const struct kev_event *e)
+{
+    char name[16];
+    switch (e->ev) {
+    case KEV_INT_ENTER:
+        snprintf(name, sizeof(name), "irq%u", e->w[0]);
+        ev_header(s, CTF_ID_IRQ_HANDLER_ENTRY, e->t64, 4 + sizeof(name));
+        put32(s, e->w[0]);
+        put_str(s, name);
+        break;
+    case KEV_INT_EXIT:
+        ev_header(s, CTF_ID_IRQ_HANDLER_EXIT, e->t64, 8);
+        put32(s, e->w[0]), put32(s, 1); // IRQ_HANDLED
+        break;
+    case KEV_INT_HANDLER_ENTER: case KEV_INT_HANDLER_EXIT:
+        ev_header(s, e->ev == KEV_INT_HANDLER_ENTER ? CTF_ID_KEV_IRQ_HANDLER_ENTRY
+                                                    : CTF_ID_KEV_IRQ_HANDLER_EXIT, e->t64, 4);
+        put32(s, e->w[0]);
+        break;
+    default:
+        unknown_event(s, e);
+    }
+}
+
+static void control_event(struct conv *c, const struct kev_event *e)
+{
+    struct stream *s = &c->s[e->cpu];
+    switch (e->ev) {
+    case KEV_CTL_BUFFER:
+        close_packet(c, e->cpu, s->last);
+        open_packet(c, e->cpu, e->t64);
+        break;
+    case KEV_CTL_BUFFER_END:
+        if (!s->open)
+            open_packet(c, e->cpu, e->t64);
+        close_packet(c, e->cpu, e->t64);
+        break;
+    case KEV_CTL_DROPPED:
+        if (s->open && s->nev) { // losses after events: a new packet starts here
+            close_packet(c, e->cpu, s->last);
+            open_packet(c, e->cpu, e->t64);
+        } else if (!s->open) {
+            open_packet(c, e->cpu, e->t64);
+        }
+        s->discarded += e->w[0];
+        break;
+    case KEV_CTL_TIME:
+        // The BUFFER slot before it was stamped with the previous high word: a packet that
+        // has no event yet begins at the TIME event instead.
+        if (s->open && !s->nev) {
+            s->begin = s->last = e->t64;
+            put_le(s->buf + CTF_OFF_TS_BEGIN, e->t64, 8);
+        }
+        break;
+    default:
+        break;
+    }
+}
+
+static int on_event(void *user, struct kev_reader *r, const struct kev_event *e)
+{
+    (void)r;
+    struct conv *c = user;
+    struct stream *s = &c->s[e->cpu];
+    if (e->cls == KEV_C_CONTROL) {
+        control_event(c, e);
+        kx_model_update(c->m, e);
+        return c->werr;
+    }
+    if (!s->open)
+        open_packet(c, e->cpu, e->t64);
+    if (c->werr)
+        return 1;
+    char text[256];
+    switch (e->cls) {
+    case KEV_C_PR_TH:
+        if (e->nw >= 2 && e->ev <= KEV_TH_DESTROY)
+            thread_event(c, s, e);
+        else if (e->nw >= 2)
+            process_event(c, s, e);
+        else
+            unknown_event(s, e);
+        break;
+    case KEV_C_KER_CALL: kcall_event(s, e); break;
+    case KEV_C_INT: int_event(s, e); break;
+    case KEV_C_SYSTEM:
+        if (e->ev == KEV_SYS_SNAPSHOT) {
+            ev_header(s, e->w[0] == 0 ? CTF_ID_STATEDUMP_START : CTF_ID_STATEDUMP_END, e->t64, 0);
+        } else if (e->ev == KEV_SYS_TIMER) {
+            ev_header(s, CTF_ID_KEV_TIMER, e->t64, 8);
+            put32(s, e->w[0]), put32(s, e->w[1]);
+        } else {
+            unknown_event(s, e);
+        }
+        break;
+    case KEV_C_COMM:
+        if (e->ev < KEV_COMM_NEVENTS) {
+            int cur = c->m->cur[e->cpu];
+            ev_header(s, CTF_ID_KEV_COMM + e->ev, e->t64, 12);
+            put32(s, e->w[0]), put32(s, e->w[1]);
+            put32(s, cur >= 0 ? (uint32_t)ctf_gtid(c->m->th[cur].pid, c->m->th[cur].tid) : 0);
+        } else {
+            unknown_event(s, e);
+        }
+        break;
+    case KEV_C_USER:
+        kx_user_string(c->m->r, e, text, sizeof(text));
+        if (strchr(text, '?'))
+            text[0] = 0;
+        ev_header(s, CTF_ID_KEV_USER, e->t64, 8 + strlen(text) + 1 + 4u * e->nw);
+        put16(s, (uint16_t)e->ev);
+        put_str(s, text);
+        words_seq(s, e->w, e->nw);
+        break;
+    default: unknown_event(s, e); break;
+    }
+    c->events++;
+    kx_model_update(c->m, e);
+    return 0;
+}
+
+// ---- main --------------------------------------------------------------------------------------
+
+static int64_t boot_time(const struct kev_reader *r)
+{
+    unsigned n;
+    const char *v = kev_attr(r, "BOOT_DATE", &n);
+    char buf[64];
+    struct tm tm;
+    if (!v || n >= sizeof(buf))
+        return 0;
+    memcpy(buf, v, n);
+    buf[n] = 0;
+    memset(&tm, 0, sizeof(tm));
+    const char *end = strptime(buf, "%a %b %d %H:%M:%S %Y", &tm);
+    return end && !*end ? (int64_t)timegm(&tm) : 0;
+}
+
+static const char *attr(const struct kev_reader *r, const char *key, char *buf, size_t n)
+{
+    unsigned len;
+    const char *v = kev_attr(r, key, &len);
+    snprintf(buf, n, "%.*s", v ? (int)len : 0, v ? v : "");
+    return buf;
+}
+
+static void make_uuid(const struct kx_file *f, uint8_t uuid[16])
+{
+    uint64_t h1 = 0xcbf29ce484222325ull, h2 = 0x84222325cbf29ce4ull;
+    size_t n = f->len < 65536 ? f->len : 65536;
+    for (size_t i = 0; i < n; i++) {
+        h1 = (h1 ^ f->data[i]) * 0x100000001b3ull;
+        h2 = (h2 ^ f->data[f->len - 1 - i]) * 0x100000001b3ull;
+    }
+    put_le(uuid, h1, 8);
+    put_le(uuid + 8, h2 ^ f->len, 8);
+    uuid[6] = (uint8_t)((uuid[6] & 0x0f) | 0x40); // version 4 layout
+    uuid[8] = (uint8_t)((uuid[8] & 0x3f) | 0x80);
+}
+
+static int write_metadata(struct conv *c, const struct kx_file *f)
+{
+    char path[4096], host[64], sys[64], rel[64], ver[64], mach[64];
+    const struct kev_reader *r = f->r;
+    snprintf(path, sizeof(path), "%s/metadata", c->dir);
+    FILE *mf = fopen(path, "w");
+    if (!mf) {
+        fprintf(stderr, "kev2ctf: %s: %s\n", path, strerror(errno));
+        return -1;
+    }
+    struct ctf_clock clk = { r->kr_cycles_per_sec ? r->kr_cycles_per_sec : 1000000000u,
+                             boot_time(r) };
+    struct ctf_env env = { attr(r, "NODENAME", host, sizeof(host)),
+                           attr(r, "SYSNAME", sys, sizeof(sys)),
+                           attr(r, "SYS_RELEASE", rel, sizeof(rel)),
+                           attr(r, "SYS_VERSION", ver, sizeof(ver)),
+                           attr(r, "MACHINE", mach, sizeof(mach)), r->kr_board };
+    ctf_write_metadata(mf, c->uuid, &clk, &env);
+    if (fclose(mf)) {
+        fprintf(stderr, "kev2ctf: %s: write error\n", path);
+        return -1;
+    }
+    return 0;
+}
+
+// Losses no DROPPED event reported (after the last buffer, or buffers the logger could not
+// store): a last, empty packet per CPU raises the counter to the trailer's total.
+static void trailing_losses(struct conv *c, const struct kev_reader *r)
+{
+    unsigned ncpu = r->kr_have_trailer ? r->kr_trl_ncpu : r->kr_ncpu_seen;
+    uint64_t t = c->m->have_t ? c->m->last_t : 0;
+    for (unsigned cpu = 0; cpu < ncpu && cpu < KEV_MAX_CPUS; cpu++) {
+        struct stream *s = &c->s[cpu];
+        uint64_t lost = r->kr_have_trailer ? r->kr_trl_lost[cpu] : r->kr_cpu[cpu].cs_lost_stream;
+        if (lost <= s->discarded)
+            continue;
+        uint64_t at = s->last > t ? s->last : t;
+        open_packet(c, cpu, at);
+        s->discarded = lost;
+        close_packet(c, cpu, at);
+    }
+}
+
+int main(int argc, char **argv)
+{
+    const char *in = NULL, *dir = NULL;
+    int verbose = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+            usage(stdout);
+            return 0;
+        } else if (!strcmp(a, "-v")) {
+            verbose = 1;
+        } else if (!strcmp(a, "-o") && i + 1 < argc) {
+            dir = argv[++i];
+        } else if (a[0] == '-' && a[1]) {
+            fprintf(stderr, "kev2ctf: unknown option or missing value: %s\n", a);
+            usage(stderr);
+            return 2;
+        } else if (in) {
+            fprintf(stderr, "kev2ctf: only one FILE, got %s and %s\n", in, a);
+            return 2;
+        } else {
+            in = a;
+        }
+    }
+    if (!in || !dir) {
+        fprintf(stderr, "kev2ctf: %s\n", in ? "-o DIR is required" : "no FILE given");
+        usage(stderr);
+        return 2;
+    }
+    struct kx_file f;
+    if (kx_open("kev2ctf", in, &f))
+        return 1;
+    if (mkdir(dir, 0777) && errno != EEXIST) {
+        fprintf(stderr, "kev2ctf: %s: %s\n", dir, strerror(errno));
+        kx_close(&f);
+        return 1;
+    }
+    static struct conv c;
+    static struct kx_model m;
+    c.dir = dir;
+    c.m = &m;
+    kx_model_init(&m, f.r);
+    make_uuid(&f, c.uuid);
+    int rc = kx_decode("kev2ctf", &f, on_event, &c);
+    for (unsigned cpu = 0; cpu < KEV_MAX_CPUS; cpu++)
+        close_packet(&c, cpu, c.s[cpu].last);
+    if (!rc)
+        trailing_losses(&c, f.r);
+    uint64_t discarded = 0;
+    for (unsigned cpu = 0; cpu < KEV_MAX_CPUS; cpu++) {
+        struct stream *s = &c.s[cpu];
+        discarded += s->discarded;
+        if (s->f && fclose(s->f))
+            c.werr = 1;
+        free(s->buf);
+    }
+    if (write_metadata(&c, &f))
+        c.werr = 1;
+    if (c.werr && !rc)
+        fprintf(stderr, "kev2ctf: %s: write error\n", dir);
+    if (verbose)
+        fprintf(stderr, "kev2ctf: %llu events, %llu packets, %llu discarded\n",
+                (unsigned long long)c.events, (unsigned long long)c.packets,
+                (unsigned long long)discarded);
+    kx_close(&f);
+    return rc || c.werr ? 1 : 0;
+}

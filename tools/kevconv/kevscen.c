@@ -1,0 +1,265 @@
+// SPDX-License-Identifier: MIT
+// kevscen: writes scripted .kev traces whose analysis results are known in advance, for the
+// tests of kev2ctf, kev2json, kevstat and kevreport. The events go through the real producer
+// (trace/trace_ring.c with the host port's fake clock, set by hand before every event) and the
+// real writer (trace/kev_file.c, via tools/traceprinter/kev_capture.c), exactly like kevgen.
+// Alongside the trace it prints "expect KEY VALUE" lines computed from the script's own
+// parameters (never from a tool's output), and "generated N events".
+//
+// Scenario "basic" (1 MHz clock: one cycle is one microsecond), repeated R times, period P:
+//   client (pid 2) MsgSends to server (pid 3), which MsgSends to driver (pid 4); the server
+//   replies a fixed L cycles after the client's send; worker (pid 5) runs exactly N cycles;
+//   irq 5 has a handler of exactly H cycles and wakes the driver D cycles after its entry;
+//   the client's SemWait fails with EAGAIN each time.
+// Scenario "loss": the basic script with a burst of kernel calls (after the client wakes up in
+//   the middle round) that the logger cannot keep up
+//   with (two buffers, switch policy), so a known number of events is dropped.
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../traceprinter/kev_capture.h"
+#include <uapi/kcall.h>
+
+#define HZ 1000000u
+#define P 2000u   // period of one round
+#define L 300u    // client send -> server reply
+#define N 500u    // worker run time per round
+#define H 40u     // handler time
+#define D 60u     // interrupt entry -> driver running
+#define IRQ 5u
+#define EAGAIN_ 11u
+
+static struct trace_ring ring;
+static struct kcap cap;
+static uint64_t emitted;
+
+enum { IDLE = 1, CLIENT = 2, SERVER = 3, DRIVER = 4, WORKER = 5, NPROC = 5 };
+static const char *const pname[NPROC + 1] = { "", "procnto", "client", "server", "driver",
+                                              "worker" };
+static const char *const tname[NPROC + 1] = { "", "idle", "main", "main", "irq", "main" };
+static const uint32_t prio[NPROC + 1] = { 0, 0, 10, 20, 30, 5 };
+
+static void at(uint64_t t) { trace_host_port.now = t; }
+
+static void th(unsigned state, unsigned pid)
+{
+    uint32_t w[4] = { pid, 1, prio[pid], 2 };
+    if (state == KEV_TH_RUNNING)
+        trace_ring_set_current(&ring, pid, 1);
+    trace_emit_words(&ring, KEV_C_PR_TH, state, w, 4);
+    emitted++;
+}
+
+static void ev(unsigned cls, unsigned e, uint32_t a, uint32_t b)
+{
+    trace_emit_simple(&ring, cls, e, a, b);
+    emitted++;
+}
+
+static void kc_in(unsigned call, uint32_t a) { ev(KEV_C_KER_CALL, KEV_KC_ENTRY(call), a, 0); }
+static void kc_out(unsigned call, int32_t ret) { ev(KEV_C_KER_CALL, KEV_KC_EXIT(call), (uint32_t)ret, 0); }
+
+static void begin_file(void)
+{
+    uint8_t sp[2048];
+    struct kev_out o;
+    memset(&cap, 0, sizeof(cap));
+    kev_out_init(&o, sp, sizeof(sp), 0);
+    kev_sp_begin(&o);
+    kev_sp_board(&o, "scenario", HZ, 1);
+    for (unsigned p = 1; p <= NPROC; p++) {
+        kev_sp_proc(&o, p, p > 1, pname[p]);
+        kev_sp_thread(&o, p, 1, KEV_TH_READY, prio[p], tname[p]);
+    }
+    size_t splen = kev_sp_end(&o);
+    cap.cap = 8192 + splen;
+    cap.data = malloc(cap.cap);
+    if (!cap.data || o.ko_err) {
+        fprintf(stderr, "kevscen: cannot build the header\n");
+        exit(1);
+    }
+    struct kev_out h;
+    kev_out_init(&h, cap.data, cap.cap, 0);
+    kev_hdr_begin(&h);
+    kev_hdr_item(&h, "FILE_NAME", "scenario.kev");
+    kev_hdr_item(&h, "DATE", "Sat Nov 21 06:00:00 2026");
+    kev_hdr_format(&h);
+    kev_hdr_item(&h, "BOOT_DATE", "Sat Nov 21 06:00:00 2026");
+    kev_hdr_item_u(&h, "CYCLES_PER_SEC", HZ);
+    kev_hdr_item_u(&h, "CPU_NUM", 1);
+    kev_hdr_item(&h, "SYSNAME", "QNX-like");
+    kev_hdr_item(&h, "NODENAME", "scenario");
+    kev_hdr_item(&h, "SYS_RELEASE", "0.1");
+    kev_hdr_item(&h, "SYS_VERSION", "kevscen");
+    kev_hdr_item(&h, "MACHINE", "armv7m");
+    kev_hdr_item_u(&h, "SYSPAGE_LEN", splen);
+    kev_hdr_end(&h);
+    kev_out_bytes(&h, sp, splen);
+    cap.len = h.ko_len;
+}
+
+// START's snapshot: every process, thread name and state; the idle thread runs.
+static void snapshot(uint64_t t)
+{
+    at(t);
+    ev(KEV_C_SYSTEM, KEV_SYS_SNAPSHOT, 0, 0);
+    for (unsigned p = 1; p <= NPROC; p++) {
+        uint32_t w[2] = { p > 1, p };
+        trace_emit_string(&ring, KEV_C_PR_TH, KEV_PR_CREATE_NAME, w, 2, pname[p]);
+        uint32_t wt[2] = { p, 1 };
+        trace_emit_string(&ring, KEV_C_PR_TH, KEV_PR_THREAD_NAME, wt, 2, tname[p]);
+        emitted += 2;
+        th(p == IDLE ? KEV_TH_RUNNING : p == CLIENT ? KEV_TH_NANOSLEEP
+           : p == WORKER ? KEV_TH_NANOSLEEP : KEV_TH_RECEIVE, p);
+    }
+    ev(KEV_C_SYSTEM, KEV_SYS_SNAPSHOT, 1, 0);
+}
+
+// One round starting at T (see the timeline in the file comment and docs/analysis.md).
+static void round_at(uint64_t T, int first)
+{
+    at(T + 0), th(KEV_TH_RUNNING, CLIENT);
+    if (!first)
+        kc_out(KC_ThreadSleep, 0);
+    kc_in(KC_SemWait, 1);
+    at(T + 3), kc_out(KC_SemWait, -(int32_t)EAGAIN_);
+    at(T + 5), kc_in(KC_MsgSend, 5);
+    at(T + 10), ev(KEV_C_COMM, KEV_COMM_SND_MESSAGE, 5, SERVER);
+    th(KEV_TH_REPLY, CLIENT), th(KEV_TH_READY, SERVER);
+    at(T + 20), th(KEV_TH_RUNNING, SERVER);
+    ev(KEV_C_COMM, KEV_COMM_REC_MESSAGE, 1, CLIENT), kc_out(KC_MsgReceive, 1);
+    at(T + 70), kc_in(KC_MsgSend, 6), ev(KEV_C_COMM, KEV_COMM_SND_MESSAGE, 6, DRIVER);
+    th(KEV_TH_REPLY, SERVER), th(KEV_TH_READY, DRIVER);
+    at(T + 80), th(KEV_TH_RUNNING, DRIVER);
+    ev(KEV_C_COMM, KEV_COMM_REC_MESSAGE, 1, SERVER), kc_out(KC_MsgReceive, 1);
+    at(T + 180), kc_in(KC_MsgReply, 1), ev(KEV_C_COMM, KEV_COMM_REPLY_MESSAGE, 1, SERVER);
+    th(KEV_TH_READY, SERVER), kc_out(KC_MsgReply, 0);
+    at(T + 190), kc_in(KC_MsgReceive, 2), th(KEV_TH_RECEIVE, DRIVER);
+    at(T + 200), th(KEV_TH_RUNNING, SERVER), kc_out(KC_MsgSend, 0);
+    at(T + 10 + L), kc_in(KC_MsgReply, 1), ev(KEV_C_COMM, KEV_COMM_REPLY_MESSAGE, 1, CLIENT);
+    th(KEV_TH_READY, CLIENT), kc_out(KC_MsgReply, 0);
+    at(T + 320), kc_in(KC_MsgReceive, 2), th(KEV_TH_RECEIVE, SERVER);
+    at(T + 330), th(KEV_TH_RUNNING, CLIENT), kc_out(KC_MsgSend, 0);
+    at(T + 400), kc_in(KC_ThreadSleep, 1600), th(KEV_TH_NANOSLEEP, CLIENT);
+    at(T + 410), th(KEV_TH_READY, WORKER), th(KEV_TH_RUNNING, WORKER);
+    at(T + 410 + N), th(KEV_TH_NANOSLEEP, WORKER), th(KEV_TH_RUNNING, IDLE);
+    at(T + 1000), ev(KEV_C_INT, KEV_INT_ENTER, IRQ, 0);
+    at(T + 1005), ev(KEV_C_INT, KEV_INT_HANDLER_ENTER, IRQ, 0);
+    at(T + 1005 + H), ev(KEV_C_INT, KEV_INT_HANDLER_EXIT, IRQ, 0);
+    at(T + 1046), th(KEV_TH_READY, DRIVER);
+    at(T + 1050), ev(KEV_C_INT, KEV_INT_EXIT, IRQ, 0);
+    at(T + 1000 + D), th(KEV_TH_RUNNING, DRIVER);
+    ev(KEV_C_COMM, KEV_COMM_REC_PULSE, 0, 0), kc_out(KC_MsgReceive, 0);
+    at(T + 1090), kc_in(KC_MsgReceive, 2), th(KEV_TH_RECEIVE, DRIVER);
+    th(KEV_TH_RUNNING, IDLE);
+    at(T + 1900), th(KEV_TH_READY, CLIENT);
+}
+
+static void usage(FILE *f)
+{
+    fprintf(f, "usage: kevscen [-r ROUNDS] basic|loss FILE.kev\n"
+               "Writes a scripted trace and prints the analysis results it must give\n"
+               "(\"expect KEY VALUE\" lines) and \"generated N events\".\n"
+               "  -r ROUNDS  rounds of the script (default 20)\n"
+               "  -h, --help this text\n");
+}
+
+int main(int argc, char **argv)
+{
+    unsigned rounds = 20;
+    const char *scen = NULL, *out = NULL;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+            usage(stdout);
+            return 0;
+        } else if (!strcmp(argv[i], "-r") && i + 1 < argc) {
+            rounds = (unsigned)strtoul(argv[++i], NULL, 0);
+        } else if (!scen) {
+            scen = argv[i];
+        } else if (!out) {
+            out = argv[i];
+        } else {
+            usage(stderr);
+            return 2;
+        }
+    }
+    int loss = scen && !strcmp(scen, "loss");
+    if (!out || (!loss && strcmp(scen, "basic")) || rounds < 2) {
+        usage(stderr);
+        return 2;
+    }
+    unsigned nbufs = loss ? 2 : 8;
+    struct kev_slot *mem = malloc(nbufs * KEV_BUF_BYTES);
+    if (!mem || trace_ring_init(&ring, mem, nbufs * KEV_BUF_BYTES, nbufs)) {
+        fprintf(stderr, "kevscen: cannot set up the ring\n");
+        return 1;
+    }
+    trace_filter_all(&ring, 1);
+    trace_host_port.step = 0;
+    at(1000);
+    trace_ring_start(&ring);
+    begin_file();
+    snapshot(1000);
+    const uint64_t T0 = 2000;
+    uint64_t burst_t0 = 0, burst_t1 = 0, burst = 0, lost = 0;
+    for (unsigned i = 0; i < rounds; i++) {
+        uint64_t T = T0 + (uint64_t)i * P;
+        round_at(T, i == 0);
+        if (loss && i == rounds / 2) { // during the idle time: a burst nobody drains
+            struct trace_counts before, after;
+            trace_ring_counts(&ring, 0, &before);
+            burst_t0 = T + 1910;
+            for (unsigned k = 0; k < 3000; k++) {
+                at(burst_t0 + k / 64);
+                ev(KEV_C_KER_CALL, KEV_KC_ENTRY(KC_ClockCycles), 0, 0);
+                burst++;
+            }
+            burst_t1 = burst_t0 + 2999 / 64;
+            trace_ring_counts(&ring, 0, &after);
+            lost = after.dropped - before.dropped;
+        }
+        kcap_drain(&cap, &ring);
+    }
+    at(T0 + (uint64_t)rounds * P);
+    kcap_finish(&cap, &ring);
+    FILE *f = fopen(out, "wb");
+    if (!f || fwrite(cap.data, 1, cap.len, f) != cap.len || fclose(f)) {
+        fprintf(stderr, "kevscen: cannot write %s\n", out);
+        return 1;
+    }
+    uint64_t R = rounds;
+    printf("generated %llu events\n", (unsigned long long)emitted);
+    printf("expect hz %u\n", HZ);
+    printf("expect rounds %llu\n", (unsigned long long)R);
+    printf("expect cpu.worker/main %llu\n", (unsigned long long)(R * N));
+    printf("expect cpu.client/main %llu\n", (unsigned long long)(R * (5 + 5 + 70)));
+    printf("expect cpu.server/main %llu\n", (unsigned long long)(R * (50 + 120)));
+    printf("expect cpu.driver/irq %llu\n", (unsigned long long)(R * (110 + 30)));
+    printf("expect prio.5 %llu\n", (unsigned long long)(R * N));
+    printf("expect state.client/main.REPLY %llu\n", (unsigned long long)(R * L));
+    printf("expect kcall.MsgSend.count %llu\n", (unsigned long long)(2 * R));
+    printf("expect kcall.SemWait.errors %llu\n", (unsigned long long)R);
+    printf("expect kcall.SemWait.errno %u\n", EAGAIN_);
+    printf("expect kcall.ThreadSleep.count %llu\n", (unsigned long long)(R - 1));
+    printf("expect kcall.ThreadSleep.max %u\n", 2000u - 400u);
+    printf("expect kcall.MsgSend.max %u\n", 330u - 5u);
+    printf("expect kcall.MsgSend.min %u\n", 200u - 70u);
+    printf("expect irq.%u.count %llu\n", IRQ, (unsigned long long)R);
+    printf("expect irq.%u.handler %u\n", IRQ, H);
+    printf("expect irq.%u.latency %u\n", IRQ, D);
+    printf("expect msg.client/main>server.count %llu\n", (unsigned long long)R);
+    printf("expect msg.client/main>server.latency %u\n", L);
+    printf("expect msg.server/main>driver.latency %u\n", 180u - 70u);
+    printf("expect path.depth 3\n");
+    printf("expect path.total %u\n", L);
+    printf("expect flows %llu\n", (unsigned long long)(2 * R));
+    if (loss) {
+        printf("expect lost %llu\n", (unsigned long long)lost);
+        printf("expect burst %llu %llu %llu\n", (unsigned long long)burst,
+               (unsigned long long)burst_t0, (unsigned long long)burst_t1);
+    }
+    kcap_free(&cap);
+    free(mem);
+    return 0;
+}

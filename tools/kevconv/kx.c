@@ -1,0 +1,282 @@
+// SPDX-License-Identifier: MIT
+// Shared helpers of the kevconv tools: file loading, the thread model, names (see kx.h).
+#include "kx.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+// ---- files -------------------------------------------------------------------------------------
+
+static uint8_t *read_all(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    size_t cap = 1 << 20, n = 0;
+    uint8_t *d = malloc(cap);
+    while (d) {
+        n += fread(d + n, 1, cap - n, f);
+        if (n < cap)
+            break;
+        cap *= 2;
+        uint8_t *nd = realloc(d, cap);
+        if (!nd)
+            free(d);
+        d = nd;
+    }
+    if (!d) {
+        fclose(f);
+        errno = ENOMEM;
+        return NULL;
+    }
+    int err = ferror(f);
+    fclose(f);
+    if (err) {
+        free(d);
+        errno = EIO;
+        return NULL;
+    }
+    *len = n;
+    return d;
+}
+
+int kx_open(const char *tool, const char *path, struct kx_file *f)
+{
+    memset(f, 0, sizeof(*f));
+    f->data = read_all(path, &f->len);
+    if (!f->data) {
+        fprintf(stderr, "%s: %s: %s\n", tool, path, strerror(errno));
+        return -1;
+    }
+    f->r = malloc(sizeof(*f->r));
+    if (!f->r) {
+        fprintf(stderr, "%s: out of memory\n", tool);
+        kx_close(f);
+        return -1;
+    }
+    if (kev_open(f->r, f->data, f->len)) {
+        fprintf(stderr, "%s: %s: %s\n", tool, path, kev_error(f->r));
+        kx_close(f);
+        return -1;
+    }
+    return 0;
+}
+
+void kx_close(struct kx_file *f)
+{
+    free(f->data);
+    free(f->r);
+    memset(f, 0, sizeof(*f));
+}
+
+int kx_decode(const char *tool, struct kx_file *f, kev_cb cb, void *user)
+{
+    kev_set_user(f->r, user);
+    kev_on_any(f->r, cb);
+    if (kev_decode(f->r)) {
+        fprintf(stderr, "%s: %s\n", tool, kev_error(f->r));
+        return 1;
+    }
+    return 0;
+}
+
+// ---- the model ---------------------------------------------------------------------------------
+
+static unsigned hash_of(uint32_t pid, uint32_t tid)
+{
+    uint32_t h = pid * 2654435761u ^ (tid + 0x9e3779b9u) * 40503u;
+    return (h ^ h >> 15) & (KX_HASH - 1);
+}
+
+static void set_str(char *dst, const char *src)
+{
+    size_t i = 0;
+    for (; src && src[i] && i + 1 < KEV_NAME_MAX; i++)
+        dst[i] = src[i];
+    dst[i] = 0;
+}
+
+int kx_thread(struct kx_model *m, uint32_t pid, uint32_t tid)
+{
+    unsigned h = hash_of(pid, tid);
+    for (;; h = (h + 1) & (KX_HASH - 1)) {
+        int32_t v = m->hash[h];
+        if (!v)
+            break;
+        struct kx_thread *t = &m->th[v - 1];
+        if (t->pid == pid && t->tid == tid)
+            return v - 1;
+    }
+    if (m->nth >= KX_MAX_THREADS)
+        return KX_NO_THREAD;
+    int idx = (int)m->nth++;
+    struct kx_thread *t = &m->th[idx];
+    memset(t, 0, sizeof(*t));
+    t->pid = pid;
+    t->tid = tid;
+    t->prio = -1;
+    t->state = KX_STATE_UNKNOWN;
+    t->cpu = -1;
+    if (m->r) {
+        set_str(t->name, kev_thread_name(m->r, pid, tid));
+        set_str(t->comm, kev_proc_name(m->r, pid));
+    }
+    m->hash[h] = idx + 1;
+    return idx;
+}
+
+void kx_model_init(struct kx_model *m, const struct kev_reader *r)
+{
+    memset(m, 0, sizeof(*m));
+    m->r = r;
+    for (unsigned c = 0; c < KEV_MAX_CPUS; c++)
+        m->cur[c] = m->prev[c] = KX_NO_THREAD;
+    for (unsigned i = 0; i < r->kr_nthreads; i++)
+        kx_thread(m, r->kr_threads[i].kn_pid, r->kr_threads[i].kn_tid);
+}
+
+static void leave_cpu(struct kx_model *m, int idx)
+{
+    struct kx_thread *t = &m->th[idx];
+    if (t->cpu >= 0 && m->cur[t->cpu] == idx) {
+        m->cur[t->cpu] = KX_NO_THREAD;
+        m->prev[t->cpu] = idx;
+    }
+    t->cpu = -1;
+}
+
+static void thread_event(struct kx_model *m, const struct kev_event *e)
+{
+    int idx = kx_thread(m, e->w[0], e->w[1]);
+    if (idx < 0)
+        return;
+    struct kx_thread *t = &m->th[idx];
+    if (e->nw >= 4)
+        t->prio = (int)e->w[2];
+    if (e->ev == KEV_TH_RUNNING) {
+        int prev = m->cur[e->cpu];
+        if (prev >= 0 && prev != idx)
+            m->th[prev].cpu = -1;
+        if (t->cpu >= 0 && t->cpu != (int)e->cpu && m->cur[t->cpu] == idx)
+            m->cur[t->cpu] = KX_NO_THREAD; // migrated
+        m->cur[e->cpu] = idx;
+        m->prev[e->cpu] = KX_NO_THREAD;
+        t->cpu = (int)e->cpu;
+        t->state = KEV_TH_RUNNING;
+    } else if (e->ev == KEV_TH_CREATE) {
+        t->state = KX_STATE_UNKNOWN;
+    } else if (e->ev == KEV_TH_DESTROY) {
+        leave_cpu(m, idx);
+        t->state = KEV_TH_DEAD;
+    } else {
+        leave_cpu(m, idx);
+        t->state = e->ev;
+    }
+}
+
+static void name_event(struct kx_model *m, const struct kev_event *e)
+{
+    char name[KEV_NAME_MAX];
+    kev_event_string(m->r, e, 2, name, sizeof(name));
+    if (e->ev == KEV_PR_THREAD_NAME) {
+        int idx = kx_thread(m, e->w[0], e->w[1] ? e->w[1] : 1);
+        if (idx >= 0)
+            set_str(m->th[idx].name, name);
+        return;
+    }
+    for (unsigned i = 0; i < m->nth; i++) // PROCCREATE_NAME: rare, a scan is fine
+        if (m->th[i].pid == e->w[1])
+            set_str(m->th[i].comm, name);
+}
+
+void kx_model_update(struct kx_model *m, const struct kev_event *e)
+{
+    if (e->cls != KEV_C_CONTROL) {
+        if (!m->have_t)
+            m->first_t = e->t64, m->have_t = 1;
+        m->last_t = e->t64;
+    }
+    if (e->cls == KEV_C_PR_TH && e->nw >= 2) {
+        if (e->ev <= KEV_TH_DESTROY)
+            thread_event(m, e);
+        else if ((e->ev == KEV_PR_CREATE_NAME || e->ev == KEV_PR_THREAD_NAME) && e->nw >= 3)
+            name_event(m, e);
+        else if (e->ev == KEV_PR_DESTROY || e->ev == KEV_PR_DESTROY_NAME)
+            for (unsigned i = 0; i < m->nth; i++)
+                if (m->th[i].pid == e->w[1] && m->th[i].state != KEV_TH_DEAD)
+                    leave_cpu(m, (int)i), m->th[i].state = KEV_TH_DEAD;
+    } else if (e->cls == KEV_C_SYSTEM && e->ev == KEV_SYS_SNAPSHOT) {
+        m->in_snapshot = e->w[0] == 0;
+    }
+}
+
+const char *kx_label(const struct kx_model *m, int idx, char *buf, size_t n)
+{
+    if (idx < 0) {
+        snprintf(buf, n, "idle");
+        return buf;
+    }
+    const struct kx_thread *t = &m->th[idx];
+    if (t->comm[0] && t->name[0])
+        snprintf(buf, n, "%s/%s", t->comm, t->name);
+    else if (t->comm[0])
+        snprintf(buf, n, "%s/%u", t->comm, t->tid);
+    else
+        snprintf(buf, n, "pid%u/%u", t->pid, t->tid);
+    return buf;
+}
+
+int kx_event_thread(struct kx_model *m, const struct kev_event *e)
+{
+    if (e->cls == KEV_C_PR_TH && e->ev <= KEV_TH_DESTROY && e->nw >= 2)
+        return kx_thread(m, e->w[0], e->w[1]);
+    return m->cur[e->cpu];
+}
+
+// ---- names and helpers -------------------------------------------------------------------------
+
+const char *kx_kcall_name(unsigned call, char *buf, size_t n)
+{
+    const char *s = kev_kcall_name(call);
+    if (s)
+        return s;
+    snprintf(buf, n, "kc%u", call);
+    return buf;
+}
+
+int kx_user_string(const struct kev_reader *r, const struct kev_event *e, char *buf, size_t n)
+{
+    if (e->nslots < 2) {
+        buf[0] = 0;
+        return 0;
+    }
+    kev_event_string(r, e, 0, buf, n);
+    size_t len = strlen(buf);
+    return len > 0 && !strchr(buf, '?') && (len + 4) / 4 >= e->nw;
+}
+
+double kx_seconds(const struct kev_reader *r, uint64_t cycles)
+{
+    return r->kr_cycles_per_sec ? (double)cycles / (double)r->kr_cycles_per_sec : 0.0;
+}
+
+void kx_json_str(FILE *f, const char *s)
+{
+    putc('"', f);
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\')
+            putc('\\', f), putc(c, f);
+        else if (c < 0x20 || c >= 0x7f)
+            fprintf(f, "\\u%04x", c);
+        else
+            putc(c, f);
+    }
+    putc('"', f);
+}
+
+unsigned kx_log2_bucket(uint64_t v)
+{
+    return v ? 64u - (unsigned)__builtin_clzll(v) : 0u;
+}

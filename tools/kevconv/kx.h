@@ -1,0 +1,81 @@
+// SPDX-License-Identifier: MIT
+// Shared helpers of the kevconv tools (kev2ctf, kev2json, kevstat, kevreport): loading a .kev
+// file through the shared decoder (trace/kev_decode.c; nothing here parses the format) and a
+// small model of the system the tools all need: a table of threads with names and priorities,
+// the thread running on each CPU, and whether the START snapshot is being replayed.
+// The model is updated by kx_model_update() after a tool has looked at an event, so a tool
+// sees the state *before* the event (the previous thread of a context switch, for example).
+// Single-threaded; all state is in caller-owned structs (large: keep them static or on the heap).
+#ifndef TOOLS_KX_H
+#define TOOLS_KX_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <trace/kev_decode.h>
+
+// ---- files -------------------------------------------------------------------------------------
+struct kx_file {
+    uint8_t *data;
+    size_t len;
+    struct kev_reader *r; // malloc'd
+};
+
+// Read path and parse its header; on failure print "tool: path: reason" and return -1.
+int kx_open(const char *tool, const char *path, struct kx_file *f);
+void kx_close(struct kx_file *f);
+// Decode every event, calling cb(user, r, e); on a decoding error print the message and
+// return 1 (the events before the problem have been delivered), else 0.
+int kx_decode(const char *tool, struct kx_file *f, kev_cb cb, void *user);
+
+// ---- the model ---------------------------------------------------------------------------------
+#define KX_MAX_THREADS 4096u
+#define KX_HASH        8192u // power of two, > 2 * KX_MAX_THREADS
+#define KX_STATE_UNKNOWN 255u
+#define KX_NO_THREAD   (-1)
+
+struct kx_thread {
+    uint32_t pid, tid;
+    char name[KEV_NAME_MAX]; // thread name ("" when unknown)
+    char comm[KEV_NAME_MAX]; // process name ("" when unknown)
+    int prio;                // -1 when unknown (fast-mode events carry none)
+    unsigned state;          // last KEV_TH_* state, or KX_STATE_UNKNOWN
+    int cpu;                 // CPU it runs on, or -1
+};
+
+struct kx_model {
+    const struct kev_reader *r;
+    struct kx_thread th[KX_MAX_THREADS];
+    unsigned nth;
+    int32_t hash[KX_HASH];    // thread index + 1, 0 = empty
+    int cur[KEV_MAX_CPUS];    // running thread index per CPU, or KX_NO_THREAD
+    int prev[KEV_MAX_CPUS];   // thread that left the CPU since its last RUNNING event, or -1
+    int in_snapshot;          // between SYSTEM SNAPSHOT start and end
+    uint64_t first_t, last_t; // first and last event time (cycles) seen so far
+    int have_t;
+};
+
+// Start a model for r (after kev_open): threads named in the system page are added.
+void kx_model_init(struct kx_model *m, const struct kev_reader *r);
+// Index of thread (pid, tid), added when new; KX_NO_THREAD when the table is full.
+int kx_thread(struct kx_model *m, uint32_t pid, uint32_t tid);
+// Apply e (any class) to the model.
+void kx_model_update(struct kx_model *m, const struct kev_event *e);
+// "comm/name" or "comm" or "pid N" into buf.
+const char *kx_label(const struct kx_model *m, int idx, char *buf, size_t n);
+// Thread the event belongs to: the pid/tid in a thread event, else the CPU's current thread.
+int kx_event_thread(struct kx_model *m, const struct kev_event *e);
+
+// ---- names and small helpers -------------------------------------------------------------------
+// Kernel-call name from the decoder's table, or "kc<N>" in buf.
+const char *kx_kcall_name(unsigned call, char *buf, size_t n);
+// A user event's payload is a printable NUL-terminated string (copied into buf).
+int kx_user_string(const struct kev_reader *r, const struct kev_event *e, char *buf, size_t n);
+// Seconds from cycles.
+double kx_seconds(const struct kev_reader *r, uint64_t cycles);
+// Write s as a JSON string (quoted, escaped).
+void kx_json_str(FILE *f, const char *s);
+// Index of the power-of-two bucket of v (0 for v == 0, else 1 + floor(log2 v)).
+unsigned kx_log2_bucket(uint64_t v);
+
+#endif

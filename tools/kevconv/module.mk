@@ -1,0 +1,23 @@
+# SPDX-License-Identifier: MIT
+# Post-capture analysis tools over the shared decoder (trace/kev_decode.c):
+#   kev2ctf    .kev -> CTF 1.8 directory (babeltrace2, Trace Compass)
+# kx.c holds what the tools share (file loading, the thread model).
+KC := tools/kevconv
+KC_DECODE := $(KC)/kx.c trace/kev_decode.c trace/kev_file.c trace/kev_names.c
+
+HOST_TOOLS += $(H)/kev2ctf
+$(H)/kev2ctf: $(call host_objs,$(KC)/kev2ctf.c $(KC)/ctf_meta.c $(KC_DECODE))
+	@echo "  LINK    $@"
+	$(Q)$(HOST_CC) -o $@ $^
+
+# kevscen: scripted traces with known analysis results (the host port's fake clock, like kevgen).
+$(call host_objs,$(KC)/kevscen.c): HOST_CFLAGS += -Itest/unit
+HOST_TOOLS += $(H)/kevscen
+$(H)/kevscen: $(call host_objs,$(KC)/kevscen.c tools/traceprinter/kev_capture.c trace/trace_ring.c \
+                               trace/kev_file.c trace/kev_names.c)
+	@echo "  LINK    $@"
+	$(Q)$(HOST_CC) -o $@ $^
+
+# Script tests (TAP); they need babeltrace2 and chromium and fail if those are missing.
+TEST_DEPS_HOST += $(H)/kev2ctf $(H)/kevscen $(H)/kevgen $(H)/traceprinter
+SCRIPT_TESTS_HOST += kev2ctf|300|test/tools/test_kev2ctf.sh
