@@ -23,7 +23,7 @@
 
 struct options {
     uint64_t bufsize, aggsize, dynvarsize, switchrate_ns, strsize, nspec, specsize;
-    unsigned bufpolicy, bufresize_manual, quiet, errtags, aggsortkey, aggsortrev;
+    unsigned bufpolicy, bufresize_manual, quiet, errtags, aggsortkey, aggsortrev, ncpus;
 };
 
 static volatile sig_atomic_t interrupted;
@@ -117,6 +117,12 @@ static int set_option(struct options *o, const char *name, const char *val)
             return 0;
         }
         goto bad;
+    }
+    if (!strcmp(name, "ncpus")) { /* host runs only: simulated CPUs for profile-N */
+        if (!val || !parse_size(val, &v) || v < 1 || v > DVM_MAXCPU)
+            goto bad;
+        o->ncpus = (unsigned)v;
+        return 0;
     }
     if (!strcmp(name, "bufpolicy")) {
         if (val && !strcmp(val, "switch")) o->bufpolicy = DVM_BUF_SWITCH;
@@ -220,6 +226,22 @@ static uint64_t now_ns(clockid_t clk)
     return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
+/* consume: reads every CPU's principal buffer (final: whatever the policy) and reports drops. */
+static void consume(struct dvm_state *st, struct dcons *cons, int final)
+{
+    for (unsigned cpu = 0; cpu < st->opts.ncpu; cpu++)
+        dvm_buf_read(st, cpu, final, dcons_record, cons);
+    dcons_drops(cons);
+}
+
+static int filled(const struct dvm_state *st)
+{
+    for (unsigned cpu = 0; cpu < st->opts.ncpu; cpu++)
+        if (st->stats[cpu].filled)
+            return 1;
+    return 0;
+}
+
 static void list_probes(const struct dif_obj *o)
 {
     printf("%5s %10s %17s %33s %s\n", "ID", "PROVIDER", "MODULE", "FUNCTION", "NAME");
@@ -241,7 +263,7 @@ static void list_probes(const struct dif_obj *o)
 int main(int argc, char **argv)
 {
     struct options o = { 4u << 20, 4u << 20, 1u << 20, 1000000000ull, 0, 1, 32u << 10,
-                         DVM_BUF_SWITCH, 0, 0, 0, 0, 0 };
+                         DVM_BUF_SWITCH, 0, 0, 0, 0, 0, 1 };
     const char *script = NULL, *outpath = NULL;
     char *text = NULL;
     size_t textlen = 0;
@@ -327,7 +349,7 @@ int main(int argc, char **argv)
     }
     static struct dvm_state st;
     struct dvm_opts vo = { o.bufsize, o.aggsize, o.dynvarsize, o.bufpolicy, o.bufresize_manual,
-                           1, (unsigned)o.nspec, o.specsize };
+                           o.ncpus, (unsigned)o.nspec, o.specsize };
     void *mem = malloc(ENGINE_MEM);
     char err[256];
     if (dvm_load(&st, co->obj, co->objlen, &vo, mem, ENGINE_MEM, err, sizeof(err)) != 0) {
@@ -379,9 +401,8 @@ int main(int argc, char **argv)
     uint64_t next_switch = o.switchrate_ns;
 
     dvm_fire(&st, &ctx, DPROBE_BEGIN, NULL);
-    dvm_buf_read(&st, 0, 0, dcons_record, &cons);
-    dcons_drops(&cons);
-    while (ntimers && !st.exiting && !interrupted && !st.stats[0].filled) {
+    consume(&st, &cons, 0);
+    while (ntimers && !st.exiting && !interrupted && !filled(&st)) {
         uint64_t t = next_switch;
         for (uint32_t k = 0; k < ob->hdr->dh_nprobes && k < 64; k++)
             if (ob->probes[k].dp_period && next[k] < t)
@@ -391,8 +412,7 @@ int main(int argc, char **argv)
         ctx.vtimestamp = vt;
         ctx.walltimestamp = wall0 + vt;
         if (vt == next_switch) {
-            dvm_buf_read(&st, 0, 0, dcons_record, &cons);
-            dcons_drops(&cons);
+            consume(&st, &cons, 0);
             fflush(out);
             next_switch += o.switchrate_ns;
             continue;
@@ -402,14 +422,16 @@ int main(int argc, char **argv)
             if (!p->dp_period || next[k] != vt)
                 continue;
             uint64_t args[DVM_NARGS] = { 0 };
-            dvm_fire(&st, &ctx, p->dp_id, args);
+            unsigned ncpu = p->dp_flags & DIF_PRF_PROFILE ? o.ncpus : 1;
+            for (ctx.cpu = 0; ctx.cpu < ncpu; ctx.cpu++)
+                dvm_fire(&st, &ctx, p->dp_id, args);
+            ctx.cpu = 0;
             next[k] += p->dp_period;
         }
     }
-    dvm_buf_read(&st, 0, 0, dcons_record, &cons);
+    consume(&st, &cons, 0);
     dvm_fire(&st, &ctx, DPROBE_END, NULL);
-    dvm_buf_read(&st, 0, 1, dcons_record, &cons);
-    dcons_drops(&cons);
+    consume(&st, &cons, 1);
     dcons_final(&cons);
     fflush(out);
     if (out != stdout)
