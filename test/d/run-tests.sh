@@ -5,6 +5,7 @@
 #             stderr tst.*.d.err byte for byte when those files exist.
 #   drp.*.d   like tst.*, for drop reports (compare drp.*.d.err).
 #   err.D_TAG.*.d  must fail to compile (exit 1) with "[D_TAG]" on stderr (run with -xerrtags).
+#   tst.kev.*.d    like tst.*, run over a capture made by kevgen (-i); skipped without kevgen.
 # Extra dtrace arguments for one test go on its first line as:  /* ARGS: -x bufsize=1k */
 # Usage: test/d/run-tests.sh [path/to/dtrace] [test dir]
 set -u
@@ -12,6 +13,11 @@ dtrace=${1:-build/host/dtrace}
 dir=${2:-$(dirname "$0")}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+kevgen=$(dirname "$dtrace")/kevgen
+capture=""
+if [ -x "$kevgen" ] && "$kevgen" -n 2000 -s 3 -o "$tmp/capture.kev" >/dev/null 2>&1; then
+    capture=$tmp/capture.kev
+fi
 n=0; failed=0
 for t in "$dir"/tst.*.d "$dir"/drp.*.d "$dir"/err.*.d; do
     [ -e "$t" ] || continue
@@ -19,6 +25,15 @@ for t in "$dir"/tst.*.d "$dir"/drp.*.d "$dir"/err.*.d; do
     name=$(basename "$t")
     args=$(head -1 "$t" | sed -n 's|^/\* ARGS: \(.*\) \*/$|\1|p')
     why=""
+    case "$name" in
+    tst.kev.*)
+        if [ -z "$capture" ]; then
+            echo "ok $n - $name # SKIP no kevgen"
+            continue
+        fi
+        args="$args -i $capture"
+        ;;
+    esac
     case "$name" in
     err.*)
         tag=$(echo "$name" | cut -d. -f2)

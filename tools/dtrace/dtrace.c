@@ -10,6 +10,7 @@
 #include <d/dcons.h>
 #include <d/dprobes.h>
 #include <d/dvm.h>
+#include "kevreplay.h"
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
@@ -31,11 +32,12 @@ static void on_sigint(int sig) { (void)sig; interrupted = 1; }
 
 static void usage(FILE *f)
 {
-    fprintf(f, "Usage: dtrace [-Cqle] [-b bufsz] [-o output] [-x opt[=val]] [-s script] "
+    fprintf(f, "Usage: dtrace [-Cqle] [-b bufsz] [-i trace.kev] [-o output] [-x opt[=val]] [-s script] "
                "[-n probe-description-and-clause]\n"
                "\t-b  set trace buffer size\n"
                "\t-C  run cpp(1) preprocessor on script files\n"
                "\t-e  exit after compiling request\n"
+               "\t-i  run the program over a captured trace (.kev) instead of live\n"
                "\t-l  list probes matching specified criteria (all probes without -n/-s)\n"
                "\t-n  enable probe(s) with the given clause\n"
                "\t-o  set output file\n"
@@ -264,7 +266,7 @@ int main(int argc, char **argv)
 {
     struct options o = { 4u << 20, 4u << 20, 1u << 20, 1000000000ull, 0, 1, 32u << 10,
                          DVM_BUF_SWITCH, 0, 0, 0, 0, 0, 1 };
-    const char *script = NULL, *outpath = NULL;
+    const char *script = NULL, *outpath = NULL, *capture = NULL;
     char *text = NULL;
     size_t textlen = 0;
     int cpp = 0, list = 0, compile_only = 0, opt;
@@ -274,7 +276,7 @@ int main(int argc, char **argv)
             usage(stdout);
             return 0;
         }
-    while ((opt = getopt(argc, argv, "b:Cen:lo:qs:x:")) != -1) {
+    while ((opt = getopt(argc, argv, "b:Cei:n:lo:qs:x:")) != -1) {
         switch (opt) {
         case 'b':
             if (set_option(&o, "bufsize", optarg))
@@ -282,6 +284,7 @@ int main(int argc, char **argv)
             break;
         case 'C': cpp = 1; break;
         case 'e': compile_only = 1; break;
+        case 'i': capture = optarg; break;
         case 'l': list = 1; break;
         case 'n': {
             size_t n = strlen(optarg);
@@ -400,8 +403,14 @@ int main(int argc, char **argv)
             next[k] = ob->probes[k].dp_period, ntimers++;
     uint64_t next_switch = o.switchrate_ns;
 
-    dvm_fire(&st, &ctx, DPROBE_BEGIN, NULL);
-    consume(&st, &cons, 0);
+    if (capture) {
+        if (kev_replay(capture, &st, &cons, o.switchrate_ns, o.ncpus, &interrupted) != 0)
+            return 1;
+        ntimers = 0;
+    } else {
+        dvm_fire(&st, &ctx, DPROBE_BEGIN, NULL);
+        consume(&st, &cons, 0);
+    }
     while (ntimers && !st.exiting && !interrupted && !filled(&st)) {
         uint64_t t = next_switch;
         for (uint32_t k = 0; k < ob->hdr->dh_nprobes && k < 64; k++)

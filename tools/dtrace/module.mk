@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: MIT
 # Host dtrace front end: build/host/dtrace.
-DTRACE_SRCS := tools/dtrace/dtrace.c $(D_ALL_SRCS)
+DTRACE_SRCS := tools/dtrace/dtrace.c tools/dtrace/kevreplay.c $(D_ALL_SRCS) \
+               $(TRACE_HOST_SRCS)
 HOST_TOOLS  += $(H)/dtrace
 
 $(H)/dtrace: $(call host_objs,$(DTRACE_SRCS))
@@ -9,7 +10,7 @@ $(H)/dtrace: $(call host_objs,$(DTRACE_SRCS))
 	$(Q)$(HOST_CC) $^ -o $@
 
 # Conformance suite (test/d) and the engine's unit tests.
-TEST_DEPS_HOST    += $(H)/dtrace
+TEST_DEPS_HOST    += $(H)/dtrace $(H)/kevgen
 SCRIPT_TESTS_HOST += d-conformance|300|test/d/run-tests.sh
 HOST_TESTS        += $(HT)/test_d_verify $(HT)/test_d_vm
 

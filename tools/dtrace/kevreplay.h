@@ -1,0 +1,18 @@
+// SPDX-License-Identifier: MIT
+// Running a D program over a captured trace (dtrace -i trace.kev).
+#ifndef DTRACE_KEVREPLAY_H
+#define DTRACE_KEVREPLAY_H
+
+#include <d/dcons.h>
+#include <d/dvm.h>
+#include <signal.h>
+#include <stdint.h>
+
+/* kev_replay: fires BEGIN, then the probe of every event in the capture (and tick-/profile-
+ * probes as capture time passes), reading buffers every switchrate of capture time; stops at
+ * the end of the file, on exit(), a filled buffer or *stop. Does not fire END. Returns 0, or
+ * -1 after printing why the file could not be read. */
+int kev_replay(const char *path, struct dvm_state *st, struct dcons *cons,
+               uint64_t switchrate_ns, unsigned ncpus, volatile sig_atomic_t *stop);
+
+#endif
