@@ -9,6 +9,8 @@
 #include "dvm_impl.h"
 #include <d/dprobes.h>
 
+_Static_assert(DPROBE_COUNT <= DVM_PROBE_TABLE_MAX, "probe_map is sized by DVM_PROBE_TABLE_MAX");
+
 static int err_set(char *err, size_t errlen, const char *msg)
 {
     d_strlcpy(err, msg, errlen);
@@ -408,9 +410,16 @@ void dvm_fire(struct dvm_state *st, const struct dvm_ctx *ctx, uint32_t id,
             return;
     }
     struct dvm_cpu *c = &st->cpus[ctx->cpu];
+    if (c->busy) {
+        /* a probe fired from inside the engine (an interrupt hook, say): drop, don't recurse */
+        st->stats[ctx->cpu].drops++;
+        return;
+    }
+    c->busy = 1;
     c->ctx = ctx;
     c->args = args ? args : zero;
     run_probe(st, c, pidx);
+    c->busy = 0;
 }
 
 /* ---- loading ----------------------------------------------------------------------------- */
@@ -430,7 +439,7 @@ int dvm_load(struct dvm_state *st, const void *objp, size_t objlen, const struct
     st->strsize = h->dh_strsize;
     unsigned ssz = (st->strsize + 7u) & ~7u;
 
-    st->probe_map = d_alloc(&a, DPROBE_COUNT * sizeof(uint16_t));
+    st->probe_map = d_alloc(&a, DVM_PROBE_TABLE_MAX * sizeof(uint16_t));
     st->first_ecb = d_alloc(&a, (h->dh_nprobes + 1u) * 4u);
     st->next_ecb = d_alloc(&a, (h->dh_necbs + 1u) * 4u);
     st->var_off = d_alloc(&a, (h->dh_nvars + 1u) * 4u);

@@ -118,7 +118,6 @@ static unsigned dyn_key(struct dvm_cpu *c, unsigned v)
     return n;
 }
 
-static const char empty_str[1] = "";
 
 static uint64_t subr(struct dvm_cpu *c, unsigned id)
 {
@@ -181,17 +180,17 @@ static uint64_t subr(struct dvm_cpu *c, unsigned id)
             v = v * 10 + (uint64_t)(s[0][k] - '0');
         return neg ? 0 - v : v;
     }
-    case DIF_S_STRCHR: {
+    case DIF_S_STRCHR: { /* not found: "" (this subset has no NULL strings) */
         for (unsigned k = 0; k < len[0]; k++)
             if (s[0][k] == (char)iv[1])
                 return (uint64_t)(uintptr_t)(s[0] + k);
-        return 0;
+        return (uint64_t)(uintptr_t)c->st->obj.strs;
     }
     case DIF_S_STRSTR: {
         for (unsigned k = 0; len[1] <= len[0] && k + len[1] <= len[0]; k++)
             if (memcmp(s[0] + k, s[1], len[1]) == 0)
                 return (uint64_t)(uintptr_t)(s[0] + k);
-        return 0;
+        return (uint64_t)(uintptr_t)c->st->obj.strs;
     }
     case DIF_S_SPECULATION:
         return dvm_spec_alloc(c->st, c->ctx->cpu);
@@ -335,7 +334,7 @@ static uint64_t var_load(struct dvm_cpu *c, unsigned op, unsigned v)
             return 0;
         p = dvm_dyn_lookup(st, c->key, n, 0);
         if (!p)
-            return dv->dv_type == DIF_TYPE_STR ? (uint64_t)(uintptr_t)empty_str : 0;
+            return dv->dv_type == DIF_TYPE_STR ? (uint64_t)(uintptr_t)c->st->obj.strs : 0;
     }
     if (dv->dv_type == DIF_TYPE_STR)
         return (uint64_t)(uintptr_t)p;

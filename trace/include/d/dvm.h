@@ -16,6 +16,7 @@
 #define DVM_MAXCPU   4u
 #define DVM_MAXSPEC  16u
 #define DVM_NARGS    10u
+#define DVM_PROBE_TABLE_MAX 256u /* >= DPROBE_COUNT (checked in engine.c) */
 #define DVM_EPID_ERROR 0xffffffffu /* error record: struct dvm_errrec follows the header */
 #define DVM_EPID_PAD   0u          /* filler at the end of a ring buffer: skip */
 
@@ -130,7 +131,15 @@ struct dvm_state {
 int dvm_load(struct dvm_state *st, const void *obj, size_t objlen, const struct dvm_opts *o,
              void *mem, size_t memlen, char *err, size_t errlen);
 
-/* dvm_fire: runs every enabled clause of probe `id` (dprobes.h id or timer id) on ctx->cpu. */
+/* dvm_enabled: whether a table probe has any enabling; a hook may test this before building
+ * its context and arguments. */
+static inline int dvm_enabled(const struct dvm_state *st, uint32_t id)
+{
+    return id < DVM_PROBE_TABLE_MAX && st->probe_map && st->probe_map[id] != 0;
+}
+
+/* dvm_fire: runs every enabled clause of probe `id` (dprobes.h id or timer id) on ctx->cpu.
+ * A firing nested inside another on the same CPU is dropped and counted, never recursed. */
 void dvm_fire(struct dvm_state *st, const struct dvm_ctx *ctx, uint32_t id,
               const uint64_t args[DVM_NARGS]);
 
