@@ -1,12 +1,17 @@
 # SPDX-License-Identifier: MIT
 # Post-capture analysis tools over the shared decoder (trace/kev_decode.c):
 #   kev2ctf    .kev -> CTF 1.8 directory (babeltrace2, Trace Compass)
+#   kev2json   .kev -> Chrome trace-event JSON (Perfetto UI)
 # kx.c holds what the tools share (file loading, the thread model).
 KC := tools/kevconv
 KC_DECODE := $(KC)/kx.c trace/kev_decode.c trace/kev_file.c trace/kev_names.c
 
-HOST_TOOLS += $(H)/kev2ctf
+HOST_TOOLS += $(H)/kev2ctf $(H)/kev2json
 $(H)/kev2ctf: $(call host_objs,$(KC)/kev2ctf.c $(KC)/ctf_meta.c $(KC_DECODE))
+	@echo "  LINK    $@"
+	$(Q)$(HOST_CC) -o $@ $^
+
+$(H)/kev2json: $(call host_objs,$(KC)/kev2json.c $(KC)/kx_msg.c $(KC_DECODE))
 	@echo "  LINK    $@"
 	$(Q)$(HOST_CC) -o $@ $^
 
@@ -21,3 +26,5 @@ $(H)/kevscen: $(call host_objs,$(KC)/kevscen.c tools/traceprinter/kev_capture.c 
 # Script tests (TAP); they need babeltrace2 and chromium and fail if those are missing.
 TEST_DEPS_HOST += $(H)/kev2ctf $(H)/kevscen $(H)/kevgen $(H)/traceprinter
 SCRIPT_TESTS_HOST += kev2ctf|300|test/tools/test_kev2ctf.sh
+TEST_DEPS_HOST += $(H)/kev2json
+SCRIPT_TESTS_HOST += kev2json|300|test/tools/test_kev2json.sh

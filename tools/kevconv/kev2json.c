@@ -1,0 +1,393 @@
+// SPDX-License-Identifier: MIT
+// kev2json: converts a .kev trace into Chrome trace-event JSON, which Perfetto's UI and
+// chrome://tracing load. Tracks: one per thread (named "process/thread"), one per interrupt
+// (process "Interrupts"), one per CPU showing which thread runs (process "CPUs").
+// Every non-CONTROL .kev event becomes exactly one record whose "cat" starts with "kev.":
+//   kernel call entry/exit  -> "B"/"E" slice on the calling thread (an exit with no open
+//                              entry is an instant)
+//   INT entry/handler/exit  -> "B"/"E" slices on the interrupt's track
+//   COMM events             -> a zero-length "X" slice on the thread, and flow arrows
+//                              send -> receive -> reply back at the client ("cat":"ipc")
+//   thread states and the rest -> instants on the thread's track
+// Derived records (CPU slices, flows, names, slices closed for consistency, lost-event
+// markers) use other categories, so a test can count the kev.* records against the .kev.
+// Lost events (DROPPED, and the trailer's losses after the last buffer) are global instants.
+#include <stdlib.h>
+#include <string.h>
+
+#include "kx_msg.h"
+
+static void usage(FILE *f)
+{
+    fprintf(f, "usage: kev2json [-o FILE.json] FILE.kev\n"
+               "Converts a .kev trace into Chrome trace-event JSON (load it in Perfetto's UI).\n"
+               "  -o FILE    output file (default: standard output)\n"
+               "  -h, --help this text\n"
+               "Exit status: 0 ok, 1 damaged or unreadable input or write error, 2 bad usage.\n");
+}
+
+#define PID_IRQ   1000000u
+#define PID_CPU   1000001u
+#define TID_IRQ0  1000000000u
+#define TID_CPU0  1001000000u
+#define MAX_IRQ   1024u
+
+struct conv {
+    FILE *f;
+    const struct kev_reader *r;
+    struct kx_model *m;
+    struct kx_msgs *q;
+    double us_per_cycle;
+    uint64_t events, records;
+    uint16_t open_call[KX_MAX_THREADS + 1]; // call + 1 open on a thread (last: unknown thread)
+    uint8_t irq_depth[MAX_IRQ];             // 1 interrupt open, 2 its handler too
+    uint8_t irq_seen[MAX_IRQ + 1];
+    int cpu_th[KEV_MAX_CPUS];               // thread of the open CPU slice, or -1
+    uint64_t cpu_t0[KEV_MAX_CPUS];
+    uint64_t lost_seen[KEV_MAX_CPUS];
+};
+
+static void rec_begin(struct conv *c, const char *ph, const char *cat, uint32_t pid,
+                      uint32_t tid, uint64_t t)
+{
+    fprintf(c->f, ",\n{\"ph\":\"%s\",\"cat\":\"%s\",\"pid\":%u,\"tid\":%u,\"ts\":%.3f", ph, cat,
+            pid, tid, (double)t * c->us_per_cycle);
+    c->records++;
+}
+
+static void thread_ids(const struct conv *c, int th, uint32_t *pid, uint32_t *tid)
+{
+    if (th < 0) {
+        *pid = 0, *tid = 0;
+        return;
+    }
+    *pid = c->m->th[th].pid;
+    *tid = c->m->th[th].pid * 1000u + c->m->th[th].tid;
+}
+
+// A record on thread th's track; the caller adds fields and closes it with "}".
+static void on_thread(struct conv *c, const char *ph, const char *cat, int th, uint64_t t)
+{
+    uint32_t pid, tid;
+    thread_ids(c, th, &pid, &tid);
+    rec_begin(c, ph, cat, pid, tid, t);
+}
+
+static void name_field(struct conv *c, const char *name)
+{
+    fputs(",\"name\":", c->f);
+    kx_json_str(c->f, name);
+}
+
+// ---- CPU tracks (derived) ----------------------------------------------------------------------
+
+static void cpu_close(struct conv *c, unsigned cpu, uint64_t t)
+{
+    int th = c->cpu_th[cpu];
+    if (th < 0)
+        return;
+    char label[80];
+    rec_begin(c, "X", "sched", PID_CPU, TID_CPU0 + cpu, c->cpu_t0[cpu]);
+    fprintf(c->f, ",\"dur\":%.3f", (double)(t - c->cpu_t0[cpu]) * c->us_per_cycle);
+    name_field(c, kx_label(c->m, th, label, sizeof(label)));
+    fputs("}", c->f);
+    c->cpu_th[cpu] = -1;
+}
+
+// ---- events --------------------------------------------------------------------------------------
+
+static void kcall_event(struct conv *c, const struct kev_event *e)
+{
+    int th = c->m->cur[e->cpu];
+    unsigned slot = th >= 0 ? (unsigned)th : KX_MAX_THREADS;
+    unsigned call = e->ev % KEV_KC_MAX;
+    char nb[16];
+    const char *name = kx_kcall_name(call, nb, sizeof(nb));
+    if (e->ev < KEV_KC_MAX) {
+        if (c->open_call[slot]) { // its exit was lost: close it here
+            on_thread(c, "E", "derived", th, e->t64);
+            fputs("}", c->f);
+        }
+        on_thread(c, "B", "kev.kcall", th, e->t64);
+        name_field(c, name);
+        fputs(",\"args\":{\"a\":[", c->f);
+        for (unsigned i = 0; i < e->nw; i++)
+            fprintf(c->f, "%s%u", i ? "," : "", e->w[i]);
+        fputs("]}}", c->f);
+        c->open_call[slot] = (uint16_t)(call + 1);
+    } else if (e->ev < 3 * KEV_KC_MAX) {
+        int open = c->open_call[slot] == call + 1;
+        on_thread(c, open ? "E" : "i", "kev.kcall", th, e->t64);
+        if (!open) {
+            char label[48];
+            snprintf(label, sizeof(label), "%s exit", name);
+            name_field(c, label);
+            fputs(",\"s\":\"t\"", c->f);
+        }
+        int32_t ret = (int32_t)e->w[0];
+        fprintf(c->f, ",\"args\":{\"ret\":%d%s}}", ret,
+                e->ev >= 2 * KEV_KC_MAX ? ",\"interrupted\":1" : "");
+        c->open_call[slot] = 0;
+    } else {
+        on_thread(c, "i", "kev.kcall", th, e->t64);
+        fprintf(c->f, ",\"s\":\"t\",\"name\":\"KER_CALL %u\"}", e->ev);
+    }
+}
+
+static void int_event(struct conv *c, const struct kev_event *e)
+{
+    uint32_t irq = e->w[0];
+    uint32_t tid = TID_IRQ0 + (irq < MAX_IRQ ? irq : MAX_IRQ);
+    uint8_t *depth = irq < MAX_IRQ ? &c->irq_depth[irq] : NULL;
+    char name[32];
+    c->irq_seen[irq < MAX_IRQ ? irq : MAX_IRQ] = 1;
+    switch (e->ev) {
+    case KEV_INT_ENTER:
+        rec_begin(c, "B", "kev.int", PID_IRQ, tid, e->t64);
+        snprintf(name, sizeof(name), "irq %u", irq);
+        name_field(c, name);
+        fputs("}", c->f);
+        if (depth)
+            *depth = 1;
+        return;
+    case KEV_INT_HANDLER_ENTER:
+        rec_begin(c, "B", "kev.int", PID_IRQ, tid, e->t64);
+        fputs(",\"name\":\"handler\"}", c->f);
+        if (depth)
+            *depth = 2;
+        return;
+    case KEV_INT_HANDLER_EXIT:
+        if (depth && *depth == 2) {
+            rec_begin(c, "E", "kev.int", PID_IRQ, tid, e->t64);
+            fputs("}", c->f);
+            *depth = 1;
+            return;
+        }
+        break;
+    case KEV_INT_EXIT:
+        if (depth && *depth) {
+            if (*depth == 2) {
+                rec_begin(c, "E", "derived", PID_IRQ, tid, e->t64);
+                fputs("}", c->f);
+            }
+            rec_begin(c, "E", "kev.int", PID_IRQ, tid, e->t64);
+            fputs("}", c->f);
+            *depth = 0;
+            return;
+        }
+        break;
+    default:
+        break;
+    }
+    rec_begin(c, "i", "kev.int", PID_IRQ, tid, e->t64);
+    const char *n = kev_int_name(e->ev);
+    snprintf(name, sizeof(name), "%s %u", n ? n : "INT", irq);
+    name_field(c, name);
+    fputs(",\"s\":\"t\"}", c->f);
+}
+
+static void comm_event(struct conv *c, const struct kev_event *e)
+{
+    int th = c->m->cur[e->cpu];
+    const char *n = kev_comm_name(e->ev);
+    on_thread(c, "X", "kev.comm", th, e->t64);
+    name_field(c, n ? n : "COMM");
+    fprintf(c->f, ",\"dur\":0,\"args\":{\"id\":%u,\"pid\":%u}}", e->w[0], e->w[1]);
+    const struct kx_msg *g;
+    enum kx_msg_step step = kx_msgs_event(c->q, c->m, e, &g);
+    if (step == KX_MSG_SEND) {
+        on_thread(c, "s", "ipc", th, e->t64);
+        fprintf(c->f, ",\"name\":\"%s\",\"id\":%llu,\"bp\":\"e\"}", g->pulse ? "pulse" : "msg",
+                (unsigned long long)g->id);
+    } else if (step == KX_MSG_RECV) {
+        on_thread(c, g->pulse ? "f" : "t", "ipc", th, e->t64);
+        fprintf(c->f, ",\"name\":\"%s\",\"id\":%llu,\"bp\":\"e\"}", g->pulse ? "pulse" : "msg",
+                (unsigned long long)g->id);
+    } else if (step == KX_MSG_REPLY) {
+        on_thread(c, "f", "ipc", g->client, e->t64);
+        fprintf(c->f, ",\"name\":\"msg\",\"id\":%llu,\"bp\":\"e\"}", (unsigned long long)g->id);
+        kx_msgs_release(c->q, g);
+    }
+}
+
+static void instant(struct conv *c, const struct kev_event *e, int th, const char *cat,
+                    const char *name)
+{
+    on_thread(c, "i", cat, th, e->t64);
+    name_field(c, name);
+    fputs(",\"s\":\"t\",\"args\":{\"w\":[", c->f);
+    for (unsigned i = 0; i < e->nw; i++)
+        fprintf(c->f, "%s%u", i ? "," : "", e->w[i]);
+    fputs("]}}", c->f);
+}
+
+static void prth_event(struct conv *c, const struct kev_event *e)
+{
+    char name[96], s[KEV_NAME_MAX];
+    if (e->ev <= KEV_TH_DESTROY && e->nw >= 2) {
+        int th = kx_thread(c->m, e->w[0], e->w[1]);
+        if (e->ev == KEV_TH_RUNNING) {
+            cpu_close(c, e->cpu, e->t64);
+            c->cpu_th[e->cpu] = th;
+            c->cpu_t0[e->cpu] = e->t64;
+        } else if (th >= 0 && c->cpu_th[e->cpu] == th) {
+            cpu_close(c, e->cpu, e->t64);
+        }
+        instant(c, e, th, "kev.state", kev_thread_state_name(e->ev));
+        return;
+    }
+    const char *n = kev_process_event_name(e->ev);
+    if ((e->ev == KEV_PR_CREATE_NAME || e->ev == KEV_PR_DESTROY_NAME ||
+         e->ev == KEV_PR_THREAD_NAME) && e->nw > 2) {
+        kev_event_string(c->r, e, 2, s, sizeof(s));
+        snprintf(name, sizeof(name), "%s %s", n, s);
+    } else {
+        snprintf(name, sizeof(name), "%s", n ? n : "PR_TH");
+    }
+    instant(c, e, c->m->cur[e->cpu], "kev.proc", name);
+}
+
+static int on_event(void *user, struct kev_reader *r, const struct kev_event *e)
+{
+    struct conv *c = user;
+    char name[64];
+    if (e->cls == KEV_C_CONTROL) {
+        if (e->ev == KEV_CTL_DROPPED) {
+            rec_begin(c, "i", "loss", 0, 0, e->t64);
+            fprintf(c->f, ",\"s\":\"g\",\"name\":\"lost %u events\",\"args\":{\"cpu\":%u,"
+                          "\"lost\":%u}}", e->w[0], e->cpu, e->w[0]);
+            c->lost_seen[e->cpu] += e->w[0];
+        }
+        kx_model_update(c->m, e);
+        return 0;
+    }
+    switch (e->cls) {
+    case KEV_C_KER_CALL: kcall_event(c, e); break;
+    case KEV_C_INT: int_event(c, e); break;
+    case KEV_C_COMM: comm_event(c, e); break;
+    case KEV_C_PR_TH: prth_event(c, e); break;
+    case KEV_C_USER:
+        if (kx_user_string(r, e, name, sizeof(name)))
+            instant(c, e, c->m->cur[e->cpu], "kev.user", name);
+        else
+            snprintf(name, sizeof(name), "user %u", e->ev),
+                instant(c, e, c->m->cur[e->cpu], "kev.user", name);
+        break;
+    default: {
+        const char *cn = e->cls == KEV_C_SYSTEM ? kev_system_name(e->ev) : NULL;
+        snprintf(name, sizeof(name), "%s", cn ? cn : "event");
+        instant(c, e, c->m->cur[e->cpu], e->cls == KEV_C_SYSTEM ? "kev.system" : "kev.other",
+                name);
+        break;
+    }
+    }
+    c->events++;
+    kx_model_update(c->m, e);
+    return 0;
+}
+
+// Names of every track, the loss after the last buffer, the totals.
+static void finish(struct conv *c)
+{
+    char label[80];
+    uint64_t end = c->m->last_t;
+    for (unsigned cpu = 0; cpu < KEV_MAX_CPUS; cpu++) {
+        cpu_close(c, cpu, end);
+        uint64_t lost = c->r->kr_have_trailer ? c->r->kr_trl_lost[cpu] : 0;
+        if (lost > c->lost_seen[cpu]) {
+            rec_begin(c, "i", "loss", 0, 0, end);
+            fprintf(c->f, ",\"s\":\"g\",\"name\":\"lost %llu events after the last buffer\","
+                          "\"args\":{\"cpu\":%u,\"lost\":%llu}}",
+                    (unsigned long long)(lost - c->lost_seen[cpu]), cpu,
+                    (unsigned long long)(lost - c->lost_seen[cpu]));
+        }
+    }
+    for (unsigned i = 0; i < c->m->nth; i++) {
+        uint32_t pid, tid;
+        thread_ids(c, (int)i, &pid, &tid);
+        fprintf(c->f, ",\n{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":%u,\"tid\":%u,"
+                      "\"args\":{\"name\":", pid, tid);
+        kx_json_str(c->f, kx_label(c->m, (int)i, label, sizeof(label)));
+        fputs("}}", c->f);
+        const struct kx_thread *t = &c->m->th[i];
+        if (t->comm[0]) {
+            fprintf(c->f, ",\n{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":%u,\"tid\":%u,"
+                          "\"args\":{\"name\":", pid, tid);
+            kx_json_str(c->f, t->comm);
+            fputs("}}", c->f);
+        }
+    }
+    fprintf(c->f, ",\n{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":%u,\"tid\":%u,"
+                  "\"args\":{\"name\":\"Interrupts\"}}", PID_IRQ, TID_IRQ0);
+    fprintf(c->f, ",\n{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":%u,\"tid\":%u,"
+                  "\"args\":{\"name\":\"CPUs\"}}", PID_CPU, TID_CPU0);
+    for (unsigned irq = 0; irq <= MAX_IRQ; irq++)
+        if (c->irq_seen[irq])
+            fprintf(c->f, ",\n{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":%u,\"tid\":%u,"
+                          "\"args\":{\"name\":\"irq %u%s\"}}", PID_IRQ, TID_IRQ0 + irq, irq,
+                    irq == MAX_IRQ ? " and above" : "");
+    fprintf(c->f, "\n],\n\"displayTimeUnit\":\"ns\",\n\"otherData\":{\"kev_events\":%llu,"
+                  "\"kev_lost\":%llu,\"cycles_per_sec\":%llu}}\n",
+            (unsigned long long)c->events, (unsigned long long)kev_lost_total(c->r),
+            (unsigned long long)c->r->kr_cycles_per_sec);
+}
+
+int main(int argc, char **argv)
+{
+    const char *in = NULL, *out = NULL;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+            usage(stdout);
+            return 0;
+        } else if (!strcmp(a, "-o") && i + 1 < argc) {
+            out = argv[++i];
+        } else if (a[0] == '-' && a[1]) {
+            fprintf(stderr, "kev2json: unknown option or missing value: %s\n", a);
+            usage(stderr);
+            return 2;
+        } else if (in) {
+            fprintf(stderr, "kev2json: only one FILE, got %s and %s\n", in, a);
+            return 2;
+        } else {
+            in = a;
+        }
+    }
+    if (!in) {
+        fprintf(stderr, "kev2json: no FILE given\n");
+        usage(stderr);
+        return 2;
+    }
+    struct kx_file f;
+    if (kx_open("kev2json", in, &f))
+        return 1;
+    static struct conv c;
+    static struct kx_model m;
+    static struct kx_msgs q;
+    c.f = out ? fopen(out, "w") : stdout;
+    if (!c.f) {
+        perror(out);
+        kx_close(&f);
+        return 1;
+    }
+    setvbuf(c.f, NULL, _IOFBF, 1 << 20);
+    kx_model_init(&m, f.r);
+    kx_msgs_init(&q);
+    c.r = f.r;
+    c.m = &m;
+    c.q = &q;
+    c.us_per_cycle = 1e6 / (double)(f.r->kr_cycles_per_sec ? f.r->kr_cycles_per_sec : 1000000);
+    for (unsigned cpu = 0; cpu < KEV_MAX_CPUS; cpu++)
+        c.cpu_th[cpu] = -1;
+    fprintf(c.f, "{\"traceEvents\":[\n{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":0,"
+                 "\"tid\":0,\"args\":{\"name\":\"kernel\"}}");
+    int rc = kx_decode("kev2json", &f, on_event, &c);
+    finish(&c);
+    int werr = ferror(c.f) != 0;
+    if ((out && fclose(c.f)) || (!out && fflush(c.f)) || werr) {
+        fprintf(stderr, "kev2json: %s: write error\n", out ? out : "stdout");
+        rc = 1;
+    }
+    kx_close(&f);
+    return rc;
+}

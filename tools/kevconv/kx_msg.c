@@ -1,0 +1,207 @@
+// SPDX-License-Identifier: MIT
+// Message matching (see kx_msg.h).
+#include "kx_msg.h"
+
+#include <string.h>
+
+void kx_msgs_init(struct kx_msgs *q)
+{
+    memset(q, 0, sizeof(*q));
+    for (unsigned i = 0; i < KX_MAX_THREADS; i++)
+        q->serving[i] = -1;
+}
+
+// Records in use are listed in q->live so that lookups only scan messages in flight.
+static void free_msg(struct kx_msgs *q, int i)
+{
+    q->m[i].used = 0;
+    for (unsigned k = 0; k < q->nlive; k++)
+        if (q->live[k] == i) {
+            q->live[k] = q->live[--q->nlive];
+            break;
+        }
+}
+
+static int alloc_msg(struct kx_msgs *q)
+{
+    if (q->nlive == KX_MSG_MAX) {
+        // Full: a lossy trace left sends that never completed. Start over.
+        q->overflow++;
+        for (unsigned i = 0; i < KX_MSG_MAX; i++)
+            q->m[i].used = 0;
+        for (unsigned i = 0; i < KX_MAX_THREADS; i++)
+            q->serving[i] = -1;
+        q->nlive = 0;
+    }
+    for (unsigned i = 0; i < KX_MSG_MAX; i++)
+        if (!q->m[i].used) {
+            q->live[q->nlive++] = (int)i;
+            return (int)i;
+        }
+    return 0; // not reached: nlive < KX_MSG_MAX means a record is free
+}
+
+static enum kx_msg_step on_send(struct kx_msgs *q, struct kx_model *m, const struct kev_event *e,
+                                int client, const struct kx_msg **out)
+{
+    int i = alloc_msg(q);
+    struct kx_msg *g = &q->m[i];
+    memset(g, 0, sizeof(*g));
+    g->used = 1;
+    g->pulse = e->ev != KEV_COMM_SND_MESSAGE;
+    g->client = client;
+    g->server = KX_NO_THREAD;
+    g->client_pid = client >= 0 ? m->th[client].pid : 0;
+    g->coid = e->w[0];
+    g->srv_pid = e->w[1];
+    g->t_send = e->t64;
+    g->id = ++q->next_id;
+    g->parent = g->first_child = g->next_sibling = -1;
+    if (!g->pulse && client >= 0 && q->serving[client] >= 0) {
+        struct kx_msg *p = &q->m[q->serving[client]];
+        g->parent = q->serving[client];
+        g->next_sibling = p->first_child;
+        p->first_child = i;
+    }
+    *out = g;
+    return KX_MSG_SEND;
+}
+
+static enum kx_msg_step on_recv(struct kx_msgs *q, struct kx_model *m, const struct kev_event *e,
+                                int server, const struct kx_msg **out)
+{
+    uint32_t pid = server >= 0 ? m->th[server].pid : 0;
+    int pulse = e->ev == KEV_COMM_REC_PULSE;
+    int best = -1;
+    for (unsigned k = 0; k < q->nlive; k++) {
+        int i = q->live[k];
+        struct kx_msg *g = &q->m[i];
+        if (!g->used || g->server != KX_NO_THREAD || g->pulse != pulse || g->srv_pid != pid)
+            continue;
+        if ((e->w[1] && g->client_pid != e->w[1]) || (best >= 0 && g->id > q->m[best].id))
+            continue;
+        best = i;
+    }
+    if (best < 0) {
+        q->unmatched_recv++;
+        return KX_MSG_NONE;
+    }
+    struct kx_msg *g = &q->m[best];
+    g->server = server;
+    g->rcvid = e->w[0];
+    g->t_recv = e->t64;
+    if (pulse) { // a pulse is done once received
+        g->done = 1;
+        *out = g;
+        if (g->parent < 0) // keep it only while its parent needs the nesting
+            free_msg(q, best);
+        return KX_MSG_RECV;
+    }
+    if (server >= 0)
+        q->serving[server] = best;
+    *out = g;
+    return KX_MSG_RECV;
+}
+
+static enum kx_msg_step on_reply(struct kx_msgs *q, const struct kev_event *e, int server,
+                                 const struct kx_msg **out)
+{
+    int found = -1;
+    for (unsigned k = 0; k < q->nlive && found < 0; k++) {
+        int i = q->live[k];
+        struct kx_msg *g = &q->m[i];
+        if (g->used && !g->done && !g->pulse && g->server == server && g->rcvid == e->w[0] &&
+            (!e->w[1] || g->client_pid == e->w[1]))
+            found = i;
+    }
+    if (found < 0) {
+        q->unmatched_reply++;
+        return KX_MSG_NONE;
+    }
+    struct kx_msg *g = &q->m[found];
+    g->done = 1;
+    g->error = e->ev == KEV_COMM_MSG_ERROR;
+    g->t_reply = e->t64;
+    if (server >= 0 && q->serving[server] == found) {
+        // The server goes back to the message it served before, if it nested receives.
+        int prev = -1;
+        for (unsigned k = 0; k < q->nlive; k++) {
+            int i = q->live[k];
+            struct kx_msg *h = &q->m[i];
+            if (h->used && !h->done && !h->pulse && h->server == server &&
+                (prev < 0 || h->t_recv > q->m[prev].t_recv))
+                prev = i;
+        }
+        q->serving[server] = prev;
+    }
+    *out = g;
+    return KX_MSG_REPLY;
+}
+
+enum kx_msg_step kx_msgs_event(struct kx_msgs *q, struct kx_model *m, const struct kev_event *e,
+                               const struct kx_msg **msg)
+{
+    int cur = m->cur[e->cpu];
+    *msg = NULL;
+    switch (e->ev) {
+    case KEV_COMM_SND_MESSAGE: case KEV_COMM_SND_PULSE:
+        return on_send(q, m, e, cur, msg);
+    case KEV_COMM_REC_MESSAGE: case KEV_COMM_REC_PULSE:
+        return on_recv(q, m, e, cur, msg);
+    case KEV_COMM_REPLY_MESSAGE: case KEV_COMM_MSG_ERROR:
+        return on_reply(q, e, cur, msg);
+    default:
+        return KX_MSG_NONE;
+    }
+}
+
+// The server's work on g from t0 to t1, with its nested requests' paths in between.
+static unsigned path_of(const struct kx_msgs *q, const struct kx_msg *g, struct kx_seg *seg,
+                        unsigned n, unsigned max, unsigned level, unsigned *depth)
+{
+    if (level > *depth)
+        *depth = level;
+    if (n < max)
+        seg[n++] = (struct kx_seg){ g->client, g->t_send, g->t_recv, 1 };
+    uint64_t t = g->t_recv;
+    // Children are linked newest first; walk them oldest first.
+    int kids[64];
+    unsigned nk = 0;
+    for (int c = g->first_child; c >= 0 && nk < 64; c = q->m[c].next_sibling)
+        kids[nk++] = c;
+    while (nk--) {
+        const struct kx_msg *c = &q->m[kids[nk]];
+        if (!c->done || c->pulse || c->t_send < t)
+            continue;
+        if (n < max)
+            seg[n++] = (struct kx_seg){ g->server, t, c->t_send, 0 };
+        n = path_of(q, c, seg, n, max, level + 1, depth);
+        t = c->t_reply;
+    }
+    if (n < max)
+        seg[n++] = (struct kx_seg){ g->server, t, g->t_reply, 0 };
+    return n;
+}
+
+unsigned kx_msgs_path(const struct kx_msgs *q, const struct kx_msg *root, struct kx_seg *seg,
+                      unsigned max, unsigned *depth)
+{
+    *depth = 0;
+    return path_of(q, root, seg, 0, max, 2, depth);
+}
+
+static void release(struct kx_msgs *q, int i)
+{
+    for (int c = q->m[i].first_child; c >= 0; c = q->m[c].next_sibling)
+        if (q->m[c].used)
+            release(q, c);
+    free_msg(q, i);
+}
+
+void kx_msgs_release(struct kx_msgs *q, const struct kx_msg *root)
+{
+    int i = (int)(root - q->m);
+    if (root->parent >= 0)
+        return; // freed with its root
+    release(q, i);
+}

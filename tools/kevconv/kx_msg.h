@@ -1,0 +1,59 @@
+// SPDX-License-Identifier: MIT
+// Message matching for the kevconv tools: links COMM events into messages, each a send
+// (SND_MESSAGE / SND_PULSE in the client's context), its receive (REC_* in the server's
+// context) and its reply (REPLY_MESSAGE / MSG_ERROR), and nests the messages a server sends
+// while it serves another (client -> server -> driver) so that a request's critical path can
+// be rebuilt when the outer request is replied to.
+// Matching rules: a receive takes the oldest pending send from the sender pid it names to
+// the receiving process; a reply takes the message its server is serving with that receive
+// id and client pid. Sends never received and replies without a send are counted, not fatal.
+// Records live in a fixed pool; a request and the messages nested in it are freed when it
+// completes. Single-threaded.
+#ifndef TOOLS_KX_MSG_H
+#define TOOLS_KX_MSG_H
+
+#include "kx.h"
+
+#define KX_MSG_MAX 512u // messages in flight (a lossy trace's stale ones are dropped when full)
+
+enum kx_msg_step { KX_MSG_NONE, KX_MSG_SEND, KX_MSG_RECV, KX_MSG_REPLY };
+
+struct kx_msg {
+    int used, pulse, done, error;
+    int client, server;              // thread indices (server: KX_NO_THREAD until received)
+    uint32_t client_pid, srv_pid, coid, rcvid;
+    uint64_t t_send, t_recv, t_reply;
+    uint64_t id;                     // 1, 2, ... in send order (a flow id)
+    int parent, first_child, next_sibling; // nesting (indices, -1 = none)
+};
+
+struct kx_msgs {
+    struct kx_msg m[KX_MSG_MAX];
+    int serving[KX_MAX_THREADS];     // innermost message each thread serves, or -1
+    int live[KX_MSG_MAX];            // indices of used records, unordered
+    unsigned nlive;
+    uint64_t next_id;
+    uint64_t unmatched_recv, unmatched_reply, overflow;
+};
+
+// One step of a critical path: thread `th` worked on the request from t0 to t1 (`waiting`:
+// the client blocked before the server received the message).
+struct kx_seg {
+    int th;
+    uint64_t t0, t1;
+    int waiting;
+};
+
+void kx_msgs_init(struct kx_msgs *q);
+// Apply a COMM event (e->cls == KEV_C_COMM; the model gives the current thread). Returns the
+// step and sets *msg to the record concerned (valid until the next call), or KX_MSG_NONE.
+enum kx_msg_step kx_msgs_event(struct kx_msgs *q, struct kx_model *m, const struct kev_event *e,
+                               const struct kx_msg **msg);
+// After a KX_MSG_REPLY of a request that nests no deeper than its client (a root): its
+// critical path into seg[0..max), returned count; *depth gets the number of threads chained.
+unsigned kx_msgs_path(const struct kx_msgs *q, const struct kx_msg *root, struct kx_seg *seg,
+                      unsigned max, unsigned *depth);
+// Free a completed root and what it nests (call after kx_msgs_path).
+void kx_msgs_release(struct kx_msgs *q, const struct kx_msg *root);
+
+#endif
