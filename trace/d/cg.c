@@ -383,6 +383,31 @@ static unsigned bool_result(struct cg *g, unsigned brop)
     return rd;
 }
 
+/* compare: emits the compare of ra and rb (types ta, tb) for operator n->op, frees both and
+ * returns the branch opcode taken when the comparison holds. */
+static unsigned compare(struct cg *g, struct dnode *n, unsigned ra, struct dtype ta,
+                        unsigned rb, struct dtype tb)
+{
+    int op = n->op;
+    int str = ta.kind == DIF_TYPE_STR;
+    if (ta.kind != tb.kind)
+        dcc_error(g->cc, n->line, "D_OP_INCOMPAT", "operands have incompatible types: "
+                  "\"%s\" %s \"%s\"", str ? "string" : "int", dcc_tokname(op),
+                  str ? "int" : "string");
+    int uns = !str && !arith(ta, tb).sign;
+    emit(g, DIF_INSTR(str ? DIF_SCMP : DIF_CMP, ra, rb, 0));
+    reg_free(g, rb);
+    reg_free(g, ra);
+    switch (op) {
+    case T_LT: return uns ? DIF_BLU : DIF_BL;
+    case T_GT: return uns ? DIF_BGU : DIF_BG;
+    case T_LE: return uns ? DIF_BLEU : DIF_BLE;
+    case T_GE: return uns ? DIF_BGEU : DIF_BGE;
+    case T_EQ: return DIF_BE;
+    default: return DIF_BNE;
+    }
+}
+
 static unsigned binop(struct cg *g, struct dnode *n, struct dtype *t)
 {
     struct dtype ta, tb;
@@ -424,26 +449,8 @@ static unsigned binop(struct cg *g, struct dnode *n, struct dtype *t)
         return ra;
     }
     if (op >= T_LT && op <= T_NE) {
-        int str = ta.kind == DIF_TYPE_STR;
-        if (ta.kind != tb.kind)
-            dcc_error(g->cc, n->line, "D_OP_INCOMPAT", "operands have incompatible types: "
-                      "\"%s\" %s \"%s\"", str ? "string" : "int", dcc_tokname(op),
-                      str ? "int" : "string");
-        int uns = !str && !arith(ta, tb).sign;
-        emit(g, DIF_INSTR(str ? DIF_SCMP : DIF_CMP, ra, rb, 0));
-        reg_free(g, rb);
-        reg_free(g, ra);
-        unsigned br;
-        switch (op) {
-        case T_LT: br = uns ? DIF_BLU : DIF_BL; break;
-        case T_GT: br = uns ? DIF_BGU : DIF_BG; break;
-        case T_LE: br = uns ? DIF_BLEU : DIF_BLE; break;
-        case T_GE: br = uns ? DIF_BGEU : DIF_BGE; break;
-        case T_EQ: br = DIF_BE; break;
-        default: br = DIF_BNE; break;
-        }
         *t = T_INT32;
-        return bool_result(g, br);
+        return bool_result(g, compare(g, n, ra, ta, rb, tb));
     }
     need_int(g, ta, n->line, dcc_tokname(op));
     need_int(g, tb, n->line, dcc_tokname(op));
@@ -1132,7 +1139,22 @@ static void clause(struct cg *g, struct dclause *c)
     struct dif_clause *dc = &g->clauses[ci];
     for (unsigned k = 0; k < c->ndesc; k++)
         match_desc(g, c->desc[k], ci, c->line);
-    if (c->pred) {
+    if (c->pred && c->pred->kind == N_BIN && c->pred->op >= T_LT && c->pred->op <= T_NE) {
+        /* a comparison: branch on it directly (the common, cheap, failing-predicate path) */
+        struct dif_prog p = prog_begin(g);
+        struct dtype ta, tb;
+        unsigned ra = expr(g, c->pred->a, &ta), rb = expr(g, c->pred->b, &tb);
+        if (ta.kind == DT_NONE || tb.kind == DT_NONE)
+            dcc_error(g->cc, c->pred->line, "D_OP_VOID", "operator %s requires operands with "
+                      "values", dcc_tokname(c->pred->op));
+        unsigned br = compare(g, c->pred, ra, ta, rb, tb);
+        unsigned b = emit(g, 0);
+        emit(g, DIF_INSTR(DIF_RET, 0, 0, 0));
+        patch(g, b, br);
+        unsigned r = reg_alloc(g);
+        emit(g, DIF_INSTR_IDX(DIF_SETX, intern_int(g, 1), r));
+        dc->dc_pred = prog_end(g, p, r);
+    } else if (c->pred) {
         struct dif_prog p = prog_begin(g);
         struct dtype t;
         unsigned r = expr(g, c->pred, &t);
