@@ -43,6 +43,7 @@ static void usage(FILE *f)
                "\t-o  set output file\n"
                "\t-q  set quiet mode (only output explicitly traced data)\n"
                "\t-s  enable or list probes for the specified D program\n"
+               "\t-S  print the DIF of each predicate and action (stderr)\n"
                "\t-x  enable or modify compiler and tracing options\n"
                "\t--help  print this message\n");
 }
@@ -244,6 +245,53 @@ static int filled(const struct dvm_state *st)
     return 0;
 }
 
+/* disasm: dtrace -S, the DIF of every predicate and action, one instruction a line. */
+static void disasm_prog(const struct dif_obj *o, const struct dif_prog *p, const char *what,
+                        unsigned n)
+{
+    if (!p->dp_len)
+        return;
+    fprintf(stderr, "%s %u:\n", what, n);
+    for (uint32_t pc = 0; pc < p->dp_len; pc++) {
+        uint32_t i = o->insns[p->dp_start + pc];
+        unsigned op = DIF_OP(i);
+        fprintf(stderr, "  %04x %08x  %-8s", pc * 4, i, dif_opname(op));
+        if (op >= DIF_BA && op <= DIF_BLEU)
+            fprintf(stderr, "%04x", DIF_TARGET(i) * 4);
+        else if (op == DIF_SETX)
+            fprintf(stderr, "%%r%u, %lld", DIF_RD(i), (long long)o->ints[DIF_IDX(i)]);
+        else if (op == DIF_SETS)
+            fprintf(stderr, "%%r%u, \"%s\"", DIF_RD(i), o->strs + DIF_IDX(i));
+        else if (op >= DIF_LDGV && op <= DIF_STGA)
+            fprintf(stderr, "%%r%u, %s", DIF_RD(i), dif_str(o, o->vars[DIF_IDX(i)].dv_name));
+        else if (op == DIF_BUILTIN || op == DIF_CALL)
+            fprintf(stderr, "%%r%u, #%u", DIF_RD(i), DIF_IDX(i));
+        else if (op == DIF_PUSHT || op == DIF_PUSHR)
+            fprintf(stderr, "%%r%u, %s", DIF_R1(i), DIF_R2(i) ? "string" : "int");
+        else if (op == DIF_RET)
+            fprintf(stderr, "%%r%u", DIF_RD(i));
+        else if (op == DIF_CMP || op == DIF_SCMP)
+            fprintf(stderr, "%%r%u, %%r%u", DIF_R1(i), DIF_R2(i));
+        else if (op == DIF_TST)
+            fprintf(stderr, "%%r%u", DIF_R1(i));
+        else if (op == DIF_NOT || op == DIF_MOV || (op >= DIF_LDSB && op <= DIF_LDX))
+            fprintf(stderr, "%%r%u, %%r%u", DIF_R1(i), DIF_RD(i));
+        else if (op != DIF_NOP && op != DIF_FLUSHT)
+            fprintf(stderr, "%%r%u, %%r%u, %%r%u", DIF_R1(i), DIF_R2(i), DIF_RD(i));
+        fputc('\n', stderr);
+    }
+}
+
+static void disasm(const struct dif_obj *o)
+{
+    for (uint32_t k = 0; k < o->hdr->dh_nclauses; k++) {
+        const struct dif_clause *c = &o->clauses[k];
+        disasm_prog(o, &c->dc_pred, "predicate of clause", k);
+        for (uint32_t a = 0; a < c->dc_nacts; a++)
+            disasm_prog(o, &o->acts[c->dc_act + a].da_prog, "action", a + 1);
+    }
+}
+
 static void list_probes(const struct dif_obj *o)
 {
     printf("%5s %10s %17s %33s %s\n", "ID", "PROVIDER", "MODULE", "FUNCTION", "NAME");
@@ -269,14 +317,14 @@ int main(int argc, char **argv)
     const char *script = NULL, *outpath = NULL, *capture = NULL;
     char *text = NULL;
     size_t textlen = 0;
-    int cpp = 0, list = 0, compile_only = 0, opt;
+    int cpp = 0, list = 0, compile_only = 0, show_dif = 0, opt;
 
     for (int k = 1; k < argc; k++)
         if (!strcmp(argv[k], "--help")) {
             usage(stdout);
             return 0;
         }
-    while ((opt = getopt(argc, argv, "b:Cei:n:lo:qs:x:")) != -1) {
+    while ((opt = getopt(argc, argv, "b:Cei:n:lo:qSs:x:")) != -1) {
         switch (opt) {
         case 'b':
             if (set_option(&o, "bufsize", optarg))
@@ -296,6 +344,7 @@ int main(int argc, char **argv)
         }
         case 'o': outpath = optarg; break;
         case 'q': o.quiet = 1; break;
+        case 'S': show_dif = 1; break;
         case 's': script = optarg; break;
         case 'x':
             if (set_option_str(&o, optarg))
@@ -359,6 +408,8 @@ int main(int argc, char **argv)
         fprintf(stderr, "dtrace: could not enable tracing: %s\n", err);
         return 1;
     }
+    if (show_dif)
+        disasm(&st.obj);
     if (list) {
         list_probes(&st.obj);
         return 0;
