@@ -335,10 +335,16 @@ int main(int argc, char **argv)
         case 'i': capture = optarg; break;
         case 'l': list = 1; break;
         case 'n': {
+            /* each -n is one clause; a bare description gets an empty body */
             size_t n = strlen(optarg);
-            text = realloc(text, textlen + n + 2);
+            int bare = strchr(optarg, '{') == NULL;
+            text = realloc(text, textlen + n + 5);
             memcpy(text + textlen, optarg, n);
             textlen += n;
+            if (bare) {
+                memcpy(text + textlen, " {}", 3);
+                textlen += 3;
+            }
             text[textlen++] = '\n';
             break;
         }
@@ -394,10 +400,9 @@ int main(int argc, char **argv)
         if (script)
             fprintf(stderr, "dtrace: script '%s' matched %u probe%s\n", script, co->nprobes,
                     co->nprobes == 1 ? "" : "s");
-        else
+        else /* like dtrace(1M): the description part of -n, before any predicate or body */
             fprintf(stderr, "dtrace: description '%.*s' matched %u probe%s\n",
-                    (int)(textlen ? textlen - 1 : 0), text, co->nprobes,
-                    co->nprobes == 1 ? "" : "s");
+                    (int)strcspn(text, "/{\n"), text, co->nprobes, co->nprobes == 1 ? "" : "s");
     }
     static struct dvm_state st;
     struct dvm_opts vo = { o.bufsize, o.aggsize, o.dynvarsize, o.bufpolicy, o.bufresize_manual,
