@@ -160,6 +160,21 @@ static uint32_t who(const struct thread *t)
 
 // Hands the message of `client` to server thread `srv` (blocked in RECEIVE, or running its
 // MsgReceive now). The caller makes the client REPLY-blocked. Returns the rcvid.
+static void trace_send_ev(const struct thread *client, const struct thread *srv)
+{
+    uint32_t rcvid = (uint32_t)rcvid_of(client);
+    ktrace_comm_ev(KEV_COMM_SND_MESSAGE, rcvid, (uint32_t)client->chan->owner->pid);
+    if (srv)
+        ktrace_comm_ev(KEV_COMM_REC_MESSAGE, rcvid, who(srv));
+}
+
+// A send, and its receipt when a server takes it at once: one hook for both.
+static inline void trace_send(const struct thread *client, const struct thread *srv)
+{
+    if (KTRACE_ON(KEV_C_COMM))
+        trace_send_ev(client, srv);
+}
+
 static int deliver_message(struct thread *srv, struct thread *client)
 {
     uint32_t n = min_u32(client->msg_len, srv->msg_len);
@@ -174,9 +189,7 @@ static int deliver_message(struct thread *srv, struct thread *client)
     client->server = srv;
     srv->ipc_prio = client->prio;
     thread_update_prio(srv);
-    int rcvid = rcvid_of(client);
-    ktrace_comm(KEV_COMM_REC_MESSAGE, (uint32_t)rcvid, who(srv));
-    return rcvid;
+    return rcvid_of(client);
 }
 
 static void deliver_pulse(struct thread *srv, const struct kpulse *kp, struct channel *ch)
@@ -215,7 +228,6 @@ int ipc_send(struct thread *t, int coid, uint32_t smsg, uint32_t sbytes, uint32_
         return -EFAULT;
 
     struct channel *ch = c->chan;
-    ktrace_comm(KEV_COMM_SND_MESSAGE, (uint32_t)rcvid_of(t), (uint32_t)ch->owner->pid);
     t->chan = ch;
     t->coid = coid;
     t->msg_buf = smsg;
@@ -224,6 +236,7 @@ int ipc_send(struct thread *t, int coid, uint32_t smsg, uint32_t sbytes, uint32_
     t->reply_len = rbytes;
 
     struct thread *srv = take_receiver(ch);
+    trace_send(t, srv);
     if (srv) {
         int rcvid = deliver_message(srv, t);
         thread_set_result(srv, rcvid);
@@ -273,6 +286,7 @@ int ipc_receive(struct thread *t, int chid, uint32_t msg, uint32_t bytes, uint32
         client->waitq = NULL;
         int rcvid = deliver_message(t, client);
         thread_set_state(client, THS_REPLY);
+        ktrace_comm(KEV_COMM_REC_MESSAGE, (uint32_t)rcvid, who(t));
         return rcvid;
     }
     t->chan = ch;
@@ -291,9 +305,9 @@ int ipc_reply(struct thread *t, int rcvid, int32_t status, uint32_t msg, uint32_
         return -EFAULT;
     uint32_t n = min_u32(bytes, client->reply_len);
     kmemcpy((void *)(uintptr_t)client->reply_buf, (const void *)(uintptr_t)msg, n);
-    ktrace_comm(KEV_COMM_REPLY_MESSAGE, (uint32_t)rcvid, (uint32_t)status);
     thread_unblock(client, status);
     drop_inherited(t);
+    ktrace_comm(KEV_COMM_REPLY_MESSAGE, (uint32_t)rcvid, (uint32_t)status);
     return 0;
 }
 

@@ -136,6 +136,7 @@ static int do_sysinfo(struct thread *t, uint32_t what, uint32_t out)
     case KSYSINFO_CYCLES_PER_SEC: v = board_cycles_per_sec(); break;
     case KSYSINFO_TICK_NS:        v = 1000000000u / TICK_HZ; break;
     case KSYSINFO_NPROC:          v = KMAX_PROCS; break;
+    case KSYSINFO_TRACE_HOOKS:    v = KTRACE_HOOKS; break;
     default:                      return -EINVAL;
     }
     if (!proc_can_write(t->proc, out, 4))
@@ -237,7 +238,6 @@ void kcall_dispatch(struct thread *t)
     for (unsigned i = 0; i < 6; i++)
         a[i] = arch_call_arg(t, i);
     k_kcall_count++;
-    ktrace_kcall_entry(t, n, a);
     int r = kcall_invoke(t, n, a);
     if (n != KC_TimerTimeout)
         t->timeout_ns = 0;      // TimerTimeout covers only the next kernel call

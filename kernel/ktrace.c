@@ -15,6 +15,9 @@
 #include <uapi/ktrace.h>
 
 struct trace_ring ktrace;
+uint8_t ktrace_cls_on[KEV_NCLASS];
+uint32_t ktrace_kernel_on;
+static const struct thread *ring_current;   // who the ring was last told runs
 static struct proc *ring_owner;     // the process the ring is mapped into
 static void *ring_mem;
 static unsigned ring_nbufs;
@@ -24,12 +27,28 @@ static struct {
     uint16_t idx;
     uint32_t seq;
 } notes[TRACE_MAX_BUFS];
-unsigned ktrace_notes;
+static unsigned ktrace_notes;
 static uint32_t notes_overflow;
+
+static uint32_t pid_of(const struct thread *t);
+static uint32_t tid_of(const struct thread *t);
+
+// Brings the hooks' flags up to date with the ring (after anything that may change them).
+static void ktrace_sync(void)
+{
+    static uint32_t synced = 0xffffffffu;
+    if (ktrace.tr_active != synced) {
+        synced = ktrace.tr_active;
+        for (unsigned c = 0; c < KEV_NCLASS; c++)
+            ktrace_cls_on[c] = (uint8_t)((synced >> c) & 1u);
+    }
+    ktrace_kernel_on = ktrace.tr_running || ktrace_notes;
+}
 
 void ktrace_init(void)
 {
     kmemset(&ktrace, 0, sizeof(ktrace));
+    ring_current = NULL;
     ring_owner = NULL;
     ring_mem = NULL;
     ring_nbufs = 0;
@@ -50,13 +69,32 @@ void ktrace_port_notify(struct trace_ring *r, unsigned bufidx, unsigned seq)
     }
 }
 
-void ktrace_deliver(void)
+void ktrace_exit_begin(void)
 {
     // Raising the interrupt may itself emit events that fill a buffer: keep going until the
     // queue is empty.
     for (unsigned i = 0; i < ktrace_notes; i++)
         irq_raise_synthetic(KIRQ_TRACE, (int32_t)(notes[i].seq << 8 | notes[i].idx));
     ktrace_notes = 0;
+}
+
+void ktrace_exit_end(struct thread *next)
+{
+    if (next->kc_trace)
+        ktrace_kcall_exit_ev(next);
+    if (next != ring_current) {
+        trace_ring_set_current(&ktrace, pid_of(next), tid_of(next));
+        ring_current = next;
+    }
+    ktrace_sync();
+}
+
+// Traced kernel calls still open when tracing starts or stops would get an exit event
+// from another session: forget them.
+static void forget_open_calls(void)
+{
+    for (unsigned i = 0; i < KMAX_THREADS; i++)
+        k_threads[i].kc_trace = 0;
 }
 
 // ---- hooks ------------------------------------------------------------------------------------
@@ -71,15 +109,22 @@ static uint32_t tid_of(const struct thread *t)
     return t->proc ? t->tid : (uint32_t)t->index + 1u;
 }
 
-void ktrace_kcall_entry_ev(struct thread *t, uint32_t n, const uint32_t *args)
+void ktrace_kcall_entry_ev(struct thread *t)
 {
+    if (!KTRACE_ON(KEV_C_KER_CALL))
+        return;
+    uint32_t n = arch_call_number(t);
     unsigned ev = KEV_KC_ENTRY(n & (KEV_KC_MAX - 1));
     if (n >= KEV_KC_MAX)
         ev = KEV_KC_ENTRY(KEV_KC_MAX - 1);      // unknown numbers share the last id
-    if (trace_is_wide(&ktrace, KEV_C_KER_CALL, ev))
+    if (trace_is_wide(&ktrace, KEV_C_KER_CALL, ev)) {
+        uint32_t args[6];
+        for (unsigned i = 0; i < 6; i++)
+            args[i] = arch_call_arg(t, i);
         trace_emit_words(&ktrace, KEV_C_KER_CALL, ev, args, 6);
-    else
-        trace_emit_simple(&ktrace, KEV_C_KER_CALL, ev, args[0], args[1]);
+    } else {
+        trace_emit_simple(&ktrace, KEV_C_KER_CALL, ev, arch_call_arg(t, 0), arch_call_arg(t, 1));
+    }
     t->kc_trace = (uint16_t)(ev + 1);
 }
 
@@ -141,11 +186,6 @@ void ktrace_comm_ev(unsigned ev, uint32_t a, uint32_t b)
 void ktrace_timer_ev(uint32_t id, uint32_t pid)
 {
     trace_emit_simple(&ktrace, KEV_C_SYSTEM, KEV_SYS_TIMER, id, pid);
-}
-
-void ktrace_switch_ev(const struct thread *next)
-{
-    trace_ring_set_current(&ktrace, pid_of(next), tid_of(next));
 }
 
 // ---- the snapshot at START ---------------------------------------------------------------------
@@ -215,6 +255,7 @@ static void free_buffers(void)
     }
     pmem_free(&k_pmem, ring_mem);
     kmemset(&ktrace, 0, sizeof(ktrace));
+    ring_current = NULL;
     ring_mem = NULL;
     ring_owner = NULL;
     ring_nbufs = 0;
@@ -302,30 +343,35 @@ static int insert_user(struct proc *p, uint32_t cmd, uint32_t code, uint32_t a, 
 
 // ---- cost measurement (kbench) ------------------------------------------------------------------
 
+// One loop per kind, so that each loop holds nothing but its hook; the barrier keeps the
+// compiler from hoisting the hook's flag load out of the loop.
+#define BENCH_LOOP(n, body)                           \
+    for (uint32_t i = 0; i < (n); i++) {              \
+        body;                                         \
+        __asm__ volatile("" ::: "memory");            \
+    }
+
 static int bench(uint32_t kind, uint32_t n)
 {
     static const uint32_t w[4] = { 1, 2, 3, 4 };
     if (n > 1000000u)
         return -EINVAL;
-    for (uint32_t i = 0; i < n; i++) {
-        switch (kind) {
-        case KTRACE_BENCH_LOOP:
-            break;
-        case KTRACE_BENCH_DISABLED:
-            ktrace_timer(i, 0);         // class SYSTEM, off during the measurement
-            break;
-        case KTRACE_BENCH_SIMPLE:
-            trace_emit_simple(&ktrace, KEV_C_USER, 1, i, 0);
-            break;
-        case KTRACE_BENCH_COMBINE:
-            trace_emit_words(&ktrace, KEV_C_USER, 2, w, 4);
-            break;
-        default:
-            return -EINVAL;
-        }
-        __asm__ volatile("" ::: "memory");  // one iteration = one hook, nothing hoisted
+    switch (kind) {
+    case KTRACE_BENCH_LOOP:
+        BENCH_LOOP(n, (void)i);
+        return 0;
+    case KTRACE_BENCH_DISABLED:     // class SYSTEM, off during the measurement
+        BENCH_LOOP(n, ktrace_timer(i, 0));
+        return 0;
+    case KTRACE_BENCH_SIMPLE:
+        BENCH_LOOP(n, trace_emit_simple(&ktrace, KEV_C_USER, 1, i, 0));
+        return 0;
+    case KTRACE_BENCH_COMBINE:
+        BENCH_LOOP(n, trace_emit_words(&ktrace, KEV_C_USER, 2, w, 4));
+        return 0;
+    default:
+        return -EINVAL;
     }
-    return 0;
 }
 
 // ---- TraceEvent ---------------------------------------------------------------------------------
@@ -335,7 +381,16 @@ static int filter_result(int r)
     return r < 0 ? r : 0;
 }
 
+static int ktrace_command(struct thread *t, uint32_t cmd, uint32_t a, uint32_t b, uint32_t c);
+
 int ktrace_call(struct thread *t, uint32_t cmd, uint32_t a, uint32_t b, uint32_t c)
+{
+    int r = ktrace_command(t, cmd, a, b, c);
+    ktrace_sync();
+    return r;
+}
+
+static int ktrace_command(struct thread *t, uint32_t cmd, uint32_t a, uint32_t b, uint32_t c)
 {
     struct proc *p = t->proc;
     struct trace_ring *r = &ktrace;
@@ -367,13 +422,17 @@ int ktrace_call(struct thread *t, uint32_t cmd, uint32_t a, uint32_t b, uint32_t
         int e = trace_ring_start(r);
         if (e < 0)
             return e;
-        ktrace_switch_ev(t);
+        forget_open_calls();
+        trace_ring_set_current(r, pid_of(t), tid_of(t));
+        ring_current = t;
+        ktrace_sync();
         if (cmd == KTRACE_START)
             snapshot();
         return 0;
     }
     case KTRACE_STOP:
         trace_ring_stop(r);
+        forget_open_calls();
         return 0;
     case KTRACE_FLUSHBUFFER:
         return filter_result(trace_ring_flush(r));

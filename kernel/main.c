@@ -30,7 +30,7 @@ static void kernel_tick(void)
     k_ticks++;
     ktimer_run(k_ticks);
     sched_tick();
-    if (unlikely(ktrace.tr_running) && k_ticks % TICK_HZ == 0)
+    if (unlikely(ktrace_kernel_on) && k_ticks % TICK_HZ == 0)
         trace_ring_tick(&ktrace);       // a TIME event at least every 2^32 cycles
     ktrace_int(KEV_INT_EXIT, KIRQ_TICK, 0);
 }
@@ -61,12 +61,17 @@ static void halt_if_done(void)
     board_halt(128 + KW_TERMSIG(st));
 }
 
-void kernel_entry(unsigned kind)
+// The body of both entry points; `traced` is a constant in each, so the untraced one holds
+// no trace code at all.
+static inline __attribute__((always_inline)) void kernel_entry_body(unsigned kind,
+                                                                    const bool traced)
 {
     struct thread *t = k_current;
 
     switch (kind) {
     case KENTRY_CALL:
+        if (traced)
+            ktrace_kcall_entry_ev(t);
         kcall_dispatch(t);
         break;
     case KENTRY_TICK:
@@ -84,13 +89,23 @@ void kernel_entry(unsigned kind)
         kpanic("unknown kernel entry %u", kind);
     }
     halt_if_done();
-    if (unlikely(ktrace_notes))
-        ktrace_deliver();
-    struct thread *next = sched_choose();
-    if (unlikely(next->kc_trace))
-        ktrace_kcall_exit_ev(next);
+    if (traced)
+        ktrace_exit_begin();
+    struct thread *next = traced ? sched_choose_traced() : sched_choose();
+    if (traced)
+        ktrace_exit_end(next);
     if (next->proc != t->proc || kind == KENTRY_FAULT)
         arch_mpu_switch(next->proc);
+}
+
+void kernel_entry(unsigned kind)
+{
+    kernel_entry_body(kind, false);
+}
+
+void kernel_entry_traced(unsigned kind)
+{
+    kernel_entry_body(kind, KTRACE_HOOKS);
 }
 
 static void idle_main(void)

@@ -26,6 +26,22 @@ $(B)/kernel.a: $(KERNEL_OBJS)
 	@echo "  AR      $@"
 	$(Q)rm -f $@ && $(CROSS)ar rcs $@ $^
 
+# The same kernel with every trace hook compiled out: only the benchmarks use it, as the
+# baseline that "tracing compiled in but off" is compared with.
+KERNEL_NT_OBJS := $(patsubst %,$(B)/obj-notrace/%.o,$(KERNEL_ALL))
+$(B)/obj-notrace/%.c.o: %.c
+	@mkdir -p $(dir $@)
+	@echo "  CC      $< (no trace hooks)"
+	$(Q)$(CC) $(KCFLAGS) -DKTRACE_DISABLED -c $< -o $@
+
+$(B)/obj-notrace/%.S.o: %.S
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(KCFLAGS) -DKTRACE_DISABLED -c $< -o $@
+
+$(B)/kernel-notrace.a: $(KERNEL_NT_OBJS)
+	@echo "  AR      $@"
+	$(Q)rm -f $@ && $(CROSS)ar rcs $@ $^
+
 $(B)/kernel.ld: ldscripts/kernel.ld.S boards/$(BOARD)/board_config.h boards/$(BOARD)/board.mk
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) -E -P -x c -Iboards/$(BOARD) $(BOARD_DEFS) $< -o $@

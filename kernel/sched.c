@@ -22,16 +22,22 @@ void sched_init(void)
     k_context_switches = 0;
 }
 
-void sched_make_ready(struct thread *t, bool at_head)
+static inline __attribute__((always_inline)) void enqueue(struct thread *t, bool at_head)
 {
     KASSERT(!list_linked(&t->qlink), "ready thread already queued");
-    thread_set_state(t, THS_READY);
+    t->state = THS_READY;
     t->waitq = NULL;
     if (at_head)
         list_push_front(&ready_q[t->prio], &t->qlink);
     else
         list_push_back(&ready_q[t->prio], &t->qlink);
     ready_map[t->prio >> 5] |= 1u << (t->prio & 31);
+}
+
+void sched_make_ready(struct thread *t, bool at_head)
+{
+    enqueue(t, at_head);
+    ktrace_state(t);    // last, so that the hook's call is a tail call
 }
 
 void sched_remove(struct thread *t)
@@ -67,7 +73,7 @@ void sched_tick(void)
     }
 }
 
-struct thread *sched_choose(void)
+static inline __attribute__((always_inline)) struct thread *choose(const bool traced)
 {
     struct thread *cur = k_current;
     int top = sched_top_prio();
@@ -78,17 +84,29 @@ struct thread *sched_choose(void)
         if (top < (int)cur->prio || (top == (int)cur->prio && !yield))
             return cur;
         // Preempted threads keep their place at the head; yielding ones go to the back.
-        sched_make_ready(cur, !yield);
+        enqueue(cur, !yield);
+        if (traced)
+            ktrace_state(cur);
     }
     top = sched_top_prio();
     KASSERT(top >= 0, "no runnable thread (idle missing)");
     struct thread *next = list_entry(ready_q[top].next, struct thread, qlink);
     sched_remove(next);
-    thread_set_state(next, THS_RUNNING);
-    if (next != cur) {
+    next->state = THS_RUNNING;
+    if (traced)
+        ktrace_state(next);
+    if (next != cur)
         k_context_switches++;
-        ktrace_switch(next);
-    }
     k_current = next;
     return next;
+}
+
+struct thread *sched_choose(void)
+{
+    return choose(false);
+}
+
+struct thread *sched_choose_traced(void)
+{
+    return choose(KTRACE_HOOKS);
 }

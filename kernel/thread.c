@@ -90,7 +90,7 @@ void waitq_insert(struct list *q, struct thread *t)
 void thread_block(struct thread *t, uint8_t state, struct list *q)
 {
     KASSERT(t->state == THS_RUNNING, "blocking a thread that is not running");
-    thread_set_state(t, state);
+    t->state = state;
     t->waitq = NULL;
     if (q)
         waitq_insert(q, t);
@@ -98,6 +98,7 @@ void thread_block(struct thread *t, uint8_t state, struct list *q)
         ktimer_start(&t->timeout, k_ticks + ktimer_ns_to_ticks(t->timeout_ns));
         t->timeout_ns = 0;
     }
+    ktrace_state(t);    // last: the hook's call is a tail call
 }
 
 void thread_unblock(struct thread *t, int32_t ret)

@@ -25,12 +25,14 @@ ktest_MMIO   := 0x40000000 0x1000
 kt_peer_PRIO := 50
 kt_fault_PRIO := 50
 kbench_PRIO  := 100
-kbench_FLAGS := KAPP_F_IO
+kbench_FLAGS := KAPP_F_IO|KAPP_F_TRACE
 
-IMAGES := demo ktest kbench
+IMAGES := demo ktest kbench kbench_notrace
 demo_APPS   := init srv client ticker driver worker
 ktest_APPS  := ktest kt_peer kt_fault
 kbench_APPS := kbench kt_peer
+kbench_notrace_APPS  := kbench kt_peer
+kbench_notrace_KLIB  := kernel-notrace
 
 UCFLAGS := $(ARCH_CFLAGS) --specs=picolibc.specs -std=gnu11 -O2 -g $(TWARN) \
            -ffunction-sections -fdata-sections -Iuser/include -Ikernel/include -Itrace/include \
@@ -101,10 +103,11 @@ $(B)/$(1)/apps.S: user/module.mk $$(foreach a,$$($(1)_APPS),$(B)/apps/$$(a).bin)
 $(B)/$(1)/apps.o: $(B)/$(1)/apps.S
 	$$(Q)$$(CC) $$(ARCH_CFLAGS) -c $$< -o $$@
 
-$(B)/$(1).elf: $(B)/$(1)/apps.o $(B)/kernel.a $(B)/kernel.ld
+$(1)_KLIB ?= kernel
+$(B)/$(1).elf: $(B)/$(1)/apps.o $(B)/$$($(1)_KLIB).a $(B)/kernel.ld
 	@echo "  IMAGE   $$@ ($$($(1)_APPS))"
 	$$(Q)$$(CC) $$(ARCH_CFLAGS) -nostdlib -T $(B)/kernel.ld -Wl,--gc-sections \
-	    -Wl,-Map=$$@.map -o $$@ $(B)/$(1)/apps.o -Wl,--whole-archive $(B)/kernel.a \
+	    -Wl,-Map=$$@.map -o $$@ $(B)/$(1)/apps.o -Wl,--whole-archive $(B)/$$($(1)_KLIB).a \
 	    -Wl,--no-whole-archive -lgcc
 endef
 $(foreach i,$(IMAGES),$(eval $(call IMAGE_template,$(i))))

@@ -4,6 +4,8 @@
  * pushed r0-r3, r12, lr, pc, xPSR on the thread's stack (PSP); we save psp, r4-r11 and CONTROL
  * into k_current->ctx (struct arch_context), run kernel_entry(kind) on the main stack, then
  * restore whatever thread k_current names and return to it in thread mode on PSP.
+ * While tracing runs (ktrace_kernel_on) it calls kernel_entry_traced instead, so that the
+ * untraced path pays one load and one branch for tracing.
  * SVC, PendSV, SysTick and all device interrupts share one priority, so kentry never nests;
  * faults have a higher priority and only come here when taken in thread mode. */
     .syntax unified
@@ -49,7 +51,13 @@ kentry:
     stmia r1!, {r2, r4-r11}
     mrs r2, control
     str r2, [r1]
+#ifndef KTRACE_DISABLED
+    ldr r1, =ktrace_kernel_on   /* tracing on: the entry that also does the trace work */
+    ldr r1, [r1]
+    cbnz r1, 3f
+#endif
     bl kernel_entry
+4:
     ldr r1, =k_current
     ldr r1, [r1]
     ldr r2, [r1, #36]
@@ -59,6 +67,11 @@ kentry:
     isb
     mvn lr, #2              /* EXC_RETURN 0xfffffffd: thread mode, PSP, basic frame */
     bx lr
+
+#ifndef KTRACE_DISABLED
+3:  bl kernel_entry_traced
+    b 4b
+#endif
 
 kentry_bad_stack:
     mov r1, lr

@@ -55,5 +55,6 @@ int arch_fault_info(char *buf, size_t size);
 int32_t arch_semihost(uint32_t op, uint32_t arg);
 
 void kernel_entry(unsigned kind);
+void kernel_entry_traced(unsigned kind);   // the same, while tracing runs
 
 #endif

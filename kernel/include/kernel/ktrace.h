@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: MIT
-// Trace hooks of the kernel. Each hook is an inline test of the class's bit in ktrace.tr_active
-// (a load, a bit test and a branch when the class is off) and an out-of-line call that builds
-// the event when it is on. KTRACE_DISABLED compiles every hook away: it exists only to
-// measure what the hooks cost when tracing is off (make bench).
+// Trace hooks of the kernel. A class hook is an inline test of one byte (ktrace_cls_on, a
+// mirror of ktrace.tr_active kept by ktrace_sync: a literal load, a byte load and a cbnz when
+// the class is off) and an out-of-line call that builds the event when it is on. Work done
+// once per kernel entry (kernel-call entry and exit events, raising the synthetic
+// interrupt, telling the ring who runs) hangs off one test of ktrace_kernel_on at entry.
+// KTRACE_DISABLED compiles every hook away: it exists only to measure what the hooks cost
+// when tracing is off (make bench).
 #ifndef KERNEL_KTRACE_H
 #define KERNEL_KTRACE_H
 
@@ -14,22 +17,31 @@ struct proc;
 
 extern struct trace_ring ktrace;
 
+// Mirror of ktrace.tr_active, one byte a class: the hooks' test.
+extern uint8_t ktrace_cls_on[KEV_NCLASS];
+// Non-zero while tracing runs or notifications wait: the exception entry's one test, which
+// picks kernel_entry_traced over kernel_entry.
+extern uint32_t ktrace_kernel_on;
+
 #ifdef KTRACE_DISABLED
 #define KTRACE_ON(cls) 0
+#define KTRACE_HOOKS 0
 #else
-#define KTRACE_ON(cls) unlikely(trace_on(&ktrace, (cls)))
+#define KTRACE_ON(cls) unlikely(ktrace_cls_on[(cls)] != 0)
+#define KTRACE_HOOKS 1
 #endif
 
 void ktrace_init(void);
 // The TraceEvent kernel call.
 int ktrace_call(struct thread *t, uint32_t cmd, uint32_t a, uint32_t b, uint32_t c);
-// Raises the synthetic interrupt for buffers that filled during this kernel entry.
-void ktrace_deliver(void);
+// The end of a traced kernel entry: before choosing the next thread (raises the synthetic
+// interrupt for buffers that filled), and after (the next thread's kernel-call exit event).
+void ktrace_exit_begin(void);
+void ktrace_exit_end(struct thread *next);
 void ktrace_proc_gone(struct proc *p);
-extern unsigned ktrace_notes;
 
 // Out-of-line halves of the hooks (ktrace.c).
-void ktrace_kcall_entry_ev(struct thread *t, uint32_t n, const uint32_t *args);
+void ktrace_kcall_entry_ev(struct thread *t);
 void ktrace_kcall_exit_ev(struct thread *t);
 void ktrace_state_ev(const struct thread *t);
 void ktrace_thread_ev(const struct thread *t, unsigned ev);
@@ -38,25 +50,6 @@ void ktrace_proc_ev(const struct proc *p, unsigned ev);
 void ktrace_int_ev(unsigned ev, uint32_t irq, uint32_t who);
 void ktrace_comm_ev(unsigned ev, uint32_t a, uint32_t b);
 void ktrace_timer_ev(uint32_t id, uint32_t pid);
-void ktrace_switch_ev(const struct thread *next);
-
-// Kernel call entry; the exit is traced when the call returns to its thread (kernel exit).
-static inline void ktrace_kcall_entry(struct thread *t, uint32_t n, const uint32_t *args)
-{
-    if (KTRACE_ON(KEV_C_KER_CALL))
-        ktrace_kcall_entry_ev(t, n, args);
-}
-
-// A context switch (PID/TID filters need to know who runs).
-static inline void ktrace_switch(const struct thread *next)
-{
-#ifndef KTRACE_DISABLED
-    if (unlikely(ktrace.tr_active != 0))
-        ktrace_switch_ev(next);
-#else
-    (void)next;
-#endif
-}
 
 static inline void ktrace_state(const struct thread *t)
 {

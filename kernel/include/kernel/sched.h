@@ -16,8 +16,10 @@ void sched_remove(struct thread *t);
 // Highest priority that has a ready thread, or -1 when none.
 int sched_top_prio(void);
 // Chooses the thread to run when the kernel returns; called on every kernel exit.
-// Returns the thread that will run (also stored in k_current).
+// Returns the thread that will run (also stored in k_current). sched_choose_traced is the
+// same for a traced kernel entry: the READY and RUNNING state events of a switch come from it.
 struct thread *sched_choose(void);
+struct thread *sched_choose_traced(void);
 // Asks for the current thread to go to the back of its priority's queue on kernel exit.
 void sched_yield_current(void);
 // Called on each tick for round-robin accounting.

@@ -75,5 +75,6 @@ struct kapp_header {
 #define KSYSINFO_CYCLES_PER_SEC 1
 #define KSYSINFO_TICK_NS        2
 #define KSYSINFO_NPROC          3
+#define KSYSINFO_TRACE_HOOKS    4   // 1: trace hooks compiled in (0 in the benchmark baseline)
 
 #endif

@@ -3,10 +3,14 @@
 // takes one nanosecond of virtual time, so the 25 MHz cycle counter advances once every 40
 // instructions: instructions = cycles * 1e9 / 25e6. Each figure is the median of 5 runs of
 // N operations, and includes the loop around the call (a few instructions).
-// Prints "BENCH <name> <value> insns".
+// Prints "BENCH <name> <value> insns". On a kernel built without trace hooks (the baseline
+// image kbench_notrace) the names end in _notrace; with hooks, the kernel figures are given
+// with tracing off, then on in fast and in wide mode (every class, ring policy), and the
+// cost of one trace event is measured inside the kernel (KTRACE_BENCH).
 #include <kern.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <trace/kev.h>
 
 #define RUNS 5
 
@@ -75,34 +79,97 @@ static uint64_t bench_roundtrip(int coid, uint32_t n)
     return ClockCycles() - t0;
 }
 
-int main(void)
+static int peer_coid;
+
+static void kernel_benches(const char *suffix)
 {
-    insns_per_ns = 1;
     uint64_t v[RUNS];
     const uint32_t n = 4000;
 
     for (int r = 0; r < RUNS; r++)
         v[r] = per_op(bench_null(n), n);
-    printf("BENCH kcall_null_insns %llu insns\n", (unsigned long long)median(v));
-
+    printf("BENCH kcall_null_insns%s %llu insns\n", suffix, (unsigned long long)median(v));
     for (int r = 0; r < RUNS; r++)
         v[r] = per_op(bench_switch(n), n);
-    printf("BENCH context_switch_insns %llu insns\n", (unsigned long long)median(v));
+    printf("BENCH context_switch_insns%s %llu insns\n", suffix, (unsigned long long)median(v));
+    for (int r = 0; r < RUNS; r++)
+        v[r] = per_op(bench_roundtrip(peer_coid, n), n);
+    printf("BENCH msg_roundtrip_insns%s %llu insns\n", suffix, (unsigned long long)median(v));
+}
 
-    // Message round trip to a server in another process (kt_peer, higher priority than its
-    // clients' default so it is always waiting in MsgReceive).
+// Cycles for n iterations of one KTRACE_BENCH kind, measured around the kernel call.
+static uint64_t trace_bench(uint32_t kind, uint32_t n)
+{
+    uint64_t t0 = ClockCycles();
+    if (TraceEvent(KTRACE_BENCH, kind, n, 0) < 0)
+        printf("kbench: KTRACE_BENCH %lu failed\n", (unsigned long)kind);
+    return ClockCycles() - t0;
+}
+
+// Instructions per hook: the kind's loop minus the empty loop, median of RUNS.
+static uint64_t hook_cost(uint32_t kind)
+{
+    const uint32_t n = 20000;
+    uint64_t v[RUNS];
+    for (int r = 0; r < RUNS; r++) {
+        uint64_t base = trace_bench(KTRACE_BENCH_LOOP, n), c = trace_bench(kind, n);
+        v[r] = c > base ? per_op(c - base, n) : 0;
+    }
+    return median(v);
+}
+
+static void trace_costs(void)
+{
+    TraceEvent(KTRACE_ALLOCBUFFER, 8, 0, 0);
+    TraceEvent(KTRACE_SETPOLICY, KTRACE_POLICY_RING, 0, 0);     // wraps: no logger needed
+    TraceEvent(KTRACE_DELALLCLASSES, 0, 0, 0);
+    TraceEvent(KTRACE_ADDCLASS, KEV_C_USER, 0, 0);
+    TraceEvent(KTRACE_STARTNOSTATE, 0, 0, 0);
+    printf("BENCH trace_disabled_hook_insns %llu insns\n",
+           (unsigned long long)hook_cost(KTRACE_BENCH_DISABLED));
+    printf("BENCH trace_simple_event_insns %llu insns\n",
+           (unsigned long long)hook_cost(KTRACE_BENCH_SIMPLE));
+    printf("BENCH trace_combine_event_insns %llu insns\n",
+           (unsigned long long)hook_cost(KTRACE_BENCH_COMBINE));
+    TraceEvent(KTRACE_STOP, 0, 0, 0);
+
+    TraceEvent(KTRACE_ADDALLCLASSES, 0, 0, 0);
+    TraceEvent(KTRACE_SETALLCLASSESFAST, 0, 0, 0);
+    TraceEvent(KTRACE_STARTNOSTATE, 0, 0, 0);
+    kernel_benches("_trace_fast");
+    TraceEvent(KTRACE_STOP, 0, 0, 0);
+    TraceEvent(KTRACE_SETALLCLASSESWIDE, 0, 0, 0);
+    TraceEvent(KTRACE_STARTNOSTATE, 0, 0, 0);
+    kernel_benches("_trace_wide");
+    TraceEvent(KTRACE_STOP, 0, 0, 0);
+    struct ktrace_query q;
+    TraceEvent(KTRACE_QUERYEVENTS, (uint32_t)(uintptr_t)&q, 0, 0);
+    printf("kbench: %llu events generated while measuring\n", (unsigned long long)q.generated);
+    TraceEvent(KTRACE_DEALLOCBUFFER, 0, 0, 0);
+}
+
+int main(void)
+{
+    insns_per_ns = 1;
+    uint32_t hooks = 0;
+    SysInfo(KSYSINFO_TRACE_HOOKS, &hooks);
+
+    // Message round trips go to a server in another process (kt_peer).
     int chid = ChannelCreate(0);
     int pid = ProcSpawn("kt_peer", 0, (uint32_t)chid);
     int32_t hello[4];
     struct kmsg_info info;
     int rcvid = MsgReceive(chid, hello, sizeof(hello), &info);
     MsgReply(rcvid, 0, NULL, 0);
-    int coid = ConnectAttach(pid, hello[1]);
-    for (int r = 0; r < RUNS; r++)
-        v[r] = per_op(bench_roundtrip(coid, n), n);
-    printf("BENCH msg_roundtrip_insns %llu insns\n", (unsigned long long)median(v));
+    peer_coid = ConnectAttach(pid, hello[1]);
+    if (hooks) {
+        kernel_benches("");
+        trace_costs();
+    } else {
+        kernel_benches("_notrace");
+    }
     int32_t quit_cmd = 0x51554954;
-    MsgSend(coid, &quit_cmd, sizeof(quit_cmd), NULL, 0);
+    MsgSend(peer_coid, &quit_cmd, sizeof(quit_cmd), NULL, 0);
     ProcWait(pid, NULL);
     return 0;
 }

@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# Kernel benchmarks on QEMU with -icount shift=0 (deterministic instruction counts): boots
+# the kernel without trace hooks (baseline) and with them, prints both images' BENCH lines
+# and the slowdowns: tracing compiled in but off, and on in fast and wide mode.
+#   scripts/bench-kernel.sh BUILD_DIR
+set -u
+b=$1
+run() { QEMU_ICOUNT=1 QEMU_TIMEOUT=600 "$(dirname "$0")/qemu-run.sh" "$1" 2>&1; }
+base=$(run "$b/kbench_notrace.elf") || { echo "$base" >&2; exit 1; }
+traced=$(run "$b/kbench.elf") || { echo "$traced" >&2; exit 1; }
+all=$(printf '%s\n%s\n' "$base" "$traced" | grep '^BENCH ')
+printf '%s\n' "$all"
+val() { printf '%s\n' "$all" | awk -v n="$1" '$2 == n { print $3 }'; }
+for k in kcall_null context_switch msg_roundtrip; do
+    b0=$(val "${k}_insns_notrace")
+    for mode in "" _trace_fast _trace_wide; do
+        v=$(val "${k}_insns$mode")
+        [ -n "$b0" ] && [ -n "$v" ] || { echo "bench-kernel: missing ${k}_insns$mode" >&2; exit 1; }
+        name=${mode#_}; name=${name:-trace_off}
+        awk -v v="$v" -v b="$b0" -v n="${k}_slowdown_${name}_pct" \
+            'BEGIN { printf "BENCH %s %.2f %%\n", n, (v - b) * 100.0 / b }'
+    done
+done
