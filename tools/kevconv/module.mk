@@ -2,16 +2,22 @@
 # Post-capture analysis tools over the shared decoder (trace/kev_decode.c):
 #   kev2ctf    .kev -> CTF 1.8 directory (babeltrace2, Trace Compass)
 #   kev2json   .kev -> Chrome trace-event JSON (Perfetto UI)
+#   kevstat    analyses (CPU, states, kernel calls, interrupts, messages, losses), text or JSON
 # kx.c holds what the tools share (file loading, the thread model).
 KC := tools/kevconv
 KC_DECODE := $(KC)/kx.c trace/kev_decode.c trace/kev_file.c trace/kev_names.c
 
-HOST_TOOLS += $(H)/kev2ctf $(H)/kev2json
+HOST_TOOLS += $(H)/kev2ctf $(H)/kev2json $(H)/kevstat
+KC_STATS := $(KC)/kx_stats.c $(KC)/kx_stats_json.c $(KC)/kx_msg.c
 $(H)/kev2ctf: $(call host_objs,$(KC)/kev2ctf.c $(KC)/ctf_meta.c $(KC_DECODE))
 	@echo "  LINK    $@"
 	$(Q)$(HOST_CC) -o $@ $^
 
 $(H)/kev2json: $(call host_objs,$(KC)/kev2json.c $(KC)/kx_msg.c $(KC_DECODE))
+	@echo "  LINK    $@"
+	$(Q)$(HOST_CC) -o $@ $^
+
+$(H)/kevstat: $(call host_objs,$(KC)/kevstat.c $(KC_STATS) $(KC_DECODE))
 	@echo "  LINK    $@"
 	$(Q)$(HOST_CC) -o $@ $^
 
@@ -28,3 +34,5 @@ TEST_DEPS_HOST += $(H)/kev2ctf $(H)/kevscen $(H)/kevgen $(H)/traceprinter
 SCRIPT_TESTS_HOST += kev2ctf|300|test/tools/test_kev2ctf.sh
 TEST_DEPS_HOST += $(H)/kev2json
 SCRIPT_TESTS_HOST += kev2json|300|test/tools/test_kev2json.sh
+TEST_DEPS_HOST += $(H)/kevstat
+SCRIPT_TESTS_HOST += kevstat|300|test/tools/test_kevstat.sh

@@ -1,0 +1,285 @@
+// SPDX-License-Identifier: MIT
+// kevstat: analyses of a .kev trace (kx_stats.c) printed as text tables and power-of-two
+// histograms, or with --json as one JSON object for scripts. Sections: cpu (time per
+// process, thread, priority), states (time in each thread state), kcalls (counts, errors,
+// latency), irq (rate, handler time, interrupt-to-thread latency), msg (per channel traffic,
+// send-to-reply latency, critical path), lost (lost-event windows).
+// Exit status: 0 ok, 1 damaged or unreadable input (the results up to the problem are still
+// printed), 2 bad usage.
+#include <stdlib.h>
+#include <string.h>
+
+#include "kx_stats.h"
+
+static const char *const sections[] = { "cpu", "states", "kcalls", "irq", "msg", "lost" };
+#define NSECT 6u
+
+static void usage(FILE *f)
+{
+    fprintf(f, "usage: kevstat [--json] [-s SECTION[,SECTION...]] FILE.kev\n"
+               "Analyses a .kev trace. Sections (default: all):\n"
+               "  cpu     CPU time per process, thread and priority\n"
+               "  states  time each thread spent in each state\n"
+               "  kcalls  kernel calls: count, errors by errno, latency histogram\n"
+               "  irq     interrupts: rate, handler time, interrupt-to-thread latency\n"
+               "  msg     messages per channel: count, send-to-reply latency, critical path\n"
+               "  lost    lost-event windows and the classes around them\n"
+               "  --json      one JSON object with every result (times in cycles)\n"
+               "  -h, --help  this text\n"
+               "Exit status: 0 ok, 1 damaged or unreadable input, 2 bad usage.\n");
+}
+
+static double us(const struct kx_stats *s, uint64_t cycles)
+{
+    return kx_seconds(s->r, cycles) * 1e6;
+}
+
+static void quantize(const struct kx_stats *s, const struct kx_dist *d, const char *what)
+{
+    if (!d->n)
+        return;
+    printf("    %s: n %llu  min %.3f us  mean %.3f us  max %.3f us\n", what,
+           (unsigned long long)d->n, us(s, d->min), us(s, d->sum) / (double)d->n,
+           us(s, d->max));
+    unsigned lo = KX_HIST, hi = 0;
+    for (unsigned b = 0; b < KX_HIST; b++)
+        if (d->hist[b])
+            lo = b < lo ? b : lo, hi = b;
+    printf("    %14s  ---------------- Distribution ---------------- count\n", "cycles");
+    for (unsigned b = lo; b <= hi + 1 && b < KX_HIST; b++) {
+        unsigned bar = (unsigned)((d->hist[b] * 40 + d->n - 1) / d->n);
+        char at[41];
+        memset(at, '@', bar);
+        at[bar] = 0;
+        printf("    %14llu |%-40s %llu\n", b ? 1ull << (b - 1) : 0ull, at,
+               (unsigned long long)d->hist[b]);
+    }
+}
+
+static void print_cpu(const struct kx_stats *s)
+{
+    char lb[80];
+    uint64_t span = s->t_last - s->t_first;
+    printf("== CPU time (trace span %.3f ms) ==\n", us(s, span) / 1000);
+    printf("  %-32s %12s %7s %8s\n", "thread", "us", "%", "runs");
+    for (unsigned i = 0; i < s->m.nth; i++) {
+        uint64_t t = s->th[i].state_t[KEV_TH_RUNNING];
+        if (!t && !s->th[i].runs)
+            continue;
+        printf("  %-32s %12.3f %6.2f%% %8llu\n", kx_label(&s->m, (int)i, lb, sizeof(lb)),
+               us(s, t), span ? 100.0 * (double)t / (double)span : 0.0,
+               (unsigned long long)s->th[i].runs);
+    }
+    for (unsigned c = 0; c < KEV_MAX_CPUS; c++)
+        if (s->idle_t[c])
+            printf("  %-32s %12.3f\n", c ? "(no thread, other CPU)" : "(no thread running)",
+                   us(s, s->idle_t[c]));
+    printf("  %-32s %12s\n", "process", "us");
+    for (unsigned i = 0; i < s->m.nth; i++) {
+        int seen = 0;
+        for (unsigned j = 0; j < i && !seen; j++)
+            seen = s->m.th[j].pid == s->m.th[i].pid;
+        if (seen)
+            continue;
+        uint64_t t = 0;
+        for (unsigned j = i; j < s->m.nth; j++)
+            if (s->m.th[j].pid == s->m.th[i].pid)
+                t += s->th[j].state_t[KEV_TH_RUNNING];
+        snprintf(lb, sizeof(lb), "%u %s", s->m.th[i].pid, s->m.th[i].comm);
+        printf("  %-32s %12.3f\n", lb, us(s, t));
+    }
+    printf("  %-32s %12s\n", "priority", "us");
+    for (unsigned p = 0; p < KX_NPRIO; p++)
+        if (s->prio_t[p])
+            printf("  %-32u %12.3f\n", p, us(s, s->prio_t[p]));
+}
+
+static void print_states(const struct kx_stats *s)
+{
+    char lb[80];
+    printf("== Time in each thread state (us) ==\n");
+    for (unsigned i = 0; i < s->m.nth; i++) {
+        printf("  %-32s", kx_label(&s->m, (int)i, lb, sizeof(lb)));
+        for (unsigned st = 0; st < KEV_TH_NSTATES; st++)
+            if (s->th[i].state_t[st])
+                printf(" %s %.3f", kev_thread_state_name(st), us(s, s->th[i].state_t[st]));
+        printf("\n");
+    }
+}
+
+static void print_kcalls(const struct kx_stats *s)
+{
+    char nb[16];
+    printf("== Kernel calls ==\n");
+    printf("  %-22s %10s %10s %8s %12s %12s\n", "call", "entries", "completed", "errors",
+           "mean us", "max us");
+    for (unsigned c = 0; c < KEV_KC_MAX; c++) {
+        const struct kx_kc_stats *k = &s->kc[c];
+        if (!k->entries && !k->lat.n)
+            continue;
+        printf("  %-22s %10llu %10llu %8llu %12.3f %12.3f\n", kx_kcall_name(c, nb, sizeof(nb)),
+               (unsigned long long)k->entries, (unsigned long long)k->lat.n,
+               (unsigned long long)k->errors,
+               k->lat.n ? us(s, k->lat.sum) / (double)k->lat.n : 0.0, us(s, k->lat.max));
+        for (unsigned e = 0; e < KX_MAX_ERRNO; e++)
+            if (k->err[e])
+                printf("      errno %u: %llu\n", e, (unsigned long long)k->err[e]);
+    }
+    for (unsigned c = 0; c < KEV_KC_MAX; c++)
+        if (s->kc[c].lat.n) {
+            printf("  %s latency\n", kx_kcall_name(c, nb, sizeof(nb)));
+            quantize(s, &s->kc[c].lat, "entry -> exit");
+        }
+}
+
+static void print_irq(const struct kx_stats *s)
+{
+    double secs = kx_seconds(s->r, s->t_last - s->t_first);
+    printf("== Interrupts ==\n");
+    for (unsigned i = 0; i < KX_MAX_IRQ; i++) {
+        const struct kx_irq_stats *q = &s->irq[i];
+        if (!q->count)
+            continue;
+        printf("  irq %u: %llu interrupts, %.1f per second\n", i, (unsigned long long)q->count,
+               secs > 0 ? (double)q->count / secs : 0.0);
+        quantize(s, &q->total, "entry -> exit");
+        quantize(s, &q->handler, "handler");
+        quantize(s, &q->latency, "interrupt -> thread running");
+    }
+}
+
+static void print_msg(const struct kx_stats *s)
+{
+    char lb[80];
+    printf("== Messages per channel (client thread -> server process) ==\n");
+    for (unsigned i = 0; i < s->nchan; i++) {
+        const struct kx_chan *c = &s->chan[i];
+        const char *srv = "";
+        for (unsigned k = 0; k < s->m.nth; k++)
+            if (s->m.th[k].pid == c->srv_pid && s->m.th[k].comm[0])
+                srv = s->m.th[k].comm;
+        printf("  %s -> %s (pid %u)%s: %llu, %llu errors\n",
+               kx_label(&s->m, c->client, lb, sizeof(lb)), srv, c->srv_pid,
+               c->pulse ? " pulses" : "", (unsigned long long)c->count,
+               (unsigned long long)c->errors);
+        quantize(s, &c->lat, "send -> reply");
+        quantize(s, &c->queue, "send -> receive");
+        if (c->roots) {
+            printf("    critical path, mean per request:\n");
+            for (unsigned k = 0; k < s->npsum; k++)
+                if (s->psum[k].chan == (int)i)
+                    printf("      %-32s %-20s %10.3f us\n",
+                           kx_label(&s->m, s->psum[k].th, lb, sizeof(lb)),
+                           s->psum[k].waiting ? "waits to be received" : "works",
+                           us(s, s->psum[k].t) / (double)c->roots);
+        }
+    }
+    if (s->worst_chan >= 0) {
+        printf("  slowest request: %.3f us across %u threads\n", us(s, s->worst_total),
+               s->worst_depth);
+        for (unsigned k = 0; k < s->nworst; k++)
+            printf("    %12.3f %12.3f us  %-32s %s\n", us(s, s->worst[k].t0),
+                   us(s, s->worst[k].t1), kx_label(&s->m, s->worst[k].th, lb, sizeof(lb)),
+                   s->worst[k].waiting ? "waits to be received" : "works");
+    }
+}
+
+static void print_lost(const struct kx_stats *s)
+{
+    printf("== Lost events: %llu ==\n", (unsigned long long)kev_lost_total(s->r));
+    for (unsigned i = 0; i < s->ngaps; i++) {
+        const struct kx_gap *g = &s->gap[i];
+        printf("  CPU %u: %llu lost between %.3f and %.3f us%s; around the gap:", g->cpu,
+               (unsigned long long)g->lost, us(s, g->t0), us(s, g->t1),
+               g->after_end ? " (after the last buffer)" : "");
+        for (unsigned c = 0; c < KEV_NCLASS; c++)
+            if (g->classes[c])
+                printf(" %s %u", kev_class_name(c), g->classes[c]);
+        printf("\n");
+    }
+    if (s->gaps_dropped)
+        printf("  (%llu more windows not listed)\n", (unsigned long long)s->gaps_dropped);
+    if (s->ngaps)
+        printf("  Results that span a window (state times, latencies, message matching) may\n"
+               "  be wrong there: the events of the classes above were not recorded.\n");
+}
+
+static int cb(void *user, struct kev_reader *r, const struct kev_event *e)
+{
+    (void)r;
+    kx_stats_event(user, e);
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    const char *in = NULL;
+    int json = 0;
+    unsigned want = (1u << NSECT) - 1;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+            usage(stdout);
+            return 0;
+        } else if (!strcmp(a, "--json")) {
+            json = 1;
+        } else if (!strcmp(a, "-s") && i + 1 < argc) {
+            want = 0;
+            char buf[256];
+            snprintf(buf, sizeof(buf), "%s", argv[++i]);
+            for (char *tok = strtok(buf, ","); tok; tok = strtok(NULL, ",")) {
+                unsigned k = 0;
+                while (k < NSECT && strcmp(tok, sections[k]))
+                    k++;
+                if (k == NSECT) {
+                    fprintf(stderr, "kevstat: unknown section %s\n", tok);
+                    return 2;
+                }
+                want |= 1u << k;
+            }
+        } else if (a[0] == '-' && a[1]) {
+            fprintf(stderr, "kevstat: unknown option or missing value: %s\n", a);
+            usage(stderr);
+            return 2;
+        } else if (in) {
+            fprintf(stderr, "kevstat: only one FILE, got %s and %s\n", in, a);
+            return 2;
+        } else {
+            in = a;
+        }
+    }
+    if (!in) {
+        fprintf(stderr, "kevstat: no FILE given\n");
+        usage(stderr);
+        return 2;
+    }
+    struct kx_file f;
+    if (kx_open("kevstat", in, &f))
+        return 1;
+    struct kx_stats *s = calloc(1, sizeof(*s));
+    if (!s) {
+        fprintf(stderr, "kevstat: out of memory\n");
+        return 1;
+    }
+    kx_stats_init(s, f.r);
+    int rc = kx_decode("kevstat", &f, cb, s);
+    kx_stats_finish(s);
+    if (json) {
+        kx_stats_json(s, stdout);
+    } else {
+        void (*const fn[NSECT])(const struct kx_stats *) = { print_cpu, print_states,
+                                                             print_kcalls, print_irq,
+                                                             print_msg, print_lost };
+        printf("%llu events, %llu lost, %llu cycles/s\n", (unsigned long long)s->events,
+               (unsigned long long)kev_lost_total(f.r),
+               (unsigned long long)f.r->kr_cycles_per_sec);
+        for (unsigned k = 0; k < NSECT; k++)
+            if (want & 1u << k)
+                fn[k](s);
+    }
+    if (fflush(stdout))
+        rc = 1;
+    free(s);
+    kx_close(&f);
+    return rc;
+}

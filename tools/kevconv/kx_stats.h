@@ -1,0 +1,112 @@
+// SPDX-License-Identifier: MIT
+// The analyses behind kevstat and kevreport, computed in one pass over the events:
+//   * CPU time per thread (hence per process) and per priority, time in each thread state;
+//   * kernel calls: count, errors by errno, latency entry -> exit (power-of-two histogram);
+//   * interrupts: count, rate, interrupt and handler time, interrupt-to-thread latency (from
+//     the interrupt's entry to the first run of a thread it made ready);
+//   * messages per channel (client thread -> server process): count, errors, send -> reply
+//     latency, and the critical path of each request across the threads it went through;
+//   * lost-event windows: where events are missing and which classes surrounded the gap.
+// Times are in cycles. Usage: kx_stats_init, kx_stats_event for every decoded event (it
+// updates the model itself), kx_stats_finish at the end. Single-threaded; the struct is large.
+#ifndef TOOLS_KX_STATS_H
+#define TOOLS_KX_STATS_H
+
+#include "kx_msg.h"
+
+#define KX_HIST 65u          // bucket b holds values v with kx_log2_bucket(v) == b
+#define KX_MAX_IRQ 256u      // interrupts 0..255 tracked one by one; others share the last
+#define KX_MAX_CHAN 256u
+#define KX_MAX_PATHSUM 1024u
+#define KX_MAX_GAPS 256u
+#define KX_MAX_ERRNO 160u
+#define KX_PATH_MAX 64u
+#define KX_NPRIO 256u
+
+struct kx_dist {
+    uint64_t n, sum, min, max;
+    uint64_t hist[KX_HIST];
+};
+
+struct kx_th_stats {
+    uint64_t state_t[KEV_TH_NSTATES]; // cycles in each state (RUNNING = CPU time)
+    unsigned state;                   // current state or KX_STATE_UNKNOWN
+    uint64_t since;
+    int prio_run;                     // priority while running
+    uint64_t runs;                    // times it was switched in
+    uint64_t kc_t, kc_call;           // pending kernel call: entry time, call + 1
+    uint64_t wake_t;                  // pending interrupt wake-up: entry time of the irq
+    unsigned wake_irq;                // irq + 1, 0 when none
+};
+
+struct kx_kc_stats {
+    struct kx_dist lat;
+    uint64_t entries, errors, interrupted;
+    uint64_t err[KX_MAX_ERRNO];       // by errno (the last counts larger numbers)
+};
+
+struct kx_irq_stats {
+    uint64_t count;
+    uint64_t first, last;
+    struct kx_dist handler, total, latency;
+};
+
+struct kx_chan {
+    int client;                       // thread index
+    uint32_t srv_pid;
+    int pulse;
+    uint64_t count, errors, roots;
+    struct kx_dist lat, queue;        // send -> reply, send -> receive
+};
+
+struct kx_pathsum { int chan, th, waiting; uint64_t t; };
+
+struct kx_gap {
+    unsigned cpu;
+    uint64_t t0, t1, lost;
+    uint32_t classes[KEV_NCLASS];     // events of each class in the window around the gap
+    int after_end;                    // losses after the last buffer (the trailer's count)
+};
+
+struct kx_stats {
+    struct kx_model m;
+    struct kx_msgs q;
+    const struct kev_reader *r;
+    struct kx_th_stats th[KX_MAX_THREADS];
+    uint64_t prio_t[KX_NPRIO];
+    uint64_t idle_t[KEV_MAX_CPUS];    // no thread known to run
+    uint64_t idle_since[KEV_MAX_CPUS];
+    struct kx_kc_stats kc[KEV_KC_MAX];
+    struct kx_irq_stats irq[KX_MAX_IRQ];
+    unsigned cpu_irq[KEV_MAX_CPUS];   // irq + 1 in progress on each CPU
+    uint64_t cpu_irq_t[KEV_MAX_CPUS], cpu_hnd_t[KEV_MAX_CPUS];
+    struct kx_chan chan[KX_MAX_CHAN];
+    unsigned nchan;
+    struct kx_pathsum psum[KX_MAX_PATHSUM];
+    unsigned npsum;
+    struct kx_seg worst[KX_PATH_MAX];  // the slowest request's critical path
+    unsigned nworst, worst_depth;
+    int worst_chan;
+    uint64_t worst_total;
+    struct kx_gap gap[KX_MAX_GAPS];
+    unsigned ngaps;
+    uint64_t gaps_dropped;            // windows past KX_MAX_GAPS (counted, not listed)
+    uint8_t recent[KEV_MAX_CPUS][256]; // classes of the last 256 events per CPU
+    uint8_t nrecent[KEV_MAX_CPUS];
+    unsigned open_gap[KEV_MAX_CPUS];  // gap index + 1 still collecting classes after it
+    unsigned after_gap[KEV_MAX_CPUS]; // events counted after it so far
+    uint64_t last_t[KEV_MAX_CPUS];
+    uint32_t last_seq;
+    int have_seq;
+    uint64_t class_n[KEV_NCLASS];
+    uint64_t events, t_first, t_last;
+};
+
+void kx_stats_init(struct kx_stats *s, const struct kev_reader *r);
+void kx_stats_event(struct kx_stats *s, const struct kev_event *e);
+void kx_stats_finish(struct kx_stats *s);
+void kx_dist_add(struct kx_dist *d, uint64_t v);
+// Write every result as one JSON object (times in cycles and microseconds).
+void kx_stats_json(const struct kx_stats *s, FILE *f);
+
+#endif
