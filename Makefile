@@ -98,7 +98,7 @@ setup-test:
 
 run: setup
 	$(Q)$(MAKE) --no-print-directory all
-	$(Q)scripts/run-demo.sh $(B)/demo.elf
+	$(Q)scripts/run-demo.sh $(B)/demo.elf $(H)/traceprinter
 
 test: setup-test
 	$(Q)$(MAKE) --no-print-directory all test-build

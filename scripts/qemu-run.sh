@@ -19,6 +19,14 @@ mps2-an385)
     echo "qemu-run: unknown board '$board'" >&2; exit 2 ;;
 esac
 [ "${QEMU_ICOUNT:-0}" = 1 ] && cmd+=(-icount shift=0)
+# QEMU_ARGS: the command line programs read through semihosting (the tracelogger's options),
+# words separated by spaces. QEMU_UART1: a file that receives UART 1 (the framed trace stream).
+if [ -n "${QEMU_ARGS:-}" ]; then
+    sh_args=""
+    for w in $QEMU_ARGS; do sh_args="$sh_args,arg=$w"; done
+    cmd=("${cmd[@]/target=native,chardev=con/target=native,chardev=con$sh_args}")
+fi
+[ -n "${QEMU_UART1:-}" ] && cmd+=(-serial "file:$QEMU_UART1")
 if [ "$tmo" != 0 ]; then
     timeout -k 5 "$tmo" "${cmd[@]}" "$@" </dev/null
     rc=$?

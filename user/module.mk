@@ -5,11 +5,13 @@
 # picolibc (or newlib, LIBC=newlib: later), for its own flash and RAM slot. A program's slot
 # is its position in ALL_APPS: append new programs at the end.
 # Per program, optional: <name>_FLAGS (KAPP_F_*), <name>_PRIO, <name>_MMIO (base size),
-# <name>_STACK (main stack bytes), <name>_DIR (source directory).
+# <name>_STACK (main stack bytes), <name>_DIR (source directory), <name>_EXTRA (more sources,
+# e.g. from trace/).
 #
 # A boot image is the kernel plus a set of programs; the first one listed is started as pid 1.
 
-ALL_APPS := init srv client ticker driver worker ktest kt_peer kt_fault kbench
+ALL_APPS := init srv client ticker driver worker ktest kt_peer kt_fault kbench tracelogger \
+            tflood
 
 init_PRIO    := 20
 srv_PRIO     := 12
@@ -27,8 +29,18 @@ kt_fault_PRIO := 50
 kbench_PRIO  := 100
 kbench_FLAGS := KAPP_F_IO|KAPP_F_TRACE
 
-IMAGES := demo ktest kbench kbench_notrace
-demo_APPS   := init srv client ticker driver worker
+tracelogger_DIR   := tracelogger
+tracelogger_EXTRA := trace/kev_file.c trace/kev_stream.c
+tracelogger_FLAGS := KAPP_F_TRACE|KAPP_F_IO
+tracelogger_PRIO  := 200
+tracelogger_MMIO  := 0x40005000 0x1000
+init_FLAGS   := KAPP_F_TRACE
+tflood_FLAGS := KAPP_F_TRACE
+tflood_PRIO  := 50
+
+IMAGES := demo ktest kbench kbench_notrace tflood
+demo_APPS   := init srv client ticker driver worker tracelogger
+tflood_APPS := tflood tracelogger
 ktest_APPS  := ktest kt_peer kt_fault
 kbench_APPS := kbench kt_peer
 kbench_notrace_APPS  := kbench kt_peer
@@ -55,12 +67,12 @@ hexsum = $(shell printf '0x%08x' $$(( $(1) )))
 define APP_template
 $(1)_SLOT  := $$(words $$(call _app_before,$(1),$$(ALL_APPS)))
 $(1)_DIR   ?= user/apps/$(1)
-$(1)_SRCS  := $$(wildcard $$($(1)_DIR)/*.c)
-$(1)_OBJS  := $$(patsubst %,$(B)/obj/%.o,$$($(1)_SRCS)) $(B)/apps/$(1)/apphdr.o
+$(1)_SRCS  := $$(wildcard $$($(1)_DIR)/*.c) $$($(1)_EXTRA)
+$(1)_OBJS  := $$(patsubst %,$(B)/apps/$(1)/obj/%.o,$$($(1)_SRCS)) $(B)/apps/$(1)/apphdr.o
 $(1)_FLASH := $$(call hexsum,$(APP_FLASH_BASE) + $$($(1)_SLOT) * $(APP_FLASH_SLOT))
 $(1)_RAM   := $$(call hexsum,$(APP_RAM_BASE) + $$($(1)_SLOT) * $(APP_RAM_SLOT))
 
-$$(patsubst %,$(B)/obj/%.o,$$($(1)_SRCS)): $(B)/obj/%.c.o: %.c
+$$(patsubst %,$(B)/apps/$(1)/obj/%.o,$$($(1)_SRCS)): $(B)/apps/$(1)/obj/%.c.o: %.c
 	@mkdir -p $$(dir $$@)
 	@echo "  CC      $$<"
 	$$(Q)$$(CC) $$(UCFLAGS) -I$$($(1)_DIR) -c $$< -o $$@

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
-// init: pid 1 of the demo system. Starts the server, learns its address through a registry
+// init: pid 1 of the demo system. Starts the tracelogger (passive: init itself starts and
+// stops tracing around the run), then the server, learns its address through a registry
 // channel, starts the rest with that address, reaps them all, asks the server for its
-// statistics, stops it, and exits 0 only if every program did its job.
+// statistics, stops it, stops tracing, waits for the logger to save everything, and exits 0
+// only if every program did its job.
 #include <kern.h>
 #include <stdio.h>
 #include <errno.h>
@@ -19,6 +21,15 @@ int main(void)
 {
     int failures = 0;
     printf("init: demo system starting\n");
+    // The logger (priority 200) allocates the kernel buffers before we run again.
+    int logger = ProcSpawn("tracelogger", 0, 0);
+    if (logger > 0) {
+        TraceEvent(KTRACE_ADDALLCLASSES, 0, 0, 0);
+        if (TraceEvent(KTRACE_START, 0, 0, 0) < 0) {
+            printf("init: cannot start tracing: errno %d\n", errno);
+            failures++;
+        }
+    }
     int reg = ChannelCreate(0);
     int srv = spawn("srv", (uint32_t)reg);
 
@@ -42,9 +53,16 @@ int main(void)
     for (int i = 0; i < 4; i++)
         pids[i] = spawn(names[i], addr);
 
+    int logger_status = -1;
     for (int n = 0; n < 4; n++) {
         int st = 0;
         int pid = ProcWait(-1, &st);
+        if (pid == logger) {            // it should end last, after tracing stops
+            logger_status = st;
+            printf("init: tracelogger ended early, wait status %#x\n", st);
+            n--;
+            continue;
+        }
         const char *who = "?";
         for (int i = 0; i < 4; i++)
             if (pids[i] == pid)
@@ -69,6 +87,16 @@ int main(void)
     ProcWait(srv, &st);
     if (stats.reads == 0 || stats.samples == 0 || stats.ticks == 0 || KW_EXITSTATUS(st) != 0)
         failures++;
+    if (logger > 0) {
+        TraceEvent(KTRACE_STOP, 0, 0, 0);
+        if (logger_status == -1)
+            ProcWait(logger, &logger_status);
+        st = logger_status;
+        if (!KW_EXITED(st) || KW_EXITSTATUS(st) != 0) {
+            printf("init: tracelogger failed, wait status %#x\n", st);
+            failures++;
+        }
+    }
     printf("init: demo system done, %d failures\n", failures);
     return failures ? 1 : 0;
 }

@@ -1,0 +1,159 @@
+// SPDX-License-Identifier: MIT
+// Stream framing for .kev files (see kev_stream.h). The decoder holds at most one frame; on a
+// bad frame it drops one byte and looks for the next magic, so a damaged stretch costs only
+// the frames it touches, each of them reported.
+#include <trace/kev_stream.h>
+
+uint32_t ks_crc32(uint32_t crc, const void *p, size_t n)
+{
+    const uint8_t *b = p;
+    crc = ~crc;
+    while (n--) {
+        crc ^= *b++;
+        for (int k = 0; k < 8; k++)
+            crc = (crc >> 1) ^ (0xedb88320u & (0u - (crc & 1u)));
+    }
+    return ~crc;
+}
+
+static void put16(uint8_t *p, uint32_t v)
+{
+    p[0] = (uint8_t)v;
+    p[1] = (uint8_t)(v >> 8);
+}
+
+static void put32(uint8_t *p, uint32_t v)
+{
+    put16(p, v);
+    put16(p + 2, v >> 16);
+}
+
+static uint32_t get16(const uint8_t *p) { return (uint32_t)p[0] | (uint32_t)p[1] << 8; }
+static uint32_t get32(const uint8_t *p) { return get16(p) | get16(p + 2) << 16; }
+
+size_t ks_frame(uint8_t *out, unsigned type, uint16_t seq, const void *payload, size_t len)
+{
+    const uint8_t *src = payload;
+    if (len > KS_MAX_PAYLOAD)
+        len = KS_MAX_PAYLOAD;
+    out[0] = KS_MAGIC0;
+    out[1] = KS_MAGIC1;
+    out[2] = (uint8_t)type;
+    out[3] = 0;
+    put16(out + 4, seq);
+    put16(out + 6, (uint32_t)len);
+    for (size_t i = 0; i < len; i++)
+        out[KS_HDR_BYTES + i] = src[i];
+    put32(out + KS_HDR_BYTES + len, ks_crc32(0, out + 2, KS_HDR_BYTES - 2 + len));
+    return KS_HDR_BYTES + len + KS_CRC_BYTES;
+}
+
+void ks_decoder_init(struct ks_decoder *d)
+{
+    uint8_t *z = (uint8_t *)d;
+    for (size_t i = 0; i < sizeof(*d); i++)
+        z[i] = 0;
+}
+
+static void problem(struct ks_decoder *d, enum ks_problem what, uint32_t detail)
+{
+    d->problems++;
+    if (d->on_problem)
+        d->on_problem(d->arg, what, d->offset, detail);
+}
+
+// Drops n bytes from the front of the buffer.
+static void consume(struct ks_decoder *d, size_t n)
+{
+    for (size_t i = n; i < d->have; i++)
+        d->buf[i - n] = d->buf[i];
+    d->have -= n;
+    d->offset += n;
+}
+
+// Skips to the next possible magic; counts what it skipped as junk (one report per stretch).
+static void resync(struct ks_decoder *d, int report)
+{
+    size_t i = 1;
+    while (i < d->have && !(d->buf[i] == KS_MAGIC0 && (i + 1 == d->have || d->buf[i + 1] == KS_MAGIC1)))
+        i++;
+    if (report)
+        problem(d, KS_P_JUNK, (uint32_t)i);
+    d->junk_bytes += i;
+    consume(d, i);
+}
+
+static void frame_done(struct ks_decoder *d, const uint8_t *f, size_t len)
+{
+    unsigned type = f[2];
+    uint32_t seq = get16(f + 4);
+    if (d->started && seq != (d->next_seq & 0xffffu))
+        problem(d, KS_P_GAP, (seq - d->next_seq) & 0xffffu);
+    d->started = 1;
+    d->next_seq = seq + 1;
+    d->frames++;
+    if (type == KS_DATA) {
+        d->data_bytes += len;
+        d->file_crc = ks_crc32(d->file_crc, f + KS_HDR_BYTES, len);
+        if (d->on_data)
+            d->on_data(d->arg, f + KS_HDR_BYTES, len);
+    } else if (len == 8) {
+        d->ended = 1;
+        d->end_len = get32(f + KS_HDR_BYTES);
+        d->end_crc = get32(f + KS_HDR_BYTES + 4);
+    } else {
+        problem(d, KS_P_BADLEN, (uint32_t)len);
+    }
+}
+
+void ks_decode(struct ks_decoder *d, const uint8_t *p, size_t n)
+{
+    while (n || d->have >= KS_HDR_BYTES) {
+        // Fill up to one frame's worth.
+        while (n && d->have < sizeof(d->buf)) {
+            d->buf[d->have++] = *p++;
+            n--;
+        }
+        if (d->have < 2)
+            return;
+        if (d->buf[0] != KS_MAGIC0 || d->buf[1] != KS_MAGIC1) {
+            resync(d, 1);
+            continue;
+        }
+        if (d->have < KS_HDR_BYTES)
+            return;
+        unsigned type = d->buf[2];
+        size_t len = get16(d->buf + 6);
+        if (len > KS_MAX_PAYLOAD || (type != KS_DATA && type != KS_END)) {
+            problem(d, KS_P_BADLEN, (uint32_t)len);
+            resync(d, 0);
+            continue;
+        }
+        size_t total = KS_HDR_BYTES + len + KS_CRC_BYTES;
+        if (d->have < total) {
+            if (!n)
+                return;
+            continue;
+        }
+        uint32_t crc = get32(d->buf + KS_HDR_BYTES + len);
+        if (crc != ks_crc32(0, d->buf + 2, KS_HDR_BYTES - 2 + len)) {
+            problem(d, KS_P_CRC, (uint32_t)get16(d->buf + 4));
+            resync(d, 0);
+            continue;
+        }
+        frame_done(d, d->buf, len);
+        consume(d, total);
+    }
+}
+
+int ks_decoder_finish(struct ks_decoder *d)
+{
+    if (d->have) {
+        problem(d, KS_P_JUNK, (uint32_t)d->have);
+        d->junk_bytes += d->have;
+        d->have = 0;
+    }
+    if (!d->ended || d->problems)
+        return 1;
+    return d->end_len != (uint32_t)d->data_bytes || d->end_crc != d->file_crc;
+}

@@ -1,0 +1,200 @@
+// SPDX-License-Identifier: MIT
+// tracelogger's command line: QNX's options, plus -u (UART stream) and -x name=value.
+// On QEMU the command line comes from the debugger (semihosting SYS_GET_CMDLINE, set with
+// -semihosting-config arg=...); on a board running free, from the image's built-in default.
+#include "tracelogger.h"
+#include <kern.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <trace/kev.h>
+
+uintptr_t sys_semihost(uintptr_t op, uintptr_t param);
+#define SYS_GET_CMDLINE 0x15
+
+static void usage(void)
+{
+    printf("usage: tracelogger [-n num] [-s sec] [-c] [-r] [-w] [-k num] [-f file] [-F class]\n"
+           "                   [-d1] [-A name=value] [-u] [-v] [-x bufpolicy=P] [-x delay=ms]\n"
+           "  -n num    buffers to capture (default 32; 0 = until stopped)\n"
+           "  -s sec    capture for sec seconds\n"
+           "  -c        continuous: until stopped (same as -n 0)\n"
+           "  -r        ring mode: the kernel wraps without notifying; buffers are saved at stop\n"
+           "  -w        wide mode (more data per event)\n"
+           "  -k num    kernel buffers of 16 KB (default 32)\n"
+           "  -f file   output file on the host (default tracebuffer.kev)\n"
+           "  -F class  turn a class off: 1 kernel calls, 2 interrupts, 3 process, 4 thread,\n"
+           "            5 vthread (3-5 are one class here), 6 comm, 7 system\n"
+           "  -d1       passive: another program configures, starts and stops tracing\n"
+           "  -A n=v    extra header attribute TRACE_n::v\n"
+           "  -u        also send the file as a framed stream on UART 1 (tools/kevcapture)\n"
+           "  -v        verbose\n"
+           "  -x bufpolicy=switch|overwrite|ring|fill   what to do when no buffer is free\n"
+           "  -x delay=ms   wait ms after each buffer written (a slow storage, for tests)\n");
+}
+
+static int class_of_qnx(int n)
+{
+    static const int map[8] = { -1, KEV_C_KER_CALL, KEV_C_INT, KEV_C_PR_TH, KEV_C_PR_TH,
+                                KEV_C_PR_TH, KEV_C_COMM, KEV_C_SYSTEM };
+    return n >= 1 && n <= 7 ? map[n] : -1;
+}
+
+static int parse_x(struct tl_opts *o, const char *s)
+{
+    static const char *const policies[] = { "switch", "overwrite", "ring", "fill" };
+    if (strncmp(s, "bufpolicy=", 10) == 0) {
+        for (int i = 0; i < 4; i++)
+            if (strcmp(s + 10, policies[i]) == 0) {
+                o->policy = i;
+                return 0;
+            }
+        printf("tracelogger: unknown buffer policy '%s' (switch, overwrite, ring, fill)\n", s + 10);
+        return -1;
+    }
+    if (strncmp(s, "delay=", 6) == 0) {
+        o->delay_ms = (unsigned)strtoul(s + 6, NULL, 10);
+        return 0;
+    }
+    printf("tracelogger: unknown -x option '%s'\n", s);
+    return -1;
+}
+
+static int number(const char *s, unsigned *out, const char *what)
+{
+    char *end;
+    unsigned long v = strtoul(s, &end, 10);
+    if (!*s || *end || v > 1000000) {
+        printf("tracelogger: %s must be a number, not '%s'\n", what, s);
+        return -1;
+    }
+    *out = (unsigned)v;
+    return 0;
+}
+
+// Options that take a value (the rest of the word, or the next word).
+static const char with_value[] = "nskfFdAx";
+
+int tl_parse_args(int argc, char **argv, struct tl_opts *o)
+{
+    int cls;
+    memset(o, 0, sizeof(*o));
+    o->iterations = 32;
+    o->kbufs = 32;
+    o->policy = -1;
+    o->file = "tracebuffer.kev";
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (strcmp(a, "--help") == 0) {
+            usage();
+            return 1;
+        }
+        if (a[0] != '-' || !a[1]) {
+            printf("tracelogger: unexpected argument '%s'\n", a);
+            goto bad;
+        }
+        char c = a[1];
+        const char *optarg = NULL;
+        if (strchr(with_value, c)) {
+            optarg = a[2] ? a + 2 : (i + 1 < argc ? argv[++i] : NULL);
+            if (!optarg) {
+                printf("tracelogger: -%c needs a value\n", c);
+                goto bad;
+            }
+        } else if (a[2]) {
+            printf("tracelogger: unknown option '%s'\n", a);
+            goto bad;
+        }
+        switch (c) {
+        case 'n': if (number(optarg, &o->iterations, "-n")) goto bad; break;
+        case 's': if (number(optarg, &o->seconds, "-s")) goto bad; break;
+        case 'c': o->iterations = 0; break;
+        case 'r': o->ring = true; break;
+        case 'w': o->wide = true; break;
+        case 'k':
+            if (number(optarg, &o->kbufs, "-k") || o->kbufs == 0 || o->kbufs > 64) {
+                printf("tracelogger: -k takes 1 to 64 buffers\n");
+                goto bad;
+            }
+            break;
+        case 'f': o->file = optarg; break;
+        case 'F': {
+            unsigned n;
+            if (number(optarg, &n, "-F") || (cls = class_of_qnx((int)n)) < 0) {
+                printf("tracelogger: -F takes a class from 1 to 7\n");
+                goto bad;
+            }
+            o->classes_off |= 1u << cls;
+            break;
+        }
+        case 'd':
+            if (strcmp(optarg, "1") != 0) {
+                printf("tracelogger: only -d1 (passive mode) exists\n");
+                goto bad;
+            }
+            o->passive = true;
+            break;
+        case 'A':
+            if (!strchr(optarg, '=') || optarg[0] == '=' || o->nattr == TL_MAX_ATTRS) {
+                printf("tracelogger: -A wants name=value (at most %d)\n", TL_MAX_ATTRS);
+                goto bad;
+            }
+            o->attr[o->nattr++] = optarg;
+            break;
+        case 'u': o->uart = true; break;
+        case 'v': o->verbose = true; break;
+        case 'x': if (parse_x(o, optarg)) goto bad; break;
+        case 'h': usage(); return 1;
+        default:
+            printf("tracelogger: unknown option '%s'\n", a);
+            goto bad;
+        }
+    }
+    if (o->ring && o->policy >= 0 && o->policy != 2) {
+        printf("tracelogger: -r conflicts with -x bufpolicy\n");
+        goto bad;
+    }
+    return 0;
+bad:
+    usage();
+    return 2;
+}
+
+// Splits buf in place into at most max words.
+static int split(char *buf, char **argv, int max)
+{
+    int n = 0;
+    char *p = buf;
+    while (*p && n < max) {
+        while (*p == ' ')
+            p++;
+        if (!*p)
+            break;
+        argv[n++] = p;
+        while (*p && *p != ' ')
+            p++;
+        if (*p)
+            *p++ = '\0';
+    }
+    return n;
+}
+
+int tl_get_args(char *buf, size_t size, char **argv, int max, const char *fallback)
+{
+    uint32_t blk[2] = { (uint32_t)(uintptr_t)buf, (uint32_t)size - 1 };
+    if (sys_semihost(SYS_GET_CMDLINE, (uintptr_t)blk) != 0 || blk[1] == 0) {
+        strncpy(buf, fallback, size - 1);
+        buf[size - 1] = '\0';
+    } else {
+        buf[blk[1]] = '\0';
+    }
+    int n = split(buf, argv, max);
+    // The debugger's command line names the program first; a fallback may not.
+    if (n == 0 || argv[0][0] == '-') {
+        for (int i = n < max ? n : max - 1; i > 0; i--)
+            argv[i] = argv[i - 1];
+        argv[0] = "tracelogger";
+        n = n < max ? n + 1 : max;
+    }
+    return n;
+}

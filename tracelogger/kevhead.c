@@ -1,0 +1,80 @@
+// SPDX-License-Identifier: MIT
+// The parts of the .kev file around the buffers (docs/kev-format.md): the ASCII header, the
+// system page (board and memory) and the trailer, built with trace/kev_file.c.
+#include "tracelogger.h"
+#include <kern.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include <trace/kev_file.h>
+
+static uint8_t head[2048];
+static uint8_t page[512];
+
+static void date_text(char *buf, size_t size, time_t t)
+{
+    struct tm tm;
+    gmtime_r(&t, &tm);
+    strftime(buf, size, "%a %b %d %H:%M:%S UTC %Y", &tm);
+}
+
+int kev_write_head(const struct tl_opts *o)
+{
+    struct kev_out sp, h;
+    uint32_t hz = ClockCyclesPerSec();
+    char date[40], boot[40];
+    time_t now = time(NULL);
+
+    // The system page first: the header gives its length.
+    kev_out_init(&sp, page, sizeof(page), kev_host_is_big_endian());
+    kev_sp_begin(&sp);
+    kev_sp_board(&sp, "mps2-an385", hz, 1);
+    kev_sp_mem(&sp, 0x00000000u, 0x00400000u, "code");
+    kev_sp_mem(&sp, 0x20000000u, 0x00400000u, "sram");
+    kev_sp_mem(&sp, 0x20200000u, 0x00200000u, "pool");
+    size_t splen = kev_sp_end(&sp);
+
+    date_text(date, sizeof(date), now);
+    date_text(boot, sizeof(boot), now - (time_t)(ClockCycles() / hz));
+    kev_out_init(&h, head, sizeof(head), kev_host_is_big_endian());
+    kev_hdr_begin(&h);
+    kev_hdr_item(&h, "FILE_NAME", o->file);
+    kev_hdr_item(&h, "DATE", date);
+    kev_hdr_format(&h);
+    kev_hdr_item(&h, "BOOT_DATE", boot);
+    kev_hdr_item_u(&h, "CYCLES_PER_SEC", hz);
+    kev_hdr_item_u(&h, "CPU_NUM", 1);
+    kev_hdr_item(&h, "SYSNAME", "kev-microkernel");
+    kev_hdr_item(&h, "NODENAME", "mps2-an385");
+    kev_hdr_item(&h, "SYS_RELEASE", "0.1");
+    kev_hdr_item(&h, "SYS_VERSION", __DATE__);
+    kev_hdr_item(&h, "MACHINE", "armv7m");
+    kev_hdr_item_u(&h, "SYSPAGE_LEN", splen);
+    for (unsigned i = 0; i < o->nattr; i++) {
+        char key[32];
+        const char *eq = strchr(o->attr[i], '=');
+        size_t n = (size_t)(eq - o->attr[i]);
+        if (n >= sizeof(key))
+            n = sizeof(key) - 1;
+        memcpy(key, o->attr[i], n);
+        key[n] = '\0';
+        kev_hdr_item(&h, key, eq + 1);
+    }
+    kev_hdr_end(&h);
+    if (h.ko_err || sp.ko_err) {
+        printf("tracelogger: header does not fit (bad -A attribute?)\n");
+        return -1;
+    }
+    if (out_write(head, h.ko_len) || out_write(page, sp.ko_len))
+        return -1;
+    return 0;
+}
+
+int kev_write_trailer(uint32_t nbufs, uint32_t flags, uint64_t events, uint64_t lost)
+{
+    struct kev_out t;
+    struct kev_cpu_totals cpu = { events, lost };
+    kev_out_init(&t, head, sizeof(head), kev_host_is_big_endian());
+    kev_trailer(&t, nbufs, flags, &cpu, 1);
+    return t.ko_err ? -1 : out_write(head, t.ko_len);
+}

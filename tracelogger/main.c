@@ -1,0 +1,172 @@
+// SPDX-License-Identifier: MIT
+// tracelogger main loop. Active mode: it configures and starts tracing, saves buffers as the
+// kernel announces them (KIRQ_TRACE pulses, with a 50 ms poll as a safety net), and stops
+// after -n buffers, -s seconds, or when the kernel stops (fill policy). Passive mode (-d1):
+// another program starts and stops tracing; the logger saves buffers until tracing has stopped
+// and nothing is left. Either way it ends with a trailer and a report of every lost event.
+#include "tracelogger.h"
+#include <kern.h>
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <trace/kev.h>
+#include <trace/kev_file.h>
+
+#ifndef TRACELOGGER_DEFAULT_ARGS
+#define TRACELOGGER_DEFAULT_ARGS "tracelogger -d1"
+#endif
+
+#define PULSE_BUFFER 1
+#define POLL_NS (50u * 1000000u)
+
+static struct tl_opts opts;
+static uint32_t buffers_written, buffers_failed, last_seq, loss_points;
+static bool have_seq;
+static uint64_t events_written, events_failed;
+
+// Events in a buffer: its BUFFER_END says; DROPPED events and sequence gaps are loss points.
+static uint64_t scan(const struct kev_slot *s, unsigned n, uint32_t seq)
+{
+    uint64_t events = 0;
+    for (unsigned i = 0; i < n; i++) {
+        if (kev_hdr_class(s[i].header) != KEV_C_CONTROL || kev_hdr_type(s[i].header) != KEV_TYPE_S)
+            continue;
+        if (kev_hdr_event(s[i].header) == KEV_CTL_BUFFER_END)
+            events = s[i].data[2];
+        else if (kev_hdr_event(s[i].header) == KEV_CTL_DROPPED)
+            loss_points++;
+    }
+    if (have_seq && seq != last_seq + 1)
+        loss_points++;
+    have_seq = true;
+    last_seq = seq;
+    return events;
+}
+
+// Saves every buffer the kernel has ready. Returns how many.
+static unsigned drain(void)
+{
+    struct ktrace_buffer b;
+    unsigned n = 0;
+    while (TraceEvent(KTRACE_TAKEBUFFER, (uint32_t)(uintptr_t)&b, 0, 0) == 0) {
+        const struct kev_slot *s = (const struct kev_slot *)(uintptr_t)b.addr;
+        uint64_t ev = scan(s, b.nslots, b.seq);
+        if (out_write(s, b.nslots * sizeof(*s)) == 0) {
+            buffers_written++;
+            events_written += ev;
+        } else {
+            buffers_failed++;
+            events_failed += ev;
+        }
+        if (opts.verbose)
+            printf("tracelogger: buffer %lu (seq %lu): %lu slots, %llu events\n",
+                   (unsigned long)b.index, (unsigned long)b.seq, (unsigned long)b.nslots,
+                   (unsigned long long)ev);
+        TraceEvent(KTRACE_RELEASEBUFFER, b.index, 0, 0);
+        if (opts.delay_ms)
+            ThreadSleep((uint64_t)opts.delay_ms * 1000000u);
+        n++;
+    }
+    return n;
+}
+
+static int configure(void)
+{
+    if (opts.ring && TraceEvent(KTRACE_SETRINGMODE, 0, 0, 0) < 0)
+        return -1;
+    if (opts.policy >= 0 && TraceEvent(KTRACE_SETPOLICY, (uint32_t)opts.policy, 0, 0) < 0)
+        return -1;
+    if (opts.passive)
+        return 0;
+    TraceEvent(KTRACE_ADDALLCLASSES, 0, 0, 0);
+    for (unsigned c = 0; c < KEV_NCLASS; c++)
+        if ((opts.classes_off >> c) & 1u)
+            TraceEvent(KTRACE_DELCLASS, c, 0, 0);
+    TraceEvent(opts.wide ? KTRACE_SETALLCLASSESWIDE : KTRACE_SETALLCLASSESFAST, 0, 0, 0);
+    return 0;
+}
+
+static bool running(void)
+{
+    struct ktrace_query q;
+    TraceEvent(KTRACE_QUERYEVENTS, (uint32_t)(uintptr_t)&q, 0, 0);
+    return q.running != 0;
+}
+
+static void capture(int chid)
+{
+    uint64_t t0 = ClockTime();
+    bool seen_running = !opts.passive;
+    for (;;) {
+        struct kpulse p;
+        TimerTimeout(POLL_NS);
+        MsgReceive(chid, &p, sizeof(p), NULL);
+        unsigned got = drain();
+        if (opts.seconds && ClockTime() - t0 >= (uint64_t)opts.seconds * 1000000000u)
+            break;
+        if (!opts.passive && opts.iterations && buffers_written + buffers_failed >= opts.iterations)
+            break;
+        bool on = running();
+        if (on)
+            seen_running = true;
+        else if (seen_running && !got)
+            break;      // stopped (by the other program, or the fill policy) and drained
+    }
+}
+
+int main(void)
+{
+    static char cmd[256];
+    char *argv[33];
+    int argc = tl_get_args(cmd, sizeof(cmd), argv, 32, TRACELOGGER_DEFAULT_ARGS);
+    argv[argc] = NULL;     // getopt wants the C convention
+    int r = tl_parse_args(argc, argv, &opts);
+    if (r)
+        return r == 1 ? 0 : 2;
+
+    int chid = ChannelCreate(0);
+    int coid = ConnectAttach(0, chid);
+    if (TraceEvent(KTRACE_ALLOCBUFFER, opts.kbufs, 0, 0) < 0) {
+        printf("tracelogger: cannot allocate %u kernel buffers: %s\n", opts.kbufs,
+               strerror(errno));
+        return 1;
+    }
+    if (InterruptAttachEvent(KIRQ_TRACE, coid, PULSE_BUFFER) < 0 || configure() < 0) {
+        printf("tracelogger: cannot set up tracing: %s\n", strerror(errno));
+        return 1;
+    }
+    if (out_open(&opts) < 0 || kev_write_head(&opts) < 0)
+        return 1;
+    if (!opts.passive && TraceEvent(KTRACE_START, 0, 0, 0) < 0) {
+        printf("tracelogger: cannot start tracing: %s\n", strerror(errno));
+        return 1;
+    }
+    if (opts.verbose)
+        printf("tracelogger: %u kernel buffers, %s mode, writing %s%s\n", opts.kbufs,
+               opts.passive ? "passive" : "active", opts.file, opts.uart ? " and UART 1" : "");
+    capture(chid);
+
+    TraceEvent(KTRACE_STOP, 0, 0, 0);
+    drain();                    // what the stop closed; ring mode: everything, oldest first
+    struct ktrace_query q;
+    TraceEvent(KTRACE_QUERYEVENTS, (uint32_t)(uintptr_t)&q, 0, 0);
+    uint64_t lost = q.dropped + q.overwritten + events_failed;
+    uint32_t flags = (opts.ring ? KEV_TRL_RING : 0u) | (buffers_failed ? KEV_TRL_LOGGER_LOSS : 0u) |
+                     (!q.running && opts.policy == 3 ? KEV_TRL_FILLED : 0u);
+    int werr = kev_write_trailer(buffers_written, flags, events_written, lost);
+    if (out_close() < 0 || werr < 0)
+        printf("tracelogger: writing %s failed\n", opts.file);
+    TraceEvent(KTRACE_DEALLOCBUFFER, 0, 0, 0);
+
+    printf("tracelogger: %llu events in %lu buffers written to %s (%llu bytes)\n",
+           (unsigned long long)events_written, (unsigned long)buffers_written, opts.file,
+           (unsigned long long)out_bytes());
+    if (lost)
+        printf("tracelogger: %llu events lost in %lu buffers (dropped %llu, overwritten %llu, "
+               "not stored %llu)\n", (unsigned long long)lost,
+               (unsigned long)(loss_points + buffers_failed), (unsigned long long)q.dropped,
+               (unsigned long long)q.overwritten, (unsigned long long)events_failed);
+    else
+        printf("tracelogger: no events lost\n");
+    return buffers_failed ? 1 : 0;
+}

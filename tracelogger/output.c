@@ -1,0 +1,99 @@
+// SPDX-License-Identifier: MIT
+// Where the trace goes: a file on the host through semihosting (QEMU, or a debug probe on a
+// board), and/or a framed byte stream on UART 1 (trace/kev_stream.h) that tools/kevcapture
+// turns back into the same file. Both sinks get exactly the same bytes.
+#include "tracelogger.h"
+#include <fcntl.h>
+#include <stdio.h>
+#include <unistd.h>
+#include <errno.h>
+#include <trace/kev_stream.h>
+
+// CMSDK UART 1, mapped into this process (its device window).
+#define UART1 0x40005000u
+#define U_DATA  (*(volatile uint32_t *)(UART1 + 0x00))
+#define U_STATE (*(volatile uint32_t *)(UART1 + 0x04))
+#define U_CTRL  (*(volatile uint32_t *)(UART1 + 0x08))
+#define U_BAUD  (*(volatile uint32_t *)(UART1 + 0x10))
+
+static int fd = -1;
+static bool uart;
+static uint16_t seq;
+static uint32_t file_crc;
+static uint64_t total;
+static uint8_t frame[KS_MAX_FRAME];
+
+static void uart_send(const uint8_t *p, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        while (U_STATE & 1u)
+            ;
+        U_DATA = p[i];
+    }
+}
+
+int out_open(const struct tl_opts *o)
+{
+    uart = o->uart;
+    seq = 0;
+    file_crc = 0;
+    total = 0;
+    if (uart) {
+        U_BAUD = 16;
+        U_CTRL = 1;
+    }
+    if (o->file && o->file[0]) {
+        fd = open(o->file, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        if (fd < 0) {
+            printf("tracelogger: cannot create %s on the host (errno %d)\n", o->file, errno);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+int out_write(const void *p, size_t n)
+{
+    const uint8_t *b = p;
+    total += n;
+    file_crc = ks_crc32(file_crc, b, n);
+    if (uart) {
+        for (size_t off = 0; off < n; off += KS_MAX_PAYLOAD) {
+            size_t len = n - off < KS_MAX_PAYLOAD ? n - off : KS_MAX_PAYLOAD;
+            uart_send(frame, ks_frame(frame, KS_DATA, seq++, b + off, len));
+        }
+    }
+    if (fd >= 0) {
+        while (n) {
+            ssize_t w = write(fd, b, n);
+            if (w <= 0)
+                return -1;
+            b += w;
+            n -= (size_t)w;
+        }
+    }
+    return 0;
+}
+
+int out_close(void)
+{
+    int r = 0;
+    if (uart) {
+        uint8_t end[8];
+        for (int i = 0; i < 4; i++) {
+            end[i] = (uint8_t)(total >> (8 * i));
+            end[4 + i] = (uint8_t)(file_crc >> (8 * i));
+        }
+        uart_send(frame, ks_frame(frame, KS_END, seq++, end, sizeof(end)));
+    }
+    if (fd >= 0) {
+        r = close(fd);
+        fd = -1;
+    }
+    return r;
+}
+
+uint64_t out_bytes(void)
+{
+    return total;
+}

@@ -1,0 +1,42 @@
+// SPDX-License-Identifier: MIT
+// tracelogger: the capture program. It allocates the kernel's ring of trace buffers, waits
+// for the "buffer ready" synthetic interrupt, takes each full buffer, writes it out and gives
+// it back; at the end it writes a trailer with the totals and says what was lost.
+#ifndef TRACELOGGER_H
+#define TRACELOGGER_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stddef.h>
+
+#define TL_MAX_ATTRS 8
+
+struct tl_opts {
+    unsigned iterations;    // -n: buffers to capture, 0 = until stopped
+    unsigned seconds;       // -s: capture duration, 0 = none
+    unsigned kbufs;         // -k: kernel buffers
+    bool ring, wide, passive, uart, verbose;
+    int policy;             // -x bufpolicy=...
+    unsigned delay_ms;      // -x delay=: pretend storage is slow (tests)
+    uint32_t classes_off;   // -F: bit per kev.h class
+    const char *file;       // -f
+    const char *attr[TL_MAX_ATTRS]; // -A name=value
+    unsigned nattr;
+};
+
+// Parses argv (argv[0] is the program name). Returns 0, or 2 after printing a usage message.
+int tl_parse_args(int argc, char **argv, struct tl_opts *o);
+// The command line: from the debugger (semihosting) when there is one, else `fallback`.
+int tl_get_args(char *buf, size_t size, char **argv, int max, const char *fallback);
+
+// Output: the file (semihosting) and/or the framed UART stream; both get the same bytes.
+int out_open(const struct tl_opts *o);
+int out_write(const void *p, size_t n);
+int out_close(void);
+uint64_t out_bytes(void);
+
+// The .kev header and system page; the trailer.
+int kev_write_head(const struct tl_opts *o);
+int kev_write_trailer(uint32_t nbufs, uint32_t flags, uint64_t events, uint64_t lost);
+
+#endif
