@@ -3,11 +3,12 @@
 #   kev2ctf    .kev -> CTF 1.8 directory (babeltrace2, Trace Compass)
 #   kev2json   .kev -> Chrome trace-event JSON (Perfetto UI)
 #   kevstat    analyses (CPU, states, kernel calls, interrupts, messages, losses), text or JSON
+#   kevreport  one self-contained HTML report: timeline with zoom and pan, tables, histograms
 # kx.c holds what the tools share (file loading, the thread model).
 KC := tools/kevconv
 KC_DECODE := $(KC)/kx.c trace/kev_decode.c trace/kev_file.c trace/kev_names.c
 
-HOST_TOOLS += $(H)/kev2ctf $(H)/kev2json $(H)/kevstat
+HOST_TOOLS += $(H)/kev2ctf $(H)/kev2json $(H)/kevstat $(H)/kevreport
 KC_STATS := $(KC)/kx_stats.c $(KC)/kx_stats_json.c $(KC)/kx_msg.c
 $(H)/kev2ctf: $(call host_objs,$(KC)/kev2ctf.c $(KC)/ctf_meta.c $(KC_DECODE))
 	@echo "  LINK    $@"
@@ -18,6 +19,12 @@ $(H)/kev2json: $(call host_objs,$(KC)/kev2json.c $(KC)/kx_msg.c $(KC_DECODE))
 	$(Q)$(HOST_CC) -o $@ $^
 
 $(H)/kevstat: $(call host_objs,$(KC)/kevstat.c $(KC_STATS) $(KC_DECODE))
+	@echo "  LINK    $@"
+	$(Q)$(HOST_CC) -o $@ $^
+
+# The report's page template is embedded with .incbin: rebuild when it changes.
+$(call host_objs,$(KC)/report_assets.c): $(KC)/report.css $(KC)/report.js
+$(H)/kevreport: $(call host_objs,$(KC)/kevreport.c $(KC)/report_assets.c $(KC_STATS) $(KC_DECODE))
 	@echo "  LINK    $@"
 	$(Q)$(HOST_CC) -o $@ $^
 
@@ -36,3 +43,5 @@ TEST_DEPS_HOST += $(H)/kev2json
 SCRIPT_TESTS_HOST += kev2json|300|test/tools/test_kev2json.sh
 TEST_DEPS_HOST += $(H)/kevstat
 SCRIPT_TESTS_HOST += kevstat|300|test/tools/test_kevstat.sh
+TEST_DEPS_HOST += $(H)/kevreport
+SCRIPT_TESTS_HOST += kevreport|300|test/tools/test_kevreport.sh

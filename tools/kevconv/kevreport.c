@@ -1,0 +1,306 @@
+// SPDX-License-Identifier: MIT
+// kevreport: writes one self-contained HTML report of a .kev trace (no network, no external
+// script): a zoomable timeline (CPUs, threads coloured by state, interrupts, message flows,
+// lost-event windows) and the analyses of kx_stats as tables and histograms. The page is the
+// template report.css + report.js (embedded in the binary by report_assets.c) plus the data
+// as JSON: kx_stats_json's object and a "timeline" object built here.
+// Timeline records (times in cycles from the first event):
+//   threads [{name,pid,tid}], seg [[thread, t0, t1, state, cpu]], irq [[irq, t0, t1, h0, h1]],
+//   flow [[client, t_send, server, t_recv, t_reply]], loss [[cpu, t0, t1, lost]]
+// At most --max-segments state segments are kept (the earliest); the page says when it cut.
+#define _GNU_SOURCE
+#include <stdlib.h>
+#include <string.h>
+
+#include "kx_stats.h"
+
+extern const char kevreport_css[], kevreport_js[]; // report_assets.c
+
+static void usage(FILE *f)
+{
+    fprintf(f, "usage: kevreport [-o FILE.html] [--max-segments N] FILE.kev\n"
+               "Writes a self-contained HTML report: timeline with zoom and pan, CPU time,\n"
+               "thread states, kernel calls, interrupts, messages, lost-event windows.\n"
+               "  -o FILE             output (default: FILE.kev with .html instead of .kev)\n"
+               "  --max-segments N    timeline records kept (default 200000)\n"
+               "  -h, --help          this text\n"
+               "Exit status: 0 ok, 1 damaged or unreadable input or write error, 2 bad usage.\n");
+}
+
+struct buf {
+    char *p;
+    size_t len;
+    FILE *f;
+};
+
+struct rep {
+    struct kx_stats *s;
+    struct kx_msgs *q;
+    struct buf seg, irq, flow;
+    uint64_t nseg, max_seg, cut;
+    uint64_t irq_t0[KEV_MAX_CPUS], hnd_t0[KEV_MAX_CPUS], hnd_t1[KEV_MAX_CPUS];
+    unsigned irq_open[KEV_MAX_CPUS];
+};
+
+static uint64_t rel(const struct rep *p, uint64_t t)
+{
+    return t >= p->s->t_first ? t - p->s->t_first : 0;
+}
+
+static void seg_out(struct rep *p, int th, uint64_t t0, uint64_t t1, unsigned st, int cpu)
+{
+    if (st >= KEV_TH_NSTATES || t1 < t0)
+        return;
+    if (p->nseg >= p->max_seg) {
+        p->cut++;
+        return;
+    }
+    fprintf(p->seg.f, "%s[%d,%llu,%llu,%u,%d]", ftell(p->seg.f) ? "," : "", th,
+            (unsigned long long)rel(p, t0), (unsigned long long)rel(p, t1), st, cpu);
+    p->nseg++;
+}
+
+// Thread states before and after an event: a changed (state, since) closes a segment.
+struct snap { int th; unsigned st; uint64_t since; int cpu; };
+
+static void take(const struct kx_stats *s, int th, struct snap *sn)
+{
+    sn->th = th;
+    if (th >= 0) {
+        sn->st = s->th[th].state;
+        sn->since = s->th[th].since;
+        sn->cpu = s->m.th[th].cpu;
+    }
+}
+
+static void compare(struct rep *p, const struct snap *before)
+{
+    const struct kx_stats *s = p->s;
+    int th = before->th;
+    if (th < 0)
+        return;
+    if (s->th[th].state != before->st || s->th[th].since != before->since)
+        seg_out(p, th, before->since, s->th[th].since, before->st,
+                before->st == KEV_TH_RUNNING ? before->cpu : -1);
+}
+
+static void int_event(struct rep *p, const struct kev_event *e)
+{
+    unsigned cpu = e->cpu;
+    switch (e->ev) {
+    case KEV_INT_ENTER:
+        p->irq_open[cpu] = e->w[0] + 1;
+        p->irq_t0[cpu] = e->t64;
+        p->hnd_t0[cpu] = p->hnd_t1[cpu] = 0;
+        break;
+    case KEV_INT_HANDLER_ENTER: p->hnd_t0[cpu] = e->t64; break;
+    case KEV_INT_HANDLER_EXIT: p->hnd_t1[cpu] = e->t64; break;
+    case KEV_INT_EXIT:
+        if (p->irq_open[cpu] == e->w[0] + 1 && p->nseg < p->max_seg) {
+            fprintf(p->irq.f, "%s[%u,%llu,%llu,%llu,%llu]", ftell(p->irq.f) ? "," : "",
+                    e->w[0], (unsigned long long)rel(p, p->irq_t0[cpu]),
+                    (unsigned long long)rel(p, e->t64),
+                    (unsigned long long)rel(p, p->hnd_t0[cpu] ? p->hnd_t0[cpu] : p->irq_t0[cpu]),
+                    (unsigned long long)rel(p, p->hnd_t1[cpu] ? p->hnd_t1[cpu] : e->t64));
+            p->nseg++;
+        }
+        p->irq_open[cpu] = 0;
+        break;
+    default:
+        break;
+    }
+}
+
+static int on_event(void *user, struct kev_reader *r, const struct kev_event *e)
+{
+    (void)r;
+    struct rep *p = user;
+    struct kx_stats *s = p->s;
+    if (!s->events && e->cls != KEV_C_CONTROL)
+        s->t_first = e->t64; // rel() needs it before kx_stats_event sets it
+    struct snap a = { -1, 0, 0, -1 }, b = { -1, 0, 0, -1 };
+    if (e->cls == KEV_C_PR_TH && e->ev <= KEV_TH_DESTROY && e->nw >= 2) {
+        take(s, kx_thread(&s->m, e->w[0], e->w[1]), &a);
+        if (s->m.cur[e->cpu] != a.th)
+            take(s, s->m.cur[e->cpu], &b);
+    } else if (e->cls == KEV_C_INT) {
+        int_event(p, e);
+    } else if (e->cls == KEV_C_COMM) {
+        const struct kx_msg *g;
+        if (kx_msgs_event(p->q, &s->m, e, &g) == KX_MSG_REPLY) {
+            if (p->nseg < p->max_seg && g->client >= 0 && g->server >= 0) {
+                fprintf(p->flow.f, "%s[%d,%llu,%d,%llu,%llu]", ftell(p->flow.f) ? "," : "",
+                        g->client, (unsigned long long)rel(p, g->t_send), g->server,
+                        (unsigned long long)rel(p, g->t_recv),
+                        (unsigned long long)rel(p, g->t_reply));
+                p->nseg++;
+            }
+            kx_msgs_release(p->q, g);
+        }
+    }
+    kx_stats_event(s, e);
+    compare(p, &a);
+    compare(p, &b);
+    return 0;
+}
+
+// Copy JSON into the page, keeping "</" out of the <script> element.
+static void put_json(FILE *out, const char *j, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (j[i] == '<' && i + 1 < n && j[i + 1] == '/')
+            fputs("<\\", out);
+        else
+            putc(j[i], out);
+    }
+}
+
+static void write_page(FILE *out, struct rep *p, const char *title)
+{
+    struct kx_stats *s = p->s;
+    for (unsigned i = 0; i < s->m.nth; i++) // close every open state at the end
+        seg_out(p, (int)i, s->th[i].since, s->t_last, s->th[i].state,
+                s->th[i].state == KEV_TH_RUNNING ? s->m.th[i].cpu : -1);
+    fflush(p->seg.f), fflush(p->irq.f), fflush(p->flow.f);
+
+    fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n<title>", out);
+    for (const char *c = title; *c; c++)
+        if (*c == '<' || *c == '>' || *c == '&')
+            fprintf(out, "&#%d;", *c);
+        else
+            putc(*c, out);
+    fputs(" - kevreport</title>\n<style>\n", out);
+    fputs(kevreport_css, out);
+    fputs("</style></head>\n<body>\n<script id=\"kev-data\" type=\"application/json\">\n"
+          "{\"stats\":", out);
+    char *sj = NULL;
+    size_t sn = 0;
+    FILE *m = open_memstream(&sj, &sn);
+    if (m) {
+        kx_stats_json(s, m);
+        fclose(m);
+        put_json(out, sj, sn);
+        free(sj);
+    }
+    fputs(",\n\"timeline\":{\"threads\":[", out);
+    char lb[80];
+    for (unsigned i = 0; i < s->m.nth; i++) {
+        fprintf(out, "%s{\"pid\":%u,\"tid\":%u,\"name\":", i ? "," : "", s->m.th[i].pid,
+                s->m.th[i].tid);
+        m = open_memstream(&sj, &sn);
+        if (m) {
+            kx_json_str(m, kx_label(&s->m, (int)i, lb, sizeof(lb)));
+            fclose(m);
+            put_json(out, sj, sn);
+            free(sj);
+        }
+        fputs("}", out);
+    }
+    fprintf(out, "],\n\"span\":%llu,\"cut\":%llu,\n\"seg\":[", (unsigned long long)rel(p, s->t_last),
+            (unsigned long long)p->cut);
+    fwrite(p->seg.p, 1, p->seg.len, out);
+    fputs("],\n\"irq\":[", out);
+    fwrite(p->irq.p, 1, p->irq.len, out);
+    fputs("],\n\"flow\":[", out);
+    fwrite(p->flow.p, 1, p->flow.len, out);
+    fputs("],\n\"loss\":[", out);
+    for (unsigned i = 0; i < s->ngaps; i++)
+        fprintf(out, "%s[%u,%llu,%llu,%llu]", i ? "," : "", s->gap[i].cpu,
+                (unsigned long long)rel(p, s->gap[i].t0), (unsigned long long)rel(p, s->gap[i].t1),
+                (unsigned long long)s->gap[i].lost);
+    fputs("],\n\"states\":[", out);
+    for (unsigned st = 0; st < KEV_TH_NSTATES; st++)
+        fprintf(out, "%s\"%s\"", st ? "," : "", kev_thread_state_name(st));
+    fputs("]}}\n</script>\n<script>\n", out);
+    fputs(kevreport_js, out);
+    fputs("</script>\n</body></html>\n", out);
+}
+
+static int open_buf(struct buf *b)
+{
+    b->f = open_memstream(&b->p, &b->len);
+    return b->f ? 0 : -1;
+}
+
+static void close_buf(struct buf *b)
+{
+    if (b->f)
+        fclose(b->f);
+    free(b->p);
+}
+
+int main(int argc, char **argv)
+{
+    const char *in = NULL, *out = NULL;
+    unsigned long long max_seg = 200000;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+            usage(stdout);
+            return 0;
+        } else if (!strcmp(a, "-o") && i + 1 < argc) {
+            out = argv[++i];
+        } else if (!strcmp(a, "--max-segments") && i + 1 < argc) {
+            char *end;
+            max_seg = strtoull(argv[++i], &end, 0);
+            if (*end || !max_seg) {
+                fprintf(stderr, "kevreport: bad --max-segments %s\n", argv[i]);
+                return 2;
+            }
+        } else if (a[0] == '-' && a[1]) {
+            fprintf(stderr, "kevreport: unknown option or missing value: %s\n", a);
+            usage(stderr);
+            return 2;
+        } else if (in) {
+            fprintf(stderr, "kevreport: only one FILE, got %s and %s\n", in, a);
+            return 2;
+        } else {
+            in = a;
+        }
+    }
+    if (!in) {
+        fprintf(stderr, "kevreport: no FILE given\n");
+        usage(stderr);
+        return 2;
+    }
+    char outbuf[4096];
+    if (!out) {
+        size_t n = strlen(in);
+        int kev = n > 4 && !strcmp(in + n - 4, ".kev");
+        snprintf(outbuf, sizeof(outbuf), "%.*s.html", (int)(kev ? n - 4 : n), in);
+        out = outbuf;
+    }
+    struct kx_file f;
+    if (kx_open("kevreport", in, &f))
+        return 1;
+    static struct rep p;
+    static struct kx_msgs q;
+    p.s = calloc(1, sizeof(*p.s));
+    p.q = &q;
+    p.max_seg = max_seg;
+    if (!p.s || open_buf(&p.seg) || open_buf(&p.irq) || open_buf(&p.flow)) {
+        fprintf(stderr, "kevreport: out of memory\n");
+        return 1;
+    }
+    kx_stats_init(p.s, f.r);
+    kx_msgs_init(&q);
+    int rc = kx_decode("kevreport", &f, on_event, &p);
+    kx_stats_finish(p.s);
+    FILE *o = fopen(out, "w");
+    if (!o) {
+        perror(out);
+        rc = 1;
+    } else {
+        write_page(o, &p, in);
+        if (ferror(o) | fclose(o)) {
+            fprintf(stderr, "kevreport: %s: write error\n", out);
+            rc = 1;
+        } else {
+            printf("kevreport: wrote %s\n", out);
+        }
+    }
+    close_buf(&p.seg), close_buf(&p.irq), close_buf(&p.flow);
+    free(p.s);
+    kx_close(&f);
+    return rc;
+}

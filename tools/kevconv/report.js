@@ -1,0 +1,342 @@
+// SPDX-License-Identifier: MIT
+// Script of the kevreport HTML page (embedded by report_assets.c; no external code). Reads
+// the JSON in #kev-data (kx_stats_json's "stats" and kevreport's "timeline") and builds the
+// page: a canvas timeline with zoom (wheel, buttons, + and - keys) and pan (drag, arrow
+// keys), then tables and power-of-two histograms. Sets body[data-ready] when done, and lists
+// any script error in #errors so that a headless browser test can see it.
+"use strict";
+(function () {
+  var errBox = null;
+  function report(msg) {
+    if (!errBox) { errBox = document.createElement("div"); errBox.id = "errors"; document.body.prepend(errBox); }
+    errBox.textContent += msg + "\n";
+  }
+  window.addEventListener("error", function (ev) { report("script error: " + ev.message); });
+
+  var D = JSON.parse(document.getElementById("kev-data").textContent);
+  var S = D.stats, T = D.timeline, hz = S.trace.cycles_per_sec || 1000000;
+
+  // ---- helpers ---------------------------------------------------------------------------
+  function el(tag, attrs, kids) {
+    var e = document.createElement(tag);
+    for (var k in attrs || {}) {
+      if (k === "text") e.textContent = attrs[k]; else e.setAttribute(k, attrs[k]);
+    }
+    (kids || []).forEach(function (c) { e.appendChild(typeof c === "string" ? document.createTextNode(c) : c); });
+    return e;
+  }
+  function fmtTime(cycles) {
+    var s = cycles / hz, a = Math.abs(s);
+    if (a === 0) return "0";
+    if (a < 1e-6) return (s * 1e9).toFixed(0) + " ns";
+    if (a < 1e-3) return (s * 1e6).toFixed(a < 1e-5 ? 2 : 1) + " us";
+    if (a < 1) return (s * 1e3).toFixed(a < 1e-2 ? 3 : 2) + " ms";
+    return s.toFixed(3) + " s";
+  }
+  function pct(x, tot) { return tot ? (100 * x / tot).toFixed(1) + "%" : "-"; }
+  function table(head, rows) {
+    var t = el("table", { "class": "kv-table" });
+    t.appendChild(el("tr", {}, head.map(function (h) { return el("th", { text: h }); })));
+    rows.forEach(function (r) {
+      t.appendChild(el("tr", {}, r.map(function (c) { return c instanceof Node ? el("td", {}, [c]) : el("td", { text: String(c) }); })));
+    });
+    return t;
+  }
+  function hue(i) { return "hsl(" + ((i * 137.508) % 360).toFixed(0) + ",60%,55%)"; }
+  var STATE_COLOR = { RUNNING: "#2e9e44", READY: "#f0c419", SEND: "#e67e22", RECEIVE: "#b8c7e0",
+    REPLY: "#d35400", NANOSLEEP: "#c9c9c9", MUTEX: "#c0392b", CONDVAR: "#8e44ad", SEM: "#9b59b6",
+    JOIN: "#16a085", INTR: "#2980b9", WAITCHILD: "#95a5a6", DEAD: "#555", STOPPED: "#7f8c8d" };
+  function stateColor(name) { return STATE_COLOR[name] || "#ddd"; }
+  var section = function (id, title) {
+    var s = el("section", { id: id }, [el("h2", { text: title })]);
+    document.body.appendChild(s);
+    return s;
+  };
+
+  // ---- histograms (SVG bars, one per power-of-two bucket) -----------------------------------
+  function hist(title, d) {
+    var box = el("div", { "class": "hist" }, [el("div", { "class": "title", text: title })]);
+    if (!d || !d.n) { box.appendChild(el("div", { "class": "note", text: "no samples" })); return box; }
+    box.appendChild(el("div", { "class": "note",
+      text: "n " + d.n + ", min " + fmtTime(d.min) + ", mean " + fmtTime(d.mean) + ", max " + fmtTime(d.max) }));
+    var byLo = {}, los = d.hist.map(function (h) { byLo[h[0]] = h[1]; return h[0]; });
+    var lo = Math.min.apply(null, los), hi = Math.max.apply(null, los), buckets = [];
+    for (var v = lo; ; v = v ? v * 2 : 1) { buckets.push([v, byLo[v] || 0]); if (v >= hi) break; }
+    var W = Math.max(160, buckets.length * 34), H = 110, max = Math.max.apply(null, buckets.map(function (b) { return b[1]; }));
+    var ns = "http://www.w3.org/2000/svg", svg = document.createElementNS(ns, "svg");
+    svg.setAttribute("width", W); svg.setAttribute("height", H);
+    buckets.forEach(function (b, i) {
+      var bw = W / buckets.length, h = max ? (H - 34) * b[1] / max : 0;
+      var r = document.createElementNS(ns, "rect");
+      r.setAttribute("x", i * bw + 2); r.setAttribute("y", H - 20 - h);
+      r.setAttribute("width", bw - 4); r.setAttribute("height", Math.max(h, b[1] ? 1 : 0));
+      r.setAttribute("fill", "#4a7fd6");
+      var tt = document.createElementNS(ns, "title"); tt.textContent = ">= " + fmtTime(b[0]) + ": " + b[1];
+      r.appendChild(tt); svg.appendChild(r);
+      var c = document.createElementNS(ns, "text");
+      c.setAttribute("x", i * bw + bw / 2); c.setAttribute("y", H - 23 - h); c.setAttribute("text-anchor", "middle");
+      c.textContent = b[1] || ""; svg.appendChild(c);
+      var l = document.createElementNS(ns, "text");
+      l.setAttribute("x", i * bw + bw / 2); l.setAttribute("y", H - 6); l.setAttribute("text-anchor", "middle");
+      l.textContent = fmtTime(b[0]); svg.appendChild(l);
+    });
+    box.appendChild(svg);
+    return box;
+  }
+
+  // ---- header ---------------------------------------------------------------------------------
+  var tr = S.trace, span = tr.last - tr.first;
+  document.body.appendChild(el("h1", { text: "Trace report" + (tr.board ? ": " + tr.board : "") }));
+  document.body.appendChild(el("p", { "class": "summary" }, [
+    el("b", { text: String(tr.events) }), " events over ", el("b", { text: fmtTime(span) }),
+    ", " + hz + " cycles/s, " + tr.cpus + " CPU(s), ",
+    el("b", { "class": tr.lost ? "loss" : "", text: String(tr.lost) }), " lost events"]));
+
+  // ---- timeline -------------------------------------------------------------------------------
+  var tsec = section("timeline-section", "Timeline");
+  var info = el("span", { id: "view-info" });
+  var bar = el("div", { "class": "toolbar" }, [
+    el("button", { id: "zoom-in", text: "+" }), el("button", { id: "zoom-out", text: "\u2212" }),
+    el("button", { id: "zoom-reset", text: "reset" }), info,
+    el("span", { text: "wheel: zoom, drag: pan, click a bar for details" })]);
+  var canvas = el("canvas", { id: "timeline" }), tip = el("div", { id: "tip" });
+  tsec.appendChild(bar); tsec.appendChild(canvas); document.body.appendChild(tip);
+  var legend = el("div", { "class": "legend", id: "legend" });
+  Object.keys(STATE_COLOR).forEach(function (k) {
+    legend.appendChild(el("span", {}, [el("i", { style: "background:" + STATE_COLOR[k] }), k]));
+  });
+  legend.appendChild(el("span", {}, [el("i", { style: "background:#e74c3c" }), "interrupt"]));
+  legend.appendChild(el("span", {}, [el("i", { style: "background:#0003;border-color:#c00" }), "lost events"]));
+  legend.appendChild(el("span", {}, [el("i", { style: "background:#1f3a93" }), "message flow"]));
+  tsec.appendChild(legend);
+  if (T.cut) tsec.appendChild(el("p", { "class": "note", text: "timeline cut after the first records: " + T.cut + " later state segments not shown (kevreport --max-segments)" }));
+
+  // Rows: CPUs, then threads, then interrupts.
+  var rows = [], cpuRow = {}, thRow = {}, irqRow = {};
+  T.seg.forEach(function (s) { if (s[3] === 1 && s[4] >= 0 && !(s[4] in cpuRow)) cpuRow[s[4]] = -1; });
+  Object.keys(cpuRow).sort(function (a, b) { return a - b; }).forEach(function (c) {
+    cpuRow[c] = rows.length; rows.push({ label: "CPU " + c, kind: "cpu", items: [] });
+  });
+  T.threads.forEach(function (t, i) { thRow[i] = rows.length; rows.push({ label: t.name, kind: "thread", items: [] }); });
+  T.irq.forEach(function (q) { if (!(q[0] in irqRow)) { irqRow[q[0]] = rows.length; rows.push({ label: "irq " + q[0], kind: "irq", items: [] }); } });
+  T.seg.forEach(function (s) {
+    rows[thRow[s[0]]].items.push({ t0: s[1], t1: s[2], color: stateColor(T.states[s[3]]),
+      text: T.threads[s[0]].name + ": " + T.states[s[3]] });
+    if (s[3] === 1 && s[4] >= 0)
+      rows[cpuRow[s[4]]].items.push({ t0: s[1], t1: s[2], color: hue(s[0]), text: "CPU " + s[4] + ": " + T.threads[s[0]].name });
+  });
+  T.irq.forEach(function (q) {
+    rows[irqRow[q[0]]].items.push({ t0: q[1], t1: q[2], color: "#f5b7b1", text: "irq " + q[0] + " " + fmtTime(q[2] - q[1]) });
+    rows[irqRow[q[0]]].items.push({ t0: q[3], t1: q[4], color: "#e74c3c", text: "irq " + q[0] + " handler " + fmtTime(q[4] - q[3]), inner: true });
+  });
+
+  var RH = 18, AXIS = 22, LABEL = 150, dpr = window.devicePixelRatio || 1;
+  var view = { t0: 0, t1: Math.max(T.span, 1) };
+  var W = 0, H = AXIS + rows.length * RH + 4;
+  function resize() {
+    W = canvas.clientWidth || 1000;
+    canvas.width = W * dpr; canvas.height = H * dpr; canvas.style.height = H + "px";
+    draw();
+  }
+  function x(t) { return LABEL + (t - view.t0) * (W - LABEL) / (view.t1 - view.t0); }
+  function tAt(px) { return view.t0 + (px - LABEL) * (view.t1 - view.t0) / (W - LABEL); }
+  function draw() {
+    var g = canvas.getContext("2d");
+    g.setTransform(dpr, 0, 0, dpr, 0, 0);
+    g.clearRect(0, 0, W, H);
+    g.font = "11px sans-serif";
+    // axis
+    var step = Math.pow(10, Math.floor(Math.log10((view.t1 - view.t0) / 8 || 1)));
+    while ((view.t1 - view.t0) / step > 12) step *= 2;
+    g.fillStyle = "#555"; g.strokeStyle = "#eee";
+    for (var t = Math.ceil(view.t0 / step) * step; t <= view.t1; t += step) {
+      var px = x(t);
+      g.beginPath(); g.moveTo(px, AXIS - 4); g.lineTo(px, H); g.stroke();
+      g.fillText(fmtTime(t), px + 2, 12);
+    }
+    rows.forEach(function (r, i) {
+      var y = AXIS + i * RH;
+      g.fillStyle = i % 2 ? "#fff" : "#f6f6f6"; g.fillRect(0, y, W, RH);
+      g.save(); g.beginPath(); g.rect(LABEL, y, W - LABEL, RH); g.clip();
+      r.items.forEach(function (it) {
+        if (it.t1 < view.t0 || it.t0 > view.t1) return;
+        var a = x(it.t0), b = x(it.t1);
+        g.fillStyle = it.color;
+        g.fillRect(a, y + (it.inner ? 6 : 2), Math.max(b - a, 0.7), RH - (it.inner ? 12 : 4));
+      });
+      g.restore();
+      g.fillStyle = "#222"; g.fillText(r.label.slice(0, 22), 4, y + 13);
+    });
+    // message flows: client -> server at receive, server -> client at reply
+    g.save(); g.beginPath(); g.rect(LABEL, AXIS, W - LABEL, H - AXIS); g.clip();
+    g.strokeStyle = "#1f3a93"; g.lineWidth = 1;
+    T.flow.forEach(function (f) {
+      if (f[4] < view.t0 || f[1] > view.t1) return;
+      var yc = AXIS + thRow[f[0]] * RH + RH / 2, ys = AXIS + thRow[f[2]] * RH + RH / 2;
+      g.beginPath(); g.moveTo(x(f[1]), yc); g.lineTo(x(f[3]), ys); g.stroke();
+      g.beginPath(); g.moveTo(x(f[4]), ys); g.lineTo(x(f[4]), yc); g.stroke();
+      g.fillStyle = "#1f3a93"; g.fillRect(x(f[4]) - 2, yc - 2, 4, 4);
+    });
+    // lost-event windows over every row
+    T.loss.forEach(function (l) {
+      var a = x(l[1]), b = Math.max(x(l[2]), a + 2);
+      g.fillStyle = "rgba(220,0,0,0.18)"; g.fillRect(a, AXIS, b - a, H - AXIS);
+      g.fillStyle = "#c00"; g.fillRect(a, AXIS, 1, H - AXIS);
+      g.fillText("lost " + l[3], a + 3, AXIS + 11);
+    });
+    g.restore();
+    info.textContent = "view " + fmtTime(view.t0) + " .. " + fmtTime(view.t1) + " (" + fmtTime(view.t1 - view.t0) + ")";
+  }
+  function zoom(f, at) {
+    var c = at === undefined ? (view.t0 + view.t1) / 2 : at;
+    var w = Math.max((view.t1 - view.t0) * f, 10);
+    view.t0 = c - (c - view.t0) * w / (view.t1 - view.t0); view.t1 = view.t0 + w;
+    draw();
+  }
+  function pan(dt) { view.t0 += dt; view.t1 += dt; draw(); }
+  canvas.addEventListener("wheel", function (ev) {
+    ev.preventDefault();
+    var r = canvas.getBoundingClientRect();
+    zoom(ev.deltaY < 0 ? 0.8 : 1.25, tAt(ev.clientX - r.left));
+  }, { passive: false });
+  var drag = null;
+  canvas.addEventListener("mousedown", function (ev) { drag = { x: ev.clientX, t0: view.t0, t1: view.t1 }; canvas.classList.add("dragging"); });
+  window.addEventListener("mouseup", function () { drag = null; canvas.classList.remove("dragging"); });
+  window.addEventListener("mousemove", function (ev) {
+    if (drag) {
+      var dt = (drag.x - ev.clientX) * (drag.t1 - drag.t0) / (W - LABEL);
+      view.t0 = drag.t0 + dt; view.t1 = drag.t1 + dt; draw(); return;
+    }
+    var r = canvas.getBoundingClientRect(), px = ev.clientX - r.left, py = ev.clientY - r.top;
+    var ri = Math.floor((py - AXIS) / RH), hit = null;
+    if (px > LABEL && ri >= 0 && ri < rows.length && py <= r.height) {
+      var t = tAt(px), slack = 3 * (view.t1 - view.t0) / (W - LABEL);
+      rows[ri].items.forEach(function (it) { if (it.t0 - slack <= t && t <= it.t1 + slack) hit = it; });
+    }
+    if (hit) {
+      tip.style.display = "block"; tip.style.left = ev.clientX + 12 + "px"; tip.style.top = ev.clientY + 12 + "px";
+      tip.textContent = hit.text + "\n" + fmtTime(hit.t0) + " .. " + fmtTime(hit.t1) + " (" + fmtTime(hit.t1 - hit.t0) + ")";
+    } else tip.style.display = "none";
+  });
+  document.getElementById("zoom-in").onclick = function () { zoom(0.5); };
+  document.getElementById("zoom-out").onclick = function () { zoom(2); };
+  document.getElementById("zoom-reset").onclick = function () { view.t0 = 0; view.t1 = Math.max(T.span, 1); draw(); };
+  window.addEventListener("keydown", function (ev) {
+    var w = view.t1 - view.t0;
+    if (ev.key === "+" || ev.key === "=") zoom(0.5);
+    else if (ev.key === "-") zoom(2);
+    else if (ev.key === "ArrowLeft") pan(-w / 5);
+    else if (ev.key === "ArrowRight") pan(w / 5);
+  });
+  window.addEventListener("resize", resize);
+
+  // ---- CPU time ------------------------------------------------------------------------------
+  var cpu = section("cpu", "CPU time");
+  var maxCpu = Math.max.apply(null, S.threads.map(function (t) { return t.cpu_cycles; }).concat([1]));
+  cpu.appendChild(table(["thread", "CPU time", "share", "runs", ""],
+    S.threads.filter(function (t) { return t.cpu_cycles || t.runs; }).map(function (t) {
+      return [t.name, fmtTime(t.cpu_cycles), pct(t.cpu_cycles, span), t.runs,
+        el("span", { "class": "bar", style: "width:" + (300 * t.cpu_cycles / maxCpu).toFixed(1) + "px" })];
+    })));
+  cpu.appendChild(el("h3", { text: "Per process" }));
+  cpu.appendChild(table(["process", "CPU time", "share"], S.processes.map(function (p) {
+    return [p.pid + " " + p.name, fmtTime(p.cpu_cycles), pct(p.cpu_cycles, span)];
+  })));
+  cpu.appendChild(el("h3", { text: "Per priority" }));
+  var maxP = Math.max.apply(null, S.priorities.map(function (p) { return p.cpu_cycles; }).concat([1]));
+  cpu.appendChild(table(["priority", "CPU time", ""], S.priorities.map(function (p) {
+    return [p.prio, fmtTime(p.cpu_cycles), el("span", { "class": "bar", style: "width:" + (300 * p.cpu_cycles / maxP).toFixed(1) + "px" })];
+  })));
+
+  // ---- thread states -------------------------------------------------------------------------
+  var st = section("states", "Time in each thread state");
+  st.appendChild(table(["thread", "states", "detail"], S.threads.map(function (t) {
+    var tot = 0, parts = [];
+    Object.keys(t.states).forEach(function (k) { tot += t.states[k]; });
+    var stack = el("span", { "class": "stack" });
+    Object.keys(t.states).forEach(function (k) {
+      var i = el("i", { style: "width:" + (100 * t.states[k] / (tot || 1)).toFixed(2) + "%;background:" + stateColor(k), title: k + " " + fmtTime(t.states[k]) });
+      stack.appendChild(i); parts.push(k + " " + fmtTime(t.states[k]));
+    });
+    return [t.name, stack, parts.join(", ")];
+  })));
+
+  // ---- kernel calls ----------------------------------------------------------------------------
+  var kc = section("kcalls", "Kernel calls");
+  kc.appendChild(table(["call", "entries", "completed", "errors", "errno", "mean", "max"], S.kernel_calls.map(function (k) {
+    return [k.name, k.entries, k.count, k.errors,
+      Object.keys(k.errno).map(function (e) { return e + ": " + k.errno[e]; }).join(", "),
+      fmtTime(k.latency.mean), fmtTime(k.latency.max)];
+  })));
+  var kh = el("div", { "class": "hists" });
+  S.kernel_calls.filter(function (k) { return k.latency.n; }).forEach(function (k) { kh.appendChild(hist(k.name + " latency", k.latency)); });
+  kc.appendChild(kh);
+
+  // ---- interrupts ------------------------------------------------------------------------------
+  var iq = section("irqs", "Interrupts");
+  iq.appendChild(table(["irq", "count", "per second", "mean handler", "mean interrupt -> thread"], S.interrupts.map(function (q) {
+    return [q.irq, q.count, q.rate_per_s.toFixed(1), fmtTime(q.handler.mean), q.latency.n ? fmtTime(q.latency.mean) : "-"];
+  })));
+  var ih = el("div", { "class": "hists" });
+  S.interrupts.forEach(function (q) {
+    ih.appendChild(hist("irq " + q.irq + " handler", q.handler));
+    ih.appendChild(hist("irq " + q.irq + " interrupt -> thread", q.latency));
+  });
+  iq.appendChild(ih);
+
+  // ---- messages --------------------------------------------------------------------------------
+  var ms = section("msgs", "Messages");
+  ms.appendChild(table(["client", "server", "kind", "count", "errors", "mean send -> reply", "max"], S.channels.map(function (c) {
+    return [c.client, c.server + " (" + c.server_pid + ")", c.pulse ? "pulse" : "message", c.count, c.errors,
+      c.pulse ? "-" : fmtTime(c.latency.mean), c.pulse ? "-" : fmtTime(c.latency.max)];
+  })));
+  var mh = el("div", { "class": "hists" });
+  S.channels.filter(function (c) { return !c.pulse; }).forEach(function (c) { mh.appendChild(hist(c.client + " -> " + c.server, c.latency)); });
+  ms.appendChild(mh);
+  S.channels.filter(function (c) { return c.requests; }).forEach(function (c) {
+    ms.appendChild(el("h3", { text: "Critical path of " + c.client + " -> " + c.server + " (mean per request)" }));
+    ms.appendChild(table(["thread", "", "time"], c.critical_path.map(function (p) {
+      return [p.thread, p.waiting ? "waits to be received" : "works", fmtTime(p.cycles / c.requests)];
+    })));
+  });
+  if (S.worst_request) {
+    var w = S.worst_request;
+    ms.appendChild(el("h3", { text: "Slowest request: " + fmtTime(w.total_cycles) + " across " + w.depth + " threads" }));
+    ms.appendChild(table(["thread", "", "from", "to", "time"], w.path.map(function (p) {
+      return [p.thread, p.waiting ? "waits to be received" : "works", fmtTime(p.t0 - tr.first), fmtTime(p.t1 - tr.first), fmtTime(p.t1 - p.t0)];
+    })));
+  }
+
+  // ---- lost events -----------------------------------------------------------------------------
+  var lo = section("lost", "Lost events");
+  if (!S.lost_windows.length) lo.appendChild(el("p", { text: "No event was lost." }));
+  else {
+    lo.appendChild(table(["CPU", "from", "to", "lost", "classes around the gap"], S.lost_windows.map(function (g) {
+      return [g.cpu, fmtTime(g.t0 - tr.first), g.after_end ? "end of trace" : fmtTime(g.t1 - tr.first), g.lost,
+        Object.keys(g.classes).map(function (k) { return k + " " + g.classes[k]; }).join(", ")];
+    })));
+    lo.appendChild(el("p", { "class": "note", text: "Results spanning these windows (state times, latencies, message matching) may be wrong there." }));
+  }
+
+  resize();
+  // "#selftest": drive the zoom and pan controls the way a user would, and record the views
+  // in body[data-selftest] for the headless-browser test.
+  if (location.hash === "#selftest") {
+    var seen = [];
+    var span0 = view.t1 - view.t0;
+    document.getElementById("zoom-in").click();
+    seen.push(Math.abs((view.t1 - view.t0) * 2 - span0) < 1e-6 * span0 ? "zoom-in:ok" : "zoom-in:bad");
+    var r = canvas.getBoundingClientRect(), before = view.t0;
+    canvas.dispatchEvent(new MouseEvent("mousedown", { clientX: r.left + 400, clientY: r.top + 30, bubbles: true }));
+    window.dispatchEvent(new MouseEvent("mousemove", { clientX: r.left + 300, clientY: r.top + 30, bubbles: true }));
+    window.dispatchEvent(new MouseEvent("mouseup", { bubbles: true }));
+    seen.push(view.t0 > before ? "pan:ok" : "pan:bad");
+    var w0 = view.t1 - view.t0;
+    canvas.dispatchEvent(new WheelEvent("wheel", { deltaY: -100, clientX: r.left + 500, clientY: r.top + 30, bubbles: true, cancelable: true }));
+    seen.push(view.t1 - view.t0 < w0 ? "wheel:ok" : "wheel:bad");
+    document.getElementById("zoom-reset").click();
+    seen.push(view.t0 === 0 ? "reset:ok" : "reset:bad");
+    document.body.setAttribute("data-selftest", seen.join(" "));
+  }
+  document.body.setAttribute("data-ready", "1");
+})();

@@ -1,0 +1,14 @@
+// SPDX-License-Identifier: MIT
+// The HTML report's stylesheet and script (report.css, report.js), embedded in kevreport as
+// NUL-terminated strings so that the report needs no file at run time. module.mk makes this
+// object depend on both files.
+__asm__(".section .rodata\n"
+        ".global kevreport_css\n"
+        "kevreport_css:\n"
+        ".incbin \"tools/kevconv/report.css\"\n"
+        ".byte 0\n"
+        ".global kevreport_js\n"
+        "kevreport_js:\n"
+        ".incbin \"tools/kevconv/report.js\"\n"
+        ".byte 0\n"
+        ".previous\n");
