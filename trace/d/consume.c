@@ -411,7 +411,6 @@ void dcons_print_agg(struct dcons *c, unsigned agg, const char *fmt)
 
 static void agg_trunc(struct dcons *c, unsigned agg, int have_n, int64_t n)
 {
-    const struct dif_agg *g = &c->obj->aggs[agg];
     struct merge m;
     unsigned cnt = collect(c, agg, &m);
     for (unsigned k = 0; k < cnt; k++) {
@@ -420,7 +419,6 @@ static void agg_trunc(struct dcons *c, unsigned agg, int have_n, int64_t n)
         if (!keep)
             dvm_agg_remove(c->st, agg, m.ents[k].keys);
     }
-    (void)g;
 }
 
 /* ---- records ----------------------------------------------------------------------------- */

@@ -302,7 +302,6 @@ int dif_verify(const void *blob, size_t len, struct dif_obj *o, char *err, size_
     for (uint32_t k = 0; k < h->dh_necbs; k++)
         if (o->ecbs[k].de_probe >= h->dh_nprobes || o->ecbs[k].de_clause >= h->dh_nclauses)
             return fail(&v, "ecb", k, "probe or clause out of range", ~0u);
-    (void)b;
     return 0;
 }
 

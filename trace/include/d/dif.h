@@ -193,6 +193,16 @@ struct dif_hdr {
     uint32_t dh_pad;
 };
 
+/* The layout is the same on the host (which compiles) and the target (which runs): */
+_Static_assert(sizeof(struct dif_prog) == 8, "dif_prog layout");
+_Static_assert(sizeof(struct dif_var) == 12, "dif_var layout");
+_Static_assert(sizeof(struct dif_act) == 36, "dif_act layout");
+_Static_assert(sizeof(struct dif_clause) == 24, "dif_clause layout");
+_Static_assert(sizeof(struct dif_probe) == 40, "dif_probe layout");
+_Static_assert(sizeof(struct dif_ecb) == 8, "dif_ecb layout");
+_Static_assert(sizeof(struct dif_agg) == 48, "dif_agg layout");
+_Static_assert(sizeof(struct dif_hdr) == 96, "dif_hdr layout");
+
 /* A verified object: pointers into the blob. */
 struct dif_obj {
     const struct dif_hdr *hdr;

@@ -63,6 +63,9 @@ struct dvm_errrec {
     uint64_t er_addr;
 };
 
+_Static_assert(sizeof(struct dvm_rechdr) == 16 && sizeof(struct dvm_errrec) == 24,
+               "record layouts are shared with consumers on other machines");
+
 struct dvm_stats {
     uint64_t drops, aggdrops, dynvardrops, errors, specdrops, specfailed;
     int filled;            /* fill policy: this CPU's buffer is full */
