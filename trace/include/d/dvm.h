@@ -4,6 +4,9 @@
 // read them. Portable freestanding C: all memory is the caller's (one region given to
 // dvm_load); no locks: the caller runs dvm_fire() for a CPU with interrupts off on that CPU,
 // and dvm_buf_read()/dvm_agg_* for a CPU must not run concurrently with firings on it.
+// Per-CPU state (buffers, aggregations, scratch, this->) needs nothing more; globals, the
+// dynamic-variable space and speculations are shared and assume one CPU fires at a time
+// (true on the single-core boards; an SMP port needs a lock or per-CPU free lists there).
 // Nothing a script does makes these functions crash, loop or write outside that memory:
 // faults abort the clause, are recorded as error records, and fire the ERROR probe.
 #ifndef D_DVM_H
