@@ -12,6 +12,7 @@
 // Derived records (CPU slices, flows, names, slices closed for consistency, lost-event
 // markers) use other categories, so a test can count the kev.* records against the .kev.
 // Lost events (DROPPED, and the trailer's losses after the last buffer) are global instants.
+#define _GNU_SOURCE
 #include <stdlib.h>
 #include <string.h>
 
@@ -37,7 +38,7 @@ struct conv {
     const struct kev_reader *r;
     struct kx_model *m;
     struct kx_msgs *q;
-    double us_per_cycle;
+    uint64_t hz;
     uint64_t events, records;
     uint16_t open_call[KX_MAX_THREADS + 1]; // call + 1 open on a thread (last: unknown thread)
     uint8_t irq_depth[MAX_IRQ];             // 1 interrupt open, 2 its handler too
@@ -47,12 +48,51 @@ struct conv {
     uint64_t lost_seen[KEV_MAX_CPUS];
 };
 
+// Decimal digits of v (printf's float and integer paths are most of the run time otherwise).
+static void put_u64(FILE *f, uint64_t v)
+{
+    char b[24];
+    int i = sizeof(b);
+    do
+        b[--i] = (char)('0' + v % 10);
+    while (v /= 10);
+    fwrite_unlocked(b + i, 1, sizeof(b) - (size_t)i, f);
+}
+
+// A time in microseconds with three decimals (nanoseconds), from cycles.
+static void put_ts(const struct conv *c, uint64_t cycles)
+{
+    unsigned __int128 ns = (unsigned __int128)cycles * 1000000000u / c->hz;
+    put_u64(c->f, (uint64_t)(ns / 1000));
+    char frac[5] = { '.', (char)('0' + (int)(ns / 100 % 10)), (char)('0' + (int)(ns / 10 % 10)),
+                     (char)('0' + (int)(ns % 10)), 0 };
+    fputs_unlocked(frac, c->f);
+}
+
 static void rec_begin(struct conv *c, const char *ph, const char *cat, uint32_t pid,
                       uint32_t tid, uint64_t t)
 {
-    fprintf(c->f, ",\n{\"ph\":\"%s\",\"cat\":\"%s\",\"pid\":%u,\"tid\":%u,\"ts\":%.3f", ph, cat,
-            pid, tid, (double)t * c->us_per_cycle);
+    FILE *f = c->f;
+    fputs_unlocked(",\n{\"ph\":\"", f);
+    fputs_unlocked(ph, f);
+    fputs_unlocked("\",\"cat\":\"", f);
+    fputs_unlocked(cat, f);
+    fputs_unlocked("\",\"pid\":", f);
+    put_u64(f, pid);
+    fputs_unlocked(",\"tid\":", f);
+    put_u64(f, tid);
+    fputs_unlocked(",\"ts\":", f);
+    put_ts(c, t);
     c->records++;
+}
+
+static void put_words(FILE *f, const uint32_t *w, unsigned n)
+{
+    for (unsigned i = 0; i < n; i++) {
+        if (i)
+            putc_unlocked(',', f);
+        put_u64(f, w[i]);
+    }
 }
 
 static void thread_ids(const struct conv *c, int th, uint32_t *pid, uint32_t *tid)
@@ -88,7 +128,8 @@ static void cpu_close(struct conv *c, unsigned cpu, uint64_t t)
         return;
     char label[80];
     rec_begin(c, "X", "sched", PID_CPU, TID_CPU0 + cpu, c->cpu_t0[cpu]);
-    fprintf(c->f, ",\"dur\":%.3f", (double)(t - c->cpu_t0[cpu]) * c->us_per_cycle);
+    fputs_unlocked(",\"dur\":", c->f);
+    put_ts(c, t - c->cpu_t0[cpu]);
     name_field(c, kx_label(c->m, th, label, sizeof(label)));
     fputs("}", c->f);
     c->cpu_th[cpu] = -1;
@@ -110,10 +151,9 @@ static void kcall_event(struct conv *c, const struct kev_event *e)
         }
         on_thread(c, "B", "kev.kcall", th, e->t64);
         name_field(c, name);
-        fputs(",\"args\":{\"a\":[", c->f);
-        for (unsigned i = 0; i < e->nw; i++)
-            fprintf(c->f, "%s%u", i ? "," : "", e->w[i]);
-        fputs("]}}", c->f);
+        fputs_unlocked(",\"args\":{\"a\":[", c->f);
+        put_words(c->f, e->w, e->nw);
+        fputs_unlocked("]}}", c->f);
         c->open_call[slot] = (uint16_t)(call + 1);
     } else if (e->ev < 3 * KEV_KC_MAX) {
         int open = c->open_call[slot] == call + 1;
@@ -125,8 +165,9 @@ static void kcall_event(struct conv *c, const struct kev_event *e)
             fputs(",\"s\":\"t\"", c->f);
         }
         int32_t ret = (int32_t)e->w[0];
-        fprintf(c->f, ",\"args\":{\"ret\":%d%s}}", ret,
-                e->ev >= 2 * KEV_KC_MAX ? ",\"interrupted\":1" : "");
+        fputs_unlocked(ret < 0 ? ",\"args\":{\"ret\":-" : ",\"args\":{\"ret\":", c->f);
+        put_u64(c->f, ret < 0 ? (uint64_t)-(int64_t)ret : (uint64_t)ret);
+        fputs_unlocked(e->ev >= 2 * KEV_KC_MAX ? ",\"interrupted\":1}}" : "}}", c->f);
         c->open_call[slot] = 0;
     } else {
         on_thread(c, "i", "kev.kcall", th, e->t64);
@@ -215,10 +256,9 @@ static void instant(struct conv *c, const struct kev_event *e, int th, const cha
 {
     on_thread(c, "i", cat, th, e->t64);
     name_field(c, name);
-    fputs(",\"s\":\"t\",\"args\":{\"w\":[", c->f);
-    for (unsigned i = 0; i < e->nw; i++)
-        fprintf(c->f, "%s%u", i ? "," : "", e->w[i]);
-    fputs("]}}", c->f);
+    fputs_unlocked(",\"s\":\"t\",\"args\":{\"w\":[", c->f);
+    put_words(c->f, e->w, e->nw);
+    fputs_unlocked("]}}", c->f);
 }
 
 static void prth_event(struct conv *c, const struct kev_event *e)
@@ -376,7 +416,7 @@ int main(int argc, char **argv)
     c.r = f.r;
     c.m = &m;
     c.q = &q;
-    c.us_per_cycle = 1e6 / (double)(f.r->kr_cycles_per_sec ? f.r->kr_cycles_per_sec : 1000000);
+    c.hz = f.r->kr_cycles_per_sec ? f.r->kr_cycles_per_sec : 1000000;
     for (unsigned cpu = 0; cpu < KEV_MAX_CPUS; cpu++)
         c.cpu_th[cpu] = -1;
     fprintf(c.f, "{\"traceEvents\":[\n{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":0,"

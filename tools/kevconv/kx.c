@@ -3,8 +3,12 @@
 #include "kx.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 // ---- files -------------------------------------------------------------------------------------
 
@@ -41,10 +45,33 @@ static uint8_t *read_all(const char *path, size_t *len)
     return d;
 }
 
+// A regular file is mapped (no copy: traces of hundreds of MB load at once); anything else
+// (a pipe, /dev/stdin) is read into memory.
+static uint8_t *map_file(const char *path, size_t *len, int *mapped)
+{
+    *mapped = 0;
+    int fd = open(path, O_RDONLY);
+    if (fd < 0)
+        return NULL;
+    struct stat st;
+    if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
+        void *p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+        close(fd);
+        if (p == MAP_FAILED)
+            return read_all(path, len);
+        madvise(p, (size_t)st.st_size, MADV_SEQUENTIAL);
+        *len = (size_t)st.st_size;
+        *mapped = 1;
+        return p;
+    }
+    close(fd);
+    return read_all(path, len);
+}
+
 int kx_open(const char *tool, const char *path, struct kx_file *f)
 {
     memset(f, 0, sizeof(*f));
-    f->data = read_all(path, &f->len);
+    f->data = map_file(path, &f->len, &f->mapped);
     if (!f->data) {
         fprintf(stderr, "%s: %s: %s\n", tool, path, strerror(errno));
         return -1;
@@ -65,7 +92,10 @@ int kx_open(const char *tool, const char *path, struct kx_file *f)
 
 void kx_close(struct kx_file *f)
 {
-    free(f->data);
+    if (f->mapped)
+        munmap(f->data, f->len);
+    else
+        free(f->data);
     free(f->r);
     memset(f, 0, sizeof(*f));
 }

@@ -18,6 +18,7 @@
 struct kx_file {
     uint8_t *data;
     size_t len;
+    int mapped;           // data is mmap'd (else malloc'd)
     struct kev_reader *r; // malloc'd
 };
 

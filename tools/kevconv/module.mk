@@ -45,3 +45,7 @@ TEST_DEPS_HOST += $(H)/kevstat
 SCRIPT_TESTS_HOST += kevstat|300|test/tools/test_kevstat.sh
 TEST_DEPS_HOST += $(H)/kevreport
 SCRIPT_TESTS_HOST += kevreport|300|test/tools/test_kevreport.sh
+
+# Benchmark: throughput of each tool and of babeltrace2 on a 10-million-event trace.
+BENCH_DEPS += $(H)/kev2ctf $(H)/kev2json $(H)/kevstat $(H)/kevreport $(H)/kevgen
+BENCHES += tools/kevconv/bench_kevconv.sh
