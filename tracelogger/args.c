@@ -26,7 +26,7 @@ static void usage(void)
            "  -F class  turn a class off: 1 kernel calls, 2 interrupts, 3 process, 4 thread,\n"
            "            5 vthread (3-5 are one class here), 6 comm, 7 system\n"
            "  -d1       passive: another program configures, starts and stops tracing\n"
-           "  -A n=v    extra header attribute TRACE_n::v\n"
+           "  -A n=v    extra header attribute TRACE_N::v (the name in capitals)\n"
            "  -u        also send the file as a framed stream on UART 1 (tools/kevcapture)\n"
            "  -v        verbose\n"
            "  -x bufpolicy=switch|overwrite|ring|fill   what to do when no buffer is free\n"

@@ -56,7 +56,10 @@ int kev_write_head(const struct tl_opts *o)
         size_t n = (size_t)(eq - o->attr[i]);
         if (n >= sizeof(key))
             n = sizeof(key) - 1;
-        memcpy(key, o->attr[i], n);
+        for (size_t k = 0; k < n; k++) {     // header keys are A-Z 0-9 _
+            char ch = o->attr[i][k];
+            key[k] = (char)(ch >= 'a' && ch <= 'z' ? ch - 'a' + 'A' : ch);
+        }
         key[n] = '\0';
         kev_hdr_item(&h, key, eq + 1);
     }

@@ -86,10 +86,12 @@ static int configure(void)
     return 0;
 }
 
-static bool running(void)
+// Is tracing running, and has it ever run (a buffer was started) since we allocated?
+static bool running(bool *has_run)
 {
     struct ktrace_query q;
     TraceEvent(KTRACE_QUERYEVENTS, (uint32_t)(uintptr_t)&q, 0, 0);
+    *has_run = q.buffers != 0;
     return q.running != 0;
 }
 
@@ -106,10 +108,12 @@ static void capture(int chid)
             break;
         if (!opts.passive && opts.iterations && buffers_written + buffers_failed >= opts.iterations)
             break;
-        bool on = running();
-        if (on)
+        bool has_run;
+        bool on = running(&has_run);
+        // Passive: the other program may have started and stopped tracing while we slept.
+        if (on || has_run)
             seen_running = true;
-        else if (seen_running && !got)
+        if (!on && seen_running && !got)
             break;      // stopped (by the other program, or the fill policy) and drained
     }
 }

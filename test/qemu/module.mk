@@ -10,3 +10,7 @@ BENCH_DEPS += $(B)/kbench.elf $(B)/kbench_notrace.elf
 # The demo system that `make run` boots, checked for what it reports.
 SCRIPT_TESTS += qemu/demo|120|test/qemu/test_demo.sh|$(B)/demo.elf
 TEST_DEPS    += $(B)/demo.elf
+
+# The capture path: tracelogger, .kev on the host, kevcapture, loss accounting.
+SCRIPT_TESTS += qemu/tracelogger|600|test/qemu/test_tracelogger.sh|$(B)|$(H)
+TEST_DEPS    += $(B)/demo.elf $(B)/tflood.elf $(H)/traceprinter $(H)/kevcapture

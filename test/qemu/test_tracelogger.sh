@@ -1,0 +1,109 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# The capture path end to end (TAP): the demo traced by the tracelogger and decoded on the
+# host, checked against what the workload did; the UART stream rebuilt byte for byte by
+# kevcapture, and damaged streams reported; loss accounting under a flood with a slow logger
+# in every overrun policy (recorded + lost == generated); ring mode keeping the newest events;
+# a lossless capture; bad options.
+#   test/qemu/test_tracelogger.sh BUILD_DIR HOST_DIR
+set -u
+b=$1
+h=$2
+tp=$h/traceprinter
+out=$b/test-tracelogger
+rm -rf "$out" && mkdir -p "$out"
+run=$(dirname "$0")/../../scripts/qemu-run.sh
+n=0
+ok() { n=$((n + 1)); echo "ok $n - $1"; }
+nok() { n=$((n + 1)); echo "not ok $n - $1"; }
+check() { if eval "$2"; then ok "$1"; else nok "$1"; fi; }
+count() { grep -cE "$1" "$2"; }
+
+# ---- the demo, traced in passive mode, to a file and to UART 1 at once --------------------
+QEMU_ARGS="tracelogger -d1 -u -f $out/demo.kev -A test=demo" QEMU_UART1=$out/demo.uart \
+    QEMU_TIMEOUT=120 "$run" "$b/demo.elf" >"$out/demo.log" 2>&1
+check "demo with the tracelogger exits 0" "[ $? = 0 ]"
+check "tracelogger reports no loss" "grep -q '^tracelogger: no events lost$' $out/demo.log"
+"$tp" -n "$out/demo.kev" >"$out/demo.txt" 2>"$out/demo.err"
+check "traceprinter reads the demo trace" "[ $? = 0 ]"
+check "the -A attribute is in the header" "grep -q 'TRACE_TEST:: demo' $out/demo.txt"
+for p in init srv client ticker driver worker tracelogger; do
+    check "process '$p' is named in the trace" "grep -qE 'PROCCREATE_NAME .*name:$p\$' $out/demo.txt"
+done
+for t in srv-main srv-worker worker-2; do
+    check "thread '$t' is named in the trace" "grep -qE 'PROCTHREAD_NAME .*name:$t\$' $out/demo.txt"
+done
+snd=$(count ':SND_MESSAGE' "$out/demo.txt")
+rec=$(count ':REC_MESSAGE' "$out/demo.txt")
+rep=$(count ':REPLY_MESSAGE|:MSG_ERROR' "$out/demo.txt")
+check "every message sent was received and answered ($snd/$rec/$rep)" \
+    "[ $snd -gt 230 ] && [ $snd = $rec ] && [ $rec = $rep ]"
+srvpid=$(sed -n 's/^init: srv is pid \([0-9]*\),.*/\1/p' "$out/demo.log")
+tosrv=$(grep -cE ":SND_MESSAGE .* $srvpid\$|:SND_MESSAGE .*pid:$srvpid( |\$)" "$out/demo.txt")
+check "232 messages to srv: 200 from the client, 30 from the driver, 2 from init ($tosrv)" \
+    "[ $tosrv = 232 ]"
+irq8=$(count ':INT_ENTR +irq:8$' "$out/demo.txt")
+check "timer 0 interrupts in the trace match the driver's 30 ($irq8)" "[ $irq8 -ge 30 ] && [ $irq8 -le 31 ]"
+timers=$(count ':TIMER' "$out/demo.txt")
+check "the ticker's 40 timer expiries are in the trace ($timers)" "[ $timers -ge 40 ] && [ $timers -le 41 ]"
+check "the summary says nothing was lost" "grep -q '^lost events: 0' $out/demo.txt"
+
+"$h/kevcapture" -q -o "$out/demo-uart.kev" "$out/demo.uart" >"$out/capture.log" 2>&1
+check "kevcapture rebuilds the trace from the UART stream" "[ $? = 0 ]"
+check "the rebuilt trace is byte-identical to the file" "[ -s $out/demo.kev ] && cmp -s $out/demo.kev $out/demo-uart.kev"
+python3 - "$out/demo.uart" "$out/damaged.uart" <<'PY'
+import sys
+d = bytearray(open(sys.argv[1], 'rb').read())
+if d:
+    d[len(d) // 2] ^= 0x55
+open(sys.argv[2], 'wb').write(d)
+PY
+"$h/kevcapture" -q -o "$out/damaged.kev" "$out/damaged.uart" >"$out/damaged.log" 2>&1
+rc=$?
+check "a damaged frame is reported and the capture fails" \
+    "[ $rc = 1 ] && grep -q 'damaged (CRC mismatch)' $out/damaged.log"
+head -c $(( $(stat -c %s "$out/demo.uart") / 2 )) "$out/demo.uart" >"$out/cut.uart"
+"$h/kevcapture" -q -o "$out/cut.kev" "$out/cut.uart" >"$out/cut.log" 2>&1
+rc=$?
+check "a stream cut short is reported as incomplete" \
+    "[ $rc = 1 ] && grep -q 'without its END frame' $out/cut.log"
+
+# ---- a flood of user events, a slow logger, every overrun policy ---------------------------
+flood() {   # policy-options name
+    QEMU_ARGS="tracelogger -d1 -k 4 $1 -f $out/flood-$2.kev" QEMU_TIMEOUT=120 \
+        "$run" "$b/tflood.elf" >"$out/flood-$2.log" 2>&1
+    local rc=$?
+    "$tp" "$out/flood-$2.kev" >"$out/flood-$2.txt" 2>&1
+    local trc=$?
+    gen=$(sed -n 's/^tflood: generated \([0-9]*\) .*/\1/p' "$out/flood-$2.log")
+    rec=$(sed -n 's/^events: \([0-9]*\) in .*/\1/p' "$out/flood-$2.txt")
+    lost=$(sed -n 's/^lost events: \([0-9]*\).*/\1/p' "$out/flood-$2.txt")
+    check "$2: capture ran and the file decodes (exit $rc, traceprinter $trc)" "[ $rc = 0 ] && [ $trc = 0 ]"
+    check "$2: recorded $rec + lost $lost == generated $gen" \
+        "[ -n '$gen' ] && [ -n '$rec' ] && [ -n '$lost' ] && [ \$(( ${rec:-0} + ${lost:-0} )) = '$gen' ]"
+}
+flood "-x bufpolicy=switch -x delay=20" switch
+check "switch: events were dropped and the trace says so" \
+    "grep -q 'DROPPED' $out/flood-switch.txt && [ ${lost:-0} -gt 0 ]"
+flood "-x bufpolicy=overwrite -x delay=20" overwrite
+check "overwrite: overwritten buffers show as sequence gaps" \
+    "grep -qE 'missing buffers: [1-9]' $out/flood-overwrite.txt && [ ${lost:-0} -gt 0 ]"
+flood "-x bufpolicy=fill -x delay=20" fill
+check "fill: tracing stopped when the buffers were full" \
+    "grep -q 'tracing stopped because every buffer was full' $out/flood-fill.txt"
+flood "-r" ring
+last=$(grep USREVENT "$out/flood-ring.txt" | tail -1 | awk '{print $(NF-1)}')
+first=$(grep USREVENT "$out/flood-ring.txt" | head -1 | awk '{print $(NF-1)}')
+check "ring: the newest events are kept, oldest first ($first .. $last)" \
+    "[ '$last' = 0x00004e1f ] && [ \$(( $last - $first + 1 )) = ${rec:-0} ]"
+flood "" lossless
+check "a logger that keeps up loses nothing" "[ '${lost:-x}' = 0 ] && [ '${rec:-0}' = 20000 ]"
+
+# ---- bad options --------------------------------------------------------------------------
+QEMU_ARGS="tracelogger -d1 -q" QEMU_TIMEOUT=60 "$run" "$b/tflood.elf" >"$out/badopt.log" 2>&1
+check "a bad option gives the usage and status 2" \
+    "grep -q '^usage: tracelogger' $out/badopt.log && grep -q 'tracelogger exited with status 2' $out/badopt.log"
+QEMU_ARGS="tracelogger -d1 -k 99" QEMU_TIMEOUT=60 "$run" "$b/tflood.elf" >"$out/badk.log" 2>&1
+check "-k out of range is refused" "grep -q -- '-k takes 1 to 64 buffers' $out/badk.log"
+QEMU_ARGS="tracelogger -d1 -x bufpolicy=sometimes" QEMU_TIMEOUT=60 "$run" "$b/tflood.elf" >"$out/badx.log" 2>&1
+check "an unknown buffer policy is refused" "grep -q \"unknown buffer policy 'sometimes'\" $out/badx.log"

@@ -1,0 +1,132 @@
+// SPDX-License-Identifier: MIT
+// kevcapture: rebuilds a .kev file from the tracelogger's framed byte stream (tracelogger -u),
+// read from a file, a pipe, a pty or a serial port (QEMU: -serial file:uart.bin). Every damaged
+// or missing frame is reported; the exit status says whether the file is complete.
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <termios.h>
+#include <unistd.h>
+#include <trace/kev_stream.h>
+
+static void usage(FILE *f)
+{
+    fprintf(f, "usage: kevcapture [-o OUT.kev] [-q] [INPUT]\n"
+               "Rebuilds a .kev trace from the tracelogger's framed stream (tracelogger -u).\n"
+               "  INPUT     a file, pipe, pty or serial device (default: standard input);\n"
+               "            a terminal is switched to raw mode; reading stops at the END frame\n"
+               "  -o FILE   where to write the trace (default capture.kev)\n"
+               "  -q        only report problems\n"
+               "  -h        this text\n"
+               "Exit status: 0 complete and undamaged, 1 damaged or incomplete, 2 bad usage.\n");
+}
+
+struct ctx {
+    FILE *out;
+    const char *in_name;
+    int write_failed;
+};
+
+static void on_data(void *arg, const uint8_t *p, size_t n)
+{
+    struct ctx *c = arg;
+    if (fwrite(p, 1, n, c->out) != n)
+        c->write_failed = 1;
+}
+
+static void on_problem(void *arg, enum ks_problem what, uint64_t off, uint32_t detail)
+{
+    struct ctx *c = arg;
+    switch (what) {
+    case KS_P_JUNK:
+        fprintf(stderr, "kevcapture: %s: %lu bytes outside frames at offset %llu (skipped)\n",
+                c->in_name, (unsigned long)detail, (unsigned long long)off);
+        break;
+    case KS_P_CRC:
+        fprintf(stderr, "kevcapture: %s: frame %lu at offset %llu is damaged (CRC mismatch); "
+                "its data is missing from the output\n", c->in_name, (unsigned long)detail,
+                (unsigned long long)off);
+        break;
+    case KS_P_GAP:
+        fprintf(stderr, "kevcapture: %s: %lu frame(s) missing before offset %llu\n", c->in_name,
+                (unsigned long)detail, (unsigned long long)off);
+        break;
+    case KS_P_BADLEN:
+        fprintf(stderr, "kevcapture: %s: bad frame header at offset %llu (length %lu)\n",
+                c->in_name, (unsigned long long)off, (unsigned long)detail);
+        break;
+    }
+}
+
+int main(int argc, char **argv)
+{
+    const char *out_name = "capture.kev", *in_name = NULL;
+    int quiet = 0, opt;
+    for (int i = 1; i < argc; i++)
+        if (strcmp(argv[i], "--help") == 0) {
+            usage(stdout);
+            return 0;
+        }
+    while ((opt = getopt(argc, argv, "o:qh")) != -1) {
+        switch (opt) {
+        case 'o': out_name = optarg; break;
+        case 'q': quiet = 1; break;
+        case 'h': usage(stdout); return 0;
+        default: usage(stderr); return 2;
+        }
+    }
+    if (optind < argc - 1) {
+        usage(stderr);
+        return 2;
+    }
+    if (optind < argc)
+        in_name = argv[optind];
+
+    int fd = 0;
+    if (in_name && (fd = open(in_name, O_RDONLY)) < 0) {
+        fprintf(stderr, "kevcapture: cannot open %s: %s\n", in_name, strerror(errno));
+        return 1;
+    }
+    if (isatty(fd)) {
+        struct termios t;
+        if (tcgetattr(fd, &t) == 0) {
+            cfmakeraw(&t);
+            tcsetattr(fd, TCSANOW, &t);
+        }
+    }
+    struct ctx c = { fopen(out_name, "wb"), in_name ? in_name : "stdin", 0 };
+    if (!c.out) {
+        fprintf(stderr, "kevcapture: cannot create %s: %s\n", out_name, strerror(errno));
+        return 1;
+    }
+    static struct ks_decoder d;
+    ks_decoder_init(&d);
+    d.on_data = on_data;
+    d.on_problem = on_problem;
+    d.arg = &c;
+
+    uint8_t buf[4096];
+    ssize_t n;
+    while (!d.ended && (n = read(fd, buf, sizeof(buf))) > 0)
+        ks_decode(&d, buf, (size_t)n);
+    int bad = ks_decoder_finish(&d);
+    if (fclose(c.out) != 0 || c.write_failed) {
+        fprintf(stderr, "kevcapture: writing %s failed\n", out_name);
+        return 1;
+    }
+    if (!d.ended)
+        fprintf(stderr, "kevcapture: %s: the stream ended without its END frame: the trace is "
+                "incomplete\n", c.in_name);
+    else if (d.end_len != (uint32_t)d.data_bytes || d.end_crc != d.file_crc)
+        fprintf(stderr, "kevcapture: %s: the stream announced %lu bytes (CRC %08lx) but %llu "
+                "arrived (CRC %08lx)\n", c.in_name, (unsigned long)d.end_len,
+                (unsigned long)d.end_crc, (unsigned long long)d.data_bytes,
+                (unsigned long)d.file_crc);
+    if (!quiet || bad)
+        fprintf(bad ? stderr : stdout, "kevcapture: %llu bytes in %llu frames written to %s%s\n",
+                (unsigned long long)d.data_bytes, (unsigned long long)d.frames, out_name,
+                bad ? " (INCOMPLETE)" : "");
+    return bad ? 1 : 0;
+}
