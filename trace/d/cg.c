@@ -1287,7 +1287,7 @@ void dcc_codegen(struct dcc *cc)
 int dcc_compile(const struct dcc_in *in, void *arena, size_t arena_len, struct dcc_out *out)
 {
     struct dcc *cc;
-    struct d_arena a = { arena, arena_len, 0 };
+    struct d_arena a = d_arena_init(arena, arena_len);
     memset(out, 0, sizeof(*out));
     cc = d_alloc(&a, sizeof(*cc));
     if (!cc) {

@@ -53,6 +53,14 @@ struct d_arena {
     size_t size, used;
 };
 
+/* d_arena_init: an arena over [mem, mem+len), its start rounded up to 8 bytes. */
+static inline struct d_arena d_arena_init(void *mem, size_t len)
+{
+    size_t skip = (8u - ((uintptr_t)mem & 7u)) & 7u;
+    struct d_arena a = { (uint8_t *)mem + skip, len > skip ? len - skip : 0, 0 };
+    return a;
+}
+
 static inline void *d_alloc(struct d_arena *a, size_t n)
 {
     size_t start = (a->used + 7u) & ~(size_t)7u;

@@ -163,9 +163,9 @@ static void walk(const uint8_t *data, uint32_t len, dvm_rec_cb cb, void *arg)
 
 void dvm_buf_read(struct dvm_state *st, unsigned cpu, int final, dvm_rec_cb cb, void *arg)
 {
-    struct dvm_buf *b = &st->buf[cpu];
     if (cpu >= st->opts.ncpu)
         return;
+    struct dvm_buf *b = &st->buf[cpu];
     switch (st->opts.bufpolicy) {
     case DVM_BUF_FILL:
         if (!final && !st->stats[cpu].filled)
@@ -427,7 +427,7 @@ void dvm_fire(struct dvm_state *st, const struct dvm_ctx *ctx, uint32_t id,
 int dvm_load(struct dvm_state *st, const void *objp, size_t objlen, const struct dvm_opts *o,
              void *mem, size_t memlen, char *err, size_t errlen)
 {
-    struct d_arena a = { mem, memlen, 0 };
+    struct d_arena a = d_arena_init(mem, memlen);
     memset(st, 0, sizeof(*st));
     if (dif_verify(objp, objlen, &st->obj, err, errlen) != 0)
         return -1;
@@ -436,6 +436,13 @@ int dvm_load(struct dvm_state *st, const void *objp, size_t objlen, const struct
     st->opts = *o;
     if (o->ncpu < 1 || o->ncpu > DVM_MAXCPU || o->bufpolicy > DVM_BUF_RING)
         return err_set(err, errlen, "invalid engine options");
+    /* sizes are clamped to 1 GiB so that no product below overflows a 32-bit size_t */
+    const uint64_t gib = 1u << 30;
+    st->opts.bufsize = o->bufsize > gib ? gib : o->bufsize;
+    st->opts.aggsize = o->aggsize > gib ? gib : o->aggsize;
+    st->opts.dynvarsize = o->dynvarsize > gib ? gib : o->dynvarsize;
+    st->opts.specsize = o->specsize > gib ? gib : o->specsize;
+    o = &st->opts;
     st->strsize = h->dh_strsize;
     unsigned ssz = (st->strsize + 7u) & ~7u;
 
@@ -555,8 +562,8 @@ int dvm_load(struct dvm_state *st, const void *objp, size_t objlen, const struct
     if (bufsize > (1u << 30))
         bufsize = 1u << 30;
     for (;;) {
-        size_t need = (size_t)(bufsize + 8u) * nbuf * o->ncpu;
-        if (need <= memlen - ((a.used + 7u) & ~(size_t)7u) || bufsize < 64)
+        uint64_t need = (bufsize + 8u) * nbuf * o->ncpu;
+        if (need <= (uint64_t)(a.size - ((a.used + 7u) & ~(size_t)7u)) || bufsize < 64)
             break;
         if (o->bufresize_manual)
             return err_set(err, errlen, "not enough memory for principal buffers (bufsize)");
