@@ -75,7 +75,8 @@ static unsigned decode(struct dcons *c, const char *types, const uint8_t *p, str
     for (; types[n] && n < max; n++) {
         a[n].type = types[n];
         if (types[n] == 's') {
-            a[n].s = (const char *)p; /* NUL-padded by the engine */
+            /* NUL-padded by the engine; a damaged record prints "" rather than overrun */
+            a[n].s = memchr(p, 0, ssz) ? (const char *)p : "";
             p += ssz;
         } else {
             a[n].i = sized(rd64(p), types[n]);
