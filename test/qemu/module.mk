@@ -14,3 +14,5 @@ TEST_DEPS    += $(B)/demo.elf
 # The capture path: tracelogger, .kev on the host, kevcapture, loss accounting.
 SCRIPT_TESTS += qemu/tracelogger|600|test/qemu/test_tracelogger.sh|$(B)|$(H)
 TEST_DEPS    += $(B)/demo.elf $(B)/tflood.elf $(H)/traceprinter $(H)/kevcapture
+BENCHES    += scripts/bench-logger.sh|$(B)
+BENCH_DEPS += $(B)/tflood.elf
