@@ -53,6 +53,7 @@ struct cg {
     struct dif_ecb *ecbs;
     unsigned necbs;
     uint16_t regs; /* bit r set: %rr in use */
+    unsigned depth; /* expr() nesting */
     char rec[DIF_RECMAX + 1];
     unsigned nrec;
     int line;
@@ -571,7 +572,20 @@ static unsigned assignment(struct cg *g, struct dnode *n, struct dtype *t)
     return r;
 }
 
+static unsigned expr_(struct cg *g, struct dnode *n, struct dtype *t);
+
+/* expr: code for n into a new register, its type in *t. Recursion is bounded (a long chain
+ * like 1+1+...+1 nests on the left) so the compiler's stack stays small on the target. */
 static unsigned expr(struct cg *g, struct dnode *n, struct dtype *t)
+{
+    if (++g->depth > 256)
+        dcc_error(g->cc, n->line, "D_SYNTAX", "expression nested too deeply");
+    unsigned r = expr_(g, n, t);
+    g->depth--;
+    return r;
+}
+
+static unsigned expr_(struct cg *g, struct dnode *n, struct dtype *t)
 {
     unsigned r, r2;
     struct dtype t2;

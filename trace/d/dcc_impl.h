@@ -76,6 +76,7 @@ struct dcc {
     struct dtype toktype;
     char *tokstr;       /* identifiers, strings, probe descriptions */
     int in_pred;
+    int depth;          /* expression nesting, bounded so the stack is */
     /* parse results */
     struct dclause *clauses, **clause_tail;
     struct ddecl *decls, **decl_tail;

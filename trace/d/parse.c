@@ -198,7 +198,21 @@ static struct dnode *postfix(struct dcc *cc)
     return n;
 }
 
+#define MAX_DEPTH 128
+
+static struct dnode *unary_(struct dcc *cc);
+
+/* unary: every recursion of the expression grammar passes here; bound it (small stacks). */
 static struct dnode *unary(struct dcc *cc)
+{
+    if (++cc->depth > MAX_DEPTH)
+        dcc_error(cc, cc->tokline, "D_SYNTAX", "expression nested too deeply");
+    struct dnode *n = unary_(cc);
+    cc->depth--;
+    return n;
+}
+
+static struct dnode *unary_(struct dcc *cc)
 {
     int line = cc->tokline, tok = cc->tok;
     struct dnode *n;
