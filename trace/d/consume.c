@@ -117,9 +117,22 @@ struct merge {
     struct dcons *c;
     unsigned agg, nvals, keylen, n, cap;
     struct aggent *ents;
+    uint32_t *slot;         /* 2 * cap hash slots: entry index + 1, 0 = empty */
     int64_t *vals;
     int full;
 };
+
+static uint32_t key_hash(const uint8_t *p, unsigned n)
+{
+    uint64_t x = 0xcbf29ce484222325ull;
+    for (unsigned k = 0; k + 8 <= n; k += 8) {
+        uint64_t w;
+        memcpy(&w, p + k, 8);
+        x = (x ^ w) * 0x100000001b3ull;
+        x ^= x >> 29;
+    }
+    return (uint32_t)(x ^ (x >> 32));
+}
 
 static void merge_vals(const struct dif_agg *g, int64_t *d, const int64_t *s, unsigned nv)
 {
@@ -144,17 +157,21 @@ static void merge_cb(void *arg, unsigned agg, const uint8_t *keys, const int64_t
 {
     struct merge *m = arg;
     const struct dif_agg *g = &m->c->obj->aggs[agg];
-    if (agg != m->agg)
+    if (agg != m->agg || m->cap == 0)
         return;
-    for (unsigned k = 0; k < m->n; k++)
-        if (memcmp(m->ents[k].keys, keys, m->keylen) == 0) {
-            merge_vals(g, m->ents[k].vals, vals, m->nvals);
+    uint32_t nslots = 2u * m->cap, s = key_hash(keys, m->keylen) % nslots;
+    for (; m->slot[s]; s = (s + 1) % nslots) {
+        struct aggent *x = &m->ents[m->slot[s] - 1];
+        if (memcmp(x->keys, keys, m->keylen) == 0) {
+            merge_vals(g, x->vals, vals, m->nvals);
             return;
         }
+    }
     if (m->n == m->cap) {
         m->full = 1;
         return;
     }
+    m->slot[s] = m->n + 1;
     struct aggent *e = &m->ents[m->n];
     e->keys = keys;
     e->vals = m->vals + (size_t)m->n * m->nvals;
@@ -269,25 +286,37 @@ static unsigned collect(struct dcons *c, unsigned agg, struct merge *m)
     m->agg = agg;
     m->nvals = c->st->agg_vals[agg];
     m->keylen = dif_types_size(dif_str(c->obj, g->dg_keys), c->st->strsize);
-    size_t per = sizeof(struct aggent) + m->nvals * 8u;
-    m->cap = (unsigned)(c->memlen / per);
-    m->ents = c->mem;
-    m->vals = (int64_t *)(void *)((uint8_t *)c->mem + (((size_t)m->cap * sizeof(struct aggent) + 7u) & ~(size_t)7u));
-    if (m->cap)
-        m->cap--; /* room for the alignment of vals */
+    /* c->mem: entries, then hash slots, then values */
+    size_t per = sizeof(struct aggent) + 2u * sizeof(uint32_t) + m->nvals * 8u;
+    m->cap = c->memlen > 64 ? (unsigned)((c->memlen - 64) / per) : 0;
+    uint8_t *base = (uint8_t *)(((uintptr_t)c->mem + 7u) & ~(uintptr_t)7u);
+    m->ents = (struct aggent *)(void *)base;
+    m->slot = (uint32_t *)(void *)(base + (size_t)m->cap * sizeof(struct aggent));
+    m->vals = (int64_t *)(void *)(((uintptr_t)(m->slot + 2u * m->cap) + 7u) & ~(uintptr_t)7u);
+    memset(m->slot, 0, 2u * m->cap * sizeof(uint32_t));
     for (unsigned cpu = 0; cpu < c->st->opts.ncpu; cpu++)
         dvm_agg_walk(c->st, cpu, merge_cb, m);
     const char *types = dif_str(c->obj, g->dg_keys);
     for (unsigned k = 0; k < m->n; k++)
         m->ents[k].sortval = agg_value(c, agg, m->ents[k].vals);
-    for (unsigned k = 1; k < m->n; k++) { /* insertion sort: stable, small n */
-        struct aggent e = m->ents[k];
-        unsigned j = k;
-        while (j > 0 && ent_cmp(c, types, &m->ents[j - 1], &e) > 0) {
-            m->ents[j] = m->ents[j - 1];
-            j--;
+    /* heapsort: O(n log n), no extra memory; keys are unique so the order is total */
+    struct aggent *a = m->ents, t;
+    for (unsigned n = m->n, start = n / 2, end = n; end > 1;) {
+        unsigned root;
+        if (start > 0) {
+            root = --start;
+        } else {
+            end--;
+            t = a[0], a[0] = a[end], a[end] = t;
+            root = 0;
         }
-        m->ents[j] = e;
+        for (unsigned child; (child = 2 * root + 1) < end; root = child) {
+            if (child + 1 < end && ent_cmp(c, types, &a[child], &a[child + 1]) < 0)
+                child++;
+            if (ent_cmp(c, types, &a[root], &a[child]) >= 0)
+                break;
+            t = a[root], a[root] = a[child], a[child] = t;
+        }
     }
     return m->n;
 }
