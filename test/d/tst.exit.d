@@ -1,4 +1,4 @@
-/* exit(n): the clause finishes, END fires, dtrace exits with n */
+/* exit(n): the clause finishes and so does this firing; then only END fires; status n */
 #pragma D option quiet
 
 BEGIN
@@ -9,7 +9,12 @@ BEGIN
 
 BEGIN
 {
-	printf("a later clause does not\n");
+	printf("later clauses of the same firing run too\n");
+}
+
+tick-1ms
+{
+	printf("no more probes fire\n");
 }
 
 END
