@@ -12,7 +12,10 @@
 #endif
 #endif
 
-#ifndef D_HAVE_KCALL
+#ifdef D_HAVE_KCALL
+_Static_assert(KC_COUNT <= DPROBE_KCALL_MAX,
+               "more kernel calls than kercall probe ids: raise DPROBE_KCALL_MAX in d/dprobes.h");
+#else
 /* Placeholder for builds without the kernel headers on the include path. */
 #define KCALL_LIST(X) X(13, MsgSend, 5) X(14, MsgReceive, 4) X(15, MsgReply, 4)
 #endif
