@@ -69,6 +69,9 @@ for key, want in sorted(exp.items()):
         else:
             d = c.get("latency", {})
             check(key + " (min, max)", (d.get("min"), d.get("max")), (w, w))
+    elif part[0] == "pulses":
+        client, server = key[len("pulses."):].replace("_", " ").split(">")
+        check(key, find(stats["channels"], client=client, server=server, pulse=True).get("count"), w)
     elif key == "path.depth":
         check(key, (stats["worst_request"] or {}).get("depth"), w)
     elif key == "path.total":

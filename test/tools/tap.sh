@@ -15,7 +15,17 @@ need() { # need PROGRAM: a missing tool is a failure, never a silent pass
         exit 1
     fi
 }
-finish() { echo "1..$n"; [ "$fails" = 0 ]; }
+# scratch NAME PARENT: a fresh directory $dir of its own for this run (runs at the same time
+# do not share files), removed at the end when every test passed.
+scratch() {
+    mkdir -p "$2"
+    dir=$(mktemp -d "$(realpath -m "$2")/$1.XXXXXX")
+}
+finish() {
+    echo "1..$n"
+    [ "$fails" = 0 ] && rm -rf "$dir"
+    [ "$fails" = 0 ]
+}
 # The events and lost counts traceprinter reports for a .kev file: "EVENTS LOST".
 kev_counts() {
     local out

@@ -6,9 +6,9 @@
 set -u
 export TZ=UTC
 bin=${1:-build/host}
-dir=${2:-build/host-test/kevconv}/ctf
-mkdir -p "$dir"
-. "$(dirname "$0")/tap.sh"
+here=$(dirname "$0")
+. "$here/tap.sh"
+scratch ctf "${2:-build/host-test/kevconv}"
 need babeltrace2
 
 # bt2_counts CTFDIR: "EVENTS DISCARDED" as babeltrace2 reports them; fails on any error.
@@ -47,6 +47,8 @@ roundtrip "overwrite-slow-logger" "$dir/ow.kev"
 roundtrip basic "$dir/basic.kev"
 "$bin/kevscen" loss "$dir/loss.kev" >"$dir/loss.expect"
 roundtrip loss "$dir/loss.kev"
+"$bin/kevscen" -k loss "$dir/kloss.kev" >/dev/null
+roundtrip "loss, kernel-style messages" "$dir/kloss.kev"
 lost=$(sed -n 's/^expect lost //p' "$dir/loss.expect")
 check "loss: babeltrace2 reports the $lost events the ring dropped" \
     grep -q "Tracer discarded $lost events" "$dir/loss.ctf.bt2err"

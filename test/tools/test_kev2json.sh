@@ -5,14 +5,14 @@
 # usage: test_kev2json.sh [BINDIR [SCRATCHDIR]]  (defaults: build/host build/host-test/kevconv)
 set -u
 bin=${1:-build/host}
-dir=${2:-build/host-test/kevconv}/json
 here=$(dirname "$0")
-mkdir -p "$dir"
 . "$here/tap.sh"
+scratch json "${2:-build/host-test/kevconv}"
 need python3
 
-for s in basic loss; do
-    "$bin/kevscen" "$s" "$dir/$s.kev" >"$dir/$s.expect"
+for s in basic loss kbasic; do
+    k=; [ "${s#k}" != "$s" ] && k=-k
+    "$bin/kevscen" $k "${s#k}" "$dir/$s.kev" >"$dir/$s.expect"
     if "$bin/kev2json" -o "$dir/$s.json" "$dir/$s.kev" 2>"$dir/$s.err"; then
         ok "$s: kev2json converts"
     else

@@ -7,10 +7,9 @@
 # usage: test_kevreport.sh [BINDIR [SCRATCHDIR]]  (defaults: build/host build/host-test/kevconv)
 set -u
 bin=${1:-build/host}
-dir=$(realpath -m "${2:-build/host-test/kevconv}/report")
 here=$(dirname "$0")
-mkdir -p "$dir"
 . "$here/tap.sh"
+scratch report "${2:-build/host-test/kevconv}"
 need chromium
 need python3
 

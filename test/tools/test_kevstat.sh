@@ -5,15 +5,17 @@
 # usage: test_kevstat.sh [BINDIR [SCRATCHDIR]]  (defaults: build/host build/host-test/kevconv)
 set -u
 bin=${1:-build/host}
-dir=${2:-build/host-test/kevconv}/stat
 here=$(dirname "$0")
-mkdir -p "$dir"
 . "$here/tap.sh"
+scratch stat "${2:-build/host-test/kevconv}"
 need python3
 
-for s in basic loss; do
+# Each scenario in both ways of writing message events (kevscen -k: as the kernel does for a
+# waiting receiver) and with two round counts.
+for s in basic loss kbasic kloss; do
+    k=; [ "${s#k}" != "$s" ] && k=-k
     for r in 20 7; do
-        "$bin/kevscen" -r "$r" "$s" "$dir/$s$r.kev" >"$dir/$s$r.expect"
+        "$bin/kevscen" $k -r "$r" "${s#k}" "$dir/$s$r.kev" >"$dir/$s$r.expect"
         if ! "$bin/kevstat" --json "$dir/$s$r.kev" >"$dir/$s$r.json" 2>"$dir/$s$r.err"; then
             notok "$s, $r rounds: kevstat --json runs" "$(cat "$dir/$s$r.err")"; continue; fi
         python3 "$here/check_stats.py" "$dir/$s$r.json" "$dir/$s$r.expect" >"$dir/$s$r.tap" 2>&1

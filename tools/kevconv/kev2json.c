@@ -227,21 +227,30 @@ static void int_event(struct conv *c, const struct kev_event *e)
     fputs(",\"s\":\"t\"}", c->f);
 }
 
+// A record on the track of whoever runs on e's CPU: the interrupt, else the current thread.
+static void on_context(struct conv *c, const char *ph, const char *cat, const struct kev_event *e)
+{
+    unsigned irq = c->m->irq[e->cpu];
+    if (irq)
+        rec_begin(c, ph, cat, PID_IRQ, TID_IRQ0 + (irq - 1 < MAX_IRQ ? irq - 1 : MAX_IRQ), e->t64);
+    else
+        on_thread(c, ph, cat, c->m->cur[e->cpu], e->t64);
+}
+
 static void comm_event(struct conv *c, const struct kev_event *e)
 {
-    int th = c->m->cur[e->cpu];
     const char *n = kev_comm_name(e->ev);
-    on_thread(c, "X", "kev.comm", th, e->t64);
+    on_context(c, "X", "kev.comm", e);
     name_field(c, n ? n : "COMM");
     fprintf(c->f, ",\"dur\":0,\"args\":{\"id\":%u,\"pid\":%u}}", e->w[0], e->w[1]);
     const struct kx_msg *g;
     enum kx_msg_step step = kx_msgs_event(c->q, c->m, e, &g);
     if (step == KX_MSG_SEND) {
-        on_thread(c, "s", "ipc", th, e->t64);
+        on_context(c, "s", "ipc", e);
         fprintf(c->f, ",\"name\":\"%s\",\"id\":%llu,\"bp\":\"e\"}", g->pulse ? "pulse" : "msg",
                 (unsigned long long)g->id);
     } else if (step == KX_MSG_RECV) {
-        on_thread(c, g->pulse ? "f" : "t", "ipc", th, e->t64);
+        on_thread(c, g->pulse ? "f" : "t", "ipc", g->server, e->t64);
         fprintf(c->f, ",\"name\":\"%s\",\"id\":%llu,\"bp\":\"e\"}", g->pulse ? "pulse" : "msg",
                 (unsigned long long)g->id);
     } else if (step == KX_MSG_REPLY) {

@@ -40,6 +40,13 @@ static const char *const pname[NPROC + 1] = { "", "procnto", "client", "server",
 static const char *const tname[NPROC + 1] = { "", "idle", "main", "main", "irq", "main" };
 static const uint32_t prio[NPROC + 1] = { 0, 0, 10, 20, 30, 5 };
 
+// -k: COMM events as the kernel writes them when the receiver already waits: the receive in
+// the sender's context right after the send, naming the receiving thread (pid << 16 | tid),
+// the send's first word the receive id, replies with pid 0; a pulse from an interrupt handler.
+// Without -k: as docs/kev-format.md describes (receive in the server's context, naming the
+// sender pid). The expected results are the same.
+static int kstyle;
+
 static void at(uint64_t t) { trace_host_port.now = t; }
 
 static void th(unsigned state, unsigned pid)
@@ -125,19 +132,30 @@ static void round_at(uint64_t T, int first)
     kc_in(KC_SemWait, 1);
     at(T + 3), kc_out(KC_SemWait, -(int32_t)EAGAIN_);
     at(T + 5), kc_in(KC_MsgSend, 5);
-    at(T + 10), ev(KEV_C_COMM, KEV_COMM_SND_MESSAGE, 5, SERVER);
+    at(T + 10), ev(KEV_C_COMM, KEV_COMM_SND_MESSAGE, kstyle ? 0x107 : 5, SERVER);
+    if (kstyle)
+        ev(KEV_C_COMM, KEV_COMM_REC_MESSAGE, 0x107, SERVER << 16 | 1);
     th(KEV_TH_REPLY, CLIENT), th(KEV_TH_READY, SERVER);
     at(T + 20), th(KEV_TH_RUNNING, SERVER);
-    ev(KEV_C_COMM, KEV_COMM_REC_MESSAGE, 1, CLIENT), kc_out(KC_MsgReceive, 1);
-    at(T + 70), kc_in(KC_MsgSend, 6), ev(KEV_C_COMM, KEV_COMM_SND_MESSAGE, 6, DRIVER);
+    if (!kstyle)
+        ev(KEV_C_COMM, KEV_COMM_REC_MESSAGE, 1, CLIENT);
+    kc_out(KC_MsgReceive, 1);
+    at(T + 70), kc_in(KC_MsgSend, 6);
+    ev(KEV_C_COMM, KEV_COMM_SND_MESSAGE, kstyle ? 0x108 : 6, DRIVER);
+    if (kstyle)
+        ev(KEV_C_COMM, KEV_COMM_REC_MESSAGE, 0x108, DRIVER << 16 | 1);
     th(KEV_TH_REPLY, SERVER), th(KEV_TH_READY, DRIVER);
     at(T + 80), th(KEV_TH_RUNNING, DRIVER);
-    ev(KEV_C_COMM, KEV_COMM_REC_MESSAGE, 1, SERVER), kc_out(KC_MsgReceive, 1);
-    at(T + 180), kc_in(KC_MsgReply, 1), ev(KEV_C_COMM, KEV_COMM_REPLY_MESSAGE, 1, SERVER);
+    if (!kstyle)
+        ev(KEV_C_COMM, KEV_COMM_REC_MESSAGE, 1, SERVER);
+    kc_out(KC_MsgReceive, 1);
+    at(T + 180), kc_in(KC_MsgReply, 1);
+    ev(KEV_C_COMM, KEV_COMM_REPLY_MESSAGE, kstyle ? 0x108 : 1, kstyle ? 0 : SERVER);
     th(KEV_TH_READY, SERVER), kc_out(KC_MsgReply, 0);
     at(T + 190), kc_in(KC_MsgReceive, 2), th(KEV_TH_RECEIVE, DRIVER);
     at(T + 200), th(KEV_TH_RUNNING, SERVER), kc_out(KC_MsgSend, 0);
-    at(T + 10 + L), kc_in(KC_MsgReply, 1), ev(KEV_C_COMM, KEV_COMM_REPLY_MESSAGE, 1, CLIENT);
+    at(T + 10 + L), kc_in(KC_MsgReply, 1);
+    ev(KEV_C_COMM, KEV_COMM_REPLY_MESSAGE, kstyle ? 0x107 : 1, kstyle ? 0 : CLIENT);
     th(KEV_TH_READY, CLIENT), kc_out(KC_MsgReply, 0);
     at(T + 320), kc_in(KC_MsgReceive, 2), th(KEV_TH_RECEIVE, SERVER);
     at(T + 330), th(KEV_TH_RUNNING, CLIENT), kc_out(KC_MsgSend, 0);
@@ -146,11 +164,17 @@ static void round_at(uint64_t T, int first)
     at(T + 410 + N), th(KEV_TH_NANOSLEEP, WORKER), th(KEV_TH_RUNNING, IDLE);
     at(T + 1000), ev(KEV_C_INT, KEV_INT_ENTER, IRQ, 0);
     at(T + 1005), ev(KEV_C_INT, KEV_INT_HANDLER_ENTER, IRQ, 0);
+    if (kstyle) { // the handler's pulse, received by the waiting driver at once
+        at(T + 1040), ev(KEV_C_COMM, KEV_COMM_SND_PULSE, 0, 2);
+        ev(KEV_C_COMM, KEV_COMM_REC_PULSE, 2, DRIVER << 16 | 1);
+    }
     at(T + 1005 + H), ev(KEV_C_INT, KEV_INT_HANDLER_EXIT, IRQ, 0);
     at(T + 1046), th(KEV_TH_READY, DRIVER);
     at(T + 1050), ev(KEV_C_INT, KEV_INT_EXIT, IRQ, 0);
     at(T + 1000 + D), th(KEV_TH_RUNNING, DRIVER);
-    ev(KEV_C_COMM, KEV_COMM_REC_PULSE, 0, 0), kc_out(KC_MsgReceive, 0);
+    if (!kstyle)
+        ev(KEV_C_COMM, KEV_COMM_REC_PULSE, 0, 0);
+    kc_out(KC_MsgReceive, 0);
     at(T + 1090), kc_in(KC_MsgReceive, 2), th(KEV_TH_RECEIVE, DRIVER);
     th(KEV_TH_RUNNING, IDLE);
     at(T + 1900), th(KEV_TH_READY, CLIENT);
@@ -158,9 +182,11 @@ static void round_at(uint64_t T, int first)
 
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: kevscen [-r ROUNDS] basic|loss FILE.kev\n"
+    fprintf(f, "usage: kevscen [-k] [-r ROUNDS] basic|loss FILE.kev\n"
                "Writes a scripted trace and prints the analysis results it must give\n"
                "(\"expect KEY VALUE\" lines) and \"generated N events\".\n"
+               "  -k         message events as the kernel writes them for a waiting receiver\n"
+               "             (receive in the sender's context), and interrupt pulses\n"
                "  -r ROUNDS  rounds of the script (default 20)\n"
                "  -h, --help this text\n");
 }
@@ -173,6 +199,8 @@ int main(int argc, char **argv)
         if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
             usage(stdout);
             return 0;
+        } else if (!strcmp(argv[i], "-k")) {
+            kstyle = 1;
         } else if (!strcmp(argv[i], "-r") && i + 1 < argc) {
             rounds = (unsigned)strtoul(argv[++i], NULL, 0);
         } else if (!scen) {
@@ -254,6 +282,9 @@ int main(int argc, char **argv)
     printf("expect path.depth 3\n");
     printf("expect path.total %u\n", L);
     printf("expect flows %llu\n", (unsigned long long)(2 * R));
+    if (kstyle)
+        printf("expect pulses.irq_%u>driver %llu\n", IRQ,
+               (unsigned long long)R);
     if (loss) {
         printf("expect lost %llu\n", (unsigned long long)lost);
         printf("expect burst %llu %llu %llu\n", (unsigned long long)burst,

@@ -159,7 +159,7 @@ static void print_msg(const struct kx_stats *s)
             if (s->m.th[k].pid == c->srv_pid && s->m.th[k].comm[0])
                 srv = s->m.th[k].comm;
         printf("  %s -> %s (pid %u)%s: %llu, %llu errors\n",
-               kx_label(&s->m, c->client, lb, sizeof(lb)), srv, c->srv_pid,
+               kx_chan_client(s, c, lb, sizeof(lb)), srv, c->srv_pid,
                c->pulse ? " pulses" : "", (unsigned long long)c->count,
                (unsigned long long)c->errors);
         quantize(s, &c->lat, "send -> reply");

@@ -236,6 +236,14 @@ void kx_model_update(struct kx_model *m, const struct kev_event *e)
             for (unsigned i = 0; i < m->nth; i++)
                 if (m->th[i].pid == e->w[1] && m->th[i].state != KEV_TH_DEAD)
                     leave_cpu(m, (int)i), m->th[i].state = KEV_TH_DEAD;
+    } else if (e->cls == KEV_C_INT && e->nw >= 1) {
+        unsigned c = e->cpu;
+        if (e->ev == KEV_INT_ENTER)
+            m->irq[c] = e->w[0] + 1, m->irq_how[c] = 1;
+        else if (e->ev == KEV_INT_HANDLER_ENTER && !m->irq[c])
+            m->irq[c] = e->w[0] + 1, m->irq_how[c] = 2;
+        else if (e->ev == KEV_INT_EXIT || (e->ev == KEV_INT_HANDLER_EXIT && m->irq_how[c] == 2))
+            m->irq[c] = 0, m->irq_how[c] = 0;
     } else if (e->cls == KEV_C_SYSTEM && e->ev == KEV_SYS_SNAPSHOT) {
         m->in_snapshot = e->w[0] == 0;
     }
@@ -252,6 +260,8 @@ const char *kx_label(const struct kx_model *m, int idx, char *buf, size_t n)
         snprintf(buf, n, "%s/%s", t->comm, t->name);
     else if (t->comm[0])
         snprintf(buf, n, "%s/%u", t->comm, t->tid);
+    else if (t->name[0])
+        snprintf(buf, n, "%s", t->name);
     else
         snprintf(buf, n, "pid%u/%u", t->pid, t->tid);
     return buf;

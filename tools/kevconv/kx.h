@@ -51,6 +51,8 @@ struct kx_model {
     int32_t hash[KX_HASH];    // thread index + 1, 0 = empty
     int cur[KEV_MAX_CPUS];    // running thread index per CPU, or KX_NO_THREAD
     int prev[KEV_MAX_CPUS];   // thread that left the CPU since its last RUNNING event, or -1
+    unsigned irq[KEV_MAX_CPUS];        // irq + 1 while an interrupt (or its handler) runs, else 0
+    uint8_t irq_how[KEV_MAX_CPUS];     // 1 entered by INT_ENTER, 2 by a bare HANDLER_ENTER
     int in_snapshot;          // between SYSTEM SNAPSHOT start and end
     uint64_t first_t, last_t; // first and last event time (cycles) seen so far
     int have_t;

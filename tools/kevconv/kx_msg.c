@@ -49,17 +49,18 @@ static enum kx_msg_step on_send(struct kx_msgs *q, struct kx_model *m, const str
     memset(g, 0, sizeof(*g));
     g->used = 1;
     g->pulse = e->ev != KEV_COMM_SND_MESSAGE;
-    g->client = client;
+    g->irq = m->irq[e->cpu];
+    g->client = g->irq ? KX_NO_THREAD : client; // a pulse from an interrupt handler
     g->server = KX_NO_THREAD;
-    g->client_pid = client >= 0 ? m->th[client].pid : 0;
+    g->client_pid = g->client >= 0 ? m->th[g->client].pid : 0;
     g->coid = e->w[0];
     g->srv_pid = e->w[1];
     g->t_send = e->t64;
     g->id = ++q->next_id;
     g->parent = g->first_child = g->next_sibling = -1;
-    if (!g->pulse && client >= 0 && q->serving[client] >= 0) {
-        struct kx_msg *p = &q->m[q->serving[client]];
-        g->parent = q->serving[client];
+    if (!g->pulse && g->client >= 0 && q->serving[g->client] >= 0) {
+        struct kx_msg *p = &q->m[q->serving[g->client]];
+        g->parent = q->serving[g->client];
         g->next_sibling = p->first_child;
         p->first_child = i;
     }
@@ -67,11 +68,12 @@ static enum kx_msg_step on_send(struct kx_msgs *q, struct kx_model *m, const str
     return KX_MSG_SEND;
 }
 
-static enum kx_msg_step on_recv(struct kx_msgs *q, struct kx_model *m, const struct kev_event *e,
-                                int server, const struct kx_msg **out)
+// The receive as docs/kev-format.md describes it: in the server's context, naming the sender
+// pid. The oldest pending send from that pid to the server's process.
+static int match_by_pid(struct kx_msgs *q, struct kx_model *m, const struct kev_event *e,
+                        int server, int pulse)
 {
     uint32_t pid = server >= 0 ? m->th[server].pid : 0;
-    int pulse = e->ev == KEV_COMM_REC_PULSE;
     int best = -1;
     for (unsigned k = 0; k < q->nlive; k++) {
         int i = q->live[k];
@@ -82,6 +84,45 @@ static enum kx_msg_step on_recv(struct kx_msgs *q, struct kx_model *m, const str
             continue;
         best = i;
     }
+    return best;
+}
+
+// The receive as the kernel also writes it: in the sender's context, when it hands the
+// message to a receiver already waiting, with the receiving thread as pid << 16 | tid and
+// the same id as the send (a message) or any id (a pulse). The newest pending send of the
+// current thread.
+static int match_in_sender(struct kx_msgs *q, struct kx_model *m, const struct kev_event *e,
+                           int cur, int pulse)
+{
+    int best = -1;
+    unsigned irq = m->irq[e->cpu];
+    for (unsigned k = 0; k < q->nlive; k++) {
+        int i = q->live[k];
+        struct kx_msg *g = &q->m[i];
+        if (!g->used || g->server != KX_NO_THREAD || g->pulse != pulse)
+            continue;
+        if (irq ? g->irq != irq : g->client != cur)
+            continue;
+        if ((!pulse && g->coid != e->w[0]) || (best >= 0 && g->id < q->m[best].id))
+            continue;
+        best = i;
+    }
+    return best;
+}
+
+static enum kx_msg_step on_recv(struct kx_msgs *q, struct kx_model *m, const struct kev_event *e,
+                                int cur, const struct kx_msg **out)
+{
+    int pulse = e->ev == KEV_COMM_REC_PULSE;
+    int server = cur;
+    int best = -1;
+    if (e->w[1] > 0xffffu && (cur >= 0 || m->irq[e->cpu])) {
+        best = match_in_sender(q, m, e, cur, pulse);
+        if (best >= 0)
+            server = kx_thread(m, e->w[1] >> 16, e->w[1] & 0xffffu);
+    }
+    if (best < 0)
+        best = match_by_pid(q, m, e, cur, pulse);
     if (best < 0) {
         q->unmatched_recv++;
         return KX_MSG_NONE;

@@ -4,9 +4,12 @@
 // context) and its reply (REPLY_MESSAGE / MSG_ERROR), and nests the messages a server sends
 // while it serves another (client -> server -> driver) so that a request's critical path can
 // be rebuilt when the outer request is replied to.
-// Matching rules: a receive takes the oldest pending send from the sender pid it names to
-// the receiving process; a reply takes the message its server is serving with that receive
-// id and client pid. Sends never received and replies without a send are counted, not fatal.
+// Matching rules: a receive in the server's context takes the oldest pending send from the
+// sender pid it names to the receiving process (docs/kev-format.md); a receive written in the
+// sender's context (the kernel hands the message to a waiting receiver, named as
+// pid << 16 | tid) takes the sender's newest pending send with the same id; a reply takes the
+// message its server is serving with that receive id (and client pid, when not 0). Sends
+// never received and replies without a send are counted, not fatal.
 // Records live in a fixed pool; a request and the messages nested in it are freed when it
 // completes. Single-threaded.
 #ifndef TOOLS_KX_MSG_H
@@ -20,7 +23,9 @@ enum kx_msg_step { KX_MSG_NONE, KX_MSG_SEND, KX_MSG_RECV, KX_MSG_REPLY };
 
 struct kx_msg {
     int used, pulse, done, error;
-    int client, server;              // thread indices (server: KX_NO_THREAD until received)
+    int client, server;              // thread indices (server: KX_NO_THREAD until received;
+                                     // client: KX_NO_THREAD when an interrupt sent it)
+    unsigned irq;                    // irq + 1 when sent from an interrupt, else 0
     uint32_t client_pid, srv_pid, coid, rcvid;
     uint64_t t_send, t_recv, t_reply;
     uint64_t id;                     // 1, 2, ... in send order (a flow id)

@@ -142,10 +142,14 @@ static void int_event(struct kx_stats *s, const struct kev_event *e)
 
 // ---- messages -------------------------------------------------------------------------------------
 
+// A channel is (client thread, receiving process): the process of the thread that received
+// the message when known, else the pid the send names.
 static int chan_of(struct kx_stats *s, const struct kx_msg *g)
 {
+    uint32_t srv = g->server >= 0 ? s->m.th[g->server].pid : g->srv_pid;
     for (unsigned i = 0; i < s->nchan; i++)
-        if (s->chan[i].client == g->client && s->chan[i].srv_pid == g->srv_pid &&
+        if (s->chan[i].client == g->client && s->chan[i].irq == g->irq &&
+            s->chan[i].srv_pid == srv &&
             s->chan[i].pulse == g->pulse)
             return (int)i;
     if (s->nchan >= KX_MAX_CHAN)
@@ -153,9 +157,20 @@ static int chan_of(struct kx_stats *s, const struct kx_msg *g)
     struct kx_chan *c = &s->chan[s->nchan];
     memset(c, 0, sizeof(*c));
     c->client = g->client;
-    c->srv_pid = g->srv_pid;
+    c->irq = g->irq;
+    c->srv_pid = srv;
     c->pulse = g->pulse;
     return (int)s->nchan++;
+}
+
+const char *kx_chan_client(const struct kx_stats *s, const struct kx_chan *c, char *buf,
+                           size_t n)
+{
+    if (c->client < 0 && c->irq) {
+        snprintf(buf, n, "irq %u", c->irq - 1);
+        return buf;
+    }
+    return kx_label(&s->m, c->client, buf, n);
 }
 
 static void path_add(struct kx_stats *s, int chan, const struct kx_seg *g)

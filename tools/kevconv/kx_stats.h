@@ -15,7 +15,7 @@
 #include "kx_msg.h"
 
 #define KX_HIST 65u          // bucket b holds values v with kx_log2_bucket(v) == b
-#define KX_MAX_IRQ 256u      // interrupts 0..255 tracked one by one; others share the last
+#define KX_MAX_IRQ 1024u     // interrupts 0..1022 tracked one by one; others share the last
 #define KX_MAX_CHAN 256u
 #define KX_MAX_PATHSUM 1024u
 #define KX_MAX_GAPS 256u
@@ -52,7 +52,8 @@ struct kx_irq_stats {
 };
 
 struct kx_chan {
-    int client;                       // thread index
+    int client;                       // thread index (KX_NO_THREAD: sent by an interrupt)
+    unsigned irq;                     // irq + 1 for a pulse from an interrupt handler
     uint32_t srv_pid;
     int pulse;
     uint64_t count, errors, roots;
@@ -106,6 +107,9 @@ void kx_stats_init(struct kx_stats *s, const struct kev_reader *r);
 void kx_stats_event(struct kx_stats *s, const struct kev_event *e);
 void kx_stats_finish(struct kx_stats *s);
 void kx_dist_add(struct kx_dist *d, uint64_t v);
+// The sender side of a channel: "process/thread", or "irq N" for pulses from a handler.
+const char *kx_chan_client(const struct kx_stats *s, const struct kx_chan *c, char *buf,
+                           size_t n);
 // Write every result as one JSON object (times in cycles and microseconds).
 void kx_stats_json(const struct kx_stats *s, FILE *f);
 

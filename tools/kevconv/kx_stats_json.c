@@ -146,8 +146,9 @@ static void channels(const struct kx_stats *s, FILE *f)
     fputs(",\n\"channels\":[", f);
     for (unsigned i = 0; i < s->nchan; i++) {
         const struct kx_chan *c = &s->chan[i];
+        char cb[80];
         fprintf(f, "%s\n{\"client\":", i ? "," : "");
-        label(f, s, c->client);
+        kx_json_str(f, kx_chan_client(s, c, cb, sizeof(cb)));
         fputs(",\"server\":", f);
         kx_json_str(f, proc_name(s, c->srv_pid));
         fprintf(f, ",\"server_pid\":%u,\"pulse\":%s,\"count\":%llu,\"errors\":%llu,"
