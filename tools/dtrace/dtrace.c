@@ -25,6 +25,7 @@
 struct options {
     uint64_t bufsize, aggsize, dynvarsize, switchrate_ns, strsize, nspec, specsize;
     unsigned bufpolicy, bufresize_manual, quiet, errtags, aggsortkey, aggsortrev, ncpus;
+    unsigned aggsortkeypos;
 };
 
 static volatile sig_atomic_t interrupted;
@@ -120,6 +121,12 @@ static int set_option(struct options *o, const char *name, const char *val)
             return 0;
         }
         goto bad;
+    }
+    if (!strcmp(name, "aggsortkeypos")) {
+        if (!val || !parse_size(val, &v) || v > 15)
+            goto bad;
+        o->aggsortkeypos = (unsigned)v;
+        return 0;
     }
     if (!strcmp(name, "ncpus")) { /* host runs only: simulated CPUs for profile-N */
         if (!val || !parse_size(val, &v) || v < 1 || v > DVM_MAXCPU)
@@ -313,7 +320,7 @@ static void list_probes(const struct dif_obj *o)
 int main(int argc, char **argv)
 {
     struct options o = { 4u << 20, 4u << 20, 1u << 20, 1000000000ull, 0, 1, 32u << 10,
-                         DVM_BUF_SWITCH, 0, 0, 0, 0, 0, 1 };
+                         DVM_BUF_SWITCH, 0, 0, 0, 0, 0, 1, 0 };
     const char *script = NULL, *outpath = NULL, *capture = NULL;
     char *text = NULL;
     size_t textlen = 0;
@@ -444,6 +451,7 @@ int main(int argc, char **argv)
     cons.quiet = (int)o.quiet;
     cons.aggsortkey = (int)o.aggsortkey;
     cons.aggsortrev = (int)o.aggsortrev;
+    cons.aggsortkeypos = o.aggsortkeypos;
     signal(SIGINT, on_sigint);
     signal(SIGTERM, on_sigint);
 

@@ -246,26 +246,34 @@ static int64_t agg_value(struct dcons *c, unsigned agg, const int64_t *v)
     return c->norm[agg] ? r / c->norm[agg] : r;
 }
 
+/* key_one: compares key k (type t at byte offset off) of two key tuples. */
+static int key_one(char t, const uint8_t *a, const uint8_t *b)
+{
+    if (t == 's') {
+        int d = strcmp((const char *)a, (const char *)b);
+        return d < 0 ? -1 : d > 0;
+    }
+    int64_t x = sized(rd64(a), t), y = sized(rd64(b), t);
+    if (t >= 'A' && t <= 'Z')
+        return (uint64_t)x < (uint64_t)y ? -1 : (uint64_t)x > (uint64_t)y;
+    return x < y ? -1 : x > y;
+}
+
+/* key_cmp: keys in order, starting with key aggsortkeypos (the others follow in order). */
 static int key_cmp(struct dcons *c, const char *types, const uint8_t *a, const uint8_t *b)
 {
-    unsigned ssz = (c->st->strsize + 7u) & ~7u;
-    for (; *types; types++) {
-        if (*types == 's') {
-            int d = strcmp((const char *)a, (const char *)b);
-            if (d)
-                return d < 0 ? -1 : 1;
-            a += ssz;
-            b += ssz;
-        } else {
-            int64_t x = sized(rd64(a), *types), y = sized(rd64(b), *types);
-            int uns = *types >= 'A' && *types <= 'Z';
-            if (uns ? (uint64_t)x != (uint64_t)y : x != y)
-                return (uns ? (uint64_t)x < (uint64_t)y : x < y) ? -1 : 1;
-            a += 8;
-            b += 8;
-        }
+    unsigned ssz = (c->st->strsize + 7u) & ~7u, n = (unsigned)strlen(types), off = 0;
+    unsigned first = c->aggsortkeypos < n ? c->aggsortkeypos : 0;
+    for (unsigned k = 0; k < first; k++)
+        off += types[k] == 's' ? ssz : 8u;
+    int d = n ? key_one(types[first], a + off, b + off) : 0;
+    off = 0;
+    for (unsigned k = 0; k < n && d == 0; k++) {
+        if (k != first)
+            d = key_one(types[k], a + off, b + off);
+        off += types[k] == 's' ? ssz : 8u;
     }
-    return 0;
+    return d;
 }
 
 static int ent_cmp(struct dcons *c, const char *types, const struct aggent *x,

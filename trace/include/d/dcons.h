@@ -43,6 +43,7 @@ struct dcons {
     struct dcons_out out, err;
     int quiet;
     int aggsortkey, aggsortrev;
+    unsigned aggsortkeypos; /* key compared first */
     int header_done;
     int exited;             /* an exit() record was seen */
     int exit_status;
