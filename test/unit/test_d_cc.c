@@ -1,0 +1,185 @@
+// SPDX-License-Identifier: MIT
+// Unit tests of the D compiler's code: random integer expressions compiled, verified and run
+// must give what C computes (64-bit wrap-around, C precedence, short-circuit, ?:); error
+// messages carry the right line and tag.
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <d/dcc.h>
+#include <d/dprobes.h>
+#include <d/dvm.h>
+
+static uint8_t arena[2 << 20] __attribute__((aligned(8)));
+static uint8_t mem[1 << 20] __attribute__((aligned(8)));
+static struct dvm_state st;
+
+/* gen: a random expression as text and its value in C. */
+static int64_t gen(char *buf, size_t sz, int depth)
+{
+    int kind = depth <= 0 ? 0 : rand() % 12;
+    char a[1024], b[1024], c[1024];
+    int64_t x, y, z;
+    switch (kind) {
+    case 0: case 1:
+        x = rand() % 201 - 100;
+        snprintf(buf, sz, x < 0 ? "(-%lldL)" : "%lldL", (long long)(x < 0 ? -x : x));
+        return x;
+    case 2: case 3: case 4: case 5: {
+        static const char *const ops[] = { "+", "-", "*", "&", "|", "^", "<<", ">>", "/", "%" };
+        int op = rand() % 10;
+        x = gen(a, sizeof(a), depth - 1);
+        if (op >= 6) { /* shifts by a small constant, division by a non-zero constant */
+            y = op >= 8 ? (rand() % 9) + 1 : rand() % 8;
+            snprintf(b, sizeof(b), "%lldL", (long long)y);
+        } else {
+            y = gen(b, sizeof(b), depth - 1);
+        }
+        snprintf(buf, sz, "(%s %s %s)", a, ops[op], b);
+        switch (op) {
+        case 0: return (int64_t)((uint64_t)x + (uint64_t)y);
+        case 1: return (int64_t)((uint64_t)x - (uint64_t)y);
+        case 2: return (int64_t)((uint64_t)x * (uint64_t)y);
+        case 3: return x & y;
+        case 4: return x | y;
+        case 5: return x ^ y;
+        case 6: return (int64_t)((uint64_t)x << y);
+        case 7: return x >> y;
+        case 8: return x / y;
+        default: return x % y;
+        }
+    }
+    case 6: case 7: {
+        static const char *const ops[] = { "<", ">", "<=", ">=", "==", "!=" };
+        int op = rand() % 6;
+        x = gen(a, sizeof(a), depth - 1);
+        y = gen(b, sizeof(b), depth - 1);
+        snprintf(buf, sz, "(%s %s %s)", a, ops[op], b);
+        int r[] = { x < y, x > y, x <= y, x >= y, x == y, x != y };
+        return r[op];
+    }
+    case 8: {
+        static const char *const ops[] = { "&&", "||", "^^" };
+        int op = rand() % 3;
+        x = gen(a, sizeof(a), depth - 1);
+        y = gen(b, sizeof(b), depth - 1);
+        snprintf(buf, sz, "(%s %s %s)", a, ops[op], b);
+        return op == 0 ? (x && y) : op == 1 ? (x || y) : (!x != !y);
+    }
+    case 9:
+        x = gen(a, sizeof(a), depth - 1);
+        y = gen(b, sizeof(b), depth - 1);
+        z = gen(c, sizeof(c), depth - 1);
+        snprintf(buf, sz, "(%s ? %s : %s)", a, b, c);
+        return x ? y : z;
+    case 10:
+        x = gen(a, sizeof(a), depth - 1);
+        snprintf(buf, sz, "(-%s)", a);
+        return (int64_t)(0 - (uint64_t)x);
+    default:
+        x = gen(a, sizeof(a), depth - 1);
+        if (rand() % 2) {
+            snprintf(buf, sz, "(~%s)", a);
+            return ~x;
+        }
+        snprintf(buf, sz, "(!%s)", a);
+        return !x;
+    }
+}
+
+static void value_cb(void *arg, const struct dvm_rechdr *h)
+{
+    memcpy(arg, h + 1, 8);
+}
+
+static void test_random_expressions(void **state)
+{
+    (void)state;
+    srand(5);
+    for (int k = 0; k < 1500; k++) {
+        char e[1024], src[1200];
+        int64_t want = gen(e, sizeof(e), 1 + k % 4);
+        snprintf(src, sizeof(src), "BEGIN { trace((long)(%s)); }", e);
+        struct dcc_in in = { src, strlen(src), 0, 1 };
+        struct dcc_out out;
+        if (dcc_compile(&in, arena, sizeof(arena), &out) != 0)
+            fail_msg("%s: %s", src, out.err);
+        struct dvm_opts o = { 4096, 4096, 4096, DVM_BUF_SWITCH, 1, 1, 0, 0 };
+        char err[256];
+        if (dvm_load(&st, out.obj, out.objlen, &o, mem, sizeof(mem), err, sizeof(err)) != 0)
+            fail_msg("%s: %s", src, err);
+        struct dvm_ctx ctx = { 0, 1, 1, 1, 0, 0, 0, 0, "t" };
+        dvm_fire(&st, &ctx, DPROBE_BEGIN, NULL);
+        int64_t got = INT64_MIN + 12345;
+        dvm_buf_read(&st, 0, 1, value_cb, &got);
+        if (got != want)
+            fail_msg("%s: got %lld, want %lld", e, (long long)got, (long long)want);
+    }
+}
+
+static void expect_error(const char *src, const char *tag, int line)
+{
+    struct dcc_in in = { src, strlen(src), 0, 1 };
+    struct dcc_out out;
+    assert_int_equal(dcc_compile(&in, arena, sizeof(arena), &out), -1);
+    if (strcmp(out.tag, tag) != 0 || out.line != line)
+        fail_msg("%s: got [%s] line %d (%s), want [%s] line %d", src, out.tag, out.line,
+                 out.err, tag, line);
+    char prefix[64];
+    snprintf(prefix, sizeof(prefix), "[%s] line %d: ", tag, line);
+    assert_memory_equal(out.err, prefix, strlen(prefix));
+}
+
+static void test_error_lines(void **state)
+{
+    (void)state;
+    expect_error("BEGIN\n{\n\tx = 1;\n\ty = x +;\n}\n", "D_SYNTAX", 4);
+    expect_error("/* a\n comment */\nBEGIN { x = 1 / 0; }", "D_DIV_ZERO", 3);
+    expect_error("\n\nnosuch:::probe { }", "D_PDESC_ZERO", 3);
+    expect_error("BEGIN {\n printf(\"%d %d\",\n 1); }", "D_PRINTF_ARG_PROTO", 2);
+    expect_error("# 40 \"x.d\"\nBEGIN { trace(y); }", "D_IDENT_UNDEF", 40);
+    expect_error("BEGIN { \"unterminated }", "D_SYNTAX", 1);
+    expect_error("BEGIN { x = 'ab'; }", "D_CHR_NL", 1);
+    expect_error("BEGIN { x = 0x; }", "D_SYNTAX", 1);
+    expect_error("BEGIN { x = 99999999999999999999; }", "D_INT_OFLOW", 1);
+    expect_error("", "D_SYNTAX", 1);
+}
+
+static void test_literal_types(void **state)
+{
+    (void)state;
+    /* int if it fits, else long: the record size decides how trace() prints */
+    static const struct { const char *expr; const char *types; } cases[] = {
+        { "1", "i" }, { "2147483647", "i" }, { "2147483648", "l" }, { "0xffffffff", "I" },
+        { "1L", "l" }, { "1u", "I" }, { "'a'", "b" }, { "(short)1", "h" }, { "\"s\"", "s" },
+        { "timestamp", "L" }, { "pid", "i" }, { "1 + 1L", "l" }, { "(char)1 + (char)1", "i" },
+    };
+    for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+        char src[128];
+        snprintf(src, sizeof(src), "BEGIN { trace(%s); }", cases[k].expr);
+        struct dcc_in in = { src, strlen(src), 0, 1 };
+        struct dcc_out out;
+        if (dcc_compile(&in, arena, sizeof(arena), &out) != 0)
+            fail_msg("%s: %s", src, out.err);
+        struct dif_obj o;
+        char err[128];
+        assert_int_equal(dif_verify(out.obj, out.objlen, &o, err, sizeof(err)), 0);
+        const char *t = dif_str(&o, o.acts[0].da_types);
+        if (strcmp(t, cases[k].types) != 0)
+            fail_msg("%s: type %s, want %s", cases[k].expr, t, cases[k].types);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_random_expressions),
+        cmocka_unit_test(test_error_lines),
+        cmocka_unit_test(test_literal_types),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
