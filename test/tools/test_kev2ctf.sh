@@ -68,7 +68,7 @@ check "syscall_entry_<name> from the kernel-call table" \
     test "$(grep -c 'syscall_entry_MsgSend:' <<<"$txt")" = $((2 * R))
 check "syscall_exit_<name> carries the error" grep -q 'syscall_exit_SemWait: .*ret = -11' <<<"$txt"
 check "irq_handler_entry / exit" test "$(grep -c ' irq_handler_entry: .*irq = 5' <<<"$txt")" = "$R"
-check "message events keep their ids" grep -q 'kev_comm_snd_message: .*id = 5, other_pid = 3, tid = 2001' <<<"$txt"
+check "message events keep their ids" grep -q 'kev_comm_snd_message: .*id = 5, other = 3, tid = 2001' <<<"$txt"
 check "user string events keep the text" grep -q 'kev_user: .*text = "user checkpoint"' <(babeltrace2 "$dir/le.ctf")
 
 # Damaged input: a clear message, exit 1, no crash.

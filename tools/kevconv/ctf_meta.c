@@ -125,7 +125,7 @@ void ctf_write_metadata(FILE *f, const uint8_t uuid[16], const struct ctf_clock 
             name[n++] = (char)tolower((unsigned char)*s);
         name[n] = 0;
         event(f, CTF_ID_KEV_COMM + ev, name,
-              "\t\tuint32_t id;\n\t\tint32_t other_pid;\n\t\tint32_t tid;\n");
+              "\t\tuint32_t id;\n\t\tuint32_t other;\n\t\tint32_t tid;\n");
     }
     for (unsigned c = 0; c < KEV_KC_MAX; c++) {
         char kc[24], name[64];

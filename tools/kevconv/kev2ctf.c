@@ -459,19 +459,27 @@ static int on_event(void *user, struct kev_reader *r, const struct kev_event *e)
 
 // ---- main --------------------------------------------------------------------------------------
 
+// BOOT_DATE as UTC seconds since the epoch, 0 when no known layout matches.
 static int64_t boot_time(const struct kev_reader *r)
 {
+    static const char *const layouts[] = { "%a %b %d %H:%M:%S %Y", "%a %b %d %H:%M:%S UTC %Y",
+                                           "%a %b %d %H:%M:%S GMT %Y", "%Y-%m-%dT%H:%M:%SZ",
+                                           "%Y-%m-%d %H:%M:%S" };
     unsigned n;
     const char *v = kev_attr(r, "BOOT_DATE", &n);
     char buf[64];
-    struct tm tm;
     if (!v || n >= sizeof(buf))
         return 0;
     memcpy(buf, v, n);
     buf[n] = 0;
-    memset(&tm, 0, sizeof(tm));
-    const char *end = strptime(buf, "%a %b %d %H:%M:%S %Y", &tm);
-    return end && !*end ? (int64_t)timegm(&tm) : 0;
+    for (unsigned i = 0; i < sizeof(layouts) / sizeof(layouts[0]); i++) {
+        struct tm tm;
+        memset(&tm, 0, sizeof(tm));
+        const char *end = strptime(buf, layouts[i], &tm);
+        if (end && !*end)
+            return (int64_t)timegm(&tm);
+    }
+    return 0;
 }
 
 static const char *attr(const struct kev_reader *r, const char *key, char *buf, size_t n)

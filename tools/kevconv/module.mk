@@ -49,3 +49,4 @@ SCRIPT_TESTS_HOST += kevreport|300|test/tools/test_kevreport.sh
 # Benchmark: throughput of each tool and of babeltrace2 on a 10-million-event trace.
 BENCH_DEPS += $(H)/kev2ctf $(H)/kev2json $(H)/kevstat $(H)/kevreport $(H)/kevgen
 BENCHES += tools/kevconv/bench_kevconv.sh
+SCRIPT_TESTS_HOST += kevconv-damage|300|test/tools/test_kevconv_damage.sh
