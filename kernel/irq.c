@@ -23,6 +23,7 @@ struct irq_line {
     struct proc *proc;
     int32_t coid;
     int32_t code;
+    int prio;           // of the pulses (the attaching thread's priority)
     bool masked;
     uint32_t count;
     uint32_t lost;      // synthetic raises whose pulse could not be queued
@@ -50,7 +51,7 @@ void irq_attach_kernel(unsigned irq, irq_handler_fn fn, void *arg)
     arch_irq_enable(irq);
 }
 
-int irq_attach_event(struct proc *p, unsigned irq, int coid, int32_t code)
+int irq_attach_event(struct proc *p, int prio, unsigned irq, int coid, int32_t code)
 {
     bool synthetic = irq == KIRQ_TRACE;
     if (!(p->app->flags & (synthetic ? KAPP_F_TRACE : KAPP_F_IO)))
@@ -68,6 +69,7 @@ int irq_attach_event(struct proc *p, unsigned irq, int coid, int32_t code)
     l->proc = p;
     l->coid = coid;
     l->code = code;
+    l->prio = prio;
     l->masked = false;
     if (!synthetic)
         arch_irq_enable(irq);
@@ -125,7 +127,7 @@ void irq_raise_synthetic(unsigned irq, int32_t value)
         return;         // nobody listens: the logger finds full buffers when it looks
     l->count++;
     ktrace_int(KEV_INT_HANDLER_ENTER, irq, (uint32_t)l->proc->pid);
-    if (ipc_kernel_pulse(l->proc, l->coid, KPRIO_MAX, l->code, value) < 0)
+    if (ipc_kernel_pulse(l->proc, l->coid, l->prio, l->code, value) < 0)
         l->lost++;
     ktrace_int(KEV_INT_HANDLER_EXIT, irq, (uint32_t)l->proc->pid);
 }
@@ -150,7 +152,7 @@ void irq_dispatch(unsigned irq)
         arch_irq_disable(irq);
         l->masked = true;
         ktrace_int(KEV_INT_HANDLER_ENTER, irq, (uint32_t)l->proc->pid);
-        if (ipc_kernel_pulse(l->proc, l->coid, KPRIO_MAX, l->code, (int32_t)irq) < 0)
+        if (ipc_kernel_pulse(l->proc, l->coid, l->prio, l->code, (int32_t)irq) < 0)
             kprintf("kernel: interrupt %u: pulse to pid %d lost\n", irq, (int)l->proc->pid);
         ktrace_int(KEV_INT_HANDLER_EXIT, irq, (uint32_t)l->proc->pid);
         break;

@@ -137,11 +137,52 @@ static int do_sysinfo(struct thread *t, uint32_t what, uint32_t out)
     case KSYSINFO_TICK_NS:        v = 1000000000u / TICK_HZ; break;
     case KSYSINFO_NPROC:          v = KMAX_PROCS; break;
     case KSYSINFO_TRACE_HOOKS:    v = KTRACE_HOOKS; break;
+    case KSYSINFO_NTHREAD:        v = KMAX_THREADS; break;
     default:                      return -EINVAL;
     }
     if (!proc_can_write(t->proc, out, 4))
         return -EFAULT;
     *(volatile uint32_t *)(uintptr_t)out = v;
+    return 0;
+}
+
+static int do_proc_info(struct thread *t, uint32_t slot, uint32_t out)
+{
+    struct kproc_info info;
+    if (slot >= KMAX_PROCS)
+        return -EINVAL;
+    if (!proc_can_write(t->proc, out, sizeof(info)))
+        return -EFAULT;
+    const struct proc *p = &k_procs[slot];
+    if (p->state == PROC_FREE)
+        return -ESRCH;
+    kmemset(&info, 0, sizeof(info));
+    info.pid = p->pid;
+    info.ppid = p->ppid;
+    info.nthreads = p->nthreads;
+    info.state = p->state == PROC_ALIVE ? 1 : 2;
+    kstrlcpy(info.name, p->name, sizeof(info.name));
+    kmemcpy((void *)(uintptr_t)out, &info, sizeof(info));
+    return 0;
+}
+
+static int do_thread_info(struct thread *t, uint32_t slot, uint32_t out)
+{
+    struct kthread_info info;
+    if (slot >= KMAX_THREADS)
+        return -EINVAL;
+    if (!proc_can_write(t->proc, out, sizeof(info)))
+        return -EFAULT;
+    const struct thread *x = &k_threads[slot];
+    if (!x->in_use || (x->state == THS_DEAD && !x->proc))
+        return -ESRCH;
+    kmemset(&info, 0, sizeof(info));
+    info.pid = x->proc ? x->proc->pid : 0;
+    info.tid = x->proc ? x->tid : x->index + 1;
+    info.state = x->state;
+    info.priority = x->prio;
+    kstrlcpy(info.name, x->name, sizeof(info.name));
+    kmemcpy((void *)(uintptr_t)out, &info, sizeof(info));
     return 0;
 }
 
@@ -188,7 +229,7 @@ static int kcall_invoke(struct thread *t, uint32_t n, const uint32_t *a)
     case KC_MsgSendPulse:
         return ipc_send_pulse(p, (int)a[0], (int)a[1], (int32_t)a[2], (int32_t)a[3]);
     case KC_TimerTimeout:    return do_timeout(t, ns_arg(a[0], a[1]));
-    case KC_TimerCreate:     return utimer_create(p, (int)a[0], (int32_t)a[1], (int32_t)a[2]);
+    case KC_TimerCreate:     return utimer_create(p, t->base_prio, (int)a[0], (int32_t)a[1], (int32_t)a[2]);
     case KC_TimerSettime:    return utimer_settime(p, (int)a[0], a[1], a[2]);
     case KC_TimerDestroy:    return utimer_destroy(p, (int)a[0]);
     case KC_ClockCycles:
@@ -199,7 +240,8 @@ static int kcall_invoke(struct thread *t, uint32_t n, const uint32_t *a)
         thread_set_result64(t, (c / hz) * 1000000000ull + (c % hz) * 1000000000ull / hz);
         return 0;
     }
-    case KC_InterruptAttachEvent: return irq_attach_event(p, a[0], (int)a[1], (int32_t)a[2]);
+    case KC_InterruptAttachEvent:
+        return irq_attach_event(p, t->base_prio, a[0], (int)a[1], (int32_t)a[2]);
     case KC_InterruptDetach:      return irq_detach(p, (int)a[0]);
     case KC_InterruptMask:        return irq_mask(p, a[0], (int)a[1], true);
     case KC_InterruptUnmask:      return irq_mask(p, a[0], (int)a[1], false);
@@ -226,6 +268,8 @@ static int kcall_invoke(struct thread *t, uint32_t n, const uint32_t *a)
     case KC_DebugWrite:      return do_debug_write(t, a[0], a[1]);
     case KC_SysInfo:         return do_sysinfo(t, a[0], a[1]);
     case KC_TraceEvent:      return ktrace_call(t, a[0], a[1], a[2], a[3]);
+    case KC_ProcInfo:        return do_proc_info(t, a[0], a[1]);
+    case KC_ThreadInfo:      return do_thread_info(t, a[0], a[1]);
     default:                 return -ENOSYS;
     }
 }

@@ -188,6 +188,12 @@ void ktrace_timer_ev(uint32_t id, uint32_t pid)
     trace_emit_simple(&ktrace, KEV_C_SYSTEM, KEV_SYS_TIMER, id, pid);
 }
 
+void ktrace_set_filter(uint32_t cls_mask, trace_dyn_filter_fn fn, void *arg)
+{
+    trace_filter_dynamic(&ktrace, fn ? cls_mask : 0, fn, arg);
+    ktrace_sync();
+}
+
 // ---- the snapshot at START ---------------------------------------------------------------------
 
 static void snapshot_thread(const struct thread *t)

@@ -10,6 +10,7 @@ struct utimer {
     bool in_use;
     struct proc *proc;
     int32_t coid, code, value;
+    int prio;
     uint64_t interval_ticks;
     struct ktimer kt;
 };
@@ -32,7 +33,7 @@ static void utimer_fired(struct ktimer *kt)
     ktrace_timer((uint32_t)(u - utimers) + TIMER_ID_BASE, (uint32_t)u->proc->pid);
     if (u->interval_ticks)
         ktimer_start(&u->kt, kt->expires + u->interval_ticks);
-    if (ipc_kernel_pulse(u->proc, u->coid, KPRIO_MAX - 1, u->code, u->value) < 0)
+    if (ipc_kernel_pulse(u->proc, u->coid, u->prio, u->code, u->value) < 0)
         kprintf("kernel: timer pulse to pid %d lost\n", (int)u->proc->pid);
 }
 
@@ -44,7 +45,7 @@ static struct utimer *utimer_lookup(const struct proc *p, int id)
     return &utimers[i];
 }
 
-int utimer_create(struct proc *p, int coid, int32_t code, int32_t value)
+int utimer_create(struct proc *p, int prio, int coid, int32_t code, int32_t value)
 {
     if (code < KPULSE_CODE_MIN_USER)
         return -EINVAL;
@@ -57,6 +58,7 @@ int utimer_create(struct proc *p, int coid, int32_t code, int32_t value)
         u->coid = coid;
         u->code = code;
         u->value = value;
+        u->prio = prio;
         u->interval_ticks = 0;
         ktimer_init(&u->kt, utimer_fired);
         return i + TIMER_ID_BASE;

@@ -9,7 +9,7 @@
 #include <trace/kev_file.h>
 
 static uint8_t head[2048];
-static uint8_t page[512];
+static uint8_t page[2048];
 
 static void date_text(char *buf, size_t size, time_t t)
 {
@@ -32,6 +32,22 @@ int kev_write_head(const struct tl_opts *o)
     kev_sp_mem(&sp, 0x00000000u, 0x00400000u, "code");
     kev_sp_mem(&sp, 0x20000000u, 0x00400000u, "sram");
     kev_sp_mem(&sp, 0x20200000u, 0x00200000u, "pool");
+    // The process and thread tables when the capture starts (the trace's own snapshot
+    // follows in the first buffer, unless tracing was started without it).
+    uint32_t nproc = 0, nthread = 0;
+    SysInfo(KSYSINFO_NPROC, &nproc);
+    SysInfo(KSYSINFO_NTHREAD, &nthread);
+    for (unsigned i = 0; i < nproc; i++) {
+        struct kproc_info pi;
+        if (ProcInfo(i, &pi) == 0 && pi.state == 1)
+            kev_sp_proc(&sp, (uint32_t)pi.pid, (uint32_t)pi.ppid, pi.name);
+    }
+    for (unsigned i = 0; i < nthread; i++) {
+        struct kthread_info ti;
+        if (ThreadInfo(i, &ti) == 0)
+            kev_sp_thread(&sp, (uint32_t)ti.pid, (uint32_t)ti.tid, (uint32_t)ti.state,
+                          (uint32_t)ti.priority, ti.name);
+    }
     size_t splen = kev_sp_end(&sp);
 
     date_text(date, sizeof(date), now);

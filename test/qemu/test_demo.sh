@@ -4,7 +4,8 @@
 # traffic from each kind of client, and the system halted with status 0. Prints TAP.
 set -u
 img=$1
-out=$(QEMU_TIMEOUT=${QEMU_TIMEOUT:-90} "$(dirname "$0")/../../scripts/qemu-run.sh" "$img" 2>&1)
+out=$(QEMU_ARGS="tracelogger -d1 -f $(dirname "$img")/demo-test.kev" QEMU_TIMEOUT=${QEMU_TIMEOUT:-90} \
+      "$(dirname "$0")/../../scripts/qemu-run.sh" "$img" 2>&1)
 rc=$?
 printf '%s\n' "$out" | sed 's/^/# /'
 n=0

@@ -5,7 +5,7 @@ KUNIT_CORE := kernel/sched.c kernel/thread.c kernel/ktimer.c kernel/proc.c kerne
               kernel/sync.c kernel/irq.c kernel/utimer.c kernel/pmem.c kernel/klib.c \
               kernel/shost.c kernel/kcall.c kernel/ktrace.c trace/trace_ring.c \
               test/unit/kstub.c
-KUNIT_TESTS := sched pmem ipc sync_timeout
+KUNIT_TESTS := sched pmem ipc sync_timeout ktrace
 
 define KUNIT_template
 $(HT)/test_$(1): $(call host_test_objs,test/unit/test_$(1).c $(KUNIT_CORE))

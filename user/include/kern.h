@@ -113,6 +113,8 @@ uint32_t ProcArg(void);
 _Noreturn void ProcExit(int status);
 int ProcWait(int pid, int *status);
 int ProcSelf(void);
+int ProcInfo(unsigned slot, struct kproc_info *out);
+int ThreadInfo(unsigned slot, struct kthread_info *out);
 
 // Tracing (uapi/ktrace.h): TraceEvent(cmd, a, b, c).
 int TraceEvent(unsigned cmd, uint32_t a, uint32_t b, uint32_t c);

@@ -136,6 +136,11 @@ _Noreturn void ProcExit(int status)
 }
 int ProcWait(int pid, int *status) { return kresult(KCALL2(KC_ProcWait, pid, status)); }
 int ProcSelf(void) { return KCALL0(KC_ProcSelf); }
+int ProcInfo(unsigned slot, struct kproc_info *out) { return kresult(KCALL2(KC_ProcInfo, slot, out)); }
+int ThreadInfo(unsigned slot, struct kthread_info *out)
+{
+    return kresult(KCALL2(KC_ThreadInfo, slot, out));
+}
 
 int TraceEvent(unsigned cmd, uint32_t a, uint32_t b, uint32_t c)
 {

@@ -12,7 +12,8 @@ typedef void (*irq_handler_fn)(unsigned irq, void *arg);
 void irq_init(void);
 // Kernel drivers: the line is reserved for the kernel.
 void irq_attach_kernel(unsigned irq, irq_handler_fn fn, void *arg);
-int irq_attach_event(struct proc *p, unsigned irq, int coid, int32_t code);
+// The pulse goes out at `prio` (the attaching thread's priority).
+int irq_attach_event(struct proc *p, int prio, unsigned irq, int coid, int32_t code);
 int irq_detach(struct proc *p, int id);
 int irq_mask(struct proc *p, unsigned irq, int id, bool mask);
 int irq_trigger(struct proc *p, unsigned irq);

@@ -39,6 +39,9 @@ int ktrace_call(struct thread *t, uint32_t cmd, uint32_t a, uint32_t b, uint32_t
 void ktrace_exit_begin(void);
 void ktrace_exit_end(struct thread *next);
 void ktrace_proc_gone(struct proc *p);
+// The dynamic filter (the D engine's predicates): fn decides, per event of the classes in
+// cls_mask, whether it is recorded. fn NULL detaches. Kernel code only.
+void ktrace_set_filter(uint32_t cls_mask, trace_dyn_filter_fn fn, void *arg);
 
 // Out-of-line halves of the hooks (ktrace.c).
 void ktrace_kcall_entry_ev(struct thread *t);

@@ -10,7 +10,8 @@
 struct proc;
 
 void utimer_init(void);
-int utimer_create(struct proc *p, int coid, int32_t code, int32_t value);
+// The pulse goes out at `prio` (the creating thread's priority).
+int utimer_create(struct proc *p, int prio, int coid, int32_t code, int32_t value);
 // first_us == 0 disarms; interval_us == 0 makes it one-shot.
 int utimer_settime(struct proc *p, int id, uint32_t first_us, uint32_t interval_us);
 int utimer_destroy(struct proc *p, int id);

@@ -71,10 +71,24 @@ struct kapp_header {
     uint32_t mmio_size;
 };
 
+// ProcInfo(slot, out) / ThreadInfo(slot, out): the process and thread tables, one slot at a
+// time (slots 0 .. KSYSINFO_NPROC-1 and 0 .. KSYSINFO_NTHREAD-1); ESRCH for an empty slot,
+// EINVAL past the end. The tracelogger writes them into the trace file's system page.
+struct kproc_info {
+    int32_t pid, ppid, nthreads, state;     // state: 1 alive, 2 zombie
+    char name[KAPP_NAME_MAX];
+};
+
+struct kthread_info {
+    int32_t pid, tid, state, priority;      // state: uapi/kstate.h
+    char name[KAPP_NAME_MAX];
+};
+
 // SysInfo(what, out): what the kernel tells about itself.
 #define KSYSINFO_CYCLES_PER_SEC 1
 #define KSYSINFO_TICK_NS        2
 #define KSYSINFO_NPROC          3
 #define KSYSINFO_TRACE_HOOKS    4   // 1: trace hooks compiled in (0 in the benchmark baseline)
+#define KSYSINFO_NTHREAD        5
 
 #endif

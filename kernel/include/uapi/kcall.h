@@ -59,7 +59,9 @@
     X(45, Semihost, 2)                 \
     X(46, DebugWrite, 2)               \
     X(47, SysInfo, 2)                  \
-    X(48, TraceEvent, 4)
+    X(48, TraceEvent, 4)               \
+    X(49, ProcInfo, 2)                 \
+    X(50, ThreadInfo, 2)
 
 enum kcall_number {
 #define KCALL_ENUM(num, name, nargs) KC_##name = num,

@@ -24,8 +24,9 @@ int main(void)
     // The logger (priority 200) allocates the kernel buffers before we run again.
     int logger = ProcSpawn("tracelogger", 0, 0);
     if (logger > 0) {
+        // A logger in active mode (no -d1) has configured and started tracing itself.
         TraceEvent(KTRACE_ADDALLCLASSES, 0, 0, 0);
-        if (TraceEvent(KTRACE_START, 0, 0, 0) < 0) {
+        if (TraceEvent(KTRACE_START, 0, 0, 0) < 0 && errno != EBUSY) {
             printf("init: cannot start tracing: errno %d\n", errno);
             failures++;
         }

@@ -242,9 +242,67 @@ static void policy_accounting(int policy, const char *name)
     TE(KTRACE_DEALLOCBUFFER, 0, 0, 0);
 }
 
+// Counts KER_CALL entry events of ThreadYield in a trace of 20 yields with a PID/TID filter.
+static unsigned yields_traced(unsigned cmd, uint32_t value)
+{
+    unsigned n = 0;
+    struct ktrace_buffer b;
+    TE(KTRACE_ALLOCBUFFER, 2, 0, 0);
+    TE(KTRACE_DELALLCLASSES, 0, 0, 0);
+    TE(KTRACE_ADDCLASS, KEV_C_KER_CALL, 0, 0);
+    if (cmd)
+        TE(cmd, KEV_C_KER_CALL, value, 0);
+    TE(KTRACE_STARTNOSTATE, 0, 0, 0);
+    for (int i = 0; i < 20; i++)
+        ThreadYield();
+    TE(KTRACE_STOP, 0, 0, 0);
+    while (TE(KTRACE_TAKEBUFFER, &b, 0, 0) == 0) {
+        const struct kev_slot *s = (const struct kev_slot *)(uintptr_t)b.addr;
+        for (unsigned i = 0; i < b.nslots; i++)
+            n += kev_hdr_class(s[i].header) == KEV_C_KER_CALL &&
+                 kev_hdr_event(s[i].header) == KEV_KC_ENTRY(KC_ThreadYield);
+        TE(KTRACE_RELEASEBUFFER, b.index, 0, 0);
+    }
+    TE(KTRACE_DEALLOCBUFFER, 0, 0, 0);
+    return n;
+}
+
+static void pid_tid_filters(void)
+{
+    CHECK(yields_traced(0, 0) == 20, "20 yields traced without a filter");
+    CHECK(yields_traced(KTRACE_SETCLASSPID, 1) == 20, "PID filter on our pid keeps them");
+    CHECK(yields_traced(KTRACE_SETCLASSPID, 77) == 0, "PID filter on another pid drops them");
+    CHECK(yields_traced(KTRACE_SETCLASSTID, 1) == 20, "TID filter on our tid keeps them");
+    CHECK(yields_traced(KTRACE_SETCLASSTID, 5) == 0, "TID filter on another tid drops them");
+}
+
+static void tables(void)
+{
+    struct kproc_info pi;
+    struct kthread_info ti;
+    CHECK(ProcInfo(0, &pi) == 0 && pi.pid == 1 && strcmp(pi.name, "ktest") == 0 &&
+              pi.state == 1, "ProcInfo slot 0 is pid 1 'ktest' (%ld %s)", (long)pi.pid, pi.name);
+    CHECK_ERR(ProcInfo(5, &pi), ESRCH);
+    CHECK_ERR(ProcInfo(1000, &pi), EINVAL);
+    CHECK_ERR(ProcInfo(0, (struct kproc_info *)0x20000100u), EFAULT);
+    int found = 0;
+    for (unsigned i = 0; i < 48; i++)
+        if (ThreadInfo(i, &ti) == 0 && ti.pid == 1 && ti.tid == 1) {
+            found++;
+            break;
+        }
+    CHECK(found == 1 && strcmp(ti.name, "ktest-main") == 0 && ti.state == THS_RUNNING &&
+              ti.priority == KTEST_PRIO,
+          "ThreadInfo finds our running main thread ('%s', state %ld, priority %ld)", ti.name,
+          (long)ti.state, (long)ti.priority);
+    CHECK_ERR(ThreadInfo(48, &ti), EINVAL);
+}
+
 void test_trace(void)
 {
     printf("# tracing\n");
+    tables();
+    pid_tid_filters();
     control_errors();
     traced_round_trip();
     high_water_interrupt();

@@ -1,0 +1,144 @@
+// SPDX-License-Identifier: MIT
+// The kernel's trace glue on the host: buffers from the contiguous allocator (ENOMEM when no
+// block is large enough, EEXIST twice), the per-class hook flags following the ring, the
+// dynamic filter entry point the D engine uses, user events, and the snapshot at START.
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+#include "kstub.h"
+#include <kernel/ktrace.h>
+#include <kernel/pmem.h>
+#include <uapi/ktrace.h>
+
+static uint8_t ram[4096] __attribute__((aligned(4096)));
+static struct kapp_header trace_app;
+static struct proc *p;
+static struct thread *t;
+static uint8_t *pool;
+#define POOL (768u << 10)
+
+static int setup(void **state)
+{
+    (void)state;
+    kstub_reset();
+    pool = aligned_alloc(4096, POOL);
+    assert_non_null(pool);
+    pmem_init(&k_pmem, (uintptr_t)pool, POOL);      // 768 KB: 32 buffers fit, 64 do not
+    kstub_thread(NULL, 0);
+    p = kstub_proc(1, ram, sizeof(ram), KAPP_F_TRACE);
+    trace_app = *p->app;
+    p->app = &trace_app;
+    t = kstub_thread(p, 50);
+    kstub_run(t);
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    free(pool);
+    return 0;
+}
+
+static int te(uint32_t cmd, uint32_t a, uint32_t b, uint32_t c)
+{
+    return ktrace_call(t, cmd, a, b, c);
+}
+
+static void test_alloc_errors(void **state)
+{
+    (void)state;
+    assert_int_equal(te(KTRACE_START, 0, 0, 0), -ECANCELED);
+    assert_int_equal(te(KTRACE_ALLOCBUFFER, 64, 0, 0), -ENOMEM);    // 1 MB > the pool
+    assert_int_equal(te(KTRACE_ALLOCBUFFER, 32, 0, 0), 32);
+    assert_int_equal(te(KTRACE_ALLOCBUFFER, 2, 0, 0), -EEXIST);
+    assert_int_equal(p->map_len, 32 * 16384);
+    assert_int_equal(te(KTRACE_DEALLOCBUFFER, 0, 0, 0), 0);
+    assert_int_equal(p->map_len, 0);
+    assert_int_equal(pmem_free_bytes(&k_pmem), POOL);
+    // Without KAPP_F_TRACE: EPERM, but user events are allowed.
+    trace_app.flags = 0;
+    assert_int_equal(te(KTRACE_ALLOCBUFFER, 2, 0, 0), -EPERM);
+    assert_int_equal(te(KTRACE_INSERTSUSEREVENT, 3, 1, 2), 0);
+}
+
+static void test_hook_flags_follow_the_ring(void **state)
+{
+    (void)state;
+    te(KTRACE_ALLOCBUFFER, 2, 0, 0);
+    te(KTRACE_ADDCLASS, KEV_C_COMM, 0, 0);
+    assert_int_equal(ktrace_cls_on[KEV_C_COMM], 0);     // not running yet
+    assert_int_equal(ktrace_kernel_on, 0);
+    te(KTRACE_STARTNOSTATE, 0, 0, 0);
+    assert_int_equal(ktrace_cls_on[KEV_C_COMM], 1);
+    assert_int_equal(ktrace_cls_on[KEV_C_PR_TH], 0);
+    assert_int_not_equal(ktrace_kernel_on, 0);
+    te(KTRACE_STOP, 0, 0, 0);
+    assert_int_equal(ktrace_cls_on[KEV_C_COMM], 0);
+    assert_int_equal(ktrace_kernel_on, 0);
+}
+
+static int filter_calls, filter_keep_value;
+static int keep_odd(void *arg, unsigned cls, unsigned ev, const uint32_t *w, unsigned n)
+{
+    (void)arg;
+    (void)cls;
+    (void)ev;
+    filter_calls++;
+    return n >= 1 && (w[0] & 1u) == (unsigned)filter_keep_value;
+}
+
+static uint64_t recorded(void)
+{
+    struct ktrace_query q;
+    assert_int_equal(te(KTRACE_QUERYEVENTS, kstub_addr(ram), 0, 0), 0);
+    memcpy(&q, ram, sizeof(q));
+    return q.recorded;
+}
+
+static void test_dynamic_filter(void **state)
+{
+    (void)state;
+    te(KTRACE_ALLOCBUFFER, 2, 0, 0);
+    te(KTRACE_ADDCLASS, KEV_C_USER, 0, 0);
+    filter_keep_value = 1;
+    ktrace_set_filter(1u << KEV_C_USER, keep_odd, NULL);
+    te(KTRACE_STARTNOSTATE, 0, 0, 0);
+    for (uint32_t i = 0; i < 10; i++)
+        te(KTRACE_INSERTSUSEREVENT, 5, i, 0);
+    assert_int_equal(filter_calls, 10);
+    assert_int_equal(recorded(), 5);
+    ktrace_set_filter(0, NULL, NULL);
+    for (uint32_t i = 0; i < 10; i++)
+        te(KTRACE_INSERTSUSEREVENT, 5, i, 0);
+    assert_int_equal(filter_calls, 10);
+    assert_int_equal(recorded(), 15);
+}
+
+static void test_user_event_errors(void **state)
+{
+    (void)state;
+    te(KTRACE_ALLOCBUFFER, 2, 0, 0);
+    assert_int_equal(te(KTRACE_INSERTSUSEREVENT, 1024, 0, 0), -EINVAL);
+    assert_int_equal(te(KTRACE_INSERTCUSEREVENT, 1, kstub_addr(ram), 65), -EINVAL);
+    assert_int_equal(te(KTRACE_INSERTCUSEREVENT, 1, kstub_addr(ram) + 1, 2), -EFAULT);
+    assert_int_equal(te(KTRACE_INSERTCUSEREVENT, 1, kstub_addr(ram) + 4090, 4), -EFAULT);
+    assert_int_equal(te(KTRACE_INSERTUSRSTREVENT, 1, 0x10, 0), -EFAULT);
+    memset(ram, 'x', 300);
+    ram[300] = 0;
+    assert_int_equal(te(KTRACE_INSERTUSRSTREVENT, 1, kstub_addr(ram), 0), 0); // cut, not refused
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(test_alloc_errors, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_hook_flags_follow_the_ring, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_dynamic_filter, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_user_event_errors, setup, teardown),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
