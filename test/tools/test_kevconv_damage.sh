@@ -37,12 +37,13 @@ run() { # run TOOL CASE ARGS...: exit status 0 or 1, and a message when 1
     echo "# $tool on $c: exit $rc: $(head -c 200 <<<"$err")"
     return 1
 }
-for tool in kev2ctf kev2json kevstat kevreport; do
+for tool in kev2ctf kev2json kev2perfetto kevstat kevreport; do
     bad=0
     for c in "${cases[@]}"; do
         case $tool in
             kev2ctf) run $tool "$c" -o "$dir/$c.ctf" "$dir/$c.kev" || bad=$((bad + 1)) ;;
             kev2json) run $tool "$c" -o "$dir/$c.json" "$dir/$c.kev" || bad=$((bad + 1)) ;;
+            kev2perfetto) run $tool "$c" -o "$dir/$c.pftrace" "$dir/$c.kev" || bad=$((bad + 1)) ;;
             kevstat) run $tool "$c" --json "$dir/$c.kev" || bad=$((bad + 1)) ;;
             kevreport) run $tool "$c" -o "$dir/$c.html" "$dir/$c.kev" || bad=$((bad + 1)) ;;
         esac

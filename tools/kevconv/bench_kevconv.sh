@@ -45,11 +45,13 @@ bt2_count() { # babeltrace2's text output, counted so that a short read cannot p
 
 ctf=$(median_rate kev2ctf "$bin/kev2ctf" -o "$dir/bench.ctf" "$dir/bench.kev")
 json=$(median_rate kev2json "$bin/kev2json" -o /dev/null "$dir/bench.kev")
+pftrace=$(median_rate kev2perfetto "$bin/kev2perfetto" -o /dev/null "$dir/bench.kev")
 stat=$(median_rate kevstat "$bin/kevstat" --json "$dir/bench.kev")
 report=$(median_rate kevreport "$bin/kevreport" -o "$dir/bench.html" "$dir/bench.kev")
 bt2=$(median_rate babeltrace2 bt2_count)
 printf 'BENCH kev2ctf_events_per_s %.0f events/s\n' "$ctf"
 printf 'BENCH kev2json_events_per_s %.0f events/s\n' "$json"
+printf 'BENCH kev2perfetto_events_per_s %.0f events/s\n' "$pftrace"
 printf 'BENCH kevstat_events_per_s %.0f events/s\n' "$stat"
 printf 'BENCH kevreport_events_per_s %.0f events/s\n' "$report"
 printf 'BENCH babeltrace2_text_events_per_s %.0f events/s\n' "$bt2"

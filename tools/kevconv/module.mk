@@ -2,19 +2,24 @@
 # Post-capture analysis tools over the shared decoder (trace/kev_decode.c):
 #   kev2ctf    .kev -> CTF 1.8 directory (babeltrace2, Trace Compass)
 #   kev2json   .kev -> Chrome trace-event JSON (Perfetto UI)
+#   kev2perfetto .kev -> Perfetto protobuf (ftrace sched_switch etc.: CPU tracks)
 #   kevstat    analyses (CPU, states, kernel calls, interrupts, messages, losses), text or JSON
 #   kevreport  one self-contained HTML report: timeline with zoom and pan, tables, histograms
 # kx.c holds what the tools share (file loading, the thread model).
 KC := tools/kevconv
 KC_DECODE := $(KC)/kx.c trace/kev_decode.c trace/kev_file.c trace/kev_names.c
 
-HOST_TOOLS += $(H)/kev2ctf $(H)/kev2json $(H)/kevstat $(H)/kevreport
+HOST_TOOLS += $(H)/kev2ctf $(H)/kev2json $(H)/kev2perfetto $(H)/kevstat $(H)/kevreport
 KC_STATS := $(KC)/kx_stats.c $(KC)/kx_stats_json.c $(KC)/kx_msg.c
 $(H)/kev2ctf: $(call host_objs,$(KC)/kev2ctf.c $(KC)/ctf_meta.c $(KC_DECODE))
 	@echo "  LINK    $@"
 	$(Q)$(HOST_CC) -o $@ $^
 
 $(H)/kev2json: $(call host_objs,$(KC)/kev2json.c $(KC)/kx_msg.c $(KC_DECODE))
+	@echo "  LINK    $@"
+	$(Q)$(HOST_CC) -o $@ $^
+
+$(H)/kev2perfetto: $(call host_objs,$(KC)/kev2perfetto.c $(KC_DECODE))
 	@echo "  LINK    $@"
 	$(Q)$(HOST_CC) -o $@ $^
 
@@ -47,6 +52,8 @@ TEST_DEPS_HOST += $(H)/kevreport
 SCRIPT_TESTS_HOST += kevreport|300|test/tools/test_kevreport.sh
 
 # Benchmark: throughput of each tool and of babeltrace2 on a 10-million-event trace.
-BENCH_DEPS += $(H)/kev2ctf $(H)/kev2json $(H)/kevstat $(H)/kevreport $(H)/kevgen
+BENCH_DEPS += $(H)/kev2ctf $(H)/kev2json $(H)/kev2perfetto $(H)/kevstat $(H)/kevreport $(H)/kevgen
 BENCHES += tools/kevconv/bench_kevconv.sh
 SCRIPT_TESTS_HOST += kevconv-damage|300|test/tools/test_kevconv_damage.sh
+TEST_DEPS_HOST += $(H)/kev2perfetto
+SCRIPT_TESTS_HOST += kev2perfetto|300|test/tools/test_kev2perfetto.sh
