@@ -315,18 +315,22 @@ static void run_ecb(struct dvm_state *st, struct dvm_cpu *c, uint32_t e)
     int spec = (cl->dc_flags & DIF_CLF_SPEC) != 0 && n <= st->specrec_size;
     if (spec) {
         rec = c->specrec;
-        struct dvm_rechdr h = { e + 1, n, cpu, 0 };
-        memcpy(rec, &h, sizeof(h));
-        memset(rec + sizeof(h), 0, n - sizeof(h));
     } else if (!(cl->dc_flags & DIF_CLF_NOREC)) {
         rec = buf_reserve(st, cpu, n, o->probes[c->probe].dp_id == DPROBE_END);
         if (!rec) {
             st->stats[cpu].drops++;
             return;
         }
-        struct dvm_rechdr h = { e + 1, n, cpu, 0 };
-        memcpy(rec, &h, sizeof(h));
-        memset(rec + sizeof(h), 0, n - sizeof(h));
+    }
+    if (rec) { /* records are 8-byte aligned: plain stores, no library calls */
+        struct dvm_rechdr *h = (struct dvm_rechdr *)(void *)rec;
+        h->rh_epid = e + 1;
+        h->rh_size = n;
+        h->rh_cpu = cpu;
+        h->rh_pad = 0;
+        for (uint64_t *w = (uint64_t *)(void *)(h + 1), *end = (uint64_t *)(void *)(rec + n);
+             w < end; w++)
+            *w = 0;
     }
     int exiting = 0;
     for (uint32_t k = 0; k < cl->dc_nacts; k++) {

@@ -368,126 +368,157 @@ static void var_store(struct dvm_cpu *c, unsigned op, unsigned v, uint64_t val)
         c->fault = DVM_F_BADADDR;
 }
 
+/* dvm_run dispatches with a table of label addresses (GNU C computed goto): one indexed
+ * jump per instruction instead of a chain of compares. It relies on what dif_verify proved:
+ * every opcode has a label, and every path reaches the final RET going forward, so the
+ * loop needs no bounds check. */
 unsigned dvm_run(struct dvm_cpu *c, const struct dif_prog *p, uint64_t *out)
 {
+    static const void *const op[DIF_NOPS] = {
+        [DIF_NOP] = &&l_nop, [DIF_RET] = &&l_ret, [DIF_OR] = &&l_or, [DIF_XOR] = &&l_xor,
+        [DIF_AND] = &&l_and, [DIF_SLL] = &&l_sll, [DIF_SRL] = &&l_srl, [DIF_SRA] = &&l_sra,
+        [DIF_ADD] = &&l_add, [DIF_SUB] = &&l_sub, [DIF_MUL] = &&l_mul, [DIF_SDIV] = &&l_sdiv,
+        [DIF_UDIV] = &&l_udiv, [DIF_SREM] = &&l_sdiv, [DIF_UREM] = &&l_udiv,
+        [DIF_NOT] = &&l_not, [DIF_MOV] = &&l_mov, [DIF_SEXT] = &&l_sext, [DIF_ZEXT] = &&l_zext,
+        [DIF_CMP] = &&l_cmp, [DIF_SCMP] = &&l_scmp, [DIF_TST] = &&l_tst, [DIF_BA] = &&l_ba,
+        [DIF_BE] = &&l_be, [DIF_BNE] = &&l_bne, [DIF_BG] = &&l_bg, [DIF_BGU] = &&l_bgu,
+        [DIF_BGE] = &&l_bge, [DIF_BGEU] = &&l_bgeu, [DIF_BL] = &&l_bl, [DIF_BLU] = &&l_blu,
+        [DIF_BLE] = &&l_ble, [DIF_BLEU] = &&l_bleu, [DIF_SETX] = &&l_setx,
+        [DIF_SETS] = &&l_sets, [DIF_LDSB] = &&l_load, [DIF_LDSH] = &&l_load,
+        [DIF_LDSW] = &&l_load, [DIF_LDUB] = &&l_load, [DIF_LDUH] = &&l_load,
+        [DIF_LDUW] = &&l_load, [DIF_LDX] = &&l_load, [DIF_LDGV] = &&l_ldv, [DIF_STGV] = &&l_stv,
+        [DIF_LDTV] = &&l_ldv, [DIF_STTV] = &&l_stv, [DIF_LDSV] = &&l_ldv, [DIF_STSV] = &&l_stv,
+        [DIF_LDGA] = &&l_ldv, [DIF_STGA] = &&l_stv, [DIF_BUILTIN] = &&l_builtin,
+        [DIF_PUSHT] = &&l_pusht, [DIF_PUSHR] = &&l_pushr, [DIF_FLUSHT] = &&l_flusht,
+        [DIF_CALL] = &&l_call,
+    };
     const uint32_t *ins = c->st->obj.insns + p->dp_start;
     uint64_t *r = c->regs;
-    int cc_s = 0, cc_u = 0;
+    /* condition codes are kept as the compared pair and evaluated by the branch: a compare
+     * costs two moves, and only the branch that follows pays for the 64-bit comparison.
+     * SCMP and TST leave (result, 0). */
+    uint64_t ca = 0, cb = 0;
+    uint32_t pc = 0, i = ins[0];
     c->ntup = 0;
     c->fault = DVM_F_NONE;
     r[0] = 0;
-    for (uint32_t pc = 0; pc < p->dp_len; pc++) {
-        uint32_t i = ins[pc];
-        unsigned r1 = DIF_R1(i), r2 = DIF_R2(i), rd = DIF_RD(i);
-        uint64_t a = r[r1], b = r[r2];
-        switch (DIF_OP(i)) {
-        case DIF_NOP: break;
-        case DIF_RET: *out = r[rd]; return DVM_F_NONE;
-        case DIF_OR: r[rd] = a | b; break;
-        case DIF_XOR: r[rd] = a ^ b; break;
-        case DIF_AND: r[rd] = a & b; break;
-        case DIF_SLL: r[rd] = a << (b & 63); break;
-        case DIF_SRL: r[rd] = a >> (b & 63); break;
-        case DIF_SRA: r[rd] = (uint64_t)((int64_t)a >> (b & 63)); break;
-        case DIF_ADD: r[rd] = a + b; break;
-        case DIF_SUB: r[rd] = a - b; break;
-        case DIF_MUL: r[rd] = a * b; break;
-        case DIF_SDIV: case DIF_SREM:
-            if (b == 0) {
-                c->fault = DVM_F_DIVZERO;
-                break;
-            }
-            if ((int64_t)b == -1)
-                r[rd] = DIF_OP(i) == DIF_SDIV ? 0 - a : 0;
-            else
-                r[rd] = DIF_OP(i) == DIF_SDIV ? (uint64_t)((int64_t)a / (int64_t)b)
-                                              : (uint64_t)((int64_t)a % (int64_t)b);
-            break;
-        case DIF_UDIV: case DIF_UREM:
-            if (b == 0) {
-                c->fault = DVM_F_DIVZERO;
-                break;
-            }
-            r[rd] = DIF_OP(i) == DIF_UDIV ? a / b : a % b;
-            break;
-        case DIF_NOT: r[rd] = ~a; break;
-        case DIF_MOV: r[rd] = a; break;
-        case DIF_SEXT:
-            r[rd] = r2 == 1 ? (uint64_t)(int64_t)(int8_t)a : r2 == 2 ? (uint64_t)(int64_t)(int16_t)a
-                                                           : (uint64_t)(int64_t)(int32_t)a;
-            break;
-        case DIF_ZEXT:
-            r[rd] = r2 == 1 ? (uint8_t)a : r2 == 2 ? (uint16_t)a : (uint32_t)a;
-            break;
-        case DIF_CMP:
-            cc_s = (int64_t)a < (int64_t)b ? -1 : (int64_t)a > (int64_t)b;
-            cc_u = a < b ? -1 : a > b;
-            break;
-        case DIF_SCMP: {
-            unsigned la, lb;
-            const char *sa = dvm_str(c, a, &la), *sb = dvm_str(c, b, &lb);
-            if (!sa || !sb) {
-                c->fault = DVM_F_BADADDR;
-                c->fault_addr = sa ? b : a;
-                break;
-            }
-            int d = memcmp(sa, sb, la < lb ? la : lb);
-            if (d == 0)
-                d = la < lb ? -1 : la > lb;
-            cc_s = cc_u = d < 0 ? -1 : d > 0;
-            break;
+#define A r[DIF_R1(i)]
+#define B r[DIF_R2(i)]
+#define RD r[DIF_RD(i)]
+#define NEXT() do { i = ins[++pc]; goto *op[DIF_OP(i)]; } while (0)
+#define JUMP() do { pc = DIF_TARGET(i); i = ins[pc]; goto *op[DIF_OP(i)]; } while (0)
+#define BRANCH(cond) do { if (cond) JUMP(); NEXT(); } while (0)
+#define CHECK() do { if (c->fault) goto fault; } while (0)
+    goto *op[DIF_OP(i)];
+l_nop: NEXT();
+l_ret: *out = RD; return DVM_F_NONE;
+l_or: RD = A | B; NEXT();
+l_xor: RD = A ^ B; NEXT();
+l_and: RD = A & B; NEXT();
+l_sll: RD = A << (B & 63); NEXT();
+l_srl: RD = A >> (B & 63); NEXT();
+l_sra: RD = (uint64_t)((int64_t)A >> (B & 63)); NEXT();
+l_add: RD = A + B; NEXT();
+l_sub: RD = A - B; NEXT();
+l_mul: RD = A * B; NEXT();
+l_sdiv: {
+        uint64_t a = A, b = B;
+        if (b == 0) {
+            c->fault = DVM_F_DIVZERO;
+            goto fault;
         }
-        case DIF_TST: cc_s = cc_u = a != 0; break;
-        case DIF_BA: pc = DIF_TARGET(i) - 1; break;
-        case DIF_BE: if (cc_s == 0) pc = DIF_TARGET(i) - 1; break;
-        case DIF_BNE: if (cc_s != 0) pc = DIF_TARGET(i) - 1; break;
-        case DIF_BG: if (cc_s > 0) pc = DIF_TARGET(i) - 1; break;
-        case DIF_BGU: if (cc_u > 0) pc = DIF_TARGET(i) - 1; break;
-        case DIF_BGE: if (cc_s >= 0) pc = DIF_TARGET(i) - 1; break;
-        case DIF_BGEU: if (cc_u >= 0) pc = DIF_TARGET(i) - 1; break;
-        case DIF_BL: if (cc_s < 0) pc = DIF_TARGET(i) - 1; break;
-        case DIF_BLU: if (cc_u < 0) pc = DIF_TARGET(i) - 1; break;
-        case DIF_BLE: if (cc_s <= 0) pc = DIF_TARGET(i) - 1; break;
-        case DIF_BLEU: if (cc_u <= 0) pc = DIF_TARGET(i) - 1; break;
-        case DIF_SETX: r[rd] = c->st->obj.ints[DIF_IDX(i)]; break;
-        case DIF_SETS: r[rd] = (uint64_t)(uintptr_t)(c->st->obj.strs + DIF_IDX(i)); break;
-        case DIF_LDSB: case DIF_LDSH: case DIF_LDSW: case DIF_LDUB: case DIF_LDUH:
-        case DIF_LDUW: case DIF_LDX:
-            r[rd] = load(c, DIF_OP(i), a);
-            break;
-        case DIF_LDGV: case DIF_LDTV: case DIF_LDSV: case DIF_LDGA:
-            r[rd] = var_load(c, DIF_OP(i), DIF_IDX(i));
-            break;
-        case DIF_STGV: case DIF_STTV: case DIF_STSV: case DIF_STGA:
-            var_store(c, DIF_OP(i), DIF_IDX(i), r[rd]);
-            break;
-        case DIF_BUILTIN: r[rd] = builtin(c, DIF_IDX(i)); break;
-        case DIF_PUSHT:
-            if (c->ntup == DIF_TUPMAX) {
-                c->fault = DVM_F_TUPLE;
-                break;
-            }
-            c->tuptype[c->ntup] = (uint8_t)r2;
-            c->tup[c->ntup++] = a;
-            break;
-        case DIF_PUSHR:
-            if (c->nrec == DIF_RECMAX) {
-                c->fault = DVM_F_TUPLE;
-                break;
-            }
-            c->rectype[c->nrec] = (uint8_t)r2;
-            c->rec[c->nrec++] = a;
-            break;
-        case DIF_FLUSHT: c->ntup = 0; break;
-        case DIF_CALL: r[rd] = subr(c, DIF_IDX(i)); break;
-        default: c->fault = DVM_F_ILLOP; break;
-        }
-        if (c->fault != DVM_F_NONE) {
-            c->fault_pc = pc;
-            return c->fault;
-        }
+        if ((int64_t)b == -1)
+            RD = DIF_OP(i) == DIF_SDIV ? 0 - a : 0;
+        else
+            RD = DIF_OP(i) == DIF_SDIV ? (uint64_t)((int64_t)a / (int64_t)b)
+                                       : (uint64_t)((int64_t)a % (int64_t)b);
+        NEXT();
     }
-    c->fault = DVM_F_ILLOP; /* unreachable for verified programs: they end in RET */
-    c->fault_pc = p->dp_len ? p->dp_len - 1 : 0;
+l_udiv: {
+        uint64_t a = A, b = B;
+        if (b == 0) {
+            c->fault = DVM_F_DIVZERO;
+            goto fault;
+        }
+        RD = DIF_OP(i) == DIF_UDIV ? a / b : a % b;
+        NEXT();
+    }
+l_not: RD = ~A; NEXT();
+l_mov: RD = A; NEXT();
+l_sext: {
+        uint64_t a = A;
+        unsigned n = DIF_R2(i);
+        RD = n == 1 ? (uint64_t)(int64_t)(int8_t)a : n == 2 ? (uint64_t)(int64_t)(int16_t)a
+                                                  : (uint64_t)(int64_t)(int32_t)a;
+        NEXT();
+    }
+l_zext: {
+        uint64_t a = A;
+        unsigned n = DIF_R2(i);
+        RD = n == 1 ? (uint8_t)a : n == 2 ? (uint16_t)a : (uint32_t)a;
+        NEXT();
+    }
+l_cmp: ca = A; cb = B; NEXT();
+l_scmp: {
+        unsigned la = 0, lb = 0;
+        uint64_t a = A, b = B;
+        const char *sa = dvm_str(c, a, &la), *sb = dvm_str(c, b, &lb);
+        if (!sa || !sb) {
+            c->fault = DVM_F_BADADDR;
+            c->fault_addr = sa ? b : a;
+            goto fault;
+        }
+        int d = memcmp(sa, sb, la < lb ? la : lb);
+        if (d == 0)
+            d = la < lb ? -1 : la > lb;
+        ca = (uint64_t)(int64_t)(d < 0 ? -1 : d > 0);
+        cb = 0;
+        NEXT();
+    }
+l_tst: ca = A != 0; cb = 0; NEXT();
+l_ba: JUMP();
+l_be: BRANCH(ca == cb);
+l_bne: BRANCH(ca != cb);
+l_bg: BRANCH((int64_t)ca > (int64_t)cb);
+l_bgu: BRANCH(ca > cb);
+l_bge: BRANCH((int64_t)ca >= (int64_t)cb);
+l_bgeu: BRANCH(ca >= cb);
+l_bl: BRANCH((int64_t)ca < (int64_t)cb);
+l_blu: BRANCH(ca < cb);
+l_ble: BRANCH((int64_t)ca <= (int64_t)cb);
+l_bleu: BRANCH(ca <= cb);
+l_setx: RD = c->st->obj.ints[DIF_IDX(i)]; NEXT();
+l_sets: RD = (uint64_t)(uintptr_t)(c->st->obj.strs + DIF_IDX(i)); NEXT();
+l_load: RD = load(c, DIF_OP(i), A); CHECK(); NEXT();
+l_ldv: RD = var_load(c, DIF_OP(i), DIF_IDX(i)); CHECK(); NEXT();
+l_stv: var_store(c, DIF_OP(i), DIF_IDX(i), RD); CHECK(); NEXT();
+l_builtin: RD = builtin(c, DIF_IDX(i)); CHECK(); NEXT();
+l_pusht:
+    if (c->ntup == DIF_TUPMAX) {
+        c->fault = DVM_F_TUPLE;
+        goto fault;
+    }
+    c->tuptype[c->ntup] = (uint8_t)DIF_R2(i);
+    c->tup[c->ntup++] = A;
+    NEXT();
+l_pushr:
+    if (c->nrec == DIF_RECMAX) {
+        c->fault = DVM_F_TUPLE;
+        goto fault;
+    }
+    c->rectype[c->nrec] = (uint8_t)DIF_R2(i);
+    c->rec[c->nrec++] = A;
+    NEXT();
+l_flusht: c->ntup = 0; NEXT();
+l_call: RD = subr(c, DIF_IDX(i)); CHECK(); NEXT();
+#undef A
+#undef B
+#undef RD
+#undef NEXT
+#undef JUMP
+#undef BRANCH
+#undef CHECK
+fault:
+    c->fault_pc = pc;
     return c->fault;
 }
