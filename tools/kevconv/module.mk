@@ -57,3 +57,11 @@ BENCHES += tools/kevconv/bench_kevconv.sh
 SCRIPT_TESTS_HOST += kevconv-damage|300|test/tools/test_kevconv_damage.sh
 TEST_DEPS_HOST += $(H)/kev2perfetto
 SCRIPT_TESTS_HOST += kev2perfetto|300|test/tools/test_kev2perfetto.sh
+
+# Unit tests of the shared code (cmocka, ASan + UBSan).
+$(HT)/test_kx: $(call host_test_objs,test/tools/test_kx.c $(KC)/kx.c $(KC)/kx_msg.c $(KC)/kx_stats.c \
+                                     $(KC)/kx_stats_json.c trace/kev_decode.c trace/kev_file.c \
+                                     trace/kev_names.c)
+	@echo "  TESTLD  $@"
+	$(Q)$(HOST_CC) $(HOST_TLDFLAGS) -o $@ $^ -lcmocka
+HOST_TESTS += $(HT)/test_kx

@@ -1,0 +1,217 @@
+// SPDX-License-Identifier: MIT
+// Unit tests (cmocka, under ASan/UBSan) of the code the kevconv tools share: the thread model
+// (kx.c), message matching and critical paths (kx_msg.c) and the analyses (kx_stats.c), fed
+// with hand-built events so that each rule is checked on its own: implicit switches, the
+// documented and the kernel's way of writing receives, nested requests, pulses from an
+// interrupt, unmatched replies, a full message pool, interrupt-to-thread latency, kernel-call
+// errors, lost-event windows, and the power-of-two buckets.
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "../../tools/kevconv/kx_stats.h"
+
+static struct kev_reader rd; // empty: no names, 1 MHz
+static uint32_t words[8];
+static struct kev_event ev;
+
+static const struct kev_event *mk(unsigned cls, unsigned e, uint64_t t, uint32_t a, uint32_t b,
+                                  uint32_t c, uint32_t d, unsigned nw)
+{
+    words[0] = a, words[1] = b, words[2] = c, words[3] = d;
+    memset(&ev, 0, sizeof(ev));
+    ev.cls = cls, ev.ev = e, ev.t64 = t, ev.t32 = (uint32_t)t, ev.w = words, ev.nw = nw;
+    ev.nslots = nw > 2 ? (nw + 1) / 2 : 1;
+    return &ev;
+}
+
+static void th(struct kx_stats *s, unsigned st, uint64_t t, uint32_t pid, uint32_t tid)
+{
+    kx_stats_event(s, mk(KEV_C_PR_TH, st, t, pid, tid, 10 * pid, 2, 4));
+}
+
+static void comm(struct kx_stats *s, unsigned e, uint64_t t, uint32_t a, uint32_t b)
+{
+    kx_stats_event(s, mk(KEV_C_COMM, e, t, a, b, 0, 0, 2));
+}
+
+static struct kx_stats *new_stats(void)
+{
+    struct kx_stats *s = calloc(1, sizeof(*s));
+    assert_non_null(s);
+    rd.kr_cycles_per_sec = 1000000;
+    kx_stats_init(s, &rd);
+    return s;
+}
+
+static void test_buckets(void **state)
+{
+    (void)state;
+    assert_int_equal(kx_log2_bucket(0), 0);
+    assert_int_equal(kx_log2_bucket(1), 1);
+    assert_int_equal(kx_log2_bucket(2), 2);
+    assert_int_equal(kx_log2_bucket(3), 2);
+    assert_int_equal(kx_log2_bucket(4), 3);
+    assert_int_equal(kx_log2_bucket(UINT64_MAX), 64);
+    struct kx_dist d = { 0 };
+    kx_dist_add(&d, 5), kx_dist_add(&d, 7), kx_dist_add(&d, 100);
+    assert_int_equal(d.n, 3);
+    assert_int_equal(d.min, 5);
+    assert_int_equal(d.max, 100);
+    assert_int_equal(d.hist[3], 2);
+    assert_int_equal(d.hist[7], 1);
+}
+
+// A thread switched out without its own state event becomes READY (not still RUNNING).
+static void test_implicit_switch(void **state)
+{
+    (void)state;
+    struct kx_stats *s = new_stats();
+    th(s, KEV_TH_RUNNING, 100, 1, 1);
+    th(s, KEV_TH_RUNNING, 250, 2, 1); // no READY for 1/1
+    th(s, KEV_TH_NANOSLEEP, 300, 2, 1);
+    th(s, KEV_TH_RUNNING, 340, 1, 1);
+    kx_stats_event(s, mk(KEV_C_USER, 1, 400, 0, 0, 0, 0, 2));
+    kx_stats_finish(s);
+    int a = kx_thread(&s->m, 1, 1), b = kx_thread(&s->m, 2, 1);
+    assert_int_equal(s->th[a].state_t[KEV_TH_RUNNING], 150 + 60);
+    assert_int_equal(s->th[a].state_t[KEV_TH_READY], 90);
+    assert_int_equal(s->th[b].state_t[KEV_TH_RUNNING], 50);
+    assert_int_equal(s->idle_t[0], 40);     // 300..340 nobody ran
+    assert_int_equal(s->prio_t[10], 210);   // wide events: prio 10 * pid
+    assert_int_equal(s->prio_t[20], 50);
+    free(s);
+}
+
+// Documented form: receive in the server's context naming the sender pid; nested request.
+static void test_nested_request(void **state)
+{
+    (void)state;
+    struct kx_stats *s = new_stats();
+    th(s, KEV_TH_RUNNING, 0, 2, 1);                   // client
+    comm(s, KEV_COMM_SND_MESSAGE, 10, 5, 3);          // -> server (pid 3)
+    th(s, KEV_TH_REPLY, 10, 2, 1);
+    th(s, KEV_TH_RUNNING, 20, 3, 1);
+    comm(s, KEV_COMM_REC_MESSAGE, 20, 1, 2);
+    comm(s, KEV_COMM_SND_MESSAGE, 50, 6, 4);          // server -> driver (pid 4)
+    th(s, KEV_TH_REPLY, 50, 3, 1);
+    th(s, KEV_TH_RUNNING, 60, 4, 1);
+    comm(s, KEV_COMM_REC_MESSAGE, 60, 1, 3);
+    comm(s, KEV_COMM_REPLY_MESSAGE, 90, 1, 3);
+    th(s, KEV_TH_RECEIVE, 90, 4, 1);
+    th(s, KEV_TH_RUNNING, 95, 3, 1);
+    comm(s, KEV_COMM_REPLY_MESSAGE, 130, 1, 2);
+    kx_stats_finish(s);
+    assert_int_equal(s->nchan, 2);
+    assert_int_equal(s->worst_total, 120);
+    assert_int_equal(s->worst_depth, 3);
+    uint64_t sum = 0;
+    for (unsigned i = 0; i < s->nworst; i++)
+        sum += s->worst[i].t1 - s->worst[i].t0;
+    assert_int_equal(sum, 120);
+    assert_int_equal(s->q.nlive, 0); // everything released
+    free(s);
+}
+
+// The kernel's form: receive in the sender's context naming the receiver as pid << 16 | tid,
+// and a pulse sent from an interrupt handler.
+static void test_kernel_form_and_irq_pulse(void **state)
+{
+    (void)state;
+    struct kx_stats *s = new_stats();
+    th(s, KEV_TH_RUNNING, 0, 7, 1);
+    comm(s, KEV_COMM_SND_MESSAGE, 10, 0x108, 3);
+    comm(s, KEV_COMM_REC_MESSAGE, 10, 0x108, 3u << 16 | 2);
+    th(s, KEV_TH_RUNNING, 15, 3, 2);
+    comm(s, KEV_COMM_REPLY_MESSAGE, 40, 0x108, 0);
+    kx_stats_event(s, mk(KEV_C_INT, KEV_INT_ENTER, 50, 8, 0, 0, 0, 2));
+    comm(s, KEV_COMM_SND_PULSE, 52, 0, 2);
+    comm(s, KEV_COMM_REC_PULSE, 52, 2, 5u << 16 | 1);
+    th(s, KEV_TH_READY, 53, 5, 1);
+    kx_stats_event(s, mk(KEV_C_INT, KEV_INT_EXIT, 55, 8, 0, 0, 0, 2));
+    th(s, KEV_TH_RUNNING, 70, 5, 1);
+    kx_stats_finish(s);
+    assert_int_equal(s->nchan, 2);
+    const struct kx_chan *m = &s->chan[0], *p = &s->chan[1];
+    assert_int_equal(m->srv_pid, 3);
+    assert_int_equal(m->lat.min, 30);
+    assert_int_equal(s->th[kx_thread(&s->m, 3, 2)].runs, 1);
+    assert_true(p->pulse);
+    assert_int_equal(p->irq, 9); // irq 8 + 1
+    assert_int_equal(p->client, KX_NO_THREAD);
+    assert_int_equal(p->srv_pid, 5);
+    char buf[32];
+    assert_string_equal(kx_chan_client(s, p, buf, sizeof(buf)), "irq 8");
+    assert_int_equal(s->irq[8].latency.n, 1);
+    assert_int_equal(s->irq[8].latency.min, 20); // entry 50 -> running 70
+    assert_int_equal(s->irq[8].total.min, 5);
+    free(s);
+}
+
+static void test_unmatched_and_overflow(void **state)
+{
+    (void)state;
+    struct kx_stats *s = new_stats();
+    th(s, KEV_TH_RUNNING, 0, 2, 1);
+    comm(s, KEV_COMM_REPLY_MESSAGE, 5, 9, 9);
+    comm(s, KEV_COMM_REC_MESSAGE, 6, 9, 9);
+    assert_int_equal(s->q.unmatched_reply, 1);
+    assert_int_equal(s->q.unmatched_recv, 1);
+    for (unsigned i = 0; i < KX_MSG_MAX + 10; i++) // sends nobody receives
+        comm(s, KEV_COMM_SND_MESSAGE, 10 + i, i, 77);
+    assert_int_equal(s->q.overflow, 1);
+    assert_true(s->q.nlive <= KX_MSG_MAX);
+    kx_stats_finish(s);
+    free(s);
+}
+
+static void test_kcalls_and_loss(void **state)
+{
+    (void)state;
+    struct kx_stats *s = new_stats();
+    th(s, KEV_TH_RUNNING, 0, 2, 1);
+    kx_stats_event(s, mk(KEV_C_KER_CALL, KEV_KC_ENTRY(38), 10, 1, 0, 0, 0, 2));
+    kx_stats_event(s, mk(KEV_C_KER_CALL, KEV_KC_EXIT(38), 13, (uint32_t)-11, 0, 0, 0, 2));
+    kx_stats_event(s, mk(KEV_C_KER_CALL, KEV_KC_ENTRY(6), 20, 1, 0, 0, 0, 2));
+    kx_stats_event(s, mk(KEV_C_KER_CALL, KEV_KC_INTERRUPTED(6), 60, (uint32_t)-4, 0, 0, 0, 2));
+    kx_stats_event(s, mk(KEV_C_CONTROL, KEV_CTL_DROPPED, 100, 42, 42, 0, 0, 2));
+    kx_stats_event(s, mk(KEV_C_USER, 3, 110, 0, 0, 0, 0, 2));
+    kx_stats_finish(s);
+    assert_int_equal(s->kc[38].errors, 1);
+    assert_int_equal(s->kc[38].err[11], 1);
+    assert_int_equal(s->kc[38].lat.min, 3);
+    assert_int_equal(s->kc[6].interrupted, 1);
+    assert_int_equal(s->kc[6].lat.min, 40);
+    assert_int_equal(s->ngaps, 1);
+    assert_int_equal(s->gap[0].lost, 42);
+    assert_int_equal(s->gap[0].t0, 60);
+    assert_int_equal(s->gap[0].t1, 100);
+    assert_int_equal(s->gap[0].classes[KEV_C_KER_CALL], 4);
+    assert_int_equal(s->gap[0].classes[KEV_C_USER], 1);
+    char *json = NULL;
+    size_t n = 0;
+    FILE *f = open_memstream(&json, &n);
+    kx_stats_json(s, f);
+    fclose(f);
+    assert_non_null(strstr(json, "\"lost_windows\":[\n{\"cpu\":0,\"t0\":60,\"t1\":100,\"lost\":42"));
+    assert_non_null(strstr(json, "\"name\":\"SemWait\""));
+    free(json);
+    free(s);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_buckets),
+        cmocka_unit_test(test_implicit_switch),
+        cmocka_unit_test(test_nested_request),
+        cmocka_unit_test(test_kernel_form_and_irq_pulse),
+        cmocka_unit_test(test_unmatched_and_overflow),
+        cmocka_unit_test(test_kcalls_and_loss),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
