@@ -16,7 +16,8 @@
 
 BOARD ?= mps2-an385
 LIBC  ?= picolibc
-B     := build/$(BOARD)
+# Programs differ with the C library, so a newlib build has a directory of its own.
+B     := build/$(BOARD)$(if $(filter-out picolibc,$(LIBC)),-$(LIBC))
 H     := build/host
 HT    := build/host-test
 

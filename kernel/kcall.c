@@ -101,7 +101,7 @@ static int do_sleep(struct thread *t, int64_t ns)
     if (ns < 0)
         return -EINVAL;
     t->timeout_ns = 0;
-    ktimer_start(&t->timeout, k_ticks + ktimer_ns_to_ticks((uint64_t)ns));
+    thread_arm_timeout(t, (uint64_t)ns);
     thread_block(t, THS_NANOSLEEP, NULL);
     return 0;
 }

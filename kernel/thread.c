@@ -9,12 +9,20 @@
 #include <kernel/ipc.h>
 #include <kernel/sync.h>
 #include <kernel/arch.h>
+#include <kernel/board.h>
 
 struct thread k_threads[KMAX_THREADS];
 
+// Ticks and the cycle counter are separate clocks; a tick may come early by the cycle
+// counter (QEMU catching up on missed ticks, for one). A sleep or timeout lasts at least what
+// was asked by ClockTime(): if the counter is not there yet, wait one more tick.
 static void thread_timeout_fired(struct ktimer *tm)
 {
     struct thread *t = container_of(tm, struct thread, timeout);
+    if (board_cycles() < t->wake_cycles) {
+        ktimer_start(&t->timeout, k_ticks + 1);
+        return;
+    }
     if (t->state == THS_NANOSLEEP)
         thread_unblock(t, 0);
     else if (t->state == THS_CONDVAR)
@@ -95,7 +103,7 @@ void thread_block(struct thread *t, uint8_t state, struct list *q)
     if (q)
         waitq_insert(q, t);
     if (t->timeout_ns) {
-        ktimer_start(&t->timeout, k_ticks + ktimer_ns_to_ticks(t->timeout_ns));
+        thread_arm_timeout(t, t->timeout_ns);
         t->timeout_ns = 0;
     }
     ktrace_state(t);    // last: the hook's call is a tail call
@@ -169,6 +177,13 @@ void thread_free(struct thread *t)
     list_unlink(&t->plink);
     t->in_use = false;
     t->state = THS_DEAD;
+}
+
+void thread_arm_timeout(struct thread *t, uint64_t ns)
+{
+    uint64_t hz = board_cycles_per_sec();
+    t->wake_cycles = board_cycles() + (ns / 1000000000u) * hz + (ns % 1000000000u) * hz / 1000000000u;
+    ktimer_start(&t->timeout, k_ticks + ktimer_ns_to_ticks(ns));
 }
 
 void thread_update_prio(struct thread *t)

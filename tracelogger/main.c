@@ -59,9 +59,9 @@ static unsigned drain(void)
             events_failed += ev;
         }
         if (opts.verbose)
-            printf("tracelogger: buffer %lu (seq %lu): %lu slots, %llu events\n",
+            printf("tracelogger: buffer %lu (seq %lu): %lu slots, %s events\n",
                    (unsigned long)b.index, (unsigned long)b.seq, (unsigned long)b.nslots,
-                   (unsigned long long)ev);
+                   u64txt(ev).s);
         TraceEvent(KTRACE_RELEASEBUFFER, b.index, 0, 0);
         if (opts.delay_ms)
             ThreadSleep((uint64_t)opts.delay_ms * 1000000u);
@@ -162,14 +162,14 @@ int main(void)
         printf("tracelogger: writing %s failed\n", opts.file);
     TraceEvent(KTRACE_DEALLOCBUFFER, 0, 0, 0);
 
-    printf("tracelogger: %llu events in %lu buffers written to %s (%llu bytes)\n",
-           (unsigned long long)events_written, (unsigned long)buffers_written, opts.file,
-           (unsigned long long)out_bytes());
+    printf("tracelogger: %s events in %lu buffers written to %s (%s bytes)\n",
+           u64txt(events_written).s, (unsigned long)buffers_written, opts.file,
+           u64txt(out_bytes()).s);
     if (lost)
-        printf("tracelogger: %llu events lost in %lu buffers (dropped %llu, overwritten %llu, "
-               "not stored %llu)\n", (unsigned long long)lost,
-               (unsigned long)(loss_points + buffers_failed), (unsigned long long)q.dropped,
-               (unsigned long long)q.overwritten, (unsigned long long)events_failed);
+        printf("tracelogger: %s events lost in %lu buffers (dropped %s, overwritten %s, "
+               "not stored %s)\n", u64txt(lost).s,
+               (unsigned long)(loss_points + buffers_failed), u64txt(q.dropped).s,
+               u64txt(q.overwritten).s, u64txt(events_failed).s);
     else
         printf("tracelogger: no events lost\n");
     return buffers_failed ? 1 : 0;

@@ -2,7 +2,7 @@
 # User programs and boot images.
 #
 # Every program is a directory user/apps/<name>/ (or tracelogger/) linked on its own, against
-# picolibc (or newlib, LIBC=newlib: later), for its own flash and RAM slot. A program's slot
+# picolibc (or newlib-nano with LIBC=newlib), for its own flash and RAM slot. A program's slot
 # is its position in ALL_APPS: append new programs at the end.
 # Per program, optional: <name>_FLAGS (KAPP_F_*), <name>_PRIO, <name>_MMIO (base size),
 # <name>_STACK (main stack bytes), <name>_DIR (source directory), <name>_EXTRA (more sources,
@@ -46,13 +46,24 @@ kbench_APPS := kbench kt_peer
 kbench_notrace_APPS  := kbench kt_peer
 kbench_notrace_KLIB  := kernel-notrace
 
-UCFLAGS := $(ARCH_CFLAGS) --specs=picolibc.specs -std=gnu11 -O2 -g $(TWARN) \
+# The C library: picolibc (default) with its own linker script and semihost layer, or
+# newlib-nano with ours (ldscripts/app-newlib.ld) and system calls over the same kernel proxy.
+ifeq ($(LIBC),picolibc)
+LIBC_SPECS := --specs=picolibc.specs
+ULDFLAGS   := $(ARCH_CFLAGS) $(LIBC_SPECS) --oslib=semihost -nostartfiles \
+              -Wl,--gc-sections -DPICOLIBC_INTEGER_PRINTF_SCANF
+else ifeq ($(LIBC),newlib)
+LIBC_SPECS := --specs=nano.specs
+ULDFLAGS   := $(ARCH_CFLAGS) $(LIBC_SPECS) -nostartfiles -Wl,--gc-sections \
+              -T ldscripts/app-newlib.ld
+else
+$(error LIBC must be picolibc or newlib, not '$(LIBC)')
+endif
+UCFLAGS := $(ARCH_CFLAGS) $(LIBC_SPECS) -std=gnu11 -O2 -g $(TWARN) \
            -ffunction-sections -fdata-sections -Iuser/include -Ikernel/include -Itrace/include \
            -MMD -MP
-ULDFLAGS := $(ARCH_CFLAGS) --specs=picolibc.specs --oslib=semihost -nostartfiles \
-            -Wl,--gc-sections -DPICOLIBC_INTEGER_PRINTF_SCANF
 
-USER_LIB_SRCS := user/lib/kcalls.c user/lib/crt0.c user/lib/semihost.c
+USER_LIB_SRCS := user/lib/kcalls.c user/lib/crt0.c user/lib/libc_$(LIBC).c
 USER_LIB_OBJS := $(patsubst %,$(B)/obj/%.o,$(USER_LIB_SRCS))
 
 $(B)/obj/user/%.c.o: user/%.c

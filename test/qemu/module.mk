@@ -16,3 +16,15 @@ SCRIPT_TESTS += qemu/tracelogger|600|test/qemu/test_tracelogger.sh|$(B)|$(H)
 TEST_DEPS    += $(B)/demo.elf $(B)/tflood.elf $(H)/traceprinter $(H)/kevcapture
 BENCHES    += scripts/bench-logger.sh|$(B)
 BENCH_DEPS += $(B)/tflood.elf
+
+# The same QEMU tests with newlib-nano (LIBC=newlib), built in a directory of their own.
+ifeq ($(LIBC),picolibc)
+BNL := build/$(BOARD)-newlib
+.PHONY: newlib-images
+newlib-images:
+	$(Q)$(MAKE) --no-print-directory LIBC=newlib images
+TEST_DEPS    += newlib-images
+SCRIPT_TESTS += qemu-newlib/ktest|120|scripts/qemu-test.sh|$(BNL)/ktest.elf
+SCRIPT_TESTS += qemu-newlib/demo|120|test/qemu/test_demo.sh|$(BNL)/demo.elf
+SCRIPT_TESTS += qemu-newlib/tracelogger|600|test/qemu/test_tracelogger.sh|$(BNL)|$(H)
+endif

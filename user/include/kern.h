@@ -120,6 +120,28 @@ int ThreadInfo(unsigned slot, struct kthread_info *out);
 int TraceEvent(unsigned cmd, uint32_t a, uint32_t b, uint32_t c);
 
 int DebugWrite(const char *buf, size_t len);
+
+// Decimal text of a 64-bit value, for printf("%s", u64txt(v).s): newlib-nano's printf has no
+// %llu, and this works the same with both C libraries.
+struct u64txt {
+    char s[21];
+};
+
+static inline struct u64txt u64txt(uint64_t v)
+{
+    struct u64txt t;
+    char *p = &t.s[20];
+    *p = '\0';
+    do {
+        *--p = (char)('0' + v % 10);
+        v /= 10;
+    } while (v);
+    char *d = t.s;
+    while (*p)
+        *d++ = *p++;
+    *d = '\0';
+    return t;
+}
 int SysInfo(unsigned what, uint32_t *out);
 
 #endif

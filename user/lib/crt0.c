@@ -1,13 +1,11 @@
 // SPDX-License-Identifier: MIT
 // Start of every user program and of every thread it creates. The kernel has already loaded
 // .data and cleared .bss (it owns the program's memory layout); what is left is the C
-// library's thread-local block and constructors. picolibc's thread-local storage is the
-// .tdata/.tbss of the image itself, shared by the process's threads (so errno is too).
+// library's own set-up (libc_thread_init) and the constructors.
 #include <kern.h>
 #include <stdlib.h>
 
-extern char __tls_base[];
-extern void _set_tls(void *tls);
+extern void libc_thread_init(void);     // libc_picolibc.c / libc_newlib.c
 extern void __libc_init_array(void);
 extern int main(int argc, char **argv);
 
@@ -24,7 +22,7 @@ void _start(uint32_t arg)
 {
     static char *argv[] = { NULL, NULL };
     spawn_arg = arg;
-    _set_tls(__tls_base);
+    libc_thread_init();
     __libc_init_array();
     exit(main(0, argv));
 }

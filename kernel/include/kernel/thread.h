@@ -36,6 +36,7 @@ struct thread {
     struct list plink;          // link in proc->threads
     struct ktimer timeout;      // sleep and kernel-call timeouts
     uint64_t timeout_ns;        // armed by TimerTimeout for the next blocking call; 0 = none
+    uint64_t wake_cycles;       // the timeout may not end before the cycle counter is here
 
     // Message passing.
     struct channel *chan;       // SEND/RECEIVE: channel; REPLY: channel the message went to
@@ -87,6 +88,8 @@ void thread_set_result64(struct thread *t, uint64_t ret);
 // Priority: recompute the effective priority from base, inherited IPC priority and the
 // waiters of held mutexes, and propagate along a chain of mutex owners.
 void thread_update_prio(struct thread *t);
+// Arms t's timeout for at least ns nanoseconds, by the tick and by the cycle counter.
+void thread_arm_timeout(struct thread *t, uint64_t ns);
 void waitq_insert(struct list *q, struct thread *t);
 
 #endif

@@ -88,13 +88,13 @@ static void kernel_benches(const char *suffix)
 
     for (int r = 0; r < RUNS; r++)
         v[r] = per_op(bench_null(n), n);
-    printf("BENCH kcall_null_insns%s %llu insns\n", suffix, (unsigned long long)median(v));
+    printf("BENCH kcall_null_insns%s %s insns\n", suffix, u64txt(median(v)).s);
     for (int r = 0; r < RUNS; r++)
         v[r] = per_op(bench_switch(n), n);
-    printf("BENCH context_switch_insns%s %llu insns\n", suffix, (unsigned long long)median(v));
+    printf("BENCH context_switch_insns%s %s insns\n", suffix, u64txt(median(v)).s);
     for (int r = 0; r < RUNS; r++)
         v[r] = per_op(bench_roundtrip(peer_coid, n), n);
-    printf("BENCH msg_roundtrip_insns%s %llu insns\n", suffix, (unsigned long long)median(v));
+    printf("BENCH msg_roundtrip_insns%s %s insns\n", suffix, u64txt(median(v)).s);
 }
 
 // Cycles for n iterations of one KTRACE_BENCH kind, measured around the kernel call.
@@ -125,12 +125,12 @@ static void trace_costs(void)
     TraceEvent(KTRACE_DELALLCLASSES, 0, 0, 0);
     TraceEvent(KTRACE_ADDCLASS, KEV_C_USER, 0, 0);
     TraceEvent(KTRACE_STARTNOSTATE, 0, 0, 0);
-    printf("BENCH trace_disabled_hook_insns %llu insns\n",
-           (unsigned long long)hook_cost(KTRACE_BENCH_DISABLED));
-    printf("BENCH trace_simple_event_insns %llu insns\n",
-           (unsigned long long)hook_cost(KTRACE_BENCH_SIMPLE));
-    printf("BENCH trace_combine_event_insns %llu insns\n",
-           (unsigned long long)hook_cost(KTRACE_BENCH_COMBINE));
+    printf("BENCH trace_disabled_hook_insns %s insns\n",
+           u64txt(hook_cost(KTRACE_BENCH_DISABLED)).s);
+    printf("BENCH trace_simple_event_insns %s insns\n",
+           u64txt(hook_cost(KTRACE_BENCH_SIMPLE)).s);
+    printf("BENCH trace_combine_event_insns %s insns\n",
+           u64txt(hook_cost(KTRACE_BENCH_COMBINE)).s);
     TraceEvent(KTRACE_STOP, 0, 0, 0);
 
     TraceEvent(KTRACE_ADDALLCLASSES, 0, 0, 0);
@@ -144,7 +144,7 @@ static void trace_costs(void)
     TraceEvent(KTRACE_STOP, 0, 0, 0);
     struct ktrace_query q;
     TraceEvent(KTRACE_QUERYEVENTS, (uint32_t)(uintptr_t)&q, 0, 0);
-    printf("kbench: %llu events generated while measuring\n", (unsigned long long)q.generated);
+    printf("kbench: %s events generated while measuring\n", u64txt(q.generated).s);
     TraceEvent(KTRACE_DEALLOCBUFFER, 0, 0, 0);
 }
 

@@ -16,16 +16,16 @@ void test_time(void)
 {
     printf("# time\n");
     uint64_t c1 = ClockCycles(), c2 = ClockCycles();
-    CHECK(c2 > c1, "ClockCycles increases (%llu -> %llu)", (unsigned long long)c1,
-          (unsigned long long)c2);
+    CHECK(c2 > c1, "ClockCycles increases (%s -> %s)", u64txt(c1).s,
+          u64txt(c2).s);
     CHECK(ClockCyclesPerSec() == 25000000u, "cycle counter runs at 25 MHz (%lu)",
           (unsigned long)ClockCyclesPerSec());
 
     uint64_t t0 = ClockTime();
     CHECK(ThreadSleep(10 * 1000000ull) == 0, "ThreadSleep 10 ms");
     uint64_t slept = ClockTime() - t0;
-    CHECK(slept >= 10000000ull && slept < 500000000ull, "slept at least 10 ms (%llu us)",
-          (unsigned long long)(slept / 1000));
+    CHECK(slept >= 10000000ull && slept < 500000000ull, "slept at least 10 ms (%s us)",
+          u64txt(slept / 1000).s);
 
     int chid = ChannelCreate(0);
     char buf[16];
@@ -55,7 +55,7 @@ void test_time(void)
             got++;
     }
     uint64_t el = ClockTime() - t0;
-    CHECK(got == 5 && el >= 9000000ull, "five timer pulses in %llu us", (unsigned long long)(el / 1000));
+    CHECK(got == 5 && el >= 9000000ull, "five timer pulses in %s us", u64txt(el / 1000).s);
     CHECK(TimerDestroy(tid) == 0, "TimerDestroy");
     CHECK_ERR(TimerSettime(tid, 1000, 0), EINVAL);
     ConnectDetach(coid);

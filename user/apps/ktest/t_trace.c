@@ -167,8 +167,8 @@ static void traced_round_trip(void)
     CHECK(f.user_simple == 1 && f.user_combine_ok == 1 && f.user_string_ok == 1,
           "user events: 2-word, buffer and string");
     CHECK(f.events == f.bufend_events && q.recorded == f.events && q.dropped == 0,
-          "every recorded event is in the buffers (%u scanned, %llu recorded)", f.events,
-          (unsigned long long)q.recorded);
+          "every recorded event is in the buffers (%u scanned, %s recorded)", f.events,
+          u64txt(q.recorded).s);
     ConnectDetach(coid);
     ChannelDestroy(srv_chid);
     TE(KTRACE_DEALLOCBUFFER, 0, 0, 0);
@@ -231,14 +231,14 @@ static void policy_accounting(int policy, const char *name)
     TE(KTRACE_QUERYEVENTS, &q, 0, 0);
     if (policy == KTRACE_POLICY_FILL)
         CHECK(!running && q.recorded == f.events && q.dropped == 0 && q.recorded < n,
-              "%s: tracing stopped when the buffers were full (%llu recorded)", name,
-              (unsigned long long)q.recorded);
+              "%s: tracing stopped when the buffers were full (%s recorded)", name,
+              u64txt(q.recorded).s);
     else
         CHECK(q.generated == n && q.recorded + q.dropped + q.overwritten == n &&
                   q.recorded == f.events && q.dropped + q.overwritten > 0,
-              "%s: recorded %llu + dropped %llu + overwritten %llu == %lu generated", name,
-              (unsigned long long)q.recorded, (unsigned long long)q.dropped,
-              (unsigned long long)q.overwritten, (unsigned long)n);
+              "%s: recorded %s + dropped %s + overwritten %s == %lu generated", name,
+              u64txt(q.recorded).s, u64txt(q.dropped).s,
+              u64txt(q.overwritten).s, (unsigned long)n);
     TE(KTRACE_DEALLOCBUFFER, 0, 0, 0);
 }
 

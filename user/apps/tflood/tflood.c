@@ -55,21 +55,21 @@ int main(void)
     TraceEvent(KTRACE_STOP, 0, 0, 0);
     struct ktrace_query q;
     TraceEvent(KTRACE_QUERYEVENTS, (uint32_t)(uintptr_t)&q, 0, 0);
-    printf("tflood: generated %llu recorded %llu dropped %llu overwritten %llu\n",
-           (unsigned long long)q.generated, (unsigned long long)q.recorded,
-           (unsigned long long)q.dropped, (unsigned long long)q.overwritten);
+    printf("tflood: generated %s recorded %s dropped %s overwritten %s\n",
+           u64txt(q.generated).s, u64txt(q.recorded).s,
+           u64txt(q.dropped).s, u64txt(q.overwritten).s);
     ProcWait(logger, &st);
     if (bench && q.dropped + q.overwritten == 0 && cycles) {
         uint64_t hz = ClockCyclesPerSec();
         uint64_t rate = (uint64_t)n * hz / cycles;
-        printf("BENCH logger_lossless_events_per_s %llu events/s\n", (unsigned long long)rate);
-        printf("BENCH logger_lossless_mb_per_s %llu.%02llu MB/s\n",
-               (unsigned long long)(rate * 16 / 1000000),
-               (unsigned long long)(rate * 16 / 10000 % 100));
+        printf("BENCH logger_lossless_events_per_s %s events/s\n", u64txt(rate).s);
+        printf("BENCH logger_lossless_mb_per_s %s.%02lu MB/s\n",
+               u64txt(rate * 16 / 1000000).s,
+               (unsigned long)(rate * 16 / 10000 % 100));
         // Under -icount shift=0 one instruction is one nanosecond: the whole path (the
         // inserting call, the event, the logger's share) in instructions per event.
-        printf("BENCH logger_insns_per_event %llu insns\n",
-               (unsigned long long)(cycles * (1000000000u / hz) / n));
+        printf("BENCH logger_insns_per_event %s insns\n",
+               u64txt(cycles * (1000000000u / hz) / n).s);
     }
     return KW_EXITED(st) ? KW_EXITSTATUS(st) : 4;
 }
