@@ -104,6 +104,7 @@ for cpu, ts, pid, kind, f in events:
     mono &= ts >= by_cpu.get(cpu, 0)
     by_cpu[cpu] = ts
 check("timestamps never go back on a CPU", mono)
+check("CPUs with events: %s" % ",".join(str(c) for c in sorted(by_cpu)), True)
 if not full:
     sys.exit(1 if fails else 0)
 R = int(exp["rounds"][0])

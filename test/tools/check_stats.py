@@ -72,6 +72,9 @@ for key, want in sorted(exp.items()):
     elif part[0] == "pulses":
         client, server = key[len("pulses."):].replace("_", " ").split(">")
         check(key, find(stats["channels"], client=client, server=server, pulse=True).get("count"), w)
+    elif key == "cpus":
+        check(key, stats["trace"]["cpus"], w)
+        check("idle time on each CPU", len(stats["idle_cycles"]), w)
     elif key == "path.depth":
         check(key, (stats["worst_request"] or {}).get("depth"), w)
     elif key == "path.total":
@@ -94,6 +97,6 @@ for key, want in sorted(exp.items()):
         cls = g.get("classes", {})
         check("KER_CALL dominates around the gap", max(cls, key=cls.get) if cls else None,
               "KER_CALL")
-if "lost" not in exp:
+if "lost" not in exp and "cpus" not in exp:
     check("no loss window without losses", stats["lost_windows"], [])
 sys.exit(1 if fails else 0)

@@ -49,6 +49,11 @@ roundtrip basic "$dir/basic.kev"
 roundtrip loss "$dir/loss.kev"
 "$bin/kevscen" -k loss "$dir/kloss.kev" >/dev/null
 roundtrip "loss, kernel-style messages" "$dir/kloss.kev"
+${KEVSCEN4:-build/host-test/kevscen4} smp "$dir/smp.kev" >/dev/null
+roundtrip "two CPUs" "$dir/smp.kev"
+check "two CPUs: one stream file per CPU" test -s "$dir/two CPUs.ctf/channel0_0" -a -s "$dir/two CPUs.ctf/channel0_1"
+check "two CPUs: babeltrace2 shows both CPUs' events" \
+    test "$(babeltrace2 "$dir/two CPUs.ctf" | grep -c 'cpu_id = 1 }')" -gt 0
 lost=$(sed -n 's/^expect lost //p' "$dir/loss.expect")
 check "loss: babeltrace2 reports the $lost events the ring dropped" \
     grep -q "Tracer discarded $lost events" "$dir/loss.ctf.bt2err"

@@ -43,6 +43,14 @@ done
 "$bin/kevgen" -n 20000 -o "$dir/le.kev" >/dev/null
 check "stdout output parses too" python3 -m json.tool <("$bin/kev2json" "$dir/le.kev") /dev/null
 
+${KEVSCEN4:-build/host-test/kevscen4} smp "$dir/smp.kev" >/dev/null
+"$bin/kev2json" -o "$dir/smp.json" "$dir/smp.kev"
+check "two CPUs: a named track per CPU" python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+names = {e["args"]["name"] for e in d["traceEvents"] if e["ph"] == "M" and e["name"] == "thread_name"}
+sys.exit(0 if {"CPU 0", "CPU 1"} <= names else 1)' "$dir/smp.json"
+
 size=$(stat -c %s "$dir/le.kev")
 head -c $((size - 1000)) "$dir/le.kev" > "$dir/trunc.kev"
 err=$("$bin/kev2json" -o "$dir/trunc.json" "$dir/trunc.kev" 2>&1); rc=$?

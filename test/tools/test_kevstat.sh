@@ -31,6 +31,21 @@ for s in basic loss kbasic kloss; do
     done
 done
 
+# Two CPUs (kevscen4 is kevscen over the producer built for 4 CPUs).
+scen4=${KEVSCEN4:-build/host-test/kevscen4}
+"$scen4" smp "$dir/smp.kev" >"$dir/smp.expect"
+"$bin/kevstat" --json "$dir/smp.kev" >"$dir/smp.json"
+python3 "$here/check_stats.py" "$dir/smp.json" "$dir/smp.expect" >"$dir/smp.tap" 2>&1
+[ $? = 0 ] || grep -q '^not ok' "$dir/smp.tap" || echo "not ok 0 - check_stats.py failed" >>"$dir/smp.tap"
+while IFS= read -r line; do
+    case $line in
+        "ok "*) ok "smp: ${line#ok * - }" ;;
+        "not ok "*) notok "smp: ${line#not ok * - }" ;;
+        *) echo "$line" ;;
+    esac
+done <"$dir/smp.tap"
+check "smp: idle time per CPU in the text" grep -q '(CPU 1: no thread running)' <("$bin/kevstat" -s cpu "$dir/smp.kev")
+
 txt=$("$bin/kevstat" "$dir/basic20.kev")
 check "text: CPU time table" grep -qE '^  worker/main +10000\.000 ' <<<"$txt"
 check "text: quantize-style histogram" grep -qE '^ +256 \|@{40} 20$' <<<"$txt"

@@ -46,6 +46,7 @@ struct conv {
     int cpu_th[KEV_MAX_CPUS];               // thread of the open CPU slice, or -1
     uint64_t cpu_t0[KEV_MAX_CPUS];
     uint64_t lost_seen[KEV_MAX_CPUS];
+    uint8_t cpu_seen[KEV_MAX_CPUS];
 };
 
 // Decimal digits of v (printf's float and integer paths are most of the run time otherwise).
@@ -276,6 +277,7 @@ static void prth_event(struct conv *c, const struct kev_event *e)
     if (e->ev <= KEV_TH_DESTROY && e->nw >= 2) {
         int th = kx_thread(c->m, e->w[0], e->w[1]);
         if (e->ev == KEV_TH_RUNNING) {
+            c->cpu_seen[e->cpu] = 1;
             cpu_close(c, e->cpu, e->t64);
             c->cpu_th[e->cpu] = th;
             c->cpu_t0[e->cpu] = e->t64;
@@ -370,6 +372,10 @@ static void finish(struct conv *c)
                   "\"args\":{\"name\":\"Interrupts\"}}", PID_IRQ, TID_IRQ0);
     fprintf(c->f, ",\n{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":%u,\"tid\":%u,"
                   "\"args\":{\"name\":\"CPUs\"}}", PID_CPU, TID_CPU0);
+    for (unsigned cpu = 0; cpu < KEV_MAX_CPUS; cpu++)
+        if (c->cpu_seen[cpu])
+            fprintf(c->f, ",\n{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":%u,\"tid\":%u,"
+                          "\"args\":{\"name\":\"CPU %u\"}}", PID_CPU, TID_CPU0 + cpu, cpu);
     for (unsigned irq = 0; irq <= MAX_IRQ; irq++)
         if (c->irq_seen[irq])
             fprintf(c->f, ",\n{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":%u,\"tid\":%u,"

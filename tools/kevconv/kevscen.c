@@ -11,6 +11,8 @@
 //   replies a fixed L cycles after the client's send; worker (pid 5) runs exactly N cycles;
 //   irq 5 has a handler of exactly H cycles and wakes the driver D cycles after its entry;
 //   the client's SemWait fails with EAGAIN each time.
+// Scenario "smp" (kevscen4, built for 4 CPUs): worker runs N0 cycles a round on CPU 0,
+//   client N1 on CPU 1, and irq 7 on CPU 1 has a handler of exactly H1 cycles.
 // Scenario "loss": the basic script with a burst of kernel calls (after the client wakes up in
 //   the middle round) that the logger cannot keep up
 //   with (two buffers, switch policy), so a known number of events is dropped.
@@ -29,6 +31,9 @@
 #define D 60u     // interrupt entry -> driver running
 #define IRQ 5u
 #define EAGAIN_ 11u
+#define N0 300u   // smp: worker's run per round on CPU 0
+#define N1 500u   // smp: client's run per round on CPU 1
+#define H1 20u    // smp: irq 7's handler on CPU 1
 
 static struct trace_ring ring;
 static struct kcap cap;
@@ -74,7 +79,7 @@ static void begin_file(void)
     memset(&cap, 0, sizeof(cap));
     kev_out_init(&o, sp, sizeof(sp), 0);
     kev_sp_begin(&o);
-    kev_sp_board(&o, "scenario", HZ, 1);
+    kev_sp_board(&o, "scenario", HZ, TRACE_MAX_CPUS);
     for (unsigned p = 1; p <= NPROC; p++) {
         kev_sp_proc(&o, p, p > 1, pname[p]);
         kev_sp_thread(&o, p, 1, KEV_TH_READY, prio[p], tname[p]);
@@ -94,7 +99,7 @@ static void begin_file(void)
     kev_hdr_format(&h);
     kev_hdr_item(&h, "BOOT_DATE", "Sat Nov 21 06:00:00 2026");
     kev_hdr_item_u(&h, "CYCLES_PER_SEC", HZ);
-    kev_hdr_item_u(&h, "CPU_NUM", 1);
+    kev_hdr_item_u(&h, "CPU_NUM", TRACE_MAX_CPUS);
     kev_hdr_item(&h, "SYSNAME", "QNX-like");
     kev_hdr_item(&h, "NODENAME", "scenario");
     kev_hdr_item(&h, "SYS_RELEASE", "0.1");
@@ -180,14 +185,31 @@ static void round_at(uint64_t T, int first)
     at(T + 1900), th(KEV_TH_READY, CLIENT);
 }
 
+// One round of the smp scenario, events in time order, each on its CPU.
+static void smp_round(uint64_t T)
+{
+    trace_host_port.cpu = 0, at(T), th(KEV_TH_RUNNING, WORKER);
+    trace_host_port.cpu = 1, at(T + 100), th(KEV_TH_RUNNING, CLIENT);
+    trace_host_port.cpu = 0, at(T + N0), th(KEV_TH_NANOSLEEP, WORKER);
+    th(KEV_TH_RUNNING, IDLE);
+    trace_host_port.cpu = 1, at(T + 100 + N1), kc_in(KC_ThreadSleep, 1);
+    th(KEV_TH_NANOSLEEP, CLIENT);
+    at(T + 1500), ev(KEV_C_INT, KEV_INT_ENTER, 7, 0);
+    ev(KEV_C_INT, KEV_INT_HANDLER_ENTER, 7, 0);
+    at(T + 1500 + H1), ev(KEV_C_INT, KEV_INT_HANDLER_EXIT, 7, 0);
+    ev(KEV_C_INT, KEV_INT_EXIT, 7, 0);
+    trace_host_port.cpu = 0;
+}
+
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: kevscen [-k] [-r ROUNDS] basic|loss FILE.kev\n"
+    fprintf(f, "usage: kevscen [-k] [-r ROUNDS] basic|loss|smp FILE.kev\n"
                "Writes a scripted trace and prints the analysis results it must give\n"
                "(\"expect KEY VALUE\" lines) and \"generated N events\".\n"
                "  -k         message events as the kernel writes them for a waiting receiver\n"
                "             (receive in the sender's context), and interrupt pulses\n"
                "  -r ROUNDS  rounds of the script (default 20)\n"
+               "  smp needs the build for several CPUs (kevscen4)\n"
                "  -h, --help this text\n");
 }
 
@@ -213,8 +235,13 @@ int main(int argc, char **argv)
         }
     }
     int loss = scen && !strcmp(scen, "loss");
-    if (!out || (!loss && strcmp(scen, "basic")) || rounds < 2) {
+    int smp = scen && !strcmp(scen, "smp");
+    if (!out || (!loss && !smp && strcmp(scen, "basic")) || rounds < 2) {
         usage(stderr);
+        return 2;
+    }
+    if (smp && TRACE_MAX_CPUS < 2) {
+        fprintf(stderr, "kevscen: smp needs a build for several CPUs (kevscen4)\n");
         return 2;
     }
     unsigned nbufs = loss ? 2 : 8;
@@ -233,6 +260,11 @@ int main(int argc, char **argv)
     uint64_t burst_t0 = 0, burst_t1 = 0, burst = 0, lost = 0;
     for (unsigned i = 0; i < rounds; i++) {
         uint64_t T = T0 + (uint64_t)i * P;
+        if (smp) {
+            smp_round(T);
+            kcap_drain(&cap, &ring);
+            continue;
+        }
         round_at(T, i == 0);
         if (loss && i == rounds / 2) { // during the idle time: a burst nobody drains
             struct trace_counts before, after;
@@ -258,6 +290,16 @@ int main(int argc, char **argv)
     }
     uint64_t R = rounds;
     printf("generated %llu events\n", (unsigned long long)emitted);
+    if (smp) {
+        printf("expect hz %u\nexpect rounds %llu\n", HZ, (unsigned long long)R);
+        printf("expect cpu.worker/main %llu\n", (unsigned long long)(R * N0));
+        printf("expect cpu.client/main %llu\n", (unsigned long long)(R * N1));
+        printf("expect irq.7.count %llu\nexpect irq.7.handler %u\n", (unsigned long long)R, H1);
+        printf("expect cpus 2\n");
+        kcap_free(&cap);
+        free(mem);
+        return 0;
+    }
     printf("expect hz %u\n", HZ);
     printf("expect rounds %llu\n", (unsigned long long)R);
     printf("expect cpu.worker/main %llu\n", (unsigned long long)(R * N));

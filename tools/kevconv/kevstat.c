@@ -71,9 +71,10 @@ static void print_cpu(const struct kx_stats *s)
                (unsigned long long)s->th[i].runs);
     }
     for (unsigned c = 0; c < KEV_MAX_CPUS; c++)
-        if (s->idle_t[c])
-            printf("  %-32s %12.3f\n", c ? "(no thread, other CPU)" : "(no thread running)",
-                   us(s, s->idle_t[c]));
+        if (s->idle_t[c]) {
+            snprintf(lb, sizeof(lb), "(CPU %u: no thread running)", c);
+            printf("  %-32s %12.3f\n", lb, us(s, s->idle_t[c]));
+        }
     printf("  %-32s %12s\n", "process", "us");
     for (unsigned i = 0; i < s->m.nth; i++) {
         int seen = 0;

@@ -65,3 +65,16 @@ $(HT)/test_kx: $(call host_test_objs,test/tools/test_kx.c $(KC)/kx.c $(KC)/kx_ms
 	@echo "  TESTLD  $@"
 	$(Q)$(HOST_CC) $(HOST_TLDFLAGS) -o $@ $^ -lcmocka
 HOST_TESTS += $(HT)/test_kx
+
+# kevscen4: kevscen over the producer built for 4 CPUs (the "smp" scenario); its objects get
+# their own directory and -D, with the test flags (ASan + UBSan).
+KC4_SRCS := $(KC)/kevscen.c trace/trace_ring.c tools/traceprinter/kev_capture.c trace/kev_file.c \
+            trace/kev_names.c
+$(HT)/obj-kc4/%.o: %.c
+	@mkdir -p $(dir $@)
+	@echo "  TESTCC  $< (4 CPUs)"
+	$(Q)$(HOST_CC) $(HOST_TCFLAGS) -DTRACE_MAX_CPUS=4u -c $< -o $@
+$(HT)/kevscen4: $(patsubst %.c,$(HT)/obj-kc4/%.o,$(KC4_SRCS))
+	@echo "  LINK    $@"
+	$(Q)$(HOST_CC) $(HOST_TLDFLAGS) -o $@ $^
+TEST_DEPS_HOST += $(HT)/kevscen4
