@@ -7,6 +7,7 @@
 #include <string.h>
 #include <time.h>
 #include <trace/kev_file.h>
+#include <board_user.h>
 
 static uint8_t head[2048];
 static uint8_t page[2048];
@@ -28,10 +29,10 @@ int kev_write_head(const struct tl_opts *o)
     // The system page first: the header gives its length.
     kev_out_init(&sp, page, sizeof(page), kev_host_is_big_endian());
     kev_sp_begin(&sp);
-    kev_sp_board(&sp, "mps2-an385", hz, 1);
-    kev_sp_mem(&sp, 0x00000000u, 0x00400000u, "code");
-    kev_sp_mem(&sp, 0x20000000u, 0x00400000u, "sram");
-    kev_sp_mem(&sp, 0x20200000u, 0x00200000u, "pool");
+    kev_sp_board(&sp, BOARD_NAME_STR, hz, 1);
+#define SP_MEM(base, size, name) kev_sp_mem(&sp, base, size, name);
+    BOARD_MEMORY_MAP(SP_MEM)
+#undef SP_MEM
     // The process and thread tables when the capture starts (the trace's own snapshot
     // follows in the first buffer, unless tracing was started without it).
     uint32_t nproc = 0, nthread = 0;
@@ -61,10 +62,10 @@ int kev_write_head(const struct tl_opts *o)
     kev_hdr_item_u(&h, "CYCLES_PER_SEC", hz);
     kev_hdr_item_u(&h, "CPU_NUM", 1);
     kev_hdr_item(&h, "SYSNAME", "kev-microkernel");
-    kev_hdr_item(&h, "NODENAME", "mps2-an385");
+    kev_hdr_item(&h, "NODENAME", BOARD_NAME_STR);
     kev_hdr_item(&h, "SYS_RELEASE", "0.1");
     kev_hdr_item(&h, "SYS_VERSION", __DATE__);
-    kev_hdr_item(&h, "MACHINE", "armv7m");
+    kev_hdr_item(&h, "MACHINE", BOARD_ARCH_STR);
     kev_hdr_item_u(&h, "SYSPAGE_LEN", splen);
     for (unsigned i = 0; i < o->nattr; i++) {
         char key[32];

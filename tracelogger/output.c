@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // Where the trace goes: a file on the host through semihosting (QEMU, or a debug probe on a
-// board), and/or a framed byte stream on UART 1 (trace/kev_stream.h) that tools/kevcapture
+// board), and/or a framed byte stream on the board's trace UART (trace/kev_stream.h) that tools/kevcapture
 // turns back into the same file. Both sinks get exactly the same bytes.
 #include "tracelogger.h"
 #include <fcntl.h>
@@ -9,12 +9,7 @@
 #include <errno.h>
 #include <trace/kev_stream.h>
 
-// CMSDK UART 1, mapped into this process (its device window).
-#define UART1 0x40005000u
-#define U_DATA  (*(volatile uint32_t *)(UART1 + 0x00))
-#define U_STATE (*(volatile uint32_t *)(UART1 + 0x04))
-#define U_CTRL  (*(volatile uint32_t *)(UART1 + 0x08))
-#define U_BAUD  (*(volatile uint32_t *)(UART1 + 0x10))
+#include <board_user.h>     // the trace stream UART, mapped into this process
 
 static int fd = -1;
 static bool uart;
@@ -25,11 +20,8 @@ static uint8_t frame[KS_MAX_FRAME];
 
 static void uart_send(const uint8_t *p, size_t n)
 {
-    for (size_t i = 0; i < n; i++) {
-        while (U_STATE & 1u)
-            ;
-        U_DATA = p[i];
-    }
+    for (size_t i = 0; i < n; i++)
+        trace_uart_putc(p[i]);
 }
 
 int out_open(const struct tl_opts *o)
@@ -38,10 +30,8 @@ int out_open(const struct tl_opts *o)
     seq = 0;
     file_crc = 0;
     total = 0;
-    if (uart) {
-        U_BAUD = 16;
-        U_CTRL = 1;
-    }
+    if (uart)
+        trace_uart_init();
     if (o->file && o->file[0]) {
         fd = open(o->file, O_WRONLY | O_CREAT | O_TRUNC, 0644);
         if (fd < 0) {

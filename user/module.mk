@@ -19,11 +19,11 @@ client_PRIO  := 10
 ticker_PRIO  := 30
 driver_FLAGS := KAPP_F_IO
 driver_PRIO  := 40
-driver_MMIO  := 0x40000000 0x1000
+driver_MMIO  := $(BOARD_DEVTIMER_WINDOW)
 worker_PRIO  := 5
 ktest_PRIO   := 100
 ktest_FLAGS  := KAPP_F_IO|KAPP_F_TRACE
-ktest_MMIO   := 0x40000000 0x1000
+ktest_MMIO   := $(BOARD_DEVTIMER_WINDOW)
 kt_peer_PRIO := 50
 kt_fault_PRIO := 50
 kbench_PRIO  := 100
@@ -33,7 +33,7 @@ tracelogger_DIR   := tracelogger
 tracelogger_EXTRA := trace/kev_file.c trace/kev_stream.c
 tracelogger_FLAGS := KAPP_F_TRACE|KAPP_F_IO
 tracelogger_PRIO  := 200
-tracelogger_MMIO  := 0x40005000 0x1000
+tracelogger_MMIO  := $(BOARD_TRACE_UART_WINDOW)
 init_FLAGS   := KAPP_F_TRACE
 tflood_FLAGS := KAPP_F_TRACE
 tflood_PRIO  := 50
@@ -61,7 +61,7 @@ $(error LIBC must be picolibc or newlib, not '$(LIBC)')
 endif
 UCFLAGS := $(ARCH_CFLAGS) $(LIBC_SPECS) -std=gnu11 -O2 -g $(TWARN) \
            -ffunction-sections -fdata-sections -Iuser/include -Ikernel/include -Itrace/include \
-           -MMD -MP
+           -Iboards/$(BOARD) $(BOARD_DEFS) -MMD -MP
 
 USER_LIB_SRCS := user/lib/kcalls.c user/lib/crt0.c user/lib/libc_$(LIBC).c
 USER_LIB_OBJS := $(patsubst %,$(B)/obj/%.o,$(USER_LIB_SRCS))

@@ -16,3 +16,8 @@ APP_MAX_SLOTS  := 56
 QEMU_CMD := qemu-system-arm -M mps2-an385 -nographic -monitor none \
             -chardev stdio,id=con,mux=on -serial chardev:con \
             -semihosting-config enable=on,target=native,chardev=con
+
+# Device windows granted to programs (base size): the device timer (the demo's driver and
+# ktest) and the UART that carries the trace stream (tracelogger -u). See board_user.h.
+BOARD_DEVTIMER_WINDOW   := 0x40000000 0x1000
+BOARD_TRACE_UART_WINDOW := 0x40005000 0x1000

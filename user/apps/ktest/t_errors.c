@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: MIT
 // Bad kernel-call arguments: every one gets a clear errno, none hurts the kernel.
 #include "ktest.h"
+#include <board_user.h>
 
-#define KERNEL_RAM ((void *)0x20000100u)
-#define FLASH_ADDR ((void *)0x00000100u)
+#define KERNEL_RAM ((void *)BOARD_KERNEL_RAM_ADDR)
+#define FLASH_ADDR ((void *)BOARD_CODE_ADDR)
 
 static uint32_t test_semihost(uint32_t op, uint32_t param)
 {
@@ -63,10 +64,10 @@ void test_errors(void)
     CHECK_ERR(kresult(KCALL0(200)), ENOSYS);
 
     // The semihosting proxy refuses requests that point outside the caller.
-    uint32_t blk[3] = { 1, 0x20000100u, 16 };
+    uint32_t blk[3] = { 1, BOARD_KERNEL_RAM_ADDR, 16 };
     CHECK(test_semihost(0x05, (uint32_t)(uintptr_t)blk) == (uint32_t)-1,
           "semihosting write from kernel memory is refused");
-    CHECK(test_semihost(0x05, 0x20000100u) == (uint32_t)-1,
+    CHECK(test_semihost(0x05, BOARD_KERNEL_RAM_ADDR) == (uint32_t)-1,
           "semihosting parameter block in kernel memory is refused");
     blk[1] = (uint32_t)(uintptr_t)buf;
     blk[0] = 100;

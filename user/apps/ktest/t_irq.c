@@ -1,14 +1,9 @@
 // SPDX-License-Identifier: MIT
 // Interrupts delivered to a thread as pulses: a software-triggered line and a real device
-// (CMSDK timer 0 through ktest's device window), masking until InterruptUnmask, and the
+// (the board's device timer through ktest's device window), masking until InterruptUnmask, and the
 // errors of attaching.
 #include "ktest.h"
-
-#define TIMER0 0x40000000u
-#define T_CTRL   (*(volatile uint32_t *)(TIMER0 + 0x0))
-#define T_VALUE  (*(volatile uint32_t *)(TIMER0 + 0x4))
-#define T_RELOAD (*(volatile uint32_t *)(TIMER0 + 0x8))
-#define T_INT    (*(volatile uint32_t *)(TIMER0 + 0xc))
+#include <board_user.h>
 
 void test_irq(void)
 {
@@ -36,24 +31,20 @@ void test_irq(void)
     CHECK(InterruptDetach(id) == 0, "detach line 24");
     CHECK_ERR(InterruptTrigger(24), EPERM);
 
-    // A real device: timer 0 counts 25000 cycles (1 ms) and interrupts.
-    id = InterruptAttachEvent(8, coid, 3);
-    CHECK(id > 0, "attach timer 0's line 8");
-    T_CTRL = 0;
-    T_INT = 1;
-    T_RELOAD = 25000;
-    T_VALUE = 25000;
-    T_CTRL = 1 | 8;     // enable, interrupt
+    // A real device: the device timer counts 1 ms and interrupts.
+    id = InterruptAttachEvent(DEVTIMER_IRQ, coid, 3);
+    CHECK(id > 0, "attach the device timer's line %d", DEVTIMER_IRQ);
+    devtimer_start(ClockCyclesPerSec() / 1000);
     int n = 0;
     for (int i = 0; i < 3; i++) {
         TimerTimeout(200 * 1000000ull);
-        if (MsgReceive(chid, &p, sizeof(p), NULL) == 0 && p.code == 3 && p.value == 8)
+        if (MsgReceive(chid, &p, sizeof(p), NULL) == 0 && p.code == 3 && p.value == DEVTIMER_IRQ)
             n++;
-        T_INT = 1;
-        InterruptUnmask(8, id);
+        devtimer_ack();
+        InterruptUnmask(DEVTIMER_IRQ, id);
     }
-    T_CTRL = 0;
-    CHECK(n == 3, "three timer 0 interrupts delivered to the driver thread (%d)", n);
+    devtimer_stop();
+    CHECK(n == 3, "three device timer interrupts delivered to the driver thread (%d)", n);
     InterruptDetach(id);
 
     int pid = ProcSpawn("kt_peer", 0, 0x20000u);

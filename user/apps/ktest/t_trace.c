@@ -3,6 +3,7 @@
 // ring (events, order, arguments, thread states), the high-water synthetic interrupt, and the
 // exact loss accounting of every overrun policy.
 #include "ktest.h"
+#include <board_user.h>
 #include <trace/kev.h>
 
 #define TE(cmd, a, b, c) TraceEvent((cmd), (uint32_t)(a), (uint32_t)(b), (uint32_t)(c))
@@ -112,10 +113,10 @@ static void control_errors(void)
     CHECK_ERR(TE(KTRACE_ADDCLASS, 99, 0, 0), EINVAL);
     CHECK_ERR(TE(KTRACE_SETPOLICY, 9, 0, 0), EINVAL);
     CHECK_ERR(TE(KTRACE_SETCLASSPID, KEV_C_COMM, 0, 0), EINVAL);
-    CHECK_ERR(TE(KTRACE_TAKEBUFFER, 0x20000100u, 0, 0), EFAULT);
-    CHECK_ERR(TE(KTRACE_QUERYEVENTS, 0x00000100u, 0, 0), EFAULT);
+    CHECK_ERR(TE(KTRACE_TAKEBUFFER, BOARD_KERNEL_RAM_ADDR, 0, 0), EFAULT);
+    CHECK_ERR(TE(KTRACE_QUERYEVENTS, BOARD_CODE_ADDR, 0, 0), EFAULT);
     CHECK_ERR(TE(KTRACE_RELEASEBUFFER, 3, 0, 0), EINVAL);
-    CHECK_ERR(TE(KTRACE_INSERTCUSEREVENT, 1, 0x20000100u, 4), EFAULT);
+    CHECK_ERR(TE(KTRACE_INSERTCUSEREVENT, 1, BOARD_KERNEL_RAM_ADDR, 4), EFAULT);
     CHECK_ERR(TE(KTRACE_INSERTCUSEREVENT, 1, 0, 65), EINVAL);
     CHECK_ERR(TE(KTRACE_INSERTSUSEREVENT, 1024, 0, 0), EINVAL);
     CHECK(TE(KTRACE_STARTNOSTATE, 0, 0, 0) == 0, "STARTNOSTATE");
@@ -284,7 +285,7 @@ static void tables(void)
               pi.state == 1, "ProcInfo slot 0 is pid 1 'ktest' (%ld %s)", (long)pi.pid, pi.name);
     CHECK_ERR(ProcInfo(5, &pi), ESRCH);
     CHECK_ERR(ProcInfo(1000, &pi), EINVAL);
-    CHECK_ERR(ProcInfo(0, (struct kproc_info *)0x20000100u), EFAULT);
+    CHECK_ERR(ProcInfo(0, (struct kproc_info *)BOARD_KERNEL_RAM_ADDR), EFAULT);
     int found = 0;
     for (unsigned i = 0; i < 48; i++)
         if (ThreadInfo(i, &ti) == 0 && ti.pid == 1 && ti.tid == 1) {

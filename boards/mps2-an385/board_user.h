@@ -1,0 +1,64 @@
+// SPDX-License-Identifier: MIT
+// What user programs need to know about this board (the demo's driver, the tests, the
+// tracelogger): a device timer that interrupts, the UART for the trace stream, a few
+// addresses the protection tests aim at, and the memory map for the trace's system page.
+// The device windows themselves are granted in board.mk (BOARD_DEVTIMER_WINDOW, ...).
+#ifndef BOARD_USER_H
+#define BOARD_USER_H
+
+#include <stdint.h>
+
+#define BOARD_NAME_STR "mps2-an385"
+#define BOARD_ARCH_STR "armv7m"
+
+// Addresses a program may not touch: the protection tests aim at them.
+#define BOARD_KERNEL_RAM_ADDR 0x20000100u   // kernel data
+#define BOARD_CODE_ADDR       0x00000100u   // code memory: read-only for programs
+#define BOARD_OTHER_DEV_ADDR  0x40004000u   // the console UART: no program has it
+
+// The memory map, for the trace's system page: X(base, size, name).
+#define BOARD_MEMORY_MAP(X)                          \
+    X(0x00000000u, 0x00400000u, "code")              \
+    X(0x20000000u, 0x00400000u, "sram")              \
+    X(0x20200000u, 0x00200000u, "pool")
+
+// The device timer: CMSDK APB timer 0, interrupt line 8, counting the 25 MHz core clock.
+#define DEVTIMER_IRQ 8
+#define DEVTIMER_REG(off) (*(volatile uint32_t *)(0x40000000u + (off)))
+
+static inline void devtimer_start(uint32_t period_cycles)
+{
+    DEVTIMER_REG(0x0) = 0;              // CTRL
+    DEVTIMER_REG(0xc) = 1;              // INTCLEAR
+    DEVTIMER_REG(0x8) = period_cycles;  // RELOAD
+    DEVTIMER_REG(0x4) = period_cycles;  // VALUE
+    DEVTIMER_REG(0x0) = 1u | 8u;        // enable, interrupt
+}
+
+static inline void devtimer_ack(void)
+{
+    DEVTIMER_REG(0xc) = 1;
+}
+
+static inline void devtimer_stop(void)
+{
+    DEVTIMER_REG(0x0) = 0;
+}
+
+// The trace stream UART: CMSDK APB UART 1 (QEMU's second -serial).
+#define TRACE_UART_REG(off) (*(volatile uint32_t *)(0x40005000u + (off)))
+
+static inline void trace_uart_init(void)
+{
+    TRACE_UART_REG(0x10) = 16;          // BAUDDIV
+    TRACE_UART_REG(0x08) = 1;           // CTRL: transmit
+}
+
+static inline void trace_uart_putc(uint8_t c)
+{
+    while (TRACE_UART_REG(0x04) & 1u)   // STATE: transmit buffer full
+        ;
+    TRACE_UART_REG(0x00) = c;
+}
+
+#endif
