@@ -121,6 +121,62 @@ static void test_random_expressions(void **state)
     }
 }
 
+static void count_cb(void *arg, const struct dvm_rechdr *h)
+{
+    (void)h;
+    (*(int *)arg)++;
+}
+
+/* Comparison predicates take the engine's fast path (no interpreter); they must agree with
+ * C on every operand kind and comparison, signed and unsigned. */
+static void test_fast_predicates(void **state)
+{
+    (void)state;
+    static const char *const ops[] = { "<", ">", "<=", ">=", "==", "!=" };
+    static const char *const names[] = { "pid", "arg0", "arg1", "timestamp", "g", "7", "-3" };
+    srand(9);
+    for (int k = 0; k < 600; k++) {
+        int32_t pid = rand() % 7 - 3;
+        int64_t a0 = rand() % 7 - 3, a1 = (int64_t)(rand() % 3) - 1, g = rand() % 5 - 2;
+        uint64_t ts = (uint64_t)(rand() % 3) - 1; /* 0, 1 or 2^64-1 */
+        int x = rand() % 7, y = rand() % 7, op = rand() % 6;
+        char src[256];
+        snprintf(src, sizeof(src), "int g; BEGIN { g = %lld; } BEGIN /%s %s %s/ { trace(1); }",
+                 (long long)g, names[x], ops[op], names[y]);
+        struct dcc_in in = { src, strlen(src), 0, 1 };
+        struct dcc_out out;
+        if (dcc_compile(&in, arena, sizeof(arena), &out) != 0)
+            fail_msg("%s: %s", src, out.err);
+        struct dvm_opts o = { 4096, 4096, 4096, DVM_BUF_SWITCH, 1, 1, 0, 0 };
+        char err[256];
+        if (dvm_load(&st, out.obj, out.objlen, &o, mem, sizeof(mem), err, sizeof(err)) != 0)
+            fail_msg("%s: %s", src, err);
+        assert_true(st.fastpred[1].fp_ok);
+        struct dvm_ctx ctx = { 0, pid, 1, 1, 0, ts, 0, 0, "t" };
+        uint64_t args[DVM_NARGS] = { (uint64_t)a0, (uint64_t)a1 };
+        dvm_fire(&st, &ctx, DPROBE_BEGIN, args);
+        int n = 0;
+        dvm_buf_read(&st, 0, 1, count_cb, &n);
+        /* C: int and long operands compare signed; timestamp (uint64_t) makes it unsigned */
+        int64_t v[7] = { pid, a0, a1, (int64_t)ts, g, 7, -3 };
+        int uns = x == 3 || y == 3;
+        uint64_t ua = (uint64_t)v[x], ub = (uint64_t)v[y];
+        int64_t sa = v[x], sb = v[y];
+        int want;
+        switch (op) {
+        case 0: want = uns ? ua < ub : sa < sb; break;
+        case 1: want = uns ? ua > ub : sa > sb; break;
+        case 2: want = uns ? ua <= ub : sa <= sb; break;
+        case 3: want = uns ? ua >= ub : sa >= sb; break;
+        case 4: want = ua == ub; break;
+        default: want = ua != ub; break;
+        }
+        if (n != 1 + want) /* the first clause records its probe (an assignment only) */
+            fail_msg("%s with pid=%d arg0=%lld arg1=%lld ts=%llu: fired %d, want %d", src, pid,
+                     (long long)a0, (long long)a1, (unsigned long long)ts, n - 1, want);
+    }
+}
+
 static void expect_error(const char *src, const char *tag, int line)
 {
     struct dcc_in in = { src, strlen(src), 0, 1 };
@@ -178,6 +234,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_random_expressions),
+        cmocka_unit_test(test_fast_predicates),
         cmocka_unit_test(test_error_lines),
         cmocka_unit_test(test_literal_types),
     };

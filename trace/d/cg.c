@@ -622,6 +622,15 @@ static unsigned expr_(struct cg *g, struct dnode *n, struct dtype *t)
     case N_BIN:
         return binop(g, n, t);
     case N_UN:
+        if (n->op == T_MINUS && n->a->kind == N_INT) { /* a negative literal: one setx */
+            r = reg_alloc(g);
+            *t = promote(n->a->type);
+            uint64_t v = 0 - (uint64_t)n->a->ival;
+            if (t->size == 4)
+                v = t->sign ? (uint64_t)(int64_t)(int32_t)v : (uint32_t)v;
+            emit(g, DIF_INSTR_IDX(DIF_SETX, intern_int(g, v), r));
+            return r;
+        }
         r = expr(g, n->a, t);
         if (n->op == T_NOT) {
             if (t->kind == DT_NONE)

@@ -35,6 +35,9 @@ struct dvm_cpu {
  * c->fault_addr describe it). */
 unsigned dvm_run(struct dvm_cpu *c, const struct dif_prog *p, uint64_t *out);
 
+/* dvm_builtin: the value of built-in variable id (string ones in scratch; may set c->fault). */
+uint64_t dvm_builtin(struct dvm_cpu *c, unsigned id);
+
 /* dvm_str: validates a string address; returns its bytes and length (< strsize), or NULL. */
 const char *dvm_str(struct dvm_cpu *c, uint64_t addr, unsigned *len);
 

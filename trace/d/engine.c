@@ -241,7 +241,7 @@ static void spec_end(struct dvm_state *st, unsigned cpu, uint64_t id, int commit
 
 /* ---- firing ------------------------------------------------------------------------------ */
 
-static void run_probe(struct dvm_state *st, struct dvm_cpu *c, uint32_t pidx);
+static inline void run_probe(struct dvm_state *st, struct dvm_cpu *c, uint32_t pidx);
 
 static void fault(struct dvm_state *st, struct dvm_cpu *c, uint32_t action, uint32_t pc)
 {
@@ -293,15 +293,64 @@ static int record(struct dvm_cpu *c, const struct dif_act *a, uint8_t *dst)
     return 0;
 }
 
-static void run_ecb(struct dvm_state *st, struct dvm_cpu *c, uint32_t e)
+/* fast_operand / fast_pred: evaluate a recognised comparison predicate (see match_fast) from
+ * the firing's context alone, before any per-CPU state is touched. */
+static inline __attribute__((always_inline)) uint64_t
+fast_operand(const struct dvm_state *st, const struct dvm_ctx *ctx,
+                                    const uint64_t *args, uint32_t epid, uint32_t id,
+                                    const struct dvm_fastpred *fp, unsigned k)
+{
+    const uint8_t *x = (const uint8_t *)ctx + fp->fp_idx[k];
+    uint64_t v;
+    switch (fp->fp_kind[k]) {
+    case DVM_FP_CTX_S32: return (uint64_t)(int64_t)*(const int32_t *)(const void *)x;
+    case DVM_FP_CTX_U32: return *(const uint32_t *)(const void *)x;
+    case DVM_FP_CTX_U64: return *(const uint64_t *)(const void *)x;
+    case DVM_FP_ARG: return args[fp->fp_idx[k]];
+    case DVM_FP_EPID: return epid;
+    case DVM_FP_ID: return id;
+    case DVM_FP_GLOBAL:
+        memcpy(&v, st->gvars + fp->fp_idx[k], 8);
+        return v;
+    default: return fp->fp_const[k];
+    }
+}
+
+static inline __attribute__((always_inline)) int
+fast_pred(const struct dvm_state *st, const struct dvm_ctx *ctx,
+                            const uint64_t *args, uint32_t epid, uint32_t id,
+                            const struct dvm_fastpred *fp)
+{
+    uint64_t a = fast_operand(st, ctx, args, epid, id, fp, 0);
+    uint64_t b = fp->fp_kind[1] == DVM_FP_CONST ? fp->fp_const[1]
+                                                : fast_operand(st, ctx, args, epid, id, fp, 1);
+    switch (fp->fp_cond) {
+    case DIF_BE: return a == b;
+    case DIF_BNE: return a != b;
+    case DIF_BG: return (int64_t)a > (int64_t)b;
+    case DIF_BGU: return a > b;
+    case DIF_BGE: return (int64_t)a >= (int64_t)b;
+    case DIF_BGEU: return a >= b;
+    case DIF_BL: return (int64_t)a < (int64_t)b;
+    case DIF_BLU: return a < b;
+    case DIF_BLE: return (int64_t)a <= (int64_t)b;
+    default: return a <= b; /* DIF_BLEU */
+    }
+}
+
+/* run_ecb: one enabled clause; its fast predicate (if any) already held. Out of line so that
+ * a failing fast predicate never pays for this function's frame. */
+__attribute__((noinline)) static void run_ecb(struct dvm_state *st, struct dvm_cpu *c,
+                                              uint32_t e)
 {
     const struct dif_obj *o = &st->obj;
-    const struct dif_clause *cl = &o->clauses[o->ecbs[e].de_clause];
+    uint32_t ci = o->ecbs[e].de_clause;
+    const struct dif_clause *cl = &o->clauses[ci];
     unsigned cpu = c->ctx->cpu;
     uint64_t v;
     c->epid = e + 1;
     c->scratch_used = 0;
-    if (cl->dc_pred.dp_len) {
+    if (!st->fastpred[ci].fp_ok && cl->dc_pred.dp_len) {
         if (dvm_run(c, &cl->dc_pred, &v) != DVM_F_NONE) {
             fault(st, c, 0, c->fault_pc);
             return;
@@ -386,47 +435,149 @@ static void run_ecb(struct dvm_state *st, struct dvm_cpu *c, uint32_t e)
         st->exiting = 1;
 }
 
-static void run_probe(struct dvm_state *st, struct dvm_cpu *c, uint32_t pidx)
+/* run_probe: the probe's enabled clauses from ECB `e` (index + 1) on, in program order. */
+static inline __attribute__((always_inline)) void run_probe_from(struct dvm_state *st,
+                                                                  struct dvm_cpu *c,
+                                                                  uint32_t pidx, uint32_t e)
 {
+    uint32_t id = st->obj.probes[pidx].dp_id;
     c->probe = pidx;
-    for (uint32_t e = st->first_ecb[pidx]; e; e = st->next_ecb[e - 1]) {
+    for (; e; e = st->next_ecb[e - 1]) {
+        const struct dvm_fastpred *fp = &st->fastpred[st->obj.ecbs[e - 1].de_clause];
+        if (fp->fp_ok && !fast_pred(st, c->ctx, c->args, e, id, fp))
+            continue;
         run_ecb(st, c, e - 1);
         c->probe = pidx;
     }
+}
+
+static inline void run_probe(struct dvm_state *st, struct dvm_cpu *c, uint32_t pidx)
+{
+    run_probe_from(st, c, pidx, st->first_ecb[pidx]);
+}
+
+/* fire_from: runs probe pidx's clauses from ECB e on, on ctx->cpu, unless the engine is
+ * already running there (a probe fired from inside the engine, by an interrupt hook say:
+ * dropped and counted, never recursed). */
+static inline __attribute__((always_inline)) void
+fire_from(struct dvm_state *st, const struct dvm_ctx *ctx, const uint64_t *args,
+                      uint32_t pidx, uint32_t e)
+{
+    struct dvm_cpu *c = &st->cpus[ctx->cpu];
+    if (c->busy) {
+        st->stats[ctx->cpu].drops++;
+        return;
+    }
+    c->busy = 1;
+    c->ctx = ctx;
+    c->args = args;
+    run_probe_from(st, c, pidx, e);
+    c->busy = 0;
 }
 
 void dvm_fire(struct dvm_state *st, const struct dvm_ctx *ctx, uint32_t id,
               const uint64_t args[DVM_NARGS])
 {
     static const uint64_t zero[DVM_NARGS];
-    uint32_t pidx = UINT32_MAX;
-    if (ctx->cpu >= st->opts.ncpu || (st->exiting && id != DPROBE_END))
-        return;
+    if (!args)
+        args = zero;
     if (id < DPROBE_COUNT) {
-        if (!st->probe_map[id])
+        uint32_t m = st->probe_map[id];
+        if (!m || ctx->cpu >= st->opts.ncpu || (st->exiting && id != DPROBE_END))
             return;
-        pidx = st->probe_map[id] - 1u;
-    } else {
-        for (uint32_t k = 0; k < st->obj.hdr->dh_nprobes; k++)
-            if (st->obj.probes[k].dp_id == id)
-                pidx = k;
-        if (pidx == UINT32_MAX)
-            return;
-    }
-    struct dvm_cpu *c = &st->cpus[ctx->cpu];
-    if (c->busy) {
-        /* a probe fired from inside the engine (an interrupt hook, say): drop, don't recurse */
-        st->stats[ctx->cpu].drops++;
+        /* the common case, a failing simple predicate, is decided before touching any state */
+        uint32_t e = st->first_ecb[m - 1];
+        for (; e; e = st->next_ecb[e - 1]) {
+            const struct dvm_fastpred *fp = &st->fastpred[st->obj.ecbs[e - 1].de_clause];
+            if (!fp->fp_ok || fast_pred(st, ctx, args, e, id, fp))
+                break;
+        }
+        if (e)
+            fire_from(st, ctx, args, m - 1, e);
         return;
     }
-    c->busy = 1;
-    c->ctx = ctx;
-    c->args = args ? args : zero;
-    run_probe(st, c, pidx);
-    c->busy = 0;
+    /* timer probes: few, looked up by id */
+    if (ctx->cpu >= st->opts.ncpu || st->exiting)
+        return;
+    for (uint32_t k = 0; k < st->obj.hdr->dh_nprobes; k++)
+        if (st->obj.probes[k].dp_id == id) {
+            fire_from(st, ctx, args, k, st->first_ecb[k]);
+            return;
+        }
 }
 
 /* ---- loading ----------------------------------------------------------------------------- */
+
+/* fast_operand_of: whether instruction i loads a fast-path operand; fills slot k. */
+static int fast_operand_of(const struct dvm_state *st, uint32_t i, struct dvm_fastpred *fp,
+                           unsigned k)
+{
+    const struct dif_obj *o = &st->obj;
+    switch (DIF_OP(i)) {
+    case DIF_SETX:
+        fp->fp_kind[k] = DVM_FP_CONST;
+        fp->fp_const[k] = o->ints[DIF_IDX(i)];
+        return 1;
+    case DIF_BUILTIN: {
+        /* context fields are read in place; epid and id go through dvm_builtin */
+        static const struct { uint8_t kind; uint8_t off; } ctx[DIF_B_COUNT] = {
+            [DIF_B_TIMESTAMP] = { DVM_FP_CTX_U64, offsetof(struct dvm_ctx, timestamp) },
+            [DIF_B_VTIMESTAMP] = { DVM_FP_CTX_U64, offsetof(struct dvm_ctx, vtimestamp) },
+            [DIF_B_WALLTIMESTAMP] = { DVM_FP_CTX_U64, offsetof(struct dvm_ctx, walltimestamp) },
+            [DIF_B_PID] = { DVM_FP_CTX_S32, offsetof(struct dvm_ctx, pid) },
+            [DIF_B_TID] = { DVM_FP_CTX_S32, offsetof(struct dvm_ctx, tid) },
+            [DIF_B_PPID] = { DVM_FP_CTX_S32, offsetof(struct dvm_ctx, ppid) },
+            [DIF_B_ERRNO] = { DVM_FP_CTX_S32, offsetof(struct dvm_ctx, errno_) },
+            [DIF_B_CPU] = { DVM_FP_CTX_U32, offsetof(struct dvm_ctx, cpu) },
+        };
+        unsigned id = DIF_IDX(i);
+        if (id >= DIF_B_EXECNAME && id <= DIF_B_PROBENAME)
+            return 0; /* strings */
+        if (id < DIF_B_ARG0 + DVM_NARGS) {
+            fp->fp_kind[k] = DVM_FP_ARG;
+            fp->fp_idx[k] = id - DIF_B_ARG0;
+        } else if (ctx[id].kind) {
+            fp->fp_kind[k] = ctx[id].kind;
+            fp->fp_idx[k] = ctx[id].off;
+        } else if (id == DIF_B_EPID || id == DIF_B_ID) {
+            fp->fp_kind[k] = id == DIF_B_EPID ? DVM_FP_EPID : DVM_FP_ID;
+        } else {
+            return 0;
+        }
+        return 1;
+    }
+    case DIF_LDGV:
+        if (o->vars[DIF_IDX(i)].dv_type != DIF_TYPE_INT)
+            return 0;
+        fp->fp_kind[k] = DVM_FP_GLOBAL;
+        fp->fp_idx[k] = st->var_off[DIF_IDX(i)];
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+/* match_fast: recognises the compiler's code for `x <cmp> y` (see the predicate case in
+ * cg.c): ld x; ld y; cmp x, y; b<cond> 5; ret %r0; setx r, 1; ret r. Only a pure function of
+ * verified code: a program that does not match exactly runs in the interpreter. */
+static void match_fast(const struct dvm_state *st, const struct dif_prog *p,
+                       struct dvm_fastpred *fp)
+{
+    const struct dif_obj *o = &st->obj;
+    const uint32_t *in = o->insns + p->dp_start;
+    memset(fp, 0, sizeof(*fp));
+    if (p->dp_len != 7)
+        return;
+    unsigned ra = DIF_RD(in[0]), rb = DIF_RD(in[1]), br = DIF_OP(in[3]);
+    if (!fast_operand_of(st, in[0], fp, 0) || !fast_operand_of(st, in[1], fp, 1) || ra == rb ||
+        in[2] != DIF_INSTR(DIF_CMP, ra, rb, 0) || br < DIF_BE || br > DIF_BLEU ||
+        DIF_TARGET(in[3]) != 5 || in[4] != DIF_INSTR(DIF_RET, 0, 0, 0) ||
+        DIF_OP(in[5]) != DIF_SETX || o->ints[DIF_IDX(in[5])] != 1 || DIF_RD(in[5]) == 0 ||
+        in[6] != DIF_INSTR(DIF_RET, 0, 0, DIF_RD(in[5])))
+        return;
+    fp->fp_cond = (uint8_t)br;
+    fp->fp_ok = 1;
+}
 
 int dvm_load(struct dvm_state *st, const void *objp, size_t objlen, const struct dvm_opts *o,
              void *mem, size_t memlen, char *err, size_t errlen)
@@ -493,6 +644,12 @@ int dvm_load(struct dvm_state *st, const void *objp, size_t objlen, const struct
     }
     if (aggkey > keymax)
         keymax = aggkey;
+    st->fastpred = d_alloc(&a, (h->dh_nclauses + 1u) * sizeof(struct dvm_fastpred));
+    if (!st->fastpred)
+        return err_set(err, errlen, "not enough memory for the engine");
+    for (uint32_t k = 0; k < h->dh_nclauses; k++)
+        if (ob->clauses[k].dc_pred.dp_len)
+            match_fast(st, &ob->clauses[k].dc_pred, &st->fastpred[k]);
     st->gvars_size = gsz;
     st->tvars_size = tsz;
     st->scratch_size = 8u * ssz;

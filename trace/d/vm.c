@@ -119,7 +119,7 @@ static unsigned dyn_key(struct dvm_cpu *c, unsigned v)
 }
 
 
-static uint64_t subr(struct dvm_cpu *c, unsigned id)
+__attribute__((noinline)) static uint64_t subr(struct dvm_cpu *c, unsigned id)
 {
     static const char *const sig[DIF_S_COUNT] = {
         [DIF_S_STRLEN] = "s", [DIF_S_STRJOIN] = "ss", [DIF_S_SUBSTR2] = "si",
@@ -253,24 +253,12 @@ static uint64_t subr(struct dvm_cpu *c, unsigned id)
     return (uint64_t)(uintptr_t)d;
 }
 
-static uint64_t builtin(struct dvm_cpu *c, unsigned id)
+__attribute__((noinline)) static uint64_t builtin_str(struct dvm_cpu *c, unsigned id)
 {
     const struct dvm_ctx *x = c->ctx;
     const struct dif_obj *o = &c->st->obj;
     const struct dif_probe *p = &o->probes[c->probe];
-    if (id < DIF_B_ARG0 + DVM_NARGS)
-        return c->args[id - DIF_B_ARG0];
     switch (id) {
-    case DIF_B_TIMESTAMP: return x->timestamp;
-    case DIF_B_VTIMESTAMP: return x->vtimestamp;
-    case DIF_B_WALLTIMESTAMP: return x->walltimestamp;
-    case DIF_B_PID: return (uint64_t)(int64_t)x->pid;
-    case DIF_B_TID: return (uint64_t)(int64_t)x->tid;
-    case DIF_B_PPID: return (uint64_t)(int64_t)x->ppid;
-    case DIF_B_CPU: return x->cpu;
-    case DIF_B_ERRNO: return (uint64_t)(int64_t)x->errno_;
-    case DIF_B_EPID: return c->epid;
-    case DIF_B_ID: return p->dp_id;
     case DIF_B_PROBEPROV: return (uint64_t)(uintptr_t)dif_str(o, p->dp_prov);
     case DIF_B_PROBEMOD: return (uint64_t)(uintptr_t)dif_str(o, p->dp_mod);
     case DIF_B_PROBEFUNC: return (uint64_t)(uintptr_t)dif_str(o, p->dp_func);
@@ -294,7 +282,29 @@ static uint64_t builtin(struct dvm_cpu *c, unsigned id)
     }
 }
 
-static uint64_t load(struct dvm_cpu *c, unsigned op, uint64_t addr)
+uint64_t dvm_builtin(struct dvm_cpu *c, unsigned id)
+{
+    const struct dvm_ctx *x = c->ctx;
+    switch (id) {
+    case DIF_B_ARG0: case DIF_B_ARG0 + 1: case DIF_B_ARG0 + 2: case DIF_B_ARG0 + 3:
+    case DIF_B_ARG0 + 4: case DIF_B_ARG0 + 5: case DIF_B_ARG0 + 6: case DIF_B_ARG0 + 7:
+    case DIF_B_ARG0 + 8: case DIF_B_ARG0 + 9:
+        return c->args[id - DIF_B_ARG0];
+    case DIF_B_TIMESTAMP: return x->timestamp;
+    case DIF_B_VTIMESTAMP: return x->vtimestamp;
+    case DIF_B_WALLTIMESTAMP: return x->walltimestamp;
+    case DIF_B_PID: return (uint64_t)(int64_t)x->pid;
+    case DIF_B_TID: return (uint64_t)(int64_t)x->tid;
+    case DIF_B_PPID: return (uint64_t)(int64_t)x->ppid;
+    case DIF_B_CPU: return x->cpu;
+    case DIF_B_ERRNO: return (uint64_t)(int64_t)x->errno_;
+    case DIF_B_EPID: return c->epid;
+    case DIF_B_ID: return c->st->obj.probes[c->probe].dp_id;
+    default: return builtin_str(c, id);
+    }
+}
+
+__attribute__((noinline)) static uint64_t load(struct dvm_cpu *c, unsigned op, uint64_t addr)
 {
     static const uint8_t size[] = { 1, 2, 4, 1, 2, 4, 8 };
     unsigned sz = size[op - DIF_LDSB];
@@ -321,7 +331,8 @@ static uint64_t load(struct dvm_cpu *c, unsigned op, uint64_t addr)
 }
 
 /* var_load / var_store: the variable instructions. */
-static uint64_t var_load(struct dvm_cpu *c, unsigned op, unsigned v)
+__attribute__((noinline)) static uint64_t var_load(struct dvm_cpu *c, unsigned op,
+                                                    unsigned v)
 {
     struct dvm_state *st = c->st;
     const struct dif_var *dv = &st->obj.vars[v];
@@ -343,7 +354,8 @@ static uint64_t var_load(struct dvm_cpu *c, unsigned op, unsigned v)
     return x;
 }
 
-static void var_store(struct dvm_cpu *c, unsigned op, unsigned v, uint64_t val)
+__attribute__((noinline)) static void var_store(struct dvm_cpu *c, unsigned op, unsigned v,
+                                                uint64_t val)
 {
     struct dvm_state *st = c->st;
     const struct dif_var *dv = &st->obj.vars[v];
@@ -492,7 +504,7 @@ l_sets: RD = (uint64_t)(uintptr_t)(c->st->obj.strs + DIF_IDX(i)); NEXT();
 l_load: RD = load(c, DIF_OP(i), A); CHECK(); NEXT();
 l_ldv: RD = var_load(c, DIF_OP(i), DIF_IDX(i)); CHECK(); NEXT();
 l_stv: var_store(c, DIF_OP(i), DIF_IDX(i), RD); CHECK(); NEXT();
-l_builtin: RD = builtin(c, DIF_IDX(i)); CHECK(); NEXT();
+l_builtin: RD = dvm_builtin(c, DIF_IDX(i)); CHECK(); NEXT();
 l_pusht:
     if (c->ntup == DIF_TUPMAX) {
         c->fault = DVM_F_TUPLE;

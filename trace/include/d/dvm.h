@@ -106,6 +106,19 @@ struct dvm_spec {
     uint32_t active;       /* handed out by speculation() */
 };
 
+/* A predicate of the form `operand <cmp> operand` (operands: constants, numeric built-ins,
+ * integer globals) that dvm_load recognised in verified code: evaluated without the
+ * interpreter, with the same result. */
+struct dvm_fastpred {
+    uint8_t fp_ok;
+    uint8_t fp_cond;       /* DIF branch opcode taken when the predicate holds */
+    uint8_t fp_kind[2];    /* DVM_FP_* */
+    uint32_t fp_idx[2];    /* built-in id, global offset, ctx offset or argument number */
+    uint64_t fp_const[2];
+};
+enum { DVM_FP_CONST = 0, DVM_FP_GLOBAL, DVM_FP_ARG, DVM_FP_CTX_S32, DVM_FP_CTX_U32,
+       DVM_FP_CTX_U64, DVM_FP_EPID, DVM_FP_ID };
+
 struct dvm_cpu;
 
 struct dvm_state {
@@ -129,6 +142,7 @@ struct dvm_state {
     struct dvm_stats stats[DVM_MAXCPU];
     struct dvm_spec spec[DVM_MAXSPEC];
     uint32_t specrec_size; /* per-CPU staging record for speculative clauses */
+    struct dvm_fastpred *fastpred; /* per clause */
 };
 
 /* dvm_load: verifies obj and lays the engine out in mem. Returns 0, or -1 with a message in
