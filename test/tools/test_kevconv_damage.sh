@@ -4,8 +4,12 @@
 # places (deterministic), empty, not a trace. Each must exit 0 or 1 with a message on stderr
 # when it exits 1, within 10 s: never a crash (signal), a hang or another status.
 # usage: test_kevconv_damage.sh [BINDIR [SCRATCHDIR]]  (defaults: build/host build/host-test/kevconv)
+# make check-host runs it on the optimised tools and on their ASan + UBSan builds.
 set -u
 bin=${1:-build/host}
+# With sanitizer builds (BINDIR build/host-test): a report must not pass for "exit 1".
+export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}exitcode=99"
+export UBSAN_OPTIONS="${UBSAN_OPTIONS:+$UBSAN_OPTIONS:}exitcode=98"
 here=$(dirname "$0")
 . "$here/tap.sh"
 scratch damage "${2:-build/host-test/kevconv}"

@@ -78,3 +78,21 @@ $(HT)/kevscen4: $(patsubst %.c,$(HT)/obj-kc4/%.o,$(KC4_SRCS))
 	@echo "  LINK    $@"
 	$(Q)$(HOST_CC) $(HOST_TLDFLAGS) -o $@ $^
 TEST_DEPS_HOST += $(HT)/kevscen4
+
+# The tools again with the test flags (ASan + UBSan) in $(HT)/, for the damaged-input sweep.
+KC_SAN_TOOLS := kev2ctf kev2json kev2perfetto kevstat kevreport
+define KC_SAN_template
+$(HT)/$(1): $(call host_test_objs,$(2))
+	@echo "  TESTLD  $$@"
+	$$(Q)$$(HOST_CC) $$(HOST_TLDFLAGS) -o $$@ $$^
+endef
+$(eval $(call KC_SAN_template,kev2ctf,$(KC)/kev2ctf.c $(KC)/ctf_meta.c $(KC_DECODE)))
+$(eval $(call KC_SAN_template,kev2json,$(KC)/kev2json.c $(KC)/kx_msg.c $(KC_DECODE)))
+$(eval $(call KC_SAN_template,kev2perfetto,$(KC)/kev2perfetto.c $(KC_DECODE)))
+$(eval $(call KC_SAN_template,kevstat,$(KC)/kevstat.c $(KC_STATS) $(KC_DECODE)))
+$(eval $(call KC_SAN_template,kevreport,$(KC)/kevreport.c $(KC)/report_assets.c $(KC_STATS) $(KC_DECODE)))
+$(eval $(call KC_SAN_template,kevscen,$(KC)/kevscen.c tools/traceprinter/kev_capture.c \
+                                      trace/trace_ring.c trace/kev_file.c trace/kev_names.c))
+$(call host_test_objs,$(KC)/report_assets.c): $(KC)/report.css $(KC)/report.js
+TEST_DEPS_HOST += $(addprefix $(HT)/,$(KC_SAN_TOOLS) kevscen)
+SCRIPT_TESTS_HOST += kevconv-damage-asan|300|test/tools/test_kevconv_damage.sh|$(HT)
