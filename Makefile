@@ -16,6 +16,7 @@
 
 BOARD ?= mps2-an385
 LIBC  ?= picolibc
+export BOARD      # scripts/qemu-run.sh boots images the way boards/$(BOARD)/qemu.sh says
 # Programs differ with the C library, so a newlib build has a directory of its own.
 B     := build/$(BOARD)$(if $(filter-out picolibc,$(LIBC)),-$(LIBC))
 H     := build/host
@@ -113,7 +114,7 @@ debug: setup
 	$(Q)$(MAKE) --no-print-directory all
 	@echo "QEMU is waiting for a debugger on :1234. In another shell run:"
 	@echo "    gdb-multiarch -x .gdbinit $(B)/demo.elf"
-	$(Q)$(QEMU_CMD) -kernel $(B)/demo.elf -S -gdb tcp::1234
+	$(Q)BOARD=$(BOARD) QEMU_TIMEOUT=0 scripts/qemu-run.sh $(B)/demo.elf -S -gdb tcp::1234
 
 fuzz: setup-test $(FUZZ_BINS)
 	$(Q)for f in $(FUZZ_BINS); do mkdir -p $$f.corpus; \

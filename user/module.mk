@@ -59,6 +59,9 @@ ULDFLAGS   := $(ARCH_CFLAGS) $(LIBC_SPECS) -nostartfiles -Wl,--gc-sections \
 else
 $(error LIBC must be picolibc or newlib, not '$(LIBC)')
 endif
+# A board may change the above (programs, images, sizes) in boards/<board>/user.mk.
+-include boards/$(BOARD)/user.mk
+
 UCFLAGS := $(ARCH_CFLAGS) $(LIBC_SPECS) -std=gnu11 -O2 -g $(TWARN) \
            -ffunction-sections -fdata-sections -Iuser/include -Ikernel/include -Itrace/include \
            -Iboards/$(BOARD) $(BOARD_DEFS) -MMD -MP

@@ -12,10 +12,7 @@ APP_RAM_BASE   := 0x20040000
 APP_RAM_SLOT   := 0x00008000
 APP_MAX_SLOTS  := 56
 
-# How to boot an image. -icount shift=0 is added by `make bench` for deterministic counts.
-QEMU_CMD := qemu-system-arm -M mps2-an385 -nographic -monitor none \
-            -chardev stdio,id=con,mux=on -serial chardev:con \
-            -semihosting-config enable=on,target=native,chardev=con
+# How QEMU boots an image: boards/mps2-an385/qemu.sh (used by scripts/qemu-run.sh).
 
 # Device windows granted to programs (base size): the device timer (the demo's driver and
 # ktest) and the UART that carries the trace stream (tracelogger -u). See board_user.h.

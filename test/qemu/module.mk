@@ -28,3 +28,18 @@ SCRIPT_TESTS += qemu-newlib/ktest|120|scripts/qemu-test.sh|$(BNL)/ktest.elf
 SCRIPT_TESTS += qemu-newlib/demo|120|test/qemu/test_demo.sh|$(BNL)/demo.elf
 SCRIPT_TESTS += qemu-newlib/tracelogger|600|test/qemu/test_tracelogger.sh|$(BNL)|$(H)
 endif
+
+# The board matrix: every other board with a boards/<b>/matrix.mk runs the QEMU tests it lists
+# there (MATRIX_TESTS_<b> := ktest demo tracelogger), built in its own directory.
+MATRIX_BOARDS := $(filter-out $(BOARD),$(patsubst boards/%/matrix.mk,%,$(wildcard boards/*/matrix.mk)))
+define MATRIX_template
+-include boards/$(1)/matrix.mk
+.PHONY: matrix-images-$(1)
+matrix-images-$(1):
+	$$(Q)$$(MAKE) --no-print-directory BOARD=$(1) images tools
+TEST_DEPS    += matrix-images-$(1)
+SCRIPT_TESTS += $$(if $$(filter ktest,$$(MATRIX_TESTS_$(1))),qemu-$(1)/ktest|120|BOARD=$(1)|scripts/qemu-test.sh|build/$(1)/ktest.elf)
+SCRIPT_TESTS += $$(if $$(filter demo,$$(MATRIX_TESTS_$(1))),qemu-$(1)/demo|120|BOARD=$(1)|test/qemu/test_demo.sh|build/$(1)/demo.elf)
+SCRIPT_TESTS += $$(if $$(filter tracelogger,$$(MATRIX_TESTS_$(1))),qemu-$(1)/tracelogger|600|BOARD=$(1)|test/qemu/test_tracelogger.sh|build/$(1)|$(H))
+endef
+$(foreach b,$(MATRIX_BOARDS),$(eval $(call MATRIX_template,$(b))))
