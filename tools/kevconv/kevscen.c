@@ -169,9 +169,14 @@ static void round_at(uint64_t T, int first)
     at(T + 410 + N), th(KEV_TH_NANOSLEEP, WORKER), th(KEV_TH_RUNNING, IDLE);
     at(T + 1000), ev(KEV_C_INT, KEV_INT_ENTER, IRQ, 0);
     at(T + 1005), ev(KEV_C_INT, KEV_INT_HANDLER_ENTER, IRQ, 0);
-    if (kstyle) { // the handler's pulse, received by the waiting driver at once
+    // -k: the handler's pulse [0, channel 2]; in even rounds the waiting driver receives it at
+    // once (receive in the handler's context), in odd rounds it is queued and the driver
+    // receives it when it runs (receive in its own context).
+    int queued = kstyle && (T / P) % 2;
+    if (kstyle) {
         at(T + 1040), ev(KEV_C_COMM, KEV_COMM_SND_PULSE, 0, 2);
-        ev(KEV_C_COMM, KEV_COMM_REC_PULSE, 2, DRIVER << 16 | 1);
+        if (!queued)
+            ev(KEV_C_COMM, KEV_COMM_REC_PULSE, 2, DRIVER << 16 | 1);
     }
     at(T + 1005 + H), ev(KEV_C_INT, KEV_INT_HANDLER_EXIT, IRQ, 0);
     at(T + 1046), th(KEV_TH_READY, DRIVER);
@@ -179,6 +184,8 @@ static void round_at(uint64_t T, int first)
     at(T + 1000 + D), th(KEV_TH_RUNNING, DRIVER);
     if (!kstyle)
         ev(KEV_C_COMM, KEV_COMM_REC_PULSE, 0, 0);
+    else if (queued)
+        ev(KEV_C_COMM, KEV_COMM_REC_PULSE, 2, DRIVER << 16 | 1);
     kc_out(KC_MsgReceive, 0);
     at(T + 1090), kc_in(KC_MsgReceive, 2), th(KEV_TH_RECEIVE, DRIVER);
     th(KEV_TH_RUNNING, IDLE);

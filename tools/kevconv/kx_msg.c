@@ -110,16 +110,38 @@ static int match_in_sender(struct kx_msgs *q, struct kx_model *m, const struct k
     return best;
 }
 
+// The kernel's receive written in the receiver's own context (the message or pulse was
+// queued): the receiver names itself. The oldest pending send with the same id: a message's
+// first word, or for a pulse the word the kernel writes second in SND_PULSE (its channel).
+static int match_queued(struct kx_msgs *q, const struct kev_event *e, int pulse)
+{
+    int best = -1;
+    for (unsigned k = 0; k < q->nlive; k++) {
+        int i = q->live[k];
+        struct kx_msg *g = &q->m[i];
+        if (!g->used || g->server != KX_NO_THREAD || g->pulse != pulse)
+            continue;
+        if ((pulse ? g->srv_pid : g->coid) != e->w[0] || (best >= 0 && g->id > q->m[best].id))
+            continue;
+        best = i;
+    }
+    return best;
+}
+
 static enum kx_msg_step on_recv(struct kx_msgs *q, struct kx_model *m, const struct kev_event *e,
                                 int cur, const struct kx_msg **out)
 {
     int pulse = e->ev == KEV_COMM_REC_PULSE;
     int server = cur;
     int best = -1;
-    if (e->w[1] > 0xffffu && (cur >= 0 || m->irq[e->cpu])) {
-        best = match_in_sender(q, m, e, cur, pulse);
+    if (e->w[1] > 0xffffu) {
+        int named = kx_thread(m, e->w[1] >> 16, e->w[1] & 0xffffu);
+        if (named == cur && !m->irq[e->cpu])
+            best = match_queued(q, e, pulse);
+        else if (cur >= 0 || m->irq[e->cpu])
+            best = match_in_sender(q, m, e, cur, pulse);
         if (best >= 0)
-            server = kx_thread(m, e->w[1] >> 16, e->w[1] & 0xffffu);
+            server = named;
     }
     if (best < 0)
         best = match_by_pid(q, m, e, cur, pulse);

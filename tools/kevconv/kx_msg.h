@@ -7,7 +7,9 @@
 // Matching rules: a receive in the server's context takes the oldest pending send from the
 // sender pid it names to the receiving process (docs/kev-format.md); a receive written in the
 // sender's context (the kernel hands the message to a waiting receiver, named as
-// pid << 16 | tid) takes the sender's newest pending send with the same id; a reply takes the
+// pid << 16 | tid) takes the sender's newest pending send with the same id; one the kernel
+// writes in the receiver's own context (naming itself) takes the oldest pending send with the
+// same id (a pulse: SND_PULSE's second word); a reply takes the
 // message its server is serving with that receive id (and client pid, when not 0). Sends
 // never received and replies without a send are counted, not fatal.
 // Records live in a fixed pool; a request and the messages nested in it are freed when it
