@@ -15,10 +15,15 @@
 # Variables: BOARD=<name> (boards/<name>/), LIBC=picolibc|newlib, V=1 for full commands.
 
 BOARD ?= mps2-an385
-LIBC  ?= picolibc
 export BOARD      # scripts/qemu-run.sh boots images the way boards/$(BOARD)/qemu.sh says
-# Programs differ with the C library, so a newlib build has a directory of its own.
-B     := build/$(BOARD)$(if $(filter-out picolibc,$(LIBC)),-$(LIBC))
+ifeq ($(wildcard boards/$(BOARD)/board.mk),)
+$(error no board '$(BOARD)': boards/ has $(notdir $(wildcard boards/*)))
+endif
+include boards/$(BOARD)/board.mk
+# The C library for programs: picolibc, newlib, or a board's own runtime (BOARD_LIBC_DEFAULT).
+LIBC  ?= $(or $(BOARD_LIBC_DEFAULT),picolibc)
+# Programs differ with the C library, so other libraries get a build directory of their own.
+B     := build/$(BOARD)$(if $(filter-out picolibc $(BOARD_LIBC_DEFAULT),$(LIBC)),-$(LIBC))
 H     := build/host
 HT    := build/host-test
 
@@ -67,7 +72,6 @@ $(HT)/obj/%.o: %.c
 	$(Q)$(HOST_CC) $(HOST_TCFLAGS) -c $< -o $@
 
 # ---- target toolchain ------------------------------------------------------------------------
-include boards/$(BOARD)/board.mk
 include kernel/arch/$(ARCH)/arch.mk
 
 CROSS   ?= arm-none-eabi-

@@ -26,6 +26,7 @@ ktest_FLAGS  := KAPP_F_IO|KAPP_F_TRACE
 ktest_MMIO   := $(BOARD_DEVTIMER_WINDOW)
 kt_peer_PRIO := 50
 kt_fault_PRIO := 50
+kt_fault_EXTRA := user/arch/$(ARCH)/fault_arch.c
 kbench_PRIO  := 100
 kbench_FLAGS := KAPP_F_IO|KAPP_F_TRACE
 
@@ -56,17 +57,23 @@ else ifeq ($(LIBC),newlib)
 LIBC_SPECS := --specs=nano.specs
 ULDFLAGS   := $(ARCH_CFLAGS) $(LIBC_SPECS) -nostartfiles -Wl,--gc-sections \
               -T ldscripts/app-newlib.ld
+else ifeq ($(LIBC),board)
+# The board's own runtime (an architecture with no Debian C library): board.mk or user.mk
+# gives BOARD_LIBC_CFLAGS, BOARD_ULDFLAGS and BOARD_USER_LIB_SRCS.
+LIBC_SPECS := $(BOARD_LIBC_CFLAGS)
+ULDFLAGS   := $(BOARD_ULDFLAGS)
 else
-$(error LIBC must be picolibc or newlib, not '$(LIBC)')
+$(error LIBC must be picolibc, newlib or board, not '$(LIBC)')
 endif
 # A board may change the above (programs, images, sizes) in boards/<board>/user.mk.
 -include boards/$(BOARD)/user.mk
 
 UCFLAGS := $(ARCH_CFLAGS) $(LIBC_SPECS) -std=gnu11 -O2 -g $(TWARN) \
            -ffunction-sections -fdata-sections -Iuser/include -Ikernel/include -Itrace/include \
-           -Iboards/$(BOARD) $(BOARD_DEFS) -MMD -MP
+           -Iuser/arch/$(ARCH)/include -Iboards/$(BOARD) $(BOARD_DEFS) -MMD -MP
 
-USER_LIB_SRCS := user/lib/kcalls.c user/lib/crt0.c user/lib/libc_$(LIBC).c
+USER_LIB_SRCS := user/lib/kcalls.c user/lib/crt0.c \
+                 $(if $(filter board,$(LIBC)),$(BOARD_USER_LIB_SRCS),user/lib/libc_$(LIBC).c)
 USER_LIB_OBJS := $(patsubst %,$(B)/obj/%.o,$(USER_LIB_SRCS))
 
 $(B)/obj/user/%.c.o: user/%.c

@@ -6,6 +6,10 @@
 
 static uint8_t stack2[512] __attribute__((aligned(8)));
 
+// user/arch/<arch>/fault_arch.c
+void fault_exec_ram(void);
+void fault_bad_stack_call(void);
+
 static int fault_thread(void *arg)
 {
     (void)arg;
@@ -16,7 +20,6 @@ static int fault_thread(void *arg)
 int main(void)
 {
     volatile uint32_t *p;
-    static uint16_t code_in_ram[2] = { 0x4770, 0x4770 };     // bx lr
 
     switch (ProcArg()) {
     case 1:
@@ -26,11 +29,10 @@ int main(void)
         p = (volatile uint32_t *)APP_RAM_BASE;      // slot 0's RAM (not ours)
         return (int)*p;
     case 3:
-        ((void (*)(void))((uintptr_t)code_in_ram | 1))();
+        fault_exec_ram();
         break;
     case 4:
-        __asm__ volatile("mov r0, sp\n\tmov sp, %0\n\tsvc 0\n\tmov sp, r0"
-                         :: "r"(BOARD_KERNEL_RAM_ADDR + 0x100u) : "r0", "memory");
+        fault_bad_stack_call();
         break;
     case 5: {
         volatile int zero = 0;
