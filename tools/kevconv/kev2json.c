@@ -39,7 +39,7 @@ struct conv {
     struct kx_model *m;
     struct kx_msgs *q;
     uint64_t hz;
-    uint64_t events, records;
+    uint64_t events;
     uint16_t open_call[KX_MAX_THREADS + 1]; // call + 1 open on a thread (last: unknown thread)
     uint8_t irq_depth[MAX_IRQ];             // 1 interrupt open, 2 its handler too
     uint8_t irq_seen[MAX_IRQ + 1];
@@ -84,7 +84,6 @@ static void rec_begin(struct conv *c, const char *ph, const char *cat, uint32_t 
     put_u64(f, tid);
     fputs_unlocked(",\"ts\":", f);
     put_ts(c, t);
-    c->records++;
 }
 
 static void put_words(FILE *f, const uint32_t *w, unsigned n)
