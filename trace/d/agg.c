@@ -14,20 +14,9 @@ struct aent {
     uint16_t flags; /* DVM_AGG_DELETED */
     uint32_t keylen;
     uint32_t hash;
+    uint32_t sig;   /* key bytes with content; the rest of keylen is zero */
+    uint32_t pad;
 };
-
-/* hash_bytes: keys are whole 8-byte words (ints, NUL-padded strings): hash a word a step. */
-static uint32_t hash_bytes(uint32_t h, const uint8_t *p, unsigned n)
-{
-    uint64_t x = h;
-    for (unsigned k = 0; k + 8 <= n; k += 8) {
-        uint64_t w;
-        memcpy(&w, p + k, 8);
-        x = (x ^ w) * 0x100000001b3ull;
-        x ^= x >> 29;
-    }
-    return (uint32_t)(x ^ (x >> 32));
-}
 
 /* llquantize: magnitudes lo..hi of factor f, each split into linear steps. */
 static int64_t ipow(int64_t f, int64_t e)
@@ -118,7 +107,7 @@ unsigned dvm_agg_nvals(const struct dif_agg *g)
 
 static void init_vals(const struct dif_agg *g, int64_t *v, unsigned n)
 {
-    memset(v, 0, n * 8u);
+    d_words_zero(v, n * 8u);
     if (g->dg_func == DIF_AGG_MIN)
         v[0] = INT64_MAX;
     if (g->dg_func == DIF_AGG_MAX)
@@ -186,17 +175,16 @@ static void apply(const struct dif_agg *g, int64_t *v, int64_t x)
 static struct aent *entry_at(struct dvm_agg_table *t, uint32_t off) { return (void *)(t->mem + off); }
 
 int dvm_agg_update(struct dvm_state *st, unsigned cpu, unsigned agg, const uint8_t *keys,
-                   unsigned keylen, int64_t x)
+                   unsigned keylen, unsigned sig, int64_t x)
 {
     struct dvm_agg_table *t = &st->agg[cpu];
     const struct dif_agg *g = &st->obj.aggs[agg];
-    uint32_t h = hash_bytes(2166136261u ^ agg, keys, keylen);
+    uint32_t h = d_hash_words(2166136261u ^ agg ^ sig, keys, sig);
     uint32_t *slot = &t->bucket[h % t->nbuckets];
     struct aent *e = NULL;
     for (uint32_t o = *slot; o;) {
         struct aent *x = entry_at(t, o - 1);
-        if (x->hash == h && x->agg == agg && x->keylen == keylen &&
-            memcmp(x + 1, keys, keylen) == 0) {
+        if (x->hash == h && x->agg == agg && x->sig == sig && d_words_eq(x + 1, keys, sig)) {
             e = x;
             break;
         }
@@ -214,7 +202,10 @@ int dvm_agg_update(struct dvm_state *st, unsigned cpu, unsigned agg, const uint8
         e->flags = 0;
         e->keylen = keylen;
         e->hash = h;
-        memcpy(e + 1, keys, keylen);
+        e->sig = sig;
+        e->pad = 0;
+        d_words_copy(e + 1, keys, sig);
+        d_words_zero((uint8_t *)(e + 1) + sig, ((keylen + 7u) & ~7u) - sig);
         init_vals(g, (int64_t *)((uint8_t *)(e + 1) + ((keylen + 7u) & ~7u)), nv);
         e->next = *slot;
         *slot = t->used + 1;

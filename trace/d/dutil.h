@@ -13,6 +13,46 @@
 #define d_strcmp  strcmp
 #define d_strchr  strchr
 
+/* The kernel builds with -ffreestanding, which turns off GCC's built-in memcpy & co: every
+ * 8-byte copy would become a library call. The __builtin_ forms are still inlined when the
+ * size is a constant, and call the library otherwise. */
+#define memcpy(d, s, n) __builtin_memcpy(d, s, n)
+#define memset(d, c, n) __builtin_memset(d, c, n)
+#define memcmp(a, b, n) __builtin_memcmp(a, b, n)
+
+/* Word helpers for keys and records: 8-byte aligned, a multiple of 8 bytes long. */
+static inline uint32_t d_hash_words(uint32_t h, const void *p, unsigned nbytes)
+{
+    const uint32_t *w = p;
+    for (unsigned k = 0; k < nbytes / 4u; k++)
+        h = (h ^ w[k]) * 16777619u;
+    return h ^ (h >> 15);
+}
+
+static inline int d_words_eq(const void *a, const void *b, unsigned nbytes)
+{
+    const uint32_t *x = a, *y = b;
+    for (unsigned k = 0; k < nbytes / 4u; k++)
+        if (x[k] != y[k])
+            return 0;
+    return 1;
+}
+
+static inline void d_words_copy(void *d, const void *s, unsigned nbytes)
+{
+    uint32_t *x = d;
+    const uint32_t *y = s;
+    for (unsigned k = 0; k < nbytes / 4u; k++)
+        x[k] = y[k];
+}
+
+static inline void d_words_zero(void *d, unsigned nbytes)
+{
+    uint32_t *x = d;
+    for (unsigned k = 0; k < nbytes / 4u; k++)
+        x[k] = 0;
+}
+
 /* d_strlcpy/d_strlcat: bounded copy/append, always NUL-terminated when size > 0. */
 static inline void d_strlcpy(char *dst, const char *src, size_t size)
 {

@@ -31,17 +31,9 @@ static struct dent *dyn_chunk(struct dvm_dyn *d, uint32_t k)
     return (struct dent *)(d->mem + (size_t)k * d->chunk);
 }
 
-/* dyn_hash: keys are whole 8-byte words (see dyn_key in vm.c). */
 static uint32_t dyn_hash(const uint8_t *key, unsigned n)
 {
-    uint64_t x = 0xcbf29ce484222325ull;
-    for (unsigned k = 0; k + 8 <= n; k += 8) {
-        uint64_t w;
-        memcpy(&w, key + k, 8);
-        x = (x ^ w) * 0x100000001b3ull;
-        x ^= x >> 29;
-    }
-    return (uint32_t)(x ^ (x >> 32));
+    return d_hash_words(2166136261u, key, n); /* keys are whole words (dyn_key in vm.c) */
 }
 
 uint8_t *dvm_dyn_lookup(struct dvm_state *st, const uint8_t *key, unsigned keylen, int create)
@@ -53,7 +45,7 @@ uint8_t *dvm_dyn_lookup(struct dvm_state *st, const uint8_t *key, unsigned keyle
     uint32_t *slot = &d->bucket[h % d->nbuckets];
     for (uint32_t k = *slot; k; k = dyn_chunk(d, k - 1)->next) {
         struct dent *e = dyn_chunk(d, k - 1);
-        if (e->hash == h && e->keylen == keylen && memcmp(e + 1, key, keylen) == 0)
+        if (e->hash == h && e->keylen == keylen && d_words_eq(e + 1, key, keylen))
             return (uint8_t *)(e + 1) + d->keymax;
     }
     if (!create || !d->free)
@@ -63,8 +55,8 @@ uint8_t *dvm_dyn_lookup(struct dvm_state *st, const uint8_t *key, unsigned keyle
     d->free = e->next;
     e->keylen = keylen;
     e->hash = h;
-    memset(e + 1, 0, (size_t)d->keymax + d->valmax);
-    memcpy(e + 1, key, keylen);
+    d_words_zero(e + 1, d->keymax + d->valmax);
+    d_words_copy(e + 1, key, keylen);
     e->next = *slot;
     *slot = k;
     return (uint8_t *)(e + 1) + d->keymax;
@@ -80,7 +72,7 @@ void dvm_dyn_free(struct dvm_state *st, const uint8_t *key, unsigned keylen)
     while (*link) {
         uint32_t k = *link;
         struct dent *e = dyn_chunk(d, k - 1);
-        if (e->hash == h && e->keylen == keylen && memcmp(e + 1, key, keylen) == 0) {
+        if (e->hash == h && e->keylen == keylen && d_words_eq(e + 1, key, keylen)) {
             *link = e->next;
             e->next = d->free;
             d->free = k;
@@ -92,8 +84,23 @@ void dvm_dyn_free(struct dvm_state *st, const uint8_t *key, unsigned keylen)
 
 /* ---- principal buffers ------------------------------------------------------------------- */
 
-/* buf_reserve: n bytes (multiple of 8) for one record, or NULL (the caller counts a drop). */
-static uint8_t *buf_reserve(struct dvm_state *st, unsigned cpu, uint32_t n, int is_end)
+/* buf_reserve: n bytes (multiple of 8) for one record, or NULL (the caller counts a drop).
+ * The switch policy, the default, is inline; the others are out of line. */
+static uint8_t *buf_reserve_slow(struct dvm_state *st, unsigned cpu, uint32_t n, int is_end);
+
+static inline uint8_t *buf_reserve(struct dvm_state *st, unsigned cpu, uint32_t n, int is_end)
+{
+    struct dvm_buf *b = &st->buf[cpu];
+    if (st->opts.bufpolicy != DVM_BUF_SWITCH)
+        return buf_reserve_slow(st, cpu, n, is_end);
+    if (n > b->size - b->off)
+        return NULL;
+    b->off += n;
+    return b->data[b->active] + b->off - n;
+}
+
+__attribute__((noinline)) static uint8_t *buf_reserve_slow(struct dvm_state *st, unsigned cpu,
+                                                           uint32_t n, int is_end)
 {
     struct dvm_buf *b = &st->buf[cpu];
     switch (st->opts.bufpolicy) {
@@ -340,7 +347,44 @@ fast_pred(const struct dvm_state *st, const struct dvm_ctx *ctx,
 
 /* run_ecb: one enabled clause; its fast predicate (if any) already held. Out of line so that
  * a failing fast predicate never pays for this function's frame. */
-__attribute__((noinline)) static void run_ecb(struct dvm_state *st, struct dvm_cpu *c,
+__attribute__((noinline)) /* agg_key: lays an aggregation's keys out in c->key like record() would, but writes each
+ * string only as far as its content (a record's strings are zero-padded to strsize; here the
+ * padding is implied): returns the significant length, a multiple of 4, or -1 on a fault. */
+static int agg_key(struct dvm_cpu *c, const struct dif_act *a)
+{
+    const char *t = dif_str(&c->st->obj, a->da_types);
+    unsigned ssz = (c->st->strsize + 7u) & ~7u, off = 0, sig = 0;
+    uint8_t *k = c->key;
+    for (unsigned j = 0; j < c->nrec || t[j]; j++) {
+        if (j >= c->nrec || !t[j] || (t[j] == 's') != (c->rectype[j] == DIF_TYPE_STR)) {
+            c->fault = DVM_F_ILLOP;
+            return -1;
+        }
+        if (t[j] != 's') {
+            memcpy(k + off, &c->rec[j], 8);
+            off += 8;
+            sig = off;
+            continue;
+        }
+        unsigned n;
+        const char *s = dvm_str(c, c->rec[j], &n);
+        if (!s) {
+            c->fault = DVM_F_BADADDR;
+            c->fault_addr = c->rec[j];
+            return -1;
+        }
+        for (unsigned b = 0; b < n; b++)
+            k[off + b] = (uint8_t)s[b];
+        unsigned end = t[j + 1] ? off + ssz : (off + n + 3u) & ~3u; /* more keys: whole slot */
+        for (unsigned b = off + n; b < end; b++)
+            k[b] = 0;
+        sig = end;
+        off += ssz;
+    }
+    return (int)sig;
+}
+
+static void run_ecb(struct dvm_state *st, struct dvm_cpu *c,
                                               uint32_t e)
 {
     const struct dif_obj *o = &st->obj;
@@ -399,13 +443,15 @@ __attribute__((noinline)) static void run_ecb(struct dvm_state *st, struct dvm_c
             }
             exiting |= a->da_kind == DIF_ACT_EXIT;
             break;
-        case DIF_ACT_AGG:
-            if (record(c, a, c->key) != 0) {
+        case DIF_ACT_AGG: {
+            int sig = agg_key(c, a);
+            if (sig < 0) {
                 c->fault_pc = a->da_prog.dp_len ? a->da_prog.dp_len - 1 : 0;
                 goto failed;
             }
-            dvm_agg_update(st, cpu, a->da_arg, c->key, a->da_size, (int64_t)v);
+            dvm_agg_update(st, cpu, a->da_arg, c->key, a->da_size, (unsigned)sig, (int64_t)v);
             break;
+        }
         case DIF_ACT_SPECULATE:
             specid = v;
             break;

@@ -17,18 +17,22 @@ const char *dvm_fault_name(unsigned f)
 }
 
 /* region: finds the engine region holding [addr, addr+1); returns bytes left in it, 0 if none. */
-static uint64_t region(struct dvm_cpu *c, uint64_t addr)
+static uint64_t region(struct dvm_cpu *c, uint64_t addr64)
 {
     struct dvm_state *st = c->st;
-    const struct { const void *base; uint64_t size; } r[] = {
+    uintptr_t addr = (uintptr_t)addr64;
+    if ((uint64_t)addr != addr64) /* beyond the address space (32-bit targets) */
+        return 0;
+    /* native-width arithmetic; the object's strings (probe names, literals) first */
+    const struct { const void *base; uintptr_t size; } r[] = {
         { st->obj.strs, st->obj.hdr->dh_strlen },
+        { c->scratch, c->scratch_used },
         { st->gvars, st->gvars_size },
         { c->tvars, st->tvars_size },
-        { st->dyn.mem, (uint64_t)st->dyn.chunk * st->dyn.nchunks },
-        { c->scratch, c->scratch_used },
+        { st->dyn.mem, (uintptr_t)st->dyn.chunk * st->dyn.nchunks },
     };
     for (size_t k = 0; k < sizeof(r) / sizeof(r[0]); k++) {
-        uint64_t b = (uint64_t)(uintptr_t)r[k].base;
+        uintptr_t b = (uintptr_t)r[k].base;
         if (r[k].base && addr >= b && addr - b < r[k].size)
             return r[k].size - (addr - b);
     }
@@ -73,8 +77,17 @@ int dvm_put_value(struct dvm_cpu *c, uint8_t *dst, uint8_t type, uint64_t v)
         c->fault_addr = v;
         return -1;
     }
-    memmove(dst, s, n);
-    memset(dst + n, 0, sz - n);
+    if (dst + n <= (const uint8_t *)s || (const uint8_t *)s + n <= dst) {
+        for (unsigned k = 0; k < n; k++)
+            dst[k] = (uint8_t)s[k];
+    } else {
+        memmove(dst, s, n); /* a string stored onto itself (x = x) */
+    }
+    /* zero the tail: bytes to the next word, then words */
+    unsigned k = n;
+    for (; k < sz && (k & 3u); k++)
+        dst[k] = 0;
+    d_words_zero(dst + k, sz - k);
     return 0;
 }
 

@@ -111,11 +111,13 @@ static int bench(const char *name, const char *src)
         uint32_t t0 = now();
         for (uint32_t k = 0; k < BATCH; k++) {
             args[0] = k;
+            ctx.timestamp += 1000;
             dvm_fire(&st, &ctx, id, args);
         }
         uint32_t t1 = now();
         for (uint32_t k = 0; k < BATCH; k++) {
             args[0] = k;
+            ctx.timestamp += 1000;
             plain_hook(&st, &ctx, id, args);
         }
         uint32_t t2 = now();

@@ -179,8 +179,10 @@ int64_t dvm_agg_bucket_value(const struct dif_agg *g, unsigned k); /* bucket k's
 #define DVM_AGG_DELETED 1u
 
 /* Internal entry points shared by vm.c, agg.c and engine.c. */
+/* dvm_agg_update: keys[0..sig) hold the key content (sig: a multiple of 4 at most keylen;
+ * equal keys have equal sig); the rest of the keylen bytes is taken as zero. */
 int dvm_agg_update(struct dvm_state *st, unsigned cpu, unsigned agg, const uint8_t *keys,
-                   unsigned keylen, int64_t v);
+                   unsigned keylen, unsigned sig, int64_t v);
 uint8_t *dvm_dyn_lookup(struct dvm_state *st, const uint8_t *key, unsigned keylen, int create);
 void dvm_dyn_free(struct dvm_state *st, const uint8_t *key, unsigned keylen);
 uint64_t dvm_spec_alloc(struct dvm_state *st, unsigned cpu); /* speculation(): id or 0 */
