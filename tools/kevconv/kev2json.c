@@ -435,7 +435,7 @@ int main(int argc, char **argv)
         c.cpu_th[cpu] = -1;
     fprintf(c.f, "{\"traceEvents\":[\n{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":0,"
                  "\"tid\":0,\"args\":{\"name\":\"kernel\"}}");
-    int rc = kx_decode("kev2json", &f, on_event, &c);
+    int rc = kx_decode_sorted("kev2json", &f, on_event, &c);
     finish(&c);
     int werr = ferror(c.f) != 0;
     if ((out && fclose(c.f)) || (!out && fflush(c.f)) || werr) {

@@ -307,7 +307,7 @@ int main(int argc, char **argv)
     kx_model_init(&m, f.r);
     c.m = &m;
     c.hz = f.r->kr_cycles_per_sec ? f.r->kr_cycles_per_sec : 1000000000u;
-    int rc = kx_decode("kev2perfetto", &f, on_event, &c);
+    int rc = kx_decode_sorted("kev2perfetto", &f, on_event, &c);
     for (unsigned cpu = 0; cpu < KEV_MAX_CPUS; cpu++)
         flush_bundle(&c, cpu);
     process_tree(&c);

@@ -284,7 +284,7 @@ int main(int argc, char **argv)
     }
     kx_stats_init(p.s, f.r);
     kx_msgs_init(&q);
-    int rc = kx_decode("kevreport", &f, on_event, &p);
+    int rc = kx_decode_sorted("kevreport", &f, on_event, &p);
     kx_stats_finish(p.s);
     FILE *o = fopen(out, "w");
     if (!o) {

@@ -12,7 +12,9 @@
 //   irq 5 has a handler of exactly H cycles and wakes the driver D cycles after its entry;
 //   the client's SemWait fails with EAGAIN each time.
 // Scenario "smp" (kevscen4, built for 4 CPUs): worker runs N0 cycles a round on CPU 0,
-//   client N1 on CPU 1, and irq 7 on CPU 1 has a handler of exactly H1 cycles.
+//   client N1 on CPU 1, server 100 cycles on CPU 0 then 200 on CPU 1 (it migrates), and
+//   irq 7 on CPU 1 has a handler of exactly H1 cycles. Each CPU's buffer is saved whole, one
+//   after the other, so only tools that put events back in time order get the server right.
 // Scenario "loss": the basic script with a burst of kernel calls (after the client wakes up in
 //   the middle round) that the logger cannot keep up
 //   with (two buffers, switch policy), so a known number of events is dropped.
@@ -199,8 +201,12 @@ static void smp_round(uint64_t T)
     trace_host_port.cpu = 1, at(T + 100), th(KEV_TH_RUNNING, CLIENT);
     trace_host_port.cpu = 0, at(T + N0), th(KEV_TH_NANOSLEEP, WORKER);
     th(KEV_TH_RUNNING, IDLE);
+    at(T + 400), th(KEV_TH_RUNNING, SERVER); // server: 100 cycles on CPU 0 ...
+    at(T + 500), th(KEV_TH_READY, SERVER), th(KEV_TH_RUNNING, IDLE);
     trace_host_port.cpu = 1, at(T + 100 + N1), kc_in(KC_ThreadSleep, 1);
     th(KEV_TH_NANOSLEEP, CLIENT);
+    at(T + 700), th(KEV_TH_RUNNING, SERVER); // ... then 200 on CPU 1
+    at(T + 900), th(KEV_TH_RECEIVE, SERVER);
     at(T + 1500), ev(KEV_C_INT, KEV_INT_ENTER, 7, 0);
     ev(KEV_C_INT, KEV_INT_HANDLER_ENTER, 7, 0);
     at(T + 1500 + H1), ev(KEV_C_INT, KEV_INT_HANDLER_EXIT, 7, 0);
@@ -301,6 +307,8 @@ int main(int argc, char **argv)
         printf("expect hz %u\nexpect rounds %llu\n", HZ, (unsigned long long)R);
         printf("expect cpu.worker/main %llu\n", (unsigned long long)(R * N0));
         printf("expect cpu.client/main %llu\n", (unsigned long long)(R * N1));
+        printf("expect cpu.server/main %llu\n", (unsigned long long)(R * 300));
+        printf("expect state.server/main.READY %llu\n", (unsigned long long)(R * 200));
         printf("expect irq.7.count %llu\nexpect irq.7.handler %u\n", (unsigned long long)R, H1);
         printf("expect cpus 2\n");
         kcap_free(&cap);

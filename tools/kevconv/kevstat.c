@@ -268,7 +268,7 @@ int main(int argc, char **argv)
         return 1;
     }
     kx_stats_init(s, f.r);
-    int rc = kx_decode("kevstat", &f, cb, s);
+    int rc = kx_decode_sorted("kevstat", &f, cb, s);
     kx_stats_finish(s);
     if (json) {
         kx_stats_json(s, stdout);

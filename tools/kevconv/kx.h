@@ -28,6 +28,9 @@ void kx_close(struct kx_file *f);
 // Decode every event, calling cb(user, r, e); on a decoding error print the message and
 // return 1 (the events before the problem have been delivered), else 0.
 int kx_decode(const char *tool, struct kx_file *f, kev_cb cb, void *user);
+// The same, with events delivered in time order across CPUs (kx_sort.c): for the tools that
+// follow threads and messages from one CPU to another. One CPU: the same as kx_decode.
+int kx_decode_sorted(const char *tool, struct kx_file *f, kev_cb cb, void *user);
 
 // ---- the model ---------------------------------------------------------------------------------
 #define KX_MAX_THREADS 4096u

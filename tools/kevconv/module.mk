@@ -7,7 +7,7 @@
 #   kevreport  one self-contained HTML report: timeline with zoom and pan, tables, histograms
 # kx.c holds what the tools share (file loading, the thread model).
 KC := tools/kevconv
-KC_DECODE := $(KC)/kx.c trace/kev_decode.c trace/kev_file.c trace/kev_names.c
+KC_DECODE := $(KC)/kx.c $(KC)/kx_sort.c trace/kev_decode.c trace/kev_file.c trace/kev_names.c
 
 HOST_TOOLS += $(H)/kev2ctf $(H)/kev2json $(H)/kev2perfetto $(H)/kevstat $(H)/kevreport
 KC_STATS := $(KC)/kx_stats.c $(KC)/kx_stats_json.c $(KC)/kx_msg.c
