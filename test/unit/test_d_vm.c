@@ -280,6 +280,49 @@ static void test_aggregations(void **state)
     assert_int_equal(s.count_x, 0);
 }
 
+struct keyed {
+    int64_t n[3];
+};
+
+static void keyed_cb(void *arg, unsigned agg, const uint8_t *keys, const int64_t *vals)
+{
+    struct keyed *k = arg;
+    int64_t key;
+    memcpy(&key, keys, 8);
+    if (agg == 0 && key >= 0 && key < 3)
+        k->n[key] = vals[0];
+}
+
+/* The per-action key cache must never outlive what it points at: removed keys start again,
+ * cleared ones keep their entry, a full table drops. */
+static void test_agg_key_cache(void **state)
+{
+    (void)state;
+    compile("BEGIN { @c[arg0] = count(); @s[probefunc] = sum(arg0); }");
+    load(DVM_BUF_SWITCH, 4096);
+    for (int k = 0; k < 5; k++)
+        fire(DPROBE_BEGIN, 1);
+    fire(DPROBE_BEGIN, 2);
+    fire(DPROBE_BEGIN, 1);
+    struct keyed r = { { 0, 0, 0 } };
+    dvm_agg_walk(&st, 0, keyed_cb, &r);
+    assert_int_equal(r.n[1], 6);
+    assert_int_equal(r.n[2], 1);
+    uint64_t one[2] = { 1, 0 };
+    dvm_agg_remove(&st, 0, (const uint8_t *)one); /* as trunc() does */
+    fire(DPROBE_BEGIN, 1);
+    memset(&r, 0, sizeof(r));
+    dvm_agg_walk(&st, 0, keyed_cb, &r);
+    assert_int_equal(r.n[1], 1);
+    dvm_agg_clear(&st, 0);
+    fire(DPROBE_BEGIN, 1);
+    fire(DPROBE_BEGIN, 1);
+    memset(&r, 0, sizeof(r));
+    dvm_agg_walk(&st, 0, keyed_cb, &r);
+    assert_int_equal(r.n[1], 2);
+    assert_int_equal(r.n[2], 0);
+}
+
 static void test_thread_locals(void **state)
 {
     (void)state;
@@ -366,7 +409,7 @@ int main(void)
         cmocka_unit_test(test_error_in_error),    cmocka_unit_test(test_switch_drops),
         cmocka_unit_test(test_ring_keeps_newest), cmocka_unit_test(test_fill_reserves_end),
         cmocka_unit_test(test_aggregations),      cmocka_unit_test(test_thread_locals),
-        cmocka_unit_test(test_speculation),       cmocka_unit_test(test_random_bytecode),
+        cmocka_unit_test(test_agg_key_cache),     cmocka_unit_test(test_speculation),       cmocka_unit_test(test_random_bytecode),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

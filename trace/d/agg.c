@@ -217,6 +217,16 @@ int dvm_agg_update(struct dvm_state *st, unsigned cpu, unsigned agg, const uint8
         init_vals(g, v, nv);
     }
     apply(g, v, x);
+    return (int)((uint8_t *)e - t->mem);
+}
+
+int dvm_agg_update_at(struct dvm_state *st, unsigned cpu, unsigned agg, uint32_t off, int64_t x)
+{
+    struct dvm_agg_table *t = &st->agg[cpu];
+    struct aent *e = entry_at(t, off);
+    if (off >= t->used || e->agg != agg || (e->flags & DVM_AGG_DELETED))
+        return -1;
+    apply(&st->obj.aggs[agg], (int64_t *)((uint8_t *)(e + 1) + ((e->keylen + 7u) & ~7u)), x);
     return 0;
 }
 

@@ -25,6 +25,7 @@ struct dvm_cpu {
     uint8_t *tvars;
     uint8_t *key;           /* dynamic-variable key being built (st->dyn.keymax bytes) */
     uint8_t *specrec;       /* staging record of a speculative clause */
+    struct dvm_aggmemo *memo; /* per action (aggregating ones only used) */
     unsigned busy;          /* inside dvm_fire: a nested firing on this CPU is dropped */
     unsigned fault;
     uint32_t fault_pc;

@@ -345,9 +345,33 @@ fast_pred(const struct dvm_state *st, const struct dvm_ctx *ctx,
     }
 }
 
-/* run_ecb: one enabled clause; its fast predicate (if any) already held. Out of line so that
- * a failing fast predicate never pays for this function's frame. */
-__attribute__((noinline)) /* agg_key: lays an aggregation's keys out in c->key like record() would, but writes each
+/* memoizable: whether this update's key can be cached (see struct dvm_aggmemo): at most
+ * DVM_MEMO_KEYS keys of the declared types, strings inside the object's string table. */
+static inline int memoizable(const struct dvm_cpu *c, const struct dif_act *a)
+{
+    const struct dif_obj *o = &c->st->obj;
+    const char *t = dif_str(o, a->da_types);
+    if (c->nrec > DVM_MEMO_KEYS)
+        return 0;
+    for (unsigned j = 0; j < c->nrec; j++) {
+        if (!t[j] || (t[j] == 's') != (c->rectype[j] == DIF_TYPE_STR))
+            return 0;
+        uintptr_t p = (uintptr_t)c->rec[j], b = (uintptr_t)o->strs;
+        if (t[j] == 's' && ((uint64_t)p != c->rec[j] || p < b || p - b >= o->hdr->dh_strlen))
+            return 0;
+    }
+    return t[c->nrec] == 0;
+}
+
+static inline int memo_same(const struct dvm_cpu *c, const struct dvm_aggmemo *m)
+{
+    for (unsigned j = 0; j < c->nrec; j++)
+        if (m->am_val[j] != c->rec[j])
+            return 0;
+    return 1;
+}
+
+/* agg_key: lays an aggregation's keys out in c->key like record() would, but writes each
  * string only as far as its content (a record's strings are zero-padded to strsize; here the
  * padding is implied): returns the significant length, a multiple of 4, or -1 on a fault. */
 static int agg_key(struct dvm_cpu *c, const struct dif_act *a)
@@ -384,7 +408,9 @@ static int agg_key(struct dvm_cpu *c, const struct dif_act *a)
     return (int)sig;
 }
 
-static void run_ecb(struct dvm_state *st, struct dvm_cpu *c,
+/* run_ecb: one enabled clause; its fast predicate (if any) already held. Out of line so that
+ * a failing fast predicate never pays for this function's frame. */
+__attribute__((noinline)) static void run_ecb(struct dvm_state *st, struct dvm_cpu *c,
                                               uint32_t e)
 {
     const struct dif_obj *o = &st->obj;
@@ -444,12 +470,24 @@ static void run_ecb(struct dvm_state *st, struct dvm_cpu *c,
             exiting |= a->da_kind == DIF_ACT_EXIT;
             break;
         case DIF_ACT_AGG: {
+            struct dvm_aggmemo *m = &c->memo[cl->dc_act + k];
+            int memo = memoizable(c, a);
+            if (memo && m->am_off && memo_same(c, m) &&
+                dvm_agg_update_at(st, cpu, a->da_arg, m->am_off - 1, (int64_t)v) == 0)
+                break;
             int sig = agg_key(c, a);
             if (sig < 0) {
                 c->fault_pc = a->da_prog.dp_len ? a->da_prog.dp_len - 1 : 0;
                 goto failed;
             }
-            dvm_agg_update(st, cpu, a->da_arg, c->key, a->da_size, (unsigned)sig, (int64_t)v);
+            int off = dvm_agg_update(st, cpu, a->da_arg, c->key, a->da_size, (unsigned)sig,
+                                     (int64_t)v);
+            m->am_off = 0;
+            if (memo && off >= 0) {
+                for (unsigned j = 0; j < c->nrec; j++)
+                    m->am_val[j] = c->rec[j];
+                m->am_off = (uint32_t)off + 1u;
+            }
             break;
         }
         case DIF_ACT_SPECULATE:
@@ -708,7 +746,8 @@ int dvm_load(struct dvm_state *st, const void *objp, size_t objlen, const struct
         c->scratch = d_alloc(&a, st->scratch_size);
         c->tvars = d_alloc(&a, tsz + 8u);
         c->key = d_alloc(&a, keymax);
-        if (!c->scratch || !c->tvars || !c->key)
+        c->memo = d_alloc(&a, (h->dh_nacts + 1u) * sizeof(struct dvm_aggmemo));
+        if (!c->scratch || !c->tvars || !c->key || !c->memo)
             return err_set(err, errlen, "not enough memory for per-CPU state");
     }
     /* dynamic variables */

@@ -119,6 +119,16 @@ struct dvm_fastpred {
 enum { DVM_FP_CONST = 0, DVM_FP_GLOBAL, DVM_FP_ARG, DVM_FP_CTX_S32, DVM_FP_CTX_U32,
        DVM_FP_CTX_U64, DVM_FP_EPID, DVM_FP_ID };
 
+/* The key of an aggregating action's last update on a CPU, when every key is an integer or
+ * a string of the object's (immutable) string table: the same values again mean the same
+ * entry, found without building, hashing or comparing the key (@[probefunc] = count()). */
+#define DVM_MEMO_KEYS 2u
+struct dvm_aggmemo {
+    uint64_t am_val[DVM_MEMO_KEYS];
+    uint32_t am_off;       /* entry offset + 1; 0: nothing cached */
+    uint32_t am_pad;
+};
+
 struct dvm_cpu;
 
 struct dvm_state {
@@ -182,7 +192,9 @@ int64_t dvm_agg_bucket_value(const struct dif_agg *g, unsigned k); /* bucket k's
 /* dvm_agg_update: keys[0..sig) hold the key content (sig: a multiple of 4 at most keylen;
  * equal keys have equal sig); the rest of the keylen bytes is taken as zero. */
 int dvm_agg_update(struct dvm_state *st, unsigned cpu, unsigned agg, const uint8_t *keys,
-                   unsigned keylen, unsigned sig, int64_t v);
+                   unsigned keylen, unsigned sig, int64_t v); /* entry offset, or -1: drop */
+/* dvm_agg_update_at: applies v to the live entry at offset off; -1 if it is not one. */
+int dvm_agg_update_at(struct dvm_state *st, unsigned cpu, unsigned agg, uint32_t off, int64_t v);
 uint8_t *dvm_dyn_lookup(struct dvm_state *st, const uint8_t *key, unsigned keylen, int create);
 void dvm_dyn_free(struct dvm_state *st, const uint8_t *key, unsigned keylen);
 uint64_t dvm_spec_alloc(struct dvm_state *st, unsigned cpu); /* speculation(): id or 0 */
