@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # Every kevconv tool on damaged traces: truncated at many lengths, bytes overwritten at many
-# places (deterministic), empty, not a trace. Each must exit 0 or 1 with a message on stderr
-# when it exits 1, within 10 s: never a crash (signal), a hang or another status.
+# places (deterministic), empty, not a trace, and a two-CPU trace with bytes overwritten.
+# Each must exit 0 or 1 with a message on stderr when it exits 1, within 10 s: never a crash
+# (signal), a hang or another status.
 # usage: test_kevconv_damage.sh [BINDIR [SCRATCHDIR]]  (defaults: build/host build/host-test/kevconv)
 # make check-host runs it on the optimised tools and on their ASan + UBSan builds.
 set -u
@@ -26,12 +27,24 @@ for i in $(seq 24); do
     cp "$dir/good.kev" "$dir/bytes$i.kev"
     off=$(( (RANDOM * 32768 + RANDOM) % size ))
     len=$(( 1 + RANDOM % 48 ))
-    head -c "$len" /dev/zero | tr '\0' "\\$(printf '%03o' $((RANDOM % 256)))" |
+    byte=$(( RANDOM % 256 )) # outside $(...): a subshell would draw from a new seed
+    head -c "$len" /dev/zero | tr '\0' "\\$(printf '%03o' "$byte")" |
         dd of="$dir/bytes$i.kev" bs=1 seek="$off" conv=notrunc status=none
     cases+=("bytes$i")
 done
 printf 'hello, not a trace\n' >"$dir/text.kev"
 cases+=(text)
+# A two-CPU trace (the tools sort its events across CPUs) and damaged copies that keep its
+# trailer, so the sorting sees the decoder stop half-way.
+"${KEVSCEN4:-build/host-test/kevscen4}" smp "$dir/smp.kev" >/dev/null
+cases+=(smp)
+ssize=$(stat -c %s "$dir/smp.kev")
+for i in $(seq 8); do
+    cp "$dir/smp.kev" "$dir/smpbytes$i.kev"
+    printf '\x5a\x5a\x5a\x5a\x5a\x5a' |
+        dd of="$dir/smpbytes$i.kev" bs=1 seek=$(( ssize * i / 10 )) conv=notrunc status=none
+    cases+=("smpbytes$i")
+done
 
 run() { # run TOOL CASE ARGS...: exit status 0 or 1, and a message when 1
     local tool=$1 c=$2 rc err
@@ -57,7 +70,7 @@ done
 # Some of them must be refused (the damage is real), and the good one accepted.
 refused=0
 for c in "${cases[@]}"; do "$bin/kevstat" "$dir/$c.kev" >/dev/null 2>&1 || refused=$((refused + 1)); done
-check "damaged traces are refused ($refused of ${#cases[@]})" test "$refused" -ge 20
+check "damaged traces are refused ($refused of ${#cases[@]})" test "$refused" -ge 28
 "$bin/kevstat" -s lost "$dir/good.kev" >/dev/null 2>&1
 check "the undamaged trace is accepted" test $? = 0
 finish
