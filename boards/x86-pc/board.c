@@ -1,0 +1,56 @@
+// SPDX-License-Identifier: MIT
+// Board glue for a PC under QEMU: bring-up order, the pool, the user-attachable interrupt
+// lines, and the halt that hands the exit status to the host through QEMU's isa-debug-exit
+// device: we write 64 + status (at most 63), QEMU exits with (value << 1) | 1, qemu.sh maps it
+// back; the offset keeps QEMU's own failures (exit code 1) from reading as status 0.
+#include <kernel/board.h>
+#include <kernel/arch.h>
+#include <x86.h>
+#include <board_config.h>
+
+void uart16550_init(void);
+void tsc_calibrate(void);
+
+void board_init(void)
+{
+    uart16550_init();
+    tsc_calibrate();
+}
+
+void board_late_init(void)
+{
+}
+
+const char *board_name(void)
+{
+    return BOARD_NAME;
+}
+
+bool board_irq_user_ok(unsigned irq)
+{
+    return irq < 32 && ((BOARD_USER_IRQ_MASK >> irq) & 1u);
+}
+
+uintptr_t board_pool_base(void)
+{
+    return POOL_BASE;
+}
+
+size_t board_pool_size(void)
+{
+    return POOL_SIZE;
+}
+
+bool board_has_semihosting(void)
+{
+    return false;
+}
+
+_Noreturn void board_halt(int status)
+{
+    // Under QEMU this write ends the emulation; on a real PC nothing answers: stop here.
+    uint32_t v = DEBUG_EXIT_BASE + (status < 0 || status > 63 ? 63u : (uint32_t)status);
+    __asm__ volatile("outl %0, %w1" :: "a"(v), "Nd"(DEBUG_EXIT_PORT));
+    for (;;)
+        __asm__ volatile("cli\n\thlt");
+}

@@ -1,0 +1,21 @@
+# SPDX-License-Identifier: MIT
+# Sourced by scripts/qemu-run.sh: sets `cmd` to boot image "$img" on this board in QEMU, with
+# the console (COM1) on standard output. No semihosting on x86 (sh_cfg stays empty). The CPU
+# model is qemu32 with the NX bit, which the kernel uses to keep program RAM non-executable.
+# The exit status comes through QEMU's isa-debug-exit device, which makes QEMU exit with
+# (value << 1) | 1. board_halt() writes 64 + the status (statuses above 63 are sent as 63), so
+# QEMU exits with 129 + 2 * status, and a QEMU that fails by itself (1: bad option, missing
+# image; 0: the guest reset; 124: the timeout) is never mistaken for a status.
+# `qemu_status` below maps QEMU's exit code back to the image's status.
+cmd=(qemu-system-i386 -M pc -cpu qemu32,+nx -m 128 -nographic -monitor none -no-reboot
+     -chardev stdio,id=con,mux=on -serial chardev:con
+     -device isa-debug-exit,iobase=0xf4,iosize=0x04 -kernel "$img")
+# The trace stream UART (COM2) is QEMU's second -serial.
+uart1_opt() { cmd+=(-serial "file:$1"); }
+qemu_status() {
+    if [ "$1" -ge 129 ] && [ "$1" -le 255 ] && [ $(( $1 & 1 )) -eq 1 ]; then
+        echo $(( ($1 - 129) / 2 ))
+    else
+        echo "$1"
+    fi
+}

@@ -1,0 +1,6 @@
+# SPDX-License-Identifier: MIT
+# x86, 32-bit protected mode with paging: Multiboot entry, GDT/IDT/TSS, trap entry, context,
+# paging, 8259 PICs and the PIT tick. See docs/x86.md.
+ARCH_SRCS := kernel/arch/x86/boot.S kernel/arch/x86/entry.S kernel/arch/x86/cpu.c \
+             kernel/arch/x86/context.c kernel/arch/x86/paging.c kernel/arch/x86/fault.c \
+             kernel/arch/x86/pic_pit.c

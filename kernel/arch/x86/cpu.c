@@ -1,0 +1,130 @@
+// SPDX-License-Identifier: MIT
+// Processor set-up, x86: the boot path from Multiboot to kernel_main (copy .data, clear .bss,
+// GDT, TSS, IDT), arch_init (paging, the PICs), and the C side of every kernel entry.
+// Segments are flat except the ring-3 code segment, whose limit ends at the end of code memory:
+// a jump into RAM (a process's data or stack) faults (#GP), which gives programs the "RAM is
+// never executable" rule of the ARM port without PAE's NX bit.
+#include <kernel/arch.h>
+#include <kernel/ktrace.h>
+#include <x86.h>
+#include <board_config.h>
+
+extern uint32_t __data_load[], __data_start[], __data_end[], __bss_start[], __bss_end[];
+extern const uint32_t x86_vectors[];
+
+// The TSS: only esp0/ss0 (the kernel stack for entries from ring 3) and the I/O permission
+// bitmap (ports 0-0x3ff; the rest lies past the limit, so is always denied) are used.
+#define IOMAP_PORTS 0x400
+struct tss {
+    uint32_t link, esp0, ss0, unused[22];
+    uint16_t trap, iomap_base;
+    uint8_t iomap[IOMAP_PORTS / 8 + 1];
+} __attribute__((packed));
+
+static uint64_t gdt[6] __attribute__((aligned(8)));
+static uint64_t idt[256] __attribute__((aligned(8)));
+static struct tss tss __attribute__((aligned(16)));
+
+static uint64_t seg_desc(uint32_t base, uint32_t limit_pages, uint32_t access)
+{
+    // 4 KB granularity, 32-bit.
+    return (uint64_t)(limit_pages & 0xffffu) | (uint64_t)(base & 0xffffffu) << 16 |
+           (uint64_t)access << 40 | (uint64_t)((limit_pages >> 16) & 0xfu) << 48 |
+           (uint64_t)0xc << 52 | (uint64_t)(base >> 24) << 56;
+}
+
+static uint64_t tss_desc(uint32_t base, uint32_t limit)
+{
+    return (uint64_t)(limit & 0xffffu) | (uint64_t)(base & 0xffffffu) << 16 |
+           (uint64_t)0x89 << 40 | (uint64_t)((limit >> 16) & 0xfu) << 48 |
+           (uint64_t)(base >> 24) << 56;
+}
+
+static uint64_t gate_desc(uint32_t handler, unsigned dpl)
+{
+    // 32-bit interrupt gate: IF is cleared on entry, so kernel entries never nest.
+    return (uint64_t)(handler & 0xffffu) | (uint64_t)SEL_KCODE << 16 |
+           (uint64_t)(0x8eu | dpl << 5) << 40 | (uint64_t)(handler >> 16) << 48;
+}
+
+static void load_tables(void)
+{
+    struct __attribute__((packed)) { uint16_t limit; uint32_t base; } g, i;
+    g.limit = sizeof(gdt) - 1;
+    g.base = (uint32_t)(uintptr_t)gdt;
+    i.limit = sizeof(idt) - 1;
+    i.base = (uint32_t)(uintptr_t)idt;
+    __asm__ volatile("lgdt %0\n\t"
+                     "ljmp %1, $1f\n"
+                     "1:\tmovw %w2, %%ax\n\t"
+                     "movw %%ax, %%ss\n\t"
+                     "movw %w3, %%ax\n\t"
+                     "movw %%ax, %%ds\n\t"
+                     "movw %%ax, %%es\n\t"
+                     "movw %%ax, %%fs\n\t"
+                     "movw %%ax, %%gs\n\t"
+                     "ltr %w4\n\t"
+                     "lidt %5"
+                     :: "m"(g), "i"(SEL_KCODE), "r"(SEL_KDATA), "r"(SEL_UDATA), "r"(SEL_TSS),
+                        "m"(i) : "eax", "memory");
+}
+
+// Entered from reset_handler on the boot stack, interrupts off.
+_Noreturn void x86_boot(uint32_t magic, uint32_t mbi)
+{
+    (void)mbi;
+    uint32_t *s = __data_load, *d = __data_start;
+    while (d < __data_end)
+        *d++ = *s++;
+    for (d = __bss_start; d < __bss_end; d++)
+        *d = 0;
+
+    gdt[0] = 0;
+    gdt[1] = seg_desc(0, 0xfffff, 0x9a);                             // kernel code
+    gdt[2] = seg_desc(0, 0xfffff, 0x92);                             // kernel data
+    gdt[3] = seg_desc(0, (CODE_MEM_BASE + CODE_MEM_SIZE) / 4096 - 1, 0xfa);   // user code
+    gdt[4] = seg_desc(0, 0xfffff, 0xf2);                             // user data
+    gdt[5] = tss_desc((uint32_t)(uintptr_t)&tss, sizeof(tss) - 1);
+    tss.esp0 = (uint32_t)(uintptr_t)x86_kstack_top;
+    tss.ss0 = SEL_KDATA;
+    tss.iomap_base = (uint16_t)__builtin_offsetof(struct tss, iomap);
+    kmemset(tss.iomap, 0xff, sizeof(tss.iomap));
+    for (const uint32_t *v = x86_vectors; v[1]; v += 2)
+        idt[v[0]] = gate_desc(v[1], v[0] == VEC_KCALL ? 3 : 0);
+    load_tables();
+    if (magic != 0x2badb002u)
+        kpanic("not booted by a Multiboot loader (eax %x)", (unsigned)magic);
+    kernel_main();
+}
+
+// Grants ring 3 the I/O ports [port, port+count) (count 0: none), revoking every other.
+void x86_set_iomap(uint32_t port, uint32_t count)
+{
+    kmemset(tss.iomap, 0xff, sizeof(tss.iomap));
+    for (uint32_t p = port; p < port + count && p < IOMAP_PORTS; p++)
+        tss.iomap[p / 8] &= (uint8_t)~(1u << (p % 8));
+}
+
+void arch_init(void)
+{
+    x86_paging_init();
+    x86_pic_init();
+}
+
+// The C side of every kernel entry (entry.S): the kernel's work for this vector, then any work
+// it left (a reschedule request, a software-raised interrupt line), each as an entry of its own,
+// as the ARM port's PendSV and pending interrupts would be taken right after the return.
+void x86_kernel_entry(unsigned vector);
+void x86_kernel_entry(unsigned vector)
+{
+    unsigned kind = x86_entry_kind(vector);
+    do {
+#ifndef KTRACE_DISABLED
+        if (ktrace_kernel_on) {
+            kernel_entry_traced(kind);
+            continue;
+        }
+#endif
+        kernel_entry(kind);
+    } while (x86_more_work(&kind));
+}

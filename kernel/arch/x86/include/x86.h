@@ -1,0 +1,63 @@
+// SPDX-License-Identifier: MIT
+// x86 definitions shared by the arch layer and the PC board: segment selectors, port I/O,
+// the trap-frame offsets entry.S uses, and the arch-internal entry points.
+#ifndef X86_H
+#define X86_H
+
+#define SEL_KCODE 0x08
+#define SEL_KDATA 0x10
+#define SEL_UCODE 0x1b      // ring 3, limit = end of code memory (RAM is never executable)
+#define SEL_UDATA 0x23      // ring 3, flat; the kernel uses it for ds/es/fs/gs too
+#define SEL_TSS   0x28
+
+#define VEC_IRQ0   0x20     // the 8259s are remapped to 0x20-0x2f
+#define VEC_KCALL  0x80     // the kernel-call trap gate (DPL 3)
+
+// Offsets in struct arch_context (arch_context.h).
+#define X86_CTX_EAX    28
+#define X86_CTX_VECTOR 32
+#define X86_CTX_CS     44
+#define X86_CTX_ESP    52
+#define X86_CTX_WORDS  15
+
+#ifndef __ASSEMBLER__
+#include <stdint.h>
+
+static inline void outb(uint16_t port, uint8_t v)
+{
+    __asm__ volatile("outb %0, %1" :: "a"(v), "Nd"(port));
+}
+
+static inline uint8_t inb(uint16_t port)
+{
+    uint8_t v;
+    __asm__ volatile("inb %1, %0" : "=a"(v) : "Nd"(port));
+    return v;
+}
+
+static inline uint64_t x86_rdtsc(void)
+{
+    uint32_t lo, hi;
+    __asm__ volatile("rdtsc" : "=a"(lo), "=d"(hi));
+    return ((uint64_t)hi << 32) | lo;
+}
+
+struct arch_context;
+// cpu.c
+void x86_boot(uint32_t magic, uint32_t mbi);
+void x86_set_iomap(uint32_t port, uint32_t count);
+// entry.S
+extern uint8_t x86_kstack_top[];
+_Noreturn void x86_start_boot_thread(uint32_t stack_top);
+// pic_pit.c: the entry classification and the work left at the end of a kernel entry.
+void x86_pic_init(void);
+unsigned x86_entry_kind(unsigned vector);
+bool x86_more_work(unsigned *kind);
+// fault.c
+extern uint32_t x86_fault_cr2;
+_Noreturn void x86_kernel_fault(const struct arch_context *f);
+// paging.c
+void x86_paging_init(void);
+#endif
+
+#endif

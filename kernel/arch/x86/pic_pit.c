@@ -1,0 +1,146 @@
+// SPDX-License-Identifier: MIT
+// Interrupt lines, x86 PC: the two 8259 PICs (lines 0-15, vectors 0x20-0x2f), lines 16-31 with
+// no hardware (software-raised only), the PIT's channel 0 as the tick, and the kernel entry's
+// classification. A raised line (arch_irq_set_pending) and a reschedule request
+// (arch_request_resched) are kept here and taken as kernel entries of their own as soon as the
+// current one ends (x86_more_work). Everything here runs inside the kernel, interrupts off.
+#include <kernel/arch.h>
+#include <kernel/board.h>
+#include <x86.h>
+#include <board_config.h>
+
+#define PIC1_CMD  0x20
+#define PIC1_DATA 0x21
+#define PIC2_CMD  0xa0
+#define PIC2_DATA 0xa1
+#define PIC_EOI   0x20
+#define PIT_CH0   0x40
+#define PIT_CMD   0x43
+#define PIT_HZ    1193182u
+
+static uint32_t enabled;        // lines unmasked by the kernel
+static uint32_t pending;        // lines raised in software, not yet taken
+static bool resched;
+static bool tick_on;
+static unsigned current_irq;
+
+static void pic_write_masks(void)
+{
+    // The cascade from the second PIC stays open; the tick's line once it runs.
+    uint16_t m = (uint16_t)~(enabled | 1u << 2 | (tick_on ? 1u << PIT_IRQ : 0));
+    outb(PIC1_DATA, (uint8_t)m);
+    outb(PIC2_DATA, (uint8_t)(m >> 8));
+}
+
+void x86_pic_init(void)
+{
+    outb(PIC1_CMD, 0x11);       // ICW1: edge, cascade, ICW4 follows
+    outb(PIC2_CMD, 0x11);
+    outb(PIC1_DATA, VEC_IRQ0);  // ICW2: vector base
+    outb(PIC2_DATA, VEC_IRQ0 + 8);
+    outb(PIC1_DATA, 4);         // ICW3: slave on line 2
+    outb(PIC2_DATA, 2);
+    outb(PIC1_DATA, 1);         // ICW4: 8086 mode
+    outb(PIC2_DATA, 1);
+    enabled = 0;
+    pending = 0;
+    pic_write_masks();
+}
+
+// True when line 7 or 15 fired without a request behind it (the 8259's spurious interrupt).
+static bool pic_spurious(unsigned irq)
+{
+    uint16_t cmd = irq < 8 ? PIC1_CMD : PIC2_CMD;
+    if ((irq & 7) != 7)
+        return false;
+    outb(cmd, 0x0b);            // OCW3: read the in-service register
+    return !(inb(cmd) & 0x80);
+}
+
+unsigned x86_entry_kind(unsigned vector)
+{
+    if (vector == VEC_KCALL)
+        return KENTRY_CALL;
+    if (vector < VEC_IRQ0)
+        return KENTRY_FAULT;
+    unsigned irq = vector - VEC_IRQ0;
+    if (pic_spurious(irq)) {
+        if (irq >= 8)
+            outb(PIC1_CMD, PIC_EOI);    // the master saw a real request on the cascade
+        return KENTRY_RESCHED;
+    }
+    // Acknowledge at once: a line handed to a process is masked by the kernel until its
+    // driver unmasks it, so an early EOI cannot storm.
+    if (irq >= 8)
+        outb(PIC2_CMD, PIC_EOI);
+    outb(PIC1_CMD, PIC_EOI);
+    if (irq == PIT_IRQ)
+        return KENTRY_TICK;
+    current_irq = irq;
+    return KENTRY_IRQ;
+}
+
+bool x86_more_work(unsigned *kind)
+{
+    uint32_t ready = pending & enabled;
+    if (ready) {
+        unsigned irq = (unsigned)__builtin_ctz(ready);
+        pending &= ~(1u << irq);
+        current_irq = irq;
+        *kind = KENTRY_IRQ;
+        return true;
+    }
+    if (resched) {
+        resched = false;
+        *kind = KENTRY_RESCHED;
+        return true;
+    }
+    return false;
+}
+
+unsigned arch_current_irq(void)
+{
+    return current_irq;
+}
+
+void arch_irq_enable(unsigned irq)
+{
+    if (irq >= BOARD_NIRQ || irq == PIT_IRQ)
+        return;
+    enabled |= 1u << irq;
+    if (irq < BOARD_HW_NIRQ)
+        pic_write_masks();
+}
+
+void arch_irq_disable(unsigned irq)
+{
+    if (irq >= BOARD_NIRQ || irq == PIT_IRQ)
+        return;
+    enabled &= ~(1u << irq);
+    if (irq < BOARD_HW_NIRQ)
+        pic_write_masks();
+}
+
+void arch_irq_set_pending(unsigned irq)
+{
+    if (irq < BOARD_NIRQ)
+        pending |= 1u << irq;
+}
+
+void arch_request_resched(void)
+{
+    resched = true;
+}
+
+// The tick: PIT channel 0, rate generator. The contract gives the period in cycle-counter
+// cycles; the PIT counts its own 1.193182 MHz clock, so we go through the tick rate.
+void arch_tick_start(uint32_t cycles_per_tick)
+{
+    uint32_t hz = board_cycles_per_sec() / cycles_per_tick;
+    uint32_t div = (PIT_HZ + hz / 2) / hz;
+    outb(PIT_CMD, 0x34);        // channel 0, lo/hi byte, mode 2
+    outb(PIT_CH0, (uint8_t)div);
+    outb(PIT_CH0, (uint8_t)(div >> 8));
+    tick_on = true;
+    pic_write_masks();
+}

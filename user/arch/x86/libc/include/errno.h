@@ -1,0 +1,15 @@
+// SPDX-License-Identifier: MIT
+// errno for the x86 runtime: the values are the kernel's (uapi/kerrno.h, newlib's numbering).
+// One errno per process, shared by its threads (as with picolibc on the ARM boards).
+#ifndef _X86RT_ERRNO_H
+#define _X86RT_ERRNO_H
+
+#include <uapi/kerrno.h>
+
+#ifndef ERANGE
+#define ERANGE 34
+#endif
+
+extern int errno;
+
+#endif
