@@ -281,7 +281,9 @@ static void tables(void)
 {
     struct kproc_info pi;
     struct kthread_info ti;
-    CHECK(ProcInfo(0, &pi) == 0 && pi.pid == 1 && strcmp(pi.name, "ktest") == 0 &&
+    // The call first: the order in which a call's arguments are evaluated is unspecified.
+    int r = ProcInfo(0, &pi);
+    CHECK(r == 0 && pi.pid == 1 && strcmp(pi.name, "ktest") == 0 &&
               pi.state == 1, "ProcInfo slot 0 is pid 1 'ktest' (%ld %s)", (long)pi.pid, pi.name);
     CHECK_ERR(ProcInfo(5, &pi), ESRCH);
     CHECK_ERR(ProcInfo(1000, &pi), EINVAL);
