@@ -17,6 +17,9 @@ if [ ! -f "$here/boards/$board/qemu.sh" ]; then
 fi
 sh_cfg=""
 uart1_opt() { echo "qemu-run: board '$board' has no trace UART" >&2; exit 2; }
+# qemu_status RC: the image's exit status from QEMU's exit code (a board whose QEMU encodes
+# it, e.g. x86-pc's isa-debug-exit, redefines it).
+qemu_status() { echo "$1"; }
 . "$here/boards/$board/qemu.sh"
 [ "${QEMU_ICOUNT:-0}" = 1 ] && cmd+=(-icount shift=0)
 # QEMU_ARGS: the command line programs read through semihosting (the tracelogger's options),
@@ -30,6 +33,7 @@ if [ "$tmo" != 0 ]; then
     timeout -k 5 "$tmo" "${cmd[@]}" "$@" </dev/null
     rc=$?
     [ $rc = 124 ] && echo "qemu-run: $img did not finish within ${tmo}s (killed)" >&2
-    exit $rc
+    exit "$(qemu_status $rc)"
 fi
-exec "${cmd[@]}" "$@"
+"${cmd[@]}" "$@"
+exit "$(qemu_status $?)"
