@@ -77,8 +77,13 @@ void test_errors(void)
           "semihosting SYS_SYSTEM is refused");
 
     // Files on the host through the checked proxy, with the C library's stdio.
+    // A board with no host behind the kernel (x86-pc: no semihosting) has no files: skip.
+    errno = 0;
     FILE *f = fopen("build/ktest-semihost.txt", "w");
-    CHECK(f != NULL, "fopen a host file for writing");
+    if (!f && errno == ENOSYS)
+        CHECK(true, "fopen a host file for writing # SKIP no host files on this board");
+    else
+        CHECK(f != NULL, "fopen a host file for writing");
     if (f) {
         fputs("written by ktest\n", f);
         fclose(f);
