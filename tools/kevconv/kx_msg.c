@@ -4,41 +4,57 @@
 
 #include <string.h>
 
-void kx_msgs_init(struct kx_msgs *q)
+static void reset_pool(struct kx_msgs *q)
 {
-    memset(q, 0, sizeof(*q));
+    for (unsigned i = 0; i < KX_MSG_MAX; i++) {
+        q->m[i].used = 0;
+        q->freel[i] = (int)(KX_MSG_MAX - 1 - i);
+    }
+    q->nfree = KX_MSG_MAX;
+    q->nlive = 0;
     for (unsigned i = 0; i < KX_MAX_THREADS; i++)
         q->serving[i] = -1;
 }
 
+void kx_msgs_init(struct kx_msgs *q)
+{
+    memset(q, 0, sizeof(*q));
+    reset_pool(q);
+}
+
 // Records in use are listed in q->live so that lookups only scan messages in flight.
+// Refresh the scan keys of record i (after it was sent, received or replied to).
+static void sync_keys(struct kx_msgs *q, int i)
+{
+    const struct kx_msg *g = &q->m[i];
+    int k = q->pos[i];
+    q->lst[k] = (uint8_t)(g->pulse | (g->server != KX_NO_THREAD) << 1 | g->done << 2);
+    q->lkey[k] = g->srv_pid;
+    q->lsrv[k] = g->server;
+}
+
 static void free_msg(struct kx_msgs *q, int i)
 {
+    if (!q->m[i].used)
+        return;
     q->m[i].used = 0;
-    for (unsigned k = 0; k < q->nlive; k++)
-        if (q->live[k] == i) {
-            q->live[k] = q->live[--q->nlive];
-            break;
-        }
+    int k = q->pos[i], last = q->live[--q->nlive];
+    q->live[k] = last;
+    q->pos[last] = k;
+    q->lst[k] = q->lst[q->nlive], q->lkey[k] = q->lkey[q->nlive], q->lsrv[k] = q->lsrv[q->nlive];
+    q->freel[q->nfree++] = i;
 }
 
 static int alloc_msg(struct kx_msgs *q)
 {
-    if (q->nlive == KX_MSG_MAX) {
-        // Full: a lossy trace left sends that never completed. Start over.
+    if (!q->nfree) { // full: a lossy trace left sends that never completed; start over
         q->overflow++;
-        for (unsigned i = 0; i < KX_MSG_MAX; i++)
-            q->m[i].used = 0;
-        for (unsigned i = 0; i < KX_MAX_THREADS; i++)
-            q->serving[i] = -1;
-        q->nlive = 0;
+        reset_pool(q);
     }
-    for (unsigned i = 0; i < KX_MSG_MAX; i++)
-        if (!q->m[i].used) {
-            q->live[q->nlive++] = (int)i;
-            return (int)i;
-        }
-    return 0; // not reached: nlive < KX_MSG_MAX means a record is free
+    int i = q->freel[--q->nfree];
+    q->pos[i] = (int)q->nlive;
+    q->live[q->nlive++] = i;
+    return i;
 }
 
 static enum kx_msg_step on_send(struct kx_msgs *q, struct kx_model *m, const struct kev_event *e,
@@ -64,6 +80,7 @@ static enum kx_msg_step on_send(struct kx_msgs *q, struct kx_model *m, const str
         g->next_sibling = p->first_child;
         p->first_child = i;
     }
+    sync_keys(q, i);
     *out = g;
     return KX_MSG_SEND;
 }
@@ -76,10 +93,10 @@ static int match_by_pid(struct kx_msgs *q, struct kx_model *m, const struct kev_
     uint32_t pid = server >= 0 ? m->th[server].pid : 0;
     int best = -1;
     for (unsigned k = 0; k < q->nlive; k++) {
+        if (q->lst[k] != pulse || q->lkey[k] != pid)
+            continue;
         int i = q->live[k];
         struct kx_msg *g = &q->m[i];
-        if (!g->used || g->server != KX_NO_THREAD || g->pulse != pulse || g->srv_pid != pid)
-            continue;
         if ((e->w[1] && g->client_pid != e->w[1]) || (best >= 0 && g->id > q->m[best].id))
             continue;
         best = i;
@@ -97,10 +114,10 @@ static int match_in_sender(struct kx_msgs *q, struct kx_model *m, const struct k
     int best = -1;
     unsigned irq = m->irq[e->cpu];
     for (unsigned k = 0; k < q->nlive; k++) {
+        if (q->lst[k] != pulse)
+            continue;
         int i = q->live[k];
         struct kx_msg *g = &q->m[i];
-        if (!g->used || g->server != KX_NO_THREAD || g->pulse != pulse)
-            continue;
         if (irq ? g->irq != irq : g->client != cur)
             continue;
         if ((!pulse && g->coid != e->w[0]) || (best >= 0 && g->id < q->m[best].id))
@@ -117,10 +134,10 @@ static int match_queued(struct kx_msgs *q, const struct kev_event *e, int pulse)
 {
     int best = -1;
     for (unsigned k = 0; k < q->nlive; k++) {
+        if (q->lst[k] != pulse)
+            continue;
         int i = q->live[k];
         struct kx_msg *g = &q->m[i];
-        if (!g->used || g->server != KX_NO_THREAD || g->pulse != pulse)
-            continue;
         if ((pulse ? g->srv_pid : g->coid) != e->w[0] || (best >= 0 && g->id > q->m[best].id))
             continue;
         best = i;
@@ -158,10 +175,13 @@ static enum kx_msg_step on_recv(struct kx_msgs *q, struct kx_model *m, const str
         *out = g;
         if (g->parent < 0) // keep it only while its parent needs the nesting
             free_msg(q, best);
+        else
+            sync_keys(q, best);
         return KX_MSG_RECV;
     }
     if (server >= 0)
         q->serving[server] = best;
+    sync_keys(q, best);
     *out = g;
     return KX_MSG_RECV;
 }
@@ -171,10 +191,11 @@ static enum kx_msg_step on_reply(struct kx_msgs *q, const struct kev_event *e, i
 {
     int found = -1;
     for (unsigned k = 0; k < q->nlive && found < 0; k++) {
+        if (q->lst[k] != 2 || q->lsrv[k] != server) // a message received, not replied to
+            continue;
         int i = q->live[k];
         struct kx_msg *g = &q->m[i];
-        if (g->used && !g->done && !g->pulse && g->server == server && g->rcvid == e->w[0] &&
-            (!e->w[1] || g->client_pid == e->w[1]))
+        if (g->rcvid == e->w[0] && (!e->w[1] || g->client_pid == e->w[1]))
             found = i;
     }
     if (found < 0) {
@@ -185,14 +206,15 @@ static enum kx_msg_step on_reply(struct kx_msgs *q, const struct kev_event *e, i
     g->done = 1;
     g->error = e->ev == KEV_COMM_MSG_ERROR;
     g->t_reply = e->t64;
+    sync_keys(q, found);
     if (server >= 0 && q->serving[server] == found) {
         // The server goes back to the message it served before, if it nested receives.
         int prev = -1;
         for (unsigned k = 0; k < q->nlive; k++) {
+            if (q->lst[k] != 2 || q->lsrv[k] != server)
+                continue;
             int i = q->live[k];
-            struct kx_msg *h = &q->m[i];
-            if (h->used && !h->done && !h->pulse && h->server == server &&
-                (prev < 0 || h->t_recv > q->m[prev].t_recv))
+            if (prev < 0 || q->m[i].t_recv > q->m[prev].t_recv)
                 prev = i;
         }
         q->serving[server] = prev;

@@ -39,6 +39,14 @@ struct kx_msgs {
     int serving[KX_MAX_THREADS];     // innermost message each thread serves, or -1
     int live[KX_MSG_MAX];            // indices of used records, unordered
     unsigned nlive;
+    int pos[KX_MSG_MAX];             // where each used record is in live[]
+    // Scan keys of live[k], kept beside it so that lookups stay in a few cache lines:
+    // lst = 1 pulse | 2 received | 4 done, lkey = srv_pid, lsrv = server thread.
+    uint8_t lst[KX_MSG_MAX];
+    uint32_t lkey[KX_MSG_MAX];
+    int lsrv[KX_MSG_MAX];
+    int freel[KX_MSG_MAX];           // unused records
+    unsigned nfree;
     uint64_t next_id;
     uint64_t unmatched_recv, unmatched_reply, overflow;
 };
