@@ -26,6 +26,11 @@ struct dvm_cpu {
     uint8_t *key;           /* dynamic-variable key being built (st->dyn.keymax bytes) */
     uint8_t *specrec;       /* staging record of a speculative clause */
     struct dvm_aggmemo *memo; /* per action (aggregating ones only used) */
+    /* the last self-> variable this CPU found: (variable, tid) -> value, valid while no
+     * dynamic variable was freed since (st->dyn.gen) */
+    uint8_t *self_val;
+    uint32_t self_var, self_gen;
+    int32_t self_tid;
     unsigned busy;          /* inside dvm_fire: a nested firing on this CPU is dropped */
     unsigned fault;
     uint32_t fault_pc;

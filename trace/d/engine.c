@@ -76,6 +76,7 @@ void dvm_dyn_free(struct dvm_state *st, const uint8_t *key, unsigned keylen)
             *link = e->next;
             e->next = d->free;
             d->free = k;
+            d->gen++;
             return;
         }
         link = &e->next;

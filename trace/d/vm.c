@@ -343,6 +343,25 @@ __attribute__((noinline)) static uint64_t load(struct dvm_cpu *c, unsigned op, u
     }
 }
 
+/* self_lookup: the value of self->v for this thread, through the per-CPU cache of the last
+ * one found (see struct dvm_cpu); creates it if `create`. NULL if absent or no space. */
+static uint8_t *self_lookup(struct dvm_cpu *c, unsigned v, int create)
+{
+    struct dvm_state *st = c->st;
+    if (c->self_val && c->self_var == v && c->self_tid == c->ctx->tid &&
+        c->self_gen == st->dyn.gen)
+        return c->self_val;
+    unsigned n = dyn_key(c, v);
+    uint8_t *p = n ? dvm_dyn_lookup(st, c->key, n, create) : NULL;
+    if (p) {
+        c->self_val = p;
+        c->self_var = v;
+        c->self_tid = c->ctx->tid;
+        c->self_gen = st->dyn.gen;
+    }
+    return p;
+}
+
 /* var_load / var_store: the variable instructions. */
 __attribute__((noinline)) static uint64_t var_load(struct dvm_cpu *c, unsigned op,
                                                     unsigned v)
@@ -352,6 +371,10 @@ __attribute__((noinline)) static uint64_t var_load(struct dvm_cpu *c, unsigned o
     uint8_t *p;
     if (op == DIF_LDGV || op == DIF_LDTV) {
         p = (op == DIF_LDGV ? st->gvars : c->tvars) + st->var_off[v];
+    } else if (op == DIF_LDSV) {
+        p = self_lookup(c, v, 0);
+        if (!p)
+            return dv->dv_type == DIF_TYPE_STR ? (uint64_t)(uintptr_t)c->st->obj.strs : 0;
     } else {
         unsigned n = dyn_key(c, v);
         if (!n)
@@ -375,6 +398,12 @@ __attribute__((noinline)) static void var_store(struct dvm_cpu *c, unsigned op, 
     uint8_t *p;
     if (op == DIF_STGV || op == DIF_STTV) {
         p = (op == DIF_STGV ? st->gvars : c->tvars) + st->var_off[v];
+    } else if (op == DIF_STSV && !(dv->dv_type == DIF_TYPE_INT && val == 0)) {
+        p = self_lookup(c, v, 1);
+        if (!p) {
+            st->stats[c->ctx->cpu].dynvardrops++;
+            return;
+        }
     } else {
         unsigned n = dyn_key(c, v);
         if (!n)

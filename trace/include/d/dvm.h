@@ -96,6 +96,7 @@ struct dvm_dyn {
     uint32_t free;         /* first free chunk + 1 */
     uint32_t *bucket;
     uint32_t nbuckets;
+    uint32_t gen;          /* bumped by every free: invalidates cached value pointers */
 };
 
 /* A speculation: records of speculative clauses wait here until commit() copies them to the

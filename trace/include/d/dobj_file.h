@@ -1,0 +1,27 @@
+// SPDX-License-Identifier: MIT
+// A compiled D program as a file, for running it on a target: a fixed header with the
+// program's resolved options, then the DIF object. Written by the host (tools/dcompile), read
+// by the target's dtrace program (user/apps/dtrace), which hands the object to the kernel.
+// Little-endian, like the targets.
+#ifndef D_DOBJ_FILE_H
+#define D_DOBJ_FILE_H
+
+#include <stdint.h>
+
+#define DOBJ_MAGIC   0x4f54444bu    // "KDTO"
+#define DOBJ_VERSION 1u
+
+struct dobj_file_hdr {
+    uint32_t magic, version;
+    uint32_t objlen;            // bytes of DIF object after this header
+    uint32_t bufsize, aggsize, dynvarsize, specsize, nspec;
+    uint32_t bufpolicy;         // d/dvm.h enum dvm_bufpolicy
+    uint32_t bufresize_manual;
+    uint32_t switchrate_ms;
+    uint32_t quiet;
+    uint32_t reserved[4];
+};
+
+_Static_assert(sizeof(struct dobj_file_hdr) == 64, "dobj header layout");
+
+#endif
