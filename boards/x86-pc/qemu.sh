@@ -10,6 +10,10 @@
 cmd=(qemu-system-i386 -M pc -cpu qemu32,+nx -m 128 -nographic -monitor none -no-reboot
      -chardev stdio,id=con,mux=on -serial chardev:con
      -device isa-debug-exit,iobase=0xf4,iosize=0x04 -kernel "$img")
+# Time from the instruction count (unless qemu-run.sh asks for shift=0 itself): without it the
+# TSC follows the host's clock while QEMU's PIT catches up on ticks it was late with after a host
+# stall, so under load a few ticks come in a burst and 5 ms of timers take 4 ms of TSC time.
+[ "${QEMU_ICOUNT:-0}" = 1 ] || cmd+=(-icount shift=auto)
 # The trace stream UART (COM2) is QEMU's second -serial.
 uart1_opt() { cmd+=(-serial "file:$1"); }
 qemu_status() {
