@@ -91,7 +91,7 @@ include user/module.mk
 include test/module.mk
 
 # ---- top-level targets -----------------------------------------------------------------------
-.PHONY: all run test bench debug clean setup setup-test images tools fuzz
+.PHONY: all run test bench debug clean setup setup-test images tools fuzz dtrace
 all: images tools
 tools: $(HOST_TOOLS)
 images: $(IMAGES_ELF)
@@ -113,6 +113,15 @@ test: setup-test
 bench: setup
 	$(Q)$(MAKE) --no-print-directory all bench-build
 	$(Q)scripts/run-bench.sh $(foreach b,$(BENCHES),'$(b)')
+
+# make dtrace S=script.d [D_OPTS="-x bufsize=16k -q"]: compiles the D program on the host and
+# runs it on the board in QEMU over the demo system.
+dtrace: setup
+	$(Q)$(MAKE) --no-print-directory all
+	$(Q)[ -n "$(S)" ] || { echo "usage: make dtrace S=script.d [D_OPTS=...]" >&2; exit 2; }
+	$(Q)$(H)/dcompile $(D_OPTS) -s $(S) -o $(B)/script.dobj
+	$(Q)QEMU_ARGS="dtrace -c init $(B)/script.dobj" QEMU_TIMEOUT=$${QEMU_TIMEOUT:-120} \
+	    scripts/qemu-run.sh $(B)/dtrace.elf
 
 debug: setup
 	$(Q)$(MAKE) --no-print-directory all

@@ -15,6 +15,7 @@
 #include <kernel/arch.h>
 #include <kernel/board.h>
 #include <kernel/ktrace.h>
+#include <kernel/kdtrace.h>
 #include <uapi/kcall.h>
 
 uint64_t k_kcall_count;
@@ -270,6 +271,11 @@ static int kcall_invoke(struct thread *t, uint32_t n, const uint32_t *a)
     case KC_TraceEvent:      return ktrace_call(t, a[0], a[1], a[2], a[3]);
     case KC_ProcInfo:        return do_proc_info(t, a[0], a[1]);
     case KC_ThreadInfo:      return do_thread_info(t, a[0], a[1]);
+    case KC_DTrace: {
+        int r = kdt_call(t, a[0], a[1], a[2], a[3]);
+        ktrace_resync();        // D probes switch the trace hooks on and off
+        return r;
+    }
     default:                 return -ENOSYS;
     }
 }

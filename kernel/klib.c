@@ -51,6 +51,71 @@ void *kmemset(void *dst, int c, size_t n)
     return dst;
 }
 
+// The standard names, for portable code built into the kernel (the D engine) and for the
+// calls gcc itself may emit. Plain loops: none of these is on a hot path. (Host unit tests
+// link the host's C library instead.)
+#ifndef HOST_TEST
+void *memcpy(void *dst, const void *src, size_t n)
+{
+    return kmemcpy(dst, src, n);
+}
+
+void *memset(void *dst, int c, size_t n)
+{
+    return kmemset(dst, c, n);
+}
+
+void *memmove(void *dst, const void *src, size_t n)
+{
+    char *d = dst;
+    const char *s = src;
+    if (d < s) {
+        while (n--)
+            *d++ = *s++;
+    } else {
+        while (n--)
+            d[n] = s[n];
+    }
+    return dst;
+}
+
+int memcmp(const void *a, const void *b, size_t n)
+{
+    const unsigned char *x = a, *y = b;
+    for (size_t i = 0; i < n; i++)
+        if (x[i] != y[i])
+            return x[i] - y[i];
+    return 0;
+}
+
+size_t strlen(const char *s)
+{
+    size_t n = 0;
+    while (s[n])
+        n++;
+    return n;
+}
+
+int strcmp(const char *a, const char *b)
+{
+    while (*a && *a == *b) {
+        a++;
+        b++;
+    }
+    return (unsigned char)*a - (unsigned char)*b;
+}
+
+char *strchr(const char *s, int c)
+{
+    for (;; s++) {
+        if (*s == (char)c)
+            return (char *)s;
+        if (!*s)
+            return NULL;
+    }
+}
+#endif
+
 struct outbuf {
     char *buf;
     size_t size, len;

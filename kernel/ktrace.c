@@ -11,6 +11,9 @@
 #include <kernel/pmem.h>
 #include <kernel/irq.h>
 #include <kernel/arch.h>
+#include <kernel/kdtrace.h>
+#include <kernel/ipc.h>
+#include <d/dprobes.h>
 #include <uapi/kcall.h>
 #include <uapi/ktrace.h>
 
@@ -33,16 +36,29 @@ static uint32_t notes_overflow;
 static uint32_t pid_of(const struct thread *t);
 static uint32_t tid_of(const struct thread *t);
 
-// Brings the hooks' flags up to date with the ring (after anything that may change them).
+// Brings the hooks' flags up to date with the ring and the D provider (after anything that
+// may change them): a class's hooks run while the ring records it or a D program runs.
 static void ktrace_sync(void)
 {
     static uint32_t synced = 0xffffffffu;
-    if (ktrace.tr_active != synced) {
-        synced = ktrace.tr_active;
+    uint32_t want = ktrace.tr_active | (kdt_active ? 0xffu : 0u);
+    if (want != synced) {
+        synced = want;
         for (unsigned c = 0; c < KEV_NCLASS; c++)
-            ktrace_cls_on[c] = (uint8_t)((synced >> c) & 1u);
+            ktrace_cls_on[c] = (uint8_t)((want >> c) & 1u);
     }
-    ktrace_kernel_on = ktrace.tr_running || ktrace_notes;
+    ktrace_kernel_on = ktrace.tr_running || ktrace_notes || kdt_active;
+}
+
+void ktrace_resync(void)
+{
+    ktrace_sync();
+}
+
+// Is the ring recording this class? (The hooks also run for D probes.)
+static bool ring_on(unsigned cls)
+{
+    return trace_on(&ktrace, cls);
 }
 
 void ktrace_init(void)
@@ -83,6 +99,11 @@ void ktrace_exit_end(struct thread *next)
     if (next->kc_trace)
         ktrace_kcall_exit_ev(next);
     if (next != ring_current) {
+        if (kdt_active) {
+            if (ring_current)
+                kdt_fire(DPROBE_SCHED_OFFCPU, tid_of(ring_current), ring_current->state, 0, 0);
+            kdt_fire(DPROBE_SCHED_ONCPU, tid_of(next), next->prio, 0, 0);
+        }
         trace_ring_set_current(&ktrace, pid_of(next), tid_of(next));
         ring_current = next;
     }
@@ -111,17 +132,24 @@ static uint32_t tid_of(const struct thread *t)
 
 void ktrace_kcall_entry_ev(struct thread *t)
 {
-    if (!KTRACE_ON(KEV_C_KER_CALL))
+    bool ring = ring_on(KEV_C_KER_CALL);
+    if (!ring && !kdt_active)
         return;
     uint32_t n = arch_call_number(t);
     unsigned ev = KEV_KC_ENTRY(n & (KEV_KC_MAX - 1));
     if (n >= KEV_KC_MAX)
         ev = KEV_KC_ENTRY(KEV_KC_MAX - 1);      // unknown numbers share the last id
-    if (trace_is_wide(&ktrace, KEV_C_KER_CALL, ev)) {
+    bool wide = ring && trace_is_wide(&ktrace, KEV_C_KER_CALL, ev);
+    if (wide || kdt_active) {
         uint32_t args[6];
         for (unsigned i = 0; i < 6; i++)
             args[i] = arch_call_arg(t, i);
-        trace_emit_words(&ktrace, KEV_C_KER_CALL, ev, args, 6);
+        if (wide)
+            trace_emit_words(&ktrace, KEV_C_KER_CALL, ev, args, 6);
+        else if (ring)
+            trace_emit_simple(&ktrace, KEV_C_KER_CALL, ev, args[0], args[1]);
+        if (n < DPROBE_KCALL_MAX)
+            kdt_fire_args(DPROBE_KCALL_ENTRY(n), args, 6);
     } else {
         trace_emit_simple(&ktrace, KEV_C_KER_CALL, ev, arch_call_arg(t, 0), arch_call_arg(t, 1));
     }
@@ -132,9 +160,11 @@ void ktrace_kcall_exit_ev(struct thread *t)
 {
     unsigned n = t->kc_trace - 1u;
     t->kc_trace = 0;
-    if (!KTRACE_ON(KEV_C_KER_CALL))
-        return;
     uint32_t r0 = arch_call_result(t, 0), r1 = arch_call_result(t, 1);
+    if (kdt_active && n < DPROBE_KCALL_MAX)
+        kdt_fire(DPROBE_KCALL_RETURN(n), (uint64_t)(int64_t)(int32_t)r0, n, 0, 0);
+    if (!ring_on(KEV_C_KER_CALL))
+        return;
     bool wide64 = n == KC_ClockCycles || n == KC_ClockTime;
     if (!wide64) {
         // [result, 0] on success, [-1, errno] on failure, as QNX's exit events.
@@ -145,8 +175,38 @@ void ktrace_kcall_exit_ev(struct thread *t)
     trace_emit_simple(&ktrace, KEV_C_KER_CALL, KEV_KC_EXIT(n), r0, r1);
 }
 
+// The D probes of a state change: the blocking states, and wakeups.
+static void kdt_state(const struct thread *t)
+{
+    uint32_t tid = tid_of(t), obj = 0, id;
+    switch (t->state) {
+    case THS_SEND:      id = DPROBE_SCHED_BLOCK_SEND; obj = (uint32_t)t->coid; break;
+    case THS_RECEIVE:   id = DPROBE_SCHED_BLOCK_RECEIVE; obj = t->chan ? (uint32_t)t->chan->chid : 0; break;
+    case THS_REPLY:     id = DPROBE_SCHED_BLOCK_REPLY; obj = (uint32_t)t->coid; break;
+    case THS_MUTEX:     id = DPROBE_SCHED_BLOCK_MUTEX; break;
+    case THS_CONDVAR:   id = DPROBE_SCHED_BLOCK_COND; break;
+    case THS_SEM:       id = DPROBE_SCHED_BLOCK_SEM; break;
+    case THS_NANOSLEEP: id = DPROBE_SCHED_BLOCK_SLEEP; break;
+    case THS_JOIN:      id = DPROBE_SCHED_BLOCK_JOIN; obj = (uint32_t)t->join_tid; break;
+    case THS_READY:
+        if (t->traced_state == THS_RUNNING || t->traced_state == THS_READY)
+            return;     // preempted, not woken
+        id = DPROBE_SCHED_WAKEUP;
+        obj = t->traced_state;
+        break;
+    default:
+        return;
+    }
+    kdt_fire(id, tid, obj, 0, 0);
+}
+
 void ktrace_state_ev(const struct thread *t)
 {
+    if (kdt_active)
+        kdt_state(t);
+    ((struct thread *)t)->traced_state = t->state;
+    if (!ring_on(KEV_C_PR_TH))
+        return;
     unsigned ev = t->state;
     if (trace_is_wide(&ktrace, KEV_C_PR_TH, ev)) {
         uint32_t w[4] = { pid_of(t), tid_of(t), t->prio, t->policy };
@@ -158,6 +218,10 @@ void ktrace_state_ev(const struct thread *t)
 
 void ktrace_thread_ev(const struct thread *t, unsigned ev)
 {
+    if (kdt_active && ev == KEV_TH_CREATE)
+        kdt_fire(DPROBE_SCHED_CREATE, tid_of(t), pid_of(t), 0, 0);
+    if (kdt_active && ev == KEV_TH_DESTROY)
+        kdt_fire(DPROBE_SCHED_EXIT, tid_of(t), (uint64_t)(int64_t)t->exit_status, 0, 0);
     trace_emit_simple(&ktrace, KEV_C_PR_TH, ev, pid_of(t), tid_of(t));
 }
 
@@ -169,17 +233,39 @@ void ktrace_thread_name_ev(const struct thread *t)
 
 void ktrace_proc_ev(const struct proc *p, unsigned ev)
 {
+    if (kdt_active && ev == KEV_PR_CREATE_NAME)
+        kdt_fire(DPROBE_PROC_CREATE, (uint32_t)p->pid, (uint32_t)p->ppid, 0, 0);
+    if (kdt_active && ev == KEV_PR_DESTROY_NAME)
+        kdt_fire(DPROBE_PROC_EXIT, (uint32_t)p->pid, (uint64_t)(int64_t)p->exit_status, 0, 0);
     uint32_t w[2] = { (uint32_t)p->ppid, (uint32_t)p->pid };
     trace_emit_string(&ktrace, KEV_C_PR_TH, ev, w, 2, p->name);
 }
 
 void ktrace_int_ev(unsigned ev, uint32_t irq, uint32_t who)
 {
+    if (kdt_active && irq < DPROBE_IRQ_MAX && (ev == KEV_INT_ENTER || ev == KEV_INT_EXIT))
+        kdt_fire(ev == KEV_INT_ENTER ? DPROBE_IRQ_ENTRY(irq) : DPROBE_IRQ_EXIT(irq), irq, 0, 0, 0);
     trace_emit_simple(&ktrace, KEV_C_INT, ev, irq, who);
+}
+
+// D's msg probes: arg0 connection or channel (0: not known here), arg1 receive id (or the
+// pulse code), arg2 bytes (0: not known here), arg3 the peer (pid, or pid << 16 | tid).
+static void kdt_comm(unsigned ev, uint32_t a, uint32_t b)
+{
+    switch (ev) {
+    case KEV_COMM_SND_MESSAGE:   kdt_fire(DPROBE_MSG_SEND, 0, a, 0, b); break;
+    case KEV_COMM_REC_MESSAGE:   kdt_fire(DPROBE_MSG_RECEIVE, 0, a, 0, b); break;
+    case KEV_COMM_REPLY_MESSAGE: kdt_fire(DPROBE_MSG_REPLY, 0, a, 0, b); break;
+    case KEV_COMM_MSG_ERROR:     kdt_fire(DPROBE_MSG_ERROR, 0, a, 0, b); break;
+    case KEV_COMM_SND_PULSE:     kdt_fire(DPROBE_MSG_PULSE, a, b, 0, 0); break;
+    default: break;
+    }
 }
 
 void ktrace_comm_ev(unsigned ev, uint32_t a, uint32_t b)
 {
+    if (kdt_active)
+        kdt_comm(ev, a, b);
     trace_emit_simple(&ktrace, KEV_C_COMM, ev, a, b);
 }
 
@@ -324,6 +410,7 @@ static int insert_user(struct proc *p, uint32_t cmd, uint32_t code, uint32_t a, 
 {
     if (code > KEV_EVENT_MASK)
         return -EINVAL;
+    kdt_fire(DPROBE_USER_EVENT, code, a, b, 0);
     if (cmd == KTRACE_INSERTSUSEREVENT) {
         trace_emit_simple(&ktrace, KEV_C_USER, code, a, b);
         return 0;

@@ -16,6 +16,7 @@
 #include <kernel/pmem.h>
 #include <kernel/kcall.h>
 #include <kernel/ktrace.h>
+#include <kernel/kdtrace.h>
 #include <uapi/ktrace.h>
 #include <board_config.h>
 
@@ -30,8 +31,11 @@ static void kernel_tick(void)
     k_ticks++;
     ktimer_run(k_ticks);
     sched_tick();
-    if (unlikely(ktrace_kernel_on) && k_ticks % TICK_HZ == 0)
-        trace_ring_tick(&ktrace);       // a TIME event at least every 2^32 cycles
+    if (unlikely(ktrace_kernel_on)) {
+        if (ktrace.tr_running && k_ticks % TICK_HZ == 0)
+            trace_ring_tick(&ktrace);   // a TIME event at least every 2^32 cycles
+        kdt_tick();                     // D tick-N / profile-N probes
+    }
     ktrace_int(KEV_INT_EXIT, KIRQ_TICK, 0);
 }
 

@@ -14,6 +14,7 @@
 #include <kernel/board.h>
 #include <kernel/utimer.h>
 #include <kernel/shost.h>
+#include <kernel/kdtrace.h>
 
 struct proc k_procs[KMAX_PROCS];
 bool k_system_done;
@@ -183,6 +184,7 @@ void proc_last_thread_gone(struct proc *p, int32_t status)
     utimer_proc_gone(p);
     shost_proc_gone(p);
     ktrace_proc_gone(p);
+    kdt_proc_gone(p);
     ktrace_proc(p, KEV_PR_DESTROY_NAME);
     p->state = PROC_ZOMBIE;
 
@@ -247,7 +249,8 @@ bool proc_can_read(const struct proc *p, uint32_t addr, uint32_t len)
 {
     return p && (range_inside(addr, len, p->ram_base, p->ram_size) ||
                  range_inside(addr, len, p->flash_base, p->flash_size) ||
-                 (p->map_len && range_inside(addr, len, p->map_base, p->map_len)));
+                 (p->map_len && range_inside(addr, len, p->map_base, p->map_len)) ||
+                 (p->map2_len && range_inside(addr, len, p->map2_base, p->map2_len)));
 }
 
 int proc_copy_string(const struct proc *p, uint32_t uaddr, char *dst, size_t size)

@@ -11,7 +11,7 @@
 # A boot image is the kernel plus a set of programs; the first one listed is started as pid 1.
 
 ALL_APPS := init srv client ticker driver worker ktest kt_peer kt_fault kbench tracelogger \
-            tflood
+            tflood dtrace
 
 init_PRIO    := 20
 srv_PRIO     := 12
@@ -39,7 +39,18 @@ init_FLAGS   := KAPP_F_TRACE
 tflood_FLAGS := KAPP_F_TRACE
 tflood_PRIO  := 50
 
-IMAGES := demo ktest kbench kbench_notrace tflood
+# The target's dtrace: the consumer of trace/d, with the two calls that change aggregations
+# renamed to kernel calls (its view of the engine is read-only).
+dtrace_FLAGS := KAPP_F_TRACE
+dtrace_PRIO  := 150
+dtrace_EXTRA := trace/d/consume.c trace/d/fmt.c trace/d/agg.c trace/d/vm.c trace/d/engine.c \
+                trace/d/verify.c trace/d/probes.c
+dtrace_STACK := 0x800
+$(B)/apps/dtrace/obj/trace/d/consume.c.o: UCFLAGS += -Ddvm_agg_clear=kdt_user_agg_clear \
+                                               -Ddvm_agg_remove=kdt_user_agg_remove
+
+IMAGES := demo ktest kbench kbench_notrace tflood dtrace
+dtrace_APPS := dtrace init srv client ticker driver worker
 demo_APPS   := init srv client ticker driver worker tracelogger
 tflood_APPS := tflood tracelogger
 ktest_APPS  := ktest kt_peer kt_fault

@@ -43,3 +43,8 @@ SCRIPT_TESTS += $$(if $$(filter demo,$$(MATRIX_TESTS_$(1))),qemu-$(1)/demo|120|B
 SCRIPT_TESTS += $$(if $$(filter tracelogger,$$(MATRIX_TESTS_$(1))),qemu-$(1)/tracelogger|600|BOARD=$(1)|test/qemu/test_tracelogger.sh|build/$(1)|$(H))
 endef
 $(foreach b,$(MATRIX_BOARDS),$(eval $(call MATRIX_template,$(b))))
+
+# D on the target: make dtrace's path (dcompile on the host, the kernel's D provider, the
+# target's dtrace consumer) over the demo system.
+SCRIPT_TESTS += qemu/dtrace|300|test/qemu/test_dtrace.sh|$(B)|$(H)
+TEST_DEPS    += $(B)/dtrace.elf $(H)/dcompile

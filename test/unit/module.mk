@@ -3,12 +3,14 @@
 # layers (kstub.c). One binary per test_<x>.c.
 KUNIT_CORE := kernel/sched.c kernel/thread.c kernel/ktimer.c kernel/proc.c kernel/ipc.c \
               kernel/sync.c kernel/irq.c kernel/utimer.c kernel/pmem.c kernel/klib.c \
-              kernel/shost.c kernel/kcall.c kernel/ktrace.c trace/trace_ring.c \
+              kernel/shost.c kernel/kcall.c kernel/ktrace.c kernel/kdtrace.c trace/trace_ring.c \
+              trace/d/verify.c trace/d/vm.c trace/d/engine.c trace/d/agg.c trace/d/probes.c \
               test/unit/kstub.c
-KUNIT_TESTS := sched pmem ipc sync_timeout ktrace
+KUNIT_TESTS := sched pmem ipc sync_timeout ktrace kdtrace
 
+KUNIT_EXTRA_kdtrace := trace/d/lex.c trace/d/parse.c trace/d/cg.c   # the compiler
 define KUNIT_template
-$(HT)/test_$(1): $(call host_test_objs,test/unit/test_$(1).c $(KUNIT_CORE))
+$(HT)/test_$(1): $(call host_test_objs,test/unit/test_$(1).c $(KUNIT_CORE) $(KUNIT_EXTRA_$(1)))
 	@echo "  TESTLD  $$@"
 	$$(Q)$$(HOST_CC) $$(HOST_TLDFLAGS) -o $$@ $$^ -lcmocka
 HOST_TESTS += $(HT)/test_$(1)

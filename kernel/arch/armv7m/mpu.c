@@ -8,7 +8,8 @@
 //   region 2: the running process's device window (KAPP_F_IO programs), read-write, device
 //   region 3: the trace ring for the process that allocated it (its logger): read-only for
 //             it (the kernel keeps writing), never executable; subregions past the ring's end are disabled
-// Regions 4-7 are off. Kernel RAM and every other process's RAM are reached by nobody but the
+//   region 4: the D engine's block for its consumer (kernel/kdtrace.c), the same way
+// Regions 5-7 are off. Kernel RAM and every other process's RAM are reached by nobody but the
 // kernel. Slots are powers of two aligned on their size (checked when a program is loaded).
 #include <kernel/arch.h>
 #include <kernel/proc.h>
@@ -55,16 +56,16 @@ void arch_map_layout(uint32_t len, uint32_t *size, uint32_t *align)
     *size = (len + sub - 1) / sub * sub;
 }
 
-static void map_set(uint32_t base, uint32_t len)
+static void map_set(unsigned n, uint32_t base, uint32_t len)
 {
     if (!len) {
-        region_set(3, 0, 0, 0);
+        region_set(n, 0, 0, 0);
         return;
     }
     uint32_t region = 1u << log2_exact(len < 256 ? 256 : len);
     uint32_t sub = region / 8, nsub = (len + sub - 1) / sub;
     uint32_t srd = (0xffu << nsub) & 0xffu;
-    region_set(3, base, region, RASR_AP_URO | RASR_XN | RASR_NORMAL | srd << 8);
+    region_set(n, base, region, RASR_AP_URO | RASR_XN | RASR_NORMAL | srd << 8);
 }
 
 bool arch_mpu_region_ok(uint32_t base, uint32_t size)
@@ -78,9 +79,11 @@ void arch_mpu_switch(const struct proc *p)
         region_set(1, 0, 0, 0);
         region_set(2, 0, 0, 0);
         region_set(3, 0, 0, 0);
+        region_set(4, 0, 0, 0);
         return;
     }
-    map_set(p->map_base, p->map_len);
+    map_set(3, p->map_base, p->map_len);
+    map_set(4, p->map2_base, p->map2_len);
     region_set(1, p->ram_base, p->ram_size, RASR_AP_RW | RASR_XN | RASR_NORMAL);
     if (p->app->mmio_size)
         region_set(2, p->app->mmio_base, p->app->mmio_size, RASR_AP_RW | RASR_XN | RASR_DEVICE);

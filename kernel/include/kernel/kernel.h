@@ -43,5 +43,13 @@ size_t kstrlcpy(char *dst, const char *src, size_t size);
 int    kstrncmp(const char *a, const char *b, size_t n);
 void  *kmemcpy(void *dst, const void *src, size_t n);
 void  *kmemset(void *dst, int c, size_t n);
+// Standard names (klib.c), for portable code built into the kernel.
+void *memcpy(void *dst, const void *src, size_t n);
+void *memset(void *dst, int c, size_t n);
+void *memmove(void *dst, const void *src, size_t n);
+int memcmp(const void *a, const void *b, size_t n);
+size_t strlen(const char *s);
+int strcmp(const char *a, const char *b);
+char *strchr(const char *s, int c);
 
 #endif

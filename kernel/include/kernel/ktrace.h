@@ -38,6 +38,8 @@ int ktrace_call(struct thread *t, uint32_t cmd, uint32_t a, uint32_t b, uint32_t
 // interrupt for buffers that filled), and after (the next thread's kernel-call exit event).
 void ktrace_exit_begin(void);
 void ktrace_exit_end(struct thread *next);
+// After the D provider switched its probes on or off.
+void ktrace_resync(void);
 void ktrace_proc_gone(struct proc *p);
 // The dynamic filter (the D engine's predicates): fn decides, per event of the classes in
 // cls_mask, whether it is recorded. fn NULL detaches. Kernel code only.

@@ -23,6 +23,7 @@ struct proc {
     uint32_t ram_base, ram_size;
     uint32_t flash_base, flash_size;
     uint32_t map_base, map_len;   // read-only mapping of the trace ring (its logger), or 0
+    uint32_t map2_base, map2_len; // read-only mapping of the D engine (its consumer), or 0
     struct list threads;
     int32_t nthreads;
     int32_t next_tid;

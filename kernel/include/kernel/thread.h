@@ -53,6 +53,7 @@ struct thread {
     int32_t wake_ret;           // result to deliver once a condvar waiter owns its mutex
     int32_t exit_status;
     uint16_t kc_trace;          // traced kernel call in progress: event id + 1 (0: none)
+    uint8_t  traced_state;      // the state the tracer last saw (D's wakeup probe says it)
     char name[KNAME_MAX];
 };
 

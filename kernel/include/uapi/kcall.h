@@ -61,7 +61,8 @@
     X(47, SysInfo, 2)                  \
     X(48, TraceEvent, 4)               \
     X(49, ProcInfo, 2)                 \
-    X(50, ThreadInfo, 2)
+    X(50, ThreadInfo, 2)               \
+    X(51, DTrace, 4)
 
 enum kcall_number {
 #define KCALL_ENUM(num, name, nargs) KC_##name = num,

@@ -44,6 +44,9 @@
 #ifndef EINVAL
 #define EINVAL 22
 #endif
+#ifndef ENOSPC
+#define ENOSPC 28
+#endif
 #ifndef EDEADLK
 #define EDEADLK 45
 #endif

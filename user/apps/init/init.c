@@ -32,7 +32,7 @@ int main(void)
         }
     }
     int reg = ChannelCreate(0);
-    int srv = spawn("srv", (uint32_t)reg);
+    int srv = spawn("srv", DEMO_ADDR(ProcSelf(), reg));     // init need not be pid 1
 
     union {
         struct demo_msg m;

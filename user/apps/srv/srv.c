@@ -59,7 +59,8 @@ int main(void)
     ThreadName(0, "srv-main");
     chid = ChannelCreate(0);
     lock = MutexCreate();
-    int init = ConnectAttach(1, (int)ProcArg());
+    uint32_t registry = ProcArg();     // init's registry: DEMO_ADDR(pid, chid)
+    int init = ConnectAttach(DEMO_PID(registry), DEMO_CHID(registry));
     struct demo_msg reg = { DEMO_REGISTER, chid };
     if (MsgSend(init, &reg, sizeof(reg), NULL, 0) < 0)
         return 1;

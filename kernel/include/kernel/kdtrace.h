@@ -1,0 +1,24 @@
+// SPDX-License-Identifier: MIT
+// The kernel's D provider (kdtrace.c): the DTrace kernel call, and the firing of D probes
+// from the trace hooks (ktrace.c). kdt_active is set while a loaded program runs; the hooks
+// reach kdt_fire() only then (the flags ktrace_sync computes include it), so a disabled probe
+// costs what the plain hook costs.
+#ifndef KERNEL_KDTRACE_H
+#define KERNEL_KDTRACE_H
+
+#include <kernel/kernel.h>
+
+struct thread;
+struct proc;
+
+extern bool kdt_active;
+
+int kdt_call(struct thread *t, uint32_t cmd, uint32_t a, uint32_t b, uint32_t c);
+// Fires probe `id` (d/dprobes.h) in the context of the current thread, with up to 6 arguments.
+void kdt_fire(uint32_t id, uint64_t a0, uint64_t a1, uint64_t a2, uint64_t a3);
+void kdt_fire_args(uint32_t id, const uint32_t *args, unsigned n);
+// Called on every tick while a program runs: fires its tick-N / profile-N probes when due.
+void kdt_tick(void);
+void kdt_proc_gone(struct proc *p);
+
+#endif

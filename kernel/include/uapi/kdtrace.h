@@ -1,0 +1,32 @@
+// SPDX-License-Identifier: MIT
+// DTrace(cmd, a, b, c): the kernel's D provider (trace/d/ is the engine). A consumer loads a
+// compiled D program (a DIF object, d/dif.h), starts it, reads its records at its switch rate
+// and stops it; the kernel verifies the object before it runs anything, fires the program's
+// probes from its trace hooks, and maps the engine's state read-only into the consumer so it
+// can print aggregations. Needs KAPP_F_TRACE. Returns >= 0, or -1 with errno.
+#ifndef UAPI_KDTRACE_H
+#define UAPI_KDTRACE_H
+
+#include <stdint.h>
+
+enum kdt_cmd {
+    KDT_LOAD = 1,   // (struct kdt_load *): verify and load; EINVAL with the reason in errbuf
+    KDT_GO = 2,     // fires BEGIN, then the program's probes
+    KDT_STOP = 3,   // fires END; probes stop
+    KDT_READ = 4,   // (cpu, buf, len): the principal buffer's records; len >= bufsize
+    KDT_STATE = 5,  // -> address of the engine's struct dvm_state (read-only mapping)
+    KDT_UNLOAD = 6,
+    KDT_AGGCLEAR = 7,   // (agg): clear() / the consumer's part of trunc(): values to zero
+    KDT_AGGREMOVE = 8,  // (agg, keys): drop one key (trunc); keys as the consumer read them
+};
+
+struct kdt_load {
+    uint32_t obj, objlen;           // the DIF object in the caller's memory
+    uint32_t bufsize, aggsize, dynvarsize, specsize;
+    uint32_t bufpolicy;             // d/dvm.h enum dvm_bufpolicy
+    uint32_t bufresize_manual;      // 0: halve bufsize until it fits (and say so); 1: fail
+    uint32_t nspec;
+    uint32_t errbuf, errlen;        // where the kernel writes why it refused the program
+};
+
+#endif

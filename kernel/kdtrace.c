@@ -1,0 +1,289 @@
+// SPDX-License-Identifier: MIT
+// The kernel's D provider: one loaded D program at a time. KDT_LOAD copies the DIF object into
+// a block from the contiguous allocator and lets the engine (trace/d) verify it and lay out its
+// buffers in the same block, which is then mapped read-only into the consumer. KDT_GO fires
+// BEGIN and turns the probes on: the trace hooks call kdt_fire() for their probe ids
+// (d/dprobes.h); the engine runs the enabled clauses, predicates first, so a false predicate
+// records nothing. KDT_READ hands the consumer the records of a principal buffer; KDT_STOP
+// fires END. Everything runs inside the kernel, whose entries never nest (docs/ARCHITECTURE.md),
+// which is the engine's locking rule ("the caller runs dvm_fire() with interrupts off").
+#include <kernel/kdtrace.h>
+#include <kernel/ktrace.h>
+#include <kernel/thread.h>
+#include <kernel/proc.h>
+#include <kernel/pmem.h>
+#include <kernel/arch.h>
+#include <kernel/board.h>
+#include <d/dvm.h>
+#include <d/dprobes.h>
+#include <uapi/kdtrace.h>
+
+bool kdt_active;
+static struct dvm_state *dst;       // at the start of the block, mapped into the consumer
+static void *block;
+static uint32_t block_len;
+static struct proc *consumer;
+
+#define KDT_MAX_TIMERS 8
+static struct {
+    uint32_t id;
+    uint64_t period_ns, next_ns;
+} timers[KDT_MAX_TIMERS];
+static unsigned ntimers;
+
+static uint64_t now_ns(void)
+{
+    uint64_t c = board_cycles(), hz = board_cycles_per_sec();
+    return (c / hz) * 1000000000u + (c % hz) * 1000000000u / hz;
+}
+
+static void fill_ctx(struct dvm_ctx *ctx)
+{
+    const struct thread *t = k_current;
+    const struct proc *p = t ? t->proc : NULL;
+    ctx->cpu = 0;
+    ctx->pid = p ? p->pid : 0;
+    ctx->tid = p ? t->tid : (t ? t->index + 1 : 0);
+    ctx->ppid = p ? p->ppid : 0;
+    ctx->errno_ = 0;
+    ctx->timestamp = ctx->vtimestamp = ctx->walltimestamp = now_ns();
+    ctx->execname = p ? p->name : "kernel";
+}
+
+// Table probes are fired only when enabled; timer probes (ids from DPROBE_TIMER_BASE) exist
+// only when the program has them.
+static bool wanted(uint32_t id)
+{
+    return kdt_active && (id >= DPROBE_TIMER_BASE || dvm_enabled(dst, id));
+}
+
+void kdt_fire(uint32_t id, uint64_t a0, uint64_t a1, uint64_t a2, uint64_t a3)
+{
+    if (!wanted(id))
+        return;
+    struct dvm_ctx ctx;
+    uint64_t args[DVM_NARGS] = { a0, a1, a2, a3 };
+    fill_ctx(&ctx);
+    dvm_fire(dst, &ctx, id, args);
+    if (dst->exiting)
+        kdt_active = false;     // exit() ran: END is the consumer's to fire, at KDT_STOP
+}
+
+void kdt_fire_args(uint32_t id, const uint32_t *a, unsigned n)
+{
+    if (!wanted(id))
+        return;
+    struct dvm_ctx ctx;
+    uint64_t args[DVM_NARGS] = { 0 };
+    for (unsigned i = 0; i < n && i < DVM_NARGS; i++)
+        args[i] = a[i];
+    fill_ctx(&ctx);
+    dvm_fire(dst, &ctx, id, args);
+    if (dst->exiting)
+        kdt_active = false;
+}
+
+void kdt_tick(void)
+{
+    if (!kdt_active || !ntimers)
+        return;
+    uint64_t now = now_ns();
+    for (unsigned i = 0; i < ntimers; i++) {
+        if (now < timers[i].next_ns)
+            continue;
+        timers[i].next_ns += timers[i].period_ns;
+        if (timers[i].next_ns <= now)       // fell behind: do not fire a burst
+            timers[i].next_ns = now + timers[i].period_ns;
+        kdt_fire(timers[i].id, 0, 0, 0, 0);
+    }
+}
+
+static void unmap(void)
+{
+    if (consumer) {
+        consumer->map2_base = consumer->map2_len = 0;
+        if (k_current && k_current->proc == consumer)
+            arch_mpu_switch(consumer);
+    }
+}
+
+static void unload(void)
+{
+    kdt_active = false;
+    unmap();
+    if (block)
+        pmem_free(&k_pmem, block);
+    block = NULL;
+    dst = NULL;
+    consumer = NULL;
+    ntimers = 0;
+}
+
+void kdt_proc_gone(struct proc *p)
+{
+    if (block && consumer == p)
+        unload();
+}
+
+static uint32_t align8(uint32_t v)
+{
+    return (v + 7u) & ~7u;
+}
+
+static void copy_err(struct proc *p, const struct kdt_load *l, const char *msg)
+{
+    if (!l->errlen || !proc_can_write(p, l->errbuf, l->errlen))
+        return;
+    kstrlcpy((char *)(uintptr_t)l->errbuf, msg, l->errlen);
+}
+
+static int load(struct proc *p, uint32_t uargs)
+{
+    struct kdt_load l;
+    char err[128];
+
+    if (block)
+        return -EEXIST;
+    if (!proc_can_read(p, uargs, sizeof(l)))
+        return -EFAULT;
+    kmemcpy(&l, (const void *)(uintptr_t)uargs, sizeof(l));
+    if (!l.objlen || l.objlen > 64u * 1024u || !proc_can_read(p, l.obj, l.objlen))
+        return l.objlen > 64u * 1024u ? -EINVAL : -EFAULT;
+    if (l.bufpolicy > DVM_BUF_RING || l.nspec > DVM_MAXSPEC || l.bufsize > (1u << 20) ||
+        l.aggsize > (1u << 20) || l.dynvarsize > (1u << 20) || l.specsize > (1u << 20))
+        return -EINVAL;
+
+    // The block: the engine's state, the object, the buffers, the tables. Asking for what the
+    // options add up to; with bufresize=auto the engine lowers bufsize to fit a smaller block.
+    uint32_t need = align8(sizeof(struct dvm_state)) + align8(l.objlen) +
+                    (l.bufpolicy == DVM_BUF_SWITCH ? 2u : 1u) * l.bufsize + l.aggsize +
+                    l.dynvarsize + l.nspec * l.specsize + 16384u;
+    uint32_t size = 0, align = 0;
+    for (uint32_t want = need; want >= 16384u; want /= 2) {
+        arch_map_layout(want, &size, &align);
+        block = pmem_alloc(&k_pmem, size, align);
+        if (block || l.bufresize_manual)
+            break;
+    }
+    if (!block)
+        return -ENOMEM;
+    block_len = size;
+    kmemset(block, 0, sizeof(struct dvm_state));
+    dst = (struct dvm_state *)block;
+    uint8_t *objcopy = (uint8_t *)block + align8(sizeof(struct dvm_state));
+    kmemcpy(objcopy, (const void *)(uintptr_t)l.obj, l.objlen);
+    uint8_t *mem = objcopy + align8(l.objlen);
+    struct dvm_opts o = {
+        .bufsize = l.bufsize, .aggsize = l.aggsize, .dynvarsize = l.dynvarsize,
+        .bufpolicy = l.bufpolicy, .bufresize_manual = l.bufresize_manual, .ncpu = 1,
+        .nspec = l.nspec, .specsize = l.specsize,
+    };
+    if (dvm_load(dst, objcopy, l.objlen, &o, mem, block_len - (uint32_t)(mem - (uint8_t *)block),
+                 err, sizeof(err)) < 0) {
+        copy_err(p, &l, err);
+        pmem_free(&k_pmem, block);
+        block = NULL;
+        dst = NULL;
+        return -EINVAL;
+    }
+    // Its tick-N / profile-N probes.
+    ntimers = 0;
+    for (uint32_t i = 0; i < dst->obj.hdr->dh_nprobes && ntimers < KDT_MAX_TIMERS; i++) {
+        const struct dif_probe *pr = &dst->obj.probes[i];
+        if (pr->dp_period) {
+            timers[ntimers].id = pr->dp_id;
+            timers[ntimers].period_ns = pr->dp_period;
+            ntimers++;
+        }
+    }
+    consumer = p;
+    p->map2_base = (uint32_t)(uintptr_t)block;
+    p->map2_len = block_len;
+    arch_mpu_switch(p);
+    return 0;
+}
+
+struct read_ctx {
+    uint8_t *dst;
+    uint32_t len, off;
+};
+
+static void read_one(void *arg, const struct dvm_rechdr *rec)
+{
+    struct read_ctx *r = arg;
+    if (r->off + rec->rh_size <= r->len) {
+        kmemcpy(r->dst + r->off, rec, rec->rh_size);
+        r->off += rec->rh_size;
+    }
+}
+
+static int read_records(struct proc *p, uint32_t cpu, uint32_t buf, uint32_t len)
+{
+    if (cpu != 0)
+        return -EINVAL;
+    if (len < dst->buf[0].size)
+        return -ENOSPC;     // a record that does not fit would be lost: refuse instead
+    if (!proc_can_write(p, buf, len))
+        return -EFAULT;
+    struct read_ctx r = { (uint8_t *)(uintptr_t)buf, len, 0 };
+    dvm_buf_read(dst, 0, !kdt_active, read_one, &r);
+    return (int)r.off;
+}
+
+int kdt_call(struct thread *t, uint32_t cmd, uint32_t a, uint32_t b, uint32_t c)
+{
+    struct proc *p = t->proc;
+    if (!(p->app->flags & KAPP_F_TRACE))
+        return -EPERM;
+    if (cmd == KDT_LOAD)
+        return load(p, a);
+    if (cmd < KDT_LOAD || cmd > KDT_AGGREMOVE)
+        return -EINVAL;
+    if (!block)
+        return -ECANCELED;
+    if (p != consumer)
+        return -EPERM;
+    switch (cmd) {
+    case KDT_GO: {
+        if (kdt_active)
+            return -EBUSY;
+        uint64_t now = now_ns();
+        for (unsigned i = 0; i < ntimers; i++)
+            timers[i].next_ns = now + timers[i].period_ns;
+        kdt_active = true;
+        kdt_fire(DPROBE_BEGIN, 0, 0, 0, 0);
+        return 0;
+    }
+    case KDT_STOP: {
+        // END runs once, even after exit() switched the probes off.
+        bool was = kdt_active;
+        kdt_active = true;
+        if (was || dst->exiting)
+            kdt_fire(DPROBE_END, 0, 0, 0, 0);
+        kdt_active = false;
+        return 0;
+    }
+    case KDT_READ:
+        return read_records(p, a, b, c);
+    case KDT_STATE:
+        return (int)(uintptr_t)dst;
+    case KDT_UNLOAD:
+        unload();
+        return 0;
+    case KDT_AGGCLEAR:
+        if (a >= dst->obj.hdr->dh_naggs)
+            return -EINVAL;
+        dvm_agg_clear(dst, a);
+        return 0;
+    case KDT_AGGREMOVE:
+        // The keys must be inside the engine's own block (the consumer passes back what it
+        // read from its mapping); the engine looks them up, it does not trust them further.
+        if (a >= dst->obj.hdr->dh_naggs || b < (uint32_t)(uintptr_t)block ||
+            b - (uint32_t)(uintptr_t)block >= block_len)
+            return -EINVAL;
+        dvm_agg_remove(dst, a, (const uint8_t *)(uintptr_t)b);
+        return 0;
+    default:
+        return -EINVAL;
+    }
+}

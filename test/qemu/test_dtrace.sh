@@ -1,0 +1,85 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# D on the target (TAP): programs compiled on the host (dcompile), loaded into the kernel by
+# the target's dtrace program, run over the demo system in QEMU. Checks what they print against
+# what the demo is known to do, run-time faults reported with the kernel unharmed, exit(n),
+# and objects the kernel's verifier must refuse.
+#   test/qemu/test_dtrace.sh BUILD_DIR HOST_DIR
+set -u
+b=$1
+h=$2
+out=$b/test-dtrace
+rm -rf "$out" && mkdir -p "$out"
+run=$(dirname "$0")/../../scripts/qemu-run.sh
+n=0
+check() { n=$((n + 1)); if eval "$2"; then echo "ok $n - $1"; else echo "not ok $n - $1"; fi; }
+
+# d NAME 'PROGRAM' [dcompile options]: compiles and runs it; output in $out/NAME.log, status in rc.
+d() {
+    printf '%s\n' "$2" >"$out/$1.d"
+    if ! "$h/dcompile" ${3:-} -s "$out/$1.d" -o "$out/$1.dobj" 2>"$out/$1.cc"; then
+        rc=cc; return
+    fi
+    QEMU_ARGS="dtrace -c init $out/$1.dobj" QEMU_TIMEOUT=120 "$run" "$b/dtrace.elf" >"$out/$1.log" 2>&1
+    rc=$?
+}
+has() { grep -qE "$2" "$out/$1.log"; }
+demo_ok() { has "$1" '^init: demo system done, 0 failures$' && ! has "$1" 'killed|panic'; }
+
+d count 'kercall:::entry { @calls[probefunc] = count(); }'
+check "kernel calls counted by name; the run exits 0 ($rc)" "[ $rc = 0 ] && demo_ok count"
+check "233 MsgSend: 200 client, 30 driver, 2 init, 1 registration" "has count '^  MsgSend +233$'"
+check "every message was replied to (233 MsgReply)" "has count '^  MsgReply +233$'"
+check "no drops" "! has count 'drops'"
+
+d pred 'kercall::MsgSend:entry /execname == "client"/ { @ = count(); }'
+check "a predicate on execname counts the client's 200 sends" "[ $rc = 0 ] && has pred '^ +200$'"
+
+d exit 'BEGIN { exit(7); } END { printf("END ran\n"); }' -q
+check "exit(7) ends the program with status 7, after END" "[ $rc = 7 ] && has exit '^END ran$'"
+
+d fault 'BEGIN { x = 0; } kercall::MsgSend:entry /execname == "client"/ { y = 1 / x; }'
+check "division by zero is reported as dtrace reports it" \
+    "has fault 'dtrace: error on enabled probe ID [0-9]+ \\(ID [0-9]+: kercall::MsgSend:entry\\): divide-by-zero in action #1 at DIF offset [0-9]+'"
+check "... for each of the 200 firings, and the kernel and demo carry on" \
+    "[ \$(grep -c divide-by-zero $out/fault.log) = 200 ] && demo_ok fault && [ $rc = 0 ]"
+
+d quant 'kercall::MsgSend:return /execname == "client"/ { @["status"] = quantize(arg0); }'
+check "quantize prints dtrace's distribution table" \
+    "[ $rc = 0 ] && has quant 'value +------------- Distribution ------------- count' && has quant '^ +0 \\|@+ +200$'"
+
+d sched 'sched:::on-cpu { @[execname] = count(); }'
+check "sched:::on-cpu sees every demo process" \
+    "[ $rc = 0 ] && has sched '^  client ' && has sched '^  srv ' && has sched '^  worker ' && has sched '^  driver '"
+
+d procs 'proc:::create { printf("created pid %d\n", arg0); }' -q
+check "proc:::create fires for the 6 processes of the demo" \
+    "[ $rc = 0 ] && [ \$(grep -c '^created pid' $out/procs.log) = 6 ]"
+
+d ticks 'tick-20ms { @ticks = count(); } END { printa("ticks %@d\n", @ticks); }' -q
+ticks=$(sed -n 's/^ticks \([0-9]*\)$/\1/p' "$out/ticks.log")
+check "tick-20ms fires while the demo runs ($ticks times)" "[ $rc = 0 ] && [ \"\${ticks:-0}\" -ge 5 ]"
+
+d irq 'interrupt::irq8:entry { @ = count(); }'
+check "interrupt::irq8:entry counts the driver's 30 device interrupts" "[ $rc = 0 ] && has irq '^ +3[01]$'"
+
+# Objects the kernel must refuse: a damaged program, a file that is no program.
+cp "$out/count.dobj" "$out/bad.dobj"
+python3 - "$out/bad.dobj" <<'PY'
+import sys
+d = bytearray(open(sys.argv[1], 'rb').read())
+for i in range(64 + 96, len(d), 7):     # past the file and object headers: the tables and code
+    d[i] ^= 0xA5
+open(sys.argv[1], 'wb').write(d)
+PY
+QEMU_ARGS="dtrace -c init $out/bad.dobj" QEMU_TIMEOUT=60 "$run" "$b/dtrace.elf" >"$out/bad.log" 2>&1
+rc=$?
+check "a damaged program is refused by the kernel's verifier (exit 1, reason given)" \
+    "[ $rc = 1 ] && has bad '^dtrace: could not enable tracing: .+' && ! has bad 'panic|fault in kernel'"
+head -c 100 /dev/zero >"$out/zero.dobj"
+QEMU_ARGS="dtrace -c init $out/zero.dobj" QEMU_TIMEOUT=60 "$run" "$b/dtrace.elf" >"$out/zero.log" 2>&1
+check "a file that is no compiled program is refused" "has zero 'is not a compiled D program'"
+"$h/dcompile" -n 'kercall:::entry { @[probefunc] = count() ' -o "$out/syntax.dobj" 2>"$out/syntax.log"
+rc=$?
+check "a compile error says so and exits 1" \
+    "[ $rc = 1 ] && grep -q 'dtrace: failed to compile script' $out/syntax.log"

@@ -1,0 +1,133 @@
+// SPDX-License-Identifier: MIT
+// The kernel's D provider on the host: the DTrace kernel call's errors, a program compiled
+// with the real compiler loaded through the call, BEGIN's record read back with KDT_READ,
+// probes fired from the hook path only while the program runs, and unloading.
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+#include "kstub.h"
+#include <kernel/kdtrace.h>
+#include <kernel/ktrace.h>
+#include <kernel/pmem.h>
+#include <d/dcc.h>
+#include <d/dvm.h>
+#include <d/dprobes.h>
+#include <uapi/kdtrace.h>
+#include <uapi/kcall.h>
+
+static uint8_t ram[32768] __attribute__((aligned(32768)));
+static struct kapp_header app;
+static struct proc *p;
+static struct thread *t;
+static uint8_t *pool;
+static uint8_t arena[1 << 20];
+
+static int setup(void **state)
+{
+    (void)state;
+    kstub_reset();
+    pool = aligned_alloc(4096, 1 << 20);
+    pmem_init(&k_pmem, (uintptr_t)pool, 1 << 20);
+    kstub_thread(NULL, 0);
+    p = kstub_proc(1, ram, sizeof(ram), KAPP_F_TRACE);
+    app = *p->app;
+    p->app = &app;
+    t = kstub_thread(p, 50);
+    kstub_run(t);
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    kdt_proc_gone(p);
+    free(pool);
+    return 0;
+}
+
+// Compiles src into ram (the caller's memory) and fills a kdt_load for it.
+static void compile(const char *src, struct kdt_load *l)
+{
+    struct dcc_in in = { .src = src, .len = strlen(src) };
+    static struct dcc_out out;
+    assert_int_equal(dcc_compile(&in, arena, sizeof(arena), &out), 0);
+    assert_true(out.objlen < 16384);
+    memcpy(ram, out.obj, out.objlen);
+    memset(l, 0, sizeof(*l));
+    l->obj = kstub_addr(ram);
+    l->objlen = (uint32_t)out.objlen;
+    l->bufsize = l->aggsize = l->dynvarsize = 4096;
+    l->specsize = 1024;
+    l->nspec = 1;
+    l->errbuf = kstub_addr(ram + 30000);
+    l->errlen = 128;
+    memcpy(ram + 29000, l, sizeof(*l));
+}
+
+static int dt(uint32_t cmd, uint32_t a, uint32_t b, uint32_t c)
+{
+    int r = kdt_call(t, cmd, a, b, c);
+    ktrace_resync();
+    return r;
+}
+
+static void test_errors(void **state)
+{
+    (void)state;
+    struct kdt_load l;
+    assert_int_equal(dt(KDT_GO, 0, 0, 0), -ECANCELED);
+    assert_int_equal(dt(99, 0, 0, 0), -EINVAL);
+    assert_int_equal(dt(KDT_LOAD, 0x10, 0, 0), -EFAULT);
+    compile("BEGIN { trace(42); }", &l);
+    l.objlen = 8;       // truncated: the verifier refuses it and says why
+    memcpy(ram + 29000, &l, sizeof(l));
+    assert_int_equal(dt(KDT_LOAD, kstub_addr(ram + 29000), 0, 0), -EINVAL);
+    assert_true(strlen((char *)ram + 30000) > 0);
+    app.flags = 0;
+    assert_int_equal(dt(KDT_LOAD, kstub_addr(ram + 29000), 0, 0), -EPERM);
+}
+
+static void test_load_go_read(void **state)
+{
+    (void)state;
+    struct kdt_load l;
+    compile("BEGIN { trace(42); } kercall::MsgSend:entry { @n = count(); }", &l);
+    assert_int_equal(dt(KDT_LOAD, kstub_addr(ram + 29000), 0, 0), 0);
+    assert_int_equal(dt(KDT_LOAD, kstub_addr(ram + 29000), 0, 0), -EEXIST);
+    assert_int_not_equal(p->map2_len, 0);
+    assert_false(kdt_active);
+    assert_int_equal(ktrace_cls_on[KEV_C_KER_CALL], 0);     // probes off until GO
+    assert_int_equal(dt(KDT_GO, 0, 0, 0), 0);
+    assert_true(kdt_active);
+    assert_int_equal(ktrace_cls_on[KEV_C_KER_CALL], 1);     // the hooks now call out
+    assert_int_not_equal(ktrace_kernel_on, 0);
+    kdt_fire(DPROBE_KCALL_ENTRY(KC_MsgSend), 1, 2, 3, 4);
+    kdt_fire(DPROBE_KCALL_ENTRY(KC_MsgSend), 1, 2, 3, 4);
+    // KDT_READ wants room for a whole principal buffer.
+    assert_int_equal(dt(KDT_READ, 0, kstub_addr(ram + 16384), 64), -ENOSPC);
+    int n = dt(KDT_READ, 0, kstub_addr(ram + 16384), 8192);
+    assert_true(n >= (int)sizeof(struct dvm_rechdr) + 8);
+    const struct dvm_rechdr *rec = (const struct dvm_rechdr *)(ram + 16384);
+    assert_int_equal(rec->rh_epid, 1);
+    int64_t v;
+    memcpy(&v, rec + 1, sizeof(v));
+    assert_int_equal(v, 42);
+    assert_int_equal(dt(KDT_STOP, 0, 0, 0), 0);
+    assert_false(kdt_active);
+    assert_int_equal(ktrace_cls_on[KEV_C_KER_CALL], 0);
+    assert_int_equal(dt(KDT_UNLOAD, 0, 0, 0), 0);
+    assert_int_equal(p->map2_len, 0);
+    assert_int_equal(pmem_free_bytes(&k_pmem), 1 << 20);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(test_errors, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_load_go_read, setup, teardown),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
