@@ -10,7 +10,7 @@
 #include <string.h>
 #include <time.h>
 
-#define RUNS   9
+#define RUNS   15
 #define BATCH  4096
 #define ROUNDS 16
 
