@@ -2,12 +2,13 @@
 # Sourced by scripts/qemu-run.sh: sets `cmd` to boot image "$img" on this board in QEMU, with
 # the console (COM1) on standard output. No semihosting on x86 (sh_cfg stays empty). The CPU
 # model is qemu32 with the NX bit, which the kernel uses to keep program RAM non-executable.
+# The RTC (the programs' device timer) runs on the virtual clock, like everything else.
 # The exit status comes through QEMU's isa-debug-exit device, which makes QEMU exit with
 # (value << 1) | 1. board_halt() writes 64 + the status (statuses above 63 are sent as 63), so
 # QEMU exits with 129 + 2 * status, and a QEMU that fails by itself (1: bad option, missing
 # image; 0: the guest reset; 124: the timeout) is never mistaken for a status.
 # `qemu_status` below maps QEMU's exit code back to the image's status.
-cmd=(qemu-system-i386 -M pc -cpu qemu32,+nx -m 128 -nographic -monitor none -no-reboot
+cmd=(qemu-system-i386 -M pc -cpu qemu32,+nx -m 128 -rtc clock=vm -nographic -monitor none -no-reboot
      -chardev stdio,id=con,mux=on -serial chardev:con
      -device isa-debug-exit,iobase=0xf4,iosize=0x04 -kernel "$img")
 # Time from the instruction count (unless qemu-run.sh asks for shift=0 itself): without it the
