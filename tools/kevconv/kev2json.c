@@ -12,7 +12,7 @@
 // Derived records (CPU slices, flows, names, slices closed for consistency, lost-event
 // markers) use other categories, so a test can count the kev.* records against the .kev.
 // Lost events (DROPPED, and the trailer's losses after the last buffer) are global instants.
-#define _GNU_SOURCE
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -33,8 +33,76 @@ static void usage(FILE *f)
 #define TID_CPU0  1001000000u
 #define MAX_IRQ   1024u
 
-struct conv {
+// The output: a large buffer written out in one call when nearly full (stdio's per-call
+// cost was a third of the run time).
+struct out {
     FILE *f;
+    char *b;
+    size_t n, cap;
+    int err;
+};
+
+static void o_flush(struct out *o)
+{
+    if (o->n && fwrite(o->b, 1, o->n, o->f) != o->n)
+        o->err = 1;
+    o->n = 0;
+}
+
+static void o_room(struct out *o, size_t n)
+{
+    if (o->cap - o->n < n)
+        o_flush(o);
+}
+
+static inline void o_mem(struct out *o, const void *p, size_t n)
+{
+    if (n >= o->cap) { // never, with our short pieces; kept correct anyway
+        o_flush(o);
+        if (fwrite(p, 1, n, o->f) != n)
+            o->err = 1;
+        return;
+    }
+    o_room(o, n);
+    memcpy(o->b + o->n, p, n);
+    o->n += n;
+}
+
+static inline void o_str(struct out *o, const char *s)
+{
+    o_mem(o, s, strlen(s));
+}
+
+static void o_printf(struct out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void o_printf(struct out *o, const char *fmt, ...)
+{
+    o_room(o, 1024);
+    va_list ap;
+    va_start(ap, fmt);
+    int k = vsnprintf(o->b + o->n, o->cap - o->n, fmt, ap);
+    va_end(ap);
+    if (k > 0)
+        o->n += (size_t)k < o->cap - o->n ? (size_t)k : o->cap - o->n - 1;
+}
+
+// s as a JSON string (quoted, escaped).
+static void o_json_str(struct out *o, const char *s)
+{
+    o_mem(o, "\"", 1);
+    for (; *s; s++) {
+        unsigned char ch = (unsigned char)*s;
+        if (ch == '"' || ch == '\\')
+            o_mem(o, "\\", 1), o_mem(o, s, 1);
+        else if (ch < 0x20 || ch >= 0x7f)
+            o_printf(o, "\\u%04x", ch);
+        else
+            o_mem(o, s, 1);
+    }
+    o_mem(o, "\"", 1);
+}
+
+struct conv {
+    struct out o;
     const struct kev_reader *r;
     struct kx_model *m;
     struct kx_msgs *q;
@@ -50,47 +118,47 @@ struct conv {
 };
 
 // Decimal digits of v (printf's float and integer paths are most of the run time otherwise).
-static void put_u64(FILE *f, uint64_t v)
+static void put_u64(struct out *f, uint64_t v)
 {
     char b[24];
     int i = sizeof(b);
     do
         b[--i] = (char)('0' + v % 10);
     while (v /= 10);
-    fwrite_unlocked(b + i, 1, sizeof(b) - (size_t)i, f);
+    o_mem(f, b + i, sizeof(b) - (size_t)i);
 }
 
 // A time in microseconds with three decimals (nanoseconds), from cycles.
-static void put_ts(const struct conv *c, uint64_t cycles)
+static void put_ts(struct conv *c, uint64_t cycles)
 {
     unsigned __int128 ns = (unsigned __int128)cycles * 1000000000u / c->hz;
-    put_u64(c->f, (uint64_t)(ns / 1000));
+    put_u64(&c->o, (uint64_t)(ns / 1000));
     char frac[5] = { '.', (char)('0' + (int)(ns / 100 % 10)), (char)('0' + (int)(ns / 10 % 10)),
                      (char)('0' + (int)(ns % 10)), 0 };
-    fputs_unlocked(frac, c->f);
+    o_str(&c->o, frac);
 }
 
 static void rec_begin(struct conv *c, const char *ph, const char *cat, uint32_t pid,
                       uint32_t tid, uint64_t t)
 {
-    FILE *f = c->f;
-    fputs_unlocked(",\n{\"ph\":\"", f);
-    fputs_unlocked(ph, f);
-    fputs_unlocked("\",\"cat\":\"", f);
-    fputs_unlocked(cat, f);
-    fputs_unlocked("\",\"pid\":", f);
+    struct out *f = &c->o;
+    o_str(f, ",\n{\"ph\":\"");
+    o_str(f, ph);
+    o_str(f, "\",\"cat\":\"");
+    o_str(f, cat);
+    o_str(f, "\",\"pid\":");
     put_u64(f, pid);
-    fputs_unlocked(",\"tid\":", f);
+    o_str(f, ",\"tid\":");
     put_u64(f, tid);
-    fputs_unlocked(",\"ts\":", f);
+    o_str(f, ",\"ts\":");
     put_ts(c, t);
 }
 
-static void put_words(FILE *f, const uint32_t *w, unsigned n)
+static void put_words(struct out *f, const uint32_t *w, unsigned n)
 {
     for (unsigned i = 0; i < n; i++) {
         if (i)
-            putc_unlocked(',', f);
+            o_mem(f, ",", 1);
         put_u64(f, w[i]);
     }
 }
@@ -115,8 +183,8 @@ static void on_thread(struct conv *c, const char *ph, const char *cat, int th, u
 
 static void name_field(struct conv *c, const char *name)
 {
-    fputs(",\"name\":", c->f);
-    kx_json_str(c->f, name);
+    o_str(&c->o, ",\"name\":");
+    o_json_str(&c->o, name);
 }
 
 // ---- CPU tracks (derived) ----------------------------------------------------------------------
@@ -128,10 +196,10 @@ static void cpu_close(struct conv *c, unsigned cpu, uint64_t t)
         return;
     char label[80];
     rec_begin(c, "X", "sched", PID_CPU, TID_CPU0 + cpu, c->cpu_t0[cpu]);
-    fputs_unlocked(",\"dur\":", c->f);
+    o_str(&c->o, ",\"dur\":");
     put_ts(c, t - c->cpu_t0[cpu]);
     name_field(c, kx_label(c->m, th, label, sizeof(label)));
-    fputs("}", c->f);
+    o_str(&c->o, "}");
     c->cpu_th[cpu] = -1;
 }
 
@@ -147,13 +215,13 @@ static void kcall_event(struct conv *c, const struct kev_event *e)
     if (e->ev < KEV_KC_MAX) {
         if (c->open_call[slot]) { // its exit was lost: close it here
             on_thread(c, "E", "derived", th, e->t64);
-            fputs("}", c->f);
+            o_str(&c->o, "}");
         }
         on_thread(c, "B", "kev.kcall", th, e->t64);
         name_field(c, name);
-        fputs_unlocked(",\"args\":{\"a\":[", c->f);
-        put_words(c->f, e->w, e->nw);
-        fputs_unlocked("]}}", c->f);
+        o_str(&c->o, ",\"args\":{\"a\":[");
+        put_words(&c->o, e->w, e->nw);
+        o_str(&c->o, "]}}");
         c->open_call[slot] = (uint16_t)(call + 1);
     } else if (e->ev < 3 * KEV_KC_MAX) {
         int open = c->open_call[slot] == call + 1;
@@ -162,16 +230,16 @@ static void kcall_event(struct conv *c, const struct kev_event *e)
             char label[48];
             snprintf(label, sizeof(label), "%s exit", name);
             name_field(c, label);
-            fputs(",\"s\":\"t\"", c->f);
+            o_str(&c->o, ",\"s\":\"t\"");
         }
         int32_t ret = (int32_t)e->w[0];
-        fputs_unlocked(ret < 0 ? ",\"args\":{\"ret\":-" : ",\"args\":{\"ret\":", c->f);
-        put_u64(c->f, ret < 0 ? (uint64_t)-(int64_t)ret : (uint64_t)ret);
-        fputs_unlocked(e->ev >= 2 * KEV_KC_MAX ? ",\"interrupted\":1}}" : "}}", c->f);
+        o_str(&c->o, ret < 0 ? ",\"args\":{\"ret\":-" : ",\"args\":{\"ret\":");
+        put_u64(&c->o, ret < 0 ? (uint64_t)-(int64_t)ret : (uint64_t)ret);
+        o_str(&c->o, e->ev >= 2 * KEV_KC_MAX ? ",\"interrupted\":1}}" : "}}");
         c->open_call[slot] = 0;
     } else {
         on_thread(c, "i", "kev.kcall", th, e->t64);
-        fprintf(c->f, ",\"s\":\"t\",\"name\":\"KER_CALL %u\"}", e->ev);
+        o_printf(&c->o, ",\"s\":\"t\",\"name\":\"KER_CALL %u\"}", e->ev);
     }
 }
 
@@ -187,20 +255,20 @@ static void int_event(struct conv *c, const struct kev_event *e)
         rec_begin(c, "B", "kev.int", PID_IRQ, tid, e->t64);
         snprintf(name, sizeof(name), "irq %u", irq);
         name_field(c, name);
-        fputs("}", c->f);
+        o_str(&c->o, "}");
         if (depth)
             *depth = 1;
         return;
     case KEV_INT_HANDLER_ENTER:
         rec_begin(c, "B", "kev.int", PID_IRQ, tid, e->t64);
-        fputs(",\"name\":\"handler\"}", c->f);
+        o_str(&c->o, ",\"name\":\"handler\"}");
         if (depth)
             *depth = 2;
         return;
     case KEV_INT_HANDLER_EXIT:
         if (depth && *depth == 2) {
             rec_begin(c, "E", "kev.int", PID_IRQ, tid, e->t64);
-            fputs("}", c->f);
+            o_str(&c->o, "}");
             *depth = 1;
             return;
         }
@@ -209,10 +277,10 @@ static void int_event(struct conv *c, const struct kev_event *e)
         if (depth && *depth) {
             if (*depth == 2) {
                 rec_begin(c, "E", "derived", PID_IRQ, tid, e->t64);
-                fputs("}", c->f);
+                o_str(&c->o, "}");
             }
             rec_begin(c, "E", "kev.int", PID_IRQ, tid, e->t64);
-            fputs("}", c->f);
+            o_str(&c->o, "}");
             *depth = 0;
             return;
         }
@@ -224,7 +292,7 @@ static void int_event(struct conv *c, const struct kev_event *e)
     const char *n = kev_int_name(e->ev);
     snprintf(name, sizeof(name), "%s %u", n ? n : "INT", irq);
     name_field(c, name);
-    fputs(",\"s\":\"t\"}", c->f);
+    o_str(&c->o, ",\"s\":\"t\"}");
 }
 
 // A record on the track of whoever runs on e's CPU: the interrupt, else the current thread.
@@ -242,20 +310,20 @@ static void comm_event(struct conv *c, const struct kev_event *e)
     const char *n = kev_comm_name(e->ev);
     on_context(c, "X", "kev.comm", e);
     name_field(c, n ? n : "COMM");
-    fprintf(c->f, ",\"dur\":0,\"args\":{\"id\":%u,\"pid\":%u}}", e->w[0], e->w[1]);
+    o_printf(&c->o, ",\"dur\":0,\"args\":{\"id\":%u,\"pid\":%u}}", e->w[0], e->w[1]);
     const struct kx_msg *g;
     enum kx_msg_step step = kx_msgs_event(c->q, c->m, e, &g);
     if (step == KX_MSG_SEND) {
         on_context(c, "s", "ipc", e);
-        fprintf(c->f, ",\"name\":\"%s\",\"id\":%llu,\"bp\":\"e\"}", g->pulse ? "pulse" : "msg",
+        o_printf(&c->o, ",\"name\":\"%s\",\"id\":%llu,\"bp\":\"e\"}", g->pulse ? "pulse" : "msg",
                 (unsigned long long)g->id);
     } else if (step == KX_MSG_RECV) {
         on_thread(c, g->pulse ? "f" : "t", "ipc", g->server, e->t64);
-        fprintf(c->f, ",\"name\":\"%s\",\"id\":%llu,\"bp\":\"e\"}", g->pulse ? "pulse" : "msg",
+        o_printf(&c->o, ",\"name\":\"%s\",\"id\":%llu,\"bp\":\"e\"}", g->pulse ? "pulse" : "msg",
                 (unsigned long long)g->id);
     } else if (step == KX_MSG_REPLY) {
         on_thread(c, "f", "ipc", g->client, e->t64);
-        fprintf(c->f, ",\"name\":\"msg\",\"id\":%llu,\"bp\":\"e\"}", (unsigned long long)g->id);
+        o_printf(&c->o, ",\"name\":\"msg\",\"id\":%llu,\"bp\":\"e\"}", (unsigned long long)g->id);
         kx_msgs_release(c->q, g);
     }
 }
@@ -265,9 +333,9 @@ static void instant(struct conv *c, const struct kev_event *e, int th, const cha
 {
     on_thread(c, "i", cat, th, e->t64);
     name_field(c, name);
-    fputs_unlocked(",\"s\":\"t\",\"args\":{\"w\":[", c->f);
-    put_words(c->f, e->w, e->nw);
-    fputs_unlocked("]}}", c->f);
+    o_str(&c->o, ",\"s\":\"t\",\"args\":{\"w\":[");
+    put_words(&c->o, e->w, e->nw);
+    o_str(&c->o, "]}}");
 }
 
 static void prth_event(struct conv *c, const struct kev_event *e)
@@ -304,7 +372,7 @@ static int on_event(void *user, struct kev_reader *r, const struct kev_event *e)
     if (e->cls == KEV_C_CONTROL) {
         if (e->ev == KEV_CTL_DROPPED) {
             rec_begin(c, "i", "loss", 0, 0, e->t64);
-            fprintf(c->f, ",\"s\":\"g\",\"name\":\"lost %u events\",\"args\":{\"cpu\":%u,"
+            o_printf(&c->o, ",\"s\":\"g\",\"name\":\"lost %u events\",\"args\":{\"cpu\":%u,"
                           "\"lost\":%u}}", e->w[0], e->cpu, e->w[0]);
             c->lost_seen[e->cpu] += e->w[0];
         }
@@ -346,7 +414,7 @@ static void finish(struct conv *c)
         uint64_t lost = c->r->kr_have_trailer ? c->r->kr_trl_lost[cpu] : 0;
         if (lost > c->lost_seen[cpu]) {
             rec_begin(c, "i", "loss", 0, 0, end);
-            fprintf(c->f, ",\"s\":\"g\",\"name\":\"lost %llu events after the last buffer\","
+            o_printf(&c->o, ",\"s\":\"g\",\"name\":\"lost %llu events after the last buffer\","
                           "\"args\":{\"cpu\":%u,\"lost\":%llu}}",
                     (unsigned long long)(lost - c->lost_seen[cpu]), cpu,
                     (unsigned long long)(lost - c->lost_seen[cpu]));
@@ -355,32 +423,32 @@ static void finish(struct conv *c)
     for (unsigned i = 0; i < c->m->nth; i++) {
         uint32_t pid, tid;
         thread_ids(c, (int)i, &pid, &tid);
-        fprintf(c->f, ",\n{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":%u,\"tid\":%u,"
+        o_printf(&c->o, ",\n{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":%u,\"tid\":%u,"
                       "\"args\":{\"name\":", pid, tid);
-        kx_json_str(c->f, kx_label(c->m, (int)i, label, sizeof(label)));
-        fputs("}}", c->f);
+        o_json_str(&c->o, kx_label(c->m, (int)i, label, sizeof(label)));
+        o_str(&c->o, "}}");
         const struct kx_thread *t = &c->m->th[i];
         if (t->comm[0]) {
-            fprintf(c->f, ",\n{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":%u,\"tid\":%u,"
+            o_printf(&c->o, ",\n{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":%u,\"tid\":%u,"
                           "\"args\":{\"name\":", pid, tid);
-            kx_json_str(c->f, t->comm);
-            fputs("}}", c->f);
+            o_json_str(&c->o, t->comm);
+            o_str(&c->o, "}}");
         }
     }
-    fprintf(c->f, ",\n{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":%u,\"tid\":%u,"
+    o_printf(&c->o, ",\n{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":%u,\"tid\":%u,"
                   "\"args\":{\"name\":\"Interrupts\"}}", PID_IRQ, TID_IRQ0);
-    fprintf(c->f, ",\n{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":%u,\"tid\":%u,"
+    o_printf(&c->o, ",\n{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":%u,\"tid\":%u,"
                   "\"args\":{\"name\":\"CPUs\"}}", PID_CPU, TID_CPU0);
     for (unsigned cpu = 0; cpu < KEV_MAX_CPUS; cpu++)
         if (c->cpu_seen[cpu])
-            fprintf(c->f, ",\n{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":%u,\"tid\":%u,"
+            o_printf(&c->o, ",\n{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":%u,\"tid\":%u,"
                           "\"args\":{\"name\":\"CPU %u\"}}", PID_CPU, TID_CPU0 + cpu, cpu);
     for (unsigned irq = 0; irq <= MAX_IRQ; irq++)
         if (c->irq_seen[irq])
-            fprintf(c->f, ",\n{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":%u,\"tid\":%u,"
+            o_printf(&c->o, ",\n{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":%u,\"tid\":%u,"
                           "\"args\":{\"name\":\"irq %u%s\"}}", PID_IRQ, TID_IRQ0 + irq, irq,
                     irq == MAX_IRQ ? " and above" : "");
-    fprintf(c->f, "\n],\n\"displayTimeUnit\":\"ns\",\n\"otherData\":{\"kev_events\":%llu,"
+    o_printf(&c->o, "\n],\n\"displayTimeUnit\":\"ns\",\n\"otherData\":{\"kev_events\":%llu,"
                   "\"kev_lost\":%llu,\"cycles_per_sec\":%llu}}\n",
             (unsigned long long)c->events, (unsigned long long)kev_lost_total(c->r),
             (unsigned long long)c->r->kr_cycles_per_sec);
@@ -418,13 +486,14 @@ int main(int argc, char **argv)
     static struct conv c;
     static struct kx_model m;
     static struct kx_msgs q;
-    c.f = out ? fopen(out, "w") : stdout;
-    if (!c.f) {
-        perror(out);
+    c.o.f = out ? fopen(out, "w") : stdout;
+    c.o.cap = 1u << 20;
+    c.o.b = malloc(c.o.cap);
+    if (!c.o.f || !c.o.b) {
+        perror(out ? out : "kev2json");
         kx_close(&f);
         return 1;
     }
-    setvbuf(c.f, NULL, _IOFBF, 1 << 20);
     kx_model_init(&m, f.r);
     kx_msgs_init(&q);
     c.r = f.r;
@@ -433,12 +502,14 @@ int main(int argc, char **argv)
     c.hz = f.r->kr_cycles_per_sec ? f.r->kr_cycles_per_sec : 1000000;
     for (unsigned cpu = 0; cpu < KEV_MAX_CPUS; cpu++)
         c.cpu_th[cpu] = -1;
-    fprintf(c.f, "{\"traceEvents\":[\n{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":0,"
-                 "\"tid\":0,\"args\":{\"name\":\"kernel\"}}");
+    o_str(&c.o, "{\"traceEvents\":[\n{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":0,"
+                "\"tid\":0,\"args\":{\"name\":\"kernel\"}}");
     int rc = kx_decode_sorted("kev2json", &f, on_event, &c);
     finish(&c);
-    int werr = ferror(c.f) != 0;
-    if ((out && fclose(c.f)) || (!out && fflush(c.f)) || werr) {
+    o_flush(&c.o);
+    int werr = c.o.err || ferror(c.o.f) != 0;
+    free(c.o.b);
+    if ((out && fclose(c.o.f)) || (!out && fflush(c.o.f)) || werr) {
         fprintf(stderr, "kev2json: %s: write error\n", out ? out : "stdout");
         rc = 1;
     }
