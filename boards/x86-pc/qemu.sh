@@ -8,7 +8,8 @@
 # QEMU exits with 129 + 2 * status, and a QEMU that fails by itself (1: bad option, missing
 # image; 0: the guest reset; 124: the timeout) is never mistaken for a status.
 # `qemu_status` below maps QEMU's exit code back to the image's status.
-cmd=(qemu-system-i386 -M pc -cpu qemu32,+nx -m 128 -rtc clock=vm -nographic -monitor none -no-reboot
+cmd=(qemu-system-i386 -M pc -cpu qemu32,+nx -m 128 -rtc clock=vm -nic none -vga none
+     -nographic -monitor none -no-reboot
      -chardev stdio,id=con,mux=on -serial chardev:con
      -device isa-debug-exit,iobase=0xf4,iosize=0x04 -kernel "$img")
 # Time from the instruction count (unless qemu-run.sh asks for shift=0 itself): without it the
