@@ -36,4 +36,5 @@ BOARD_LIBC_CFLAGS   = -ffreestanding -nostdinc -isystem $(shell $(CC) -print-fil
 BOARD_ULDFLAGS      = $(ARCH_CFLAGS) -nostdlib -nostartfiles -static -Wl,--gc-sections \
                       -T user/arch/x86/app.ld
 BOARD_USER_LIB_SRCS := user/arch/x86/libc/stdio.c user/arch/x86/libc/string.c \
-                       user/arch/x86/libc/stdlib.c user/arch/x86/libc/crt.c
+                       user/arch/x86/libc/stdlib.c user/arch/x86/libc/crt.c \
+                       user/arch/x86/libc/posix.c

@@ -1,0 +1,129 @@
+// SPDX-License-Identifier: MIT
+// The few POSIX-style calls programs make, for the x86 runtime: file descriptors (the console
+// only), calendar time (seconds since boot), and sys_semihost, which programs written for the
+// ARM boards call for their command line: a PC has no semihosting, so it always fails.
+#include <fcntl.h>
+#include <unistd.h>
+#include <time.h>
+#include <stdio.h>
+#include <errno.h>
+#include <kern.h>
+
+int open(const char *path, int flags, ...)
+{
+    (void)path;
+    (void)flags;
+    errno = ENOSYS;
+    return -1;
+}
+
+ssize_t write(int fd, const void *buf, size_t n)
+{
+    if (fd != 1 && fd != 2) {
+        errno = EBADF;
+        return -1;
+    }
+    return DebugWrite(buf, n) < 0 ? -1 : (ssize_t)n;
+}
+
+ssize_t read(int fd, void *buf, size_t n)
+{
+    (void)fd;
+    (void)buf;
+    (void)n;
+    errno = EBADF;
+    return -1;
+}
+
+int close(int fd)
+{
+    (void)fd;
+    errno = EBADF;
+    return -1;
+}
+
+uintptr_t sys_semihost(uintptr_t op, uintptr_t param);
+uintptr_t sys_semihost(uintptr_t op, uintptr_t param)
+{
+    (void)op;
+    (void)param;
+    return (uintptr_t)-1;
+}
+
+time_t time(time_t *t)
+{
+    time_t now = (time_t)(ClockTime() / 1000000000u);
+    if (t)
+        *t = now;
+    return now;
+}
+
+static int leap(int y)
+{
+    return (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+}
+
+struct tm *gmtime_r(const time_t *t, struct tm *out)
+{
+    static const int mdays[12] = { 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31 };
+    uint64_t s = *t < 0 ? 0 : (uint64_t)*t;
+    int64_t days = (int64_t)(s / 86400u);
+    int rem = (int)(s % 86400u);
+    out->tm_hour = rem / 3600;
+    out->tm_min = rem / 60 % 60;
+    out->tm_sec = rem % 60;
+    out->tm_wday = (int)((days + 4) % 7);       // 1 January 1970 was a Thursday
+    int y = 1970;
+    while (days >= 365 + leap(y)) {
+        days -= 365 + leap(y);
+        y++;
+    }
+    out->tm_year = y - 1900;
+    out->tm_yday = (int)days;
+    int m = 0;
+    while (days >= mdays[m] + (m == 1 && leap(y))) {
+        days -= mdays[m] + (m == 1 && leap(y));
+        m++;
+    }
+    out->tm_mon = m;
+    out->tm_mday = (int)days + 1;
+    out->tm_isdst = 0;
+    return out;
+}
+
+// The conversions %a %b %d %H %M %S %Y %m %%; anything else is copied as written.
+size_t strftime(char *buf, size_t size, const char *fmt, const struct tm *tm)
+{
+    static const char *const wd[7] = { "Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat" };
+    static const char *const mo[12] = { "Jan", "Feb", "Mar", "Apr", "May", "Jun",
+                                        "Jul", "Aug", "Sep", "Oct", "Nov", "Dec" };
+    size_t n = 0;
+    for (; *fmt; fmt++) {
+        char part[16];
+        if (*fmt != '%' || !fmt[1]) {
+            part[0] = *fmt;
+            part[1] = '\0';
+        } else {
+            switch (*++fmt) {
+            case 'a': snprintf(part, sizeof(part), "%s", wd[tm->tm_wday % 7]); break;
+            case 'b': snprintf(part, sizeof(part), "%s", mo[tm->tm_mon % 12]); break;
+            case 'd': snprintf(part, sizeof(part), "%02d", tm->tm_mday); break;
+            case 'm': snprintf(part, sizeof(part), "%02d", tm->tm_mon + 1); break;
+            case 'H': snprintf(part, sizeof(part), "%02d", tm->tm_hour); break;
+            case 'M': snprintf(part, sizeof(part), "%02d", tm->tm_min); break;
+            case 'S': snprintf(part, sizeof(part), "%02d", tm->tm_sec); break;
+            case 'Y': snprintf(part, sizeof(part), "%d", tm->tm_year + 1900); break;
+            case '%': snprintf(part, sizeof(part), "%%"); break;
+            default: snprintf(part, sizeof(part), "%%%c", *fmt); break;
+            }
+        }
+        for (const char *p = part; *p; p++) {
+            if (n + 1 >= size)
+                return 0;       // does not fit, as the C standard has it
+            buf[n++] = *p;
+        }
+    }
+    if (size)
+        buf[n] = '\0';
+    return n;
+}
