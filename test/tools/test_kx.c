@@ -3,8 +3,8 @@
 // (kx.c), message matching and critical paths (kx_msg.c) and the analyses (kx_stats.c), fed
 // with hand-built events so that each rule is checked on its own: implicit switches, the
 // documented and the kernel's way of writing receives, nested requests, pulses from an
-// interrupt, unmatched replies, a full message pool, interrupt-to-thread latency, kernel-call
-// errors, lost-event windows, and the power-of-two buckets.
+// interrupt, unmatched replies, stale messages (also nested ones), a full message pool,
+// interrupt-to-thread latency, kernel-call errors, lost-event windows, power-of-two buckets.
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -161,11 +161,45 @@ static void test_unmatched_and_overflow(void **state)
     comm(s, KEV_COMM_REC_MESSAGE, 6, 9, 9);
     assert_int_equal(s->q.unmatched_reply, 1);
     assert_int_equal(s->q.unmatched_recv, 1);
-    for (unsigned i = 0; i < KX_MSG_MAX + 10; i++) // sends nobody receives
-        comm(s, KEV_COMM_SND_MESSAGE, 10 + i, i, 77);
+    // A thread waits in MsgSend until the reply: its next message ends an open one.
+    comm(s, KEV_COMM_SND_MESSAGE, 8, 1, 77);
+    comm(s, KEV_COMM_SND_MESSAGE, 9, 2, 77);
+    assert_int_equal(s->q.stale, 1);
+    assert_int_equal(s->q.nlive, 1);
+    for (unsigned i = 0; i < KX_MSG_MAX + 10; i++) // pulses nobody receives
+        comm(s, KEV_COMM_SND_PULSE, 10 + i, i, 77);
     assert_int_equal(s->q.overflow, 1);
     assert_true(s->q.nlive <= KX_MSG_MAX);
     kx_stats_finish(s);
+    free(s);
+}
+
+// A nested message whose events were lost is dropped when its client sends again; the
+// request it was nested in still completes with a consistent path.
+static void test_stale_nested(void **state)
+{
+    (void)state;
+    struct kx_stats *s = new_stats();
+    th(s, KEV_TH_RUNNING, 0, 2, 1);
+    comm(s, KEV_COMM_SND_MESSAGE, 10, 5, 3);
+    th(s, KEV_TH_RUNNING, 20, 3, 1);
+    comm(s, KEV_COMM_REC_MESSAGE, 20, 1, 2);
+    comm(s, KEV_COMM_SND_MESSAGE, 30, 6, 4); // never received (lost)
+    comm(s, KEV_COMM_SND_MESSAGE, 40, 6, 4); // the server sends again
+    assert_int_equal(s->q.stale, 1);
+    th(s, KEV_TH_RUNNING, 50, 4, 1);
+    comm(s, KEV_COMM_REC_MESSAGE, 50, 1, 3);
+    comm(s, KEV_COMM_REPLY_MESSAGE, 70, 1, 3);
+    th(s, KEV_TH_RUNNING, 75, 3, 1);
+    comm(s, KEV_COMM_REPLY_MESSAGE, 90, 1, 2);
+    kx_stats_finish(s);
+    assert_int_equal(s->worst_total, 80);
+    assert_int_equal(s->worst_depth, 3);
+    uint64_t sum = 0;
+    for (unsigned i = 0; i < s->nworst; i++)
+        sum += s->worst[i].t1 - s->worst[i].t0;
+    assert_int_equal(sum, 80);
+    assert_int_equal(s->q.nlive, 0);
     free(s);
 }
 
@@ -211,6 +245,7 @@ int main(void)
         cmocka_unit_test(test_nested_request),
         cmocka_unit_test(test_kernel_form_and_irq_pulse),
         cmocka_unit_test(test_unmatched_and_overflow),
+        cmocka_unit_test(test_stale_nested),
         cmocka_unit_test(test_kcalls_and_loss),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

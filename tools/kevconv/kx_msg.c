@@ -31,6 +31,7 @@ static void sync_keys(struct kx_msgs *q, int i)
     q->lst[k] = (uint8_t)(g->pulse | (g->server != KX_NO_THREAD) << 1 | g->done << 2);
     q->lkey[k] = g->srv_pid;
     q->lsrv[k] = g->server;
+    q->lcli[k] = g->client;
 }
 
 static void free_msg(struct kx_msgs *q, int i)
@@ -42,6 +43,7 @@ static void free_msg(struct kx_msgs *q, int i)
     q->live[k] = last;
     q->pos[last] = k;
     q->lst[k] = q->lst[q->nlive], q->lkey[k] = q->lkey[q->nlive], q->lsrv[k] = q->lsrv[q->nlive];
+    q->lcli[k] = q->lcli[q->nlive];
     q->freel[q->nfree++] = i;
 }
 
@@ -57,9 +59,51 @@ static int alloc_msg(struct kx_msgs *q)
     return i;
 }
 
+static void release(struct kx_msgs *q, int i)
+{
+    for (int c = q->m[i].first_child; c >= 0; c = q->m[c].next_sibling)
+        if (q->m[c].used)
+            release(q, c);
+    free_msg(q, i);
+}
+
+// No thread serves message i or what it nests any more.
+static void unserve(struct kx_msgs *q, int i)
+{
+    const struct kx_msg *g = &q->m[i];
+    if (g->server >= 0 && q->serving[g->server] == i)
+        q->serving[g->server] = -1;
+    for (int c = g->first_child; c >= 0; c = q->m[c].next_sibling)
+        if (q->m[c].used)
+            unserve(q, c);
+}
+
+// Free an open message and what it nests, unlinked from its parent, with no thread left
+// serving it.
+static void drop(struct kx_msgs *q, int i)
+{
+    struct kx_msg *g = &q->m[i];
+    if (g->parent >= 0) {
+        int *link = &q->m[g->parent].first_child;
+        while (*link >= 0 && *link != i)
+            link = &q->m[*link].next_sibling;
+        if (*link == i)
+            *link = g->next_sibling;
+    }
+    unserve(q, i);
+    release(q, i);
+    q->stale++;
+}
+
 static enum kx_msg_step on_send(struct kx_msgs *q, struct kx_model *m, const struct kev_event *e,
                                 int client, const struct kx_msg **out)
 {
+    if (e->ev == KEV_COMM_SND_MESSAGE && client >= 0 && !m->irq[e->cpu])
+        for (unsigned k = 0; k < q->nlive; k++)
+            if (q->lcli[k] == client && !(q->lst[k] & 5)) { // an open message of this thread
+                drop(q, q->live[k]);
+                break;
+            }
     int i = alloc_msg(q);
     struct kx_msg *g = &q->m[i];
     memset(g, 0, sizeof(*g));
@@ -275,13 +319,6 @@ unsigned kx_msgs_path(const struct kx_msgs *q, const struct kx_msg *root, struct
     return path_of(q, root, seg, 0, max, 2, depth);
 }
 
-static void release(struct kx_msgs *q, int i)
-{
-    for (int c = q->m[i].first_child; c >= 0; c = q->m[c].next_sibling)
-        if (q->m[c].used)
-            release(q, c);
-    free_msg(q, i);
-}
 
 void kx_msgs_release(struct kx_msgs *q, const struct kx_msg *root)
 {

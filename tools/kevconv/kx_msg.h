@@ -11,7 +11,9 @@
 // writes in the receiver's own context (naming itself) takes the oldest pending send with the
 // same id (a pulse: SND_PULSE's second word); a reply takes the
 // message its server is serving with that receive id (and client pid, when not 0). Sends
-// never received and replies without a send are counted, not fatal.
+// never received and replies without a send are counted, not fatal. A thread blocks in
+// MsgSend until the reply, so a new message from it ends any earlier one still open (its
+// events were lost): that one is dropped and counted as stale.
 // Records live in a fixed pool; a request and the messages nested in it are freed when it
 // completes. Single-threaded.
 #ifndef TOOLS_KX_MSG_H
@@ -41,14 +43,15 @@ struct kx_msgs {
     unsigned nlive;
     int pos[KX_MSG_MAX];             // where each used record is in live[]
     // Scan keys of live[k], kept beside it so that lookups stay in a few cache lines:
-    // lst = 1 pulse | 2 received | 4 done, lkey = srv_pid, lsrv = server thread.
+    // lst = 1 pulse | 2 received | 4 done, lkey = srv_pid, lsrv = server, lcli = client thread.
     uint8_t lst[KX_MSG_MAX];
     uint32_t lkey[KX_MSG_MAX];
-    int lsrv[KX_MSG_MAX];
+    int lsrv[KX_MSG_MAX], lcli[KX_MSG_MAX];
     int freel[KX_MSG_MAX];           // unused records
     unsigned nfree;
     uint64_t next_id;
     uint64_t unmatched_recv, unmatched_reply, overflow;
+    uint64_t stale;                  // messages dropped: their client sent again (events lost)
 };
 
 // One step of a critical path: thread `th` worked on the request from t0 to t1 (`waiting`:

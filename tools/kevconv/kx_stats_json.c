@@ -225,8 +225,10 @@ void kx_stats_json(const struct kx_stats *s, FILE *f)
                     (unsigned long long)s->class_n[c]);
             first = 0;
         }
-    fprintf(f, "},\"unmatched_receives\":%llu,\"unmatched_replies\":%llu}",
-            (unsigned long long)s->q.unmatched_recv, (unsigned long long)s->q.unmatched_reply);
+    fprintf(f, "},\"unmatched_receives\":%llu,\"unmatched_replies\":%llu,"
+               "\"stale_messages\":%llu}",
+            (unsigned long long)s->q.unmatched_recv, (unsigned long long)s->q.unmatched_reply,
+            (unsigned long long)s->q.stale);
     threads(s, f);
     kcalls(s, f);
     irqs(s, f);
