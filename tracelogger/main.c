@@ -165,6 +165,10 @@ int main(void)
     printf("tracelogger: %s events in %lu buffers written to %s (%s bytes)\n",
            u64txt(events_written).s, (unsigned long)buffers_written, opts.file,
            u64txt(out_bytes()).s);
+    // What the kernel itself counted, so the file can be checked against it.
+    printf("tracelogger: the kernel generated %s events: recorded %s, dropped %s, overwritten %s\n",
+           u64txt(q.generated).s, u64txt(q.recorded).s, u64txt(q.dropped).s,
+           u64txt(q.overwritten).s);
     if (lost)
         printf("tracelogger: %s events lost in %lu buffers (dropped %s, overwritten %s, "
                "not stored %s)\n", u64txt(lost).s,
