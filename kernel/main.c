@@ -15,6 +15,7 @@
 #include <kernel/utimer.h>
 #include <kernel/pmem.h>
 #include <kernel/kcall.h>
+#include <kernel/kinit.h>
 #include <kernel/ktrace.h>
 #include <kernel/kdtrace.h>
 #include <uapi/ktrace.h>
@@ -122,14 +123,7 @@ _Noreturn void kernel_main(void)
     board_init();
     kprintf("\nkernel: booting on %s, %u Hz cycle counter, %u Hz tick\n", board_name(),
             (unsigned)board_cycles_per_sec(), TICK_HZ);
-    sched_init();
-    ktimer_subsystem_init();
-    proc_init();
-    ipc_init();
-    sync_init();
-    irq_init();
-    utimer_init();
-    ktrace_init();
+    kernel_state_init();
     pmem_init(&k_pmem, board_pool_base(), board_pool_size());
     arch_init();
     board_late_init();

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: MIT
 # The kernel: portable core + arch + board, built once per board into a library that every
 # boot image of that board links with its own program table (apps.S).
-KERNEL_SRCS := kernel/main.c kernel/klib.c kernel/sched.c kernel/thread.c kernel/ktimer.c \
+KERNEL_SRCS := kernel/main.c kernel/kinit.c kernel/klib.c kernel/sched.c kernel/thread.c kernel/ktimer.c \
                kernel/proc.c kernel/ipc.c kernel/sync.c kernel/irq.c kernel/utimer.c \
                kernel/pmem.c kernel/kcall.c kernel/shost.c kernel/ktrace.c \
                kernel/kdtrace.c trace/trace_ring.c

@@ -109,11 +109,11 @@ void thread_block(struct thread *t, uint8_t state, struct list *q)
     ktrace_state(t);    // last: the hook's call is a tail call
 }
 
-void thread_unblock(struct thread *t, int32_t ret)
+// Takes t off whatever it waits for: its timeout, its wait queue, and the state the owning
+// subsystem keeps for a thread in its blocked state.
+static void thread_leave_wait(struct thread *t)
 {
     uint8_t state = t->state;
-    KASSERT(state != THS_READY && state != THS_RUNNING && state != THS_DEAD,
-            "unblocking a thread that is not blocked");
     ktimer_stop(&t->timeout);
     if (t->waitq) {
         list_unlink(&t->qlink);
@@ -123,6 +123,13 @@ void thread_unblock(struct thread *t, int32_t ret)
         ipc_thread_gone(t);
     else if (state == THS_MUTEX || state == THS_CONDVAR)
         sync_waiter_gone(t);
+}
+
+void thread_unblock(struct thread *t, int32_t ret)
+{
+    KASSERT(t->state != THS_READY && t->state != THS_RUNNING && t->state != THS_DEAD,
+            "unblocking a thread that is not blocked");
+    thread_leave_wait(t);
     thread_set_result(t, ret);
     sched_make_ready(t, false);
 }
@@ -130,19 +137,10 @@ void thread_unblock(struct thread *t, int32_t ret)
 void thread_destroy(struct thread *t, int32_t status)
 {
     struct proc *p = t->proc;
-    uint8_t state = t->state;
 
-    ktimer_stop(&t->timeout);
-    if (state == THS_READY)
+    if (t->state == THS_READY)
         sched_remove(t);
-    if (t->waitq) {
-        list_unlink(&t->qlink);
-        t->waitq = NULL;
-    }
-    if (state == THS_SEND || state == THS_RECEIVE || state == THS_REPLY)
-        ipc_thread_gone(t);
-    else if (state == THS_MUTEX || state == THS_CONDVAR)
-        sync_waiter_gone(t);
+    thread_leave_wait(t);
     sync_thread_gone(t);
     thread_set_state(t, THS_DEAD);
     t->kc_trace = 0;

@@ -16,6 +16,7 @@
 #include <kernel/utimer.h>
 #include <kernel/pmem.h>
 #include <kernel/ktrace.h>
+#include <kernel/kinit.h>
 
 char kstub_console[4096];
 unsigned kstub_console_len;
@@ -25,15 +26,7 @@ static struct kapp_header stub_apps[KMAX_PROCS];
 
 void kstub_reset(void)
 {
-    memset(k_threads, 0, sizeof(k_threads));
-    sched_init();
-    ktimer_subsystem_init();
-    proc_init();
-    ipc_init();
-    sync_init();
-    irq_init();
-    utimer_init();
-    ktrace_init();
+    kernel_state_init();
     kstub_console_len = 0;
     kstub_cycles = 0;
     kstub_irq_enabled = kstub_irq_pending = 0;
