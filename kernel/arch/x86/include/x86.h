@@ -44,7 +44,7 @@ static inline uint64_t x86_rdtsc(void)
 
 struct arch_context;
 // cpu.c
-void x86_boot(uint32_t magic, uint32_t mbi);
+_Noreturn void x86_boot(uint32_t magic, uint32_t mbi);
 void x86_set_iomap(uint32_t port, uint32_t count);
 // entry.S
 extern uint8_t x86_kstack_top[];
