@@ -6,7 +6,8 @@
 //   its RAM slot          read-write, never executable (NX; and beyond the ring-3 code
 //                         segment's limit, which real CPUs also enforce but QEMU does not)
 //   its flash slot        read-only (code, constants, the .data image)
-//   its map (trace ring)  read-only for it; the kernel keeps writing (CR0.WP is off)
+//   its maps              read-only for it; the kernel keeps writing (CR0.WP is off): the
+//                         trace ring (its logger), the D engine's block (its consumer)
 //   its device window     I/O ports below 0x10000 through the TSS bitmap; memory otherwise
 // Everything else (kernel image and RAM, other processes, the pool, devices) is reached by
 // the kernel only. arch_mpu_switch() revokes what the last process had, grants the next and
@@ -35,7 +36,7 @@ static uint64_t nx;     // PTE_NX when the CPU has it, else 0
 struct grant {
     uint32_t base, size;
 };
-static struct grant granted[4];
+static struct grant granted[5];
 static unsigned ngranted;
 
 static bool cpu_has_nx(void)
@@ -126,6 +127,7 @@ void arch_mpu_switch(const struct proc *p)
         grant(p->ram_base, p->ram_size, PTE_RW);
         grant(p->flash_base, p->flash_size, 0);
         grant(p->map_base, p->map_len, 0);
+        grant(p->map2_base, p->map2_len, 0);
         uint32_t mb = p->app->mmio_base, ms = p->app->mmio_size;
         if (ms && mb + ms <= IO_WINDOW_END)
             x86_set_iomap(mb, ms);
