@@ -139,6 +139,29 @@ char *strcat(char *dst, const char *src)
     return dst;
 }
 
+// Not thread-safe (one saved position per process), like the C library's.
+char *strtok(char *s, const char *delim)
+{
+    static char *next;
+    if (!s)
+        s = next;
+    if (!s)
+        return NULL;
+    while (*s && strchr(delim, *s))
+        s++;
+    if (!*s) {
+        next = NULL;
+        return NULL;
+    }
+    char *tok = s;
+    while (*s && !strchr(delim, *s))
+        s++;
+    if (*s)
+        *s++ = '\0';
+    next = s;
+    return tok;
+}
+
 char *strerror(int err)
 {
     switch (err) {

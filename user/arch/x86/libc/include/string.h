@@ -20,6 +20,7 @@ char *strstr(const char *hay, const char *needle);
 char *strcpy(char *dst, const char *src);
 char *strncpy(char *dst, const char *src, size_t n);
 char *strcat(char *dst, const char *src);
+char *strtok(char *s, const char *delim);
 char *strerror(int err);
 
 #endif
