@@ -104,7 +104,8 @@ setup-test:
 
 run: setup
 	$(Q)$(MAKE) --no-print-directory all
-	$(Q)scripts/run-demo.sh $(B)/demo.elf $(H)/traceprinter
+	$(Q)TRACE_STORAGE=$(or $(BOARD_TRACE_STORAGE),semihost) scripts/run-demo.sh $(B)/demo.elf \
+	    $(H)/traceprinter $(H)/kevcapture
 
 test: setup-test
 	$(Q)$(MAKE) --no-print-directory all test-build

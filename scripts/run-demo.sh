@@ -1,17 +1,26 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # `make run`: boots the demo system in QEMU with the tracelogger capturing to trace.kev on the
-# host, then shows the start of the trace and a summary of it.
-#   scripts/run-demo.sh IMAGE.elf TRACEPRINTER
+# host, then shows the start of the trace and a summary of it. On a board with semihosting the
+# logger writes the file itself; on one without (TRACE_STORAGE=uart) it streams the trace on
+# its UART and kevcapture rebuilds the file.
+#   scripts/run-demo.sh IMAGE.elf TRACEPRINTER [KEVCAPTURE]
 set -u
 img=$1
 tp=$2
 trace=${TRACE_FILE:-trace.kev}
 rm -f "$trace"
 echo "run: booting $img in QEMU; the tracelogger writes $trace"
-QEMU_ARGS="tracelogger -d1 -k 32 -f $trace" QEMU_TIMEOUT=${QEMU_TIMEOUT:-120} \
-    "$(dirname "$0")/qemu-run.sh" "$img"
-rc=$?
+if [ "${TRACE_STORAGE:-semihost}" = uart ]; then
+    uart=$(dirname "$img")/trace.uart
+    QEMU_UART1=$uart QEMU_TIMEOUT=${QEMU_TIMEOUT:-120} "$(dirname "$0")/qemu-run.sh" "$img"
+    rc=$?
+    "${3:?kevcapture is needed on this board}" -q -o "$trace" "$uart" || rc=1
+else
+    QEMU_ARGS="tracelogger -d1 -k 32 -f $trace" QEMU_TIMEOUT=${QEMU_TIMEOUT:-120} \
+        "$(dirname "$0")/qemu-run.sh" "$img"
+    rc=$?
+fi
 echo "run: the demo system exited with status $rc"
 if [ -s "$trace" ]; then
     echo

@@ -163,7 +163,7 @@ int main(void)
     TraceEvent(KTRACE_DEALLOCBUFFER, 0, 0, 0);
 
     printf("tracelogger: %s events in %lu buffers written to %s (%s bytes)\n",
-           u64txt(events_written).s, (unsigned long)buffers_written, opts.file,
+           u64txt(events_written).s, (unsigned long)buffers_written, out_where(&opts),
            u64txt(out_bytes()).s);
     // What the kernel itself counted, so the file can be checked against it.
     printf("tracelogger: the kernel generated %s events: recorded %s, dropped %s, overwritten %s\n",

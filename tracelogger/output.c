@@ -12,6 +12,7 @@
 #include <board_user.h>     // the trace stream UART, mapped into this process
 
 static int fd = -1;
+static bool fd_opened;    // the file exists (out_close closes fd, out_where still asks)
 static bool uart;
 static uint16_t seq;
 static uint32_t file_crc;
@@ -34,6 +35,7 @@ int out_open(const struct tl_opts *o)
         trace_uart_init();
     if (o->file && o->file[0]) {
         fd = open(o->file, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        fd_opened = fd >= 0;
         if (fd < 0 && errno == ENOSYS && uart) {
             // A board with no host files (x86-pc): the UART stream is the storage.
             printf("tracelogger: no host files on this board: the trace goes to UART 1 only\n");
@@ -86,6 +88,13 @@ int out_close(void)
         fd = -1;
     }
     return r;
+}
+
+const char *out_where(const struct tl_opts *o)
+{
+    if (fd_opened && uart)
+        return "the file and UART 1";
+    return fd_opened ? o->file : "UART 1";
 }
 
 uint64_t out_bytes(void)

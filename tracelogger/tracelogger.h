@@ -34,6 +34,8 @@ int out_open(const struct tl_opts *o);
 int out_write(const void *p, size_t n);
 int out_close(void);
 uint64_t out_bytes(void);
+// Where the trace went, for the closing report: the file's name, or the UART.
+const char *out_where(const struct tl_opts *o);
 
 // The .kev header and system page; the trailer.
 int kev_write_head(const struct tl_opts *o);

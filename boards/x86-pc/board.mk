@@ -38,3 +38,4 @@ BOARD_ULDFLAGS      = $(ARCH_CFLAGS) -nostdlib -nostartfiles -static -Wl,--gc-se
 BOARD_USER_LIB_SRCS := user/arch/x86/libc/stdio.c user/arch/x86/libc/string.c \
                        user/arch/x86/libc/stdlib.c user/arch/x86/libc/crt.c \
                        user/arch/x86/libc/posix.c
+BOARD_TRACE_STORAGE := uart   # no semihosting: make run captures the trace from COM2

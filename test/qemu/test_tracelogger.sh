@@ -55,8 +55,8 @@ check "the rebuilt trace is byte-identical to the file" "[ -s $out/demo.kev ] &&
 python3 - "$out/demo.uart" "$out/damaged.uart" <<'PY'
 import sys
 d = bytearray(open(sys.argv[1], 'rb').read())
-if d:
-    d[len(d) // 2] ^= 0x55
+if len(d) > 200:
+    d[8 + 100] ^= 0x55      # inside the first frame's payload (its header is 8 bytes)
 open(sys.argv[2], 'wb').write(d)
 PY
 "$h/kevcapture" -q -o "$out/damaged.kev" "$out/damaged.uart" >"$out/damaged.log" 2>&1
