@@ -1,0 +1,87 @@
+// SPDX-License-Identifier: MIT
+// Board glue for the Netduino Plus 2 (STM32F405RG): bring-up order, where the vector table
+// is, the pool, the user-attachable interrupt lines, and the halt that hands the exit status
+// to the host (semihosting exit, when a host answers semihosting).
+//
+// Clocks: the chip comes out of reset on its 16 MHz internal oscillator (HSI) with every bus
+// undivided, and this board leaves it so: SysTick, TIM2 and the UARTs all run at 16 MHz, and
+// nothing waits on an RCC ready flag (QEMU, which models no RCC, would never set one).
+// Faster clocks: docs/boards.md.
+#include <kernel/board.h>
+#include <kernel/arch.h>
+#include <armv7m_regs.h>
+#include "stm32f4.h"
+
+static bool on_qemu;
+
+bool stm32_on_qemu(void)
+{
+    return on_qemu;
+}
+
+void board_init(void)
+{
+    on_qemu = (STM_REG(RCC_BASE, RCC_CR) & RCC_CR_HSION) == 0;
+    // The vector table is at the start of flash; VTOR's reset value (0) reaches it only
+    // through the boot alias, which a boot loader (the ROM's DFU loader) may leave pointing
+    // elsewhere.
+    SCB_VTOR = KERNEL_FLASH_BASE;
+    __asm__ volatile("dsb\n\tisb" ::: "memory");
+    uart_stm32_init();
+    timer_stm32_cycles_init();
+}
+
+void board_late_init(void)
+{
+    timer_stm32_cycles_attach();
+}
+
+const char *board_name(void)
+{
+    return BOARD_NAME;
+}
+
+// The cycle counter's rate: 16 MHz on the chip, 166.67 MHz in QEMU (timer_stm32.c says
+// why); SysTick is programmed from it, so in QEMU (core 168 MHz) the tick runs 0.8% fast.
+uint32_t board_cycles_per_sec(void)
+{
+    return timer_stm32_cycles_hz();
+}
+
+bool board_irq_user_ok(unsigned irq)
+{
+    return irq < 32 && ((BOARD_USER_IRQ_MASK >> irq) & 1u);
+}
+
+uintptr_t board_pool_base(void)
+{
+    return POOL_BASE;
+}
+
+size_t board_pool_size(void)
+{
+    return POOL_SIZE;
+}
+
+bool board_has_semihosting(void)
+{
+    // QEMU answers semihosting when started with -semihosting-config (our scripts always do);
+    // on the chip only a debug probe can, and a semihosting call with no probe attached is a
+    // HardFault. A build to run free is made with BOARD_NO_SEMIHOSTING (docs/boards.md).
+#ifdef BOARD_NO_SEMIHOSTING
+    return false;
+#else
+    return true;
+#endif
+}
+
+_Noreturn void board_halt(int status)
+{
+    if (board_has_semihosting()) {
+        uint32_t blk[2] = { 0x20026u, (uint32_t)status };   // ADP_Stopped_ApplicationExit
+        arch_semihost(0x20, (uint32_t)(uintptr_t)blk);      // SYS_EXIT_EXTENDED
+    }
+    __asm__ volatile("cpsid i");
+    for (;;)
+        __asm__ volatile("wfi");
+}

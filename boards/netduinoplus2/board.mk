@@ -1,0 +1,26 @@
+# SPDX-License-Identifier: MIT
+# Netduino Plus 2: an STM32F405RG (Cortex-M4F, 1 MB flash, 128 KB SRAM + 64 KB CCM), run from
+# its 16 MHz internal oscillator. QEMU models it as `netduinoplus2`. Flashing and tracing on
+# the real board: docs/boards.md.
+ARCH        := armv7m
+# The FPU stays off (CPACR): the context switch saves no FP registers, so programs are built
+# soft-float and any FP instruction would fault.
+ARCH_CFLAGS := -mcpu=cortex-m4 -mthumb -mfloat-abi=soft
+BOARD_SRCS  := boards/netduinoplus2/board.c boards/netduinoplus2/uart_stm32.c \
+               boards/netduinoplus2/timer_stm32.c
+
+# Memory plan (board_config.h has the picture). Seven programs at most: their RAM slots of
+# 8 KB fill the 56 KB between the kernel's 40 KB and the 32 KB trace pool (user.mk picks the
+# seven). Flash slots of 32 KB after the kernel's 64 KB.
+APP_FLASH_BASE := 0x08010000
+APP_FLASH_SLOT := 0x00008000
+APP_RAM_BASE   := 0x2000a000
+APP_RAM_SLOT   := 0x00002000
+APP_MAX_SLOTS  := 7
+
+# How QEMU boots an image: boards/netduinoplus2/qemu.sh (used by scripts/qemu-run.sh).
+
+# Device windows granted to programs (base size): TIM3, the device timer (the demo's driver),
+# and USART2, the trace stream UART (tracelogger -u). See board_user.h.
+BOARD_DEVTIMER_WINDOW   := 0x40000400 0x400
+BOARD_TRACE_UART_WINDOW := 0x40004400 0x400

@@ -1,0 +1,75 @@
+// SPDX-License-Identifier: MIT
+// What user programs need to know about this board (the demo's driver, the tests, the
+// tracelogger): a device timer that interrupts, the UART for the trace stream, a few
+// addresses the protection tests aim at, and the memory map for the trace's system page.
+// The device windows themselves are granted in board.mk (BOARD_DEVTIMER_WINDOW, ...).
+#ifndef BOARD_USER_H
+#define BOARD_USER_H
+
+#include <stdint.h>
+
+#define BOARD_NAME_STR "netduinoplus2"
+#define BOARD_ARCH_STR "armv7m"
+
+// Addresses a program may not touch: the protection tests aim at them.
+#define BOARD_KERNEL_RAM_ADDR 0x20000100u   // kernel data
+#define BOARD_CODE_ADDR       0x08000100u   // flash: read-only for programs
+#define BOARD_OTHER_DEV_ADDR  0x40011000u   // USART1, the console: no program has it
+
+// The memory map, for the trace's system page: X(base, size, name). The real chip's SRAM
+// (QEMU shows more; board_config.h).
+#define BOARD_MEMORY_MAP(X)                          \
+    X(0x08000000u, 0x00100000u, "code")              \
+    X(0x20000000u, 0x00020000u, "sram")              \
+    X(0x20018000u, 0x00008000u, "pool")
+
+// The device timer: TIM3, interrupt line 29, counting up to ARR and interrupting at each
+// update. The period is in ticks of the timer's clock, which on the chip is the core clock
+// (16 MHz: ClockCycles' unit); TIM3 is 16-bit there, so periods up to 65535 (4 ms).
+// QEMU clocks its timers at 1 GHz (ClockCycles runs at 166.67 MHz there), so a period
+// lasts 6 times less than asked, and its timer model needs ARR written again after each
+// update to raise the next one (devtimer_ack does; on the chip that write changes nothing).
+#define DEVTIMER_IRQ 29
+#define DEVTIMER_REG(off) (*(volatile uint32_t *)(0x40000400u + (off)))
+#define DEVTIMER_PERIOD_MAX 0xffffu
+
+static inline void devtimer_start(uint32_t period_cycles)
+{
+    if (period_cycles > DEVTIMER_PERIOD_MAX)
+        period_cycles = DEVTIMER_PERIOD_MAX;
+    DEVTIMER_REG(0x00) = 0;                 // CR1: stop
+    DEVTIMER_REG(0x2c) = period_cycles;     // ARR
+    DEVTIMER_REG(0x0c) = 1;                 // DIER: update interrupt
+    DEVTIMER_REG(0x10) = 0;                 // SR: clear
+    DEVTIMER_REG(0x00) = 1;                 // CR1: count
+}
+
+static inline void devtimer_ack(void)
+{
+    DEVTIMER_REG(0x10) = 0;                             // SR: clear the update flag
+    DEVTIMER_REG(0x2c) = DEVTIMER_REG(0x2c);            // ARR again: QEMU re-arms on it
+}
+
+static inline void devtimer_stop(void)
+{
+    DEVTIMER_REG(0x00) = 0;
+    DEVTIMER_REG(0x0c) = 0;
+}
+
+// The trace stream UART: USART2 (QEMU's second -serial), 1 Mbaud 8N1 on the chip. The
+// kernel has set its clock, pins and baud rate (uart_stm32.c); a program enables it.
+#define TRACE_UART_REG(off) (*(volatile uint32_t *)(0x40004400u + (off)))
+
+static inline void trace_uart_init(void)
+{
+    TRACE_UART_REG(0x0c) = (1u << 13) | (1u << 3);      // CR1: UE, TE
+}
+
+static inline void trace_uart_putc(uint8_t c)
+{
+    while (!(TRACE_UART_REG(0x00) & (1u << 7)))         // SR: TXE
+        ;
+    TRACE_UART_REG(0x04) = c;                           // DR
+}
+
+#endif
