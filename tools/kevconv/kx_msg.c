@@ -98,9 +98,11 @@ static void drop(struct kx_msgs *q, int i)
 static enum kx_msg_step on_send(struct kx_msgs *q, struct kx_model *m, const struct kev_event *e,
                                 int client, const struct kx_msg **out)
 {
-    if (e->ev == KEV_COMM_SND_MESSAGE && client >= 0 && !m->irq[e->cpu])
+    // An open message of the same thread lost its events. Messages from no known thread (the
+    // CPU's thread is unknown: the trace began, or events were lost) count as one thread.
+    if (e->ev == KEV_COMM_SND_MESSAGE && !m->irq[e->cpu])
         for (unsigned k = 0; k < q->nlive; k++)
-            if (q->lcli[k] == client && !(q->lst[k] & 5)) { // an open message of this thread
+            if (q->lcli[k] == client && !(q->lst[k] & 5)) {
                 drop(q, q->live[k]);
                 break;
             }

@@ -13,7 +13,8 @@
 // message its server is serving with that receive id (and client pid, when not 0). Sends
 // never received and replies without a send are counted, not fatal. A thread blocks in
 // MsgSend until the reply, so a new message from it ends any earlier one still open (its
-// events were lost): that one is dropped and counted as stale.
+// events were lost): that one is dropped and counted as stale (messages sent when the
+// running thread is unknown count as one thread).
 // Records live in a fixed pool; a request and the messages nested in it are freed when it
 // completes. Single-threaded.
 #ifndef TOOLS_KX_MSG_H
