@@ -6,6 +6,12 @@ ARCH        := armv7m
 # The FPU stays off (CPACR): the context switch saves no FP registers, so programs are built
 # soft-float and any FP instruction would fault.
 ARCH_CFLAGS := -mcpu=cortex-m4 -mthumb -mfloat-abi=soft
+# SEMIHOSTING=0: a build that runs free of a debug probe (docs/boards.md): program output to
+# the console UART, no semihosting exit. It shares build/netduinoplus2/: rebuild from clean.
+SEMIHOSTING ?= 1
+ifeq ($(SEMIHOSTING),0)
+ARCH_CFLAGS += -DBOARD_NO_SEMIHOSTING
+endif
 BOARD_SRCS  := boards/netduinoplus2/board.c boards/netduinoplus2/uart_stm32.c \
                boards/netduinoplus2/timer_stm32.c
 

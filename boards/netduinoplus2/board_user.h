@@ -25,10 +25,11 @@
 
 // The device timer: TIM3, interrupt line 29, counting up to ARR and interrupting at each
 // update. The period is in ticks of the timer's clock, which on the chip is the core clock
-// (16 MHz: ClockCycles' unit); TIM3 is 16-bit there, so periods up to 65535 (4 ms).
-// QEMU clocks its timers at 1 GHz (ClockCycles runs at 166.67 MHz there), so a period
-// lasts 6 times less than asked, and its timer model needs ARR written again after each
-// update to raise the next one (devtimer_ack does; on the chip that write changes nothing).
+// (16 MHz: ClockCycles' unit); TIM3 is 16-bit there, so a longer period is cut to 65535
+// (4 ms). QEMU clocks its timers at 1 GHz (ClockCycles runs at 166.67 MHz there), so a
+// period is 1 ns ticks there (at most 65.5 us), its interrupts come at uneven intervals, and
+// its timer model needs ARR written again after each update to raise the next one
+// (devtimer_ack does; on the chip that write changes nothing).
 #define DEVTIMER_IRQ 29
 #define DEVTIMER_REG(off) (*(volatile uint32_t *)(0x40000400u + (off)))
 #define DEVTIMER_PERIOD_MAX 0xffffu

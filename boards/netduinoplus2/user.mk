@@ -7,3 +7,8 @@
 # for 4 buffers too).
 ALL_APPS := init srv client ticker driver worker tracelogger
 IMAGES   := demo
+
+# The tracelogger's command line when no host gives one: at most 2 buffers fit the pool; with
+# no semihosting (SEMIHOSTING=0, board.mk) the trace goes out on the trace UART.
+$(B)/apps/tracelogger/obj/tracelogger/main.c.o: UCFLAGS += \
+    -DTRACELOGGER_DEFAULT_ARGS='"tracelogger -d1 -k 2$(if $(filter 0,$(SEMIHOSTING)), -u)"'
