@@ -17,8 +17,8 @@ BOARD_SRCS  := boards/netduinoplus2/board.c boards/netduinoplus2/uart_stm32.c \
 
 # Memory plan (board_config.h has the picture). Seven programs at most: their RAM slots of
 # 8 KB fill the 56 KB between the kernel's 40 KB and the 32 KB trace pool (user.mk picks the
-# seven). Flash slots of 32 KB after the kernel's 64 KB.
-APP_FLASH_BASE := 0x08010000
+# seven). Flash slots of 32 KB after the kernel's 128 KB (flash sectors 0-4).
+APP_FLASH_BASE := 0x08020000
 APP_FLASH_SLOT := 0x00008000
 APP_RAM_BASE   := 0x2000a000
 APP_RAM_SLOT   := 0x00002000
