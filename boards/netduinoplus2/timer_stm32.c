@@ -30,6 +30,8 @@ static void cycles_wrap(unsigned irq, void *arg)
     (void)board_cycles();
 }
 
+// Starts TIM2 counting from board_init, before the kernel prints its first line (which
+// gives the rate).
 void timer_stm32_cycles_init(void)
 {
     STM_REG(RCC_BASE, RCC_APB1ENR) |= RCC_APB1_TIM2 | RCC_APB1_TIM3;
@@ -61,6 +63,8 @@ uint32_t timer_stm32_cycles_hz(void)
     return cycles_hz;
 }
 
+// The 64-bit count. Called only inside the kernel (entries never nest), and at least once
+// per wrap of the low word, or a wrap goes uncounted.
 uint64_t board_cycles(void)
 {
     uint32_t lo = board_cycles32();
