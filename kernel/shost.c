@@ -150,9 +150,12 @@ int32_t shost_call(struct proc *p, uint32_t op, uint32_t param)
         if (!proc_can_write(p, param, 8))
             return -1;
         return host ? arch_semihost(op, param) : -1;
+    case SH_ERRNO:
+        // Without a host every file operation failed for want of one: say so (ENOSYS), so
+        // that a program can tell "no host files here" from a host's refusal.
+        return host ? arch_semihost(op, 0) : ENOSYS;
     case SH_CLOCK:
     case SH_TIME:
-    case SH_ERRNO:
     case SH_TICKFREQ:
     case SH_ISERROR:
         return host ? arch_semihost(op, 0) : -1;

@@ -118,7 +118,8 @@ $(B)/apps/$(1)/apphdr.o: user/lib/apphdr.c user/module.mk
 
 # The runtime goes in as objects, not an archive: its sys_semihost and _exit must win over
 # picolibc's, which the C library's own references would otherwise pull in.
-$(B)/apps/$(1).elf: $$($(1)_OBJS) $(USER_LIB_OBJS)
+$(B)/apps/$(1).elf: $$($(1)_OBJS) $(USER_LIB_OBJS) boards/$(BOARD)/board.mk \
+                   $$(wildcard boards/$(BOARD)/user.mk)
 	@echo "  LD      $$@ (slot $$($(1)_SLOT))"
 	$$(Q)$$(CC) $$(ULDFLAGS) -o $$@ $$($(1)_OBJS) $(USER_LIB_OBJS) \
 	    -Wl,--defsym=__flash=$$($(1)_FLASH) -Wl,--defsym=__flash_size=$(APP_FLASH_SLOT) \
