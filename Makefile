@@ -105,7 +105,7 @@ setup-test:
 run: setup
 	$(Q)$(MAKE) --no-print-directory all
 	$(Q)TRACE_STORAGE=$(or $(BOARD_TRACE_STORAGE),semihost) scripts/run-demo.sh $(B)/demo.elf \
-	    $(H)/traceprinter $(H)/kevcapture
+	    $(H)/traceprinter $(H)/kevcapture $(H)/kevreport
 
 test: setup-test
 	$(Q)$(MAKE) --no-print-directory all test-build

@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # `make run`: boots the demo system in QEMU with the tracelogger capturing to trace.kev on the
-# host, then shows the start of the trace and a summary of it. On a board with semihosting the
+# host, then shows the start of the trace and a summary of it, and writes the HTML report. On a board with semihosting the
 # logger writes the file itself; on one without (TRACE_STORAGE=uart) it streams the trace on
 # its UART and kevcapture rebuilds the file.
-#   scripts/run-demo.sh IMAGE.elf TRACEPRINTER [KEVCAPTURE]
+#   scripts/run-demo.sh IMAGE.elf TRACEPRINTER [KEVCAPTURE [KEVREPORT]]
 set -u
 img=$1
 tp=$2
@@ -31,5 +31,11 @@ if [ -s "$trace" ]; then
     echo "run: events by class:"
     "$tp" -p '%Z' "$trace" | awk '$1 ~ /^[A-Z_]+$/ && NF == 1' | sort | uniq -c | sort -rn
     "$tp" "$trace" | tail -4
+    report=${trace%.kev}.html
+    if [ -n "${4:-}" ] && "$4" -o "$report" "$trace"; then
+        echo
+        echo "run: the report (timeline, CPU time, kernel calls, interrupts, messages, losses):"
+        echo "     $(cd "$(dirname "$report")" && pwd)/$(basename "$report")"
+    fi
 fi
 exit $rc
