@@ -21,29 +21,9 @@ void board_late_init(void)
     timer_cmsdk_cycles_attach();
 }
 
-const char *board_name(void)
-{
-    return BOARD_NAME;
-}
-
 uint32_t board_cycles_per_sec(void)
 {
     return BOARD_CPU_HZ;
-}
-
-bool board_irq_user_ok(unsigned irq)
-{
-    return irq < 32 && ((BOARD_USER_IRQ_MASK >> irq) & 1u);
-}
-
-uintptr_t board_pool_base(void)
-{
-    return POOL_BASE;
-}
-
-size_t board_pool_size(void)
-{
-    return POOL_SIZE;
 }
 
 bool board_has_semihosting(void)

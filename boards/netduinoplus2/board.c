@@ -36,31 +36,11 @@ void board_late_init(void)
     timer_stm32_cycles_attach();
 }
 
-const char *board_name(void)
-{
-    return BOARD_NAME;
-}
-
 // The cycle counter's rate: 16 MHz on the chip, 166.67 MHz in QEMU (timer_stm32.c says
 // why); SysTick is programmed from it, so in QEMU (core 168 MHz) the tick runs 0.8% fast.
 uint32_t board_cycles_per_sec(void)
 {
     return timer_stm32_cycles_hz();
-}
-
-bool board_irq_user_ok(unsigned irq)
-{
-    return irq < 32 && ((BOARD_USER_IRQ_MASK >> irq) & 1u);
-}
-
-uintptr_t board_pool_base(void)
-{
-    return POOL_BASE;
-}
-
-size_t board_pool_size(void)
-{
-    return POOL_SIZE;
 }
 
 bool board_has_semihosting(void)

@@ -11,7 +11,7 @@ CROSS       := i686-linux-gnu-
 ARCH_CFLAGS := -m32 -march=i686 -malign-double -mgeneral-regs-only -fno-pie -fno-pic -fno-stack-protector \
                -fno-asynchronous-unwind-tables -fcf-protection=none -no-pie -Wl,--build-id=none \
                -Wl,--no-warn-rwx-segments -Wl,-z,noexecstack
-BOARD_SRCS  := boards/x86-pc/board.c boards/x86-pc/uart16550.c boards/x86-pc/pit_tsc.c
+BOARD_SRCS  := boards/common/board_data.c boards/x86-pc/board.c boards/x86-pc/uart16550.c boards/x86-pc/pit_tsc.c
 
 # Memory plan (see board_config.h for the picture): user program slots. RAM slots are
 # page-aligned (paging maps them one page at a time).

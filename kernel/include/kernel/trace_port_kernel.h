@@ -1,0 +1,30 @@
+// SPDX-License-Identifier: MIT
+// The trace ring's port for this kernel on every architecture (contract in
+// trace/include/trace/trace_ring.h); kernel/arch/<arch>/include/trace_port.h includes it.
+// Every trace event is emitted inside the kernel, and kernel entries never nest (they share
+// one exception priority; a fault in the kernel halts it), so the ring needs no interrupt
+// masking of its own: irq_save is free. Notifications are only queued here
+// (ktrace_port_notify) and raised as the synthetic interrupt on the way out of the kernel,
+// where sending a pulse is safe; so the ring never needs to know about interrupt context.
+#ifndef KERNEL_TRACE_PORT_KERNEL_H
+#define KERNEL_TRACE_PORT_KERNEL_H
+
+#include <stdint.h>
+#include <board_clock.h>
+
+struct trace_ring;
+uint64_t board_cycles(void);
+void ktrace_port_notify(struct trace_ring *r, unsigned bufidx, unsigned seq);
+
+static inline uint32_t trace_port_now32(void) { return board_cycles32(); }
+static inline uint64_t trace_port_now64(void) { return board_cycles(); }
+static inline unsigned trace_port_cpu(void) { return 0; }
+static inline unsigned long trace_port_irq_save(void) { return 0; }
+static inline void trace_port_irq_restore(unsigned long s) { (void)s; }
+static inline int trace_port_in_interrupt(void) { return 0; }
+static inline void trace_port_notify(struct trace_ring *r, unsigned bufidx, unsigned seq)
+{
+    ktrace_port_notify(r, bufidx, seq);
+}
+
+#endif
