@@ -158,6 +158,14 @@ static uint32_t who(const struct thread *t)
     return (uint32_t)t->proc->pid << 16 | t->tid;
 }
 
+// Trace payload word that links a pulse's send and receive: its channel and code (low 16
+// bits), the same in both events, so a reader can pair them even when several pulse streams
+// share a code.
+static uint32_t pulse_key(const struct channel *ch, int32_t code)
+{
+    return (uint32_t)ch->chid << 16 | ((uint32_t)code & 0xffffu);
+}
+
 // Hands the message of `client` to server thread `srv` (blocked in RECEIVE, or running its
 // MsgReceive now). The caller makes the client REPLY-blocked. Returns the rcvid.
 static void trace_send_ev(const struct thread *client, const struct thread *srv)
@@ -198,7 +206,7 @@ static void deliver_pulse(struct thread *srv, const struct kpulse *kp, struct ch
                               .msglen = (int32_t)sizeof(*kp) };
     kmemcpy((void *)(uintptr_t)srv->msg_buf, kp, sizeof(*kp));
     write_info(srv, &info);
-    ktrace_comm(KEV_COMM_REC_PULSE, (uint32_t)kp->code, who(srv));
+    ktrace_comm(KEV_COMM_REC_PULSE, pulse_key(ch, kp->code), who(srv));
     srv->ipc_prio = (uint8_t)kp->priority;
     thread_update_prio(srv);
 }
@@ -327,7 +335,7 @@ int ipc_error(struct thread *t, int rcvid, int32_t err)
 static int queue_pulse(struct channel *ch, int prio, int32_t code, int32_t value, int scoid)
 {
     struct kpulse kp = { .code = code, .value = value, .priority = prio, .scoid = scoid };
-    ktrace_comm(KEV_COMM_SND_PULSE, (uint32_t)scoid, (uint32_t)code);
+    ktrace_comm(KEV_COMM_SND_PULSE, (uint32_t)scoid, pulse_key(ch, code));
     struct thread *srv = take_receiver(ch);
 
     if (srv) {

@@ -257,7 +257,7 @@ static void kdt_comm(unsigned ev, uint32_t a, uint32_t b)
     case KEV_COMM_REC_MESSAGE:   kdt_fire(DPROBE_MSG_RECEIVE, 0, a, 0, b); break;
     case KEV_COMM_REPLY_MESSAGE: kdt_fire(DPROBE_MSG_REPLY, 0, a, 0, b); break;
     case KEV_COMM_MSG_ERROR:     kdt_fire(DPROBE_MSG_ERROR, 0, a, 0, b); break;
-    case KEV_COMM_SND_PULSE:     kdt_fire(DPROBE_MSG_PULSE, a, b, 0, 0); break;
+    case KEV_COMM_SND_PULSE:     kdt_fire(DPROBE_MSG_PULSE, a, b & 0xffffu, 0, 0); break;
     default: break;
     }
 }

@@ -48,6 +48,8 @@ timers=$(count ':TIMER' "$out/demo.txt")
 # At least 40: under load QEMU may fire a late periodic timer again before the ticker destroys it.
 check "the ticker's 40 timer expiries are in the trace ($timers)" "[ $timers -ge 40 ]"
 check "the summary says nothing was lost" "grep -q '^lost events: 0' $out/demo.txt"
+# The analyses (kevstat) agree with what the demo's programs printed (TAP lines of their own).
+python3 "$(dirname "$0")/../tools/check_demo_trace.py" "$h/kevstat" "$out/demo.kev" "$out/demo.log"
 
 "$h/kevcapture" -q -o "$out/demo-uart.kev" "$out/demo.uart" >"$out/capture.log" 2>&1
 check "kevcapture rebuilds the trace from the UART stream" "[ $? = 0 ]"
