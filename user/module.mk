@@ -5,8 +5,15 @@
 # picolibc (or newlib-nano with LIBC=newlib), for its own flash and RAM slot. A program's slot
 # is its position in ALL_APPS: append new programs at the end.
 # Per program, optional: <name>_FLAGS (KAPP_F_*), <name>_PRIO, <name>_MMIO (base size),
-# <name>_STACK (main stack bytes), <name>_DIR (source directory), <name>_EXTRA (more sources,
-# e.g. from trace/).
+# <name>_STACK (main stack bytes: checked after the link, see below), <name>_DIR (source
+# directory), <name>_EXTRA (more sources, e.g. from trace/).
+# A board short of memory may place a program itself (boards/<b>/user.mk):
+#   <name>_SLOT      its flash slot (default: its position in ALL_APPS), below APP_MAX_SLOTS
+#   <name>_RAM_SLOT  its RAM size (default APP_RAM_SLOT): a power of two
+#   <name>_RAM_BASE  its RAM base (default APP_RAM_BASE + slot * APP_RAM_SLOT), aligned on
+#                    its RAM size (the MPU maps it as one region)
+# Programs of one image must not share a flash slot or overlap in RAM (checked when the image
+# is built); programs of different images may.
 #
 # A boot image is the kernel plus a set of programs; the first one listed is started as pid 1.
 
@@ -92,17 +99,30 @@ $(B)/obj/user/%.c.o: user/%.c
 	@echo "  CC      $<"
 	$(Q)$(CC) $(UCFLAGS) -c $< -o $@
 
+# The main thread's stack runs down from the top of the program's RAM towards its data.
+# picolibc's linker script reserves 0x800 for it whatever __stack_size says (--defsym comes
+# after the script's DEFINED() test), so the room is checked here, for every C library:
+# RAM top - end of data (__bss_end, or newlib's __heap_start) >= <name>_STACK, or when none is
+# given APP_STACK_MIN (picolibc's own reservation). newlib's and x86's scripts reserve
+# __stack_size (<name>_STACK, default 0x1000) themselves.
+APP_STACK_MIN := 0x800
+check_stack = end=$$($(CROSS)nm $(1) | awk '$$3 == "__bss_end" || $$3 == "__heap_start" { print $$1; exit }'); \
+    room=$$(( $(2) + $(3) - 0x$$end )); \
+    if [ $$room -lt $$(( $(4) )) ]; then \
+        echo "$(1): $(5) leaves $$room bytes for its stack, under $(4)" >&2; rm -f $(1); exit 1; fi
+
 # _app_before NAME, LIST: one word per program listed before NAME (its slot number).
 _app_before = $(if $(filter $(1),$(firstword $(2))),,x $(call _app_before,$(1),$(wordlist 2,$(words $(2)),$(2))))
 hexsum = $(shell printf '0x%08x' $$(( $(1) )))
 
 define APP_template
-$(1)_SLOT  := $$(words $$(call _app_before,$(1),$$(ALL_APPS)))
+$(1)_SLOT  := $$(or $$($(1)_SLOT),$$(words $$(call _app_before,$(1),$$(ALL_APPS))))
 $(1)_DIR   ?= user/apps/$(1)
 $(1)_SRCS  := $$(wildcard $$($(1)_DIR)/*.c) $$($(1)_EXTRA)
 $(1)_OBJS  := $$(patsubst %,$(B)/apps/$(1)/obj/%.o,$$($(1)_SRCS)) $(B)/apps/$(1)/apphdr.o
 $(1)_FLASH := $$(call hexsum,$(APP_FLASH_BASE) + $$($(1)_SLOT) * $(APP_FLASH_SLOT))
-$(1)_RAM   := $$(call hexsum,$(APP_RAM_BASE) + $$($(1)_SLOT) * $(APP_RAM_SLOT))
+$(1)_RAMSZ := $$(or $$($(1)_RAM_SLOT),$(APP_RAM_SLOT))
+$(1)_RAM   := $$(call hexsum,$$(or $$($(1)_RAM_BASE),$(APP_RAM_BASE) + $$($(1)_SLOT) * $(APP_RAM_SLOT)))
 
 $$(patsubst %,$(B)/apps/$(1)/obj/%.o,$$($(1)_SRCS)): $(B)/apps/$(1)/obj/%.c.o: %.c
 	@mkdir -p $$(dir $$@)
@@ -123,18 +143,34 @@ $(B)/apps/$(1).elf: $$($(1)_OBJS) $(USER_LIB_OBJS) boards/$(BOARD)/board.mk \
 	@echo "  LD      $$@ (slot $$($(1)_SLOT))"
 	$$(Q)$$(CC) $$(ULDFLAGS) -o $$@ $$($(1)_OBJS) $(USER_LIB_OBJS) \
 	    -Wl,--defsym=__flash=$$($(1)_FLASH) -Wl,--defsym=__flash_size=$(APP_FLASH_SLOT) \
-	    -Wl,--defsym=__ram=$$($(1)_RAM) -Wl,--defsym=__ram_size=$(APP_RAM_SLOT) \
+	    -Wl,--defsym=__ram=$$($(1)_RAM) -Wl,--defsym=__ram_size=$$($(1)_RAMSZ) \
 	    -Wl,--defsym=__stack_size=$$(or $$($(1)_STACK),0x1000) -Wl,-Map=$$@.map
+	$$(Q)$$(call check_stack,$$@,$$($(1)_RAM),$$($(1)_RAMSZ),$$(or $$($(1)_STACK),$(APP_STACK_MIN)),$(1))
 
 $(B)/apps/$(1).bin: $(B)/apps/$(1).elf
 	$$(Q)$$(OBJCOPY) -O binary $$< $$@
 endef
 $(foreach a,$(ALL_APPS),$(eval $(call APP_template,$(a))))
 
+# check_layout IMAGE, NAME:SLOT:RAMBASE:RAMSIZE...: the programs of one image have distinct
+# flash slots below APP_MAX_SLOTS, RAM regions the MPU can map (a power of two aligned on its
+# size) and RAM that does not overlap.
+check_layout = for a in $(2); do echo $$a; done | tr : ' ' | { \
+    seen=; while read n s b z; do \
+      [ $$s -lt $(APP_MAX_SLOTS) ] || { echo "$(1): $$n in flash slot $$s, past APP_MAX_SLOTS" >&2; exit 1; }; \
+      [ $$(( $$z & ($$z - 1) )) -eq 0 ] && [ $$(( $$b % $$z )) -eq 0 ] || \
+        { echo "$(1): $$n's RAM ($$b, $$z bytes) is not a power of two aligned on its size" >&2; exit 1; }; \
+      for o in $$seen; do set -- $$(echo $$o | tr : ' '); \
+        [ $$s -ne $$2 ] || { echo "$(1): $$n and $$1 share flash slot $$s" >&2; exit 1; }; \
+        [ $$(( $$b + $$z )) -le $$(( $$3 )) ] || [ $$(( $$3 + $$4 )) -le $$(( $$b )) ] || \
+          { echo "$(1): $$n and $$1 overlap in RAM" >&2; exit 1; }; \
+      done; seen="$$seen $$n:$$s:$$b:$$z"; done; }
+
 # apps.S of an image: each program's flash image at its slot offset, and the boot program.
 define IMAGE_template
 $(B)/$(1)/apps.S: user/module.mk $$(foreach a,$$($(1)_APPS),$(B)/apps/$$(a).bin)
 	@mkdir -p $$(dir $$@)
+	$$(Q)$$(call check_layout,$(1),$$(foreach a,$$($(1)_APPS),$$(a):$$($$(a)_SLOT):$$($$(a)_RAM):$$($$(a)_RAMSZ)))
 	$$(Q){ echo '    .section .apps, "a"'; \
 	  printf '%s\n' $$(foreach a,$$($(1)_APPS),'$$($$(a)_SLOT):$$(a)') | sort -n | \
 	  while IFS=: read slot name; do \

@@ -1,12 +1,25 @@
 # SPDX-License-Identifier: MIT
 # Programs and images for the Netduino Plus 2 (included by user/module.mk). The chip has room
-# for seven program RAM slots of 8 KB (board.mk): the demo system's seven programs.
-# A program's slot is its place in ALL_APPS, so the list holds only those seven.
-# Not built here: ktest (its data alone is 8.4 KB, over a slot, and its trace tests ask for
-# 4 buffers, a 64 KB ring, twice the pool), kbench (with ktest's peer), tflood (its tests ask
-# for 4 buffers too).
-ALL_APPS := init srv client ticker driver worker tracelogger
-IMAGES   := demo
+# for seven program slots (board.mk: 32 KB of flash and 8 KB of RAM each, RAM from 0x2000a000
+# to 0x20018000): the demo system's seven programs take them in ALL_APPS order. The test and
+# benchmark images reuse slots 0-2 (programs of different images may share), each program
+# placed by hand (user/module.mk: <name>_SLOT, _RAM_BASE, _RAM_SLOT):
+#
+#   0x2000a000  8 KB  kbench (kbench images)        ktest image: nothing (kt_fault's "other
+#   0x2000c000  8 KB  kt_peer (both images)                       program's RAM" probe)
+#   0x2000e000  8 KB  kt_fault (ktest image)
+#   0x20010000 16 KB  ktest: 8.4 KB of data (8 KB of thread stacks), its stack above
+#
+# Not built here: tflood (its tests ask for 4 trace buffers, a 64 KB ring, twice the pool).
+ALL_APPS := init srv client ticker driver worker tracelogger ktest kt_peer kt_fault kbench
+IMAGES   := demo ktest kbench kbench_notrace
+
+ktest_SLOT     := 0
+ktest_RAM_BASE := 0x20010000
+ktest_RAM_SLOT := 0x4000
+kt_peer_SLOT   := 1
+kt_fault_SLOT  := 2
+kbench_SLOT    := 0
 
 # The tracelogger's command line when no host gives one: at most 2 buffers fit the pool; with
 # no semihosting (SEMIHOSTING=0, board.mk) the trace goes out on the trace UART.
