@@ -139,4 +139,6 @@ fuzz: setup-test $(FUZZ_BINS)
 clean:
 	rm -rf build
 
--include $(shell find build -path '*/obj/*' -name '*.d' 2>/dev/null)
+# Dependency files of every object directory (obj/, obj-notrace/ ...): D scripts are *.d too,
+# so only object directories are searched.
+-include $(shell find build -path '*/obj*/*' -name '*.d' 2>/dev/null)
