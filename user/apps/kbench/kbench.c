@@ -7,6 +7,7 @@
 // image kbench_notrace) the names end in _notrace; with hooks, the kernel figures are given
 // with tracing off, then on in fast and in wide mode (every class, ring policy), and the
 // cost of one trace event is measured inside the kernel (KTRACE_BENCH).
+#include <board_user.h>
 #include <kern.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -118,9 +119,16 @@ static uint64_t hook_cost(uint32_t kind)
     return median(v);
 }
 
+// The ring: 8 buffers of 16 KB, or as many as the board's pool holds (BOARD_TRACE_BUFS:
+// 2 on netduinoplus2). The ring policy wraps, so the count does not change the figures.
+#define KB_BUFS (BOARD_TRACE_BUFS < 8 ? BOARD_TRACE_BUFS : 8)
+
 static void trace_costs(void)
 {
-    TraceEvent(KTRACE_ALLOCBUFFER, 8, 0, 0);
+    if (TraceEvent(KTRACE_ALLOCBUFFER, KB_BUFS, 0, 0) != KB_BUFS) {
+        printf("kbench: cannot allocate %d trace buffers: no traced figures\n", KB_BUFS);
+        return;
+    }
     TraceEvent(KTRACE_SETPOLICY, KTRACE_POLICY_RING, 0, 0);     // wraps: no logger needed
     TraceEvent(KTRACE_DELALLCLASSES, 0, 0, 0);
     TraceEvent(KTRACE_ADDCLASS, KEV_C_USER, 0, 0);
