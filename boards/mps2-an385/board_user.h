@@ -16,6 +16,10 @@
 #define BOARD_CODE_ADDR       0x00000100u   // code memory: read-only for programs
 #define BOARD_OTHER_DEV_ADDR  0x40004000u   // the console UART: no program has it
 
+// Kernel trace buffers (16 KB each) the pool has room for beside the programs' allocations:
+// the tracelogger's default -k, and what the tests ask for at most.
+#define BOARD_TRACE_BUFS 32
+
 // The memory map, for the trace's system page: X(base, size, name).
 #define BOARD_MEMORY_MAP(X)                          \
     X(0x00000000u, 0x00400000u, "code")              \

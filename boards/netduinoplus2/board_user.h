@@ -16,6 +16,10 @@
 #define BOARD_CODE_ADDR       0x08000100u   // flash: read-only for programs
 #define BOARD_OTHER_DEV_ADDR  0x40011000u   // USART1, the console: no program has it
 
+// Kernel trace buffers (16 KB each) the pool has room for: the 32 KB pool (board_config.h)
+// holds two. The tracelogger's default -k, and what the tests ask for at most.
+#define BOARD_TRACE_BUFS 2
+
 // The memory map, for the trace's system page: X(base, size, name). The real chip's SRAM
 // (QEMU shows more; board_config.h).
 #define BOARD_MEMORY_MAP(X)                          \

@@ -21,6 +21,10 @@
 #define BOARD_CODE_ADDR       0x00100100u   // the kernel image: no program may write it
 #define BOARD_OTHER_DEV_ADDR  0x000b8000u   // VGA text memory: no program has it
 
+// Kernel trace buffers (16 KB each) the pool has room for beside the programs' allocations:
+// the tracelogger's default -k, and what the tests ask for at most.
+#define BOARD_TRACE_BUFS 32
+
 // The memory map, for the trace's system page: X(base, size, name).
 #define BOARD_MEMORY_MAP(X)                          \
     X(0x00100000u, 0x00300000u, "code")              \
