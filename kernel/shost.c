@@ -49,6 +49,27 @@ static void console_write(const struct proc *p, uint32_t buf, uint32_t len)
     (void)p;
 }
 
+// SYS_GET_CMDLINE without a host: the board's boot command line (board_boot_cmdline) into
+// the caller's buffer [buf, buf + size), with its NUL; the block's second word becomes its
+// length. -1 when the board has none or it does not fit, as QEMU answers. The caller has
+// checked that the block and the buffer are the process's to write.
+static int32_t boot_cmdline(volatile uint32_t *blk, uint32_t buf, uint32_t size)
+{
+    const char *s = board_boot_cmdline();
+    uint32_t n = 0;
+    if (!s)
+        return -1;
+    while (s[n])
+        n++;
+    if (n + 1 > size)
+        return -1;
+    volatile char *d = (volatile char *)(uintptr_t)buf;
+    for (uint32_t i = 0; i <= n; i++)
+        d[i] = s[i];
+    blk[1] = n;
+    return 0;
+}
+
 static int32_t exit_with(struct proc *p, uint32_t reason, uint32_t code)
 {
     // ADP_Stopped_ApplicationExit with a code is a normal exit; any other reason is abnormal.
@@ -141,11 +162,16 @@ int32_t shost_call(struct proc *p, uint32_t op, uint32_t param)
         if (!(b = block(p, param, 2)) || b[1] > 255 || !proc_can_read(p, b[0], b[1] + 1))
             return -1;
         return host ? arch_semihost(op, param) : -1;
-    case SH_GET_CMDLINE:
-        if (!(b = block(p, param, 2)) || !proc_can_write(p, b[0], b[1]) ||
-            !proc_can_write(p, param, 8))
+    case SH_GET_CMDLINE: {
+        if (!(b = block(p, param, 2)))
             return -1;
-        return host ? arch_semihost(op, param) : -1;
+        uint32_t buf = b[0], size = b[1];
+        if (!proc_can_write(p, buf, size) || !proc_can_write(p, param, 8))
+            return -1;
+        if (!host)
+            return boot_cmdline((volatile uint32_t *)(uintptr_t)param, buf, size);
+        return arch_semihost(op, param);
+    }
     case SH_ELAPSED:
         if (!proc_can_write(p, param, 8))
             return -1;

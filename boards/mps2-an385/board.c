@@ -37,6 +37,12 @@ bool board_has_semihosting(void)
 #endif
 }
 
+// No boot loader command line: the debugger's (semihosting) is the programs' command line.
+const char *board_boot_cmdline(void)
+{
+    return NULL;
+}
+
 _Noreturn void board_halt(int status)
 {
     if (board_has_semihosting()) {

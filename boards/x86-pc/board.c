@@ -26,6 +26,13 @@ bool board_has_semihosting(void)
     return false;
 }
 
+// Multiboot's command line (QEMU's -append; GRUB's `multiboot` line), which stands in for
+// semihosting's: the tracelogger's and tflood's options (boards/x86-pc/qemu.sh).
+const char *board_boot_cmdline(void)
+{
+    return x86_boot_cmdline();
+}
+
 _Noreturn void board_halt(int status)
 {
     // Under QEMU this write ends the emulation; on a real PC nothing answers: stop here.

@@ -1,6 +1,8 @@
 # SPDX-License-Identifier: MIT
 # Sourced by scripts/qemu-run.sh: sets `cmd` to boot image "$img" on this board in QEMU, with
-# the console (COM1) on standard output. No semihosting on x86 (sh_cfg stays empty). The CPU
+# the console (COM1) on standard output. No semihosting on x86 (sh_cfg stays empty): QEMU_ARGS,
+# the programs' command line (the tracelogger's options), goes to the kernel as the Multiboot
+# command line (-append), which the kernel hands out for SYS_GET_CMDLINE. The CPU
 # model is qemu32 with the NX bit, which the kernel uses to keep program RAM non-executable.
 # The RTC (the programs' device timer) runs on the virtual clock, like everything else.
 # The exit status comes through QEMU's isa-debug-exit device, which makes QEMU exit with
@@ -16,6 +18,7 @@ cmd=(qemu-system-i386 -M pc -cpu qemu32,+nx -m 128 -rtc clock=vm -nic none -vga 
 # TSC follows the host's clock while QEMU's PIT catches up on ticks it was late with after a host
 # stall, so under load a few ticks come in a burst and 5 ms of timers take 4 ms of TSC time.
 [ "${QEMU_ICOUNT:-0}" = 1 ] || cmd+=(-icount shift=auto)
+[ -n "${QEMU_ARGS:-}" ] && cmd+=(-append "$QEMU_ARGS")
 # The trace stream UART (COM2) is QEMU's second -serial.
 uart1_opt() { cmd+=(-serial "file:$1"); }
 qemu_status() {

@@ -134,6 +134,7 @@ uint64_t board_cycles(void) { return k_ticks * (25000000u / TICK_HZ) + kstub_cyc
 uint32_t board_cycles_per_sec(void) { return 25000000u; }
 bool board_irq_user_ok(unsigned irq) { return irq >= 24 && irq < 32; }
 bool board_has_semihosting(void) { return false; }
+const char *board_boot_cmdline(void) { return NULL; }
 const char *board_name(void) { return "host"; }
 
 _Noreturn void kpanic(const char *fmt, ...)

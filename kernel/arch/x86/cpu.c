@@ -69,15 +69,48 @@ static void load_tables(void)
                         "m"(i) : "eax", "memory");
 }
 
-// Entered from reset_handler on the boot stack, interrupts off.
+// The Multiboot command line after its first word (the kernel's own name, which QEMU and GRUB
+// put there), cut to the buffer; empty when the loader gave none.
+static char boot_cmdline[256];
+
+#define MB_INFO_CMDLINE (1u << 2)   // Multiboot info flags: `cmdline` (offset 16) is valid
+
+static void save_cmdline(uint32_t magic, uint32_t mbi)
+{
+    if (magic != 0x2badb002u || !mbi || !(((const uint32_t *)(uintptr_t)mbi)[0] & MB_INFO_CMDLINE))
+        return;
+    const char *c = (const char *)(uintptr_t)((const uint32_t *)(uintptr_t)mbi)[4];
+    if (!c)
+        return;
+    while (*c && *c != ' ')
+        c++;
+    while (*c == ' ')
+        c++;
+    size_t n = 0;
+    while (c[n] && n < sizeof(boot_cmdline) - 1) {
+        boot_cmdline[n] = c[n];
+        n++;
+    }
+    boot_cmdline[n] = '\0';
+}
+
+// The boot command line (board_boot_cmdline on x86-pc), NULL when empty.
+const char *x86_boot_cmdline(void)
+{
+    return boot_cmdline[0] ? boot_cmdline : NULL;
+}
+
+// Entered from reset_handler on the boot stack, interrupts off. The Multiboot info block and
+// its command line lie outside the image (the loader puts them past its end), so they are
+// still intact after .bss is cleared; the command line is copied before paging.
 _Noreturn void x86_boot(uint32_t magic, uint32_t mbi)
 {
-    (void)mbi;
     uint32_t *s = __data_load, *d = __data_start;
     while (d < __data_end)
         *d++ = *s++;
     for (d = __bss_start; d < __bss_end; d++)
         *d = 0;
+    save_cmdline(magic, mbi);
 
     gdt[0] = 0;
     gdt[1] = seg_desc(0, 0xfffff, 0x9a);                             // kernel code

@@ -21,6 +21,10 @@ uintptr_t board_pool_base(void);
 size_t board_pool_size(void);
 // True when a debugger/host answers semihosting calls.
 bool board_has_semihosting(void);
+// The command line the boot loader gave the kernel (x86-pc: Multiboot's, from QEMU's -append),
+// without the kernel's own name, or NULL when there is none (or it is empty). Programs read
+// it through SYS_GET_CMDLINE when there is no semihosting host (kernel/shost.c).
+const char *board_boot_cmdline(void);
 _Noreturn void board_halt(int status);
 const char *board_name(void);
 

@@ -46,6 +46,7 @@ struct arch_context;
 // cpu.c
 _Noreturn void x86_boot(uint32_t magic, uint32_t mbi);
 void x86_set_iomap(uint32_t port, uint32_t count);
+const char *x86_boot_cmdline(void);
 // entry.S
 extern uint8_t x86_kstack_top[];
 _Noreturn void x86_start_boot_thread(uint32_t stack_top);
