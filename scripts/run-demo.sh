@@ -17,7 +17,7 @@ if [ "${TRACE_STORAGE:-semihost}" = uart ]; then
     rc=$?
     "${3:?kevcapture is needed on this board}" -q -o "$trace" "$uart" || rc=1
 else
-    QEMU_ARGS="tracelogger -d1 -k 32 -f $trace" QEMU_TIMEOUT=${QEMU_TIMEOUT:-120} \
+    QEMU_ARGS="tracelogger -d1 -f $trace" QEMU_TIMEOUT=${QEMU_TIMEOUT:-120} \
         "$(dirname "$0")/qemu-run.sh" "$img"
     rc=$?
 fi

@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: MIT
 // tracelogger's command line: QNX's options, plus -u (UART stream) and -x name=value.
 // On QEMU the command line comes from the debugger (semihosting SYS_GET_CMDLINE, set with
-// -semihosting-config arg=...); on a board running free, from the image's built-in default.
+// -semihosting-config arg=...), or on a board without semihosting from the boot loader's
+// command line, which the kernel answers SYS_GET_CMDLINE with (x86-pc: QEMU's -append); on a
+// board running free, from the image's built-in default. -k defaults to the board's
+// BOARD_TRACE_BUFS (the buffers its pool has room for).
 #include "tracelogger.h"
 #include <kern.h>
 #include <stdio.h>
@@ -9,8 +12,13 @@
 #include <string.h>
 #include <trace/kev.h>
 
+#include <board_user.h>     // BOARD_TRACE_BUFS: the default -k
+
 uintptr_t sys_semihost(uintptr_t op, uintptr_t param);
 #define SYS_GET_CMDLINE 0x15
+
+#define STR_(x) #x
+#define STR(x) STR_(x)
 
 static void usage(void)
 {
@@ -21,7 +29,7 @@ static void usage(void)
            "  -c        continuous: until stopped (same as -n 0)\n"
            "  -r        ring mode: the kernel wraps without notifying; buffers are saved at stop\n"
            "  -w        wide mode (more data per event)\n"
-           "  -k num    kernel buffers of 16 KB (default 32)\n"
+           "  -k num    kernel buffers of 16 KB (default " STR(BOARD_TRACE_BUFS) " on this board)\n"
            "  -f file   output file on the host (default tracebuffer.kev)\n"
            "  -F class  turn a class off: 1 kernel calls, 2 interrupts, 3 process, 4 thread,\n"
            "            5 vthread (3-5 are one class here), 6 comm, 7 system\n"
@@ -80,7 +88,7 @@ int tl_parse_args(int argc, char **argv, struct tl_opts *o)
     int cls;
     memset(o, 0, sizeof(*o));
     o->iterations = 32;
-    o->kbufs = 32;
+    o->kbufs = BOARD_TRACE_BUFS;
     o->policy = -1;
     o->file = "tracebuffer.kev";
     for (int i = 1; i < argc; i++) {
