@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // Where the trace goes: a file on the host through semihosting (QEMU, or a debug probe on a
 // board), and/or a framed byte stream on the board's trace UART (trace/kev_stream.h) that tools/kevcapture
-// turns back into the same file. Both sinks get exactly the same bytes.
+// turns back into the same file. Both sinks get exactly the same bytes. On a board with no host
+// files at all (x86-pc: the file fails with ENOSYS) the stream is the storage, even without -u.
 #include "tracelogger.h"
 #include <fcntl.h>
 #include <stdio.h>
@@ -36,8 +37,13 @@ int out_open(const struct tl_opts *o)
     if (o->file && o->file[0]) {
         fd = open(o->file, O_WRONLY | O_CREAT | O_TRUNC, 0644);
         fd_opened = fd >= 0;
-        if (fd < 0 && errno == ENOSYS && uart) {
-            // A board with no host files (x86-pc): the UART stream is the storage.
+        if (fd < 0 && errno == ENOSYS) {
+            // A board with no host files (x86-pc): the UART stream is the storage, -u or not
+            // (a command line written for a board with semihosting still gets its trace).
+            if (!uart) {
+                uart = true;
+                trace_uart_init();
+            }
             printf("tracelogger: no host files on this board: the trace goes to UART 1 only\n");
             return 0;
         }
