@@ -10,9 +10,9 @@
 #   0x2000e000  8 KB  kt_fault (ktest image)
 #   0x20010000 16 KB  ktest: 8.4 KB of data (8 KB of thread stacks), its stack above
 #
-# Not built here: tflood (its tests ask for 4 trace buffers, a 64 KB ring, twice the pool).
-ALL_APPS := init srv client ticker driver worker tracelogger ktest kt_peer kt_fault kbench
-IMAGES   := demo ktest kbench kbench_notrace
+ALL_APPS := init srv client ticker driver worker tracelogger ktest kt_peer kt_fault kbench \
+            tflood
+IMAGES   := demo ktest kbench kbench_notrace tflood
 
 ktest_SLOT     := 0
 ktest_RAM_BASE := 0x20010000
@@ -20,6 +20,8 @@ ktest_RAM_SLOT := 0x4000
 kt_peer_SLOT   := 1
 kt_fault_SLOT  := 2
 kbench_SLOT    := 0
+# tflood's image holds only tflood and the tracelogger (slot 6): flash slot 0 is free there.
+tflood_SLOT    := 0
 
 # ktest's cycle counter check: TIM2 counts 16 MHz on the chip, 166,666,667 Hz in QEMU
 # (board.c, docs/boards.md). (Board data that belongs in board_user.h.)
