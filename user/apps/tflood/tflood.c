@@ -67,9 +67,11 @@ int main(void)
                u64txt(rate * 16 / 1000000).s,
                (unsigned long)(rate * 16 / 10000 % 100));
         // Under -icount shift=0 one instruction is one nanosecond: the whole path (the
-        // inserting call, the event, the logger's share) in instructions per event.
-        printf("BENCH logger_insns_per_event %s insns\n",
-               u64txt(cycles * (1000000000u / hz) / n).s);
+        // inserting call, the event, the logger's share) in instructions per event. The
+        // counter's rate need not divide 10^9 (TIM2 on netduinoplus2: 166666667 Hz), so
+        // convert whole seconds and the remainder apart, without overflow.
+        uint64_t ns = cycles / hz * 1000000000u + cycles % hz * 1000000000u / hz;
+        printf("BENCH logger_insns_per_event %s insns\n", u64txt((ns + n / 2) / n).s);
     }
     return KW_EXITED(st) ? KW_EXITSTATUS(st) : 4;
 }
