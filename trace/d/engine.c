@@ -314,7 +314,7 @@ fast_operand(const struct dvm_state *st, const struct dvm_ctx *ctx,
     case DVM_FP_CTX_S32: return (uint64_t)(int64_t)*(const int32_t *)(const void *)x;
     case DVM_FP_CTX_U32: return *(const uint32_t *)(const void *)x;
     case DVM_FP_CTX_U64: return *(const uint64_t *)(const void *)x;
-    case DVM_FP_ARG: return args[fp->fp_idx[k]];
+    case DVM_FP_ARG: return args ? args[fp->fp_idx[k]] : 0; /* a hook may pass no args */
     case DVM_FP_EPID: return epid;
     case DVM_FP_ID: return id;
     case DVM_FP_GLOBAL:
@@ -527,9 +527,9 @@ static inline __attribute__((always_inline)) void run_probe_from(struct dvm_stat
 {
     uint32_t id = st->obj.probes[pidx].dp_id;
     c->probe = pidx;
-    for (; e; e = st->next_ecb[e - 1]) {
-        const struct dvm_fastpred *fp = &st->fastpred[st->obj.ecbs[e - 1].de_clause];
-        if (fp->fp_ok && !fast_pred(st, c->ctx, c->args, e, id, fp))
+    for (; e; e = st->ecb_link[e].next) {
+        const struct dvm_fastpred *fp = st->ecb_link[e].fast;
+        if (fp && !fast_pred(st, c->ctx, c->args, e, id, fp))
             continue;
         run_ecb(st, c, e - 1);
         c->probe = pidx;
@@ -564,21 +564,22 @@ void dvm_fire(struct dvm_state *st, const struct dvm_ctx *ctx, uint32_t id,
               const uint64_t args[DVM_NARGS])
 {
     static const uint64_t zero[DVM_NARGS];
-    if (!args)
-        args = zero;
     if (id < DPROBE_COUNT) {
         uint32_t m = st->probe_map[id];
-        if (!m || ctx->cpu >= st->opts.ncpu || (st->exiting && id != DPROBE_END))
+        if (!m)
             return;
-        /* the common case, a failing simple predicate, is decided before touching any state */
+        /* The common case, a failing simple predicate, is decided first, from the context
+         * alone (fast_pred touches no per-CPU state). The checks it skips (a valid CPU, exit()
+         * having run) only ever stop a firing, so deciding them after it changes nothing. */
         uint32_t e = st->first_ecb[m - 1];
-        for (; e; e = st->next_ecb[e - 1]) {
-            const struct dvm_fastpred *fp = &st->fastpred[st->obj.ecbs[e - 1].de_clause];
-            if (!fp->fp_ok || fast_pred(st, ctx, args, e, id, fp))
+        for (; e; e = st->ecb_link[e].next) {
+            const struct dvm_fastpred *fp = st->ecb_link[e].fast;
+            if (!fp || fast_pred(st, ctx, args, e, id, fp))
                 break;
         }
-        if (e)
-            fire_from(st, ctx, args, m - 1, e);
+        if (!e || ctx->cpu >= st->opts.ncpu || (st->exiting && id != DPROBE_END))
+            return;
+        fire_from(st, ctx, args ? args : zero, m - 1, e);
         return;
     }
     /* timer probes: few, looked up by id */
@@ -586,7 +587,7 @@ void dvm_fire(struct dvm_state *st, const struct dvm_ctx *ctx, uint32_t id,
         return;
     for (uint32_t k = 0; k < st->obj.hdr->dh_nprobes; k++)
         if (st->obj.probes[k].dp_id == id) {
-            fire_from(st, ctx, args, k, st->first_ecb[k]);
+            fire_from(st, ctx, args ? args : zero, k, st->first_ecb[k]);
             return;
         }
 }
@@ -688,11 +689,11 @@ int dvm_load(struct dvm_state *st, const void *objp, size_t objlen, const struct
 
     st->probe_map = d_alloc(&a, DVM_PROBE_TABLE_MAX * sizeof(uint16_t));
     st->first_ecb = d_alloc(&a, (h->dh_nprobes + 1u) * 4u);
-    st->next_ecb = d_alloc(&a, (h->dh_necbs + 1u) * 4u);
+    st->ecb_link = d_alloc(&a, (h->dh_necbs + 1u) * sizeof(struct dvm_ecb_link));
     st->var_off = d_alloc(&a, (h->dh_nvars + 1u) * 4u);
     st->agg_vals = d_alloc(&a, (h->dh_naggs + 1u) * 4u);
     st->cpus = d_alloc(&a, o->ncpu * sizeof(struct dvm_cpu));
-    if (!st->probe_map || !st->first_ecb || !st->next_ecb || !st->var_off || !st->agg_vals ||
+    if (!st->probe_map || !st->first_ecb || !st->ecb_link || !st->var_off || !st->agg_vals ||
         !st->cpus)
         return err_set(err, errlen, "not enough memory for the engine");
     for (uint32_t k = 0; k < h->dh_nprobes; k++)
@@ -700,7 +701,7 @@ int dvm_load(struct dvm_state *st, const void *objp, size_t objlen, const struct
             st->probe_map[ob->probes[k].dp_id] = (uint16_t)(k + 1);
     for (uint32_t e = h->dh_necbs; e-- > 0;) { /* chains in program order */
         uint32_t p = ob->ecbs[e].de_probe;
-        st->next_ecb[e] = st->first_ecb[p];
+        st->ecb_link[e + 1].next = st->first_ecb[p];
         st->first_ecb[p] = e + 1;
     }
     /* variables: globals and this-> get fixed slots; arrays and self-> are dynamic */
@@ -735,6 +736,10 @@ int dvm_load(struct dvm_state *st, const void *objp, size_t objlen, const struct
     for (uint32_t k = 0; k < h->dh_nclauses; k++)
         if (ob->clauses[k].dc_pred.dp_len)
             match_fast(st, &ob->clauses[k].dc_pred, &st->fastpred[k]);
+    for (uint32_t e = 0; e < h->dh_necbs; e++) {
+        const struct dvm_fastpred *fp = &st->fastpred[ob->ecbs[e].de_clause];
+        st->ecb_link[e + 1].fast = fp->fp_ok ? fp : NULL;
+    }
     st->gvars_size = gsz;
     st->tvars_size = tsz;
     st->scratch_size = 8u * ssz;

@@ -117,6 +117,13 @@ struct dvm_fastpred {
     uint32_t fp_idx[2];    /* built-in id, global offset, ctx offset or argument number */
     uint64_t fp_const[2];
 };
+/* An ECB's place in its probe's chain, read by every firing: the next ECB of the same probe
+ * (index + 1, 0 at the end) and the clause's fast predicate, NULL when the clause has none
+ * the fast path recognises. Indexed by ECB number so the hot loop does no index arithmetic. */
+struct dvm_ecb_link {
+    uint32_t next;
+    const struct dvm_fastpred *fast;
+};
 enum { DVM_FP_CONST = 0, DVM_FP_GLOBAL, DVM_FP_ARG, DVM_FP_CTX_S32, DVM_FP_CTX_U32,
        DVM_FP_CTX_U64, DVM_FP_EPID, DVM_FP_ID };
 
@@ -141,7 +148,7 @@ struct dvm_state {
     uint64_t bufsize_lowered; /* bufresize=auto lowered bufsize to this (0: not lowered) */
     uint16_t *probe_map;   /* table probe id -> object probe index + 1 */
     uint32_t *first_ecb;   /* object probe index -> first ECB index + 1 */
-    uint32_t *next_ecb;    /* ECB index -> next ECB of the same probe + 1 */
+    struct dvm_ecb_link *ecb_link; /* ECB index + 1 -> its chain link (slot 0 unused) */
     uint32_t *var_off;     /* variable -> offset in its area */
     uint32_t *agg_vals;    /* aggregation -> value bytes per entry */
     uint8_t *gvars;        /* global scalars */
