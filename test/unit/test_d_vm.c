@@ -323,6 +323,90 @@ static void test_agg_key_cache(void **state)
     assert_int_equal(r.n[2], 0);
 }
 
+/* per-probe counts of @[probename] (agg 0) and the other aggregations' single entries */
+struct probe_counts {
+    int64_t on, off, one, pid100, exec_on;
+};
+
+static void probe_counts_cb(void *arg, unsigned agg, const uint8_t *keys, const int64_t *vals)
+{
+    struct probe_counts *r = arg;
+    int64_t key;
+    memcpy(&key, keys, 8);
+    if (agg == 0 && strcmp((const char *)keys, "on-cpu") == 0)
+        r->on = vals[0];
+    if (agg == 0 && strcmp((const char *)keys, "off-cpu") == 0)
+        r->off = vals[0];
+    if (agg == 1 && strcmp((const char *)keys, "one") == 0)
+        r->one = vals[0];
+    if (agg == 2 && key == 100)
+        r->pid100 = vals[0];
+    if (agg == 3 && strcmp((const char *)keys, "on-cpu") == 0)
+        r->exec_on = vals[0];
+}
+
+static struct probe_counts probe_counts(void)
+{
+    struct probe_counts r = { 0, 0, 0, 0, 0 };
+    dvm_agg_walk(&st, 0, probe_counts_cb, &r);
+    return r;
+}
+
+/* An aggregation whose keys and value depend on the probe alone skips its program once its
+ * entry is known (struct dvm_ecb_link). Only such clauses may take that path, and the counts
+ * must be what the interpreter gives: per probe of a shared clause, after a removed key
+ * (revived from 1) and after clear() (same entry, from 0). */
+static void test_agg_probe_constant(void **state)
+{
+    (void)state;
+    compile("sched:::on-cpu, sched:::off-cpu { @[probename] = count(); }"
+            "sched:::on-cpu /arg0 == 1/ { @f[\"one\"] = sum(2); }"
+            "sched:::on-cpu { @p[pid] = count(); }"
+            "sched:::on-cpu /execname == \"test\"/ { @e[probename] = count(); }");
+    load(DVM_BUF_SWITCH, 4096);
+    unsigned cached = 0;
+    for (uint32_t e = 1; e <= st.obj.hdr->dh_necbs; e++) {
+        uint32_t clause = st.obj.ecbs[e - 1].de_clause;
+        /* clauses 0 and 1 qualify; a per-firing key (pid) and an interpreted predicate not */
+        if (clause <= 1)
+            assert_int_not_equal(st.ecb_link[e].constagg, 0);
+        else
+            assert_int_equal(st.ecb_link[e].constagg, 0);
+        cached += st.ecb_link[e].constagg != 0;
+    }
+    assert_int_equal(cached, 3);
+
+    static const uint64_t on_args[3] = { 1, 0, 1 };
+    for (int k = 0; k < 3; k++) {
+        fire(DPROBE_SCHED_ONCPU, on_args[k]);
+        if (k < 2)
+            fire(DPROBE_SCHED_OFFCPU, 0);
+    }
+    struct probe_counts r = probe_counts();
+    assert_int_equal(r.on, 3);
+    assert_int_equal(r.off, 2);
+    assert_int_equal(r.one, 4);
+    assert_int_equal(r.pid100, 3);
+    assert_int_equal(r.exec_on, 3);
+
+    static uint8_t key[1024];
+    memset(key, 0, sizeof(key));
+    strcpy((char *)key, "on-cpu");
+    dvm_agg_remove(&st, 0, key); /* as trunc() does */
+    fire(DPROBE_SCHED_ONCPU, 0);
+    fire(DPROBE_SCHED_OFFCPU, 0);
+    r = probe_counts();
+    assert_int_equal(r.on, 1);
+    assert_int_equal(r.off, 3);
+
+    dvm_agg_clear(&st, 0);
+    fire(DPROBE_SCHED_OFFCPU, 0);
+    r = probe_counts();
+    assert_int_equal(r.on, 0);
+    assert_int_equal(r.off, 1);
+    assert_int_equal(r.exec_on, 4);
+}
+
 static void test_thread_locals(void **state)
 {
     (void)state;
@@ -409,7 +493,8 @@ int main(void)
         cmocka_unit_test(test_error_in_error),    cmocka_unit_test(test_switch_drops),
         cmocka_unit_test(test_ring_keeps_newest), cmocka_unit_test(test_fill_reserves_end),
         cmocka_unit_test(test_aggregations),      cmocka_unit_test(test_thread_locals),
-        cmocka_unit_test(test_agg_key_cache),     cmocka_unit_test(test_speculation),       cmocka_unit_test(test_random_bytecode),
+        cmocka_unit_test(test_agg_key_cache),     cmocka_unit_test(test_agg_probe_constant),
+            cmocka_unit_test(test_speculation),       cmocka_unit_test(test_random_bytecode),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -26,6 +26,7 @@ struct dvm_cpu {
     uint8_t *key;           /* dynamic-variable key being built (st->dyn.keymax bytes) */
     uint8_t *specrec;       /* staging record of a speculative clause */
     struct dvm_aggmemo *memo; /* per action (aggregating ones only used) */
+    struct dvm_constagg *constagg; /* per ECB number (see struct dvm_ecb_link) */
     /* the last self-> variable this CPU found: (variable, tid) -> value, valid while no
      * dynamic variable was freed since (st->dyn.gen) */
     uint8_t *self_val;

@@ -483,6 +483,10 @@ __attribute__((noinline)) static void run_ecb(struct dvm_state *st, struct dvm_c
             }
             int off = dvm_agg_update(st, cpu, a->da_arg, c->key, a->da_size, (unsigned)sig,
                                      (int64_t)v);
+            if (off >= 0 && st->ecb_link[e + 1].constagg == cl->dc_act + k + 1) {
+                c->constagg[e + 1].off = (uint32_t)off + 1u;
+                c->constagg[e + 1].val = (int64_t)v;
+            }
             m->am_off = 0;
             if (memo && off >= 0) {
                 for (unsigned j = 0; j < c->nrec; j++)
@@ -528,9 +532,13 @@ static inline __attribute__((always_inline)) void run_probe_from(struct dvm_stat
     uint32_t id = st->obj.probes[pidx].dp_id;
     c->probe = pidx;
     for (; e; e = st->ecb_link[e].next) {
-        const struct dvm_fastpred *fp = st->ecb_link[e].fast;
-        if (fp && !fast_pred(st, c->ctx, c->args, e, id, fp))
+        const struct dvm_ecb_link *l = &st->ecb_link[e];
+        if (l->fast && !fast_pred(st, c->ctx, c->args, e, id, l->fast))
             continue;
+        if (l->constagg && c->constagg[e].off &&
+            dvm_agg_update_at(st, c->ctx->cpu, st->obj.acts[l->constagg - 1].da_arg,
+                              c->constagg[e].off - 1, c->constagg[e].val) == 0)
+            continue; /* the same entry and value as last time: no program to run */
         run_ecb(st, c, e - 1);
         c->probe = pidx;
     }
@@ -643,6 +651,67 @@ static int fast_operand_of(const struct dvm_state *st, uint32_t i, struct dvm_fa
     }
 }
 
+/* probe_constant: whether a program's result and pushed keys depend on the probe alone:
+ * straight-line code of constants, the probe's names and ids, moves, non-faulting arithmetic
+ * and pushes, reading only registers it wrote itself (registers keep values between runs). */
+static int probe_constant(const struct dif_obj *o, const struct dif_prog *p)
+{
+    uint32_t written[(DIF_NREGS + 31u) / 32u] = { 1 }; /* %r0 is always 0 */
+#define WRITTEN(r) ((written[(r) / 32u] >> ((r) % 32u)) & 1u)
+    for (uint32_t k = 0; k < p->dp_len; k++) {
+        uint32_t i = o->insns[p->dp_start + k];
+        unsigned op = DIF_OP(i), r1 = DIF_R1(i), r2 = DIF_R2(i), rd = DIF_RD(i);
+        switch (op) {
+        case DIF_NOP: case DIF_FLUSHT:
+            continue;
+        case DIF_RET:
+            return WRITTEN(rd) && k + 1 == p->dp_len;
+        case DIF_OR: case DIF_XOR: case DIF_AND: case DIF_SLL: case DIF_SRL: case DIF_SRA:
+        case DIF_ADD: case DIF_SUB: case DIF_MUL:
+            if (!WRITTEN(r1) || !WRITTEN(r2))
+                return 0;
+            break;
+        case DIF_NOT: case DIF_MOV: case DIF_SEXT: case DIF_ZEXT:
+            if (!WRITTEN(r1))
+                return 0;
+            break;
+        case DIF_SETX: case DIF_SETS:
+            break;
+        case DIF_BUILTIN: {
+            unsigned b = DIF_IDX(i);
+            if (!(b >= DIF_B_PROBEPROV && b <= DIF_B_PROBENAME) && b != DIF_B_EPID &&
+                b != DIF_B_ID)
+                return 0;
+            break;
+        }
+        case DIF_PUSHT: case DIF_PUSHR:
+            if (!WRITTEN(r1))
+                return 0;
+            continue;
+        default:
+            return 0; /* branches, loads, variables, subroutines */
+        }
+        written[rd / 32u] |= 1u << (rd % 32u);
+    }
+#undef WRITTEN
+    return p->dp_len == 0; /* an empty program: value 0, no keys */
+}
+
+/* constagg_of: the action index + 1 of clause ci's only action when it is a probe-constant
+ * aggregation in a clause that records nothing else and needs no interpreted predicate. */
+static uint32_t constagg_of(const struct dvm_state *st, uint32_t ci)
+{
+    const struct dif_obj *o = &st->obj;
+    const struct dif_clause *cl = &o->clauses[ci];
+    if (cl->dc_nacts != 1 || (cl->dc_flags & DIF_CLF_SPEC) || !(cl->dc_flags & DIF_CLF_NOREC) ||
+        (cl->dc_pred.dp_len && !st->fastpred[ci].fp_ok))
+        return 0;
+    const struct dif_act *a = &o->acts[cl->dc_act];
+    if (a->da_kind != DIF_ACT_AGG || !probe_constant(o, &a->da_prog))
+        return 0;
+    return cl->dc_act + 1;
+}
+
 /* match_fast: recognises the compiler's code for `x <cmp> y` (see the predicate case in
  * cg.c): ld x; ld y; cmp x, y; b<cond> 5; ret %r0; setx r, 1; ret r. Only a pure function of
  * verified code: a program that does not match exactly runs in the interpreter. */
@@ -739,6 +808,7 @@ int dvm_load(struct dvm_state *st, const void *objp, size_t objlen, const struct
     for (uint32_t e = 0; e < h->dh_necbs; e++) {
         const struct dvm_fastpred *fp = &st->fastpred[ob->ecbs[e].de_clause];
         st->ecb_link[e + 1].fast = fp->fp_ok ? fp : NULL;
+        st->ecb_link[e + 1].constagg = constagg_of(st, ob->ecbs[e].de_clause);
     }
     st->gvars_size = gsz;
     st->tvars_size = tsz;
@@ -753,7 +823,8 @@ int dvm_load(struct dvm_state *st, const void *objp, size_t objlen, const struct
         c->tvars = d_alloc(&a, tsz + 8u);
         c->key = d_alloc(&a, keymax);
         c->memo = d_alloc(&a, (h->dh_nacts + 1u) * sizeof(struct dvm_aggmemo));
-        if (!c->scratch || !c->tvars || !c->key || !c->memo)
+        c->constagg = d_alloc(&a, (h->dh_necbs + 1u) * sizeof(struct dvm_constagg));
+        if (!c->scratch || !c->tvars || !c->key || !c->memo || !c->constagg)
             return err_set(err, errlen, "not enough memory for per-CPU state");
     }
     /* dynamic variables */

@@ -152,6 +152,7 @@ int main(void)
     rc |= bench("empty", "kercall::MsgSend:entry { }");
     rc |= bench("pred_fail", "kercall::MsgSend:entry /pid == 5/ { }");
     rc |= bench("count", "kercall::MsgSend:entry { @[probefunc] = count(); }");
+    rc |= bench("count_pid", "kercall::MsgSend:entry { @[pid] = count(); }");
     rc |= bench("quantize", "kercall::MsgSend:entry { @ = quantize(arg0); }");
     rc |= bench("self_ts", "kercall::MsgSend:entry { self->ts = timestamp; }");
     return rc;

@@ -123,6 +123,18 @@ struct dvm_fastpred {
 struct dvm_ecb_link {
     uint32_t next;
     const struct dvm_fastpred *fast;
+    /* the clause's only action, when it aggregates a value and keys that depend on the probe
+     * alone (@[probefunc] = count()): its action index + 1, else 0. Such an ECB always
+     * updates the same entry with the same value, which struct dvm_constagg caches. */
+    uint32_t constagg;
+};
+
+/* Per CPU and ECB: where a probe-constant aggregation's entry lives and the value it adds.
+ * Entries never move (a deleted one is revived in place), so the offset stays right. */
+struct dvm_constagg {
+    uint32_t off;          /* entry offset + 1; 0: not cached yet */
+    uint32_t pad;
+    int64_t val;
 };
 enum { DVM_FP_CONST = 0, DVM_FP_GLOBAL, DVM_FP_ARG, DVM_FP_CTX_S32, DVM_FP_CTX_U32,
        DVM_FP_CTX_U64, DVM_FP_EPID, DVM_FP_ID };
