@@ -188,6 +188,28 @@ static void test_header(void **state)
     expect_reject("clause 0: action record outside the clause record");
 }
 
+/* tracemem's record is its byte count rounded to 8: a size the compiler could not have made
+ * (zero, over the limit, disagreeing with the record) is refused before anything runs. */
+static void test_tracemem_size(void **state)
+{
+    (void)state;
+    struct dif_obj o;
+    char err[256];
+    compile("BEGIN { tracemem(\"abcdef\", 12); }");
+    assert_int_equal(act(0)->da_kind, DIF_ACT_TRACEMEM);
+    assert_int_equal(act(0)->da_size, 16);
+    if (dif_verify(blob, bloblen, &o, err, sizeof(err)) != 0)
+        fail_msg("tracemem rejected: %s", err);
+    act(0)->da_arg = 0;
+    expect_reject("action 0: bad record types");
+    compile("BEGIN { tracemem(\"abcdef\", 12); }");
+    act(0)->da_arg = DIF_TRACEMEM_MAX + 1;
+    expect_reject("action 0: bad record types");
+    compile("BEGIN { tracemem(\"abcdef\", 12); }");
+    act(0)->da_arg = 17; /* needs 24 bytes, the record has 16 */
+    expect_reject("action 0: bad record types");
+}
+
 static void test_random_mutations(void **state)
 {
     (void)state;
@@ -212,6 +234,7 @@ int main(void)
         cmocka_unit_test(test_register_range),   cmocka_unit_test(test_reserved_bits),
         cmocka_unit_test(test_table_indices),    cmocka_unit_test(test_predicate_pc),
         cmocka_unit_test(test_header),           cmocka_unit_test(test_random_mutations),
+        cmocka_unit_test(test_tracemem_size),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

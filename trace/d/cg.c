@@ -755,7 +755,8 @@ static struct dif_act *act_new(struct cg *g, int kind, int line)
 static void finish_rec(struct cg *g, struct dif_act *a, uint32_t *recsize)
 {
     a->da_types = intern_str(g, g->rec);
-    a->da_size = dif_types_size(g->rec, g->cc->strsize);
+    a->da_size = a->da_kind == DIF_ACT_TRACEMEM ? (a->da_arg + 7u) & ~7u
+                                                : dif_types_size(g->rec, g->cc->strsize);
     a->da_offset = *recsize;
     *recsize += a->da_size;
     if (*recsize > 65536)
@@ -999,6 +1000,17 @@ static void statement(struct cg *g, struct dnode *st, uint32_t *recsize)
             dcc_error(g->cc, st->line, "D_PROTO_ARG", "%s( ) argument #2 must be an integer", fn);
         a = act_new(g, tr ? DIF_ACT_TRUNC : DIF_ACT_NORMALIZE, st->line);
         a->da_arg = id;
+    } else if (!strcmp(fn, "tracemem")) {
+        /* tracemem(address, size): size bytes from D's own memory (a string, a variable's
+         * storage); the size must be a literal so the record has a fixed layout */
+        proto_len(g, st, 2, 2);
+        struct dnode *sz = st->b->next;
+        if (sz->kind != N_INT || sz->ival <= 0 || sz->ival > (int64_t)DIF_TRACEMEM_MAX)
+            dcc_error(g->cc, st->line, "D_TRACEMEM_SIZE", "tracemem( ) argument #2 must be an "
+                      "integer constant from 1 to %d", (int)DIF_TRACEMEM_MAX);
+        push_rec(g, st->b);
+        a = act_new(g, DIF_ACT_TRACEMEM, st->line);
+        a->da_arg = (uint32_t)sz->ival;
     } else if (!strcmp(fn, "speculate") || !strcmp(fn, "commit") || !strcmp(fn, "discard")) {
         struct dtype t;
         proto_len(g, st, 1, 1);
@@ -1215,7 +1227,8 @@ static void clause(struct cg *g, struct dclause *c)
                           "follow speculate( )");
         } else if (kind != DIF_ACT_EXPR) {
             recorded = 1;
-            if (spec && kind != DIF_ACT_TRACE && kind != DIF_ACT_PRINTF)
+            if (spec && kind != DIF_ACT_TRACE && kind != DIF_ACT_PRINTF &&
+                kind != DIF_ACT_TRACEMEM)
                 dcc_error(cc_of(g), s->line, "D_ACT_SPEC", "%s may not follow speculate( )",
                           s->s);
         }

@@ -105,6 +105,59 @@ static void print_value(struct dcons *c, const struct dfmt_arg *a)
     dfmt_int(&c->out, &sp, a->i, a->type);
 }
 
+/* print_mem: tracemem's bytes as a dump: a header of column numbers, then per 16 bytes the
+ * offset in hex, the bytes in hex and the printable ones as text ('.' for the rest). */
+static void print_mem(struct dcons *c, const uint8_t *p, unsigned n)
+{
+    static const char hex[] = "0123456789abcdef";
+    char line[96];
+    if (!c->quiet)
+        out(c, "\n");
+    unsigned k = 0;
+    for (; k < 12; k++)
+        line[k] = ' ';
+    for (unsigned col = 0; col < 16; col++, k += 3) {
+        line[k] = ' ';
+        line[k + 1] = hex[col];
+        line[k + 2] = ' ';
+    }
+    line[k++] = ' ';
+    for (unsigned col = 0; col < 16; col++)
+        line[k++] = hex[col];
+    line[k++] = '\n';
+    line[k] = 0;
+    out(c, line);
+    for (unsigned row = 0; row < n; row += 16) {
+        k = 0;
+        char off[10];
+        unsigned v = row, w = 0;
+        do {
+            off[w++] = hex[v % 16u];
+            v /= 16u;
+        } while (v);
+        while (k < 10u - w)
+            line[k++] = ' ';
+        while (w)
+            line[k++] = off[--w];
+        line[k++] = ':';
+        line[k++] = ' ';
+        for (unsigned col = 0; col < 16; col++, k += 3) {
+            int in = row + col < n;
+            line[k] = in ? hex[p[row + col] >> 4] : ' ';
+            line[k + 1] = in ? hex[p[row + col] & 15u] : ' ';
+            line[k + 2] = ' ';
+        }
+        line[k++] = ' ';
+        for (unsigned col = 0; col < 16 && row + col < n; col++) {
+            uint8_t b = p[row + col];
+            line[k++] = b >= 0x20 && b < 0x7f ? (char)b : '.';
+        }
+        line[k++] = '\n';
+        line[k] = 0;
+        out(c, line);
+    }
+}
+
 /* ---- aggregations ------------------------------------------------------------------------ */
 
 struct aggent {
@@ -526,7 +579,10 @@ void dcons_record(void *arg, const struct dvm_rechdr *h)
     for (uint32_t k = 0; k < cl->dc_nacts; k++) {
         const struct dif_act *a = &o->acts[cl->dc_act + k];
         struct dfmt_arg args[DIF_RECMAX];
-        unsigned n = decode(c, dif_str(o, a->da_types), data + a->da_offset, args, DIF_RECMAX);
+        /* tracemem's record is raw bytes, not values of its types */
+        unsigned n = a->da_kind == DIF_ACT_TRACEMEM
+                         ? 0 : decode(c, dif_str(o, a->da_types), data + a->da_offset, args,
+                                      DIF_RECMAX);
         switch (a->da_kind) {
         case DIF_ACT_TRACE:
             if (n == 1)
@@ -534,6 +590,9 @@ void dcons_record(void *arg, const struct dvm_rechdr *h)
             break;
         case DIF_ACT_PRINTF:
             dfmt_printf(&c->out, dif_str(o, a->da_arg), args, n, NULL, NULL);
+            break;
+        case DIF_ACT_TRACEMEM:
+            print_mem(c, data + a->da_offset, a->da_arg);
             break;
         case DIF_ACT_PRINTA:
             dcons_print_agg(c, a->da_arg, a->da_arg2 == UINT32_MAX ? NULL : dif_str(o, a->da_arg2));
@@ -561,7 +620,9 @@ void dcons_record(void *arg, const struct dvm_rechdr *h)
             break;
         }
     }
-    if (!c->quiet)
+    /* a dump ends its own line */
+    if (!c->quiet && !(cl->dc_nacts && o->acts[cl->dc_act + cl->dc_nacts - 1].da_kind ==
+                                           DIF_ACT_TRACEMEM))
         out(c, "\n");
 }
 

@@ -48,6 +48,10 @@ uint64_t dvm_builtin(struct dvm_cpu *c, unsigned id);
 /* dvm_str: validates a string address; returns its bytes and length (< strsize), or NULL. */
 const char *dvm_str(struct dvm_cpu *c, uint64_t addr, unsigned *len);
 
+/* dvm_copy_mem: copies n bytes from D memory at addr (tracemem); -1 with a BADADDR fault
+ * when they are not all inside one region the VM may read. */
+int dvm_copy_mem(struct dvm_cpu *c, uint8_t *dst, uint64_t addr, unsigned n);
+
 /* dvm_put_value: writes a stack value of type `type` at dst (8 bytes, or strsize padded). */
 int dvm_put_value(struct dvm_cpu *c, uint8_t *dst, uint8_t type, uint64_t v);
 

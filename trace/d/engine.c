@@ -495,6 +495,16 @@ __attribute__((noinline)) static void run_ecb(struct dvm_state *st, struct dvm_c
             }
             break;
         }
+        case DIF_ACT_TRACEMEM:
+            if (!rec || c->nrec != 1 ||
+                dvm_copy_mem(c, rec + sizeof(struct dvm_rechdr) + a->da_offset, c->rec[0],
+                             a->da_arg) != 0) {
+                c->fault_pc = a->da_prog.dp_len ? a->da_prog.dp_len - 1 : 0;
+                if (!c->fault)
+                    c->fault = DVM_F_ILLOP;
+                goto failed;
+            }
+            break;
         case DIF_ACT_SPECULATE:
             specid = v;
             break;

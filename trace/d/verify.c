@@ -258,8 +258,11 @@ int dif_verify(const void *blob, size_t len, struct dif_obj *o, char *err, size_
         const struct dif_act *a = &o->acts[k];
         if (a->da_kind >= DIF_ACT_NKINDS || a->da_pad)
             return fail(&v, "action", k, "bad kind", ~0u);
+        int mem = a->da_kind == DIF_ACT_TRACEMEM;
         if (!types_ok(&v, a->da_types, 0, DIF_RECMAX) ||
-            a->da_size != dif_types_size(o->strs + a->da_types, h->dh_strsize))
+            (mem ? d_strlen(o->strs + a->da_types) != 1 || a->da_arg == 0 ||
+                       a->da_arg > DIF_TRACEMEM_MAX || a->da_size != ((a->da_arg + 7u) & ~7u)
+                 : a->da_size != dif_types_size(o->strs + a->da_types, h->dh_strsize)))
             return fail(&v, "action", k, "bad record types", ~0u);
         int aggref = a->da_kind == DIF_ACT_AGG || a->da_kind == DIF_ACT_PRINTA ||
                      a->da_kind == DIF_ACT_CLEAR || a->da_kind == DIF_ACT_TRUNC ||

@@ -54,6 +54,17 @@ const char *dvm_str(struct dvm_cpu *c, uint64_t addr, unsigned *len)
     return s;
 }
 
+int dvm_copy_mem(struct dvm_cpu *c, uint8_t *dst, uint64_t addr, unsigned n)
+{
+    if (region(c, addr) < n) {
+        c->fault = DVM_F_BADADDR;
+        c->fault_addr = addr;
+        return -1;
+    }
+    memcpy(dst, (const void *)(uintptr_t)addr, n);
+    return 0;
+}
+
 static uint8_t *scratch(struct dvm_cpu *c, uint32_t n)
 {
     n = (n + 7u) & ~7u;

@@ -104,8 +104,11 @@ enum dif_actkind {
     DIF_ACT_SPECULATE,  /* return value = speculation id */
     DIF_ACT_COMMIT,
     DIF_ACT_DISCARD,
+    DIF_ACT_TRACEMEM,   /* record stack: an address; da_arg = bytes copied from it, up to
+                         * DIF_TRACEMEM_MAX; the record is da_arg rounded up to 8 bytes */
     DIF_ACT_NKINDS
 };
+#define DIF_TRACEMEM_MAX 1024u
 
 enum dif_aggfunc {
     DIF_AGG_COUNT = 0, DIF_AGG_SUM, DIF_AGG_MIN, DIF_AGG_MAX, DIF_AGG_AVG, DIF_AGG_STDDEV,

@@ -1,0 +1,1 @@
+BEGIN { n = 4; tracemem("abc", n); }
