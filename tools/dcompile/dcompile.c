@@ -13,6 +13,7 @@
 #include <d/dcc.h>
 #include <d/dvm.h>
 #include <d/dobj_file.h>
+#include <d/dobj_opts.h>
 
 static void usage(FILE *f)
 {
@@ -24,68 +25,6 @@ static void usage(FILE *f)
                "            switchrate (hz or ms), quiet\n"
                "  -o FILE   where the compiled program goes\n"
                "Exit status: 0 compiled, 1 compile error or bad option, 2 bad usage.\n");
-}
-
-// "16k", "4m", "512": bytes; 0 when malformed.
-static uint32_t size_value(const char *s)
-{
-    char *end;
-    unsigned long long v = strtoull(s, &end, 10);
-    if (end == s)
-        return 0;
-    if (*end == 'k' || *end == 'K')
-        v <<= 10, end++;
-    else if (*end == 'm' || *end == 'M')
-        v <<= 20, end++;
-    return *end || v > (1u << 20) ? 0 : (uint32_t)v;
-}
-
-static int set_option(struct dobj_file_hdr *h, const char *name, const char *val)
-{
-    uint32_t v;
-    if (!strcmp(name, "quiet")) {
-        h->quiet = 1;
-        return 0;
-    }
-    if (!val)
-        goto bad;
-    if (!strcmp(name, "bufpolicy")) {
-        if (!strcmp(val, "switch")) h->bufpolicy = DVM_BUF_SWITCH;
-        else if (!strcmp(val, "fill")) h->bufpolicy = DVM_BUF_FILL;
-        else if (!strcmp(val, "ring")) h->bufpolicy = DVM_BUF_RING;
-        else goto bad;
-        return 0;
-    }
-    if (!strcmp(name, "bufresize")) {
-        if (strcmp(val, "auto") && strcmp(val, "manual"))
-            goto bad;
-        h->bufresize_manual = !strcmp(val, "manual");
-        return 0;
-    }
-    if (!strcmp(name, "switchrate")) {
-        char *end;
-        unsigned long n = strtoul(val, &end, 10);
-        if (!n || (*end && strcmp(end, "hz") && strcmp(end, "ms")))
-            goto bad;
-        h->switchrate_ms = !strcmp(end, "ms") ? (uint32_t)n : (uint32_t)(1000 / n ? 1000 / n : 1);
-        return 0;
-    }
-    if (!(v = size_value(val)) && strcmp(name, "nspec"))
-        goto bad;
-    if (!strcmp(name, "bufsize")) h->bufsize = v;
-    else if (!strcmp(name, "aggsize")) h->aggsize = v;
-    else if (!strcmp(name, "dynvarsize")) h->dynvarsize = v;
-    else if (!strcmp(name, "specsize")) h->specsize = v;
-    else if (!strcmp(name, "nspec")) h->nspec = (uint32_t)strtoul(val, NULL, 10);
-    else if (!strcmp(name, "strsize")) return 0;       // the compiler took it
-    else {
-        fprintf(stderr, "dcompile: unsupported option: %s\n", name);
-        return -1;
-    }
-    return 0;
-bad:
-    fprintf(stderr, "dcompile: invalid value for option %s: %s\n", name, val ? val : "(none)");
-    return -1;
 }
 
 static char *read_file(const char *path, size_t *len)
@@ -108,11 +47,8 @@ static char *read_file(const char *path, size_t *len)
 
 int main(int argc, char **argv)
 {
-    struct dobj_file_hdr h = {
-        .magic = DOBJ_MAGIC, .version = DOBJ_VERSION, .bufsize = 8192, .aggsize = 32768,
-        .dynvarsize = 16384, .specsize = 4096, .nspec = 1, .bufpolicy = DVM_BUF_SWITCH,
-        .switchrate_ms = 1000,
-    };
+    struct dobj_file_hdr h;
+    dobj_defaults(&h);
     const char *script = NULL, *inline_src = NULL, *out = NULL;
     char *xs[32];
     int nx = 0, opt;
@@ -153,15 +89,19 @@ int main(int argc, char **argv)
                 script ? script : "(inline)", co.err);
         return 1;
     }
-    for (unsigned i = 0; i < co.nopts; i++)
-        if (set_option(&h, co.opts[i].name, co.opts[i].value[0] ? co.opts[i].value : NULL))
-            return 1;
+    char why[128];
+    if (dobj_apply_pragmas(&h, &co, why, sizeof(why)) != 0) {
+        fprintf(stderr, "dcompile: %s\n", why);
+        return 1;
+    }
     for (int i = 0; i < nx; i++) {
         char *eq = strchr(xs[i], '=');
         if (eq)
             *eq++ = '\0';
-        if (set_option(&h, xs[i], eq))
+        if (dobj_set_option(&h, xs[i], eq, why, sizeof(why)) != 0) {
+            fprintf(stderr, "dcompile: %s\n", why);
             return 1;
+        }
     }
     h.objlen = (uint32_t)co.objlen;
     FILE *f = fopen(out, "wb");

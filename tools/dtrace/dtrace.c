@@ -299,24 +299,6 @@ static void disasm(const struct dif_obj *o)
     }
 }
 
-static void list_probes(const struct dif_obj *o)
-{
-    printf("%5s %10s %17s %33s %s\n", "ID", "PROVIDER", "MODULE", "FUNCTION", "NAME");
-    if (o) {
-        for (uint32_t k = 0; k < o->hdr->dh_nprobes; k++) {
-            const struct dif_probe *p = &o->probes[k];
-            printf("%5u %10s %17s %33s %s\n", p->dp_id, dif_str(o, p->dp_prov),
-                   dif_str(o, p->dp_mod), dif_str(o, p->dp_func), dif_str(o, p->dp_name));
-        }
-        return;
-    }
-    for (uint32_t id = 1; id < DPROBE_COUNT; id++) {
-        struct dprobe_desc d;
-        if (dprobe_get(id, &d) == 0)
-            printf("%5u %10s %17s %33s %s\n", id, d.prov, d.mod, d.func, d.name);
-    }
-}
-
 int main(int argc, char **argv)
 {
     struct options o = { 4u << 20, 4u << 20, 1u << 20, 1000000000ull, 0, 1, 32u << 10,
@@ -374,7 +356,8 @@ int main(int argc, char **argv)
     }
     if (!script && !text) {
         if (list) {
-            list_probes(NULL);
+            struct dcons_out so = { file_write, stdout };
+            dcons_list_probes(&so, NULL);
             return 0;
         }
         usage(stderr);
@@ -423,7 +406,8 @@ int main(int argc, char **argv)
     if (show_dif)
         disasm(&st.obj);
     if (list) {
-        list_probes(&st.obj);
+        struct dcons_out so = { file_write, stdout };
+        dcons_list_probes(&so, &st.obj);
         return 0;
     }
     if (compile_only)

@@ -680,3 +680,31 @@ void dcons_final(struct dcons *c)
             first = 0;
         }
 }
+
+static void list_line(const struct dcons_out *out, int64_t id, const char *prov, const char *mod,
+                      const char *func, const char *name)
+{
+    struct dfmt_arg a[5] = { { 'l', id, 0 }, { 's', 0, prov }, { 's', 0, mod },
+                             { 's', 0, func }, { 's', 0, name } };
+    dfmt_printf(out, "%5d %10s %17s %33s %s\n", a, 5, NULL, NULL);
+}
+
+void dcons_list_probes(const struct dcons_out *out, const struct dif_obj *o)
+{
+    struct dfmt_arg h[5] = { { 's', 0, "ID" }, { 's', 0, "PROVIDER" }, { 's', 0, "MODULE" },
+                             { 's', 0, "FUNCTION" }, { 's', 0, "NAME" } };
+    dfmt_printf(out, "%5s %10s %17s %33s %s\n", h, 5, NULL, NULL);
+    if (o) {
+        for (uint32_t k = 0; k < o->hdr->dh_nprobes; k++) {
+            const struct dif_probe *p = &o->probes[k];
+            list_line(out, p->dp_id, dif_str(o, p->dp_prov), dif_str(o, p->dp_mod),
+                      dif_str(o, p->dp_func), dif_str(o, p->dp_name));
+        }
+        return;
+    }
+    for (uint32_t id = 1; id < DPROBE_COUNT; id++) {
+        struct dprobe_desc d;
+        if (dprobe_get(id, &d) == 0)
+            list_line(out, id, d.prov, d.mod, d.func, d.name);
+    }
+}

@@ -65,5 +65,8 @@ void dcons_drops(struct dcons *c);
 void dcons_print_agg(struct dcons *c, unsigned agg, const char *fmt);
 /* dcons_final: after END: one newline, then every aggregation not printed by printa. */
 void dcons_final(struct dcons *c);
+/* dcons_list_probes: `dtrace -l`: the probes a compiled program matched (o), or every probe
+ * of the kernel's table (o NULL), one per line under an ID PROVIDER MODULE FUNCTION NAME head. */
+void dcons_list_probes(const struct dcons_out *out, const struct dif_obj *o);
 
 #endif

@@ -1,0 +1,115 @@
+// SPDX-License-Identifier: MIT
+// Option parsing for D programs run on a target (d/dobj_opts.h). Freestanding: no libc
+// number parsing, so the target's dtrace and the host's dcompile take exactly the same text.
+#include <d/dobj_opts.h>
+#include <d/dvm.h>
+#include "dutil.h"
+
+void dobj_defaults(struct dobj_file_hdr *h)
+{
+    *h = (struct dobj_file_hdr){
+        .magic = DOBJ_MAGIC, .version = DOBJ_VERSION, .bufsize = 8192, .aggsize = 32768,
+        .dynvarsize = 16384, .specsize = 4096, .nspec = 1, .bufpolicy = DVM_BUF_SWITCH,
+        .switchrate_ms = 1000,
+    };
+}
+
+/* leading decimal digits of s: the value (saturated past 2^32) and where they end */
+static const char *decimal(const char *s, uint64_t *v)
+{
+    *v = 0;
+    while (*s >= '0' && *s <= '9') {
+        if (*v < (1ull << 32))
+            *v = *v * 10u + (uint64_t)(*s - '0');
+        s++;
+    }
+    return s;
+}
+
+/* "16k", "4m", "512": bytes, at most 1 MiB; 0 when malformed */
+static uint32_t size_value(const char *s)
+{
+    uint64_t v;
+    const char *end = decimal(s, &v);
+    if (end == s)
+        return 0;
+    if (*end == 'k' || *end == 'K')
+        v <<= 10, end++;
+    else if (*end == 'm' || *end == 'M')
+        v <<= 20, end++;
+    return *end || v > (1u << 20) ? 0 : (uint32_t)v;
+}
+
+static int fail(char *err, size_t errlen, const char *what, const char *name, const char *val)
+{
+    d_strlcpy(err, what, errlen);
+    d_strlcat(err, name, errlen);
+    if (val) {
+        d_strlcat(err, ": ", errlen);
+        d_strlcat(err, val, errlen);
+    }
+    return -1;
+}
+
+int dobj_set_option(struct dobj_file_hdr *h, const char *name, const char *val, char *err,
+                    size_t errlen)
+{
+    if (!d_strcmp(name, "quiet")) {
+        h->quiet = 1;
+        return 0;
+    }
+    if (!val)
+        return fail(err, errlen, "invalid value for option ", name, "(none)");
+    if (!d_strcmp(name, "bufpolicy")) {
+        if (!d_strcmp(val, "switch")) h->bufpolicy = DVM_BUF_SWITCH;
+        else if (!d_strcmp(val, "fill")) h->bufpolicy = DVM_BUF_FILL;
+        else if (!d_strcmp(val, "ring")) h->bufpolicy = DVM_BUF_RING;
+        else return fail(err, errlen, "invalid value for option ", name, val);
+        return 0;
+    }
+    if (!d_strcmp(name, "bufresize")) {
+        if (d_strcmp(val, "auto") && d_strcmp(val, "manual"))
+            return fail(err, errlen, "invalid value for option ", name, val);
+        h->bufresize_manual = !d_strcmp(val, "manual");
+        return 0;
+    }
+    if (!d_strcmp(name, "switchrate")) {
+        uint64_t n;
+        const char *end = decimal(val, &n);
+        if (!n || n > 1000000u || (*end && d_strcmp(end, "hz") && d_strcmp(end, "ms")))
+            return fail(err, errlen, "invalid value for option ", name, val);
+        h->switchrate_ms = !d_strcmp(end, "ms") ? (uint32_t)n
+                                                : (uint32_t)(1000u / n ? 1000u / n : 1u);
+        return 0;
+    }
+    if (!d_strcmp(name, "nspec")) {
+        uint64_t n;
+        if (*decimal(val, &n) || !*val || n > 1000u)
+            return fail(err, errlen, "invalid value for option ", name, val);
+        h->nspec = (uint32_t)n;
+        return 0;
+    }
+    if (!d_strcmp(name, "strsize"))
+        return 0; /* the compiler took it */
+    uint32_t v = size_value(val);
+    uint32_t *field = !d_strcmp(name, "bufsize") ? &h->bufsize
+                    : !d_strcmp(name, "aggsize") ? &h->aggsize
+                    : !d_strcmp(name, "dynvarsize") ? &h->dynvarsize
+                    : !d_strcmp(name, "specsize") ? &h->specsize : NULL;
+    if (!field)
+        return fail(err, errlen, "unsupported option: ", name, NULL);
+    if (!v)
+        return fail(err, errlen, "invalid value for option ", name, val);
+    *field = v;
+    return 0;
+}
+
+int dobj_apply_pragmas(struct dobj_file_hdr *h, const struct dcc_out *co, char *err,
+                       size_t errlen)
+{
+    for (unsigned i = 0; i < co->nopts; i++)
+        if (dobj_set_option(h, co->opts[i].name, co->opts[i].value[0] ? co->opts[i].value : NULL,
+                            err, errlen) != 0)
+            return -1;
+    return 0;
+}
