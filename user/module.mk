@@ -46,13 +46,18 @@ init_FLAGS   := KAPP_F_TRACE
 tflood_FLAGS := KAPP_F_TRACE
 tflood_PRIO  := 50
 
-# The target's dtrace: the consumer of trace/d, with the two calls that change aggregations
-# renamed to kernel calls (its view of the engine is read-only).
+# The target's dtrace: the compiler and consumer of trace/d, with the two calls that change
+# aggregations renamed to kernel calls (its view of the engine is read-only). It compiles on
+# the board when the board gives it a compiler arena (DTRACE_CC_ARENA, boards/<b>/user.mk).
 dtrace_FLAGS := KAPP_F_TRACE
 dtrace_PRIO  := 150
 dtrace_EXTRA := trace/d/consume.c trace/d/fmt.c trace/d/agg.c trace/d/vm.c trace/d/engine.c \
-                trace/d/verify.c trace/d/probes.c
+                trace/d/verify.c trace/d/probes.c trace/d/dobj_opts.c trace/d/lex.c \
+                trace/d/parse.c trace/d/cg.c
 dtrace_STACK := 0x800
+# Optimised for size: the compiler and consumer must fit one 64 KB flash slot with either C
+# library, and nothing here is on a hot path (the kernel runs the engine's probes).
+$(B)/apps/dtrace/obj/%.o: UCFLAGS += -Os
 $(B)/apps/dtrace/obj/trace/d/consume.c.o: UCFLAGS += -Ddvm_agg_clear=kdt_user_agg_clear \
                                                -Ddvm_agg_remove=kdt_user_agg_remove
 

@@ -83,3 +83,51 @@ check "a file that is no compiled program is refused" "has zero 'is not a compil
 rc=$?
 check "a compile error says so and exits 1" \
     "[ $rc = 1 ] && grep -q 'dtrace: failed to compile script' $out/syntax.log"
+
+# The board's own compiler (-s, -n): the same program text compiled and run on the target.
+# t NAME 'COMMAND LINE': boots the dtrace image with it; output in $out/NAME.log, status in rc.
+t() {
+    QEMU_ARGS="$2" QEMU_TIMEOUT=120 "$run" "$b/dtrace.elf" >"$out/$1.log" 2>&1
+    rc=$?
+}
+t oncc "dtrace -q -c init -n 'kercall::MsgSend:entry { @[probefunc] = count(); } END { printa(\"%s %@d\n\", @); }'"
+check "-n compiles on the board: 233 MsgSend counted, exit 0 ($rc)" \
+    "[ $rc = 0 ] && has oncc '^MsgSend 233$' && demo_ok oncc"
+t onscript "dtrace -c init -s $(dirname "$0")/d/count-kcalls.d"
+check "-s reads a host script and compiles it on the board" \
+    "[ $rc = 0 ] && has onscript '^dtrace: script matched [0-9]+ probes$' && has onscript '^  MsgSend +233$'"
+t list "dtrace -l -n 'kercall::MsgS*:entry { }'"
+check "-l -n lists the probes a description matches" \
+    "[ $rc = 0 ] && has list '^ +30 +kercall +MsgSend entry$' && [ \$(grep -c ' kercall ' $out/list.log) = 2 ]"
+t listall "dtrace -l"
+check "-l alone lists the kernel's probe table" \
+    "[ $rc = 0 ] && [ \$(grep -cE '^ +[0-9]+ ' $out/listall.log) = \$(\"$h/dtrace\" -l | grep -cE '^ +[0-9]+ ') ]"
+t badcc "dtrace -n 'kercall:::entry { @[probefunc] = count() '"
+check "a compile error on the board is dtrace's message, exit 1" \
+    "[ $rc = 1 ] && has badcc '^dtrace: invalid probe specifier .*syntax error'"
+t badx "dtrace -x bufpolicy=sideways -n 'BEGIN { exit(0); }'"
+check "a bad -x value is refused, exit 1" \
+    "[ $rc = 1 ] && has badx 'dtrace: invalid value for option bufpolicy: sideways'"
+t badopt "dtrace -Z"
+check "an unknown option prints the usage, exit 2" "[ $rc = 2 ] && has badopt '^usage: dtrace'"
+t cpp "dtrace -C -s x.d"
+check "-C says the board has no preprocessor, exit 2" "[ $rc = 2 ] && has cpp 'no C preprocessor'"
+t ofile "dtrace -q -o $out/ofile.txt -n 'BEGIN { printf(\"to a file\n\"); exit(3); }'"
+check "-o writes the output to a host file; exit(3) is the status" \
+    "[ $rc = 3 ] && [ \"\$(cat $out/ofile.txt 2>/dev/null)\" = 'to a file' ] && ! has ofile 'to a file'"
+
+# The conformance suite's scripts compiled and run on the board, output compared byte for byte
+# with the host's expected .out. Left to the host: scripts with expected errors or statuses
+# (.err, .exit), captures (tst.kev.*), and options the board's dtrace does not take: -C
+# (tst.cpp), the host's -l layout test (tst.list), ncpus and the consumer's sort options.
+d_dir=$(dirname "$0")/../d
+for f in "$d_dir"/tst.*.d; do
+    s=$(basename "$f" .d)
+    case $s in tst.kev.*|tst.cpp|tst.list|tst.ncpus|tst.aggsortkey*) continue ;; esac
+    [ -e "$f.err" ] || [ -e "$f.exit" ] && continue
+    args=$(head -1 "$f" | sed -n 's|^/\* ARGS: \(.*\) \*/$|\1|p')
+    t "conf-$s" "dtrace $args -s $f"
+    grep -vE '^kernel: |^dtrace: (script|description) matched ' "$out/conf-$s.log" |
+        sed '1{/^$/d}' >"$out/conf-$s.out"
+    check "$s.d compiled on the board prints its .out" "[ $rc = 0 ] && cmp -s $out/conf-$s.out $f.out"
+done

@@ -1,17 +1,21 @@
 // SPDX-License-Identifier: MIT
-// dtrace on the target: loads a D program compiled on the host (tools/dcompile; `make dtrace
-// S=script.d` does both) into the kernel, starts it, runs a workload, and prints what the
-// program records as dtrace(1M) does, with the consumer of trace/d (dcons). The kernel keeps
-// the engine; its state is mapped read-only here, records come through KDT_READ, and the two
-// consumer actions that change aggregations (clear, trunc) go through the kernel.
-//   dtrace [-c program] FILE.dobj        (command line from semihosting)
-// Exit status: the program's exit(n), 0 when it ends without one, 1 when it cannot run.
+// dtrace on the target: compiles a D program on the board (-s, -n) or takes one compiled on
+// the host (tools/dcompile; `make dtrace S=script.d`), loads it into the kernel, starts it,
+// runs a workload, and prints what the program records as dtrace(1M) does, with the consumer
+// of trace/d (dcons). The kernel keeps the engine; its state is mapped read-only here, records
+// come through KDT_READ, and the two consumer actions that change aggregations (clear, trunc)
+// go through the kernel. The command line comes from semihosting; quote a program's text
+// ('...' or "...") to keep its spaces.
+// Exit status: the program's exit(n), 0 when it ends without one, 1 when it cannot run,
+// 2 for bad usage.
 #include <kern.h>
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include <d/dcons.h>
+#include <d/dcc.h>
 #include <d/dobj_file.h>
+#include <d/dobj_opts.h>
 #include <uapi/kdtrace.h>
 
 uintptr_t sys_semihost(uintptr_t op, uintptr_t param);
@@ -61,6 +65,59 @@ static unsigned read_records(struct dcons *c)
     return count;
 }
 
+// The compiler's working memory: boards with room set DTRACE_CC_ARENA (boards/<b>/user.mk);
+// without it, programs come compiled from the host.
+#ifdef DTRACE_CC_ARENA
+static uint8_t cc_arena[DTRACE_CC_ARENA] __attribute__((aligned(8)));
+static char script_text[16 * 1024];
+#endif
+static unsigned matched; // probes the program compiled here matched
+
+static void usage(FILE *f)
+{
+    fprintf(f, "usage: dtrace [-ql] [-b size] [-x opt=value]... [-o file] [-c program]\n"
+               "              (-s script.d | -n 'program' | FILE.dobj)\n"
+               "  -s FILE   compile and run a D script (a host file, through semihosting)\n"
+               "  -n TEXT   compile and run a program given inline (quote it)\n"
+               "  FILE.dobj run a program compiled on the host (tools/dcompile)\n"
+               "  -l        list the probes the program matches (all probes without one)\n"
+               "  -q        quiet: only what the program prints\n"
+               "  -b SIZE   principal buffer size (like -x bufsize=SIZE)\n"
+               "  -x O=V    bufsize, aggsize, dynvarsize, specsize, nspec, bufpolicy, bufresize,\n"
+               "            switchrate, quiet, strsize\n"
+               "  -o FILE   write the output to a host file instead of the console\n"
+               "  -c PROG   start PROG as the workload; tracing stops when it ends (without\n"
+               "            -c, when the program calls exit())\n"
+               "  -C        not on the target (no cpp): preprocess on the host, or use make dtrace\n");
+}
+
+// split_words: the command line into words; '...' and "..." keep spaces, quotes removed.
+static int split_words(char *s, char **argv, int max)
+{
+    int argc = 0;
+    while (*s && argc < max) {
+        while (*s == ' ')
+            s++;
+        if (!*s)
+            break;
+        char *w = s, *d = s;
+        argv[argc++] = w;
+        char q = 0;
+        for (; *s && (q || *s != ' '); s++) {
+            if (!q && (*s == '\'' || *s == '"'))
+                q = *s;
+            else if (q && *s == q)
+                q = 0;
+            else
+                *d++ = *s;
+        }
+        if (*s)
+            s++;
+        *d = '\0';
+    }
+    return argc;
+}
+
 static int load_file(const char *path, struct dobj_file_hdr **h)
 {
     FILE *f = fopen(path, "rb");
@@ -79,31 +136,171 @@ static int load_file(const char *path, struct dobj_file_hdr **h)
     return 0;
 }
 
+// compile: the D source from -s or -n, compiled here into file[] as a header and object like
+// dcompile's, with the program's pragmas and then the command line's options applied.
+static int compile(const char *script, const char *text, char **xs, int nx, int quiet,
+                   struct dobj_file_hdr **hp)
+{
+#ifdef DTRACE_CC_ARENA
+    size_t len;
+    if (script) {
+        FILE *f = fopen(script, "rb");
+        if (!f) {
+            fprintf(stderr, "dtrace: failed to open script %s\n", script);
+            return -1;
+        }
+        len = fread(script_text, 1, sizeof(script_text), f);
+        int more = fgetc(f) != EOF;
+        fclose(f);
+        if (more) {
+            fprintf(stderr, "dtrace: script %s is larger than %u bytes\n", script,
+                    (unsigned)sizeof(script_text));
+            return -1;
+        }
+        text = script_text;
+    } else {
+        len = strlen(text);
+    }
+    static struct dcc_out co;
+    struct dcc_in in = { text, len, 0, 0 };
+    if (dcc_compile(&in, cc_arena, sizeof(cc_arena), &co) != 0) {
+        if (script)
+            fprintf(stderr, "dtrace: failed to compile script %s: %s\n", script, co.err);
+        else
+            fprintf(stderr, "dtrace: invalid probe specifier %s: %s\n", text, co.err);
+        return -1;
+    }
+    struct dobj_file_hdr *h = (struct dobj_file_hdr *)file;
+    if (co.objlen > sizeof(file) - sizeof(*h)) {
+        fprintf(stderr, "dtrace: the compiled program (%u bytes) is larger than %u\n",
+                (unsigned)co.objlen, (unsigned)(sizeof(file) - sizeof(*h)));
+        return -1;
+    }
+    dobj_defaults(h);
+    char why[128];
+    if (dobj_apply_pragmas(h, &co, why, sizeof(why)) != 0) {
+        fprintf(stderr, "dtrace: %s\n", why);
+        return -1;
+    }
+    for (int i = 0; i < nx; i++) {
+        char *eq = strchr(xs[i], '=');
+        if (eq)
+            *eq++ = '\0';
+        if (dobj_set_option(h, xs[i], eq, why, sizeof(why)) != 0) {
+            fprintf(stderr, "dtrace: %s\n", why);
+            return -1;
+        }
+    }
+    if (quiet)
+        h->quiet = 1;
+    h->objlen = (uint32_t)co.objlen;
+    memcpy(h + 1, co.obj, co.objlen);
+    matched = co.nprobes;
+    *hp = h;
+    return 0;
+#else
+    (void)script; (void)text; (void)xs; (void)nx; (void)quiet; (void)hp;
+    fprintf(stderr, "dtrace: this board has no room for the D compiler: compile on the host "
+                    "(make dtrace S=script.d, or tools/dcompile) and pass the .dobj file\n");
+    return -1;
+#endif
+}
+
 int main(void)
 {
-    static char cmd[256];
-    char *argv[8];
+    static char cmd[1024];
+    char *argv[48];
     int argc = 0;
     uint32_t blk[2] = { (uint32_t)(uintptr_t)cmd, sizeof(cmd) - 1 };
     if (sys_semihost(0x15, (uintptr_t)blk) == 0) {
         cmd[blk[1]] = '\0';
-        for (char *p = strtok(cmd, " "); p && argc < 8; p = strtok(NULL, " "))
-            argv[argc++] = p;
+        argc = split_words(cmd, argv, 48);
     }
-    const char *workload = NULL, *path = NULL;
+    const char *workload = NULL, *path = NULL, *script = NULL, *text = NULL, *outpath = NULL;
+    char *xs[16];
+    static char bufopt[40];
+    int nx = 0, quiet = 0, list = 0;
     for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "-c") && i + 1 < argc)
-            workload = argv[++i];
-        else
-            path = argv[i];
+        const char *a = argv[i];
+        int has = i + 1 < argc;
+        if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+            usage(stdout);
+            return 0;
+        } else if (!strcmp(a, "-q")) {
+            quiet = 1;
+        } else if (!strcmp(a, "-l")) {
+            list = 1;
+        } else if (!strcmp(a, "-C")) {
+            fprintf(stderr, "dtrace: -C: the target has no C preprocessor; preprocess on the "
+                            "host (the host's dtrace -C, or make dtrace)\n");
+            return 2;
+        } else if (a[0] == '-' && strchr("scnoxb", a[1]) && a[1] && !a[2]) {
+            if (!has) {
+                fprintf(stderr, "dtrace: option %s needs an argument\n", a);
+                usage(stderr);
+                return 2;
+            }
+            const char *v = argv[++i];
+            switch (a[1]) {
+            case 's': script = v; break;
+            case 'n': text = v; break;
+            case 'c': workload = v; break;
+            case 'o': outpath = v; break;
+            case 'b':
+                strcpy(bufopt, "bufsize=");
+                strncat(bufopt, v, sizeof(bufopt) - 9);
+                if (nx < 16)
+                    xs[nx++] = bufopt;
+                break;
+            default:
+                if (nx == 16) {
+                    fprintf(stderr, "dtrace: too many -x options\n");
+                    return 2;
+                }
+                xs[nx++] = argv[i];
+                break;
+            }
+        } else if (a[0] == '-') {
+            fprintf(stderr, "dtrace: unknown option %s\n", a);
+            usage(stderr);
+            return 2;
+        } else {
+            path = a;
+        }
+    }
+    if (!!script + !!text + !!path > 1 || (!script && !text && !path && !list)) {
+        usage(stderr);
+        return 2;
     }
     struct dobj_file_hdr *h;
-    if (!path) {
-        fprintf(stderr, "usage: dtrace [-c program] FILE.dobj\n");
+    if (list && !script && !text && !path) {
+        struct dcons_out lo = { write_out, stdout };
+        dcons_list_probes(&lo, NULL);
+        return 0;
+    }
+    if (path ? load_file(path, &h) < 0 : compile(script, text, xs, nx, quiet, &h) < 0)
+        return 1;
+    if (path && quiet)
+        h->quiet = 1;
+    if (list) {
+        static struct dif_obj o;
+        char why[128];
+        if (dif_verify(h + 1, h->objlen, &o, why, sizeof(why)) != 0) {
+            fprintf(stderr, "dtrace: invalid program: %s\n", why);
+            return 1;
+        }
+        struct dcons_out lo = { write_out, stdout };
+        dcons_list_probes(&lo, &o);
+        return 0;
+    }
+    if ((script || text) && !h->quiet)
+        fprintf(stderr, "dtrace: %s matched %u probe%s\n", script ? "script" : "description",
+                matched, matched == 1 ? "" : "s");
+    FILE *outf = stdout;
+    if (outpath && !(outf = fopen(outpath, "w"))) {
+        fprintf(stderr, "dtrace: cannot write %s: %s\n", outpath, strerror(errno));
         return 1;
     }
-    if (load_file(path, &h) < 0)
-        return 1;
 
     static char why[128];
     struct kdt_load l = {
@@ -118,32 +315,42 @@ int main(void)
         return 1;
     }
     struct dvm_state *st = (struct dvm_state *)(uintptr_t)dt(KDT_STATE, 0, 0, 0);
-    struct dcons_out out = { write_out, stdout }, err = { write_out, stderr };
+    struct dcons_out out = { write_out, outf }, err = { write_out, stderr };
     static struct dcons cons;
     dcons_init(&cons, st, &out, &err, scratch, sizeof(scratch));
     cons.quiet = (int)h->quiet;
     if (st->bufsize_lowered)
         fprintf(stderr, "dtrace: buffer size lowered to %luk\n",
                 (unsigned long)(st->bufsize_lowered / 1024));
-    setvbuf(stdout, NULL, _IOLBF, 0);
+    if (outf == stdout)
+        setvbuf(stdout, NULL, _IOLBF, 0);
 
     int child = -1, status = 0;
     if (dt(KDT_GO, 0, 0, 0) < 0)
         return 1;
     if (workload && (child = ProcSpawn(workload, 0, 0)) < 0)
         fprintf(stderr, "dtrace: cannot start %s: errno %d\n", workload, errno);
+    // With a workload, tracing ends when it does; without one, when the program calls exit()
+    // (dtrace(1M) would also stop on ^C; a board has none to send).
     for (;;) {
-        TimerTimeout((uint64_t)h->switchrate_ms * 1000000u);
-        if (child > 0 && ProcWait(child, &status) == child)
-            child = -1;
+        uint64_t period = (uint64_t)h->switchrate_ms * 1000000u;
+        if (child > 0) {
+            TimerTimeout(period);
+            if (ProcWait(child, &status) == child)
+                child = -1;
+        } else {
+            ThreadSleep(period);
+        }
         read_records(&cons);
-        if (st->exiting || child < 0)
+        if (st->exiting || (workload && child < 0))
             break;
     }
     dt(KDT_STOP, 0, 0, 0);
     read_records(&cons);
     dcons_final(&cons);
     fflush(stdout);
+    if (outf != stdout && fclose(outf) != 0)
+        fprintf(stderr, "dtrace: cannot write %s: %s\n", outpath, strerror(errno));
     if (child > 0)
         ProcWait(child, &status);
     dt(KDT_UNLOAD, 0, 0, 0);
