@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <d/dcc.h>
+#include <d/dobj_opts.h>
 #include <d/dprobes.h>
 #include <d/dvm.h>
 
@@ -230,6 +231,64 @@ static void test_literal_types(void **state)
     }
 }
 
+/* Options for programs run on a target (dobj_opts.c, shared by dcompile and the board's
+ * dtrace): board-sized defaults, every accepted form, and a clear refusal of the rest. */
+static void test_dobj_options(void **state)
+{
+    (void)state;
+    struct dobj_file_hdr h;
+    char err[128];
+    dobj_defaults(&h);
+    assert_int_equal(h.magic, DOBJ_MAGIC);
+    assert_int_equal(h.bufsize, 8192);
+    assert_int_equal(h.aggsize, 32768);
+    assert_int_equal(h.switchrate_ms, 1000);
+    assert_int_equal(h.bufpolicy, DVM_BUF_SWITCH);
+    assert_int_equal(dobj_set_option(&h, "bufsize", "16k", err, sizeof(err)), 0);
+    assert_int_equal(h.bufsize, 16384);
+    assert_int_equal(dobj_set_option(&h, "aggsize", "1m", err, sizeof(err)), 0);
+    assert_int_equal(h.aggsize, 1u << 20);
+    assert_int_equal(dobj_set_option(&h, "dynvarsize", "512", err, sizeof(err)), 0);
+    assert_int_equal(h.dynvarsize, 512);
+    assert_int_equal(dobj_set_option(&h, "bufpolicy", "ring", err, sizeof(err)), 0);
+    assert_int_equal(h.bufpolicy, DVM_BUF_RING);
+    assert_int_equal(dobj_set_option(&h, "bufresize", "manual", err, sizeof(err)), 0);
+    assert_int_equal(h.bufresize_manual, 1);
+    assert_int_equal(dobj_set_option(&h, "switchrate", "10hz", err, sizeof(err)), 0);
+    assert_int_equal(h.switchrate_ms, 100);
+    assert_int_equal(dobj_set_option(&h, "switchrate", "250ms", err, sizeof(err)), 0);
+    assert_int_equal(h.switchrate_ms, 250);
+    assert_int_equal(dobj_set_option(&h, "nspec", "3", err, sizeof(err)), 0);
+    assert_int_equal(h.nspec, 3);
+    assert_int_equal(dobj_set_option(&h, "quiet", NULL, err, sizeof(err)), 0);
+    assert_int_equal(h.quiet, 1);
+    static const char *const bad[][2] = {
+        { "bufsize", "abc" }, { "bufsize", "0" }, { "bufsize", "2m" }, { "bufsize", "16x" },
+        { "bufsize", NULL }, { "bufpolicy", "sideways" }, { "bufresize", "maybe" },
+        { "switchrate", "0hz" }, { "switchrate", "5min" }, { "nspec", "two" },
+        { "nspec", "" },
+    };
+    struct dobj_file_hdr before = h;
+    for (size_t k = 0; k < sizeof(bad) / sizeof(bad[0]); k++) {
+        assert_int_equal(dobj_set_option(&h, bad[k][0], bad[k][1], err, sizeof(err)), -1);
+        assert_non_null(strstr(err, "invalid value for option "));
+        assert_non_null(strstr(err, bad[k][0]));
+    }
+    assert_int_equal(dobj_set_option(&h, "frobnicate", "1", err, sizeof(err)), -1);
+    assert_string_equal(err, "unsupported option: frobnicate");
+    assert_memory_equal(&h, &before, sizeof(h)); /* a refused option changes nothing */
+
+    struct dcc_in in = { "#pragma D option bufsize=4k\n#pragma D option quiet\nBEGIN { }",
+                         0, 0, 0 };
+    in.len = strlen(in.src);
+    struct dcc_out out;
+    assert_int_equal(dcc_compile(&in, arena, sizeof(arena), &out), 0);
+    dobj_defaults(&h);
+    assert_int_equal(dobj_apply_pragmas(&h, &out, err, sizeof(err)), 0);
+    assert_int_equal(h.bufsize, 4096);
+    assert_int_equal(h.quiet, 1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -237,6 +296,7 @@ int main(void)
         cmocka_unit_test(test_fast_predicates),
         cmocka_unit_test(test_error_lines),
         cmocka_unit_test(test_literal_types),
+        cmocka_unit_test(test_dobj_options),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -2,6 +2,6 @@
 # dcompile: D programs compiled on the host for the target's dtrace program.
 HOST_TOOLS += $(H)/dcompile
 $(H)/dcompile: $(call host_objs,tools/dcompile/dcompile.c $(D_CC_SRCS) trace/d/verify.c \
-                              trace/d/probes.c trace/d/dobj_opts.c)
+                              trace/d/probes.c)
 	@echo "  LINK    $@"
 	$(Q)$(HOST_CC) -o $@ $^
