@@ -55,9 +55,6 @@ dtrace_EXTRA := trace/d/consume.c trace/d/fmt.c trace/d/agg.c trace/d/vm.c trace
                 trace/d/verify.c trace/d/probes.c trace/d/dobj_opts.c trace/d/lex.c \
                 trace/d/parse.c trace/d/cg.c
 dtrace_STACK := 0x800
-# Optimised for size: the compiler and consumer must fit one 64 KB flash slot with either C
-# library, and nothing here is on a hot path (the kernel runs the engine's probes).
-$(B)/apps/dtrace/obj/%.o: UCFLAGS += -Os
 $(B)/apps/dtrace/obj/trace/d/consume.c.o: UCFLAGS += -Ddvm_agg_clear=kdt_user_agg_clear \
                                                -Ddvm_agg_remove=kdt_user_agg_remove
 

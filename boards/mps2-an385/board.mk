@@ -7,10 +7,10 @@ BOARD_SRCS  := boards/common/board_data.c boards/mps2-an385/board.c boards/mps2-
 
 # Memory plan (see board.h for the picture): user program slots.
 APP_FLASH_BASE := 0x00080000
-APP_FLASH_SLOT := 0x00010000
+APP_FLASH_SLOT := 0x00020000
 APP_RAM_BASE   := 0x20040000
 APP_RAM_SLOT   := 0x00008000
-APP_MAX_SLOTS  := 56
+APP_MAX_SLOTS  := 28
 
 # How QEMU boots an image: boards/mps2-an385/qemu.sh (used by scripts/qemu-run.sh).
 

@@ -4,7 +4,7 @@
 //   0x00000000 +--------------------+  SSRAM1 (4 MB, "code memory")
 //              | kernel image       |  vectors, text, rodata, .data image   (512 KB)
 //   0x00080000 +--------------------+
-//              | program slots      |  APP_MAX_SLOTS x APP_FLASH_SLOT (64 KB each)
+//              | program slots      |  APP_MAX_SLOTS x APP_FLASH_SLOT (128 KB each)
 //   0x00400000 +--------------------+
 //   0x20000000 +--------------------+  SSRAM2/3 (4 MB)
 //              | kernel RAM         |  .data, .bss, main stack               (256 KB)
