@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: MIT
 // libFuzzer target: random and mutated D scripts through the whole engine. Each input is
 // compiled; what compiles must verify, load, run (BEGIN, a few rounds of every timer probe
-// and table probe, END) and print without a crash, hang or sanitizer report.
+// and table probe, END) and print without a crash, hang or sanitizer report. Each input also
+// goes through the board's preprocessor (dtrace -C), which must end in output or an error.
 #include <d/dcc.h>
+#include <d/dcpp.h>
 #include <d/dcons.h>
 #include <d/dprobes.h>
 #include <d/dvm.h>
@@ -17,6 +19,8 @@ static uint8_t mem[2 << 20] __attribute__((aligned(8)));
 static uint8_t cmem[256 << 10] __attribute__((aligned(8)));
 static struct dvm_state st;
 static struct dcons cons;
+static struct dcpp cpp;
+static char cpp_out[32 << 10];
 
 static void sink(void *arg, const char *s, size_t n)
 {
@@ -27,6 +31,9 @@ static void sink(void *arg, const char *s, size_t n)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
+    if (size <= 16384 && dcpp_run(&cpp, (const char *)data, size, cpp_out, sizeof(cpp_out)) == 0 &&
+        (cpp.outlen >= sizeof(cpp_out) || cpp_out[cpp.outlen] != 0))
+        abort(); /* the result is terminated right after the length it reports */
     struct dcc_in in = { (const char *)data, size, 0, (size & 1) != 0 };
     static struct dcc_out out;
     if (size > 16384 || dcc_compile(&in, arena, sizeof(arena), &out) != 0)

@@ -12,7 +12,7 @@ $(H)/dtrace: $(call host_objs,$(DTRACE_SRCS))
 # Conformance suite (test/d) and the engine's unit tests.
 TEST_DEPS_HOST    += $(H)/dtrace $(H)/kevgen
 SCRIPT_TESTS_HOST += d-conformance|300|test/d/run-tests.sh
-HOST_TESTS        += $(HT)/test_d_verify $(HT)/test_d_vm $(HT)/test_d_cc
+HOST_TESTS        += $(HT)/test_d_verify $(HT)/test_d_vm $(HT)/test_d_cc $(HT)/test_dcpp
 
 $(HT)/test_d_verify: $(call host_test_objs,test/unit/test_d_verify.c $(D_ALL_SRCS))
 	@echo "  LINK    $@"
@@ -23,6 +23,10 @@ $(HT)/test_d_vm: $(call host_test_objs,test/unit/test_d_vm.c $(D_ALL_SRCS))
 	$(Q)$(HOST_CC) -o $@ $^ -lcmocka $(HOST_TLDFLAGS)
 
 $(HT)/test_d_cc: $(call host_test_objs,test/unit/test_d_cc.c $(D_ALL_SRCS))
+	@echo "  LINK    $@"
+	$(Q)$(HOST_CC) -o $@ $^ -lcmocka $(HOST_TLDFLAGS)
+
+$(HT)/test_dcpp: $(call host_test_objs,test/unit/test_dcpp.c trace/d/dcpp.c)
 	@echo "  LINK    $@"
 	$(Q)$(HOST_CC) -o $@ $^ -lcmocka $(HOST_TLDFLAGS)
 

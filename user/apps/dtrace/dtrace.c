@@ -14,6 +14,7 @@
 #include <string.h>
 #include <d/dcons.h>
 #include <d/dcc.h>
+#include <d/dcpp.h>
 #include <d/dobj_file.h>
 #include <d/dobj_opts.h>
 #include <uapi/kdtrace.h>
@@ -70,7 +71,10 @@ static unsigned read_records(struct dcons *c)
 #ifdef DTRACE_CC_ARENA
 static uint8_t cc_arena[DTRACE_CC_ARENA] __attribute__((aligned(8)));
 static char script_text[16 * 1024];
+static char cpp_text[16 * 1024];
+static struct dcpp cpp; // -C: the board's own preprocessor (trace/d/dcpp.c)
 #endif
+static int use_cpp;
 static unsigned matched; // probes the program compiled here matched
 
 static void usage(FILE *f)
@@ -88,7 +92,8 @@ static void usage(FILE *f)
                "  -o FILE   write the output to a host file instead of the console\n"
                "  -c PROG   start PROG as the workload; tracing stops when it ends (without\n"
                "            -c, when the program calls exit())\n"
-               "  -C        not on the target (no cpp): preprocess on the host, or use make dtrace\n");
+               "  -C        run the script file through the preprocessor (#define, #if...;\n"
+               "            no #include on a board)\n");
 }
 
 // split_words: the command line into words; '...' and "..." keep spaces, quotes removed.
@@ -158,6 +163,14 @@ static int compile(const char *script, const char *text, char **xs, int nx, int 
             return -1;
         }
         text = script_text;
+        if (use_cpp) {
+            if (dcpp_run(&cpp, script_text, len, cpp_text, sizeof(cpp_text)) != 0) {
+                fprintf(stderr, "dtrace: failed to preprocess script %s: %s\n", script, cpp.err);
+                return -1;
+            }
+            text = cpp_text;
+            len = cpp.outlen;
+        }
     } else {
         len = strlen(text);
     }
@@ -231,9 +244,7 @@ int main(void)
         } else if (!strcmp(a, "-l")) {
             list = 1;
         } else if (!strcmp(a, "-C")) {
-            fprintf(stderr, "dtrace: -C: the target has no C preprocessor; preprocess on the "
-                            "host (the host's dtrace -C, or make dtrace)\n");
-            return 2;
+            use_cpp = 1;
         } else if (a[0] == '-' && strchr("scnoxb", a[1]) && a[1] && !a[2]) {
             if (!has) {
                 fprintf(stderr, "dtrace: option %s needs an argument\n", a);
