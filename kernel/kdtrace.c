@@ -31,10 +31,41 @@ static struct {
 } timers[KDT_MAX_TIMERS];
 static unsigned ntimers;
 
-static uint64_t now_ns(void)
+static uint64_t cycles_to_ns(uint64_t c)
 {
-    uint64_t c = board_cycles(), hz = board_cycles_per_sec();
+    uint64_t hz = board_cycles_per_sec();
     return (c / hz) * 1000000000u + (c % hz) * 1000000000u / hz;
+}
+
+static uint64_t now_ns(void) { return cycles_to_ns(board_cycles()); }
+
+// vtimestamp: the time a thread has spent on the CPU while D programs ran. Counted at every
+// kernel exit of the traced path while a program is active (kdt_vtime_switch), so it costs
+// nothing otherwise; KDT_GO starts the clock for the thread that is running. vt_running is
+// the thread whose clock runs.
+static struct thread *vt_running;
+
+void kdt_vtime_switch(struct thread *next)
+{
+    if (next == vt_running)
+        return;
+    uint64_t now = board_cycles();
+    if (vt_running && vt_running->vt_since) {
+        vt_running->vt_cycles += now - vt_running->vt_since;
+        vt_running->vt_since = 0;
+    }
+    vt_running = next;
+    next->vt_since = now;
+}
+
+static uint64_t vtime_ns(const struct thread *t)
+{
+    if (!t)
+        return 0;
+    uint64_t c = t->vt_cycles;
+    if (t->vt_since)
+        c += board_cycles() - t->vt_since;
+    return cycles_to_ns(c);
 }
 
 static void fill_ctx(struct dvm_ctx *ctx)
@@ -46,7 +77,8 @@ static void fill_ctx(struct dvm_ctx *ctx)
     ctx->tid = p ? t->tid : (t ? t->index + 1 : 0);
     ctx->ppid = p ? p->ppid : 0;
     ctx->errno_ = 0;
-    ctx->timestamp = ctx->vtimestamp = ctx->walltimestamp = now_ns();
+    ctx->timestamp = ctx->walltimestamp = now_ns();
+    ctx->vtimestamp = vtime_ns(t);
     ctx->execname = p ? p->name : "kernel";
 }
 
@@ -250,6 +282,10 @@ int kdt_call(struct thread *t, uint32_t cmd, uint32_t a, uint32_t b, uint32_t c)
         uint64_t now = now_ns();
         for (unsigned i = 0; i < ntimers; i++)
             timers[i].next_ns = now + timers[i].period_ns;
+        for (unsigned i = 0; i < KMAX_THREADS; i++)
+            k_threads[i].vt_since = 0;
+        vt_running = NULL;
+        kdt_vtime_switch(k_current);
         kdt_active = true;
         kdt_fire(DPROBE_BEGIN, 0, 0, 0, 0);
         return 0;

@@ -98,6 +98,8 @@ void ktrace_exit_end(struct thread *next)
 {
     if (next->kc_trace)
         ktrace_kcall_exit_ev(next);
+    if (kdt_active)
+        kdt_vtime_switch(next);
     if (next != ring_current) {
         if (kdt_active) {
             if (ring_current)

@@ -63,6 +63,19 @@ check "tick-20ms fires while the demo runs ($ticks times)" "[ $rc = 0 ] && [ \"\
 d irq 'interrupt::irq8:entry { @ = count(); }'
 check "interrupt::irq8:entry counts the driver's 30 device interrupts" "[ $rc = 0 ] && has irq '^ +3[0-2]$'"
 
+d vtime 'self int v0, t0, last;
+kercall::MsgSend:entry /execname == "client" && self->v0 == 0/ { self->v0 = vtimestamp; self->t0 = timestamp; }
+kercall::MsgSend:return /execname == "client" && ++n == 200/
+{
+	printf("client cpu %d wall %d\n", vtimestamp - self->v0, timestamp - self->t0);
+}
+sched:::on-cpu /execname == "client"/ { self->last = vtimestamp; }
+sched:::off-cpu /execname == "client" && vtimestamp < self->last/ { printf("vtimestamp went back\n"); }' -q
+cpu=$(sed -n 's/^client cpu \([0-9]*\) wall \([0-9]*\)$/\1/p' "$out/vtime.log")
+wall=$(sed -n 's/^client cpu \([0-9]*\) wall \([0-9]*\)$/\2/p' "$out/vtime.log")
+check "vtimestamp counts the client's time on the CPU: ${cpu:-?} ns of ${wall:-?} ns over 200 sends" \
+    "[ $rc = 0 ] && [ \"\${cpu:-0}\" -gt 0 ] && [ \"\$cpu\" -lt \"\${wall:-0}\" ] && ! has vtime 'went back'"
+
 # Objects the kernel must refuse: a damaged program, a file that is no program.
 cp "$out/count.dobj" "$out/bad.dobj"
 python3 - "$out/bad.dobj" <<'PY'

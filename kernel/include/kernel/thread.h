@@ -54,6 +54,9 @@ struct thread {
     int32_t exit_status;
     uint16_t kc_trace;          // traced kernel call in progress: event id + 1 (0: none)
     uint8_t  traced_state;      // the state the tracer last saw (D's wakeup probe says it)
+    // D's vtimestamp: cycles on the CPU while a D program runs (kernel/kdtrace.c); vt_since
+    // is when it last went on the CPU, 0 while it is off or not yet seen.
+    uint64_t vt_cycles, vt_since;
     char name[KNAME_MAX];
 };
 
