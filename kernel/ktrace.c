@@ -250,18 +250,34 @@ void ktrace_int_ev(unsigned ev, uint32_t irq, uint32_t who)
     trace_emit_simple(&ktrace, KEV_C_INT, ev, irq, who);
 }
 
-// D's msg probes: arg0 connection or channel (0: not known here), arg1 receive id (or the
-// pulse code), arg2 bytes (0: not known here), arg3 the peer (pid, or pid << 16 | tid).
+// D's msg probes: arg0 the client's connection, arg1 the receive id (or the pulse code),
+// arg2 the message's bytes (0 for a reply: its size is not kept), arg3 the peer (pid, or
+// pid << 16 | tid). The client is found from the receive id (its low byte is the thread
+// slot + 1, the rest its generation, see ipc.c), only here, while a D program runs: the
+// hooks' callers pass nothing more, so tracing off costs what it did.
+static const struct thread *rcvid_thread(uint32_t rcvid)
+{
+    unsigned idx = (rcvid & 0xffu) - 1u;
+    if (idx >= KMAX_THREADS || !k_threads[idx].in_use || k_threads[idx].gen != (uint16_t)(rcvid >> 8))
+        return NULL;
+    return &k_threads[idx];
+}
+
 static void kdt_comm(unsigned ev, uint32_t a, uint32_t b)
 {
+    unsigned id;
     switch (ev) {
-    case KEV_COMM_SND_MESSAGE:   kdt_fire(DPROBE_MSG_SEND, 0, a, 0, b); break;
-    case KEV_COMM_REC_MESSAGE:   kdt_fire(DPROBE_MSG_RECEIVE, 0, a, 0, b); break;
-    case KEV_COMM_REPLY_MESSAGE: kdt_fire(DPROBE_MSG_REPLY, 0, a, 0, b); break;
-    case KEV_COMM_MSG_ERROR:     kdt_fire(DPROBE_MSG_ERROR, 0, a, 0, b); break;
-    case KEV_COMM_SND_PULSE:     kdt_fire(DPROBE_MSG_PULSE, a, b & 0xffffu, 0, 0); break;
-    default: break;
+    case KEV_COMM_SND_MESSAGE:   id = DPROBE_MSG_SEND; break;
+    case KEV_COMM_REC_MESSAGE:   id = DPROBE_MSG_RECEIVE; break;
+    case KEV_COMM_REPLY_MESSAGE: id = DPROBE_MSG_REPLY; break;
+    case KEV_COMM_MSG_ERROR:     id = DPROBE_MSG_ERROR; break;
+    case KEV_COMM_SND_PULSE:     kdt_fire(DPROBE_MSG_PULSE, a, b & 0xffffu, 0, 0); return;
+    default: return;
     }
+    const struct thread *client = rcvid_thread(a);
+    uint32_t coid = client ? (uint32_t)client->coid : 0;
+    uint32_t bytes = client && id != DPROBE_MSG_REPLY ? client->msg_len : 0;
+    kdt_fire(id, coid, a, bytes, b);
 }
 
 void ktrace_comm_ev(unsigned ev, uint32_t a, uint32_t b)

@@ -76,6 +76,17 @@ wall=$(sed -n 's/^client cpu \([0-9]*\) wall \([0-9]*\)$/\2/p' "$out/vtime.log")
 check "vtimestamp counts the client's time on the CPU: ${cpu:-?} ns of ${wall:-?} ns over 200 sends" \
     "[ $rc = 0 ] && [ \"\${cpu:-0}\" -gt 0 ] && [ \"\$cpu\" -lt \"\${wall:-0}\" ] && ! has vtime 'went back'"
 
+d msgargs 'msg:::send /execname == "client"/ { @cb = sum(arg2); @cc[arg0] = count(); }
+msg:::send { @s = sum(arg2); }
+msg:::receive { @r = sum(arg2); }
+END { printa("client bytes %@d\n", @cb); printa("client conn %d sends %@d\n", @cc);
+      printa("sent %@d\n", @s); printa("received %@d\n", @r); }' -q
+sent=$(sed -n 's/^sent \([0-9]*\)$/\1/p' "$out/msgargs.log")
+check "msg:::send gives connection and bytes: the client's 200 sends of 8 bytes on one connection" \
+    "[ $rc = 0 ] && has msgargs '^client bytes 1600$' && has msgargs '^client conn [1-9][0-9]* sends 200$' && [ \$(grep -c '^client conn' $out/msgargs.log) = 1 ]"
+check "msg:::receive counts the same bytes as msg:::send (${sent:-?})" \
+    "[ \"\${sent:-0}\" -gt 1600 ] && has msgargs \"^received \$sent\$\""
+
 # Objects the kernel must refuse: a damaged program, a file that is no program.
 cp "$out/count.dobj" "$out/bad.dobj"
 python3 - "$out/bad.dobj" <<'PY'
