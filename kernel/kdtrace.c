@@ -119,6 +119,10 @@ void kdt_tick(void)
 {
     if (!kdt_active || !ntimers)
         return;
+    // As in DTrace: arg0 the interrupted kernel pc (the idle thread here), arg1 the user pc.
+    const struct thread *t = k_current;
+    uint32_t pc = t ? arch_thread_pc(t) : 0;
+    uint64_t kernel_pc = t && !t->proc ? pc : 0, user_pc = t && t->proc ? pc : 0;
     uint64_t now = now_ns();
     for (unsigned i = 0; i < ntimers; i++) {
         if (now < timers[i].next_ns)
@@ -126,7 +130,7 @@ void kdt_tick(void)
         timers[i].next_ns += timers[i].period_ns;
         if (timers[i].next_ns <= now)       // fell behind: do not fire a burst
             timers[i].next_ns = now + timers[i].period_ns;
-        kdt_fire(timers[i].id, 0, 0, 0, 0);
+        kdt_fire(timers[i].id, kernel_pc, user_pc, 0, 0);
     }
 }
 

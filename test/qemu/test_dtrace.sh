@@ -87,6 +87,17 @@ check "msg:::send gives connection and bytes: the client's 200 sends of 8 bytes 
 check "msg:::receive counts the same bytes as msg:::send (${sent:-?})" \
     "[ \"\${sent:-0}\" -gt 1600 ] && has msgargs \"^received \$sent\$\""
 
+# profile-N: arg0 the kernel pc (the idle thread), arg1 the user pc; on mps2-an385 programs
+# run from flash at 0x80000-0x400000 and the kernel below 0x80000.
+d prof 'profile-997hz /arg1 >= 0x80000 && arg1 < 0x400000/ { @in = count(); }
+profile-997hz /arg1 != 0 && (arg1 < 0x80000 || arg1 >= 0x400000)/ { @out = count(); }
+profile-997hz /arg0 != 0 && arg0 < 0x80000/ { @kern = count(); }
+profile-997hz /arg0 != 0 && arg1 != 0/ { @both = count(); }
+END { printa("user %@d\n", @in); printa("elsewhere %@d\n", @out); printa("kernel %@d\n", @kern);
+      printa("both %@d\n", @both); }' -q
+check "profile-997hz gives user pcs inside program flash and kernel pcs inside the kernel" \
+    "[ $rc = 0 ] && has prof '^user [1-9]' && has prof '^kernel [1-9]' && ! has prof '^elsewhere' && ! has prof '^both'"
+
 # Objects the kernel must refuse: a damaged program, a file that is no program.
 cp "$out/count.dobj" "$out/bad.dobj"
 python3 - "$out/bad.dobj" <<'PY'

@@ -95,6 +95,7 @@ bool arch_thread_setup(struct thread *t, uint32_t entry, uint32_t arg0, uint32_t
     return true;
 }
 uint32_t arch_call_number(const struct thread *t) { return t->ctx.r12; }
+uint32_t arch_thread_pc(const struct thread *t) { (void)t; return 0; }  // no saved pc on the host
 uint32_t arch_call_arg(const struct thread *t, unsigned i)
 {
     return i < 4 ? t->ctx.args[i] : i == 4 ? t->ctx.r4 : t->ctx.r5;

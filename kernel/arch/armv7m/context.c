@@ -16,6 +16,8 @@ static uint32_t *frame_of(const struct thread *t)
     return (uint32_t *)(uintptr_t)t->ctx.psp;
 }
 
+uint32_t arch_thread_pc(const struct thread *t) { return frame_of(t)[F_PC]; }
+
 bool arch_thread_setup(struct thread *t, uint32_t entry, uint32_t arg0, uint32_t arg1,
                        uint32_t stack_top, bool privileged)
 {

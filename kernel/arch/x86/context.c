@@ -35,6 +35,8 @@ uint32_t arch_call_number(const struct thread *t)
     return t->ctx.eax;
 }
 
+uint32_t arch_thread_pc(const struct thread *t) { return t->ctx.eip; }
+
 uint32_t arch_call_arg(const struct thread *t, unsigned i)
 {
     switch (i) {

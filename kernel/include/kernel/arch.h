@@ -40,6 +40,9 @@ void arch_set_result(struct thread *t, uint32_t r0);
 // Result registers (0: r0, 1: r1) of a thread's finished kernel call, for its trace event.
 uint32_t arch_call_result(const struct thread *t, unsigned i);
 void arch_set_result2(struct thread *t, uint32_t r0, uint32_t r1);
+// Where a thread stopped in the kernel will resume (its saved program counter), for D's
+// profile-N probes.
+uint32_t arch_thread_pc(const struct thread *t);
 // Leaves the boot code: `boot` becomes the current thread and ends itself with a kernel call.
 _Noreturn void arch_start(struct thread *boot);
 void arch_idle_loop(void);
