@@ -143,6 +143,9 @@ check "a compile error on the board is dtrace's message, exit 1" \
 t badx "dtrace -x bufpolicy=sideways -n 'BEGIN { exit(0); }'"
 check "a bad -x value is refused, exit 1" \
     "[ $rc = 1 ] && has badx 'dtrace: invalid value for option bufpolicy: sideways'"
+t bigbuf "dtrace -b 64k -c init -n 'kercall:::entry { trace(arg0); }'"
+check "a bufsize larger than one read is refused before tracing, not lost (exit 1)" \
+    "[ $rc = 1 ] && has bigbuf '^dtrace: bufsize 64k is larger than the 8k this dtrace reads at once' && ! has bigbuf 'demo system done'"
 t badopt "dtrace -Z"
 check "an unknown option prints the usage, exit 2" "[ $rc = 2 ] && has badopt '^usage: dtrace'"
 printf '#define N 3\n#if N > 2\n#error N is too big\n#endif\n' >"$out/cpperr.d"

@@ -55,6 +55,8 @@ static unsigned read_records(struct dcons *c)
 {
     int n = dt(KDT_READ, 0, (uint32_t)(uintptr_t)records, sizeof(records));
     unsigned count = 0;
+    if (n < 0)
+        fprintf(stderr, "dtrace: cannot read the principal buffer: %s\n", strerror(errno));
     for (int off = 0; n > 0 && off < n; count++) {
         const struct dvm_rechdr *r = (const struct dvm_rechdr *)(records + off);
         if (r->rh_size < sizeof(*r) || (int)r->rh_size > n - off)
@@ -333,6 +335,16 @@ int main(void)
     if (st->bufsize_lowered)
         fprintf(stderr, "dtrace: buffer size lowered to %luk\n",
                 (unsigned long)(st->bufsize_lowered / 1024));
+    // The kernel hands over a whole principal buffer per read: one larger than what this
+    // program reads at once could never be read (KDT_READ says ENOSPC), so refuse it now
+    // rather than lose its records.
+    if (st->opts.bufsize > sizeof(records)) {
+        fprintf(stderr, "dtrace: bufsize %luk is larger than the %uk this dtrace reads at "
+                        "once: use -b %uk or less\n", (unsigned long)(st->opts.bufsize / 1024),
+                (unsigned)(sizeof(records) / 1024), (unsigned)(sizeof(records) / 1024));
+        dt(KDT_UNLOAD, 0, 0, 0);
+        return 1;
+    }
     if (outf == stdout)
         setvbuf(stdout, NULL, _IOLBF, 0);
 
