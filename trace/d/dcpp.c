@@ -14,6 +14,18 @@ static int is_id0(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= '
 static int is_id(char c) { return is_id0(c) || (c >= '0' && c <= '9'); }
 static int is_space(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v'; }
 
+/* word: skips the spaces from s[*i] on, then a run of identifier characters; *i ends where
+ * the run starts, the result where it ends (equal: no word) */
+static size_t word(const char *s, size_t n, size_t *i)
+{
+    while (*i < n && is_space(s[*i]))
+        (*i)++;
+    size_t e = *i;
+    while (e < n && is_id(s[e]))
+        e++;
+    return e;
+}
+
 static int fail(struct dcpp *p, const char *msg, const char *arg)
 {
     char num[12];
@@ -468,12 +480,7 @@ static int eval_if(struct dcpp *p, const char *s, size_t n, int64_t *v)
 
 static int define(struct dcpp *p, const char *s, size_t n)
 {
-    size_t i = 0;
-    while (i < n && is_space(s[i]))
-        i++;
-    size_t e = i;
-    while (e < n && is_id(s[e]))
-        e++;
+    size_t i = 0, e = word(s, n, &i);
     if (e == i || !is_id0(s[i]))
         return fail(p, "#define needs a macro name", NULL);
     int k = find(p, s + i, e - i);
@@ -530,29 +537,20 @@ struct cond {
     int seen_else;
 };
 
-static int name_arg(struct dcpp *p, const char *s, size_t n, const char *dir, int *defined)
+/* name_arg: the macro named by #ifdef, #ifndef or #undef: its index in *k, -1 if undefined */
+static int name_arg(struct dcpp *p, const char *s, size_t n, const char *dir, int *k)
 {
-    size_t i = 0;
-    while (i < n && is_space(s[i]))
-        i++;
-    size_t e = i;
-    while (e < n && is_id(s[e]))
-        e++;
+    size_t i = 0, e = word(s, n, &i);
     if (e == i)
         return fail(p, dir, " needs a macro name");
-    *defined = find(p, s + i, e - i) >= 0;
+    *k = find(p, s + i, e - i);
     return 0;
 }
 
 /* directive: a line that starts with '#'; s is the text after it. */
 static int directive(struct dcpp *p, const char *s, size_t n, struct cond *stack, int *depth)
 {
-    size_t i = 0;
-    while (i < n && is_space(s[i]))
-        i++;
-    size_t e = i;
-    while (e < n && is_id(s[e]))
-        e++;
+    size_t i = 0, e = word(s, n, &i);
     const char *w = s + i, *rest = s + e;
     size_t wl = e - i, rl = n - e;
 #define IS(x) (wl == sizeof(x) - 1 && !strncmp(w, x, wl))
@@ -563,12 +561,12 @@ static int directive(struct dcpp *p, const char *s, size_t n, struct cond *stack
             return fail(p, "conditionals nest too deeply", NULL);
         int64_t v = 0;
         if (live) {
-            int def;
+            int k;
             if (IS("if") ? eval_if(p, rest, rl, &v) != 0
-                         : name_arg(p, rest, rl, IS("ifdef") ? "#ifdef" : "#ifndef", &def) != 0)
+                         : name_arg(p, rest, rl, IS("ifdef") ? "#ifdef" : "#ifndef", &k) != 0)
                 return -1;
             if (!IS("if"))
-                v = IS("ifdef") ? def : !def;
+                v = IS("ifdef") ? k >= 0 : k < 0;
         }
         stack[++*depth] = (struct cond){ live && v != 0, live && v != 0, 0 };
         return 0;
@@ -603,16 +601,9 @@ static int directive(struct dcpp *p, const char *s, size_t n, struct cond *stack
     if (IS("define"))
         return define(p, rest, rl);
     if (IS("undef")) {
-        int def;
-        if (name_arg(p, rest, rl, "#undef", &def) != 0)
+        int k;
+        if (name_arg(p, rest, rl, "#undef", &k) != 0)
             return -1;
-        size_t a = 0;
-        while (a < rl && is_space(rest[a]))
-            a++;
-        size_t b = a;
-        while (b < rl && is_id(rest[b]))
-            b++;
-        int k = find(p, rest + a, b - a);
         if (k >= 0)
             p->macros[k].name = NULL;
         return 0;
