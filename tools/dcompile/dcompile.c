@@ -14,6 +14,7 @@
 #include <d/dvm.h>
 #include <d/dobj_file.h>
 #include <d/dobj_opts.h>
+#include "../common/tool_file.h"
 
 static void usage(FILE *f)
 {
@@ -25,24 +26,6 @@ static void usage(FILE *f)
                "            switchrate (hz or ms), quiet\n"
                "  -o FILE   where the compiled program goes\n"
                "Exit status: 0 compiled, 1 compile error or bad option, 2 bad usage.\n");
-}
-
-static char *read_file(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    size_t cap = 4096, n = 0;
-    char *buf = malloc(cap);
-    size_t r;
-    while (buf && (r = fread(buf + n, 1, cap - n, f)) > 0) {
-        n += r;
-        if (n == cap)
-            buf = realloc(buf, cap *= 2);
-    }
-    fclose(f);
-    *len = n;
-    return buf;
 }
 
 int main(int argc, char **argv)
@@ -73,7 +56,7 @@ int main(int argc, char **argv)
         return 2;
     }
     size_t len = 0;
-    char *src = inline_src ? strdup(inline_src) : read_file(script, &len);
+    char *src = inline_src ? strdup(inline_src) : (char *)tool_read_file(script, &len);
     if (!src) {
         fprintf(stderr, "dcompile: cannot read %s: %s\n", script, strerror(errno));
         return 1;

@@ -11,6 +11,7 @@
 #include <d/dprobes.h>
 #include <d/dvm.h>
 #include "kevreplay.h"
+#include "../common/tool_file.h"
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
@@ -169,26 +170,6 @@ static int set_option_str(struct options *o, const char *arg)
     if (eq)
         *eq++ = 0;
     return set_option(o, buf, eq);
-}
-
-static char *read_file(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "r");
-    if (!f)
-        return NULL;
-    size_t cap = 4096, n = 0;
-    char *buf = malloc(cap);
-    for (;;) {
-        if (n == cap)
-            buf = realloc(buf, cap *= 2);
-        size_t k = fread(buf + n, 1, cap - n, f);
-        if (k == 0)
-            break;
-        n += k;
-    }
-    fclose(f);
-    *len = n;
-    return buf;
 }
 
 /* run_cpp: the script through cpp(1), keeping line markers for error lines. */
@@ -364,7 +345,7 @@ int main(int argc, char **argv)
         return 2;
     }
     if (script) {
-        text = cpp ? run_cpp(script, &textlen) : read_file(script, &textlen);
+        text = cpp ? run_cpp(script, &textlen) : (char *)tool_read_file(script, &textlen);
         if (!text) {
             fprintf(stderr, "dtrace: failed to %s script %s: %s\n", cpp ? "preprocess" : "open",
                     script, cpp ? "cpp failed" : strerror(errno));

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Shared helpers of the kevconv tools: file loading, the thread model, names (see kx.h).
 #include "kx.h"
+#include "../common/tool_file.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -11,39 +12,6 @@
 #include <unistd.h>
 
 // ---- files -------------------------------------------------------------------------------------
-
-static uint8_t *read_all(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    size_t cap = 1 << 20, n = 0;
-    uint8_t *d = malloc(cap);
-    while (d) {
-        n += fread(d + n, 1, cap - n, f);
-        if (n < cap)
-            break;
-        cap *= 2;
-        uint8_t *nd = realloc(d, cap);
-        if (!nd)
-            free(d);
-        d = nd;
-    }
-    if (!d) {
-        fclose(f);
-        errno = ENOMEM;
-        return NULL;
-    }
-    int err = ferror(f);
-    fclose(f);
-    if (err) {
-        free(d);
-        errno = EIO;
-        return NULL;
-    }
-    *len = n;
-    return d;
-}
 
 // A regular file is mapped (no copy: traces of hundreds of MB load at once); anything else
 // (a pipe, /dev/stdin) is read into memory.
@@ -58,14 +26,14 @@ static uint8_t *map_file(const char *path, size_t *len, int *mapped)
         void *p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
         close(fd);
         if (p == MAP_FAILED)
-            return read_all(path, len);
+            return tool_read_file(path, len);
         madvise(p, (size_t)st.st_size, MADV_SEQUENTIAL);
         *len = (size_t)st.st_size;
         *mapped = 1;
         return p;
     }
     close(fd);
-    return read_all(path, len);
+    return tool_read_file(path, len);
 }
 
 int kx_open(const char *tool, const char *path, struct kx_file *f)

@@ -13,6 +13,7 @@
 
 #include <trace/kev_decode.h>
 #include <trace/kev_file.h>
+#include "../common/tool_file.h"
 
 #define DEFAULT_FORMAT "t:%T CPU:%C %Z:%z %a"
 #define WRAP_WORDS 6u // without -n, payloads longer than this continue on extra lines
@@ -270,39 +271,6 @@ static int check_format(const char *fmt)
 
 // ---- main --------------------------------------------------------------------------------------
 
-static uint8_t *read_file(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    size_t cap = 1 << 16, n = 0;
-    uint8_t *d = malloc(cap);
-    for (;;) {
-        if (!d) {
-            fclose(f);
-            errno = ENOMEM;
-            return NULL;
-        }
-        n += fread(d + n, 1, cap - n, f);
-        if (n < cap)
-            break;
-        cap *= 2;
-        uint8_t *nd = realloc(d, cap);
-        if (!nd)
-            free(d);
-        d = nd;
-    }
-    int err = ferror(f);
-    fclose(f);
-    if (err) {
-        free(d);
-        errno = EIO;
-        return NULL;
-    }
-    *len = n;
-    return d;
-}
-
 static void print_header(const struct kev_reader *r)
 {
     printf("TRACEPRINTER version %u.%02u\n", KEV_VER_MAJOR, KEV_VER_MINOR);
@@ -374,7 +342,7 @@ int main(int argc, char **argv)
         return 2;
     }
     size_t len = 0;
-    uint8_t *data = read_file(o.file, &len);
+    uint8_t *data = tool_read_file(o.file, &len);
     if (!data) {
         fprintf(stderr, "traceprinter: %s: %s\n", o.file, strerror(errno));
         return 1;
