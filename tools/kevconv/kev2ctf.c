@@ -560,15 +560,8 @@ int main(int argc, char **argv)
             verbose = 1;
         } else if (!strcmp(a, "-o") && i + 1 < argc) {
             dir = argv[++i];
-        } else if (a[0] == '-' && a[1]) {
-            fprintf(stderr, "kev2ctf: unknown option or missing value: %s\n", a);
-            usage(stderr);
+        } else if (kx_arg_file("kev2ctf", a, &in, usage) != 0) {
             return 2;
-        } else if (in) {
-            fprintf(stderr, "kev2ctf: only one FILE, got %s and %s\n", in, a);
-            return 2;
-        } else {
-            in = a;
         }
     }
     if (!in || !dir) {

@@ -277,15 +277,8 @@ int main(int argc, char **argv)
             return 0;
         } else if (!strcmp(a, "-o") && i + 1 < argc) {
             out = argv[++i];
-        } else if (a[0] == '-' && a[1]) {
-            fprintf(stderr, "kev2perfetto: unknown option or missing value: %s\n", a);
-            usage(stderr);
+        } else if (kx_arg_file("kev2perfetto", a, &in, usage) != 0) {
             return 2;
-        } else if (in) {
-            fprintf(stderr, "kev2perfetto: only one FILE, got %s and %s\n", in, a);
-            return 2;
-        } else {
-            in = a;
         }
     }
     if (!in || !out) {

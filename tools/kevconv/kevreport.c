@@ -247,15 +247,8 @@ int main(int argc, char **argv)
                 fprintf(stderr, "kevreport: bad --max-segments %s\n", argv[i]);
                 return 2;
             }
-        } else if (a[0] == '-' && a[1]) {
-            fprintf(stderr, "kevreport: unknown option or missing value: %s\n", a);
-            usage(stderr);
+        } else if (kx_arg_file("kevreport", a, &in, usage) != 0) {
             return 2;
-        } else if (in) {
-            fprintf(stderr, "kevreport: only one FILE, got %s and %s\n", in, a);
-            return 2;
-        } else {
-            in = a;
         }
     }
     if (!in) {

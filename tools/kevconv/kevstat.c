@@ -243,15 +243,8 @@ int main(int argc, char **argv)
                 }
                 want |= 1u << k;
             }
-        } else if (a[0] == '-' && a[1]) {
-            fprintf(stderr, "kevstat: unknown option or missing value: %s\n", a);
-            usage(stderr);
+        } else if (kx_arg_file("kevstat", a, &in, usage) != 0) {
             return 2;
-        } else if (in) {
-            fprintf(stderr, "kevstat: only one FILE, got %s and %s\n", in, a);
-            return 2;
-        } else {
-            in = a;
         }
     }
     if (!in) {
