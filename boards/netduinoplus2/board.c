@@ -1,14 +1,13 @@
 // SPDX-License-Identifier: MIT
 // Board glue for the Netduino Plus 2 (STM32F405RG): bring-up order, where the vector table
-// is, the pool, the user-attachable interrupt lines, and the halt that hands the exit status
-// to the host (semihosting exit, when a host answers semihosting).
+// is, and the cycle counter's rate. Semihosting, the command line and the halt are
+// boards/common/semihost_exit_armv7m.c.
 //
 // Clocks: the chip comes out of reset on its 16 MHz internal oscillator (HSI) with every bus
 // undivided, and this board leaves it so: SysTick, TIM2 and the UARTs all run at 16 MHz, and
 // nothing waits on an RCC ready flag (QEMU, which models no RCC, would never set one).
 // Faster clocks: docs/boards.md.
 #include <kernel/board.h>
-#include <kernel/arch.h>
 #include <armv7m_regs.h>
 #include "stm32f4.h"
 
@@ -41,33 +40,4 @@ void board_late_init(void)
 uint32_t board_cycles_per_sec(void)
 {
     return timer_stm32_cycles_hz();
-}
-
-bool board_has_semihosting(void)
-{
-    // QEMU answers semihosting when started with -semihosting-config (our scripts always do);
-    // on the chip only a debug probe can, and a semihosting call with no probe attached is a
-    // HardFault. A build to run free is made with BOARD_NO_SEMIHOSTING (docs/boards.md).
-#ifdef BOARD_NO_SEMIHOSTING
-    return false;
-#else
-    return true;
-#endif
-}
-
-// No boot loader command line: the debugger's (semihosting) is the programs' command line.
-const char *board_boot_cmdline(void)
-{
-    return NULL;
-}
-
-_Noreturn void board_halt(int status)
-{
-    if (board_has_semihosting()) {
-        uint32_t blk[2] = { 0x20026u, (uint32_t)status };   // ADP_Stopped_ApplicationExit
-        arch_semihost(0x20, (uint32_t)(uintptr_t)blk);      // SYS_EXIT_EXTENDED
-    }
-    __asm__ volatile("cpsid i");
-    for (;;)
-        __asm__ volatile("wfi");
 }

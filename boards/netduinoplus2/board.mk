@@ -12,7 +12,8 @@ SEMIHOSTING ?= 1
 ifeq ($(SEMIHOSTING),0)
 ARCH_CFLAGS += -DBOARD_NO_SEMIHOSTING
 endif
-BOARD_SRCS  := boards/common/board_data.c boards/netduinoplus2/board.c boards/netduinoplus2/uart_stm32.c \
+BOARD_SRCS  := boards/common/board_data.c boards/common/semihost_exit_armv7m.c \
+               boards/netduinoplus2/board.c boards/netduinoplus2/uart_stm32.c \
                boards/netduinoplus2/timer_stm32.c
 
 # Memory plan (board_config.h has the picture). Seven programs at most: their RAM slots of

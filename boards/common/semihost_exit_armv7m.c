@@ -1,0 +1,36 @@
+// SPDX-License-Identifier: MIT
+// The part of the board contract (kernel/include/kernel/board.h) that Cortex-M boards share
+// when their host is a debugger speaking ARM semihosting (QEMU, or a debug probe on the real
+// board): whether semihosting is there, the command line (the debugger's, none from a boot
+// loader), and the halt that hands the exit status to the host.
+#include <kernel/board.h>
+#include <kernel/arch.h>
+
+bool board_has_semihosting(void)
+{
+    // QEMU answers semihosting when started with -semihosting-config (our scripts always do).
+    // On a chip only an attached debug probe can, and a semihosting call without one is a
+    // HardFault: a build to run free is made with BOARD_NO_SEMIHOSTING (docs/boards.md).
+#ifdef BOARD_NO_SEMIHOSTING
+    return false;
+#else
+    return true;
+#endif
+}
+
+// No boot loader command line: the debugger's (semihosting) is the programs' command line.
+const char *board_boot_cmdline(void)
+{
+    return NULL;
+}
+
+_Noreturn void board_halt(int status)
+{
+    if (board_has_semihosting()) {
+        uint32_t blk[2] = { 0x20026u, (uint32_t)status };   // ADP_Stopped_ApplicationExit
+        arch_semihost(0x20, (uint32_t)(uintptr_t)blk);      // SYS_EXIT_EXTENDED
+    }
+    __asm__ volatile("cpsid i");
+    for (;;)
+        __asm__ volatile("wfi");
+}
