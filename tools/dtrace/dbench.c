@@ -4,6 +4,7 @@
 // Prints "BENCH d_host_ns_per_firing_<case> <ns> ns", the median of repeated runs.
 #include <d/dcc.h>
 #include <d/dvm.h>
+#include "../../test/d/bench_cases.h"
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -79,11 +80,8 @@ static int bench(const char *name, const char *src)
 int main(void)
 {
     int rc = 0;
-    rc |= bench("empty", "kercall::MsgSend:entry { }");
-    rc |= bench("pred_fail", "kercall::MsgSend:entry /pid == 5/ { }");
-    rc |= bench("count", "kercall::MsgSend:entry { @[probefunc] = count(); }");
-    rc |= bench("count_pid", "kercall::MsgSend:entry { @[pid] = count(); }");
-    rc |= bench("quantize", "kercall::MsgSend:entry { @ = quantize(arg0); }");
-    rc |= bench("self_ts", "kercall::MsgSend:entry { self->ts = timestamp; }");
+#define RUN_CASE(name, program) rc |= bench(name, program);
+    D_BENCH_CASES(RUN_CASE)
+#undef RUN_CASE
     return rc;
 }

@@ -9,6 +9,7 @@
 #include <d/dcc.h>
 #include <d/dprobes.h>
 #include <d/dvm.h>
+#include "../bench_cases.h"
 #include <stdint.h>
 #include <string.h>
 
@@ -150,11 +151,8 @@ int main(void)
     TIMER0_VALUE = 0xffffffffu;
     TIMER0_CTRL = 1;
     int rc = 0;
-    rc |= bench("empty", "kercall::MsgSend:entry { }");
-    rc |= bench("pred_fail", "kercall::MsgSend:entry /pid == 5/ { }");
-    rc |= bench("count", "kercall::MsgSend:entry { @[probefunc] = count(); }");
-    rc |= bench("count_pid", "kercall::MsgSend:entry { @[pid] = count(); }");
-    rc |= bench("quantize", "kercall::MsgSend:entry { @ = quantize(arg0); }");
-    rc |= bench("self_ts", "kercall::MsgSend:entry { self->ts = timestamp; }");
+#define RUN_CASE(name, program) rc |= bench(name, program);
+    D_BENCH_CASES(RUN_CASE)
+#undef RUN_CASE
     return rc;
 }
