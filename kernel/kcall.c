@@ -14,6 +14,7 @@
 #include <kernel/shost.h>
 #include <kernel/arch.h>
 #include <kernel/board.h>
+#include <kernel/ktimer.h>
 #include <kernel/ktrace.h>
 #include <kernel/kdtrace.h>
 #include <uapi/kcall.h>
@@ -236,11 +237,9 @@ static int kcall_invoke(struct thread *t, uint32_t n, const uint32_t *a)
     case KC_ClockCycles:
         thread_set_result64(t, board_cycles());
         return 0;
-    case KC_ClockTime: {
-        uint64_t c = board_cycles(), hz = board_cycles_per_sec();
-        thread_set_result64(t, (c / hz) * 1000000000ull + (c % hz) * 1000000000ull / hz);
+    case KC_ClockTime:
+        thread_set_result64(t, ktimer_cycles_to_ns(board_cycles()));
         return 0;
-    }
     case KC_InterruptAttachEvent:
         return irq_attach_event(p, t->base_prio, a[0], (int)a[1], (int32_t)a[2]);
     case KC_InterruptDetach:      return irq_detach(p, (int)a[0]);

@@ -14,6 +14,7 @@
 #include <kernel/pmem.h>
 #include <kernel/arch.h>
 #include <kernel/board.h>
+#include <kernel/ktimer.h>
 #include <d/dvm.h>
 #include <d/dprobes.h>
 #include <uapi/kdtrace.h>
@@ -31,13 +32,7 @@ static struct {
 } timers[KDT_MAX_TIMERS];
 static unsigned ntimers;
 
-static uint64_t cycles_to_ns(uint64_t c)
-{
-    uint64_t hz = board_cycles_per_sec();
-    return (c / hz) * 1000000000u + (c % hz) * 1000000000u / hz;
-}
-
-static uint64_t now_ns(void) { return cycles_to_ns(board_cycles()); }
+static uint64_t now_ns(void) { return ktimer_cycles_to_ns(board_cycles()); }
 
 // vtimestamp: the time a thread has spent on the CPU while D programs ran. Counted at every
 // kernel exit of the traced path while a program is active (kdt_vtime_switch), so it costs
@@ -65,7 +60,7 @@ static uint64_t vtime_ns(const struct thread *t)
     uint64_t c = t->vt_cycles;
     if (t->vt_since)
         c += board_cycles() - t->vt_since;
-    return cycles_to_ns(c);
+    return ktimer_cycles_to_ns(c);
 }
 
 static void fill_ctx(struct dvm_ctx *ctx)

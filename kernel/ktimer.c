@@ -2,6 +2,7 @@
 // Tick-based timers on one list sorted by deadline (earliest first). Starting is O(n) in the
 // number of active timers (a few dozen at most); the tick only looks at the head.
 #include <kernel/ktimer.h>
+#include <kernel/board.h>
 
 static struct list timers = LIST_INIT(timers);
 uint64_t k_ticks;
@@ -50,6 +51,12 @@ void ktimer_run(uint64_t now)
         list_unlink(&t->link);
         t->fn(t);       // may restart t or start others
     }
+}
+
+uint64_t ktimer_cycles_to_ns(uint64_t c)
+{
+    uint64_t hz = board_cycles_per_sec();
+    return (c / hz) * 1000000000ull + (c % hz) * 1000000000ull / hz;
 }
 
 uint64_t ktimer_ns_to_ticks(uint64_t ns)

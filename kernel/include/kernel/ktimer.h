@@ -27,5 +27,8 @@ bool ktimer_active(const struct ktimer *t);
 void ktimer_run(uint64_t now);
 // Ticks to wait for at least `ns` nanoseconds (rounded up, plus one for the partial tick).
 uint64_t ktimer_ns_to_ticks(uint64_t ns);
+// Nanoseconds in `cycles` of the board's cycle counter (ClockTime, D's timestamps), without
+// overflowing the 64-bit product for any counter value.
+uint64_t ktimer_cycles_to_ns(uint64_t cycles);
 
 #endif
