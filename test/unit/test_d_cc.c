@@ -284,9 +284,20 @@ static void test_dobj_options(void **state)
     struct dcc_out out;
     assert_int_equal(dcc_compile(&in, arena, sizeof(arena), &out), 0);
     dobj_defaults(&h);
-    assert_int_equal(dobj_apply_pragmas(&h, &out, err, sizeof(err)), 0);
+    assert_int_equal(dobj_apply_options(&h, &out, NULL, 0, err, sizeof(err)), 0);
     assert_int_equal(h.bufsize, 4096);
     assert_int_equal(h.quiet, 1);
+    /* -x arguments come after the pragmas and win; a bad one stops with its reason */
+    char x1[] = "bufsize=8k", x2[] = "bufpolicy=fill", x3[] = "nspec";
+    char *xs[] = { x1, x2 };
+    dobj_defaults(&h);
+    assert_int_equal(dobj_apply_options(&h, &out, xs, 2, err, sizeof(err)), 0);
+    assert_int_equal(h.bufsize, 8192);
+    assert_int_equal(h.bufpolicy, DVM_BUF_FILL);
+    assert_int_equal(h.quiet, 1);
+    char *bad_x[] = { x3 };
+    assert_int_equal(dobj_apply_options(&h, &out, bad_x, 1, err, sizeof(err)), -1);
+    assert_string_equal(err, "invalid value for option nspec: (none)");
 }
 
 int main(void)

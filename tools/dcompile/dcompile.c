@@ -73,18 +73,9 @@ int main(int argc, char **argv)
         return 1;
     }
     char why[128];
-    if (dobj_apply_pragmas(&h, &co, why, sizeof(why)) != 0) {
+    if (dobj_apply_options(&h, &co, xs, nx, why, sizeof(why)) != 0) {
         fprintf(stderr, "dcompile: %s\n", why);
         return 1;
-    }
-    for (int i = 0; i < nx; i++) {
-        char *eq = strchr(xs[i], '=');
-        if (eq)
-            *eq++ = '\0';
-        if (dobj_set_option(&h, xs[i], eq, why, sizeof(why)) != 0) {
-            fprintf(stderr, "dcompile: %s\n", why);
-            return 1;
-        }
     }
     h.objlen = (uint32_t)co.objlen;
     FILE *f = fopen(out, "wb");

@@ -104,12 +104,23 @@ int dobj_set_option(struct dobj_file_hdr *h, const char *name, const char *val, 
     return 0;
 }
 
-int dobj_apply_pragmas(struct dobj_file_hdr *h, const struct dcc_out *co, char *err,
-                       size_t errlen)
+int dobj_apply_options(struct dobj_file_hdr *h, const struct dcc_out *co, char **xs, int nx,
+                       char *err, size_t errlen)
 {
     for (unsigned i = 0; i < co->nopts; i++)
         if (dobj_set_option(h, co->opts[i].name, co->opts[i].value[0] ? co->opts[i].value : NULL,
                             err, errlen) != 0)
             return -1;
+    for (int i = 0; i < nx; i++) {
+        char *eq = xs[i];
+        while (*eq && *eq != '=')
+            eq++;
+        if (*eq)
+            *eq++ = '\0';
+        else
+            eq = NULL;
+        if (dobj_set_option(h, xs[i], eq, err, errlen) != 0)
+            return -1;
+    }
     return 0;
 }

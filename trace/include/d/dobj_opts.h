@@ -18,8 +18,10 @@ void dobj_defaults(struct dobj_file_hdr *h);
 int dobj_set_option(struct dobj_file_hdr *h, const char *name, const char *val, char *err,
                     size_t errlen);
 
-/* dobj_apply_pragmas: the compiled program's `#pragma D option` settings, in source order. */
-int dobj_apply_pragmas(struct dobj_file_hdr *h, const struct dcc_out *co, char *err,
-                       size_t errlen);
+/* dobj_apply_options: the compiled program's `#pragma D option` settings in source order,
+ * then the command line's -x arguments ("name" or "name=value", split in place), which win.
+ * Stops at the first bad one: -1 with the reason in err. */
+int dobj_apply_options(struct dobj_file_hdr *h, const struct dcc_out *co, char **xs, int nx,
+                       char *err, size_t errlen);
 
 #endif

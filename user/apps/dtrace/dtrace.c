@@ -193,18 +193,9 @@ static int compile(const char *script, const char *text, char **xs, int nx, int 
     }
     dobj_defaults(h);
     char why[128];
-    if (dobj_apply_pragmas(h, &co, why, sizeof(why)) != 0) {
+    if (dobj_apply_options(h, &co, xs, nx, why, sizeof(why)) != 0) {
         fprintf(stderr, "dtrace: %s\n", why);
         return -1;
-    }
-    for (int i = 0; i < nx; i++) {
-        char *eq = strchr(xs[i], '=');
-        if (eq)
-            *eq++ = '\0';
-        if (dobj_set_option(h, xs[i], eq, why, sizeof(why)) != 0) {
-            fprintf(stderr, "dtrace: %s\n", why);
-            return -1;
-        }
     }
     if (quiet)
         h->quiet = 1;
