@@ -5,6 +5,8 @@
 #   scripts/setup.sh            what `make` and `make run` need
 #   scripts/setup.sh --test     also what `make test` needs (cmocka, clang for the fuzzers,
 #                               babeltrace2 and headless chromium for the analysis tools)
+# Set-up never removes a package: apt runs with --no-remove, and when a package is in the way
+# (apt would have to remove it to install ours) this says which and stops.
 set -eu
 
 want_test=0
@@ -20,6 +22,9 @@ have qemu-system-arm || missing+=(qemu-system-arm)
 # The x86-pc board (BOARD=x86-pc, and the board matrix of make test).
 have i686-linux-gnu-gcc || missing+=(gcc-i686-linux-gnu)
 have qemu-system-i386 || missing+=(qemu-system-x86)
+# The qemu-virt-a53 board (aarch64; qemu-system-aarch64 comes with qemu-system-arm).
+have aarch64-linux-gnu-gcc || missing+=(gcc-aarch64-linux-gnu)
+[ -f /usr/lib/picolibc/aarch64-linux-gnu/picolibc.specs ] || missing+=(picolibc-aarch64-linux-gnu)
 have gdb-multiarch || missing+=(gdb-multiarch)
 if [ "$want_test" = 1 ]; then
     [ -f /usr/include/cmocka.h ] || missing+=(libcmocka-dev)
@@ -31,15 +36,23 @@ fi
 
 [ ${#missing[@]} -eq 0 ] && exit 0
 
-cmd="apt-get update && apt-get install -y ${missing[*]}"
-if [ "$(id -u)" = 0 ] && have apt-get; then
-    echo "setup: installing ${missing[*]}"
-    export DEBIAN_FRONTEND=noninteractive
-    apt-get update -qq >/dev/null
-    apt-get install -y -qq "${missing[@]}" >/dev/null
-    echo "setup: done"
-else
+cmd="apt-get update && apt-get install -y --no-remove ${missing[*]}"
+if [ "$(id -u)" != 0 ] || ! have apt-get; then
     echo "setup: missing packages: ${missing[*]}" >&2
     echo "setup: run as root:  $cmd" >&2
     exit 1
 fi
+
+echo "setup: installing ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq >/dev/null
+# Ask apt first what it would do: any removal means a package of the machine is in the way.
+plan=$(apt-get install -s -y --no-remove "${missing[@]}" 2>&1) || {
+    echo "setup: apt cannot install ${missing[*]} without removing packages:" >&2
+    apt-get install -s -y "${missing[@]}" 2>/dev/null | sed -n 's/^Remv \([^ ]*\).*/setup:   would remove \1/p' >&2
+    echo "$plan" | tail -5 | sed 's/^/setup: apt: /' >&2
+    echo "setup: nothing was installed or removed; remove or hold the package(s) named above yourself, then run: $cmd" >&2
+    exit 1
+}
+apt-get install -y -qq --no-remove "${missing[@]}" >/dev/null
+echo "setup: done"
