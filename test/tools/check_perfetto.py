@@ -1,13 +1,39 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
 # Decodes kev2perfetto's protobuf output with a small wire-format reader (no protobuf package
-# needed) and checks it against a kevscen scenario: every length adds up, per-CPU timestamps
-# never go back, one sched_switch per RUNNING event, the worker's CPU time rebuilt from the
-# sched_switch sequence, interrupts, the process tree.
-# usage: check_perfetto.py FILE [EXPECT-FILE RUNNING-EVENTS]   (prints TAP lines, no plan)
-# With FILE alone only the decoding and the timestamp order are checked.
+# needed) and checks it by the rules Perfetto's trace processor imports ftrace with
+# (src/trace_processor/importers/ftrace/: ftrace_tokenizer.cc, ftrace_sched_event_tracker.cc,
+# ftrace_parser.cc; importers/common/thread_state_tracker.cc), then against a kevscen scenario.
+# Importer rules, on every trace:
+#   - sched continuity: on each CPU a sched_switch's prev_pid is the previous switch's next_pid
+#     (else trace processor counts mismatched_sched_switch_tids and leaves the slice open);
+#   - waking before runnable: a thread switched out asleep is switched in again only after a
+#     sched_waking (the only event thread_state is built from: runnable state and waker);
+#   - FtraceEvent.pid is the thread current on the CPU (the last switch's next_pid): the waker
+#     of a sched_waking, the thread an interrupt hit;
+#   - priorities: threads are real-time (kernel prio < 100) or, priority unknown, 120 like
+#     idle;
+#   - loss reaches the stats: a bundle with lost_events on each CPU that lost events
+#     (ftrace_cpu_has_data_loss), and FtraceStats end - start overrun = the lost count
+#     (ftrace_cpu_overrun_delta), both 0 on a lossless trace;
+#   - a ClockSnapshot with BOOTTIME (the primary clock) and REALTIME; SystemInfo;
+#   - process tree: a process's pid is its main thread's tid, every thread's tgid a process,
+#     every tid in a sched event is in the tree (or 0, idle).
+# Scenario checks (kevscen): one sched_switch per RUNNING event, the worker's CPU time from
+# the sched_switch sequence, interrupts, names.
+# usage: check_perfetto.py [-l LOST] [-b BOOT_EPOCH_S] FILE [EXPECT-FILE RUNNING-EVENTS]
+# (prints TAP lines, no plan). -l: the .kev's lost-event total; -b: its BOOT_DATE in seconds.
 import sys
 
+args = sys.argv[1:]
+want_lost = want_boot = None
+while args and args[0] in ("-l", "-b"):
+    if args[0] == "-l":
+        want_lost = int(args[1])
+    else:
+        want_boot = int(args[1])
+    args = args[2:]
+sys.argv = [sys.argv[0]] + args
 path = sys.argv[1]
 full = len(sys.argv) > 3
 n = 0
@@ -77,12 +103,35 @@ except (ValueError, IndexError) as err:
 events = []  # (cpu, ts, pid, kind, fields)
 procs, threads = {}, {}
 ok_seq = True
+lost_bundles = {}  # cpu -> bundles with lost_events
+stats = {}  # phase -> {cpu: overrun}
+clocks, primary, sysinfo = {}, None, None
+ppids = {}
 for pkt in decoded:
     d = dict(pkt)
     ok_seq &= 10 in d
+    if 6 in d:
+        for f, v in fields(d[6]):
+            if f == 1:
+                x = dict(fields(v))
+                clocks[x.get(1)] = x.get(2, 0)
+            elif f == 2:
+                primary = v
+    if 45 in d:
+        sysinfo = dict(fields(d[45]))
+    if 34 in d:
+        st = fields(d[34])
+        ph = dict(st).get(1)
+        stats[ph] = {}
+        for f, v in st:
+            if f == 2:
+                x = dict(fields(v))
+                stats[ph][x.get(1, 0)] = x.get(3, 0)
     if 1 in d:
         bundle = fields(d[1])
         cpu = dict(bundle).get(1, 0)
+        if dict(bundle).get(3):
+            lost_bundles[cpu] = lost_bundles.get(cpu, 0) + 1
         for f, ev in bundle:
             if f != 2:
                 continue
@@ -95,6 +144,7 @@ for pkt in decoded:
             x = dict(fields(v))
             if f == 1:
                 procs[sint(x[1])] = x[3].decode()
+                ppids[sint(x[1])] = sint(x.get(2, 0))
             else:
                 threads[sint(x[1])] = (x[2].decode(), sint(x[3]))
 check("every packet has a trusted_packet_sequence_id", ok_seq)
@@ -105,6 +155,70 @@ for cpu, ts, pid, kind, f in events:
     by_cpu[cpu] = ts
 check("timestamps never go back on a CPU", mono)
 check("CPUs with events: %s" % ",".join(str(c) for c in sorted(by_cpu)), True)
+
+# ---- trace processor's import rules ----
+SWITCH, WAKING, WAKEUP, IRQ_IN, IRQ_OUT = 4, 20, 17, 36, 37
+cur = {}  # cpu -> current tid (last switch's next_pid)
+asleep = set()  # tids switched out with a sleeping state and not woken since
+mismatch = nowake = badpid = badprio = 0
+detail_mm = detail_nw = detail_pid = None
+for cpu, ts, pid, kind, f in sorted(events, key=lambda e: (e[1], e[0])):
+    if cpu in cur and sint(pid) != cur[cpu]:
+        badpid += 1
+        detail_pid = detail_pid or (cpu, ts, sint(pid), cur[cpu], kind)
+    if kind == SWITCH:
+        prev, nxt, st = sint(f.get(2, 0)), sint(f.get(6, 0)), sint(f.get(4, 0))
+        if cpu in cur and prev != cur[cpu]:
+            mismatch += 1
+            detail_mm = detail_mm or (cpu, ts, prev, cur[cpu])
+        if nxt != 0 and nxt in asleep:
+            nowake += 1
+            detail_nw = detail_nw or (cpu, ts, nxt)
+        asleep.discard(nxt)
+        if prev != 0 and st not in (0,) and not st & 0x40:
+            asleep.add(prev)
+        for tid, pr in ((prev, sint(f.get(3, 0))), (nxt, sint(f.get(7, 0)))):
+            if (tid == 0 and pr != 120) or (tid != 0 and not (0 <= pr < 100 or pr == 120)):
+                badprio += 1
+        cur[cpu] = nxt
+    elif kind == WAKING:
+        asleep.discard(sint(f.get(2, 0)))
+check("importer: sched_switch prev_pid continues the CPU's last next_pid (mismatched: %d)"
+      % mismatch, mismatch == 0, detail_mm)
+check("importer: every thread switched in after sleeping had a sched_waking (missing: %d)"
+      % nowake, nowake == 0, detail_nw)
+check("importer: FtraceEvent.pid is the CPU's current thread (wrong: %d)" % badpid,
+      badpid == 0, detail_pid)
+check("importer: no sched_wakeup (trace processor's thread state reads sched_waking)",
+      not any(e[3] == WAKEUP for e in events))
+check("importer: priorities as Linux's (real-time < 100, idle or unknown 120; wrong: %d)" % badprio,
+      badprio == 0)
+overrun = {c: stats.get(2, {}).get(c, 0) - stats.get(1, {}).get(c, 0) for c in stats.get(2, {})}
+check("importer: FtraceStats at start and end", 1 in stats and 2 in stats, sorted(stats))
+if want_lost is not None:
+    check("importer: loss reaches ftrace_cpu_overrun_delta (%d lost)" % want_lost,
+          sum(overrun.values()) == want_lost, overrun)
+    lossy = sorted(c for c, v in overrun.items() if v > 0)
+    check("importer: ftrace_cpu_has_data_loss on the CPUs that lost events (%s)"
+          % ",".join(map(str, lossy)), sorted(lost_bundles) == lossy, (lost_bundles, lossy))
+check("importer: ClockSnapshot with BOOTTIME (primary) and REALTIME",
+      6 in clocks and 1 in clocks and primary == 6, (clocks, primary))
+if want_boot is not None:
+    check("importer: REALTIME at boot is the header's BOOT_DATE (%d s)" % want_boot,
+          clocks.get(1) == want_boot * 10**9 and clocks.get(6) == 0, clocks)
+check("importer: SystemInfo with utsname and CPU count",
+      sysinfo is not None and 1 in sysinfo and 8 in sysinfo, sysinfo)
+mains = [tid for tid, (name, tgid) in threads.items() if tid == tgid]
+check("importer: a process's pid is its main thread's tid",
+      all(p in threads and threads[p][1] == p for p in procs if any(
+          tg == p for n, tg in threads.values())), (procs, threads))
+check("importer: every thread's tgid is a process", all(tg in procs for n, tg in threads.values()))
+check("importer: every parent is a process (or 0)",
+      all(pp == 0 or pp in procs for pp in ppids.values()), ppids)
+seen = {sint(f.get(k, 0)) for c, t, p, kd, f in events if kd in (SWITCH, WAKING)
+        for k in ((2, 6) if kd == SWITCH else (2,))}
+check("importer: every tid in sched events is in the process tree (or 0)",
+      all(t == 0 or t in threads for t in seen), sorted(t for t in seen if t and t not in threads))
 if not full:
     sys.exit(1 if fails else 0)
 R = int(exp["rounds"][0])
@@ -113,7 +227,7 @@ sw = [e for e in events if e[3] == 4]
 check("one sched_switch per RUNNING event (%d)" % running, len(sw) == running, len(sw))
 check("first switch at %d ns (the first round, 1 MHz clock)" % 2000000, sw and sw[0][1] == 2000000,
       sw[0][1] if sw else None)
-worker = [tid for tid, (name, tgid) in threads.items() if name == "worker/main"]
+worker = [tid for tid, (name, tgid) in threads.items() if name == "worker" and tid == tgid]
 busy, cur, since = 0, None, 0
 for cpu, ts, pid, kind, f in sw:
     if cur in worker:
@@ -124,9 +238,12 @@ check("worker CPU time from the sched_switch sequence: %d ns" % want, busy == wa
 check("sched_switch names and tids: client 2001 -> server 3001",
       any(f[1] == b"client" and sint(f[2]) == 2001 and f[5] == b"server" and sint(f[6]) == 3001
           for c, t, p, k, f in sw))
+check("QNX priority 10 is real-time kernel prio 89 (client), 20 is 79 (server)",
+      any(sint(f[2]) == 2001 and sint(f[3]) == 89 for c, t, p, k, f in sw) and
+      any(sint(f[6]) == 3001 and sint(f[7]) == 79 for c, t, p, k, f in sw))
 check("the idle thread is tid 0 (swapper)", any(sint(f[6]) == 0 and f[5] == b"swapper" for c, t, p, k, f in sw))
-wk = [e for e in events if e[3] == 17]
-check("sched_wakeup events", len(wk) >= R, len(wk))
+wk = [e for e in events if e[3] == WAKING]
+check("sched_waking events", len(wk) >= R, len(wk))
 irq = [e for e in events if e[3] == 36 and e[4].get(1) == 5]
 check("%d irq_handler_entry for irq 5" % R, len(irq) == R, len(irq))
 check("%d irq_handler_exit" % R, len([e for e in events if e[3] == 37]) == R)

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # kev2ctf: babeltrace2 reads every converted trace without error, with as many events as the
-# .kev holds and as many discarded events as it lost; LTTng names and fields; damaged input.
+# .kev holds (plus the derived sched_process_free) and as many discarded events as it lost;
+# Trace Compass's rules (check_ctf.py) on each; LTTng names and fields; damaged input.
 # usage: test_kev2ctf.sh [BINDIR [SCRATCHDIR]]  (defaults: build/host build/host-test/kevconv)
 set -u
 export TZ=UTC
@@ -11,17 +12,18 @@ here=$(dirname "$0")
 scratch ctf "${2:-build/host-test/kevconv}"
 need babeltrace2
 
-# bt2_counts CTFDIR: "EVENTS DISCARDED" as babeltrace2 reports them; fails on any error.
+# bt2_counts CTFDIR: "EVENTS DISCARDED" as babeltrace2 reports them, without the events
+# kev2ctf derives (sched_process_free); fails on any error.
 bt2_counts() {
     local out err ev disc
-    out=$(babeltrace2 "$1" 2>"$1.bt2err" | wc -l) || return 1
+    out=$(babeltrace2 "$1" 2>"$1.bt2err" | grep -v ' sched_process_free: ' | wc -l) || return 1
     if grep -qE 'ERROR|CAUSED BY' "$1.bt2err"; then return 1; fi
     disc=$(sed -n 's/.*Tracer discarded \([0-9]*\) events.*/\1/p' "$1.bt2err" | awk '{s += $1} END {print s + 0}')
     echo "$out $disc"
 }
 
-roundtrip() { # roundtrip NAME KEV
-    local want got
+roundtrip() { # roundtrip NAME KEV [NCPU]
+    local want got line
     rm -rf "$dir/$1.ctf"
     if ! "$bin/kev2ctf" -o "$dir/$1.ctf" "$2" 2>"$dir/$1.err"; then
         notok "$1: kev2ctf converts" "$(cat "$dir/$1.err")"; return; fi
@@ -29,6 +31,15 @@ roundtrip() { # roundtrip NAME KEV
     got=$(bt2_counts "$dir/$1.ctf") || { notok "$1: babeltrace2 reads it without error" "$(head -5 "$dir/$1.ctf.bt2err")"; return; }
     ok "$1: babeltrace2 reads it without error"
     check "$1: same events and discarded counts as the .kev ($want)" test "$want" = "$got"
+    # Trace Compass's import rules (TAP lines of check_ctf.py, renumbered here).
+    python3 "$here/check_ctf.py" "$dir/$1.ctf" "${3:-1}" >"$dir/$1.rules" 2>&1
+    while IFS= read -r line; do
+        case $line in
+            "ok "*) ok "$1: ${line#ok * - }" ;;
+            "not ok "*) notok "$1: ${line#not ok * - }" ;;
+            *) echo "$line" ;;
+        esac
+    done <"$dir/$1.rules"
 }
 
 "$bin/kevgen" -n 20000 -o "$dir/le.kev" >/dev/null
@@ -50,7 +61,7 @@ roundtrip loss "$dir/loss.kev"
 "$bin/kevscen" -k loss "$dir/kloss.kev" >/dev/null
 roundtrip "loss, kernel-style messages" "$dir/kloss.kev"
 ${KEVSCEN4:-build/host-test/kevscen4} smp "$dir/smp.kev" >/dev/null
-roundtrip "two CPUs" "$dir/smp.kev"
+roundtrip "two CPUs" "$dir/smp.kev" 2
 check "two CPUs: one stream file per CPU" test -s "$dir/two CPUs.ctf/channel0_0" -a -s "$dir/two CPUs.ctf/channel0_1"
 check "two CPUs: babeltrace2 shows both CPUs' events" \
     test "$(babeltrace2 "$dir/two CPUs.ctf" | grep -c 'cpu_id = 1 }')" -gt 0
@@ -64,9 +75,11 @@ R=$(sed -n 's/^expect rounds //p' "$dir/basic.expect")
 check "metadata declares the trace's clock frequency" grep -q 'freq = 1000000;' "$dir/basic.ctf/metadata"
 check "metadata has the boot date as clock offset" grep -q 'offset_s = 1795240800;' "$dir/basic.ctf/metadata"
 check "timestamps are wall-clock from the boot date" grep -q '^\[06:00:00.002005000\]' <<<"$txt"
-check "sched_switch with prev/next comm, tid, prio, state" \
-    grep -q 'sched_switch: .*prev_comm = "client", prev_tid = 2001, prev_prio = 10, prev_state = 1, next_comm = "server", next_tid = 3001, next_prio = 20' <<<"$txt"
-check "sched_wakeup of a blocked thread" grep -q 'sched_wakeup: .*comm = "server", tid = 3001, prio = 20' <<<"$txt"
+check "sched_switch with prev/next comm, tid, LTTng prio (QNX 10 -> -11, 20 -> -21), state" \
+    grep -q 'sched_switch: .*prev_comm = "client", prev_tid = 2001, prev_prio = -11, prev_state = 1, next_comm = "server", next_tid = 3001, next_prio = -21' <<<"$txt"
+check "sched_waking of a blocked thread" grep -q 'sched_waking: .*comm = "server", tid = 3001, prio = -21' <<<"$txt"
+check "the idle thread is tid 0, prio 20, in sched_switch" \
+    grep -q 'sched_switch: .*next_comm = "swapper", next_tid = 0, next_prio = 20 }' <<<"$txt"
 check "state dump at start" test "$(grep -c lttng_statedump_process_state <<<"$txt")" = 5
 check "state dump framed by start and end" grep -q lttng_statedump_end <<<"$txt"
 check "syscall_entry_<name> from the kernel-call table" \
@@ -74,6 +87,8 @@ check "syscall_entry_<name> from the kernel-call table" \
 check "syscall_exit_<name> carries the error" grep -q 'syscall_exit_SemWait: .*ret = -11' <<<"$txt"
 check "irq_handler_entry / exit" test "$(grep -c ' irq_handler_entry: .*irq = 5' <<<"$txt")" = "$R"
 check "message events keep their ids" grep -q 'kev_comm_snd_message: .*id = 5, other = 3, tid = 2001' <<<"$txt"
+check "process events give Linux pids (pid 2001, parent procnto of idle only: 1001)" \
+    grep -q 'kev_process_create: .*ppid = 1001, pid = 2001, vpid = 2, name = "client"' <<<"$txt"
 check "user string events keep the text" grep -q 'kev_user: .*text = "user checkpoint"' <(babeltrace2 "$dir/le.ctf")
 
 # Damaged input: a clear message, exit 1, no crash.

@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# kev2perfetto: the protobuf trace decodes (check_perfetto.py's own wire-format reader) and
-# its scheduling, wake-up and interrupt events match the scripted scenarios; damaged input.
+# kev2perfetto: the protobuf trace decodes (check_perfetto.py's own wire-format reader), keeps
+# the rules Perfetto's trace processor imports ftrace by (sched continuity, waking before
+# runnable, FtraceEvent.pid, loss reaching its stats, clock snapshot, process tree) on the
+# scripted scenarios, kevgen traces with every overrun policy in both byte orders and two
+# CPUs, and its scheduling, wake-up and interrupt events match the scenarios; damaged input.
 # usage: test_kev2perfetto.sh [BINDIR [SCRATCHDIR]]  (defaults: build/host build/host-test/kevconv)
 set -u
 bin=${1:-build/host}
@@ -16,7 +19,8 @@ for s in basic kbasic loss; do
     if ! "$bin/kev2perfetto" -o "$dir/$s.pftrace" "$dir/$s.kev" 2>"$dir/$s.err"; then
         notok "$s: kev2perfetto converts" "$(cat "$dir/$s.err")"; continue; fi
     running=$("$bin/traceprinter" "$dir/$s.kev" | sed -n '/SNAPSHOT *0x00000001/,$p' | grep -c THRUNNING)
-    python3 "$here/check_perfetto.py" "$dir/$s.pftrace" "$dir/$s.expect" "$running" >"$dir/$s.tap" 2>&1
+    lost=$(kev_counts "$dir/$s.kev"); lost=${lost#* }
+    python3 "$here/check_perfetto.py" -l "$lost" -b 1795240800 "$dir/$s.pftrace" "$dir/$s.expect" "$running" >"$dir/$s.tap" 2>&1
     rc=$?
     grep -q '^not ok' "$dir/$s.tap" || [ "$rc" = 0 ] || echo "not ok 0 - check_perfetto.py exit $rc" >>"$dir/$s.tap"
     while IFS= read -r line; do
@@ -28,14 +32,24 @@ for s in basic kbasic loss; do
     done <"$dir/$s.tap"
 done
 
-"$bin/kevgen" -x ring -k 8 -d 0 -n 100000 -o "$dir/ring.kev" >/dev/null
-"$bin/kev2perfetto" -o "$dir/ring.pftrace" "$dir/ring.kev"
-python3 "$here/check_perfetto.py" "$dir/ring.pftrace" >"$dir/ring.tap" 2>&1
-check "a generated lossy trace converts and decodes" test -z "$(grep '^not ok' "$dir/ring.tap")" -a -n "$(grep '^ok.*the trace decodes' "$dir/ring.tap")"
+# rules NAME KEV: converts and checks by trace processor's rules with the .kev's loss count.
+rules() {
+    local lost
+    "$bin/kev2perfetto" -o "$dir/$1.pftrace" "$2"
+    lost=$(kev_counts "$2"); lost=${lost#* }
+    python3 "$here/check_perfetto.py" -l "$lost" "$dir/$1.pftrace" >"$dir/$1.tap" 2>&1
+    check "$1: decodes and keeps trace processor's rules ($lost lost)" \
+        test -z "$(grep '^not ok' "$dir/$1.tap")" -a -n "$(grep '^ok.*the trace decodes' "$dir/$1.tap")"
+    grep -A1 '^not ok' "$dir/$1.tap"
+}
+for p in switch overwrite ring fill; do
+    for b in "" -b; do
+        "$bin/kevgen" $b -x $p -k 8 -d 0 -n 100000 -o "$dir/$p$b.kev" >/dev/null
+        rules "kevgen $p ${b:+big-endian}" "$dir/$p$b.kev"
+    done
+done
 ${KEVSCEN4:-build/host-test/kevscen4} smp "$dir/smp.kev" >/dev/null
-"$bin/kev2perfetto" -o "$dir/smp.pftrace" "$dir/smp.kev"
-python3 "$here/check_perfetto.py" "$dir/smp.pftrace" >"$dir/smp.tap" 2>&1
-check "two CPUs: decodes, time order per CPU" test -z "$(grep '^not ok' "$dir/smp.tap")"
+rules smp "$dir/smp.kev"
 check "two CPUs: a bundle per CPU" grep -q 'CPUs with events: 0,1$' "$dir/smp.tap"
 size=$(stat -c %s "$dir/basic.kev")
 head -c $((size - 100)) "$dir/basic.kev" >"$dir/trunc.kev"

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // TSDL metadata of the CTF 1.8 traces kev2ctf writes (layout and ids in ctf_meta.h). Event
 // names and fields follow the LTTng kernel tracer where an equivalent exists (sched_switch,
-// sched_wakeup, sched_process_fork/exit, lttng_statedump_*, irq_handler_entry/exit,
+// sched_waking, sched_process_fork/exit/free, lttng_statedump_*, irq_handler_entry/exit,
 // syscall_entry_<name>/syscall_exit_<name>), so babeltrace2 and Trace Compass's kernel views
 // read them; the rest use kev_* classes that keep every .kev event.
 #include "ctf_meta.h"
@@ -57,7 +57,7 @@ void ctf_write_metadata(FILE *f, const uint8_t uuid[16], const struct ctf_clock 
                "\t\tuint32_t stream_id;\n\t\tuint64_t stream_instance_id;\n\t};\n};\n\n", u);
     fprintf(f, "env {\n\tdomain = \"kernel\";\n\ttracer_name = \"lttng-modules\";\n"
                "\ttracer_major = 2;\n\ttracer_minor = 12;\n\tconverter = \"kev2ctf\";\n"
-               "\tthread_id_rule = \"tid = pid * 1000 + QNX tid\";\n");
+               "\tthread_id_rule = \"tid = QNX pid * 1000 + QNX tid, pid = QNX pid * 1000 + 1, idle 0\";\n");
     fputs("\thostname = ", f), str(f, env->hostname), fputs(";\n", f);
     fputs("\tsysname = ", f), str(f, env->sysname), fputs(";\n", f);
     fputs("\tkernel_release = ", f), str(f, env->release), fputs(";\n", f);
@@ -82,12 +82,14 @@ void ctf_write_metadata(FILE *f, const uint8_t uuid[16], const struct ctf_clock 
           "\t\tchar_t prev_comm[16];\n\t\tint32_t prev_tid;\n\t\tint32_t prev_prio;\n"
           "\t\tint64_t prev_state;\n\t\tchar_t next_comm[16];\n\t\tint32_t next_tid;\n"
           "\t\tint32_t next_prio;\n");
-    event(f, CTF_ID_SCHED_WAKEUP, "sched_wakeup",
+    event(f, CTF_ID_SCHED_WAKING, "sched_waking",
           "\t\tchar_t comm[16];\n\t\tint32_t tid;\n\t\tint32_t prio;\n\t\tint32_t target_cpu;\n");
     event(f, CTF_ID_SCHED_PROCESS_FORK, "sched_process_fork",
           "\t\tchar_t parent_comm[16];\n\t\tint32_t parent_tid;\n\t\tint32_t parent_pid;\n"
           "\t\tchar_t child_comm[16];\n\t\tint32_t child_tid;\n\t\tint32_t child_pid;\n");
     event(f, CTF_ID_SCHED_PROCESS_EXIT, "sched_process_exit",
+          "\t\tchar_t comm[16];\n\t\tint32_t tid;\n\t\tint32_t prio;\n");
+    event(f, CTF_ID_SCHED_PROCESS_FREE, "sched_process_free",
           "\t\tchar_t comm[16];\n\t\tint32_t tid;\n\t\tint32_t prio;\n");
     event(f, CTF_ID_STATEDUMP_START, "lttng_statedump_start", "");
     event(f, CTF_ID_STATEDUMP_END, "lttng_statedump_end", "");
@@ -105,9 +107,9 @@ void ctf_write_metadata(FILE *f, const uint8_t uuid[16], const struct ctf_clock 
           "\t\tint32_t tid;\n\t\tint32_t pid;\n\t\tint32_t vtid;\n\t\tkev_state_t state;\n"
           "\t\tint32_t prio;\n");
     event(f, CTF_ID_KEV_PROCESS_CREATE, "kev_process_create",
-          "\t\tint32_t ppid;\n\t\tint32_t pid;\n\t\tstring name;\n");
+          "\t\tint32_t ppid;\n\t\tint32_t pid;\n\t\tint32_t vpid;\n\t\tstring name;\n");
     event(f, CTF_ID_KEV_PROCESS_DESTROY, "kev_process_destroy",
-          "\t\tint32_t ppid;\n\t\tint32_t pid;\n\t\tstring name;\n");
+          "\t\tint32_t ppid;\n\t\tint32_t pid;\n\t\tint32_t vpid;\n\t\tstring name;\n");
     event(f, CTF_ID_KEV_THREAD_NAME, "kev_thread_name",
           "\t\tint32_t tid;\n\t\tint32_t pid;\n\t\tint32_t vtid;\n\t\tstring name;\n");
     event(f, CTF_ID_KEV_TIMER, "kev_timer_expire", "\t\tuint32_t timer_id;\n\t\tint32_t pid;\n");

@@ -12,7 +12,7 @@
 // Event class ids. Kernel calls: entry CTF_ID_SYSCALL_ENTRY + n, exit CTF_ID_SYSCALL_EXIT + n.
 enum ctf_id {
     CTF_ID_SCHED_SWITCH = 0,
-    CTF_ID_SCHED_WAKEUP,
+    CTF_ID_SCHED_WAKING,
     CTF_ID_SCHED_PROCESS_FORK,
     CTF_ID_SCHED_PROCESS_EXIT,
     CTF_ID_STATEDUMP_START,
@@ -29,6 +29,7 @@ enum ctf_id {
     CTF_ID_KEV_TIMER,
     CTF_ID_KEV_USER,
     CTF_ID_KEV_UNKNOWN,
+    CTF_ID_SCHED_PROCESS_FREE,
     CTF_ID_KEV_COMM = 32,            // + COMM event number (KEV_COMM_NEVENTS of them)
     CTF_ID_SYSCALL_ENTRY = 64,       // + call number (< KEV_KC_MAX)
     CTF_ID_SYSCALL_EXIT = 64 + 128,  // + call number
@@ -61,11 +62,5 @@ struct ctf_env {
 // Write the metadata text for a trace with this uuid, clock and environment.
 void ctf_write_metadata(FILE *f, const uint8_t uuid[16], const struct ctf_clock *clk,
                         const struct ctf_env *env);
-
-// Global thread id in CTF events: QNX thread ids are per process, LTTng's are global.
-static inline int32_t ctf_gtid(uint32_t pid, uint32_t tid)
-{
-    return (int32_t)(pid * 1000u + tid);
-}
 
 #endif

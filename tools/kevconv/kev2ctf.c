@@ -16,7 +16,7 @@
 #include <time.h>
 
 #include "ctf_meta.h"
-#include "kx.h"
+#include "kx_ids.h"
 
 static void usage(FILE *f)
 {
@@ -46,8 +46,10 @@ struct conv {
     const char *dir;
     struct kx_model *m;
     struct stream s[KEV_MAX_CPUS];
+    int16_t last_cpu[KX_MAX_THREADS]; // CPU each thread last ran on + 1 (0: not yet seen)
     uint8_t uuid[16];
     uint64_t events, packets;
+    uint64_t derived;  // events written beside the one per .kev event (sched_process_free)
     int werr;
 };
 
@@ -186,16 +188,6 @@ static void ev_header(struct stream *s, uint32_t id, uint64_t t, size_t payload)
     s->nev++;
 }
 
-static int32_t th_prio(const struct kx_thread *t)
-{
-    return t->prio >= 0 ? t->prio : 0;
-}
-
-static const char *th_comm(const struct kx_thread *t)
-{
-    return t->comm[0] ? t->comm : t->name;
-}
-
 // LTTng's prev_state: 0 runnable (preempted), 1 interruptible sleep, 64 dead.
 static int64_t lttng_state(unsigned st)
 {
@@ -223,65 +215,76 @@ static void words_seq(struct stream *s, const uint32_t *w, unsigned n)
         put32(s, w[i]);
 }
 
+// The run queue LTTng's statedump gives a thread (task_cpu): where it runs or last ran, else
+// the CPU writing the dump.
+static uint32_t statedump_cpu(const struct conv *c, int idx, unsigned cpu)
+{
+    if (idx >= 0 && c->m->th[idx].cpu >= 0)
+        return (uint32_t)c->m->th[idx].cpu;
+    if (idx >= 0 && c->last_cpu[idx])
+        return (uint32_t)(c->last_cpu[idx] - 1);
+    return cpu;
+}
+
+// Ids, names and priorities: kx_ids.h (the same in every converter).
 static void thread_event(struct conv *c, struct stream *s, const struct kev_event *e)
 {
     struct kx_model *m = c->m;
     int idx = kx_thread(m, e->w[0], e->w[1]);
-    static const struct kx_thread none = { .prio = 0, .state = KX_STATE_UNKNOWN, .cpu = -1 };
-    const struct kx_thread *t = idx >= 0 ? &m->th[idx] : &none;
-    int32_t tid = ctf_gtid(e->w[0], e->w[1]);
-    int32_t prio = e->nw >= 4 ? (int32_t)e->w[2] : th_prio(t);
+    int32_t tid = idx >= 0 ? kx_ltid(m, idx) : kx_tid_of(e->w[0], e->w[1]);
+    int32_t pid = idx >= 0 ? kx_lpid(m, idx) : kx_pid_of(e->w[0]);
+    int32_t prio = kx_lttng_prio(e->nw >= 4 ? (int)e->w[2] : kx_qprio(m, idx));
+    const char *comm = idx >= 0 ? kx_lcomm(m, idx) : "";
     if (m->in_snapshot && e->ev < KEV_TH_NSTATES) {
         ev_header(s, CTF_ID_STATEDUMP_PROCESS_STATE, e->t64, 64);
-        put32(s, (uint32_t)tid), put32(s, e->w[1]), put32(s, e->w[0]), put32(s, e->w[0]);
-        put32(s, 0), put32(s, 0); // ppid, vppid: the decoder does not give them
-        put_comm(s, th_comm(t));
-        put32(s, e->w[1] > 1), put32(s, 0), put32(s, 0); // type: 0 process, 1 thread
+        put32(s, (uint32_t)tid), put32(s, e->w[1]), put32(s, (uint32_t)pid), put32(s, e->w[0]);
+        put32(s, (uint32_t)kx_lppid(m, e->w[0])), put32(s, kx_ppid(m, e->w[0]));
+        put_comm(s, comm);
+        put32(s, e->w[0] == 0); // type: 0 user thread, 1 kernel thread (process 0's)
+        put32(s, 0), put32(s, 0); // mode, submode
         put32(s, (uint32_t)statedump_status(e->ev));
-        put32(s, e->ev == KEV_TH_RUNNING ? e->cpu : 0);
+        put32(s, e->ev == KEV_TH_RUNNING ? e->cpu : statedump_cpu(c, idx, e->cpu));
         put32(s, e->ev);
         return;
     }
     if (e->ev == KEV_TH_RUNNING) {
         int p = m->cur[e->cpu] >= 0 ? m->cur[e->cpu] : m->prev[e->cpu];
         ev_header(s, CTF_ID_SCHED_SWITCH, e->t64, 72);
-        if (p >= 0) {
-            const struct kx_thread *pt = &m->th[p];
-            put_comm(s, th_comm(pt));
-            put32(s, (uint32_t)ctf_gtid(pt->pid, pt->tid));
-            put32(s, (uint32_t)th_prio(pt));
-            put64(s, (uint64_t)lttng_state(pt->state));
-        } else {
-            put_comm(s, "idle");
-            put32(s, 0), put32(s, 0), put64(s, 0);
-        }
-        put_comm(s, th_comm(t));
+        put_comm(s, kx_lcomm(m, p));
+        put32(s, (uint32_t)kx_ltid(m, p));
+        put32(s, (uint32_t)kx_lttng_prio(kx_qprio(m, p)));
+        put64(s, (uint64_t)(p >= 0 && !kx_is_idle(m, p) ? lttng_state(m->th[p].state) : 0));
+        put_comm(s, comm);
         put32(s, (uint32_t)tid);
         put32(s, (uint32_t)prio);
-    } else if (e->ev == KEV_TH_READY && t->cpu < 0 && t->state != KEV_TH_READY) {
-        ev_header(s, CTF_ID_SCHED_WAKEUP, e->t64, 32);
-        put_comm(s, th_comm(t));
-        put32(s, (uint32_t)tid), put32(s, (uint32_t)prio), put32(s, e->cpu);
+        if (idx >= 0)
+            c->last_cpu[idx] = (int16_t)(e->cpu + 1);
+    } else if (e->ev == KEV_TH_READY && idx >= 0 && m->th[idx].cpu < 0 &&
+               m->th[idx].state != KEV_TH_READY) {
+        ev_header(s, CTF_ID_SCHED_WAKING, e->t64, 32);
+        put_comm(s, comm);
+        put32(s, (uint32_t)tid), put32(s, (uint32_t)prio);
+        put32(s, idx >= 0 && c->last_cpu[idx] ? (uint32_t)(c->last_cpu[idx] - 1) : e->cpu);
     } else if (e->ev == KEV_TH_CREATE) {
         int p = m->cur[e->cpu];
         ev_header(s, CTF_ID_SCHED_PROCESS_FORK, e->t64, 64);
-        if (p >= 0) {
-            const struct kx_thread *pt = &m->th[p];
-            put_comm(s, th_comm(pt));
-            put32(s, (uint32_t)ctf_gtid(pt->pid, pt->tid)), put32(s, pt->pid);
-        } else {
-            put_comm(s, "");
-            put32(s, 0), put32(s, 0);
-        }
-        put_comm(s, th_comm(t));
-        put32(s, (uint32_t)tid), put32(s, e->w[0]);
+        put_comm(s, p >= 0 ? kx_lcomm(m, p) : "");
+        put32(s, (uint32_t)(p >= 0 ? kx_ltid(m, p) : 0)), put32(s, (uint32_t)(p >= 0 ? kx_lpid(m, p) : 0));
+        put_comm(s, comm);
+        put32(s, (uint32_t)tid), put32(s, (uint32_t)pid);
     } else if (e->ev == KEV_TH_DESTROY) {
+        // Trace Compass removes a thread at sched_process_free (exit changes nothing): the
+        // kernel frees a thread's slot when it destroys it, so both are written here.
         ev_header(s, CTF_ID_SCHED_PROCESS_EXIT, e->t64, 32);
-        put_comm(s, th_comm(t));
+        put_comm(s, comm);
         put32(s, (uint32_t)tid), put32(s, (uint32_t)prio);
+        ev_header(s, CTF_ID_SCHED_PROCESS_FREE, e->t64, 32);
+        put_comm(s, comm);
+        put32(s, (uint32_t)tid), put32(s, (uint32_t)prio);
+        c->derived++;
     } else {
         ev_header(s, CTF_ID_KEV_THREAD_STATE, e->t64, 32);
-        put32(s, (uint32_t)tid), put32(s, e->w[0]), put32(s, e->w[1]), put32(s, e->ev);
+        put32(s, (uint32_t)tid), put32(s, (uint32_t)pid), put32(s, e->w[1]), put32(s, e->ev);
         put32(s, (uint32_t)prio);
     }
 }
@@ -303,15 +306,17 @@ static void process_event(struct conv *c, struct stream *s, const struct kev_eve
             kev_event_string(c->m->r, e, 2, name, sizeof(name));
         ev_header(s, e->ev == KEV_PR_CREATE || e->ev == KEV_PR_CREATE_NAME
                          ? CTF_ID_KEV_PROCESS_CREATE : CTF_ID_KEV_PROCESS_DESTROY,
-                  e->t64, 8 + sizeof(name));
-        put32(s, e->w[0]), put32(s, e->w[1]);
+                  e->t64, 12 + sizeof(name));
+        put32(s, (uint32_t)kx_pid_of(e->w[0])), put32(s, (uint32_t)kx_pid_of(e->w[1]));
+        put32(s, e->w[1]);
         put_str(s, name);
         return;
     case KEV_PR_THREAD_NAME:
         if (e->nw > 2)
             kev_event_string(c->m->r, e, 2, name, sizeof(name));
         ev_header(s, CTF_ID_KEV_THREAD_NAME, e->t64, 12 + sizeof(name));
-        put32(s, (uint32_t)ctf_gtid(e->w[0], e->w[1])), put32(s, e->w[0]), put32(s, e->w[1]);
+        put32(s, (uint32_t)kx_tid_of(e->w[0], e->w[1])), put32(s, (uint32_t)kx_pid_of(e->w[0]));
+        put32(s, e->w[1]);
         put_str(s, name);
         return;
     default:
@@ -436,7 +441,7 @@ static int on_event(void *user, struct kev_reader *r, const struct kev_event *e)
             int cur = c->m->cur[e->cpu];
             ev_header(s, CTF_ID_KEV_COMM + e->ev, e->t64, 12);
             put32(s, e->w[0]), put32(s, e->w[1]);
-            put32(s, cur >= 0 ? (uint32_t)ctf_gtid(c->m->th[cur].pid, c->m->th[cur].tid) : 0);
+            put32(s, (uint32_t)kx_ltid(c->m, cur));
         } else {
             unknown_event(s, e);
         }
@@ -458,29 +463,6 @@ static int on_event(void *user, struct kev_reader *r, const struct kev_event *e)
 }
 
 // ---- main --------------------------------------------------------------------------------------
-
-// BOOT_DATE as UTC seconds since the epoch, 0 when no known layout matches.
-static int64_t boot_time(const struct kev_reader *r)
-{
-    static const char *const layouts[] = { "%a %b %d %H:%M:%S %Y", "%a %b %d %H:%M:%S UTC %Y",
-                                           "%a %b %d %H:%M:%S GMT %Y", "%Y-%m-%dT%H:%M:%SZ",
-                                           "%Y-%m-%d %H:%M:%S" };
-    unsigned n;
-    const char *v = kev_attr(r, "BOOT_DATE", &n);
-    char buf[64];
-    if (!v || n >= sizeof(buf))
-        return 0;
-    memcpy(buf, v, n);
-    buf[n] = 0;
-    for (unsigned i = 0; i < sizeof(layouts) / sizeof(layouts[0]); i++) {
-        struct tm tm;
-        memset(&tm, 0, sizeof(tm));
-        const char *end = strptime(buf, layouts[i], &tm);
-        if (end && !*end)
-            return (int64_t)timegm(&tm);
-    }
-    return 0;
-}
 
 static const char *attr(const struct kev_reader *r, const char *key, char *buf, size_t n)
 {
@@ -515,7 +497,7 @@ static int write_metadata(struct conv *c, const struct kx_file *f)
         return -1;
     }
     struct ctf_clock clk = { r->kr_cycles_per_sec ? r->kr_cycles_per_sec : 1000000000u,
-                             boot_time(r) };
+                             kx_boot_time(r) };
     struct ctf_env env = { attr(r, "NODENAME", host, sizeof(host)),
                            attr(r, "SYSNAME", sys, sizeof(sys)),
                            attr(r, "SYS_RELEASE", rel, sizeof(rel)),
@@ -601,9 +583,9 @@ int main(int argc, char **argv)
     if (c.werr && !rc)
         fprintf(stderr, "kev2ctf: %s: write error\n", dir);
     if (verbose)
-        fprintf(stderr, "kev2ctf: %llu events, %llu packets, %llu discarded\n",
-                (unsigned long long)c.events, (unsigned long long)c.packets,
-                (unsigned long long)discarded);
+        fprintf(stderr, "kev2ctf: %llu events (+%llu derived), %llu packets, %llu discarded\n",
+                (unsigned long long)c.events, (unsigned long long)c.derived,
+                (unsigned long long)c.packets, (unsigned long long)discarded);
     kx_close(&f);
     return rc || c.werr ? 1 : 0;
 }

@@ -1,30 +1,41 @@
 // SPDX-License-Identifier: MIT
-// kev2perfetto: converts a .kev trace into Perfetto's protobuf trace format with the kernel
-// scheduler events Perfetto draws as CPU tracks: ftrace sched_switch, sched_wakeup and
-// irq_handler_entry / irq_handler_exit, in per-CPU FtraceEventBundle packets, and a
-// ProcessTree packet naming every process and thread. Other events (kernel calls, messages)
-// are in kev2json's output; this file is for the CPU view.
-// Thread ids follow kev2ctf: tid = pid * 1000 + QNX tid, a process is pid * 1000 + 1, and the
-// idle thread (process 0 or a thread named "idle") is Linux's tid 0 so Perfetto shows it idle.
+// kev2perfetto: converts a .kev trace into Perfetto's protobuf trace format, shaped the way
+// Perfetto's trace processor imports a Linux ftrace capture, so its CPU, thread-state and
+// process views are built from our events by the same rules:
+// - per-CPU FtraceEventBundle packets of sched_switch (one per RUNNING after the START
+//   snapshot), sched_waking (READY of a blocked thread: trace processor builds the runnable
+//   state and the waker only from sched_waking), irq_handler_entry / irq_handler_exit;
+//   FtraceEvent.pid is the thread current on that CPU (a thread that blocked stays current
+//   until the next switch, as in Linux), the waker for sched_waking;
+// - losses: the bundle after a DROPPED (and one after the last buffer when the trailer
+//   counts more) has lost_events set (stat ftrace_cpu_has_data_loss), and FtraceStats at the
+//   start and end give each CPU's lost count as overrun (stat ftrace_cpu_overrun_delta);
+// - a ClockSnapshot: trace time is BOOTTIME (ns since boot, ftrace's default clock), with
+//   REALTIME = the header's BOOT_DATE at 0, so wall-clock time reaches the UI; SystemInfo
+//   (utsname, CPUs); a ProcessTree with the same ids as every converter (kx_ids.h).
+// Kernel calls and messages are in kev2json's output; this file is for the system views.
 // Wire format: protobuf varints and length-delimited fields, written by the small encoder
 // below. Field numbers (perfetto.protos): Trace.packet 1; TracePacket: ftrace_events 1,
-// process_tree 2, timestamp 8, trusted_packet_sequence_id 10; FtraceEventBundle: cpu 1,
-// event 2; FtraceEvent: timestamp 1, pid 2, sched_switch 4, sched_wakeup 17,
-// irq_handler_entry 36, irq_handler_exit 37; SchedSwitch: prev_comm 1, prev_pid 2,
-// prev_prio 3, prev_state 4, next_comm 5, next_pid 6, next_prio 7; SchedWakeup: comm 1,
-// pid 2, prio 3, success 4, target_cpu 5; IrqHandlerEntry: irq 1, name 2; IrqHandlerExit:
-// irq 1, ret 2; ProcessTree: processes 1 {pid 1, ppid 2, cmdline 3}, threads 2 {tid 1,
-// name 2, tgid 3}.
+// process_tree 2, clock_snapshot 6, timestamp 8, trusted_packet_sequence_id 10,
+// ftrace_stats 34, system_info 45; FtraceEventBundle: cpu 1, event 2, lost_events 3;
+// FtraceEvent: timestamp 1, pid 2, sched_switch 4, sched_waking 20, irq_handler_entry 36,
+// irq_handler_exit 37; SchedSwitch: prev_comm 1, prev_pid 2, prev_prio 3, prev_state 4,
+// next_comm 5, next_pid 6, next_prio 7; SchedWaking: comm 1, pid 2, prio 3, success 4,
+// target_cpu 5; IrqHandlerEntry: irq 1, name 2; IrqHandlerExit: irq 1, ret 2; ProcessTree:
+// processes 1 {pid 1, ppid 2, cmdline 3}, threads 2 {tid 1, name 2, tgid 3}; ClockSnapshot:
+// clocks 1 {clock_id 1, timestamp 2}, primary_trace_clock 2 (REALTIME 1, BOOTTIME 6);
+// FtraceStats: phase 1 (START 1, END 2), cpu_stats 2 {cpu 1, overrun 3}; SystemInfo:
+// utsname 1 {sysname 1, version 2, release 3, machine 4}, num_cpus 8.
 #include <stdlib.h>
 #include <string.h>
 
-#include "kx.h"
+#include "kx_ids.h"
 
 static void usage(FILE *f)
 {
     fprintf(f, "usage: kev2perfetto -o FILE.perfetto-trace FILE.kev\n"
-               "Converts a .kev trace into a Perfetto protobuf trace (scheduling, wake-ups and\n"
-               "interrupts as ftrace events: Perfetto's CPU tracks).\n"
+               "Converts a .kev trace into a Perfetto protobuf trace (scheduling, wake-ups,\n"
+               "interrupts and losses as ftrace events, process tree, boot clock).\n"
                "  -o FILE    output file\n"
                "  -h, --help this text\n"
                "Exit status: 0 ok, 1 damaged or unreadable input or write error, 2 bad usage.\n");
@@ -94,6 +105,8 @@ struct conv {
     uint64_t hz;
     struct pb bundle[KEV_MAX_CPUS]; // FtraceEvent fields (2) of the CPU's open bundle
     unsigned nbundle[KEV_MAX_CPUS];
+    uint8_t lost_pending[KEV_MAX_CPUS]; // events were lost before the CPU's next bundle
+    uint64_t lost[KEV_MAX_CPUS];        // DROPPED counts seen per CPU
     struct pb ev, sub, pkt;
     uint64_t written, packets;
     int werr;
@@ -104,27 +117,11 @@ static uint64_t ns(const struct conv *c, uint64_t cycles)
     return (uint64_t)((unsigned __int128)cycles * 1000000000u / c->hz);
 }
 
-static int idle_thread(const struct kx_model *m, int th)
+// The thread Linux calls current on a CPU: the running one, else the one that left the CPU
+// and no RUNNING has replaced yet (idle, 0, when neither is known).
+static int current_of(const struct kx_model *m, unsigned cpu)
 {
-    return th < 0 || m->th[th].pid == 0 || !strcmp(m->th[th].name, "idle");
-}
-
-static int32_t tid_of(const struct kx_model *m, int th)
-{
-    return idle_thread(m, th) ? 0 : (int32_t)(m->th[th].pid * 1000u + m->th[th].tid);
-}
-
-static const char *comm_of(const struct kx_model *m, int th)
-{
-    if (idle_thread(m, th))
-        return "swapper";
-    const struct kx_thread *t = &m->th[th];
-    return t->name[0] && t->tid > 1 ? t->name : t->comm[0] ? t->comm : t->name;
-}
-
-static int32_t prio_of(const struct kx_model *m, int th)
-{
-    return th >= 0 && m->th[th].prio >= 0 ? m->th[th].prio : 0;
+    return m->cur[cpu] >= 0 ? m->cur[cpu] : m->prev[cpu];
 }
 
 // Wrap c->pkt's content as one Trace.packet and write it.
@@ -141,10 +138,13 @@ static void put_packet(struct conv *c)
 
 static void flush_bundle(struct conv *c, unsigned cpu)
 {
-    if (!c->nbundle[cpu])
+    if (!c->nbundle[cpu] && !c->lost_pending[cpu])
         return;
     c->sub.len = 0;
     pb_int(&c->sub, 1, cpu);
+    if (c->lost_pending[cpu])
+        pb_int(&c->sub, 3, 1);
+    c->lost_pending[cpu] = 0;
     pb_reserve(&c->sub, c->bundle[cpu].len);
     memcpy(c->sub.p + c->sub.len, c->bundle[cpu].p, c->bundle[cpu].len);
     c->sub.len += c->bundle[cpu].len;
@@ -176,32 +176,42 @@ static int64_t linux_state(unsigned st)
     return st == KEV_TH_DEAD ? 64 : 1; // dead, else S: sleeping
 }
 
+// sched_waking of thread th by cur (the CPU's current thread: the waker trace processor shows).
+static void waking(struct conv *c, const struct kev_event *e, int th, int32_t prio, int cur)
+{
+    c->sub.len = 0;
+    pb_str(&c->sub, 1, kx_lcomm(c->m, th));
+    pb_int(&c->sub, 2, kx_ltid(c->m, th));
+    pb_int(&c->sub, 3, prio);
+    pb_int(&c->sub, 4, 1);
+    pb_int(&c->sub, 5, e->cpu);
+    add_event(c, e->cpu, e->t64, kx_ltid(c->m, cur), 20);
+}
+
 static void thread_event(struct conv *c, const struct kev_event *e)
 {
     struct kx_model *m = c->m;
     int th = kx_thread(m, e->w[0], e->w[1]);
     if (th < 0 || m->in_snapshot)
         return;
-    int32_t prio = e->nw >= 4 ? (int32_t)e->w[2] : prio_of(m, th);
+    int32_t prio = kx_kernel_prio(e->nw >= 4 ? (int)e->w[2] : kx_qprio(m, th));
+    int cur = current_of(m, e->cpu);
+    const struct kx_thread *t = &m->th[th];
+    if (e->ev == KEV_TH_RUNNING && cur != th && !kx_is_idle(m, th) && t->cpu < 0 &&
+        t->state != KEV_TH_READY && t->state != KEV_TH_RUNNING && t->state != KX_STATE_UNKNOWN)
+        waking(c, e, th, prio, cur); // its READY was not recorded (or lost): woken by now
     if (e->ev == KEV_TH_RUNNING) {
-        int p = m->cur[e->cpu] >= 0 ? m->cur[e->cpu] : m->prev[e->cpu];
         c->sub.len = 0;
-        pb_str(&c->sub, 1, comm_of(m, p));
-        pb_int(&c->sub, 2, tid_of(m, p));
-        pb_int(&c->sub, 3, prio_of(m, p));
-        pb_int(&c->sub, 4, p >= 0 ? linux_state(m->th[p].state) : 0);
-        pb_str(&c->sub, 5, comm_of(m, th));
-        pb_int(&c->sub, 6, tid_of(m, th));
+        pb_str(&c->sub, 1, kx_lcomm(m, cur));
+        pb_int(&c->sub, 2, kx_ltid(m, cur));
+        pb_int(&c->sub, 3, kx_kernel_prio(kx_qprio(m, cur)));
+        pb_int(&c->sub, 4, cur >= 0 && !kx_is_idle(m, cur) ? linux_state(m->th[cur].state) : 0);
+        pb_str(&c->sub, 5, kx_lcomm(m, th));
+        pb_int(&c->sub, 6, kx_ltid(m, th));
         pb_int(&c->sub, 7, prio);
-        add_event(c, e->cpu, e->t64, tid_of(m, p), 4);
-    } else if (e->ev == KEV_TH_READY && m->th[th].cpu < 0 && m->th[th].state != KEV_TH_READY) {
-        c->sub.len = 0;
-        pb_str(&c->sub, 1, comm_of(m, th));
-        pb_int(&c->sub, 2, tid_of(m, th));
-        pb_int(&c->sub, 3, prio);
-        pb_int(&c->sub, 4, 1);
-        pb_int(&c->sub, 5, e->cpu);
-        add_event(c, e->cpu, e->t64, tid_of(m, m->cur[e->cpu]), 17);
+        add_event(c, e->cpu, e->t64, kx_ltid(m, cur), 4);
+    } else if (e->ev == KEV_TH_READY && t->cpu < 0 && t->state != KEV_TH_READY) {
+        waking(c, e, th, prio, cur);
     }
 }
 
@@ -218,7 +228,7 @@ static void int_event(struct conv *c, const struct kev_event *e)
     } else {
         pb_int(&c->sub, 2, 1);
     }
-    add_event(c, e->cpu, e->t64, tid_of(c->m, c->m->cur[e->cpu]),
+    add_event(c, e->cpu, e->t64, kx_ltid(c->m, current_of(c->m, e->cpu)),
               e->ev == KEV_INT_ENTER ? 36 : 37);
 }
 
@@ -230,6 +240,11 @@ static int on_event(void *user, struct kev_reader *r, const struct kev_event *e)
         thread_event(c, e);
     else if (e->cls == KEV_C_INT && e->nw >= 1)
         int_event(c, e);
+    else if (e->cls == KEV_C_CONTROL && e->ev == KEV_CTL_DROPPED && e->nw >= 1) {
+        flush_bundle(c, e->cpu); // the events before the gap; the next bundle says "lost"
+        c->lost[e->cpu] += e->w[0];
+        c->lost_pending[e->cpu] = 1;
+    }
     kx_model_update(c->m, e);
     return c->werr;
 }
@@ -240,23 +255,22 @@ static void process_tree(struct conv *c)
     struct pb tree = { 0 };
     for (unsigned i = 0; i < m->nth; i++) {
         const struct kx_thread *t = &m->th[i];
-        if (idle_thread(m, (int)i))
+        if (kx_is_idle(m, (int)i))
             continue;
         int seen = 0;
         for (unsigned j = 0; j < i && !seen; j++)
-            seen = m->th[j].pid == t->pid;
+            seen = m->th[j].pid == t->pid && !kx_is_idle(m, (int)j);
         if (!seen) {
             c->sub.len = 0;
-            pb_int(&c->sub, 1, t->pid * 1000 + 1);
-            pb_int(&c->sub, 2, 0);
+            pb_int(&c->sub, 1, kx_pid_of(t->pid));
+            pb_int(&c->sub, 2, kx_lppid(m, t->pid));
             pb_str(&c->sub, 3, t->comm[0] ? t->comm : t->name);
             pb_bytes(&tree, 1, c->sub.p, c->sub.len);
         }
-        char label[80];
         c->sub.len = 0;
-        pb_int(&c->sub, 1, tid_of(m, (int)i));
-        pb_str(&c->sub, 2, kx_label(m, (int)i, label, sizeof(label)));
-        pb_int(&c->sub, 3, t->pid * 1000 + 1);
+        pb_int(&c->sub, 1, kx_ltid(m, (int)i));
+        pb_str(&c->sub, 2, kx_lcomm(m, (int)i));
+        pb_int(&c->sub, 3, kx_lpid(m, (int)i));
         pb_bytes(&tree, 2, c->sub.p, c->sub.len);
     }
     c->pkt.len = 0;
@@ -265,6 +279,88 @@ static void process_tree(struct conv *c)
     pb_int(&c->pkt, 10, 100);
     put_packet(c);
     free(tree.p);
+}
+
+static void clock_entry(struct pb *b, struct pb *tmp, unsigned id, uint64_t t)
+{
+    tmp->len = 0;
+    pb_int(tmp, 1, id);
+    pb_int(tmp, 2, (int64_t)t);
+    pb_bytes(b, 1, tmp->p, tmp->len);
+}
+
+// Trace time is BOOTTIME (ftrace's clock): 0 at boot, when REALTIME was the boot date.
+static void clock_snapshot(struct conv *c, const struct kev_reader *r)
+{
+    struct pb snap = { 0 };
+    int64_t boot = kx_boot_time(r);
+    clock_entry(&snap, &c->sub, 6, 0);
+    clock_entry(&snap, &c->sub, 1, boot > 0 ? (uint64_t)boot * 1000000000u : 0);
+    pb_int(&snap, 2, 6);
+    c->pkt.len = 0;
+    pb_int(&c->pkt, 8, 0);
+    pb_bytes(&c->pkt, 6, snap.p, snap.len);
+    pb_int(&c->pkt, 10, 100);
+    put_packet(c);
+    free(snap.p);
+}
+
+static void attr_str(struct pb *b, unsigned field, const struct kev_reader *r, const char *key)
+{
+    unsigned n;
+    const char *v = kev_attr(r, key, &n);
+    if (v)
+        pb_bytes(b, field, v, n);
+}
+
+static void system_info(struct conv *c, const struct kev_reader *r)
+{
+    struct pb info = { 0 };
+    c->sub.len = 0;
+    attr_str(&c->sub, 1, r, "SYSNAME");
+    attr_str(&c->sub, 2, r, "SYS_VERSION");
+    attr_str(&c->sub, 3, r, "SYS_RELEASE");
+    attr_str(&c->sub, 4, r, "MACHINE");
+    pb_bytes(&info, 1, c->sub.p, c->sub.len);
+    unsigned ncpu = r->kr_have_trailer ? r->kr_trl_ncpu : r->kr_board_ncpu;
+    pb_int(&info, 8, ncpu ? ncpu : 1);
+    c->pkt.len = 0;
+    pb_bytes(&c->pkt, 45, info.p, info.len);
+    pb_int(&c->pkt, 10, 100);
+    put_packet(c);
+    free(info.p);
+}
+
+// FtraceStats of a phase (1 start, 2 end): each CPU's lost events as the kernel's overrun
+// count, so trace processor's ftrace_cpu_overrun_delta is the number lost.
+static void ftrace_stats(struct conv *c, unsigned phase, uint64_t t, unsigned ncpu)
+{
+    struct pb st = { 0 };
+    pb_int(&st, 1, phase);
+    for (unsigned cpu = 0; cpu < ncpu; cpu++) {
+        c->sub.len = 0;
+        pb_int(&c->sub, 1, cpu);
+        pb_int(&c->sub, 3, phase == 2 ? (int64_t)c->lost[cpu] : 0);
+        pb_bytes(&st, 2, c->sub.p, c->sub.len);
+    }
+    c->pkt.len = 0;
+    pb_int(&c->pkt, 8, (int64_t)ns(c, t));
+    pb_bytes(&c->pkt, 34, st.p, st.len);
+    pb_int(&c->pkt, 10, 100);
+    put_packet(c);
+    free(st.p);
+}
+
+// Losses no DROPPED reported (after the last buffer): an empty bundle saying "lost" and the
+// count in the end statistics.
+static void trailing_losses(struct conv *c, const struct kev_reader *r, unsigned ncpu)
+{
+    for (unsigned cpu = 0; cpu < ncpu && r->kr_have_trailer; cpu++)
+        if (r->kr_trl_lost[cpu] > c->lost[cpu]) {
+            c->lost[cpu] = r->kr_trl_lost[cpu];
+            c->lost_pending[cpu] = 1;
+            flush_bundle(c, cpu);
+        }
 }
 
 int main(int argc, char **argv)
@@ -300,9 +396,18 @@ int main(int argc, char **argv)
     kx_model_init(&m, f.r);
     c.m = &m;
     c.hz = f.r->kr_cycles_per_sec ? f.r->kr_cycles_per_sec : 1000000000u;
+    unsigned ncpu = f.r->kr_have_trailer ? f.r->kr_trl_ncpu : f.r->kr_board_ncpu;
+    if (ncpu == 0 || ncpu > KEV_MAX_CPUS)
+        ncpu = KEV_MAX_CPUS;
+    clock_snapshot(&c, f.r);
+    system_info(&c, f.r);
+    ftrace_stats(&c, 1, 0, ncpu);
     int rc = kx_decode_sorted("kev2perfetto", &f, on_event, &c);
     for (unsigned cpu = 0; cpu < KEV_MAX_CPUS; cpu++)
         flush_bundle(&c, cpu);
+    if (!rc)
+        trailing_losses(&c, f.r, ncpu);
+    ftrace_stats(&c, 2, m.last_t, ncpu);
     process_tree(&c);
     if (fclose(c.f) || c.werr) {
         fprintf(stderr, "kev2perfetto: %s: write error\n", out);

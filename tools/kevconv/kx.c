@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 // Shared helpers of the kevconv tools: file loading, the thread model, names (see kx.h).
+#define _GNU_SOURCE // strptime, timegm
 #include "kx.h"
 #include "../common/tool_file.h"
 
@@ -9,6 +10,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 // ---- files -------------------------------------------------------------------------------------
@@ -191,6 +193,8 @@ static void thread_event(struct kx_model *m, const struct kev_event *e)
 static void name_event(struct kx_model *m, const struct kev_event *e)
 {
     char name[KEV_NAME_MAX];
+    if (e->ev == KEV_PR_CREATE_NAME && e->w[1] < KX_MAX_PID)
+        m->ppid[e->w[1]] = e->w[0];
     kev_event_string(m->r, e, 2, name, sizeof(name));
     if (e->ev == KEV_PR_THREAD_NAME) {
         int idx = kx_thread(m, e->w[0], e->w[1] ? e->w[1] : 1);
@@ -215,6 +219,8 @@ void kx_model_update(struct kx_model *m, const struct kev_event *e)
             thread_event(m, e);
         else if ((e->ev == KEV_PR_CREATE_NAME || e->ev == KEV_PR_THREAD_NAME) && e->nw >= 3)
             name_event(m, e);
+        else if (e->ev == KEV_PR_CREATE && e->w[1] < KX_MAX_PID)
+            m->ppid[e->w[1]] = e->w[0];
         else if (e->ev == KEV_PR_DESTROY || e->ev == KEV_PR_DESTROY_NAME)
             for (unsigned i = 0; i < m->nth; i++)
                 if (m->th[i].pid == e->w[1] && m->th[i].state != KEV_TH_DEAD)
@@ -230,6 +236,11 @@ void kx_model_update(struct kx_model *m, const struct kev_event *e)
     } else if (e->cls == KEV_C_SYSTEM && e->ev == KEV_SYS_SNAPSHOT) {
         m->in_snapshot = e->w[0] == 0;
     }
+}
+
+uint32_t kx_ppid(const struct kx_model *m, uint32_t pid)
+{
+    return pid < KX_MAX_PID ? m->ppid[pid] : 0;
 }
 
 const char *kx_label(const struct kx_model *m, int idx, char *buf, size_t n)
@@ -277,6 +288,29 @@ int kx_user_string(const struct kev_reader *r, const struct kev_event *e, char *
     kev_event_string(r, e, 0, buf, n);
     size_t len = strlen(buf);
     return len > 0 && !strchr(buf, '?') && (len + 4) / 4 >= e->nw;
+}
+
+// BOOT_DATE's layouts: date(1)'s with or without a zone, ISO 8601.
+int64_t kx_boot_time(const struct kev_reader *r)
+{
+    static const char *const layouts[] = { "%a %b %d %H:%M:%S %Y", "%a %b %d %H:%M:%S UTC %Y",
+                                           "%a %b %d %H:%M:%S GMT %Y", "%Y-%m-%dT%H:%M:%SZ",
+                                           "%Y-%m-%d %H:%M:%S" };
+    unsigned n;
+    const char *v = kev_attr(r, "BOOT_DATE", &n);
+    char buf[64];
+    if (!v || n >= sizeof(buf))
+        return 0;
+    memcpy(buf, v, n);
+    buf[n] = 0;
+    for (unsigned i = 0; i < sizeof(layouts) / sizeof(layouts[0]); i++) {
+        struct tm tm;
+        memset(&tm, 0, sizeof(tm));
+        const char *end = strptime(buf, layouts[i], &tm);
+        if (end && !*end)
+            return (int64_t)timegm(&tm);
+    }
+    return 0;
 }
 
 double kx_seconds(const struct kev_reader *r, uint64_t cycles)

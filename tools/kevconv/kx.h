@@ -41,6 +41,7 @@ int kx_decode_sorted(const char *tool, struct kx_file *f, kev_cb cb, void *user)
 #define KX_HASH        8192u // power of two, > 2 * KX_MAX_THREADS
 #define KX_STATE_UNKNOWN 255u
 #define KX_NO_THREAD   (-1)
+#define KX_MAX_PID     1024u // parents are remembered for pids below this
 
 struct kx_thread {
     uint32_t pid, tid;
@@ -63,6 +64,7 @@ struct kx_model {
     int in_snapshot;          // between SYSTEM SNAPSHOT start and end
     uint64_t first_t, last_t; // first and last event time (cycles) seen so far
     int have_t;
+    uint32_t ppid[KX_MAX_PID]; // parent of each process from PROCCREATE events (0 unknown)
 };
 
 // Start a model for r (after kev_open): threads named in the system page are added.
@@ -71,6 +73,8 @@ void kx_model_init(struct kx_model *m, const struct kev_reader *r);
 int kx_thread(struct kx_model *m, uint32_t pid, uint32_t tid);
 // Apply e (any class) to the model.
 void kx_model_update(struct kx_model *m, const struct kev_event *e);
+// Parent of process pid as PROCCREATE gave it, 0 when unknown.
+uint32_t kx_ppid(const struct kx_model *m, uint32_t pid);
 // "comm/name" or "comm" or "pid N" into buf.
 const char *kx_label(const struct kx_model *m, int idx, char *buf, size_t n);
 // Thread the event belongs to: the pid/tid in a thread event, else the CPU's current thread.
@@ -81,6 +85,8 @@ int kx_event_thread(struct kx_model *m, const struct kev_event *e);
 const char *kx_kcall_name(unsigned call, char *buf, size_t n);
 // A user event's payload is a printable NUL-terminated string (copied into buf).
 int kx_user_string(const struct kev_reader *r, const struct kev_event *e, char *buf, size_t n);
+// The header's BOOT_DATE as UTC seconds since the epoch, 0 when absent or not understood.
+int64_t kx_boot_time(const struct kev_reader *r);
 // Seconds from cycles.
 double kx_seconds(const struct kev_reader *r, uint64_t cycles);
 // Write s as a JSON string (quoted, escaped).
