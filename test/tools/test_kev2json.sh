@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# kev2json: the JSON parses, keeps one record per .kev event, and has the expected tracks,
-# slices, flows and loss markers for the scripted scenarios (check_json.py); damaged input.
+# kev2json: the JSON parses, keeps one record per .kev event, is read right by Perfetto's JSON
+# import rules (check_json.py: B/E matching by cat and name, flows bound to slices) on the
+# scripted scenarios, kevgen traces with every overrun policy in both byte orders and two
+# CPUs, and has the expected tracks, slices, flows and loss markers for the scenarios;
+# damaged input.
 # usage: test_kev2json.sh [BINDIR [SCRATCHDIR]]  (defaults: build/host build/host-test/kevconv)
 set -u
 bin=${1:-build/host}
@@ -19,7 +22,7 @@ for s in basic loss kbasic; do
         notok "$s: kev2json converts" "$(cat "$dir/$s.err")"
     fi
     read -r events lost <<<"$(kev_counts "$dir/$s.kev")"
-    python3 "$here/check_json.py" "$dir/$s.json" "$dir/$s.expect" "$events" "$lost" \
+    python3 "$here/check_json.py" "$dir/$s.json" "$events" "$lost" "$dir/$s.expect" \
         > "$dir/$s.tap" 2>&1
     rc=$?
     grep -q '^not ok' "$dir/$s.tap" || [ "$rc" = 0 ] || echo "not ok 0 - check_json.py exit $rc" >> "$dir/$s.tap"
@@ -32,19 +35,29 @@ for s in basic loss kbasic; do
     done < "$dir/$s.tap"
 done
 
-# A generated workload in every policy: valid JSON, one kev.* record per event.
-for p in switch ring; do
-    "$bin/kevgen" -x "$p" -k 3 -d 0 -n 30000 -o "$dir/$p.kev" >/dev/null
-    "$bin/kev2json" -o "$dir/$p.json" "$dir/$p.kev"
-    read -r events lost <<<"$(kev_counts "$dir/$p.kev")"
-    got=$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(sum(1 for e in d["traceEvents"] if e.get("cat","").startswith("kev.")), sum(e["args"]["lost"] for e in d["traceEvents"] if e.get("cat")=="loss"))' "$dir/$p.json")
-    check "$p: valid JSON with $events kev records and $lost lost" test "$got" = "$events $lost"
+# rules NAME KEV: valid JSON, one kev.* record per event, the loss total, Perfetto's import
+# rules (B/E matching by cat and name, flows bound to slices: check_json.py).
+rules() {
+    local events lost
+    "$bin/kev2json" -o "$dir/$1.json" "$2"
+    read -r events lost <<<"$(kev_counts "$2")"
+    python3 "$here/check_json.py" "$dir/$1.json" "$events" "$lost" >"$dir/$1.tap" 2>&1
+    check "$1: $events kev records, $lost lost, Perfetto's import rules kept" \
+        test -z "$(grep '^not ok' "$dir/$1.tap")" -a -n "$(grep '^ok.*the JSON parses' "$dir/$1.tap")"
+    grep -A1 '^not ok' "$dir/$1.tap"
+}
+# A generated workload in every policy and both byte orders, two CPUs.
+for p in switch overwrite ring fill; do
+    for b in "" -b; do
+        "$bin/kevgen" $b -x "$p" -k 8 -d 0 -n 100000 -o "$dir/$p$b.kev" >/dev/null
+        rules "kevgen $p ${b:+big-endian}" "$dir/$p$b.kev"
+    done
 done
 "$bin/kevgen" -n 20000 -o "$dir/le.kev" >/dev/null
 check "stdout output parses too" python3 -m json.tool <("$bin/kev2json" "$dir/le.kev") /dev/null
 
 ${KEVSCEN4:-build/host-test/kevscen4} smp "$dir/smp.kev" >/dev/null
-"$bin/kev2json" -o "$dir/smp.json" "$dir/smp.kev"
+rules smp "$dir/smp.kev"
 check "two CPUs: a named track per CPU" python3 -c '
 import json, sys
 d = json.load(open(sys.argv[1]))

@@ -9,13 +9,24 @@
 //   COMM events             -> a zero-length "X" slice on the thread, and flow arrows
 //                              send -> receive -> reply back at the client ("cat":"ipc")
 //   thread states and the rest -> instants on the thread's track
-// Derived records (CPU slices, flows, names, slices closed for consistency, lost-event
-// markers) use other categories, so a test can count the kev.* records against the .kev.
+// Derived records (CPU slices, flows, names, lost-event markers) use other categories, and the
+// ends written for slices whose end was lost carry "args":{"derived":1}, so a test can count
+// the kev.* records against the .kev.
+// Read by Perfetto's JSON importer rules (src/trace_processor/importers/json/, SliceTracker,
+// FlowTracker): an "E" closes the innermost open slice of its thread with the same cat and
+// name, so every end, derived ones included, repeats its begin's cat and name; a slice still
+// open when its end was lost is closed when the next begins (kernel call, interrupt) and
+// every slice open at the end of the trace is closed there. A flow event binds to the slice
+// open on its track, so each flow point gets a zero-length "ipc" slice of its own just before
+// it (same time: the importer keeps file order for equal times), and a message's flow is
+// written only once it was received (send and receive together), so no flow has only a start;
+// "bp":"e" only on flow ends, the one phase it applies to.
 // Lost events (DROPPED, and the trailer's losses after the last buffer) are global instants.
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "kx_ids.h"
 #include "kx_msg.h"
 
 static void usage(FILE *f)
@@ -163,14 +174,11 @@ static void put_words(struct out *f, const uint32_t *w, unsigned n)
     }
 }
 
+// Track ids: Linux pid and tid by the converters' common mapping (kx_ids.h); idle is 0/0.
 static void thread_ids(const struct conv *c, int th, uint32_t *pid, uint32_t *tid)
 {
-    if (th < 0) {
-        *pid = 0, *tid = 0;
-        return;
-    }
-    *pid = c->m->th[th].pid;
-    *tid = c->m->th[th].pid * 1000u + c->m->th[th].tid;
+    *pid = (uint32_t)kx_lpid(c->m, th);
+    *tid = (uint32_t)kx_ltid(c->m, th);
 }
 
 // A record on thread th's track; the caller adds fields and closes it with "}".
@@ -205,6 +213,16 @@ static void cpu_close(struct conv *c, unsigned cpu, uint64_t t)
 
 // ---- events --------------------------------------------------------------------------------------
 
+// The derived end of the kernel call open on thread th (slot: its open_call index), at t.
+static void kcall_close(struct conv *c, int th, unsigned slot, uint64_t t)
+{
+    char nb[16];
+    on_thread(c, "E", "kev.kcall", th, t);
+    name_field(c, kx_kcall_name(c->open_call[slot] - 1u, nb, sizeof(nb)));
+    o_str(&c->o, ",\"args\":{\"derived\":1}}");
+    c->open_call[slot] = 0;
+}
+
 static void kcall_event(struct conv *c, const struct kev_event *e)
 {
     int th = c->m->cur[e->cpu];
@@ -213,10 +231,8 @@ static void kcall_event(struct conv *c, const struct kev_event *e)
     char nb[16];
     const char *name = kx_kcall_name(call, nb, sizeof(nb));
     if (e->ev < KEV_KC_MAX) {
-        if (c->open_call[slot]) { // its exit was lost: close it here
-            on_thread(c, "E", "derived", th, e->t64);
-            o_str(&c->o, "}");
-        }
+        if (c->open_call[slot]) // its exit was lost: close it here
+            kcall_close(c, th, slot, e->t64);
         on_thread(c, "B", "kev.kcall", th, e->t64);
         name_field(c, name);
         o_str(&c->o, ",\"args\":{\"a\":[");
@@ -225,8 +241,12 @@ static void kcall_event(struct conv *c, const struct kev_event *e)
         c->open_call[slot] = (uint16_t)(call + 1);
     } else if (e->ev < 3 * KEV_KC_MAX) {
         int open = c->open_call[slot] == call + 1;
+        if (c->open_call[slot] && !open) // another call's exit: that one's was lost
+            kcall_close(c, th, slot, e->t64);
         on_thread(c, open ? "E" : "i", "kev.kcall", th, e->t64);
-        if (!open) {
+        if (open) {
+            name_field(c, name);
+        } else {
             char label[48];
             snprintf(label, sizeof(label), "%s exit", name);
             name_field(c, label);
@@ -243,6 +263,22 @@ static void kcall_event(struct conv *c, const struct kev_event *e)
     }
 }
 
+// An end on interrupt irq's track for its open slice: "irq N" (what 1) or "handler" (2).
+static void irq_end(struct conv *c, uint32_t irq, uint32_t tid, unsigned what, int derived,
+                    uint64_t t)
+{
+    char name[32];
+    rec_begin(c, "E", "kev.int", PID_IRQ, tid, t);
+    if (what == 2)
+        snprintf(name, sizeof(name), "handler");
+    else
+        snprintf(name, sizeof(name), "irq %u", irq);
+    name_field(c, name);
+    o_str(&c->o, derived ? ",\"args\":{\"derived\":1}}" : "}");
+}
+
+// Interrupt slices: "irq N" from entry to exit, "handler" inside it (or alone when the
+// handler runs without an INT_ENTER). irq_depth: bit 0 "irq N" open, bit 1 handler open.
 static void int_event(struct conv *c, const struct kev_event *e)
 {
     uint32_t irq = e->w[0];
@@ -252,6 +288,12 @@ static void int_event(struct conv *c, const struct kev_event *e)
     c->irq_seen[irq < MAX_IRQ ? irq : MAX_IRQ] = 1;
     switch (e->ev) {
     case KEV_INT_ENTER:
+        if (depth) { // an earlier exit was lost: close what is open
+            if (*depth & 2)
+                irq_end(c, irq, tid, 2, 1, e->t64);
+            if (*depth & 1)
+                irq_end(c, irq, tid, 1, 1, e->t64);
+        }
         rec_begin(c, "B", "kev.int", PID_IRQ, tid, e->t64);
         snprintf(name, sizeof(name), "irq %u", irq);
         name_field(c, name);
@@ -260,27 +302,25 @@ static void int_event(struct conv *c, const struct kev_event *e)
             *depth = 1;
         return;
     case KEV_INT_HANDLER_ENTER:
+        if (depth && (*depth & 2)) // the handler's exit was lost
+            irq_end(c, irq, tid, 2, 1, e->t64);
         rec_begin(c, "B", "kev.int", PID_IRQ, tid, e->t64);
         o_str(&c->o, ",\"name\":\"handler\"}");
         if (depth)
-            *depth = 2;
+            *depth |= 2;
         return;
     case KEV_INT_HANDLER_EXIT:
-        if (depth && *depth == 2) {
-            rec_begin(c, "E", "kev.int", PID_IRQ, tid, e->t64);
-            o_str(&c->o, "}");
-            *depth = 1;
+        if (depth && (*depth & 2)) {
+            irq_end(c, irq, tid, 2, 0, e->t64);
+            *depth &= (uint8_t)~2u;
             return;
         }
         break;
     case KEV_INT_EXIT:
-        if (depth && *depth) {
-            if (*depth == 2) {
-                rec_begin(c, "E", "derived", PID_IRQ, tid, e->t64);
-                o_str(&c->o, "}");
-            }
-            rec_begin(c, "E", "kev.int", PID_IRQ, tid, e->t64);
-            o_str(&c->o, "}");
+        if (depth && (*depth & 1)) {
+            if (*depth & 2)
+                irq_end(c, irq, tid, 2, 1, e->t64);
+            irq_end(c, irq, tid, 1, 0, e->t64);
             *depth = 0;
             return;
         }
@@ -305,6 +345,25 @@ static void on_context(struct conv *c, const char *ph, const char *cat, const st
         on_thread(c, ph, cat, c->m->cur[e->cpu], e->t64);
 }
 
+// A flow point of message g at t on a track: a zero-length "ipc" slice for it to bind to,
+// then the flow record (ph "s", "t" or "f"; an end binds to that slice: "bp":"e").
+static void flow_point(struct conv *c, const struct kx_msg *g, const char *ph, int th,
+                       unsigned irq, uint64_t t, const char *what)
+{
+    const char *name = g->pulse ? "pulse" : "msg";
+    for (int pass = 0; pass < 2; pass++) {
+        const char *p = pass ? ph : "X";
+        if (irq)
+            rec_begin(c, p, "ipc", PID_IRQ, TID_IRQ0 + (irq - 1 < MAX_IRQ ? irq - 1 : MAX_IRQ), t);
+        else
+            on_thread(c, p, "ipc", th, t);
+        if (!pass)
+            o_printf(&c->o, ",\"name\":\"%s %s\",\"dur\":0}", name, what);
+    }
+    o_printf(&c->o, ",\"name\":\"%s\",\"id\":%llu%s}", name, (unsigned long long)g->id,
+             ph[0] == 'f' ? ",\"bp\":\"e\"" : "");
+}
+
 static void comm_event(struct conv *c, const struct kev_event *e)
 {
     const char *n = kev_comm_name(e->ev);
@@ -313,17 +372,11 @@ static void comm_event(struct conv *c, const struct kev_event *e)
     o_printf(&c->o, ",\"dur\":0,\"args\":{\"id\":%u,\"pid\":%u}}", e->w[0], e->w[1]);
     const struct kx_msg *g;
     enum kx_msg_step step = kx_msgs_event(c->q, c->m, e, &g);
-    if (step == KX_MSG_SEND) {
-        on_context(c, "s", "ipc", e);
-        o_printf(&c->o, ",\"name\":\"%s\",\"id\":%llu,\"bp\":\"e\"}", g->pulse ? "pulse" : "msg",
-                (unsigned long long)g->id);
-    } else if (step == KX_MSG_RECV) {
-        on_thread(c, g->pulse ? "f" : "t", "ipc", g->server, e->t64);
-        o_printf(&c->o, ",\"name\":\"%s\",\"id\":%llu,\"bp\":\"e\"}", g->pulse ? "pulse" : "msg",
-                (unsigned long long)g->id);
+    if (step == KX_MSG_RECV) { // the send's point now that the flow will have a second one
+        flow_point(c, g, "s", g->client, g->irq, g->t_send, "send");
+        flow_point(c, g, g->pulse ? "f" : "t", g->server, 0, e->t64, "receive");
     } else if (step == KX_MSG_REPLY) {
-        on_thread(c, "f", "ipc", g->client, e->t64);
-        o_printf(&c->o, ",\"name\":\"msg\",\"id\":%llu,\"bp\":\"e\"}", (unsigned long long)g->id);
+        flow_point(c, g, "f", g->client, g->irq, e->t64, "reply");
         kx_msgs_release(c->q, g);
     }
 }
@@ -409,6 +462,16 @@ static void finish(struct conv *c)
 {
     char label[80];
     uint64_t end = c->m->last_t;
+    for (unsigned i = 0; i <= KX_MAX_THREADS; i++) // slices still open end with the trace
+        if (c->open_call[i])
+            kcall_close(c, i < KX_MAX_THREADS ? (int)i : KX_NO_THREAD, i, end);
+    for (uint32_t irq = 0; irq < MAX_IRQ; irq++) {
+        if (c->irq_depth[irq] & 2)
+            irq_end(c, irq, TID_IRQ0 + irq, 2, 1, end);
+        if (c->irq_depth[irq] & 1)
+            irq_end(c, irq, TID_IRQ0 + irq, 1, 1, end);
+        c->irq_depth[irq] = 0;
+    }
     for (unsigned cpu = 0; cpu < KEV_MAX_CPUS; cpu++) {
         cpu_close(c, cpu, end);
         uint64_t lost = c->r->kr_have_trailer ? c->r->kr_trl_lost[cpu] : 0;
@@ -420,15 +483,19 @@ static void finish(struct conv *c)
                     (unsigned long long)(lost - c->lost_seen[cpu]));
         }
     }
+    int idle_named = 0;
     for (unsigned i = 0; i < c->m->nth; i++) {
         uint32_t pid, tid;
+        int idle = kx_is_idle(c->m, (int)i);
+        if (idle && idle_named++) // every CPU's idle thread is the one track 0/0
+            continue;
         thread_ids(c, (int)i, &pid, &tid);
         o_printf(&c->o, ",\n{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":%u,\"tid\":%u,"
                       "\"args\":{\"name\":", pid, tid);
         o_json_str(&c->o, kx_label(c->m, (int)i, label, sizeof(label)));
         o_str(&c->o, "}}");
         const struct kx_thread *t = &c->m->th[i];
-        if (t->comm[0]) {
+        if (t->comm[0] && !idle) {
             o_printf(&c->o, ",\n{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":%u,\"tid\":%u,"
                           "\"args\":{\"name\":", pid, tid);
             o_json_str(&c->o, t->comm);
