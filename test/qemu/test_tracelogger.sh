@@ -90,6 +90,8 @@ check "the ticker's 40 timer expiries are in the trace ($timers)" "[ $timers -ge
 check "the summary says nothing was lost" "grep -q '^lost events: 0' $out/demo.txt"
 # The analyses (kevstat) agree with what the demo's programs printed (TAP lines of their own).
 python3 "$(dirname "$0")/../tools/check_demo_trace.py" "$h/kevstat" "$out/demo.kev" "$out/demo.log"
+# The converters' outputs read by Perfetto's and Trace Compass's import rules (TAP lines).
+"$(dirname "$0")/../tools/check_consumers.sh" "$h" "$out/demo.kev" "$out/consumers"
 
 "$h/kevcapture" -q -o "$out/demo-uart.kev" "$out/demo.uart" >"$out/capture.log" 2>&1
 check "kevcapture rebuilds the trace from the UART stream" "[ $? = 0 ]"

@@ -12,6 +12,7 @@ here=$(dirname "$0")
 . "$here/tap.sh"
 scratch perfetto "${2:-build/host-test/kevconv}"
 need python3
+need babeltrace2
 
 for s in basic kbasic loss; do
     k=; [ "${s#k}" != "$s" ] && k=-k
@@ -50,6 +51,15 @@ for p in switch overwrite ring fill; do
 done
 ${KEVSCEN4:-build/host-test/kevscen4} smp "$dir/smp.kev" >/dev/null
 rules smp "$dir/smp.kev"
+# All three converters on one trace, by their consumers' rules, agreeing on ids and priorities.
+for s in loss smp "overwrite-b"; do
+    k=$dir/$s.kev; [ "$s" = loss ] && k=$dir/loss.kev; [ "$s" = overwrite-b ] && k=$dir/overwrite-b.kev
+    nc=1; [ "$s" = smp ] && nc=2
+    "$here/check_consumers.sh" "$bin" "$k" "$dir/consumers-$s" "$nc" >"$dir/consumers-$s.tap" 2>&1
+    check "$s: CTF, Perfetto and JSON by their consumers' rules, same ids and priorities" \
+        test -z "$(grep '^not ok' "$dir/consumers-$s.tap")" -a -n "$(grep '^ok.*ids: ' "$dir/consumers-$s.tap")"
+    grep -A1 '^not ok' "$dir/consumers-$s.tap"
+done
 check "two CPUs: a bundle per CPU" grep -q 'CPUs with events: 0,1$' "$dir/smp.tap"
 size=$(stat -c %s "$dir/basic.kev")
 head -c $((size - 100)) "$dir/basic.kev" >"$dir/trunc.kev"
