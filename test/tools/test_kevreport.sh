@@ -72,6 +72,24 @@ size=$(stat -c %s "$dir/basic.kev")
 head -c $((size / 2)) "$dir/basic.kev" >"$dir/trunc.kev"
 err=$("$bin/kevreport" -o "$dir/trunc.html" "$dir/trunc.kev" 2>&1 >/dev/null); rc=$?
 check "truncated file: exit 1 with a message" test "$rc" = 1 -a -n "$(grep -iE 'truncated|BUFFER' <<<"$err")"
+off=$(sed -n 's/.*byte offset \([0-9]*\).*/\1/p' <<<"$err" | head -1)
+chrome "$dir/trunc.dom" "$dir/trunc.chrome" --virtual-time-budget=5000 --dump-dom "file://$dir/trunc.html"
+check "truncated file: the page says it is damaged, and where (byte offset $off)" \
+    grep -q "<p class=\"damaged\" id=\"damaged\">This file is damaged: .*before byte offset $off;" "$dir/trunc.dom"
+check "truncated file: no bare '0 lost events', losses after the damage unknown" \
+    test -n "$(grep -o 'lost events before the damage (after it: unknown)' "$dir/trunc.dom")" -a \
+         -z "$(grep -o '<p>No event was lost.</p>' "$dir/trunc.dom")"
+
+# User events: a marker on the writing thread's row, its value on click, a table per id/process.
+"$bin/kevgen" -n 20000 -o "$dir/user.kev" >/dev/null
+"$bin/kevreport" -o "$dir/user.html" "$dir/user.kev" >/dev/null
+chrome "$dir/user.dom" "$dir/user.chrome" --virtual-time-budget=5000 --dump-dom "file://$dir/user.html#selftest"
+check "user events: a click on a marker shows its value" grep -q 'data-selftest="[^"]*user:ok' "$dir/user.dom"
+check "user events: the value shown is the event's text" grep -q '<div id="user-detail" class="note">user event [0-9]* on .*: user checkpoint</div>' "$dir/user.dom"
+want=$("$bin/kevstat" --json "$dir/user.kev" | python3 -c 'import json,sys; u=json.load(sys.stdin)["user_events"]; print(len(u), sum(x["count"] for x in u))')
+rows=$(grep -o '<section id="user">.*</section>' "$dir/user.dom" | grep -o '<tr><td>' | wc -l)
+check "user events: one table row per id and process (${want% *})" test "$rows" = "${want% *}"
+check "user events: no console message" test -z "$(grep -E 'CONSOLE|Uncaught' "$dir/user.chrome")"
 "$bin/kevreport" "$dir/none.kev" >/dev/null 2>&1; check "missing file exits 1" test $? = 1
 "$bin/kevreport" --help | grep -q '^usage: kevreport'; check "--help prints usage" test $? = 0
 finish

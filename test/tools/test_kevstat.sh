@@ -61,6 +61,34 @@ head -c $((size - 100)) "$dir/basic20.kev" >"$dir/trunc.kev"
 err=$("$bin/kevstat" --json "$dir/trunc.kev" 2>&1 >"$dir/trunc.json"); rc=$?
 check "truncated file: exit 1 with a message" test "$rc" = 1 -a -n "$(grep -i truncated <<<"$err")"
 check "truncated file: the results so far are still valid JSON" python3 -m json.tool "$dir/trunc.json" /dev/null
+off=$(sed -n 's/.*byte offset \([0-9]*\).*/\1/p' <<<"$err" | head -1)
+check "truncated file: JSON says damaged at byte offset $off" python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))["trace"]["damaged"]
+sys.exit(0 if d and d["offset"] == int(sys.argv[2]) and "truncated" in d["error"] else 1)' "$dir/trunc.json" "${off:-x}"
+txt=$("$bin/kevstat" "$dir/trunc.kev" 2>/dev/null); rc=$?
+check "truncated file: the text says DAMAGED and where, exit 1" \
+    test "$rc" = 1 -a -n "$(grep "^DAMAGED FILE: .*before byte offset $off;" <<<"$txt")"
+check "truncated file: no bare '0 lost': losses after the damage are unknown" \
+    test -n "$(grep "^== Lost events: 0 before byte offset $off; after it unknown (file damaged) ==" <<<"$txt")" \
+         -a -z "$(grep '^== Lost events: 0 ==$' <<<"$txt")"
+check "an intact file is not called damaged" test -z "$("$bin/kevstat" "$dir/basic20.kev" | grep -i damaged)"
+
+# User events: counts per id and process; per id they add up to what traceprinter lists.
+"$bin/kevgen" -n 20000 -o "$dir/user.kev" >/dev/null
+want=$("$bin/traceprinter" "$dir/user.kev" | sed -n 's/.*USREVENT:\([0-9]*\) .*/\1/p' | sort -n | uniq -c |
+       awk '{printf "%s:%s ", $2, $1}')
+got=$("$bin/kevstat" --json "$dir/user.kev" | python3 -c '
+import json, sys, collections
+c = collections.Counter()
+for u in json.load(sys.stdin)["user_events"]:
+    c[u["id"]] += u["count"]
+print("".join("%d:%d " % (k, c[k]) for k in sorted(c)))')
+check "user events: counts per id match traceprinter's ($want)" test -n "$want" -a "$want" = "$got"
+utxt=$("$bin/kevstat" -s user "$dir/user.kev")
+check "user events: text table per id and process" grep -qE '^  7 +[0-9]+ [a-z]+ +[0-9]+ ' <<<"$utxt"
+n7=${want#7:}; n7=${n7%% *}
+check "user events: per-id totals in the text (id 7: $n7)" grep -q "^  id 7: $n7 in [0-9]* process" <<<"$utxt"
 "$bin/kevstat" "$dir/none.kev" >/dev/null 2>&1; check "missing file exits 1" test $? = 1
 "$bin/kevstat" -s bogus "$dir/basic20.kev" >/dev/null 2>&1; check "unknown section exits 2" test $? = 2
 "$bin/kevstat" --help | grep -q '^usage: kevstat'; check "--help prints usage" test $? = 0

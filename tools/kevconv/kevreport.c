@@ -6,7 +6,11 @@
 // as JSON: kx_stats_json's object and a "timeline" object built here.
 // Timeline records (times in cycles from the first event):
 //   threads [{name,pid,tid}], seg [[thread, t0, t1, state, cpu]], irq [[irq, t0, t1, h0, h1]],
-//   flow [[client, t_send, server, t_recv, t_reply]], loss [[cpu, t0, t1, lost]]
+//   flow [[client, t_send, server, t_recv, t_reply]], loss [[cpu, t0, t1, lost]],
+//   user [[thread, t, id, "value"]] (user events: a marker on the thread's row, the value -
+//   its text, or its words in hex - shown on click)
+// A damaged or truncated file: the page says so at the top (stats.trace.damaged: the
+// decoder's message and byte offset) and the tool exits 1.
 // At most --max-segments state segments are kept (the earliest); the page says when it cut.
 #define _GNU_SOURCE
 #include <stdlib.h>
@@ -20,7 +24,8 @@ static void usage(FILE *f)
 {
     fprintf(f, "usage: kevreport [-o FILE.html] [--max-segments N] FILE.kev\n"
                "Writes a self-contained HTML report: timeline with zoom and pan, CPU time,\n"
-               "thread states, kernel calls, interrupts, messages, lost-event windows.\n"
+               "thread states, kernel calls, interrupts, messages, lost-event windows, user\n"
+               "events. A damaged or truncated file: the page says so (and where), exit 1.\n"
                "  -o FILE             output (default: FILE.kev with .html instead of .kev)\n"
                "  --max-segments N    timeline records kept (default 200000)\n"
                "  -h, --help          this text\n"
@@ -36,7 +41,7 @@ struct buf {
 struct rep {
     struct kx_stats *s;
     struct kx_msgs *q;
-    struct buf seg, irq, flow;
+    struct buf seg, irq, flow, user;
     uint64_t nseg, max_seg, cut;
     uint64_t irq_t0[KEV_MAX_CPUS], hnd_t0[KEV_MAX_CPUS], hnd_t1[KEV_MAX_CPUS];
     unsigned irq_open[KEV_MAX_CPUS];
@@ -111,9 +116,28 @@ static void int_event(struct rep *p, const struct kev_event *e)
     }
 }
 
+// A user event as a marker on the row of the thread that wrote it (none when not known).
+static void user_event(struct rep *p, const struct kev_reader *r, const struct kev_event *e)
+{
+    int th = p->s->m.cur[e->cpu];
+    if (th < 0 || p->nseg >= p->max_seg)
+        return;
+    char text[256];
+    if (!kx_user_string(r, e, text, sizeof(text))) {
+        size_t n = 0;
+        text[0] = 0;
+        for (unsigned i = 0; i < e->nw && n + 12 < sizeof(text); i++)
+            n += (size_t)snprintf(text + n, sizeof(text) - n, "%s0x%x", i ? " " : "", e->w[i]);
+    }
+    fprintf(p->user.f, "%s[%d,%llu,%u,", ftell(p->user.f) ? "," : "", th,
+            (unsigned long long)rel(p, e->t64), e->ev);
+    kx_json_str(p->user.f, text);
+    fputs("]", p->user.f);
+    p->nseg++;
+}
+
 static int on_event(void *user, struct kev_reader *r, const struct kev_event *e)
 {
-    (void)r;
     struct rep *p = user;
     struct kx_stats *s = p->s;
     if (!s->events && e->cls != KEV_C_CONTROL)
@@ -125,6 +149,8 @@ static int on_event(void *user, struct kev_reader *r, const struct kev_event *e)
             take(s, s->m.cur[e->cpu], &b);
     } else if (e->cls == KEV_C_INT) {
         int_event(p, e);
+    } else if (e->cls == KEV_C_USER) {
+        user_event(p, r, e);
     } else if (e->cls == KEV_C_COMM) {
         const struct kx_msg *g;
         if (kx_msgs_event(p->q, &s->m, e, &g) == KX_MSG_REPLY) {
@@ -161,7 +187,7 @@ static void write_page(FILE *out, struct rep *p, const char *title)
     for (unsigned i = 0; i < s->m.nth; i++) // close every open state at the end
         seg_out(p, (int)i, s->th[i].since, s->t_last, s->th[i].state,
                 s->th[i].state == KEV_TH_RUNNING ? s->m.th[i].cpu : -1);
-    fflush(p->seg.f), fflush(p->irq.f), fflush(p->flow.f);
+    fflush(p->seg.f), fflush(p->irq.f), fflush(p->flow.f), fflush(p->user.f);
 
     fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n<title>", out);
     for (const char *c = title; *c; c++)
@@ -203,6 +229,8 @@ static void write_page(FILE *out, struct rep *p, const char *title)
     fwrite(p->irq.p, 1, p->irq.len, out);
     fputs("],\n\"flow\":[", out);
     fwrite(p->flow.p, 1, p->flow.len, out);
+    fputs("],\n\"user\":[", out);
+    put_json(out, p->user.p, p->user.len);
     fputs("],\n\"loss\":[", out);
     for (unsigned i = 0; i < s->ngaps; i++)
         fprintf(out, "%s[%u,%llu,%llu,%llu]", i ? "," : "", s->gap[i].cpu,
@@ -271,7 +299,7 @@ int main(int argc, char **argv)
     p.s = calloc(1, sizeof(*p.s));
     p.q = &q;
     p.max_seg = max_seg;
-    if (!p.s || open_buf(&p.seg) || open_buf(&p.irq) || open_buf(&p.flow)) {
+    if (!p.s || open_buf(&p.seg) || open_buf(&p.irq) || open_buf(&p.flow) || open_buf(&p.user)) {
         fprintf(stderr, "kevreport: out of memory\n");
         return 1;
     }
@@ -292,7 +320,7 @@ int main(int argc, char **argv)
             printf("kevreport: wrote %s\n", out);
         }
     }
-    close_buf(&p.seg), close_buf(&p.irq), close_buf(&p.flow);
+    close_buf(&p.seg), close_buf(&p.irq), close_buf(&p.flow), close_buf(&p.user);
     free(p.s);
     kx_close(&f);
     return rc;

@@ -3,16 +3,18 @@
 // histograms, or with --json as one JSON object for scripts. Sections: cpu (time per
 // process, thread, priority), states (time in each thread state), kcalls (counts, errors,
 // latency), irq (rate, handler time, interrupt-to-thread latency), msg (per channel traffic,
-// send-to-reply latency, critical path), lost (lost-event windows).
+// send-to-reply latency, critical path), lost (lost-event windows), user (user events per
+// id and process).
 // Exit status: 0 ok, 1 damaged or unreadable input (the results up to the problem are still
-// printed), 2 bad usage.
+// printed, under a line saying the file is damaged and where), 2 bad usage.
 #include <stdlib.h>
 #include <string.h>
 
 #include "kx_stats.h"
 
-static const char *const sections[] = { "cpu", "states", "kcalls", "irq", "msg", "lost" };
-#define NSECT 6u
+static const char *const sections[] = { "cpu", "states", "kcalls", "irq", "msg", "lost",
+                                        "user" };
+#define NSECT 7u
 
 static void usage(FILE *f)
 {
@@ -24,8 +26,11 @@ static void usage(FILE *f)
                "  irq     interrupts: rate, handler time, interrupt-to-thread latency\n"
                "  msg     messages per channel: count, send-to-reply latency, critical path\n"
                "  lost    lost-event windows and the classes around them\n"
+               "  user    user events: count per event id and process\n"
                "  --json      one JSON object with every result (times in cycles)\n"
                "  -h, --help  this text\n"
+               "A damaged or truncated file: the results before the damage, the byte offset\n"
+               "where decoding stopped, exit status 1.\n"
                "Exit status: 0 ok, 1 damaged or unreadable input, 2 bad usage.\n");
 }
 
@@ -192,7 +197,11 @@ static void print_msg(const struct kx_stats *s)
 
 static void print_lost(const struct kx_stats *s)
 {
-    printf("== Lost events: %llu ==\n", (unsigned long long)kev_lost_total(s->r));
+    if (kx_stats_damaged(s))
+        printf("== Lost events: %llu before byte offset %llu; after it unknown (file damaged) ==\n",
+               (unsigned long long)kev_lost_total(s->r), (unsigned long long)s->r->kr_err_off);
+    else
+        printf("== Lost events: %llu ==\n", (unsigned long long)kev_lost_total(s->r));
     for (unsigned i = 0; i < s->ngaps; i++) {
         const struct kx_gap *g = &s->gap[i];
         printf("  CPU %u: %llu lost between %.3f and %.3f us%s; around the gap:", g->cpu,
@@ -208,6 +217,40 @@ static void print_lost(const struct kx_stats *s)
     if (s->ngaps)
         printf("  Results that span a window (state times, latencies, message matching) may\n"
                "  be wrong there: the events of the classes above were not recorded.\n");
+}
+
+static void print_user(const struct kx_stats *s)
+{
+    char lb[80], name[80];
+    printf("== User events ==\n");
+    printf("  %-8s %-32s %10s %14s %14s\n", "id", "process", "count", "first us", "last us");
+    for (unsigned i = 0; i < s->nuser; i++) {
+        const struct kx_user *u = &s->user[i];
+        if (u->th >= 0)
+            snprintf(lb, sizeof(lb), "%u %s", u->pid, s->m.th[u->th].comm[0] ? s->m.th[u->th].comm
+                                                       : kx_label(&s->m, u->th, name, sizeof(name)));
+        else
+            snprintf(lb, sizeof(lb), "(no thread known)");
+        printf("  %-8u %-32s %10llu %14.3f %14.3f\n", u->id, lb, (unsigned long long)u->count,
+               us(s, u->first - s->t_first), us(s, u->last - s->t_first));
+    }
+    if (s->user_other)
+        printf("  (%llu more in pairs not listed)\n", (unsigned long long)s->user_other);
+    // per id, all processes
+    for (unsigned i = 0; i < s->nuser; i++) {
+        int seen = 0;
+        for (unsigned j = 0; j < i && !seen; j++)
+            seen = s->user[j].id == s->user[i].id;
+        if (seen)
+            continue;
+        uint64_t n = 0;
+        unsigned procs = 0;
+        for (unsigned j = i; j < s->nuser; j++)
+            if (s->user[j].id == s->user[i].id)
+                n += s->user[j].count, procs++;
+        printf("  id %u: %llu in %u process%s\n", s->user[i].id, (unsigned long long)n, procs,
+               procs == 1 ? "" : "es");
+    }
 }
 
 static int cb(void *user, struct kev_reader *r, const struct kev_event *e)
@@ -268,9 +311,15 @@ int main(int argc, char **argv)
     } else {
         void (*const fn[NSECT])(const struct kx_stats *) = { print_cpu, print_states,
                                                              print_kcalls, print_irq,
-                                                             print_msg, print_lost };
-        printf("%llu events, %llu lost, %llu cycles/s\n", (unsigned long long)s->events,
+                                                             print_msg, print_lost,
+                                                             print_user };
+        if (kx_stats_damaged(s))
+            printf("DAMAGED FILE: %s. The results below cover only the events before byte "
+                   "offset %llu; what follows it (events and losses) is unknown.\n",
+                   kev_error(f.r), (unsigned long long)f.r->kr_err_off);
+        printf("%llu events, %llu lost%s, %llu cycles/s\n", (unsigned long long)s->events,
                (unsigned long long)kev_lost_total(f.r),
+               kx_stats_damaged(s) ? " before the damage" : "",
                (unsigned long long)f.r->kr_cycles_per_sec);
         for (unsigned k = 0; k < NSECT; k++)
             if (want & 1u << k)

@@ -246,6 +246,33 @@ static void new_gap(struct kx_stats *s, unsigned cpu, uint64_t t0, uint64_t t1, 
     s->after_gap[cpu] = 0;
 }
 
+// A user event, counted per (id, process of the running thread).
+static void user_event(struct kx_stats *s, const struct kev_event *e)
+{
+    int th = s->m.cur[e->cpu];
+    uint32_t pid = th >= 0 ? s->m.th[th].pid : 0;
+    unsigned i = 0;
+    while (i < s->nuser && (s->user[i].id != e->ev || s->user[i].pid != pid))
+        i++;
+    if (i == s->nuser) {
+        if (s->nuser >= KX_MAX_USER) {
+            s->user_other++;
+            return;
+        }
+        s->user[s->nuser++] = (struct kx_user){ e->ev, pid, th, 0, e->t64, e->t64 };
+    }
+    struct kx_user *u = &s->user[i];
+    u->count++;
+    u->last = e->t64;
+    if (u->th < 0)
+        u->th = th;
+}
+
+int kx_stats_damaged(const struct kx_stats *s)
+{
+    return s->r->kr_err != 0;
+}
+
 void kx_stats_event(struct kx_stats *s, const struct kev_event *e)
 {
     unsigned cpu = e->cpu;
@@ -275,6 +302,7 @@ void kx_stats_event(struct kx_stats *s, const struct kev_event *e)
     case KEV_C_KER_CALL: kcall_event(s, e); break;
     case KEV_C_INT: int_event(s, e); break;
     case KEV_C_COMM: comm_event(s, e); break;
+    case KEV_C_USER: user_event(s, e); break;
     default: break;
     }
     kx_model_update(&s->m, e);

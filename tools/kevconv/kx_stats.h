@@ -6,7 +6,8 @@
 //     the interrupt's entry to the first run of a thread it made ready);
 //   * messages per channel (client thread -> server process): count, errors, send -> reply
 //     latency, and the critical path of each request across the threads it went through;
-//   * lost-event windows: where events are missing and which classes surrounded the gap.
+//   * lost-event windows: where events are missing and which classes surrounded the gap;
+//   * user events: count per event id and process (and their first and last time).
 // Times are in cycles. Usage: kx_stats_init, kx_stats_event for every decoded event (it
 // updates the model itself), kx_stats_finish at the end. Single-threaded; the struct is large.
 #ifndef TOOLS_KX_STATS_H
@@ -22,6 +23,7 @@
 #define KX_MAX_ERRNO 160u
 #define KX_PATH_MAX 64u
 #define KX_NPRIO 256u
+#define KX_MAX_USER 256u     // (id, process) pairs counted one by one; the rest in user_other
 
 struct kx_dist {
     uint64_t n, sum, min, max;
@@ -69,6 +71,13 @@ struct kx_gap {
     int after_end;                    // losses after the last buffer (the trailer's count)
 };
 
+struct kx_user {
+    uint32_t id;                      // the user event's code
+    uint32_t pid;                     // process of the thread that wrote it (0: unknown)
+    int th;                           // a thread of it that wrote one (KX_NO_THREAD: none known)
+    uint64_t count, first, last;
+};
+
 struct kx_stats {
     struct kx_model m;
     struct kx_msgs q;
@@ -101,6 +110,9 @@ struct kx_stats {
     int have_seq;
     uint64_t class_n[KEV_NCLASS];
     uint64_t events, t_first, t_last;
+    struct kx_user user[KX_MAX_USER];
+    unsigned nuser;
+    uint64_t user_other;              // user events past KX_MAX_USER pairs (counted, not listed)
 };
 
 void kx_stats_init(struct kx_stats *s, const struct kev_reader *r);
@@ -110,6 +122,9 @@ void kx_dist_add(struct kx_dist *d, uint64_t v);
 // The sender side of a channel: "process/thread", or "irq N" for pulses from a handler.
 const char *kx_chan_client(const struct kx_stats *s, const struct kx_chan *c, char *buf,
                            size_t n);
+// The file is damaged: the decoder stopped at s->r->kr_err_off (results cover the events
+// before it; losses after it are unknown).
+int kx_stats_damaged(const struct kx_stats *s);
 // Write every result as one JSON object (times in cycles and microseconds).
 void kx_stats_json(const struct kx_stats *s, FILE *f);
 

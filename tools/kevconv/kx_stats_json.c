@@ -208,6 +208,21 @@ static void gaps(const struct kx_stats *s, FILE *f)
     fprintf(f, "],\n\"lost_windows_not_listed\":%llu", (unsigned long long)s->gaps_dropped);
 }
 
+static void users(const struct kx_stats *s, FILE *f)
+{
+    char lb[80];
+    fputs(",\n\"user_events\":[", f);
+    for (unsigned i = 0; i < s->nuser; i++) {
+        const struct kx_user *u = &s->user[i];
+        fprintf(f, "%s\n{\"id\":%u,\"pid\":%u,\"process\":", i ? "," : "", u->id, u->pid);
+        kx_json_str(f, u->th >= 0 ? kx_label(&s->m, u->th, lb, sizeof(lb)) : "unknown");
+        fprintf(f, ",\"count\":%llu,\"first\":%llu,\"last\":%llu}",
+                (unsigned long long)u->count, (unsigned long long)u->first,
+                (unsigned long long)u->last);
+    }
+    fprintf(f, "],\n\"user_events_not_listed\":%llu", (unsigned long long)s->user_other);
+}
+
 void kx_stats_json(const struct kx_stats *s, FILE *f)
 {
     const struct kev_reader *r = s->r;
@@ -217,6 +232,14 @@ void kx_stats_json(const struct kx_stats *s, FILE *f)
             (unsigned long long)r->kr_cycles_per_sec, (unsigned long long)s->t_first,
             (unsigned long long)s->t_last, r->kr_ncpu_seen);
     kx_json_str(f, r->kr_board);
+    fputs(",\"damaged\":", f);
+    if (kx_stats_damaged(s)) {
+        fputs("{\"error\":", f);
+        kx_json_str(f, kev_error(r));
+        fprintf(f, ",\"offset\":%llu}", (unsigned long long)r->kr_err_off);
+    } else {
+        fputs("null", f);
+    }
     fputs(",\"classes\":{", f);
     int first = 1;
     for (unsigned c = 0; c < KEV_NCLASS; c++)
@@ -234,5 +257,6 @@ void kx_stats_json(const struct kx_stats *s, FILE *f)
     irqs(s, f);
     channels(s, f);
     gaps(s, f);
+    users(s, f);
     fputs("}\n", f);
 }

@@ -87,10 +87,15 @@
   // ---- header ---------------------------------------------------------------------------------
   var tr = S.trace, span = tr.last - tr.first;
   document.body.appendChild(el("h1", { text: "Trace report" + (tr.board ? ": " + tr.board : "") }));
+  if (tr.damaged)
+    document.body.appendChild(el("p", { "class": "damaged", id: "damaged", text: "This file is damaged: " +
+      tr.damaged.error + ". Everything below covers only the events before byte offset " +
+      tr.damaged.offset + "; the events and losses after it are unknown." }));
   document.body.appendChild(el("p", { "class": "summary" }, [
     el("b", { text: String(tr.events) }), " events over ", el("b", { text: fmtTime(span) }),
     ", " + hz + " cycles/s, " + tr.cpus + " CPU(s), ",
-    el("b", { "class": tr.lost ? "loss" : "", text: String(tr.lost) }), " lost events"]));
+    el("b", { "class": tr.lost || tr.damaged ? "loss" : "", text: String(tr.lost) }),
+    tr.damaged ? " lost events before the damage (after it: unknown)" : " lost events"]));
 
   // ---- timeline -------------------------------------------------------------------------------
   var tsec = section("timeline-section", "Timeline");
@@ -99,8 +104,9 @@
     el("button", { id: "zoom-in", text: "+" }), el("button", { id: "zoom-out", text: "\u2212" }),
     el("button", { id: "zoom-reset", text: "reset" }), info,
     el("span", { text: "wheel: zoom, drag: pan, click a bar for details" })]);
+  var detail = el("div", { id: "user-detail", "class": "note" });
   var canvas = el("canvas", { id: "timeline" }), tip = el("div", { id: "tip" });
-  tsec.appendChild(bar); tsec.appendChild(canvas); document.body.appendChild(tip);
+  tsec.appendChild(bar); tsec.appendChild(canvas); tsec.appendChild(detail); document.body.appendChild(tip);
   var legend = el("div", { "class": "legend", id: "legend" });
   Object.keys(STATE_COLOR).forEach(function (k) {
     legend.appendChild(el("span", {}, [el("i", { style: "background:" + STATE_COLOR[k] }), k]));
@@ -108,6 +114,7 @@
   legend.appendChild(el("span", {}, [el("i", { style: "background:#e74c3c" }), "interrupt"]));
   legend.appendChild(el("span", {}, [el("i", { style: "background:#0003;border-color:#c00" }), "lost events"]));
   legend.appendChild(el("span", {}, [el("i", { style: "background:#1f3a93" }), "message flow"]));
+  legend.appendChild(el("span", {}, [el("i", { style: "background:#8e24aa" }), "user event (click: its value)"]));
   tsec.appendChild(legend);
   if (T.cut) tsec.appendChild(el("p", { "class": "note", text: "timeline cut after the first records: " + T.cut + " later state segments not shown (kevreport --max-segments)" }));
 
@@ -117,7 +124,8 @@
   Object.keys(cpuRow).sort(function (a, b) { return a - b; }).forEach(function (c) {
     cpuRow[c] = rows.length; rows.push({ label: "CPU " + c, kind: "cpu", items: [] });
   });
-  T.threads.forEach(function (t, i) { thRow[i] = rows.length; rows.push({ label: t.name, kind: "thread", items: [] }); });
+  T.threads.forEach(function (t, i) { thRow[i] = rows.length; rows.push({ label: t.name, kind: "thread", items: [], marks: [] }); });
+  (T.user || []).forEach(function (u) { if (u[0] in thRow) rows[thRow[u[0]]].marks.push(u); });
   T.irq.forEach(function (q) { if (!(q[0] in irqRow)) { irqRow[q[0]] = rows.length; rows.push({ label: "irq " + q[0], kind: "irq", items: [] }); } });
   T.seg.forEach(function (s) {
     rows[thRow[s[0]]].items.push({ t0: s[1], t1: s[2], color: stateColor(T.states[s[3]]),
@@ -164,6 +172,13 @@
         var a = x(it.t0), b = x(it.t1);
         g.fillStyle = it.color;
         g.fillRect(a, y + (it.inner ? 6 : 2), Math.max(b - a, 0.7), RH - (it.inner ? 12 : 4));
+      });
+      g.fillStyle = "#8e24aa";
+      (r.marks || []).forEach(function (u) {
+        if (u[1] < view.t0 || u[1] > view.t1) return;
+        var px = x(u[1]);
+        g.beginPath(); g.moveTo(px, y + 1); g.lineTo(px + 4, y + RH / 2); g.lineTo(px, y + RH - 1);
+        g.lineTo(px - 4, y + RH / 2); g.closePath(); g.fill();
       });
       g.restore();
       g.fillStyle = "#222"; g.fillText(r.label.slice(0, 22), 4, y + 13);
@@ -218,6 +233,21 @@
       tip.style.display = "block"; tip.style.left = ev.clientX + 12 + "px"; tip.style.top = ev.clientY + 12 + "px";
       tip.textContent = hit.text + "\n" + fmtTime(hit.t0) + " .. " + fmtTime(hit.t1) + " (" + fmtTime(hit.t1 - hit.t0) + ")";
     } else tip.style.display = "none";
+  });
+  // The user event under a point of the canvas (within 5 px), or null.
+  function markAt(px, py) {
+    var ri = Math.floor((py - AXIS) / RH), best = null, bd = 6;
+    if (ri < 0 || ri >= rows.length) return null;
+    (rows[ri].marks || []).forEach(function (u) { var d = Math.abs(x(u[1]) - px); if (d < bd) { bd = d; best = u; } });
+    return best;
+  }
+  function showMark(u) {
+    detail.textContent = "user event " + u[2] + " on " + T.threads[u[0]].name + " at " + fmtTime(u[1]) +
+      ": " + (u[3] === "" ? "(no value)" : u[3]);
+  }
+  canvas.addEventListener("click", function (ev) {
+    var r = canvas.getBoundingClientRect(), u = markAt(ev.clientX - r.left, ev.clientY - r.top);
+    if (u) showMark(u);
   });
   document.getElementById("zoom-in").onclick = function () { zoom(0.5); };
   document.getElementById("zoom-out").onclick = function () { zoom(2); };
@@ -311,7 +341,8 @@
 
   // ---- lost events -----------------------------------------------------------------------------
   var lo = section("lost", "Lost events");
-  if (!S.lost_windows.length) lo.appendChild(el("p", { text: "No event was lost." }));
+  if (tr.damaged) lo.appendChild(el("p", { "class": "loss", text: "Unknown after byte offset " + tr.damaged.offset + ": the file is damaged there." }));
+  if (!S.lost_windows.length) lo.appendChild(el("p", { text: tr.damaged ? "No event was lost before the damage." : "No event was lost." }));
   else {
     lo.appendChild(table(["CPU", "from", "to", "lost", "classes around the gap"], S.lost_windows.map(function (g) {
       return [g.cpu, fmtTime(g.t0 - tr.first), g.after_end ? "end of trace" : fmtTime(g.t1 - tr.first), g.lost,
@@ -319,6 +350,14 @@
     })));
     lo.appendChild(el("p", { "class": "note", text: "Results spanning these windows (state times, latencies, message matching) may be wrong there." }));
   }
+
+  // ---- user events -----------------------------------------------------------------------------
+  var ue = section("user", "User events");
+  if (!S.user_events.length) ue.appendChild(el("p", { text: "No user events in this trace." }));
+  else ue.appendChild(table(["id", "process", "count", "first", "last"], S.user_events.map(function (u) {
+    return [u.id, u.pid + " " + u.process, u.count, fmtTime(u.first - tr.first), fmtTime(u.last - tr.first)];
+  })));
+  if (S.user_events_not_listed) ue.appendChild(el("p", { "class": "note", text: S.user_events_not_listed + " more user events not listed." }));
 
   resize();
   // "#selftest": drive the zoom and pan controls the way a user would, and record the views
@@ -338,6 +377,14 @@
     seen.push(view.t1 - view.t0 < w0 ? "wheel:ok" : "wheel:bad");
     document.getElementById("zoom-reset").click();
     seen.push(view.t0 === 0 ? "reset:ok" : "reset:bad");
+    // a click on the first user event's marker shows its value
+    var first = null;
+    rows.forEach(function (row, i) { (row.marks || []).forEach(function (u) { if (!first) first = [u, i]; }); });
+    if (first) {
+      r = canvas.getBoundingClientRect();
+      canvas.dispatchEvent(new MouseEvent("click", { clientX: r.left + x(first[0][1]), clientY: r.top + AXIS + first[1] * RH + RH / 2, bubbles: true }));
+      seen.push(detail.textContent.indexOf(first[0][3]) >= 0 && detail.textContent.indexOf("user event " + first[0][2]) === 0 ? "user:ok" : "user:bad");
+    }
     document.body.setAttribute("data-selftest", seen.join(" "));
   }
   document.body.setAttribute("data-ready", "1");
