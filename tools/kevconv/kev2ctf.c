@@ -37,6 +37,7 @@ struct stream {
     size_t len, cap;
     int open;             // a packet is being filled
     uint64_t begin, last; // packet begin time, last time written in it
+    uint64_t end;         // end time of the last packet written (the next may not begin earlier)
     uint64_t seq;         // packets written
     uint64_t discarded;   // events lost on this CPU so far (the CTF counter)
     uint64_t nev;         // events in the open packet
@@ -174,6 +175,7 @@ static void close_packet(struct conv *c, unsigned cpu, uint64_t end)
         s->len = len;
     }
     flush_packet(c, s, end, s->discarded);
+    s->end = end;
     s->open = 0;
 }
 
@@ -523,6 +525,8 @@ static void trailing_losses(struct conv *c, const struct kev_reader *r)
         if (lost <= s->discarded)
             continue;
         uint64_t at = s->last > t ? s->last : t;
+        if (at < s->end) // after the last packet (a BUFFER_END may follow the last event)
+            at = s->end;
         open_packet(c, cpu, at);
         s->discarded = lost;
         close_packet(c, cpu, at);
