@@ -18,7 +18,10 @@
 #     (ftrace_cpu_overrun_delta), both 0 on a lossless trace;
 #   - a ClockSnapshot with BOOTTIME (the primary clock) and REALTIME; SystemInfo;
 #   - process tree: a process's pid is its main thread's tid, every thread's tgid a process,
-#     every tid in a sched event is in the tree (or 0, idle).
+#     every tid in a sched event is in the tree (or 0, idle);
+#   - message flows (track events): every track event's track is described, a thread track
+#     has the tree's pid and tid, every flow id has at least two points (no start-only flow)
+#     and nothing after its terminating point.
 # Scenario checks (kevscen): one sched_switch per RUNNING event, the worker's CPU time from
 # the sched_switch sequence, interrupts, names.
 # usage: check_perfetto.py [-l LOST] [-b BOOT_EPOCH_S] FILE [EXPECT-FILE RUNNING-EVENTS]
@@ -75,7 +78,9 @@ def fields(b):
                 raise ValueError("field %d runs past its message" % f)
             v, i = b[i:i + ln], i + ln
         else:
-            raise ValueError("unexpected wire type %d" % wt)
+            if wt != 1:
+                raise ValueError("unexpected wire type %d" % wt)
+            v, i = b[i:i + 8], i + 8
         out.append((f, v))
     return out
 
@@ -107,6 +112,9 @@ lost_bundles = {}  # cpu -> bundles with lost_events
 stats = {}  # phase -> {cpu: overrun}
 clocks, primary, sysinfo = {}, None, None
 ppids = {}
+descr = {}  # track uuid -> (pid, tid) or None for a non-thread track
+flowpts = {}  # flow id -> [(ts, terminating)]
+tevents = []
 for pkt in decoded:
     d = dict(pkt)
     ok_seq &= 10 in d
@@ -119,6 +127,17 @@ for pkt in decoded:
                 primary = v
     if 45 in d:
         sysinfo = dict(fields(d[45]))
+    if 60 in d:
+        td = dict(fields(d[60]))
+        th = dict(fields(td[4])) if 4 in td else None
+        descr[td.get(1)] = (sint(th.get(1, 0)), sint(th.get(2, 0))) if th else None
+    if 11 in d:
+        te = fields(d[11])
+        tevents.append((d.get(8, 0), dict(te).get(11)))
+        for f, v in te:
+            if f in (47, 48):
+                flowpts.setdefault(int.from_bytes(v, "little") if isinstance(v, bytes) else v,
+                                   []).append((d.get(8, 0), f == 48))
     if 34 in d:
         st = fields(d[34])
         ph = dict(st).get(1)
@@ -219,6 +238,14 @@ seen = {sint(f.get(k, 0)) for c, t, p, kd, f in events if kd in (SWITCH, WAKING)
         for k in ((2, 6) if kd == SWITCH else (2,))}
 check("importer: every tid in sched events is in the process tree (or 0)",
       all(t == 0 or t in threads for t in seen), sorted(t for t in seen if t and t not in threads))
+check("importer: every track event is on a described track (%d events)" % len(tevents),
+      all(u in descr for t, u in tevents), [u for t, u in tevents if u not in descr][:5])
+check("importer: thread tracks have the process tree's pid and tid",
+      all(v is None or v[1] == 0 or (v[1] in threads and threads[v[1]][1] == v[0])
+          for v in descr.values()), [v for v in descr.values() if v and v[1] and v[1] not in threads][:5])
+badflow = [k for k, p in flowpts.items() if len(p) < 2 or any(term for ts, term in sorted(p)[:-1])]
+check("importer: message flows have two points or more, terminated last (%d flows)" % len(flowpts),
+      not badflow, badflow[:5])
 if not full:
     sys.exit(1 if fails else 0)
 R = int(exp["rounds"][0])

@@ -13,7 +13,12 @@
 // - a ClockSnapshot: trace time is BOOTTIME (ns since boot, ftrace's default clock), with
 //   REALTIME = the header's BOOT_DATE at 0, so wall-clock time reaches the UI; SystemInfo
 //   (utsname, CPUs); a ProcessTree with the same ids as every converter (kx_ids.h).
-// Kernel calls and messages are in kev2json's output; this file is for the system views.
+// - messages as track events: a zero-length (instant) TrackEvent on the sender's thread track
+//   at the send, on the server's at the receive and on the client's at the reply, joined by
+//   the message's flow id (terminated at the reply, or at the receive of a pulse), on thread
+//   tracks described by TrackDescriptors with the same pid and tid as the scheduling events;
+//   written once the message is received, so no flow has only a start.
+// Kernel calls are in kev2json's output.
 // Wire format: protobuf varints and length-delimited fields, written by the small encoder
 // below. Field numbers (perfetto.protos): Trace.packet 1; TracePacket: ftrace_events 1,
 // process_tree 2, clock_snapshot 6, timestamp 8, trusted_packet_sequence_id 10,
@@ -25,11 +30,16 @@
 // processes 1 {pid 1, ppid 2, cmdline 3}, threads 2 {tid 1, name 2, tgid 3}; ClockSnapshot:
 // clocks 1 {clock_id 1, timestamp 2}, primary_trace_clock 2 (REALTIME 1, BOOTTIME 6);
 // FtraceStats: phase 1 (START 1, END 2), cpu_stats 2 {cpu 1, overrun 3}; SystemInfo:
-// utsname 1 {sysname 1, version 2, release 3, machine 4}, num_cpus 8.
+// utsname 1 {sysname 1, version 2, release 3, machine 4}, num_cpus 8; TracePacket
+// track_event 11, sequence_flags 13 (1: incremental state cleared), track_descriptor 60;
+// TrackDescriptor: uuid 1, name 2, thread 4 {pid 1, tid 2, thread_name 5}; TrackEvent:
+// type 9 (INSTANT 3), track_uuid 11, name 23, flow_ids 47 and terminating_flow_ids 48
+// (fixed64).
 #include <stdlib.h>
 #include <string.h>
 
 #include "kx_ids.h"
+#include "kx_msg.h"
 
 static void usage(FILE *f)
 {
@@ -110,7 +120,14 @@ struct conv {
     struct pb ev, sub, pkt;
     uint64_t written, packets;
     int werr;
+    struct kx_msgs *q;
+    uint8_t described[KX_MAX_THREADS + 1]; // a TrackDescriptor was written (last: irq tracks)
+    uint8_t irq_described[1024];
+    int seq_started;                       // the track-event sequence has begun
+    uint64_t flows;                        // flow events written
 };
+
+#define SEQ_TRACKS 200u // trusted_packet_sequence_id of the track descriptors and events
 
 static uint64_t ns(const struct conv *c, uint64_t cycles)
 {
@@ -232,6 +249,86 @@ static void int_event(struct conv *c, const struct kev_event *e)
               e->ev == KEV_INT_ENTER ? 36 : 37);
 }
 
+static void pb_fixed64(struct pb *b, unsigned field, uint64_t v)
+{
+    pb_varint(b, (uint64_t)field << 3 | 1);
+    pb_reserve(b, 8);
+    for (unsigned i = 0; i < 8; i++)
+        b->p[b->len++] = (uint8_t)(v >> (8 * i));
+}
+
+// Track uuid of a thread (by its Linux tid) or of an interrupt that sent a pulse.
+static uint64_t track_uuid(const struct conv *c, int th, unsigned irq)
+{
+    return irq ? 0x200000000ull + irq : 0x100000000ull + (uint32_t)kx_ltid(c->m, th);
+}
+
+// The track's TrackDescriptor, once, before its first event.
+static void describe(struct conv *c, int th, unsigned irq)
+{
+    uint8_t *done = irq ? &c->irq_described[(irq - 1) % 1024u]
+                        : &c->described[th >= 0 ? (unsigned)th : KX_MAX_THREADS];
+    if (*done)
+        return;
+    *done = 1;
+    struct pb d = { 0 };
+    pb_int(&d, 1, (int64_t)track_uuid(c, th, irq));
+    if (irq) {
+        char name[24];
+        snprintf(name, sizeof(name), "irq %u", irq - 1);
+        pb_str(&d, 2, name);
+    } else {
+        c->sub.len = 0;
+        pb_int(&c->sub, 1, kx_lpid(c->m, th));
+        pb_int(&c->sub, 2, kx_ltid(c->m, th));
+        pb_str(&c->sub, 5, kx_lcomm(c->m, th));
+        pb_bytes(&d, 4, c->sub.p, c->sub.len);
+    }
+    c->pkt.len = 0;
+    pb_bytes(&c->pkt, 60, d.p, d.len);
+    pb_int(&c->pkt, 10, SEQ_TRACKS);
+    if (!c->seq_started)
+        pb_int(&c->pkt, 13, 1), c->seq_started = 1;
+    put_packet(c);
+    free(d.p);
+}
+
+// One flow point of message g: an instant on the track with the flow id (field 47, or 48
+// to terminate the flow).
+static void flow_point(struct conv *c, const struct kx_msg *g, int th, unsigned irq, uint64_t t,
+                       const char *what, unsigned flow_field)
+{
+    describe(c, th, irq);
+    struct pb te = { 0 };
+    char name[32];
+    snprintf(name, sizeof(name), "%s %s", g->pulse ? "pulse" : "msg", what);
+    pb_int(&te, 9, 3);
+    pb_int(&te, 11, (int64_t)track_uuid(c, th, irq));
+    pb_str(&te, 23, name);
+    pb_fixed64(&te, flow_field, g->id);
+    c->pkt.len = 0;
+    pb_int(&c->pkt, 8, (int64_t)ns(c, t));
+    pb_bytes(&c->pkt, 11, te.p, te.len);
+    pb_int(&c->pkt, 10, SEQ_TRACKS);
+    put_packet(c);
+    free(te.p);
+    c->flows++;
+}
+
+static void comm_event(struct conv *c, const struct kev_event *e)
+{
+    const struct kx_msg *g;
+    enum kx_msg_step step = kx_msgs_event(c->q, c->m, e, &g);
+    if (step == KX_MSG_RECV && g->server >= 0 && (g->client >= 0 || g->irq)) {
+        flow_point(c, g, g->client, g->irq, g->t_send, "send", 47);
+        flow_point(c, g, g->server, 0, e->t64, "receive", g->pulse ? 48 : 47);
+    } else if (step == KX_MSG_REPLY) {
+        if (g->client >= 0 && g->server >= 0)
+            flow_point(c, g, g->client, 0, e->t64, "reply", 48);
+        kx_msgs_release(c->q, g);
+    }
+}
+
 static int on_event(void *user, struct kev_reader *r, const struct kev_event *e)
 {
     (void)r;
@@ -240,6 +337,8 @@ static int on_event(void *user, struct kev_reader *r, const struct kev_event *e)
         thread_event(c, e);
     else if (e->cls == KEV_C_INT && e->nw >= 1)
         int_event(c, e);
+    else if (e->cls == KEV_C_COMM)
+        comm_event(c, e);
     else if (e->cls == KEV_C_CONTROL && e->ev == KEV_CTL_DROPPED && e->nw >= 1) {
         flush_bundle(c, e->cpu); // the events before the gap; the next bundle says "lost"
         c->lost[e->cpu] += e->w[0];
@@ -387,6 +486,9 @@ int main(int argc, char **argv)
         return 1;
     static struct conv c;
     static struct kx_model m;
+    static struct kx_msgs q;
+    kx_msgs_init(&q);
+    c.q = &q;
     c.f = fopen(out, "wb");
     if (!c.f) {
         perror(out);

@@ -20,7 +20,7 @@ $(H)/kev2json: $(call host_objs,$(KC)/kev2json.c $(KC)/kx_msg.c $(KC_DECODE))
 	@echo "  LINK    $@"
 	$(Q)$(HOST_CC) -o $@ $^
 
-$(H)/kev2perfetto: $(call host_objs,$(KC)/kev2perfetto.c $(KC_DECODE))
+$(H)/kev2perfetto: $(call host_objs,$(KC)/kev2perfetto.c $(KC)/kx_msg.c $(KC_DECODE))
 	@echo "  LINK    $@"
 	$(Q)$(HOST_CC) -o $@ $^
 
@@ -89,7 +89,7 @@ $(HT)/$(1): $(call host_test_objs,$(2))
 endef
 $(eval $(call KC_SAN_template,kev2ctf,$(KC)/kev2ctf.c $(KC)/ctf_meta.c $(KC_DECODE)))
 $(eval $(call KC_SAN_template,kev2json,$(KC)/kev2json.c $(KC)/kx_msg.c $(KC_DECODE)))
-$(eval $(call KC_SAN_template,kev2perfetto,$(KC)/kev2perfetto.c $(KC_DECODE)))
+$(eval $(call KC_SAN_template,kev2perfetto,$(KC)/kev2perfetto.c $(KC)/kx_msg.c $(KC_DECODE)))
 $(eval $(call KC_SAN_template,kevstat,$(KC)/kevstat.c $(KC_STATS) $(KC_DECODE)))
 $(eval $(call KC_SAN_template,kevreport,$(KC)/kevreport.c $(KC)/report_assets.c $(KC_STATS) $(KC_DECODE)))
 $(eval $(call KC_SAN_template,kevscen,$(KC)/kevscen.c tools/traceprinter/kev_capture.c \
