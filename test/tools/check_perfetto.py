@@ -219,7 +219,8 @@ if want_lost is not None:
           sum(overrun.values()) == want_lost, overrun)
     lossy = sorted(c for c, v in overrun.items() if v > 0)
     check("importer: ftrace_cpu_has_data_loss on the CPUs that lost events (%s)"
-          % ",".join(map(str, lossy)), sorted(lost_bundles) == lossy, (lost_bundles, lossy))
+          % ",".join(map(str, lossy)),
+          sorted(lost_bundles) == lossy and bool(lost_bundles) == (want_lost > 0), (lost_bundles, lossy))
 check("importer: ClockSnapshot with BOOTTIME (primary) and REALTIME",
       6 in clocks and 1 in clocks and primary == 6, (clocks, primary))
 if want_boot is not None:
