@@ -4,7 +4,8 @@
 // with hand-built events so that each rule is checked on its own: implicit switches, the
 // documented and the kernel's way of writing receives, nested requests, pulses from an
 // interrupt, unmatched replies, stale messages (also nested ones), a full message pool,
-// interrupt-to-thread latency, kernel-call errors, lost-event windows, power-of-two buckets.
+// interrupt-to-thread latency, kernel-call errors, lost-event windows, power-of-two buckets,
+// user events per id and process, and the Linux mapping of ids and priorities (kx_ids.c).
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -13,6 +14,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "../../tools/kevconv/kx_ids.h"
 #include "../../tools/kevconv/kx_stats.h"
 
 static struct kev_reader rd; // empty: no names, 1 MHz
@@ -237,6 +239,73 @@ static void test_kcalls_and_loss(void **state)
     free(s);
 }
 
+// Ids and priorities as Linux has them: idle 0, pid = main thread's tid, kernel and LTTng
+// prios in the order the kernel schedules by.
+static void test_linux_ids(void **state)
+{
+    (void)state;
+    struct kx_stats *s = new_stats();
+    struct kx_model *m = &s->m;
+    int idle = kx_thread(m, 0, 1), a = kx_thread(m, 3, 1), b = kx_thread(m, 3, 2);
+    int idle2 = kx_thread(m, 1, 2);
+    kx_thread(m, 2, 1); // process 2 has a thread of its own
+    strcpy(m->th[idle2].name, "idle");
+    strcpy(m->th[a].comm, "srv"), strcpy(m->th[b].comm, "srv"), strcpy(m->th[b].name, "worker");
+    assert_true(kx_is_idle(m, idle) && kx_is_idle(m, idle2) && kx_is_idle(m, KX_NO_THREAD));
+    assert_false(kx_is_idle(m, a));
+    assert_int_equal(kx_ltid(m, idle), 0);
+    assert_int_equal(kx_ltid(m, idle2), 0);
+    assert_int_equal(kx_lpid(m, idle2), 0);
+    assert_int_equal(kx_ltid(m, a), 3001);
+    assert_int_equal(kx_ltid(m, b), 3002);
+    assert_int_equal(kx_lpid(m, b), 3001); // the main thread's tid
+    assert_string_equal(kx_lcomm(m, a), "srv");
+    assert_string_equal(kx_lcomm(m, b), "worker");
+    assert_string_equal(kx_lcomm(m, idle), "swapper");
+    // parents: process 1 holds only idle (ppid 0, like swapper's children); 2 is a real one
+    kx_stats_event(s, mk(KEV_C_PR_TH, KEV_PR_CREATE, 1, 1, 2, 0, 0, 2));
+    kx_stats_event(s, mk(KEV_C_PR_TH, KEV_PR_CREATE, 2, 2, 3, 0, 0, 2));
+    assert_int_equal(kx_lppid(m, 2), 0);
+    assert_int_equal(kx_lppid(m, 3), 2001);
+    // QNX 1..98 -> kernel 98..1, 99+ -> 0, idle / unknown -> 120; LTTng = kernel - 100
+    assert_int_equal(kx_kernel_prio(10), 89);
+    assert_int_equal(kx_kernel_prio(20), 79);
+    assert_true(kx_kernel_prio(20) < kx_kernel_prio(10)); // more urgent = lower
+    assert_int_equal(kx_kernel_prio(1), 98);
+    assert_int_equal(kx_kernel_prio(98), 1);
+    assert_int_equal(kx_kernel_prio(200), 0);
+    assert_int_equal(kx_kernel_prio(0), 120);
+    assert_int_equal(kx_kernel_prio(-1), 120);
+    assert_int_equal(kx_lttng_prio(10), -11);
+    assert_int_equal(kx_lttng_prio(0), 20);
+    free(s);
+}
+
+// User events are counted per (id, process of the running thread).
+static void test_user_events(void **state)
+{
+    (void)state;
+    struct kx_stats *s = new_stats();
+    th(s, KEV_TH_RUNNING, 0, 2, 1);
+    kx_stats_event(s, mk(KEV_C_USER, 7, 10, 1, 0, 0, 0, 2));
+    kx_stats_event(s, mk(KEV_C_USER, 7, 20, 2, 0, 0, 0, 2));
+    kx_stats_event(s, mk(KEV_C_USER, 8, 25, 2, 0, 0, 0, 2));
+    th(s, KEV_TH_RUNNING, 30, 4, 1);
+    kx_stats_event(s, mk(KEV_C_USER, 7, 40, 3, 0, 0, 0, 2));
+    kx_stats_finish(s);
+    assert_int_equal(s->nuser, 3);
+    assert_int_equal(s->user[0].id, 7);
+    assert_int_equal(s->user[0].pid, 2);
+    assert_int_equal(s->user[0].count, 2);
+    assert_int_equal(s->user[0].first, 10);
+    assert_int_equal(s->user[0].last, 20);
+    assert_int_equal(s->user[1].id, 8);
+    assert_int_equal(s->user[2].pid, 4);
+    assert_int_equal(s->user[2].count, 1);
+    assert_false(kx_stats_damaged(s));
+    free(s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -247,6 +316,8 @@ int main(void)
         cmocka_unit_test(test_unmatched_and_overflow),
         cmocka_unit_test(test_stale_nested),
         cmocka_unit_test(test_kcalls_and_loss),
+        cmocka_unit_test(test_linux_ids),
+        cmocka_unit_test(test_user_events),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
