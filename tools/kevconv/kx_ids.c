@@ -6,7 +6,8 @@
 
 int kx_is_idle(const struct kx_model *m, int th)
 {
-    return th < 0 || m->th[th].pid == 0 || !strcmp(m->th[th].name, "idle");
+    const char *n = th >= 0 ? m->th[th].name : "";
+    return th < 0 || m->th[th].pid == 0 || (n[0] == 'i' && !strcmp(n, "idle")); // hot: per event
 }
 
 int32_t kx_tid_of(uint32_t pid, uint32_t tid)
