@@ -15,12 +15,15 @@
 // The raw trap, kcall6() and kcall64(): user/arch/<arch>/include/kcall_arch.h.
 #include <kcall_arch.h>
 
+// A kernel-call argument: an integer or a pointer (user addresses lie below 4 GB on every
+// board, so a 64-bit pointer travels in 32 bits).
+#define KARG(a)                     ((uint32_t)(uintptr_t)(a))
 #define KCALL0(n)                   kcall6((n), 0, 0, 0, 0, 0, 0)
-#define KCALL1(n, a)                kcall6((n), (uint32_t)(a), 0, 0, 0, 0, 0)
-#define KCALL2(n, a, b)             kcall6((n), (uint32_t)(a), (uint32_t)(b), 0, 0, 0, 0)
-#define KCALL3(n, a, b, c)          kcall6((n), (uint32_t)(a), (uint32_t)(b), (uint32_t)(c), 0, 0, 0)
-#define KCALL4(n, a, b, c, d)       kcall6((n), (uint32_t)(a), (uint32_t)(b), (uint32_t)(c), (uint32_t)(d), 0, 0)
-#define KCALL5(n, a, b, c, d, e)    kcall6((n), (uint32_t)(a), (uint32_t)(b), (uint32_t)(c), (uint32_t)(d), (uint32_t)(e), 0)
+#define KCALL1(n, a)                kcall6((n), KARG(a), 0, 0, 0, 0, 0)
+#define KCALL2(n, a, b)             kcall6((n), KARG(a), KARG(b), 0, 0, 0, 0)
+#define KCALL3(n, a, b, c)          kcall6((n), KARG(a), KARG(b), KARG(c), 0, 0, 0)
+#define KCALL4(n, a, b, c, d)       kcall6((n), KARG(a), KARG(b), KARG(c), KARG(d), 0, 0)
+#define KCALL5(n, a, b, c, d, e)    kcall6((n), KARG(a), KARG(b), KARG(c), KARG(d), KARG(e), 0)
 
 // Turns a raw result into the -1/errno convention.
 int kresult(int32_t r);

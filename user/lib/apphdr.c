@@ -3,6 +3,7 @@
 // APP_NAME, APP_FLAGS, APP_PRIO, APP_MMIO_BASE and APP_MMIO_SIZE from the build. It goes in
 // .text.init.enter, which picolibc's linker script keeps first, so it sits at the slot's base.
 #include <uapi/kapi.h>
+#include <stddef.h>
 
 extern char __data_source[], __data_start[], __data_size[], __bss_start[], __bss_size[],
     __stack[];
@@ -10,6 +11,30 @@ extern char __ram_base_sym[] __asm__("__ram");
 extern char __ram_size_sym[] __asm__("__ram_size");
 void _start(uint32_t arg);
 
+#if UINTPTR_MAX > 0xffffffffu
+// 64-bit targets (AArch64): C cannot cut an address to 32 bits in a constant initializer, the
+// assembler can (32-bit absolute relocations; programs lie below 4 GB). The same header,
+// field by field, from inside a function only so that the constants reach the assembler.
+__attribute__((used)) static void app_header_emit(void)
+{
+    __asm__ volatile(".pushsection .text.init.enter, \"a\"\n"
+                     ".balign 4\n"
+                     ".global __app_header\n"
+                     "__app_header:\n"
+                     ".word %c0, %c1\n"
+                     ".asciz \"" APP_NAME "\"\n"
+                     ".org __app_header + %c2\n"
+                     ".word _start, __data_source, __data_start, __data_size, __bss_start\n"
+                     ".word __bss_size, __ram, __ram_size, __stack\n"
+                     ".word %c3, %c4, %c5, %c6\n"
+                     ".popsection"
+                     :: "i"(KAPP_MAGIC), "i"(KAPP_VERSION),
+                        "i"(offsetof(struct kapp_header, entry)), "i"(APP_FLAGS),
+                        "i"(APP_PRIO), "i"(APP_MMIO_BASE), "i"(APP_MMIO_SIZE));
+}
+_Static_assert(offsetof(struct kapp_header, mmio_size) ==
+               offsetof(struct kapp_header, entry) + 12 * 4, "header fields follow entry");
+#else
 __attribute__((section(".text.init.enter"), used))
 const struct kapp_header __app_header = {
     .magic = KAPP_MAGIC,
@@ -29,3 +54,4 @@ const struct kapp_header __app_header = {
     .mmio_base = APP_MMIO_BASE,
     .mmio_size = APP_MMIO_SIZE,
 };
+#endif

@@ -1,0 +1,34 @@
+# SPDX-License-Identifier: MIT
+# QEMU's `virt` machine with a Cortex-A53 (-cpu cortex-a53), AArch64: kernel at EL1, programs
+# at EL0 under the MMU (4 KB pages), GICv2, the generic timer (tick and cycle counter), PL011
+# console, semihosting for host files. See board_config.h for the memory map and
+# docs/aarch64.md for the port.
+ARCH        := aarch64
+CROSS       := aarch64-linux-gnu-
+# -mgeneral-regs-only: the kernel saves the FP/SIMD registers of threads but uses none itself.
+# No PIE: programs and kernel are linked for fixed addresses below 4 GB (the kernel keeps user
+# addresses in 32 bits). -mstrict-align: device memory and the MMU-off boot path.
+ARCH_CFLAGS := -march=armv8-a -mgeneral-regs-only -mstrict-align -fno-pie -fno-pic \
+               -fno-stack-protector -fno-asynchronous-unwind-tables -no-pie \
+               -Wl,--build-id=none -Wl,--no-warn-rwx-segments -Wl,-z,noexecstack \
+               -Wl,-z,max-page-size=4096
+BOARD_SRCS  := boards/common/board_data.c boards/qemu-virt-a53/board.c \
+               boards/qemu-virt-a53/uart_pl011.c
+
+# Memory plan (see board_config.h for the picture): user program slots, page-aligned.
+APP_FLASH_BASE := 0x40200000
+APP_FLASH_SLOT := 0x00040000
+APP_RAM_BASE   := 0x40800000
+APP_RAM_SLOT   := 0x00010000
+APP_MAX_SLOTS  := 16
+
+# Device windows granted to programs (base size). The device timer is the EL1 physical timer
+# of the generic timer, a system register block, not memory: the window 0x1000 0x1000 stands
+# for it (arch_mpu_switch grants EL0 access to CNTP_* through CNTKCTL_EL1 while the program
+# runs). QEMU 7.2's virt has one non-secure UART: no trace stream UART (window none).
+BOARD_DEVTIMER_WINDOW   := 0x1000 0x1000
+BOARD_TRACE_UART_WINDOW :=
+
+# picolibc for AArch64 (Debian's picolibc-aarch64-linux-gnu) with the Linux cross compiler
+# used freestanding: the specs file is found by its path.
+PICOLIBC_SPECS := /usr/lib/picolibc/aarch64-linux-gnu/picolibc.specs

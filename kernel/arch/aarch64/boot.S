@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: MIT */
+/* Entry from QEMU's -kernel (or a boot loader such as the Raspberry Pi firmware's armstub):
+ * the ELF's entry point, MMU off, at EL2 or EL1. Secondary cores (MPIDR affinity 0 != 0) wait
+ * (issue 16 will start them). At EL2 the core drops to EL1: EL1 in AArch64, the physical
+ * counter and timer open to EL1, no virtual offset, no FP traps. Then FP/SIMD is opened to
+ * EL1 and EL0 (the kernel saves the registers of threads; it uses none itself), the boot stack
+ * is taken and C starts (a64_boot). */
+#define HCR_RW        (1 << 31)
+#define SPSR_EL1H_DAIF 0x3c5
+#define CPACR_FPEN    (3 << 20)
+#define CPTR_EL2_RES1 0x33ff
+
+    .section .vectors, "ax"
+    .global reset_handler
+    .type reset_handler, %function
+reset_handler:
+    msr daifset, #0xf
+    mrs x0, mpidr_el1
+    and x0, x0, #0xff
+    cbnz x0, park
+    mrs x0, CurrentEL
+    lsr x0, x0, #2
+    cmp x0, #2
+    b.ne at_el1
+    mov x0, #HCR_RW
+    msr hcr_el2, x0
+    mov x0, #3                      /* CNTHCTL_EL2: EL1PCTEN | EL1PCEN */
+    msr cnthctl_el2, x0
+    msr cntvoff_el2, xzr
+    mov x0, #CPTR_EL2_RES1
+    msr cptr_el2, x0
+    msr sctlr_el1, xzr
+    mov x0, #SPSR_EL1H_DAIF
+    msr spsr_el2, x0
+    adr x0, at_el1
+    msr elr_el2, x0
+    eret
+at_el1:
+    mov x0, #CPACR_FPEN
+    msr cpacr_el1, x0
+    isb
+    ldr x0, =__stack_top
+    mov sp, x0
+    bl a64_boot                     /* does not return */
+park:
+    wfe
+    b park
+
+    .section .note.GNU-stack, "", %progbits

@@ -1,0 +1,76 @@
+// SPDX-License-Identifier: MIT
+// Thread contexts, kernel-call registers and the start of the first thread, AArch64.
+// The kernel-call convention (user/arch/aarch64/include/kcall_arch.h): `svc #0` with the call
+// number in x8 and the arguments in x0-x5; the result in x0 (x1: the high word of
+// ClockCycles/ClockTime). Every other register is preserved (the entry saves them all).
+#include <kernel/arch.h>
+#include <kernel/thread.h>
+#include <a64.h>
+
+// A new thread starts at entry(arg0, arg1) with lr = 0, so returning from entry faults, on a
+// 16-byte aligned stack. Programs run at EL0, the kernel's threads at EL1t (on SP_EL0), all
+// with interrupts unmasked. A thread created by a thread of the same process shares its
+// thread pointer (picolibc's TLS block, set once by the program's _start).
+bool arch_thread_setup(struct thread *t, uint32_t entry, uint32_t arg0, uint32_t arg1,
+                       uint32_t stack_top, bool privileged)
+{
+    kmemset(&t->ctx, 0, sizeof(t->ctx));
+    t->ctx.x[0] = arg0;
+    t->ctx.x[1] = arg1;
+    t->ctx.pc = entry;
+    t->ctx.sp = stack_top & ~15u;
+    t->ctx.pstate = privileged ? SPSR_EL1T : SPSR_EL0T;
+    if (k_current && k_current != t && k_current->proc && k_current->proc == t->proc)
+        t->ctx.tpidr = k_current->ctx.tpidr;
+    return true;
+}
+
+uint32_t arch_call_number(const struct thread *t)
+{
+    return (uint32_t)t->ctx.x[8];
+}
+
+uint32_t arch_thread_pc(const struct thread *t)
+{
+    return (uint32_t)t->ctx.pc;
+}
+
+uint32_t arch_call_arg(const struct thread *t, unsigned i)
+{
+    return i < 6 ? (uint32_t)t->ctx.x[i] : 0;
+}
+
+uint32_t arch_call_result(const struct thread *t, unsigned i)
+{
+    return (uint32_t)t->ctx.x[i ? 1 : 0];
+}
+
+// Results are 32-bit values (int32_t to the caller): x0 holds them zero-extended, and the
+// caller's kcall6 reads w0.
+void arch_set_result(struct thread *t, uint32_t r0)
+{
+    t->ctx.x[0] = r0;
+}
+
+void arch_set_result2(struct thread *t, uint32_t r0, uint32_t r1)
+{
+    t->ctx.x[0] = r0;
+    t->ctx.x[1] = r1;
+}
+
+static uint64_t boot_stack[128] __attribute__((aligned(16)));
+
+_Noreturn void arch_start(struct thread *boot)
+{
+    k_current = boot;
+    boot->state = THS_RUNNING;
+    a64_start_boot_thread((uint64_t)(uintptr_t)&boot_stack[ARRAY_SIZE(boot_stack)]);
+}
+
+// The idle thread runs at EL1t with interrupts unmasked; every interrupt leaves it for the
+// kernel.
+void arch_idle_loop(void)
+{
+    for (;;)
+        __asm__ volatile("wfi");
+}

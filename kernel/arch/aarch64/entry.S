@@ -1,0 +1,219 @@
+/* SPDX-License-Identifier: MIT */
+/* Exception vectors, trap entry and exit, AArch64. Every way into the kernel (svc, the tick and
+ * device interrupts, faults of programs at EL0 and of the kernel's own threads at EL1t) saves
+ * the thread's whole state into k_current->ctx (struct arch_context, the first member of struct
+ * thread), switches to the kernel's translation table (a64_kernel_ttbr: everything EL1 RW; the
+ * user table has the running process's read-only maps read-only for EL1 too), and runs
+ * a64_kernel_entry on the kernel stack (SP_EL1: threads never run on it, so it is empty at
+ * every entry). On the way out it restores whichever thread k_current names, with the user
+ * table when that thread runs at EL0, and erets. The kernel runs with interrupts masked, so
+ * entries never nest; an exception taken on SP_EL1 is a kernel bug (a64_kernel_fault).
+ * Single core: k_current and the kernel stack are the one core's (issue 16 makes them per-CPU
+ * through TPIDR_EL1). */
+#include <a64.h>
+
+    .macro SAVE_AND_ENTER source
+    stp x0, x1, [sp, #-16]!
+    adrp x0, k_current
+    ldr x0, [x0, :lo12:k_current]
+    stp x2, x3, [x0, #16]
+    stp x4, x5, [x0, #32]
+    stp x6, x7, [x0, #48]
+    stp x8, x9, [x0, #64]
+    stp x10, x11, [x0, #80]
+    stp x12, x13, [x0, #96]
+    stp x14, x15, [x0, #112]
+    stp x16, x17, [x0, #128]
+    stp x18, x19, [x0, #144]
+    stp x20, x21, [x0, #160]
+    stp x22, x23, [x0, #176]
+    stp x24, x25, [x0, #192]
+    stp x26, x27, [x0, #208]
+    stp x28, x29, [x0, #224]
+    str x30, [x0, #240]
+    ldp x2, x3, [sp], #16
+    stp x2, x3, [x0, #0]
+    mov x1, #\source
+    b a64_save_rest
+    .endm
+
+    .macro BAD kind
+    mov x0, #\kind
+    mrs x1, elr_el1
+    mrs x2, spsr_el1
+    b a64_bad_vector
+    .endm
+
+    .text
+    .balign 2048
+    .global a64_vectors
+a64_vectors:
+    /* Current EL with SP_EL0: the kernel's threads (idle, boot) at EL1t. */
+    .balign 128
+    SAVE_AND_ENTER A64_ENTRY_SYNC
+    .balign 128
+    SAVE_AND_ENTER A64_ENTRY_IRQ
+    .balign 128
+    BAD 2
+    .balign 128
+    BAD 3
+    /* Current EL with SP_EL1: the kernel itself. */
+    .balign 128
+    b a64_kernel_sync
+    .balign 128
+    BAD 5
+    .balign 128
+    BAD 6
+    .balign 128
+    BAD 7
+    /* Lower EL, AArch64: programs. */
+    .balign 128
+    SAVE_AND_ENTER A64_ENTRY_SYNC
+    .balign 128
+    SAVE_AND_ENTER A64_ENTRY_IRQ
+    .balign 128
+    BAD 10
+    .balign 128
+    SAVE_AND_ENTER A64_ENTRY_SYNC     /* SError: reported as a fault of the program */
+    /* Lower EL, AArch32: never entered (EL0 is AArch64 only here). */
+    .balign 128
+    BAD 12
+    .balign 128
+    BAD 13
+    .balign 128
+    BAD 14
+    .balign 128
+    BAD 15
+
+/* x0 = k_current, x1 = source; x0-x30 saved. */
+a64_save_rest:
+    mrs x2, sp_el0
+    str x2, [x0, #A64_CTX_SP]
+    mrs x2, elr_el1
+    mrs x3, spsr_el1
+    stp x2, x3, [x0, #A64_CTX_PC]
+    mrs x2, tpidr_el0
+    mrs x3, esr_el1
+    stp x2, x3, [x0, #A64_CTX_TPIDR]
+    mrs x2, far_el1
+    mrs x3, fpcr
+    stp x2, x3, [x0, #A64_CTX_FAR]
+    mrs x2, fpsr
+    str x2, [x0, #A64_CTX_FPCR + 8]
+    add x2, x0, #A64_CTX_Q
+    stp q0, q1, [x2, #0]
+    stp q2, q3, [x2, #32]
+    stp q4, q5, [x2, #64]
+    stp q6, q7, [x2, #96]
+    stp q8, q9, [x2, #128]
+    stp q10, q11, [x2, #160]
+    stp q12, q13, [x2, #192]
+    stp q14, q15, [x2, #224]
+    stp q16, q17, [x2, #256]
+    stp q18, q19, [x2, #288]
+    stp q20, q21, [x2, #320]
+    stp q22, q23, [x2, #352]
+    stp q24, q25, [x2, #384]
+    stp q26, q27, [x2, #416]
+    stp q28, q29, [x2, #448]
+    stp q30, q31, [x2, #480]
+    adrp x2, a64_kernel_ttbr
+    ldr x2, [x2, :lo12:a64_kernel_ttbr]
+    msr ttbr0_el1, x2
+    isb
+    adrp x2, a64_kstack_top
+    add x2, x2, :lo12:a64_kstack_top
+    mov sp, x2
+    mov x0, x1
+    bl a64_kernel_entry             /* the kernel's work for this entry, and what it left */
+
+    /* Resume k_current. */
+    adrp x0, k_current
+    ldr x0, [x0, :lo12:k_current]
+    add x2, x0, #A64_CTX_Q
+    ldp q0, q1, [x2, #0]
+    ldp q2, q3, [x2, #32]
+    ldp q4, q5, [x2, #64]
+    ldp q6, q7, [x2, #96]
+    ldp q8, q9, [x2, #128]
+    ldp q10, q11, [x2, #160]
+    ldp q12, q13, [x2, #192]
+    ldp q14, q15, [x2, #224]
+    ldp q16, q17, [x2, #256]
+    ldp q18, q19, [x2, #288]
+    ldp q20, q21, [x2, #320]
+    ldp q22, q23, [x2, #352]
+    ldp q24, q25, [x2, #384]
+    ldp q26, q27, [x2, #416]
+    ldp q28, q29, [x2, #448]
+    ldp q30, q31, [x2, #480]
+    ldp x2, x3, [x0, #A64_CTX_FPCR]
+    msr fpcr, x2
+    msr fpsr, x3
+    ldr x2, [x0, #A64_CTX_TPIDR]
+    msr tpidr_el0, x2
+    ldr x2, [x0, #A64_CTX_SP]
+    msr sp_el0, x2
+    ldp x2, x3, [x0, #A64_CTX_PC]
+    msr elr_el1, x2
+    msr spsr_el1, x3
+    /* A thread at EL0 runs on the user table; the kernel's threads keep the kernel's. */
+    tst x3, #0xf
+    b.ne 1f
+    adrp x2, a64_user_ttbr
+    ldr x2, [x2, :lo12:a64_user_ttbr]
+    msr ttbr0_el1, x2
+    isb
+1:  ldp x2, x3, [x0, #16]
+    ldp x4, x5, [x0, #32]
+    ldp x6, x7, [x0, #48]
+    ldp x8, x9, [x0, #64]
+    ldp x10, x11, [x0, #80]
+    ldp x12, x13, [x0, #96]
+    ldp x14, x15, [x0, #112]
+    ldp x16, x17, [x0, #128]
+    ldp x18, x19, [x0, #144]
+    ldp x20, x21, [x0, #160]
+    ldp x22, x23, [x0, #176]
+    ldp x24, x25, [x0, #192]
+    ldp x26, x27, [x0, #208]
+    ldp x28, x29, [x0, #224]
+    ldr x30, [x0, #240]
+    ldp x0, x1, [x0, #0]
+    eret
+
+/* A synchronous exception on SP_EL1: the kernel faulted. */
+a64_kernel_sync:
+    mrs x0, esr_el1
+    mrs x1, elr_el1
+    mrs x2, far_el1
+    mrs x3, spsr_el1
+    bl a64_kernel_fault             /* does not return */
+
+a64_bad_vector:
+    bl a64_unexpected               /* does not return */
+
+/* a64_start_boot_thread(stack_top): leaves the boot code for the first kernel entry. The boot
+ * pseudo thread (EL1t, on the given stack) makes its one kernel call, ThreadExit; the kernel
+ * then resumes the first real thread. */
+    .global a64_start_boot_thread
+    .type a64_start_boot_thread, %function
+a64_start_boot_thread:
+    msr sp_el0, x0
+    adrp x1, a64_kstack_top
+    add x1, x1, :lo12:a64_kstack_top
+    mov sp, x1
+    msr spsel, #0                   /* run on SP_EL0 from here, as a kernel thread (EL1t) */
+    mov x8, #2                      /* KC_ThreadExit */
+    mov x0, #0
+    svc #0
+2:  wfi
+    b 2b
+
+    .bss
+    .balign 16
+    .space 16384
+    .global a64_kstack_top
+a64_kstack_top:
+
+    .section .note.GNU-stack, "", %progbits

@@ -1,0 +1,49 @@
+// SPDX-License-Identifier: MIT
+// AArch64 definitions shared by the arch layer and the virt board: the context offsets
+// entry.S uses, the entry sources, and the arch-internal entry points.
+#ifndef A64_H
+#define A64_H
+
+// Offsets in struct arch_context (arch_context.h).
+#define A64_CTX_SP     248
+#define A64_CTX_PC     256
+#define A64_CTX_TPIDR  272
+#define A64_CTX_FAR    288
+#define A64_CTX_FPCR   296
+#define A64_CTX_Q      320
+#define A64_CTX_SIZE   832
+
+// What brought the CPU into the kernel (entry.S -> a64_kernel_entry).
+#define A64_ENTRY_SYNC 0        // svc or a fault, from EL0 or a kernel thread (EL1t)
+#define A64_ENTRY_IRQ  1
+
+#define SPSR_EL0T      0x0u
+#define SPSR_EL1T      0x4u
+
+#ifndef __ASSEMBLER__
+#include <stdint.h>
+
+#define A64_SYSREG_READ(name) ({ uint64_t v_; __asm__ volatile("mrs %0, " #name : "=r"(v_)); v_; })
+#define A64_SYSREG_WRITE(name, v) __asm__ volatile("msr " #name ", %0" :: "r"((uint64_t)(v)) : "memory")
+
+static inline void a64_isb(void) { __asm__ volatile("isb" ::: "memory"); }
+
+// cpu.c
+_Noreturn void a64_boot(void);
+void a64_kernel_entry(unsigned source);
+// entry.S
+extern uint8_t a64_vectors[];
+extern uint8_t a64_kstack_top[];
+_Noreturn void a64_start_boot_thread(uint64_t stack_top);
+// gic_timer.c
+void a64_gic_init(void);
+unsigned a64_irq_kind(void);
+bool a64_more_work(unsigned *kind);
+// fault.c
+_Noreturn void a64_kernel_fault(uint64_t esr, uint64_t elr, uint64_t far, uint64_t spsr);
+// mmu.c
+void a64_mmu_init(void);
+extern uint64_t a64_kernel_ttbr, a64_user_ttbr;
+#endif
+
+#endif

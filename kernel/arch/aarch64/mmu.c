@@ -1,0 +1,174 @@
+// SPDX-License-Identifier: MIT
+// Memory protection, AArch64: the MMU with 4 KB pages, identity-mapped (programs are linked
+// for their slots, one address space). Two translation tables, both non-global (nG) so that
+// switching between them needs no TLB flush (ASID 0 for the kernel's, 1 for the user's):
+//   the kernel's  everything EL1 read-write, nothing for EL0; the kernel runs on it
+//   the user's    the same, plus the running process's memory open to EL0:
+//                   its RAM slot       read-write, execute-never
+//                   its flash slot     read-only, executable (code, constants, .data image)
+//                   its maps           read-only (the trace ring for its logger, the D
+//                                      engine's block for its consumer); AArch64 has no
+//                                      "EL1 writes, EL0 reads" encoding, which is why the
+//                                      kernel works on a table of its own
+//                   its device window  memory pages, or the device timer's pseudo window
+//                                      (CNTKCTL_EL1.EL0PTEN: CNTP_* open to EL0)
+// Programs run on the user table, and the kernel's own threads and the kernel on the
+// kernel's (entry.S switches). Everything outside code memory (the kernel image and the
+// program slots) is execute-never at every level; devices are Device-nGnRnE, kernel only.
+// RAM beyond PAGEMAP_SIZE is mapped in 2 MB blocks, kernel only.
+// Level 1 covers 512 GB with 1 GB entries (T0SZ 25): entry 0 holds the devices, entry 1 RAM.
+#include <kernel/arch.h>
+#include <kernel/proc.h>
+#include <a64.h>
+#include <board_config.h>
+
+#define PAGE        4096u
+#define NPAGES      (PAGEMAP_SIZE / PAGE)
+#define BLOCK_2M    0x200000u
+
+#define D_TABLE     0x3ull
+#define D_BLOCK     0x1ull
+#define D_PAGE      0x3ull
+#define ATTR_NORMAL (0ull << 2)     // MAIR index 0: normal, write-back
+#define ATTR_DEVICE (1ull << 2)     // MAIR index 1: Device-nGnRnE
+#define AP_EL0      (1ull << 6)     // AP[1]: EL0 access
+#define AP_RO       (1ull << 7)     // AP[2]: read-only
+#define SH_INNER    (3ull << 8)
+#define AF          (1ull << 10)
+#define NG          (1ull << 11)
+#define PXN         (1ull << 53)
+#define UXN         (1ull << 54)
+
+#define ASID_USER   (1ull << 48)
+
+#define CNTKCTL_EL0PCTEN (1u << 0)
+#define CNTKCTL_EL0VCTEN (1u << 1)
+#define CNTKCTL_EL0PTEN  (1u << 9)
+
+static uint64_t k_l1[512] __attribute__((aligned(PAGE)));
+static uint64_t u_l1[512] __attribute__((aligned(PAGE)));
+static uint64_t dev_l2[512] __attribute__((aligned(PAGE)));
+static uint64_t k_l2[512] __attribute__((aligned(PAGE)));
+static uint64_t u_l2[512] __attribute__((aligned(PAGE)));
+static uint64_t k_l3[NPAGES] __attribute__((aligned(PAGE)));
+static uint64_t u_l3[NPAGES] __attribute__((aligned(PAGE)));
+
+uint64_t a64_kernel_ttbr, a64_user_ttbr;
+
+// What the current process was given, to take back at the next switch.
+struct grant {
+    uint32_t base, size;
+};
+static struct grant granted[5];
+static unsigned ngranted;
+
+static bool in_code(uint64_t a)
+{
+    return a >= CODE_MEM_BASE && a - CODE_MEM_BASE < CODE_MEM_SIZE;
+}
+
+// The kernel's entry for page i of the page map: EL1 read-write, executable in code memory.
+static uint64_t kernel_pte(uint32_t i)
+{
+    uint64_t a = RAM_BASE + (uint64_t)i * PAGE;
+    return a | D_PAGE | ATTR_NORMAL | SH_INNER | AF | NG | UXN | (in_code(a) ? 0 : PXN);
+}
+
+void a64_mmu_init(void)
+{
+    for (uint32_t i = 0; i < NPAGES; i++)
+        k_l3[i] = u_l3[i] = kernel_pte(i);
+    // Page 0 of RAM holds QEMU's device tree: left mapped for the kernel (harmless), and
+    // nothing of the kernel's lies below CODE_MEM_BASE.
+    for (uint32_t i = 0; i < 512; i++) {
+        uint64_t a = (uint64_t)i * BLOCK_2M;
+        dev_l2[i] = (a >= DEV_BASE && a - DEV_BASE < DEV_SIZE)
+                        ? (a | D_BLOCK | ATTR_DEVICE | AF | NG | PXN | UXN) : 0;
+        uint64_t r = RAM_BASE + a;
+        if (a < PAGEMAP_SIZE) {
+            k_l2[i] = (uint64_t)(uintptr_t)&k_l3[a / PAGE] | D_TABLE;
+            u_l2[i] = (uint64_t)(uintptr_t)&u_l3[a / PAGE] | D_TABLE;
+        } else if (a < RAM_SIZE) {
+            k_l2[i] = u_l2[i] = r | D_BLOCK | ATTR_NORMAL | SH_INNER | AF | NG | PXN | UXN;
+        } else {
+            k_l2[i] = u_l2[i] = 0;
+        }
+    }
+    k_l1[0] = u_l1[0] = (uint64_t)(uintptr_t)dev_l2 | D_TABLE;
+    k_l1[1] = (uint64_t)(uintptr_t)k_l2 | D_TABLE;
+    u_l1[1] = (uint64_t)(uintptr_t)u_l2 | D_TABLE;
+    a64_kernel_ttbr = (uint64_t)(uintptr_t)k_l1;
+    a64_user_ttbr = (uint64_t)(uintptr_t)u_l1 | ASID_USER;
+
+    A64_SYSREG_WRITE(mair_el1, 0x00ffull);          // 0: normal WB RA WA, 1: Device-nGnRnE
+    // T0SZ 25 (39-bit), walks inner/outer write-back, inner shareable, 4 KB granule;
+    // EPD1: no TTBR1 walks; IPS 32 bits; 8-bit ASIDs from TTBR0.
+    A64_SYSREG_WRITE(tcr_el1, 25ull | 1ull << 8 | 1ull << 10 | 3ull << 12 | 1ull << 23);
+    A64_SYSREG_WRITE(ttbr0_el1, a64_kernel_ttbr);
+    A64_SYSREG_WRITE(cntkctl_el1, CNTKCTL_EL0VCTEN);
+    __asm__ volatile("dsb ish\n\ttlbi vmalle1\n\tdsb ish\n\tisb" ::: "memory");
+    // M, C, I; SA0 off; DZE, UCT, UCI (EL0 may use DC ZVA and read CTR_EL0: picolibc's string
+    // functions do); nTWI, nTWE; the ARMv8.0 RES1 bits.
+    uint64_t sctlr = 0x30d00800ull | 1u << 0 | 1u << 2 | 1u << 12 | 1u << 14 | 1u << 15 |
+                     1u << 16 | 1u << 18 | 1u << 26;
+    A64_SYSREG_WRITE(sctlr_el1, sctlr);
+    a64_isb();
+}
+
+static void pages_set(uint32_t base, uint32_t size, bool open, uint64_t flags)
+{
+    if (base < RAM_BASE)
+        return;
+    uint32_t first = (base - RAM_BASE) / PAGE, end = (base - RAM_BASE + size + PAGE - 1) / PAGE;
+    for (uint32_t i = first; i < end && i < NPAGES; i++)
+        u_l3[i] = open ? ((kernel_pte(i) & ~(UXN | PXN)) | flags) : kernel_pte(i);
+}
+
+static void grant(uint32_t base, uint32_t size, uint64_t flags)
+{
+    if (!size || ngranted == ARRAY_SIZE(granted))
+        return;
+    pages_set(base, size, true, flags);
+    granted[ngranted].base = base;
+    granted[ngranted].size = size;
+    ngranted++;
+}
+
+// RAM slots, maps and memory device windows: whole pages inside the page map; or the device
+// timer's pseudo window.
+bool arch_mpu_region_ok(uint32_t base, uint32_t size)
+{
+    if (base == SYSREG_WINDOW_BASE && size == SYSREG_WINDOW_SIZE)
+        return true;
+    return size && !(base % PAGE) && !(size % PAGE) && base >= RAM_BASE &&
+           base + size > base && base + size <= RAM_BASE + PAGEMAP_SIZE;
+}
+
+void arch_map_layout(uint32_t len, uint32_t *size, uint32_t *align)
+{
+    *align = PAGE;
+    *size = (len + PAGE - 1) / PAGE * PAGE;
+}
+
+// Runs in the kernel (on the kernel's table), so the user table may change under no one.
+void arch_mpu_switch(const struct proc *p)
+{
+    for (unsigned i = 0; i < ngranted; i++)
+        pages_set(granted[i].base, granted[i].size, false, 0);
+    ngranted = 0;
+    uint64_t cntkctl = CNTKCTL_EL0VCTEN;
+    if (p) {
+        grant(p->ram_base, p->ram_size, AP_EL0 | UXN | PXN);
+        grant(p->flash_base, p->flash_size, AP_EL0 | AP_RO | PXN);
+        grant(p->map_base, p->map_len, AP_EL0 | AP_RO | UXN | PXN);
+        grant(p->map2_base, p->map2_len, AP_EL0 | AP_RO | UXN | PXN);
+        uint32_t mb = p->app->mmio_base, ms = p->app->mmio_size;
+        if (mb == SYSREG_WINDOW_BASE && ms == SYSREG_WINDOW_SIZE)
+            cntkctl |= CNTKCTL_EL0PTEN | CNTKCTL_EL0PCTEN;
+        else
+            grant(mb, ms, AP_EL0 | UXN | PXN);
+    }
+    A64_SYSREG_WRITE(cntkctl_el1, cntkctl);
+    __asm__ volatile("dsb ishst\n\ttlbi aside1, %0\n\tdsb ish\n\tisb"
+                     :: "r"(ASID_USER) : "memory");
+}
