@@ -189,7 +189,7 @@ static int split(char *buf, char **argv, int max)
 
 int tl_get_args(char *buf, size_t size, char **argv, int max, const char *fallback)
 {
-    uint32_t blk[2] = { (uint32_t)(uintptr_t)buf, (uint32_t)size - 1 };
+    uintptr_t blk[2] = { (uintptr_t)buf, size - 1 };   // words of the pointer size (semihosting)
     if (sys_semihost(SYS_GET_CMDLINE, (uintptr_t)blk) != 0 || blk[1] == 0) {
         strncpy(buf, fallback, size - 1);
         buf[size - 1] = '\0';

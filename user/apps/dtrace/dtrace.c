@@ -217,7 +217,7 @@ int main(void)
     static char cmd[1024];
     char *argv[48];
     int argc = 0;
-    uint32_t blk[2] = { (uint32_t)(uintptr_t)cmd, sizeof(cmd) - 1 };
+    uintptr_t blk[2] = { (uintptr_t)cmd, sizeof(cmd) - 1 };   // words of the pointer size (semihosting)
     if (sys_semihost(0x15, (uintptr_t)blk) == 0) {
         cmd[blk[1]] = '\0';
         argc = split_words(cmd, argv, 48);

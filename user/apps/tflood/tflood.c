@@ -24,7 +24,7 @@ static uint32_t arg_value(const char *cmd, const char *key, uint32_t dflt)
 int main(void)
 {
     static char cmd[256];
-    uint32_t blk[2] = { (uint32_t)(uintptr_t)cmd, sizeof(cmd) - 1 };
+    uintptr_t blk[2] = { (uintptr_t)cmd, sizeof(cmd) - 1 };   // words of the pointer size (semihosting)
     if (sys_semihost(0x15, (uintptr_t)blk) == 0)
         cmd[blk[1]] = '\0';
     uint32_t n = arg_value(cmd, "flood=", 20000);
