@@ -4,7 +4,7 @@
 // runs a workload, and prints what the program records as dtrace(1M) does, with the consumer
 // of trace/d (dcons). The kernel keeps the engine; its state is mapped read-only here, records
 // come through KDT_READ, and the two consumer actions that change aggregations (clear, trunc)
-// go through the kernel. The command line comes from semihosting; quote a program's text
+// go through the kernel. The command line is its part of the boot command line (kargs); quote a program's text
 // ('...' or "...") to keep its spaces.
 // Exit status: the program's exit(n), 0 when it ends without one, 1 when it cannot run,
 // 2 for bad usage.
@@ -96,33 +96,6 @@ static void usage(FILE *f)
                "            -c, when the program calls exit())\n"
                "  -C        run the script file through the preprocessor (#define, #if...;\n"
                "            no #include on a board)\n");
-}
-
-// split_words: the command line into words; '...' and "..." keep spaces, quotes removed.
-static int split_words(char *s, char **argv, int max)
-{
-    int argc = 0;
-    while (*s && argc < max) {
-        while (*s == ' ')
-            s++;
-        if (!*s)
-            break;
-        char *w = s, *d = s;
-        argv[argc++] = w;
-        char q = 0;
-        for (; *s && (q || *s != ' '); s++) {
-            if (!q && (*s == '\'' || *s == '"'))
-                q = *s;
-            else if (q && *s == q)
-                q = 0;
-            else
-                *d++ = *s;
-        }
-        if (*s)
-            s++;
-        *d = '\0';
-    }
-    return argc;
 }
 
 static int load_file(const char *path, struct dobj_file_hdr **h)
@@ -217,11 +190,8 @@ int main(void)
     static char cmd[1024];
     char *argv[48];
     int argc = 0;
-    uint32_t blk[2] = { (uint32_t)(uintptr_t)cmd, sizeof(cmd) - 1 };
-    if (sys_semihost(0x15, (uintptr_t)blk) == 0) {
-        cmd[blk[1]] = '\0';
-        argc = split_words(cmd, argv, 48);
-    }
+    // Its own part of the boot command line ("dtrace ..."; user/lib/kargs.c).
+    argc = kargs("dtrace", cmd, sizeof(cmd), argv, 48);
     const char *workload = NULL, *path = NULL, *script = NULL, *text = NULL, *outpath = NULL;
     char *xs[16];
     static char bufopt[40];
@@ -251,8 +221,7 @@ int main(void)
             case 'c': workload = v; break;
             case 'o': outpath = v; break;
             case 'b':
-                strcpy(bufopt, "bufsize=");
-                strncat(bufopt, v, sizeof(bufopt) - 9);
+                snprintf(bufopt, sizeof(bufopt), "bufsize=%s", v);
                 if (nx < 16)
                     xs[nx++] = bufopt;
                 break;
