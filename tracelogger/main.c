@@ -133,7 +133,7 @@ static int capture(int chid)
 
 int main(void)
 {
-    static char cmd[1024];
+    static char cmd[512];      // the whole boot command line (all programs' parts) must fit
     char *argv[33];
     int argc = tl_get_args(cmd, sizeof(cmd), argv, 32, TRACELOGGER_DEFAULT_ARGS);
     argv[argc] = NULL;     // getopt wants the C convention

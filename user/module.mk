@@ -47,17 +47,6 @@ endef
 $(foreach m,$(APP_MKS),$(eval $(call APP_load,$(if $(filter tracelogger/%,$(m)),tracelogger,$(notdir $(patsubst %/app.mk,%,$(m)))),$(m))))
 ALL_APPS := $(sort $(ALL_APPS))
 
-# make run APPS="a b" / make dtrace APPS="a b": an image of appinit (pid 1), the programs and
-# the tracelogger, and one with the target's dtrace first. Named after the programs, so that
-# each set of programs has its own image.
-RUN_IMAGE    := run-$(subst $(eval) ,-,$(strip $(APPS)))
-DTRUN_IMAGE  := dtrace-$(subst $(eval) ,-,$(strip $(APPS)))
-ifneq ($(strip $(APPS)),)
-$(foreach a,$(APPS),$(if $(filter $(a),$(ALL_APPS)),,$(error APPS: no program '$(a)': user/apps/ has $(filter-out tracelogger,$(ALL_APPS)) (make new-app NAME=$(a) writes one))))
-IMAGES += $(RUN_IMAGE) $(DTRUN_IMAGE)
-$(RUN_IMAGE)_APPS   := appinit $(APPS) tracelogger
-$(DTRUN_IMAGE)_APPS := dtrace appinit $(APPS) tracelogger
-endif
 
 # The C library: picolibc (default) with its own linker script and semihost layer, or
 # newlib-nano with ours (ldscripts/app-newlib.ld) and system calls over the same kernel proxy.
@@ -79,6 +68,18 @@ $(error LIBC must be picolibc, newlib or board, not '$(LIBC)')
 endif
 # A board may change the above (programs, images, sizes) in boards/<board>/user.mk.
 -include boards/$(BOARD)/user.mk
+
+# make run APPS="a b" / make dtrace APPS="a b": an image of appinit (pid 1), the programs and
+# the tracelogger, and one with the target's dtrace first. Named after the programs, so that
+# each set of programs has its own image.
+RUN_IMAGE    := run-$(subst $(eval) ,-,$(strip $(APPS)))
+DTRUN_IMAGE  := dtrace-$(subst $(eval) ,-,$(strip $(APPS)))
+ifneq ($(strip $(APPS)),)
+$(foreach a,$(APPS),$(if $(filter $(a),$(ALL_APPS)),,$(error APPS: no program '$(a)': user/apps/ has $(filter-out tracelogger,$(ALL_APPS)) (make new-app NAME=$(a) writes one))))
+IMAGES += $(RUN_IMAGE) $(if $(filter dtrace,$(BOARD_NO_IMAGES)),,$(DTRUN_IMAGE))
+$(RUN_IMAGE)_APPS   := appinit $(APPS) tracelogger
+$(DTRUN_IMAGE)_APPS := dtrace appinit $(APPS) tracelogger
+endif
 
 UCFLAGS := $(ARCH_CFLAGS) $(LIBC_SPECS) -std=gnu11 -O2 -g $(TWARN) \
            -ffunction-sections -fdata-sections -Iuser/include -Ikernel/include -Itrace/include \
