@@ -130,7 +130,8 @@ static int compile(const char *script, const char *text, char **xs, int nx, int 
             return -1;
         }
         len = fread(script_text, 1, sizeof(script_text), f);
-        int more = fgetc(f) != EOF;
+        char c;
+        int more = fread(&c, 1, 1, f) == 1;
         fclose(f);
         if (more) {
             fprintf(stderr, "dtrace: script %s is larger than %u bytes\n", script,
