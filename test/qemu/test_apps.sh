@@ -43,6 +43,23 @@ nu=$("$h/traceprinter" "$out/trace.kev" 2>/dev/null | grep -c 'USREVENT:100 ')
 [ "$nu" = 20 ]; ok $? "trace.kev holds its 20 user events (found $nu)"
 "$h/traceprinter" "$out/trace.kev" | grep -q "PROCCREATE_NAME.*name:$app"; ok $? "trace.kev names the process"
 
+# 2b. tracelogger -d1 -w: wide events although appinit starts tracing (priorities show).
+if [ "$board" = x86-pc ]; then
+    BOARD=$board QEMU_ARGS="appinit $app ;; tracelogger -d1 -w -u" QEMU_UART1=$out/w.uart \
+        QEMU_TIMEOUT=240 scripts/qemu-run.sh build/$board/run-$app.elf > "$out/w.log" 2>&1
+    rc=$?
+    "$h/kevcapture" -q -o "$out/w.kev" "$out/w.uart" >> "$out/w.log" 2>&1 || rc=1
+else
+    BOARD=$board QEMU_ARGS="appinit $app ;; tracelogger -d1 -w -f $out/w.kev" \
+        QEMU_TIMEOUT=240 scripts/qemu-run.sh build/$board/run-$app.elf > "$out/w.log" 2>&1
+    rc=$?
+fi
+ok $rc "the same image with tracelogger -d1 -w runs"
+"$h/traceprinter" "$out/w.kev" 2>/dev/null | grep -q "THRUNNING .*prio:[0-9]"
+ok $? "-w holds with -d1: THRUNNING events carry priorities"
+"$h/traceprinter" "$out/trace.kev" 2>/dev/null | grep -q "THRUNNING .*prio:[0-9]"
+[ $? != 0 ]; ok $? "and without -w they do not (fast events)"
+
 # 3. D over the capture on the host: the same 20 readings, at the board's times.
 "$h/dtrace" -q -i "$out/trace.kev" -n 'user:::event /arg0 == 100/ { @n = count(); }' > "$out/di.log" 2>&1
 ok $? "dtrace -i over the capture exits 0"
