@@ -30,9 +30,14 @@ if [ "${TRACE_STORAGE:-semihost}" = uart ]; then
         text=$D
     fi
     case $text in *"'"*) echo "make dtrace: on this board the D text goes on the boot command line and may not hold a single quote" >&2; exit 2;; esac
+    line="dtrace ${D_OPTS:-} -c $work -n '$text'$rest"
+    if [ ${#line} -gt 2000 ]; then
+        echo "make dtrace: the D text makes a boot command line of ${#line} characters; this board takes 2000 at most (it has no host files): shorten the program" >&2
+        exit 2
+    fi
     uart=$(dirname "$img")/trace.uart
     rm -f "$uart" "$trace"
-    QEMU_ARGS="dtrace ${D_OPTS:-} -c $work -n '$text'$rest" QEMU_UART1=$uart \
+    QEMU_ARGS=$line QEMU_UART1=$uart \
         QEMU_TIMEOUT=${QEMU_TIMEOUT:-120} "$here/qemu-run.sh" "$img"
     rc=$?
     [ -n "${APPS:-}" ] && { "$H/kevcapture" -q -o "$trace" "$uart" || rc=1; }

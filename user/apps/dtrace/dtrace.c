@@ -188,7 +188,7 @@ static int compile(const char *script, const char *text, char **xs, int nx, int 
 
 int main(void)
 {
-    static char cmd[1024];
+    static char cmd[2048];     // the whole boot command line: on x86-pc it carries -n text
     char *argv[48];
     int argc = 0;
     // Its own part of the boot command line ("dtrace ..."; user/lib/kargs.c).
