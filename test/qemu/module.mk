@@ -55,3 +55,5 @@ TEST_DEPS    += $(B)/dtrace.elf $(H)/dcompile
 APPS_TEST_BOARDS := $(patsubst boards/%/matrix.mk,%,$(wildcard boards/*/matrix.mk))
 SCRIPT_TESTS += $(foreach b,$(APPS_TEST_BOARDS),qemu-apps/$(b)|900|test/qemu/test_apps.sh|$(b)|$(H))
 TEST_DEPS    += $(H)/traceprinter $(H)/dtrace $(H)/kevcapture $(H)/kevreport $(H)/dcompile
+# How images place their programs, and the messages when they do not fit (host only).
+SCRIPT_TESTS_HOST += build/place-apps|120|test/qemu/test_place_apps.sh
