@@ -7,7 +7,9 @@
 # so that no two parts of the tree need to edit the same file.
 #
 #   make            image for the default board + host tools
-#   make run        install what is missing, boot the demo system in QEMU
+#   make run        install what is missing, boot the demo system in QEMU (APPS="a b": your
+#                   programs instead; make new-app NAME=a writes one; docs/applications.md)
+#   make dtrace     a D program live on the board (S=file.d or D='clauses', APPS=...)
 #   make test       install what is missing, run every test, print "N passed, M failed"
 #   make bench      deterministic (-icount shift=0) benchmarks, "BENCH name value unit" lines
 #   make debug      QEMU waiting for gdb-multiarch on :1234 (see .gdbinit)
@@ -91,7 +93,7 @@ include user/module.mk
 include test/module.mk
 
 # ---- top-level targets -----------------------------------------------------------------------
-.PHONY: all run test bench debug clean setup setup-test images tools fuzz dtrace
+.PHONY: all run test bench debug clean setup setup-test images tools fuzz dtrace new-app
 all: images tools
 tools: $(HOST_TOOLS)
 images: $(IMAGES_ELF)
@@ -102,10 +104,17 @@ setup:
 setup-test:
 	$(Q)scripts/setup.sh --test
 
+# make run [APPS="a b"]: the demo system, or appinit with programs a and b (user/apps/a ...),
+# captured to trace.kev and reported in trace.html (docs/applications.md).
 run: setup
 	$(Q)$(MAKE) --no-print-directory all
-	$(Q)TRACE_STORAGE=$(or $(BOARD_TRACE_STORAGE),semihost) scripts/run-demo.sh $(B)/demo.elf \
+	$(Q)TRACE_STORAGE=$(or $(BOARD_TRACE_STORAGE),semihost) $(if $(strip $(APPS)),RUN_ARGS="appinit $(strip $(APPS))") \
+	    scripts/run-demo.sh $(B)/$(if $(strip $(APPS)),$(RUN_IMAGE),demo).elf \
 	    $(H)/traceprinter $(H)/kevcapture $(H)/kevreport
+
+# make new-app NAME=<name>: a working, commented program in user/apps/<name>/ to start from.
+new-app:
+	$(Q)scripts/new-app.sh "$(NAME)"
 
 test: setup-test
 	$(Q)$(MAKE) --no-print-directory all test-build
@@ -115,14 +124,15 @@ bench: setup
 	$(Q)$(MAKE) --no-print-directory all bench-build
 	$(Q)scripts/run-bench.sh $(foreach b,$(BENCHES),'$(b)')
 
-# make dtrace S=script.d [D_OPTS="-x bufsize=16k -q"]: compiles the D program on the host and
-# runs it on the board in QEMU over the demo system.
+# make dtrace S=script.d | D='clauses' [APPS="a b"] [D_OPTS="-x bufsize=16k -q"]: runs the D
+# program live on the board in QEMU over the demo system, or over appinit and programs a, b
+# (with a tracelogger capture to trace.kev in the same boot). docs/applications.md.
 dtrace: setup
+	$(Q)$(if $(filter $(BOARD_NO_IMAGES),dtrace),echo "make dtrace: no dtrace image on $(BOARD): $(BOARD_NO_IMAGES_WHY)" >&2; exit 2)
 	$(Q)$(MAKE) --no-print-directory all
-	$(Q)[ -n "$(S)" ] || { echo "usage: make dtrace S=script.d [D_OPTS=...]" >&2; exit 2; }
-	$(Q)$(H)/dcompile $(D_OPTS) -s $(S) -o $(B)/script.dobj
-	$(Q)QEMU_ARGS="dtrace -c init $(B)/script.dobj" QEMU_TIMEOUT=$${QEMU_TIMEOUT:-120} \
-	    scripts/qemu-run.sh $(B)/dtrace.elf
+	$(Q)B=$(B) H=$(H) S="$(S)" D='$(D)' D_OPTS="$(D_OPTS)" APPS="$(strip $(APPS))" \
+	    TRACE_STORAGE=$(or $(BOARD_TRACE_STORAGE),semihost) BOARD_DTRACE_CMDLINE=$(BOARD_DTRACE_CMDLINE) \
+	    scripts/run-dtrace.sh $(B)/$(if $(strip $(APPS)),$(DTRUN_IMAGE),dtrace).elf
 
 debug: setup
 	$(Q)$(MAKE) --no-print-directory all

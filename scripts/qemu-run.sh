@@ -15,6 +15,17 @@ if [ ! -f "$here/boards/$board/qemu.sh" ]; then
     echo "qemu-run: board '$board' has no boards/$board/qemu.sh" >&2
     exit 2
 fi
+# An image built for another board would exit 99 without a word or stop QEMU with a register
+# dump: every image carries its board's name (BOARD_NAME), so say which board it is for.
+if [ -f "$img" ] && ! grep -qa -- "$board" "$img"; then
+    for b in "$here"/boards/*/; do
+        b=$(basename "$b")
+        if [ -f "$here/boards/$b/qemu.sh" ] && grep -qa -- "$b" "$img"; then
+            echo "qemu-run: $img was built for board '$b', not '$board': run it with BOARD=$b" >&2
+            exit 2
+        fi
+    done
+fi
 sh_cfg=""
 uart1_opt() { echo "qemu-run: board '$board' has no trace UART" >&2; exit 2; }
 # qemu_status RC: the image's exit status from QEMU's exit code (a board whose QEMU encodes

@@ -5,6 +5,7 @@
 # logger writes the file itself; on one without (TRACE_STORAGE=uart) it streams the trace on
 # its UART and kevcapture rebuilds the file.
 #   scripts/run-demo.sh IMAGE.elf TRACEPRINTER [KEVCAPTURE [KEVREPORT]]
+# RUN_ARGS: the other programs' part of the command line (make run APPS=: "appinit a b").
 set -u
 img=$1
 tp=$2
@@ -13,15 +14,15 @@ rm -f "$trace"
 echo "run: booting $img in QEMU; the tracelogger writes $trace"
 if [ "${TRACE_STORAGE:-semihost}" = uart ]; then
     uart=$(dirname "$img")/trace.uart
-    QEMU_UART1=$uart QEMU_TIMEOUT=${QEMU_TIMEOUT:-120} "$(dirname "$0")/qemu-run.sh" "$img"
+    QEMU_ARGS=${RUN_ARGS:-} QEMU_UART1=$uart QEMU_TIMEOUT=${QEMU_TIMEOUT:-120} "$(dirname "$0")/qemu-run.sh" "$img"
     rc=$?
     "${3:?kevcapture is needed on this board}" -q -o "$trace" "$uart" || rc=1
 else
-    QEMU_ARGS="tracelogger -d1 -f $trace" QEMU_TIMEOUT=${QEMU_TIMEOUT:-120} \
+    QEMU_ARGS="${RUN_ARGS:+$RUN_ARGS ;; }tracelogger -d1 -f $trace" QEMU_TIMEOUT=${QEMU_TIMEOUT:-120} \
         "$(dirname "$0")/qemu-run.sh" "$img"
     rc=$?
 fi
-echo "run: the demo system exited with status $rc"
+echo "run: the system exited with status $rc"
 if [ -s "$trace" ]; then
     echo
     echo "run: the first events of $trace ($tp $trace | less for all of them):"

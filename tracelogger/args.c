@@ -14,8 +14,6 @@
 
 #include <board_user.h>     // BOARD_TRACE_BUFS: the default -k
 
-uintptr_t sys_semihost(uintptr_t op, uintptr_t param);
-#define SYS_GET_CMDLINE 0x15
 
 #define STR_(x) #x
 #define STR(x) STR_(x)
@@ -38,7 +36,9 @@ static void usage(void)
            "  -u        also send the file as a framed stream on UART 1 (tools/kevcapture)\n"
            "  -v        verbose\n"
            "  -x bufpolicy=switch|overwrite|ring|fill   what to do when no buffer is free\n"
-           "  -x delay=ms   wait ms after each buffer written (a slow storage, for tests)\n");
+           "  -x delay=ms   wait ms after each buffer written (a slow storage, for tests)\n"
+           "  -x startwait=sec  -d1: give up (exit 1) when tracing is not started within sec\n"
+           "                s (default 10)\n");
 }
 
 static int class_of_qnx(int n)
@@ -47,6 +47,8 @@ static int class_of_qnx(int n)
                                 KEV_C_PR_TH, KEV_C_COMM, KEV_C_SYSTEM };
     return n >= 1 && n <= 7 ? map[n] : -1;
 }
+
+static int number(const char *s, unsigned *out, const char *what);
 
 static int parse_x(struct tl_opts *o, const char *s)
 {
@@ -60,6 +62,8 @@ static int parse_x(struct tl_opts *o, const char *s)
         printf("tracelogger: unknown buffer policy '%s' (switch, overwrite, ring, fill)\n", s + 10);
         return -1;
     }
+    if (strncmp(s, "startwait=", 10) == 0)
+        return number(s + 10, &o->start_wait, "startwait");
     if (strncmp(s, "delay=", 6) == 0) {
         o->delay_ms = (unsigned)strtoul(s + 6, NULL, 10);
         return 0;
@@ -90,6 +94,7 @@ int tl_parse_args(int argc, char **argv, struct tl_opts *o)
     o->iterations = 32;
     o->kbufs = BOARD_TRACE_BUFS;
     o->policy = -1;
+    o->start_wait = 10;
     o->file = "tracebuffer.kev";
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -168,41 +173,24 @@ bad:
     return 2;
 }
 
-// Splits buf in place into at most max words.
-static int split(char *buf, char **argv, int max)
-{
-    int n = 0;
-    char *p = buf;
-    while (*p && n < max) {
-        while (*p == ' ')
-            p++;
-        if (!*p)
-            break;
-        argv[n++] = p;
-        while (*p && *p != ' ')
-            p++;
-        if (*p)
-            *p++ = '\0';
-    }
-    return n;
-}
-
+// The tracelogger's part of the boot command line (kargs: "tracelogger -d1 ..." among the
+// other programs' parts), or when none names it, the image's built-in fallback.
 int tl_get_args(char *buf, size_t size, char **argv, int max, const char *fallback)
 {
-    uintptr_t blk[2] = { (uintptr_t)buf, size - 1 };   // words of the pointer size (semihosting)
-    if (sys_semihost(SYS_GET_CMDLINE, (uintptr_t)blk) != 0 || blk[1] == 0) {
-        strncpy(buf, fallback, size - 1);
-        buf[size - 1] = '\0';
-    } else {
-        buf[blk[1]] = '\0';
-    }
-    int n = split(buf, argv, max);
-    // The debugger's command line names the program first; a fallback may not.
-    if (n == 0 || argv[0][0] == '-') {
-        for (int i = n < max ? n : max - 1; i > 0; i--)
-            argv[i] = argv[i - 1];
-        argv[0] = "tracelogger";
-        n = n < max ? n + 1 : max;
-    }
-    return n;
+    int n = kargs("tracelogger", buf, size, argv, max);
+    if (n > 0)
+        return n;
+    strncpy(buf, fallback, size - 1);
+    buf[size - 1] = '\0';
+    n = kargs_split(buf, "tracelogger", argv, max - 1);
+    if (n > 0)
+        return n;
+    // A fallback given as bare options.
+    static char self[] = "tracelogger";
+    argv[0] = self;
+    int m = 1;
+    for (char *p = strtok(buf, " "); p && m < max - 1; p = strtok(NULL, " "))
+        argv[m++] = p;
+    argv[m] = NULL;
+    return m;
 }

@@ -76,6 +76,10 @@ static int configure(void)
         return -1;
     if (opts.policy >= 0 && TraceEvent(KTRACE_SETPOLICY, (uint32_t)opts.policy, 0, 0) < 0)
         return -1;
+    // -w holds in passive mode too: the event sizes are the logger's choice, the classes and
+    // the start the other program's.
+    if (opts.wide && TraceEvent(KTRACE_SETALLCLASSESWIDE, 0, 0, 0) < 0)
+        return -1;
     if (opts.passive)
         return 0;
     TraceEvent(KTRACE_ADDALLCLASSES, 0, 0, 0);
@@ -95,7 +99,7 @@ static bool running(bool *has_run)
     return q.running != 0;
 }
 
-static void capture(int chid)
+static int capture(int chid)
 {
     uint64_t t0 = ClockTime();
     bool seen_running = !opts.passive;
@@ -115,12 +119,21 @@ static void capture(int chid)
             seen_running = true;
         if (!on && seen_running && !got)
             break;      // stopped (by the other program, or the fill policy) and drained
+        // Passive and never started: the program meant to start tracing could not (EPERM
+        // without KAPP_F_TRACE) or never tried. Say so rather than wait for ever.
+        if (!seen_running && ClockTime() - t0 >= (uint64_t)opts.start_wait * 1000000000u) {
+            printf("tracelogger: passive (-d1) and tracing was not started within %u s: the "
+                   "program meant to start it failed (EPERM: it needs KAPP_F_TRACE) or never "
+                   "tried; giving up\n", opts.start_wait);
+            return -1;
+        }
     }
+    return 0;
 }
 
 int main(void)
 {
-    static char cmd[256];
+    static char cmd[512];      // the whole boot command line (all programs' parts) must fit
     char *argv[33];
     int argc = tl_get_args(cmd, sizeof(cmd), argv, 32, TRACELOGGER_DEFAULT_ARGS);
     argv[argc] = NULL;     // getopt wants the C convention
@@ -148,7 +161,7 @@ int main(void)
     if (opts.verbose)
         printf("tracelogger: %u kernel buffers, %s mode, writing %s%s\n", opts.kbufs,
                opts.passive ? "passive" : "active", opts.file, opts.uart ? " and UART 1" : "");
-    capture(chid);
+    int never_started = capture(chid) < 0;
 
     TraceEvent(KTRACE_STOP, 0, 0, 0);
     drain();                    // what the stop closed; ring mode: everything, oldest first
@@ -176,5 +189,5 @@ int main(void)
                u64txt(q.overwritten).s, u64txt(events_failed).s);
     else
         printf("tracelogger: no events lost\n");
-    return buffers_failed ? 1 : 0;
+    return buffers_failed || never_started ? 1 : 0;
 }

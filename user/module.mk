@@ -1,71 +1,52 @@
 # SPDX-License-Identifier: MIT
 # User programs and boot images.
 #
-# Every program is a directory user/apps/<name>/ (or tracelogger/) linked on its own, against
-# picolibc (or newlib-nano with LIBC=newlib), for its own flash and RAM slot. A program's slot
-# is its position in ALL_APPS: append new programs at the end.
-# Per program, optional: <name>_FLAGS (KAPP_F_*), <name>_PRIO, <name>_MMIO (base size),
-# <name>_STACK (main stack bytes: checked after the link, see below), <name>_DIR (source
-# directory), <name>_EXTRA (more sources, e.g. from trace/).
-# A board short of memory may place a program itself (boards/<b>/user.mk):
-#   <name>_SLOT      its flash slot (default: its position in ALL_APPS), below APP_MAX_SLOTS
-#   <name>_RAM_SLOT  its RAM size (default APP_RAM_SLOT): a power of two
-#   <name>_RAM_BASE  its RAM base (default APP_RAM_BASE + slot * APP_RAM_SLOT), aligned on
-#                    its RAM size (the MPU maps it as one region)
-# Programs of one image must not share a flash slot or overlap in RAM (checked when the image
-# is built); programs of different images may.
+# Every program is a directory user/apps/<name>/ holding its sources and an app.mk that
+# describes it (docs/applications.md); the build finds them all (no list to edit here). The
+# tracelogger (tracelogger/) is described the same way by tracelogger/app.mk. app.mk may set:
+#   PRIO   scheduling priority (default 10)       FLAGS  KAPP_F_* (KAPP_F_TRACE, KAPP_F_IO)
+#   MMIO   device window "base size"              STACK  main stack bytes (checked at link)
+#   RAM    RAM it needs, bytes (rounded up to a power of two, at least APP_RAM_SLOT)
+#   EXTRA  more sources (e.g. from trace/)
+# and may declare boot images: IMAGES += <image> and <image>_APPS := <programs, pid 1 first>.
+# Programs are linked per image: each image places its own programs (scripts/place-apps.sh), in
+# its order, in the board's flash slots and RAM, so any board takes any program as long as the
+# image fits; when it does not, building the image says why.
+# A board may still place a program by hand (boards/<b>/user.mk): <name>_SLOT (flash slot),
+# <name>_RAM_SLOT (RAM size), <name>_RAM_BASE (RAM base, aligned on the size); and a board may
+# leave images out (BOARD_NO_IMAGES := <image>... with BOARD_NO_IMAGES_WHY := <reason>).
 #
-# A boot image is the kernel plus a set of programs; the first one listed is started as pid 1.
+# (Programs not yet converted may still be listed the old way, ALL_APPS += <name> with
+# <name>_PRIO etc. set here: they are built too.)
 
-ALL_APPS := init srv client ticker driver worker ktest kt_peer kt_fault kbench tracelogger \
-            tflood dtrace
+APP_DEFAULT_PRIO := 10
+APP_MKS  := $(sort $(wildcard user/apps/*/app.mk)) tracelogger/app.mk
+ALL_APPS ?=
+IMAGES   ?=
 
-init_PRIO    := 20
-srv_PRIO     := 12
-client_PRIO  := 10
-ticker_PRIO  := 30
-driver_FLAGS := KAPP_F_IO
-driver_PRIO  := 40
-driver_MMIO  := $(BOARD_DEVTIMER_WINDOW)
-worker_PRIO  := 5
-ktest_PRIO   := 100
-ktest_FLAGS  := KAPP_F_IO|KAPP_F_TRACE
-ktest_MMIO   := $(BOARD_DEVTIMER_WINDOW)
-kt_peer_PRIO := 50
-kt_fault_PRIO := 50
-kt_fault_EXTRA := user/arch/$(ARCH)/fault_arch.c
-kbench_PRIO  := 100
-kbench_FLAGS := KAPP_F_IO|KAPP_F_TRACE
+# APP_load NAME, APP.MK: reads one program's description into <name>_PRIO, <name>_FLAGS ...
+define APP_load
+PRIO  :=
+FLAGS :=
+MMIO  :=
+STACK :=
+RAM   :=
+EXTRA :=
+APP   := $(1)
+APP_DIR := $(patsubst %/,%,$(dir $(2)))
+include $(2)
+ALL_APPS += $(1)
+$(1)_DIR   := $$(APP_DIR)
+$(1)_PRIO  := $$(or $$(PRIO),$$($(1)_PRIO))
+$(1)_FLAGS := $$(or $$(FLAGS),$$($(1)_FLAGS))
+$(1)_MMIO  := $$(or $$(MMIO),$$($(1)_MMIO))
+$(1)_STACK := $$(or $$(STACK),$$($(1)_STACK))
+$(1)_RAM   := $$(or $$(RAM),$$($(1)_RAM))
+$(1)_EXTRA := $$(EXTRA) $$($(1)_EXTRA)
+endef
+$(foreach m,$(APP_MKS),$(eval $(call APP_load,$(if $(filter tracelogger/%,$(m)),tracelogger,$(notdir $(patsubst %/app.mk,%,$(m)))),$(m))))
+ALL_APPS := $(sort $(ALL_APPS))
 
-tracelogger_DIR   := tracelogger
-tracelogger_EXTRA := trace/kev_file.c trace/kev_stream.c
-tracelogger_FLAGS := KAPP_F_TRACE|KAPP_F_IO
-tracelogger_PRIO  := 200
-tracelogger_MMIO  := $(BOARD_TRACE_UART_WINDOW)
-init_FLAGS   := KAPP_F_TRACE
-tflood_FLAGS := KAPP_F_TRACE
-tflood_PRIO  := 50
-
-# The target's dtrace: the compiler and consumer of trace/d, with the two calls that change
-# aggregations renamed to kernel calls (its view of the engine is read-only). It compiles on
-# the board when the board gives it a compiler arena (DTRACE_CC_ARENA, boards/<b>/user.mk).
-dtrace_FLAGS := KAPP_F_TRACE
-dtrace_PRIO  := 150
-dtrace_EXTRA := trace/d/consume.c trace/d/fmt.c trace/d/agg.c trace/d/vm.c trace/d/engine.c \
-                trace/d/verify.c trace/d/probes.c trace/d/dobj_opts.c trace/d/lex.c \
-                trace/d/parse.c trace/d/cg.c trace/d/dcpp.c
-dtrace_STACK := 0x800
-$(B)/apps/dtrace/obj/trace/d/consume.c.o: UCFLAGS += -Ddvm_agg_clear=kdt_user_agg_clear \
-                                               -Ddvm_agg_remove=kdt_user_agg_remove
-
-IMAGES := demo ktest kbench kbench_notrace tflood dtrace
-dtrace_APPS := dtrace init srv client ticker driver worker
-demo_APPS   := init srv client ticker driver worker tracelogger
-tflood_APPS := tflood tracelogger
-ktest_APPS  := ktest kt_peer kt_fault
-kbench_APPS := kbench kt_peer
-kbench_notrace_APPS  := kbench kt_peer
-kbench_notrace_KLIB  := kernel-notrace
 
 # The C library: picolibc (default) with its own linker script and semihost layer, or
 # newlib-nano with ours (ldscripts/app-newlib.ld) and system calls over the same kernel proxy.
@@ -88,11 +69,23 @@ endif
 # A board may change the above (programs, images, sizes) in boards/<board>/user.mk.
 -include boards/$(BOARD)/user.mk
 
+# make run APPS="a b" / make dtrace APPS="a b": an image of appinit (pid 1), the programs and
+# the tracelogger, and one with the target's dtrace first. Named after the programs, so that
+# each set of programs has its own image.
+RUN_IMAGE    := run-$(subst $(eval) ,-,$(strip $(APPS)))
+DTRUN_IMAGE  := dtrace-$(subst $(eval) ,-,$(strip $(APPS)))
+ifneq ($(strip $(APPS)),)
+$(foreach a,$(APPS),$(if $(filter $(a),$(ALL_APPS)),,$(error APPS: no program '$(a)': user/apps/ has $(filter-out tracelogger,$(ALL_APPS)) (make new-app NAME=$(a) writes one))))
+IMAGES += $(RUN_IMAGE) $(if $(filter dtrace,$(BOARD_NO_IMAGES)),,$(DTRUN_IMAGE))
+$(RUN_IMAGE)_APPS   := appinit $(APPS) tracelogger
+$(DTRUN_IMAGE)_APPS := dtrace appinit $(APPS) tracelogger
+endif
+
 UCFLAGS := $(ARCH_CFLAGS) $(LIBC_SPECS) -std=gnu11 -O2 -g $(TWARN) \
            -ffunction-sections -fdata-sections -Iuser/include -Ikernel/include -Itrace/include \
            -Iuser/arch/$(ARCH)/include -Iboards/$(BOARD) $(BOARD_DEFS) -MMD -MP
 
-USER_LIB_SRCS := user/lib/kcalls.c user/lib/crt0.c \
+USER_LIB_SRCS := user/lib/kcalls.c user/lib/crt0.c user/lib/kargs.c \
                  $(if $(filter board,$(LIBC)),$(BOARD_USER_LIB_SRCS),user/lib/libc_$(LIBC).c)
 USER_LIB_OBJS := $(patsubst %,$(B)/obj/%.o,$(USER_LIB_SRCS))
 
@@ -113,70 +106,71 @@ check_stack = end=$$($(CROSS)nm $(1) | awk '$$3 == "__bss_end" || $$3 == "__heap
     if [ $$room -lt $$(( $(4) )) ]; then \
         echo "$(1): $(5) leaves $$room bytes for its stack, under $(4)" >&2; rm -f $(1); exit 1; fi
 
-# _app_before NAME, LIST: one word per program listed before NAME (its slot number).
-_app_before = $(if $(filter $(1),$(firstword $(2))),,x $(call _app_before,$(1),$(wordlist 2,$(words $(2)),$(2))))
 hexsum = $(shell printf '0x%08x' $$(( $(1) )))
+# pow2_at_least N, MIN: the smallest power of two >= N and >= MIN (a RAM region the MPU maps).
+pow2_at_least = $(shell n=$$(( $(1) )); z=$$(( $(2) )); while [ $$z -lt $$n ]; do z=$$((z * 2)); done; printf '0x%x' $$z)
+APP_RAM_END ?= $(call hexsum,$(APP_RAM_BASE) + $(APP_MAX_SLOTS) * $(APP_RAM_SLOT))
 
+# A program's objects, compiled once per board.
 define APP_template
-$(1)_SLOT  := $$(or $$($(1)_SLOT),$$(words $$(call _app_before,$(1),$$(ALL_APPS))))
 $(1)_DIR   ?= user/apps/$(1)
 $(1)_SRCS  := $$(wildcard $$($(1)_DIR)/*.c) $$($(1)_EXTRA)
 $(1)_OBJS  := $$(patsubst %,$(B)/apps/$(1)/obj/%.o,$$($(1)_SRCS)) $(B)/apps/$(1)/apphdr.o
-$(1)_FLASH := $$(call hexsum,$(APP_FLASH_BASE) + $$($(1)_SLOT) * $(APP_FLASH_SLOT))
-$(1)_RAMSZ := $$(or $$($(1)_RAM_SLOT),$(APP_RAM_SLOT))
-$(1)_RAM   := $$(call hexsum,$$(or $$($(1)_RAM_BASE),$(APP_RAM_BASE) + $$($(1)_SLOT) * $(APP_RAM_SLOT)))
+$(1)_RAMSZ := $$(or $$($(1)_RAM_SLOT),$$(if $$($(1)_RAM),$$(call pow2_at_least,$$($(1)_RAM),$(APP_RAM_SLOT)),$(APP_RAM_SLOT)))
 
 $$(patsubst %,$(B)/apps/$(1)/obj/%.o,$$($(1)_SRCS)): $(B)/apps/$(1)/obj/%.c.o: %.c
 	@mkdir -p $$(dir $$@)
 	@echo "  CC      $$<"
 	$$(Q)$$(CC) $$(UCFLAGS) -I$$($(1)_DIR) -c $$< -o $$@
 
-$(B)/apps/$(1)/apphdr.o: user/lib/apphdr.c user/module.mk
+$(B)/apps/$(1)/apphdr.o: user/lib/apphdr.c user/module.mk $$(wildcard $$($(1)_DIR)/app.mk)
 	@mkdir -p $$(dir $$@)
 	$$(Q)$$(CC) $$(UCFLAGS) -DAPP_NAME='"$(1)"' -DAPP_FLAGS='($$(or $$($(1)_FLAGS),0))' \
-	    -DAPP_PRIO=$$(or $$($(1)_PRIO),10) \
+	    -DAPP_PRIO=$$(or $$($(1)_PRIO),$(APP_DEFAULT_PRIO)) \
 	    -DAPP_MMIO_BASE=$$(or $$(word 1,$$($(1)_MMIO)),0) \
 	    -DAPP_MMIO_SIZE=$$(or $$(word 2,$$($(1)_MMIO)),0) -c $$< -o $$@
-
-# The runtime goes in as objects, not an archive: its sys_semihost and _exit must win over
-# picolibc's, which the C library's own references would otherwise pull in.
-$(B)/apps/$(1).elf: $$($(1)_OBJS) $(USER_LIB_OBJS) boards/$(BOARD)/board.mk \
-                   $$(wildcard boards/$(BOARD)/user.mk)
-	@echo "  LD      $$@ (slot $$($(1)_SLOT))"
-	$$(Q)$$(CC) $$(ULDFLAGS) -o $$@ $$($(1)_OBJS) $(USER_LIB_OBJS) \
-	    -Wl,--defsym=__flash=$$($(1)_FLASH) -Wl,--defsym=__flash_size=$(APP_FLASH_SLOT) \
-	    -Wl,--defsym=__ram=$$($(1)_RAM) -Wl,--defsym=__ram_size=$$($(1)_RAMSZ) \
-	    -Wl,--defsym=__stack_size=$$(or $$($(1)_STACK),0x1000) -Wl,-Map=$$@.map
-	$$(Q)$$(call check_stack,$$@,$$($(1)_RAM),$$($(1)_RAMSZ),$$(or $$($(1)_STACK),$(APP_STACK_MIN)),$(1))
-
-$(B)/apps/$(1).bin: $(B)/apps/$(1).elf
-	$$(Q)$$(OBJCOPY) -O binary $$< $$@
 endef
 $(foreach a,$(ALL_APPS),$(eval $(call APP_template,$(a))))
 
-# check_layout IMAGE, NAME:SLOT:RAMBASE:RAMSIZE...: the programs of one image have distinct
-# flash slots below APP_MAX_SLOTS, RAM regions the MPU can map (a power of two aligned on its
-# size) and RAM that does not overlap.
-check_layout = for a in $(2); do echo $$a; done | tr : ' ' | { \
-    seen=; while read n s b z; do \
-      [ $$s -lt $(APP_MAX_SLOTS) ] || { echo "$(1): $$n in flash slot $$s, past APP_MAX_SLOTS" >&2; exit 1; }; \
-      [ $$(( $$z & ($$z - 1) )) -eq 0 ] && [ $$(( $$b % $$z )) -eq 0 ] || \
-        { echo "$(1): $$n's RAM ($$b, $$z bytes) is not a power of two aligned on its size" >&2; exit 1; }; \
-      for o in $$seen; do set -- $$(echo $$o | tr : ' '); \
-        [ $$s -ne $$2 ] || { echo "$(1): $$n and $$1 share flash slot $$s" >&2; exit 1; }; \
-        [ $$(( $$b + $$z )) -le $$(( $$3 )) ] || [ $$(( $$3 + $$4 )) -le $$(( $$b )) ] || \
-          { echo "$(1): $$n and $$1 overlap in RAM" >&2; exit 1; }; \
-      done; seen="$$seen $$n:$$s:$$b:$$z"; done; }
+# APP_link IMAGE, NAME: the program linked for its place in one image, $(B)/<image>/<name>.elf.
+# The runtime goes in as objects, not an archive: its sys_semihost and _exit must win over
+# picolibc's, which the C library's own references would otherwise pull in.
+define APP_link
+$(1)_$(2)_FLASH := $$(call hexsum,$(APP_FLASH_BASE) + $$($(1)_$(2)_SLOT) * $(APP_FLASH_SLOT))
+$(B)/$(1)/$(2).elf: $$($(2)_OBJS) $(USER_LIB_OBJS) boards/$(BOARD)/board.mk \
+                   $$(wildcard boards/$(BOARD)/user.mk) $$(wildcard $$($(2)_DIR)/app.mk)
+	@mkdir -p $$(dir $$@)
+	@echo "  LD      $$@ (slot $$($(1)_$(2)_SLOT), RAM $$($(1)_$(2)_RAM) +$$($(1)_$(2)_RAMSZ))"
+	$$(Q)$$(CC) $$(ULDFLAGS) -o $$@ $$($(2)_OBJS) $(USER_LIB_OBJS) \
+	    -Wl,--defsym=__flash=$$($(1)_$(2)_FLASH) -Wl,--defsym=__flash_size=$(APP_FLASH_SLOT) \
+	    -Wl,--defsym=__ram=$$($(1)_$(2)_RAM) -Wl,--defsym=__ram_size=$$($(1)_$(2)_RAMSZ) \
+	    -Wl,--defsym=__stack_size=$$(or $$($(2)_STACK),0x1000) -Wl,-Map=$$@.map || \
+	  { echo "$(2): does not fit a flash slot of $(APP_FLASH_SLOT) bytes or its RAM on $(BOARD) (see the error above)" >&2; exit 1; }
+	$$(Q)$$(call check_stack,$$@,$$($(1)_$(2)_RAM),$$($(1)_$(2)_RAMSZ),$$(or $$($(2)_STACK),$(APP_STACK_MIN)),$(2))
+
+$(B)/$(1)/$(2).bin: $(B)/$(1)/$(2).elf
+	$$(Q)$$(OBJCOPY) -O binary $$< $$@
+endef
 
 # apps.S of an image: each program's flash image at its slot offset, and the boot program.
+# The image's programs are placed first (scripts/place-apps.sh): <image>_<name>_SLOT, _RAM,
+# _RAMSZ, or <image>_PLACE_ERROR when they do not fit.
 define IMAGE_template
-$(B)/$(1)/apps.S: user/module.mk $$(foreach a,$$($(1)_APPS),$(B)/apps/$$(a).bin)
+$(1)_PLACE := $$(shell scripts/place-apps.sh $(1) $(APP_RAM_BASE) $(APP_RAM_END) $(APP_MAX_SLOTS) \
+    $$(foreach a,$$($(1)_APPS),$$(a):$$(or $$($$(a)_SLOT),-):$$($$(a)_RAMSZ):$$(or $$($$(a)_RAM_BASE),-)))
+$(1)_PLACE_ERROR := $$(subst _, ,$$(patsubst ERROR:%,%,$$(filter ERROR:%,$$($(1)_PLACE))))
+$$(foreach w,$$(filter-out ERROR:%,$$($(1)_PLACE)),$$(eval $(1)_$$(word 1,$$(subst :, ,$$(w)))_SLOT := $$(word 2,$$(subst :, ,$$(w)))) \
+    $$(eval $(1)_$$(word 1,$$(subst :, ,$$(w)))_RAM := $$(word 3,$$(subst :, ,$$(w)))) \
+    $$(eval $(1)_$$(word 1,$$(subst :, ,$$(w)))_RAMSZ := $$(word 4,$$(subst :, ,$$(w)))))
+$$(foreach a,$$($(1)_APPS),$$(eval $$(call APP_link,$(1),$$(a))))
+
+$(B)/$(1)/apps.S: user/module.mk $$(if $$($(1)_PLACE_ERROR),,$$(foreach a,$$($(1)_APPS),$(B)/$(1)/$$(a).bin))
 	@mkdir -p $$(dir $$@)
-	$$(Q)$$(call check_layout,$(1),$$(foreach a,$$($(1)_APPS),$$(a):$$($$(a)_SLOT):$$($$(a)_RAM):$$($$(a)_RAMSZ)))
+	$$(Q)$$(if $$($(1)_PLACE_ERROR),echo '$(BOARD): image $$($(1)_PLACE_ERROR)' >&2; exit 1)
 	$$(Q){ echo '    .section .apps, "a"'; \
-	  printf '%s\n' $$(foreach a,$$($(1)_APPS),'$$($$(a)_SLOT):$$(a)') | sort -n | \
+	  printf '%s\n' $$(foreach a,$$($(1)_APPS),'$$($(1)_$$(a)_SLOT):$$(a)') | sort -n | \
 	  while IFS=: read slot name; do \
-	    printf '    .org %d\n    .incbin "$(B)/apps/%s.bin"\n' $$$$((slot * $(APP_FLASH_SLOT))) $$$$name; \
+	    printf '    .org %d\n    .incbin "$(B)/$(1)/%s.bin"\n' $$$$((slot * $(APP_FLASH_SLOT))) $$$$name; \
 	  done; \
 	  echo '    .section .rodata.boot_app_name, "a"'; \
 	  echo '    .global boot_app_name'; \
@@ -193,6 +187,7 @@ $(B)/$(1).elf: $(B)/$(1)/apps.o $(B)/$$($(1)_KLIB).a $(B)/kernel.ld
 	    -Wl,-Map=$$@.map -o $$@ $(B)/$(1)/apps.o -Wl,--whole-archive $(B)/$$($(1)_KLIB).a \
 	    -Wl,--no-whole-archive -lgcc
 endef
+IMAGES := $(filter-out $(BOARD_NO_IMAGES),$(IMAGES))
 $(foreach i,$(IMAGES),$(eval $(call IMAGE_template,$(i))))
 
 IMAGES_ELF := $(patsubst %,$(B)/%.elf,$(IMAGES))

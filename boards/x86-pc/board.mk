@@ -37,5 +37,5 @@ BOARD_ULDFLAGS      = $(ARCH_CFLAGS) -nostdlib -nostartfiles -static -Wl,--gc-se
                       -T user/arch/x86/app.ld
 BOARD_USER_LIB_SRCS := user/arch/x86/libc/stdio.c user/arch/x86/libc/string.c \
                        user/arch/x86/libc/stdlib.c user/arch/x86/libc/crt.c \
-                       user/arch/x86/libc/posix.c
+                       user/arch/x86/libc/posix.c user/arch/x86/libc/setjmp.c
 BOARD_TRACE_STORAGE := uart   # no semihosting: make run captures the trace from COM2

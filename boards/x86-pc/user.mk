@@ -1,11 +1,15 @@
 # SPDX-License-Identifier: MIT
-# Programs and images on x86-pc (included by user/module.mk after its defaults). ALL_APPS and
-# its order stay as they are (a program's slot is its position). Only the images whose
-# programs need nothing the PC lacks are built (see docs/x86.md).
-IMAGES    := ktest demo kbench kbench_notrace tflood
+# Programs on x86-pc (included by user/module.mk after the programs' app.mk).
 
 # The tracelogger has no semihosting here: its command line is the boot command line (QEMU's
 # -append), and without one it takes this default; no host files (the trace goes out as the
 # framed stream on COM2, for build/host/kevcapture). -k: the board's BOARD_TRACE_BUFS.
 $(B)/apps/tracelogger/obj/tracelogger/main.c.o: UCFLAGS += \
     -DTRACELOGGER_DEFAULT_ARGS='"tracelogger -d1 -u"'
+
+# The target's dtrace compiles D on the board (-n: the text comes on the boot command line, as
+# there are no host files): its compiler arena and 512 KB of RAM at the top of program RAM,
+# clear of the first-fit slots below it.
+dtrace_RAM_SLOT := 0x80000
+dtrace_RAM_BASE := 0x00580000
+$(B)/apps/dtrace/obj/user/apps/dtrace/dtrace.c.o: UCFLAGS += -DDTRACE_CC_ARENA=0x60000

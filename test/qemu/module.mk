@@ -48,3 +48,12 @@ $(foreach b,$(MATRIX_BOARDS),$(eval $(call MATRIX_template,$(b))))
 # target's dtrace consumer) over the demo system.
 SCRIPT_TESTS += qemu/dtrace|300|test/qemu/test_dtrace.sh|$(B)|$(H)
 TEST_DEPS    += $(B)/dtrace.elf $(H)/dcompile
+
+# Your own program on every board of the matrix (docs/applications.md): make new-app, make run
+# APPS=, make dtrace APPS= (or the board's clear no), dtrace -i at the board's times, exit 1 on
+# a truncated file, and no silent hang when a start of tracing fails with EPERM.
+APPS_TEST_BOARDS := $(patsubst boards/%/matrix.mk,%,$(wildcard boards/*/matrix.mk))
+SCRIPT_TESTS += $(foreach b,$(APPS_TEST_BOARDS),qemu-apps/$(b)|900|test/qemu/test_apps.sh|$(b)|$(H))
+TEST_DEPS    += $(H)/traceprinter $(H)/dtrace $(H)/kevcapture $(H)/kevreport $(H)/dcompile
+# How images place their programs, and the messages when they do not fit (host only).
+SCRIPT_TESTS_HOST += build/place-apps|120|test/qemu/test_place_apps.sh

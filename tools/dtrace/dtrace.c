@@ -432,9 +432,12 @@ int main(int argc, char **argv)
             next[k] = ob->probes[k].dp_period, ntimers++;
     uint64_t next_switch = o.switchrate_ns;
 
+    int damaged = 0;
     if (capture) {
-        if (kev_replay(capture, &st, &cons, o.switchrate_ns, o.ncpus, &interrupted) != 0)
+        int rr = kev_replay(capture, &st, &cons, o.switchrate_ns, o.ncpus, &interrupted);
+        if (rr < 0)
             return 1;
+        damaged = rr > 0;   /* what was read is reported (END too), and the exit status is 1 */
         ntimers = 0;
     } else {
         dvm_fire(&st, &ctx, DPROBE_BEGIN, NULL);
@@ -474,5 +477,7 @@ int main(int argc, char **argv)
     fflush(out);
     if (out != stdout)
         fclose(out);
+    if (damaged)
+        return 1;
     return cons.exited ? cons.exit_status : 0;
 }

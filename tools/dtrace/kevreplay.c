@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: MIT
 // dtrace -i: replays a .kev capture through the D engine. Each decoded event fires the probe
 // the kernel hook would have fired (docs/d-probes.md) with the same arguments, at the
-// capture's time (cycles converted to ns), on the event's CPU, in the context (pid, tid,
+// board's time (cycles since boot converted to ns as the kernel does; walltimestamp from the
+// header's boot date), on the event's CPU, in the context (pid, tid,
 // execname) of the thread last seen running on that CPU. Events with no probe are skipped.
+#define _GNU_SOURCE     /* strptime, timegm */
 #include "kevreplay.h"
 #include <d/dprobes.h>
+#include <time.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,7 +18,7 @@ struct replay {
     struct dvm_state *st;
     struct dcons *cons;
     volatile sig_atomic_t *stop;
-    uint64_t switchrate, next_switch, t0_cycles, cps;
+    uint64_t switchrate, next_switch, cps, wall0;
     int started;
     unsigned ncpus;
     int32_t pid[DVM_MAXCPU], tid[DVM_MAXCPU];
@@ -38,7 +41,7 @@ static int done(struct replay *p)
     return p->st->exiting || *p->stop;
 }
 
-/* advance: capture time reaches t (ns since the first event): timers and switches up to t. */
+/* advance: capture time reaches t (ns since boot): timers and switches up to t. */
 static void advance(struct replay *p, uint64_t t)
 {
     const struct dif_obj *o = &p->st->obj;
@@ -50,6 +53,7 @@ static void advance(struct replay *p, uint64_t t)
         if (when > t || done(p))
             return;
         p->ctx.timestamp = p->ctx.vtimestamp = when;
+        p->ctx.walltimestamp = p->wall0 + when;
         if (when == p->next_switch) {
             consume(p, 0);
             p->next_switch += p->switchrate;
@@ -140,17 +144,42 @@ static uint32_t probe_of(const struct kev_event *e, uint64_t *a)
     }
 }
 
+/* boot_date_ns: the header's TRACE_BOOT_DATE ("Sun Nov 22 10:50:32 UTC 2026", the board's
+ * boot) in nanoseconds since 1970, the base of walltimestamp; 0 when absent or unreadable. */
+static uint64_t boot_date_ns(const struct kev_reader *r)
+{
+    unsigned len;
+    const char *v = kev_attr(r, "BOOT_DATE", &len);
+    char buf[64];
+    struct tm tm;
+    if (!v || len >= sizeof(buf))
+        return 0;
+    memcpy(buf, v, len);
+    buf[len] = '\0';
+    memset(&tm, 0, sizeof(tm));
+    const char *end = strptime(buf, "%a %b %d %H:%M:%S UTC %Y", &tm);
+    if (!end)
+        return 0;
+    time_t secs = timegm(&tm);
+    return secs > 0 ? (uint64_t)secs * 1000000000ull : 0;
+}
+
 static int on_event(void *user, struct kev_reader *r, const struct kev_event *e)
 {
     struct replay *p = user;
     if (e->cls == KEV_C_CONTROL)
         return 0;
+    /* timestamp: nanoseconds since boot from the event's cycle count, in the kernel's own
+     * integer arithmetic (ktimer_cycles_to_ns), so that the host's value is the board's. */
+    uint64_t hz = p->cps ? p->cps : 1000000000u;
+    uint64_t t = (e->t64 / hz) * 1000000000ull + (e->t64 % hz) * 1000000000ull / hz;
     if (!p->started) {
-        p->t0_cycles = e->t64;
+        /* tick-N and profile-N count from the first event, as they would from a start there */
         p->started = 1;
+        p->next_switch += t;
+        for (uint32_t j = 0; j < p->st->obj.hdr->dh_nprobes && j < 64; j++)
+            p->next[j] += t;
     }
-    uint64_t dc = e->t64 >= p->t0_cycles ? e->t64 - p->t0_cycles : 0;
-    uint64_t t = p->cps ? (uint64_t)((double)dc * 1e9 / (double)p->cps) : dc;
     advance(p, t);
     if (done(p))
         return 1;
@@ -159,6 +188,7 @@ static int on_event(void *user, struct kev_reader *r, const struct kev_event *e)
     uint32_t id = probe_of(e, a);
     p->ctx.cpu = cpu;
     p->ctx.timestamp = p->ctx.vtimestamp = t;
+    p->ctx.walltimestamp = p->wall0 + t;
     int thread_ev = e->cls == KEV_C_PR_TH && e->ev < 64 && e->nw >= 2;
     int same = thread_ev && p->tid[cpu] == (int32_t)e->w[1] && p->pid[cpu] == (int32_t)e->w[0];
     p->ctx.pid = p->pid[cpu];
@@ -214,6 +244,7 @@ int kev_replay(const char *path, struct dvm_state *st, struct dcons *cons,
     p.switchrate = switchrate_ns;
     p.next_switch = switchrate_ns;
     p.cps = r.kr_cycles_per_sec;
+    p.wall0 = boot_date_ns(&r);
     p.ncpus = ncpus;
     p.ctx.execname = "";
     for (uint32_t j = 0; j < st->obj.hdr->dh_nprobes && j < 64; j++)
@@ -223,9 +254,10 @@ int kev_replay(const char *path, struct dvm_state *st, struct dcons *cons,
     kev_set_user(&r, &p);
     kev_on_any(&r, on_event);
     int rc = kev_decode(&r);
-    if (rc != KEV_OK && rc != KEV_ERR_STOPPED)
+    int damaged = rc != KEV_OK && rc != KEV_ERR_STOPPED;
+    if (damaged)
         fprintf(stderr, "dtrace: %s: %s (replayed up to there)\n", path, kev_error(&r));
     consume(&p, 0);
     free(data);
-    return 0;
+    return damaged ? 1 : 0;
 }

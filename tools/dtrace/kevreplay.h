@@ -10,8 +10,9 @@
 
 /* kev_replay: fires BEGIN, then the probe of every event in the capture (and tick-/profile-
  * probes as capture time passes), reading buffers every switchrate of capture time; stops at
- * the end of the file, on exit(), a filled buffer or *stop. Does not fire END. Returns 0, or
- * -1 after printing why the file could not be read. */
+ * the end of the file, on exit(), a filled buffer or *stop. Does not fire END. Returns 0, 1
+ * when the file is damaged or truncated (replayed up to there, the offset printed), or -1
+ * after printing why the file could not be read. */
 int kev_replay(const char *path, struct dvm_state *st, struct dcons *cons,
                uint64_t switchrate_ns, unsigned ncpus, volatile sig_atomic_t *stop);
 

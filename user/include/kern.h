@@ -100,6 +100,12 @@ int TraceEvent(unsigned cmd, uint32_t a, uint32_t b, uint32_t c);
 
 int DebugWrite(const char *buf, size_t len);
 
+// The caller's own part of the boot command line (user/lib/kargs.c): the words after the
+// part "name ..." (parts separated by ";;"), argv[0] = name, NULL-terminated. Returns argc,
+// 0 when no part names the program (it then uses its defaults). buf holds the words.
+int kargs(const char *name, char *buf, size_t size, char **argv, int max);
+int kargs_split(char *buf, const char *name, char **argv, int max);
+
 // Decimal text of a 64-bit value, for printf("%s", u64txt(v).s): newlib-nano's printf has no
 // %llu, and this works the same with both C libraries.
 struct u64txt {

@@ -71,7 +71,7 @@ static void load_tables(void)
 
 // The Multiboot command line after its first word (the kernel's own name, which QEMU and GRUB
 // put there), cut to the buffer; empty when the loader gave none.
-static char boot_cmdline[256];
+static char boot_cmdline[2048];   // room for a D program given inline (make dtrace)
 
 #define MB_INFO_CMDLINE (1u << 2)   // Multiboot info flags: `cmdline` (offset 16) is valid
 

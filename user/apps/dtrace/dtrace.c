@@ -4,7 +4,7 @@
 // runs a workload, and prints what the program records as dtrace(1M) does, with the consumer
 // of trace/d (dcons). The kernel keeps the engine; its state is mapped read-only here, records
 // come through KDT_READ, and the two consumer actions that change aggregations (clear, trunc)
-// go through the kernel. The command line comes from semihosting; quote a program's text
+// go through the kernel. The command line is its part of the boot command line (kargs); quote a program's text
 // ('...' or "...") to keep its spaces.
 // Exit status: the program's exit(n), 0 when it ends without one, 1 when it cannot run,
 // 2 for bad usage.
@@ -98,33 +98,6 @@ static void usage(FILE *f)
                "            no #include on a board)\n");
 }
 
-// split_words: the command line into words; '...' and "..." keep spaces, quotes removed.
-static int split_words(char *s, char **argv, int max)
-{
-    int argc = 0;
-    while (*s && argc < max) {
-        while (*s == ' ')
-            s++;
-        if (!*s)
-            break;
-        char *w = s, *d = s;
-        argv[argc++] = w;
-        char q = 0;
-        for (; *s && (q || *s != ' '); s++) {
-            if (!q && (*s == '\'' || *s == '"'))
-                q = *s;
-            else if (q && *s == q)
-                q = 0;
-            else
-                *d++ = *s;
-        }
-        if (*s)
-            s++;
-        *d = '\0';
-    }
-    return argc;
-}
-
 static int load_file(const char *path, struct dobj_file_hdr **h)
 {
     FILE *f = fopen(path, "rb");
@@ -157,7 +130,8 @@ static int compile(const char *script, const char *text, char **xs, int nx, int 
             return -1;
         }
         len = fread(script_text, 1, sizeof(script_text), f);
-        int more = fgetc(f) != EOF;
+        char c;
+        int more = fread(&c, 1, 1, f) == 1;
         fclose(f);
         if (more) {
             fprintf(stderr, "dtrace: script %s is larger than %u bytes\n", script,
@@ -214,14 +188,11 @@ static int compile(const char *script, const char *text, char **xs, int nx, int 
 
 int main(void)
 {
-    static char cmd[1024];
+    static char cmd[2048];     // the whole boot command line: on x86-pc it carries -n text
     char *argv[48];
     int argc = 0;
-    uintptr_t blk[2] = { (uintptr_t)cmd, sizeof(cmd) - 1 };   // words of the pointer size (semihosting)
-    if (sys_semihost(0x15, (uintptr_t)blk) == 0) {
-        cmd[blk[1]] = '\0';
-        argc = split_words(cmd, argv, 48);
-    }
+    // Its own part of the boot command line ("dtrace ..."; user/lib/kargs.c).
+    argc = kargs("dtrace", cmd, sizeof(cmd), argv, 48);
     const char *workload = NULL, *path = NULL, *script = NULL, *text = NULL, *outpath = NULL;
     char *xs[16];
     static char bufopt[40];
@@ -251,8 +222,7 @@ int main(void)
             case 'c': workload = v; break;
             case 'o': outpath = v; break;
             case 'b':
-                strcpy(bufopt, "bufsize=");
-                strncat(bufopt, v, sizeof(bufopt) - 9);
+                snprintf(bufopt, sizeof(bufopt), "bufsize=%s", v);
                 if (nx < 16)
                     xs[nx++] = bufopt;
                 break;

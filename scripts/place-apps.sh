@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# Places the programs of one boot image in the board's program memory (user/module.mk runs it
+# once per image): each program gets a flash slot and a RAM region the MPU can map (a power of
+# two aligned on its size). A program's own wishes come first (a board's <name>_SLOT,
+# <name>_RAM_BASE), then the rest in the image's order, each in the first free slot and the
+# lowest free RAM that fits.
+#   scripts/place-apps.sh IMAGE RAM_BASE RAM_END MAX_SLOTS name:slot:ramsize:rambase...
+# (slot and rambase "-" when the program does not ask). Prints "name:slot:rambase:ramsize"
+# words, or one word "ERROR:<message with _ for spaces>" when the image does not fit.
+set -u
+img=$1 base=$(($2)) end=$(($3)) max=$4; shift 4
+err() { m="ERROR:$img: $*"; echo "${m// /_}"; exit 0; }
+declare -a names slots rbase rsize used_slot
+n=0
+for w in "$@"; do
+    IFS=: read -r nm s z b <<<"$w"
+    names[n]=$nm; slots[n]=$s; rsize[n]=$((z)); rbase[n]=$b; n=$((n + 1))
+done
+# Flash slots: asked-for ones, then the first free one.
+for ((i = 0; i < n; i++)); do [ "${slots[i]}" != - ] && used_slot[${slots[i]}]=1; done
+for ((i = 0; i < n; i++)); do
+    [ "${slots[i]}" != - ] && continue
+    s=0; while [ -n "${used_slot[s]:-}" ]; do s=$((s + 1)); done
+    slots[i]=$s; used_slot[s]=1
+done
+for ((i = 0; i < n; i++)); do
+    [ "${slots[i]}" -lt "$max" ] ||
+        err "${names[i]} needs flash slot ${slots[i]}: the board has $max [APP_MAX_SLOTS]: put fewer programs in this image"
+done
+# RAM: asked-for regions stay; the others go first-fit, each aligned on its size.
+overlaps() { # base size: 0 when [base, base+size) meets a placed region
+    for ((j = 0; j < n; j++)); do
+        [ "${rbase[j]}" = - ] && continue
+        local b=$((rbase[j])) z=${rsize[j]}
+        [ $(($1 + $2)) -le $b ] || [ $((b + z)) -le $1 ] || return 0
+    done
+    return 1
+}
+# Largest first, so that small regions do not break up the room a large one needs.
+order=$(for ((i = 0; i < n; i++)); do echo "${rsize[i]} $i"; done | sort -s -k1,1nr | cut -d' ' -f2)
+for i in $order; do
+    [ "${rbase[i]}" = - ] || continue
+    z=${rsize[i]}
+    a=$(( (base + z - 1) / z * z ))
+    while [ $((a + z)) -le "$end" ] && overlaps $a $z; do a=$((a + z)); done
+    [ $((a + z)) -le "$end" ] ||
+        err "no room for the $z bytes of RAM of ${names[i]} between $(printf 0x%x $base) and $(printf 0x%x $end) with the other programs of the image [${names[*]}]: put fewer programs in this image, or give the program less RAM [RAM in its app.mk]"
+    rbase[i]=$(printf '0x%08x' $a)
+done
+for ((i = 0; i < n; i++)); do printf '%s:%s:%s:0x%x ' "${names[i]}" "${slots[i]}" "${rbase[i]}" "${rsize[i]}"; done
+echo

@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# `make dtrace`: runs a D program live on the board in QEMU, over the demo system or, with
+# APPS, over appinit and those programs, with a tracelogger capture to trace.kev in the same
+# boot. Each program gets its own part of the boot command line (user/lib/kargs.c: parts
+# separated by ";;").
+#   scripts/run-dtrace.sh IMAGE.elf
+# Environment (from the Makefile): B, H, S (script file) or D (clauses), D_OPTS, APPS,
+# TRACE_STORAGE (semihost: files on the host; uart: no host files, as on x86-pc).
+# On a board with semihosting the program is compiled on the host (dcompile) and the target
+# reads the .dobj; without (x86-pc), its text goes on the boot command line and the target's
+# dtrace compiles it (-n): // comments and line breaks are folded, and the text may not hold
+# a single quote.
+set -u
+img=$1
+here=$(dirname "$0")
+trace=${TRACE_FILE:-trace.kev}
+if [ -z "${S:-}" ] && [ -z "${D:-}" ]; then
+    echo "usage: make dtrace S=script.d | D='clauses' [APPS=\"prog...\"] [D_OPTS=\"-q -x bufsize=16k\"]" >&2
+    exit 2
+fi
+work=${APPS:+appinit}
+work=${work:-init}
+rest=${APPS:+ ;; appinit $APPS}
+if [ "${TRACE_STORAGE:-semihost}" = uart ]; then
+    if [ -n "${S:-}" ]; then
+        [ -r "$S" ] || { echo "make dtrace: cannot read $S" >&2; exit 2; }
+        text=$(sed 's://.*$::' "$S" | tr '\n\t' '  ')
+    else
+        text=$D
+    fi
+    case $text in *"'"*) echo "make dtrace: on this board the D text goes on the boot command line and may not hold a single quote" >&2; exit 2;; esac
+    line="dtrace ${D_OPTS:-} -c $work -n '$text'$rest"
+    if [ ${#line} -gt 2000 ]; then
+        echo "make dtrace: the D text makes a boot command line of ${#line} characters; this board takes 2000 at most (it has no host files): shorten the program" >&2
+        exit 2
+    fi
+    uart=$(dirname "$img")/trace.uart
+    rm -f "$uart" "$trace"
+    QEMU_ARGS=$line QEMU_UART1=$uart \
+        QEMU_TIMEOUT=${QEMU_TIMEOUT:-120} "$here/qemu-run.sh" "$img"
+    rc=$?
+    [ -n "${APPS:-}" ] && { "$H/kevcapture" -q -o "$trace" "$uart" || rc=1; }
+else
+    obj=$B/script.dobj
+    if [ -n "${S:-}" ]; then
+        "$H/dcompile" ${D_OPTS:-} -s "$S" -o "$obj" || exit 1
+    else
+        "$H/dcompile" ${D_OPTS:-} -n "$D" -o "$obj" || exit 1
+    fi
+    rm -f "$trace"
+    QEMU_ARGS="dtrace -c $work $obj$rest${APPS:+ ;; tracelogger -d1 -f $trace}" \
+        QEMU_TIMEOUT=${QEMU_TIMEOUT:-120} "$here/qemu-run.sh" "$img"
+    rc=$?
+fi
+echo "dtrace: the system exited with status $rc"
+if [ -n "${APPS:-}" ] && [ -s "$trace" ]; then
+    echo "dtrace: the same boot's trace is in $trace ($H/kevreport -o ${trace%.kev}.html $trace)"
+fi
+exit $rc

@@ -1,0 +1,104 @@
+// SPDX-License-Identifier: MIT
+// appinit: pid 1 of the images `make run APPS="..."` and `make dtrace APPS="..."` build. It
+// starts the tracelogger when the image has one (passive: appinit starts and stops tracing
+// around the run), then every program named on its command line ("appinit sensor ctrl"),
+// waits for them all, stops tracing, waits for the logger to save the trace, and exits with
+// the number of programs that failed (0: all exited 0). A start of tracing that fails is
+// said, and the logger is told to give up, so that a boot never hangs without a word.
+#include <kern.h>
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#define MAX_APPS 16
+
+static const char *errname(int e)
+{
+    switch (e) {
+    case EPERM: return "EPERM: the program lacks KAPP_F_TRACE (FLAGS in its app.mk)";
+    case ENOENT: return "ENOENT: not in this image";
+    case ENOMEM: return "ENOMEM";
+    case EBUSY: return "EBUSY";
+    default: return "";
+    }
+}
+
+int main(void)
+{
+    static char cmd[512];
+    char *argv[MAX_APPS + 2];
+    int argc = kargs("appinit", cmd, sizeof(cmd), argv, MAX_APPS + 2);
+    int failures = 0;
+    if (argc < 2) {
+        printf("appinit: no programs to start (the command line wants \"appinit NAME...\")\n");
+        return 1;
+    }
+    printf("appinit: starting");
+    for (int i = 1; i < argc; i++)
+        printf(" %s", argv[i]);
+    printf("\n");
+
+    // The logger (priority 200) allocates the kernel buffers before we run again.
+    int logger = ProcSpawn("tracelogger", 0, 0);
+    int started = 0;
+    if (logger > 0) {
+        TraceEvent(KTRACE_ADDALLCLASSES, 0, 0, 0);
+        if (TraceEvent(KTRACE_START, 0, 0, 0) < 0 && errno != EBUSY) {
+            int e = errno;
+            printf("appinit: cannot start tracing: errno %d %s\n", e, errname(e));
+            failures++;
+        } else {
+            started = 1;
+        }
+    }
+    int pids[MAX_APPS];
+    int napps = 0;
+    for (int i = 1; i < argc && napps < MAX_APPS; i++) {
+        int pid = ProcSpawn(argv[i], 0, 0);
+        if (pid < 0) {
+            int e = errno;
+            printf("appinit: cannot start %s: errno %d %s\n", argv[i], e, errname(e));
+            failures++;
+            continue;
+        }
+        pids[napps] = pid;
+        argv[1 + napps] = argv[i];
+        napps++;
+    }
+    int logger_status = -1;
+    for (int left = napps; left > 0; ) {
+        int st = 0;
+        int pid = ProcWait(-1, &st);
+        if (pid < 0)
+            break;
+        if (pid == logger) {
+            logger_status = st;
+            printf("appinit: tracelogger ended early, wait status %#x\n", st);
+            continue;
+        }
+        const char *who = "?";
+        for (int i = 0; i < napps; i++)
+            if (pids[i] == pid)
+                who = argv[1 + i];
+        if (!KW_EXITED(st) || KW_EXITSTATUS(st) != 0) {
+            printf("appinit: %s (pid %d) failed, wait status %#x\n", who, pid, st);
+            failures++;
+        } else {
+            printf("appinit: %s (pid %d) finished\n", who, pid);
+        }
+        left--;
+    }
+    if (logger > 0 && !started)
+        printf("appinit: no trace: tracing never started (the tracelogger gives up by itself)\n");
+    if (logger > 0 && started) {
+        TraceEvent(KTRACE_STOP, 0, 0, 0);
+        if (logger_status == -1)
+            ProcWait(logger, &logger_status);
+        if (!KW_EXITED(logger_status) || KW_EXITSTATUS(logger_status) != 0) {
+            printf("appinit: tracelogger failed, wait status %#x\n", logger_status);
+            failures++;
+        }
+    }
+    printf("appinit: done, %d failures\n", failures);
+    return failures;
+}

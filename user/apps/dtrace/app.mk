@@ -1,0 +1,17 @@
+# SPDX-License-Identifier: MIT
+# dtrace: the target's D consumer (user/module.mk reads this file: docs/applications.md).
+# The target's dtrace: the compiler and consumer of trace/d, with the two calls that change
+# aggregations renamed to kernel calls (its view of the engine is read-only). It compiles on
+# the board when the board gives it a compiler arena (DTRACE_CC_ARENA, boards/<b>/user.mk).
+PRIO  := 150
+FLAGS := KAPP_F_TRACE
+EXTRA := trace/d/consume.c trace/d/fmt.c trace/d/agg.c trace/d/vm.c trace/d/engine.c \
+         trace/d/verify.c trace/d/probes.c trace/d/dobj_opts.c trace/d/lex.c \
+         trace/d/parse.c trace/d/cg.c trace/d/dcpp.c
+STACK := 0x800
+$(B)/apps/dtrace/obj/trace/d/consume.c.o: UCFLAGS += -Ddvm_agg_clear=kdt_user_agg_clear \
+                                               -Ddvm_agg_remove=kdt_user_agg_remove
+
+# make dtrace over the demo system.
+IMAGES      += dtrace
+dtrace_APPS := dtrace init srv client ticker driver worker

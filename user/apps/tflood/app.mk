@@ -1,0 +1,7 @@
+# SPDX-License-Identifier: MIT
+# tflood: floods the trace (the tracelogger's tests and benchmark) (user/module.mk reads this file: docs/applications.md).
+PRIO  := 50
+FLAGS := KAPP_F_TRACE
+
+IMAGES      += tflood
+tflood_APPS := tflood tracelogger
