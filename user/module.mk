@@ -18,7 +18,7 @@
 # A boot image is the kernel plus a set of programs; the first one listed is started as pid 1.
 
 ALL_APPS := init srv client ticker driver worker ktest kt_peer kt_fault kbench tracelogger \
-            tflood dtrace
+            tflood dtrace kt_hostile kt_attack
 
 init_PRIO    := 20
 srv_PRIO     := 12
@@ -44,6 +44,10 @@ tracelogger_PRIO  := 200
 tracelogger_MMIO  := $(BOARD_TRACE_UART_WINDOW)
 init_FLAGS   := KAPP_F_TRACE
 tflood_FLAGS := KAPP_F_TRACE
+# The hostile-process suite (docs/hostile.md): the runner and its victim, and the attacker.
+kt_hostile_PRIO  := 100
+kt_hostile_FLAGS := KAPP_F_IO
+kt_attack_PRIO   := 10
 tflood_PRIO  := 50
 
 # The target's dtrace: the compiler and consumer of trace/d, with the two calls that change
@@ -58,7 +62,8 @@ dtrace_STACK := 0x800
 $(B)/apps/dtrace/obj/trace/d/consume.c.o: UCFLAGS += -Ddvm_agg_clear=kdt_user_agg_clear \
                                                -Ddvm_agg_remove=kdt_user_agg_remove
 
-IMAGES := demo ktest kbench kbench_notrace tflood dtrace
+IMAGES := demo ktest kbench kbench_notrace tflood dtrace hostile
+hostile_APPS := kt_hostile kt_attack
 dtrace_APPS := dtrace init srv client ticker driver worker
 demo_APPS   := init srv client ticker driver worker tracelogger
 tflood_APPS := tflood tracelogger
