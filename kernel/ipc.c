@@ -25,6 +25,18 @@ void ipc_init(void)
     kmemset(pulses, 0, sizeof(pulses));
 }
 
+// Frees a queued pulse (already off its channel's list) and uncharges its sender and channel.
+static void pulse_free(struct pulse *pl)
+{
+    if (pl->sender)
+        pl->sender->npulses--;
+    if (pl->charged)
+        pl->chan->npulses--;
+    pl->sender = NULL;
+    pl->charged = false;
+    pl->in_use = false;
+}
+
 static struct channel *chan_lookup(int chid)
 {
     int i = chid - CHID_BASE;
@@ -75,7 +87,7 @@ static void channel_teardown(struct channel *ch)
             thread_unblock(t, -ESRCH);
     }
     while ((n = list_pop_front(&ch->pulses)) != NULL)
-        list_entry(n, struct pulse, link)->in_use = false;
+        pulse_free(list_entry(n, struct pulse, link));
     for (int i = 0; i < KMAX_CONNECTIONS; i++)
         if (connections[i].in_use && connections[i].chan == ch)
             connections[i].chan = NULL;
@@ -285,7 +297,7 @@ int ipc_receive(struct thread *t, int chid, uint32_t msg, uint32_t bytes, uint32
     if (n) {
         struct pulse *pl = list_entry(n, struct pulse, link);
         deliver_pulse(t, &pl->p, ch);
-        pl->in_use = false;
+        pulse_free(pl);
         return 0;
     }
     if (!list_empty(&ch->send_q)) {
@@ -302,11 +314,15 @@ int ipc_receive(struct thread *t, int chid, uint32_t msg, uint32_t bytes, uint32
     return 0;
 }
 
+// A reply to a client that is gone (killed, timed out) fails with ESRCH; the priority the
+// server inherited from it goes with it, as it would with a successful reply.
 int ipc_reply(struct thread *t, int rcvid, int32_t status, uint32_t msg, uint32_t bytes)
 {
     struct thread *client = rcvid_client(t->proc, rcvid);
-    if (!client)
+    if (!client) {
+        drop_inherited(t);
         return -ESRCH;
+    }
     if (status < 0)
         return -EINVAL;
     if (bytes && !proc_can_read(t->proc, msg, bytes))
@@ -322,8 +338,10 @@ int ipc_reply(struct thread *t, int rcvid, int32_t status, uint32_t msg, uint32_
 int ipc_error(struct thread *t, int rcvid, int32_t err)
 {
     struct thread *client = rcvid_client(t->proc, rcvid);
-    if (!client)
+    if (!client) {
+        drop_inherited(t);
         return -ESRCH;
+    }
     if (err <= 0 || err > 4095)
         return -EINVAL;
     ktrace_comm(KEV_COMM_MSG_ERROR, (uint32_t)rcvid, (uint32_t)err);
@@ -332,7 +350,11 @@ int ipc_error(struct thread *t, int rcvid, int32_t err)
     return 0;
 }
 
-static int queue_pulse(struct channel *ch, int prio, int32_t code, int32_t value, int scoid)
+// Queues a pulse on ch, or hands it to a waiting server at once. Storage: `res` when given
+// and free, else the pool, charged to `sender` (when not NULL) within its and the channel's
+// bounds.
+static int queue_pulse(struct channel *ch, int prio, int32_t code, int32_t value, int scoid,
+                       struct proc *sender, struct pulse *res)
 {
     struct kpulse kp = { .code = code, .value = value, .priority = prio, .scoid = scoid };
     ktrace_comm(KEV_COMM_SND_PULSE, (uint32_t)scoid, pulse_key(ch, code));
@@ -344,21 +366,32 @@ static int queue_pulse(struct channel *ch, int prio, int32_t code, int32_t value
         sched_make_ready(srv, false);
         return 0;
     }
-    for (int i = 0; i < KMAX_PULSES; i++) {
-        struct pulse *pl = &pulses[i];
-        if (pl->in_use)
-            continue;
-        struct list *pos;
-        pl->in_use = true;
-        pl->p = kp;
-        pl->chan = ch;
-        list_for_each(pos, &ch->pulses)
-            if (list_entry(pos, struct pulse, link)->p.priority < prio)
-                break;
-        list_insert_before(pos, &pl->link);
-        return 0;
+    struct pulse *pl = res && !res->in_use ? res : NULL;
+    if (!pl) {
+        if (sender && (sender->npulses >= KMAX_PULSES_PER_PROC ||
+                       ch->npulses >= KMAX_PULSES_PER_CHAN))
+            return -EAGAIN;
+        for (int i = 0; i < KMAX_PULSES && !pl; i++)
+            if (!pulses[i].in_use)
+                pl = &pulses[i];
+        if (!pl)
+            return -EAGAIN;
+        pl->sender = sender;
+        pl->charged = sender != NULL;
+        if (sender) {
+            sender->npulses++;
+            ch->npulses++;
+        }
     }
-    return -EAGAIN;
+    struct list *pos;
+    pl->in_use = true;
+    pl->p = kp;
+    pl->chan = ch;
+    list_for_each(pos, &ch->pulses)
+        if (list_entry(pos, struct pulse, link)->p.priority < prio)
+            break;
+    list_insert_before(pos, &pl->link);
+    return 0;
 }
 
 int ipc_send_pulse(struct proc *from, int coid, int prio, int32_t code, int32_t value)
@@ -370,7 +403,7 @@ int ipc_send_pulse(struct proc *from, int coid, int prio, int32_t code, int32_t 
         return -ESRCH;
     if (prio < KPRIO_MIN || prio > KPRIO_MAX || code < KPULSE_CODE_MIN_USER)
         return -EINVAL;
-    return queue_pulse(c->chan, prio, code, value, coid);
+    return queue_pulse(c->chan, prio, code, value, coid, from, NULL);
 }
 
 int ipc_kernel_pulse(struct proc *p, int coid, int prio, int32_t code, int32_t value)
@@ -380,7 +413,26 @@ int ipc_kernel_pulse(struct proc *p, int coid, int prio, int32_t code, int32_t v
         return -EBADF;
     if (!c->chan)
         return -ESRCH;
-    return queue_pulse(c->chan, prio, code, value, 0);
+    return queue_pulse(c->chan, prio, code, value, 0, p, NULL);
+}
+
+int ipc_irq_pulse(struct proc *p, int coid, int prio, int32_t code, int32_t value,
+                  struct pulse *res)
+{
+    struct connection *c = conn_lookup(p, coid);
+    if (!c)
+        return -EBADF;
+    if (!c->chan)
+        return -ESRCH;
+    return queue_pulse(c->chan, prio, code, value, 0, NULL, res);
+}
+
+void ipc_pulse_cancel(struct pulse *res)
+{
+    if (res->in_use) {
+        list_unlink(&res->link);
+        pulse_free(res);
+    }
 }
 
 void ipc_thread_gone(struct thread *t)
@@ -397,4 +449,9 @@ void ipc_proc_gone(struct proc *p)
     for (int i = 0; i < KMAX_CONNECTIONS; i++)
         if (connections[i].in_use && connections[i].owner == p)
             connections[i].in_use = false;
+    // Its pulses still queued on others' channels stay there, charged to no process now (p's
+    // slot will be reused); the channel's bound still counts them until they are received.
+    for (int i = 0; i < KMAX_PULSES; i++)
+        if (pulses[i].in_use && pulses[i].sender == p)
+            pulses[i].sender = NULL;
 }

@@ -27,6 +27,7 @@ struct irq_line {
     bool masked;
     uint32_t count;
     uint32_t lost;      // synthetic raises whose pulse could not be queued
+    struct pulse pend;  // the line's own pulse: its delivery needs nothing from the pool
 };
 
 #define NLINES (KMAX_IRQS + 1)     // device lines, then KIRQ_TRACE
@@ -91,6 +92,7 @@ int irq_detach(struct proc *p, int id)
         return -EINVAL;
     if (id - IRQ_ID_BASE < KMAX_IRQS)
         arch_irq_disable((unsigned)(id - IRQ_ID_BASE));
+    ipc_pulse_cancel(&l->pend);
     kmemset(l, 0, sizeof(*l));
     return 0;
 }
@@ -127,7 +129,7 @@ void irq_raise_synthetic(unsigned irq, int32_t value)
         return;         // nobody listens: the logger finds full buffers when it looks
     l->count++;
     ktrace_int(KEV_INT_HANDLER_ENTER, irq, (uint32_t)l->proc->pid);
-    if (ipc_kernel_pulse(l->proc, l->coid, l->prio, l->code, value) < 0)
+    if (ipc_irq_pulse(l->proc, l->coid, l->prio, l->code, value, &l->pend) < 0)
         l->lost++;
     ktrace_int(KEV_INT_HANDLER_EXIT, irq, (uint32_t)l->proc->pid);
 }
@@ -152,7 +154,7 @@ void irq_dispatch(unsigned irq)
         arch_irq_disable(irq);
         l->masked = true;
         ktrace_int(KEV_INT_HANDLER_ENTER, irq, (uint32_t)l->proc->pid);
-        if (ipc_kernel_pulse(l->proc, l->coid, l->prio, l->code, (int32_t)irq) < 0)
+        if (ipc_irq_pulse(l->proc, l->coid, l->prio, l->code, (int32_t)irq, &l->pend) < 0)
             kprintf("kernel: interrupt %u: pulse to pid %d lost\n", irq, (int)l->proc->pid);
         ktrace_int(KEV_INT_HANDLER_EXIT, irq, (uint32_t)l->proc->pid);
         break;
@@ -170,6 +172,7 @@ void irq_proc_gone(struct proc *p)
         if (lines[i].kind == IRQ_EVENT && lines[i].proc == p) {
             if (i < KMAX_IRQS)
                 arch_irq_disable(i);
+            ipc_pulse_cancel(&lines[i].pend);
             kmemset(&lines[i], 0, sizeof(lines[i]));
         }
     }

@@ -152,20 +152,32 @@ static bool proc_try_reap(struct proc *child)
     return false;
 }
 
+// The first thread of p still alive, or NULL.
+static struct thread *first_live_thread(struct proc *p)
+{
+    struct list *pos;
+    list_for_each(pos, &p->threads) {
+        struct thread *t = list_entry(pos, struct thread, plink);
+        if (t->state != THS_DEAD)
+            return t;
+    }
+    return NULL;
+}
+
 void proc_exit(struct proc *p, int32_t wait_status)
 {
-    struct list *pos, *tmp;
+    struct thread *t;
 
     if (p->state != PROC_ALIVE || p->exiting)
         return;
     p->exiting = true;
     p->exit_status = wait_status;
-    list_for_each_safe(pos, tmp, &p->threads) {
-        struct thread *t = list_entry(pos, struct thread, plink);
-        if (t->state != THS_DEAD)
-            thread_destroy(t, 0);
-    }
-    // thread_destroy of the last thread ran proc_last_thread_gone().
+    // No iterator is kept across thread_destroy(): destroying one thread may free others (the
+    // last live one's proc_last_thread_gone() frees every finished, unjoined thread), so the
+    // list is searched again from its head after each. Each pass kills one thread: at most
+    // KMAX_THREADS passes. The last one ran proc_last_thread_gone().
+    while ((t = first_live_thread(p)) != NULL)
+        thread_destroy(t, 0);
 }
 
 void proc_last_thread_gone(struct proc *p, int32_t status)

@@ -69,6 +69,7 @@ int mutex_create(struct proc *p)
         m->in_use = true;
         m->owner_proc = p;
         m->owner = NULL;
+        m->cond_refs = 0;
         list_init(&m->waiters);
         list_init(&m->held_link);
         return i + SYNC_ID_BASE;
@@ -141,7 +142,7 @@ int mutex_destroy(struct proc *p, int id)
     struct kmutex *m = mutex_lookup(p, id);
     if (!m)
         return -EINVAL;
-    if (m->owner || !list_empty(&m->waiters))
+    if (m->owner || !list_empty(&m->waiters) || m->cond_refs)
         return -EBUSY;
     m->in_use = false;
     return 0;
@@ -186,6 +187,7 @@ int cond_wait(struct thread *t, int cid, int mid)
         return -EPERM;
     mutex_release(m, 0);
     t->wait_mutex = m;      // the mutex to take back when signalled
+    m->cond_refs++;
     thread_block(t, THS_CONDVAR, &c->waiters);
     return 0;
 }
@@ -199,6 +201,7 @@ static void cond_wake(struct thread *w, int32_t ret)
     ktimer_stop(&w->timeout);
     list_unlink(&w->qlink);
     w->waitq = NULL;
+    m->cond_refs--;         // from here on it is an owner or a MUTEX waiter of m
     if (!m->owner) {
         w->wait_mutex = NULL;
         mutex_take(m, w);
@@ -299,9 +302,12 @@ void sync_cond_timeout(struct thread *t)
 
 void sync_waiter_gone(struct thread *t)
 {
-    // Already off the wait queue; a mutex owner may have been boosted by it.
+    // Already off the wait queue; a mutex owner may have been boosted by it. A condvar
+    // waiter no longer refers to the mutex it would have taken back.
     struct kmutex *m = t->wait_mutex;
     t->wait_mutex = NULL;
+    if (m && t->state == THS_CONDVAR)
+        m->cond_refs--;
     if (m && m->owner && m->owner != t)
         thread_update_prio(m->owner);
 }

@@ -33,8 +33,16 @@ static void utimer_fired(struct ktimer *kt)
     ktrace_timer((uint32_t)(u - utimers) + TIMER_ID_BASE, (uint32_t)u->proc->pid);
     if (u->interval_ticks)
         ktimer_start(&u->kt, kt->expires + u->interval_ticks);
-    if (ipc_kernel_pulse(u->proc, u->coid, u->prio, u->code, u->value) < 0)
+    // A timer whose connection is gone (detached after TimerCreate) is disarmed: it would
+    // only fail again at every period. Its loss is said once.
+    int r = ipc_kernel_pulse(u->proc, u->coid, u->prio, u->code, u->value);
+    if (r == -EBADF || r == -ESRCH) {
+        ktimer_stop(&u->kt);
+        kprintf("kernel: timer %d of pid %d: connection gone, timer disarmed\n",
+                (int)(u - utimers) + TIMER_ID_BASE, (int)u->proc->pid);
+    } else if (r < 0) {
         kprintf("kernel: timer pulse to pid %d lost\n", (int)u->proc->pid);
+    }
 }
 
 static struct utimer *utimer_lookup(const struct proc *p, int id)
@@ -49,6 +57,8 @@ int utimer_create(struct proc *p, int prio, int coid, int32_t code, int32_t valu
 {
     if (code < KPULSE_CODE_MIN_USER)
         return -EINVAL;
+    if (!ipc_conn_ok(p, coid))     // only a connection of the caller's own
+        return -EBADF;
     for (int i = 0; i < KMAX_TIMERS; i++) {
         struct utimer *u = &utimers[i];
         if (u->in_use)

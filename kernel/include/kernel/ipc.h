@@ -15,6 +15,7 @@ struct channel {
     struct list send_q;     // SEND-blocked clients, by priority
     struct list recv_q;     // RECEIVE-blocked server threads, by priority
     struct list pulses;     // queued pulses, by priority
+    int32_t npulses;        // of them, those charged to a process (KMAX_PULSES_PER_CHAN)
 };
 
 struct connection {
@@ -24,11 +25,15 @@ struct connection {
     struct channel *chan;
 };
 
+// A queued pulse: from the pool, charged to the process that sent it (or owns the timer), or
+// an interrupt line's own (irq.c), charged to nobody.
 struct pulse {
     struct list link;
     bool in_use;
     struct kpulse p;
     struct channel *chan;
+    struct proc *sender;    // charged process (its npulses), or NULL
+    bool charged;           // counted in chan->npulses (sent by a process, or its timer)
 };
 
 extern struct channel k_channels[KMAX_CHANNELS];
@@ -47,6 +52,13 @@ int ipc_error(struct thread *t, int rcvid, int32_t err);
 int ipc_send_pulse(struct proc *from, int coid, int prio, int32_t code, int32_t value);
 // Pulse from the kernel itself (interrupts, timers): to a connection owned by `p`.
 int ipc_kernel_pulse(struct proc *p, int coid, int prio, int32_t code, int32_t value);
+// An interrupt's pulse, in the line's own storage `res` so that it cannot be lost to a pool
+// others have filled. While `res` is still queued a second one comes from the pool (charged to
+// nobody) or, with none free, fails with -EAGAIN.
+int ipc_irq_pulse(struct proc *p, int coid, int prio, int32_t code, int32_t value,
+                  struct pulse *res);
+// Takes an interrupt line's pulse off its channel (the line is detached).
+void ipc_pulse_cancel(struct pulse *res);
 // Cleanup when a thread dies in an IPC state, and when its process goes away.
 void ipc_thread_gone(struct thread *t);
 void ipc_proc_gone(struct proc *p);

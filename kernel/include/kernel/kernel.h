@@ -16,6 +16,10 @@
 #define KMAX_CHANNELS    32
 #define KMAX_CONNECTIONS 64
 #define KMAX_PULSES      64
+// Bounds on the pool above (issue 17): no one process, and no one channel, can take it all.
+// Interrupt pulses do not come from it (each attached line has its own, see irq.c).
+#define KMAX_PULSES_PER_PROC 16     // queued pulses a process has sent (or its timers)
+#define KMAX_PULSES_PER_CHAN 32     // queued pulses of processes on one channel
 #define KMAX_TIMERS      32
 #define KMAX_MUTEXES     32
 #define KMAX_CONDS       32

@@ -28,6 +28,7 @@ struct proc {
     int32_t nthreads;
     int32_t next_tid;
     int32_t exit_status;        // wait status (uapi/kapi.h KW_*)
+    int32_t npulses;            // queued pulses charged to it (KMAX_PULSES_PER_PROC)
     uint32_t semihost_handles[4]; // host file handles 0..127 this process opened
     char name[KNAME_MAX];
 };

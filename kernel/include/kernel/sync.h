@@ -12,6 +12,8 @@ struct kmutex {
     struct thread *owner;       // NULL when free
     struct list waiters;        // MUTEX-blocked threads, by priority
     struct list held_link;      // in owner->held_mutexes
+    uint16_t cond_refs;         // CONDVAR-blocked threads that will take it back: while any
+                                // refers to it the mutex cannot be destroyed (EBUSY)
 };
 
 void sync_init(void);

@@ -1,0 +1,121 @@
+// SPDX-License-Identifier: MIT
+// kt_attack: commits the attack ProcArg() & 0xff names (user/apps/kt_hostile/hostile.h), with
+// parameter ProcArg() >> 8, and exits 0 when every hostile call was refused as it should be
+// (or is killed, when the attack is a fault). kt_hostile runs it once per attack.
+#include <kern.h>
+#include <errno.h>
+#include <stdbool.h>
+#include <board_user.h>
+#include "../kt_hostile/hostile.h"
+
+static uint8_t stack2[512] __attribute__((aligned(8)));
+static int mtx, cnd;
+
+static int finish_at_once(void *arg)
+{
+    (void)arg;
+    return 7;
+}
+
+static int cond_waiter(void *arg)
+{
+    (void)arg;
+    MutexLock(mtx);
+    CondWait(cnd, mtx);
+    MutexUnlock(mtx);
+    return 0;
+}
+
+static int exit_later(void *arg)
+{
+    (void)arg;
+    ThreadSleep(10000000u);
+    ProcExit(0);
+}
+
+// A finished, never-joined thread on the list when the process ends (normally or by a fault).
+static int unjoined(bool fault)
+{
+    ThreadCreate(finish_at_once, NULL, stack2, sizeof(stack2), 20, 0);
+    ThreadSleep(2000000u);
+    if (fault)
+        *(volatile uint32_t *)BOARD_KERNEL_RAM_ADDR = 0xdead;
+    return 0;
+}
+
+// MutexDestroy while a CondWait waiter will take the mutex back: EBUSY, and nothing breaks.
+static int mutex_destroy(void)
+{
+    mtx = MutexCreate();
+    cnd = CondCreate();
+    int tid = ThreadCreate(cond_waiter, NULL, stack2, sizeof(stack2), 20, 0);
+    ThreadSleep(2000000u);                  // the waiter is in CondWait now
+    errno = 0;
+    int r = MutexDestroy(mtx);
+    int bad = !(r == -1 && errno == EBUSY);
+    errno = 0;
+    r = CondDestroy(cnd);
+    bad |= !(r == -1 && errno == EBUSY);
+    CondSignal(cnd);
+    int m2 = MutexCreate();                 // would reuse a wrongly freed slot
+    MutexLock(m2);
+    ThreadJoin(tid, NULL);
+    MutexUnlock(m2);
+    bad |= MutexDestroy(m2) != 0 || MutexDestroy(mtx) != 0 || CondDestroy(cnd) != 0;
+    return bad;
+}
+
+// TimerCreate on a connection id the process does not own.
+static int timer_foreign(int coid)
+{
+    errno = 0;
+    int id = TimerCreate(coid, 5, 0);
+    if (id == -1 && errno == EBADF)
+        return 0;
+    if (id > 0) {
+        TimerSettime(id, 1, 1);
+        ThreadSleep(100000000u);
+        TimerDestroy(id);
+    }
+    return 1;
+}
+
+// As many pulses as the kernel takes on pid 1's channel `chid`, then exit.
+static int pulse_flood(int chid)
+{
+    int coid = ConnectAttach(1, chid);
+    if (coid < 0)
+        return 2;
+    for (int i = 0; i < 200; i++)
+        if (MsgSendPulse(coid, 10, 1, i) != 0)
+            break;
+    return 0;
+}
+
+// A message to pid 1's server, whose process ends (exit 0 from another thread) while this
+// thread is REPLY-blocked.
+static int dead_client(int chid)
+{
+    int coid = ConnectAttach(1, chid);
+    char m[4] = "hi", r[4];
+    ThreadCreate(exit_later, NULL, stack2, sizeof(stack2), 60, 0);
+    MsgSend(coid, m, sizeof(m), r, sizeof(r));
+    return 3;       // never: the server replies after we are gone
+}
+
+int main(void)
+{
+    uint32_t arg = ProcArg();
+    int param = (int)(arg >> 8);
+
+    switch (arg & 0xff) {
+    case ATK_NONE:           return 0;
+    case ATK_UNJOINED_EXIT:  return unjoined(false);
+    case ATK_UNJOINED_FAULT: return unjoined(true);
+    case ATK_MUTEX_DESTROY:  return mutex_destroy();
+    case ATK_TIMER_FOREIGN:  return timer_foreign(param);
+    case ATK_PULSE_FLOOD:    return pulse_flood(param);
+    case ATK_DEAD_CLIENT:    return dead_client(param);
+    }
+    return 99;
+}

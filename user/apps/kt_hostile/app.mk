@@ -1,0 +1,8 @@
+# SPDX-License-Identifier: MIT
+# kt_hostile: the hostile-process suite's runner and victim (docs/hostile.md); pid 1 of the
+# hostile image (user/module.mk reads this file: docs/applications.md).
+PRIO  := 100
+FLAGS := KAPP_F_IO
+
+IMAGES       += hostile
+hostile_APPS := kt_hostile kt_attack

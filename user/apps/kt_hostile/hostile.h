@@ -1,0 +1,24 @@
+// SPDX-License-Identifier: MIT
+// The attacks of the hostile-process suite, shared by the runner (kt_hostile) and the
+// attacker (kt_attack). Each is described in docs/hostile.md.
+#ifndef HOSTILE_H
+#define HOSTILE_H
+
+enum {
+    ATK_NONE = 0,           // no attack: the victim's baseline latency
+    ATK_UNJOINED_EXIT,      // issue 17 item 1
+    ATK_UNJOINED_FAULT,     // item 1, by the kill path
+    ATK_MUTEX_DESTROY,      // item 2
+    ATK_TIMER_FOREIGN,      // item 4
+    ATK_PULSE_FLOOD,        // item 3
+    ATK_DEAD_CLIENT,        // item 9
+};
+
+// A priority-250 thread wakes at most this late under any attack from lower priorities.
+#define HOSTILE_LATENCY_NS (10u * 1000000u)
+// The software-triggered interrupt line the suite attaches (as ktest's t_irq does).
+#define HOSTILE_IRQ 24
+// The most pulses one process may have queued (kernel/include/kernel/kernel.h).
+#define HOSTILE_PULSES_PER_PROC 16
+
+#endif

@@ -1,0 +1,164 @@
+// SPDX-License-Identifier: MIT
+// kt_hostile: the hostile-process suite, run as pid 1. Each attack runs in a process of its
+// own (kt_attack, ProcArg() = attack | parameter << 8), so that one attack's damage cannot
+// hide another's result; after each one this runner checks, as TAP lines, that
+//   - the attack was refused or contained (the attacker's exit status says what it saw),
+//   - the kernel still runs (this process gets control back and the next attack starts),
+//   - a priority-250 victim thread in this process kept its 1 ms deadlines within
+//     HOSTILE_LATENCY_NS (docs/hostile.md gives the measured figures).
+// A kernel that hangs ends the TAP stream: QEMU's timeout fails the test and the last
+// "# attack" line names the culprit. The list of attacks and what each proves: docs/hostile.md.
+#include <kern.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+#include "hostile.h"
+
+static int tap_n, tap_failed;
+
+static void check(bool ok, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void check(bool ok, const char *fmt, ...)
+{
+    va_list ap;
+    tap_n++;
+    if (!ok)
+        tap_failed++;
+    printf("%s %d - ", ok ? "ok" : "not ok", tap_n);
+    va_start(ap, fmt);
+    vprintf(fmt, ap);
+    va_end(ap);
+    printf("\n");
+}
+
+// The victim: a priority-250 thread sleeping 1 ms at a time; it records how late it woke.
+static volatile uint64_t victim_worst_ns;
+static volatile uint32_t victim_wakeups;
+static volatile bool victim_stop;
+static uint8_t victim_stack[1024] __attribute__((aligned(8)));
+
+static int victim(void *arg)
+{
+    (void)arg;
+    while (!victim_stop) {
+        uint64_t t0 = ClockTime();
+        ThreadSleep(1000000u);
+        uint64_t late = ClockTime() - t0 - 1000000u;
+        if (late > victim_worst_ns)
+            victim_worst_ns = late;
+        victim_wakeups++;
+    }
+    return 0;
+}
+
+static int my_prio(void)
+{
+    struct kthread_info ti;
+    int pid = ProcSelf(), tid = ThreadSelf();
+    for (unsigned s = 0; ThreadInfo(s, &ti) == 0; s++)
+        if (ti.pid == pid && ti.tid == tid)
+            return ti.priority;
+    return -1;
+}
+
+// Runs attack `mode` in its own process at priority `prio` and checks its end: exit status 0
+// (the attacker saw every refusal it expected), or killed by signal `sig` when sig != 0.
+static int run_attack(unsigned mode, uint32_t param, int prio, int sig, const char *what)
+{
+    int st = -1;
+    printf("# attack %u: %s\n", mode, what);
+    victim_worst_ns = 0;
+    uint32_t w0 = victim_wakeups;
+    int pid = ProcSpawn("kt_attack", prio, mode | param << 8);
+    int w = pid > 0 ? ProcWait(pid, &st) : -1;
+    check(w == pid && (sig ? KW_SIGNALED(st) && KW_TERMSIG(st) == sig
+                           : KW_EXITED(st) && KW_EXITSTATUS(st) == 0),
+          "attack %u (%s) was refused or contained (status %#x)", mode, what, st);
+    ThreadSleep(3000000u);      // the victim runs a few more deadlines after the attack
+    uint64_t worst = victim_worst_ns;
+    check(worst <= HOSTILE_LATENCY_NS && victim_wakeups - w0 >= 2,
+          "attack %u: the priority-250 victim kept its 1 ms deadlines (%lu wakeups, worst %lu us late)",
+          mode, (unsigned long)(victim_wakeups - w0), (unsigned long)(worst / 1000u));
+    return st;
+}
+
+// Attack: a client at priority 60 dies REPLY-blocked on our server thread (priority 30); the
+// reply then fails with ESRCH and must not leave the server at the dead client's priority.
+static int srv_chid;
+static volatile int srv_prio_after, srv_reply_err;
+static uint8_t srv_stack[1024] __attribute__((aligned(8)));
+
+static int server(void *arg)
+{
+    (void)arg;
+    char buf[16];
+    int rcvid = MsgReceive(srv_chid, buf, sizeof(buf), NULL);
+    ThreadSleep(30000000u);     // the client's process dies meanwhile
+    errno = 0;
+    if (MsgReply(rcvid, 0, NULL, 0) == -1)
+        srv_reply_err = errno;
+    srv_prio_after = my_prio();
+    return 0;
+}
+
+static void attack_dead_client(void)
+{
+    srv_prio_after = srv_reply_err = -1;
+    int tid = ThreadCreate(server, NULL, srv_stack, sizeof(srv_stack), 30, 0);
+    run_attack(ATK_DEAD_CLIENT, (uint32_t)srv_chid, 60, 0, "client dies while its server holds its priority");
+    ThreadJoin(tid, NULL);
+    check(srv_reply_err == ESRCH && srv_prio_after == 30,
+          "MsgReply to a dead client fails with ESRCH (%d) and drops its priority (now %d)",
+          srv_reply_err, srv_prio_after);
+}
+
+// Attack: a process fills our channel with pulses and exits; an interrupt attached to the
+// same channel must still be delivered.
+static void attack_pulse_flood(void)
+{
+    int coid = ConnectAttach(0, srv_chid);
+    int id = InterruptAttachEvent(HOSTILE_IRQ, coid, 9);
+    run_attack(ATK_PULSE_FLOOD, (uint32_t)srv_chid, 10, 0, "pulse flood on a channel it does not own");
+    InterruptTrigger(HOSTILE_IRQ);
+    struct kpulse p;
+    int n = 0, irq_seen = 0;
+    for (;;) {
+        TimerTimeout(2000000u);
+        if (MsgReceive(srv_chid, &p, sizeof(p), NULL) != 0)
+            break;
+        n++;
+        if (p.code == 9 && p.value == HOSTILE_IRQ)
+            irq_seen++;
+    }
+    check(irq_seen == 1, "the interrupt's pulse was delivered after the flood (%d pulses queued)",
+          n);
+    check(n <= HOSTILE_PULSES_PER_PROC + 1, "one sender queued at most %d pulses (%d)",
+          HOSTILE_PULSES_PER_PROC, n - irq_seen);
+    InterruptDetach(id);
+    ConnectDetach(coid);
+}
+
+int main(void)
+{
+    setvbuf(stdout, NULL, _IOLBF, 0);
+    printf("# kt_hostile: pid %d, hostile processes against the kernel\n", ProcSelf());
+    int vt = ThreadCreate(victim, NULL, victim_stack, sizeof(victim_stack), 250, 0);
+    check(vt > 0, "victim thread at priority 250 (tid %d)", vt);
+    srv_chid = ChannelCreate(0);
+
+    run_attack(ATK_NONE, 0, 10, 0, "none (the victim's baseline)");
+    run_attack(ATK_UNJOINED_EXIT, 0, 10, 0, "exit with a finished thread never joined");
+    run_attack(ATK_UNJOINED_FAULT, 0, 10, KSIG_SEGV, "fault with a finished thread never joined");
+    run_attack(ATK_MUTEX_DESTROY, 0, 10, 0, "destroy a mutex a condvar waiter refers to");
+    run_attack(ATK_TIMER_FOREIGN, (uint32_t)ConnectAttach(0, srv_chid), 10, 0,
+               "TimerCreate on a connection it does not own");
+    attack_pulse_flood();
+    attack_dead_client();
+
+    victim_stop = true;
+    ThreadJoin(vt, NULL);
+    check(ProcSelf() == 1, "the kernel survived every attack");
+    printf("# kt_hostile: %d checks, %d failed\n", tap_n, tap_failed);
+    return tap_failed > 100 ? 100 : tap_failed;
+}
