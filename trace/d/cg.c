@@ -1434,38 +1434,69 @@ static void clause(struct cg *g, struct dclause *c)
         dc->dc_pred = prog_end(g, p, r);
     }
     dc->dc_act = g->nacts;
-    int data = 0, print = 0, spec = 0, commit = 0, recorded = 0;
+    /* The order rules of libdtrace's dt_stmt_append, checked as each statement is added, so
+     * that the first statement breaking one is the one reported, with libdtrace's tag. An
+     * expression statement other than an assignment counts as data-recording, as it does
+     * there. */
+    static const char *const destructive[] = { "stop", "raise", "panic", "chill",
+        "breakpoint", "copyout", "copyoutstr", "system" };
+    int data = 0, print = 0, spec = 0, commit = 0, datarec = 0;
     for (struct dnode *s = c->stmts; s; s = s->next) {
+        int destr = 0;
+        for (size_t k = 0; s->kind == N_CALL && k < sizeof(destructive) / sizeof(destructive[0]);
+             k++)
+            destr |= !strcmp(s->s, destructive[k]);
+        if (destr && spec)
+            dcc_error(cc_of(g), s->line, "D_ACT_SPEC", "destructive actions may not follow "
+                      "speculate( )");
+        if (destr && commit)
+            dcc_error(cc_of(g), s->line, "D_DREC_COMM", "data-recording actions may not "
+                      "follow commit( )");
         statement(g, s, &dc->dc_recsize);
         int kind = g->acts[g->nacts - 1].da_kind;
         data |= kind != DIF_ACT_EXPR;
         print |= kind != DIF_ACT_EXPR && kind != DIF_ACT_AGG;
-        if (kind == DIF_ACT_SPECULATE) {
-            if (spec)
-                dcc_error(cc_of(g), s->line, "D_SPEC_SPEC", "clause already contains a "
-                          "speculate( ) action");
-            if (recorded)
-                dcc_error(cc_of(g), s->line, "D_SPEC_DATA", "speculate( ) must precede any "
-                          "data-recording action in a clause");
+        if (kind == DIF_ACT_COMMIT) {
             if (commit)
-                dcc_error(cc_of(g), s->line, "D_SPEC_COMMIT", "speculate( ) cannot follow "
-                          "commit( ) or discard( ) in a clause");
-            spec = 1;
-        } else if (kind == DIF_ACT_COMMIT || kind == DIF_ACT_DISCARD) {
-            if (spec)
-                dcc_error(cc_of(g), s->line, "D_COMM_SPEC", "commit( ) and discard( ) cannot "
-                          "follow speculate( ) in a clause");
+                dcc_error(cc_of(g), s->line, "D_COMM_COMM", "commit( ) may not follow "
+                          "commit( )");
+            if (datarec)
+                dcc_error(cc_of(g), s->line, "D_COMM_DREC", "commit( ) may not follow "
+                          "data-recording action(s)");
             commit = 1;
+        } else if (kind == DIF_ACT_SPECULATE) {
+            if (spec)
+                dcc_error(cc_of(g), s->line, "D_SPEC_SPEC", "speculate( ) may not follow "
+                          "speculate( )");
+            if (commit)
+                dcc_error(cc_of(g), s->line, "D_SPEC_COMM", "speculate( ) may not follow "
+                          "commit( )");
+            if (datarec)
+                dcc_error(cc_of(g), s->line, "D_SPEC_DREC", "speculate( ) may not follow "
+                          "data-recording action(s)");
+            spec = 1;
         } else if (kind == DIF_ACT_AGG) {
+            if (commit)
+                dcc_error(cc_of(g), s->line, "D_AGG_COMM", "aggregating actions may not "
+                          "follow commit( )");
             if (spec)
                 dcc_error(cc_of(g), s->line, "D_AGG_SPEC", "aggregating actions may not "
                           "follow speculate( )");
-        } else if (kind != DIF_ACT_EXPR) {
-            recorded = 1;
-            if (spec && kind != DIF_ACT_TRACE && kind != DIF_ACT_PRINTF &&
-                kind != DIF_ACT_TRACEMEM)
-                dcc_error(cc_of(g), s->line, "D_ACT_SPEC", "%s may not follow speculate( )",
-                          s->s);
+            datarec = 1;
+        } else {
+            if (spec && kind == DIF_ACT_EXIT)
+                dcc_error(cc_of(g), s->line, "D_EXIT_SPEC", "exit( ) may not follow "
+                          "speculate( )");
+            if (kind == DIF_ACT_DISCARD ||
+                (kind == DIF_ACT_EXPR && (s->kind == N_ASSIGN || s->kind == N_PREINC ||
+                                          s->kind == N_PREDEC || s->kind == N_POSTINC ||
+                                          s->kind == N_POSTDEC)))
+                continue; /* assignments record nothing: libdtrace gives them type void */
+            if (commit)
+                dcc_error(cc_of(g), s->line, "D_DREC_COMM", "data-recording actions may not "
+                          "follow commit( )");
+            if (!spec)
+                datarec = 1;
         }
     }
     if (spec)
