@@ -511,6 +511,7 @@ int main(int argc, char **argv)
     cons.quiet = (int)o.quiet;
     cons.aggsortkey = (int)o.aggsortkey;
     cons.aggsortrev = (int)o.aggsortrev;
+    cons.droptags = (int)o.droptags;
     cons.aggsortkeypos = o.aggsortkeypos;
     signal(SIGINT, on_sigint);
     signal(SIGTERM, on_sigint);

@@ -1352,9 +1352,11 @@ static void match_desc(struct cg *g, const char *desc, unsigned clause, int line
     if ((tick || prof) && !glob && (!f[0][0] || !strcmp(f[0], "profile")) && !f[1][0] &&
         !f[2][0]) {
         uint64_t period = timer_period(f[3] + (tick ? 5 : 8));
-        if (!period)
-            dcc_error(g->cc, line, "D_PDESC_INVAL", "invalid probe description \"%s\": bad "
-                      "interval", desc);
+        /* the profile provider makes no probe for a name it cannot read or for an interval
+         * under its minimum of 200us, so such a description matches nothing */
+        if (period < 200000)
+            dcc_error(g->cc, line, "D_PDESC_ZERO", "probe description %s does not match any "
+                      "probes", desc);
         struct dprobe_desc d = { "profile", "", "", f[3] };
         uint32_t id = DPROBE_TIMER_BASE;
         for (unsigned j = 0; j < g->nprobes; j++)

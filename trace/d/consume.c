@@ -688,9 +688,21 @@ void dcons_record(void *arg, const struct dvm_rechdr *h)
         out(c, "\n");
 }
 
+/* droptag: with -x droptags, each drop report names its kind as libdtrace's dt_droptag. */
+static void droptag(struct dcons *c, const char *tag)
+{
+    dfmt_puts(&c->err, "dtrace: ");
+    if (c->droptags) {
+        dfmt_puts(&c->err, "[");
+        dfmt_puts(&c->err, tag);
+        dfmt_puts(&c->err, "] ");
+    }
+}
+
 static void report(struct dcons *c, uint64_t n, const char *what, unsigned cpu)
 {
-    outf_int(&c->err, "dtrace: %u ", (int64_t)n);
+    droptag(c, what[0] == 'd' ? "DTRACEDROP_PRINCIPAL" : "DTRACEDROP_AGGREGATION");
+    outf_int(&c->err, "%u ", (int64_t)n);
     dfmt_puts(&c->err, what);
     outf_int(&c->err, n == 1 ? " on CPU %u\n" : "s on CPU %u\n", cpu);
 }
@@ -713,20 +725,23 @@ void dcons_drops(struct dcons *c)
         failed += s->specfailed;
     }
     if (dyn > c->seen_dyndrops) {
-        outf_int(&c->err, dyn - c->seen_dyndrops == 1 ? "dtrace: %u dynamic variable drop\n"
-                                                   : "dtrace: %u dynamic variable drops\n",
+        droptag(c, "DTRACEDROP_DYNAMIC");
+        outf_int(&c->err, dyn - c->seen_dyndrops == 1 ? "%u dynamic variable drop\n"
+                                                   : "%u dynamic variable drops\n",
                  (int64_t)(dyn - c->seen_dyndrops));
         c->seen_dyndrops = dyn;
     }
     if (spec > c->seen_specdrops) {
-        outf_int(&c->err, spec - c->seen_specdrops == 1 ? "dtrace: %u speculative drop\n"
-                                                        : "dtrace: %u speculative drops\n",
+        droptag(c, "DTRACEDROP_SPEC");
+        outf_int(&c->err, spec - c->seen_specdrops == 1 ? "%u speculative drop\n"
+                                                        : "%u speculative drops\n",
                  (int64_t)(spec - c->seen_specdrops));
         c->seen_specdrops = spec;
     }
     if (failed > c->seen_specfailed) {
-        outf_int(&c->err, failed - c->seen_specfailed == 1 ? "dtrace: %u failed speculation\n"
-                                                            : "dtrace: %u failed speculations\n",
+        droptag(c, "DTRACEDROP_SPECUNAVAIL");
+        outf_int(&c->err, failed - c->seen_specfailed == 1 ? "%u failed speculation\n"
+                                                            : "%u failed speculations\n",
                  (int64_t)(failed - c->seen_specfailed));
         c->seen_specfailed = failed;
     }
