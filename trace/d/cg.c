@@ -516,6 +516,52 @@ static unsigned binop(struct cg *g, struct dnode *n, struct dtype *t)
     return ra;
 }
 
+static struct dtype type_of(struct cg *g, struct dnode *n);
+
+/* proto_other: the prototype checks libdtrace makes of a subroutine or action this subset
+ * does not run (dt_open.c's prototypes: 'i' integer, 's' string, 'p' pointer, '@' any;
+ * upper case: optional), so that misuse gets DTrace's tag before "not supported". The
+ * arguments are checked first, as libdtrace cooks them first. */
+static void proto_other(struct cg *g, struct dnode *n)
+{
+    static const struct { const char *name, *args; } protos[] = {
+        { "trace", "@" }, { "exit", "i" }, { "chill", "i" }, { "raise", "i" }, { "panic", "" },
+        { "breakpoint", "" }, { "stop", "" }, { "copyout", "pii" }, { "copyoutstr", "sii" },
+        { "mutex_owned", "p" }, { "mutex_owner", "p" }, { "mutex_type_adaptive", "p" },
+        { "mutex_type_spin", "p" }, { "rw_read_held", "p" }, { "rw_write_held", "p" },
+        { "rw_iswriter", "p" }, { "progenyof", "i" }, { "alloca", "i" }, { "getmajor", "i" },
+        { "getminor", "i" }, { "msgsize", "p" }, { "msgdsize", "p" }, { "copyin", "ii" },
+        { "copyinstr", "iI" }, { "copyinto", "iip" }, { "bcopy", "ppi" }, { "basename", "s" },
+        { "dirname", "s" }, { "cleanpath", "s" }, { "strrchr", "si" }, { "strtok", "ss" },
+        { "rand", "" }, { "htons", "i" }, { "htonl", "i" }, { "htonll", "i" }, { "ntohs", "i" },
+        { "ntohl", "i" }, { "ntohll", "i" }, { "inet_ntoa", "p" }, { "inet_ntoa6", "p" },
+        { "inet_ntop", "ip" }, { "ddi_pathname", "pi" }, { "setopt", "sS" },
+        { "freopen", "s" }, { "ftruncate", "" },
+    };
+    for (struct dnode *a = n->b; a; a = a->next)
+        (void)type_of(g, a);
+    for (size_t k = 0; k < sizeof(protos) / sizeof(protos[0]); k++) {
+        if (strcmp(protos[k].name, n->s) != 0)
+            continue;
+        const char *pa = protos[k].args;
+        unsigned max = (unsigned)strlen(pa), min = 0, argc = count_list(n->b);
+        while (min < max && !(pa[min] >= 'A' && pa[min] <= 'Z'))
+            min++;
+        if (argc < min || argc > max)
+            dcc_error(g->cc, n->line, "D_PROTO_LEN", "%s( ) prototype mismatch: %u arg%s passed, "
+                      "%u expected", n->s, argc, argc == 1 ? "" : "s", min);
+        unsigned i = 0;
+        for (struct dnode *a = n->b; a; a = a->next, i++) {
+            char want = (char)(pa[i] | 0x20);
+            struct dtype t = type_of(g, a);
+            if (want != '@' && (want == 's') != (t.kind == DIF_TYPE_STR))
+                dcc_error(g->cc, n->line, "D_PROTO_ARG", "%s( ) argument #%u is incompatible "
+                          "with prototype", n->s, i + 1);
+        }
+        return;
+    }
+}
+
 static unsigned call(struct cg *g, struct dnode *n, struct dtype *t)
 {
     unsigned nargs = count_list(n->b);
@@ -528,6 +574,8 @@ static unsigned call(struct cg *g, struct dnode *n, struct dtype *t)
         if (strlen(subrs[k].args) == nargs)
             s = &subrs[k];
     }
+    if (!known)
+        proto_other(g, n);
     if (!known)
         dcc_error(g->cc, n->line, "D_PROTO_FUNC",
                   "%s( ) is not a subroutine that returns a value here", n->s);
@@ -1113,6 +1161,33 @@ static void proto_len(struct cg *g, struct dnode *n, unsigned lo, unsigned hi)
                   "%d expected", n->s, (int)c, c == 1 ? "" : "s", (int)lo);
 }
 
+/* stack_check: stack( )/ustack( )/jstack( ) arguments as dt_action_stack_args and
+ * dt_action_ustack_args check them, before the subset says it has no stacks. */
+static void stack_check(struct cg *g, struct dnode *st)
+{
+    unsigned argc = count_list(st->b);
+    int64_t v;
+    if (st->s[0] == 's') {
+        if (argc > 1)
+            dcc_error(g->cc, st->line, "D_STACK_PROTO", "stack( ) prototype mismatch: too many "
+                      "arguments");
+        if (argc == 1 && (!const_value(st->b, &v) || v <= 0))
+            dcc_error(g->cc, st->line, "D_STACK_SIZE", "stack( ) size must be a nonzero "
+                      "positive integer constant");
+        return;
+    }
+    int j = st->s[0] == 'j';
+    if (argc > 2)
+        dcc_error(g->cc, st->line, j ? "D_JSTACK_PROTO" : "D_USTACK_PROTO", "%s( ) prototype "
+                  "mismatch: too many arguments", st->s);
+    if (argc >= 1 && (!const_value(st->b, &v) || v <= 0))
+        dcc_error(g->cc, st->line, "D_USTACK_FRAMES", "%s( ) argument #1 must be a non-zero "
+                  "positive integer constant", st->s);
+    if (argc == 2 && (!const_value(st->b->next, &v) || v <= 0))
+        dcc_error(g->cc, st->line, "D_USTACK_STRSIZE", "%s( ) argument #2 must be a positive "
+                  "integer constant", st->s);
+}
+
 /* aggact_check: clear( ), trunc( ), normalize( ) and denormalize( ) checks in libdtrace's
  * order (prototype, aggregation argument, scalar argument, defined aggregation), each with the
  * action's own tags. Returns the aggregation's id. */
@@ -1256,6 +1331,9 @@ static void statement(struct cg *g, struct dnode *st, uint32_t *recsize)
         a = act_new(g, fn[0] == 's' ? DIF_ACT_SPECULATE : fn[0] == 'c' ? DIF_ACT_COMMIT
                                                                        : DIF_ACT_DISCARD, st->line);
     } else {
+        if (!strcmp(fn, "stack") || !strcmp(fn, "ustack") || !strcmp(fn, "jstack"))
+            stack_check(g, st);
+        proto_other(g, st);
         dcc_error(g->cc, st->line, "D_UNSUPPORTED", "%s( ) is not supported in this D subset", fn);
     }
     a->da_prog = prog_end(g, p, ret);
