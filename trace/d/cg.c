@@ -267,6 +267,14 @@ static const struct subr subrs[] = {
     { "lltostr", DIF_S_LLTOSTR, "i", T_STRING }, { "strtoll", DIF_S_STRTOLL, "s", T_INT64 },
     { "toupper", DIF_S_TOUPPER, "s", T_STRING }, { "tolower", DIF_S_TOLOWER, "s", T_STRING },
     { "speculation", DIF_S_SPECULATION, "", T_INT32 },
+    { "basename", DIF_S_BASENAME, "s", T_STRING }, { "dirname", DIF_S_DIRNAME, "s", T_STRING },
+    { "cleanpath", DIF_S_CLEANPATH, "s", T_STRING }, { "strrchr", DIF_S_STRRCHR, "si", T_STRING },
+    { "rand", DIF_S_RAND, "", T_INT32 },
+    /* network byte order is big-endian; every board and host here is little-endian */
+    { "htons", DIF_S_HTONS, "i", { DIF_TYPE_INT, 2, 0 } },
+    { "ntohs", DIF_S_HTONS, "i", { DIF_TYPE_INT, 2, 0 } },
+    { "htonl", DIF_S_HTONL, "i", T_UINT32 }, { "ntohl", DIF_S_HTONL, "i", T_UINT32 },
+    { "htonll", DIF_S_HTONLL, "i", T_UINT64 }, { "ntohll", DIF_S_HTONLL, "i", T_UINT64 },
 };
 
 /* is_subr: a subroutine this compiler knows, or one DTrace has that the subset leaves out
