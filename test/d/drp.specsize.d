@@ -20,5 +20,10 @@ tick-1ms
 /n == 6/
 {
 	commit(self->s);
+}
+
+tick-1ms
+/n == 6/
+{
 	exit(0);
 }

@@ -1,1 +1,1 @@
-BEGIN { s = speculation(); speculate(s); @a = count(); }
+BEGIN { s = speculation(); } BEGIN { speculate(s); @a = count(); }

@@ -46,7 +46,7 @@ check "... for each of the 200 firings, and the kernel and demo carry on" \
 
 d quant 'kercall::MsgSend:return /execname == "client"/ { @["status"] = quantize(arg0); }'
 check "quantize prints dtrace's distribution table" \
-    "[ $rc = 0 ] && has quant 'value +------------- Distribution ------------- count' && has quant '^ +0 \\|@+ +200$'"
+    "[ $rc = 0 ] && has quant 'value +------------- Distribution ------------- count' && has quant '^ +0 \\|@+ +200 *$'"
 
 d sched 'sched:::on-cpu { @[execname] = count(); }'
 check "sched:::on-cpu sees every demo process" \

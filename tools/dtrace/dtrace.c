@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -26,7 +27,9 @@
 struct options {
     uint64_t bufsize, aggsize, dynvarsize, switchrate_ns, strsize, nspec, specsize;
     unsigned bufpolicy, bufresize_manual, quiet, errtags, aggsortkey, aggsortrev, ncpus;
-    unsigned aggsortkeypos;
+    unsigned aggsortkeypos, droptags;
+    const char *script; /* for errors in #pragma D option */
+    int pragma_line;    /* > 0: the option comes from a #pragma on this line */
 };
 
 static volatile sig_atomic_t interrupted;
@@ -50,25 +53,54 @@ static void usage(FILE *f)
                "\t--help  print this message\n");
 }
 
-/* parse_size: "4m", "512k", "100"; returns 0 if malformed. */
+/* parse_size: as libdtrace's dt_optval_parse: a C number (decimal, 0x, 0) with an optional
+ * k/m/g/t suffix and nothing else, not negative; returns 0 if malformed. */
 static int parse_size(const char *s, uint64_t *out)
 {
-    char *end;
-    errno = 0;
-    unsigned long long v = strtoull(s, &end, 10);
-    if (end == s || errno)
-        return 0;
+    size_t len = strlen(s);
     uint64_t mul = 1;
-    switch (*end) {
-    case 'k': case 'K': mul = 1ull << 10; end++; break;
-    case 'm': case 'M': mul = 1ull << 20; end++; break;
-    case 'g': case 'G': mul = 1ull << 30; end++; break;
-    case 't': case 'T': mul = 1ull << 40; end++; break;
+    if (!len || *s == '-')
+        return 0;
+    switch (s[len - 1]) {
+    case 't': case 'T': mul <<= 10; /* fall through */
+    case 'g': case 'G': mul <<= 10; /* fall through */
+    case 'm': case 'M': mul <<= 10; /* fall through */
+    case 'k': case 'K': mul <<= 10; break;
     default: break;
     }
-    if (*end || v > (1ull << 40))
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(s, &end, 0);
+    if (end == s || errno || (mul > 1 ? end != s + len - 1 : *end != 0) || v > (1ull << 40))
         return 0;
     *out = v * mul;
+    return 1;
+}
+
+/* parse_runtime: a run-time option's value as dt_opt_runtime reads it: none (set), "" (unset),
+ * yes/no, enable(d)/disable(d), true/false, on/off, set/unset in any case, or a number. */
+static int parse_runtime(const char *s, uint64_t *out)
+{
+    static const char *const pairs[][2] = { { "yes", "no" }, { "enable", "disable" },
+        { "enabled", "disabled" }, { "true", "false" }, { "on", "off" }, { "set", "unset" } };
+    if (!s) {
+        *out = 1;
+        return 1;
+    }
+    if (!*s) {
+        *out = 0;
+        return 1;
+    }
+    for (size_t k = 0; k < sizeof(pairs) / sizeof(pairs[0]); k++) {
+        if (!strcasecmp(s, pairs[k][0])) { *out = 1; return 1; }
+        if (!strcasecmp(s, pairs[k][1])) { *out = 0; return 1; }
+    }
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(s, &end, 0);
+    if (end == s || *end || errno || *s == '-')
+        return 0;
+    *out = v;
     return 1;
 }
 
@@ -98,22 +130,48 @@ static int set_option(struct options *o, const char *name, const char *val)
 {
     uint64_t v;
     const char *why = "Invalid value for specified option";
-    if (!strcmp(name, "quiet")) { o->quiet = 1; return 0; }
-    if (!strcmp(name, "errtags")) { o->errtags = 1; return 0; }
-    if (!strcmp(name, "aggsortkey")) { o->aggsortkey = 1; return 0; }
-    if (!strcmp(name, "aggsortrev")) { o->aggsortrev = 1; return 0; }
+    static const char *const runtime[] = { "quiet", "aggsortkey", "aggsortrev", "flowindent",
+        "rawbytes", "stackindent", "destructive", "grabanon", "temporal", "agghist", "aggpack",
+        "aggzoom", "aggsortpos", "cpu", "stackframes", "ustackframes", "jstackframes",
+        "aggpercpu" };
+    static const char *const flags[] = { "errtags", "droptags", "zdefs", "knodefs", "unodefs",
+        "kdefs", "udefs", "nolibs", "argref", "defaultargs", "empty", "pspec", "verbose",
+        "lazyload", "cpp", "strip" };
+    for (size_t k = 0; k < sizeof(flags) / sizeof(flags[0]); k++)
+        if (!strcmp(name, flags[k])) {
+            if (!strcmp(name, "errtags")) o->errtags = 1;
+            if (!strcmp(name, "droptags")) o->droptags = 1;
+            return 0;
+        }
+    for (size_t k = 0; k < sizeof(runtime) / sizeof(runtime[0]); k++)
+        if (!strcmp(name, runtime[k])) {
+            if (!parse_runtime(val, &v))
+                goto bad;
+            if (!strcmp(name, "quiet")) o->quiet = v != 0;
+            if (!strcmp(name, "aggsortkey")) o->aggsortkey = v != 0;
+            if (!strcmp(name, "aggsortrev")) o->aggsortrev = v != 0;
+            return 0; /* the others change nothing this engine does */
+        }
+    if (!strcmp(name, "version")) { /* the D version the program is written for: 1.0 ... 1.13 */
+        unsigned maj, min;
+        char c;
+        if (!val || sscanf(val, "%u.%u%c", &maj, &min, &c) != 2 || maj != 1 || min > 13)
+            goto bad;
+        return 0;
+    }
+    if (!strcmp(name, "nspec")) {
+        if (!val || !parse_runtime(val, &v) || v > DVM_MAXSPEC)
+            goto bad;
+        o->nspec = v;
+        return 0;
+    }
     if (!strcmp(name, "bufsize") || !strcmp(name, "aggsize") || !strcmp(name, "dynvarsize") ||
-        !strcmp(name, "specsize") || !strcmp(name, "strsize") || !strcmp(name, "nspec")) {
+        !strcmp(name, "specsize") || !strcmp(name, "strsize")) {
         if (val && parse_size(val, &v)) {
             if (!strcmp(name, "bufsize")) o->bufsize = v;
             else if (!strcmp(name, "aggsize")) o->aggsize = v;
             else if (!strcmp(name, "dynvarsize")) o->dynvarsize = v;
             else if (!strcmp(name, "specsize")) o->specsize = v;
-            else if (!strcmp(name, "nspec")) {
-                if (v > DVM_MAXSPEC)
-                    goto bad;
-                o->nspec = v;
-            }
             else if (!strcmp(name, "strsize")) {
                 if (v < 2 || v > 8192)
                     goto bad;
@@ -148,7 +206,8 @@ static int set_option(struct options *o, const char *name, const char *val)
         else goto bad;
         return 0;
     }
-    if (!strcmp(name, "switchrate") || !strcmp(name, "aggrate") || !strcmp(name, "statusrate")) {
+    if (!strcmp(name, "switchrate") || !strcmp(name, "aggrate") || !strcmp(name, "statusrate") ||
+        !strcmp(name, "cleanrate")) {
         if (!val || !(v = parse_rate(val)))
             goto bad;
         if (!strcmp(name, "switchrate"))
@@ -157,8 +216,13 @@ static int set_option(struct options *o, const char *name, const char *val)
     }
     why = "Invalid option name";
 bad:
-    fprintf(stderr, "dtrace: failed to set option -x %s%s%s: %s\n", name, val ? "=" : "",
-            val ? val : "", why);
+    if (o->pragma_line > 0) /* a compile error, as dt_pragma.c reports it */
+        fprintf(stderr, "dtrace: failed to compile script %s: %sline %d: failed to set option "
+                "'%s' to '%s': %s\n", o->script ? o->script : "", o->errtags ?
+                "[D_PRAGMA_OPTSET] " : "", o->pragma_line, name, val ? val : "", why);
+    else
+        fprintf(stderr, "dtrace: failed to set option -x %s%s%s: %s\n", name, val ? "=" : "",
+                val ? val : "", why);
     return -1;
 }
 
@@ -172,20 +236,46 @@ static int set_option_str(struct options *o, const char *arg)
     return set_option(o, buf, eq);
 }
 
-/* run_cpp: the script through cpp(1), keeping line markers for error lines. */
+/* run_cpp: the script through cpp(1), keeping line markers for error lines. A first line
+ * "#!interpreter" is blanked first (cpp would refuse it), as libdtrace does. */
 static char *run_cpp(const char *path, size_t *len)
 {
-    int fd[2];
-    if (pipe(fd) != 0)
+    size_t srclen;
+    char *src = (char *)tool_read_file(path, &srclen);
+    if (!src)
         return NULL;
+    if (srclen >= 2 && src[0] == '#' && src[1] == '!')
+        for (size_t k = 0; k < srclen && src[k] != '\n'; k++)
+            src[k] = ' ';
+    int fd[2], in[2];
+    if (pipe(fd) != 0 || pipe(in) != 0)
+        return NULL;
+    pid_t feeder = fork();
+    if (feeder == 0) {
+        close(in[0]);
+        close(fd[0]);
+        close(fd[1]);
+        for (size_t off = 0; off < srclen;) {
+            ssize_t k = write(in[1], src + off, srclen - off);
+            if (k <= 0)
+                _exit(1);
+            off += (size_t)k;
+        }
+        _exit(0);
+    }
+    close(in[1]);
+    free(src);
     pid_t pid = fork();
     if (pid == 0) {
         dup2(fd[1], 1);
+        dup2(in[0], 0);
         close(fd[0]);
         close(fd[1]);
-        execlp("cpp", "cpp", "-undef", "-D__SUNW_D=1", "-D__sun", path, (char *)NULL);
+        close(in[0]);
+        execlp("cpp", "cpp", "-undef", "-D__SUNW_D=1", "-D__sun", "-", (char *)NULL);
         _exit(127);
     }
+    close(in[0]);
     close(fd[1]);
     size_t cap = 4096, n = 0;
     char *buf = malloc(cap);
@@ -199,6 +289,7 @@ static char *run_cpp(const char *path, size_t *len)
     }
     close(fd[0]);
     int st;
+    waitpid(feeder, &st, 0);
     waitpid(pid, &st, 0);
     if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
         free(buf);
@@ -283,7 +374,7 @@ static void disasm(const struct dif_obj *o)
 int main(int argc, char **argv)
 {
     struct options o = { 4u << 20, 4u << 20, 1u << 20, 1000000000ull, 0, 1, 32u << 10,
-                         DVM_BUF_SWITCH, 0, 0, 0, 0, 0, 1, 0 };
+                         DVM_BUF_SWITCH, 0, 0, 0, 0, 0, 1, 0, 0, NULL, 0 };
     const char *script = NULL, *outpath = NULL, *capture = NULL;
     char *text = NULL;
     size_t textlen = 0;
@@ -364,9 +455,13 @@ int main(int argc, char **argv)
                     (int)(textlen ? textlen - 1 : 0), text, co->err);
         return 1;
     }
-    for (unsigned k = 0; k < co->nopts; k++)
+    o.script = script;
+    for (unsigned k = 0; k < co->nopts; k++) {
+        o.pragma_line = co->opts[k].line > 0 ? co->opts[k].line : 1;
         if (set_option(&o, co->opts[k].name, co->opts[k].value[0] ? co->opts[k].value : NULL))
             return 1;
+    }
+    o.pragma_line = 0;
     if (!o.quiet && !list) {
         if (script)
             fprintf(stderr, "dtrace: script '%s' matched %u probe%s\n", script, co->nprobes,
@@ -416,6 +511,7 @@ int main(int argc, char **argv)
     cons.quiet = (int)o.quiet;
     cons.aggsortkey = (int)o.aggsortkey;
     cons.aggsortrev = (int)o.aggsortrev;
+    cons.droptags = (int)o.droptags;
     cons.aggsortkeypos = o.aggsortkeypos;
     signal(SIGINT, on_sigint);
     signal(SIGTERM, on_sigint);

@@ -267,11 +267,47 @@ static const struct subr subrs[] = {
     { "lltostr", DIF_S_LLTOSTR, "i", T_STRING }, { "strtoll", DIF_S_STRTOLL, "s", T_INT64 },
     { "toupper", DIF_S_TOUPPER, "s", T_STRING }, { "tolower", DIF_S_TOLOWER, "s", T_STRING },
     { "speculation", DIF_S_SPECULATION, "", T_INT32 },
+    { "basename", DIF_S_BASENAME, "s", T_STRING }, { "dirname", DIF_S_DIRNAME, "s", T_STRING },
+    { "cleanpath", DIF_S_CLEANPATH, "s", T_STRING }, { "strrchr", DIF_S_STRRCHR, "si", T_STRING },
+    { "rand", DIF_S_RAND, "", T_INT32 },
+    /* network byte order is big-endian; every board and host here is little-endian */
+    { "htons", DIF_S_HTONS, "i", { DIF_TYPE_INT, 2, 0 } },
+    { "ntohs", DIF_S_HTONS, "i", { DIF_TYPE_INT, 2, 0 } },
+    { "htonl", DIF_S_HTONL, "i", T_UINT32 }, { "ntohl", DIF_S_HTONL, "i", T_UINT32 },
+    { "htonll", DIF_S_HTONLL, "i", T_UINT64 }, { "ntohll", DIF_S_HTONLL, "i", T_UINT64 },
 };
+
+/* is_subr: a subroutine this compiler knows, or one DTrace has that the subset leaves out
+ * (so that misuse is reported as misuse, not as an unknown name). */
+static int is_subr(const char *s)
+{
+    static const char *const others[] = { "alloca", "basename", "bcopy", "cleanpath",
+        "copyin", "copyinstr", "copyinto", "dirname", "getmajor", "getminor", "htonl",
+        "htonll", "htons", "inet_ntoa", "inet_ntoa6", "inet_ntop", "mutex_owned",
+        "mutex_owner", "mutex_type_adaptive", "ntohl", "ntohll", "ntohs", "progenyof",
+        "rand", "rw_iswriter", "rw_read_held", "rw_write_held", "strrchr", "strtok",
+        "ddi_pathname", "msgdsize", "msgsize", "getf", "json", "tracemem", "setopt",
+        "freopen", "ftruncate", "jstack", "stop", "lltostr", "stringof" };
+    for (size_t k = 0; k < sizeof(subrs) / sizeof(subrs[0]); k++)
+        if (!strcmp(subrs[k].name, s))
+            return 1;
+    for (size_t k = 0; k < sizeof(others) / sizeof(others[0]); k++)
+        if (!strcmp(others[k], s))
+            return 1;
+    return 0;
+}
 
 /* ---- expressions -------------------------------------------------------------------------- */
 
 static unsigned expr(struct cg *g, struct dnode *n, struct dtype *t);
+
+static int is_aggsym(struct cg *g, const char *name)
+{
+    for (unsigned k = 0; k < g->naggs; k++)
+        if (strcmp(g->aggs[k].name, name) == 0)
+            return 1;
+    return 0;
+}
 
 static unsigned count_list(struct dnode *n)
 {
@@ -289,9 +325,11 @@ static void push_keys(struct cg *g, struct dnode *keys, char *desc)
     for (struct dnode *k = keys; k; k = k->next) {
         if (n == DIF_TUPMAX)
             dcc_error(g->cc, k->line, "D_ARR_BADREF", "too many keys");
+        if (k->kind == N_AGG && is_aggsym(g, k->s))
+            dcc_error(g->cc, k->line, "D_KEY_TYPE", "key #%u is an aggregation", n + 1);
         regs[n] = expr(g, k, &types[n]);
         if (types[n].kind == DT_NONE)
-            dcc_error(g->cc, k->line, "D_ARR_BADREF", "key has no value");
+            dcc_error(g->cc, k->line, "D_KEY_TYPE", "key #%u has no value", n + 1);
         desc[n] = types[n].kind == DIF_TYPE_STR ? 's' : 'l';
         n++;
     }
@@ -486,6 +524,52 @@ static unsigned binop(struct cg *g, struct dnode *n, struct dtype *t)
     return ra;
 }
 
+static struct dtype type_of(struct cg *g, struct dnode *n);
+
+/* proto_other: the prototype checks libdtrace makes of a subroutine or action this subset
+ * does not run (dt_open.c's prototypes: 'i' integer, 's' string, 'p' pointer, '@' any;
+ * upper case: optional), so that misuse gets DTrace's tag before "not supported". The
+ * arguments are checked first, as libdtrace cooks them first. */
+static void proto_other(struct cg *g, struct dnode *n)
+{
+    static const struct { const char *name, *args; } protos[] = {
+        { "trace", "@" }, { "exit", "i" }, { "chill", "i" }, { "raise", "i" }, { "panic", "" },
+        { "breakpoint", "" }, { "stop", "" }, { "copyout", "pii" }, { "copyoutstr", "sii" },
+        { "mutex_owned", "p" }, { "mutex_owner", "p" }, { "mutex_type_adaptive", "p" },
+        { "mutex_type_spin", "p" }, { "rw_read_held", "p" }, { "rw_write_held", "p" },
+        { "rw_iswriter", "p" }, { "progenyof", "i" }, { "alloca", "i" }, { "getmajor", "i" },
+        { "getminor", "i" }, { "msgsize", "p" }, { "msgdsize", "p" }, { "copyin", "ii" },
+        { "copyinstr", "iI" }, { "copyinto", "iip" }, { "bcopy", "ppi" }, { "basename", "s" },
+        { "dirname", "s" }, { "cleanpath", "s" }, { "strrchr", "si" }, { "strtok", "ss" },
+        { "rand", "" }, { "htons", "i" }, { "htonl", "i" }, { "htonll", "i" }, { "ntohs", "i" },
+        { "ntohl", "i" }, { "ntohll", "i" }, { "inet_ntoa", "p" }, { "inet_ntoa6", "p" },
+        { "inet_ntop", "ip" }, { "ddi_pathname", "pi" }, { "setopt", "sS" },
+        { "freopen", "s" }, { "ftruncate", "" },
+    };
+    for (struct dnode *a = n->b; a; a = a->next)
+        (void)type_of(g, a);
+    for (size_t k = 0; k < sizeof(protos) / sizeof(protos[0]); k++) {
+        if (strcmp(protos[k].name, n->s) != 0)
+            continue;
+        const char *pa = protos[k].args;
+        unsigned max = (unsigned)strlen(pa), min = 0, argc = count_list(n->b);
+        while (min < max && !(pa[min] >= 'A' && pa[min] <= 'Z'))
+            min++;
+        if (argc < min || argc > max)
+            dcc_error(g->cc, n->line, "D_PROTO_LEN", "%s( ) prototype mismatch: %u arg%s passed, "
+                      "%u expected", n->s, argc, argc == 1 ? "" : "s", min);
+        unsigned i = 0;
+        for (struct dnode *a = n->b; a; a = a->next, i++) {
+            char want = (char)(pa[i] | 0x20);
+            struct dtype t = type_of(g, a);
+            if (want != '@' && (want == 's') != (t.kind == DIF_TYPE_STR))
+                dcc_error(g->cc, n->line, "D_PROTO_ARG", "%s( ) argument #%u is incompatible "
+                          "with prototype", n->s, i + 1);
+        }
+        return;
+    }
+}
+
 static unsigned call(struct cg *g, struct dnode *n, struct dtype *t)
 {
     unsigned nargs = count_list(n->b);
@@ -498,6 +582,8 @@ static unsigned call(struct cg *g, struct dnode *n, struct dtype *t)
         if (strlen(subrs[k].args) == nargs)
             s = &subrs[k];
     }
+    if (!known)
+        proto_other(g, n);
     if (!known)
         dcc_error(g->cc, n->line, "D_PROTO_FUNC",
                   "%s( ) is not a subroutine that returns a value here", n->s);
@@ -616,6 +702,9 @@ static unsigned expr_(struct cg *g, struct dnode *n, struct dtype *t)
     case N_SELF: case N_THIS: case N_INDEX:
         return load_var(g, n, t, NULL);
     case N_AGG:
+        if (!n->b && !is_aggsym(g, n->s))
+            dcc_error(g->cc, n->line, "D_IDENT_UNDEF", "failed to resolve @%s: Unknown "
+                      "variable name", n->s);
         dcc_error(g->cc, n->line, "D_AGG_SCALAR", "aggregations cannot be used in expressions");
     case N_CALL:
         return call(g, n, t);
@@ -779,7 +868,11 @@ static void printf_check(struct cg *g, const char *fmt, int line, const char *fn
             at |= *f++ == '@';
         for (int part = 0; part < 2; part++) {
             if (*f == '*') {
-                if (!aggmode && (arg >= g->nrec || g->rec[arg] == 's'))
+                if (!aggmode && arg >= g->nrec)
+                    dcc_error(g->cc, line, "D_PRINTF_DYN_PROTO", "%s( ) prototype mismatch: "
+                              "conversion #%d (%%*) is missing a corresponding \"*\" argument",
+                              fn, (int)conv);
+                if (!aggmode && g->rec[arg] == 's')
                     dcc_error(g->cc, line, "D_PRINTF_DYN_TYPE", "%s( ) * must be an integer "
                               "argument", fn);
                 arg++;
@@ -802,8 +895,9 @@ static void printf_check(struct cg *g, const char *fmt, int line, const char *fn
                 f--;
             continue;
         }
+        /* libdtrace rejects a malformed or unknown conversion as a syntax error */
         if (!*f || !d_strchr("cdiouxXsp", *f))
-            dcc_error(g->cc, line, "D_PRINTF_FMT", "%s( ) format conversion #%d is not "
+            dcc_error(g->cc, line, "D_SYNTAX", "%s( ) format conversion #%d is not "
                       "supported", fn, (int)conv);
         if (aggmode == 1)
             continue; /* printa: keys are checked at run time by the consumer */
@@ -834,6 +928,129 @@ static const char *const aggfuncs[DIF_AGG_NFUNCS] = {
     "count", "sum", "min", "max", "avg", "stddev", "quantize", "lquantize", "llquantize",
 };
 
+/* type_of: the type of an expression, found by compiling it and dropping the code (used where
+ * libdtrace checks a prototype before it generates code). */
+static struct dtype type_of(struct cg *g, struct dnode *n)
+{
+    unsigned ninsns = g->ninsns;
+    uint16_t regs = g->regs;
+    struct dtype t;
+    expr(g, n, &t);
+    g->ninsns = ninsns;
+    g->regs = regs;
+    return t;
+}
+
+static int is_action(const char *s);
+
+/* lquantize( ) and llquantize( ) parameters, checked in libdtrace's order (dt_compile_agg):
+ * each argument's type, then its range, then the relations between them. */
+static void lquant_check(struct cg *g, struct dnode *arg, int64_t *param, int line)
+{
+    static const char *const type_tag[] = { "D_LQUANT_BASETYPE", "D_LQUANT_LIMTYPE" };
+    static const char *const val_tag[] = { "D_LQUANT_BASEVAL", "D_LQUANT_LIMVAL" };
+    for (int k = 0; k < 2; k++, arg = arg->next) {
+        if (!const_value(arg, &param[k]))
+            dcc_error(g->cc, arg->line, type_tag[k], "lquantize( ) argument #%d must be an "
+                      "integer constant", k + 1);
+        if (param[k] < INT32_MIN || param[k] > INT32_MAX)
+            dcc_error(g->cc, arg->line, val_tag[k], "lquantize( ) argument #%d must be a 32-bit "
+                      "quantity", k + 1);
+    }
+    if (param[1] < param[0])
+        dcc_error(g->cc, line, "D_LQUANT_MISMATCH", "lquantize( ) base (argument #1) must be "
+                  "less than limit (argument #2)");
+    param[2] = 1;
+    if (arg) {
+        if (!const_value(arg, &param[2]) || param[2] <= 0)
+            dcc_error(g->cc, arg->line, "D_LQUANT_STEPTYPE", "lquantize( ) argument #3 must "
+                      "be a non-zero positive integer constant");
+        if (param[2] > UINT16_MAX)
+            dcc_error(g->cc, arg->line, "D_LQUANT_STEPVAL", "lquantize( ) argument #3 must be "
+                      "a 16-bit quantity");
+    }
+    int64_t levels = (param[1] - param[0]) / param[2];
+    if (levels == 0)
+        dcc_error(g->cc, line, "D_LQUANT_STEPLARGE", "lquantize( ) step (argument #3) too "
+                  "large: must have at least one quantization level");
+    if (levels > UINT16_MAX)
+        dcc_error(g->cc, line, "D_LQUANT_STEPSMALL", "lquantize( ) step (argument #3) too "
+                  "small: number of quantization levels must be a 16-bit quantity");
+}
+
+static const char *const llq_name[] = { "factor", "low magnitude", "high magnitude",
+                                        "linear steps per magnitude" };
+static const char *const llq_tag[3][4] = {
+    { "D_LLQUANT_FACTORTYPE", "D_LLQUANT_LOWTYPE", "D_LLQUANT_HIGHTYPE", "D_LLQUANT_NSTEPTYPE" },
+    { "D_LLQUANT_FACTORVAL", "D_LLQUANT_LOWVAL", "D_LLQUANT_HIGHVAL", "D_LLQUANT_NSTEPVAL" },
+    { "D_LLQUANT_FACTORMATCH", "D_LLQUANT_LOWMATCH", "D_LLQUANT_HIGHMATCH",
+      "D_LLQUANT_NSTEPMATCH" },
+};
+
+static void llquant_check(struct cg *g, struct dnode *arg, int64_t *p, int line)
+{
+    for (int k = 0; k < 4; k++, arg = arg->next) {
+        if (!const_value(arg, &p[k]))
+            dcc_error(g->cc, arg->line, llq_tag[0][k], "llquantize( ) argument #%d (%s) must be an "
+                      "integer constant", k + 1, llq_name[k]);
+        if ((uint64_t)p[k] > UINT16_MAX)
+            dcc_error(g->cc, arg->line, llq_tag[1][k], "llquantize( ) argument #%d (%s) must be an "
+                      "unsigned 16-bit quantity", k + 1, llq_name[k]);
+    }
+    if (p[0] < 2)
+        dcc_error(g->cc, line, "D_LLQUANT_FACTORSMALL", "llquantize( ) factor (argument #1) "
+                  "must be two or more");
+    if (p[1] >= p[2])
+        dcc_error(g->cc, line, "D_LLQUANT_MAGRANGE", "llquantize( ) high magnitude (argument "
+                  "#3) must be greater than low magnitude (argument #2)");
+    if (p[3] < p[0])
+        dcc_error(g->cc, line, "D_LLQUANT_FACTORNSTEPS", "llquantize( ) factor (argument #1) "
+                  "must be less than or equal to the number of linear steps per magnitude "
+                  "(argument #4)");
+    uint64_t v = (uint64_t)p[0];
+    while (v < (uint64_t)p[3])
+        v *= (uint64_t)p[0];
+    if (p[3] % p[0] || v % (uint64_t)p[3])
+        dcc_error(g->cc, line, "D_LLQUANT_FACTOREVEN", "llquantize( ) factor (argument #1) "
+                  "must evenly divide the number of steps per magnitude (argument #4), and the "
+                  "number of steps per magnitude must evenly divide a power of the factor");
+    uint64_t order = 1;
+    for (int64_t i = 0; i <= p[2] + 1; i++) {
+        if (order * (uint64_t)p[0] <= order)
+            dcc_error(g->cc, line, "D_LLQUANT_MAGTOOBIG", "llquantize( ) factor (%d) raised to "
+                      "power of high magnitude (%d) plus 1 overflows 64-bits", (int)p[0],
+                      (int)p[2]);
+        order *= (uint64_t)p[0];
+    }
+}
+
+/* A redefinition with other parameters names the first one that differs, as libdtrace does. */
+static void param_match(struct cg *g, const struct aggsym *s, int func, const int64_t *p,
+                        int line)
+{
+    if (func == DIF_AGG_LQUANTIZE) {
+        const int64_t *o = s->param;
+        if (o[0] != p[0])
+            dcc_error(g->cc, line, "D_LQUANT_MATCHBASE", "lquantize( ) base (argument #1) "
+                      "doesn't match previous declaration: expected %d, found %d", (int)o[0],
+                      (int)p[0]);
+        if ((o[1] - o[0]) / o[2] * o[2] != (p[1] - p[0]) / p[2] * p[2])
+            dcc_error(g->cc, line, "D_LQUANT_MATCHLIM", "lquantize( ) limit (argument #2) "
+                      "doesn't match previous declaration: expected %d, found %d", (int)o[1],
+                      (int)p[1]);
+        if (o[2] != p[2])
+            dcc_error(g->cc, line, "D_LQUANT_MATCHSTEP", "lquantize( ) step (argument #3) "
+                      "doesn't match previous declaration: expected %d, found %d", (int)o[2],
+                      (int)p[2]);
+    }
+    if (func == DIF_AGG_LLQUANTIZE)
+        for (int k = 0; k < 4; k++)
+            if (s->param[k] != p[k])
+                dcc_error(g->cc, line, llq_tag[2][k], "llquantize( ) %s (argument #%d) doesn't match "
+                          "previous declaration: expected %d, found %d", llq_name[k], k + 1,
+                          (int)s->param[k], (int)p[k]);
+}
+
 static void aggregation(struct cg *g, struct dnode *st)
 {
     struct dnode *lhs = st->a, *rhs = st->b;
@@ -845,42 +1062,63 @@ static void aggregation(struct cg *g, struct dnode *st)
     for (int k = 0; k < DIF_AGG_NFUNCS; k++)
         if (strcmp(aggfuncs[k], rhs->s) == 0)
             func = k;
+    if (func < 0 && !is_action(rhs->s) && !is_subr(rhs->s))
+        dcc_error(g->cc, line, "D_FUNC_UNDEF", "failed to resolve %s: Unknown function name",
+                  rhs->s);
     if (func < 0)
         dcc_error(g->cc, line, "D_AGG_FUNC", "%s( ) is not an aggregating function", rhs->s);
     unsigned nargs = count_list(rhs->b);
+    /* prototypes: count( ); sum..stddev(@); quantize(@, ...); lquantize(@, int32_t, int32_t,
+     * ...); llquantize(@, int32_t x 4, ...). The varargs are checked below. */
     static const uint8_t minargs[] = { 0, 1, 1, 1, 1, 1, 1, 3, 5 };
-    static const uint8_t maxargs[] = { 0, 1, 1, 1, 1, 1, 1, 4, 5 };
+    static const uint8_t maxargs[] = { 0, 1, 1, 1, 1, 1, 255, 255, 255 };
     if (nargs < minargs[func] || nargs > maxargs[func])
-        dcc_error(g->cc, line, "D_PROTO_LEN", "%s( ) prototype mismatch: %d args passed, %d "
-                  "expected", rhs->s, (int)nargs, (int)minargs[func]);
-    int64_t param[DIF_AGGPARAMS] = { 0, 0, 1, 0 };
-    unsigned np = 0;
-    for (struct dnode *a = rhs->b ? rhs->b->next : NULL; a; a = a->next, np++)
-        if (!const_value(a, &param[np]))
-            dcc_error(g->cc, a->line, "D_AGG_PARAM", "%s( ) argument #%d must be an integer "
-                      "constant", rhs->s, (int)np + 2);
-    if (func == DIF_AGG_LQUANTIZE) {
-        if (param[2] <= 0)
-            dcc_error(g->cc, line, "D_LQUANT_STEPVAL", "lquantize( ) step must be positive");
-        if (param[1] <= param[0])
-            dcc_error(g->cc, line, "D_LQUANT_MISMATCH", "lquantize( ) upper bound must be "
-                      "greater than lower bound");
-        if ((param[1] - param[0]) / param[2] > 10000)
-            dcc_error(g->cc, line, "D_LQUANT_STEPLARGE", "lquantize( ) has too many levels");
-    }
-    if (func == DIF_AGG_LLQUANTIZE &&
-        (param[0] < 2 || param[1] < 0 || param[2] < param[1] || param[3] <= 0 ||
-         param[2] > 30 || param[0] > 1000 || param[3] > 1000 || param[3] % param[0] != 0))
-        dcc_error(g->cc, line, "D_LLQUANT_PARAM", "llquantize( ) parameters are invalid");
+        dcc_error(g->cc, line, "D_PROTO_LEN", "%s( ) prototype mismatch: %d arg%s passed, %d "
+                  "expected", rhs->s, (int)nargs, nargs == 1 ? "" : "s", (int)minargs[func]);
 
     struct dif_prog p = prog_begin(g);
-    for (struct dnode *k = lhs->b; k; k = k->next)
+    for (struct dnode *k = lhs->b; k; k = k->next) {
+        if (k->kind == N_AGG || (k->kind != N_CALL && type_of(g, k).kind == DT_NONE))
+            dcc_error(g->cc, k->line, "D_KEY_TYPE", "@%s[ ] key #%u has no value of a key "
+                      "type", lhs->s, count_list(lhs->b) - count_list(k) + 1);
         push_rec(g, k);
+    }
+    unsigned k = 2;
+    for (struct dnode *a = rhs->b ? rhs->b->next : NULL; a && k <= minargs[func]; a = a->next, k++)
+        if (type_of(g, a).kind != DIF_TYPE_INT)
+            dcc_error(g->cc, a->line, "D_PROTO_ARG", "%s( ) argument #%u is incompatible with "
+                      "prototype:\n\tprototype: int32_t", rhs->s, k);
     unsigned rv = 0;
-    if (nargs) {
-        struct dtype t;
+    struct dtype t = T_INT64;
+    if (nargs)
         rv = expr(g, rhs->b, &t);
-        need_int(g, t, line, rhs->s);
+    if (nargs && t.kind != DIF_TYPE_INT)
+        dcc_error(g->cc, line, "D_AGG_SCALAR", "%s( ) argument #1 must be of scalar type",
+                  rhs->s);
+    int64_t param[DIF_AGGPARAMS] = { 0, 0, 1, 0 };
+    struct dnode *incr = NULL;
+    unsigned argmax = 0;
+    if (func == DIF_AGG_LQUANTIZE) {
+        lquant_check(g, rhs->b->next, param, line);
+        incr = rhs->b->next->next->next ? rhs->b->next->next->next->next : NULL;
+        argmax = 5;
+    } else if (func == DIF_AGG_LLQUANTIZE) {
+        llquant_check(g, rhs->b->next, param, line);
+        incr = rhs->b->next->next->next->next->next;
+        argmax = 6;
+    } else if (func == DIF_AGG_QUANTIZE) {
+        incr = rhs->b->next;
+        argmax = 2;
+    }
+    if (incr) {
+        if (type_of(g, incr).kind != DIF_TYPE_INT)
+            dcc_error(g->cc, line, "D_PROTO_ARG", "%s( ) increment value (argument #%u) must "
+                      "be of scalar type", rhs->s, argmax);
+        if (incr->next)
+            dcc_error(g->cc, incr->line, "D_PROTO_LEN", "%s( ) prototype mismatch: %u args "
+                      "passed, at most %u expected", rhs->s, nargs, argmax);
+        dcc_error(g->cc, incr->line, "D_UNSUPPORTED", "%s( ) increment value (argument #%u) is "
+                  "not supported in this D subset", rhs->s, argmax);
     }
     struct dif_act *a = act_new(g, DIF_ACT_AGG, line);
     a->da_prog = prog_end(g, p, rv);
@@ -899,8 +1137,9 @@ static void aggregation(struct cg *g, struct dnode *st)
         memcpy(s->param, param, sizeof(param));
     } else {
         struct aggsym *s = &g->aggs[id];
-        if (s->func != func || memcmp(s->param, param, sizeof(param)) != 0)
+        if (s->func != func)
             dcc_error(g->cc, line, "D_AGG_REDEF", "aggregation redefined: @%s", lhs->s);
+        param_match(g, s, func, param, line);
         if (strcmp(s->keys, g->rec) != 0)
             dcc_error(g->cc, line, "D_AGG_REDEF", "aggregation key signature differs from its "
                       "first use: @%s", lhs->s);
@@ -930,6 +1169,63 @@ static void proto_len(struct cg *g, struct dnode *n, unsigned lo, unsigned hi)
                   "%d expected", n->s, (int)c, c == 1 ? "" : "s", (int)lo);
 }
 
+/* stack_check: stack( )/ustack( )/jstack( ) arguments as dt_action_stack_args and
+ * dt_action_ustack_args check them, before the subset says it has no stacks. */
+static void stack_check(struct cg *g, struct dnode *st)
+{
+    unsigned argc = count_list(st->b);
+    int64_t v;
+    if (st->s[0] == 's') {
+        if (argc > 1)
+            dcc_error(g->cc, st->line, "D_STACK_PROTO", "stack( ) prototype mismatch: too many "
+                      "arguments");
+        if (argc == 1 && (!const_value(st->b, &v) || v <= 0))
+            dcc_error(g->cc, st->line, "D_STACK_SIZE", "stack( ) size must be a nonzero "
+                      "positive integer constant");
+        return;
+    }
+    int j = st->s[0] == 'j';
+    if (argc > 2)
+        dcc_error(g->cc, st->line, j ? "D_JSTACK_PROTO" : "D_USTACK_PROTO", "%s( ) prototype "
+                  "mismatch: too many arguments", st->s);
+    if (argc >= 1 && (!const_value(st->b, &v) || v <= 0))
+        dcc_error(g->cc, st->line, "D_USTACK_FRAMES", "%s( ) argument #1 must be a non-zero "
+                  "positive integer constant", st->s);
+    if (argc == 2 && (!const_value(st->b->next, &v) || v <= 0))
+        dcc_error(g->cc, st->line, "D_USTACK_STRSIZE", "%s( ) argument #2 must be a positive "
+                  "integer constant", st->s);
+}
+
+/* aggact_check: clear( ), trunc( ), normalize( ) and denormalize( ) checks in libdtrace's
+ * order (prototype, aggregation argument, scalar argument, defined aggregation), each with the
+ * action's own tags. Returns the aggregation's id. */
+static unsigned aggact_check(struct cg *g, struct dnode *st)
+{
+    static const char *const tags[][4] = {
+        { "D_CLEAR_PROTO", "D_CLEAR_AGGARG", "D_CLEAR_PROTO", "D_CLEAR_AGGBAD" },
+        { "D_TRUNC_PROTO", "D_TRUNC_AGGARG", "D_TRUNC_SCALAR", "D_TRUNC_AGGBAD" },
+        { "D_NORMALIZE_PROTO", "D_NORMALIZE_AGGARG", "D_NORMALIZE_SCALAR",
+          "D_NORMALIZE_AGGBAD" },
+    };
+    const char *fn = st->s;
+    int kind = fn[0] == 'c' ? 0 : fn[0] == 't' ? 1 : 2;
+    unsigned lo = kind == 2 && fn[0] == 'n' ? 2 : 1, hi = kind == 0 || fn[0] == 'd' ? 1 : 2;
+    unsigned argc = count_list(st->b);
+    if (argc < lo || argc > hi)
+        dcc_error(g->cc, st->line, tags[kind][0], "%s( ) prototype mismatch: %u args passed, "
+                  "%u expected", fn, argc, lo);
+    if (st->b->kind != N_AGG || st->b->b)
+        dcc_error(g->cc, st->line, tags[kind][1], "%s( ) argument #1 is incompatible with "
+                  "prototype:\n\tprototype: aggregation", fn);
+    if (st->b->next && (st->b->next->kind == N_AGG ||
+                        type_of(g, st->b->next).kind != DIF_TYPE_INT))
+        dcc_error(g->cc, st->line, tags[kind][2], "%s( ) argument #2 must be of scalar type",
+                  fn);
+    if (!is_aggsym(g, st->b->s))
+        dcc_error(g->cc, st->line, tags[kind][3], "undefined aggregation: @%s", st->b->s);
+    return agg_lookup(g, st->b, st->line);
+}
+
 /* statement: compiles one statement of a clause into one action. */
 static void statement(struct cg *g, struct dnode *st, uint32_t *recsize)
 {
@@ -938,6 +1234,8 @@ static void statement(struct cg *g, struct dnode *st, uint32_t *recsize)
         aggregation(g, st);
         return;
     }
+    if (st->kind == N_AGG && (st->b || is_aggsym(g, st->s)))
+        dcc_error(g->cc, st->line, "D_AGG_NULL", "expression has null effect: @%s", st->s);
     if (st->kind != N_CALL || !is_action(st->s)) {
         struct dif_prog p = prog_begin(g);
         struct dtype t;
@@ -956,7 +1254,15 @@ static void statement(struct cg *g, struct dnode *st, uint32_t *recsize)
         push_rec(g, st->b);
         a = act_new(g, DIF_ACT_TRACE, st->line);
     } else if (!strcmp(fn, "printf")) {
-        if (!st->b || st->b->kind != N_STR)
+        if (!st->b)
+            dcc_error(g->cc, st->line, "D_PROTO_LEN", "printf( ) prototype mismatch: 0 args "
+                      "passed, at least 1 expected");
+        for (struct dnode *k = st->b->next; k; k = k->next)
+            if (k->kind == N_AGG)
+                dcc_error(g->cc, st->line, "D_PRINTF_ARG_TYPE", "printf( ) argument #%u is "
+                          "incompatible with its conversion: an aggregation", count_list(st->b)
+                          - count_list(k) + 1);
+        if (st->b->kind != N_STR)
             dcc_error(g->cc, st->line, "D_PRINTF_ARG_FMT", "printf( ) argument #1 must be a "
                       "string literal");
         for (struct dnode *k = st->b->next; k; k = k->next)
@@ -972,9 +1278,25 @@ static void statement(struct cg *g, struct dnode *st, uint32_t *recsize)
             fmt = intern_str(g, x->s);
             x = x->next;
         }
-        if (!x || x->next)
-            dcc_error(g->cc, st->line, "D_PRINTA_PROTO", "printa( ) takes an optional format "
-                      "and one aggregation");
+        for (struct dnode *y = x; y; y = y->next)
+            if (y->kind != N_AGG || y->b)
+                dcc_error(g->cc, st->line, "D_PRINTA_AGGARG", "printa( ) argument #%u is "
+                          "incompatible with prototype:\n\tprototype: aggregation",
+                          count_list(st->b) - count_list(y) + 1);
+        if (!x)
+            dcc_error(g->cc, st->line, "D_PRINTA_PROTO", "printa( ) requires an aggregation");
+        for (struct dnode *y = x->next; y; y = y->next) {
+            const char *k0 = g->aggs[agg_lookup(g, x, st->line)].keys;
+            const char *k1 = g->aggs[agg_lookup(g, y, st->line)].keys;
+            if (strlen(k0) != strlen(k1))
+                dcc_error(g->cc, st->line, "D_PRINTA_AGGKEY", "printa( ): @%s and @%s do not "
+                          "have matching key signatures", x->s, y->s);
+            if (strcmp(k0, k1) != 0)
+                dcc_error(g->cc, st->line, "D_PRINTA_AGGPROTO", "printa( ): @%s[ ] key is "
+                          "incompatible with @%s", y->s, x->s);
+            dcc_error(g->cc, st->line, "D_UNSUPPORTED", "printa( ) of several aggregations is "
+                      "not supported in this D subset");
+        }
         unsigned id = agg_lookup(g, x, st->line);
         a = act_new(g, DIF_ACT_PRINTA, st->line);
         a->da_arg = id;
@@ -986,18 +1308,14 @@ static void statement(struct cg *g, struct dnode *st, uint32_t *recsize)
             dcc_error(g->cc, st->line, "D_PROTO_ARG", "exit( ) argument #1 must be an integer");
         a = act_new(g, DIF_ACT_EXIT, st->line);
     } else if (!strcmp(fn, "clear") || !strcmp(fn, "denormalize")) {
-        proto_len(g, st, 1, 1);
-        unsigned id = agg_lookup(g, st->b, st->line);
+        unsigned id = aggact_check(g, st);
         a = act_new(g, fn[0] == 'c' ? DIF_ACT_CLEAR : DIF_ACT_DENORMALIZE, st->line);
         a->da_arg = id;
     } else if (!strcmp(fn, "trunc") || !strcmp(fn, "normalize")) {
         int tr = fn[0] == 't';
-        proto_len(g, st, tr ? 1 : 2, 2);
-        unsigned id = agg_lookup(g, st->b, st->line);
+        unsigned id = aggact_check(g, st);
         if (st->b->next)
             push_rec(g, st->b->next);
-        if (g->nrec && g->rec[0] == 's')
-            dcc_error(g->cc, st->line, "D_PROTO_ARG", "%s( ) argument #2 must be an integer", fn);
         a = act_new(g, tr ? DIF_ACT_TRUNC : DIF_ACT_NORMALIZE, st->line);
         a->da_arg = id;
     } else if (!strcmp(fn, "tracemem")) {
@@ -1021,6 +1339,9 @@ static void statement(struct cg *g, struct dnode *st, uint32_t *recsize)
         a = act_new(g, fn[0] == 's' ? DIF_ACT_SPECULATE : fn[0] == 'c' ? DIF_ACT_COMMIT
                                                                        : DIF_ACT_DISCARD, st->line);
     } else {
+        if (!strcmp(fn, "stack") || !strcmp(fn, "ustack") || !strcmp(fn, "jstack"))
+            stack_check(g, st);
+        proto_other(g, st);
         dcc_error(g->cc, st->line, "D_UNSUPPORTED", "%s( ) is not supported in this D subset", fn);
     }
     a->da_prog = prog_end(g, p, ret);
@@ -1117,9 +1438,11 @@ static void match_desc(struct cg *g, const char *desc, unsigned clause, int line
     if ((tick || prof) && !glob && (!f[0][0] || !strcmp(f[0], "profile")) && !f[1][0] &&
         !f[2][0]) {
         uint64_t period = timer_period(f[3] + (tick ? 5 : 8));
-        if (!period)
-            dcc_error(g->cc, line, "D_PDESC_INVAL", "invalid probe description \"%s\": bad "
-                      "interval", desc);
+        /* the profile provider makes no probe for a name it cannot read or for an interval
+         * under its minimum of 200us, so such a description matches nothing */
+        if (period < 200000)
+            dcc_error(g->cc, line, "D_PDESC_ZERO", "probe description %s does not match any "
+                      "probes", desc);
         struct dprobe_desc d = { "profile", "", "", f[3] };
         uint32_t id = DPROBE_TIMER_BASE;
         for (unsigned j = 0; j < g->nprobes; j++)
@@ -1199,38 +1522,69 @@ static void clause(struct cg *g, struct dclause *c)
         dc->dc_pred = prog_end(g, p, r);
     }
     dc->dc_act = g->nacts;
-    int data = 0, print = 0, spec = 0, commit = 0, recorded = 0;
+    /* The order rules of libdtrace's dt_stmt_append, checked as each statement is added, so
+     * that the first statement breaking one is the one reported, with libdtrace's tag. An
+     * expression statement other than an assignment counts as data-recording, as it does
+     * there. */
+    static const char *const destructive[] = { "stop", "raise", "panic", "chill",
+        "breakpoint", "copyout", "copyoutstr", "system" };
+    int data = 0, print = 0, spec = 0, commit = 0, datarec = 0;
     for (struct dnode *s = c->stmts; s; s = s->next) {
+        int destr = 0;
+        for (size_t k = 0; s->kind == N_CALL && k < sizeof(destructive) / sizeof(destructive[0]);
+             k++)
+            destr |= !strcmp(s->s, destructive[k]);
+        if (destr && spec)
+            dcc_error(cc_of(g), s->line, "D_ACT_SPEC", "destructive actions may not follow "
+                      "speculate( )");
+        if (destr && commit)
+            dcc_error(cc_of(g), s->line, "D_DREC_COMM", "data-recording actions may not "
+                      "follow commit( )");
         statement(g, s, &dc->dc_recsize);
         int kind = g->acts[g->nacts - 1].da_kind;
         data |= kind != DIF_ACT_EXPR;
         print |= kind != DIF_ACT_EXPR && kind != DIF_ACT_AGG;
-        if (kind == DIF_ACT_SPECULATE) {
-            if (spec)
-                dcc_error(cc_of(g), s->line, "D_SPEC_SPEC", "clause already contains a "
-                          "speculate( ) action");
-            if (recorded)
-                dcc_error(cc_of(g), s->line, "D_SPEC_DATA", "speculate( ) must precede any "
-                          "data-recording action in a clause");
+        if (kind == DIF_ACT_COMMIT) {
             if (commit)
-                dcc_error(cc_of(g), s->line, "D_SPEC_COMMIT", "speculate( ) cannot follow "
-                          "commit( ) or discard( ) in a clause");
-            spec = 1;
-        } else if (kind == DIF_ACT_COMMIT || kind == DIF_ACT_DISCARD) {
-            if (spec)
-                dcc_error(cc_of(g), s->line, "D_COMM_SPEC", "commit( ) and discard( ) cannot "
-                          "follow speculate( ) in a clause");
+                dcc_error(cc_of(g), s->line, "D_COMM_COMM", "commit( ) may not follow "
+                          "commit( )");
+            if (datarec)
+                dcc_error(cc_of(g), s->line, "D_COMM_DREC", "commit( ) may not follow "
+                          "data-recording action(s)");
             commit = 1;
+        } else if (kind == DIF_ACT_SPECULATE) {
+            if (spec)
+                dcc_error(cc_of(g), s->line, "D_SPEC_SPEC", "speculate( ) may not follow "
+                          "speculate( )");
+            if (commit)
+                dcc_error(cc_of(g), s->line, "D_SPEC_COMM", "speculate( ) may not follow "
+                          "commit( )");
+            if (datarec)
+                dcc_error(cc_of(g), s->line, "D_SPEC_DREC", "speculate( ) may not follow "
+                          "data-recording action(s)");
+            spec = 1;
         } else if (kind == DIF_ACT_AGG) {
+            if (commit)
+                dcc_error(cc_of(g), s->line, "D_AGG_COMM", "aggregating actions may not "
+                          "follow commit( )");
             if (spec)
                 dcc_error(cc_of(g), s->line, "D_AGG_SPEC", "aggregating actions may not "
                           "follow speculate( )");
-        } else if (kind != DIF_ACT_EXPR) {
-            recorded = 1;
-            if (spec && kind != DIF_ACT_TRACE && kind != DIF_ACT_PRINTF &&
-                kind != DIF_ACT_TRACEMEM)
-                dcc_error(cc_of(g), s->line, "D_ACT_SPEC", "%s may not follow speculate( )",
-                          s->s);
+            datarec = 1;
+        } else {
+            if (spec && kind == DIF_ACT_EXIT)
+                dcc_error(cc_of(g), s->line, "D_EXIT_SPEC", "exit( ) may not follow "
+                          "speculate( )");
+            if (kind == DIF_ACT_DISCARD ||
+                (kind == DIF_ACT_EXPR && (s->kind == N_ASSIGN || s->kind == N_PREINC ||
+                                          s->kind == N_PREDEC || s->kind == N_POSTINC ||
+                                          s->kind == N_POSTDEC)))
+                continue; /* assignments record nothing: libdtrace gives them type void */
+            if (commit)
+                dcc_error(cc_of(g), s->line, "D_DREC_COMM", "data-recording actions may not "
+                          "follow commit( )");
+            if (!spec)
+                datarec = 1;
         }
     }
     if (spec)

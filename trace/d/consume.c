@@ -57,6 +57,19 @@ static int64_t sized(int64_t v, char t)
     }
 }
 
+/* as_traced: an integer as libdtrace's trace( ) and key printing show it: by its size only,
+ * 1- and 2-byte values zero-extended, 4- and 8-byte ones signed (dt_consume.c prints them
+ * with %d of the unsigned datum). */
+static int64_t as_traced(int64_t v, char t)
+{
+    switch (t) {
+    case 'b': case 'B': return (uint8_t)v;
+    case 'h': case 'H': return (uint16_t)v;
+    case 'i': case 'I': return (int32_t)v;
+    default: return v;
+    }
+}
+
 static int type_width(char t)
 {
     switch (t) {
@@ -96,13 +109,12 @@ static void print_value(struct dcons *c, const struct dfmt_arg *a)
         return;
     }
     if (c->quiet) {
-        outf_int(&c->out, a->type >= 'A' && a->type <= 'Z' ? "%u" : "%d", a->i);
+        outf_int(&c->out, "%d", as_traced(a->i, a->type));
         return;
     }
-    struct dfmt_spec sp = { a->type >= 'A' && a->type <= 'Z' ? 'u' : 'd', 0, 0, 0, 0, 0, 0,
-                            type_width(a->type), -1 };
+    struct dfmt_spec sp = { 'd', 0, 0, 0, 0, 0, 0, type_width(a->type), -1 };
     out(c, " ");
-    dfmt_int(&c->out, &sp, a->i, a->type);
+    dfmt_int(&c->out, &sp, as_traced(a->i, a->type), 'l');
 }
 
 /* print_mem: tracemem's bytes as a dump: a header of column numbers, then per 16 bytes the
@@ -306,9 +318,13 @@ static int key_one(char t, const uint8_t *a, const uint8_t *b)
         int d = strcmp((const char *)a, (const char *)b);
         return d < 0 ? -1 : d > 0;
     }
-    int64_t x = sized(rd64(a), t), y = sized(rd64(b), t);
-    if (t >= 'A' && t <= 'Z')
-        return (uint64_t)x < (uint64_t)y ? -1 : (uint64_t)x > (uint64_t)y;
+    /* libdtrace compares keys as unsigned values of their size (dt_aggregate_keycmp) */
+    uint64_t x = (uint64_t)sized(rd64(a), t), y = (uint64_t)sized(rd64(b), t);
+    if (t != 'l' && t != 'L') {
+        uint64_t mask = t == 'b' || t == 'B' ? 0xff : t == 'h' || t == 'H' ? 0xffff : 0xffffffff;
+        x &= mask;
+        y &= mask;
+    }
     return x < y ? -1 : x > y;
 }
 
@@ -382,27 +398,79 @@ static unsigned collect(struct dcons *c, unsigned agg, struct merge *m)
     return m->n;
 }
 
+/* One row's bar, as dt_print_quantline: 40 columns of '@' scaled to the total (rounded), or two
+ * half bars around a centre line when the shown rows hold both signs. Then the count. */
+static void quantline(struct dcons *c, int64_t val, int64_t norm, uint64_t total, int pos,
+                      int neg)
+{
+    static const char ats[] = "@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@";
+    static const char sp[] = "                                        ";
+    unsigned len = pos && neg ? 20 : 40;
+    uint64_t mag = val < 0 ? 0 - (uint64_t)val : (uint64_t)val, t = total;
+    while (mag > UINT64_MAX / 128 || t > UINT64_MAX / 128) {
+        mag >>= 1;
+        t >>= 1;
+    }
+    unsigned depth = t && (pos || neg) ? (unsigned)((mag * len * 2 + t) / (2 * t)) : 0;
+    if (depth > len)
+        depth = len;
+    if (!neg) {
+        out(c, "|");
+        out(c, ats + 40 - depth);
+        out(c, sp + depth);
+    } else if (!pos) {
+        out(c, sp + depth);
+        out(c, ats + 40 - depth);
+        out(c, "|");
+    } else if (val <= 0) {
+        out(c, sp + 20 + depth);
+        out(c, ats + 40 - depth);
+        out(c, "|");
+        out(c, sp + 20);
+    } else {
+        out(c, sp + 20);
+        out(c, "|");
+        out(c, ats + 40 - depth);
+        out(c, sp + 20 + depth);
+    }
+    outf_int(&c->out, " %-9d\n", val / norm);
+}
+
+/* print_dist: a quantize/lquantize/llquantize table exactly as libdtrace's dt_print_*quantize:
+ * rows from one before the first non-zero bucket to one after the last, a "< lo" / ">= hi"
+ * label on the outer buckets of the linear kinds. */
 static void print_dist(struct dcons *c, unsigned agg, const int64_t *v)
 {
     const struct dif_agg *g = &c->obj->aggs[agg];
+    const int64_t *p = g->dg_param;
     unsigned nv = c->st->agg_vals[agg];
-    int first = -1, last = -1;
-    int64_t total = 0, norm = c->norm[agg] ? c->norm[agg] : 1;
-    for (unsigned k = 0; k < nv; k++) {
-        if (v[k]) {
-            if (first < 0)
-                first = (int)k;
-            last = (int)k;
-        }
-        total += v[k] < 0 ? -v[k] : v[k];
+    int64_t norm = c->norm[agg] ? c->norm[agg] : 1;
+    unsigned lo = 0, hi = nv - 1;
+    while (lo < nv && v[lo] == 0)
+        lo++;
+    if (lo == nv) {
+        lo = g->dg_func == DIF_AGG_QUANTIZE ? DIF_QUANTIZE_ZERO - 1 : 0;
+        hi = g->dg_func == DIF_AGG_QUANTIZE ? DIF_QUANTIZE_ZERO + 1
+             : g->dg_func == DIF_AGG_LQUANTIZE ? 2 : 1;
+    } else {
+        if (lo > 0)
+            lo--;
+        while (hi > 0 && v[hi] == 0)
+            hi--;
+        if (hi < nv - 1)
+            hi++;
     }
-    out(c, "\n");
-    struct dfmt_arg h[3] = { { 's', 0, "value" }, { 's', 0, "------------- Distribution -------------" },
+    uint64_t total = 0;
+    int pos = 0, neg = 0;
+    for (unsigned k = lo; k <= hi; k++) {
+        pos |= v[k] > 0;
+        neg |= v[k] < 0;
+        total += v[k] < 0 ? 0 - (uint64_t)v[k] : (uint64_t)v[k];
+    }
+    struct dfmt_arg h[3] = { { 's', 0, "value" },
+                             { 's', 0, "------------- Distribution -------------" },
                              { 's', 0, "count" } };
-    dfmt_printf(&c->out, "%16s %s %s\n", h, 3, NULL, NULL);
-    if (first < 0)
-        return;
-    unsigned lo = first > 0 ? (unsigned)first - 1 : 0, hi = (unsigned)last + 1 < nv ? (unsigned)last + 1 : nv - 1;
+    dfmt_printf(&c->out, "\n%16s %41s %-9s\n", h, 3, NULL, NULL);
     int linear = g->dg_func != DIF_AGG_QUANTIZE;
     for (unsigned k = lo; k <= hi; k++) {
         char label[48], num[24];
@@ -413,19 +481,14 @@ static void print_dist(struct dcons *c, unsigned agg, const int64_t *v)
             bv += 1;
         } else if (linear && k == nv - 1) {
             d_strlcpy(label, ">= ", sizeof(label));
+            if (g->dg_func == DIF_AGG_LQUANTIZE)
+                bv = p[0] + (p[1] - p[0]) / p[2] * p[2];
         }
         if (bv < 0)
             d_strlcat(label, "-", sizeof(label));
         d_strlcat(label, d_utoa(num, bv < 0 ? 0 - (uint64_t)bv : (uint64_t)bv), sizeof(label));
-        outf_str(&c->out, "%16s |", label);
-        int64_t cnt = v[k] < 0 ? -v[k] : v[k];
-        int bar = total ? (int)((cnt * 40 + total / 2) / total) : 0;
-        char bars[41];
-        memset(bars, ' ', 40);
-        memset(bars, '@', (size_t)(bar > 40 ? 40 : bar));
-        bars[40] = 0;
-        out(c, bars);
-        outf_int(&c->out, " %d\n", v[k] / norm);
+        outf_str(&c->out, "%16s ", label);
+        quantline(c, v[k], norm, total, pos, neg);
     }
 }
 
@@ -437,10 +500,9 @@ static void print_keys(struct dcons *c, const char *types, const uint8_t *keys)
         if (a[k].type == 's') {
             outf_str(&c->out, "  %-50s", a[k].s);
         } else {
-            struct dfmt_spec sp = { a[k].type >= 'A' && a[k].type <= 'Z' ? 'u' : 'd', 0, 0, 0,
-                                    0, 0, 0, type_width(a[k].type), -1 };
+            struct dfmt_spec sp = { 'd', 0, 0, 0, 0, 0, 0, type_width(a[k].type), -1 };
             out(c, " ");
-            dfmt_int(&c->out, &sp, a[k].i, a[k].type);
+            dfmt_int(&c->out, &sp, as_traced(a[k].i, a[k].type), 'l');
         }
     }
 }
@@ -626,9 +688,21 @@ void dcons_record(void *arg, const struct dvm_rechdr *h)
         out(c, "\n");
 }
 
+/* droptag: with -x droptags, each drop report names its kind as libdtrace's dt_droptag. */
+static void droptag(struct dcons *c, const char *tag)
+{
+    dfmt_puts(&c->err, "dtrace: ");
+    if (c->droptags) {
+        dfmt_puts(&c->err, "[");
+        dfmt_puts(&c->err, tag);
+        dfmt_puts(&c->err, "] ");
+    }
+}
+
 static void report(struct dcons *c, uint64_t n, const char *what, unsigned cpu)
 {
-    outf_int(&c->err, "dtrace: %u ", (int64_t)n);
+    droptag(c, what[0] == 'd' ? "DTRACEDROP_PRINCIPAL" : "DTRACEDROP_AGGREGATION");
+    outf_int(&c->err, "%u ", (int64_t)n);
     dfmt_puts(&c->err, what);
     outf_int(&c->err, n == 1 ? " on CPU %u\n" : "s on CPU %u\n", cpu);
 }
@@ -651,34 +725,36 @@ void dcons_drops(struct dcons *c)
         failed += s->specfailed;
     }
     if (dyn > c->seen_dyndrops) {
-        outf_int(&c->err, dyn - c->seen_dyndrops == 1 ? "dtrace: %u dynamic variable drop\n"
-                                                   : "dtrace: %u dynamic variable drops\n",
+        droptag(c, "DTRACEDROP_DYNAMIC");
+        outf_int(&c->err, dyn - c->seen_dyndrops == 1 ? "%u dynamic variable drop\n"
+                                                   : "%u dynamic variable drops\n",
                  (int64_t)(dyn - c->seen_dyndrops));
         c->seen_dyndrops = dyn;
     }
     if (spec > c->seen_specdrops) {
-        outf_int(&c->err, spec - c->seen_specdrops == 1 ? "dtrace: %u speculative drop\n"
-                                                        : "dtrace: %u speculative drops\n",
+        droptag(c, "DTRACEDROP_SPEC");
+        outf_int(&c->err, spec - c->seen_specdrops == 1 ? "%u speculative drop\n"
+                                                        : "%u speculative drops\n",
                  (int64_t)(spec - c->seen_specdrops));
         c->seen_specdrops = spec;
     }
     if (failed > c->seen_specfailed) {
-        outf_int(&c->err, failed - c->seen_specfailed == 1 ? "dtrace: %u failed speculation\n"
-                                                            : "dtrace: %u failed speculations\n",
+        droptag(c, "DTRACEDROP_SPECUNAVAIL");
+        outf_int(&c->err, failed - c->seen_specfailed == 1 ? "%u failed speculation\n"
+                                                            : "%u failed speculations\n",
                  (int64_t)(failed - c->seen_specfailed));
         c->seen_specfailed = failed;
     }
 }
 
+/* dcons_final: the unprinted aggregations, after one blank line, one after the other with no
+ * line between them (libdtrace walks them all as one sorted set: dt_print_agg). */
 void dcons_final(struct dcons *c)
 {
-    int first = 1;
     out(c, "\n");
     for (unsigned k = 0; k < c->obj->hdr->dh_naggs; k++)
-        if (!c->printed[k]) {
-            print_agg(c, k, NULL, !first);
-            first = 0;
-        }
+        if (!c->printed[k])
+            print_agg(c, k, NULL, 0);
 }
 
 static void list_line(const struct dcons_out *out, int64_t id, const char *prov, const char *mod,

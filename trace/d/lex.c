@@ -51,6 +51,16 @@ _Noreturn void dcc_error(struct dcc *cc, int line, const char *tag, const char *
         f++;
         if (*f == 's') {
             d_strlcat(e, va_arg(ap, const char *), sz);
+        } else if (f[0] == '.' && f[1] == '*' && f[2] == 's') { /* %.*s: length, then text */
+            int n = va_arg(ap, int);
+            const char *t = va_arg(ap, const char *);
+            size_t at = strlen(e);
+            for (int k = 0; k < n && t[k] && at + 1 < sz; k++)
+                e[at++] = t[k];
+            e[at] = 0;
+            f += 2;
+        } else if (*f == 'u') {
+            d_strlcat(e, d_utoa(num, va_arg(ap, unsigned)), sz);
         } else if (*f == 'd') {
             int v = va_arg(ap, int);
             if (v < 0)
@@ -77,6 +87,10 @@ static void directive(struct dcc *cc)
     const char *q = cc->p + 1, *eol = q;
     while (eol < cc->end && *eol != '\n')
         eol++;
+    if (q < eol && *q == '!' && cc->p == cc->src) { /* an interpreter line: #!/usr/sbin/dtrace */
+        cc->p = eol;
+        return;
+    }
     while (q < eol && is_space(*q))
         q++;
     if (q < eol && is_digit(*q)) { /* cpp line marker: # N "file" */
@@ -109,7 +123,11 @@ static void directive(struct dcc *cc)
                         q++;
                     ve = q;
                 }
+                while (q < eol && is_space(*q))
+                    q++;
                 struct dcc_out *o = cc->out;
+                if (q < eol) /* libdtrace: one name[=value] token and nothing after it */
+                    dcc_error(cc, cc->line, "D_PRAGMA_MALFORM", "malformed #pragma D option");
                 if (ne == ns || (size_t)(ne - ns) >= sizeof(o->opts[0].name) ||
                     (size_t)(ve - vs) >= sizeof(o->opts[0].value))
                     dcc_error(cc, cc->line, "D_PRAGMA_MALFORM", "malformed #pragma D option");
@@ -117,6 +135,7 @@ static void directive(struct dcc *cc)
                     dcc_error(cc, cc->line, "D_PRAGMA_MALFORM", "too many options");
                 memcpy(o->opts[o->nopts].name, ns, (size_t)(ne - ns));
                 memcpy(o->opts[o->nopts].value, vs, (size_t)(ve - vs));
+                o->opts[o->nopts].line = cc->line;
                 if ((size_t)(ne - ns) == 7 && memcmp(ns, "strsize", 7) == 0) {
                     uint64_t v = 0;
                     for (const char *s = vs; s < ve && is_digit(*s); s++)
@@ -126,7 +145,44 @@ static void directive(struct dcc *cc)
                     cc->strsize = (unsigned)v;
                 }
                 o->nopts++;
-            } else if (!((size_t)(eol - q) >= 5 && memcmp(q, "ident", 5) == 0)) {
+            } else if ((size_t)(eol - q) >= 5 && memcmp(q, "error", 5) == 0) {
+                q += 5;
+                while (q < eol && is_space(*q))
+                    q++;
+                dcc_error(cc, cc->line, "D_PRAGERR", "#pragma error: %.*s", (int)(eol - q), q);
+            } else if ((size_t)(eol - q) >= 10 && memcmp(q, "depends_on", 10) == 0) {
+                /* only the providers this system has can be depended on */
+                q += 10;
+                while (q < eol && is_space(*q))
+                    q++;
+                const char *k = q;
+                while (q < eol && !is_space(*q))
+                    q++;
+                while (q < eol && is_space(*q))
+                    q++;
+                const char *v = q;
+                while (q < eol && !is_space(*q))
+                    q++;
+                if ((size_t)(q - k) < 8 || memcmp(k, "provider", 8) != 0 || v == q)
+                    dcc_error(cc, cc->line, "D_PRAGMA_DEPEND", "program requires %.*s",
+                              (int)(q - k), k);
+            } else if ((size_t)(eol - q) >= 10 && memcmp(q, "attributes", 10) == 0) {
+                /* #pragma D attributes N/N/N name: stability is not modelled, only checked */
+                q += 10;
+                while (q < eol && is_space(*q))
+                    q++;
+                const char *a = q;
+                while (q < eol && !is_space(*q))
+                    q++;
+                int slashes = 0;
+                for (const char *t = a; t < q; t++)
+                    slashes += *t == '/';
+                while (q < eol && is_space(*q))
+                    q++;
+                if (slashes != 2 || q == eol)
+                    dcc_error(cc, cc->line, "D_PRAGMA_MALFORM", "malformed #pragma D attributes");
+            } else if (!((size_t)(eol - q) >= 5 && memcmp(q, "ident", 5) == 0) &&
+                       !((size_t)(eol - q) >= 7 && memcmp(q, "binding", 7) == 0)) {
                 dcc_error(cc, cc->line, "D_PRAGMA_INVAL", "invalid control directive");
             }
         } else if (!((size_t)(eol - q) >= 5 && memcmp(q, "ident", 5) == 0)) {

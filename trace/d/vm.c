@@ -150,7 +150,9 @@ __attribute__((noinline)) static uint64_t subr(struct dvm_cpu *c, unsigned id)
         [DIF_S_SUBSTR3] = "sii", [DIF_S_INDEX] = "ss", [DIF_S_RINDEX] = "ss",
         [DIF_S_STRCHR] = "si", [DIF_S_STRSTR] = "ss", [DIF_S_LLTOSTR] = "i",
         [DIF_S_STRTOLL] = "s", [DIF_S_TOUPPER] = "s", [DIF_S_TOLOWER] = "s",
-        [DIF_S_SPECULATION] = "",
+        [DIF_S_SPECULATION] = "", [DIF_S_BASENAME] = "s", [DIF_S_DIRNAME] = "s",
+        [DIF_S_CLEANPATH] = "s", [DIF_S_STRRCHR] = "si", [DIF_S_RAND] = "",
+        [DIF_S_HTONS] = "i", [DIF_S_HTONL] = "i", [DIF_S_HTONLL] = "i",
     };
     const char *s[3] = { 0 };
     unsigned len[3] = { 0 };
@@ -218,6 +220,25 @@ __attribute__((noinline)) static uint64_t subr(struct dvm_cpu *c, unsigned id)
     }
     case DIF_S_SPECULATION:
         return dvm_spec_alloc(c->st, c->ctx->cpu);
+    case DIF_S_STRRCHR: /* not found: "" */
+        for (unsigned k = len[0]; k-- > 0;)
+            if (s[0][k] == (char)iv[1])
+                return (uint64_t)(uintptr_t)(s[0] + k);
+        return (uint64_t)(uintptr_t)c->st->obj.strs;
+    case DIF_S_RAND: /* DTrace's own cheap generator over the time */
+        return (uint64_t)(int32_t)((c->ctx->timestamp * 2416u + 374441u) % 1771875u);
+    case DIF_S_HTONS:
+        return (uint16_t)(((uint64_t)iv[0] & 0xff) << 8 | ((uint64_t)iv[0] >> 8 & 0xff));
+    case DIF_S_HTONL: {
+        uint32_t v = (uint32_t)iv[0];
+        return (v >> 24) | (v >> 8 & 0xff00u) | (v << 8 & 0xff0000u) | (v << 24);
+    }
+    case DIF_S_HTONLL: {
+        uint64_t v = (uint64_t)iv[0], r = 0;
+        for (int k = 0; k < 8; k++, v >>= 8)
+            r = r << 8 | (v & 0xff);
+        return r;
+    }
     default:
         break;
     }
@@ -259,6 +280,57 @@ __attribute__((noinline)) static uint64_t subr(struct dvm_cpu *c, unsigned id)
             d[n0++] = tmp[k];
         break;
     }
+    case DIF_S_BASENAME: case DIF_S_DIRNAME: {
+        /* as DTrace: "" is ".", all slashes is "/", trailing slashes ignored */
+        int last = (int)len[0] - 1;
+        while (last >= 0 && s[0][last] == '/')
+            last--;
+        int from = 0, to = -1;
+        if (len[0] == 0) {
+            d[n0++] = '.';
+        } else if (last < 0) {
+            d[n0++] = '/';
+        } else {
+            int first = last;
+            while (first > 0 && s[0][first - 1] != '/')
+                first--;
+            if (id == DIF_S_BASENAME) {
+                from = first;
+                to = last;
+            } else {
+                to = first - 1;
+                while (to >= 0 && s[0][to] == '/')
+                    to--;
+                if (first == 0)
+                    d[n0++] = '.';
+                else if (to < 0)
+                    d[n0++] = '/';
+            }
+            for (int k = from; k <= to && n0 < max; k++)
+                d[n0++] = s[0][k];
+        }
+        break;
+    }
+    case DIF_S_CLEANPATH:
+        /* drops "//", "/./" and "dir/../" as DTrace does, textually (a final "/." stays) */
+        for (unsigned k = 0; k < len[0] && n0 < max;) {
+            const char *q = s[0] + k;
+            if (q[0] == '/' && k + 1 < len[0] && q[1] == '/') {
+                k++;
+            } else if (q[0] == '/' && k + 2 < len[0] && q[1] == '.' && q[2] == '/') {
+                k += 2;
+            } else if (q[0] == '/' && k + 3 < len[0] && q[1] == '.' && q[2] == '.' &&
+                       q[3] == '/') {
+                while (n0 > 0 && d[n0 - 1] != '/')
+                    n0--;
+                if (n0 > 0)
+                    n0--;
+                k += 3;
+            } else {
+                d[n0++] = s[0][k++];
+            }
+        }
+        break;
     case DIF_S_TOUPPER: case DIF_S_TOLOWER:
         for (unsigned k = 0; k < len[0]; k++) {
             char ch = s[0][k];

@@ -12,6 +12,7 @@
 struct dcc_opt {
     char name[24];
     char value[40];
+    int line;            /* of the #pragma, for D_PRAGMA_OPTSET */
 };
 
 struct dcc_in {

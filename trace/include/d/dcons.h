@@ -43,6 +43,7 @@ struct dcons {
     struct dcons_out out, err;
     int quiet;
     int aggsortkey, aggsortrev;
+    int droptags;           /* -x droptags: "[DTRACEDROP_*] " before each drop report */
     unsigned aggsortkeypos; /* key compared first */
     int header_done;
     int exited;             /* an exit() record was seen */

@@ -1,0 +1,1 @@
+BEGIN { s = speculation(); } BEGIN { speculate(s); chill(10); }

@@ -1,0 +1,1 @@
+BEGIN { s = speculation(); } BEGIN { trace(1); commit(s); }

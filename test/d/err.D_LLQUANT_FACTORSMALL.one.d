@@ -1,0 +1,1 @@
+BEGIN { @a = llquantize(1, 1, 0, 6, 20); }

@@ -1,0 +1,1 @@
+BEGIN { @a = llquantize(1, 10, -1, 6, 20); }

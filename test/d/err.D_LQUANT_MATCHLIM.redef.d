@@ -1,0 +1,1 @@
+BEGIN { @a = lquantize(1, 0, 100, 10); @a = lquantize(1, 0, 200, 10); }

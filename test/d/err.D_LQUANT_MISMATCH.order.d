@@ -1,0 +1,1 @@
+BEGIN { @a = lquantize(1, 100, -100, 10); }

@@ -1,0 +1,1 @@
+profile-5001hz { exit(0); }

@@ -1,0 +1,1 @@
+tick-1us { exit(0); }

@@ -1,0 +1,1 @@
+BEGIN { printa("%d", 123); }

@@ -1,0 +1,1 @@
+BEGIN { @a[1] = count(); @b = count(); printa("%d %@d %@d", @a, @b); }

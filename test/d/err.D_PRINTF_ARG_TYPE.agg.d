@@ -1,0 +1,1 @@
+BEGIN { @a = count(); printf("%d", @a); }

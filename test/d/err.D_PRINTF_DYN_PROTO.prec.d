@@ -1,0 +1,1 @@
+BEGIN { printf("%s %.*d", "a"); }

@@ -1,0 +1,1 @@
+BEGIN { @a = lquantize(1, "a", 100, 10); }

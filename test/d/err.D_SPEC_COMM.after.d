@@ -1,0 +1,1 @@
+BEGIN { s = speculation(); } BEGIN { commit(s); speculate(s); }

@@ -1,1 +1,0 @@
-BEGIN { s = speculation(); trace(1); speculate(s); }

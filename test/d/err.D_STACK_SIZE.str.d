@@ -1,0 +1,1 @@
+BEGIN { stack("x"); }

@@ -1,0 +1,1 @@
+BEGIN { @a = count(); trunc(@a, 1, 2); }
