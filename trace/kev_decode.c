@@ -169,32 +169,46 @@ static int attr_u64(const struct kev_reader *r, const char *key, uint64_t *v)
     return s ? parse_u64(s, n, v) : -1;
 }
 
-// Header: "TRACE_HEADER_BEGIN::\n", items "TRACE_<KEY>::<value>\n", "TRACE_HEADER_END::\n".
-static int parse_header(struct kev_reader *r, size_t *end)
+static int starts_with(const char *d, size_t pos, size_t limit, const char *pfx)
+{
+    size_t n = str_len(pfx);
+    return n <= limit - pos && mem_eq(d + pos, pfx, n);
+}
+
+// Header: "TRACE_HEADER_BEGIN::", items "TRACE_<KEY>::<value>", "TRACE_HEADER_END::", back to
+// back as QNX writes them: a value ends where the next "TRACE_" begins. Format 1.01 files ended
+// every item with '\n'; a value's trailing '\n' is dropped, and *nl says whether one followed
+// TRACE_HEADER_END:: (check_format skips it for 1.01 files only).
+static int parse_header(struct kev_reader *r, size_t *end, int *nl)
 {
     const size_t mlen = sizeof(KEV_FILE_MAGIC) - 1, elen = sizeof(KEV_FILE_HEADER_END) - 1;
     const char *d = (const char *)r->kr_data;
-    if (r->kr_len < mlen + 1 || !mem_eq(d, KEV_FILE_MAGIC, mlen) || d[mlen] != '\n')
+    if (r->kr_len < mlen || !mem_eq(d, KEV_FILE_MAGIC, mlen))
         return fail(r, KEV_ERR_MAGIC, 0, "not a .kev trace file (no TRACE_HEADER_BEGIN::)", 0,
                     0, 0, 0);
-    size_t pos = mlen + 1, limit = r->kr_len < 65536 ? r->kr_len : 65536;
+    size_t pos = mlen, limit = r->kr_len < 65536 ? r->kr_len : 65536;
+    if (pos < limit && d[pos] == '\n')
+        pos++;
     for (;;) {
-        size_t eol = pos;
-        while (eol < limit && d[eol] != '\n')
-            eol++;
-        if (eol >= limit)
-            return fail(r, KEV_ERR_HEADER, pos, "header not terminated by TRACE_HEADER_END::",
-                        0, 0, 0, 0);
-        size_t n = eol - pos;
-        if (n == elen && mem_eq(d + pos, KEV_FILE_HEADER_END, elen)) {
-            *end = eol + 1;
+        if (starts_with(d, pos, limit, KEV_FILE_HEADER_END)) {
+            *end = pos + elen;
+            *nl = *end < r->kr_len && d[*end] == '\n';
             return 0;
         }
-        size_t sep = pos + 6;
-        while (sep + 1 < eol && !(d[sep] == ':' && d[sep + 1] == ':'))
-            sep++;
-        if (n < 8 || !mem_eq(d + pos, "TRACE_", 6) || sep + 1 >= eol)
+        if (pos >= limit)
+            return fail(r, KEV_ERR_HEADER, pos, "header not terminated by TRACE_HEADER_END::",
+                        0, 0, 0, 0);
+        if (!starts_with(d, pos, limit, "TRACE_"))
             return fail(r, KEV_ERR_HEADER, pos, "malformed header item (want TRACE_KEY::value)",
+                        0, 0, 0, 0);
+        size_t sep = pos + 6;
+        while (sep + 1 < limit && !(d[sep] == ':' && d[sep + 1] == ':'))
+            sep++;
+        size_t eov = sep + 2;
+        while (eov < limit && !starts_with(d, eov, limit, "TRACE_"))
+            eov++;
+        if (sep + 1 >= limit || sep == pos + 6 || eov >= limit)
+            return fail(r, KEV_ERR_HEADER, pos, "header not terminated by TRACE_HEADER_END::",
                         0, 0, 0, 0);
         if (r->kr_nattr >= KEV_MAX_ATTRS)
             return fail(r, KEV_ERR_HEADER, pos, "too many header items (max ", "",
@@ -203,8 +217,10 @@ static int parse_header(struct kev_reader *r, size_t *end)
         a->ka_key = d + pos + 6;
         a->ka_klen = (unsigned)(sep - pos - 6);
         a->ka_val = d + sep + 2;
-        a->ka_vlen = (unsigned)(eol - sep - 2);
-        pos = eol + 1;
+        a->ka_vlen = (unsigned)(eov - sep - 2);
+        if (a->ka_vlen && a->ka_val[a->ka_vlen - 1] == '\n')
+            a->ka_vlen--;
+        pos = eov;
     }
 }
 
@@ -325,9 +341,12 @@ int kev_open(struct kev_reader *r, const void *data, size_t len)
     r->kr_data = data;
     r->kr_len = data ? len : 0;
     size_t hdr_end = 0;
+    int nl = 0;
     uint64_t splen;
-    if (parse_header(r, &hdr_end) || check_format(r))
+    if (parse_header(r, &hdr_end, &nl) || check_format(r))
         return r->kr_err;
+    if (nl && r->kr_ver_minor < 2)
+        hdr_end++; // format 1.01 wrote a newline after TRACE_HEADER_END::
     if (attr_u64(r, "SYSPAGE_LEN", &splen))
         return fail(r, KEV_ERR_HEADER, NOOFF, "header lacks a numeric TRACE_SYSPAGE_LEN", 0, 0,
                     0, 0);

@@ -11,9 +11,10 @@
 
 #include <stdint.h>
 
-// Format version written as TRACE_VER_MAJOR / TRACE_VER_MINOR (readers require >= 1.01).
+// Format version written as TRACE_VER_MAJOR / TRACE_VER_MINOR (readers take 1.01 and 1.02;
+// 1.02: header items back to back, QNX kernel-call numbers, QNX layouts; docs/kev-format.md).
 #define KEV_VER_MAJOR 1u
-#define KEV_VER_MINOR 1u
+#define KEV_VER_MINOR 2u
 
 // ---- the slot ---------------------------------------------------------------------------------
 struct kev_slot {
