@@ -6,6 +6,26 @@
 #include <trace/kev_decode.h>
 #include <trace/kev_file.h>
 
+#if defined(__has_include)
+#if __has_include(<uapi/kcall.h>)
+#include <uapi/kcall.h>
+// Format 1.01 numbered kernel calls its own way (0-51 in this order); 1.02 uses QNX's.
+static const unsigned char kev_v101_kcall[] = {
+    KC_Null, KC_ThreadCreate, KC_ThreadExit, KC_ThreadJoin, KC_ThreadYield, KC_ThreadSetPrio,
+    KC_ThreadSleep, KC_ThreadName, KC_ThreadSelf, KC_ChannelCreate, KC_ChannelDestroy,
+    KC_ConnectAttach, KC_ConnectDetach, KC_MsgSend, KC_MsgReceive, KC_MsgReply, KC_MsgError,
+    KC_MsgSendPulse, KC_TimerTimeout, KC_TimerCreate, KC_TimerSettime, KC_TimerDestroy,
+    KC_ClockCycles, KC_ClockTime, KC_InterruptAttachEvent, KC_InterruptDetach, KC_InterruptMask,
+    KC_InterruptUnmask, KC_InterruptTrigger, KC_MutexCreate, KC_MutexLock, KC_MutexUnlock,
+    KC_MutexDestroy, KC_CondCreate, KC_CondWait, KC_CondSignal, KC_CondDestroy, KC_SemCreate,
+    KC_SemWait, KC_SemPost, KC_SemDestroy, KC_ProcSpawn, KC_ProcExit, KC_ProcWait, KC_ProcSelf,
+    KC_Semihost, KC_DebugWrite, KC_SysInfo, KC_TraceEvent, KC_ProcInfo, KC_ThreadInfo,
+    KC_DTrace,
+};
+#define KEV_HAVE_V101_KCALLS 1
+#endif
+#endif
+
 // ---- small freestanding helpers ---------------------------------------------------------------
 
 static size_t str_len(const char *s)
@@ -412,14 +432,15 @@ const char *kev_thread_name(const struct kev_reader *r, uint32_t pid, uint32_t t
     return 0;
 }
 
-// String bytes packed in payload words: byte i is bits 8 * (i % 4) of word i / 4, whatever
-// the file's byte order.
+// String bytes packed in payload words: in memory order in the file (format 1.02, as QNX):
+// byte i is the word's byte i % 4 in the file's byte order. Format 1.01 packed them by value:
+// byte i was bits 8 * (i % 4), whatever the byte order.
 static void words_bytes(const struct kev_reader *r, const uint32_t *w, unsigned nw,
                         uint8_t *out, size_t n)
 {
-    (void)r;
+    int big = r->kr_big && r->kr_ver_minor >= 2;
     for (size_t i = 0; i < n && i / 4 < nw; i++)
-        out[i] = (uint8_t)(w[i / 4] >> (8 * (i % 4)));
+        out[i] = (uint8_t)(w[i / 4] >> (8 * (big ? 3 - i % 4 : i % 4)));
 }
 
 void kev_event_string(const struct kev_reader *r, const struct kev_event *e, unsigned first,
@@ -505,8 +526,26 @@ static int control_event(struct kev_reader *r, const struct kev_event *e)
     return 0;
 }
 
+// A format 1.01 event renumbered to 1.02's meaning (kernel calls, THCREATE/THDESTROY, SYSTEM).
+static void upgrade_v101(struct kev_event *e)
+{
+    if (e->cls == KEV_C_PR_TH && (e->ev == 22u || e->ev == 23u)) {
+        e->ev = e->ev == 22u ? KEV_TH_CREATE : KEV_TH_DESTROY;
+    } else if (e->cls == KEV_C_SYSTEM && (e->ev == 1u || e->ev == 2u)) {
+        e->ev = e->ev == 1u ? KEV_SYS_TIMER : KEV_SYS_SNAPSHOT;
+    } else if (e->cls == KEV_C_KER_CALL) {
+#ifdef KEV_HAVE_V101_KCALLS
+        unsigned n = e->ev % KEV_KC_MAX, base = e->ev - n;
+        if (n < sizeof(kev_v101_kcall))
+            e->ev = base + kev_v101_kcall[n];
+#endif
+    }
+}
+
 static int deliver(struct kev_reader *r, struct kev_event *e)
 {
+    if (r->kr_ver_minor < 2)
+        upgrade_v101(e);
     struct kev_cpu_stats *cs = &r->kr_cpu[e->cpu];
     if (e->cpu >= r->kr_ncpu_seen)
         r->kr_ncpu_seen = e->cpu + 1;
