@@ -6,6 +6,26 @@
 #include <trace/kev_decode.h>
 #include <trace/kev_file.h>
 
+#if defined(__has_include)
+#if __has_include(<uapi/kcall.h>)
+#include <uapi/kcall.h>
+// Format 1.01 numbered kernel calls its own way (0-51 in this order); 1.02 uses QNX's.
+static const unsigned char kev_v101_kcall[] = {
+    KC_Null, KC_ThreadCreate, KC_ThreadExit, KC_ThreadJoin, KC_ThreadYield, KC_ThreadSetPrio,
+    KC_ThreadSleep, KC_ThreadName, KC_ThreadSelf, KC_ChannelCreate, KC_ChannelDestroy,
+    KC_ConnectAttach, KC_ConnectDetach, KC_MsgSend, KC_MsgReceive, KC_MsgReply, KC_MsgError,
+    KC_MsgSendPulse, KC_TimerTimeout, KC_TimerCreate, KC_TimerSettime, KC_TimerDestroy,
+    KC_ClockCycles, KC_ClockTime, KC_InterruptAttachEvent, KC_InterruptDetach, KC_InterruptMask,
+    KC_InterruptUnmask, KC_InterruptTrigger, KC_MutexCreate, KC_MutexLock, KC_MutexUnlock,
+    KC_MutexDestroy, KC_CondCreate, KC_CondWait, KC_CondSignal, KC_CondDestroy, KC_SemCreate,
+    KC_SemWait, KC_SemPost, KC_SemDestroy, KC_ProcSpawn, KC_ProcExit, KC_ProcWait, KC_ProcSelf,
+    KC_Semihost, KC_DebugWrite, KC_SysInfo, KC_TraceEvent, KC_ProcInfo, KC_ThreadInfo,
+    KC_DTrace,
+};
+#define KEV_HAVE_V101_KCALLS 1
+#endif
+#endif
+
 // ---- small freestanding helpers ---------------------------------------------------------------
 
 static size_t str_len(const char *s)
@@ -169,32 +189,46 @@ static int attr_u64(const struct kev_reader *r, const char *key, uint64_t *v)
     return s ? parse_u64(s, n, v) : -1;
 }
 
-// Header: "TRACE_HEADER_BEGIN::\n", items "TRACE_<KEY>::<value>\n", "TRACE_HEADER_END::\n".
-static int parse_header(struct kev_reader *r, size_t *end)
+static int starts_with(const char *d, size_t pos, size_t limit, const char *pfx)
+{
+    size_t n = str_len(pfx);
+    return n <= limit - pos && mem_eq(d + pos, pfx, n);
+}
+
+// Header: "TRACE_HEADER_BEGIN::", items "TRACE_<KEY>::<value>", "TRACE_HEADER_END::", back to
+// back as QNX writes them: a value ends where the next "TRACE_" begins. Format 1.01 files ended
+// every item with '\n'; a value's trailing '\n' is dropped, and *nl says whether one followed
+// TRACE_HEADER_END:: (check_format skips it for 1.01 files only).
+static int parse_header(struct kev_reader *r, size_t *end, int *nl)
 {
     const size_t mlen = sizeof(KEV_FILE_MAGIC) - 1, elen = sizeof(KEV_FILE_HEADER_END) - 1;
     const char *d = (const char *)r->kr_data;
-    if (r->kr_len < mlen + 1 || !mem_eq(d, KEV_FILE_MAGIC, mlen) || d[mlen] != '\n')
+    if (r->kr_len < mlen || !mem_eq(d, KEV_FILE_MAGIC, mlen))
         return fail(r, KEV_ERR_MAGIC, 0, "not a .kev trace file (no TRACE_HEADER_BEGIN::)", 0,
                     0, 0, 0);
-    size_t pos = mlen + 1, limit = r->kr_len < 65536 ? r->kr_len : 65536;
+    size_t pos = mlen, limit = r->kr_len < 65536 ? r->kr_len : 65536;
+    if (pos < limit && d[pos] == '\n')
+        pos++;
     for (;;) {
-        size_t eol = pos;
-        while (eol < limit && d[eol] != '\n')
-            eol++;
-        if (eol >= limit)
-            return fail(r, KEV_ERR_HEADER, pos, "header not terminated by TRACE_HEADER_END::",
-                        0, 0, 0, 0);
-        size_t n = eol - pos;
-        if (n == elen && mem_eq(d + pos, KEV_FILE_HEADER_END, elen)) {
-            *end = eol + 1;
+        if (starts_with(d, pos, limit, KEV_FILE_HEADER_END)) {
+            *end = pos + elen;
+            *nl = *end < r->kr_len && d[*end] == '\n';
             return 0;
         }
-        size_t sep = pos + 6;
-        while (sep + 1 < eol && !(d[sep] == ':' && d[sep + 1] == ':'))
-            sep++;
-        if (n < 8 || !mem_eq(d + pos, "TRACE_", 6) || sep + 1 >= eol)
+        if (pos >= limit)
+            return fail(r, KEV_ERR_HEADER, pos, "header not terminated by TRACE_HEADER_END::",
+                        0, 0, 0, 0);
+        if (!starts_with(d, pos, limit, "TRACE_"))
             return fail(r, KEV_ERR_HEADER, pos, "malformed header item (want TRACE_KEY::value)",
+                        0, 0, 0, 0);
+        size_t sep = pos + 6;
+        while (sep + 1 < limit && !(d[sep] == ':' && d[sep + 1] == ':'))
+            sep++;
+        size_t eov = sep + 2;
+        while (eov < limit && !starts_with(d, eov, limit, "TRACE_"))
+            eov++;
+        if (sep + 1 >= limit || sep == pos + 6 || eov >= limit)
+            return fail(r, KEV_ERR_HEADER, pos, "header not terminated by TRACE_HEADER_END::",
                         0, 0, 0, 0);
         if (r->kr_nattr >= KEV_MAX_ATTRS)
             return fail(r, KEV_ERR_HEADER, pos, "too many header items (max ", "",
@@ -203,8 +237,10 @@ static int parse_header(struct kev_reader *r, size_t *end)
         a->ka_key = d + pos + 6;
         a->ka_klen = (unsigned)(sep - pos - 6);
         a->ka_val = d + sep + 2;
-        a->ka_vlen = (unsigned)(eol - sep - 2);
-        pos = eol + 1;
+        a->ka_vlen = (unsigned)(eov - sep - 2);
+        if (a->ka_vlen && a->ka_val[a->ka_vlen - 1] == '\n')
+            a->ka_vlen--;
+        pos = eov;
     }
 }
 
@@ -325,9 +361,12 @@ int kev_open(struct kev_reader *r, const void *data, size_t len)
     r->kr_data = data;
     r->kr_len = data ? len : 0;
     size_t hdr_end = 0;
+    int nl = 0;
     uint64_t splen;
-    if (parse_header(r, &hdr_end) || check_format(r))
+    if (parse_header(r, &hdr_end, &nl) || check_format(r))
         return r->kr_err;
+    if (nl && r->kr_ver_minor < 2)
+        hdr_end++; // format 1.01 wrote a newline after TRACE_HEADER_END::
     if (attr_u64(r, "SYSPAGE_LEN", &splen))
         return fail(r, KEV_ERR_HEADER, NOOFF, "header lacks a numeric TRACE_SYSPAGE_LEN", 0, 0,
                     0, 0);
@@ -393,14 +432,15 @@ const char *kev_thread_name(const struct kev_reader *r, uint32_t pid, uint32_t t
     return 0;
 }
 
-// String bytes packed in payload words: byte i is bits 8 * (i % 4) of word i / 4, whatever
-// the file's byte order.
+// String bytes packed in payload words: in memory order in the file (format 1.02, as QNX):
+// byte i is the word's byte i % 4 in the file's byte order. Format 1.01 packed them by value:
+// byte i was bits 8 * (i % 4), whatever the byte order.
 static void words_bytes(const struct kev_reader *r, const uint32_t *w, unsigned nw,
                         uint8_t *out, size_t n)
 {
-    (void)r;
+    int big = r->kr_big && r->kr_ver_minor >= 2;
     for (size_t i = 0; i < n && i / 4 < nw; i++)
-        out[i] = (uint8_t)(w[i / 4] >> (8 * (i % 4)));
+        out[i] = (uint8_t)(w[i / 4] >> (8 * (big ? 3 - i % 4 : i % 4)));
 }
 
 void kev_event_string(const struct kev_reader *r, const struct kev_event *e, unsigned first,
@@ -486,8 +526,26 @@ static int control_event(struct kev_reader *r, const struct kev_event *e)
     return 0;
 }
 
+// A format 1.01 event renumbered to 1.02's meaning (kernel calls, THCREATE/THDESTROY, SYSTEM).
+static void upgrade_v101(struct kev_event *e)
+{
+    if (e->cls == KEV_C_PR_TH && (e->ev == 22u || e->ev == 23u)) {
+        e->ev = e->ev == 22u ? KEV_TH_CREATE : KEV_TH_DESTROY;
+    } else if (e->cls == KEV_C_SYSTEM && (e->ev == 1u || e->ev == 2u)) {
+        e->ev = e->ev == 1u ? KEV_SYS_TIMER : KEV_SYS_SNAPSHOT;
+    } else if (e->cls == KEV_C_KER_CALL) {
+#ifdef KEV_HAVE_V101_KCALLS
+        unsigned n = e->ev % KEV_KC_MAX, base = e->ev - n;
+        if (n < sizeof(kev_v101_kcall))
+            e->ev = base + kev_v101_kcall[n];
+#endif
+    }
+}
+
 static int deliver(struct kev_reader *r, struct kev_event *e)
 {
+    if (r->kr_ver_minor < 2)
+        upgrade_v101(e);
     struct kev_cpu_stats *cs = &r->kr_cpu[e->cpu];
     if (e->cpu >= r->kr_ncpu_seen)
         r->kr_ncpu_seen = e->cpu + 1;

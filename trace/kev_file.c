@@ -74,9 +74,11 @@ static void out_dec(struct kev_out *o, uint64_t v)
     kev_out_bytes(o, tmp + sizeof(tmp) - n, n);
 }
 
+// The header items are written back to back with no separator, as QNX's tracelogger does:
+// QNX's traceparser starts the system page right after "TRACE_HEADER_END::".
 void kev_hdr_begin(struct kev_out *o)
 {
-    out_str(o, KEV_FILE_MAGIC "\n");
+    out_str(o, KEV_FILE_MAGIC);
 }
 
 static int key_ok(const char *key)
@@ -89,18 +91,33 @@ static int key_ok(const char *key)
     return 1;
 }
 
+// A value ends where the next "TRACE_" begins, so a value may not contain "TRACE_" (nor a
+// newline, which older readers took as the end of an item).
+static int value_ok(const char *v)
+{
+    static const char pfx[] = "TRACE_";
+    for (; v && *v; v++) {
+        if (*v == '\n')
+            return 0;
+        unsigned i = 0;
+        while (pfx[i] && v[i] == pfx[i])
+            i++;
+        if (!pfx[i])
+            return 0;
+    }
+    return 1;
+}
+
 void kev_hdr_item(struct kev_out *o, const char *key, const char *value)
 {
-    for (const char *v = value; v && *v; v++)
-        if (*v == '\n')
-            o->ko_err = o->ko_err ? o->ko_err : KEV_OUT_EINVAL;
+    if (!value_ok(value) && !o->ko_err)
+        o->ko_err = KEV_OUT_EINVAL;
     if (!key_ok(key) && !o->ko_err)
         o->ko_err = KEV_OUT_EINVAL;
     out_str(o, "TRACE_");
     out_str(o, key);
     out_str(o, "::");
     out_str(o, value);
-    out_str(o, "\n");
 }
 
 void kev_hdr_item_u(struct kev_out *o, const char *key, uint64_t value)
@@ -111,7 +128,6 @@ void kev_hdr_item_u(struct kev_out *o, const char *key, uint64_t value)
     out_str(o, key);
     out_str(o, "::");
     out_dec(o, value);
-    out_str(o, "\n");
 }
 
 void kev_hdr_format(struct kev_out *o)
@@ -126,7 +142,7 @@ void kev_hdr_format(struct kev_out *o)
 
 void kev_hdr_end(struct kev_out *o)
 {
-    out_str(o, KEV_FILE_HEADER_END "\n");
+    out_str(o, KEV_FILE_HEADER_END);
 }
 
 void kev_sp_begin(struct kev_out *o)

@@ -22,7 +22,8 @@ static const char *const kev_class_names[KEV_NCLASS] = {
 static const char *const kev_state_names[KEV_TH_DESTROY + 1] = {
     "DEAD", "RUNNING", "READY", "STOPPED", "SEND", "RECEIVE", "REPLY", "STACK",
     "WAITTHREAD", "WAITPAGE", "SIGSUSPEND", "SIGWAITINFO", "NANOSLEEP", "MUTEX", "CONDVAR",
-    "JOIN", "INTR", "SEM", "WAITCTX", "NET_SEND", "NET_REPLY", "WAITCHILD", "CREATE", "DESTROY",
+    "JOIN", "INTR", "SEM", "WAITCTX", "NET_SEND", "NET_REPLY", "WAITCHILD", NULL, NULL,
+    "CREATE", "DESTROY",
 };
 
 static const char *const kev_comm_names[KEV_COMM_NEVENTS] = {
@@ -33,8 +34,6 @@ static const char *const kev_comm_names[KEV_COMM_NEVENTS] = {
 static const char *const kev_int_names[] = {
     NULL, "INT_ENTR", "INT_EXIT", "INT_HANDLER_ENTR", "INT_HANDLER_EXIT",
 };
-
-static const char *const kev_system_names[] = { NULL, "TIMER", "SNAPSHOT" };
 
 #ifdef KEV_HAVE_KCALL_LIST
 #define KEV_KCALL_NAME(num, name, nargs) [num] = #name,
@@ -87,7 +86,11 @@ const char *kev_int_name(unsigned ev)
 
 const char *kev_system_name(unsigned ev)
 {
-    return ev < KEV_NELEM(kev_system_names) ? kev_system_names[ev] : NULL;
+    switch (ev) {
+    case KEV_SYS_TIMER: return "TIMER";
+    case KEV_SYS_SNAPSHOT: return "SNAPSHOT";
+    default: return NULL;
+    }
 }
 
 const char *kev_kcall_name(unsigned callno)

@@ -192,20 +192,21 @@ struct payload {
     unsigned nw;
     const char *str;
     unsigned slen; // string bytes including the NUL (0 without string)
+    unsigned big;  // pack the string for a big-endian file
 };
 
 static uint32_t payload_word(const struct payload *p, unsigned k)
 {
     if (k < p->nw)
         return p->w[k];
-    // String byte i goes to bits 8 * (i % 4) of word i / 4: packing by value, so that the
-    // string reads the same whatever the target's byte order (docs/kev-format.md).
+    // String bytes are stored in memory order in the file, as QNX's do: byte i goes to the
+    // word's byte i % 4 in the file's byte order (docs/kev-format.md).
     uint32_t v = 0;
     unsigned base = (k - p->nw) * 4u;
     for (unsigned j = 0; j < 4u; j++) {
         unsigned i = base + j;
         if (i + 1u < p->slen)
-            v |= (uint32_t)(unsigned char)p->str[i] << (8u * j);
+            v |= (uint32_t)(unsigned char)p->str[i] << (8u * (p->big ? 3u - j : j));
     }
     return v;
 }
@@ -276,7 +277,7 @@ void trace_emit_simple_slow(struct trace_ring *r, unsigned cls, unsigned ev, uin
                             uint32_t b)
 {
     uint32_t w[2] = { a, b };
-    struct payload p = { w, 2u, 0, 0u };
+    struct payload p = { w, 2u, 0, 0u, 0u };
     emit_event(r, cls, ev, &p);
 }
 
@@ -285,7 +286,7 @@ void trace_emit_words(struct trace_ring *r, unsigned cls, unsigned ev, const uin
 {
     if (nwords > 2u * KEV_MAX_COMBINE_SLOTS)
         nwords = 2u * KEV_MAX_COMBINE_SLOTS;
-    struct payload p = { w, nwords, 0, 0u };
+    struct payload p = { w, nwords, 0, 0u, 0u };
     emit_event(r, cls, ev, &p);
 }
 
@@ -298,7 +299,7 @@ void trace_emit_string(struct trace_ring *r, unsigned cls, unsigned ev, const ui
     unsigned room = max_bytes - 4u * nwords, n = 0;
     while (str && n + 1u < room && str[n])
         n++;
-    struct payload p = { w, nwords, str ? str : "", n + 1u };
+    struct payload p = { w, nwords, str ? str : "", n + 1u, r->tr_big };
     emit_event(r, cls, ev, &p);
 }
 
@@ -315,6 +316,8 @@ int trace_ring_init(struct trace_ring *r, void *mem, size_t len, unsigned nbufs)
     r->tr_mem = mem;
     r->tr_nbufs = nbufs;
     r->tr_last = nbufs - 1u; // so that buffer 0 is used first
+    const uint32_t one = 1;
+    r->tr_big = *(const unsigned char *)&one == 0;
     for (unsigned i = 0; i < TRACE_MAX_CPUS; i++) {
         r->tr_cpu[i].tc_buf = -1;
         r->tr_cpu[i].tc_wp = r->tr_cpu[i].tc_limit = &r->tr_noslot;

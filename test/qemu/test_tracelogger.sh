@@ -81,7 +81,7 @@ srvpid=$(sed -n 's/^init: srv is pid \([0-9]*\),.*/\1/p' "$out/demo.log")
 tosrv=$(grep -cE ":SND_MESSAGE .* $srvpid\$|:SND_MESSAGE .*pid:$srvpid( |\$)" "$out/demo.txt")
 check "232 messages to srv: 200 from the client, 30 from the driver, 2 from init ($tosrv)" \
     "[ $tosrv = 232 ]"
-irqs=$(count ":INT_ENTR +irq:$irq\$" "$out/demo.txt")
+irqs=$(count "INT_ENTR:0x[0-9a-f]{8} \\($irq\\) " "$out/demo.txt")
 check "device timer interrupts (irq $irq) in the trace match the driver's 30 ($irqs)" \
     "[ $irqs -ge 30 ] && [ $irqs -le 32 ]"
 timers=$(count ':TIMER' "$out/demo.txt")
@@ -149,8 +149,8 @@ if [ -n "$flood_img" ]; then
     check "fill: tracing stopped when the buffers were full" \
         "grep -q 'tracing stopped because every buffer was full' $out/flood-fill.txt"
     flood "-r" ring
-    last=$(grep USREVENT "$out/flood-ring.txt" | tail -1 | awk '{print $(NF-1)}')
-    first=$(grep USREVENT "$out/flood-ring.txt" | head -1 | awk '{print $(NF-1)}')
+    last=$(grep USREVENT "$out/flood-ring.txt" | tail -1 | sed -n 's/.* d0:\(0x[0-9a-f]*\) .*/\1/p')
+    first=$(grep USREVENT "$out/flood-ring.txt" | head -1 | sed -n 's/.* d0:\(0x[0-9a-f]*\) .*/\1/p')
     check "ring: the newest events are kept, oldest first ($first .. $last)" \
         "[ '$last' = 0x00004e1f ] && [ \$(( $last - $first + 1 )) = ${rec:-0} ]"
     flood "" lossless

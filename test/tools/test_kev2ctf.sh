@@ -46,8 +46,10 @@ roundtrip() { # roundtrip NAME KEV [NCPU]
 "$bin/kevgen" -b -n 20000 -o "$dir/be.kev" >/dev/null
 roundtrip le "$dir/le.kev"
 roundtrip be "$dir/be.kev"
+# (a string event's raw words differ: its bytes are stored in memory order, as QNX's)
+nowords() { sed -E '/text = "[^"]+"/s/words = \[.*\]/words = []/'; }
 check "big- and little-endian traces convert to the same events" \
-    diff -q <(babeltrace2 "$dir/le.ctf") <(babeltrace2 "$dir/be.ctf")
+    diff -q <(babeltrace2 "$dir/le.ctf" | nowords) <(babeltrace2 "$dir/be.ctf" | nowords)
 for p in switch overwrite ring fill; do
     "$bin/kevgen" -x "$p" -k 3 -d 0 -n 30000 -o "$dir/$p.kev" >/dev/null
     roundtrip "$p" "$dir/$p.kev"

@@ -76,7 +76,7 @@ check "an intact file is not called damaged" test -z "$("$bin/kevstat" "$dir/bas
 
 # User events: counts per id and process; per id they add up to what traceprinter lists.
 "$bin/kevgen" -n 20000 -o "$dir/user.kev" >/dev/null
-want=$("$bin/traceprinter" "$dir/user.kev" | sed -n 's/.*USREVENT:\([0-9]*\) .*/\1/p' | sort -n | uniq -c |
+want=$("$bin/traceprinter" "$dir/user.kev" | sed -n 's/.*USREVENT:EVENT:\([0-9]*\)[ ,].*/\1/p' | sort -n | uniq -c |
        awk '{printf "%s:%s ", $2, $1}')
 got=$("$bin/kevstat" --json "$dir/user.kev" | python3 -c '
 import json, sys, collections

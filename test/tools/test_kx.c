@@ -14,6 +14,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include <uapi/kcall.h>
 #include "../../tools/kevconv/kx_ids.h"
 #include "../../tools/kevconv/kx_stats.h"
 
@@ -210,16 +211,16 @@ static void test_kcalls_and_loss(void **state)
     (void)state;
     struct kx_stats *s = new_stats();
     th(s, KEV_TH_RUNNING, 0, 2, 1);
-    kx_stats_event(s, mk(KEV_C_KER_CALL, KEV_KC_ENTRY(38), 10, 1, 0, 0, 0, 2));
-    kx_stats_event(s, mk(KEV_C_KER_CALL, KEV_KC_EXIT(38), 13, (uint32_t)-11, 0, 0, 0, 2));
+    kx_stats_event(s, mk(KEV_C_KER_CALL, KEV_KC_ENTRY(KC_SemWait), 10, 1, 0, 0, 0, 2));
+    kx_stats_event(s, mk(KEV_C_KER_CALL, KEV_KC_EXIT(KC_SemWait), 13, (uint32_t)-11, 0, 0, 0, 2));
     kx_stats_event(s, mk(KEV_C_KER_CALL, KEV_KC_ENTRY(6), 20, 1, 0, 0, 0, 2));
     kx_stats_event(s, mk(KEV_C_KER_CALL, KEV_KC_INTERRUPTED(6), 60, (uint32_t)-4, 0, 0, 0, 2));
     kx_stats_event(s, mk(KEV_C_CONTROL, KEV_CTL_DROPPED, 100, 42, 42, 0, 0, 2));
     kx_stats_event(s, mk(KEV_C_USER, 3, 110, 0, 0, 0, 0, 2));
     kx_stats_finish(s);
-    assert_int_equal(s->kc[38].errors, 1);
-    assert_int_equal(s->kc[38].err[11], 1);
-    assert_int_equal(s->kc[38].lat.min, 3);
+    assert_int_equal(s->kc[KC_SemWait].errors, 1);
+    assert_int_equal(s->kc[KC_SemWait].err[11], 1);
+    assert_int_equal(s->kc[KC_SemWait].lat.min, 3);
     assert_int_equal(s->kc[6].interrupted, 1);
     assert_int_equal(s->kc[6].lat.min, 40);
     assert_int_equal(s->ngaps, 1);

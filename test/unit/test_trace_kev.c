@@ -34,6 +34,7 @@ static void ring_up(unsigned nbufs, unsigned policy)
 static uint64_t make_trace(struct kcap *c, int big, unsigned policy, uint64_t n, unsigned drain)
 {
     ring_up(NBUF, policy);
+    ring.tr_big = (unsigned)big; // strings in the file's byte order, as a big-endian target
     kcap_begin(c, big, 25000000);
     uint64_t emitted = kcap_workload(&ring, c, n, 3, drain);
     kcap_finish(c, &ring);
@@ -147,6 +148,7 @@ static int record_cb(void *user, struct kev_reader *r, const struct kev_event *e
 static void build_exact(struct kcap *c, int big)
 {
     ring_up(2, TRACE_POLICY_SWITCH);
+    ring.tr_big = (unsigned)big;
     kcap_begin(c, big, 1000000);
     trace_host_port.now = 0x00000001fffffff0ull;
     trace_emit_simple(&ring, KEV_C_PR_TH, KEV_TH_RUNNING, 2, 1);
@@ -307,12 +309,12 @@ static void test_bad_magic_version_and_byte_order(void **st)
     assert_int_equal(decode_copy(d, c.len), KEV_ERR_MAGIC);
 
     memcpy(d, c.data, c.len);
-    patch(d, c.len, "TRACE_VER_MINOR::01", "TRACE_VER_MINOR::00");
+    patch(d, c.len, "TRACE_VER_MINOR::02", "TRACE_VER_MINOR::00");
     assert_int_equal(decode_copy(d, c.len), KEV_ERR_VERSION);
     memcpy(d, c.data, c.len);
     patch(d, c.len, "TRACE_VER_MAJOR::1", "TRACE_VER_MAJOR::2");
     assert_int_equal(decode_copy(d, c.len), KEV_ERR_VERSION);
-    assert_non_null(strstr(kev_error(&rd), "version 2.1"));
+    assert_non_null(strstr(kev_error(&rd), "version 2.2"));
 
     // A big-endian file whose header claims little-endian (same length key/value).
     memcpy(d, c.data, c.len);

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <uapi/kcall.h>
 
 static void reserve(struct kcap *c, size_t n)
 {
@@ -121,6 +122,11 @@ void kcap_free(struct kcap *c)
     memset(c, 0, sizeof(*c));
 }
 
+// The kernel calls the workload makes (their real numbers, uapi/kcall.h).
+#define KCAP_CALL_NUM(num, name, nargs) num,
+static const uint8_t kcap_calls[] = { KCALL_LIST(KCAP_CALL_NUM) };
+#undef KCAP_CALL_NUM
+
 // A small deterministic generator (xorshift).
 static uint32_t rnd(uint32_t *s)
 {
@@ -146,7 +152,7 @@ uint64_t kcap_workload(struct trace_ring *r, struct kcap *c, uint64_t n, unsigne
         uint32_t k = rnd(&s) % 100;
         uint32_t p = 1 + rnd(&s) % NPROCS;
         if (k < 30) { // kernel call entry and exit
-            uint32_t call = rnd(&s) % 49;
+            uint32_t call = kcap_calls[rnd(&s) % sizeof(kcap_calls)];
             trace_emit_simple(r, KEV_C_KER_CALL, KEV_KC_ENTRY(call), rnd(&s) % 64, 0);
             trace_emit_simple(r, KEV_C_KER_CALL, KEV_KC_EXIT(call), 0, 0);
             emitted += 2;

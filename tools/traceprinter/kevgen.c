@@ -84,6 +84,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "kevgen: cannot set up %lu buffers\n", k);
         return 1;
     }
+    ring.tr_big = (unsigned)big; // strings in the file's byte order, as a big-endian target
     trace_filter_all(&ring, 1);
     trace_host_port.now = 0xffff0000ull; // the low word wraps early in every trace
     trace_ring_start(&ring);

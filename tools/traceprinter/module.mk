@@ -10,7 +10,8 @@ $(call host_objs,$(TP)/kevgen.c $(TP)/kevbench.c $(TP)/kev_capture.c trace/trace
     HOST_CFLAGS += -Itest/unit
 
 HOST_TOOLS += $(H)/traceprinter $(H)/kevgen $(H)/kevbench
-$(H)/traceprinter: $(call host_objs,$(TP)/traceprinter.c tools/common/tool_file.c $(KEV_DECODE_SRCS))
+$(H)/traceprinter: $(call host_objs,$(TP)/traceprinter.c $(TP)/qnx_kercall.c $(TP)/qnx_kercall_tab.c \
+    tools/common/tool_file.c $(KEV_DECODE_SRCS))
 	@echo "  LINK    $@"
 	$(Q)$(HOST_CC) -o $@ $^
 

@@ -37,8 +37,8 @@ check "traceprinter exits 0 on a good trace" test "$rc" = 0
 check "thread states are named" grep -q 'THREAD  :THRUNNING        pid:3 tid:1 (server/main)' <<<"$out"
 check "process names are printed" grep -q 'PROCCREATE_NAME  ppid:1 pid:4 name:client' <<<"$out"
 check "kernel calls are named" grep -qE 'KER_(CALL|EXIT):[A-Za-z]+/[0-9]+' <<<"$out"
-check "combine events are reassembled (wide thread event)" grep -q 'THSEM .*prio:10 policy:2' <<<"$out"
-check "user string events print as text" grep -q 'USREVENT:7 .*str:"user checkpoint"' <<<"$out"
+check "combine events are reassembled (wide thread event)" grep -q 'THSEM .*priority:10 policy:2' <<<"$out"
+check "user string events print as text" grep -q 'USREVENT:EVENT:7 .*STR:"user checkpoint"' <<<"$out"
 check "TIME events restate the clock after the low word wraps" grep -q 'CONTROL :TIME .*msb:0x00000001' <<<"$out"
 check "a loss-free trace says so" grep -q '^lost events: 0$' <<<"$out"
 check "recorded + lost == generated (switch, fast logger)" accounting "$dir/le.kev" "$g"
@@ -59,10 +59,10 @@ body() { sed -n '/-- KERNEL EVENTS --/,/-- SUMMARY --/p' | grep -v -- ' -- '; }
 events=$(grep -c '^t:0x' <<<"$out")
 check "long payloads continue on extra lines without -n" test "$(body <<<"$out" | wc -l)" -gt "$events"
 check "a 10-word user event prints all its words" \
-    grep -qE 'USREVENT:8 +0x00000001 .* 0x00000006$' <<<"$out"
+    grep -qE 'USREVENT:EVENT:8 +0x00000001 .* 0x00000006$' <<<"$out"
 check "-n keeps every event on one line" test "$("$tp" -n "$dir/le.kev" | body | wc -l)" = "$events"
 check "-n: the 10-word user event on one line" \
-    grep -qE 'USREVENT:8 +0x00000001( 0x0000000[0-9])+ 0x0000000a$' <("$tp" -n "$dir/le.kev")
+    grep -qE 'USREVENT:EVENT:8 +0x00000001( 0x0000000[0-9])+ 0x0000000a$' <("$tp" -n "$dir/le.kev")
 
 # 4. Every overrun policy with a logger too slow to keep up: the loss is reported exactly.
 for p in switch overwrite ring fill; do
@@ -95,9 +95,9 @@ head -c 100 "$dir/le.kev" > "$dir/hdr.kev"
 damaged "file cut inside the header" "$dir/hdr.kev" 'header'
 sed '1s/^TRACE_HEADER_BEGIN/TRACE_HEADER_BEGAN/' "$dir/le.kev" > "$dir/magic.kev"
 damaged "wrong magic" "$dir/magic.kev" 'not a \.kev'
-sed 's/^TRACE_VER_MINOR::01$/TRACE_VER_MINOR::00/' "$dir/le.kev" > "$dir/ver.kev"
+sed 's/TRACE_VER_MINOR::02TRACE_/TRACE_VER_MINOR::00TRACE_/' "$dir/le.kev" > "$dir/ver.kev"
 damaged "version below 1.01" "$dir/ver.kev" 'unsupported format version 1\.0'
-sed 's/^TRACE_BIG_ENDIAN::TRUE$/TRACE_LITTLE_ENDIAN::1/' "$dir/be.kev" > "$dir/swapped.kev"
+sed 's/TRACE_BIG_ENDIAN::TRUETRACE_/TRACE_LITTLE_ENDIAN::1TRACE_/' "$dir/be.kev" > "$dir/swapped.kev"
 damaged "byte-swapped data" "$dir/swapped.kev" 'byte-swapped'
 cp "$dir/le.kev" "$dir/garbage.kev"
 RANDOM=7 # deterministic "random" bytes

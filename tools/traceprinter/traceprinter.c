@@ -14,8 +14,9 @@
 #include <trace/kev_decode.h>
 #include <trace/kev_file.h>
 #include "../common/tool_file.h"
+#include "qnx_kercall.h"
 
-#define DEFAULT_FORMAT "t:%T CPU:%C %Z:%z %a"
+#define DEFAULT_FORMAT "t:%T CPU:%C %k %a"
 #define WRAP_WORDS 6u // without -n, payloads longer than this continue on extra lines
 
 struct opts {
@@ -34,6 +35,7 @@ static void usage(FILE *f)
             "  -p FORMAT  columns to print (default \"%s\"):\n"
             "             %%c cycles (64-bit)   %%T low 32 cycle bits (hex)  %%t microseconds\n"
             "             %%C CPU   %%e event number   %%Z class   %%z event name\n"
+            "             %%k class and event as QNX's traceprinter writes them\n"
             "             %%a arguments   %%%% a percent sign\n"
             "  -h, --help this text\n"
             "Exit status: 0 ok, 1 damaged or unreadable file, 2 bad usage.\n",
@@ -76,14 +78,18 @@ static void event_label(const struct kev_event *e, char *buf, size_t n)
     case KEV_C_KER_CALL: {
         unsigned call = e->ev % KEV_KC_MAX;
         const char *kc = kev_kcall_name(call);
+        const char *qnx = qnx_kercall_name(e);
         const char *suffix = e->ev >= 2 * KEV_KC_MAX ? "(intr)" : "";
-        if (kc)
-            snprintf(buf, n, "%s/%u%s", kc, call, suffix);
+        // QNX's name for QNX's calls; ours for the calls we put on numbers QNX leaves spare.
+        if (qnx && !(kc && strstr(qnx, "SPARE")))
+            snprintf(buf, n, "%s/%02u%s", qnx, call, suffix);
+        else if (kc)
+            snprintf(buf, n, "%s/%02u%s", kc, call, suffix);
         else
             snprintf(buf, n, "KC_%u%s", call, suffix);
         return;
     }
-    case KEV_C_USER: snprintf(buf, n, "%u", e->ev); return;
+    case KEV_C_USER: snprintf(buf, n, "EVENT:%u", e->ev); return;
     default: break;
     }
     if (s)
@@ -146,11 +152,11 @@ static void arguments(const struct kev_reader *r, const struct kev_event *e, int
                       struct line *l)
 {
     const uint32_t *w = e->w;
-    char name[96], tmp[64];
+    char name[1024], tmp[64];
     switch (e->cls) {
     case KEV_C_CONTROL:
         if (e->ev == KEV_CTL_TIME)
-            add(l, "msb:0x%08x lsb:0x%08x", w[0], w[1]);
+            add(l, "msb:0x%08x lsb(offset):0x%08x", w[0], w[1]);
         else if (e->ev == KEV_CTL_BUFFER)
             add(l, "seq:%u index:%u", w[0], w[1]);
         else if (e->ev == KEV_CTL_BUFFER_END)
@@ -160,10 +166,27 @@ static void arguments(const struct kev_reader *r, const struct kev_event *e, int
         else
             raw_words(l, e, 0, one_line);
         return;
-    case KEV_C_INT:
-        add(l, "irq:%u", w[0]);
+    case KEV_C_INT: // "0x00000008 (8) IP:..." (%k printed "INT_ENTR:"); QNX's words: ENTR [irq, IP], EXIT [irq, inkernel],
+                    // HANDLER_ENTR [pid, irq, IP, area], HANDLER_EXIT [irq, sigevent...]
+        add(l, "0x%08x (%d) ", w[e->ev == KEV_INT_HANDLER_ENTER ? 1 : 0],
+            (int)w[e->ev == KEV_INT_HANDLER_ENTER ? 1 : 0]);
+        if (e->ev == KEV_INT_ENTER)
+            add(l, "IP:0x%08x", w[1]);
+        else if (e->ev == KEV_INT_EXIT)
+            add(l, "inkernel:0x%08x", w[1]);
+        else if (e->ev == KEV_INT_HANDLER_ENTER)
+            add(l, "PID:%d IP:0x%08x AREA:0x%08x", (int)w[0], e->nw > 2 ? w[2] : 0u,
+                e->nw > 3 ? w[3] : 0u);
+        else if (e->ev == KEV_INT_HANDLER_EXIT)
+            add(l, "SIGEVENT:INTR EVENT");
+        else
+            raw_words(l, e, 0, one_line);
         return;
     case KEV_C_KER_CALL:
+        if (e->ev < 2 * KEV_KC_MAX && qnx_kercall_args(e, r->kr_big, name, sizeof(name)) == 0) {
+            add(l, "%s", name[0] == ' ' ? name + 1 : name);
+            return;
+        }
         if (e->ev >= KEV_KC_MAX && e->ev < 2 * KEV_KC_MAX) {
             int32_t ret = (int32_t)w[0];
             add(l, "ret:%d", ret);
@@ -178,9 +201,9 @@ static void arguments(const struct kev_reader *r, const struct kev_event *e, int
     case KEV_C_PR_TH:
         if (e->ev < KEV_PR_CREATE) { // thread state, create, destroy: [pid, tid, prio, policy]
             who(r, w[0], w[1], tmp, sizeof(tmp));
-            add(l, "pid:%u tid:%u", w[0], w[1]);
+            add(l, "pid:%d tid:%d", (int)w[0], (int)w[1]);
             if (e->nw >= 4)
-                add(l, " prio:%u policy:%u", w[2], w[3]);
+                add(l, " priority:%d policy:%d", (int)w[2], (int)w[3]);
             add(l, "%s", tmp);
         } else if (e->ev == KEV_PR_THREAD_NAME) {
             kev_event_string(r, e, 2, name, sizeof(name));
@@ -194,15 +217,24 @@ static void arguments(const struct kev_reader *r, const struct kev_event *e, int
         }
         return;
     case KEV_C_COMM:
-        who(r, w[1], 0, tmp, sizeof(tmp));
-        if (e->ev == KEV_COMM_SND_MESSAGE || e->ev == KEV_COMM_SND_PULSE)
-            add(l, "coid:%u pid:%u%s", w[0], w[1], tmp);
+        who(r, w[1], 0, tmp, sizeof(tmp)); // QNX's labels; the process name is ours
+        if (e->ev == KEV_COMM_SND_MESSAGE || e->ev == KEV_COMM_REC_MESSAGE)
+            add(l, "rcvid:0x%08x pid:%d%s", w[0], (int)w[1], tmp);
+        else if (e->ev == KEV_COMM_REPLY_MESSAGE || e->ev == KEV_COMM_MSG_ERROR)
+            add(l, "tid:%d pid:%d%s", (int)w[0], (int)w[1], tmp);
+        else if (e->ev == KEV_COMM_SIGNAL)
+            add(l, "si_signo:%d si_code:%d", (int)w[0], (int)w[1]);
         else
-            add(l, "rcvid:%u pid:%u%s", w[0], w[1], tmp);
+            add(l, "scoid:0x%08x pid:%d%s", w[0], (int)w[1], tmp);
         return;
     case KEV_C_USER:
-        if (e->nslots > 1 && printable_string(r, e, 0, name, sizeof(name))) {
-            add(l, "str:\"%s\"", name);
+        if (e->nslots == 1) { // QNX: "USREVENT:EVENT:7, d0:0x... d1:0x..."
+            l->n -= l->n && l->p[l->n - 1] == ' ';
+            add(l, ", d0:0x%08x d1:0x%08x", w[0], w[1]);
+            return;
+        }
+        if (printable_string(r, e, 0, name, sizeof(name))) {
+            add(l, "STR:\"%s\"", name);
             return;
         }
         raw_words(l, e, 0, one_line);
@@ -246,6 +278,16 @@ static int print_event(void *user, struct kev_reader *r, const struct kev_event 
             event_label(e, label, sizeof(label));
             add(&l, "%-16s", label);
             break;
+        case 'k': // QNX: "KER_CALL:MSG_SENDV/11", "THREAD  :THRUNNING", "INT_ENTR:0x00000008 (8)"
+            event_label(e, label, sizeof(label));
+            if (e->cls == KEV_C_INT) { // the interrupt number follows with no space (%a)
+                add(&l, "%s:", label);
+                if (f[1] == ' ' && f[2] == '%' && f[3] == 'a')
+                    f++;
+            } else {
+                add(&l, "%-8s:%-16s", class_label(e), label);
+            }
+            break;
         case 'a': arguments(r, e, pr->o->one_line, &l); break;
         case '%': add(&l, "%%"); break;
         default: break; // rejected when parsing options
@@ -263,7 +305,7 @@ static int check_format(const char *fmt)
     for (const char *f = fmt; *f; f++) {
         if (*f != '%')
             continue;
-        if (!*++f || !strchr("cTtCeZza%", *f))
+        if (!*++f || !strchr("cTtCeZzka%", *f))
             return -1;
     }
     return 0;

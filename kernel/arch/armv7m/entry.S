@@ -90,6 +90,6 @@ arch_start_on_psp:
     isb
     cpsie i
     movs r0, #0
-    mov r12, #2             /* KC_ThreadExit */
+    mov r12, #47            /* KC_ThreadExit (uapi/kcall.h) */
     svc 0
 2:  b 2b

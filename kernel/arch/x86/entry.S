@@ -128,7 +128,7 @@ x86_entry:
     .type x86_start_boot_thread, @function
 x86_start_boot_thread:
     movl 4(%esp), %esp
-    movl $2, %eax                   /* KC_ThreadExit */
+    movl $47, %eax                  /* KC_ThreadExit (uapi/kcall.h) */
     xorl %ebx, %ebx
     int $VEC_KCALL
 6:  hlt

@@ -14,7 +14,7 @@
 #define DPROBE_END   2u
 #define DPROBE_ERROR 3u
 #define DPROBE_KCALL_BASE 4u       /* kercall::<Name>:entry = base + 2n, :return = base + 2n+1 */
-#define DPROBE_KCALL_MAX  64u      /* kernel-call numbers below this get probes */
+#define DPROBE_KCALL_MAX  128u     /* kernel-call numbers below this get probes */
 #define DPROBE_KCALL_ENTRY(n)  (DPROBE_KCALL_BASE + 2u * (n))
 #define DPROBE_KCALL_RETURN(n) (DPROBE_KCALL_BASE + 2u * (n) + 1u)
 #define DPROBE_IRQ_BASE   (DPROBE_KCALL_BASE + 2u * DPROBE_KCALL_MAX) /* interrupt::irqN:entry/exit */

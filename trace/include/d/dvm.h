@@ -19,7 +19,7 @@
 #define DVM_MAXCPU   4u
 #define DVM_MAXSPEC  16u
 #define DVM_NARGS    10u
-#define DVM_PROBE_TABLE_MAX 256u /* >= DPROBE_COUNT (checked in engine.c) */
+#define DVM_PROBE_TABLE_MAX 512u /* >= DPROBE_COUNT (checked in engine.c) */
 #define DVM_EPID_ERROR 0xffffffffu /* error record: struct dvm_errrec follows the header */
 #define DVM_EPID_PAD   0u          /* filler at the end of a ring buffer: skip */
 

@@ -11,9 +11,10 @@
 
 #include <stdint.h>
 
-// Format version written as TRACE_VER_MAJOR / TRACE_VER_MINOR (readers require >= 1.01).
+// Format version written as TRACE_VER_MAJOR / TRACE_VER_MINOR (readers take 1.01 and 1.02;
+// 1.02: header items back to back, QNX kernel-call numbers, QNX layouts; docs/kev-format.md).
 #define KEV_VER_MAJOR 1u
-#define KEV_VER_MINOR 1u
+#define KEV_VER_MINOR 2u
 
 // ---- the slot ---------------------------------------------------------------------------------
 struct kev_slot {
@@ -116,14 +117,17 @@ static inline unsigned kev_hdr_type(uint32_t h) { return (h >> KEV_TYPE_SHIFT) &
 #define KEV_TH_WAITCTX     18u
 #define KEV_TH_NET_SEND    19u
 #define KEV_TH_NET_REPLY   20u
-#define KEV_TH_WAITCHILD   21u // this project: blocked in ProcWait (waitpid)
+#define KEV_TH_WAITCHILD   21u // this project: blocked in ProcWait (waitpid); QNX has no such
+                              // state (21-23 are free below its STATE_MAX 24)
 #define KEV_TH_NSTATES     22u
-#define KEV_TH_CREATE      22u
-#define KEV_TH_DESTROY     23u
+#define KEV_TH_CREATE      24u // QNX: _TRACE_THREAD_CREATE = STATE_MAX
+#define KEV_TH_DESTROY     25u // QNX: _TRACE_THREAD_DESTROY
 
 // ---- SYSTEM events -----------------------------------------------------------------------------
-#define KEV_SYS_TIMER      1u // a timer expired: [timer id, owner pid]
-#define KEV_SYS_SNAPSHOT   2u // start (data[1] = 0) / end (1) of the state snapshot at START
+// QNX uses 1-12 (_NTO_TRACE_SYS_*: 2 PATHMGR, 6 MMAP, ...); ours are on numbers QNX leaves
+// free, which QNX's traceprinter skips instead of printing them as another event.
+#define KEV_SYS_TIMER      0x200u // a timer expired: [timer id, owner pid]
+#define KEV_SYS_SNAPSHOT   0x201u // start (data[1] = 0) / end (1) of the state snapshot at START
 
 // ---- COMM events (QNX numbering) ---------------------------------------------------------------
 #define KEV_COMM_SND_MESSAGE 0u  // [connection id, receiver pid]

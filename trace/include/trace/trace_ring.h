@@ -130,6 +130,7 @@ struct trace_ring {
     unsigned tr_policy;  // enum trace_policy
     unsigned tr_running;
     unsigned tr_filled;  // FILL policy: stopped because every buffer was used
+    unsigned tr_big;     // strings are packed for a big-endian file (init: the host's order)
     unsigned tr_last;    // last buffer handed to a CPU
     unsigned tr_fill_next;
     uint32_t tr_next_seq;
