@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: MIT
 # Kernel benchmarks on QEMU with -icount shift=0 (deterministic instruction counts): boots
 # the kernel without trace hooks (baseline) and with them, prints both images' BENCH lines
-# and the slowdowns: tracing compiled in but off, and on in fast and wide mode.
+# and the slowdowns: tracing compiled in but off, and on in fast and wide mode, and the cost
+# added per recorded event.
 #   scripts/bench-kernel.sh BUILD_DIR
 set -u
 b=$1
@@ -21,4 +22,14 @@ for k in kcall_null context_switch msg_roundtrip; do
         awk -v v="$v" -v b="$b0" -v n="${k}_slowdown_${name}_pct" \
             'BEGIN { printf "BENCH %s %.2f %%\n", n, (v - b) * 100.0 / b }'
     done
+done
+# Instructions tracing adds per recorded event (fast mode): (traced - uninstrumented) divided
+# by the events one operation records (kbench counts them with KTRACE_QUERYEVENTS).
+for k in kcall_null:null context_switch:switch msg_roundtrip:roundtrip; do
+    v=$(val "${k%%:*}_insns_trace_fast") b0=$(val "${k%%:*}_insns_notrace")
+    e=$(val "${k%%:*}_events_per_op")
+    [ -n "$v" ] && [ -n "$b0" ] && [ -n "$e" ] || { echo "bench-kernel: missing ${k%%:*} events" >&2; exit 1; }
+    awk -v v="$v" -v b="$b0" -v e="$e" -v n="trace_added_per_event_${k#*:}_insns" \
+        'BEGIN { if (e <= 0) exit 1; printf "BENCH %s %.0f insns\n", n, (v - b) / e }' ||
+        { echo "bench-kernel: no events recorded by ${k%%:*}" >&2; exit 1; }
 done

@@ -6,7 +6,9 @@
 // Prints "BENCH <name> <value> insns". On a kernel built without trace hooks (the baseline
 // image kbench_notrace) the names end in _notrace; with hooks, the kernel figures are given
 // with tracing off, then on in fast and in wide mode (every class, ring policy), and the
-// cost of one trace event is measured inside the kernel (KTRACE_BENCH).
+// cost of one trace event is measured inside the kernel (KTRACE_BENCH), and the events each
+// operation records in fast mode are counted (KTRACE_QUERYEVENTS) so that the script can give
+// the cost added per recorded event.
 #include <board_user.h>
 #include <kern.h>
 #include <stdio.h>
@@ -82,20 +84,62 @@ static uint64_t bench_roundtrip(int coid, uint32_t n)
 
 static int peer_coid;
 
-static void kernel_benches(const char *suffix)
+// Events generated so far (KTRACE_QUERYEVENTS); 0 when tracing is not set up.
+static uint64_t events_now(void)
 {
-    uint64_t v[RUNS];
+    struct ktrace_query q;
+    return TraceEvent(KTRACE_QUERYEVENTS, (uint32_t)(uintptr_t)&q, 0, 0) < 0 ? 0 : q.generated;
+}
+
+// With count set, also print the events recorded per operation (hundredths, as "2.00"): the
+// count taken around the RUNS runs of nops operations. scripts/bench-kernel.sh divides the
+// traced cost over the uninstrumented one by it (trace_added_per_event_*).
+static void print_events(const char *name, uint64_t events, uint64_t nops)
+{
+    uint64_t h = (events * 100u + nops / 2u) / nops;
+    printf("BENCH %s_events_per_op %s.%s%s events\n", name, u64txt(h / 100u).s,
+           h % 100u < 10u ? "0" : "", u64txt(h % 100u).s);
+}
+
+static void kernel_benches(const char *suffix, int count)
+{
+    uint64_t v[RUNS], e0;
     const uint32_t n = 4000;
 
+    e0 = events_now();
     for (int r = 0; r < RUNS; r++)
         v[r] = per_op(bench_null(n), n);
+    if (count)
+        print_events("kcall_null", events_now() - e0, (uint64_t)RUNS * n);
     printf("BENCH kcall_null_insns%s %s insns\n", suffix, u64txt(median(v)).s);
+    e0 = events_now();
     for (int r = 0; r < RUNS; r++)
         v[r] = per_op(bench_switch(n), n);
+    if (count)      // 2 switches per iteration
+        print_events("context_switch", events_now() - e0, (uint64_t)RUNS * n * 2u);
     printf("BENCH context_switch_insns%s %s insns\n", suffix, u64txt(median(v)).s);
+    e0 = events_now();
     for (int r = 0; r < RUNS; r++)
         v[r] = per_op(bench_roundtrip(peer_coid, n), n);
+    if (count)
+        print_events("msg_roundtrip", events_now() - e0, (uint64_t)RUNS * n);
     printf("BENCH msg_roundtrip_insns%s %s insns\n", suffix, u64txt(median(v)).s);
+}
+
+// One 2-word user event (KTRACE_INSERTSUSEREVENT) from kt_peer, a process without
+// KAPP_F_TRACE: it times n of them and replies the cycles (loop included, as bench_null).
+static uint64_t user_event_cost(void)
+{
+    const uint32_t n = 4000;
+    uint64_t v[RUNS];
+    for (int r = 0; r < RUNS; r++) {
+        uint32_t cmd[2] = { 0x55455654, n };    // "UEVT"
+        uint64_t cycles = 0;
+        if (MsgSend(peer_coid, cmd, sizeof(cmd), &cycles, sizeof(cycles)) < 0)
+            printf("kbench: user event bench failed\n");
+        v[r] = per_op(cycles, n);
+    }
+    return median(v);
 }
 
 // Cycles for n iterations of one KTRACE_BENCH kind, measured around the kernel call.
@@ -139,16 +183,17 @@ static void trace_costs(void)
            u64txt(hook_cost(KTRACE_BENCH_SIMPLE)).s);
     printf("BENCH trace_combine_event_insns %s insns\n",
            u64txt(hook_cost(KTRACE_BENCH_COMBINE)).s);
+    printf("BENCH user_event_insns %s insns\n", u64txt(user_event_cost()).s);
     TraceEvent(KTRACE_STOP, 0, 0, 0);
 
     TraceEvent(KTRACE_ADDALLCLASSES, 0, 0, 0);
     TraceEvent(KTRACE_SETALLCLASSESFAST, 0, 0, 0);
     TraceEvent(KTRACE_STARTNOSTATE, 0, 0, 0);
-    kernel_benches("_trace_fast");
+    kernel_benches("_trace_fast", 1);
     TraceEvent(KTRACE_STOP, 0, 0, 0);
     TraceEvent(KTRACE_SETALLCLASSESWIDE, 0, 0, 0);
     TraceEvent(KTRACE_STARTNOSTATE, 0, 0, 0);
-    kernel_benches("_trace_wide");
+    kernel_benches("_trace_wide", 0);
     TraceEvent(KTRACE_STOP, 0, 0, 0);
     struct ktrace_query q;
     TraceEvent(KTRACE_QUERYEVENTS, (uint32_t)(uintptr_t)&q, 0, 0);
@@ -171,10 +216,10 @@ int main(void)
     MsgReply(rcvid, 0, NULL, 0);
     peer_coid = ConnectAttach(pid, hello[1]);
     if (hooks) {
-        kernel_benches("");
+        kernel_benches("", 0);
         trace_costs();
     } else {
-        kernel_benches("_notrace");
+        kernel_benches("_notrace", 0);
     }
     int32_t quit_cmd = 0x51554954;
     MsgSend(peer_coid, &quit_cmd, sizeof(quit_cmd), NULL, 0);

@@ -2,7 +2,8 @@
 // kt_peer: a server in its own process for the kernel tests and benchmarks. ProcArg(): low
 // 16 bits = the parent's channel to say hello on (pid 1); bit 16 = die after receiving the
 // first request without replying; bit 17 = try to attach an interrupt and exit with errno;
-// bit 18 = try to allocate trace buffers and exit with errno.
+// bit 18 = try to allocate trace buffers and exit with errno. A "UEVT" n request times n
+// 2-word user events inserted by this unprivileged process (kbench's user_event_insns).
 #include <kern.h>
 #include <errno.h>
 #include <string.h>
@@ -33,6 +34,15 @@ int main(void)
         if (info.msglen == 4 && *(int32_t *)buf == 0x51554954) {
             MsgReply(rcvid, 0, NULL, 0);
             return 0;
+        }
+        if (info.msglen == 8 && *(int32_t *)buf == 0x55455654) {   // "UEVT" n: kbench
+            uint32_t n = ((uint32_t *)buf)[1];
+            uint64_t t0 = ClockCycles();
+            for (uint32_t i = 0; i < n; i++)
+                TraceEvent(KTRACE_INSERTSUSEREVENT, 3, i, 0);
+            uint64_t c = ClockCycles() - t0;
+            MsgReply(rcvid, 0, &c, sizeof(c));
+            continue;
         }
         if (info.msglen == 0) {         // benchmark: empty round trip
             MsgReply(rcvid, 0, NULL, 0);
