@@ -43,10 +43,14 @@ static inline void devtimer_start(uint32_t period_cycles)
     if (period_cycles > DEVTIMER_PERIOD_MAX)
         period_cycles = DEVTIMER_PERIOD_MAX;
     DEVTIMER_REG(0x00) = 0;                 // CR1: stop
-    DEVTIMER_REG(0x2c) = period_cycles;     // ARR
     DEVTIMER_REG(0x0c) = 1;                 // DIER: update interrupt
     DEVTIMER_REG(0x10) = 0;                 // SR: clear
     DEVTIMER_REG(0x00) = 1;                 // CR1: count
+    // ARR last: QEMU's model arms its alarm on this write and, when the alarm fires while
+    // the update interrupt or the counter is still off, never arms it again (the demo's
+    // driver then saw no interrupt at all, more often the busier the host). On the chip the
+    // order makes no difference (no ARR preload: the counter runs up to the new value).
+    DEVTIMER_REG(0x2c) = period_cycles;     // ARR
 }
 
 static inline void devtimer_ack(void)
