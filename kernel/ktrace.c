@@ -167,7 +167,8 @@ void ktrace_kcall_exit_ev(struct thread *t)
         kdt_fire(DPROBE_KCALL_RETURN(n), (uint64_t)(int64_t)(int32_t)r0, n, 0, 0);
     if (!ring_on(KEV_C_KER_CALL))
         return;
-    bool wide64 = n == KC_ClockCycles || n == KC_ClockTime;
+    // 64-bit results, and semihosting's (the host's own answer), are not errno-style.
+    bool wide64 = n == KC_ClockCycles || n == KC_ClockTime || n == KC_Semihost;
     if (!wide64) {
         // [result, 0] on success, [-1, errno] on failure, as QNX's exit events.
         r1 = (int32_t)r0 < 0 ? (uint32_t)-(int32_t)r0 : 0u;

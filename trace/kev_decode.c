@@ -316,8 +316,47 @@ static int parse_syspage(struct kev_reader *r)
     return fail(r, KEV_ERR_SYSPAGE, off, "system page has no END record", 0, 0, 0, 0);
 }
 
-// The trailer sits at the very end; its last four words are (length, checksum, 0, END magic).
+// The trailer sits at the very end: CONTROL slots BEGIN, INFO, per CPU EVENTS and LOST, END;
+// END's words are (checksum of every earlier trailer word, trailer bytes, "END!").
 static int parse_trailer(struct kev_reader *r)
+{
+    size_t len = r->kr_len, base = r->kr_ev_off;
+    r->kr_ev_end = len;
+    if (len < base + 48 || rd32(r, len - 4) != KEV_TRAILER_END)
+        return 0; // no trailer: reported after decoding what is there
+    uint32_t tlen = rd32(r, len - 8);
+    if (tlen < 48 || tlen > len - base || tlen % 32 != 16)
+        return fail(r, KEV_ERR_TRAILER, len - 8, "trailer length ", "", tlen, " is invalid", NONUM);
+    size_t t = len - tlen;
+    uint32_t ncpu = rd32(r, t + 24);
+    if (rd32(r, t) != KEV_TRAILER_TAG || rd32(r, t + 4) != KEV_TRAILER_MAGIC ||
+        rd32(r, t + 12) != tlen || ncpu == 0 || ncpu > KEV_MAX_CPUS ||
+        kev_trailer_len(ncpu) != tlen)
+        return fail(r, KEV_ERR_TRAILER, t, "damaged trailer", 0, 0, 0, 0);
+    if (rd32(r, t + 8) != KEV_TRAILER_VERSION)
+        return fail(r, KEV_ERR_VERSION, t, "unsupported trailer version ", "", rd32(r, t + 8),
+                    0, 0);
+    uint32_t sum = 0;
+    for (size_t o = t; o < len - 16; o += 4)
+        sum += rd32(r, o);
+    if (sum != rd32(r, len - 12))
+        return fail(r, KEV_ERR_TRAILER, t, "trailer checksum mismatch", 0, 0, 0, 0);
+    r->kr_have_trailer = 1;
+    r->kr_trl_nbufs = rd32(r, t + 20);
+    r->kr_trl_ncpu = ncpu;
+    r->kr_trl_flags = rd32(r, t + 28);
+    for (unsigned c = 0; c < ncpu; c++) {
+        size_t o = t + 32 + 32u * c; // EVENTS slot, then LOST
+        r->kr_trl_events[c] = (uint64_t)rd32(r, o + 8) << 32 | rd32(r, o + 4);
+        r->kr_trl_lost[c] = (uint64_t)rd32(r, o + 24) << 32 | rd32(r, o + 20);
+    }
+    r->kr_ev_end = t;
+    return 0;
+}
+
+// Format 1.01's trailer: an EMPTY-class tag word 0x3ff, magic, version 1, length, buffers,
+// ncpu, flags, 0, per CPU (events, lost) as 64-bit pairs, then (length, checksum, 0, END).
+static int parse_trailer_v101(struct kev_reader *r)
 {
     size_t len = r->kr_len, base = r->kr_ev_off;
     r->kr_ev_end = len;
@@ -328,11 +367,11 @@ static int parse_trailer(struct kev_reader *r)
         return fail(r, KEV_ERR_TRAILER, len - 16, "trailer length ", "", tlen, " is invalid", NONUM);
     size_t t = len - tlen;
     uint32_t ncpu = rd32(r, t + 20);
-    if (rd32(r, t) != KEV_TRAILER_TAG || rd32(r, t + 4) != KEV_TRAILER_MAGIC ||
+    if (rd32(r, t) != 0x3ffu || rd32(r, t + 4) != KEV_TRAILER_MAGIC ||
         rd32(r, t + 12) != tlen || ncpu == 0 || ncpu > KEV_MAX_CPUS ||
-        kev_trailer_len(ncpu) != tlen)
+        48u + 16u * ncpu != tlen)
         return fail(r, KEV_ERR_TRAILER, t, "damaged trailer", 0, 0, 0, 0);
-    if (rd32(r, t + 8) != KEV_TRAILER_VERSION)
+    if (rd32(r, t + 8) != 1u)
         return fail(r, KEV_ERR_VERSION, t, "unsupported trailer version ", "", rd32(r, t + 8),
                     0, 0);
     uint32_t sum = 0;
@@ -376,7 +415,7 @@ int kev_open(struct kev_reader *r, const void *data, size_t len)
     r->kr_sp_off = hdr_end;
     r->kr_sp_len = (size_t)splen;
     r->kr_ev_off = hdr_end + (size_t)splen;
-    if (parse_syspage(r) || parse_trailer(r))
+    if (parse_syspage(r) || (r->kr_ver_minor < 2 ? parse_trailer_v101(r) : parse_trailer(r)))
         return r->kr_err;
     // The data must open with a CONTROL BUFFER slot; this also catches swapped files.
     if (r->kr_ev_end - r->kr_ev_off >= KEV_SLOT_BYTES) {
@@ -457,6 +496,39 @@ void kev_event_string(const struct kev_reader *r, const struct kev_event *e, uns
             buf[i] = (tmp[i] >= 0x20 && tmp[i] < 0x7f) ? (char)tmp[i] : '?';
     }
     buf[i] = 0;
+}
+
+int kev_kcall_exit(const struct kev_event *e, int32_t *ret, uint32_t *err)
+{
+    if (e->cls != KEV_C_KER_CALL || e->ev < KEV_KC_MAX || e->ev >= 2u * KEV_KC_MAX || e->nw < 2)
+        return 0;
+    unsigned n = e->ev - KEV_KC_MAX;
+    *ret = (int32_t)e->w[0];
+    *err = 0;
+#ifdef KEV_HAVE_V101_KCALLS
+    if (n == KC_ClockCycles || n == KC_ClockTime || n == KC_Semihost)
+        return 1;
+#else
+    (void)n;
+#endif
+    if (e->w[0] == 0xffffffffu) {
+        *err = e->w[1];
+    } else if (*ret < 0 && e->w[1] == 0) { // format 1.01: -errno
+        *err = (uint32_t)-*ret;
+        *ret = -1;
+    }
+    return 1;
+}
+
+size_t kev_event_bytes(const struct kev_reader *r, const struct kev_event *e, unsigned first,
+                       uint8_t *buf, size_t n)
+{
+    size_t nb = first < e->nw ? 4u * (e->nw - first) : 0u;
+    if (nb > n)
+        nb = n;
+    if (nb)
+        words_bytes(r, e->w + first, e->nw - first, buf, nb);
+    return nb;
 }
 
 uint64_t kev_lost_total(const struct kev_reader *r)
@@ -666,8 +738,8 @@ int kev_decode(struct kev_reader *r)
             return r->kr_err;
     }
     if (ncomb)
-        return fail(r, KEV_ERR_TRUNCATED, comb_off, "unterminated combine event at the end of "
-                    "the data", 0, 0, 0, 0);
+        return fail(r, KEV_ERR_TRUNCATED, comb_off, "file truncated inside a combine event", 0,
+                    0, 0, 0);
     if (end != off)
         return fail(r, KEV_ERR_TRUNCATED, off, "file truncated inside a slot", 0, 0, 0, 0);
     if (r->kr_in_buf)

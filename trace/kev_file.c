@@ -209,7 +209,18 @@ size_t kev_sp_end(struct kev_out *o)
 
 size_t kev_trailer_len(unsigned ncpu)
 {
-    return 32u + 16u * ncpu + 16u;
+    return KEV_SLOT_BYTES * (3u + 2u * ncpu);
+}
+
+// One trailer slot; sum accumulates every word written before the END slot.
+static void trl_slot(struct kev_out *o, unsigned ev, unsigned cpu, uint32_t a, uint32_t b,
+                     uint32_t c, uint32_t *sum)
+{
+    uint32_t w[4] = { KEV_HEADER(KEV_TYPE_S, KEV_C_CONTROL, ev, cpu), a, b, c };
+    for (unsigned i = 0; i < 4; i++) {
+        kev_out_u32(o, w[i]);
+        *sum += w[i];
+    }
 }
 
 void kev_trailer(struct kev_out *o, uint32_t nbufs, uint32_t flags,
@@ -220,22 +231,14 @@ void kev_trailer(struct kev_out *o, uint32_t nbufs, uint32_t flags,
         return;
     }
     uint32_t len = (uint32_t)kev_trailer_len(ncpu), sum = 0;
-    uint32_t head[8] = { KEV_TRAILER_TAG, KEV_TRAILER_MAGIC, KEV_TRAILER_VERSION, len,
-                         nbufs, ncpu, flags, 0 };
-    for (unsigned i = 0; i < 8; i++) {
-        kev_out_u32(o, head[i]);
-        sum += head[i];
-    }
+    trl_slot(o, KEV_CTL_TRL_BEGIN, 0, KEV_TRAILER_MAGIC, KEV_TRAILER_VERSION, len, &sum);
+    trl_slot(o, KEV_CTL_TRL_INFO, 0, nbufs, ncpu, flags, &sum);
     for (unsigned c = 0; c < ncpu; c++) {
-        uint32_t w[4] = { (uint32_t)cpu[c].events, (uint32_t)(cpu[c].events >> 32),
-                          (uint32_t)cpu[c].lost, (uint32_t)(cpu[c].lost >> 32) };
-        for (unsigned i = 0; i < 4; i++) {
-            kev_out_u32(o, w[i]);
-            sum += w[i];
-        }
+        trl_slot(o, KEV_CTL_TRL_EVENTS, c, (uint32_t)cpu[c].events,
+                 (uint32_t)(cpu[c].events >> 32), 0, &sum);
+        trl_slot(o, KEV_CTL_TRL_LOST, c, (uint32_t)cpu[c].lost, (uint32_t)(cpu[c].lost >> 32),
+                 0, &sum);
     }
-    kev_out_u32(o, len);
-    kev_out_u32(o, sum);
-    kev_out_u32(o, 0);
-    kev_out_u32(o, KEV_TRAILER_END);
+    uint32_t end_sum = sum;
+    trl_slot(o, KEV_CTL_TRL_END, 0, end_sum, len, KEV_TRAILER_END, &sum);
 }

@@ -93,6 +93,34 @@ const char *kev_system_name(unsigned ev)
     }
 }
 
+// The target's errno numbers (newlib's and picolibc's, uapi/kerrno.h), spelled out because a
+// host build of kerrno.h takes the host's values.
+const char *kev_errno_name(unsigned err)
+{
+    switch (err) {
+    case 1: return "EPERM";
+    case 2: return "ENOENT";
+    case 3: return "ESRCH";
+    case 4: return "EINTR";
+    case 5: return "EIO";
+    case 9: return "EBADF";
+    case 10: return "ECHILD";
+    case 11: return "EAGAIN";
+    case 12: return "ENOMEM";
+    case 14: return "EFAULT";
+    case 16: return "EBUSY";
+    case 17: return "EEXIST";
+    case 22: return "EINVAL";
+    case 28: return "ENOSPC";
+    case 45: return "EDEADLK";
+    case 88: return "ENOSYS";
+    case 116: return "ETIMEDOUT";
+    case 134: return "ENOTSUP";
+    case 140: return "ECANCELED";
+    default: return NULL;
+    }
+}
+
 const char *kev_kcall_name(unsigned callno)
 {
 #ifdef KEV_HAVE_KCALL_LIST

@@ -84,6 +84,11 @@ static uint32_t probe_of(const struct kev_event *e, uint64_t *a)
         if (e->ev < KEV_KC_MAX)
             return e->ev < DPROBE_KCALL_MAX ? DPROBE_KCALL_ENTRY(e->ev) : 0;
         if (e->ev < 2 * KEV_KC_MAX && e->ev - KEV_KC_MAX < DPROBE_KCALL_MAX) {
+            int32_t ret;
+            uint32_t err;
+            /* arg0 as the board's D sees it: the result, or -errno on failure */
+            if (kev_kcall_exit(e, &ret, &err))
+                a[0] = err ? (uint64_t)-(int64_t)err : (uint64_t)(int64_t)ret;
             a[1] = e->ev - KEV_KC_MAX;
             return DPROBE_KCALL_RETURN(e->ev - KEV_KC_MAX);
         }

@@ -253,8 +253,16 @@ static void kcall_event(struct conv *c, const struct kev_event *e)
             o_str(&c->o, ",\"s\":\"t\"");
         }
         int32_t ret = (int32_t)e->w[0];
+        uint32_t err = 0;
+        kev_kcall_exit(e, &ret, &err); // [-1, errno] on failure (trace/kev_decode.h)
         o_str(&c->o, ret < 0 ? ",\"args\":{\"ret\":-" : ",\"args\":{\"ret\":");
         put_u64(&c->o, ret < 0 ? (uint64_t)-(int64_t)ret : (uint64_t)ret);
+        if (err) {
+            o_str(&c->o, ",\"errno\":");
+            put_u64(&c->o, err);
+            if (kev_errno_name(err))
+                o_printf(&c->o, ",\"errno_name\":\"%s\"", kev_errno_name(err));
+        }
         o_str(&c->o, e->ev >= 2 * KEV_KC_MAX ? ",\"interrupted\":1}}" : "}}");
         c->open_call[slot] = 0;
     } else {

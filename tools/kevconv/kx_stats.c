@@ -88,6 +88,8 @@ static void kcall_event(struct kx_stats *s, const struct kev_event *e)
     int idx = s->m.cur[e->cpu];
     unsigned call = e->ev % KEV_KC_MAX;
     struct kx_kc_stats *k = &s->kc[call];
+    int32_t ret;
+    uint32_t en;
     if (e->ev < KEV_KC_MAX) {
         k->entries++;
         if (idx >= 0)
@@ -98,8 +100,7 @@ static void kcall_event(struct kx_stats *s, const struct kev_event *e)
         return;
     if (e->ev >= 2 * KEV_KC_MAX) {
         k->interrupted++;
-    } else if ((int32_t)e->w[0] < 0) {
-        uint32_t en = (uint32_t)-(int32_t)e->w[0];
+    } else if (kev_kcall_exit(e, &ret, &en) && en) { // [-1, errno] (trace/kev_decode.h)
         k->errors++;
         k->err[en < KX_MAX_ERRNO ? en : KX_MAX_ERRNO - 1]++;
     }

@@ -153,8 +153,17 @@ uint64_t kcap_workload(struct trace_ring *r, struct kcap *c, uint64_t n, unsigne
         uint32_t p = 1 + rnd(&s) % NPROCS;
         if (k < 30) { // kernel call entry and exit
             uint32_t call = kcap_calls[rnd(&s) % sizeof(kcap_calls)];
-            trace_emit_simple(r, KEV_C_KER_CALL, KEV_KC_ENTRY(call), rnd(&s) % 64, 0);
-            trace_emit_simple(r, KEV_C_KER_CALL, KEV_KC_EXIT(call), 0, 0);
+            uint32_t v = c && c->calls_vary ? rnd(&s) % 8 : 8;
+            if (v == 0) { // wide: all six argument words
+                uint32_t a[6] = { rnd(&s) % 64, 0x2000f000u, 3, 0x6c6c6568u, 0x0000216fu, 0 };
+                trace_emit_words(r, KEV_C_KER_CALL, KEV_KC_ENTRY(call), a, 6);
+            } else {
+                trace_emit_simple(r, KEV_C_KER_CALL, KEV_KC_ENTRY(call), rnd(&s) % 64, 0);
+            }
+            if (v % 4 == 1) // failed: [-1, errno], as QNX's exit events
+                trace_emit_simple(r, KEV_C_KER_CALL, KEV_KC_EXIT(call), 0xffffffffu, 11u);
+            else
+                trace_emit_simple(r, KEV_C_KER_CALL, KEV_KC_EXIT(call), 0, 0);
             emitted += 2;
         } else if (k < 60) { // a context switch
             trace_emit_simple(r, KEV_C_PR_TH, KEV_TH_READY, pid, tid);

@@ -19,6 +19,7 @@ struct kcap {
     struct kev_cpu_totals tot[TRACE_MAX_CPUS];
     unsigned skip_every; // > 0: pretend every Nth buffer could not be stored (logger loss)
     uint32_t flags;      // trailer flags to add
+    unsigned calls_vary; // workload: some kernel calls fail (EAGAIN), some are wide (6 words)
 };
 
 // Start an image: header (with the given CYCLES_PER_SEC) and a system page naming the

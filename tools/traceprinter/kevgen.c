@@ -11,9 +11,10 @@
 
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: kevgen [-b] [-n EVENTS] [-k BUFFERS] [-x POLICY] [-d DRAIN] [-s SEED]\n"
+    fprintf(f, "usage: kevgen [-b] [-e] [-n EVENTS] [-k BUFFERS] [-x POLICY] [-d DRAIN] [-s SEED]\n"
                "              -o FILE\n"
                "  -b          big-endian file (default little-endian)\n"
+               "  -e          every 4th kernel call fails (EAGAIN) and every 8th is wide\n"
                "  -n EVENTS   events to generate (default 10000)\n"
                "  -k BUFFERS  kernel buffers (default 4, max %u)\n"
                "  -x POLICY   switch | overwrite | ring | fill (default switch)\n"
@@ -34,7 +35,7 @@ int main(int argc, char **argv)
 {
     unsigned long n = 10000, k = 4, drain = 200, seed = 1;
     unsigned policy = TRACE_POLICY_SWITCH;
-    int big = 0;
+    int big = 0, errs = 0;
     const char *out = NULL;
     static const char *const policies[] = { "switch", "overwrite", "ring", "fill" };
     for (int i = 1; i < argc; i++) {
@@ -43,6 +44,9 @@ int main(int argc, char **argv)
         if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
             usage(stdout);
             return 0;
+        } else if (!strcmp(a, "-e")) {
+            errs = 1;
+            continue;
         } else if (!strcmp(a, "-b")) {
             big = 1;
             continue;
@@ -90,6 +94,7 @@ int main(int argc, char **argv)
     trace_ring_start(&ring);
     struct kcap c;
     kcap_begin(&c, big, 25000000);
+    c.calls_vary = (unsigned)errs;
     uint64_t emitted = kcap_workload(&ring, &c, n, (unsigned)seed, (unsigned)drain);
     kcap_finish(&c, &ring);
     if (ring.tr_filled) { // fill mode stops tracing: later events were never generated

@@ -27,6 +27,8 @@ $(H)/kevbench: $(call host_objs,$(TP)/kevbench.c $(KEV_GEN_SRCS) trace/kev_decod
 TEST_DEPS_HOST += $(H)/traceprinter $(H)/kevgen
 # (list entries cannot hold spaces: the script's defaults are build/host and build/host-test/kev)
 SCRIPT_TESTS_HOST += traceprinter|120|$(TP)/test_traceprinter.sh
+# Our lines against QNX's real traceprinter's (golden/, recorded with ../shared/qnx-tools).
+SCRIPT_TESTS_HOST += qnx-golden|60|$(TP)/test_qnx_golden.sh
 
 BENCH_DEPS += $(H)/kevbench
 BENCHES += $(H)/kevbench

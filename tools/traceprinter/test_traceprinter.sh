@@ -59,10 +59,10 @@ body() { sed -n '/-- KERNEL EVENTS --/,/-- SUMMARY --/p' | grep -v -- ' -- '; }
 events=$(grep -c '^t:0x' <<<"$out")
 check "long payloads continue on extra lines without -n" test "$(body <<<"$out" | wc -l)" -gt "$events"
 check "a 10-word user event prints all its words" \
-    grep -qE 'USREVENT:EVENT:8 +0x00000001 .* 0x00000006$' <<<"$out"
+    grep -qE 'USREVENT:EVENT:8 +STR:"" \(words: 0x00000001 .* 0x00000006$' <<<"$out"
 check "-n keeps every event on one line" test "$("$tp" -n "$dir/le.kev" | body | wc -l)" = "$events"
 check "-n: the 10-word user event on one line" \
-    grep -qE 'USREVENT:EVENT:8 +0x00000001( 0x0000000[0-9])+ 0x0000000a$' <("$tp" -n "$dir/le.kev")
+    grep -qE 'USREVENT:EVENT:8 +STR:"" \(words: 0x00000001( 0x0000000[0-9])+ 0x0000000a\)$' <("$tp" -n "$dir/le.kev")
 
 # 4. Every overrun policy with a logger too slow to keep up: the loss is reported exactly.
 for p in switch overwrite ring fill; do
@@ -89,6 +89,10 @@ damaged() { # damaged NAME FILE PATTERN
 size=$(stat -c %s "$dir/le.kev")
 head -c $((size - 1000)) "$dir/le.kev" > "$dir/trunc.kev"
 damaged "truncated file" "$dir/trunc.kev" 'truncated'
+tsum=$("$tp" "$dir/trunc.kev" 2>/dev/null | sed -n '/-- SUMMARY --/,$p')
+check "a truncated file's summary says it is damaged, with the offset" \
+    grep -qE '^damaged file: .*truncated.*offset [0-9]+' <<<"$tsum"
+check "a truncated file's summary claims no loss figure" bash -c "! grep -q '^lost events' <<<\"\$1\"" _ "$tsum"
 head -c $((size - 20)) "$dir/le.kev" > "$dir/trunc2.kev"
 damaged "file cut inside the trailer" "$dir/trunc2.kev" 'truncated'
 head -c 100 "$dir/le.kev" > "$dir/hdr.kev"

@@ -139,6 +139,25 @@ static int printable_string(const struct kev_reader *r, const struct kev_event *
     return len > 0 && strchr(buf, '?') == NULL && (len + 4) / 4 >= e->nw - first;
 }
 
+// The text QNX's traceprinter shows for a user event of more than 2 words.
+static void qnx_user_string(const struct kev_reader *r, const struct kev_event *e, char *buf,
+                            size_t n)
+{
+    uint8_t b[8u * KEV_MAX_COMBINE_SLOTS];
+    size_t nb = kev_event_bytes(r, e, 0, b, sizeof(b)), k = 0;
+    if (nb)
+        b[nb - 1] = 0;
+    for (; k < nb && b[k]; k++)
+        if (b[k] != '\n' && (b[k] < 0x20 || b[k] >= 0x7f))
+            break;
+    if (k < nb && b[k]) // an unprintable byte
+        k = 0;
+    if (k >= n)
+        k = n - 1;
+    memcpy(buf, b, k);
+    buf[k] = 0;
+}
+
 static void raw_words(struct line *l, const struct kev_event *e, unsigned from, int one_line)
 {
     for (unsigned i = from; i < e->nw; i++) {
@@ -184,14 +203,20 @@ static void arguments(const struct kev_reader *r, const struct kev_event *e, int
         return;
     case KEV_C_KER_CALL:
         if (e->ev < 2 * KEV_KC_MAX && qnx_kercall_args(e, r->kr_big, name, sizeof(name)) == 0) {
+            int32_t ret;
+            uint32_t err;
             add(l, "%s", name[0] == ' ' ? name + 1 : name);
+            if (kev_kcall_exit(e, &ret, &err) && err) // ours, after QNX's fields
+                add(l, " (%s)", kev_errno_name(err) ? kev_errno_name(err) : "errno");
             return;
         }
         if (e->ev >= KEV_KC_MAX && e->ev < 2 * KEV_KC_MAX) {
-            int32_t ret = (int32_t)w[0];
+            int32_t ret;
+            uint32_t err;
+            kev_kcall_exit(e, &ret, &err);
             add(l, "ret:%d", ret);
-            if (ret < 0)
-                add(l, " (error %d)", -ret);
+            if (err)
+                add(l, " errno:%u (%s)", err, kev_errno_name(err) ? kev_errno_name(err) : "?");
             if (e->nw > 2)
                 add(l, " "), raw_words(l, e, 2, one_line);
         } else {
@@ -233,11 +258,16 @@ static void arguments(const struct kev_reader *r, const struct kev_event *e, int
             add(l, ", d0:0x%08x d1:0x%08x", w[0], w[1]);
             return;
         }
-        if (printable_string(r, e, 0, name, sizeof(name))) {
-            add(l, "STR:\"%s\"", name);
-            return;
+        // QNX prints any longer user event as a string: its bytes up to the first NUL (the
+        // last byte taken as NUL), or "" when one of them is unprintable. A binary buffer
+        // (INSERTCUSEREVENT) thus prints STR:"" there; we append its words.
+        qnx_user_string(r, e, name, sizeof(name));
+        add(l, "STR:\"%s\"", name);
+        if (!printable_string(r, e, 0, name, sizeof(name))) {
+            add(l, " (words: ");
+            raw_words(l, e, 0, one_line);
+            add(l, ")");
         }
-        raw_words(l, e, 0, one_line);
         return;
     default:
         raw_words(l, e, 0, one_line);
@@ -326,11 +356,15 @@ static void print_header(const struct kev_reader *r)
     printf(" -- KERNEL EVENTS --\n");
 }
 
-static void print_summary(const struct kev_reader *r)
+static void print_summary(const struct kev_reader *r, int rc)
 {
     printf(" -- SUMMARY --\n");
     printf("events: %llu in %llu buffers\n", (unsigned long long)r->kr_events,
            (unsigned long long)r->kr_buffers);
+    if (rc) { // what follows the damage is unknown: no loss figure would be true
+        printf("damaged file: %s; events after that point are unknown\n", kev_error(r));
+        return;
+    }
     uint64_t stream = 0;
     for (unsigned c = 0; c < KEV_MAX_CPUS; c++)
         stream += r->kr_cpu[c].cs_lost_stream;
@@ -398,7 +432,7 @@ int main(int argc, char **argv)
         kev_set_user(&r, &pr);
         kev_on_any(&r, print_event);
         rc = kev_decode(&r);
-        print_summary(&r);
+        print_summary(&r, rc);
     }
     fflush(stdout);
     free(data);

@@ -151,10 +151,17 @@ static inline unsigned kev_hdr_type(uint32_t h) { return (h >> KEV_TYPE_SHIFT) &
 #define KEV_FILE_HEADER_END "TRACE_HEADER_END::"
 #define KEV_SP_MAGIC        0x5053594bu // "KYSP" read as a little-endian word
 #define KEV_SP_VERSION      1u
-#define KEV_TRAILER_TAG     KEV_HEADER(KEV_TYPE_S, KEV_C_EMPTY, 0x3ffu, 0u)
+// The trailer is a run of CONTROL slots on event numbers QNX does not use (its printer skips
+// them): BEGIN, INFO, per CPU EVENTS and LOST, END (docs/kev-format.md section 4).
+#define KEV_CTL_TRL_BEGIN   0x3f0u // [magic, version, trailer bytes]
+#define KEV_CTL_TRL_INFO    0x3f1u // [buffers in the file, ncpu, flags]
+#define KEV_CTL_TRL_EVENTS  0x3f2u // (slot's CPU) [events low, high, 0]
+#define KEV_CTL_TRL_LOST    0x3f3u // (slot's CPU) [lost low, high, 0]
+#define KEV_CTL_TRL_END     0x3f4u // [checksum, trailer bytes, "END!"]
+#define KEV_TRAILER_TAG     KEV_HEADER(KEV_TYPE_S, KEV_C_CONTROL, KEV_CTL_TRL_BEGIN, 0u)
 #define KEV_TRAILER_MAGIC   0x4c52544bu // "KTRL"
 #define KEV_TRAILER_END     0x21444e45u // "END!"
-#define KEV_TRAILER_VERSION 1u
+#define KEV_TRAILER_VERSION 2u // 1: format 1.01's trailer (an EMPTY-class tag, not slots)
 
 _Static_assert(sizeof(struct kev_slot) == KEV_SLOT_BYTES, "a slot is 16 bytes");
 _Static_assert(KEV_BUF_BYTES == 16384u, "a buffer is 16 KB");
@@ -176,5 +183,6 @@ const char *kev_comm_name(unsigned ev);          // "SND_MESSAGE", ...
 const char *kev_int_name(unsigned ev);           // "INT_ENTR", ...
 const char *kev_system_name(unsigned ev);        // "TIMER", "SNAPSHOT"
 const char *kev_kcall_name(unsigned callno);     // from uapi/kcall.h when present, else NULL
+const char *kev_errno_name(unsigned err);        // "EAGAIN", ... (the target's numbers)
 
 #endif

@@ -139,6 +139,17 @@ const char *kev_thread_name(const struct kev_reader *r, uint32_t pid, uint32_t t
 // Copy the NUL-terminated string packed in e's payload from word `first` into buf[n].
 void kev_event_string(const struct kev_reader *r, const struct kev_event *e, unsigned first,
                       char *buf, size_t n);
+// A kernel call's exit event, decoded from the slots that hold it (docs/kev-format.md): 1 when
+// e is one, with *ret its result (-1 on failure) and *err the errno (0 on success). Exits
+// of calls whose result is not errno-style (ClockCycles, ClockTime: a 64-bit value; Semihost:
+// the host's answer, such as QEMU's 0xdeadbeef) never count as failures. Format 1.01 files
+// that stored -errno in the first word are read the same way.
+int kev_kcall_exit(const struct kev_event *e, int32_t *ret, uint32_t *err);
+
+// The raw payload bytes from word `first` in memory order (as stored: strings, QNX's
+// view); returns how many were copied (at most n).
+size_t kev_event_bytes(const struct kev_reader *r, const struct kev_event *e, unsigned first,
+                       uint8_t *buf, size_t n);
 // Events lost in total: the trailer's count when present (it includes losses after the last
 // buffer), else what DROPPED events report.
 uint64_t kev_lost_total(const struct kev_reader *r);

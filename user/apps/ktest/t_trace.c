@@ -107,7 +107,7 @@ static int echo_server(void *arg)
 
 static void control_errors(void)
 {
-    CHECK(TE(KTRACE_QUERYVERSION, 0, 0, 0) == 0x10001, "QUERYVERSION gives format 1.01");
+    CHECK(TE(KTRACE_QUERYVERSION, 0, 0, 0) == 0x10002, "QUERYVERSION gives format 1.02");
     CHECK_ERR(TE(KTRACE_START, 0, 0, 0), ECANCELED);
     CHECK_ERR(TE(KTRACE_TAKEBUFFER, 0, 0, 0), ECANCELED);
     CHECK_ERR(TE(KTRACE_ALLOCBUFFER, 0, 0, 0), EINVAL);

@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# Our traceprinter prints what QNX's own traceprinter prints. golden/qnx-*.txt are the event
+# lines of QNX's real traceprinter (built from its published source by ../shared/qnx-tools,
+# which cannot run here) on kevgen traces, reduced by qnx_lines.py; this test regenerates the
+# same traces and requires our lines to be identical. To refresh after a deliberate change,
+# rerun QNX's printer (qnx-tools/check.sh) and review the diff: never copy our own output in.
+# Also: a big-endian trace prints the same lines (string words aside, whose raw hex QNX shows
+# unswapped), recorded + lost == generated, and the layout facts the goldens rely on.
+# usage: test_qnx_golden.sh [BINDIR [SCRATCHDIR]]  (defaults: build/host build/host-test/qnx)
+set -u
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+bin=${1:-build/host}
+dir=${2:-build/host-test/qnx}
+mkdir -p "$dir"
+n=0 fails=0
+ok() { n=$((n + 1)); echo "ok $n - $1"; }
+notok() { n=$((n + 1)); fails=$((fails + 1)); echo "not ok $n - $1"; shift; for l in "$@"; do echo "# $l"; done; }
+lines() { "$bin/traceprinter" -n "$1" | python3 "$here/qnx_lines.py"; }
+
+golden() { # golden NAME KEVGEN-ARGS...
+    local name=$1; shift
+    "$bin/kevgen" "$@" -o "$dir/$name.kev" >/dev/null || { notok "$name: kevgen $*"; return; }
+    lines "$dir/$name.kev" >"$dir/$name.txt"
+    if diff -q "$here/golden/qnx-$name.txt" "$dir/$name.txt" >/dev/null; then
+        ok "$name: every line QNX's traceprinter prints is ours ($(wc -l <"$dir/$name.txt") lines)"
+    else
+        notok "$name: lines differ from QNX's traceprinter" \
+            "$(diff "$here/golden/qnx-$name.txt" "$dir/$name.txt" | head -6)"
+    fi
+}
+# Fast and wide kernel calls with failures (ret_val:-1, errno:N), all classes kevgen makes.
+golden le -e -n 1200 -s 5
+# Overwrite policy with a logger too slow: loss shows only as buffer sequence gaps there.
+golden ow -x overwrite -k 2 -d 0 -n 2500 -s 6
+
+# Big-endian: the same events print the same lines, string fields aside: they show the raw
+# bytes, and kevgen's argument words are values, not bytes.
+strhex() { sed -E 's/"[^"]*" \(0x[0-9a-fx ]*\)/STR/g'; }
+"$bin/kevgen" -e -n 1200 -s 5 -b -o "$dir/be.kev" >/dev/null
+if diff -q <(strhex <"$dir/le.txt") <(lines "$dir/be.kev" | strhex) >/dev/null; then
+    ok "big-endian file: the same lines"
+else
+    notok "big-endian file: the same lines" "$(diff <(strhex <"$dir/le.txt") <(lines "$dir/be.kev" | strhex) | head -4)"
+fi
+be_str=$(od -An -c "$dir/be.kev" | tr -d ' \n' | grep -o 'procnto' | head -1)
+[ "$be_str" = procnto ] && ok "big-endian file: names stored as bytes in memory order" ||
+    notok "big-endian file: names stored as bytes in memory order" "found '$be_str'"
+
+# Layout facts from QNX's headers and tools, checked on the files themselves.
+python3 - "$dir/le.kev" <<'PY' && ok "header items back to back, no newline" || notok "header items back to back, no newline"
+import sys
+d = open(sys.argv[1], 'rb').read()
+end = d.find(b'TRACE_HEADER_END::') + len(b'TRACE_HEADER_END::')
+sys.exit(0 if d.startswith(b'TRACE_HEADER_BEGIN::TRACE_') and b'\n' not in d[:end] and d[end:end + 4] == b'KYSP' else 1)
+PY
+grep -q 'KER_CALL:MSG_SENDV/11 ' "$dir/le.txt" && grep -q 'KER_CALL:SYNC_MUTEX_LOCK/80 ' "$dir/le.txt" &&
+    ok "kernel calls carry QNX's numbers" || notok "kernel calls carry QNX's numbers"
+grep -q 'ret_val:-1, errno:11$' "$dir/le.txt" && ok "a failed call's exit: ret_val:-1, errno:N" ||
+    notok "a failed call's exit: ret_val:-1, errno:N"
+# recorded + lost == generated in the lossy case (the trailer's totals, not read by QNX)
+gen=$("$bin/kevgen" -x overwrite -k 2 -d 0 -n 2500 -s 6 -o "$dir/ow2.kev" | sed -n 's/^generated \([0-9]*\).*/\1/p')
+sum=$("$bin/traceprinter" "$dir/ow2.kev" | sed -n -e 's/^events: \([0-9]*\) in.*/\1/p' -e 's/^lost events: \([0-9]*\).*/\1/p' | awk '{s += $1} END {print s}')
+[ -n "$gen" ] && [ "$sum" = "$gen" ] && ok "overwrite: recorded + lost == generated ($sum)" ||
+    notok "overwrite: recorded + lost == generated" "sum=$sum generated=$gen"
+echo "1..$n"
+[ "$fails" = 0 ]
