@@ -33,3 +33,5 @@ BOARD_TRACE_UART_WINDOW := 0x09040000 0x1000
 # picolibc for AArch64 (Debian's picolibc-aarch64-linux-gnu) with the Linux cross compiler
 # used freestanding: the specs file is found by its path.
 PICOLIBC_SPECS := /usr/lib/picolibc/aarch64-linux-gnu/picolibc.specs
+# Debian has no newlib for AArch64: make test runs no LIBC=newlib variants on this board.
+BOARD_NO_NEWLIB := 1
