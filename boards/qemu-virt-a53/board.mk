@@ -25,10 +25,13 @@ APP_MAX_SLOTS  := 16
 # Device windows granted to programs (base size). The device timer is the EL1 physical timer
 # of the generic timer, a system register block, not memory: the window 0x1000 0x1000 stands
 # for it (arch_mpu_switch grants EL0 access to CNTP_* through CNTKCTL_EL1 while the program
-# runs). QEMU 7.2's virt has one non-secure UART: no trace stream UART (window none).
+# runs). The trace stream UART is virt's secure PL011 (qemu.sh runs virt with secure=on and the
+# kernel stays in the secure world; QEMU 7.2's virt has one non-secure UART, the console).
 BOARD_DEVTIMER_WINDOW   := 0x1000 0x1000
-BOARD_TRACE_UART_WINDOW :=
+BOARD_TRACE_UART_WINDOW := 0x09040000 0x1000
 
 # picolibc for AArch64 (Debian's picolibc-aarch64-linux-gnu) with the Linux cross compiler
 # used freestanding: the specs file is found by its path.
 PICOLIBC_SPECS := /usr/lib/picolibc/aarch64-linux-gnu/picolibc.specs
+# Debian has no newlib for AArch64: make test runs no LIBC=newlib variants on this board.
+BOARD_NO_NEWLIB := 1

@@ -3,6 +3,7 @@
 //
 //   0x08000000   GICv2 distributor, 0x08010000 CPU interface   (kernel only)
 //   0x09000000   PL011 UART 0 (SPI 1): the console               (kernel only)
+//   0x09040000   PL011 secure UART (secure=on): the trace stream (tracelogger -u's window)
 //   0x40000000 +--------------------+  RAM; QEMU puts the device tree here: left alone (1 MB)
 //   0x40100000 +--------------------+  kernel image (-kernel loads the ELF here)     (1 MB)
 //   0x40200000 +--------------------+
@@ -48,6 +49,8 @@
 #define GICD_BASE         0x08000000u
 #define GICC_BASE         0x08010000u
 #define UART0_BASE        0x09000000u
+#define UART1_BASE        0x09040000u
+#define DEV_PAGES_BASE    0x09000000      // this 2 MB of devices is mapped with 4 KB pages
 
 #define TICK_IRQ          11              // virtual timer, PPI 27
 #define DEVTIMER_LINE     14              // EL1 physical timer, PPI 30

@@ -59,15 +59,20 @@ static inline void devtimer_stop(void)
     __asm__ volatile("msr cntp_ctl_el0, %0\n\tisb" :: "r"(0ul) : "memory");
 }
 
-// No trace stream UART on this board (QEMU 7.2's virt has one non-secure UART, the console):
-// the tracelogger stores through semihosting only; these are never reached (no -u).
+// The trace stream UART: virt's secure PL011 (QEMU's second -serial), polled.
+#define TRACE_UART_REG(off) (*(volatile uint32_t *)(uintptr_t)(0x09040000u + (off)))
+
 static inline void trace_uart_init(void)
 {
+    TRACE_UART_REG(0x38) = 0;                               // no interrupts
+    TRACE_UART_REG(0x30) = (1u << 0) | (1u << 8);           // UART and TX enabled
 }
 
 static inline void trace_uart_putc(uint8_t c)
 {
-    (void)c;
+    while (TRACE_UART_REG(0x18) & (1u << 5))                // TX FIFO full
+        ;
+    TRACE_UART_REG(0x00) = c;
 }
 
 #endif

@@ -2,9 +2,17 @@
 # Sourced by scripts/qemu-run.sh: sets `cmd` to boot image "$img" on QEMU's virt machine with a
 # Cortex-A53, the console (PL011 UART 0) and the semihosting console muxed onto standard
 # output, and `sh_cfg` to the -semihosting-config value (qemu-run.sh appends arg=... words).
-# QEMU loads the ELF at its addresses and enters it at EL1 (virt without virtualization=on).
+# QEMU loads the ELF at its addresses and enters it at EL3 (secure=on), EL2 or EL1.
 # The exit status comes through semihosting's SYS_EXIT_EXTENDED, as on the Cortex-M boards.
-# No trace stream UART (QEMU 7.2's virt has one non-secure PL011): uart1_opt stays undefined.
-cmd=(qemu-system-aarch64 -M virt,gic-version=2 -cpu cortex-a53 -m 128 -nographic -monitor none
+# secure=on: QEMU enters at EL3 and the kernel runs in the secure world, where virt's secure
+# PL011 (the second -serial) carries the trace stream (QEMU 7.2's virt has one non-secure UART).
+cmd=(qemu-system-aarch64 -M virt,secure=on,gic-version=2 -cpu cortex-a53 -m 128 -nographic -monitor none
      -chardev stdio,id=con,mux=on -serial chardev:con -kernel "$img")
 sh_cfg="enable=on,target=native,chardev=con"
+# The trace stream UART is QEMU's second -serial.
+uart1_opt() { cmd+=(-serial "file:$1"); }
+# Time from the instruction count (unless qemu-run.sh asks for shift=0 itself), as on x86-pc:
+# on the host clock the generic timer follows the host, and under make test's load a stalled
+# host lets the demo's threads run in another order from run to run (the console lines of two
+# programs interleaved). Under icount the order is the same every time.
+[ "${QEMU_ICOUNT:-0}" = 1 ] || cmd+=(-icount shift=auto)

@@ -25,8 +25,9 @@ TEST_DEPS    += $(B)/demo.elf $(B)/tflood.elf $(H)/traceprinter $(H)/kevcapture
 BENCHES    += scripts/bench-logger.sh|$(B)
 BENCH_DEPS += $(B)/tflood.elf
 
-# The same QEMU tests with newlib-nano (LIBC=newlib), built in a directory of their own.
-ifeq ($(LIBC),picolibc)
+# The same QEMU tests with newlib-nano (LIBC=newlib), built in a directory of their own
+# (not on a board whose architecture has no newlib: BOARD_NO_NEWLIB in its board.mk).
+ifeq ($(LIBC)$(BOARD_NO_NEWLIB),picolibc)
 BNL := build/$(BOARD)-newlib
 .PHONY: newlib-images
 newlib-images:

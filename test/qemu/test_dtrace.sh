@@ -11,6 +11,11 @@ h=$2
 out=$b/test-dtrace
 rm -rf "$out" && mkdir -p "$out"
 run=$(dirname "$0")/../../scripts/qemu-run.sh
+# The board's device timer line, kernel image and program flash (mps2-an385's by default).
+case ${BOARD:-mps2-an385} in
+qemu-virt-a53) dev_irq=14 kbase=0x40100000 ubase=0x40200000 uend=0x40600000 ;;
+*)             dev_irq=8  kbase=0x0        ubase=0x80000    uend=0x400000 ;;
+esac
 n=0
 check() { n=$((n + 1)); if eval "$2"; then echo "ok $n - $1"; else echo "not ok $n - $1"; fi; }
 
@@ -60,8 +65,8 @@ d ticks 'tick-20ms { @ticks = count(); } END { printa("ticks %@d\n", @ticks); }'
 ticks=$(sed -n 's/^ticks \([0-9]*\)$/\1/p' "$out/ticks.log")
 check "tick-20ms fires while the demo runs ($ticks times)" "[ $rc = 0 ] && [ \"\${ticks:-0}\" -ge 5 ]"
 
-d irq 'interrupt::irq8:entry { @ = count(); }'
-check "interrupt::irq8:entry counts the driver's 30 device interrupts" "[ $rc = 0 ] && has irq '^ +3[0-2]$'"
+d irq 'interrupt::irq'$dev_irq':entry { @ = count(); }'
+check "interrupt::irq$dev_irq:entry counts the driver's 30 device interrupts" "[ $rc = 0 ] && has irq '^ +3[0-2]$'"
 
 d vtime 'self int v0, t0, last;
 kercall::MsgSend:entry /execname == "client" && self->v0 == 0/ { self->v0 = vtimestamp; self->t0 = timestamp; }
@@ -89,9 +94,9 @@ check "msg:::receive counts the same bytes as msg:::send (${sent:-?})" \
 
 # profile-N: arg0 the kernel pc (the idle thread), arg1 the user pc; on mps2-an385 programs
 # run from flash at 0x80000-0x400000 and the kernel below 0x80000.
-d prof 'profile-997hz /arg1 >= 0x80000 && arg1 < 0x400000/ { @in = count(); }
-profile-997hz /arg1 != 0 && (arg1 < 0x80000 || arg1 >= 0x400000)/ { @out = count(); }
-profile-997hz /arg0 != 0 && arg0 < 0x80000/ { @kern = count(); }
+d prof 'profile-997hz /arg1 >= '$ubase' && arg1 < '$uend'/ { @in = count(); }
+profile-997hz /arg1 != 0 && (arg1 < '$ubase' || arg1 >= '$uend')/ { @out = count(); }
+profile-997hz /arg0 != 0 && arg0 >= '$kbase' && arg0 < '$ubase'/ { @kern = count(); }
 profile-997hz /arg0 != 0 && arg1 != 0/ { @both = count(); }
 END { printa("user %@d\n", @in); printa("elsewhere %@d\n", @out); printa("kernel %@d\n", @kern);
       printa("both %@d\n", @both); }' -q

@@ -1,11 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /* Entry from QEMU's -kernel (or a boot loader such as the Raspberry Pi firmware's armstub):
  * the ELF's entry point, MMU off, at EL2 or EL1. Secondary cores (MPIDR affinity 0 != 0) wait
- * (issue 16 will start them). At EL2 the core drops to EL1: EL1 in AArch64, the physical
+ * (issue 16 will start them). At EL3 (QEMU's virt with secure=on) the core drops to secure
+ * EL1, staying in the secure world, whose address space has the second (trace stream) UART.
+ * At EL2 the core drops to EL1: EL1 in AArch64, the physical
  * counter and timer open to EL1, no virtual offset, no FP traps. Then FP/SIMD is opened to
  * EL1 and EL0 (the kernel saves the registers of threads; it uses none itself), the boot stack
  * is taken and C starts (a64_boot). */
 #define HCR_RW        (1 << 31)
+#define SCR_RW        (1 << 10)
 #define SPSR_EL1H_DAIF 0x3c5
 #define CPACR_FPEN    (3 << 20)
 #define CPTR_EL2_RES1 0x33ff
@@ -20,6 +23,8 @@ reset_handler:
     cbnz x0, park
     mrs x0, CurrentEL
     lsr x0, x0, #2
+    cmp x0, #3
+    b.eq from_el3
     cmp x0, #2
     b.ne at_el1
     mov x0, #HCR_RW
@@ -34,6 +39,16 @@ reset_handler:
     msr spsr_el2, x0
     adr x0, at_el1
     msr elr_el2, x0
+    eret
+from_el3:
+    mov x0, #SCR_RW                 /* EL1 in AArch64; NS = 0: secure EL1 */
+    msr scr_el3, x0
+    msr cptr_el3, xzr
+    msr sctlr_el1, xzr
+    mov x0, #SPSR_EL1H_DAIF
+    msr spsr_el3, x0
+    adr x0, at_el1
+    msr elr_el3, x0
     eret
 at_el1:
     mov x0, #CPACR_FPEN

@@ -15,7 +15,8 @@
 // Programs run on the user table, and the kernel's own threads and the kernel on the
 // kernel's (entry.S switches). Everything outside code memory (the kernel image and the
 // program slots) is execute-never at every level; devices are Device-nGnRnE, kernel only.
-// RAM beyond PAGEMAP_SIZE is mapped in 2 MB blocks, kernel only.
+// RAM beyond PAGEMAP_SIZE is mapped in 2 MB blocks, kernel only; so are the devices, except
+// the 2 MB at DEV_PAGES_BASE, which the user table maps with 4 KB pages.
 // Level 1 covers 512 GB with 1 GB entries (T0SZ 25): entry 0 holds the devices, entry 1 RAM.
 #include <kernel/arch.h>
 #include <kernel/proc.h>
@@ -48,6 +49,8 @@
 static uint64_t k_l1[512] __attribute__((aligned(PAGE)));
 static uint64_t u_l1[512] __attribute__((aligned(PAGE)));
 static uint64_t dev_l2[512] __attribute__((aligned(PAGE)));
+static uint64_t u_dev_l2[512] __attribute__((aligned(PAGE)));
+static uint64_t u_dev_l3[512] __attribute__((aligned(PAGE)));
 static uint64_t k_l2[512] __attribute__((aligned(PAGE)));
 static uint64_t u_l2[512] __attribute__((aligned(PAGE)));
 static uint64_t k_l3[NPAGES] __attribute__((aligned(PAGE)));
@@ -74,6 +77,17 @@ static uint64_t kernel_pte(uint32_t i)
     return a | D_PAGE | ATTR_NORMAL | SH_INNER | AF | NG | UXN | (in_code(a) ? 0 : PXN);
 }
 
+// The kernel-only entry for device page i of the 2 MB at DEV_PAGES_BASE.
+static uint64_t device_pte(uint32_t i)
+{
+    return (DEV_PAGES_BASE + (uint64_t)i * PAGE) | D_PAGE | ATTR_DEVICE | AF | NG | PXN | UXN;
+}
+
+static bool in_dev_pages(uint64_t a)
+{
+    return a >= DEV_PAGES_BASE && a - DEV_PAGES_BASE < BLOCK_2M;
+}
+
 void a64_mmu_init(void)
 {
     for (uint32_t i = 0; i < NPAGES; i++)
@@ -94,7 +108,13 @@ void a64_mmu_init(void)
             k_l2[i] = u_l2[i] = 0;
         }
     }
-    k_l1[0] = u_l1[0] = (uint64_t)(uintptr_t)dev_l2 | D_TABLE;
+    for (uint32_t i = 0; i < 512; i++) {
+        u_dev_l2[i] = dev_l2[i];
+        u_dev_l3[i] = device_pte(i);
+    }
+    u_dev_l2[DEV_PAGES_BASE / BLOCK_2M] = (uint64_t)(uintptr_t)u_dev_l3 | D_TABLE;
+    k_l1[0] = (uint64_t)(uintptr_t)dev_l2 | D_TABLE;
+    u_l1[0] = (uint64_t)(uintptr_t)u_dev_l2 | D_TABLE;
     k_l1[1] = (uint64_t)(uintptr_t)k_l2 | D_TABLE;
     u_l1[1] = (uint64_t)(uintptr_t)u_l2 | D_TABLE;
     a64_kernel_ttbr = (uint64_t)(uintptr_t)k_l1;
@@ -117,6 +137,13 @@ void a64_mmu_init(void)
 
 static void pages_set(uint32_t base, uint32_t size, bool open, uint64_t flags)
 {
+    if (in_dev_pages(base)) {
+        uint32_t first = (base - DEV_PAGES_BASE) / PAGE;
+        uint32_t end = (base - DEV_PAGES_BASE + size + PAGE - 1) / PAGE;
+        for (uint32_t i = first; i < end && i < 512; i++)
+            u_dev_l3[i] = open ? ((device_pte(i) & ~(UXN | PXN)) | flags) : device_pte(i);
+        return;
+    }
     if (base < RAM_BASE)
         return;
     uint32_t first = (base - RAM_BASE) / PAGE, end = (base - RAM_BASE + size + PAGE - 1) / PAGE;
@@ -140,6 +167,9 @@ bool arch_mpu_region_ok(uint32_t base, uint32_t size)
 {
     if (base == SYSREG_WINDOW_BASE && size == SYSREG_WINDOW_SIZE)
         return true;
+    if (in_dev_pages(base))
+        return size && !(base % PAGE) && !(size % PAGE) && base + size > base &&
+               base + size <= DEV_PAGES_BASE + BLOCK_2M;
     return size && !(base % PAGE) && !(size % PAGE) && base >= RAM_BASE &&
            base + size > base && base + size <= RAM_BASE + PAGEMAP_SIZE;
 }
