@@ -272,7 +272,7 @@ static char *run_cpp(const char *path, size_t *len)
         close(fd[0]);
         close(fd[1]);
         close(in[0]);
-        execlp("cpp", "cpp", "-undef", "-D__SUNW_D=1", "-D__sun", "-", (char *)NULL);
+        execlp("cpp", "cpp", "-w", "-undef", "-D__SUNW_D=1", "-D__sun", "-", (char *)NULL);
         _exit(127);
     }
     close(in[0]);

@@ -864,7 +864,7 @@ static void printf_check(struct cg *g, const char *fmt, int line, const char *fn
             continue;
         conv++;
         int at = 0;
-        while (*f && d_strchr("-+ #0@", *f))
+        while (*f && d_strchr("-+ #0@?", *f))
             at |= *f++ == '@';
         for (int part = 0; part < 2; part++) {
             if (*f == '*') {

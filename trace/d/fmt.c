@@ -123,6 +123,7 @@ void dfmt_printf(const struct dcons_out *o, const char *fmt, const struct dfmt_a
             else if (*f == '#') sp.hash = 1;
             else if (*f == '0') sp.zero = 1;
             else if (*f == '@') sp.at = 1;
+            else if (*f == '?') sp.width = 16; /* libdtrace: the width of a 64-bit pointer */
             else break;
         }
         for (int part = 0; part < 2; part++) {
