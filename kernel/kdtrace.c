@@ -142,8 +142,12 @@ static void unload(void)
 {
     kdt_active = false;
     unmap();
-    if (block)
+    if (block) {
+        // Cleared before reuse: the next owner of this memory (a trace ring, another
+        // consumer's block) must not read this program's buffers and variables.
+        kmemset(block, 0, block_len);
         pmem_free(&k_pmem, block);
+    }
     block = NULL;
     dst = NULL;
     consumer = NULL;
