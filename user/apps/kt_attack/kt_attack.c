@@ -103,6 +103,18 @@ static int dead_client(int chid)
     return 3;       // never: the server replies after we are gone
 }
 
+// x86: load the null selector into fs and gs and let another process run; they must not
+// reach it (kt_hostile checks its own). Other architectures have no segments: nothing to do.
+static int segments(void)
+{
+#if defined(__i386__)
+    __asm__ volatile("movl %0, %%fs\n\tmovl %0, %%gs" :: "r"(0));
+    ThreadSleep(2000000u);
+    __asm__ volatile("movl %0, %%fs\n\tmovl %0, %%gs" :: "r"(0));
+#endif
+    return 0;
+}
+
 int main(void)
 {
     uint32_t arg = ProcArg();
@@ -116,6 +128,7 @@ int main(void)
     case ATK_TIMER_FOREIGN:  return timer_foreign(param);
     case ATK_PULSE_FLOOD:    return pulse_flood(param);
     case ATK_DEAD_CLIENT:    return dead_client(param);
+    case ATK_SEGMENTS:       return segments();
     }
     return 99;
 }
