@@ -115,6 +115,20 @@ static int segments(void)
     return 0;
 }
 
+// Long console writes in a loop from a low priority: the kernel's work per call is bounded,
+// so the priority-250 victim keeps its deadlines.
+static char text[4096];
+
+static int console_flood(void)
+{
+    for (unsigned i = 0; i < sizeof(text); i++)
+        text[i] = i % 64 == 63 ? '\n' : '.';
+    for (int k = 0; k < 8; k++)
+        if (DebugWrite(text, sizeof(text)) != (int)sizeof(text))
+            return 1;
+    return 0;
+}
+
 int main(void)
 {
     uint32_t arg = ProcArg();
@@ -129,6 +143,7 @@ int main(void)
     case ATK_PULSE_FLOOD:    return pulse_flood(param);
     case ATK_DEAD_CLIENT:    return dead_client(param);
     case ATK_SEGMENTS:       return segments();
+    case ATK_CONSOLE_FLOOD:  return console_flood();
     }
     return 99;
 }

@@ -170,6 +170,7 @@ int main(void)
     attack_pulse_flood();
     attack_dead_client();
     attack_segments();
+    run_attack(ATK_CONSOLE_FLOOD, 0, 1, 0, "4096-byte console writes in a loop at priority 1");
 
     victim_stop = true;
     ThreadJoin(vt, NULL);
