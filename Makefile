@@ -56,7 +56,9 @@ BENCHES      :=   # commands printing BENCH lines, run by `make bench`
 FUZZ_BINS    :=   # libFuzzer binaries (clang), run by `make fuzz` for FUZZ_SECONDS each
 FUZZ_SECONDS ?= 60
 FUZZ_CC      ?= clang
-FUZZ_CFLAGS  := -std=gnu11 -O1 -g -fsanitize=fuzzer,address,undefined -Itrace/include \
+# -fno-sanitize-recover=all: a fuzzer stops (and fails) at the first UBSan report, as ASan does.
+FUZZ_CFLAGS  := -std=gnu11 -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
+                -Itrace/include \
                 -Ikernel/include -Wall -Wextra -Werror -DHOST_TEST
 
 # host_objs, host_test_objs: object paths for a list of C sources.

@@ -188,10 +188,16 @@ static int do_thread_info(struct thread *t, uint32_t slot, uint32_t out)
     return 0;
 }
 
+// Writes at most DEBUG_WRITE_CHUNK bytes and says how many: a long write is the caller's
+// loop of short kernel calls, so a low-priority writer cannot hold the kernel (issue 17 item 7).
+#define DEBUG_WRITE_CHUNK 128u
+
 static int do_debug_write(struct thread *t, uint32_t buf, uint32_t len)
 {
     if (len > 4096 || !proc_can_read(t->proc, buf, len))
         return -EFAULT;
+    if (len > DEBUG_WRITE_CHUNK)
+        len = DEBUG_WRITE_CHUNK;
     kputs_raw((const char *)(uintptr_t)buf, len);
     return (int)len;
 }

@@ -142,8 +142,12 @@ static void unload(void)
 {
     kdt_active = false;
     unmap();
-    if (block)
+    if (block) {
+        // Cleared before reuse: the next owner of this memory (a trace ring, another
+        // consumer's block) must not read this program's buffers and variables.
+        kmemset(block, 0, block_len);
         pmem_free(&k_pmem, block);
+    }
     block = NULL;
     dst = NULL;
     consumer = NULL;
@@ -312,9 +316,11 @@ int kdt_call(struct thread *t, uint32_t cmd, uint32_t a, uint32_t b, uint32_t c)
         return 0;
     case KDT_AGGREMOVE:
         // The keys must be inside the engine's own block (the consumer passes back what it
-        // read from its mapping); the engine looks them up, it does not trust them further.
+        // read from its mapping), all of them: as many bytes as the longest key of the
+        // aggregation, which is what the lookup compares (issue 17 item 13).
         if (a >= dst->obj.hdr->dh_naggs || b < (uint32_t)(uintptr_t)block ||
-            b - (uint32_t)(uintptr_t)block >= block_len)
+            b - (uint32_t)(uintptr_t)block >= block_len ||
+            dvm_agg_keylen_max(dst, a) > block_len - (b - (uint32_t)(uintptr_t)block))
             return -EINVAL;
         dvm_agg_remove(dst, a, (const uint8_t *)(uintptr_t)b);
         return 0;

@@ -364,6 +364,9 @@ static void free_buffers(void)
         if (k_current && k_current->proc == ring_owner)
             arch_mpu_switch(ring_owner);
     }
+    // Cleared before the memory goes back: the next ring (or D block) must not show the old
+    // one's events to whoever it is mapped into.
+    kmemset(ring_mem, 0, ring_nbufs * KEV_BUF_BYTES);
     pmem_free(&k_pmem, ring_mem);
     kmemset(&ktrace, 0, sizeof(ktrace));
     ring_current = NULL;
@@ -525,6 +528,10 @@ static int ktrace_command(struct thread *t, uint32_t cmd, uint32_t a, uint32_t b
 
     switch (cmd) {
     case KTRACE_DEALLOCBUFFER:
+        // Only the ring's owner may throw its unread buffers away (issue 17 item 14: another
+        // process's DEALLOC/ALLOC during a capture lost events the file never counted).
+        if (p != ring_owner)
+            return -EPERM;
         if (r->tr_running)
             return -EBUSY;
         free_buffers();

@@ -210,6 +210,40 @@ static void test_tracemem_size(void **state)
     expect_reject("action 0: bad record types");
 }
 
+/* llquantize's parameters are checked so that no size the engine computes can overflow:
+ * llquantize(v, 512, 0, 6, 511) made factor^(high + 1) = 2^63 and a bucket count past the
+ * aggregation's values (issue 17 item 11); a bucket count past the limit is refused too. */
+static void test_llquantize_sizes(void **state)
+{
+    (void)state;
+    struct dif_obj o;
+    char err[256];
+    compile("BEGIN { @ = llquantize(1, 10, 0, 6, 20); }");
+    if (dif_verify(blob, bloblen, &o, err, sizeof(err)) != 0)
+        fail_msg("llquantize rejected: %s", err);
+    struct dif_agg *g = (struct dif_agg *)((uint8_t *)blob + hdr()->dh_aggs);
+    assert_int_equal(g->dg_func, DIF_AGG_LLQUANTIZE);
+    const int64_t bad[][4] = {
+        { 512, 0, 6, 511 },     /* 512^7 = 2^63 */
+        { 2, 0, 62, 1 },        /* 2^63 */
+        { 10, 0, 18, 10 },      /* 10^19 */
+        { 1000, 0, 6, 1000 },   /* 1000^7 = 10^21 */
+        { 3, 0, 39, 1 },        /* 3^40 > 2^63 / 2 (sums of two powers would overflow) */
+        { 2, 0, 40, 1000 },     /* 2^41 fits; about 40,000 buckets do not */
+    };
+    for (unsigned i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+        compile("BEGIN { @ = llquantize(1, 10, 0, 6, 20); }");
+        g = (struct dif_agg *)((uint8_t *)blob + hdr()->dh_aggs);
+        memcpy(g->dg_param, bad[i], sizeof(bad[i]));
+        expect_reject("aggregation 0: bad function or parameters");
+    }
+    compile("BEGIN { @ = llquantize(1, 10, 0, 6, 20); }");
+    g = (struct dif_agg *)((uint8_t *)blob + hdr()->dh_aggs);
+    memcpy(g->dg_param, (const int64_t[]){ 2, 0, 60, 1 }, 4 * sizeof(int64_t));
+    if (dif_verify(blob, bloblen, &o, err, sizeof(err)) != 0)
+        fail_msg("llquantize(2, 0, 60, 1) rejected: %s", err);
+}
+
 static void test_random_mutations(void **state)
 {
     (void)state;
@@ -234,7 +268,7 @@ int main(void)
         cmocka_unit_test(test_register_range),   cmocka_unit_test(test_reserved_bits),
         cmocka_unit_test(test_table_indices),    cmocka_unit_test(test_predicate_pc),
         cmocka_unit_test(test_header),           cmocka_unit_test(test_random_mutations),
-        cmocka_unit_test(test_tracemem_size),
+        cmocka_unit_test(test_tracemem_size), cmocka_unit_test(test_llquantize_sizes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

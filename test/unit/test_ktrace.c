@@ -65,6 +65,27 @@ static void test_alloc_errors(void **state)
     assert_int_equal(te(KTRACE_INSERTSUSEREVENT, 3, 1, 2), 0);
 }
 
+// Another KAPP_F_TRACE process may not throw the owner's buffers away (issue 17 item 14), and
+// a ring's memory is cleared when it is freed: the next one holds none of its words.
+static void test_dealloc_owner_and_clear(void **state)
+{
+    (void)state;
+    static uint8_t ram2[4096] __attribute__((aligned(4096)));
+    assert_int_equal(te(KTRACE_ALLOCBUFFER, 2, 0, 0), 2);
+    uint8_t *mem = pool + (p->map_base - (uint32_t)(uintptr_t)pool);  // (32-bit addresses)
+    memset(mem, 0xa5, 2 * 16384);       // as a capture leaves it
+    struct proc *q = kstub_proc(2, ram2, sizeof(ram2), KAPP_F_TRACE);
+    struct thread *u = kstub_thread(q, 40);
+    kstub_run(u);
+    assert_int_equal(ktrace_call(u, KTRACE_DEALLOCBUFFER, 0, 0, 0), -EPERM);
+    assert_int_equal(ktrace_call(u, KTRACE_ALLOCBUFFER, 2, 0, 0), -EEXIST);
+    kstub_run(t);
+    assert_int_equal(te(KTRACE_DEALLOCBUFFER, 0, 0, 0), 0);
+    for (unsigned i = 0; i < 2 * 16384; i++)
+        if (mem[i] != 0)
+            fail_msg("byte %u of the freed ring is %#x, not cleared", i, mem[i]);
+}
+
 static void test_hook_flags_follow_the_ring(void **state)
 {
     (void)state;
@@ -136,6 +157,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_alloc_errors, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_dealloc_owner_and_clear, setup, teardown),
         cmocka_unit_test_setup_teardown(test_hook_flags_follow_the_ring, setup, teardown),
         cmocka_unit_test_setup_teardown(test_dynamic_filter, setup, teardown),
         cmocka_unit_test_setup_teardown(test_user_event_errors, setup, teardown),

@@ -266,6 +266,22 @@ static void for_each(struct dvm_state *st, unsigned agg, const uint8_t *keys)
 
 void dvm_agg_clear(struct dvm_state *st, unsigned agg) { for_each(st, agg, NULL); }
 
+unsigned dvm_agg_keylen_max(const struct dvm_state *st, unsigned agg)
+{
+    unsigned max = 0;
+    for (unsigned cpu = 0; cpu < st->opts.ncpu; cpu++) {
+        const struct dvm_agg_table *t = &st->agg[cpu];
+        for (uint32_t o = 0; o < t->used;) {
+            const struct aent *e = entry_at((struct dvm_agg_table *)t, o);
+            uint32_t kl = (e->keylen + 7u) & ~7u;
+            if (e->agg == agg && e->keylen > max)
+                max = e->keylen;
+            o += (uint32_t)sizeof(*e) + kl + st->agg_vals[e->agg] * 8u;
+        }
+    }
+    return max;
+}
+
 void dvm_agg_remove(struct dvm_state *st, unsigned agg, const uint8_t *keys)
 {
     for_each(st, agg, keys);

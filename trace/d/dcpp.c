@@ -309,6 +309,14 @@ static int ev_op(struct ev *e, const char *op)
 
 static int64_t ev_cond(struct ev *e);
 
+/* #if arithmetic overflows as GCC's and Clang's preprocessors do it: it wraps around in two's
+ * complement (they warn), with INT64_MIN / -1 giving INT64_MIN and INT64_MIN % -1 giving 0.
+ * Done on uint64_t, so the evaluator has no undefined behaviour whatever the input. */
+static int64_t wrap(uint64_t v) { return v <= INT64_MAX ? (int64_t)v : -(int64_t)(~v) - 1; }
+static int64_t ev_addw(int64_t a, int64_t b) { return wrap((uint64_t)a + (uint64_t)b); }
+static int64_t ev_subw(int64_t a, int64_t b) { return wrap((uint64_t)a - (uint64_t)b); }
+static int64_t ev_mulw(int64_t a, int64_t b) { return wrap((uint64_t)a * (uint64_t)b); }
+
 static int64_t ev_unary(struct ev *e)
 {
     ev_space(e);
@@ -317,7 +325,7 @@ static int64_t ev_unary(struct ev *e)
     if (ev_op(e, "~"))
         return ~ev_unary(e);
     if (ev_op(e, "-"))
-        return -ev_unary(e);
+        return ev_subw(0, ev_unary(e));
     if (ev_op(e, "+"))
         return ev_unary(e);
     if (ev_op(e, "(")) {
@@ -358,7 +366,7 @@ static int64_t ev_mul(struct ev *e)
     int64_t v = ev_unary(e);
     for (;;) {
         if (ev_op(e, "*")) {
-            v *= ev_unary(e);
+            v = ev_mulw(v, ev_unary(e));
         } else if (ev_op(e, "/") || ev_op(e, "%")) {
             char op = e->s[e->i - 1];
             int64_t r = ev_unary(e);
@@ -366,7 +374,10 @@ static int64_t ev_mul(struct ev *e)
                 e->bad = 2;
                 return 0;
             }
-            v = op == '/' ? v / r : v % r;
+            if (r == -1)
+                v = op == '/' ? ev_subw(0, v) : 0;
+            else
+                v = op == '/' ? v / r : v % r;
         } else {
             return v;
         }
@@ -378,9 +389,9 @@ static int64_t ev_add(struct ev *e)
     int64_t v = ev_mul(e);
     for (;;) {
         if (ev_op(e, "+"))
-            v += ev_mul(e);
+            v = ev_addw(v, ev_mul(e));
         else if (ev_op(e, "-"))
-            v -= ev_mul(e);
+            v = ev_subw(v, ev_mul(e));
         else
             return v;
     }

@@ -181,16 +181,44 @@ static int prog_ok(struct vctx *v, const struct dif_prog *p, const char *name, u
     return 0;
 }
 
+/* The most buckets one lquantize or llquantize aggregation may have. */
+#define AGG_MAX_BUCKETS 10000
+
+/* llquantize(v, factor, low, high, steps): the engine computes factor^(high + 1) and sums of
+ * two such powers in int64_t (agg.c), so factor^(high + 1) must fit in half of INT64_MAX; the
+ * bucket count (steps per magnitude, as agg.c counts them) is bounded like lquantize's. */
+static int llquantize_ok(const int64_t *a)
+{
+    if (!(a[0] >= 2 && a[0] <= 1000 && a[1] >= 0 && a[2] >= a[1] && a[3] > 0 &&
+          a[3] <= 1000 && a[2] <= 62))
+        return 0;
+    int64_t pw = 1, base = 0, n = 2;
+    for (int64_t e = 0; e <= a[2] + 1; e++) {
+        if (e == a[1])
+            base = pw;
+        if (e > a[1]) {     /* magnitude e - 1: from base (f^(e-1)) to pw (f^e) */
+            int64_t step = pw / a[3] < 1 ? 1 : pw / a[3];
+            n += (pw - base + step - 1) / step;
+            if (n > AGG_MAX_BUCKETS)
+                return 0;
+            base = pw;
+        }
+        if (e <= a[2] && pw > INT64_MAX / 2 / a[0])
+            return 0;
+        pw *= e <= a[2] ? a[0] : 1;
+    }
+    return 1;
+}
+
 static int aggfunc_ok(const struct dif_agg *g)
 {
     const int64_t *a = g->dg_param;
     switch (g->dg_func) {
     case DIF_AGG_LQUANTIZE:
         return a[2] > 0 && a[1] > a[0] && a[0] > -(1LL << 40) && a[1] < (1LL << 40) &&
-               (a[1] - a[0]) / a[2] <= 10000;
+               (a[1] - a[0]) / a[2] <= AGG_MAX_BUCKETS;
     case DIF_AGG_LLQUANTIZE:
-        return a[0] >= 2 && a[0] <= 1000 && a[1] >= 0 && a[2] >= a[1] && a[3] > 0 &&
-               a[3] <= 1000 && a[2] <= 30;
+        return llquantize_ok(a);
     default:
         return g->dg_func < DIF_AGG_NFUNCS;
     }

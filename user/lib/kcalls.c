@@ -147,5 +147,17 @@ int TraceEvent(unsigned cmd, uint32_t a, uint32_t b, uint32_t c)
     return kresult(KCALL4(KC_TraceEvent, cmd, a, b, c));
 }
 
-int DebugWrite(const char *buf, size_t len) { return kresult(KCALL2(KC_DebugWrite, buf, len)); }
+// The kernel writes at most a chunk per call (its work per call is bounded, issue 17 item 7);
+// the rest goes in further calls, between which higher priorities run.
+int DebugWrite(const char *buf, size_t len)
+{
+    size_t done = 0;
+    do {
+        int n = kresult(KCALL2(KC_DebugWrite, buf + done, len - done));
+        if (n < 0)
+            return n;
+        done += (size_t)n;
+    } while (done < len);
+    return (int)done;
+}
 int SysInfo(unsigned what, uint32_t *out) { return kresult(KCALL2(KC_SysInfo, what, out)); }

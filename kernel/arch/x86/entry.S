@@ -80,6 +80,15 @@ x86_vectors:
 x86_entry:
     pushal
     cld
+    /* The kernel's data segments are its own: a process may have loaded any selector (the
+     * null one, too) into ds/es/fs/gs, and the kernel uses ds and es (rep movsl below). All
+     * four get the flat data selector here and again before any return (issue 17 item 10), so
+     * none leaks from one process to the next; processes keep no segment state of their own. */
+    movl $SEL_UDATA, %eax
+    movl %eax, %ds
+    movl %eax, %es
+    movl %eax, %fs
+    movl %eax, %gs
     movl %esp, %esi                 /* the frame */
     movl %cr2, %eax
     movl %eax, x86_fault_cr2
@@ -117,6 +126,11 @@ x86_entry:
     movl $(X86_CTX_ESP / 4), %ecx
 5:  movl %edi, %esp
     rep movsl
+    movl $SEL_UDATA, %eax           /* popal restores eax */
+    movl %eax, %ds
+    movl %eax, %es
+    movl %eax, %fs
+    movl %eax, %gs
     popal
     addl $8, %esp                   /* vector, error code */
     iret

@@ -204,6 +204,8 @@ typedef void (*dvm_agg_cb)(void *arg, unsigned agg, const uint8_t *keys, const i
 void dvm_agg_walk(struct dvm_state *st, unsigned cpu, dvm_agg_cb cb, void *arg);
 void dvm_agg_clear(struct dvm_state *st, unsigned agg);          /* values to zero, keys kept */
 void dvm_agg_remove(struct dvm_state *st, unsigned agg, const uint8_t *keys); /* drop a key */
+/* The longest key among agg's entries: dvm_agg_remove reads that many bytes of `keys`. */
+unsigned dvm_agg_keylen_max(const struct dvm_state *st, unsigned agg);
 unsigned dvm_agg_nvals(const struct dif_agg *g);                  /* int64 values per entry */
 int64_t dvm_agg_bucket_value(const struct dif_agg *g, unsigned k); /* bucket k's lower bound */
 #define DVM_AGG_DELETED 1u

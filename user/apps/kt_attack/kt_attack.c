@@ -103,6 +103,32 @@ static int dead_client(int chid)
     return 3;       // never: the server replies after we are gone
 }
 
+// x86: load the null selector into fs and gs and let another process run; they must not
+// reach it (kt_hostile checks its own). Other architectures have no segments: nothing to do.
+static int segments(void)
+{
+#if defined(__i386__)
+    __asm__ volatile("movl %0, %%fs\n\tmovl %0, %%gs" :: "r"(0));
+    ThreadSleep(2000000u);
+    __asm__ volatile("movl %0, %%fs\n\tmovl %0, %%gs" :: "r"(0));
+#endif
+    return 0;
+}
+
+// Long console writes in a loop from a low priority: the kernel's work per call is bounded,
+// so the priority-250 victim keeps its deadlines.
+static char text[4096];
+
+static int console_flood(void)
+{
+    for (unsigned i = 0; i < sizeof(text); i++)
+        text[i] = i % 64 == 63 ? '\n' : '.';
+    for (int k = 0; k < 8; k++)
+        if (DebugWrite(text, sizeof(text)) != (int)sizeof(text))
+            return 1;
+    return 0;
+}
+
 int main(void)
 {
     uint32_t arg = ProcArg();
@@ -116,6 +142,8 @@ int main(void)
     case ATK_TIMER_FOREIGN:  return timer_foreign(param);
     case ATK_PULSE_FLOOD:    return pulse_flood(param);
     case ATK_DEAD_CLIENT:    return dead_client(param);
+    case ATK_SEGMENTS:       return segments();
+    case ATK_CONSOLE_FLOOD:  return console_flood();
     }
     return 99;
 }

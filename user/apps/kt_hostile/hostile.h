@@ -12,6 +12,8 @@ enum {
     ATK_TIMER_FOREIGN,      // item 4
     ATK_PULSE_FLOOD,        // item 3
     ATK_DEAD_CLIENT,        // item 9
+    ATK_SEGMENTS,           // item 10 (x86: segment registers)
+    ATK_CONSOLE_FLOOD,      // item 7
 };
 
 // A priority-250 thread wakes at most this late under any attack from lower priorities.

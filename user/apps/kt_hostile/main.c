@@ -139,6 +139,20 @@ static void attack_pulse_flood(void)
     ConnectDetach(coid);
 }
 
+// Attack (x86): the attacker loads null selectors into fs and gs and sleeps while we run;
+// ours must still be the flat data selector the kernel gives every process.
+static void attack_segments(void)
+{
+    run_attack(ATK_SEGMENTS, 0, 10, 0, "null selectors in fs and gs across a switch");
+#if defined(__i386__)
+    uint32_t fs, gs;
+    ThreadSleep(1000000u);
+    __asm__ volatile("movl %%fs, %0\n\tmovl %%gs, %1" : "=r"(fs), "=r"(gs));
+    check(fs != 0 && gs != 0, "another process's fs and gs did not reach us (fs %#lx, gs %#lx)",
+          (unsigned long)fs, (unsigned long)gs);
+#endif
+}
+
 int main(void)
 {
     setvbuf(stdout, NULL, _IOLBF, 0);
@@ -155,6 +169,8 @@ int main(void)
                "TimerCreate on a connection it does not own");
     attack_pulse_flood();
     attack_dead_client();
+    attack_segments();
+    run_attack(ATK_CONSOLE_FLOOD, 0, 1, 0, "4096-byte console writes in a loop at priority 1");
 
     victim_stop = true;
     ThreadJoin(vt, NULL);
