@@ -106,11 +106,12 @@ setup:
 setup-test:
 	$(Q)scripts/setup.sh --test
 
-# make run [APPS="a b"]: the demo system, or appinit with programs a and b (user/apps/a ...),
-# captured to trace.kev and reported in trace.html (docs/applications.md).
+# make run [APPS="a b"] [TL_OPTS=-w]: the demo system, or appinit with programs a and b
+# (user/apps/a ...), captured to trace.kev and reported in trace.html (docs/applications.md).
 run: setup
 	$(Q)$(MAKE) --no-print-directory all
-	$(Q)TRACE_STORAGE=$(or $(BOARD_TRACE_STORAGE),semihost) $(if $(strip $(APPS)),RUN_ARGS="appinit $(strip $(APPS))") \
+	$(Q)TRACE_STORAGE=$(or $(BOARD_TRACE_STORAGE),semihost) TL_OPTS="$(TL_OPTS)" \
+	    $(if $(strip $(APPS)),RUN_ARGS="appinit $(strip $(APPS))") \
 	    scripts/run-demo.sh $(B)/$(if $(strip $(APPS)),$(RUN_IMAGE),demo).elf \
 	    $(H)/traceprinter $(H)/kevcapture $(H)/kevreport
 

@@ -5,7 +5,8 @@
 # logger writes the file itself; on one without (TRACE_STORAGE=uart) it streams the trace on
 # its UART and kevcapture rebuilds the file.
 #   scripts/run-demo.sh IMAGE.elf TRACEPRINTER [KEVCAPTURE [KEVREPORT]]
-# RUN_ARGS: the other programs' part of the command line (make run APPS=: "appinit a b").
+# RUN_ARGS: the other programs' part of the command line (make run APPS=: "appinit a b");
+# TL_OPTS: more tracelogger options (make run TL_OPTS=-w: wide events, with priorities).
 set -u
 img=$1
 tp=$2
@@ -14,11 +15,13 @@ rm -f "$trace"
 echo "run: booting $img in QEMU; the tracelogger writes $trace"
 if [ "${TRACE_STORAGE:-semihost}" = uart ]; then
     uart=$(dirname "$img")/trace.uart
-    QEMU_ARGS=${RUN_ARGS:-} QEMU_UART1=$uart QEMU_TIMEOUT=${QEMU_TIMEOUT:-120} "$(dirname "$0")/qemu-run.sh" "$img"
+    args=${RUN_ARGS:-}
+    [ -n "${TL_OPTS:-}" ] && args="${args:+$args ;; }tracelogger -d1 -u $TL_OPTS"
+    QEMU_ARGS=$args QEMU_UART1=$uart QEMU_TIMEOUT=${QEMU_TIMEOUT:-120} "$(dirname "$0")/qemu-run.sh" "$img"
     rc=$?
     "${3:?kevcapture is needed on this board}" -q -o "$trace" "$uart" || rc=1
 else
-    QEMU_ARGS="${RUN_ARGS:+$RUN_ARGS ;; }tracelogger -d1 -f $trace" QEMU_TIMEOUT=${QEMU_TIMEOUT:-120} \
+    QEMU_ARGS="${RUN_ARGS:+$RUN_ARGS ;; }tracelogger -d1 ${TL_OPTS:-} -f $trace" QEMU_TIMEOUT=${QEMU_TIMEOUT:-120} \
         "$(dirname "$0")/qemu-run.sh" "$img"
     rc=$?
 fi
