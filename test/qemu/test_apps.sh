@@ -18,6 +18,11 @@ app=tapp$$
 eperm=tperm$$
 out=$(mktemp -d)
 cleanup() { rm -rf "user/apps/$app" "user/apps/$eperm" "$out"; }
+# A run killed by its time limit cannot clean up after itself: its programs would join every
+# later build. Remove such leftovers (this script's names only: tapp<pid>, tperm<pid>).
+for d in user/apps/tapp[0-9]* user/apps/tperm[0-9]*; do
+    [ -d "$d" ] && [[ $(basename "$d") =~ ^t(app|perm)[0-9]+$ ]] && rm -rf "$d"
+done
 trap cleanup EXIT
 n=0
 ok() { n=$((n + 1)); if [ "$1" = 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; fi; }
@@ -39,7 +44,7 @@ ok $rc "make BOARD=$board run APPS=$app exits 0"
 has "$out/run.log" "^$app: 20 readings sent"; ok $? "the program ran to its end"
 has "$out/run.log" "^appinit: $app \(pid [0-9]+\) finished"; ok $? "appinit saw it finish"
 [ -s "$out/trace.html" ]; ok $? "trace.html written"
-nu=$("$h/traceprinter" "$out/trace.kev" 2>/dev/null | grep -c 'USREVENT:100 ')
+nu=$("$h/traceprinter" "$out/trace.kev" 2>/dev/null | grep -c 'USREVENT:EVENT:100,')
 [ "$nu" = 20 ]; ok $? "trace.kev holds its 20 user events (found $nu)"
 "$h/traceprinter" "$out/trace.kev" | grep -q "PROCCREATE_NAME.*name:$app"; ok $? "trace.kev names the process"
 
@@ -55,16 +60,16 @@ else
     rc=$?
 fi
 ok $rc "the same image with tracelogger -d1 -w runs"
-"$h/traceprinter" "$out/w.kev" 2>/dev/null | grep -q "THRUNNING .*prio:[0-9]"
+"$h/traceprinter" "$out/w.kev" 2>/dev/null | grep -q "THRUNNING .*priority:[0-9]"
 ok $? "-w holds with -d1: THRUNNING events carry priorities"
-"$h/traceprinter" "$out/trace.kev" 2>/dev/null | grep -q "THRUNNING .*prio:[0-9]"
+"$h/traceprinter" "$out/trace.kev" 2>/dev/null | grep -q "THRUNNING .*priority:[0-9]"
 [ $? != 0 ]; ok $? "and without -w they do not (fast events)"
 
 # 3. D over the capture on the host: the same 20 readings, at the board's times.
 "$h/dtrace" -q -i "$out/trace.kev" -n 'user:::event /arg0 == 100/ { @n = count(); }' > "$out/di.log" 2>&1
 ok $? "dtrace -i over the capture exits 0"
 grep -qE '^ +20$' "$out/di.log"; ok $? "dtrace -i counts the 20 readings"
-first=$("$h/traceprinter" "$out/trace.kev" | awk '/USREVENT:100 / { print $1; exit }' | sed 's/t:0x//')
+first=$("$h/traceprinter" "$out/trace.kev" | awk '/USREVENT:EVENT:100,/ { print $1; exit }' | sed 's/t:0x//')
 cps=$("$h/traceprinter" "$out/trace.kev" | awk '/TRACE_CYCLES_PER_SEC::/ { print $2; exit }')
 ts=$("$h/dtrace" -q -i "$out/trace.kev" -n 'user:::event /arg1 == 1/ { printf("%d\n", timestamp); exit(0); }' 2>/dev/null | head -1)
 want=$(python3 -c "c=int('${first:-0}',16); hz=int('${cps:-1}'); print(c//hz*10**9 + c%hz*10**9//hz)")
@@ -96,7 +101,7 @@ else
     ok $rc "make BOARD=$board dtrace APPS=$app exits 0"
     grep -qE '^ +20$' "$out/dt.log"; ok $? "live D counted the 20 readings"
     has "$out/dt.log" "^$app: 20 readings sent"; ok $? "the program ran under dtrace"
-    nu=$("$h/traceprinter" "$out/dt.kev" 2>/dev/null | grep -c 'USREVENT:100 ')
+    nu=$("$h/traceprinter" "$out/dt.kev" 2>/dev/null | grep -c 'USREVENT:EVENT:100,')
     [ "$nu" = 20 ]; ok $? "the same boot's capture holds the 20 user events (found $nu)"
     board_ts=$(awk '/^TS / { print $2; exit }' "$out/dt.log")
     host_ts=$("$h/dtrace" -q -i "$out/dt.kev" -n 'user:::event /arg1 == 1/ { printf("%d\n", timestamp); exit(0); }' 2>/dev/null | head -1)
