@@ -1,0 +1,17 @@
+# SPDX-License-Identifier: MIT
+# tapp27059: what the build needs to know about this program (user/module.mk reads this file;
+# docs/applications.md). Nothing outside this directory needs editing: every board picks the
+# program up, and `make run APPS=tapp27059` builds an image with it.
+#
+# PRIO   its main thread's priority (1-255; higher runs first; the tracelogger has 200).
+PRIO  := 15
+# FLAGS  what it may do beyond the basics: KAPP_F_TRACE (configure, start and stop tracing;
+#        not needed for user events), KAPP_F_IO (interrupts and a device window). 0 for none.
+FLAGS := 0
+# MMIO   a device window "base size" it may touch (with KAPP_F_IO), e.g.
+#        $(BOARD_DEVTIMER_WINDOW); empty for none.
+MMIO  :=
+# STACK  bytes its main thread needs (checked when it is linked); empty: the default.
+STACK :=
+# RAM    bytes of RAM it needs (data, bss, stacks); empty: the board's slot (8-64 KB).
+RAM   :=
