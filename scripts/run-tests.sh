@@ -40,7 +40,7 @@ while IFS=$'\t' read -r name tmo cmd; do
         grep -E '^not ok ' "$log" | head -20 | sed 's/^/          /'
         failed_names+=("$name")
     fi
-done < "$list"
+done < <(cat "$list")   # a snapshot: a test may rebuild the list while this loop reads it
 
 echo
 [ ${#failed_names[@]} -gt 0 ] && echo "failed: ${failed_names[*]}"

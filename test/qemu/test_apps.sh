@@ -44,7 +44,7 @@ ok $rc "make BOARD=$board run APPS=$app exits 0"
 has "$out/run.log" "^$app: 20 readings sent"; ok $? "the program ran to its end"
 has "$out/run.log" "^appinit: $app \(pid [0-9]+\) finished"; ok $? "appinit saw it finish"
 [ -s "$out/trace.html" ]; ok $? "trace.html written"
-nu=$("$h/traceprinter" "$out/trace.kev" 2>/dev/null | grep -c 'USREVENT:EVENT:100,')
+nu=$("$h/traceprinter" "$out/trace.kev" 2>/dev/null | grep -cE 'USREVENT:EVENT:100[ ,]')
 [ "$nu" = 20 ]; ok $? "trace.kev holds its 20 user events (found $nu)"
 "$h/traceprinter" "$out/trace.kev" | grep -q "PROCCREATE_NAME.*name:$app"; ok $? "trace.kev names the process"
 
@@ -69,10 +69,11 @@ ok $? "-w holds with -d1: THRUNNING events carry priorities"
 "$h/dtrace" -q -i "$out/trace.kev" -n 'user:::event /arg0 == 100/ { @n = count(); }' > "$out/di.log" 2>&1
 ok $? "dtrace -i over the capture exits 0"
 grep -qE '^ +20$' "$out/di.log"; ok $? "dtrace -i counts the 20 readings"
-first=$("$h/traceprinter" "$out/trace.kev" | awk '/USREVENT:EVENT:100,/ { print $1; exit }' | sed 's/t:0x//')
+# The event's whole 64-bit cycle count (%c; QNX's default column is only the low 32 bits).
+first=$("$h/traceprinter" -p 'c:%c %k %a' "$out/trace.kev" | awk '/USREVENT:EVENT:100[ ,]/ { print $1; exit }' | sed 's/c://')
 cps=$("$h/traceprinter" "$out/trace.kev" | awk '/TRACE_CYCLES_PER_SEC::/ { print $2; exit }')
 ts=$("$h/dtrace" -q -i "$out/trace.kev" -n 'user:::event /arg1 == 1/ { printf("%d\n", timestamp); exit(0); }' 2>/dev/null | head -1)
-want=$(python3 -c "c=int('${first:-0}',16); hz=int('${cps:-1}'); print(c//hz*10**9 + c%hz*10**9//hz)")
+want=$(python3 -c "c=int('${first:-0}'); hz=int('${cps:-1}'); print(c//hz*10**9 + c%hz*10**9//hz)")
 [ -n "$ts" ] && [ "$ts" = "$want" ]; ok $? "dtrace -i timestamp is the board's time since boot ($ts ns, the event's cycles give $want)"
 wt=$("$h/dtrace" -q -i "$out/trace.kev" -n 'user:::event /arg1 == 1/ { printf("%d\n", walltimestamp - timestamp); exit(0); }' 2>/dev/null | head -1)
 bd=$("$h/traceprinter" "$out/trace.kev" | sed -n 's/^ *TRACE_BOOT_DATE:: *//p' | head -1)
@@ -101,7 +102,7 @@ else
     ok $rc "make BOARD=$board dtrace APPS=$app exits 0"
     grep -qE '^ +20$' "$out/dt.log"; ok $? "live D counted the 20 readings"
     has "$out/dt.log" "^$app: 20 readings sent"; ok $? "the program ran under dtrace"
-    nu=$("$h/traceprinter" "$out/dt.kev" 2>/dev/null | grep -c 'USREVENT:EVENT:100,')
+    nu=$("$h/traceprinter" "$out/dt.kev" 2>/dev/null | grep -cE 'USREVENT:EVENT:100[ ,]')
     [ "$nu" = 20 ]; ok $? "the same boot's capture holds the 20 user events (found $nu)"
     board_ts=$(awk '/^TS / { print $2; exit }' "$out/dt.log")
     host_ts=$("$h/dtrace" -q -i "$out/dt.kev" -n 'user:::event /arg1 == 1/ { printf("%d\n", timestamp); exit(0); }' 2>/dev/null | head -1)

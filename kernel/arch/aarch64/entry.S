@@ -204,7 +204,7 @@ a64_start_boot_thread:
     add x1, x1, :lo12:a64_kstack_top
     mov sp, x1
     msr spsel, #0                   /* run on SP_EL0 from here, as a kernel thread (EL1t) */
-    mov x8, #2                      /* KC_ThreadExit */
+    mov x8, #47                     /* KC_ThreadExit (uapi/kcall.h) */
     mov x0, #0
     svc #0
 2:  wfi
