@@ -49,7 +49,7 @@ check "smp: idle time per CPU in the text" grep -q '(CPU 1: no thread running)' 
 txt=$("$bin/kevstat" "$dir/basic20.kev")
 check "text: CPU time table" grep -qE '^  worker/main +10000\.000 ' <<<"$txt"
 check "text: quantize-style histogram" grep -qE '^ +256 \|@{40} 20$' <<<"$txt"
-check "text: errno breakdown" grep -q 'errno 11: 20' <<<"$txt"
+check "text: errno breakdown, number and name" grep -q 'errno 11 (EAGAIN): 20' <<<"$txt"
 check "text: slowest request's path" grep -q 'slowest request: 300.000 us across 3 threads' <<<"$txt"
 check "text: loss window listed" grep -q 'CPU 0: [0-9]* lost between' <("$bin/kevstat" -s lost "$dir/loss20.kev")
 check "-s picks sections" test "$("$bin/kevstat" -s irq "$dir/basic20.kev" | grep -c '^==')" = 1

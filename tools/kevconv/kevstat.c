@@ -134,7 +134,8 @@ static void print_kcalls(const struct kx_stats *s)
                k->lat.n ? us(s, k->lat.sum) / (double)k->lat.n : 0.0, us(s, k->lat.max));
         for (unsigned e = 0; e < KX_MAX_ERRNO; e++)
             if (k->err[e])
-                printf("      errno %u: %llu\n", e, (unsigned long long)k->err[e]);
+                printf("      errno %u (%s): %llu\n", e, kev_errno_name(e) ? kev_errno_name(e) : "?",
+                       (unsigned long long)k->err[e]);
     }
     for (unsigned c = 0; c < KEV_KC_MAX; c++)
         if (s->kc[c].lat.n) {
