@@ -62,9 +62,7 @@ TEST_DEPS    += $(B)/dtrace.elf $(H)/dcompile
 # Your own program on every board of the matrix (docs/applications.md): make new-app, make run
 # APPS=, make dtrace APPS= (or the board's clear no), dtrace -i at the board's times, exit 1 on
 # a truncated file, and no silent hang when a start of tracing fails with EPERM.
-# A board's matrix.mk may hold one back with APPS_TEST_SKIP_<board> := <why> (said in the log).
--include $(wildcard boards/*/matrix.mk)
-APPS_TEST_BOARDS := $(foreach b,$(patsubst boards/%/matrix.mk,%,$(wildcard boards/*/matrix.mk)),$(if $(APPS_TEST_SKIP_$(b)),,$(b)))
+APPS_TEST_BOARDS := $(patsubst boards/%/matrix.mk,%,$(wildcard boards/*/matrix.mk))
 SCRIPT_TESTS += $(foreach b,$(APPS_TEST_BOARDS),qemu-apps/$(b)|900|test/qemu/test_apps.sh|$(b)|$(H))
 TEST_DEPS    += $(H)/traceprinter $(H)/dtrace $(H)/kevcapture $(H)/kevreport $(H)/dcompile
 # How images place their programs, and the messages when they do not fit (host only).
