@@ -50,6 +50,8 @@ txt=$("$bin/kevstat" "$dir/basic20.kev")
 check "text: CPU time table" grep -qE '^  worker/main +10000\.000 ' <<<"$txt"
 check "text: quantize-style histogram" grep -qE '^ +256 \|@{40} 20$' <<<"$txt"
 check "text: errno breakdown, number and name" grep -q 'errno 11 (EAGAIN): 20' <<<"$txt"
+check "--json: errno names beside the numbers (what kevreport shows)" \
+    grep -q '"errno":{"11":20},"errno_name":{"11":"EAGAIN"}' <("$bin/kevstat" --json "$dir/basic20.kev")
 check "text: slowest request's path" grep -q 'slowest request: 300.000 us across 3 threads' <<<"$txt"
 check "text: loss window listed" grep -q 'CPU 0: [0-9]* lost between' <("$bin/kevstat" -s lost "$dir/loss20.kev")
 check "-s picks sections" test "$("$bin/kevstat" -s irq "$dir/basic20.kev" | grep -c '^==')" = 1

@@ -111,6 +111,14 @@ static void kcalls(const struct kx_stats *s, FILE *f)
                 fprintf(f, "%s\"%u\":%llu", fe ? "" : ",", e, (unsigned long long)k->err[e]);
                 fe = 0;
             }
+        fputs("},\"errno_name\":{", f);     // the same keys, the target's names
+        fe = 1;
+        for (unsigned e = 0; e < KX_MAX_ERRNO; e++)
+            if (k->err[e]) {
+                fprintf(f, "%s\"%u\":\"%s\"", fe ? "" : ",", e,
+                        kev_errno_name(e) ? kev_errno_name(e) : "?");
+                fe = 0;
+            }
         fputs("},", f);
         dist(f, "latency", &k->lat);
         fputs("}", f);

@@ -297,7 +297,9 @@
   var kc = section("kcalls", "Kernel calls");
   kc.appendChild(table(["call", "entries", "completed", "errors", "errno", "mean", "max"], S.kernel_calls.map(function (k) {
     return [k.name, k.entries, k.count, k.errors,
-      Object.keys(k.errno).map(function (e) { return e + ": " + k.errno[e]; }).join(", "),
+      Object.keys(k.errno).map(function (e) {
+        return e + " (" + ((k.errno_name || {})[e] || "?") + "): " + k.errno[e];
+      }).join(", "),
       fmtTime(k.latency.mean), fmtTime(k.latency.max)];
   })));
   var kh = el("div", { "class": "hists" });
