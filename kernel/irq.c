@@ -128,7 +128,7 @@ void irq_raise_synthetic(unsigned irq, int32_t value)
     if (irq < KMAX_IRQS || irq >= NLINES || l->kind != IRQ_EVENT)
         return;         // nobody listens: the logger finds full buffers when it looks
     l->count++;
-    ktrace_int(KEV_INT_HANDLER_ENTER, irq, (uint32_t)l->proc->pid);
+    ktrace_int_handler(irq, (uint32_t)l->proc->pid, 0, 0);
     if (ipc_irq_pulse(l->proc, l->coid, l->prio, l->code, value, &l->pend) < 0)
         l->lost++;
     ktrace_int(KEV_INT_HANDLER_EXIT, irq, (uint32_t)l->proc->pid);
@@ -146,14 +146,14 @@ void irq_dispatch(unsigned irq)
     ktrace_int(KEV_INT_ENTER, irq, 0);
     switch (l->kind) {
     case IRQ_KERNEL:
-        ktrace_int(KEV_INT_HANDLER_ENTER, irq, 0);
+        ktrace_int_handler(irq, 0, (uintptr_t)l->fn, (uintptr_t)l->arg);
         l->fn(irq, l->arg);
         ktrace_int(KEV_INT_HANDLER_EXIT, irq, 0);
         break;
     case IRQ_EVENT:
         arch_irq_disable(irq);
         l->masked = true;
-        ktrace_int(KEV_INT_HANDLER_ENTER, irq, (uint32_t)l->proc->pid);
+        ktrace_int_handler(irq, (uint32_t)l->proc->pid, 0, 0);
         if (ipc_irq_pulse(l->proc, l->coid, l->prio, l->code, (int32_t)irq, &l->pend) < 0)
             kprintf("kernel: interrupt %u: pulse to pid %d lost\n", irq, (int)l->proc->pid);
         ktrace_int(KEV_INT_HANDLER_EXIT, irq, (uint32_t)l->proc->pid);

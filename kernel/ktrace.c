@@ -210,7 +210,9 @@ void ktrace_state_ev(const struct thread *t)
     ((struct thread *)t)->traced_state = t->state;
     if (!ring_on(KEV_C_PR_TH))
         return;
-    unsigned ev = t->state;
+    // A ProcWait (waitpid) wait has no QNX state: it is traced as JOIN, the wait for a
+    // termination that QNX's tools know (docs/kev-format.md).
+    unsigned ev = t->state == THS_WAITCHILD ? KEV_TH_JOIN : t->state;
     if (trace_is_wide(&ktrace, KEV_C_PR_TH, ev)) {
         uint32_t w[4] = { pid_of(t), tid_of(t), t->prio, t->policy };
         trace_emit_words(&ktrace, KEV_C_PR_TH, ev, w, 4);
@@ -249,6 +251,12 @@ void ktrace_int_ev(unsigned ev, uint32_t irq, uint32_t who)
     if (kdt_active && irq < DPROBE_IRQ_MAX && (ev == KEV_INT_ENTER || ev == KEV_INT_EXIT))
         kdt_fire(ev == KEV_INT_ENTER ? DPROBE_IRQ_ENTRY(irq) : DPROBE_IRQ_EXIT(irq), irq, 0, 0, 0);
     trace_emit_simple(&ktrace, KEV_C_INT, ev, irq, who);
+}
+
+void ktrace_int_handler_ev(uint32_t irq, uint32_t pid, uintptr_t ip, uintptr_t area)
+{
+    uint32_t w[4] = { pid, irq, (uint32_t)ip, (uint32_t)area };
+    trace_emit_words(&ktrace, KEV_C_INT, KEV_INT_HANDLER_ENTER, w, 4);
 }
 
 // D's msg probes: arg0 the client's connection, arg1 the receive id (or the pulse code),

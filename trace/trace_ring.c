@@ -136,7 +136,9 @@ static int acquire_buffer(struct trace_ring *r, unsigned cpu, uint64_t t64)
     b->tb_notified = r->tr_policy == TRACE_POLICY_RING;
     b->tb_nslots = 0;
     b->tb_reported = 0;
-    put_slot(s++, control_hdr(KEV_CTL_BUFFER, cpu), lo, b->tb_seq, (uint32_t)i);
+    // QNX's BUFFER: [sequence, number of events], and its kernel writes 0 for the count at
+    // the start of a buffer, as here (BUFFER_END carries the real count).
+    put_slot(s++, control_hdr(KEV_CTL_BUFFER, cpu), lo, b->tb_seq, 0);
     put_slot(s++, control_hdr(KEV_CTL_TIME, cpu), lo, hi, lo);
     b->tb_overhead = 2;
     if (c->tc_unreported) {

@@ -360,7 +360,7 @@ static void int_event(struct stream *s, const struct kev_event *e)
     case KEV_INT_HANDLER_ENTER: case KEV_INT_HANDLER_EXIT:
         ev_header(s, e->ev == KEV_INT_HANDLER_ENTER ? CTF_ID_KEV_IRQ_HANDLER_ENTRY
                                                     : CTF_ID_KEV_IRQ_HANDLER_EXIT, e->t64, 4);
-        put32(s, e->w[0]);
+        put32(s, kev_int_irq(e));
         break;
     default:
         unknown_event(s, e);

@@ -289,7 +289,7 @@ static void irq_end(struct conv *c, uint32_t irq, uint32_t tid, unsigned what, i
 // handler runs without an INT_ENTER). irq_depth: bit 0 "irq N" open, bit 1 handler open.
 static void int_event(struct conv *c, const struct kev_event *e)
 {
-    uint32_t irq = e->w[0];
+    uint32_t irq = kev_int_irq(e);
     uint32_t tid = TID_IRQ0 + (irq < MAX_IRQ ? irq : MAX_IRQ);
     uint8_t *depth = irq < MAX_IRQ ? &c->irq_depth[irq] : NULL;
     char name[32];

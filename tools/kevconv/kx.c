@@ -230,7 +230,7 @@ void kx_model_update(struct kx_model *m, const struct kev_event *e)
         if (e->ev == KEV_INT_ENTER)
             m->irq[c] = e->w[0] + 1, m->irq_how[c] = 1;
         else if (e->ev == KEV_INT_HANDLER_ENTER && !m->irq[c])
-            m->irq[c] = e->w[0] + 1, m->irq_how[c] = 2;
+            m->irq[c] = kev_int_irq(e) + 1, m->irq_how[c] = 2;
         else if (e->ev == KEV_INT_EXIT || (e->ev == KEV_INT_HANDLER_EXIT && m->irq_how[c] == 2))
             m->irq[c] = 0, m->irq_how[c] = 0;
     } else if (e->cls == KEV_C_SYSTEM && e->ev == KEV_SYS_SNAPSHOT) {

@@ -112,7 +112,8 @@ static void kcall_event(struct kx_stats *s, const struct kev_event *e)
 
 static void int_event(struct kx_stats *s, const struct kev_event *e)
 {
-    unsigned irq = e->w[0] < KX_MAX_IRQ ? e->w[0] : KX_MAX_IRQ - 1;
+    uint32_t n = kev_int_irq(e);
+    unsigned irq = n < KX_MAX_IRQ ? n : KX_MAX_IRQ - 1;
     unsigned cpu = e->cpu;
     struct kx_irq_stats *q = &s->irq[irq];
     switch (e->ev) {

@@ -3,16 +3,14 @@
 """Reduce a traceprinter output (ours or QNX's, run with -n) to the event lines both tools must
 print identically: one event a line (QNX's printer ends a failed call's exit line without a
 newline: split there), whitespace collapsed, our appended extras (" (proc/thread)") dropped,
-and the lines left out that are not QNX's to print the same: CONTROL BUFFER (its second word
-is our buffer index) and our own events (BUFFER_END, DROPPED, SYSTEM TIMER/SNAPSHOT, WAITCHILD,
-kernel calls on QNX's SPARE numbers), and INT_HANDLER_ENTR (QNX's printer reads past its
-payload). Usage: qnx_lines.py < printer-output > lines"""
+and the lines left out that are not QNX's to print the same: our own events (BUFFER_END,
+DROPPED, SYSTEM TIMER/SNAPSHOT, WAITCHILD of older files, kernel calls on QNX's SPARE numbers). Usage: qnx_lines.py < printer-output > lines"""
 import re
 import sys
 
 EV = re.compile(r't:0x[0-9a-f]{8} CPU:\d\d ')
-SKIP = re.compile(r'CONTROL ?: ?(BUFFER|BUFFER_END|DROPPED)\b|SYSTEM ?:(TIMER|SNAPSHOT)\b|'
-                  r'THWAITCHILD|SPARE\d/|KER_(CALL|EXIT):[A-Z][A-Za-z]*[a-z]|INT_HANDLER_ENTR')
+SKIP = re.compile(r'CONTROL ?: ?(BUFFER_END|DROPPED)\b|SYSTEM ?:(TIMER|SNAPSHOT)\b|'
+                  r'THWAITCHILD|SPARE\d/|KER_(CALL|EXIT):[A-Z][A-Za-z]*[a-z]')
 EXTRA = re.compile(r' \([A-Za-z_][^()]*\)$')
 
 text = sys.stdin.read()

@@ -176,8 +176,8 @@ static void arguments(const struct kev_reader *r, const struct kev_event *e, int
     case KEV_C_CONTROL:
         if (e->ev == KEV_CTL_TIME)
             add(l, "msb:0x%08x lsb(offset):0x%08x", w[0], w[1]);
-        else if (e->ev == KEV_CTL_BUFFER)
-            add(l, "seq:%u index:%u", w[0], w[1]);
+        else if (e->ev == KEV_CTL_BUFFER) // QNX's own wording
+            add(l, "sequence = %u, num_events = %u", w[0], w[1]);
         else if (e->ev == KEV_CTL_BUFFER_END)
             add(l, "seq:%u events:%u", w[0], w[1]);
         else if (e->ev == KEV_CTL_DROPPED)
@@ -187,14 +187,13 @@ static void arguments(const struct kev_reader *r, const struct kev_event *e, int
         return;
     case KEV_C_INT: // "0x00000008 (8) IP:..." (%k printed "INT_ENTR:"); QNX's words: ENTR [irq, IP], EXIT [irq, inkernel],
                     // HANDLER_ENTR [pid, irq, IP, area], HANDLER_EXIT [irq, sigevent...]
-        add(l, "0x%08x (%d) ", w[e->ev == KEV_INT_HANDLER_ENTER ? 1 : 0],
-            (int)w[e->ev == KEV_INT_HANDLER_ENTER ? 1 : 0]);
+        add(l, "0x%08x (%d) ", kev_int_irq(e), (int)kev_int_irq(e));
         if (e->ev == KEV_INT_ENTER)
             add(l, "IP:0x%08x", w[1]);
         else if (e->ev == KEV_INT_EXIT)
             add(l, "inkernel:0x%08x", w[1]);
         else if (e->ev == KEV_INT_HANDLER_ENTER)
-            add(l, "PID:%d IP:0x%08x AREA:0x%08x", (int)w[0], e->nw > 2 ? w[2] : 0u,
+            add(l, "PID:%d IP:0x%08x AREA:0x%08x", (int)kev_int_handler_pid(e), e->nw > 2 ? w[2] : 0u,
                 e->nw > 3 ? w[3] : 0u);
         else if (e->ev == KEV_INT_HANDLER_EXIT)
             add(l, "SIGEVENT:INTR EVENT");
@@ -314,6 +313,8 @@ static int print_event(void *user, struct kev_reader *r, const struct kev_event 
                 add(&l, "%s:", label);
                 if (f[1] == ' ' && f[2] == '%' && f[3] == 'a')
                     f++;
+            } else if (e->cls == KEV_C_CONTROL && e->ev == KEV_CTL_BUFFER) {
+                add(&l, "CONTROL: BUFFER"); // QNX prints this one event so
             } else {
                 add(&l, "%-8s:%-16s", class_label(e), label);
             }

@@ -53,6 +53,7 @@ void ktrace_thread_ev(const struct thread *t, unsigned ev);
 void ktrace_thread_name_ev(const struct thread *t);
 void ktrace_proc_ev(const struct proc *p, unsigned ev);
 void ktrace_int_ev(unsigned ev, uint32_t irq, uint32_t who);
+void ktrace_int_handler_ev(uint32_t irq, uint32_t pid, uintptr_t ip, uintptr_t area);
 void ktrace_comm_ev(unsigned ev, uint32_t a, uint32_t b);
 void ktrace_timer_ev(uint32_t id, uint32_t pid);
 
@@ -84,6 +85,14 @@ static inline void ktrace_int(unsigned ev, uint32_t irq, uint32_t who)
 {
     if (KTRACE_ON(KEV_C_INT))
         ktrace_int_ev(ev, irq, who);
+}
+
+// A handler's start, laid out as QNX's INT_HANDLER_ENTR: [pid, irq, handler address, area]
+// (a 4-word combine event; the address and area are 0 for a pulse-delivering attach).
+static inline void ktrace_int_handler(uint32_t irq, uint32_t pid, uintptr_t ip, uintptr_t area)
+{
+    if (KTRACE_ON(KEV_C_INT))
+        ktrace_int_handler_ev(irq, pid, ip, area);
 }
 
 static inline void ktrace_comm(unsigned ev, uint32_t a, uint32_t b)

@@ -68,7 +68,8 @@ static inline unsigned kev_hdr_type(uint32_t h) { return (h >> KEV_TYPE_SHIFT) &
 
 // ---- CONTROL events ----------------------------------------------------------------------------
 #define KEV_CTL_TIME       1u // data[1] = high 32 bits, data[2] = low 32 bits of the cycle counter
-#define KEV_CTL_BUFFER     2u // first slot of a buffer: data[1] = sequence number, data[2] = index
+#define KEV_CTL_BUFFER     2u // first slot of a buffer: data[1] = sequence number, data[2] = 0
+                          // (QNX's "num_events", which its kernel also leaves 0 there)
 #define KEV_CTL_BUFFER_END 4u // last slot of a buffer: data[1] = sequence, data[2] = events in it
 #define KEV_CTL_DROPPED    8u // data[1] = events lost just before this point, data[2] = running
                               // total lost on this CPU
@@ -117,8 +118,9 @@ static inline unsigned kev_hdr_type(uint32_t h) { return (h >> KEV_TYPE_SHIFT) &
 #define KEV_TH_WAITCTX     18u
 #define KEV_TH_NET_SEND    19u
 #define KEV_TH_NET_REPLY   20u
-#define KEV_TH_WAITCHILD   21u // this project: blocked in ProcWait (waitpid); QNX has no such
-                              // state (21-23 are free below its STATE_MAX 24)
+#define KEV_TH_WAITCHILD   21u // written by files before 2026-11: a thread blocked in ProcWait.
+                              // Now traced as JOIN (15), which QNX's tools print; readers
+                              // still name 21 for older files.
 #define KEV_TH_NSTATES     22u
 #define KEV_TH_CREATE      24u // QNX: _TRACE_THREAD_CREATE = STATE_MAX
 #define KEV_TH_DESTROY     25u // QNX: _TRACE_THREAD_DESTROY

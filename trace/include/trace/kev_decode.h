@@ -146,6 +146,23 @@ void kev_event_string(const struct kev_reader *r, const struct kev_event *e, uns
 // that stored -errno in the first word are read the same way.
 int kev_kcall_exit(const struct kev_event *e, int32_t *ret, uint32_t *err);
 
+// The interrupt number of an INT event. QNX's INT_HANDLER_ENTR is [pid, irq, handler IP,
+// area] (4 words); format 1.02 files written before that carried [irq, pid] in 2 words.
+// The other INT events carry the interrupt first.
+static inline uint32_t kev_int_irq(const struct kev_event *e)
+{
+    if (e->ev == KEV_INT_HANDLER_ENTER && e->nw >= 4)
+        return e->w[1];
+    return e->nw ? e->w[0] : 0u;
+}
+// The pid of an INT_HANDLER_ENTR/EXIT event's handler owner, when the event carries it.
+static inline uint32_t kev_int_handler_pid(const struct kev_event *e)
+{
+    if (e->ev == KEV_INT_HANDLER_ENTER && e->nw >= 4)
+        return e->w[0];
+    return e->nw >= 2 ? e->w[1] : 0u;
+}
+
 // The raw payload bytes from word `first` in memory order (as stored: strings, QNX's
 // view); returns how many were copied (at most n).
 size_t kev_event_bytes(const struct kev_reader *r, const struct kev_event *e, unsigned first,
