@@ -266,6 +266,9 @@ static int check_format(struct kev_reader *r)
     return 0;
 }
 
+// The system page is QNX's (struct syspage_entry: its 16-bit total_size at byte 2) with our
+// record list after it, or (files before 2026-11) our record list alone. A QNX page with no
+// list after it, as QNX's own tracelogger writes, is read as carrying no names.
 static int parse_syspage(struct kev_reader *r)
 {
     size_t off = r->kr_sp_off, end = off + r->kr_sp_len;
@@ -274,6 +277,25 @@ static int parse_syspage(struct kev_reader *r)
     if (r->kr_sp_len < 16 || (r->kr_sp_len & 3))
         return fail(r, KEV_ERR_SYSPAGE, off, "system page length ", "", r->kr_sp_len,
                     " is invalid", NONUM);
+    if (rd32(r, off) != KEV_SP_MAGIC && swap32(rd32(r, off)) != KEV_SP_MAGIC) {
+        uint32_t w0 = rd32(r, off);
+        size_t total = r->kr_big ? (w0 & 0xffffu) : (w0 >> 16);
+        size_t other = r->kr_big ? ((w0 & 0xffu) << 8 | (w0 >> 8 & 0xffu)) // the other order
+                                 : ((w0 >> 16 & 0xffu) << 8 | w0 >> 24);
+        if ((total < 8 || total > r->kr_sp_len) && other >= 8 && other <= r->kr_sp_len)
+            return fail(r, KEV_ERR_BYTEORDER, off,
+                        "system page is in the other byte order than the header says "
+                        "(byte-swapped file?)", 0, 0, 0, 0);
+        if (total < 8 || total > r->kr_sp_len)
+            return fail(r, KEV_ERR_SYSPAGE, off, "QNX system page size ", "", total,
+                        " does not fit TRACE_SYSPAGE_LEN ", r->kr_sp_len);
+        off += (total + 3u) & ~(size_t)3u;
+        if (off + 12 > end)
+            return 0; // QNX's page alone
+        if (rd32(r, off) != KEV_SP_MAGIC && swap32(rd32(r, off)) != KEV_SP_MAGIC)
+            return 0;
+    }
+    size_t blob = end - off;
     if (rd32(r, off) != KEV_SP_MAGIC) {
         if (swap32(rd32(r, off)) == KEV_SP_MAGIC)
             return fail(r, KEV_ERR_BYTEORDER, off,
@@ -281,9 +303,9 @@ static int parse_syspage(struct kev_reader *r)
                         "(byte-swapped file?)", 0, 0, 0, 0);
         return fail(r, KEV_ERR_SYSPAGE, off, "bad system page magic", 0, 0, 0, 0);
     }
-    if (rd32(r, off + 4) != KEV_SP_VERSION || rd32(r, off + 8) != r->kr_sp_len)
+    if (rd32(r, off + 4) != KEV_SP_VERSION || rd32(r, off + 8) != blob)
         return fail(r, KEV_ERR_SYSPAGE, off, "system page version ", "", rd32(r, off + 4),
-                    " or length disagrees with TRACE_SYSPAGE_LEN ", r->kr_sp_len);
+                    " or record list length disagrees with TRACE_SYSPAGE_LEN ", r->kr_sp_len);
     off += 12;
     while (off + 4 <= end) {
         uint32_t rh = rd32(r, off);

@@ -145,9 +145,113 @@ void kev_hdr_end(struct kev_out *o)
     out_str(o, KEV_FILE_HEADER_END);
 }
 
-void kev_sp_begin(struct kev_out *o)
+// ---- QNX's system page (public/sys/syspage.h, as a 32-bit QNX target lays it out) ---------
+// struct syspage_entry: size, total_size, type, num_cpu (16 bits each), then 15
+// (entry_off, entry_size) pairs, spare[2] and the per-CPU union: 156 bytes. The sections
+// we fill follow it; offsets count from the page's start.
+#define QSP_HDR       160u // 156 rounded up to 8
+#define QSP_CPUINFO   32u  // struct cpuinfo_entry
+#define QSP_QTIME     96u  // struct qtime_entry
+#define QSP_E_CPUINFO 4u   // entry index of cpuinfo, qtime, typed_strings, strings
+#define QSP_E_QTIME   6u
+#define QSP_E_TYPED   9u
+#define QSP_E_STRINGS 10u
+
+static void out_n(struct kev_out *o, uint64_t v, unsigned bytes) // file byte order
+{
+    uint8_t b[8];
+    for (unsigned i = 0; i < bytes; i++)
+        b[o->ko_big ? bytes - 1u - i : i] = (uint8_t)(v >> (8u * i));
+    kev_out_bytes(o, b, bytes);
+}
+
+static void out_zeros(struct kev_out *o, size_t n)
+{
+    static const uint8_t z[16];
+    while (n && !o->ko_err) {
+        size_t k = n < sizeof(z) ? n : sizeof(z);
+        kev_out_bytes(o, z, k);
+        n -= k;
+    }
+}
+
+// Overwrites `bytes` at page offset `at` (written before as zeros).
+static void patch_n(struct kev_out *o, size_t page, size_t at, uint64_t v, unsigned bytes)
+{
+    if (o->ko_err)
+        return;
+    size_t save = o->ko_len;
+    o->ko_len = page + at;
+    out_n(o, v, bytes);
+    o->ko_len = save;
+}
+
+static void out_align(struct kev_out *o, size_t page)
+{
+    out_zeros(o, (4u - (o->ko_len - page) % 4u) % 4u);
+}
+
+// _CS_HOSTNAME 2, _CS_RELEASE 3, _CS_MACHINE 5, _CS_ARCHITECTURE 6, _CS_SYSNAME 11
+// (QNX's confname.h); the list ends with _CS_NONE (0).
+static void out_typed(struct kev_out *o, size_t page, uint32_t type, const char *s)
+{
+    out_n(o, type, 4);
+    kev_out_bytes(o, s ? s : "", str_len(s ? s : "") + 1);
+    out_align(o, page);
+}
+
+static void qnx_syspage(struct kev_out *o, const struct kev_sp_machine *m)
+{
+    size_t page = o->ko_len;
+    uint32_t ncpu = m->ncpu ? m->ncpu : 1u;
+    size_t cpuinfo = QSP_HDR, qtime = cpuinfo + QSP_CPUINFO * ncpu, typed = qtime + QSP_QTIME;
+    out_zeros(o, QSP_HDR);
+    // cpuinfo_entry: cpu, speed (MHz), flags, spare[4], name (offset in strings), caches
+    for (uint32_t c = 0; c < ncpu; c++) {
+        out_n(o, c, 4);
+        out_n(o, m->cpu_mhz, 4);
+        out_zeros(o, 4 + 16 + 2); // flags, spare, name: string 0
+        out_n(o, 0xffff, 2);      // CACHE_LIST_END twice: no caches described
+    }
+    // qtime_entry: cycles_per_sec (u64) at 0, boot_time at 28, epoch (1970) at 56
+    out_n(o, m->cycles_per_sec, 8);
+    out_zeros(o, 20);
+    out_n(o, m->boot_time, 4);
+    out_zeros(o, 24);
+    out_n(o, 1970, 4);
+    out_zeros(o, QSP_QTIME - 60);
+    out_typed(o, page, 11, "kev-microkernel");
+    out_typed(o, page, 3, "0.1");
+    out_typed(o, page, 2, m->machine);
+    out_typed(o, page, 5, m->machine);
+    out_typed(o, page, 6, m->arch);
+    out_n(o, 0, 4);
+    size_t strings = o->ko_len - page;
+    kev_out_bytes(o, m->cpu_name ? m->cpu_name : "", str_len(m->cpu_name ? m->cpu_name : "") + 1);
+    out_align(o, page);
+    size_t total = o->ko_len - page;
+    if (total > 0xffffu && !o->ko_err)
+        o->ko_err = KEV_OUT_EINVAL; // QNX's sizes are 16 bits
+    // struct syspage_entry: size, total_size, type, num_cpu, then (entry_off, entry_size)s
+    patch_n(o, page, 0, 156, 2);
+    patch_n(o, page, 2, total, 2);
+    patch_n(o, page, 4, m->qnx_type, 2);
+    patch_n(o, page, 6, ncpu, 2);
+    const size_t e[4][3] = { { QSP_E_CPUINFO, cpuinfo, QSP_CPUINFO * ncpu },
+                             { QSP_E_QTIME, qtime, QSP_QTIME },
+                             { QSP_E_TYPED, typed, strings - typed },
+                             { QSP_E_STRINGS, strings, total - strings } };
+    for (unsigned i = 0; i < 4; i++) {
+        patch_n(o, page, 8u + 4u * e[i][0], e[i][1], 2);
+        patch_n(o, page, 10u + 4u * e[i][0], e[i][2], 2);
+    }
+}
+
+void kev_sp_begin(struct kev_out *o, const struct kev_sp_machine *m)
 {
     o->ko_mark = o->ko_len;
+    qnx_syspage(o, m);
+    o->ko_blob = o->ko_len;
     kev_out_u32(o, KEV_SP_MAGIC);
     kev_out_u32(o, KEV_SP_VERSION);
     kev_out_u32(o, 0); // total length, patched by kev_sp_end
@@ -199,12 +303,12 @@ size_t kev_sp_end(struct kev_out *o)
     kev_out_u32(o, KEV_SP_END << 16);
     if (o->ko_err)
         return 0;
-    size_t len = o->ko_len - o->ko_mark;
+    size_t blob = o->ko_len - o->ko_blob;
     size_t save = o->ko_len;
-    o->ko_len = o->ko_mark + 8;
-    kev_out_u32(o, (uint32_t)len);
+    o->ko_len = o->ko_blob + 8;
+    kev_out_u32(o, (uint32_t)blob);
     o->ko_len = save;
-    return len;
+    return o->ko_len - o->ko_mark;
 }
 
 size_t kev_trailer_len(unsigned ncpu)

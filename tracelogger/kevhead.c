@@ -9,6 +9,17 @@
 #include <trace/kev_file.h>
 #include <board_user.h>
 
+// A board says what QNX would call its processor (board_user.h); these serve one that does not.
+#ifndef BOARD_QNX_SYSPAGE_TYPE
+#define BOARD_QNX_SYSPAGE_TYPE KEV_SP_QNX_ARM
+#endif
+#ifndef BOARD_CPU_STR
+#define BOARD_CPU_STR BOARD_ARCH_STR
+#endif
+#ifndef BOARD_CPU_MHZ
+#define BOARD_CPU_MHZ 0
+#endif
+
 static uint8_t head[2048];
 static uint8_t page[2048];
 
@@ -28,7 +39,11 @@ int kev_write_head(const struct tl_opts *o)
 
     // The system page first: the header gives its length.
     kev_out_init(&sp, page, sizeof(page), kev_host_is_big_endian());
-    kev_sp_begin(&sp);
+    const struct kev_sp_machine m = {
+        BOARD_QNX_SYSPAGE_TYPE, 1, hz, (uint32_t)(now - (time_t)(ClockCycles() / hz)),
+        BOARD_CPU_MHZ, BOARD_CPU_STR, BOARD_NAME_STR, BOARD_ARCH_STR,
+    };
+    kev_sp_begin(&sp, &m);
     kev_sp_board(&sp, BOARD_NAME_STR, hz, 1);
 #define SP_MEM(base, size, name) kev_sp_mem(&sp, base, size, name);
     BOARD_MEMORY_MAP(SP_MEM)

@@ -10,6 +10,10 @@
 
 #define BOARD_NAME_STR "netduinoplus2"
 #define BOARD_ARCH_STR "armv7m"
+// For the trace's QNX system page: processor type (trace/kev_file.h), CPU name, MHz (0: unknown).
+#define BOARD_QNX_SYSPAGE_TYPE 4
+#define BOARD_CPU_STR "Cortex-M4"
+#define BOARD_CPU_MHZ 168
 
 // Addresses a program may not touch: the protection tests aim at them.
 #define BOARD_KERNEL_RAM_ADDR 0x20000100u   // kernel data

@@ -11,6 +11,10 @@
 
 #define BOARD_NAME_STR "qemu-virt-a53"
 #define BOARD_ARCH_STR "aarch64le"      // QNX's name for the machine
+// For the trace's QNX system page: processor type (trace/kev_file.h), CPU name, MHz (0: unknown).
+#define BOARD_QNX_SYSPAGE_TYPE 7
+#define BOARD_CPU_STR "Cortex-A53"
+#define BOARD_CPU_MHZ 0
 
 // The generic timer's rate is CNTFRQ_EL0, which differs between QEMU versions and boards:
 // ClockCyclesPerSec() gives it.

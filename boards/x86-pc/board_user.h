@@ -11,6 +11,10 @@
 
 #define BOARD_NAME_STR "x86-pc"
 #define BOARD_ARCH_STR "x86"
+// For the trace's QNX system page: processor type (trace/kev_file.h), CPU name, MHz (0: unknown).
+#define BOARD_QNX_SYSPAGE_TYPE 0
+#define BOARD_CPU_STR "i686"
+#define BOARD_CPU_MHZ 0
 
 // The cycle counter (the TSC) has no fixed rate: the kernel measures it at boot
 // (ClockCyclesPerSec() gives the figure).

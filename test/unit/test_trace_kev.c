@@ -3,10 +3,12 @@
 // trips through the ring and a host capture in both byte orders, exact events with combine
 // reassembly, strings and 64-bit time, loss accounting for every policy, and damaged input
 // (truncated, wrong magic/version, byte-swapped, random bytes, unterminated combine events).
+#define _GNU_SOURCE // memmem
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
@@ -297,6 +299,79 @@ static void patch(uint8_t *d, size_t len, const char *from, const char *to)
     fail_msg("patch: %s not found", from);
 }
 
+// The file c with its system page replaced by page[0..plen) (header's SYSPAGE_LEN rewritten).
+static uint8_t *with_page(const struct kcap *c, const uint8_t *page, size_t plen, size_t *len)
+{
+    const char *key = "TRACE_SYSPAGE_LEN::";
+    const uint8_t *k = memmem(c->data, c->len, key, strlen(key));
+    const uint8_t *e = memmem(c->data, c->len, KEV_FILE_HEADER_END, strlen(KEV_FILE_HEADER_END));
+    assert_non_null(k);
+    assert_non_null(e);
+    size_t kend = (size_t)(k - c->data) + strlen(key), oldlen = strtoul((const char *)c->data + kend, 0, 10);
+    size_t digits = 0;
+    while (c->data[kend + digits] >= '0' && c->data[kend + digits] <= '9')
+        digits++;
+    size_t hend = (size_t)(e - c->data) + strlen(KEV_FILE_HEADER_END);
+    char num[24];
+    snprintf(num, sizeof(num), "%zu", plen);
+    size_t rest = c->len - hend - oldlen;
+    uint8_t *d = malloc(c->len + 64 + plen);
+    size_t n = 0;
+    memcpy(d + n, c->data, kend), n += kend;
+    memcpy(d + n, num, strlen(num)), n += strlen(num);
+    memcpy(d + n, c->data + kend + digits, hend - kend - digits), n += hend - kend - digits;
+    memcpy(d + n, page, plen), n += plen;
+    memcpy(d + n, c->data + hend + oldlen, rest), n += rest;
+    *len = n;
+    return d;
+}
+
+// The system page is QNX's syspage_entry with our record list after its total_size; a reader
+// also takes a file with the record list alone (before 2026-11) and a page that is QNX's alone
+// (as QNX's own tracelogger writes it), decoding the same events from all three.
+static void test_system_page_forms(void **st)
+{
+    (void)st;
+    struct kcap c;
+    make_trace(&c, 0, TRACE_POLICY_SWITCH, 3000, 400);
+    assert_int_equal(kev_open(&rd, c.data, c.len), 0);
+    assert_int_equal(kev_decode(&rd), 0);
+    uint64_t events = rd.kr_events;
+    assert_string_equal(rd.kr_board, "mps2-an385");
+    const uint8_t *page = c.data + rd.kr_sp_off;
+    size_t splen = rd.kr_sp_len, total = (size_t)(page[2] | page[3] << 8);
+    assert_int_equal(page[0] | page[1] << 8, 156);        // QNX's sizeof(struct syspage_entry)
+    assert_int_equal(page[4] | page[5] << 8, 4);          // SYSPAGE_ARM
+    size_t blob = (total + 3u) & ~(size_t)3u;
+    assert_memory_equal(page + blob, "KYSP", 4);
+
+    size_t len;
+    uint8_t *d = with_page(&c, page + blob, splen - blob, &len); // record list alone
+    assert_int_equal(kev_open(&rd, d, len), 0);
+    if (kev_decode(&rd))
+        fail_msg("old page: %s", kev_error(&rd));
+    assert_int_equal(rd.kr_events, events);
+    assert_string_equal(rd.kr_board, "mps2-an385");
+    free(d);
+
+    d = with_page(&c, page, blob, &len); // QNX's page alone
+    assert_int_equal(kev_open(&rd, d, len), 0);
+    if (kev_decode(&rd))
+        fail_msg("QNX page: %s", kev_error(&rd));
+    assert_int_equal(rd.kr_events, events);
+    assert_string_equal(rd.kr_board, "");
+    free(d);
+
+    uint8_t bad[64];
+    memcpy(bad, page, sizeof(bad));
+    bad[2] = 0xff, bad[3] = 0x7f; // total_size past SYSPAGE_LEN
+    d = with_page(&c, bad, sizeof(bad), &len);
+    assert_int_equal(kev_open(&rd, d, len), KEV_ERR_SYSPAGE);
+    assert_non_null(strstr(kev_error(&rd), "QNX system page size"));
+    free(d);
+    kcap_free(&c);
+}
+
 static void test_bad_magic_version_and_byte_order(void **st)
 {
     (void)st;
@@ -425,6 +500,7 @@ int main(void)
         cmocka_unit_test(test_exact_events_both_byte_orders),
         cmocka_unit_test(test_callbacks_by_class_and_event),
         cmocka_unit_test(test_truncated_files),
+        cmocka_unit_test(test_system_page_forms),
         cmocka_unit_test(test_bad_magic_version_and_byte_order),
         cmocka_unit_test(test_random_bytes_in_the_middle),
         cmocka_unit_test(test_unterminated_combine_event),

@@ -80,7 +80,9 @@ static void begin_file(void)
     struct kev_out o;
     memset(&cap, 0, sizeof(cap));
     kev_out_init(&o, sp, sizeof(sp), 0);
-    kev_sp_begin(&o);
+    const struct kev_sp_machine m = { KEV_SP_QNX_ARM, TRACE_MAX_CPUS, HZ, 0, 0, "scenario",
+                                      "scenario", "armle" };
+    kev_sp_begin(&o, &m);
     kev_sp_board(&o, "scenario", HZ, TRACE_MAX_CPUS);
     for (unsigned p = 1; p <= NPROC; p++) {
         kev_sp_proc(&o, p, p > 1, pname[p]);

@@ -33,7 +33,9 @@ void kcap_begin(struct kcap *c, int big_endian, uint64_t cycles_per_sec)
     uint8_t sp[4096];
     struct kev_out o;
     kev_out_init(&o, sp, sizeof(sp), big_endian);
-    kev_sp_begin(&o);
+    const struct kev_sp_machine m = { KEV_SP_QNX_ARM, 1, cycles_per_sec, 0, 25, "Cortex-M3",
+                                      "mps2-an385", "armle" };
+    kev_sp_begin(&o, &m);
     kev_sp_board(&o, "mps2-an385", (uint32_t)cycles_per_sec, 1);
     kev_sp_mem(&o, 0x20000000u, 0x00400000u, "sram");
     for (unsigned p = 0; p < NPROCS; p++) {

@@ -52,8 +52,32 @@ python3 - "$dir/le.kev" <<'PY' && ok "header items back to back, no newline" || 
 import sys
 d = open(sys.argv[1], 'rb').read()
 end = d.find(b'TRACE_HEADER_END::') + len(b'TRACE_HEADER_END::')
-sys.exit(0 if d.startswith(b'TRACE_HEADER_BEGIN::TRACE_') and b'\n' not in d[:end] and d[end:end + 4] == b'KYSP' else 1)
+sys.exit(0 if d.startswith(b'TRACE_HEADER_BEGIN::TRACE_') and b'\n' not in d[:end] else 1)
 PY
+# QNX's system page (sys/syspage.h, 32-bit layout) as its traceparser reads it: size 156,
+# total_size, type ARM (4), one CPU, the qtime section's cycles_per_sec equal to the header's,
+# cpuinfo's name in the strings section; our record list right after total_size.
+for f in le be; do
+python3 - "$dir/$f.kev" <<'PY' && ok "$f: QNX system page readable by QNX's rules" || notok "$f: QNX system page readable by QNX's rules"
+import re, struct, sys
+d = open(sys.argv[1], 'rb').read()
+end = d.find(b'TRACE_HEADER_END::') + len(b'TRACE_HEADER_END::')
+bo = '>' if b'TRACE_BIG_ENDIAN::' in d[:end] else '<'
+splen = int(re.search(rb'SYSPAGE_LEN::(\d+)', d[:end]).group(1))
+hz = int(re.search(rb'CYCLES_PER_SEC::(\d+)', d[:end]).group(1))
+p = d[end:end + splen]
+size, total, typ, ncpu = struct.unpack_from(bo + '4H', p, 0)
+ent = [struct.unpack_from(bo + '2H', p, 8 + 4 * i) for i in range(15)]
+cpu_off, cpu_size = ent[4]; qt_off, qt_size = ent[6]; st_off, st_size = ent[10]
+cps, = struct.unpack_from(bo + 'Q', p, qt_off)
+name_ix, = struct.unpack_from(bo + 'H', p, cpu_off + 28)
+name = p[st_off + name_ix:].split(b'\0')[0]
+blob = (total + 3) & ~3
+ok = (size == 156 and total <= splen and typ == 4 and ncpu == 1 and cpu_size == 32 and
+      qt_size == 96 and cps == hz and name == b'Cortex-M3' and p[blob:blob + 4] in (b'KYSP', b'PSYK'))
+sys.exit(0 if ok else 1)
+PY
+done
 grep -q 'KER_CALL:MSG_SENDV/11 ' "$dir/le.txt" && grep -q 'KER_CALL:SYNC_MUTEX_LOCK/80 ' "$dir/le.txt" &&
     ok "kernel calls carry QNX's numbers" || notok "kernel calls carry QNX's numbers"
 grep -q 'ret_val:-1, errno:11$' "$dir/le.txt" && ok "a failed call's exit: ret_val:-1, errno:N" ||

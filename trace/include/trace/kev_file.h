@@ -15,7 +15,8 @@ struct kev_out {
     size_t ko_cap, ko_len;
     int ko_err;    // 0, or KEV_OUT_ENOSPC / KEV_OUT_EINVAL (sticky)
     int ko_big;    // words are written big-endian
-    size_t ko_mark; // kev_sp_begin: where the blob starts
+    size_t ko_mark; // kev_sp_begin: where the system page starts
+    size_t ko_blob; // kev_sp_begin: where our own record list (KYSP) starts
 };
 
 #define KEV_OUT_ENOSPC 1
@@ -53,8 +54,24 @@ void kev_hdr_item_u(struct kev_out *o, const char *key, uint64_t value);
 void kev_hdr_format(struct kev_out *o);
 void kev_hdr_end(struct kev_out *o);
 
-// System page. kev_sp_end patches the blob's length; its result is the blob length.
-void kev_sp_begin(struct kev_out *o);
+// System page (docs/kev-format.md section 2): QNX's own system page first, with the facts
+// QNX's traceparser prints (processor, CPUs, cycles per second, boot time, names), then our
+// record list ("KYSP": board, memory map, processes, threads) right after QNX's total_size.
+// kev_sp_end patches the lengths; its result is TRACE_SYSPAGE_LEN.
+#define KEV_SP_QNX_X86     0u // QNX's SYSPAGE_X86
+#define KEV_SP_QNX_ARM     4u // SYSPAGE_ARM
+#define KEV_SP_QNX_AARCH64 7u // SYSPAGE_AARCH64 (QNX 7; older QNX readers print Unknown(7))
+struct kev_sp_machine {
+    unsigned qnx_type;       // KEV_SP_QNX_*
+    uint32_t ncpu;
+    uint64_t cycles_per_sec; // ClockCycles() rate
+    uint32_t boot_time;      // UTC seconds at boot, 0 when the target does not know
+    uint32_t cpu_mhz;        // core clock, 0 when unknown
+    const char *cpu_name;    // "Cortex-M3"
+    const char *machine;     // the board: QNX's _CS_MACHINE
+    const char *arch;        // QNX's machine name, "armle", "x86", "aarch64le": _CS_ARCHITECTURE
+};
+void kev_sp_begin(struct kev_out *o, const struct kev_sp_machine *m);
 void kev_sp_board(struct kev_out *o, const char *name, uint32_t cpu_hz, uint32_t ncpu);
 void kev_sp_mem(struct kev_out *o, uint32_t base, uint32_t size, const char *name);
 void kev_sp_proc(struct kev_out *o, uint32_t pid, uint32_t ppid, const char *name);
