@@ -38,5 +38,6 @@ void test_irq(void);
 void test_proc(void);
 void test_errors(void);
 void test_trace(void);
+void test_qnx_trace(void);
 
 #endif

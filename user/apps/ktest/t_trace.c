@@ -319,3 +319,15 @@ void test_trace(void)
     policy_accounting(KTRACE_POLICY_RING, "ring");
     policy_accounting(KTRACE_POLICY_FILL, "fill");
 }
+
+
+// QNX's TraceEvent() interface, exercised by kt_qnx (user/apps/kt_qnx: QNX instrumentation
+// compiled unchanged); it owns the ring while it runs and exits with its failure count.
+void test_qnx_trace(void)
+{
+    int status = -1;
+    int pid = ProcSpawn("kt_qnx", 0, 0);
+    CHECK(pid > 0 && ProcWait(pid, &status) == pid && status == 0,
+          "QNX API: kt_qnx's checks pass (status %d; its '# kt_qnx' lines say which failed)",
+          status);
+}
