@@ -179,8 +179,14 @@ uint64_t kcap_workload(struct trace_ring *r, struct kcap *c, uint64_t n, unsigne
             trace_emit_simple(r, KEV_C_COMM, KEV_COMM_REC_MESSAGE, 1, pid);
             trace_emit_simple(r, KEV_C_COMM, KEV_COMM_REPLY_MESSAGE, 1, p);
             emitted += 3;
-        } else if (k < 90) { // an interrupt
+        } else if (k < 90) { // an interrupt; every other one with a process's handler
             trace_emit_simple(r, KEV_C_INT, KEV_INT_ENTER, 8, 0);
+            if (k & 1) { // QNX's INT_HANDLER_ENTR [pid, irq, IP, area]; EXIT [irq, ...]
+                uint32_t h[4] = { 4, 8, 0, 0 };
+                trace_emit_words(r, KEV_C_INT, KEV_INT_HANDLER_ENTER, h, 4);
+                trace_emit_simple(r, KEV_C_INT, KEV_INT_HANDLER_EXIT, 8, 4);
+                emitted += 2;
+            }
             trace_emit_simple(r, KEV_C_INT, KEV_INT_EXIT, 8, 0);
             emitted += 2;
         } else if (k < 97) { // a wide thread event (combine: 4 words)
