@@ -716,6 +716,25 @@ int kev_decode(struct kev_reader *r)
         if (cls == KEV_C_EMPTY || cls >= KEV_NCLASS)
             return fail(r, KEV_ERR_CORRUPT, off, "invalid slot: class ", "", cls,
                         " is not an event class", NONUM);
+        if (!r->kr_in_buf && !ncomb && type == KEV_TYPE_CB && cls == KEV_C_SYSTEM &&
+            kev_hdr_event(h) == KEV_SYS_SLOG && w[0] == KEV_LOSS_NOTE_OPCODE) {
+            // The loss note between buffers (kev.h): not an event of the capture.
+            size_t o = off;
+            unsigned n = 1;
+            while (kev_hdr_type(h) != KEV_TYPE_CE && n < KEV_MAX_COMBINE_SLOTS &&
+                   end - o >= 2u * KEV_SLOT_BYTES) {
+                o += KEV_SLOT_BYTES, n++;
+                h = rd32(r, o);
+                if ((h & ~type_mask) != (rd32(r, off) & ~type_mask))
+                    return fail(r, KEV_ERR_CORRUPT, off, "unterminated loss note", 0, 0, 0, 0);
+            }
+            if (kev_hdr_type(h) != KEV_TYPE_CE)
+                return fail(r, KEV_ERR_CORRUPT, off, "unterminated loss note", 0, 0, 0, 0);
+            r->kr_note_off = off;
+            r->kr_note_nslots = n;
+            off = o;
+            continue;
+        }
         if (!r->kr_in_buf && !(cls == KEV_C_CONTROL && kev_hdr_event(h) == KEV_CTL_BUFFER &&
                                type == KEV_TYPE_S))
             return fail(r, KEV_ERR_CORRUPT, off, "event outside a buffer (expected CONTROL "
@@ -768,4 +787,24 @@ int kev_decode(struct kev_reader *r)
         return fail(r, KEV_ERR_TRUNCATED, off, "file truncated: buffer sequence ", "",
                     r->kr_buf_seq, " has no BUFFER_END", NONUM);
     return check_totals(r);
+}
+
+size_t kev_loss_note_text(const struct kev_reader *r, uint32_t *t32, char *buf, size_t n)
+{
+    if (!r->kr_note_off || !n)
+        return 0;
+    *t32 = rd32(r, r->kr_note_off + 4);
+    size_t k = 0;
+    for (unsigned s = 0; s < r->kr_note_nslots; s++)
+        for (unsigned b = 8; b < 16; b++) {
+            if (s == 0) // the first slot's words are opcode and severity
+                break;
+            uint8_t c = r->kr_data[r->kr_note_off + KEV_SLOT_BYTES * s + b];
+            if (!c || k + 1 >= n)
+                goto done;
+            buf[k++] = (char)c;
+        }
+done:
+    buf[k] = 0;
+    return k;
 }

@@ -311,6 +311,40 @@ size_t kev_sp_end(struct kev_out *o)
     return o->ko_len - o->ko_mark;
 }
 
+void kev_loss_note(struct kev_out *o, uint32_t t32, uint64_t lost)
+{
+    char msg[96], num[24];
+    unsigned n = 0, k = 0;
+    do
+        num[k++] = (char)('0' + lost % 10u);
+    while ((lost /= 10u) != 0 && k < sizeof(num));
+    while (k)
+        msg[n++] = num[--k];
+    const char *tail = " events lost in this capture: see its DROPPED events";
+    for (unsigned i = 0; tail[i] && n + 1 < sizeof(msg); i++)
+        msg[n++] = tail[i];
+    msg[n++] = 0;
+    // Payload: opcode and severity as words, then the message's bytes in memory order, NUL
+    // included, padded to whole slots (2 words each).
+    unsigned nwords = 2u + (n + 3u) / 4u, nslots = (nwords + 1u) / 2u;
+    uint8_t bytes[104] = { 0 };
+    for (unsigned i = 0; i < n; i++)
+        bytes[i] = (uint8_t)msg[i];
+    for (unsigned s = 0; s < nslots; s++) {
+        unsigned type = s == 0 ? KEV_TYPE_CB : s + 1u == nslots ? KEV_TYPE_CE : KEV_TYPE_CC;
+        kev_out_u32(o, KEV_HEADER(type, KEV_C_SYSTEM, KEV_SYS_SLOG, 0));
+        kev_out_u32(o, t32);
+        for (unsigned w = 2u * s; w < 2u * s + 2u; w++) {
+            if (w == 0)
+                kev_out_u32(o, KEV_LOSS_NOTE_OPCODE);
+            else if (w == 1)
+                kev_out_u32(o, KEV_LOSS_NOTE_SEVERITY);
+            else
+                kev_out_bytes(o, bytes + 4u * (w - 2u), 4);
+        }
+    }
+}
+
 size_t kev_trailer_len(unsigned ncpu)
 {
     return KEV_SLOT_BYTES * (3u + 2u * ncpu);

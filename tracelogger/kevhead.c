@@ -110,6 +110,8 @@ int kev_write_trailer(uint32_t nbufs, uint32_t flags, uint64_t events, uint64_t 
     struct kev_out t;
     struct kev_cpu_totals cpu = { events, lost };
     kev_out_init(&t, head, sizeof(head), kev_host_is_big_endian());
+    if (lost) // so QNX's tools, which skip our DROPPED events, show the loss too
+        kev_loss_note(&t, (uint32_t)ClockCycles(), lost);
     kev_trailer(&t, nbufs, flags, &cpu, 1);
     return t.ko_err ? -1 : out_write(head, t.ko_len);
 }

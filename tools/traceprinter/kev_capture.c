@@ -111,9 +111,14 @@ void kcap_finish(struct kcap *c, struct trace_ring *r)
         flags |= KEV_TRL_FILLED;
     if (r->tr_policy == TRACE_POLICY_RING)
         flags |= KEV_TRL_RING;
-    reserve(c, kev_trailer_len(TRACE_MAX_CPUS));
+    uint64_t lost = 0;
+    for (unsigned cpu = 0; cpu < TRACE_MAX_CPUS; cpu++)
+        lost += c->tot[cpu].lost;
+    reserve(c, kev_trailer_len(TRACE_MAX_CPUS) + 16u * 8u);
     struct kev_out o;
     kev_out_init(&o, c->data + c->len, c->cap - c->len, c->big);
+    if (lost) // as the tracelogger does (kev_file.h)
+        kev_loss_note(&o, (uint32_t)trace_host_port.now, lost);
     kev_trailer(&o, c->nbufs, flags, c->tot, TRACE_MAX_CPUS);
     c->len += o.ko_len;
 }

@@ -80,6 +80,12 @@ PY
 done
 grep -q 'KER_CALL:MSG_SENDV/11 ' "$dir/le.txt" && grep -q 'KER_CALL:SYNC_MUTEX_LOCK/80 ' "$dir/le.txt" &&
     ok "kernel calls carry QNX's numbers" || notok "kernel calls carry QNX's numbers"
+# Loss shows in QNX's own printer too: the SYSTEM SLOG note after the last buffer (its count is
+# the file's lost total), which our readers do not count as an event.
+lost=$("$bin/traceprinter" "$dir/ow.kev" | sed -n 's/^lost events: \([0-9]*\).*/\1/p')
+grep -q "SYSTEM :SLOG opcode:1 severity:3 message:$lost events lost in this capture" "$dir/ow.txt" &&
+    [ "${lost:-0}" -gt 0 ] && ok "loss is shown as QNX's SLOG event ($lost lost)" ||
+    notok "loss is shown as QNX's SLOG event" "lost=$lost"
 grep -q 'ret_val:-1, errno:11$' "$dir/le.txt" && ok "a failed call's exit: ret_val:-1, errno:N" ||
     notok "a failed call's exit: ret_val:-1, errno:N"
 # recorded + lost == generated in the lossy case (the trailer's totals, not read by QNX)

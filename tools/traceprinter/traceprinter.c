@@ -21,6 +21,7 @@
 
 struct opts {
     const char *fmt;
+    int custom_fmt;     // -p given
     int one_line;
     const char *file;
 };
@@ -383,7 +384,7 @@ static void print_summary(const struct kev_reader *r, int rc)
 
 int main(int argc, char **argv)
 {
-    struct opts o = { DEFAULT_FORMAT, 0, NULL };
+    struct opts o = { DEFAULT_FORMAT, 0, 0, NULL };
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
@@ -398,6 +399,7 @@ int main(int argc, char **argv)
                 return 2;
             }
             o.fmt = argv[i];
+            o.custom_fmt = 1;
         } else if (a[0] == '-' && a[1]) {
             fprintf(stderr, "traceprinter: unknown option %s\n", a);
             usage(stderr);
@@ -433,6 +435,12 @@ int main(int argc, char **argv)
         kev_set_user(&r, &pr);
         kev_on_any(&r, print_event);
         rc = kev_decode(&r);
+        char note[128];
+        uint32_t nt;
+        // the loss note, as QNX's printer shows it (default format only)
+        if (!rc && !o.custom_fmt && kev_loss_note_text(&r, &nt, note, sizeof(note)))
+            printf("t:0x%08x CPU:00 SYSTEM  :SLOG             opcode:%u severity:%u message:%s\n",
+                   nt, KEV_LOSS_NOTE_OPCODE, KEV_LOSS_NOTE_SEVERITY, note);
         print_summary(&r, rc);
     }
     fflush(stdout);

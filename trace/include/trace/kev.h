@@ -130,6 +130,13 @@ static inline unsigned kev_hdr_type(uint32_t h) { return (h >> KEV_TYPE_SHIFT) &
 // free, which QNX's traceprinter skips instead of printing them as another event.
 #define KEV_SYS_TIMER      0x200u // a timer expired: [timer id, owner pid]
 #define KEV_SYS_SNAPSHOT   0x201u // start (data[1] = 0) / end (1) of the state snapshot at START
+// QNX's SYSTEM SLOG (_NTO_TRACE_SYS_SLOG): [opcode, severity, message]. A writer puts one after
+// the last buffer when the capture lost events, so QNX's tools show the loss too (their
+// printer skips our DROPPED events); opcode _SLOG_SETCODE(_SLOGC_PROC, 0), severity
+// _SLOG_WARNING. Not an event of the capture: readers do not count it (docs/kev-format.md).
+#define KEV_SYS_SLOG           12u
+#define KEV_LOSS_NOTE_OPCODE   1u
+#define KEV_LOSS_NOTE_SEVERITY 3u
 
 // ---- COMM events (QNX numbering) ---------------------------------------------------------------
 #define KEV_COMM_SND_MESSAGE 0u  // [connection id, receiver pid]

@@ -88,6 +88,8 @@ struct kev_reader {
     uint32_t kr_board_hz, kr_board_ncpu;
 
     int kr_have_trailer;
+    size_t kr_note_off;   // the loss note's first slot (kev.h KEV_SYS_SLOG), 0: none
+    unsigned kr_note_nslots;
     uint32_t kr_trl_nbufs, kr_trl_flags, kr_trl_ncpu;
     uint64_t kr_trl_events[KEV_MAX_CPUS], kr_trl_lost[KEV_MAX_CPUS];
 
@@ -167,6 +169,9 @@ static inline uint32_t kev_int_handler_pid(const struct kev_event *e)
 // view); returns how many were copied (at most n).
 size_t kev_event_bytes(const struct kev_reader *r, const struct kev_event *e, unsigned first,
                        uint8_t *buf, size_t n);
+// The loss note a writer put after the last buffer: its message (NUL-terminated in buf) and
+// time; returns the message length, 0 when the file has none.
+size_t kev_loss_note_text(const struct kev_reader *r, uint32_t *t32, char *buf, size_t n);
 // Events lost in total: the trailer's count when present (it includes losses after the last
 // buffer), else what DROPPED events report.
 uint64_t kev_lost_total(const struct kev_reader *r);

@@ -79,6 +79,9 @@ void kev_sp_thread(struct kev_out *o, uint32_t pid, uint32_t tid, uint32_t state
                    uint32_t prio, const char *name);
 size_t kev_sp_end(struct kev_out *o);
 
+// The loss note (kev.h KEV_SYS_SLOG) after the last buffer: "N events lost ...", at time t32.
+void kev_loss_note(struct kev_out *o, uint32_t t32, uint64_t lost);
+
 // Trailer: totals per CPU, so that a reader can tell a complete file from a truncated one.
 size_t kev_trailer_len(unsigned ncpu);
 void kev_trailer(struct kev_out *o, uint32_t nbufs, uint32_t flags,
