@@ -86,6 +86,8 @@ TWARN   := -Wall -Wextra -Werror -Wstrict-prototypes -Wmissing-prototypes -Wunde
 KCFLAGS := $(ARCH_CFLAGS) -std=gnu11 -O2 -g $(TWARN) -ffreestanding -fno-common \
            -ffunction-sections -fdata-sections -Ikernel/include -Ikernel/arch/$(ARCH)/include \
            -Iboards/$(BOARD) -Itrace/include -MMD -MP
+# make SEMIHOST_DIR=dir: programs' host files only under dir (kernel/shost.c; rebuild the kernel)
+KCFLAGS += $(if $(SEMIHOST_DIR),-DKSEMIHOST_ROOT='"$(SEMIHOST_DIR)"')
 
 # ---- modules ---------------------------------------------------------------------------------
 include kernel/module.mk

@@ -39,6 +39,8 @@ static int do_thread_create(struct thread *t, uint32_t entry, uint32_t fn, uint3
     if (prio < KPRIO_MIN || (policy != 0 && policy != SCHED_POLICY_FIFO &&
                              policy != SCHED_POLICY_RR) || (prio_policy >> 17))
         return -EINVAL;
+    if (prio > proc_prio_ceiling(p))
+        return -EPERM;
     // The stack must lie in the process's RAM, 8-byte aligned, with room for the first frame.
     if ((stack_top & 7u) || !proc_can_write(p, stack_top - 64, 64) ||
         !proc_can_read(p, entry & ~1u, 2))
@@ -91,6 +93,8 @@ static int do_set_prio(struct thread *t, int tid, int prio, int policy)
     if (prio < KPRIO_MIN || prio > KPRIO_MAX ||
         (policy != 0 && policy != SCHED_POLICY_FIFO && policy != SCHED_POLICY_RR))
         return -EINVAL;
+    if (prio > proc_prio_ceiling(t->proc))
+        return -EPERM;
     x->base_prio = (uint8_t)prio;
     if (policy)
         x->policy = (uint8_t)policy;
@@ -198,6 +202,7 @@ static int do_debug_write(struct thread *t, uint32_t buf, uint32_t len)
         return -EFAULT;
     if (len > DEBUG_WRITE_CHUNK)
         len = DEBUG_WRITE_CHUNK;
+    shost_flush_console(t->proc); // its SYS_WRITEC line so far comes first
     kputs_raw((const char *)(uintptr_t)buf, len);
     return (int)len;
 }
@@ -234,8 +239,10 @@ static int kcall_invoke(struct thread *t, uint32_t n, const uint32_t *a)
     case KC_MsgReceive:      return ipc_receive(t, (int)a[0], a[1], a[2], a[3]);
     case KC_MsgReply:        return ipc_reply(t, (int)a[0], (int32_t)a[1], a[2], a[3]);
     case KC_MsgError:        return ipc_error(t, (int)a[0], (int32_t)a[1]);
-    case KC_MsgSendPulse:
-        return ipc_send_pulse(p, (int)a[0], (int)a[1], (int32_t)a[2], (int32_t)a[3]);
+    case KC_MsgSendPulse: // a pulse's priority is capped at the sender's ceiling
+        return ipc_send_pulse(p, (int)a[0],
+                              (int)a[1] > proc_prio_ceiling(p) ? proc_prio_ceiling(p) : (int)a[1],
+                              (int32_t)a[2], (int32_t)a[3]);
     case KC_TimerTimeout:    return do_timeout(t, ns_arg(a[0], a[1]));
     case KC_TimerCreate:     return utimer_create(p, t->base_prio, (int)a[0], (int32_t)a[1], (int32_t)a[2]);
     case KC_TimerSettime:    return utimer_settime(p, (int)a[0], a[1], a[2]);
@@ -269,6 +276,7 @@ static int kcall_invoke(struct thread *t, uint32_t n, const uint32_t *a)
         proc_exit(p, (int32_t)((a[0] & 0xff) << 8));
         return 0;
     case KC_ProcWait:        return proc_wait(t, (int)a[0], a[1]);
+    case KC_ProcKill:        return proc_kill(p, (int)a[0]);
     case KC_ProcSelf:        return p->pid;
     case KC_Semihost:        return shost_call(p, a[0], a[1]);
     case KC_DebugWrite:      return do_debug_write(t, a[0], a[1]);

@@ -210,9 +210,7 @@ void ktrace_state_ev(const struct thread *t)
     ((struct thread *)t)->traced_state = t->state;
     if (!ring_on(KEV_C_PR_TH))
         return;
-    // A ProcWait (waitpid) wait has no QNX state: it is traced as JOIN, the wait for a
-    // termination that QNX's tools know (docs/kev-format.md).
-    unsigned ev = t->state == THS_WAITCHILD ? KEV_TH_JOIN : t->state;
+    unsigned ev = t->state;
     if (trace_is_wide(&ktrace, KEV_C_PR_TH, ev)) {
         uint32_t w[4] = { pid_of(t), tid_of(t), t->prio, t->policy };
         trace_emit_words(&ktrace, KEV_C_PR_TH, ev, w, 4);
@@ -477,7 +475,7 @@ static int insert_user(struct proc *p, uint32_t cmd, uint32_t code, uint32_t a, 
 static int bench(uint32_t kind, uint32_t n)
 {
     static const uint32_t w[4] = { 1, 2, 3, 4 };
-    if (n > 1000000u)
+    if (n > KTRACE_BENCH_MAX)   // bounded kernel work (uapi/ktrace.h)
         return -EINVAL;
     switch (kind) {
     case KTRACE_BENCH_LOOP:

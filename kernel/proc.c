@@ -77,6 +77,11 @@ int proc_spawn(const char *name, int prio, uint32_t arg, struct proc *parent)
         return -ENOENT;
     if (prio < 0 || prio > KPRIO_MAX)
         return -EINVAL;
+    // A process cannot start what it could not do itself: a priority above its ceiling, or
+    // a program with flags it lacks (unless it is privileged). Kernel boot (parent NULL) may.
+    if (parent && (prio > proc_prio_ceiling(parent) ||
+                   (!(parent->app->flags & KAPP_F_PRIV) && (app->flags & ~parent->app->flags))))
+        return -EPERM;
     for (unsigned i = 0; i < KMAX_PROCS; i++) {
         if (k_procs[i].state != PROC_FREE && k_procs[i].app == app)
             return -EBUSY;
@@ -138,7 +143,7 @@ static bool proc_try_reap(struct proc *child)
         return false;
     list_for_each(pos, &parent->threads) {
         struct thread *w = list_entry(pos, struct thread, plink);
-        if (w->state != THS_WAITCHILD)
+        if (w->state != THS_JOIN || !w->wait_child)
             continue;
         if (w->join_tid != -1 && w->join_tid != child->pid)
             continue;
@@ -217,6 +222,19 @@ void proc_last_thread_gone(struct proc *p, int32_t status)
         proc_free(p);
 }
 
+int proc_kill(struct proc *killer, int pid)
+{
+    if (!(killer->app->flags & KAPP_F_PRIV))
+        return -EPERM;
+    struct proc *x = proc_by_pid(pid);
+    if (!x || x->state != PROC_ALIVE || x->exiting)
+        return -ESRCH;
+    kprintf("kernel: process %d (%s) killed by process %d (%s)\n", (int)x->pid, x->name,
+            (int)killer->pid, killer->name);
+    proc_exit(x, KSIG_KILL);
+    return 0;
+}
+
 int proc_wait(struct thread *caller, int pid, uint32_t status_ptr)
 {
     struct proc *self = caller->proc;
@@ -243,7 +261,8 @@ int proc_wait(struct thread *caller, int pid, uint32_t status_ptr)
         return -ECHILD;
     caller->join_tid = pid;
     caller->info_buf = status_ptr;
-    thread_block(caller, THS_WAITCHILD, NULL);
+    caller->wait_child = true;
+    thread_block(caller, THS_JOIN, NULL);
     return 0;
 }
 

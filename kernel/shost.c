@@ -79,6 +79,81 @@ static int32_t exit_with(struct proc *p, uint32_t reason, uint32_t code)
     return 0;
 }
 
+// SYS_WRITEC characters are gathered per process and written a line at a time (at '\n', when
+// the line is full, before any other console write of the process, and when it ends), so
+// lines of processes printing at once do not interleave character by character.
+static void con_flush(struct proc *p)
+{
+    if (!p->con_len)
+        return;
+    p->con_line[p->con_len] = 0;
+    if (board_has_semihosting())
+        arch_semihost(SH_WRITE0, (uint32_t)(uintptr_t)p->con_line);
+    else
+        for (unsigned i = 0; i < p->con_len; i++)
+            board_console_putc(p->con_line[i]);
+    p->con_len = 0;
+}
+
+void shost_flush_console(struct proc *p)
+{
+    con_flush(p);
+}
+
+static int32_t con_putc(struct proc *p, char c)
+{
+    p->con_line[p->con_len++] = c;
+    if (c == '\n' || p->con_len >= KCON_LINE - 1)
+        con_flush(p);
+    return 0;
+}
+
+// Host file names (SYS_OPEN, SYS_REMOVE): ":tt" (the console) is open to every process;
+// other names need KAPP_F_HOSTFS. With SEMIHOST_DIR set at build time (KSEMIHOST_ROOT), a
+// name must be relative and free of ".." parts, and the host sees it under that directory.
+// Returns 0 when `name`/`len` may be used, writing the host's name into out (NUL-terminated)
+// and its length into *olen; -1 with p->shost_errno set when refused.
+#define SH_NAME_MAX 256
+static int host_name(struct proc *p, uint32_t name, uint32_t len, char *out, uint32_t *olen)
+{
+    const volatile char *s = (const volatile char *)(uintptr_t)name;
+    if (!(p->app->flags & KAPP_F_HOSTFS)) {
+        p->shost_errno = 1; // EPERM
+        return -1;
+    }
+    uint32_t n = 0;
+#ifdef KSEMIHOST_ROOT
+    static const char root[] = KSEMIHOST_ROOT "/";
+    for (; root[n]; n++)
+        out[n] = root[n];
+    bool start = true;
+    for (uint32_t i = 0; i < len; i++) {
+        bool dotdot = start && s[i] == '.' && i + 1 < len && s[i + 1] == '.' &&
+                      (i + 2 == len || s[i + 2] == '/');
+        if ((i == 0 && s[0] == '/') || dotdot || s[i] == '\\') {
+            p->shost_errno = 13; // EACCES: outside the host directory
+            return -1;
+        }
+        start = s[i] == '/';
+    }
+#endif
+    if (n + len + 1 > SH_NAME_MAX) {
+        p->shost_errno = 36; // ENAMETOOLONG
+        return -1;
+    }
+    for (uint32_t i = 0; i < len; i++)
+        out[n + i] = s[i];
+    out[n + len] = 0;
+    *olen = n + len;
+    return 0;
+}
+
+static bool is_console_name(uint32_t name, uint32_t len)
+{
+    const volatile char *s = (const volatile char *)(uintptr_t)name;
+    return len == 3 && s[0] == ':' && s[1] == 't' && s[2] == 't';
+}
+
 int32_t shost_call(struct proc *p, uint32_t op, uint32_t param)
 {
     const volatile uint32_t *b;
@@ -88,12 +163,9 @@ int32_t shost_call(struct proc *p, uint32_t op, uint32_t param)
     case SH_WRITEC:
         if (!proc_can_read(p, param, 1))
             return -1;
-        if (!host) {
-            console_write(p, param, 1);
-            return 0;
-        }
-        return arch_semihost(op, param);
+        return con_putc(p, *(const volatile char *)(uintptr_t)param);
     case SH_WRITE0: {
+        con_flush(p);
         uint32_t n = 0;
         while (proc_can_read(p, param + n, 1) && *(const volatile char *)(uintptr_t)(param + n))
             n++;
@@ -108,12 +180,17 @@ int32_t shost_call(struct proc *p, uint32_t op, uint32_t param)
     case SH_OPEN: {
         if (!(b = block(p, param, 3)) || b[2] > 255 || !proc_can_read(p, b[0], b[2] + 1))
             return -1;
-        if (!host) {
-            const volatile char *name = (const volatile char *)(uintptr_t)b[0];
-            return (b[2] == 3 && name[0] == ':' && name[1] == 't' && name[2] == 't')
-                       ? SH_CONSOLE_HANDLE : -1;
+        if (!host)
+            return is_console_name(b[0], b[2]) ? SH_CONSOLE_HANDLE : -1;
+        static char kname[SH_NAME_MAX + 32];
+        uint32_t kblk[3] = { (uint32_t)(uintptr_t)kname, b[1], 0 };
+        if (is_console_name(b[0], b[2])) {
+            kname[0] = ':', kname[1] = 't', kname[2] = 't', kname[3] = 0;
+            kblk[2] = 3;
+        } else if (host_name(p, b[0], b[2], kname, &kblk[2]) < 0) {
+            return -1;
         }
-        int32_t h = arch_semihost(op, param);
+        int32_t h = arch_semihost(op, (uint32_t)(uintptr_t)kblk);
         if (h >= 0 && (uint32_t)h >= SH_MAX_HANDLE) {
             uint32_t close_blk[1] = { (uint32_t)h };
             arch_semihost(SH_CLOSE, (uint32_t)(uintptr_t)close_blk);
@@ -138,6 +215,8 @@ int32_t shost_call(struct proc *p, uint32_t op, uint32_t param)
             return -1;
         if (op == SH_WRITE ? !proc_can_read(p, b[1], b[2]) : !proc_can_write(p, b[1], b[2]))
             return -1;
+        if (op == SH_WRITE)
+            con_flush(p); // its console line first, wherever this goes
         if (!host) {
             if (b[0] != SH_CONSOLE_HANDLE)
                 return -1;
@@ -161,7 +240,15 @@ int32_t shost_call(struct proc *p, uint32_t op, uint32_t param)
     case SH_REMOVE:
         if (!(b = block(p, param, 2)) || b[1] > 255 || !proc_can_read(p, b[0], b[1] + 1))
             return -1;
-        return host ? arch_semihost(op, param) : -1;
+        if (!host)
+            return -1;
+        {
+            static char kname[SH_NAME_MAX + 32];
+            uint32_t kblk[2] = { (uint32_t)(uintptr_t)kname, 0 };
+            if (host_name(p, b[0], b[1], kname, &kblk[1]) < 0)
+                return -1;
+            return arch_semihost(op, (uint32_t)(uintptr_t)kblk);
+        }
     case SH_GET_CMDLINE: {
         if (!(b = block(p, param, 2)))
             return -1;
@@ -179,6 +266,11 @@ int32_t shost_call(struct proc *p, uint32_t op, uint32_t param)
     case SH_ERRNO:
         // Without a host every file operation failed for want of one: say so (ENOSYS), so
         // that a program can tell "no host files here" from a host's refusal.
+        if (p->shost_errno) { // the proxy's own refusal, once
+            int32_t e = p->shost_errno;
+            p->shost_errno = 0;
+            return e;
+        }
         return host ? arch_semihost(op, 0) : ENOSYS;
     case SH_CLOCK:
     case SH_TIME:
@@ -199,6 +291,7 @@ int32_t shost_call(struct proc *p, uint32_t op, uint32_t param)
 
 void shost_proc_gone(struct proc *p)
 {
+    con_flush(p); // what it printed last, even without a newline
     if (!board_has_semihosting())
         return;
     for (uint32_t h = 0; h < SH_MAX_HANDLE; h++) {

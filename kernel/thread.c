@@ -123,6 +123,7 @@ static void thread_leave_wait(struct thread *t)
         ipc_thread_gone(t);
     else if (state == THS_MUTEX || state == THS_CONDVAR)
         sync_waiter_gone(t);
+    t->wait_child = false;
 }
 
 void thread_unblock(struct thread *t, int32_t ret)
@@ -154,7 +155,7 @@ void thread_destroy(struct thread *t, int32_t status)
         p->nthreads--;
         list_for_each(pos, &p->threads) {
             struct thread *j = list_entry(pos, struct thread, plink);
-            if (j->state == THS_JOIN && j->join_tid == t->tid) {
+            if (j->state == THS_JOIN && !j->wait_child && j->join_tid == t->tid) {
                 if (j->info_buf)
                     *(volatile int32_t *)(uintptr_t)j->info_buf = status;
                 thread_unblock(j, 0);

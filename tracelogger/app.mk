@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: MIT
 # tracelogger: the trace capture program (docs/tracelogger.md) (user/module.mk reads this file: docs/applications.md).
 PRIO  := 200
-FLAGS := KAPP_F_TRACE|KAPP_F_IO
+FLAGS := KAPP_F_TRACE|KAPP_F_IO|KAPP_F_HOSTFS
 MMIO  := $(BOARD_TRACE_UART_WINDOW)
 EXTRA := trace/kev_file.c trace/kev_stream.c

@@ -123,9 +123,12 @@ dump "$out/wrong.log" 3
 ok $? "booting $board's image with BOARD=$other says which board it is for (exit $rc)"
 
 # 7. A program that starts tracing without KAPP_F_TRACE: EPERM said, no hang, non-zero end.
+# It is privileged (KAPP_F_PRIV), which lets it start the tracelogger (a program with flags it
+# has not got) but gives no right to trace.
 mkdir -p user/apps/$eperm
 cat > user/apps/$eperm/app.mk <<MK
 PRIO := 20
+FLAGS := KAPP_F_PRIV
 IMAGES += $eperm
 ${eperm}_APPS := $eperm tracelogger
 MK

@@ -91,6 +91,8 @@ int ProcSpawn(const char *name, int prio, uint32_t arg);
 uint32_t ProcArg(void);
 _Noreturn void ProcExit(int status);
 int ProcWait(int pid, int *status);
+// Ends process pid as killed (ProcWait sees KW_TERMSIG == KSIG_KILL). Needs KAPP_F_PRIV (EPERM).
+int ProcKill(int pid);
 int ProcSelf(void);
 int ProcInfo(unsigned slot, struct kproc_info *out);
 int ThreadInfo(unsigned slot, struct kthread_info *out);

@@ -135,6 +135,7 @@ _Noreturn void ProcExit(int status)
     __builtin_unreachable();
 }
 int ProcWait(int pid, int *status) { return kresult(KCALL2(KC_ProcWait, pid, status)); }
+int ProcKill(int pid) { return kresult(KCALL1(KC_ProcKill, pid)); }
 int ProcSelf(void) { return KCALL0(KC_ProcSelf); }
 int ProcInfo(unsigned slot, struct kproc_info *out) { return kresult(KCALL2(KC_ProcInfo, slot, out)); }
 int ThreadInfo(unsigned slot, struct kthread_info *out)

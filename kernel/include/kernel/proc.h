@@ -14,6 +14,8 @@ struct thread;
 
 enum proc_state { PROC_FREE = 0, PROC_ALIVE, PROC_ZOMBIE };
 
+#define KCON_LINE 96 // console characters (SYS_WRITEC) a process's line gathers before a write
+
 struct proc {
     enum proc_state state;
     bool exiting;               // teardown started; no new threads
@@ -30,10 +32,22 @@ struct proc {
     int32_t exit_status;        // wait status (uapi/kapi.h KW_*)
     int32_t npulses;            // queued pulses charged to it (KMAX_PULSES_PER_PROC)
     uint32_t semihost_handles[4]; // host file handles 0..127 this process opened
+    int32_t shost_errno;        // what SYS_ERRNO answers after the proxy refused a call
+    uint8_t con_len;            // console characters gathered (shost.c), a line at a time
+    char con_line[KCON_LINE];
     char name[KNAME_MAX];
 };
 
 extern struct proc k_procs[KMAX_PROCS];
+
+// The highest priority p may use (uapi/kapi.h KPRIO_UNPRIV_MAX): 255 for a privileged
+// program (and for kernel threads, p NULL), else 63 or its program's own PRIO if higher.
+static inline int proc_prio_ceiling(const struct proc *p)
+{
+    if (!p || (p->app->flags & KAPP_F_PRIV))
+        return KPRIO_MAX;
+    return p->app->priority > KPRIO_UNPRIV_MAX ? (int)p->app->priority : KPRIO_UNPRIV_MAX;
+}
 
 void proc_init(void);
 // Registers the programs found in the image's program slots. Returns how many.
@@ -42,6 +56,8 @@ const struct kapp_header *proc_find_app(const char *name);
 // Starts a program; `arg` reaches it as ProcArg(). Returns its pid or a negative errno.
 int proc_spawn(const char *name, int prio, uint32_t arg, struct proc *parent);
 struct proc *proc_by_pid(int pid);
+// ProcKill: `killer` (KAPP_F_PRIV) ends process pid as killed (KSIG_KILL).
+int proc_kill(struct proc *killer, int pid);
 // Ends a process with a wait status: kills its threads, frees what it owns.
 void proc_exit(struct proc *p, int32_t wait_status);
 // Reaps a zombie child: pid > 0 that child, -1 any. Blocks the caller when none is ready.

@@ -15,5 +15,7 @@ struct proc;
 // Returns the value for the caller's r0 (semihosting's own convention: -1 on failure).
 int32_t shost_call(struct proc *p, uint32_t op, uint32_t param);
 void shost_proc_gone(struct proc *p);
+// Writes the console characters p gathered (SYS_WRITEC) so far, before its other output.
+void shost_flush_console(struct proc *p);
 
 #endif

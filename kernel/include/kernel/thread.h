@@ -49,7 +49,9 @@ struct thread {
     // Synchronisation.
     struct kmutex *wait_mutex;  // MUTEX: what it waits for (priority inheritance follows it)
     struct list held_mutexes;   // mutexes this thread owns
-    int32_t join_tid;           // JOIN: which thread; WAITCHILD: which pid (-1 any)
+    int32_t join_tid;           // JOIN: which thread, or with wait_child which pid (-1 any)
+    bool wait_child;            // JOIN in ProcWait (waitpid): QNX has no state of its own for
+                                // it, so it is JOIN, the wait for a termination (kev-format.md)
     int32_t wake_ret;           // result to deliver once a condvar waiter owns its mutex
     int32_t exit_status;
     uint16_t kc_trace;          // traced kernel call in progress: event id + 1 (0: none)

@@ -41,6 +41,7 @@ struct kpulse {
 #define KSIG_SEGV 11    // killed: memory protection fault
 #define KSIG_ILL  4     // killed: undefined instruction / usage fault
 #define KSIG_BUS  7     // killed: bus fault
+#define KSIG_KILL 9     // killed by ProcKill
 
 // ChannelCreate flags: none yet; reserved bits must be zero.
 // ProcSpawn(name, prio, flags): prio 0 = the program's default.
@@ -51,6 +52,14 @@ struct kpulse {
 #define KAPP_NAME_MAX 16
 #define KAPP_F_IO    0x1u   // may attach interrupts and map its device window
 #define KAPP_F_TRACE 0x2u   // may control tracing (allocate buffers, start, stop)
+#define KAPP_F_HOSTFS 0x8u  // may open and remove host files through semihosting (":tt", the
+                            // console, is open to all); make SEMIHOST_DIR=d confines it to d
+#define KAPP_F_PRIV  0x4u   // privileged: no priority ceiling, ProcKill, may start programs
+                            // with flags it does not have itself (docs/ARCHITECTURE.md)
+// The highest priority a process without KAPP_F_PRIV may give its threads, pulses and the
+// programs it starts, unless its own program was built with a higher PRIO (the image's
+// author granted that one). QNX limits non-root processes the same way (63 by default).
+#define KPRIO_UNPRIV_MAX 63
 
 struct kapp_header {
     uint32_t magic;

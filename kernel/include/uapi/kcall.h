@@ -9,7 +9,7 @@
 // Numbers are QNX's (<sys/kercalls.h> __KER_*), so that QNX's own traceprinter names our calls:
 // a call with a QNX counterpart has its number (MsgSend = __KER_MSG_SENDV 11, MutexLock =
 // __KER_SYNC_MUTEX_LOCK 80, ThreadYield = __KER_SCHED_YIELD 90, ...). Calls QNX does not have
-// take numbers QNX leaves SPARE (3-6, 9, 33, 34, 38, 44, 45, 53, 54, 61-64, 69, 76, 77), which
+// take numbers QNX leaves SPARE (3-6, 9, 33, 34, 38, 44, 45, 53, 54, 61-64, 69, 76, 77, 98), which
 // QNX's printer shows as "<GROUP>_SPARE<n>" with two hex words. Numbers are stable from here on:
 // trace files and D scripts name them (format 1.02, docs/kev-format.md).
 #ifndef UAPI_KCALL_H
@@ -68,7 +68,8 @@
     X(84, SemPost, 1) \
     X(85, SemWait, 1) \
     X(89, ThreadSetPrio, 3) \
-    X(90, ThreadYield, 0)
+    X(90, ThreadYield, 0) \
+    X(98, ProcKill, 1)
 
 enum kcall_number {
 #define KCALL_ENUM(num, name, nargs) KC_##name = num,

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // Thread states. The numbers are QNX's (so trace events carry familiar state ids); this kernel
-// uses only the ones it really has, plus WAITCHILD (a thread blocked in ProcWait).
+// uses only the ones it really has. A thread in ProcWait is JOIN (struct thread wait_child).
 #ifndef UAPI_KSTATE_H
 #define UAPI_KSTATE_H
 
@@ -18,7 +18,6 @@ enum thread_state {
     THS_JOIN = 15,
     THS_INTR = 16,
     THS_SEM = 17,
-    THS_WAITCHILD = 21,
 };
 
 enum sched_policy {

@@ -89,5 +89,8 @@ struct ktrace_query {
 #define KTRACE_BENCH_DISABLED 1   // a hook whose class is off
 #define KTRACE_BENCH_SIMPLE   2   // a simple event (class USER must be on)
 #define KTRACE_BENCH_COMBINE  3   // a 4-word combine event (class USER must be on)
+// The most iterations one KTRACE_BENCH call runs (EINVAL beyond): the kernel is not
+// preemptible inside it, so a call stays near 1-4 ms on a 25 MHz Cortex-M3 (issue 17 item 15).
+#define KTRACE_BENCH_MAX      4096u
 
 #endif

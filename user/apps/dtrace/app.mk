@@ -4,7 +4,7 @@
 # aggregations renamed to kernel calls (its view of the engine is read-only). It compiles on
 # the board when the board gives it a compiler arena (DTRACE_CC_ARENA, boards/<b>/user.mk).
 PRIO  := 150
-FLAGS := KAPP_F_TRACE
+FLAGS := KAPP_F_TRACE|KAPP_F_PRIV|KAPP_F_HOSTFS
 EXTRA := trace/d/consume.c trace/d/fmt.c trace/d/agg.c trace/d/vm.c trace/d/engine.c \
          trace/d/verify.c trace/d/probes.c trace/d/dobj_opts.c trace/d/lex.c \
          trace/d/parse.c trace/d/cg.c trace/d/dcpp.c

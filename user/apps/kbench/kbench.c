@@ -154,7 +154,7 @@ static uint64_t trace_bench(uint32_t kind, uint32_t n)
 // Instructions per hook: the kind's loop minus the empty loop, median of RUNS.
 static uint64_t hook_cost(uint32_t kind)
 {
-    const uint32_t n = 20000;
+    const uint32_t n = KTRACE_BENCH_MAX; // one call's most (uapi/ktrace.h)
     uint64_t v[RUNS];
     for (int r = 0; r < RUNS; r++) {
         uint64_t base = trace_bench(KTRACE_BENCH_LOOP, n), c = trace_bench(kind, n);

@@ -5,6 +5,7 @@
 #include <kern.h>
 #include <errno.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <board_user.h>
 #include "../kt_hostile/hostile.h"
 
@@ -129,6 +130,58 @@ static int console_flood(void)
     return 0;
 }
 
+// Above its rights (issue 17 item 6): priorities over its ceiling for itself, a new thread
+// and a program it starts, a privileged program, ProcKill; a pulse at 255 arrives capped.
+static uint8_t stack3[512] __attribute__((aligned(8)));
+static int prio_raise(void)
+{
+    int bad = 0;
+    errno = 0;
+    bad |= !(ThreadSetPrio(0, 255, 0) == -1 && errno == EPERM) << 0;
+    bad |= (ThreadSetPrio(0, HOSTILE_CEILING, 0) != 0) << 1;   // up to the ceiling: allowed
+    errno = 0;
+    bad |= !(ThreadCreate(finish_at_once, NULL, stack3, sizeof(stack3), 200, 0) == -1 &&
+             errno == EPERM) << 2;
+    errno = 0;
+    bad |= !(ProcSpawn("kt_attack", 255, 0) == -1 && errno == EPERM) << 3;
+    errno = 0;
+    bad |= !(ProcSpawn("kt_hostile", 0, 0) == -1 && errno == EPERM) << 4; // has KAPP_F_IO
+    errno = 0;
+    bad |= !(ProcKill(1) == -1 && errno == EPERM) << 5;
+    int chid = ChannelCreate(0), coid = ConnectAttach(0, chid);
+    struct kpulse p = { 0, 0, 0, 0 };
+    bad |= (MsgSendPulse(coid, 255, 3, 0) != 0 || MsgReceive(chid, &p, sizeof(p), NULL) != 0 ||
+            p.priority > HOSTILE_CEILING) << 6;
+    return bad;
+}
+
+// Raises itself to its ceiling and spins: only a privileged process's ProcKill ends it.
+static int spin(void)
+{
+    ThreadSetPrio(0, HOSTILE_CEILING, 0);
+    for (volatile int forever = 1; forever;)
+        __asm__ volatile("" ::: "memory");
+    return 1;
+}
+
+// Host files without KAPP_F_HOSTFS (issue 17 item 5): creating, opening and removing one are
+// refused with EPERM (ENOSYS where the board has no host); the console stays open to all.
+static int host_files(void)
+{
+    int bad = 0;
+    errno = 0;
+    FILE *f = fopen("build/hostile-attack.txt", "w");
+    bad |= (f != NULL || (errno != EPERM && errno != ENOSYS)) << 0;
+    if (f)
+        fclose(f);
+    errno = 0;
+    bad |= (fopen("kernel/main.c", "r") != NULL || (errno != EPERM && errno != ENOSYS)) << 1;
+    errno = 0;
+    bad |= (remove("Makefile") == 0 || (errno != EPERM && errno != ENOSYS)) << 2;
+    bad |= (printf("# kt_attack: the console still works\n") <= 0) << 3;
+    return bad;
+}
+
 int main(void)
 {
     uint32_t arg = ProcArg();
@@ -144,6 +197,9 @@ int main(void)
     case ATK_DEAD_CLIENT:    return dead_client(param);
     case ATK_SEGMENTS:       return segments();
     case ATK_CONSOLE_FLOOD:  return console_flood();
+    case ATK_PRIO_RAISE:     return prio_raise();
+    case ATK_SPIN:           return spin();
+    case ATK_HOST_FILES:     return host_files();
     }
     return 99;
 }

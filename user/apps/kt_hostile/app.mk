@@ -2,7 +2,7 @@
 # kt_hostile: the hostile-process suite's runner and victim (docs/hostile.md); pid 1 of the
 # hostile image (user/module.mk reads this file: docs/applications.md).
 PRIO  := 100
-FLAGS := KAPP_F_IO
+FLAGS := KAPP_F_IO|KAPP_F_PRIV
 
 IMAGES       += hostile
 hostile_APPS := kt_hostile kt_attack

@@ -14,7 +14,13 @@ enum {
     ATK_DEAD_CLIENT,        // item 9
     ATK_SEGMENTS,           // item 10 (x86: segment registers)
     ATK_CONSOLE_FLOOD,      // item 7
+    ATK_PRIO_RAISE,         // item 6: priorities, pulses, spawn and kill above its rights
+    ATK_SPIN,               // item 6: spin at its ceiling until a privileged process kills it
+    ATK_HOST_FILES,         // item 5: create and remove host files without KAPP_F_HOSTFS
 };
+
+// The priority ceiling of a process without KAPP_F_PRIV (uapi/kapi.h KPRIO_UNPRIV_MAX).
+#define HOSTILE_CEILING 63
 
 // A priority-250 thread wakes at most this late under any attack from lower priorities.
 #define HOSTILE_LATENCY_NS (10u * 1000000u)

@@ -153,6 +153,28 @@ static void attack_segments(void)
 #endif
 }
 
+// Attack: a process spins at its priority ceiling (63); we (privileged, 100) end it with
+// ProcKill. The victim at 250 is never delayed, and the attacker ends as killed.
+static void attack_spin_kill(void)
+{
+    int st = -1;
+    printf("# attack %u: %s\n", ATK_SPIN, "spin at the ceiling until killed");
+    victim_worst_ns = 0;
+    uint32_t w0 = victim_wakeups;
+    int pid = ProcSpawn("kt_attack", 10, ATK_SPIN);
+    ThreadSleep(20000000u);
+    int k = ProcKill(pid);
+    int w = ProcWait(pid, &st);
+    check(pid > 0 && k == 0 && w == pid && KW_SIGNALED(st) && KW_TERMSIG(st) == KSIG_KILL,
+          "a spinning process is ended by ProcKill (status %#x)", st);
+    errno = 0;
+    check(ProcKill(pid) == -1 && errno == ESRCH, "ProcKill of a gone process fails with ESRCH");
+    ThreadSleep(3000000u);
+    check(victim_worst_ns <= HOSTILE_LATENCY_NS && victim_wakeups - w0 >= 10,
+          "attack %u: the priority-250 victim kept its 1 ms deadlines (%lu wakeups, worst %lu us late)",
+          ATK_SPIN, (unsigned long)(victim_wakeups - w0), (unsigned long)(victim_worst_ns / 1000u));
+}
+
 int main(void)
 {
     setvbuf(stdout, NULL, _IOLBF, 0);
@@ -171,6 +193,9 @@ int main(void)
     attack_dead_client();
     attack_segments();
     run_attack(ATK_CONSOLE_FLOOD, 0, 1, 0, "4096-byte console writes in a loop at priority 1");
+    run_attack(ATK_PRIO_RAISE, 0, 10, 0, "priorities, pulses, spawn and kill above its rights");
+    attack_spin_kill();
+    run_attack(ATK_HOST_FILES, 0, 10, 0, "create, read and remove host files without the right");
 
     victim_stop = true;
     ThreadJoin(vt, NULL);

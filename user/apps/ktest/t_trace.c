@@ -113,6 +113,14 @@ static void control_errors(void)
     CHECK_ERR(TE(KTRACE_ALLOCBUFFER, 0, 0, 0), EINVAL);
     CHECK_ERR(TE(KTRACE_ALLOCBUFFER, 65, 0, 0), EINVAL);
     CHECK_ERR(TE(99, 0, 0, 0), EINVAL);
+    // Bounded kernel work (issue 17 item 15): one KTRACE_BENCH call runs at most
+    // KTRACE_BENCH_MAX iterations; a million (350-680 ms of kernel time) is refused.
+    CHECK_ERR(TE(KTRACE_BENCH, KTRACE_BENCH_LOOP, 1000000, 0), EINVAL);
+    CHECK_ERR(TE(KTRACE_BENCH, KTRACE_BENCH_LOOP, KTRACE_BENCH_MAX + 1, 0), EINVAL);
+    uint64_t b0 = ClockTime();
+    CHECK(TE(KTRACE_BENCH, KTRACE_BENCH_LOOP, KTRACE_BENCH_MAX, 0) == 0,
+          "KTRACE_BENCH of KTRACE_BENCH_MAX iterations runs (%lu us)",
+          (unsigned long)((ClockTime() - b0) / 1000u));
     CHECK(TE(KTRACE_ALLOCBUFFER, KT_BUFS, 0, 0) == KT_BUFS, "ALLOCBUFFER %d buffers", KT_BUFS);
     CHECK_ERR(TE(KTRACE_ALLOCBUFFER, KT_BUFS, 0, 0), EEXIST);
     CHECK_ERR(TE(KTRACE_ADDCLASS, 99, 0, 0), EINVAL);
