@@ -57,6 +57,11 @@ int ipc_channel_create(struct proc *p, uint32_t flags)
 {
     if (flags != 0)
         return -EINVAL;
+    int held = 0;
+    for (int i = 0; i < KMAX_CHANNELS; i++)
+        held += k_channels[i].in_use && k_channels[i].owner == p;
+    if (held >= proc_limit(p, KLIM_CHANNELS))
+        return -EAGAIN;
     for (int i = 0; i < KMAX_CHANNELS; i++) {
         struct channel *ch = &k_channels[i];
         if (ch->in_use)
@@ -112,6 +117,11 @@ int ipc_connect_attach(struct proc *p, int pid, int chid)
         return -ESRCH;
     if (!ch || ch->owner != target)
         return -ESRCH;
+    int held = 0;
+    for (int i = 0; i < KMAX_CONNECTIONS; i++)
+        held += connections[i].in_use && connections[i].owner == p;
+    if (held >= proc_limit(p, KLIM_CONNECTIONS))
+        return -EAGAIN;
     for (int i = 0; i < KMAX_CONNECTIONS; i++) {
         struct connection *c = &connections[i];
         if (c->in_use)

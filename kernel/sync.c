@@ -60,8 +60,35 @@ static struct ksem *sem_lookup(const struct proc *p, int id)
     return &sems[i];
 }
 
+// How many of each pool's objects p holds, against its limit (kernel.h KLIM_*).
+static int held_mutexes(const struct proc *p)
+{
+    int n = 0;
+    for (int i = 0; i < KMAX_MUTEXES; i++)
+        n += mutexes[i].in_use && mutexes[i].owner_proc == p;
+    return n;
+}
+
+static int held_conds(const struct proc *p)
+{
+    int n = 0;
+    for (int i = 0; i < KMAX_CONDS; i++)
+        n += conds[i].in_use && conds[i].owner_proc == p;
+    return n;
+}
+
+static int held_sems(const struct proc *p)
+{
+    int n = 0;
+    for (int i = 0; i < KMAX_SEMS; i++)
+        n += sems[i].in_use && sems[i].owner_proc == p;
+    return n;
+}
+
 int mutex_create(struct proc *p)
 {
+    if (held_mutexes(p) >= proc_limit(p, KLIM_MUTEXES))
+        return -EAGAIN;
     for (int i = 0; i < KMAX_MUTEXES; i++) {
         struct kmutex *m = &mutexes[i];
         if (m->in_use)
@@ -165,6 +192,8 @@ uint8_t sync_inherited_prio(const struct thread *t)
 
 int cond_create(struct proc *p)
 {
+    if (held_conds(p) >= proc_limit(p, KLIM_CONDS))
+        return -EAGAIN;
     for (int i = 0; i < KMAX_CONDS; i++) {
         struct kcond *c = &conds[i];
         if (c->in_use)
@@ -243,6 +272,8 @@ int sem_create(struct proc *p, int count)
 {
     if (count < 0)
         return -EINVAL;
+    if (held_sems(p) >= proc_limit(p, KLIM_SEMS))
+        return -EAGAIN;
     for (int i = 0; i < KMAX_SEMS; i++) {
         struct ksem *s = &sems[i];
         if (s->in_use)

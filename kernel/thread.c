@@ -33,6 +33,11 @@ static void thread_timeout_fired(struct ktimer *tm)
 
 struct thread *thread_alloc(struct proc *p)
 {
+    int held = 0;
+    for (unsigned i = 0; i < KMAX_THREADS; i++)
+        held += k_threads[i].in_use && k_threads[i].proc == p && p;
+    if (p && held >= proc_limit(p, KLIM_THREADS)) // kernel.h: threads a process may have
+        return NULL;
     for (unsigned i = 0; i < KMAX_THREADS; i++) {
         struct thread *t = &k_threads[i];
         if (t->in_use)

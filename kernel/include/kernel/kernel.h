@@ -25,6 +25,15 @@
 #define KMAX_CONDS       32
 #define KMAX_SEMS        32
 #define KMAX_IRQS        32
+// Per-process limits for a process without KAPP_F_PRIV: a quarter of each pool, so that no
+// one process can take everything (issue 17 item 8). Beyond them a create call is EAGAIN.
+#define KLIM_THREADS     (KMAX_THREADS / 4)
+#define KLIM_CHANNELS    (KMAX_CHANNELS / 4)
+#define KLIM_CONNECTIONS (KMAX_CONNECTIONS / 4)
+#define KLIM_TIMERS      (KMAX_TIMERS / 4)
+#define KLIM_MUTEXES     (KMAX_MUTEXES / 4)
+#define KLIM_CONDS       (KMAX_CONDS / 4)
+#define KLIM_SEMS        (KMAX_SEMS / 4)
 #define KNAME_MAX        16
 
 #define TICK_HZ          1000u

@@ -44,9 +44,16 @@ extern struct proc k_procs[KMAX_PROCS];
 // program (and for kernel threads, p NULL), else 63 or its program's own PRIO if higher.
 static inline int proc_prio_ceiling(const struct proc *p)
 {
-    if (!p || (p->app->flags & KAPP_F_PRIV))
+    if (!p || !p->app || (p->app->flags & KAPP_F_PRIV))
         return KPRIO_MAX;
     return p->app->priority > KPRIO_UNPRIV_MAX ? (int)p->app->priority : KPRIO_UNPRIV_MAX;
+}
+
+// How many objects of a pool p may hold: `lim` (kernel.h KLIM_*), or the whole pool for a
+// privileged process or the kernel (p NULL).
+static inline int proc_limit(const struct proc *p, int lim)
+{
+    return (!p || !p->app || (p->app->flags & KAPP_F_PRIV)) ? 0x7fffffff : lim;
 }
 
 void proc_init(void);

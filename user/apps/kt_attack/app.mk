@@ -2,3 +2,5 @@
 # kt_attack: the unprivileged attacker the hostile suite starts, one attack per run
 # (user/module.mk reads this file: docs/applications.md).
 PRIO := 10
+# The hoarding attack (item 8) keeps a stack for each of its threads.
+RAM := 0x4000

@@ -182,6 +182,44 @@ static int host_files(void)
     return bad;
 }
 
+// Takes as many of each kernel object as it is given (issue 17 item 8): each kind must stop at
+// the process's limit with EAGAIN, and the runner must still get its own while these are held.
+static uint8_t hoard_stacks[HOSTILE_LIM_THREADS][256] __attribute__((aligned(8)));
+static int count_until_eagain(int (*make)(int), int most)
+{
+    int n = 0;
+    for (int k = 0; k < most; k++) {
+        errno = 0;
+        if (make(k) < 0)
+            return errno == EAGAIN ? n : -1;
+        n++;
+    }
+    return n;
+}
+static int hoard_chid;
+static int mk_thread(int k) { return ThreadCreate(finish_at_once, NULL, hoard_stacks[k % HOSTILE_LIM_THREADS], 256, 1, 0); }
+static int mk_channel(int k) { (void)k; int c = ChannelCreate(0); if (c > 0 && !hoard_chid) hoard_chid = c; return c; }
+static int mk_conn(int k) { (void)k; return ConnectAttach(0, hoard_chid); }
+static int hoard_coid;
+static int mk_timer(int k) { (void)k; return TimerCreate(hoard_coid, 1, 0); }
+static int mk_mutex(int k) { (void)k; return MutexCreate(); }
+static int mk_cond(int k) { (void)k; return CondCreate(); }
+static int mk_sem(int k) { (void)k; return SemCreate(0); }
+static int hoard(void)
+{
+    int bad = 0;
+    bad |= (count_until_eagain(mk_thread, 64) != HOSTILE_LIM_THREADS - 1) << 0; // + main
+    bad |= (count_until_eagain(mk_channel, 64) != HOSTILE_LIM_CHANNELS) << 1;
+    hoard_coid = ConnectAttach(0, hoard_chid);
+    bad |= (count_until_eagain(mk_timer, 64) != HOSTILE_LIM_TIMERS) << 3;
+    bad |= (count_until_eagain(mk_conn, 128) != HOSTILE_LIM_CONNECTIONS - 1) << 2;
+    bad |= (count_until_eagain(mk_mutex, 64) != HOSTILE_LIM_SYNC) << 4;
+    bad |= (count_until_eagain(mk_cond, 64) != HOSTILE_LIM_SYNC) << 5;
+    bad |= (count_until_eagain(mk_sem, 64) != HOSTILE_LIM_SYNC) << 6;
+    ThreadSleep(HOSTILE_HOARD_NS); // the runner takes its own now
+    return bad;
+}
+
 int main(void)
 {
     uint32_t arg = ProcArg();
@@ -200,6 +238,7 @@ int main(void)
     case ATK_PRIO_RAISE:     return prio_raise();
     case ATK_SPIN:           return spin();
     case ATK_HOST_FILES:     return host_files();
+    case ATK_HOARD:          return hoard();
     }
     return 99;
 }

@@ -17,10 +17,19 @@ enum {
     ATK_PRIO_RAISE,         // item 6: priorities, pulses, spawn and kill above its rights
     ATK_SPIN,               // item 6: spin at its ceiling until a privileged process kills it
     ATK_HOST_FILES,         // item 5: create and remove host files without KAPP_F_HOSTFS
+    ATK_HOARD,              // item 8: take every thread, channel, connection, timer, sync object
 };
 
 // The priority ceiling of a process without KAPP_F_PRIV (uapi/kapi.h KPRIO_UNPRIV_MAX).
 #define HOSTILE_CEILING 63
+// Per-process limits of an unprivileged process (kernel/include/kernel/kernel.h KLIM_*).
+#define HOSTILE_LIM_THREADS 12
+#define HOSTILE_LIM_CHANNELS 8
+#define HOSTILE_LIM_CONNECTIONS 16
+#define HOSTILE_LIM_TIMERS 8
+#define HOSTILE_LIM_SYNC 8      // each of mutexes, condvars, semaphores
+// How long the hoarder holds what it took (the runner creates its own meanwhile).
+#define HOSTILE_HOARD_NS (40u * 1000000u)
 
 // A priority-250 thread wakes at most this late under any attack from lower priorities.
 #define HOSTILE_LATENCY_NS (10u * 1000000u)

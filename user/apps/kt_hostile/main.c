@@ -175,6 +175,38 @@ static void attack_spin_kill(void)
           ATK_SPIN, (unsigned long)(victim_wakeups - w0), (unsigned long)(victim_worst_ns / 1000u));
 }
 
+// Attack: a process takes as many of each kernel object as it can and holds them; it must
+// stop at its limits, and we (privileged, but drawing on the same pools) still get ours.
+static int short_nap(void *arg)
+{
+    (void)arg;
+    ThreadSleep(1000000u);
+    return 0;
+}
+
+static void attack_hoard(void)
+{
+    int st = -1;
+    printf("# attack %u: %s\n", ATK_HOARD, "take every kernel object it can and hold them");
+    int pid = ProcSpawn("kt_attack", 10, ATK_HOARD);
+    ThreadSleep(HOSTILE_HOARD_NS / 2);  // it has taken what it could and holds it
+    int ch = ChannelCreate(0), co = ch > 0 ? ConnectAttach(0, ch) : -1;
+    int tm = co > 0 ? TimerCreate(co, 1, 0) : -1;
+    int mx = MutexCreate(), cv = CondCreate(), sm = SemCreate(0);
+    int th = ThreadCreate(short_nap, NULL, srv_stack, sizeof(srv_stack), 1, 0);
+    check(ch > 0 && co > 0 && tm > 0 && mx > 0 && cv > 0 && sm > 0 && th > 0,
+          "while a process hoards, another still gets a channel, connection, timer, mutex, "
+          "condvar, semaphore and thread (%d %d %d %d %d %d %d)", ch, co, tm, mx, cv, sm, th);
+    int w = ProcWait(pid, &st);
+    check(w == pid && KW_EXITED(st) && KW_EXITSTATUS(st) == 0,
+          "attack %u: each kind stopped at the process's limit with EAGAIN (status %#x)",
+          ATK_HOARD, st);
+    TimerDestroy(tm), MutexDestroy(mx), CondDestroy(cv), SemDestroy(sm);
+    ThreadJoin(th, NULL);
+    ConnectDetach(co);
+    ChannelDestroy(ch);
+}
+
 int main(void)
 {
     setvbuf(stdout, NULL, _IOLBF, 0);
@@ -196,6 +228,7 @@ int main(void)
     run_attack(ATK_PRIO_RAISE, 0, 10, 0, "priorities, pulses, spawn and kill above its rights");
     attack_spin_kill();
     run_attack(ATK_HOST_FILES, 0, 10, 0, "create, read and remove host files without the right");
+    attack_hoard();
 
     victim_stop = true;
     ThreadJoin(vt, NULL);
