@@ -7,6 +7,13 @@
 #include <d/dvm.h>
 #include "dutil.h"
 
+/* A firing's work budget: string bytes a subroutine may touch are charged as it runs; past
+ * the budget the program faults with DVM_F_BUDGET (to ERROR). The DIF instructions a probe's
+ * clauses may run (their programs' lengths: branches only go forward) are bounded when the
+ * object is loaded, to half of it, so they cost nothing at run time. Together: no firing
+ * holds the kernel long (issue 17 item 12), about 10 ms of a 25 MHz Cortex-M3 at most. */
+#define DVM_FIRING_BUDGET (256 * 1024)
+
 struct dvm_cpu {
     struct dvm_state *st;
     const struct dvm_ctx *ctx;
@@ -33,6 +40,7 @@ struct dvm_cpu {
     uint32_t self_var, self_gen;
     int32_t self_tid;
     unsigned busy;          /* inside dvm_fire: a nested firing on this CPU is dropped */
+    int32_t budget;         /* work left in this firing (DVM_FIRING_BUDGET) */
     unsigned fault;
     uint32_t fault_pc;
     uint64_t fault_addr;

@@ -275,7 +275,10 @@ static void fault(struct dvm_state *st, struct dvm_cpu *c, uint32_t action, uint
     uint32_t sprobe = c->probe, sepid = c->epid;
     st->in_error = 1;
     c->args = args;
+    int32_t sbudget = c->budget;
+    c->budget = DVM_FIRING_BUDGET; /* ERROR's clauses get their own (they cannot nest) */
     run_probe(st, c, m - 1);
+    c->budget = sbudget;
     c->args = sargs;
     c->probe = sprobe;
     c->epid = sepid;
@@ -574,6 +577,7 @@ fire_from(struct dvm_state *st, const struct dvm_ctx *ctx, const uint64_t *args,
     c->busy = 1;
     c->ctx = ctx;
     c->args = args;
+    c->budget = DVM_FIRING_BUDGET;
     run_probe_from(st, c, pidx, e);
     c->busy = 0;
 }
@@ -782,6 +786,21 @@ int dvm_load(struct dvm_state *st, const void *objp, size_t objlen, const struct
         uint32_t p = ob->ecbs[e].de_probe;
         st->ecb_link[e + 1].next = st->first_ecb[p];
         st->first_ecb[p] = e + 1;
+    }
+    /* A firing's budget (dvm_impl.h): its instructions are bounded here, once, by the
+     * programs' lengths (branches only go forward), so that running them costs nothing;
+     * string subroutines charge their bytes as they run. */
+    for (uint32_t p = 0; p < h->dh_nprobes; p++) {
+        uint64_t steps = 0;
+        for (uint32_t e = st->first_ecb[p]; e; e = st->ecb_link[e].next) {
+            const struct dif_clause *cl = &ob->clauses[ob->ecbs[e - 1].de_clause];
+            steps += cl->dc_pred.dp_len;
+            for (uint32_t k = 0; k < cl->dc_nacts; k++)
+                steps += ob->acts[cl->dc_act + k].da_prog.dp_len;
+        }
+        if (steps > DVM_FIRING_BUDGET / 2)
+            return err_set(err, errlen, "a probe's clauses may run more DIF instructions "
+                                        "than one firing's budget allows");
     }
     /* variables: globals and this-> get fixed slots; arrays and self-> are dynamic */
     uint32_t keymax = 16, gsz = 0, tsz = 0;

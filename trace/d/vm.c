@@ -12,6 +12,7 @@ const char *dvm_fault_name(unsigned f)
     static const char *const names[DVM_F_COUNT] = {
         "no fault", "invalid address", "invalid alignment", "illegal operation",
         "divide-by-zero", "out of scratch space", "tuple stack overflow",
+        "work budget of the firing exhausted",
     };
     return f < DVM_F_COUNT ? names[f] : "unknown fault";
 }
@@ -179,6 +180,16 @@ __attribute__((noinline)) static uint64_t subr(struct dvm_cpu *c, unsigned id)
         }
     }
     c->ntup = 0;
+    /* the bytes this call may touch: a search compares up to the needle at every position */
+    int64_t work = (int64_t)len[0] + len[1] + len[2];
+    if (id == DIF_S_INDEX || id == DIF_S_RINDEX || id == DIF_S_STRSTR)
+        work = (int64_t)len[0] * ((int64_t)len[1] + 1);
+    if (work > c->budget) {
+        c->budget = -1;
+        c->fault = DVM_F_BUDGET;
+        return 0;
+    }
+    c->budget -= (int32_t)work;
     unsigned max = c->st->strsize - 1u;
     char *d;
     switch (id) {
