@@ -31,6 +31,7 @@ struct dtype {
 enum nkind {
     N_INT, N_STR, N_IDENT, N_SELF, N_THIS, N_INDEX, N_AGG, N_CALL, N_BIN, N_UN, N_PREINC,
     N_PREDEC, N_POSTINC, N_POSTDEC, N_ASSIGN, N_COND, N_CAST, N_SIZEOF, N_COMMA,
+    N_IF,   /* a: condition, b: then statements, c: else statements (parse.c splits clauses) */
 };
 
 struct dnode {
@@ -77,6 +78,7 @@ struct dcc {
     char *tokstr;       /* identifiers, strings, probe descriptions */
     int in_pred;
     int depth;          /* expression nesting, bounded so the stack is */
+    unsigned nifs;      /* if statements split so far (their hidden this-> variables) */
     /* parse results */
     struct dclause *clauses, **clause_tail;
     struct ddecl *decls, **decl_tail;

@@ -365,6 +365,52 @@ static void declaration(struct dcc *cc)
     }
 }
 
+static struct dnode *statements(struct dcc *cc);
+
+/* if (cond) stmt-or-block [else stmt-or-block]: an N_IF node; the clause holding it is split
+ * into clauses after parsing (split_clause). */
+static struct dnode *if_statement(struct dcc *cc);
+
+/* A single statement (with its ';' when one follows) or a { block } (closing brace eaten). */
+static struct dnode *body(struct dcc *cc)
+{
+    if (cc->tok == T_LBRACE) {
+        struct dnode *l = statements(cc);
+        expect(cc, T_RBRACE);
+        return l;
+    }
+    if (is_word(cc, "if"))
+        return if_statement(cc);
+    if (cc->tok == T_SEMI) {
+        next(cc);
+        return NULL;
+    }
+    struct dnode *s = expr(cc);
+    if (cc->tok == T_SEMI)
+        next(cc);
+    else if (cc->tok != T_RBRACE)
+        syntax(cc);
+    return s;
+}
+
+static struct dnode *if_statement(struct dcc *cc)
+{
+    struct dnode *n = node(cc, N_IF, cc->tokline);
+    if (++cc->depth > 64)
+        dcc_error(cc, cc->tokline, "D_SYNTAX", "if statements nested too deeply");
+    next(cc);
+    expect(cc, T_LPAR);
+    n->a = expr(cc);
+    expect(cc, T_RPAR);
+    n->b = body(cc);
+    if (is_word(cc, "else")) {
+        next(cc);
+        n->c = body(cc);
+    }
+    cc->depth--;
+    return n;
+}
+
 static struct dnode *statements(struct dcc *cc)
 {
     struct dnode *head = NULL, **tail = &head;
@@ -376,6 +422,12 @@ static struct dnode *statements(struct dcc *cc)
         }
         if (cc->tok == T_EOF)
             syntax(cc);
+        if (is_word(cc, "if")) {
+            struct dnode *s = if_statement(cc);
+            *tail = s;
+            tail = &s->next;
+            continue;
+        }
         struct dnode *s = expr(cc);
         *tail = s;
         tail = &s->next;
@@ -385,6 +437,132 @@ static struct dnode *statements(struct dcc *cc)
             syntax(cc);
     }
     return head;
+}
+
+/* ---- if/else: one clause becomes several, in order, as libdtrace's other ports do ----------
+ * P { A; if (C) { T } else { E }; B } runs as
+ *   { this->%okN = 0 }                       (no predicate: this-> values outlive a firing)
+ *   P { A; this->%okN = 1; this->%ifN = !!(C) }
+ *   /this->%okN && this->%ifN/ { T }   /this->%okN && !this->%ifN/ { E }   /this->%okN/ { B }
+ * so that P and C are each evaluated once, where they stood. Without P, %okN is left out.
+ * T, E and B are split the same way when they hold ifs. */
+static struct dnode *hidden(struct dcc *cc, const char *what, unsigned id, int line)
+{
+    struct dnode *n = node(cc, N_THIS, line);
+    char name[24], digits[12];
+    size_t k = 0, d = 0;
+    name[k++] = '%'; /* no D name can be it */
+    while (*what)
+        name[k++] = *what++;
+    do
+        digits[d++] = (char)('0' + id % 10u);
+    while ((id /= 10u) != 0);
+    while (d)
+        name[k++] = digits[--d];
+    n->s = dcc_strdup(cc, name, k);
+    return n;
+}
+
+static struct dnode *mk(struct dcc *cc, int kind, int op, struct dnode *a, struct dnode *b,
+                        int line)
+{
+    struct dnode *n = node(cc, kind, line);
+    n->op = (uint8_t)op;
+    n->a = a;
+    n->b = b;
+    return n;
+}
+
+static struct dnode *set_hidden(struct dcc *cc, const char *what, unsigned id, struct dnode *v,
+                                int line)
+{
+    return mk(cc, N_ASSIGN, T_ASSIGN, hidden(cc, what, id, line), v, line);
+}
+
+static struct dnode *int_node(struct dcc *cc, int64_t v, int line)
+{
+    struct dnode *n = node(cc, N_INT, line);
+    n->ival = v;
+    n->type = (struct dtype){ DIF_TYPE_INT, 4, 1 };
+    return n;
+}
+
+static int has_if(const struct dnode *s)
+{
+    for (; s; s = s->next)
+        if (s->kind == N_IF)
+            return 1;
+    return 0;
+}
+
+static void add_clause(struct dcc *cc, const struct dclause *proto, struct dnode *pred,
+                       struct dnode *stmts)
+{
+    struct dclause *c = dcc_alloc(cc, sizeof(*c));
+    c->line = proto->line;
+    c->ndesc = proto->ndesc;
+    c->desc = proto->desc;
+    c->pred = pred;
+    c->stmts = stmts;
+    *cc->clause_tail = c;
+    cc->clause_tail = &c->next;
+}
+
+/* Emits `stmts` under predicate `pred` (side-effect free when `again`: it may be evaluated
+ * more than once), splitting at each if. */
+static void split(struct dcc *cc, const struct dclause *proto, struct dnode *pred,
+                  struct dnode *stmts)
+{
+    struct dnode *seg = NULL, **tail = &seg;
+    for (struct dnode *s = stmts, *nx; s; s = nx) {
+        nx = s->next;
+        s->next = NULL;
+        if (s->kind != N_IF) {
+            *tail = s;
+            tail = &s->next;
+            continue;
+        }
+        unsigned id = ++cc->nifs;
+        int line = s->line;
+        struct dnode *isset = mk(cc, N_UN, T_NOT, mk(cc, N_UN, T_NOT, s->a, NULL, line), NULL,
+                                 line);
+        *tail = set_hidden(cc, "if", id, isset, line);
+        add_clause(cc, proto, pred, seg);
+        struct dnode *yes = hidden(cc, "if", id, line);
+        struct dnode *no = mk(cc, N_UN, T_NOT, hidden(cc, "if", id, line), NULL, line);
+        split(cc, proto, pred ? mk(cc, N_BIN, T_LAND, pred, yes, line) : yes, s->b);
+        if (s->c)
+            split(cc, proto, pred ? mk(cc, N_BIN, T_LAND, pred, no, line) : no, s->c);
+        seg = NULL;
+        tail = &seg;
+    }
+    if (seg || !stmts)
+        add_clause(cc, proto, pred, seg);
+}
+
+/* A parsed clause holding if statements, replaced by the clauses that run it. */
+static void split_clause(struct dcc *cc, struct dclause *c)
+{
+    struct dnode *pred = c->pred;
+    if (pred) { /* P once, then a flag the rest of the clause tests */
+        unsigned id = ++cc->nifs;
+        int line = c->line;
+        add_clause(cc, c, NULL, set_hidden(cc, "ok", id, int_node(cc, 0, line), line));
+        struct dnode *ok = set_hidden(cc, "ok", id, int_node(cc, 1, line), line);
+        ok->next = c->stmts;
+        struct dnode *first = NULL, **tail = &first, *s = ok;
+        /* the statements before the first if stay under P, with the flag set first */
+        while (s && s->kind != N_IF) {
+            *tail = s;
+            tail = &s->next;
+            s = s->next;
+        }
+        *tail = NULL;
+        add_clause(cc, c, pred, first);
+        split(cc, c, hidden(cc, "ok", id, line), s);
+        return;
+    }
+    split(cc, c, NULL, c->stmts);
 }
 
 static void clause(struct dcc *cc)
@@ -418,6 +596,10 @@ static void clause(struct dcc *cc)
         c->stmts = statements(cc);
         if (cc->tok != T_RBRACE)
             syntax(cc);
+    }
+    if (has_if(c->stmts)) {
+        split_clause(cc, c);
+        return;
     }
     *cc->clause_tail = c;
     cc->clause_tail = &c->next;

@@ -1,0 +1,4 @@
+BEGIN
+{
+	if x > 1 { trace(1); }
+}
