@@ -54,6 +54,19 @@ struct dclause {
     struct dnode *stmts;
 };
 
+/* Names the parser resolves itself: typedefs, enumerators and inlines (parse.c). */
+enum { DNAME_TYPEDEF, DNAME_ENUMERATOR, DNAME_INLINE, DNAME_ENUMTAG };
+struct dname {
+    struct dname *next;
+    const char *name;
+    int kind;
+    int line;
+    struct dtype type;  /* typedef's type; an inline's declared type */
+    int64_t val;        /* enumerator's value */
+    struct dnode *expr; /* inline's expression */
+    unsigned group;     /* enumerator: which enum declared it */
+};
+
 struct ddecl {
     struct ddecl *next;
     int line;
@@ -79,6 +92,8 @@ struct dcc {
     int in_pred;
     int depth;          /* expression nesting, bounded so the stack is */
     unsigned nifs;      /* if statements split so far (their hidden this-> variables) */
+    struct dname *names;
+    unsigned nenums;
     /* parse results */
     struct dclause *clauses, **clause_tail;
     struct ddecl *decls, **decl_tail;

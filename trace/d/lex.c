@@ -388,7 +388,7 @@ void dcc_lex_next(struct dcc *cc)
         cc->p = p + 1;
         cc->tok = T_INT;
         cc->tokval = (int8_t)v;
-        cc->toktype = (struct dtype){ DIF_TYPE_INT, 1, 1 };
+        cc->toktype = (struct dtype){ DIF_TYPE_INT, 4, 1 }; /* an int, as in C (sizeof 4) */
         return;
     }
     for (size_t k = 0; k < sizeof(ops) / sizeof(ops[0]); k++) {

@@ -46,7 +46,7 @@ static int is_word(struct dcc *cc, const char *w)
 static const char *const type_words[] = {
     "signed", "unsigned", "char", "short", "int", "long", "string", "int8_t", "int16_t",
     "int32_t", "int64_t", "uint8_t", "uint16_t", "uint32_t", "uint64_t", "pid_t", "id_t",
-    "uintptr_t", "size_t", "ssize_t",
+    "uintptr_t", "intptr_t", "size_t", "ssize_t",
 };
 
 static int type_word(const char *s)
@@ -57,9 +57,150 @@ static int type_word(const char *s)
     return 0;
 }
 
-/* parse_type: a type name made of the words above. */
+static struct dname *name_find(struct dcc *cc, const char *s, int kind)
+{
+    for (struct dname *d = cc->names; d; d = d->next)
+        if (d->kind == kind && !strcmp(d->name, s))
+            return d;
+    return NULL;
+}
+
+static struct dname *name_add(struct dcc *cc, const char *s, int kind, int line)
+{
+    struct dname *d = dcc_alloc(cc, sizeof(*d));
+    d->name = s;
+    d->kind = kind;
+    d->line = line;
+    d->next = cc->names;
+    cc->names = d;
+    return d;
+}
+
+/* Does a type name start here: a type word, a typedef name or `enum`? */
+static int type_start(struct dcc *cc)
+{
+    return (cc->tok == T_IDENT || cc->tok == T_PDESC) &&
+           (type_word(cc->tokstr) || !strcmp(cc->tokstr, "enum") ||
+            name_find(cc, cc->tokstr, DNAME_TYPEDEF));
+}
+
+static int64_t enum_value(struct dcc *cc);
+static struct dnode *cond(struct dcc *cc);
+
+/* enum [tag] [{ A [= value], ... }]: declares the enumerators (constants of type int, as in
+ * C); the type is int. Names are unique across every enum and typedef (D_DECL_IDRED), and
+ * within one enum (D_UNKNOWN, libdtrace's tag for a repeated enumerator). */
+static struct dtype parse_enum(struct dcc *cc)
+{
+    int line = cc->tokline;
+    next(cc); /* enum */
+    const char *tag = NULL;
+    if (cc->tok == T_IDENT) {
+        tag = cc->tokstr;
+        next(cc);
+    }
+    if (cc->tok != T_LBRACE) {
+        if (!tag)
+            syntax(cc);
+        if (!name_find(cc, tag, DNAME_ENUMTAG))
+            dcc_error(cc, line, "D_DECL_INCOMPLETE", "declaration of incomplete type enum %s",
+                      tag);
+        return (struct dtype){ DIF_TYPE_INT, 4, 1 };
+    }
+    if (tag) {
+        if (name_find(cc, tag, DNAME_ENUMTAG))
+            dcc_error(cc, line, "D_DECL_TYPERED", "type redeclared: enum %s", tag);
+        name_add(cc, tag, DNAME_ENUMTAG, line);
+    }
+    unsigned group = ++cc->nenums;
+    int64_t v = 0;
+    next(cc);
+    while (cc->tok != T_RBRACE) {
+        if (cc->tok != T_IDENT)
+            syntax(cc);
+        const char *n = cc->tokstr;
+        int nline = cc->tokline;
+        struct dname *old = name_find(cc, n, DNAME_ENUMERATOR);
+        if (old && old->group == group)
+            dcc_error(cc, nline, "D_UNKNOWN", "failed to define %s: enumerator redeclared", n);
+        if (old || name_find(cc, n, DNAME_TYPEDEF) || name_find(cc, n, DNAME_INLINE))
+            dcc_error(cc, nline, "D_DECL_IDRED", "identifier redeclared: %s", n);
+        next(cc);
+        if (cc->tok == T_ASSIGN) {
+            next(cc);
+            v = enum_value(cc);
+        }
+        if (v < INT32_MIN || v > INT32_MAX)
+            dcc_error(cc, nline, "D_DECL_ENCONST", "enumerator '%s' must be assigned an "
+                      "integral constant expression", n);
+        struct dname *d = name_add(cc, n, DNAME_ENUMERATOR, nline);
+        d->val = v++;
+        d->group = group;
+        d->type = (struct dtype){ DIF_TYPE_INT, 4, 1 };
+        if (cc->tok == T_COMMA) {
+            next(cc);
+            continue;
+        }
+        if (cc->tok != T_RBRACE)
+            syntax(cc);
+    }
+    next(cc);
+    return (struct dtype){ DIF_TYPE_INT, 4, 1 };
+}
+
+/* An enumerator's value: an integer constant expression of literals and enumerators. */
+static int64_t fold(struct dcc *cc, const struct dnode *n)
+{
+    switch (n->kind) {
+    case N_INT: return n->ival;
+    case N_UN:
+        if (n->op == T_MINUS) return -fold(cc, n->a);
+        if (n->op == T_PLUS) return fold(cc, n->a);
+        if (n->op == T_TILDE) return ~fold(cc, n->a);
+        if (n->op == T_NOT) return !fold(cc, n->a);
+        break;
+    case N_BIN: {
+        int64_t a = fold(cc, n->a), b = fold(cc, n->b);
+        switch (n->op) {
+        case T_PLUS: return (int64_t)((uint64_t)a + (uint64_t)b);
+        case T_MINUS: return (int64_t)((uint64_t)a - (uint64_t)b);
+        case T_STAR: return (int64_t)((uint64_t)a * (uint64_t)b);
+        case T_SHL: return (int64_t)((uint64_t)a << (b & 63));
+        case T_SHR: return a >> (b & 63);
+        case T_AMP: return a & b;
+        case T_BAR: return a | b;
+        case T_CARET: return a ^ b;
+        case T_SLASH: case T_PERCENT:
+            if (b == 0 || (a == INT64_MIN && b == -1))
+                break;
+            return n->op == T_SLASH ? a / b : a % b;
+        default: break;
+        }
+        break;
+    }
+    default: break;
+    }
+    dcc_error(cc, n->line, "D_DECL_ENCONST", "enumerator must be assigned an integral constant "
+              "expression");
+}
+
+static int64_t enum_value(struct dcc *cc)
+{
+    return fold(cc, cond(cc));
+}
+
+/* parse_type: a type name made of the words above, a typedef name, or an enum. */
 static struct dtype parse_type(struct dcc *cc)
 {
+    if (cc->tok == T_IDENT || cc->tok == T_PDESC) {
+        if (!strcmp(cc->tokstr, "enum"))
+            return parse_enum(cc);
+        struct dname *td = name_find(cc, cc->tokstr, DNAME_TYPEDEF);
+        if (td) {
+            next(cc);
+            return td->type;
+        }
+    }
     int sign = -1, size = 0, longs = 0, words = 0;
     struct dtype t = { DIF_TYPE_INT, 4, 1 };
     while (cc->tok == T_IDENT && type_word(cc->tokstr)) {
@@ -158,13 +299,31 @@ static struct dnode *primary(struct dcc *cc)
             n = node(cc, N_SIZEOF, line);
             next(cc);
             expect(cc, T_LPAR);
-            if (cc->tok == T_IDENT && type_word(cc->tokstr)) {
+            if (type_start(cc)) {
                 n->type = parse_type(cc);
             } else {
                 n->a = expr(cc);
             }
             expect(cc, T_RPAR);
             return n;
+        }
+        {   /* names the parser resolves: enumerators, inlines, NULL */
+            struct dname *d = name_find(cc, cc->tokstr, DNAME_ENUMERATOR);
+            struct dname *in = d ? NULL : name_find(cc, cc->tokstr, DNAME_INLINE);
+            if (d || !strcmp(cc->tokstr, "NULL")) {
+                n = node(cc, N_INT, line);
+                n->ival = d ? d->val : 0;
+                n->type = d ? d->type : (struct dtype){ DIF_TYPE_INT, 4, 1 }; /* NULL: int 0 */
+                next(cc);
+                return n;
+            }
+            if (in) { /* a fresh top node: lists link through `next` */
+                next(cc);
+                n = node(cc, N_INT, line);
+                *n = *in->expr;
+                n->next = NULL;
+                return n;
+            }
         }
         n = node(cc, N_IDENT, line);
         n->s = cc->tokstr;
@@ -233,7 +392,7 @@ static struct dnode *unary_(struct dcc *cc)
         const char *save = cc->p;
         int sline = cc->line;
         next(cc);
-        if (cc->tok == T_IDENT && type_word(cc->tokstr)) {
+        if (type_start(cc)) {
             n = node(cc, N_CAST, line);
             n->type = parse_type(cc);
             expect(cc, T_RPAR);
@@ -337,10 +496,56 @@ static void declaration(struct dcc *cc)
         scope = cc->tokstr[0] == 's' ? DIF_SCOPE_SELF : DIF_SCOPE_THIS;
         next(cc);
     }
-    if (is_word(cc, "inline") || is_word(cc, "typedef"))
-        dcc_error(cc, line, "D_UNSUPPORTED", "%s is not supported in this D subset",
-                  cc->tokstr);
-    struct dtype t = parse_type(cc);
+    if (scope == DIF_SCOPE_GLOBAL && is_word(cc, "typedef")) {
+        next(cc);
+        struct dtype t = parse_type(cc);
+        if (cc->tok != T_IDENT)
+            syntax(cc);
+        if (name_find(cc, cc->tokstr, DNAME_TYPEDEF) || name_find(cc, cc->tokstr, DNAME_ENUMERATOR))
+            dcc_error(cc, cc->tokline, "D_DECL_IDRED", "identifier redeclared: %s", cc->tokstr);
+        name_add(cc, cc->tokstr, DNAME_TYPEDEF, cc->tokline)->type = t;
+        next(cc);
+        if (cc->tok != T_SEMI)
+            syntax(cc);
+        return;
+    }
+    if (scope == DIF_SCOPE_GLOBAL && is_word(cc, "inline")) {
+        next(cc);
+        struct dtype t = parse_type(cc);
+        if (cc->tok != T_IDENT)
+            syntax(cc);
+        const char *name = cc->tokstr;
+        int nline = cc->tokline;
+        if (name_find(cc, name, DNAME_INLINE) || name_find(cc, name, DNAME_ENUMERATOR) ||
+            name_find(cc, name, DNAME_TYPEDEF))
+            dcc_error(cc, nline, "D_DECL_IDRED", "identifier redeclared: %s", name);
+        next(cc);
+        if (cc->tok == T_LBRACK)
+            dcc_error(cc, nline, "D_UNSUPPORTED", "inline arrays are not supported in this "
+                      "D subset");
+        expect(cc, T_ASSIGN);
+        struct dnode *e = assign(cc);
+        struct dname *d = name_add(cc, name, DNAME_INLINE, nline);
+        d->type = t;
+        if (t.kind == DIF_TYPE_STR) {
+            d->expr = e;
+        } else { /* the value converted to the declared type, as C would */
+            d->expr = node(cc, N_CAST, nline);
+            d->expr->type = t;
+            d->expr->a = e;
+        }
+        if (cc->tok != T_SEMI)
+            syntax(cc);
+        return;
+    }
+    struct dtype t;
+    if (is_word(cc, "enum")) { /* a definition alone, or variables of the enum's (int) type */
+        t = parse_enum(cc);
+        if (cc->tok == T_SEMI)
+            return;
+    } else {
+        t = parse_type(cc);
+    }
     for (;;) {
         if (cc->tok != T_IDENT)
             syntax(cc);
@@ -615,7 +820,7 @@ void dcc_parse(struct dcc *cc)
             return;
         if (cc->tok == T_SEMI)
             continue;
-        if (cc->tok == T_PDESC && (type_word(cc->tokstr) || !strcmp(cc->tokstr, "self") ||
+        if (cc->tok == T_PDESC && (type_start(cc) || !strcmp(cc->tokstr, "self") ||
                                    !strcmp(cc->tokstr, "this") ||
                                    !strcmp(cc->tokstr, "inline") ||
                                    !strcmp(cc->tokstr, "typedef"))) {

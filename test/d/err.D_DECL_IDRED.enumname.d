@@ -1,0 +1,7 @@
+enum colors { RED, GREEN, BLUE };
+enum shades { WHITE, RED };
+
+BEGIN
+{
+	exit(0);
+}

@@ -1,0 +1,7 @@
+typedef int my_int;
+typedef char my_int;
+
+BEGIN
+{
+	exit(0);
+}

@@ -1,0 +1,6 @@
+typedef no_such_type my_int;
+
+BEGIN
+{
+	exit(0);
+}

@@ -1,0 +1,6 @@
+enum colors { RED, GREEN, GREEN = 2 };
+
+BEGIN
+{
+	exit(0);
+}
