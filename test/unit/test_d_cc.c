@@ -212,7 +212,7 @@ static void test_literal_types(void **state)
     /* int if it fits, else long: the record size decides how trace() prints */
     static const struct { const char *expr; const char *types; } cases[] = {
         { "1", "i" }, { "2147483647", "i" }, { "2147483648", "l" }, { "0xffffffff", "I" },
-        { "1L", "l" }, { "1u", "I" }, { "'a'", "b" }, { "(short)1", "h" }, { "\"s\"", "s" },
+        { "1L", "l" }, { "1u", "I" }, { "'a'", "i" }, { "(short)1", "h" }, { "\"s\"", "s" },
         { "timestamp", "L" }, { "pid", "i" }, { "1 + 1L", "l" }, { "(char)1 + (char)1", "i" },
     };
     for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
