@@ -283,8 +283,8 @@ void trace_emit_simple_slow(struct trace_ring *r, unsigned cls, unsigned ev, uin
     emit_event(r, cls, ev, &p);
 }
 
-void trace_emit_words(struct trace_ring *r, unsigned cls, unsigned ev, const uint32_t *w,
-                      unsigned nwords)
+void trace_emit_words_slow(struct trace_ring *r, unsigned cls, unsigned ev, const uint32_t *w,
+                           unsigned nwords)
 {
     if (nwords > 2u * KEV_MAX_COMBINE_SLOTS)
         nwords = 2u * KEV_MAX_COMBINE_SLOTS;

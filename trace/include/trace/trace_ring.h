@@ -188,8 +188,8 @@ void trace_filter_dynamic(struct trace_ring *r, uint32_t cls_mask, trace_dyn_fil
 // words, NUL included, truncated to fit KEV_MAX_COMBINE_SLOTS).
 void trace_emit_simple_slow(struct trace_ring *r, unsigned cls, unsigned ev, uint32_t a,
                             uint32_t b);
-void trace_emit_words(struct trace_ring *r, unsigned cls, unsigned ev, const uint32_t *w,
-                      unsigned nwords);
+void trace_emit_words_slow(struct trace_ring *r, unsigned cls, unsigned ev, const uint32_t *w,
+                           unsigned nwords);
 void trace_emit_string(struct trace_ring *r, unsigned cls, unsigned ev, const uint32_t *w,
                        unsigned nwords, const char *str);
 
@@ -234,6 +234,48 @@ static inline void trace_emit_simple(struct trace_ring *r, unsigned cls, unsigne
     }
     trace_port_irq_restore(fl);
     trace_emit_simple_slow(r, cls, ev, a, b);
+}
+
+// The most slots a combine event takes on the inline path; longer ones go the general way.
+#define TRACE_FAST_COMBINE_SLOTS 4u
+
+// A combine event of nwords payload words (2 per slot), on an inline path like the simple
+// event's: the slots are reserved below the buffer's limit, written and committed under one
+// interrupt lock; at a buffer end, filters, or when time moved back, the general path
+// (trace_emit_words_slow) does it. The buffer's overhead count grows by the continuation
+// slots, so BUFFER_END's event count stays exact.
+static inline void trace_emit_words(struct trace_ring *r, unsigned cls, unsigned ev,
+                                    const uint32_t *w, unsigned nwords)
+{
+    if (__builtin_expect(!((r->tr_active >> cls) & 1u), 1))
+        return;
+    unsigned nslots = (nwords + 1u) / 2u;
+    if (nwords < 3u || nslots > TRACE_FAST_COMBINE_SLOTS || ((r->tr_slow >> cls) & 1u) ||
+        ev > KEV_EVENT_MASK) {
+        trace_emit_words_slow(r, cls, ev, w, nwords);
+        return;
+    }
+    unsigned long fl = trace_port_irq_save();
+    unsigned cpu = trace_port_cpu();
+    struct trace_cpu *c = &r->tr_cpu[cpu];
+    uint32_t now = trace_port_now32();
+    struct kev_slot *s = c->tc_wp;
+    if (__builtin_expect(c->tc_limit - s >= (ptrdiff_t)nslots && now >= c->tc_last, 1)) {
+        for (unsigned k = 0; k < nslots; k++) {
+            unsigned type = k == 0 ? KEV_TYPE_CB : k + 1u == nslots ? KEV_TYPE_CE : KEV_TYPE_CC;
+            s[k].header = KEV_HEADER(type, cls, ev, cpu);
+            s[k].data[0] = now;
+            s[k].data[1] = w[2u * k];
+            s[k].data[2] = 2u * k + 1u < nwords ? w[2u * k + 1u] : 0u;
+        }
+        r->tr_buf[c->tc_buf].tb_overhead = (uint16_t)(r->tr_buf[c->tc_buf].tb_overhead + nslots - 1u);
+        c->tc_wp = s + nslots;
+        c->tc_last = now;
+        trace_port_irq_restore(fl);
+        return;
+    }
+    trace_port_irq_restore(fl);
+    trace_emit_words_slow(r, cls, ev, w, nwords);
 }
 
 // The kernel calls this when it leaves interrupt context: delivers deferred notifications.
