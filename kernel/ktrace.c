@@ -6,6 +6,7 @@
 // The ring is mapped read-only into the process that allocated it (its logger), which takes
 // full buffers with KTRACE_TAKEBUFFER, writes them out and gives them back.
 #include <kernel/ktrace.h>
+#include <arch_kcall.h>
 #include <kernel/thread.h>
 #include <kernel/proc.h>
 #include <kernel/pmem.h>
@@ -30,7 +31,7 @@ static struct {
     uint16_t idx;
     uint32_t seq;
 } notes[TRACE_MAX_BUFS];
-static unsigned ktrace_notes;
+unsigned ktrace_notes; // buffer-full notifications waiting for the kernel's exit (ktrace.h)
 static uint32_t notes_overflow;
 
 static uint32_t pid_of(const struct thread *t);
@@ -38,15 +39,21 @@ static uint32_t tid_of(const struct thread *t);
 
 // Brings the hooks' flags up to date with the ring and the D provider (after anything that
 // may change them): a class's hooks run while the ring records it or a D program runs.
-static void ktrace_sync(void)
+static uint32_t synced_classes = 0xffffffffu;
+
+static __attribute__((noinline)) void sync_classes(uint32_t want)
 {
-    static uint32_t synced = 0xffffffffu;
+    synced_classes = want;
+    for (unsigned c = 0; c < KEV_NCLASS; c++)
+        ktrace_cls_on[c] = (uint8_t)((want >> c) & 1u);
+}
+
+// Runs at every traced kernel exit: the common case (nothing changed) is a compare.
+static inline void ktrace_sync(void)
+{
     uint32_t want = ktrace.tr_active | (kdt_active ? 0xffu : 0u);
-    if (want != synced) {
-        synced = want;
-        for (unsigned c = 0; c < KEV_NCLASS; c++)
-            ktrace_cls_on[c] = (uint8_t)((want >> c) & 1u);
-    }
+    if (__builtin_expect(want != synced_classes, 0))
+        sync_classes(want);
     ktrace_kernel_on = ktrace.tr_running || ktrace_notes || kdt_active;
 }
 
@@ -85,7 +92,7 @@ void ktrace_port_notify(struct trace_ring *r, unsigned bufidx, unsigned seq)
     }
 }
 
-void ktrace_exit_begin(void)
+void ktrace_exit_notify(void)
 {
     // Raising the interrupt may itself emit events that fill a buffer: keep going until the
     // queue is empty.
@@ -94,18 +101,25 @@ void ktrace_exit_begin(void)
     ktrace_notes = 0;
 }
 
+// D's side of a kernel exit: virtual time and the on-/off-CPU probes. Out of line, so that
+// the exit without D keeps no frame for it.
+static __attribute__((noinline)) void exit_end_kdt(struct thread *next)
+{
+    kdt_vtime_switch(next);
+    if (next != ring_current) {
+        if (ring_current)
+            kdt_fire(DPROBE_SCHED_OFFCPU, tid_of(ring_current), ring_current->state, 0, 0);
+        kdt_fire(DPROBE_SCHED_ONCPU, tid_of(next), next->prio, 0, 0);
+    }
+}
+
 void ktrace_exit_end(struct thread *next)
 {
     if (next->kc_trace)
         ktrace_kcall_exit_ev(next);
-    if (kdt_active)
-        kdt_vtime_switch(next);
+    if (__builtin_expect(kdt_active, 0))
+        exit_end_kdt(next);
     if (next != ring_current) {
-        if (kdt_active) {
-            if (ring_current)
-                kdt_fire(DPROBE_SCHED_OFFCPU, tid_of(ring_current), ring_current->state, 0, 0);
-            kdt_fire(DPROBE_SCHED_ONCPU, tid_of(next), next->prio, 0, 0);
-        }
         trace_ring_set_current(&ktrace, pid_of(next), tid_of(next));
         ring_current = next;
     }
@@ -132,49 +146,82 @@ static uint32_t tid_of(const struct thread *t)
     return t->proc ? t->tid : (uint32_t)t->index + 1u;
 }
 
+// The general kernel-call entry: D's probe (all six arguments) and wide events. Out of line:
+// the common case, fast mode without D, takes the short path below.
+static __attribute__((noinline)) void kcall_entry_full(struct thread *t, bool ring)
+{
+    uint32_t n = arch_kc_number(&t->ctx);
+    unsigned ev = KEV_KC_ENTRY(n < KEV_KC_MAX ? n : KEV_KC_MAX - 1); // unknown ones share it
+    bool wide = ring && trace_is_wide(&ktrace, KEV_C_KER_CALL, ev);
+    uint32_t args[6];
+    for (unsigned i = 0; i < 6; i++)
+        args[i] = arch_kc_arg(&t->ctx, i);
+    if (wide)
+        trace_emit_words(&ktrace, KEV_C_KER_CALL, ev, args, 6);
+    else if (ring)
+        trace_emit_simple(&ktrace, KEV_C_KER_CALL, ev, args[0], args[1]);
+    if (kdt_active && n < DPROBE_KCALL_MAX)
+        kdt_fire_args(DPROBE_KCALL_ENTRY(n), args, 6);
+    t->kc_trace = (uint16_t)(ev + 1);
+}
+
 void ktrace_kcall_entry_ev(struct thread *t)
 {
     bool ring = ring_on(KEV_C_KER_CALL);
-    if (!ring && !kdt_active)
+    if (__builtin_expect(kdt_active, 0)) {
+        kcall_entry_full(t, ring);
         return;
-    uint32_t n = arch_call_number(t);
-    unsigned ev = KEV_KC_ENTRY(n & (KEV_KC_MAX - 1));
-    if (n >= KEV_KC_MAX)
-        ev = KEV_KC_ENTRY(KEV_KC_MAX - 1);      // unknown numbers share the last id
-    bool wide = ring && trace_is_wide(&ktrace, KEV_C_KER_CALL, ev);
-    if (wide || kdt_active) {
-        uint32_t args[6];
-        for (unsigned i = 0; i < 6; i++)
-            args[i] = arch_call_arg(t, i);
-        if (wide)
-            trace_emit_words(&ktrace, KEV_C_KER_CALL, ev, args, 6);
-        else if (ring)
-            trace_emit_simple(&ktrace, KEV_C_KER_CALL, ev, args[0], args[1]);
-        if (n < DPROBE_KCALL_MAX)
-            kdt_fire_args(DPROBE_KCALL_ENTRY(n), args, 6);
-    } else {
-        trace_emit_simple(&ktrace, KEV_C_KER_CALL, ev, arch_call_arg(t, 0), arch_call_arg(t, 1));
     }
+    if (!ring)
+        return;
+    uint32_t n = arch_kc_number(&t->ctx);
+    unsigned ev = KEV_KC_ENTRY(n < KEV_KC_MAX ? n : KEV_KC_MAX - 1);
+    if (trace_is_wide(&ktrace, KEV_C_KER_CALL, ev)) {
+        kcall_entry_full(t, ring);
+        return;
+    }
+    // Fast mode: the first two arguments, read from the saved frame once (arch_kcall.h).
+    trace_emit_simple(&ktrace, KEV_C_KER_CALL, ev, arch_kc_arg(&t->ctx, 0),
+                      arch_kc_arg(&t->ctx, 1));
     t->kc_trace = (uint16_t)(ev + 1);
+}
+
+// A call's exit words: [result, 0] on success, [-1, errno] on failure, as QNX's exit
+// events; 64-bit results (ClockCycles, ClockTime) and semihosting's (the host's own answer)
+// are not errno-style and go as they are.
+static inline void kcall_exit_words(unsigned n, uint32_t *r0, uint32_t *r1)
+{
+    if (n == KC_ClockCycles || n == KC_ClockTime || n == KC_Semihost)
+        return;
+    int32_t v = (int32_t)*r0;
+    *r1 = v < 0 ? (uint32_t)-v : 0u;
+    if (v < 0)
+        *r0 = 0xffffffffu;
+}
+
+static __attribute__((noinline)) void kcall_exit_full(struct thread *t, unsigned n)
+{
+    uint32_t r0 = arch_kc_result(&t->ctx, 0), r1 = arch_kc_result(&t->ctx, 1);
+    if (n < DPROBE_KCALL_MAX)
+        kdt_fire(DPROBE_KCALL_RETURN(n), (uint64_t)(int64_t)(int32_t)r0, n, 0, 0);
+    if (!ring_on(KEV_C_KER_CALL))
+        return;
+    kcall_exit_words(n, &r0, &r1);
+    trace_emit_simple(&ktrace, KEV_C_KER_CALL, KEV_KC_EXIT(n), r0, r1);
 }
 
 void ktrace_kcall_exit_ev(struct thread *t)
 {
     unsigned n = t->kc_trace - 1u;
     t->kc_trace = 0;
-    uint32_t r0 = arch_call_result(t, 0), r1 = arch_call_result(t, 1);
-    if (kdt_active && n < DPROBE_KCALL_MAX)
-        kdt_fire(DPROBE_KCALL_RETURN(n), (uint64_t)(int64_t)(int32_t)r0, n, 0, 0);
+    if (__builtin_expect(kdt_active, 0)) {
+        kcall_exit_full(t, n);
+        return;
+    }
     if (!ring_on(KEV_C_KER_CALL))
         return;
-    // 64-bit results, and semihosting's (the host's own answer), are not errno-style.
-    bool wide64 = n == KC_ClockCycles || n == KC_ClockTime || n == KC_Semihost;
-    if (!wide64) {
-        // [result, 0] on success, [-1, errno] on failure, as QNX's exit events.
-        r1 = (int32_t)r0 < 0 ? (uint32_t)-(int32_t)r0 : 0u;
-        if ((int32_t)r0 < 0)
-            r0 = 0xffffffffu;
-    }
+    uint32_t r0 = arch_kc_result(&t->ctx, 0), r1 = arch_kc_result(&t->ctx, 1);
+    kcall_exit_words(n, &r0, &r1);
     trace_emit_simple(&ktrace, KEV_C_KER_CALL, KEV_KC_EXIT(n), r0, r1);
 }
 

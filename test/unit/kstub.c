@@ -7,6 +7,7 @@
 #include <stdarg.h>
 #include <cmocka.h>
 #include "kstub.h"
+#include <arch_kcall.h>
 #include <kernel/arch.h>
 #include <kernel/board.h>
 #include <kernel/sched.h>
@@ -94,14 +95,11 @@ bool arch_thread_setup(struct thread *t, uint32_t entry, uint32_t arg0, uint32_t
     t->ctx.psp = stack_top;
     return true;
 }
-uint32_t arch_call_number(const struct thread *t) { return t->ctx.r12; }
+uint32_t arch_call_number(const struct thread *t) { return arch_kc_number(&t->ctx); }
 uint32_t arch_thread_pc(const struct thread *t) { (void)t; return 0; }  // no saved pc on the host
-uint32_t arch_call_arg(const struct thread *t, unsigned i)
-{
-    return i < 4 ? t->ctx.args[i] : i == 4 ? t->ctx.r4 : t->ctx.r5;
-}
+uint32_t arch_call_arg(const struct thread *t, unsigned i) { return arch_kc_arg(&t->ctx, i); }
 void arch_set_result(struct thread *t, uint32_t r0) { t->ctx.r0 = r0; }
-uint32_t arch_call_result(const struct thread *t, unsigned i) { return i ? t->ctx.r1 : t->ctx.r0; }
+uint32_t arch_call_result(const struct thread *t, unsigned i) { return arch_kc_result(&t->ctx, i); }
 void arch_map_layout(uint32_t len, uint32_t *size, uint32_t *align)
 {
     *size = len;

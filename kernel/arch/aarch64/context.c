@@ -5,6 +5,7 @@
 // ClockCycles/ClockTime). Every other register is preserved (the entry saves them all).
 #include <kernel/arch.h>
 #include <kernel/thread.h>
+#include <arch_kcall.h>
 #include <a64.h>
 
 // A new thread starts at entry(arg0, arg1) with lr = 0, so returning from entry faults, on a
@@ -25,24 +26,18 @@ bool arch_thread_setup(struct thread *t, uint32_t entry, uint32_t arg0, uint32_t
     return true;
 }
 
-uint32_t arch_call_number(const struct thread *t)
-{
-    return (uint32_t)t->ctx.x[8];
-}
+uint32_t arch_call_number(const struct thread *t) { return arch_kc_number(&t->ctx); }
 
 uint32_t arch_thread_pc(const struct thread *t)
 {
     return (uint32_t)t->ctx.pc;
 }
 
-uint32_t arch_call_arg(const struct thread *t, unsigned i)
-{
-    return i < 6 ? (uint32_t)t->ctx.x[i] : 0;
-}
+uint32_t arch_call_arg(const struct thread *t, unsigned i) { return arch_kc_arg(&t->ctx, i); }
 
 uint32_t arch_call_result(const struct thread *t, unsigned i)
 {
-    return (uint32_t)t->ctx.x[i ? 1 : 0];
+    return arch_kc_result(&t->ctx, i);
 }
 
 // Results are 32-bit values (int32_t to the caller): x0 holds them zero-extended, and the

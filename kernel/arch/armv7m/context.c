@@ -4,6 +4,7 @@
 // call arguments 0-3 come from there, 4 and 5 from the saved r4/r5, the number from r12.
 #include <kernel/arch.h>
 #include <kernel/thread.h>
+#include <arch_kcall.h>
 
 enum { F_R0, F_R1, F_R2, F_R3, F_R12, F_LR, F_PC, F_XPSR, F_WORDS };
 
@@ -34,21 +35,13 @@ bool arch_thread_setup(struct thread *t, uint32_t entry, uint32_t arg0, uint32_t
     return true;
 }
 
-uint32_t arch_call_number(const struct thread *t)
-{
-    return frame_of(t)[F_R12];
-}
+uint32_t arch_call_number(const struct thread *t) { return arch_kc_number(&t->ctx); }
 
-uint32_t arch_call_arg(const struct thread *t, unsigned i)
-{
-    if (i < 4)
-        return frame_of(t)[i];
-    return i == 4 ? t->ctx.r4 : t->ctx.r5;
-}
+uint32_t arch_call_arg(const struct thread *t, unsigned i) { return arch_kc_arg(&t->ctx, i); }
 
 uint32_t arch_call_result(const struct thread *t, unsigned i)
 {
-    return frame_of(t)[i ? F_R1 : F_R0];
+    return arch_kc_result(&t->ctx, i);
 }
 
 void arch_set_result(struct thread *t, uint32_t r0)

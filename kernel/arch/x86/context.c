@@ -5,6 +5,7 @@
 // high word of ClockCycles/ClockTime). All of it lives in the saved frame (struct arch_context).
 #include <kernel/arch.h>
 #include <kernel/thread.h>
+#include <arch_kcall.h>
 #include <x86.h>
 
 #define EFLAGS_IF   0x200u
@@ -30,28 +31,15 @@ bool arch_thread_setup(struct thread *t, uint32_t entry, uint32_t arg0, uint32_t
     return true;
 }
 
-uint32_t arch_call_number(const struct thread *t)
-{
-    return t->ctx.eax;
-}
+uint32_t arch_call_number(const struct thread *t) { return arch_kc_number(&t->ctx); }
 
 uint32_t arch_thread_pc(const struct thread *t) { return t->ctx.eip; }
 
-uint32_t arch_call_arg(const struct thread *t, unsigned i)
-{
-    switch (i) {
-    case 0: return t->ctx.ebx;
-    case 1: return t->ctx.ecx;
-    case 2: return t->ctx.edx;
-    case 3: return t->ctx.esi;
-    case 4: return t->ctx.edi;
-    default: return t->ctx.ebp;
-    }
-}
+uint32_t arch_call_arg(const struct thread *t, unsigned i) { return arch_kc_arg(&t->ctx, i); }
 
 uint32_t arch_call_result(const struct thread *t, unsigned i)
 {
-    return i ? t->ctx.edx : t->ctx.eax;
+    return arch_kc_result(&t->ctx, i);
 }
 
 void arch_set_result(struct thread *t, uint32_t r0)
