@@ -384,6 +384,10 @@ static void snapshot(void)
 
 // ---- buffers ------------------------------------------------------------------------------------
 
+// Whether processes other than the ring's owner may control the capture (KTRACE_SHARECONTROL;
+// a passive tracelogger shares it, so the program it records starts and stops tracing).
+static bool ring_shared;
+
 static int alloc_buffers(struct proc *p, uint32_t nbufs)
 {
     uint32_t size, align;
@@ -404,6 +408,7 @@ static int alloc_buffers(struct proc *p, uint32_t nbufs)
     ring_mem = mem;
     ring_nbufs = nbufs;
     ring_owner = p;
+    ring_shared = false;
     p->map_base = (uint32_t)(uintptr_t)mem;
     p->map_len = len;
     arch_mpu_switch(p);     // the caller is running: map it now
@@ -578,8 +583,17 @@ static int ktrace_command(struct thread *t, uint32_t cmd, uint32_t a, uint32_t b
         return bench(a, b);
     if (!ring_mem)
         return -ECANCELED;
+    // A capture is its owner's (issue 17 item 14): another KAPP_F_TRACE process may only ask
+    // how it goes, unless the owner shared its control.
+    if (p != ring_owner && !ring_shared && cmd != KTRACE_QUERYEVENTS)
+        return -EPERM;
 
     switch (cmd) {
+    case KTRACE_SHARECONTROL:
+        if (p != ring_owner)
+            return -EPERM;
+        ring_shared = a != 0;
+        return 0;
     case KTRACE_DEALLOCBUFFER:
         // Only the ring's owner may throw its unread buffers away (issue 17 item 14: another
         // process's DEALLOC/ALLOC during a capture lost events the file never counted).

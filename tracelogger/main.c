@@ -148,6 +148,12 @@ int main(void)
                strerror(errno));
         return 1;
     }
+    // Passive: the program being recorded starts and stops tracing, so the capture's control
+    // is shared (uapi/ktrace.h); an active capture stays this logger's alone.
+    if (opts.passive && TraceEvent(KTRACE_SHARECONTROL, 1, 0, 0) < 0) {
+        printf("tracelogger: cannot share the capture's control: %s\n", strerror(errno));
+        return 1;
+    }
     if (InterruptAttachEvent(KIRQ_TRACE, coid, PULSE_BUFFER) < 0 || configure() < 0) {
         printf("tracelogger: cannot set up tracing: %s\n", strerror(errno));
         return 1;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // TraceEvent(): the kernel call that controls tracing, QNX-style. TraceEvent(cmd, a, b, c)
-// returns >= 0, or -1 with errno (EINVAL bad argument, EPERM not allowed, ECANCELED no
+// returns >= 0, or -1 with errno (EINVAL bad argument, EPERM not allowed (the ring is another
+// process's and it did not share its control: KTRACE_SHARECONTROL), ECANCELED no
 // buffers, EBUSY not while tracing runs, EEXIST buffers already there, ENOMEM no contiguous
 // block, EAGAIN nothing to take). Commands that control tracing need a program built with
 // KAPP_F_TRACE; inserting user events is open to every process.
@@ -48,6 +49,8 @@ enum ktrace_cmd {
     KTRACE_TAKEBUFFER = 34,         // (struct ktrace_buffer *): a full buffer for the logger
     KTRACE_RELEASEBUFFER = 35,      // (index)
     KTRACE_BENCH = 36,              // (kind, count): cost measurements, see kbench
+    KTRACE_SHARECONTROL = 37,       // (1 | 0): the owner lets other KAPP_F_TRACE processes
+                                    // start, stop and filter its capture (or stops letting)
     KTRACE_NCMDS
 };
 

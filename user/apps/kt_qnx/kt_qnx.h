@@ -12,5 +12,8 @@ struct qnx_seen {
     unsigned user2, user_str, user_buf, prth, kercall_entry, kercall_exit;
 };
 void scan_qnx_events(uint32_t code, uint32_t d0, uint32_t d1, struct qnx_seen *s);
+// Run by ktest with ProcArg() 1 or 2 while ktest owns a running capture: this process's
+// control commands on it (issue 17 item 14). Returns the failures.
+int intrude(int shared);
 
 #endif

@@ -2,6 +2,7 @@
 // kt_qnx's view of the ring through this kernel's own calls (uapi/ktrace.h): what the full
 // buffers hold, for main.c, which sees only QNX's names.
 #include <kern.h>
+#include <errno.h>
 #include <string.h>
 #include <trace/kev.h>
 #include <uapi/ktrace.h>
@@ -36,4 +37,25 @@ void scan_qnx_events(uint32_t code, uint32_t d0, uint32_t d1, struct qnx_seen *s
         }
         TraceEvent(KTRACE_RELEASEBUFFER, b.index, 0, 0);
     }
+}
+
+// ProcArg() 1: another process's capture, not shared: every control command but the query is
+// EPERM. 2: the owner shared it: STOP and START work. Returns the failures.
+int intrude(int shared)
+{
+    struct ktrace_query q;
+    int bad = TraceEvent(KTRACE_QUERYEVENTS, (uint32_t)(uintptr_t)&q, 0, 0) != 0;
+    if (shared)
+        return bad + (TraceEvent(KTRACE_STOP, 0, 0, 0) != 0) +
+               (TraceEvent(KTRACE_STARTNOSTATE, 0, 0, 0) != 0);
+    static const uint32_t cmds[] = { KTRACE_STOP, KTRACE_START, KTRACE_DELALLCLASSES,
+                                     KTRACE_FLUSHBUFFER, KTRACE_SETRINGMODE, KTRACE_DEALLOCBUFFER,
+                                     KTRACE_SHARECONTROL };
+    for (unsigned i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++) {
+        errno = 0;
+        bad += !(TraceEvent(cmds[i], 1, 0, 0) == -1 && errno == EPERM);
+    }
+    errno = 0;
+    bad += !(TraceEvent(KTRACE_ADDCLASS, KEV_C_USER, 0, 0) == -1 && errno == EPERM);
+    return bad;
 }

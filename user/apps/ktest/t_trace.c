@@ -331,8 +331,30 @@ void test_trace(void)
 
 // QNX's TraceEvent() interface, exercised by kt_qnx (user/apps/kt_qnx: QNX instrumentation
 // compiled unchanged); it owns the ring while it runs and exits with its failure count.
+// A capture is its owner's (issue 17 item 14): another KAPP_F_TRACE process (kt_qnx, arg 1)
+// gets EPERM for every control command but the query while ktest's ring runs; once ktest
+// shares its control (KTRACE_SHARECONTROL), kt_qnx (arg 2) may stop and start it.
+static void owner_control(void)
+{
+    int st = -1, pid;
+    CHECK(TE(KTRACE_ALLOCBUFFER, 2, 0, 0) == 2 && TE(KTRACE_START, 0, 0, 0) == 0,
+          "owner: a running capture of ktest's");
+    pid = ProcSpawn("kt_qnx", 0, 1);
+    CHECK(pid > 0 && ProcWait(pid, &st) == pid && st == 0,
+          "owner: another trace process cannot stop, start, filter or take it (status %#x)", st);
+    CHECK(TE(KTRACE_SHARECONTROL, 1, 0, 0) == 0, "owner: shares the capture's control");
+    pid = ProcSpawn("kt_qnx", 0, 2);
+    CHECK(pid > 0 && ProcWait(pid, &st) == pid && st == 0,
+          "owner: then another may stop and start it (status %#x)", st);
+    TE(KTRACE_STOP, 0, 0, 0);
+    while (drain(NULL) > 0)
+        ;
+    CHECK(TE(KTRACE_DEALLOCBUFFER, 0, 0, 0) == 0, "owner: deallocates its ring");
+}
+
 void test_qnx_trace(void)
 {
+    owner_control();
     int status = -1;
     int pid = ProcSpawn("kt_qnx", 0, 0);
     CHECK(pid > 0 && ProcWait(pid, &status) == pid && status == 0,
