@@ -49,6 +49,15 @@ check "division by zero is reported as dtrace reports it" \
 check "... for each of the 200 firings, and the kernel and demo carry on" \
     "[ \$(grep -c divide-by-zero $out/fault.log) = 200 ] && demo_ok fault && [ $rc = 0 ]"
 
+# A firing's work budget (issue 17 item 12): six index() calls of a 201-byte needle in a
+# 255-byte haystack may touch 309,000 bytes, past the 262,144 units: each firing faults.
+d budget 'BEGIN { x = "aaaaaaaa"; x = strjoin(x, x); x = strjoin(x, x); x = strjoin(x, x); x = strjoin(x, x); x = strjoin(x, x); y = strjoin(substr(x, 0, 200), "b"); }
+kercall::MsgSend:entry /execname == "client"/ { n = index(x, y) + index(x, y) + index(x, y) + index(x, y) + index(x, y) + index(x, y); }'
+check "a firing past its work budget faults, as dtrace reports faults" \
+    "has budget 'dtrace: error on enabled probe ID [0-9]+ \\(ID [0-9]+: kercall::MsgSend:entry\\): work budget of the firing exhausted in action #1 at DIF offset [0-9]+'"
+check "... for each of the 200 firings, and the kernel and demo carry on" \
+    "[ \$(grep -c 'work budget' $out/budget.log) = 200 ] && demo_ok budget && [ $rc = 0 ]"
+
 d quant 'kercall::MsgSend:return /execname == "client"/ { @["status"] = quantize(arg0); }'
 check "quantize prints dtrace's distribution table" \
     "[ $rc = 0 ] && has quant 'value +------------- Distribution ------------- count' && has quant '^ +0 \\|@+ +200 *$'"
