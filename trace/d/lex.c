@@ -280,7 +280,7 @@ static void number(struct dcc *cc)
         else
             break;
         if (d >= base)
-            dcc_error(cc, cc->line, "D_SYNTAX", "invalid digit in integer constant");
+            dcc_error(cc, cc->line, "D_INT_DIGIT", "invalid digit in integer constant");
         if (v > (UINT64_MAX - (uint64_t)d) / (uint64_t)base)
             dcc_error(cc, cc->line, "D_INT_OFLOW", "integer constant is too large");
         v = v * (uint64_t)base + (uint64_t)d;
@@ -355,7 +355,7 @@ void dcc_lex_next(struct dcc *cc)
         size_t n = 0;
         while (p < cc->end && *p != '"') {
             if (*p == '\n')
-                dcc_error(cc, cc->line, "D_SYNTAX", "newline encountered in string literal");
+                dcc_error(cc, cc->line, "D_STR_NL", "newline encountered in string literal");
             if (*p == '\\') {
                 p++;
                 buf[n++] = (char)escape(cc, &p);
@@ -375,6 +375,8 @@ void dcc_lex_next(struct dcc *cc)
     if (c == '\'') {
         const char *p = cc->p + 1;
         int v;
+        if (p < cc->end && *p == '\'')
+            dcc_error(cc, cc->line, "D_CHR_NULL", "empty character constant");
         if (p < cc->end && *p == '\\') {
             p++;
             v = escape(cc, &p);

@@ -1,0 +1,6 @@
+BEGIN
+{
+	h = "one
+	two";
+	exit(0);
+}
