@@ -490,7 +490,8 @@ static int insert_user(struct proc *p, uint32_t cmd, uint32_t code, uint32_t a, 
 {
     if (code > KEV_EVENT_MASK)
         return -EINVAL;
-    kdt_fire(DPROBE_USER_EVENT, code, a, b, 0);
+    if (__builtin_expect(kdt_active, 0)) // no call (64-bit arguments) while no D program runs
+        kdt_fire(DPROBE_USER_EVENT, code, a, b, 0);
     if (cmd == KTRACE_INSERTSUSEREVENT) {
         trace_emit_simple(&ktrace, KEV_C_USER, code, a, b);
         return 0;
@@ -558,6 +559,8 @@ static int ktrace_command(struct thread *t, uint32_t cmd, uint32_t a, uint32_t b
 
 int ktrace_call(struct thread *t, uint32_t cmd, uint32_t a, uint32_t b, uint32_t c)
 {
+    if (cmd == KTRACE_INSERTSUSEREVENT) // the common one, open to all: no state to resync
+        return insert_user(t->proc, cmd, a, b, c);
     int r = ktrace_command(t, cmd, a, b, c);
     ktrace_sync();
     return r;
