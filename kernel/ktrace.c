@@ -467,16 +467,24 @@ static int query(struct proc *p, uint32_t out)
     struct trace_counts c;
     if (!proc_can_write(p, out, sizeof(q)))
         return -EFAULT;
-    trace_ring_counts(&ktrace, 0, &c);
     kmemset(&q, 0, sizeof(q));
     q.running = ktrace.tr_running;
     q.nbufs = ring_nbufs;
     q.policy = ktrace.tr_policy;
-    q.buffers = c.buffers;
-    q.recorded = c.recorded;
-    q.dropped = c.dropped;
-    q.overwritten = c.overwritten;
-    q.generated = c.recorded + c.dropped + c.overwritten;
+    q.ncpus = k_ncpus;
+    for (unsigned i = 0; i < k_ncpus && i < TRACE_MAX_CPUS; i++) {
+        trace_ring_counts(&ktrace, i, &c);
+        q.buffers += c.buffers;
+        q.recorded += c.recorded;
+        q.dropped += c.dropped;
+        q.overwritten += c.overwritten;
+        if (i < KTRACE_QUERY_CPUS) {
+            q.cpu[i].recorded = c.recorded;
+            q.cpu[i].dropped = c.dropped;
+            q.cpu[i].overwritten = c.overwritten;
+        }
+    }
+    q.generated = q.recorded + q.dropped + q.overwritten;
     kmemcpy((void *)(uintptr_t)out, &q, sizeof(q));
     return 0;
 }

@@ -23,8 +23,8 @@
 
 extern const char boot_app_name[];      // from the image's program table (apps.S)
 
-static struct thread *idle_thread;
-static uint32_t idle_stack[128] __attribute__((aligned(8)));
+// One idle thread per CPU, pinned to it.
+static uint32_t idle_stack[KMAX_CPUS][128] __attribute__((aligned(16)));
 
 static void kernel_tick(void)
 {
@@ -73,6 +73,16 @@ static inline __attribute__((always_inline)) void kernel_entry_body(unsigned kin
 {
     struct thread *t = k_current;
 
+#if KMAX_CPUS > 1
+    this_cpu()->kicked = false;
+    if (unlikely(t->dying)) {
+        // Another CPU destroyed this thread while it ran here (thread_destroy): end it now,
+        // before it does anything more; what brought it here is dropped with it.
+        thread_destroy(t, t->dying_status);
+        if (kind == KENTRY_CALL || kind == KENTRY_FAULT)
+            kind = KENTRY_RESCHED;
+    }
+#endif
     switch (kind) {
     case KENTRY_CALL:
         if (traced)
@@ -101,6 +111,10 @@ static inline __attribute__((always_inline)) void kernel_entry_body(unsigned kin
         ktrace_exit_end(next);
     if (next->proc != t->proc || kind == KENTRY_FAULT)
         arch_mpu_switch(next->proc);
+#if KMAX_CPUS > 1
+    if (k_ncpus > 1)
+        sched_kick_others();
+#endif
 }
 
 void kernel_entry(unsigned kind)
@@ -112,6 +126,16 @@ void kernel_entry_traced(unsigned kind)
 {
     kernel_entry_body(kind, KTRACE_HOOKS);
 }
+
+#if KMAX_CPUS > 1
+void kernel_cpu_online(void)
+{
+    struct cpu *c = this_cpu();
+    c->online = true;
+    struct thread *next = ktrace_kernel_on ? sched_choose_traced() : sched_choose();
+    arch_mpu_switch(next->proc);
+}
+#endif
 
 static void idle_main(void)
 {
@@ -128,14 +152,21 @@ _Noreturn void kernel_main(void)
     arch_init();
     board_late_init();
 
-    idle_thread = thread_alloc(NULL);
-    KASSERT(idle_thread, "no thread for idle");
-    thread_set_name(idle_thread, "idle");
-    idle_thread->prio = idle_thread->base_prio = 0;
-    idle_thread->policy = SCHED_POLICY_FIFO;
-    arch_thread_setup(idle_thread, (uint32_t)(uintptr_t)idle_main, 0, 0,
-                      (uint32_t)(uintptr_t)&idle_stack[ARRAY_SIZE(idle_stack)], true);
-    sched_make_ready(idle_thread, false);
+#if KMAX_CPUS > 1
+    k_ncpus = arch_cpus_present();
+#endif
+    for (unsigned c = 0; c < k_ncpus; c++) {
+        struct thread *idle = thread_alloc(NULL);
+        KASSERT(idle, "no thread for idle");
+        thread_set_name(idle, "idle");       // one per CPU, all "idle" (as QNX's)
+        idle->prio = idle->base_prio = 0;
+        idle->policy = SCHED_POLICY_FIFO;
+        idle->affinity = KMAX_CPUS > 1 ? 1u << c : 0;
+        arch_thread_setup(idle, (uint32_t)(uintptr_t)idle_main, 0, 0,
+                          (uint32_t)(uintptr_t)&idle_stack[c][ARRAY_SIZE(idle_stack[c])], true);
+        k_cpus[c].idle = idle;
+        sched_make_ready(idle, false);
+    }
 
     int n = proc_scan_apps(APP_FLASH_BASE, APP_FLASH_SLOT, APP_MAX_SLOTS);
     kprintf("kernel: %d programs in the image, %u KB for contiguous allocation\n", n,
@@ -150,6 +181,12 @@ _Noreturn void kernel_main(void)
     KASSERT(boot, "no thread for boot");
     thread_set_name(boot, "boot");
     arch_tick_start(board_cycles_per_sec() / TICK_HZ);
+#if KMAX_CPUS > 1
+    if (k_ncpus > 1) {
+        kprintf("kernel: %u CPUs\n", k_ncpus);
+        arch_cpus_start();
+    }
+#endif
     arch_start(boot);
 }
 

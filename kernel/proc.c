@@ -163,7 +163,7 @@ static struct thread *first_live_thread(struct proc *p)
     struct list *pos;
     list_for_each(pos, &p->threads) {
         struct thread *t = list_entry(pos, struct thread, plink);
-        if (t->state != THS_DEAD)
+        if (t->state != THS_DEAD && !t->dying)   // a dying one ends on its own CPU
             return t;
     }
     return NULL;

@@ -1,14 +1,24 @@
 // SPDX-License-Identifier: MIT
 // Ready queues and the choice of the next thread. Invariants: a READY thread is on exactly
-// the queue of its effective priority; bit p of ready_map is set iff queue p is non-empty; the
-// RUNNING thread (k_current) is on no queue. The idle thread (priority 0) is always runnable.
+// the queue of its effective priority; bit p of ready_map is set iff queue p is non-empty; a
+// RUNNING thread (some CPU's current) is on no queue. Each CPU's idle thread (priority 0,
+// pinned to it) is always runnable there.
+//
+// Multiprocessor (KMAX_CPUS > 1): one global ready queue under the big kernel lock, not one
+// per CPU. With a handful of CPUs and every kernel entry serialised anyway, a global queue
+// gives the rule a real-time user expects for free: the N highest-priority ready threads run,
+// one per CPU, and a thread never waits behind a lower one on another CPU's queue. A CPU
+// takes the first thread of the highest priority it may run (affinity: idle threads, and
+// threads bound to one CPU's devices); after every kernel entry the CPU that ran it looks
+// at the others and interrupts (IPI) each one now running something less urgent than a ready
+// thread it could run (sched_kick_others).
 #include <kernel/sched.h>
 #include <kernel/arch.h>
 
 static struct list ready_q[256];
 static uint32_t ready_map[8];
-static bool yield_pending;
-struct thread *k_current;
+struct cpu k_cpus[KMAX_CPUS];
+unsigned k_ncpus = 1;
 uint64_t k_context_switches;
 
 void sched_init(void)
@@ -17,8 +27,14 @@ void sched_init(void)
         list_init(&ready_q[i]);
     for (unsigned i = 0; i < 8; i++)
         ready_map[i] = 0;
-    yield_pending = false;
-    k_current = NULL;
+    for (unsigned c = 0; c < KMAX_CPUS; c++) {
+        k_cpus[c].id = c;
+        k_cpus[c].current = NULL;
+        k_cpus[c].yield_pending = false;
+        k_cpus[c].kicked = false;
+    }
+    k_cpus[0].online = true;
+    k_ncpus = 1;
     k_context_switches = 0;
 }
 
@@ -57,29 +73,76 @@ int sched_top_prio(void)
 
 void sched_yield_current(void)
 {
-    yield_pending = true;
+    this_cpu()->yield_pending = true;
 }
 
-void sched_tick(void)
+static inline bool may_run_on(const struct thread *t, unsigned cpu)
 {
-    struct thread *t = k_current;
+    return KMAX_CPUS == 1 || !t->affinity || ((t->affinity >> cpu) & 1u);
+}
+
+// The first ready thread of the highest priority that CPU `cpu` may run, or NULL.
+static inline __attribute__((always_inline)) struct thread *top_ready(unsigned cpu)
+{
+    for (int w = 7; w >= 0; w--) {
+        uint32_t m = ready_map[w];
+        while (m) {
+            unsigned p = (unsigned)w * 32u + 31u - (unsigned)__builtin_clz(m);
+            if (KMAX_CPUS == 1)
+                return list_entry(ready_q[p].next, struct thread, qlink);
+            struct list *pos;
+            list_for_each(pos, &ready_q[p]) {
+                struct thread *t = list_entry(pos, struct thread, qlink);
+                if (may_run_on(t, cpu))
+                    return t;
+            }
+            m &= ~(1u << (p & 31u));
+        }
+    }
+    return NULL;
+}
+
+// Round-robin accounting for a CPU's running thread; true when its slice ran out.
+static bool slice_used_up(struct cpu *c)
+{
+    struct thread *t = c->current;
     if (t && t->state == THS_RUNNING && t->policy == SCHED_POLICY_RR && t->prio > 0) {
         if (t->slice > 0)
             t->slice--;
         if (t->slice == 0) {
             t->slice = RR_TIMESLICE;
-            yield_pending = true;
+            c->yield_pending = true;
+            return true;
         }
     }
+    return false;
+}
+
+// The tick comes to one CPU; it keeps the slices of every CPU's thread.
+void sched_tick(void)
+{
+    struct cpu *self = this_cpu();
+    slice_used_up(self);
+#if KMAX_CPUS > 1
+    for (unsigned i = 0; i < k_ncpus; i++) {
+        struct cpu *c = &k_cpus[i];
+        if (c != self && c->online && slice_used_up(c) && !c->kicked) {
+            c->kicked = true;
+            arch_cpu_kick(i);
+        }
+    }
+#endif
 }
 
 static inline __attribute__((always_inline)) struct thread *choose(const bool traced)
 {
-    struct thread *cur = k_current;
-    int top = sched_top_prio();
-    bool yield = yield_pending;
+    struct cpu *c = this_cpu();
+    struct thread *cur = c->current;
+    struct thread *next = top_ready(cpu_id());
+    int top = next ? (int)next->prio : -1;
+    bool yield = c->yield_pending;
 
-    yield_pending = false;
+    c->yield_pending = false;
     if (cur && cur->state == THS_RUNNING) {
         if (top < (int)cur->prio || (top == (int)cur->prio && !yield))
             return cur;
@@ -87,19 +150,39 @@ static inline __attribute__((always_inline)) struct thread *choose(const bool tr
         enqueue(cur, !yield);
         if (traced)
             ktrace_state(cur);
+        next = top_ready(cpu_id());
     }
-    top = sched_top_prio();
-    KASSERT(top >= 0, "no runnable thread (idle missing)");
-    struct thread *next = list_entry(ready_q[top].next, struct thread, qlink);
+    KASSERT(next, "no runnable thread (idle missing)");
     sched_remove(next);
     next->state = THS_RUNNING;
+    next->cpu = (uint8_t)cpu_id();
     if (traced)
         ktrace_state(next);
     if (next != cur)
         k_context_switches++;
-    k_current = next;
+    c->current = next;
     return next;
 }
+
+#if KMAX_CPUS > 1
+// After an entry on this CPU: every other CPU running something less urgent than a ready
+// thread it may run is interrupted, once (its `kicked` stays set until it enters the kernel).
+void sched_kick_others(void)
+{
+    unsigned self = cpu_id();
+    for (unsigned i = 0; i < k_ncpus; i++) {
+        struct cpu *c = &k_cpus[i];
+        if (i == self || !c->online || c->kicked)
+            continue;
+        struct thread *best = top_ready(i);
+        const struct thread *cur = c->current;
+        if (best && (!cur || cur->state != THS_RUNNING || best->prio > cur->prio)) {
+            c->kicked = true;
+            arch_cpu_kick(i);
+        }
+    }
+}
+#endif
 
 struct thread *sched_choose(void)
 {

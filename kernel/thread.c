@@ -144,6 +144,23 @@ void thread_destroy(struct thread *t, int32_t status)
 {
     struct proc *p = t->proc;
 
+#if KMAX_CPUS > 1
+    // Running on another CPU: its context is that CPU's until it enters the kernel, so it is
+    // not freed from here. It is marked, its CPU interrupted, and kernel_entry() destroys it
+    // there (as if it had ended itself). Until then it counts as gone for proc_exit().
+    if (t->state == THS_RUNNING && t != k_current) {
+        if (!t->dying) {
+            t->dying = true;
+            t->dying_status = status;
+            struct cpu *c = &k_cpus[t->cpu];
+            if (!c->kicked) {
+                c->kicked = true;
+                arch_cpu_kick(t->cpu);
+            }
+        }
+        return;
+    }
+#endif
     if (t->state == THS_READY)
         sched_remove(t);
     thread_leave_wait(t);

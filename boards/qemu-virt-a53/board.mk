@@ -15,6 +15,10 @@ ARCH_CFLAGS := -march=armv8-a -mgeneral-regs-only -mstrict-align -fno-pie -fno-p
 BOARD_SRCS  := boards/common/board_data.c boards/qemu-virt-a53/board.c \
                boards/qemu-virt-a53/uart_pl011.c
 
+# Up to 4 Cortex-A53s (QEMU's -smp; qemu.sh): CPUs 1-3 are started through PSCI
+# (kernel/arch/aarch64/smp.c), those QEMU does not have are found absent at boot.
+BOARD_MAX_CPUS := 4
+
 # Memory plan (see board_config.h for the picture): user program slots, page-aligned.
 APP_FLASH_BASE := 0x40200000
 APP_FLASH_SLOT := 0x00040000

@@ -6,8 +6,16 @@
 # The exit status comes through semihosting's SYS_EXIT_EXTENDED, as on the Cortex-M boards.
 # secure=on: QEMU enters at EL3 and the kernel runs in the secure world, where virt's secure
 # PL011 (the second -serial) carries the trace stream (QEMU 7.2's virt has one non-secure UART).
-cmd=(qemu-system-aarch64 -M virt,secure=on,gic-version=2 -cpu cortex-a53 -m 128 -nographic -monitor none
-     -chardev stdio,id=con,mux=on -serial chardev:con -kernel "$img")
+# QEMU_SMP=N: N CPUs (the kernel takes up to 4; PSCI starts the others). QEMU's PSCI starts
+# them in the non-secure world, so a multiprocessor run is non-secure throughout (secure=off)
+# and has no trace stream UART; the stream runs on one CPU, in the secure world.
+smp=${QEMU_SMP:-1}
+if [ -n "${QEMU_UART1:-}" ] || [ "$smp" = 1 ]; then
+    cmd=(qemu-system-aarch64 -M virt,secure=on,gic-version=2 -cpu cortex-a53 -m 128)
+else
+    cmd=(qemu-system-aarch64 -M virt,gic-version=2 -cpu cortex-a53 -smp "$smp" -m 128)
+fi
+cmd+=(-nographic -monitor none -chardev stdio,id=con,mux=on -serial chardev:con -kernel "$img")
 sh_cfg="enable=on,target=native,chardev=con"
 # The trace stream UART is QEMU's second -serial.
 uart1_opt() { cmd+=(-serial "file:$1"); }

@@ -4,4 +4,5 @@
 # timer's tick, semihosting. See docs/aarch64.md.
 ARCH_SRCS := kernel/arch/aarch64/boot.S kernel/arch/aarch64/entry.S kernel/arch/aarch64/cpu.c \
              kernel/arch/aarch64/context.c kernel/arch/aarch64/mmu.c kernel/arch/aarch64/fault.c \
-             kernel/arch/aarch64/gic_timer.c kernel/arch/aarch64/semihost.c
+             kernel/arch/aarch64/gic_timer.c kernel/arch/aarch64/semihost.c \
+             kernel/arch/aarch64/smp.c

@@ -7,6 +7,8 @@
 #include <kernel/thread.h>
 #include <arch_kcall.h>
 #include <a64.h>
+#include <kernel/proc.h>
+#include <board_config.h>
 
 // A new thread starts at entry(arg0, arg1) with lr = 0, so returning from entry faults, on a
 // 16-byte aligned stack. Programs run at EL0, the kernel's threads at EL1t (on SP_EL0), all
@@ -23,6 +25,11 @@ bool arch_thread_setup(struct thread *t, uint32_t entry, uint32_t arg0, uint32_t
     t->ctx.pstate = privileged ? SPSR_EL1T : SPSR_EL0T;
     if (k_current && k_current != t && k_current->proc && k_current->proc == t->proc)
         t->ctx.tpidr = k_current->ctx.tpidr;
+    // The device timer is the generic timer's EL1 physical timer, one per CPU: a program that
+    // drives it (its pseudo window) runs on CPU 0, where its interrupt is enabled and taken.
+    if (KMAX_CPUS > 1 && t->proc && t->proc->app->mmio_base == SYSREG_WINDOW_BASE &&
+        t->proc->app->mmio_size == SYSREG_WINDOW_SIZE)
+        t->affinity = 1u;
     return true;
 }
 

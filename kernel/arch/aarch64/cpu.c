@@ -15,14 +15,16 @@ extern uint32_t __data_load[], __data_start[], __data_end[], __bss_start[], __bs
 
 // Entered from reset_handler at EL1 on the boot stack, MMU off, interrupts masked. Until the
 // MMU is on every access is Device memory, so only aligned accesses (-mstrict-align).
-_Noreturn void a64_boot(void)
+_Noreturn void a64_boot(uint64_t boot_el)
 {
     uint32_t *s = __data_load, *d = __data_start;
     while (d < __data_end)
         *d++ = *s++;
     for (d = __bss_start; d < __bss_end; d++)
         *d = 0;
+    a64_boot_el = boot_el;
     A64_SYSREG_WRITE(vbar_el1, (uint64_t)(uintptr_t)a64_vectors);
+    A64_SYSREG_WRITE(tpidr_el1, (uint64_t)(uintptr_t)&k_cpus[0]);  // this CPU (kernel/cpu.h)
     a64_isb();
     a64_mmu_init();
     kernel_main();
@@ -54,8 +56,14 @@ static unsigned sync_kind(void)
 // The C side of every kernel entry (entry.S), on the kernel stack with k_current's state
 // saved: the kernel's work for this entry, then any work it left (a reschedule request, a
 // software-raised line), each as an entry of its own, as on x86.
+// With more than one CPU online the whole of it runs under the kernel lock (smp.c).
 void a64_kernel_entry(unsigned source)
 {
+#if KMAX_CPUS > 1
+    const bool smp = k_ncpus > 1;
+    if (smp)
+        a64_kernel_lock();
+#endif
     unsigned kind = source == A64_ENTRY_SYNC ? sync_kind() : a64_irq_kind();
     do {
 #ifndef KTRACE_DISABLED
@@ -66,4 +74,8 @@ void a64_kernel_entry(unsigned source)
 #endif
         kernel_entry(kind);
     } while (a64_more_work(&kind));
+#if KMAX_CPUS > 1
+    if (smp)
+        a64_kernel_unlock();
+#endif
 }

@@ -8,14 +8,16 @@
  * every entry). On the way out it restores whichever thread k_current names, with the user
  * table when that thread runs at EL0, and erets. The kernel runs with interrupts masked, so
  * entries never nest; an exception taken on SP_EL1 is a kernel bug (a64_kernel_fault).
- * Single core: k_current and the kernel stack are the one core's (issue 16 makes them per-CPU
- * through TPIDR_EL1). */
+ * Per CPU: TPIDR_EL1 points at the CPU's struct cpu (kernel/cpu.h), whose first word is its
+ * current thread and whose `id` (offset 8) picks its user table; SP_EL1 is the CPU's own
+ * kernel stack, set once when the CPU starts and at its top at every entry (the two words
+ * pushed here are popped before the kernel runs). */
 #include <a64.h>
 
     .macro SAVE_AND_ENTER source
     stp x0, x1, [sp, #-16]!
-    adrp x0, k_current
-    ldr x0, [x0, :lo12:k_current]
+    mrs x0, tpidr_el1
+    ldr x0, [x0]                    /* this CPU's current thread */
     stp x2, x3, [x0, #16]
     stp x4, x5, [x0, #32]
     stp x6, x7, [x0, #48]
@@ -121,15 +123,14 @@ a64_save_rest:
     ldr x2, [x2, :lo12:a64_kernel_ttbr]
     msr ttbr0_el1, x2
     isb
-    adrp x2, a64_kstack_top
-    add x2, x2, :lo12:a64_kstack_top
-    mov sp, x2
     mov x0, x1
     bl a64_kernel_entry             /* the kernel's work for this entry, and what it left */
 
-    /* Resume k_current. */
-    adrp x0, k_current
-    ldr x0, [x0, :lo12:k_current]
+    /* Resume this CPU's current thread (also where a starting CPU enters its idle thread). */
+    .global a64_resume
+a64_resume:
+    mrs x0, tpidr_el1
+    ldr x0, [x0]
     add x2, x0, #A64_CTX_Q
     ldp q0, q1, [x2, #0]
     ldp q2, q3, [x2, #32]
@@ -160,8 +161,11 @@ a64_save_rest:
     /* A thread at EL0 runs on the user table; the kernel's threads keep the kernel's. */
     tst x3, #0xf
     b.ne 1f
-    adrp x2, a64_user_ttbr
-    ldr x2, [x2, :lo12:a64_user_ttbr]
+    mrs x2, tpidr_el1
+    ldr w2, [x2, #8]                /* struct cpu's id: this CPU's user table */
+    adrp x4, a64_user_ttbr
+    add x4, x4, :lo12:a64_user_ttbr
+    ldr x2, [x4, x2, lsl #3]
     msr ttbr0_el1, x2
     isb
 1:  ldp x2, x3, [x0, #16]
@@ -193,6 +197,14 @@ a64_kernel_sync:
 a64_bad_vector:
     bl a64_unexpected               /* does not return */
 
+/* a64_enter_current(stack_top): a starting CPU, its struct cpu's current set, leaves its boot
+ * frames for the thread (smp.c). */
+    .global a64_enter_current
+    .type a64_enter_current, %function
+a64_enter_current:
+    mov sp, x0
+    b a64_resume
+
 /* a64_start_boot_thread(stack_top): leaves the boot code for the first kernel entry. The boot
  * pseudo thread (EL1t, on the given stack) makes its one kernel call, ThreadExit; the kernel
  * then resumes the first real thread. */
@@ -210,10 +222,14 @@ a64_start_boot_thread:
 2:  wfi
     b 2b
 
+    /* The kernel stacks, A64_KSTACK bytes per CPU: CPU n's top is a64_kstacks + (n+1) * A64_KSTACK. */
     .bss
     .balign 16
-    .space 16384
+    .global a64_kstacks
+a64_kstacks:
+    .space A64_KSTACK
     .global a64_kstack_top
 a64_kstack_top:
+    .space A64_KSTACK * (KMAX_CPUS - 1)
 
     .section .note.GNU-stack, "", %progbits

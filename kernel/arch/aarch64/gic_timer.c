@@ -5,8 +5,10 @@
 // software. A raised line (arch_irq_set_pending) and a reschedule request
 // (arch_request_resched) are kept here and taken as kernel entries of their own as soon as the
 // current one ends (a64_more_work), as on x86. Everything here runs inside the kernel,
-// interrupts masked. Single core: the pending set, the current line and the tick's compare
-// value are the one core's (per-CPU with issue 16; PPIs are banked per core already).
+// interrupts masked, under the kernel lock. Multiprocessor: SPIs go to CPU 0; PPIs (the tick,
+// the device timer) are each CPU's own, and only CPU 0 enables the tick; SGI 0 is the
+// reschedule IPI (smp.c). The raised-line set is shared (any CPU may take a raised line);
+// a reschedule request and the line being handled are per CPU.
 #include <kernel/arch.h>
 #include <kernel/board.h>
 #include <a64.h>
@@ -23,6 +25,8 @@
 #define GICC_PMR         0x004
 #define GICC_IAR         0x00c
 #define GICC_EOIR        0x010
+#define GICD_SGIR        0xf00
+#define SGI_RESCHED      0u
 #define GIC_SPURIOUS     1020u
 #define GIC_NIDS         64u
 
@@ -30,9 +34,9 @@
 
 static uint32_t pending;        // lines raised in software, not yet taken
 static uint32_t enabled;        // lines unmasked by the kernel
-static bool resched;
-static unsigned current_irq;
-static uint64_t tick_period, tick_next;
+static bool resched[KMAX_CPUS];
+static unsigned current_irq[KMAX_CPUS];
+static uint64_t tick_period, tick_next;     // CPU 0's
 
 static int line_to_id(unsigned line)
 {
@@ -70,6 +74,24 @@ void a64_gic_init(void)
     GICC(GICC_PMR) = 0xf0;
     GICC(GICC_CTLR) = 1;
     pending = enabled = 0;
+    gic_enable(SGI_RESCHED, true);
+}
+
+// Another CPU's interface, and its banked SGI/PPI registers: priorities, the reschedule IPI.
+void a64_gic_cpu_init(void)
+{
+    GICD(GICD_ICENABLER) = 0xffffffffu;
+    for (unsigned id = 0; id < 32; id += 4)
+        GICD(GICD_IPRIORITYR + id) = 0xa0a0a0a0u;
+    GICC(GICC_PMR) = 0xf0;
+    GICC(GICC_CTLR) = 1;
+    gic_enable(SGI_RESCHED, true);
+}
+
+void a64_gic_send_sgi(unsigned cpu)
+{
+    __asm__ volatile("dsb ish" ::: "memory");
+    GICD(GICD_SGIR) = (1u << (16 + cpu)) | SGI_RESCHED;
 }
 
 unsigned a64_irq_kind(void)
@@ -78,6 +100,11 @@ unsigned a64_irq_kind(void)
     unsigned id = iar & 0x3ffu;
     if (id >= GIC_SPURIOUS)
         return KENTRY_RESCHED;
+    if (id < 16) {              // an IPI: choose again
+        GICC(GICC_EOIR) = iar;
+        this_cpu()->ipis++;
+        return KENTRY_RESCHED;
+    }
     // Acknowledge at once: a line handed to a process is masked by the kernel until its
     // driver unmasks it, so an early end of interrupt cannot storm.
     GICC(GICC_EOIR) = iar;
@@ -94,7 +121,7 @@ unsigned a64_irq_kind(void)
     }
     if (line < 0)
         return KENTRY_RESCHED;
-    current_irq = (unsigned)line;
+    current_irq[cpu_id()] = (unsigned)line;
     return KENTRY_IRQ;
 }
 
@@ -104,12 +131,12 @@ bool a64_more_work(unsigned *kind)
     if (ready) {
         unsigned irq = (unsigned)__builtin_ctz(ready);
         pending &= ~(1u << irq);
-        current_irq = irq;
+        current_irq[cpu_id()] = irq;
         *kind = KENTRY_IRQ;
         return true;
     }
-    if (resched) {
-        resched = false;
+    if (resched[cpu_id()]) {
+        resched[cpu_id()] = false;
         *kind = KENTRY_RESCHED;
         return true;
     }
@@ -118,7 +145,7 @@ bool a64_more_work(unsigned *kind)
 
 unsigned arch_current_irq(void)
 {
-    return current_irq;
+    return current_irq[cpu_id()];
 }
 
 void arch_irq_enable(unsigned irq)
@@ -149,7 +176,7 @@ void arch_irq_set_pending(unsigned irq)
 
 void arch_request_resched(void)
 {
-    resched = true;
+    resched[cpu_id()] = true;
 }
 
 // The tick: the virtual timer (CNTV), compare value moved on by one period each tick.

@@ -18,6 +18,9 @@
 // RAM beyond PAGEMAP_SIZE is mapped in 2 MB blocks, kernel only; so are the devices, except
 // the 2 MB at DEV_PAGES_BASE, which the user table maps with 4 KB pages.
 // Level 1 covers 512 GB with 1 GB entries (T0SZ 25): entry 0 holds the devices, entry 1 RAM.
+// Multiprocessor: one user table per CPU (each CPU runs its own process's threads), all
+// under ASID 1 and invalidated with local TLB maintenance only (a CPU's table is used by that
+// CPU alone); the kernel's table is shared and never changes after boot.
 #include <kernel/arch.h>
 #include <kernel/proc.h>
 #include <a64.h>
@@ -47,23 +50,28 @@
 #define CNTKCTL_EL0PTEN  (1u << 9)
 
 static uint64_t k_l1[512] __attribute__((aligned(PAGE)));
-static uint64_t u_l1[512] __attribute__((aligned(PAGE)));
 static uint64_t dev_l2[512] __attribute__((aligned(PAGE)));
-static uint64_t u_dev_l2[512] __attribute__((aligned(PAGE)));
-static uint64_t u_dev_l3[512] __attribute__((aligned(PAGE)));
 static uint64_t k_l2[512] __attribute__((aligned(PAGE)));
-static uint64_t u_l2[512] __attribute__((aligned(PAGE)));
 static uint64_t k_l3[NPAGES] __attribute__((aligned(PAGE)));
-static uint64_t u_l3[NPAGES] __attribute__((aligned(PAGE)));
 
-uint64_t a64_kernel_ttbr, a64_user_ttbr;
-
-// What the current process was given, to take back at the next switch.
+// What a CPU's current process was given, to take back at the next switch.
 struct grant {
     uint32_t base, size;
 };
-static struct grant granted[5];
-static unsigned ngranted;
+
+// A CPU's user table.
+struct user_table {
+    uint64_t l1[512] __attribute__((aligned(PAGE)));
+    uint64_t dev_l2[512] __attribute__((aligned(PAGE)));
+    uint64_t dev_l3[512] __attribute__((aligned(PAGE)));
+    uint64_t l2[512] __attribute__((aligned(PAGE)));
+    uint64_t l3[NPAGES] __attribute__((aligned(PAGE)));
+    struct grant granted[5];
+    unsigned ngranted;
+};
+static struct user_table utab[KMAX_CPUS];
+
+uint64_t a64_kernel_ttbr, a64_user_ttbr[KMAX_CPUS];
 
 static bool in_code(uint64_t a)
 {
@@ -88,38 +96,26 @@ static bool in_dev_pages(uint64_t a)
     return a >= DEV_PAGES_BASE && a - DEV_PAGES_BASE < BLOCK_2M;
 }
 
-void a64_mmu_init(void)
+// A CPU's user table starts as the kernel's view with nothing open to EL0.
+static void user_table_init(struct user_table *u)
 {
     for (uint32_t i = 0; i < NPAGES; i++)
-        k_l3[i] = u_l3[i] = kernel_pte(i);
-    // Page 0 of RAM holds QEMU's device tree: left mapped for the kernel (harmless), and
-    // nothing of the kernel's lies below CODE_MEM_BASE.
+        u->l3[i] = kernel_pte(i);
     for (uint32_t i = 0; i < 512; i++) {
         uint64_t a = (uint64_t)i * BLOCK_2M;
-        dev_l2[i] = (a >= DEV_BASE && a - DEV_BASE < DEV_SIZE)
-                        ? (a | D_BLOCK | ATTR_DEVICE | AF | NG | PXN | UXN) : 0;
-        uint64_t r = RAM_BASE + a;
-        if (a < PAGEMAP_SIZE) {
-            k_l2[i] = (uint64_t)(uintptr_t)&k_l3[a / PAGE] | D_TABLE;
-            u_l2[i] = (uint64_t)(uintptr_t)&u_l3[a / PAGE] | D_TABLE;
-        } else if (a < RAM_SIZE) {
-            k_l2[i] = u_l2[i] = r | D_BLOCK | ATTR_NORMAL | SH_INNER | AF | NG | PXN | UXN;
-        } else {
-            k_l2[i] = u_l2[i] = 0;
-        }
+        u->l2[i] = a < PAGEMAP_SIZE ? ((uint64_t)(uintptr_t)&u->l3[a / PAGE] | D_TABLE) : k_l2[i];
+        u->dev_l2[i] = dev_l2[i];
+        u->dev_l3[i] = device_pte(i);
     }
-    for (uint32_t i = 0; i < 512; i++) {
-        u_dev_l2[i] = dev_l2[i];
-        u_dev_l3[i] = device_pte(i);
-    }
-    u_dev_l2[DEV_PAGES_BASE / BLOCK_2M] = (uint64_t)(uintptr_t)u_dev_l3 | D_TABLE;
-    k_l1[0] = (uint64_t)(uintptr_t)dev_l2 | D_TABLE;
-    u_l1[0] = (uint64_t)(uintptr_t)u_dev_l2 | D_TABLE;
-    k_l1[1] = (uint64_t)(uintptr_t)k_l2 | D_TABLE;
-    u_l1[1] = (uint64_t)(uintptr_t)u_l2 | D_TABLE;
-    a64_kernel_ttbr = (uint64_t)(uintptr_t)k_l1;
-    a64_user_ttbr = (uint64_t)(uintptr_t)u_l1 | ASID_USER;
+    u->dev_l2[DEV_PAGES_BASE / BLOCK_2M] = (uint64_t)(uintptr_t)u->dev_l3 | D_TABLE;
+    u->l1[0] = (uint64_t)(uintptr_t)u->dev_l2 | D_TABLE;
+    u->l1[1] = (uint64_t)(uintptr_t)u->l2 | D_TABLE;
+    u->ngranted = 0;
+}
 
+// This CPU's translation regime: the kernel's table, then the MMU on.
+static void mmu_start(void)
+{
     A64_SYSREG_WRITE(mair_el1, 0x00ffull);          // 0: normal WB RA WA, 1: Device-nGnRnE
     // T0SZ 25 (39-bit), walks inner/outer write-back, inner shareable, 4 KB granule;
     // EPD1: no TTBR1 walks; IPS 32 bits; 8-bit ASIDs from TTBR0.
@@ -135,30 +131,65 @@ void a64_mmu_init(void)
     a64_isb();
 }
 
-static void pages_set(uint32_t base, uint32_t size, bool open, uint64_t flags)
+void a64_mmu_init(void)
+{
+    for (uint32_t i = 0; i < NPAGES; i++)
+        k_l3[i] = kernel_pte(i);
+    // Page 0 of RAM holds QEMU's device tree: left mapped for the kernel (harmless), and
+    // nothing of the kernel's lies below CODE_MEM_BASE.
+    for (uint32_t i = 0; i < 512; i++) {
+        uint64_t a = (uint64_t)i * BLOCK_2M;
+        dev_l2[i] = (a >= DEV_BASE && a - DEV_BASE < DEV_SIZE)
+                        ? (a | D_BLOCK | ATTR_DEVICE | AF | NG | PXN | UXN) : 0;
+        uint64_t r = RAM_BASE + a;
+        if (a < PAGEMAP_SIZE)
+            k_l2[i] = (uint64_t)(uintptr_t)&k_l3[a / PAGE] | D_TABLE;
+        else if (a < RAM_SIZE)
+            k_l2[i] = r | D_BLOCK | ATTR_NORMAL | SH_INNER | AF | NG | PXN | UXN;
+        else
+            k_l2[i] = 0;
+    }
+    k_l1[0] = (uint64_t)(uintptr_t)dev_l2 | D_TABLE;
+    k_l1[1] = (uint64_t)(uintptr_t)k_l2 | D_TABLE;
+    a64_kernel_ttbr = (uint64_t)(uintptr_t)k_l1;
+    for (unsigned c = 0; c < KMAX_CPUS; c++) {
+        user_table_init(&utab[c]);
+        a64_user_ttbr[c] = (uint64_t)(uintptr_t)utab[c].l1 | ASID_USER;
+    }
+    mmu_start();
+}
+
+// A secondary CPU (smp.c): the tables exist already.
+void a64_mmu_start_secondary(void)
+{
+    mmu_start();
+}
+
+static void pages_set(struct user_table *u, uint32_t base, uint32_t size, bool open,
+                      uint64_t flags)
 {
     if (in_dev_pages(base)) {
         uint32_t first = (base - DEV_PAGES_BASE) / PAGE;
         uint32_t end = (base - DEV_PAGES_BASE + size + PAGE - 1) / PAGE;
         for (uint32_t i = first; i < end && i < 512; i++)
-            u_dev_l3[i] = open ? ((device_pte(i) & ~(UXN | PXN)) | flags) : device_pte(i);
+            u->dev_l3[i] = open ? ((device_pte(i) & ~(UXN | PXN)) | flags) : device_pte(i);
         return;
     }
     if (base < RAM_BASE)
         return;
     uint32_t first = (base - RAM_BASE) / PAGE, end = (base - RAM_BASE + size + PAGE - 1) / PAGE;
     for (uint32_t i = first; i < end && i < NPAGES; i++)
-        u_l3[i] = open ? ((kernel_pte(i) & ~(UXN | PXN)) | flags) : kernel_pte(i);
+        u->l3[i] = open ? ((kernel_pte(i) & ~(UXN | PXN)) | flags) : kernel_pte(i);
 }
 
-static void grant(uint32_t base, uint32_t size, uint64_t flags)
+static void grant(struct user_table *u, uint32_t base, uint32_t size, uint64_t flags)
 {
-    if (!size || ngranted == ARRAY_SIZE(granted))
+    if (!size || u->ngranted == ARRAY_SIZE(u->granted))
         return;
-    pages_set(base, size, true, flags);
-    granted[ngranted].base = base;
-    granted[ngranted].size = size;
-    ngranted++;
+    pages_set(u, base, size, true, flags);
+    u->granted[u->ngranted].base = base;
+    u->granted[u->ngranted].size = size;
+    u->ngranted++;
 }
 
 // RAM slots, maps and memory device windows: whole pages inside the page map; or the device
@@ -180,23 +211,25 @@ void arch_map_layout(uint32_t len, uint32_t *size, uint32_t *align)
     *size = (len + PAGE - 1) / PAGE * PAGE;
 }
 
-// Runs in the kernel (on the kernel's table), so the user table may change under no one.
+// Runs in the kernel (on the kernel's table), so this CPU's user table may change under no
+// one (no other CPU uses it).
 void arch_mpu_switch(const struct proc *p)
 {
-    for (unsigned i = 0; i < ngranted; i++)
-        pages_set(granted[i].base, granted[i].size, false, 0);
-    ngranted = 0;
+    struct user_table *u = &utab[cpu_id()];
+    for (unsigned i = 0; i < u->ngranted; i++)
+        pages_set(u, u->granted[i].base, u->granted[i].size, false, 0);
+    u->ngranted = 0;
     uint64_t cntkctl = CNTKCTL_EL0VCTEN;
     if (p) {
-        grant(p->ram_base, p->ram_size, AP_EL0 | UXN | PXN);
-        grant(p->flash_base, p->flash_size, AP_EL0 | AP_RO | PXN);
-        grant(p->map_base, p->map_len, AP_EL0 | AP_RO | UXN | PXN);
-        grant(p->map2_base, p->map2_len, AP_EL0 | AP_RO | UXN | PXN);
+        grant(u, p->ram_base, p->ram_size, AP_EL0 | UXN | PXN);
+        grant(u, p->flash_base, p->flash_size, AP_EL0 | AP_RO | PXN);
+        grant(u, p->map_base, p->map_len, AP_EL0 | AP_RO | UXN | PXN);
+        grant(u, p->map2_base, p->map2_len, AP_EL0 | AP_RO | UXN | PXN);
         uint32_t mb = p->app->mmio_base, ms = p->app->mmio_size;
         if (mb == SYSREG_WINDOW_BASE && ms == SYSREG_WINDOW_SIZE)
             cntkctl |= CNTKCTL_EL0PTEN | CNTKCTL_EL0PCTEN;
         else
-            grant(mb, ms, AP_EL0 | UXN | PXN);
+            grant(u, mb, ms, AP_EL0 | UXN | PXN);
     }
     A64_SYSREG_WRITE(cntkctl_el1, cntkctl);
     __asm__ volatile("dsb ishst\n\ttlbi aside1, %0\n\tdsb ish\n\tisb"

@@ -45,7 +45,7 @@ exc_fault:
 kentry:
     tst lr, #4
     beq kentry_bad_stack
-    ldr r1, =k_current
+    ldr r1, =k_cpus
     ldr r1, [r1]
     mrs r2, psp
     stmia r1!, {r2, r4-r11}
@@ -58,7 +58,7 @@ kentry:
 #endif
     bl kernel_entry
 4:
-    ldr r1, =k_current
+    ldr r1, =k_cpus
     ldr r1, [r1]
     ldr r2, [r1, #36]
     msr control, r2

@@ -98,7 +98,7 @@ x86_entry:
     jnz 1f
     pushl %esi
     call x86_kernel_fault           /* does not return */
-1:  movl k_current, %edi
+1:  movl k_cpus, %edi
     movl $(X86_CTX_ESP / 4), %ecx
     rep movsl                       /* edi..eflags; esi, edi now point at esp */
     testl $3, X86_CTX_CS - X86_CTX_ESP(%esi)
@@ -109,13 +109,13 @@ x86_entry:
 2:  movl %esi, (%edi)               /* ring 0: the thread's esp was just above the frame */
     movl $SEL_KDATA, 4(%edi)
 3:  movl $x86_kstack_top, %esp
-    movl k_current, %eax
+    movl k_cpus, %eax
     pushl X86_CTX_VECTOR(%eax)
     call x86_kernel_entry           /* the kernel's work for this entry, and what it left */
     addl $4, %esp
 
     /* Resume k_current. */
-    movl k_current, %esi
+    movl k_cpus, %esi
     testl $3, X86_CTX_CS(%esi)
     jz 4f
     movl $(x86_kstack_top - X86_CTX_WORDS * 4), %edi

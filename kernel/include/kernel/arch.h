@@ -7,6 +7,7 @@
 #define KERNEL_ARCH_H
 
 #include <kernel/kernel.h>
+#include <kernel/cpu.h>
 
 struct proc;
 struct thread;
@@ -57,7 +58,21 @@ int arch_fault_info(char *buf, size_t size);
 // Semihosting call to the debugger/host (only with the board's semihosting enabled).
 int32_t arch_semihost(uint32_t op, uint32_t arg);
 
+#if KMAX_CPUS > 1
+// Multiprocessor boards (kernel/cpu.h). How many CPUs the machine has (at most KMAX_CPUS;
+// CPU 0 is the one running); starting CPUs 1..k_ncpus-1, each into its idle thread; and
+// interrupting CPU `cpu` so that it enters the kernel and chooses again.
+unsigned arch_cpus_present(void);
+void arch_cpus_start(void);
+void arch_cpu_kick(unsigned cpu);
+#endif
+
 void kernel_entry(unsigned kind);
 void kernel_entry_traced(unsigned kind);   // the same, while tracing runs
+#if KMAX_CPUS > 1
+// A starting CPU's first turn in the kernel (under the lock): it is online and has chosen
+// the thread to run (its current).
+void kernel_cpu_online(void);
+#endif
 
 #endif

@@ -22,8 +22,12 @@ struct thread *sched_choose(void);
 struct thread *sched_choose_traced(void);
 // Asks for the current thread to go to the back of its priority's queue on kernel exit.
 void sched_yield_current(void);
-// Called on each tick for round-robin accounting.
+// Called on each tick for round-robin accounting (of every CPU's running thread).
 void sched_tick(void);
+#if KMAX_CPUS > 1
+// After a kernel entry: interrupts each other CPU that should now run another thread.
+void sched_kick_others(void);
+#endif
 
 extern uint64_t k_context_switches;
 

@@ -12,6 +12,7 @@
 #include <arch_context.h>
 #include <uapi/kstate.h>
 #include <kernel/ktrace.h>
+#include <kernel/cpu.h>
 
 struct proc;
 struct channel;
@@ -59,10 +60,15 @@ struct thread {
     // D's vtimestamp: cycles on the CPU while a D program runs (kernel/kdtrace.c); vt_since
     // is when it last went on the CPU, 0 while it is off or not yet seen.
     uint64_t vt_cycles, vt_since;
+    // Multiprocessor (kernel/cpu.h): the CPU it runs or last ran on, the CPUs it may run on
+    // (bit per CPU; 0 = any), and a destruction asked for by another CPU while it ran here.
+    uint8_t  cpu;
+    bool     dying;
+    uint32_t affinity;
+    int32_t  dying_status;
     char name[KNAME_MAX];
 };
 
-extern struct thread *k_current;
 extern struct thread k_threads[KMAX_THREADS];
 
 // Every change of a thread's state goes through here, so that the trace sees all of them.

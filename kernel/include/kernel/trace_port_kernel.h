@@ -11,6 +11,11 @@
 
 #include <stdint.h>
 #include <board_clock.h>
+#include <kernel/cpu.h>
+
+// Each CPU writes its own current buffer; the ring's shared state (pool, filters, the
+// logger's calls) is only touched inside the kernel, under its big lock (kernel/cpu.h).
+#define TRACE_MAX_CPUS KMAX_CPUS
 
 struct trace_ring;
 uint64_t board_cycles(void);
@@ -18,7 +23,7 @@ void ktrace_port_notify(struct trace_ring *r, unsigned bufidx, unsigned seq);
 
 static inline uint32_t trace_port_now32(void) { return board_cycles32(); }
 static inline uint64_t trace_port_now64(void) { return board_cycles(); }
-static inline unsigned trace_port_cpu(void) { return 0; }
+static inline unsigned trace_port_cpu(void) { return cpu_id(); }
 static inline unsigned long trace_port_irq_save(void) { return 0; }
 static inline void trace_port_irq_restore(unsigned long s) { (void)s; }
 static inline int trace_port_in_interrupt(void) { return 0; }

@@ -75,11 +75,17 @@ struct ktrace_query {
     uint32_t nbufs;
     uint32_t policy;
     uint32_t buffers;       // buffers started so far
-    uint64_t recorded;      // events recorded (per CPU 0; one CPU today)
+    uint64_t recorded;      // events recorded, all CPUs
     uint64_t dropped;       // events that found no buffer
     uint64_t overwritten;   // events lost to overwritten buffers
     uint64_t generated;     // recorded + dropped + overwritten
+    uint32_t ncpus;         // CPUs online; the same counts for each of the first
+    uint32_t pad;           // KTRACE_QUERY_CPUS of them follow
+    struct ktrace_cpu_counts {
+        uint64_t recorded, dropped, overwritten;
+    } cpu[8];
 };
+#define KTRACE_QUERY_CPUS 8
 
 // The synthetic interrupt a logger attaches to (InterruptAttachEvent) to hear "buffer ready":
 // its pulse value is (sequence << 8) | buffer index.

@@ -17,6 +17,9 @@
 #define A64_ENTRY_SYNC 0        // svc or a fault, from EL0 or a kernel thread (EL1t)
 #define A64_ENTRY_IRQ  1
 
+#define A64_KSTACK     16384    // kernel stack per CPU (entry.S)
+#define A64_CPU_ID     8        // offsetof(struct cpu, id) (entry.S; checked in smp.c)
+
 #define SPSR_EL0T      0x0u
 #define SPSR_EL1T      0x4u
 
@@ -29,21 +32,30 @@
 static inline void a64_isb(void) { __asm__ volatile("isb" ::: "memory"); }
 
 // cpu.c
-_Noreturn void a64_boot(void);
+_Noreturn void a64_boot(uint64_t boot_el);
+extern uint64_t a64_boot_el;     // CurrentEL at reset (smp.c)
 void a64_kernel_entry(unsigned source);
 // entry.S
 extern uint8_t a64_vectors[];
 extern uint8_t a64_kstack_top[];
+extern uint8_t a64_kstacks[];
 _Noreturn void a64_start_boot_thread(uint64_t stack_top);
+_Noreturn void a64_enter_current(uint64_t stack_top);
+// smp.c
+void a64_kernel_lock(void);
+void a64_kernel_unlock(void);
 // gic_timer.c
 void a64_gic_init(void);
+void a64_gic_cpu_init(void);
+void a64_gic_send_sgi(unsigned cpu);
 unsigned a64_irq_kind(void);
 bool a64_more_work(unsigned *kind);
 // fault.c
 _Noreturn void a64_kernel_fault(uint64_t esr, uint64_t elr, uint64_t far, uint64_t spsr);
 // mmu.c
 void a64_mmu_init(void);
-extern uint64_t a64_kernel_ttbr, a64_user_ttbr;
+void a64_mmu_start_secondary(void);
+extern uint64_t a64_kernel_ttbr, a64_user_ttbr[];
 #endif
 
 #endif

@@ -1,0 +1,122 @@
+// SPDX-License-Identifier: MIT
+// Multiprocessor support, AArch64 (boards with BOARD_MAX_CPUS > 1): the big kernel lock,
+// finding and starting the other CPUs through PSCI (the firmware interface QEMU's virt machine
+// and ARM's Trusted Firmware implement, called with `hvc`), a starting CPU's way into its idle
+// thread, and the reschedule IPI (GIC SGI 0, gic_timer.c).
+//
+// The lock: a ticket lock (fair: CPUs get the kernel in the order they asked), taken by every
+// kernel entry before it touches anything shared and released just before the return to a
+// thread (cpu.c). It is the only lock, so there is no lock order to keep. While one CPU runs
+// the kernel is free of it (k_ncpus == 1: nothing to wait for, and the lock costs nothing).
+#include <kernel/arch.h>
+#include <kernel/kernel.h>
+#include <kernel/sched.h>
+#include <kernel/thread.h>
+#include <kernel/ktrace.h>
+#include <a64.h>
+#include <stddef.h>
+
+_Static_assert(offsetof(struct cpu, current) == 0, "entry.S loads current at offset 0");
+_Static_assert(offsetof(struct cpu, id) == A64_CPU_ID, "entry.S loads id at A64_CPU_ID");
+
+#define PSCI_AFFINITY_INFO 0xc4000004u
+#define PSCI_CPU_ON        0xc4000003u
+
+// Each secondary waits at boot until its word here is set (boot.S): on boards that start every
+// core at power-on, and as a second gate behind PSCI's CPU_ON.
+volatile uint32_t a64_cpu_release[KMAX_CPUS];
+// CurrentEL as core 0 found it at reset (boot.S). Entered at EL3, the kernel is the machine's
+// firmware and there is no PSCI below it to start the other cores: it runs on core 0 alone.
+uint64_t a64_boot_el;
+
+#if KMAX_CPUS > 1
+// Ticket lock: `next` hands out tickets, `owner` is the ticket being served.
+static struct {
+    volatile uint32_t next, owner;
+} kernel_lock_word;
+
+void a64_kernel_lock(void)
+{
+    uint32_t ticket, tmp, fail;
+    __asm__ volatile("1: ldaxr %w0, [%3]\n"
+                     "   add %w1, %w0, #1\n"
+                     "   stxr %w2, %w1, [%3]\n"
+                     "   cbnz %w2, 1b\n"
+                     : "=&r"(ticket), "=&r"(tmp), "=&r"(fail)
+                     : "r"(&kernel_lock_word.next)
+                     : "memory");
+    // Wait for our turn: sevl + wfe lets a waiting CPU sleep until the owner's release.
+    __asm__ volatile("sevl" ::: "memory");
+    for (;;) {
+        uint32_t owner;
+        __asm__ volatile("wfe\n\tldar %w0, [%1]" : "=r"(owner) : "r"(&kernel_lock_word.owner)
+                         : "memory");
+        if (owner == ticket)
+            break;
+    }
+}
+
+void a64_kernel_unlock(void)
+{
+    uint32_t next = kernel_lock_word.owner + 1;
+    __asm__ volatile("stlr %w0, [%1]\n\tdsb ish\n\tsev" :: "r"(next), "r"(&kernel_lock_word.owner)
+                     : "memory");
+}
+
+static int64_t psci_call(uint64_t fn, uint64_t a1, uint64_t a2, uint64_t a3)
+{
+    register uint64_t x0 __asm__("x0") = fn;
+    register uint64_t x1 __asm__("x1") = a1;
+    register uint64_t x2 __asm__("x2") = a2;
+    register uint64_t x3 __asm__("x3") = a3;
+    __asm__ volatile("hvc #0" : "+r"(x0), "+r"(x1), "+r"(x2), "+r"(x3) :: "memory");
+    return (int64_t)x0;
+}
+
+// CPUs 0..n-1 whose MPIDR affinity 0 is their number: PSCI's AFFINITY_INFO answers for the
+// ones that exist (on or off) and refuses the others.
+unsigned arch_cpus_present(void)
+{
+    unsigned n = 1;
+    if ((a64_boot_el >> 2) == 3)
+        return 1;
+    while (n < KMAX_CPUS && psci_call(PSCI_AFFINITY_INFO, n, 0, 0) >= 0)
+        n++;
+    return n;
+}
+
+extern uint8_t reset_handler[];
+
+void arch_cpus_start(void)
+{
+    for (unsigned i = 1; i < k_ncpus; i++) {
+        a64_cpu_release[i] = 1;
+        __asm__ volatile("dsb ish\n\tsev" ::: "memory");
+        int64_t r = psci_call(PSCI_CPU_ON, i, (uint64_t)(uintptr_t)reset_handler, 0);
+        if (r != 0)
+            kprintf("kernel: CPU %u did not start (PSCI error %d)\n", i, (int)r);
+    }
+}
+
+// A secondary CPU, from boot.S on its kernel stack, MMU off: its translation regime, vectors
+// and GIC interface, then its first turn in the kernel, which picks the thread it runs first
+// (its idle thread, unless something more urgent is ready).
+_Noreturn void a64_secondary(uint64_t id);
+_Noreturn void a64_secondary(uint64_t id)
+{
+    A64_SYSREG_WRITE(vbar_el1, (uint64_t)(uintptr_t)a64_vectors);
+    a64_isb();
+    a64_mmu_start_secondary();
+    A64_SYSREG_WRITE(tpidr_el1, (uint64_t)(uintptr_t)&k_cpus[id]);
+    a64_gic_cpu_init();
+    a64_kernel_lock();
+    kernel_cpu_online();
+    a64_kernel_unlock();
+    a64_enter_current((uint64_t)(uintptr_t)(a64_kstacks + (id + 1) * A64_KSTACK));
+}
+
+void arch_cpu_kick(unsigned cpu)
+{
+    a64_gic_send_sgi(cpu);
+}
+#endif

@@ -1,0 +1,50 @@
+// SPDX-License-Identifier: MIT
+// The processors: one struct cpu per CPU the kernel can run on (KMAX_CPUS, from the board's
+// BOARD_MAX_CPUS; 1 on the boards that have one core, where everything here folds to constants).
+// Each CPU runs one thread at a time (its `current`) and has an idle thread of its own.
+//
+// LOCKING. The kernel is entered with interrupts masked and runs under one big kernel lock
+// (kernel/arch/<arch>: taken at entry, released just before the return to a thread), so the
+// kernel's objects, the ready queue and the trace ring's shared state are touched by one CPU at
+// a time. A struct cpu's fields are its own CPU's, except `kicked`, which other CPUs set under
+// the lock before they send it an inter-processor interrupt. A thread's saved context belongs
+// to the CPU it runs on while it is RUNNING (t->cpu): no other CPU may free or reuse it then
+// (thread_destroy defers to that CPU, see thread.c).
+#ifndef KERNEL_CPU_H
+#define KERNEL_CPU_H
+
+#include <stdint.h>
+#include <stdbool.h>
+
+#ifndef KMAX_CPUS
+#define KMAX_CPUS 1
+#endif
+
+struct thread;
+
+struct cpu {
+    struct thread *current;     // offset 0: the exception entry code loads it (arch entry.S)
+    uint32_t id;                // offset 8 on 64-bit arches (entry code finds its stacks by it)
+    bool yield_pending;         // the running thread used up its slice (or yielded)
+    bool kicked;                // an IPI asking this CPU to reschedule is on its way
+    bool online;
+    struct thread *idle;        // this CPU's idle thread (pinned here)
+    uint64_t ipis;              // reschedule IPIs received
+};
+
+extern struct cpu k_cpus[KMAX_CPUS];
+extern unsigned k_ncpus;        // CPUs online (1 until the others are started)
+
+#if KMAX_CPUS > 1
+#include <arch_cpu.h>           // arch_this_cpu(): this CPU's struct cpu, from a CPU register
+static inline struct cpu *this_cpu(void) { return arch_this_cpu(); }
+#else
+static inline struct cpu *this_cpu(void) { return &k_cpus[0]; }
+#endif
+
+static inline unsigned cpu_id(void) { return KMAX_CPUS > 1 ? this_cpu()->id : 0; }
+
+// The thread running on this CPU.
+#define k_current (this_cpu()->current)
+
+#endif
