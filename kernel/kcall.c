@@ -144,6 +144,7 @@ static int do_sysinfo(struct thread *t, uint32_t what, uint32_t out)
     case KSYSINFO_NPROC:          v = KMAX_PROCS; break;
     case KSYSINFO_TRACE_HOOKS:    v = KTRACE_HOOKS; break;
     case KSYSINFO_NTHREAD:        v = KMAX_THREADS; break;
+    case KSYSINFO_NCPUS:          v = k_ncpus; break;
     default:                      return -EINVAL;
     }
     if (!proc_can_write(t->proc, out, 4))

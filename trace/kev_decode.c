@@ -654,7 +654,7 @@ static int deliver(struct kev_reader *r, struct kev_event *e)
     e->t64 = (uint64_t)cs->cs_hi << 32 | e->t32;
 
     if (e->cls == KEV_C_CONTROL) {
-        if (control_event(r, e))
+        if (!r->kr_merging && control_event(r, e)) // framing was checked by the first walk
             return r->kr_err;
     } else {
         cs->cs_events++;
@@ -662,6 +662,8 @@ static int deliver(struct kev_reader *r, struct kev_event *e)
         r->kr_buf_events++;
         learn_names(r, e);
     }
+    if (r->kr_quiet)
+        return 0;
     kev_cb cb = 0;
     for (unsigned i = 0; i < r->kr_nevcb && !cb; i++)
         if (r->kr_evcb[i].cls == e->cls && r->kr_evcb[i].ev == e->ev)
@@ -696,10 +698,9 @@ static int check_totals(struct kev_reader *r)
     return 0;
 }
 
-int kev_decode(struct kev_reader *r)
+// The file's slots in file order: every check, every count, events delivered as they come.
+static int walk_file_order(struct kev_reader *r)
 {
-    if (r->kr_err)
-        return r->kr_err;
     size_t off = r->kr_ev_off, end = r->kr_ev_end;
     unsigned ncomb = 0; // payload words gathered for an open combine event
     uint32_t comb_hdr = 0, comb_t = 0;
@@ -787,6 +788,189 @@ int kev_decode(struct kev_reader *r)
         return fail(r, KEV_ERR_TRUNCATED, off, "file truncated: buffer sequence ", "",
                     r->kr_buf_seq, " has no BUFFER_END", NONUM);
     return check_totals(r);
+}
+
+// ---- time order across CPUs ------------------------------------------------------------------
+// Each CPU fills buffers of its own, so a file holds each CPU's events in order but the CPUs'
+// buffers one after another. Once walk_file_order has found the file sound, one cursor per CPU
+// walks that CPU's buffers (skipping the others' and the loss note) and the event with the
+// earliest 64-bit time goes next (ties: the lower CPU). No allocation: the cursors live here.
+struct cursor {
+    size_t off;           // next slot to read
+    int in_buf;           // inside one of this CPU's buffers
+    int have;             // `ev` holds the next event
+    struct kev_event ev;
+    uint32_t w[2u * KEV_MAX_COMBINE_SLOTS];
+    uint32_t hi, last;    // time rebuilding, as deliver() does it for this CPU
+    int have_time;
+};
+
+// The first slot after the buffer (of any CPU) that starts at off: past its BUFFER_END.
+static size_t skip_buffer(const struct kev_reader *r, size_t off, unsigned cpu)
+{
+    for (off += KEV_SLOT_BYTES; r->kr_ev_end - off >= KEV_SLOT_BYTES; off += KEV_SLOT_BYTES) {
+        uint32_t h = rd32(r, off);
+        if (kev_hdr_class(h) == KEV_C_CONTROL && kev_hdr_type(h) == KEV_TYPE_S &&
+            kev_hdr_event(h) == KEV_CTL_BUFFER_END && kev_hdr_cpu(h) == cpu)
+            return off + KEV_SLOT_BYTES;
+    }
+    return r->kr_ev_end;
+}
+
+// Reads cursor c's next event (of CPU cpu) into c->ev; c->have = 0 at the end of the file.
+static void cursor_next(const struct kev_reader *r, struct cursor *c, unsigned cpu)
+{
+    const size_t end = r->kr_ev_end;
+    c->have = 0;
+    while (end - c->off >= KEV_SLOT_BYTES) {
+        size_t off = c->off;
+        uint32_t h = rd32(r, off), t = rd32(r, off + 4);
+        unsigned cls = kev_hdr_class(h), type = kev_hdr_type(h);
+        if (!c->in_buf) {
+            if (h == KEV_TRAILER_TAG)
+                break;
+            if (!(cls == KEV_C_CONTROL && type == KEV_TYPE_S && kev_hdr_event(h) == KEV_CTL_BUFFER)) {
+                // The loss note (the only thing between buffers in a sound file): skip it.
+                while (end - c->off >= KEV_SLOT_BYTES && kev_hdr_type(rd32(r, c->off)) != KEV_TYPE_CE)
+                    c->off += KEV_SLOT_BYTES;
+                c->off += KEV_SLOT_BYTES;
+                continue;
+            }
+            if (kev_hdr_cpu(h) != cpu) {
+                c->off = skip_buffer(r, off, kev_hdr_cpu(h));
+                continue;
+            }
+            c->in_buf = 1;
+        }
+        unsigned n = 1;
+        c->w[0] = rd32(r, off + 8);
+        c->w[1] = rd32(r, off + 12);
+        if (type == KEV_TYPE_CB) {
+            while (n < KEV_MAX_COMBINE_SLOTS && end - (off + n * KEV_SLOT_BYTES) >= KEV_SLOT_BYTES) {
+                size_t o = off + n * KEV_SLOT_BYTES;
+                c->w[2 * n] = rd32(r, o + 8);
+                c->w[2 * n + 1] = rd32(r, o + 12);
+                n++;
+                if (kev_hdr_type(rd32(r, o)) == KEV_TYPE_CE)
+                    break;
+            }
+        }
+        c->off = off + n * KEV_SLOT_BYTES;
+        if (cls == KEV_C_CONTROL && kev_hdr_event(h) == KEV_CTL_BUFFER_END)
+            c->in_buf = 0;
+        struct kev_event e = { h, cls, kev_hdr_event(h), cpu, t, 0, c->w, 2u * n, n, off };
+        if (cls == KEV_C_CONTROL && e.ev == KEV_CTL_TIME) {
+            c->hi = c->w[0];
+            c->have_time = 1;
+        } else if (c->have_time && t < c->last) {
+            c->hi++;
+        }
+        c->last = t;
+        e.t64 = (uint64_t)c->hi << 32 | t;
+        c->ev = e;
+        c->have = 1;
+        return;
+    }
+}
+
+// What a walk counts (kev_decode.h "Results" and the framing state).
+struct results {
+    struct kev_cpu_stats cpu[KEV_MAX_CPUS];
+    unsigned ncpu_seen;
+    uint64_t events, buffers, seq_missing, seq_reorder;
+    uint32_t first_seq, last_seq;
+    int have_seq;
+};
+
+static void results_save(const struct kev_reader *r, struct results *s)
+{
+    for (unsigned i = 0; i < KEV_MAX_CPUS; i++)
+        s->cpu[i] = r->kr_cpu[i];
+    s->ncpu_seen = r->kr_ncpu_seen;
+    s->events = r->kr_events;
+    s->buffers = r->kr_buffers;
+    s->seq_missing = r->kr_seq_missing;
+    s->seq_reorder = r->kr_seq_reorder;
+    s->first_seq = r->kr_first_seq;
+    s->last_seq = r->kr_last_seq;
+    s->have_seq = r->kr_have_seq;
+}
+
+static void results_restore(struct kev_reader *r, const struct results *s)
+{
+    for (unsigned i = 0; i < KEV_MAX_CPUS; i++)
+        r->kr_cpu[i] = s->cpu[i];
+    r->kr_ncpu_seen = s->ncpu_seen;
+    r->kr_events = s->events;
+    r->kr_buffers = s->buffers;
+    r->kr_seq_missing = s->seq_missing;
+    r->kr_seq_reorder = s->seq_reorder;
+    r->kr_first_seq = s->first_seq;
+    r->kr_last_seq = s->last_seq;
+    r->kr_have_seq = s->have_seq;
+}
+
+static void results_clear(struct kev_reader *r)
+{
+    static const struct results zero;
+    results_restore(r, &zero);
+    r->kr_in_buf = 0;
+    r->kr_buf_seq = 0;
+    r->kr_buf_events = 0;
+}
+
+static int walk_time_order(struct kev_reader *r, unsigned ncpu)
+{
+    static struct cursor cur[KEV_MAX_CPUS]; // one reader per thread (kev_decode.h)
+    for (unsigned i = 0; i < ncpu; i++) {
+        cur[i].off = r->kr_ev_off;
+        cur[i].in_buf = cur[i].have_time = 0;
+        cur[i].hi = cur[i].last = 0;
+        cursor_next(r, &cur[i], i);
+    }
+    for (;;) {
+        int best = -1;
+        for (unsigned i = 0; i < ncpu; i++)
+            if (cur[i].have && (best < 0 || cur[i].ev.t64 < cur[best].ev.t64))
+                best = (int)i;
+        if (best < 0)
+            return 0;
+        struct kev_event e = cur[best].ev;
+        if (deliver(r, &e))
+            return r->kr_err;
+        cursor_next(r, &cur[best], (unsigned)best);
+    }
+}
+
+int kev_decode(struct kev_reader *r)
+{
+    if (r->kr_err)
+        return r->kr_err;
+    unsigned ncpu = r->kr_trl_ncpu > r->kr_board_ncpu ? r->kr_trl_ncpu : r->kr_board_ncpu;
+    if (ncpu <= 1 || ncpu > KEV_MAX_CPUS || r->kr_file_order)
+        return walk_file_order(r);
+    // Several CPUs: check and count the whole file first, quietly. A damaged file is then
+    // read again in file order (what a reader can make of it, up to the damage).
+    r->kr_quiet = 1;
+    int err = walk_file_order(r);
+    r->kr_quiet = 0;
+    if (err) {
+        results_clear(r);
+        r->kr_err = 0;
+        r->kr_err_off = 0;
+        r->kr_msg[0] = '\0';
+        return walk_file_order(r);
+    }
+    struct results saved;
+    results_save(r, &saved);
+    results_clear(r);
+    r->kr_merging = 1;
+    err = walk_time_order(r, ncpu);
+    r->kr_merging = 0;
+    if (err)
+        return err;
+    results_restore(r, &saved);   // the first walk's counts and sequence checks
+    return 0;
 }
 
 size_t kev_loss_note_text(const struct kev_reader *r, uint32_t *t32, char *buf, size_t n)

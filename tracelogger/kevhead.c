@@ -34,17 +34,19 @@ int kev_write_head(const struct tl_opts *o)
 {
     struct kev_out sp, h;
     uint32_t hz = ClockCyclesPerSec();
+    uint32_t ncpu = 1;
+    SysInfo(KSYSINFO_NCPUS, &ncpu);
     char date[40], boot[40];
     time_t now = time(NULL);
 
     // The system page first: the header gives its length.
     kev_out_init(&sp, page, sizeof(page), kev_host_is_big_endian());
     const struct kev_sp_machine m = {
-        BOARD_QNX_SYSPAGE_TYPE, 1, hz, (uint32_t)(now - (time_t)(ClockCycles() / hz)),
+        BOARD_QNX_SYSPAGE_TYPE, ncpu, hz, (uint32_t)(now - (time_t)(ClockCycles() / hz)),
         BOARD_CPU_MHZ, BOARD_CPU_STR, BOARD_NAME_STR, BOARD_ARCH_STR,
     };
     kev_sp_begin(&sp, &m);
-    kev_sp_board(&sp, BOARD_NAME_STR, hz, 1);
+    kev_sp_board(&sp, BOARD_NAME_STR, hz, ncpu);
 #define SP_MEM(base, size, name) kev_sp_mem(&sp, base, size, name);
     BOARD_MEMORY_MAP(SP_MEM)
 #undef SP_MEM
@@ -75,7 +77,7 @@ int kev_write_head(const struct tl_opts *o)
     kev_hdr_format(&h);
     kev_hdr_item(&h, "BOOT_DATE", boot);
     kev_hdr_item_u(&h, "CYCLES_PER_SEC", hz);
-    kev_hdr_item_u(&h, "CPU_NUM", 1);
+    kev_hdr_item_u(&h, "CPU_NUM", ncpu);
     kev_hdr_item(&h, "SYSNAME", "kev-microkernel");
     kev_hdr_item(&h, "NODENAME", BOARD_NAME_STR);
     kev_hdr_item(&h, "SYS_RELEASE", "0.1");
@@ -105,13 +107,13 @@ int kev_write_head(const struct tl_opts *o)
     return 0;
 }
 
-int kev_write_trailer(uint32_t nbufs, uint32_t flags, uint64_t events, uint64_t lost)
+int kev_write_trailer(uint32_t nbufs, uint32_t flags, const struct kev_cpu_totals *cpu,
+                      unsigned ncpu, uint64_t lost)
 {
     struct kev_out t;
-    struct kev_cpu_totals cpu = { events, lost };
     kev_out_init(&t, head, sizeof(head), kev_host_is_big_endian());
     if (lost) // so QNX's tools, which skip our DROPPED events, show the loss too
         kev_loss_note(&t, (uint32_t)ClockCycles(), lost);
-    kev_trailer(&t, nbufs, flags, &cpu, 1);
+    kev_trailer(&t, nbufs, flags, cpu, ncpu);
     return t.ko_err ? -1 : out_write(head, t.ko_len);
 }

@@ -23,6 +23,9 @@ static struct tl_opts opts;
 static uint32_t buffers_written, buffers_failed, last_seq, loss_points;
 static bool have_seq;
 static uint64_t events_written, events_failed;
+// Per CPU (a buffer is one CPU's: its CPU is in its slots' headers), for the trailer.
+static uint64_t cpu_written[KTRACE_QUERY_CPUS];
+static uint32_t cpu_failed[KTRACE_QUERY_CPUS];
 
 // Events in a buffer: its BUFFER_END says; DROPPED events and sequence gaps are loss points.
 static uint64_t scan(const struct kev_slot *s, unsigned n, uint32_t seq)
@@ -51,12 +54,15 @@ static unsigned drain(void)
     while (TraceEvent(KTRACE_TAKEBUFFER, (uint32_t)(uintptr_t)&b, 0, 0) == 0) {
         const struct kev_slot *s = (const struct kev_slot *)(uintptr_t)b.addr;
         uint64_t ev = scan(s, b.nslots, b.seq);
+        unsigned cpu = b.nslots ? kev_hdr_cpu(s[0].header) % KTRACE_QUERY_CPUS : 0;
         if (out_write(s, b.nslots * sizeof(*s)) == 0) {
             buffers_written++;
             events_written += ev;
+            cpu_written[cpu] += ev;
         } else {
             buffers_failed++;
             events_failed += ev;
+            cpu_failed[cpu] += ev;
         }
         if (opts.verbose)
             printf("tracelogger: buffer %lu (seq %lu): %lu slots, %s events\n",
@@ -176,7 +182,16 @@ int main(void)
     uint64_t lost = q.dropped + q.overwritten + events_failed;
     uint32_t flags = (opts.ring ? KEV_TRL_RING : 0u) | (buffers_failed ? KEV_TRL_LOGGER_LOSS : 0u) |
                      (!q.running && opts.policy == 3 ? KEV_TRL_FILLED : 0u);
-    int werr = kev_write_trailer(buffers_written, flags, events_written, lost);
+    // Per CPU: what was written, and what the kernel lost there plus what we failed to write.
+    unsigned ncpu = q.ncpus ? q.ncpus : 1;
+    if (ncpu > KTRACE_QUERY_CPUS)
+        ncpu = KTRACE_QUERY_CPUS;
+    struct kev_cpu_totals tot[KTRACE_QUERY_CPUS];
+    for (unsigned c = 0; c < ncpu; c++) {
+        tot[c].events = cpu_written[c];
+        tot[c].lost = q.cpu[c].dropped + q.cpu[c].overwritten + cpu_failed[c];
+    }
+    int werr = kev_write_trailer(buffers_written, flags, tot, ncpu, lost);
     if (out_close() < 0 || werr < 0)
         printf("tracelogger: writing %s failed\n", opts.file);
     TraceEvent(KTRACE_DEALLOCBUFFER, 0, 0, 0);

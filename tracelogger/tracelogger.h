@@ -40,6 +40,9 @@ const char *out_where(const struct tl_opts *o);
 
 // The .kev header and system page; the trailer.
 int kev_write_head(const struct tl_opts *o);
-int kev_write_trailer(uint32_t nbufs, uint32_t flags, uint64_t events, uint64_t lost);
+struct kev_cpu_totals;
+// ncpu entries: per CPU, events written and events lost (kernel and logger).
+int kev_write_trailer(uint32_t nbufs, uint32_t flags, const struct kev_cpu_totals *cpu,
+                      unsigned ncpu, uint64_t lost);
 
 #endif

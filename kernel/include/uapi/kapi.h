@@ -99,5 +99,6 @@ struct kthread_info {
 #define KSYSINFO_NPROC          3
 #define KSYSINFO_TRACE_HOOKS    4   // 1: trace hooks compiled in (0 in the benchmark baseline)
 #define KSYSINFO_NTHREAD        5
+#define KSYSINFO_NCPUS          6   // CPUs running (trace buffers and D buffers are per CPU)
 
 #endif

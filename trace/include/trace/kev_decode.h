@@ -114,6 +114,12 @@ struct kev_reader {
     struct kev_name kr_threads[KEV_MAX_THREADS];
     unsigned kr_nthreads;
 
+    // Order of delivery: several CPUs' events are merged in time order (kev_decode) unless
+    // kr_file_order is set (before kev_decode) to get them as the file holds them.
+    int kr_file_order;
+    int kr_quiet;    // internal: a checking walk, no callbacks
+    int kr_merging;  // internal: the time-ordered walk of a file already checked
+
     // Decoding state.
     int kr_in_buf;
     uint32_t kr_buf_seq;
