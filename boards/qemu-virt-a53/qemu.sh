@@ -9,7 +9,7 @@
 # QEMU_SMP=N: N CPUs (the kernel takes up to 4; PSCI starts the others). QEMU's PSCI starts
 # them in the non-secure world, so a multiprocessor run is non-secure throughout (secure=off)
 # and has no trace stream UART; the stream runs on one CPU, in the secure world.
-smp=${QEMU_SMP:-1}
+smp=${QEMU_SMP:-4}
 if [ -n "${QEMU_UART1:-}" ] || [ "$smp" = 1 ]; then
     cmd=(qemu-system-aarch64 -M virt,secure=on,gic-version=2 -cpu cortex-a53 -m 128)
 else

@@ -39,6 +39,9 @@ int ThreadJoin(int tid, int *status);
 int ThreadYield(void);
 int ThreadSetPrio(int tid, int prio, int policy);
 int ThreadSleep(uint64_t ns);
+// After ProcSpawn("tracelogger") of a passive (-d1) logger: all classes on, tracing started,
+// waiting (up to 1 s) for the logger to be ready when it runs on another CPU. 0 or -1 (errno).
+int TraceStartWithLogger(void);
 int ThreadName(int tid, const char *name);
 int ThreadSelf(void);
 

@@ -5,9 +5,14 @@
 // software. A raised line (arch_irq_set_pending) and a reschedule request
 // (arch_request_resched) are kept here and taken as kernel entries of their own as soon as the
 // current one ends (a64_more_work), as on x86. Everything here runs inside the kernel,
-// interrupts masked, under the kernel lock. Multiprocessor: SPIs go to CPU 0; PPIs (the tick,
-// the device timer) are each CPU's own, and only CPU 0 enables the tick; SGI 0 is the
-// reschedule IPI (smp.c). The raised-line set is shared (any CPU may take a raised line);
+// interrupts masked, under the kernel lock. Multiprocessor: SPIs go to CPU 0; PPIs (the
+// timers) are each CPU's own; SGI 0 is the reschedule IPI (smp.c). Every CPU's virtual timer
+// interrupts it once a tick period, and the first CPU to see a period end takes the kernel's
+// tick (KENTRY_TICK: time, timers and every CPU's round-robin slice); for the others it is
+// only a look at the run queue. So the tick does not wait for one particular CPU: a CPU
+// asleep in WFI, or not being run by the host (QEMU's round-robin of virtual CPUs under
+// -icount serves a sleeping CPU's timer only when the busy one yields, up to 100 ms late), does
+// not hold the clock back. The raised-line set is shared (any CPU may take a raised line);
 // a reschedule request and the line being handled are per CPU.
 #include <kernel/arch.h>
 #include <kernel/board.h>
@@ -36,7 +41,9 @@ static uint32_t pending;        // lines raised in software, not yet taken
 static uint32_t enabled;        // lines unmasked by the kernel
 static bool resched[KMAX_CPUS];
 static unsigned current_irq[KMAX_CPUS];
-static uint64_t tick_period, tick_next;     // CPU 0's
+static uint64_t tick_period;
+static uint64_t tick_next;                   // the end of the kernel's current tick period
+static uint64_t cpu_tick_next[KMAX_CPUS];    // each CPU's next timer compare value
 
 static int line_to_id(unsigned line)
 {
@@ -111,12 +118,18 @@ unsigned a64_irq_kind(void)
     int line = id_to_line(id);
     if (line == TICK_IRQ) {
         // The next compare value from the last one, not from now: no drift.
-        tick_next += tick_period;
+        unsigned c = cpu_id();
         uint64_t now = A64_SYSREG_READ(cntvct_el0);
+        cpu_tick_next[c] += tick_period;
+        if (cpu_tick_next[c] <= now)
+            cpu_tick_next[c] = now + tick_period;
+        A64_SYSREG_WRITE(cntv_cval_el0, cpu_tick_next[c]);
+        a64_isb();
+        if (now + tick_period / 8 < tick_next)    // another CPU took this period's tick
+            return KENTRY_RESCHED;
+        tick_next += tick_period;
         if (tick_next <= now)
             tick_next = now + tick_period;
-        A64_SYSREG_WRITE(cntv_cval_el0, tick_next);
-        a64_isb();
         return KENTRY_TICK;
     }
     if (line < 0)
@@ -179,11 +192,30 @@ void arch_request_resched(void)
     resched[cpu_id()] = true;
 }
 
+// This CPU's virtual timer, one interrupt a tick period (CPUs 1.. when they start, smp.c),
+// staggered: CPU c's comes c/n of a period after CPU 0's, so that the CPUs do not all want
+// the kernel lock at once (Linux's skew_tick for the same reason), and a period's tick is
+// taken within 1/n of a period by some CPU even while the others are held up.
+void a64_tick_start_cpu(void)
+{
+    unsigned c = cpu_id();
+    uint64_t now = A64_SYSREG_READ(cntvct_el0);
+    uint64_t next = tick_next + tick_period * c / k_ncpus;
+    while (next <= now)
+        next += tick_period;
+    cpu_tick_next[c] = next;
+    A64_SYSREG_WRITE(cntv_cval_el0, cpu_tick_next[c]);
+    A64_SYSREG_WRITE(cntv_ctl_el0, TIMER_ENABLE);
+    a64_isb();
+    gic_enable((unsigned)line_to_id(TICK_IRQ), true);
+}
+
 // The tick: the virtual timer (CNTV), compare value moved on by one period each tick.
 void arch_tick_start(uint32_t cycles_per_tick)
 {
     tick_period = cycles_per_tick;
     tick_next = A64_SYSREG_READ(cntvct_el0) + tick_period;
+    cpu_tick_next[0] = tick_next;
     A64_SYSREG_WRITE(cntv_cval_el0, tick_next);
     A64_SYSREG_WRITE(cntv_ctl_el0, TIMER_ENABLE);
     a64_isb();

@@ -110,6 +110,7 @@ _Noreturn void a64_secondary(uint64_t id)
     A64_SYSREG_WRITE(tpidr_el1, (uint64_t)(uintptr_t)&k_cpus[id]);
     a64_gic_cpu_init();
     a64_kernel_lock();
+    a64_tick_start_cpu();
     kernel_cpu_online();
     a64_kernel_unlock();
     a64_enter_current((uint64_t)(uintptr_t)(a64_kstacks + (id + 1) * A64_KSTACK));

@@ -38,12 +38,12 @@ int main(void)
         printf(" %s", argv[i]);
     printf("\n");
 
-    // The logger (priority 200) allocates the kernel buffers before we run again.
+    // The passive logger saves what we start (TraceStartWithLogger waits for it to be ready
+    // when it runs on another CPU).
     int logger = ProcSpawn("tracelogger", 0, 0);
     int started = 0;
     if (logger > 0) {
-        TraceEvent(KTRACE_ADDALLCLASSES, 0, 0, 0);
-        if (TraceEvent(KTRACE_START, 0, 0, 0) < 0 && errno != EBUSY) {
+        if (TraceStartWithLogger() < 0) {
             int e = errno;
             printf("appinit: cannot start tracing: errno %d %s\n", e, errname(e));
             failures++;

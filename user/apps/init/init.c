@@ -21,19 +21,12 @@ int main(void)
 {
     int failures = 0;
     printf("init: demo system starting\n");
-    // The logger (priority 200) allocates the kernel buffers and shares the capture's control
-    // before we run again on one CPU; on several it runs beside us, so while it is not there
-    // yet (ECANCELED: no buffers; EPERM: not shared yet) we try again, for up to a second.
+    // The passive logger saves what init starts (TraceStartWithLogger waits for it to be
+    // ready when it runs on another CPU).
     int logger = ProcSpawn("tracelogger", 0, 0);
     if (logger > 0) {
-        int r, tries = 0;
-        while ((r = TraceEvent(KTRACE_ADDALLCLASSES, 0, 0, 0)) < 0 &&
-               (errno == ECANCELED || errno == EPERM) && ++tries < 1000)
-            ThreadSleep(1000000);
-        // A logger in active mode (no -d1) has configured and started tracing itself.
-        if (r == 0)
-            r = TraceEvent(KTRACE_START, 0, 0, 0);
-        if (r < 0 && errno != EBUSY) {
+        int r = TraceStartWithLogger();
+        if (r < 0) {
             printf("init: cannot start tracing: errno %d\n", errno);
             failures++;
         }

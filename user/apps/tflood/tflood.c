@@ -7,6 +7,7 @@
 // "-A flood=N" on the same command line sets N (default 20000); "-A bench=1" also prints the
 // logger's sustained rate as BENCH lines (run under -icount shift=0).
 #include <kern.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdbool.h>
 #include <stdlib.h>
@@ -36,13 +37,20 @@ int main(void)
         return 1;
     }
     int st = 0;
-    // A logger that rejected its options has already exited: report its status.
-    TimerTimeout(1);
-    if (ProcWait(logger, &st) == logger) {
-        printf("tflood: tracelogger exited with status %d\n", KW_EXITSTATUS(st));
-        return 3;
+    // Wait for the logger to be ready (its buffers allocated and the control shared), or
+    // gone (it rejected its options: report its status). On one CPU it is one or the other
+    // already; on several it runs beside us: up to a second.
+    for (int tries = 0; tries < 1000; tries++) {
+        TimerTimeout(1);
+        if (ProcWait(logger, &st) == logger) {
+            printf("tflood: tracelogger exited with status %d\n", KW_EXITSTATUS(st));
+            return 3;
+        }
+        if (TraceEvent(KTRACE_DELALLCLASSES, 0, 0, 0) == 0 ||
+            (errno != ECANCELED && errno != EPERM))
+            break;
+        ThreadSleep(1000000);
     }
-    TraceEvent(KTRACE_DELALLCLASSES, 0, 0, 0);
     TraceEvent(KTRACE_ADDCLASS, KEV_C_USER, 0, 0);
     if (TraceEvent(KTRACE_STARTNOSTATE, 0, 0, 0) < 0) {
         printf("tflood: cannot start tracing\n");

@@ -48,6 +48,7 @@ void a64_kernel_unlock(void);
 void a64_gic_init(void);
 void a64_gic_cpu_init(void);
 void a64_gic_send_sgi(unsigned cpu);
+void a64_tick_start_cpu(void);
 unsigned a64_irq_kind(void);
 bool a64_more_work(unsigned *kind);
 // fault.c
