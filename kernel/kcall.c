@@ -188,6 +188,7 @@ static int do_thread_info(struct thread *t, uint32_t slot, uint32_t out)
     info.tid = x->proc ? x->tid : x->index + 1;
     info.state = x->state;
     info.priority = x->prio;
+    info.cpu = x->cpu;
     kstrlcpy(info.name, x->name, sizeof(info.name));
     kmemcpy((void *)(uintptr_t)out, &info, sizeof(info));
     return 0;

@@ -90,6 +90,7 @@ struct kproc_info {
 
 struct kthread_info {
     int32_t pid, tid, state, priority;      // state: uapi/kstate.h
+    int32_t cpu;                            // the CPU it runs on (RUNNING) or last ran on
     char name[KAPP_NAME_MAX];
 };
 

@@ -58,6 +58,10 @@ int main(void)
         *code = 1;
         break;
     }
+    case 10:                // no fault: spins until killed (kt_smp kills it on another CPU)
+        for (volatile int forever = 1; forever;)
+            ;
+        break;
     }
     return 0;
 }

@@ -39,5 +39,6 @@ void test_proc(void);
 void test_errors(void);
 void test_trace(void);
 void test_qnx_trace(void);
+void test_smp(void);
 
 #endif

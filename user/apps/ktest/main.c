@@ -49,6 +49,7 @@ int main(void)
     test_errors();
     test_trace();
     test_qnx_trace();
+    test_smp();
     printf("# ktest: %d checks, %d failed\n", tap_n, tap_failed);
     return tap_failed > 100 ? 100 : tap_failed;
 }

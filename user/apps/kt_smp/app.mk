@@ -1,0 +1,7 @@
+# SPDX-License-Identifier: MIT
+# kt_smp: the multiprocessor checks, in a process of its own (ktest's threads share its
+# device-timer window, which binds them to CPU 0); ktest spawns it and checks its status
+# (user/module.mk reads this file: docs/applications.md).
+PRIO  := 100
+FLAGS := KAPP_F_PRIV
+RAM   := 0x4000

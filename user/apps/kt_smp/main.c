@@ -1,0 +1,262 @@
+// SPDX-License-Identifier: MIT
+// kt_smp: what the kernel promises on several CPUs (docs/smp.md), seen from a program. ktest
+// spawns it (arg 0) and checks its exit status (its failure count); its "# kt_smp:" lines say
+// which check failed. On one CPU it says so and checks nothing. Checks:
+//   - the highest-priority ready threads run at once, one per CPU, and the others wait;
+//   - messages between threads on different CPUs;
+//   - priority inheritance through a mutex whose owner runs on another CPU;
+//   - a process faulting while threads run on the other CPUs: reported, the rest runs on;
+//   - a process killed while its thread runs on another CPU (kt_fault 10 spins until killed).
+#include <kern.h>
+#include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+
+#define MAIN_PRIO 100
+#define MAXT 5
+#define STACK 2048
+
+static int failures;
+static uint8_t stacks[MAXT][STACK] __attribute__((aligned(16)));
+static volatile bool stop;
+static volatile uint32_t spins[MAXT];
+
+static void check(bool ok, const char *fmt, const char *what, long a, long b)
+{
+    printf("# kt_smp: %s ", ok ? "ok" : "FAILED");
+    printf(fmt, what, a, b);
+    printf("\n");
+    failures += !ok;
+}
+
+// Threads of this process by tid: state, priority, CPU.
+static bool info_of(int tid, struct kthread_info *out)
+{
+    uint32_t n = 0;
+    SysInfo(KSYSINFO_NTHREAD, &n);
+    for (uint32_t i = 0; i < n; i++)
+        if (ThreadInfo(i, out) == 0 && out->pid == ProcSelf() && out->tid == tid)
+            return true;
+    return false;
+}
+
+static int spinner(void *arg)
+{
+    unsigned i = (unsigned)(uintptr_t)arg;
+    while (!stop)
+        spins[i]++;
+    return 0;
+}
+
+static int start_spinners(unsigned n, int *tids, int prio0, int step)
+{
+    stop = false;
+    for (unsigned i = 0; i < n; i++) {
+        spins[i] = 0;
+        tids[i] = ThreadCreate(spinner, (void *)(uintptr_t)i, stacks[i], STACK, prio0 + step * (int)i, 0);
+        if (tids[i] < 0)
+            return -1;
+    }
+    return 0;
+}
+
+static void stop_spinners(unsigned n, const int *tids)
+{
+    stop = true;
+    for (unsigned i = 0; i < n; i++)
+        if (tids[i] > 0)
+            ThreadJoin(tids[i], NULL);
+}
+
+// ncpu spinners at priorities 10, 20, ...: while main (100) looks, the ncpu-1 highest run,
+// each on a CPU of its own and none on main's, and the lowest waits READY.
+static void check_priorities(unsigned ncpu)
+{
+    int tids[MAXT];
+    unsigned n = ncpu;
+    if (start_spinners(n, tids, 10, 10) < 0) {
+        check(false, "%s: cannot create threads (%ld %ld)", "priorities", 0, 0);
+        return;
+    }
+    ThreadSleep(20000000);
+    struct kthread_info me, ti;
+    info_of(ThreadSelf(), &me);
+    unsigned running = 0, cpus = 0, ncpus_seen = 0, on_mine = 0;
+    for (unsigned i = 0; i < n; i++) {
+        if (!info_of(tids[i], &ti))
+            continue;
+        bool expect_run = i >= 1;              // all but the lowest
+        if (ti.state == THS_RUNNING) {
+            running++;
+            ncpus_seen += !(cpus & (1u << ti.cpu));
+            cpus |= 1u << ti.cpu;
+            on_mine += ti.cpu == me.cpu;
+        }
+        if (expect_run != (ti.state == THS_RUNNING))
+            check(false, "%s: spinner %ld in the wrong state (%ld)", "priorities", (long)i, ti.state);
+    }
+    check(running == n - 1 && ncpus_seen == n - 1 && !on_mine,
+          "%s: the %ld highest ready threads run at once on distinct CPUs (%ld running)",
+          "priorities", (long)(n - 1), (long)running);
+    // While main stays on its CPU (busy, not sleeping), the lowest does not run.
+    uint32_t top0 = spins[n - 1], low0 = spins[0];
+    for (uint64_t t0 = ClockTime(); ClockTime() - t0 < 5000000u;)
+        ;
+    check(spins[n - 1] != top0 && spins[0] == low0,
+          "%s: the top spinner ran on (%ld) and the lowest waited (%ld)", "priorities",
+          (long)(spins[n - 1] - top0), (long)(spins[0] - low0));
+    stop_spinners(n, tids);
+}
+
+// A server thread on one CPU, clients on the others.
+static int chid;
+static int server(void *arg)
+{
+    (void)arg;
+    for (;;) {
+        union {
+            uint32_t v;
+            struct kpulse p;    // a receive buffer must be able to hold a pulse
+        } u;
+        int rcvid = MsgReceive(chid, &u, sizeof(u), NULL);
+        if (rcvid <= 0)
+            return 0;
+        uint32_t v = u.v * 2 + 1;
+        MsgReply(rcvid, 0, &v, sizeof(v));
+        if (v == 1)     // asked 0: the end
+            return 0;
+    }
+}
+
+static volatile unsigned client_ok[MAXT];
+static int client(void *arg)
+{
+    unsigned i = (unsigned)(uintptr_t)arg;
+    int coid = ConnectAttach(0, chid);
+    for (uint32_t k = 1; k <= 200; k++) {
+        uint32_t in = k + 1000 * i, out = 0;
+        if (MsgSend(coid, &in, sizeof(in), &out, sizeof(out)) == 0 && out == in * 2 + 1)
+            client_ok[i]++;
+    }
+    ConnectDetach(coid);
+    return 0;
+}
+
+static void check_ipc(unsigned ncpu)
+{
+    chid = ChannelCreate(0);
+    int st = ThreadCreate(server, NULL, stacks[0], STACK, 50, 0);
+    int ct[MAXT];
+    unsigned nc = ncpu - 1 < MAXT - 1 ? ncpu - 1 : MAXT - 1;
+    for (unsigned i = 0; i < nc; i++) {
+        client_ok[i] = 0;
+        ct[i] = ThreadCreate(client, (void *)(uintptr_t)i, stacks[1 + i], STACK, 40, 0);
+    }
+    unsigned ok = 0;
+    for (unsigned i = 0; i < nc; i++) {
+        ThreadJoin(ct[i], NULL);
+        ok += client_ok[i];
+    }
+    int coid = ConnectAttach(0, chid);
+    uint32_t zero = 0, out;
+    MsgSend(coid, &zero, sizeof(zero), &out, sizeof(out));
+    ThreadJoin(st, NULL);
+    ConnectDetach(coid);
+    ChannelDestroy(chid);
+    check(ok == 200 * nc, "%s: %ld of %ld messages from clients on other CPUs answered right",
+          "ipc", (long)ok, (long)(200 * nc));
+}
+
+// Priority inheritance across CPUs: L (priority 20) takes the mutex and spins on one CPU; H
+// (priority 60) blocks on it from another; L runs at 60 until it lets go.
+static int mtx;
+static volatile bool l_has, l_release;
+static int low(void *arg)
+{
+    (void)arg;
+    MutexLock(mtx);
+    l_has = true;
+    while (!l_release)
+        spins[0]++;
+    MutexUnlock(mtx);
+    return 0;
+}
+static int high(void *arg)
+{
+    (void)arg;
+    MutexLock(mtx);
+    MutexUnlock(mtx);
+    return 0;
+}
+
+static void check_inheritance(void)
+{
+    struct kthread_info li;
+    l_has = l_release = false;
+    mtx = MutexCreate();
+    int lt = ThreadCreate(low, NULL, stacks[0], STACK, 20, 0);
+    while (!l_has)
+        ThreadSleep(1000000);
+    int ht = ThreadCreate(high, NULL, stacks[1], STACK, 60, 0);
+    ThreadSleep(5000000);
+    bool got = info_of(lt, &li);
+    check(got && li.priority == 60 && li.state == THS_RUNNING,
+          "%s: the owner runs at its waiter's priority while it waits (priority %ld, state %ld)",
+          "inheritance", li.priority, li.state);
+    l_release = true;
+    ThreadJoin(ht, NULL);
+    ThreadJoin(lt, NULL);
+    MutexDestroy(mtx);
+    check(true, "%s: both ended (%ld %ld)", "inheritance", 0, 0);
+}
+
+// A process that faults while spinners hold the other CPUs, and one killed while it runs.
+static void check_fault_and_kill(unsigned ncpu)
+{
+    int tids[MAXT], st = -1;
+    unsigned n = ncpu - 1;
+    start_spinners(n, tids, 30, 0);
+    int pid = ProcSpawn("kt_fault", 90, 1);   // writes kernel memory at once
+    int w = ProcWait(pid, &st);
+    check(pid > 0 && w == pid && KW_SIGNALED(st),
+          "%s: a process faulting on another CPU is reported (status %#lx, pid %ld)", "fault",
+          (long)st, (long)pid);
+    uint32_t s0 = spins[0];
+    ThreadSleep(3000000);
+    check(spins[0] != s0, "%s: the spinners ran on (%ld) %ld", "fault", (long)(spins[0] - s0), 0);
+    stop_spinners(n, tids);
+
+    pid = ProcSpawn("kt_fault", 50, 10);      // spins until killed
+    ThreadSleep(10000000);
+    struct kthread_info ti;
+    bool running = false;
+    uint32_t nth = 0;
+    SysInfo(KSYSINFO_NTHREAD, &nth);
+    for (uint32_t i = 0; i < nth; i++)
+        if (ThreadInfo(i, &ti) == 0 && ti.pid == pid && ti.state == THS_RUNNING)
+            running = true;
+    int k = ProcKill(pid);
+    w = ProcWait(pid, &st);
+    check(running && k == 0 && w == pid && KW_SIGNALED(st) && KW_TERMSIG(st) == KSIG_KILL,
+          "%s: a process running on another CPU is killed (status %#lx, was running %ld)", "kill",
+          (long)st, (long)running);
+}
+
+int main(void)
+{
+    uint32_t ncpu = 1;
+    SysInfo(KSYSINFO_NCPUS, &ncpu);
+    if (ncpu < 2) {
+        printf("# kt_smp: one CPU: nothing to check\n");
+        return 0;
+    }
+    if (ncpu > MAXT)
+        ncpu = MAXT;
+    printf("# kt_smp: %u CPUs\n", (unsigned)ncpu);
+    check_priorities(ncpu);
+    check_ipc(ncpu);
+    check_inheritance();
+    check_fault_and_kill(ncpu);
+    return failures;
+}
