@@ -67,7 +67,7 @@ static void fill_ctx(struct dvm_ctx *ctx)
 {
     const struct thread *t = k_current;
     const struct proc *p = t ? t->proc : NULL;
-    ctx->cpu = 0;
+    ctx->cpu = cpu_id();   // D's principal buffers, aggregations and speculations are per CPU
     ctx->pid = p ? p->pid : 0;
     ctx->tid = p ? t->tid : (t ? t->index + 1 : 0);
     ctx->ppid = p ? p->ppid : 0;
@@ -190,9 +190,11 @@ static int load(struct proc *p, uint32_t uargs)
 
     // The block: the engine's state, the object, the buffers, the tables. Asking for what the
     // options add up to; with bufresize=auto the engine lowers bufsize to fit a smaller block.
+    // Principal buffers, aggregations and speculations are per CPU, as in DTrace.
+    unsigned ncpu = k_ncpus < DVM_MAXCPU ? k_ncpus : DVM_MAXCPU;
     uint32_t need = align8(sizeof(struct dvm_state)) + align8(l.objlen) +
-                    (l.bufpolicy == DVM_BUF_SWITCH ? 2u : 1u) * l.bufsize + l.aggsize +
-                    l.dynvarsize + l.nspec * l.specsize + 16384u;
+                    ncpu * ((l.bufpolicy == DVM_BUF_SWITCH ? 2u : 1u) * l.bufsize + l.aggsize +
+                            l.nspec * l.specsize) + l.dynvarsize + 16384u;
     uint32_t size = 0, align = 0;
     for (uint32_t want = need; want >= 16384u; want /= 2) {
         arch_map_layout(want, &size, &align);
@@ -210,7 +212,7 @@ static int load(struct proc *p, uint32_t uargs)
     uint8_t *mem = objcopy + align8(l.objlen);
     struct dvm_opts o = {
         .bufsize = l.bufsize, .aggsize = l.aggsize, .dynvarsize = l.dynvarsize,
-        .bufpolicy = l.bufpolicy, .bufresize_manual = l.bufresize_manual, .ncpu = 1,
+        .bufpolicy = l.bufpolicy, .bufresize_manual = l.bufresize_manual, .ncpu = ncpu,
         .nspec = l.nspec, .specsize = l.specsize,
     };
     if (dvm_load(dst, objcopy, l.objlen, &o, mem, block_len - (uint32_t)(mem - (uint8_t *)block),
@@ -254,14 +256,14 @@ static void read_one(void *arg, const struct dvm_rechdr *rec)
 
 static int read_records(struct proc *p, uint32_t cpu, uint32_t buf, uint32_t len)
 {
-    if (cpu != 0)
+    if (cpu >= dst->opts.ncpu)
         return -EINVAL;
-    if (len < dst->buf[0].size)
+    if (len < dst->buf[cpu].size)
         return -ENOSPC;     // a record that does not fit would be lost: refuse instead
     if (!proc_can_write(p, buf, len))
         return -EFAULT;
     struct read_ctx r = { (uint8_t *)(uintptr_t)buf, len, 0 };
-    dvm_buf_read(dst, 0, !kdt_active, read_one, &r);
+    dvm_buf_read(dst, cpu, !kdt_active, read_one, &r);
     return (int)r.off;
 }
 

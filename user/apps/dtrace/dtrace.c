@@ -51,18 +51,22 @@ static void write_out(void *arg, const char *s, size_t n)
     fwrite(s, 1, n, arg);
 }
 
-static unsigned read_records(struct dcons *c)
+// Each CPU's principal buffer in turn (the kernel's D buffers are per CPU).
+static unsigned read_records(struct dcons *c, unsigned ncpu)
 {
-    int n = dt(KDT_READ, 0, (uint32_t)(uintptr_t)records, sizeof(records));
     unsigned count = 0;
-    if (n < 0)
-        fprintf(stderr, "dtrace: cannot read the principal buffer: %s\n", strerror(errno));
-    for (int off = 0; n > 0 && off < n; count++) {
-        const struct dvm_rechdr *r = (const struct dvm_rechdr *)(records + off);
-        if (r->rh_size < sizeof(*r) || (int)r->rh_size > n - off)
-            break;
-        dcons_record(c, r);
-        off += (int)r->rh_size;
+    for (unsigned cpu = 0; cpu < ncpu; cpu++) {
+        int n = dt(KDT_READ, cpu, (uint32_t)(uintptr_t)records, sizeof(records));
+        if (n < 0)
+            fprintf(stderr, "dtrace: cannot read CPU %u's principal buffer: %s\n", cpu,
+                    strerror(errno));
+        for (int off = 0; n > 0 && off < n; count++) {
+            const struct dvm_rechdr *r = (const struct dvm_rechdr *)(records + off);
+            if (r->rh_size < sizeof(*r) || (int)r->rh_size > n - off)
+                break;
+            dcons_record(c, r);
+            off += (int)r->rh_size;
+        }
     }
     dcons_drops(c);
     return count;
@@ -325,12 +329,12 @@ int main(void)
         } else {
             ThreadSleep(period);
         }
-        read_records(&cons);
+        read_records(&cons, st->opts.ncpu);
         if (st->exiting || (workload && child < 0))
             break;
     }
     dt(KDT_STOP, 0, 0, 0);
-    read_records(&cons);
+    read_records(&cons, st->opts.ncpu);
     dcons_final(&cons);
     fflush(stdout);
     if (outf != stdout && fclose(outf) != 0)
