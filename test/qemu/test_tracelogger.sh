@@ -164,6 +164,27 @@ if [ -n "$flood_img" ]; then
         "[ '$last' = 0x00004e1f ] && [ '${runs% *}' = 0 ] && [ '${runs#* }' = '${rec:-0}' ]"
     flood "" lossless
     check "a logger that keeps up loses nothing" "[ '${lost:-x}' = 0 ] && [ '${rec:-0}' = 20000 ]"
+    # Several CPUs: one flooder per CPU at once (tflood -A threads=N), every policy. The kernel's
+    # count must be what the flooders inserted, recorded + lost must equal it, events come
+    # from several CPUs, and each flooder's kept events are in its own order.
+    ncpu=$(sed -n 's/^kernel: \([0-9]*\) CPUs$/\1/p' "$out/flood-lossless.log")
+    if [ -n "$ncpu" ] && [ "$ncpu" -gt 1 ]; then
+        nt=$(( ncpu > 4 ? 4 : ncpu ))
+        for pol in switch overwrite fill ring; do
+            case $pol in
+                ring) popt="-r" ;; *) popt="-x bufpolicy=$pol -x delay=20" ;;
+            esac
+            flood "$popt -A threads=$nt" "smp-$pol"
+            want=$(( nt * 20000 ))
+            [ $pol = fill ] && want=$gen    # fill stops tracing: the rest is never generated
+            cpus=$(grep USREVENT "$out/flood-smp-$pol.txt" | awk '{print $2}' | sort -u | wc -l)
+            bad=$(grep USREVENT "$out/flood-smp-$pol.txt" | sed -n 's/.* d0:0x\([0-9a-f]*\) .*/\1/p' |
+                  { b=0 l0=-1 l1=-1 l2=-1 l3=-1; while read -r hex; do v=$((16#$hex)); k=$((v >> 24));
+                      eval "p=\$l$k"; [ "$v" -le "$p" ] && b=$((b + 1)); eval "l$k=$v"; done; echo $b; })
+            check "smp $pol: $nt flooders on $cpus CPUs: generated $gen of $want, in order (bad $bad)" \
+                "[ '$gen' = '$want' ] && [ $cpus -ge 2 ] && [ '$bad' = 0 ]"
+        done
+    fi
 else
     for c in "switch: capture" "switch: recorded + lost == generated" "switch: drops reported" \
              "overwrite: capture" "overwrite: recorded + lost == generated" "overwrite: gaps reported" \

@@ -4,8 +4,10 @@
 // class USER, inserts a flood of user events (payload: their sequence number), stops, and
 // prints what the kernel counted, so that the host can check the file against it:
 //   tflood: generated G recorded R dropped D overwritten O
-// "-A flood=N" on the same command line sets N (default 20000); "-A bench=1" also prints the
-// logger's sustained rate as BENCH lines (run under -icount shift=0).
+// "-A flood=N" on the same command line sets N (default 20000); "-A threads=T" floods from T
+// threads at once, N events each (default 1; on several CPUs they run side by side: payload
+// (thread << 24) | sequence); "-A bench=1" also prints the logger's sustained rate as BENCH
+// lines (run under -icount shift=0).
 #include <kern.h>
 #include <errno.h>
 #include <stdio.h>
@@ -22,6 +24,22 @@ static uint32_t arg_value(const char *cmd, const char *key, uint32_t dflt)
     return p ? (uint32_t)strtoul(p + strlen(key), NULL, 10) : dflt;
 }
 
+#define MAX_FLOODERS 4
+static uint32_t flood_n;
+static uint8_t flood_stacks[MAX_FLOODERS][512] __attribute__((aligned(16)));
+
+static void flood(uint32_t who)
+{
+    for (uint32_t i = 0; i < flood_n; i++)
+        TraceEvent(KTRACE_INSERTSUSEREVENT, 1, who << 24 | i, 0);
+}
+
+static int flooder(void *arg)
+{
+    flood((uint32_t)(uintptr_t)arg);
+    return 0;
+}
+
 int main(void)
 {
     static char cmd[256];
@@ -30,6 +48,10 @@ int main(void)
         cmd[blk[1]] = '\0';
     uint32_t n = arg_value(cmd, "flood=", 20000);
     bool bench = arg_value(cmd, "bench=", 0) != 0;
+    uint32_t threads = arg_value(cmd, "threads=", 1);
+    if (threads < 1 || threads > MAX_FLOODERS)
+        threads = 1;
+    flood_n = n;
 
     int logger = ProcSpawn("tracelogger", 0, 0);
     if (logger < 0) {
@@ -57,8 +79,14 @@ int main(void)
         return 1;
     }
     uint64_t t0 = ClockCycles();
-    for (uint32_t i = 0; i < n; i++)
-        TraceEvent(KTRACE_INSERTSUSEREVENT, 1, i, 0);
+    int tids[MAX_FLOODERS];
+    for (uint32_t k = 1; k < threads; k++)
+        tids[k] = ThreadCreate(flooder, (void *)(uintptr_t)k, flood_stacks[k],
+                               sizeof(flood_stacks[k]), 0, 0);
+    flood(0);
+    for (uint32_t k = 1; k < threads; k++)
+        if (tids[k] > 0)
+            ThreadJoin(tids[k], NULL);
     uint64_t cycles = ClockCycles() - t0;
     TraceEvent(KTRACE_STOP, 0, 0, 0);
     struct ktrace_query q;
@@ -69,7 +97,7 @@ int main(void)
     ProcWait(logger, &st);
     if (bench && q.dropped + q.overwritten == 0 && cycles) {
         uint64_t hz = ClockCyclesPerSec();
-        uint64_t rate = (uint64_t)n * hz / cycles;
+        uint64_t rate = (uint64_t)n * threads * hz / cycles;
         printf("BENCH logger_lossless_events_per_s %s events/s\n", u64txt(rate).s);
         printf("BENCH logger_lossless_mb_per_s %s.%02lu MB/s\n",
                u64txt(rate * 16 / 1000000).s,
@@ -79,7 +107,8 @@ int main(void)
         // counter's rate need not divide 10^9 (TIM2 on netduinoplus2: 166666667 Hz), so
         // convert whole seconds and the remainder apart, without overflow.
         uint64_t ns = cycles / hz * 1000000000u + cycles % hz * 1000000000u / hz;
-        printf("BENCH logger_insns_per_event %s insns\n", u64txt((ns + n / 2) / n).s);
+        uint64_t total = (uint64_t)n * threads;
+        printf("BENCH logger_insns_per_event %s insns\n", u64txt((ns + total / 2) / total).s);
     }
     return KW_EXITED(st) ? KW_EXITSTATUS(st) : 4;
 }
