@@ -9,7 +9,8 @@
 #   scripts/bench-logger.sh BUILD_DIR
 set -u
 b=$1
-out=$(QEMU_ICOUNT=1 QEMU_TIMEOUT=600 \
+# One CPU (QEMU_SMP=1), as before multiprocessor boards: scripts/bench-smp.sh has those.
+out=$(QEMU_SMP=1 QEMU_ICOUNT=1 QEMU_TIMEOUT=600 \
       QEMU_ARGS="tracelogger -d1 -f $b/bench-logger.kev -A flood=200000 -A bench=1" \
       "$(dirname "$0")/qemu-run.sh" "$b/tflood.elf" 2>&1)
 rc=$?

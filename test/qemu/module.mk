@@ -24,6 +24,10 @@ SCRIPT_TESTS += qemu/tracelogger|600|test/qemu/test_tracelogger.sh|$(B)|$(H)
 TEST_DEPS    += $(B)/demo.elf $(B)/tflood.elf $(H)/traceprinter $(H)/kevcapture
 BENCHES    += scripts/bench-logger.sh|$(B)
 BENCH_DEPS += $(B)/tflood.elf
+# Several CPUs writing the trace at once (boards with more than one).
+ifneq ($(filter-out 1,$(or $(BOARD_MAX_CPUS),1)),)
+BENCHES    += scripts/bench-smp.sh|$(B)|$(BOARD_MAX_CPUS)
+endif
 
 # The same QEMU tests with newlib-nano (LIBC=newlib), built in a directory of their own
 # (not on a board whose architecture has no newlib: BOARD_NO_NEWLIB in its board.mk).

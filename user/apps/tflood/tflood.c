@@ -95,6 +95,15 @@ int main(void)
            u64txt(q.generated).s, u64txt(q.recorded).s,
            u64txt(q.dropped).s, u64txt(q.overwritten).s);
     ProcWait(logger, &st);
+    // -A smpbench=1 (scripts/bench-smp.sh, ring mode: loss is the point): what one user
+    // event costs, in instructions summed over the CPUs (under -icount the virtual CPUs run in
+    // turn and time counts every CPU's instructions), with `threads` flooders at once.
+    if (arg_value(cmd, "smpbench=", 0) && cycles) {
+        uint64_t hz = ClockCyclesPerSec(), total = (uint64_t)n * threads;
+        uint64_t ns = cycles / hz * 1000000000u + cycles % hz * 1000000000u / hz;
+        printf("BENCH smp_user_event_insns_%lucpu %s insns\n", (unsigned long)threads,
+               u64txt((ns + total / 2) / total).s);
+    }
     if (bench && q.dropped + q.overwritten == 0 && cycles) {
         uint64_t hz = ClockCyclesPerSec();
         uint64_t rate = (uint64_t)n * threads * hz / cycles;
