@@ -88,7 +88,7 @@ static inline __attribute__((always_inline)) struct thread *top_ready(unsigned c
         uint32_t m = ready_map[w];
         while (m) {
             unsigned p = (unsigned)w * 32u + 31u - (unsigned)__builtin_clz(m);
-            if (KMAX_CPUS == 1)
+            if (KMAX_CPUS == 1 || k_ncpus == 1)     // one CPU: every thread may run here
                 return list_entry(ready_q[p].next, struct thread, qlink);
             struct list *pos;
             list_for_each(pos, &ready_q[p]) {
