@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: MIT
 # AArch64 (ARMv8-A): kernel at EL1, programs at EL0 under the MMU with 4 KB pages. Boot from
-# EL2 or EL1, exception vectors and trap entry, contexts, the MMU, GICv2 and the generic
-# timer's tick, semihosting. See docs/aarch64.md.
+# EL2 or EL1, exception vectors and trap entry, contexts, the MMU, interrupt lines and the
+# generic timer's tick (the board adds its interrupt controller), semihosting, SMP. See docs/aarch64.md.
 ARCH_SRCS := kernel/arch/aarch64/boot.S kernel/arch/aarch64/entry.S kernel/arch/aarch64/cpu.c \
              kernel/arch/aarch64/context.c kernel/arch/aarch64/mmu.c kernel/arch/aarch64/fault.c \
-             kernel/arch/aarch64/gic_timer.c kernel/arch/aarch64/semihost.c \
+             kernel/arch/aarch64/irq_timer.c kernel/arch/aarch64/semihost.c \
              kernel/arch/aarch64/smp.c

@@ -32,7 +32,7 @@ _Noreturn void a64_boot(uint64_t boot_el)
 
 void arch_init(void)
 {
-    a64_gic_init();
+    a64_irq_init();
 }
 
 // An exception the kernel never expects (FIQ, an interrupt while the kernel runs, AArch32).

@@ -17,7 +17,10 @@
 // program slots) is execute-never at every level; devices are Device-nGnRnE, kernel only.
 // RAM beyond PAGEMAP_SIZE is mapped in 2 MB blocks, kernel only; so are the devices, except
 // the 2 MB at DEV_PAGES_BASE, which the user table maps with 4 KB pages.
-// Level 1 covers 512 GB with 1 GB entries (T0SZ 25): entry 0 holds the devices, entry 1 RAM.
+// Level 1 covers 512 GB with 1 GB entries (T0SZ 25); the first MAP_GB of them point to a level-2
+// table each, whose 2 MB entries the board's layout decides (board_config.h: RAM, the page-
+// mapped part of it, one or two device ranges), so one file serves QEMU's virt (devices in the
+// first GB, RAM in the second) and the Raspberry Pi (RAM from 0, devices at its top and above).
 // Multiprocessor: one user table per CPU (each CPU runs its own process's threads), all
 // under ASID 1 and invalidated with local TLB maintenance only (a CPU's table is used by that
 // CPU alone); the kernel's table is shared and never changes after boot.
@@ -49,9 +52,16 @@
 #define CNTKCTL_EL0VCTEN (1u << 1)
 #define CNTKCTL_EL0PTEN  (1u << 9)
 
+#define MAP_GB      4u          // the first 4 GB (32-bit physical addresses)
+#define GB          0x40000000ull
+#ifndef DEV2_SIZE
+#define DEV2_BASE   0
+#define DEV2_SIZE   0           // a second device range (the Pi's local peripherals)
+#endif
+_Static_assert(RAM_BASE % GB + PAGEMAP_SIZE <= GB, "the page map lies in one GB");
+
 static uint64_t k_l1[512] __attribute__((aligned(PAGE)));
-static uint64_t dev_l2[512] __attribute__((aligned(PAGE)));
-static uint64_t k_l2[512] __attribute__((aligned(PAGE)));
+static uint64_t k_l2[MAP_GB][512] __attribute__((aligned(PAGE)));
 static uint64_t k_l3[NPAGES] __attribute__((aligned(PAGE)));
 
 // What a CPU's current process was given, to take back at the next switch.
@@ -62,9 +72,8 @@ struct grant {
 // A CPU's user table.
 struct user_table {
     uint64_t l1[512] __attribute__((aligned(PAGE)));
-    uint64_t dev_l2[512] __attribute__((aligned(PAGE)));
+    uint64_t l2[MAP_GB][512] __attribute__((aligned(PAGE)));
     uint64_t dev_l3[512] __attribute__((aligned(PAGE)));
-    uint64_t l2[512] __attribute__((aligned(PAGE)));
     uint64_t l3[NPAGES] __attribute__((aligned(PAGE)));
     struct grant granted[5];
     unsigned ngranted;
@@ -96,20 +105,39 @@ static bool in_dev_pages(uint64_t a)
     return a >= DEV_PAGES_BASE && a - DEV_PAGES_BASE < BLOCK_2M;
 }
 
-// A CPU's user table starts as the kernel's view with nothing open to EL0.
+static bool in_range(uint64_t a, uint64_t base, uint64_t size)
+{
+    return a >= base && a - base < size;
+}
+
+// The kernel's level-2 entry for the 2 MB at a, l3 the page map's level-3 table.
+static uint64_t block_entry(uint64_t a, const uint64_t *l3)
+{
+    if (in_range(a, RAM_BASE, PAGEMAP_SIZE))
+        return (uint64_t)(uintptr_t)&l3[(a - RAM_BASE) / PAGE] | D_TABLE;
+    if (in_range(a, RAM_BASE, RAM_SIZE))
+        return a | D_BLOCK | ATTR_NORMAL | SH_INNER | AF | NG | PXN | UXN;
+    if (in_range(a, DEV_BASE, DEV_SIZE) || in_range(a, DEV2_BASE, DEV2_SIZE))
+        return a | D_BLOCK | ATTR_DEVICE | AF | NG | PXN | UXN;
+    return 0;
+}
+
+// A CPU's user table starts as the kernel's view with nothing open to EL0; its page map and
+// the 2 MB of devices at DEV_PAGES_BASE have level-3 tables of its own.
 static void user_table_init(struct user_table *u)
 {
     for (uint32_t i = 0; i < NPAGES; i++)
         u->l3[i] = kernel_pte(i);
-    for (uint32_t i = 0; i < 512; i++) {
-        uint64_t a = (uint64_t)i * BLOCK_2M;
-        u->l2[i] = a < PAGEMAP_SIZE ? ((uint64_t)(uintptr_t)&u->l3[a / PAGE] | D_TABLE) : k_l2[i];
-        u->dev_l2[i] = dev_l2[i];
+    for (uint32_t i = 0; i < 512; i++)
         u->dev_l3[i] = device_pte(i);
+    for (uint32_t g = 0; g < MAP_GB; g++) {
+        for (uint32_t i = 0; i < 512; i++) {
+            uint64_t a = g * GB + (uint64_t)i * BLOCK_2M;
+            u->l2[g][i] = in_dev_pages(a) ? ((uint64_t)(uintptr_t)u->dev_l3 | D_TABLE)
+                                          : block_entry(a, u->l3);
+        }
+        u->l1[g] = (uint64_t)(uintptr_t)u->l2[g] | D_TABLE;
     }
-    u->dev_l2[DEV_PAGES_BASE / BLOCK_2M] = (uint64_t)(uintptr_t)u->dev_l3 | D_TABLE;
-    u->l1[0] = (uint64_t)(uintptr_t)u->dev_l2 | D_TABLE;
-    u->l1[1] = (uint64_t)(uintptr_t)u->l2 | D_TABLE;
     u->ngranted = 0;
 }
 
@@ -135,22 +163,13 @@ void a64_mmu_init(void)
 {
     for (uint32_t i = 0; i < NPAGES; i++)
         k_l3[i] = kernel_pte(i);
-    // Page 0 of RAM holds QEMU's device tree: left mapped for the kernel (harmless), and
-    // nothing of the kernel's lies below CODE_MEM_BASE.
-    for (uint32_t i = 0; i < 512; i++) {
-        uint64_t a = (uint64_t)i * BLOCK_2M;
-        dev_l2[i] = (a >= DEV_BASE && a - DEV_BASE < DEV_SIZE)
-                        ? (a | D_BLOCK | ATTR_DEVICE | AF | NG | PXN | UXN) : 0;
-        uint64_t r = RAM_BASE + a;
-        if (a < PAGEMAP_SIZE)
-            k_l2[i] = (uint64_t)(uintptr_t)&k_l3[a / PAGE] | D_TABLE;
-        else if (a < RAM_SIZE)
-            k_l2[i] = r | D_BLOCK | ATTR_NORMAL | SH_INNER | AF | NG | PXN | UXN;
-        else
-            k_l2[i] = 0;
+    // The start of RAM may hold QEMU's device tree or the firmware's spin tables: left mapped
+    // for the kernel (harmless); nothing of the kernel's lies below CODE_MEM_BASE.
+    for (uint32_t g = 0; g < MAP_GB; g++) {
+        for (uint32_t i = 0; i < 512; i++)
+            k_l2[g][i] = block_entry(g * GB + (uint64_t)i * BLOCK_2M, k_l3);
+        k_l1[g] = (uint64_t)(uintptr_t)k_l2[g] | D_TABLE;
     }
-    k_l1[0] = (uint64_t)(uintptr_t)dev_l2 | D_TABLE;
-    k_l1[1] = (uint64_t)(uintptr_t)k_l2 | D_TABLE;
     a64_kernel_ttbr = (uint64_t)(uintptr_t)k_l1;
     for (unsigned c = 0; c < KMAX_CPUS; c++) {
         user_table_init(&utab[c]);

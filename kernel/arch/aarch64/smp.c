@@ -2,7 +2,7 @@
 // Multiprocessor support, AArch64 (boards with BOARD_MAX_CPUS > 1): the big kernel lock,
 // finding and starting the other CPUs through PSCI (the firmware interface QEMU's virt machine
 // and ARM's Trusted Firmware implement, called with `hvc`), a starting CPU's way into its idle
-// thread, and the reschedule IPI (GIC SGI 0, gic_timer.c).
+// thread, and the reschedule IPI (the interrupt controller's, a64_intc.h).
 //
 // The lock: a ticket lock (fair: CPUs get the kernel in the order they asked), taken by every
 // kernel entry before it touches anything shared and released just before the return to a
@@ -14,6 +14,7 @@
 #include <kernel/thread.h>
 #include <kernel/ktrace.h>
 #include <a64.h>
+#include <a64_intc.h>
 #include <stddef.h>
 
 _Static_assert(offsetof(struct cpu, current) == 0, "entry.S loads current at offset 0");
@@ -108,7 +109,7 @@ _Noreturn void a64_secondary(uint64_t id)
     a64_isb();
     a64_mmu_start_secondary();
     A64_SYSREG_WRITE(tpidr_el1, (uint64_t)(uintptr_t)&k_cpus[id]);
-    a64_gic_cpu_init();
+    intc_cpu_init();
     a64_kernel_lock();
     a64_tick_start_cpu();
     kernel_cpu_online();
@@ -118,6 +119,6 @@ _Noreturn void a64_secondary(uint64_t id)
 
 void arch_cpu_kick(unsigned cpu)
 {
-    a64_gic_send_sgi(cpu);
+    intc_send_ipi(cpu);
 }
 #endif

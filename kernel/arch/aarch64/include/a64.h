@@ -44,10 +44,8 @@ _Noreturn void a64_enter_current(uint64_t stack_top);
 // smp.c
 void a64_kernel_lock(void);
 void a64_kernel_unlock(void);
-// gic_timer.c
-void a64_gic_init(void);
-void a64_gic_cpu_init(void);
-void a64_gic_send_sgi(unsigned cpu);
+// irq_timer.c
+void a64_irq_init(void);
 void a64_tick_start_cpu(void);
 unsigned a64_irq_kind(void);
 bool a64_more_work(unsigned *kind);

@@ -1,0 +1,148 @@
+// SPDX-License-Identifier: MIT
+// Interrupt lines and the tick from the generic timer's virtual timer, AArch64, over the
+// board's interrupt controller (a64_intc.h: a GICv2, or the Raspberry Pi's own). The kernel's
+// lines 0-31 (its irq masks are 32 bits): 0 .. BOARD_HW_NIRQ-1 have hardware (board_config.h
+// says which is which), the rest are raised only in software. A raised line
+// (arch_irq_set_pending) and a reschedule request (arch_request_resched) are kept here and
+// taken as kernel entries of their own as soon as the current one ends (a64_more_work), as on
+// x86. Everything here runs inside the kernel, interrupts masked, under the kernel lock.
+// Multiprocessor: every CPU's virtual timer interrupts it once a tick period, and the first
+// CPU to see a period end takes the kernel's tick (KENTRY_TICK: time, timers and every CPU's
+// round-robin slice); for the others it is only a look at the run queue. So the tick does not
+// wait for one particular CPU: a CPU asleep in WFI, or not being run by the host (QEMU's
+// round-robin of virtual CPUs under -icount serves a sleeping CPU's timer only when the busy
+// one yields, up to 100 ms late), does not hold the clock back. The raised-line set is shared
+// (any CPU may take a raised line); a reschedule request and the line being handled are per
+// CPU; the controller's IPI asks a CPU to reschedule (smp.c).
+#include <kernel/arch.h>
+#include <kernel/board.h>
+#include <a64.h>
+#include <board_config.h>
+#include <a64_intc.h>
+
+#define TIMER_ENABLE     1u
+
+static uint32_t pending;        // lines raised in software, not yet taken
+static uint32_t enabled;        // lines unmasked by the kernel
+static bool resched[KMAX_CPUS];
+static unsigned current_irq[KMAX_CPUS];
+static uint64_t tick_period;
+static uint64_t tick_next;                   // the end of the kernel's current tick period
+static uint64_t cpu_tick_next[KMAX_CPUS];    // each CPU's next timer compare value
+
+void a64_irq_init(void)
+{
+    intc_init();
+    pending = enabled = 0;
+}
+
+unsigned a64_irq_kind(void)
+{
+    int line = intc_ack();
+    if (line == INTC_NONE)
+        return KENTRY_RESCHED;
+    if (line == INTC_IPI) {         // choose again
+        this_cpu()->ipis++;
+        return KENTRY_RESCHED;
+    }
+    if (line == TICK_IRQ) {
+        // The next compare value from the last one, not from now: no drift.
+        unsigned c = cpu_id();
+        uint64_t now = A64_SYSREG_READ(cntvct_el0);
+        cpu_tick_next[c] += tick_period;
+        if (cpu_tick_next[c] <= now)
+            cpu_tick_next[c] = now + tick_period;
+        A64_SYSREG_WRITE(cntv_cval_el0, cpu_tick_next[c]);
+        a64_isb();
+        if (now + tick_period / 8 < tick_next)    // another CPU took this period's tick
+            return KENTRY_RESCHED;
+        tick_next += tick_period;
+        if (tick_next <= now)
+            tick_next = now + tick_period;
+        return KENTRY_TICK;
+    }
+    current_irq[cpu_id()] = (unsigned)line;
+    return KENTRY_IRQ;
+}
+
+bool a64_more_work(unsigned *kind)
+{
+    uint32_t ready = pending & enabled;
+    if (ready) {
+        unsigned irq = (unsigned)__builtin_ctz(ready);
+        pending &= ~(1u << irq);
+        current_irq[cpu_id()] = irq;
+        *kind = KENTRY_IRQ;
+        return true;
+    }
+    if (resched[cpu_id()]) {
+        resched[cpu_id()] = false;
+        *kind = KENTRY_RESCHED;
+        return true;
+    }
+    return false;
+}
+
+unsigned arch_current_irq(void)
+{
+    return current_irq[cpu_id()];
+}
+
+void arch_irq_enable(unsigned irq)
+{
+    if (irq >= BOARD_NIRQ || irq == TICK_IRQ)
+        return;
+    enabled |= 1u << irq;
+    if (irq < BOARD_HW_NIRQ)
+        intc_enable(irq, true);
+}
+
+void arch_irq_disable(unsigned irq)
+{
+    if (irq >= BOARD_NIRQ || irq == TICK_IRQ)
+        return;
+    enabled &= ~(1u << irq);
+    if (irq < BOARD_HW_NIRQ)
+        intc_enable(irq, false);
+}
+
+void arch_irq_set_pending(unsigned irq)
+{
+    if (irq < BOARD_NIRQ)
+        pending |= 1u << irq;
+}
+
+void arch_request_resched(void)
+{
+    resched[cpu_id()] = true;
+}
+
+// This CPU's virtual timer, one interrupt a tick period (CPUs 1.. when they start, smp.c),
+// staggered: CPU c's comes c/n of a period after CPU 0's, so that the CPUs do not all want
+// the kernel lock at once (Linux's skew_tick for the same reason), and a period's tick is
+// taken within 1/n of a period by some CPU even while the others are held up.
+void a64_tick_start_cpu(void)
+{
+    unsigned c = cpu_id();
+    uint64_t now = A64_SYSREG_READ(cntvct_el0);
+    uint64_t next = tick_next + tick_period * c / k_ncpus;
+    while (next <= now)
+        next += tick_period;
+    cpu_tick_next[c] = next;
+    A64_SYSREG_WRITE(cntv_cval_el0, cpu_tick_next[c]);
+    A64_SYSREG_WRITE(cntv_ctl_el0, TIMER_ENABLE);
+    a64_isb();
+    intc_enable(TICK_IRQ, true);
+}
+
+// The tick: the virtual timer (CNTV), compare value moved on by one period each tick.
+void arch_tick_start(uint32_t cycles_per_tick)
+{
+    tick_period = cycles_per_tick;
+    tick_next = A64_SYSREG_READ(cntvct_el0) + tick_period;
+    cpu_tick_next[0] = tick_next;
+    A64_SYSREG_WRITE(cntv_cval_el0, tick_next);
+    A64_SYSREG_WRITE(cntv_ctl_el0, TIMER_ENABLE);
+    a64_isb();
+    intc_enable(TICK_IRQ, true);
+}
