@@ -12,8 +12,8 @@ ARCH_CFLAGS := -march=armv8-a -mgeneral-regs-only -mstrict-align -fno-pie -fno-p
                -fno-stack-protector -fno-asynchronous-unwind-tables -no-pie \
                -Wl,--build-id=none -Wl,--no-warn-rwx-segments -Wl,-z,noexecstack \
                -Wl,-z,max-page-size=4096
-BOARD_SRCS  := boards/common/board_data.c boards/qemu-virt-a53/board.c kernel/arch/aarch64/gicv2.c \
-               boards/qemu-virt-a53/uart_pl011.c
+BOARD_SRCS  := boards/common/board_data.c boards/common/board_aarch64.c kernel/arch/aarch64/gicv2.c \
+               boards/common/uart_pl011.c
 
 # Up to 4 Cortex-A53s (QEMU's -smp; qemu.sh): CPUs 1-3 are started through PSCI
 # (kernel/arch/aarch64/smp.c), those QEMU does not have are found absent at boot.

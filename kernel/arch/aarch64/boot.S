@@ -64,6 +64,7 @@ at_el1:
     mov x0, x19
     bl a64_boot                     /* a64_boot(CurrentEL at reset); does not return */
 secondary:                          /* x0 = core number */
+#if KMAX_CPUS > 1
     cmp x0, #KMAX_CPUS
     b.hs park
     adrp x1, a64_cpu_release
@@ -79,6 +80,7 @@ secondary:                          /* x0 = core number */
     madd x1, x2, x3, x1
     mov sp, x1
     bl a64_secondary                /* does not return */
+#endif
 park:
     wfe
     b park

@@ -194,7 +194,7 @@ static void pages_set(struct user_table *u, uint32_t base, uint32_t size, bool o
             u->dev_l3[i] = open ? ((device_pte(i) & ~(UXN | PXN)) | flags) : device_pte(i);
         return;
     }
-    if (base < RAM_BASE)
+    if (!in_range(base, RAM_BASE, PAGEMAP_SIZE))
         return;
     uint32_t first = (base - RAM_BASE) / PAGE, end = (base - RAM_BASE + size + PAGE - 1) / PAGE;
     for (uint32_t i = first; i < end && i < NPAGES; i++)
@@ -220,7 +220,7 @@ bool arch_mpu_region_ok(uint32_t base, uint32_t size)
     if (in_dev_pages(base))
         return size && !(base % PAGE) && !(size % PAGE) && base + size > base &&
                base + size <= DEV_PAGES_BASE + BLOCK_2M;
-    return size && !(base % PAGE) && !(size % PAGE) && base >= RAM_BASE &&
+    return size && !(base % PAGE) && !(size % PAGE) && in_range(base, RAM_BASE, PAGEMAP_SIZE) &&
            base + size > base && base + size <= RAM_BASE + PAGEMAP_SIZE;
 }
 

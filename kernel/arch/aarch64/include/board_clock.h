@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The cycle counter's low word, inline for the trace hot path: the generic timer's virtual
-// count (CNTVCT_EL0; the kernel keeps CNTVOFF at 0, so it is the system count). Its rate is
-// CNTFRQ_EL0 (board.c).
+// count (CNTVCT_EL0; the kernel keeps CNTVOFF at 0, so it is the system count), the same on
+// every AArch64 board and every CPU. Its rate is CNTFRQ_EL0 (the board's board.c).
 #ifndef BOARD_CLOCK_H
 #define BOARD_CLOCK_H
 

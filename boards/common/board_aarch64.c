@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
-// Board glue for QEMU's virt machine: bring-up order, the cycle counter (the generic timer's
-// count at CNTFRQ_EL0), the pool, semihosting (QEMU answers it with -semihosting-config, which
-// qemu.sh always gives) and the halt that hands the exit status to QEMU (SYS_EXIT with an
+// Board glue shared by the AArch64 boards (qemu-virt-a53, raspi3b): bring-up order, the
+// cycle counter (the generic timer's count at CNTFRQ_EL0), the PL011 console, semihosting
+// (QEMU answers it with -semihosting-config, which the boards' qemu.sh always give; on a real
+// board a debugger does) and the halt that hands the exit status to QEMU (SYS_EXIT with an
 // AArch64 parameter block: QEMU exits with the status).
 #include <kernel/board.h>
 #include <kernel/arch.h>

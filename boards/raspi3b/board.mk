@@ -1,0 +1,32 @@
+# SPDX-License-Identifier: MIT
+# The Raspberry Pi 3 Model B (BCM2837, Cortex-A53) and QEMU's raspi3b: the same AArch64 kernel
+# as qemu-virt-a53 (kernel at EL1, programs at EL0 under the MMU, the generic timer, the PL011
+# console, semihosting), with the Pi's interrupt controllers (bcm2836_intc.c) and memory map
+# (board_config.h). One core: the Pi's firmware parks the others on a spin table, not PSCI.
+# docs/boards.md: the SD card, config.txt, the UART pins, getting the trace off the board.
+ARCH        := aarch64
+CROSS       := aarch64-linux-gnu-
+# The same code generation as qemu-virt-a53 (see its board.mk).
+ARCH_CFLAGS := -march=armv8-a -mgeneral-regs-only -mstrict-align -fno-pie -fno-pic \
+               -fno-stack-protector -fno-asynchronous-unwind-tables -no-pie \
+               -Wl,--build-id=none -Wl,--no-warn-rwx-segments -Wl,-z,noexecstack \
+               -Wl,-z,max-page-size=4096
+BOARD_SRCS  := boards/common/board_data.c boards/common/board_aarch64.c \
+               boards/raspi3b/bcm2836_intc.c boards/common/uart_pl011.c
+
+# Memory plan (see board_config.h for the picture): user program slots, page-aligned.
+APP_FLASH_BASE := 0x00200000
+APP_FLASH_SLOT := 0x00040000
+APP_RAM_BASE   := 0x00800000
+APP_RAM_SLOT   := 0x00010000
+APP_MAX_SLOTS  := 16
+
+# Device windows granted to programs (base size): the device timer is the generic timer's EL1
+# physical timer (a system register block: the window stands for it, as on qemu-virt-a53);
+# the trace stream goes out on the mini UART (QEMU's second -serial; GPIO 14/15 on the board
+# when config.txt gives the PL011 to them: docs/boards.md).
+BOARD_DEVTIMER_WINDOW   := 0x1000 0x1000
+BOARD_TRACE_UART_WINDOW := 0x3f215000 0x1000
+
+PICOLIBC_SPECS := /usr/lib/picolibc/aarch64-linux-gnu/picolibc.specs
+BOARD_NO_NEWLIB := 1
