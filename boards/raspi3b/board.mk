@@ -11,6 +11,13 @@ ARCH_CFLAGS := -march=armv8-a -mgeneral-regs-only -mstrict-align -fno-pie -fno-p
                -fno-stack-protector -fno-asynchronous-unwind-tables -no-pie \
                -Wl,--build-id=none -Wl,--no-warn-rwx-segments -Wl,-z,noexecstack \
                -Wl,-z,max-page-size=4096
+# SEMIHOSTING=0: a build for the real board without a debug probe (docs/boards.md): program
+# output to the console UART, the trace out on the mini UART (tracelogger -u), no semihosting
+# exit. It shares build/raspi3b/: rebuild from clean.
+SEMIHOSTING ?= 1
+ifeq ($(SEMIHOSTING),0)
+ARCH_CFLAGS += -DBOARD_NO_SEMIHOSTING
+endif
 BOARD_SRCS  := boards/common/board_data.c boards/common/board_aarch64.c \
                boards/raspi3b/bcm2836_intc.c boards/common/uart_pl011.c
 

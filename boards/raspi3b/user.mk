@@ -13,3 +13,8 @@ LIBC_SPECS += -Wno-pointer-to-int-cast -Wno-int-to-pointer-cast
 dtrace_RAM_SLOT := 0x80000
 dtrace_RAM_BASE := 0x00980000
 $(B)/apps/dtrace/obj/user/apps/dtrace/dtrace.c.o: UCFLAGS += -DDTRACE_CC_ARENA=0x60000
+
+# The tracelogger's command line when no host gives one: with no semihosting (SEMIHOSTING=0,
+# board.mk) the trace goes out on the mini UART.
+$(B)/apps/tracelogger/obj/tracelogger/main.c.o: UCFLAGS += \
+    -DTRACELOGGER_DEFAULT_ARGS='"tracelogger -d1$(if $(filter 0,$(SEMIHOSTING)), -u)"'
