@@ -946,8 +946,12 @@ int kev_decode(struct kev_reader *r)
 {
     if (r->kr_err)
         return r->kr_err;
-    unsigned ncpu = r->kr_trl_ncpu > r->kr_board_ncpu ? r->kr_trl_ncpu : r->kr_board_ncpu;
-    if (ncpu <= 1 || ncpu > KEV_MAX_CPUS || r->kr_file_order)
+    // Merging is for files whose events come from several CPUs (the trailer counts each
+    // CPU's); one CPU's, or a file without a trailer, is read once, in file order.
+    unsigned ncpu = r->kr_trl_ncpu, busy = 0;
+    for (unsigned c = 0; r->kr_have_trailer && c < ncpu && c < KEV_MAX_CPUS; c++)
+        busy += r->kr_trl_events[c] != 0;
+    if (busy <= 1 || ncpu > KEV_MAX_CPUS || r->kr_file_order)
         return walk_file_order(r);
     // Several CPUs: check and count the whole file first, quietly. A damaged file is then
     // read again in file order (what a reader can make of it, up to the damage).

@@ -15,7 +15,7 @@ n=${KEVCONV_BENCH_EVENTS:-10000000}
 mkdir -p "$dir"
 command -v babeltrace2 >/dev/null || { echo "bench_kevconv: babeltrace2 is not installed" >&2; exit 1; }
 
-"$bin/kevgen" -n "$n" -k 64 -d 20000 -o "$dir/bench.kev" >/dev/null
+"$bin/kevgen" -n "$n" -k 64 -d 10000 -o "$dir/bench.kev" >/dev/null
 events=$("$bin/kev2ctf" -v -o "$dir/bench.ctf" "$dir/bench.kev" 2>&1 | sed -n 's/^kev2ctf: \([0-9]*\) events.*/\1/p')
 [ "${events:-0}" -ge "$n" ] || { echo "bench_kevconv: only ${events:-0} events in the trace" >&2; exit 1; }
 echo "# $events events, $(stat -c %s "$dir/bench.kev") bytes of .kev, $runs runs each" >&2

@@ -75,7 +75,7 @@ int main(void)
     trace_ring_start(&ring);
     struct kcap c;
     kcap_begin(&c, 0, 25000000);
-    kcap_workload(&ring, &c, DECODE_EVENTS, 1, 20000);
+    kcap_workload(&ring, &c, DECODE_EVENTS, 1, 10000);   // a drain every 10000: none lost
     kcap_finish(&c, &ring);
     static struct kev_reader rd;
     double eps[RUNS];
