@@ -26,9 +26,11 @@ static uint32_t block_len;
 static struct proc *consumer;
 
 #define KDT_MAX_TIMERS 8
+// tick-N fires on the CPU that takes the kernel's tick (one firing a period); profile-N on
+// every CPU at its own timer interrupt (DTrace's rule), so it keeps a next time per CPU.
 static struct {
-    uint32_t id;
-    uint64_t period_ns, next_ns;
+    uint32_t id, flags;
+    uint64_t period_ns, next_ns[KMAX_CPUS];
 } timers[KDT_MAX_TIMERS];
 static unsigned ntimers;
 
@@ -38,18 +40,19 @@ static uint64_t now_ns(void) { return ktimer_cycles_to_ns(board_cycles()); }
 // kernel exit of the traced path while a program is active (kdt_vtime_switch), so it costs
 // nothing otherwise; KDT_GO starts the clock for the thread that is running. vt_running is
 // the thread whose clock runs.
-static struct thread *vt_running;
+static struct thread *vt_running[KMAX_CPUS];   // per CPU
 
 void kdt_vtime_switch(struct thread *next)
 {
-    if (next == vt_running)
+    struct thread **running = &vt_running[cpu_id()];
+    if (next == *running)
         return;
     uint64_t now = board_cycles();
-    if (vt_running && vt_running->vt_since) {
-        vt_running->vt_cycles += now - vt_running->vt_since;
-        vt_running->vt_since = 0;
+    if (*running && (*running)->vt_since) {
+        (*running)->vt_cycles += now - (*running)->vt_since;
+        (*running)->vt_since = 0;
     }
-    vt_running = next;
+    *running = next;
     next->vt_since = now;
 }
 
@@ -110,21 +113,30 @@ void kdt_fire_args(uint32_t id, const uint32_t *a, unsigned n)
         kdt_active = false;
 }
 
-void kdt_tick(void)
+void kdt_tick(bool kernel_tick)
 {
     if (!kdt_active || !ntimers)
         return;
+    unsigned cpu = cpu_id();
     // As in DTrace: arg0 the interrupted kernel pc (the idle thread here), arg1 the user pc.
     const struct thread *t = k_current;
     uint32_t pc = t ? arch_thread_pc(t) : 0;
     uint64_t kernel_pc = t && !t->proc ? pc : 0, user_pc = t && t->proc ? pc : 0;
     uint64_t now = now_ns();
     for (unsigned i = 0; i < ntimers; i++) {
-        if (now < timers[i].next_ns)
+        bool profile = timers[i].flags & DIF_PRF_PROFILE;
+        if (!profile && !kernel_tick)
             continue;
-        timers[i].next_ns += timers[i].period_ns;
-        if (timers[i].next_ns <= now)       // fell behind: do not fire a burst
-            timers[i].next_ns = now + timers[i].period_ns;
+        uint64_t *next = &timers[i].next_ns[profile ? cpu : 0];
+        // Several CPUs: each CPU's timer has a phase of its own (staggered, irq_timer.c), so
+        // a profile probe is due at the interrupt within half a tick of its time, or it would
+        // fire every other period on a CPU whose interrupt comes just before.
+        uint64_t early = profile && k_ncpus > 1 ? 500000u / (TICK_HZ / 1000u) : 0;
+        if (now + early < *next)
+            continue;
+        *next += timers[i].period_ns;
+        if (*next <= now)       // fell behind: do not fire a burst
+            *next = now + timers[i].period_ns;
         kdt_fire(timers[i].id, kernel_pc, user_pc, 0, 0);
     }
 }
@@ -229,6 +241,7 @@ static int load(struct proc *p, uint32_t uargs)
         const struct dif_probe *pr = &dst->obj.probes[i];
         if (pr->dp_period) {
             timers[ntimers].id = pr->dp_id;
+            timers[ntimers].flags = pr->dp_flags;
             timers[ntimers].period_ns = pr->dp_period;
             ntimers++;
         }
@@ -286,10 +299,12 @@ int kdt_call(struct thread *t, uint32_t cmd, uint32_t a, uint32_t b, uint32_t c)
             return -EBUSY;
         uint64_t now = now_ns();
         for (unsigned i = 0; i < ntimers; i++)
-            timers[i].next_ns = now + timers[i].period_ns;
+            for (unsigned c = 0; c < KMAX_CPUS; c++)
+                timers[i].next_ns[c] = now + timers[i].period_ns;
         for (unsigned i = 0; i < KMAX_THREADS; i++)
             k_threads[i].vt_since = 0;
-        vt_running = NULL;
+        for (unsigned c = 0; c < KMAX_CPUS; c++)
+            vt_running[c] = NULL;
         kdt_vtime_switch(k_current);
         kdt_active = true;
         kdt_fire(DPROBE_BEGIN, 0, 0, 0, 0);

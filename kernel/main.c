@@ -35,7 +35,7 @@ static void kernel_tick(void)
     if (unlikely(ktrace_kernel_on)) {
         if (ktrace.tr_running && k_ticks % TICK_HZ == 0)
             trace_ring_tick(&ktrace);   // a TIME event at least every 2^32 cycles
-        kdt_tick();                     // D tick-N / profile-N probes
+        kdt_tick(true);                 // D tick-N / profile-N probes
     }
     ktrace_int(KEV_INT_EXIT, KIRQ_TICK, 0);
 }
@@ -96,6 +96,13 @@ static inline __attribute__((always_inline)) void kernel_entry_body(unsigned kin
         irq_dispatch(arch_current_irq());
         break;
     case KENTRY_RESCHED:
+        break;
+    case KENTRY_CPUTICK:                // another CPU took the tick: this one's own share
+        if (unlikely(ktrace_kernel_on)) {
+            if (ktrace.tr_running && k_ticks % TICK_HZ == 0)
+                trace_ring_tick(&ktrace);   // this CPU's TIME event
+            kdt_tick(false);                // profile-N on this CPU
+        }
         break;
     case KENTRY_FAULT:
         kernel_fault(t);

@@ -55,7 +55,7 @@ unsigned a64_irq_kind(void)
         A64_SYSREG_WRITE(cntv_cval_el0, cpu_tick_next[c]);
         a64_isb();
         if (now + tick_period / 8 < tick_next)    // another CPU took this period's tick
-            return KENTRY_RESCHED;
+            return KENTRY_CPUTICK;
         tick_next += tick_period;
         if (tick_next <= now)
             tick_next = now + tick_period;

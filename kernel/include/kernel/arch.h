@@ -18,6 +18,7 @@ enum kentry_kind {
     KENTRY_IRQ = 2,     // device interrupt
     KENTRY_RESCHED = 3, // software request: synthetic interrupts, deferred work
     KENTRY_FAULT = 4,   // a thread faulted
+    KENTRY_CPUTICK = 5, // this CPU's timer, when another CPU took the kernel's tick (SMP)
 };
 
 void arch_init(void);

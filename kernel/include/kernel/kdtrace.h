@@ -20,8 +20,9 @@ void kdt_fire_args(uint32_t id, const uint32_t *args, unsigned n);
 // kdt_vtime_switch: `next` is about to run (traced kernel exits while a program is active):
 // the CPU time of the thread that ran until now is added to its vtimestamp.
 void kdt_vtime_switch(struct thread *next);
-// Called on every tick while a program runs: fires its tick-N / profile-N probes when due.
-void kdt_tick(void);
+// Called on every timer interrupt of a CPU while a program runs: fires its profile-N probes
+// due on this CPU, and its tick-N probes too when this CPU takes the kernel's tick.
+void kdt_tick(bool kernel_tick);
 void kdt_proc_gone(struct proc *p);
 
 #endif
