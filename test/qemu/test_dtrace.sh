@@ -196,6 +196,9 @@ ncpu=$(sed -n 's/^kernel: \([0-9]*\) CPUs$/\1/p' "$out/smpagg.log")
 if [ -n "$ncpu" ]; then
     check "@[cpu] = count() over the demo on $ncpu CPUs has a key for every CPU" \
         "[ $rc = 0 ] && [ \$(grep -cE '^cpu [0-9]+ [1-9][0-9]*$' $out/smpagg.log) = $ncpu ]"
+    t smpprof "dtrace -q -c init -n 'profile-1ms { @[cpu] = count(); } END { printa(\"cpu %d %@d\n\", @); }'"
+    check "profile-1ms fires on every one of the $ncpu CPUs" \
+        "[ $rc = 0 ] && [ \$(grep -cE '^cpu [0-9]+ [1-9][0-9]*$' $out/smpprof.log) = $ncpu ]"
     t smpdrops "dtrace -b 1k -c init -n 'kercall:::entry { trace(arg0); }'"
     check "a small buffer on $ncpu CPUs reports drops per CPU" \
         "[ $rc = 0 ] && [ \$(grep -oE 'drops on CPU [0-9]+' $out/smpdrops.log | sort -u | wc -l) -ge 2 ]"
