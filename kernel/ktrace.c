@@ -13,6 +13,7 @@
 #include <kernel/irq.h>
 #include <kernel/arch.h>
 #include <kernel/kdtrace.h>
+#include <kernel/kuring.h>
 #include <kernel/ipc.h>
 #include <d/dprobes.h>
 #include <uapi/kcall.h>
@@ -493,6 +494,7 @@ static int insert_user(struct proc *p, uint32_t cmd, uint32_t code, uint32_t a, 
     if (__builtin_expect(kdt_active, 0)) // no call (64-bit arguments) while no D program runs
         kdt_fire(DPROBE_USER_EVENT, code, a, b, 0);
     if (cmd == KTRACE_INSERTSUSEREVENT) {
+        kuring_drain_current(p);    // its ring was full: what it holds comes first
         trace_emit_simple(&ktrace, KEV_C_USER, code, a, b);
         return 0;
     }
@@ -576,6 +578,8 @@ static int ktrace_command(struct thread *t, uint32_t cmd, uint32_t a, uint32_t b
         return insert_user(p, cmd, a, b, c);
     if (cmd == KTRACE_QUERYVERSION)
         return (int)(KEV_VER_MAJOR << 16 | KEV_VER_MINOR);
+    if (cmd == KTRACE_USERRING)     // open to all, like the inserts: its own RAM only
+        return kuring_register(p, a, b);
     if (cmd >= KTRACE_NCMDS)
         return -EINVAL;
     if (!(p->app->flags & KAPP_F_TRACE))
@@ -612,6 +616,7 @@ static int ktrace_command(struct thread *t, uint32_t cmd, uint32_t a, uint32_t b
         if (e < 0)
             return e;
         forget_open_calls();
+        kuring_new_capture();
         trace_ring_set_current(r, pid_of(t), tid_of(t));
         ring_current = t;
         ktrace_sync();

@@ -18,6 +18,7 @@
 #include <kernel/kinit.h>
 #include <kernel/ktrace.h>
 #include <kernel/kdtrace.h>
+#include <kernel/kuring.h>
 #include <uapi/ktrace.h>
 #include <board_config.h>
 
@@ -73,6 +74,8 @@ static inline __attribute__((always_inline)) void kernel_entry_body(unsigned kin
 {
     struct thread *t = k_current;
 
+    if (traced)
+        kuring_drain_current(t->proc);  // its user events come before this entry's
     switch (kind) {
     case KENTRY_CALL:
         if (traced)

@@ -443,6 +443,17 @@ void trace_ring_counts(const struct trace_ring *r, unsigned cpu, struct trace_co
     out->buffers = c->tc_buffers;
 }
 
+void trace_ring_count_lost(struct trace_ring *r, unsigned cls, uint32_t n)
+{
+    unsigned long fl = trace_port_irq_save();
+    if (n && cls < KEV_NCLASS && ((r->tr_active >> cls) & 1u)) {
+        struct trace_cpu *c = &r->tr_cpu[trace_port_cpu()];
+        c->tc_dropped += n;
+        c->tc_unreported += n;
+    }
+    trace_port_irq_restore(fl);
+}
+
 void trace_ring_tick(struct trace_ring *r)
 {
     unsigned long fl = trace_port_irq_save();
