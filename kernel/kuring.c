@@ -53,6 +53,8 @@ int kuring_register(struct proc *p, uint32_t addr, uint32_t nrec)
     uint32_t len = (uint32_t)sizeof(struct kuser_ring) + nrec * (uint32_t)sizeof(struct kuser_rec);
     if (!proc_can_write(p, addr, len))
         return -EFAULT;
+    if (p->ur_addr == addr && p->ur_mask == nrec - 1u)
+        return 0;   // already: two threads' first inserts both asked; keep what it holds
     volatile struct kuser_ring *u = (volatile struct kuser_ring *)(uintptr_t)addr;
     p->ur_tail = u->head;
     p->ur_mask = nrec - 1u;
@@ -93,7 +95,7 @@ void kuring_drain(struct proc *p)
             continue;
         }
         if (__builtin_expect(kdt_active, 0))
-            kdt_fire(DPROBE_USER_EVENT, code, a, b, 0);
+            kdt_fire_at(DPROBE_USER_EVENT, ts, code, a, b);
         trace_emit_simple_at(&ktrace, KEV_C_USER, code, ts, a, b);
     }
     p->ur_tail = tail;
