@@ -63,6 +63,17 @@ void ktrace_resync(void)
     ktrace_sync();
 }
 
+// At every traced kernel exit: the common case is one compare. ktrace_kernel_on also follows
+// tr_running and the pending notifications, but those change only with the classes (the ring
+// stopping itself clears them), in commands (ktrace_call syncs after them) or in
+// ktrace_exit_notify (which syncs), so a full sync is needed only when the classes did.
+static inline void ktrace_sync_exit(void)
+{
+    uint32_t want = ktrace.tr_active | (kdt_active ? 0xffu : 0u);
+    if (__builtin_expect(want != synced_classes, 0))
+        ktrace_sync();
+}
+
 // Is the ring recording this class? (The hooks also run for D probes.)
 static bool ring_on(unsigned cls)
 {
@@ -100,6 +111,7 @@ void ktrace_exit_notify(void)
     for (unsigned i = 0; i < ktrace_notes; i++)
         irq_raise_synthetic(KIRQ_TRACE, (int32_t)(notes[i].seq << 8 | notes[i].idx));
     ktrace_notes = 0;
+    ktrace_sync();  // tracing may have stopped: the entry stays traced only while it runs
 }
 
 // D's side of a kernel exit: virtual time and the on-/off-CPU probes. Out of line, so that
@@ -124,7 +136,7 @@ void ktrace_exit_end(struct thread *next)
         trace_ring_set_current(&ktrace, pid_of(next), tid_of(next));
         ring_current = next;
     }
-    ktrace_sync();
+    ktrace_sync_exit();
 }
 
 // Traced kernel calls still open when tracing starts or stops would get an exit event
