@@ -126,19 +126,6 @@ static __attribute__((noinline)) void exit_end_kdt(struct thread *next)
     }
 }
 
-void ktrace_exit_end(struct thread *next)
-{
-    if (next->kc_trace)
-        ktrace_kcall_exit_ev(next);
-    if (__builtin_expect(kdt_active, 0))
-        exit_end_kdt(next);
-    if (next != ring_current) {
-        trace_ring_set_current(&ktrace, pid_of(next), tid_of(next));
-        ring_current = next;
-    }
-    ktrace_sync_exit();
-}
-
 // Traced kernel calls still open when tracing starts or stops would get an exit event
 // from another session: forget them.
 static void forget_open_calls(void)
@@ -223,7 +210,8 @@ static __attribute__((noinline)) void kcall_exit_full(struct thread *t, unsigned
     trace_emit_simple(&ktrace, KEV_C_KER_CALL, KEV_KC_EXIT(n), r0, r1);
 }
 
-void ktrace_kcall_exit_ev(struct thread *t)
+// The kernel call's exit event, inline in ktrace_exit_end (its only caller on the hot path).
+static inline __attribute__((always_inline)) void kcall_exit_ev(struct thread *t)
 {
     unsigned n = t->kc_trace - 1u;
     t->kc_trace = 0;
@@ -236,6 +224,24 @@ void ktrace_kcall_exit_ev(struct thread *t)
     uint32_t r0 = arch_kc_result(&t->ctx, 0), r1 = arch_kc_result(&t->ctx, 1);
     kcall_exit_words(n, &r0, &r1);
     trace_emit_simple(&ktrace, KEV_C_KER_CALL, KEV_KC_EXIT(n), r0, r1);
+}
+
+void ktrace_kcall_exit_ev(struct thread *t)
+{
+    kcall_exit_ev(t);
+}
+
+void ktrace_exit_end(struct thread *next)
+{
+    if (next->kc_trace)
+        kcall_exit_ev(next);
+    if (__builtin_expect(kdt_active, 0))
+        exit_end_kdt(next);
+    if (next != ring_current) {
+        trace_ring_set_current(&ktrace, pid_of(next), tid_of(next));
+        ring_current = next;
+    }
+    ktrace_sync_exit();
 }
 
 // The D probes of a state change: the blocking states, and wakeups.
