@@ -14,6 +14,7 @@
 #include <kernel/arch.h>
 #include <kernel/kdtrace.h>
 #include <kernel/kuring.h>
+#include <kernel/ktrace_kcall.h>
 #include <kernel/ipc.h>
 #include <d/dprobes.h>
 #include <uapi/kcall.h>
@@ -147,8 +148,8 @@ static uint32_t tid_of(const struct thread *t)
 }
 
 // The general kernel-call entry: D's probe (all six arguments) and wide events. Out of line:
-// the common case, fast mode without D, takes the short path below.
-static __attribute__((noinline)) void kcall_entry_full(struct thread *t, bool ring)
+// the common case, fast mode without D, is ktrace_kcall_entry (ktrace_kcall.h), inline.
+void ktrace_kcall_entry_full(struct thread *t, bool ring)
 {
     uint32_t n = arch_kc_number(&t->ctx);
     unsigned ev = KEV_KC_ENTRY(n < KEV_KC_MAX ? n : KEV_KC_MAX - 1); // unknown ones share it
@@ -162,27 +163,6 @@ static __attribute__((noinline)) void kcall_entry_full(struct thread *t, bool ri
         trace_emit_simple(&ktrace, KEV_C_KER_CALL, ev, args[0], args[1]);
     if (kdt_active && n < DPROBE_KCALL_MAX)
         kdt_fire_args(DPROBE_KCALL_ENTRY(n), args, 6);
-    t->kc_trace = (uint16_t)(ev + 1);
-}
-
-void ktrace_kcall_entry_ev(struct thread *t)
-{
-    bool ring = ring_on(KEV_C_KER_CALL);
-    if (__builtin_expect(kdt_active, 0)) {
-        kcall_entry_full(t, ring);
-        return;
-    }
-    if (!ring)
-        return;
-    uint32_t n = arch_kc_number(&t->ctx);
-    unsigned ev = KEV_KC_ENTRY(n < KEV_KC_MAX ? n : KEV_KC_MAX - 1);
-    if (trace_is_wide(&ktrace, KEV_C_KER_CALL, ev)) {
-        kcall_entry_full(t, ring);
-        return;
-    }
-    // Fast mode: the first two arguments, read from the saved frame once (arch_kcall.h).
-    trace_emit_simple(&ktrace, KEV_C_KER_CALL, ev, arch_kc_arg(&t->ctx, 0),
-                      arch_kc_arg(&t->ctx, 1));
     t->kc_trace = (uint16_t)(ev + 1);
 }
 

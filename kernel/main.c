@@ -19,6 +19,7 @@
 #include <kernel/ktrace.h>
 #include <kernel/kdtrace.h>
 #include <kernel/kuring.h>
+#include <kernel/ktrace_kcall.h>
 #include <uapi/ktrace.h>
 #include <board_config.h>
 
@@ -79,7 +80,7 @@ static inline __attribute__((always_inline)) void kernel_entry_body(unsigned kin
     switch (kind) {
     case KENTRY_CALL:
         if (traced)
-            ktrace_kcall_entry_ev(t);
+            ktrace_kcall_entry(t);    // inline (ktrace_kcall.h)
         kcall_dispatch(t);
         break;
     case KENTRY_TICK:
