@@ -199,16 +199,11 @@ static inline __attribute__((always_inline)) void kcall_exit_ev(struct thread *t
         kcall_exit_full(t, n);
         return;
     }
-    if (!ring_on(KEV_C_KER_CALL))
-        return;
+    // kc_trace is set only while the ring records the class (or D runs, above): the emit's
+    // own test of the class is the only one needed.
     uint32_t r0 = arch_kc_result(&t->ctx, 0), r1 = arch_kc_result(&t->ctx, 1);
     kcall_exit_words(n, &r0, &r1);
     trace_emit_simple(&ktrace, KEV_C_KER_CALL, KEV_KC_EXIT(n), r0, r1);
-}
-
-void ktrace_kcall_exit_ev(struct thread *t)
-{
-    kcall_exit_ev(t);
 }
 
 void ktrace_exit_end(struct thread *next)
