@@ -536,6 +536,13 @@ static void test_wide_mode_settings(void **st)
     assert_int_equal(trace_mode_event(&ring, PR, KEV_TH_READY, 0), 0);
     assert_false(trace_is_wide(&ring, PR, KEV_TH_READY));
     assert_true(trace_is_wide(&ring, PR, KEV_TH_RUNNING));
+    // one wide event in an otherwise fast class, then none (the class summary follows)
+    assert_int_equal(trace_mode_event(&ring, KEV_C_COMM, 7, 1), 0);
+    assert_true(trace_is_wide(&ring, KEV_C_COMM, 7));
+    assert_false(trace_is_wide(&ring, KEV_C_COMM, 6));
+    assert_int_equal(trace_mode_event(&ring, KEV_C_COMM, 7, 0), 0);
+    assert_false(trace_is_wide(&ring, KEV_C_COMM, 7));
+    assert_int_equal(ring.tr_wide & (1u << KEV_C_COMM), 0);
     trace_mode_all(&ring, 1);
     assert_true(trace_is_wide(&ring, KEV_C_COMM, 3));
     trace_mode_all(&ring, 0);

@@ -113,6 +113,7 @@ struct trace_ring {
     // thing a disabled hook reads, so keep it the first member.
     uint32_t tr_active;
     uint32_t tr_slow; // classes whose events must go through the filters (slow path)
+    uint32_t tr_wide; // classes with at least one event in wide mode (tr_ev_wide's summary)
     struct trace_cpu tr_cpu[TRACE_MAX_CPUS];
 
     uint32_t tr_classes;  // classes enabled by the user (ADDCLASS / ADDEVENT)
@@ -203,9 +204,12 @@ static inline int trace_on(const struct trace_ring *r, unsigned cls)
     return (r->tr_active >> cls) & 1u;
 }
 
-// Should the hook emit the wide variant of this event?
+// Should the hook emit the wide variant of this event? A class with no wide event (fast mode,
+// the common case) is answered by one bit.
 static inline int trace_is_wide(const struct trace_ring *r, unsigned cls, unsigned ev)
 {
+    if (!((r->tr_wide >> (cls & (KEV_NCLASS - 1u))) & 1u))
+        return 0;
     return (r->tr_ev_wide[cls & (KEV_NCLASS - 1u)][(ev >> 5) & 31u] >> (ev & 31u)) & 1u;
 }
 
