@@ -99,6 +99,22 @@ void kdt_fire(uint32_t id, uint64_t a0, uint64_t a1, uint64_t a2, uint64_t a3)
         kdt_active = false;     // exit() ran: END is the consumer's to fire, at KDT_STOP
 }
 
+void kdt_fire_at(uint32_t id, uint32_t ts32, uint64_t a0, uint64_t a1, uint64_t a2)
+{
+    if (!wanted(id))
+        return;
+    struct dvm_ctx ctx;
+    uint64_t args[DVM_NARGS] = { a0, a1, a2, 0 };
+    fill_ctx(&ctx);
+    uint64_t now = board_cycles();
+    uint32_t ago = (uint32_t)now - ts32;
+    if (ago < 0x80000000u)      // in the past: its own time; else (garbage) now
+        ctx.timestamp = ctx.walltimestamp = ktimer_cycles_to_ns(now - ago);
+    dvm_fire(dst, &ctx, id, args);
+    if (dst->exiting)
+        kdt_active = false;
+}
+
 void kdt_fire_args(uint32_t id, const uint32_t *a, unsigned n)
 {
     if (!wanted(id))

@@ -13,6 +13,8 @@
 #include <kernel/irq.h>
 #include <kernel/arch.h>
 #include <kernel/kdtrace.h>
+#include <kernel/kuring.h>
+#include <kernel/ktrace_kcall.h>
 #include <kernel/ipc.h>
 #include <d/dprobes.h>
 #include <uapi/kcall.h>
@@ -62,6 +64,17 @@ void ktrace_resync(void)
     ktrace_sync();
 }
 
+// At every traced kernel exit: the common case is one compare. ktrace_kernel_on also follows
+// tr_running and the pending notifications, but those change only with the classes (the ring
+// stopping itself clears them), in commands (ktrace_call syncs after them) or in
+// ktrace_exit_notify (which syncs), so a full sync is needed only when the classes did.
+static inline void ktrace_sync_exit(void)
+{
+    uint32_t want = ktrace.tr_active | (kdt_active ? 0xffu : 0u);
+    if (__builtin_expect(want != synced_classes, 0))
+        ktrace_sync();
+}
+
 // Is the ring recording this class? (The hooks also run for D probes.)
 static bool ring_on(unsigned cls)
 {
@@ -99,6 +112,7 @@ void ktrace_exit_notify(void)
     for (unsigned i = 0; i < ktrace_notes; i++)
         irq_raise_synthetic(KIRQ_TRACE, (int32_t)(notes[i].seq << 8 | notes[i].idx));
     ktrace_notes = 0;
+    ktrace_sync();  // tracing may have stopped: the entry stays traced only while it runs
 }
 
 // D's side of a kernel exit: virtual time and the on-/off-CPU probes. Out of line, so that
@@ -111,19 +125,6 @@ static __attribute__((noinline)) void exit_end_kdt(struct thread *next)
             kdt_fire(DPROBE_SCHED_OFFCPU, tid_of(ring_current), ring_current->state, 0, 0);
         kdt_fire(DPROBE_SCHED_ONCPU, tid_of(next), next->prio, 0, 0);
     }
-}
-
-void ktrace_exit_end(struct thread *next)
-{
-    if (next->kc_trace)
-        ktrace_kcall_exit_ev(next);
-    if (__builtin_expect(kdt_active, 0))
-        exit_end_kdt(next);
-    if (next != ring_current) {
-        trace_ring_set_current(&ktrace, pid_of(next), tid_of(next));
-        ring_current = next;
-    }
-    ktrace_sync();
 }
 
 // Traced kernel calls still open when tracing starts or stops would get an exit event
@@ -147,8 +148,8 @@ static uint32_t tid_of(const struct thread *t)
 }
 
 // The general kernel-call entry: D's probe (all six arguments) and wide events. Out of line:
-// the common case, fast mode without D, takes the short path below.
-static __attribute__((noinline)) void kcall_entry_full(struct thread *t, bool ring)
+// the common case, fast mode without D, is ktrace_kcall_entry (ktrace_kcall.h), inline.
+void ktrace_kcall_entry_full(struct thread *t, bool ring)
 {
     uint32_t n = arch_kc_number(&t->ctx);
     unsigned ev = KEV_KC_ENTRY(n < KEV_KC_MAX ? n : KEV_KC_MAX - 1); // unknown ones share it
@@ -162,27 +163,6 @@ static __attribute__((noinline)) void kcall_entry_full(struct thread *t, bool ri
         trace_emit_simple(&ktrace, KEV_C_KER_CALL, ev, args[0], args[1]);
     if (kdt_active && n < DPROBE_KCALL_MAX)
         kdt_fire_args(DPROBE_KCALL_ENTRY(n), args, 6);
-    t->kc_trace = (uint16_t)(ev + 1);
-}
-
-void ktrace_kcall_entry_ev(struct thread *t)
-{
-    bool ring = ring_on(KEV_C_KER_CALL);
-    if (__builtin_expect(kdt_active, 0)) {
-        kcall_entry_full(t, ring);
-        return;
-    }
-    if (!ring)
-        return;
-    uint32_t n = arch_kc_number(&t->ctx);
-    unsigned ev = KEV_KC_ENTRY(n < KEV_KC_MAX ? n : KEV_KC_MAX - 1);
-    if (trace_is_wide(&ktrace, KEV_C_KER_CALL, ev)) {
-        kcall_entry_full(t, ring);
-        return;
-    }
-    // Fast mode: the first two arguments, read from the saved frame once (arch_kcall.h).
-    trace_emit_simple(&ktrace, KEV_C_KER_CALL, ev, arch_kc_arg(&t->ctx, 0),
-                      arch_kc_arg(&t->ctx, 1));
     t->kc_trace = (uint16_t)(ev + 1);
 }
 
@@ -210,7 +190,8 @@ static __attribute__((noinline)) void kcall_exit_full(struct thread *t, unsigned
     trace_emit_simple(&ktrace, KEV_C_KER_CALL, KEV_KC_EXIT(n), r0, r1);
 }
 
-void ktrace_kcall_exit_ev(struct thread *t)
+// The kernel call's exit event, inline in ktrace_exit_end (its only caller on the hot path).
+static inline __attribute__((always_inline)) void kcall_exit_ev(struct thread *t)
 {
     unsigned n = t->kc_trace - 1u;
     t->kc_trace = 0;
@@ -218,11 +199,24 @@ void ktrace_kcall_exit_ev(struct thread *t)
         kcall_exit_full(t, n);
         return;
     }
-    if (!ring_on(KEV_C_KER_CALL))
-        return;
+    // kc_trace is set only while the ring records the class (or D runs, above): the emit's
+    // own test of the class is the only one needed.
     uint32_t r0 = arch_kc_result(&t->ctx, 0), r1 = arch_kc_result(&t->ctx, 1);
     kcall_exit_words(n, &r0, &r1);
     trace_emit_simple(&ktrace, KEV_C_KER_CALL, KEV_KC_EXIT(n), r0, r1);
+}
+
+void ktrace_exit_end(struct thread *next)
+{
+    if (next->kc_trace)
+        kcall_exit_ev(next);
+    if (__builtin_expect(kdt_active, 0))
+        exit_end_kdt(next);
+    if (next != ring_current) {
+        trace_ring_set_current(&ktrace, pid_of(next), tid_of(next));
+        ring_current = next;
+    }
+    ktrace_sync_exit();
 }
 
 // The D probes of a state change: the blocking states, and wakeups.
@@ -501,6 +495,7 @@ static int insert_user(struct proc *p, uint32_t cmd, uint32_t code, uint32_t a, 
     if (__builtin_expect(kdt_active, 0)) // no call (64-bit arguments) while no D program runs
         kdt_fire(DPROBE_USER_EVENT, code, a, b, 0);
     if (cmd == KTRACE_INSERTSUSEREVENT) {
+        kuring_drain_current(p);    // its ring was full: what it holds comes first
         trace_emit_simple(&ktrace, KEV_C_USER, code, a, b);
         return 0;
     }
@@ -584,6 +579,8 @@ static int ktrace_command(struct thread *t, uint32_t cmd, uint32_t a, uint32_t b
         return insert_user(p, cmd, a, b, c);
     if (cmd == KTRACE_QUERYVERSION)
         return (int)(KEV_VER_MAJOR << 16 | KEV_VER_MINOR);
+    if (cmd == KTRACE_USERRING)     // open to all, like the inserts: its own RAM only
+        return kuring_register(p, a, b);
     if (cmd >= KTRACE_NCMDS)
         return -EINVAL;
     if (!(p->app->flags & KAPP_F_TRACE))
@@ -620,6 +617,7 @@ static int ktrace_command(struct thread *t, uint32_t cmd, uint32_t a, uint32_t b
         if (e < 0)
             return e;
         forget_open_calls();
+        kuring_new_capture();
         trace_ring_set_current(r, pid_of(t), tid_of(t));
         ring_current = t;
         ktrace_sync();

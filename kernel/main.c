@@ -18,6 +18,8 @@
 #include <kernel/kinit.h>
 #include <kernel/ktrace.h>
 #include <kernel/kdtrace.h>
+#include <kernel/kuring.h>
+#include <kernel/ktrace_kcall.h>
 #include <uapi/ktrace.h>
 #include <board_config.h>
 
@@ -73,6 +75,8 @@ static inline __attribute__((always_inline)) void kernel_entry_body(unsigned kin
 {
     struct thread *t = k_current;
 
+    if (traced)
+        kuring_drain_current(t->proc);  // its user events come before this entry's
 #if KMAX_CPUS > 1
     this_cpu()->kicked = false;
     if (unlikely(t->dying)) {
@@ -86,7 +90,7 @@ static inline __attribute__((always_inline)) void kernel_entry_body(unsigned kin
     switch (kind) {
     case KENTRY_CALL:
         if (traced)
-            ktrace_kcall_entry_ev(t);
+            ktrace_kcall_entry(t);    // inline (ktrace_kcall.h)
         kcall_dispatch(t);
         break;
     case KENTRY_TICK:

@@ -89,6 +89,7 @@ const char *kev_system_name(unsigned ev)
     switch (ev) {
     case KEV_SYS_TIMER: return "TIMER";
     case KEV_SYS_SNAPSHOT: return "SNAPSHOT";
+    case KEV_SYS_URING_BAD: return "URING_BAD";
     default: return NULL;
     }
 }

@@ -443,6 +443,17 @@ void trace_ring_counts(const struct trace_ring *r, unsigned cpu, struct trace_co
     out->buffers = c->tc_buffers;
 }
 
+void trace_ring_count_lost(struct trace_ring *r, unsigned cls, uint32_t n)
+{
+    unsigned long fl = trace_port_irq_save();
+    if (n && cls < KEV_NCLASS && ((r->tr_active >> cls) & 1u)) {
+        struct trace_cpu *c = &r->tr_cpu[trace_port_cpu()];
+        c->tc_dropped += n;
+        c->tc_unreported += n;
+    }
+    trace_port_irq_restore(fl);
+}
+
 void trace_ring_tick(struct trace_ring *r)
 {
     unsigned long fl = trace_port_irq_save();
@@ -551,10 +562,24 @@ int trace_filter_event(struct trace_ring *r, unsigned cls, unsigned ev, int on)
     return 0;
 }
 
+// tr_wide's bit for cls: does any of its events go wide?
+static void wide_summary(struct trace_ring *r, unsigned cls)
+{
+    uint32_t any = 0;
+    for (unsigned i = 0; i < 32u; i++)
+        any |= r->tr_ev_wide[cls][i];
+    if (any)
+        r->tr_wide |= 1u << cls;
+    else
+        r->tr_wide &= ~(1u << cls);
+}
+
 void trace_mode_all(struct trace_ring *r, int wide)
 {
-    for (unsigned c = 0; c < KEV_NCLASS; c++)
+    for (unsigned c = 0; c < KEV_NCLASS; c++) {
         set_bits(r->tr_ev_wide[c], wide ? ~0u : 0u);
+        wide_summary(r, c);
+    }
 }
 
 int trace_mode_class(struct trace_ring *r, unsigned cls, int wide)
@@ -562,6 +587,7 @@ int trace_mode_class(struct trace_ring *r, unsigned cls, int wide)
     if (!class_ok(cls))
         return -TRACE_EINVAL;
     set_bits(r->tr_ev_wide[cls], wide ? ~0u : 0u);
+    wide_summary(r, cls);
     return 0;
 }
 
@@ -573,6 +599,7 @@ int trace_mode_event(struct trace_ring *r, unsigned cls, unsigned ev, int wide)
         r->tr_ev_wide[cls][ev >> 5] |= 1u << (ev & 31u);
     else
         r->tr_ev_wide[cls][ev >> 5] &= ~(1u << (ev & 31u));
+    wide_summary(r, cls);
     return 0;
 }
 

@@ -7,6 +7,8 @@
 #   PRIO   scheduling priority (default 10)       FLAGS  KAPP_F_* (KAPP_F_TRACE, KAPP_F_IO)
 #   MMIO   device window "base size"              STACK  main stack bytes (checked at link)
 #   RAM    RAM it needs, bytes (rounded up to a power of two, at least APP_RAM_SLOT)
+#   URING  records in its user-event ring (user/lib/trace_uring.c; a power of two, 0 none;
+#          default the board's BOARD_USER_RING_RECORDS or 64)
 #   EXTRA  more sources (e.g. from trace/)
 # and may declare boot images: IMAGES += <image> and <image>_APPS := <programs, pid 1 first>.
 # Programs are linked per image: each image places its own programs (scripts/place-apps.sh), in
@@ -31,6 +33,7 @@ FLAGS :=
 MMIO  :=
 STACK :=
 RAM   :=
+URING :=
 EXTRA :=
 APP   := $(1)
 APP_DIR := $(patsubst %/,%,$(dir $(2)))
@@ -42,6 +45,7 @@ $(1)_FLAGS := $$(or $$(FLAGS),$$($(1)_FLAGS))
 $(1)_MMIO  := $$(or $$(MMIO),$$($(1)_MMIO))
 $(1)_STACK := $$(or $$(STACK),$$($(1)_STACK))
 $(1)_RAM   := $$(or $$(RAM),$$($(1)_RAM))
+$(1)_URING := $$(or $$(URING),$$($(1)_URING))
 $(1)_EXTRA := $$(EXTRA) $$($(1)_EXTRA)
 endef
 $(foreach m,$(APP_MKS),$(eval $(call APP_load,$(if $(filter tracelogger/%,$(m)),tracelogger,$(notdir $(patsubst %/app.mk,%,$(m)))),$(m))))
@@ -86,7 +90,7 @@ UCFLAGS := $(ARCH_CFLAGS) $(LIBC_SPECS) -std=gnu11 -O2 -g $(TWARN) \
            -Iuser/arch/$(ARCH)/include -Iboards/$(BOARD) $(BOARD_DEFS) -MMD -MP
 
 USER_LIB_SRCS := user/lib/kcalls.c user/lib/crt0.c user/lib/kargs.c user/lib/trace_qnx.c \
-                 user/lib/trace_start.c \
+                 user/lib/trace_start.c user/lib/trace_uring.c \
                  $(if $(filter board,$(LIBC)),$(BOARD_USER_LIB_SRCS),user/lib/libc_$(LIBC).c)
 USER_LIB_OBJS := $(patsubst %,$(B)/obj/%.o,$(USER_LIB_SRCS))
 
@@ -130,7 +134,8 @@ $(B)/apps/$(1)/apphdr.o: user/lib/apphdr.c user/module.mk $$(wildcard $$($(1)_DI
 	$$(Q)$$(CC) $$(UCFLAGS) -DAPP_NAME='"$(1)"' -DAPP_FLAGS='($$(or $$($(1)_FLAGS),0))' \
 	    -DAPP_PRIO=$$(or $$($(1)_PRIO),$(APP_DEFAULT_PRIO)) \
 	    -DAPP_MMIO_BASE=$$(or $$(word 1,$$($(1)_MMIO)),0) \
-	    -DAPP_MMIO_SIZE=$$(or $$(word 2,$$($(1)_MMIO)),0) -c $$< -o $$@
+	    -DAPP_MMIO_SIZE=$$(or $$(word 2,$$($(1)_MMIO)),0) \
+	    $$(if $$($(1)_URING),-DAPP_URING=$$($(1)_URING)u) -c $$< -o $$@
 endef
 $(foreach a,$(ALL_APPS),$(eval $(call APP_template,$(a))))
 

@@ -40,6 +40,10 @@
 #define TIMER1_BASE       0x40001000u
 #define TIMER0_IRQ        8
 #define TIMER1_IRQ        9
+// The cycle counter's registers (timer 1), readable by programs (the MPU's clock region):
+// their user-event rings carry its time (user/lib/trace_uring.c).
+#define BOARD_CYCLES_MMIO_BASE TIMER1_BASE
+#define BOARD_CYCLES_MMIO_SIZE 32u
 #define DUALTIMER_IRQ     10
 
 // Lines a KAPP_F_IO program may attach: timer 0, the dual timer, and lines 24-31, which no

@@ -8,6 +8,10 @@
 
 #include <stdint.h>
 
+// Programs may read the cycle counter, board_cycles32() of board_clock.h, without a kernel
+// call: the MPU's clock region (kernel/arch/armv7m/mpu.c) lets programs read timer 1. Their user-event rings (user/lib/trace_uring.c) carry its time.
+#define BOARD_USER_CLOCK 1
+
 #define BOARD_NAME_STR "mps2-an385"
 #define BOARD_ARCH_STR "armv7m"
 // For the trace's QNX system page: processor type (trace/kev_file.h), CPU name, MHz (0: unknown).

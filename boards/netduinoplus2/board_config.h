@@ -53,6 +53,10 @@
 #define USART2_BASE       0x40004400u
 #define TIM2_BASE         0x40000000u
 #define TIM3_BASE         0x40000400u
+// The cycle counter's registers (TIM2, CNT at 0x24), readable by programs (the MPU's clock
+// region): their user-event rings carry its time (user/lib/trace_uring.c).
+#define BOARD_CYCLES_MMIO_BASE TIM2_BASE
+#define BOARD_CYCLES_MMIO_SIZE 64u
 #define TIM2_IRQ          28
 #define TIM3_IRQ          29
 

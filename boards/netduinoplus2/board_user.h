@@ -8,6 +8,10 @@
 
 #include <stdint.h>
 
+// Programs may read the cycle counter, board_cycles32() of board_clock.h, without a kernel
+// call: the MPU's clock region (kernel/arch/armv7m/mpu.c) lets programs read TIM2. Their user-event rings (user/lib/trace_uring.c) carry its time.
+#define BOARD_USER_CLOCK 1
+
 #define BOARD_NAME_STR "netduinoplus2"
 #define BOARD_ARCH_STR "armv7m"
 // For the trace's QNX system page: processor type (trace/kev_file.h), CPU name, MHz (0: unknown).
@@ -23,6 +27,8 @@
 // Kernel trace buffers (16 KB each) the pool has room for: the 32 KB pool (board_config.h)
 // holds two. The tracelogger's default -k, and what the tests ask for at most.
 #define BOARD_TRACE_BUFS 2
+// Records in each program's user-event ring (user/lib/trace_uring.c): 8 KB RAM slots here.
+#define BOARD_USER_RING_RECORDS 16u
 
 // The memory map, for the trace's system page: X(base, size, name). The real chip's SRAM
 // (QEMU shows more; board_config.h).

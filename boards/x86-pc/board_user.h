@@ -9,6 +9,10 @@
 
 #include <stdint.h>
 
+// Programs may read the cycle counter, board_cycles32() of board_clock.h, without a kernel
+// call: rdtsc runs at CPL 3 (CR4.TSD clear). Their user-event rings (user/lib/trace_uring.c) carry its time.
+#define BOARD_USER_CLOCK 1
+
 #define BOARD_NAME_STR "x86-pc"
 #define BOARD_ARCH_STR "x86"
 // For the trace's QNX system page: processor type (trace/kev_file.h), CPU name, MHz (0: unknown).

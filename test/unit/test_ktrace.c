@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // The kernel's trace glue on the host: buffers from the contiguous allocator (ENOMEM when no
 // block is large enough, EEXIST twice), the per-class hook flags following the ring, the
-// dynamic filter entry point the D engine uses, user events, and the snapshot at START.
+// dynamic filter entry point the D engine uses, user events, the user-event rings' checks
+// (kernel/kuring.c), and the snapshot at START.
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -11,6 +12,7 @@
 #include "kstub.h"
 #include <kernel/ktrace.h>
 #include <kernel/pmem.h>
+#include <kernel/kuring.h>
 #include <uapi/ktrace.h>
 
 static uint8_t ram[4096] __attribute__((aligned(4096)));
@@ -153,6 +155,60 @@ static void test_user_event_errors(void **state)
     assert_int_equal(te(KTRACE_INSERTUSRSTREVENT, 1, kstub_addr(ram), 0), 0); // cut, not refused
 }
 
+// The user-event ring (kernel/kuring.c): registration checks; the drain stops at a record not
+// committed yet, counts a bad code lost, gives up a ring whose head is past its size (lost:
+// at most its size, and a URING_BAD event); a new capture skips what was written before it.
+static void test_user_ring(void **state)
+{
+    (void)state;
+    struct trace_counts c0, c;
+    struct kuser_ring *u = (struct kuser_ring *)(ram + 1024);
+    uint32_t ua = kstub_addr(u);
+    memset(u, 0, sizeof(*u) + 8 * sizeof(struct kuser_rec));
+    te(KTRACE_ALLOCBUFFER, 2, 0, 0);
+    te(KTRACE_ADDALLCLASSES, 0, 0, 0);
+    te(KTRACE_STARTNOSTATE, 0, 0, 0);
+    assert_int_equal(te(KTRACE_USERRING, ua, 3, 0), -EINVAL);
+    assert_int_equal(te(KTRACE_USERRING, ua, 2 * KUSER_RING_MAX, 0), -EINVAL);
+    assert_int_equal(te(KTRACE_USERRING, ua + 2, 8, 0), -EINVAL);
+    assert_int_equal(te(KTRACE_USERRING, kstub_addr(ram) + 4000, 8, 0), -EFAULT);
+    assert_int_equal(te(KTRACE_USERRING, ua, 8, 0), 0);
+    assert_int_equal(u->nrec, 8);
+    trace_ring_counts(&ktrace, 0, &c0);
+
+    u->rec[0] = (struct kuser_rec){ .tag = 0u << 16 | 5u, .a = 1, .b = 2 };
+    u->rec[1].tag = 0;                  // reserved, not committed
+    u->head = 2;
+    kuring_drain_current(p);
+    trace_ring_counts(&ktrace, 0, &c);
+    assert_int_equal(u->tail, 1);
+    assert_int_equal(c.recorded, c0.recorded + 1);
+
+    u->rec[1].tag = 1u << 16 | 0x7ffu;  // committed, code out of range
+    kuring_drain_current(p);
+    trace_ring_counts(&ktrace, 0, &c);
+    assert_int_equal(u->tail, 2);
+    assert_int_equal(c.recorded, c0.recorded + 1);
+    assert_int_equal(c.dropped, c0.dropped + 1);
+
+    u->head = 2 + 9;                    // more than the ring holds
+    kuring_drain_current(p);
+    trace_ring_counts(&ktrace, 0, &c);
+    assert_int_equal(u->nrec, 0);
+    assert_int_equal(u->corrupt, 1);
+    assert_int_equal(p->ur_addr, 0);
+    assert_int_equal(c.recorded, c0.recorded + 2);      // + URING_BAD
+    assert_int_equal(c.dropped, c0.dropped + 1 + 8);
+
+    assert_int_equal(te(KTRACE_USERRING, ua, 8, 0), 0);  // again, from head 11
+    assert_int_equal(u->tail, 11);
+    u->head = 14;                       // written while no capture runs
+    te(KTRACE_STOP, 0, 0, 0);
+    te(KTRACE_STARTNOSTATE, 0, 0, 0);
+    assert_int_equal(u->tail, 14);
+    assert_int_equal(p->ur_tail, 14);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -161,6 +217,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_hook_flags_follow_the_ring, setup, teardown),
         cmocka_unit_test_setup_teardown(test_dynamic_filter, setup, teardown),
         cmocka_unit_test_setup_teardown(test_user_event_errors, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_user_ring, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -285,6 +285,45 @@ static void test_switch_policy_drops_and_counts(void **st)
     assert_int_equal(lost, 100);
 }
 
+// trace_emit_simple_at (the kernel's drain of user-event rings): a time between the last slot
+// and now is kept, any other becomes now, so the ring's time never goes back whatever a process
+// wrote; trace_ring_count_lost adds to the loss the next buffer's DROPPED event reports.
+static void test_emit_at_and_count_lost(void **st)
+{
+    (void)st;
+    const uint32_t user = KEV_HEADER(KEV_TYPE_S, KEV_C_USER, 7, 0);
+    assert_int_equal(setup_ring(2, TRACE_POLICY_SWITCH), 0);
+    trace_host_port.now = 0x0000000500001000ull;
+    trace_emit_simple(&ring, PR, KEV_TH_RUNNING, 2, 1);        // slot 2 (BUFFER, TIME first)
+    trace_host_port.now = 0x0000000500002000ull;
+    trace_emit_simple_at(&ring, KEV_C_USER, 7, 0x1800, 1, 2); // kept
+    trace_emit_simple_at(&ring, KEV_C_USER, 7, 0x1700, 3, 4); // before the last slot: now
+    trace_emit_simple_at(&ring, KEV_C_USER, 7, 0x2800, 5, 6); // after now: now
+    trace_emit_simple_at(&ring, KEV_C_USER, 7, 0, 7, 8);      // none given: now
+    assert_slot(&mem[3], user, 0x1800, 1, 2);
+    assert_slot(&mem[4], user, 0x2000, 3, 4);
+    assert_slot(&mem[5], user, 0x2000, 5, 6);
+    assert_slot(&mem[6], user, 0x2000, 7, 8);
+    trace_ring_count_lost(&ring, KEV_C_USER, 3);
+    trace_ring_count_lost(&ring, KEV_C_USER, 0);
+    trace_filter_class(&ring, KEV_C_INT, 0);
+    trace_ring_count_lost(&ring, KEV_C_INT, 5);                // a class not recorded: nothing
+    struct trace_counts cnt;
+    trace_ring_counts(&ring, 0, &cnt);
+    assert_int_equal(cnt.recorded, 5);
+    assert_int_equal(cnt.dropped, 3);
+    assert_int_equal(cnt.unreported, 3);
+    assert_int_equal(trace_ring_flush(&ring), 0);
+    trace_emit_simple(&ring, PR, KEV_TH_READY, 2, 1);          // the next buffer reports them
+    assert_slot(&mem[KEV_BUF_SLOTS + 2], CTL(KEV_CTL_DROPPED), mem[KEV_BUF_SLOTS + 2].data[0], 3, 3);
+    trace_ring_stop(&ring);
+    uint64_t ev = 0, lost = 0;
+    take_checked(NULL, &ev, &lost);
+    take_checked(NULL, &ev, &lost);
+    assert_int_equal(ev, 6);
+    assert_int_equal(lost, 3);
+}
+
 static void test_overwrite_policy_skips_logger_buffer(void **st)
 {
     (void)st;
@@ -497,6 +536,13 @@ static void test_wide_mode_settings(void **st)
     assert_int_equal(trace_mode_event(&ring, PR, KEV_TH_READY, 0), 0);
     assert_false(trace_is_wide(&ring, PR, KEV_TH_READY));
     assert_true(trace_is_wide(&ring, PR, KEV_TH_RUNNING));
+    // one wide event in an otherwise fast class, then none (the class summary follows)
+    assert_int_equal(trace_mode_event(&ring, KEV_C_COMM, 7, 1), 0);
+    assert_true(trace_is_wide(&ring, KEV_C_COMM, 7));
+    assert_false(trace_is_wide(&ring, KEV_C_COMM, 6));
+    assert_int_equal(trace_mode_event(&ring, KEV_C_COMM, 7, 0), 0);
+    assert_false(trace_is_wide(&ring, KEV_C_COMM, 7));
+    assert_int_equal(ring.tr_wide & (1u << KEV_C_COMM), 0);
     trace_mode_all(&ring, 1);
     assert_true(trace_is_wide(&ring, KEV_C_COMM, 3));
     trace_mode_all(&ring, 0);
@@ -569,6 +615,7 @@ int main(void)
         cmocka_unit_test(test_logger_take_switches_past_high_water),
         cmocka_unit_test(test_time_wrap_writes_time_event),
         cmocka_unit_test(test_switch_policy_drops_and_counts),
+        cmocka_unit_test(test_emit_at_and_count_lost),
         cmocka_unit_test(test_overwrite_policy_skips_logger_buffer),
         cmocka_unit_test(test_ring_policy_keeps_the_latest),
         cmocka_unit_test(test_fill_policy_stops_when_full),

@@ -3,7 +3,25 @@
 // APP_NAME, APP_FLAGS, APP_PRIO, APP_MMIO_BASE and APP_MMIO_SIZE from the build. It goes in
 // .text.init.enter, which picolibc's linker script keeps first, so it sits at the slot's base.
 #include <uapi/kapi.h>
+#include <uapi/ktrace.h>
+#include <board_user.h>
 #include <stddef.h>
+
+// The program's user-event ring (user/lib/trace_uring.c): APP_URING records (<name>_URING in
+// its app.mk), else the board's default; 0 gives the program none (its 2-word user events
+// then go by kernel call), for programs that have no RAM to spare and insert none.
+#ifndef APP_URING
+#ifdef BOARD_USER_RING_RECORDS
+#define APP_URING BOARD_USER_RING_RECORDS
+#else
+#define APP_URING 64u
+#endif
+#endif
+_Static_assert((APP_URING & (APP_URING - 1u)) == 0 && APP_URING <= KUSER_RING_MAX,
+               "a user-event ring is a power of two the kernel accepts");
+const uint32_t trace_uring_records = APP_URING;
+uint32_t trace_uring_mem[(sizeof(struct kuser_ring) + APP_URING * sizeof(struct kuser_rec)) / 4u]
+    __attribute__((aligned(16)));
 
 extern char __data_source[], __data_start[], __data_size[], __bss_start[], __bss_size[],
     __stack[];

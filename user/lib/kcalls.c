@@ -2,6 +2,7 @@
 // User-side kernel-call wrappers (see kern.h). Each is the trap plus errno handling.
 #include <kern.h>
 #include <errno.h>
+#include "trace_uring.h"
 
 _Static_assert(EFAULT == 14 && ETIMEDOUT == 116 && ECANCELED == 140,
                "uapi/kerrno.h must match the C library's errno values");
@@ -145,6 +146,9 @@ int ThreadInfo(unsigned slot, struct kthread_info *out)
 
 int TraceEvent(unsigned cmd, uint32_t a, uint32_t b, uint32_t c)
 {
+    // A 2-word user event goes into this process's ring when it can (trace_uring.c).
+    if (cmd == KTRACE_INSERTSUSEREVENT && trace_uring_insert(a, b, c) == 0)
+        return 0;
     return kresult(KCALL4(KC_TraceEvent, cmd, a, b, c));
 }
 

@@ -9,7 +9,10 @@
 //   region 3: the trace ring for the process that allocated it (its logger): read-only for
 //             it (the kernel keeps writing), never executable; subregions past the ring's end are disabled
 //   region 4: the D engine's block for its consumer (kernel/kdtrace.c), the same way
-// Regions 5-7 are off. Kernel RAM and every other process's RAM are reached by nobody but the
+//   region 5: the cycle counter's registers (board_config.h BOARD_CYCLES_MMIO_*), read-only
+//             for everyone but the kernel, the same for every process: programs time their
+//             user events with board_cycles32() (board_clock.h) without a kernel call
+// Regions 6-7 are off. Kernel RAM and every other process's RAM are reached by nobody but the
 // kernel. Slots are powers of two aligned on their size (checked when a program is loaded).
 #include <kernel/arch.h>
 #include <kernel/proc.h>
@@ -99,6 +102,8 @@ void arch_mpu_init(void)
     for (unsigned i = 0; i < 8; i++)
         region_set(i, 0, 0, 0);
     region_set(0, CODE_MEM_BASE, CODE_MEM_SIZE, RASR_AP_RO | (1u << 17));
+    region_set(5, BOARD_CYCLES_MMIO_BASE, BOARD_CYCLES_MMIO_SIZE,
+               RASR_AP_URO | RASR_XN | RASR_DEVICE);
     MPU_CTRL = MPU_ENABLE | MPU_PRIVDEF;
     __asm__ volatile("dsb\n\tisb" ::: "memory");
 }

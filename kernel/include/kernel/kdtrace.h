@@ -17,6 +17,9 @@ int kdt_call(struct thread *t, uint32_t cmd, uint32_t a, uint32_t b, uint32_t c)
 // Fires probe `id` (d/dprobes.h) in the context of the current thread, with up to 6 arguments.
 void kdt_fire(uint32_t id, uint64_t a0, uint64_t a1, uint64_t a2, uint64_t a3);
 void kdt_fire_args(uint32_t id, const uint32_t *args, unsigned n);
+// The same for an event that happened at ts32 (low cycle word; a user-event ring's record):
+// timestamp is that time when it lies in the past, else now.
+void kdt_fire_at(uint32_t id, uint32_t ts32, uint64_t a0, uint64_t a1, uint64_t a2);
 // kdt_vtime_switch: `next` is about to run (traced kernel exits while a program is active):
 // the CPU time of the thread that ran until now is added to its vtimestamp.
 void kdt_vtime_switch(struct thread *next);

@@ -53,8 +53,6 @@ void ktrace_proc_gone(struct proc *p);
 void ktrace_set_filter(uint32_t cls_mask, trace_dyn_filter_fn fn, void *arg);
 
 // Out-of-line halves of the hooks (ktrace.c).
-void ktrace_kcall_entry_ev(struct thread *t);
-void ktrace_kcall_exit_ev(struct thread *t);
 void ktrace_state_ev(const struct thread *t);
 void ktrace_thread_ev(const struct thread *t, unsigned ev);
 void ktrace_thread_name_ev(const struct thread *t);

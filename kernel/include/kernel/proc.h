@@ -9,6 +9,7 @@
 #include <kernel/kernel.h>
 #include <kernel/list.h>
 #include <uapi/kapi.h>
+#include <uapi/ktrace.h>
 
 struct thread;
 
@@ -26,6 +27,9 @@ struct proc {
     uint32_t flash_base, flash_size;
     uint32_t map_base, map_len;   // read-only mapping of the trace ring (its logger), or 0
     uint32_t map2_base, map2_len; // read-only mapping of the D engine (its consumer), or 0
+    uint32_t ur_addr;           // its user-event ring (kernel/kuring.c), or 0
+    uint32_t ur_mask;           // records in the ring - 1
+    uint32_t ur_tail;           // records consumed: the kernel's copy, the one it trusts
     struct list threads;
     int32_t nthreads;
     int32_t next_tid;

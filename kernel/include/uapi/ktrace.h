@@ -51,6 +51,8 @@ enum ktrace_cmd {
     KTRACE_BENCH = 36,              // (kind, count): cost measurements, see kbench
     KTRACE_SHARECONTROL = 37,       // (1 | 0): the owner lets other KAPP_F_TRACE processes
                                     // start, stop and filter its capture (or stops letting)
+    KTRACE_USERRING = 38,           // (struct kuser_ring *, nrec): the caller's user-event
+                                    // ring (below); nrec a power of two, 0 unregisters
     KTRACE_NCMDS
 };
 
@@ -86,6 +88,25 @@ struct ktrace_query {
     } cpu[8];
 };
 #define KTRACE_QUERY_CPUS 8
+
+// A process's user-event ring (KTRACE_USERRING), in the process's own RAM: it inserts 2-word
+// user events with plain stores, the kernel drains them into the trace at the process's next
+// traced kernel entry (kernel/kuring.c has the protocol). Only the process can write it, so
+// garbage there loses or corrupts its own events and nothing else.
+struct kuser_rec {
+    uint32_t tag;   // (sequence & 0xffff) << 16 | event code; stored last: the commit
+    uint32_t ts;    // low word of the cycle counter when the process has one, else 0
+    uint32_t a, b;
+};
+
+struct kuser_ring {
+    uint32_t head;  // records reserved so far (the process's, atomic increment)
+    uint32_t tail;  // records the kernel consumed (the kernel's copy; advisory here)
+    uint32_t nrec;  // ring size, a power of two; the kernel writes 0 when it gives the ring up
+    uint32_t corrupt;   // set by the kernel when it found the ring inconsistent
+    struct kuser_rec rec[];
+};
+#define KUSER_RING_MAX 1024u
 
 // The synthetic interrupt a logger attaches to (InterruptAttachEvent) to hear "buffer ready":
 // its pulse value is (sequence << 8) | buffer index.

@@ -113,6 +113,7 @@ struct trace_ring {
     // thing a disabled hook reads, so keep it the first member.
     uint32_t tr_active;
     uint32_t tr_slow; // classes whose events must go through the filters (slow path)
+    uint32_t tr_wide; // classes with at least one event in wide mode (tr_ev_wide's summary)
     struct trace_cpu tr_cpu[TRACE_MAX_CPUS];
 
     uint32_t tr_classes;  // classes enabled by the user (ADDCLASS / ADDEVENT)
@@ -164,6 +165,10 @@ void trace_ring_counts(const struct trace_ring *r, unsigned cpu, struct trace_co
 // Emit a TIME event if the high time word changed since the last one (call from a periodic
 // timer when a CPU may stay silent for more than 2^32 cycles).
 void trace_ring_tick(struct trace_ring *r);
+// Counts n events of class cls lost before they reached the ring (a user-event ring the
+// kernel had to give up): they are added to the dropped count and reported in the next
+// buffer's DROPPED event, so recorded + lost == generated still holds. Only while running.
+void trace_ring_count_lost(struct trace_ring *r, unsigned cls, uint32_t n);
 void trace_ring_deliver_pending(struct trace_ring *r);
 
 // ---- filters (TraceEvent) -------------------------------------------------------------------
@@ -199,9 +204,12 @@ static inline int trace_on(const struct trace_ring *r, unsigned cls)
     return (r->tr_active >> cls) & 1u;
 }
 
-// Should the hook emit the wide variant of this event?
+// Should the hook emit the wide variant of this event? A class with no wide event (fast mode,
+// the common case) is answered by one bit.
 static inline int trace_is_wide(const struct trace_ring *r, unsigned cls, unsigned ev)
 {
+    if (!((r->tr_wide >> (cls & (KEV_NCLASS - 1u))) & 1u))
+        return 0;
     return (r->tr_ev_wide[cls & (KEV_NCLASS - 1u)][(ev >> 5) & 31u] >> (ev & 31u)) & 1u;
 }
 
@@ -229,6 +237,39 @@ static inline void trace_emit_simple(struct trace_ring *r, unsigned cls, unsigne
         s->data[2] = b;
         c->tc_wp = s + 1;
         c->tc_last = now;
+        trace_port_irq_restore(fl);
+        return;
+    }
+    trace_port_irq_restore(fl);
+    trace_emit_simple_slow(r, cls, ev, a, b);
+}
+
+// A simple event that happened at `ts` (low cycle word), drained from somewhere else (the
+// kernel's per-process user rings): ts is kept when it lies between the last slot written and
+// now, else the event takes now, so the ring's time stays monotonic whatever ts says.
+static inline void trace_emit_simple_at(struct trace_ring *r, unsigned cls, unsigned ev,
+                                        uint32_t ts, uint32_t a, uint32_t b)
+{
+    if (__builtin_expect(!((r->tr_active >> cls) & 1u), 0))
+        return;
+    if ((r->tr_slow >> cls) & 1u) {
+        trace_emit_simple_slow(r, cls, ev, a, b);
+        return;
+    }
+    unsigned long fl = trace_port_irq_save();
+    unsigned cpu = trace_port_cpu();
+    struct trace_cpu *c = &r->tr_cpu[cpu];
+    uint32_t now = trace_port_now32();
+    struct kev_slot *s = c->tc_wp;
+    if (ts - c->tc_last > now - c->tc_last)
+        ts = now;
+    if (__builtin_expect(s < c->tc_limit && now >= c->tc_last, 1)) {
+        s->header = KEV_HEADER(KEV_TYPE_S, cls, ev, cpu);
+        s->data[0] = ts;
+        s->data[1] = a;
+        s->data[2] = b;
+        c->tc_wp = s + 1;
+        c->tc_last = ts;
         trace_port_irq_restore(fl);
         return;
     }

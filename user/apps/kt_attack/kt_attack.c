@@ -220,6 +220,38 @@ static int hoard(void)
     return bad;
 }
 
+// Issue 14: the process writes garbage into its own user-event ring (user/lib/trace_uring.c):
+// a committed record with an event code out of range, then a head far past anything it could
+// hold. The kernel must count the bad record as lost, deliver the good ones, give the ring up
+// (nrec 0, corrupt 1, a SYSTEM URING_BAD event: kt_hostile checks the trace) and still take
+// its events by kernel call; it must refuse a ring outside the process's RAM or of a bad size.
+extern uint32_t trace_uring_mem[];
+static int uring_garbage(void)
+{
+    volatile struct kuser_ring *u = (volatile struct kuser_ring *)trace_uring_mem;
+    int bad = 0;
+    bad |= (TraceEvent(KTRACE_INSERTSUSEREVENT, URING_CODE_FIRST, 1, 2) != 0) << 0;
+    ThreadSelf();                               // a kernel entry: drained
+    bad |= (u->nrec == 0 || u->tail != u->head) << 1;
+    for (uint32_t i = 0; i < URING_PENDING; i++)
+        TraceEvent(KTRACE_INSERTSUSEREVENT, URING_CODE_PENDING, i, 0);
+    uint32_t h = u->head, n = u->nrec;
+    u->rec[h & (n - 1u)].tag = (h & 0xffffu) << 16 | 0xffffu;     // committed, code too big
+    u->head = h + 1u;
+    ThreadSelf();
+    bad |= (u->nrec == 0 || u->tail != h + 1u) << 2;   // consumed, the ring still in use
+    u->head += URING_BAD_HEAD;
+    ThreadSelf();
+    bad |= (u->nrec != 0 || u->corrupt != 1) << 3;     // given up
+    bad |= (TraceEvent(KTRACE_INSERTSUSEREVENT, URING_CODE_AFTER, 3, 4) != 0) << 4;
+    errno = 0;
+    bad |= (TraceEvent(KTRACE_USERRING, BOARD_KERNEL_RAM_ADDR, 16, 0) != -1 || errno != EFAULT) << 5;
+    errno = 0;
+    bad |= (TraceEvent(KTRACE_USERRING, (uint32_t)(uintptr_t)trace_uring_mem, 3, 0) != -1 ||
+            errno != EINVAL) << 6;
+    return bad;
+}
+
 int main(void)
 {
     uint32_t arg = ProcArg();
@@ -239,6 +271,7 @@ int main(void)
     case ATK_SPIN:           return spin();
     case ATK_HOST_FILES:     return host_files();
     case ATK_HOARD:          return hoard();
+    case ATK_URING_GARBAGE:  return uring_garbage();
     }
     return 99;
 }

@@ -2,7 +2,8 @@
 # kt_hostile: the hostile-process suite's runner and victim (docs/hostile.md); pid 1 of the
 # hostile image (user/module.mk reads this file: docs/applications.md).
 PRIO  := 100
-FLAGS := KAPP_F_IO|KAPP_F_PRIV
+# KAPP_F_TRACE: the user-event ring attack is checked on a capture.
+FLAGS := KAPP_F_IO|KAPP_F_PRIV|KAPP_F_TRACE
 
 IMAGES       += hostile
 hostile_APPS := kt_hostile kt_attack

@@ -18,7 +18,15 @@ enum {
     ATK_SPIN,               // item 6: spin at its ceiling until a privileged process kills it
     ATK_HOST_FILES,         // item 5: create and remove host files without KAPP_F_HOSTFS
     ATK_HOARD,              // item 8: take every thread, channel, connection, timer, sync object
+    ATK_URING_GARBAGE,      // issue 14: garbage in its own user-event ring
 };
+
+// The garbage attack's events (user codes) and the head it claims.
+#define URING_CODE_FIRST 100u   // 1 event before the garbage
+#define URING_CODE_PENDING 101u // URING_PENDING events pending when the bad record comes
+#define URING_PENDING 3u
+#define URING_CODE_AFTER 102u   // 1 event after the kernel gave the ring up (a kernel call)
+#define URING_BAD_HEAD 100000u  // records it claims to have written on top
 
 // The priority ceiling of a process without KAPP_F_PRIV (uapi/kapi.h KPRIO_UNPRIV_MAX).
 #define HOSTILE_CEILING 63

@@ -14,6 +14,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
+#include <trace/kev.h>
 #include "hostile.h"
 
 static int tap_n, tap_failed;
@@ -210,6 +211,84 @@ static void attack_hoard(void)
     ChannelDestroy(ch);
 }
 
+// Attack (issue 14): a process writes garbage into its own user-event ring while we capture.
+// Its good events arrive, its bad record and the records it claimed are counted lost, the
+// kernel says so (SYSTEM URING_BAD naming it), and our own user events (through our ring,
+// before and after) all arrive in order: recorded + lost == generated holds.
+struct uring_seen {
+    unsigned events, ours_before, ours_after, first, pending, after, bad, order_ok;
+    uint32_t bad_pid, bad_claimed;
+};
+
+static void uring_scan(const struct kev_slot *s, unsigned n, struct uring_seen *f)
+{
+    for (unsigned i = 0; i < n; i++) {
+        uint32_t h = s[i].header;
+        unsigned cls = kev_hdr_class(h), ev = kev_hdr_event(h), type = kev_hdr_type(h);
+        const uint32_t *d = s[i].data;
+        if (cls == KEV_C_CONTROL || type == KEV_TYPE_CC || type == KEV_TYPE_CE)
+            continue;
+        f->events++;
+        if (cls == KEV_C_USER && ev == 200 && d[1] == f->ours_before)
+            f->ours_before++;
+        else if (cls == KEV_C_USER && ev == 201 && d[1] == f->ours_after)
+            f->ours_after++;
+        else if (cls == KEV_C_USER && ev == URING_CODE_FIRST && d[1] == 1 && d[2] == 2)
+            f->first++;
+        else if (cls == KEV_C_USER && ev == URING_CODE_PENDING && d[1] == f->pending)
+            f->pending++;
+        else if (cls == KEV_C_USER && ev == URING_CODE_AFTER && d[1] == 3 && d[2] == 4)
+            f->after++;
+        else if (cls == KEV_C_SYSTEM && ev == KEV_SYS_URING_BAD) {
+            f->bad++;
+            f->bad_pid = d[1];
+            f->bad_claimed = d[2];
+            f->order_ok += f->pending == URING_PENDING && f->after == 0;
+        }
+    }
+}
+
+static void attack_uring_garbage(void)
+{
+    struct uring_seen f;
+    struct ktrace_query q;
+    struct ktrace_buffer b;
+    memset(&f, 0, sizeof(f));
+    int a = TraceEvent(KTRACE_ALLOCBUFFER, 2, 0, 0);
+    TraceEvent(KTRACE_DELALLCLASSES, 0, 0, 0);
+    TraceEvent(KTRACE_ADDCLASS, KEV_C_USER, 0, 0);
+    TraceEvent(KTRACE_ADDCLASS, KEV_C_SYSTEM, 0, 0);
+    int s = TraceEvent(KTRACE_STARTNOSTATE, 0, 0, 0);
+    check(a >= 0 && s == 0, "a capture for the ring attack (%d %d)", a, s);
+    for (uint32_t i = 0; i < 5; i++)
+        TraceEvent(KTRACE_INSERTSUSEREVENT, 200, i, 0);
+    run_attack(ATK_URING_GARBAGE, 0, 10, 0, "garbage in its own user-event ring");
+    for (uint32_t i = 0; i < 5; i++)
+        TraceEvent(KTRACE_INSERTSUSEREVENT, 201, i, 0);
+    TraceEvent(KTRACE_STOP, 0, 0, 0);
+    TraceEvent(KTRACE_QUERYEVENTS, (uint32_t)(uintptr_t)&q, 0, 0);
+    while (TraceEvent(KTRACE_TAKEBUFFER, (uint32_t)(uintptr_t)&b, 0, 0) == 0) {
+        uring_scan((const struct kev_slot *)(uintptr_t)b.addr, b.nslots, &f);
+        TraceEvent(KTRACE_RELEASEBUFFER, b.index, 0, 0);
+    }
+    check(f.ours_before == 5 && f.ours_after == 5,
+          "our own ring's events all arrived, in order (%u + %u of 5 + 5)", f.ours_before,
+          f.ours_after);
+    check(f.first == 1 && f.pending == URING_PENDING && f.after == 1,
+          "the attacker's good events arrived (%u, %u of %u, %u after it lost its ring)", f.first,
+          f.pending, URING_PENDING, f.after);
+    check(f.bad == 1 && f.bad_pid != (uint32_t)ProcSelf() && f.bad_pid != 0 &&
+              f.bad_claimed == URING_BAD_HEAD && f.order_ok == 1,
+          "the kernel said it gave the attacker's ring up (URING_BAD pid %lu, %lu claimed)",
+          (unsigned long)f.bad_pid, (unsigned long)f.bad_claimed);
+    check(q.recorded == f.events && q.dropped >= 2 && q.overwritten == 0 &&
+              q.generated == q.recorded + q.dropped,
+          "its bad record and claimed records are counted lost: recorded %lu + lost %lu == "
+          "generated %lu", (unsigned long)q.recorded, (unsigned long)q.dropped,
+          (unsigned long)q.generated);
+    TraceEvent(KTRACE_DEALLOCBUFFER, 0, 0, 0);
+}
+
 int main(void)
 {
     setvbuf(stdout, NULL, _IOLBF, 0);
@@ -232,6 +311,7 @@ int main(void)
     attack_spin_kill();
     run_attack(ATK_HOST_FILES, 0, 10, 0, "create, read and remove host files without the right");
     attack_hoard();
+    attack_uring_garbage();
 
     victim_stop = true;
     ThreadJoin(vt, NULL);

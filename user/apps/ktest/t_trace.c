@@ -314,6 +314,64 @@ static void tables(void)
     CHECK_ERR(ThreadInfo(48, &ti), EINVAL);
 }
 
+// Issue 14: 2-word user events go through this process's ring (user/lib/trace_uring.c) and
+// reach the trace at its next kernel entry, before that entry's own events, stamped when they
+// were inserted (the board's counter is readable without a kernel call), in time order with the
+// kernel's events; events inserted while no capture ran are not in the next capture.
+#define URING_SPIN 50000u
+static void user_ring(void)
+{
+    struct ktrace_buffer b;
+    TE(KTRACE_ALLOCBUFFER, KT_BUFS, 0, 0);
+    TE(KTRACE_DELALLCLASSES, 0, 0, 0);
+    TE(KTRACE_ADDCLASS, KEV_C_USER, 0, 0);
+    TE(KTRACE_ADDCLASS, KEV_C_KER_CALL, 0, 0);
+    for (uint32_t i = 0; i < 5; i++)
+        TE(KTRACE_INSERTSUSEREVENT, 60, i, 0);     // no capture runs: not in the next one
+    TE(KTRACE_STARTNOSTATE, 0, 0, 0);
+    for (uint32_t i = 0; i < 8; i++) {
+        TE(KTRACE_INSERTSUSEREVENT, 61, i, 0);
+        for (volatile uint32_t k = 0; k < URING_SPIN; k++)
+            ;
+        ThreadSelf();
+    }
+    TE(KTRACE_STOP, 0, 0, 0);
+    unsigned stale = 0, mine = 0, followed = 0, early = 0, monotonic = 1, prev_user = 0;
+    uint32_t last_ts = 0, user_ts = 0;
+    int any = 0;
+    while (TE(KTRACE_TAKEBUFFER, &b, 0, 0) == 0) {
+        const struct kev_slot *s = (const struct kev_slot *)(uintptr_t)b.addr;
+        for (unsigned i = 0; i < b.nslots; i++) {
+            unsigned cls = kev_hdr_class(s[i].header), ev = kev_hdr_event(s[i].header);
+            uint32_t ts = s[i].data[0];
+            if (cls == KEV_C_CONTROL)
+                continue;
+            if (any && ts < last_ts)
+                monotonic = 0;
+            any = 1;
+            last_ts = ts;
+            if (prev_user && cls == KEV_C_KER_CALL && ev == KEV_KC_ENTRY(KC_ThreadSelf)) {
+                followed++;
+                early += ts - user_ts > 50u;    // its own time, not the drain's
+            }
+            prev_user = cls == KEV_C_USER && ev == 61 && s[i].data[1] == mine;
+            if (prev_user) {
+                mine++;
+                user_ts = ts;
+            }
+            stale += cls == KEV_C_USER && ev == 60;
+        }
+        TE(KTRACE_RELEASEBUFFER, b.index, 0, 0);
+    }
+    CHECK(mine == 8 && stale == 0, "ring user events: 8 of 8 in order, %u from before START",
+          stale);
+    CHECK(followed == 8 && monotonic,
+          "each comes right before the next kernel entry's event, time monotonic (%u, %u)",
+          followed, monotonic);
+    CHECK(early == 8, "each carries the time it was inserted, before the spin (%u of 8)", early);
+    TE(KTRACE_DEALLOCBUFFER, 0, 0, 0);
+}
+
 void test_trace(void)
 {
     printf("# tracing\n");
@@ -326,6 +384,7 @@ void test_trace(void)
     policy_accounting(KTRACE_POLICY_OVERWRITE, "overwrite");
     policy_accounting(KTRACE_POLICY_RING, "ring");
     policy_accounting(KTRACE_POLICY_FILL, "fill");
+    user_ring();
 }
 
 

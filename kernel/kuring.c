@@ -1,0 +1,103 @@
+// SPDX-License-Identifier: MIT
+// Per-process user-event rings: 2-word user events without a kernel call, isolation kept.
+//
+// The ring (struct kuser_ring, uapi/ktrace.h) lies in the process's own RAM, which only that
+// process (and the kernel) can write: no MPU region or page is spent on it. The protocol:
+//   process: reserve record h with an atomic increment of `head` (only while
+//            h - tail < nrec, else it makes the INSERTSUSEREVENT kernel call instead, which
+//            drains the ring first, so a full ring loses nothing); write ts, a, b; then store
+//            `tag` = (h & 0xffff) << 16 | code, the commit.
+//   kernel:  at the process's next traced kernel entry (kuring_drain_current, main.c), before
+//            that entry's own events, emits every record from its own tail whose tag carries
+//            the expected sequence, stopping at the first one not committed yet (a thread of
+//            the process preempted between reserve and commit); then publishes its tail.
+// Every switch away from a process is a kernel entry with that process current, so its
+// records reach the trace before any later kernel event: the order holds. Timestamps are
+// kept when they lie between the ring's last event and now, else replaced by now.
+//
+// What the kernel trusts: nothing in the ring but what it checks. Its own tail (proc.ur_tail)
+// is kept in kernel memory; a record with an event code beyond KEV_EVENT_MASK is counted lost;
+// a head more than nrec records ahead of the tail means the ring is garbage: the kernel gives
+// the ring up (writes nrec 0 and corrupt 1 there, so the library goes back to kernel calls),
+// counts the records it claimed as lost (at most nrec: the most the ring can hold) and says so
+// with a SYSTEM URING_BAD event [pid, records claimed]. A process can lose or garble only its
+// own events: what it writes is read as 2-word USER events of its own pid, after its filters.
+#include <kernel/kuring.h>
+#include <kernel/ktrace.h>
+#include <kernel/kdtrace.h>
+#include <kernel/kernel.h>
+#include <d/dprobes.h>
+
+// Records written while no capture ran are not this capture's events: START moves every
+// ring's tail to its head (the kernel reaches every process's RAM, as message copies do).
+void kuring_new_capture(void)
+{
+    for (unsigned i = 0; i < KMAX_PROCS; i++) {
+        struct proc *p = &k_procs[i];
+        if (p->state != PROC_ALIVE || !p->ur_addr)
+            continue;
+        volatile struct kuser_ring *u = (volatile struct kuser_ring *)(uintptr_t)p->ur_addr;
+        p->ur_tail = u->head;
+        u->tail = p->ur_tail;
+    }
+}
+
+int kuring_register(struct proc *p, uint32_t addr, uint32_t nrec)
+{
+    if (nrec == 0) {
+        p->ur_addr = 0;
+        return 0;
+    }
+    if (nrec > KUSER_RING_MAX || (nrec & (nrec - 1u)) || (addr & 3u))
+        return -EINVAL;
+    uint32_t len = (uint32_t)sizeof(struct kuser_ring) + nrec * (uint32_t)sizeof(struct kuser_rec);
+    if (!proc_can_write(p, addr, len))
+        return -EFAULT;
+    if (p->ur_addr == addr && p->ur_mask == nrec - 1u)
+        return 0;   // already: two threads' first inserts both asked; keep what it holds
+    volatile struct kuser_ring *u = (volatile struct kuser_ring *)(uintptr_t)addr;
+    p->ur_tail = u->head;
+    p->ur_mask = nrec - 1u;
+    u->tail = p->ur_tail;
+    u->corrupt = 0;
+    u->nrec = nrec;
+    p->ur_addr = addr;
+    return 0;
+}
+
+static void give_up(struct proc *p, volatile struct kuser_ring *u, uint32_t claimed)
+{
+    uint32_t lost = claimed > p->ur_mask + 1u ? p->ur_mask + 1u : claimed;
+    p->ur_addr = 0;
+    u->nrec = 0;
+    u->corrupt = 1;
+    trace_ring_count_lost(&ktrace, KEV_C_USER, lost);
+    trace_emit_simple(&ktrace, KEV_C_SYSTEM, KEV_SYS_URING_BAD, (uint32_t)p->pid, claimed);
+}
+
+void kuring_drain(struct proc *p)
+{
+    volatile struct kuser_ring *u = (volatile struct kuser_ring *)(uintptr_t)p->ur_addr;
+    uint32_t head = u->head, tail = p->ur_tail, mask = p->ur_mask;
+
+    if (head - tail > mask + 1u) {
+        give_up(p, u, head - tail);
+        return;
+    }
+    for (; tail != head; tail++) {
+        volatile struct kuser_rec *rec = &u->rec[tail & mask];
+        uint32_t tag = rec->tag;
+        if ((tag >> 16) != (tail & 0xffffu))
+            break;                  // reserved, not committed yet: next entry
+        uint32_t code = tag & 0xffffu, ts = rec->ts, a = rec->a, b = rec->b;
+        if (code > KEV_EVENT_MASK) {
+            trace_ring_count_lost(&ktrace, KEV_C_USER, 1);
+            continue;
+        }
+        if (__builtin_expect(kdt_active, 0))
+            kdt_fire_at(DPROBE_USER_EVENT, ts, code, a, b);
+        trace_emit_simple_at(&ktrace, KEV_C_USER, code, ts, a, b);
+    }
+    p->ur_tail = tail;
+    u->tail = tail;
+}
