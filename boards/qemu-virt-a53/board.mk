@@ -8,7 +8,9 @@ CROSS       := aarch64-linux-gnu-
 # -mgeneral-regs-only: the kernel saves the FP/SIMD registers of threads but uses none itself.
 # No PIE: programs and kernel are linked for fixed addresses below 4 GB (the kernel keeps user
 # addresses in 32 bits). -mstrict-align: device memory and the MMU-off boot path.
-ARCH_CFLAGS := -march=armv8-a -mgeneral-regs-only -mstrict-align -fno-pie -fno-pic \
+# -mno-outline-atomics: atomics inline (ldxr/stxr; the user-event ring's reserve), not libgcc's
+# helpers, whose LSE test reads a Linux auxv value nothing here sets.
+ARCH_CFLAGS := -march=armv8-a -mgeneral-regs-only -mstrict-align -mno-outline-atomics -fno-pie -fno-pic \
                -fno-stack-protector -fno-asynchronous-unwind-tables -no-pie \
                -Wl,--build-id=none -Wl,--no-warn-rwx-segments -Wl,-z,noexecstack \
                -Wl,-z,max-page-size=4096
