@@ -39,6 +39,7 @@ void kuring_new_capture(void)
         volatile struct kuser_ring *u = (volatile struct kuser_ring *)(uintptr_t)p->ur_addr;
         p->ur_tail = u->head;
         u->tail = p->ur_tail;
+        p->ur_have_last = false;
     }
 }
 
@@ -57,6 +58,7 @@ int kuring_register(struct proc *p, uint32_t addr, uint32_t nrec)
         return 0;   // already: two threads' first inserts both asked; keep what it holds
     volatile struct kuser_ring *u = (volatile struct kuser_ring *)(uintptr_t)addr;
     p->ur_tail = u->head;
+    p->ur_have_last = false;
     p->ur_mask = nrec - 1u;
     u->tail = p->ur_tail;
     u->corrupt = 0;
@@ -94,9 +96,15 @@ void kuring_drain(struct proc *p)
             trace_ring_count_lost(&ktrace, KEV_C_USER, 1);
             continue;
         }
+        // The ring's order is its threads' order: on several CPUs a record may carry an
+        // earlier time than one before it (stamped, then reserved), or the last one's time
+        // may have been moved up to its drain; its events keep the ring's order in time.
+        if (p->ur_have_last && (int32_t)(ts - p->ur_last) < 0)
+            ts = p->ur_last;
         if (__builtin_expect(kdt_active, 0))
             kdt_fire_at(DPROBE_USER_EVENT, ts, code, a, b);
-        trace_emit_simple_at(&ktrace, KEV_C_USER, code, ts, a, b);
+        p->ur_last = trace_emit_simple_at(&ktrace, KEV_C_USER, code, ts, a, b);
+        p->ur_have_last = true;
     }
     p->ur_tail = tail;
     u->tail = tail;

@@ -9,6 +9,11 @@
 
 #include <stdint.h>
 
+// Programs may read the cycle counter, board_cycles32() of board_clock.h, without a kernel
+// call: CNTKCTL_EL1.EL0VCTEN opens CNTVCT_EL0 to EL0. Their user-event rings
+// (user/lib/trace_uring.c) carry its time.
+#define BOARD_USER_CLOCK 1
+
 #define BOARD_NAME_STR "raspi3b"
 #define BOARD_ARCH_STR "aarch64le"      // QNX's name for the machine
 // For the trace's QNX system page: processor type (trace/kev_file.h), CPU name, MHz (0: unknown).

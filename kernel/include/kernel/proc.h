@@ -30,6 +30,8 @@ struct proc {
     uint32_t ur_addr;           // its user-event ring (kernel/kuring.c), or 0
     uint32_t ur_mask;           // records in the ring - 1
     uint32_t ur_tail;           // records consumed: the kernel's copy, the one it trusts
+    uint32_t ur_last;           // the time given to the last record emitted (its order in time)
+    bool     ur_have_last;
     struct list threads;
     int32_t nthreads;
     int32_t next_tid;

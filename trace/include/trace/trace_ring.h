@@ -247,14 +247,14 @@ static inline void trace_emit_simple(struct trace_ring *r, unsigned cls, unsigne
 // A simple event that happened at `ts` (low cycle word), drained from somewhere else (the
 // kernel's per-process user rings): ts is kept when it lies between the last slot written and
 // now, else the event takes now, so the ring's time stays monotonic whatever ts says.
-static inline void trace_emit_simple_at(struct trace_ring *r, unsigned cls, unsigned ev,
-                                        uint32_t ts, uint32_t a, uint32_t b)
+static inline uint32_t trace_emit_simple_at(struct trace_ring *r, unsigned cls, unsigned ev,
+                                            uint32_t ts, uint32_t a, uint32_t b)
 {
     if (__builtin_expect(!((r->tr_active >> cls) & 1u), 0))
-        return;
+        return ts;
     if ((r->tr_slow >> cls) & 1u) {
         trace_emit_simple_slow(r, cls, ev, a, b);
-        return;
+        return trace_port_now32();
     }
     unsigned long fl = trace_port_irq_save();
     unsigned cpu = trace_port_cpu();
@@ -271,10 +271,11 @@ static inline void trace_emit_simple_at(struct trace_ring *r, unsigned cls, unsi
         c->tc_wp = s + 1;
         c->tc_last = ts;
         trace_port_irq_restore(fl);
-        return;
+        return ts;
     }
     trace_port_irq_restore(fl);
     trace_emit_simple_slow(r, cls, ev, a, b);
+    return now;
 }
 
 // The most slots a combine event takes on the inline path; longer ones go the general way.
