@@ -120,10 +120,8 @@ static unsigned quantize_index(int64_t v)
         return DIF_QUANTIZE_ZERO;
     uint64_t m = v > 0 ? (uint64_t)v : 0 - (uint64_t)v;
     unsigned lg = 0;
-    while (m >> (lg + 1))
+    while (lg < 62 && (m >> (lg + 1))) /* INT64_MIN (2^63) falls in the last bucket */
         lg++;
-    if (lg > 62)
-        lg = 62;
     return v > 0 ? DIF_QUANTIZE_ZERO + 1 + lg : DIF_QUANTIZE_ZERO - 1 - lg;
 }
 
@@ -140,7 +138,10 @@ static void add_square(uint64_t *hi, uint64_t *lo, int64_t v)
     *lo = nlo;
 }
 
-static void apply(const struct dif_agg *g, int64_t *v, int64_t x)
+/* apply: one update; the quantize family adds the table's increment (incr_m1 + 1, which
+ * may be negative: quantize(v, incr) and the like) to the bucket instead of 1. */
+static void apply(const struct dif_agg *g, const struct dvm_agg_table *t, int64_t *v,
+                  int64_t x)
 {
     switch (g->dg_func) {
     case DIF_AGG_COUNT: v[0]++; break;
@@ -157,17 +158,17 @@ static void apply(const struct dif_agg *g, int64_t *v, int64_t x)
         v[3] = (int64_t)lo;
         break;
     }
-    case DIF_AGG_QUANTIZE: v[quantize_index(x)]++; break;
+    case DIF_AGG_QUANTIZE: v[quantize_index(x)] += t->incr_m1 + 1; break;
     case DIF_AGG_LQUANTIZE: {
         const int64_t *a = g->dg_param;
         unsigned levels = (unsigned)((a[1] - a[0]) / a[2]);
         unsigned k = x < a[0] ? 0 : x >= a[1] ? levels + 1 : 1 + (unsigned)((x - a[0]) / a[2]);
         if (k > levels + 1)
             k = levels + 1;
-        v[k]++;
+        v[k] += t->incr_m1 + 1;
         break;
     }
-    case DIF_AGG_LLQUANTIZE: v[llq_index(g->dg_param, x)]++; break;
+    case DIF_AGG_LLQUANTIZE: v[llq_index(g->dg_param, x)] += t->incr_m1 + 1; break;
     default: break;
     }
 }
@@ -216,7 +217,7 @@ int dvm_agg_update(struct dvm_state *st, unsigned cpu, unsigned agg, const uint8
         e->flags = 0;
         init_vals(g, v, nv);
     }
-    apply(g, v, x);
+    apply(g, t, v, x);
     return (int)((uint8_t *)e - t->mem);
 }
 
@@ -226,7 +227,8 @@ int dvm_agg_update_at(struct dvm_state *st, unsigned cpu, unsigned agg, uint32_t
     struct aent *e = entry_at(t, off);
     if (off >= t->used || e->agg != agg || (e->flags & DVM_AGG_DELETED))
         return -1;
-    apply(&st->obj.aggs[agg], (int64_t *)((uint8_t *)(e + 1) + ((e->keylen + 7u) & ~7u)), x);
+    apply(&st->obj.aggs[agg], t, (int64_t *)((uint8_t *)(e + 1) + ((e->keylen + 7u) & ~7u)),
+          x);
     return 0;
 }
 

@@ -1117,10 +1117,10 @@ static void aggregation(struct cg *g, struct dnode *st)
         if (incr->next)
             dcc_error(g->cc, incr->line, "D_PROTO_LEN", "%s( ) prototype mismatch: %u args "
                       "passed, at most %u expected", rhs->s, nargs, argmax);
-        dcc_error(g->cc, incr->line, "D_UNSUPPORTED", "%s( ) increment value (argument #%u) is "
-                  "not supported in this D subset", rhs->s, argmax);
+        push_rec(g, incr); /* after the keys; the engine pops it (DIF_ACT_AGGINCR) */
+        g->rec[--g->nrec] = 0;
     }
-    struct dif_act *a = act_new(g, DIF_ACT_AGG, line);
+    struct dif_act *a = act_new(g, incr ? DIF_ACT_AGGINCR : DIF_ACT_AGG, line);
     a->da_prog = prog_end(g, p, rv);
     unsigned id;
     for (id = 0; id < g->naggs; id++)
@@ -1542,6 +1542,8 @@ static void clause(struct cg *g, struct dclause *c)
                       "follow commit( )");
         statement(g, s, &dc->dc_recsize);
         int kind = g->acts[g->nacts - 1].da_kind;
+        if (kind == DIF_ACT_AGGINCR)
+            kind = DIF_ACT_AGG;
         data |= kind != DIF_ACT_EXPR;
         print |= kind != DIF_ACT_EXPR && kind != DIF_ACT_AGG;
         if (kind == DIF_ACT_COMMIT) {

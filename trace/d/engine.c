@@ -412,6 +412,25 @@ static int agg_key(struct dvm_cpu *c, const struct dif_act *a)
     return (int)sig;
 }
 
+/* agg_incr: an aggregation update whose record stack ends with the quantize-family
+ * increment (DIF_ACT_AGGINCR): popped, then the update adds it to the bucket. No memo. */
+__attribute__((noinline)) static int agg_incr(struct dvm_state *st, struct dvm_cpu *c,
+                                              const struct dif_act *a, unsigned cpu, int64_t v)
+{
+    if (!c->nrec || c->rectype[c->nrec - 1] == DIF_TYPE_STR) {
+        c->fault = DVM_F_ILLOP;
+        return -1;
+    }
+    uint64_t n = c->rec[--c->nrec];
+    int sig = agg_key(c, a);
+    if (sig < 0)
+        return -1;
+    st->agg[cpu].incr_m1 = (int64_t)(n - 1u);
+    dvm_agg_update(st, cpu, a->da_arg, c->key, a->da_size, (unsigned)sig, v);
+    st->agg[cpu].incr_m1 = 0;
+    return 0;
+}
+
 /* run_ecb: one enabled clause; its fast predicate (if any) already held. Out of line so that
  * a failing fast predicate never pays for this function's frame. */
 __attribute__((noinline)) static void run_ecb(struct dvm_state *st, struct dvm_cpu *c,
@@ -498,6 +517,12 @@ __attribute__((noinline)) static void run_ecb(struct dvm_state *st, struct dvm_c
             }
             break;
         }
+        case DIF_ACT_AGGINCR:
+            if (agg_incr(st, c, a, cpu, (int64_t)v) != 0) {
+                c->fault_pc = a->da_prog.dp_len ? a->da_prog.dp_len - 1 : 0;
+                goto failed;
+            }
+            break;
         case DIF_ACT_TRACEMEM:
             if (!rec || c->nrec != 1 ||
                 dvm_copy_mem(c, rec + sizeof(struct dvm_rechdr) + a->da_offset, c->rec[0],

@@ -108,6 +108,8 @@ enum dif_actkind {
     DIF_ACT_DISCARD,
     DIF_ACT_TRACEMEM,   /* record stack: an address; da_arg = bytes copied from it, up to
                          * DIF_TRACEMEM_MAX; the record is da_arg rounded up to 8 bytes */
+    DIF_ACT_AGGINCR,    /* DIF_ACT_AGG with one more value on the record stack, after the
+                         * keys: the quantize-family increment (quantize(v, incr) ...) */
     DIF_ACT_NKINDS
 };
 #define DIF_TRACEMEM_MAX 1024u

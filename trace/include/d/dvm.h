@@ -88,6 +88,7 @@ struct dvm_agg_table {
     uint32_t size, used;
     uint32_t *bucket;      /* offsets of entries + 1, 0 = empty */
     uint32_t nbuckets;
+    int64_t incr_m1;       /* quantize-family increment - 1 for the update under way (0: 1) */
 };
 
 struct dvm_dyn {
