@@ -413,7 +413,7 @@ static int agg_key(struct dvm_cpu *c, const struct dif_act *a)
 }
 
 /* agg_incr: an aggregation update whose record stack ends with the quantize-family
- * increment (DIF_ACT_AGGINCR): popped, then the update adds it to the bucket. No memo. */
+ * increment (DIF_ACT_AGGINCR): popped; the update adds 1, then the rest is added. No memo. */
 __attribute__((noinline)) static int agg_incr(struct dvm_state *st, struct dvm_cpu *c,
                                               const struct dif_act *a, unsigned cpu, int64_t v)
 {
@@ -425,9 +425,9 @@ __attribute__((noinline)) static int agg_incr(struct dvm_state *st, struct dvm_c
     int sig = agg_key(c, a);
     if (sig < 0)
         return -1;
-    st->agg[cpu].incr_m1 = (int64_t)(n - 1u);
-    dvm_agg_update(st, cpu, a->da_arg, c->key, a->da_size, (unsigned)sig, v);
-    st->agg[cpu].incr_m1 = 0;
+    int off = dvm_agg_update(st, cpu, a->da_arg, c->key, a->da_size, (unsigned)sig, v);
+    if (off >= 0 && n != 1u)
+        dvm_agg_add_bucket(st, cpu, a->da_arg, (uint32_t)off, v, (int64_t)(n - 1u));
     return 0;
 }
 
