@@ -154,6 +154,7 @@ __attribute__((noinline)) static uint64_t subr(struct dvm_cpu *c, unsigned id)
         [DIF_S_SPECULATION] = "", [DIF_S_BASENAME] = "s", [DIF_S_DIRNAME] = "s",
         [DIF_S_CLEANPATH] = "s", [DIF_S_STRRCHR] = "si", [DIF_S_RAND] = "",
         [DIF_S_HTONS] = "i", [DIF_S_HTONL] = "i", [DIF_S_HTONLL] = "i",
+        [DIF_S_LLTOSTR2] = "ii",
     };
     const char *s[3] = { 0 };
     unsigned len[3] = { 0 };
@@ -289,6 +290,33 @@ __attribute__((noinline)) static uint64_t subr(struct dvm_cpu *c, unsigned id)
         d_utoa(tmp, v);
         for (unsigned k = 0; tmp[k] && n0 < max; k++)
             d[n0++] = tmp[k];
+        break;
+    }
+    case DIF_S_LLTOSTR2: {
+        /* as DTrace: bases 2..36 (else a fault); other than 10 the value is unsigned; 16 has
+         * "0x" before it, 8 a "0"; zero is "0" (and "0x0" in 16) */
+        int64_t b = iv[1];
+        if (b <= 1 || b > 36) {
+            c->fault = DVM_F_ILLOP;
+            return 0;
+        }
+        char tmp[72];
+        unsigned e = sizeof(tmp);
+        uint64_t v = b == 10 && iv[0] < 0 ? 0 - (uint64_t)iv[0] : (uint64_t)iv[0];
+        for (; v; v /= (uint64_t)b) {
+            unsigned dg = (unsigned)(v % (uint64_t)b);
+            tmp[--e] = (char)(dg < 10 ? '0' + dg : 'a' + dg - 10);
+        }
+        if (iv[0] == 0 && b == 16)
+            tmp[--e] = '0';
+        if (b == 16)
+            tmp[--e] = 'x';
+        if (iv[0] == 0 || b == 8 || b == 16)
+            tmp[--e] = '0';
+        if (iv[0] < 0 && b == 10)
+            tmp[--e] = '-';
+        for (; e < sizeof(tmp) && n0 < max; e++)
+            d[n0++] = tmp[e];
         break;
     }
     case DIF_S_BASENAME: case DIF_S_DIRNAME: {
