@@ -265,6 +265,7 @@ static const struct subr subrs[] = {
     { "index", DIF_S_INDEX, "ss", T_INT32 }, { "rindex", DIF_S_RINDEX, "ss", T_INT32 },
     { "strchr", DIF_S_STRCHR, "si", T_STRING }, { "strstr", DIF_S_STRSTR, "ss", T_STRING },
     { "lltostr", DIF_S_LLTOSTR, "i", T_STRING }, { "lltostr", DIF_S_LLTOSTR2, "ii", T_STRING },
+    { "strtok", DIF_S_STRTOK, "Ss", T_STRING }, /* S: a string or NULL (0) */
     { "strtoll", DIF_S_STRTOLL, "s", T_INT64 },
     { "toupper", DIF_S_TOUPPER, "s", T_STRING }, { "tolower", DIF_S_TOLOWER, "s", T_STRING },
     { "speculation", DIF_S_SPECULATION, "", T_INT32 },
@@ -591,16 +592,21 @@ static unsigned call(struct cg *g, struct dnode *n, struct dtype *t)
     if (!s)
         dcc_error(g->cc, n->line, "D_PROTO_LEN", "%s( ) prototype mismatch: %d args passed",
                   n->s, (int)nargs);
-    unsigned regs[DIF_TUPMAX], k = 0;
+    unsigned regs[DIF_TUPMAX], ptype[DIF_TUPMAX], k = 0;
     struct dtype at;
     for (struct dnode *a = n->b; a; a = a->next, k++) {
         regs[k] = expr(g, a, &at);
-        if ((at.kind == DIF_TYPE_STR) != (s->args[k] == 's') || at.kind == DT_NONE)
+        ptype[k] = s->args[k] == 's' ? DIF_TYPE_STR : at.kind;
+        int64_t zero;
+        if (s->args[k] == 'S' && at.kind == DIF_TYPE_INT && const_value(a, &zero) && !zero)
+            at.kind = DIF_TYPE_STR; /* NULL: go on with the last string (pushed as an int) */
+        if ((at.kind == DIF_TYPE_STR) != (s->args[k] == 's' || s->args[k] == 'S') ||
+            at.kind == DT_NONE)
             dcc_error(g->cc, a->line, "D_PROTO_ARG", "%s( ) argument #%d is incompatible with "
                       "prototype", n->s, (int)k + 1);
     }
     for (unsigned j = 0; j < nargs; j++)
-        emit(g, DIF_INSTR(DIF_PUSHT, regs[j], s->args[j] == 's' ? DIF_TYPE_STR : DIF_TYPE_INT, 0));
+        emit(g, DIF_INSTR(DIF_PUSHT, regs[j], ptype[j], 0));
     for (unsigned j = nargs; j-- > 0;)
         reg_free(g, regs[j]);
     unsigned rd = reg_alloc(g);

@@ -736,6 +736,15 @@ static int probe_constant(const struct dif_obj *o, const struct dif_prog *p)
     return p->dp_len == 0; /* an empty program: value 0, no keys */
 }
 
+/* uses_strtok: whether a program calls strtok( ) (which keeps a string per CPU). */
+static int uses_strtok(const struct dif_obj *o)
+{
+    for (uint32_t k = 0; k < o->hdr->dh_ninsns; k++)
+        if (DIF_OP(o->insns[k]) == DIF_CALL && DIF_IDX(o->insns[k]) == DIF_S_STRTOK)
+            return 1;
+    return 0;
+}
+
 /* constagg_of: the action index + 1 of clause ci's only action when it is a probe-constant
  * aggregation in a clause that records nothing else and needs no interpreted predicate. */
 static uint32_t constagg_of(const struct dvm_state *st, uint32_t ci)
@@ -878,7 +887,9 @@ int dvm_load(struct dvm_state *st, const void *objp, size_t objlen, const struct
         c->key = d_alloc(&a, keymax);
         c->memo = d_alloc(&a, (h->dh_nacts + 1u) * sizeof(struct dvm_aggmemo));
         c->constagg = d_alloc(&a, (h->dh_necbs + 1u) * sizeof(struct dvm_constagg));
-        if (!c->scratch || !c->tvars || !c->key || !c->memo || !c->constagg)
+        c->strtok = uses_strtok(ob) ? d_alloc(&a, ssz) : NULL;
+        if (!c->scratch || !c->tvars || !c->key || !c->memo || !c->constagg ||
+            (uses_strtok(ob) && !c->strtok))
             return err_set(err, errlen, "not enough memory for per-CPU state");
     }
     /* dynamic variables */
