@@ -244,6 +244,22 @@ static void test_llquantize_sizes(void **state)
         fail_msg("llquantize(2, 0, 60, 1) rejected: %s", err);
 }
 
+/* An update with an increment (quantize(v, incr) ...) is its own action kind; only the
+ * quantize family has an increment, so the kind on a count( ) is refused. */
+static void test_agg_increment(void **state)
+{
+    (void)state;
+    struct dif_obj o;
+    char err[256];
+    compile("BEGIN { @q = quantize(3, -4); @c = count(); }");
+    assert_int_equal(act(0)->da_kind, DIF_ACT_AGGINCR);
+    assert_int_equal(act(1)->da_kind, DIF_ACT_AGG);
+    if (dif_verify(blob, bloblen, &o, err, sizeof(err)) != 0)
+        fail_msg("quantize increment rejected: %s", err);
+    act(1)->da_kind = DIF_ACT_AGGINCR;
+    expect_reject("action 1: increment on an aggregation without one");
+}
+
 static void test_random_mutations(void **state)
 {
     (void)state;
@@ -269,6 +285,7 @@ int main(void)
         cmocka_unit_test(test_table_indices),    cmocka_unit_test(test_predicate_pc),
         cmocka_unit_test(test_header),           cmocka_unit_test(test_random_mutations),
         cmocka_unit_test(test_tracemem_size), cmocka_unit_test(test_llquantize_sizes),
+        cmocka_unit_test(test_agg_increment),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -280,6 +280,41 @@ static void test_aggregations(void **state)
     assert_int_equal(s.count_x, 0);
 }
 
+struct incr_rows {
+    int64_t q[DIF_QUANTIZE_NBUCKETS], c;
+};
+
+static void incr_cb(void *arg, unsigned agg, const uint8_t *keys, const int64_t *vals)
+{
+    struct incr_rows *r = arg;
+    (void)keys;
+    if (agg == 0)
+        memcpy(r->q, vals, sizeof(r->q));
+    if (agg == 1)
+        r->c = vals[0];
+}
+
+/* quantize(v, incr): the bucket grows by the increment, negative ones included, on the
+ * keyed path; a count( ) in the same clause still counts 1; INT64_MIN lands in the first
+ * bucket (it used to loop for ever looking for its power of two). */
+static void test_agg_increment(void **state)
+{
+    (void)state;
+    compile("BEGIN { @q[1] = quantize(arg0, arg0 == 4 ? -3 : 10); @c = count(); }");
+    load(DVM_BUF_SWITCH, 4096);
+    fire(DPROBE_BEGIN, 4);
+    fire(DPROBE_BEGIN, 5);
+    fire(DPROBE_BEGIN, 100);
+    fire(DPROBE_BEGIN, (uint64_t)INT64_MIN);
+    struct incr_rows r;
+    memset(&r, 0, sizeof(r));
+    dvm_agg_walk(&st, 0, incr_cb, &r);
+    assert_int_equal(r.q[DIF_QUANTIZE_ZERO + 3], -3 + 10);  /* 4 and 5 */
+    assert_int_equal(r.q[DIF_QUANTIZE_ZERO + 7], 10);       /* 100 */
+    assert_int_equal(r.q[0], 10);                           /* INT64_MIN */
+    assert_int_equal(r.c, 4);
+}
+
 struct keyed {
     int64_t n[3];
 };
@@ -494,6 +529,7 @@ int main(void)
         cmocka_unit_test(test_ring_keeps_newest), cmocka_unit_test(test_fill_reserves_end),
         cmocka_unit_test(test_aggregations),      cmocka_unit_test(test_thread_locals),
         cmocka_unit_test(test_agg_key_cache),     cmocka_unit_test(test_agg_probe_constant),
+        cmocka_unit_test(test_agg_increment),
             cmocka_unit_test(test_speculation),       cmocka_unit_test(test_random_bytecode),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -119,10 +119,10 @@ static unsigned quantize_index(int64_t v)
     if (v == 0)
         return DIF_QUANTIZE_ZERO;
     uint64_t m = v > 0 ? (uint64_t)v : 0 - (uint64_t)v;
-    unsigned lg = 0;
-    while (m >> (lg + 1))
-        lg++;
-    if (lg > 62)
+    uint32_t hi = (uint32_t)(m >> 32);
+    unsigned lg = hi ? 63u - (unsigned)__builtin_clz(hi)
+                     : 31u - (unsigned)__builtin_clz((uint32_t)m);
+    if (lg > 62) /* INT64_MIN (2^63) falls in the last bucket */
         lg = 62;
     return v > 0 ? DIF_QUANTIZE_ZERO + 1 + lg : DIF_QUANTIZE_ZERO - 1 - lg;
 }
@@ -138,6 +138,20 @@ static void add_square(uint64_t *hi, uint64_t *lo, int64_t v)
     uint64_t nlo = *lo + plo;
     *hi += phi + (nlo < *lo);
     *lo = nlo;
+}
+
+/* bucket: the quantize-family bucket x falls in. */
+static inline __attribute__((always_inline)) unsigned bucket(const struct dif_agg *g,
+                                                             int64_t x)
+{
+    if (g->dg_func == DIF_AGG_QUANTIZE)
+        return quantize_index(x);
+    if (g->dg_func == DIF_AGG_LLQUANTIZE)
+        return llq_index(g->dg_param, x);
+    const int64_t *a = g->dg_param;
+    unsigned levels = (unsigned)((a[1] - a[0]) / a[2]);
+    unsigned k = x < a[0] ? 0 : x >= a[1] ? levels + 1 : 1 + (unsigned)((x - a[0]) / a[2]);
+    return k > levels + 1 ? levels + 1 : k;
 }
 
 static void apply(const struct dif_agg *g, int64_t *v, int64_t x)
@@ -158,16 +172,7 @@ static void apply(const struct dif_agg *g, int64_t *v, int64_t x)
         break;
     }
     case DIF_AGG_QUANTIZE: v[quantize_index(x)]++; break;
-    case DIF_AGG_LQUANTIZE: {
-        const int64_t *a = g->dg_param;
-        unsigned levels = (unsigned)((a[1] - a[0]) / a[2]);
-        unsigned k = x < a[0] ? 0 : x >= a[1] ? levels + 1 : 1 + (unsigned)((x - a[0]) / a[2]);
-        if (k > levels + 1)
-            k = levels + 1;
-        v[k]++;
-        break;
-    }
-    case DIF_AGG_LLQUANTIZE: v[llq_index(g->dg_param, x)]++; break;
+    case DIF_AGG_LQUANTIZE: case DIF_AGG_LLQUANTIZE: v[bucket(g, x)]++; break;
     default: break;
     }
 }
@@ -228,6 +233,19 @@ int dvm_agg_update_at(struct dvm_state *st, unsigned cpu, unsigned agg, uint32_t
         return -1;
     apply(&st->obj.aggs[agg], (int64_t *)((uint8_t *)(e + 1) + ((e->keylen + 7u) & ~7u)), x);
     return 0;
+}
+
+void dvm_agg_add_bucket(struct dvm_state *st, unsigned cpu, unsigned agg, uint32_t off,
+                        int64_t x, int64_t n)
+{
+    struct dvm_agg_table *t = &st->agg[cpu];
+    struct aent *e = entry_at(t, off);
+    const struct dif_agg *g = &st->obj.aggs[agg];
+    if (off >= t->used || e->agg != agg || g->dg_func < DIF_AGG_QUANTIZE)
+        return;
+    int64_t *v = (int64_t *)((uint8_t *)(e + 1) + ((e->keylen + 7u) & ~7u));
+    unsigned k = bucket(g, x);
+    v[k] = (int64_t)((uint64_t)v[k] + (uint64_t)n);
 }
 
 void dvm_agg_walk(struct dvm_state *st, unsigned cpu, dvm_agg_cb cb, void *arg)

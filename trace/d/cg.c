@@ -264,7 +264,9 @@ static const struct subr subrs[] = {
     { "substr", DIF_S_SUBSTR2, "si", T_STRING }, { "substr", DIF_S_SUBSTR3, "sii", T_STRING },
     { "index", DIF_S_INDEX, "ss", T_INT32 }, { "rindex", DIF_S_RINDEX, "ss", T_INT32 },
     { "strchr", DIF_S_STRCHR, "si", T_STRING }, { "strstr", DIF_S_STRSTR, "ss", T_STRING },
-    { "lltostr", DIF_S_LLTOSTR, "i", T_STRING }, { "strtoll", DIF_S_STRTOLL, "s", T_INT64 },
+    { "lltostr", DIF_S_LLTOSTR, "i", T_STRING }, { "lltostr", DIF_S_LLTOSTR2, "ii", T_STRING },
+    { "strtok", DIF_S_STRTOK, "Ss", T_STRING }, /* S: a string or NULL (0) */
+    { "strtoll", DIF_S_STRTOLL, "s", T_INT64 },
     { "toupper", DIF_S_TOUPPER, "s", T_STRING }, { "tolower", DIF_S_TOLOWER, "s", T_STRING },
     { "speculation", DIF_S_SPECULATION, "", T_INT32 },
     { "basename", DIF_S_BASENAME, "s", T_STRING }, { "dirname", DIF_S_DIRNAME, "s", T_STRING },
@@ -590,16 +592,21 @@ static unsigned call(struct cg *g, struct dnode *n, struct dtype *t)
     if (!s)
         dcc_error(g->cc, n->line, "D_PROTO_LEN", "%s( ) prototype mismatch: %d args passed",
                   n->s, (int)nargs);
-    unsigned regs[DIF_TUPMAX], k = 0;
+    unsigned regs[DIF_TUPMAX], ptype[DIF_TUPMAX], k = 0;
     struct dtype at;
     for (struct dnode *a = n->b; a; a = a->next, k++) {
         regs[k] = expr(g, a, &at);
-        if ((at.kind == DIF_TYPE_STR) != (s->args[k] == 's') || at.kind == DT_NONE)
+        ptype[k] = s->args[k] == 's' ? DIF_TYPE_STR : at.kind;
+        int64_t zero;
+        if (s->args[k] == 'S' && at.kind == DIF_TYPE_INT && const_value(a, &zero) && !zero)
+            at.kind = DIF_TYPE_STR; /* NULL: go on with the last string (pushed as an int) */
+        if ((at.kind == DIF_TYPE_STR) != (s->args[k] == 's' || s->args[k] == 'S') ||
+            at.kind == DT_NONE)
             dcc_error(g->cc, a->line, "D_PROTO_ARG", "%s( ) argument #%d is incompatible with "
                       "prototype", n->s, (int)k + 1);
     }
     for (unsigned j = 0; j < nargs; j++)
-        emit(g, DIF_INSTR(DIF_PUSHT, regs[j], s->args[j] == 's' ? DIF_TYPE_STR : DIF_TYPE_INT, 0));
+        emit(g, DIF_INSTR(DIF_PUSHT, regs[j], ptype[j], 0));
     for (unsigned j = nargs; j-- > 0;)
         reg_free(g, regs[j]);
     unsigned rd = reg_alloc(g);
@@ -1117,10 +1124,10 @@ static void aggregation(struct cg *g, struct dnode *st)
         if (incr->next)
             dcc_error(g->cc, incr->line, "D_PROTO_LEN", "%s( ) prototype mismatch: %u args "
                       "passed, at most %u expected", rhs->s, nargs, argmax);
-        dcc_error(g->cc, incr->line, "D_UNSUPPORTED", "%s( ) increment value (argument #%u) is "
-                  "not supported in this D subset", rhs->s, argmax);
+        push_rec(g, incr); /* after the keys; the engine pops it (DIF_ACT_AGGINCR) */
+        g->rec[--g->nrec] = 0;
     }
-    struct dif_act *a = act_new(g, DIF_ACT_AGG, line);
+    struct dif_act *a = act_new(g, incr ? DIF_ACT_AGGINCR : DIF_ACT_AGG, line);
     a->da_prog = prog_end(g, p, rv);
     unsigned id;
     for (id = 0; id < g->naggs; id++)
@@ -1542,6 +1549,8 @@ static void clause(struct cg *g, struct dclause *c)
                       "follow commit( )");
         statement(g, s, &dc->dc_recsize);
         int kind = g->acts[g->nacts - 1].da_kind;
+        if (kind == DIF_ACT_AGGINCR)
+            kind = DIF_ACT_AGG;
         data |= kind != DIF_ACT_EXPR;
         print |= kind != DIF_ACT_EXPR && kind != DIF_ACT_AGG;
         if (kind == DIF_ACT_COMMIT) {

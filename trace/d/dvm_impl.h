@@ -29,6 +29,8 @@ struct dvm_cpu {
     unsigned nrec;
     uint8_t *scratch;
     uint32_t scratch_used;
+    char *strtok;           /* strtok( )'s string (strsize bytes; only if the program calls it) */
+    uint32_t strtok_off, strtok_len; /* where strtok(NULL, ...) goes on; off == len: done */
     uint8_t *tvars;
     uint8_t *key;           /* dynamic-variable key being built (st->dyn.keymax bytes) */
     uint8_t *specrec;       /* staging record of a speculative clause */

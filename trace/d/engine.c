@@ -412,6 +412,25 @@ static int agg_key(struct dvm_cpu *c, const struct dif_act *a)
     return (int)sig;
 }
 
+/* agg_incr: an aggregation update whose record stack ends with the quantize-family
+ * increment (DIF_ACT_AGGINCR): popped; the update adds 1, then the rest is added. No memo. */
+__attribute__((noinline)) static int agg_incr(struct dvm_state *st, struct dvm_cpu *c,
+                                              const struct dif_act *a, unsigned cpu, int64_t v)
+{
+    if (!c->nrec || c->rectype[c->nrec - 1] == DIF_TYPE_STR) {
+        c->fault = DVM_F_ILLOP;
+        return -1;
+    }
+    uint64_t n = c->rec[--c->nrec];
+    int sig = agg_key(c, a);
+    if (sig < 0)
+        return -1;
+    int off = dvm_agg_update(st, cpu, a->da_arg, c->key, a->da_size, (unsigned)sig, v);
+    if (off >= 0 && n != 1u)
+        dvm_agg_add_bucket(st, cpu, a->da_arg, (uint32_t)off, v, (int64_t)(n - 1u));
+    return 0;
+}
+
 /* run_ecb: one enabled clause; its fast predicate (if any) already held. Out of line so that
  * a failing fast predicate never pays for this function's frame. */
 __attribute__((noinline)) static void run_ecb(struct dvm_state *st, struct dvm_cpu *c,
@@ -498,6 +517,12 @@ __attribute__((noinline)) static void run_ecb(struct dvm_state *st, struct dvm_c
             }
             break;
         }
+        case DIF_ACT_AGGINCR:
+            if (agg_incr(st, c, a, cpu, (int64_t)v) != 0) {
+                c->fault_pc = a->da_prog.dp_len ? a->da_prog.dp_len - 1 : 0;
+                goto failed;
+            }
+            break;
         case DIF_ACT_TRACEMEM:
             if (!rec || c->nrec != 1 ||
                 dvm_copy_mem(c, rec + sizeof(struct dvm_rechdr) + a->da_offset, c->rec[0],
@@ -711,6 +736,15 @@ static int probe_constant(const struct dif_obj *o, const struct dif_prog *p)
     return p->dp_len == 0; /* an empty program: value 0, no keys */
 }
 
+/* uses_strtok: whether a program calls strtok( ) (which keeps a string per CPU). */
+static int uses_strtok(const struct dif_obj *o)
+{
+    for (uint32_t k = 0; k < o->hdr->dh_ninsns; k++)
+        if (DIF_OP(o->insns[k]) == DIF_CALL && DIF_IDX(o->insns[k]) == DIF_S_STRTOK)
+            return 1;
+    return 0;
+}
+
 /* constagg_of: the action index + 1 of clause ci's only action when it is a probe-constant
  * aggregation in a clause that records nothing else and needs no interpreted predicate. */
 static uint32_t constagg_of(const struct dvm_state *st, uint32_t ci)
@@ -853,7 +887,9 @@ int dvm_load(struct dvm_state *st, const void *objp, size_t objlen, const struct
         c->key = d_alloc(&a, keymax);
         c->memo = d_alloc(&a, (h->dh_nacts + 1u) * sizeof(struct dvm_aggmemo));
         c->constagg = d_alloc(&a, (h->dh_necbs + 1u) * sizeof(struct dvm_constagg));
-        if (!c->scratch || !c->tvars || !c->key || !c->memo || !c->constagg)
+        c->strtok = uses_strtok(ob) ? d_alloc(&a, ssz) : NULL;
+        if (!c->scratch || !c->tvars || !c->key || !c->memo || !c->constagg ||
+            (uses_strtok(ob) && !c->strtok))
             return err_set(err, errlen, "not enough memory for per-CPU state");
     }
     /* dynamic variables */

@@ -292,12 +292,15 @@ int dif_verify(const void *blob, size_t len, struct dif_obj *o, char *err, size_
                        a->da_arg > DIF_TRACEMEM_MAX || a->da_size != ((a->da_arg + 7u) & ~7u)
                  : a->da_size != dif_types_size(o->strs + a->da_types, h->dh_strsize)))
             return fail(&v, "action", k, "bad record types", ~0u);
-        int aggref = a->da_kind == DIF_ACT_AGG || a->da_kind == DIF_ACT_PRINTA ||
+        int isagg = a->da_kind == DIF_ACT_AGG || a->da_kind == DIF_ACT_AGGINCR;
+        int aggref = isagg || a->da_kind == DIF_ACT_PRINTA ||
                      a->da_kind == DIF_ACT_CLEAR || a->da_kind == DIF_ACT_TRUNC ||
                      a->da_kind == DIF_ACT_NORMALIZE || a->da_kind == DIF_ACT_DENORMALIZE;
         if (aggref && a->da_arg >= h->dh_naggs)
             return fail(&v, "action", k, "aggregation out of range", ~0u);
-        if (a->da_kind == DIF_ACT_AGG &&
+        if (a->da_kind == DIF_ACT_AGGINCR && o->aggs[a->da_arg].dg_func < DIF_AGG_QUANTIZE)
+            return fail(&v, "action", k, "increment on an aggregation without one", ~0u);
+        if (isagg &&
             d_strcmp(o->strs + a->da_types, o->strs + o->aggs[a->da_arg].dg_keys) != 0)
             return fail(&v, "action", k, "keys do not match the aggregation", ~0u);
         if (a->da_kind == DIF_ACT_PRINTF && !str_ok(&v, a->da_arg))
@@ -315,7 +318,7 @@ int dif_verify(const void *blob, size_t len, struct dif_obj *o, char *err, size_
             return fail(&v, "clause", k, "bad actions or record size", ~0u);
         for (uint32_t a = 0; a < c->dc_nacts; a++) {
             const struct dif_act *da = &o->acts[c->dc_act + a];
-            if (da->da_kind == DIF_ACT_AGG)
+            if (da->da_kind == DIF_ACT_AGG || da->da_kind == DIF_ACT_AGGINCR)
                 continue; /* its keys go to the aggregation buffer */
             if ((uint64_t)da->da_offset + da->da_size > c->dc_recsize || (da->da_offset & 7u))
                 return fail(&v, "clause", k, "action record outside the clause record", ~0u);

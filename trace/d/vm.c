@@ -154,6 +154,7 @@ __attribute__((noinline)) static uint64_t subr(struct dvm_cpu *c, unsigned id)
         [DIF_S_SPECULATION] = "", [DIF_S_BASENAME] = "s", [DIF_S_DIRNAME] = "s",
         [DIF_S_CLEANPATH] = "s", [DIF_S_STRRCHR] = "si", [DIF_S_RAND] = "",
         [DIF_S_HTONS] = "i", [DIF_S_HTONL] = "i", [DIF_S_HTONLL] = "i",
+        [DIF_S_LLTOSTR2] = "ii", [DIF_S_STRTOK] = "Ss", /* S: a string or NULL */
     };
     const char *s[3] = { 0 };
     unsigned len[3] = { 0 };
@@ -164,11 +165,12 @@ __attribute__((noinline)) static uint64_t subr(struct dvm_cpu *c, unsigned id)
         return 0;
     }
     for (unsigned j = 0; j < n; j++) {
-        if ((sig[id][j] == 's') != (c->tuptype[j] == DIF_TYPE_STR)) {
+        int str = c->tuptype[j] == DIF_TYPE_STR;
+        if (sig[id][j] != 'S' && (sig[id][j] == 's') != str) {
             c->fault = DVM_F_ILLOP;
             return 0;
         }
-        if (sig[id][j] == 's') {
+        if (str) {
             s[j] = dvm_str(c, c->tup[j], &len[j]);
             if (!s[j]) {
                 c->fault = DVM_F_BADADDR;
@@ -289,6 +291,59 @@ __attribute__((noinline)) static uint64_t subr(struct dvm_cpu *c, unsigned id)
         d_utoa(tmp, v);
         for (unsigned k = 0; tmp[k] && n0 < max; k++)
             d[n0++] = tmp[k];
+        break;
+    }
+    case DIF_S_STRTOK: {
+        /* as DTrace: skip the delimiters, copy up to the next one; strtok(NULL, d) goes on
+         * from there (the string is kept per CPU); at the end the result is NULL */
+        uint8_t map[32] = { 0 };
+        for (unsigned k = 0; k < len[1]; k++)
+            map[(uint8_t)s[1][k] >> 3] |= (uint8_t)(1u << ((uint8_t)s[1][k] & 7u));
+        char *b = c->strtok;
+        if (s[0]) {
+            memcpy(b, s[0], len[0]);
+            c->strtok_off = 0;
+            c->strtok_len = len[0];
+        }
+        uint32_t p = c->strtok_off, l = c->strtok_len;
+#define DELIM(ch) (map[(uint8_t)(ch) >> 3] & (1u << ((uint8_t)(ch) & 7u)))
+        while (p < l && DELIM(b[p]))
+            p++;
+        if (p >= l) {
+            c->strtok_off = c->strtok_len = 0;
+            return 0;
+        }
+        while (p < l && !DELIM(b[p]) && n0 < max)
+            d[n0++] = b[p++];
+#undef DELIM
+        c->strtok_off = p;
+        break;
+    }
+    case DIF_S_LLTOSTR2: {
+        /* as DTrace: bases 2..36 (else a fault); other than 10 the value is unsigned; 16 has
+         * "0x" before it, 8 a "0"; zero is "0" (and "0x0" in 16) */
+        int64_t b = iv[1];
+        if (b <= 1 || b > 36) {
+            c->fault = DVM_F_ILLOP;
+            return 0;
+        }
+        char tmp[72];
+        unsigned e = sizeof(tmp);
+        uint64_t v = b == 10 && iv[0] < 0 ? 0 - (uint64_t)iv[0] : (uint64_t)iv[0];
+        for (; v; v /= (uint64_t)b) {
+            unsigned dg = (unsigned)(v % (uint64_t)b);
+            tmp[--e] = (char)(dg < 10 ? '0' + dg : 'a' + dg - 10);
+        }
+        if (iv[0] == 0 && b == 16)
+            tmp[--e] = '0';
+        if (b == 16)
+            tmp[--e] = 'x';
+        if (iv[0] == 0 || b == 8 || b == 16)
+            tmp[--e] = '0';
+        if (iv[0] < 0 && b == 10)
+            tmp[--e] = '-';
+        for (; e < sizeof(tmp) && n0 < max; e++)
+            d[n0++] = tmp[e];
         break;
     }
     case DIF_S_BASENAME: case DIF_S_DIRNAME: {

@@ -83,7 +83,7 @@ enum dif_subr {
     DIF_S_STRCHR, DIF_S_STRSTR, DIF_S_LLTOSTR, DIF_S_STRTOLL, DIF_S_TOUPPER, DIF_S_TOLOWER,
     DIF_S_SPECULATION,
     DIF_S_BASENAME, DIF_S_DIRNAME, DIF_S_CLEANPATH, DIF_S_STRRCHR, DIF_S_RAND, DIF_S_HTONS,
-    DIF_S_HTONL, DIF_S_HTONLL,
+    DIF_S_HTONL, DIF_S_HTONLL, DIF_S_LLTOSTR2, DIF_S_STRTOK,
     DIF_S_COUNT
 };
 
@@ -108,6 +108,8 @@ enum dif_actkind {
     DIF_ACT_DISCARD,
     DIF_ACT_TRACEMEM,   /* record stack: an address; da_arg = bytes copied from it, up to
                          * DIF_TRACEMEM_MAX; the record is da_arg rounded up to 8 bytes */
+    DIF_ACT_AGGINCR,    /* DIF_ACT_AGG with one more value on the record stack, after the
+                         * keys: the quantize-family increment (quantize(v, incr) ...) */
     DIF_ACT_NKINDS
 };
 #define DIF_TRACEMEM_MAX 1024u

@@ -215,6 +215,10 @@ int64_t dvm_agg_bucket_value(const struct dif_agg *g, unsigned k); /* bucket k's
  * equal keys have equal sig); the rest of the keylen bytes is taken as zero. */
 int dvm_agg_update(struct dvm_state *st, unsigned cpu, unsigned agg, const uint8_t *keys,
                    unsigned keylen, unsigned sig, int64_t v); /* entry offset, or -1: drop */
+/* dvm_agg_add_bucket: adds n to the bucket v falls in, in the quantize-family entry at
+ * offset off (what an increment adds beyond the update's 1: quantize(v, incr) ...). */
+void dvm_agg_add_bucket(struct dvm_state *st, unsigned cpu, unsigned agg, uint32_t off,
+                        int64_t v, int64_t n);
 /* dvm_agg_update_at: applies v to the live entry at offset off; -1 if it is not one. */
 int dvm_agg_update_at(struct dvm_state *st, unsigned cpu, unsigned agg, uint32_t off, int64_t v);
 uint8_t *dvm_dyn_lookup(struct dvm_state *st, const uint8_t *key, unsigned keylen, int create);
