@@ -59,11 +59,11 @@ struct cg {
     int line;
 };
 
-#define T_INT64  ((struct dtype){ DIF_TYPE_INT, 8, 1 })
-#define T_UINT64 ((struct dtype){ DIF_TYPE_INT, 8, 0 })
-#define T_INT32  ((struct dtype){ DIF_TYPE_INT, 4, 1 })
-#define T_UINT32 ((struct dtype){ DIF_TYPE_INT, 4, 0 })
-#define T_STRING ((struct dtype){ DIF_TYPE_STR, 0, 0 })
+#define T_INT64  ((struct dtype){ .kind = DIF_TYPE_INT, .size = 8, .sign = 1 })
+#define T_UINT64 ((struct dtype){ .kind = DIF_TYPE_INT, .size = 8, .sign = 0 })
+#define T_INT32  ((struct dtype){ .kind = DIF_TYPE_INT, .size = 4, .sign = 1 })
+#define T_UINT32 ((struct dtype){ .kind = DIF_TYPE_INT, .size = 4, .sign = 0 })
+#define T_STRING ((struct dtype){ .kind = DIF_TYPE_STR, .size = 0, .sign = 0 })
 
 /* ---- object tables ------------------------------------------------------------------------ */
 
@@ -141,7 +141,7 @@ static struct dtype arith(struct dtype a, struct dtype b)
     a = promote(a);
     b = promote(b);
     if (a.size == b.size)
-        return (struct dtype){ DIF_TYPE_INT, a.size, (uint8_t)(a.sign && b.sign) };
+        return (struct dtype){ .kind = DIF_TYPE_INT, .size = a.size, .sign = (uint8_t)(a.sign && b.sign) };
     return a.size > b.size ? a : b;
 }
 
@@ -271,8 +271,8 @@ static const struct subr subrs[] = {
     { "cleanpath", DIF_S_CLEANPATH, "s", T_STRING }, { "strrchr", DIF_S_STRRCHR, "si", T_STRING },
     { "rand", DIF_S_RAND, "", T_INT32 },
     /* network byte order is big-endian; every board and host here is little-endian */
-    { "htons", DIF_S_HTONS, "i", { DIF_TYPE_INT, 2, 0 } },
-    { "ntohs", DIF_S_HTONS, "i", { DIF_TYPE_INT, 2, 0 } },
+    { "htons", DIF_S_HTONS, "i", { .kind = DIF_TYPE_INT, .size = 2, .sign = 0 } },
+    { "ntohs", DIF_S_HTONS, "i", { .kind = DIF_TYPE_INT, .size = 2, .sign = 0 } },
     { "htonl", DIF_S_HTONL, "i", T_UINT32 }, { "ntohl", DIF_S_HTONL, "i", T_UINT32 },
     { "htonll", DIF_S_HTONLL, "i", T_UINT64 }, { "ntohll", DIF_S_HTONLL, "i", T_UINT64 },
 };
@@ -764,6 +764,9 @@ static unsigned expr_(struct cg *g, struct dnode *n, struct dtype *t)
         return r;
     }
     case N_CAST:
+        if (n->type.ptr || n->type.kind == DT_SOU)
+            dcc_error(g->cc, n->line, "D_UNSUPPORTED", "casts to pointer, struct and union "
+                      "types are not supported yet");
         r = expr(g, n->a, &t2);
         if (n->type.kind == DIF_TYPE_STR || t2.kind != DIF_TYPE_INT)
             dcc_error(g->cc, n->line, "D_CAST_INVAL", "invalid cast expression");
@@ -773,15 +776,17 @@ static unsigned expr_(struct cg *g, struct dnode *n, struct dtype *t)
         return r;
     case N_SIZEOF: {
         uint64_t sz;
-        if (n->a) {
+        if (n->a && n->a->kind == N_STR) {
+            sz = (uint64_t)n->a->ival + 1; /* a string constant's own bytes, as libdtrace */
+        } else if (n->a) {
             unsigned save = g->ninsns;
             uint16_t regs = g->regs;
             reg_free(g, expr(g, n->a, &t2));
             g->ninsns = save;
             g->regs = regs;
-            sz = t2.kind == DIF_TYPE_STR ? g->cc->strsize : t2.size;
+            sz = dcc_type_size(g->cc, t2);
         } else {
-            sz = n->type.kind == DIF_TYPE_STR ? g->cc->strsize : n->type.size;
+            sz = dcc_type_size(g->cc, n->type);
         }
         r = reg_alloc(g);
         emit(g, DIF_INSTR_IDX(DIF_SETX, intern_int(g, sz), r));
@@ -1480,6 +1485,9 @@ static void declare(struct cg *g, struct ddecl *d)
         dcc_error(g->cc, d->line, "D_DECL_IDRED", "identifier redeclared: %s", d->name);
     if (d->scope == DIF_SCOPE_GLOBAL && builtin_find(d->name))
         dcc_error(g->cc, d->line, "D_DECL_IDRED", "identifier redeclared: %s", d->name);
+    if (d->type.ptr || d->type.kind == DT_SOU)
+        dcc_error(g->cc, d->line, "D_UNSUPPORTED", "variables of pointer, struct and union "
+                  "types are not supported yet: %s", d->name);
     struct sym *s = sym_find(g, d->name, d->scope);
     if (!s)
         s = sym_new(g, d->name, d->scope, d->line);

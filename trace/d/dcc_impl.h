@@ -22,11 +22,31 @@ enum tok {
 };
 
 struct dtype {
-    uint8_t kind;   /* DIF_TYPE_INT, DIF_TYPE_STR, or DT_NONE */
+    uint8_t kind;   /* DIF_TYPE_INT, DIF_TYPE_STR, DT_NONE or DT_SOU */
     uint8_t size;   /* ints: 1, 2, 4, 8 */
     uint8_t sign;
+    uint8_t ptr;    /* levels of pointer above the type (a pointer is 8 bytes) */
+    uint16_t sou;   /* DT_SOU: index + 1 in cc->sous (types.c) */
 };
 #define DT_NONE 2
+#define DT_SOU  3   /* a struct or union */
+
+/* A struct or union (types.c) and its members, in declaration order. */
+struct dmember {
+    struct dmember *next;
+    const char *name;   /* NULL: an unnamed bit-field */
+    struct dtype type;
+    uint32_t nelem;     /* array elements; 1 for a scalar, 0 for a trailing [] */
+    uint32_t off;       /* byte offset */
+    uint8_t bits;       /* bit-field width, 0 if not a bit-field */
+};
+struct dsou {
+    const char *tag;    /* NULL: anonymous */
+    uint8_t is_union;
+    uint8_t complete;   /* its { members } were seen */
+    uint32_t size, align;
+    struct dmember *members, *last;
+};
 
 enum nkind {
     N_INT, N_STR, N_IDENT, N_SELF, N_THIS, N_INDEX, N_AGG, N_CALL, N_BIN, N_UN, N_PREINC,
@@ -94,6 +114,8 @@ struct dcc {
     unsigned nifs;      /* if statements split so far (their hidden this-> variables) */
     struct dname *names;
     unsigned nenums;
+    struct dsou **sous; /* struct and union types (types.c) */
+    unsigned nsous;
     /* parse results */
     struct dclause *clauses, **clause_tail;
     struct ddecl *decls, **decl_tail;
@@ -107,5 +129,15 @@ void dcc_lex_pdesc(struct dcc *cc);
 const char *dcc_tokname(int tok);
 void dcc_parse(struct dcc *cc);
 void dcc_codegen(struct dcc *cc);
+
+/* types.c: struct/union layout and type sizes (0: an incomplete struct or union) */
+struct dsou *dcc_sou(struct dcc *cc, struct dtype t);
+struct dtype dcc_sou_get(struct dcc *cc, const char *tag, int is_union, int line);
+const char *dcc_sou_kind(const struct dsou *s);
+struct dmember *dcc_member_find(const struct dsou *s, const char *name);
+void dcc_member_add(struct dcc *cc, struct dsou *s, const char *name, struct dtype t,
+                    uint32_t nelem, unsigned bits, int line);
+unsigned dcc_type_size(struct dcc *cc, struct dtype t);
+unsigned dcc_type_align(struct dcc *cc, struct dtype t);
 
 #endif

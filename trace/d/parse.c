@@ -76,11 +76,12 @@ static struct dname *name_add(struct dcc *cc, const char *s, int kind, int line)
     return d;
 }
 
-/* Does a type name start here: a type word, a typedef name or `enum`? */
+/* Does a type name start here: a type word, a typedef name, `enum`, `struct` or `union`? */
 static int type_start(struct dcc *cc)
 {
     return (cc->tok == T_IDENT || cc->tok == T_PDESC) &&
            (type_word(cc->tokstr) || !strcmp(cc->tokstr, "enum") ||
+            !strcmp(cc->tokstr, "struct") || !strcmp(cc->tokstr, "union") ||
             name_find(cc, cc->tokstr, DNAME_TYPEDEF));
 }
 
@@ -105,7 +106,7 @@ static struct dtype parse_enum(struct dcc *cc)
         if (!name_find(cc, tag, DNAME_ENUMTAG))
             dcc_error(cc, line, "D_DECL_INCOMPLETE", "declaration of incomplete type enum %s",
                       tag);
-        return (struct dtype){ DIF_TYPE_INT, 4, 1 };
+        return (struct dtype){ .kind = DIF_TYPE_INT, .size = 4, .sign = 1 };
     }
     if (tag) {
         if (name_find(cc, tag, DNAME_ENUMTAG))
@@ -136,7 +137,7 @@ static struct dtype parse_enum(struct dcc *cc)
         struct dname *d = name_add(cc, n, DNAME_ENUMERATOR, nline);
         d->val = v++;
         d->group = group;
-        d->type = (struct dtype){ DIF_TYPE_INT, 4, 1 };
+        d->type = (struct dtype){ .kind = DIF_TYPE_INT, .size = 4, .sign = 1 };
         if (cc->tok == T_COMMA) {
             next(cc);
             continue;
@@ -145,41 +146,66 @@ static struct dtype parse_enum(struct dcc *cc)
             syntax(cc);
     }
     next(cc);
-    return (struct dtype){ DIF_TYPE_INT, 4, 1 };
+    return (struct dtype){ .kind = DIF_TYPE_INT, .size = 4, .sign = 1 };
+}
+
+/* fold_ok: the value of an integer constant expression of literals, enumerators, sizeof and
+ * offsetof (which the parser turns into literals); 0 if n is not one. */
+static int fold_ok(const struct dnode *n, int64_t *v)
+{
+    int64_t a, b;
+    switch (n->kind) {
+    case N_INT: *v = n->ival; return 1;
+    case N_CAST:
+        if (n->type.kind != DIF_TYPE_INT || n->type.ptr || !fold_ok(n->a, v))
+            return 0;
+        if (n->type.size < 8) { /* as the VM's SEXT/ZEXT would */
+            unsigned sh = 64u - 8u * n->type.size;
+            *v = n->type.sign ? (int64_t)((uint64_t)*v << sh) >> sh
+                              : (int64_t)(((uint64_t)*v << sh) >> sh);
+        }
+        return 1;
+    case N_UN:
+        if (!fold_ok(n->a, &a))
+            return 0;
+        if (n->op == T_MINUS) { *v = (int64_t)(0 - (uint64_t)a); return 1; }
+        if (n->op == T_PLUS) { *v = a; return 1; }
+        if (n->op == T_TILDE) { *v = ~a; return 1; }
+        if (n->op == T_NOT) { *v = !a; return 1; }
+        return 0;
+    case N_BIN: {
+        if (!fold_ok(n->a, &a) || !fold_ok(n->b, &b))
+            return 0;
+        int64_t r;
+        switch (n->op) {
+        case T_PLUS: r = (int64_t)((uint64_t)a + (uint64_t)b); break;
+        case T_MINUS: r = (int64_t)((uint64_t)a - (uint64_t)b); break;
+        case T_STAR: r = (int64_t)((uint64_t)a * (uint64_t)b); break;
+        case T_SHL: r = (int64_t)((uint64_t)a << (b & 63)); break;
+        case T_SHR: r = a >> (b & 63); break;
+        case T_AMP: r = a & b; break;
+        case T_BAR: r = a | b; break;
+        case T_CARET: r = a ^ b; break;
+        case T_SLASH: case T_PERCENT:
+            if (b == 0 || (a == INT64_MIN && b == -1))
+                return 0;
+            r = n->op == T_SLASH ? a / b : a % b;
+            break;
+        default: return 0;
+        }
+        *v = r;
+        return 1;
+    }
+    default: return 0;
+    }
 }
 
 /* An enumerator's value: an integer constant expression of literals and enumerators. */
 static int64_t fold(struct dcc *cc, const struct dnode *n)
 {
-    switch (n->kind) {
-    case N_INT: return n->ival;
-    case N_UN:
-        if (n->op == T_MINUS) return -fold(cc, n->a);
-        if (n->op == T_PLUS) return fold(cc, n->a);
-        if (n->op == T_TILDE) return ~fold(cc, n->a);
-        if (n->op == T_NOT) return !fold(cc, n->a);
-        break;
-    case N_BIN: {
-        int64_t a = fold(cc, n->a), b = fold(cc, n->b);
-        switch (n->op) {
-        case T_PLUS: return (int64_t)((uint64_t)a + (uint64_t)b);
-        case T_MINUS: return (int64_t)((uint64_t)a - (uint64_t)b);
-        case T_STAR: return (int64_t)((uint64_t)a * (uint64_t)b);
-        case T_SHL: return (int64_t)((uint64_t)a << (b & 63));
-        case T_SHR: return a >> (b & 63);
-        case T_AMP: return a & b;
-        case T_BAR: return a | b;
-        case T_CARET: return a ^ b;
-        case T_SLASH: case T_PERCENT:
-            if (b == 0 || (a == INT64_MIN && b == -1))
-                break;
-            return n->op == T_SLASH ? a / b : a % b;
-        default: break;
-        }
-        break;
-    }
-    default: break;
-    }
+    int64_t v;
+    if (fold_ok(n, &v))
+        return v;
     dcc_error(cc, n->line, "D_DECL_ENCONST", "enumerator must be assigned an integral constant "
               "expression");
 }
@@ -189,12 +215,17 @@ static int64_t enum_value(struct dcc *cc)
     return fold(cc, cond(cc));
 }
 
-/* parse_type: a type name made of the words above, a typedef name, or an enum. */
-static struct dtype parse_type(struct dcc *cc)
+static struct dtype parse_sou(struct dcc *cc);
+
+/* parse_base: a type name made of the words above, a typedef name, an enum, a struct or a
+ * union (without the '*'s of a declarator). */
+static struct dtype parse_base(struct dcc *cc)
 {
     if (cc->tok == T_IDENT || cc->tok == T_PDESC) {
         if (!strcmp(cc->tokstr, "enum"))
             return parse_enum(cc);
+        if (!strcmp(cc->tokstr, "struct") || !strcmp(cc->tokstr, "union"))
+            return parse_sou(cc);
         struct dname *td = name_find(cc, cc->tokstr, DNAME_TYPEDEF);
         if (td) {
             next(cc);
@@ -202,7 +233,7 @@ static struct dtype parse_type(struct dcc *cc)
         }
     }
     int sign = -1, size = 0, longs = 0, words = 0;
-    struct dtype t = { DIF_TYPE_INT, 4, 1 };
+    struct dtype t = { .kind = DIF_TYPE_INT, .size = 4, .sign = 1 };
     while (cc->tok == T_IDENT && type_word(cc->tokstr)) {
         const char *w = cc->tokstr;
         words++;
@@ -212,7 +243,7 @@ static struct dtype parse_type(struct dcc *cc)
         else if (!strcmp(w, "short")) size = 2;
         else if (!strcmp(w, "int")) { if (!size) size = 4; }
         else if (!strcmp(w, "long")) { longs++; size = 8; }
-        else if (!strcmp(w, "string")) { next(cc); return (struct dtype){ DIF_TYPE_STR, 0, 0 }; }
+        else if (!strcmp(w, "string")) { next(cc); return (struct dtype){ .kind = DIF_TYPE_STR, .size = 0, .sign = 0 }; }
         else if (w[0] == 'u' && w[1] == 'i') { sign = 0; size = (w[4] == '8') ? 1 : (w[4] == '1') ? 2 : (w[4] == '3') ? 4 : 8; if (!strcmp(w, "uintptr_t")) size = 8; }
         else if (w[0] == 'i' && w[1] == 'n' && w[2] == 't') { sign = 1; size = (w[3] == '8') ? 1 : (w[3] == '1') ? 2 : (w[3] == '3') ? 4 : 8; }
         else if (!strcmp(w, "pid_t") || !strcmp(w, "id_t")) { sign = 1; size = 4; }
@@ -224,6 +255,144 @@ static struct dtype parse_type(struct dcc *cc)
         syntax(cc);
     t.size = (uint8_t)(size ? size : 4);
     t.sign = (uint8_t)(sign < 0 ? 1 : sign);
+    return t;
+}
+
+/* stars: the '*'s of a declarator, added to t. */
+static struct dtype stars(struct dcc *cc, struct dtype t)
+{
+    while (cc->tok == T_STAR) {
+        if (t.ptr == 255)
+            syntax(cc);
+        t.ptr++;
+        next(cc);
+    }
+    return t;
+}
+
+/* parse_type: a type name (casts, sizeof, offsetof, typedef, inline): a base type and '*'s. */
+static struct dtype parse_type(struct dcc *cc)
+{
+    return stars(cc, parse_base(cc));
+}
+
+/* A positive integral constant (array dimensions and bit-field widths); 0 if it is not one. */
+static int64_t posconst(struct dcc *cc)
+{
+    int64_t v;
+    struct dnode *e = cond(cc);
+    if (!fold_ok(e, &v) || v <= 0)
+        return 0;
+    return v;
+}
+
+/* struct|union [tag] [{ members }]: a reference to a tag (incomplete until it is defined) or
+ * a definition. Members: a type, then declarators `*name[N][M] : bits` separated by commas.
+ * The checks run in libdtrace's order (dt_decl_member) so that the same tags come out. */
+static struct dtype parse_sou(struct dcc *cc)
+{
+    int is_union = cc->tokstr[0] == 'u', line = cc->tokline;
+    next(cc);
+    const char *tag = NULL;
+    if (cc->tok == T_IDENT) {
+        tag = cc->tokstr;
+        next(cc);
+    }
+    if (cc->tok != T_LBRACE) {
+        if (!tag)
+            syntax(cc);
+        return dcc_sou_get(cc, tag, is_union, line);
+    }
+    struct dtype t = dcc_sou_get(cc, tag, is_union, line);
+    struct dsou *s = dcc_sou(cc, t);
+    if (s->complete)
+        dcc_error(cc, line, "D_DECL_TYPERED", "type redeclared: %s %s", dcc_sou_kind(s), tag);
+    next(cc);
+    while (cc->tok != T_RBRACE) {
+        if (cc->tok == T_SEMI) {
+            next(cc);
+            continue;
+        }
+        int mline = cc->tokline;
+        if (!type_start(cc))
+            syntax(cc);
+        struct dtype base = parse_base(cc);
+        for (;;) {
+            struct dtype mt = stars(cc, base);
+            const char *name = NULL;
+            if (cc->tok == T_IDENT) {
+                name = cc->tokstr;
+                mline = cc->tokline;
+                next(cc);
+            }
+            uint64_t nelem = 1;
+            int isarr = 0;
+            while (cc->tok == T_LBRACK) {
+                next(cc);
+                isarr = 1;
+                if (cc->tok == T_RBRACK) {
+                    nelem = 0;
+                } else {
+                    int64_t v = posconst(cc);
+                    if (!v)
+                        dcc_error(cc, mline, "D_DECL_ARRSUB", "positive integral constant "
+                                  "expression or tuple signature expected as array "
+                                  "declaration subscript");
+                    if ((uint64_t)v > UINT32_MAX)
+                        dcc_error(cc, mline, "D_DECL_ARRBIG", "array dimension too big");
+                    nelem *= (uint64_t)v;
+                    if (nelem > UINT32_MAX)
+                        dcc_error(cc, mline, "D_DECL_ARRBIG", "array dimension too big");
+                }
+                expect(cc, T_RBRACK);
+            }
+            int hasbits = cc->tok == T_COLON;
+            struct dnode *width = NULL;
+            if (hasbits) {
+                next(cc);
+                width = cond(cc);
+            }
+            if (!name && !hasbits)
+                dcc_error(cc, mline, "D_DECL_MNAME", "member declaration requires a name");
+            const char *idname = name ? name : "(anon)";
+            if (!mt.ptr && mt.kind == DT_SOU &&
+                (dcc_sou(cc, mt) == s || !dcc_sou(cc, mt)->complete ||
+                 !dcc_type_size(cc, mt)))
+                dcc_error(cc, mline, "D_DECL_INCOMPLETE", "incomplete struct/union/enum %s %s: "
+                          "%s", dcc_sou_kind(dcc_sou(cc, mt)),
+                          dcc_sou(cc, mt)->tag ? dcc_sou(cc, mt)->tag : "(anon)", idname);
+            unsigned bits = 0;
+            int skip = 0;
+            if (hasbits) {
+                int64_t v;
+                int isconst = fold_ok(width, &v);
+                if (!name && isconst && v == 0) {
+                    skip = 1; /* `int : 0`: no more packing, which this layout never does */
+                } else {
+                    if (!isconst || v <= 0)
+                        dcc_error(cc, mline, "D_DECL_BFCONST", "positive integral constant "
+                                  "expression expected as bit-field size");
+                    if (mt.kind != DIF_TYPE_INT || mt.ptr || isarr)
+                        dcc_error(cc, mline, "D_DECL_BFTYPE", "invalid type for bit-field: %s",
+                                  idname);
+                    if (v > 8 * mt.size)
+                        dcc_error(cc, mline, "D_DECL_BFSIZE", "bit-field too big for type: %s",
+                                  idname);
+                    bits = (unsigned)v;
+                }
+            }
+            if (!skip)
+                dcc_member_add(cc, s, name, mt, (uint32_t)nelem, bits, mline);
+            if (cc->tok == T_COMMA) {
+                next(cc);
+                continue;
+            }
+            expect(cc, T_SEMI);
+            break;
+        }
+    }
+    next(cc);
+    s->complete = 1;
     return t;
 }
 
@@ -298,13 +467,54 @@ static struct dnode *primary(struct dcc *cc)
         if (!strcmp(cc->tokstr, "sizeof")) {
             n = node(cc, N_SIZEOF, line);
             next(cc);
-            expect(cc, T_LPAR);
-            if (type_start(cc)) {
-                n->type = parse_type(cc);
-            } else {
-                n->a = expr(cc);
+            if (cc->tok != T_LPAR) { /* sizeof expr */
+                n->a = unary(cc);
+                return n;
             }
+            const char *save = cc->p;
+            int sline = cc->line;
+            next(cc);
+            if (type_start(cc)) { /* a type's size is a constant, as in libdtrace */
+                struct dtype t = parse_type(cc);
+                expect(cc, T_RPAR);
+                unsigned sz = dcc_type_size(cc, t);
+                if (!sz)
+                    dcc_error(cc, line, "D_SIZEOF_TYPE", "cannot apply sizeof to an operand "
+                              "of unknown size");
+                n->kind = N_INT;
+                n->ival = sz;
+                n->type = (struct dtype){ .kind = DIF_TYPE_INT, .size = 8, .sign = 0 }; /* size_t */
+                return n;
+            }
+            cc->p = save; /* sizeof (expr) ...: the parentheses belong to the operand */
+            cc->line = sline;
+            cc->tok = T_LPAR;
+            n->a = unary(cc);
+            return n;
+        }
+        if (!strcmp(cc->tokstr, "offsetof")) {
+            next(cc);
+            expect(cc, T_LPAR);
+            struct dtype t = parse_type(cc);
+            expect(cc, T_COMMA);
+            if (cc->tok != T_IDENT)
+                syntax(cc);
+            const char *mname = cc->tokstr;
+            next(cc);
             expect(cc, T_RPAR);
+            if (t.kind != DT_SOU || t.ptr)
+                dcc_error(cc, line, "D_OFFSETOF_TYPE", "offsetof operand must be a struct or "
+                          "union type");
+            struct dmember *m = dcc_member_find(dcc_sou(cc, t), mname);
+            if (!m)
+                dcc_error(cc, line, "D_UNKNOWN", "failed to determine offset of %s: Member "
+                          "name not found", mname);
+            if (m->bits)
+                dcc_error(cc, line, "D_OFFSETOF_BITFIELD", "cannot take offset of a "
+                          "bit-field: %s", mname);
+            n = node(cc, N_INT, line);
+            n->ival = m->off;
+            n->type = (struct dtype){ .kind = DIF_TYPE_INT, .size = 8, .sign = 0 };
             return n;
         }
         {   /* names the parser resolves: enumerators, inlines, NULL */
@@ -313,7 +523,7 @@ static struct dnode *primary(struct dcc *cc)
             if (d || !strcmp(cc->tokstr, "NULL")) {
                 n = node(cc, N_INT, line);
                 n->ival = d ? d->val : 0;
-                n->type = d ? d->type : (struct dtype){ DIF_TYPE_INT, 4, 1 }; /* NULL: int 0 */
+                n->type = d ? d->type : (struct dtype){ .kind = DIF_TYPE_INT, .size = 4, .sign = 1 }; /* NULL: int 0 */
                 next(cc);
                 return n;
             }
@@ -538,15 +748,13 @@ static void declaration(struct dcc *cc)
             syntax(cc);
         return;
     }
-    struct dtype t;
-    if (is_word(cc, "enum")) { /* a definition alone, or variables of the enum's (int) type */
-        t = parse_enum(cc);
-        if (cc->tok == T_SEMI)
-            return;
-    } else {
-        t = parse_type(cc);
-    }
+    /* a type, then declarators; an enum, struct or union definition may stand alone */
+    int defines = is_word(cc, "enum") || is_word(cc, "struct") || is_word(cc, "union");
+    struct dtype base = parse_base(cc);
+    if (defines && cc->tok == T_SEMI)
+        return;
     for (;;) {
+        struct dtype t = stars(cc, base);
         if (cc->tok != T_IDENT)
             syntax(cc);
         struct ddecl *d = dcc_alloc(cc, sizeof(*d));
@@ -688,7 +896,7 @@ static struct dnode *int_node(struct dcc *cc, int64_t v, int line)
 {
     struct dnode *n = node(cc, N_INT, line);
     n->ival = v;
-    n->type = (struct dtype){ DIF_TYPE_INT, 4, 1 };
+    n->type = (struct dtype){ .kind = DIF_TYPE_INT, .size = 4, .sign = 1 };
     return n;
 }
 
