@@ -186,3 +186,11 @@ for f in "$d_dir"/tst.*.d; do
         sed '1{/^$/d}' >"$out/conf-$s.out"
     check "$s.d compiled on the board prints its .out" "[ $rc = 0 ] && cmp -s $out/conf-$s.out $f.out"
 done
+
+# Bad addresses in D memory (a declared array's bounds, wild pointers, loads and stores) are
+# faults the kernel's VM reports to ERROR; the board keeps running and the clauses after them
+# run (tst.memfault.d, whose stderr is host-only).
+t "memfault" "dtrace -s $d_dir/tst.memfault.d"
+check "bad D memory accesses on the board fault to ERROR, no crash" \
+    "[ $rc = 0 ] && has memfault '4 errors' && has memfault '^2304' && has memfault 'invalid address .0x60.'"
+

@@ -264,7 +264,7 @@ static struct dtype stars(struct dcc *cc, struct dtype t)
     while (cc->tok == T_STAR) {
         if (t.ptr == 255)
             syntax(cc);
-        t.ptr++;
+        t = dcc_ptr_to(t);
         next(cc);
     }
     return t;
@@ -381,8 +381,10 @@ static struct dtype parse_sou(struct dcc *cc)
                     bits = (unsigned)v;
                 }
             }
-            if (!skip)
+            if (!skip) {
                 dcc_member_add(cc, s, name, mt, (uint32_t)nelem, bits, mline);
+                s->last->isarr = (uint8_t)isarr;
+            }
             if (cc->tok == T_COMMA) {
                 next(cc);
                 continue;
@@ -558,13 +560,30 @@ static struct dnode *primary(struct dcc *cc)
 static struct dnode *postfix(struct dcc *cc)
 {
     struct dnode *n = primary(cc);
-    while (cc->tok == T_INC || cc->tok == T_DEC) {
-        struct dnode *p = node(cc, cc->tok == T_INC ? N_POSTINC : N_POSTDEC, cc->tokline);
+    for (;;) {
+        struct dnode *p;
+        if (cc->tok == T_INC || cc->tok == T_DEC) {
+            p = node(cc, cc->tok == T_INC ? N_POSTINC : N_POSTDEC, cc->tokline);
+            next(cc);
+        } else if (cc->tok == T_DOT || cc->tok == T_ARROW) {
+            p = node(cc, N_MEMBER, cc->tokline);
+            p->op = (uint8_t)cc->tok;
+            next(cc);
+            if (cc->tok != T_IDENT)
+                syntax(cc);
+            p->s = cc->tokstr;
+            next(cc);
+        } else if (cc->tok == T_LBRACK) {
+            p = node(cc, N_SUBSCR, cc->tokline);
+            next(cc);
+            p->b = expr(cc);
+            expect(cc, T_RBRACK);
+        } else {
+            return n;
+        }
         p->a = n;
         n = p;
-        next(cc);
     }
-    return n;
 }
 
 #define MAX_DEPTH 128
@@ -597,6 +616,19 @@ static struct dnode *unary_(struct dcc *cc)
         n = node(cc, tok == T_INC ? N_PREINC : N_PREDEC, line);
         n->a = unary(cc);
         return n;
+    case T_STAR: case T_AMP:
+        next(cc);
+        n = node(cc, tok == T_STAR ? N_DEREF : N_ADDROF, line);
+        n->a = unary(cc);
+        return n;
+    case T_IDENT:
+        if (!strcmp(cc->tokstr, "stringof")) {
+            next(cc);
+            n = node(cc, N_STRINGOF, line);
+            n->a = unary(cc);
+            return n;
+        }
+        return postfix(cc);
     case T_LPAR: {
         /* a cast if a type name follows */
         const char *save = cc->p;
@@ -763,9 +795,26 @@ static void declaration(struct dcc *cc)
         d->scope = scope;
         d->type = t;
         next(cc);
-        if (cc->tok == T_LBRACK)
-            dcc_error(cc, line, "D_UNSUPPORTED", "declared arrays are not supported; "
-                      "use an associative array without declaring it");
+        while (cc->tok == T_LBRACK) { /* a declared array of fixed size: int a[5] */
+            next(cc);
+            if (d->isarr)
+                dcc_error(cc, d->line, "D_UNSUPPORTED", "declared arrays of arrays are not "
+                          "supported");
+            if (type_start(cc) || cc->tok == T_RBRACK)
+                dcc_error(cc, line, "D_UNSUPPORTED", "declarations of associative arrays are "
+                          "not supported; use the array without declaring it");
+            int64_t v = posconst(cc);
+            if (!v)
+                dcc_error(cc, d->line, "D_DECL_ARRSUB", "positive integral constant "
+                          "expression or tuple signature expected as array declaration "
+                          "subscript");
+            uint64_t nel = (uint64_t)(d->isarr ? d->nelem : 1) * (uint64_t)v;
+            if ((uint64_t)v > UINT32_MAX || nel > UINT32_MAX)
+                dcc_error(cc, d->line, "D_DECL_ARRBIG", "array dimension too big");
+            d->isarr = 1;
+            d->nelem = (uint32_t)nel;
+            expect(cc, T_RBRACK);
+        }
         *cc->decl_tail = d;
         cc->decl_tail = &d->next;
         if (cc->tok == T_COMMA) {

@@ -37,6 +37,26 @@ unsigned dcc_type_align(struct dcc *cc, struct dtype t)
     return t.size ? t.size : 1;
 }
 
+/* dcc_ptr_to: a pointer to t; dcc_deref: what pointer t points to. */
+struct dtype dcc_ptr_to(struct dtype t)
+{
+    if (t.ptr) {
+        t.ptr++;
+        return t;
+    }
+    return (struct dtype){ .kind = DIF_TYPE_INT, .size = 8, .sign = 0, .ptr = 1, .sou = t.sou,
+                           .pkind = t.kind, .psize = t.size, .psign = t.sign };
+}
+
+struct dtype dcc_deref(struct dtype t)
+{
+    if (t.ptr > 1) {
+        t.ptr--;
+        return t;
+    }
+    return (struct dtype){ .kind = t.pkind, .size = t.psize, .sign = t.psign, .sou = t.sou };
+}
+
 /* dcc_sou_get: the struct (or union) tag `tag`, created incomplete when it is new (a
  * reference before the definition, as CTF's forward tags). tag NULL: a new anonymous one. */
 struct dtype dcc_sou_get(struct dcc *cc, const char *tag, int is_union, int line)
@@ -91,6 +111,7 @@ void dcc_member_add(struct dcc *cc, struct dsou *s, const char *name, struct dty
     m->name = name;
     m->type = t;
     m->nelem = nelem;
+    m->isarr = nelem != 1;
     m->bits = (uint8_t)bits;
     uint64_t esize = bits ? bitfield_size(bits) : dcc_type_size(cc, t);
     unsigned align = bits ? bitfield_size(bits) : dcc_type_align(cc, t);

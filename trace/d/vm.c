@@ -437,6 +437,29 @@ __attribute__((noinline)) static uint64_t load(struct dvm_cpu *c, unsigned op, u
     }
 }
 
+/* store: *(addr) = v for DIF_ST*: aligned, and wholly inside the globals or this CPU's
+ * clause-locals (the only memory D programs may write); else a fault. */
+__attribute__((noinline)) static void store(struct dvm_cpu *c, unsigned op, uint64_t addr,
+                                            uint64_t v)
+{
+    unsigned sz = 1u << (op - DIF_STB);
+    struct dvm_state *st = c->st;
+    uintptr_t a = (uintptr_t)addr, g = (uintptr_t)st->gvars, t = (uintptr_t)c->tvars;
+    if ((addr & (sz - 1u)) != 0) {
+        c->fault = DVM_F_BADALIGN;
+        c->fault_addr = addr;
+        return;
+    }
+    if ((uint64_t)a != addr ||
+        !((st->gvars && a >= g && a - g < st->gvars_size && st->gvars_size - (a - g) >= sz) ||
+          (c->tvars && a >= t && a - t < st->tvars_size && st->tvars_size - (a - t) >= sz))) {
+        c->fault = DVM_F_BADADDR;
+        c->fault_addr = addr;
+        return;
+    }
+    memcpy((void *)a, &v, sz); /* little-endian: the low bytes */
+}
+
 /* self_lookup: the value of self->v for this thread, through the per-CPU cache of the last
  * one found (see struct dvm_cpu); creates it if `create`. NULL if absent or no space. */
 static uint8_t *self_lookup(struct dvm_cpu *c, unsigned v, int create)
@@ -477,7 +500,7 @@ __attribute__((noinline)) static uint64_t var_load(struct dvm_cpu *c, unsigned o
         if (!p)
             return dv->dv_type == DIF_TYPE_STR ? (uint64_t)(uintptr_t)c->st->obj.strs : 0;
     }
-    if (dv->dv_type == DIF_TYPE_STR)
+    if (dv->dv_type != DIF_TYPE_INT) /* strings and memory variables: by reference */
         return (uint64_t)(uintptr_t)p;
     uint64_t x;
     memcpy(&x, p, 8);
@@ -538,7 +561,8 @@ unsigned dvm_run(struct dvm_cpu *c, const struct dif_prog *p, uint64_t *out)
         [DIF_LDTV] = &&l_ldv, [DIF_STTV] = &&l_stv, [DIF_LDSV] = &&l_ldv, [DIF_STSV] = &&l_stv,
         [DIF_LDGA] = &&l_ldv, [DIF_STGA] = &&l_stv, [DIF_BUILTIN] = &&l_builtin,
         [DIF_PUSHT] = &&l_pusht, [DIF_PUSHR] = &&l_pushr, [DIF_FLUSHT] = &&l_flusht,
-        [DIF_CALL] = &&l_call,
+        [DIF_CALL] = &&l_call, [DIF_STB] = &&l_store, [DIF_STH] = &&l_store,
+        [DIF_STW] = &&l_store, [DIF_STX] = &&l_store,
     };
     const uint32_t *ins = c->st->obj.insns + p->dp_start;
     uint64_t *r = c->regs;
@@ -638,6 +662,7 @@ l_bleu: BRANCH(ca <= cb);
 l_setx: RD = c->st->obj.ints[DIF_IDX(i)]; NEXT();
 l_sets: RD = (uint64_t)(uintptr_t)(c->st->obj.strs + DIF_IDX(i)); NEXT();
 l_load: RD = load(c, DIF_OP(i), A); CHECK(); NEXT();
+l_store: store(c, DIF_OP(i), RD, A); CHECK(); NEXT();
 l_ldv: RD = var_load(c, DIF_OP(i), DIF_IDX(i)); CHECK(); NEXT();
 l_stv: var_store(c, DIF_OP(i), DIF_IDX(i), RD); CHECK(); NEXT();
 l_builtin: RD = dvm_builtin(c, DIF_IDX(i)); CHECK(); NEXT();

@@ -15,3 +15,8 @@ $(B)/apps/dtrace/obj/trace/d/consume.c.o: UCFLAGS += -Ddvm_agg_clear=kdt_user_ag
 # make dtrace over the demo system.
 IMAGES      += dtrace
 dtrace_APPS := dtrace init srv client ticker driver worker
+
+# The compiler runs once per program, so its files are built for size (-Os) rather than speed:
+# they are most of this image, which must fit a 128 KB flash slot on every board.
+$(foreach f,lex parse types cg dcpp dobj_opts,$(eval \
+    $(B)/apps/dtrace/obj/trace/d/$(f).c.o: UCFLAGS += -Os))
