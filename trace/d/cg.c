@@ -286,6 +286,10 @@ static const struct subr subrs[] = {
     { "ntohs", DIF_S_HTONS, "i", { .kind = DIF_TYPE_INT, .size = 2, .sign = 0 } },
     { "htonl", DIF_S_HTONL, "i", T_UINT32 }, { "ntohl", DIF_S_HTONL, "i", T_UINT32 },
     { "htonll", DIF_S_HTONLL, "i", T_UINT64 }, { "ntohll", DIF_S_HTONLL, "i", T_UINT64 },
+    /* copyin gives a void * into scratch: cast it to the type the bytes have */
+    { "copyin", DIF_S_COPYIN, "ii", { .kind = DIF_TYPE_INT, .size = 8, .ptr = 1, .pkind = DT_NONE } },
+    { "copyinstr", DIF_S_COPYINSTR, "i", T_STRING },
+    { "copyinstr", DIF_S_COPYINSTR2, "ii", T_STRING },
 };
 
 /* is_subr: a subroutine this compiler knows, or one DTrace has that the subset leaves out
@@ -930,6 +934,8 @@ static unsigned addr_of(struct cg *g, struct dnode *n, struct obj *o)
         if (!t.ptr)
             dcc_error(g->cc, n->line, "D_DEREF_NONPTR", "cannot dereference non-pointer type");
         o->t = dcc_deref(t);
+        if (o->t.kind == DT_NONE)
+            dcc_error(g->cc, n->line, "D_DEREF_VOID", "cannot dereference pointer to void");
         o->isarr = 0;
         o->nelem = 1;
         o->bits = 0;

@@ -7,6 +7,8 @@
 // Any failure stops the program with a fault code; nothing here can crash or loop.
 #include "dvm_impl.h"
 
+dvm_uread_fn dvm_uread;
+
 const char *dvm_fault_name(unsigned f)
 {
     static const char *const names[DVM_F_COUNT] = {
@@ -154,6 +156,7 @@ __attribute__((noinline)) static uint64_t subr(struct dvm_cpu *c, unsigned id)
         [DIF_S_SPECULATION] = "", [DIF_S_BASENAME] = "s", [DIF_S_DIRNAME] = "s",
         [DIF_S_CLEANPATH] = "s", [DIF_S_STRRCHR] = "si", [DIF_S_RAND] = "",
         [DIF_S_HTONS] = "i", [DIF_S_HTONL] = "i", [DIF_S_HTONLL] = "i",
+        [DIF_S_COPYIN] = "ii", [DIF_S_COPYINSTR] = "i", [DIF_S_COPYINSTR2] = "ii",
     };
     const char *s[3] = { 0 };
     unsigned len[3] = { 0 };
@@ -184,6 +187,10 @@ __attribute__((noinline)) static uint64_t subr(struct dvm_cpu *c, unsigned id)
     int64_t work = (int64_t)len[0] + len[1] + len[2];
     if (id == DIF_S_INDEX || id == DIF_S_RINDEX || id == DIF_S_STRSTR)
         work = (int64_t)len[0] * ((int64_t)len[1] + 1);
+    if (id == DIF_S_COPYIN)
+        work = iv[1] < 0 || iv[1] > INT32_MAX ? INT32_MAX : iv[1];
+    if (id == DIF_S_COPYINSTR || id == DIF_S_COPYINSTR2)
+        work = c->st->strsize;
     if (work > c->budget) {
         c->budget = -1;
         c->fault = DVM_F_BUDGET;
@@ -250,6 +257,19 @@ __attribute__((noinline)) static uint64_t subr(struct dvm_cpu *c, unsigned id)
             r = r << 8 | (v & 0xff);
         return r;
     }
+    case DIF_S_COPYIN: { /* a copy in scratch; a size scratch cannot hold is a fault */
+        uint8_t *p = iv[1] > 0 ? scratch(c, (uint32_t)iv[1]) : NULL;
+        if (!p) {
+            c->fault = DVM_F_NOSCRATCH;
+            return 0;
+        }
+        if (!dvm_uread || dvm_uread(p, (uint64_t)iv[0], (unsigned)iv[1]) != 0) {
+            c->fault = DVM_F_BADADDR;
+            c->fault_addr = (uint64_t)iv[0];
+            return 0;
+        }
+        return (uint64_t)(uintptr_t)p;
+    }
     default:
         break;
     }
@@ -260,6 +280,20 @@ __attribute__((noinline)) static uint64_t subr(struct dvm_cpu *c, unsigned id)
     }
     unsigned n0 = 0;
     switch (id) {
+    case DIF_S_COPYINSTR: case DIF_S_COPYINSTR2: { /* up to the NUL, max or strsize - 1 */
+        uint64_t lim = id == DIF_S_COPYINSTR2 && iv[1] >= 0 && (uint64_t)iv[1] < max
+                       ? (uint64_t)iv[1] : max;
+        for (; n0 < lim; n0++) {
+            if (!dvm_uread || dvm_uread(d + n0, (uint64_t)iv[0] + n0, 1) != 0) {
+                c->fault = DVM_F_BADADDR;
+                c->fault_addr = (uint64_t)iv[0] + n0;
+                return 0;
+            }
+            if (!d[n0])
+                break;
+        }
+        break;
+    }
     case DIF_S_STRJOIN:
         n0 = len[0] < max ? len[0] : max;
         memmove(d, s[0], n0);

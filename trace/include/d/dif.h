@@ -91,6 +91,9 @@ enum dif_subr {
     DIF_S_SPECULATION,
     DIF_S_BASENAME, DIF_S_DIRNAME, DIF_S_CLEANPATH, DIF_S_STRRCHR, DIF_S_RAND, DIF_S_HTONS,
     DIF_S_HTONL, DIF_S_HTONLL,
+    /* the traced process's memory, read through the engine's dvm_state.uread (fault-safe):
+     * copyin(addr, size) -> a scratch copy; copyinstr(addr[, max]) -> a string */
+    DIF_S_COPYIN, DIF_S_COPYINSTR, DIF_S_COPYINSTR2,
     DIF_S_COUNT
 };
 
