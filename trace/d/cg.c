@@ -68,6 +68,16 @@ struct cg {
     char rec[DIF_RECMAX + 1];
     unsigned nrec;
     int line;
+    struct xbind *xb; /* translator parameters in scope, innermost first */
+};
+
+/* A translator's parameter while one of its member expressions is compiled: the name
+ * stands for xlate's operand (evaluated where the name appears), typed as declared. */
+struct xbind {
+    const char *name;
+    struct dnode *arg;
+    struct dtype type;
+    struct xbind *outer;
 };
 
 #define T_INT64  ((struct dtype){ .kind = DIF_TYPE_INT, .size = 8, .sign = 1 })
@@ -658,6 +668,7 @@ static unsigned call(struct cg *g, struct dnode *n, struct dtype *t)
 }
 
 static unsigned obj_incdec(struct cg *g, struct dnode *n, struct dtype *t);
+static unsigned xlate_member(struct cg *g, struct dnode *n, struct dtype *t);
 static int is_obj(struct cg *g, const struct dnode *n);
 
 static unsigned incdec(struct cg *g, struct dnode *n, struct dtype *t)
@@ -945,6 +956,58 @@ static unsigned addr_of(struct cg *g, struct dnode *n, struct obj *o)
     }
 }
 
+/* xlate_member: xlate <T>(e).m or xlate <T *>(e)->m: the translator from e's type to T
+ * gives m's expression, compiled with its parameter standing for e, converted to m's type. */
+static unsigned xlate_member(struct cg *g, struct dnode *n, struct dtype *t)
+{
+    struct dnode *x = n->a;
+    struct dtype out = x->type;
+    if (n->op == T_ARROW) {
+        if (out.ptr != 1 || out.pkind != DT_SOU)
+            dcc_error(g->cc, n->line, "D_OP_PTR", "operator -> requires an operand of pointer "
+                      "to struct or union type");
+        out = dcc_deref(out);
+    } else if (out.ptr || out.kind != DT_SOU) {
+        dcc_error(g->cc, n->line, "D_OP_SOU", "operator . requires an operand of struct or "
+                  "union type");
+    }
+    struct dtype it = type_of(g, x->a);
+    const struct dxlator *xl = NULL;
+    for (const struct dxlator *c = g->cc->xlators; c && !xl; c = c->next)
+        if (c->dst.sou == out.sou && (c->src.kind == DIF_TYPE_STR) == (it.kind == DIF_TYPE_STR)
+            && (c->src.kind != DT_SOU || c->src.sou == it.sou) && it.kind != DT_NONE &&
+            !c->src.ptr == !it.ptr && (!it.ptr || (c->src.pkind == it.pkind &&
+                                                   c->src.sou == it.sou)))
+            xl = c; /* integers to integers, strings to strings, pointers to the same type */
+    struct dsou *s = dcc_sou(g->cc, out);
+    if (!xl)
+        dcc_error(g->cc, x->line, "D_XLATE_NONE", "No translator to %s %s from the operand's "
+                  "type", dcc_sou_kind(s), s->tag ? s->tag : "(anon)");
+    struct dmember *m = dcc_member_find(s, n->s);
+    if (!m)
+        dcc_error(g->cc, n->line, "D_TYPE_MEMBER", "%s is not a member of %s %s", n->s,
+                  dcc_sou_kind(s), s->tag ? s->tag : "(anon)");
+    const struct dxmember *xm = xl->members;
+    while (xm && strcmp(xm->name, n->s) != 0)
+        xm = xm->next;
+    if (!xm)
+        dcc_error(g->cc, n->line, "D_XLATE_NOCONV", "translator does not define conversion "
+                  "for member: %s", n->s);
+    struct xbind b = { xl->pname, x->a, xl->src, g->xb };
+    g->xb = &b;
+    unsigned r = expr(g, xm->expr, t);
+    g->xb = b.outer;
+    if (m->isarr || m->type.kind == DT_SOU || (m->type.kind == DIF_TYPE_STR) !=
+        (t->kind == DIF_TYPE_STR) || t->kind == DT_NONE || t->kind == DT_SOU)
+        dcc_error(g->cc, xm->line, "D_XLATE_INCOMPAT", "translator member %s has an "
+                  "incompatible type", n->s);
+    if (m->type.kind == DIF_TYPE_INT) {
+        convert(g, r, *t, m->type);
+        *t = m->type;
+    }
+    return r;
+}
+
 static unsigned obj_rvalue(struct cg *g, struct dnode *n, struct dtype *t)
 {
     struct obj o;
@@ -1009,6 +1072,20 @@ static unsigned expr_(struct cg *g, struct dnode *n, struct dtype *t)
         *t = T_STRING;
         return r;
     case N_IDENT: {
+        if (g->xb && !strcmp(n->s, g->xb->name)) { /* a translator's parameter */
+            struct xbind *b = g->xb;
+            g->xb = b->outer; /* the operand is in the scope of the xlate */
+            r = expr(g, b->arg, t);
+            g->xb = b;
+            if ((t->kind == DIF_TYPE_STR) != (b->type.kind == DIF_TYPE_STR) ||
+                t->kind == DT_SOU || t->kind == DT_NONE)
+                dcc_error(g->cc, n->line, "D_XLATE_INCOMPAT", "xlate operand is incompatible "
+                          "with the translator's input %s", n->s);
+            if (b->type.kind == DIF_TYPE_INT)
+                convert(g, r, *t, b->type);
+            *t = b->type;
+            return r;
+        }
         const struct builtin *b = builtin_find(n->s);
         if (b) {
             r = reg_alloc(g);
@@ -1024,8 +1101,15 @@ static unsigned expr_(struct cg *g, struct dnode *n, struct dtype *t)
         if (is_obj(g, n))
             return obj_rvalue(g, n, t);
         return load_var(g, n, t, NULL);
-    case N_MEMBER: case N_DEREF: case N_SUBSCR:
+    case N_MEMBER:
+        if (n->a->kind == N_XLATE)
+            return xlate_member(g, n, t);
         return obj_rvalue(g, n, t);
+    case N_DEREF: case N_SUBSCR:
+        return obj_rvalue(g, n, t);
+    case N_XLATE:
+        dcc_error(g->cc, n->line, "D_UNSUPPORTED", "xlate is supported only as the operand "
+                  "of . or -> (a translated member)");
     case N_ADDROF: {
         struct obj o;
         if (!is_obj(g, n->a))

@@ -59,6 +59,21 @@ enum nkind {
     N_MEMBER,  /* a.s (op T_DOT) or a->s (op T_ARROW) */
     N_DEREF, N_ADDROF, N_STRINGOF, /* *a, &a, stringof a */
     N_SUBSCR,  /* a[b] on an expression (a declared array, a pointer) */
+    N_XLATE,   /* xlate <type>(a) */
+};
+
+/* translator dst < src pname > { member = expr; ... }; (parse.c; cg.c expands xlate) */
+struct dxmember {
+    struct dxmember *next;
+    const char *name;
+    struct dnode *expr;
+    int line;
+};
+struct dxlator {
+    struct dxlator *next;
+    struct dtype dst, src;
+    const char *pname;
+    struct dxmember *members;
 };
 
 struct dnode {
@@ -124,6 +139,7 @@ struct dcc {
     struct dname *names;
     unsigned nenums;
     struct dsou **sous; /* struct and union types (types.c) */
+    struct dxlator *xlators;
     unsigned nsous;
     /* parse results */
     struct dclause *clauses, **clause_tail;

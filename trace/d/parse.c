@@ -494,6 +494,17 @@ static struct dnode *primary(struct dcc *cc)
             n->a = unary(cc);
             return n;
         }
+        if (!strcmp(cc->tokstr, "xlate")) {
+            n = node(cc, N_XLATE, line);
+            next(cc);
+            expect(cc, T_LT);
+            n->type = parse_type(cc);
+            expect(cc, T_GT);
+            expect(cc, T_LPAR);
+            n->a = expr(cc);
+            expect(cc, T_RPAR);
+            return n;
+        }
         if (!strcmp(cc->tokstr, "offsetof")) {
             next(cc);
             expect(cc, T_LPAR);
@@ -730,6 +741,66 @@ static struct dnode *expr(struct dcc *cc)
     return l;
 }
 
+static int same_type(struct dtype a, struct dtype b)
+{
+    return a.kind == b.kind && a.size == b.size && a.sign == b.sign && a.ptr == b.ptr &&
+           a.sou == b.sou && a.pkind == b.pkind && a.psize == b.psize && a.psign == b.psign;
+}
+
+/* translator T < S p > { m = expr; ... }: T must be a struct or union, each m one of its
+ * members, once; a second translator for the same pair is D_XLATE_REDECL. xlate expands the
+ * member's expression where it is used, p standing for xlate's operand (cg.c). */
+static void translator(struct dcc *cc)
+{
+    int line = cc->tokline;
+    next(cc);
+    struct dxlator *x = dcc_alloc(cc, sizeof(*x));
+    x->dst = parse_type(cc);
+    expect(cc, T_LT);
+    x->src = stars(cc, parse_base(cc));
+    if (cc->tok != T_IDENT)
+        syntax(cc);
+    x->pname = cc->tokstr;
+    next(cc);
+    expect(cc, T_GT);
+    if (x->dst.kind != DT_SOU || x->dst.ptr)
+        dcc_error(cc, line, "D_XLATE_SOU", "translator output type must be a struct or union");
+    if (!dcc_sou(cc, x->dst)->complete)
+        dcc_error(cc, line, "D_XLATE_SOU", "incomplete struct/union/enum %s %s",
+                  dcc_sou_kind(dcc_sou(cc, x->dst)), dcc_sou(cc, x->dst)->tag);
+    for (struct dxlator *o = cc->xlators; o; o = o->next)
+        if (same_type(o->dst, x->dst) && same_type(o->src, x->src))
+            dcc_error(cc, line, "D_XLATE_REDECL", "translator has already been declared");
+    expect(cc, T_LBRACE);
+    struct dxmember **tail = &x->members;
+    while (cc->tok != T_RBRACE) {
+        if (cc->tok != T_IDENT)
+            syntax(cc);
+        struct dxmember *m = dcc_alloc(cc, sizeof(*m));
+        m->name = cc->tokstr;
+        m->line = cc->tokline;
+        if (!dcc_member_find(dcc_sou(cc, x->dst), m->name))
+            dcc_error(cc, m->line, "D_XLATE_MEMB", "translator member %s is not a member of "
+                      "%s %s", m->name, dcc_sou_kind(dcc_sou(cc, x->dst)),
+                      dcc_sou(cc, x->dst)->tag ? dcc_sou(cc, x->dst)->tag : "(anon)");
+        for (struct dxmember *o = x->members; o; o = o->next)
+            if (!strcmp(o->name, m->name))
+                dcc_error(cc, m->line, "D_XLATE_MEMB", "translator member %s is defined "
+                          "twice", m->name);
+        next(cc);
+        expect(cc, T_ASSIGN);
+        m->expr = assign(cc);
+        expect(cc, T_SEMI);
+        *tail = m;
+        tail = &m->next;
+    }
+    next(cc);
+    if (cc->tok != T_SEMI)
+        syntax(cc);
+    x->next = cc->xlators;
+    cc->xlators = x;
+}
+
 static void declaration(struct dcc *cc)
 {
     uint8_t scope = DIF_SCOPE_GLOBAL;
@@ -749,6 +820,10 @@ static void declaration(struct dcc *cc)
         next(cc);
         if (cc->tok != T_SEMI)
             syntax(cc);
+        return;
+    }
+    if (scope == DIF_SCOPE_GLOBAL && is_word(cc, "translator")) {
+        translator(cc);
         return;
     }
     if (scope == DIF_SCOPE_GLOBAL && is_word(cc, "inline")) {
@@ -1080,6 +1155,7 @@ void dcc_parse(struct dcc *cc)
         if (cc->tok == T_PDESC && (type_start(cc) || !strcmp(cc->tokstr, "self") ||
                                    !strcmp(cc->tokstr, "this") ||
                                    !strcmp(cc->tokstr, "inline") ||
+                                   !strcmp(cc->tokstr, "translator") ||
                                    !strcmp(cc->tokstr, "typedef"))) {
             cc->p -= strlen(cc->tokstr);
             next(cc);
