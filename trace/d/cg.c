@@ -668,6 +668,7 @@ static unsigned call(struct cg *g, struct dnode *n, struct dtype *t)
 }
 
 static unsigned obj_incdec(struct cg *g, struct dnode *n, struct dtype *t);
+static unsigned sou_assign(struct cg *g, struct dnode *n, unsigned rsrc, struct dtype t);
 static unsigned xlate_member(struct cg *g, struct dnode *n, struct dtype *t);
 static int is_obj(struct cg *g, const struct dnode *n);
 
@@ -701,6 +702,8 @@ static unsigned assignment(struct cg *g, struct dnode *n, struct dtype *t)
     unsigned r = expr(g, n->b, t);
     if (t->kind == DT_NONE)
         dcc_error(g->cc, n->line, "D_OP_VOID", "cannot assign a value-less expression");
+    if (t->kind == DT_SOU) /* r holds its address */
+        return sou_assign(g, n, r, *t);
     if (n->op != T_ASSIGN) {
         static const uint8_t map[] = { [T_ADD_EQ - T_ASSIGN] = T_PLUS, [T_SUB_EQ - T_ASSIGN] = T_MINUS,
             [T_MUL_EQ - T_ASSIGN] = T_STAR, [T_DIV_EQ - T_ASSIGN] = T_SLASH,
@@ -1006,6 +1009,69 @@ static unsigned xlate_member(struct cg *g, struct dnode *n, struct dtype *t)
         *t = m->type;
     }
     return r;
+}
+
+/* SOU_COPY_MAX: the largest struct an assignment copies (its loads and stores are unrolled) */
+#define SOU_COPY_MAX 512u
+
+/* sou_assign: lhs = a struct or union value (its address in rsrc): copies its bytes into a
+ * member or variable of the same type; a global or this-> variable not yet declared becomes
+ * one, in D memory, as in DTrace. */
+static unsigned sou_assign(struct cg *g, struct dnode *n, unsigned rsrc, struct dtype t)
+{
+    struct dnode *l = n->a;
+    struct obj o = { 0 };
+    unsigned rd;
+    if (n->op != T_ASSIGN)
+        dcc_error(g->cc, n->line, "D_OP_ARITH", "operator %s requires operands of arithmetic "
+                  "type", dcc_tokname(n->op));
+    if (!is_obj(g, l) && (l->kind == N_IDENT || l->kind == N_THIS) && !builtin_find(l->s)) {
+        int scope = l->kind == N_THIS ? DIF_SCOPE_THIS : DIF_SCOPE_GLOBAL;
+        struct sym *s = sym_find(g, l->s, scope);
+        if (s && s->defined)
+            dcc_error(g->cc, n->line, "D_OP_INCOMPAT", "operands have incompatible types: "
+                      "%s%s is not a struct or union", scope_prefix(scope), l->s);
+        if (!s)
+            s = sym_new(g, l->s, scope, n->line);
+        s->scope = (uint8_t)scope;
+        s->type = t;
+        s->defined = 1;
+        s->mem = 1;
+    }
+    if (!is_obj(g, l))
+        dcc_error(g->cc, n->line, l->kind == N_SELF || l->kind == N_INDEX ? "D_UNSUPPORTED"
+                  : "D_OP_LVAL", "a struct or union may be assigned only to a global or this-> "
+                  "variable or to a member of its type");
+    rd = addr_of(g, l, &o);
+    if (o.isarr || o.t.kind != DT_SOU || o.t.sou != t.sou)
+        dcc_error(g->cc, n->line, "D_OP_INCOMPAT", "operands have incompatible types: "
+                  "struct or union assigned to another type");
+    unsigned size = dcc_type_size(g->cc, t), chunk = dcc_type_align(g->cc, t);
+    if (size > SOU_COPY_MAX)
+        dcc_error(g->cc, n->line, "D_UNSUPPORTED", "assignment of a struct or union larger "
+                  "than 512 bytes is not supported");
+    if (chunk > 8)
+        chunk = 8;
+    static const uint8_t ld[9] = { 0, DIF_LDUB, DIF_LDUH, 0, DIF_LDUW, 0, 0, 0, DIF_LDX };
+    static const uint8_t st[9] = { 0, DIF_STB, DIF_STH, 0, DIF_STW, 0, 0, 0, DIF_STX };
+    unsigned rv = reg_alloc(g), rs = reg_alloc(g), rt = reg_alloc(g);
+    for (unsigned off = 0; off < size;) {
+        unsigned c = chunk;
+        while (c > size - off)
+            c >>= 1;
+        emit(g, DIF_INSTR(DIF_MOV, rsrc, 0, rs));
+        add_const(g, rs, off);
+        emit(g, DIF_INSTR(ld[c], rs, 0, rv));
+        emit(g, DIF_INSTR(DIF_MOV, rd, 0, rt));
+        add_const(g, rt, off);
+        emit(g, DIF_INSTR(st[c], rv, 0, rt));
+        off += c;
+    }
+    reg_free(g, rt);
+    reg_free(g, rs);
+    reg_free(g, rv);
+    reg_free(g, rd);
+    return rsrc;
 }
 
 static unsigned obj_rvalue(struct cg *g, struct dnode *n, struct dtype *t)
