@@ -17,5 +17,7 @@ BEGIN
 	printf("%d %d %d\n", sizeof x, sizeof (x), sizeof ("hello"));
 	printf("%d %d\n", N, sizeof (struct s));
 	printf("%d\n", sizeof (int) - 5 > 0);
+	printf("%d %d %d %d\n", sizeof (float), sizeof (double), sizeof (long double),
+	    sizeof (struct { char c; double d; }));
 	exit(0);
 }

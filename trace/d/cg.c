@@ -1260,6 +1260,9 @@ static unsigned expr_(struct cg *g, struct dnode *n, struct dtype *t)
         return r;
     }
     case N_CAST:
+        if (n->type.kind == DT_FLOAT)
+            dcc_error(g->cc, n->line, "D_UNSUPPORTED", "floating-point values are not "
+                      "supported in this D subset");
         if (n->type.kind == DT_SOU)
             dcc_error(g->cc, n->line, "D_CAST_INVAL", "invalid cast expression");
         r = expr(g, n->a, &t2);
@@ -1997,6 +2000,9 @@ static void declare(struct cg *g, struct ddecl *d)
         dcc_error(g->cc, d->line, "D_DECL_IDRED", "identifier redeclared: %s", d->name);
     if (d->scope == DIF_SCOPE_GLOBAL && builtin_find(d->name))
         dcc_error(g->cc, d->line, "D_DECL_IDRED", "identifier redeclared: %s", d->name);
+    if (d->type.kind == DT_FLOAT)
+        dcc_error(g->cc, d->line, "D_UNSUPPORTED", "floating-point variables are not "
+                  "supported in this D subset: %s", d->name);
     int mem = d->isarr || d->type.kind == DT_SOU;
     uint64_t size = (uint64_t)dcc_type_size(g->cc, d->type) * (d->isarr ? d->nelem : 1);
     if (mem && d->scope == DIF_SCOPE_SELF)

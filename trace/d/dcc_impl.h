@@ -33,6 +33,7 @@ struct dtype {
 };
 #define DT_NONE 2
 #define DT_SOU  3   /* a struct or union */
+#define DT_FLOAT 4  /* float, double, long double: laid out in structs, never a value */
 
 /* A struct or union (types.c) and its members, in declaration order. */
 struct dmember {

@@ -44,7 +44,7 @@ static int is_word(struct dcc *cc, const char *w)
 }
 
 static const char *const type_words[] = {
-    "signed", "unsigned", "char", "short", "int", "long", "string", "int8_t", "int16_t",
+    "float", "double", "signed", "unsigned", "char", "short", "int", "long", "string", "int8_t", "int16_t",
     "int32_t", "int64_t", "uint8_t", "uint16_t", "uint32_t", "uint64_t", "pid_t", "id_t",
     "uintptr_t", "intptr_t", "size_t", "ssize_t",
 };
@@ -244,6 +244,12 @@ static struct dtype parse_base(struct dcc *cc)
         else if (!strcmp(w, "int")) { if (!size) size = 4; }
         else if (!strcmp(w, "long")) { longs++; size = 8; }
         else if (!strcmp(w, "string")) { next(cc); return (struct dtype){ .kind = DIF_TYPE_STR, .size = 0, .sign = 0 }; }
+        else if (!strcmp(w, "float") || !strcmp(w, "double")) {
+            if (sign >= 0 || (size && !longs) || longs > 1 || (longs && w[0] == 'f'))
+                dcc_error(cc, cc->tokline, "D_DECL_COMBO", "invalid type combination");
+            next(cc);
+            return (struct dtype){ .kind = DT_FLOAT, .size = (uint8_t)(w[0] == 'f' ? 4 : longs ? 16 : 8) };
+        }
         else if (w[0] == 'u' && w[1] == 'i') { sign = 0; size = (w[4] == '8') ? 1 : (w[4] == '1') ? 2 : (w[4] == '3') ? 4 : 8; if (!strcmp(w, "uintptr_t")) size = 8; }
         else if (w[0] == 'i' && w[1] == 'n' && w[2] == 't') { sign = 1; size = (w[3] == '8') ? 1 : (w[3] == '1') ? 2 : (w[3] == '3') ? 4 : 8; }
         else if (!strcmp(w, "pid_t") || !strcmp(w, "id_t")) { sign = 1; size = 4; }
@@ -325,6 +331,9 @@ static struct dtype parse_sou(struct dcc *cc)
                 mline = cc->tokline;
                 next(cc);
             }
+            if (cc->tok == T_LPAR) /* a function: it has no size */
+                dcc_error(cc, mline, "D_DECL_VOIDOBJ", "cannot have void member: %s",
+                          name ? name : "(anon)");
             uint64_t nelem = 1;
             int isarr = 0;
             while (cc->tok == T_LBRACK) {
