@@ -926,9 +926,12 @@ static unsigned addr_of(struct cg *g, struct dnode *n, struct obj *o)
                           "struct or union type");
         } else {
             r = expr(g, n->a, &t);
-            if (t.ptr != 1 || t.pkind != DT_SOU)
+            if (!t.ptr)
                 dcc_error(g->cc, n->line, "D_OP_PTR", "operator -> requires an operand of "
-                          "pointer to struct or union type");
+                          "pointer type");
+            if (t.ptr != 1 || t.pkind != DT_SOU)
+                dcc_error(g->cc, n->line, "D_OP_SOU", "operator -> cannot be applied to a "
+                          "pointer to a type other than a struct or union");
             b.t = dcc_deref(t);
         }
         struct dsou *s = dcc_sou(g->cc, b.t);

@@ -884,7 +884,10 @@ static void declaration(struct dcc *cc)
             if (d->isarr)
                 dcc_error(cc, d->line, "D_UNSUPPORTED", "declared arrays of arrays are not "
                           "supported");
-            if (type_start(cc) || cc->tok == T_RBRACK)
+            if (cc->tok == T_RBRACK)
+                dcc_error(cc, d->line, "D_DECL_ARRNULL", "array declaration requires array "
+                          "dimension or tuple signature: %s", d->name);
+            if (type_start(cc))
                 dcc_error(cc, line, "D_UNSUPPORTED", "declarations of associative arrays are "
                           "not supported; use the array without declaring it");
             int64_t v = posconst(cc);
