@@ -27,7 +27,7 @@ struct sym {
     uint32_t nelem;
 };
 
-/* An object in memory an expression denotes (cg_obj.c's words): its type, and whether it is
+/* An object in D memory an expression denotes (addr_of below): its type, and whether it is
  * an array of nelem elements or a bit-field of `bits` bits. */
 struct obj {
     struct dtype t;
