@@ -148,7 +148,8 @@ debug: setup
 fuzz: setup-test $(FUZZ_BINS)
 	$(Q)for f in $(FUZZ_BINS); do mkdir -p $$f.corpus; \
 	    echo "fuzz: $$f for $(FUZZ_SECONDS)s"; \
-	    $$f -max_total_time=$(FUZZ_SECONDS) -timeout=5 $$f.corpus $$(dirname $$f)/seeds-$$(basename $$f) \
+	    dict=test/fuzz/$$(basename $$f).dict; [ -f $$dict ] && dict=-dict=$$dict || dict=; \
+	    $$f -max_total_time=$(FUZZ_SECONDS) -timeout=5 $$dict $$f.corpus $$(dirname $$f)/seeds-$$(basename $$f) \
 	        >$$f.log 2>&1 || { tail -40 $$f.log; exit 1; }; tail -2 $$f.log; done
 
 clean:

@@ -36,6 +36,18 @@ static unsigned ntimers;
 
 static uint64_t now_ns(void) { return ktimer_cycles_to_ns(board_cycles()); }
 
+// copyin's reader (dvm_uread): the current process's memory, only the bytes proc_can_read
+// allows it (its RAM, flash and mappings), so a bad address is a fault to ERROR, never a
+// kernel fault.
+static int kdt_uread(void *dst, uint64_t addr, unsigned n)
+{
+    const struct thread *t = k_current;
+    if (!t || !t->proc || addr > UINT32_MAX || !proc_can_read(t->proc, (uint32_t)addr, n))
+        return -1;
+    memcpy(dst, (const void *)(uintptr_t)addr, n);
+    return 0;
+}
+
 // vtimestamp: the time a thread has spent on the CPU while D programs ran. Counted at every
 // kernel exit of the traced path while a program is active (kdt_vtime_switch), so it costs
 // nothing otherwise; KDT_GO starts the clock for the thread that is running. vt_running is
@@ -251,6 +263,7 @@ static int load(struct proc *p, uint32_t uargs)
         dst = NULL;
         return -EINVAL;
     }
+    dvm_uread = kdt_uread;
     // Its tick-N / profile-N probes.
     ntimers = 0;
     for (uint32_t i = 0; i < dst->obj.hdr->dh_nprobes && ntimers < KDT_MAX_TIMERS; i++) {

@@ -49,6 +49,17 @@ check "division by zero is reported as dtrace reports it" \
 check "... for each of the 200 firings, and the kernel and demo carry on" \
     "[ \$(grep -c divide-by-zero $out/fault.log) = 200 ] && demo_ok fault && [ $rc = 0 ]"
 
+# copyin: the client's request read as the struct it sends (user/include/demo_proto.h), through
+# the kernel's check of the process's memory; an address outside it faults to ERROR.
+d copyin 'struct demo_msg { int op; int value; };
+kercall::MsgSend:entry /execname == "client"/
+{ @ops[((struct demo_msg *)copyin(arg1, sizeof (struct demo_msg)))->op] = count(); }
+kercall::MsgSend:entry /execname == "client"/ { @n = count(); n = *(int *)copyin(16, 4); }'
+check "copyin reads the client's 200 requests as struct demo_msg: only reads (2) and writes (3)" \
+    "[ $rc = 0 ] && has copyin '^ +2 +[0-9]+$' && has copyin '^ +3 +[0-9]+$' && ! has copyin '^ +[014-9] +[0-9]+$'"
+check "... and copyin of an address the client may not read is a fault, 200 times; all carry on" \
+    "[ \$(grep -c 'invalid address (0x10)' $out/copyin.log) = 200 ] && demo_ok copyin && has copyin '^ +200$'"
+
 # A firing's work budget (issue 17 item 12): six index() calls of a 201-byte needle in a
 # 255-byte haystack may touch 309,000 bytes, past the 262,144 units: each firing faults.
 d budget 'BEGIN { x = "aaaaaaaa"; x = strjoin(x, x); x = strjoin(x, x); x = strjoin(x, x); x = strjoin(x, x); x = strjoin(x, x); y = strjoin(substr(x, 0, 200), "b"); }
@@ -203,3 +214,11 @@ if [ -n "$ncpu" ]; then
     check "a small buffer on $ncpu CPUs reports drops per CPU" \
         "[ $rc = 0 ] && [ \$(grep -oE 'drops on CPU [0-9]+' $out/smpdrops.log | sort -u | wc -l) -ge 2 ]"
 fi
+
+# Bad addresses in D memory (a declared array's bounds, wild pointers, loads and stores) are
+# faults the kernel's VM reports to ERROR; the board keeps running and the clauses after them
+# run (tst.memfault.d, whose stderr is host-only).
+t "memfault" "dtrace -s $d_dir/tst.memfault.d"
+check "bad D memory accesses on the board fault to ERROR, no crash" \
+    "[ $rc = 0 ] && has memfault '4 errors' && has memfault '^2304' && has memfault 'invalid address .0x60.'"
+

@@ -122,6 +122,82 @@ static void test_random_expressions(void **state)
     }
 }
 
+/* run_long: compiles src, fires BEGIN and returns the 8-byte value its first record holds. */
+static int64_t run_long(const char *src)
+{
+    struct dcc_in in = { src, strlen(src), 0, 1 };
+    struct dcc_out out;
+    if (dcc_compile(&in, arena, sizeof(arena), &out) != 0)
+        fail_msg("%s: %s", src, out.err);
+    struct dvm_opts o = { 4096, 4096, 4096, DVM_BUF_SWITCH, 1, 1, 0, 0 };
+    char err[256];
+    if (dvm_load(&st, out.obj, out.objlen, &o, mem, sizeof(mem), err, sizeof(err)) != 0)
+        fail_msg("%s: %s", src, err);
+    struct dvm_ctx ctx = { 0, 1, 1, 1, 0, 0, 0, 0, "t" };
+    dvm_fire(&st, &ctx, DPROBE_BEGIN, NULL);
+    int64_t got = INT64_MIN + 12345;
+    dvm_buf_read(&st, 0, 1, value_cb, &got);
+    return got;
+}
+
+/* Random structs and unions: offsetof and sizeof must follow libdtrace's (CTF's) layout,
+ * computed here from its rule: a member starts at the byte after the previous member's last
+ * bit, rounded up to its alignment; a bit-field takes the smallest integer holding its bits;
+ * no tail padding; a union is as large as its largest member. Without bit-fields, offsets
+ * are C's. */
+static void test_struct_layout(void **state)
+{
+    (void)state;
+    static const struct { const char *name; unsigned size; } types[] = {
+        { "char", 1 }, { "short", 2 }, { "int", 4 }, { "long", 8 }, { "uint8_t", 1 },
+        { "int *", 8 }, { "struct inner", 12 }, { "uint16_t", 2 },
+    };
+    srand(11);
+    for (int k = 0; k < 200; k++) {
+        char decl[2048], src[2600];
+        int is_union = k % 5 == 4, nmem = 1 + rand() % 7;
+        uint64_t offs[8], end_bits = 0, size = 0;
+        size_t n = (size_t)snprintf(decl, sizeof(decl), "struct inner { int a; char b[5]; short c; };\n"
+                                    "%s s {", is_union ? "union" : "struct");
+        for (int m = 0; m < nmem; m++) {
+            int t = rand() % 8, bits = 0, nelem = 1;
+            unsigned esize = types[t].size, align = t == 6 ? 4 : esize;
+            if (t != 5 && t != 6 && rand() % 3 == 0) {
+                bits = 1 + rand() % (int)(8 * esize);
+                esize = bits <= 8 ? 1 : bits <= 16 ? 2 : bits <= 32 ? 4 : 8;
+                align = esize;
+                n += (size_t)snprintf(decl + n, sizeof(decl) - n, " %s m%d : %d;", types[t].name, m, bits);
+            } else {
+                if (rand() % 3 == 0)
+                    nelem = 1 + rand() % 4;
+                n += (size_t)snprintf(decl + n, sizeof(decl) - n, nelem > 1 ? " %s m%d[%d];" : " %s m%d;",
+                                      types[t].name, m, nelem);
+            }
+            uint64_t off = is_union ? 0 : ((end_bits + 7) / 8 + align - 1) / align * align;
+            offs[m] = bits ? UINT64_MAX : off;
+            uint64_t msize = (uint64_t)esize * (unsigned)nelem;
+            end_bits = off * 8 + (bits ? (uint64_t)bits : msize * 8);
+            size = is_union ? (msize > size ? msize : size) : off + msize;
+        }
+        snprintf(decl + n, sizeof(decl) - n, " };\n");
+        snprintf(src, sizeof(src), "%sBEGIN { trace((long)sizeof (%s s)); }", decl,
+                 is_union ? "union" : "struct");
+        int64_t got = run_long(src);
+        if ((uint64_t)got != size)
+            fail_msg("%s: sizeof %lld, want %llu", src, (long long)got, (unsigned long long)size);
+        for (int m = 0; m < nmem; m++) {
+            if (offs[m] == UINT64_MAX)
+                continue;
+            snprintf(src, sizeof(src), "%sBEGIN { trace((long)offsetof(%s s, m%d)); }", decl,
+                     is_union ? "union" : "struct", m);
+            got = run_long(src);
+            if ((uint64_t)got != offs[m])
+                fail_msg("%s: offset %lld, want %llu", src, (long long)got,
+                         (unsigned long long)offs[m]);
+        }
+    }
+}
+
 static void count_cb(void *arg, const struct dvm_rechdr *h)
 {
     (void)h;
@@ -204,6 +280,10 @@ static void test_error_lines(void **state)
     expect_error("BEGIN { x = 0x; }", "D_SYNTAX", 1);
     expect_error("BEGIN { x = 99999999999999999999; }", "D_INT_OFLOW", 1);
     expect_error("", "D_SYNTAX", 1);
+    expect_error("struct s {\n\tint a;\n\tchar c : 9;\n};\nBEGIN { }", "D_DECL_BFSIZE", 3);
+    expect_error("struct s { int a; };\n\nstruct s { int b; };\nBEGIN { }", "D_DECL_TYPERED", 3);
+    expect_error("struct f;\nBEGIN {\n trace(sizeof (struct f)); }", "D_SIZEOF_TYPE", 3);
+    expect_error("struct s { int a; };\nBEGIN {\n trace(offsetof(struct s, b)); }", "D_UNKNOWN", 3);
 }
 
 static void test_literal_types(void **state)
@@ -305,6 +385,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_random_expressions),
         cmocka_unit_test(test_fast_predicates),
+        cmocka_unit_test(test_struct_layout),
         cmocka_unit_test(test_error_lines),
         cmocka_unit_test(test_literal_types),
         cmocka_unit_test(test_dobj_options),

@@ -210,6 +210,57 @@ static void test_tracemem_size(void **state)
     expect_reject("action 0: bad record types");
 }
 
+/* Memory variables (structs, declared arrays) and the store instructions: accepted as the
+ * compiler emits them; a memory variable of another scope or of size 0 or past the limit,
+ * a whole-variable store to one, a store with a bad register or reserved bits, refused. */
+static void vars_k(unsigned k, struct dif_var **v)
+{
+    *v = (struct dif_var *)((uint8_t *)blob + hdr()->dh_vars) + k;
+}
+
+static void test_memory_vars(void **state)
+{
+    (void)state;
+    struct dif_obj o;
+    char err[256];
+    struct dif_var *v;
+    const char *src = "struct s { int a; long b; } x; int arr[3];\n"
+                      "BEGIN { x.a = 1; arr[2] = x.a; }";
+    compile(src);
+    if (dif_verify(blob, bloblen, &o, err, sizeof(err)) != 0)
+        fail_msg("memory variables rejected: %s", err);
+    vars_k(0, &v);
+    assert_int_equal(v->dv_type, DIF_TYPE_MEM);
+    assert_int_equal(v->dv_keys, 16);
+    vars_k(1, &v);
+    assert_int_equal(v->dv_keys, 12);
+    int stores = 0;
+    for (uint32_t k = 0; k < act(0)->da_prog.dp_len; k++)
+        stores += DIF_OP(prog(0)[k]) == DIF_STW;
+    assert_int_equal(stores, 1);
+    compile(src);
+    vars_k(0, &v);
+    v->dv_scope = DIF_SCOPE_SELF;
+    expect_reject("variable 0: bad memory variable scope or size");
+    compile(src);
+    vars_k(1, &v);
+    v->dv_keys = 0;
+    expect_reject("variable 1: bad memory variable scope or size");
+    compile(src);
+    vars_k(1, &v);
+    v->dv_keys = DIF_MEMVAR_MAX + 1;
+    expect_reject("variable 1: bad memory variable scope or size");
+    compile(src);
+    prog(0)[0] = DIF_INSTR_IDX(DIF_STGV, 0, 1);
+    expect_reject("action 0 pc 0: stores to a memory variable as a whole");
+    compile(src);
+    prog(0)[0] = DIF_INSTR(DIF_STX, 1, 0, DIF_NREGS);
+    expect_reject("action 0 pc 0: invalid register");
+    compile(src);
+    prog(0)[0] = DIF_INSTR(DIF_STB, 1, 3, 2);
+    expect_reject("action 0 pc 0: reserved bits set");
+}
+
 /* llquantize's parameters are checked so that no size the engine computes can overflow:
  * llquantize(v, 512, 0, 6, 511) made factor^(high + 1) = 2^63 and a bucket count past the
  * aggregation's values (issue 17 item 11); a bucket count past the limit is refused too. */
@@ -286,6 +337,7 @@ int main(void)
         cmocka_unit_test(test_header),           cmocka_unit_test(test_random_mutations),
         cmocka_unit_test(test_tracemem_size), cmocka_unit_test(test_llquantize_sizes),
         cmocka_unit_test(test_agg_increment),
+        cmocka_unit_test(test_memory_vars),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -22,6 +22,17 @@ struct sym {
     uint8_t defined;
     struct dtype type;
     char keys[DIF_TUPMAX + 1];
+    uint8_t mem;        /* a variable in D memory (DIF_TYPE_MEM): a struct/union or an array */
+    uint8_t isarr;      /* a declared array of nelem elements of `type` */
+    uint32_t nelem;
+};
+
+/* An object in D memory an expression denotes (addr_of below): its type, and whether it is
+ * an array of nelem elements or a bit-field of `bits` bits. */
+struct obj {
+    struct dtype t;
+    uint32_t nelem;
+    uint8_t isarr, bits;
 };
 
 struct aggsym {
@@ -57,13 +68,23 @@ struct cg {
     char rec[DIF_RECMAX + 1];
     unsigned nrec;
     int line;
+    struct xbind *xb; /* translator parameters in scope, innermost first */
 };
 
-#define T_INT64  ((struct dtype){ DIF_TYPE_INT, 8, 1 })
-#define T_UINT64 ((struct dtype){ DIF_TYPE_INT, 8, 0 })
-#define T_INT32  ((struct dtype){ DIF_TYPE_INT, 4, 1 })
-#define T_UINT32 ((struct dtype){ DIF_TYPE_INT, 4, 0 })
-#define T_STRING ((struct dtype){ DIF_TYPE_STR, 0, 0 })
+/* A translator's parameter while one of its member expressions is compiled: the name
+ * stands for xlate's operand (evaluated where the name appears), typed as declared. */
+struct xbind {
+    const char *name;
+    struct dnode *arg;
+    struct dtype type;
+    struct xbind *outer;
+};
+
+#define T_INT64  ((struct dtype){ .kind = DIF_TYPE_INT, .size = 8, .sign = 1 })
+#define T_UINT64 ((struct dtype){ .kind = DIF_TYPE_INT, .size = 8, .sign = 0 })
+#define T_INT32  ((struct dtype){ .kind = DIF_TYPE_INT, .size = 4, .sign = 1 })
+#define T_UINT32 ((struct dtype){ .kind = DIF_TYPE_INT, .size = 4, .sign = 0 })
+#define T_STRING ((struct dtype){ .kind = DIF_TYPE_STR, .size = 0, .sign = 0 })
 
 /* ---- object tables ------------------------------------------------------------------------ */
 
@@ -141,7 +162,7 @@ static struct dtype arith(struct dtype a, struct dtype b)
     a = promote(a);
     b = promote(b);
     if (a.size == b.size)
-        return (struct dtype){ DIF_TYPE_INT, a.size, (uint8_t)(a.sign && b.sign) };
+        return (struct dtype){ .kind = DIF_TYPE_INT, .size = a.size, .sign = (uint8_t)(a.sign && b.sign) };
     return a.size > b.size ? a : b;
 }
 
@@ -273,10 +294,14 @@ static const struct subr subrs[] = {
     { "cleanpath", DIF_S_CLEANPATH, "s", T_STRING }, { "strrchr", DIF_S_STRRCHR, "si", T_STRING },
     { "rand", DIF_S_RAND, "", T_INT32 },
     /* network byte order is big-endian; every board and host here is little-endian */
-    { "htons", DIF_S_HTONS, "i", { DIF_TYPE_INT, 2, 0 } },
-    { "ntohs", DIF_S_HTONS, "i", { DIF_TYPE_INT, 2, 0 } },
+    { "htons", DIF_S_HTONS, "i", { .kind = DIF_TYPE_INT, .size = 2, .sign = 0 } },
+    { "ntohs", DIF_S_HTONS, "i", { .kind = DIF_TYPE_INT, .size = 2, .sign = 0 } },
     { "htonl", DIF_S_HTONL, "i", T_UINT32 }, { "ntohl", DIF_S_HTONL, "i", T_UINT32 },
     { "htonll", DIF_S_HTONLL, "i", T_UINT64 }, { "ntohll", DIF_S_HTONLL, "i", T_UINT64 },
+    /* copyin gives a void * into scratch: cast it to the type the bytes have */
+    { "copyin", DIF_S_COPYIN, "ii", { .kind = DIF_TYPE_INT, .size = 8, .ptr = 1, .pkind = DT_NONE } },
+    { "copyinstr", DIF_S_COPYINSTR, "i", T_STRING },
+    { "copyinstr", DIF_S_COPYINSTR2, "ii", T_STRING },
 };
 
 /* is_subr: a subroutine this compiler knows, or one DTrace has that the subset leaves out
@@ -449,6 +474,11 @@ static unsigned compare(struct cg *g, struct dnode *n, unsigned ra, struct dtype
     }
 }
 
+static unsigned elem_size(struct cg *g, struct dtype t, int line);
+static unsigned addr_of(struct cg *g, struct dnode *n, struct obj *o);
+static void store_obj(struct cg *g, unsigned ra, const struct obj *o, unsigned rv,
+                      struct dtype tv, int line);
+
 static unsigned binop(struct cg *g, struct dnode *n, struct dtype *t)
 {
     struct dtype ta, tb;
@@ -495,6 +525,35 @@ static unsigned binop(struct cg *g, struct dnode *n, struct dtype *t)
     }
     need_int(g, ta, n->line, dcc_tokname(op));
     need_int(g, tb, n->line, dcc_tokname(op));
+    if ((op == T_PLUS || op == T_MINUS) && (ta.ptr || tb.ptr)) {
+        /* pointer arithmetic: in elements; a difference of pointers counts elements */
+        if (ta.ptr && tb.ptr && op == T_PLUS)
+            dcc_error(g->cc, n->line, "D_OP_INCOMPAT", "operands have incompatible types: "
+                      "pointer + pointer");
+        if (tb.ptr && op == T_MINUS && !ta.ptr)
+            dcc_error(g->cc, n->line, "D_OP_INCOMPAT", "operands have incompatible types: "
+                      "integer - pointer");
+        if (tb.ptr && !ta.ptr) { /* int + ptr */
+            unsigned x = ra; ra = rb; rb = x;
+            struct dtype y = ta; ta = tb; tb = y;
+        }
+        unsigned es = elem_size(g, dcc_deref(ta), n->line);
+        unsigned rs = reg_alloc(g);
+        emit(g, DIF_INSTR_IDX(DIF_SETX, intern_int(g, es), rs));
+        if (tb.ptr) {
+            emit(g, DIF_INSTR(DIF_SUB, ra, rb, ra));
+            emit(g, DIF_INSTR(DIF_SDIV, ra, rs, ra));
+            *t = T_INT64;
+        } else {
+            convert(g, rb, tb, T_INT64);
+            emit(g, DIF_INSTR(DIF_MUL, rb, rs, rb));
+            emit(g, DIF_INSTR(op == T_PLUS ? DIF_ADD : DIF_SUB, ra, rb, ra));
+            *t = ta;
+        }
+        reg_free(g, rs);
+        reg_free(g, rb);
+        return ra;
+    }
     struct dtype rt = arith(ta, tb);
     if (op == T_SHL || op == T_SHR)
         rt = promote(ta);
@@ -615,15 +674,23 @@ static unsigned call(struct cg *g, struct dnode *n, struct dtype *t)
     return rd;
 }
 
+static unsigned obj_incdec(struct cg *g, struct dnode *n, struct dtype *t);
+static unsigned sou_assign(struct cg *g, struct dnode *n, unsigned rsrc, struct dtype t);
+static unsigned xlate_member(struct cg *g, struct dnode *n, struct dtype *t);
+static int is_obj(struct cg *g, const struct dnode *n);
+
 static unsigned incdec(struct cg *g, struct dnode *n, struct dtype *t)
 {
+    if (is_obj(g, n->a))
+        return obj_incdec(g, n, t);
     int post = n->kind == N_POSTINC || n->kind == N_POSTDEC;
     int inc = n->kind == N_POSTINC || n->kind == N_PREINC;
     struct dtype def = T_INT32;
     unsigned r = load_var(g, n->a, t, &def);
     need_int(g, *t, n->line, inc ? "++" : "--");
     unsigned one = reg_alloc(g);
-    emit(g, DIF_INSTR_IDX(DIF_SETX, intern_int(g, 1), one));
+    uint64_t step = t->ptr ? dcc_type_size(g->cc, dcc_deref(*t)) : 1;
+    emit(g, DIF_INSTR_IDX(DIF_SETX, intern_int(g, step ? step : 1), one));
     unsigned nv = reg_alloc(g);
     emit(g, DIF_INSTR(inc ? DIF_ADD : DIF_SUB, r, one, nv));
     store_var(g, n->a, nv, *t);
@@ -642,6 +709,8 @@ static unsigned assignment(struct cg *g, struct dnode *n, struct dtype *t)
     unsigned r = expr(g, n->b, t);
     if (t->kind == DT_NONE)
         dcc_error(g->cc, n->line, "D_OP_VOID", "cannot assign a value-less expression");
+    if (t->kind == DT_SOU) /* r holds its address */
+        return sou_assign(g, n, r, *t);
     if (n->op != T_ASSIGN) {
         static const uint8_t map[] = { [T_ADD_EQ - T_ASSIGN] = T_PLUS, [T_SUB_EQ - T_ASSIGN] = T_MINUS,
             [T_MUL_EQ - T_ASSIGN] = T_STAR, [T_DIV_EQ - T_ASSIGN] = T_SLASH,
@@ -651,7 +720,7 @@ static unsigned assignment(struct cg *g, struct dnode *n, struct dtype *t)
         struct dnode tmp = { .kind = N_BIN, .op = map[n->op - T_ASSIGN], .line = n->line,
                              .a = n->a, .b = n->b };
         reg_free(g, r);
-        if (n->a->kind != N_IDENT || !builtin_find(n->a->s)) {
+        if (!is_obj(g, n->a) && (n->a->kind != N_IDENT || !builtin_find(n->a->s))) {
             struct dtype def = T_INT32, lt;
             unsigned save = g->ninsns;
             uint16_t regs = g->regs;
@@ -661,11 +730,393 @@ static unsigned assignment(struct cg *g, struct dnode *n, struct dtype *t)
         }
         r = binop(g, &tmp, t);
     }
+    if (is_obj(g, n->a)) {
+        struct obj o;
+        unsigned ra = addr_of(g, n->a, &o);
+        store_obj(g, ra, &o, r, *t, n->line);
+        reg_free(g, ra);
+        *t = o.t;
+        return r;
+    }
     store_var(g, n->a, r, *t);
     return r;
 }
 
 static unsigned expr_(struct cg *g, struct dnode *n, struct dtype *t);
+
+/* ---- objects in D memory: struct/union variables, declared arrays, pointers ---------------- */
+
+/* mem_sym: the D-memory variable n names (a global or this->), or NULL. */
+static struct sym *mem_sym(struct cg *g, const struct dnode *n)
+{
+    struct sym *s = NULL;
+    if (n->kind == N_IDENT || n->kind == N_INDEX)
+        s = sym_find(g, n->s, DIF_SCOPE_GLOBAL);
+    else if (n->kind == N_THIS)
+        s = sym_find(g, n->s, DIF_SCOPE_THIS);
+    return s && s->mem ? s : NULL;
+}
+
+/* is_obj: does n denote an object in memory (so that it has an address)? */
+static int is_obj(struct cg *g, const struct dnode *n)
+{
+    switch (n->kind) {
+    case N_MEMBER: case N_DEREF: case N_SUBSCR:
+        return 1;
+    case N_IDENT: case N_THIS:
+        return mem_sym(g, n) != NULL;
+    case N_INDEX: {
+        struct sym *s = mem_sym(g, n);
+        return s && s->isarr;
+    }
+    default:
+        return 0;
+    }
+}
+
+static unsigned addr_of(struct cg *g, struct dnode *n, struct obj *o);
+
+static unsigned elem_size(struct cg *g, struct dtype t, int line)
+{
+    unsigned sz = dcc_type_size(g->cc, t);
+    if (!sz)
+        dcc_error(g->cc, line, "D_OP_INCOMPLETE", "cannot use an incomplete type as an "
+                  "array or pointer element");
+    return sz;
+}
+
+/* add_const: r += k */
+static void add_const(struct cg *g, unsigned r, uint64_t k)
+{
+    if (!k)
+        return;
+    unsigned rk = reg_alloc(g);
+    emit(g, DIF_INSTR_IDX(DIF_SETX, intern_int(g, k), rk));
+    emit(g, DIF_INSTR(DIF_ADD, r, rk, r));
+    reg_free(g, rk);
+}
+
+/* load_obj: turns r, the address of object o, into its value (of type *t): integers and
+ * pointers are loaded (bit-fields masked and extended); an array decays to a pointer to its
+ * first element; structs, unions and strings stay by reference. */
+static void load_obj(struct cg *g, unsigned r, const struct obj *o, struct dtype *t)
+{
+    if (o->isarr) {
+        *t = dcc_ptr_to(o->t);
+        return;
+    }
+    *t = o->t;
+    if (o->t.kind != DIF_TYPE_INT)
+        return;
+    unsigned size = o->t.size, sign = o->t.sign;
+    if (o->bits)
+        size = o->bits <= 8 ? 1 : o->bits <= 16 ? 2 : o->bits <= 32 ? 4 : 8;
+    static const uint8_t lds[9] = { 0, DIF_LDSB, DIF_LDSH, 0, DIF_LDSW, 0, 0, 0, DIF_LDX };
+    static const uint8_t ldu[9] = { 0, DIF_LDUB, DIF_LDUH, 0, DIF_LDUW, 0, 0, 0, DIF_LDX };
+    emit(g, DIF_INSTR(sign ? lds[size] : ldu[size], r, 0, r));
+    if (o->bits && o->bits < 64) { /* the low bits hold the field (its storage unit's start) */
+        unsigned rk = reg_alloc(g);
+        emit(g, DIF_INSTR_IDX(DIF_SETX, intern_int(g, 64u - o->bits), rk));
+        emit(g, DIF_INSTR(DIF_SLL, r, rk, r));
+        emit(g, DIF_INSTR(sign ? DIF_SRA : DIF_SRL, r, rk, r));
+        reg_free(g, rk);
+    }
+}
+
+/* store_obj: *ra = rv (of type tv), converted to the object's type. */
+static void store_obj(struct cg *g, unsigned ra, const struct obj *o, unsigned rv,
+                      struct dtype tv, int line)
+{
+    if (o->isarr || o->t.kind != DIF_TYPE_INT || o->bits)
+        dcc_error(g->cc, line, "D_UNSUPPORTED", "assignment to %s is not supported in this D "
+                  "subset", o->isarr ? "a whole array" : o->bits ? "a bit-field"
+                  : o->t.kind == DIF_TYPE_STR ? "a string member" : "a whole struct or union");
+    if (tv.kind != DIF_TYPE_INT)
+        dcc_error(g->cc, line, "D_OP_INCOMPAT", "operands have incompatible types: integer "
+                  "object assigned a %s", tv.kind == DIF_TYPE_STR ? "string" : "non-scalar");
+    convert(g, rv, tv, o->t);
+    static const uint8_t st[9] = { 0, DIF_STB, DIF_STH, 0, DIF_STW, 0, 0, 0, DIF_STX };
+    emit(g, DIF_INSTR(st[o->t.size], rv, 0, ra));
+}
+
+/* subscript: the address of base[idx]: an element of a declared array (a constant index out
+ * of its bounds is D_ARR_BOUNDS; a variable one makes the address 0 when out of bounds, so
+ * that the access faults, as a bad address, to ERROR) or of what a pointer points to. */
+static unsigned subscript(struct cg *g, struct dnode *base, struct dnode *idx, struct obj *o,
+                          int line)
+{
+    struct dtype t, ti;
+    struct obj b = { 0 };
+    unsigned r;
+    uint32_t bound = 0;
+    if (is_obj(g, base)) {
+        r = addr_of(g, base, &b);
+        if (b.isarr) {
+            t = dcc_ptr_to(b.t);
+            bound = b.nelem;
+        } else {
+            load_obj(g, r, &b, &t);
+        }
+    } else {
+        r = expr(g, base, &t);
+    }
+    if (!t.ptr)
+        dcc_error(g->cc, line, "D_OP_PTR", "operator [ ] may only be used with an array or "
+                  "pointer");
+    struct dtype et = dcc_deref(t);
+    int64_t cv;
+    if (bound && const_value(idx, &cv) && (cv < 0 || (uint64_t)cv >= bound))
+        dcc_error(g->cc, line, "D_ARR_BOUNDS", "index %d is out of range for array of %d "
+                  "elements", (int)cv, (int)bound);
+    unsigned ri = expr(g, idx, &ti);
+    need_int(g, ti, line, "[ ]");
+    convert(g, ri, ti, T_INT64);
+    unsigned rs = reg_alloc(g);
+    emit(g, DIF_INSTR_IDX(DIF_SETX, intern_int(g, elem_size(g, et, line)), rs));
+    emit(g, DIF_INSTR(DIF_MUL, ri, rs, rs));
+    emit(g, DIF_INSTR(DIF_ADD, r, rs, r));
+    reg_free(g, rs);
+    if (bound && !const_value(idx, &cv)) {
+        unsigned rb = reg_alloc(g);
+        emit(g, DIF_INSTR_IDX(DIF_SETX, intern_int(g, bound), rb));
+        emit(g, DIF_INSTR(DIF_CMP, ri, rb, 0));
+        reg_free(g, rb);
+        unsigned br = emit(g, 0);
+        emit(g, DIF_INSTR(DIF_MOV, 0, 0, r));
+        patch(g, br, DIF_BLU);
+    }
+    reg_free(g, ri);
+    o->t = et;
+    o->isarr = 0;
+    o->nelem = 1;
+    o->bits = 0;
+    return r;
+}
+
+/* addr_of: the address of the object n denotes, in a new register; *o describes it. */
+static unsigned addr_of(struct cg *g, struct dnode *n, struct obj *o)
+{
+    struct dtype t;
+    struct obj b = { 0 };
+    unsigned r;
+    g->line = n->line;
+    switch (n->kind) {
+    case N_IDENT: case N_THIS: {
+        struct sym *s = mem_sym(g, n);
+        if (!s)
+            dcc_error(g->cc, n->line, "D_ADDROF_VAR", "cannot take address of dynamic "
+                      "variable");
+        r = reg_alloc(g);
+        emit(g, DIF_INSTR_IDX(n->kind == N_THIS ? DIF_LDTV : DIF_LDGV, sym_id(g, s), r));
+        o->t = s->type;
+        o->isarr = s->isarr;
+        o->nelem = s->isarr ? s->nelem : 1;
+        o->bits = 0;
+        return r;
+    }
+    case N_INDEX: {
+        struct dnode base = { .kind = N_IDENT, .line = n->line, .s = n->s };
+        if (n->b->next)
+            dcc_error(g->cc, n->line, "D_ARR_BADREF", "too many subscripts for array %s", n->s);
+        return subscript(g, &base, n->b, o, n->line);
+    }
+    case N_SUBSCR:
+        return subscript(g, n->a, n->b, o, n->line);
+    case N_MEMBER: {
+        if (n->op == T_DOT) {
+            if (!is_obj(g, n->a))
+                dcc_error(g->cc, n->line, "D_OP_SOU", "operator . requires an operand of "
+                          "struct or union type");
+            r = addr_of(g, n->a, &b);
+            if (b.isarr || b.t.kind != DT_SOU)
+                dcc_error(g->cc, n->line, "D_OP_SOU", "operator . requires an operand of "
+                          "struct or union type");
+        } else {
+            r = expr(g, n->a, &t);
+            if (!t.ptr)
+                dcc_error(g->cc, n->line, "D_OP_PTR", "operator -> requires an operand of "
+                          "pointer type");
+            if (t.ptr != 1 || t.pkind != DT_SOU)
+                dcc_error(g->cc, n->line, "D_OP_SOU", "operator -> cannot be applied to a "
+                          "pointer to a type other than a struct or union");
+            b.t = dcc_deref(t);
+        }
+        struct dsou *s = dcc_sou(g->cc, b.t);
+        struct dmember *m = dcc_member_find(s, n->s);
+        if (!m)
+            dcc_error(g->cc, n->line, "D_TYPE_MEMBER", "%s is not a member of %s %s", n->s,
+                      dcc_sou_kind(s), s->tag ? s->tag : "(anon)");
+        add_const(g, r, m->off);
+        o->t = m->type;
+        o->isarr = m->isarr;
+        o->nelem = m->nelem;
+        o->bits = m->bits;
+        return r;
+    }
+    case N_DEREF:
+        r = expr(g, n->a, &t);
+        if (!t.ptr)
+            dcc_error(g->cc, n->line, "D_DEREF_NONPTR", "cannot dereference non-pointer type");
+        o->t = dcc_deref(t);
+        if (o->t.kind == DT_NONE)
+            dcc_error(g->cc, n->line, "D_DEREF_VOID", "cannot dereference pointer to void");
+        o->isarr = 0;
+        o->nelem = 1;
+        o->bits = 0;
+        return r;
+    default:
+        dcc_error(g->cc, n->line, "D_ADDROF_LVAL", "cannot take address of a non-lvalue");
+    }
+}
+
+/* xlate_member: xlate <T>(e).m or xlate <T *>(e)->m: the translator from e's type to T
+ * gives m's expression, compiled with its parameter standing for e, converted to m's type. */
+static unsigned xlate_member(struct cg *g, struct dnode *n, struct dtype *t)
+{
+    struct dnode *x = n->a;
+    struct dtype out = x->type;
+    if (n->op == T_ARROW) {
+        if (out.ptr != 1 || out.pkind != DT_SOU)
+            dcc_error(g->cc, n->line, "D_OP_PTR", "operator -> requires an operand of pointer "
+                      "to struct or union type");
+        out = dcc_deref(out);
+    } else if (out.ptr || out.kind != DT_SOU) {
+        dcc_error(g->cc, n->line, "D_OP_SOU", "operator . requires an operand of struct or "
+                  "union type");
+    }
+    struct dtype it = type_of(g, x->a);
+    const struct dxlator *xl = NULL;
+    for (const struct dxlator *c = g->cc->xlators; c && !xl; c = c->next)
+        if (c->dst.sou == out.sou && (c->src.kind == DIF_TYPE_STR) == (it.kind == DIF_TYPE_STR)
+            && (c->src.kind != DT_SOU || c->src.sou == it.sou) && it.kind != DT_NONE &&
+            !c->src.ptr == !it.ptr && (!it.ptr || (c->src.pkind == it.pkind &&
+                                                   c->src.sou == it.sou)))
+            xl = c; /* integers to integers, strings to strings, pointers to the same type */
+    struct dsou *s = dcc_sou(g->cc, out);
+    if (!xl)
+        dcc_error(g->cc, x->line, "D_XLATE_NONE", "No translator to %s %s from the operand's "
+                  "type", dcc_sou_kind(s), s->tag ? s->tag : "(anon)");
+    struct dmember *m = dcc_member_find(s, n->s);
+    if (!m)
+        dcc_error(g->cc, n->line, "D_TYPE_MEMBER", "%s is not a member of %s %s", n->s,
+                  dcc_sou_kind(s), s->tag ? s->tag : "(anon)");
+    const struct dxmember *xm = xl->members;
+    while (xm && strcmp(xm->name, n->s) != 0)
+        xm = xm->next;
+    if (!xm)
+        dcc_error(g->cc, n->line, "D_XLATE_NOCONV", "translator does not define conversion "
+                  "for member: %s", n->s);
+    struct xbind b = { xl->pname, x->a, xl->src, g->xb };
+    g->xb = &b;
+    unsigned r = expr(g, xm->expr, t);
+    g->xb = b.outer;
+    if (m->isarr || m->type.kind == DT_SOU || (m->type.kind == DIF_TYPE_STR) !=
+        (t->kind == DIF_TYPE_STR) || t->kind == DT_NONE || t->kind == DT_SOU)
+        dcc_error(g->cc, xm->line, "D_XLATE_INCOMPAT", "translator member %s has an "
+                  "incompatible type", n->s);
+    if (m->type.kind == DIF_TYPE_INT) {
+        convert(g, r, *t, m->type);
+        *t = m->type;
+    }
+    return r;
+}
+
+/* SOU_COPY_MAX: the largest struct an assignment copies (its loads and stores are unrolled) */
+#define SOU_COPY_MAX 512u
+
+/* sou_assign: lhs = a struct or union value (its address in rsrc): copies its bytes into a
+ * member or variable of the same type; a global or this-> variable not yet declared becomes
+ * one, in D memory, as in DTrace. */
+static unsigned sou_assign(struct cg *g, struct dnode *n, unsigned rsrc, struct dtype t)
+{
+    struct dnode *l = n->a;
+    struct obj o = { 0 };
+    unsigned rd;
+    if (n->op != T_ASSIGN)
+        dcc_error(g->cc, n->line, "D_OP_ARITH", "operator %s requires operands of arithmetic "
+                  "type", dcc_tokname(n->op));
+    if (!is_obj(g, l) && (l->kind == N_IDENT || l->kind == N_THIS) && !builtin_find(l->s)) {
+        int scope = l->kind == N_THIS ? DIF_SCOPE_THIS : DIF_SCOPE_GLOBAL;
+        struct sym *s = sym_find(g, l->s, scope);
+        if (s && s->defined)
+            dcc_error(g->cc, n->line, "D_OP_INCOMPAT", "operands have incompatible types: "
+                      "%s%s is not a struct or union", scope_prefix(scope), l->s);
+        if (!s)
+            s = sym_new(g, l->s, scope, n->line);
+        s->scope = (uint8_t)scope;
+        s->type = t;
+        s->defined = 1;
+        s->mem = 1;
+    }
+    if (!is_obj(g, l))
+        dcc_error(g->cc, n->line, l->kind == N_SELF || l->kind == N_INDEX ? "D_UNSUPPORTED"
+                  : "D_OP_LVAL", "a struct or union may be assigned only to a global or this-> "
+                  "variable or to a member of its type");
+    rd = addr_of(g, l, &o);
+    if (o.isarr || o.t.kind != DT_SOU || o.t.sou != t.sou)
+        dcc_error(g->cc, n->line, "D_OP_INCOMPAT", "operands have incompatible types: "
+                  "struct or union assigned to another type");
+    unsigned size = dcc_type_size(g->cc, t), chunk = dcc_type_align(g->cc, t);
+    if (size > SOU_COPY_MAX)
+        dcc_error(g->cc, n->line, "D_UNSUPPORTED", "assignment of a struct or union larger "
+                  "than 512 bytes is not supported");
+    if (chunk > 8)
+        chunk = 8;
+    static const uint8_t ld[9] = { 0, DIF_LDUB, DIF_LDUH, 0, DIF_LDUW, 0, 0, 0, DIF_LDX };
+    static const uint8_t st[9] = { 0, DIF_STB, DIF_STH, 0, DIF_STW, 0, 0, 0, DIF_STX };
+    unsigned rv = reg_alloc(g), rs = reg_alloc(g), rt = reg_alloc(g);
+    for (unsigned off = 0; off < size;) {
+        unsigned c = chunk;
+        while (c > size - off)
+            c >>= 1;
+        emit(g, DIF_INSTR(DIF_MOV, rsrc, 0, rs));
+        add_const(g, rs, off);
+        emit(g, DIF_INSTR(ld[c], rs, 0, rv));
+        emit(g, DIF_INSTR(DIF_MOV, rd, 0, rt));
+        add_const(g, rt, off);
+        emit(g, DIF_INSTR(st[c], rv, 0, rt));
+        off += c;
+    }
+    reg_free(g, rt);
+    reg_free(g, rs);
+    reg_free(g, rv);
+    reg_free(g, rd);
+    return rsrc;
+}
+
+static unsigned obj_rvalue(struct cg *g, struct dnode *n, struct dtype *t)
+{
+    struct obj o;
+    unsigned r = addr_of(g, n, &o);
+    load_obj(g, r, &o, t);
+    return r;
+}
+
+/* obj_incdec: ++ and -- on an object (a pointer steps by its element's size). */
+static unsigned obj_incdec(struct cg *g, struct dnode *n, struct dtype *t)
+{
+    int post = n->kind == N_POSTINC || n->kind == N_POSTDEC;
+    int inc = n->kind == N_POSTINC || n->kind == N_PREINC;
+    struct obj o;
+    unsigned ra = addr_of(g, n->a, &o);
+    unsigned r = reg_alloc(g);
+    emit(g, DIF_INSTR(DIF_MOV, ra, 0, r));
+    load_obj(g, r, &o, t);
+    need_int(g, *t, n->line, inc ? "++" : "--");
+    unsigned one = reg_alloc(g);
+    uint64_t step = t->ptr ? elem_size(g, dcc_deref(*t), n->line) : 1;
+    emit(g, DIF_INSTR_IDX(DIF_SETX, intern_int(g, step), one));
+    unsigned nv = reg_alloc(g);
+    emit(g, DIF_INSTR(inc ? DIF_ADD : DIF_SUB, r, one, nv));
+    store_obj(g, ra, &o, nv, *t, n->line);
+    if (!post)
+        emit(g, DIF_INSTR(DIF_MOV, nv, 0, r));
+    reg_free(g, nv);
+    reg_free(g, one);
+    emit(g, DIF_INSTR(DIF_MOV, r, 0, ra));
+    reg_free(g, r);
+    return ra;
+}
 
 /* expr: code for n into a new register, its type in *t. Recursion is bounded (a long chain
  * like 1+1+...+1 nests on the left) so the compiler's stack stays small on the target. */
@@ -697,6 +1148,20 @@ static unsigned expr_(struct cg *g, struct dnode *n, struct dtype *t)
         *t = T_STRING;
         return r;
     case N_IDENT: {
+        if (g->xb && !strcmp(n->s, g->xb->name)) { /* a translator's parameter */
+            struct xbind *b = g->xb;
+            g->xb = b->outer; /* the operand is in the scope of the xlate */
+            r = expr(g, b->arg, t);
+            g->xb = b;
+            if ((t->kind == DIF_TYPE_STR) != (b->type.kind == DIF_TYPE_STR) ||
+                t->kind == DT_SOU || t->kind == DT_NONE)
+                dcc_error(g->cc, n->line, "D_XLATE_INCOMPAT", "xlate operand is incompatible "
+                          "with the translator's input %s", n->s);
+            if (b->type.kind == DIF_TYPE_INT)
+                convert(g, r, *t, b->type);
+            *t = b->type;
+            return r;
+        }
         const struct builtin *b = builtin_find(n->s);
         if (b) {
             r = reg_alloc(g);
@@ -704,10 +1169,44 @@ static unsigned expr_(struct cg *g, struct dnode *n, struct dtype *t)
             *t = b->type;
             return r;
         }
+        if (is_obj(g, n))
+            return obj_rvalue(g, n, t);
         return load_var(g, n, t, NULL);
     }
     case N_SELF: case N_THIS: case N_INDEX:
+        if (is_obj(g, n))
+            return obj_rvalue(g, n, t);
         return load_var(g, n, t, NULL);
+    case N_MEMBER:
+        if (n->a->kind == N_XLATE)
+            return xlate_member(g, n, t);
+        return obj_rvalue(g, n, t);
+    case N_DEREF: case N_SUBSCR:
+        return obj_rvalue(g, n, t);
+    case N_XLATE:
+        dcc_error(g->cc, n->line, "D_UNSUPPORTED", "xlate is supported only as the operand "
+                  "of . or -> (a translated member)");
+    case N_ADDROF: {
+        struct obj o;
+        if (!is_obj(g, n->a))
+            dcc_error(g->cc, n->line, n->a->kind == N_IDENT || n->a->kind == N_THIS ||
+                      n->a->kind == N_SELF || n->a->kind == N_INDEX ? "D_ADDROF_VAR"
+                      : "D_ADDROF_LVAL", "cannot take address of %s",
+                      n->a->kind == N_IDENT || n->a->kind == N_THIS || n->a->kind == N_SELF ||
+                      n->a->kind == N_INDEX ? "dynamic variable" : "a non-lvalue");
+        r = addr_of(g, n->a, &o);
+        if (o.bits)
+            dcc_error(g->cc, n->line, "D_ADDROF_BITFIELD", "cannot take address of bit-field");
+        *t = dcc_ptr_to(o.t);
+        return r;
+    }
+    case N_STRINGOF:
+        r = expr(g, n->a, t);
+        if (t->kind != DIF_TYPE_STR && t->kind != DIF_TYPE_INT)
+            dcc_error(g->cc, n->line, "D_STRINGOF_TYPE", "stringof( ) operand must be of "
+                      "scalar type");
+        *t = T_STRING; /* the VM checks the string's address and bounds when it is used */
+        return r;
     case N_AGG:
         if (!n->b && !is_aggsym(g, n->s))
             dcc_error(g->cc, n->line, "D_IDENT_UNDEF", "failed to resolve @%s: Unknown "
@@ -771,7 +1270,18 @@ static unsigned expr_(struct cg *g, struct dnode *n, struct dtype *t)
         return r;
     }
     case N_CAST:
+        if (n->type.kind == DT_FLOAT)
+            dcc_error(g->cc, n->line, "D_UNSUPPORTED", "floating-point values are not "
+                      "supported in this D subset");
+        if (n->type.kind == DT_SOU)
+            dcc_error(g->cc, n->line, "D_CAST_INVAL", "invalid cast expression");
         r = expr(g, n->a, &t2);
+        if (n->type.ptr) { /* between pointers and integers: the same 64-bit value */
+            if (t2.kind != DIF_TYPE_INT)
+                dcc_error(g->cc, n->line, "D_CAST_INVAL", "invalid cast expression");
+            *t = n->type;
+            return r;
+        }
         if (n->type.kind == DIF_TYPE_STR || t2.kind != DIF_TYPE_INT)
             dcc_error(g->cc, n->line, "D_CAST_INVAL", "invalid cast expression");
         if (n->type.size < 8)
@@ -780,15 +1290,28 @@ static unsigned expr_(struct cg *g, struct dnode *n, struct dtype *t)
         return r;
     case N_SIZEOF: {
         uint64_t sz;
-        if (n->a) {
+        if (n->a && n->a->kind == N_STR) {
+            sz = (uint64_t)n->a->ival + 1; /* a string constant's own bytes, as libdtrace */
+        } else if (n->a && is_obj(g, n->a)) {
+            struct obj o;
+            unsigned save = g->ninsns;
+            uint16_t regs = g->regs;
+            reg_free(g, addr_of(g, n->a, &o));
+            g->ninsns = save;
+            g->regs = regs;
+            if (o.bits)
+                dcc_error(g->cc, n->line, "D_SIZEOF_BITFIELD", "cannot apply sizeof to a "
+                          "bit-field");
+            sz = (uint64_t)dcc_type_size(g->cc, o.t) * (o.isarr ? o.nelem : 1);
+        } else if (n->a) {
             unsigned save = g->ninsns;
             uint16_t regs = g->regs;
             reg_free(g, expr(g, n->a, &t2));
             g->ninsns = save;
             g->regs = regs;
-            sz = t2.kind == DIF_TYPE_STR ? g->cc->strsize : t2.size;
+            sz = dcc_type_size(g->cc, t2);
         } else {
-            sz = n->type.kind == DIF_TYPE_STR ? g->cc->strsize : n->type.size;
+            sz = dcc_type_size(g->cc, n->type);
         }
         r = reg_alloc(g);
         emit(g, DIF_INSTR_IDX(DIF_SETX, intern_int(g, sz), r));
@@ -1487,10 +2010,29 @@ static void declare(struct cg *g, struct ddecl *d)
         dcc_error(g->cc, d->line, "D_DECL_IDRED", "identifier redeclared: %s", d->name);
     if (d->scope == DIF_SCOPE_GLOBAL && builtin_find(d->name))
         dcc_error(g->cc, d->line, "D_DECL_IDRED", "identifier redeclared: %s", d->name);
+    if (d->type.kind == DT_FLOAT)
+        dcc_error(g->cc, d->line, "D_UNSUPPORTED", "floating-point variables are not "
+                  "supported in this D subset: %s", d->name);
+    int mem = d->isarr || d->type.kind == DT_SOU;
+    uint64_t size = (uint64_t)dcc_type_size(g->cc, d->type) * (d->isarr ? d->nelem : 1);
+    if (mem && d->scope == DIF_SCOPE_SELF)
+        dcc_error(g->cc, d->line, "D_UNSUPPORTED", "self-> variables of struct, union and "
+                  "array types are not supported: %s", d->name);
+    if (mem && d->type.kind == DT_SOU && !dcc_type_size(g->cc, d->type))
+        dcc_error(g->cc, d->line, "D_DECL_INCOMPLETE", "incomplete struct/union/enum: %s",
+                  d->name);
+    if (mem && d->type.kind == DIF_TYPE_STR)
+        dcc_error(g->cc, d->line, "D_UNSUPPORTED", "declared arrays of strings are not "
+                  "supported: %s", d->name);
+    if (mem && size > DIF_MEMVAR_MAX)
+        dcc_error(g->cc, d->line, "D_DECL_ARRBIG", "array dimension too big");
     struct sym *s = sym_find(g, d->name, d->scope);
     if (!s)
         s = sym_new(g, d->name, d->scope, d->line);
     s->type = d->type;
+    s->mem = (uint8_t)mem;
+    s->isarr = d->isarr;
+    s->nelem = d->nelem;
     s->defined = 1;
 }
 
@@ -1638,10 +2180,13 @@ void dcc_codegen(struct dcc *cc)
         struct sym *s = &g->syms[k];
         vars[k].dv_name = intern_str(g, s->name);
         vars[k].dv_scope = s->scope;
-        vars[k].dv_type = s->type.kind == DIF_TYPE_STR ? DIF_TYPE_STR : DIF_TYPE_INT;
-        vars[k].dv_size = s->type.kind == DIF_TYPE_INT && s->type.size ? s->type.size : 8;
-        vars[k].dv_signed = s->type.sign;
+        vars[k].dv_type = s->mem ? DIF_TYPE_MEM
+                          : s->type.kind == DIF_TYPE_STR ? DIF_TYPE_STR : DIF_TYPE_INT;
+        vars[k].dv_size = s->type.kind == DIF_TYPE_INT && s->type.size && !s->mem ? s->type.size : 8;
+        vars[k].dv_signed = s->mem ? 0 : s->type.sign;
         vars[k].dv_keys = s->scope == DIF_SCOPE_ARRAY ? intern_str(g, s->keys) : 0;
+        if (s->mem)
+            vars[k].dv_keys = (uint32_t)dcc_type_size(g->cc, s->type) * (s->isarr ? s->nelem : 1);
     }
     struct dif_agg *aggs = dcc_alloc(cc, (g->naggs + 1) * sizeof(*aggs));
     for (unsigned k = 0; k < g->naggs; k++) {

@@ -21,17 +21,60 @@ enum tok {
     T_XOR_EQ, T_OR_EQ,
 };
 
+/* A pointer is an unsigned 8-byte integer (kind, size, sign say so, so that integer code
+ * handles it) with ptr levels above its base type, which p* and sou describe. */
 struct dtype {
-    uint8_t kind;   /* DIF_TYPE_INT, DIF_TYPE_STR, or DT_NONE */
+    uint8_t kind;   /* DIF_TYPE_INT, DIF_TYPE_STR, DT_NONE or DT_SOU */
     uint8_t size;   /* ints: 1, 2, 4, 8 */
     uint8_t sign;
+    uint8_t ptr;    /* levels of pointer above the base type */
+    uint16_t sou;   /* DT_SOU (or a pointer to one): index + 1 in cc->sous (types.c) */
+    uint8_t pkind, psize, psign; /* a pointer's base type */
 };
 #define DT_NONE 2
+#define DT_SOU  3   /* a struct or union */
+#define DT_FLOAT 4  /* float, double, long double: laid out in structs, never a value */
+
+/* A struct or union (types.c) and its members, in declaration order. */
+struct dmember {
+    struct dmember *next;
+    const char *name;   /* NULL: an unnamed bit-field */
+    struct dtype type;
+    uint32_t nelem;     /* array elements; 1 for a scalar, 0 for a trailing [] */
+    uint8_t isarr;
+    uint32_t off;       /* byte offset */
+    uint8_t bits;       /* bit-field width, 0 if not a bit-field */
+};
+struct dsou {
+    const char *tag;    /* NULL: anonymous */
+    uint8_t is_union;
+    uint8_t complete;   /* its { members } were seen */
+    uint32_t size, align;
+    struct dmember *members, *last;
+};
 
 enum nkind {
     N_INT, N_STR, N_IDENT, N_SELF, N_THIS, N_INDEX, N_AGG, N_CALL, N_BIN, N_UN, N_PREINC,
     N_PREDEC, N_POSTINC, N_POSTDEC, N_ASSIGN, N_COND, N_CAST, N_SIZEOF, N_COMMA,
     N_IF,   /* a: condition, b: then statements, c: else statements (parse.c splits clauses) */
+    N_MEMBER,  /* a.s (op T_DOT) or a->s (op T_ARROW) */
+    N_DEREF, N_ADDROF, N_STRINGOF, /* *a, &a, stringof a */
+    N_SUBSCR,  /* a[b] on an expression (a declared array, a pointer) */
+    N_XLATE,   /* xlate <type>(a) */
+};
+
+/* translator dst < src pname > { member = expr; ... }; (parse.c; cg.c expands xlate) */
+struct dxmember {
+    struct dxmember *next;
+    const char *name;
+    struct dnode *expr;
+    int line;
+};
+struct dxlator {
+    struct dxlator *next;
+    struct dtype dst, src;
+    const char *pname;
+    struct dxmember *members;
 };
 
 struct dnode {
@@ -72,6 +115,8 @@ struct ddecl {
     int line;
     const char *name;
     uint8_t scope;      /* DIF_SCOPE_* */
+    uint8_t isarr;      /* a declared array of nelem elements of type */
+    uint32_t nelem;
     struct dtype type;
 };
 
@@ -94,6 +139,9 @@ struct dcc {
     unsigned nifs;      /* if statements split so far (their hidden this-> variables) */
     struct dname *names;
     unsigned nenums;
+    struct dsou **sous; /* struct and union types (types.c) */
+    struct dxlator *xlators;
+    unsigned nsous;
     /* parse results */
     struct dclause *clauses, **clause_tail;
     struct ddecl *decls, **decl_tail;
@@ -107,5 +155,17 @@ void dcc_lex_pdesc(struct dcc *cc);
 const char *dcc_tokname(int tok);
 void dcc_parse(struct dcc *cc);
 void dcc_codegen(struct dcc *cc);
+
+/* types.c: struct/union layout and type sizes (0: an incomplete struct or union) */
+struct dsou *dcc_sou(struct dcc *cc, struct dtype t);
+struct dtype dcc_sou_get(struct dcc *cc, const char *tag, int is_union, int line);
+const char *dcc_sou_kind(const struct dsou *s);
+struct dmember *dcc_member_find(const struct dsou *s, const char *name);
+void dcc_member_add(struct dcc *cc, struct dsou *s, const char *name, struct dtype t,
+                    uint32_t nelem, unsigned bits, int line);
+unsigned dcc_type_size(struct dcc *cc, struct dtype t);
+unsigned dcc_type_align(struct dcc *cc, struct dtype t);
+struct dtype dcc_ptr_to(struct dtype t);
+struct dtype dcc_deref(struct dtype t);
 
 #endif

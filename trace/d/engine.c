@@ -840,7 +840,8 @@ int dvm_load(struct dvm_state *st, const void *objp, size_t objlen, const struct
     uint32_t keymax = 16, gsz = 0, tsz = 0;
     for (uint32_t k = 0; k < h->dh_nvars; k++) {
         const struct dif_var *v = &ob->vars[k];
-        uint32_t sz = v->dv_type == DIF_TYPE_STR ? ssz : 8u;
+        uint32_t sz = v->dv_type == DIF_TYPE_STR ? ssz
+                      : v->dv_type == DIF_TYPE_MEM ? (v->dv_keys + 7u) & ~7u : 8u;
         if (v->dv_scope == DIF_SCOPE_GLOBAL) {
             st->var_off[k] = gsz;
             gsz += sz;

@@ -302,15 +302,15 @@ static void number(struct dcc *cc)
     cc->tok = T_INT;
     cc->tokval = (int64_t)v;
     /* C rules: int if it fits, else (unsigned for non-decimal) int, long, unsigned long. */
-    struct dtype t = { DIF_TYPE_INT, 4, 1 };
+    struct dtype t = { .kind = DIF_TYPE_INT, .size = 4, .sign = 1 };
     if (!lng && !uns && v <= 0x7fffffffu)
-        t = (struct dtype){ DIF_TYPE_INT, 4, 1 };
+        t = (struct dtype){ .kind = DIF_TYPE_INT, .size = 4, .sign = 1 };
     else if (!lng && (uns || base != 10) && v <= 0xffffffffu)
-        t = (struct dtype){ DIF_TYPE_INT, 4, 0 };
+        t = (struct dtype){ .kind = DIF_TYPE_INT, .size = 4, .sign = 0 };
     else if (!uns && v <= 0x7fffffffffffffffu)
-        t = (struct dtype){ DIF_TYPE_INT, 8, 1 };
+        t = (struct dtype){ .kind = DIF_TYPE_INT, .size = 8, .sign = 1 };
     else
-        t = (struct dtype){ DIF_TYPE_INT, 8, 0 };
+        t = (struct dtype){ .kind = DIF_TYPE_INT, .size = 8, .sign = 0 };
     cc->toktype = t;
 }
 
@@ -390,7 +390,7 @@ void dcc_lex_next(struct dcc *cc)
         cc->p = p + 1;
         cc->tok = T_INT;
         cc->tokval = (int8_t)v;
-        cc->toktype = (struct dtype){ DIF_TYPE_INT, 4, 1 }; /* an int, as in C (sizeof 4) */
+        cc->toktype = (struct dtype){ .kind = DIF_TYPE_INT, .size = 4, .sign = 1 }; /* an int, as in C (sizeof 4) */
         return;
     }
     for (size_t k = 0; k < sizeof(ops) / sizeof(ops[0]); k++) {

@@ -44,7 +44,7 @@ static int is_word(struct dcc *cc, const char *w)
 }
 
 static const char *const type_words[] = {
-    "signed", "unsigned", "char", "short", "int", "long", "string", "int8_t", "int16_t",
+    "float", "double", "signed", "unsigned", "char", "short", "int", "long", "string", "int8_t", "int16_t",
     "int32_t", "int64_t", "uint8_t", "uint16_t", "uint32_t", "uint64_t", "pid_t", "id_t",
     "uintptr_t", "intptr_t", "size_t", "ssize_t",
 };
@@ -76,11 +76,12 @@ static struct dname *name_add(struct dcc *cc, const char *s, int kind, int line)
     return d;
 }
 
-/* Does a type name start here: a type word, a typedef name or `enum`? */
+/* Does a type name start here: a type word, a typedef name, `enum`, `struct` or `union`? */
 static int type_start(struct dcc *cc)
 {
     return (cc->tok == T_IDENT || cc->tok == T_PDESC) &&
            (type_word(cc->tokstr) || !strcmp(cc->tokstr, "enum") ||
+            !strcmp(cc->tokstr, "struct") || !strcmp(cc->tokstr, "union") ||
             name_find(cc, cc->tokstr, DNAME_TYPEDEF));
 }
 
@@ -105,7 +106,7 @@ static struct dtype parse_enum(struct dcc *cc)
         if (!name_find(cc, tag, DNAME_ENUMTAG))
             dcc_error(cc, line, "D_DECL_INCOMPLETE", "declaration of incomplete type enum %s",
                       tag);
-        return (struct dtype){ DIF_TYPE_INT, 4, 1 };
+        return (struct dtype){ .kind = DIF_TYPE_INT, .size = 4, .sign = 1 };
     }
     if (tag) {
         if (name_find(cc, tag, DNAME_ENUMTAG))
@@ -136,7 +137,7 @@ static struct dtype parse_enum(struct dcc *cc)
         struct dname *d = name_add(cc, n, DNAME_ENUMERATOR, nline);
         d->val = v++;
         d->group = group;
-        d->type = (struct dtype){ DIF_TYPE_INT, 4, 1 };
+        d->type = (struct dtype){ .kind = DIF_TYPE_INT, .size = 4, .sign = 1 };
         if (cc->tok == T_COMMA) {
             next(cc);
             continue;
@@ -145,41 +146,66 @@ static struct dtype parse_enum(struct dcc *cc)
             syntax(cc);
     }
     next(cc);
-    return (struct dtype){ DIF_TYPE_INT, 4, 1 };
+    return (struct dtype){ .kind = DIF_TYPE_INT, .size = 4, .sign = 1 };
+}
+
+/* fold_ok: the value of an integer constant expression of literals, enumerators, sizeof and
+ * offsetof (which the parser turns into literals); 0 if n is not one. */
+static int fold_ok(const struct dnode *n, int64_t *v)
+{
+    int64_t a, b;
+    switch (n->kind) {
+    case N_INT: *v = n->ival; return 1;
+    case N_CAST:
+        if (n->type.kind != DIF_TYPE_INT || n->type.ptr || !fold_ok(n->a, v))
+            return 0;
+        if (n->type.size < 8) { /* as the VM's SEXT/ZEXT would */
+            unsigned sh = 64u - 8u * n->type.size;
+            *v = n->type.sign ? (int64_t)((uint64_t)*v << sh) >> sh
+                              : (int64_t)(((uint64_t)*v << sh) >> sh);
+        }
+        return 1;
+    case N_UN:
+        if (!fold_ok(n->a, &a))
+            return 0;
+        if (n->op == T_MINUS) { *v = (int64_t)(0 - (uint64_t)a); return 1; }
+        if (n->op == T_PLUS) { *v = a; return 1; }
+        if (n->op == T_TILDE) { *v = ~a; return 1; }
+        if (n->op == T_NOT) { *v = !a; return 1; }
+        return 0;
+    case N_BIN: {
+        if (!fold_ok(n->a, &a) || !fold_ok(n->b, &b))
+            return 0;
+        int64_t r;
+        switch (n->op) {
+        case T_PLUS: r = (int64_t)((uint64_t)a + (uint64_t)b); break;
+        case T_MINUS: r = (int64_t)((uint64_t)a - (uint64_t)b); break;
+        case T_STAR: r = (int64_t)((uint64_t)a * (uint64_t)b); break;
+        case T_SHL: r = (int64_t)((uint64_t)a << (b & 63)); break;
+        case T_SHR: r = a >> (b & 63); break;
+        case T_AMP: r = a & b; break;
+        case T_BAR: r = a | b; break;
+        case T_CARET: r = a ^ b; break;
+        case T_SLASH: case T_PERCENT:
+            if (b == 0 || (a == INT64_MIN && b == -1))
+                return 0;
+            r = n->op == T_SLASH ? a / b : a % b;
+            break;
+        default: return 0;
+        }
+        *v = r;
+        return 1;
+    }
+    default: return 0;
+    }
 }
 
 /* An enumerator's value: an integer constant expression of literals and enumerators. */
 static int64_t fold(struct dcc *cc, const struct dnode *n)
 {
-    switch (n->kind) {
-    case N_INT: return n->ival;
-    case N_UN:
-        if (n->op == T_MINUS) return -fold(cc, n->a);
-        if (n->op == T_PLUS) return fold(cc, n->a);
-        if (n->op == T_TILDE) return ~fold(cc, n->a);
-        if (n->op == T_NOT) return !fold(cc, n->a);
-        break;
-    case N_BIN: {
-        int64_t a = fold(cc, n->a), b = fold(cc, n->b);
-        switch (n->op) {
-        case T_PLUS: return (int64_t)((uint64_t)a + (uint64_t)b);
-        case T_MINUS: return (int64_t)((uint64_t)a - (uint64_t)b);
-        case T_STAR: return (int64_t)((uint64_t)a * (uint64_t)b);
-        case T_SHL: return (int64_t)((uint64_t)a << (b & 63));
-        case T_SHR: return a >> (b & 63);
-        case T_AMP: return a & b;
-        case T_BAR: return a | b;
-        case T_CARET: return a ^ b;
-        case T_SLASH: case T_PERCENT:
-            if (b == 0 || (a == INT64_MIN && b == -1))
-                break;
-            return n->op == T_SLASH ? a / b : a % b;
-        default: break;
-        }
-        break;
-    }
-    default: break;
-    }
+    int64_t v;
+    if (fold_ok(n, &v))
+        return v;
     dcc_error(cc, n->line, "D_DECL_ENCONST", "enumerator must be assigned an integral constant "
               "expression");
 }
@@ -189,12 +215,17 @@ static int64_t enum_value(struct dcc *cc)
     return fold(cc, cond(cc));
 }
 
-/* parse_type: a type name made of the words above, a typedef name, or an enum. */
-static struct dtype parse_type(struct dcc *cc)
+static struct dtype parse_sou(struct dcc *cc);
+
+/* parse_base: a type name made of the words above, a typedef name, an enum, a struct or a
+ * union (without the '*'s of a declarator). */
+static struct dtype parse_base(struct dcc *cc)
 {
     if (cc->tok == T_IDENT || cc->tok == T_PDESC) {
         if (!strcmp(cc->tokstr, "enum"))
             return parse_enum(cc);
+        if (!strcmp(cc->tokstr, "struct") || !strcmp(cc->tokstr, "union"))
+            return parse_sou(cc);
         struct dname *td = name_find(cc, cc->tokstr, DNAME_TYPEDEF);
         if (td) {
             next(cc);
@@ -202,7 +233,7 @@ static struct dtype parse_type(struct dcc *cc)
         }
     }
     int sign = -1, size = 0, longs = 0, words = 0;
-    struct dtype t = { DIF_TYPE_INT, 4, 1 };
+    struct dtype t = { .kind = DIF_TYPE_INT, .size = 4, .sign = 1 };
     while (cc->tok == T_IDENT && type_word(cc->tokstr)) {
         const char *w = cc->tokstr;
         words++;
@@ -212,7 +243,13 @@ static struct dtype parse_type(struct dcc *cc)
         else if (!strcmp(w, "short")) size = 2;
         else if (!strcmp(w, "int")) { if (!size) size = 4; }
         else if (!strcmp(w, "long")) { longs++; size = 8; }
-        else if (!strcmp(w, "string")) { next(cc); return (struct dtype){ DIF_TYPE_STR, 0, 0 }; }
+        else if (!strcmp(w, "string")) { next(cc); return (struct dtype){ .kind = DIF_TYPE_STR, .size = 0, .sign = 0 }; }
+        else if (!strcmp(w, "float") || !strcmp(w, "double")) {
+            if (sign >= 0 || (size && !longs) || longs > 1 || (longs && w[0] == 'f'))
+                dcc_error(cc, cc->tokline, "D_DECL_COMBO", "invalid type combination");
+            next(cc);
+            return (struct dtype){ .kind = DT_FLOAT, .size = (uint8_t)(w[0] == 'f' ? 4 : longs ? 16 : 8) };
+        }
         else if (w[0] == 'u' && w[1] == 'i') { sign = 0; size = (w[4] == '8') ? 1 : (w[4] == '1') ? 2 : (w[4] == '3') ? 4 : 8; if (!strcmp(w, "uintptr_t")) size = 8; }
         else if (w[0] == 'i' && w[1] == 'n' && w[2] == 't') { sign = 1; size = (w[3] == '8') ? 1 : (w[3] == '1') ? 2 : (w[3] == '3') ? 4 : 8; }
         else if (!strcmp(w, "pid_t") || !strcmp(w, "id_t")) { sign = 1; size = 4; }
@@ -224,6 +261,149 @@ static struct dtype parse_type(struct dcc *cc)
         syntax(cc);
     t.size = (uint8_t)(size ? size : 4);
     t.sign = (uint8_t)(sign < 0 ? 1 : sign);
+    return t;
+}
+
+/* stars: the '*'s of a declarator, added to t. */
+static struct dtype stars(struct dcc *cc, struct dtype t)
+{
+    while (cc->tok == T_STAR) {
+        if (t.ptr == 255)
+            syntax(cc);
+        t = dcc_ptr_to(t);
+        next(cc);
+    }
+    return t;
+}
+
+/* parse_type: a type name (casts, sizeof, offsetof, typedef, inline): a base type and '*'s. */
+static struct dtype parse_type(struct dcc *cc)
+{
+    return stars(cc, parse_base(cc));
+}
+
+/* A positive integral constant (array dimensions and bit-field widths); 0 if it is not one. */
+static int64_t posconst(struct dcc *cc)
+{
+    int64_t v;
+    struct dnode *e = cond(cc);
+    if (!fold_ok(e, &v) || v <= 0)
+        return 0;
+    return v;
+}
+
+/* struct|union [tag] [{ members }]: a reference to a tag (incomplete until it is defined) or
+ * a definition. Members: a type, then declarators `*name[N][M] : bits` separated by commas.
+ * The checks run in libdtrace's order (dt_decl_member) so that the same tags come out. */
+static struct dtype parse_sou(struct dcc *cc)
+{
+    int is_union = cc->tokstr[0] == 'u', line = cc->tokline;
+    next(cc);
+    const char *tag = NULL;
+    if (cc->tok == T_IDENT) {
+        tag = cc->tokstr;
+        next(cc);
+    }
+    if (cc->tok != T_LBRACE) {
+        if (!tag)
+            syntax(cc);
+        return dcc_sou_get(cc, tag, is_union, line);
+    }
+    struct dtype t = dcc_sou_get(cc, tag, is_union, line);
+    struct dsou *s = dcc_sou(cc, t);
+    if (s->complete)
+        dcc_error(cc, line, "D_DECL_TYPERED", "type redeclared: %s %s", dcc_sou_kind(s), tag);
+    next(cc);
+    while (cc->tok != T_RBRACE) {
+        if (cc->tok == T_SEMI) {
+            next(cc);
+            continue;
+        }
+        int mline = cc->tokline;
+        if (!type_start(cc))
+            syntax(cc);
+        struct dtype base = parse_base(cc);
+        for (;;) {
+            struct dtype mt = stars(cc, base);
+            const char *name = NULL;
+            if (cc->tok == T_IDENT) {
+                name = cc->tokstr;
+                mline = cc->tokline;
+                next(cc);
+            }
+            if (cc->tok == T_LPAR) /* a function: it has no size */
+                dcc_error(cc, mline, "D_DECL_VOIDOBJ", "cannot have void member: %s",
+                          name ? name : "(anon)");
+            uint64_t nelem = 1;
+            int isarr = 0;
+            while (cc->tok == T_LBRACK) {
+                next(cc);
+                isarr = 1;
+                if (cc->tok == T_RBRACK) {
+                    nelem = 0;
+                } else {
+                    int64_t v = posconst(cc);
+                    if (!v)
+                        dcc_error(cc, mline, "D_DECL_ARRSUB", "positive integral constant "
+                                  "expression or tuple signature expected as array "
+                                  "declaration subscript");
+                    if ((uint64_t)v > UINT32_MAX)
+                        dcc_error(cc, mline, "D_DECL_ARRBIG", "array dimension too big");
+                    nelem *= (uint64_t)v;
+                    if (nelem > UINT32_MAX)
+                        dcc_error(cc, mline, "D_DECL_ARRBIG", "array dimension too big");
+                }
+                expect(cc, T_RBRACK);
+            }
+            int hasbits = cc->tok == T_COLON;
+            struct dnode *width = NULL;
+            if (hasbits) {
+                next(cc);
+                width = cond(cc);
+            }
+            if (!name && !hasbits)
+                dcc_error(cc, mline, "D_DECL_MNAME", "member declaration requires a name");
+            const char *idname = name ? name : "(anon)";
+            if (!mt.ptr && mt.kind == DT_SOU &&
+                (dcc_sou(cc, mt) == s || !dcc_sou(cc, mt)->complete ||
+                 !dcc_type_size(cc, mt)))
+                dcc_error(cc, mline, "D_DECL_INCOMPLETE", "incomplete struct/union/enum %s %s: "
+                          "%s", dcc_sou_kind(dcc_sou(cc, mt)),
+                          dcc_sou(cc, mt)->tag ? dcc_sou(cc, mt)->tag : "(anon)", idname);
+            unsigned bits = 0;
+            int skip = 0;
+            if (hasbits) {
+                int64_t v;
+                int isconst = fold_ok(width, &v);
+                if (!name && isconst && v == 0) {
+                    skip = 1; /* `int : 0`: no more packing, which this layout never does */
+                } else {
+                    if (!isconst || v <= 0)
+                        dcc_error(cc, mline, "D_DECL_BFCONST", "positive integral constant "
+                                  "expression expected as bit-field size");
+                    if (mt.kind != DIF_TYPE_INT || mt.ptr || isarr)
+                        dcc_error(cc, mline, "D_DECL_BFTYPE", "invalid type for bit-field: %s",
+                                  idname);
+                    if (v > 8 * mt.size)
+                        dcc_error(cc, mline, "D_DECL_BFSIZE", "bit-field too big for type: %s",
+                                  idname);
+                    bits = (unsigned)v;
+                }
+            }
+            if (!skip) {
+                dcc_member_add(cc, s, name, mt, (uint32_t)nelem, bits, mline);
+                s->last->isarr = (uint8_t)isarr;
+            }
+            if (cc->tok == T_COMMA) {
+                next(cc);
+                continue;
+            }
+            expect(cc, T_SEMI);
+            break;
+        }
+    }
+    next(cc);
+    s->complete = 1;
     return t;
 }
 
@@ -298,13 +478,65 @@ static struct dnode *primary(struct dcc *cc)
         if (!strcmp(cc->tokstr, "sizeof")) {
             n = node(cc, N_SIZEOF, line);
             next(cc);
-            expect(cc, T_LPAR);
-            if (type_start(cc)) {
-                n->type = parse_type(cc);
-            } else {
-                n->a = expr(cc);
+            if (cc->tok != T_LPAR) { /* sizeof expr */
+                n->a = unary(cc);
+                return n;
             }
+            const char *save = cc->p;
+            int sline = cc->line;
+            next(cc);
+            if (type_start(cc)) { /* a type's size is a constant, as in libdtrace */
+                struct dtype t = parse_type(cc);
+                expect(cc, T_RPAR);
+                unsigned sz = dcc_type_size(cc, t);
+                if (!sz)
+                    dcc_error(cc, line, "D_SIZEOF_TYPE", "cannot apply sizeof to an operand "
+                              "of unknown size");
+                n->kind = N_INT;
+                n->ival = sz;
+                n->type = (struct dtype){ .kind = DIF_TYPE_INT, .size = 8, .sign = 0 }; /* size_t */
+                return n;
+            }
+            cc->p = save; /* sizeof (expr) ...: the parentheses belong to the operand */
+            cc->line = sline;
+            cc->tok = T_LPAR;
+            n->a = unary(cc);
+            return n;
+        }
+        if (!strcmp(cc->tokstr, "xlate")) {
+            n = node(cc, N_XLATE, line);
+            next(cc);
+            expect(cc, T_LT);
+            n->type = parse_type(cc);
+            expect(cc, T_GT);
+            expect(cc, T_LPAR);
+            n->a = expr(cc);
             expect(cc, T_RPAR);
+            return n;
+        }
+        if (!strcmp(cc->tokstr, "offsetof")) {
+            next(cc);
+            expect(cc, T_LPAR);
+            struct dtype t = parse_type(cc);
+            expect(cc, T_COMMA);
+            if (cc->tok != T_IDENT)
+                syntax(cc);
+            const char *mname = cc->tokstr;
+            next(cc);
+            expect(cc, T_RPAR);
+            if (t.kind != DT_SOU || t.ptr)
+                dcc_error(cc, line, "D_OFFSETOF_TYPE", "offsetof operand must be a struct or "
+                          "union type");
+            struct dmember *m = dcc_member_find(dcc_sou(cc, t), mname);
+            if (!m)
+                dcc_error(cc, line, "D_UNKNOWN", "failed to determine offset of %s: Member "
+                          "name not found", mname);
+            if (m->bits)
+                dcc_error(cc, line, "D_OFFSETOF_BITFIELD", "cannot take offset of a "
+                          "bit-field: %s", mname);
+            n = node(cc, N_INT, line);
+            n->ival = m->off;
+            n->type = (struct dtype){ .kind = DIF_TYPE_INT, .size = 8, .sign = 0 };
             return n;
         }
         {   /* names the parser resolves: enumerators, inlines, NULL */
@@ -313,7 +545,7 @@ static struct dnode *primary(struct dcc *cc)
             if (d || !strcmp(cc->tokstr, "NULL")) {
                 n = node(cc, N_INT, line);
                 n->ival = d ? d->val : 0;
-                n->type = d ? d->type : (struct dtype){ DIF_TYPE_INT, 4, 1 }; /* NULL: int 0 */
+                n->type = d ? d->type : (struct dtype){ .kind = DIF_TYPE_INT, .size = 4, .sign = 1 }; /* NULL: int 0 */
                 next(cc);
                 return n;
             }
@@ -348,13 +580,30 @@ static struct dnode *primary(struct dcc *cc)
 static struct dnode *postfix(struct dcc *cc)
 {
     struct dnode *n = primary(cc);
-    while (cc->tok == T_INC || cc->tok == T_DEC) {
-        struct dnode *p = node(cc, cc->tok == T_INC ? N_POSTINC : N_POSTDEC, cc->tokline);
+    for (;;) {
+        struct dnode *p;
+        if (cc->tok == T_INC || cc->tok == T_DEC) {
+            p = node(cc, cc->tok == T_INC ? N_POSTINC : N_POSTDEC, cc->tokline);
+            next(cc);
+        } else if (cc->tok == T_DOT || cc->tok == T_ARROW) {
+            p = node(cc, N_MEMBER, cc->tokline);
+            p->op = (uint8_t)cc->tok;
+            next(cc);
+            if (cc->tok != T_IDENT)
+                syntax(cc);
+            p->s = cc->tokstr;
+            next(cc);
+        } else if (cc->tok == T_LBRACK) {
+            p = node(cc, N_SUBSCR, cc->tokline);
+            next(cc);
+            p->b = expr(cc);
+            expect(cc, T_RBRACK);
+        } else {
+            return n;
+        }
         p->a = n;
         n = p;
-        next(cc);
     }
-    return n;
 }
 
 #define MAX_DEPTH 128
@@ -387,6 +636,19 @@ static struct dnode *unary_(struct dcc *cc)
         n = node(cc, tok == T_INC ? N_PREINC : N_PREDEC, line);
         n->a = unary(cc);
         return n;
+    case T_STAR: case T_AMP:
+        next(cc);
+        n = node(cc, tok == T_STAR ? N_DEREF : N_ADDROF, line);
+        n->a = unary(cc);
+        return n;
+    case T_IDENT:
+        if (!strcmp(cc->tokstr, "stringof")) {
+            next(cc);
+            n = node(cc, N_STRINGOF, line);
+            n->a = unary(cc);
+            return n;
+        }
+        return postfix(cc);
     case T_LPAR: {
         /* a cast if a type name follows */
         const char *save = cc->p;
@@ -488,6 +750,66 @@ static struct dnode *expr(struct dcc *cc)
     return l;
 }
 
+static int same_type(struct dtype a, struct dtype b)
+{
+    return a.kind == b.kind && a.size == b.size && a.sign == b.sign && a.ptr == b.ptr &&
+           a.sou == b.sou && a.pkind == b.pkind && a.psize == b.psize && a.psign == b.psign;
+}
+
+/* translator T < S p > { m = expr; ... }: T must be a struct or union, each m one of its
+ * members, once; a second translator for the same pair is D_XLATE_REDECL. xlate expands the
+ * member's expression where it is used, p standing for xlate's operand (cg.c). */
+static void translator(struct dcc *cc)
+{
+    int line = cc->tokline;
+    next(cc);
+    struct dxlator *x = dcc_alloc(cc, sizeof(*x));
+    x->dst = parse_type(cc);
+    expect(cc, T_LT);
+    x->src = stars(cc, parse_base(cc));
+    if (cc->tok != T_IDENT)
+        syntax(cc);
+    x->pname = cc->tokstr;
+    next(cc);
+    expect(cc, T_GT);
+    if (x->dst.kind != DT_SOU || x->dst.ptr)
+        dcc_error(cc, line, "D_XLATE_SOU", "translator output type must be a struct or union");
+    if (!dcc_sou(cc, x->dst)->complete)
+        dcc_error(cc, line, "D_XLATE_SOU", "incomplete struct/union/enum %s %s",
+                  dcc_sou_kind(dcc_sou(cc, x->dst)), dcc_sou(cc, x->dst)->tag);
+    for (struct dxlator *o = cc->xlators; o; o = o->next)
+        if (same_type(o->dst, x->dst) && same_type(o->src, x->src))
+            dcc_error(cc, line, "D_XLATE_REDECL", "translator has already been declared");
+    expect(cc, T_LBRACE);
+    struct dxmember **tail = &x->members;
+    while (cc->tok != T_RBRACE) {
+        if (cc->tok != T_IDENT)
+            syntax(cc);
+        struct dxmember *m = dcc_alloc(cc, sizeof(*m));
+        m->name = cc->tokstr;
+        m->line = cc->tokline;
+        if (!dcc_member_find(dcc_sou(cc, x->dst), m->name))
+            dcc_error(cc, m->line, "D_XLATE_MEMB", "translator member %s is not a member of "
+                      "%s %s", m->name, dcc_sou_kind(dcc_sou(cc, x->dst)),
+                      dcc_sou(cc, x->dst)->tag ? dcc_sou(cc, x->dst)->tag : "(anon)");
+        for (struct dxmember *o = x->members; o; o = o->next)
+            if (!strcmp(o->name, m->name))
+                dcc_error(cc, m->line, "D_XLATE_MEMB", "translator member %s is defined "
+                          "twice", m->name);
+        next(cc);
+        expect(cc, T_ASSIGN);
+        m->expr = assign(cc);
+        expect(cc, T_SEMI);
+        *tail = m;
+        tail = &m->next;
+    }
+    next(cc);
+    if (cc->tok != T_SEMI)
+        syntax(cc);
+    x->next = cc->xlators;
+    cc->xlators = x;
+}
+
 static void declaration(struct dcc *cc)
 {
     uint8_t scope = DIF_SCOPE_GLOBAL;
@@ -507,6 +829,10 @@ static void declaration(struct dcc *cc)
         next(cc);
         if (cc->tok != T_SEMI)
             syntax(cc);
+        return;
+    }
+    if (scope == DIF_SCOPE_GLOBAL && is_word(cc, "translator")) {
+        translator(cc);
         return;
     }
     if (scope == DIF_SCOPE_GLOBAL && is_word(cc, "inline")) {
@@ -538,15 +864,13 @@ static void declaration(struct dcc *cc)
             syntax(cc);
         return;
     }
-    struct dtype t;
-    if (is_word(cc, "enum")) { /* a definition alone, or variables of the enum's (int) type */
-        t = parse_enum(cc);
-        if (cc->tok == T_SEMI)
-            return;
-    } else {
-        t = parse_type(cc);
-    }
+    /* a type, then declarators; an enum, struct or union definition may stand alone */
+    int defines = is_word(cc, "enum") || is_word(cc, "struct") || is_word(cc, "union");
+    struct dtype base = parse_base(cc);
+    if (defines && cc->tok == T_SEMI)
+        return;
     for (;;) {
+        struct dtype t = stars(cc, base);
         if (cc->tok != T_IDENT)
             syntax(cc);
         struct ddecl *d = dcc_alloc(cc, sizeof(*d));
@@ -555,9 +879,29 @@ static void declaration(struct dcc *cc)
         d->scope = scope;
         d->type = t;
         next(cc);
-        if (cc->tok == T_LBRACK)
-            dcc_error(cc, line, "D_UNSUPPORTED", "declared arrays are not supported; "
-                      "use an associative array without declaring it");
+        while (cc->tok == T_LBRACK) { /* a declared array of fixed size: int a[5] */
+            next(cc);
+            if (d->isarr)
+                dcc_error(cc, d->line, "D_UNSUPPORTED", "declared arrays of arrays are not "
+                          "supported");
+            if (cc->tok == T_RBRACK)
+                dcc_error(cc, d->line, "D_DECL_ARRNULL", "array declaration requires array "
+                          "dimension or tuple signature: %s", d->name);
+            if (type_start(cc))
+                dcc_error(cc, line, "D_UNSUPPORTED", "declarations of associative arrays are "
+                          "not supported; use the array without declaring it");
+            int64_t v = posconst(cc);
+            if (!v)
+                dcc_error(cc, d->line, "D_DECL_ARRSUB", "positive integral constant "
+                          "expression or tuple signature expected as array declaration "
+                          "subscript");
+            uint64_t nel = (uint64_t)(d->isarr ? d->nelem : 1) * (uint64_t)v;
+            if ((uint64_t)v > UINT32_MAX || nel > UINT32_MAX)
+                dcc_error(cc, d->line, "D_DECL_ARRBIG", "array dimension too big");
+            d->isarr = 1;
+            d->nelem = (uint32_t)nel;
+            expect(cc, T_RBRACK);
+        }
         *cc->decl_tail = d;
         cc->decl_tail = &d->next;
         if (cc->tok == T_COMMA) {
@@ -688,7 +1032,7 @@ static struct dnode *int_node(struct dcc *cc, int64_t v, int line)
 {
     struct dnode *n = node(cc, N_INT, line);
     n->ival = v;
-    n->type = (struct dtype){ DIF_TYPE_INT, 4, 1 };
+    n->type = (struct dtype){ .kind = DIF_TYPE_INT, .size = 4, .sign = 1 };
     return n;
 }
 
@@ -823,6 +1167,7 @@ void dcc_parse(struct dcc *cc)
         if (cc->tok == T_PDESC && (type_start(cc) || !strcmp(cc->tokstr, "self") ||
                                    !strcmp(cc->tokstr, "this") ||
                                    !strcmp(cc->tokstr, "inline") ||
+                                   !strcmp(cc->tokstr, "translator") ||
                                    !strcmp(cc->tokstr, "typedef"))) {
             cc->p -= strlen(cc->tokstr);
             next(cc);

@@ -126,6 +126,12 @@ static int prog_ok(struct vctx *v, const struct dif_prog *p, const char *name, u
             if (rd == 0)
                 return fail(v, name, n, "writes %r0", pc);
             break;
+        case DIF_STB: case DIF_STH: case DIF_STW: case DIF_STX:
+            if (r2)
+                return fail(v, name, n, "reserved bits set", pc);
+            if (r1 >= DIF_NREGS || rd >= DIF_NREGS)
+                return fail(v, name, n, "invalid register", pc);
+            break;
         case DIF_CMP: case DIF_SCMP: case DIF_TST:
             if (rd || (op == DIF_TST && r2))
                 return fail(v, name, n, "reserved bits set", pc);
@@ -161,6 +167,8 @@ static int prog_ok(struct vctx *v, const struct dif_prog *p, const char *name, u
                     return fail(v, name, n, "variable index out of range", pc);
                 if (v->o->vars[idx].dv_scope + 1 != scope_of_op[op])
                     return fail(v, name, n, "variable of the wrong scope", pc);
+                if (store && v->o->vars[idx].dv_type == DIF_TYPE_MEM)
+                    return fail(v, name, n, "stores to a memory variable as a whole", pc);
             }
             break;
         }
@@ -266,13 +274,18 @@ int dif_verify(const void *blob, size_t len, struct dif_obj *o, char *err, size_
 
     for (uint32_t k = 0; k < h->dh_nvars; k++) {
         const struct dif_var *dv = &o->vars[k];
-        if (!str_ok(&v, dv->dv_name) || dv->dv_scope > DIF_SCOPE_THIS || dv->dv_type > 1 ||
+        if (!str_ok(&v, dv->dv_name) || dv->dv_scope > DIF_SCOPE_THIS || dv->dv_type > 2 ||
             (dv->dv_size != 1 && dv->dv_size != 2 && dv->dv_size != 4 && dv->dv_size != 8) ||
             dv->dv_signed > 1)
             return fail(&v, "variable", k, "bad scope, type or size", ~0u);
-        if (dv->dv_scope == DIF_SCOPE_ARRAY ? !types_ok(&v, dv->dv_keys, 1, DIF_TUPMAX)
-                                            : dv->dv_keys != 0)
+        if (dv->dv_type == DIF_TYPE_MEM) { /* dv_keys is its size */
+            if ((dv->dv_scope != DIF_SCOPE_GLOBAL && dv->dv_scope != DIF_SCOPE_THIS) ||
+                dv->dv_keys == 0 || dv->dv_keys > DIF_MEMVAR_MAX)
+                return fail(&v, "variable", k, "bad memory variable scope or size", ~0u);
+        } else if (dv->dv_scope == DIF_SCOPE_ARRAY ? !types_ok(&v, dv->dv_keys, 1, DIF_TUPMAX)
+                                                   : dv->dv_keys != 0) {
             return fail(&v, "variable", k, "bad key types", ~0u);
+        }
     }
     for (uint32_t k = 0; k < h->dh_naggs; k++) {
         const struct dif_agg *g = &o->aggs[k];
@@ -354,7 +367,8 @@ const char *dif_opname(unsigned op)
         "udiv", "srem", "urem", "not", "mov", "sext", "zext", "cmp", "scmp", "tst", "ba", "be",
         "bne", "bg", "bgu", "bge", "bgeu", "bl", "blu", "ble", "bleu", "setx", "sets", "ldsb",
         "ldsh", "ldsw", "ldub", "lduh", "lduw", "ldx", "ldgv", "stgv", "ldtv", "sttv", "ldsv",
-        "stsv", "ldga", "stga", "builtin", "pusht", "pushr", "flusht", "call",
+        "stsv", "ldga", "stga", "builtin", "pusht", "pushr", "flusht", "call", "stb", "sth",
+        "stw", "stx",
     };
     return op < DIF_NOPS ? names[op] : "?";
 }

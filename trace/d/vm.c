@@ -7,6 +7,8 @@
 // Any failure stops the program with a fault code; nothing here can crash or loop.
 #include "dvm_impl.h"
 
+dvm_uread_fn dvm_uread;
+
 const char *dvm_fault_name(unsigned f)
 {
     static const char *const names[DVM_F_COUNT] = {
@@ -155,6 +157,7 @@ __attribute__((noinline)) static uint64_t subr(struct dvm_cpu *c, unsigned id)
         [DIF_S_CLEANPATH] = "s", [DIF_S_STRRCHR] = "si", [DIF_S_RAND] = "",
         [DIF_S_HTONS] = "i", [DIF_S_HTONL] = "i", [DIF_S_HTONLL] = "i",
         [DIF_S_LLTOSTR2] = "ii", [DIF_S_STRTOK] = "Ss", /* S: a string or NULL */
+        [DIF_S_COPYIN] = "ii", [DIF_S_COPYINSTR] = "i", [DIF_S_COPYINSTR2] = "ii",
     };
     const char *s[3] = { 0 };
     unsigned len[3] = { 0 };
@@ -186,6 +189,10 @@ __attribute__((noinline)) static uint64_t subr(struct dvm_cpu *c, unsigned id)
     int64_t work = (int64_t)len[0] + len[1] + len[2];
     if (id == DIF_S_INDEX || id == DIF_S_RINDEX || id == DIF_S_STRSTR)
         work = (int64_t)len[0] * ((int64_t)len[1] + 1);
+    if (id == DIF_S_COPYIN)
+        work = iv[1] < 0 || iv[1] > INT32_MAX ? INT32_MAX : iv[1];
+    if (id == DIF_S_COPYINSTR || id == DIF_S_COPYINSTR2)
+        work = c->st->strsize;
     if (work > c->budget) {
         c->budget = -1;
         c->fault = DVM_F_BUDGET;
@@ -252,6 +259,19 @@ __attribute__((noinline)) static uint64_t subr(struct dvm_cpu *c, unsigned id)
             r = r << 8 | (v & 0xff);
         return r;
     }
+    case DIF_S_COPYIN: { /* a copy in scratch; a size scratch cannot hold is a fault */
+        uint8_t *p = iv[1] > 0 ? scratch(c, (uint32_t)iv[1]) : NULL;
+        if (!p) {
+            c->fault = DVM_F_NOSCRATCH;
+            return 0;
+        }
+        if (!dvm_uread || dvm_uread(p, (uint64_t)iv[0], (unsigned)iv[1]) != 0) {
+            c->fault = DVM_F_BADADDR;
+            c->fault_addr = (uint64_t)iv[0];
+            return 0;
+        }
+        return (uint64_t)(uintptr_t)p;
+    }
     default:
         break;
     }
@@ -262,6 +282,20 @@ __attribute__((noinline)) static uint64_t subr(struct dvm_cpu *c, unsigned id)
     }
     unsigned n0 = 0;
     switch (id) {
+    case DIF_S_COPYINSTR: case DIF_S_COPYINSTR2: { /* up to the NUL, max or strsize - 1 */
+        uint64_t lim = id == DIF_S_COPYINSTR2 && iv[1] >= 0 && (uint64_t)iv[1] < max
+                       ? (uint64_t)iv[1] : max;
+        for (; n0 < lim; n0++) {
+            if (!dvm_uread || dvm_uread(d + n0, (uint64_t)iv[0] + n0, 1) != 0) {
+                c->fault = DVM_F_BADADDR;
+                c->fault_addr = (uint64_t)iv[0] + n0;
+                return 0;
+            }
+            if (!d[n0])
+                break;
+        }
+        break;
+    }
     case DIF_S_STRJOIN:
         n0 = len[0] < max ? len[0] : max;
         memmove(d, s[0], n0);
@@ -492,6 +526,29 @@ __attribute__((noinline)) static uint64_t load(struct dvm_cpu *c, unsigned op, u
     }
 }
 
+/* store: *(addr) = v for DIF_ST*: aligned, and wholly inside the globals or this CPU's
+ * clause-locals (the only memory D programs may write); else a fault. */
+__attribute__((noinline)) static void store(struct dvm_cpu *c, unsigned op, uint64_t addr,
+                                            uint64_t v)
+{
+    unsigned sz = 1u << (op - DIF_STB);
+    struct dvm_state *st = c->st;
+    uintptr_t a = (uintptr_t)addr, g = (uintptr_t)st->gvars, t = (uintptr_t)c->tvars;
+    if ((addr & (sz - 1u)) != 0) {
+        c->fault = DVM_F_BADALIGN;
+        c->fault_addr = addr;
+        return;
+    }
+    if ((uint64_t)a != addr ||
+        !((st->gvars && a >= g && a - g < st->gvars_size && st->gvars_size - (a - g) >= sz) ||
+          (c->tvars && a >= t && a - t < st->tvars_size && st->tvars_size - (a - t) >= sz))) {
+        c->fault = DVM_F_BADADDR;
+        c->fault_addr = addr;
+        return;
+    }
+    memcpy((void *)a, &v, sz); /* little-endian: the low bytes */
+}
+
 /* self_lookup: the value of self->v for this thread, through the per-CPU cache of the last
  * one found (see struct dvm_cpu); creates it if `create`. NULL if absent or no space. */
 static uint8_t *self_lookup(struct dvm_cpu *c, unsigned v, int create)
@@ -532,7 +589,7 @@ __attribute__((noinline)) static uint64_t var_load(struct dvm_cpu *c, unsigned o
         if (!p)
             return dv->dv_type == DIF_TYPE_STR ? (uint64_t)(uintptr_t)c->st->obj.strs : 0;
     }
-    if (dv->dv_type == DIF_TYPE_STR)
+    if (dv->dv_type != DIF_TYPE_INT) /* strings and memory variables: by reference */
         return (uint64_t)(uintptr_t)p;
     uint64_t x;
     memcpy(&x, p, 8);
@@ -593,7 +650,8 @@ unsigned dvm_run(struct dvm_cpu *c, const struct dif_prog *p, uint64_t *out)
         [DIF_LDTV] = &&l_ldv, [DIF_STTV] = &&l_stv, [DIF_LDSV] = &&l_ldv, [DIF_STSV] = &&l_stv,
         [DIF_LDGA] = &&l_ldv, [DIF_STGA] = &&l_stv, [DIF_BUILTIN] = &&l_builtin,
         [DIF_PUSHT] = &&l_pusht, [DIF_PUSHR] = &&l_pushr, [DIF_FLUSHT] = &&l_flusht,
-        [DIF_CALL] = &&l_call,
+        [DIF_CALL] = &&l_call, [DIF_STB] = &&l_store, [DIF_STH] = &&l_store,
+        [DIF_STW] = &&l_store, [DIF_STX] = &&l_store,
     };
     const uint32_t *ins = c->st->obj.insns + p->dp_start;
     uint64_t *r = c->regs;
@@ -693,6 +751,7 @@ l_bleu: BRANCH(ca <= cb);
 l_setx: RD = c->st->obj.ints[DIF_IDX(i)]; NEXT();
 l_sets: RD = (uint64_t)(uintptr_t)(c->st->obj.strs + DIF_IDX(i)); NEXT();
 l_load: RD = load(c, DIF_OP(i), A); CHECK(); NEXT();
+l_store: store(c, DIF_OP(i), RD, A); CHECK(); NEXT();
 l_ldv: RD = var_load(c, DIF_OP(i), DIF_IDX(i)); CHECK(); NEXT();
 l_stv: var_store(c, DIF_OP(i), DIF_IDX(i), RD); CHECK(); NEXT();
 l_builtin: RD = dvm_builtin(c, DIF_IDX(i)); CHECK(); NEXT();

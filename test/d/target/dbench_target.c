@@ -108,6 +108,8 @@ static int bench(const char *name, const char *src)
     uint32_t id = st.obj.probes[0].dp_id;
     struct dvm_ctx ctx = { 0, 100, 101, 1, 0, 0, 0, 0, "bench" };
     uint64_t args[DVM_NARGS] = { 0 };
+    args[1] = (uint64_t)(uintptr_t)d_bench_msg; /* a send's message */
+    dvm_uread = d_bench_uread;
     uint64_t engine = 0, plain = 0;
     for (int round = 0; round < 4; round++) {
         uint32_t t0 = now();

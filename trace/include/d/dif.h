@@ -52,6 +52,9 @@ enum dif_op {
     DIF_PUSHR,   /* push r1 on the record stack; r2 = DIF_TYPE_INT or DIF_TYPE_STR */
     DIF_FLUSHT,  /* empty the tuple stack */
     DIF_CALL,    /* rd = subroutine index (arguments from the tuple stack, which it empties) */
+    /* *(rd) = r1, 1/2/4/8 bytes: rd holds the address (it is read, not written); the VM
+     * checks it is aligned and inside D's own writable memory (globals, clause-locals) */
+    DIF_STB, DIF_STH, DIF_STW, DIF_STX,
     DIF_NOPS
 };
 
@@ -66,7 +69,11 @@ enum dif_op {
 #define DIF_IDX(i)    ((uint16_t)((i) >> 8))
 #define DIF_TARGET(i) ((i) & 0xffffffu)
 
-enum dif_type { DIF_TYPE_INT = 0, DIF_TYPE_STR = 1 };
+/* DIF_TYPE_MEM: a variable of D memory (a struct, union or declared array) of dv_keys bytes
+ * (1..DIF_MEMVAR_MAX), global or clause-local only; loading it gives its address, and it is
+ * written only through DIF_ST* at addresses inside it. */
+enum dif_type { DIF_TYPE_INT = 0, DIF_TYPE_STR = 1, DIF_TYPE_MEM = 2 };
+#define DIF_MEMVAR_MAX 65536u
 
 /* Built-in variables (DIF_BUILTIN index). */
 enum dif_builtin {
@@ -84,6 +91,9 @@ enum dif_subr {
     DIF_S_SPECULATION,
     DIF_S_BASENAME, DIF_S_DIRNAME, DIF_S_CLEANPATH, DIF_S_STRRCHR, DIF_S_RAND, DIF_S_HTONS,
     DIF_S_HTONL, DIF_S_HTONLL, DIF_S_LLTOSTR2, DIF_S_STRTOK,
+    /* the traced process's memory, read through the engine's dvm_state.uread (fault-safe):
+     * copyin(addr, size) -> a scratch copy; copyinstr(addr[, max]) -> a string */
+    DIF_S_COPYIN, DIF_S_COPYINSTR, DIF_S_COPYINSTR2,
     DIF_S_COUNT
 };
 

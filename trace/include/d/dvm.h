@@ -151,6 +151,13 @@ struct dvm_aggmemo {
 
 struct dvm_cpu;
 
+/* dvm_uread_fn: copies n bytes of the current (traced) process's memory at addr to dst; 0, or
+ * -1 when any of them is not memory that process may read. It must not fault. */
+typedef int (*dvm_uread_fn)(void *dst, uint64_t addr, unsigned n);
+/* copyin's reader, set once by the engine's host (the kernel; a capture replay); NULL:
+ * nothing is readable. A global, not in dvm_state, which a consumer may see mapped. */
+extern dvm_uread_fn dvm_uread;
+
 struct dvm_state {
     struct dif_obj obj;
     struct dvm_opts opts;

@@ -7,7 +7,7 @@ PRIO  := 150
 FLAGS := KAPP_F_TRACE|KAPP_F_PRIV|KAPP_F_HOSTFS
 EXTRA := trace/d/consume.c trace/d/fmt.c trace/d/agg.c trace/d/vm.c trace/d/engine.c \
          trace/d/verify.c trace/d/probes.c trace/d/dobj_opts.c trace/d/lex.c \
-         trace/d/parse.c trace/d/cg.c trace/d/dcpp.c
+         trace/d/parse.c trace/d/types.c trace/d/cg.c trace/d/dcpp.c
 STACK := 0x800
 $(B)/apps/dtrace/obj/trace/d/consume.c.o: UCFLAGS += -Ddvm_agg_clear=kdt_user_agg_clear \
                                                -Ddvm_agg_remove=kdt_user_agg_remove
@@ -15,3 +15,8 @@ $(B)/apps/dtrace/obj/trace/d/consume.c.o: UCFLAGS += -Ddvm_agg_clear=kdt_user_ag
 # make dtrace over the demo system.
 IMAGES      += dtrace
 dtrace_APPS := dtrace init srv client ticker driver worker
+
+# The compiler runs once per program, so its files are built for size (-Os) rather than speed:
+# they are most of this image, which must fit a 128 KB flash slot on every board.
+$(foreach f,lex parse types cg dcpp dobj_opts,$(eval \
+    $(B)/apps/dtrace/obj/trace/d/$(f).c.o: UCFLAGS += -Os))

@@ -1,0 +1,7 @@
+/* & of a D scalar variable, which has no address */
+
+BEGIN
+{
+	x = 1; trace(&x);
+	exit(0);
+}

@@ -1,0 +1,7 @@
+/* a declared array needs a dimension */
+int a[];
+
+BEGIN
+{
+	exit(0);
+}

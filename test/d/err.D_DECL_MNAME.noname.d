@@ -1,0 +1,8 @@
+/* a member needs a name */
+struct s { int; };
+
+BEGIN
+{
+	
+	exit(0);
+}

@@ -1,0 +1,7 @@
+/* * applied to an integer */
+
+BEGIN
+{
+	x = 1; trace(*x);
+	exit(0);
+}

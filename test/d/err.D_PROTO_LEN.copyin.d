@@ -1,0 +1,7 @@
+/* copyin needs an address and a size */
+
+BEGIN
+{
+	trace(copyin(arg0));
+	exit(0);
+}

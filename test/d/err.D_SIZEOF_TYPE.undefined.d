@@ -1,0 +1,7 @@
+/* sizeof a union only named */
+
+BEGIN
+{
+	trace(sizeof (union nowhere));
+	exit(0);
+}

@@ -1,0 +1,8 @@
+/* a member the struct does not have */
+struct s { int a; } v;
+
+BEGIN
+{
+	trace(v.b);
+	exit(0);
+}
