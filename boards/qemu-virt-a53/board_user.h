@@ -41,31 +41,7 @@
 // each interrupt (the timer's condition is level: it holds until CVAL moves past the count).
 #define DEVTIMER_IRQ 14
 
-// The period, for devtimer_ack (one per source file: each program starts and acknowledges
-// the timer from the same file).
-static uint32_t devtimer_period __attribute__((unused));
-
-static inline void devtimer_start(uint32_t period_cycles)
-{
-    uint64_t now;
-    __asm__ volatile("isb\n\tmrs %0, cntpct_el0" : "=r"(now));
-    devtimer_period = period_cycles;
-    __asm__ volatile("msr cntp_cval_el0, %0\n\t"
-                     "msr cntp_ctl_el0, %1\n\tisb"
-                     :: "r"(now + period_cycles), "r"(1ul) : "memory");
-}
-
-static inline void devtimer_ack(void)
-{
-    uint64_t cval;
-    __asm__ volatile("mrs %0, cntp_cval_el0" : "=r"(cval));
-    __asm__ volatile("msr cntp_cval_el0, %0\n\tisb" :: "r"(cval + devtimer_period) : "memory");
-}
-
-static inline void devtimer_stop(void)
-{
-    __asm__ volatile("msr cntp_ctl_el0, %0\n\tisb" :: "r"(0ul) : "memory");
-}
+#include <devtimer_a64.h>       // devtimer_start/ack/stop: the generic timer's CNTP
 
 // The trace stream UART: virt's secure PL011 (QEMU's second -serial), polled.
 #define TRACE_UART_REG(off) (*(volatile uint32_t *)(uintptr_t)(0x09040000u + (off)))
