@@ -118,5 +118,19 @@ damaged "missing file" "$dir/does-not-exist.kev" 'No such file'
 "$tp" -p '%q' "$dir/le.kev" >/dev/null 2>&1; check "bad -p format exits 2" test $? = 2
 "$tp" >/dev/null 2>&1; check "no file exits 2" test $? = 2
 
+# Several CPUs: file order by default (QNX's printer's order: a buffer at a time), time order
+# with -m; both print every event.
+k4=${KEVSCEN4:-build/host-test/kevscen4}
+if [ -x "$k4" ] && "$k4" smp "$dir/smp.kev" >/dev/null 2>&1; then
+    "$tp" -p '%c %C' "$dir/smp.kev" | grep -E '^[0-9]+ [0-9]+$' >"$dir/smp.file"
+    "$tp" -m -p '%c %C' "$dir/smp.kev" | grep -E '^[0-9]+ [0-9]+$' >"$dir/smp.time"
+    check "-m: two CPUs' events in time order" \
+        bash -c "sort -n -s -k1,1 '$dir/smp.time' | cmp -s - '$dir/smp.time' && [ \$(cut -d' ' -f2 '$dir/smp.time' | sort -u | wc -l) = 2 ]"
+    check "default: file order (a CPU's buffer after the other's), the same events" \
+        bash -c "! sort -n -s -k1,1 '$dir/smp.file' | cmp -s - '$dir/smp.file' && [ \"\$(sort '$dir/smp.file')\" = \"\$(sort '$dir/smp.time')\" ]"
+else
+    notok "-m: two CPUs' events in time order" "no $k4"
+fi
+
 echo "1..$n"
 [ "$fails" = 0 ]

@@ -24,13 +24,17 @@ struct opts {
     int custom_fmt;     // -p given
     int one_line;
     const char *file;
+    int merge;          // -m: several CPUs in time order
 };
 
 static void usage(FILE *f)
 {
     fprintf(f,
-            "usage: traceprinter [-n] [-p FORMAT] FILE.kev\n"
+            "usage: traceprinter [-n] [-m] [-p FORMAT] FILE.kev\n"
             "Prints the events of a .kev trace, one line each, then a summary of losses.\n"
+            "Events come in file order, as QNX's traceprinter prints them: buffer after\n"
+            "buffer, so several CPUs' events come a buffer at a time.\n"
+            "  -m         merge several CPUs' events in time order (the other tools' order)\n"
             "  -n         keep every event on one line (long payloads otherwise continue on\n"
             "             indented lines)\n"
             "  -p FORMAT  columns to print (default \"%s\"):\n"
@@ -384,7 +388,7 @@ static void print_summary(const struct kev_reader *r, int rc)
 
 int main(int argc, char **argv)
 {
-    struct opts o = { DEFAULT_FORMAT, 0, 0, NULL };
+    struct opts o = { DEFAULT_FORMAT, 0, 0, NULL, 0 };
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
@@ -392,6 +396,8 @@ int main(int argc, char **argv)
             return 0;
         } else if (!strcmp(a, "-n")) {
             o.one_line = 1;
+        } else if (!strcmp(a, "-m")) {
+            o.merge = 1;
         } else if (!strcmp(a, "-p")) {
             if (++i >= argc) {
                 fprintf(stderr, "traceprinter: -p needs a FORMAT\n");
@@ -434,6 +440,7 @@ int main(int argc, char **argv)
         print_header(&r);
         kev_set_user(&r, &pr);
         kev_on_any(&r, print_event);
+        r.kr_file_order = !o.merge;
         rc = kev_decode(&r);
         char note[128];
         uint32_t nt;
