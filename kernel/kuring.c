@@ -98,9 +98,10 @@ void kuring_drain(struct proc *p)
         }
         // The ring's order is its threads' order: on several CPUs a record may carry an
         // earlier time than one before it (stamped, then reserved), or the last one's time
-        // may have been moved up to its drain; its events keep the ring's order in time.
-        if (p->ur_have_last && (int32_t)(ts - p->ur_last) < 0)
-            ts = p->ur_last;
+        // may have been moved up to its drain; its events keep the ring's order in time, each
+        // at least a cycle after the one before.
+        if (p->ur_have_last && (int32_t)(ts - p->ur_last) <= 0)
+            ts = p->ur_last + 1u;   // strictly after: equal times on two CPUs merge by CPU
         if (__builtin_expect(kdt_active, 0))
             kdt_fire_at(DPROBE_USER_EVENT, ts, code, a, b);
         p->ur_last = trace_emit_simple_at(&ktrace, KEV_C_USER, code, ts, a, b);

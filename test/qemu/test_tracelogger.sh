@@ -126,7 +126,8 @@ flood() {   # policy-options name
     local rc=$?
     uart_file "flood-$2"
     local crc=$?
-    "$tp" "$out/flood-$2.kev" >"$out/flood-$2.txt" 2>&1
+    # -m: several CPUs' events in time order (the checks below follow each flooder's order)
+    "$tp" -m "$out/flood-$2.kev" >"$out/flood-$2.txt" 2>&1
     local trc=$?
     # The kernel's own count, as the logger read it before freeing the buffers (tflood's
     # query can come after that: in fill mode the ring stops by itself and the logger ends).

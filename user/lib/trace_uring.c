@@ -44,11 +44,23 @@ int trace_uring_insert(uint32_t code, uint32_t a, uint32_t b)
         return -1;
     uint32_t ts = uring_now();
     uint32_t h = __atomic_load_n(&u->head, __ATOMIC_RELAXED);
-    do {
-        if (h - *(volatile uint32_t *)&u->tail >= n)
-            return -1;                  // full: the kernel call drains it first
-    } while (!__atomic_compare_exchange_n(&u->head, &h, h + 1u, 1, __ATOMIC_RELAXED,
-                                          __ATOMIC_RELAXED));
+    for (unsigned full = 0;;) {
+        if (h - *(volatile uint32_t *)&u->tail >= n) {
+            // Full. A kernel entry drains it, up to a record another thread has reserved
+            // and not committed yet; an event sent by kernel call now would come before
+            // this thread's own records still behind that one. So: yield (a kernel entry,
+            // and a turn for that thread) a few times first; then the kernel call.
+            if (++full > 4)
+                return -1;
+            ThreadYield();
+            h = __atomic_load_n(&u->head, __ATOMIC_RELAXED);
+            ts = uring_now();
+            continue;
+        }
+        if (__atomic_compare_exchange_n(&u->head, &h, h + 1u, 1, __ATOMIC_RELAXED,
+                                        __ATOMIC_RELAXED))
+            break;
+    }
     struct kuser_rec *rec = &u->rec[h & (n - 1u)];
     rec->ts = ts;
     rec->a = a;
