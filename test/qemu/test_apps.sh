@@ -70,7 +70,7 @@ ok $? "-w holds with -d1: THRUNNING events carry priorities"
 ok $? "dtrace -i over the capture exits 0"
 grep -qE '^ +20$' "$out/di.log"; ok $? "dtrace -i counts the 20 readings"
 # The event's whole 64-bit cycle count (%c; QNX's default column is only the low 32 bits).
-first=$("$h/traceprinter" -p 'c:%c %k %a' "$out/trace.kev" | awk '/USREVENT:EVENT:100[ ,]/ { print $1; exit }' | sed 's/c://')
+first=$("$h/traceprinter" -m -p 'c:%c %k %a' "$out/trace.kev" | awk '/USREVENT:EVENT:100[ ,]/ { print $1; exit }' | sed 's/c://')
 cps=$("$h/traceprinter" "$out/trace.kev" | awk '/TRACE_CYCLES_PER_SEC::/ { print $2; exit }')
 ts=$("$h/dtrace" -q -i "$out/trace.kev" -n 'user:::event /arg1 == 1/ { printf("%d\n", timestamp); exit(0); }' 2>/dev/null | head -1)
 want=$(python3 -c "c=int('${first:-0}'); hz=int('${cps:-1}'); print(c//hz*10**9 + c%hz*10**9//hz)")
