@@ -7,7 +7,7 @@
 static uint8_t stack2[512] __attribute__((aligned(8)));
 
 // user/arch/<arch>/fault_arch.c
-void fault_exec_ram(void);
+void fault_exec_at(void *ram);
 void fault_bad_stack_call(void);
 
 static int fault_thread(void *arg)
@@ -28,9 +28,11 @@ int main(void)
     case 2:
         p = (volatile uint32_t *)APP_RAM_BASE;      // slot 0's RAM (not ours)
         return (int)*p;
-    case 3:
-        fault_exec_ram();
+    case 3: {
+        static uint32_t code_in_ram[2];
+        fault_exec_at(code_in_ram);
         break;
+    }
     case 4:
         fault_bad_stack_call();
         break;
@@ -62,6 +64,13 @@ int main(void)
         for (volatile int forever = 1; forever;)
             ;
         break;
+    case 11:
+        return (int)*(volatile uint32_t *)BOARD_KERNEL_RAM_ADDR;
+    case 12: {
+        uint32_t code_on_stack[2];
+        fault_exec_at(code_on_stack);
+        break;
+    }
     }
     return 0;
 }

@@ -17,6 +17,8 @@ static const struct {
     { 7, KSIG_SEGV, "second thread faults while the main thread sleeps" },
     { 8, 0, "return 42 from main" },
     { 9, KSIG_SEGV, "write to code memory" },
+    { 11, KSIG_SEGV, "read kernel RAM" },
+    { 12, KSIG_SEGV, "execute from its own stack (never executable)" },
 };
 
 void test_proc(void)

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The two faults of kt_fault that need the instruction set, AArch64:
-// - running code placed in RAM: program RAM is execute-never at EL0 (UXN), an instruction
-//   abort;
+// - running code placed in RAM (a static buffer or the stack): program RAM is execute-never
+//   at EL0 (UXN), an instruction abort;
 // - a kernel call with the stack pointer aimed at kernel memory: `svc` never uses the user
 //   stack (the exception is taken on SP_EL1), so the call works and the first store to the
 //   stack after it faults (a data abort: kernel pages are not EL0's).
@@ -9,13 +9,17 @@
 #include <board_user.h>
 #include <uapi/kcall.h>
 
-void fault_exec_ram(void);
+void fault_exec_at(void *ram);
 void fault_bad_stack_call(void);
 
-void fault_exec_ram(void)
+// Writes `ret` twice at ram (8 bytes, word-aligned) and calls it. No cache maintenance: the
+// fetch must fault on the page's permission before anything is executed.
+void fault_exec_at(void *ram)
 {
-    static uint32_t code_in_ram[2] = { 0xd65f03c0u, 0xd65f03c0u };     // ret
-    ((void (*)(void))(uintptr_t)code_in_ram)();
+    volatile uint32_t *code = ram;
+    code[0] = 0xd65f03c0u;
+    code[1] = 0xd65f03c0u;
+    ((void (*)(void))(uintptr_t)ram)();
 }
 
 void fault_bad_stack_call(void)

@@ -1,16 +1,20 @@
 // SPDX-License-Identifier: MIT
-// The two faults of kt_fault that need the instruction set: running code placed in RAM, and
-// making a kernel call with the stack pointer aimed at kernel memory.
+// The faults of kt_fault that need the instruction set: running code placed in RAM (a static
+// buffer or the stack: RAM is execute-never under the MPU), and making a kernel call with the
+// stack pointer aimed at kernel memory.
 #include <stdint.h>
 #include <board_user.h>
 
-void fault_exec_ram(void);
+void fault_exec_at(void *ram);
 void fault_bad_stack_call(void);
 
-void fault_exec_ram(void)
+// Writes `bx lr` twice at ram (4 bytes, halfword-aligned) and calls it in Thumb state.
+void fault_exec_at(void *ram)
 {
-    static uint16_t code_in_ram[2] = { 0x4770, 0x4770 };     // bx lr
-    ((void (*)(void))((uintptr_t)code_in_ram | 1))();
+    volatile uint16_t *code = ram;
+    code[0] = 0x4770;
+    code[1] = 0x4770;
+    ((void (*)(void))((uintptr_t)ram | 1))();
 }
 
 void fault_bad_stack_call(void)

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The two faults of kt_fault that need the instruction set, x86:
-// - running code placed in RAM: RAM lies beyond the ring-3 code segment's limit (#GP);
+// - running code placed in RAM (a static buffer or the stack): RAM lies beyond the ring-3 code
+//   segment's limit (#GP);
 // - a kernel call with the stack pointer aimed at kernel memory: `int $0x80` itself never uses
 //   the user stack (the CPU switches to the kernel's), so the call works and the first use of
 //   the stack after it faults (#PF on a supervisor page).
@@ -8,13 +9,16 @@
 #include <board_user.h>
 #include <uapi/kcall.h>
 
-void fault_exec_ram(void);
+void fault_exec_at(void *ram);
 void fault_bad_stack_call(void);
 
-void fault_exec_ram(void)
+// Writes `ret` four times at ram (4 bytes) and calls it.
+void fault_exec_at(void *ram)
 {
-    static uint8_t code_in_ram[4] = { 0xc3, 0xc3, 0xc3, 0xc3 };    // ret
-    ((void (*)(void))(uintptr_t)code_in_ram)();
+    volatile uint8_t *code = ram;
+    for (int i = 0; i < 4; i++)
+        code[i] = 0xc3;
+    ((void (*)(void))(uintptr_t)ram)();
 }
 
 void fault_bad_stack_call(void)
