@@ -43,7 +43,7 @@ SCRIPT_TESTS += qemu-newlib/tracelogger|600|test/qemu/test_tracelogger.sh|$(BNL)
 endif
 
 # The board matrix: every other board with a boards/<b>/matrix.mk runs the QEMU tests it lists
-# there (MATRIX_TESTS_<b> := ktest demo tracelogger), built in its own directory.
+# there (MATRIX_TESTS_<b> := ktest demo tracelogger hostile dtrace), built in its own directory.
 MATRIX_BOARDS := $(filter-out $(BOARD),$(patsubst boards/%/matrix.mk,%,$(wildcard boards/*/matrix.mk)))
 define MATRIX_template
 -include boards/$(1)/matrix.mk
@@ -55,6 +55,7 @@ SCRIPT_TESTS += $$(if $$(filter ktest,$$(MATRIX_TESTS_$(1))),qemu-$(1)/ktest|120
 SCRIPT_TESTS += $$(if $$(filter hostile,$$(MATRIX_TESTS_$(1))),qemu-$(1)/hostile|120|BOARD=$(1)|scripts/qemu-test.sh|build/$(1)/hostile.elf|$$(HOSTILE_QEMU))
 SCRIPT_TESTS += $$(if $$(filter demo,$$(MATRIX_TESTS_$(1))),qemu-$(1)/demo|120|BOARD=$(1)|test/qemu/test_demo.sh|build/$(1)/demo.elf)
 SCRIPT_TESTS += $$(if $$(filter tracelogger,$$(MATRIX_TESTS_$(1))),qemu-$(1)/tracelogger|600|BOARD=$(1)|test/qemu/test_tracelogger.sh|build/$(1)|$(H))
+SCRIPT_TESTS += $$(if $$(filter dtrace,$$(MATRIX_TESTS_$(1))),qemu-$(1)/dtrace|900|BOARD=$(1)|test/qemu/test_dtrace.sh|build/$(1)|$(H))
 endef
 $(foreach b,$(MATRIX_BOARDS),$(eval $(call MATRIX_template,$(b))))
 
