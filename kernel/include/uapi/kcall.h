@@ -41,6 +41,7 @@
     X(46, ThreadCreate, 4) \
     X(47, ThreadExit, 1) \
     X(50, ThreadJoin, 2) \
+    X(52, ThreadCtl, 2) \
     X(53, ThreadSleep, 2) \
     X(54, ThreadName, 2) \
     X(55, InterruptAttachEvent, 3) \
