@@ -14,6 +14,12 @@
 #include "../../tools/traceprinter/kev_capture.h"
 
 _Static_assert(TRACE_MAX_CPUS == 4, "this test is built for 4 CPUs");
+// No cache line holds two CPUs' hot fields, nor one CPU's and the words every hook reads.
+_Static_assert(offsetof(struct trace_ring, tr_cpu) % TRACE_CACHE_LINE == 0 &&
+               sizeof(struct trace_cpu) % TRACE_CACHE_LINE == 0 &&
+               offsetof(struct trace_ring, tr_classes) % TRACE_CACHE_LINE == 0 &&
+               _Alignof(struct trace_ring) >= TRACE_CACHE_LINE,
+               "each CPU's trace state has cache lines of its own");
 
 static struct kev_slot mem[4 * KEV_BUF_SLOTS];
 static struct trace_ring ring;
