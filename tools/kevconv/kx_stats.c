@@ -70,6 +70,12 @@ static void thread_event(struct kx_stats *s, const struct kev_event *e)
             ts->wake_irq = 0;
         }
         set_state(s, idx, KEV_TH_RUNNING, t);
+        // The START snapshot's events all come from the CPU that took it, whichever CPU each
+        // thread runs on: they say nothing of its CPU (no migration, no CPU's running time).
+        if (s->m.in_snapshot) {
+            ts->run_cpu = 0;
+            return;
+        }
         if (ts->run_cpu && ts->run_cpu != cpu + 1u)
             ts->migrations++, s->migrations++;
         ts->run_cpu = cpu + 1u;         // after set_state: a run on the old CPU ends there
