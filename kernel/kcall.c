@@ -111,13 +111,13 @@ static int do_thread_ctl(struct thread *t, uint32_t cmd, uint32_t data)
         if (!proc_can_write(t->proc, data, sizeof(uint32_t)))
             return -EFAULT;
         mask = *(volatile uint32_t *)(uintptr_t)data;
-        *(volatile uint32_t *)(uintptr_t)data = old;
+        *(volatile uint32_t *)(uintptr_t)data = old;    // the old mask, whatever follows
         if (!mask)
             return 0;
     }
     if (t->affinity_fixed)
         return -EPERM;
-    return sched_set_runmask(t, mask);
+    return sched_set_runmask(t, mask);  // last: it may put t back on the ready queue
 }
 
 static int do_sleep(struct thread *t, int64_t ns)
