@@ -102,6 +102,24 @@ static int do_set_prio(struct thread *t, int tid, int prio, int policy)
     return 0;
 }
 
+static int do_thread_ctl(struct thread *t, uint32_t cmd, uint32_t data)
+{
+    uint32_t mask = data, old = t->affinity;
+    if (cmd != KTCTL_RUNMASK && cmd != KTCTL_RUNMASK_GET_AND_SET)
+        return -EINVAL;
+    if (cmd == KTCTL_RUNMASK_GET_AND_SET) {
+        if (!proc_can_write(t->proc, data, sizeof(uint32_t)))
+            return -EFAULT;
+        mask = *(volatile uint32_t *)(uintptr_t)data;
+        *(volatile uint32_t *)(uintptr_t)data = old;    // the old mask, whatever follows
+        if (!mask)
+            return 0;
+    }
+    if (t->affinity_fixed)
+        return -EPERM;
+    return sched_set_runmask(t, mask);  // last: it may put t back on the ready queue
+}
+
 static int do_sleep(struct thread *t, int64_t ns)
 {
     if (ns < 0)
@@ -230,6 +248,7 @@ static int kcall_invoke(struct thread *t, uint32_t n, const uint32_t *a)
     case KC_ThreadJoin:      return do_thread_join(t, (int)a[0], a[1]);
     case KC_ThreadYield:     sched_yield_current(); return 0;
     case KC_ThreadSetPrio:   return do_set_prio(t, (int)a[0], (int)a[1], (int)a[2]);
+    case KC_ThreadCtl:       return do_thread_ctl(t, a[0], a[1]);
     case KC_ThreadSleep:     return do_sleep(t, ns_arg(a[0], a[1]));
     case KC_ThreadName:      return do_name(t, (int)a[0], a[1]);
     case KC_ThreadSelf:      return t->tid;

@@ -33,6 +33,12 @@ static struct {
     uint64_t period_ns, next_ns[KMAX_CPUS];
 } timers[KDT_MAX_TIMERS];
 static unsigned ntimers;
+// -x cpu=N: N + 1 (0: every CPU). As DTrace's option, only CPU N traces: the probes of the
+// kernel's providers and profile-N fire there alone. BEGIN and END (the consumer's), ERROR
+// (raised by a firing that passed) and tick-N (the system's clock, which this kernel gives
+// to whichever CPU takes the tick) fire wherever they come, so that a program still starts,
+// ends and counts time.
+static uint32_t cpu_only;
 
 static uint64_t now_ns(void) { return ktimer_cycles_to_ns(board_cycles()); }
 
@@ -96,6 +102,9 @@ static void fill_ctx(struct dvm_ctx *ctx)
 // only when the program has them.
 static bool wanted(uint32_t id)
 {
+    if (KMAX_CPUS > 1 && kdt_active && cpu_only && id > DPROBE_ERROR &&
+        id < DPROBE_TIMER_BASE && cpu_id() != cpu_only - 1u)
+        return false;
     return kdt_active && (id >= DPROBE_TIMER_BASE || dvm_enabled(dst, id));
 }
 
@@ -155,6 +164,8 @@ void kdt_tick(bool kernel_tick)
         bool profile = timers[i].flags & DIF_PRF_PROFILE;
         if (!profile && !kernel_tick)
             continue;
+        if (profile && cpu_only && cpu != cpu_only - 1u)
+            continue;
         uint64_t *next = &timers[i].next_ns[profile ? cpu : 0];
         // Several CPUs: each CPU's timer has a phase of its own (staggered, irq_timer.c), so
         // a profile probe is due at the interrupt within half a tick of its time, or it would
@@ -192,6 +203,7 @@ static void unload(void)
     dst = NULL;
     consumer = NULL;
     ntimers = 0;
+    cpu_only = 0;
 }
 
 void kdt_proc_gone(struct proc *p)
@@ -227,6 +239,17 @@ static int load(struct proc *p, uint32_t uargs)
     if (l.bufpolicy > DVM_BUF_RING || l.nspec > DVM_MAXSPEC || l.bufsize > (1u << 20) ||
         l.aggsize > (1u << 20) || l.dynvarsize > (1u << 20) || l.specsize > (1u << 20))
         return -EINVAL;
+    if (l.cpu_only && l.cpu_only - 1u >= k_ncpus) {
+        char msg[32] = "cpu option: no CPU ";
+        size_t at = sizeof("cpu option: no CPU ") - 1u;
+        unsigned c = l.cpu_only - 1u;
+        if (c >= 10u)
+            msg[at++] = (char)('0' + c / 10u % 10u);
+        msg[at++] = (char)('0' + c % 10u);
+        msg[at] = '\0';
+        copy_err(p, &l, msg);
+        return -EINVAL;
+    }
 
     // The block: the engine's state, the object, the buffers, the tables. Asking for what the
     // options add up to; with bufresize=auto the engine lowers bufsize to fit a smaller block.
@@ -275,6 +298,7 @@ static int load(struct proc *p, uint32_t uargs)
             ntimers++;
         }
     }
+    cpu_only = l.cpu_only;
     consumer = p;
     p->map2_base = (uint32_t)(uintptr_t)block;
     p->map2_len = block_len;

@@ -184,6 +184,23 @@ void sched_kick_others(void)
 }
 #endif
 
+int sched_set_runmask(struct thread *t, uint32_t mask)
+{
+    uint32_t online = 0;
+    for (unsigned i = 0; i < k_ncpus && i < 32u; i++)
+        if (k_cpus[i].online)
+            online |= 1u << i;
+    mask &= online;
+    if (!mask)
+        return -EINVAL;
+    t->affinity = mask == online ? 0 : mask;
+    if (!may_run_on(t, cpu_id())) {
+        thread_set_result(t, 0);
+        sched_make_ready(t, false);     // the exit's choice takes another; its CPU is kicked
+    }
+    return 0;
+}
+
 struct thread *sched_choose(void)
 {
     return choose(false);

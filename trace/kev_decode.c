@@ -594,14 +594,19 @@ static int control_event(struct kev_reader *r, const struct kev_event *e)
         r->kr_buf_events = 0;
         r->kr_buffers++;
         cs->cs_buffers++;
-        if (r->kr_have_seq && a != r->kr_last_seq + 1u) {
-            if ((int32_t)(a - r->kr_last_seq) > 0)
-                r->kr_seq_missing += a - r->kr_last_seq - 1u;
-            else
-                r->kr_seq_reorder++;
-        }
+        if (r->kr_have_seq && a != r->kr_last_seq + 1u && (int32_t)(a - r->kr_last_seq) <= 0)
+            r->kr_seq_reorder++;
         if (!r->kr_have_seq)
             r->kr_first_seq = a;
+        {
+            int64_t d = (int32_t)(a - r->kr_first_seq);
+            if (d < r->kr_seq_lo)
+                r->kr_seq_lo = d;
+            if (d > r->kr_seq_hi)
+                r->kr_seq_hi = d;
+            uint64_t span = (uint64_t)(r->kr_seq_hi - r->kr_seq_lo) + 1u;
+            r->kr_seq_missing = span > r->kr_buffers ? span - r->kr_buffers : 0;
+        }
         r->kr_have_seq = 1;
         r->kr_last_seq = a;
         break;
@@ -879,6 +884,7 @@ struct results {
     unsigned ncpu_seen;
     uint64_t events, buffers, seq_missing, seq_reorder;
     uint32_t first_seq, last_seq;
+    int64_t seq_lo, seq_hi;
     int have_seq;
 };
 
@@ -893,6 +899,8 @@ static void results_save(const struct kev_reader *r, struct results *s)
     s->seq_reorder = r->kr_seq_reorder;
     s->first_seq = r->kr_first_seq;
     s->last_seq = r->kr_last_seq;
+    s->seq_lo = r->kr_seq_lo;
+    s->seq_hi = r->kr_seq_hi;
     s->have_seq = r->kr_have_seq;
 }
 
@@ -907,6 +915,8 @@ static void results_restore(struct kev_reader *r, const struct results *s)
     r->kr_seq_reorder = s->seq_reorder;
     r->kr_first_seq = s->first_seq;
     r->kr_last_seq = s->last_seq;
+    r->kr_seq_lo = s->seq_lo;
+    r->kr_seq_hi = s->seq_hi;
     r->kr_have_seq = s->have_seq;
 }
 

@@ -37,6 +37,7 @@ static void usage(void)
            "  -v        verbose\n"
            "  -x bufpolicy=switch|overwrite|ring|fill   what to do when no buffer is free\n"
            "  -x delay=ms   wait ms after each buffer written (a slow storage, for tests)\n"
+           "  -x cpu=N      run on CPU N alone (a logger on another CPU than the writers)\n"
            "  -x startwait=sec  -d1: give up (exit 1) when tracing is not started within sec\n"
            "                s (default 10)\n");
 }
@@ -64,6 +65,13 @@ static int parse_x(struct tl_opts *o, const char *s)
     }
     if (strncmp(s, "startwait=", 10) == 0)
         return number(s + 10, &o->start_wait, "startwait");
+    if (strncmp(s, "cpu=", 4) == 0) {
+        unsigned c;
+        if (number(s + 4, &c, "cpu") || c > 31u)
+            return -1;
+        o->cpu = (int)c;
+        return 0;
+    }
     if (strncmp(s, "delay=", 6) == 0) {
         o->delay_ms = (unsigned)strtoul(s + 6, NULL, 10);
         return 0;
@@ -95,6 +103,7 @@ int tl_parse_args(int argc, char **argv, struct tl_opts *o)
     o->kbufs = BOARD_TRACE_BUFS;
     o->policy = -1;
     o->start_wait = 10;
+    o->cpu = -1;
     o->file = "tracebuffer.kev";
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];

@@ -146,6 +146,10 @@ int main(void)
     int r = tl_parse_args(argc, argv, &opts);
     if (r)
         return r == 1 ? 0 : 2;
+    if (opts.cpu >= 0 && ThreadCtl(KTCTL_RUNMASK, (void *)(uintptr_t)(1u << opts.cpu)) < 0) {
+        printf("tracelogger: cannot run on CPU %d: %s\n", opts.cpu, strerror(errno));
+        return 2;
+    }
 
     int chid = ChannelCreate(0);
     int coid = ConnectAttach(0, chid);

@@ -18,6 +18,7 @@ struct tl_opts {
     bool ring, wide, passive, uart, verbose;
     int policy;             // -x bufpolicy=...
     unsigned delay_ms;      // -x delay=: pretend storage is slow (tests)
+    int cpu;                // -x cpu=: run on this CPU alone (ThreadCtl), -1: any
     unsigned start_wait;    // -x startwait=: passive, seconds to wait for the start (10)
     uint32_t classes_off;   // -F: bit per kev.h class
     const char *file;       // -f

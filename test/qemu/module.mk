@@ -27,6 +27,7 @@ BENCH_DEPS += $(B)/tflood.elf
 # Several CPUs writing the trace at once (boards with more than one).
 ifneq ($(filter-out 1,$(or $(BOARD_MAX_CPUS),1)),)
 BENCHES    += scripts/bench-smp.sh|$(B)|$(BOARD_MAX_CPUS)
+BENCH_DEPS += $(B)/smpbench.elf
 endif
 
 # The same QEMU tests with newlib-nano (LIBC=newlib), built in a directory of their own

@@ -24,4 +24,23 @@ check "server counted reads, writes, samples and ticks" \
 check "no process was killed" '^init: demo system done, 0 failures$'
 n=$((n + 1))
 if [ $rc = 0 ]; then echo "ok $n - demo halted with status 0"; else echo "not ok $n - demo halted with status $rc"; fi
-if printf '%s\n' "$out" | grep -q 'killed'; then echo "not ok $((n + 1)) - a process was killed"; fi
+if printf '%s\n' "$out" | grep -q 'killed'; then echo "not ok $((n + 1)) - a process was killed"; n=$((n + 1)); fi
+# Several CPUs (the board's QEMU runs more than one): the demo's programs ran on every CPU, and
+# the report draws a timeline row per CPU.
+ncpu=$(printf '%s\n' "$out" | sed -n 's/^kernel: \([0-9]*\) CPUs$/\1/p')
+host=$(dirname "$img")/../host
+kev=$(dirname "$img")/demo-test.kev
+if [ -n "$ncpu" ] && [ "$ncpu" -gt 1 ] && [ -x "$host/traceprinter" ] && [ -x "$host/kevreport" ]; then
+    busy=$("$host/traceprinter" -m "$kev" | grep THRUNNING | grep -v ' pid:0 ' | awk '{print $2}' | sort -u | wc -l)
+    n=$((n + 1))
+    if [ "$busy" = "$ncpu" ]; then echo "ok $n - the demo's programs ran on all $ncpu CPUs"
+    else echo "not ok $n - the demo's programs ran on $busy of $ncpu CPUs"; fi
+    rows=$("$host/kevreport" -o "${kev%.kev}.html" "$kev" >/dev/null 2>&1 && python3 -c '
+import json, re, sys
+d = open(sys.argv[1]).read()
+j = json.loads(re.search(r"<script id=\"kev-data\" type=\"application/json\">(.*?)</script>", d, re.S).group(1))
+print(len({s[4] for s in j["timeline"]["seg"] if s[3] == 1}))' "${kev%.kev}.html")
+    n=$((n + 1))
+    if [ "$rows" = "$ncpu" ]; then echo "ok $n - kevreport draws a timeline row for each of the $ncpu CPUs"
+    else echo "not ok $n - kevreport draws ${rows:-no} CPU rows for $ncpu CPUs"; fi
+fi

@@ -213,6 +213,22 @@ if [ -n "$ncpu" ]; then
     t smpdrops "dtrace -b 1k -c init -n 'kercall:::entry { trace(arg0); }'"
     check "a small buffer on $ncpu CPUs reports drops per CPU" \
         "[ $rc = 0 ] && [ \$(grep -oE 'drops on CPU [0-9]+' $out/smpdrops.log | sort -u | wc -l) -ge 2 ]"
+    # -x cpu=N (DTrace's cpu option): only CPU N traces; its drops are the only ones reported.
+    t smpcpu1 "dtrace -q -x cpu=1 -c init -n 'sched:::on-cpu { @[cpu] = count(); } END { printa(\"cpu %d %@d\n\", @); }'"
+    check "-x cpu=1: @[cpu] = count() has CPU 1's key alone" \
+        "[ $rc = 0 ] && has smpcpu1 '^cpu 1 [1-9][0-9]*$' && [ \$(grep -cE '^cpu [0-9]+ ' $out/smpcpu1.log) = 1 ]"
+    t smpcpudrops "dtrace -b 1k -x cpu=1 -c init -n 'kercall:::entry { trace(arg0); }'"
+    check "-x cpu=1 with a small buffer reports drops on CPU 1 alone" \
+        "[ $rc = 0 ] && [ \"\$(grep -oE 'drops on CPU [0-9]+' $out/smpcpudrops.log | sort -u)\" = 'drops on CPU 1' ]"
+    QEMU_SMP=2 t smpnocpu "dtrace -x cpu=3 -n 'BEGIN { exit(0); }'"
+    check "-x cpu=3 on 2 CPUs (no such CPU) is refused by the kernel with a clear message" \
+        "[ $rc = 1 ] && has smpnocpu 'dtrace: could not enable tracing: cpu option: no CPU 3$'"
+    # Fill policy on several CPUs, as dtrace(1M): once one CPU's buffer is full the session
+    # ends (long before the demo's 233 sends), and END's record still fits (its reserve).
+    t smpfill "dtrace -q -b 1k -x bufpolicy=fill -x switchrate=5ms -c init -n 'kercall:::entry { trace(arg0); } kercall::MsgSend:entry { n++; } END { printf(\"\\nend %d\\n\", n); }'"
+    fillsends=$(sed -n 's/^end \([0-9]*\)$/\1/p' "$out/smpfill.log")
+    check "fill on $ncpu CPUs: a full buffer ends the session (${fillsends:-?} of 233 sends seen), END prints" \
+        "[ $rc = 0 ] && [ -n \"$fillsends\" ] && [ \"${fillsends:-233}\" -lt 233 ]"
 fi
 
 # Bad addresses in D memory (a declared array's bounds, wild pointers, loads and stores) are

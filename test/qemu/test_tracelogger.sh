@@ -185,6 +185,23 @@ if [ -n "$flood_img" ]; then
             check "smp $pol: $nt flooders on $cpus CPUs: generated $gen of $want, in order (bad $bad)" \
                 "[ '$gen' = '$want' ] && [ $cpus -ge 2 ] && [ '$bad' = 0 ]"
         done
+        # A thread changing CPUs in mid-trace (tflood -A migrate: ThreadCtl to the next CPU every
+        # 500 events): its events come from every CPU, in its order, none lost.
+        flood "-A migrate=500" smp-migrate
+        cpus=$(grep USREVENT "$out/flood-smp-migrate.txt" | awk '{print $2}' | sort -u | wc -l)
+        bad=$(grep USREVENT "$out/flood-smp-migrate.txt" | sed -n 's/.* d0:0x\([0-9a-f]*\) .*/\1/p' |
+              { b=0 p=-1; while read -r hex; do v=$((16#$hex)); [ $v = $((p + 1)) ] || b=$((b + 1)); p=$v; done; echo $b; })
+        check "a thread migrating over $ncpu CPUs mid-trace: its 20000 events on $cpus CPUs, in order (bad $bad), none lost" \
+            "[ '$gen' = 20000 ] && [ '${rec:-0}' = 20000 ] && [ $cpus = $ncpu ] && [ '$bad' = 0 ]"
+        # The logger on another CPU than the writer (tracelogger -x cpu=0, the flooder bound to
+        # CPU 1): every notification crosses CPUs, and a slow logger still accounts for all.
+        for pol in lossless switch; do
+            case $pol in lossless) popt="" ;; *) popt="-x bufpolicy=$pol -x delay=20" ;; esac
+            flood "$popt -x cpu=0 -A pin=1" smp-apart-$pol
+            cpus=$(grep USREVENT "$out/flood-smp-apart-$pol.txt" | awk '{print $2}' | sort -u | tr -d '\n')
+            check "logger on CPU 0, writer on CPU 1 ($pol): events from $cpus, generated $gen, recorded $rec" \
+                "[ '$gen' = 20000 ] && [ '$cpus' = CPU:01 ] && { [ $pol != lossless ] || [ '${rec:-0}' = 20000 ]; }"
+        done
     fi
 else
     for c in "switch: capture" "switch: recorded + lost == generated" "switch: drops reported" \

@@ -39,6 +39,12 @@ for key, want in sorted(exp.items()):
     w = want[0]
     if part[0] == "cpu":
         check(key, find(threads, name=part[1]).get("cpu_cycles"), w)
+    elif part[0] == "migrations" and len(part) > 1:
+        check(key, find(threads, name=part[1]).get("migrations"), w)
+    elif key == "migrations":
+        check(key, stats.get("migrations"), w)
+    elif part[0] == "running":
+        check(key, (stats.get("busy_cycles") or [None] * 8)[int(part[1])], w)
     elif part[0] == "prio":
         check(key, find(stats["priorities"], prio=int(part[1])).get("cpu_cycles"), w)
     elif part[0] == "state":

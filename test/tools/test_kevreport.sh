@@ -55,6 +55,22 @@ for s in basic loss; do
     fi
 done
 
+# Two CPUs (kevscen4's smp scenario): a timeline row per CPU, the per-CPU table, migrations.
+scen4=${KEVSCEN4:-build/host-test/kevscen4}
+"$scen4" smp "$dir/smp.kev" >/dev/null
+if "$bin/kevreport" -o "$dir/smp.html" "$dir/smp.kev" >/dev/null 2>"$dir/smp.err"; then
+    chrome "$dir/smp.dom" "$dir/smp.chrome" --virtual-time-budget=5000 --dump-dom "file://$dir/smp.html"
+    dom=$(cat "$dir/smp.dom")
+    check "smp: Chromium loads the page, no script error" \
+        bash -c "grep -qE '<body[^>]* data-ready=\"1\"' '$dir/smp.dom' && ! grep -qE 'CONSOLE|Uncaught' '$dir/smp.chrome'"
+    check "smp: per-CPU table: CPU 1 ran threads 14.00 ms" grep -q '<td>CPU 1</td><td>14.00 ms</td>' <<<"$dom"
+    check "smp: the server migrated 39 times" grep -qE '<td>server/main</td><td>6\.0+ ms</td><td>[^<]*</td><td>40</td><td>39</td>' <<<"$dom"
+    check "smp: a timeline row per CPU (CPU 0, CPU 1)" \
+        python3 -c 'import json,re,sys; d=open(sys.argv[1]).read(); j=json.loads(re.search(r"<script id=\"kev-data\" type=\"application/json\">(.*?)</script>", d, re.S).group(1)); cpus={s[4] for s in j["timeline"]["seg"] if s[3] == 1}; sys.exit(0 if cpus == {0, 1} else 1)' "$dir/smp.html"
+else
+    notok "smp: kevreport writes the page" "$(cat "$dir/smp.err")"
+fi
+
 chrome "$dir/shot.out" "$dir/shot.err" --window-size=1400,1200 --screenshot="$dir/loss.png" "file://$dir/loss.html"
 read -r w h colours <<<"$(python3 "$here/png_colors.py" "$dir/loss.png" 2>&1)"
 check "screenshot is a 1400x1200 PNG" test "$w $h" = "1400 1200"

@@ -45,6 +45,10 @@ while IFS= read -r line; do
     esac
 done <"$dir/smp.tap"
 check "smp: idle time per CPU in the text" grep -q '(CPU 1: no thread running)' <("$bin/kevstat" -s cpu "$dir/smp.kev")
+check "smp: time each CPU ran threads and the migrations in the text" \
+    bash -c "\"$bin/kevstat\" -s cpu \"$dir/smp.kev\" | grep -qE '^  CPU 1 +14000\\.000 ' &&
+             \"$bin/kevstat\" -s cpu \"$dir/smp.kev\" | grep -qE '^  server/main .* 39$' &&
+             \"$bin/kevstat\" -s cpu \"$dir/smp.kev\" | grep -qE '^  migrations \\(all threads\\) +39$'"
 
 txt=$("$bin/kevstat" "$dir/basic20.kev")
 check "text: CPU time table" grep -qE '^  worker/main +10000\.000 ' <<<"$txt"

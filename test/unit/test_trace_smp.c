@@ -14,6 +14,12 @@
 #include "../../tools/traceprinter/kev_capture.h"
 
 _Static_assert(TRACE_MAX_CPUS == 4, "this test is built for 4 CPUs");
+// No cache line holds two CPUs' hot fields, nor one CPU's and the words every hook reads.
+_Static_assert(offsetof(struct trace_ring, tr_cpu) % TRACE_CACHE_LINE == 0 &&
+               sizeof(struct trace_cpu) % TRACE_CACHE_LINE == 0 &&
+               offsetof(struct trace_ring, tr_classes) % TRACE_CACHE_LINE == 0 &&
+               _Alignof(struct trace_ring) >= TRACE_CACHE_LINE,
+               "each CPU's trace state has cache lines of its own");
 
 static struct kev_slot mem[4 * KEV_BUF_SLOTS];
 static struct trace_ring ring;
@@ -103,12 +109,86 @@ static void test_capture_decodes_per_cpu_totals(void **st)
     kcap_free(&c);
 }
 
+// A buffer one CPU filled, saved by a logger on a third CPU, is handed to another CPU: the new
+// owner's number is in its headers and its events count for the new owner alone.
+static void test_buffer_handed_between_cpus(void **st)
+{
+    (void)st;
+    setup(2);
+    on_cpu(0, 1021 + 1, 1);     // cpu 0 fills buffer 0 and goes on in buffer 1
+    assert_int_equal(ring.tr_cpu[0].tc_buf, 1);
+    unsigned idx = 9;
+    trace_host_port.cpu = 3;    // the logger runs on cpu 3
+    assert_int_equal(trace_ring_take(&ring, &idx), 0);
+    assert_int_equal(idx, 0);
+    assert_int_equal(trace_ring_release(&ring, idx), 0);
+    on_cpu(1, 5, 2);            // cpu 1 gets buffer 0
+    assert_int_equal(ring.tr_cpu[1].tc_buf, 0);
+    assert_int_equal(kev_hdr_cpu(mem[0].header), 1);  // BUFFER, now cpu 1's
+    assert_int_equal(kev_hdr_cpu(mem[2].header), 1);
+    assert_int_equal(mem[2].data[1], 2);
+    struct trace_counts c0, c1;
+    trace_ring_counts(&ring, 0, &c0);
+    trace_ring_counts(&ring, 1, &c1);
+    assert_int_equal(c0.recorded, 1022);
+    assert_int_equal(c1.recorded, 5);
+    assert_int_equal(c0.dropped + c0.overwritten + c1.dropped + c1.overwritten, 0);
+}
+
+// Overwrite: cpu 1 takes the oldest unsaved buffer, which cpu 0 filled; the loss is cpu 0's
+// (recorded + lost == generated on each CPU).
+static void test_overwrite_charges_the_buffers_owner(void **st)
+{
+    (void)st;
+    memset(&trace_host_port, 0, sizeof(trace_host_port));
+    assert_int_equal(trace_ring_init(&ring, mem, sizeof(mem), 2), 0);
+    trace_filter_all(&ring, 1);
+    assert_int_equal(trace_ring_set_policy(&ring, TRACE_POLICY_OVERWRITE), 0);
+    assert_int_equal(trace_ring_start(&ring), 0);
+    on_cpu(0, 2 * 1021, 1);     // buffer 0 full, buffer 1 full but still cpu 0's current
+    on_cpu(1, 1, 2);            // no free buffer: buffer 0 is overwritten for cpu 1
+    assert_int_equal(ring.tr_cpu[1].tc_buf, 0);
+    struct trace_counts c0, c1;
+    trace_ring_counts(&ring, 0, &c0);
+    trace_ring_counts(&ring, 1, &c1);
+    assert_int_equal(c0.overwritten, 1021);
+    assert_int_equal(c0.recorded, 1021);
+    assert_int_equal(c0.recorded + c0.dropped + c0.overwritten, 2 * 1021);
+    assert_int_equal(c1.recorded, 1);
+    assert_int_equal(c1.dropped + c1.overwritten, 0);
+}
+
+// Buffers are saved as they fill, not in sequence order: cpu 0 starts buffer 0 and writes a
+// little, cpu 1 fills buffer 1, which is saved first. The file holds every sequence number:
+// none is missing, though they are out of order.
+static void test_buffers_saved_out_of_order_are_not_missing(void **st)
+{
+    (void)st;
+    setup(4);
+    struct kcap c;
+    kcap_begin(&c, 0, 1000);
+    on_cpu(0, 5, 1);
+    on_cpu(1, 1021 + 1, 2);
+    kcap_drain(&c, &ring);
+    on_cpu(0, 5, 3);
+    kcap_finish(&c, &ring);
+    assert_int_equal(kev_open(&rd, c.data, c.len), 0);
+    assert_int_equal(kev_decode(&rd), 0);
+    assert_int_equal(rd.kr_buffers, 3);
+    assert_true(rd.kr_seq_reorder > 0);
+    assert_int_equal(rd.kr_seq_missing, 0);
+    kcap_free(&c);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_each_cpu_fills_its_own_buffer),
         cmocka_unit_test(test_loss_and_notifications_are_per_cpu),
         cmocka_unit_test(test_capture_decodes_per_cpu_totals),
+        cmocka_unit_test(test_buffer_handed_between_cpus),
+        cmocka_unit_test(test_overwrite_charges_the_buffers_owner),
+        cmocka_unit_test(test_buffers_saved_out_of_order_are_not_missing),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

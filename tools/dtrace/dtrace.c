@@ -30,6 +30,8 @@ struct options {
     unsigned aggsortkeypos, droptags;
     const char *script; /* for errors in #pragma D option */
     int pragma_line;    /* > 0: the option comes from a #pragma on this line */
+    unsigned cpu_only;  /* -x cpu=N: N + 1 (only CPU N traces); 0: every CPU */
+    int ncpus_set;      /* -x ncpus given (else -i takes the capture's CPU count) */
 };
 
 static volatile sig_atomic_t interrupted;
@@ -132,7 +134,7 @@ static int set_option(struct options *o, const char *name, const char *val)
     const char *why = "Invalid value for specified option";
     static const char *const runtime[] = { "quiet", "aggsortkey", "aggsortrev", "flowindent",
         "rawbytes", "stackindent", "destructive", "grabanon", "temporal", "agghist", "aggpack",
-        "aggzoom", "aggsortpos", "cpu", "stackframes", "ustackframes", "jstackframes",
+        "aggzoom", "aggsortpos", "stackframes", "ustackframes", "jstackframes",
         "aggpercpu" };
     static const char *const flags[] = { "errtags", "droptags", "zdefs", "knodefs", "unodefs",
         "kdefs", "udefs", "nolibs", "argref", "defaultargs", "empty", "pspec", "verbose",
@@ -191,6 +193,13 @@ static int set_option(struct options *o, const char *name, const char *val)
         if (!val || !parse_size(val, &v) || v < 1 || v > DVM_MAXCPU)
             goto bad;
         o->ncpus = (unsigned)v;
+        o->ncpus_set = 1;
+        return 0;
+    }
+    if (!strcmp(name, "cpu")) { /* the CPU to trace; checked against the CPUs at load */
+        if (!val || !parse_runtime(val, &v) || v >= DVM_MAXCPU)
+            goto bad;
+        o->cpu_only = (unsigned)v + 1u;
         return 0;
     }
     if (!strcmp(name, "bufpolicy")) {
@@ -374,7 +383,7 @@ static void disasm(const struct dif_obj *o)
 int main(int argc, char **argv)
 {
     struct options o = { 4u << 20, 4u << 20, 1u << 20, 1000000000ull, 0, 1, 32u << 10,
-                         DVM_BUF_SWITCH, 0, 0, 0, 0, 0, 1, 0, 0, NULL, 0 };
+                         DVM_BUF_SWITCH, 0, 0, 0, 0, 0, 1, 0, 0, NULL, 0, 0, 0 };
     const char *script = NULL, *outpath = NULL, *capture = NULL;
     char *text = NULL;
     size_t textlen = 0;
@@ -470,6 +479,13 @@ int main(int argc, char **argv)
             fprintf(stderr, "dtrace: description '%.*s' matched %u probe%s\n",
                     (int)strcspn(text, "/{\n"), text, co->nprobes, co->nprobes == 1 ? "" : "s");
     }
+    if (capture && !o.ncpus_set) /* a capture's CPUs: `cpu` and per-CPU buffers as recorded */
+        o.ncpus = kev_capture_ncpus(capture);
+    if (o.cpu_only > o.ncpus) {
+        fprintf(stderr, "dtrace: could not enable tracing: cpu option: no CPU %u\n",
+                o.cpu_only - 1u);
+        return 1;
+    }
     static struct dvm_state st;
     struct dvm_opts vo = { o.bufsize, o.aggsize, o.dynvarsize, o.bufpolicy, o.bufresize_manual,
                            o.ncpus, (unsigned)o.nspec, o.specsize };
@@ -530,7 +546,8 @@ int main(int argc, char **argv)
 
     int damaged = 0;
     if (capture) {
-        int rr = kev_replay(capture, &st, &cons, o.switchrate_ns, o.ncpus, &interrupted);
+        int rr = kev_replay(capture, &st, &cons, o.switchrate_ns, o.ncpus, o.cpu_only,
+                            &interrupted);
         if (rr < 0)
             return 1;
         damaged = rr > 0;   /* what was read is reported (END too), and the exit status is 1 */
@@ -561,7 +578,8 @@ int main(int argc, char **argv)
             uint64_t args[DVM_NARGS] = { 0 };
             unsigned ncpu = p->dp_flags & DIF_PRF_PROFILE ? o.ncpus : 1;
             for (ctx.cpu = 0; ctx.cpu < ncpu; ctx.cpu++)
-                dvm_fire(&st, &ctx, p->dp_id, args);
+                if (!(p->dp_flags & DIF_PRF_PROFILE) || !o.cpu_only || ctx.cpu == o.cpu_only - 1u)
+                    dvm_fire(&st, &ctx, p->dp_id, args);
             ctx.cpu = 0;
             next[k] += p->dp_period;
         }

@@ -20,7 +20,7 @@ struct replay {
     volatile sig_atomic_t *stop;
     uint64_t switchrate, next_switch, cps, wall0;
     int started;
-    unsigned ncpus;
+    unsigned ncpus, cpu_only;
     int32_t pid[DVM_MAXCPU], tid[DVM_MAXCPU];
     uint64_t next[64];
     struct dvm_ctx ctx;
@@ -66,7 +66,9 @@ static void advance(struct replay *p, uint64_t t)
             uint64_t args[DVM_NARGS] = { 0 };
             unsigned n = pr->dp_flags & DIF_PRF_PROFILE ? p->ncpus : 1;
             for (p->ctx.cpu = 0; p->ctx.cpu < n; p->ctx.cpu++)
-                dvm_fire(p->st, &p->ctx, pr->dp_id, args);
+                if (!(pr->dp_flags & DIF_PRF_PROFILE) || !p->cpu_only ||
+                    p->ctx.cpu == p->cpu_only - 1u)
+                    dvm_fire(p->st, &p->ctx, pr->dp_id, args);
             p->next[k] += pr->dp_period;
         }
     }
@@ -189,6 +191,7 @@ static int on_event(void *user, struct kev_reader *r, const struct kev_event *e)
     if (done(p))
         return 1;
     unsigned cpu = e->cpu < p->ncpus ? e->cpu : 0;
+    int fire = !p->cpu_only || cpu == p->cpu_only - 1u;   /* -x cpu: the CPU's state is kept */
     uint64_t a[DVM_NARGS] = { 0 };
     uint32_t id = probe_of(e, a);
     p->ctx.cpu = cpu;
@@ -203,7 +206,8 @@ static int on_event(void *user, struct kev_reader *r, const struct kev_event *e)
         (e->ev == KEV_TH_RUNNING ? !same : same)) {
         uint64_t off[DVM_NARGS] = { (uint64_t)p->tid[cpu],
                                     e->ev == KEV_TH_RUNNING ? KEV_TH_READY : e->ev };
-        dvm_fire(p->st, &p->ctx, DPROBE_SCHED_OFFCPU, off);
+        if (fire)
+            dvm_fire(p->st, &p->ctx, DPROBE_SCHED_OFFCPU, off);
         p->tid[cpu] = p->pid[cpu] = 0;
     }
     if (id == DPROBE_SCHED_ONCPU && !same) {
@@ -216,13 +220,46 @@ static int on_event(void *user, struct kev_reader *r, const struct kev_event *e)
     p->ctx.tid = p->tid[cpu];
     const char *name = kev_proc_name(r, (uint32_t)p->pid[cpu]);
     p->ctx.execname = name ? name : "";
-    if (id)
+    if (id && fire)
         dvm_fire(p->st, &p->ctx, id, a);
     return done(p);
 }
 
+static uint8_t *read_file(const char *path, size_t *lenp)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    size_t cap = 1 << 16, len = 0, k;
+    uint8_t *data = malloc(cap);
+    while (data && (k = fread(data + len, 1, cap - len, f)) > 0)
+        if ((len += k) == cap)
+            data = realloc(data, cap *= 2);
+    fclose(f);
+    *lenp = len;
+    return data;
+}
+
+unsigned kev_capture_ncpus(const char *path)
+{
+    size_t len;
+    uint8_t *data = read_file(path, &len);
+    static struct kev_reader r;
+    unsigned n = 1;
+    if (data && kev_open(&r, data, len) == 0) {
+        n = r.kr_have_trailer ? r.kr_trl_ncpu : r.kr_board_ncpu;
+        if (!n) {               /* neither says: the CPUs the events come from */
+            kev_decode(&r);
+            n = r.kr_ncpu_seen;
+        }
+    }
+    free(data);
+    return n < 1 ? 1 : n > DVM_MAXCPU ? DVM_MAXCPU : n;
+}
+
 int kev_replay(const char *path, struct dvm_state *st, struct dcons *cons,
-               uint64_t switchrate_ns, unsigned ncpus, volatile sig_atomic_t *stop)
+               uint64_t switchrate_ns, unsigned ncpus, unsigned cpu_only,
+               volatile sig_atomic_t *stop)
 {
     FILE *f = fopen(path, "rb");
     if (!f) {
@@ -251,6 +288,7 @@ int kev_replay(const char *path, struct dvm_state *st, struct dcons *cons,
     p.cps = r.kr_cycles_per_sec;
     p.wall0 = boot_date_ns(&r);
     p.ncpus = ncpus;
+    p.cpu_only = cpu_only;
     p.ctx.execname = "";
     for (uint32_t j = 0; j < st->obj.hdr->dh_nprobes && j < 64; j++)
         p.next[j] = st->obj.probes[j].dp_period;

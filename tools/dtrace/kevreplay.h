@@ -14,6 +14,12 @@
  * when the file is damaged or truncated (replayed up to there, the offset printed), or -1
  * after printing why the file could not be read. */
 int kev_replay(const char *path, struct dvm_state *st, struct dcons *cons,
-               uint64_t switchrate_ns, unsigned ncpus, volatile sig_atomic_t *stop);
+               uint64_t switchrate_ns, unsigned ncpus, unsigned cpu_only,
+               volatile sig_atomic_t *stop);
+/* kev_capture_ncpus: the CPUs a capture recorded (its trailer's count, else its header's),
+ * 1 .. DVM_MAXCPU; 1 when the file cannot be read (kev_replay then says why).
+ * cpu_only (kev_replay): N + 1 fires only CPU N's events and profile-N there (-x cpu=N);
+ * BEGIN, END, ERROR and tick-N as always; 0: every CPU. */
+unsigned kev_capture_ncpus(const char *path);
 
 #endif

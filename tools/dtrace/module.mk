@@ -12,6 +12,9 @@ $(H)/dtrace: $(call host_objs,$(DTRACE_SRCS))
 # Conformance suite (test/d) and the engine's unit tests.
 TEST_DEPS_HOST    += $(H)/dtrace $(H)/kevgen
 SCRIPT_TESTS_HOST += d-conformance|300|test/d/run-tests.sh
+# Replays of a capture from several CPUs (kevscen4): `cpu`, per-CPU aggregations, -x cpu.
+SCRIPT_TESTS_HOST += dtrace-cpus|120|test/tools/test_dtrace_cpus.sh
+TEST_DEPS_HOST    += $(HT)/kevscen4
 HOST_TESTS        += $(HT)/test_d_verify $(HT)/test_d_vm $(HT)/test_d_cc $(HT)/test_dcpp
 
 $(HT)/test_d_verify: $(call host_test_objs,test/unit/test_d_verify.c $(D_ALL_SRCS))

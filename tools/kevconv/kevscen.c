@@ -313,6 +313,12 @@ int main(int argc, char **argv)
         printf("expect state.server/main.READY %llu\n", (unsigned long long)(R * 200));
         printf("expect irq.7.count %llu\nexpect irq.7.handler %u\n", (unsigned long long)R, H1);
         printf("expect cpus 2\n");
+        // The server runs on CPU 0, then CPU 1, every round: a migration each time but the
+        // first; the others stay. CPU 1 runs the client N1 and the server 200 a round.
+        printf("expect migrations.server/main %llu\n", (unsigned long long)(2 * R - 1));
+        printf("expect migrations.worker/main 0\nexpect migrations.client/main 0\n");
+        printf("expect migrations %llu\n", (unsigned long long)(2 * R - 1));
+        printf("expect running.1 %llu\n", (unsigned long long)(R * (N1 + 200)));
         kcap_free(&cap);
         free(mem);
         return 0;

@@ -66,20 +66,33 @@ static void print_cpu(const struct kx_stats *s)
     char lb[80];
     uint64_t span = s->t_last - s->t_first;
     printf("== CPU time (trace span %.3f ms) ==\n", us(s, span) / 1000);
-    printf("  %-32s %12s %7s %8s\n", "thread", "us", "%", "runs");
+    unsigned ncpu = s->r->kr_ncpu_seen ? s->r->kr_ncpu_seen : 1;
+    printf("  %-32s %12s %7s %8s%s\n", "thread", "us", "%", "runs",
+           ncpu > 1 ? "  migrations" : "");
     for (unsigned i = 0; i < s->m.nth; i++) {
         uint64_t t = s->th[i].state_t[KEV_TH_RUNNING];
         if (!t && !s->th[i].runs)
             continue;
-        printf("  %-32s %12.3f %6.2f%% %8llu\n", kx_label(&s->m, (int)i, lb, sizeof(lb)),
+        printf("  %-32s %12.3f %6.2f%% %8llu", kx_label(&s->m, (int)i, lb, sizeof(lb)),
                us(s, t), span ? 100.0 * (double)t / (double)span : 0.0,
                (unsigned long long)s->th[i].runs);
+        if (ncpu > 1)       // switched in on another CPU than the time before
+            printf(" %11llu", (unsigned long long)s->th[i].migrations);
+        printf("\n");
     }
     for (unsigned c = 0; c < KEV_MAX_CPUS; c++)
         if (s->idle_t[c]) {
             snprintf(lb, sizeof(lb), "(CPU %u: no thread running)", c);
             printf("  %-32s %12.3f\n", lb, us(s, s->idle_t[c]));
         }
+    if (ncpu > 1) {
+        printf("  %-32s %12s %12s\n", "CPU (threads running, none)", "running us", "idle us");
+        for (unsigned c = 0; c < ncpu; c++) {
+            snprintf(lb, sizeof(lb), "CPU %u", c);
+            printf("  %-32s %12.3f %12.3f\n", lb, us(s, s->busy_t[c]), us(s, s->idle_t[c]));
+        }
+        printf("  %-32s %12llu\n", "migrations (all threads)", (unsigned long long)s->migrations);
+    }
     printf("  %-32s %12s\n", "process", "us");
     for (unsigned i = 0; i < s->m.nth; i++) {
         int seen = 0;

@@ -35,6 +35,8 @@ static void set_state(struct kx_stats *s, int idx, unsigned st, uint64_t t)
         ts->state_t[ts->state] += t - ts->since;
         if (ts->state == KEV_TH_RUNNING && ts->prio_run >= 0 && ts->prio_run < (int)KX_NPRIO)
             s->prio_t[ts->prio_run] += t - ts->since;
+        if (ts->state == KEV_TH_RUNNING && ts->run_cpu)
+            s->busy_t[ts->run_cpu - 1] += t - ts->since;
     }
     ts->state = st;
     ts->since = t;
@@ -68,6 +70,15 @@ static void thread_event(struct kx_stats *s, const struct kev_event *e)
             ts->wake_irq = 0;
         }
         set_state(s, idx, KEV_TH_RUNNING, t);
+        // The START snapshot's events all come from the CPU that took it, whichever CPU each
+        // thread runs on: they say nothing of its CPU (no migration, no CPU's running time).
+        if (s->m.in_snapshot) {
+            ts->run_cpu = 0;
+            return;
+        }
+        if (ts->run_cpu && ts->run_cpu != cpu + 1u)
+            ts->migrations++, s->migrations++;
+        ts->run_cpu = cpu + 1u;         // after set_state: a run on the old CPU ends there
         return;
     }
     if (ts->state == KEV_TH_RUNNING && s->m.cur[cpu] == idx)

@@ -36,6 +36,8 @@ struct kx_th_stats {
     uint64_t since;
     int prio_run;                     // priority while running
     uint64_t runs;                    // times it was switched in
+    uint64_t migrations;              // times it was switched in on another CPU than before
+    unsigned run_cpu;                 // CPU + 1 it runs or last ran on, 0 when not yet seen
     uint64_t kc_t, kc_call;           // pending kernel call: entry time, call + 1
     uint64_t wake_t;                  // pending interrupt wake-up: entry time of the irq
     unsigned wake_irq;                // irq + 1, 0 when none
@@ -85,6 +87,8 @@ struct kx_stats {
     struct kx_th_stats th[KX_MAX_THREADS];
     uint64_t prio_t[KX_NPRIO];
     uint64_t idle_t[KEV_MAX_CPUS];    // no thread known to run
+    uint64_t busy_t[KEV_MAX_CPUS];    // a known thread running (the threads' CPU time per CPU)
+    uint64_t migrations;              // every thread's, summed
     uint64_t idle_since[KEV_MAX_CPUS];
     struct kx_kc_stats kc[KEV_KC_MAX];
     struct kx_irq_stats irq[KX_MAX_IRQ];

@@ -46,9 +46,10 @@ static void threads(const struct kx_stats *s, FILE *f)
         fprintf(f, "%s\n{\"pid\":%u,\"tid\":%u,\"name\":", i ? "," : "", s->m.th[i].pid,
                 s->m.th[i].tid);
         label(f, s, (int)i);
-        fprintf(f, ",\"prio\":%d,\"cpu_cycles\":%llu,\"runs\":%llu,\"states\":{",
+        fprintf(f, ",\"prio\":%d,\"cpu_cycles\":%llu,\"runs\":%llu,\"migrations\":%llu,"
+                   "\"states\":{",
                 s->m.th[i].prio, (unsigned long long)t->state_t[KEV_TH_RUNNING],
-                (unsigned long long)t->runs);
+                (unsigned long long)t->runs, (unsigned long long)t->migrations);
         int first = 1;
         for (unsigned st = 0; st < KEV_TH_NSTATES; st++)
             if (t->state_t[st]) {
@@ -88,7 +89,10 @@ static void threads(const struct kx_stats *s, FILE *f)
     unsigned ncpu = s->r->kr_ncpu_seen ? s->r->kr_ncpu_seen : 1;
     for (unsigned c = 0; c < ncpu; c++)
         fprintf(f, "%s%llu", c ? "," : "", (unsigned long long)s->idle_t[c]);
-    fputs("]", f);
+    fputs("],\n\"busy_cycles\":[", f);
+    for (unsigned c = 0; c < ncpu; c++)
+        fprintf(f, "%s%llu", c ? "," : "", (unsigned long long)s->busy_t[c]);
+    fprintf(f, "],\n\"migrations\":%llu", (unsigned long long)s->migrations);
 }
 
 static void kcalls(const struct kx_stats *s, FILE *f)

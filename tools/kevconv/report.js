@@ -264,11 +264,21 @@
   // ---- CPU time ------------------------------------------------------------------------------
   var cpu = section("cpu", "CPU time");
   var maxCpu = Math.max.apply(null, S.threads.map(function (t) { return t.cpu_cycles; }).concat([1]));
-  cpu.appendChild(table(["thread", "CPU time", "share", "runs", ""],
+  // Several CPUs: each thread's migrations (switched in on another CPU than the time before)
+  // and each CPU's time with a thread running and with none.
+  var smp = tr.cpus > 1 && S.busy_cycles;
+  cpu.appendChild(table(["thread", "CPU time", "share", "runs"].concat(smp ? ["migrations"] : []).concat([""]),
     S.threads.filter(function (t) { return t.cpu_cycles || t.runs; }).map(function (t) {
-      return [t.name, fmtTime(t.cpu_cycles), pct(t.cpu_cycles, span), t.runs,
-        el("span", { "class": "bar", style: "width:" + (300 * t.cpu_cycles / maxCpu).toFixed(1) + "px" })];
+      return [t.name, fmtTime(t.cpu_cycles), pct(t.cpu_cycles, span), t.runs].concat(smp ? [t.migrations] : []).concat([
+        el("span", { "class": "bar", style: "width:" + (300 * t.cpu_cycles / maxCpu).toFixed(1) + "px" })]);
     })));
+  if (smp) {
+    cpu.appendChild(el("h3", { text: "Per CPU" }));
+    cpu.appendChild(table(["CPU", "threads running", "share", "no thread", "migrations (all threads)"],
+      S.busy_cycles.map(function (b, c) {
+        return ["CPU " + c, fmtTime(b), pct(b, span), fmtTime(S.idle_cycles[c] || 0), c ? "" : S.migrations];
+      })));
+  }
   cpu.appendChild(el("h3", { text: "Per process" }));
   cpu.appendChild(table(["process", "CPU time", "share"], S.processes.map(function (p) {
     return [p.pid + " " + p.name, fmtTime(p.cpu_cycles), pct(p.cpu_cycles, span)];

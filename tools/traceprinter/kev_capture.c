@@ -159,7 +159,7 @@ uint64_t kcap_workload(struct trace_ring *r, struct kcap *c, uint64_t n, unsigne
         uint32_t k = rnd(&s) % 100;
         uint32_t p = 1 + rnd(&s) % NPROCS;
         if (k < 30) { // kernel call entry and exit
-            uint32_t call = kcap_calls[rnd(&s) % sizeof(kcap_calls)];
+            uint32_t call = kcap_calls[rnd(&s) % (sizeof(kcap_calls) - KCALL_ADDED_LATER)];
             uint32_t v = c && c->calls_vary ? rnd(&s) % 8 : 8;
             if (v == 0) { // wide: all six argument words
                 uint32_t a[6] = { rnd(&s) % 64, 0x2000f000u, 3, 0x6c6c6568u, 0x0000216fu, 0 };

@@ -89,6 +89,13 @@ int dobj_set_option(struct dobj_file_hdr *h, const char *name, const char *val, 
         h->nspec = (uint32_t)n;
         return 0;
     }
+    if (!d_strcmp(name, "cpu")) { /* the CPU to trace; the kernel checks that it exists */
+        uint64_t n;
+        if (*decimal(val, &n) || !*val || n >= DVM_MAXCPU)
+            return fail(err, errlen, "invalid value for option ", name, val);
+        h->cpu_only = (uint32_t)n + 1u;
+        return 0;
+    }
     if (!d_strcmp(name, "strsize"))
         return 0; /* the compiler took it */
     uint32_t v = size_value(val);

@@ -39,6 +39,8 @@ int ThreadJoin(int tid, int *status);
 int ThreadYield(void);
 int ThreadSetPrio(int tid, int prio, int policy);
 int ThreadSleep(uint64_t ns);
+// KTCTL_RUNMASK (data: the mask itself, cast) and KTCTL_RUNMASK_GET_AND_SET (uapi/kapi.h).
+int ThreadCtl(int cmd, void *data);
 // After ProcSpawn("tracelogger") of a passive (-d1) logger: all classes on, tracing started,
 // waiting (up to 1 s) for the logger to be ready when it runs on another CPU. 0 or -1 (errno).
 int TraceStartWithLogger(void);

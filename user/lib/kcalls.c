@@ -47,6 +47,7 @@ int ThreadSetPrio(int tid, int prio, int policy)
 {
     return kresult(KCALL3(KC_ThreadSetPrio, tid, prio, policy));
 }
+int ThreadCtl(int cmd, void *data) { return kresult(KCALL2(KC_ThreadCtl, cmd, data)); }
 int ThreadSleep(uint64_t ns)
 {
     return kresult(KCALL2(KC_ThreadSleep, (uint32_t)ns, (uint32_t)(ns >> 32)));

@@ -29,7 +29,10 @@ bool arch_thread_setup(struct thread *t, uint32_t entry, uint32_t arg0, uint32_t
     // drives it (its pseudo window) runs on CPU 0, where its interrupt is enabled and taken.
     if (KMAX_CPUS > 1 && t->proc && t->proc->app->mmio_base == SYSREG_WINDOW_BASE &&
         t->proc->app->mmio_size == SYSREG_WINDOW_SIZE)
+    {
         t->affinity = 1u;
+        t->affinity_fixed = true;
+    }
     return true;
 }
 

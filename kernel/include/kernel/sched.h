@@ -24,6 +24,10 @@ struct thread *sched_choose_traced(void);
 void sched_yield_current(void);
 // Called on each tick for round-robin accounting (of every CPU's running thread).
 void sched_tick(void);
+// ThreadCtl(KTCTL_RUNMASK): binds the running thread `t` to the CPUs in `mask` (bit per CPU)
+// that are online. 0, or -EINVAL when none of them is. When the thread's CPU is not one of them
+// it goes back to the ready queue (its call's result set), for one of its CPUs to take.
+int sched_set_runmask(struct thread *t, uint32_t mask);
 #if KMAX_CPUS > 1
 // After a kernel entry: interrupts each other CPU that should now run another thread.
 void sched_kick_others(void);

@@ -64,6 +64,7 @@ struct thread {
     // (bit per CPU; 0 = any), and a destruction asked for by another CPU while it ran here.
     uint8_t  cpu;
     bool     dying;
+    bool     affinity_fixed;    // bound by the arch to a CPU's device (ThreadCtl may not move it)
     uint32_t affinity;
     int32_t  dying_status;
     char name[KNAME_MAX];

@@ -27,6 +27,8 @@ struct kdt_load {
     uint32_t bufresize_manual;      // 0: halve bufsize until it fits (and say so); 1: fail
     uint32_t nspec;
     uint32_t errbuf, errlen;        // where the kernel writes why it refused the program
+    uint32_t cpu_only;              // -x cpu=N: N + 1, probes fire on CPU N only (BEGIN, END,
+                                    // ERROR and tick-N wherever they come); 0: every CPU
 };
 
 #endif

@@ -19,7 +19,8 @@ struct dobj_file_hdr {
     uint32_t bufresize_manual;
     uint32_t switchrate_ms;
     uint32_t quiet;
-    uint32_t reserved[4];
+    uint32_t cpu_only;          // -x cpu=N: N + 1; 0: every CPU
+    uint32_t reserved[3];
 };
 
 _Static_assert(sizeof(struct dobj_file_hdr) == 64, "dobj header layout");

@@ -104,9 +104,12 @@ struct kev_reader {
     struct kev_cpu_stats kr_cpu[KEV_MAX_CPUS];
     unsigned kr_ncpu_seen; // highest CPU number seen + 1
     uint64_t kr_events, kr_buffers;
-    uint64_t kr_seq_missing;  // buffers missing according to sequence numbers
+    uint64_t kr_seq_missing;  // buffers missing according to sequence numbers: numbers in
+                              // the span seen that no buffer has (several CPUs save theirs
+                              // out of order: a jump forward need not be a loss)
     uint64_t kr_seq_reorder;  // buffers out of sequence order
     uint32_t kr_first_seq, kr_last_seq;
+    int64_t kr_seq_lo, kr_seq_hi; // lowest and highest sequence, relative to the first
     int kr_have_seq;
 
     struct kev_name kr_procs[KEV_MAX_PROCS];

@@ -46,6 +46,18 @@ struct trace_ring;
 #define TRACE_MAX_BUFS 64u
 #endif
 #define TRACE_EV_FILTERS 8u // per-event PID/TID filter entries
+// On several CPUs each CPU's struct trace_cpu starts a cache line of its own (and the shared
+// words the hooks read, tr_active ..., keep theirs), so a CPU writing its own buffer never
+// writes a line another CPU reads on its hot path. TRACE_CACHE_LINE: the largest data-cache
+// line of the CPUs (64 bytes on the Cortex-A53); a port may set it.
+#ifndef TRACE_CACHE_LINE
+#define TRACE_CACHE_LINE 64u
+#endif
+#if TRACE_MAX_CPUS > 1
+#define TRACE_PER_CPU_LINE __attribute__((aligned(TRACE_CACHE_LINE)))
+#else
+#define TRACE_PER_CPU_LINE
+#endif
 
 // Error codes returned negated; the values are those of the kernel's uapi/kerrno.h.
 #define TRACE_EAGAIN    11
@@ -101,7 +113,7 @@ struct trace_cpu {
     uint64_t tc_overwritten;   // events lost when their buffer was overwritten
     uint64_t tc_unreported;    // lost events not yet written in a DROPPED event
     uint32_t tc_buffers;       // buffers this CPU started
-};
+} TRACE_PER_CPU_LINE;
 
 struct trace_evfilter {
     uint16_t ef_cls, ef_ev;
@@ -115,7 +127,7 @@ struct trace_ring {
     uint32_t tr_slow; // classes whose events must go through the filters (slow path)
     uint32_t tr_wide; // classes with at least one event in wide mode (tr_ev_wide's summary)
     struct trace_cpu tr_cpu[TRACE_MAX_CPUS];
-
+    // (On several CPUs the array's lines are padded whole: what follows starts a line.)
     uint32_t tr_classes;  // classes enabled by the user (ADDCLASS / ADDEVENT)
     uint32_t tr_evfilter; // classes restricted to the events set in tr_ev_enable
     uint32_t tr_dynmask;  // classes the dynamic filter applies to

@@ -72,6 +72,16 @@ static unsigned read_records(struct dcons *c, unsigned ncpu)
     return count;
 }
 
+// Fill policy: as dtrace(1M) does, the session ends once any CPU's buffer is full (END then
+// fires into the room each buffer keeps for it).
+static int any_filled(const struct dvm_state *st)
+{
+    for (unsigned cpu = 0; cpu < st->opts.ncpu; cpu++)
+        if (st->stats[cpu].filled)
+            return 1;
+    return 0;
+}
+
 // The compiler's working memory: boards with room set DTRACE_CC_ARENA (boards/<b>/user.mk);
 // without it, programs come compiled from the host.
 #ifdef DTRACE_CC_ARENA
@@ -285,7 +295,7 @@ int main(void)
         .obj = (uint32_t)(uintptr_t)(h + 1), .objlen = h->objlen, .bufsize = h->bufsize,
         .aggsize = h->aggsize, .dynvarsize = h->dynvarsize, .specsize = h->specsize,
         .bufpolicy = h->bufpolicy, .bufresize_manual = h->bufresize_manual, .nspec = h->nspec,
-        .errbuf = (uint32_t)(uintptr_t)why, .errlen = sizeof(why),
+        .errbuf = (uint32_t)(uintptr_t)why, .errlen = sizeof(why), .cpu_only = h->cpu_only,
     };
     if (dt(KDT_LOAD, (uint32_t)(uintptr_t)&l, 0, 0) < 0) {
         fprintf(stderr, "dtrace: could not enable tracing: %s\n",
@@ -330,7 +340,7 @@ int main(void)
             ThreadSleep(period);
         }
         read_records(&cons, st->opts.ncpu);
-        if (st->exiting || (workload && child < 0))
+        if (st->exiting || (workload && child < 0) || any_filled(st))
             break;
     }
     dt(KDT_STOP, 0, 0, 0);

@@ -6,7 +6,10 @@
 //   - messages between threads on different CPUs;
 //   - priority inheritance through a mutex whose owner runs on another CPU;
 //   - a process faulting while threads run on the other CPUs: reported, the rest runs on;
-//   - a process killed while its thread runs on another CPU (kt_fault 10 spins until killed).
+//   - a process killed while its thread runs on another CPU (kt_fault 10 spins until killed);
+//   - ThreadCtl(KTCTL_RUNMASK): a thread moves to each CPU it is bound to, at once, and stays
+//     there; the mask reads back; a mask of no running CPU is refused; a message round trip
+//     between a client and a server bound to two different CPUs.
 #include <kern.h>
 #include <errno.h>
 #include <stdbool.h>
@@ -243,6 +246,71 @@ static void check_fault_and_kill(unsigned ncpu)
           (long)st, (long)running);
 }
 
+// The CPU the calling thread runs on now.
+static int my_cpu(void)
+{
+    struct kthread_info me;
+    return info_of(ThreadSelf(), &me) ? me.cpu : -1;
+}
+
+static int pinned_server(void *arg)
+{
+    ThreadCtl(KTCTL_RUNMASK, arg);
+    return server(NULL);
+}
+
+static void check_runmask(unsigned ncpu)
+{
+    unsigned moved = 0;
+    for (unsigned c = 0; c < ncpu; c++) {
+        if (ThreadCtl(KTCTL_RUNMASK, (void *)(uintptr_t)(1u << c)) != 0)
+            break;
+        int first = my_cpu();
+        ThreadSleep(2000000);           // off the CPU and back: still on CPU c
+        for (uint64_t t0 = ClockTime(); ClockTime() - t0 < 1000000u;)
+            ;
+        moved += first == (int)c && my_cpu() == (int)c;
+    }
+    check(moved == ncpu, "%s: bound to each of %ld CPUs in turn, ran there %ld times", "runmask",
+          (long)ncpu, (long)moved);
+    uint32_t m = 0;
+    int r = ThreadCtl(KTCTL_RUNMASK_GET_AND_SET, &m);
+    check(r == 0 && m == 1u << (ncpu - 1), "%s: the mask reads back (%#lx, result %ld)", "runmask",
+          (long)m, r);
+    errno = 0;
+    r = ThreadCtl(KTCTL_RUNMASK, (void *)(uintptr_t)(1u << ncpu));    // no such CPU
+    check(r == -1 && errno == EINVAL && my_cpu() == (int)ncpu - 1,
+          "%s: a mask of no running CPU is refused (errno %ld), the thread stays (%ld)", "runmask",
+          (long)errno, (long)my_cpu());
+    errno = 0;
+    r = ThreadCtl(99, NULL);
+    check(r == -1 && errno == EINVAL, "%s: an unknown command is refused (errno %ld) %ld",
+          "runmask", (long)errno, 0);
+
+    // A client on CPU 0 and a server on CPU 1: every round trip crosses CPUs.
+    ThreadCtl(KTCTL_RUNMASK, (void *)(uintptr_t)1u);
+    chid = ChannelCreate(0);
+    int st = ThreadCreate(pinned_server, (void *)(uintptr_t)2u, stacks[0], STACK, 50, 0);
+    int coid = ConnectAttach(0, chid);
+    unsigned ok = 0, where = 0;
+    struct kthread_info si;
+    for (uint32_t k = 1; k <= 100; k++) {
+        uint32_t out = 0;
+        if (MsgSend(coid, &k, sizeof(k), &out, sizeof(out)) == 0 && out == k * 2 + 1)
+            ok++;
+        where += my_cpu() == 0 && info_of(st, &si) && si.cpu == 1;
+    }
+    uint32_t zero = 0, out;
+    MsgSend(coid, &zero, sizeof(zero), &out, sizeof(out));
+    ThreadJoin(st, NULL);
+    ConnectDetach(coid);
+    ChannelDestroy(chid);
+    check(ok == 100 && where == 100,
+          "%s: 100 round trips between CPU 0 and CPU 1: %ld answered, %ld with each on its CPU",
+          "runmask", (long)ok, (long)where);
+    ThreadCtl(KTCTL_RUNMASK, (void *)(uintptr_t)((1u << ncpu) - 1u));
+}
+
 int main(void)
 {
     uint32_t ncpu = 1;
@@ -258,5 +326,6 @@ int main(void)
     check_ipc(ncpu);
     check_inheritance();
     check_fault_and_kill(ncpu);
+    check_runmask(ncpu);
     return failures;
 }

@@ -55,6 +55,8 @@ void test_errors(void)
     CHECK_ERR(ThreadSetPrio(0, 256, 0), EINVAL);
     CHECK_ERR(ThreadSetPrio(0, 50, 7), EINVAL);
     CHECK_ERR(ThreadSetPrio(99, 50, 0), ESRCH);
+    CHECK_ERR(ThreadCtl(99, NULL), EINVAL);
+    CHECK_ERR(ThreadCtl(KTCTL_RUNMASK_GET_AND_SET, (void *)4), EFAULT);
     CHECK_ERR(ThreadJoin(1, NULL), EDEADLK);
     CHECK_ERR(ThreadJoin(99, NULL), ESRCH);
     CHECK_ERR(ThreadSleep((uint64_t)-1), EINVAL);

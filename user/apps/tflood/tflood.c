@@ -6,7 +6,9 @@
 //   tflood: generated G recorded R dropped D overwritten O
 // "-A flood=N" on the same command line sets N (default 20000); "-A threads=T" floods from T
 // threads at once, N events each (default 1; on several CPUs they run side by side: payload
-// (thread << 24) | sequence); "-A bench=1" also prints the logger's sustained rate as BENCH
+// (thread << 24) | sequence); "-A pin=C" binds flooder k to CPU (C + k) mod the CPU count, and
+// "-A migrate=M" moves each flooder to the next CPU after every M of its events (ThreadCtl:
+// a thread changing CPUs in mid-trace); "-A bench=1" also prints the logger's sustained rate as BENCH
 // lines (run under -icount shift=0).
 #include <kern.h>
 #include <errno.h>
@@ -25,13 +27,25 @@ static uint32_t arg_value(const char *cmd, const char *key, uint32_t dflt)
 }
 
 #define MAX_FLOODERS 4
-static uint32_t flood_n;
+static uint32_t flood_n, flood_pin = ~0u, flood_migrate, ncpus = 1;
 static uint8_t flood_stacks[MAX_FLOODERS][512] __attribute__((aligned(16)));
+
+static void go_to_cpu(uint32_t cpu)
+{
+    if (ThreadCtl(KTCTL_RUNMASK, (void *)(uintptr_t)(1u << (cpu % ncpus))) < 0)
+        printf("tflood: cannot move to CPU %lu\n", (unsigned long)(cpu % ncpus));
+}
 
 static void flood(uint32_t who)
 {
-    for (uint32_t i = 0; i < flood_n; i++)
+    uint32_t cpu = flood_pin == ~0u ? who : flood_pin + who;
+    if (flood_pin != ~0u)
+        go_to_cpu(cpu);
+    for (uint32_t i = 0; i < flood_n; i++) {
+        if (flood_migrate && i && i % flood_migrate == 0)
+            go_to_cpu(++cpu);
         TraceEvent(KTRACE_INSERTSUSEREVENT, 1, who << 24 | i, 0);
+    }
 }
 
 static int flooder(void *arg)
@@ -52,6 +66,11 @@ int main(void)
     if (threads < 1 || threads > MAX_FLOODERS)
         threads = 1;
     flood_n = n;
+    flood_pin = arg_value(cmd, "pin=", ~0u);
+    flood_migrate = arg_value(cmd, "migrate=", 0);
+    SysInfo(KSYSINFO_NCPUS, &ncpus);
+    if (!ncpus)
+        ncpus = 1;
 
     int logger = ProcSpawn("tracelogger", 0, 0);
     if (logger < 0) {

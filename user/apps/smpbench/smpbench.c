@@ -1,0 +1,199 @@
+// SPDX-License-Identifier: MIT
+// smpbench: what tracing and messages cost on several CPUs (scripts/bench-smp.sh runs it with
+// 1, 2 and 4 CPUs under -icount shift=0). Under -icount QEMU runs the CPUs in turn and one
+// nanosecond of virtual time is one instruction on whichever CPU runs, so every figure here is
+// instructions summed over the CPUs. Prints "BENCH <name> <value> <unit>" lines:
+//   smp_trace_event_insns_<n>cpu  one worker per CPU, each bound to its CPU, runs the kernel's
+//       own measuring loop (KTRACE_BENCH: 4096 simple events written into its CPU's buffer, less
+//       the same loop without them): the event's cost when every CPU writes events in turn.
+//   smp_kernel_event_insns_<n>cpu  one worker per CPU, each bound to its CPU (ThreadCtl), makes
+//       null kernel calls with class KER_CALL traced (fast: 2 events a call) and then with
+//       tracing stopped: (traced - untraced) / events generated. Equal for 1, 2 and 4 CPUs
+//       means the CPUs' trace buffers cost nothing to share.
+//   smp_kernel_events_per_s_<n>cpu  events generated per second of virtual time, all CPUs.
+//   smp_kernel_events_cpu<k>_<n>cpu  events CPU k recorded (the check that each wrote its own).
+//   msg_roundtrip_same_cpu_insns, msg_roundtrip_cross_cpu_insns  MsgSend to a server thread
+//       bound to the client's CPU, then to CPU 1 (the client stays on CPU 0), tracing off.
+#include <kern.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <trace/kev.h>
+
+#define MAXW 4
+#define CALLS 16000u
+#define ROUNDS 2000u
+#define STACK 2048
+
+static uint8_t stacks[MAXW + 1][STACK] __attribute__((aligned(16)));
+static volatile uint32_t ready_n, go, done_n;
+static volatile uint64_t end_cycles[MAXW];
+static volatile uint32_t bench_kind;    // KTRACE_BENCH_*, or ~0: null kernel calls
+#define HOOK_CALLS 32u
+#ifndef SB_BUFS
+#define SB_BUFS 32
+#endif
+
+// Virtual nanoseconds (= instructions summed over the CPUs) for `cycles` of the counter.
+static uint64_t insns(uint64_t cycles)
+{
+    uint64_t hz = ClockCyclesPerSec();
+    return cycles / hz * 1000000000u + cycles % hz * 1000000000u / hz;
+}
+
+static int worker(void *arg)
+{
+    uint32_t k = (uint32_t)(uintptr_t)arg;
+    ThreadCtl(KTCTL_RUNMASK, (void *)(uintptr_t)(1u << k));
+    __atomic_add_fetch(&ready_n, 1, __ATOMIC_SEQ_CST);
+    while (!go)
+        ;
+    if (bench_kind == ~0u)
+        for (uint32_t i = 0; i < CALLS; i++)
+            KCALL0(KC_Null);
+    else
+        for (uint32_t i = 0; i < HOOK_CALLS; i++)
+            TraceEvent(KTRACE_BENCH, bench_kind, KTRACE_BENCH_MAX, 0);
+    end_cycles[k] = ClockCycles();
+    return 0;
+}
+
+// One phase: every CPU's worker makes CALLS null calls at once; cycles from the start to the
+// last worker's end. The main thread waits on CPU 0's worker's CPU, blocked in ThreadJoin.
+static uint64_t phase(uint32_t n, uint32_t kind)
+{
+    int tids[MAXW];
+    bench_kind = kind;
+    ready_n = 0;
+    go = 0;
+    for (uint32_t k = 0; k < n; k++)
+        tids[k] = ThreadCreate(worker, (void *)(uintptr_t)k, stacks[k], STACK, 50, 0);
+    while (ready_n < n)
+        ThreadSleep(1000000);
+    uint64_t t0 = ClockCycles(), last = t0;
+    go = 1;
+    for (uint32_t k = 0; k < n; k++) {
+        ThreadJoin(tids[k], NULL);
+        if (end_cycles[k] > last)
+            last = end_cycles[k];
+    }
+    return last - t0;
+}
+
+// The median of RUNS phases: QEMU's turns between the CPUs make single runs vary.
+#define RUNS 5
+static uint64_t phase_median(uint32_t n, uint32_t kind)
+{
+    uint64_t v[RUNS];
+    for (int r = 0; r < RUNS; r++) {
+        v[r] = phase(n, kind);
+        for (int i = r; i > 0 && v[i] < v[i - 1]; i--) {
+            uint64_t x = v[i];
+            v[i] = v[i - 1];
+            v[i - 1] = x;
+        }
+    }
+    return v[RUNS / 2];
+}
+
+static void kernel_events(uint32_t n)
+{
+    if (TraceEvent(KTRACE_ALLOCBUFFER, SB_BUFS, 0, 0) != SB_BUFS) {
+        printf("smpbench: cannot allocate %d trace buffers\n", SB_BUFS);
+        return;
+    }
+    TraceEvent(KTRACE_SETPOLICY, KTRACE_POLICY_RING, 0, 0);    // wraps: no logger needed
+    TraceEvent(KTRACE_DELALLCLASSES, 0, 0, 0);
+    TraceEvent(KTRACE_SETALLCLASSESFAST, 0, 0, 0);
+    // The event inside the kernel: class USER on, KTRACE_BENCH on every CPU.
+    TraceEvent(KTRACE_ADDCLASS, KEV_C_USER, 0, 0);
+    TraceEvent(KTRACE_STARTNOSTATE, 0, 0, 0);
+    uint64_t loop = phase_median(n, KTRACE_BENCH_LOOP), ev = phase_median(n, KTRACE_BENCH_SIMPLE);
+    TraceEvent(KTRACE_STOP, 0, 0, 0);
+    TraceEvent(KTRACE_DELALLCLASSES, 0, 0, 0);
+    uint64_t hooks = (uint64_t)n * HOOK_CALLS * KTRACE_BENCH_MAX;
+    if (ev > loop)
+        printf("BENCH smp_trace_event_insns_%lucpu %s insns\n", (unsigned long)n,
+               u64txt((insns(ev - loop) + hooks / 2) / hooks).s);
+    TraceEvent(KTRACE_ADDCLASS, KEV_C_KER_CALL, 0, 0);
+    TraceEvent(KTRACE_SETALLCLASSESFAST, 0, 0, 0);
+    uint64_t off = phase_median(n, ~0u);
+    struct ktrace_query q0, q1;
+    TraceEvent(KTRACE_QUERYEVENTS, (uint32_t)(uintptr_t)&q0, 0, 0);
+    TraceEvent(KTRACE_STARTNOSTATE, 0, 0, 0);
+    uint64_t on = phase_median(n, ~0u);
+    TraceEvent(KTRACE_STOP, 0, 0, 0);
+    TraceEvent(KTRACE_QUERYEVENTS, (uint32_t)(uintptr_t)&q1, 0, 0);
+    uint64_t events = (q1.generated - q0.generated + RUNS / 2) / RUNS;
+    if (!events || on <= off) {
+        printf("smpbench: no events (%s) or no cost\n", u64txt(events).s);
+        return;
+    }
+    uint64_t d = insns(on) - insns(off);
+    printf("BENCH smp_kernel_event_insns_%lucpu %s insns\n", (unsigned long)n,
+           u64txt((d + events / 2) / events).s);
+    printf("BENCH smp_kernel_events_per_s_%lucpu %s events/s\n", (unsigned long)n,
+           u64txt(events * ClockCyclesPerSec() / on).s);
+    for (uint32_t k = 0; k < n && k < KTRACE_QUERY_CPUS; k++) {
+        struct ktrace_cpu_counts *a = &q1.cpu[k], *b = &q0.cpu[k];
+        uint64_t e = (a->recorded + a->dropped + a->overwritten -
+                      (b->recorded + b->dropped + b->overwritten) + RUNS / 2) / RUNS;
+        printf("BENCH smp_kernel_events_cpu%lu_%lucpu %s events\n", (unsigned long)k,
+               (unsigned long)n, u64txt(e).s);
+    }
+    TraceEvent(KTRACE_DEALLOCBUFFER, 0, 0, 0);
+}
+
+static int chid;
+
+static int server(void *arg)
+{
+    ThreadCtl(KTCTL_RUNMASK, arg);
+    for (;;) {
+        union {
+            uint32_t v;
+            struct kpulse p;    // a receive buffer must be able to hold a pulse
+        } u;
+        int rcvid = MsgReceive(chid, &u, sizeof(u), NULL);
+        if (rcvid <= 0)
+            return 0;
+        MsgReply(rcvid, 0, NULL, 0);
+        if (u.v == 0)
+            return 0;
+    }
+}
+
+// Instructions per round trip to a server bound to CPU `cpu` (the client is on CPU 0).
+static uint64_t roundtrip(uint32_t cpu)
+{
+    chid = ChannelCreate(0);
+    int st = ThreadCreate(server, (void *)(uintptr_t)(1u << cpu), stacks[MAXW], STACK, 100, 0);
+    int coid = ConnectAttach(0, chid);
+    uint32_t one = 1, zero = 0;
+    MsgSend(coid, &one, sizeof(one), NULL, 0);      // the server is on its CPU from here
+    uint64_t t0 = ClockCycles();
+    for (uint32_t i = 0; i < ROUNDS; i++)
+        MsgSend(coid, &one, sizeof(one), NULL, 0);
+    uint64_t c = ClockCycles() - t0;
+    MsgSend(coid, &zero, sizeof(zero), NULL, 0);
+    ThreadJoin(st, NULL);
+    ConnectDetach(coid);
+    ChannelDestroy(chid);
+    return (insns(c) + ROUNDS / 2) / ROUNDS;
+}
+
+int main(void)
+{
+    uint32_t n = 1;
+    SysInfo(KSYSINFO_NCPUS, &n);
+    if (n > MAXW)
+        n = MAXW;
+    ThreadCtl(KTCTL_RUNMASK, (void *)1u);
+    printf("smpbench: %lu CPUs\n", (unsigned long)n);
+    kernel_events(n);
+    printf("BENCH msg_roundtrip_same_cpu_insns_%lucpu %s insns\n", (unsigned long)n,
+           u64txt(roundtrip(0)).s);
+    if (n > 1)
+        printf("BENCH msg_roundtrip_cross_cpu_insns_%lucpu %s insns\n", (unsigned long)n,
+               u64txt(roundtrip(1)).s);
+    return 0;
+}
