@@ -17,6 +17,8 @@
 #include <kernel/ktimer.h>
 #include <kernel/ktrace.h>
 #include <kernel/kdtrace.h>
+#include <kernel/ktrace_kcall.h>
+#include <arch_kcall.h>
 #include <uapi/kcall.h>
 
 uint64_t k_kcall_count;
@@ -217,7 +219,10 @@ static int do_timeout(struct thread *t, int64_t ns)
     return 0;
 }
 
-static int kcall_invoke(struct thread *t, uint32_t n, const uint32_t *a)
+// Inline in both dispatchers (the traced one is a copy, so the untraced path keeps its
+// shape and pays nothing for it).
+static inline __attribute__((always_inline)) int kcall_invoke(struct thread *t, uint32_t n,
+                                                              const uint32_t *a)
 {
     struct proc *p = t->proc;
 
@@ -295,13 +300,18 @@ static int kcall_invoke(struct thread *t, uint32_t n, const uint32_t *a)
     }
 }
 
-void kcall_dispatch(struct thread *t)
+// The body of both dispatchers; `traced` is a constant in each. The number and arguments
+// are read from the saved frame once (arch_kcall.h); the traced one records the entry event
+// from them (ktrace_kcall.h), so the event costs no second read.
+static inline __attribute__((always_inline)) void dispatch_body(struct thread *t,
+                                                                const bool traced)
 {
-    uint32_t n = arch_call_number(t);
-    uint32_t a[6];
-
-    for (unsigned i = 0; i < 6; i++)
-        a[i] = arch_call_arg(t, i);
+    uint32_t n = arch_kc_number(&t->ctx);
+    const uint32_t a[6] = { arch_kc_arg(&t->ctx, 0), arch_kc_arg(&t->ctx, 1),
+                            arch_kc_arg(&t->ctx, 2), arch_kc_arg(&t->ctx, 3),
+                            arch_kc_arg(&t->ctx, 4), arch_kc_arg(&t->ctx, 5) };
+    if (traced)
+        ktrace_kcall_entry(t, n, a);
     k_kcall_count++;
     int r = kcall_invoke(t, n, a);
     if (n != KC_TimerTimeout)
@@ -309,4 +319,14 @@ void kcall_dispatch(struct thread *t)
     // 64-bit results (the clocks) are written by the call itself.
     if (t->state == THS_RUNNING && n != KC_ClockCycles && n != KC_ClockTime)
         thread_set_result(t, r);
+}
+
+void kcall_dispatch(struct thread *t)
+{
+    dispatch_body(t, false);
+}
+
+void kcall_dispatch_traced(struct thread *t)
+{
+    dispatch_body(t, KTRACE_HOOKS);
 }

@@ -24,6 +24,7 @@ struct trace_ring ktrace;
 uint8_t ktrace_cls_on[KEV_NCLASS];
 uint32_t ktrace_kernel_on;
 static const struct thread *ring_current;   // who the ring was last told runs
+struct ktrace_hot ktrace_hot;                   // the inline paths' word (ktrace_kcall.h)
 static struct proc *ring_owner;     // the process the ring is mapped into
 static void *ring_mem;
 static unsigned ring_nbufs;
@@ -57,22 +58,16 @@ static inline void ktrace_sync(void)
     if (__builtin_expect(want != synced_classes, 0))
         sync_classes(want);
     ktrace_kernel_on = ktrace.tr_running || ktrace_notes || kdt_active;
+    // The inline paths: classes recorded in fast mode with no filter, none while D runs
+    // (its probes are on the general paths); the exit's compare pair (ktrace_exit_end).
+    ktrace_hot.fast = kdt_active ? 0u : ktrace.tr_active & ~(ktrace.tr_slow | ktrace.tr_wide);
+    ktrace_hot.synced = ktrace.tr_active;
+    ktrace_hot.current = kdt_active ? NULL : ring_current;
 }
 
 void ktrace_resync(void)
 {
     ktrace_sync();
-}
-
-// At every traced kernel exit: the common case is one compare. ktrace_kernel_on also follows
-// tr_running and the pending notifications, but those change only with the classes (the ring
-// stopping itself clears them), in commands (ktrace_call syncs after them) or in
-// ktrace_exit_notify (which syncs), so a full sync is needed only when the classes did.
-static inline void ktrace_sync_exit(void)
-{
-    uint32_t want = ktrace.tr_active | (kdt_active ? 0xffu : 0u);
-    if (__builtin_expect(want != synced_classes, 0))
-        ktrace_sync();
 }
 
 // Is the ring recording this class? (The hooks also run for D probes.)
@@ -89,6 +84,7 @@ void ktrace_init(void)
     ring_mem = NULL;
     ring_nbufs = 0;
     ktrace_notes = 0;
+    kmemset(&ktrace_hot, 0, sizeof(ktrace_hot));
 }
 
 // ---- notifications ---------------------------------------------------------------------------
@@ -147,76 +143,44 @@ static uint32_t tid_of(const struct thread *t)
     return t->proc ? t->tid : (uint32_t)t->index + 1u;
 }
 
-// The general kernel-call entry: D's probe (all six arguments) and wide events. Out of line:
-// the common case, fast mode without D, is ktrace_kcall_entry (ktrace_kcall.h), inline.
-void ktrace_kcall_entry_full(struct thread *t, bool ring)
+// The general kernel-call entry: D's probe (all six arguments), wide events, filtered
+// classes. Out of line: the common case is ktrace_kcall_entry (ktrace_kcall.h), inline.
+void ktrace_kcall_entry_full(struct thread *t, uint32_t n, const uint32_t *a)
 {
-    uint32_t n = arch_kc_number(&t->ctx);
     unsigned ev = KEV_KC_ENTRY(n < KEV_KC_MAX ? n : KEV_KC_MAX - 1); // unknown ones share it
-    bool wide = ring && trace_is_wide(&ktrace, KEV_C_KER_CALL, ev);
-    uint32_t args[6];
-    for (unsigned i = 0; i < 6; i++)
-        args[i] = arch_kc_arg(&t->ctx, i);
-    if (wide)
-        trace_emit_words(&ktrace, KEV_C_KER_CALL, ev, args, 6);
+    bool ring = ring_on(KEV_C_KER_CALL);
+    if (ring && trace_is_wide(&ktrace, KEV_C_KER_CALL, ev))
+        trace_emit_words(&ktrace, KEV_C_KER_CALL, ev, a, 6);
     else if (ring)
-        trace_emit_simple(&ktrace, KEV_C_KER_CALL, ev, args[0], args[1]);
+        trace_emit_simple(&ktrace, KEV_C_KER_CALL, ev, a[0], a[1]);
     if (kdt_active && n < DPROBE_KCALL_MAX)
-        kdt_fire_args(DPROBE_KCALL_ENTRY(n), args, 6);
+        kdt_fire_args(DPROBE_KCALL_ENTRY(n), a, 6);
     t->kc_trace = (uint16_t)(ev + 1);
 }
 
-// A call's exit words: [result, 0] on success, [-1, errno] on failure, as QNX's exit
-// events; 64-bit results (ClockCycles, ClockTime) and semihosting's (the host's own answer)
-// are not errno-style and go as they are.
-static inline void kcall_exit_words(unsigned n, uint32_t *r0, uint32_t *r1)
-{
-    if (n == KC_ClockCycles || n == KC_ClockTime || n == KC_Semihost)
-        return;
-    int32_t v = (int32_t)*r0;
-    *r1 = v < 0 ? (uint32_t)-v : 0u;
-    if (v < 0)
-        *r0 = 0xffffffffu;
-}
-
-static __attribute__((noinline)) void kcall_exit_full(struct thread *t, unsigned n)
+// The general kernel-call exit: D's probe, filtered classes.
+void ktrace_kcall_exit_full(struct thread *t, unsigned n)
 {
     uint32_t r0 = arch_kc_result(&t->ctx, 0), r1 = arch_kc_result(&t->ctx, 1);
-    if (n < DPROBE_KCALL_MAX)
+    if (kdt_active && n < DPROBE_KCALL_MAX)
         kdt_fire(DPROBE_KCALL_RETURN(n), (uint64_t)(int64_t)(int32_t)r0, n, 0, 0);
     if (!ring_on(KEV_C_KER_CALL))
         return;
-    kcall_exit_words(n, &r0, &r1);
+    ktrace_kcall_exit_words(n, &r0, &r1);
     trace_emit_simple(&ktrace, KEV_C_KER_CALL, KEV_KC_EXIT(n), r0, r1);
 }
 
-// The kernel call's exit event, inline in ktrace_exit_end (its only caller on the hot path).
-static inline __attribute__((always_inline)) void kcall_exit_ev(struct thread *t)
+// The rare end of a traced entry (ktrace_exit_end): D's side, another thread to tell the
+// ring about, or classes that changed since the hooks were synced.
+void ktrace_exit_slow(struct thread *next)
 {
-    unsigned n = t->kc_trace - 1u;
-    t->kc_trace = 0;
-    if (__builtin_expect(kdt_active, 0)) {
-        kcall_exit_full(t, n);
-        return;
-    }
-    // kc_trace is set only while the ring records the class (or D runs, above): the emit's
-    // own test of the class is the only one needed.
-    uint32_t r0 = arch_kc_result(&t->ctx, 0), r1 = arch_kc_result(&t->ctx, 1);
-    kcall_exit_words(n, &r0, &r1);
-    trace_emit_simple(&ktrace, KEV_C_KER_CALL, KEV_KC_EXIT(n), r0, r1);
-}
-
-void ktrace_exit_end(struct thread *next)
-{
-    if (next->kc_trace)
-        kcall_exit_ev(next);
-    if (__builtin_expect(kdt_active, 0))
+    if (kdt_active)
         exit_end_kdt(next);
     if (next != ring_current) {
         trace_ring_set_current(&ktrace, pid_of(next), tid_of(next));
         ring_current = next;
     }
-    ktrace_sync_exit();
+    ktrace_sync();
 }
 
 // The D probes of a state change: the blocking states, and wakeups.

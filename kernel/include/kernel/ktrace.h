@@ -35,8 +35,7 @@ void ktrace_init(void);
 // The TraceEvent kernel call.
 int ktrace_call(struct thread *t, uint32_t cmd, uint32_t a, uint32_t b, uint32_t c);
 // The end of a traced kernel entry: before choosing the next thread (raises the synthetic
-// interrupt for buffers that filled), and after (the next thread's kernel-call exit event).
-// At a traced kernel's exit: raises the trace interrupt for buffers that filled (rare).
+// interrupt for buffers that filled, rare), and after (ktrace_exit_end, ktrace_kcall.h).
 extern unsigned ktrace_notes;
 void ktrace_exit_notify(void);
 static inline void ktrace_exit_begin(void)
@@ -44,7 +43,6 @@ static inline void ktrace_exit_begin(void)
     if (__builtin_expect(ktrace_notes != 0, 0))
         ktrace_exit_notify();
 }
-void ktrace_exit_end(struct thread *next);
 // After the D provider switched its probes on or off.
 void ktrace_resync(void);
 void ktrace_proc_gone(struct proc *p);

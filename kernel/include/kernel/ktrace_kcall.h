@@ -1,38 +1,79 @@
 // SPDX-License-Identifier: MIT
-// The traced kernel call's entry event, inline in kernel_entry_traced (main.c) so that the
-// common case (fast mode, no D program) costs no call or frame of its own: the call's number
-// and first two arguments read once from the saved frame (arch_kcall.h), one slot written.
-// D programs and wide mode go to ktrace_kcall_entry_full (ktrace.c). The exit event is
-// ktrace_exit_end's (ktrace.c), matched through t->kc_trace.
+// The traced kernel call's entry and exit events, inline in the traced entry path
+// (kcall_dispatch_traced, kernel_entry_traced) so that the common case costs no call or
+// frame of its own. One word, ktrace_hot.fast, says which classes take the inline path (the
+// ring records them in fast mode with no filter, and no D program runs): one test of it
+// replaces the separate ring, D, wide-mode and filter tests. The entry event reuses the
+// number and arguments the dispatcher read from the saved frame; the exit event's
+// bookkeeping (the ring's current thread, the hooks' resync, D's side) is one compare pair
+// that sends the rare case out of line (ktrace_exit_slow, ktrace.c).
 #ifndef KERNEL_KTRACE_KCALL_H
 #define KERNEL_KTRACE_KCALL_H
 
 #include <kernel/thread.h>
 #include <kernel/ktrace.h>
-#include <kernel/kdtrace.h>
+#include <uapi/kcall.h>
 #include <arch_kcall.h>
 
-// Every argument, wide mode, the D provider's kercall:::entry; sets t->kc_trace.
-void ktrace_kcall_entry_full(struct thread *t, bool ring);
+// Kept together so that the inline paths reach them through one address.
+struct ktrace_hot {
+    uint32_t fast;      // classes on the inline path: recorded, fast mode, no filter, no D
+    uint32_t synced;    // ktrace.tr_active when the hooks were last synced (no D program)
+    const struct thread *current; // who the ring was told runs; NULL while D runs
+};
+extern struct ktrace_hot ktrace_hot;
 
-static inline void ktrace_kcall_entry(struct thread *t)
+// The general paths: D's probes, wide mode, filtered classes (ktrace.c).
+void ktrace_kcall_entry_full(struct thread *t, uint32_t n, const uint32_t *a);
+void ktrace_kcall_exit_full(struct thread *t, unsigned n);
+void ktrace_exit_slow(struct thread *next);
+
+static inline bool ktrace_fast_on(unsigned cls)
 {
-    bool ring = trace_on(&ktrace, KEV_C_KER_CALL);
-    if (__builtin_expect(kdt_active, 0)) {
-        ktrace_kcall_entry_full(t, ring);
+    return __builtin_expect((ktrace_hot.fast >> cls) & 1u, 1);
+}
+
+// The call's entry event: number n, arguments a[0..5] as the dispatcher read them.
+static inline void ktrace_kcall_entry(struct thread *t, uint32_t n, const uint32_t *a)
+{
+    if (ktrace_fast_on(KEV_C_KER_CALL) && __builtin_expect(n < KEV_KC_MAX, 1)) {
+        trace_emit_simple_fast(&ktrace, KEV_C_KER_CALL, KEV_KC_ENTRY(n), a[0], a[1]);
+        t->kc_trace = (uint16_t)(n + 1u);
         return;
     }
-    if (!ring)
+    ktrace_kcall_entry_full(t, n, a);
+}
+
+// A call's exit words: [result, 0] on success, [-1, errno] on failure, as QNX's exit
+// events; 64-bit results (ClockCycles, ClockTime) and semihosting's (the host's own answer)
+// are not errno-style and go as they are.
+static inline void ktrace_kcall_exit_words(unsigned n, uint32_t *r0, uint32_t *r1)
+{
+    if (n == KC_ClockCycles || n == KC_ClockTime || n == KC_Semihost)
         return;
-    uint32_t n = arch_kc_number(&t->ctx);
-    unsigned ev = KEV_KC_ENTRY(n < KEV_KC_MAX ? n : KEV_KC_MAX - 1); // unknown ones share it
-    if (trace_is_wide(&ktrace, KEV_C_KER_CALL, ev)) {
-        ktrace_kcall_entry_full(t, ring);
-        return;
+    int32_t v = (int32_t)*r0;
+    *r1 = v < 0 ? (uint32_t)-v : 0u;
+    if (v < 0)
+        *r0 = 0xffffffffu;
+}
+
+// The end of a traced kernel entry, once the next thread is chosen: its kernel call's exit
+// event (t->kc_trace, set at the entry), and the rare bookkeeping out of line.
+static inline void ktrace_exit_end(struct thread *next)
+{
+    unsigned kc = next->kc_trace;
+    if (kc) {
+        next->kc_trace = 0;
+        if (ktrace_fast_on(KEV_C_KER_CALL)) {
+            uint32_t r0 = arch_kc_result(&next->ctx, 0), r1 = arch_kc_result(&next->ctx, 1);
+            ktrace_kcall_exit_words(kc - 1u, &r0, &r1);
+            trace_emit_simple_fast(&ktrace, KEV_C_KER_CALL, KEV_KC_EXIT(kc - 1u), r0, r1);
+        } else {
+            ktrace_kcall_exit_full(next, kc - 1u);
+        }
     }
-    trace_emit_simple(&ktrace, KEV_C_KER_CALL, ev, arch_kc_arg(&t->ctx, 0),
-                      arch_kc_arg(&t->ctx, 1));
-    t->kc_trace = (uint16_t)(ev + 1);
+    if (__builtin_expect(next != ktrace_hot.current || ktrace.tr_active != ktrace_hot.synced, 0))
+        ktrace_exit_slow(next);
 }
 
 #endif

@@ -213,18 +213,13 @@ static inline int trace_is_wide(const struct trace_ring *r, unsigned cls, unsign
     return (r->tr_ev_wide[cls & (KEV_NCLASS - 1u)][(ev >> 5) & 31u] >> (ev & 31u)) & 1u;
 }
 
-// The hot path: a simple event (one slot, payload a, b). Allocation-free, interrupts off for
-// the few stores. Anything unusual (filters, no room, high-water mark, time wrap) goes to
-// trace_emit_simple_slow(), which re-checks everything under its own interrupt lock.
-static inline void trace_emit_simple(struct trace_ring *r, unsigned cls, unsigned ev,
-                                     uint32_t a, uint32_t b)
+// A simple event of a class the caller knows is active and goes through no filter (tr_active
+// set, tr_slow clear; the kernel keeps a word of such classes): only the room and the time are
+// checked. A stale caller is still safe: a stopped ring has no room (tc_wp == tc_limit), so
+// the event goes to trace_emit_simple_slow(), which checks everything again.
+static inline void trace_emit_simple_fast(struct trace_ring *r, unsigned cls, unsigned ev,
+                                          uint32_t a, uint32_t b)
 {
-    if (__builtin_expect(!((r->tr_active >> cls) & 1u), 1))
-        return;
-    if ((r->tr_slow >> cls) & 1u) {
-        trace_emit_simple_slow(r, cls, ev, a, b);
-        return;
-    }
     unsigned long fl = trace_port_irq_save();
     unsigned cpu = trace_port_cpu();
     struct trace_cpu *c = &r->tr_cpu[cpu];
@@ -242,6 +237,21 @@ static inline void trace_emit_simple(struct trace_ring *r, unsigned cls, unsigne
     }
     trace_port_irq_restore(fl);
     trace_emit_simple_slow(r, cls, ev, a, b);
+}
+
+// The hot path: a simple event (one slot, payload a, b). Allocation-free, interrupts off for
+// the few stores. Anything unusual (filters, no room, high-water mark, time wrap) goes to
+// trace_emit_simple_slow(), which re-checks everything under its own interrupt lock.
+static inline void trace_emit_simple(struct trace_ring *r, unsigned cls, unsigned ev,
+                                     uint32_t a, uint32_t b)
+{
+    if (__builtin_expect(!((r->tr_active >> cls) & 1u), 1))
+        return;
+    if ((r->tr_slow >> cls) & 1u) {
+        trace_emit_simple_slow(r, cls, ev, a, b);
+        return;
+    }
+    trace_emit_simple_fast(r, cls, ev, a, b);
 }
 
 // A simple event that happened at `ts` (low cycle word), drained from somewhere else (the
