@@ -23,7 +23,6 @@
 struct trace_ring ktrace;
 uint8_t ktrace_cls_on[KEV_NCLASS];
 uint32_t ktrace_kernel_on;
-static const struct thread *ring_current;   // who the ring was last told runs
 struct ktrace_hot ktrace_hot;                   // the inline paths' word (ktrace_kcall.h)
 static struct proc *ring_owner;     // the process the ring is mapped into
 static void *ring_mem;
@@ -37,8 +36,6 @@ static struct {
 unsigned ktrace_notes; // buffer-full notifications waiting for the kernel's exit (ktrace.h)
 static uint32_t notes_overflow;
 
-static uint32_t pid_of(const struct thread *t);
-static uint32_t tid_of(const struct thread *t);
 
 // Brings the hooks' flags up to date with the ring and the D provider (after anything that
 // may change them): a class's hooks run while the ring records it or a D program runs.
@@ -61,8 +58,7 @@ static inline void ktrace_sync(void)
     // The inline paths: classes recorded in fast mode with no filter, none while D runs
     // (its probes are on the general paths); the exit's compare pair (ktrace_exit_end).
     ktrace_hot.fast = kdt_active ? 0u : ktrace.tr_active & ~(ktrace.tr_slow | ktrace.tr_wide);
-    ktrace_hot.synced = ktrace.tr_active;
-    ktrace_hot.current = kdt_active ? NULL : ring_current;
+    ktrace_hot.synced = kdt_active ? ~0u : ktrace.tr_active;    // D: ktrace_exit_slow
 }
 
 void ktrace_resync(void)
@@ -79,7 +75,7 @@ static bool ring_on(unsigned cls)
 void ktrace_init(void)
 {
     kmemset(&ktrace, 0, sizeof(ktrace));
-    ring_current = NULL;
+    ktrace_hot.current = NULL;
     ring_owner = NULL;
     ring_mem = NULL;
     ring_nbufs = 0;
@@ -116,10 +112,11 @@ void ktrace_exit_notify(void)
 static __attribute__((noinline)) void exit_end_kdt(struct thread *next)
 {
     kdt_vtime_switch(next);
-    if (next != ring_current) {
-        if (ring_current)
-            kdt_fire(DPROBE_SCHED_OFFCPU, tid_of(ring_current), ring_current->state, 0, 0);
-        kdt_fire(DPROBE_SCHED_ONCPU, tid_of(next), next->prio, 0, 0);
+    const struct thread *prev = ktrace_hot.current;
+    if (next != prev) {
+        if (prev)
+            kdt_fire(DPROBE_SCHED_OFFCPU, ktrace_tid(prev), prev->state, 0, 0);
+        kdt_fire(DPROBE_SCHED_ONCPU, ktrace_tid(next), next->prio, 0, 0);
     }
 }
 
@@ -132,16 +129,6 @@ static void forget_open_calls(void)
 }
 
 // ---- hooks ------------------------------------------------------------------------------------
-
-static uint32_t pid_of(const struct thread *t)
-{
-    return t->proc ? (uint32_t)t->proc->pid : 0u;
-}
-
-static uint32_t tid_of(const struct thread *t)
-{
-    return t->proc ? t->tid : (uint32_t)t->index + 1u;
-}
 
 // The general kernel-call entry: D's probe (all six arguments), wide events, filtered
 // classes. Out of line: the common case is ktrace_kcall_entry (ktrace_kcall.h), inline.
@@ -176,9 +163,9 @@ void ktrace_exit_slow(struct thread *next)
 {
     if (kdt_active)
         exit_end_kdt(next);
-    if (next != ring_current) {
-        trace_ring_set_current(&ktrace, pid_of(next), tid_of(next));
-        ring_current = next;
+    if (next != ktrace_hot.current) {
+        trace_ring_set_current(&ktrace, ktrace_pid(next), ktrace_tid(next));
+        ktrace_hot.current = next;
     }
     ktrace_sync();
 }
@@ -186,7 +173,7 @@ void ktrace_exit_slow(struct thread *next)
 // The D probes of a state change: the blocking states, and wakeups.
 static void kdt_state(const struct thread *t)
 {
-    uint32_t tid = tid_of(t), obj = 0, id;
+    uint32_t tid = ktrace_tid(t), obj = 0, id;
     switch (t->state) {
     case THS_SEND:      id = DPROBE_SCHED_BLOCK_SEND; obj = (uint32_t)t->coid; break;
     case THS_RECEIVE:   id = DPROBE_SCHED_BLOCK_RECEIVE; obj = t->chan ? (uint32_t)t->chan->chid : 0; break;
@@ -217,25 +204,25 @@ void ktrace_state_ev(const struct thread *t)
         return;
     unsigned ev = t->state;
     if (trace_is_wide(&ktrace, KEV_C_PR_TH, ev)) {
-        uint32_t w[4] = { pid_of(t), tid_of(t), t->prio, t->policy };
+        uint32_t w[4] = { ktrace_pid(t), ktrace_tid(t), t->prio, t->policy };
         trace_emit_words(&ktrace, KEV_C_PR_TH, ev, w, 4);
     } else {
-        trace_emit_simple(&ktrace, KEV_C_PR_TH, ev, pid_of(t), tid_of(t));
+        trace_emit_simple(&ktrace, KEV_C_PR_TH, ev, ktrace_pid(t), ktrace_tid(t));
     }
 }
 
 void ktrace_thread_ev(const struct thread *t, unsigned ev)
 {
     if (kdt_active && ev == KEV_TH_CREATE)
-        kdt_fire(DPROBE_SCHED_CREATE, tid_of(t), pid_of(t), 0, 0);
+        kdt_fire(DPROBE_SCHED_CREATE, ktrace_tid(t), ktrace_pid(t), 0, 0);
     if (kdt_active && ev == KEV_TH_DESTROY)
-        kdt_fire(DPROBE_SCHED_EXIT, tid_of(t), (uint64_t)(int64_t)t->exit_status, 0, 0);
-    trace_emit_simple(&ktrace, KEV_C_PR_TH, ev, pid_of(t), tid_of(t));
+        kdt_fire(DPROBE_SCHED_EXIT, ktrace_tid(t), (uint64_t)(int64_t)t->exit_status, 0, 0);
+    trace_emit_simple(&ktrace, KEV_C_PR_TH, ev, ktrace_pid(t), ktrace_tid(t));
 }
 
 void ktrace_thread_name_ev(const struct thread *t)
 {
-    uint32_t w[2] = { pid_of(t), tid_of(t) };
+    uint32_t w[2] = { ktrace_pid(t), ktrace_tid(t) };
     trace_emit_string(&ktrace, KEV_C_PR_TH, KEV_PR_THREAD_NAME, w, 2, t->name);
 }
 
@@ -385,7 +372,7 @@ static void free_buffers(void)
     kmemset(ring_mem, 0, ring_nbufs * KEV_BUF_BYTES);
     pmem_free(&k_pmem, ring_mem);
     kmemset(&ktrace, 0, sizeof(ktrace));
-    ring_current = NULL;
+    ktrace_hot.current = NULL;
     ring_mem = NULL;
     ring_owner = NULL;
     ring_nbufs = 0;
@@ -582,8 +569,8 @@ static int ktrace_command(struct thread *t, uint32_t cmd, uint32_t a, uint32_t b
             return e;
         forget_open_calls();
         kuring_new_capture();
-        trace_ring_set_current(r, pid_of(t), tid_of(t));
-        ring_current = t;
+        trace_ring_set_current(r, ktrace_pid(t), ktrace_tid(t));
+        ktrace_hot.current = t;
         ktrace_sync();
         if (cmd == KTRACE_START)
             snapshot();

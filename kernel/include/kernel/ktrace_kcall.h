@@ -11,6 +11,7 @@
 #define KERNEL_KTRACE_KCALL_H
 
 #include <kernel/thread.h>
+#include <kernel/proc.h>
 #include <kernel/ktrace.h>
 #include <uapi/kcall.h>
 #include <arch_kcall.h>
@@ -18,8 +19,8 @@
 // Kept together so that the inline paths reach them through one address.
 struct ktrace_hot {
     uint32_t fast;      // classes on the inline path: recorded, fast mode, no filter, no D
-    uint32_t synced;    // ktrace.tr_active when the hooks were last synced (no D program)
-    const struct thread *current; // who the ring was told runs; NULL while D runs
+    uint32_t synced;    // ktrace.tr_active when the hooks were last synced; ~0 while D runs
+    const struct thread *current; // who the ring was last told runs (ktrace_exit_end)
 };
 extern struct ktrace_hot ktrace_hot;
 
@@ -27,6 +28,18 @@ extern struct ktrace_hot ktrace_hot;
 void ktrace_kcall_entry_full(struct thread *t, uint32_t n, const uint32_t *a);
 void ktrace_kcall_exit_full(struct thread *t, unsigned n);
 void ktrace_exit_slow(struct thread *next);
+
+// The payload words naming a thread: its process (0 for the kernel's own threads) and its
+// thread id (the kernel's own are numbered by slot from 1).
+static inline uint32_t ktrace_pid(const struct thread *t)
+{
+    return t->proc ? (uint32_t)t->proc->pid : 0u;
+}
+
+static inline uint32_t ktrace_tid(const struct thread *t)
+{
+    return t->proc ? t->tid : (uint32_t)t->index + 1u;
+}
 
 static inline bool ktrace_fast_on(unsigned cls)
 {
@@ -72,8 +85,24 @@ static inline void ktrace_exit_end(struct thread *next)
             ktrace_kcall_exit_full(next, kc - 1u);
         }
     }
-    if (__builtin_expect(next != ktrace_hot.current || ktrace.tr_active != ktrace_hot.synced, 0))
-        ktrace_exit_slow(next);
+    if (__builtin_expect(ktrace.tr_active != ktrace_hot.synced, 0)) {
+        ktrace_exit_slow(next);     // D's side, or classes changed: the ring's thread too
+    } else if (next != ktrace_hot.current) {
+        trace_ring_set_current(&ktrace, ktrace_pid(next), ktrace_tid(next));
+        ktrace_hot.current = next;
+    }
+}
+
+// A thread's state change on a traced path (the scheduler's traced pass): inline when the
+// class is on the inline path, else the general hook (D's probes, wide mode, filters).
+static inline void ktrace_state_traced(struct thread *t)
+{
+    if (ktrace_fast_on(KEV_C_PR_TH)) {
+        t->traced_state = t->state;
+        trace_emit_simple_fast(&ktrace, KEV_C_PR_TH, t->state, ktrace_pid(t), ktrace_tid(t));
+        return;
+    }
+    ktrace_state(t);
 }
 
 #endif
