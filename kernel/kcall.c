@@ -220,9 +220,10 @@ static int do_timeout(struct thread *t, int64_t ns)
 }
 
 // Inline in both dispatchers (the traced one is a copy, so the untraced path keeps its
-// shape and pays nothing for it).
+// shape and pays nothing for it); the traced one calls the message calls' traced copies.
 static inline __attribute__((always_inline)) int kcall_invoke(struct thread *t, uint32_t n,
-                                                              const uint32_t *a)
+                                                              const uint32_t *a,
+                                                              const bool traced)
 {
     struct proc *p = t->proc;
 
@@ -242,10 +243,18 @@ static inline __attribute__((always_inline)) int kcall_invoke(struct thread *t, 
     case KC_ChannelDestroy:  return ipc_channel_destroy(p, (int)a[0]);
     case KC_ConnectAttach:   return ipc_connect_attach(p, (int)a[0], (int)a[1]);
     case KC_ConnectDetach:   return ipc_connect_detach(p, (int)a[0]);
-    case KC_MsgSend:         return ipc_send(t, (int)a[0], a[1], a[2], a[3], a[4]);
-    case KC_MsgReceive:      return ipc_receive(t, (int)a[0], a[1], a[2], a[3]);
-    case KC_MsgReply:        return ipc_reply(t, (int)a[0], (int32_t)a[1], a[2], a[3]);
-    case KC_MsgError:        return ipc_error(t, (int)a[0], (int32_t)a[1]);
+    case KC_MsgSend:
+        return traced ? ipc_send_traced(t, (int)a[0], a[1], a[2], a[3], a[4])
+                      : ipc_send(t, (int)a[0], a[1], a[2], a[3], a[4]);
+    case KC_MsgReceive:
+        return traced ? ipc_receive_traced(t, (int)a[0], a[1], a[2], a[3])
+                      : ipc_receive(t, (int)a[0], a[1], a[2], a[3]);
+    case KC_MsgReply:
+        return traced ? ipc_reply_traced(t, (int)a[0], (int32_t)a[1], a[2], a[3])
+                      : ipc_reply(t, (int)a[0], (int32_t)a[1], a[2], a[3]);
+    case KC_MsgError:
+        return traced ? ipc_error_traced(t, (int)a[0], (int32_t)a[1])
+                      : ipc_error(t, (int)a[0], (int32_t)a[1]);
     case KC_MsgSendPulse: // a pulse's priority is capped at the sender's ceiling
         return ipc_send_pulse(p, (int)a[0],
                               (int)a[1] > proc_prio_ceiling(p) ? proc_prio_ceiling(p) : (int)a[1],
@@ -313,7 +322,7 @@ static inline __attribute__((always_inline)) void dispatch_body(struct thread *t
     if (traced)
         ktrace_kcall_entry(t, n, a);
     k_kcall_count++;
-    int r = kcall_invoke(t, n, a);
+    int r = kcall_invoke(t, n, a, traced);
     if (n != KC_TimerTimeout)
         t->timeout_ns = 0;      // TimerTimeout covers only the next kernel call
     // 64-bit results (the clocks) are written by the call itself.

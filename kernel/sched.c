@@ -57,6 +57,11 @@ void sched_make_ready(struct thread *t, bool at_head)
     ktrace_state(t);    // last, so that the hook's call is a tail call
 }
 
+void sched_make_ready_quiet(struct thread *t, bool at_head)
+{
+    enqueue(t, at_head);
+}
+
 void sched_remove(struct thread *t)
 {
     list_unlink(&t->qlink);

@@ -105,4 +105,14 @@ static inline void ktrace_state_traced(struct thread *t)
     ktrace_state(t);
 }
 
+// A message event on a traced path (ipc.c's traced copies), likewise.
+static inline void ktrace_comm_traced(unsigned ev, uint32_t a, uint32_t b)
+{
+    if (ktrace_fast_on(KEV_C_COMM)) {
+        trace_emit_simple_fast(&ktrace, KEV_C_COMM, ev, a, b);
+        return;
+    }
+    ktrace_comm(ev, a, b);
+}
+
 #endif

@@ -88,6 +88,10 @@ void thread_block(struct thread *t, uint8_t state, struct list *q);
 // Makes a blocked thread ready with kernel-call result `ret`; removes it from its wait queue
 // and stops its timeout.
 void thread_unblock(struct thread *t, int32_t ret);
+// The same without the state's trace hook: for the message calls' copies (ipc.c), where the
+// untraced entry's has no trace code and the traced entry's records the event itself.
+void thread_block_quiet(struct thread *t, uint8_t state, struct list *q);
+void thread_unblock_quiet(struct thread *t, int32_t ret);
 // Kills a thread wherever it is (process exit or fault): undoes what its state holds.
 void thread_destroy(struct thread *t, int32_t status);
 // Returns a zombie (or dead) thread's slot to the pool.
