@@ -23,7 +23,16 @@
 struct trace_ring ktrace;
 uint8_t ktrace_cls_on[KEV_NCLASS];
 uint32_t ktrace_kernel_on;
-struct ktrace_hot ktrace_hot;                   // the inline paths' word (ktrace_kcall.h)
+struct ktrace_hot ktrace_hot;   // the inline paths' words (ktrace.h, ktrace_kcall.h)
+// Who the ring was last told runs. The inline exit keeps ktrace_hot.current instead, and
+// ktrace_sync takes it back from there (so D's on-/off-CPU probes see the right thread).
+static const struct thread *ring_current;
+
+// The calls whose results are not errno-style (ktrace_kcall_exit_words): their exit events
+// carry the result registers as they are. Indexed by the call's number + 1 (t->kc_trace).
+const uint8_t ktrace_kc_raw[KEV_KC_MAX + 1u] = {
+    [KC_ClockCycles + 1] = 1, [KC_ClockTime + 1] = 1, [KC_Semihost + 1] = 1,
+};
 static struct proc *ring_owner;     // the process the ring is mapped into
 static void *ring_mem;
 static unsigned ring_nbufs;
@@ -33,7 +42,6 @@ static struct {
     uint16_t idx;
     uint32_t seq;
 } notes[TRACE_MAX_BUFS];
-unsigned ktrace_notes; // buffer-full notifications waiting for the kernel's exit (ktrace.h)
 static uint32_t notes_overflow;
 
 
@@ -54,11 +62,14 @@ static inline void ktrace_sync(void)
     uint32_t want = ktrace.tr_active | (kdt_active ? 0xffu : 0u);
     if (__builtin_expect(want != synced_classes, 0))
         sync_classes(want);
-    ktrace_kernel_on = ktrace.tr_running || ktrace_notes || kdt_active;
+    ktrace_kernel_on = ktrace.tr_running || ktrace_hot.notes || kdt_active;
     // The inline paths: classes recorded in fast mode with no filter, none while D runs
     // (its probes are on the general paths); the exit's compare pair (ktrace_exit_end).
     ktrace_hot.fast = kdt_active ? 0u : ktrace.tr_active & ~(ktrace.tr_slow | ktrace.tr_wide);
-    ktrace_hot.synced = kdt_active ? ~0u : ktrace.tr_active;    // D: ktrace_exit_slow
+    ktrace_hot.kc_limit = (ktrace_hot.fast >> KEV_C_KER_CALL) & 1u ? KEV_KC_MAX : 0u;
+    if (ktrace_hot.current)
+        ring_current = ktrace_hot.current;
+    ktrace_hot.current = kdt_active ? NULL : ring_current;    // D: ktrace_exit_slow
 }
 
 void ktrace_resync(void)
@@ -75,12 +86,14 @@ static bool ring_on(unsigned cls)
 void ktrace_init(void)
 {
     kmemset(&ktrace, 0, sizeof(ktrace));
+    ring_current = NULL;
     ktrace_hot.current = NULL;
     ring_owner = NULL;
     ring_mem = NULL;
     ring_nbufs = 0;
-    ktrace_notes = 0;
+    ktrace_hot.notes = 0;
     kmemset(&ktrace_hot, 0, sizeof(ktrace_hot));
+    ring_current = NULL;
 }
 
 // ---- notifications ---------------------------------------------------------------------------
@@ -88,22 +101,28 @@ void ktrace_init(void)
 void ktrace_port_notify(struct trace_ring *r, unsigned bufidx, unsigned seq)
 {
     (void)r;
-    if (ktrace_notes < ARRAY_SIZE(notes)) {
-        notes[ktrace_notes].idx = (uint16_t)bufidx;
-        notes[ktrace_notes].seq = seq;
-        ktrace_notes++;
+    if (ktrace_hot.notes < ARRAY_SIZE(notes)) {
+        notes[ktrace_hot.notes].idx = (uint16_t)bufidx;
+        notes[ktrace_hot.notes].seq = seq;
+        ktrace_hot.notes++;
     } else {
         notes_overflow++;   // the logger still finds the buffer: TAKEBUFFER takes any full one
     }
+}
+
+void ktrace_port_stopped(struct trace_ring *r)
+{
+    (void)r;
+    ktrace_sync();  // its classes went off: the inline paths and the hooks follow at once
 }
 
 void ktrace_exit_notify(void)
 {
     // Raising the interrupt may itself emit events that fill a buffer: keep going until the
     // queue is empty.
-    for (unsigned i = 0; i < ktrace_notes; i++)
+    for (unsigned i = 0; i < ktrace_hot.notes; i++)
         irq_raise_synthetic(KIRQ_TRACE, (int32_t)(notes[i].seq << 8 | notes[i].idx));
-    ktrace_notes = 0;
+    ktrace_hot.notes = 0;
     ktrace_sync();  // tracing may have stopped: the entry stays traced only while it runs
 }
 
@@ -112,7 +131,7 @@ void ktrace_exit_notify(void)
 static __attribute__((noinline)) void exit_end_kdt(struct thread *next)
 {
     kdt_vtime_switch(next);
-    const struct thread *prev = ktrace_hot.current;
+    const struct thread *prev = ring_current;
     if (next != prev) {
         if (prev)
             kdt_fire(DPROBE_SCHED_OFFCPU, ktrace_tid(prev), prev->state, 0, 0);
@@ -153,7 +172,7 @@ void ktrace_kcall_exit_full(struct thread *t, unsigned n)
         kdt_fire(DPROBE_KCALL_RETURN(n), (uint64_t)(int64_t)(int32_t)r0, n, 0, 0);
     if (!ring_on(KEV_C_KER_CALL))
         return;
-    ktrace_kcall_exit_words(n, &r0, &r1);
+    ktrace_kcall_exit_words(n + 1u, &r0, &r1);
     trace_emit_simple(&ktrace, KEV_C_KER_CALL, KEV_KC_EXIT(n), r0, r1);
 }
 
@@ -163,10 +182,11 @@ void ktrace_exit_slow(struct thread *next)
 {
     if (kdt_active)
         exit_end_kdt(next);
-    if (next != ktrace_hot.current) {
+    if (next != ring_current) {
         trace_ring_set_current(&ktrace, ktrace_pid(next), ktrace_tid(next));
-        ktrace_hot.current = next;
+        ring_current = next;
     }
+    ktrace_hot.current = NULL;  // ktrace_sync takes ring_current
     ktrace_sync();
 }
 
@@ -372,6 +392,7 @@ static void free_buffers(void)
     kmemset(ring_mem, 0, ring_nbufs * KEV_BUF_BYTES);
     pmem_free(&k_pmem, ring_mem);
     kmemset(&ktrace, 0, sizeof(ktrace));
+    ring_current = NULL;
     ktrace_hot.current = NULL;
     ring_mem = NULL;
     ring_owner = NULL;

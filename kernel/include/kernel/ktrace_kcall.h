@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: MIT
 // The traced kernel call's entry and exit events, inline in the traced entry path
 // (kcall_dispatch_traced, kernel_entry_traced) so that the common case costs no call or
-// frame of its own. One word, ktrace_hot.fast, says which classes take the inline path (the
-// ring records them in fast mode with no filter, and no D program runs): one test of it
-// replaces the separate ring, D, wide-mode and filter tests. The entry event reuses the
+// frame of its own. One word, ktrace_hot.fast (ktrace.h), says which classes take the
+// inline path (the ring records them in fast mode with no filter, and no D program runs):
+// one test of it replaces the separate ring, D, wide-mode and filter tests. The entry event reuses the
 // number and arguments the dispatcher read from the saved frame; the exit event's
-// bookkeeping (the ring's current thread, the hooks' resync, D's side) is one compare pair
-// that sends the rare case out of line (ktrace_exit_slow, ktrace.c).
+// bookkeeping (the ring's current thread, D's side) is one compare that sends the rare case
+// out of line (ktrace_exit_slow, ktrace.c).
 #ifndef KERNEL_KTRACE_KCALL_H
 #define KERNEL_KTRACE_KCALL_H
 
@@ -15,14 +15,6 @@
 #include <kernel/ktrace.h>
 #include <uapi/kcall.h>
 #include <arch_kcall.h>
-
-// Kept together so that the inline paths reach them through one address.
-struct ktrace_hot {
-    uint32_t fast;      // classes on the inline path: recorded, fast mode, no filter, no D
-    uint32_t synced;    // ktrace.tr_active when the hooks were last synced; ~0 while D runs
-    const struct thread *current; // who the ring was last told runs (ktrace_exit_end)
-};
-extern struct ktrace_hot ktrace_hot;
 
 // The general paths: D's probes, wide mode, filtered classes (ktrace.c).
 void ktrace_kcall_entry_full(struct thread *t, uint32_t n, const uint32_t *a);
@@ -49,7 +41,7 @@ static inline bool ktrace_fast_on(unsigned cls)
 // The call's entry event: number n, arguments a[0..5] as the dispatcher read them.
 static inline void ktrace_kcall_entry(struct thread *t, uint32_t n, const uint32_t *a)
 {
-    if (ktrace_fast_on(KEV_C_KER_CALL) && __builtin_expect(n < KEV_KC_MAX, 1)) {
+    if (__builtin_expect(n < ktrace_hot.kc_limit, 1)) {   // fast, and a known number
         trace_emit_simple_fast(&ktrace, KEV_C_KER_CALL, KEV_KC_ENTRY(n), a[0], a[1]);
         t->kc_trace = (uint16_t)(n + 1u);
         return;
@@ -60,36 +52,43 @@ static inline void ktrace_kcall_entry(struct thread *t, uint32_t n, const uint32
 // A call's exit words: [result, 0] on success, [-1, errno] on failure, as QNX's exit
 // events; 64-bit results (ClockCycles, ClockTime) and semihosting's (the host's own answer)
 // are not errno-style and go as they are.
-static inline void ktrace_kcall_exit_words(unsigned n, uint32_t *r0, uint32_t *r1)
+// 1 for those calls, indexed by t->kc_trace (the number + 1, at most KEV_KC_MAX; ktrace.c).
+extern const uint8_t ktrace_kc_raw[KEV_KC_MAX + 1u];
+
+static inline void ktrace_kcall_exit_words(unsigned kc, uint32_t *r0, uint32_t *r1)
 {
-    if (n == KC_ClockCycles || n == KC_ClockTime || n == KC_Semihost)
+    if (ktrace_kc_raw[kc])
         return;
-    int32_t v = (int32_t)*r0;
-    *r1 = v < 0 ? (uint32_t)-v : 0u;
-    if (v < 0)
-        *r0 = 0xffffffffu;
+    uint32_t v = *r0, neg = (uint32_t)((int32_t)v >> 31); // all ones when v < 0
+    *r1 = (0u - v) & neg;
+    *r0 = v | neg;
 }
 
 // The end of a traced kernel entry, once the next thread is chosen: its kernel call's exit
-// event (t->kc_trace, set at the entry), and the rare bookkeeping out of line.
+// event (t->kc_trace, set at the entry), and telling the ring about a new thread; the rest
+// (D's side, or the ring's thread not known) out of line. Classes that change outside the
+// commands (the ring stopping itself) are synced where they change (ktrace_port_stopped).
 static inline void ktrace_exit_end(struct thread *next)
 {
     unsigned kc = next->kc_trace;
     if (kc) {
         next->kc_trace = 0;
-        if (ktrace_fast_on(KEV_C_KER_CALL)) {
+        if (ktrace_hot.kc_limit) {
             uint32_t r0 = arch_kc_result(&next->ctx, 0), r1 = arch_kc_result(&next->ctx, 1);
-            ktrace_kcall_exit_words(kc - 1u, &r0, &r1);
+            ktrace_kcall_exit_words(kc, &r0, &r1);
             trace_emit_simple_fast(&ktrace, KEV_C_KER_CALL, KEV_KC_EXIT(kc - 1u), r0, r1);
         } else {
             ktrace_kcall_exit_full(next, kc - 1u);
         }
     }
-    if (__builtin_expect(ktrace.tr_active != ktrace_hot.synced, 0)) {
-        ktrace_exit_slow(next);     // D's side, or classes changed: the ring's thread too
-    } else if (next != ktrace_hot.current) {
-        trace_ring_set_current(&ktrace, ktrace_pid(next), ktrace_tid(next));
-        ktrace_hot.current = next;
+    const struct thread *cur = ktrace_hot.current;
+    if (__builtin_expect(next != cur, 0)) {
+        if (__builtin_expect(cur != NULL, 1)) {
+            trace_ring_set_current(&ktrace, ktrace_pid(next), ktrace_tid(next));
+            ktrace_hot.current = next;
+        } else {
+            ktrace_exit_slow(next);
+        }
     }
 }
 
@@ -97,8 +96,7 @@ static inline void ktrace_exit_end(struct thread *next)
 // class is on the inline path, else the general hook (D's probes, wide mode, filters).
 static inline void ktrace_state_traced(struct thread *t)
 {
-    if (ktrace_fast_on(KEV_C_PR_TH)) {
-        t->traced_state = t->state;
+    if (ktrace_fast_on(KEV_C_PR_TH)) {  // (traced_state is D's: kept on the general path)
         trace_emit_simple_fast(&ktrace, KEV_C_PR_TH, t->state, ktrace_pid(t), ktrace_tid(t));
         return;
     }
