@@ -48,6 +48,7 @@ struct thread *thread_alloc(struct proc *p)
         t->index = (uint16_t)i;
         t->gen = gen ? gen : 1;
         t->proc = p;
+        t->trace_tid = p ? 0u : i + 1u;     // a process's thread: with its tid
         t->state = THS_DEAD;
         t->policy = SCHED_POLICY_RR;
         t->slice = RR_TIMESLICE;

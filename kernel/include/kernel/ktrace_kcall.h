@@ -21,16 +21,15 @@ void ktrace_kcall_entry_full(struct thread *t, uint32_t n, const uint32_t *a);
 void ktrace_kcall_exit_full(struct thread *t, unsigned n);
 void ktrace_exit_slow(struct thread *next);
 
-// The payload words naming a thread: its process (0 for the kernel's own threads) and its
-// thread id (the kernel's own are numbered by slot from 1).
+// The payload words naming a thread (thread.h: kept with its tid, one load each).
 static inline uint32_t ktrace_pid(const struct thread *t)
 {
-    return t->proc ? (uint32_t)t->proc->pid : 0u;
+    return t->trace_pid;
 }
 
 static inline uint32_t ktrace_tid(const struct thread *t)
 {
-    return t->proc ? t->tid : (uint32_t)t->index + 1u;
+    return t->trace_tid;
 }
 
 static inline bool ktrace_fast_on(unsigned cls)

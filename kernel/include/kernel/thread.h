@@ -56,6 +56,9 @@ struct thread {
     int32_t wake_ret;           // result to deliver once a condvar waiter owns its mutex
     int32_t exit_status;
     uint16_t kc_trace;          // traced kernel call in progress: event id + 1 (0: none)
+    // The words naming it in trace events: its process's pid (0 for the kernel's threads)
+    // and its tid (the kernel's are numbered by slot from 1). Set with the tid.
+    uint32_t trace_pid, trace_tid;
     uint8_t  traced_state;      // the state the tracer last saw (D's wakeup probe says it)
     // D's vtimestamp: cycles on the CPU while a D program runs (kernel/kdtrace.c); vt_since
     // is when it last went on the CPU, 0 while it is off or not yet seen.
