@@ -31,6 +31,9 @@ struct thread {
     uint8_t  slice;             // round-robin ticks left
     bool     in_use;
     bool     detached;
+    // The words naming it in trace events: its tid (the kernel's threads are numbered by slot
+    // from 1) and its process's pid (0 for the kernel's threads). Set with the tid.
+    uint16_t trace_tid;
     struct proc *proc;          // NULL for kernel threads
     struct list qlink;          // ready queue or the wait queue of what it is blocked on
     struct list *waitq;         // the wait queue it is on, if blocked on one
@@ -56,9 +59,6 @@ struct thread {
     int32_t wake_ret;           // result to deliver once a condvar waiter owns its mutex
     int32_t exit_status;
     uint16_t kc_trace;          // traced kernel call in progress: event id + 1 (0: none)
-    // The words naming it in trace events: its process's pid (0 for the kernel's threads)
-    // and its tid (the kernel's are numbered by slot from 1). Set with the tid.
-    uint32_t trace_pid, trace_tid;
     uint8_t  traced_state;      // the state the tracer last saw (D's wakeup probe says it)
     // D's vtimestamp: cycles on the CPU while a D program runs (kernel/kdtrace.c); vt_since
     // is when it last went on the CPU, 0 while it is off or not yet seen.
@@ -70,6 +70,7 @@ struct thread {
     uint32_t affinity;
     int32_t  dying_status;
     char name[KNAME_MAX];
+    uint32_t trace_pid;         // trace_tid's process (above); here it fills the tail padding
 };
 
 extern struct thread k_threads[KMAX_THREADS];
