@@ -212,7 +212,7 @@ static inline void trace_send(const struct thread *client, const struct thread *
 {
     if (!traced)
         return;
-    if (ktrace_fast_on(KEV_C_COMM)) {
+    if (__builtin_expect((ktrace_hot.plain >> KEV_C_COMM) & 1u, 1)) { // simple in either mode
         uint32_t rcvid = (uint32_t)rcvid_of(client);
         trace_emit_simple_fast(&ktrace, KEV_C_COMM, KEV_COMM_SND_MESSAGE, rcvid,
                                (uint32_t)client->chan->owner->pid);

@@ -65,7 +65,8 @@ static inline void ktrace_sync(void)
     ktrace_kernel_on = ktrace.tr_running || ktrace_hot.notes || kdt_active;
     // The inline paths: classes recorded in fast mode with no filter, none while D runs
     // (its probes are on the general paths); the exit's compare pair (ktrace_exit_end).
-    ktrace_hot.fast = kdt_active ? 0u : ktrace.tr_active & ~(ktrace.tr_slow | ktrace.tr_wide);
+    ktrace_hot.plain = kdt_active ? 0u : ktrace.tr_active & ~ktrace.tr_slow;
+    ktrace_hot.fast = ktrace_hot.plain & ~ktrace.tr_wide;
     ktrace_hot.kc_limit = (ktrace_hot.fast >> KEV_C_KER_CALL) & 1u ? KEV_KC_MAX : 0u;
     if (ktrace_hot.current)
         ring_current = ktrace_hot.current;

@@ -42,6 +42,7 @@ struct ktrace_hot {
     uint32_t kc_limit;  // KEV_KC_MAX while kernel-call events take the inline path, else 0:
                         // the entry's one compare also keeps the call number in range
     uint32_t fast;      // classes on the inline path: recorded, fast mode, no filter, no D
+    uint32_t plain;     // the same in either mode (kernel-call exits are simple even when wide)
     unsigned notes;     // buffer-full notifications waiting for the kernel's exit
     const struct thread *current; // who the ring was last told runs; NULL sends the
                                   // exit out of line (a D program runs, or not known yet)

@@ -45,6 +45,12 @@ static inline void ktrace_kcall_entry(struct thread *t, uint32_t n, const uint32
         t->kc_trace = (uint16_t)(n + 1u);
         return;
     }
+    if (n < KEV_KC_MAX && ((ktrace_hot.plain >> KEV_C_KER_CALL) & 1u) &&
+        trace_is_wide(&ktrace, KEV_C_KER_CALL, KEV_KC_ENTRY(n))) {   // wide: every argument
+        trace_emit_words(&ktrace, KEV_C_KER_CALL, KEV_KC_ENTRY(n), a, 6);
+        t->kc_trace = (uint16_t)(n + 1u);
+        return;
+    }
     ktrace_kcall_entry_full(t, n, a);
 }
 
@@ -72,7 +78,7 @@ static inline void ktrace_exit_end(struct thread *next)
     unsigned kc = next->kc_trace;
     if (kc) {
         next->kc_trace = 0;
-        if (ktrace_hot.kc_limit) {
+        if (__builtin_expect((ktrace_hot.plain >> KEV_C_KER_CALL) & 1u, 1)) {
             uint32_t r0 = arch_kc_result(&next->ctx, 0), r1 = arch_kc_result(&next->ctx, 1);
             ktrace_kcall_exit_words(kc, &r0, &r1);
             trace_emit_simple_fast(&ktrace, KEV_C_KER_CALL, KEV_KC_EXIT(kc - 1u), r0, r1);
@@ -105,7 +111,7 @@ static inline void ktrace_state_traced(struct thread *t)
 // A message event on a traced path (ipc.c's traced copies), likewise.
 static inline void ktrace_comm_traced(unsigned ev, uint32_t a, uint32_t b)
 {
-    if (ktrace_fast_on(KEV_C_COMM)) {
+    if (__builtin_expect((ktrace_hot.plain >> KEV_C_COMM) & 1u, 1)) { // simple in either mode
         trace_emit_simple_fast(&ktrace, KEV_C_COMM, ev, a, b);
         return;
     }
