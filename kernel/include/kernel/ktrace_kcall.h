@@ -1,17 +1,17 @@
 // SPDX-License-Identifier: MIT
-// The traced kernel call's entry and exit events, inline in the traced entry path
-// (kcall_dispatch_traced, kernel_entry_traced) so that the common case costs no call or
-// frame of its own. One word, ktrace_hot.fast (ktrace.h), says which classes take the
-// inline path (the ring records them in fast mode with no filter, and no D program runs):
-// one test of it replaces the separate ring, D, wide-mode and filter tests. The entry event reuses the
-// number and arguments the dispatcher read from the saved frame; the exit event's
-// bookkeeping (the ring's current thread, D's side) is one compare that sends the rare case
-// out of line (ktrace_exit_slow, ktrace.c).
+// The traced entry path's inline events: a kernel call's entry and exit (kcall_dispatch_traced,
+// kernel_entry_traced), the scheduler's and the message calls' (sched.c, ipc.c), so that the
+// common case costs no call or frame of its own. The words of ktrace_hot (ktrace.h) say which
+// classes take the inline path (the ring records them with no filter and no D program runs:
+// `fast` in fast mode, `plain` in either mode for events that are always simple): one test
+// replaces the separate ring, D, wide-mode and filter tests. The entry event reuses the number
+// and arguments the dispatcher read from the saved frame; the exit's bookkeeping (the ring's
+// current thread, D's side) is one compare that sends the rare case out of line
+// (ktrace_exit_slow, ktrace.c).
 #ifndef KERNEL_KTRACE_KCALL_H
 #define KERNEL_KTRACE_KCALL_H
 
 #include <kernel/thread.h>
-#include <kernel/proc.h>
 #include <kernel/ktrace.h>
 #include <uapi/kcall.h>
 #include <arch_kcall.h>
