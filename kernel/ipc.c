@@ -10,6 +10,7 @@
 #include <kernel/ipc.h>
 #include <kernel/proc.h>
 #include <kernel/sched.h>
+#include <kernel/ktrace_kcall.h>
 
 struct channel k_channels[KMAX_CHANNELS];
 static struct connection connections[KMAX_CONNECTIONS];
@@ -198,11 +199,41 @@ static void trace_send_ev(const struct thread *client, const struct thread *srv)
         ktrace_comm_ev(KEV_COMM_REC_MESSAGE, rcvid, who(srv));
 }
 
-// A send, and its receipt when a server takes it at once: one hook for both.
-static inline void trace_send(const struct thread *client, const struct thread *srv)
+// The message calls below come in two copies, like the kernel entry (main.c): ipc_send,
+// ipc_receive, ipc_reply and ipc_error for an untraced entry, with no trace code at all
+// (nothing can be recorded there: ktrace_kernel_on is clear, so every class is off), and
+// their _traced twins for a traced entry, which record each event inline when its class is
+// on the inline path (ktrace_kcall.h) and through the general hooks otherwise. `traced` is
+// a constant in each copy.
+
+// A send, and its receipt when a server takes it at once.
+static inline void trace_send(const struct thread *client, const struct thread *srv,
+                              const bool traced)
 {
-    if (KTRACE_ON(KEV_C_COMM))
+    if (!traced)
+        return;
+    if (__builtin_expect((ktrace_hot.plain >> KEV_C_COMM) & 1u, 1)) { // simple in either mode
+        uint32_t rcvid = (uint32_t)rcvid_of(client);
+        trace_emit_simple_fast(&ktrace, KEV_C_COMM, KEV_COMM_SND_MESSAGE, rcvid,
+                               (uint32_t)client->chan->owner->pid);
+        if (srv)
+            trace_emit_simple_fast(&ktrace, KEV_C_COMM, KEV_COMM_REC_MESSAGE, rcvid, who(srv));
+    } else if (KTRACE_ON(KEV_C_COMM)) {
         trace_send_ev(client, srv);
+    }
+}
+
+static inline void trace_comm(unsigned ev, uint32_t a, uint32_t b, const bool traced)
+{
+    if (traced)
+        ktrace_comm_traced(ev, a, b);
+}
+
+// A state change made without the hook (the _quiet calls), recorded on the traced copy.
+static inline void trace_state(struct thread *t, const bool traced)
+{
+    if (traced)
+        ktrace_state_traced(t);
 }
 
 static int deliver_message(struct thread *srv, struct thread *client)
@@ -245,8 +276,10 @@ static struct thread *take_receiver(struct channel *ch)
     return srv;
 }
 
-int ipc_send(struct thread *t, int coid, uint32_t smsg, uint32_t sbytes, uint32_t rmsg,
-             uint32_t rbytes)
+static inline __attribute__((always_inline)) int send(struct thread *t, int coid,
+                                                      uint32_t smsg, uint32_t sbytes,
+                                                      uint32_t rmsg, uint32_t rbytes,
+                                                      const bool traced)
 {
     struct connection *c = conn_lookup(t->proc, coid);
     if (!c)
@@ -266,15 +299,17 @@ int ipc_send(struct thread *t, int coid, uint32_t smsg, uint32_t sbytes, uint32_
     t->reply_len = rbytes;
 
     struct thread *srv = take_receiver(ch);
-    trace_send(t, srv);
+    trace_send(t, srv, traced);
     if (srv) {
         int rcvid = deliver_message(srv, t);
         thread_set_result(srv, rcvid);
-        sched_make_ready(srv, false);
-        thread_block(t, THS_REPLY, NULL);
+        sched_make_ready_quiet(srv, false);
+        trace_state(srv, traced);
+        thread_block_quiet(t, THS_REPLY, NULL);
     } else {
-        thread_block(t, THS_SEND, &ch->send_q);
+        thread_block_quiet(t, THS_SEND, &ch->send_q);
     }
+    trace_state(t, traced);
     return 0;   // the real result comes with MsgReply / MsgError
 }
 
@@ -288,7 +323,9 @@ static void drop_inherited(struct thread *t)
     }
 }
 
-int ipc_receive(struct thread *t, int chid, uint32_t msg, uint32_t bytes, uint32_t info)
+static inline __attribute__((always_inline)) int receive(struct thread *t, int chid,
+                                                         uint32_t msg, uint32_t bytes,
+                                                         uint32_t info, const bool traced)
 {
     struct channel *ch = chan_lookup(chid);
     if (!ch || ch->owner != t->proc)
@@ -315,18 +352,22 @@ int ipc_receive(struct thread *t, int chid, uint32_t msg, uint32_t bytes, uint32
         list_unlink(&client->qlink);
         client->waitq = NULL;
         int rcvid = deliver_message(t, client);
-        thread_set_state(client, THS_REPLY);
-        ktrace_comm(KEV_COMM_REC_MESSAGE, (uint32_t)rcvid, who(t));
+        client->state = THS_REPLY;
+        trace_state(client, traced);
+        trace_comm(KEV_COMM_REC_MESSAGE, (uint32_t)rcvid, who(t), traced);
         return rcvid;
     }
     t->chan = ch;
-    thread_block(t, THS_RECEIVE, &ch->recv_q);
+    thread_block_quiet(t, THS_RECEIVE, &ch->recv_q);
+    trace_state(t, traced);
     return 0;
 }
 
 // A reply to a client that is gone (killed, timed out) fails with ESRCH; the priority the
 // server inherited from it goes with it, as it would with a successful reply.
-int ipc_reply(struct thread *t, int rcvid, int32_t status, uint32_t msg, uint32_t bytes)
+static inline __attribute__((always_inline)) int reply(struct thread *t, int rcvid,
+                                                       int32_t status, uint32_t msg,
+                                                       uint32_t bytes, const bool traced)
 {
     struct thread *client = rcvid_client(t->proc, rcvid);
     if (!client) {
@@ -339,13 +380,15 @@ int ipc_reply(struct thread *t, int rcvid, int32_t status, uint32_t msg, uint32_
         return -EFAULT;
     uint32_t n = min_u32(bytes, client->reply_len);
     kmemcpy((void *)(uintptr_t)client->reply_buf, (const void *)(uintptr_t)msg, n);
-    thread_unblock(client, status);
+    thread_unblock_quiet(client, status);
+    trace_state(client, traced);
     drop_inherited(t);
-    ktrace_comm(KEV_COMM_REPLY_MESSAGE, (uint32_t)rcvid, (uint32_t)status);
+    trace_comm(KEV_COMM_REPLY_MESSAGE, (uint32_t)rcvid, (uint32_t)status, traced);
     return 0;
 }
 
-int ipc_error(struct thread *t, int rcvid, int32_t err)
+static inline __attribute__((always_inline)) int error(struct thread *t, int rcvid,
+                                                       int32_t err, const bool traced)
 {
     struct thread *client = rcvid_client(t->proc, rcvid);
     if (!client) {
@@ -354,10 +397,53 @@ int ipc_error(struct thread *t, int rcvid, int32_t err)
     }
     if (err <= 0 || err > 4095)
         return -EINVAL;
-    ktrace_comm(KEV_COMM_MSG_ERROR, (uint32_t)rcvid, (uint32_t)err);
-    thread_unblock(client, -err);
+    trace_comm(KEV_COMM_MSG_ERROR, (uint32_t)rcvid, (uint32_t)err, traced);
+    thread_unblock_quiet(client, -err);
+    trace_state(client, traced);
     drop_inherited(t);
     return 0;
+}
+
+int ipc_send(struct thread *t, int coid, uint32_t smsg, uint32_t sbytes, uint32_t rmsg,
+             uint32_t rbytes)
+{
+    return send(t, coid, smsg, sbytes, rmsg, rbytes, false);
+}
+
+int ipc_send_traced(struct thread *t, int coid, uint32_t smsg, uint32_t sbytes, uint32_t rmsg,
+                    uint32_t rbytes)
+{
+    return send(t, coid, smsg, sbytes, rmsg, rbytes, KTRACE_HOOKS);
+}
+
+int ipc_receive(struct thread *t, int chid, uint32_t msg, uint32_t bytes, uint32_t info)
+{
+    return receive(t, chid, msg, bytes, info, false);
+}
+
+int ipc_receive_traced(struct thread *t, int chid, uint32_t msg, uint32_t bytes, uint32_t info)
+{
+    return receive(t, chid, msg, bytes, info, KTRACE_HOOKS);
+}
+
+int ipc_reply(struct thread *t, int rcvid, int32_t status, uint32_t msg, uint32_t bytes)
+{
+    return reply(t, rcvid, status, msg, bytes, false);
+}
+
+int ipc_reply_traced(struct thread *t, int rcvid, int32_t status, uint32_t msg, uint32_t bytes)
+{
+    return reply(t, rcvid, status, msg, bytes, KTRACE_HOOKS);
+}
+
+int ipc_error(struct thread *t, int rcvid, int32_t err)
+{
+    return error(t, rcvid, err, false);
+}
+
+int ipc_error_traced(struct thread *t, int rcvid, int32_t err)
+{
+    return error(t, rcvid, err, KTRACE_HOOKS);
 }
 
 // Queues a pulse on ch, or hands it to a waiting server at once. Storage: `res` when given

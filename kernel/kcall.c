@@ -17,6 +17,8 @@
 #include <kernel/ktimer.h>
 #include <kernel/ktrace.h>
 #include <kernel/kdtrace.h>
+#include <kernel/ktrace_kcall.h>
+#include <arch_kcall.h>
 #include <uapi/kcall.h>
 
 uint64_t k_kcall_count;
@@ -51,6 +53,8 @@ static int do_thread_create(struct thread *t, uint32_t entry, uint32_t fn, uint3
     if (!n)
         return -EAGAIN;
     n->tid = (uint16_t)p->next_tid++;
+    n->trace_pid = (uint32_t)p->pid;
+    n->trace_tid = n->tid;
     n->base_prio = n->prio = (uint8_t)prio;
     n->policy = (uint8_t)(policy ? policy : t->policy);
     n->detached = detached;
@@ -235,7 +239,11 @@ static int do_timeout(struct thread *t, int64_t ns)
     return 0;
 }
 
-static int kcall_invoke(struct thread *t, uint32_t n, const uint32_t *a)
+// Inline in both dispatchers (the traced one is a copy, so the untraced path keeps its
+// shape and pays nothing for it); the traced one calls the message calls' traced copies.
+static inline __attribute__((always_inline)) int kcall_invoke(struct thread *t, uint32_t n,
+                                                              const uint32_t *a,
+                                                              const bool traced)
 {
     struct proc *p = t->proc;
 
@@ -256,10 +264,18 @@ static int kcall_invoke(struct thread *t, uint32_t n, const uint32_t *a)
     case KC_ChannelDestroy:  return ipc_channel_destroy(p, (int)a[0]);
     case KC_ConnectAttach:   return ipc_connect_attach(p, (int)a[0], (int)a[1]);
     case KC_ConnectDetach:   return ipc_connect_detach(p, (int)a[0]);
-    case KC_MsgSend:         return ipc_send(t, (int)a[0], a[1], a[2], a[3], a[4]);
-    case KC_MsgReceive:      return ipc_receive(t, (int)a[0], a[1], a[2], a[3]);
-    case KC_MsgReply:        return ipc_reply(t, (int)a[0], (int32_t)a[1], a[2], a[3]);
-    case KC_MsgError:        return ipc_error(t, (int)a[0], (int32_t)a[1]);
+    case KC_MsgSend:
+        return traced ? ipc_send_traced(t, (int)a[0], a[1], a[2], a[3], a[4])
+                      : ipc_send(t, (int)a[0], a[1], a[2], a[3], a[4]);
+    case KC_MsgReceive:
+        return traced ? ipc_receive_traced(t, (int)a[0], a[1], a[2], a[3])
+                      : ipc_receive(t, (int)a[0], a[1], a[2], a[3]);
+    case KC_MsgReply:
+        return traced ? ipc_reply_traced(t, (int)a[0], (int32_t)a[1], a[2], a[3])
+                      : ipc_reply(t, (int)a[0], (int32_t)a[1], a[2], a[3]);
+    case KC_MsgError:
+        return traced ? ipc_error_traced(t, (int)a[0], (int32_t)a[1])
+                      : ipc_error(t, (int)a[0], (int32_t)a[1]);
     case KC_MsgSendPulse: // a pulse's priority is capped at the sender's ceiling
         return ipc_send_pulse(p, (int)a[0],
                               (int)a[1] > proc_prio_ceiling(p) ? proc_prio_ceiling(p) : (int)a[1],
@@ -314,18 +330,33 @@ static int kcall_invoke(struct thread *t, uint32_t n, const uint32_t *a)
     }
 }
 
-void kcall_dispatch(struct thread *t)
+// The body of both dispatchers; `traced` is a constant in each. The number and arguments
+// are read from the saved frame once (arch_kcall.h); the traced one records the entry event
+// from them (ktrace_kcall.h), so the event costs no second read.
+static inline __attribute__((always_inline)) void dispatch_body(struct thread *t,
+                                                                const bool traced)
 {
-    uint32_t n = arch_call_number(t);
-    uint32_t a[6];
-
-    for (unsigned i = 0; i < 6; i++)
-        a[i] = arch_call_arg(t, i);
+    uint32_t n = arch_kc_number(&t->ctx);
+    const uint32_t a[6] = { arch_kc_arg(&t->ctx, 0), arch_kc_arg(&t->ctx, 1),
+                            arch_kc_arg(&t->ctx, 2), arch_kc_arg(&t->ctx, 3),
+                            arch_kc_arg(&t->ctx, 4), arch_kc_arg(&t->ctx, 5) };
+    if (traced)
+        ktrace_kcall_entry(t, n, a);
     k_kcall_count++;
-    int r = kcall_invoke(t, n, a);
+    int r = kcall_invoke(t, n, a, traced);
     if (n != KC_TimerTimeout)
         t->timeout_ns = 0;      // TimerTimeout covers only the next kernel call
     // 64-bit results (the clocks) are written by the call itself.
     if (t->state == THS_RUNNING && n != KC_ClockCycles && n != KC_ClockTime)
         thread_set_result(t, r);
+}
+
+void kcall_dispatch(struct thread *t)
+{
+    dispatch_body(t, false);
+}
+
+void kcall_dispatch_traced(struct thread *t)
+{
+    dispatch_body(t, KTRACE_HOOKS);
 }

@@ -23,7 +23,16 @@
 struct trace_ring ktrace;
 uint8_t ktrace_cls_on[KEV_NCLASS];
 uint32_t ktrace_kernel_on;
-static const struct thread *ring_current;   // who the ring was last told runs
+struct ktrace_hot ktrace_hot;   // the inline paths' words (ktrace.h, ktrace_kcall.h)
+// Who the ring was last told runs. The inline exit keeps ktrace_hot.current instead, and
+// ktrace_sync takes it back from there (so D's on-/off-CPU probes see the right thread).
+static const struct thread *ring_current;
+
+// The calls whose results are not errno-style (ktrace_kcall_exit_words): their exit events
+// carry the result registers as they are. Indexed by the call's number + 1 (t->kc_trace).
+const uint8_t ktrace_kc_raw[KEV_KC_MAX + 1u] = {
+    [KC_ClockCycles + 1] = 1, [KC_ClockTime + 1] = 1, [KC_Semihost + 1] = 1,
+};
 static struct proc *ring_owner;     // the process the ring is mapped into
 static void *ring_mem;
 static unsigned ring_nbufs;
@@ -33,11 +42,8 @@ static struct {
     uint16_t idx;
     uint32_t seq;
 } notes[TRACE_MAX_BUFS];
-unsigned ktrace_notes; // buffer-full notifications waiting for the kernel's exit (ktrace.h)
 static uint32_t notes_overflow;
 
-static uint32_t pid_of(const struct thread *t);
-static uint32_t tid_of(const struct thread *t);
 
 // Brings the hooks' flags up to date with the ring and the D provider (after anything that
 // may change them): a class's hooks run while the ring records it or a D program runs.
@@ -56,23 +62,20 @@ static inline void ktrace_sync(void)
     uint32_t want = ktrace.tr_active | (kdt_active ? 0xffu : 0u);
     if (__builtin_expect(want != synced_classes, 0))
         sync_classes(want);
-    ktrace_kernel_on = ktrace.tr_running || ktrace_notes || kdt_active;
+    ktrace_kernel_on = ktrace.tr_running || ktrace_hot.notes || kdt_active;
+    // The inline paths: classes recorded in fast mode with no filter, none while D runs
+    // (its probes are on the general paths); the exit's compare pair (ktrace_exit_end).
+    ktrace_hot.plain = kdt_active ? 0u : ktrace.tr_active & ~ktrace.tr_slow;
+    ktrace_hot.fast = ktrace_hot.plain & ~ktrace.tr_wide;
+    ktrace_hot.kc_limit = (ktrace_hot.fast >> KEV_C_KER_CALL) & 1u ? KEV_KC_MAX : 0u;
+    if (ktrace_hot.current)
+        ring_current = ktrace_hot.current;
+    ktrace_hot.current = kdt_active ? NULL : ring_current;    // D: ktrace_exit_slow
 }
 
 void ktrace_resync(void)
 {
     ktrace_sync();
-}
-
-// At every traced kernel exit: the common case is one compare. ktrace_kernel_on also follows
-// tr_running and the pending notifications, but those change only with the classes (the ring
-// stopping itself clears them), in commands (ktrace_call syncs after them) or in
-// ktrace_exit_notify (which syncs), so a full sync is needed only when the classes did.
-static inline void ktrace_sync_exit(void)
-{
-    uint32_t want = ktrace.tr_active | (kdt_active ? 0xffu : 0u);
-    if (__builtin_expect(want != synced_classes, 0))
-        ktrace_sync();
 }
 
 // Is the ring recording this class? (The hooks also run for D probes.)
@@ -85,10 +88,13 @@ void ktrace_init(void)
 {
     kmemset(&ktrace, 0, sizeof(ktrace));
     ring_current = NULL;
+    ktrace_hot.current = NULL;
     ring_owner = NULL;
     ring_mem = NULL;
     ring_nbufs = 0;
-    ktrace_notes = 0;
+    ktrace_hot.notes = 0;
+    kmemset(&ktrace_hot, 0, sizeof(ktrace_hot));
+    ring_current = NULL;
 }
 
 // ---- notifications ---------------------------------------------------------------------------
@@ -96,22 +102,28 @@ void ktrace_init(void)
 void ktrace_port_notify(struct trace_ring *r, unsigned bufidx, unsigned seq)
 {
     (void)r;
-    if (ktrace_notes < ARRAY_SIZE(notes)) {
-        notes[ktrace_notes].idx = (uint16_t)bufidx;
-        notes[ktrace_notes].seq = seq;
-        ktrace_notes++;
+    if (ktrace_hot.notes < ARRAY_SIZE(notes)) {
+        notes[ktrace_hot.notes].idx = (uint16_t)bufidx;
+        notes[ktrace_hot.notes].seq = seq;
+        ktrace_hot.notes++;
     } else {
         notes_overflow++;   // the logger still finds the buffer: TAKEBUFFER takes any full one
     }
+}
+
+void ktrace_port_stopped(struct trace_ring *r)
+{
+    (void)r;
+    ktrace_sync();  // its classes went off: the inline paths and the hooks follow at once
 }
 
 void ktrace_exit_notify(void)
 {
     // Raising the interrupt may itself emit events that fill a buffer: keep going until the
     // queue is empty.
-    for (unsigned i = 0; i < ktrace_notes; i++)
+    for (unsigned i = 0; i < ktrace_hot.notes; i++)
         irq_raise_synthetic(KIRQ_TRACE, (int32_t)(notes[i].seq << 8 | notes[i].idx));
-    ktrace_notes = 0;
+    ktrace_hot.notes = 0;
     ktrace_sync();  // tracing may have stopped: the entry stays traced only while it runs
 }
 
@@ -120,10 +132,11 @@ void ktrace_exit_notify(void)
 static __attribute__((noinline)) void exit_end_kdt(struct thread *next)
 {
     kdt_vtime_switch(next);
-    if (next != ring_current) {
-        if (ring_current)
-            kdt_fire(DPROBE_SCHED_OFFCPU, tid_of(ring_current), ring_current->state, 0, 0);
-        kdt_fire(DPROBE_SCHED_ONCPU, tid_of(next), next->prio, 0, 0);
+    const struct thread *prev = ring_current;
+    if (next != prev) {
+        if (prev)
+            kdt_fire(DPROBE_SCHED_OFFCPU, ktrace_tid(prev), prev->state, 0, 0);
+        kdt_fire(DPROBE_SCHED_ONCPU, ktrace_tid(next), next->prio, 0, 0);
     }
 }
 
@@ -137,92 +150,51 @@ static void forget_open_calls(void)
 
 // ---- hooks ------------------------------------------------------------------------------------
 
-static uint32_t pid_of(const struct thread *t)
+// The general kernel-call entry: D's probe (all six arguments), wide events, filtered
+// classes. Out of line: the common case is ktrace_kcall_entry (ktrace_kcall.h), inline.
+void ktrace_kcall_entry_full(struct thread *t, uint32_t n, const uint32_t *a)
 {
-    return t->proc ? (uint32_t)t->proc->pid : 0u;
-}
-
-static uint32_t tid_of(const struct thread *t)
-{
-    return t->proc ? t->tid : (uint32_t)t->index + 1u;
-}
-
-// The general kernel-call entry: D's probe (all six arguments) and wide events. Out of line:
-// the common case, fast mode without D, is ktrace_kcall_entry (ktrace_kcall.h), inline.
-void ktrace_kcall_entry_full(struct thread *t, bool ring)
-{
-    uint32_t n = arch_kc_number(&t->ctx);
     unsigned ev = KEV_KC_ENTRY(n < KEV_KC_MAX ? n : KEV_KC_MAX - 1); // unknown ones share it
-    bool wide = ring && trace_is_wide(&ktrace, KEV_C_KER_CALL, ev);
-    uint32_t args[6];
-    for (unsigned i = 0; i < 6; i++)
-        args[i] = arch_kc_arg(&t->ctx, i);
-    if (wide)
-        trace_emit_words(&ktrace, KEV_C_KER_CALL, ev, args, 6);
+    bool ring = ring_on(KEV_C_KER_CALL);
+    if (ring && trace_is_wide(&ktrace, KEV_C_KER_CALL, ev))
+        trace_emit_words(&ktrace, KEV_C_KER_CALL, ev, a, 6);
     else if (ring)
-        trace_emit_simple(&ktrace, KEV_C_KER_CALL, ev, args[0], args[1]);
+        trace_emit_simple(&ktrace, KEV_C_KER_CALL, ev, a[0], a[1]);
     if (kdt_active && n < DPROBE_KCALL_MAX)
-        kdt_fire_args(DPROBE_KCALL_ENTRY(n), args, 6);
+        kdt_fire_args(DPROBE_KCALL_ENTRY(n), a, 6);
     t->kc_trace = (uint16_t)(ev + 1);
 }
 
-// A call's exit words: [result, 0] on success, [-1, errno] on failure, as QNX's exit
-// events; 64-bit results (ClockCycles, ClockTime) and semihosting's (the host's own answer)
-// are not errno-style and go as they are.
-static inline void kcall_exit_words(unsigned n, uint32_t *r0, uint32_t *r1)
-{
-    if (n == KC_ClockCycles || n == KC_ClockTime || n == KC_Semihost)
-        return;
-    int32_t v = (int32_t)*r0;
-    *r1 = v < 0 ? (uint32_t)-v : 0u;
-    if (v < 0)
-        *r0 = 0xffffffffu;
-}
-
-static __attribute__((noinline)) void kcall_exit_full(struct thread *t, unsigned n)
+// The general kernel-call exit: D's probe, filtered classes.
+void ktrace_kcall_exit_full(struct thread *t, unsigned n)
 {
     uint32_t r0 = arch_kc_result(&t->ctx, 0), r1 = arch_kc_result(&t->ctx, 1);
-    if (n < DPROBE_KCALL_MAX)
+    if (kdt_active && n < DPROBE_KCALL_MAX)
         kdt_fire(DPROBE_KCALL_RETURN(n), (uint64_t)(int64_t)(int32_t)r0, n, 0, 0);
     if (!ring_on(KEV_C_KER_CALL))
         return;
-    kcall_exit_words(n, &r0, &r1);
+    ktrace_kcall_exit_words(n + 1u, &r0, &r1);
     trace_emit_simple(&ktrace, KEV_C_KER_CALL, KEV_KC_EXIT(n), r0, r1);
 }
 
-// The kernel call's exit event, inline in ktrace_exit_end (its only caller on the hot path).
-static inline __attribute__((always_inline)) void kcall_exit_ev(struct thread *t)
+// The rare end of a traced entry (ktrace_exit_end): D's side, another thread to tell the
+// ring about, or classes that changed since the hooks were synced.
+void ktrace_exit_slow(struct thread *next)
 {
-    unsigned n = t->kc_trace - 1u;
-    t->kc_trace = 0;
-    if (__builtin_expect(kdt_active, 0)) {
-        kcall_exit_full(t, n);
-        return;
-    }
-    // kc_trace is set only while the ring records the class (or D runs, above): the emit's
-    // own test of the class is the only one needed.
-    uint32_t r0 = arch_kc_result(&t->ctx, 0), r1 = arch_kc_result(&t->ctx, 1);
-    kcall_exit_words(n, &r0, &r1);
-    trace_emit_simple(&ktrace, KEV_C_KER_CALL, KEV_KC_EXIT(n), r0, r1);
-}
-
-void ktrace_exit_end(struct thread *next)
-{
-    if (next->kc_trace)
-        kcall_exit_ev(next);
-    if (__builtin_expect(kdt_active, 0))
+    if (kdt_active)
         exit_end_kdt(next);
     if (next != ring_current) {
-        trace_ring_set_current(&ktrace, pid_of(next), tid_of(next));
+        trace_ring_set_current(&ktrace, ktrace_pid(next), ktrace_tid(next));
         ring_current = next;
     }
-    ktrace_sync_exit();
+    ktrace_hot.current = NULL;  // ktrace_sync takes ring_current
+    ktrace_sync();
 }
 
 // The D probes of a state change: the blocking states, and wakeups.
 static void kdt_state(const struct thread *t)
 {
-    uint32_t tid = tid_of(t), obj = 0, id;
+    uint32_t tid = ktrace_tid(t), obj = 0, id;
     switch (t->state) {
     case THS_SEND:      id = DPROBE_SCHED_BLOCK_SEND; obj = (uint32_t)t->coid; break;
     case THS_RECEIVE:   id = DPROBE_SCHED_BLOCK_RECEIVE; obj = t->chan ? (uint32_t)t->chan->chid : 0; break;
@@ -253,25 +225,25 @@ void ktrace_state_ev(const struct thread *t)
         return;
     unsigned ev = t->state;
     if (trace_is_wide(&ktrace, KEV_C_PR_TH, ev)) {
-        uint32_t w[4] = { pid_of(t), tid_of(t), t->prio, t->policy };
+        uint32_t w[4] = { ktrace_pid(t), ktrace_tid(t), t->prio, t->policy };
         trace_emit_words(&ktrace, KEV_C_PR_TH, ev, w, 4);
     } else {
-        trace_emit_simple(&ktrace, KEV_C_PR_TH, ev, pid_of(t), tid_of(t));
+        trace_emit_simple(&ktrace, KEV_C_PR_TH, ev, ktrace_pid(t), ktrace_tid(t));
     }
 }
 
 void ktrace_thread_ev(const struct thread *t, unsigned ev)
 {
     if (kdt_active && ev == KEV_TH_CREATE)
-        kdt_fire(DPROBE_SCHED_CREATE, tid_of(t), pid_of(t), 0, 0);
+        kdt_fire(DPROBE_SCHED_CREATE, ktrace_tid(t), ktrace_pid(t), 0, 0);
     if (kdt_active && ev == KEV_TH_DESTROY)
-        kdt_fire(DPROBE_SCHED_EXIT, tid_of(t), (uint64_t)(int64_t)t->exit_status, 0, 0);
-    trace_emit_simple(&ktrace, KEV_C_PR_TH, ev, pid_of(t), tid_of(t));
+        kdt_fire(DPROBE_SCHED_EXIT, ktrace_tid(t), (uint64_t)(int64_t)t->exit_status, 0, 0);
+    trace_emit_simple(&ktrace, KEV_C_PR_TH, ev, ktrace_pid(t), ktrace_tid(t));
 }
 
 void ktrace_thread_name_ev(const struct thread *t)
 {
-    uint32_t w[2] = { pid_of(t), tid_of(t) };
+    uint32_t w[2] = { ktrace_pid(t), ktrace_tid(t) };
     trace_emit_string(&ktrace, KEV_C_PR_TH, KEV_PR_THREAD_NAME, w, 2, t->name);
 }
 
@@ -422,6 +394,7 @@ static void free_buffers(void)
     pmem_free(&k_pmem, ring_mem);
     kmemset(&ktrace, 0, sizeof(ktrace));
     ring_current = NULL;
+    ktrace_hot.current = NULL;
     ring_mem = NULL;
     ring_owner = NULL;
     ring_nbufs = 0;
@@ -618,8 +591,8 @@ static int ktrace_command(struct thread *t, uint32_t cmd, uint32_t a, uint32_t b
             return e;
         forget_open_calls();
         kuring_new_capture();
-        trace_ring_set_current(r, pid_of(t), tid_of(t));
-        ring_current = t;
+        trace_ring_set_current(r, ktrace_pid(t), ktrace_tid(t));
+        ktrace_hot.current = t;
         ktrace_sync();
         if (cmd == KTRACE_START)
             snapshot();

@@ -90,8 +90,9 @@ static inline __attribute__((always_inline)) void kernel_entry_body(unsigned kin
     switch (kind) {
     case KENTRY_CALL:
         if (traced)
-            ktrace_kcall_entry(t);    // inline (ktrace_kcall.h)
-        kcall_dispatch(t);
+            kcall_dispatch_traced(t);   // also the entry event (ktrace_kcall.h)
+        else
+            kcall_dispatch(t);
         break;
     case KENTRY_TICK:
         kernel_tick();

@@ -14,6 +14,7 @@
 // thread it could run (sched_kick_others).
 #include <kernel/sched.h>
 #include <kernel/arch.h>
+#include <kernel/ktrace_kcall.h>
 
 static struct list ready_q[256];
 static uint32_t ready_map[8];
@@ -54,6 +55,11 @@ void sched_make_ready(struct thread *t, bool at_head)
 {
     enqueue(t, at_head);
     ktrace_state(t);    // last, so that the hook's call is a tail call
+}
+
+void sched_make_ready_quiet(struct thread *t, bool at_head)
+{
+    enqueue(t, at_head);
 }
 
 void sched_remove(struct thread *t)
@@ -149,7 +155,7 @@ static inline __attribute__((always_inline)) struct thread *choose(const bool tr
         // Preempted threads keep their place at the head; yielding ones go to the back.
         enqueue(cur, !yield);
         if (traced)
-            ktrace_state(cur);
+            ktrace_state_traced(cur);   // inline (ktrace_kcall.h)
         next = top_ready(cpu_id());
     }
     KASSERT(next, "no runnable thread (idle missing)");
@@ -157,7 +163,7 @@ static inline __attribute__((always_inline)) struct thread *choose(const bool tr
     next->state = THS_RUNNING;
     next->cpu = (uint8_t)cpu_id();
     if (traced)
-        ktrace_state(next);
+        ktrace_state_traced(next);
     if (next != cur)
         k_context_switches++;
     c->current = next;

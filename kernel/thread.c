@@ -48,6 +48,7 @@ struct thread *thread_alloc(struct proc *p)
         t->index = (uint16_t)i;
         t->gen = gen ? gen : 1;
         t->proc = p;
+        t->trace_tid = p ? 0u : i + 1u;     // a process's thread: with its tid
         t->state = THS_DEAD;
         t->policy = SCHED_POLICY_RR;
         t->slice = RR_TIMESLICE;
@@ -100,7 +101,8 @@ void waitq_insert(struct list *q, struct thread *t)
     t->waitq = q;
 }
 
-void thread_block(struct thread *t, uint8_t state, struct list *q)
+static inline __attribute__((always_inline)) void block(struct thread *t, uint8_t state,
+                                                       struct list *q)
 {
     KASSERT(t->state == THS_RUNNING, "blocking a thread that is not running");
     t->state = state;
@@ -111,7 +113,17 @@ void thread_block(struct thread *t, uint8_t state, struct list *q)
         thread_arm_timeout(t, t->timeout_ns);
         t->timeout_ns = 0;
     }
+}
+
+void thread_block(struct thread *t, uint8_t state, struct list *q)
+{
+    block(t, state, q);
     ktrace_state(t);    // last: the hook's call is a tail call
+}
+
+void thread_block_quiet(struct thread *t, uint8_t state, struct list *q)
+{
+    block(t, state, q);
 }
 
 // Takes t off whatever it waits for: its timeout, its wait queue, and the state the owning
@@ -133,11 +145,17 @@ static void thread_leave_wait(struct thread *t)
 
 void thread_unblock(struct thread *t, int32_t ret)
 {
+    thread_unblock_quiet(t, ret);
+    ktrace_state(t);
+}
+
+void thread_unblock_quiet(struct thread *t, int32_t ret)
+{
     KASSERT(t->state != THS_READY && t->state != THS_RUNNING && t->state != THS_DEAD,
             "unblocking a thread that is not blocked");
     thread_leave_wait(t);
     thread_set_result(t, ret);
-    sched_make_ready(t, false);
+    sched_make_ready_quiet(t, false);
 }
 
 void thread_destroy(struct thread *t, int32_t status)

@@ -115,6 +115,7 @@ static int acquire_buffer(struct trace_ring *r, unsigned cpu, uint64_t t64)
             r->tr_filled = 1;
             r->tr_running = 0;
             update_masks(r);
+            trace_port_stopped(r);
         }
         return -1;
     }
@@ -281,6 +282,11 @@ void trace_emit_simple_slow(struct trace_ring *r, unsigned cls, unsigned ev, uin
     uint32_t w[2] = { a, b };
     struct payload p = { w, 2u, 0, 0u, 0u };
     emit_event(r, cls, ev, &p);
+}
+
+void trace_emit_simple_slow_ce(struct trace_ring *r, uint32_t cls_ev, uint32_t a, uint32_t b)
+{
+    trace_emit_simple_slow(r, cls_ev >> 16, cls_ev & 0xffffu, a, b);
 }
 
 void trace_emit_words_slow(struct trace_ring *r, unsigned cls, unsigned ev, const uint32_t *w,

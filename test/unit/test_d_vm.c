@@ -215,6 +215,26 @@ static void test_switch_drops(void **state)
     assert_int_equal(r.first[0], 9);
 }
 
+/* A clause that records its header alone (`probe { }`, also behind a fast predicate) skips
+ * the interpreter (DVM_LINK_HDRONLY) and writes the same records, drops counted the same. */
+static void test_header_only_clause(void **state)
+{
+    (void)state;
+    compile("BEGIN { } BEGIN /arg0 == 1/ { } BEGIN { trace(arg0); }");
+    load(DVM_BUF_SWITCH, 64); /* 16 + 16 + 24 bytes fit once */
+    assert_true(st.ecb_link[1].constagg & DVM_LINK_HDRONLY);
+    assert_true(st.ecb_link[2].constagg & DVM_LINK_HDRONLY);
+    assert_false(st.ecb_link[3].constagg & DVM_LINK_HDRONLY);
+    fire(DPROBE_BEGIN, 1);
+    fire(DPROBE_BEGIN, 0); /* no room: the first and third clauses' records are dropped */
+    assert_int_equal(st.stats[0].drops, 2);
+    struct recs r = read_all();
+    assert_int_equal(r.n, 3);
+    for (unsigned k = 0; k < 3; k++)
+        assert_int_equal(r.epid[k], k + 1);
+    assert_int_equal(r.first[2], 1);
+}
+
 static void test_ring_keeps_newest(void **state)
 {
     (void)state;
@@ -526,6 +546,7 @@ int main(void)
         cmocka_unit_test(test_misaligned),        cmocka_unit_test(test_tuple_overflow),
         cmocka_unit_test(test_scratch_exhaustion), cmocka_unit_test(test_error_probe),
         cmocka_unit_test(test_error_in_error),    cmocka_unit_test(test_switch_drops),
+        cmocka_unit_test(test_header_only_clause),
         cmocka_unit_test(test_ring_keeps_newest), cmocka_unit_test(test_fill_reserves_end),
         cmocka_unit_test(test_aggregations),      cmocka_unit_test(test_thread_locals),
         cmocka_unit_test(test_agg_key_cache),     cmocka_unit_test(test_agg_probe_constant),

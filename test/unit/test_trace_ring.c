@@ -392,6 +392,7 @@ static void test_fill_policy_stops_when_full(void **st)
     emit_n(3000);
     assert_false(trace_on(&ring, PR));
     assert_int_equal(ring.tr_filled, 1);
+    assert_int_equal(trace_host_port.nstopped, 1);  // the port heard of it, once
     struct trace_counts cnt;
     trace_ring_counts(&ring, 0, &cnt);
     assert_int_equal(cnt.recorded, 2 * 1021);

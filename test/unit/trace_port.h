@@ -26,6 +26,7 @@ struct trace_host_port {
     int irq_off;       // nesting depth of irq_save
     unsigned nnotes;   // notifications so far (the log keeps the first TRACE_HOST_MAX_NOTES)
     int notify_in_irq; // set if a notification was ever sent in interrupt context (a bug)
+    int nstopped;      // times the ring stopped itself (trace_port_stopped)
     struct trace_host_note notes[TRACE_HOST_MAX_NOTES];
 };
 
@@ -71,6 +72,12 @@ static inline void trace_port_notify(struct trace_ring *r, unsigned idx, unsigne
     if (p->nnotes < TRACE_HOST_MAX_NOTES)
         p->notes[p->nnotes] = (struct trace_host_note){ r, idx, seq };
     p->nnotes++;
+}
+
+static inline void trace_port_stopped(struct trace_ring *r)
+{
+    (void)r;
+    trace_host_port.nstopped++;
 }
 
 #endif

@@ -431,6 +431,17 @@ __attribute__((noinline)) static int agg_incr(struct dvm_state *st, struct dvm_c
     return 0;
 }
 
+/* put_rechdr: the header of ECB e's record of n bytes at rec, on CPU cpu. */
+static inline struct dvm_rechdr *put_rechdr(uint8_t *rec, uint32_t e, uint32_t n, unsigned cpu)
+{
+    struct dvm_rechdr *h = (struct dvm_rechdr *)(void *)rec;
+    h->rh_epid = e + 1;
+    h->rh_size = n;
+    h->rh_cpu = cpu;
+    h->rh_pad = 0;
+    return h;
+}
+
 /* run_ecb: one enabled clause; its fast predicate (if any) already held. Out of line so that
  * a failing fast predicate never pays for this function's frame. */
 __attribute__((noinline)) static void run_ecb(struct dvm_state *st, struct dvm_cpu *c,
@@ -465,11 +476,7 @@ __attribute__((noinline)) static void run_ecb(struct dvm_state *st, struct dvm_c
         }
     }
     if (rec) { /* records are 8-byte aligned: plain stores, no library calls */
-        struct dvm_rechdr *h = (struct dvm_rechdr *)(void *)rec;
-        h->rh_epid = e + 1;
-        h->rh_size = n;
-        h->rh_cpu = cpu;
-        h->rh_pad = 0;
+        struct dvm_rechdr *h = put_rechdr(rec, e, n, cpu);
         for (uint64_t *w = (uint64_t *)(void *)(h + 1), *end = (uint64_t *)(void *)(rec + n);
              w < end; w++)
             *w = 0;
@@ -573,10 +580,23 @@ static inline __attribute__((always_inline)) void run_probe_from(struct dvm_stat
         const struct dvm_ecb_link *l = &st->ecb_link[e];
         if (l->fast && !fast_pred(st, c->ctx, c->args, e, id, l->fast))
             continue;
-        if (l->constagg && c->constagg[e].off &&
-            dvm_agg_update_at(st, c->ctx->cpu, st->obj.acts[l->constagg - 1].da_arg,
-                              c->constagg[e].off - 1, c->constagg[e].val) == 0)
-            continue; /* the same entry and value as last time: no program to run */
+        if (l->constagg) {
+            /* (a header-only ECB never caches an entry: its constagg[e].off stays 0) */
+            if (c->constagg[e].off &&
+                dvm_agg_update_at(st, c->ctx->cpu, st->obj.acts[l->constagg - 1].da_arg,
+                                  c->constagg[e].off - 1, c->constagg[e].val) == 0)
+                continue; /* the same entry and value as last time: no program to run */
+            if (__builtin_expect((l->constagg & DVM_LINK_HDRONLY) != 0, 0)) { /* `probe { }` */
+                unsigned cpu = c->ctx->cpu;
+                uint32_t n = l->constagg & ~DVM_LINK_HDRONLY;
+                uint8_t *rec = buf_reserve(st, cpu, n, id == DPROBE_END);
+                if (rec)
+                    put_rechdr(rec, e - 1, n, cpu);
+                else
+                    st->stats[cpu].drops++;
+                continue;
+            }
+        }
         run_ecb(st, c, e - 1);
         c->probe = pidx;
     }
@@ -745,6 +765,17 @@ static int uses_strtok(const struct dif_obj *o)
     return 0;
 }
 
+/* hdronly_of: the record size of clause ci when it records its header alone (struct
+ * dvm_ecb_link's DVM_LINK_HDRONLY), else 0. */
+static uint32_t hdronly_of(const struct dvm_state *st, uint32_t ci)
+{
+    const struct dif_clause *cl = &st->obj.clauses[ci];
+    if (cl->dc_nacts || cl->dc_recsize || (cl->dc_flags & (DIF_CLF_SPEC | DIF_CLF_NOREC)) ||
+        (cl->dc_pred.dp_len && !st->fastpred[ci].fp_ok))
+        return 0;
+    return (uint32_t)sizeof(struct dvm_rechdr);
+}
+
 /* constagg_of: the action index + 1 of clause ci's only action when it is a probe-constant
  * aggregation in a clause that records nothing else and needs no interpreted predicate. */
 static uint32_t constagg_of(const struct dvm_state *st, uint32_t ci)
@@ -872,7 +903,9 @@ int dvm_load(struct dvm_state *st, const void *objp, size_t objlen, const struct
     for (uint32_t e = 0; e < h->dh_necbs; e++) {
         const struct dvm_fastpred *fp = &st->fastpred[ob->ecbs[e].de_clause];
         st->ecb_link[e + 1].fast = fp->fp_ok ? fp : NULL;
-        st->ecb_link[e + 1].constagg = constagg_of(st, ob->ecbs[e].de_clause);
+        uint32_t hdr = hdronly_of(st, ob->ecbs[e].de_clause);
+        st->ecb_link[e + 1].constagg = hdr ? DVM_LINK_HDRONLY | hdr
+                                           : constagg_of(st, ob->ecbs[e].de_clause);
     }
     st->gvars_size = gsz;
     st->tvars_size = tsz;

@@ -69,8 +69,16 @@ kentry:
     bx lr
 
 #ifndef KTRACE_DISABLED
-3:  bl kernel_entry_traced
-    b 4b
+3:  bl kernel_entry_traced     /* and the same return, not a branch back to it */
+    ldr r1, =k_cpus
+    ldr r1, [r1]
+    ldr r2, [r1, #36]
+    msr control, r2
+    ldmia r1, {r2, r4-r11}
+    msr psp, r2
+    isb
+    mvn lr, #2
+    bx lr
 #endif
 
 kentry_bad_stack:

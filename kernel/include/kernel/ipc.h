@@ -49,6 +49,13 @@ int ipc_send(struct thread *t, int coid, uint32_t smsg, uint32_t sbytes, uint32_
 int ipc_receive(struct thread *t, int chid, uint32_t msg, uint32_t bytes, uint32_t info);
 int ipc_reply(struct thread *t, int rcvid, int32_t status, uint32_t msg, uint32_t bytes);
 int ipc_error(struct thread *t, int rcvid, int32_t err);
+// The same calls for a traced kernel entry (kcall_dispatch_traced): they also record the
+// message and state events; the calls above have no trace code (ipc.c).
+int ipc_send_traced(struct thread *t, int coid, uint32_t smsg, uint32_t sbytes, uint32_t rmsg,
+                    uint32_t rbytes);
+int ipc_receive_traced(struct thread *t, int chid, uint32_t msg, uint32_t bytes, uint32_t info);
+int ipc_reply_traced(struct thread *t, int rcvid, int32_t status, uint32_t msg, uint32_t bytes);
+int ipc_error_traced(struct thread *t, int rcvid, int32_t err);
 int ipc_send_pulse(struct proc *from, int coid, int prio, int32_t code, int32_t value);
 // Pulse from the kernel itself (interrupts, timers): to a connection owned by `p`.
 int ipc_kernel_pulse(struct proc *p, int coid, int prio, int32_t code, int32_t value);

@@ -7,6 +7,8 @@
 
 struct thread;
 void kcall_dispatch(struct thread *t);
+// The same for an entry while tracing runs: also records the call's entry event.
+void kcall_dispatch_traced(struct thread *t);
 extern uint64_t k_kcall_count;
 
 #endif

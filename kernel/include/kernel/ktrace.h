@@ -35,16 +35,26 @@ void ktrace_init(void);
 // The TraceEvent kernel call.
 int ktrace_call(struct thread *t, uint32_t cmd, uint32_t a, uint32_t b, uint32_t c);
 // The end of a traced kernel entry: before choosing the next thread (raises the synthetic
-// interrupt for buffers that filled), and after (the next thread's kernel-call exit event).
-// At a traced kernel's exit: raises the trace interrupt for buffers that filled (rare).
-extern unsigned ktrace_notes;
+// interrupt for buffers that filled, rare), and after (ktrace_exit_end, ktrace_kcall.h).
+// What the traced entry's inline paths read (ktrace_kcall.h), together so that they reach
+// it through one address.
+struct ktrace_hot {
+    uint32_t kc_limit;  // KEV_KC_MAX while kernel-call events take the inline path, else 0:
+                        // the entry's one compare also keeps the call number in range
+    uint32_t fast;      // classes on the inline path: recorded, fast mode, no filter, no D
+    uint32_t plain;     // the same in either mode (kernel-call exits are simple even when wide)
+    unsigned notes;     // buffer-full notifications waiting for the kernel's exit
+    const struct thread *current; // who the ring was last told runs; NULL sends the
+                                  // exit out of line (a D program runs, or not known yet)
+};
+extern struct ktrace_hot ktrace_hot;
+
 void ktrace_exit_notify(void);
 static inline void ktrace_exit_begin(void)
 {
-    if (__builtin_expect(ktrace_notes != 0, 0))
+    if (__builtin_expect(ktrace_hot.notes != 0, 0))
         ktrace_exit_notify();
 }
-void ktrace_exit_end(struct thread *next);
 // After the D provider switched its probes on or off.
 void ktrace_resync(void);
 void ktrace_proc_gone(struct proc *p);

@@ -1,38 +1,121 @@
 // SPDX-License-Identifier: MIT
-// The traced kernel call's entry event, inline in kernel_entry_traced (main.c) so that the
-// common case (fast mode, no D program) costs no call or frame of its own: the call's number
-// and first two arguments read once from the saved frame (arch_kcall.h), one slot written.
-// D programs and wide mode go to ktrace_kcall_entry_full (ktrace.c). The exit event is
-// ktrace_exit_end's (ktrace.c), matched through t->kc_trace.
+// The traced entry path's inline events: a kernel call's entry and exit (kcall_dispatch_traced,
+// kernel_entry_traced), the scheduler's and the message calls' (sched.c, ipc.c), so that the
+// common case costs no call or frame of its own. The words of ktrace_hot (ktrace.h) say which
+// classes take the inline path (the ring records them with no filter and no D program runs:
+// `fast` in fast mode, `plain` in either mode for events that are always simple): one test
+// replaces the separate ring, D, wide-mode and filter tests. The entry event reuses the number
+// and arguments the dispatcher read from the saved frame; the exit's bookkeeping (the ring's
+// current thread, D's side) is one compare that sends the rare case out of line
+// (ktrace_exit_slow, ktrace.c).
 #ifndef KERNEL_KTRACE_KCALL_H
 #define KERNEL_KTRACE_KCALL_H
 
 #include <kernel/thread.h>
 #include <kernel/ktrace.h>
-#include <kernel/kdtrace.h>
+#include <uapi/kcall.h>
 #include <arch_kcall.h>
 
-// Every argument, wide mode, the D provider's kercall:::entry; sets t->kc_trace.
-void ktrace_kcall_entry_full(struct thread *t, bool ring);
+// The general paths: D's probes, wide mode, filtered classes (ktrace.c).
+void ktrace_kcall_entry_full(struct thread *t, uint32_t n, const uint32_t *a);
+void ktrace_kcall_exit_full(struct thread *t, unsigned n);
+void ktrace_exit_slow(struct thread *next);
 
-static inline void ktrace_kcall_entry(struct thread *t)
+// The payload words naming a thread (thread.h: kept with its tid, one load each).
+static inline uint32_t ktrace_pid(const struct thread *t)
 {
-    bool ring = trace_on(&ktrace, KEV_C_KER_CALL);
-    if (__builtin_expect(kdt_active, 0)) {
-        ktrace_kcall_entry_full(t, ring);
+    return t->trace_pid;
+}
+
+static inline uint32_t ktrace_tid(const struct thread *t)
+{
+    return t->trace_tid;
+}
+
+static inline bool ktrace_fast_on(unsigned cls)
+{
+    return __builtin_expect((ktrace_hot.fast >> cls) & 1u, 1);
+}
+
+// The call's entry event: number n, arguments a[0..5] as the dispatcher read them.
+static inline void ktrace_kcall_entry(struct thread *t, uint32_t n, const uint32_t *a)
+{
+    if (__builtin_expect(n < ktrace_hot.kc_limit, 1)) {   // fast, and a known number
+        trace_emit_simple_fast(&ktrace, KEV_C_KER_CALL, KEV_KC_ENTRY(n), a[0], a[1]);
+        t->kc_trace = (uint16_t)(n + 1u);
         return;
     }
-    if (!ring)
-        return;
-    uint32_t n = arch_kc_number(&t->ctx);
-    unsigned ev = KEV_KC_ENTRY(n < KEV_KC_MAX ? n : KEV_KC_MAX - 1); // unknown ones share it
-    if (trace_is_wide(&ktrace, KEV_C_KER_CALL, ev)) {
-        ktrace_kcall_entry_full(t, ring);
+    if (n < KEV_KC_MAX && ((ktrace_hot.plain >> KEV_C_KER_CALL) & 1u) &&
+        trace_is_wide(&ktrace, KEV_C_KER_CALL, KEV_KC_ENTRY(n))) {   // wide: every argument
+        trace_emit_words(&ktrace, KEV_C_KER_CALL, KEV_KC_ENTRY(n), a, 6);
+        t->kc_trace = (uint16_t)(n + 1u);
         return;
     }
-    trace_emit_simple(&ktrace, KEV_C_KER_CALL, ev, arch_kc_arg(&t->ctx, 0),
-                      arch_kc_arg(&t->ctx, 1));
-    t->kc_trace = (uint16_t)(ev + 1);
+    ktrace_kcall_entry_full(t, n, a);
+}
+
+// A call's exit words: [result, 0] on success, [-1, errno] on failure, as QNX's exit
+// events; 64-bit results (ClockCycles, ClockTime) and semihosting's (the host's own answer)
+// are not errno-style and go as they are.
+// 1 for those calls, indexed by t->kc_trace (the number + 1, at most KEV_KC_MAX; ktrace.c).
+extern const uint8_t ktrace_kc_raw[KEV_KC_MAX + 1u];
+
+static inline void ktrace_kcall_exit_words(unsigned kc, uint32_t *r0, uint32_t *r1)
+{
+    if (ktrace_kc_raw[kc])
+        return;
+    uint32_t v = *r0, neg = (uint32_t)((int32_t)v >> 31); // all ones when v < 0
+    *r1 = (0u - v) & neg;
+    *r0 = v | neg;
+}
+
+// The end of a traced kernel entry, once the next thread is chosen: its kernel call's exit
+// event (t->kc_trace, set at the entry), and telling the ring about a new thread; the rest
+// (D's side, or the ring's thread not known) out of line. Classes that change outside the
+// commands (the ring stopping itself) are synced where they change (ktrace_port_stopped).
+static inline void ktrace_exit_end(struct thread *next)
+{
+    unsigned kc = next->kc_trace;
+    if (kc) {
+        next->kc_trace = 0;
+        if (__builtin_expect((ktrace_hot.plain >> KEV_C_KER_CALL) & 1u, 1)) {
+            uint32_t r0 = arch_kc_result(&next->ctx, 0), r1 = arch_kc_result(&next->ctx, 1);
+            ktrace_kcall_exit_words(kc, &r0, &r1);
+            trace_emit_simple_fast(&ktrace, KEV_C_KER_CALL, KEV_KC_EXIT(kc - 1u), r0, r1);
+        } else {
+            ktrace_kcall_exit_full(next, kc - 1u);
+        }
+    }
+    const struct thread *cur = ktrace_hot.current;
+    if (__builtin_expect(next != cur, 0)) {
+        if (__builtin_expect(cur != NULL, 1)) {
+            trace_ring_set_current(&ktrace, ktrace_pid(next), ktrace_tid(next));
+            ktrace_hot.current = next;
+        } else {
+            ktrace_exit_slow(next);
+        }
+    }
+}
+
+// A thread's state change on a traced path (the scheduler's traced pass): inline when the
+// class is on the inline path, else the general hook (D's probes, wide mode, filters).
+static inline void ktrace_state_traced(struct thread *t)
+{
+    if (ktrace_fast_on(KEV_C_PR_TH)) {  // (traced_state is D's: kept on the general path)
+        trace_emit_simple_fast(&ktrace, KEV_C_PR_TH, t->state, ktrace_pid(t), ktrace_tid(t));
+        return;
+    }
+    ktrace_state(t);
+}
+
+// A message event on a traced path (ipc.c's traced copies), likewise.
+static inline void ktrace_comm_traced(unsigned ev, uint32_t a, uint32_t b)
+{
+    if (__builtin_expect((ktrace_hot.plain >> KEV_C_COMM) & 1u, 1)) { // simple in either mode
+        trace_emit_simple_fast(&ktrace, KEV_C_COMM, ev, a, b);
+        return;
+    }
+    ktrace_comm(ev, a, b);
 }
 
 #endif

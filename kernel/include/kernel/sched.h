@@ -12,6 +12,8 @@ void sched_init(void);
 // Puts a thread on its ready queue: at the tail, or at the head when it was preempted (a
 // preempted thread keeps its place in line, as POSIX requires).
 void sched_make_ready(struct thread *t, bool at_head);
+// The same without the state's trace hook (thread_block_quiet's counterpart, thread.h).
+void sched_make_ready_quiet(struct thread *t, bool at_head);
 void sched_remove(struct thread *t);
 // Highest priority that has a ready thread, or -1 when none.
 int sched_top_prio(void);

@@ -31,6 +31,9 @@ struct thread {
     uint8_t  slice;             // round-robin ticks left
     bool     in_use;
     bool     detached;
+    // The words naming it in trace events: its tid (the kernel's threads are numbered by slot
+    // from 1) and its process's pid (0 for the kernel's threads). Set with the tid.
+    uint16_t trace_tid;
     struct proc *proc;          // NULL for kernel threads
     struct list qlink;          // ready queue or the wait queue of what it is blocked on
     struct list *waitq;         // the wait queue it is on, if blocked on one
@@ -68,6 +71,7 @@ struct thread {
     uint32_t affinity;
     int32_t  dying_status;
     char name[KNAME_MAX];
+    uint32_t trace_pid;         // trace_tid's process (above); here it fills the tail padding
 };
 
 extern struct thread k_threads[KMAX_THREADS];
@@ -89,6 +93,10 @@ void thread_block(struct thread *t, uint8_t state, struct list *q);
 // Makes a blocked thread ready with kernel-call result `ret`; removes it from its wait queue
 // and stops its timeout.
 void thread_unblock(struct thread *t, int32_t ret);
+// The same without the state's trace hook: for the message calls' copies (ipc.c), where the
+// untraced entry's has no trace code and the traced entry's records the event itself.
+void thread_block_quiet(struct thread *t, uint8_t state, struct list *q);
+void thread_unblock_quiet(struct thread *t, int32_t ret);
 // Kills a thread wherever it is (process exit or fault): undoes what its state holds.
 void thread_destroy(struct thread *t, int32_t status);
 // Returns a zombie (or dead) thread's slot to the pool.

@@ -20,6 +20,7 @@
 struct trace_ring;
 uint64_t board_cycles(void);
 void ktrace_port_notify(struct trace_ring *r, unsigned bufidx, unsigned seq);
+void ktrace_port_stopped(struct trace_ring *r);
 
 static inline uint32_t trace_port_now32(void) { return board_cycles32(); }
 static inline uint64_t trace_port_now64(void) { return board_cycles(); }
@@ -31,5 +32,6 @@ static inline void trace_port_notify(struct trace_ring *r, unsigned bufidx, unsi
 {
     ktrace_port_notify(r, bufidx, seq);
 }
+static inline void trace_port_stopped(struct trace_ring *r) { ktrace_port_stopped(r); }
 
 #endif

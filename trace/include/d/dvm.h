@@ -125,9 +125,14 @@ struct dvm_ecb_link {
     const struct dvm_fastpred *fast;
     /* the clause's only action, when it aggregates a value and keys that depend on the probe
      * alone (@[probefunc] = count()): its action index + 1, else 0. Such an ECB always
-     * updates the same entry with the same value, which struct dvm_constagg caches. */
+     * updates the same entry with the same value, which struct dvm_constagg caches.
+     * Or DVM_LINK_HDRONLY | the record's size when the clause records its header alone (no
+     * action, no interpreted predicate, nothing speculative: `probe { }`): the header is
+     * written without running the clause. One field for both, so that the firing loop tests
+     * one word for its shortcuts. */
     uint32_t constagg;
 };
+#define DVM_LINK_HDRONLY 0x80000000u
 
 /* Per CPU and ECB: where a probe-constant aggregation's entry lives and the value it adds.
  * Entries never move (a deleted one is revived in place), so the offset stays right. */

@@ -17,6 +17,9 @@
 //        "buffer bufidx (sequence seq) wants saving": raise the synthetic interrupt the logger
 //        waits on. Called with interrupts disabled, never in interrupt context (deferred
 //        notifications are delivered by trace_ring_irq_exit), and must not emit trace events.
+//   void trace_port_stopped(struct trace_ring *r);
+//        the ring stopped itself (FILL policy, every buffer used): tr_active is now 0. For a
+//        port that mirrors the active classes. Same context and limits as trace_port_notify.
 //
 // LOCKING. Every state change happens with local interrupts disabled (port irq_save). Each CPU
 // writes only into its own current buffer (struct trace_cpu), so the hot path needs no lock.
@@ -205,6 +208,9 @@ void trace_filter_dynamic(struct trace_ring *r, uint32_t cls_mask, trace_dyn_fil
 // words, NUL included, truncated to fit KEV_MAX_COMBINE_SLOTS).
 void trace_emit_simple_slow(struct trace_ring *r, unsigned cls, unsigned ev, uint32_t a,
                             uint32_t b);
+// The same as trace_emit_simple_slow with the class and event in one word (cls << 16 | ev):
+// the inline path's fallback, so that its callers pass no argument on the stack.
+void trace_emit_simple_slow_ce(struct trace_ring *r, uint32_t cls_ev, uint32_t a, uint32_t b);
 void trace_emit_words_slow(struct trace_ring *r, unsigned cls, unsigned ev, const uint32_t *w,
                            unsigned nwords);
 void trace_emit_string(struct trace_ring *r, unsigned cls, unsigned ev, const uint32_t *w,
@@ -225,18 +231,13 @@ static inline int trace_is_wide(const struct trace_ring *r, unsigned cls, unsign
     return (r->tr_ev_wide[cls & (KEV_NCLASS - 1u)][(ev >> 5) & 31u] >> (ev & 31u)) & 1u;
 }
 
-// The hot path: a simple event (one slot, payload a, b). Allocation-free, interrupts off for
-// the few stores. Anything unusual (filters, no room, high-water mark, time wrap) goes to
-// trace_emit_simple_slow(), which re-checks everything under its own interrupt lock.
-static inline void trace_emit_simple(struct trace_ring *r, unsigned cls, unsigned ev,
-                                     uint32_t a, uint32_t b)
+// A simple event of a class the caller knows is active and goes through no filter (tr_active
+// set, tr_slow clear; the kernel keeps a word of such classes): only the room and the time are
+// checked. A stale caller is still safe: a stopped ring has no room (tc_wp == tc_limit), so
+// the event goes to trace_emit_simple_slow(), which checks everything again.
+static inline void trace_emit_simple_fast(struct trace_ring *r, unsigned cls, unsigned ev,
+                                          uint32_t a, uint32_t b)
 {
-    if (__builtin_expect(!((r->tr_active >> cls) & 1u), 1))
-        return;
-    if ((r->tr_slow >> cls) & 1u) {
-        trace_emit_simple_slow(r, cls, ev, a, b);
-        return;
-    }
     unsigned long fl = trace_port_irq_save();
     unsigned cpu = trace_port_cpu();
     struct trace_cpu *c = &r->tr_cpu[cpu];
@@ -253,7 +254,22 @@ static inline void trace_emit_simple(struct trace_ring *r, unsigned cls, unsigne
         return;
     }
     trace_port_irq_restore(fl);
-    trace_emit_simple_slow(r, cls, ev, a, b);
+    trace_emit_simple_slow_ce(r, cls << 16 | ev, a, b);
+}
+
+// The hot path: a simple event (one slot, payload a, b). Allocation-free, interrupts off for
+// the few stores. Anything unusual (filters, no room, high-water mark, time wrap) goes to
+// trace_emit_simple_slow(), which re-checks everything under its own interrupt lock.
+static inline void trace_emit_simple(struct trace_ring *r, unsigned cls, unsigned ev,
+                                     uint32_t a, uint32_t b)
+{
+    if (__builtin_expect(!((r->tr_active >> cls) & 1u), 1))
+        return;
+    if ((r->tr_slow >> cls) & 1u) {
+        trace_emit_simple_slow(r, cls, ev, a, b);
+        return;
+    }
+    trace_emit_simple_fast(r, cls, ev, a, b);
 }
 
 // A simple event that happened at `ts` (low cycle word), drained from somewhere else (the
