@@ -407,6 +407,63 @@ static struct probe_counts probe_counts(void)
     return r;
 }
 
+/* @[tid] = count() and self->v = arg0 skip the interpreter once the CPU has found their entry
+ * or variable (DVM_LINK_CTXKEY, DVM_LINK_SELFSET): the results must be the interpreter's as
+ * the key and the thread change, and a zero stored (which frees the variable) must free it. */
+static int64_t ck_count[3], ck_ts[3];
+static void ctxkey_cb(void *arg, unsigned agg, const uint8_t *keys, const int64_t *vals)
+{
+    (void)arg;
+    int64_t key;
+    memcpy(&key, keys, 8);
+    if (key < 7 || key > 9)
+        return;
+    if (agg == 0)
+        ck_count[key - 7] = vals[0];
+    else
+        ck_ts[key - 7] = vals[0];
+}
+
+static void on_thread(int32_t tid, uint32_t probe, uint64_t a0)
+{
+    int32_t old = ctx.tid;
+    ctx.tid = tid;
+    fire(probe, a0);
+    ctx.tid = old;
+}
+
+static void test_agg_ctxkey_selfset(void **state)
+{
+    (void)state;
+    compile("sched:::on-cpu { @c[tid] = count(); }"
+            "sched:::on-cpu { self->ts = arg0; }"
+            "sched:::off-cpu { @t[tid] = sum(self->ts); }");
+    load(DVM_BUF_SWITCH, 4096);
+    assert_true(st.ecb_link[1].constagg & DVM_LINK_CTXKEY);
+    assert_true(st.ecb_link[2].constagg & DVM_LINK_SELFSET);
+    assert_int_equal(st.ecb_link[3].constagg, 0);
+    for (int k = 0; k < 3; k++)
+        on_thread(7, DPROBE_SCHED_ONCPU, 5);
+    on_thread(8, DPROBE_SCHED_ONCPU, 9);
+    on_thread(8, DPROBE_SCHED_ONCPU, 9);
+    on_thread(7, DPROBE_SCHED_ONCPU, 11); /* back to thread 7: its key and variable again */
+    on_thread(9, DPROBE_SCHED_ONCPU, 4);
+    on_thread(9, DPROBE_SCHED_ONCPU, 0);  /* frees self->ts of thread 9 */
+    on_thread(7, DPROBE_SCHED_OFFCPU, 0);
+    on_thread(8, DPROBE_SCHED_OFFCPU, 0);
+    on_thread(9, DPROBE_SCHED_OFFCPU, 0);
+    memset(ck_count, 0, sizeof(ck_count));
+    memset(ck_ts, -1, sizeof(ck_ts));
+    dvm_agg_walk(&st, 0, ctxkey_cb, NULL);
+    assert_int_equal(ck_count[0], 4);
+    assert_int_equal(ck_count[1], 2);
+    assert_int_equal(ck_count[2], 2);
+    assert_int_equal(ck_ts[0], 11);
+    assert_int_equal(ck_ts[1], 9);
+    assert_int_equal(ck_ts[2], 0);
+    assert_int_equal(st.stats[0].dynvardrops, 0);
+}
+
 /* An aggregation whose keys and value depend on the probe alone skips its program once its
  * entry is known (struct dvm_ecb_link). Only such clauses may take that path, and the counts
  * must be what the interpreter gives: per probe of a shared clause, after a removed key
@@ -422,12 +479,16 @@ static void test_agg_probe_constant(void **state)
     unsigned cached = 0;
     for (uint32_t e = 1; e <= st.obj.hdr->dh_necbs; e++) {
         uint32_t clause = st.obj.ecbs[e - 1].de_clause;
-        /* clauses 0 and 1 qualify; a per-firing key (pid) and an interpreted predicate not */
+        /* clauses 0 and 1 qualify; a per-firing key (pid) takes the context-key shortcut;
+         * an interpreted predicate none */
+        uint32_t w = st.ecb_link[e].constagg;
         if (clause <= 1)
-            assert_int_not_equal(st.ecb_link[e].constagg, 0);
+            assert_true(w != 0 && !(w & DVM_LINK_KINDS));
+        else if (clause == 2)
+            assert_true(w & DVM_LINK_CTXKEY);
         else
-            assert_int_equal(st.ecb_link[e].constagg, 0);
-        cached += st.ecb_link[e].constagg != 0;
+            assert_int_equal(w, 0);
+        cached += w != 0 && !(w & DVM_LINK_KINDS);
     }
     assert_int_equal(cached, 3);
 
@@ -550,6 +611,7 @@ int main(void)
         cmocka_unit_test(test_ring_keeps_newest), cmocka_unit_test(test_fill_reserves_end),
         cmocka_unit_test(test_aggregations),      cmocka_unit_test(test_thread_locals),
         cmocka_unit_test(test_agg_key_cache),     cmocka_unit_test(test_agg_probe_constant),
+        cmocka_unit_test(test_agg_ctxkey_selfset),
         cmocka_unit_test(test_agg_increment),
             cmocka_unit_test(test_speculation),       cmocka_unit_test(test_random_bytecode),
     };

@@ -569,6 +569,30 @@ __attribute__((noinline)) static void run_ecb(struct dvm_state *st, struct dvm_c
         st->exiting = 1;
 }
 
+/* shortcut: a CTXKEY or SELFSET clause (struct dvm_ecb_link) done without the interpreter
+ * when the CPU's caches allow: 1 if done, 0 if the clause must run. The same effect as the
+ * clause's program: the operand is read as the builtin or load reads it, and the entry or
+ * variable is the one the program's last run on this CPU found. */
+static inline __attribute__((always_inline)) int shortcut(struct dvm_state *st,
+                                                          struct dvm_cpu *c,
+                                                          const struct dvm_ecb_link *l,
+                                                          uint32_t e, uint32_t id)
+{
+    uint32_t w = l->constagg & ~DVM_LINK_KINDS;
+    uint64_t v = fast_operand(st, c->ctx, c->args, e, id, l->op, 0);
+    if (l->constagg & DVM_LINK_CTXKEY) {
+        const struct dvm_aggmemo *m = &c->memo[w - 1];
+        return m->am_off && m->am_val[0] == v &&
+               dvm_agg_update_at(st, c->ctx->cpu, st->obj.acts[w - 1].da_arg, m->am_off - 1,
+                                 0) == 0;
+    }
+    if (!v || !c->self_val || c->self_var != w - 1 || c->self_tid != c->ctx->tid ||
+        c->self_gen != st->dyn.gen)
+        return 0;
+    memcpy(c->self_val, &v, 8);
+    return 1;
+}
+
 /* run_probe: the probe's enabled clauses from ECB `e` (index + 1) on, in program order. */
 static inline __attribute__((always_inline)) void run_probe_from(struct dvm_state *st,
                                                                   struct dvm_cpu *c,
@@ -596,6 +620,9 @@ static inline __attribute__((always_inline)) void run_probe_from(struct dvm_stat
                     st->stats[cpu].drops++;
                 continue;
             }
+            if (l->constagg & (DVM_LINK_CTXKEY | DVM_LINK_SELFSET) &&
+                shortcut(st, c, l, e, id))
+                continue;
         }
         run_ecb(st, c, e - 1);
         c->probe = pidx;
@@ -791,6 +818,37 @@ static uint32_t constagg_of(const struct dvm_state *st, uint32_t ci)
     return cl->dc_act + 1;
 }
 
+/* shortcut_of: the CTXKEY or SELFSET shortcut word of clause ci (struct dvm_ecb_link), its
+ * operand in op's slot 0; 0 when the clause is not one of these exact shapes of verified
+ * code (a clause that does not match runs in the interpreter, with the same result):
+ *   builtin/ld %r, op; pushr %r, int; ret %r0     (the only action aggregates: @[op] = f())
+ *   builtin/ld %r, op; stsv %r, v; ret %r         (the only action stores: self->v = op) */
+static uint32_t shortcut_of(const struct dvm_state *st, uint32_t ci, struct dvm_fastpred *op)
+{
+    const struct dif_obj *o = &st->obj;
+    const struct dif_clause *cl = &o->clauses[ci];
+    memset(op, 0, sizeof(*op));
+    if (cl->dc_nacts != 1 || (cl->dc_flags & DIF_CLF_SPEC) || !(cl->dc_flags & DIF_CLF_NOREC) ||
+        (cl->dc_pred.dp_len && !st->fastpred[ci].fp_ok))
+        return 0;
+    const struct dif_act *a = &o->acts[cl->dc_act];
+    const uint32_t *in = o->insns + a->da_prog.dp_start;
+    if (a->da_prog.dp_len != 3 || !fast_operand_of(st, in[0], op, 0) || DIF_RD(in[0]) == 0)
+        return 0;
+    unsigned r = DIF_RD(in[0]);
+    if (a->da_kind == DIF_ACT_AGG) {
+        const char *t = dif_str(o, a->da_types);
+        if (in[1] != DIF_INSTR(DIF_PUSHR, r, DIF_TYPE_INT, 0) ||
+            in[2] != DIF_INSTR(DIF_RET, 0, 0, 0) || !t[0] || t[0] == 's' || t[1])
+            return 0;
+        return DVM_LINK_CTXKEY | (cl->dc_act + 1u);
+    }
+    if (a->da_kind == DIF_ACT_EXPR && DIF_OP(in[1]) == DIF_STSV && DIF_RD(in[1]) == r &&
+        o->vars[DIF_IDX(in[1])].dv_type == DIF_TYPE_INT && in[2] == DIF_INSTR(DIF_RET, 0, 0, r))
+        return DVM_LINK_SELFSET | (DIF_IDX(in[1]) + 1u);
+    return 0;
+}
+
 /* match_fast: recognises the compiler's code for `x <cmp> y` (see the predicate case in
  * cg.c): ld x; ld y; cmp x, y; b<cond> 5; ret %r0; setx r, 1; ret r. Only a pure function of
  * verified code: a program that does not match exactly runs in the interpreter. */
@@ -895,7 +953,8 @@ int dvm_load(struct dvm_state *st, const void *objp, size_t objlen, const struct
     if (aggkey > keymax)
         keymax = aggkey;
     st->fastpred = d_alloc(&a, (h->dh_nclauses + 1u) * sizeof(struct dvm_fastpred));
-    if (!st->fastpred)
+    st->shortop = d_alloc(&a, (h->dh_nclauses + 1u) * sizeof(struct dvm_fastpred));
+    if (!st->fastpred || !st->shortop)
         return err_set(err, errlen, "not enough memory for the engine");
     for (uint32_t k = 0; k < h->dh_nclauses; k++)
         if (ob->clauses[k].dc_pred.dp_len)
@@ -903,9 +962,13 @@ int dvm_load(struct dvm_state *st, const void *objp, size_t objlen, const struct
     for (uint32_t e = 0; e < h->dh_necbs; e++) {
         const struct dvm_fastpred *fp = &st->fastpred[ob->ecbs[e].de_clause];
         st->ecb_link[e + 1].fast = fp->fp_ok ? fp : NULL;
-        uint32_t hdr = hdronly_of(st, ob->ecbs[e].de_clause);
-        st->ecb_link[e + 1].constagg = hdr ? DVM_LINK_HDRONLY | hdr
-                                           : constagg_of(st, ob->ecbs[e].de_clause);
+        uint32_t ci = ob->ecbs[e].de_clause;
+        uint32_t hdr = hdronly_of(st, ci);
+        uint32_t w = hdr ? DVM_LINK_HDRONLY | hdr : constagg_of(st, ci);
+        if (!w)
+            w = shortcut_of(st, ci, &st->shortop[ci]);
+        st->ecb_link[e + 1].constagg = w;
+        st->ecb_link[e + 1].op = &st->shortop[ci];
     }
     st->gvars_size = gsz;
     st->tvars_size = tsz;

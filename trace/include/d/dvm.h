@@ -128,11 +128,23 @@ struct dvm_ecb_link {
      * updates the same entry with the same value, which struct dvm_constagg caches.
      * Or DVM_LINK_HDRONLY | the record's size when the clause records its header alone (no
      * action, no interpreted predicate, nothing speculative: `probe { }`): the header is
-     * written without running the clause. One field for both, so that the firing loop tests
-     * one word for its shortcuts. */
+     * written without running the clause.
+     * Or DVM_LINK_CTXKEY | the action index + 1 when the clause's only action aggregates
+     * with one integer key that the firing's context gives (`@[pid] = count()`): `op` reads
+     * the key, and a key equal to the action's memo (struct dvm_aggmemo) updates its entry
+     * without running the clause.
+     * Or DVM_LINK_SELFSET | the variable + 1 when the clause only stores a context value in
+     * an integer thread-local (`self->ts = timestamp`): `op` reads the value, which goes
+     * straight to the variable when the CPU's cache of the last thread-local found holds it
+     * (a zero value, which frees the variable, runs the clause).
+     * One field for all, so that the firing loop tests one word for its shortcuts. */
     uint32_t constagg;
+    const struct dvm_fastpred *op; /* DVM_LINK_CTXKEY, _SELFSET: the operand (slot 0) */
 };
 #define DVM_LINK_HDRONLY 0x80000000u
+#define DVM_LINK_CTXKEY 0x40000000u
+#define DVM_LINK_SELFSET 0x20000000u
+#define DVM_LINK_KINDS (DVM_LINK_HDRONLY | DVM_LINK_CTXKEY | DVM_LINK_SELFSET)
 
 /* Per CPU and ECB: where a probe-constant aggregation's entry lives and the value it adds.
  * Entries never move (a deleted one is revived in place), so the offset stays right. */
@@ -185,6 +197,7 @@ struct dvm_state {
     struct dvm_spec spec[DVM_MAXSPEC];
     uint32_t specrec_size; /* per-CPU staging record for speculative clauses */
     struct dvm_fastpred *fastpred; /* per clause */
+    struct dvm_fastpred *shortop;  /* per clause: the operand of a CTXKEY/SELFSET shortcut */
 };
 
 /* dvm_load: verifies obj and lays the engine out in mem. Returns 0, or -1 with a message in
