@@ -45,6 +45,16 @@ static uint64_t size_mask(char type)
     }
 }
 
+static int type_size(char type)
+{
+    switch (type) {
+    case 'b': case 'B': return 1;
+    case 'h': case 'H': return 2;
+    case 'i': case 'I': return 4;
+    default: return 8;
+    }
+}
+
 void dfmt_int(const struct dcons_out *o, const struct dfmt_spec *sp, int64_t v, char type)
 {
     char digits[72], prefix[4] = "";
@@ -60,6 +70,14 @@ void dfmt_int(const struct dcons_out *o, const struct dfmt_spec *sp, int64_t v, 
         return;
     }
     if (conv == 'd' || conv == 'i') {
+        /* as libdtrace's pfprint_sint/pfprint_dint hand the value to printf(3): %i and %d of
+         * a signed value sign-extend it from its size; %d of an unsigned one zero-extends a 1-
+         * or 2-byte value (promoted to int) and reads a 4- or 8-byte one as signed */
+        int sz = type_size(type);
+        if (sz < 8 && (conv == 'i' || sz == 4 || (type >= 'a' && type <= 'z')))
+            v = sz == 1 ? (int8_t)v : sz == 2 ? (int16_t)v : (int32_t)v;
+        else if (sz < 8)
+            v = (int64_t)((uint64_t)v & size_mask(type));
         int neg = v < 0;
         m = neg ? 0 - (uint64_t)v : (uint64_t)v;
         if (neg)
@@ -153,6 +171,8 @@ void dfmt_printf(const struct dcons_out *o, const char *fmt, const struct dfmt_a
             }
             break;
         }
+        if (sp.prec == 0) /* libdtrace writes a precision into the format only if > 0 */
+            sp.prec = -1;
         while (*f && d_strchr("hlLjzt", *f))
             f++;
         if (!*f)
