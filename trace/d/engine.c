@@ -484,6 +484,14 @@ __attribute__((noinline)) static void run_ecb(struct dvm_state *st, struct dvm_c
         switch (a->da_kind) {
         case DIF_ACT_TRACE: case DIF_ACT_PRINTF: case DIF_ACT_EXIT: case DIF_ACT_TRUNC:
         case DIF_ACT_NORMALIZE:
+            if (a->da_kind == DIF_ACT_EXIT && (st->exiting || exiting) &&
+                o->probes[c->probe].dp_id != DPROBE_END) {
+                /* as DTrace's kernel: only the first exit() is recorded; a clause calling it
+                 * again once tracing is draining drops its whole record (END may) */
+                if (rec && !spec)
+                    buf_cancel(st, cpu, rec, n);
+                return;
+            }
             if (!rec || record(c, a, rec + sizeof(struct dvm_rechdr) + a->da_offset) != 0) {
                 c->fault_pc = a->da_prog.dp_len ? a->da_prog.dp_len - 1 : 0;
                 if (!rec)
