@@ -47,7 +47,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         return 0;
     struct dcons_out so = { sink, NULL };
     dcons_init(&cons, &st, &so, &so, cmem, sizeof(cmem));
-    struct dvm_ctx ctx = { 0, 5, 5, 1, 0, 1000, 0, 0, "fuzz" };
+    struct dvm_ctx ctx = { 0, 5, 5, 1, 0, 1000, 0, 0, "fuzz", 0, 1 };
     uint64_t args[DVM_NARGS] = { 1, 2, 3, (uint64_t)-1, 0, 0, 0, 0, 0, 0 };
     dvm_fire(&st, &ctx, DPROBE_BEGIN, args);
     for (int round = 0; round < 4; round++) {

@@ -113,7 +113,7 @@ static void test_random_expressions(void **state)
         char err[256];
         if (dvm_load(&st, out.obj, out.objlen, &o, mem, sizeof(mem), err, sizeof(err)) != 0)
             fail_msg("%s: %s", src, err);
-        struct dvm_ctx ctx = { 0, 1, 1, 1, 0, 0, 0, 0, "t" };
+        struct dvm_ctx ctx = { 0, 1, 1, 1, 0, 0, 0, 0, "t", 0, 1 };
         dvm_fire(&st, &ctx, DPROBE_BEGIN, NULL);
         int64_t got = INT64_MIN + 12345;
         dvm_buf_read(&st, 0, 1, value_cb, &got);
@@ -133,7 +133,7 @@ static int64_t run_long(const char *src)
     char err[256];
     if (dvm_load(&st, out.obj, out.objlen, &o, mem, sizeof(mem), err, sizeof(err)) != 0)
         fail_msg("%s: %s", src, err);
-    struct dvm_ctx ctx = { 0, 1, 1, 1, 0, 0, 0, 0, "t" };
+    struct dvm_ctx ctx = { 0, 1, 1, 1, 0, 0, 0, 0, "t", 0, 1 };
     dvm_fire(&st, &ctx, DPROBE_BEGIN, NULL);
     int64_t got = INT64_MIN + 12345;
     dvm_buf_read(&st, 0, 1, value_cb, &got);
@@ -229,7 +229,7 @@ static void test_fast_predicates(void **state)
         if (dvm_load(&st, out.obj, out.objlen, &o, mem, sizeof(mem), err, sizeof(err)) != 0)
             fail_msg("%s: %s", src, err);
         assert_true(st.fastpred[1].fp_ok);
-        struct dvm_ctx ctx = { 0, pid, 1, 1, 0, ts, 0, 0, "t" };
+        struct dvm_ctx ctx = { 0, pid, 1, 1, 0, ts, 0, 0, "t", 0, 1 };
         uint64_t args[DVM_NARGS] = { (uint64_t)a0, (uint64_t)a1 };
         dvm_fire(&st, &ctx, DPROBE_BEGIN, args);
         int n = 0;

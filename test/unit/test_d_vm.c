@@ -43,7 +43,7 @@ static void load(unsigned policy, uint64_t bufsize)
         fail_msg("load failed: %s", err);
 }
 
-static struct dvm_ctx ctx = { 0, 100, 7, 1, 0, 1000, 0, 0, "test" };
+static struct dvm_ctx ctx = { 0, 100, 7, 1, 0, 1000, 0, 0, "test", 0, 1 };
 
 static void fire(uint32_t id, uint64_t a0)
 {

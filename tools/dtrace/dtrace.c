@@ -519,7 +519,7 @@ int main(int argc, char **argv)
     /* virtual time: timestamps start at the host's monotonic clock */
     uint64_t t0 = now_ns(CLOCK_MONOTONIC), wall0 = now_ns(CLOCK_REALTIME), vt = 0;
     struct dvm_ctx ctx = { 0, (int32_t)getpid(), (int32_t)getpid(), (int32_t)getppid(), 0, t0, 0,
-                           wall0, "dtrace" };
+                           wall0, "dtrace", 0, 1 }; // BEGIN runs in the consumer: one thread
     const struct dif_obj *ob = &st.obj;
     uint32_t ntimers = 0;
     uint64_t next[64] = { 0 };

@@ -1129,6 +1129,30 @@ static unsigned expr(struct cg *g, struct dnode *n, struct dtype *t)
     return r;
 }
 
+/* procinfo_member: curpsinfo->m and curlwpsinfo->m, as procinfo.c's tables say. */
+static unsigned procinfo_member(struct cg *g, struct dnode *n, struct dtype *t)
+{
+    const char *tn;
+    const struct dcc_procmember *m = dcc_procinfo(n->a->s, &tn);
+    while (m->name && strcmp(m->name, n->s) != 0)
+        m++;
+    if (!m->name)
+        dcc_error(g->cc, n->line, "D_TYPE_MEMBER", "%s is not a member of %s", n->s, tn);
+    if (m->how == DCC_PM_NOCONV)
+        dcc_error(g->cc, n->line, "D_XLATE_NOCONV", "translator does not define conversion "
+                  "for member: %s", n->s);
+    if (m->how == DCC_PM_UNSUP)
+        dcc_error(g->cc, n->line, "D_UNSUPPORTED", "%s->%s has no value on this system",
+                  n->a->s, n->s);
+    unsigned r = reg_alloc(g);
+    if (m->how == DCC_PM_BUILTIN)
+        emit(g, DIF_INSTR_IDX(DIF_BUILTIN, (unsigned)m->val, r));
+    else
+        emit(g, DIF_INSTR_IDX(DIF_SETX, intern_int(g, m->val), r));
+    *t = m->type;
+    return r;
+}
+
 static unsigned expr_(struct cg *g, struct dnode *n, struct dtype *t)
 {
     unsigned r, r2;
@@ -1169,6 +1193,17 @@ static unsigned expr_(struct cg *g, struct dnode *n, struct dtype *t)
             *t = b->type;
             return r;
         }
+        const struct dcc_procmember *k = dcc_builtin_const(n->s);
+        if (k && !sym_find(g, n->s, DIF_SCOPE_GLOBAL)) {
+            r = reg_alloc(g);
+            emit(g, DIF_INSTR_IDX(DIF_SETX, intern_int(g, k->val), r));
+            *t = k->type;
+            return r;
+        }
+        const char *tn;
+        if (dcc_procinfo(n->s, &tn) && !sym_find(g, n->s, DIF_SCOPE_GLOBAL))
+            dcc_error(g->cc, n->line, "D_UNSUPPORTED", "%s is supported only as the operand of "
+                      "-> (a %s member)", n->s, tn);
         if (is_obj(g, n))
             return obj_rvalue(g, n, t);
         return load_var(g, n, t, NULL);
@@ -1180,6 +1215,9 @@ static unsigned expr_(struct cg *g, struct dnode *n, struct dtype *t)
     case N_MEMBER:
         if (n->a->kind == N_XLATE)
             return xlate_member(g, n, t);
+        if (n->op == T_ARROW && n->a->kind == N_IDENT && dcc_procinfo(n->a->s, &(const char *){0})
+            && !sym_find(g, n->a->s, DIF_SCOPE_GLOBAL))
+            return procinfo_member(g, n, t);
         return obj_rvalue(g, n, t);
     case N_DEREF: case N_SUBSCR:
         return obj_rvalue(g, n, t);

@@ -494,6 +494,8 @@ uint64_t dvm_builtin(struct dvm_cpu *c, unsigned id)
     case DIF_B_PPID: return (uint64_t)(int64_t)x->ppid;
     case DIF_B_CPU: return x->cpu;
     case DIF_B_ERRNO: return (uint64_t)(int64_t)x->errno_;
+    case DIF_B_PRIO: return (uint64_t)(int64_t)x->prio;
+    case DIF_B_NLWP: return (uint64_t)(int64_t)x->nlwp;
     case DIF_B_EPID: return c->epid;
     case DIF_B_ID: return c->st->obj.probes[c->probe].dp_id;
     default: return builtin_str(c, id);

@@ -81,6 +81,8 @@ enum dif_builtin {
     DIF_B_TIMESTAMP = 10, DIF_B_VTIMESTAMP, DIF_B_WALLTIMESTAMP, DIF_B_PID, DIF_B_TID,
     DIF_B_PPID, DIF_B_CPU, DIF_B_EXECNAME, DIF_B_PROBEPROV, DIF_B_PROBEMOD, DIF_B_PROBEFUNC,
     DIF_B_PROBENAME, DIF_B_EPID, DIF_B_ID, DIF_B_ERRNO,
+    DIF_B_PRIO,     /* the thread's priority (curlwpsinfo->pr_pri) */
+    DIF_B_NLWP,     /* the process's thread count (curpsinfo->pr_nlwp) */
     DIF_B_COUNT
 };
 
