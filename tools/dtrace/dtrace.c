@@ -27,7 +27,7 @@
 struct options {
     uint64_t bufsize, aggsize, dynvarsize, switchrate_ns, strsize, nspec, specsize;
     unsigned bufpolicy, bufresize_manual, quiet, errtags, aggsortkey, aggsortrev, ncpus;
-    unsigned aggsortkeypos, droptags;
+    unsigned aggsortkeypos, droptags, noerror;
     const char *script; /* for errors in #pragma D option */
     int pragma_line;    /* > 0: the option comes from a #pragma on this line */
 };
@@ -136,11 +136,12 @@ static int set_option(struct options *o, const char *name, const char *val)
         "aggpercpu" };
     static const char *const flags[] = { "errtags", "droptags", "zdefs", "knodefs", "unodefs",
         "kdefs", "udefs", "nolibs", "argref", "defaultargs", "empty", "pspec", "verbose",
-        "lazyload", "cpp", "strip" };
+        "lazyload", "cpp", "strip", "noerror" };
     for (size_t k = 0; k < sizeof(flags) / sizeof(flags[0]); k++)
         if (!strcmp(name, flags[k])) {
             if (!strcmp(name, "errtags")) o->errtags = 1;
             if (!strcmp(name, "droptags")) o->droptags = 1;
+            if (!strcmp(name, "noerror")) o->noerror = 1;
             return 0;
         }
     for (size_t k = 0; k < sizeof(runtime) / sizeof(runtime[0]); k++)
@@ -374,7 +375,7 @@ static void disasm(const struct dif_obj *o)
 int main(int argc, char **argv)
 {
     struct options o = { 4u << 20, 4u << 20, 1u << 20, 1000000000ull, 0, 1, 32u << 10,
-                         DVM_BUF_SWITCH, 0, 0, 0, 0, 0, 1, 0, 0, NULL, 0 };
+                         DVM_BUF_SWITCH, 0, 0, 0, 0, 0, 1, 0, 0, 0, NULL, 0 };
     const char *script = NULL, *outpath = NULL, *capture = NULL;
     char *text = NULL;
     size_t textlen = 0;
@@ -512,6 +513,7 @@ int main(int argc, char **argv)
     cons.aggsortkey = (int)o.aggsortkey;
     cons.aggsortrev = (int)o.aggsortrev;
     cons.droptags = (int)o.droptags;
+    cons.noerror = (int)o.noerror;
     cons.aggsortkeypos = o.aggsortkeypos;
     signal(SIGINT, on_sigint);
     signal(SIGTERM, on_sigint);

@@ -590,6 +590,8 @@ static void error_record(struct dcons *c, const struct dvm_rechdr *h)
     struct dvm_errrec er;
     memcpy(&er, h + 1, sizeof(er));
     const struct dif_obj *o = c->obj;
+    if (c->noerror)
+        return;
     outf_int(&c->err, "dtrace: error on enabled probe ID %u (ID ", er.er_epid);
     if (er.er_epid >= 1 && er.er_epid <= o->hdr->dh_necbs) {
         const struct dif_probe *p = &o->probes[o->ecbs[er.er_epid - 1].de_probe];

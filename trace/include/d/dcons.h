@@ -44,6 +44,7 @@ struct dcons {
     int quiet;
     int aggsortkey, aggsortrev;
     int droptags;           /* -x droptags: "[DTRACEDROP_*] " before each drop report */
+    int noerror;            /* -x noerror: fault reports are not printed (ERROR still fires) */
     unsigned aggsortkeypos; /* key compared first */
     int header_done;
     int exited;             /* an exit() record was seen */
