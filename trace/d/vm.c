@@ -146,6 +146,16 @@ static unsigned dyn_key(struct dvm_cpu *c, unsigned v)
 }
 
 
+/* digit_value: a character's value as a digit of bases up to 36; 99 for anything else */
+static int64_t digit_value(char ch)
+{
+    if (ch >= '0' && ch <= '9')
+        return ch - '0';
+    if ((ch | 0x20) >= 'a' && (ch | 0x20) <= 'z')
+        return (ch | 0x20) - 'a' + 10;
+    return 99;
+}
+
 __attribute__((noinline)) static uint64_t subr(struct dvm_cpu *c, unsigned id)
 {
     static const char *const sig[DIF_S_COUNT] = {
@@ -158,6 +168,7 @@ __attribute__((noinline)) static uint64_t subr(struct dvm_cpu *c, unsigned id)
         [DIF_S_HTONS] = "i", [DIF_S_HTONL] = "i", [DIF_S_HTONLL] = "i",
         [DIF_S_LLTOSTR2] = "ii", [DIF_S_STRTOK] = "Ss", /* S: a string or NULL */
         [DIF_S_COPYIN] = "ii", [DIF_S_COPYINSTR] = "i", [DIF_S_COPYINSTR2] = "ii",
+        [DIF_S_STRTOLL2] = "si",
     };
     const char *s[3] = { 0 };
     unsigned len[3] = { 0 };
@@ -214,16 +225,27 @@ __attribute__((noinline)) static uint64_t subr(struct dvm_cpu *c, unsigned id)
             }
         return (uint64_t)found;
     }
-    case DIF_S_STRTOLL: {
+    case DIF_S_STRTOLL: case DIF_S_STRTOLL2: {
+        /* as DTrace's dtrace_strtoll: blanks, a sign, 0x in base 16, then the digits (0-9,
+         * then a-z or A-Z) below the base, wrapping at 64 bits; a base outside 2..36 is an
+         * illegal operation */
+        int64_t base = id == DIF_S_STRTOLL2 ? iv[1] : 10;
         uint64_t v = 0;
         unsigned k = 0;
         int neg = 0;
+        if (base < 2 || base > 36) {
+            c->fault = DVM_F_ILLOP;
+            return 0;
+        }
         while (k < len[0] && (s[0][k] == ' ' || s[0][k] == '\t'))
             k++;
         if (k < len[0] && (s[0][k] == '-' || s[0][k] == '+'))
             neg = s[0][k++] == '-';
-        for (; k < len[0] && s[0][k] >= '0' && s[0][k] <= '9'; k++)
-            v = v * 10 + (uint64_t)(s[0][k] - '0');
+        if (base == 16 && k + 2 < len[0] && s[0][k] == '0' && (s[0][k + 1] | 0x20) == 'x' &&
+            digit_value(s[0][k + 2]) < 16)
+            k += 2;
+        for (; k < len[0] && digit_value(s[0][k]) < base; k++)
+            v = v * (uint64_t)base + (uint64_t)digit_value(s[0][k]);
         return neg ? 0 - v : v;
     }
     case DIF_S_STRCHR: { /* not found: "" (this subset has no NULL strings) */

@@ -96,6 +96,7 @@ enum dif_subr {
     /* the traced process's memory, read through the engine's dvm_state.uread (fault-safe):
      * copyin(addr, size) -> a scratch copy; copyinstr(addr[, max]) -> a string */
     DIF_S_COPYIN, DIF_S_COPYINSTR, DIF_S_COPYINSTR2,
+    DIF_S_STRTOLL2,     /* strtoll(s, base): base 2..36, else an illegal-operation fault */
     DIF_S_COUNT
 };
 
