@@ -140,6 +140,53 @@ static int64_t run_long(const char *src)
     return got;
 }
 
+/* strtoll(s, base) against the C library's for random values in random bases (DTrace's
+ * parse is C's within range, without C's 0x in base 0), and the built-ins the compiler
+ * turns into constants or context reads (run_long's context: pid 1, prio 0, one thread). */
+static void test_strtoll_procinfo(void **state)
+{
+    (void)state;
+    srand(7);
+    for (int k = 0; k < 300; k++) {
+        int base = 2 + rand() % 35;
+        int64_t v = ((int64_t)rand() << 31 | rand()) % 1000000000000ll - 500000000000ll;
+        char digits[80], src[200];
+        uint64_t m = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
+        int n = 0;
+        do {
+            int d = (int)(m % (uint64_t)base);
+            digits[n++] = (char)(d < 10 ? '0' + d : (k & 1 ? 'a' : 'A') + d - 10);
+            m /= (uint64_t)base;
+        } while (m);
+        char text[82];
+        int t = 0;
+        if (v < 0)
+            text[t++] = '-';
+        while (n)
+            text[t++] = digits[--n];
+        text[t] = 0;
+        assert_int_equal(strtoll(text, NULL, base), v);
+        snprintf(src, sizeof(src), "BEGIN { trace(strtoll(\"%s\", %d)); }", text, base);
+        assert_int_equal(run_long(src), v);
+    }
+    assert_int_equal(run_long("BEGIN { trace((long)curpsinfo->pr_pid); }"), 1);
+    assert_int_equal(run_long("BEGIN { trace((long)curpsinfo->pr_nlwp); }"), 1);
+    assert_int_equal(run_long("BEGIN { trace((long)curlwpsinfo->pr_sname); }"), 'O');
+    assert_int_equal(run_long("BEGIN { trace((long)DTRACEFLT_TUPOFLOW); }"), 8);
+    assert_int_equal(run_long("BEGIN { trace((long)(caller + ipl + stackdepth)); }"), 0);
+    struct dcc_out out;
+    static const char *const bad[][2] = {
+        { "BEGIN { trace(curlwpsinfo->pr_nice); }", "D_XLATE_NOCONV" },
+        { "BEGIN { trace(curpsinfo->pr_bogus); }", "D_TYPE_MEMBER" },
+        { "BEGIN { trace(curpsinfo); }", "D_UNSUPPORTED" },
+    };
+    for (size_t j = 0; j < sizeof(bad) / sizeof(bad[0]); j++) {
+        struct dcc_in in = { bad[j][0], strlen(bad[j][0]), 0, 1 };
+        assert_int_not_equal(dcc_compile(&in, arena, sizeof(arena), &out), 0);
+        assert_string_equal(out.tag, bad[j][1]);
+    }
+}
+
 /* Random structs and unions: offsetof and sizeof must follow libdtrace's (CTF's) layout,
  * computed here from its rule: a member starts at the byte after the previous member's last
  * bit, rounded up to its alignment; a bit-field takes the smallest integer holding its bits;
@@ -386,6 +433,7 @@ int main(void)
         cmocka_unit_test(test_random_expressions),
         cmocka_unit_test(test_fast_predicates),
         cmocka_unit_test(test_struct_layout),
+        cmocka_unit_test(test_strtoll_procinfo),
         cmocka_unit_test(test_error_lines),
         cmocka_unit_test(test_literal_types),
         cmocka_unit_test(test_dobj_options),
