@@ -456,6 +456,18 @@ static unsigned compare(struct cg *g, struct dnode *n, unsigned ra, struct dtype
 {
     int op = n->op;
     int str = ta.kind == DIF_TYPE_STR;
+    int64_t zero;
+    /* a string against NULL: this subset has no null string pointer, the empty string
+     * stands for it (what strchr/strstr give when they find nothing, what NULL assigns) */
+    if (str && tb.kind == DIF_TYPE_INT && !tb.ptr && const_value(n->b, &zero) && !zero) {
+        emit(g, DIF_INSTR_IDX(DIF_SETS, 0, rb));
+        tb = T_STRING;
+    } else if (tb.kind == DIF_TYPE_STR && ta.kind == DIF_TYPE_INT && const_value(n->a, &zero) &&
+               !zero) {
+        emit(g, DIF_INSTR_IDX(DIF_SETS, 0, ra));
+        ta = T_STRING;
+        str = 1;
+    }
     if (ta.kind != tb.kind)
         dcc_error(g->cc, n->line, "D_OP_INCOMPAT", "operands have incompatible types: "
                   "\"%s\" %s \"%s\"", str ? "string" : "int", dcc_tokname(op),
@@ -701,6 +713,15 @@ static unsigned incdec(struct cg *g, struct dnode *n, struct dtype *t)
     return r;
 }
 
+/* is_string_var: n names a variable already defined as a string. */
+static int is_string_var(struct cg *g, const struct dnode *n)
+{
+    int scope = n->kind == N_IDENT ? DIF_SCOPE_GLOBAL : n->kind == N_INDEX ? DIF_SCOPE_ARRAY
+              : n->kind == N_SELF ? DIF_SCOPE_SELF : n->kind == N_THIS ? DIF_SCOPE_THIS : -1;
+    struct sym *s = scope < 0 ? NULL : sym_find(g, n->s, scope);
+    return s && s->defined && s->type.kind == DIF_TYPE_STR;
+}
+
 static unsigned assignment(struct cg *g, struct dnode *n, struct dtype *t)
 {
     if (n->a->kind == N_AGG)
@@ -709,6 +730,12 @@ static unsigned assignment(struct cg *g, struct dnode *n, struct dtype *t)
     unsigned r = expr(g, n->b, t);
     if (t->kind == DT_NONE)
         dcc_error(g->cc, n->line, "D_OP_VOID", "cannot assign a value-less expression");
+    int64_t zero;
+    if (n->op == T_ASSIGN && t->kind == DIF_TYPE_INT && const_value(n->b, &zero) && !zero &&
+        is_string_var(g, n->a)) { /* NULL to a string: the empty string (see compare) */
+        emit(g, DIF_INSTR_IDX(DIF_SETS, 0, r));
+        *t = T_STRING;
+    }
     if (t->kind == DT_SOU) /* r holds its address */
         return sou_assign(g, n, r, *t);
     if (n->op != T_ASSIGN) {
