@@ -279,6 +279,13 @@ static const struct builtin *builtin_find(const char *name)
     return NULL;
 }
 
+/* is_builtin_name: a built-in variable or constant of D (read-only, not redeclarable). */
+static int is_builtin_name(const char *name)
+{
+    const char *tn;
+    return builtin_find(name) || dcc_builtin_const(name) || dcc_procinfo(name, &tn);
+}
+
 struct subr { const char *name; unsigned id; const char *args; struct dtype ret; };
 static const struct subr subrs[] = {
     { "strlen", DIF_S_STRLEN, "s", T_UINT64 }, { "strjoin", DIF_S_STRJOIN, "ss", T_STRING },
@@ -382,8 +389,9 @@ static struct sym *lvalue(struct cg *g, struct dnode *n, const struct dtype *def
     default:
         dcc_error(g->cc, n->line, "D_OP_LVAL", "operator = requires a writable variable");
     }
-    if (scope == DIF_SCOPE_GLOBAL && builtin_find(n->s))
-        dcc_error(g->cc, n->line, "D_OP_LVAL", "%s is a read-only built-in variable", n->s);
+    if (scope == DIF_SCOPE_GLOBAL && is_builtin_name(n->s))
+        dcc_error(g->cc, n->line, "D_OP_WRITE", "%s is a built-in variable: operators that "
+                  "assign can only be applied to a writable variable", n->s);
     if (scope == DIF_SCOPE_ARRAY)
         push_keys(g, n->b, keys);
     struct sym *s = sym_find(g, n->s, scope);
@@ -617,7 +625,7 @@ static void proto_other(struct cg *g, struct dnode *n)
         { "rand", "" }, { "htons", "i" }, { "htonl", "i" }, { "htonll", "i" }, { "ntohs", "i" },
         { "ntohl", "i" }, { "ntohll", "i" }, { "inet_ntoa", "p" }, { "inet_ntoa6", "p" },
         { "inet_ntop", "ip" }, { "ddi_pathname", "pi" }, { "setopt", "sS" },
-        { "freopen", "s" }, { "ftruncate", "" },
+        { "freopen", "s" }, { "ftruncate", "" }, { "print", "@" },
     };
     for (struct dnode *a = n->b; a; a = a->next)
         (void)type_of(g, a);
@@ -643,6 +651,26 @@ static void proto_other(struct cg *g, struct dnode *n)
     }
 }
 
+static int is_action(const char *s);
+static const char *const aggfuncs[DIF_AGG_NFUNCS];
+
+/* is_dtrace_func: a name DTrace defines as a function (subroutine, action or aggregating
+ * function); calling any other name is D_FUNC_UNDEF, as libdtrace's dt_node_func finds. */
+static int is_dtrace_func(const char *s)
+{
+    static const char *const others[] = { "func", "mod", "sym", "ufunc", "umod", "usym",
+        "uaddr", "printm", "strip", "vstackdepth", "speculation" };
+    if (is_subr(s) || is_action(s))
+        return 1;
+    for (size_t k = 0; k < DIF_AGG_NFUNCS; k++)
+        if (!strcmp(aggfuncs[k], s))
+            return 1;
+    for (size_t k = 0; k < sizeof(others) / sizeof(others[0]); k++)
+        if (!strcmp(others[k], s))
+            return 1;
+    return 0;
+}
+
 static unsigned call(struct cg *g, struct dnode *n, struct dtype *t)
 {
     unsigned nargs = count_list(n->b);
@@ -655,6 +683,8 @@ static unsigned call(struct cg *g, struct dnode *n, struct dtype *t)
         if (strlen(subrs[k].args) == nargs)
             s = &subrs[k];
     }
+    if (!known && !is_dtrace_func(n->s))
+        dcc_error(g->cc, n->line, "D_FUNC_UNDEF", "undefined function name: %s", n->s);
     if (!known)
         proto_other(g, n);
     if (!known)
@@ -713,6 +743,14 @@ static unsigned incdec(struct cg *g, struct dnode *n, struct dtype *t)
     return r;
 }
 
+static int is_action(const char *s);
+
+/* is_void_call: a call of an action (trace( ), printf( )...): DTrace types it void. */
+static int is_void_call(const struct dnode *n)
+{
+    return n && n->kind == N_CALL && is_action(n->s);
+}
+
 /* is_string_var: n names a variable already defined as a string. */
 static int is_string_var(struct cg *g, const struct dnode *n)
 {
@@ -727,9 +765,24 @@ static unsigned assignment(struct cg *g, struct dnode *n, struct dtype *t)
     if (n->a->kind == N_AGG)
         dcc_error(g->cc, n->line, "D_AGG_SCALAR", "aggregations may only be assigned an "
                   "aggregating function, in a statement of their own");
+    int scope = n->a->kind == N_IDENT ? DIF_SCOPE_GLOBAL : n->a->kind == N_INDEX ?
+                DIF_SCOPE_ARRAY : n->a->kind == N_SELF ? DIF_SCOPE_SELF : n->a->kind == N_THIS ?
+                DIF_SCOPE_THIS : -1;
+    struct sym *ls = scope >= 0 ? sym_find(g, n->a->s, scope) : NULL;
+    if (n->op != T_ASSIGN && scope >= 0 && !is_obj(g, n->a) && !is_builtin_name(n->a->s) &&
+        (!ls || !ls->defined)) /* libdtrace cooks op='s left operand as a reference first */
+        dcc_error(g->cc, n->line, "D_VAR_UNDEF", "%s%s has not yet been declared or assigned",
+                  scope_prefix(scope), n->a->s);
+    if (n->op != T_ASSIGN && is_void_call(n->b))
+        dcc_error(g->cc, n->line, "D_OP_VOID", "operator %s requires operands with values",
+                  dcc_tokname(n->op));
     unsigned r = expr(g, n->b, t);
     if (t->kind == DT_NONE)
         dcc_error(g->cc, n->line, "D_OP_VOID", "cannot assign a value-less expression");
+    if ((n->op == T_ADD_EQ || n->op == T_SUB_EQ) && ls && ls->defined && !is_obj(g, n->a) &&
+        (t->ptr || ls->type.ptr) && (!ls->type.ptr || (ls->type.ptr == 1 && ls->type.pkind == DT_NONE)))
+        dcc_error(g->cc, n->line, "D_OP_VFPTR", "operator %s requires left-hand scalar operand "
+                  "of known size", dcc_tokname(n->op));
     int64_t zero;
     if (n->op == T_ASSIGN && t->kind == DIF_TYPE_INT && const_value(n->b, &zero) && !zero &&
         is_string_var(g, n->a)) { /* NULL to a string: the empty string (see compare) */
@@ -1264,6 +1317,9 @@ static unsigned expr_(struct cg *g, struct dnode *n, struct dtype *t)
         return r;
     }
     case N_STRINGOF:
+        if (is_void_call(n->a))
+            dcc_error(g->cc, n->line, "D_STRINGOF_TYPE", "cannot apply stringof to a value of "
+                      "type void");
         r = expr(g, n->a, t);
         if (t->kind != DIF_TYPE_STR && t->kind != DIF_TYPE_INT)
             dcc_error(g->cc, n->line, "D_STRINGOF_TYPE", "stringof( ) operand must be of "
@@ -1747,7 +1803,8 @@ static int is_action(const char *s)
 {
     static const char *const names[] = { "trace", "printf", "printa", "exit", "clear", "trunc",
         "normalize", "denormalize", "tracemem", "speculate", "commit", "discard",
-        "stack", "ustack", "raise", "system", "chill", "breakpoint", "panic", "copyout" };
+        "stack", "ustack", "jstack", "raise", "system", "chill", "breakpoint", "panic",
+        "copyout", "copyoutstr", "print", "setopt", "freopen", "ftruncate", "stop" };
     for (size_t k = 0; k < sizeof(names) / sizeof(names[0]); k++)
         if (!strcmp(names[k], s))
             return 1;
@@ -1859,6 +1916,11 @@ static void statement(struct cg *g, struct dnode *st, uint32_t *recsize)
             dcc_error(g->cc, st->line, "D_PRINTF_ARG_FMT", "printf( ) argument #1 must be a "
                       "string literal");
         for (struct dnode *k = st->b->next; k; k = k->next)
+            if (is_void_call(k))
+                dcc_error(g->cc, st->line, "D_PRINTF_ARG_TYPE", "printf( ) argument #%u is "
+                          "incompatible with its conversion: %s( ) has type void",
+                          count_list(st->b) - count_list(k) + 1, k->s);
+        for (struct dnode *k = st->b->next; k; k = k->next)
             push_rec(g, k);
         printf_check(g, st->b->s, st->line, "printf", 0);
         a = act_new(g, DIF_ACT_PRINTF, st->line);
@@ -1916,6 +1978,9 @@ static void statement(struct cg *g, struct dnode *st, uint32_t *recsize)
          * storage); the size must be a literal so the record has a fixed layout */
         proto_len(g, st, 2, 2);
         struct dnode *sz = st->b->next;
+        if (type_of(g, sz).kind == DIF_TYPE_STR) /* dt_open.c: tracemem(@, size_t) */
+            dcc_error(g->cc, st->line, "D_PROTO_ARG", "tracemem( ) argument #2 is incompatible "
+                      "with prototype");
         if (sz->kind != N_INT || sz->ival <= 0 || sz->ival > (int64_t)DIF_TRACEMEM_MAX)
             dcc_error(g->cc, st->line, "D_TRACEMEM_SIZE", "tracemem( ) argument #2 must be an "
                       "integer constant from 1 to %d", (int)DIF_TRACEMEM_MAX);
@@ -2071,7 +2136,7 @@ static void declare(struct cg *g, struct ddecl *d)
 {
     if (sym_find(g, d->name, d->scope) && d->scope == DIF_SCOPE_GLOBAL)
         dcc_error(g->cc, d->line, "D_DECL_IDRED", "identifier redeclared: %s", d->name);
-    if (d->scope == DIF_SCOPE_GLOBAL && builtin_find(d->name))
+    if (d->scope == DIF_SCOPE_GLOBAL && is_builtin_name(d->name))
         dcc_error(g->cc, d->line, "D_DECL_IDRED", "identifier redeclared: %s", d->name);
     if (d->type.kind == DT_FLOAT)
         dcc_error(g->cc, d->line, "D_UNSUPPORTED", "floating-point variables are not "
