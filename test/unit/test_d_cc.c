@@ -10,7 +10,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <d/dcc.h>
+#include <d/dcons.h>
 #include <d/dobj_opts.h>
 #include <d/dprobes.h>
 #include <d/dvm.h>
@@ -184,6 +186,33 @@ static void test_strtoll_procinfo(void **state)
         struct dcc_in in = { bad[j][0], strlen(bad[j][0]), 0, 1 };
         assert_int_not_equal(dcc_compile(&in, arena, sizeof(arena), &out), 0);
         assert_string_equal(out.tag, bad[j][1]);
+    }
+}
+
+static void buf_write(void *arg, const char *s, size_t n)
+{
+    char *b = arg;
+    size_t l = strlen(b);
+    memcpy(b + l, s, n);
+    b[l + n] = 0;
+}
+
+/* printf's %Y and %T against the C library's gmtime and strftime (libdtrace builds them from
+ * ctime and "%a, %d %b %G %T %Z"), at random times from 1970 to 2255. */
+static void test_printf_times(void **state)
+{
+    (void)state;
+    srand(3);
+    for (int k = 0; k < 2000; k++) {
+        time_t t = (time_t)(((uint64_t)rand() << 31 | (uint64_t)rand()) % 9000000000ull);
+        struct tm tm;
+        char want[80], got[80] = "";
+        gmtime_r(&t, &tm);
+        strftime(want, sizeof(want), k & 1 ? "%a, %d %b %G %T UTC" : "%Y %b %e %T", &tm);
+        struct dcons_out o = { buf_write, got };
+        struct dfmt_spec sp = { k & 1 ? 'T' : 'Y', 0, 0, 0, 0, 0, 0, -1, -1 };
+        dfmt_int(&o, &sp, (int64_t)t * 1000000000, 'L');
+        assert_string_equal(got, want);
     }
 }
 
@@ -434,6 +463,7 @@ int main(void)
         cmocka_unit_test(test_fast_predicates),
         cmocka_unit_test(test_struct_layout),
         cmocka_unit_test(test_strtoll_procinfo),
+        cmocka_unit_test(test_printf_times),
         cmocka_unit_test(test_error_lines),
         cmocka_unit_test(test_literal_types),
         cmocka_unit_test(test_dobj_options),

@@ -1540,12 +1540,12 @@ static void printf_check(struct cg *g, const char *fmt, int line, const char *fn
         if (at) {
             if (!aggmode)
                 dcc_error(g->cc, line, "D_PRINTF_AGG_CONV", "%%@ is only valid in printa( )");
-            if (!*f || !d_strchr("cdiouxXsp", *f))
+            if (!*f || !d_strchr("cdiouxXspYT", *f))
                 f--;
             continue;
         }
         /* libdtrace rejects a malformed or unknown conversion as a syntax error */
-        if (!*f || !d_strchr("cdiouxXsp", *f))
+        if (!*f || !d_strchr("cdiouxXspYT", *f))
             dcc_error(g->cc, line, "D_SYNTAX", "%s( ) format conversion #%d is not "
                       "supported", fn, (int)conv);
         if (aggmode == 1)
@@ -1553,9 +1553,11 @@ static void printf_check(struct cg *g, const char *fmt, int line, const char *fn
         if (arg >= g->nrec)
             dcc_error(g->cc, line, "D_PRINTF_ARG_PROTO", "%s( ) prototype mismatch: conversion "
                       "#%d (%%%c) is missing a corresponding value argument", fn, (int)conv, *f);
-        if ((g->rec[arg] == 's') != (*f == 's'))
+        if ((g->rec[arg] == 's') != (*f == 's') ||
+            ((*f == 'Y' || *f == 'T') && g->rec[arg] != 'l' && g->rec[arg] != 'L'))
             dcc_error(g->cc, line, "D_PRINTF_ARG_TYPE", "%s( ) argument #%d is incompatible "
-                      "with conversion #%d prototype (%%%c)", fn, (int)arg + 2, (int)conv, *f);
+                      "with conversion #%d prototype (%%%c%s)", fn, (int)arg + 2, (int)conv, *f,
+                      *f == 'Y' || *f == 'T' ? ": a 64-bit integer" : "");
         arg++;
     }
     if (!aggmode && arg < g->nrec)

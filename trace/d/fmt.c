@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-// printf-style formatting for the D consumer, without stdio: conversions c d i o u x X s p %
+// printf-style formatting for the D consumer, without stdio: conversions c d i o u x X s p %,
+// Y and T (times, in UTC)
 // with flags - + space # 0 (and @ for printa), width and precision (either may be *), length
 // modifiers accepted and ignored (values carry their own size: a 4-byte value prints as
 // 4 bytes under %u/%x/%o, whatever modifier the format names).
@@ -55,12 +56,87 @@ static int type_size(char type)
     }
 }
 
+/* fmt_time: ns since 1970 (UTC: the board has no time zone, and the host prints the same) as
+ * libdtrace's %Y ("2003 Sep  3 17:23:41", from ctime) or %T (RFC 822, strftime's
+ * "%a, %d %b %G %T %Z": %G is the ISO 8601 week-numbering year). */
+static void civil(int64_t days, int64_t *y, int *m, int *d)
+{
+    /* days since 1970-01-01 to a proleptic Gregorian date, in 400-year eras */
+    int64_t z = days + 719468, era = (z >= 0 ? z : z - 146096) / 146097;
+    int64_t doe = z - era * 146097;
+    int64_t yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+    int64_t doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    int64_t mp = (5 * doy + 2) / 153;
+    *d = (int)(doy - (153 * mp + 2) / 5 + 1);
+    *m = (int)(mp < 10 ? mp + 3 : mp - 9);
+    *y = yoe + era * 400 + (*m <= 2);
+}
+
+static char *put_num(char *p, int64_t v, int width, char padc)
+{
+    char tmp[24];
+    int n = 0;
+    uint64_t m = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
+    do {
+        tmp[n++] = (char)('0' + m % 10);
+        m /= 10;
+    } while (m);
+    if (v < 0)
+        *p++ = '-';
+    for (int k = n; k < width; k++)
+        *p++ = padc;
+    while (n)
+        *p++ = tmp[--n];
+    return p;
+}
+
+static void fmt_time(char *buf, uint64_t ns, int rfc822)
+{
+    static const char months[] = "JanFebMarAprMayJunJulAugSepOctNovDec";
+    static const char wdays[] = "SunMonTueWedThuFriSat";
+    int64_t sec = (int64_t)(ns / 1000000000u), days = sec / 86400, rem = sec % 86400, y, iy;
+    int m, d, im, id, wday = (int)((days + 4) % 7);
+    civil(days, &y, &m, &d);
+    char *p = buf;
+    if (rfc822) {
+        civil(days - (wday + 6) % 7 + 3, &iy, &im, &id); /* the Thursday of its ISO week */
+        memcpy(p, wdays + 3 * wday, 3), p += 3;
+        *p++ = ',', *p++ = ' ';
+        p = put_num(p, d, 2, '0');
+        *p++ = ' ';
+        memcpy(p, months + 3 * (m - 1), 3), p += 3;
+        *p++ = ' ';
+        p = put_num(p, iy, 4, '0');
+    } else {
+        p = put_num(p, y, 4, '0');
+        *p++ = ' ';
+        memcpy(p, months + 3 * (m - 1), 3), p += 3;
+        *p++ = ' ';
+        p = put_num(p, d, 2, ' ');
+    }
+    *p++ = ' ';
+    p = put_num(p, rem / 3600, 2, '0');
+    *p++ = ':';
+    p = put_num(p, rem / 60 % 60, 2, '0');
+    *p++ = ':';
+    p = put_num(p, rem % 60, 2, '0');
+    if (rfc822)
+        memcpy(p, " UTC", 4), p += 4;
+    *p = 0;
+}
+
 void dfmt_int(const struct dcons_out *o, const struct dfmt_spec *sp, int64_t v, char type)
 {
     char digits[72], prefix[4] = "";
     int n = 0;
     uint64_t m;
     char conv = sp->conv;
+    if (conv == 'Y' || conv == 'T') { /* a time, printed as a string (%s's width, precision) */
+        char buf[48];
+        fmt_time(buf, (uint64_t)v, conv == 'T');
+        dfmt_str(o, sp, buf);
+        return;
+    }
     if (conv == 'c') {
         char ch = (char)v;
         struct dfmt_spec s = *sp;
@@ -184,7 +260,7 @@ void dfmt_printf(const struct dcons_out *o, const char *fmt, const struct dfmt_a
             continue;
         }
         if (sp.at) {
-            if (!d_strchr("cdiouxXsp", sp.conv)) {
+            if (!d_strchr("cdiouxXspYT", sp.conv)) {
                 sp.conv = 'd';
                 lit = f;
             }
