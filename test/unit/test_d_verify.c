@@ -210,6 +210,27 @@ static void test_tracemem_size(void **state)
     expect_reject("action 0: bad record types");
 }
 
+/* stack( ), ustack( ), jstack( ): an action that records nothing, of kind 0, 1 or 2. */
+static void test_stack_action(void **state)
+{
+    (void)state;
+    struct dif_obj o;
+    char err[256];
+    compile("BEGIN { stack(); ustack(5); jstack(); }");
+    for (unsigned k = 0; k < 3; k++) {
+        assert_int_equal(act(k)->da_kind, DIF_ACT_STACK);
+        assert_int_equal(act(k)->da_arg, k);
+        assert_int_equal(act(k)->da_size, 0);
+    }
+    if (dif_verify(blob, bloblen, &o, err, sizeof(err)) != 0)
+        fail_msg("stack rejected: %s", err);
+    act(1)->da_arg = 3;
+    expect_reject("action 1: a stack records nothing");
+    compile("BEGIN { stack(); }");
+    act(0)->da_size = 8;
+    expect_reject("action 0: bad record types");
+}
+
 /* Memory variables (structs, declared arrays) and the store instructions: accepted as the
  * compiler emits them; a memory variable of another scope or of size 0 or past the limit,
  * a whole-variable store to one, a store with a bad register or reserved bits, refused. */
@@ -336,6 +357,7 @@ int main(void)
         cmocka_unit_test(test_table_indices),    cmocka_unit_test(test_predicate_pc),
         cmocka_unit_test(test_header),           cmocka_unit_test(test_random_mutations),
         cmocka_unit_test(test_tracemem_size), cmocka_unit_test(test_llquantize_sizes),
+        cmocka_unit_test(test_stack_action),
         cmocka_unit_test(test_agg_increment),
         cmocka_unit_test(test_memory_vars),
     };

@@ -1998,9 +1998,11 @@ static void statement(struct cg *g, struct dnode *st, uint32_t *recsize)
                       "id", fn);
         a = act_new(g, fn[0] == 's' ? DIF_ACT_SPECULATE : fn[0] == 'c' ? DIF_ACT_COMMIT
                                                                        : DIF_ACT_DISCARD, st->line);
+    } else if (!strcmp(fn, "stack") || !strcmp(fn, "ustack") || !strcmp(fn, "jstack")) {
+        stack_check(g, st);
+        a = act_new(g, DIF_ACT_STACK, st->line);
+        a->da_arg = fn[0] == 's' ? 0 : fn[0] == 'u' ? 1 : 2;
     } else {
-        if (!strcmp(fn, "stack") || !strcmp(fn, "ustack") || !strcmp(fn, "jstack"))
-            stack_check(g, st);
         proto_other(g, st);
         dcc_error(g->cc, st->line, "D_UNSUPPORTED", "%s( ) is not supported in this D subset", fn);
     }

@@ -680,6 +680,9 @@ void dcons_record(void *arg, const struct dvm_rechdr *h)
         case DIF_ACT_DENORMALIZE:
             c->norm[a->da_arg] = 1;
             break;
+        case DIF_ACT_STACK: /* libdtrace's dt_print_stack of no frames: its newline */
+            out(c, "\n");
+            break;
         default:
             break;
         }

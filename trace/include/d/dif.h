@@ -123,6 +123,8 @@ enum dif_actkind {
                          * DIF_TRACEMEM_MAX; the record is da_arg rounded up to 8 bytes */
     DIF_ACT_AGGINCR,    /* DIF_ACT_AGG with one more value on the record stack, after the
                          * keys: the quantize-family increment (quantize(v, incr) ...) */
+    DIF_ACT_STACK,      /* stack( ), ustack( ), jstack( ): da_arg 0 kernel, 1 user, 2 java.
+                         * Records nothing: there is no unwinder, every stack is empty */
     DIF_ACT_NKINDS
 };
 #define DIF_TRACEMEM_MAX 1024u
