@@ -231,6 +231,30 @@ static void test_stack_action(void **state)
     expect_reject("action 0: bad record types");
 }
 
+/* setopt( ), freopen( ), system( ): names in the string table, checked like printf's format. */
+static void test_consumer_actions(void **state)
+{
+    (void)state;
+    struct dif_obj o;
+    char err[256];
+    const char *src = "BEGIN { setopt(\"quiet\", \"no\"); freopen(\"/tmp/x\"); "
+                      "system(\"echo %d\", 1); }";
+    compile(src);
+    assert_int_equal(act(0)->da_kind, DIF_ACT_SETOPT);
+    assert_int_equal(act(1)->da_kind, DIF_ACT_FREOPEN);
+    assert_int_equal(act(2)->da_kind, DIF_ACT_SYSTEM);
+    if (dif_verify(blob, bloblen, &o, err, sizeof(err)) != 0)
+        fail_msg("consumer actions rejected: %s", err);
+    act(0)->da_arg2 = hdr()->dh_strlen + 5;
+    expect_reject("action 0: bad option or file name");
+    compile(src);
+    act(1)->da_arg = hdr()->dh_strlen;
+    expect_reject("action 1: bad option or file name");
+    compile(src);
+    act(2)->da_arg = hdr()->dh_strlen + 1;
+    expect_reject("action 2: bad format");
+}
+
 /* Memory variables (structs, declared arrays) and the store instructions: accepted as the
  * compiler emits them; a memory variable of another scope or of size 0 or past the limit,
  * a whole-variable store to one, a store with a bad register or reserved bits, refused. */
@@ -357,7 +381,7 @@ int main(void)
         cmocka_unit_test(test_table_indices),    cmocka_unit_test(test_predicate_pc),
         cmocka_unit_test(test_header),           cmocka_unit_test(test_random_mutations),
         cmocka_unit_test(test_tracemem_size), cmocka_unit_test(test_llquantize_sizes),
-        cmocka_unit_test(test_stack_action),
+        cmocka_unit_test(test_stack_action), cmocka_unit_test(test_consumer_actions),
         cmocka_unit_test(test_agg_increment),
         cmocka_unit_test(test_memory_vars),
     };

@@ -1998,6 +1998,30 @@ static void statement(struct cg *g, struct dnode *st, uint32_t *recsize)
                       "id", fn);
         a = act_new(g, fn[0] == 's' ? DIF_ACT_SPECULATE : fn[0] == 'c' ? DIF_ACT_COMMIT
                                                                        : DIF_ACT_DISCARD, st->line);
+    } else if (!strcmp(fn, "setopt") || !strcmp(fn, "freopen")) {
+        /* done by the consumer: the option or file name is a string literal here */
+        proto_other(g, st);
+        for (struct dnode *k = st->b; k; k = k->next)
+            if (k->kind != N_STR)
+                dcc_error(g->cc, st->line, "D_UNSUPPORTED", "%s( ) argument #%u must be a "
+                          "string literal in this D subset", fn, count_list(st->b) -
+                          count_list(k) + 1);
+        a = act_new(g, fn[0] == 's' ? DIF_ACT_SETOPT : DIF_ACT_FREOPEN, st->line);
+        a->da_arg = intern_str(g, st->b->s);
+        a->da_arg2 = st->b->next ? intern_str(g, st->b->next->s) : UINT32_MAX;
+    } else if (!strcmp(fn, "system")) {
+        /* system(fmt, ...): printf's checks; the consumer runs the formatted command */
+        if (!st->b)
+            dcc_error(g->cc, st->line, "D_PROTO_LEN", "system( ) prototype mismatch: 0 args "
+                      "passed, at least 1 expected");
+        if (st->b->kind != N_STR)
+            dcc_error(g->cc, st->line, "D_PRINTF_ARG_FMT", "system( ) argument #1 must be a "
+                      "string literal");
+        for (struct dnode *k = st->b->next; k; k = k->next)
+            push_rec(g, k);
+        printf_check(g, st->b->s, st->line, "system", 0);
+        a = act_new(g, DIF_ACT_SYSTEM, st->line);
+        a->da_arg = intern_str(g, st->b->s);
     } else if (!strcmp(fn, "stack") || !strcmp(fn, "ustack") || !strcmp(fn, "jstack")) {
         stack_check(g, st);
         a = act_new(g, DIF_ACT_STACK, st->line);

@@ -490,7 +490,7 @@ __attribute__((noinline)) static void run_ecb(struct dvm_state *st, struct dvm_c
             goto failed;
         switch (a->da_kind) {
         case DIF_ACT_TRACE: case DIF_ACT_PRINTF: case DIF_ACT_EXIT: case DIF_ACT_TRUNC:
-        case DIF_ACT_NORMALIZE:
+        case DIF_ACT_NORMALIZE: case DIF_ACT_SYSTEM:
             if (a->da_kind == DIF_ACT_EXIT && (st->exiting || exiting) &&
                 o->probes[c->probe].dp_id != DPROBE_END) {
                 /* as DTrace's kernel: only the first exit() is recorded; a clause calling it

@@ -318,7 +318,12 @@ int dif_verify(const void *blob, size_t len, struct dif_obj *o, char *err, size_
             return fail(&v, "action", k, "keys do not match the aggregation", ~0u);
         if (a->da_kind == DIF_ACT_STACK && (a->da_arg > 2 || a->da_size))
             return fail(&v, "action", k, "a stack records nothing", ~0u);
-        if (a->da_kind == DIF_ACT_PRINTF && !str_ok(&v, a->da_arg))
+        if ((a->da_kind == DIF_ACT_SETOPT || a->da_kind == DIF_ACT_FREOPEN) &&
+            (a->da_size || !str_ok(&v, a->da_arg) ||
+             (a->da_kind == DIF_ACT_SETOPT && a->da_arg2 != UINT32_MAX && !str_ok(&v, a->da_arg2))))
+            return fail(&v, "action", k, "bad option or file name", ~0u);
+        if ((a->da_kind == DIF_ACT_PRINTF || a->da_kind == DIF_ACT_SYSTEM) &&
+            !str_ok(&v, a->da_arg))
             return fail(&v, "action", k, "bad format", ~0u);
         if (a->da_kind == DIF_ACT_PRINTA && a->da_arg2 != UINT32_MAX && !str_ok(&v, a->da_arg2))
             return fail(&v, "action", k, "bad format", ~0u);

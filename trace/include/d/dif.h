@@ -125,6 +125,10 @@ enum dif_actkind {
                          * keys: the quantize-family increment (quantize(v, incr) ...) */
     DIF_ACT_STACK,      /* stack( ), ustack( ), jstack( ): da_arg 0 kernel, 1 user, 2 java.
                          * Records nothing: there is no unwinder, every stack is empty */
+    DIF_ACT_SETOPT,     /* da_arg option name, da_arg2 its value (UINT32_MAX: none); records
+                         * nothing: the consumer sets it when it reads the clause's record */
+    DIF_ACT_FREOPEN,    /* da_arg the file the consumer's output goes to ("": back to stdout) */
+    DIF_ACT_SYSTEM,     /* as DIF_ACT_PRINTF; the consumer runs the formatted command */
     DIF_ACT_NKINDS
 };
 #define DIF_TRACEMEM_MAX 1024u
