@@ -440,6 +440,8 @@ static void store_var(struct cg *g, struct dnode *n, unsigned r, struct dtype t)
     if (s->type.kind != t.kind)
         dcc_error(g->cc, n->line, "D_OP_INCOMPAT", "operands have incompatible types: %s%s is %s",
                   scope_prefix(s->scope), n->s, s->type.kind == DIF_TYPE_STR ? "a string" : "an integer");
+    /* as dt_cg_typecast: cut only when the variable's type is narrower or of the other
+     * signedness; a value of the variable's own type keeps its 64 bits */
     convert(g, r, t, s->type);
     emit(g, DIF_INSTR_IDX(st_op[s->scope], sym_id(g, s), r));
 }
@@ -597,10 +599,10 @@ static unsigned binop(struct cg *g, struct dnode *n, struct dtype *t)
     default:
         dcc_error(g->cc, n->line, "D_SYNTAX", "unexpected operator");
     }
+    /* as libdtrace's dt_cg: the 64-bit result stays as it is; a value narrower than 64 bits
+     * is cut to its size where it is recorded, stored in memory or cast */
     emit(g, DIF_INSTR(o, ra, rb, ra));
     reg_free(g, rb);
-    if (rt.size < 8)
-        emit(g, DIF_INSTR(rt.sign ? DIF_SEXT : DIF_ZEXT, ra, rt.size, ra));
     *t = rt;
     return ra;
 }
@@ -1360,8 +1362,6 @@ static unsigned expr_(struct cg *g, struct dnode *n, struct dtype *t)
             emit(g, DIF_INSTR(DIF_SUB, 0, r, r));
         else if (n->op == T_TILDE)
             emit(g, DIF_INSTR(DIF_NOT, r, 0, r));
-        if (n->op != T_PLUS && t->size < 8)
-            emit(g, DIF_INSTR(t->sign ? DIF_SEXT : DIF_ZEXT, r, t->size, r));
         return r;
     case N_PREINC: case N_PREDEC: case N_POSTINC: case N_POSTDEC:
         return incdec(g, n, t);
