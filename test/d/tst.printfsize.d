@@ -1,4 +1,5 @@
-/* %d, %i and %u read a value at its own size as libdtrace's pfprint_dint/sint/uint do;
+/* %i reads a value at its own size, signed, as libdtrace's pfprint_sint; %d too for a
+ * signed value and as %u for an unsigned one (pfcheck_dint); %u zero-extends;
  * a precision of 0 (or a dynamic one <= 0) is no precision */
 #pragma D option quiet
 

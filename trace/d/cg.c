@@ -1395,6 +1395,10 @@ static unsigned expr_(struct cg *g, struct dnode *n, struct dtype *t)
         if (n->type.kind == DT_SOU)
             dcc_error(g->cc, n->line, "D_CAST_INVAL", "invalid cast expression");
         r = expr(g, n->a, &t2);
+        if (n->type.kind == DT_NONE && !n->type.ptr) { /* (void)e: evaluated, no value */
+            *t = n->type;
+            return r;
+        }
         if (n->type.ptr) { /* between pointers and integers: the same 64-bit value */
             if (t2.kind != DIF_TYPE_INT)
                 dcc_error(g->cc, n->line, "D_CAST_INVAL", "invalid cast expression");
@@ -2166,6 +2170,8 @@ static void declare(struct cg *g, struct ddecl *d)
         dcc_error(g->cc, d->line, "D_DECL_IDRED", "identifier redeclared: %s", d->name);
     if (d->scope == DIF_SCOPE_GLOBAL && is_builtin_name(d->name))
         dcc_error(g->cc, d->line, "D_DECL_IDRED", "identifier redeclared: %s", d->name);
+    if (d->type.kind == DT_NONE && !d->type.ptr)
+        dcc_error(g->cc, d->line, "D_DECL_VOIDOBJ", "cannot have void object: %s", d->name);
     if (d->type.kind == DT_FLOAT)
         dcc_error(g->cc, d->line, "D_UNSUPPORTED", "floating-point variables are not "
                   "supported in this D subset: %s", d->name);

@@ -178,5 +178,7 @@ struct dcc_procmember {
 };
 const struct dcc_procmember *dcc_procinfo(const char *var, const char **type_name);
 const struct dcc_procmember *dcc_builtin_const(const char *name);
+/* ctypes.c: <sys/types.h> integer type names (uchar_t, ulong_t, hrtime_t...) */
+int dcc_ctype(const char *name, struct dtype *t);
 
 #endif

@@ -145,15 +145,15 @@ void dfmt_int(const struct dcons_out *o, const struct dfmt_spec *sp, int64_t v, 
         emit_field(o, &s, "", &ch, 1, 0);
         return;
     }
+    /* as libdtrace: %i is pfprint_sint (the value sign-extended from its size); %d is too
+     * for a signed value, but pfcheck_dint makes it %u for an unsigned one */
+    int uns = type >= 'A' && type <= 'Z';
+    if (conv == 'd' && uns)
+        conv = 'u';
     if (conv == 'd' || conv == 'i') {
-        /* as libdtrace's pfprint_sint/pfprint_dint hand the value to printf(3): %i and %d of
-         * a signed value sign-extend it from its size; %d of an unsigned one zero-extends a 1-
-         * or 2-byte value (promoted to int) and reads a 4- or 8-byte one as signed */
         int sz = type_size(type);
-        if (sz < 8 && (conv == 'i' || sz == 4 || (type >= 'a' && type <= 'z')))
+        if (sz < 8)
             v = sz == 1 ? (int8_t)v : sz == 2 ? (int16_t)v : (int32_t)v;
-        else if (sz < 8)
-            v = (int64_t)((uint64_t)v & size_mask(type));
         int neg = v < 0;
         m = neg ? 0 - (uint64_t)v : (uint64_t)v;
         if (neg)
@@ -177,7 +177,8 @@ void dfmt_int(const struct dcons_out *o, const struct dfmt_spec *sp, int64_t v, 
     for (int k = 0; k < n; k++)
         digits[k] = tmp[n - 1 - k];
     int zeros = sp->prec > n ? sp->prec - n : 0;
-    if (conv == 'p' || (sp->hash && (conv == 'x' || conv == 'X') && v != 0))
+    /* %p is libdtrace's "x" output format: bare hex, 0x only with # */
+    if (sp->hash && (conv == 'x' || conv == 'X' || conv == 'p') && v != 0)
         d_strlcpy(prefix, conv == 'X' ? "0X" : "0x", sizeof(prefix));
     if (sp->hash && conv == 'o' && zeros == 0 && (n == 0 || digits[0] != '0'))
         zeros = 1;
