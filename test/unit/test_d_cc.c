@@ -189,6 +189,21 @@ static void test_strtoll_procinfo(void **state)
     }
 }
 
+/* alloca( ): scratch the program may write, only the bytes it was given: a store one element
+ * past them faults, so the first record is the error record (EPID 1, action #2 in its first
+ * 8 bytes) instead of the trace. */
+static void test_alloca(void **state)
+{
+    (void)state;
+    const int64_t fault_in_action2 = (int64_t)2 << 32 | 1;
+    assert_int_equal(run_long("BEGIN { this->p = (long *)alloca(16); this->p[1] = 77; "
+                              "trace(this->p[0] + this->p[1]); }"), 77);
+    assert_int_equal(run_long("BEGIN { this->p = (long *)alloca(8); this->p[1] = 5; trace(1L); }"),
+                     fault_in_action2);
+    assert_int_equal(run_long("BEGIN { this->p = (long *)alloca(8); this->p[-1] = 5; trace(1L); }"),
+                     fault_in_action2);
+}
+
 static void buf_write(void *arg, const char *s, size_t n)
 {
     char *b = arg;
@@ -464,6 +479,7 @@ int main(void)
         cmocka_unit_test(test_struct_layout),
         cmocka_unit_test(test_strtoll_procinfo),
         cmocka_unit_test(test_printf_times),
+        cmocka_unit_test(test_alloca),
         cmocka_unit_test(test_error_lines),
         cmocka_unit_test(test_literal_types),
         cmocka_unit_test(test_dobj_options),

@@ -309,6 +309,7 @@ static const struct subr subrs[] = {
     { "copyin", DIF_S_COPYIN, "ii", { .kind = DIF_TYPE_INT, .size = 8, .ptr = 1, .pkind = DT_NONE } },
     { "copyinstr", DIF_S_COPYINSTR, "i", T_STRING },
     { "copyinstr", DIF_S_COPYINSTR2, "ii", T_STRING },
+    { "alloca", DIF_S_ALLOCA, "i", { .kind = DIF_TYPE_INT, .size = 8, .ptr = 1, .pkind = DT_NONE } },
 };
 
 /* is_subr: a subroutine this compiler knows, or one DTrace has that the subset leaves out

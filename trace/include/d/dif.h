@@ -97,6 +97,7 @@ enum dif_subr {
      * copyin(addr, size) -> a scratch copy; copyinstr(addr[, max]) -> a string */
     DIF_S_COPYIN, DIF_S_COPYINSTR, DIF_S_COPYINSTR2,
     DIF_S_STRTOLL2,     /* strtoll(s, base): base 2..36, else an illegal-operation fault */
+    DIF_S_ALLOCA,       /* alloca(size): size zeroed bytes of scratch, which DIF_ST* may write */
     DIF_S_COUNT
 };
 
