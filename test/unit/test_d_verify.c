@@ -231,6 +231,23 @@ static void test_stack_action(void **state)
     expect_reject("action 0: bad record types");
 }
 
+/* DIF_CLF_SCRATCH: set for a clause that calls alloca( ) or copyin( ), accepted; a flag
+ * the format does not define is refused. */
+static void test_scratch_flag(void **state)
+{
+    (void)state;
+    struct dif_obj o;
+    char err[256];
+    compile("BEGIN { this->p = alloca(8); } BEGIN { trace(strjoin(\"a\", \"b\")); }");
+    struct dif_clause *cl = (struct dif_clause *)((uint8_t *)blob + hdr()->dh_clauses);
+    assert_true(cl[0].dc_flags & DIF_CLF_SCRATCH);
+    assert_false(cl[1].dc_flags & DIF_CLF_SCRATCH);
+    if (dif_verify(blob, bloblen, &o, err, sizeof(err)) != 0)
+        fail_msg("scratch flag rejected: %s", err);
+    cl[1].dc_flags |= 8u;
+    expect_reject("clause 1: bad actions or record size");
+}
+
 /* setopt( ), freopen( ), system( ): names in the string table, checked like printf's format. */
 static void test_consumer_actions(void **state)
 {
@@ -382,6 +399,7 @@ int main(void)
         cmocka_unit_test(test_header),           cmocka_unit_test(test_random_mutations),
         cmocka_unit_test(test_tracemem_size), cmocka_unit_test(test_llquantize_sizes),
         cmocka_unit_test(test_stack_action), cmocka_unit_test(test_consumer_actions),
+        cmocka_unit_test(test_scratch_flag),
         cmocka_unit_test(test_agg_increment),
         cmocka_unit_test(test_memory_vars),
     };

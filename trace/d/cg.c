@@ -69,6 +69,7 @@ struct cg {
     unsigned nrec;
     int line;
     struct xbind *xb; /* translator parameters in scope, innermost first */
+    int keep_scratch; /* the clause calls alloca( ) or copyin( ): DIF_CLF_SCRATCH */
 };
 
 /* A translator's parameter while one of its member expressions is compiled: the name
@@ -715,6 +716,8 @@ static unsigned call(struct cg *g, struct dnode *n, struct dtype *t)
         reg_free(g, regs[j]);
     unsigned rd = reg_alloc(g);
     emit(g, DIF_INSTR_IDX(DIF_CALL, s->id, rd));
+    if (s->id == DIF_S_ALLOCA || s->id == DIF_S_COPYIN)
+        g->keep_scratch = 1;
     *t = s->ret;
     return rd;
 }
@@ -2207,6 +2210,7 @@ static void clause(struct cg *g, struct dclause *c)
         dcc_error(g->cc, c->line, "D_DIF_SIZE", "too many clauses");
     unsigned ci = g->nclauses++;
     struct dif_clause *dc = &g->clauses[ci];
+    g->keep_scratch = 0;
     for (unsigned k = 0; k < c->ndesc; k++)
         match_desc(g, c->desc[k], ci, c->line);
     if (c->pred && c->pred->kind == N_BIN && c->pred->op >= T_LT && c->pred->op <= T_NE) {
@@ -2303,6 +2307,8 @@ static void clause(struct cg *g, struct dclause *c)
     }
     if (spec)
         dc->dc_flags |= DIF_CLF_SPEC;
+    if (g->keep_scratch)
+        dc->dc_flags |= DIF_CLF_SCRATCH;
     dc->dc_nacts = g->nacts - dc->dc_act;
     if (data && !print)
         dc->dc_flags |= DIF_CLF_NOREC;

@@ -180,6 +180,9 @@ struct dif_clause {
 };
 #define DIF_CLF_SPEC  1u /* contains speculate() */
 #define DIF_CLF_NOREC 2u /* records nothing in the principal buffer (aggregations only) */
+#define DIF_CLF_SCRATCH 4u /* keeps its scratch from action to action (alloca( ), copyin( )
+                            * pointers may live in variables); without it each action
+                            * starts with the firing's scratch empty */
 
 struct dif_probe {
     uint32_t dp_id;       /* probe id: the provider table's id, or a timer id */
