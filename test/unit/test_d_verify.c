@@ -229,6 +229,10 @@ static void test_stack_action(void **state)
     compile("BEGIN { stack(); }");
     act(0)->da_size = 8;
     expect_reject("action 0: bad record types");
+    /* a stack as a value: type 'k' in keys and records */
+    compile("BEGIN { @[stack()] = count(); printf(\"%k\", ustack()); }");
+    if (dif_verify(blob, bloblen, &o, err, sizeof(err)) != 0)
+        fail_msg("stack key rejected: %s", err);
 }
 
 /* DIF_CLF_SCRATCH: set for a clause that calls alloca( ) or copyin( ), accepted; a flag

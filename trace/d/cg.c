@@ -751,10 +751,12 @@ static unsigned incdec(struct cg *g, struct dnode *n, struct dtype *t)
 
 static int is_action(const char *s);
 
-/* is_void_call: a call of an action (trace( ), printf( )...): DTrace types it void. */
+/* is_void_call: a call of an action (trace( ), printf( )...): DTrace types it void. A
+ * stack( ) is a value where a record is (printf's %k, aggregation keys). */
 static int is_void_call(const struct dnode *n)
 {
-    return n && n->kind == N_CALL && is_action(n->s);
+    return n && n->kind == N_CALL && is_action(n->s) && strcmp(n->s, "stack") != 0 &&
+           strcmp(n->s, "ustack") != 0 && strcmp(n->s, "jstack") != 0; /* stacks: %k values */
 }
 
 /* is_string_var: n names a variable already defined as a string. */
@@ -1471,11 +1473,25 @@ static struct dif_prog prog_end(struct cg *g, struct dif_prog p, unsigned r)
     return p;
 }
 
+static void stack_check(struct cg *g, struct dnode *st);
+
 static void push_rec(struct cg *g, struct dnode *n)
 {
     struct dtype t;
     if (g->nrec == DIF_RECMAX)
         dcc_error(g->cc, n->line, "D_PROTO_LEN", "too many values in one action");
+    if (n->kind == N_CALL && (!strcmp(n->s, "stack") || !strcmp(n->s, "ustack") ||
+                              !strcmp(n->s, "jstack"))) {
+        /* a stack as a value (an aggregation key, printf's %k): 'k', always of no frames */
+        stack_check(g, n);
+        unsigned r = reg_alloc(g);
+        emit(g, DIF_INSTR_IDX(DIF_SETX, intern_int(g, 0), r));
+        emit(g, DIF_INSTR(DIF_PUSHR, r, DIF_TYPE_INT, 0));
+        reg_free(g, r);
+        g->rec[g->nrec++] = 'k';
+        g->rec[g->nrec] = 0;
+        return;
+    }
     unsigned r = expr(g, n, &t);
     if (t.kind == DT_NONE)
         dcc_error(g->cc, n->line, "D_PROTO_ARG", "argument has no value");
@@ -1553,11 +1569,22 @@ static void printf_check(struct cg *g, const char *fmt, int line, const char *fn
             continue;
         }
         /* libdtrace rejects a malformed or unknown conversion as a syntax error */
-        if (!*f || !d_strchr("cdiouxXspYT", *f))
+        if (!*f || !d_strchr("cdiouxXspYTk", *f))
             dcc_error(g->cc, line, "D_SYNTAX", "%s( ) format conversion #%d is not "
                       "supported", fn, (int)conv);
         if (aggmode == 1)
-            continue; /* printa: keys are checked at run time by the consumer */
+            continue; /* printa: keys are checked once the aggregation is known (mode 2) */
+        if (aggmode == 2) { /* printa's keys in g->rec: only stacks are told apart here */
+            if (arg < g->nrec && (g->rec[arg] == 'k') != (*f == 'k'))
+                dcc_error(g->cc, line, "D_PRINTF_ARG_TYPE", "%s( ) key #%d is incompatible "
+                          "with conversion #%d prototype (%%%c)", fn, (int)arg + 1, (int)conv, *f);
+            arg++;
+            continue;
+        }
+        if ((g->rec[arg] == 'k') != (*f == 'k'))
+            dcc_error(g->cc, line, "D_PRINTF_ARG_TYPE", "%s( ) argument #%d is incompatible "
+                      "with conversion #%d prototype (%%%c: %s)", fn, (int)arg + 2, (int)conv,
+                      *f, *f == 'k' ? "a stack" : "not a stack");
         if (arg >= g->nrec)
             dcc_error(g->cc, line, "D_PRINTF_ARG_PROTO", "%s( ) prototype mismatch: conversion "
                       "#%d (%%%c) is missing a corresponding value argument", fn, (int)conv, *f);
@@ -1568,6 +1595,8 @@ static void printf_check(struct cg *g, const char *fmt, int line, const char *fn
                       *f == 'Y' || *f == 'T' ? ": a 64-bit integer" : "");
         arg++;
     }
+    if (aggmode == 2)
+        return;
     if (!aggmode && arg < g->nrec)
         dcc_error(g->cc, line, "D_PRINTF_ARG_EXTRA", "%s( ) prototype mismatch: only %d "
                   "arguments required by this format string", fn, (int)arg);
@@ -1963,6 +1992,13 @@ static void statement(struct cg *g, struct dnode *st, uint32_t *recsize)
                       "not supported in this D subset");
         }
         unsigned id = agg_lookup(g, x, st->line);
+        if (fmt != UINT32_MAX) {
+            d_strlcpy(g->rec, g->aggs[id].keys, sizeof(g->rec));
+            g->nrec = (unsigned)strlen(g->rec);
+            printf_check(g, st->b->s, st->line, "printa", 2);
+            g->rec[0] = 0;
+            g->nrec = 0;
+        }
         a = act_new(g, DIF_ACT_PRINTA, st->line);
         a->da_arg = id;
         a->da_arg2 = fmt;

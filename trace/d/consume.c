@@ -497,7 +497,9 @@ static void print_keys(struct dcons *c, const char *types, const uint8_t *keys)
     struct dfmt_arg a[DIF_RECMAX];
     unsigned n = decode(c, types, keys, a, DIF_RECMAX);
     for (unsigned k = 0; k < n; k++) {
-        if (a[k].type == 's') {
+        if (a[k].type == 'k') {
+            out(c, "\n"); /* dt_print_stack of no frames */
+        } else if (a[k].type == 's') {
             outf_str(&c->out, "  %-50s", a[k].s);
         } else {
             struct dfmt_spec sp = { 'd', 0, 0, 0, 0, 0, 0, type_width(a[k].type), -1 };

@@ -131,6 +131,10 @@ void dfmt_int(const struct dcons_out *o, const struct dfmt_spec *sp, int64_t v, 
     int n = 0;
     uint64_t m;
     char conv = sp->conv;
+    if (conv == 'k' || type == 'k') { /* a stack: libdtrace's newline of a stack of no frames */
+        o->write(o->arg, "\n", 1);
+        return;
+    }
     if (conv == 'Y' || conv == 'T') { /* a time, printed as a string (%s's width, precision) */
         char buf[48];
         fmt_time(buf, (uint64_t)v, conv == 'T');

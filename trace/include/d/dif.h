@@ -143,7 +143,8 @@ enum dif_aggfunc {
 #define DIF_QUANTIZE_ZERO     63
 
 /* Type descriptors (strings in the string table) give one character per value:
- * 'b','h','i','l' signed 1/2/4/8 bytes, 'B','H','I','L' unsigned, 's' string.
+ * 'b','h','i','l' signed 1/2/4/8 bytes, 'B','H','I','L' unsigned, 's' string, 'k' a stack
+ * (8 bytes, 0: there is no unwinder, every stack has no frames).
  * Recorded ints always take 8 bytes (little-endian); strings take strsize bytes. */
 
 struct dif_prog {
