@@ -107,7 +107,7 @@ static void test_random_expressions(void **state)
         char e[1024], src[1200];
         int64_t want = gen(e, sizeof(e), 1 + k % 4);
         snprintf(src, sizeof(src), "BEGIN { trace((long)(%s)); }", e);
-        struct dcc_in in = { src, strlen(src), 0, 1 };
+        struct dcc_in in = { src, strlen(src), 0, 1, NULL };
         struct dcc_out out;
         if (dcc_compile(&in, arena, sizeof(arena), &out) != 0)
             fail_msg("%s: %s", src, out.err);
@@ -127,7 +127,7 @@ static void test_random_expressions(void **state)
 /* run_long: compiles src, fires BEGIN and returns the 8-byte value its first record holds. */
 static int64_t run_long(const char *src)
 {
-    struct dcc_in in = { src, strlen(src), 0, 1 };
+    struct dcc_in in = { src, strlen(src), 0, 1, NULL };
     struct dcc_out out;
     if (dcc_compile(&in, arena, sizeof(arena), &out) != 0)
         fail_msg("%s: %s", src, out.err);
@@ -183,7 +183,7 @@ static void test_strtoll_procinfo(void **state)
         { "BEGIN { trace(curpsinfo); }", "D_UNSUPPORTED" },
     };
     for (size_t j = 0; j < sizeof(bad) / sizeof(bad[0]); j++) {
-        struct dcc_in in = { bad[j][0], strlen(bad[j][0]), 0, 1 };
+        struct dcc_in in = { bad[j][0], strlen(bad[j][0]), 0, 1, NULL };
         assert_int_not_equal(dcc_compile(&in, arena, sizeof(arena), &out), 0);
         assert_string_equal(out.tag, bad[j][1]);
     }
@@ -202,6 +202,30 @@ static void test_alloca(void **state)
                      fault_in_action2);
     assert_int_equal(run_long("BEGIN { this->p = (long *)alloca(8); this->p[-1] = 5; trace(1L); }"),
                      fault_in_action2);
+}
+
+/* Macro variables come from dcc_in.macros; without them every $name is D_MACRO_UNDEF. */
+static void test_macros(void **state)
+{
+    (void)state;
+    struct dcc_macros m = { 42, 7, 3, 4, 1000, 100, 1001, 101 };
+    const char *src = "BEGIN { trace((long)($pid * 1000 + $ppid * 100 + $egid)); }";
+    struct dcc_in in = { src, strlen(src), 0, 1, &m };
+    struct dcc_out out;
+    if (dcc_compile(&in, arena, sizeof(arena), &out) != 0)
+        fail_msg("%s", out.err);
+    struct dvm_opts o = { 4096, 4096, 4096, DVM_BUF_SWITCH, 1, 1, 0, 0 };
+    char err[256];
+    if (dvm_load(&st, out.obj, out.objlen, &o, mem, sizeof(mem), err, sizeof(err)) != 0)
+        fail_msg("%s", err);
+    struct dvm_ctx ctx = { 0, 1, 1, 1, 0, 0, 0, 0, "t", 0, 1 };
+    dvm_fire(&st, &ctx, DPROBE_BEGIN, NULL);
+    int64_t got = 0;
+    dvm_buf_read(&st, 0, 1, value_cb, &got);
+    assert_int_equal(got, 42 * 1000 + 7 * 100 + 101);
+    in.macros = NULL;
+    assert_int_not_equal(dcc_compile(&in, arena, sizeof(arena), &out), 0);
+    assert_string_equal(out.tag, "D_MACRO_UNDEF");
 }
 
 static void buf_write(void *arg, const char *s, size_t n)
@@ -311,7 +335,7 @@ static void test_fast_predicates(void **state)
         char src[256];
         snprintf(src, sizeof(src), "int g; BEGIN { g = %lld; } BEGIN /%s %s %s/ { trace(1); }",
                  (long long)g, names[x], ops[op], names[y]);
-        struct dcc_in in = { src, strlen(src), 0, 1 };
+        struct dcc_in in = { src, strlen(src), 0, 1, NULL };
         struct dcc_out out;
         if (dcc_compile(&in, arena, sizeof(arena), &out) != 0)
             fail_msg("%s: %s", src, out.err);
@@ -347,7 +371,7 @@ static void test_fast_predicates(void **state)
 
 static void expect_error(const char *src, const char *tag, int line)
 {
-    struct dcc_in in = { src, strlen(src), 0, 1 };
+    struct dcc_in in = { src, strlen(src), 0, 1, NULL };
     struct dcc_out out;
     assert_int_equal(dcc_compile(&in, arena, sizeof(arena), &out), -1);
     if (strcmp(out.tag, tag) != 0 || out.line != line)
@@ -389,7 +413,7 @@ static void test_literal_types(void **state)
     for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
         char src[128];
         snprintf(src, sizeof(src), "BEGIN { trace(%s); }", cases[k].expr);
-        struct dcc_in in = { src, strlen(src), 0, 1 };
+        struct dcc_in in = { src, strlen(src), 0, 1, NULL };
         struct dcc_out out;
         if (dcc_compile(&in, arena, sizeof(arena), &out) != 0)
             fail_msg("%s: %s", src, out.err);
@@ -450,7 +474,7 @@ static void test_dobj_options(void **state)
     assert_memory_equal(&h, &before, sizeof(h)); /* a refused option changes nothing */
 
     struct dcc_in in = { "#pragma D option bufsize=4k\n#pragma D option quiet\nBEGIN { }",
-                         0, 0, 0 };
+                         0, 0, 0, NULL };
     in.len = strlen(in.src);
     struct dcc_out out;
     assert_int_equal(dcc_compile(&in, arena, sizeof(arena), &out), 0);
@@ -480,6 +504,7 @@ int main(void)
         cmocka_unit_test(test_strtoll_procinfo),
         cmocka_unit_test(test_printf_times),
         cmocka_unit_test(test_alloca),
+        cmocka_unit_test(test_macros),
         cmocka_unit_test(test_error_lines),
         cmocka_unit_test(test_literal_types),
         cmocka_unit_test(test_dobj_options),

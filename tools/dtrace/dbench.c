@@ -39,7 +39,7 @@ static int cmp_u64(const void *a, const void *b)
 
 static int bench(const char *name, const char *src)
 {
-    struct dcc_in in = { src, strlen(src), 0, 0 };
+    struct dcc_in in = { src, strlen(src), 0, 0, NULL };
     static struct dcc_out out;
     char err[256];
     if (dcc_compile(&in, arena, sizeof(arena), &out) != 0) {

@@ -512,7 +512,10 @@ int main(int argc, char **argv)
     }
 
     static uint8_t arena[4u << 20] __attribute__((aligned(8)));
-    struct dcc_in in = { text, textlen, (unsigned)o.strsize, (int)o.errtags };
+    /* the macro variables are this process's own ids, as dtrace(1)'s */
+    struct dcc_macros macros = { getpid(), getppid(), getpgrp(), getsid(0), getuid(), getgid(),
+                                 geteuid(), getegid() };
+    struct dcc_in in = { text, textlen, (unsigned)o.strsize, (int)o.errtags, &macros };
     struct dcc_out *co = calloc(1, sizeof(*co));
     if (dcc_compile(&in, arena, sizeof(arena), co) != 0) {
         if (script)
