@@ -59,30 +59,28 @@ static int type_size(char type)
 /* fmt_time: ns since 1970 (UTC: the board has no time zone, and the host prints the same) as
  * libdtrace's %Y ("2003 Sep  3 17:23:41", from ctime) or %T (RFC 822, strftime's
  * "%a, %d %b %G %T %Z": %G is the ISO 8601 week-numbering year). */
-static void civil(int64_t days, int64_t *y, int *m, int *d)
+static void civil(uint64_t days, uint64_t *y, int *m, int *d)
 {
-    /* days since 1970-01-01 to a proleptic Gregorian date, in 400-year eras */
-    int64_t z = days + 719468, era = (z >= 0 ? z : z - 146096) / 146097;
-    int64_t doe = z - era * 146097;
-    int64_t yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
-    int64_t doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    int64_t mp = (5 * doy + 2) / 153;
+    /* days since 1970-01-01 to a proleptic Gregorian date, in 400-year eras from 0000-03-01;
+     * unsigned throughout: 32-bit targets have only the unsigned 64-bit division helpers */
+    uint64_t z = days + 719468, era = z / 146097;
+    uint32_t doe = (uint32_t)(z - era * 146097);
+    uint32_t yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+    uint32_t doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    uint32_t mp = (5 * doy + 2) / 153;
     *d = (int)(doy - (153 * mp + 2) / 5 + 1);
     *m = (int)(mp < 10 ? mp + 3 : mp - 9);
     *y = yoe + era * 400 + (*m <= 2);
 }
 
-static char *put_num(char *p, int64_t v, int width, char padc)
+static char *put_num(char *p, uint64_t m, int width, char padc)
 {
     char tmp[24];
     int n = 0;
-    uint64_t m = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
     do {
         tmp[n++] = (char)('0' + m % 10);
         m /= 10;
     } while (m);
-    if (v < 0)
-        *p++ = '-';
     for (int k = n; k < width; k++)
         *p++ = padc;
     while (n)
@@ -94,7 +92,8 @@ static void fmt_time(char *buf, uint64_t ns, int rfc822)
 {
     static const char months[] = "JanFebMarAprMayJunJulAugSepOctNovDec";
     static const char wdays[] = "SunMonTueWedThuFriSat";
-    int64_t sec = (int64_t)(ns / 1000000000u), days = sec / 86400, rem = sec % 86400, y, iy;
+    uint64_t sec = ns / 1000000000u, days = sec / 86400, y, iy;
+    uint32_t rem = (uint32_t)(sec % 86400);
     int m, d, im, id, wday = (int)((days + 4) % 7);
     civil(days, &y, &m, &d);
     char *p = buf;
@@ -102,7 +101,7 @@ static void fmt_time(char *buf, uint64_t ns, int rfc822)
         civil(days - (wday + 6) % 7 + 3, &iy, &im, &id); /* the Thursday of its ISO week */
         memcpy(p, wdays + 3 * wday, 3), p += 3;
         *p++ = ',', *p++ = ' ';
-        p = put_num(p, d, 2, '0');
+        p = put_num(p, (uint64_t)d, 2, '0');
         *p++ = ' ';
         memcpy(p, months + 3 * (m - 1), 3), p += 3;
         *p++ = ' ';
@@ -112,7 +111,7 @@ static void fmt_time(char *buf, uint64_t ns, int rfc822)
         *p++ = ' ';
         memcpy(p, months + 3 * (m - 1), 3), p += 3;
         *p++ = ' ';
-        p = put_num(p, d, 2, ' ');
+        p = put_num(p, (uint64_t)d, 2, ' ');
     }
     *p++ = ' ';
     p = put_num(p, rem / 3600, 2, '0');
