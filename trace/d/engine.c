@@ -485,7 +485,9 @@ __attribute__((noinline)) static void run_ecb(struct dvm_state *st, struct dvm_c
     for (uint32_t k = 0; k < cl->dc_nacts; k++) {
         const struct dif_act *a = &o->acts[cl->dc_act + k];
         c->nrec = 0;
-        if (!(cl->dc_flags & DIF_CLF_SCRATCH)) /* strings die with their action */
+        /* strings die with their action: each after the first starts with the scratch
+         * empty, unless the clause keeps pointers into it (alloca, copyin) */
+        if (k && !(cl->dc_flags & DIF_CLF_SCRATCH))
             c->scratch_used = 0;
         v = 0;
         if (a->da_prog.dp_len && dvm_run(c, &a->da_prog, &v) != DVM_F_NONE)
