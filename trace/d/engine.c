@@ -448,6 +448,13 @@ __attribute__((noinline)) static void run_ecb(struct dvm_state *st, struct dvm_c
     const struct dif_clause *cl = &o->clauses[ci];
     unsigned cpu = c->ctx->cpu;
     uint64_t v;
+    /* as DTrace's kernel: once exit() has run (draining), the firing's later clauses run
+     * only for END and ERROR (BEGIN's too stop: tracing is no longer warming up) */
+    if (st->exiting) {
+        uint32_t id = o->probes[c->probe].dp_id;
+        if (id != DPROBE_END && id != DPROBE_ERROR)
+            return;
+    }
     c->epid = e + 1;
     c->scratch_used = 0;
     if (!st->fastpred[ci].fp_ok && cl->dc_pred.dp_len) {
@@ -498,9 +505,11 @@ __attribute__((noinline)) static void run_ecb(struct dvm_state *st, struct dvm_c
             if (a->da_kind == DIF_ACT_EXIT && (st->exiting || exiting) &&
                 o->probes[c->probe].dp_id != DPROBE_END) {
                 /* as DTrace's kernel: only the first exit() is recorded; a clause calling it
-                 * again once tracing is draining drops its whole record (END may) */
+                 * again once tracing is draining drops its whole record (END may); the
+                 * draining itself stands */
                 if (rec && !spec)
                     buf_cancel(st, cpu, rec, n);
+                st->exiting = 1;
                 return;
             }
             if (!rec || record(c, a, rec + sizeof(struct dvm_rechdr) + a->da_offset) != 0) {
