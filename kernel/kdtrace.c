@@ -96,6 +96,8 @@ static void fill_ctx(struct dvm_ctx *ctx)
     ctx->timestamp = ctx->walltimestamp = now_ns();
     ctx->vtimestamp = vtime_ns(t);
     ctx->execname = p ? p->name : "kernel";
+    ctx->prio = t ? t->prio : 0;
+    ctx->nlwp = p ? p->nthreads : 1;
 }
 
 // Table probes are fired only when enabled; timer probes (ids from DPROBE_TIMER_BASE) exist

@@ -1,4 +1,5 @@
-/* exit(n): the clause finishes and so does this firing; then only END fires; status n */
+/* exit(n): the clause finishes, but as in DTrace's kernel the firing's later clauses do not
+ * run (tracing is draining: only END and ERROR still fire); then END; status n */
 #pragma D option quiet
 
 BEGIN
@@ -9,7 +10,7 @@ BEGIN
 
 BEGIN
 {
-	printf("later clauses of the same firing run too\n");
+	printf("later clauses of the same firing do not run\n");
 }
 
 tick-1ms

@@ -34,7 +34,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (size <= 16384 && dcpp_run(&cpp, (const char *)data, size, cpp_out, sizeof(cpp_out)) == 0 &&
         (cpp.outlen >= sizeof(cpp_out) || cpp_out[cpp.outlen] != 0))
         abort(); /* the result is terminated right after the length it reports */
-    struct dcc_in in = { (const char *)data, size, 0, (size & 1) != 0 };
+    struct dcc_in in = { (const char *)data, size, 0, (size & 1) != 0, NULL };
     static struct dcc_out out;
     if (size > 16384 || dcc_compile(&in, arena, sizeof(arena), &out) != 0)
         return 0;
@@ -47,7 +47,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         return 0;
     struct dcons_out so = { sink, NULL };
     dcons_init(&cons, &st, &so, &so, cmem, sizeof(cmem));
-    struct dvm_ctx ctx = { 0, 5, 5, 1, 0, 1000, 0, 0, "fuzz" };
+    struct dvm_ctx ctx = { 0, 5, 5, 1, 0, 1000, 0, 0, "fuzz", 0, 1 };
     uint64_t args[DVM_NARGS] = { 1, 2, 3, (uint64_t)-1, 0, 0, 0, 0, 0, 0 };
     dvm_fire(&st, &ctx, DPROBE_BEGIN, args);
     for (int round = 0; round < 4; round++) {

@@ -39,7 +39,7 @@ static void run(size_t len)
     struct dvm_opts vo = { 2048, 8192, 8192, DVM_BUF_RING, 0, 1, 2, 1024 };
     if (dvm_load(&st, blob, len, &vo, mem, sizeof(mem), err, sizeof(err)) != 0)
         return;
-    struct dvm_ctx ctx = { 0, 5, 5, 1, 0, 1000, 0, 0, "fuzz" };
+    struct dvm_ctx ctx = { 0, 5, 5, 1, 0, 1000, 0, 0, "fuzz", 0, 1 };
     uint64_t args[DVM_NARGS] = { 4, 2, 3, 0, 0, 0, 0, 0, 0, 0 };
     for (uint32_t k = 0; k < st.obj.hdr->dh_nprobes; k++)
         dvm_fire(&st, &ctx, st.obj.probes[k].dp_id, args);
@@ -49,7 +49,7 @@ static void run(size_t len)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     if (!tmpl_len) {
-        struct dcc_in in = { script, sizeof(script) - 1, 0, 0 };
+        struct dcc_in in = { script, sizeof(script) - 1, 0, 0, NULL };
         static struct dcc_out out;
         if (dcc_compile(&in, arena, sizeof(arena), &out) != 0)
             abort();

@@ -10,7 +10,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <d/dcc.h>
+#include <d/dcons.h>
 #include <d/dobj_opts.h>
 #include <d/dprobes.h>
 #include <d/dvm.h>
@@ -105,7 +107,7 @@ static void test_random_expressions(void **state)
         char e[1024], src[1200];
         int64_t want = gen(e, sizeof(e), 1 + k % 4);
         snprintf(src, sizeof(src), "BEGIN { trace((long)(%s)); }", e);
-        struct dcc_in in = { src, strlen(src), 0, 1 };
+        struct dcc_in in = { src, strlen(src), 0, 1, NULL };
         struct dcc_out out;
         if (dcc_compile(&in, arena, sizeof(arena), &out) != 0)
             fail_msg("%s: %s", src, out.err);
@@ -113,7 +115,7 @@ static void test_random_expressions(void **state)
         char err[256];
         if (dvm_load(&st, out.obj, out.objlen, &o, mem, sizeof(mem), err, sizeof(err)) != 0)
             fail_msg("%s: %s", src, err);
-        struct dvm_ctx ctx = { 0, 1, 1, 1, 0, 0, 0, 0, "t" };
+        struct dvm_ctx ctx = { 0, 1, 1, 1, 0, 0, 0, 0, "t", 0, 1 };
         dvm_fire(&st, &ctx, DPROBE_BEGIN, NULL);
         int64_t got = INT64_MIN + 12345;
         dvm_buf_read(&st, 0, 1, value_cb, &got);
@@ -125,7 +127,7 @@ static void test_random_expressions(void **state)
 /* run_long: compiles src, fires BEGIN and returns the 8-byte value its first record holds. */
 static int64_t run_long(const char *src)
 {
-    struct dcc_in in = { src, strlen(src), 0, 1 };
+    struct dcc_in in = { src, strlen(src), 0, 1, NULL };
     struct dcc_out out;
     if (dcc_compile(&in, arena, sizeof(arena), &out) != 0)
         fail_msg("%s: %s", src, out.err);
@@ -133,11 +135,124 @@ static int64_t run_long(const char *src)
     char err[256];
     if (dvm_load(&st, out.obj, out.objlen, &o, mem, sizeof(mem), err, sizeof(err)) != 0)
         fail_msg("%s: %s", src, err);
-    struct dvm_ctx ctx = { 0, 1, 1, 1, 0, 0, 0, 0, "t" };
+    struct dvm_ctx ctx = { 0, 1, 1, 1, 0, 0, 0, 0, "t", 0, 1 };
     dvm_fire(&st, &ctx, DPROBE_BEGIN, NULL);
     int64_t got = INT64_MIN + 12345;
     dvm_buf_read(&st, 0, 1, value_cb, &got);
     return got;
+}
+
+/* strtoll(s, base) against the C library's for random values in random bases (DTrace's
+ * parse is C's within range, without C's 0x in base 0), and the built-ins the compiler
+ * turns into constants or context reads (run_long's context: pid 1, prio 0, one thread). */
+static void test_strtoll_procinfo(void **state)
+{
+    (void)state;
+    srand(7);
+    for (int k = 0; k < 300; k++) {
+        int base = 2 + rand() % 35;
+        int64_t v = ((int64_t)rand() << 31 | rand()) % 1000000000000ll - 500000000000ll;
+        char digits[80], src[200];
+        uint64_t m = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
+        int n = 0;
+        do {
+            int d = (int)(m % (uint64_t)base);
+            digits[n++] = (char)(d < 10 ? '0' + d : (k & 1 ? 'a' : 'A') + d - 10);
+            m /= (uint64_t)base;
+        } while (m);
+        char text[82];
+        int t = 0;
+        if (v < 0)
+            text[t++] = '-';
+        while (n)
+            text[t++] = digits[--n];
+        text[t] = 0;
+        assert_int_equal(strtoll(text, NULL, base), v);
+        snprintf(src, sizeof(src), "BEGIN { trace(strtoll(\"%s\", %d)); }", text, base);
+        assert_int_equal(run_long(src), v);
+    }
+    assert_int_equal(run_long("BEGIN { trace((long)curpsinfo->pr_pid); }"), 1);
+    assert_int_equal(run_long("BEGIN { trace((long)curpsinfo->pr_nlwp); }"), 1);
+    assert_int_equal(run_long("BEGIN { trace((long)curlwpsinfo->pr_sname); }"), 'O');
+    assert_int_equal(run_long("BEGIN { trace((long)DTRACEFLT_TUPOFLOW); }"), 8);
+    assert_int_equal(run_long("BEGIN { trace((long)(caller + ipl + stackdepth)); }"), 0);
+    struct dcc_out out;
+    static const char *const bad[][2] = {
+        { "BEGIN { trace(curlwpsinfo->pr_nice); }", "D_XLATE_NOCONV" },
+        { "BEGIN { trace(curpsinfo->pr_bogus); }", "D_TYPE_MEMBER" },
+        { "BEGIN { trace(curpsinfo); }", "D_UNSUPPORTED" },
+    };
+    for (size_t j = 0; j < sizeof(bad) / sizeof(bad[0]); j++) {
+        struct dcc_in in = { bad[j][0], strlen(bad[j][0]), 0, 1, NULL };
+        assert_int_not_equal(dcc_compile(&in, arena, sizeof(arena), &out), 0);
+        assert_string_equal(out.tag, bad[j][1]);
+    }
+}
+
+/* alloca( ): scratch the program may write, only the bytes it was given: a store one element
+ * past them faults, so the first record is the error record (EPID 1, action #2 in its first
+ * 8 bytes) instead of the trace. */
+static void test_alloca(void **state)
+{
+    (void)state;
+    const int64_t fault_in_action2 = (int64_t)2 << 32 | 1;
+    assert_int_equal(run_long("BEGIN { this->p = (long *)alloca(16); this->p[1] = 77; "
+                              "trace(this->p[0] + this->p[1]); }"), 77);
+    assert_int_equal(run_long("BEGIN { this->p = (long *)alloca(8); this->p[1] = 5; trace(1L); }"),
+                     fault_in_action2);
+    assert_int_equal(run_long("BEGIN { this->p = (long *)alloca(8); this->p[-1] = 5; trace(1L); }"),
+                     fault_in_action2);
+}
+
+/* Macro variables come from dcc_in.macros; without them every $name is D_MACRO_UNDEF. */
+static void test_macros(void **state)
+{
+    (void)state;
+    struct dcc_macros m = { 42, 7, 3, 4, 1000, 100, 1001, 101 };
+    const char *src = "BEGIN { trace((long)($pid * 1000 + $ppid * 100 + $egid)); }";
+    struct dcc_in in = { src, strlen(src), 0, 1, &m };
+    struct dcc_out out;
+    if (dcc_compile(&in, arena, sizeof(arena), &out) != 0)
+        fail_msg("%s", out.err);
+    struct dvm_opts o = { 4096, 4096, 4096, DVM_BUF_SWITCH, 1, 1, 0, 0 };
+    char err[256];
+    if (dvm_load(&st, out.obj, out.objlen, &o, mem, sizeof(mem), err, sizeof(err)) != 0)
+        fail_msg("%s", err);
+    struct dvm_ctx ctx = { 0, 1, 1, 1, 0, 0, 0, 0, "t", 0, 1 };
+    dvm_fire(&st, &ctx, DPROBE_BEGIN, NULL);
+    int64_t got = 0;
+    dvm_buf_read(&st, 0, 1, value_cb, &got);
+    assert_int_equal(got, 42 * 1000 + 7 * 100 + 101);
+    in.macros = NULL;
+    assert_int_not_equal(dcc_compile(&in, arena, sizeof(arena), &out), 0);
+    assert_string_equal(out.tag, "D_MACRO_UNDEF");
+}
+
+static void buf_write(void *arg, const char *s, size_t n)
+{
+    char *b = arg;
+    size_t l = strlen(b);
+    memcpy(b + l, s, n);
+    b[l + n] = 0;
+}
+
+/* printf's %Y and %T against the C library's gmtime and strftime (libdtrace builds them from
+ * ctime and "%a, %d %b %G %T %Z"), at random times from 1970 to 2255. */
+static void test_printf_times(void **state)
+{
+    (void)state;
+    srand(3);
+    for (int k = 0; k < 2000; k++) {
+        time_t t = (time_t)(((uint64_t)rand() << 31 | (uint64_t)rand()) % 9000000000ull);
+        struct tm tm;
+        char want[80], got[80] = "";
+        gmtime_r(&t, &tm);
+        strftime(want, sizeof(want), k & 1 ? "%a, %d %b %G %T UTC" : "%Y %b %e %T", &tm);
+        struct dcons_out o = { buf_write, got };
+        struct dfmt_spec sp = { k & 1 ? 'T' : 'Y', 0, 0, 0, 0, 0, 0, -1, -1 };
+        dfmt_int(&o, &sp, (int64_t)t * 1000000000, 'L');
+        assert_string_equal(got, want);
+    }
 }
 
 /* Random structs and unions: offsetof and sizeof must follow libdtrace's (CTF's) layout,
@@ -220,7 +335,7 @@ static void test_fast_predicates(void **state)
         char src[256];
         snprintf(src, sizeof(src), "int g; BEGIN { g = %lld; } BEGIN /%s %s %s/ { trace(1); }",
                  (long long)g, names[x], ops[op], names[y]);
-        struct dcc_in in = { src, strlen(src), 0, 1 };
+        struct dcc_in in = { src, strlen(src), 0, 1, NULL };
         struct dcc_out out;
         if (dcc_compile(&in, arena, sizeof(arena), &out) != 0)
             fail_msg("%s: %s", src, out.err);
@@ -229,7 +344,7 @@ static void test_fast_predicates(void **state)
         if (dvm_load(&st, out.obj, out.objlen, &o, mem, sizeof(mem), err, sizeof(err)) != 0)
             fail_msg("%s: %s", src, err);
         assert_true(st.fastpred[1].fp_ok);
-        struct dvm_ctx ctx = { 0, pid, 1, 1, 0, ts, 0, 0, "t" };
+        struct dvm_ctx ctx = { 0, pid, 1, 1, 0, ts, 0, 0, "t", 0, 1 };
         uint64_t args[DVM_NARGS] = { (uint64_t)a0, (uint64_t)a1 };
         dvm_fire(&st, &ctx, DPROBE_BEGIN, args);
         int n = 0;
@@ -256,7 +371,7 @@ static void test_fast_predicates(void **state)
 
 static void expect_error(const char *src, const char *tag, int line)
 {
-    struct dcc_in in = { src, strlen(src), 0, 1 };
+    struct dcc_in in = { src, strlen(src), 0, 1, NULL };
     struct dcc_out out;
     assert_int_equal(dcc_compile(&in, arena, sizeof(arena), &out), -1);
     if (strcmp(out.tag, tag) != 0 || out.line != line)
@@ -298,7 +413,7 @@ static void test_literal_types(void **state)
     for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
         char src[128];
         snprintf(src, sizeof(src), "BEGIN { trace(%s); }", cases[k].expr);
-        struct dcc_in in = { src, strlen(src), 0, 1 };
+        struct dcc_in in = { src, strlen(src), 0, 1, NULL };
         struct dcc_out out;
         if (dcc_compile(&in, arena, sizeof(arena), &out) != 0)
             fail_msg("%s: %s", src, out.err);
@@ -359,7 +474,7 @@ static void test_dobj_options(void **state)
     assert_memory_equal(&h, &before, sizeof(h)); /* a refused option changes nothing */
 
     struct dcc_in in = { "#pragma D option bufsize=4k\n#pragma D option quiet\nBEGIN { }",
-                         0, 0, 0 };
+                         0, 0, 0, NULL };
     in.len = strlen(in.src);
     struct dcc_out out;
     assert_int_equal(dcc_compile(&in, arena, sizeof(arena), &out), 0);
@@ -386,6 +501,10 @@ int main(void)
         cmocka_unit_test(test_random_expressions),
         cmocka_unit_test(test_fast_predicates),
         cmocka_unit_test(test_struct_layout),
+        cmocka_unit_test(test_strtoll_procinfo),
+        cmocka_unit_test(test_printf_times),
+        cmocka_unit_test(test_alloca),
+        cmocka_unit_test(test_macros),
         cmocka_unit_test(test_error_lines),
         cmocka_unit_test(test_literal_types),
         cmocka_unit_test(test_dobj_options),

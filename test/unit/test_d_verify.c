@@ -19,7 +19,7 @@ static size_t bloblen;
 /* compile: compiles src into blob (a private, aligned copy). */
 static void compile(const char *src)
 {
-    struct dcc_in in = { src, strlen(src), 0, 1 };
+    struct dcc_in in = { src, strlen(src), 0, 1, NULL };
     struct dcc_out out;
     int rc = dcc_compile(&in, arena, sizeof(arena), &out);
     if (rc != 0)
@@ -210,6 +210,72 @@ static void test_tracemem_size(void **state)
     expect_reject("action 0: bad record types");
 }
 
+/* stack( ), ustack( ), jstack( ): an action that records nothing, of kind 0, 1 or 2. */
+static void test_stack_action(void **state)
+{
+    (void)state;
+    struct dif_obj o;
+    char err[256];
+    compile("BEGIN { stack(); ustack(5); jstack(); }");
+    for (unsigned k = 0; k < 3; k++) {
+        assert_int_equal(act(k)->da_kind, DIF_ACT_STACK);
+        assert_int_equal(act(k)->da_arg, k);
+        assert_int_equal(act(k)->da_size, 0);
+    }
+    if (dif_verify(blob, bloblen, &o, err, sizeof(err)) != 0)
+        fail_msg("stack rejected: %s", err);
+    act(1)->da_arg = 3;
+    expect_reject("action 1: a stack records nothing");
+    compile("BEGIN { stack(); }");
+    act(0)->da_size = 8;
+    expect_reject("action 0: bad record types");
+    /* a stack as a value: type 'k' in keys and records */
+    compile("BEGIN { @[stack()] = count(); printf(\"%k\", ustack()); }");
+    if (dif_verify(blob, bloblen, &o, err, sizeof(err)) != 0)
+        fail_msg("stack key rejected: %s", err);
+}
+
+/* DIF_CLF_SCRATCH: set for a clause that calls alloca( ) or copyin( ), accepted; a flag
+ * the format does not define is refused. */
+static void test_scratch_flag(void **state)
+{
+    (void)state;
+    struct dif_obj o;
+    char err[256];
+    compile("BEGIN { this->p = alloca(8); } BEGIN { trace(strjoin(\"a\", \"b\")); }");
+    struct dif_clause *cl = (struct dif_clause *)((uint8_t *)blob + hdr()->dh_clauses);
+    assert_true(cl[0].dc_flags & DIF_CLF_SCRATCH);
+    assert_false(cl[1].dc_flags & DIF_CLF_SCRATCH);
+    if (dif_verify(blob, bloblen, &o, err, sizeof(err)) != 0)
+        fail_msg("scratch flag rejected: %s", err);
+    cl[1].dc_flags |= 8u;
+    expect_reject("clause 1: bad actions or record size");
+}
+
+/* setopt( ), freopen( ), system( ): names in the string table, checked like printf's format. */
+static void test_consumer_actions(void **state)
+{
+    (void)state;
+    struct dif_obj o;
+    char err[256];
+    const char *src = "BEGIN { setopt(\"quiet\", \"no\"); freopen(\"/tmp/x\"); "
+                      "system(\"echo %d\", 1); }";
+    compile(src);
+    assert_int_equal(act(0)->da_kind, DIF_ACT_SETOPT);
+    assert_int_equal(act(1)->da_kind, DIF_ACT_FREOPEN);
+    assert_int_equal(act(2)->da_kind, DIF_ACT_SYSTEM);
+    if (dif_verify(blob, bloblen, &o, err, sizeof(err)) != 0)
+        fail_msg("consumer actions rejected: %s", err);
+    act(0)->da_arg2 = hdr()->dh_strlen + 5;
+    expect_reject("action 0: bad option or file name");
+    compile(src);
+    act(1)->da_arg = hdr()->dh_strlen;
+    expect_reject("action 1: bad option or file name");
+    compile(src);
+    act(2)->da_arg = hdr()->dh_strlen + 1;
+    expect_reject("action 2: bad format");
+}
+
 /* Memory variables (structs, declared arrays) and the store instructions: accepted as the
  * compiler emits them; a memory variable of another scope or of size 0 or past the limit,
  * a whole-variable store to one, a store with a bad register or reserved bits, refused. */
@@ -336,6 +402,8 @@ int main(void)
         cmocka_unit_test(test_table_indices),    cmocka_unit_test(test_predicate_pc),
         cmocka_unit_test(test_header),           cmocka_unit_test(test_random_mutations),
         cmocka_unit_test(test_tracemem_size), cmocka_unit_test(test_llquantize_sizes),
+        cmocka_unit_test(test_stack_action), cmocka_unit_test(test_consumer_actions),
+        cmocka_unit_test(test_scratch_flag),
         cmocka_unit_test(test_agg_increment),
         cmocka_unit_test(test_memory_vars),
     };

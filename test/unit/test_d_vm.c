@@ -23,7 +23,7 @@ static struct dvm_state st;
 
 static void compile(const char *src)
 {
-    struct dcc_in in = { src, strlen(src), 0, 1 };
+    struct dcc_in in = { src, strlen(src), 0, 1, NULL };
     struct dcc_out out;
     if (dcc_compile(&in, arena, sizeof(arena), &out) != 0)
         fail_msg("compile failed: %s", out.err);
@@ -43,7 +43,7 @@ static void load(unsigned policy, uint64_t bufsize)
         fail_msg("load failed: %s", err);
 }
 
-static struct dvm_ctx ctx = { 0, 100, 7, 1, 0, 1000, 0, 0, "test" };
+static struct dvm_ctx ctx = { 0, 100, 7, 1, 0, 1000, 0, 0, "test", 0, 1 };
 
 static void fire(uint32_t id, uint64_t a0)
 {

@@ -39,7 +39,7 @@ static int cmp_u64(const void *a, const void *b)
 
 static int bench(const char *name, const char *src)
 {
-    struct dcc_in in = { src, strlen(src), 0, 0 };
+    struct dcc_in in = { src, strlen(src), 0, 0, NULL };
     static struct dcc_out out;
     char err[256];
     if (dcc_compile(&in, arena, sizeof(arena), &out) != 0) {
@@ -52,7 +52,7 @@ static int bench(const char *name, const char *src)
         return 1;
     }
     uint32_t id = st.obj.probes[0].dp_id;
-    struct dvm_ctx ctx = { 0, 100, 101, 1, 0, 0, 0, 0, "bench" };
+    struct dvm_ctx ctx = { 0, 100, 101, 1, 0, 0, 0, 0, "bench", 0, 1 };
     uint64_t args[DVM_NARGS] = { 0 }, bytes = 0, res[RUNS];
     args[1] = (uint64_t)(uintptr_t)d_bench_msg; /* a send's message */
     dvm_uread = d_bench_uread;

@@ -27,7 +27,7 @@
 struct options {
     uint64_t bufsize, aggsize, dynvarsize, switchrate_ns, strsize, nspec, specsize;
     unsigned bufpolicy, bufresize_manual, quiet, errtags, aggsortkey, aggsortrev, ncpus;
-    unsigned aggsortkeypos, droptags;
+    unsigned aggsortkeypos, droptags, noerror, destructive;
     const char *script; /* for errors in #pragma D option */
     int pragma_line;    /* > 0: the option comes from a #pragma on this line */
     unsigned cpu_only;  /* -x cpu=N: N + 1 (only CPU N traces); 0: every CPU */
@@ -127,8 +127,8 @@ static uint64_t parse_rate(const char *s)
     return 0;
 }
 
-/* set_option: applies name[=value]; returns 0, or -1 after printing the error. */
-static int set_option(struct options *o, const char *name, const char *val)
+/* option_apply: applies name[=value]; returns NULL, or why it cannot. */
+static const char *option_apply(struct options *o, const char *name, const char *val)
 {
     uint64_t v;
     const char *why = "Invalid value for specified option";
@@ -138,12 +138,13 @@ static int set_option(struct options *o, const char *name, const char *val)
         "aggpercpu" };
     static const char *const flags[] = { "errtags", "droptags", "zdefs", "knodefs", "unodefs",
         "kdefs", "udefs", "nolibs", "argref", "defaultargs", "empty", "pspec", "verbose",
-        "lazyload", "cpp", "strip" };
+        "lazyload", "cpp", "strip", "noerror" };
     for (size_t k = 0; k < sizeof(flags) / sizeof(flags[0]); k++)
         if (!strcmp(name, flags[k])) {
             if (!strcmp(name, "errtags")) o->errtags = 1;
             if (!strcmp(name, "droptags")) o->droptags = 1;
-            return 0;
+            if (!strcmp(name, "noerror")) o->noerror = 1;
+            return NULL;
         }
     for (size_t k = 0; k < sizeof(runtime) / sizeof(runtime[0]); k++)
         if (!strcmp(name, runtime[k])) {
@@ -152,20 +153,21 @@ static int set_option(struct options *o, const char *name, const char *val)
             if (!strcmp(name, "quiet")) o->quiet = v != 0;
             if (!strcmp(name, "aggsortkey")) o->aggsortkey = v != 0;
             if (!strcmp(name, "aggsortrev")) o->aggsortrev = v != 0;
-            return 0; /* the others change nothing this engine does */
+            if (!strcmp(name, "destructive")) o->destructive = v != 0;
+            return NULL; /* the others change nothing this engine does */
         }
     if (!strcmp(name, "version")) { /* the D version the program is written for: 1.0 ... 1.13 */
         unsigned maj, min;
         char c;
         if (!val || sscanf(val, "%u.%u%c", &maj, &min, &c) != 2 || maj != 1 || min > 13)
             goto bad;
-        return 0;
+        return NULL;
     }
     if (!strcmp(name, "nspec")) {
         if (!val || !parse_runtime(val, &v) || v > DVM_MAXSPEC)
             goto bad;
         o->nspec = v;
-        return 0;
+        return NULL;
     }
     if (!strcmp(name, "bufsize") || !strcmp(name, "aggsize") || !strcmp(name, "dynvarsize") ||
         !strcmp(name, "specsize") || !strcmp(name, "strsize")) {
@@ -179,7 +181,7 @@ static int set_option(struct options *o, const char *name, const char *val)
                     goto bad;
                 o->strsize = v;
             }
-            return 0;
+            return NULL;
         }
         goto bad;
     }
@@ -187,33 +189,33 @@ static int set_option(struct options *o, const char *name, const char *val)
         if (!val || !parse_size(val, &v) || v > 15)
             goto bad;
         o->aggsortkeypos = (unsigned)v;
-        return 0;
+        return NULL;
     }
     if (!strcmp(name, "ncpus")) { /* host runs only: simulated CPUs for profile-N */
         if (!val || !parse_size(val, &v) || v < 1 || v > DVM_MAXCPU)
             goto bad;
         o->ncpus = (unsigned)v;
         o->ncpus_set = 1;
-        return 0;
+        return NULL;
     }
     if (!strcmp(name, "cpu")) { /* the CPU to trace; checked against the CPUs at load */
         if (!val || !parse_runtime(val, &v) || v >= DVM_MAXCPU)
             goto bad;
         o->cpu_only = (unsigned)v + 1u;
-        return 0;
+        return NULL;
     }
     if (!strcmp(name, "bufpolicy")) {
         if (val && !strcmp(val, "switch")) o->bufpolicy = DVM_BUF_SWITCH;
         else if (val && !strcmp(val, "fill")) o->bufpolicy = DVM_BUF_FILL;
         else if (val && !strcmp(val, "ring")) o->bufpolicy = DVM_BUF_RING;
         else goto bad;
-        return 0;
+        return NULL;
     }
     if (!strcmp(name, "bufresize")) {
         if (val && !strcmp(val, "auto")) o->bufresize_manual = 0;
         else if (val && !strcmp(val, "manual")) o->bufresize_manual = 1;
         else goto bad;
-        return 0;
+        return NULL;
     }
     if (!strcmp(name, "switchrate") || !strcmp(name, "aggrate") || !strcmp(name, "statusrate") ||
         !strcmp(name, "cleanrate")) {
@@ -221,10 +223,19 @@ static int set_option(struct options *o, const char *name, const char *val)
             goto bad;
         if (!strcmp(name, "switchrate"))
             o->switchrate_ns = v;
-        return 0;
+        return NULL;
     }
     why = "Invalid option name";
 bad:
+    return why;
+}
+
+/* set_option: applies name[=value]; returns 0, or -1 after printing the error. */
+static int set_option(struct options *o, const char *name, const char *val)
+{
+    const char *why = option_apply(o, name, val);
+    if (!why)
+        return 0;
     if (o->pragma_line > 0) /* a compile error, as dt_pragma.c reports it */
         fprintf(stderr, "dtrace: failed to compile script %s: %sline %d: failed to set option "
                 "'%s' to '%s': %s\n", o->script ? o->script : "", o->errtags ?
@@ -233,6 +244,62 @@ bad:
         fprintf(stderr, "dtrace: failed to set option -x %s%s%s: %s\n", name, val ? "=" : "",
                 val ? val : "", why);
     return -1;
+}
+
+/* ---- the consumer's actions: setopt( ), freopen( ), system( ) ---------------------------- */
+
+static struct options *run_opts; /* the options of the running program */
+
+/* host_setopt: setopt( ) while tracing: run-time options take effect for the records that
+ * follow; those that size buffers are fixed once tracing started (libdtrace: EDT_ACTIVE). */
+static int host_setopt(struct dcons *c, const char *name, const char *val, const char **why)
+{
+    static const char *const fixed[] = { "bufsize", "aggsize", "dynvarsize", "specsize",
+        "strsize", "nspec", "bufpolicy", "bufresize", "ncpus" };
+    struct options tmp = *run_opts;
+    tmp.pragma_line = 0;
+    if ((*why = option_apply(&tmp, name, val)) != NULL)
+        return -1;
+    for (size_t k = 0; k < sizeof(fixed) / sizeof(fixed[0]); k++)
+        if (!strcmp(name, fixed[k])) {
+            *why = "Operation illegal when tracing is active";
+            return -1;
+        }
+    *run_opts = tmp;
+    c->quiet = (int)tmp.quiet;
+    c->aggsortkey = (int)tmp.aggsortkey;
+    c->aggsortrev = (int)tmp.aggsortrev;
+    c->aggsortkeypos = tmp.aggsortkeypos;
+    return 0;
+}
+
+static FILE *run_out; /* where the consumer writes: stdout, -o's file or freopen( )'s */
+
+static int host_freopen(struct dcons *c, const char *path, const char **why)
+{
+    FILE *f = stdout;
+    fflush(run_out);
+    if (path[0] && !(f = fopen(path, "w"))) {
+        *why = strerror(errno);
+        return -1;
+    }
+    if (run_out != stdout)
+        fclose(run_out);
+    run_out = f;
+    c->out.arg = f;
+    return 0;
+}
+
+static int host_system(struct dcons *c, const char *cmd, const char **why)
+{
+    (void)c;
+    fflush(run_out);
+    fflush(stderr);
+    if (system(cmd) == -1) {
+        *why = strerror(errno);
+        return -1;
+    }
+    return 0;
 }
 
 static int set_option_str(struct options *o, const char *arg)
@@ -382,8 +449,9 @@ static void disasm(const struct dif_obj *o)
 
 int main(int argc, char **argv)
 {
-    struct options o = { 4u << 20, 4u << 20, 1u << 20, 1000000000ull, 0, 1, 32u << 10,
-                         DVM_BUF_SWITCH, 0, 0, 0, 0, 0, 1, 0, 0, NULL, 0, 0, 0 };
+    struct options o = { .bufsize = 4u << 20, .aggsize = 4u << 20, .dynvarsize = 1u << 20,
+                         .switchrate_ns = 1000000000ull, .nspec = 1, .specsize = 32u << 10,
+                         .bufpolicy = DVM_BUF_SWITCH, .ncpus = 1 };
     const char *script = NULL, *outpath = NULL, *capture = NULL;
     char *text = NULL;
     size_t textlen = 0;
@@ -454,7 +522,10 @@ int main(int argc, char **argv)
     }
 
     static uint8_t arena[4u << 20] __attribute__((aligned(8)));
-    struct dcc_in in = { text, textlen, (unsigned)o.strsize, (int)o.errtags };
+    /* the macro variables are this process's own ids, as dtrace(1)'s */
+    struct dcc_macros macros = { getpid(), getppid(), getpgrp(), getsid(0), getuid(), getgid(),
+                                 geteuid(), getegid() };
+    struct dcc_in in = { text, textlen, (unsigned)o.strsize, (int)o.errtags, &macros };
     struct dcc_out *co = calloc(1, sizeof(*co));
     if (dcc_compile(&in, arena, sizeof(arena), co) != 0) {
         if (script)
@@ -495,6 +566,12 @@ int main(int argc, char **argv)
         fprintf(stderr, "dtrace: could not enable tracing: %s\n", err);
         return 1;
     }
+    for (uint32_t k = 0; k < st.obj.hdr->dh_nacts && !o.destructive; k++)
+        if (st.obj.acts[k].da_kind == DIF_ACT_SYSTEM || st.obj.acts[k].da_kind == DIF_ACT_FREOPEN) {
+            /* as libdtrace refuses them without -w / -x destructive */
+            fprintf(stderr, "dtrace: could not enable tracing: Destructive actions not allowed\n");
+            return 1;
+        }
     if (show_dif)
         disasm(&st.obj);
     if (list) {
@@ -528,6 +605,11 @@ int main(int argc, char **argv)
     cons.aggsortkey = (int)o.aggsortkey;
     cons.aggsortrev = (int)o.aggsortrev;
     cons.droptags = (int)o.droptags;
+    static const struct dcons_host host = { host_setopt, host_freopen, host_system, NULL };
+    cons.host = &host;
+    run_opts = &o;
+    run_out = out;
+    cons.noerror = (int)o.noerror;
     cons.aggsortkeypos = o.aggsortkeypos;
     signal(SIGINT, on_sigint);
     signal(SIGTERM, on_sigint);
@@ -535,7 +617,7 @@ int main(int argc, char **argv)
     /* virtual time: timestamps start at the host's monotonic clock */
     uint64_t t0 = now_ns(CLOCK_MONOTONIC), wall0 = now_ns(CLOCK_REALTIME), vt = 0;
     struct dvm_ctx ctx = { 0, (int32_t)getpid(), (int32_t)getpid(), (int32_t)getppid(), 0, t0, 0,
-                           wall0, "dtrace" };
+                           wall0, "dtrace", 0, 1 }; // BEGIN runs in the consumer: one thread
     const struct dif_obj *ob = &st.obj;
     uint32_t ntimers = 0;
     uint64_t next[64] = { 0 };
@@ -567,7 +649,7 @@ int main(int argc, char **argv)
         ctx.walltimestamp = wall0 + vt;
         if (vt == next_switch) {
             consume(&st, &cons, 0);
-            fflush(out);
+            fflush(run_out);
             next_switch += o.switchrate_ns;
             continue;
         }
@@ -588,9 +670,9 @@ int main(int argc, char **argv)
     dvm_fire(&st, &ctx, DPROBE_END, NULL);
     consume(&st, &cons, 1);
     dcons_final(&cons);
-    fflush(out);
-    if (out != stdout)
-        fclose(out);
+    fflush(run_out);
+    if (run_out != stdout)
+        fclose(run_out);
     if (damaged)
         return 1;
     return cons.exited ? cons.exit_status : 0;

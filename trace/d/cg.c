@@ -69,6 +69,7 @@ struct cg {
     unsigned nrec;
     int line;
     struct xbind *xb; /* translator parameters in scope, innermost first */
+    int keep_scratch; /* the clause calls alloca( ) or copyin( ): DIF_CLF_SCRATCH */
 };
 
 /* A translator's parameter while one of its member expressions is compiled: the name
@@ -279,6 +280,13 @@ static const struct builtin *builtin_find(const char *name)
     return NULL;
 }
 
+/* is_builtin_name: a built-in variable or constant of D (read-only, not redeclarable). */
+static int is_builtin_name(const char *name)
+{
+    const char *tn;
+    return builtin_find(name) || dcc_builtin_const(name) || dcc_procinfo(name, &tn);
+}
+
 struct subr { const char *name; unsigned id; const char *args; struct dtype ret; };
 static const struct subr subrs[] = {
     { "strlen", DIF_S_STRLEN, "s", T_UINT64 }, { "strjoin", DIF_S_STRJOIN, "ss", T_STRING },
@@ -287,7 +295,7 @@ static const struct subr subrs[] = {
     { "strchr", DIF_S_STRCHR, "si", T_STRING }, { "strstr", DIF_S_STRSTR, "ss", T_STRING },
     { "lltostr", DIF_S_LLTOSTR, "i", T_STRING }, { "lltostr", DIF_S_LLTOSTR2, "ii", T_STRING },
     { "strtok", DIF_S_STRTOK, "Ss", T_STRING }, /* S: a string or NULL (0) */
-    { "strtoll", DIF_S_STRTOLL, "s", T_INT64 },
+    { "strtoll", DIF_S_STRTOLL, "s", T_INT64 }, { "strtoll", DIF_S_STRTOLL2, "si", T_INT64 },
     { "toupper", DIF_S_TOUPPER, "s", T_STRING }, { "tolower", DIF_S_TOLOWER, "s", T_STRING },
     { "speculation", DIF_S_SPECULATION, "", T_INT32 },
     { "basename", DIF_S_BASENAME, "s", T_STRING }, { "dirname", DIF_S_DIRNAME, "s", T_STRING },
@@ -302,6 +310,7 @@ static const struct subr subrs[] = {
     { "copyin", DIF_S_COPYIN, "ii", { .kind = DIF_TYPE_INT, .size = 8, .ptr = 1, .pkind = DT_NONE } },
     { "copyinstr", DIF_S_COPYINSTR, "i", T_STRING },
     { "copyinstr", DIF_S_COPYINSTR2, "ii", T_STRING },
+    { "alloca", DIF_S_ALLOCA, "i", { .kind = DIF_TYPE_INT, .size = 8, .ptr = 1, .pkind = DT_NONE } },
 };
 
 /* is_subr: a subroutine this compiler knows, or one DTrace has that the subset leaves out
@@ -382,8 +391,9 @@ static struct sym *lvalue(struct cg *g, struct dnode *n, const struct dtype *def
     default:
         dcc_error(g->cc, n->line, "D_OP_LVAL", "operator = requires a writable variable");
     }
-    if (scope == DIF_SCOPE_GLOBAL && builtin_find(n->s))
-        dcc_error(g->cc, n->line, "D_OP_LVAL", "%s is a read-only built-in variable", n->s);
+    if (scope == DIF_SCOPE_GLOBAL && is_builtin_name(n->s))
+        dcc_error(g->cc, n->line, "D_OP_WRITE", "%s is a built-in variable: operators that "
+                  "assign can only be applied to a writable variable", n->s);
     if (scope == DIF_SCOPE_ARRAY)
         push_keys(g, n->b, keys);
     struct sym *s = sym_find(g, n->s, scope);
@@ -432,6 +442,8 @@ static void store_var(struct cg *g, struct dnode *n, unsigned r, struct dtype t)
     if (s->type.kind != t.kind)
         dcc_error(g->cc, n->line, "D_OP_INCOMPAT", "operands have incompatible types: %s%s is %s",
                   scope_prefix(s->scope), n->s, s->type.kind == DIF_TYPE_STR ? "a string" : "an integer");
+    /* as dt_cg_typecast: cut only when the variable's type is narrower or of the other
+     * signedness; a value of the variable's own type keeps its 64 bits */
     convert(g, r, t, s->type);
     emit(g, DIF_INSTR_IDX(st_op[s->scope], sym_id(g, s), r));
 }
@@ -456,6 +468,18 @@ static unsigned compare(struct cg *g, struct dnode *n, unsigned ra, struct dtype
 {
     int op = n->op;
     int str = ta.kind == DIF_TYPE_STR;
+    int64_t zero;
+    /* a string against NULL: this subset has no null string pointer, the empty string
+     * stands for it (what strchr/strstr give when they find nothing, what NULL assigns) */
+    if (str && tb.kind == DIF_TYPE_INT && !tb.ptr && const_value(n->b, &zero) && !zero) {
+        emit(g, DIF_INSTR_IDX(DIF_SETS, 0, rb));
+        tb = T_STRING;
+    } else if (tb.kind == DIF_TYPE_STR && ta.kind == DIF_TYPE_INT && const_value(n->a, &zero) &&
+               !zero) {
+        emit(g, DIF_INSTR_IDX(DIF_SETS, 0, ra));
+        ta = T_STRING;
+        str = 1;
+    }
     if (ta.kind != tb.kind)
         dcc_error(g->cc, n->line, "D_OP_INCOMPAT", "operands have incompatible types: "
                   "\"%s\" %s \"%s\"", str ? "string" : "int", dcc_tokname(op),
@@ -577,10 +601,10 @@ static unsigned binop(struct cg *g, struct dnode *n, struct dtype *t)
     default:
         dcc_error(g->cc, n->line, "D_SYNTAX", "unexpected operator");
     }
+    /* as libdtrace's dt_cg: the 64-bit result stays as it is; a value narrower than 64 bits
+     * is cut to its size where it is recorded, stored in memory or cast */
     emit(g, DIF_INSTR(o, ra, rb, ra));
     reg_free(g, rb);
-    if (rt.size < 8)
-        emit(g, DIF_INSTR(rt.sign ? DIF_SEXT : DIF_ZEXT, ra, rt.size, ra));
     *t = rt;
     return ra;
 }
@@ -605,7 +629,7 @@ static void proto_other(struct cg *g, struct dnode *n)
         { "rand", "" }, { "htons", "i" }, { "htonl", "i" }, { "htonll", "i" }, { "ntohs", "i" },
         { "ntohl", "i" }, { "ntohll", "i" }, { "inet_ntoa", "p" }, { "inet_ntoa6", "p" },
         { "inet_ntop", "ip" }, { "ddi_pathname", "pi" }, { "setopt", "sS" },
-        { "freopen", "s" }, { "ftruncate", "" },
+        { "freopen", "s" }, { "ftruncate", "" }, { "print", "@" },
     };
     for (struct dnode *a = n->b; a; a = a->next)
         (void)type_of(g, a);
@@ -631,6 +655,26 @@ static void proto_other(struct cg *g, struct dnode *n)
     }
 }
 
+static int is_action(const char *s);
+static const char *const aggfuncs[DIF_AGG_NFUNCS];
+
+/* is_dtrace_func: a name DTrace defines as a function (subroutine, action or aggregating
+ * function); calling any other name is D_FUNC_UNDEF, as libdtrace's dt_node_func finds. */
+static int is_dtrace_func(const char *s)
+{
+    static const char *const others[] = { "func", "mod", "sym", "ufunc", "umod", "usym",
+        "uaddr", "printm", "strip", "vstackdepth", "speculation" };
+    if (is_subr(s) || is_action(s))
+        return 1;
+    for (size_t k = 0; k < DIF_AGG_NFUNCS; k++)
+        if (!strcmp(aggfuncs[k], s))
+            return 1;
+    for (size_t k = 0; k < sizeof(others) / sizeof(others[0]); k++)
+        if (!strcmp(others[k], s))
+            return 1;
+    return 0;
+}
+
 static unsigned call(struct cg *g, struct dnode *n, struct dtype *t)
 {
     unsigned nargs = count_list(n->b);
@@ -643,6 +687,8 @@ static unsigned call(struct cg *g, struct dnode *n, struct dtype *t)
         if (strlen(subrs[k].args) == nargs)
             s = &subrs[k];
     }
+    if (!known && !is_dtrace_func(n->s))
+        dcc_error(g->cc, n->line, "D_FUNC_UNDEF", "undefined function name: %s", n->s);
     if (!known)
         proto_other(g, n);
     if (!known)
@@ -670,6 +716,8 @@ static unsigned call(struct cg *g, struct dnode *n, struct dtype *t)
         reg_free(g, regs[j]);
     unsigned rd = reg_alloc(g);
     emit(g, DIF_INSTR_IDX(DIF_CALL, s->id, rd));
+    if (s->id == DIF_S_ALLOCA || s->id == DIF_S_COPYIN)
+        g->keep_scratch = 1;
     *t = s->ret;
     return rd;
 }
@@ -701,14 +749,54 @@ static unsigned incdec(struct cg *g, struct dnode *n, struct dtype *t)
     return r;
 }
 
+static int is_action(const char *s);
+
+/* is_void_call: a call of an action (trace( ), printf( )...): DTrace types it void. A
+ * stack( ) is a value where a record is (printf's %k, aggregation keys). */
+static int is_void_call(const struct dnode *n)
+{
+    return n && n->kind == N_CALL && is_action(n->s) && strcmp(n->s, "stack") != 0 &&
+           strcmp(n->s, "ustack") != 0 && strcmp(n->s, "jstack") != 0; /* stacks: %k values */
+}
+
+/* is_string_var: n names a variable already defined as a string. */
+static int is_string_var(struct cg *g, const struct dnode *n)
+{
+    int scope = n->kind == N_IDENT ? DIF_SCOPE_GLOBAL : n->kind == N_INDEX ? DIF_SCOPE_ARRAY
+              : n->kind == N_SELF ? DIF_SCOPE_SELF : n->kind == N_THIS ? DIF_SCOPE_THIS : -1;
+    struct sym *s = scope < 0 ? NULL : sym_find(g, n->s, scope);
+    return s && s->defined && s->type.kind == DIF_TYPE_STR;
+}
+
 static unsigned assignment(struct cg *g, struct dnode *n, struct dtype *t)
 {
     if (n->a->kind == N_AGG)
         dcc_error(g->cc, n->line, "D_AGG_SCALAR", "aggregations may only be assigned an "
                   "aggregating function, in a statement of their own");
+    int scope = n->a->kind == N_IDENT ? DIF_SCOPE_GLOBAL : n->a->kind == N_INDEX ?
+                DIF_SCOPE_ARRAY : n->a->kind == N_SELF ? DIF_SCOPE_SELF : n->a->kind == N_THIS ?
+                DIF_SCOPE_THIS : -1;
+    struct sym *ls = scope >= 0 ? sym_find(g, n->a->s, scope) : NULL;
+    if (n->op != T_ASSIGN && scope >= 0 && !is_obj(g, n->a) && !is_builtin_name(n->a->s) &&
+        (!ls || !ls->defined)) /* libdtrace cooks op='s left operand as a reference first */
+        dcc_error(g->cc, n->line, "D_VAR_UNDEF", "%s%s has not yet been declared or assigned",
+                  scope_prefix(scope), n->a->s);
+    if (n->op != T_ASSIGN && is_void_call(n->b))
+        dcc_error(g->cc, n->line, "D_OP_VOID", "operator %s requires operands with values",
+                  dcc_tokname(n->op));
     unsigned r = expr(g, n->b, t);
     if (t->kind == DT_NONE)
         dcc_error(g->cc, n->line, "D_OP_VOID", "cannot assign a value-less expression");
+    if ((n->op == T_ADD_EQ || n->op == T_SUB_EQ) && ls && ls->defined && !is_obj(g, n->a) &&
+        (t->ptr || ls->type.ptr) && (!ls->type.ptr || (ls->type.ptr == 1 && ls->type.pkind == DT_NONE)))
+        dcc_error(g->cc, n->line, "D_OP_VFPTR", "operator %s requires left-hand scalar operand "
+                  "of known size", dcc_tokname(n->op));
+    int64_t zero;
+    if (n->op == T_ASSIGN && t->kind == DIF_TYPE_INT && const_value(n->b, &zero) && !zero &&
+        is_string_var(g, n->a)) { /* NULL to a string: the empty string (see compare) */
+        emit(g, DIF_INSTR_IDX(DIF_SETS, 0, r));
+        *t = T_STRING;
+    }
     if (t->kind == DT_SOU) /* r holds its address */
         return sou_assign(g, n, r, *t);
     if (n->op != T_ASSIGN) {
@@ -1129,6 +1217,30 @@ static unsigned expr(struct cg *g, struct dnode *n, struct dtype *t)
     return r;
 }
 
+/* procinfo_member: curpsinfo->m and curlwpsinfo->m, as procinfo.c's tables say. */
+static unsigned procinfo_member(struct cg *g, struct dnode *n, struct dtype *t)
+{
+    const char *tn;
+    const struct dcc_procmember *m = dcc_procinfo(n->a->s, &tn);
+    while (m->name && strcmp(m->name, n->s) != 0)
+        m++;
+    if (!m->name)
+        dcc_error(g->cc, n->line, "D_TYPE_MEMBER", "%s is not a member of %s", n->s, tn);
+    if (m->how == DCC_PM_NOCONV)
+        dcc_error(g->cc, n->line, "D_XLATE_NOCONV", "translator does not define conversion "
+                  "for member: %s", n->s);
+    if (m->how == DCC_PM_UNSUP)
+        dcc_error(g->cc, n->line, "D_UNSUPPORTED", "%s->%s has no value on this system",
+                  n->a->s, n->s);
+    unsigned r = reg_alloc(g);
+    if (m->how == DCC_PM_BUILTIN)
+        emit(g, DIF_INSTR_IDX(DIF_BUILTIN, (unsigned)m->val, r));
+    else
+        emit(g, DIF_INSTR_IDX(DIF_SETX, intern_int(g, m->val), r));
+    *t = m->type;
+    return r;
+}
+
 static unsigned expr_(struct cg *g, struct dnode *n, struct dtype *t)
 {
     unsigned r, r2;
@@ -1140,9 +1252,7 @@ static unsigned expr_(struct cg *g, struct dnode *n, struct dtype *t)
         emit(g, DIF_INSTR_IDX(DIF_SETX, intern_int(g, (uint64_t)n->ival), r));
         *t = n->type;
         return r;
-    case N_STR:
-        if ((unsigned)n->ival >= g->cc->strsize)
-            dcc_error(g->cc, n->line, "D_STR_SIZE", "string literal exceeds strsize");
+    case N_STR: /* as in DTrace, a literal may exceed strsize: its value is cut to it */
         r = reg_alloc(g);
         emit(g, DIF_INSTR_IDX(DIF_SETS, intern_str(g, n->s), r));
         *t = T_STRING;
@@ -1169,6 +1279,17 @@ static unsigned expr_(struct cg *g, struct dnode *n, struct dtype *t)
             *t = b->type;
             return r;
         }
+        const struct dcc_procmember *k = dcc_builtin_const(n->s);
+        if (k && !sym_find(g, n->s, DIF_SCOPE_GLOBAL)) {
+            r = reg_alloc(g);
+            emit(g, DIF_INSTR_IDX(DIF_SETX, intern_int(g, k->val), r));
+            *t = k->type;
+            return r;
+        }
+        const char *tn;
+        if (dcc_procinfo(n->s, &tn) && !sym_find(g, n->s, DIF_SCOPE_GLOBAL))
+            dcc_error(g->cc, n->line, "D_UNSUPPORTED", "%s is supported only as the operand of "
+                      "-> (a %s member)", n->s, tn);
         if (is_obj(g, n))
             return obj_rvalue(g, n, t);
         return load_var(g, n, t, NULL);
@@ -1180,6 +1301,9 @@ static unsigned expr_(struct cg *g, struct dnode *n, struct dtype *t)
     case N_MEMBER:
         if (n->a->kind == N_XLATE)
             return xlate_member(g, n, t);
+        if (n->op == T_ARROW && n->a->kind == N_IDENT && dcc_procinfo(n->a->s, &(const char *){0})
+            && !sym_find(g, n->a->s, DIF_SCOPE_GLOBAL))
+            return procinfo_member(g, n, t);
         return obj_rvalue(g, n, t);
     case N_DEREF: case N_SUBSCR:
         return obj_rvalue(g, n, t);
@@ -1201,6 +1325,9 @@ static unsigned expr_(struct cg *g, struct dnode *n, struct dtype *t)
         return r;
     }
     case N_STRINGOF:
+        if (is_void_call(n->a))
+            dcc_error(g->cc, n->line, "D_STRINGOF_TYPE", "cannot apply stringof to a value of "
+                      "type void");
         r = expr(g, n->a, t);
         if (t->kind != DIF_TYPE_STR && t->kind != DIF_TYPE_INT)
             dcc_error(g->cc, n->line, "D_STRINGOF_TYPE", "stringof( ) operand must be of "
@@ -1241,8 +1368,6 @@ static unsigned expr_(struct cg *g, struct dnode *n, struct dtype *t)
             emit(g, DIF_INSTR(DIF_SUB, 0, r, r));
         else if (n->op == T_TILDE)
             emit(g, DIF_INSTR(DIF_NOT, r, 0, r));
-        if (n->op != T_PLUS && t->size < 8)
-            emit(g, DIF_INSTR(t->sign ? DIF_SEXT : DIF_ZEXT, r, t->size, r));
         return r;
     case N_PREINC: case N_PREDEC: case N_POSTINC: case N_POSTDEC:
         return incdec(g, n, t);
@@ -1276,6 +1401,10 @@ static unsigned expr_(struct cg *g, struct dnode *n, struct dtype *t)
         if (n->type.kind == DT_SOU)
             dcc_error(g->cc, n->line, "D_CAST_INVAL", "invalid cast expression");
         r = expr(g, n->a, &t2);
+        if (n->type.kind == DT_NONE && !n->type.ptr) { /* (void)e: evaluated, no value */
+            *t = n->type;
+            return r;
+        }
         if (n->type.ptr) { /* between pointers and integers: the same 64-bit value */
             if (t2.kind != DIF_TYPE_INT)
                 dcc_error(g->cc, n->line, "D_CAST_INVAL", "invalid cast expression");
@@ -1344,11 +1473,25 @@ static struct dif_prog prog_end(struct cg *g, struct dif_prog p, unsigned r)
     return p;
 }
 
+static void stack_check(struct cg *g, struct dnode *st);
+
 static void push_rec(struct cg *g, struct dnode *n)
 {
     struct dtype t;
     if (g->nrec == DIF_RECMAX)
         dcc_error(g->cc, n->line, "D_PROTO_LEN", "too many values in one action");
+    if (n->kind == N_CALL && (!strcmp(n->s, "stack") || !strcmp(n->s, "ustack") ||
+                              !strcmp(n->s, "jstack"))) {
+        /* a stack as a value (an aggregation key, printf's %k): 'k', always of no frames */
+        stack_check(g, n);
+        unsigned r = reg_alloc(g);
+        emit(g, DIF_INSTR_IDX(DIF_SETX, intern_int(g, 0), r));
+        emit(g, DIF_INSTR(DIF_PUSHR, r, DIF_TYPE_INT, 0));
+        reg_free(g, r);
+        g->rec[g->nrec++] = 'k';
+        g->rec[g->nrec] = 0;
+        return;
+    }
     unsigned r = expr(g, n, &t);
     if (t.kind == DT_NONE)
         dcc_error(g->cc, n->line, "D_PROTO_ARG", "argument has no value");
@@ -1421,24 +1564,39 @@ static void printf_check(struct cg *g, const char *fmt, int line, const char *fn
         if (at) {
             if (!aggmode)
                 dcc_error(g->cc, line, "D_PRINTF_AGG_CONV", "%%@ is only valid in printa( )");
-            if (!*f || !d_strchr("cdiouxXsp", *f))
+            if (!*f || !d_strchr("cdiouxXspYT", *f))
                 f--;
             continue;
         }
         /* libdtrace rejects a malformed or unknown conversion as a syntax error */
-        if (!*f || !d_strchr("cdiouxXsp", *f))
+        if (!*f || !d_strchr("cdiouxXspYTk", *f))
             dcc_error(g->cc, line, "D_SYNTAX", "%s( ) format conversion #%d is not "
                       "supported", fn, (int)conv);
         if (aggmode == 1)
-            continue; /* printa: keys are checked at run time by the consumer */
+            continue; /* printa: keys are checked once the aggregation is known (mode 2) */
+        if (aggmode == 2) { /* printa's keys in g->rec: only stacks are told apart here */
+            if (arg < g->nrec && (g->rec[arg] == 'k') != (*f == 'k'))
+                dcc_error(g->cc, line, "D_PRINTF_ARG_TYPE", "%s( ) key #%d is incompatible "
+                          "with conversion #%d prototype (%%%c)", fn, (int)arg + 1, (int)conv, *f);
+            arg++;
+            continue;
+        }
+        if ((g->rec[arg] == 'k') != (*f == 'k'))
+            dcc_error(g->cc, line, "D_PRINTF_ARG_TYPE", "%s( ) argument #%d is incompatible "
+                      "with conversion #%d prototype (%%%c: %s)", fn, (int)arg + 2, (int)conv,
+                      *f, *f == 'k' ? "a stack" : "not a stack");
         if (arg >= g->nrec)
             dcc_error(g->cc, line, "D_PRINTF_ARG_PROTO", "%s( ) prototype mismatch: conversion "
                       "#%d (%%%c) is missing a corresponding value argument", fn, (int)conv, *f);
-        if ((g->rec[arg] == 's') != (*f == 's'))
+        if ((g->rec[arg] == 's') != (*f == 's') ||
+            ((*f == 'Y' || *f == 'T') && g->rec[arg] != 'l' && g->rec[arg] != 'L'))
             dcc_error(g->cc, line, "D_PRINTF_ARG_TYPE", "%s( ) argument #%d is incompatible "
-                      "with conversion #%d prototype (%%%c)", fn, (int)arg + 2, (int)conv, *f);
+                      "with conversion #%d prototype (%%%c%s)", fn, (int)arg + 2, (int)conv, *f,
+                      *f == 'Y' || *f == 'T' ? ": a 64-bit integer" : "");
         arg++;
     }
+    if (aggmode == 2)
+        return;
     if (!aggmode && arg < g->nrec)
         dcc_error(g->cc, line, "D_PRINTF_ARG_EXTRA", "%s( ) prototype mismatch: only %d "
                   "arguments required by this format string", fn, (int)arg);
@@ -1684,7 +1842,8 @@ static int is_action(const char *s)
 {
     static const char *const names[] = { "trace", "printf", "printa", "exit", "clear", "trunc",
         "normalize", "denormalize", "tracemem", "speculate", "commit", "discard",
-        "stack", "ustack", "raise", "system", "chill", "breakpoint", "panic", "copyout" };
+        "stack", "ustack", "jstack", "raise", "system", "chill", "breakpoint", "panic",
+        "copyout", "copyoutstr", "print", "setopt", "freopen", "ftruncate", "stop" };
     for (size_t k = 0; k < sizeof(names) / sizeof(names[0]); k++)
         if (!strcmp(names[k], s))
             return 1;
@@ -1796,6 +1955,11 @@ static void statement(struct cg *g, struct dnode *st, uint32_t *recsize)
             dcc_error(g->cc, st->line, "D_PRINTF_ARG_FMT", "printf( ) argument #1 must be a "
                       "string literal");
         for (struct dnode *k = st->b->next; k; k = k->next)
+            if (is_void_call(k))
+                dcc_error(g->cc, st->line, "D_PRINTF_ARG_TYPE", "printf( ) argument #%u is "
+                          "incompatible with its conversion: %s( ) has type void",
+                          count_list(st->b) - count_list(k) + 1, k->s);
+        for (struct dnode *k = st->b->next; k; k = k->next)
             push_rec(g, k);
         printf_check(g, st->b->s, st->line, "printf", 0);
         a = act_new(g, DIF_ACT_PRINTF, st->line);
@@ -1828,6 +1992,13 @@ static void statement(struct cg *g, struct dnode *st, uint32_t *recsize)
                       "not supported in this D subset");
         }
         unsigned id = agg_lookup(g, x, st->line);
+        if (fmt != UINT32_MAX) {
+            d_strlcpy(g->rec, g->aggs[id].keys, sizeof(g->rec));
+            g->nrec = (unsigned)strlen(g->rec);
+            printf_check(g, st->b->s, st->line, "printa", 2);
+            g->rec[0] = 0;
+            g->nrec = 0;
+        }
         a = act_new(g, DIF_ACT_PRINTA, st->line);
         a->da_arg = id;
         a->da_arg2 = fmt;
@@ -1853,6 +2024,9 @@ static void statement(struct cg *g, struct dnode *st, uint32_t *recsize)
          * storage); the size must be a literal so the record has a fixed layout */
         proto_len(g, st, 2, 2);
         struct dnode *sz = st->b->next;
+        if (type_of(g, sz).kind == DIF_TYPE_STR) /* dt_open.c: tracemem(@, size_t) */
+            dcc_error(g->cc, st->line, "D_PROTO_ARG", "tracemem( ) argument #2 is incompatible "
+                      "with prototype");
         if (sz->kind != N_INT || sz->ival <= 0 || sz->ival > (int64_t)DIF_TRACEMEM_MAX)
             dcc_error(g->cc, st->line, "D_TRACEMEM_SIZE", "tracemem( ) argument #2 must be an "
                       "integer constant from 1 to %d", (int)DIF_TRACEMEM_MAX);
@@ -1868,9 +2042,35 @@ static void statement(struct cg *g, struct dnode *st, uint32_t *recsize)
                       "id", fn);
         a = act_new(g, fn[0] == 's' ? DIF_ACT_SPECULATE : fn[0] == 'c' ? DIF_ACT_COMMIT
                                                                        : DIF_ACT_DISCARD, st->line);
+    } else if (!strcmp(fn, "setopt") || !strcmp(fn, "freopen")) {
+        /* done by the consumer: the option or file name is a string literal here */
+        proto_other(g, st);
+        for (struct dnode *k = st->b; k; k = k->next)
+            if (k->kind != N_STR)
+                dcc_error(g->cc, st->line, "D_UNSUPPORTED", "%s( ) argument #%u must be a "
+                          "string literal in this D subset", fn, count_list(st->b) -
+                          count_list(k) + 1);
+        a = act_new(g, fn[0] == 's' ? DIF_ACT_SETOPT : DIF_ACT_FREOPEN, st->line);
+        a->da_arg = intern_str(g, st->b->s);
+        a->da_arg2 = st->b->next ? intern_str(g, st->b->next->s) : UINT32_MAX;
+    } else if (!strcmp(fn, "system")) {
+        /* system(fmt, ...): printf's checks; the consumer runs the formatted command */
+        if (!st->b)
+            dcc_error(g->cc, st->line, "D_PROTO_LEN", "system( ) prototype mismatch: 0 args "
+                      "passed, at least 1 expected");
+        if (st->b->kind != N_STR)
+            dcc_error(g->cc, st->line, "D_PRINTF_ARG_FMT", "system( ) argument #1 must be a "
+                      "string literal");
+        for (struct dnode *k = st->b->next; k; k = k->next)
+            push_rec(g, k);
+        printf_check(g, st->b->s, st->line, "system", 0);
+        a = act_new(g, DIF_ACT_SYSTEM, st->line);
+        a->da_arg = intern_str(g, st->b->s);
+    } else if (!strcmp(fn, "stack") || !strcmp(fn, "ustack") || !strcmp(fn, "jstack")) {
+        stack_check(g, st);
+        a = act_new(g, DIF_ACT_STACK, st->line);
+        a->da_arg = fn[0] == 's' ? 0 : fn[0] == 'u' ? 1 : 2;
     } else {
-        if (!strcmp(fn, "stack") || !strcmp(fn, "ustack") || !strcmp(fn, "jstack"))
-            stack_check(g, st);
         proto_other(g, st);
         dcc_error(g->cc, st->line, "D_UNSUPPORTED", "%s( ) is not supported in this D subset", fn);
     }
@@ -2008,8 +2208,10 @@ static void declare(struct cg *g, struct ddecl *d)
 {
     if (sym_find(g, d->name, d->scope) && d->scope == DIF_SCOPE_GLOBAL)
         dcc_error(g->cc, d->line, "D_DECL_IDRED", "identifier redeclared: %s", d->name);
-    if (d->scope == DIF_SCOPE_GLOBAL && builtin_find(d->name))
+    if (d->scope == DIF_SCOPE_GLOBAL && is_builtin_name(d->name))
         dcc_error(g->cc, d->line, "D_DECL_IDRED", "identifier redeclared: %s", d->name);
+    if (d->type.kind == DT_NONE && !d->type.ptr)
+        dcc_error(g->cc, d->line, "D_DECL_VOIDOBJ", "cannot have void object: %s", d->name);
     if (d->type.kind == DT_FLOAT)
         dcc_error(g->cc, d->line, "D_UNSUPPORTED", "floating-point variables are not "
                   "supported in this D subset: %s", d->name);
@@ -2044,6 +2246,7 @@ static void clause(struct cg *g, struct dclause *c)
         dcc_error(g->cc, c->line, "D_DIF_SIZE", "too many clauses");
     unsigned ci = g->nclauses++;
     struct dif_clause *dc = &g->clauses[ci];
+    g->keep_scratch = 0;
     for (unsigned k = 0; k < c->ndesc; k++)
         match_desc(g, c->desc[k], ci, c->line);
     if (c->pred && c->pred->kind == N_BIN && c->pred->op >= T_LT && c->pred->op <= T_NE) {
@@ -2140,6 +2343,8 @@ static void clause(struct cg *g, struct dclause *c)
     }
     if (spec)
         dc->dc_flags |= DIF_CLF_SPEC;
+    if (g->keep_scratch)
+        dc->dc_flags |= DIF_CLF_SCRATCH;
     dc->dc_nacts = g->nacts - dc->dc_act;
     if (data && !print)
         dc->dc_flags |= DIF_CLF_NOREC;

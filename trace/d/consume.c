@@ -497,7 +497,9 @@ static void print_keys(struct dcons *c, const char *types, const uint8_t *keys)
     struct dfmt_arg a[DIF_RECMAX];
     unsigned n = decode(c, types, keys, a, DIF_RECMAX);
     for (unsigned k = 0; k < n; k++) {
-        if (a[k].type == 's') {
+        if (a[k].type == 'k') {
+            out(c, "\n"); /* dt_print_stack of no frames */
+        } else if (a[k].type == 's') {
             outf_str(&c->out, "  %-50s", a[k].s);
         } else {
             struct dfmt_spec sp = { 'd', 0, 0, 0, 0, 0, 0, type_width(a[k].type), -1 };
@@ -585,20 +587,29 @@ static void probe_name(struct dcons *c, const struct dif_probe *p, const struct 
     dfmt_printf(o, "%s:%s:%s:%s", a, 4, NULL, NULL);
 }
 
-static void error_record(struct dcons *c, const struct dvm_rechdr *h)
+/* error_head: "dtrace: error on enabled probe ID E (ID P: prov:mod:func:name): " */
+static void error_head(struct dcons *c, uint32_t epid)
 {
-    struct dvm_errrec er;
-    memcpy(&er, h + 1, sizeof(er));
     const struct dif_obj *o = c->obj;
-    outf_int(&c->err, "dtrace: error on enabled probe ID %u (ID ", er.er_epid);
-    if (er.er_epid >= 1 && er.er_epid <= o->hdr->dh_necbs) {
-        const struct dif_probe *p = &o->probes[o->ecbs[er.er_epid - 1].de_probe];
+    outf_int(&c->err, "dtrace: error on enabled probe ID %u (ID ", epid);
+    if (epid >= 1 && epid <= o->hdr->dh_necbs) {
+        const struct dif_probe *p = &o->probes[o->ecbs[epid - 1].de_probe];
         outf_int(&c->err, "%u: ", p->dp_id);
         probe_name(c, p, &c->err);
     } else {
         dfmt_puts(&c->err, "?: ?");
     }
-    outf_str(&c->err, "): %s", dvm_fault_name(er.er_fault));
+    dfmt_puts(&c->err, "): ");
+}
+
+static void error_record(struct dcons *c, const struct dvm_rechdr *h)
+{
+    struct dvm_errrec er;
+    memcpy(&er, h + 1, sizeof(er));
+    if (c->noerror)
+        return;
+    error_head(c, er.er_epid);
+    dfmt_puts(&c->err, dvm_fault_name(er.er_fault));
     if (er.er_fault == DVM_F_BADADDR || er.er_fault == DVM_F_BADALIGN)
         outf_int(&c->err, " (0x%x)", (int64_t)er.er_addr);
     if (er.er_action)
@@ -606,6 +617,57 @@ static void error_record(struct dcons *c, const struct dvm_rechdr *h)
     else
         dfmt_puts(&c->err, " in predicate");
     outf_int(&c->err, " at DIF offset %u\n", er.er_offset);
+}
+
+static void buf_write(void *arg, const char *s, size_t n)
+{
+    char *b = arg;
+    size_t l = d_strlen(b);
+    if (n > DCONS_CMDMAX - 1 - l)
+        n = DCONS_CMDMAX - 1 - l;
+    memcpy(b + l, s, n);
+    b[l + n] = 0;
+}
+
+/* host_action: setopt( ), freopen( ) and system( ), done by the front end as libdtrace's
+ * consumer does them; a failure is reported as libdtrace's dt_setopt/dt_handle_liberr do,
+ * against the clause's probe, and tracing goes on. */
+static void host_action(struct dcons *c, uint32_t epid, const struct dif_act *a,
+                        const struct dfmt_arg *args, unsigned n)
+{
+    const struct dif_obj *o = c->obj;
+    const struct dcons_host *h = c->host;
+    const char *why = "not available in this consumer";
+    int rc = -1;
+    if (a->da_kind == DIF_ACT_SETOPT) {
+        const char *name = dif_str(o, a->da_arg);
+        const char *val = a->da_arg2 == UINT32_MAX ? "1" : dif_str(o, a->da_arg2);
+        if (h && h->setopt)
+            rc = h->setopt(c, name, val, &why);
+        if (rc != 0) {
+            error_head(c, epid);
+            outf_str(&c->err, "couldn't set option \"%s\"", name);
+            outf_str(&c->err, " to \"%s\"", val);
+            outf_str(&c->err, ": %s\n", why);
+        }
+        return;
+    }
+    if (a->da_kind == DIF_ACT_FREOPEN) {
+        if (h && h->freopen)
+            rc = h->freopen(c, dif_str(o, a->da_arg), &why);
+    } else {
+        char cmd[DCONS_CMDMAX];
+        struct dcons_out b = { buf_write, cmd };
+        cmd[0] = 0;
+        dfmt_printf(&b, dif_str(o, a->da_arg), args, n, NULL, NULL);
+        if (h && h->system)
+            rc = h->system(c, cmd, &why);
+    }
+    if (rc != 0) {
+        error_head(c, epid);
+        outf_str(&c->err, "%s( ) failed: ", a->da_kind == DIF_ACT_FREOPEN ? "freopen" : "system");
+        outf_str(&c->err, "%s\n", why);
+    }
 }
 
 void dcons_record(void *arg, const struct dvm_rechdr *h)
@@ -677,6 +739,12 @@ void dcons_record(void *arg, const struct dvm_rechdr *h)
             break;
         case DIF_ACT_DENORMALIZE:
             c->norm[a->da_arg] = 1;
+            break;
+        case DIF_ACT_STACK: /* libdtrace's dt_print_stack of no frames: its newline */
+            out(c, "\n");
+            break;
+        case DIF_ACT_SETOPT: case DIF_ACT_FREOPEN: case DIF_ACT_SYSTEM:
+            host_action(c, h->rh_epid, a, args, n);
             break;
         default:
             break;

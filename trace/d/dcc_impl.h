@@ -168,4 +168,17 @@ unsigned dcc_type_align(struct dcc *cc, struct dtype t);
 struct dtype dcc_ptr_to(struct dtype t);
 struct dtype dcc_deref(struct dtype t);
 
+/* procinfo.c: curpsinfo/curlwpsinfo members and constant built-ins (NULL name ends a table) */
+enum { DCC_PM_BUILTIN, DCC_PM_CONST, DCC_PM_NOCONV, DCC_PM_UNSUP };
+struct dcc_procmember {
+    const char *name;
+    uint8_t how;        /* DCC_PM_*: a built-in variable, a constant, no conversion, none here */
+    uint64_t val;       /* the DIF_B_* id or the constant */
+    struct dtype type;
+};
+const struct dcc_procmember *dcc_procinfo(const char *var, const char **type_name);
+const struct dcc_procmember *dcc_builtin_const(const char *name);
+/* ctypes.c: <sys/types.h> integer type names (uchar_t, ulong_t, hrtime_t...) */
+int dcc_ctype(const char *name, struct dtype *t);
+
 #endif

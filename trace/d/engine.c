@@ -268,8 +268,15 @@ static void fault(struct dvm_state *st, struct dvm_cpu *c, uint32_t action, uint
     uint32_t m = st->probe_map[DPROBE_ERROR];
     if (st->in_error || !m)
         return;
-    /* ERROR: arg1 epid, arg2 action, arg3 DIF offset, arg4 fault, arg5 address */
-    uint64_t args[DVM_NARGS] = { 0, er.er_epid, er.er_action, er.er_offset, er.er_fault,
+    /* ERROR: arg1 epid, arg2 action, arg3 DIF offset, arg4 fault as DTrace numbers it (its
+     * DTRACEFLT_* constants: tuple overflow is 8; the work budget, DTrace's unknown, 0),
+     * arg5 address */
+    static const uint8_t dtrace_flt[DVM_F_COUNT] = {
+        [DVM_F_BADADDR] = 1, [DVM_F_BADALIGN] = 2, [DVM_F_ILLOP] = 3, [DVM_F_DIVZERO] = 4,
+        [DVM_F_NOSCRATCH] = 5, [DVM_F_TUPLE] = 8, [DVM_F_BUDGET] = 0,
+    };
+    uint64_t args[DVM_NARGS] = { 0, er.er_epid, er.er_action, er.er_offset,
+                                 er.er_fault < DVM_F_COUNT ? dtrace_flt[er.er_fault] : 0,
                                  er.er_addr };
     const uint64_t *sargs = c->args;
     uint32_t sprobe = c->probe, sepid = c->epid;
@@ -452,6 +459,13 @@ __attribute__((noinline)) static void run_ecb(struct dvm_state *st, struct dvm_c
     const struct dif_clause *cl = &o->clauses[ci];
     unsigned cpu = c->ctx->cpu;
     uint64_t v;
+    /* as DTrace's kernel: once exit() has run (draining), the firing's later clauses run
+     * only for END and ERROR (BEGIN's too stop: tracing is no longer warming up) */
+    if (st->exiting) {
+        uint32_t id = o->probes[c->probe].dp_id;
+        if (id != DPROBE_END && id != DPROBE_ERROR)
+            return;
+    }
     c->epid = e + 1;
     c->scratch_used = 0;
     if (!st->fastpred[ci].fp_ok && cl->dc_pred.dp_len) {
@@ -485,12 +499,26 @@ __attribute__((noinline)) static void run_ecb(struct dvm_state *st, struct dvm_c
     for (uint32_t k = 0; k < cl->dc_nacts; k++) {
         const struct dif_act *a = &o->acts[cl->dc_act + k];
         c->nrec = 0;
+        /* strings die with their action: each after the first starts with the scratch
+         * empty, unless the clause keeps pointers into it (alloca, copyin) */
+        if (k && !(cl->dc_flags & DIF_CLF_SCRATCH))
+            c->scratch_used = 0;
         v = 0;
         if (a->da_prog.dp_len && dvm_run(c, &a->da_prog, &v) != DVM_F_NONE)
             goto failed;
         switch (a->da_kind) {
         case DIF_ACT_TRACE: case DIF_ACT_PRINTF: case DIF_ACT_EXIT: case DIF_ACT_TRUNC:
-        case DIF_ACT_NORMALIZE:
+        case DIF_ACT_NORMALIZE: case DIF_ACT_SYSTEM:
+            if (a->da_kind == DIF_ACT_EXIT && (st->exiting || exiting) &&
+                o->probes[c->probe].dp_id != DPROBE_END) {
+                /* as DTrace's kernel: only the first exit() is recorded; a clause calling it
+                 * again once tracing is draining drops its whole record (END may); the
+                 * draining itself stands */
+                if (rec && !spec)
+                    buf_cancel(st, cpu, rec, n);
+                st->exiting = 1;
+                return;
+            }
             if (!rec || record(c, a, rec + sizeof(struct dvm_rechdr) + a->da_offset) != 0) {
                 c->fault_pc = a->da_prog.dp_len ? a->da_prog.dp_len - 1 : 0;
                 if (!rec)

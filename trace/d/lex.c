@@ -349,6 +349,27 @@ void dcc_lex_next(struct dcc *cc)
         number(cc);
         return;
     }
+    if (c == '$') { /* a macro variable: an int constant, as dt_lex.l's $name */
+        const char *s = ++cc->p;
+        while (cc->p < cc->end && (is_alpha(*cc->p) || is_digit(*cc->p)))
+            cc->p++;
+        char *name = dcc_strdup(cc, s, (size_t)(cc->p - s));
+        const struct dcc_macros *m = cc->in->macros;
+        static const char *const names[] = { "pid", "ppid", "pgid", "sid", "uid", "gid",
+                                              "euid", "egid" };
+        for (size_t k = 0; m && k < sizeof(names) / sizeof(names[0]); k++)
+            if (!strcmp(names[k], name)) {
+                const int64_t v[] = { m->pid, m->ppid, m->pgid, m->sid, m->uid, m->gid,
+                                      m->euid, m->egid };
+                cc->tok = T_INT;
+                cc->tokval = v[k];
+                cc->toktype = (struct dtype){ .kind = DIF_TYPE_INT, .size = 4, .sign = 1 };
+                return;
+            }
+        if (!*name)
+            dcc_error(cc, cc->line, "D_SYNTAX", "syntax error near \"$\"");
+        dcc_error(cc, cc->line, "D_MACRO_UNDEF", "macro variable $%s is not defined", name);
+    }
     if (c == '"') {
         const char *p = cc->p + 1;
         char *buf = dcc_alloc(cc, (size_t)(cc->end - p) + 1);

@@ -82,7 +82,8 @@ static int type_start(struct dcc *cc)
     return (cc->tok == T_IDENT || cc->tok == T_PDESC) &&
            (type_word(cc->tokstr) || !strcmp(cc->tokstr, "enum") ||
             !strcmp(cc->tokstr, "struct") || !strcmp(cc->tokstr, "union") ||
-            name_find(cc, cc->tokstr, DNAME_TYPEDEF));
+            name_find(cc, cc->tokstr, DNAME_TYPEDEF) || !strcmp(cc->tokstr, "void") ||
+            dcc_ctype(cc->tokstr, &(struct dtype){ 0 }));
 }
 
 static int64_t enum_value(struct dcc *cc);
@@ -230,6 +231,15 @@ static struct dtype parse_base(struct dcc *cc)
         if (td) {
             next(cc);
             return td->type;
+        }
+        struct dtype ct;
+        if (!strcmp(cc->tokstr, "void")) { /* a void * (or a (void) cast's value-less type) */
+            next(cc);
+            return (struct dtype){ .kind = DT_NONE };
+        }
+        if (dcc_ctype(cc->tokstr, &ct)) {
+            next(cc);
+            return ct;
         }
     }
     int sign = -1, size = 0, longs = 0, words = 0;

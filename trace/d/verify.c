@@ -60,7 +60,7 @@ static int types_ok(struct vctx *v, uint32_t off, unsigned min, unsigned max)
     const char *s = v->o->strs + off;
     unsigned n = 0;
     for (; s[n]; n++)
-        if (!d_strchr("bhilBHILs", s[n]))
+        if (!d_strchr("bhilBHILsk", s[n])) /* k: a stack (8 bytes, see dif.h) */
             return 0;
     return n >= min && n <= max;
 }
@@ -316,7 +316,14 @@ int dif_verify(const void *blob, size_t len, struct dif_obj *o, char *err, size_
         if (isagg &&
             d_strcmp(o->strs + a->da_types, o->strs + o->aggs[a->da_arg].dg_keys) != 0)
             return fail(&v, "action", k, "keys do not match the aggregation", ~0u);
-        if (a->da_kind == DIF_ACT_PRINTF && !str_ok(&v, a->da_arg))
+        if (a->da_kind == DIF_ACT_STACK && (a->da_arg > 2 || a->da_size))
+            return fail(&v, "action", k, "a stack records nothing", ~0u);
+        if ((a->da_kind == DIF_ACT_SETOPT || a->da_kind == DIF_ACT_FREOPEN) &&
+            (a->da_size || !str_ok(&v, a->da_arg) ||
+             (a->da_kind == DIF_ACT_SETOPT && a->da_arg2 != UINT32_MAX && !str_ok(&v, a->da_arg2))))
+            return fail(&v, "action", k, "bad option or file name", ~0u);
+        if ((a->da_kind == DIF_ACT_PRINTF || a->da_kind == DIF_ACT_SYSTEM) &&
+            !str_ok(&v, a->da_arg))
             return fail(&v, "action", k, "bad format", ~0u);
         if (a->da_kind == DIF_ACT_PRINTA && a->da_arg2 != UINT32_MAX && !str_ok(&v, a->da_arg2))
             return fail(&v, "action", k, "bad format", ~0u);
@@ -327,7 +334,7 @@ int dif_verify(const void *blob, size_t len, struct dif_obj *o, char *err, size_
     for (uint32_t k = 0; k < h->dh_nclauses; k++) {
         const struct dif_clause *c = &o->clauses[k];
         if ((uint64_t)c->dc_act + c->dc_nacts > h->dh_nacts || c->dc_recsize > 65536 ||
-            (c->dc_flags & ~(DIF_CLF_SPEC | DIF_CLF_NOREC)))
+            (c->dc_flags & ~(DIF_CLF_SPEC | DIF_CLF_NOREC | DIF_CLF_SCRATCH)))
             return fail(&v, "clause", k, "bad actions or record size", ~0u);
         for (uint32_t a = 0; a < c->dc_nacts; a++) {
             const struct dif_act *da = &o->acts[c->dc_act + a];

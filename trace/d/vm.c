@@ -146,6 +146,16 @@ static unsigned dyn_key(struct dvm_cpu *c, unsigned v)
 }
 
 
+/* digit_value: a character's value as a digit of bases up to 36; 99 for anything else */
+static int64_t digit_value(char ch)
+{
+    if (ch >= '0' && ch <= '9')
+        return ch - '0';
+    if ((ch | 0x20) >= 'a' && (ch | 0x20) <= 'z')
+        return (ch | 0x20) - 'a' + 10;
+    return 99;
+}
+
 __attribute__((noinline)) static uint64_t subr(struct dvm_cpu *c, unsigned id)
 {
     static const char *const sig[DIF_S_COUNT] = {
@@ -158,6 +168,7 @@ __attribute__((noinline)) static uint64_t subr(struct dvm_cpu *c, unsigned id)
         [DIF_S_HTONS] = "i", [DIF_S_HTONL] = "i", [DIF_S_HTONLL] = "i",
         [DIF_S_LLTOSTR2] = "ii", [DIF_S_STRTOK] = "Ss", /* S: a string or NULL */
         [DIF_S_COPYIN] = "ii", [DIF_S_COPYINSTR] = "i", [DIF_S_COPYINSTR2] = "ii",
+        [DIF_S_STRTOLL2] = "si", [DIF_S_ALLOCA] = "i",
     };
     const char *s[3] = { 0 };
     unsigned len[3] = { 0 };
@@ -191,6 +202,8 @@ __attribute__((noinline)) static uint64_t subr(struct dvm_cpu *c, unsigned id)
         work = (int64_t)len[0] * ((int64_t)len[1] + 1);
     if (id == DIF_S_COPYIN)
         work = iv[1] < 0 || iv[1] > INT32_MAX ? INT32_MAX : iv[1];
+    if (id == DIF_S_ALLOCA) /* more than scratch holds is "out of scratch", not work */
+        work = iv[0] < 0 || iv[0] > (int64_t)c->st->scratch_size ? 0 : iv[0];
     if (id == DIF_S_COPYINSTR || id == DIF_S_COPYINSTR2)
         work = c->st->strsize;
     if (work > c->budget) {
@@ -214,16 +227,27 @@ __attribute__((noinline)) static uint64_t subr(struct dvm_cpu *c, unsigned id)
             }
         return (uint64_t)found;
     }
-    case DIF_S_STRTOLL: {
+    case DIF_S_STRTOLL: case DIF_S_STRTOLL2: {
+        /* as DTrace's dtrace_strtoll: blanks, a sign, 0x in base 16, then the digits (0-9,
+         * then a-z or A-Z) below the base, wrapping at 64 bits; a base outside 2..36 is an
+         * illegal operation */
+        int64_t base = id == DIF_S_STRTOLL2 ? iv[1] : 10;
         uint64_t v = 0;
         unsigned k = 0;
         int neg = 0;
+        if (base < 2 || base > 36) {
+            c->fault = DVM_F_ILLOP;
+            return 0;
+        }
         while (k < len[0] && (s[0][k] == ' ' || s[0][k] == '\t'))
             k++;
         if (k < len[0] && (s[0][k] == '-' || s[0][k] == '+'))
             neg = s[0][k++] == '-';
-        for (; k < len[0] && s[0][k] >= '0' && s[0][k] <= '9'; k++)
-            v = v * 10 + (uint64_t)(s[0][k] - '0');
+        if (base == 16 && k + 2 < len[0] && s[0][k] == '0' && (s[0][k + 1] | 0x20) == 'x' &&
+            digit_value(s[0][k + 2]) < 16)
+            k += 2;
+        for (; k < len[0] && digit_value(s[0][k]) < base; k++)
+            v = v * (uint64_t)base + (uint64_t)digit_value(s[0][k]);
         return neg ? 0 - v : v;
     }
     case DIF_S_STRCHR: { /* not found: "" (this subset has no NULL strings) */
@@ -258,6 +282,16 @@ __attribute__((noinline)) static uint64_t subr(struct dvm_cpu *c, unsigned id)
         for (int k = 0; k < 8; k++, v >>= 8)
             r = r << 8 | (v & 0xff);
         return r;
+    }
+    case DIF_S_ALLOCA: { /* zeroed scratch for the rest of the clause; too big: a fault */
+        uint8_t *p = iv[0] >= 0 && iv[0] <= (int64_t)c->st->scratch_size
+                     ? scratch(c, (uint32_t)iv[0]) : NULL;
+        if (!p) {
+            c->fault = DVM_F_NOSCRATCH;
+            return 0;
+        }
+        memset(p, 0, (size_t)iv[0]);
+        return (uint64_t)(uintptr_t)p;
     }
     case DIF_S_COPYIN: { /* a copy in scratch; a size scratch cannot hold is a fault */
         uint8_t *p = iv[1] > 0 ? scratch(c, (uint32_t)iv[1]) : NULL;
@@ -494,6 +528,8 @@ uint64_t dvm_builtin(struct dvm_cpu *c, unsigned id)
     case DIF_B_PPID: return (uint64_t)(int64_t)x->ppid;
     case DIF_B_CPU: return x->cpu;
     case DIF_B_ERRNO: return (uint64_t)(int64_t)x->errno_;
+    case DIF_B_PRIO: return (uint64_t)(int64_t)x->prio;
+    case DIF_B_NLWP: return (uint64_t)(int64_t)x->nlwp;
     case DIF_B_EPID: return c->epid;
     case DIF_B_ID: return c->st->obj.probes[c->probe].dp_id;
     default: return builtin_str(c, id);
@@ -526,14 +562,16 @@ __attribute__((noinline)) static uint64_t load(struct dvm_cpu *c, unsigned op, u
     }
 }
 
-/* store: *(addr) = v for DIF_ST*: aligned, and wholly inside the globals or this CPU's
- * clause-locals (the only memory D programs may write); else a fault. */
+/* store: *(addr) = v for DIF_ST*: aligned, and wholly inside the globals, this CPU's
+ * clause-locals or the part of its scratch the firing has taken (alloca( ), copyin( ) and
+ * string results: the only memory D programs may write); else a fault. */
 __attribute__((noinline)) static void store(struct dvm_cpu *c, unsigned op, uint64_t addr,
                                             uint64_t v)
 {
     unsigned sz = 1u << (op - DIF_STB);
     struct dvm_state *st = c->st;
     uintptr_t a = (uintptr_t)addr, g = (uintptr_t)st->gvars, t = (uintptr_t)c->tvars;
+    uintptr_t s = (uintptr_t)c->scratch;
     if ((addr & (sz - 1u)) != 0) {
         c->fault = DVM_F_BADALIGN;
         c->fault_addr = addr;
@@ -541,7 +579,8 @@ __attribute__((noinline)) static void store(struct dvm_cpu *c, unsigned op, uint
     }
     if ((uint64_t)a != addr ||
         !((st->gvars && a >= g && a - g < st->gvars_size && st->gvars_size - (a - g) >= sz) ||
-          (c->tvars && a >= t && a - t < st->tvars_size && st->tvars_size - (a - t) >= sz))) {
+          (c->tvars && a >= t && a - t < st->tvars_size && st->tvars_size - (a - t) >= sz) ||
+          (c->scratch && a >= s && a - s < c->scratch_used && c->scratch_used - (a - s) >= sz))) {
         c->fault = DVM_F_BADADDR;
         c->fault_addr = addr;
         return;

@@ -94,7 +94,7 @@ static uint32_t now(void) { return TIMER0_VALUE; } /* counts down */
 
 static int bench(const char *name, const char *src)
 {
-    struct dcc_in in = { src, strlen(src), 64, 0 };
+    struct dcc_in in = { src, strlen(src), 64, 0, NULL };
     char err[128];
     if (dcc_compile(&in, arena, sizeof(arena), &out) != 0) {
         puts_sh(out.err);
@@ -106,7 +106,7 @@ static int bench(const char *name, const char *src)
         return 1;
     }
     uint32_t id = st.obj.probes[0].dp_id;
-    struct dvm_ctx ctx = { 0, 100, 101, 1, 0, 0, 0, 0, "bench" };
+    struct dvm_ctx ctx = { 0, 100, 101, 1, 0, 0, 0, 0, "bench", 0, 1 };
     uint64_t args[DVM_NARGS] = { 0 };
     args[1] = (uint64_t)(uintptr_t)d_bench_msg; /* a send's message */
     dvm_uread = d_bench_uread;

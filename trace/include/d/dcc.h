@@ -15,11 +15,18 @@ struct dcc_opt {
     int line;            /* of the #pragma, for D_PRAGMA_OPTSET */
 };
 
+/* Macro variables: the compiling process's own ids, as dtrace(1) gives them ($pid is the
+ * dtrace process's; no groups, sessions or users here: the front end says what it has). */
+struct dcc_macros {
+    int64_t pid, ppid, pgid, sid, uid, gid, euid, egid;
+};
+
 struct dcc_in {
     const char *src;     /* script text (need not be NUL-terminated) */
     size_t len;
     unsigned strsize;    /* string size (0: 256); #pragma D option strsize overrides */
     int errtags;         /* prefix messages with [D_TAG] */
+    const struct dcc_macros *macros; /* $pid, $ppid...; NULL: none is defined */
 };
 
 struct dcc_out {

@@ -37,6 +37,17 @@ void dfmt_str(const struct dcons_out *o, const struct dfmt_spec *sp, const char 
 
 enum dcons_sort { DCONS_SORT_VALUE = 0, DCONS_SORT_KEY = 1 };
 
+struct dcons;
+#define DCONS_CMDMAX 256 /* bytes of a system( ) command (longer ones are cut) */
+/* The consumer actions its front end carries out (a NULL member: not available there, which
+ * the consumer reports as an error of the clause's probe). Each returns 0, or -1 with *why. */
+struct dcons_host {
+    int (*setopt)(struct dcons *c, const char *name, const char *value, const char **why);
+    int (*freopen)(struct dcons *c, const char *path, const char **why);
+    int (*system)(struct dcons *c, const char *cmd, const char **why);
+    void *arg;
+};
+
 struct dcons {
     struct dvm_state *st;
     const struct dif_obj *obj;
@@ -44,6 +55,7 @@ struct dcons {
     int quiet;
     int aggsortkey, aggsortrev;
     int droptags;           /* -x droptags: "[DTRACEDROP_*] " before each drop report */
+    int noerror;            /* -x noerror: fault reports are not printed (ERROR still fires) */
     unsigned aggsortkeypos; /* key compared first */
     int header_done;
     int exited;             /* an exit() record was seen */
@@ -52,6 +64,7 @@ struct dcons {
     int64_t norm[DIF_MAXAGGS];
     uint64_t seen_drops[DVM_MAXCPU], seen_aggdrops[DVM_MAXCPU], seen_dyndrops;
     uint64_t seen_specdrops, seen_specfailed;
+    const struct dcons_host *host; /* setopt( ), freopen( ), system( ); NULL: none */
     void *mem;              /* scratch for merging aggregations */
     size_t memlen;
 };

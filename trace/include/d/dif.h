@@ -81,6 +81,8 @@ enum dif_builtin {
     DIF_B_TIMESTAMP = 10, DIF_B_VTIMESTAMP, DIF_B_WALLTIMESTAMP, DIF_B_PID, DIF_B_TID,
     DIF_B_PPID, DIF_B_CPU, DIF_B_EXECNAME, DIF_B_PROBEPROV, DIF_B_PROBEMOD, DIF_B_PROBEFUNC,
     DIF_B_PROBENAME, DIF_B_EPID, DIF_B_ID, DIF_B_ERRNO,
+    DIF_B_PRIO,     /* the thread's priority (curlwpsinfo->pr_pri) */
+    DIF_B_NLWP,     /* the process's thread count (curpsinfo->pr_nlwp) */
     DIF_B_COUNT
 };
 
@@ -94,6 +96,8 @@ enum dif_subr {
     /* the traced process's memory, read through the engine's dvm_state.uread (fault-safe):
      * copyin(addr, size) -> a scratch copy; copyinstr(addr[, max]) -> a string */
     DIF_S_COPYIN, DIF_S_COPYINSTR, DIF_S_COPYINSTR2,
+    DIF_S_STRTOLL2,     /* strtoll(s, base): base 2..36, else an illegal-operation fault */
+    DIF_S_ALLOCA,       /* alloca(size): size zeroed bytes of scratch, which DIF_ST* may write */
     DIF_S_COUNT
 };
 
@@ -120,6 +124,12 @@ enum dif_actkind {
                          * DIF_TRACEMEM_MAX; the record is da_arg rounded up to 8 bytes */
     DIF_ACT_AGGINCR,    /* DIF_ACT_AGG with one more value on the record stack, after the
                          * keys: the quantize-family increment (quantize(v, incr) ...) */
+    DIF_ACT_STACK,      /* stack( ), ustack( ), jstack( ): da_arg 0 kernel, 1 user, 2 java.
+                         * Records nothing: there is no unwinder, every stack is empty */
+    DIF_ACT_SETOPT,     /* da_arg option name, da_arg2 its value (UINT32_MAX: none); records
+                         * nothing: the consumer sets it when it reads the clause's record */
+    DIF_ACT_FREOPEN,    /* da_arg the file the consumer's output goes to ("": back to stdout) */
+    DIF_ACT_SYSTEM,     /* as DIF_ACT_PRINTF; the consumer runs the formatted command */
     DIF_ACT_NKINDS
 };
 #define DIF_TRACEMEM_MAX 1024u
@@ -133,7 +143,8 @@ enum dif_aggfunc {
 #define DIF_QUANTIZE_ZERO     63
 
 /* Type descriptors (strings in the string table) give one character per value:
- * 'b','h','i','l' signed 1/2/4/8 bytes, 'B','H','I','L' unsigned, 's' string.
+ * 'b','h','i','l' signed 1/2/4/8 bytes, 'B','H','I','L' unsigned, 's' string, 'k' a stack
+ * (8 bytes, 0: there is no unwinder, every stack has no frames).
  * Recorded ints always take 8 bytes (little-endian); strings take strsize bytes. */
 
 struct dif_prog {
@@ -170,6 +181,9 @@ struct dif_clause {
 };
 #define DIF_CLF_SPEC  1u /* contains speculate() */
 #define DIF_CLF_NOREC 2u /* records nothing in the principal buffer (aggregations only) */
+#define DIF_CLF_SCRATCH 4u /* keeps its scratch from action to action (alloca( ), copyin( )
+                            * pointers may live in variables); without it each action
+                            * starts with the firing's scratch empty */
 
 struct dif_probe {
     uint32_t dp_id;       /* probe id: the provider table's id, or a timer id */

@@ -42,6 +42,8 @@ struct dvm_ctx {
     int32_t pid, tid, ppid, errno_;
     uint64_t timestamp, vtimestamp, walltimestamp;
     const char *execname;  /* NUL-terminated, or NULL */
+    int32_t prio;          /* the thread's scheduling priority */
+    int32_t nlwp;          /* threads in the process */
 };
 
 enum dvm_fault {

@@ -165,7 +165,7 @@ static int compile(const char *script, const char *text, char **xs, int nx, int 
         len = strlen(text);
     }
     static struct dcc_out co;
-    struct dcc_in in = { text, len, 0, 0 };
+    struct dcc_in in = { text, len, 0, 0, NULL };
     if (dcc_compile(&in, cc_arena, sizeof(cc_arena), &co) != 0) {
         if (script)
             fprintf(stderr, "dtrace: failed to compile script %s: %s\n", script, co.err);

@@ -1,0 +1,7 @@
+/* void is no type for a variable */
+void v;
+
+BEGIN
+{
+	exit(0);
+}

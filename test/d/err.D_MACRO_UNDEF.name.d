@@ -1,0 +1,5 @@
+/* a macro variable dtrace does not define */
+BEGIN
+{
+	trace($nosuchmacro);
+}

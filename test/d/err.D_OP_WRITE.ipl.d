@@ -1,0 +1,5 @@
+/* ipl is built in: not writable */
+BEGIN
+{
+	ipl++;
+}

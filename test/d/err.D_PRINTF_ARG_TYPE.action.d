@@ -1,0 +1,5 @@
+/* an action as a printf value */
+BEGIN
+{
+	printf("%d\n", trace(1));
+}

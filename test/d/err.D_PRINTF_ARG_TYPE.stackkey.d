@@ -1,0 +1,6 @@
+/* printa: a stack key printed with an integer conversion */
+BEGIN
+{
+	@[stack()] = count();
+	printa("%d %@d\n", @);
+}

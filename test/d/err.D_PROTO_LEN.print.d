@@ -1,0 +1,5 @@
+/* print( ) takes one value */
+BEGIN
+{
+	print(1, 2);
+}

@@ -1,0 +1,5 @@
+/* an action has no value: stringof of one */
+BEGIN
+{
+	x = stringof(exit(0));
+}

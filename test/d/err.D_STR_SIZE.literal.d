@@ -1,2 +1,0 @@
-#pragma D option strsize=8
-BEGIN { trace("longer than eight"); }

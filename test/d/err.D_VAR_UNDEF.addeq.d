@@ -1,0 +1,5 @@
+/* += reads its left operand, which nothing assigned before */
+BEGIN
+{
+	total += 4;
+}

@@ -1,0 +1,12 @@
+/* stack( ) as an aggregation key and as printf's %k value: a stack of no frames (no
+ * unwinder), printed as libdtrace prints one (a newline) */
+#pragma D option quiet
+
+BEGIN
+{
+	@s[stack(), 7] = count();
+	@s[stack(), 7] = count();
+	printf("[%k]\n", ustack());
+	printa("<%k %d %@d>\n", @s);
+	exit(0);
+}
