@@ -404,8 +404,18 @@ static struct sym *lvalue(struct cg *g, struct dnode *n, const struct dtype *def
         s->defined = 1;
         memcpy(s->keys, keys, sizeof(keys));
     } else if (scope == DIF_SCOPE_ARRAY && strcmp(s->keys, keys) != 0) {
-        dcc_error(g->cc, n->line, "D_ARR_BADREF", "%s[ ] key types do not match its first use",
-                  n->s);
+        /* the keys against the array's prototype (its declaration or first use), as
+         * libdtrace's dt_idcook_sign: the count, then each key's type */
+        unsigned want = (unsigned)strlen(s->keys), got = (unsigned)strlen(keys);
+        if (want != got)
+            dcc_error(g->cc, n->line, "D_PROTO_LEN", "%s[ ] prototype mismatch: %u arg%s "
+                      "passed, %u expected", n->s, got, got == 1 ? "" : "s", want);
+        for (unsigned k = 0; k < want; k++)
+            if (s->keys[k] != keys[k])
+                dcc_error(g->cc, n->line, "D_PROTO_ARG", "%s[ ] argument #%u is incompatible "
+                          "with prototype:\n\tprototype: %s\n\t argument: %s", n->s, k + 1,
+                          s->keys[k] == 's' ? "string" : "integer",
+                          keys[k] == 's' ? "string" : "integer");
     }
     return s;
 }
@@ -2006,6 +2016,21 @@ static void match_desc(struct cg *g, const char *desc, unsigned clause, int line
 
 static void declare(struct cg *g, struct ddecl *d)
 {
+    if (d->assoc) { /* int a[int, string]: the array's key and value types */
+        if (d->scope == DIF_SCOPE_SELF)
+            dcc_error(g->cc, d->line, "D_UNSUPPORTED", "declared self-> associative arrays "
+                      "are not supported: %s", d->name);
+        if (d->type.kind != DIF_TYPE_INT && d->type.kind != DIF_TYPE_STR)
+            dcc_error(g->cc, d->line, "D_UNSUPPORTED", "associative arrays of this value "
+                      "type are not supported: %s", d->name);
+        if (sym_find(g, d->name, DIF_SCOPE_ARRAY))
+            dcc_error(g->cc, d->line, "D_DECL_IDRED", "identifier redeclared: %s", d->name);
+        struct sym *s = sym_new(g, d->name, DIF_SCOPE_ARRAY, d->line);
+        s->type = d->type;
+        memcpy(s->keys, d->keys, sizeof(s->keys));
+        s->defined = 1;
+        return;
+    }
     if (sym_find(g, d->name, d->scope) && d->scope == DIF_SCOPE_GLOBAL)
         dcc_error(g->cc, d->line, "D_DECL_IDRED", "identifier redeclared: %s", d->name);
     if (d->scope == DIF_SCOPE_GLOBAL && builtin_find(d->name))

@@ -51,6 +51,7 @@ struct dsou {
     uint8_t complete;   /* its { members } were seen */
     uint32_t size, align;
     struct dmember *members, *last;
+    struct dmember *anon;   /* members of unnamed struct/union members, at their offsets here */
 };
 
 enum nkind {
@@ -117,6 +118,8 @@ struct ddecl {
     uint8_t scope;      /* DIF_SCOPE_* */
     uint8_t isarr;      /* a declared array of nelem elements of type */
     uint32_t nelem;
+    uint8_t assoc;      /* a declared associative array: keys[] ('l' or 's' per key) */
+    char keys[DIF_TUPMAX + 1];
     struct dtype type;
 };
 
@@ -147,7 +150,8 @@ struct dcc {
     struct ddecl *decls, **decl_tail;
 };
 
-_Noreturn void dcc_error(struct dcc *cc, int line, const char *tag, const char *fmt, ...);
+_Noreturn void dcc_error(struct dcc *cc, int line, const char *tag, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5))); /* conversions: %s %.*s %u %d %c */
 void *dcc_alloc(struct dcc *cc, size_t n);
 char *dcc_strdup(struct dcc *cc, const char *s, size_t n);
 void dcc_lex_next(struct dcc *cc);
@@ -155,6 +159,22 @@ void dcc_lex_pdesc(struct dcc *cc);
 const char *dcc_tokname(int tok);
 void dcc_parse(struct dcc *cc);
 void dcc_codegen(struct dcc *cc);
+
+/* parse.c helpers shared with decl.c */
+_Noreturn void dcc_syntax(struct dcc *cc);
+void dcc_expect(struct dcc *cc, int tok);
+int dcc_is_word(struct dcc *cc, const char *w);
+struct dname *dcc_name_find(struct dcc *cc, const char *s, int kind);
+struct dname *dcc_name_add(struct dcc *cc, const char *s, int kind, int line);
+int dcc_fold_ok(const struct dnode *n, int64_t *v);
+struct dnode *dcc_cond(struct dcc *cc);
+struct dnode *dcc_assign(struct dcc *cc);
+
+/* decl.c: declarations and type names */
+int dcc_type_start(struct dcc *cc);
+int dcc_decl_start(struct dcc *cc);
+struct dtype dcc_parse_type(struct dcc *cc);
+void dcc_declaration(struct dcc *cc);
 
 /* types.c: struct/union layout and type sizes (0: an incomplete struct or union) */
 struct dsou *dcc_sou(struct dcc *cc, struct dtype t);

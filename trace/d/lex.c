@@ -232,6 +232,17 @@ static void skip(struct dcc *cc)
     }
 }
 
+static int hex_digit(char c)
+{
+    if (c >= '0' && c <= '9')
+        return c - '0';
+    if (c >= 'a' && c <= 'f')
+        return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F')
+        return c - 'A' + 10;
+    return -1;
+}
+
 static int escape(struct dcc *cc, const char **pp)
 {
     const char *p = *pp;
@@ -246,6 +257,12 @@ static int escape(struct dcc *cc, const char **pp)
     case 'b': v = '\b'; p++; break;
     case 'f': v = '\f'; p++; break;
     case 'v': v = '\v'; p++; break;
+    case 'x': case 'X': /* \xHH: hex digits, as many as follow (C) */
+        v = 0;
+        p++;
+        while (p < cc->end && hex_digit(*p) >= 0)
+            v = v * 16 + hex_digit(*p++);
+        break;
     case '0': case '1': case '2': case '3': case '4': case '5': case '6': case '7':
         v = 0;
         for (int k = 0; k < 3 && p < cc->end && *p >= '0' && *p <= '7'; k++)
@@ -372,25 +389,29 @@ void dcc_lex_next(struct dcc *cc)
         cc->tok = T_STR;
         return;
     }
-    if (c == '\'') {
+    if (c == '\'') { /* a character constant: up to 8 characters, the first most significant */
         const char *p = cc->p + 1;
-        int v;
+        uint64_t v = 0;
+        unsigned n = 0;
         if (p < cc->end && *p == '\'')
             dcc_error(cc, cc->line, "D_CHR_NULL", "empty character constant");
-        if (p < cc->end && *p == '\\') {
-            p++;
-            v = escape(cc, &p);
-        } else if (p < cc->end) {
-            v = (unsigned char)*p++;
-        } else {
-            v = 0;
+        while (p < cc->end && *p != '\'' && *p != '\n') {
+            int ch = *p == '\\' ? (p++, escape(cc, &p)) : (unsigned char)*p++;
+            v = v << 8 | (uint64_t)ch;
+            n++;
         }
         if (p >= cc->end || *p != '\'')
-            dcc_error(cc, cc->line, "D_CHR_NL", "invalid character constant");
+            dcc_error(cc, cc->line, "D_CHR_NL", "newline encountered in character constant");
+        if (n > 8)
+            dcc_error(cc, cc->line, "D_CHR_OFLOW", "character constant is too long");
         cc->p = p + 1;
         cc->tok = T_INT;
-        cc->tokval = (int8_t)v;
-        cc->toktype = (struct dtype){ .kind = DIF_TYPE_INT, .size = 4, .sign = 1 }; /* an int, as in C (sizeof 4) */
+        /* an int, as in C (sizeof 4); one character keeps char's sign, more are packed as
+         * libdtrace does, a long when the value does not fit an int */
+        cc->tokval = n == 1 ? (int8_t)v : (int64_t)v;
+        cc->toktype = (struct dtype){ .kind = DIF_TYPE_INT, .size = 4, .sign = 1 };
+        if (n > 1 && v > INT32_MAX)
+            cc->toktype.size = 8;
         return;
     }
     for (size_t k = 0; k < sizeof(ops) / sizeof(ops[0]); k++) {

@@ -7,7 +7,7 @@ PRIO  := 150
 FLAGS := KAPP_F_TRACE|KAPP_F_PRIV|KAPP_F_HOSTFS
 EXTRA := trace/d/consume.c trace/d/fmt.c trace/d/agg.c trace/d/vm.c trace/d/engine.c \
          trace/d/verify.c trace/d/probes.c trace/d/dobj_opts.c trace/d/lex.c \
-         trace/d/parse.c trace/d/types.c trace/d/cg.c trace/d/dcpp.c
+         trace/d/parse.c trace/d/decl.c trace/d/types.c trace/d/cg.c trace/d/dcpp.c
 STACK := 0x800
 $(B)/apps/dtrace/obj/trace/d/consume.c.o: UCFLAGS += -Ddvm_agg_clear=kdt_user_agg_clear \
                                                -Ddvm_agg_remove=kdt_user_agg_remove

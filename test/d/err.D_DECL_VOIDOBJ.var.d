@@ -1,0 +1,7 @@
+/* a variable of type void */
+void nothing;
+
+BEGIN
+{
+	exit(0);
+}
