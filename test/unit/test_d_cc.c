@@ -279,7 +279,7 @@ static void test_error_lines(void **state)
     expect_error("BEGIN { x = 'ab\n'; }", "D_CHR_NL", 1);
     expect_error("BEGIN { x = 0x; }", "D_SYNTAX", 1);
     expect_error("BEGIN { x = 99999999999999999999; }", "D_INT_OFLOW", 1);
-    expect_error("", "D_SYNTAX", 1);
+    expect_error("", "D_EMPTY", 1);
     expect_error("struct s {\n\tint a;\n\tchar c : 9;\n};\nBEGIN { }", "D_DECL_BFSIZE", 3);
     expect_error("struct s { int a; };\n\nstruct s { int b; };\nBEGIN { }", "D_DECL_TYPERED", 3);
     expect_error("struct f;\nBEGIN {\n trace(sizeof (struct f)); }", "D_SIZEOF_TYPE", 3);
@@ -342,6 +342,13 @@ static void test_declarations(void **state)
         { "int a[int];\nBEGIN { a[1, 2] = 1; }", "D_PROTO_LEN" },
         { "BEGIN { a[1] = 1; }\nEND { a[\"b\"] = 1; }", "D_PROTO_ARG" },
         { "BEGIN {\n x = '123456789'; }", "D_CHR_OFLOW" },
+        { "\ninline int rand = 1;", "D_DECL_IDRED" },
+        { "\ninline string s = 1;", "D_OP_INCOMPAT" },
+        { "\ninline int i = i;", "D_IDENT_UNDEF" },
+        { "BEGIN {\n this->a[1] = 1; }", "D_ARR_LOCAL" },
+        { "BEGIN { self->a[1] = 1; }\nEND { self->a[1, 2] = 1; }", "D_PROTO_LEN" },
+        { "BEGIN { self->a[1] = 1; }\nEND { self->a[\"s\"] = 1; }", "D_PROTO_ARG" },
+        { "BEGIN { }\nEND { trace(self->a[1]); }", "D_IDENT_UNDEF" },
     };
     for (size_t k = 0; k < sizeof(bad) / sizeof(bad[0]); k++)
         expect_error(bad[k].src, bad[k].tag, 2);
@@ -351,6 +358,9 @@ static void test_declarations(void **state)
     assert_int_equal(run_long("self x; this y;\nBEGIN { self->x = 5; this->y = 6;"
                               " trace((long)(self->x * this->y + sizeof (self->x))); }"), 34);
     assert_int_equal(run_long("BEGIN { trace((long)'\\x41yz'); }"), 0x41797a);
+    /* self->a[k] is the thread's: another tid reads its own (here: none) */
+    assert_int_equal(run_long("BEGIN { a[\"k\"] = 0; } BEGIN { self->a[\"k\"] = 9;"
+                              " self->a[\"k\"]++; trace((long)self->a[\"k\"] + a[\"k\"]); }"), 10);
 }
 
 static void test_literal_types(void **state)

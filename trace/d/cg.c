@@ -345,10 +345,16 @@ static unsigned count_list(struct dnode *n)
 }
 
 /* push_keys: evaluates a key list and pushes it on the tuple stack; returns its descriptor. */
-static void push_keys(struct cg *g, struct dnode *keys, char *desc)
+static void push_keys(struct cg *g, struct dnode *keys, char *desc, int tls)
 {
     unsigned regs[DIF_TUPMAX], n = 0;
     struct dtype types[DIF_TUPMAX];
+    if (tls) { /* self->a[k]: a global array whose first key is the thread's id */
+        regs[0] = reg_alloc(g);
+        types[0] = T_INT32;
+        emit(g, DIF_INSTR_IDX(DIF_BUILTIN, DIF_B_TID, regs[0]));
+        desc[n++] = 'l';
+    }
     for (struct dnode *k = keys; k; k = k->next) {
         if (n == DIF_TUPMAX)
             dcc_error(g->cc, k->line, "D_ARR_BADREF", "too many keys");
@@ -385,7 +391,7 @@ static struct sym *lvalue(struct cg *g, struct dnode *n, const struct dtype *def
     if (scope == DIF_SCOPE_GLOBAL && builtin_find(n->s))
         dcc_error(g->cc, n->line, "D_OP_LVAL", "%s is a read-only built-in variable", n->s);
     if (scope == DIF_SCOPE_ARRAY)
-        push_keys(g, n->b, keys);
+        push_keys(g, n->b, keys, n->op == 1);
     struct sym *s = sym_find(g, n->s, scope);
     if (s && s->defined && s->scope != scope)
         dcc_error(g->cc, n->line, "D_ARR_BADREF", "%s is %s", n->s,
@@ -406,16 +412,17 @@ static struct sym *lvalue(struct cg *g, struct dnode *n, const struct dtype *def
     } else if (scope == DIF_SCOPE_ARRAY && strcmp(s->keys, keys) != 0) {
         /* the keys against the array's prototype (its declaration or first use), as
          * libdtrace's dt_idcook_sign: the count, then each key's type */
-        unsigned want = (unsigned)strlen(s->keys), got = (unsigned)strlen(keys);
+        unsigned tls = n->op == 1; /* the thread's id is no key of the user's */
+        unsigned want = (unsigned)strlen(s->keys) - tls, got = (unsigned)strlen(keys) - tls;
         if (want != got)
             dcc_error(g->cc, n->line, "D_PROTO_LEN", "%s[ ] prototype mismatch: %u arg%s "
                       "passed, %u expected", n->s, got, got == 1 ? "" : "s", want);
         for (unsigned k = 0; k < want; k++)
-            if (s->keys[k] != keys[k])
+            if (s->keys[k + tls] != keys[k + tls])
                 dcc_error(g->cc, n->line, "D_PROTO_ARG", "%s[ ] argument #%u is incompatible "
                           "with prototype:\n\tprototype: %s\n\t argument: %s", n->s, k + 1,
-                          s->keys[k] == 's' ? "string" : "integer",
-                          keys[k] == 's' ? "string" : "integer");
+                          s->keys[k + tls] == 's' ? "string" : "integer",
+                          keys[k + tls] == 's' ? "string" : "integer");
     }
     return s;
 }
@@ -859,6 +866,9 @@ static unsigned subscript(struct cg *g, struct dnode *base, struct dnode *idx, s
     struct obj b = { 0 };
     unsigned r;
     uint32_t bound = 0;
+    if (base->kind == N_THIS && !mem_sym(g, base) && !sym_find(g, base->s, DIF_SCOPE_THIS))
+        dcc_error(g->cc, line, "D_ARR_LOCAL", "local variables may not be used as "
+                  "associative arrays: %s", base->s);
     if (is_obj(g, base)) {
         r = addr_of(g, base, &b);
         if (b.isarr) {
@@ -2061,6 +2071,26 @@ static void declare(struct cg *g, struct ddecl *d)
     s->defined = 1;
 }
 
+/* inline_check: an inline's definition, checked where it stands as libdtrace cooks it (its
+ * expression is compiled again wherever the name is used): a name D already has is
+ * D_DECL_IDRED, an expression of another kind than the declared type D_OP_INCOMPAT. */
+static void inline_check(struct cg *g, struct dname *d)
+{
+    if (builtin_find(d->name) || is_subr(d->name) || is_action(d->name) ||
+        sym_find(g, d->name, DIF_SCOPE_GLOBAL))
+        dcc_error(g->cc, d->line, "D_DECL_IDRED", "identifier redefined: %s", d->name);
+    struct dnode *e = d->expr->kind == N_CAST && d->type.kind != DIF_TYPE_STR ? d->expr->a
+                                                                               : d->expr;
+    struct dtype t = type_of(g, e);
+    int str = d->type.kind == DIF_TYPE_STR && !d->type.ptr;
+    int ok = str ? t.kind == DIF_TYPE_STR && !t.ptr
+           : d->type.kind == DT_SOU && !d->type.ptr ? t.kind == DT_SOU && !t.ptr && t.sou == d->type.sou
+           : t.kind == DIF_TYPE_INT;
+    if (!ok)
+        dcc_error(g->cc, d->line, "D_OP_INCOMPAT", "inline %s definition uses incompatible "
+                  "types", d->name);
+}
+
 static struct dcc *cc_of(struct cg *g) { return g->cc; }
 
 static void clause(struct cg *g, struct dclause *c)
@@ -2192,8 +2222,16 @@ void dcc_codegen(struct dcc *cc)
     g->probes = dcc_alloc(cc, CAP_PROBES * sizeof(struct dif_probe));
     g->ecbs = dcc_alloc(cc, CAP_ECBS * sizeof(struct dif_ecb));
     g->strlen = 1; /* offset 0 is "" */
-    for (struct ddecl *d = cc->decls; d; d = d->next)
+    if (!cc->clauses && !cc->inlines && !cc->xlators)
+        dcc_error(cc, cc->line, "D_EMPTY", "empty D program translation unit");
+    struct dname *in = cc->inlines; /* declarations and inlines in program order */
+    for (struct ddecl *d = cc->decls; d; d = d->next) {
+        for (; in && in->seq < d->seq; in = in->inl_next)
+            inline_check(g, in);
         declare(g, d);
+    }
+    for (; in; in = in->inl_next)
+        inline_check(g, in);
     for (struct dclause *c = cc->clauses; c; c = c->next)
         clause(g, c);
     if (g->necbs == 0)

@@ -109,6 +109,8 @@ struct dname {
     int64_t val;        /* enumerator's value */
     struct dnode *expr; /* inline's expression */
     unsigned group;     /* enumerator: which enum declared it */
+    struct dname *inl_next; /* inlines in program order (cc->inlines) */
+    unsigned seq;           /* an inline's place among declarations (ddecl.seq) */
 };
 
 struct ddecl {
@@ -119,6 +121,7 @@ struct ddecl {
     uint8_t isarr;      /* a declared array of nelem elements of type */
     uint32_t nelem;
     uint8_t assoc;      /* a declared associative array: keys[] ('l' or 's' per key) */
+    unsigned seq;       /* place in the program among declarations and inlines */
     char keys[DIF_TUPMAX + 1];
     struct dtype type;
 };
@@ -148,6 +151,8 @@ struct dcc {
     /* parse results */
     struct dclause *clauses, **clause_tail;
     struct ddecl *decls, **decl_tail;
+    struct dname *inlines, **inline_tail;
+    unsigned ndecls;    /* declarations and inlines so far (their seq) */
 };
 
 _Noreturn void dcc_error(struct dcc *cc, int line, const char *tag, const char *fmt, ...)

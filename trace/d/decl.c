@@ -618,7 +618,7 @@ static struct dtype parse_enum(struct dcc *cc)
         }
         if (v < INT32_MIN || v > INT32_MAX)
             dcc_error(cc, nline, "D_DECL_ENOFLOW", "enumerator '%s' value overflows INT_MAX "
-                      "(%d)", n, INT32_MAX);
+                      "(%d)", n, (int)INT32_MAX);
         struct dname *d = dcc_name_add(cc, n, DNAME_ENUMERATOR, nline);
         d->val = v++;
         d->group = group;
@@ -888,6 +888,9 @@ static void inline_decl(struct dcc *cc)
     struct dnode *e = dcc_assign(cc);
     struct dname *dn = dcc_name_add(cc, name, DNAME_INLINE, nline);
     dn->type = t;
+    dn->seq = cc->ndecls++;
+    *cc->inline_tail = dn; /* cg.c checks the definition where it stands */
+    cc->inline_tail = &dn->inl_next;
     if (t.kind == DIF_TYPE_STR) {
         dn->expr = e;
     } else { /* the value converted to the declared type, as C would */
@@ -952,6 +955,7 @@ static void declare_one(struct dcc *cc, struct dspecs *sp, const struct declr *d
     v->isarr = r.isarr;
     v->nelem = r.nelem;
     v->assoc = r.assoc;
+    v->seq = cc->ndecls++;
     memcpy(v->keys, r.keys, sizeof(v->keys));
     *cc->decl_tail = v;
     cc->decl_tail = &v->next;

@@ -299,6 +299,21 @@ static struct dnode *postfix(struct dcc *cc)
                 dcc_syntax(cc);
             p->s = cc->tokstr;
             next(cc);
+        } else if (cc->tok == T_LBRACK && n->kind == N_SELF) {
+            /* self->a[keys]: a thread-local associative array, named so that no global
+             * can be it (cg.c adds the thread's id as the first key) */
+            size_t len = strlen(n->s);
+            char *name = dcc_alloc(cc, len + 7);
+            memcpy(name, "self->", 6);
+            memcpy(name + 6, n->s, len + 1);
+            n->kind = N_INDEX;
+            n->op = 1;
+            n->s = name;
+            next(cc);
+            n->b = arglist(cc, T_RBRACK);
+            if (!n->b)
+                dcc_syntax(cc);
+            continue;
         } else if (cc->tok == T_LBRACK) {
             p = node(cc, N_SUBSCR, cc->tokline);
             next(cc);
@@ -700,6 +715,7 @@ void dcc_parse(struct dcc *cc)
 {
     cc->clause_tail = &cc->clauses;
     cc->decl_tail = &cc->decls;
+    cc->inline_tail = &cc->inlines;
     for (;;) {
         dcc_lex_pdesc(cc);
         if (cc->tok == T_EOF)
