@@ -69,6 +69,7 @@ struct cg {
     unsigned nrec;
     int line;
     struct xbind *xb; /* translator parameters in scope, innermost first */
+    unsigned addrof;  /* inside the operand of unary & */
 };
 
 /* A translator's parameter while one of its member expressions is compiled: the name
@@ -544,6 +545,10 @@ static unsigned binop(struct cg *g, struct dnode *n, struct dtype *t)
     need_int(g, tb, n->line, dcc_tokname(op));
     if ((op == T_PLUS || op == T_MINUS) && (ta.ptr || tb.ptr)) {
         /* pointer arithmetic: in elements; a difference of pointers counts elements */
+        /* as libdtrace: a void * (or function pointer) does no arithmetic */
+        if ((ta.ptr == 1 && ta.pkind == DT_NONE) || (tb.ptr == 1 && tb.pkind == DT_NONE))
+            dcc_error(g->cc, n->line, "D_OP_INCOMPAT", "operands have incompatible types: "
+                      "void * %s", dcc_tokname(op));
         if (ta.ptr && tb.ptr && op == T_PLUS)
             dcc_error(g->cc, n->line, "D_OP_INCOMPAT", "operands have incompatible types: "
                       "pointer + pointer");
@@ -695,9 +700,12 @@ static unsigned obj_incdec(struct cg *g, struct dnode *n, struct dtype *t);
 static unsigned sou_assign(struct cg *g, struct dnode *n, unsigned rsrc, struct dtype t);
 static unsigned xlate_member(struct cg *g, struct dnode *n, struct dtype *t);
 static int is_obj(struct cg *g, const struct dnode *n);
+static void fix_index(struct cg *g, struct dnode *n);
+static int index_is_subscript(struct cg *g, const struct dnode *n);
 
 static unsigned incdec(struct cg *g, struct dnode *n, struct dtype *t)
 {
+    fix_index(g, n->a);
     if (is_obj(g, n->a))
         return obj_incdec(g, n, t);
     int post = n->kind == N_POSTINC || n->kind == N_POSTDEC;
@@ -720,6 +728,7 @@ static unsigned incdec(struct cg *g, struct dnode *n, struct dtype *t)
 
 static unsigned assignment(struct cg *g, struct dnode *n, struct dtype *t)
 {
+    fix_index(g, n->a);
     if (n->a->kind == N_AGG)
         dcc_error(g->cc, n->line, "D_AGG_SCALAR", "aggregations may only be assigned an "
                   "aggregating function, in a statement of their own");
@@ -784,7 +793,7 @@ static int is_obj(struct cg *g, const struct dnode *n)
         return mem_sym(g, n) != NULL;
     case N_INDEX: {
         struct sym *s = mem_sym(g, n);
-        return s && s->isarr;
+        return (s && s->isarr) || index_is_subscript(g, n);
     }
     default:
         return 0;
@@ -792,6 +801,29 @@ static int is_obj(struct cg *g, const struct dnode *n)
 }
 
 static unsigned addr_of(struct cg *g, struct dnode *n, struct obj *o);
+
+/* index_is_subscript: p[i] on a pointer variable p, which the parser read as an associative
+ * array (it cannot tell): a subscript when p is a declared or assigned scalar global. */
+static int index_is_subscript(struct cg *g, const struct dnode *n)
+{
+    if (n->kind != N_INDEX || n->op == 1 || !n->b || n->b->next)
+        return 0;
+    struct sym *s = sym_find(g, n->s, DIF_SCOPE_GLOBAL);
+    return s && s->defined && s->scope == DIF_SCOPE_GLOBAL && !s->mem;
+}
+
+/* fix_index: rewrites such an n into the subscript it is. */
+static void fix_index(struct cg *g, struct dnode *n)
+{
+    if (!index_is_subscript(g, n))
+        return;
+    struct dnode *base = dcc_alloc(g->cc, sizeof(*base));
+    base->kind = N_IDENT;
+    base->line = n->line;
+    base->s = n->s;
+    n->kind = N_SUBSCR;
+    n->a = base;
+}
 
 static unsigned elem_size(struct cg *g, struct dtype t, int line)
 {
@@ -844,15 +876,35 @@ static void load_obj(struct cg *g, unsigned r, const struct obj *o, struct dtype
 static void store_obj(struct cg *g, unsigned ra, const struct obj *o, unsigned rv,
                       struct dtype tv, int line)
 {
-    if (o->isarr || o->t.kind != DIF_TYPE_INT || o->bits)
+    if (o->isarr)
+        dcc_error(g->cc, line, "D_OP_ARRFUN", "operator = may not be applied to operand of "
+                  "array type");
+    if (o->t.kind != DIF_TYPE_INT)
         dcc_error(g->cc, line, "D_UNSUPPORTED", "assignment to %s is not supported in this D "
-                  "subset", o->isarr ? "a whole array" : o->bits ? "a bit-field"
-                  : o->t.kind == DIF_TYPE_STR ? "a string member" : "a whole struct or union");
+                  "subset", o->t.kind == DIF_TYPE_STR ? "a string member"
+                  : "a whole struct or union");
     if (tv.kind != DIF_TYPE_INT)
         dcc_error(g->cc, line, "D_OP_INCOMPAT", "operands have incompatible types: integer "
                   "object assigned a %s", tv.kind == DIF_TYPE_STR ? "string" : "non-scalar");
     convert(g, rv, tv, o->t);
     static const uint8_t st[9] = { 0, DIF_STB, DIF_STH, 0, DIF_STW, 0, 0, 0, DIF_STX };
+    if (o->bits) { /* the field is the low bits of its storage unit: read, merge, write */
+        static const uint8_t ldu[9] = { 0, DIF_LDUB, DIF_LDUH, 0, DIF_LDUW, 0, 0, 0, DIF_LDX };
+        unsigned size = o->bits <= 8 ? 1 : o->bits <= 16 ? 2 : o->bits <= 32 ? 4 : 8;
+        uint64_t mask = o->bits >= 64 ? ~(uint64_t)0 : ((uint64_t)1 << o->bits) - 1u;
+        unsigned rc = reg_alloc(g), rm = reg_alloc(g), rn = reg_alloc(g);
+        emit(g, DIF_INSTR(ldu[size], ra, 0, rc));
+        emit(g, DIF_INSTR_IDX(DIF_SETX, intern_int(g, ~mask), rm));
+        emit(g, DIF_INSTR(DIF_AND, rc, rm, rc));
+        emit(g, DIF_INSTR_IDX(DIF_SETX, intern_int(g, mask), rm));
+        emit(g, DIF_INSTR(DIF_AND, rv, rm, rn));
+        emit(g, DIF_INSTR(DIF_OR, rc, rn, rc));
+        emit(g, DIF_INSTR(st[size], rc, 0, ra));
+        reg_free(g, rn);
+        reg_free(g, rm);
+        reg_free(g, rc);
+        return;
+    }
     emit(g, DIF_INSTR(st[o->t.size], rv, 0, ra));
 }
 
@@ -885,7 +937,9 @@ static unsigned subscript(struct cg *g, struct dnode *base, struct dnode *idx, s
                   "pointer");
     struct dtype et = dcc_deref(t);
     int64_t cv;
-    if (bound && const_value(idx, &cv) && (cv < 0 || (uint64_t)cv >= bound))
+    /* &a[N], one past the end, is an address C and D allow */
+    if (bound && const_value(idx, &cv) &&
+        (cv < 0 || (uint64_t)cv > bound || ((uint64_t)cv == bound && !g->addrof)))
         dcc_error(g->cc, line, "D_ARR_BOUNDS", "index %d is out of range for array of %d "
                   "elements", (int)cv, (int)bound);
     unsigned ri = expr(g, idx, &ti);
@@ -916,6 +970,7 @@ static unsigned subscript(struct cg *g, struct dnode *base, struct dnode *idx, s
 /* addr_of: the address of the object n denotes, in a new register; *o describes it. */
 static unsigned addr_of(struct cg *g, struct dnode *n, struct obj *o)
 {
+    fix_index(g, n);
     struct dtype t;
     struct obj b = { 0 };
     unsigned r;
@@ -1144,6 +1199,7 @@ static unsigned expr(struct cg *g, struct dnode *n, struct dtype *t)
 {
     if (++g->depth > 256)
         dcc_error(g->cc, n->line, "D_SYNTAX", "expression nested too deeply");
+    fix_index(g, n);
     unsigned r = expr_(g, n, t);
     g->depth--;
     return r;
@@ -1208,13 +1264,20 @@ static unsigned expr_(struct cg *g, struct dnode *n, struct dtype *t)
                   "of . or -> (a translated member)");
     case N_ADDROF: {
         struct obj o;
+        fix_index(g, n->a);
+        /* as libdtrace: a variable (of any type, arrays and structs too) or an aggregation
+         * has no address; an element or a member of one has */
+        struct sym *ms = n->a->kind == N_INDEX ? mem_sym(g, n->a) : NULL;
+        if (n->a->kind == N_IDENT || n->a->kind == N_THIS || n->a->kind == N_SELF ||
+            (n->a->kind == N_INDEX && !(ms && ms->isarr)) || n->a->kind == N_AGG)
+            dcc_error(g->cc, n->line, "D_ADDROF_VAR", "cannot take address of dynamic "
+                      "variable");
         if (!is_obj(g, n->a))
-            dcc_error(g->cc, n->line, n->a->kind == N_IDENT || n->a->kind == N_THIS ||
-                      n->a->kind == N_SELF || n->a->kind == N_INDEX ? "D_ADDROF_VAR"
-                      : "D_ADDROF_LVAL", "cannot take address of %s",
-                      n->a->kind == N_IDENT || n->a->kind == N_THIS || n->a->kind == N_SELF ||
-                      n->a->kind == N_INDEX ? "dynamic variable" : "a non-lvalue");
+            dcc_error(g->cc, n->line, "D_ADDROF_LVAL", "unacceptable operand for unary & "
+                      "operator");
+        g->addrof++;
         r = addr_of(g, n->a, &o);
+        g->addrof--;
         if (o.bits)
             dcc_error(g->cc, n->line, "D_ADDROF_BITFIELD", "cannot take address of bit-field");
         *t = dcc_ptr_to(o.t);
