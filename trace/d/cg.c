@@ -497,10 +497,26 @@ static unsigned addr_of(struct cg *g, struct dnode *n, struct obj *o);
 static void store_obj(struct cg *g, unsigned ra, const struct obj *o, unsigned rv,
                       struct dtype tv, int line);
 
+static struct dtype type_of(struct cg *g, struct dnode *n);
+static int is_action(const char *s);
+static int is_action_call(const struct dnode *n);
+
+/* is_scalar: an integer or a pointer (libdtrace's dt_node_is_scalar) */
+static int is_scalar(struct dtype t)
+{
+    return t.kind == DIF_TYPE_INT;
+}
+
 static unsigned binop(struct cg *g, struct dnode *n, struct dtype *t)
 {
     struct dtype ta, tb;
     int op = n->op;
+    if (op == T_LAND || op == T_LOR || op == T_LXOR) { /* libdtrace: operands of scalar type */
+        struct dtype la = type_of(g, n->a), lb = type_of(g, n->b);
+        if (!is_scalar(la) || !is_scalar(lb))
+            dcc_error(g->cc, n->line, "D_OP_SCALAR", "operator %s requires operands of scalar "
+                      "type", dcc_tokname(op));
+    }
     if (op == T_LAND || op == T_LOR) {
         unsigned rd = reg_alloc(g);
         unsigned ra = expr(g, n->a, &ta);
@@ -667,6 +683,16 @@ static unsigned call(struct cg *g, struct dnode *n, struct dtype *t)
     }
     if (!known)
         proto_other(g, n);
+    if (!known && is_action(n->s) && strcmp(n->s, "printa") != 0) {
+        /* an action where a value is wanted: no value (the operator using it says so) */
+        if (!strcmp(n->s, "printf") && !nargs)
+            dcc_error(g->cc, n->line, "D_PROTO_LEN", "printf( ) prototype mismatch: 0 args "
+                      "passed, at least 1 expected");
+        unsigned rv = reg_alloc(g);
+        emit(g, DIF_INSTR(DIF_MOV, 0, 0, rv));
+        *t = (struct dtype){ .kind = DT_NONE };
+        return rv;
+    }
     if (!known)
         dcc_error(g->cc, n->line, "D_PROTO_FUNC",
                   "%s( ) is not a subroutine that returns a value here", n->s);
@@ -712,7 +738,9 @@ static unsigned incdec(struct cg *g, struct dnode *n, struct dtype *t)
     int inc = n->kind == N_POSTINC || n->kind == N_PREINC;
     struct dtype def = T_INT32;
     unsigned r = load_var(g, n->a, t, &def);
-    need_int(g, *t, n->line, inc ? "++" : "--");
+    if (!is_scalar(*t))
+        dcc_error(g->cc, n->line, "D_OP_SCALAR", "operator %s requires operand of scalar type",
+                  inc ? "++" : "--");
     unsigned one = reg_alloc(g);
     uint64_t step = t->ptr ? dcc_type_size(g->cc, dcc_deref(*t)) : 1;
     emit(g, DIF_INSTR_IDX(DIF_SETX, intern_int(g, step ? step : 1), one));
@@ -745,6 +773,10 @@ static unsigned assignment(struct cg *g, struct dnode *n, struct dtype *t)
             [T_XOR_EQ - T_ASSIGN] = T_CARET, [T_OR_EQ - T_ASSIGN] = T_BAR };
         struct dnode tmp = { .kind = N_BIN, .op = map[n->op - T_ASSIGN], .line = n->line,
                              .a = n->a, .b = n->b };
+        if (t->kind != DIF_TYPE_INT)
+            dcc_error(g->cc, n->line, n->op == T_ADD_EQ || n->op == T_SUB_EQ ? "D_OP_INCOMPAT"
+                      : n->op == T_MUL_EQ || n->op == T_DIV_EQ ? "D_OP_ARITH" : "D_OP_INT",
+                      "operator %s: operands have incompatible types", dcc_tokname(n->op));
         reg_free(g, r);
         if (!is_obj(g, n->a) && (n->a->kind != N_IDENT || !builtin_find(n->a->s))) {
             struct dtype def = T_INT32, lt;
@@ -1310,9 +1342,13 @@ static unsigned expr_(struct cg *g, struct dnode *n, struct dtype *t)
             return r;
         }
         r = expr(g, n->a, t);
+        if ((n->op == T_MINUS || n->op == T_PLUS) && (t->kind != DIF_TYPE_INT || t->ptr))
+            dcc_error(g->cc, n->line, "D_OP_ARITH", "operator %s requires an operand of "
+                      "arithmetic type", dcc_tokname(n->op));
         if (n->op == T_NOT) {
-            if (t->kind == DT_NONE)
-                need_int(g, *t, n->line, "!");
+            if (!is_scalar(*t))
+                dcc_error(g->cc, n->line, "D_OP_SCALAR", "operator ! requires an operand of "
+                          "scalar type");
             emit(g, DIF_INSTR(DIF_TST, r, 0, 0));
             reg_free(g, r);
             *t = T_INT32;
@@ -1332,6 +1368,17 @@ static unsigned expr_(struct cg *g, struct dnode *n, struct dtype *t)
     case N_ASSIGN:
         return assignment(g, n, t);
     case N_COND: {
+        /* libdtrace's order: the three operands, then the condition's type, then the
+         * branches' (an action is no value) */
+        (void)type_of(g, n->a);
+        (void)type_of(g, n->b);
+        (void)type_of(g, n->c);
+        if (!is_scalar(type_of(g, n->a)))
+            dcc_error(g->cc, n->line, "D_OP_SCALAR", "operator ?: expression must be of scalar "
+                      "type");
+        if (is_action_call(n->b) || is_action_call(n->c))
+            dcc_error(g->cc, n->line, "D_OP_ACT", "action cannot be used in a conditional "
+                      "context");
         r = reg_alloc(g);
         unsigned rc = expr(g, n->a, &t2);
         emit(g, DIF_INSTR(DIF_TST, rc, 0, 0));
@@ -1554,7 +1601,11 @@ static struct dtype type_of(struct cg *g, struct dnode *n)
     return t;
 }
 
-static int is_action(const char *s);
+/* is_action_call: n calls an action (trace( ), printf( )...) */
+static int is_action_call(const struct dnode *n)
+{
+    return n->kind == N_CALL && is_action(n->s);
+}
 
 /* lquantize( ) and llquantize( ) parameters, checked in libdtrace's order (dt_compile_agg):
  * each argument's type, then its range, then the relations between them. */
