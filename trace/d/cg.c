@@ -773,19 +773,22 @@ static unsigned assignment(struct cg *g, struct dnode *n, struct dtype *t)
             [T_XOR_EQ - T_ASSIGN] = T_CARET, [T_OR_EQ - T_ASSIGN] = T_BAR };
         struct dnode tmp = { .kind = N_BIN, .op = map[n->op - T_ASSIGN], .line = n->line,
                              .a = n->a, .b = n->b };
-        if (t->kind != DIF_TYPE_INT)
-            dcc_error(g->cc, n->line, n->op == T_ADD_EQ || n->op == T_SUB_EQ ? "D_OP_INCOMPAT"
-                      : n->op == T_MUL_EQ || n->op == T_DIV_EQ ? "D_OP_ARITH" : "D_OP_INT",
-                      "operator %s: operands have incompatible types", dcc_tokname(n->op));
         reg_free(g, r);
+        struct dtype lt = T_INT32;
         if (!is_obj(g, n->a) && (n->a->kind != N_IDENT || !builtin_find(n->a->s))) {
-            struct dtype def = T_INT32, lt;
+            struct dtype def = T_INT32;
             unsigned save = g->ninsns;
             uint16_t regs = g->regs;
             reg_free(g, load_var(g, n->a, &lt, &def)); /* defines it; code discarded */
             g->ninsns = save;
             g->regs = regs;
+        } else {
+            lt = type_of(g, n->a);
         }
+        if (t->kind != DIF_TYPE_INT || lt.kind != DIF_TYPE_INT)
+            dcc_error(g->cc, n->line, n->op == T_ADD_EQ || n->op == T_SUB_EQ ? "D_OP_INCOMPAT"
+                      : n->op == T_MUL_EQ || n->op == T_DIV_EQ ? "D_OP_ARITH" : "D_OP_INT",
+                      "operator %s: operands have incompatible types", dcc_tokname(n->op));
         r = binop(g, &tmp, t);
     }
     if (is_obj(g, n->a)) {
