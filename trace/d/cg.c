@@ -395,8 +395,9 @@ static struct sym *lvalue(struct cg *g, struct dnode *n, const struct dtype *def
         push_keys(g, n->b, keys, n->op == 1);
     struct sym *s = sym_find(g, n->s, scope);
     if (s && s->defined && s->scope != scope)
-        dcc_error(g->cc, n->line, "D_ARR_BADREF", "%s is %s", n->s,
-                  s->scope == DIF_SCOPE_ARRAY ? "an associative array" : "a scalar variable");
+        dcc_error(g->cc, n->line, "D_IDENT_BADREF", "%s '%s' may not be referenced as %s",
+                  s->scope == DIF_SCOPE_ARRAY ? "array" : "scalar", n->s,
+                  s->scope == DIF_SCOPE_ARRAY ? "scalar" : "array");
     if (!s || !s->defined) {
         if (!def)
             dcc_error(g->cc, n->line, "D_IDENT_UNDEF", "failed to resolve %s%s: Unknown variable name",
@@ -2237,7 +2238,8 @@ static void clause(struct cg *g, struct dclause *c)
         struct dif_prog p = prog_begin(g);
         struct dtype t;
         unsigned r = expr(g, c->pred, &t);
-        if (t.kind != DIF_TYPE_INT)
+        struct sym *ms = mem_sym(g, c->pred); /* an array or struct variable is no scalar */
+        if (t.kind != DIF_TYPE_INT || (ms && (c->pred->kind != N_INDEX || !ms->isarr)))
             dcc_error(g->cc, c->pred->line, "D_PRED_SCALAR", "predicate result must be of "
                       "scalar type");
         dc->dc_pred = prog_end(g, p, r);
@@ -2351,6 +2353,14 @@ void dcc_codegen(struct dcc *cc)
         inline_check(g, in);
     for (struct dclause *c = cc->clauses; c; c = c->next)
         clause(g, c);
+    for (unsigned k = 0; k < cc->npragma_ids; k++) { /* as dt_pragma_apply left them */
+        const char *id = cc->pragma_ids[k];
+        struct sym *s = sym_find(g, id, DIF_SCOPE_GLOBAL);
+        if (!(s && s->defined) && !dcc_name_find(cc, id, DNAME_INLINE) && !builtin_find(id) &&
+            !is_subr(id) && !is_action(id) && !is_aggsym(g, id))
+            dcc_error(cc, cc->pragma_lines[k], "D_PRAGMA_UNUSED", "unused #pragma D "
+                      "attributes for identifier %s", id);
+    }
     if (g->necbs == 0)
         dcc_error(cc, cc->line, "D_SYNTAX", "program contains no probe clauses");
 

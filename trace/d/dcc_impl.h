@@ -153,6 +153,11 @@ struct dcc {
     struct ddecl *decls, **decl_tail;
     struct dname *inlines, **inline_tail;
     unsigned ndecls;    /* declarations and inlines so far (their seq) */
+    /* identifiers named by #pragma D attributes (lex.c), to be defined by the program */
+#define DCC_MAXPRAGMA_IDS 16
+    const char *pragma_ids[DCC_MAXPRAGMA_IDS];
+    int pragma_lines[DCC_MAXPRAGMA_IDS];
+    unsigned npragma_ids;
 };
 
 _Noreturn void dcc_error(struct dcc *cc, int line, const char *tag, const char *fmt, ...)

@@ -82,6 +82,39 @@ static int is_digit(int c) { return c >= '0' && c <= '9'; }
 static int is_space(int c) { return c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v'; }
 
 /* directive: handles a line starting with '#' (p at the '#'); leaves p at the newline. */
+static int word_case_eq(const char *a, const char *e, const char *w)
+{
+    for (; a < e && *w; a++, w++)
+        if ((*a | 0x20) != (*w | 0x20))
+            return 0;
+    return a == e && !*w;
+}
+
+/* attr_ok: an attribute triple as dtrace_str2attr reads it: up to three '/'-separated names,
+ * two stabilities then a dependency class, in any case. */
+static int attr_ok(const char *a, const char *e)
+{
+    static const char *const stab[] = { "Internal", "Private", "Obsolete", "External",
+                                        "Unstable", "Evolving", "Stable", "Standard" };
+    static const char *const cls[] = { "Unknown", "CPU", "Platform", "Group", "ISA", "Common" };
+    for (int part = 0; a < e; part++) {
+        const char *q = a;
+        while (q < e && *q != '/')
+            q++;
+        int ok = 0;
+        if (part < 2)
+            for (size_t k = 0; k < sizeof(stab) / sizeof(stab[0]); k++)
+                ok |= word_case_eq(a, q, stab[k]);
+        else if (part == 2)
+            for (size_t k = 0; k < sizeof(cls) / sizeof(cls[0]); k++)
+                ok |= word_case_eq(a, q, cls[k]);
+        if (!ok)
+            return 0;
+        a = q < e ? q + 1 : q;
+    }
+    return 1;
+}
+
 static void directive(struct dcc *cc)
 {
     const char *q = cc->p + 1, *eol = q;
@@ -174,13 +207,25 @@ static void directive(struct dcc *cc)
                 const char *a = q;
                 while (q < eol && !is_space(*q))
                     q++;
-                int slashes = 0;
-                for (const char *t = a; t < q; t++)
-                    slashes += *t == '/';
+                const char *ae = q;
                 while (q < eol && is_space(*q))
                     q++;
-                if (slashes != 2 || q == eol)
-                    dcc_error(cc, cc->line, "D_PRAGMA_MALFORM", "malformed #pragma D attributes");
+                if (q == eol || a == ae)
+                    dcc_error(cc, cc->line, "D_PRAGMA_MALFORM", "malformed #pragma D attributes "
+                              "<attributes> <ident>");
+                if (!attr_ok(a, ae))
+                    dcc_error(cc, cc->line, "D_PRAGMA_INVAL", "invalid attributes specified by "
+                              "#pragma D attributes");
+                const char *ns = q;
+                while (q < eol && (is_alpha(*q) || is_digit(*q)))
+                    q++;
+                /* an identifier's attributes: libdtrace keeps them until the identifier is
+                 * defined; cg.c reports one never defined (D_PRAGMA_UNUSED) */
+                int provider = q - ns == 8 && !memcmp(ns, "provider", 8);
+                if (q > ns && !provider && cc->npragma_ids < DCC_MAXPRAGMA_IDS) {
+                    cc->pragma_ids[cc->npragma_ids] = dcc_strdup(cc, ns, (size_t)(q - ns));
+                    cc->pragma_lines[cc->npragma_ids++] = cc->line;
+                }
             } else if (!((size_t)(eol - q) >= 5 && memcmp(q, "ident", 5) == 0) &&
                        !((size_t)(eol - q) >= 7 && memcmp(q, "binding", 7) == 0)) {
                 dcc_error(cc, cc->line, "D_PRAGMA_INVAL", "invalid control directive");
