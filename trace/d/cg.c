@@ -725,6 +725,7 @@ static unsigned call(struct cg *g, struct dnode *n, struct dtype *t)
 
 static unsigned obj_incdec(struct cg *g, struct dnode *n, struct dtype *t);
 static unsigned sou_assign(struct cg *g, struct dnode *n, unsigned rsrc, struct dtype t);
+static unsigned xlate_assign(struct cg *g, struct dnode *n, struct dtype *t);
 static unsigned xlate_member(struct cg *g, struct dnode *n, struct dtype *t);
 static int is_obj(struct cg *g, const struct dnode *n);
 static void fix_index(struct cg *g, struct dnode *n);
@@ -758,6 +759,8 @@ static unsigned incdec(struct cg *g, struct dnode *n, struct dtype *t)
 static unsigned assignment(struct cg *g, struct dnode *n, struct dtype *t)
 {
     fix_index(g, n->a);
+    if (n->b->kind == N_XLATE)
+        return xlate_assign(g, n, t);
     if (n->a->kind == N_AGG)
         dcc_error(g->cc, n->line, "D_AGG_SCALAR", "aggregations may only be assigned an "
                   "aggregating function, in a statement of their own");
@@ -822,6 +825,15 @@ static struct sym *mem_sym(struct cg *g, const struct dnode *n)
 /* is_obj: does n denote an object in memory (so that it has an address)? */
 static int is_obj(struct cg *g, const struct dnode *n)
 {
+    struct xbind *b = g->xb;
+    if (n->kind == N_IDENT && b && !strcmp(n->s, b->name)) { /* a translator's parameter */
+        g->xb = b->outer;
+        int yes = is_obj(g, b->arg);
+        g->xb = b;
+        return yes;
+    }
+    if (n->kind == N_CAST && n->type.kind == DT_SOU && !n->type.ptr)
+        return is_obj(g, n->a); /* (struct s)e: e itself, if it is one */
     switch (n->kind) {
     case N_MEMBER: case N_DEREF: case N_SUBSCR:
         return 1;
@@ -1011,6 +1023,22 @@ static unsigned addr_of(struct cg *g, struct dnode *n, struct obj *o)
     struct obj b = { 0 };
     unsigned r;
     g->line = n->line;
+    struct xbind *xb = g->xb;
+    if (n->kind == N_IDENT && xb && !strcmp(n->s, xb->name)) { /* a translator's parameter */
+        g->xb = xb->outer;
+        r = addr_of(g, xb->arg, o);
+        g->xb = xb;
+        if (o->isarr || o->t.kind != xb->type.kind || o->t.sou != xb->type.sou)
+            dcc_error(g->cc, n->line, "D_XLATE_INCOMPAT", "xlate operand is incompatible "
+                      "with the translator's input %s", n->s);
+        return r;
+    }
+    if (n->kind == N_CAST && n->type.kind == DT_SOU && !n->type.ptr) {
+        r = addr_of(g, n->a, o); /* a struct cast to its own type, as libdtrace allows */
+        if (o->isarr || o->t.kind != DT_SOU || o->t.sou != n->type.sou)
+            dcc_error(g->cc, n->line, "D_CAST_INVAL", "invalid cast expression");
+        return r;
+    }
     switch (n->kind) {
     case N_IDENT: case N_THIS: {
         struct sym *s = mem_sym(g, n);
@@ -1053,6 +1081,10 @@ static unsigned addr_of(struct cg *g, struct dnode *n, struct obj *o)
             b.t = dcc_deref(t);
         }
         struct dsou *s = dcc_sou(g->cc, b.t);
+        if (!s->complete)
+            dcc_error(g->cc, n->line, "D_OP_INCOMPLETE", "operator %s cannot be applied to "
+                      "a forward declaration: no %s definition is available",
+                      n->op == T_DOT ? "." : "->", dcc_sou_kind(s));
         struct dmember *m = dcc_member_find(s, n->s);
         if (!m)
             dcc_error(g->cc, n->line, "D_TYPE_MEMBER", "%s is not a member of %s %s", n->s,
@@ -1082,10 +1114,54 @@ static unsigned addr_of(struct cg *g, struct dnode *n, struct obj *o)
 
 /* xlate_member: xlate <T>(e).m or xlate <T *>(e)->m: the translator from e's type to T
  * gives m's expression, compiled with its parameter standing for e, converted to m's type. */
+/* xlate_compat: a translator member's expression (of type t) must suit the member, as
+ * libdtrace's assignment rules: integers from integers, pointers from pointers (or 0),
+ * strings from strings; arrays and structs are not translated. */
+static void xlate_compat(struct cg *g, const struct dxmember *xm, const struct dmember *m,
+                         struct dtype t, struct dnode *e)
+{
+    int64_t zero;
+    int ok = !m->isarr && m->type.kind != DT_SOU && t.kind != DT_NONE && t.kind != DT_SOU &&
+             (m->type.kind == DIF_TYPE_STR) == (t.kind == DIF_TYPE_STR);
+    if (ok && m->type.kind == DIF_TYPE_INT && !m->type.ptr != !t.ptr &&
+        !(m->type.ptr && const_value(e, &zero) && zero == 0))
+        ok = 0;
+    if (!ok)
+        dcc_error(g->cc, xm->line, "D_XLATE_INCOMPAT", "translator member %s definition uses "
+                  "incompatible types", xm->name);
+}
+
+/* xlator_find: the translator to struct/union `out` from e's type: integers to integers,
+ * strings to strings, a struct to the same struct, pointers to the same type. */
+static const struct dxlator *xlator_find(struct cg *g, struct dtype out, struct dnode *e)
+{
+    struct dtype it = type_of(g, e);
+    for (const struct dxlator *c = g->cc->xlators; c; c = c->next)
+        if (c->dst.sou == out.sou && (c->src.kind == DIF_TYPE_STR) == (it.kind == DIF_TYPE_STR)
+            && (c->src.kind != DT_SOU || c->src.sou == it.sou) && it.kind != DT_NONE &&
+            !c->src.ptr == !it.ptr && (!it.ptr || (c->src.pkind == it.pkind &&
+                                                   c->src.sou == it.sou)))
+            return c;
+    struct dsou *s = dcc_sou(g->cc, out);
+    dcc_error(g->cc, e->line, "D_XLATE_NONE", "No translator to %s %s from the operand's "
+              "type", dcc_sou_kind(s), s->tag ? s->tag : "(anon)");
+}
+
+/* xlate_value: the value translator xl gives member m (named name) of its output for
+ * operand e, converted to m's type. */
+static unsigned xlate_value(struct cg *g, const struct dxlator *xl, struct dnode *e,
+                            const struct dmember *m, const char *name, struct dtype *t,
+                            int line);
+
 static unsigned xlate_member(struct cg *g, struct dnode *n, struct dtype *t)
 {
     struct dnode *x = n->a;
     struct dtype out = x->type;
+    if (out.kind != DT_SOU && !(out.ptr == 1 && out.pkind == DT_SOU))
+        dcc_error(g->cc, n->line, "D_XLATE_SOU", "xlate to a type that is not a struct or "
+                  "union");
+    /* as libdtrace: the translator first (D_XLATE_NONE), then the operator's operand */
+    const struct dxlator *xl = xlator_find(g, out, x->a);
     if (n->op == T_ARROW) {
         if (out.ptr != 1 || out.pkind != DT_SOU)
             dcc_error(g->cc, n->line, "D_OP_PTR", "operator -> requires an operand of pointer "
@@ -1095,36 +1171,29 @@ static unsigned xlate_member(struct cg *g, struct dnode *n, struct dtype *t)
         dcc_error(g->cc, n->line, "D_OP_SOU", "operator . requires an operand of struct or "
                   "union type");
     }
-    struct dtype it = type_of(g, x->a);
-    const struct dxlator *xl = NULL;
-    for (const struct dxlator *c = g->cc->xlators; c && !xl; c = c->next)
-        if (c->dst.sou == out.sou && (c->src.kind == DIF_TYPE_STR) == (it.kind == DIF_TYPE_STR)
-            && (c->src.kind != DT_SOU || c->src.sou == it.sou) && it.kind != DT_NONE &&
-            !c->src.ptr == !it.ptr && (!it.ptr || (c->src.pkind == it.pkind &&
-                                                   c->src.sou == it.sou)))
-            xl = c; /* integers to integers, strings to strings, pointers to the same type */
     struct dsou *s = dcc_sou(g->cc, out);
-    if (!xl)
-        dcc_error(g->cc, x->line, "D_XLATE_NONE", "No translator to %s %s from the operand's "
-                  "type", dcc_sou_kind(s), s->tag ? s->tag : "(anon)");
     struct dmember *m = dcc_member_find(s, n->s);
     if (!m)
         dcc_error(g->cc, n->line, "D_TYPE_MEMBER", "%s is not a member of %s %s", n->s,
                   dcc_sou_kind(s), s->tag ? s->tag : "(anon)");
+    return xlate_value(g, xl, x->a, m, n->s, t, n->line);
+}
+
+static unsigned xlate_value(struct cg *g, const struct dxlator *xl, struct dnode *e,
+                            const struct dmember *m, const char *name, struct dtype *t,
+                            int line)
+{
     const struct dxmember *xm = xl->members;
-    while (xm && strcmp(xm->name, n->s) != 0)
+    while (xm && strcmp(xm->name, name) != 0)
         xm = xm->next;
     if (!xm)
-        dcc_error(g->cc, n->line, "D_XLATE_NOCONV", "translator does not define conversion "
-                  "for member: %s", n->s);
-    struct xbind b = { xl->pname, x->a, xl->src, g->xb };
+        dcc_error(g->cc, line, "D_XLATE_NOCONV", "translator does not define conversion "
+                  "for member: %s", name);
+    struct xbind b = { xl->pname, e, xl->src, g->xb };
     g->xb = &b;
     unsigned r = expr(g, xm->expr, t);
     g->xb = b.outer;
-    if (m->isarr || m->type.kind == DT_SOU || (m->type.kind == DIF_TYPE_STR) !=
-        (t->kind == DIF_TYPE_STR) || t->kind == DT_NONE || t->kind == DT_SOU)
-        dcc_error(g->cc, xm->line, "D_XLATE_INCOMPAT", "translator member %s has an "
-                  "incompatible type", n->s);
+    xlate_compat(g, xm, m, *t, xm->expr);
     if (m->type.kind == DIF_TYPE_INT) {
         convert(g, r, *t, m->type);
         *t = m->type;
@@ -1138,7 +1207,9 @@ static unsigned xlate_member(struct cg *g, struct dnode *n, struct dtype *t)
 /* sou_assign: lhs = a struct or union value (its address in rsrc): copies its bytes into a
  * member or variable of the same type; a global or this-> variable not yet declared becomes
  * one, in D memory, as in DTrace. */
-static unsigned sou_assign(struct cg *g, struct dnode *n, unsigned rsrc, struct dtype t)
+/* sou_dest: the address of the object an assignment of a struct or union of type t writes
+ * (declaring the variable when this is its first assignment). */
+static unsigned sou_dest(struct cg *g, struct dnode *n, struct dtype t)
 {
     struct dnode *l = n->a;
     struct obj o = { 0 };
@@ -1167,6 +1238,12 @@ static unsigned sou_assign(struct cg *g, struct dnode *n, unsigned rsrc, struct 
     if (o.isarr || o.t.kind != DT_SOU || o.t.sou != t.sou)
         dcc_error(g->cc, n->line, "D_OP_INCOMPAT", "operands have incompatible types: "
                   "struct or union assigned to another type");
+    return rd;
+}
+
+static unsigned sou_assign(struct cg *g, struct dnode *n, unsigned rsrc, struct dtype t)
+{
+    unsigned rd = sou_dest(g, n, t);
     unsigned size = dcc_type_size(g->cc, t), chunk = dcc_type_align(g->cc, t);
     if (size > SOU_COPY_MAX)
         dcc_error(g->cc, n->line, "D_UNSUPPORTED", "assignment of a struct or union larger "
@@ -1193,6 +1270,48 @@ static unsigned sou_assign(struct cg *g, struct dnode *n, unsigned rsrc, struct 
     reg_free(g, rv);
     reg_free(g, rd);
     return rsrc;
+}
+
+/* xlate_assign: lhs = xlate <T>(e): the object is zeroed, then each member the translator
+ * defines is stored (what libdtrace's translation of a whole struct gives). */
+static unsigned xlate_assign(struct cg *g, struct dnode *n, struct dtype *t)
+{
+    struct dnode *x = n->b;
+    struct dtype out = x->type;
+    if (out.ptr || out.kind != DT_SOU)
+        dcc_error(g->cc, n->line, "D_UNSUPPORTED", "xlate to a pointer is supported only as "
+                  "the operand of ->");
+    const struct dxlator *xl = xlator_find(g, out, x->a);
+    unsigned rd = sou_dest(g, n, out);
+    struct dsou *s = dcc_sou(g->cc, out);
+    unsigned size = dcc_type_size(g->cc, out), rt = reg_alloc(g);
+    if (size > SOU_COPY_MAX)
+        dcc_error(g->cc, n->line, "D_UNSUPPORTED", "assignment of a struct or union larger "
+                  "than 512 bytes is not supported");
+    for (unsigned off = 0; off < size; off++) { /* byte stores: any alignment */
+        emit(g, DIF_INSTR(DIF_MOV, rd, 0, rt));
+        add_const(g, rt, off);
+        emit(g, DIF_INSTR(DIF_STB, 0, 0, rt));
+    }
+    for (int pass = 0; pass < 2; pass++) {
+        for (const struct dmember *m = pass ? s->anon : s->members; m; m = m->next) {
+            const struct dxmember *xm = xl->members;
+            while (m->name && xm && strcmp(xm->name, m->name) != 0)
+                xm = xm->next;
+            if (!m->name || !xm)
+                continue;
+            struct dtype tv;
+            unsigned rv = xlate_value(g, xl, x->a, m, m->name, &tv, n->line);
+            emit(g, DIF_INSTR(DIF_MOV, rd, 0, rt));
+            add_const(g, rt, m->off);
+            struct obj o = { m->type, m->nelem, m->isarr, m->bits };
+            store_obj(g, rt, &o, rv, tv, xm->line);
+            reg_free(g, rv);
+        }
+    }
+    reg_free(g, rt);
+    *t = out;
+    return rd;
 }
 
 static unsigned obj_rvalue(struct cg *g, struct dnode *n, struct dtype *t)
@@ -1260,6 +1379,9 @@ static unsigned expr_(struct cg *g, struct dnode *n, struct dtype *t)
         *t = T_STRING;
         return r;
     case N_IDENT: {
+        if (g->xb && !strcmp(n->s, g->xb->name) && g->xb->type.kind == DT_SOU &&
+            !g->xb->type.ptr) /* a struct parameter: the object the operand is */
+            return obj_rvalue(g, n, t);
         if (g->xb && !strcmp(n->s, g->xb->name)) { /* a translator's parameter */
             struct xbind *b = g->xb;
             g->xb = b->outer; /* the operand is in the scope of the xlate */
@@ -1407,6 +1529,8 @@ static unsigned expr_(struct cg *g, struct dnode *n, struct dtype *t)
         if (n->type.kind == DT_FLOAT)
             dcc_error(g->cc, n->line, "D_UNSUPPORTED", "floating-point values are not "
                       "supported in this D subset");
+        if (n->type.kind == DT_SOU && !n->type.ptr && is_obj(g, n->a))
+            return obj_rvalue(g, n, t);
         if (n->type.kind == DT_SOU)
             dcc_error(g->cc, n->line, "D_CAST_INVAL", "invalid cast expression");
         r = expr(g, n->a, &t2);
@@ -2189,6 +2313,32 @@ static void declare(struct cg *g, struct ddecl *d)
     s->defined = 1;
 }
 
+/* xlator_check: a translator's member expressions, compiled (and dropped) where it is
+ * declared with its parameter standing for a value of the input type, as libdtrace cooks
+ * them: unknown members and types are reported there, and D_XLATE_INCOMPAT. */
+static void xlator_check(struct cg *g, const struct dxlator *xl, int line)
+{
+    struct dnode zero = { .kind = N_INT, .line = line, .type = T_INT32 };
+    struct dnode cast = { .kind = N_CAST, .line = line, .type = xl->src, .a = &zero };
+    struct dnode deref = { .kind = N_DEREF, .line = line, .a = &cast };
+    struct dnode str = { .kind = N_STR, .line = line, .s = "" };
+    struct dnode *arg = &cast;
+    if (xl->src.kind == DIF_TYPE_STR && !xl->src.ptr) {
+        arg = &str;
+    } else if (xl->src.kind == DT_SOU && !xl->src.ptr) {
+        cast.type = dcc_ptr_to(xl->src);
+        arg = &deref;
+    }
+    for (const struct dxmember *xm = xl->members; xm; xm = xm->next) {
+        const struct dmember *m = dcc_member_find(dcc_sou(g->cc, xl->dst), xm->name);
+        struct xbind b = { xl->pname, arg, xl->src, NULL };
+        g->xb = &b;
+        struct dtype t = type_of(g, xm->expr);
+        g->xb = NULL;
+        xlate_compat(g, xm, m, t, xm->expr);
+    }
+}
+
 /* inline_check: an inline's definition, checked where it stands as libdtrace cooks it (its
  * expression is compiled again wherever the name is used): a name D already has is
  * D_DECL_IDRED, an expression of another kind than the declared type D_OP_INCOMPAT. */
@@ -2351,6 +2501,8 @@ void dcc_codegen(struct dcc *cc)
     }
     for (; in; in = in->inl_next)
         inline_check(g, in);
+    for (const struct dxlator *x = cc->xlators; x; x = x->next)
+        xlator_check(g, x, x->members ? x->members->line : cc->line);
     for (struct dclause *c = cc->clauses; c; c = c->next)
         clause(g, c);
     for (unsigned k = 0; k < cc->npragma_ids; k++) { /* as dt_pragma_apply left them */

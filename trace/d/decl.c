@@ -835,10 +835,6 @@ static void translator(struct dcc *cc)
             dcc_error(cc, m->line, "D_XLATE_MEMB", "translator member %s is not a member of "
                       "%s %s", m->name, dcc_sou_kind(dcc_sou(cc, x->dst)),
                       dcc_sou(cc, x->dst)->tag ? dcc_sou(cc, x->dst)->tag : "(anon)");
-        for (struct dxmember *o = x->members; o; o = o->next)
-            if (!strcmp(o->name, m->name))
-                dcc_error(cc, m->line, "D_XLATE_MEMB", "translator member %s is defined "
-                          "twice", m->name);
         next(cc);
         dcc_expect(cc, T_ASSIGN);
         m->expr = dcc_assign(cc);
