@@ -346,9 +346,54 @@ static unsigned count_list(struct dnode *n)
 }
 
 /* push_keys: evaluates a key list and pushes it on the tuple stack; returns its descriptor. */
+/* A struct or union key (KEY_SOU + its type's index in the key signature) goes on the tuple
+ * stack as its bytes, 8 to an integer key (the last one zero-padded): equal objects make
+ * equal keys, as DTrace compares them by value. */
+#define KEY_SOU 0x7f
+static void add_const(struct cg *g, unsigned r, uint64_t k);
+static unsigned key_chunks(struct cg *g, char k)
+{
+    if ((unsigned char)k < KEY_SOU)
+        return 1;
+    struct dtype t = { .kind = DT_SOU, .sou = (uint16_t)((unsigned char)k - KEY_SOU) };
+    return (dcc_type_size(g->cc, t) + 7u) / 8u;
+}
+
+/* keys_vm: the VM's key types for a key signature (struct keys as their integer chunks) */
+static void keys_vm(struct cg *g, const char *sig, char *out)
+{
+    unsigned n = 0;
+    for (; *sig; sig++)
+        for (unsigned c = key_chunks(g, *sig); c-- > 0;)
+            out[n++] = (unsigned char)*sig >= KEY_SOU ? 'l' : *sig;
+    out[n] = 0;
+}
+
+/* push_sou_key: pushes the object at address ra (size bytes) as integer chunks */
+static void push_sou_key(struct cg *g, unsigned ra, unsigned size)
+{
+    unsigned rv = reg_alloc(g), rt = reg_alloc(g), rb = reg_alloc(g), rs = reg_alloc(g);
+    for (unsigned off = 0; off < size; off += 8) {
+        emit(g, DIF_INSTR(DIF_MOV, 0, 0, rv));
+        for (unsigned b = 0; b < 8 && off + b < size; b++) { /* bytes: any alignment */
+            emit(g, DIF_INSTR(DIF_MOV, ra, 0, rt));
+            add_const(g, rt, off + b);
+            emit(g, DIF_INSTR(DIF_LDUB, rt, 0, rb));
+            emit(g, DIF_INSTR_IDX(DIF_SETX, intern_int(g, 8u * b), rs));
+            emit(g, DIF_INSTR(DIF_SLL, rb, rs, rb));
+            emit(g, DIF_INSTR(DIF_OR, rv, rb, rv));
+        }
+        emit(g, DIF_INSTR(DIF_PUSHT, rv, DIF_TYPE_INT, 0));
+    }
+    reg_free(g, rs);
+    reg_free(g, rb);
+    reg_free(g, rt);
+    reg_free(g, rv);
+}
+
 static void push_keys(struct cg *g, struct dnode *keys, char *desc, int tls)
 {
-    unsigned regs[DIF_TUPMAX], n = 0;
+    unsigned regs[DIF_TUPMAX], n = 0, chunks = tls;
     struct dtype types[DIF_TUPMAX];
     if (tls) { /* self->a[k]: a global array whose first key is the thread's id */
         regs[0] = reg_alloc(g);
@@ -365,14 +410,32 @@ static void push_keys(struct cg *g, struct dnode *keys, char *desc, int tls)
         if (types[n].kind == DT_NONE)
             dcc_error(g->cc, k->line, "D_KEY_TYPE", "key #%u has no value", n + 1);
         desc[n] = types[n].kind == DIF_TYPE_STR ? 's' : 'l';
+        if (types[n].kind == DT_SOU && !types[n].ptr)
+            desc[n] = (char)(KEY_SOU + types[n].sou);
+        chunks += key_chunks(g, desc[n]);
+        if (chunks > DIF_TUPMAX)
+            dcc_error(g->cc, k->line, "D_ARR_BADREF", "too many keys (a struct key takes one "
+                      "per 8 bytes)");
         n++;
     }
     desc[n] = 0;
     for (unsigned k = 0; k < n; k++) {
-        emit(g, DIF_INSTR(DIF_PUSHT, regs[k], types[k].kind, 0));
+        if ((unsigned char)desc[k] >= KEY_SOU)
+            push_sou_key(g, regs[k], dcc_type_size(g->cc, types[k]));
+        else
+            emit(g, DIF_INSTR(DIF_PUSHT, regs[k], types[k].kind, 0));
     }
     for (unsigned k = n; k-- > 0;)
         reg_free(g, regs[k]);
+}
+
+static const char *key_name(struct cg *g, char k)
+{
+    if ((unsigned char)k < KEY_SOU)
+        return k == 's' ? "string" : "integer";
+    struct dsou *s = dcc_sou(g->cc, (struct dtype){ .kind = DT_SOU,
+                                                     .sou = (uint16_t)((unsigned char)k - KEY_SOU) });
+    return s->tag ? s->tag : dcc_sou_kind(s);
 }
 
 /* lvalue: resolves a variable reference. For arrays, pushes the keys first. If `def` is set,
@@ -423,8 +486,7 @@ static struct sym *lvalue(struct cg *g, struct dnode *n, const struct dtype *def
             if (s->keys[k + tls] != keys[k + tls])
                 dcc_error(g->cc, n->line, "D_PROTO_ARG", "%s[ ] argument #%u is incompatible "
                           "with prototype:\n\tprototype: %s\n\t argument: %s", n->s, k + 1,
-                          s->keys[k + tls] == 's' ? "string" : "integer",
-                          keys[k + tls] == 's' ? "string" : "integer");
+                          key_name(g, s->keys[k + tls]), key_name(g, keys[k + tls]));
     }
     return s;
 }
@@ -2526,7 +2588,9 @@ void dcc_codegen(struct dcc *cc)
                           : s->type.kind == DIF_TYPE_STR ? DIF_TYPE_STR : DIF_TYPE_INT;
         vars[k].dv_size = s->type.kind == DIF_TYPE_INT && s->type.size && !s->mem ? s->type.size : 8;
         vars[k].dv_signed = s->mem ? 0 : s->type.sign;
-        vars[k].dv_keys = s->scope == DIF_SCOPE_ARRAY ? intern_str(g, s->keys) : 0;
+        char vmkeys[DIF_TUPMAX + 1];
+        keys_vm(g, s->keys, vmkeys);
+        vars[k].dv_keys = s->scope == DIF_SCOPE_ARRAY ? intern_str(g, vmkeys) : 0;
         if (s->mem)
             vars[k].dv_keys = (uint32_t)dcc_type_size(g->cc, s->type) * (s->isarr ? s->nelem : 1);
     }

@@ -386,7 +386,8 @@ static void array_suffix(struct dcc *cc, struct declr *d)
         if (n > DIF_TUPMAX)
             dcc_error(cc, line, "D_DECL_ARRBIG", "too many keys");
         for (unsigned k = 0; k < n; k++)
-            o->keys[k] = p[k].t.kind == DIF_TYPE_STR && !p[k].t.ptr ? 's' : 'l';
+            o->keys[k] = p[k].t.kind == DIF_TYPE_STR && !p[k].t.ptr ? 's'
+                       : p[k].t.kind == DT_SOU && !p[k].t.ptr ? (char)(0x7f + p[k].t.sou) : 'l';
         o->assoc = 1;
         return;
     } else {
