@@ -992,7 +992,7 @@ static void store_obj(struct cg *g, unsigned ra, const struct obj *o, unsigned r
     if (o->t.kind != DIF_TYPE_INT)
         dcc_error(g->cc, line, "D_UNSUPPORTED", "assignment to %s is not supported in this D "
                   "subset", o->t.kind == DIF_TYPE_STR ? "a string member"
-                  : "a whole struct or union");
+                  : o->t.kind == DT_FLOAT ? "a floating-point object" : "a whole struct or union");
     if (tv.kind != DIF_TYPE_INT)
         dcc_error(g->cc, line, "D_OP_INCOMPAT", "operands have incompatible types: integer "
                   "object assigned a %s", tv.kind == DIF_TYPE_STR ? "string" : "non-scalar");
@@ -1380,6 +1380,9 @@ static unsigned obj_rvalue(struct cg *g, struct dnode *n, struct dtype *t)
 {
     struct obj o;
     unsigned r = addr_of(g, n, &o);
+    if (o.t.kind == DT_FLOAT && !o.isarr)
+        dcc_error(g->cc, n->line, "D_UNSUPPORTED", "floating-point values are not supported "
+                  "in this D subset");
     load_obj(g, r, &o, t);
     return r;
 }
@@ -2349,10 +2352,12 @@ static void declare(struct cg *g, struct ddecl *d)
         dcc_error(g->cc, d->line, "D_DECL_IDRED", "identifier redeclared: %s", d->name);
     if (d->scope == DIF_SCOPE_GLOBAL && builtin_find(d->name))
         dcc_error(g->cc, d->line, "D_DECL_IDRED", "identifier redeclared: %s", d->name);
-    if (d->type.kind == DT_FLOAT)
+    if (d->type.kind == DT_FLOAT && d->scope == DIF_SCOPE_SELF)
         dcc_error(g->cc, d->line, "D_UNSUPPORTED", "floating-point variables are not "
                   "supported in this D subset: %s", d->name);
-    int mem = d->isarr || d->type.kind == DT_SOU;
+    /* a float or double variable may be declared (it lives zeroed in D memory); reading or
+     * writing its value is D_UNSUPPORTED (obj_rvalue, store_obj) */
+    int mem = d->isarr || d->type.kind == DT_SOU || d->type.kind == DT_FLOAT;
     uint64_t size = (uint64_t)dcc_type_size(g->cc, d->type) * (d->isarr ? d->nelem : 1);
     if (mem && d->scope == DIF_SCOPE_SELF)
         dcc_error(g->cc, d->line, "D_UNSUPPORTED", "self-> variables of struct, union and "

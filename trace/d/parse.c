@@ -230,7 +230,7 @@ static struct dnode *primary(struct dcc *cc)
             const char *mname = cc->tokstr;
             next(cc);
             dcc_expect(cc, T_RPAR);
-            if (t.kind != DT_SOU || t.ptr)
+            if (t.kind != DT_SOU || t.ptr || !dcc_sou(cc, t)->complete)
                 dcc_error(cc, line, "D_OFFSETOF_TYPE", "offsetof operand must be a struct or "
                           "union type");
             struct dmember *m = dcc_member_find(dcc_sou(cc, t), mname);
