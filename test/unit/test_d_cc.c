@@ -363,6 +363,24 @@ static void test_declarations(void **state)
                               " self->a[\"k\"]++; trace((long)self->a[\"k\"] + a[\"k\"]); }"), 10);
 }
 
+/* A long chain of || and && (a predicate testing many things) fits the registers: each
+ * operator's result reuses its left operand's register. */
+static void test_logic_chains(void **state)
+{
+    (void)state;
+    char src[4096];
+    size_t n = (size_t)snprintf(src, sizeof(src), "BEGIN { x = 3; trace((long)(");
+    for (int k = 0; k < 40; k++)
+        n += (size_t)snprintf(src + n, sizeof(src) - n, "(x + %d == %d) || ", k, k);
+    snprintf(src + n, sizeof(src) - n, "(x == 3))); }");
+    assert_int_equal(run_long(src), 1);
+    n = (size_t)snprintf(src, sizeof(src), "BEGIN { x = 3; trace((long)(");
+    for (int k = 0; k < 40; k++)
+        n += (size_t)snprintf(src + n, sizeof(src) - n, "(x != %d) && ", k + 4);
+    snprintf(src + n, sizeof(src) - n, "(x == 2))); }");
+    assert_int_equal(run_long(src), 0);
+}
+
 static void test_literal_types(void **state)
 {
     (void)state;
@@ -466,6 +484,7 @@ int main(void)
         cmocka_unit_test(test_error_lines),
         cmocka_unit_test(test_literal_types),
         cmocka_unit_test(test_declarations),
+        cmocka_unit_test(test_logic_chains),
         cmocka_unit_test(test_dobj_options),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -570,25 +570,29 @@ static int is_scalar(struct dtype t)
     return t.kind == DIF_TYPE_INT;
 }
 
+/* logic_operands: && || ^^ take operands of scalar type (checked once both are compiled,
+ * as libdtrace cooks both first) */
+static void logic_operands(struct cg *g, struct dnode *n, struct dtype ta, struct dtype tb)
+{
+    if (!is_scalar(ta) || !is_scalar(tb))
+        dcc_error(g->cc, n->line, "D_OP_SCALAR", "operator %s requires operands of scalar "
+                  "type", dcc_tokname(n->op));
+}
+
 static unsigned binop(struct cg *g, struct dnode *n, struct dtype *t)
 {
     struct dtype ta, tb;
     int op = n->op;
-    if (op == T_LAND || op == T_LOR || op == T_LXOR) { /* libdtrace: operands of scalar type */
-        struct dtype la = type_of(g, n->a), lb = type_of(g, n->b);
-        if (!is_scalar(la) || !is_scalar(lb))
-            dcc_error(g->cc, n->line, "D_OP_SCALAR", "operator %s requires operands of scalar "
-                      "type", dcc_tokname(op));
-    }
     if (op == T_LAND || op == T_LOR) {
-        unsigned rd = reg_alloc(g);
         unsigned ra = expr(g, n->a, &ta);
         emit(g, DIF_INSTR(DIF_TST, ra, 0, 0));
-        reg_free(g, ra);
+        unsigned rd = ra; /* the left operand's register holds the result: a chain of
+                           * || or && needs two registers, not one per operator */
         emit(g, DIF_INSTR(DIF_MOV, 0, 0, rd));
         emit(g, DIF_INSTR_IDX(DIF_SETX, intern_int(g, op == T_LOR), rd));
         unsigned b1 = emit(g, 0);
         unsigned rb = expr(g, n->b, &tb);
+        logic_operands(g, n, ta, tb);
         emit(g, DIF_INSTR(DIF_TST, rb, 0, 0));
         reg_free(g, rb);
         emit(g, DIF_INSTR(DIF_MOV, 0, 0, rd));
@@ -605,6 +609,7 @@ static unsigned binop(struct cg *g, struct dnode *n, struct dtype *t)
         dcc_error(g->cc, n->line, "D_OP_VOID", "operator %s requires operands with values",
                   dcc_tokname(op));
     if (op == T_LXOR) {
+        logic_operands(g, n, ta, tb);
         emit(g, DIF_INSTR(DIF_TST, ra, 0, 0));
         unsigned x = bool_result(g, DIF_BNE);
         emit(g, DIF_INSTR(DIF_TST, rb, 0, 0));
@@ -1561,17 +1566,9 @@ static unsigned expr_(struct cg *g, struct dnode *n, struct dtype *t)
     case N_COND: {
         /* libdtrace's order: the three operands, then the condition's type, then the
          * branches' (an action is no value) */
-        (void)type_of(g, n->a);
-        (void)type_of(g, n->b);
-        (void)type_of(g, n->c);
-        if (!is_scalar(type_of(g, n->a)))
-            dcc_error(g->cc, n->line, "D_OP_SCALAR", "operator ?: expression must be of scalar "
-                      "type");
-        if (is_action_call(n->b) || is_action_call(n->c))
-            dcc_error(g->cc, n->line, "D_OP_ACT", "action cannot be used in a conditional "
-                      "context");
         r = reg_alloc(g);
         unsigned rc = expr(g, n->a, &t2);
+        struct dtype tc = t2;
         emit(g, DIF_INSTR(DIF_TST, rc, 0, 0));
         reg_free(g, rc);
         unsigned b = emit(g, 0);
@@ -1584,6 +1581,12 @@ static unsigned expr_(struct cg *g, struct dnode *n, struct dtype *t)
         emit(g, DIF_INSTR(DIF_MOV, r2, 0, r));
         reg_free(g, r2);
         patch(g, j, DIF_BA);
+        if (!is_scalar(tc))
+            dcc_error(g->cc, n->line, "D_OP_SCALAR", "operator ?: expression must be of scalar "
+                      "type");
+        if (is_action_call(n->b) || is_action_call(n->c))
+            dcc_error(g->cc, n->line, "D_OP_ACT", "action cannot be used in a conditional "
+                      "context");
         if (t->kind != t2.kind)
             dcc_error(g->cc, n->line, "D_OP_INCOMPAT", "?: operands must have compatible types");
         if (t->kind == DIF_TYPE_INT)
