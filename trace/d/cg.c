@@ -2431,6 +2431,39 @@ static void inline_check(struct cg *g, struct dname *d)
 
 static struct dcc *cc_of(struct cg *g) { return g->cc; }
 
+/* predeclare: the variables a clause's statements create as integers (x++, x += n, x = an
+ * integer constant), declared before its predicate compiles: libdtrace cooks the actions
+ * first when the predicate names a variable not yet known (dt_cook_clause). */
+static void predeclare(struct cg *g, struct dnode *n)
+{
+    for (; n; n = n->next) {
+        struct dnode *v = NULL;
+        int64_t cv;
+        if (n->kind == N_PREINC || n->kind == N_PREDEC || n->kind == N_POSTINC ||
+            n->kind == N_POSTDEC || (n->kind == N_ASSIGN && n->op != T_ASSIGN) ||
+            (n->kind == N_ASSIGN && const_value(n->b, &cv)))
+            v = n->a;
+        if (v && (v->kind == N_IDENT || v->kind == N_SELF || v->kind == N_THIS) &&
+            !(v->kind == N_IDENT && (builtin_find(v->s) || (g->xb && !strcmp(v->s, g->xb->name))))) {
+            int scope = v->kind == N_IDENT ? DIF_SCOPE_GLOBAL
+                        : v->kind == N_SELF ? DIF_SCOPE_SELF : DIF_SCOPE_THIS;
+            struct sym *s = sym_find(g, v->s, scope);
+            if (!s) {
+                struct dtype t = n->kind == N_ASSIGN && n->op == T_ASSIGN ? type_of(g, n->b)
+                                                                          : T_INT32;
+                s = sym_new(g, v->s, scope, n->line);
+                s->type = t;
+                s->defined = 1;
+            }
+        }
+        if (n->kind != N_IF) {
+            predeclare(g, n->a);
+            predeclare(g, n->b);
+            predeclare(g, n->c);
+        }
+    }
+}
+
 static void clause(struct cg *g, struct dclause *c)
 {
     if (g->nclauses == CAP_CLAUSES)
@@ -2439,6 +2472,8 @@ static void clause(struct cg *g, struct dclause *c)
     struct dif_clause *dc = &g->clauses[ci];
     for (unsigned k = 0; k < c->ndesc; k++)
         match_desc(g, c->desc[k], ci, c->line);
+    if (c->pred)
+        predeclare(g, c->stmts);
     if (c->pred && c->pred->kind == N_BIN && c->pred->op >= T_LT && c->pred->op <= T_NE) {
         /* a comparison: branch on it directly (the common, cheap, failing-predicate path) */
         struct dif_prog p = prog_begin(g);
