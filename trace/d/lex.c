@@ -335,12 +335,12 @@ static void number(struct dcc *cc)
         char c = *p;
         if (is_digit(c))
             d = c - '0';
-        else if (c >= 'a' && c <= 'f')
+        else if (base == 16 && c >= 'a' && c <= 'f')
             d = c - 'a' + 10;
-        else if (c >= 'A' && c <= 'F')
+        else if (base == 16 && c >= 'A' && c <= 'F')
             d = c - 'A' + 10;
         else
-            break;
+            break; /* as dt_lex.l's RGX_INT: "0abc" is 0, then the identifier abc */
         if (d >= base)
             dcc_error(cc, cc->line, "D_INT_DIGIT", "invalid digit in integer constant");
         if (v > (UINT64_MAX - (uint64_t)d) / (uint64_t)base)
@@ -358,8 +358,6 @@ static void number(struct dcc *cc)
             lng = 1;
         p++;
     }
-    if (p < cc->end && (is_alpha(*p) || is_digit(*p)))
-        dcc_error(cc, cc->line, "D_SYNTAX", "invalid integer constant");
     cc->p = p;
     cc->tok = T_INT;
     cc->tokval = (int64_t)v;
