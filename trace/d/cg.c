@@ -72,14 +72,33 @@ struct cg {
     unsigned addrof;  /* inside the operand of unary & */
 };
 
-/* A translator's parameter while one of its member expressions is compiled: the name
- * stands for xlate's operand (evaluated where the name appears), typed as declared. */
+/* A translator's (or an inline array's) parameter while its expression is compiled: the
+ * name stands for the operand (evaluated where the name appears, in the scope outside the
+ * binding), typed as declared. An inline's parameters are bound together: `more` says the
+ * next outer bind is of the same group. */
 struct xbind {
     const char *name;
     struct dnode *arg;
     struct dtype type;
     struct xbind *outer;
+    uint8_t more;
 };
+
+/* xb_find: the parameter `name` of the innermost group of binds, or NULL; *outside (may be
+ * NULL) is the scope its operand compiles in. */
+static struct xbind *xb_find(struct cg *g, const char *name, struct xbind **outside)
+{
+    struct xbind *b = g->xb, *hit = NULL;
+    for (; b; b = b->outer) {
+        if (!hit && !strcmp(b->name, name))
+            hit = b;
+        if (!b->more)
+            break;
+    }
+    if (outside)
+        *outside = b ? b->outer : NULL;
+    return hit;
+}
 
 #define T_INT64  ((struct dtype){ .kind = DIF_TYPE_INT, .size = 8, .sign = 1 })
 #define T_UINT64 ((struct dtype){ .kind = DIF_TYPE_INT, .size = 8, .sign = 0 })
@@ -793,6 +812,7 @@ static unsigned call(struct cg *g, struct dnode *n, struct dtype *t)
 static unsigned obj_incdec(struct cg *g, struct dnode *n, struct dtype *t);
 static unsigned sou_assign(struct cg *g, struct dnode *n, unsigned rsrc, struct dtype t);
 static unsigned xlate_assign(struct cg *g, struct dnode *n, struct dtype *t);
+static unsigned inline_array(struct cg *g, struct dnode *n, struct dtype *t);
 static unsigned xlate_member(struct cg *g, struct dnode *n, struct dtype *t);
 static int is_obj(struct cg *g, const struct dnode *n);
 static void fix_index(struct cg *g, struct dnode *n);
@@ -892,11 +912,12 @@ static struct sym *mem_sym(struct cg *g, const struct dnode *n)
 /* is_obj: does n denote an object in memory (so that it has an address)? */
 static int is_obj(struct cg *g, const struct dnode *n)
 {
-    struct xbind *b = g->xb;
-    if (n->kind == N_IDENT && b && !strcmp(n->s, b->name)) { /* a translator's parameter */
-        g->xb = b->outer;
+    struct xbind *out, *b = n->kind == N_IDENT ? xb_find(g, n->s, &out) : NULL;
+    if (b) { /* a translator's parameter */
+        struct xbind *save = g->xb;
+        g->xb = out;
         int yes = is_obj(g, b->arg);
-        g->xb = b;
+        g->xb = save;
         return yes;
     }
     if (n->kind == N_CAST && n->type.kind == DT_SOU && !n->type.ptr)
@@ -1090,11 +1111,12 @@ static unsigned addr_of(struct cg *g, struct dnode *n, struct obj *o)
     struct obj b = { 0 };
     unsigned r;
     g->line = n->line;
-    struct xbind *xb = g->xb;
-    if (n->kind == N_IDENT && xb && !strcmp(n->s, xb->name)) { /* a translator's parameter */
-        g->xb = xb->outer;
+    struct xbind *xout, *xb = n->kind == N_IDENT ? xb_find(g, n->s, &xout) : NULL;
+    if (xb) { /* a translator's parameter */
+        struct xbind *save = g->xb;
+        g->xb = xout;
         r = addr_of(g, xb->arg, o);
-        g->xb = xb;
+        g->xb = save;
         if (o->isarr || o->t.kind != xb->type.kind || o->t.sou != xb->type.sou)
             dcc_error(g->cc, n->line, "D_XLATE_INCOMPAT", "xlate operand is incompatible "
                       "with the translator's input %s", n->s);
@@ -1256,7 +1278,7 @@ static unsigned xlate_value(struct cg *g, const struct dxlator *xl, struct dnode
     if (!xm)
         dcc_error(g->cc, line, "D_XLATE_NOCONV", "translator does not define conversion "
                   "for member: %s", name);
-    struct xbind b = { xl->pname, e, xl->src, g->xb };
+    struct xbind b = { xl->pname, e, xl->src, g->xb, 0 };
     g->xb = &b;
     unsigned r = expr(g, xm->expr, t);
     g->xb = b.outer;
@@ -1381,6 +1403,33 @@ static unsigned xlate_assign(struct cg *g, struct dnode *n, struct dtype *t)
     return rd;
 }
 
+/* inline_array: name[args] of `inline type name[type p, ...] = expr`: expr with each p
+ * bound to its argument (compiled where the name is used), converted to the type. */
+static unsigned inline_array(struct cg *g, struct dnode *n, struct dtype *t)
+{
+    const struct dname *d = dcc_name_find(g->cc, n->s, DNAME_INLINE);
+    unsigned argc = count_list(n->b);
+    if (argc != d->nparams)
+        dcc_error(g->cc, n->line, "D_PROTO_LEN", "%s[ ] prototype mismatch: %u arg%s passed, "
+                  "%u expected", n->s, argc, argc == 1 ? "" : "s", d->nparams);
+    struct xbind b[DIF_TUPMAX];
+    struct dnode *a = n->b;
+    for (unsigned k = 0; k < argc; k++, a = a->next) {
+        struct dtype at = type_of(g, a);
+        if ((at.kind == DIF_TYPE_STR) != (d->ptypes[k].kind == DIF_TYPE_STR) ||
+            at.kind == DT_NONE)
+            dcc_error(g->cc, a->line, "D_PROTO_ARG", "%s[ ] argument #%u is incompatible with "
+                      "prototype", n->s, k + 1);
+        b[k] = (struct xbind){ d->pnames[k], a, d->ptypes[k], k ? &b[k - 1] : g->xb, k != 0 };
+    }
+    struct xbind *save = g->xb;
+    if (argc)
+        g->xb = &b[argc - 1];
+    unsigned r = expr(g, d->expr, t);
+    g->xb = save;
+    return r;
+}
+
 static unsigned obj_rvalue(struct cg *g, struct dnode *n, struct dtype *t)
 {
     struct obj o;
@@ -1449,14 +1498,14 @@ static unsigned expr_(struct cg *g, struct dnode *n, struct dtype *t)
         *t = T_STRING;
         return r;
     case N_IDENT: {
-        if (g->xb && !strcmp(n->s, g->xb->name) && g->xb->type.kind == DT_SOU &&
-            !g->xb->type.ptr) /* a struct parameter: the object the operand is */
-            return obj_rvalue(g, n, t);
-        if (g->xb && !strcmp(n->s, g->xb->name)) { /* a translator's parameter */
-            struct xbind *b = g->xb;
-            g->xb = b->outer; /* the operand is in the scope of the xlate */
+        struct xbind *xout, *xbp = xb_find(g, n->s, &xout);
+        if (xbp && xbp->type.kind == DT_SOU && !xbp->type.ptr)
+            return obj_rvalue(g, n, t); /* a struct parameter: the object the operand is */
+        if (xbp) { /* a translator's parameter */
+            struct xbind *b = xbp, *save = g->xb;
+            g->xb = xout; /* the operand is in the scope of the xlate */
             r = expr(g, b->arg, t);
-            g->xb = b;
+            g->xb = save;
             if ((t->kind == DIF_TYPE_STR) != (b->type.kind == DIF_TYPE_STR) ||
                 t->kind == DT_SOU || t->kind == DT_NONE)
                 dcc_error(g->cc, n->line, "D_XLATE_INCOMPAT", "xlate operand is incompatible "
@@ -1490,6 +1539,8 @@ static unsigned expr_(struct cg *g, struct dnode *n, struct dtype *t)
     case N_XLATE:
         dcc_error(g->cc, n->line, "D_UNSUPPORTED", "xlate is supported only as the operand "
                   "of . or -> (a translated member)");
+    case N_INLARR:
+        return inline_array(g, n, t);
     case N_ADDROF: {
         struct obj o;
         fix_index(g, n->a);
@@ -2401,7 +2452,7 @@ static void xlator_check(struct cg *g, const struct dxlator *xl, int line)
     }
     for (const struct dxmember *xm = xl->members; xm; xm = xm->next) {
         const struct dmember *m = dcc_member_find(dcc_sou(g->cc, xl->dst), xm->name);
-        struct xbind b = { xl->pname, arg, xl->src, NULL };
+        struct xbind b = { xl->pname, arg, xl->src, NULL, 0 };
         g->xb = &b;
         struct dtype t = type_of(g, xm->expr);
         g->xb = NULL;
@@ -2417,9 +2468,29 @@ static void inline_check(struct cg *g, struct dname *d)
     if (builtin_find(d->name) || is_subr(d->name) || is_action(d->name) ||
         sym_find(g, d->name, DIF_SCOPE_GLOBAL))
         dcc_error(g->cc, d->line, "D_DECL_IDRED", "identifier redefined: %s", d->name);
-    struct dnode *e = d->expr->kind == N_CAST && d->type.kind != DIF_TYPE_STR ? d->expr->a
-                                                                               : d->expr;
-    struct dtype t = type_of(g, e);
+    struct dnode *e = d->expr->kind == N_CAST && d->type.kind != DIF_TYPE_STR &&
+                      d->type.kind != DT_SOU ? d->expr->a : d->expr;
+    struct dnode zeros[DIF_TUPMAX], strs[DIF_TUPMAX];
+    struct xbind b[DIF_TUPMAX]; /* an inline array's parameters stand for values of their types */
+    for (unsigned k = 0; k < d->nparams; k++) {
+        zeros[k] = (struct dnode){ .kind = N_CAST, .line = d->line, .type = d->ptypes[k],
+                                   .a = &strs[k] };
+        strs[k] = (struct dnode){ .kind = N_INT, .line = d->line, .type = T_INT32 };
+        if (d->ptypes[k].kind == DIF_TYPE_STR)
+            zeros[k] = (struct dnode){ .kind = N_STR, .line = d->line, .s = "" };
+        b[k] = (struct xbind){ d->pnames[k], &zeros[k], d->ptypes[k], k ? &b[k - 1] : NULL,
+                               k != 0 };
+    }
+    if (d->nparams)
+        g->xb = &b[d->nparams - 1];
+    struct dtype t;
+    if (e->kind == N_XLATE && !e->type.ptr) { /* a struct inline: a translation */
+        xlator_find(g, e->type, e->a);
+        t = e->type;
+    } else {
+        t = type_of(g, e);
+    }
+    g->xb = NULL;
     int str = d->type.kind == DIF_TYPE_STR && !d->type.ptr;
     int ok = str ? t.kind == DIF_TYPE_STR && !t.ptr
            : d->type.kind == DT_SOU && !d->type.ptr ? t.kind == DT_SOU && !t.ptr && t.sou == d->type.sou
@@ -2444,7 +2515,7 @@ static void predeclare(struct cg *g, struct dnode *n)
             (n->kind == N_ASSIGN && const_value(n->b, &cv)))
             v = n->a;
         if (v && (v->kind == N_IDENT || v->kind == N_SELF || v->kind == N_THIS) &&
-            !(v->kind == N_IDENT && (builtin_find(v->s) || (g->xb && !strcmp(v->s, g->xb->name))))) {
+            !(v->kind == N_IDENT && (builtin_find(v->s) || xb_find(g, v->s, NULL)))) {
             int scope = v->kind == N_IDENT ? DIF_SCOPE_GLOBAL
                         : v->kind == N_SELF ? DIF_SCOPE_SELF : DIF_SCOPE_THIS;
             struct sym *s = sym_find(g, v->s, scope);

@@ -62,6 +62,7 @@ enum nkind {
     N_DEREF, N_ADDROF, N_STRINGOF, /* *a, &a, stringof a */
     N_SUBSCR,  /* a[b] on an expression (a declared array, a pointer) */
     N_XLATE,   /* xlate <type>(a) */
+    N_INLARR,  /* s[b...]: an inline array's use (cg.c binds its parameters to b) */
 };
 
 /* translator dst < src pname > { member = expr; ... }; (parse.c; cg.c expands xlate) */
@@ -111,6 +112,9 @@ struct dname {
     unsigned group;     /* enumerator: which enum declared it */
     struct dname *inl_next; /* inlines in program order (cc->inlines) */
     unsigned seq;           /* an inline's place among declarations (ddecl.seq) */
+    unsigned nparams;       /* an inline array's parameters: names and types */
+    const char *pnames[DIF_TUPMAX];
+    struct dtype ptypes[DIF_TUPMAX];
 };
 
 struct ddecl {

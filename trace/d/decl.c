@@ -246,6 +246,8 @@ struct dop {
     uint8_t assoc;      /* DOP_ARR with a tuple signature */
     uint32_t nelem;     /* DOP_ARR: 0 for [] */
     char keys[DIF_TUPMAX + 1];
+    const char *pnames[DIF_TUPMAX];  /* DOP_ARR with keys: the parameters (inline arrays) */
+    struct dtype ptypes[DIF_TUPMAX];
 };
 #define DECL_MAXOPS 16
 
@@ -385,6 +387,10 @@ static void array_suffix(struct dcc *cc, struct declr *d)
         prototype(cc, p, n, "array", 0);
         if (n > DIF_TUPMAX)
             dcc_error(cc, line, "D_DECL_ARRBIG", "too many keys");
+        for (unsigned k = 0; k < n; k++) {
+            o->pnames[k] = p[k].name;
+            o->ptypes[k] = p[k].t;
+        }
         for (unsigned k = 0; k < n; k++)
             o->keys[k] = p[k].t.kind == DIF_TYPE_STR && !p[k].t.ptr ? 's'
                        : p[k].t.kind == DT_SOU && !p[k].t.ptr ? (char)(0x7f + p[k].t.sou) : 'l';
@@ -874,9 +880,13 @@ static void inline_decl(struct dcc *cc)
     if (dcc_name_find(cc, name, DNAME_INLINE) || dcc_name_find(cc, name, DNAME_ENUMERATOR) ||
         dcc_name_find(cc, name, DNAME_TYPEDEF))
         dcc_error(cc, nline, "D_DECL_IDRED", "identifier redeclared: %s", name);
-    if (r.isarr || r.assoc)
-        dcc_error(cc, nline, "D_UNSUPPORTED", "inline arrays are not supported in this "
-                  "D subset");
+    if (r.isarr)
+        dcc_error(cc, nline, "D_DECL_ARRNULL", "inline declaration cannot be of scalar "
+                  "array type: %s", name);
+    for (unsigned k = 0; r.assoc && k < strlen(d.ops[0].keys); k++)
+        if (!d.ops[0].pnames[k])
+            dcc_error(cc, nline, "D_DECL_PROTO_NAME", "inline array %s: parameter #%u "
+                      "requires a name", name, k + 1);
     if (r.isfunc || r.odd)
         dcc_error(cc, nline, "D_UNSUPPORTED", "inline functions are not supported in this "
                   "D subset");
@@ -885,10 +895,15 @@ static void inline_decl(struct dcc *cc)
     struct dnode *e = dcc_assign(cc);
     struct dname *dn = dcc_name_add(cc, name, DNAME_INLINE, nline);
     dn->type = t;
+    if (r.assoc) { /* an inline array: its parameters are bound where it is used */
+        dn->nparams = (unsigned)strlen(d.ops[0].keys);
+        memcpy(dn->pnames, d.ops[0].pnames, sizeof(dn->pnames));
+        memcpy(dn->ptypes, d.ops[0].ptypes, sizeof(dn->ptypes));
+    }
     dn->seq = cc->ndecls++;
     *cc->inline_tail = dn; /* cg.c checks the definition where it stands */
     cc->inline_tail = &dn->inl_next;
-    if (t.kind == DIF_TYPE_STR) {
+    if (t.kind == DIF_TYPE_STR || (t.kind == DT_SOU && !t.ptr)) {
         dn->expr = e;
     } else { /* the value converted to the declared type, as C would */
         dn->expr = dcc_alloc(cc, sizeof(*dn->expr));

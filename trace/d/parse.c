@@ -255,6 +255,14 @@ static struct dnode *primary(struct dcc *cc)
                 next(cc);
                 return n;
             }
+            if (in && in->nparams) { /* an inline array: name[args] */
+                n = node(cc, N_INLARR, line);
+                n->s = cc->tokstr;
+                next(cc);
+                dcc_expect(cc, T_LBRACK);
+                n->b = arglist(cc, T_RBRACK);
+                return n;
+            }
             if (in) { /* a fresh top node: lists link through `next` */
                 next(cc);
                 n = node(cc, N_INT, line);
