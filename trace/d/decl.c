@@ -319,9 +319,6 @@ static void prototype(struct dcc *cc, const struct dparam *p, unsigned n, const 
         dcc_error(cc, p[0].line, "D_DECL_PROTO_VOID", "void must be sole parameter");
 }
 
-struct dres;
-static void resolve(struct dcc *cc, struct dtype base, const struct declr *d, struct dres *r);
-
 /* params: a parameter list up to `close` (eaten): declarations with optional names. */
 static unsigned params(struct dcc *cc, struct dparam *p, int close)
 {
