@@ -246,8 +246,6 @@ struct dop {
     uint8_t assoc;      /* DOP_ARR with a tuple signature */
     uint32_t nelem;     /* DOP_ARR: 0 for [] */
     char keys[DIF_TUPMAX + 1];
-    const char *pnames[DIF_TUPMAX];  /* DOP_ARR with keys: the parameters (inline arrays) */
-    struct dtype ptypes[DIF_TUPMAX];
 };
 #define DECL_MAXOPS 16
 
@@ -258,6 +256,8 @@ struct declr {
     int line;
     unsigned nops;
     struct dop ops[DECL_MAXOPS];
+    const char *pnames[DIF_TUPMAX];  /* the last tuple signature's parameters (inline arrays) */
+    struct dtype ptypes[DIF_TUPMAX];
 };
 
 struct dparam {
@@ -385,8 +385,8 @@ static void array_suffix(struct dcc *cc, struct declr *d)
         if (n > DIF_TUPMAX)
             dcc_error(cc, line, "D_DECL_ARRBIG", "too many keys");
         for (unsigned k = 0; k < n; k++) {
-            o->pnames[k] = p[k].name;
-            o->ptypes[k] = p[k].t;
+            d->pnames[k] = p[k].name;
+            d->ptypes[k] = p[k].t;
         }
         for (unsigned k = 0; k < n; k++)
             o->keys[k] = p[k].t.kind == DIF_TYPE_STR && !p[k].t.ptr ? 's'
@@ -448,6 +448,10 @@ static void declarator(struct dcc *cc, struct declr *d, int abstract)
     /* the nested declarator's ops apply first: int (*fp)(void) is a pointer to a function */
     for (unsigned k = 0; nested && k < inner.nops; k++)
         *op_add(cc, d, inner.ops[k].kind) = inner.ops[k];
+    if (nested) {
+        memcpy(d->pnames, inner.pnames, sizeof(d->pnames));
+        memcpy(d->ptypes, inner.ptypes, sizeof(d->ptypes));
+    }
     for (;;) {
         if (cc->tok == T_LBRACK) {
             array_suffix(cc, d);
@@ -881,7 +885,7 @@ static void inline_decl(struct dcc *cc)
         dcc_error(cc, nline, "D_DECL_ARRNULL", "inline declaration cannot be of scalar "
                   "array type: %s", name);
     for (unsigned k = 0; r.assoc && k < strlen(d.ops[0].keys); k++)
-        if (!d.ops[0].pnames[k])
+        if (!d.pnames[k])
             dcc_error(cc, nline, "D_DECL_PROTO_NAME", "inline array %s: parameter #%u "
                       "requires a name", name, k + 1);
     if (r.isfunc || r.odd)
@@ -894,8 +898,8 @@ static void inline_decl(struct dcc *cc)
     dn->type = t;
     if (r.assoc) { /* an inline array: its parameters are bound where it is used */
         dn->nparams = (unsigned)strlen(d.ops[0].keys);
-        memcpy(dn->pnames, d.ops[0].pnames, sizeof(dn->pnames));
-        memcpy(dn->ptypes, d.ops[0].ptypes, sizeof(dn->ptypes));
+        memcpy(dn->pnames, d.pnames, sizeof(dn->pnames));
+        memcpy(dn->ptypes, d.ptypes, sizeof(dn->ptypes));
     }
     dn->seq = cc->ndecls++;
     *cc->inline_tail = dn; /* cg.c checks the definition where it stands */
