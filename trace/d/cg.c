@@ -555,7 +555,20 @@ static unsigned compare(struct cg *g, struct dnode *n, unsigned ra, struct dtype
                         unsigned rb, struct dtype tb)
 {
     int op = n->op;
-    int str = ta.kind == DIF_TYPE_STR;
+    int str = ta.kind == DIF_TYPE_STR || tb.kind == DIF_TYPE_STR;
+    int64_t cv;
+    /* a string against NULL (the constant 0): strings D gives no value are empty here (a
+     * string subroutine finding nothing returns ""), so NULL compares as "" */
+    if (ta.kind == DIF_TYPE_STR && tb.kind == DIF_TYPE_INT && !tb.ptr &&
+        const_value(n->b, &cv) && cv == 0) {
+        emit(g, DIF_INSTR_IDX(DIF_SETS, 0, rb));
+        tb = T_STRING;
+    } else if (tb.kind == DIF_TYPE_STR && ta.kind == DIF_TYPE_INT && !ta.ptr &&
+               const_value(n->a, &cv) && cv == 0) {
+        emit(g, DIF_INSTR_IDX(DIF_SETS, 0, ra));
+        ta = T_STRING;
+    }
+    str = ta.kind == DIF_TYPE_STR;
     if (ta.kind != tb.kind)
         dcc_error(g->cc, n->line, "D_OP_INCOMPAT", "operands have incompatible types: "
                   "\"%s\" %s \"%s\"", str ? "string" : "int", dcc_tokname(op),
@@ -843,6 +856,15 @@ static unsigned incdec(struct cg *g, struct dnode *n, struct dtype *t)
     return r;
 }
 
+/* var_is_string: n names a variable already of type string */
+static int var_is_string(struct cg *g, const struct dnode *n)
+{
+    int scope = n->kind == N_IDENT ? DIF_SCOPE_GLOBAL : n->kind == N_THIS ? DIF_SCOPE_THIS
+              : n->kind == N_SELF ? DIF_SCOPE_SELF : n->kind == N_INDEX ? DIF_SCOPE_ARRAY : -1;
+    struct sym *s = scope < 0 ? NULL : sym_find(g, n->s, scope);
+    return s && s->defined && s->type.kind == DIF_TYPE_STR;
+}
+
 static unsigned assignment(struct cg *g, struct dnode *n, struct dtype *t)
 {
     fix_index(g, n->a);
@@ -889,6 +911,12 @@ static unsigned assignment(struct cg *g, struct dnode *n, struct dtype *t)
         reg_free(g, ra);
         *t = o.t;
         return r;
+    }
+    int64_t cv;
+    if (t->kind == DIF_TYPE_INT && !t->ptr && const_value(n->b, &cv) && cv == 0 &&
+        var_is_string(g, n->a)) { /* s = NULL: the empty string, as NULL compares above */
+        emit(g, DIF_INSTR_IDX(DIF_SETS, 0, r));
+        *t = T_STRING;
     }
     store_var(g, n->a, r, *t);
     return r;
