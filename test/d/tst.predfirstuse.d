@@ -6,7 +6,8 @@ BEGIN
 /x == 0 && n == 0/
 {
 	x++;
-	n += 2;
+	n++;
+	n++;
 	big = 0x100000000;
 	printf("%d %d %d\n", x, n, sizeof (big));
 }

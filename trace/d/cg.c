@@ -870,6 +870,19 @@ static unsigned assignment(struct cg *g, struct dnode *n, struct dtype *t)
     fix_index(g, n->a);
     if (n->b->kind == N_XLATE)
         return xlate_assign(g, n, t);
+    struct dnode *l = n->a;
+    if (n->op != T_ASSIGN && (l->kind == N_IDENT || l->kind == N_SELF || l->kind == N_THIS ||
+                              l->kind == N_INDEX) &&
+        !(l->kind == N_IDENT && (builtin_find(l->s) || xb_find(g, l->s, NULL)))) {
+        /* libdtrace (dt_cook_var): x op= e reads x first; a variable never assigned is
+         * D_VAR_UNDEF (x++ may create one) */
+        int scope = l->kind == N_IDENT ? DIF_SCOPE_GLOBAL : l->kind == N_SELF ? DIF_SCOPE_SELF
+                  : l->kind == N_THIS ? DIF_SCOPE_THIS : DIF_SCOPE_ARRAY;
+        struct sym *ls = sym_find(g, l->s, scope);
+        if (!(ls && ls->defined) && !is_obj(g, l))
+            dcc_error(g->cc, n->line, "D_VAR_UNDEF", "%s%s has not yet been assigned a value",
+                      scope_prefix(scope), l->s);
+    }
     if (n->a->kind == N_AGG)
         dcc_error(g->cc, n->line, "D_AGG_SCALAR", "aggregations may only be assigned an "
                   "aggregating function, in a statement of their own");
@@ -2530,8 +2543,8 @@ static void inline_check(struct cg *g, struct dname *d)
 
 static struct dcc *cc_of(struct cg *g) { return g->cc; }
 
-/* predeclare: the variables a clause's statements create as integers (x++, x += n, x = an
- * integer constant), declared before its predicate compiles: libdtrace cooks the actions
+/* predeclare: the variables a clause's statements create as integers (x++, x = an integer
+ * constant), declared before its predicate compiles: libdtrace cooks the actions
  * first when the predicate names a variable not yet known (dt_cook_clause). */
 static void predeclare(struct cg *g, struct dnode *n)
 {
@@ -2539,8 +2552,8 @@ static void predeclare(struct cg *g, struct dnode *n)
         struct dnode *v = NULL;
         int64_t cv;
         if (n->kind == N_PREINC || n->kind == N_PREDEC || n->kind == N_POSTINC ||
-            n->kind == N_POSTDEC || (n->kind == N_ASSIGN && n->op != T_ASSIGN) ||
-            (n->kind == N_ASSIGN && const_value(n->b, &cv)))
+            n->kind == N_POSTDEC || (n->kind == N_ASSIGN && n->op == T_ASSIGN &&
+                                     const_value(n->b, &cv)))
             v = n->a;
         if (v && (v->kind == N_IDENT || v->kind == N_SELF || v->kind == N_THIS) &&
             !(v->kind == N_IDENT && (builtin_find(v->s) || xb_find(g, v->s, NULL)))) {
