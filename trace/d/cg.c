@@ -2217,8 +2217,15 @@ static void statement(struct cg *g, struct dnode *st, uint32_t *recsize)
         if (st->b->kind != N_STR)
             dcc_error(g->cc, st->line, "D_PRINTF_ARG_FMT", "printf( ) argument #1 must be a "
                       "string literal");
-        for (struct dnode *k = st->b->next; k; k = k->next)
+        for (struct dnode *k = st->b->next; k; k = k->next) {
+            if (is_action_call(k)) { /* as libdtrace: a value-less argument */
+                (void)type_of(g, k);
+                dcc_error(g->cc, st->line, "D_PRINTF_ARG_TYPE", "printf( ) argument #%u is "
+                          "incompatible with its conversion: an action has no value",
+                          count_list(st->b) - count_list(k) + 1);
+            }
             push_rec(g, k);
+        }
         printf_check(g, st->b->s, st->line, "printf", 0);
         a = act_new(g, DIF_ACT_PRINTF, st->line);
         a->da_arg = intern_str(g, st->b->s);
