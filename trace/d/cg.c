@@ -365,10 +365,10 @@ static unsigned count_list(struct dnode *n)
 }
 
 /* push_keys: evaluates a key list and pushes it on the tuple stack; returns its descriptor. */
-/* A struct or union key (KEY_SOU + its type's index in the key signature) goes on the tuple
- * stack as its bytes, 8 to an integer key (the last one zero-padded): equal objects make
- * equal keys, as DTrace compares them by value. */
-#define KEY_SOU 0x7f
+/* A struct or union key (DCC_KEY_SOU + its type's index in the key signature) goes on the
+ * tuple stack as its bytes, 8 to an integer key (the last one zero-padded): equal objects
+ * make equal keys, as DTrace compares them by value. */
+#define KEY_SOU DCC_KEY_SOU
 static void add_const(struct cg *g, unsigned r, uint64_t k);
 static unsigned key_chunks(struct cg *g, char k)
 {

@@ -117,6 +117,10 @@ struct dname {
     struct dtype ptypes[DIF_TUPMAX];
 };
 
+/* In a key signature ('l' integer, 's' string), a struct or union key is DCC_KEY_SOU plus its
+ * type's index (dtype.sou); cg.c pushes such a key as its bytes, 8 to an integer key. */
+#define DCC_KEY_SOU 0x7f
+
 struct ddecl {
     struct ddecl *next;
     int line;

@@ -390,7 +390,7 @@ static void array_suffix(struct dcc *cc, struct declr *d)
         }
         for (unsigned k = 0; k < n; k++)
             o->keys[k] = p[k].t.kind == DIF_TYPE_STR && !p[k].t.ptr ? 's'
-                       : p[k].t.kind == DT_SOU && !p[k].t.ptr ? (char)(0x7f + p[k].t.sou) : 'l';
+                       : p[k].t.kind == DT_SOU && !p[k].t.ptr ? (char)(DCC_KEY_SOU + p[k].t.sou) : 'l';
         o->assoc = 1;
         return;
     } else {
