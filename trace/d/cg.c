@@ -368,13 +368,12 @@ static unsigned count_list(struct dnode *n)
 /* A struct or union key (DCC_KEY_SOU + its type's index in the key signature) goes on the
  * tuple stack as its bytes, 8 to an integer key (the last one zero-padded): equal objects
  * make equal keys, as DTrace compares them by value. */
-#define KEY_SOU DCC_KEY_SOU
 static void add_const(struct cg *g, unsigned r, uint64_t k);
 static unsigned key_chunks(struct cg *g, char k)
 {
-    if ((unsigned char)k < KEY_SOU)
+    if ((unsigned char)k < DCC_KEY_SOU)
         return 1;
-    struct dtype t = { .kind = DT_SOU, .sou = (uint16_t)((unsigned char)k - KEY_SOU) };
+    struct dtype t = { .kind = DT_SOU, .sou = (uint16_t)((unsigned char)k - DCC_KEY_SOU) };
     return (dcc_type_size(g->cc, t) + 7u) / 8u;
 }
 
@@ -384,7 +383,7 @@ static void keys_vm(struct cg *g, const char *sig, char *out)
     unsigned n = 0;
     for (; *sig; sig++)
         for (unsigned c = key_chunks(g, *sig); c-- > 0;)
-            out[n++] = (unsigned char)*sig >= KEY_SOU ? 'l' : *sig;
+            out[n++] = (unsigned char)*sig >= DCC_KEY_SOU ? 'l' : *sig;
     out[n] = 0;
 }
 
@@ -430,7 +429,7 @@ static void push_keys(struct cg *g, struct dnode *keys, char *desc, int tls)
             dcc_error(g->cc, k->line, "D_KEY_TYPE", "key #%u has no value", n + 1);
         desc[n] = types[n].kind == DIF_TYPE_STR ? 's' : 'l';
         if (types[n].kind == DT_SOU && !types[n].ptr)
-            desc[n] = (char)(KEY_SOU + types[n].sou);
+            desc[n] = (char)(DCC_KEY_SOU + types[n].sou);
         chunks += key_chunks(g, desc[n]);
         if (chunks > DIF_TUPMAX)
             dcc_error(g->cc, k->line, "D_ARR_BADREF", "too many keys (a struct key takes one "
@@ -439,7 +438,7 @@ static void push_keys(struct cg *g, struct dnode *keys, char *desc, int tls)
     }
     desc[n] = 0;
     for (unsigned k = 0; k < n; k++) {
-        if ((unsigned char)desc[k] >= KEY_SOU)
+        if ((unsigned char)desc[k] >= DCC_KEY_SOU)
             push_sou_key(g, regs[k], dcc_type_size(g->cc, types[k]));
         else
             emit(g, DIF_INSTR(DIF_PUSHT, regs[k], types[k].kind, 0));
@@ -450,10 +449,10 @@ static void push_keys(struct cg *g, struct dnode *keys, char *desc, int tls)
 
 static const char *key_name(struct cg *g, char k)
 {
-    if ((unsigned char)k < KEY_SOU)
+    if ((unsigned char)k < DCC_KEY_SOU)
         return k == 's' ? "string" : "integer";
     struct dsou *s = dcc_sou(g->cc, (struct dtype){ .kind = DT_SOU,
-                                                     .sou = (uint16_t)((unsigned char)k - KEY_SOU) });
+                                                     .sou = (uint16_t)((unsigned char)k - DCC_KEY_SOU) });
     return s->tag ? s->tag : dcc_sou_kind(s);
 }
 
