@@ -1,5 +1,5 @@
-/* void is no type for a variable */
-void v;
+/* a variable of type void */
+void nothing;
 
 BEGIN
 {

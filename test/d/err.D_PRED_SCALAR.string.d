@@ -1,1 +1,6 @@
-BEGIN /execname/ { exit(0); }
+/* nor is a string */
+BEGIN
+/probename/
+{
+	exit(0);
+}

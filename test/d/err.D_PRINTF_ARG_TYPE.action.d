@@ -1,4 +1,4 @@
-/* an action as a printf value */
+/* an action is no printf( ) argument */
 BEGIN
 {
 	printf("%d\n", trace(1));

@@ -1,6 +1,8 @@
 /* ARGS: -q */
 /* inline names: constants, expressions of variables (evaluated where used), the declared
- * type's conversion, NULL and character constants (int, as in C). */
+ * type's conversion, NULL and character constants (int, as in C). As in libdtrace, an inline
+ * is checked where it stands: the variables it reads are declared before it. */
+int x;
 inline int limit = 100 + 23;
 inline int twice = x * 2;
 inline unsigned char low = 0x1ff;

@@ -20,7 +20,7 @@ BEGIN
 	t.m.n = 40;
 	saved = t.m;
 	t.m.i.pos = 50;
-	this->p = &t;
+	this->p = (struct top *)&t.m; /* a variable has no address in D: its first member has */
 	this->mm = this->p->m;
 	printf("%d %c %d %d %d\n", this->copy.m.i.pos, this->copy.m.i.c, this->copy.m.n,
 	    this->copy.l, this->copy.s);

@@ -35,7 +35,7 @@ BEGIN
 	a[4] = 14;
 	a[1]++;
 	a[1] += 5;
-	this->p = &r;
+	this->p = (struct req *)&r.op; /* D gives a variable no address: a member has one */
 	this->p->op += 1;
 	this->q = &a[0];
 	printf("%d %d %d %d %d %d\n", r.op, r.len, r.vals[2], this->p->vals[3], r.at.x,
@@ -45,7 +45,7 @@ BEGIN
 	printf("%d %d %d\n", this->p->next == NULL, r.flags, &a[1] > &a[0]);
 	w.l = 0x0102030405060708;
 	printf("%x %x %x\n", w.i[0], w.i[1], w.b[7]);
-	this->c = (char *)&w;
+	this->c = (char *)&w.l;
 	printf("%d %d\n", *this->c, this->c[1]);
 	buf[0] = 'h';
 	buf[1] = 'i';
@@ -58,7 +58,7 @@ struct point pt;
 
 BEGIN
 {
-	this->pp = &pt;
+	this->pp = (struct point *)&pt.x;
 	this->pp->x = 3;
 	this->pp->y = this->pp->x * 3;
 	pt.x++;

@@ -39,7 +39,8 @@ BEGIN
 	    xlate <struct info *>(x + 1)->name, xlate <struct info>(7).sum);
 	rw.a = 5;
 	rw.b = 6;
-	printf("%d %d %s\n", xlate <struct info>(&rw).doubled, xlate <struct info *>(&rw)->sum,
-	    xlate <struct info>(&rw).name);
+	this->rp = (struct raw *)&rw.a; /* D gives a variable no address: a member has one */
+	printf("%d %d %s\n", xlate <struct info>(this->rp).doubled,
+	    xlate <struct info *>(this->rp)->sum, xlate <struct info>(this->rp).name);
 	exit(0);
 }

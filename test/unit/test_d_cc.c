@@ -391,14 +391,109 @@ static void test_error_lines(void **state)
     expect_error("BEGIN {\n printf(\"%d %d\",\n 1); }", "D_PRINTF_ARG_PROTO", 2);
     expect_error("# 40 \"x.d\"\nBEGIN { trace(y); }", "D_IDENT_UNDEF", 40);
     expect_error("BEGIN { \"unterminated }", "D_SYNTAX", 1);
-    expect_error("BEGIN { x = 'ab'; }", "D_CHR_NL", 1);
+    expect_error("BEGIN { x = 'ab\n'; }", "D_CHR_NL", 1);
     expect_error("BEGIN { x = 0x; }", "D_SYNTAX", 1);
     expect_error("BEGIN { x = 99999999999999999999; }", "D_INT_OFLOW", 1);
-    expect_error("", "D_SYNTAX", 1);
+    expect_error("", "D_EMPTY", 1);
     expect_error("struct s {\n\tint a;\n\tchar c : 9;\n};\nBEGIN { }", "D_DECL_BFSIZE", 3);
     expect_error("struct s { int a; };\n\nstruct s { int b; };\nBEGIN { }", "D_DECL_TYPERED", 3);
     expect_error("struct f;\nBEGIN {\n trace(sizeof (struct f)); }", "D_SIZEOF_TYPE", 3);
     expect_error("struct s { int a; };\nBEGIN {\n trace(offsetof(struct s, b)); }", "D_UNKNOWN", 3);
+}
+
+/* Declarations as libdtrace reads them: the type a list of specifiers names, in any order;
+ * each misuse with libdtrace's tag, at the line where libdtrace finds it. */
+static void test_declarations(void **state)
+{
+    (void)state;
+    static const struct { const char *type; long size; } sizes[] = {
+        { "unsigned short int", 2 }, { "short unsigned", 2 }, { "int short", 2 },
+        { "long int", 8 }, { "int long long", 8 }, { "signed", 4 }, { "unsigned", 4 },
+        { "char signed", 1 }, { "long double", 16 }, { "double", 8 }, { "float", 4 },
+        { "const int", 4 }, { "volatile char *", 8 }, { "int * const *", 8 },
+        { "int (*)(void)", 8 }, { "uint_t", 4 }, { "u_longlong_t", 8 }, { "ptrdiff_t", 8 },
+        { "string", 256 }, { "struct { int a; struct { char b; }; }", 5 },
+    };
+    for (size_t k = 0; k < sizeof(sizes) / sizeof(sizes[0]); k++) {
+        char src[160];
+        snprintf(src, sizeof(src), "BEGIN { trace((long)sizeof (%s)); }", sizes[k].type);
+        int64_t got = run_long(src);
+        if (got != sizes[k].size)
+            fail_msg("sizeof (%s) = %lld, want %ld", sizes[k].type, (long long)got,
+                     sizes[k].size);
+    }
+    static const struct { const char *src; const char *tag; } bad[] = {
+        { "BEGIN {\n x = (int char)1; }", "D_DECL_COMBO" },
+        { "BEGIN {\n x = (char long)1; }", "D_DECL_CHARATTR" },
+        { "BEGIN {\n x = (long short)1; }", "D_UNKNOWN" },
+        { "BEGIN {\n x = (long float)1; }", "D_UNKNOWN" },
+        { "BEGIN {\n x = (signed signed)1; }", "D_DECL_COMBO" },
+        { "BEGIN {\n x = (short short)1; }", "D_DECL_COMBO" },
+        { "BEGIN {\n x = (long long long)1; }", "D_DECL_COMBO" },
+        { "BEGIN {\n x = (unsigned double)1; }", "D_DECL_SIGNINT" },
+        { "BEGIN {\n x = (long struct s *)1; }", "D_DECL_LONGINT" },
+        { "BEGIN {\n x = (long void *)1; }", "D_DECL_VOIDATTR" },
+        { "\nself this int x;", "D_DECL_CLASS" },
+        { "\nregister x;", "D_DECL_BADCLASS" },
+        { "\nauto int x;", "D_DECL_BADCLASS" },
+        { "\nextern int;", "D_DECL_USELESS" },
+        { "\ntypedef long;", "D_DECL_USELESS" },
+        { "\nint f(static int);", "D_DECL_PARMCLASS" },
+        { "\nint f(void v);", "D_DECL_PROTO_NAME" },
+        { "\nint f(int, void);", "D_DECL_PROTO_VOID" },
+        { "\nint f(int a, int a);", "D_DECL_PROTO_FORM" },
+        { "\nint f(int a[int]);", "D_DECL_PROTO_TYPE" },
+        { "\nint a[void];", "D_DECL_PROTO_TYPE" },
+        { "\nint a[...];", "D_DECL_PROTO_VARARGS" },
+        { "\nthis int a[int];", "D_DECL_LOCASSC" },
+        { "\nint a[int][4];", "D_DECL_DYNOBJ" },
+        { "\nvoid v;", "D_DECL_VOIDOBJ" },
+        { "\nvoid v[2];", "D_DECL_VOIDOBJ" },
+        { "\nint a[];", "D_DECL_ARRNULL" },
+        { "\nenum e { A = 2147483648 };", "D_DECL_ENOFLOW" },
+        { "\nenum e { A = -2147483649 };", "D_DECL_ENOFLOW" },
+        { "\nenum e { A = \"s\" };", "D_DECL_ENCONST" },
+        { "int a[int];\nBEGIN { a[\"x\"] = 1; }", "D_PROTO_ARG" },
+        { "int a[int];\nBEGIN { a[1, 2] = 1; }", "D_PROTO_LEN" },
+        { "BEGIN { a[1] = 1; }\nEND { a[\"b\"] = 1; }", "D_PROTO_ARG" },
+        { "BEGIN {\n x = '123456789'; }", "D_CHR_OFLOW" },
+        { "\ninline int rand = 1;", "D_DECL_IDRED" },
+        { "\ninline string s = 1;", "D_OP_INCOMPAT" },
+        { "\ninline int i = i;", "D_IDENT_UNDEF" },
+        { "BEGIN {\n this->a[1] = 1; }", "D_ARR_LOCAL" },
+        { "BEGIN { self->a[1] = 1; }\nEND { self->a[1, 2] = 1; }", "D_PROTO_LEN" },
+        { "BEGIN { self->a[1] = 1; }\nEND { self->a[\"s\"] = 1; }", "D_PROTO_ARG" },
+        { "BEGIN { }\nEND { trace(self->a[1]); }", "D_IDENT_UNDEF" },
+    };
+    for (size_t k = 0; k < sizeof(bad) / sizeof(bad[0]); k++)
+        expect_error(bad[k].src, bad[k].tag, 2);
+    /* declared arrays and their values */
+    assert_int_equal(run_long("int a[int, string];\nBEGIN { a[1, \"x\"] = 40; a[1, \"x\"] += 2;"
+                              " trace((long)a[1, \"x\"]); }"), 42);
+    assert_int_equal(run_long("self x; this y;\nBEGIN { self->x = 5; this->y = 6;"
+                              " trace((long)(self->x * this->y + sizeof (self->x))); }"), 34);
+    assert_int_equal(run_long("BEGIN { trace((long)'\\x41yz'); }"), 0x41797a);
+    /* self->a[k] is the thread's: another tid reads its own (here: none) */
+    assert_int_equal(run_long("BEGIN { a[\"k\"] = 0; } BEGIN { self->a[\"k\"] = 9;"
+                              " self->a[\"k\"]++; trace((long)self->a[\"k\"] + a[\"k\"]); }"), 10);
+}
+
+/* A long chain of || and && (a predicate testing many things) fits the registers: each
+ * operator's result reuses its left operand's register. */
+static void test_logic_chains(void **state)
+{
+    (void)state;
+    char src[4096];
+    size_t n = (size_t)snprintf(src, sizeof(src), "BEGIN { x = 3; trace((long)(");
+    for (int k = 0; k < 40; k++)
+        n += (size_t)snprintf(src + n, sizeof(src) - n, "(x + %d == %d) || ", k, k);
+    snprintf(src + n, sizeof(src) - n, "(x == 3))); }");
+    assert_int_equal(run_long(src), 1);
+    n = (size_t)snprintf(src, sizeof(src), "BEGIN { x = 3; trace((long)(");
+    for (int k = 0; k < 40; k++)
+        n += (size_t)snprintf(src + n, sizeof(src) - n, "(x != %d) && ", k + 4);
+    snprintf(src + n, sizeof(src) - n, "(x == 2))); }");
+    assert_int_equal(run_long(src), 0);
 }
 
 static void test_literal_types(void **state)
@@ -507,6 +602,8 @@ int main(void)
         cmocka_unit_test(test_macros),
         cmocka_unit_test(test_error_lines),
         cmocka_unit_test(test_literal_types),
+        cmocka_unit_test(test_declarations),
+        cmocka_unit_test(test_logic_chains),
         cmocka_unit_test(test_dobj_options),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -70,16 +70,36 @@ struct cg {
     int line;
     struct xbind *xb; /* translator parameters in scope, innermost first */
     int keep_scratch; /* the clause calls alloca( ) or copyin( ): DIF_CLF_SCRATCH */
+    unsigned addrof;  /* inside the operand of unary & */
 };
 
-/* A translator's parameter while one of its member expressions is compiled: the name
- * stands for xlate's operand (evaluated where the name appears), typed as declared. */
+/* A translator's (or an inline array's) parameter while its expression is compiled: the
+ * name stands for the operand (evaluated where the name appears, in the scope outside the
+ * binding), typed as declared. An inline's parameters are bound together: `more` says the
+ * next outer bind is of the same group. */
 struct xbind {
     const char *name;
     struct dnode *arg;
     struct dtype type;
     struct xbind *outer;
+    uint8_t more;
 };
+
+/* xb_find: the parameter `name` of the innermost group of binds, or NULL; *outside (may be
+ * NULL) is the scope its operand compiles in. */
+static struct xbind *xb_find(struct cg *g, const char *name, struct xbind **outside)
+{
+    struct xbind *b = g->xb, *hit = NULL;
+    for (; b; b = b->outer) {
+        if (!hit && !strcmp(b->name, name))
+            hit = b;
+        if (!b->more)
+            break;
+    }
+    if (outside)
+        *outside = b ? b->outer : NULL;
+    return hit;
+}
 
 #define T_INT64  ((struct dtype){ .kind = DIF_TYPE_INT, .size = 8, .sign = 1 })
 #define T_UINT64 ((struct dtype){ .kind = DIF_TYPE_INT, .size = 8, .sign = 0 })
@@ -354,10 +374,60 @@ static unsigned count_list(struct dnode *n)
 }
 
 /* push_keys: evaluates a key list and pushes it on the tuple stack; returns its descriptor. */
-static void push_keys(struct cg *g, struct dnode *keys, char *desc)
+/* A struct or union key (DCC_KEY_SOU + its type's index in the key signature) goes on the
+ * tuple stack as its bytes, 8 to an integer key (the last one zero-padded): equal objects
+ * make equal keys, as DTrace compares them by value. */
+static void add_const(struct cg *g, unsigned r, uint64_t k);
+static unsigned key_chunks(struct cg *g, char k)
 {
-    unsigned regs[DIF_TUPMAX], n = 0;
+    if ((unsigned char)k < DCC_KEY_SOU)
+        return 1;
+    struct dtype t = { .kind = DT_SOU, .sou = (uint16_t)((unsigned char)k - DCC_KEY_SOU) };
+    return (dcc_type_size(g->cc, t) + 7u) / 8u;
+}
+
+/* keys_vm: the VM's key types for a key signature (struct keys as their integer chunks) */
+static void keys_vm(struct cg *g, const char *sig, char *out)
+{
+    unsigned n = 0;
+    for (; *sig; sig++)
+        for (unsigned c = key_chunks(g, *sig); c-- > 0;)
+            out[n++] = (unsigned char)*sig >= DCC_KEY_SOU ? 'l' : *sig;
+    out[n] = 0;
+}
+
+/* push_sou_key: pushes the object at address ra (size bytes) as integer chunks */
+static void push_sou_key(struct cg *g, unsigned ra, unsigned size)
+{
+    unsigned rv = reg_alloc(g), rt = reg_alloc(g), rb = reg_alloc(g), rs = reg_alloc(g);
+    for (unsigned off = 0; off < size; off += 8) {
+        emit(g, DIF_INSTR(DIF_MOV, 0, 0, rv));
+        for (unsigned b = 0; b < 8 && off + b < size; b++) { /* bytes: any alignment */
+            emit(g, DIF_INSTR(DIF_MOV, ra, 0, rt));
+            add_const(g, rt, off + b);
+            emit(g, DIF_INSTR(DIF_LDUB, rt, 0, rb));
+            emit(g, DIF_INSTR_IDX(DIF_SETX, intern_int(g, 8u * b), rs));
+            emit(g, DIF_INSTR(DIF_SLL, rb, rs, rb));
+            emit(g, DIF_INSTR(DIF_OR, rv, rb, rv));
+        }
+        emit(g, DIF_INSTR(DIF_PUSHT, rv, DIF_TYPE_INT, 0));
+    }
+    reg_free(g, rs);
+    reg_free(g, rb);
+    reg_free(g, rt);
+    reg_free(g, rv);
+}
+
+static void push_keys(struct cg *g, struct dnode *keys, char *desc, int tls)
+{
+    unsigned regs[DIF_TUPMAX], n = 0, chunks = tls;
     struct dtype types[DIF_TUPMAX];
+    if (tls) { /* self->a[k]: a global array whose first key is the thread's id */
+        regs[0] = reg_alloc(g);
+        types[0] = T_INT32;
+        emit(g, DIF_INSTR_IDX(DIF_BUILTIN, DIF_B_TID, regs[0]));
+        desc[n++] = 'l';
+    }
     for (struct dnode *k = keys; k; k = k->next) {
         if (n == DIF_TUPMAX)
             dcc_error(g->cc, k->line, "D_ARR_BADREF", "too many keys");
@@ -367,14 +437,32 @@ static void push_keys(struct cg *g, struct dnode *keys, char *desc)
         if (types[n].kind == DT_NONE)
             dcc_error(g->cc, k->line, "D_KEY_TYPE", "key #%u has no value", n + 1);
         desc[n] = types[n].kind == DIF_TYPE_STR ? 's' : 'l';
+        if (types[n].kind == DT_SOU && !types[n].ptr)
+            desc[n] = (char)(DCC_KEY_SOU + types[n].sou);
+        chunks += key_chunks(g, desc[n]);
+        if (chunks > DIF_TUPMAX)
+            dcc_error(g->cc, k->line, "D_ARR_BADREF", "too many keys (a struct key takes one "
+                      "per 8 bytes)");
         n++;
     }
     desc[n] = 0;
     for (unsigned k = 0; k < n; k++) {
-        emit(g, DIF_INSTR(DIF_PUSHT, regs[k], types[k].kind, 0));
+        if ((unsigned char)desc[k] >= DCC_KEY_SOU)
+            push_sou_key(g, regs[k], dcc_type_size(g->cc, types[k]));
+        else
+            emit(g, DIF_INSTR(DIF_PUSHT, regs[k], types[k].kind, 0));
     }
     for (unsigned k = n; k-- > 0;)
         reg_free(g, regs[k]);
+}
+
+static const char *key_name(struct cg *g, char k)
+{
+    if ((unsigned char)k < DCC_KEY_SOU)
+        return k == 's' ? "string" : "integer";
+    struct dsou *s = dcc_sou(g->cc, (struct dtype){ .kind = DT_SOU,
+                                                     .sou = (uint16_t)((unsigned char)k - DCC_KEY_SOU) });
+    return s->tag ? s->tag : dcc_sou_kind(s);
 }
 
 /* lvalue: resolves a variable reference. For arrays, pushes the keys first. If `def` is set,
@@ -395,11 +483,12 @@ static struct sym *lvalue(struct cg *g, struct dnode *n, const struct dtype *def
         dcc_error(g->cc, n->line, "D_OP_WRITE", "%s is a built-in variable: operators that "
                   "assign can only be applied to a writable variable", n->s);
     if (scope == DIF_SCOPE_ARRAY)
-        push_keys(g, n->b, keys);
+        push_keys(g, n->b, keys, n->op == 1);
     struct sym *s = sym_find(g, n->s, scope);
     if (s && s->defined && s->scope != scope)
-        dcc_error(g->cc, n->line, "D_ARR_BADREF", "%s is %s", n->s,
-                  s->scope == DIF_SCOPE_ARRAY ? "an associative array" : "a scalar variable");
+        dcc_error(g->cc, n->line, "D_IDENT_BADREF", "%s '%s' may not be referenced as %s",
+                  s->scope == DIF_SCOPE_ARRAY ? "array" : "scalar", n->s,
+                  s->scope == DIF_SCOPE_ARRAY ? "scalar" : "array");
     if (!s || !s->defined) {
         if (!def)
             dcc_error(g->cc, n->line, "D_IDENT_UNDEF", "failed to resolve %s%s: Unknown variable name",
@@ -414,8 +503,18 @@ static struct sym *lvalue(struct cg *g, struct dnode *n, const struct dtype *def
         s->defined = 1;
         memcpy(s->keys, keys, sizeof(keys));
     } else if (scope == DIF_SCOPE_ARRAY && strcmp(s->keys, keys) != 0) {
-        dcc_error(g->cc, n->line, "D_ARR_BADREF", "%s[ ] key types do not match its first use",
-                  n->s);
+        /* the keys against the array's prototype (its declaration or first use), as
+         * libdtrace's dt_idcook_sign: the count, then each key's type */
+        unsigned tls = n->op == 1; /* the thread's id is no key of the user's */
+        unsigned want = (unsigned)strlen(s->keys) - tls, got = (unsigned)strlen(keys) - tls;
+        if (want != got)
+            dcc_error(g->cc, n->line, "D_PROTO_LEN", "%s[ ] prototype mismatch: %u arg%s "
+                      "passed, %u expected", n->s, got, got == 1 ? "" : "s", want);
+        for (unsigned k = 0; k < want; k++)
+            if (s->keys[k + tls] != keys[k + tls])
+                dcc_error(g->cc, n->line, "D_PROTO_ARG", "%s[ ] argument #%u is incompatible "
+                          "with prototype:\n\tprototype: %s\n\t argument: %s", n->s, k + 1,
+                          key_name(g, s->keys[k + tls]), key_name(g, keys[k + tls]));
     }
     return s;
 }
@@ -503,19 +602,39 @@ static unsigned addr_of(struct cg *g, struct dnode *n, struct obj *o);
 static void store_obj(struct cg *g, unsigned ra, const struct obj *o, unsigned rv,
                       struct dtype tv, int line);
 
+static struct dtype type_of(struct cg *g, struct dnode *n);
+static int is_action(const char *s);
+static int is_action_call(const struct dnode *n);
+
+/* is_scalar: an integer or a pointer (libdtrace's dt_node_is_scalar) */
+static int is_scalar(struct dtype t)
+{
+    return t.kind == DIF_TYPE_INT;
+}
+
+/* logic_operands: && || ^^ take operands of scalar type (checked once both are compiled,
+ * as libdtrace cooks both first) */
+static void logic_operands(struct cg *g, struct dnode *n, struct dtype ta, struct dtype tb)
+{
+    if (!is_scalar(ta) || !is_scalar(tb))
+        dcc_error(g->cc, n->line, "D_OP_SCALAR", "operator %s requires operands of scalar "
+                  "type", dcc_tokname(n->op));
+}
+
 static unsigned binop(struct cg *g, struct dnode *n, struct dtype *t)
 {
     struct dtype ta, tb;
     int op = n->op;
     if (op == T_LAND || op == T_LOR) {
-        unsigned rd = reg_alloc(g);
         unsigned ra = expr(g, n->a, &ta);
         emit(g, DIF_INSTR(DIF_TST, ra, 0, 0));
-        reg_free(g, ra);
+        unsigned rd = ra; /* the left operand's register holds the result: a chain of
+                           * || or && needs two registers, not one per operator */
         emit(g, DIF_INSTR(DIF_MOV, 0, 0, rd));
         emit(g, DIF_INSTR_IDX(DIF_SETX, intern_int(g, op == T_LOR), rd));
         unsigned b1 = emit(g, 0);
         unsigned rb = expr(g, n->b, &tb);
+        logic_operands(g, n, ta, tb);
         emit(g, DIF_INSTR(DIF_TST, rb, 0, 0));
         reg_free(g, rb);
         emit(g, DIF_INSTR(DIF_MOV, 0, 0, rd));
@@ -532,6 +651,7 @@ static unsigned binop(struct cg *g, struct dnode *n, struct dtype *t)
         dcc_error(g->cc, n->line, "D_OP_VOID", "operator %s requires operands with values",
                   dcc_tokname(op));
     if (op == T_LXOR) {
+        logic_operands(g, n, ta, tb);
         emit(g, DIF_INSTR(DIF_TST, ra, 0, 0));
         unsigned x = bool_result(g, DIF_BNE);
         emit(g, DIF_INSTR(DIF_TST, rb, 0, 0));
@@ -551,6 +671,10 @@ static unsigned binop(struct cg *g, struct dnode *n, struct dtype *t)
     need_int(g, tb, n->line, dcc_tokname(op));
     if ((op == T_PLUS || op == T_MINUS) && (ta.ptr || tb.ptr)) {
         /* pointer arithmetic: in elements; a difference of pointers counts elements */
+        /* as libdtrace: a void * (or function pointer) does no arithmetic */
+        if ((ta.ptr == 1 && ta.pkind == DT_NONE) || (tb.ptr == 1 && tb.pkind == DT_NONE))
+            dcc_error(g->cc, n->line, "D_OP_INCOMPAT", "operands have incompatible types: "
+                      "void * %s", dcc_tokname(op));
         if (ta.ptr && tb.ptr && op == T_PLUS)
             dcc_error(g->cc, n->line, "D_OP_INCOMPAT", "operands have incompatible types: "
                       "pointer + pointer");
@@ -691,6 +815,16 @@ static unsigned call(struct cg *g, struct dnode *n, struct dtype *t)
         dcc_error(g->cc, n->line, "D_FUNC_UNDEF", "undefined function name: %s", n->s);
     if (!known)
         proto_other(g, n);
+    if (!known && is_action(n->s) && strcmp(n->s, "printa") != 0) {
+        /* an action where a value is wanted: no value (the operator using it says so) */
+        if (!strcmp(n->s, "printf") && !nargs)
+            dcc_error(g->cc, n->line, "D_PROTO_LEN", "printf( ) prototype mismatch: 0 args "
+                      "passed, at least 1 expected");
+        unsigned rv = reg_alloc(g);
+        emit(g, DIF_INSTR(DIF_MOV, 0, 0, rv));
+        *t = (struct dtype){ .kind = DT_NONE };
+        return rv;
+    }
     if (!known)
         dcc_error(g->cc, n->line, "D_PROTO_FUNC",
                   "%s( ) is not a subroutine that returns a value here", n->s);
@@ -724,18 +858,25 @@ static unsigned call(struct cg *g, struct dnode *n, struct dtype *t)
 
 static unsigned obj_incdec(struct cg *g, struct dnode *n, struct dtype *t);
 static unsigned sou_assign(struct cg *g, struct dnode *n, unsigned rsrc, struct dtype t);
+static unsigned xlate_assign(struct cg *g, struct dnode *n, struct dtype *t);
+static unsigned inline_array(struct cg *g, struct dnode *n, struct dtype *t);
 static unsigned xlate_member(struct cg *g, struct dnode *n, struct dtype *t);
 static int is_obj(struct cg *g, const struct dnode *n);
+static void fix_index(struct cg *g, struct dnode *n);
+static int index_is_subscript(struct cg *g, const struct dnode *n);
 
 static unsigned incdec(struct cg *g, struct dnode *n, struct dtype *t)
 {
+    fix_index(g, n->a);
     if (is_obj(g, n->a))
         return obj_incdec(g, n, t);
     int post = n->kind == N_POSTINC || n->kind == N_POSTDEC;
     int inc = n->kind == N_POSTINC || n->kind == N_PREINC;
     struct dtype def = T_INT32;
     unsigned r = load_var(g, n->a, t, &def);
-    need_int(g, *t, n->line, inc ? "++" : "--");
+    if (!is_scalar(*t))
+        dcc_error(g->cc, n->line, "D_OP_SCALAR", "operator %s requires operand of scalar type",
+                  inc ? "++" : "--");
     unsigned one = reg_alloc(g);
     uint64_t step = t->ptr ? dcc_type_size(g->cc, dcc_deref(*t)) : 1;
     emit(g, DIF_INSTR_IDX(DIF_SETX, intern_int(g, step ? step : 1), one));
@@ -770,6 +911,22 @@ static int is_string_var(struct cg *g, const struct dnode *n)
 
 static unsigned assignment(struct cg *g, struct dnode *n, struct dtype *t)
 {
+    fix_index(g, n->a);
+    if (n->b->kind == N_XLATE)
+        return xlate_assign(g, n, t);
+    struct dnode *l = n->a;
+    if (n->op != T_ASSIGN && (l->kind == N_IDENT || l->kind == N_SELF || l->kind == N_THIS ||
+                              l->kind == N_INDEX) &&
+        !(l->kind == N_IDENT && (builtin_find(l->s) || xb_find(g, l->s, NULL)))) {
+        /* libdtrace (dt_cook_var): x op= e reads x first; a variable never assigned is
+         * D_VAR_UNDEF (x++ may create one) */
+        int scope = l->kind == N_IDENT ? DIF_SCOPE_GLOBAL : l->kind == N_SELF ? DIF_SCOPE_SELF
+                  : l->kind == N_THIS ? DIF_SCOPE_THIS : DIF_SCOPE_ARRAY;
+        struct sym *ls = sym_find(g, l->s, scope);
+        if (!(ls && ls->defined) && !is_obj(g, l))
+            dcc_error(g->cc, n->line, "D_VAR_UNDEF", "%s%s has not yet been assigned a value",
+                      scope_prefix(scope), l->s);
+    }
     if (n->a->kind == N_AGG)
         dcc_error(g->cc, n->line, "D_AGG_SCALAR", "aggregations may only be assigned an "
                   "aggregating function, in a statement of their own");
@@ -808,14 +965,21 @@ static unsigned assignment(struct cg *g, struct dnode *n, struct dtype *t)
         struct dnode tmp = { .kind = N_BIN, .op = map[n->op - T_ASSIGN], .line = n->line,
                              .a = n->a, .b = n->b };
         reg_free(g, r);
+        struct dtype lt = T_INT32;
         if (!is_obj(g, n->a) && (n->a->kind != N_IDENT || !builtin_find(n->a->s))) {
-            struct dtype def = T_INT32, lt;
+            struct dtype def = T_INT32;
             unsigned save = g->ninsns;
             uint16_t regs = g->regs;
             reg_free(g, load_var(g, n->a, &lt, &def)); /* defines it; code discarded */
             g->ninsns = save;
             g->regs = regs;
+        } else {
+            lt = type_of(g, n->a);
         }
+        if (t->kind != DIF_TYPE_INT || lt.kind != DIF_TYPE_INT)
+            dcc_error(g->cc, n->line, n->op == T_ADD_EQ || n->op == T_SUB_EQ ? "D_OP_INCOMPAT"
+                      : n->op == T_MUL_EQ || n->op == T_DIV_EQ ? "D_OP_ARITH" : "D_OP_INT",
+                      "operator %s: operands have incompatible types", dcc_tokname(n->op));
         r = binop(g, &tmp, t);
     }
     if (is_obj(g, n->a)) {
@@ -825,6 +989,12 @@ static unsigned assignment(struct cg *g, struct dnode *n, struct dtype *t)
         reg_free(g, ra);
         *t = o.t;
         return r;
+    }
+    int64_t cv;
+    if (t->kind == DIF_TYPE_INT && !t->ptr && const_value(n->b, &cv) && cv == 0 &&
+        is_string_var(g, n->a)) { /* s = NULL: the empty string, as NULL compares above */
+        emit(g, DIF_INSTR_IDX(DIF_SETS, 0, r));
+        *t = T_STRING;
     }
     store_var(g, n->a, r, *t);
     return r;
@@ -848,6 +1018,16 @@ static struct sym *mem_sym(struct cg *g, const struct dnode *n)
 /* is_obj: does n denote an object in memory (so that it has an address)? */
 static int is_obj(struct cg *g, const struct dnode *n)
 {
+    struct xbind *out, *b = n->kind == N_IDENT ? xb_find(g, n->s, &out) : NULL;
+    if (b) { /* a translator's parameter */
+        struct xbind *save = g->xb;
+        g->xb = out;
+        int yes = is_obj(g, b->arg);
+        g->xb = save;
+        return yes;
+    }
+    if (n->kind == N_CAST && n->type.kind == DT_SOU && !n->type.ptr)
+        return is_obj(g, n->a); /* (struct s)e: e itself, if it is one */
     switch (n->kind) {
     case N_MEMBER: case N_DEREF: case N_SUBSCR:
         return 1;
@@ -855,7 +1035,7 @@ static int is_obj(struct cg *g, const struct dnode *n)
         return mem_sym(g, n) != NULL;
     case N_INDEX: {
         struct sym *s = mem_sym(g, n);
-        return s && s->isarr;
+        return (s && s->isarr) || index_is_subscript(g, n);
     }
     default:
         return 0;
@@ -863,6 +1043,29 @@ static int is_obj(struct cg *g, const struct dnode *n)
 }
 
 static unsigned addr_of(struct cg *g, struct dnode *n, struct obj *o);
+
+/* index_is_subscript: p[i] on a pointer variable p, which the parser read as an associative
+ * array (it cannot tell): a subscript when p is a declared or assigned scalar global. */
+static int index_is_subscript(struct cg *g, const struct dnode *n)
+{
+    if (n->kind != N_INDEX || n->op == 1 || !n->b || n->b->next)
+        return 0;
+    struct sym *s = sym_find(g, n->s, DIF_SCOPE_GLOBAL);
+    return s && s->defined && s->scope == DIF_SCOPE_GLOBAL && !s->mem;
+}
+
+/* fix_index: rewrites such an n into the subscript it is. */
+static void fix_index(struct cg *g, struct dnode *n)
+{
+    if (!index_is_subscript(g, n))
+        return;
+    struct dnode *base = dcc_alloc(g->cc, sizeof(*base));
+    base->kind = N_IDENT;
+    base->line = n->line;
+    base->s = n->s;
+    n->kind = N_SUBSCR;
+    n->a = base;
+}
 
 static unsigned elem_size(struct cg *g, struct dtype t, int line)
 {
@@ -915,15 +1118,35 @@ static void load_obj(struct cg *g, unsigned r, const struct obj *o, struct dtype
 static void store_obj(struct cg *g, unsigned ra, const struct obj *o, unsigned rv,
                       struct dtype tv, int line)
 {
-    if (o->isarr || o->t.kind != DIF_TYPE_INT || o->bits)
+    if (o->isarr)
+        dcc_error(g->cc, line, "D_OP_ARRFUN", "operator = may not be applied to operand of "
+                  "array type");
+    if (o->t.kind != DIF_TYPE_INT)
         dcc_error(g->cc, line, "D_UNSUPPORTED", "assignment to %s is not supported in this D "
-                  "subset", o->isarr ? "a whole array" : o->bits ? "a bit-field"
-                  : o->t.kind == DIF_TYPE_STR ? "a string member" : "a whole struct or union");
+                  "subset", o->t.kind == DIF_TYPE_STR ? "a string member"
+                  : o->t.kind == DT_FLOAT ? "a floating-point object" : "a whole struct or union");
     if (tv.kind != DIF_TYPE_INT)
         dcc_error(g->cc, line, "D_OP_INCOMPAT", "operands have incompatible types: integer "
                   "object assigned a %s", tv.kind == DIF_TYPE_STR ? "string" : "non-scalar");
     convert(g, rv, tv, o->t);
     static const uint8_t st[9] = { 0, DIF_STB, DIF_STH, 0, DIF_STW, 0, 0, 0, DIF_STX };
+    if (o->bits) { /* the field is the low bits of its storage unit: read, merge, write */
+        static const uint8_t ldu[9] = { 0, DIF_LDUB, DIF_LDUH, 0, DIF_LDUW, 0, 0, 0, DIF_LDX };
+        unsigned size = o->bits <= 8 ? 1 : o->bits <= 16 ? 2 : o->bits <= 32 ? 4 : 8;
+        uint64_t mask = o->bits >= 64 ? ~(uint64_t)0 : ((uint64_t)1 << o->bits) - 1u;
+        unsigned rc = reg_alloc(g), rm = reg_alloc(g), rn = reg_alloc(g);
+        emit(g, DIF_INSTR(ldu[size], ra, 0, rc));
+        emit(g, DIF_INSTR_IDX(DIF_SETX, intern_int(g, ~mask), rm));
+        emit(g, DIF_INSTR(DIF_AND, rc, rm, rc));
+        emit(g, DIF_INSTR_IDX(DIF_SETX, intern_int(g, mask), rm));
+        emit(g, DIF_INSTR(DIF_AND, rv, rm, rn));
+        emit(g, DIF_INSTR(DIF_OR, rc, rn, rc));
+        emit(g, DIF_INSTR(st[size], rc, 0, ra));
+        reg_free(g, rn);
+        reg_free(g, rm);
+        reg_free(g, rc);
+        return;
+    }
     emit(g, DIF_INSTR(st[o->t.size], rv, 0, ra));
 }
 
@@ -937,6 +1160,9 @@ static unsigned subscript(struct cg *g, struct dnode *base, struct dnode *idx, s
     struct obj b = { 0 };
     unsigned r;
     uint32_t bound = 0;
+    if (base->kind == N_THIS && !mem_sym(g, base) && !sym_find(g, base->s, DIF_SCOPE_THIS))
+        dcc_error(g->cc, line, "D_ARR_LOCAL", "local variables may not be used as "
+                  "associative arrays: %s", base->s);
     if (is_obj(g, base)) {
         r = addr_of(g, base, &b);
         if (b.isarr) {
@@ -953,7 +1179,9 @@ static unsigned subscript(struct cg *g, struct dnode *base, struct dnode *idx, s
                   "pointer");
     struct dtype et = dcc_deref(t);
     int64_t cv;
-    if (bound && const_value(idx, &cv) && (cv < 0 || (uint64_t)cv >= bound))
+    /* &a[N], one past the end, is an address C and D allow */
+    if (bound && const_value(idx, &cv) &&
+        (cv < 0 || (uint64_t)cv > bound || ((uint64_t)cv == bound && !g->addrof)))
         dcc_error(g->cc, line, "D_ARR_BOUNDS", "index %d is out of range for array of %d "
                   "elements", (int)cv, (int)bound);
     unsigned ri = expr(g, idx, &ti);
@@ -984,10 +1212,28 @@ static unsigned subscript(struct cg *g, struct dnode *base, struct dnode *idx, s
 /* addr_of: the address of the object n denotes, in a new register; *o describes it. */
 static unsigned addr_of(struct cg *g, struct dnode *n, struct obj *o)
 {
+    fix_index(g, n);
     struct dtype t;
     struct obj b = { 0 };
     unsigned r;
     g->line = n->line;
+    struct xbind *xout, *xb = n->kind == N_IDENT ? xb_find(g, n->s, &xout) : NULL;
+    if (xb) { /* a translator's parameter */
+        struct xbind *save = g->xb;
+        g->xb = xout;
+        r = addr_of(g, xb->arg, o);
+        g->xb = save;
+        if (o->isarr || o->t.kind != xb->type.kind || o->t.sou != xb->type.sou)
+            dcc_error(g->cc, n->line, "D_XLATE_INCOMPAT", "xlate operand is incompatible "
+                      "with the translator's input %s", n->s);
+        return r;
+    }
+    if (n->kind == N_CAST && n->type.kind == DT_SOU && !n->type.ptr) {
+        r = addr_of(g, n->a, o); /* a struct cast to its own type, as libdtrace allows */
+        if (o->isarr || o->t.kind != DT_SOU || o->t.sou != n->type.sou)
+            dcc_error(g->cc, n->line, "D_CAST_INVAL", "invalid cast expression");
+        return r;
+    }
     switch (n->kind) {
     case N_IDENT: case N_THIS: {
         struct sym *s = mem_sym(g, n);
@@ -1030,6 +1276,10 @@ static unsigned addr_of(struct cg *g, struct dnode *n, struct obj *o)
             b.t = dcc_deref(t);
         }
         struct dsou *s = dcc_sou(g->cc, b.t);
+        if (!s->complete)
+            dcc_error(g->cc, n->line, "D_OP_INCOMPLETE", "operator %s cannot be applied to "
+                      "a forward declaration: no %s definition is available",
+                      n->op == T_DOT ? "." : "->", dcc_sou_kind(s));
         struct dmember *m = dcc_member_find(s, n->s);
         if (!m)
             dcc_error(g->cc, n->line, "D_TYPE_MEMBER", "%s is not a member of %s %s", n->s,
@@ -1059,10 +1309,54 @@ static unsigned addr_of(struct cg *g, struct dnode *n, struct obj *o)
 
 /* xlate_member: xlate <T>(e).m or xlate <T *>(e)->m: the translator from e's type to T
  * gives m's expression, compiled with its parameter standing for e, converted to m's type. */
+/* xlate_compat: a translator member's expression (of type t) must suit the member, as
+ * libdtrace's assignment rules: integers from integers, pointers from pointers (or 0),
+ * strings from strings; arrays and structs are not translated. */
+static void xlate_compat(struct cg *g, const struct dxmember *xm, const struct dmember *m,
+                         struct dtype t, struct dnode *e)
+{
+    int64_t zero;
+    int ok = !m->isarr && m->type.kind != DT_SOU && t.kind != DT_NONE && t.kind != DT_SOU &&
+             (m->type.kind == DIF_TYPE_STR) == (t.kind == DIF_TYPE_STR);
+    if (ok && m->type.kind == DIF_TYPE_INT && !m->type.ptr != !t.ptr &&
+        !(m->type.ptr && const_value(e, &zero) && zero == 0))
+        ok = 0;
+    if (!ok)
+        dcc_error(g->cc, xm->line, "D_XLATE_INCOMPAT", "translator member %s definition uses "
+                  "incompatible types", xm->name);
+}
+
+/* xlator_find: the translator to struct/union `out` from e's type: integers to integers,
+ * strings to strings, a struct to the same struct, pointers to the same type. */
+static const struct dxlator *xlator_find(struct cg *g, struct dtype out, struct dnode *e)
+{
+    struct dtype it = type_of(g, e);
+    for (const struct dxlator *c = g->cc->xlators; c; c = c->next)
+        if (c->dst.sou == out.sou && (c->src.kind == DIF_TYPE_STR) == (it.kind == DIF_TYPE_STR)
+            && (c->src.kind != DT_SOU || c->src.sou == it.sou) && it.kind != DT_NONE &&
+            !c->src.ptr == !it.ptr && (!it.ptr || (c->src.pkind == it.pkind &&
+                                                   c->src.sou == it.sou)))
+            return c;
+    struct dsou *s = dcc_sou(g->cc, out);
+    dcc_error(g->cc, e->line, "D_XLATE_NONE", "No translator to %s %s from the operand's "
+              "type", dcc_sou_kind(s), s->tag ? s->tag : "(anon)");
+}
+
+/* xlate_value: the value translator xl gives member m (named name) of its output for
+ * operand e, converted to m's type. */
+static unsigned xlate_value(struct cg *g, const struct dxlator *xl, struct dnode *e,
+                            const struct dmember *m, const char *name, struct dtype *t,
+                            int line);
+
 static unsigned xlate_member(struct cg *g, struct dnode *n, struct dtype *t)
 {
     struct dnode *x = n->a;
     struct dtype out = x->type;
+    if (out.kind != DT_SOU && !(out.ptr == 1 && out.pkind == DT_SOU))
+        dcc_error(g->cc, n->line, "D_XLATE_SOU", "xlate to a type that is not a struct or "
+                  "union");
+    /* as libdtrace: the translator first (D_XLATE_NONE), then the operator's operand */
+    const struct dxlator *xl = xlator_find(g, out, x->a);
     if (n->op == T_ARROW) {
         if (out.ptr != 1 || out.pkind != DT_SOU)
             dcc_error(g->cc, n->line, "D_OP_PTR", "operator -> requires an operand of pointer "
@@ -1072,36 +1366,29 @@ static unsigned xlate_member(struct cg *g, struct dnode *n, struct dtype *t)
         dcc_error(g->cc, n->line, "D_OP_SOU", "operator . requires an operand of struct or "
                   "union type");
     }
-    struct dtype it = type_of(g, x->a);
-    const struct dxlator *xl = NULL;
-    for (const struct dxlator *c = g->cc->xlators; c && !xl; c = c->next)
-        if (c->dst.sou == out.sou && (c->src.kind == DIF_TYPE_STR) == (it.kind == DIF_TYPE_STR)
-            && (c->src.kind != DT_SOU || c->src.sou == it.sou) && it.kind != DT_NONE &&
-            !c->src.ptr == !it.ptr && (!it.ptr || (c->src.pkind == it.pkind &&
-                                                   c->src.sou == it.sou)))
-            xl = c; /* integers to integers, strings to strings, pointers to the same type */
     struct dsou *s = dcc_sou(g->cc, out);
-    if (!xl)
-        dcc_error(g->cc, x->line, "D_XLATE_NONE", "No translator to %s %s from the operand's "
-                  "type", dcc_sou_kind(s), s->tag ? s->tag : "(anon)");
     struct dmember *m = dcc_member_find(s, n->s);
     if (!m)
         dcc_error(g->cc, n->line, "D_TYPE_MEMBER", "%s is not a member of %s %s", n->s,
                   dcc_sou_kind(s), s->tag ? s->tag : "(anon)");
+    return xlate_value(g, xl, x->a, m, n->s, t, n->line);
+}
+
+static unsigned xlate_value(struct cg *g, const struct dxlator *xl, struct dnode *e,
+                            const struct dmember *m, const char *name, struct dtype *t,
+                            int line)
+{
     const struct dxmember *xm = xl->members;
-    while (xm && strcmp(xm->name, n->s) != 0)
+    while (xm && strcmp(xm->name, name) != 0)
         xm = xm->next;
     if (!xm)
-        dcc_error(g->cc, n->line, "D_XLATE_NOCONV", "translator does not define conversion "
-                  "for member: %s", n->s);
-    struct xbind b = { xl->pname, x->a, xl->src, g->xb };
+        dcc_error(g->cc, line, "D_XLATE_NOCONV", "translator does not define conversion "
+                  "for member: %s", name);
+    struct xbind b = { xl->pname, e, xl->src, g->xb, 0 };
     g->xb = &b;
     unsigned r = expr(g, xm->expr, t);
     g->xb = b.outer;
-    if (m->isarr || m->type.kind == DT_SOU || (m->type.kind == DIF_TYPE_STR) !=
-        (t->kind == DIF_TYPE_STR) || t->kind == DT_NONE || t->kind == DT_SOU)
-        dcc_error(g->cc, xm->line, "D_XLATE_INCOMPAT", "translator member %s has an "
-                  "incompatible type", n->s);
+    xlate_compat(g, xm, m, *t, xm->expr);
     if (m->type.kind == DIF_TYPE_INT) {
         convert(g, r, *t, m->type);
         *t = m->type;
@@ -1115,7 +1402,9 @@ static unsigned xlate_member(struct cg *g, struct dnode *n, struct dtype *t)
 /* sou_assign: lhs = a struct or union value (its address in rsrc): copies its bytes into a
  * member or variable of the same type; a global or this-> variable not yet declared becomes
  * one, in D memory, as in DTrace. */
-static unsigned sou_assign(struct cg *g, struct dnode *n, unsigned rsrc, struct dtype t)
+/* sou_dest: the address of the object an assignment of a struct or union of type t writes
+ * (declaring the variable when this is its first assignment). */
+static unsigned sou_dest(struct cg *g, struct dnode *n, struct dtype t)
 {
     struct dnode *l = n->a;
     struct obj o = { 0 };
@@ -1144,6 +1433,12 @@ static unsigned sou_assign(struct cg *g, struct dnode *n, unsigned rsrc, struct 
     if (o.isarr || o.t.kind != DT_SOU || o.t.sou != t.sou)
         dcc_error(g->cc, n->line, "D_OP_INCOMPAT", "operands have incompatible types: "
                   "struct or union assigned to another type");
+    return rd;
+}
+
+static unsigned sou_assign(struct cg *g, struct dnode *n, unsigned rsrc, struct dtype t)
+{
+    unsigned rd = sou_dest(g, n, t);
     unsigned size = dcc_type_size(g->cc, t), chunk = dcc_type_align(g->cc, t);
     if (size > SOU_COPY_MAX)
         dcc_error(g->cc, n->line, "D_UNSUPPORTED", "assignment of a struct or union larger "
@@ -1172,10 +1467,82 @@ static unsigned sou_assign(struct cg *g, struct dnode *n, unsigned rsrc, struct 
     return rsrc;
 }
 
+/* xlate_assign: lhs = xlate <T>(e): the object is zeroed, then each member the translator
+ * defines is stored (what libdtrace's translation of a whole struct gives). */
+static unsigned xlate_assign(struct cg *g, struct dnode *n, struct dtype *t)
+{
+    struct dnode *x = n->b;
+    struct dtype out = x->type;
+    if (out.ptr || out.kind != DT_SOU)
+        dcc_error(g->cc, n->line, "D_UNSUPPORTED", "xlate to a pointer is supported only as "
+                  "the operand of ->");
+    const struct dxlator *xl = xlator_find(g, out, x->a);
+    unsigned rd = sou_dest(g, n, out);
+    struct dsou *s = dcc_sou(g->cc, out);
+    unsigned size = dcc_type_size(g->cc, out), rt = reg_alloc(g);
+    if (size > SOU_COPY_MAX)
+        dcc_error(g->cc, n->line, "D_UNSUPPORTED", "assignment of a struct or union larger "
+                  "than 512 bytes is not supported");
+    for (unsigned off = 0; off < size; off++) { /* byte stores: any alignment */
+        emit(g, DIF_INSTR(DIF_MOV, rd, 0, rt));
+        add_const(g, rt, off);
+        emit(g, DIF_INSTR(DIF_STB, 0, 0, rt));
+    }
+    for (int pass = 0; pass < 2; pass++) {
+        for (const struct dmember *m = pass ? s->anon : s->members; m; m = m->next) {
+            const struct dxmember *xm = xl->members;
+            while (m->name && xm && strcmp(xm->name, m->name) != 0)
+                xm = xm->next;
+            if (!m->name || !xm)
+                continue;
+            struct dtype tv;
+            unsigned rv = xlate_value(g, xl, x->a, m, m->name, &tv, n->line);
+            emit(g, DIF_INSTR(DIF_MOV, rd, 0, rt));
+            add_const(g, rt, m->off);
+            struct obj o = { m->type, m->nelem, m->isarr, m->bits };
+            store_obj(g, rt, &o, rv, tv, xm->line);
+            reg_free(g, rv);
+        }
+    }
+    reg_free(g, rt);
+    *t = out;
+    return rd;
+}
+
+/* inline_array: name[args] of `inline type name[type p, ...] = expr`: expr with each p
+ * bound to its argument (compiled where the name is used), converted to the type. */
+static unsigned inline_array(struct cg *g, struct dnode *n, struct dtype *t)
+{
+    const struct dname *d = dcc_name_find(g->cc, n->s, DNAME_INLINE);
+    unsigned argc = count_list(n->b);
+    if (argc != d->nparams)
+        dcc_error(g->cc, n->line, "D_PROTO_LEN", "%s[ ] prototype mismatch: %u arg%s passed, "
+                  "%u expected", n->s, argc, argc == 1 ? "" : "s", d->nparams);
+    struct xbind b[DIF_TUPMAX];
+    struct dnode *a = n->b;
+    for (unsigned k = 0; k < argc; k++, a = a->next) {
+        struct dtype at = type_of(g, a);
+        if ((at.kind == DIF_TYPE_STR) != (d->ptypes[k].kind == DIF_TYPE_STR) ||
+            at.kind == DT_NONE)
+            dcc_error(g->cc, a->line, "D_PROTO_ARG", "%s[ ] argument #%u is incompatible with "
+                      "prototype", n->s, k + 1);
+        b[k] = (struct xbind){ d->pnames[k], a, d->ptypes[k], k ? &b[k - 1] : g->xb, k != 0 };
+    }
+    struct xbind *save = g->xb;
+    if (argc)
+        g->xb = &b[argc - 1];
+    unsigned r = expr(g, d->expr, t);
+    g->xb = save;
+    return r;
+}
+
 static unsigned obj_rvalue(struct cg *g, struct dnode *n, struct dtype *t)
 {
     struct obj o;
     unsigned r = addr_of(g, n, &o);
+    if (o.t.kind == DT_FLOAT && !o.isarr)
+        dcc_error(g->cc, n->line, "D_UNSUPPORTED", "floating-point values are not supported "
+                  "in this D subset");
     load_obj(g, r, &o, t);
     return r;
 }
@@ -1212,6 +1579,7 @@ static unsigned expr(struct cg *g, struct dnode *n, struct dtype *t)
 {
     if (++g->depth > 256)
         dcc_error(g->cc, n->line, "D_SYNTAX", "expression nested too deeply");
+    fix_index(g, n);
     unsigned r = expr_(g, n, t);
     g->depth--;
     return r;
@@ -1258,11 +1626,14 @@ static unsigned expr_(struct cg *g, struct dnode *n, struct dtype *t)
         *t = T_STRING;
         return r;
     case N_IDENT: {
-        if (g->xb && !strcmp(n->s, g->xb->name)) { /* a translator's parameter */
-            struct xbind *b = g->xb;
-            g->xb = b->outer; /* the operand is in the scope of the xlate */
+        struct xbind *xout, *xbp = xb_find(g, n->s, &xout);
+        if (xbp && xbp->type.kind == DT_SOU && !xbp->type.ptr)
+            return obj_rvalue(g, n, t); /* a struct parameter: the object the operand is */
+        if (xbp) { /* a translator's parameter */
+            struct xbind *b = xbp, *save = g->xb;
+            g->xb = xout; /* the operand is in the scope of the xlate */
             r = expr(g, b->arg, t);
-            g->xb = b;
+            g->xb = save;
             if ((t->kind == DIF_TYPE_STR) != (b->type.kind == DIF_TYPE_STR) ||
                 t->kind == DT_SOU || t->kind == DT_NONE)
                 dcc_error(g->cc, n->line, "D_XLATE_INCOMPAT", "xlate operand is incompatible "
@@ -1310,15 +1681,24 @@ static unsigned expr_(struct cg *g, struct dnode *n, struct dtype *t)
     case N_XLATE:
         dcc_error(g->cc, n->line, "D_UNSUPPORTED", "xlate is supported only as the operand "
                   "of . or -> (a translated member)");
+    case N_INLARR:
+        return inline_array(g, n, t);
     case N_ADDROF: {
         struct obj o;
+        fix_index(g, n->a);
+        /* as libdtrace: a variable (of any type, arrays and structs too) or an aggregation
+         * has no address; an element or a member of one has */
+        struct sym *ms = n->a->kind == N_INDEX ? mem_sym(g, n->a) : NULL;
+        if (n->a->kind == N_IDENT || n->a->kind == N_THIS || n->a->kind == N_SELF ||
+            (n->a->kind == N_INDEX && !(ms && ms->isarr)) || n->a->kind == N_AGG)
+            dcc_error(g->cc, n->line, "D_ADDROF_VAR", "cannot take address of dynamic "
+                      "variable");
         if (!is_obj(g, n->a))
-            dcc_error(g->cc, n->line, n->a->kind == N_IDENT || n->a->kind == N_THIS ||
-                      n->a->kind == N_SELF || n->a->kind == N_INDEX ? "D_ADDROF_VAR"
-                      : "D_ADDROF_LVAL", "cannot take address of %s",
-                      n->a->kind == N_IDENT || n->a->kind == N_THIS || n->a->kind == N_SELF ||
-                      n->a->kind == N_INDEX ? "dynamic variable" : "a non-lvalue");
+            dcc_error(g->cc, n->line, "D_ADDROF_LVAL", "unacceptable operand for unary & "
+                      "operator");
+        g->addrof++;
         r = addr_of(g, n->a, &o);
+        g->addrof--;
         if (o.bits)
             dcc_error(g->cc, n->line, "D_ADDROF_BITFIELD", "cannot take address of bit-field");
         *t = dcc_ptr_to(o.t);
@@ -1354,9 +1734,13 @@ static unsigned expr_(struct cg *g, struct dnode *n, struct dtype *t)
             return r;
         }
         r = expr(g, n->a, t);
+        if ((n->op == T_MINUS || n->op == T_PLUS) && (t->kind != DIF_TYPE_INT || t->ptr))
+            dcc_error(g->cc, n->line, "D_OP_ARITH", "operator %s requires an operand of "
+                      "arithmetic type", dcc_tokname(n->op));
         if (n->op == T_NOT) {
-            if (t->kind == DT_NONE)
-                need_int(g, *t, n->line, "!");
+            if (!is_scalar(*t))
+                dcc_error(g->cc, n->line, "D_OP_SCALAR", "operator ! requires an operand of "
+                          "scalar type");
             emit(g, DIF_INSTR(DIF_TST, r, 0, 0));
             reg_free(g, r);
             *t = T_INT32;
@@ -1374,8 +1758,11 @@ static unsigned expr_(struct cg *g, struct dnode *n, struct dtype *t)
     case N_ASSIGN:
         return assignment(g, n, t);
     case N_COND: {
+        /* libdtrace's order: the three operands, then the condition's type, then the
+         * branches' (an action is no value) */
         r = reg_alloc(g);
         unsigned rc = expr(g, n->a, &t2);
+        struct dtype tc = t2;
         emit(g, DIF_INSTR(DIF_TST, rc, 0, 0));
         reg_free(g, rc);
         unsigned b = emit(g, 0);
@@ -1388,6 +1775,12 @@ static unsigned expr_(struct cg *g, struct dnode *n, struct dtype *t)
         emit(g, DIF_INSTR(DIF_MOV, r2, 0, r));
         reg_free(g, r2);
         patch(g, j, DIF_BA);
+        if (!is_scalar(tc))
+            dcc_error(g->cc, n->line, "D_OP_SCALAR", "operator ?: expression must be of scalar "
+                      "type");
+        if (is_action_call(n->b) || is_action_call(n->c))
+            dcc_error(g->cc, n->line, "D_OP_ACT", "action cannot be used in a conditional "
+                      "context");
         if (t->kind != t2.kind)
             dcc_error(g->cc, n->line, "D_OP_INCOMPAT", "?: operands must have compatible types");
         if (t->kind == DIF_TYPE_INT)
@@ -1398,6 +1791,8 @@ static unsigned expr_(struct cg *g, struct dnode *n, struct dtype *t)
         if (n->type.kind == DT_FLOAT)
             dcc_error(g->cc, n->line, "D_UNSUPPORTED", "floating-point values are not "
                       "supported in this D subset");
+        if (n->type.kind == DT_SOU && !n->type.ptr && is_obj(g, n->a))
+            return obj_rvalue(g, n, t);
         if (n->type.kind == DT_SOU)
             dcc_error(g->cc, n->line, "D_CAST_INVAL", "invalid cast expression");
         r = expr(g, n->a, &t2);
@@ -1629,7 +2024,11 @@ static struct dtype type_of(struct cg *g, struct dnode *n)
     return t;
 }
 
-static int is_action(const char *s);
+/* is_action_call: n calls an action (trace( ), printf( )...) */
+static int is_action_call(const struct dnode *n)
+{
+    return n->kind == N_CALL && is_action(n->s);
+}
 
 /* lquantize( ) and llquantize( ) parameters, checked in libdtrace's order (dt_compile_agg):
  * each argument's type, then its range, then the relations between them. */
@@ -2206,16 +2605,33 @@ static void match_desc(struct cg *g, const char *desc, unsigned clause, int line
 
 static void declare(struct cg *g, struct ddecl *d)
 {
+    if (d->assoc) { /* int a[int, string]: the array's key and value types */
+        if (d->scope == DIF_SCOPE_SELF)
+            dcc_error(g->cc, d->line, "D_UNSUPPORTED", "declared self-> associative arrays "
+                      "are not supported: %s", d->name);
+        if (d->type.kind != DIF_TYPE_INT && d->type.kind != DIF_TYPE_STR)
+            dcc_error(g->cc, d->line, "D_UNSUPPORTED", "associative arrays of this value "
+                      "type are not supported: %s", d->name);
+        if (sym_find(g, d->name, DIF_SCOPE_ARRAY))
+            dcc_error(g->cc, d->line, "D_DECL_IDRED", "identifier redeclared: %s", d->name);
+        struct sym *s = sym_new(g, d->name, DIF_SCOPE_ARRAY, d->line);
+        s->type = d->type;
+        memcpy(s->keys, d->keys, sizeof(s->keys));
+        s->defined = 1;
+        return;
+    }
     if (sym_find(g, d->name, d->scope) && d->scope == DIF_SCOPE_GLOBAL)
         dcc_error(g->cc, d->line, "D_DECL_IDRED", "identifier redeclared: %s", d->name);
     if (d->scope == DIF_SCOPE_GLOBAL && is_builtin_name(d->name))
         dcc_error(g->cc, d->line, "D_DECL_IDRED", "identifier redeclared: %s", d->name);
     if (d->type.kind == DT_NONE && !d->type.ptr)
         dcc_error(g->cc, d->line, "D_DECL_VOIDOBJ", "cannot have void object: %s", d->name);
-    if (d->type.kind == DT_FLOAT)
+    if (d->type.kind == DT_FLOAT && d->scope == DIF_SCOPE_SELF)
         dcc_error(g->cc, d->line, "D_UNSUPPORTED", "floating-point variables are not "
                   "supported in this D subset: %s", d->name);
-    int mem = d->isarr || d->type.kind == DT_SOU;
+    /* a float or double variable may be declared (it lives zeroed in D memory); reading or
+     * writing its value is D_UNSUPPORTED (obj_rvalue, store_obj) */
+    int mem = d->isarr || d->type.kind == DT_SOU || d->type.kind == DT_FLOAT;
     uint64_t size = (uint64_t)dcc_type_size(g->cc, d->type) * (d->isarr ? d->nelem : 1);
     if (mem && d->scope == DIF_SCOPE_SELF)
         dcc_error(g->cc, d->line, "D_UNSUPPORTED", "self-> variables of struct, union and "
@@ -2238,7 +2654,106 @@ static void declare(struct cg *g, struct ddecl *d)
     s->defined = 1;
 }
 
+/* xlator_check: a translator's member expressions, compiled (and dropped) where it is
+ * declared with its parameter standing for a value of the input type, as libdtrace cooks
+ * them: unknown members and types are reported there, and D_XLATE_INCOMPAT. */
+static void xlator_check(struct cg *g, const struct dxlator *xl, int line)
+{
+    struct dnode zero = { .kind = N_INT, .line = line, .type = T_INT32 };
+    struct dnode cast = { .kind = N_CAST, .line = line, .type = xl->src, .a = &zero };
+    struct dnode deref = { .kind = N_DEREF, .line = line, .a = &cast };
+    struct dnode str = { .kind = N_STR, .line = line, .s = "" };
+    struct dnode *arg = &cast;
+    if (xl->src.kind == DIF_TYPE_STR && !xl->src.ptr) {
+        arg = &str;
+    } else if (xl->src.kind == DT_SOU && !xl->src.ptr) {
+        cast.type = dcc_ptr_to(xl->src);
+        arg = &deref;
+    }
+    for (const struct dxmember *xm = xl->members; xm; xm = xm->next) {
+        const struct dmember *m = dcc_member_find(dcc_sou(g->cc, xl->dst), xm->name);
+        struct xbind b = { xl->pname, arg, xl->src, NULL, 0 };
+        g->xb = &b;
+        struct dtype t = type_of(g, xm->expr);
+        g->xb = NULL;
+        xlate_compat(g, xm, m, t, xm->expr);
+    }
+}
+
+/* inline_check: an inline's definition, checked where it stands as libdtrace cooks it (its
+ * expression is compiled again wherever the name is used): a name D already has is
+ * D_DECL_IDRED, an expression of another kind than the declared type D_OP_INCOMPAT. */
+static void inline_check(struct cg *g, struct dname *d)
+{
+    if (builtin_find(d->name) || is_subr(d->name) || is_action(d->name) ||
+        sym_find(g, d->name, DIF_SCOPE_GLOBAL))
+        dcc_error(g->cc, d->line, "D_DECL_IDRED", "identifier redefined: %s", d->name);
+    struct dnode *e = d->expr->kind == N_CAST && d->type.kind != DIF_TYPE_STR &&
+                      d->type.kind != DT_SOU ? d->expr->a : d->expr;
+    struct dnode zeros[DIF_TUPMAX], strs[DIF_TUPMAX];
+    struct xbind b[DIF_TUPMAX]; /* an inline array's parameters stand for values of their types */
+    for (unsigned k = 0; k < d->nparams; k++) {
+        zeros[k] = (struct dnode){ .kind = N_CAST, .line = d->line, .type = d->ptypes[k],
+                                   .a = &strs[k] };
+        strs[k] = (struct dnode){ .kind = N_INT, .line = d->line, .type = T_INT32 };
+        if (d->ptypes[k].kind == DIF_TYPE_STR)
+            zeros[k] = (struct dnode){ .kind = N_STR, .line = d->line, .s = "" };
+        b[k] = (struct xbind){ d->pnames[k], &zeros[k], d->ptypes[k], k ? &b[k - 1] : NULL,
+                               k != 0 };
+    }
+    if (d->nparams)
+        g->xb = &b[d->nparams - 1];
+    struct dtype t;
+    if (e->kind == N_XLATE && !e->type.ptr) { /* a struct inline: a translation */
+        xlator_find(g, e->type, e->a);
+        t = e->type;
+    } else {
+        t = type_of(g, e);
+    }
+    g->xb = NULL;
+    int str = d->type.kind == DIF_TYPE_STR && !d->type.ptr;
+    int ok = str ? t.kind == DIF_TYPE_STR && !t.ptr
+           : d->type.kind == DT_SOU && !d->type.ptr ? t.kind == DT_SOU && !t.ptr && t.sou == d->type.sou
+           : t.kind == DIF_TYPE_INT;
+    if (!ok)
+        dcc_error(g->cc, d->line, "D_OP_INCOMPAT", "inline %s definition uses incompatible "
+                  "types", d->name);
+}
+
 static struct dcc *cc_of(struct cg *g) { return g->cc; }
+
+/* predeclare: the variables a clause's statements create as integers (x++, x = an integer
+ * constant), declared before its predicate compiles: libdtrace cooks the actions
+ * first when the predicate names a variable not yet known (dt_cook_clause). */
+static void predeclare(struct cg *g, struct dnode *n)
+{
+    for (; n; n = n->next) {
+        struct dnode *v = NULL;
+        int64_t cv;
+        if (n->kind == N_PREINC || n->kind == N_PREDEC || n->kind == N_POSTINC ||
+            n->kind == N_POSTDEC || (n->kind == N_ASSIGN && n->op == T_ASSIGN &&
+                                     const_value(n->b, &cv)))
+            v = n->a;
+        if (v && (v->kind == N_IDENT || v->kind == N_SELF || v->kind == N_THIS) &&
+            !(v->kind == N_IDENT && (builtin_find(v->s) || xb_find(g, v->s, NULL)))) {
+            int scope = v->kind == N_IDENT ? DIF_SCOPE_GLOBAL
+                        : v->kind == N_SELF ? DIF_SCOPE_SELF : DIF_SCOPE_THIS;
+            struct sym *s = sym_find(g, v->s, scope);
+            if (!s) {
+                struct dtype t = n->kind == N_ASSIGN && n->op == T_ASSIGN ? type_of(g, n->b)
+                                                                          : T_INT32;
+                s = sym_new(g, v->s, scope, n->line);
+                s->type = t;
+                s->defined = 1;
+            }
+        }
+        if (n->kind != N_IF) {
+            predeclare(g, n->a);
+            predeclare(g, n->b);
+            predeclare(g, n->c);
+        }
+    }
+}
 
 static void clause(struct cg *g, struct dclause *c)
 {
@@ -2249,6 +2764,8 @@ static void clause(struct cg *g, struct dclause *c)
     g->keep_scratch = 0;
     for (unsigned k = 0; k < c->ndesc; k++)
         match_desc(g, c->desc[k], ci, c->line);
+    if (c->pred)
+        predeclare(g, c->stmts);
     if (c->pred && c->pred->kind == N_BIN && c->pred->op >= T_LT && c->pred->op <= T_NE) {
         /* a comparison: branch on it directly (the common, cheap, failing-predicate path) */
         struct dif_prog p = prog_begin(g);
@@ -2268,7 +2785,8 @@ static void clause(struct cg *g, struct dclause *c)
         struct dif_prog p = prog_begin(g);
         struct dtype t;
         unsigned r = expr(g, c->pred, &t);
-        if (t.kind != DIF_TYPE_INT)
+        struct sym *ms = mem_sym(g, c->pred); /* an array or struct variable is no scalar */
+        if (t.kind != DIF_TYPE_INT || (ms && (c->pred->kind != N_INDEX || !ms->isarr)))
             dcc_error(g->cc, c->pred->line, "D_PRED_SCALAR", "predicate result must be of "
                       "scalar type");
         dc->dc_pred = prog_end(g, p, r);
@@ -2372,10 +2890,28 @@ void dcc_codegen(struct dcc *cc)
     g->probes = dcc_alloc(cc, CAP_PROBES * sizeof(struct dif_probe));
     g->ecbs = dcc_alloc(cc, CAP_ECBS * sizeof(struct dif_ecb));
     g->strlen = 1; /* offset 0 is "" */
-    for (struct ddecl *d = cc->decls; d; d = d->next)
+    if (!cc->clauses && !cc->inlines && !cc->xlators)
+        dcc_error(cc, cc->line, "D_EMPTY", "empty D program translation unit");
+    struct dname *in = cc->inlines; /* declarations and inlines in program order */
+    for (struct ddecl *d = cc->decls; d; d = d->next) {
+        for (; in && in->seq < d->seq; in = in->inl_next)
+            inline_check(g, in);
         declare(g, d);
+    }
+    for (; in; in = in->inl_next)
+        inline_check(g, in);
+    for (const struct dxlator *x = cc->xlators; x; x = x->next)
+        xlator_check(g, x, x->members ? x->members->line : cc->line);
     for (struct dclause *c = cc->clauses; c; c = c->next)
         clause(g, c);
+    for (unsigned k = 0; k < cc->npragma_ids; k++) { /* as dt_pragma_apply left them */
+        const char *id = cc->pragma_ids[k];
+        struct sym *s = sym_find(g, id, DIF_SCOPE_GLOBAL);
+        if (!(s && s->defined) && !dcc_name_find(cc, id, DNAME_INLINE) && !builtin_find(id) &&
+            !is_subr(id) && !is_action(id) && !is_aggsym(g, id))
+            dcc_error(cc, cc->pragma_lines[k], "D_PRAGMA_UNUSED", "unused #pragma D "
+                      "attributes for identifier %s", id);
+    }
     if (g->necbs == 0)
         dcc_error(cc, cc->line, "D_SYNTAX", "program contains no probe clauses");
 
@@ -2389,7 +2925,9 @@ void dcc_codegen(struct dcc *cc)
                           : s->type.kind == DIF_TYPE_STR ? DIF_TYPE_STR : DIF_TYPE_INT;
         vars[k].dv_size = s->type.kind == DIF_TYPE_INT && s->type.size && !s->mem ? s->type.size : 8;
         vars[k].dv_signed = s->mem ? 0 : s->type.sign;
-        vars[k].dv_keys = s->scope == DIF_SCOPE_ARRAY ? intern_str(g, s->keys) : 0;
+        char vmkeys[DIF_TUPMAX + 1];
+        keys_vm(g, s->keys, vmkeys);
+        vars[k].dv_keys = s->scope == DIF_SCOPE_ARRAY ? intern_str(g, vmkeys) : 0;
         if (s->mem)
             vars[k].dv_keys = (uint32_t)dcc_type_size(g->cc, s->type) * (s->isarr ? s->nelem : 1);
     }

@@ -51,6 +51,7 @@ struct dsou {
     uint8_t complete;   /* its { members } were seen */
     uint32_t size, align;
     struct dmember *members, *last;
+    struct dmember *anon;   /* members of unnamed struct/union members, at their offsets here */
 };
 
 enum nkind {
@@ -61,6 +62,7 @@ enum nkind {
     N_DEREF, N_ADDROF, N_STRINGOF, /* *a, &a, stringof a */
     N_SUBSCR,  /* a[b] on an expression (a declared array, a pointer) */
     N_XLATE,   /* xlate <type>(a) */
+    N_INLARR,  /* s[b...]: an inline array's use (cg.c binds its parameters to b) */
 };
 
 /* translator dst < src pname > { member = expr; ... }; (parse.c; cg.c expands xlate) */
@@ -108,7 +110,16 @@ struct dname {
     int64_t val;        /* enumerator's value */
     struct dnode *expr; /* inline's expression */
     unsigned group;     /* enumerator: which enum declared it */
+    struct dname *inl_next; /* inlines in program order (cc->inlines) */
+    unsigned seq;           /* an inline's place among declarations (ddecl.seq) */
+    unsigned nparams;       /* an inline array's parameters: names and types */
+    const char *pnames[DIF_TUPMAX];
+    struct dtype ptypes[DIF_TUPMAX];
 };
+
+/* In a key signature ('l' integer, 's' string), a struct or union key is DCC_KEY_SOU plus its
+ * type's index (dtype.sou); cg.c pushes such a key as its bytes, 8 to an integer key. */
+#define DCC_KEY_SOU 0x7f
 
 struct ddecl {
     struct ddecl *next;
@@ -117,6 +128,9 @@ struct ddecl {
     uint8_t scope;      /* DIF_SCOPE_* */
     uint8_t isarr;      /* a declared array of nelem elements of type */
     uint32_t nelem;
+    uint8_t assoc;      /* a declared associative array: keys[] ('l' or 's' per key) */
+    unsigned seq;       /* place in the program among declarations and inlines */
+    char keys[DIF_TUPMAX + 1];
     struct dtype type;
 };
 
@@ -145,9 +159,17 @@ struct dcc {
     /* parse results */
     struct dclause *clauses, **clause_tail;
     struct ddecl *decls, **decl_tail;
+    struct dname *inlines, **inline_tail;
+    unsigned ndecls;    /* declarations and inlines so far (their seq) */
+    /* identifiers named by #pragma D attributes (lex.c), to be defined by the program */
+#define DCC_MAXPRAGMA_IDS 16
+    const char *pragma_ids[DCC_MAXPRAGMA_IDS];
+    int pragma_lines[DCC_MAXPRAGMA_IDS];
+    unsigned npragma_ids;
 };
 
-_Noreturn void dcc_error(struct dcc *cc, int line, const char *tag, const char *fmt, ...);
+_Noreturn void dcc_error(struct dcc *cc, int line, const char *tag, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5))); /* conversions: %s %.*s %u %d %c */
 void *dcc_alloc(struct dcc *cc, size_t n);
 char *dcc_strdup(struct dcc *cc, const char *s, size_t n);
 void dcc_lex_next(struct dcc *cc);
@@ -155,6 +177,22 @@ void dcc_lex_pdesc(struct dcc *cc);
 const char *dcc_tokname(int tok);
 void dcc_parse(struct dcc *cc);
 void dcc_codegen(struct dcc *cc);
+
+/* parse.c helpers shared with decl.c */
+_Noreturn void dcc_syntax(struct dcc *cc);
+void dcc_expect(struct dcc *cc, int tok);
+int dcc_is_word(struct dcc *cc, const char *w);
+struct dname *dcc_name_find(struct dcc *cc, const char *s, int kind);
+struct dname *dcc_name_add(struct dcc *cc, const char *s, int kind, int line);
+int dcc_fold_ok(const struct dnode *n, int64_t *v);
+struct dnode *dcc_cond(struct dcc *cc);
+struct dnode *dcc_assign(struct dcc *cc);
+
+/* decl.c: declarations and type names */
+int dcc_type_start(struct dcc *cc);
+int dcc_decl_start(struct dcc *cc);
+struct dtype dcc_parse_type(struct dcc *cc);
+void dcc_declaration(struct dcc *cc);
 
 /* types.c: struct/union layout and type sizes (0: an incomplete struct or union) */
 struct dsou *dcc_sou(struct dcc *cc, struct dtype t);

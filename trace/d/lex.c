@@ -82,6 +82,39 @@ static int is_digit(int c) { return c >= '0' && c <= '9'; }
 static int is_space(int c) { return c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v'; }
 
 /* directive: handles a line starting with '#' (p at the '#'); leaves p at the newline. */
+static int word_case_eq(const char *a, const char *e, const char *w)
+{
+    for (; a < e && *w; a++, w++)
+        if ((*a | 0x20) != (*w | 0x20))
+            return 0;
+    return a == e && !*w;
+}
+
+/* attr_ok: an attribute triple as dtrace_str2attr reads it: up to three '/'-separated names,
+ * two stabilities then a dependency class, in any case. */
+static int attr_ok(const char *a, const char *e)
+{
+    static const char *const stab[] = { "Internal", "Private", "Obsolete", "External",
+                                        "Unstable", "Evolving", "Stable", "Standard" };
+    static const char *const cls[] = { "Unknown", "CPU", "Platform", "Group", "ISA", "Common" };
+    for (int part = 0; a < e; part++) {
+        const char *q = a;
+        while (q < e && *q != '/')
+            q++;
+        int ok = 0;
+        if (part < 2)
+            for (size_t k = 0; k < sizeof(stab) / sizeof(stab[0]); k++)
+                ok |= word_case_eq(a, q, stab[k]);
+        else if (part == 2)
+            for (size_t k = 0; k < sizeof(cls) / sizeof(cls[0]); k++)
+                ok |= word_case_eq(a, q, cls[k]);
+        if (!ok)
+            return 0;
+        a = q < e ? q + 1 : q;
+    }
+    return 1;
+}
+
 static void directive(struct dcc *cc)
 {
     const char *q = cc->p + 1, *eol = q;
@@ -174,13 +207,25 @@ static void directive(struct dcc *cc)
                 const char *a = q;
                 while (q < eol && !is_space(*q))
                     q++;
-                int slashes = 0;
-                for (const char *t = a; t < q; t++)
-                    slashes += *t == '/';
+                const char *ae = q;
                 while (q < eol && is_space(*q))
                     q++;
-                if (slashes != 2 || q == eol)
-                    dcc_error(cc, cc->line, "D_PRAGMA_MALFORM", "malformed #pragma D attributes");
+                if (q == eol || a == ae)
+                    dcc_error(cc, cc->line, "D_PRAGMA_MALFORM", "malformed #pragma D attributes "
+                              "<attributes> <ident>");
+                if (!attr_ok(a, ae))
+                    dcc_error(cc, cc->line, "D_PRAGMA_INVAL", "invalid attributes specified by "
+                              "#pragma D attributes");
+                const char *ns = q;
+                while (q < eol && (is_alpha(*q) || is_digit(*q)))
+                    q++;
+                /* an identifier's attributes: libdtrace keeps them until the identifier is
+                 * defined; cg.c reports one never defined (D_PRAGMA_UNUSED) */
+                int provider = q - ns == 8 && !memcmp(ns, "provider", 8);
+                if (q > ns && !provider && cc->npragma_ids < DCC_MAXPRAGMA_IDS) {
+                    cc->pragma_ids[cc->npragma_ids] = dcc_strdup(cc, ns, (size_t)(q - ns));
+                    cc->pragma_lines[cc->npragma_ids++] = cc->line;
+                }
             } else if (!((size_t)(eol - q) >= 5 && memcmp(q, "ident", 5) == 0) &&
                        !((size_t)(eol - q) >= 7 && memcmp(q, "binding", 7) == 0)) {
                 dcc_error(cc, cc->line, "D_PRAGMA_INVAL", "invalid control directive");
@@ -232,6 +277,17 @@ static void skip(struct dcc *cc)
     }
 }
 
+static int hex_digit(char c)
+{
+    if (c >= '0' && c <= '9')
+        return c - '0';
+    if (c >= 'a' && c <= 'f')
+        return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F')
+        return c - 'A' + 10;
+    return -1;
+}
+
 static int escape(struct dcc *cc, const char **pp)
 {
     const char *p = *pp;
@@ -246,6 +302,12 @@ static int escape(struct dcc *cc, const char **pp)
     case 'b': v = '\b'; p++; break;
     case 'f': v = '\f'; p++; break;
     case 'v': v = '\v'; p++; break;
+    case 'x': case 'X': /* \xHH: hex digits, as many as follow (C) */
+        v = 0;
+        p++;
+        while (p < cc->end && hex_digit(*p) >= 0)
+            v = v * 16 + hex_digit(*p++);
+        break;
     case '0': case '1': case '2': case '3': case '4': case '5': case '6': case '7':
         v = 0;
         for (int k = 0; k < 3 && p < cc->end && *p >= '0' && *p <= '7'; k++)
@@ -273,12 +335,12 @@ static void number(struct dcc *cc)
         char c = *p;
         if (is_digit(c))
             d = c - '0';
-        else if (c >= 'a' && c <= 'f')
+        else if (base == 16 && c >= 'a' && c <= 'f')
             d = c - 'a' + 10;
-        else if (c >= 'A' && c <= 'F')
+        else if (base == 16 && c >= 'A' && c <= 'F')
             d = c - 'A' + 10;
         else
-            break;
+            break; /* as dt_lex.l's RGX_INT: "0abc" is 0, then the identifier abc */
         if (d >= base)
             dcc_error(cc, cc->line, "D_INT_DIGIT", "invalid digit in integer constant");
         if (v > (UINT64_MAX - (uint64_t)d) / (uint64_t)base)
@@ -296,8 +358,6 @@ static void number(struct dcc *cc)
             lng = 1;
         p++;
     }
-    if (p < cc->end && (is_alpha(*p) || is_digit(*p)))
-        dcc_error(cc, cc->line, "D_SYNTAX", "invalid integer constant");
     cc->p = p;
     cc->tok = T_INT;
     cc->tokval = (int64_t)v;
@@ -393,25 +453,29 @@ void dcc_lex_next(struct dcc *cc)
         cc->tok = T_STR;
         return;
     }
-    if (c == '\'') {
+    if (c == '\'') { /* a character constant: up to 8 characters, the first most significant */
         const char *p = cc->p + 1;
-        int v;
+        uint64_t v = 0;
+        unsigned n = 0;
         if (p < cc->end && *p == '\'')
             dcc_error(cc, cc->line, "D_CHR_NULL", "empty character constant");
-        if (p < cc->end && *p == '\\') {
-            p++;
-            v = escape(cc, &p);
-        } else if (p < cc->end) {
-            v = (unsigned char)*p++;
-        } else {
-            v = 0;
+        while (p < cc->end && *p != '\'' && *p != '\n') {
+            int ch = *p == '\\' ? (p++, escape(cc, &p)) : (unsigned char)*p++;
+            v = v << 8 | (uint64_t)ch;
+            n++;
         }
         if (p >= cc->end || *p != '\'')
-            dcc_error(cc, cc->line, "D_CHR_NL", "invalid character constant");
+            dcc_error(cc, cc->line, "D_CHR_NL", "newline encountered in character constant");
+        if (n > 8)
+            dcc_error(cc, cc->line, "D_CHR_OFLOW", "character constant is too long");
         cc->p = p + 1;
         cc->tok = T_INT;
-        cc->tokval = (int8_t)v;
-        cc->toktype = (struct dtype){ .kind = DIF_TYPE_INT, .size = 4, .sign = 1 }; /* an int, as in C (sizeof 4) */
+        /* an int, as in C (sizeof 4); one character keeps char's sign, more are packed as
+         * libdtrace does, a long when the value does not fit an int */
+        cc->tokval = n == 1 ? (int8_t)v : (int64_t)v;
+        cc->toktype = (struct dtype){ .kind = DIF_TYPE_INT, .size = 4, .sign = 1 };
+        if (n > 1 && v > INT32_MAX)
+            cc->toktype.size = 8;
         return;
     }
     for (size_t k = 0; k < sizeof(ops) / sizeof(ops[0]); k++) {

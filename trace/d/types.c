@@ -88,6 +88,9 @@ struct dmember *dcc_member_find(const struct dsou *s, const char *name)
     for (struct dmember *m = s->members; m; m = m->next)
         if (m->name && !strcmp(m->name, name))
             return m;
+    for (struct dmember *m = s->anon; m; m = m->next)
+        if (!strcmp(m->name, name))
+            return m;
     return NULL;
 }
 

@@ -7,7 +7,7 @@ PRIO  := 150
 FLAGS := KAPP_F_TRACE|KAPP_F_PRIV|KAPP_F_HOSTFS
 EXTRA := trace/d/consume.c trace/d/fmt.c trace/d/agg.c trace/d/vm.c trace/d/engine.c \
          trace/d/verify.c trace/d/probes.c trace/d/dobj_opts.c trace/d/lex.c \
-         trace/d/parse.c trace/d/types.c trace/d/procinfo.c trace/d/ctypes.c trace/d/cg.c trace/d/dcpp.c
+         trace/d/parse.c trace/d/decl.c trace/d/types.c trace/d/procinfo.c trace/d/ctypes.c trace/d/cg.c trace/d/dcpp.c
 STACK := 0x800
 $(B)/apps/dtrace/obj/trace/d/consume.c.o: UCFLAGS += -Ddvm_agg_clear=kdt_user_agg_clear \
                                                -Ddvm_agg_remove=kdt_user_agg_remove
@@ -16,7 +16,8 @@ $(B)/apps/dtrace/obj/trace/d/consume.c.o: UCFLAGS += -Ddvm_agg_clear=kdt_user_ag
 IMAGES      += dtrace
 dtrace_APPS := dtrace init srv client ticker driver worker
 
-# The compiler runs once per program, so its files are built for size (-Os) rather than speed:
-# they are most of this image, which must fit a 128 KB flash slot on every board.
-$(foreach f,lex parse types cg dcpp dobj_opts,$(eval \
+# The compiler and the verifier run once per program, the consumer's formatting once per
+# record read, so their files are built for size (-Os) rather than speed: they are most of
+# this image, which must fit a 128 KB flash slot on every board (x86-pc is the tightest).
+$(foreach f,lex parse decl types cg dcpp dobj_opts consume fmt verify,$(eval \
     $(B)/apps/dtrace/obj/trace/d/$(f).c.o: UCFLAGS += -Os))

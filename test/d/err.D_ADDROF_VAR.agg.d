@@ -1,0 +1,6 @@
+/* nor an aggregation */
+BEGIN
+{
+	@c = count();
+	trace((long)&@c);
+}

@@ -1,0 +1,5 @@
+/* a clause-local variable is no associative array */
+BEGIN
+{
+	this->seen["a"] = 1;
+}

@@ -1,0 +1,5 @@
+/* long and short do not go with char */
+BEGIN
+{
+	trace((long char)65);
+}

@@ -1,0 +1,5 @@
+/* long may appear twice at most */
+BEGIN
+{
+	trace(sizeof (long long long));
+}

@@ -1,0 +1,6 @@
+/* two type names in one declaration */
+BEGIN
+{
+	x = (char int)1;
+	exit(0);
+}

@@ -1,0 +1,7 @@
+/* an inline array's parameters have names */
+inline int first[int, int b] = b;
+
+BEGIN
+{
+	exit(0);
+}

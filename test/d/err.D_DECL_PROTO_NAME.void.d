@@ -1,0 +1,7 @@
+/* a void parameter has no name */
+extern long g(void nothing);
+
+BEGIN
+{
+	exit(0);
+}

@@ -1,0 +1,7 @@
+/* a declaration that declares nothing */
+unsigned long;
+
+BEGIN
+{
+	exit(0);
+}

@@ -1,0 +1,7 @@
+/* no attributes on void */
+unsigned void *p;
+
+BEGIN
+{
+	exit(0);
+}

@@ -1,0 +1,4 @@
+/*
+ * Nothing but comments and a declaration: libdtrace finds no clause, inline or translator.
+ */
+int unused;

@@ -1,0 +1,5 @@
+/* an action is no value for ?: */
+BEGIN
+{
+	x = 1 ? printf("a") : printf("b");
+}

@@ -1,0 +1,6 @@
+/* *= on a string */
+BEGIN
+{
+	s = "abc";
+	s *= 2;
+}

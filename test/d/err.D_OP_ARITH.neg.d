@@ -1,0 +1,5 @@
+/* unary minus wants an arithmetic operand: a string is none */
+BEGIN
+{
+	x = -"text";
+}

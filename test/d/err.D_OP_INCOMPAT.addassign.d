@@ -1,0 +1,6 @@
+/* += of a string to an integer */
+BEGIN
+{
+	n = 1;
+	n += "abc";
+}

@@ -1,0 +1,5 @@
+/* the condition of ?: is of scalar type */
+BEGIN
+{
+	x = probename ? 1 : 2;
+}

@@ -1,0 +1,6 @@
+/* and of ++ */
+BEGIN
+{
+	s = "abc";
+	s++;
+}

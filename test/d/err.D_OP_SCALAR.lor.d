@@ -1,0 +1,6 @@
+/* so are the operands of || */
+BEGIN
+/probefunc || 1/
+{
+	exit(0);
+}

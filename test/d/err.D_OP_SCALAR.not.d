@@ -1,0 +1,5 @@
+/* and of ! */
+BEGIN
+{
+	x = !execname;
+}

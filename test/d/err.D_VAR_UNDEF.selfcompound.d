@@ -1,0 +1,5 @@
+/* the same for a thread-local variable */
+BEGIN
+{
+	self->n -= 1;
+}
