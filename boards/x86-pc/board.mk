@@ -14,12 +14,15 @@ ARCH_CFLAGS := -m32 -march=i686 -malign-double -mgeneral-regs-only -fno-pie -fno
 BOARD_SRCS  := boards/common/board_data.c boards/x86-pc/board.c boards/x86-pc/uart16550.c boards/x86-pc/pit_tsc.c
 
 # Memory plan (see board_config.h for the picture): user program slots. RAM slots are
-# page-aligned (paging maps them one page at a time).
+# page-aligned (paging maps them one page at a time). Eight slots of 256 KB: the board's
+# dtrace (compiler, preprocessor and consumer, i686 code) is over 128 KB, and no image holds
+# more than eight programs.
 APP_FLASH_BASE := 0x00200000
-APP_FLASH_SLOT := 0x00020000
+APP_FLASH_SLOT := 0x00040000
 APP_RAM_BASE   := 0x00500000
 APP_RAM_SLOT   := 0x00010000
-APP_MAX_SLOTS  := 16
+APP_MAX_SLOTS  := 8
+APP_RAM_END    := 0x00600000
 
 # Device windows granted to programs: on x86 a window below 0x10000 is a range of I/O ports
 # (granted through the TSS I/O permission bitmap while the program runs). The device timer

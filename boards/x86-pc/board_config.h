@@ -5,7 +5,7 @@
 //   0x000b8000   VGA text memory       supervisor-only (the "other device" of the tests)
 //   0x00100000 +--------------------+  kernel image (Multiboot loads it here)    (1 MB)
 //   0x00200000 +--------------------+
-//              | program slots      |  APP_MAX_SLOTS x APP_FLASH_SLOT (128 KB each)
+//              | program slots      |  APP_MAX_SLOTS x APP_FLASH_SLOT (8 x 256 KB)
 //   0x00400000 +--------------------+  end of "code memory": the user code segment's limit
 //              | kernel RAM         |  .data, .bss, stacks, page tables           (1 MB)
 //   0x00500000 +--------------------+

@@ -18,6 +18,7 @@ dtrace_APPS := dtrace init srv client ticker driver worker
 
 # The compiler and the verifier run once per program, the consumer's formatting once per
 # record read, so their files are built for size (-Os) rather than speed: they are most of
-# this image, which must fit a 128 KB flash slot on every board (x86-pc is the tightest).
-$(foreach f,lex parse decl types cg dcpp dobj_opts consume fmt verify,$(eval \
+# this image, which must fit a 128 KB flash slot on the ARM boards (x86-pc has 256 KB slots:
+# its i686 code is larger).
+$(foreach f,lex parse decl types procinfo ctypes cg dcpp dobj_opts consume fmt verify engine vm agg probes,$(eval \
     $(B)/apps/dtrace/obj/trace/d/$(f).c.o: UCFLAGS += -Os))
