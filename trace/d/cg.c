@@ -685,7 +685,7 @@ static unsigned incdec(struct cg *g, struct dnode *n, struct dtype *t)
         return obj_incdec(g, n, t);
     int post = n->kind == N_POSTINC || n->kind == N_POSTDEC;
     int inc = n->kind == N_POSTINC || n->kind == N_PREINC;
-    struct dtype def = T_INT32;
+    struct dtype def = T_INT64; /* a new variable under ++ or -- is an int64_t, as libdtrace makes it */
     unsigned r = load_var(g, n->a, t, &def);
     need_int(g, *t, n->line, inc ? "++" : "--");
     unsigned one = reg_alloc(g);

@@ -172,10 +172,15 @@ static void print_mem(struct dcons *c, const uint8_t *p, unsigned n)
 
 /* ---- aggregations ------------------------------------------------------------------------ */
 
+/* An entry's sort value as libdtrace's dt_aggregate_valcmp compares them: the raw value
+ * (not normalized) of a scalar function; for the quantize family the sum of count times bucket
+ * value (exact, in 128 bits, where libdtrace uses a long double), then the zero bucket's count. */
 struct aggent {
     const uint8_t *keys;
     int64_t *vals;
-    int64_t sortval;
+    int64_t sort_hi;    /* signed high half */
+    uint64_t sort_lo;
+    int64_t sort_zero;
 };
 
 struct merge {
@@ -311,6 +316,71 @@ static int64_t agg_value(struct dcons *c, unsigned agg, const int64_t *v)
     return c->norm[agg] ? r / c->norm[agg] : r;
 }
 
+/* mac128: (hi:lo) += a * b, signed, in 128 bits without a 128-bit type. */
+static void mac128(int64_t *hi, uint64_t *lo, int64_t a, int64_t b)
+{
+    uint64_t x = a < 0 ? 0 - (uint64_t)a : (uint64_t)a, y = b < 0 ? 0 - (uint64_t)b : (uint64_t)b;
+    uint64_t x1 = x >> 32, x0 = x & 0xffffffffu, y1 = y >> 32, y0 = y & 0xffffffffu;
+    uint64_t p00 = x0 * y0, p01 = x0 * y1, p10 = x1 * y0, p11 = x1 * y1;
+    uint64_t mid = (p00 >> 32) + (p01 & 0xffffffffu) + (p10 & 0xffffffffu);
+    uint64_t plo = (mid << 32) | (p00 & 0xffffffffu);
+    uint64_t phi = p11 + (p01 >> 32) + (p10 >> 32) + (mid >> 32);
+    if ((a < 0) != (b < 0) && (plo | phi)) { /* negate the product */
+        plo = 0 - plo;
+        phi = ~phi + (plo == 0);
+    }
+    uint64_t nlo = *lo + plo;
+    *hi = (int64_t)((uint64_t)*hi + phi + (nlo < *lo));
+    *lo = nlo;
+}
+
+static void sort_value(struct dcons *c, unsigned agg, struct aggent *e)
+{
+    const struct dif_agg *g = &c->obj->aggs[agg];
+    const int64_t *v = e->vals;
+    e->sort_hi = 0;
+    e->sort_lo = 0;
+    e->sort_zero = 0;
+    if (g->dg_func < DIF_AGG_QUANTIZE) {
+        int64_t r;
+        switch (g->dg_func) {
+        case DIF_AGG_AVG: r = v[0] ? v[1] / v[0] : 0; break;
+        case DIF_AGG_STDDEV: r = stddev(v); break;
+        default: r = v[0]; break;
+        }
+        e->sort_hi = r < 0 ? -1 : 0;
+        e->sort_lo = (uint64_t)r;
+        return;
+    }
+    unsigned nv = c->st->agg_vals[agg];
+    for (unsigned k = 0; k < nv; k++) {
+        int64_t bv = dvm_agg_bucket_value(g, k);
+        /* libdtrace weighs lquantize's overflow bucket at its base + 1 */
+        if (g->dg_func == DIF_AGG_LQUANTIZE && k == nv - 1)
+            bv += 1;
+        if (g->dg_func == DIF_AGG_QUANTIZE ? k == DIF_QUANTIZE_ZERO
+            : g->dg_func == DIF_AGG_LLQUANTIZE ? k == 1 : bv == 0 && k > 0 && k < nv - 1)
+            e->sort_zero = v[k];
+        mac128(&e->sort_hi, &e->sort_lo, v[k], bv);
+    }
+    /* lquantize: zero may also be the underflow (base - 1 == 0) or overflow bucket's weight */
+    if (g->dg_func == DIF_AGG_LQUANTIZE) {
+        if (dvm_agg_bucket_value(g, 0) == 0)
+            e->sort_zero = v[0];
+        else if (dvm_agg_bucket_value(g, nv - 1) + 1 == 0)
+            e->sort_zero = v[nv - 1];
+    }
+}
+
+static int val_cmp(const struct aggent *x, const struct aggent *y)
+{
+    if (x->sort_hi != y->sort_hi)
+        return x->sort_hi < y->sort_hi ? -1 : 1;
+    if (x->sort_lo != y->sort_lo)
+        return x->sort_lo < y->sort_lo ? -1 : 1;
+    return x->sort_zero < y->sort_zero ? -1 : x->sort_zero > y->sort_zero;
+}
+
 /* key_one: compares key k (type t at byte offset off) of two key tuples. */
 static int key_one(char t, const uint8_t *a, const uint8_t *b)
 {
@@ -349,7 +419,7 @@ static int ent_cmp(struct dcons *c, const char *types, const struct aggent *x,
                    const struct aggent *y)
 {
     int kc = key_cmp(c, types, x->keys, y->keys);
-    int vc = x->sortval < y->sortval ? -1 : x->sortval > y->sortval;
+    int vc = val_cmp(x, y);
     int r = c->aggsortkey ? (kc ? kc : vc) : (vc ? vc : kc);
     return c->aggsortrev ? -r : r;
 }
@@ -375,7 +445,7 @@ static unsigned collect(struct dcons *c, unsigned agg, struct merge *m)
         dvm_agg_walk(c->st, cpu, merge_cb, m);
     const char *types = dif_str(c->obj, g->dg_keys);
     for (unsigned k = 0; k < m->n; k++)
-        m->ents[k].sortval = agg_value(c, agg, m->ents[k].vals);
+        sort_value(c, agg, &m->ents[k]);
     /* heapsort: O(n log n), no extra memory; keys are unique so the order is total */
     struct aggent *a = m->ents, t;
     for (unsigned n = m->n, start = n / 2, end = n; end > 1;) {
