@@ -1411,6 +1411,8 @@ static void printf_check(struct cg *g, const char *fmt, int line, const char *fn
                 while (*f >= '0' && *f <= '9')
                     f++;
             }
+            while (*f == '@') /* "%8@d": libdtrace takes the @ anywhere before the conversion */
+                at = 1, f++;
             if (part == 0 && *f == '.')
                 f++;
             else
@@ -1684,7 +1686,8 @@ static int is_action(const char *s)
 {
     static const char *const names[] = { "trace", "printf", "printa", "exit", "clear", "trunc",
         "normalize", "denormalize", "tracemem", "speculate", "commit", "discard",
-        "stack", "ustack", "raise", "system", "chill", "breakpoint", "panic", "copyout" };
+        "stack", "ustack", "raise", "system", "chill", "breakpoint", "panic", "copyout",
+        "setopt" };
     for (size_t k = 0; k < sizeof(names) / sizeof(names[0]); k++)
         if (!strcmp(names[k], s))
             return 1;
@@ -1824,13 +1827,23 @@ static void statement(struct cg *g, struct dnode *st, uint32_t *recsize)
             if (strcmp(k0, k1) != 0)
                 dcc_error(g->cc, st->line, "D_PRINTA_AGGPROTO", "printa( ): @%s[ ] key is "
                           "incompatible with @%s", y->s, x->s);
-            dcc_error(g->cc, st->line, "D_UNSUPPORTED", "printa( ) of several aggregations is "
-                      "not supported in this D subset");
         }
-        unsigned id = agg_lookup(g, x, st->line);
-        a = act_new(g, DIF_ACT_PRINTA, st->line);
-        a->da_arg = id;
-        a->da_arg2 = fmt;
+        if (count_list(x) > DIF_PRINTA_MAX)
+            dcc_error(g->cc, st->line, "D_UNSUPPORTED", "printa( ) of more than %u aggregations",
+                      DIF_PRINTA_MAX);
+        /* one action per aggregation, the later ones joined to the first (as libdtrace) */
+        a = NULL;
+        for (struct dnode *y = x; y; y = y->next) {
+            unsigned id = agg_lookup(g, y, st->line);
+            if (a) { /* the previous one is complete */
+                a->da_prog = prog_end(g, p, ret);
+                finish_rec(g, a, recsize);
+                p = prog_begin(g);
+            }
+            a = act_new(g, DIF_ACT_PRINTA, st->line);
+            a->da_arg = id;
+            a->da_arg2 = y == x ? fmt : DIF_PRINTA_JOINED;
+        }
     } else if (!strcmp(fn, "exit")) {
         proto_len(g, st, 1, 1);
         push_rec(g, st->b);
@@ -1848,6 +1861,12 @@ static void statement(struct cg *g, struct dnode *st, uint32_t *recsize)
             push_rec(g, st->b->next);
         a = act_new(g, tr ? DIF_ACT_TRUNC : DIF_ACT_NORMALIZE, st->line);
         a->da_arg = id;
+    } else if (!strcmp(fn, "setopt")) {
+        /* setopt(option[, value]): the consumer sets a run-time option when it reads this */
+        proto_other(g, st);
+        for (struct dnode *k = st->b; k; k = k->next)
+            push_rec(g, k);
+        a = act_new(g, DIF_ACT_SETOPT, st->line);
     } else if (!strcmp(fn, "tracemem")) {
         /* tracemem(address, size): size bytes from D's own memory (a string, a variable's
          * storage); the size must be a literal so the record has a fixed layout */

@@ -178,17 +178,27 @@ static void print_mem(struct dcons *c, const uint8_t *p, unsigned n)
 struct aggent {
     const uint8_t *keys;
     int64_t *vals;
+    unsigned agg;
     int64_t sort_hi;    /* signed high half */
     uint64_t sort_lo;
     int64_t sort_zero;
 };
 
+/* merge: the entries of the aggregations a printa( ) names (aggs[0..naggs-1], one or more,
+ * maybe repeated), merged over the CPUs in c->mem, then grouped by key into bundles: one
+ * entry per named aggregation (UINT32_MAX: none, printed as zero), as libdtrace's
+ * dtrace_aggregate_walk_joined; a single aggregation gives bundles of one. */
 struct merge {
     struct dcons *c;
-    unsigned agg, nvals, keylen, n, cap;
+    const unsigned *aggs;
+    unsigned naggs, maxnv, keylen, n, cap, nbundles;
     struct aggent *ents;
     uint32_t *slot;         /* 2 * cap hash slots: entry index + 1, 0 = empty */
-    int64_t *vals;
+    int64_t *vals;          /* cap * maxnv values, then maxnv zeros */
+    uint32_t *order;        /* cap entry indices, sorted by key */
+    uint32_t *bundle;       /* per bundle: naggs entry indices */
+    uint32_t *border;       /* bundle indices in print order */
+    struct aggent *zero;    /* per position: the zero entry of a missing key */
     int full;
 };
 
@@ -227,13 +237,16 @@ static void merge_cb(void *arg, unsigned agg, const uint8_t *keys, const int64_t
 {
     struct merge *m = arg;
     const struct dif_agg *g = &m->c->obj->aggs[agg];
-    if (agg != m->agg || m->cap == 0)
+    unsigned p = 0, nv = m->c->st->agg_vals[agg];
+    while (p < m->naggs && m->aggs[p] != agg)
+        p++;
+    if (p == m->naggs || m->cap == 0)
         return;
-    uint32_t nslots = 2u * m->cap, s = key_hash(keys, m->keylen) % nslots;
+    uint32_t nslots = 2u * m->cap, s = (key_hash(keys, m->keylen) ^ agg * 0x9e3779b9u) % nslots;
     for (; m->slot[s]; s = (s + 1) % nslots) {
         struct aggent *x = &m->ents[m->slot[s] - 1];
-        if (memcmp(x->keys, keys, m->keylen) == 0) {
-            merge_vals(g, x->vals, vals, m->nvals);
+        if (x->agg == agg && memcmp(x->keys, keys, m->keylen) == 0) {
+            merge_vals(g, x->vals, vals, nv);
             return;
         }
     }
@@ -244,8 +257,9 @@ static void merge_cb(void *arg, unsigned agg, const uint8_t *keys, const int64_t
     m->slot[s] = m->n + 1;
     struct aggent *e = &m->ents[m->n];
     e->keys = keys;
-    e->vals = m->vals + (size_t)m->n * m->nvals;
-    memcpy(e->vals, vals, m->nvals * 8u);
+    e->agg = agg;
+    e->vals = m->vals + (size_t)m->n * m->maxnv;
+    memcpy(e->vals, vals, nv * 8u);
     m->n++;
 }
 
@@ -398,57 +412,30 @@ static int key_one(char t, const uint8_t *a, const uint8_t *b)
     return x < y ? -1 : x > y;
 }
 
-/* key_cmp: keys in order, starting with key aggsortkeypos (the others follow in order). */
+/* key_cmp: keys in the order libdtrace's dt_aggregate_keycmp takes them: from key
+ * aggsortkeypos (when there is such a key) to the last, then from the first. */
 static int key_cmp(struct dcons *c, const char *types, const uint8_t *a, const uint8_t *b)
 {
-    unsigned ssz = (c->st->strsize + 7u) & ~7u, n = (unsigned)strlen(types), off = 0;
-    unsigned first = c->aggsortkeypos < n ? c->aggsortkeypos : 0;
-    for (unsigned k = 0; k < first; k++)
-        off += types[k] == 's' ? ssz : 8u;
-    int d = n ? key_one(types[first], a + off, b + off) : 0;
-    off = 0;
-    for (unsigned k = 0; k < n && d == 0; k++) {
-        if (k != first)
-            d = key_one(types[k], a + off, b + off);
-        off += types[k] == 's' ? ssz : 8u;
+    unsigned ssz = (c->st->strsize + 7u) & ~7u, n = (unsigned)strlen(types);
+    unsigned first = c->aggsortkeypos < n ? c->aggsortkeypos : 0, off[DIF_RECMAX + 1];
+    off[0] = 0;
+    for (unsigned k = 0; k < n && k < DIF_RECMAX; k++)
+        off[k + 1] = off[k] + (types[k] == 's' ? ssz : 8u);
+    int d = 0;
+    for (unsigned j = 0; j < n && j < DIF_RECMAX && d == 0; j++) {
+        unsigned k = (first + j) % n;
+        d = key_one(types[k], a + off[k], b + off[k]);
     }
     return d;
 }
 
-static int ent_cmp(struct dcons *c, const char *types, const struct aggent *x,
-                   const struct aggent *y)
-{
-    int kc = key_cmp(c, types, x->keys, y->keys);
-    int vc = val_cmp(x, y);
-    int r = c->aggsortkey ? (kc ? kc : vc) : (vc ? vc : kc);
-    return c->aggsortrev ? -r : r;
-}
+/* sort helpers: heapsort of uint32 indices (O(n log n), no extra memory). */
+typedef int (*idx_cmp)(struct merge *m, uint32_t x, uint32_t y);
 
-/* collect: merged, sorted entries of one aggregation in c->mem; returns the count. */
-static unsigned collect(struct dcons *c, unsigned agg, struct merge *m)
+static void idx_sort(struct merge *m, uint32_t *a, unsigned n, idx_cmp cmp)
 {
-    const struct dif_agg *g = &c->obj->aggs[agg];
-    memset(m, 0, sizeof(*m));
-    m->c = c;
-    m->agg = agg;
-    m->nvals = c->st->agg_vals[agg];
-    m->keylen = dif_types_size(dif_str(c->obj, g->dg_keys), c->st->strsize);
-    /* c->mem: entries, then hash slots, then values */
-    size_t per = sizeof(struct aggent) + 2u * sizeof(uint32_t) + m->nvals * 8u;
-    m->cap = c->memlen > 64 ? (unsigned)((c->memlen - 64) / per) : 0;
-    uint8_t *base = (uint8_t *)(((uintptr_t)c->mem + 7u) & ~(uintptr_t)7u);
-    m->ents = (struct aggent *)(void *)base;
-    m->slot = (uint32_t *)(void *)(base + (size_t)m->cap * sizeof(struct aggent));
-    m->vals = (int64_t *)(void *)(((uintptr_t)(m->slot + 2u * m->cap) + 7u) & ~(uintptr_t)7u);
-    memset(m->slot, 0, 2u * m->cap * sizeof(uint32_t));
-    for (unsigned cpu = 0; cpu < c->st->opts.ncpu; cpu++)
-        dvm_agg_walk(c->st, cpu, merge_cb, m);
-    const char *types = dif_str(c->obj, g->dg_keys);
-    for (unsigned k = 0; k < m->n; k++)
-        sort_value(c, agg, &m->ents[k]);
-    /* heapsort: O(n log n), no extra memory; keys are unique so the order is total */
-    struct aggent *a = m->ents, t;
-    for (unsigned n = m->n, start = n / 2, end = n; end > 1;) {
+    uint32_t t;
+    for (unsigned start = n / 2, end = n; end > 1;) {
         unsigned root;
         if (start > 0) {
             root = --start;
@@ -458,14 +445,111 @@ static unsigned collect(struct dcons *c, unsigned agg, struct merge *m)
             root = 0;
         }
         for (unsigned child; (child = 2 * root + 1) < end; root = child) {
-            if (child + 1 < end && ent_cmp(c, types, &a[child], &a[child + 1]) < 0)
+            if (child + 1 < end && cmp(m, a[child], a[child + 1]) < 0)
                 child++;
-            if (ent_cmp(c, types, &a[root], &a[child]) >= 0)
+            if (cmp(m, a[root], a[child]) >= 0)
                 break;
             t = a[root], a[root] = a[child], a[child] = t;
         }
     }
-    return m->n;
+}
+
+static const char *key_types(struct merge *m)
+{
+    return dif_str(m->c->obj, m->c->obj->aggs[m->aggs[0]].dg_keys);
+}
+
+/* ent_keyagg: entries by key, then by aggregation (dt_aggregate_keyvarcmp). */
+static int ent_keyagg(struct merge *m, uint32_t x, uint32_t y)
+{
+    const struct aggent *a = &m->ents[x], *b = &m->ents[y];
+    int d = key_cmp(m->c, key_types(m), a->keys, b->keys);
+    return d ? d : a->agg < b->agg ? -1 : a->agg > b->agg;
+}
+
+static const struct aggent *bundle_ent(struct merge *m, uint32_t b, unsigned pos)
+{
+    uint32_t e = m->bundle[(size_t)b * m->naggs + pos];
+    return e == UINT32_MAX ? &m->zero[pos] : &m->ents[e];
+}
+
+/* bundle_cmp: as dt_aggregate_bundlecmp: the values from position aggsortpos on (each as
+ * dt_aggregate_valcmp), then the key; with aggsortkey the key first; aggsortrev reverses. */
+static int bundle_cmp(struct merge *m, uint32_t x, uint32_t y)
+{
+    struct dcons *c = m->c;
+    const uint8_t *kx = bundle_ent(m, x, 0)->keys, *ky = bundle_ent(m, y, 0)->keys;
+    for (unsigned p = 0; p < m->naggs && kx == NULL; p++)
+        kx = bundle_ent(m, x, p)->keys;
+    for (unsigned p = 0; p < m->naggs && ky == NULL; p++)
+        ky = bundle_ent(m, y, p)->keys;
+    int kc = key_cmp(c, key_types(m), kx, ky), r = 0;
+    if (c->aggsortkey)
+        r = kc;
+    unsigned first = c->aggsortpos < m->naggs ? c->aggsortpos : 0;
+    for (unsigned j = 0; j < m->naggs && r == 0; j++) {
+        unsigned p = (first + j) % m->naggs;
+        r = val_cmp(bundle_ent(m, x, p), bundle_ent(m, y, p));
+    }
+    if (r == 0 && !c->aggsortkey)
+        r = kc;
+    return c->aggsortrev ? -r : r;
+}
+
+/* collect: merges, bundles and sorts the entries of aggs[0..naggs-1] in c->mem; returns the
+ * number of bundles (m->border lists them in print order). */
+static unsigned collect(struct dcons *c, const unsigned *aggs, unsigned naggs, struct merge *m)
+{
+    memset(m, 0, sizeof(*m));
+    m->c = c;
+    m->aggs = aggs;
+    m->naggs = naggs;
+    for (unsigned p = 0; p < naggs; p++)
+        if (c->st->agg_vals[aggs[p]] > m->maxnv)
+            m->maxnv = c->st->agg_vals[aggs[p]];
+    m->keylen = dif_types_size(dif_str(c->obj, c->obj->aggs[aggs[0]].dg_keys), c->st->strsize);
+    /* c->mem: entries, zero entries, hash slots, order, bundles, bundle order, values */
+    size_t fixed = 64 + naggs * sizeof(struct aggent) + m->maxnv * 8u + 16;
+    size_t per = sizeof(struct aggent) + 2u * sizeof(uint32_t) + sizeof(uint32_t) +
+                 naggs * sizeof(uint32_t) + sizeof(uint32_t) + m->maxnv * 8u;
+    m->cap = c->memlen > fixed ? (unsigned)((c->memlen - fixed) / per) : 0;
+    uint8_t *base = (uint8_t *)(((uintptr_t)c->mem + 7u) & ~(uintptr_t)7u);
+    m->ents = (struct aggent *)(void *)base;
+    m->zero = m->ents + m->cap;
+    m->slot = (uint32_t *)(void *)(m->zero + naggs);
+    m->order = m->slot + 2u * m->cap;
+    m->bundle = m->order + m->cap;
+    m->border = m->bundle + (size_t)m->cap * naggs;
+    m->vals = (int64_t *)(void *)(((uintptr_t)(m->border + m->cap) + 7u) & ~(uintptr_t)7u);
+    memset(m->slot, 0, 2u * m->cap * sizeof(uint32_t));
+    for (unsigned cpu = 0; cpu < c->st->opts.ncpu; cpu++)
+        dvm_agg_walk(c->st, cpu, merge_cb, m);
+    int64_t *zv = m->vals + (size_t)m->cap * m->maxnv;
+    memset(zv, 0, m->maxnv * 8u);
+    for (unsigned p = 0; p < naggs; p++) {
+        m->zero[p] = (struct aggent){ NULL, zv, aggs[p], 0, 0, 0 };
+    }
+    for (unsigned k = 0; k < m->n; k++) {
+        sort_value(c, m->ents[k].agg, &m->ents[k]);
+        m->order[k] = k;
+    }
+    idx_sort(m, m->order, m->n, ent_keyagg);
+    for (unsigned k = 0; k < m->n;) {
+        uint32_t *b = &m->bundle[(size_t)m->nbundles * naggs];
+        for (unsigned p = 0; p < naggs; p++)
+            b[p] = UINT32_MAX;
+        unsigned j = k;
+        for (; j < m->n && key_cmp(c, key_types(m), m->ents[m->order[j]].keys,
+                                   m->ents[m->order[k]].keys) == 0; j++)
+            for (unsigned p = 0; p < naggs; p++)
+                if (aggs[p] == m->ents[m->order[j]].agg)
+                    b[p] = m->order[j];
+        m->border[m->nbundles] = m->nbundles;
+        m->nbundles++;
+        k = j;
+    }
+    idx_sort(m, m->border, m->nbundles, bundle_cmp);
+    return m->nbundles;
 }
 
 /* One row's bar, as dt_print_quantline: 40 columns of '@' scaled to the total (rounded), or two
@@ -577,51 +661,65 @@ static void print_keys(struct dcons *c, const char *types, const uint8_t *keys)
     }
 }
 
+/* aggval: one %@ conversion: the next aggregation of the bundle (the last one again once
+ * they are used up, as dt_printf_format does). */
 struct aggval_ctx {
-    struct dcons *c;
-    unsigned agg;
-    const int64_t *vals;
+    struct merge *m;
+    uint32_t b;
+    unsigned cur;
 };
 
 static void aggval(void *arg, const struct dfmt_spec *sp)
 {
     struct aggval_ctx *x = arg;
-    const struct dif_agg *g = &x->c->obj->aggs[x->agg];
+    struct dcons *c = x->m->c;
+    const struct aggent *e = bundle_ent(x->m, x->b, x->cur);
+    const struct dif_agg *g = &c->obj->aggs[e->agg];
+    if (x->cur + 1 < x->m->naggs)
+        x->cur++;
     if (g->dg_func >= DIF_AGG_QUANTIZE) {
-        print_dist(x->c, x->agg, x->vals);
+        print_dist(c, e->agg, e->vals);
         return;
     }
     struct dfmt_spec s = *sp;
     if (s.conv == 's' || s.conv == 'c')
         s.conv = 'd';
-    dfmt_int(&x->c->out, &s, agg_value(x->c, x->agg, x->vals), 'l');
+    dfmt_int(&c->out, &s, agg_value(c, e->agg, e->vals), 'l');
 }
 
-static void print_agg(struct dcons *c, unsigned agg, const char *fmt, int lead)
+/* print_aggs: printa( ) of one or several aggregations (joined on their keys, a missing one
+ * shown as zero), with a format or in the default layout: the keys, then each value. */
+static void print_aggs(struct dcons *c, const unsigned *aggs, unsigned naggs, const char *fmt,
+                       int lead)
 {
-    const struct dif_agg *g = &c->obj->aggs[agg];
-    const char *types = dif_str(c->obj, g->dg_keys);
+    const char *types = dif_str(c->obj, c->obj->aggs[aggs[0]].dg_keys);
     struct merge m;
-    unsigned n = collect(c, agg, &m);
-    c->printed[agg] = 1;
+    unsigned n = collect(c, aggs, naggs, &m);
+    for (unsigned p = 0; p < naggs; p++)
+        c->printed[aggs[p]] = 1;
     if (!fmt && lead)
         out(c, "\n");
     for (unsigned k = 0; k < n; k++) {
-        struct aggent *e = &m.ents[k];
+        uint32_t b = m.border[k];
+        const uint8_t *keys = NULL;
+        for (unsigned p = 0; p < naggs && !keys; p++)
+            keys = bundle_ent(&m, b, p)->keys;
         if (fmt) {
             struct dfmt_arg a[DIF_RECMAX];
-            unsigned na = decode(c, types, e->keys, a, DIF_RECMAX);
-            struct aggval_ctx x = { c, agg, e->vals };
+            unsigned na = decode(c, types, keys, a, DIF_RECMAX);
+            struct aggval_ctx x = { &m, b, 0 };
             dfmt_printf(&c->out, fmt, a, na, aggval, &x);
             continue;
         }
-        print_keys(c, types, e->keys);
-        if (g->dg_func >= DIF_AGG_QUANTIZE) {
-            print_dist(c, agg, e->vals);
-            out(c, "\n");
-        } else {
-            outf_int(&c->out, " %16d\n", agg_value(c, agg, e->vals));
+        print_keys(c, types, keys);
+        for (unsigned p = 0; p < naggs; p++) {
+            const struct aggent *e = bundle_ent(&m, b, p);
+            if (c->obj->aggs[e->agg].dg_func >= DIF_AGG_QUANTIZE)
+                print_dist(c, e->agg, e->vals);
+            else
+                outf_int(&c->out, " %16d", agg_value(c, e->agg, e->vals));
         }
+        out(c, "\n");
     }
     if (m.full)
         dfmt_puts(&c->err, "dtrace: aggregation too large to print in full\n");
@@ -629,19 +727,99 @@ static void print_agg(struct dcons *c, unsigned agg, const char *fmt, int lead)
 
 void dcons_print_agg(struct dcons *c, unsigned agg, const char *fmt)
 {
-    print_agg(c, agg, fmt, 1);
+    print_aggs(c, &agg, 1, fmt, 1);
+}
+
+void dcons_print_aggs(struct dcons *c, const unsigned *aggs, unsigned naggs, const char *fmt)
+{
+    print_aggs(c, aggs, naggs, fmt, 1);
 }
 
 static void agg_trunc(struct dcons *c, unsigned agg, int have_n, int64_t n)
 {
     struct merge m;
-    unsigned cnt = collect(c, agg, &m);
+    unsigned cnt = collect(c, &agg, 1, &m);
     for (unsigned k = 0; k < cnt; k++) {
         /* sorted ascending: keep the top n (the last ones), or bottom -n */
         int keep = have_n && (n >= 0 ? (int64_t)k >= (int64_t)cnt - n : (int64_t)k < -n);
         if (!keep)
-            dvm_agg_remove(c->st, agg, m.ents[k].keys);
+            dvm_agg_remove(c->st, agg, bundle_ent(&m, m.border[k], 0)->keys);
     }
+}
+
+/* ---- setopt( ) ---------------------------------------------------------------------------- */
+
+static int lower_eq(const char *a, const char *b)
+{
+    for (; *a && *b; a++, b++)
+        if ((*a | 0x20) != *b)
+            return 0;
+    return *a == *b;
+}
+
+/* runtime_value: a run-time option's value as dt_opt_runtime reads it: none (set), "" (unset),
+ * yes/no, enable(d)/disable(d), true/false, on/off, set/unset in any case, or a number;
+ * returns 0 if malformed. */
+static int runtime_value(const char *s, uint64_t *v)
+{
+    static const char *const on[] = { "yes", "enable", "enabled", "true", "on", "set" };
+    static const char *const off[] = { "no", "disable", "disabled", "false", "off", "unset" };
+    if (!s) {
+        *v = 1;
+        return 1;
+    }
+    *v = 0;
+    if (!*s)
+        return 1;
+    for (unsigned k = 0; k < sizeof(on) / sizeof(on[0]); k++) {
+        if (lower_eq(s, on[k]))
+            return *v = 1, 1;
+        if (lower_eq(s, off[k]))
+            return 1;
+    }
+    for (; *s; s++) {
+        if (*s < '0' || *s > '9' || *v > UINT64_MAX / 10)
+            return 0;
+        *v = *v * 10 + (uint64_t)(*s - '0');
+    }
+    return 1;
+}
+
+/* setopt: the options the consumer acts on change for what it prints next; the other run-time
+ * options are accepted and change nothing here; anything else is reported as libdtrace's
+ * dt_setopt does, and tracing goes on. */
+static void setopt(struct dcons *c, const char *name, const char *val)
+{
+    static const char *const quiet_ones[] = { "flowindent", "rawbytes", "stackindent",
+        "agghist", "aggpack", "aggzoom", "aggpercpu", "switchrate", "aggrate", "statusrate",
+        "cleanrate", "stackframes", "ustackframes", "jstackframes" };
+    uint64_t v;
+    int known = 0;
+    if (!d_strcmp(name, "quiet") || !d_strcmp(name, "aggsortkey") ||
+        !d_strcmp(name, "aggsortrev") || !d_strcmp(name, "aggsortpos") ||
+        !d_strcmp(name, "aggsortkeypos")) {
+        known = 1;
+        if (!runtime_value(val, &v))
+            goto bad;
+        if (!d_strcmp(name, "quiet"))
+            c->quiet = v != 0;
+        else if (!d_strcmp(name, "aggsortkey"))
+            c->aggsortkey = v != 0;
+        else if (!d_strcmp(name, "aggsortrev"))
+            c->aggsortrev = v != 0;
+        else if (!d_strcmp(name, "aggsortpos"))
+            c->aggsortpos = v > 0xffff ? 0xffff : (unsigned)v;
+        else
+            c->aggsortkeypos = v > 0xffff ? 0xffff : (unsigned)v;
+        return;
+    }
+    for (unsigned k = 0; k < sizeof(quiet_ones) / sizeof(quiet_ones[0]); k++)
+        if (!d_strcmp(name, quiet_ones[k]))
+            return;
+bad:
+    outf_str(&c->err, "dtrace: couldn't set option \"%s\" to ", name);
+    outf_str(&c->err, "\"%s\": ", val ? val : "");
+    dfmt_puts(&c->err, known ? "Invalid value for specified option\n" : "Invalid option name\n");
 }
 
 /* ---- records ----------------------------------------------------------------------------- */
@@ -726,9 +904,21 @@ void dcons_record(void *arg, const struct dvm_rechdr *h)
         case DIF_ACT_TRACEMEM:
             print_mem(c, data + a->da_offset, a->da_arg);
             break;
-        case DIF_ACT_PRINTA:
-            dcons_print_agg(c, a->da_arg, a->da_arg2 == UINT32_MAX ? NULL : dif_str(o, a->da_arg2));
+        case DIF_ACT_PRINTA: {
+            /* printa( ) of several aggregations: the later ones follow as joined actions */
+            unsigned aggs[DIF_PRINTA_MAX], na = 0;
+            if (a->da_arg2 == DIF_PRINTA_JOINED)
+                break;
+            aggs[na++] = a->da_arg;
+            for (uint32_t j = k + 1; j < cl->dc_nacts && na < DIF_PRINTA_MAX; j++) {
+                const struct dif_act *b = &o->acts[cl->dc_act + j];
+                if (b->da_kind != DIF_ACT_PRINTA || b->da_arg2 != DIF_PRINTA_JOINED)
+                    break;
+                aggs[na++] = b->da_arg;
+            }
+            dcons_print_aggs(c, aggs, na, a->da_arg2 == UINT32_MAX ? NULL : dif_str(o, a->da_arg2));
             break;
+        }
         case DIF_ACT_EXIT:
             if (n == 1) {
                 c->exit_status = (int)args[0].i;
@@ -747,6 +937,10 @@ void dcons_record(void *arg, const struct dvm_rechdr *h)
             break;
         case DIF_ACT_DENORMALIZE:
             c->norm[a->da_arg] = 1;
+            break;
+        case DIF_ACT_SETOPT:
+            if (n >= 1 && args[0].type == 's')
+                setopt(c, args[0].s, n >= 2 && args[1].type == 's' ? args[1].s : NULL);
             break;
         default:
             break;
@@ -824,7 +1018,7 @@ void dcons_final(struct dcons *c)
     out(c, "\n");
     for (unsigned k = 0; k < c->obj->hdr->dh_naggs; k++)
         if (!c->printed[k])
-            print_agg(c, k, NULL, 0);
+            print_aggs(c, &k, 1, NULL, 0);
 }
 
 static void list_line(const struct dcons_out *out, int64_t id, const char *prov, const char *mod,

@@ -483,7 +483,7 @@ __attribute__((noinline)) static void run_ecb(struct dvm_state *st, struct dvm_c
             goto failed;
         switch (a->da_kind) {
         case DIF_ACT_TRACE: case DIF_ACT_PRINTF: case DIF_ACT_EXIT: case DIF_ACT_TRUNC:
-        case DIF_ACT_NORMALIZE:
+        case DIF_ACT_NORMALIZE: case DIF_ACT_SETOPT:
             if (!rec || record(c, a, rec + sizeof(struct dvm_rechdr) + a->da_offset) != 0) {
                 c->fault_pc = a->da_prog.dp_len ? a->da_prog.dp_len - 1 : 0;
                 if (!rec)

@@ -45,6 +45,7 @@ struct dcons {
     int aggsortkey, aggsortrev;
     int droptags;           /* -x droptags: "[DTRACEDROP_*] " before each drop report */
     unsigned aggsortkeypos; /* key compared first */
+    unsigned aggsortpos;    /* printa( ) of several: the aggregation compared first */
     int header_done;
     int exited;             /* an exit() record was seen */
     int exit_status;
@@ -64,6 +65,8 @@ void dcons_record(void *arg, const struct dvm_rechdr *rec);
 void dcons_drops(struct dcons *c);
 /* dcons_print_agg: prints one aggregation (fmt NULL: default layout). */
 void dcons_print_agg(struct dcons *c, unsigned agg, const char *fmt);
+/* dcons_print_aggs: printa( ) of several aggregations, joined on their keys. */
+void dcons_print_aggs(struct dcons *c, const unsigned *aggs, unsigned naggs, const char *fmt);
 /* dcons_final: after END: one newline, then every aggregation not printed by printa. */
 void dcons_final(struct dcons *c);
 /* dcons_list_probes: `dtrace -l`: the probes a compiled program matched (o), or every probe

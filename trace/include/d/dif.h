@@ -23,7 +23,7 @@
 #define DIF_MAXPROG   4096u  /* instructions per program */
 #define DIF_MAXOBJ    (1u << 20)
 #define DIF_MAXVARS   256u
-#define DIF_MAXAGGS   64u
+#define DIF_MAXAGGS   256u
 #define DIF_AGGPARAMS 4u
 
 enum dif_op {
@@ -108,7 +108,9 @@ enum dif_actkind {
     DIF_ACT_PRINTF,     /* record args; da_arg = format string offset */
     DIF_ACT_EXIT,       /* record the status; stops tracing */
     DIF_ACT_AGG,        /* record stack = keys, return value = value; da_arg = aggregation */
-    DIF_ACT_PRINTA,     /* da_arg = aggregation, da_arg2 = format offset or UINT32_MAX */
+    DIF_ACT_PRINTA,     /* da_arg = aggregation, da_arg2 = format offset or UINT32_MAX; a printa( )
+                         * of several aggregations is one such action, then one per further
+                         * aggregation with da_arg2 = DIF_PRINTA_JOINED */
     DIF_ACT_CLEAR,      /* da_arg = aggregation */
     DIF_ACT_TRUNC,      /* da_arg = aggregation; record stack: optional count */
     DIF_ACT_NORMALIZE,  /* da_arg = aggregation; record stack: factor */
@@ -120,9 +122,13 @@ enum dif_actkind {
                          * DIF_TRACEMEM_MAX; the record is da_arg rounded up to 8 bytes */
     DIF_ACT_AGGINCR,    /* DIF_ACT_AGG with one more value on the record stack, after the
                          * keys: the quantize-family increment (quantize(v, incr) ...) */
+    DIF_ACT_SETOPT,     /* record the option's name and maybe its value (strings); the
+                         * consumer sets the option when it reads the record */
     DIF_ACT_NKINDS
 };
 #define DIF_TRACEMEM_MAX 1024u
+#define DIF_PRINTA_JOINED (UINT32_MAX - 1u)
+#define DIF_PRINTA_MAX    64u  /* aggregations in one printa( ) */
 
 enum dif_aggfunc {
     DIF_AGG_COUNT = 0, DIF_AGG_SUM, DIF_AGG_MIN, DIF_AGG_MAX, DIF_AGG_AVG, DIF_AGG_STDDEV,
