@@ -490,15 +490,22 @@ int main(int argc, char **argv)
     }
     if (compile_only)
         return 0;
-    if (st.bufsize_lowered) {
-        uint64_t v = st.bufsize_lowered;
+    /* as dtrace(1M) reports the sizes bufresize=auto lowered */
+    const struct { const char *what; uint64_t v; } lowered[] = {
+        { "buffer size", st.bufsize_lowered }, { "aggregation size", st.aggsize_lowered },
+        { "speculation size", st.specsize_lowered } };
+    for (unsigned j = 0; j < 3; j++) {
+        uint64_t v = lowered[j].v;
         const char *u = "";
         static const char *const units[] = { "k", "m", "g" };
+        if (!v)
+            continue;
         for (int k = 0; k < 3 && v >= 1024 && v % 1024 == 0; k++) {
             v /= 1024;
             u = units[k];
         }
-        fprintf(stderr, "dtrace: buffer size lowered to %llu%s\n", (unsigned long long)v, u);
+        fprintf(stderr, "dtrace: %s lowered to %llu%s\n", lowered[j].what, (unsigned long long)v,
+                u);
     }
 
     FILE *out = stdout;

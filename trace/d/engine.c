@@ -533,9 +533,18 @@ __attribute__((noinline)) static void run_ecb(struct dvm_state *st, struct dvm_c
                 goto failed;
             }
             break;
-        case DIF_ACT_SPECULATE:
+        case DIF_ACT_SPECULATE: {
+            /* as DTrace's kernel: no such speculation, or no room left in its buffer, drops
+             * the rest of the clause (its variable stores too); only the latter is counted */
+            struct dvm_spec *s = spec_get(st, v);
             specid = v;
+            if (spec && (!s || n > s->size - s->off)) {
+                if (s)
+                    st->stats[cpu].specdrops++;
+                return;
+            }
             break;
+        }
         case DIF_ACT_COMMIT: case DIF_ACT_DISCARD:
             spec_end(st, cpu, v, a->da_kind == DIF_ACT_COMMIT);
             break;
@@ -909,10 +918,35 @@ int dvm_load(struct dvm_state *st, const void *objp, size_t objlen, const struct
     for (uint32_t k = 0; k < d->nchunks; k++)
         dyn_chunk(d, k)->next = k + 1 < d->nchunks ? k + 2 : 0;
     d->free = d->nchunks ? 1 : 0;
-    /* aggregation buffers, only if the script aggregates */
+    /* As DTrace's kernel (dtrace_state_go): a buffer the program needs that is set below 8
+     * bytes is an error; with aggregations the principal buffer is at least one record. */
+    uint32_t needed = 0;
+    for (uint32_t k = 0; k < h->dh_nclauses; k++)
+        if (!(ob->clauses[k].dc_flags & (DIF_CLF_NOREC | DIF_CLF_SPEC))) {
+            uint32_t n = (uint32_t)sizeof(struct dvm_rechdr) + ((ob->clauses[k].dc_recsize + 7u) & ~7u);
+            needed = n > needed ? n : needed;
+        }
+    int speculates = 0;
+    for (uint32_t k = 0; k < h->dh_nclauses; k++)
+        speculates |= (ob->clauses[k].dc_flags & DIF_CLF_SPEC) != 0;
+    if (h->dh_naggs && o->bufsize < needed)
+        st->opts.bufsize = needed;
+    if ((needed && o->bufsize < 8) || (speculates && o->specsize < 8) ||
+        (h->dh_naggs && o->aggsize < 8))
+        return err_set(err, errlen, "No space left on device");
+    /* aggregation buffers, only if the script aggregates; bufresize=auto halves aggsize until
+     * they fit the engine's memory */
+    uint64_t aggsize = o->aggsize & ~(uint64_t)7u;
+    while (h->dh_naggs && aggsize > 64 &&
+           (aggsize + aggsize / 64u + 16u) * o->ncpu > (uint64_t)(a.size - a.used)) {
+        if (o->bufresize_manual)
+            return err_set(err, errlen, "not enough memory for aggregations (aggsize)");
+        aggsize = (aggsize / 2u) & ~(uint64_t)7u;
+        st->aggsize_lowered = aggsize;
+    }
     for (unsigned cpu = 0; cpu < o->ncpu && h->dh_naggs; cpu++) {
         struct dvm_agg_table *t = &st->agg[cpu];
-        t->size = (uint32_t)(o->aggsize > (1u << 30) ? (1u << 30) : o->aggsize) & ~7u;
+        t->size = (uint32_t)aggsize;
         t->nbuckets = t->size / 256u + 1u;
         t->mem = d_alloc(&a, t->size);
         t->bucket = d_alloc(&a, t->nbuckets * 4u);
@@ -928,8 +962,16 @@ int dvm_load(struct dvm_state *st, const void *objp, size_t objlen, const struct
             if (n > st->specrec_size)
                 st->specrec_size = n;
         }
+    uint64_t specsize = o->specsize & ~(uint64_t)7u;
+    while (st->specrec_size && specsize > 64 &&
+           (specsize + 8u) * o->nspec > (uint64_t)(a.size - a.used)) {
+        if (o->bufresize_manual)
+            return err_set(err, errlen, "not enough memory for speculations (specsize)");
+        specsize = (specsize / 2u) & ~(uint64_t)7u;
+        st->specsize_lowered = specsize;
+    }
     for (unsigned k = 0; k < o->nspec && st->specrec_size; k++) {
-        st->spec[k].size = (uint32_t)(o->specsize > (1u << 24) ? (1u << 24) : o->specsize) & ~7u;
+        st->spec[k].size = (uint32_t)specsize;
         st->spec[k].data = d_alloc(&a, st->spec[k].size + 8u);
         if (!st->spec[k].data)
             return err_set(err, errlen, "not enough memory for speculations (specsize)");

@@ -165,6 +165,7 @@ struct dvm_state {
     unsigned exiting;      /* exit() ran: only END fires from now on */
     unsigned in_error;     /* ERROR clauses running: their faults do not refire ERROR */
     uint64_t bufsize_lowered; /* bufresize=auto lowered bufsize to this (0: not lowered) */
+    uint64_t aggsize_lowered, specsize_lowered; /* the same for aggsize and specsize */
     uint16_t *probe_map;   /* table probe id -> object probe index + 1 */
     uint32_t *first_ecb;   /* object probe index -> first ECB index + 1 */
     struct dvm_ecb_link *ecb_link; /* ECB index + 1 -> its chain link (slot 0 unused) */
