@@ -1945,11 +1945,10 @@ static unsigned probe_add(struct cg *g, uint32_t id, const struct dprobe_desc *d
     return g->nprobes++;
 }
 
+/* ecb_add: one enabling per description matching the probe: a clause whose descriptions
+ * name a probe twice runs twice on it, as in DTrace. */
 static void ecb_add(struct cg *g, unsigned probe, unsigned clause, int line)
 {
-    for (unsigned k = 0; k < g->necbs; k++)
-        if (g->ecbs[k].de_probe == probe && g->ecbs[k].de_clause == clause)
-            return;
     if (g->necbs == CAP_ECBS)
         dcc_error(g->cc, line, "D_DIF_SIZE", "too many enablings");
     g->ecbs[g->necbs].de_probe = probe;

@@ -973,7 +973,7 @@ static void report(struct dcons *c, uint64_t n, const char *what, unsigned cpu)
 
 void dcons_drops(struct dcons *c)
 {
-    uint64_t dyn = 0, spec = 0, failed = 0;
+    uint64_t dyn = 0, spec = 0, failed = 0, dbl = 0;
     for (unsigned cpu = 0; cpu < c->st->opts.ncpu; cpu++) {
         const struct dvm_stats *s = &c->st->stats[cpu];
         if (s->drops > c->seen_drops[cpu]) {
@@ -987,6 +987,7 @@ void dcons_drops(struct dcons *c)
         dyn += s->dynvardrops;
         spec += s->specdrops;
         failed += s->specfailed;
+        dbl += s->dblerrors;
     }
     if (dyn > c->seen_dyndrops) {
         droptag(c, "DTRACEDROP_DYNAMIC");
@@ -1004,10 +1005,18 @@ void dcons_drops(struct dcons *c)
     }
     if (failed > c->seen_specfailed) {
         droptag(c, "DTRACEDROP_SPECUNAVAIL");
-        outf_int(&c->err, failed - c->seen_specfailed == 1 ? "%u failed speculation\n"
-                                                            : "%u failed speculations\n",
+        outf_int(&c->err, failed - c->seen_specfailed == 1 ? "%u failed speculation"
+                                                            : "%u failed speculations",
                  (int64_t)(failed - c->seen_specfailed));
+        dfmt_puts(&c->err, " (no speculative buffer available)\n");
         c->seen_specfailed = failed;
+    }
+    if (dbl > c->seen_dblerrors) {
+        droptag(c, "DTRACEDROP_DBLERROR");
+        outf_int(&c->err, dbl - c->seen_dblerrors == 1 ? "%u error" : "%u errors",
+                 (int64_t)(dbl - c->seen_dblerrors));
+        dfmt_puts(&c->err, " in ERROR probe enabling\n");
+        c->seen_dblerrors = dbl;
     }
 }
 

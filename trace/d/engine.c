@@ -256,6 +256,10 @@ static void fault(struct dvm_state *st, struct dvm_cpu *c, uint32_t action, uint
     unsigned cpu = c->ctx->cpu;
     struct dvm_errrec er = { c->epid, action, pc * 4u, c->fault, c->fault_addr };
     uint32_t n = (uint32_t)(sizeof(struct dvm_rechdr) + sizeof(er));
+    if (st->in_error) { /* a fault in an ERROR clause: only counted, as DTrace's dblerrors */
+        st->stats[cpu].dblerrors++;
+        return;
+    }
     uint8_t *p = buf_reserve(st, cpu, n, 0);
     st->stats[cpu].errors++;
     if (p) {

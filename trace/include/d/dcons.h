@@ -52,7 +52,7 @@ struct dcons {
     uint8_t printed[DIF_MAXAGGS];
     int64_t norm[DIF_MAXAGGS];
     uint64_t seen_drops[DVM_MAXCPU], seen_aggdrops[DVM_MAXCPU], seen_dyndrops;
-    uint64_t seen_specdrops, seen_specfailed;
+    uint64_t seen_specdrops, seen_specfailed, seen_dblerrors;
     void *mem;              /* scratch for merging aggregations */
     size_t memlen;
 };

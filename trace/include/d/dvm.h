@@ -71,6 +71,7 @@ _Static_assert(sizeof(struct dvm_rechdr) == 16 && sizeof(struct dvm_errrec) == 2
 
 struct dvm_stats {
     uint64_t drops, aggdrops, dynvardrops, errors, specdrops, specfailed;
+    uint64_t dblerrors;     /* faults in ERROR clauses (reported, never recorded) */
     int filled;            /* fill policy: this CPU's buffer is full */
 };
 
