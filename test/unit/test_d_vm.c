@@ -192,9 +192,61 @@ static void test_error_in_error(void **state)
     (void)state;
     compile("BEGIN { x = 0; y = 1 / x; } ERROR { z = 0; w = 2 / z; }");
     load(DVM_BUF_SWITCH, 4096);
-    fire(DPROBE_BEGIN, 0); /* ERROR's own fault is reported, not refired */
+    fire(DPROBE_BEGIN, 0); /* ERROR's own fault is counted (dblerrors), not recorded or refired */
     struct recs r = read_all();
-    assert_int_equal(r.nerr, 2);
+    assert_int_equal(r.nerr, 1);
+    assert_int_equal(st.dblerrors[0], 1);
+}
+
+/* a speculate( ) with no speculation, or no room left in it, drops the rest of its clause */
+static void test_speculate_drops_clause(void **state)
+{
+    (void)state;
+    compile("BEGIN /arg0 == 1/ { speculate(0); x = 5; } "
+            "BEGIN /arg0 == 2/ { s = speculation(); } "
+            "BEGIN /arg0 == 3/ { speculate(s); trace(tid); y++; } "
+            "BEGIN /arg0 == 4/ { trace(x + y); }");
+    load(DVM_BUF_SWITCH, 4096); /* speculations of 256 bytes: ten 24-byte records */
+    fire(DPROBE_BEGIN, 1);
+    fire(DPROBE_BEGIN, 2);
+    for (int k = 0; k < 10; k++)
+        fire(DPROBE_BEGIN, 3);
+    assert_int_equal(st.stats[0].specdrops, 0);
+    fire(DPROBE_BEGIN, 4); /* y++ ran in the ten that fit, x = 5 never */
+    struct recs r = read_all();
+    assert_int_equal(r.first[r.n - 1], 10);
+    compile("BEGIN /arg0 == 1/ { speculate(0); x = 5; } "
+            "BEGIN /arg0 == 2/ { s = speculation(); } "
+            "BEGIN /arg0 == 3/ { speculate(s); trace(tid); y++; } "
+            "BEGIN /arg0 == 4/ { trace(x + y); }");
+    load(DVM_BUF_SWITCH, 4096);
+    fire(DPROBE_BEGIN, 1);
+    fire(DPROBE_BEGIN, 2);
+    for (int k = 0; k < 11; k++)
+        fire(DPROBE_BEGIN, 3);
+    assert_int_equal(st.stats[0].specdrops, 1);
+    fire(DPROBE_BEGIN, 4);
+    r = read_all();
+    assert_int_equal(r.first[r.n - 1], 10); /* not 11: the dropped clause stopped early */
+}
+
+/* buffers the program needs set under 8 bytes do not load (ENOSPC, as DTrace's kernel) */
+static void test_tiny_buffers(void **state)
+{
+    (void)state;
+    char err[256];
+    compile("BEGIN { trace(1); }");
+    struct dvm_opts o = { 7, 64 << 10, 64 << 10, DVM_BUF_SWITCH, 1, 1, 2, 256 };
+    assert_int_not_equal(dvm_load(&st, blob, bloblen, &o, mem, sizeof(mem), err, sizeof(err)), 0);
+    assert_non_null(strstr(err, "No space"));
+    compile("BEGIN { @ = count(); }"); /* aggregating: the principal buffer is raised */
+    o.bufsize = 0;
+    assert_int_equal(dvm_load(&st, blob, bloblen, &o, mem, sizeof(mem), err, sizeof(err)), 0);
+    o.aggsize = 4;
+    assert_int_not_equal(dvm_load(&st, blob, bloblen, &o, mem, sizeof(mem), err, sizeof(err)), 0);
+    compile("BEGIN { s = speculation(); } BEGIN { speculate(s); trace(1); }");
+    o = (struct dvm_opts){ 4096, 64 << 10, 64 << 10, DVM_BUF_SWITCH, 1, 1, 2, 4 };
+    assert_int_not_equal(dvm_load(&st, blob, bloblen, &o, mem, sizeof(mem), err, sizeof(err)), 0);
 }
 
 static void test_switch_drops(void **state)
@@ -529,7 +581,8 @@ int main(void)
         cmocka_unit_test(test_ring_keeps_newest), cmocka_unit_test(test_fill_reserves_end),
         cmocka_unit_test(test_aggregations),      cmocka_unit_test(test_thread_locals),
         cmocka_unit_test(test_agg_key_cache),     cmocka_unit_test(test_agg_probe_constant),
-        cmocka_unit_test(test_agg_increment),
+        cmocka_unit_test(test_agg_increment),     cmocka_unit_test(test_speculate_drops_clause),
+        cmocka_unit_test(test_tiny_buffers),
             cmocka_unit_test(test_speculation),       cmocka_unit_test(test_random_bytecode),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -987,7 +987,7 @@ void dcons_drops(struct dcons *c)
         dyn += s->dynvardrops;
         spec += s->specdrops;
         failed += s->specfailed;
-        dbl += s->dblerrors;
+        dbl += c->st->dblerrors[cpu];
     }
     if (dyn > c->seen_dyndrops) {
         droptag(c, "DTRACEDROP_DYNAMIC");

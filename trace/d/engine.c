@@ -257,7 +257,7 @@ static void fault(struct dvm_state *st, struct dvm_cpu *c, uint32_t action, uint
     struct dvm_errrec er = { c->epid, action, pc * 4u, c->fault, c->fault_addr };
     uint32_t n = (uint32_t)(sizeof(struct dvm_rechdr) + sizeof(er));
     if (st->in_error) { /* a fault in an ERROR clause: only counted, as DTrace's dblerrors */
-        st->stats[cpu].dblerrors++;
+        st->dblerrors[cpu]++;
         return;
     }
     uint8_t *p = buf_reserve(st, cpu, n, 0);
@@ -435,6 +435,20 @@ __attribute__((noinline)) static int agg_incr(struct dvm_state *st, struct dvm_c
     return 0;
 }
 
+/* spec_no_room: as DTrace's kernel, a speculate( ) on no such speculation, or on one without
+ * room left for the clause's record, drops the rest of the clause (its variable stores too);
+ * only the latter is counted. Out of line: the firing path of other clauses never pays. */
+__attribute__((noinline)) static int spec_no_room(struct dvm_state *st, unsigned cpu,
+                                                  uint64_t id, uint32_t n)
+{
+    struct dvm_spec *s = spec_get(st, id);
+    if (s && n <= s->size - s->off)
+        return 0;
+    if (s)
+        st->stats[cpu].specdrops++;
+    return 1;
+}
+
 /* run_ecb: one enabled clause; its fast predicate (if any) already held. Out of line so that
  * a failing fast predicate never pays for this function's frame. */
 __attribute__((noinline)) static void run_ecb(struct dvm_state *st, struct dvm_cpu *c,
@@ -537,18 +551,11 @@ __attribute__((noinline)) static void run_ecb(struct dvm_state *st, struct dvm_c
                 goto failed;
             }
             break;
-        case DIF_ACT_SPECULATE: {
-            /* as DTrace's kernel: no such speculation, or no room left in its buffer, drops
-             * the rest of the clause (its variable stores too); only the latter is counted */
-            struct dvm_spec *s = spec_get(st, v);
+        case DIF_ACT_SPECULATE:
             specid = v;
-            if (spec && (!s || n > s->size - s->off)) {
-                if (s)
-                    st->stats[cpu].specdrops++;
+            if (spec && spec_no_room(st, cpu, v, n))
                 return;
-            }
             break;
-        }
         case DIF_ACT_COMMIT: case DIF_ACT_DISCARD:
             spec_end(st, cpu, v, a->da_kind == DIF_ACT_COMMIT);
             break;

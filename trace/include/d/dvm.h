@@ -71,7 +71,6 @@ _Static_assert(sizeof(struct dvm_rechdr) == 16 && sizeof(struct dvm_errrec) == 2
 
 struct dvm_stats {
     uint64_t drops, aggdrops, dynvardrops, errors, specdrops, specfailed;
-    uint64_t dblerrors;     /* faults in ERROR clauses (reported, never recorded) */
     int filled;            /* fill policy: this CPU's buffer is full */
 };
 
@@ -179,6 +178,7 @@ struct dvm_state {
     struct dvm_buf buf[DVM_MAXCPU];
     struct dvm_agg_table agg[DVM_MAXCPU];
     struct dvm_stats stats[DVM_MAXCPU];
+    uint64_t dblerrors[DVM_MAXCPU]; /* faults in ERROR clauses (reported, never recorded) */
     struct dvm_spec spec[DVM_MAXSPEC];
     uint32_t specrec_size; /* per-CPU staging record for speculative clauses */
     struct dvm_fastpred *fastpred; /* per clause */
