@@ -553,7 +553,7 @@ __attribute__((noinline)) static void run_ecb(struct dvm_state *st, struct dvm_c
             break;
         case DIF_ACT_SPECULATE:
             specid = v;
-            if (spec && spec_no_room(st, cpu, v, n))
+            if (__builtin_expect(spec && spec_no_room(st, cpu, v, n), 0))
                 return;
             break;
         case DIF_ACT_COMMIT: case DIF_ACT_DISCARD:
