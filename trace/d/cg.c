@@ -1885,6 +1885,10 @@ static void statement(struct cg *g, struct dnode *st, uint32_t *recsize)
         if (t.kind != DIF_TYPE_INT)
             dcc_error(g->cc, st->line, "D_PROTO_ARG", "%s( ) argument #1 must be a speculation "
                       "id", fn);
+        if (fn[0] == 's') { /* the engine's room check (DIF_S_SPECROOM) gives the id back */
+            emit(g, DIF_INSTR(DIF_PUSHT, ret, DIF_TYPE_INT, 0));
+            emit(g, DIF_INSTR_IDX(DIF_CALL, DIF_S_SPECROOM, ret));
+        }
         a = act_new(g, fn[0] == 's' ? DIF_ACT_SPECULATE : fn[0] == 'c' ? DIF_ACT_COMMIT
                                                                        : DIF_ACT_DISCARD, st->line);
     } else {

@@ -256,6 +256,8 @@ static void fault(struct dvm_state *st, struct dvm_cpu *c, uint32_t action, uint
     unsigned cpu = c->ctx->cpu;
     struct dvm_errrec er = { c->epid, action, pc * 4u, c->fault, c->fault_addr };
     uint32_t n = (uint32_t)(sizeof(struct dvm_rechdr) + sizeof(er));
+    if (c->fault == DVM_F_SPECDROP) /* not an error: the clause just stops (dvm_spec_room) */
+        return;
     if (st->in_error) { /* a fault in an ERROR clause: only counted, as DTrace's dblerrors */
         st->dblerrors[cpu]++;
         return;
@@ -435,18 +437,23 @@ __attribute__((noinline)) static int agg_incr(struct dvm_state *st, struct dvm_c
     return 0;
 }
 
-/* spec_no_room: as DTrace's kernel, a speculate( ) on no such speculation, or on one without
+/* dvm_spec_room: as DTrace's kernel, a speculate( ) on no such speculation, or on one without
  * room left for the clause's record, drops the rest of the clause (its variable stores too);
- * only the latter is counted. Out of line: the firing path of other clauses never pays. */
-__attribute__((noinline)) static int spec_no_room(struct dvm_state *st, unsigned cpu,
-                                                  uint64_t id, uint32_t n)
+ * only the latter is counted. Called from speculate( )'s program (DIF_S_SPECROOM), so the
+ * firing path of other clauses never pays for it. */
+int dvm_spec_room(struct dvm_state *st, struct dvm_cpu *c, uint64_t id)
 {
+    const struct dif_clause *cl = &st->obj.clauses[st->obj.ecbs[c->epid - 1].de_clause];
+    uint32_t n = (uint32_t)sizeof(struct dvm_rechdr) + ((cl->dc_recsize + 7u) & ~7u);
+    unsigned cpu = c->ctx->cpu;
+    if (!(cl->dc_flags & DIF_CLF_SPEC) || n > st->specrec_size)
+        return 1; /* recorded in the principal buffer (see run_ecb) */
     struct dvm_spec *s = spec_get(st, id);
     if (s && n <= s->size - s->off)
-        return 0;
+        return 1;
     if (s)
         st->stats[cpu].specdrops++;
-    return 1;
+    return 0;
 }
 
 /* run_ecb: one enabled clause; its fast predicate (if any) already held. Out of line so that
@@ -553,8 +560,6 @@ __attribute__((noinline)) static void run_ecb(struct dvm_state *st, struct dvm_c
             break;
         case DIF_ACT_SPECULATE:
             specid = v;
-            if (__builtin_expect(spec && spec_no_room(st, cpu, v, n), 0))
-                return;
             break;
         case DIF_ACT_COMMIT: case DIF_ACT_DISCARD:
             spec_end(st, cpu, v, a->da_kind == DIF_ACT_COMMIT);

@@ -94,6 +94,10 @@ enum dif_subr {
     /* the traced process's memory, read through the engine's dvm_state.uread (fault-safe):
      * copyin(addr, size) -> a scratch copy; copyinstr(addr[, max]) -> a string */
     DIF_S_COPYIN, DIF_S_COPYINSTR, DIF_S_COPYINSTR2,
+    /* speculate(id)'s check, emitted by the compiler only: id, or the clause stops there
+     * when speculation id is missing or has no room for the clause's record (DTrace drops
+     * the rest of such a clause, variable stores included) */
+    DIF_S_SPECROOM,
     DIF_S_COUNT
 };
 

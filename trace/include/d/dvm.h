@@ -46,7 +46,9 @@ struct dvm_ctx {
 
 enum dvm_fault {
     DVM_F_NONE = 0, DVM_F_BADADDR, DVM_F_BADALIGN, DVM_F_ILLOP, DVM_F_DIVZERO,
-    DVM_F_NOSCRATCH, DVM_F_TUPLE, DVM_F_BUDGET, DVM_F_COUNT
+    DVM_F_NOSCRATCH, DVM_F_TUPLE, DVM_F_BUDGET,
+    DVM_F_SPECDROP, /* not an error: speculate( ) found no room, the clause stops there */
+    DVM_F_COUNT
 };
 const char *dvm_fault_name(unsigned fault);
 
