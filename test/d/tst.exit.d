@@ -1,4 +1,5 @@
-/* exit(n): the clause finishes and so does this firing; then only END fires; status n */
+/* exit(n): the clause finishes; BEGIN's later clauses do not run (DTrace's kernel evaluates no
+ * BEGIN enabling after exit); then only END fires; status n */
 #pragma D option quiet
 
 BEGIN
@@ -9,7 +10,7 @@ BEGIN
 
 BEGIN
 {
-	printf("later clauses of the same firing run too\n");
+	printf("later BEGIN clauses do not run\n");
 }
 
 tick-1ms

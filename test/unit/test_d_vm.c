@@ -230,6 +230,34 @@ static void test_speculate_drops_clause(void **state)
     assert_int_equal(r.first[r.n - 1], 10); /* not 11: the dropped clause stopped early */
 }
 
+/* BEGIN's clauses stop at the first exit( ); elsewhere a second exit( ) drops its record */
+static void test_exit_once(void **state)
+{
+    (void)state;
+    compile("BEGIN { exit(1); } BEGIN { trace(2); } "
+            "tick-1s { exit(3); } tick-1s { trace(4); exit(5); } END { trace(6); exit(7); }");
+    load(DVM_BUF_SWITCH, 4096);
+    dvm_fire_begin(&st, &ctx);
+    struct recs r = read_all();
+    assert_int_equal(r.n, 1);
+    assert_int_equal(r.first[0], 1);
+    assert_true(st.exiting);
+    load(DVM_BUF_SWITCH, 4096);
+    st.exiting = 0;
+    uint32_t tick = 0;
+    for (uint32_t k = 0; k < st.obj.hdr->dh_nprobes; k++)
+        if (st.obj.probes[k].dp_period)
+            tick = st.obj.probes[k].dp_id;
+    dvm_fire(&st, &ctx, tick, NULL);
+    r = read_all();
+    assert_int_equal(r.n, 1); /* exit(3) only: the second clause's record was dropped */
+    assert_int_equal(r.first[0], 3);
+    fire(DPROBE_END, 0); /* END may still exit */
+    r = read_all();
+    assert_int_equal(r.n, 1);
+    assert_int_equal(r.first[0], 6);
+}
+
 /* buffers the program needs set under 8 bytes do not load (ENOSPC, as DTrace's kernel) */
 static void test_tiny_buffers(void **state)
 {
@@ -582,7 +610,7 @@ int main(void)
         cmocka_unit_test(test_aggregations),      cmocka_unit_test(test_thread_locals),
         cmocka_unit_test(test_agg_key_cache),     cmocka_unit_test(test_agg_probe_constant),
         cmocka_unit_test(test_agg_increment),     cmocka_unit_test(test_speculate_drops_clause),
-        cmocka_unit_test(test_tiny_buffers),
+        cmocka_unit_test(test_tiny_buffers),      cmocka_unit_test(test_exit_once),
             cmocka_unit_test(test_speculation),       cmocka_unit_test(test_random_bytecode),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -546,7 +546,7 @@ int main(int argc, char **argv)
         damaged = rr > 0;   /* what was read is reported (END too), and the exit status is 1 */
         ntimers = 0;
     } else {
-        dvm_fire(&st, &ctx, DPROBE_BEGIN, NULL);
+        dvm_fire_begin(&st, &ctx);
         consume(&st, &cons, 0);
     }
     while (ntimers && !st.exiting && !interrupted && !filled(&st)) {
@@ -568,7 +568,9 @@ int main(int argc, char **argv)
             const struct dif_probe *p = &ob->probes[k];
             if (!p->dp_period || next[k] != vt)
                 continue;
-            uint64_t args[DVM_NARGS] = { 0 };
+            /* as profile-provider probes: arg0 the kernel PC, arg1 the user PC, one of them
+             * 0; the virtual timer interrupts this process in user mode, here (main) */
+            uint64_t args[DVM_NARGS] = { 0, (uint64_t)(uintptr_t)main };
             unsigned ncpu = p->dp_flags & DIF_PRF_PROFILE ? o.ncpus : 1;
             for (ctx.cpu = 0; ctx.cpu < ncpu; ctx.cpu++)
                 dvm_fire(&st, &ctx, p->dp_id, args);

@@ -1996,11 +1996,13 @@ static void match_desc(struct cg *g, const char *desc, unsigned clause, int line
             dcc_error(g->cc, line, "D_PDESC_ZERO", "probe description %s does not match any "
                       "probes", desc);
         struct dprobe_desc d = { "profile", "", "", f[3] };
+        /* one probe per name, as the profile provider's: a second tick-1s is the same probe */
         uint32_t id = DPROBE_TIMER_BASE;
+        int found = 0;
         for (unsigned j = 0; j < g->nprobes; j++)
             if (g->probes[j].dp_period && !strcmp(g->strs + g->probes[j].dp_name, f[3]))
-                id = g->probes[j].dp_id;
-        if (id == DPROBE_TIMER_BASE)
+                id = g->probes[j].dp_id, found = 1;
+        if (!found)
             for (unsigned j = 0; j < g->nprobes; j++)
                 if (g->probes[j].dp_id >= id)
                     id = g->probes[j].dp_id + 1;

@@ -456,6 +456,22 @@ int dvm_spec_room(struct dvm_state *st, struct dvm_cpu *c, uint64_t id)
     return 0;
 }
 
+/* exit_ran: a clause ran exit( ). As DTrace's kernel records exit at most once, a second one
+ * (outside END) drops its clause's record; and, as its kernel evaluates no enabling of other
+ * providers' probes once exit( ) has run, the probe's later clauses do not run: its chain of
+ * enablings is cut after this one (it never fires again: only END and ERROR do, whose chains
+ * stay whole). Out of line, and no check in the firing path. */
+__attribute__((noinline)) static void exit_ran(struct dvm_state *st, struct dvm_cpu *c,
+                                               uint8_t *rec, uint32_t n)
+{
+    uint32_t id = st->obj.probes[c->probe].dp_id;
+    if (st->exiting && id != DPROBE_END && rec && rec != c->specrec)
+        buf_cancel(st, c->ctx->cpu, rec, n);
+    if (id != DPROBE_END && id != DPROBE_ERROR)
+        st->ecb_link[c->epid].next = 0;
+    st->exiting = 1;
+}
+
 /* run_ecb: one enabled clause; its fast predicate (if any) already held. Out of line so that
  * a failing fast predicate never pays for this function's frame. */
 __attribute__((noinline)) static void run_ecb(struct dvm_state *st, struct dvm_cpu *c,
@@ -584,7 +600,7 @@ __attribute__((noinline)) static void run_ecb(struct dvm_state *st, struct dvm_c
         }
     }
     if (exiting)
-        st->exiting = 1;
+        exit_ran(st, c, rec, n);
 }
 
 /* run_probe: the probe's enabled clauses from ECB `e` (index + 1) on, in program order. */
@@ -629,6 +645,32 @@ fire_from(struct dvm_state *st, const struct dvm_ctx *ctx, const uint64_t *args,
     c->args = args;
     c->budget = DVM_FIRING_BUDGET;
     run_probe_from(st, c, pidx, e);
+    c->busy = 0;
+}
+
+/* dvm_fire_begin: BEGIN's clauses in program order, as dvm_fire, except that those after one
+ * that ran exit( ) do not run (DTrace's kernel evaluates no BEGIN enabling after exit). */
+void dvm_fire_begin(struct dvm_state *st, const struct dvm_ctx *ctx)
+{
+    static const uint64_t zero[DVM_NARGS];
+    uint32_t m = st->probe_map[DPROBE_BEGIN];
+    if (!m || ctx->cpu >= st->opts.ncpu || st->exiting)
+        return;
+    struct dvm_cpu *c = &st->cpus[ctx->cpu];
+    if (c->busy) {
+        st->stats[ctx->cpu].drops++;
+        return;
+    }
+    c->busy = 1;
+    c->ctx = ctx;
+    c->args = zero;
+    c->budget = DVM_FIRING_BUDGET;
+    for (uint32_t e = st->first_ecb[m - 1]; e && !st->exiting; e = st->ecb_link[e].next) {
+        const struct dvm_ecb_link *l = &st->ecb_link[e];
+        c->probe = m - 1;
+        if (!l->fast || fast_pred(st, ctx, zero, e, DPROBE_BEGIN, l->fast))
+            run_ecb(st, c, e - 1);
+    }
     c->busy = 0;
 }
 

@@ -203,6 +203,9 @@ static inline int dvm_enabled(const struct dvm_state *st, uint32_t id)
  * A firing nested inside another on the same CPU is dropped and counted, never recursed. */
 void dvm_fire(struct dvm_state *st, const struct dvm_ctx *ctx, uint32_t id,
               const uint64_t args[DVM_NARGS]);
+/* dvm_fire_begin: fires BEGIN (no arguments); the clauses after one that ran exit( ) do not
+ * run, as in DTrace's kernel. Callers fire BEGIN through this, not dvm_fire. */
+void dvm_fire_begin(struct dvm_state *st, const struct dvm_ctx *ctx);
 
 /* dvm_buf_read: hands the consumer the records of one CPU's principal buffer, oldest first,
  * through cb. switch: swaps the pair and reads the now inactive one; fill: reads everything
