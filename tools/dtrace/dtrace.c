@@ -26,6 +26,7 @@
 
 struct options {
     uint64_t bufsize, aggsize, dynvarsize, switchrate_ns, strsize, nspec, specsize;
+    uint64_t aggrate_ns, statusrate_ns; /* 0: unset (1hz, as dtrace(1M)'s defaults) */
     unsigned bufpolicy, bufresize_manual, quiet, errtags, aggsortkey, aggsortrev, ncpus;
     unsigned aggsortkeypos, aggsortpos, droptags;
     const char *script; /* for errors in #pragma D option */
@@ -214,6 +215,10 @@ static int set_option(struct options *o, const char *name, const char *val)
             goto bad;
         if (!strcmp(name, "switchrate"))
             o->switchrate_ns = v;
+        if (!strcmp(name, "aggrate"))
+            o->aggrate_ns = v;
+        if (!strcmp(name, "statusrate"))
+            o->statusrate_ns = v;
         return 0;
     }
     why = "Invalid option name";
@@ -375,7 +380,7 @@ static void disasm(const struct dif_obj *o)
 
 int main(int argc, char **argv)
 {
-    struct options o = { 4u << 20, 4u << 20, 1u << 20, 1000000000ull, 0, 1, 32u << 10,
+    struct options o = { 4u << 20, 4u << 20, 1u << 20, 1000000000ull, 0, 1, 32u << 10, 0, 0,
                          DVM_BUF_SWITCH, 0, 0, 0, 0, 0, 1, 0, 0, 0, NULL, 0 };
     const char *script = NULL, *outpath = NULL, *capture = NULL;
     char *text = NULL;
@@ -536,7 +541,11 @@ int main(int argc, char **argv)
     for (uint32_t k = 0; k < ob->hdr->dh_nprobes && ntimers < 64; k++)
         if (ob->probes[k].dp_period)
             next[k] = ob->probes[k].dp_period, ntimers++;
-    uint64_t next_switch = o.switchrate_ns;
+    /* the consumer reads the buffers every switchrate, or every aggrate when that is shorter:
+     * printa( ) then shows aggregations no older than aggrate, as libdtrace's snapshots do */
+    uint64_t period = o.aggrate_ns && o.aggrate_ns < o.switchrate_ns ? o.aggrate_ns
+                                                                      : o.switchrate_ns;
+    uint64_t next_switch = period;
 
     int damaged = 0;
     if (capture) {
@@ -561,7 +570,7 @@ int main(int argc, char **argv)
         if (vt == next_switch) {
             consume(&st, &cons, 0);
             fflush(out);
-            next_switch += o.switchrate_ns;
+            next_switch += period;
             continue;
         }
         for (uint32_t k = 0; k < ob->hdr->dh_nprobes && k < 64; k++) {
@@ -579,6 +588,17 @@ int main(int argc, char **argv)
         }
     }
     consume(&st, &cons, 0);
+    if (st.exiting && !capture) {
+        /* dtrace(1M) learns of exit( ) at its next status check, every statusrate (1s, at
+         * most 10s as the kernel clamps it): END fires then, in virtual time */
+        uint64_t sr = o.statusrate_ns ? o.statusrate_ns : 1000000000ull;
+        if (sr > 10000000000ull)
+            sr = 10000000000ull;
+        vt = (vt / sr + 1) * sr;
+        ctx.timestamp = t0 + vt;
+        ctx.vtimestamp = vt;
+        ctx.walltimestamp = wall0 + vt;
+    }
     dvm_fire(&st, &ctx, DPROBE_END, NULL);
     consume(&st, &cons, 1);
     dcons_final(&cons);
