@@ -2165,7 +2165,10 @@ static void clause(struct cg *g, struct dclause *c)
     if (spec)
         dc->dc_flags |= DIF_CLF_SPEC;
     dc->dc_nacts = g->nacts - dc->dc_act;
-    if (data && !print)
+    /* as DTrace's kernel (dtrace_ecb_resize): a clause whose statements record nothing (only
+     * assignments and aggregations) has no record, so it neither prints a line nor takes
+     * buffer space; an empty clause keeps its probe line */
+    if (!print && dc->dc_nacts > 0)
         dc->dc_flags |= DIF_CLF_NOREC;
 }
 

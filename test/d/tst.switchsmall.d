@@ -1,0 +1,21 @@
+/* ARGS: -b 32 */
+/* A clause of assignments only takes no space in a small switch buffer: the counting clause
+ * never drops, so the script ends. */
+#pragma D option quiet
+
+tick-10ms
+/n < 3/
+{
+	printf("%d\n", n);
+}
+
+tick-10ms
+{
+	n++;
+}
+
+tick-10ms
+/n == 3/
+{
+	exit(0);
+}
