@@ -206,15 +206,15 @@ static void test_speculate_drops_clause(void **state)
             "BEGIN /arg0 == 2/ { s = speculation(); } "
             "BEGIN /arg0 == 3/ { speculate(s); trace(tid); y++; } "
             "BEGIN /arg0 == 4/ { trace(x + y); }");
-    load(DVM_BUF_SWITCH, 4096); /* speculations of 256 bytes: ten 24-byte records */
+    load(DVM_BUF_SWITCH, 4096); /* speculations of 256 bytes: sixteen 16-byte records */
     fire(DPROBE_BEGIN, 1);
     fire(DPROBE_BEGIN, 2);
-    for (int k = 0; k < 10; k++)
+    for (int k = 0; k < 16; k++)
         fire(DPROBE_BEGIN, 3);
     assert_int_equal(st.stats[0].specdrops, 0);
-    fire(DPROBE_BEGIN, 4); /* y++ ran in the ten that fit, x = 5 never */
+    fire(DPROBE_BEGIN, 4); /* y++ ran in the sixteen that fit, x = 5 never */
     struct recs r = read_all();
-    assert_int_equal(r.first[r.n - 1], 10);
+    assert_int_equal(r.first[r.n - 1], 16);
     compile("BEGIN /arg0 == 1/ { speculate(0); x = 5; } "
             "BEGIN /arg0 == 2/ { s = speculation(); } "
             "BEGIN /arg0 == 3/ { speculate(s); trace(tid); y++; } "
@@ -222,12 +222,12 @@ static void test_speculate_drops_clause(void **state)
     load(DVM_BUF_SWITCH, 4096);
     fire(DPROBE_BEGIN, 1);
     fire(DPROBE_BEGIN, 2);
-    for (int k = 0; k < 11; k++)
+    for (int k = 0; k < 17; k++)
         fire(DPROBE_BEGIN, 3);
     assert_int_equal(st.stats[0].specdrops, 1);
     fire(DPROBE_BEGIN, 4);
     r = read_all();
-    assert_int_equal(r.first[r.n - 1], 10); /* not 11: the dropped clause stopped early */
+    assert_int_equal(r.first[r.n - 1], 16); /* not 17: the dropped clause stopped early */
 }
 
 /* BEGIN's clauses stop at the first exit( ); elsewhere a second exit( ) drops its record */
@@ -281,7 +281,7 @@ static void test_switch_drops(void **state)
 {
     (void)state;
     compile("BEGIN { trace(arg0); }");
-    load(DVM_BUF_SWITCH, 64); /* 24-byte records: two fit */
+    load(DVM_BUF_SWITCH, 40); /* 16-byte records: two fit */
     for (int k = 0; k < 5; k++)
         fire(DPROBE_BEGIN, (uint64_t)k);
     assert_int_equal(st.stats[0].drops, 3);
@@ -299,7 +299,7 @@ static void test_ring_keeps_newest(void **state)
 {
     (void)state;
     compile("BEGIN { trace(arg0); }");
-    load(DVM_BUF_RING, 96); /* four 24-byte records */
+    load(DVM_BUF_RING, 64); /* four 16-byte records */
     for (int k = 0; k < 10; k++)
         fire(DPROBE_BEGIN, (uint64_t)k);
     struct recs r = read_all();
@@ -312,7 +312,7 @@ static void test_fill_reserves_end(void **state)
 {
     (void)state;
     compile("BEGIN { trace(arg0); } END { trace(99); }");
-    load(DVM_BUF_FILL, 72); /* three records, one kept for END */
+    load(DVM_BUF_FILL, 48); /* three records, one kept for END */
     for (int k = 0; k < 5; k++)
         fire(DPROBE_BEGIN, (uint64_t)k);
     assert_true(st.stats[0].filled);
@@ -321,7 +321,7 @@ static void test_fill_reserves_end(void **state)
     assert_int_equal(r.n, 3);
     assert_int_equal(r.first[2], 99);
 
-    struct dvm_opts o = { 16, 1024, 1024, DVM_BUF_FILL, 1, 1, 0, 0 };
+    struct dvm_opts o = { 8, 1024, 1024, DVM_BUF_FILL, 1, 1, 0, 0 };
     char err[256];
     assert_int_equal(dvm_load(&st, blob, bloblen, &o, mem, sizeof(mem), err, sizeof(err)), -1);
     assert_string_equal(err, "END enablings exceed size of principal buffer");
@@ -533,10 +533,10 @@ static void test_thread_locals(void **state)
     fire(DPROBE_BEGIN, 2); /* another thread: nothing stored */
     ctx.tid = 7;
     fire(DPROBE_BEGIN, 2);
-    struct recs r = read_all();
-    assert_int_equal(r.n, 3);
-    assert_int_equal(r.first[1], 0);
-    assert_int_equal(r.first[2], 70);
+    struct recs r = read_all(); /* the storing clause records nothing */
+    assert_int_equal(r.n, 2);
+    assert_int_equal(r.first[0], 0);
+    assert_int_equal(r.first[1], 70);
 }
 
 static void test_speculation(void **state)
@@ -545,7 +545,7 @@ static void test_speculation(void **state)
     compile("BEGIN /arg0 == 1/ { self->s = speculation(); } "
             "BEGIN /arg0 == 2/ { speculate(self->s); trace(tid); } "
             "BEGIN /arg0 == 3/ { commit(self->s); } BEGIN /arg0 == 4/ { discard(self->s); }");
-    load(DVM_BUF_SWITCH, 4096); /* two speculations of 256 bytes: ten 24-byte records each */
+    load(DVM_BUF_SWITCH, 4096); /* two speculations of 256 bytes: sixteen 16-byte records each */
     fire(DPROBE_BEGIN, 1);
     fire(DPROBE_BEGIN, 2);
     fire(DPROBE_BEGIN, 2);
@@ -566,7 +566,7 @@ static void test_speculation(void **state)
     for (unsigned k = 0; k < r.n; k++)
         assert_true(r.epid[k] != 2);
     fire(DPROBE_BEGIN, 1); /* overflowing specsize counts speculative drops */
-    for (int k = 0; k < 12; k++)
+    for (int k = 0; k < 18; k++)
         fire(DPROBE_BEGIN, 2);
     assert_int_equal(st.stats[0].specdrops, 2);
     fire(DPROBE_BEGIN, 1);

@@ -1378,7 +1378,7 @@ static void finish_rec(struct cg *g, struct dif_act *a, uint32_t *recsize)
                                                 : dif_types_size(g->rec, g->cc->strsize);
     a->da_offset = *recsize;
     *recsize += a->da_size;
-    if (*recsize > 65536)
+    if (*recsize > DIF_CLAUSE_RECMAX)
         dcc_error(g->cc, a->da_line, "D_DIF_SIZE", "clause records too much data");
 }
 
@@ -1801,6 +1801,11 @@ static void statement(struct cg *g, struct dnode *st, uint32_t *recsize)
         for (struct dnode *k = st->b->next; k; k = k->next)
             push_rec(g, k);
         printf_check(g, st->b->s, st->line, "printf", 0);
+        if (!g->nrec) { /* as libdtrace, a printf( ) of no value records a zero (8 bytes) */
+            emit(g, DIF_INSTR(DIF_PUSHR, 0, DIF_TYPE_INT, 0));
+            g->rec[g->nrec++] = 'l';
+            g->rec[g->nrec] = 0;
+        }
         a = act_new(g, DIF_ACT_PRINTF, st->line);
         a->da_arg = intern_str(g, st->b->s);
     } else if (!strcmp(fn, "printa")) {

@@ -130,7 +130,7 @@ __attribute__((noinline)) static uint8_t *buf_reserve_slow(struct dvm_state *st,
                 break;
             struct dvm_rechdr *pad = (void *)(b->data[0] + b->off);
             pad->rh_epid = DVM_EPID_PAD;
-            pad->rh_size = want;
+            pad->rh_size = (uint16_t)want;
             b->used += want;
             b->off = 0;
         }
@@ -237,7 +237,7 @@ static void spec_end(struct dvm_state *st, unsigned cpu, uint64_t id, int commit
         uint8_t *p = buf_reserve(st, cpu, h.rh_size, 0);
         if (p) {
             memcpy(p, s->data + pos, h.rh_size);
-            ((struct dvm_rechdr *)(void *)p)->rh_cpu = cpu;
+            ((struct dvm_rechdr *)(void *)p)->rh_cpu = (uint16_t)cpu;
         } else {
             st->stats[cpu].drops++;
         }
@@ -265,7 +265,7 @@ static void fault(struct dvm_state *st, struct dvm_cpu *c, uint32_t action, uint
     uint8_t *p = buf_reserve(st, cpu, n, 0);
     st->stats[cpu].errors++;
     if (p) {
-        struct dvm_rechdr h = { DVM_EPID_ERROR, n, cpu, 0 };
+        struct dvm_rechdr h = { DVM_EPID_ERROR, (uint16_t)n, (uint16_t)cpu };
         memcpy(p, &h, sizeof(h));
         memcpy(p + sizeof(h), &er, sizeof(er));
     } else {
@@ -508,9 +508,9 @@ __attribute__((noinline)) static void run_ecb(struct dvm_state *st, struct dvm_c
     if (rec) { /* records are 8-byte aligned: plain stores, no library calls */
         struct dvm_rechdr *h = (struct dvm_rechdr *)(void *)rec;
         h->rh_epid = e + 1;
-        h->rh_size = n;
-        h->rh_cpu = cpu;
-        h->rh_pad = 0;
+        /* rh_size and rh_cpu in one store (every target is little-endian) */
+        uint32_t sc = n | (uint32_t)cpu << 16;
+        memcpy(&h->rh_size, &sc, 4);
         for (uint64_t *w = (uint64_t *)(void *)(h + 1), *end = (uint64_t *)(void *)(rec + n);
              w < end; w++)
             *w = 0;

@@ -327,7 +327,7 @@ int dif_verify(const void *blob, size_t len, struct dif_obj *o, char *err, size_
     }
     for (uint32_t k = 0; k < h->dh_nclauses; k++) {
         const struct dif_clause *c = &o->clauses[k];
-        if ((uint64_t)c->dc_act + c->dc_nacts > h->dh_nacts || c->dc_recsize > 65536 ||
+        if ((uint64_t)c->dc_act + c->dc_nacts > h->dh_nacts || c->dc_recsize > DIF_CLAUSE_RECMAX ||
             (c->dc_flags & ~(DIF_CLF_SPEC | DIF_CLF_NOREC)))
             return fail(&v, "clause", k, "bad actions or record size", ~0u);
         for (uint32_t a = 0; a < c->dc_nacts; a++) {

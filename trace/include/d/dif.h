@@ -131,6 +131,8 @@ enum dif_actkind {
     DIF_ACT_NKINDS
 };
 #define DIF_TRACEMEM_MAX 1024u
+#define DIF_CLAUSE_RECMAX 65520u /* a clause's record data, at most: with the engine's header
+                                 * a record's size fits 16 bits */
 #define DIF_PRINTA_JOINED (UINT32_MAX - 1u)
 #define DIF_PRINTA_MAX    64u  /* aggregations in one printa( ) */
 

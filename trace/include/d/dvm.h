@@ -53,12 +53,14 @@ enum dvm_fault {
 const char *dvm_fault_name(unsigned fault);
 
 /* Record layout in a principal buffer: header, then the clause's data (dc_recsize bytes). */
+/* 8 bytes, so that a record of one value takes 16, as a DTrace record of an int does: small
+ * buffers hold as many records as DTrace's */
 struct dvm_rechdr {
     uint32_t rh_epid;      /* ECB index + 1, DVM_EPID_ERROR or DVM_EPID_PAD */
-    uint32_t rh_size;      /* whole record, header included, multiple of 8 */
-    uint32_t rh_cpu;
-    uint32_t rh_pad;
+    uint16_t rh_size;      /* whole record, header included, multiple of 8 (DVM_RECMAX) */
+    uint16_t rh_cpu;
 };
+#define DVM_RECMAX 65528u  /* largest record, header included */
 
 struct dvm_errrec {
     uint32_t er_epid;      /* enabled probe that faulted */
@@ -68,7 +70,8 @@ struct dvm_errrec {
     uint64_t er_addr;
 };
 
-_Static_assert(sizeof(struct dvm_rechdr) == 16 && sizeof(struct dvm_errrec) == 24,
+_Static_assert(DIF_CLAUSE_RECMAX + sizeof(struct dvm_rechdr) <= DVM_RECMAX, "record size");
+_Static_assert(sizeof(struct dvm_rechdr) == 8 && sizeof(struct dvm_errrec) == 24,
                "record layouts are shared with consumers on other machines");
 
 struct dvm_stats {
