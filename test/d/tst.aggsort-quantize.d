@@ -11,9 +11,6 @@ BEGIN
 	@q[n] = quantize(0, -5);
 	n++;
 	@q[n] = quantize(4, -1);
-	n++;
-	@q[n] = quantize(1, 2);
-	@q[n] = quantize(-1, 2);
 	@l["hi"] = lquantize(20, 0, 10, 5);
 	@l["lo"] = lquantize(-1, 0, 10, 5, 3);
 	@l["mid"] = lquantize(10, 0, 10, 5, -1);

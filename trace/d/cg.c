@@ -327,6 +327,7 @@ static int is_subr(const char *s)
 /* ---- expressions -------------------------------------------------------------------------- */
 
 static unsigned expr(struct cg *g, struct dnode *n, struct dtype *t);
+static void agg_mdim(struct cg *g, const struct dnode *n);
 
 static int is_aggsym(struct cg *g, const char *name)
 {
@@ -701,8 +702,18 @@ static unsigned incdec(struct cg *g, struct dnode *n, struct dtype *t)
     return r;
 }
 
+/* agg_mdim: @a[0][2] (an aggregation indexed twice) is libdtrace's D_AGG_MDIM, found when
+ * the left-hand side is cooked, before the right-hand side. */
+static void agg_mdim(struct cg *g, const struct dnode *n)
+{
+    if (n->kind == N_SUBSCR && n->a->kind == N_AGG && n->a->b)
+        dcc_error(g->cc, n->line, "D_AGG_MDIM", "improper attempt to reference @%s as a "
+                  "multi-dimensional array", n->a->s);
+}
+
 static unsigned assignment(struct cg *g, struct dnode *n, struct dtype *t)
 {
+    agg_mdim(g, n->a);
     if (n->a->kind == N_AGG)
         dcc_error(g->cc, n->line, "D_AGG_SCALAR", "aggregations may only be assigned an "
                   "aggregating function, in a statement of their own");
@@ -1182,6 +1193,7 @@ static unsigned expr_(struct cg *g, struct dnode *n, struct dtype *t)
             return xlate_member(g, n, t);
         return obj_rvalue(g, n, t);
     case N_DEREF: case N_SUBSCR:
+        agg_mdim(g, n);
         return obj_rvalue(g, n, t);
     case N_XLATE:
         dcc_error(g->cc, n->line, "D_UNSUPPORTED", "xlate is supported only as the operand "
@@ -2067,6 +2079,9 @@ static void declare(struct cg *g, struct ddecl *d)
 
 static struct dcc *cc_of(struct cg *g) { return g->cc; }
 
+static void clause_pred(struct cg *g, struct dclause *c, struct dif_clause *dc);
+static void clause_stmts(struct cg *g, struct dclause *c, struct dif_clause *dc);
+
 static void clause(struct cg *g, struct dclause *c)
 {
     if (g->nclauses == CAP_CLAUSES)
@@ -2075,6 +2090,38 @@ static void clause(struct cg *g, struct dclause *c)
     struct dif_clause *dc = &g->clauses[ci];
     for (unsigned k = 0; k < c->ndesc; k++)
         match_desc(g, c->desc[k], ci, c->line);
+    /* As libdtrace's dt_cook_clause: the statements first, then the predicate (so that
+     * `/x == 0/ { x++; }` knows x); if the statements name something undefined, the
+     * predicate first (it may define it), then the statements again. */
+    if (!c->pred) {
+        clause_stmts(g, c, dc);
+        return;
+    }
+    jmp_buf outer;
+    unsigned ninsns = g->ninsns, nacts = g->nacts;
+    memcpy(outer, g->cc->fail, sizeof(outer));
+    if (setjmp(g->cc->fail) == 0) {
+        clause_stmts(g, c, dc);
+        memcpy(g->cc->fail, outer, sizeof(outer));
+        clause_pred(g, c, dc);
+        return;
+    }
+    memcpy(g->cc->fail, outer, sizeof(outer));
+    const char *tag = g->cc->out->tag;
+    if (strcmp(tag, "D_IDENT_UNDEF") != 0 && strcmp(tag, "D_VAR_UNDEF") != 0)
+        longjmp(g->cc->fail, 1);
+    g->ninsns = ninsns; /* the statements' code and actions, compiled again below */
+    g->nacts = nacts;
+    g->depth = 0;
+    g->xb = NULL;
+    dc->dc_recsize = 0;
+    dc->dc_flags = 0;
+    clause_pred(g, c, dc);
+    clause_stmts(g, c, dc);
+}
+
+static void clause_pred(struct cg *g, struct dclause *c, struct dif_clause *dc)
+{
     if (c->pred && c->pred->kind == N_BIN && c->pred->op >= T_LT && c->pred->op <= T_NE) {
         /* a comparison: branch on it directly (the common, cheap, failing-predicate path) */
         struct dif_prog p = prog_begin(g);
@@ -2099,6 +2146,10 @@ static void clause(struct cg *g, struct dclause *c)
                       "scalar type");
         dc->dc_pred = prog_end(g, p, r);
     }
+}
+
+static void clause_stmts(struct cg *g, struct dclause *c, struct dif_clause *dc)
+{
     dc->dc_act = g->nacts;
     /* The order rules of libdtrace's dt_stmt_append, checked as each statement is added, so
      * that the first statement breaking one is the one reported, with libdtrace's tag. An

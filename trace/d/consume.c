@@ -509,7 +509,8 @@ static unsigned collect(struct dcons *c, const unsigned *aggs, unsigned naggs, s
             m->maxnv = c->st->agg_vals[aggs[p]];
     m->keylen = dif_types_size(dif_str(c->obj, c->obj->aggs[aggs[0]].dg_keys), c->st->strsize);
     /* c->mem: entries, zero entries, hash slots, order, bundles, bundle order, values */
-    size_t fixed = 64 + naggs * sizeof(struct aggent) + m->maxnv * 8u + 16;
+    size_t zlen = naggs > 1 ? m->maxnv * 8u : 8u; /* zero values: only joined printa needs them */
+    size_t fixed = 64 + naggs * sizeof(struct aggent) + zlen + 16;
     size_t per = sizeof(struct aggent) + 2u * sizeof(uint32_t) + sizeof(uint32_t) +
                  naggs * sizeof(uint32_t) + sizeof(uint32_t) + m->maxnv * 8u;
     m->cap = c->memlen > fixed ? (unsigned)((c->memlen - fixed) / per) : 0;
@@ -525,7 +526,7 @@ static unsigned collect(struct dcons *c, const unsigned *aggs, unsigned naggs, s
     for (unsigned cpu = 0; cpu < c->st->opts.ncpu; cpu++)
         dvm_agg_walk(c->st, cpu, merge_cb, m);
     int64_t *zv = m->vals + (size_t)m->cap * m->maxnv;
-    memset(zv, 0, m->maxnv * 8u);
+    memset(zv, 0, zlen);
     for (unsigned p = 0; p < naggs; p++) {
         m->zero[p] = (struct aggent){ NULL, zv, aggs[p], 0, 0, 0 };
     }
