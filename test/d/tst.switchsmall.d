@@ -1,23 +1,20 @@
-/* ARGS: -b 32 -x switchrate=10ms */
-/* A clause of assignments only takes no space in a small switch buffer: the counting clause
- * never drops, so the script ends. */
+/* ARGS: -b 40 */
+/* A clause of assignments only takes no room in the buffer: the three clauses of this firing
+ * fit 40 bytes exactly (16 for the printf, none for the assignment, 24 for printf and exit). */
 #pragma D option quiet
 
-int n;
+BEGIN
+{
+	printf("a\n");
+}
 
-tick-10ms
-/n < 3/
+BEGIN
+{
+	n = 1;
+}
+
+BEGIN
 {
 	printf("%d\n", n);
-}
-
-tick-10ms
-{
-	n++;
-}
-
-tick-10ms
-/n >= 3/
-{
 	exit(0);
 }
