@@ -562,11 +562,16 @@ static void quantline(struct dcons *c, int64_t val, int64_t norm, uint64_t total
     static const char sp[] = "                                        ";
     unsigned len = pos && neg ? 20 : 40;
     uint64_t mag = val < 0 ? 0 - (uint64_t)val : (uint64_t)val, t = total;
-    while (mag > UINT64_MAX / 128 || t > UINT64_MAX / 128) {
+    /* aggzoom: total is the largest row, drawn at 95% of the bar (DTRACE_AGGZOOM_MAX); as the
+     * double 0.95 is a little under 0.95, libdtrace rounds an exact half down there */
+    uint64_t num = c->aggzoom ? 19 : 1, den = c->aggzoom ? 20 : 1, half = c->aggzoom;
+    while (mag > UINT64_MAX / 4096 || t > UINT64_MAX / 4096) {
         mag >>= 1;
         t >>= 1;
     }
-    unsigned depth = t && (pos || neg) ? (unsigned)((mag * len * 2 + t) / (2 * t)) : 0;
+    unsigned depth = t && (pos || neg)
+                         ? (unsigned)((mag * len * num * 2 + t * den - half) / (2 * t * den))
+                         : 0;
     if (depth > len)
         depth = len;
     if (!neg) {
@@ -620,7 +625,11 @@ static void print_dist(struct dcons *c, unsigned agg, const int64_t *v)
     for (unsigned k = lo; k <= hi; k++) {
         pos |= v[k] > 0;
         neg |= v[k] < 0;
-        total += v[k] < 0 ? 0 - (uint64_t)v[k] : (uint64_t)v[k];
+        uint64_t mag = v[k] < 0 ? 0 - (uint64_t)v[k] : (uint64_t)v[k];
+        if (!c->aggzoom)
+            total += mag;
+        else if (mag > total)
+            total = mag;
     }
     struct dfmt_arg h[3] = { { 's', 0, "value" },
                              { 's', 0, "------------- Distribution -------------" },
@@ -792,12 +801,13 @@ static int runtime_value(const char *s, uint64_t *v)
 static void setopt(struct dcons *c, const char *name, const char *val)
 {
     static const char *const quiet_ones[] = { "flowindent", "rawbytes", "stackindent",
-        "agghist", "aggpack", "aggzoom", "aggpercpu", "switchrate", "aggrate", "statusrate",
+        "agghist", "aggpack", "aggpercpu", "switchrate", "aggrate", "statusrate",
         "cleanrate", "stackframes", "ustackframes", "jstackframes" };
     uint64_t v;
     int known = 0;
     if (!d_strcmp(name, "quiet") || !d_strcmp(name, "aggsortkey") ||
         !d_strcmp(name, "aggsortrev") || !d_strcmp(name, "aggsortpos") ||
+        !d_strcmp(name, "aggzoom") ||
         !d_strcmp(name, "aggsortkeypos")) {
         known = 1;
         if (!runtime_value(val, &v))
@@ -808,6 +818,8 @@ static void setopt(struct dcons *c, const char *name, const char *val)
             c->aggsortkey = v != 0;
         else if (!d_strcmp(name, "aggsortrev"))
             c->aggsortrev = v != 0;
+        else if (!d_strcmp(name, "aggzoom"))
+            c->aggzoom = v != 0;
         else if (!d_strcmp(name, "aggsortpos"))
             c->aggsortpos = v > 0xffff ? 0xffff : (unsigned)v;
         else

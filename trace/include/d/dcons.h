@@ -43,6 +43,7 @@ struct dcons {
     struct dcons_out out, err;
     int quiet;
     int aggsortkey, aggsortrev;
+    int aggzoom;            /* distributions scaled to their largest row, not their total */
     int droptags;           /* -x droptags: "[DTRACEDROP_*] " before each drop report */
     unsigned aggsortkeypos; /* key compared first */
     unsigned aggsortpos;    /* printa( ) of several: the aggregation compared first */
