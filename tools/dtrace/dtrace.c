@@ -28,7 +28,7 @@ struct options {
     uint64_t bufsize, aggsize, dynvarsize, switchrate_ns, strsize, nspec, specsize;
     uint64_t aggrate_ns, statusrate_ns; /* 0: unset (1hz, as dtrace(1M)'s defaults) */
     unsigned bufpolicy, bufresize_manual, quiet, errtags, aggsortkey, aggsortrev, ncpus;
-    unsigned aggsortkeypos, aggsortpos, droptags, aggzoom;
+    unsigned aggsortkeypos, aggsortpos, droptags, aggzoom, agghist;
     const char *script; /* for errors in #pragma D option */
     int pragma_line;    /* > 0: the option comes from a #pragma on this line */
 };
@@ -152,6 +152,7 @@ static int set_option(struct options *o, const char *name, const char *val)
             if (!strcmp(name, "aggsortkey")) o->aggsortkey = v != 0;
             if (!strcmp(name, "aggsortrev")) o->aggsortrev = v != 0;
             if (!strcmp(name, "aggzoom")) o->aggzoom = v != 0;
+            if (!strcmp(name, "agghist")) o->agghist = v != 0;
             if (!strcmp(name, "aggsortpos")) /* past the aggregations: the first */
                 o->aggsortpos = v > 0xffff ? 0xffff : (unsigned)v;
             return 0; /* the others change nothing this engine does */
@@ -382,7 +383,7 @@ static void disasm(const struct dif_obj *o)
 int main(int argc, char **argv)
 {
     struct options o = { 4u << 20, 4u << 20, 1u << 20, 1000000000ull, 0, 1, 32u << 10, 0, 0,
-                         DVM_BUF_SWITCH, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, NULL, 0 };
+                         DVM_BUF_SWITCH, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, NULL, 0 };
     const char *script = NULL, *outpath = NULL, *capture = NULL;
     char *text = NULL;
     size_t textlen = 0;
@@ -530,6 +531,7 @@ int main(int argc, char **argv)
     cons.aggsortkeypos = o.aggsortkeypos;
     cons.aggsortpos = o.aggsortpos;
     cons.aggzoom = (int)o.aggzoom;
+    cons.agghist = (int)o.agghist;
     signal(SIGINT, on_sigint);
     signal(SIGTERM, on_sigint);
 

@@ -556,7 +556,7 @@ static unsigned collect(struct dcons *c, const unsigned *aggs, unsigned naggs, s
 /* One row's bar, as dt_print_quantline: 40 columns of '@' scaled to the total (rounded), or two
  * half bars around a centre line when the shown rows hold both signs. Then the count. */
 static void quantline(struct dcons *c, int64_t val, int64_t norm, uint64_t total, int pos,
-                      int neg)
+                      int neg, int zoom)
 {
     static const char ats[] = "@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@";
     static const char sp[] = "                                        ";
@@ -564,7 +564,7 @@ static void quantline(struct dcons *c, int64_t val, int64_t norm, uint64_t total
     uint64_t mag = val < 0 ? 0 - (uint64_t)val : (uint64_t)val, t = total;
     /* aggzoom: total is the largest row, drawn at 95% of the bar (DTRACE_AGGZOOM_MAX); as the
      * double 0.95 is a little under 0.95, libdtrace rounds an exact half down there */
-    uint64_t num = c->aggzoom ? 19 : 1, den = c->aggzoom ? 20 : 1, half = c->aggzoom;
+    uint64_t num = zoom ? 19 : 1, den = zoom ? 20 : 1, half = zoom != 0;
     while (mag > UINT64_MAX / 4096 || t > UINT64_MAX / 4096) {
         mag >>= 1;
         t >>= 1;
@@ -652,7 +652,7 @@ static void print_dist(struct dcons *c, unsigned agg, const int64_t *v)
             d_strlcat(label, "-", sizeof(label));
         d_strlcat(label, d_utoa(num, bv < 0 ? 0 - (uint64_t)bv : (uint64_t)bv), sizeof(label));
         outf_str(&c->out, "%16s ", label);
-        quantline(c, v[k], norm, total, pos, neg);
+        quantline(c, v[k], norm, total, pos, neg, c->aggzoom);
     }
 }
 
@@ -697,6 +697,69 @@ static void aggval(void *arg, const struct dfmt_spec *sp)
     dfmt_int(&c->out, &s, agg_value(c, e->agg, e->vals), 'l');
 }
 
+/* agghist: a count( ), sum( ), avg( ) or stddev( ) aggregation drawn as a histogram, one
+ * row per key, as libdtrace's agghist option does (dt_aggregate_total, dt_print_datum): the
+ * bars against the total of the rows' magnitudes (aggzoom: the largest one over 0.95,
+ * truncated), under a header as wide as the keys. */
+struct hist {
+    int on, pos, neg;
+    uint64_t total;
+};
+
+static int64_t hist_value(struct dcons *c, const struct aggent *e)
+{
+    const int64_t *v = e->vals;
+    switch (c->obj->aggs[e->agg].dg_func) {
+    case DIF_AGG_AVG: return v[0] ? v[1] / v[0] : 0;
+    case DIF_AGG_STDDEV: return stddev(v);
+    default: return v[0];
+    }
+}
+
+static void hist_begin(struct dcons *c, struct merge *m, struct hist *h, const char *types)
+{
+    int f = c->obj->aggs[m->aggs[0]].dg_func;
+    if (f != DIF_AGG_COUNT && f != DIF_AGG_SUM && f != DIF_AGG_AVG && f != DIF_AGG_STDDEV)
+        return;
+    h->on = 1;
+    for (unsigned k = 0; k < m->n; k++) {
+        int64_t v = hist_value(c, &m->ents[k]);
+        uint64_t mag = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
+        h->pos |= v > 0;
+        h->neg |= v < 0;
+        if (!c->aggzoom)
+            h->total += mag;
+        else if (mag / 19 * 20 + mag % 19 * 20 / 19 > h->total) /* floor(mag / 0.95) */
+            h->total = mag / 19 * 20 + mag % 19 * 20 / 19;
+    }
+    int width = 0;
+    for (const char *t = types; *t; t++)
+        width += type_width(*t) + 1; /* a string key is 16 wide here */
+    struct dfmt_arg a[4] = { { 'l', width, 0 }, { 's', 0, "key" },
+                             { 's', 0, "------------- Distribution -------------" },
+                             { 's', 0, "count" } };
+    dfmt_printf(&c->out, "\n%*s %41s %-9s\n", a, 4, NULL, NULL);
+}
+
+static void hist_row(struct dcons *c, struct hist *h, const char *types, const uint8_t *keys,
+                     const struct aggent *e)
+{
+    struct dfmt_arg a[DIF_RECMAX];
+    unsigned n = decode(c, types, keys, a, DIF_RECMAX);
+    for (unsigned k = 0; k < n; k++) {
+        if (a[k].type == 's') {
+            outf_str(&c->out, " %16s", a[k].s);
+        } else {
+            struct dfmt_spec sp = { 'd', 0, 0, 0, 0, 0, 0, type_width(a[k].type), -1 };
+            out(c, " ");
+            dfmt_int(&c->out, &sp, as_traced(a[k].i, a[k].type), 'l');
+        }
+    }
+    out(c, " ");
+    int64_t norm = c->norm[e->agg] ? c->norm[e->agg] : 1;
+    quantline(c, hist_value(c, e), norm, h->total, h->pos, h->neg, 0);
+}
+
 /* print_aggs: printa( ) of one or several aggregations (joined on their keys, a missing one
  * shown as zero), with a format or in the default layout: the keys, then each value. */
 static void print_aggs(struct dcons *c, const unsigned *aggs, unsigned naggs, const char *fmt,
@@ -709,6 +772,9 @@ static void print_aggs(struct dcons *c, const unsigned *aggs, unsigned naggs, co
         c->printed[aggs[p]] = 1;
     if (!fmt && lead)
         out(c, "\n");
+    struct hist hist = { 0, 0, 0, 0 };
+    if (!fmt && naggs == 1 && c->agghist)
+        hist_begin(c, &m, &hist, types);
     for (unsigned k = 0; k < n; k++) {
         uint32_t b = m.border[k];
         const uint8_t *keys = NULL;
@@ -719,6 +785,10 @@ static void print_aggs(struct dcons *c, const unsigned *aggs, unsigned naggs, co
             unsigned na = decode(c, types, keys, a, DIF_RECMAX);
             struct aggval_ctx x = { &m, b, 0 };
             dfmt_printf(&c->out, fmt, a, na, aggval, &x);
+            continue;
+        }
+        if (hist.on) {
+            hist_row(c, &hist, types, keys, bundle_ent(&m, b, 0));
             continue;
         }
         print_keys(c, types, keys);
@@ -801,13 +871,13 @@ static int runtime_value(const char *s, uint64_t *v)
 static void setopt(struct dcons *c, const char *name, const char *val)
 {
     static const char *const quiet_ones[] = { "flowindent", "rawbytes", "stackindent",
-        "agghist", "aggpack", "aggpercpu", "switchrate", "aggrate", "statusrate",
+        "aggpack", "aggpercpu", "switchrate", "aggrate", "statusrate",
         "cleanrate", "stackframes", "ustackframes", "jstackframes" };
     uint64_t v;
     int known = 0;
     if (!d_strcmp(name, "quiet") || !d_strcmp(name, "aggsortkey") ||
         !d_strcmp(name, "aggsortrev") || !d_strcmp(name, "aggsortpos") ||
-        !d_strcmp(name, "aggzoom") ||
+        !d_strcmp(name, "aggzoom") || !d_strcmp(name, "agghist") ||
         !d_strcmp(name, "aggsortkeypos")) {
         known = 1;
         if (!runtime_value(val, &v))
@@ -820,6 +890,8 @@ static void setopt(struct dcons *c, const char *name, const char *val)
             c->aggsortrev = v != 0;
         else if (!d_strcmp(name, "aggzoom"))
             c->aggzoom = v != 0;
+        else if (!d_strcmp(name, "agghist"))
+            c->agghist = v != 0;
         else if (!d_strcmp(name, "aggsortpos"))
             c->aggsortpos = v > 0xffff ? 0xffff : (unsigned)v;
         else

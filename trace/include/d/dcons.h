@@ -44,6 +44,7 @@ struct dcons {
     int quiet;
     int aggsortkey, aggsortrev;
     int aggzoom;            /* distributions scaled to their largest row, not their total */
+    int agghist;            /* count/sum/avg/stddev aggregations printed as histograms */
     int droptags;           /* -x droptags: "[DTRACEDROP_*] " before each drop report */
     unsigned aggsortkeypos; /* key compared first */
     unsigned aggsortpos;    /* printa( ) of several: the aggregation compared first */
