@@ -1,11 +1,12 @@
 /* agghist draws count( ) and sum( ) aggregations as histograms: one row per key, the bars
  * against the total of the rows (aggzoom: against the largest over 0.95), under a header as
- * wide as the keys (16 columns for a string or a long, 8 for an int, plus one each). */
+ * wide as the keys (16 columns for a string or a long, 8 for an int, plus one each). Set here
+ * with setopt( ), which the board's dtrace takes too; -x agghist on the host. */
 #pragma D option quiet
-#pragma D option agghist
 
 BEGIN
 {
+	setopt("agghist");
 	@s["up", 1] = sum(30);
 	@s["down", 2] = sum(-10);
 	@c[(int)7] = count();
