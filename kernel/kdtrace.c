@@ -362,7 +362,13 @@ int kdt_call(struct thread *t, uint32_t cmd, uint32_t a, uint32_t b, uint32_t c)
             vt_running[c] = NULL;
         kdt_vtime_switch(k_current);
         kdt_active = true;
-        kdt_fire(DPROBE_BEGIN, 0, 0, 0, 0);
+        if (wanted(DPROBE_BEGIN)) {   // BEGIN's clauses stop at the first exit(), as DTrace's
+            struct dvm_ctx ctx;
+            fill_ctx(&ctx);
+            dvm_fire_begin(dst, &ctx);
+            if (dst->exiting)
+                kdt_active = false;
+        }
         return 0;
     }
     case KDT_STOP: {

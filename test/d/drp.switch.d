@@ -1,5 +1,5 @@
 /* ARGS: -b 1k */
-/* a 1k switch buffer holds 32 of these 32-byte records per switchrate period */
+/* a 1k switch buffer holds 64 of these 16-byte records per switchrate period */
 #pragma D option quiet
 
 tick-1ms

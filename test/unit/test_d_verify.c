@@ -44,6 +44,28 @@ static void expect_reject(const char *needle)
         fail_msg("message \"%s\" lacks \"%s\"", err, needle);
 }
 
+/* a printa( ) of several aggregations: the later ones are joined actions that must follow a
+ * printa of the first, with the same keys */
+static void test_joined_printa(void **state)
+{
+    (void)state;
+    compile("BEGIN { @a[1] = count(); @b[2] = sum(3); @c[\"s\"] = count(); "
+            "printa(\"%d %@d %@d\\n\", @a, @b); }");
+    unsigned k = 0;
+    while (act(k)->da_kind != DIF_ACT_PRINTA)
+        k++;
+    assert_int_equal(act(k + 1)->da_kind, DIF_ACT_PRINTA);
+    assert_int_equal(act(k + 1)->da_arg2, DIF_PRINTA_JOINED);
+    struct dif_obj o;
+    char err[256];
+    assert_int_equal(dif_verify(blob, bloblen, &o, err, sizeof(err)), 0);
+    act(k)->da_arg2 = DIF_PRINTA_JOINED; /* no printa before it */
+    expect_reject("joined printa");
+    act(k)->da_arg2 = UINT32_MAX;
+    act(k + 1)->da_arg = 2; /* @c: string keys */
+    expect_reject("joined printa");
+}
+
 static void test_accepts_compiled(void **state)
 {
     (void)state;
@@ -404,7 +426,7 @@ int main(void)
         cmocka_unit_test(test_tracemem_size), cmocka_unit_test(test_llquantize_sizes),
         cmocka_unit_test(test_stack_action), cmocka_unit_test(test_consumer_actions),
         cmocka_unit_test(test_scratch_flag),
-        cmocka_unit_test(test_agg_increment),
+        cmocka_unit_test(test_agg_increment),     cmocka_unit_test(test_joined_printa),
         cmocka_unit_test(test_memory_vars),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -192,16 +192,96 @@ static void test_error_in_error(void **state)
     (void)state;
     compile("BEGIN { x = 0; y = 1 / x; } ERROR { z = 0; w = 2 / z; }");
     load(DVM_BUF_SWITCH, 4096);
-    fire(DPROBE_BEGIN, 0); /* ERROR's own fault is reported, not refired */
+    fire(DPROBE_BEGIN, 0); /* ERROR's own fault is counted (dblerrors), not recorded or refired */
     struct recs r = read_all();
-    assert_int_equal(r.nerr, 2);
+    assert_int_equal(r.nerr, 1);
+    assert_int_equal(st.dblerrors[0], 1);
+}
+
+/* a speculate( ) with no speculation, or no room left in it, drops the rest of its clause */
+static void test_speculate_drops_clause(void **state)
+{
+    (void)state;
+    compile("BEGIN /arg0 == 1/ { speculate(0); x = 5; } "
+            "BEGIN /arg0 == 2/ { s = speculation(); } "
+            "BEGIN /arg0 == 3/ { speculate(s); trace(tid); y++; } "
+            "BEGIN /arg0 == 4/ { trace(x + y); }");
+    load(DVM_BUF_SWITCH, 4096); /* speculations of 256 bytes: sixteen 16-byte records */
+    fire(DPROBE_BEGIN, 1);
+    fire(DPROBE_BEGIN, 2);
+    for (int k = 0; k < 16; k++)
+        fire(DPROBE_BEGIN, 3);
+    assert_int_equal(st.stats[0].specdrops, 0);
+    fire(DPROBE_BEGIN, 4); /* y++ ran in the sixteen that fit, x = 5 never */
+    struct recs r = read_all();
+    assert_int_equal(r.first[r.n - 1], 16);
+    compile("BEGIN /arg0 == 1/ { speculate(0); x = 5; } "
+            "BEGIN /arg0 == 2/ { s = speculation(); } "
+            "BEGIN /arg0 == 3/ { speculate(s); trace(tid); y++; } "
+            "BEGIN /arg0 == 4/ { trace(x + y); }");
+    load(DVM_BUF_SWITCH, 4096);
+    fire(DPROBE_BEGIN, 1);
+    fire(DPROBE_BEGIN, 2);
+    for (int k = 0; k < 17; k++)
+        fire(DPROBE_BEGIN, 3);
+    assert_int_equal(st.stats[0].specdrops, 1);
+    fire(DPROBE_BEGIN, 4);
+    r = read_all();
+    assert_int_equal(r.first[r.n - 1], 16); /* not 17: the dropped clause stopped early */
+}
+
+/* BEGIN's clauses stop at the first exit( ); elsewhere a second exit( ) drops its record */
+static void test_exit_once(void **state)
+{
+    (void)state;
+    compile("BEGIN { exit(1); } BEGIN { trace(2); } "
+            "tick-1s { exit(3); } tick-1s { trace(4); exit(5); } END { trace(6); exit(7); }");
+    load(DVM_BUF_SWITCH, 4096);
+    dvm_fire_begin(&st, &ctx);
+    struct recs r = read_all();
+    assert_int_equal(r.n, 1);
+    assert_int_equal(r.first[0], 1);
+    assert_true(st.exiting);
+    load(DVM_BUF_SWITCH, 4096);
+    st.exiting = 0;
+    uint32_t tick = 0;
+    for (uint32_t k = 0; k < st.obj.hdr->dh_nprobes; k++)
+        if (st.obj.probes[k].dp_period)
+            tick = st.obj.probes[k].dp_id;
+    dvm_fire(&st, &ctx, tick, NULL);
+    r = read_all();
+    assert_int_equal(r.n, 1); /* exit(3) only: the second clause's record was dropped */
+    assert_int_equal(r.first[0], 3);
+    fire(DPROBE_END, 0); /* END may still exit */
+    r = read_all();
+    assert_int_equal(r.n, 1);
+    assert_int_equal(r.first[0], 6);
+}
+
+/* buffers the program needs set under 8 bytes do not load (ENOSPC, as DTrace's kernel) */
+static void test_tiny_buffers(void **state)
+{
+    (void)state;
+    char err[256];
+    compile("BEGIN { trace(1); }");
+    struct dvm_opts o = { 7, 64 << 10, 64 << 10, DVM_BUF_SWITCH, 1, 1, 2, 256 };
+    assert_int_not_equal(dvm_load(&st, blob, bloblen, &o, mem, sizeof(mem), err, sizeof(err)), 0);
+    assert_non_null(strstr(err, "No space"));
+    compile("BEGIN { @ = count(); }"); /* aggregating: the principal buffer is raised */
+    o.bufsize = 0;
+    assert_int_equal(dvm_load(&st, blob, bloblen, &o, mem, sizeof(mem), err, sizeof(err)), 0);
+    o.aggsize = 4;
+    assert_int_not_equal(dvm_load(&st, blob, bloblen, &o, mem, sizeof(mem), err, sizeof(err)), 0);
+    compile("BEGIN { s = speculation(); } BEGIN { speculate(s); trace(1); }");
+    o = (struct dvm_opts){ 4096, 64 << 10, 64 << 10, DVM_BUF_SWITCH, 1, 1, 2, 4 };
+    assert_int_not_equal(dvm_load(&st, blob, bloblen, &o, mem, sizeof(mem), err, sizeof(err)), 0);
 }
 
 static void test_switch_drops(void **state)
 {
     (void)state;
     compile("BEGIN { trace(arg0); }");
-    load(DVM_BUF_SWITCH, 64); /* 24-byte records: two fit */
+    load(DVM_BUF_SWITCH, 40); /* 16-byte records: two fit */
     for (int k = 0; k < 5; k++)
         fire(DPROBE_BEGIN, (uint64_t)k);
     assert_int_equal(st.stats[0].drops, 3);
@@ -221,7 +301,7 @@ static void test_header_only_clause(void **state)
 {
     (void)state;
     compile("BEGIN { } BEGIN /arg0 == 1/ { } BEGIN { trace(arg0); }");
-    load(DVM_BUF_SWITCH, 64); /* 16 + 16 + 24 bytes fit once */
+    load(DVM_BUF_SWITCH, 32); /* 8 + 8 + 16 bytes fit once */
     assert_true(st.ecb_link[1].constagg & DVM_LINK_HDRONLY);
     assert_true(st.ecb_link[2].constagg & DVM_LINK_HDRONLY);
     assert_false(st.ecb_link[3].constagg & DVM_LINK_HDRONLY);
@@ -239,7 +319,7 @@ static void test_ring_keeps_newest(void **state)
 {
     (void)state;
     compile("BEGIN { trace(arg0); }");
-    load(DVM_BUF_RING, 96); /* four 24-byte records */
+    load(DVM_BUF_RING, 64); /* four 16-byte records */
     for (int k = 0; k < 10; k++)
         fire(DPROBE_BEGIN, (uint64_t)k);
     struct recs r = read_all();
@@ -252,7 +332,7 @@ static void test_fill_reserves_end(void **state)
 {
     (void)state;
     compile("BEGIN { trace(arg0); } END { trace(99); }");
-    load(DVM_BUF_FILL, 72); /* three records, one kept for END */
+    load(DVM_BUF_FILL, 48); /* three records, one kept for END */
     for (int k = 0; k < 5; k++)
         fire(DPROBE_BEGIN, (uint64_t)k);
     assert_true(st.stats[0].filled);
@@ -261,7 +341,7 @@ static void test_fill_reserves_end(void **state)
     assert_int_equal(r.n, 3);
     assert_int_equal(r.first[2], 99);
 
-    struct dvm_opts o = { 16, 1024, 1024, DVM_BUF_FILL, 1, 1, 0, 0 };
+    struct dvm_opts o = { 8, 1024, 1024, DVM_BUF_FILL, 1, 1, 0, 0 };
     char err[256];
     assert_int_equal(dvm_load(&st, blob, bloblen, &o, mem, sizeof(mem), err, sizeof(err)), -1);
     assert_string_equal(err, "END enablings exceed size of principal buffer");
@@ -534,10 +614,10 @@ static void test_thread_locals(void **state)
     fire(DPROBE_BEGIN, 2); /* another thread: nothing stored */
     ctx.tid = 7;
     fire(DPROBE_BEGIN, 2);
-    struct recs r = read_all();
-    assert_int_equal(r.n, 3);
-    assert_int_equal(r.first[1], 0);
-    assert_int_equal(r.first[2], 70);
+    struct recs r = read_all(); /* the storing clause records nothing */
+    assert_int_equal(r.n, 2);
+    assert_int_equal(r.first[0], 0);
+    assert_int_equal(r.first[1], 70);
 }
 
 static void test_speculation(void **state)
@@ -546,7 +626,7 @@ static void test_speculation(void **state)
     compile("BEGIN /arg0 == 1/ { self->s = speculation(); } "
             "BEGIN /arg0 == 2/ { speculate(self->s); trace(tid); } "
             "BEGIN /arg0 == 3/ { commit(self->s); } BEGIN /arg0 == 4/ { discard(self->s); }");
-    load(DVM_BUF_SWITCH, 4096); /* two speculations of 256 bytes: ten 24-byte records each */
+    load(DVM_BUF_SWITCH, 4096); /* two speculations of 256 bytes: sixteen 16-byte records each */
     fire(DPROBE_BEGIN, 1);
     fire(DPROBE_BEGIN, 2);
     fire(DPROBE_BEGIN, 2);
@@ -567,7 +647,7 @@ static void test_speculation(void **state)
     for (unsigned k = 0; k < r.n; k++)
         assert_true(r.epid[k] != 2);
     fire(DPROBE_BEGIN, 1); /* overflowing specsize counts speculative drops */
-    for (int k = 0; k < 12; k++)
+    for (int k = 0; k < 18; k++)
         fire(DPROBE_BEGIN, 2);
     assert_int_equal(st.stats[0].specdrops, 2);
     fire(DPROBE_BEGIN, 1);
@@ -612,7 +692,8 @@ int main(void)
         cmocka_unit_test(test_aggregations),      cmocka_unit_test(test_thread_locals),
         cmocka_unit_test(test_agg_key_cache),     cmocka_unit_test(test_agg_probe_constant),
         cmocka_unit_test(test_agg_ctxkey_selfset),
-        cmocka_unit_test(test_agg_increment),
+        cmocka_unit_test(test_agg_increment),     cmocka_unit_test(test_speculate_drops_clause),
+        cmocka_unit_test(test_tiny_buffers),      cmocka_unit_test(test_exit_once),
             cmocka_unit_test(test_speculation),       cmocka_unit_test(test_random_bytecode),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

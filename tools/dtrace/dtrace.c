@@ -26,8 +26,9 @@
 
 struct options {
     uint64_t bufsize, aggsize, dynvarsize, switchrate_ns, strsize, nspec, specsize;
+    uint64_t aggrate_ns, statusrate_ns; /* 0: unset (1hz, as dtrace(1M)'s defaults) */
     unsigned bufpolicy, bufresize_manual, quiet, errtags, aggsortkey, aggsortrev, ncpus;
-    unsigned aggsortkeypos, droptags, noerror, destructive;
+    unsigned aggsortkeypos, aggsortpos, droptags, noerror, destructive, aggzoom, agghist;
     const char *script; /* for errors in #pragma D option */
     int pragma_line;    /* > 0: the option comes from a #pragma on this line */
     unsigned cpu_only;  /* -x cpu=N: N + 1 (only CPU N traces); 0: every CPU */
@@ -154,6 +155,10 @@ static const char *option_apply(struct options *o, const char *name, const char 
             if (!strcmp(name, "aggsortkey")) o->aggsortkey = v != 0;
             if (!strcmp(name, "aggsortrev")) o->aggsortrev = v != 0;
             if (!strcmp(name, "destructive")) o->destructive = v != 0;
+            if (!strcmp(name, "aggzoom")) o->aggzoom = v != 0;
+            if (!strcmp(name, "agghist")) o->agghist = v != 0;
+            if (!strcmp(name, "aggsortpos")) /* past the aggregations: the first */
+                o->aggsortpos = v > 0xffff ? 0xffff : (unsigned)v;
             return NULL; /* the others change nothing this engine does */
         }
     if (!strcmp(name, "version")) { /* the D version the program is written for: 1.0 ... 1.13 */
@@ -223,6 +228,10 @@ static const char *option_apply(struct options *o, const char *name, const char 
             goto bad;
         if (!strcmp(name, "switchrate"))
             o->switchrate_ns = v;
+        if (!strcmp(name, "aggrate"))
+            o->aggrate_ns = v;
+        if (!strcmp(name, "statusrate"))
+            o->statusrate_ns = v;
         return NULL;
     }
     why = "Invalid option name";
@@ -270,6 +279,9 @@ static int host_setopt(struct dcons *c, const char *name, const char *val, const
     c->aggsortkey = (int)tmp.aggsortkey;
     c->aggsortrev = (int)tmp.aggsortrev;
     c->aggsortkeypos = tmp.aggsortkeypos;
+    c->aggsortpos = tmp.aggsortpos;
+    c->aggzoom = (int)tmp.aggzoom;
+    c->agghist = (int)tmp.agghist;
     return 0;
 }
 
@@ -581,15 +593,22 @@ int main(int argc, char **argv)
     }
     if (compile_only)
         return 0;
-    if (st.bufsize_lowered) {
-        uint64_t v = st.bufsize_lowered;
+    /* as dtrace(1M) reports the sizes bufresize=auto lowered */
+    const struct { const char *what; uint64_t v; } lowered[] = {
+        { "buffer size", st.bufsize_lowered }, { "aggregation size", st.aggsize_lowered },
+        { "speculation size", st.specsize_lowered } };
+    for (unsigned j = 0; j < 3; j++) {
+        uint64_t v = lowered[j].v;
         const char *u = "";
         static const char *const units[] = { "k", "m", "g" };
+        if (!v)
+            continue;
         for (int k = 0; k < 3 && v >= 1024 && v % 1024 == 0; k++) {
             v /= 1024;
             u = units[k];
         }
-        fprintf(stderr, "dtrace: buffer size lowered to %llu%s\n", (unsigned long long)v, u);
+        fprintf(stderr, "dtrace: %s lowered to %llu%s\n", lowered[j].what, (unsigned long long)v,
+                u);
     }
 
     FILE *out = stdout;
@@ -611,6 +630,9 @@ int main(int argc, char **argv)
     run_out = out;
     cons.noerror = (int)o.noerror;
     cons.aggsortkeypos = o.aggsortkeypos;
+    cons.aggsortpos = o.aggsortpos;
+    cons.aggzoom = (int)o.aggzoom;
+    cons.agghist = (int)o.agghist;
     signal(SIGINT, on_sigint);
     signal(SIGTERM, on_sigint);
 
@@ -624,7 +646,11 @@ int main(int argc, char **argv)
     for (uint32_t k = 0; k < ob->hdr->dh_nprobes && ntimers < 64; k++)
         if (ob->probes[k].dp_period)
             next[k] = ob->probes[k].dp_period, ntimers++;
-    uint64_t next_switch = o.switchrate_ns;
+    /* the consumer reads the buffers every switchrate, or every aggrate when that is shorter:
+     * printa( ) then shows aggregations no older than aggrate, as libdtrace's snapshots do */
+    uint64_t period = o.aggrate_ns && o.aggrate_ns < o.switchrate_ns ? o.aggrate_ns
+                                                                      : o.switchrate_ns;
+    uint64_t next_switch = period;
 
     int damaged = 0;
     if (capture) {
@@ -635,7 +661,7 @@ int main(int argc, char **argv)
         damaged = rr > 0;   /* what was read is reported (END too), and the exit status is 1 */
         ntimers = 0;
     } else {
-        dvm_fire(&st, &ctx, DPROBE_BEGIN, NULL);
+        dvm_fire_begin(&st, &ctx);
         consume(&st, &cons, 0);
     }
     while (ntimers && !st.exiting && !interrupted && !filled(&st)) {
@@ -650,14 +676,16 @@ int main(int argc, char **argv)
         if (vt == next_switch) {
             consume(&st, &cons, 0);
             fflush(run_out);
-            next_switch += o.switchrate_ns;
+            next_switch += period;
             continue;
         }
         for (uint32_t k = 0; k < ob->hdr->dh_nprobes && k < 64; k++) {
             const struct dif_probe *p = &ob->probes[k];
             if (!p->dp_period || next[k] != vt)
                 continue;
-            uint64_t args[DVM_NARGS] = { 0 };
+            /* as profile-provider probes: arg0 the kernel PC, arg1 the user PC, one of them
+             * 0; the virtual timer interrupts this process in user mode, here (main) */
+            uint64_t args[DVM_NARGS] = { 0, (uint64_t)(uintptr_t)main };
             unsigned ncpu = p->dp_flags & DIF_PRF_PROFILE ? o.ncpus : 1;
             for (ctx.cpu = 0; ctx.cpu < ncpu; ctx.cpu++)
                 if (!(p->dp_flags & DIF_PRF_PROFILE) || !o.cpu_only || ctx.cpu == o.cpu_only - 1u)
@@ -667,6 +695,17 @@ int main(int argc, char **argv)
         }
     }
     consume(&st, &cons, 0);
+    if (st.exiting && !capture) {
+        /* dtrace(1M) learns of exit( ) at its next status check, every statusrate (1s, at
+         * most 10s as the kernel clamps it): END fires then, in virtual time */
+        uint64_t sr = o.statusrate_ns ? o.statusrate_ns : 1000000000ull;
+        if (sr > 10000000000ull)
+            sr = 10000000000ull;
+        vt = (vt / sr + 1) * sr;
+        ctx.timestamp = t0 + vt;
+        ctx.vtimestamp = vt;
+        ctx.walltimestamp = wall0 + vt;
+    }
     dvm_fire(&st, &ctx, DPROBE_END, NULL);
     consume(&st, &cons, 1);
     dcons_final(&cons);

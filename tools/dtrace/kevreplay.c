@@ -292,7 +292,7 @@ int kev_replay(const char *path, struct dvm_state *st, struct dcons *cons,
     p.ctx.execname = "";
     for (uint32_t j = 0; j < st->obj.hdr->dh_nprobes && j < 64; j++)
         p.next[j] = st->obj.probes[j].dp_period;
-    dvm_fire(st, &p.ctx, DPROBE_BEGIN, NULL);
+    dvm_fire_begin(st, &p.ctx);
     consume(&p, 0);
     kev_set_user(&r, &p);
     kev_on_any(&r, on_event);

@@ -356,6 +356,7 @@ static int is_subr(const char *s)
 /* ---- expressions -------------------------------------------------------------------------- */
 
 static unsigned expr(struct cg *g, struct dnode *n, struct dtype *t);
+static void agg_mdim(struct cg *g, const struct dnode *n);
 
 static int is_aggsym(struct cg *g, const char *name)
 {
@@ -872,7 +873,7 @@ static unsigned incdec(struct cg *g, struct dnode *n, struct dtype *t)
         return obj_incdec(g, n, t);
     int post = n->kind == N_POSTINC || n->kind == N_POSTDEC;
     int inc = n->kind == N_POSTINC || n->kind == N_PREINC;
-    struct dtype def = T_INT32;
+    struct dtype def = T_INT64; /* a new variable under ++ or -- is an int64_t, as libdtrace makes it */
     unsigned r = load_var(g, n->a, t, &def);
     if (!is_scalar(*t))
         dcc_error(g->cc, n->line, "D_OP_SCALAR", "operator %s requires operand of scalar type",
@@ -909,8 +910,18 @@ static int is_string_var(struct cg *g, const struct dnode *n)
     return s && s->defined && s->type.kind == DIF_TYPE_STR;
 }
 
+/* agg_mdim: @a[0][2] (an aggregation indexed twice) is libdtrace's D_AGG_MDIM, found when
+ * the left-hand side is cooked, before the right-hand side. */
+static void agg_mdim(struct cg *g, const struct dnode *n)
+{
+    if (n->kind == N_SUBSCR && n->a->kind == N_AGG && n->a->b)
+        dcc_error(g->cc, n->line, "D_AGG_MDIM", "improper attempt to reference @%s as a "
+                  "multi-dimensional array", n->a->s);
+}
+
 static unsigned assignment(struct cg *g, struct dnode *n, struct dtype *t)
 {
+    agg_mdim(g, n->a);
     fix_index(g, n->a);
     if (n->b->kind == N_XLATE)
         return xlate_assign(g, n, t);
@@ -1677,6 +1688,7 @@ static unsigned expr_(struct cg *g, struct dnode *n, struct dtype *t)
             return procinfo_member(g, n, t);
         return obj_rvalue(g, n, t);
     case N_DEREF: case N_SUBSCR:
+        agg_mdim(g, n);
         return obj_rvalue(g, n, t);
     case N_XLATE:
         dcc_error(g->cc, n->line, "D_UNSUPPORTED", "xlate is supported only as the operand "
@@ -1916,7 +1928,7 @@ static void finish_rec(struct cg *g, struct dif_act *a, uint32_t *recsize)
                                                 : dif_types_size(g->rec, g->cc->strsize);
     a->da_offset = *recsize;
     *recsize += a->da_size;
-    if (*recsize > 65536)
+    if (*recsize > DIF_CLAUSE_RECMAX)
         dcc_error(g->cc, a->da_line, "D_DIF_SIZE", "clause records too much data");
 }
 
@@ -1949,6 +1961,8 @@ static void printf_check(struct cg *g, const char *fmt, int line, const char *fn
                 while (*f >= '0' && *f <= '9')
                     f++;
             }
+            while (*f == '@') /* "%8@d": libdtrace takes the @ anywhere before the conversion */
+                at = 1, f++;
             if (part == 0 && *f == '.')
                 f++;
             else
@@ -2361,6 +2375,11 @@ static void statement(struct cg *g, struct dnode *st, uint32_t *recsize)
         for (struct dnode *k = st->b->next; k; k = k->next)
             push_rec(g, k);
         printf_check(g, st->b->s, st->line, "printf", 0);
+        if (!g->nrec) { /* as libdtrace, a printf( ) of no value records a zero (8 bytes) */
+            emit(g, DIF_INSTR(DIF_PUSHR, 0, DIF_TYPE_INT, 0));
+            g->rec[g->nrec++] = 'l';
+            g->rec[g->nrec] = 0;
+        }
         a = act_new(g, DIF_ACT_PRINTF, st->line);
         a->da_arg = intern_str(g, st->b->s);
     } else if (!strcmp(fn, "printa")) {
@@ -2387,20 +2406,30 @@ static void statement(struct cg *g, struct dnode *st, uint32_t *recsize)
             if (strcmp(k0, k1) != 0)
                 dcc_error(g->cc, st->line, "D_PRINTA_AGGPROTO", "printa( ): @%s[ ] key is "
                           "incompatible with @%s", y->s, x->s);
-            dcc_error(g->cc, st->line, "D_UNSUPPORTED", "printa( ) of several aggregations is "
-                      "not supported in this D subset");
         }
-        unsigned id = agg_lookup(g, x, st->line);
-        if (fmt != UINT32_MAX) {
-            d_strlcpy(g->rec, g->aggs[id].keys, sizeof(g->rec));
+        if (count_list(x) > DIF_PRINTA_MAX)
+            dcc_error(g->cc, st->line, "D_UNSUPPORTED", "printa( ) of more than %u aggregations",
+                      DIF_PRINTA_MAX);
+        if (fmt != UINT32_MAX) { /* the keys against the format's conversions */
+            d_strlcpy(g->rec, g->aggs[agg_lookup(g, x, st->line)].keys, sizeof(g->rec));
             g->nrec = (unsigned)strlen(g->rec);
             printf_check(g, st->b->s, st->line, "printa", 2);
             g->rec[0] = 0;
             g->nrec = 0;
         }
-        a = act_new(g, DIF_ACT_PRINTA, st->line);
-        a->da_arg = id;
-        a->da_arg2 = fmt;
+        /* one action per aggregation, the later ones joined to the first (as libdtrace) */
+        a = NULL;
+        for (struct dnode *y = x; y; y = y->next) {
+            unsigned id = agg_lookup(g, y, st->line);
+            if (a) { /* the previous one is complete */
+                a->da_prog = prog_end(g, p, ret);
+                finish_rec(g, a, recsize);
+                p = prog_begin(g);
+            }
+            a = act_new(g, DIF_ACT_PRINTA, st->line);
+            a->da_arg = id;
+            a->da_arg2 = y == x ? fmt : DIF_PRINTA_JOINED;
+        }
     } else if (!strcmp(fn, "exit")) {
         proto_len(g, st, 1, 1);
         push_rec(g, st->b);
@@ -2439,6 +2468,10 @@ static void statement(struct cg *g, struct dnode *st, uint32_t *recsize)
         if (t.kind != DIF_TYPE_INT)
             dcc_error(g->cc, st->line, "D_PROTO_ARG", "%s( ) argument #1 must be a speculation "
                       "id", fn);
+        if (fn[0] == 's') { /* the engine's room check (DIF_S_SPECROOM) gives the id back */
+            emit(g, DIF_INSTR(DIF_PUSHT, ret, DIF_TYPE_INT, 0));
+            emit(g, DIF_INSTR_IDX(DIF_CALL, DIF_S_SPECROOM, ret));
+        }
         a = act_new(g, fn[0] == 's' ? DIF_ACT_SPECULATE : fn[0] == 'c' ? DIF_ACT_COMMIT
                                                                        : DIF_ACT_DISCARD, st->line);
     } else if (!strcmp(fn, "setopt") || !strcmp(fn, "freopen")) {
@@ -2525,11 +2558,10 @@ static unsigned probe_add(struct cg *g, uint32_t id, const struct dprobe_desc *d
     return g->nprobes++;
 }
 
+/* ecb_add: one enabling per description matching the probe: a clause whose descriptions
+ * name a probe twice runs twice on it, as in DTrace. */
 static void ecb_add(struct cg *g, unsigned probe, unsigned clause, int line)
 {
-    for (unsigned k = 0; k < g->necbs; k++)
-        if (g->ecbs[k].de_probe == probe && g->ecbs[k].de_clause == clause)
-            return;
     if (g->necbs == CAP_ECBS)
         dcc_error(g->cc, line, "D_DIF_SIZE", "too many enablings");
     g->ecbs[g->necbs].de_probe = probe;
@@ -2573,11 +2605,13 @@ static void match_desc(struct cg *g, const char *desc, unsigned clause, int line
             dcc_error(g->cc, line, "D_PDESC_ZERO", "probe description %s does not match any "
                       "probes", desc);
         struct dprobe_desc d = { "profile", "", "", f[3] };
+        /* one probe per name, as the profile provider's: a second tick-1s is the same probe */
         uint32_t id = DPROBE_TIMER_BASE;
+        int found = 0;
         for (unsigned j = 0; j < g->nprobes; j++)
             if (g->probes[j].dp_period && !strcmp(g->strs + g->probes[j].dp_name, f[3]))
-                id = g->probes[j].dp_id;
-        if (id == DPROBE_TIMER_BASE)
+                id = g->probes[j].dp_id, found = 1;
+        if (!found)
             for (unsigned j = 0; j < g->nprobes; j++)
                 if (g->probes[j].dp_id >= id)
                     id = g->probes[j].dp_id + 1;
@@ -2722,38 +2756,8 @@ static void inline_check(struct cg *g, struct dname *d)
 
 static struct dcc *cc_of(struct cg *g) { return g->cc; }
 
-/* predeclare: the variables a clause's statements create as integers (x++, x = an integer
- * constant), declared before its predicate compiles: libdtrace cooks the actions
- * first when the predicate names a variable not yet known (dt_cook_clause). */
-static void predeclare(struct cg *g, struct dnode *n)
-{
-    for (; n; n = n->next) {
-        struct dnode *v = NULL;
-        int64_t cv;
-        if (n->kind == N_PREINC || n->kind == N_PREDEC || n->kind == N_POSTINC ||
-            n->kind == N_POSTDEC || (n->kind == N_ASSIGN && n->op == T_ASSIGN &&
-                                     const_value(n->b, &cv)))
-            v = n->a;
-        if (v && (v->kind == N_IDENT || v->kind == N_SELF || v->kind == N_THIS) &&
-            !(v->kind == N_IDENT && (builtin_find(v->s) || xb_find(g, v->s, NULL)))) {
-            int scope = v->kind == N_IDENT ? DIF_SCOPE_GLOBAL
-                        : v->kind == N_SELF ? DIF_SCOPE_SELF : DIF_SCOPE_THIS;
-            struct sym *s = sym_find(g, v->s, scope);
-            if (!s) {
-                struct dtype t = n->kind == N_ASSIGN && n->op == T_ASSIGN ? type_of(g, n->b)
-                                                                          : T_INT32;
-                s = sym_new(g, v->s, scope, n->line);
-                s->type = t;
-                s->defined = 1;
-            }
-        }
-        if (n->kind != N_IF) {
-            predeclare(g, n->a);
-            predeclare(g, n->b);
-            predeclare(g, n->c);
-        }
-    }
-}
+static void clause_pred(struct cg *g, struct dclause *c, struct dif_clause *dc);
+static void clause_stmts(struct cg *g, struct dclause *c, struct dif_clause *dc);
 
 static void clause(struct cg *g, struct dclause *c)
 {
@@ -2764,8 +2768,38 @@ static void clause(struct cg *g, struct dclause *c)
     g->keep_scratch = 0;
     for (unsigned k = 0; k < c->ndesc; k++)
         match_desc(g, c->desc[k], ci, c->line);
-    if (c->pred)
-        predeclare(g, c->stmts);
+    /* As libdtrace's dt_cook_clause: the statements first, then the predicate (so that
+     * `/x == 0/ { x++; }` knows x); if the statements name something undefined, the
+     * predicate first (it may define it), then the statements again. */
+    if (!c->pred) {
+        clause_stmts(g, c, dc);
+        return;
+    }
+    jmp_buf outer;
+    unsigned ninsns = g->ninsns, nacts = g->nacts;
+    memcpy(outer, g->cc->fail, sizeof(outer));
+    if (setjmp(g->cc->fail) == 0) {
+        clause_stmts(g, c, dc);
+        memcpy(g->cc->fail, outer, sizeof(outer));
+        clause_pred(g, c, dc);
+        return;
+    }
+    memcpy(g->cc->fail, outer, sizeof(outer));
+    const char *tag = g->cc->out->tag;
+    if (strcmp(tag, "D_IDENT_UNDEF") != 0 && strcmp(tag, "D_VAR_UNDEF") != 0)
+        longjmp(g->cc->fail, 1);
+    g->ninsns = ninsns; /* the statements' code and actions, compiled again below */
+    g->nacts = nacts;
+    g->depth = 0;
+    g->xb = NULL;
+    dc->dc_recsize = 0;
+    dc->dc_flags = 0;
+    clause_pred(g, c, dc);
+    clause_stmts(g, c, dc);
+}
+
+static void clause_pred(struct cg *g, struct dclause *c, struct dif_clause *dc)
+{
     if (c->pred && c->pred->kind == N_BIN && c->pred->op >= T_LT && c->pred->op <= T_NE) {
         /* a comparison: branch on it directly (the common, cheap, failing-predicate path) */
         struct dif_prog p = prog_begin(g);
@@ -2791,6 +2825,10 @@ static void clause(struct cg *g, struct dclause *c)
                       "scalar type");
         dc->dc_pred = prog_end(g, p, r);
     }
+}
+
+static void clause_stmts(struct cg *g, struct dclause *c, struct dif_clause *dc)
+{
     dc->dc_act = g->nacts;
     /* The order rules of libdtrace's dt_stmt_append, checked as each statement is added, so
      * that the first statement breaking one is the one reported, with libdtrace's tag. An
@@ -2864,7 +2902,10 @@ static void clause(struct cg *g, struct dclause *c)
     if (g->keep_scratch)
         dc->dc_flags |= DIF_CLF_SCRATCH;
     dc->dc_nacts = g->nacts - dc->dc_act;
-    if (data && !print)
+    /* as DTrace's kernel (dtrace_ecb_resize): a clause whose statements record nothing (only
+     * assignments and aggregations) has no record, so it neither prints a line nor takes
+     * buffer space; an empty clause keeps its probe line */
+    if (!print && dc->dc_nacts > 0)
         dc->dc_flags |= DIF_CLF_NOREC;
 }
 

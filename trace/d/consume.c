@@ -172,18 +172,33 @@ static void print_mem(struct dcons *c, const uint8_t *p, unsigned n)
 
 /* ---- aggregations ------------------------------------------------------------------------ */
 
+/* An entry's sort value as libdtrace's dt_aggregate_valcmp compares them: the raw value
+ * (not normalized) of a scalar function; for the quantize family the sum of count times bucket
+ * value (exact, in 128 bits, where libdtrace uses a long double), then the zero bucket's count. */
 struct aggent {
     const uint8_t *keys;
     int64_t *vals;
-    int64_t sortval;
+    unsigned agg;
+    int64_t sort_hi;    /* signed high half */
+    uint64_t sort_lo;
+    int64_t sort_zero;
 };
 
+/* merge: the entries of the aggregations a printa( ) names (aggs[0..naggs-1], one or more,
+ * maybe repeated), merged over the CPUs in c->mem, then grouped by key into bundles: one
+ * entry per named aggregation (UINT32_MAX: none, printed as zero), as libdtrace's
+ * dtrace_aggregate_walk_joined; a single aggregation gives bundles of one. */
 struct merge {
     struct dcons *c;
-    unsigned agg, nvals, keylen, n, cap;
+    const unsigned *aggs;
+    unsigned naggs, maxnv, keylen, n, cap, nbundles;
     struct aggent *ents;
     uint32_t *slot;         /* 2 * cap hash slots: entry index + 1, 0 = empty */
-    int64_t *vals;
+    int64_t *vals;          /* cap * maxnv values, then maxnv zeros */
+    uint32_t *order;        /* cap entry indices, sorted by key */
+    uint32_t *bundle;       /* per bundle: naggs entry indices */
+    uint32_t *border;       /* bundle indices in print order */
+    struct aggent *zero;    /* per position: the zero entry of a missing key */
     int full;
 };
 
@@ -222,13 +237,16 @@ static void merge_cb(void *arg, unsigned agg, const uint8_t *keys, const int64_t
 {
     struct merge *m = arg;
     const struct dif_agg *g = &m->c->obj->aggs[agg];
-    if (agg != m->agg || m->cap == 0)
+    unsigned p = 0, nv = m->c->st->agg_vals[agg];
+    while (p < m->naggs && m->aggs[p] != agg)
+        p++;
+    if (p == m->naggs || m->cap == 0)
         return;
-    uint32_t nslots = 2u * m->cap, s = key_hash(keys, m->keylen) % nslots;
+    uint32_t nslots = 2u * m->cap, s = (key_hash(keys, m->keylen) ^ agg * 0x9e3779b9u) % nslots;
     for (; m->slot[s]; s = (s + 1) % nslots) {
         struct aggent *x = &m->ents[m->slot[s] - 1];
-        if (memcmp(x->keys, keys, m->keylen) == 0) {
-            merge_vals(g, x->vals, vals, m->nvals);
+        if (x->agg == agg && memcmp(x->keys, keys, m->keylen) == 0) {
+            merge_vals(g, x->vals, vals, nv);
             return;
         }
     }
@@ -239,8 +257,9 @@ static void merge_cb(void *arg, unsigned agg, const uint8_t *keys, const int64_t
     m->slot[s] = m->n + 1;
     struct aggent *e = &m->ents[m->n];
     e->keys = keys;
-    e->vals = m->vals + (size_t)m->n * m->nvals;
-    memcpy(e->vals, vals, m->nvals * 8u);
+    e->agg = agg;
+    e->vals = m->vals + (size_t)m->n * m->maxnv;
+    memcpy(e->vals, vals, nv * 8u);
     m->n++;
 }
 
@@ -311,6 +330,71 @@ static int64_t agg_value(struct dcons *c, unsigned agg, const int64_t *v)
     return c->norm[agg] ? r / c->norm[agg] : r;
 }
 
+/* mac128: (hi:lo) += a * b, signed, in 128 bits without a 128-bit type. */
+static void mac128(int64_t *hi, uint64_t *lo, int64_t a, int64_t b)
+{
+    uint64_t x = a < 0 ? 0 - (uint64_t)a : (uint64_t)a, y = b < 0 ? 0 - (uint64_t)b : (uint64_t)b;
+    uint64_t x1 = x >> 32, x0 = x & 0xffffffffu, y1 = y >> 32, y0 = y & 0xffffffffu;
+    uint64_t p00 = x0 * y0, p01 = x0 * y1, p10 = x1 * y0, p11 = x1 * y1;
+    uint64_t mid = (p00 >> 32) + (p01 & 0xffffffffu) + (p10 & 0xffffffffu);
+    uint64_t plo = (mid << 32) | (p00 & 0xffffffffu);
+    uint64_t phi = p11 + (p01 >> 32) + (p10 >> 32) + (mid >> 32);
+    if ((a < 0) != (b < 0) && (plo | phi)) { /* negate the product */
+        plo = 0 - plo;
+        phi = ~phi + (plo == 0);
+    }
+    uint64_t nlo = *lo + plo;
+    *hi = (int64_t)((uint64_t)*hi + phi + (nlo < *lo));
+    *lo = nlo;
+}
+
+static void sort_value(struct dcons *c, unsigned agg, struct aggent *e)
+{
+    const struct dif_agg *g = &c->obj->aggs[agg];
+    const int64_t *v = e->vals;
+    e->sort_hi = 0;
+    e->sort_lo = 0;
+    e->sort_zero = 0;
+    if (g->dg_func < DIF_AGG_QUANTIZE) {
+        int64_t r;
+        switch (g->dg_func) {
+        case DIF_AGG_AVG: r = v[0] ? v[1] / v[0] : 0; break;
+        case DIF_AGG_STDDEV: r = stddev(v); break;
+        default: r = v[0]; break;
+        }
+        e->sort_hi = r < 0 ? -1 : 0;
+        e->sort_lo = (uint64_t)r;
+        return;
+    }
+    unsigned nv = c->st->agg_vals[agg];
+    for (unsigned k = 0; k < nv; k++) {
+        int64_t bv = dvm_agg_bucket_value(g, k);
+        /* libdtrace weighs lquantize's overflow bucket at its base + 1 */
+        if (g->dg_func == DIF_AGG_LQUANTIZE && k == nv - 1)
+            bv += 1;
+        if (g->dg_func == DIF_AGG_QUANTIZE ? k == DIF_QUANTIZE_ZERO
+            : g->dg_func == DIF_AGG_LLQUANTIZE ? k == 1 : bv == 0 && k > 0 && k < nv - 1)
+            e->sort_zero = v[k];
+        mac128(&e->sort_hi, &e->sort_lo, v[k], bv);
+    }
+    /* lquantize: zero may also be the underflow (base - 1 == 0) or overflow bucket's weight */
+    if (g->dg_func == DIF_AGG_LQUANTIZE) {
+        if (dvm_agg_bucket_value(g, 0) == 0)
+            e->sort_zero = v[0];
+        else if (dvm_agg_bucket_value(g, nv - 1) + 1 == 0)
+            e->sort_zero = v[nv - 1];
+    }
+}
+
+static int val_cmp(const struct aggent *x, const struct aggent *y)
+{
+    if (x->sort_hi != y->sort_hi)
+        return x->sort_hi < y->sort_hi ? -1 : 1;
+    if (x->sort_lo != y->sort_lo)
+        return x->sort_lo < y->sort_lo ? -1 : 1;
+    return x->sort_zero < y->sort_zero ? -1 : x->sort_zero > y->sort_zero;
+}
+
 /* key_one: compares key k (type t at byte offset off) of two key tuples. */
 static int key_one(char t, const uint8_t *a, const uint8_t *b)
 {
@@ -328,57 +412,30 @@ static int key_one(char t, const uint8_t *a, const uint8_t *b)
     return x < y ? -1 : x > y;
 }
 
-/* key_cmp: keys in order, starting with key aggsortkeypos (the others follow in order). */
+/* key_cmp: keys in the order libdtrace's dt_aggregate_keycmp takes them: from key
+ * aggsortkeypos (when there is such a key) to the last, then from the first. */
 static int key_cmp(struct dcons *c, const char *types, const uint8_t *a, const uint8_t *b)
 {
-    unsigned ssz = (c->st->strsize + 7u) & ~7u, n = (unsigned)strlen(types), off = 0;
-    unsigned first = c->aggsortkeypos < n ? c->aggsortkeypos : 0;
-    for (unsigned k = 0; k < first; k++)
-        off += types[k] == 's' ? ssz : 8u;
-    int d = n ? key_one(types[first], a + off, b + off) : 0;
-    off = 0;
-    for (unsigned k = 0; k < n && d == 0; k++) {
-        if (k != first)
-            d = key_one(types[k], a + off, b + off);
-        off += types[k] == 's' ? ssz : 8u;
+    unsigned ssz = (c->st->strsize + 7u) & ~7u, n = (unsigned)strlen(types);
+    unsigned first = c->aggsortkeypos < n ? c->aggsortkeypos : 0, off[DIF_RECMAX + 1];
+    off[0] = 0;
+    for (unsigned k = 0; k < n && k < DIF_RECMAX; k++)
+        off[k + 1] = off[k] + (types[k] == 's' ? ssz : 8u);
+    int d = 0;
+    for (unsigned j = 0; j < n && j < DIF_RECMAX && d == 0; j++) {
+        unsigned k = (first + j) % n;
+        d = key_one(types[k], a + off[k], b + off[k]);
     }
     return d;
 }
 
-static int ent_cmp(struct dcons *c, const char *types, const struct aggent *x,
-                   const struct aggent *y)
-{
-    int kc = key_cmp(c, types, x->keys, y->keys);
-    int vc = x->sortval < y->sortval ? -1 : x->sortval > y->sortval;
-    int r = c->aggsortkey ? (kc ? kc : vc) : (vc ? vc : kc);
-    return c->aggsortrev ? -r : r;
-}
+/* sort helpers: heapsort of uint32 indices (O(n log n), no extra memory). */
+typedef int (*idx_cmp)(struct merge *m, uint32_t x, uint32_t y);
 
-/* collect: merged, sorted entries of one aggregation in c->mem; returns the count. */
-static unsigned collect(struct dcons *c, unsigned agg, struct merge *m)
+static void idx_sort(struct merge *m, uint32_t *a, unsigned n, idx_cmp cmp)
 {
-    const struct dif_agg *g = &c->obj->aggs[agg];
-    memset(m, 0, sizeof(*m));
-    m->c = c;
-    m->agg = agg;
-    m->nvals = c->st->agg_vals[agg];
-    m->keylen = dif_types_size(dif_str(c->obj, g->dg_keys), c->st->strsize);
-    /* c->mem: entries, then hash slots, then values */
-    size_t per = sizeof(struct aggent) + 2u * sizeof(uint32_t) + m->nvals * 8u;
-    m->cap = c->memlen > 64 ? (unsigned)((c->memlen - 64) / per) : 0;
-    uint8_t *base = (uint8_t *)(((uintptr_t)c->mem + 7u) & ~(uintptr_t)7u);
-    m->ents = (struct aggent *)(void *)base;
-    m->slot = (uint32_t *)(void *)(base + (size_t)m->cap * sizeof(struct aggent));
-    m->vals = (int64_t *)(void *)(((uintptr_t)(m->slot + 2u * m->cap) + 7u) & ~(uintptr_t)7u);
-    memset(m->slot, 0, 2u * m->cap * sizeof(uint32_t));
-    for (unsigned cpu = 0; cpu < c->st->opts.ncpu; cpu++)
-        dvm_agg_walk(c->st, cpu, merge_cb, m);
-    const char *types = dif_str(c->obj, g->dg_keys);
-    for (unsigned k = 0; k < m->n; k++)
-        m->ents[k].sortval = agg_value(c, agg, m->ents[k].vals);
-    /* heapsort: O(n log n), no extra memory; keys are unique so the order is total */
-    struct aggent *a = m->ents, t;
-    for (unsigned n = m->n, start = n / 2, end = n; end > 1;) {
+    uint32_t t;
+    for (unsigned start = n / 2, end = n; end > 1;) {
         unsigned root;
         if (start > 0) {
             root = --start;
@@ -388,30 +445,133 @@ static unsigned collect(struct dcons *c, unsigned agg, struct merge *m)
             root = 0;
         }
         for (unsigned child; (child = 2 * root + 1) < end; root = child) {
-            if (child + 1 < end && ent_cmp(c, types, &a[child], &a[child + 1]) < 0)
+            if (child + 1 < end && cmp(m, a[child], a[child + 1]) < 0)
                 child++;
-            if (ent_cmp(c, types, &a[root], &a[child]) >= 0)
+            if (cmp(m, a[root], a[child]) >= 0)
                 break;
             t = a[root], a[root] = a[child], a[child] = t;
         }
     }
-    return m->n;
+}
+
+static const char *key_types(struct merge *m)
+{
+    return dif_str(m->c->obj, m->c->obj->aggs[m->aggs[0]].dg_keys);
+}
+
+/* ent_keyagg: entries by key, then by aggregation (dt_aggregate_keyvarcmp). */
+static int ent_keyagg(struct merge *m, uint32_t x, uint32_t y)
+{
+    const struct aggent *a = &m->ents[x], *b = &m->ents[y];
+    int d = key_cmp(m->c, key_types(m), a->keys, b->keys);
+    return d ? d : a->agg < b->agg ? -1 : a->agg > b->agg;
+}
+
+static const struct aggent *bundle_ent(struct merge *m, uint32_t b, unsigned pos)
+{
+    uint32_t e = m->bundle[(size_t)b * m->naggs + pos];
+    return e == UINT32_MAX ? &m->zero[pos] : &m->ents[e];
+}
+
+/* bundle_cmp: as dt_aggregate_bundlecmp: the values from position aggsortpos on (each as
+ * dt_aggregate_valcmp), then the key; with aggsortkey the key first; aggsortrev reverses. */
+static int bundle_cmp(struct merge *m, uint32_t x, uint32_t y)
+{
+    struct dcons *c = m->c;
+    const uint8_t *kx = bundle_ent(m, x, 0)->keys, *ky = bundle_ent(m, y, 0)->keys;
+    for (unsigned p = 0; p < m->naggs && kx == NULL; p++)
+        kx = bundle_ent(m, x, p)->keys;
+    for (unsigned p = 0; p < m->naggs && ky == NULL; p++)
+        ky = bundle_ent(m, y, p)->keys;
+    int kc = key_cmp(c, key_types(m), kx, ky), r = 0;
+    if (c->aggsortkey)
+        r = kc;
+    unsigned first = c->aggsortpos < m->naggs ? c->aggsortpos : 0;
+    for (unsigned j = 0; j < m->naggs && r == 0; j++) {
+        unsigned p = (first + j) % m->naggs;
+        r = val_cmp(bundle_ent(m, x, p), bundle_ent(m, y, p));
+    }
+    if (r == 0 && !c->aggsortkey)
+        r = kc;
+    return c->aggsortrev ? -r : r;
+}
+
+/* collect: merges, bundles and sorts the entries of aggs[0..naggs-1] in c->mem; returns the
+ * number of bundles (m->border lists them in print order). */
+static unsigned collect(struct dcons *c, const unsigned *aggs, unsigned naggs, struct merge *m)
+{
+    memset(m, 0, sizeof(*m));
+    m->c = c;
+    m->aggs = aggs;
+    m->naggs = naggs;
+    for (unsigned p = 0; p < naggs; p++)
+        if (c->st->agg_vals[aggs[p]] > m->maxnv)
+            m->maxnv = c->st->agg_vals[aggs[p]];
+    m->keylen = dif_types_size(dif_str(c->obj, c->obj->aggs[aggs[0]].dg_keys), c->st->strsize);
+    /* c->mem: entries, zero entries, hash slots, order, bundles, bundle order, values */
+    size_t zlen = naggs > 1 ? m->maxnv * 8u : 8u; /* zero values: only joined printa needs them */
+    size_t fixed = 64 + naggs * sizeof(struct aggent) + zlen + 16;
+    size_t per = sizeof(struct aggent) + 2u * sizeof(uint32_t) + sizeof(uint32_t) +
+                 naggs * sizeof(uint32_t) + sizeof(uint32_t) + m->maxnv * 8u;
+    m->cap = c->memlen > fixed ? (unsigned)((c->memlen - fixed) / per) : 0;
+    uint8_t *base = (uint8_t *)(((uintptr_t)c->mem + 7u) & ~(uintptr_t)7u);
+    m->ents = (struct aggent *)(void *)base;
+    m->zero = m->ents + m->cap;
+    m->slot = (uint32_t *)(void *)(m->zero + naggs);
+    m->order = m->slot + 2u * m->cap;
+    m->bundle = m->order + m->cap;
+    m->border = m->bundle + (size_t)m->cap * naggs;
+    m->vals = (int64_t *)(void *)(((uintptr_t)(m->border + m->cap) + 7u) & ~(uintptr_t)7u);
+    memset(m->slot, 0, 2u * m->cap * sizeof(uint32_t));
+    for (unsigned cpu = 0; cpu < c->st->opts.ncpu; cpu++)
+        dvm_agg_walk(c->st, cpu, merge_cb, m);
+    int64_t *zv = m->vals + (size_t)m->cap * m->maxnv;
+    memset(zv, 0, zlen);
+    for (unsigned p = 0; p < naggs; p++) {
+        m->zero[p] = (struct aggent){ NULL, zv, aggs[p], 0, 0, 0 };
+    }
+    for (unsigned k = 0; k < m->n; k++) {
+        sort_value(c, m->ents[k].agg, &m->ents[k]);
+        m->order[k] = k;
+    }
+    idx_sort(m, m->order, m->n, ent_keyagg);
+    for (unsigned k = 0; k < m->n;) {
+        uint32_t *b = &m->bundle[(size_t)m->nbundles * naggs];
+        for (unsigned p = 0; p < naggs; p++)
+            b[p] = UINT32_MAX;
+        unsigned j = k;
+        for (; j < m->n && key_cmp(c, key_types(m), m->ents[m->order[j]].keys,
+                                   m->ents[m->order[k]].keys) == 0; j++)
+            for (unsigned p = 0; p < naggs; p++)
+                if (aggs[p] == m->ents[m->order[j]].agg)
+                    b[p] = m->order[j];
+        m->border[m->nbundles] = m->nbundles;
+        m->nbundles++;
+        k = j;
+    }
+    idx_sort(m, m->border, m->nbundles, bundle_cmp);
+    return m->nbundles;
 }
 
 /* One row's bar, as dt_print_quantline: 40 columns of '@' scaled to the total (rounded), or two
  * half bars around a centre line when the shown rows hold both signs. Then the count. */
 static void quantline(struct dcons *c, int64_t val, int64_t norm, uint64_t total, int pos,
-                      int neg)
+                      int neg, int zoom)
 {
     static const char ats[] = "@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@";
     static const char sp[] = "                                        ";
     unsigned len = pos && neg ? 20 : 40;
     uint64_t mag = val < 0 ? 0 - (uint64_t)val : (uint64_t)val, t = total;
-    while (mag > UINT64_MAX / 128 || t > UINT64_MAX / 128) {
+    /* aggzoom: total is the largest row, drawn at 95% of the bar (DTRACE_AGGZOOM_MAX); as the
+     * double 0.95 is a little under 0.95, libdtrace rounds an exact half down there */
+    uint64_t num = zoom ? 19 : 1, den = zoom ? 20 : 1, half = zoom != 0;
+    while (mag > UINT64_MAX / 4096 || t > UINT64_MAX / 4096) {
         mag >>= 1;
         t >>= 1;
     }
-    unsigned depth = t && (pos || neg) ? (unsigned)((mag * len * 2 + t) / (2 * t)) : 0;
+    unsigned depth = t && (pos || neg)
+                         ? (unsigned)((mag * len * num * 2 + t * den - half) / (2 * t * den))
+                         : 0;
     if (depth > len)
         depth = len;
     if (!neg) {
@@ -465,7 +625,11 @@ static void print_dist(struct dcons *c, unsigned agg, const int64_t *v)
     for (unsigned k = lo; k <= hi; k++) {
         pos |= v[k] > 0;
         neg |= v[k] < 0;
-        total += v[k] < 0 ? 0 - (uint64_t)v[k] : (uint64_t)v[k];
+        uint64_t mag = v[k] < 0 ? 0 - (uint64_t)v[k] : (uint64_t)v[k];
+        if (!c->aggzoom)
+            total += mag;
+        else if (mag > total)
+            total = mag;
     }
     struct dfmt_arg h[3] = { { 's', 0, "value" },
                              { 's', 0, "------------- Distribution -------------" },
@@ -488,7 +652,7 @@ static void print_dist(struct dcons *c, unsigned agg, const int64_t *v)
             d_strlcat(label, "-", sizeof(label));
         d_strlcat(label, d_utoa(num, bv < 0 ? 0 - (uint64_t)bv : (uint64_t)bv), sizeof(label));
         outf_str(&c->out, "%16s ", label);
-        quantline(c, v[k], norm, total, pos, neg);
+        quantline(c, v[k], norm, total, pos, neg, c->aggzoom);
     }
 }
 
@@ -509,51 +673,135 @@ static void print_keys(struct dcons *c, const char *types, const uint8_t *keys)
     }
 }
 
+/* aggval: one %@ conversion: the next aggregation of the bundle (the last one again once
+ * they are used up, as dt_printf_format does). */
 struct aggval_ctx {
-    struct dcons *c;
-    unsigned agg;
-    const int64_t *vals;
+    struct merge *m;
+    uint32_t b;
+    unsigned cur;
 };
 
 static void aggval(void *arg, const struct dfmt_spec *sp)
 {
     struct aggval_ctx *x = arg;
-    const struct dif_agg *g = &x->c->obj->aggs[x->agg];
+    struct dcons *c = x->m->c;
+    const struct aggent *e = bundle_ent(x->m, x->b, x->cur);
+    const struct dif_agg *g = &c->obj->aggs[e->agg];
+    if (x->cur + 1 < x->m->naggs)
+        x->cur++;
     if (g->dg_func >= DIF_AGG_QUANTIZE) {
-        print_dist(x->c, x->agg, x->vals);
+        print_dist(c, e->agg, e->vals);
         return;
     }
     struct dfmt_spec s = *sp;
     if (s.conv == 's' || s.conv == 'c')
         s.conv = 'd';
-    dfmt_int(&x->c->out, &s, agg_value(x->c, x->agg, x->vals), 'l');
+    dfmt_int(&c->out, &s, agg_value(c, e->agg, e->vals), 'l');
 }
 
-static void print_agg(struct dcons *c, unsigned agg, const char *fmt, int lead)
+/* agghist: a count( ), sum( ), avg( ) or stddev( ) aggregation drawn as a histogram, one
+ * row per key, as libdtrace's agghist option does (dt_aggregate_total, dt_print_datum): the
+ * bars against the total of the rows' magnitudes (aggzoom: the largest one over 0.95,
+ * truncated), under a header as wide as the keys. */
+struct hist {
+    int on, pos, neg;
+    uint64_t total;
+};
+
+static int64_t hist_value(struct dcons *c, const struct aggent *e)
 {
-    const struct dif_agg *g = &c->obj->aggs[agg];
-    const char *types = dif_str(c->obj, g->dg_keys);
+    const int64_t *v = e->vals;
+    switch (c->obj->aggs[e->agg].dg_func) {
+    case DIF_AGG_AVG: return v[0] ? v[1] / v[0] : 0;
+    case DIF_AGG_STDDEV: return stddev(v);
+    default: return v[0];
+    }
+}
+
+static void hist_begin(struct dcons *c, struct merge *m, struct hist *h, const char *types)
+{
+    int f = c->obj->aggs[m->aggs[0]].dg_func;
+    if (f != DIF_AGG_COUNT && f != DIF_AGG_SUM && f != DIF_AGG_AVG && f != DIF_AGG_STDDEV)
+        return;
+    h->on = 1;
+    for (unsigned k = 0; k < m->n; k++) {
+        int64_t v = hist_value(c, &m->ents[k]);
+        uint64_t mag = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
+        h->pos |= v > 0;
+        h->neg |= v < 0;
+        if (!c->aggzoom)
+            h->total += mag;
+        else if (mag / 19 * 20 + mag % 19 * 20 / 19 > h->total) /* floor(mag / 0.95) */
+            h->total = mag / 19 * 20 + mag % 19 * 20 / 19;
+    }
+    int width = 0;
+    for (const char *t = types; *t; t++)
+        width += type_width(*t) + 1; /* a string key is 16 wide here */
+    struct dfmt_arg a[4] = { { 'l', width, 0 }, { 's', 0, "key" },
+                             { 's', 0, "------------- Distribution -------------" },
+                             { 's', 0, "count" } };
+    dfmt_printf(&c->out, "\n%*s %41s %-9s\n", a, 4, NULL, NULL);
+}
+
+static void hist_row(struct dcons *c, struct hist *h, const char *types, const uint8_t *keys,
+                     const struct aggent *e)
+{
+    struct dfmt_arg a[DIF_RECMAX];
+    unsigned n = decode(c, types, keys, a, DIF_RECMAX);
+    for (unsigned k = 0; k < n; k++) {
+        if (a[k].type == 's') {
+            outf_str(&c->out, " %16s", a[k].s);
+        } else {
+            struct dfmt_spec sp = { 'd', 0, 0, 0, 0, 0, 0, type_width(a[k].type), -1 };
+            out(c, " ");
+            dfmt_int(&c->out, &sp, as_traced(a[k].i, a[k].type), 'l');
+        }
+    }
+    out(c, " ");
+    int64_t norm = c->norm[e->agg] ? c->norm[e->agg] : 1;
+    quantline(c, hist_value(c, e), norm, h->total, h->pos, h->neg, 0);
+}
+
+/* print_aggs: printa( ) of one or several aggregations (joined on their keys, a missing one
+ * shown as zero), with a format or in the default layout: the keys, then each value. */
+static void print_aggs(struct dcons *c, const unsigned *aggs, unsigned naggs, const char *fmt,
+                       int lead)
+{
+    const char *types = dif_str(c->obj, c->obj->aggs[aggs[0]].dg_keys);
     struct merge m;
-    unsigned n = collect(c, agg, &m);
-    c->printed[agg] = 1;
+    unsigned n = collect(c, aggs, naggs, &m);
+    for (unsigned p = 0; p < naggs; p++)
+        c->printed[aggs[p]] = 1;
     if (!fmt && lead)
         out(c, "\n");
+    struct hist hist = { 0, 0, 0, 0 };
+    if (!fmt && naggs == 1 && c->agghist)
+        hist_begin(c, &m, &hist, types);
     for (unsigned k = 0; k < n; k++) {
-        struct aggent *e = &m.ents[k];
+        uint32_t b = m.border[k];
+        const uint8_t *keys = NULL;
+        for (unsigned p = 0; p < naggs && !keys; p++)
+            keys = bundle_ent(&m, b, p)->keys;
         if (fmt) {
             struct dfmt_arg a[DIF_RECMAX];
-            unsigned na = decode(c, types, e->keys, a, DIF_RECMAX);
-            struct aggval_ctx x = { c, agg, e->vals };
+            unsigned na = decode(c, types, keys, a, DIF_RECMAX);
+            struct aggval_ctx x = { &m, b, 0 };
             dfmt_printf(&c->out, fmt, a, na, aggval, &x);
             continue;
         }
-        print_keys(c, types, e->keys);
-        if (g->dg_func >= DIF_AGG_QUANTIZE) {
-            print_dist(c, agg, e->vals);
-            out(c, "\n");
-        } else {
-            outf_int(&c->out, " %16d\n", agg_value(c, agg, e->vals));
+        if (hist.on) {
+            hist_row(c, &hist, types, keys, bundle_ent(&m, b, 0));
+            continue;
         }
+        print_keys(c, types, keys);
+        for (unsigned p = 0; p < naggs; p++) {
+            const struct aggent *e = bundle_ent(&m, b, p);
+            if (c->obj->aggs[e->agg].dg_func >= DIF_AGG_QUANTIZE)
+                print_dist(c, e->agg, e->vals);
+            else
+                outf_int(&c->out, " %16d", agg_value(c, e->agg, e->vals));
+        }
+        out(c, "\n");
     }
     if (m.full)
         dfmt_puts(&c->err, "dtrace: aggregation too large to print in full\n");
@@ -561,19 +809,104 @@ static void print_agg(struct dcons *c, unsigned agg, const char *fmt, int lead)
 
 void dcons_print_agg(struct dcons *c, unsigned agg, const char *fmt)
 {
-    print_agg(c, agg, fmt, 1);
+    print_aggs(c, &agg, 1, fmt, 1);
+}
+
+void dcons_print_aggs(struct dcons *c, const unsigned *aggs, unsigned naggs, const char *fmt)
+{
+    print_aggs(c, aggs, naggs, fmt, 1);
 }
 
 static void agg_trunc(struct dcons *c, unsigned agg, int have_n, int64_t n)
 {
     struct merge m;
-    unsigned cnt = collect(c, agg, &m);
+    unsigned cnt = collect(c, &agg, 1, &m);
     for (unsigned k = 0; k < cnt; k++) {
         /* sorted ascending: keep the top n (the last ones), or bottom -n */
         int keep = have_n && (n >= 0 ? (int64_t)k >= (int64_t)cnt - n : (int64_t)k < -n);
         if (!keep)
-            dvm_agg_remove(c->st, agg, m.ents[k].keys);
+            dvm_agg_remove(c->st, agg, bundle_ent(&m, m.border[k], 0)->keys);
     }
+}
+
+/* ---- setopt( ) ---------------------------------------------------------------------------- */
+
+static int lower_eq(const char *a, const char *b)
+{
+    for (; *a && *b; a++, b++)
+        if ((*a | 0x20) != *b)
+            return 0;
+    return *a == *b;
+}
+
+/* runtime_value: a run-time option's value as dt_opt_runtime reads it: none (set), "" (unset),
+ * yes/no, enable(d)/disable(d), true/false, on/off, set/unset in any case, or a number;
+ * returns 0 if malformed. */
+static int runtime_value(const char *s, uint64_t *v)
+{
+    static const char *const on[] = { "yes", "enable", "enabled", "true", "on", "set" };
+    static const char *const off[] = { "no", "disable", "disabled", "false", "off", "unset" };
+    if (!s) {
+        *v = 1;
+        return 1;
+    }
+    *v = 0;
+    if (!*s)
+        return 1;
+    for (unsigned k = 0; k < sizeof(on) / sizeof(on[0]); k++) {
+        if (lower_eq(s, on[k]))
+            return *v = 1, 1;
+        if (lower_eq(s, off[k]))
+            return 1;
+    }
+    for (; *s; s++) {
+        if (*s < '0' || *s > '9' || *v > UINT64_MAX / 10)
+            return 0;
+        *v = *v * 10 + (uint64_t)(*s - '0');
+    }
+    return 1;
+}
+
+/* setopt: the options the consumer acts on change for what it prints next; the other run-time
+ * options are accepted and change nothing here; anything else is reported as libdtrace's
+ * dt_setopt does, and tracing goes on. */
+static void setopt(struct dcons *c, const char *name, const char *val)
+{
+    static const char *const quiet_ones[] = { "flowindent", "rawbytes", "stackindent",
+        "aggpack", "aggpercpu", "switchrate", "aggrate", "statusrate",
+        "cleanrate", "stackframes", "ustackframes", "jstackframes" };
+    uint64_t v;
+    int known = 0;
+    if (!d_strcmp(name, "quiet") || !d_strcmp(name, "aggsortkey") ||
+        !d_strcmp(name, "aggsortrev") || !d_strcmp(name, "aggsortpos") ||
+        !d_strcmp(name, "aggzoom") || !d_strcmp(name, "agghist") ||
+        !d_strcmp(name, "aggsortkeypos")) {
+        known = 1;
+        if (!runtime_value(val, &v))
+            goto bad;
+        if (!d_strcmp(name, "quiet"))
+            c->quiet = v != 0;
+        else if (!d_strcmp(name, "aggsortkey"))
+            c->aggsortkey = v != 0;
+        else if (!d_strcmp(name, "aggsortrev"))
+            c->aggsortrev = v != 0;
+        else if (!d_strcmp(name, "aggzoom"))
+            c->aggzoom = v != 0;
+        else if (!d_strcmp(name, "agghist"))
+            c->agghist = v != 0;
+        else if (!d_strcmp(name, "aggsortpos"))
+            c->aggsortpos = v > 0xffff ? 0xffff : (unsigned)v;
+        else
+            c->aggsortkeypos = v > 0xffff ? 0xffff : (unsigned)v;
+        return;
+    }
+    for (unsigned k = 0; k < sizeof(quiet_ones) / sizeof(quiet_ones[0]); k++)
+        if (!d_strcmp(name, quiet_ones[k]))
+            return;
+bad:
+    outf_str(&c->err, "dtrace: couldn't set option \"%s\" to ", name);
+    outf_str(&c->err, "\"%s\": ", val ? val : "");
+    dfmt_puts(&c->err, known ? "Invalid value for specified option\n" : "Invalid option name\n");
 }
 
 /* ---- records ----------------------------------------------------------------------------- */
@@ -642,8 +975,11 @@ static void host_action(struct dcons *c, uint32_t epid, const struct dif_act *a,
     if (a->da_kind == DIF_ACT_SETOPT) {
         const char *name = dif_str(o, a->da_arg);
         const char *val = a->da_arg2 == UINT32_MAX ? "1" : dif_str(o, a->da_arg2);
-        if (h && h->setopt)
-            rc = h->setopt(c, name, val, &why);
+        if (!h || !h->setopt) { /* a consumer with no front end's options: its own */
+            setopt(c, name, a->da_arg2 == UINT32_MAX ? NULL : val);
+            return;
+        }
+        rc = h->setopt(c, name, val, &why);
         if (rc != 0) {
             error_head(c, epid);
             outf_str(&c->err, "couldn't set option \"%s\"", name);
@@ -718,9 +1054,21 @@ void dcons_record(void *arg, const struct dvm_rechdr *h)
         case DIF_ACT_TRACEMEM:
             print_mem(c, data + a->da_offset, a->da_arg);
             break;
-        case DIF_ACT_PRINTA:
-            dcons_print_agg(c, a->da_arg, a->da_arg2 == UINT32_MAX ? NULL : dif_str(o, a->da_arg2));
+        case DIF_ACT_PRINTA: {
+            /* printa( ) of several aggregations: the later ones follow as joined actions */
+            unsigned aggs[DIF_PRINTA_MAX], na = 0;
+            if (a->da_arg2 == DIF_PRINTA_JOINED)
+                break;
+            aggs[na++] = a->da_arg;
+            for (uint32_t j = k + 1; j < cl->dc_nacts && na < DIF_PRINTA_MAX; j++) {
+                const struct dif_act *b = &o->acts[cl->dc_act + j];
+                if (b->da_kind != DIF_ACT_PRINTA || b->da_arg2 != DIF_PRINTA_JOINED)
+                    break;
+                aggs[na++] = b->da_arg;
+            }
+            dcons_print_aggs(c, aggs, na, a->da_arg2 == UINT32_MAX ? NULL : dif_str(o, a->da_arg2));
             break;
+        }
         case DIF_ACT_EXIT:
             if (n == 1) {
                 c->exit_status = (int)args[0].i;
@@ -777,7 +1125,7 @@ static void report(struct dcons *c, uint64_t n, const char *what, unsigned cpu)
 
 void dcons_drops(struct dcons *c)
 {
-    uint64_t dyn = 0, spec = 0, failed = 0;
+    uint64_t dyn = 0, spec = 0, failed = 0, dbl = 0;
     for (unsigned cpu = 0; cpu < c->st->opts.ncpu; cpu++) {
         const struct dvm_stats *s = &c->st->stats[cpu];
         if (s->drops > c->seen_drops[cpu]) {
@@ -791,6 +1139,7 @@ void dcons_drops(struct dcons *c)
         dyn += s->dynvardrops;
         spec += s->specdrops;
         failed += s->specfailed;
+        dbl += c->st->dblerrors[cpu];
     }
     if (dyn > c->seen_dyndrops) {
         droptag(c, "DTRACEDROP_DYNAMIC");
@@ -808,10 +1157,18 @@ void dcons_drops(struct dcons *c)
     }
     if (failed > c->seen_specfailed) {
         droptag(c, "DTRACEDROP_SPECUNAVAIL");
-        outf_int(&c->err, failed - c->seen_specfailed == 1 ? "%u failed speculation\n"
-                                                            : "%u failed speculations\n",
+        outf_int(&c->err, failed - c->seen_specfailed == 1 ? "%u failed speculation"
+                                                            : "%u failed speculations",
                  (int64_t)(failed - c->seen_specfailed));
+        dfmt_puts(&c->err, " (no speculative buffer available)\n");
         c->seen_specfailed = failed;
+    }
+    if (dbl > c->seen_dblerrors) {
+        droptag(c, "DTRACEDROP_DBLERROR");
+        outf_int(&c->err, dbl - c->seen_dblerrors == 1 ? "%u error" : "%u errors",
+                 (int64_t)(dbl - c->seen_dblerrors));
+        dfmt_puts(&c->err, " in ERROR probe enabling\n");
+        c->seen_dblerrors = dbl;
     }
 }
 
@@ -822,7 +1179,7 @@ void dcons_final(struct dcons *c)
     out(c, "\n");
     for (unsigned k = 0; k < c->obj->hdr->dh_naggs; k++)
         if (!c->printed[k])
-            print_agg(c, k, NULL, 0);
+            print_aggs(c, &k, 1, NULL, 0);
 }
 
 static void list_line(const struct dcons_out *out, int64_t id, const char *prov, const char *mod,

@@ -65,4 +65,8 @@ int dvm_copy_mem(struct dvm_cpu *c, uint8_t *dst, uint64_t addr, unsigned n);
 /* dvm_put_value: writes a stack value of type `type` at dst (8 bytes, or strsize padded). */
 int dvm_put_value(struct dvm_cpu *c, uint8_t *dst, uint8_t type, uint64_t v);
 
+/* dvm_spec_room: 1 if the running speculative clause's record fits speculation id, else 0
+ * (a full buffer counts a speculative drop). */
+int dvm_spec_room(struct dvm_state *st, struct dvm_cpu *c, uint64_t id);
+
 #endif

@@ -130,7 +130,7 @@ __attribute__((noinline)) static uint8_t *buf_reserve_slow(struct dvm_state *st,
                 break;
             struct dvm_rechdr *pad = (void *)(b->data[0] + b->off);
             pad->rh_epid = DVM_EPID_PAD;
-            pad->rh_size = want;
+            pad->rh_size = (uint16_t)want;
             b->used += want;
             b->off = 0;
         }
@@ -237,7 +237,7 @@ static void spec_end(struct dvm_state *st, unsigned cpu, uint64_t id, int commit
         uint8_t *p = buf_reserve(st, cpu, h.rh_size, 0);
         if (p) {
             memcpy(p, s->data + pos, h.rh_size);
-            ((struct dvm_rechdr *)(void *)p)->rh_cpu = cpu;
+            ((struct dvm_rechdr *)(void *)p)->rh_cpu = (uint16_t)cpu;
         } else {
             st->stats[cpu].drops++;
         }
@@ -256,10 +256,16 @@ static void fault(struct dvm_state *st, struct dvm_cpu *c, uint32_t action, uint
     unsigned cpu = c->ctx->cpu;
     struct dvm_errrec er = { c->epid, action, pc * 4u, c->fault, c->fault_addr };
     uint32_t n = (uint32_t)(sizeof(struct dvm_rechdr) + sizeof(er));
+    if (c->fault == DVM_F_SPECDROP) /* not an error: the clause just stops (dvm_spec_room) */
+        return;
+    if (st->in_error) { /* a fault in an ERROR clause: only counted, as DTrace's dblerrors */
+        st->dblerrors[cpu]++;
+        return;
+    }
     uint8_t *p = buf_reserve(st, cpu, n, 0);
     st->stats[cpu].errors++;
     if (p) {
-        struct dvm_rechdr h = { DVM_EPID_ERROR, n, cpu, 0 };
+        struct dvm_rechdr h = { DVM_EPID_ERROR, (uint16_t)n, (uint16_t)cpu };
         memcpy(p, &h, sizeof(h));
         memcpy(p + sizeof(h), &er, sizeof(er));
     } else {
@@ -443,10 +449,45 @@ static inline struct dvm_rechdr *put_rechdr(uint8_t *rec, uint32_t e, uint32_t n
 {
     struct dvm_rechdr *h = (struct dvm_rechdr *)(void *)rec;
     h->rh_epid = e + 1;
-    h->rh_size = n;
-    h->rh_cpu = cpu;
-    h->rh_pad = 0;
+    /* rh_size and rh_cpu in one store (every target is little-endian) */
+    uint32_t sc = n | (uint32_t)cpu << 16;
+    memcpy(&h->rh_size, &sc, 4);
     return h;
+}
+
+/* dvm_spec_room: as DTrace's kernel, a speculate( ) on no such speculation, or on one without
+ * room left for the clause's record, drops the rest of the clause (its variable stores too);
+ * only the latter is counted. Called from speculate( )'s program (DIF_S_SPECROOM), so the
+ * firing path of other clauses never pays for it. */
+int dvm_spec_room(struct dvm_state *st, struct dvm_cpu *c, uint64_t id)
+{
+    const struct dif_clause *cl = &st->obj.clauses[st->obj.ecbs[c->epid - 1].de_clause];
+    uint32_t n = (uint32_t)sizeof(struct dvm_rechdr) + ((cl->dc_recsize + 7u) & ~7u);
+    unsigned cpu = c->ctx->cpu;
+    if (!(cl->dc_flags & DIF_CLF_SPEC) || n > st->specrec_size)
+        return 1; /* recorded in the principal buffer (see run_ecb) */
+    struct dvm_spec *s = spec_get(st, id);
+    if (s && n <= s->size - s->off)
+        return 1;
+    if (s)
+        st->stats[cpu].specdrops++;
+    return 0;
+}
+
+/* exit_ran: a clause ran exit( ). As DTrace's kernel records exit at most once, a second one
+ * (outside END) drops its clause's record; and, as its kernel evaluates no enabling of other
+ * providers' probes once exit( ) has run, the probe's later clauses do not run: its chain of
+ * enablings is cut after this one (it never fires again: only END and ERROR do, whose chains
+ * stay whole). Out of line, and no check in the firing path. */
+__attribute__((noinline)) static void exit_ran(struct dvm_state *st, struct dvm_cpu *c,
+                                               uint8_t *rec, uint32_t n)
+{
+    uint32_t id = st->obj.probes[c->probe].dp_id;
+    if (st->exiting && id != DPROBE_END && rec && rec != c->specrec)
+        buf_cancel(st, c->ctx->cpu, rec, n);
+    if (id != DPROBE_END && id != DPROBE_ERROR)
+        st->ecb_link[c->epid].next = 0;
+    st->exiting = 1;
 }
 
 /* run_ecb: one enabled clause; its fast predicate (if any) already held. Out of line so that
@@ -512,11 +553,10 @@ __attribute__((noinline)) static void run_ecb(struct dvm_state *st, struct dvm_c
             if (a->da_kind == DIF_ACT_EXIT && (st->exiting || exiting) &&
                 o->probes[c->probe].dp_id != DPROBE_END) {
                 /* as DTrace's kernel: only the first exit() is recorded; a clause calling it
-                 * again once tracing is draining drops its whole record (END may); the
-                 * draining itself stands */
+                 * again drops its whole record (END may); the draining itself stands */
                 if (rec && !spec)
                     buf_cancel(st, cpu, rec, n);
-                st->exiting = 1;
+                exit_ran(st, c, NULL, 0);
                 return;
             }
             if (!rec || record(c, a, rec + sizeof(struct dvm_rechdr) + a->da_offset) != 0) {
@@ -594,7 +634,7 @@ __attribute__((noinline)) static void run_ecb(struct dvm_state *st, struct dvm_c
         }
     }
     if (exiting)
-        st->exiting = 1;
+        exit_ran(st, c, rec, n);
 }
 
 /* shortcut: a CTXKEY or SELFSET clause (struct dvm_ecb_link) done without the interpreter
@@ -679,6 +719,32 @@ fire_from(struct dvm_state *st, const struct dvm_ctx *ctx, const uint64_t *args,
     c->args = args;
     c->budget = DVM_FIRING_BUDGET;
     run_probe_from(st, c, pidx, e);
+    c->busy = 0;
+}
+
+/* dvm_fire_begin: BEGIN's clauses in program order, as dvm_fire, except that those after one
+ * that ran exit( ) do not run (DTrace's kernel evaluates no BEGIN enabling after exit). */
+void dvm_fire_begin(struct dvm_state *st, const struct dvm_ctx *ctx)
+{
+    static const uint64_t zero[DVM_NARGS];
+    uint32_t m = st->probe_map[DPROBE_BEGIN];
+    if (!m || ctx->cpu >= st->opts.ncpu || st->exiting)
+        return;
+    struct dvm_cpu *c = &st->cpus[ctx->cpu];
+    if (c->busy) {
+        st->stats[ctx->cpu].drops++;
+        return;
+    }
+    c->busy = 1;
+    c->ctx = ctx;
+    c->args = zero;
+    c->budget = DVM_FIRING_BUDGET;
+    for (uint32_t e = st->first_ecb[m - 1]; e && !st->exiting; e = st->ecb_link[e].next) {
+        const struct dvm_ecb_link *l = &st->ecb_link[e];
+        c->probe = m - 1;
+        if (!l->fast || fast_pred(st, ctx, zero, e, DPROBE_BEGIN, l->fast))
+            run_ecb(st, c, e - 1);
+    }
     c->busy = 0;
 }
 
@@ -1033,10 +1099,35 @@ int dvm_load(struct dvm_state *st, const void *objp, size_t objlen, const struct
     for (uint32_t k = 0; k < d->nchunks; k++)
         dyn_chunk(d, k)->next = k + 1 < d->nchunks ? k + 2 : 0;
     d->free = d->nchunks ? 1 : 0;
-    /* aggregation buffers, only if the script aggregates */
+    /* As DTrace's kernel (dtrace_state_go): a buffer the program needs that is set below 8
+     * bytes is an error; with aggregations the principal buffer is at least one record. */
+    uint32_t needed = 0;
+    for (uint32_t k = 0; k < h->dh_nclauses; k++)
+        if (!(ob->clauses[k].dc_flags & (DIF_CLF_NOREC | DIF_CLF_SPEC))) {
+            uint32_t n = (uint32_t)sizeof(struct dvm_rechdr) + ((ob->clauses[k].dc_recsize + 7u) & ~7u);
+            needed = n > needed ? n : needed;
+        }
+    int speculates = 0;
+    for (uint32_t k = 0; k < h->dh_nclauses; k++)
+        speculates |= (ob->clauses[k].dc_flags & DIF_CLF_SPEC) != 0;
+    if (h->dh_naggs && o->bufsize < needed)
+        st->opts.bufsize = needed;
+    if ((needed && o->bufsize < 8) || (speculates && o->specsize < 8) ||
+        (h->dh_naggs && o->aggsize < 8))
+        return err_set(err, errlen, "No space left on device");
+    /* aggregation buffers, only if the script aggregates; bufresize=auto halves aggsize until
+     * they fit the engine's memory */
+    uint64_t aggsize = o->aggsize & ~(uint64_t)7u;
+    while (h->dh_naggs && aggsize > 64 &&
+           (aggsize + aggsize / 64u + 16u) * o->ncpu > (uint64_t)(a.size - a.used)) {
+        if (o->bufresize_manual)
+            return err_set(err, errlen, "not enough memory for aggregations (aggsize)");
+        aggsize = (aggsize / 2u) & ~(uint64_t)7u;
+        st->aggsize_lowered = aggsize;
+    }
     for (unsigned cpu = 0; cpu < o->ncpu && h->dh_naggs; cpu++) {
         struct dvm_agg_table *t = &st->agg[cpu];
-        t->size = (uint32_t)(o->aggsize > (1u << 30) ? (1u << 30) : o->aggsize) & ~7u;
+        t->size = (uint32_t)aggsize;
         t->nbuckets = t->size / 256u + 1u;
         t->mem = d_alloc(&a, t->size);
         t->bucket = d_alloc(&a, t->nbuckets * 4u);
@@ -1052,8 +1143,16 @@ int dvm_load(struct dvm_state *st, const void *objp, size_t objlen, const struct
             if (n > st->specrec_size)
                 st->specrec_size = n;
         }
+    uint64_t specsize = o->specsize & ~(uint64_t)7u;
+    while (st->specrec_size && specsize > 64 &&
+           (specsize + 8u) * o->nspec > (uint64_t)(a.size - a.used)) {
+        if (o->bufresize_manual)
+            return err_set(err, errlen, "not enough memory for speculations (specsize)");
+        specsize = (specsize / 2u) & ~(uint64_t)7u;
+        st->specsize_lowered = specsize;
+    }
     for (unsigned k = 0; k < o->nspec && st->specrec_size; k++) {
-        st->spec[k].size = (uint32_t)(o->specsize > (1u << 24) ? (1u << 24) : o->specsize) & ~7u;
+        st->spec[k].size = (uint32_t)specsize;
         st->spec[k].data = d_alloc(&a, st->spec[k].size + 8u);
         if (!st->spec[k].data)
             return err_set(err, errlen, "not enough memory for speculations (specsize)");

@@ -245,6 +245,10 @@ void dfmt_printf(const struct dcons_out *o, const char *fmt, const struct dfmt_a
             } else if (part) {
                 *dst = 0;
             }
+            while (*f == '@') { /* libdtrace takes %@ anywhere before the conversion */
+                sp.at = 1;
+                f++;
+            }
             if (part == 0 && *f == '.') {
                 f++;
                 continue;

@@ -327,6 +327,9 @@ static struct dnode *postfix(struct dcc *cc)
             next(cc);
             p->b = expr(cc);
             dcc_expect(cc, T_RBRACK);
+        } else if (cc->tok == T_LPAR) { /* a call of something not a name: tick-1( ) */
+            dcc_error(cc, cc->tokline, "D_FUNC_IDENT", "function designator is not of "
+                      "function type");
         } else {
             return n;
         }

@@ -325,7 +325,8 @@ int dif_verify(const void *blob, size_t len, struct dif_obj *o, char *err, size_
         if ((a->da_kind == DIF_ACT_PRINTF || a->da_kind == DIF_ACT_SYSTEM) &&
             !str_ok(&v, a->da_arg))
             return fail(&v, "action", k, "bad format", ~0u);
-        if (a->da_kind == DIF_ACT_PRINTA && a->da_arg2 != UINT32_MAX && !str_ok(&v, a->da_arg2))
+        if (a->da_kind == DIF_ACT_PRINTA && a->da_arg2 != UINT32_MAX &&
+            a->da_arg2 != DIF_PRINTA_JOINED && !str_ok(&v, a->da_arg2))
             return fail(&v, "action", k, "bad format", ~0u);
         if (prog_ok(&v, &a->da_prog, "action", k, a->da_kind == DIF_ACT_PRINTA ||
                     a->da_kind == DIF_ACT_CLEAR || a->da_kind == DIF_ACT_DENORMALIZE))
@@ -333,11 +334,24 @@ int dif_verify(const void *blob, size_t len, struct dif_obj *o, char *err, size_
     }
     for (uint32_t k = 0; k < h->dh_nclauses; k++) {
         const struct dif_clause *c = &o->clauses[k];
-        if ((uint64_t)c->dc_act + c->dc_nacts > h->dh_nacts || c->dc_recsize > 65536 ||
+        if ((uint64_t)c->dc_act + c->dc_nacts > h->dh_nacts || c->dc_recsize > DIF_CLAUSE_RECMAX ||
             (c->dc_flags & ~(DIF_CLF_SPEC | DIF_CLF_NOREC | DIF_CLF_SCRATCH)))
             return fail(&v, "clause", k, "bad actions or record size", ~0u);
         for (uint32_t a = 0; a < c->dc_nacts; a++) {
             const struct dif_act *da = &o->acts[c->dc_act + a];
+            /* a printa( )'s further aggregations follow its first, keys alike, few enough */
+            if (da->da_kind == DIF_ACT_PRINTA && da->da_arg2 == DIF_PRINTA_JOINED) {
+                uint32_t first = a;
+                while (first > 0 && o->acts[c->dc_act + first].da_kind == DIF_ACT_PRINTA &&
+                       o->acts[c->dc_act + first].da_arg2 == DIF_PRINTA_JOINED)
+                    first--;
+                const struct dif_act *f = &o->acts[c->dc_act + first];
+                if (f->da_kind != DIF_ACT_PRINTA || f->da_arg2 == DIF_PRINTA_JOINED ||
+                    a - first >= DIF_PRINTA_MAX ||
+                    d_strcmp(o->strs + o->aggs[f->da_arg].dg_keys,
+                             o->strs + o->aggs[da->da_arg].dg_keys) != 0)
+                    return fail(&v, "clause", k, "joined printa without a printa before it", ~0u);
+            }
             if (da->da_kind == DIF_ACT_AGG || da->da_kind == DIF_ACT_AGGINCR)
                 continue; /* its keys go to the aggregation buffer */
             if ((uint64_t)da->da_offset + da->da_size > c->dc_recsize || (da->da_offset & 7u))

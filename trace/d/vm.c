@@ -14,7 +14,7 @@ const char *dvm_fault_name(unsigned f)
     static const char *const names[DVM_F_COUNT] = {
         "no fault", "invalid address", "invalid alignment", "illegal operation",
         "divide-by-zero", "out of scratch space", "tuple stack overflow",
-        "work budget of the firing exhausted",
+        "work budget of the firing exhausted", "speculative drop",
     };
     return f < DVM_F_COUNT ? names[f] : "unknown fault";
 }
@@ -168,7 +168,7 @@ __attribute__((noinline)) static uint64_t subr(struct dvm_cpu *c, unsigned id)
         [DIF_S_HTONS] = "i", [DIF_S_HTONL] = "i", [DIF_S_HTONLL] = "i",
         [DIF_S_LLTOSTR2] = "ii", [DIF_S_STRTOK] = "Ss", /* S: a string or NULL */
         [DIF_S_COPYIN] = "ii", [DIF_S_COPYINSTR] = "i", [DIF_S_COPYINSTR2] = "ii",
-        [DIF_S_STRTOLL2] = "si", [DIF_S_ALLOCA] = "i",
+        [DIF_S_STRTOLL2] = "si", [DIF_S_ALLOCA] = "i", [DIF_S_SPECROOM] = "i",
     };
     const char *s[3] = { 0 };
     unsigned len[3] = { 0 };
@@ -264,6 +264,10 @@ __attribute__((noinline)) static uint64_t subr(struct dvm_cpu *c, unsigned id)
     }
     case DIF_S_SPECULATION:
         return dvm_spec_alloc(c->st, c->ctx->cpu);
+    case DIF_S_SPECROOM: /* speculate( )'s id: no room stops the clause, uncounted as error */
+        if (!dvm_spec_room(c->st, c, (uint64_t)iv[0]))
+            c->fault = DVM_F_SPECDROP;
+        return (uint64_t)iv[0];
     case DIF_S_STRRCHR: /* not found: "" */
         for (unsigned k = len[0]; k-- > 0;)
             if (s[0][k] == (char)iv[1])

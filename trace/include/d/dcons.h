@@ -54,16 +54,19 @@ struct dcons {
     struct dcons_out out, err;
     int quiet;
     int aggsortkey, aggsortrev;
+    int aggzoom;            /* distributions scaled to their largest row, not their total */
+    int agghist;            /* count/sum/avg/stddev aggregations printed as histograms */
     int droptags;           /* -x droptags: "[DTRACEDROP_*] " before each drop report */
     int noerror;            /* -x noerror: fault reports are not printed (ERROR still fires) */
     unsigned aggsortkeypos; /* key compared first */
+    unsigned aggsortpos;    /* printa( ) of several: the aggregation compared first */
     int header_done;
     int exited;             /* an exit() record was seen */
     int exit_status;
     uint8_t printed[DIF_MAXAGGS];
     int64_t norm[DIF_MAXAGGS];
     uint64_t seen_drops[DVM_MAXCPU], seen_aggdrops[DVM_MAXCPU], seen_dyndrops;
-    uint64_t seen_specdrops, seen_specfailed;
+    uint64_t seen_specdrops, seen_specfailed, seen_dblerrors;
     const struct dcons_host *host; /* setopt( ), freopen( ), system( ); NULL: none */
     void *mem;              /* scratch for merging aggregations */
     size_t memlen;
@@ -77,6 +80,8 @@ void dcons_record(void *arg, const struct dvm_rechdr *rec);
 void dcons_drops(struct dcons *c);
 /* dcons_print_agg: prints one aggregation (fmt NULL: default layout). */
 void dcons_print_agg(struct dcons *c, unsigned agg, const char *fmt);
+/* dcons_print_aggs: printa( ) of several aggregations, joined on their keys. */
+void dcons_print_aggs(struct dcons *c, const unsigned *aggs, unsigned naggs, const char *fmt);
 /* dcons_final: after END: one newline, then every aggregation not printed by printa. */
 void dcons_final(struct dcons *c);
 /* dcons_list_probes: `dtrace -l`: the probes a compiled program matched (o), or every probe

@@ -23,7 +23,7 @@
 #define DIF_MAXPROG   4096u  /* instructions per program */
 #define DIF_MAXOBJ    (1u << 20)
 #define DIF_MAXVARS   256u
-#define DIF_MAXAGGS   64u
+#define DIF_MAXAGGS   256u
 #define DIF_AGGPARAMS 4u
 
 enum dif_op {
@@ -98,6 +98,10 @@ enum dif_subr {
     DIF_S_COPYIN, DIF_S_COPYINSTR, DIF_S_COPYINSTR2,
     DIF_S_STRTOLL2,     /* strtoll(s, base): base 2..36, else an illegal-operation fault */
     DIF_S_ALLOCA,       /* alloca(size): size zeroed bytes of scratch, which DIF_ST* may write */
+    /* speculate(id)'s check, emitted by the compiler only: id, or the clause stops there
+     * when speculation id is missing or has no room for the clause's record (DTrace drops
+     * the rest of such a clause, variable stores included) */
+    DIF_S_SPECROOM,
     DIF_S_COUNT
 };
 
@@ -112,7 +116,9 @@ enum dif_actkind {
     DIF_ACT_PRINTF,     /* record args; da_arg = format string offset */
     DIF_ACT_EXIT,       /* record the status; stops tracing */
     DIF_ACT_AGG,        /* record stack = keys, return value = value; da_arg = aggregation */
-    DIF_ACT_PRINTA,     /* da_arg = aggregation, da_arg2 = format offset or UINT32_MAX */
+    DIF_ACT_PRINTA,     /* da_arg = aggregation, da_arg2 = format offset or UINT32_MAX; a printa( )
+                         * of several aggregations is one such action, then one per further
+                         * aggregation with da_arg2 = DIF_PRINTA_JOINED */
     DIF_ACT_CLEAR,      /* da_arg = aggregation */
     DIF_ACT_TRUNC,      /* da_arg = aggregation; record stack: optional count */
     DIF_ACT_NORMALIZE,  /* da_arg = aggregation; record stack: factor */
@@ -133,6 +139,10 @@ enum dif_actkind {
     DIF_ACT_NKINDS
 };
 #define DIF_TRACEMEM_MAX 1024u
+#define DIF_CLAUSE_RECMAX 65520u /* a clause's record data, at most: with the engine's header
+                                 * a record's size fits 16 bits */
+#define DIF_PRINTA_JOINED (UINT32_MAX - 1u)
+#define DIF_PRINTA_MAX    64u  /* aggregations in one printa( ) */
 
 enum dif_aggfunc {
     DIF_AGG_COUNT = 0, DIF_AGG_SUM, DIF_AGG_MIN, DIF_AGG_MAX, DIF_AGG_AVG, DIF_AGG_STDDEV,

@@ -48,17 +48,21 @@ struct dvm_ctx {
 
 enum dvm_fault {
     DVM_F_NONE = 0, DVM_F_BADADDR, DVM_F_BADALIGN, DVM_F_ILLOP, DVM_F_DIVZERO,
-    DVM_F_NOSCRATCH, DVM_F_TUPLE, DVM_F_BUDGET, DVM_F_COUNT
+    DVM_F_NOSCRATCH, DVM_F_TUPLE, DVM_F_BUDGET,
+    DVM_F_SPECDROP, /* not an error: speculate( ) found no room, the clause stops there */
+    DVM_F_COUNT
 };
 const char *dvm_fault_name(unsigned fault);
 
 /* Record layout in a principal buffer: header, then the clause's data (dc_recsize bytes). */
+/* 8 bytes, so that a record of one value takes 16, as a DTrace record of an int does: small
+ * buffers hold as many records as DTrace's */
 struct dvm_rechdr {
     uint32_t rh_epid;      /* ECB index + 1, DVM_EPID_ERROR or DVM_EPID_PAD */
-    uint32_t rh_size;      /* whole record, header included, multiple of 8 */
-    uint32_t rh_cpu;
-    uint32_t rh_pad;
+    uint16_t rh_size;      /* whole record, header included, multiple of 8 (DVM_RECMAX) */
+    uint16_t rh_cpu;
 };
+#define DVM_RECMAX 65528u  /* largest record, header included */
 
 struct dvm_errrec {
     uint32_t er_epid;      /* enabled probe that faulted */
@@ -68,7 +72,8 @@ struct dvm_errrec {
     uint64_t er_addr;
 };
 
-_Static_assert(sizeof(struct dvm_rechdr) == 16 && sizeof(struct dvm_errrec) == 24,
+_Static_assert(DIF_CLAUSE_RECMAX + sizeof(struct dvm_rechdr) <= DVM_RECMAX, "record size");
+_Static_assert(sizeof(struct dvm_rechdr) == 8 && sizeof(struct dvm_errrec) == 24,
                "record layouts are shared with consumers on other machines");
 
 struct dvm_stats {
@@ -184,6 +189,7 @@ struct dvm_state {
     unsigned exiting;      /* exit() ran: only END fires from now on */
     unsigned in_error;     /* ERROR clauses running: their faults do not refire ERROR */
     uint64_t bufsize_lowered; /* bufresize=auto lowered bufsize to this (0: not lowered) */
+    uint64_t aggsize_lowered, specsize_lowered; /* the same for aggsize and specsize */
     uint16_t *probe_map;   /* table probe id -> object probe index + 1 */
     uint32_t *first_ecb;   /* object probe index -> first ECB index + 1 */
     struct dvm_ecb_link *ecb_link; /* ECB index + 1 -> its chain link (slot 0 unused) */
@@ -196,6 +202,7 @@ struct dvm_state {
     struct dvm_buf buf[DVM_MAXCPU];
     struct dvm_agg_table agg[DVM_MAXCPU];
     struct dvm_stats stats[DVM_MAXCPU];
+    uint64_t dblerrors[DVM_MAXCPU]; /* faults in ERROR clauses (reported, never recorded) */
     struct dvm_spec spec[DVM_MAXSPEC];
     uint32_t specrec_size; /* per-CPU staging record for speculative clauses */
     struct dvm_fastpred *fastpred; /* per clause */
@@ -219,6 +226,9 @@ static inline int dvm_enabled(const struct dvm_state *st, uint32_t id)
  * A firing nested inside another on the same CPU is dropped and counted, never recursed. */
 void dvm_fire(struct dvm_state *st, const struct dvm_ctx *ctx, uint32_t id,
               const uint64_t args[DVM_NARGS]);
+/* dvm_fire_begin: fires BEGIN (no arguments); the clauses after one that ran exit( ) do not
+ * run, as in DTrace's kernel. Callers fire BEGIN through this, not dvm_fire. */
+void dvm_fire_begin(struct dvm_state *st, const struct dvm_ctx *ctx);
 
 /* dvm_buf_read: hands the consumer the records of one CPU's principal buffer, oldest first,
  * through cb. switch: swaps the pair and reads the now inactive one; fill: reads everything
