@@ -2836,7 +2836,7 @@ static void clause_stmts(struct cg *g, struct dclause *c, struct dif_clause *dc)
      * there. */
     static const char *const destructive[] = { "stop", "raise", "panic", "chill",
         "breakpoint", "copyout", "copyoutstr", "system" };
-    int data = 0, print = 0, spec = 0, commit = 0, datarec = 0;
+    int print = 0, spec = 0, commit = 0, datarec = 0;
     for (struct dnode *s = c->stmts; s; s = s->next) {
         int destr = 0;
         for (size_t k = 0; s->kind == N_CALL && k < sizeof(destructive) / sizeof(destructive[0]);
@@ -2852,7 +2852,6 @@ static void clause_stmts(struct cg *g, struct dclause *c, struct dif_clause *dc)
         int kind = g->acts[g->nacts - 1].da_kind;
         if (kind == DIF_ACT_AGGINCR)
             kind = DIF_ACT_AGG;
-        data |= kind != DIF_ACT_EXPR;
         print |= kind != DIF_ACT_EXPR && kind != DIF_ACT_AGG;
         if (kind == DIF_ACT_COMMIT) {
             if (commit)

@@ -305,8 +305,8 @@ static int escape(struct dcc *cc, const char **pp)
     case 'x': case 'X': /* \xHH: hex digits, as many as follow (C) */
         v = 0;
         p++;
-        while (p < cc->end && hex_digit(*p) >= 0)
-            v = v * 16 + hex_digit(*p++);
+        while (p < cc->end && hex_digit(*p) >= 0) /* the low byte is the value: keep it */
+            v = ((v << 4) | hex_digit(*p++)) & 0xff;
         break;
     case '0': case '1': case '2': case '3': case '4': case '5': case '6': case '7':
         v = 0;
