@@ -702,22 +702,32 @@ static inline void run_probe(struct dvm_state *st, struct dvm_cpu *c, uint32_t p
     run_probe_from(st, c, pidx, st->first_ecb[pidx]);
 }
 
-/* fire_from: runs probe pidx's clauses from ECB e on, on ctx->cpu, unless the engine is
- * already running there (a probe fired from inside the engine, by an interrupt hook say:
- * dropped and counted, never recursed). */
-static inline __attribute__((always_inline)) void
-fire_from(struct dvm_state *st, const struct dvm_ctx *ctx, const uint64_t *args,
-                      uint32_t pidx, uint32_t e)
+/* firing_enter: ctx->cpu's state, set up for a firing, unless the engine is already running
+ * there (a probe fired from inside the engine, by an interrupt hook say: dropped and counted,
+ * never recursed): NULL. The firing ends with c->busy = 0. */
+static inline __attribute__((always_inline)) struct dvm_cpu *
+firing_enter(struct dvm_state *st, const struct dvm_ctx *ctx, const uint64_t *args)
 {
     struct dvm_cpu *c = &st->cpus[ctx->cpu];
     if (c->busy) {
         st->stats[ctx->cpu].drops++;
-        return;
+        return NULL;
     }
     c->busy = 1;
     c->ctx = ctx;
     c->args = args;
     c->budget = DVM_FIRING_BUDGET;
+    return c;
+}
+
+/* fire_from: runs probe pidx's clauses from ECB e on, on ctx->cpu (see firing_enter). */
+static inline __attribute__((always_inline)) void
+fire_from(struct dvm_state *st, const struct dvm_ctx *ctx, const uint64_t *args,
+                      uint32_t pidx, uint32_t e)
+{
+    struct dvm_cpu *c = firing_enter(st, ctx, args);
+    if (!c)
+        return;
     run_probe_from(st, c, pidx, e);
     c->busy = 0;
 }
@@ -730,15 +740,9 @@ void dvm_fire_begin(struct dvm_state *st, const struct dvm_ctx *ctx)
     uint32_t m = st->probe_map[DPROBE_BEGIN];
     if (!m || ctx->cpu >= st->opts.ncpu || st->exiting)
         return;
-    struct dvm_cpu *c = &st->cpus[ctx->cpu];
-    if (c->busy) {
-        st->stats[ctx->cpu].drops++;
+    struct dvm_cpu *c = firing_enter(st, ctx, zero);
+    if (!c)
         return;
-    }
-    c->busy = 1;
-    c->ctx = ctx;
-    c->args = zero;
-    c->budget = DVM_FIRING_BUDGET;
     for (uint32_t e = st->first_ecb[m - 1]; e && !st->exiting; e = st->ecb_link[e].next) {
         const struct dvm_ecb_link *l = &st->ecb_link[e];
         c->probe = m - 1;
