@@ -583,6 +583,20 @@ static struct dtype stars(struct dcc *cc, struct dtype t)
 
 /* ---- enums, structs and unions, translators (dt_decl_enum, dt_decl_sou, dt_xlator) --------- */
 
+/* tag_opt: the tag after `enum`, `struct` or `union` (the keyword read), NULL if none; one
+ * with neither a tag nor a body `{` is a syntax error. */
+static const char *tag_opt(struct dcc *cc)
+{
+    const char *tag = NULL;
+    if (cc->tok == T_IDENT) {
+        tag = cc->tokstr;
+        next(cc);
+    }
+    if (cc->tok != T_LBRACE && !tag)
+        dcc_syntax(cc);
+    return tag;
+}
+
 /* enum [tag] [{ A [= value], ... }]: declares the enumerators (constants of type int, as in
  * C); the type is int. Names are unique across every enum and typedef (D_DECL_IDRED), and
  * within one enum (D_UNKNOWN, libdtrace's tag for a repeated enumerator). */
@@ -590,14 +604,8 @@ static struct dtype parse_enum(struct dcc *cc)
 {
     int line = cc->tokline;
     next(cc); /* enum */
-    const char *tag = NULL;
-    if (cc->tok == T_IDENT) {
-        tag = cc->tokstr;
-        next(cc);
-    }
+    const char *tag = tag_opt(cc);
     if (cc->tok != T_LBRACE) {
-        if (!tag)
-            dcc_syntax(cc);
         if (!dcc_name_find(cc, tag, DNAME_ENUMTAG))
             dcc_error(cc, line, "D_DECL_INCOMPLETE", "declaration of incomplete type enum %s",
                       tag);
@@ -689,16 +697,9 @@ static struct dtype parse_sou(struct dcc *cc)
 {
     int is_union = cc->tokstr[0] == 'u', line = cc->tokline;
     next(cc);
-    const char *tag = NULL;
-    if (cc->tok == T_IDENT) {
-        tag = cc->tokstr;
-        next(cc);
-    }
-    if (cc->tok != T_LBRACE) {
-        if (!tag)
-            dcc_syntax(cc);
+    const char *tag = tag_opt(cc);
+    if (cc->tok != T_LBRACE)
         return dcc_sou_get(cc, tag, is_union, line);
-    }
     struct dtype t = dcc_sou_get(cc, tag, is_union, line);
     struct dsou *s = dcc_sou(cc, t);
     if (s->complete)
