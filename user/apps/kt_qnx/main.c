@@ -18,7 +18,17 @@ static void check(bool ok, const char *what)
     printf("# kt_qnx: %s %s\n", ok ? "ok" : "FAILED", what);
     failures += !ok;
 }
-#define CHECK(cond, ...) check((cond), #cond)
+// A failed check also prints its message, with the values it saw.
+#define CHECK(cond, ...)                                                                     \
+    do {                                                                                     \
+        bool ok_ = (cond);                                                                   \
+        check(ok_, #cond);                                                                   \
+        if (!ok_) {                                                                          \
+            printf("# kt_qnx:   ");                                                          \
+            printf(__VA_ARGS__);                                                             \
+            printf("\n");                                                                    \
+        }                                                                                    \
+    } while (0)
 #define CHECK_ERR(expr, err) do { errno = 0; check((expr) == -1 && errno == (err), #expr " fails with " #err); } while (0)
 
 int main(void)
