@@ -1,6 +1,6 @@
 /* macro variables: the dtrace process's own ids ($pid, $ppid, $pgid, $sid, $uid, $gid,
  * $euid, $egid), int constants; BEGIN fires in that process, so $pid is its pid. $pgid and
- * $sid may be 0: getsid() and getpgid() give 0 when the leader is outside the PID namespace
+ * $sid may be 0: getsid() and getpgrp() give 0 when the leader is outside the PID namespace
  * (a container's CI runner) */
 #pragma D option quiet
 
