@@ -14,7 +14,7 @@ $(HT)/test_trace_ring: $(call host_test_objs,test/unit/test_trace_ring.c trace/t
 HOST_TESTS += $(HT)/test_trace_kev
 $(HT)/test_trace_kev: $(call host_test_objs,test/unit/test_trace_kev.c trace/trace_ring.c \
                          trace/kev_names.c trace/kev_file.c trace/kev_decode.c \
-                         tools/traceprinter/kev_capture.c)
+                         trace/kev_stream.c tools/traceprinter/kev_capture.c)
 	@echo "  LINK    $@"
 	$(Q)$(HOST_CC) -o $@ $^ -lcmocka $(HOST_TLDFLAGS)
 
