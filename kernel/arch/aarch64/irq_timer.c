@@ -46,12 +46,19 @@ unsigned a64_irq_kind(void)
         return KENTRY_RESCHED;
     }
     if (line == TICK_IRQ) {
-        // The next compare value from the last one, not from now: no drift.
+        // The next compare value from the last one, not from now: no drift, and the CPU keeps
+        // its phase (a64_tick_start_cpu). A late interrupt (the CPU waited for the lock, or
+        // was not run by the host) skips the periods it missed, and the next one is at least
+        // a quarter period away. Re-arming at now + period instead lined the CPUs' timers up
+        // after a few late periods: all of them then wanted the lock at once every period,
+        // under QEMU's -icount (one virtual CPU at a time) the waits took most of a period, a
+        // CPU came back with its next interrupt already due, and a thread bound to it never
+        // ran again (docs/smp.md).
         unsigned c = cpu_id();
         uint64_t now = A64_SYSREG_READ(cntvct_el0);
         cpu_tick_next[c] += tick_period;
-        if (cpu_tick_next[c] <= now)
-            cpu_tick_next[c] = now + tick_period;
+        while (cpu_tick_next[c] < now + tick_period / 4)
+            cpu_tick_next[c] += tick_period;
         A64_SYSREG_WRITE(cntv_cval_el0, cpu_tick_next[c]);
         a64_isb();
         if (now + tick_period / 8 < tick_next)    // another CPU took this period's tick
