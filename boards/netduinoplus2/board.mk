@@ -24,6 +24,9 @@ APP_FLASH_SLOT := 0x00008000
 APP_RAM_BASE   := 0x2000a000
 APP_RAM_SLOT   := 0x00002000
 APP_MAX_SLOTS  := 7
+# The kernel's 40 KB has no room for the default 256-byte console line per process (16 of
+# them): lines over 95 characters are cut (kernel/include/kernel/proc.h).
+BOARD_CONSOLE_LINE := 96
 
 # How QEMU boots an image: boards/netduinoplus2/qemu.sh (used by scripts/qemu-run.sh).
 

@@ -6,7 +6,7 @@ KUNIT_CORE := kernel/kinit.c kernel/sched.c kernel/thread.c kernel/ktimer.c kern
               kernel/shost.c kernel/kcall.c kernel/ktrace.c kernel/kdtrace.c kernel/kuring.c trace/trace_ring.c \
               trace/d/verify.c trace/d/vm.c trace/d/engine.c trace/d/agg.c trace/d/probes.c \
               test/unit/kstub.c
-KUNIT_TESTS := sched pmem ipc sync_timeout ktrace kdtrace
+KUNIT_TESTS := sched pmem ipc sync_timeout ktrace kdtrace shost
 
 KUNIT_EXTRA_kdtrace := trace/d/lex.c trace/d/parse.c trace/d/decl.c trace/d/types.c trace/d/procinfo.c trace/d/ctypes.c trace/d/cg.c   # the compiler
 define KUNIT_template

@@ -15,7 +15,12 @@ struct thread;
 
 enum proc_state { PROC_FREE = 0, PROC_ALIVE, PROC_ZOMBIE };
 
-#define KCON_LINE 96 // console characters (SYS_WRITEC) a process's line gathers before a write
+// Console characters (SYS_WRITEC) a process's line gathers before a write: a longer line is
+// cut, and another process's line may come in between (dtrace's fault lines are about 140).
+// A board short of kernel RAM sets less (BOARD_CONSOLE_LINE in its board.mk).
+#ifndef KCON_LINE
+#define KCON_LINE 256
+#endif
 
 struct proc {
     enum proc_state state;

@@ -1,0 +1,83 @@
+// SPDX-License-Identifier: MIT
+// The console's line gathering (kernel/shost.c): SYS_WRITEC characters of processes printing
+// at once (two CPUs, or preemption between characters) come out a whole line at a time, up to
+// KCON_LINE - 1 characters (long enough for dtrace's error lines); a longer line is cut there,
+// and a process's gathered line goes out before its other console writes and when it ends.
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdio.h>
+#include <string.h>
+#include <cmocka.h>
+#include "kstub.h"
+#include <kernel/shost.h>
+
+#define SH_WRITEC 0x03u   // ARM semihosting's operation numbers
+#define SH_WRITE0 0x04u
+
+static uint8_t ram_a[4096] __attribute__((aligned(4096)));
+static uint8_t ram_b[4096] __attribute__((aligned(4096)));
+static struct proc *pa, *pb;
+
+static int setup(void **state)
+{
+    (void)state;
+    kstub_reset();
+    pa = kstub_proc(1, ram_a, sizeof(ram_a), 0);
+    pb = kstub_proc(2, ram_b, sizeof(ram_b), 0);
+    return 0;
+}
+
+static void putc_as(struct proc *p, uint8_t *ram, char c)
+{
+    ram[0] = (uint8_t)c;
+    assert_int_equal(shost_call(p, SH_WRITEC, kstub_addr(ram)), 0);
+}
+
+// Two processes' lines, character by character in turn: each comes out whole.
+static void test_lines_do_not_interleave(void **state)
+{
+    (void)state;
+    char la[200], lb[200];
+    // dtrace's fault line is 135 characters; make both longer than the old 96-byte buffer.
+    memset(la, 'a', 150), la[150] = '\n', la[151] = 0;
+    memset(lb, 'b', 140), lb[140] = '\n', lb[141] = 0;
+    for (size_t i = 0; la[i] || lb[i]; i++) {
+        if (i < strlen(la))
+            putc_as(pa, ram_a, la[i]);
+        if (i < strlen(lb))
+            putc_as(pb, ram_b, lb[i]);
+    }
+    kstub_console[kstub_console_len] = 0;
+    char want[400];
+    snprintf(want, sizeof(want), "%s%s", lb, la);   // b's line ends first
+    assert_string_equal(kstub_console, want);
+}
+
+// A line longer than the buffer goes out in pieces of KCON_LINE - 1; a process's pending
+// characters go out before its SYS_WRITE0 and when it ends.
+static void test_long_line_and_flushes(void **state)
+{
+    (void)state;
+    for (unsigned i = 0; i < KCON_LINE - 1; i++)
+        putc_as(pa, ram_a, 'x');
+    assert_int_equal(kstub_console_len, KCON_LINE - 1);
+    putc_as(pa, ram_a, 'y');
+    assert_int_equal(kstub_console_len, KCON_LINE - 1);     // 'y' waits for its line
+    strcpy((char *)ram_a + 64, "z\n");
+    assert_int_equal(shost_call(pa, SH_WRITE0, kstub_addr(ram_a + 64)), 0);
+    kstub_console[kstub_console_len] = 0;
+    assert_string_equal(kstub_console + KCON_LINE - 1, "yz\n");
+    putc_as(pb, ram_b, 'q');
+    shost_flush_console(pb);
+    assert_int_equal(kstub_console[kstub_console_len - 1], 'q');
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup(test_lines_do_not_interleave, setup),
+        cmocka_unit_test_setup(test_long_line_and_flushes, setup),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
