@@ -3,7 +3,8 @@
 # Boots an image in QEMU and returns the exit status the image's pid 1 gave (semihosting exit).
 #   scripts/qemu-run.sh IMAGE.elf [extra qemu args...]
 # Environment: BOARD (default mps2-an385), QEMU_TIMEOUT seconds (default 60; 0 = none),
-# QEMU_ICOUNT=1 for deterministic instruction counting (-icount shift=0), QEMU_ARGS (the
+# QEMU_ICOUNT=1 for deterministic instruction counting (-icount shift=0; =none on a board whose
+# qemu.sh otherwise sets an icount of its own, for the host's clock), QEMU_ARGS (the
 # semihosting command line), QEMU_UART1 (file for the trace stream UART).
 set -u
 img=$1; shift

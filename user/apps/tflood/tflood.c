@@ -116,12 +116,18 @@ int main(void)
     ProcWait(logger, &st);
     // -A smpbench=1 (scripts/bench-smp.sh, ring mode: loss is the point): what one user
     // event costs, in instructions summed over the CPUs (under -icount the virtual CPUs run in
-    // turn and time counts every CPU's instructions), with `threads` flooders at once.
+    // turn and time counts every CPU's instructions), with `threads` flooders at once; and
+    // their events per second (meaningful without -icount).
     if (arg_value(cmd, "smpbench=", 0) && cycles) {
         uint64_t hz = ClockCyclesPerSec(), total = (uint64_t)n * threads;
         uint64_t ns = cycles / hz * 1000000000u + cycles % hz * 1000000000u / hz;
         printf("BENCH smp_user_event_insns_%lucpu %s insns\n", (unsigned long)threads,
                u64txt((ns + total / 2) / total).s);
+        // Without -icount the counter follows the host's clock and the CPUs run at once
+        // (QEMU's threads, one per virtual CPU): events per second of all writers together,
+        // which grows with CPUs as far as the host has cores for them (scripts/bench-smp.sh).
+        printf("BENCH smp_user_events_per_s_%lucpu %s events/s\n", (unsigned long)threads,
+               u64txt(total * hz / cycles).s);
     }
     if (bench && q.dropped + q.overwritten == 0 && cycles) {
         uint64_t hz = ClockCyclesPerSec();
