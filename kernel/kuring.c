@@ -60,6 +60,14 @@ int kuring_register(struct proc *p, uint32_t addr, uint32_t nrec)
     p->ur_tail = u->head;
     p->ur_have_last = false;
     p->ur_mask = nrec - 1u;
+    // Every record starts uncommitted: the tag of the lap before its first use. In a zeroed
+    // ring record 0 looks committed (sequence 0, code 0) before its writer stores the tag,
+    // and a drain between the reservation and the commit (a tick, or another CPU's entry)
+    // emitted it as a code-0 event and lost the real one.
+    for (uint32_t i = 0; i < nrec; i++) {
+        uint32_t seq = p->ur_tail + i;
+        u->rec[seq & p->ur_mask].tag = ((seq - nrec) & 0xffffu) << 16 | 0xffffu;
+    }
     u->tail = p->ur_tail;
     u->corrupt = 0;
     u->nrec = nrec;

@@ -156,7 +156,7 @@ static void test_user_event_errors(void **state)
 }
 
 // The user-event ring (kernel/kuring.c): registration checks; the drain stops at a record not
-// committed yet, counts a bad code lost, gives up a ring whose head is past its size (lost:
+// committed yet (the first one of a zeroed ring too), counts a bad code lost, gives up a ring whose head is past its size (lost:
 // at most its size, and a URING_BAD event); a new capture skips what was written before it.
 static void test_user_ring(void **state)
 {
@@ -175,6 +175,15 @@ static void test_user_ring(void **state)
     assert_int_equal(te(KTRACE_USERRING, ua, 8, 0), 0);
     assert_int_equal(u->nrec, 8);
     trace_ring_counts(&ktrace, 0, &c0);
+
+    // A zeroed ring: record 0 reserved, its tag not stored yet. Registration marked it
+    // uncommitted, so the drain waits for it (a zero tag would read as sequence 0, code 0).
+    u->head = 1;
+    kuring_drain_current(p);
+    trace_ring_counts(&ktrace, 0, &c);
+    assert_int_equal(u->tail, 0);
+    assert_int_equal(c.recorded, c0.recorded);
+    u->head = 0;
 
     u->rec[0] = (struct kuser_rec){ .tag = 0u << 16 | 5u, .a = 1, .b = 2 };
     u->rec[1].tag = 0;                  // reserved, not committed
