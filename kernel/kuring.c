@@ -3,6 +3,8 @@
 //
 // The ring (struct kuser_ring, uapi/ktrace.h) lies in the process's own RAM, which only that
 // process (and the kernel) can write: no MPU region or page is spent on it. The protocol:
+//   kernel:  at registration, writes every record's tag with the sequence of the lap before
+//            its first use: uncommitted (kuring_register).
 //   process: reserve record h with an atomic increment of `head` (only while
 //            h - tail < nrec, else it makes the INSERTSUSEREVENT kernel call instead, which
 //            drains the ring first, so a full ring loses nothing); write ts, a, b; then store

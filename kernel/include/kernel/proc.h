@@ -44,7 +44,7 @@ struct proc {
     int32_t npulses;            // queued pulses charged to it (KMAX_PULSES_PER_PROC)
     uint32_t semihost_handles[4]; // host file handles 0..127 this process opened
     int32_t shost_errno;        // what SYS_ERRNO answers after the proxy refused a call
-    uint8_t con_len;            // console characters gathered (shost.c), a line at a time
+    uint16_t con_len;           // console characters gathered (shost.c), a line at a time
     char con_line[KCON_LINE];
     char name[KNAME_MAX];
 };
