@@ -8,8 +8,9 @@
 // threads at once, N events each (default 1; on several CPUs they run side by side: payload
 // (thread << 24) | sequence); "-A pin=C" binds flooder k to CPU (C + k) mod the CPU count, and
 // "-A migrate=M" moves each flooder to the next CPU after every M of its events (ThreadCtl:
-// a thread changing CPUs in mid-trace); "-A bench=1" also prints the logger's sustained rate as BENCH
-// lines (run under -icount shift=0).
+// a thread changing CPUs in mid-trace); "-A classes=M" traces the classes of bit mask M too;
+// "-A bench=1" also prints the logger's sustained rate as BENCH lines (run under -icount
+// shift=0).
 #include <kern.h>
 #include <errno.h>
 #include <stdio.h>
@@ -93,6 +94,12 @@ int main(void)
         ThreadSleep(1000000);
     }
     TraceEvent(KTRACE_ADDCLASS, KEV_C_USER, 0, 0);
+    // -A classes=M: also the classes whose bits are set in M (bit c: KEV_C_* number c; 24 is
+    // INT and PR_TH), to see where the logger and the flooders ran when a flood loses events.
+    uint32_t more = arg_value(cmd, "classes=", 0);
+    for (unsigned c = 0; c < KEV_NCLASS; c++)
+        if ((more >> c) & 1u)
+            TraceEvent(KTRACE_ADDCLASS, c, 0, 0);
     if (TraceEvent(KTRACE_STARTNOSTATE, 0, 0, 0) < 0) {
         printf("tflood: cannot start tracing\n");
         return 1;
