@@ -156,8 +156,9 @@ static void test_user_event_errors(void **state)
 }
 
 // The user-event ring (kernel/kuring.c): registration checks; the drain stops at a record not
-// committed yet (the first one of a zeroed ring too), counts a bad code lost, gives up a ring whose head is past its size (lost:
-// at most its size, and a URING_BAD event); a new capture skips what was written before it.
+// committed yet (the first one of a zeroed ring too), counts a bad code lost, gives up a ring
+// whose head is past its size (lost: at most its size, and a URING_BAD event); a new capture
+// skips what was written before it.
 static void test_user_ring(void **state)
 {
     (void)state;

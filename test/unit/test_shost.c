@@ -42,10 +42,11 @@ static void test_lines_do_not_interleave(void **state)
     // dtrace's fault line is 135 characters; make both longer than the old 96-byte buffer.
     memset(la, 'a', 150), la[150] = '\n', la[151] = 0;
     memset(lb, 'b', 140), lb[140] = '\n', lb[141] = 0;
-    for (size_t i = 0; la[i] || lb[i]; i++) {
-        if (i < strlen(la))
+    size_t na = strlen(la), nb = strlen(lb);
+    for (size_t i = 0; i < na || i < nb; i++) {
+        if (i < na)
             putc_as(pa, ram_a, la[i]);
-        if (i < strlen(lb))
+        if (i < nb)
             putc_as(pb, ram_b, lb[i]);
     }
     kstub_console[kstub_console_len] = 0;
