@@ -121,35 +121,33 @@ int main(void)
            u64txt(q.generated).s, u64txt(q.recorded).s,
            u64txt(q.dropped).s, u64txt(q.overwritten).s);
     ProcWait(logger, &st);
+    // The flood's figures, for the BENCH lines below: events per second of all flooders
+    // together, and instructions per event. Under -icount shift=0 one instruction is one
+    // nanosecond: the whole path (the inserting call, the event, the logger's share). The
+    // counter's rate need not divide 10^9 (TIM2 on netduinoplus2: 166666667 Hz), so whole
+    // seconds and the remainder are converted apart, without overflow.
+    uint64_t hz = ClockCyclesPerSec(), total = (uint64_t)n * threads;
+    uint64_t rate = cycles ? total * hz / cycles : 0;
+    uint64_t ns = cycles / hz * 1000000000u + cycles % hz * 1000000000u / hz;
+    uint64_t insns = total ? (ns + total / 2) / total : 0;
     // -A smpbench=1 (scripts/bench-smp.sh, ring mode: loss is the point): what one user
     // event costs, in instructions summed over the CPUs (under -icount the virtual CPUs run in
     // turn and time counts every CPU's instructions), with `threads` flooders at once; and
-    // their events per second (meaningful without -icount).
+    // their events per second, meaningful without -icount: the counter then follows the
+    // host's clock and the CPUs run at once (QEMU's threads, one per virtual CPU), so it grows
+    // with CPUs as far as the host has cores for them.
     if (arg_value(cmd, "smpbench=", 0) && cycles) {
-        uint64_t hz = ClockCyclesPerSec(), total = (uint64_t)n * threads;
-        uint64_t ns = cycles / hz * 1000000000u + cycles % hz * 1000000000u / hz;
         printf("BENCH smp_user_event_insns_%lucpu %s insns\n", (unsigned long)threads,
-               u64txt((ns + total / 2) / total).s);
-        // Without -icount the counter follows the host's clock and the CPUs run at once
-        // (QEMU's threads, one per virtual CPU): events per second of all writers together,
-        // which grows with CPUs as far as the host has cores for them (scripts/bench-smp.sh).
+               u64txt(insns).s);
         printf("BENCH smp_user_events_per_s_%lucpu %s events/s\n", (unsigned long)threads,
-               u64txt(total * hz / cycles).s);
+               u64txt(rate).s);
     }
     if (bench && q.dropped + q.overwritten == 0 && cycles) {
-        uint64_t hz = ClockCyclesPerSec();
-        uint64_t rate = (uint64_t)n * threads * hz / cycles;
         printf("BENCH logger_lossless_events_per_s %s events/s\n", u64txt(rate).s);
         printf("BENCH logger_lossless_mb_per_s %s.%02lu MB/s\n",
                u64txt(rate * 16 / 1000000).s,
                (unsigned long)(rate * 16 / 10000 % 100));
-        // Under -icount shift=0 one instruction is one nanosecond: the whole path (the
-        // inserting call, the event, the logger's share) in instructions per event. The
-        // counter's rate need not divide 10^9 (TIM2 on netduinoplus2: 166666667 Hz), so
-        // convert whole seconds and the remainder apart, without overflow.
-        uint64_t ns = cycles / hz * 1000000000u + cycles % hz * 1000000000u / hz;
-        uint64_t total = (uint64_t)n * threads;
-        printf("BENCH logger_insns_per_event %s insns\n", u64txt((ns + total / 2) / total).s);
+        printf("BENCH logger_insns_per_event %s insns\n", u64txt(insns).s);
     }
     return KW_EXITED(st) ? KW_EXITSTATUS(st) : 4;
 }
