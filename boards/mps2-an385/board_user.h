@@ -57,6 +57,17 @@ static inline void devtimer_stop(void)
     DEVTIMER_REG(0x0) = 0;
 }
 
+// The device timer at a rate in Hz (the interrupt-rate test, acq): it counts the 25 MHz core
+// clock, so the period is 25 MHz / hz cycles. Returns the rate programmed.
+#define DEVTIMER_CLOCK_HZ 25000000u
+
+static inline uint32_t devtimer_start_hz(uint32_t hz)
+{
+    uint32_t period = DEVTIMER_CLOCK_HZ / hz;
+    devtimer_start(period);
+    return DEVTIMER_CLOCK_HZ / period;
+}
+
 // The trace stream UART: CMSDK APB UART 1 (QEMU's second -serial).
 #define TRACE_UART_REG(off) (*(volatile uint32_t *)(0x40005000u + (off)))
 

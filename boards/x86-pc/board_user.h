@@ -89,6 +89,20 @@ static inline void devtimer_stop(void)
     (void)rtc_read(0x0c);
 }
 
+// The device timer at a rate in Hz (the interrupt-rate test, acq): the RTC's periodic rates
+// are 32768 >> (rs - 1) Hz (rs 3..15), so the nearest one at or above hz (1000 gives 1024).
+// Returns the rate programmed.
+static inline uint32_t devtimer_start_hz(uint32_t hz)
+{
+    unsigned rs = 3;
+    while (rs < 15 && (32768u >> rs) >= hz)
+        rs++;
+    rtc_write(0x0a, (uint8_t)((rtc_read(0x0a) & 0xf0u) | rs));
+    rtc_write(0x0b, (uint8_t)(rtc_read(0x0b) | 0x40u));
+    (void)rtc_read(0x0c);
+    return 32768u >> (rs - 1);
+}
+
 // The trace stream UART: COM2 (QEMU's second -serial), 16550, polled.
 #define TRACE_UART_PORT 0x2f8
 

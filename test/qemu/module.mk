@@ -73,3 +73,10 @@ SCRIPT_TESTS += $(foreach b,$(APPS_TEST_BOARDS),qemu-apps/$(b)|900|test/qemu/tes
 TEST_DEPS    += $(H)/traceprinter $(H)/dtrace $(H)/kevcapture $(H)/kevreport $(H)/dcompile
 # How images place their programs, and the messages when they do not fit (host only).
 SCRIPT_TESTS_HOST += build/place-apps|120|test/qemu/test_place_apps.sh
+
+# Every device interrupt once, at the rate its device was programmed at, read from the capture
+# (docs/interrupts.md). netduinoplus2: QEMU's TIM keeps no rate; x86-pc: one RTC period in ~50
+# goes missing (under investigation, docs/interrupts.md): both left out until they can pass.
+IRQRATE_BOARDS := mps2-an385 qemu-virt-a53 raspi3b
+SCRIPT_TESTS += $(foreach b,$(IRQRATE_BOARDS),qemu-irqrate/$(b)|180|test/qemu/test_irqrate.sh|$(b)|$(H))
+TEST_DEPS    += $(B)/irqtest.elf $(H)/traceprinter $(H)/kevcapture

@@ -3,6 +3,7 @@
 // (PendSV: taken as soon as the current kernel entry returns, at the same priority).
 #include <kernel/arch.h>
 #include <armv7m_regs.h>
+#include <board_config.h>
 
 unsigned arch_current_irq(void)
 {
@@ -11,9 +12,31 @@ unsigned arch_current_irq(void)
     return (unsigned)(ipsr & 0x1ff) - 16u;
 }
 
+// Unmasking forgets what the NVIC latched while the line was masked, then enables it.
+// Why: a device line handed to a process is masked by irq_dispatch while the device still
+// asserts it (its driver has not run yet), and the exception return then latches the line
+// pending again (ARMv7-M: a level still high when its handler returns re-pends). By the
+// time the driver unmasks it has serviced the device, so that latch is stale: enabling on
+// top of it delivered every interrupt twice, the second ~1 us after InterruptUnmask.
+// The rule (docs/interrupts.md): unmask means "the device's condition is serviced". Every
+// device line on these boards is a level (CMSDK and STM32 timers, UARTs): on the chip,
+// clearing the pending state of a level still asserted leaves it pending (ARMv7-M ARM,
+// B3.4: ICPR has no effect on an asserted level), so a request that came after the
+// service is not lost. A pulse (edge) device would lose a pulse that arrived while masked:
+// none is attached here. QEMU's model clears the latch even while the level is high, so a
+// driver there must acknowledge its device shortly before unmasking (every driver in the
+// tree does), or a request landing in between is dropped until the device lowers its line.
+// A request raised by software while the line was masked (InterruptTrigger) is an event of
+// its own, not a stale latch: it stays pending and is delivered on unmask.
+static uint32_t soft_raised[(BOARD_NIRQ + 31) / 32];   // raised while masked, not yet enabled
+
 void arch_irq_enable(unsigned irq)
 {
-    NVIC_ISER(irq / 32) = 1u << (irq % 32);
+    uint32_t bit = 1u << (irq % 32);
+    if (!(soft_raised[irq / 32] & bit))
+        NVIC_ICPR(irq / 32) = bit;
+    soft_raised[irq / 32] &= ~bit;
+    NVIC_ISER(irq / 32) = bit;
 }
 
 void arch_irq_disable(unsigned irq)
@@ -23,7 +46,10 @@ void arch_irq_disable(unsigned irq)
 
 void arch_irq_set_pending(unsigned irq)
 {
-    NVIC_ISPR(irq / 32) = 1u << (irq % 32);
+    uint32_t bit = 1u << (irq % 32);
+    if (!(NVIC_ISER(irq / 32) & bit))
+        soft_raised[irq / 32] |= bit;
+    NVIC_ISPR(irq / 32) = bit;
 }
 
 void arch_request_resched(void)

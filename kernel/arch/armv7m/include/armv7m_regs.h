@@ -27,6 +27,7 @@
 #define NVIC_ISER(n) REG32(0xE000E100u + 4u * (n))
 #define NVIC_ICER(n) REG32(0xE000E180u + 4u * (n))
 #define NVIC_ISPR(n) REG32(0xE000E200u + 4u * (n))
+#define NVIC_ICPR(n) REG32(0xE000E280u + 4u * (n))
 #define NVIC_IPR(n)  REG8(0xE000E400u + (n))
 
 #define MPU_TYPE   REG32(0xE000ED90u)

@@ -35,4 +35,15 @@ static inline void devtimer_stop(void)
     __asm__ volatile("msr cntp_ctl_el0, %0\n\tisb" :: "r"(0ul) : "memory");
 }
 
+// The device timer at a rate in Hz (the interrupt-rate test, acq): it counts at the generic
+// timer's frequency (CNTFRQ), so the period is CNTFRQ / hz. Returns the rate programmed.
+static inline uint32_t devtimer_start_hz(uint32_t hz)
+{
+    uint64_t freq;
+    __asm__ volatile("mrs %0, cntfrq_el0" : "=r"(freq));
+    uint32_t period = (uint32_t)(freq / hz);
+    devtimer_start(period);
+    return (uint32_t)(freq / period);
+}
+
 #endif

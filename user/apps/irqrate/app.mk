@@ -1,0 +1,10 @@
+# SPDX-License-Identifier: MIT
+# irqrate: the board's device timer at a programmed rate through the normal driver path, for
+# the interrupt-rate test (test/qemu/test_irqrate.sh; docs/interrupts.md).
+PRIO  := 50
+FLAGS := KAPP_F_IO
+MMIO  := $(BOARD_DEVTIMER_WINDOW)
+
+# Its boot image for the test: appinit starts it under a capture (as make run APPS=irqrate).
+IMAGES       += irqtest
+irqtest_APPS := appinit irqrate tracelogger
