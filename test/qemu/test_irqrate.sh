@@ -26,10 +26,18 @@ esac
 # No real-time sleeping: an idle CPU jumps to the next deadline, so every clock is the
 # instruction count and the device's periods come exactly (with sleep=on they follow the host).
 ICOUNT="-icount shift=0,sleep=off"
+# x86-pc: QEMU's RTC runs its periodic timer late now and then under -icount and catches up with
+# two requests at once, the second while the line is still high: the 8259 (edge-triggered) sees
+# one edge for both. So there the device's own record counts: QEMU's trace of the line (IRQ 8,
+# the slave PIC's line 0) gives the requests the RTC raised (held against the rate) and the
+# rising edges (each must be one interrupt in the capture).
+QTRACE=
+device=
+[ "$board" = x86-pc ] && QTRACE="-trace pic_set_irq -D $out/qemu.trace"
 echo "1..6"
 if grep -q '^BOARD_TRACE_STORAGE *:= *uart' "boards/$board/board.mk"; then
     BOARD=$board QEMU_ARGS="appinit irqrate ;; tracelogger -d1 -u" \
-        QEMU_UART1=$out/t.uart QEMU_TIMEOUT=120 scripts/qemu-run.sh "$img" $ICOUNT > "$out/run.log" 2>&1
+        QEMU_UART1=$out/t.uart QEMU_TIMEOUT=120 scripts/qemu-run.sh "$img" $ICOUNT $QTRACE > "$out/run.log" 2>&1
     rc=$?
     "$h/kevcapture" -q -o "$out/t.kev" "$out/t.uart" >> "$out/run.log" 2>&1 || rc=1
 else
@@ -40,7 +48,13 @@ fi
 sed 's/^/# /' "$out/run.log" | tail -8
 [ $rc = 0 ] && grep -q 'irqrate: [0-9]* interrupts in' "$out/run.log"
 echo "$([ $? = 0 ] && echo ok || echo not ok) 1 - $board: irqtest boots, irqrate runs to its end under a capture"
+if [ -n "$QTRACE" ]; then
+    device=$(awk '/pic_set_irq master 0 irq 0 level 1/ { r++; if (!hi) e++; hi = 1 }
+                  /pic_set_irq master 0 irq 0 level 0/ { hi = 0 }
+                  END { printf "%d,%d", r, e }' "$out/qemu.trace")
+    echo "# QEMU's trace of IRQ 8: requests,edges = $device"
+fi
 cps=$("$h/traceprinter" "$out/t.kev" 2>/dev/null | awk '/TRACE_CYCLES_PER_SEC::/ { print $2; exit }')
 "$h/traceprinter" -m -p '%c %k %a' "$out/t.kev" 2>/dev/null |
     python3 test/qemu/irq_rate_check.py --start 210 --stop 211 --cps "${cps:-1}" --rate "$rate" \
-        --tap-base 1 --label "$board"
+        --tap-base 1 --label "$board" ${device:+--device "$device"}

@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# The real application, acq (docs/applications.md, "A real application: acq"), on one board:
+# boots the acqtest image (appinit, acq, the tracelogger) under -icount shift=0,sleep=off (every
+# clock the instruction count: the device's periods come exactly) and checks
+#   - what acq prints: it ends well, its filter saw every sample;
+#   - the capture's interrupt entries on the device line between acq's START and STOP user
+#     events against the rate the board's device runs at (written here: 1 kHz, x86-pc's RTC
+#     1024 Hz), and acq's own sample count against the capture's (test/qemu/irq_rate_check.py);
+#   - the priority inversion in the scheduler's events: intervals where the supervisor waits on
+#     the semaphore while the hog runs and the logger, its holder, is preempted
+#     (test/qemu/acq_inversion_check.py), as many as acq measured.
+#   test/qemu/test_acq.sh BOARD HOSTDIR
+# Prints TAP.
+set -u
+board=$1
+h=$2
+root=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$root" || exit 1
+img=build/$board/acqtest.elf
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+case $board in
+    x86-pc) rate=1024 ;;
+    *)      rate=1000 ;;
+esac
+ICOUNT="-icount shift=0,sleep=off"
+echo "1..12"
+if grep -q '^BOARD_TRACE_STORAGE *:= *uart' "boards/$board/board.mk"; then
+    BOARD=$board QEMU_ARGS="appinit acq ;; tracelogger -d1 -u" QEMU_UART1=$out/t.uart \
+        QEMU_TIMEOUT=150 scripts/qemu-run.sh "$img" $ICOUNT > "$out/run.log" 2>&1
+    rc=$?
+    "$h/kevcapture" -q -o "$out/t.kev" "$out/t.uart" >> "$out/run.log" 2>&1 || rc=1
+else
+    BOARD=$board QEMU_ARGS="appinit acq ;; tracelogger -d1 -f $out/t.kev" \
+        QEMU_TIMEOUT=150 scripts/qemu-run.sh "$img" $ICOUNT > "$out/run.log" 2>&1
+    rc=$?
+fi
+grep 'acq:\|appinit:\|tracelogger:' "$out/run.log" | sed 's/^/# /'
+n=0
+ok() { n=$((n + 1)); if [ "$1" = 0 ]; then echo "ok $n - $board: $2"; else echo "not ok $n - $board: $2"; fi; }
+[ $rc = 0 ]; ok $? "acqtest halts with status 0"
+grep -q 'acq: done, ok' "$out/run.log"; ok $? "acq ends well (every thread, every sample through the filter)"
+line=$(sed -n 's/.*acq: \([0-9]*\) samples in \([0-9]*\) ms, device programmed at \([0-9]*\) Hz.*/\1 \2 \3/p' "$out/run.log")
+set -- $line
+samples=${1:-0}
+[ "${3:-0}" = "$rate" ]; ok $? "acq programmed its device at ${3:-?} Hz (the board's device: $rate Hz)"
+grep -q 'tracelogger: no events lost' "$out/run.log"; ok $? "the capture lost no event"
+cps=$("$h/traceprinter" "$out/t.kev" 2>/dev/null | awk '/TRACE_CYCLES_PER_SEC::/ { print $2; exit }')
+"$h/traceprinter" -m -p '%c %k %a' "$out/t.kev" > "$out/t.txt" 2>/dev/null
+python3 test/qemu/irq_rate_check.py --start 210 --stop 211 --cps "${cps:-1}" --rate "$rate" \
+    --count "$samples" --tap-base $n --label "$board" < "$out/t.txt"
+n=$((n + 6))
+read -r intervals inversions longest < <(python3 test/qemu/acq_inversion_check.py --cps "${cps:-1}" < "$out/t.txt")
+waits=$(sed -n 's/.*acq: inversion: .* waited \([0-9]*\) times.*/\1/p' "$out/run.log")
+[ "${inversions:-0}" -ge 1 ]
+ok $? "the trace shows the inversion: the supervisor blocked on the semaphore while the hog ran and the logger waited (${inversions:-0} of ${intervals:-0} waits, longest ${longest:-0} us)"
+[ -n "$waits" ] && [ "${inversions:-0}" = "$waits" ]
+ok $? "as many inversions in the trace as acq measured (${inversions:-0}, acq: ${waits:-none})"

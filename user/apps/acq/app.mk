@@ -1,0 +1,13 @@
+# SPDX-License-Identifier: MIT
+# acq: a 1 kHz interrupt-driven acquisition with a filter server, a logger, a supervisor and a
+# CPU-bound hog, one mutex, one semaphore and a deliberate priority inversion (docs/applications.md,
+# "A real application: acq"). user/module.mk reads this file.
+PRIO  := 40
+FLAGS := KAPP_F_IO
+MMIO  := $(BOARD_DEVTIMER_WINDOW)
+STACK := 2048
+RAM   := 16384
+
+# Its boot image for the test (test/qemu/test_acq.sh): as make run APPS=acq.
+IMAGES       += acqtest
+acqtest_APPS := appinit acq tracelogger
