@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # The real application, acq (docs/applications.md, "A real application: acq"), on one board:
-# boots the acqtest image (appinit, acq, the tracelogger) under -icount shift=0,sleep=off (every
-# clock the instruction count: the device's periods come exactly) and checks
+# boots the acqtest image (appinit, acq, the tracelogger) under -icount shift=0,sleep=off
+# (test/qemu/capture_boot.sh: the device's periods come exactly) and checks
 #   - what acq prints: it ends well, its filter saw every sample;
 #   - the capture's interrupt entries on the device line between acq's START and STOP user
 #     events against the rate the board's device runs at (written here: 1 kHz, x86-pc's RTC
@@ -17,6 +17,7 @@ board=$1
 h=$2
 root=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$root" || exit 1
+. test/qemu/capture_boot.sh
 img=build/$board/acqtest.elf
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
@@ -24,18 +25,9 @@ case $board in
     x86-pc) rate=1024 ;;
     *)      rate=1000 ;;
 esac
-ICOUNT="-icount shift=0,sleep=off"
 echo "1..12"
-if grep -q '^BOARD_TRACE_STORAGE *:= *uart' "boards/$board/board.mk"; then
-    BOARD=$board QEMU_ARGS="appinit acq ;; tracelogger -d1 -u" QEMU_UART1=$out/t.uart \
-        QEMU_TIMEOUT=150 scripts/qemu-run.sh "$img" $ICOUNT > "$out/run.log" 2>&1
-    rc=$?
-    "$h/kevcapture" -q -o "$out/t.kev" "$out/t.uart" >> "$out/run.log" 2>&1 || rc=1
-else
-    BOARD=$board QEMU_ARGS="appinit acq ;; tracelogger -d1 -f $out/t.kev" \
-        QEMU_TIMEOUT=150 scripts/qemu-run.sh "$img" $ICOUNT > "$out/run.log" 2>&1
-    rc=$?
-fi
+capture_boot "$board" "$img" acq "$out" "$h"
+rc=$?
 grep 'acq:\|appinit:\|tracelogger:' "$out/run.log" | sed 's/^/# /'
 n=0
 ok() { n=$((n + 1)); if [ "$1" = 0 ]; then echo "ok $n - $board: $2"; else echo "not ok $n - $board: $2"; fi; }

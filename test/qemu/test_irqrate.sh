@@ -16,6 +16,7 @@ board=$1
 h=$2
 root=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$root" || exit 1
+. test/qemu/capture_boot.sh
 img=build/$board/irqtest.elf
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
@@ -23,9 +24,6 @@ case $board in
     x86-pc) rate=1024 ;;        # RTC periodic rate 6: 32768 >> 5
     *)      rate=1000 ;;        # a period of clock / 1000 ticks of the device timer's clock
 esac
-# No real-time sleeping: an idle CPU jumps to the next deadline, so every clock is the
-# instruction count and the device's periods come exactly (with sleep=on they follow the host).
-ICOUNT="-icount shift=0,sleep=off"
 # x86-pc: QEMU's RTC runs its periodic timer late now and then under -icount and catches up with
 # two requests at once, the second while the line is still high: the 8259 (edge-triggered) sees
 # one edge for both. So there the device's own record counts: QEMU's trace of the line (IRQ 8,
@@ -35,16 +33,8 @@ QTRACE=
 device=
 [ "$board" = x86-pc ] && QTRACE="-trace pic_set_irq -D $out/qemu.trace"
 echo "1..6"
-if grep -q '^BOARD_TRACE_STORAGE *:= *uart' "boards/$board/board.mk"; then
-    BOARD=$board QEMU_ARGS="appinit irqrate ;; tracelogger -d1 -u" \
-        QEMU_UART1=$out/t.uart QEMU_TIMEOUT=120 scripts/qemu-run.sh "$img" $ICOUNT $QTRACE > "$out/run.log" 2>&1
-    rc=$?
-    "$h/kevcapture" -q -o "$out/t.kev" "$out/t.uart" >> "$out/run.log" 2>&1 || rc=1
-else
-    BOARD=$board QEMU_ARGS="appinit irqrate ;; tracelogger -d1 -f $out/t.kev" \
-        QEMU_TIMEOUT=120 scripts/qemu-run.sh "$img" $ICOUNT > "$out/run.log" 2>&1
-    rc=$?
-fi
+capture_boot "$board" "$img" irqrate "$out" "$h" $QTRACE
+rc=$?
 sed 's/^/# /' "$out/run.log" | tail -8
 [ $rc = 0 ] && grep -q 'irqrate: [0-9]* interrupts in' "$out/run.log"
 echo "$([ $? = 0 ] && echo ok || echo not ok) 1 - $board: irqtest boots, irqrate runs to its end under a capture"

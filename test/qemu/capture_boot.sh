@@ -1,0 +1,25 @@
+# SPDX-License-Identifier: MIT
+# Sourced by the tests that boot a program under appinit with a capture (test_irqrate.sh,
+# test_acq.sh). capture_boot BOARD IMAGE PROGRAM OUTDIR HOSTDIR [qemu args...] boots IMAGE with
+# "appinit PROGRAM" and the tracelogger, under -icount shift=0,sleep=off (no real-time sleeping:
+# an idle CPU jumps to the next deadline, so every clock is the instruction count and a device's
+# periods come exactly; with sleep=on they follow the host). The capture lands in OUTDIR/t.kev
+# (streamed on the trace UART and rebuilt by kevcapture on a board without semihosting), the
+# console in OUTDIR/run.log. Returns the boot's status (1 when the capture could not be rebuilt).
+capture_boot() {
+    local board=$1 img=$2 prog=$3 out=$4 h=$5 rc
+    shift 5
+    if grep -q '^BOARD_TRACE_STORAGE *:= *uart' "boards/$board/board.mk"; then
+        BOARD=$board QEMU_ARGS="appinit $prog ;; tracelogger -d1 -u" QEMU_UART1=$out/t.uart \
+            QEMU_TIMEOUT=150 scripts/qemu-run.sh "$img" -icount shift=0,sleep=off "$@" \
+            > "$out/run.log" 2>&1
+        rc=$?
+        "$h/kevcapture" -q -o "$out/t.kev" "$out/t.uart" >> "$out/run.log" 2>&1 || rc=1
+    else
+        BOARD=$board QEMU_ARGS="appinit $prog ;; tracelogger -d1 -f $out/t.kev" \
+            QEMU_TIMEOUT=150 scripts/qemu-run.sh "$img" -icount shift=0,sleep=off "$@" \
+            > "$out/run.log" 2>&1
+        rc=$?
+    fi
+    return $rc
+}
