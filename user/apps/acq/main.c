@@ -263,8 +263,12 @@ int main(void)
 
     // The samples against the programmed rate: what the device should have given in `ms`.
     uint32_t want = hz * ms / 1000u;
-    printf("acq: %lu samples in %lu ms, device programmed at %lu Hz (%lu expected)\n",
-           (unsigned long)n, (unsigned long)ms, (unsigned long)hz, (unsigned long)want);
+    if (hz)
+        printf("acq: %lu samples in %lu ms, device programmed at %lu Hz (%lu expected)\n",
+               (unsigned long)n, (unsigned long)ms, (unsigned long)hz, (unsigned long)want);
+    else
+        printf("acq: %lu samples in %lu ms, the device's rate unknown on this board "
+               "(docs/interrupts.md)\n", (unsigned long)n, (unsigned long)ms);
     printf("acq: filter: %lu samples, logger: %lu reports, supervisor: %lu audits\n",
            (unsigned long)stats.n, (unsigned long)reports, (unsigned long)audits);
     printf("acq: inversion: the supervisor (35) waited %lu times on the semaphore the logger "
