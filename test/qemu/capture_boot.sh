@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: MIT
 # Sourced by the tests that boot a program under appinit with a capture (test_irqrate.sh,
-# test_acq.sh). capture_boot BOARD IMAGE PROGRAM OUTDIR HOSTDIR [qemu args...] boots IMAGE with
+# test_acq.sh): capture_boot and devtimer_rate_1khz below. capture_boot BOARD IMAGE PROGRAM OUTDIR HOSTDIR [qemu args...] boots IMAGE with
 # "appinit PROGRAM" and the tracelogger, under -icount shift=0,sleep=off (no real-time sleeping:
 # an idle CPU jumps to the next deadline, so every clock is the instruction count and a device's
 # periods come exactly; with sleep=on they follow the host). The capture lands in OUTDIR/t.kev
@@ -22,4 +22,15 @@ capture_boot() {
         rc=$?
     fi
     return $rc
+}
+
+# The rate in Hz at which each board's device timer runs when a program asks it for 1 kHz
+# (devtimer_start_hz of its board_user.h), from the device's own definition: a period of
+# clock / 1000 ticks of the timer's clock; x86-pc's RTC has only 32768 >> (rs - 1) Hz, and the
+# nearest at or above 1 kHz is 1024 Hz (rs 6).
+devtimer_rate_1khz() {
+    case $1 in
+        x86-pc) echo 1024 ;;
+        *)      echo 1000 ;;
+    esac
 }

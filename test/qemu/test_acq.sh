@@ -21,10 +21,7 @@ cd "$root" || exit 1
 img=build/$board/acqtest.elf
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
-case $board in
-    x86-pc) rate=1024 ;;
-    *)      rate=1000 ;;
-esac
+rate=$(devtimer_rate_1khz "$board")
 echo "1..12"
 capture_boot "$board" "$img" acq "$out" "$h"
 rc=$?

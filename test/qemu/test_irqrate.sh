@@ -20,10 +20,7 @@ cd "$root" || exit 1
 img=build/$board/irqtest.elf
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
-case $board in
-    x86-pc) rate=1024 ;;        # RTC periodic rate 6: 32768 >> 5
-    *)      rate=1000 ;;        # a period of clock / 1000 ticks of the device timer's clock
-esac
+rate=$(devtimer_rate_1khz "$board")
 # x86-pc: QEMU's RTC runs its periodic timer late now and then under -icount and catches up with
 # two requests at once, the second while the line is still high: the 8259 (edge-triggered) sees
 # one edge for both. So there the device's own record counts: QEMU's trace of the line (IRQ 8,
