@@ -20,15 +20,18 @@ unsigned arch_current_irq(void)
 // top of it delivered every interrupt twice, the second ~1 us after InterruptUnmask.
 // The rule (docs/interrupts.md): unmask means "the device's condition is serviced". Every
 // device line on these boards is a level (CMSDK and STM32 timers, UARTs): on the chip,
-// clearing the pending state of a level still asserted leaves it pending (ARMv7-M ARM,
-// B3.4: ICPR has no effect on an asserted level), so a request that came after the
-// service is not lost. A pulse (edge) device would lose a pulse that arrived while masked:
-// none is attached here. QEMU's model clears the latch even while the level is high, so a
-// driver there must acknowledge its device shortly before unmasking (every driver in the
-// tree does), or a request landing in between is dropped until the device lowers its line.
+// clearing the pending state of a level still asserted leaves it pending (Cortex-M3/M4
+// Generic User Guide, "Hardware and software control of interrupts"), so a request that came
+// after the service is not lost. A pulse (edge) device would lose a pulse that arrived while
+// masked: none is attached here. QEMU's model clears the latch even while the level is high
+// and pends only on a rising level, so a driver there must acknowledge its device shortly
+// before unmasking (every driver in the tree does): a request landing in between is lost,
+// and the line stays quiet until the device lowers and raises it again.
 // A request raised by software while the line was masked (InterruptTrigger) is an event of
 // its own, not a stale latch: it stays pending and is delivered on unmask.
-static uint32_t soft_raised[(BOARD_NIRQ + 31) / 32];   // raised while masked, not yet enabled
+// Lines raised by software while masked, not yet enabled: only the kernel touches it, with
+// interrupts off (one CPU on these boards).
+static uint32_t soft_raised[(BOARD_NIRQ + 31) / 32];
 
 void arch_irq_enable(unsigned irq)
 {
