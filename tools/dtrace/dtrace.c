@@ -10,6 +10,7 @@
 #include <d/dcons.h>
 #include <d/dprobes.h>
 #include <d/dvm.h>
+#include <d/optval.h>
 #include "kevreplay.h"
 #include "../common/tool_file.h"
 #include <errno.h>
@@ -56,28 +57,10 @@ static void usage(FILE *f)
                "\t--help  print this message\n");
 }
 
-/* parse_size: as libdtrace's dt_optval_parse: a C number (decimal, 0x, 0) with an optional
- * k/m/g/t suffix and nothing else, not negative; returns 0 if malformed. */
+/* parse_size: as libdtrace's dt_opt_size (d/optval.h); returns 0 if malformed. */
 static int parse_size(const char *s, uint64_t *out)
 {
-    size_t len = strlen(s);
-    uint64_t mul = 1;
-    if (!len || *s == '-')
-        return 0;
-    switch (s[len - 1]) {
-    case 't': case 'T': mul <<= 10; /* fall through */
-    case 'g': case 'G': mul <<= 10; /* fall through */
-    case 'm': case 'M': mul <<= 10; /* fall through */
-    case 'k': case 'K': mul <<= 10; break;
-    default: break;
-    }
-    char *end;
-    errno = 0;
-    unsigned long long v = strtoull(s, &end, 0);
-    if (end == s || errno || (mul > 1 ? end != s + len - 1 : *end != 0) || v > (1ull << 40))
-        return 0;
-    *out = v * mul;
-    return 1;
+    return d_optval_size(s, out) == 0;
 }
 
 /* parse_runtime: a run-time option's value as dt_opt_runtime reads it: none (set), "" (unset),
@@ -107,25 +90,12 @@ static int parse_runtime(const char *s, uint64_t *out)
     return 1;
 }
 
-/* parse_rate: "10hz", "10ms", "5" (hz); returns the period in ns, 0 if malformed. */
+/* parse_rate: as libdtrace's dt_opt_rate (d/optval.h): "10hz", "10ms", "5" (ns); returns
+ * the period in ns, 0 if malformed. */
 static uint64_t parse_rate(const char *s)
 {
-    char *end;
-    unsigned long long v = strtoull(s, &end, 10);
-    if (end == s || v == 0)
-        return 0;
-    static const struct { const char *u; uint64_t ns; } units[] = {
-        { "ns", 1 }, { "nsec", 1 }, { "us", 1000 }, { "usec", 1000 }, { "ms", 1000000 },
-        { "msec", 1000000 }, { "s", 1000000000ull }, { "sec", 1000000000ull },
-        { "m", 60000000000ull }, { "min", 60000000000ull }, { "h", 3600000000000ull },
-        { "hour", 3600000000000ull }, { "d", 86400000000000ull }, { "day", 86400000000000ull },
-    };
-    if (!*end || !strcmp(end, "hz"))
-        return 1000000000ull / v ? 1000000000ull / v : 1;
-    for (size_t k = 0; k < sizeof(units) / sizeof(units[0]); k++)
-        if (!strcmp(end, units[k].u))
-            return v * units[k].ns;
-    return 0;
+    uint64_t ns;
+    return d_optval_rate(s, &ns) == 0 ? ns : 0;
 }
 
 /* option_apply: applies name[=value]; returns NULL, or why it cannot. */
