@@ -826,6 +826,9 @@ static unsigned call(struct cg *g, struct dnode *n, struct dtype *t)
         *t = (struct dtype){ .kind = DT_NONE };
         return rv;
     }
+    if (!known && d_subr_unsupported(n->s))
+        dcc_error(g->cc, n->line, "D_FUNC_UNSUPP", "%s( ) is a DTrace subroutine this engine "
+                  "does not support yet (%s)", n->s, d_subr_unsupported(n->s));
     if (!known)
         dcc_error(g->cc, n->line, "D_PROTO_FUNC",
                   "%s( ) is not a subroutine that returns a value here", n->s);
