@@ -9,8 +9,8 @@
 # TRACE_STORAGE (semihost: files on the host; uart: no host files, as on x86-pc).
 # On a board with semihosting the program is compiled on the host (dcompile) and the target
 # reads the .dobj; without (x86-pc), its text goes on the boot command line and the target's
-# dtrace compiles it (-n): // comments and line breaks are folded, and the text may not hold
-# a single quote.
+# dtrace compiles it (-n): line breaks are kept (a #pragma or #define needs a line of its
+# own), // comments are dropped to save room, and the text may not hold a single quote.
 set -u
 img=$1
 here=$(dirname "$0")
@@ -25,7 +25,7 @@ rest=${APPS:+ ;; appinit $APPS}
 if [ "${TRACE_STORAGE:-semihost}" = uart ]; then
     if [ -n "${S:-}" ]; then
         [ -r "$S" ] || { echo "make dtrace: cannot read $S" >&2; exit 2; }
-        text=$(sed 's://.*$::' "$S" | tr '\n\t' '  ')
+        text=$(sed -E 's:(^|[[:space:]])//.*$:\1:' "$S")
     else
         text=$D
     fi

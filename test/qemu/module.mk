@@ -73,3 +73,10 @@ SCRIPT_TESTS += $(foreach b,$(APPS_TEST_BOARDS),qemu-apps/$(b)|900|test/qemu/tes
 TEST_DEPS    += $(H)/traceprinter $(H)/dtrace $(H)/kevcapture $(H)/kevreport $(H)/dcompile
 # How images place their programs, and the messages when they do not fit (host only).
 SCRIPT_TESTS_HOST += build/place-apps|120|test/qemu/test_place_apps.sh
+
+# make dtrace S=script.d on the boards that run dtrace: a script's lines and #pragma options
+# reach the board intact (x86-pc carries the text on its boot command line), with DTrace's
+# option syntax.
+DSCRIPT_BOARDS := mps2-an385 qemu-virt-a53 x86-pc
+SCRIPT_TESTS += $(foreach b,$(DSCRIPT_BOARDS),qemu-dscript/$(b)|300|test/qemu/test_dtrace_script.sh|$(b)|$(H))
+TEST_DEPS    += $(H)/dcompile $(foreach b,$(filter-out $(BOARD),$(DSCRIPT_BOARDS)),matrix-images-$(b))

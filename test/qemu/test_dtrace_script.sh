@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# make dtrace S=script.d on one board, the way a user runs a script file: the script's text
+# reaches the board's dtrace with its lines intact (on x86-pc it travels on the boot command
+# line, where it was once folded onto one line and a leading #pragma swallowed the program),
+# and its options take DTrace's syntax. The expected output is DTrace's documented behaviour.
+#   test/qemu/test_dtrace_script.sh BOARD HOSTDIR
+# Prints TAP.
+set -u
+board=$1
+h=$2
+root=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$root" || exit 1
+b=build/$board
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+storage=$(sed -n 's/^BOARD_TRACE_STORAGE *:= *\([a-z]*\).*/\1/p' "boards/$board/board.mk")
+n=0
+ok() { n=$((n + 1)); if [ "$1" = 0 ]; then echo "ok $n - $board: $2"; else echo "not ok $n - $board: $2"; fi; }
+dump() { sed 's/^/# /' "$1" | tail -${2:-12}; }
+# run NAME SCRIPT [D_OPTS]: make dtrace's path (scripts/run-dtrace.sh) over the demo system
+run() {
+    BOARD=$board B=$b H=$h S=$2 D_OPTS=${3:-} APPS= TRACE_STORAGE=${storage:-semihost} QEMU_ICOUNT=1 \
+        QEMU_TIMEOUT=120 TRACE_FILE=$out/trace.kev scripts/run-dtrace.sh "$b/dtrace.elf" \
+        >"$out/$1.log" 2>&1
+    rc=$?
+}
+
+# A script that begins with #pragma lines (as most DTrace scripts do), with // and /* */
+# comments, tabs and a string holding "//": quiet mode (no "matched" line, no CPU/ID columns)
+# and the strsize set with a k suffix, so the 600-character string is whole (256 would cut it).
+cat >"$out/pragma.d" <<'D'
+#pragma D option quiet
+#pragma D option strsize=1k
+/* the demo client sends 233 messages */
+kercall::MsgSend:entry	// every send
+{
+	n++;
+}
+
+END
+{
+	this->s = "0123456789012345678901234567890123456789012345678901234567890123456789";
+	this->s = strjoin(this->s, this->s); this->s = strjoin(this->s, this->s);
+	this->s = strjoin(this->s, this->s);
+	printf("sends %d, url http://x, %d characters\n", n, strlen(this->s));
+}
+D
+run pragma "$out/pragma.d"
+dump "$out/pragma.log"
+[ $rc = 0 ] && grep -q '^sends 233, url http://x, 560 characters$' "$out/pragma.log" &&
+    ! grep -q 'matched' "$out/pragma.log"
+ok $? "a script beginning with #pragma runs whole: quiet, strsize=1k, 233 sends (rc $rc)"
+
+# A bad option value in the script is a clear compile error, exit 1, on every board.
+printf '#pragma D option strsize=2kb\nBEGIN { exit(0); }\n' >"$out/bad.d"
+run bad "$out/bad.d"
+dump "$out/bad.log" 4
+[ $rc != 0 ] && grep -q "strsize.*2kb" "$out/bad.log"
+ok $? "#pragma D option strsize=2kb is refused, naming the value (rc $rc)"
+echo "1..$n"
