@@ -210,7 +210,7 @@ static void test_alloca(void **state)
 static void test_macros(void **state)
 {
     (void)state;
-    struct dcc_macros m = { 42, 7, 3, 4, 1000, 100, 1001, 101 };
+    struct dcc_macros m = { 42, 7, 3, 4, 1000, 100, 1001, 101, 0 };
     const char *src = "BEGIN { trace((long)($pid * 1000 + $ppid * 100 + $egid)); }";
     struct dcc_in in = { src, strlen(src), 0, 1, &m };
     struct dcc_out out;
@@ -225,6 +225,22 @@ static void test_macros(void **state)
     int64_t got = 0;
     dvm_buf_read(&st, 0, 1, value_cb, &got);
     assert_int_equal(got, 42 * 1000 + 7 * 100 + 101);
+    /* $target: 0 without -c / -p (as libdtrace's macro before a process is grabbed), else
+     * the process's id; a run-time value in a predicate, as `pid == $target` is used */
+    src = "BEGIN { trace((long)$target); }";
+    in.src = src;
+    in.len = strlen(src);
+    for (int64_t t = 0; t <= 3; t += 3) {
+        m.target = t;
+        if (dcc_compile(&in, arena, sizeof(arena), &out) != 0)
+            fail_msg("%s", out.err);
+        if (dvm_load(&st, out.obj, out.objlen, &o, mem, sizeof(mem), err, sizeof(err)) != 0)
+            fail_msg("%s", err);
+        dvm_fire(&st, &ctx, DPROBE_BEGIN, NULL);
+        got = -1;
+        dvm_buf_read(&st, 0, 1, value_cb, &got);
+        assert_int_equal(got, t);
+    }
     in.macros = NULL;
     assert_int_not_equal(dcc_compile(&in, arena, sizeof(arena), &out), 0);
     assert_string_equal(out.tag, "D_MACRO_UNDEF");

@@ -2633,7 +2633,7 @@ static void match_desc(struct cg *g, const char *desc, unsigned clause, int line
             hits++;
         }
     }
-    if (!hits)
+    if (!hits && !g->cc->zdefs) /* -Z: such a description enables nothing */
         dcc_error(g->cc, line, "D_PDESC_ZERO", "probe description %s does not match any probes",
                   desc);
 }

@@ -1036,7 +1036,9 @@ void dcons_record(void *arg, const struct dvm_rechdr *h)
     const uint8_t *data = (const uint8_t *)(h + 1);
     if (h->rh_size < sizeof(*h) + cl->dc_recsize)
         return;
-    if (!c->quiet) {
+    if (!c->quiet && c->flowindent) {
+        dcons_flow_line(c, h->rh_cpu, o, p);
+    } else if (!c->quiet) {
         if (!c->header_done) {
             struct dfmt_arg a[3] = { { 's', 0, "CPU" }, { 's', 0, "ID" }, { 's', 0, "FUNCTION:NAME" } };
             dfmt_printf(&c->out, "%3s %6s %32s\n", a, 3, NULL, NULL);

@@ -140,6 +140,7 @@ struct dcc {
     struct dcc_out *out;
     jmp_buf fail;
     unsigned strsize;
+    int zdefs;              /* #pragma D option zdefs (dtrace -Z): a description may match no probe */
     /* lexer */
     const char *src, *end, *p;
     int line;

@@ -181,6 +181,8 @@ static void directive(struct dcc *cc)
                                   "(2 to 8k)", o->opts[o->nopts].value);
                     cc->strsize = (unsigned)v;
                 }
+                if ((size_t)(ne - ns) == 5 && memcmp(ns, "zdefs", 5) == 0)
+                    cc->zdefs = 1; /* dtrace -Z: descriptions may match no probe */
                 o->nopts++;
             } else if ((size_t)(eol - q) >= 5 && memcmp(q, "error", 5) == 0) {
                 q += 5;
@@ -420,11 +422,11 @@ void dcc_lex_next(struct dcc *cc)
         char *name = dcc_strdup(cc, s, (size_t)(cc->p - s));
         const struct dcc_macros *m = cc->in->macros;
         static const char *const names[] = { "pid", "ppid", "pgid", "sid", "uid", "gid",
-                                              "euid", "egid" };
+                                              "euid", "egid", "target" };
         for (size_t k = 0; m && k < sizeof(names) / sizeof(names[0]); k++)
             if (!strcmp(names[k], name)) {
                 const int64_t v[] = { m->pid, m->ppid, m->pgid, m->sid, m->uid, m->gid,
-                                      m->euid, m->egid };
+                                      m->euid, m->egid, m->target };
                 cc->tok = T_INT;
                 cc->tokval = v[k];
                 cc->toktype = (struct dtype){ .kind = DIF_TYPE_INT, .size = 4, .sign = 1 };
