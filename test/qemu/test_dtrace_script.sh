@@ -58,4 +58,34 @@ run bad "$out/bad.d"
 dump "$out/bad.log" 4
 [ $rc != 0 ] && grep -q "strsize.*2kb" "$out/bad.log"
 ok $? "#pragma D option strsize=2kb is refused, naming the value (rc $rc)"
+# A normal three-aggregation table keyed [execname, probefunc] with the board's defaults:
+# printed in full (no aggregation drops, nothing "too large to print"), and its counts add up
+# to every kernel call, counted apart in a global the aggregations do not touch.
+cat >"$out/three.d" <<'D'
+#pragma D option quiet
+kercall:::entry
+{
+	@c[execname, probefunc] = count();
+	@s[execname, probefunc] = sum(arg0 & 0xff);
+	@m[execname, probefunc] = max(arg0 & 0xff);
+	calls++;
+}
+END
+{
+	printa("row %s %s %@d %@d %@d\n", @c, @s, @m);
+	printf("calls %d\n", calls);
+}
+D
+run three "$out/three.d"
+dump "$out/three.log" 4
+rows=$(grep -c '^row ' "$out/three.log")
+sum=$(awk '/^row / { s += $4 } END { print s + 0 }' "$out/three.log")
+calls=$(sed -n 's/^calls //p' "$out/three.log")
+[ $rc = 0 ] && [ "$rows" -ge 40 ] && [ "$sum" = "${calls:-x}" ] &&
+    ! grep -qE 'aggregation drops|too large to print' "$out/three.log"
+ok $? "a three-aggregation [execname, probefunc] table prints in full with the defaults: $rows rows, counts $sum = $calls calls, no drops"
+# Drops, when they happen, are still counted and shown: the same table in a 16k aggsize.
+run small "$out/three.d" "-x aggsize=16k"
+grep -qE '^dtrace: [0-9]+ aggregation drops on CPU [0-9]+' "$out/small.log"
+ok $? "the same table in -x aggsize=16k reports its aggregation drops"
 echo "1..$n"

@@ -549,7 +549,7 @@ static void test_dobj_options(void **state)
     dobj_defaults(&h);
     assert_int_equal(h.magic, DOBJ_MAGIC);
     assert_int_equal(h.bufsize, 8192);
-    assert_int_equal(h.aggsize, 32768);
+    assert_int_equal(h.aggsize, 262144);
     assert_int_equal(h.switchrate_ms, 1000);
     assert_int_equal(h.bufpolicy, DVM_BUF_SWITCH);
     assert_int_equal(dobj_set_option(&h, "bufsize", "16k", err, sizeof(err)), 0);

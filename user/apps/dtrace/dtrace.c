@@ -23,7 +23,9 @@ uintptr_t sys_semihost(uintptr_t op, uintptr_t param);
 
 static uint8_t file[8 * 1024] __attribute__((aligned(8)));
 static uint8_t records[8 * 1024] __attribute__((aligned(8)));
-static uint8_t scratch[4 * 1024] __attribute__((aligned(8)));
+#ifndef DTRACE_CC_ARENA
+static uint8_t scratch[4 * 1024] __attribute__((aligned(8))); // merging aggregations
+#endif
 
 static int dt(uint32_t cmd, uint32_t a, uint32_t b, uint32_t c)
 {
@@ -305,7 +307,14 @@ int main(void)
     struct dvm_state *st = (struct dvm_state *)(uintptr_t)dt(KDT_STATE, 0, 0, 0);
     struct dcons_out out = { write_out, outf }, err = { write_out, stderr };
     static struct dcons cons;
+    // The consumer's merge memory bounds the rows a printa( ) can show (one entry per key
+    // and aggregation); the compiler's arena is free once the program is compiled (or was
+    // never used: a .dobj), so a board with one merges in it.
+#ifdef DTRACE_CC_ARENA
+    dcons_init(&cons, st, &out, &err, cc_arena, sizeof(cc_arena));
+#else
     dcons_init(&cons, st, &out, &err, scratch, sizeof(scratch));
+#endif
     cons.quiet = (int)h->quiet;
     if (st->bufsize_lowered)
         fprintf(stderr, "dtrace: buffer size lowered to %luk\n",
