@@ -88,4 +88,29 @@ ok $? "a three-aggregation [execname, probefunc] table prints in full with the d
 run small "$out/three.d" "-x aggsize=16k"
 grep -qE '^dtrace: [0-9]+ aggregation drops on CPU [0-9]+' "$out/small.log"
 ok $? "the same table in -x aggsize=16k reports its aggregation drops"
+# $target under make dtrace APPS=worker: the app's pid, the same pid the host's dtrace -c
+# worker finds in that boot's capture (the capture's own process table), and pid == $target
+# selects the app's kernel calls alone.
+cat >"$out/target.d" <<'D'
+#pragma D option quiet
+kercall:::entry
+/pid == $target/
+{
+	@[execname] = count();
+}
+END
+{
+	printf("target %d\n", $target);
+}
+D
+TRACE_FILE=$out/target.kev QEMU_ICOUNT=1 QEMU_TIMEOUT=240 make -s BOARD=$board dtrace APPS=worker \
+    S="$out/target.d" >"$out/target.log" 2>&1
+rc=$?
+dump "$out/target.log" 6
+live=$(sed -n 's/^target //p' "$out/target.log")
+host=$("$h/dtrace" -q -i "$out/target.kev" -c worker -n 'END { printf("%d\n", $target); }' 2>/dev/null | head -1)
+[ $rc = 0 ] && [ -n "$live" ] && [ "$live" != 0 ] && [ "$live" = "$host" ] &&
+    grep -qE '^  worker +[1-9]' "$out/target.log" &&
+    [ "$(grep -cE '^  [a-z]+ +[0-9]+$' "$out/target.log")" = 1 ]
+ok $? "make dtrace APPS=worker: \$target is the app's pid ($live), as dtrace -i -c worker finds it in the capture (${host:-none})"
 echo "1..$n"

@@ -18,6 +18,7 @@
 #include <d/dvm.h>
 #include <d/dobj_file.h>
 #include <d/optval.h>
+#include <d/dtarget.h>
 
 static uint8_t arena[2 << 20] __attribute__((aligned(8)));
 static uint8_t mem[1 << 20] __attribute__((aligned(8)));
@@ -680,6 +681,33 @@ static void test_option_values(void **state)
     assert_string_equal(err, "invalid value for option bufsize: 2m (a board takes at most 1m)");
 }
 
+/* $target on a board (d/dtarget.h): bound when the named program makes its first kernel call;
+ * the script's line numbers survive the prelude, a #! line stays first, $targetx is no macro. */
+static void test_target_text(void **state)
+{
+    (void)state;
+    static char out[4096];
+    const char *src = "#!/usr/sbin/dtrace -s\nkercall:::entry /pid == $target/ { }\n"
+                      "BEGIN { x = $targetx + ; }\n";
+    size_t n = d_target_text(src, strlen(src), "worker", out, sizeof(out));
+    assert_true(n > strlen(src));
+    assert_non_null(strstr(out, "execname == \"worker\""));
+    assert_non_null(strstr(out, "/pid == __dtrace_target/"));
+    assert_non_null(strstr(out, "$targetx"));
+    assert_memory_equal(out, "#!/usr/sbin/dtrace -s\n", 22);
+    struct dcc_in in = { out, n, 0, 1, NULL };
+    struct dcc_out co;
+    assert_int_equal(dcc_compile(&in, arena, sizeof(arena), &co), -1);
+    assert_int_equal(co.line, 3); /* the script's own line 3 */
+    assert_int_equal(d_target_text(src, strlen(src), "no such", out, sizeof(out)), 0);
+    assert_int_equal(d_target_text(src, strlen(src), "worker", out, 40), 0);
+    /* the bound program compiles and the global reads 0 until the program's first call */
+    src = "BEGIN { trace((long)$target); }";
+    n = d_target_text(src, strlen(src), "worker", out, sizeof(out));
+    in.len = n;
+    assert_int_equal(dcc_compile(&in, arena, sizeof(arena), &co), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -696,6 +724,7 @@ int main(void)
         cmocka_unit_test(test_logic_chains),
         cmocka_unit_test(test_dobj_options),
         cmocka_unit_test(test_option_values),
+        cmocka_unit_test(test_target_text),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
