@@ -35,13 +35,15 @@ qemu_status() { echo "$1"; }
 . "$here/boards/$board/qemu.sh"
 [ "${QEMU_ICOUNT:-0}" = 1 ] && cmd+=(-icount shift=0)
 # QEMU_ARGS: the command line programs read through semihosting (the tracelogger's options),
-# words separated by spaces; QEMU joins them again with single spaces, and quotes inside stay
-# for the program to read (the target's dtrace -n '...'). Words are not globbed, and commas
+# words separated by spaces (line breaks stay inside words); QEMU joins them again with single
+# spaces, and quotes inside stay for the program to read (the target's dtrace -n '...'). Words are not globbed, and commas
 # are doubled as -semihosting-config requires. QEMU_UART1: a file that receives the trace
 # stream UART.
 if [ -n "$sh_cfg" ]; then
     set -f
+    IFS=' ' # only spaces split words: a line break inside a quoted D program stays in it
     for w in ${QEMU_ARGS:-}; do sh_cfg="$sh_cfg,arg=${w//,/,,}"; done
+    unset IFS
     set +f
     cmd+=(-semihosting-config "$sh_cfg")
 fi

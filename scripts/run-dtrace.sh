@@ -5,12 +5,14 @@
 # boot. Each program gets its own part of the boot command line (user/lib/kargs.c: parts
 # separated by ";;").
 #   scripts/run-dtrace.sh IMAGE.elf
+# $target is the first program of APPS (without APPS, the demo's init), bound when it makes its
+# first kernel call (d/dtarget.h).
 # Environment (from the Makefile): B, H, S (script file) or D (clauses), D_OPTS, APPS,
 # TRACE_STORAGE (semihost: files on the host; uart: no host files, as on x86-pc).
 # On a board with semihosting the program is compiled on the host (dcompile) and the target
 # reads the .dobj; without (x86-pc), its text goes on the boot command line and the target's
-# dtrace compiles it (-n): // comments and line breaks are folded, and the text may not hold
-# a single quote.
+# dtrace compiles it (-n): line breaks are kept (a #pragma or #define needs a line of its
+# own), // comments are dropped to save room, and the text may not hold a single quote.
 set -u
 img=$1
 here=$(dirname "$0")
@@ -21,16 +23,19 @@ if [ -z "${S:-}" ] && [ -z "${D:-}" ]; then
 fi
 work=${APPS:+appinit}
 work=${work:-init}
+# $target: the first of APPS (appinit starts it), else the demo's init (d/dtarget.h)
+target=${APPS%% *}
+target=${target:-$work}
 rest=${APPS:+ ;; appinit $APPS}
 if [ "${TRACE_STORAGE:-semihost}" = uart ]; then
     if [ -n "${S:-}" ]; then
         [ -r "$S" ] || { echo "make dtrace: cannot read $S" >&2; exit 2; }
-        text=$(sed 's://.*$::' "$S" | tr '\n\t' '  ')
+        text=$(sed -E 's:(^|[[:space:]])//.*$:\1:' "$S")
     else
         text=$D
     fi
     case $text in *"'"*) echo "make dtrace: on this board the D text goes on the boot command line and may not hold a single quote" >&2; exit 2;; esac
-    line="dtrace ${D_OPTS:-} -c $work -n '$text'$rest"
+    line="dtrace ${D_OPTS:-} -c $work -T $target -n '$text'$rest"
     if [ ${#line} -gt 2000 ]; then
         echo "make dtrace: the D text makes a boot command line of ${#line} characters; this board takes 2000 at most (it has no host files): shorten the program" >&2
         exit 2
@@ -44,9 +49,9 @@ if [ "${TRACE_STORAGE:-semihost}" = uart ]; then
 else
     obj=$B/script.dobj
     if [ -n "${S:-}" ]; then
-        "$H/dcompile" ${D_OPTS:-} -s "$S" -o "$obj" || exit 1
+        "$H/dcompile" ${D_OPTS:-} -T "$target" -s "$S" -o "$obj" || exit 1
     else
-        "$H/dcompile" ${D_OPTS:-} -n "$D" -o "$obj" || exit 1
+        "$H/dcompile" ${D_OPTS:-} -T "$target" -n "$D" -o "$obj" || exit 1
     fi
     rm -f "$trace"
     QEMU_ARGS="dtrace -c $work $obj$rest${APPS:+ ;; tracelogger -d1 -f $trace}" \

@@ -84,3 +84,9 @@ TEST_DEPS    += $(B)/irqtest.elf $(H)/traceprinter $(H)/kevcapture
 ACQ_TEST_BOARDS := mps2-an385 qemu-virt-a53
 SCRIPT_TESTS += $(foreach b,$(ACQ_TEST_BOARDS),qemu-acq/$(b)|240|test/qemu/test_acq.sh|$(b)|$(H))
 TEST_DEPS    += $(B)/acqtest.elf
+# make dtrace S=script.d on the boards that run dtrace: a script's lines and #pragma options
+# reach the board intact (x86-pc carries the text on its boot command line), with DTrace's
+# option syntax.
+DSCRIPT_BOARDS := mps2-an385 qemu-virt-a53 x86-pc
+SCRIPT_TESTS += $(foreach b,$(DSCRIPT_BOARDS),qemu-dscript/$(b)|300|test/qemu/test_dtrace_script.sh|$(b)|$(H))
+TEST_DEPS    += $(H)/dcompile $(foreach b,$(filter-out $(BOARD),$(DSCRIPT_BOARDS)),matrix-images-$(b))

@@ -16,6 +16,9 @@
 #include <d/dobj_opts.h>
 #include <d/dprobes.h>
 #include <d/dvm.h>
+#include <d/dobj_file.h>
+#include <d/optval.h>
+#include <d/dtarget.h>
 
 static uint8_t arena[2 << 20] __attribute__((aligned(8)));
 static uint8_t mem[1 << 20] __attribute__((aligned(8)));
@@ -208,7 +211,7 @@ static void test_alloca(void **state)
 static void test_macros(void **state)
 {
     (void)state;
-    struct dcc_macros m = { 42, 7, 3, 4, 1000, 100, 1001, 101 };
+    struct dcc_macros m = { 42, 7, 3, 4, 1000, 100, 1001, 101, 0 };
     const char *src = "BEGIN { trace((long)($pid * 1000 + $ppid * 100 + $egid)); }";
     struct dcc_in in = { src, strlen(src), 0, 1, &m };
     struct dcc_out out;
@@ -223,6 +226,22 @@ static void test_macros(void **state)
     int64_t got = 0;
     dvm_buf_read(&st, 0, 1, value_cb, &got);
     assert_int_equal(got, 42 * 1000 + 7 * 100 + 101);
+    /* $target: 0 without -c / -p (as libdtrace's macro before a process is grabbed), else
+     * the process's id; a run-time value in a predicate, as `pid == $target` is used */
+    src = "BEGIN { trace((long)$target); }";
+    in.src = src;
+    in.len = strlen(src);
+    for (int64_t t = 0; t <= 3; t += 3) {
+        m.target = t;
+        if (dcc_compile(&in, arena, sizeof(arena), &out) != 0)
+            fail_msg("%s", out.err);
+        if (dvm_load(&st, out.obj, out.objlen, &o, mem, sizeof(mem), err, sizeof(err)) != 0)
+            fail_msg("%s", err);
+        dvm_fire(&st, &ctx, DPROBE_BEGIN, NULL);
+        got = -1;
+        dvm_buf_read(&st, 0, 1, value_cb, &got);
+        assert_int_equal(got, t);
+    }
     in.macros = NULL;
     assert_int_not_equal(dcc_compile(&in, arena, sizeof(arena), &out), 0);
     assert_string_equal(out.tag, "D_MACRO_UNDEF");
@@ -531,7 +550,7 @@ static void test_dobj_options(void **state)
     dobj_defaults(&h);
     assert_int_equal(h.magic, DOBJ_MAGIC);
     assert_int_equal(h.bufsize, 8192);
-    assert_int_equal(h.aggsize, 32768);
+    assert_int_equal(h.aggsize, 262144);
     assert_int_equal(h.switchrate_ms, 1000);
     assert_int_equal(h.bufpolicy, DVM_BUF_SWITCH);
     assert_int_equal(dobj_set_option(&h, "bufsize", "16k", err, sizeof(err)), 0);
@@ -555,7 +574,7 @@ static void test_dobj_options(void **state)
     static const char *const bad[][2] = {
         { "bufsize", "abc" }, { "bufsize", "0" }, { "bufsize", "2m" }, { "bufsize", "16x" },
         { "bufsize", NULL }, { "bufpolicy", "sideways" }, { "bufresize", "maybe" },
-        { "switchrate", "0hz" }, { "switchrate", "5min" }, { "nspec", "two" },
+        { "switchrate", "0hz" }, { "switchrate", "5fortnights" }, { "nspec", "two" },
         { "nspec", "" },
     };
     struct dobj_file_hdr before = h;
@@ -590,6 +609,105 @@ static void test_dobj_options(void **state)
     assert_string_equal(err, "invalid value for option nspec: (none)");
 }
 
+/* Option values as libdtrace's dt_opt_size/dt_opt_rate read them (dt_options.c): sizes take
+ * C integers with k/m/g/t suffixes, rates time units or hz with a bare number in ns; the
+ * compiler's `#pragma D option strsize=2k` takes the same text (it gave 2-byte strings). */
+static void test_option_values(void **state)
+{
+    (void)state;
+    static const struct { const char *s; uint64_t v; } sizes[] = {
+        { "2k", 2048 }, { "2K", 2048 }, { "4m", 4u << 20 }, { "1g", 1ull << 30 },
+        { "1t", 1ull << 40 }, { "512", 512 }, { "0x100", 256 }, { "010", 8 }, { "0", 0 },
+    };
+    uint64_t v;
+    for (size_t k = 0; k < sizeof(sizes) / sizeof(sizes[0]); k++) {
+        assert_int_equal(d_optval_size(sizes[k].s, &v), 0);
+        assert_int_equal(v, sizes[k].v);
+    }
+    static const char *const bad_sizes[] = { "", "k", "2kb", "-1", "2x", "0x", "2 k", "2t1",
+                                             "99999999t", "99999999999999999999", "0xffffffffffffffffff" };
+    for (size_t k = 0; k < sizeof(bad_sizes) / sizeof(bad_sizes[0]); k++)
+        assert_int_equal(d_optval_size(bad_sizes[k], &v), -1);
+    static const struct { const char *s; uint64_t ns; } rates[] = {
+        { "10hz", 100000000 }, { "10HZ", 100000000 }, { "5", 5 }, { "7ns", 7 },
+        { "3nsec", 3 }, { "2us", 2000 }, { "2usec", 2000 }, { "10ms", 10000000 },
+        { "10msec", 10000000 }, { "1s", 1000000000 }, { "2sec", 2000000000 },
+        { "1m", 60000000000ull }, { "1min", 60000000000ull }, { "1h", 3600000000000ull },
+        { "1hour", 3600000000000ull }, { "1d", 86400000000000ull },
+        { "1day", 86400000000000ull }, { "2000000000hz", 1 },
+    };
+    for (size_t k = 0; k < sizeof(rates) / sizeof(rates[0]); k++) {
+        assert_int_equal(d_optval_rate(rates[k].s, &v), 0);
+        assert_int_equal(v, rates[k].ns);
+    }
+    static const char *const bad_rates[] = { "", "0", "0hz", "hz", "10 ms", "10mss", "10k",
+                                             "-5ms", "999999999999d" };
+    for (size_t k = 0; k < sizeof(bad_rates) / sizeof(bad_rates[0]); k++)
+        assert_int_equal(d_optval_rate(bad_rates[k], &v), -1);
+
+    /* the compiler's strsize: the string type's size in the object */
+    struct dcc_in in = { "#pragma D option strsize=2k\nBEGIN { trace(execname); }", 0, 0, 0,
+                         NULL };
+    in.len = strlen(in.src);
+    struct dcc_out out;
+    assert_int_equal(dcc_compile(&in, arena, sizeof(arena), &out), 0);
+    assert_int_equal(((const struct dif_hdr *)out.obj)->dh_strsize, 2048);
+    in.src = "#pragma D option strsize=0x40\nBEGIN { }";
+    in.len = strlen(in.src);
+    assert_int_equal(dcc_compile(&in, arena, sizeof(arena), &out), 0);
+    assert_int_equal(((const struct dif_hdr *)out.obj)->dh_strsize, 64);
+    static const char *const bad_pragmas[] = { "#pragma D option strsize=2kb\nBEGIN { }",
+        "#pragma D option strsize=16k\nBEGIN { }", "#pragma D option strsize=1\nBEGIN { }" };
+    for (size_t k = 0; k < sizeof(bad_pragmas) / sizeof(bad_pragmas[0]); k++) {
+        in.src = bad_pragmas[k];
+        in.len = strlen(in.src);
+        assert_int_equal(dcc_compile(&in, arena, sizeof(arena), &out), -1);
+        assert_string_equal(out.tag, "D_PRAGMA_OPTSET");
+        assert_non_null(strstr(out.err, "failed to set option 'strsize'"));
+    }
+
+    /* the board's options: the same syntax, the board's limits said as such */
+    struct dobj_file_hdr h;
+    char err[128];
+    dobj_defaults(&h);
+    assert_int_equal(dobj_set_option(&h, "aggsize", "0x4000", err, sizeof(err)), 0);
+    assert_int_equal(h.aggsize, 16384);
+    assert_int_equal(dobj_set_option(&h, "switchrate", "1min", err, sizeof(err)), 0);
+    assert_int_equal(h.switchrate_ms, 60000);
+    assert_int_equal(dobj_set_option(&h, "switchrate", "100us", err, sizeof(err)), 0);
+    assert_int_equal(h.switchrate_ms, 1); /* the board's consumer wakes in whole ms */
+    assert_int_equal(dobj_set_option(&h, "strsize", "2k", err, sizeof(err)), 0);
+    assert_int_equal(dobj_set_option(&h, "bufsize", "2m", err, sizeof(err)), -1);
+    assert_string_equal(err, "invalid value for option bufsize: 2m (a board takes at most 1m)");
+}
+
+/* $target on a board (d/dtarget.h): bound when the named program makes its first kernel call;
+ * the script's line numbers survive the prelude, a #! line stays first, $targetx is no macro. */
+static void test_target_text(void **state)
+{
+    (void)state;
+    static char out[4096];
+    const char *src = "#!/usr/sbin/dtrace -s\nkercall:::entry /pid == $target/ { }\n"
+                      "BEGIN { x = $targetx + ; }\n";
+    size_t n = d_target_text(src, strlen(src), "worker", out, sizeof(out));
+    assert_true(n > strlen(src));
+    assert_non_null(strstr(out, "execname == \"worker\""));
+    assert_non_null(strstr(out, "/pid == __dtrace_target/"));
+    assert_non_null(strstr(out, "$targetx"));
+    assert_memory_equal(out, "#!/usr/sbin/dtrace -s\n", 22);
+    struct dcc_in in = { out, n, 0, 1, NULL };
+    struct dcc_out co;
+    assert_int_equal(dcc_compile(&in, arena, sizeof(arena), &co), -1);
+    assert_int_equal(co.line, 3); /* the script's own line 3 */
+    assert_int_equal(d_target_text(src, strlen(src), "no such", out, sizeof(out)), 0);
+    assert_int_equal(d_target_text(src, strlen(src), "worker", out, 40), 0);
+    /* the bound program compiles and the global reads 0 until the program's first call */
+    src = "BEGIN { trace((long)$target); }";
+    n = d_target_text(src, strlen(src), "worker", out, sizeof(out));
+    in.len = n;
+    assert_int_equal(dcc_compile(&in, arena, sizeof(arena), &co), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -605,6 +723,8 @@ int main(void)
         cmocka_unit_test(test_declarations),
         cmocka_unit_test(test_logic_chains),
         cmocka_unit_test(test_dobj_options),
+        cmocka_unit_test(test_option_values),
+        cmocka_unit_test(test_target_text),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

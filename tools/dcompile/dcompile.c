@@ -2,7 +2,7 @@
 // dcompile: compiles a D program on the host for a target board (`make dtrace S=script.d`).
 // The object and its options go into one file (d/dobj_file.h) that the target's dtrace
 // program loads into the kernel. Compile errors are reported as dtrace(1M) does, with exit 1.
-// Target defaults are small (a board has kilobytes, not megabytes): bufsize 8k, aggsize 32k,
+// Target defaults are small (a board has kilobytes, not megabytes): bufsize 8k, aggsize 256k,
 // dynvarsize 16k, specsize 4k, nspec 1, switchrate 1hz (the target reads 8k of records at once);
 // #pragma D option and -x change them.
 #include <errno.h>
@@ -14,17 +14,21 @@
 #include <d/dvm.h>
 #include <d/dobj_file.h>
 #include <d/dobj_opts.h>
+#include <d/dtarget.h>
 #include "../common/tool_file.h"
 
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: dcompile [-q] [-x opt=value]... (-s script.d | -n 'clause') -o out.dobj\n"
+    fprintf(f, "usage: dcompile [-q] [-T program] [-x opt=value]... (-s script.d | -n 'clause') "
+               "-o out.dobj\n"
                "Compiles a D program for the target (make dtrace S=script.d boots it).\n"
                "  -s FILE   the D program      -n TEXT   a program given inline\n"
                "  -q        quiet output       -x o=v    bufsize, aggsize, dynvarsize, specsize,\n"
                "            nspec, bufpolicy (switch|fill|ring), bufresize (auto|manual),\n"
                "            switchrate (hz or ms), quiet\n"
                "  -o FILE   where the compiled program goes\n"
+               "  -T NAME   $target is the first process named NAME, from its first kernel call\n"
+               "            (d/dtarget.h); without -T, $target is undefined\n"
                "Exit status: 0 compiled, 1 compile error or bad option, 2 bad usage.\n");
 }
 
@@ -32,7 +36,7 @@ int main(int argc, char **argv)
 {
     struct dobj_file_hdr h;
     dobj_defaults(&h);
-    const char *script = NULL, *inline_src = NULL, *out = NULL;
+    const char *script = NULL, *inline_src = NULL, *out = NULL, *target = NULL;
     char *xs[32];
     int nx = 0, opt;
     for (int i = 1; i < argc; i++)
@@ -40,13 +44,14 @@ int main(int argc, char **argv)
             usage(stdout);
             return 0;
         }
-    while ((opt = getopt(argc, argv, "qx:s:n:o:h")) != -1) {
+    while ((opt = getopt(argc, argv, "qx:s:n:o:hT:")) != -1) {
         switch (opt) {
         case 'q': h.quiet = 1; break;
         case 'x': if (nx < 32) xs[nx++] = optarg; break;
         case 's': script = optarg; break;
         case 'n': inline_src = optarg; break;
         case 'o': out = optarg; break;
+        case 'T': target = optarg; break;
         case 'h': usage(stdout); return 0;
         default: usage(stderr); return 2;
         }
@@ -63,6 +68,18 @@ int main(int argc, char **argv)
     }
     if (inline_src)
         len = strlen(src);
+    if (target && strstr(src, "$target")) { /* bound when the program starts */
+        size_t cap = len * 3 + 512;
+        char *bound = malloc(cap);
+        size_t n = bound ? d_target_text(src, len, target, bound, cap) : 0;
+        if (!n) {
+            fprintf(stderr, "dcompile: -T %s: not a program name\n", target);
+            return 2;
+        }
+        free(src);
+        src = bound;
+        len = n;
+    }
     size_t arena_len = 1u << 20;
     void *arena = malloc(arena_len);
     struct dcc_in in = { .src = src, .len = len };

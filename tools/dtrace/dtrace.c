@@ -10,7 +10,10 @@
 #include <d/dcons.h>
 #include <d/dprobes.h>
 #include <d/dvm.h>
+#include <d/optval.h>
 #include "kevreplay.h"
+#include "kevtarget.h"
+#include "cmdproc.h"
 #include "../common/tool_file.h"
 #include <errno.h>
 #include <signal.h>
@@ -29,6 +32,7 @@ struct options {
     uint64_t aggrate_ns, statusrate_ns; /* 0: unset (1hz, as dtrace(1M)'s defaults) */
     unsigned bufpolicy, bufresize_manual, quiet, errtags, aggsortkey, aggsortrev, ncpus;
     unsigned aggsortkeypos, aggsortpos, droptags, noerror, destructive, aggzoom, agghist;
+    unsigned flowindent, zdefs; /* -F / -x flowindent, -Z / -x zdefs */
     const char *script; /* for errors in #pragma D option */
     int pragma_line;    /* > 0: the option comes from a #pragma on this line */
     unsigned cpu_only;  /* -x cpu=N: N + 1 (only CPU N traces); 0: every CPU */
@@ -40,44 +44,39 @@ static void on_sigint(int sig) { (void)sig; interrupted = 1; }
 
 static void usage(FILE *f)
 {
-    fprintf(f, "Usage: dtrace [-Cqle] [-b bufsz] [-i trace.kev] [-o output] [-x opt[=val]] [-s script] "
+    fprintf(f, "Usage: dtrace [-CeFlqSvwZ] [-b bufsz] [-c cmd] [-D name[=def]] [-I path] "
+               "[-i trace.kev] [-o output] [-p pid] [-U name] [-x opt[=val]] [-s script] "
                "[-n probe-description-and-clause]\n"
+               "\t-A  anonymous tracing: not on the host (says why; see docs/dtrace-target.md)\n"
                "\t-b  set trace buffer size\n"
+               "\t-c  run the specified command and exit upon its completion; $target is its "
+               "pid (with -i: the capture's process of that name)\n"
                "\t-C  run cpp(1) preprocessor on script files\n"
+               "\t-D  define symbol when invoking preprocessor\n"
                "\t-e  exit after compiling request\n"
+               "\t-F  coalesce trace output by function (flow indent entry/return)\n"
                "\t-i  run the program over a captured trace (.kev) instead of live\n"
+               "\t-I  add include directory to preprocessor search path\n"
                "\t-l  list probes matching specified criteria (all probes without -n/-s)\n"
                "\t-n  enable probe(s) with the given clause\n"
                "\t-o  set output file\n"
+               "\t-p  grab the specified process-ID; $target is it; exit when it exits (with "
+               "-i: a process of the capture)\n"
                "\t-q  set quiet mode (only output explicitly traced data)\n"
                "\t-s  enable or list probes for the specified D program\n"
                "\t-S  print the DIF of each predicate and action (stderr)\n"
+               "\t-U  undefine symbol when invoking preprocessor\n"
+               "\t-v  set verbose mode: report the probes each program enabled\n"
+               "\t-w  permit destructive actions\n"
                "\t-x  enable or modify compiler and tracing options\n"
+               "\t-Z  permit probe descriptions that match zero probes\n"
                "\t--help  print this message\n");
 }
 
-/* parse_size: as libdtrace's dt_optval_parse: a C number (decimal, 0x, 0) with an optional
- * k/m/g/t suffix and nothing else, not negative; returns 0 if malformed. */
+/* parse_size: as libdtrace's dt_opt_size (d/optval.h); returns 0 if malformed. */
 static int parse_size(const char *s, uint64_t *out)
 {
-    size_t len = strlen(s);
-    uint64_t mul = 1;
-    if (!len || *s == '-')
-        return 0;
-    switch (s[len - 1]) {
-    case 't': case 'T': mul <<= 10; /* fall through */
-    case 'g': case 'G': mul <<= 10; /* fall through */
-    case 'm': case 'M': mul <<= 10; /* fall through */
-    case 'k': case 'K': mul <<= 10; break;
-    default: break;
-    }
-    char *end;
-    errno = 0;
-    unsigned long long v = strtoull(s, &end, 0);
-    if (end == s || errno || (mul > 1 ? end != s + len - 1 : *end != 0) || v > (1ull << 40))
-        return 0;
-    *out = v * mul;
-    return 1;
+    return d_optval_size(s, out) == 0;
 }
 
 /* parse_runtime: a run-time option's value as dt_opt_runtime reads it: none (set), "" (unset),
@@ -107,25 +106,12 @@ static int parse_runtime(const char *s, uint64_t *out)
     return 1;
 }
 
-/* parse_rate: "10hz", "10ms", "5" (hz); returns the period in ns, 0 if malformed. */
+/* parse_rate: as libdtrace's dt_opt_rate (d/optval.h): "10hz", "10ms", "5" (ns); returns
+ * the period in ns, 0 if malformed. */
 static uint64_t parse_rate(const char *s)
 {
-    char *end;
-    unsigned long long v = strtoull(s, &end, 10);
-    if (end == s || v == 0)
-        return 0;
-    static const struct { const char *u; uint64_t ns; } units[] = {
-        { "ns", 1 }, { "nsec", 1 }, { "us", 1000 }, { "usec", 1000 }, { "ms", 1000000 },
-        { "msec", 1000000 }, { "s", 1000000000ull }, { "sec", 1000000000ull },
-        { "m", 60000000000ull }, { "min", 60000000000ull }, { "h", 3600000000000ull },
-        { "hour", 3600000000000ull }, { "d", 86400000000000ull }, { "day", 86400000000000ull },
-    };
-    if (!*end || !strcmp(end, "hz"))
-        return 1000000000ull / v ? 1000000000ull / v : 1;
-    for (size_t k = 0; k < sizeof(units) / sizeof(units[0]); k++)
-        if (!strcmp(end, units[k].u))
-            return v * units[k].ns;
-    return 0;
+    uint64_t ns;
+    return d_optval_rate(s, &ns) == 0 ? ns : 0;
 }
 
 /* option_apply: applies name[=value]; returns NULL, or why it cannot. */
@@ -145,6 +131,7 @@ static const char *option_apply(struct options *o, const char *name, const char 
             if (!strcmp(name, "errtags")) o->errtags = 1;
             if (!strcmp(name, "droptags")) o->droptags = 1;
             if (!strcmp(name, "noerror")) o->noerror = 1;
+            if (!strcmp(name, "zdefs")) o->zdefs = 1;
             return NULL;
         }
     for (size_t k = 0; k < sizeof(runtime) / sizeof(runtime[0]); k++)
@@ -157,6 +144,7 @@ static const char *option_apply(struct options *o, const char *name, const char 
             if (!strcmp(name, "destructive")) o->destructive = v != 0;
             if (!strcmp(name, "aggzoom")) o->aggzoom = v != 0;
             if (!strcmp(name, "agghist")) o->agghist = v != 0;
+            if (!strcmp(name, "flowindent")) o->flowindent = v != 0;
             if (!strcmp(name, "aggsortpos")) /* past the aggregations: the first */
                 o->aggsortpos = v > 0xffff ? 0xffff : (unsigned)v;
             return NULL; /* the others change nothing this engine does */
@@ -326,6 +314,9 @@ static int set_option_str(struct options *o, const char *arg)
 
 /* run_cpp: the script through cpp(1), keeping line markers for error lines. A first line
  * "#!interpreter" is blanked first (cpp would refuse it), as libdtrace does. */
+static const char *cpp_defs[64]; /* -D, -U, -I as cpp(1) arguments, in command-line order */
+static int ncpp_defs;
+
 static char *run_cpp(const char *path, size_t *len)
 {
     size_t srclen;
@@ -360,7 +351,13 @@ static char *run_cpp(const char *path, size_t *len)
         close(fd[0]);
         close(fd[1]);
         close(in[0]);
-        execlp("cpp", "cpp", "-w", "-undef", "-D__SUNW_D=1", "-D__sun", "-", (char *)NULL);
+        const char *av[72] = { "cpp", "-w", "-undef", "-D__SUNW_D=1", "-D__sun" };
+        int ac = 5;
+        for (int k = 0; k < ncpp_defs; k++)
+            av[ac++] = cpp_defs[k];
+        av[ac++] = "-";
+        av[ac] = NULL;
+        execvp("cpp", (char *const *)av);
         _exit(127);
     }
     close(in[0]);
@@ -467,20 +464,62 @@ int main(int argc, char **argv)
     const char *script = NULL, *outpath = NULL, *capture = NULL;
     char *text = NULL;
     size_t textlen = 0;
-    int cpp = 0, list = 0, compile_only = 0, show_dif = 0, opt;
+    int cpp = 0, list = 0, compile_only = 0, show_dif = 0, verbose = 0, opt;
+    const char *target_cmd = NULL; /* -c */
+    int64_t target = 0;            /* -p, or -c's process: $target */
+    int grab = 0;
 
     for (int k = 1; k < argc; k++)
         if (!strcmp(argv[k], "--help")) {
             usage(stdout);
             return 0;
         }
-    while ((opt = getopt(argc, argv, "b:Cei:n:lo:qSs:x:")) != -1) {
+    while ((opt = getopt(argc, argv, "Ab:c:CD:eFi:I:n:lo:p:qSs:U:vwx:Z")) != -1) {
         switch (opt) {
         case 'b':
             if (set_option(&o, "bufsize", optarg))
                 return 2;
             break;
         case 'C': cpp = 1; break;
+        case 'A':
+            fprintf(stderr, "dtrace: -A (anonymous tracing) is not available: it keeps a "
+                    "program in the kernel's configuration for the next boot, and the host "
+                    "has no such kernel. On a board, make dtrace S=script.d loads the "
+                    "program before any program of the image starts (docs/dtrace-target.md)\n");
+            return 2;
+        case 'c':
+        case 'p': {
+            char *end;
+            if (target_cmd || grab) {
+                fprintf(stderr, "dtrace: only one -c or -p: $target names one process\n");
+                return 2;
+            }
+            if (opt == 'c') {
+                target_cmd = optarg;
+                break;
+            }
+            target = strtoll(optarg, &end, 10);
+            if (end == optarg || *end || target <= 0) {
+                fprintf(stderr, "dtrace: invalid process ID: %s\n", optarg);
+                return 2;
+            }
+            grab = 1;
+            break;
+        }
+        case 'D': case 'U': case 'I': {
+            char *a = malloc(strlen(optarg) + 3);
+            sprintf(a, "-%c%s", opt, optarg);
+            if (ncpp_defs == (int)(sizeof(cpp_defs) / sizeof(cpp_defs[0]))) {
+                fprintf(stderr, "dtrace: too many -D, -U and -I options\n");
+                return 2;
+            }
+            cpp_defs[ncpp_defs++] = a;
+            break;
+        }
+        case 'F': o.flowindent = 1; break;
+        case 'v': verbose = 1; break;
+        case 'w': o.destructive = 1; break;
+        case 'Z': o.zdefs = 1; break;
         case 'e': compile_only = 1; break;
         case 'i': capture = optarg; break;
         case 'l': list = 1; break;
@@ -535,8 +574,29 @@ int main(int argc, char **argv)
 
     static uint8_t arena[4u << 20] __attribute__((aligned(8)));
     /* the macro variables are this process's own ids, as dtrace(1)'s */
-    struct dcc_macros macros = { getpid(), getppid(), getpgrp(), getsid(0), getuid(), getgid(),
-                                 geteuid(), getegid() };
+    /* $target: -p's process or -c's, over a capture one of the capture's (as dtrace(1M)
+     * grabs or creates it before compiling); 0 without either */
+    pid_t child = -1;
+    if (capture && (target_cmd || grab)) {
+        if (kev_capture_target(capture, target_cmd, &target) != 0)
+            return 1;
+    } else if (target_cmd) {
+        if ((child = cmdproc_create(target_cmd)) < 0)
+            return 1;
+        target = child;
+    } else if (grab && cmdproc_grab((pid_t)target) != 0) {
+        return 1;
+    }
+    struct dcc_macros macros = { .pid = getpid(), .ppid = getppid(), .pgid = getpgrp(),
+                                 .sid = getsid(0), .uid = getuid(), .gid = getgid(),
+                                 .euid = geteuid(), .egid = getegid(), .target = target };
+    if (o.zdefs) { /* -Z / -x zdefs: the compiler reads it as the pragma (after the text,
+                    * so that error lines stay the script's) */
+        static const char z[] = "\n#pragma D option zdefs\n";
+        text = realloc(text, textlen + sizeof(z));
+        memcpy(text + textlen, z, sizeof(z));
+        textlen += sizeof(z) - 1;
+    }
     struct dcc_in in = { text, textlen, (unsigned)o.strsize, (int)o.errtags, &macros };
     struct dcc_out *co = calloc(1, sizeof(*co));
     if (dcc_compile(&in, arena, sizeof(arena), co) != 0) {
@@ -586,6 +646,12 @@ int main(int argc, char **argv)
         }
     if (show_dif)
         disasm(&st.obj);
+    if (verbose && !list) { /* -v: what the program enabled; no stability model to report */
+        struct dcons_out se = { file_write, stderr };
+        fprintf(stderr, "dtrace: the program enables these probes (stability attributes are "
+                "not modelled by this engine):\n");
+        dcons_list_probes(&se, &st.obj);
+    }
     if (list) {
         struct dcons_out so = { file_write, stdout };
         dcons_list_probes(&so, &st.obj);
@@ -633,6 +699,7 @@ int main(int argc, char **argv)
     cons.aggsortpos = o.aggsortpos;
     cons.aggzoom = (int)o.aggzoom;
     cons.agghist = (int)o.agghist;
+    cons.flowindent = (int)o.flowindent;
     signal(SIGINT, on_sigint);
     signal(SIGTERM, on_sigint);
 
@@ -663,8 +730,14 @@ int main(int argc, char **argv)
     } else {
         dvm_fire_begin(&st, &ctx);
         consume(&st, &cons, 0);
+        if (child > 0) { /* -c: the command runs once tracing does, as in dtrace(1M) */
+            fflush(run_out);
+            cmdproc_go();
+        }
     }
-    while (ntimers && !st.exiting && !interrupted && !filled(&st)) {
+    /* -c / -p without a capture: tracing ends when that process does */
+    int watch = !capture && (child > 0 || grab), gone = 0;
+    while (ntimers && !st.exiting && !interrupted && !filled(&st) && !gone) {
         uint64_t t = next_switch;
         for (uint32_t k = 0; k < ob->hdr->dh_nprobes && k < 64; k++)
             if (ob->probes[k].dp_period && next[k] < t)
@@ -675,6 +748,7 @@ int main(int argc, char **argv)
         ctx.walltimestamp = wall0 + vt;
         if (vt == next_switch) {
             consume(&st, &cons, 0);
+            gone = watch && cmdproc_exited(child > 0 ? child : (pid_t)target, child > 0);
             fflush(run_out);
             next_switch += period;
             continue;
@@ -693,6 +767,12 @@ int main(int argc, char **argv)
             ctx.cpu = 0;
             next[k] += p->dp_period;
         }
+    }
+    while (watch && !gone && !st.exiting && !interrupted && !filled(&st)) {
+        struct timespec tick = { 0, 10000000 }; /* no timer probes: wait in real time */
+        nanosleep(&tick, NULL);
+        consume(&st, &cons, 0);
+        gone = cmdproc_exited(child > 0 ? child : (pid_t)target, child > 0);
     }
     consume(&st, &cons, 0);
     if (st.exiting && !capture) {

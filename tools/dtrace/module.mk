@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: MIT
 # Host dtrace front end: build/host/dtrace.
-DTRACE_SRCS := tools/dtrace/dtrace.c tools/dtrace/kevreplay.c tools/common/tool_file.c $(D_ALL_SRCS) \
+DTRACE_SRCS := tools/dtrace/dtrace.c tools/dtrace/kevreplay.c tools/dtrace/kevtarget.c tools/dtrace/cmdproc.c tools/common/tool_file.c $(D_ALL_SRCS) \
                $(TRACE_HOST_SRCS)
 HOST_TOOLS  += $(H)/dtrace
 
@@ -14,6 +14,8 @@ TEST_DEPS_HOST    += $(H)/dtrace $(H)/kevgen
 SCRIPT_TESTS_HOST += d-conformance|300|test/d/run-tests.sh
 # Replays of a capture from several CPUs (kevscen4): `cpu`, per-CPU aggregations, -x cpu.
 SCRIPT_TESTS_HOST += dtrace-cpus|120|test/tools/test_dtrace_cpus.sh
+# -c / -p and $target, and the flags dtrace(1M) has (-Z -w -D -U -I -F -v -A, --help).
+SCRIPT_TESTS_HOST += dtrace-target|60|test/tools/test_dtrace_target.sh
 TEST_DEPS_HOST    += $(HT)/kevscen4
 HOST_TESTS        += $(HT)/test_d_verify $(HT)/test_d_vm $(HT)/test_d_cc $(HT)/test_dcpp
 

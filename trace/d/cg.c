@@ -826,6 +826,9 @@ static unsigned call(struct cg *g, struct dnode *n, struct dtype *t)
         *t = (struct dtype){ .kind = DT_NONE };
         return rv;
     }
+    if (!known && d_subr_unsupported(n->s))
+        dcc_error(g->cc, n->line, "D_FUNC_UNSUPP", "%s( ) is a DTrace subroutine this engine "
+                  "does not support yet (%s)", n->s, d_subr_unsupported(n->s));
     if (!known)
         dcc_error(g->cc, n->line, "D_PROTO_FUNC",
                   "%s( ) is not a subroutine that returns a value here", n->s);
@@ -2630,7 +2633,7 @@ static void match_desc(struct cg *g, const char *desc, unsigned clause, int line
             hits++;
         }
     }
-    if (!hits)
+    if (!hits && !g->cc->zdefs) /* -Z: such a description enables nothing */
         dcc_error(g->cc, line, "D_PDESC_ZERO", "probe description %s does not match any probes",
                   desc);
 }

@@ -192,8 +192,9 @@ struct merge {
     struct dcons *c;
     const unsigned *aggs;
     unsigned naggs, maxnv, keylen, n, cap, nbundles;
+    unsigned nslots;        /* sized to the entries walked, not to cap: only they are cleared */
     struct aggent *ents;
-    uint32_t *slot;         /* 2 * cap hash slots: entry index + 1, 0 = empty */
+    uint32_t *slot;         /* nslots (<= 2 * cap) hash slots: entry index + 1, 0 = empty */
     int64_t *vals;          /* cap * maxnv values, then maxnv zeros */
     uint32_t *order;        /* cap entry indices, sorted by key */
     uint32_t *bundle;       /* per bundle: naggs entry indices */
@@ -242,7 +243,7 @@ static void merge_cb(void *arg, unsigned agg, const uint8_t *keys, const int64_t
         p++;
     if (p == m->naggs || m->cap == 0)
         return;
-    uint32_t nslots = 2u * m->cap, s = (key_hash(keys, m->keylen) ^ agg * 0x9e3779b9u) % nslots;
+    uint32_t nslots = m->nslots, s = (key_hash(keys, m->keylen) ^ agg * 0x9e3779b9u) % nslots;
     for (; m->slot[s]; s = (s + 1) % nslots) {
         struct aggent *x = &m->ents[m->slot[s] - 1];
         if (x->agg == agg && memcmp(x->keys, keys, m->keylen) == 0) {
@@ -496,6 +497,12 @@ static int bundle_cmp(struct merge *m, uint32_t x, uint32_t y)
     return c->aggsortrev ? -r : r;
 }
 
+static void count_cb(void *arg, unsigned agg, const uint8_t *keys, const int64_t *vals)
+{
+    (void)agg, (void)keys, (void)vals;
+    (*(unsigned *)arg)++;
+}
+
 /* collect: merges, bundles and sorts the entries of aggs[0..naggs-1] in c->mem; returns the
  * number of bundles (m->border lists them in print order). */
 static unsigned collect(struct dcons *c, const unsigned *aggs, unsigned naggs, struct merge *m)
@@ -522,7 +529,13 @@ static unsigned collect(struct dcons *c, const unsigned *aggs, unsigned naggs, s
     m->bundle = m->order + m->cap;
     m->border = m->bundle + (size_t)m->cap * naggs;
     m->vals = (int64_t *)(void *)(((uintptr_t)(m->border + m->cap) + 7u) & ~(uintptr_t)7u);
-    memset(m->slot, 0, 2u * m->cap * sizeof(uint32_t));
+    /* the hash table holds at most the entries there are (over all CPUs): twice that many
+     * slots, so a printa( ) costs what its entries cost, not what c->mem could hold */
+    unsigned nents = 0;
+    for (unsigned cpu = 0; cpu < c->st->opts.ncpu; cpu++)
+        dvm_agg_walk(c->st, cpu, count_cb, &nents);
+    m->nslots = nents < m->cap ? 2u * nents + 1u : 2u * m->cap;
+    memset(m->slot, 0, m->nslots * sizeof(uint32_t));
     for (unsigned cpu = 0; cpu < c->st->opts.ncpu; cpu++)
         dvm_agg_walk(c->st, cpu, merge_cb, m);
     int64_t *zv = m->vals + (size_t)m->cap * m->maxnv;
@@ -1023,7 +1036,9 @@ void dcons_record(void *arg, const struct dvm_rechdr *h)
     const uint8_t *data = (const uint8_t *)(h + 1);
     if (h->rh_size < sizeof(*h) + cl->dc_recsize)
         return;
-    if (!c->quiet) {
+    if (!c->quiet && c->flowindent) {
+        dcons_flow_line(c, h->rh_cpu, o, p);
+    } else if (!c->quiet) {
         if (!c->header_done) {
             struct dfmt_arg a[3] = { { 's', 0, "CPU" }, { 's', 0, "ID" }, { 's', 0, "FUNCTION:NAME" } };
             dfmt_printf(&c->out, "%3s %6s %32s\n", a, 3, NULL, NULL);

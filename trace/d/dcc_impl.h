@@ -140,6 +140,7 @@ struct dcc {
     struct dcc_out *out;
     jmp_buf fail;
     unsigned strsize;
+    int zdefs;              /* #pragma D option zdefs (dtrace -Z): a description may match no probe */
     /* lexer */
     const char *src, *end, *p;
     int line;
@@ -171,6 +172,9 @@ struct dcc {
 _Noreturn void dcc_error(struct dcc *cc, int line, const char *tag, const char *fmt, ...)
     __attribute__((format(printf, 4, 5))); /* conversions: %s %.*s %u %d %c */
 void *dcc_alloc(struct dcc *cc, size_t n);
+/* d_subr_unsupported: why a DTrace subroutine this engine lacks is missing; NULL for the rest
+ * (subr_unsupported.c) */
+const char *d_subr_unsupported(const char *name);
 char *dcc_strdup(struct dcc *cc, const char *s, size_t n);
 void dcc_lex_next(struct dcc *cc);
 void dcc_lex_pdesc(struct dcc *cc);

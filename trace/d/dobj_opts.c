@@ -3,41 +3,18 @@
 // number parsing, so the target's dtrace and the host's dcompile take exactly the same text.
 #include <d/dobj_opts.h>
 #include <d/dvm.h>
+#include <d/optval.h>
 #include "dutil.h"
+
+#define DOBJ_MAX_BUFFER (1u << 20) /* no board has room for a larger buffer */
 
 void dobj_defaults(struct dobj_file_hdr *h)
 {
     *h = (struct dobj_file_hdr){
-        .magic = DOBJ_MAGIC, .version = DOBJ_VERSION, .bufsize = 8192, .aggsize = 32768,
+        .magic = DOBJ_MAGIC, .version = DOBJ_VERSION, .bufsize = 8192, .aggsize = 262144,
         .dynvarsize = 16384, .specsize = 4096, .nspec = 1, .bufpolicy = DVM_BUF_SWITCH,
         .switchrate_ms = 1000,
     };
-}
-
-/* leading decimal digits of s: the value (saturated past 2^32) and where they end */
-static const char *decimal(const char *s, uint64_t *v)
-{
-    *v = 0;
-    while (*s >= '0' && *s <= '9') {
-        if (*v < (1ull << 32))
-            *v = *v * 10u + (uint64_t)(*s - '0');
-        s++;
-    }
-    return s;
-}
-
-/* "16k", "4m", "512": bytes, at most 1 MiB; 0 when malformed */
-static uint32_t size_value(const char *s)
-{
-    uint64_t v;
-    const char *end = decimal(s, &v);
-    if (end == s)
-        return 0;
-    if (*end == 'k' || *end == 'K')
-        v <<= 10, end++;
-    else if (*end == 'm' || *end == 'M')
-        v <<= 20, end++;
-    return *end || v > (1u << 20) ? 0 : (uint32_t)v;
 }
 
 static int fail(char *err, size_t errlen, const char *what, const char *name, const char *val)
@@ -54,6 +31,8 @@ static int fail(char *err, size_t errlen, const char *what, const char *name, co
 int dobj_set_option(struct dobj_file_hdr *h, const char *name, const char *val, char *err,
                     size_t errlen)
 {
+    if (!d_strcmp(name, "zdefs")) /* the compiler took it */
+        return 0;
     if (!d_strcmp(name, "quiet")) {
         h->quiet = 1;
         return 0;
@@ -73,41 +52,47 @@ int dobj_set_option(struct dobj_file_hdr *h, const char *name, const char *val, 
         h->bufresize_manual = !d_strcmp(val, "manual");
         return 0;
     }
-    if (!d_strcmp(name, "switchrate")) {
-        uint64_t n;
-        const char *end = decimal(val, &n);
-        if (!n || n > 1000000u || (*end && d_strcmp(end, "hz") && d_strcmp(end, "ms")))
+    if (!d_strcmp(name, "switchrate")) { /* the board's consumer wakes in whole ms */
+        uint64_t ns;
+        if (d_optval_rate(val, &ns) != 0 || ns > 3600000000000ull)
             return fail(err, errlen, "invalid value for option ", name, val);
-        h->switchrate_ms = !d_strcmp(end, "ms") ? (uint32_t)n
-                                                : (uint32_t)(1000u / n ? 1000u / n : 1u);
+        h->switchrate_ms = ns < 1000000u ? 1u : (uint32_t)(ns / 1000000u);
         return 0;
     }
     if (!d_strcmp(name, "nspec")) {
         uint64_t n;
-        if (*decimal(val, &n) || !*val || n > 1000u)
+        if (d_optval_int(val, &n) != 0 || n > 1000u)
             return fail(err, errlen, "invalid value for option ", name, val);
         h->nspec = (uint32_t)n;
         return 0;
     }
     if (!d_strcmp(name, "cpu")) { /* the CPU to trace; the kernel checks that it exists */
         uint64_t n;
-        if (*decimal(val, &n) || !*val || n >= DVM_MAXCPU)
+        if (d_optval_int(val, &n) != 0 || n >= DVM_MAXCPU)
             return fail(err, errlen, "invalid value for option ", name, val);
         h->cpu_only = (uint32_t)n + 1u;
         return 0;
     }
-    if (!d_strcmp(name, "strsize"))
-        return 0; /* the compiler took it */
-    uint32_t v = size_value(val);
+    uint64_t v;
+    if (!d_strcmp(name, "strsize")) { /* the compiler took it; only checked here */
+        if (d_optval_size(val, &v) != 0 || v < 2 || v > 8192)
+            return fail(err, errlen, "invalid value for option ", name, val);
+        return 0;
+    }
     uint32_t *field = !d_strcmp(name, "bufsize") ? &h->bufsize
                     : !d_strcmp(name, "aggsize") ? &h->aggsize
                     : !d_strcmp(name, "dynvarsize") ? &h->dynvarsize
                     : !d_strcmp(name, "specsize") ? &h->specsize : NULL;
     if (!field)
         return fail(err, errlen, "unsupported option: ", name, NULL);
-    if (!v)
+    if (d_optval_size(val, &v) != 0 || !v)
         return fail(err, errlen, "invalid value for option ", name, val);
-    *field = v;
+    if (v > DOBJ_MAX_BUFFER) { /* a board's memory, not the syntax, refuses it: say so */
+        fail(err, errlen, "invalid value for option ", name, val);
+        d_strlcat(err, " (a board takes at most 1m)", errlen);
+        return -1;
+    }
+    *field = (uint32_t)v;
     return 0;
 }
 

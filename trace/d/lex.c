@@ -5,6 +5,7 @@
 // Probe descriptions are lexed by a separate entry point (dcc_lex_pdesc) because their
 // characters (':', '*', '-') mean something else inside expressions.
 #include "dcc_impl.h"
+#include <d/optval.h>
 #include <stdarg.h>
 
 void *dcc_alloc(struct dcc *cc, size_t n)
@@ -168,15 +169,20 @@ static void directive(struct dcc *cc)
                     dcc_error(cc, cc->line, "D_PRAGMA_MALFORM", "too many options");
                 memcpy(o->opts[o->nopts].name, ns, (size_t)(ne - ns));
                 memcpy(o->opts[o->nopts].value, vs, (size_t)(ve - vs));
+                o->opts[o->nopts].name[ne - ns] = '\0';
+                o->opts[o->nopts].value[ve - vs] = '\0';
                 o->opts[o->nopts].line = cc->line;
                 if ((size_t)(ne - ns) == 7 && memcmp(ns, "strsize", 7) == 0) {
+                    /* sizes as every option takes them (2k, 0x100): d/optval.h */
                     uint64_t v = 0;
-                    for (const char *s = vs; s < ve && is_digit(*s); s++)
-                        v = v * 10 + (uint64_t)(*s - '0');
-                    if (v < 2 || v > 8192)
-                        dcc_error(cc, cc->line, "D_PRAGMA_OPTSET", "invalid strsize");
+                    if (d_optval_size(o->opts[o->nopts].value, &v) != 0 || v < 2 || v > 8192)
+                        dcc_error(cc, cc->line, "D_PRAGMA_OPTSET", "failed to set option "
+                                  "'strsize' to '%s': Invalid value for specified option "
+                                  "(2 to 8k)", o->opts[o->nopts].value);
                     cc->strsize = (unsigned)v;
                 }
+                if ((size_t)(ne - ns) == 5 && memcmp(ns, "zdefs", 5) == 0)
+                    cc->zdefs = 1; /* dtrace -Z: descriptions may match no probe */
                 o->nopts++;
             } else if ((size_t)(eol - q) >= 5 && memcmp(q, "error", 5) == 0) {
                 q += 5;
@@ -416,11 +422,11 @@ void dcc_lex_next(struct dcc *cc)
         char *name = dcc_strdup(cc, s, (size_t)(cc->p - s));
         const struct dcc_macros *m = cc->in->macros;
         static const char *const names[] = { "pid", "ppid", "pgid", "sid", "uid", "gid",
-                                              "euid", "egid" };
+                                              "euid", "egid", "target" };
         for (size_t k = 0; m && k < sizeof(names) / sizeof(names[0]); k++)
             if (!strcmp(names[k], name)) {
                 const int64_t v[] = { m->pid, m->ppid, m->pgid, m->sid, m->uid, m->gid,
-                                      m->euid, m->egid };
+                                      m->euid, m->egid, m->target };
                 cc->tok = T_INT;
                 cc->tokval = v[k];
                 cc->toktype = (struct dtype){ .kind = DIF_TYPE_INT, .size = 4, .sign = 1 };

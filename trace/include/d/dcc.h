@@ -19,6 +19,7 @@ struct dcc_opt {
  * dtrace process's; no groups, sessions or users here: the front end says what it has). */
 struct dcc_macros {
     int64_t pid, ppid, pgid, sid, uid, gid, euid, egid;
+    int64_t target;      /* $target: the process of -c / -p; 0 when there is none */
 };
 
 struct dcc_in {

@@ -58,6 +58,8 @@ struct dcons {
     int agghist;            /* count/sum/avg/stddev aggregations printed as histograms */
     int droptags;           /* -x droptags: "[DTRACEDROP_*] " before each drop report */
     int noerror;            /* -x noerror: fault reports are not printed (ERROR still fires) */
+    int flowindent;         /* -F: entry/return probes indented as a call flow (flowindent.c) */
+    int flow_depth;         /* flowindent: the current indent, in columns */
     unsigned aggsortkeypos; /* key compared first */
     unsigned aggsortpos;    /* printa( ) of several: the aggregation compared first */
     int header_done;
@@ -82,6 +84,9 @@ void dcons_drops(struct dcons *c);
 void dcons_print_agg(struct dcons *c, unsigned agg, const char *fmt);
 /* dcons_print_aggs: printa( ) of several aggregations, joined on their keys. */
 void dcons_print_aggs(struct dcons *c, const unsigned *aggs, unsigned naggs, const char *fmt);
+/* dcons_flow_line: -F's start of a probe's line (flowindent.c); the header first. */
+void dcons_flow_line(struct dcons *c, unsigned cpu, const struct dif_obj *o,
+                     const struct dif_probe *p);
 /* dcons_final: after END: one newline, then every aggregation not printed by printa. */
 void dcons_final(struct dcons *c);
 /* dcons_list_probes: `dtrace -l`: the probes a compiled program matched (o), or every probe

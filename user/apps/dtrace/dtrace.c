@@ -17,13 +17,16 @@
 #include <d/dcpp.h>
 #include <d/dobj_file.h>
 #include <d/dobj_opts.h>
+#include <d/dtarget.h>
 #include <uapi/kdtrace.h>
 
 uintptr_t sys_semihost(uintptr_t op, uintptr_t param);
 
 static uint8_t file[8 * 1024] __attribute__((aligned(8)));
 static uint8_t records[8 * 1024] __attribute__((aligned(8)));
-static uint8_t scratch[4 * 1024] __attribute__((aligned(8)));
+#ifndef DTRACE_CC_ARENA
+static uint8_t scratch[4 * 1024] __attribute__((aligned(8))); // merging aggregations
+#endif
 
 static int dt(uint32_t cmd, uint32_t a, uint32_t b, uint32_t c)
 {
@@ -95,7 +98,8 @@ static unsigned matched; // probes the program compiled here matched
 
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: dtrace [-ql] [-b size] [-x opt=value]... [-o file] [-c program]\n"
+    fprintf(f, "usage: dtrace [-ql] [-b size] [-x opt=value]... [-o file] [-c program] "
+               "[-T program]\n"
                "              (-s script.d | -n 'program' | FILE.dobj)\n"
                "  -s FILE   compile and run a D script (a host file, through semihosting)\n"
                "  -n TEXT   compile and run a program given inline (quote it)\n"
@@ -107,7 +111,9 @@ static void usage(FILE *f)
                "            switchrate, quiet, strsize\n"
                "  -o FILE   write the output to a host file instead of the console\n"
                "  -c PROG   start PROG as the workload; tracing stops when it ends (without\n"
-               "            -c, when the program calls exit())\n"
+               "            -c, when the program calls exit()); $target is its pid\n"
+               "  -T PROG   $target is the first process named PROG instead (a program the\n"
+               "            workload starts); bound at its first kernel call (d/dtarget.h)\n"
                "  -C        run the script file through the preprocessor (#define, #if...;\n"
                "            no #include on a board)\n");
 }
@@ -133,7 +139,7 @@ static int load_file(const char *path, struct dobj_file_hdr **h)
 // compile: the D source from -s or -n, compiled here into file[] as a header and object like
 // dcompile's, with the program's pragmas and then the command line's options applied.
 static int compile(const char *script, const char *text, char **xs, int nx, int quiet,
-                   struct dobj_file_hdr **hp)
+                   const char *target, struct dobj_file_hdr **hp)
 {
 #ifdef DTRACE_CC_ARENA
     size_t len;
@@ -164,6 +170,16 @@ static int compile(const char *script, const char *text, char **xs, int nx, int 
     } else {
         len = strlen(text);
     }
+    if (target && strstr(text, "$target")) { // bound when the program starts: d/dtarget.h
+        char *bound = text == cpp_text ? script_text : cpp_text; // the buffer not holding text
+        len = d_target_text(text, len, target, bound, sizeof(cpp_text));
+        if (!len) {
+            fprintf(stderr, "dtrace: $target of %s: the program is too long or %s is no "
+                    "program name\n", script ? script : "-n", target);
+            return -1;
+        }
+        text = bound;
+    }
     static struct dcc_out co;
     struct dcc_in in = { text, len, 0, 0, NULL };
     if (dcc_compile(&in, cc_arena, sizeof(cc_arena), &co) != 0) {
@@ -193,7 +209,7 @@ static int compile(const char *script, const char *text, char **xs, int nx, int 
     *hp = h;
     return 0;
 #else
-    (void)script; (void)text; (void)xs; (void)nx; (void)quiet; (void)hp;
+    (void)script; (void)text; (void)xs; (void)nx; (void)quiet; (void)target; (void)hp;
     fprintf(stderr, "dtrace: this board has no room for the D compiler: compile on the host "
                     "(make dtrace S=script.d, or tools/dcompile) and pass the .dobj file\n");
     return -1;
@@ -208,6 +224,7 @@ int main(void)
     // Its own part of the boot command line ("dtrace ..."; user/lib/kargs.c).
     argc = kargs("dtrace", cmd, sizeof(cmd), argv, 48);
     const char *workload = NULL, *path = NULL, *script = NULL, *text = NULL, *outpath = NULL;
+    const char *target = NULL;
     char *xs[16];
     static char bufopt[40];
     int nx = 0, quiet = 0, list = 0;
@@ -223,7 +240,7 @@ int main(void)
             list = 1;
         } else if (!strcmp(a, "-C")) {
             use_cpp = 1;
-        } else if (a[0] == '-' && strchr("scnoxb", a[1]) && a[1] && !a[2]) {
+        } else if (a[0] == '-' && strchr("scnoxbT", a[1]) && a[1] && !a[2]) {
             if (!has) {
                 fprintf(stderr, "dtrace: option %s needs an argument\n", a);
                 usage(stderr);
@@ -234,6 +251,7 @@ int main(void)
             case 's': script = v; break;
             case 'n': text = v; break;
             case 'c': workload = v; break;
+            case 'T': target = v; break;
             case 'o': outpath = v; break;
             case 'b':
                 snprintf(bufopt, sizeof(bufopt), "bufsize=%s", v);
@@ -266,7 +284,9 @@ int main(void)
         dcons_list_probes(&lo, NULL);
         return 0;
     }
-    if (path ? load_file(path, &h) < 0 : compile(script, text, xs, nx, quiet, &h) < 0)
+    // $target: the -T program, else the -c one (as DTrace's -c); see d/dtarget.h
+    if (path ? load_file(path, &h) < 0
+             : compile(script, text, xs, nx, quiet, target ? target : workload, &h) < 0)
         return 1;
     if (path && quiet)
         h->quiet = 1;
@@ -305,7 +325,14 @@ int main(void)
     struct dvm_state *st = (struct dvm_state *)(uintptr_t)dt(KDT_STATE, 0, 0, 0);
     struct dcons_out out = { write_out, outf }, err = { write_out, stderr };
     static struct dcons cons;
+    // The consumer's merge memory bounds the rows a printa( ) can show (one entry per key
+    // and aggregation); the compiler's arena is free once the program is compiled (or was
+    // never used: a .dobj), so a board with one merges in it.
+#ifdef DTRACE_CC_ARENA
+    dcons_init(&cons, st, &out, &err, cc_arena, sizeof(cc_arena));
+#else
     dcons_init(&cons, st, &out, &err, scratch, sizeof(scratch));
+#endif
     cons.quiet = (int)h->quiet;
     if (st->bufsize_lowered)
         fprintf(stderr, "dtrace: buffer size lowered to %luk\n",

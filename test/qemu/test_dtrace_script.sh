@@ -1,0 +1,116 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# make dtrace S=script.d on one board, the way a user runs a script file: the script's text
+# reaches the board's dtrace with its lines intact (on x86-pc it travels on the boot command
+# line, where it was once folded onto one line and a leading #pragma swallowed the program),
+# and its options take DTrace's syntax. The expected output is DTrace's documented behaviour.
+#   test/qemu/test_dtrace_script.sh BOARD HOSTDIR
+# Prints TAP.
+set -u
+board=$1
+h=$2
+root=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$root" || exit 1
+b=build/$board
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+storage=$(sed -n 's/^BOARD_TRACE_STORAGE *:= *\([a-z]*\).*/\1/p' "boards/$board/board.mk")
+n=0
+ok() { n=$((n + 1)); if [ "$1" = 0 ]; then echo "ok $n - $board: $2"; else echo "not ok $n - $board: $2"; fi; }
+dump() { sed 's/^/# /' "$1" | tail -${2:-12}; }
+# run NAME SCRIPT [D_OPTS]: make dtrace's path (scripts/run-dtrace.sh) over the demo system
+run() {
+    BOARD=$board B=$b H=$h S=$2 D_OPTS=${3:-} APPS= TRACE_STORAGE=${storage:-semihost} QEMU_ICOUNT=1 \
+        QEMU_TIMEOUT=120 TRACE_FILE=$out/trace.kev scripts/run-dtrace.sh "$b/dtrace.elf" \
+        >"$out/$1.log" 2>&1
+    rc=$?
+}
+
+# A script that begins with #pragma lines (as most DTrace scripts do), with // and /* */
+# comments, tabs and a string holding "//": quiet mode (no "matched" line, no CPU/ID columns)
+# and the strsize set with a k suffix, so the 600-character string is whole (256 would cut it).
+cat >"$out/pragma.d" <<'D'
+#pragma D option quiet
+#pragma D option strsize=1k
+/* the demo client sends 233 messages */
+kercall::MsgSend:entry	// every send
+{
+	n++;
+}
+
+END
+{
+	this->s = "0123456789012345678901234567890123456789012345678901234567890123456789";
+	this->s = strjoin(this->s, this->s); this->s = strjoin(this->s, this->s);
+	this->s = strjoin(this->s, this->s);
+	printf("sends %d, url http://x, %d characters\n", n, strlen(this->s));
+}
+D
+run pragma "$out/pragma.d"
+dump "$out/pragma.log"
+[ $rc = 0 ] && grep -q '^sends 233, url http://x, 560 characters$' "$out/pragma.log" &&
+    ! grep -q 'matched' "$out/pragma.log"
+ok $? "a script beginning with #pragma runs whole: quiet, strsize=1k, 233 sends (rc $rc)"
+
+# A bad option value in the script is a clear compile error, exit 1, on every board.
+printf '#pragma D option strsize=2kb\nBEGIN { exit(0); }\n' >"$out/bad.d"
+run bad "$out/bad.d"
+dump "$out/bad.log" 4
+[ $rc != 0 ] && grep -q "strsize.*2kb" "$out/bad.log"
+ok $? "#pragma D option strsize=2kb is refused, naming the value (rc $rc)"
+# A normal three-aggregation table keyed [execname, probefunc] with the board's defaults:
+# printed in full (no aggregation drops, nothing "too large to print"), and its counts add up
+# to every kernel call, counted apart in a global the aggregations do not touch.
+cat >"$out/three.d" <<'D'
+#pragma D option quiet
+kercall:::entry
+{
+	@c[execname, probefunc] = count();
+	@s[execname, probefunc] = sum(arg0 & 0xff);
+	@m[execname, probefunc] = max(arg0 & 0xff);
+	calls++;
+}
+END
+{
+	printa("row %s %s %@d %@d %@d\n", @c, @s, @m);
+	printf("calls %d\n", calls);
+}
+D
+run three "$out/three.d"
+dump "$out/three.log" 4
+rows=$(grep -c '^row ' "$out/three.log")
+sum=$(awk '/^row / { s += $4 } END { print s + 0 }' "$out/three.log")
+calls=$(sed -n 's/^calls //p' "$out/three.log")
+[ $rc = 0 ] && [ "$rows" -ge 40 ] && [ "$sum" = "${calls:-x}" ] &&
+    ! grep -qE 'aggregation drops|too large to print' "$out/three.log"
+ok $? "a three-aggregation [execname, probefunc] table prints in full with the defaults: $rows rows, counts $sum = $calls calls, no drops"
+# Drops, when they happen, are still counted and shown: the same table in a 16k aggsize.
+run small "$out/three.d" "-x aggsize=16k"
+grep -qE '^dtrace: [0-9]+ aggregation drops on CPU [0-9]+' "$out/small.log"
+ok $? "the same table in -x aggsize=16k reports its aggregation drops"
+# $target under make dtrace APPS=worker: the app's pid, the same pid the host's dtrace -c
+# worker finds in that boot's capture (the capture's own process table), and pid == $target
+# selects the app's kernel calls alone.
+cat >"$out/target.d" <<'D'
+#pragma D option quiet
+kercall:::entry
+/pid == $target/
+{
+	@[execname] = count();
+}
+END
+{
+	printf("target %d\n", $target);
+}
+D
+TRACE_FILE=$out/target.kev QEMU_ICOUNT=1 QEMU_TIMEOUT=240 make -s BOARD=$board dtrace APPS=worker \
+    S="$out/target.d" >"$out/target.log" 2>&1
+rc=$?
+dump "$out/target.log" 6
+live=$(sed -n 's/^target //p' "$out/target.log")
+host=$("$h/dtrace" -q -i "$out/target.kev" -c worker -n 'END { printf("%d\n", $target); }' 2>/dev/null | head -1)
+[ $rc = 0 ] && [ -n "$live" ] && [ "$live" != 0 ] && [ "$live" = "$host" ] &&
+    grep -qE '^  worker +[1-9]' "$out/target.log" &&
+    [ "$(grep -cE '^  [a-z]+ +[0-9]+$' "$out/target.log")" = 1 ]
+ok $? "make dtrace APPS=worker: \$target is the app's pid ($live), as dtrace -i -c worker finds it in the capture (${host:-none})"
+echo "1..$n"
