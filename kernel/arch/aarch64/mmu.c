@@ -184,21 +184,58 @@ void a64_mmu_start_secondary(void)
     mmu_start();
 }
 
+// n entries from e on, mapping consecutive pages from pte on (same attributes): two a store,
+// with no per-page work. A process switch rewrites every page of the old and new process's
+// regions (its RAM, flash, and the trace ring its logger maps: hundreds of pages), so this
+// loop is most of a switch between processes; with per-page attributes worked out each time
+// it cost a traced message round trip to the ring's owner 1200 instructions.
+static void l3_fill(uint64_t *e, uint32_t n, uint64_t pte)
+{
+    uint64_t *end = e + n;
+    if (n & 1u) {
+        *e++ = pte;
+        pte += PAGE;
+    }
+    for (; e < end; e += 2, pte += 2 * PAGE) {
+        e[0] = pte;
+        e[1] = pte + PAGE;
+    }
+}
+
+// Page-map entries [first, end) as the kernel's, or opened to EL0 with flags; in pieces that
+// lie wholly inside or outside code memory (the kernel's PXN differs there).
+static void ram_pages_set(struct user_table *u, uint32_t first, uint32_t end, bool open,
+                          uint64_t flags)
+{
+    const uint32_t cs = CODE_MEM_BASE <= RAM_BASE ? 0 : (uint32_t)((CODE_MEM_BASE - RAM_BASE) / PAGE);
+    const uint32_t ce = cs + CODE_MEM_SIZE / PAGE;
+    const uint32_t cut[4] = { first, cs, ce, end };
+    for (unsigned k = 0; k < 3; k++) {
+        uint32_t a = cut[k] > first ? cut[k] : first, b = cut[k + 1] < end ? cut[k + 1] : end;
+        if (a >= b)
+            continue;
+        uint64_t pte = open ? ((kernel_pte(a) & ~(UXN | PXN)) | flags) : kernel_pte(a);
+        l3_fill(&u->l3[a], b - a, pte);
+    }
+}
+
 static void pages_set(struct user_table *u, uint32_t base, uint32_t size, bool open,
                       uint64_t flags)
 {
     if (in_dev_pages(base)) {
         uint32_t first = (base - DEV_PAGES_BASE) / PAGE;
         uint32_t end = (base - DEV_PAGES_BASE + size + PAGE - 1) / PAGE;
-        for (uint32_t i = first; i < end && i < 512; i++)
-            u->dev_l3[i] = open ? ((device_pte(i) & ~(UXN | PXN)) | flags) : device_pte(i);
+        if (end > 512)
+            end = 512;
+        if (first < end)
+            l3_fill(&u->dev_l3[first], end - first,
+                    open ? ((device_pte(first) & ~(UXN | PXN)) | flags) : device_pte(first));
         return;
     }
     if (!in_range(base, RAM_BASE, PAGEMAP_SIZE))
         return;
     uint32_t first = (base - RAM_BASE) / PAGE, end = (base - RAM_BASE + size + PAGE - 1) / PAGE;
-    for (uint32_t i = first; i < end && i < NPAGES; i++)
-        u->l3[i] = open ? ((kernel_pte(i) & ~(UXN | PXN)) | flags) : kernel_pte(i);
+    ram_pages_set(u, first, end < NPAGES ? end : NPAGES, open, flags);
 }
 
 static void grant(struct user_table *u, uint32_t base, uint32_t size, uint64_t flags)
