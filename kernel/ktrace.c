@@ -175,6 +175,14 @@ void ktrace_kcall_entry_full(struct thread *t, uint32_t n, const uint32_t *a)
     t->kc_trace = (uint16_t)(ev + 1);
 }
 
+void ktrace_kcall_entry_frame(struct thread *t, uint32_t n)
+{
+    const uint32_t a[6] = { arch_kc_arg(&t->ctx, 0), arch_kc_arg(&t->ctx, 1),
+                            arch_kc_arg(&t->ctx, 2), arch_kc_arg(&t->ctx, 3),
+                            arch_kc_arg(&t->ctx, 4), arch_kc_arg(&t->ctx, 5) };
+    ktrace_kcall_entry_full(t, n, a);
+}
+
 // The general kernel-call exit: D's probe, filtered classes.
 void ktrace_kcall_exit_full(struct thread *t, unsigned n)
 {
