@@ -62,6 +62,12 @@ __attribute__((weak)) void arch_trace_entry_select(bool traced)
     (void)traced;
 }
 
+static __attribute__((noinline)) void kernel_on_changed(uint32_t on)
+{
+    ktrace_kernel_on = on;
+    arch_trace_entry_select(on);
+}
+
 // Runs at every traced kernel exit: the common case (nothing changed) is a compare.
 static inline void ktrace_sync(void)
 {
@@ -69,10 +75,8 @@ static inline void ktrace_sync(void)
     if (__builtin_expect(want != synced_classes, 0))
         sync_classes(want);
     uint32_t on = ktrace.tr_running || ktrace_hot.notes || kdt_active;
-    if (__builtin_expect(on != ktrace_kernel_on, 0)) {
-        ktrace_kernel_on = on;
-        arch_trace_entry_select(on);
-    }
+    if (__builtin_expect(on != ktrace_kernel_on, 0))
+        kernel_on_changed(on);
     // The inline paths: classes recorded in fast mode with no filter, none while D runs
     // (its probes are on the general paths); the exit's compare pair (ktrace_exit_end).
     ktrace_hot.plain = kdt_active ? 0u : ktrace.tr_active & ~ktrace.tr_slow;
@@ -173,14 +177,6 @@ void ktrace_kcall_entry_full(struct thread *t, uint32_t n, const uint32_t *a)
     if (kdt_active && n < DPROBE_KCALL_MAX)
         kdt_fire_args(DPROBE_KCALL_ENTRY(n), a, 6);
     t->kc_trace = (uint16_t)(ev + 1);
-}
-
-void ktrace_kcall_entry_frame(struct thread *t, uint32_t n)
-{
-    const uint32_t a[6] = { arch_kc_arg(&t->ctx, 0), arch_kc_arg(&t->ctx, 1),
-                            arch_kc_arg(&t->ctx, 2), arch_kc_arg(&t->ctx, 3),
-                            arch_kc_arg(&t->ctx, 4), arch_kc_arg(&t->ctx, 5) };
-    ktrace_kcall_entry_full(t, n, a);
 }
 
 // The general kernel-call exit: D's probe, filtered classes.

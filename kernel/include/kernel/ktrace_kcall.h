@@ -18,8 +18,6 @@
 
 // The general paths: D's probes, wide mode, filtered classes (ktrace.c).
 void ktrace_kcall_entry_full(struct thread *t, uint32_t n, const uint32_t *a);
-// The same with the arguments read from t's saved frame.
-void ktrace_kcall_entry_frame(struct thread *t, uint32_t n);
 void ktrace_kcall_exit_full(struct thread *t, unsigned n);
 void ktrace_exit_slow(struct thread *next);
 
@@ -47,19 +45,13 @@ static inline void ktrace_kcall_entry(struct thread *t, uint32_t n, const uint32
         t->kc_trace = (uint16_t)(n + 1u);
         return;
     }
-    // The other paths read the arguments from t's frame again: an array passed out of line
-    // from here would be built on the stack on every traced call (10 instructions of a null
-    // call's 100 on AArch64), the inline path's included.
     if (n < KEV_KC_MAX && ((ktrace_hot.plain >> KEV_C_KER_CALL) & 1u) &&
         trace_is_wide(&ktrace, KEV_C_KER_CALL, KEV_KC_ENTRY(n))) {   // wide: every argument
-        const uint32_t w[6] = { arch_kc_arg(&t->ctx, 0), arch_kc_arg(&t->ctx, 1),
-                                arch_kc_arg(&t->ctx, 2), arch_kc_arg(&t->ctx, 3),
-                                arch_kc_arg(&t->ctx, 4), arch_kc_arg(&t->ctx, 5) };
-        trace_emit_words(&ktrace, KEV_C_KER_CALL, KEV_KC_ENTRY(n), w, 6);
+        trace_emit_words(&ktrace, KEV_C_KER_CALL, KEV_KC_ENTRY(n), a, 6);
         t->kc_trace = (uint16_t)(n + 1u);
         return;
     }
-    ktrace_kcall_entry_frame(t, n);
+    ktrace_kcall_entry_full(t, n, a);
 }
 
 // A call's exit words: [result, 0] on success, [-1, errno] on failure, as QNX's exit
