@@ -80,19 +80,22 @@ static uint32_t live_threads(void)
 static int chid;
 static volatile uint32_t received;
 
+// A client's message: its number, or QUIT. (A receive buffer must be able to hold a pulse.)
+union request {
+    uint32_t v;
+    struct kpulse pulse;
+};
+
+// Two of these on CPU 0 answer every client with the count of messages received so far.
 static int server(void *arg)
 {
     ThreadCtl(KTCTL_RUNMASK, arg);
     for (;;) {
-        union {
-            uint32_t v;
-            struct kpulse p;    // a receive buffer must be able to hold a pulse
-        } u = { 0 };
-        struct kmsg_info info;
-        int rcvid = MsgReceive(chid, &u, sizeof(u), &info);
+        union request rq = { 0 };
+        int rcvid = MsgReceive(chid, &rq, sizeof(rq), NULL);
         if (rcvid <= 0)
             continue;
-        uint32_t v = u.v;
+        uint32_t v = rq.v;
         uint32_t n = __atomic_add_fetch(&received, 1, __ATOMIC_SEQ_CST);
         MsgReply(rcvid, 0, &n, sizeof(n));     // the client may be dead by now: refused
         if (v == QUIT)
