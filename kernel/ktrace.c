@@ -56,13 +56,27 @@ static __attribute__((noinline)) void sync_classes(uint32_t want)
         ktrace_cls_on[c] = (uint8_t)((want >> c) & 1u);
 }
 
+// Arches whose entry tests ktrace_kernel_on have nothing to rewrite (kernel/arch.h).
+__attribute__((weak)) void arch_trace_entry_select(bool traced)
+{
+    (void)traced;
+}
+
+static __attribute__((noinline)) void kernel_on_changed(uint32_t on)
+{
+    ktrace_kernel_on = on;
+    arch_trace_entry_select(on);
+}
+
 // Runs at every traced kernel exit: the common case (nothing changed) is a compare.
 static inline void ktrace_sync(void)
 {
     uint32_t want = ktrace.tr_active | (kdt_active ? 0xffu : 0u);
     if (__builtin_expect(want != synced_classes, 0))
         sync_classes(want);
-    ktrace_kernel_on = ktrace.tr_running || ktrace_hot.notes || kdt_active;
+    uint32_t on = ktrace.tr_running || ktrace_hot.notes || kdt_active;
+    if (__builtin_expect(on != ktrace_kernel_on, 0))
+        kernel_on_changed(on);
     // The inline paths: classes recorded in fast mode with no filter, none while D runs
     // (its probes are on the general paths); the exit's compare pair (ktrace_exit_end).
     ktrace_hot.plain = kdt_active ? 0u : ktrace.tr_active & ~ktrace.tr_slow;

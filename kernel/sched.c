@@ -18,6 +18,13 @@
 
 static struct list ready_q[256];
 static uint32_t ready_map[8];
+#if KMAX_CPUS > 1
+// Set (under the kernel lock) by whoever may have made work for another CPU: a thread made
+// ready that may run on a CPU other than this one, or a running thread's priority lowered.
+// sched_kick_others looks at the other CPUs only when it is set, so an entry that touched
+// threads bound to its own CPU (the common same-CPU message round trip) looks at none.
+static bool kick_check_pending;
+#endif
 struct cpu k_cpus[KMAX_CPUS];
 unsigned k_ncpus = 1;
 uint64_t k_context_switches;
@@ -49,6 +56,10 @@ static inline __attribute__((always_inline)) void enqueue(struct thread *t, bool
     else
         list_push_back(&ready_q[t->prio], &t->qlink);
     ready_map[t->prio >> 5] |= 1u << (t->prio & 31);
+#if KMAX_CPUS > 1
+    if (k_ncpus > 1 && (!t->affinity || (t->affinity & ~(1u << cpu_id()))))
+        kick_check_pending = true;
+#endif
 }
 
 void sched_make_ready(struct thread *t, bool at_head)
@@ -175,6 +186,9 @@ static inline __attribute__((always_inline)) struct thread *choose(const bool tr
 // thread it may run is interrupted, once (its `kicked` stays set until it enters the kernel).
 void sched_kick_others(void)
 {
+    if (!kick_check_pending)
+        return;
+    kick_check_pending = false;
     unsigned self = cpu_id();
     for (unsigned i = 0; i < k_ncpus; i++) {
         struct cpu *c = &k_cpus[i];
@@ -187,6 +201,11 @@ void sched_kick_others(void)
             arch_cpu_kick(i);
         }
     }
+}
+
+void sched_running_prio_lowered(void)
+{
+    kick_check_pending = true;
 }
 #endif
 

@@ -245,6 +245,10 @@ void thread_update_prio(struct thread *t)
             t->prio = p;
             waitq_insert(q, t);
         } else {
+#if KMAX_CPUS > 1
+            if (p < t->prio && t->state == THS_RUNNING)
+                sched_running_prio_lowered();
+#endif
             t->prio = p;
         }
         t = (t->state == THS_MUTEX && t->wait_mutex) ? t->wait_mutex->owner : NULL;

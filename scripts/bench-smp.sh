@@ -23,23 +23,24 @@ for n in 1 2 4; do
     fi
 done
 # Events per second of 1, 2, 4 writers together, on the host's clock (QEMU_ICOUNT=none: the
-# virtual CPUs run at once, a host thread each): the median of 3 runs, and only as many CPUs as
-# the host has cores (more virtual CPUs than cores measures the host's scheduler, not ours).
+# virtual CPUs run at once, a host thread each): the median of 5 runs, and only as many CPUs as
+# the host has cores (more virtual CPUs than cores measures the host's scheduler, not ours). On a
+# host whose cores are busy with other work the figure is the host's too (docs/smp.md, issue 28).
 cores=$(nproc 2>/dev/null || echo 1)
 for n in 1 2 4; do
     { [ "$n" -gt "$max" ] || [ "$n" -gt "$cores" ]; } && break
-    rates=$(for r in 1 2 3; do
+    rates=$(for r in 1 2 3 4 5; do
         QEMU_SMP=$n QEMU_ICOUNT=none QEMU_TIMEOUT=600 \
             QEMU_ARGS="tracelogger -d1 -r -f $b/bench-smp.kev -A flood=200000 -A threads=$n -A smpbench=1" \
             "$(dirname "$0")/qemu-run.sh" "$b/tflood.elf" 2>&1 |
             sed -n "s/^BENCH smp_user_events_per_s_${n}cpu \([0-9]*\) .*/\1/p"
     done | sort -n)
-    if [ "$(printf '%s\n' $rates | wc -l)" != 3 ]; then
+    if [ "$(printf '%s\n' $rates | wc -l)" != 5 ]; then
         echo "bench-smp: $n writers on the host's clock did not report a rate" >&2
         status=1
         continue
     fi
-    echo "BENCH smp_user_events_per_s_wallclock_${n}cpu $(printf '%s\n' $rates | sed -n 2p) events/s"
+    echo "BENCH smp_user_events_per_s_wallclock_${n}cpu $(printf '%s\n' $rates | sed -n 3p) events/s"
 done
 for n in 1 2 4; do
     [ "$n" -gt "$max" ] && break

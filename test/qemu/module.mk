@@ -26,6 +26,11 @@ BENCHES    += scripts/bench-logger.sh|$(B)
 BENCH_DEPS += $(B)/tflood.elf
 # Several CPUs writing the trace at once (boards with more than one).
 ifneq ($(filter-out 1,$(or $(BOARD_MAX_CPUS),1)),)
+# The multiprocessor stress test (user/apps/smpstress) on every CPU, under -icount (the CPUs in
+# turn) and on the host's clock (at once).
+SCRIPT_TESTS += qemu/smpstress|300|scripts/qemu-test.sh|$(B)/smpstress.elf|-icount|shift=0,sleep=off
+SCRIPT_TESTS += qemu/smpstress-hostclock|600|env|QEMU_ICOUNT=none|scripts/qemu-test.sh|$(B)/smpstress.elf
+TEST_DEPS    += $(B)/smpstress.elf
 BENCHES    += scripts/bench-smp.sh|$(B)|$(BOARD_MAX_CPUS)
 BENCH_DEPS += $(B)/smpbench.elf
 endif

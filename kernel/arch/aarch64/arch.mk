@@ -5,4 +5,4 @@
 ARCH_SRCS := kernel/arch/aarch64/boot.S kernel/arch/aarch64/entry.S kernel/arch/aarch64/cpu.c \
              kernel/arch/aarch64/context.c kernel/arch/aarch64/mmu.c kernel/arch/aarch64/fault.c \
              kernel/arch/aarch64/irq_timer.c kernel/arch/aarch64/semihost.c \
-             kernel/arch/aarch64/smp.c
+             kernel/arch/aarch64/smp.c kernel/arch/aarch64/entry_select.c

@@ -43,7 +43,7 @@ void a64_unexpected(uint64_t kind, uint64_t elr, uint64_t spsr)
            (unsigned long)elr, (unsigned long)spsr);
 }
 
-static unsigned sync_kind(void)
+static inline __attribute__((always_inline)) unsigned sync_kind(void)
 {
     const struct arch_context *c = &k_current->ctx;
     if (ESR_EC(c->esr) == EC_SVC64)
@@ -57,25 +57,61 @@ static unsigned sync_kind(void)
 // saved: the kernel's work for this entry, then any work it left (a reschedule request, a
 // software-raised line), each as an entry of its own, as on x86.
 // With more than one CPU online the whole of it runs under the kernel lock (smp.c).
-void a64_kernel_entry(unsigned source)
+// entry.S calls the untraced or the traced one: its call instruction is rewritten when
+// tracing turns on or off (entry_select.c), so the untraced path tests nothing. The work an
+// entry left is rare and tests ktrace_kernel_on itself (tracing may have started meanwhile),
+// and so does an entry that waited for the lock (another CPU may have started it then).
+// Work an entry left (rare): out of line, so that its test costs the common path nothing.
+static __attribute__((noinline)) void more_work_entry(unsigned kind)
 {
-#if KMAX_CPUS > 1
-    const bool smp = k_ncpus > 1;
-    if (smp)
-        a64_kernel_lock();
-#endif
-    unsigned kind = source == A64_ENTRY_SYNC ? sync_kind() : a64_irq_kind();
-    do {
 #ifndef KTRACE_DISABLED
-        if (ktrace_kernel_on) {
-            kernel_entry_traced(kind);
-            continue;
-        }
+    if (ktrace_kernel_on) {
+        kernel_entry_traced(kind);
+        return;
+    }
 #endif
+    kernel_entry(kind);
+}
+
+static inline __attribute__((always_inline)) void entry_work(unsigned source, const bool traced,
+                                                             const bool smp)
+{
+    unsigned kind = source == A64_ENTRY_SYNC ? sync_kind() : a64_irq_kind();
+    if (traced)
+        kernel_entry_traced(kind);
+    else
         kernel_entry(kind);
-    } while (a64_more_work(&kind));
+    while (a64_more_work(&kind))
+        more_work_entry(kind);
 #if KMAX_CPUS > 1
     if (smp)
         a64_kernel_unlock();
+#else
+    (void)smp;
 #endif
+}
+
+static inline __attribute__((always_inline)) void entry_body(unsigned source, const bool traced)
+{
+#if KMAX_CPUS > 1
+    if (k_ncpus > 1) {
+        a64_kernel_lock();
+        if (KTRACE_HOOKS && (traced || ktrace_kernel_on))
+            entry_work(source, KTRACE_HOOKS, true);
+        else
+            entry_work(source, false, true);
+        return;
+    }
+#endif
+    entry_work(source, traced, false);
+}
+
+void a64_kernel_entry(unsigned source)
+{
+    entry_body(source, false);
+}
+
+void a64_kernel_entry_traced(unsigned source)
+{
+    entry_body(source, KTRACE_HOOKS);
 }

@@ -124,7 +124,11 @@ a64_save_rest:
     msr ttbr0_el1, x2
     isb
     mov x0, x1
-    bl a64_kernel_entry             /* the kernel's work for this entry, and what it left */
+    /* The kernel's work for this entry, and what it left: a64_kernel_entry, or
+     * a64_kernel_entry_traced while tracing runs (entry_select.c rewrites this call). */
+    .global a64_entry_call
+a64_entry_call:
+    bl a64_kernel_entry
 
     /* Resume this CPU's current thread (also where a starting CPU enters its idle thread). */
     .global a64_resume

@@ -21,9 +21,14 @@
 // table each, whose 2 MB entries the board's layout decides (board_config.h: RAM, the page-
 // mapped part of it, one or two device ranges), so one file serves QEMU's virt (devices in the
 // first GB, RAM in the second) and the Raspberry Pi (RAM from 0, devices at its top and above).
-// Multiprocessor: one user table per CPU (each CPU runs its own process's threads), all
-// under ASID 1 and invalidated with local TLB maintenance only (a CPU's table is used by that
-// CPU alone); the kernel's table is shared and never changes after boot.
+// Multiprocessor: user tables per CPU (each CPU runs its own process's threads), invalidated
+// with local TLB maintenance only (a CPU's tables are used by that CPU alone); the kernel's
+// table is shared and never changes after boot.
+// Two user tables per CPU, ASIDs 1 and 2, each remembering what it was opened for: switching
+// back to a process one of them still maps is a TTBR0 value and no table write or TLB
+// invalidation. A client and its server (or a program and its logger) take turns on a CPU,
+// and rewriting their regions' page entries at every switch was most of a message round
+// trip between processes (and, for the trace ring's owner, of every traced one).
 #include <kernel/arch.h>
 #include <kernel/proc.h>
 #include <a64.h>
@@ -46,7 +51,8 @@
 #define PXN         (1ull << 53)
 #define UXN         (1ull << 54)
 
-#define ASID_USER   (1ull << 48)
+#define ASID_SHIFT  48          // user table k of a CPU runs under ASID 1 + k
+#define USER_TABLES 2
 
 #define CNTKCTL_EL0PCTEN (1u << 0)
 #define CNTKCTL_EL0VCTEN (1u << 1)
@@ -69,6 +75,13 @@ struct grant {
     uint32_t base, size;
 };
 
+// What a table was opened for: the process's regions as arch_mpu_switch grants them (RAM,
+// flash, the two maps, the device window) and its CNTKCTL_EL1. Equal keys, equal tables.
+struct user_key {
+    uint32_t base[5], size[5];
+    uint64_t cntkctl;
+};
+
 // A CPU's user table.
 struct user_table {
     uint64_t l1[512] __attribute__((aligned(PAGE)));
@@ -77,8 +90,11 @@ struct user_table {
     uint64_t l3[NPAGES] __attribute__((aligned(PAGE)));
     struct grant granted[5];
     unsigned ngranted;
+    struct user_key key;        // valid when `keyed`
+    bool keyed;
 };
-static struct user_table utab[KMAX_CPUS];
+static struct user_table utab[KMAX_CPUS][USER_TABLES];
+static uint8_t utab_last[KMAX_CPUS];    // the table a CPU switched to last
 
 uint64_t a64_kernel_ttbr, a64_user_ttbr[KMAX_CPUS];
 
@@ -172,8 +188,9 @@ void a64_mmu_init(void)
     }
     a64_kernel_ttbr = (uint64_t)(uintptr_t)k_l1;
     for (unsigned c = 0; c < KMAX_CPUS; c++) {
-        user_table_init(&utab[c]);
-        a64_user_ttbr[c] = (uint64_t)(uintptr_t)utab[c].l1 | ASID_USER;
+        for (unsigned k = 0; k < USER_TABLES; k++)
+            user_table_init(&utab[c][k]);
+        a64_user_ttbr[c] = (uint64_t)(uintptr_t)utab[c][0].l1 | (uint64_t)1 << ASID_SHIFT;
     }
     mmu_start();
 }
@@ -184,21 +201,58 @@ void a64_mmu_start_secondary(void)
     mmu_start();
 }
 
+// n entries from e on, mapping consecutive pages from pte on (same attributes): two a store,
+// with no per-page work. A process switch rewrites every page of the old and new process's
+// regions (its RAM, flash, and the trace ring its logger maps: hundreds of pages), so this
+// loop is most of a switch between processes; with per-page attributes worked out each time
+// it cost a traced message round trip to the ring's owner 1200 instructions.
+static void l3_fill(uint64_t *e, uint32_t n, uint64_t pte)
+{
+    uint64_t *end = e + n;
+    if (n & 1u) {
+        *e++ = pte;
+        pte += PAGE;
+    }
+    for (; e < end; e += 2, pte += 2 * PAGE) {
+        e[0] = pte;
+        e[1] = pte + PAGE;
+    }
+}
+
+// Page-map entries [first, end) as the kernel's, or opened to EL0 with flags; in pieces that
+// lie wholly inside or outside code memory (the kernel's PXN differs there).
+static void ram_pages_set(struct user_table *u, uint32_t first, uint32_t end, bool open,
+                          uint64_t flags)
+{
+    const uint32_t cs = CODE_MEM_BASE <= RAM_BASE ? 0 : (uint32_t)((CODE_MEM_BASE - RAM_BASE) / PAGE);
+    const uint32_t ce = cs + CODE_MEM_SIZE / PAGE;
+    const uint32_t cut[4] = { first, cs, ce, end };
+    for (unsigned k = 0; k < 3; k++) {
+        uint32_t a = cut[k] > first ? cut[k] : first, b = cut[k + 1] < end ? cut[k + 1] : end;
+        if (a >= b)
+            continue;
+        uint64_t pte = open ? ((kernel_pte(a) & ~(UXN | PXN)) | flags) : kernel_pte(a);
+        l3_fill(&u->l3[a], b - a, pte);
+    }
+}
+
 static void pages_set(struct user_table *u, uint32_t base, uint32_t size, bool open,
                       uint64_t flags)
 {
     if (in_dev_pages(base)) {
         uint32_t first = (base - DEV_PAGES_BASE) / PAGE;
         uint32_t end = (base - DEV_PAGES_BASE + size + PAGE - 1) / PAGE;
-        for (uint32_t i = first; i < end && i < 512; i++)
-            u->dev_l3[i] = open ? ((device_pte(i) & ~(UXN | PXN)) | flags) : device_pte(i);
+        if (end > 512)
+            end = 512;
+        if (first < end)
+            l3_fill(&u->dev_l3[first], end - first,
+                    open ? ((device_pte(first) & ~(UXN | PXN)) | flags) : device_pte(first));
         return;
     }
     if (!in_range(base, RAM_BASE, PAGEMAP_SIZE))
         return;
     uint32_t first = (base - RAM_BASE) / PAGE, end = (base - RAM_BASE + size + PAGE - 1) / PAGE;
-    for (uint32_t i = first; i < end && i < NPAGES; i++)
-        u->l3[i] = open ? ((kernel_pte(i) & ~(UXN | PXN)) | flags) : kernel_pte(i);
+    ram_pages_set(u, first, end < NPAGES ? end : NPAGES, open, flags);
 }
 
 static void grant(struct user_table *u, uint32_t base, uint32_t size, uint64_t flags)
@@ -230,27 +284,54 @@ void arch_map_layout(uint32_t len, uint32_t *size, uint32_t *align)
     *size = (len + PAGE - 1) / PAGE * PAGE;
 }
 
-// Runs in the kernel (on the kernel's table), so this CPU's user table may change under no
-// one (no other CPU uses it).
+static bool key_equal(const struct user_key *a, const struct user_key *b)
+{
+    for (unsigned i = 0; i < 5; i++)
+        if (a->base[i] != b->base[i] || a->size[i] != b->size[i])
+            return false;
+    return a->cntkctl == b->cntkctl;
+}
+
+// Runs in the kernel (on the kernel's table), so this CPU's user tables may change under no
+// one (no other CPU uses them). A table whose key matches is used as it is; otherwise the one
+// not used last is rewritten for p and its ASID's TLB entries dropped.
 void arch_mpu_switch(const struct proc *p)
 {
-    struct user_table *u = &utab[cpu_id()];
-    for (unsigned i = 0; i < u->ngranted; i++)
-        pages_set(u, u->granted[i].base, u->granted[i].size, false, 0);
-    u->ngranted = 0;
-    uint64_t cntkctl = CNTKCTL_EL0VCTEN;
+    unsigned c = cpu_id();
+    struct user_key key = { .cntkctl = CNTKCTL_EL0VCTEN };
     if (p) {
-        grant(u, p->ram_base, p->ram_size, AP_EL0 | UXN | PXN);
-        grant(u, p->flash_base, p->flash_size, AP_EL0 | AP_RO | PXN);
-        grant(u, p->map_base, p->map_len, AP_EL0 | AP_RO | UXN | PXN);
-        grant(u, p->map2_base, p->map2_len, AP_EL0 | AP_RO | UXN | PXN);
+        key.base[0] = p->ram_base, key.size[0] = p->ram_size;
+        key.base[1] = p->flash_base, key.size[1] = p->flash_size;
+        key.base[2] = p->map_base, key.size[2] = p->map_len;
+        key.base[3] = p->map2_base, key.size[3] = p->map2_len;
         uint32_t mb = p->app->mmio_base, ms = p->app->mmio_size;
         if (mb == SYSREG_WINDOW_BASE && ms == SYSREG_WINDOW_SIZE)
-            cntkctl |= CNTKCTL_EL0PTEN | CNTKCTL_EL0PCTEN;
+            key.cntkctl |= CNTKCTL_EL0PTEN | CNTKCTL_EL0PCTEN;
         else
-            grant(u, mb, ms, AP_EL0 | UXN | PXN);
+            key.base[4] = mb, key.size[4] = ms;
     }
-    A64_SYSREG_WRITE(cntkctl_el1, cntkctl);
-    __asm__ volatile("dsb ishst\n\ttlbi aside1, %0\n\tdsb ish\n\tisb"
-                     :: "r"(ASID_USER) : "memory");
+    unsigned k = utab_last[c];
+    struct user_table *u = &utab[c][k];
+    if (!(u->keyed && key_equal(&u->key, &key))) {
+        k ^= 1u;
+        u = &utab[c][k];
+        if (!(u->keyed && key_equal(&u->key, &key))) {
+            for (unsigned i = 0; i < u->ngranted; i++)
+                pages_set(u, u->granted[i].base, u->granted[i].size, false, 0);
+            u->ngranted = 0;
+            static const uint64_t flags[5] = {
+                AP_EL0 | UXN | PXN, AP_EL0 | AP_RO | PXN, AP_EL0 | AP_RO | UXN | PXN,
+                AP_EL0 | AP_RO | UXN | PXN, AP_EL0 | UXN | PXN,
+            };
+            for (unsigned i = 0; i < 5; i++)
+                grant(u, key.base[i], key.size[i], flags[i]);
+            u->key = key;
+            u->keyed = true;
+            __asm__ volatile("dsb ishst\n\ttlbi aside1, %0\n\tdsb ish\n\tisb"
+                             :: "r"((uint64_t)(1u + k) << ASID_SHIFT) : "memory");
+        }
+        utab_last[c] = (uint8_t)k;
+    }
+    a64_user_ttbr[c] = (uint64_t)(uintptr_t)u->l1 | (uint64_t)(1u + k) << ASID_SHIFT;
+    A64_SYSREG_WRITE(cntkctl_el1, key.cntkctl);
 }

@@ -48,6 +48,10 @@ uint32_t arch_thread_pc(const struct thread *t);
 // Leaves the boot code: `boot` becomes the current thread and ends itself with a kernel call.
 _Noreturn void arch_start(struct thread *boot);
 void arch_idle_loop(void);
+// Tracing in the kernel turned on or off (ktrace_kernel_on changed; under the kernel lock): an
+// arch whose exception entry picks kernel_entry_traced by a rewritten call rather than a test
+// rewrites it here (aarch64 entry_select.c). A no-op elsewhere (ktrace.c's weak default).
+void arch_trace_entry_select(bool traced);
 unsigned arch_current_irq(void);
 void arch_irq_enable(unsigned irq);
 void arch_irq_disable(unsigned irq);

@@ -33,6 +33,9 @@ int sched_set_runmask(struct thread *t, uint32_t mask);
 #if KMAX_CPUS > 1
 // After a kernel entry: interrupts each other CPU that should now run another thread.
 void sched_kick_others(void);
+// A running thread's priority went down (thread_update_prio): a ready thread may now be more
+// urgent than it on its CPU, so the next sched_kick_others looks at every CPU.
+void sched_running_prio_lowered(void);
 #endif
 
 extern uint64_t k_context_switches;

@@ -35,10 +35,12 @@ static inline void a64_isb(void) { __asm__ volatile("isb" ::: "memory"); }
 _Noreturn void a64_boot(uint64_t boot_el);
 extern uint64_t a64_boot_el;     // CurrentEL at reset (smp.c)
 void a64_kernel_entry(unsigned source);
+void a64_kernel_entry_traced(unsigned source);
 // entry.S
 extern uint8_t a64_vectors[];
 extern uint8_t a64_kstack_top[];
 extern uint8_t a64_kstacks[];
+extern uint32_t a64_entry_call[];  // the `bl` entry_select.c rewrites
 _Noreturn void a64_start_boot_thread(uint64_t stack_top);
 _Noreturn void a64_enter_current(uint64_t stack_top);
 // smp.c

@@ -1,0 +1,178 @@
+// SPDX-License-Identifier: MIT
+// smpstress: pid 1 of the multiprocessor stress image; prints TAP. On every CPU at once:
+//   1. thread churn: rounds of unbound threads that yield and move between CPUs, each
+//      created, run and joined: every one ran exactly once (its own counter is 1), and its
+//      join returned its own status (none lost, none run twice);
+//   2. kills mid-IPC: a client process (st_peer) with a thread bound to each other CPU sends
+//      to this process's server threads without end; it is killed while they send, on their
+//      CPUs, and started again, KILLS times: each time reported killed by KSIG_KILL
+//      (ProcWait), and the servers receive from the new one after every kill;
+//   3. the servers then end on request and are joined: the kernel's thread count is back
+//      where it was before the test.
+// The truth each check compares with is the program's own bookkeeping (what it created,
+// started, killed), never what the kernel reports about itself.
+#include <kern.h>
+#include <stdbool.h>
+#include <stdio.h>
+
+#define MAXCPU 4
+#define CHURN_ROUNDS 16
+#define CHURN_T 4
+#define KILLS 8
+#define STACK 2048
+#define QUIT 0xffffffffu
+
+static uint8_t stacks[CHURN_T + MAXCPU][STACK] __attribute__((aligned(16)));
+static volatile uint32_t runs[CHURN_ROUNDS * CHURN_T];
+static uint32_t ncpu;
+
+static int churn(void *arg)
+{
+    uint32_t id = (uint32_t)(uintptr_t)arg;
+    __atomic_add_fetch(&runs[id], 1, __ATOMIC_SEQ_CST);
+    for (uint32_t i = 0; i < 8; i++) {
+        ThreadYield();
+        if (i == 3)     // to another CPU, then free again
+            ThreadCtl(KTCTL_RUNMASK, (void *)(uintptr_t)(1u << ((id + 1u) % ncpu)));
+        if (i == 5)
+            ThreadCtl(KTCTL_RUNMASK, (void *)(uintptr_t)((1u << ncpu) - 1u));
+    }
+    return (int)(id & 0x7fu);
+}
+
+static bool check_churn(void)
+{
+    uint32_t bad_join = 0;
+    for (uint32_t r = 0; r < CHURN_ROUNDS; r++) {
+        int tids[CHURN_T];
+        for (uint32_t k = 0; k < CHURN_T; k++) {
+            uint32_t id = r * CHURN_T + k;
+            tids[k] = ThreadCreate(churn, (void *)(uintptr_t)id, stacks[k], STACK, 50 + (int)k, 0);
+        }
+        for (uint32_t k = 0; k < CHURN_T; k++) {
+            int st = -1;
+            if (tids[k] < 0 || ThreadJoin(tids[k], &st) != 0 ||
+                st != (int)((r * CHURN_T + k) & 0x7fu))
+                bad_join++;
+        }
+    }
+    uint32_t not_once = 0;
+    for (uint32_t i = 0; i < CHURN_ROUNDS * CHURN_T; i++)
+        not_once += runs[i] != 1;
+    printf("%s 1 - %u threads on %lu CPUs (moved between CPUs) each ran exactly once and were "
+           "joined with their own status (%lu not once, %lu bad joins)\n",
+           not_once || bad_join ? "not ok" : "ok", CHURN_ROUNDS * CHURN_T, (unsigned long)ncpu,
+           (unsigned long)not_once, (unsigned long)bad_join);
+    return !not_once && !bad_join;
+}
+
+// Threads alive in the whole system: the kernel's thread slots that answer ThreadInfo.
+static uint32_t live_threads(void)
+{
+    uint32_t slots = 0, n = 0;
+    struct kthread_info ti;
+    SysInfo(KSYSINFO_NTHREAD, &slots);
+    for (uint32_t i = 0; i < slots; i++)
+        n += ThreadInfo(i, &ti) == 0;
+    return n;
+}
+
+static int chid;
+static volatile uint32_t received;
+
+// A client's message: its number, or QUIT. (A receive buffer must be able to hold a pulse.)
+union request {
+    uint32_t v;
+    struct kpulse pulse;
+};
+
+// Two of these on CPU 0 answer every client with the count of messages received so far.
+static int server(void *arg)
+{
+    ThreadCtl(KTCTL_RUNMASK, arg);
+    for (;;) {
+        union request rq = { 0 };
+        int rcvid = MsgReceive(chid, &rq, sizeof(rq), NULL);
+        if (rcvid <= 0)
+            continue;
+        uint32_t v = rq.v;
+        uint32_t n = __atomic_add_fetch(&received, 1, __ATOMIC_SEQ_CST);
+        MsgReply(rcvid, 0, &n, sizeof(n));     // the client may be dead by now: refused
+        if (v == QUIT)
+            return 0;
+    }
+}
+
+// Whether the servers receive new messages: waits for a few while the clients send (up to
+// 5 s: on the host's clock a loaded host may not run the virtual CPUs for a while).
+static bool messages_flow(void)
+{
+    uint32_t before = received;
+    for (uint32_t ms = 0; ms < 5000; ms++) {
+        ThreadSleep(1000000);
+        if (received - before >= 8)
+            return true;
+    }
+    return false;
+}
+
+int main(void)
+{
+    SysInfo(KSYSINFO_NCPUS, &ncpu);
+    if (ncpu > MAXCPU)
+        ncpu = MAXCPU;
+    if (ncpu < 2) {
+        printf("1..0 # SKIP one CPU\n");
+        return 0;
+    }
+    printf("1..3\n");
+    uint32_t threads0 = live_threads(), threads1;
+    int fails = !check_churn();
+
+    // Servers on CPU 0 (with main), clients on the others.
+    chid = ChannelCreate(0);
+    int stid[2];
+    for (int i = 0; i < 2; i++)
+        stid[i] = ThreadCreate(server, (void *)1u, stacks[CHURN_T + i], STACK, 90, 0);
+    uint32_t spawn_arg = (uint32_t)chid | ncpu << 16;
+    int peer = ProcSpawn("st_peer", 0, spawn_arg);
+    uint32_t killed_ok = 0, flowed = 0;
+    for (uint32_t k = 0; k < KILLS; k++) {
+        flowed += messages_flow();
+        int st = 0;
+        if (peer > 0 && ProcKill(peer) == 0 && ProcWait(peer, &st) == peer && KW_SIGNALED(st) &&
+            KW_TERMSIG(st) == KSIG_KILL)
+            killed_ok++;
+        else
+            printf("# st_peer: pid %d status %#x\n", peer, st);
+        peer = ProcSpawn("st_peer", 0, spawn_arg);
+    }
+    flowed += messages_flow();
+    bool ok2 = killed_ok == KILLS && flowed == KILLS + 1;
+    printf("%s 2 - a client with a thread on each of CPUs 1..%lu killed mid-IPC %u times: %lu "
+           "reported killed by KSIG_KILL; messages flowed before each kill and after the last "
+           "(%lu of %u; %lu received)\n", ok2 ? "ok" : "not ok", (unsigned long)(ncpu - 1),
+           KILLS, (unsigned long)killed_ok, (unsigned long)flowed, KILLS + 1,
+           (unsigned long)received);
+    fails += !ok2;
+    int st;
+    if (peer > 0 && ProcKill(peer) == 0)
+        ProcWait(peer, &st);
+    int coid = ConnectAttach(0, chid);
+    uint32_t quit = QUIT, r;
+    int joined = 0;
+    for (int i = 0; i < 2; i++)
+        MsgSend(coid, &quit, sizeof(quit), &r, sizeof(r));
+    for (int i = 0; i < 2; i++)
+        joined += stid[i] > 0 && ThreadJoin(stid[i], NULL) == 0;
+    ConnectDetach(coid);
+    ChannelDestroy(chid);
+    ThreadSleep(1000000);           // killed processes' threads end on their own CPUs
+    threads1 = live_threads();
+    bool ok3 = joined == 2 && threads1 == threads0;
+    printf("%s 3 - the servers ended and were joined; threads before %lu, after %lu\n",
+           ok3 ? "ok" : "not ok", (unsigned long)threads0, (unsigned long)threads1);
+    fails += !ok3;
+    printf("smpstress: done\n");
+    return fails;
+}

@@ -1,0 +1,34 @@
+// SPDX-License-Identifier: MIT
+// st_peer: smpstress's client process. ProcArg(): bits 0-15 the channel of pid 1 to send to,
+// bits 16-23 how many CPUs there are. One thread per CPU other than 0, bound to it, sends
+// numbered messages without end until smpstress kills the process: most of their time the
+// threads are blocked in MsgSend or running on their CPUs, so the kill lands mid-IPC on
+// other CPUs than the killer's.
+#include <kern.h>
+
+#define MAXCPU 4
+#define STACK 1024
+
+static uint8_t stacks[MAXCPU][STACK] __attribute__((aligned(16)));
+static int coid;
+
+static int sender(void *arg)
+{
+    ThreadCtl(KTCTL_RUNMASK, arg);
+    for (uint32_t n = 1;; n++) {
+        uint32_t reply = 0;
+        if (MsgSend(coid, &n, sizeof(n), &reply, sizeof(reply)) < 0)
+            return 2;
+    }
+}
+
+int main(void)
+{
+    uint32_t arg = ProcArg(), ncpu = (arg >> 16) & 0xffu;
+    coid = ConnectAttach(1, (int)(arg & 0xffffu));
+    if (coid < 0)
+        return 1;
+    for (uint32_t c = 2; c < ncpu && c < MAXCPU; c++)
+        ThreadCreate(sender, (void *)(uintptr_t)(1u << c), stacks[c], STACK, 0, 0);
+    return sender((void *)(uintptr_t)(1u << 1));
+}
