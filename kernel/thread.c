@@ -225,16 +225,28 @@ void thread_arm_timeout(struct thread *t, uint64_t ns)
     ktimer_start(&t->timeout, k_ticks + ktimer_ns_to_ticks(ns));
 }
 
-void thread_update_prio(struct thread *t)
+// Why t's priority becomes p (trace/kev.h KEV_PRIO_*): inherited from a mutex waiter or a
+// message, or back to its own (`call` when its own priority itself changed).
+static unsigned prio_cause(const struct thread *t, uint8_t p, uint8_t inh, bool call)
+{
+    if (inh == p && inh > t->base_prio && inh > t->ipc_prio)
+        return KEV_PRIO_MUTEX;
+    if (t->ipc_prio && p == t->ipc_prio)
+        return KEV_PRIO_MSG;
+    return call ? KEV_PRIO_CALL : KEV_PRIO_INH_END;
+}
+
+static void update_prio(struct thread *t, bool call)
 {
     // Follow the chain of mutex owners; bounded so that a cycle (deadlock) cannot hang us.
-    for (int depth = 0; t && depth < KMAX_THREADS; depth++) {
+    for (int depth = 0; t && depth < KMAX_THREADS; depth++, call = false) {
         uint8_t p = t->ipc_prio ? t->ipc_prio : t->base_prio;
         uint8_t inh = sync_inherited_prio(t);
         if (inh > p)
             p = inh;
         if (p == t->prio)
             return;
+        ktrace_prio(t, p, prio_cause(t, p, inh, call));
         if (t->state == THS_READY) {
             sched_remove(t);
             t->prio = p;
@@ -249,4 +261,15 @@ void thread_update_prio(struct thread *t)
         }
         t = (t->state == THS_MUTEX && t->wait_mutex) ? t->wait_mutex->owner : NULL;
     }
+}
+
+void thread_update_prio(struct thread *t)
+{
+    update_prio(t, false);
+}
+
+void thread_set_base_prio(struct thread *t, uint8_t prio)
+{
+    t->base_prio = prio;
+    update_prio(t, true);
 }

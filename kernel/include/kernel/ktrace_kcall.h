@@ -32,6 +32,12 @@ static inline uint32_t ktrace_tid(const struct thread *t)
     return t->trace_tid;
 }
 
+// A thread as one word, unique across processes (docs/trace-events.md `who`; D's arg0).
+static inline uint32_t ktrace_who(const struct thread *t)
+{
+    return t->trace_pid << 16 | t->trace_tid;
+}
+
 static inline bool ktrace_fast_on(unsigned cls)
 {
     return __builtin_expect((ktrace_hot.fast >> cls) & 1u, 1);
