@@ -384,6 +384,7 @@ int kdt_call(struct thread *t, uint32_t cmd, uint32_t a, uint32_t b, uint32_t c)
         for (unsigned c = 0; c < KMAX_CPUS; c++)
             vt_running[c] = NULL;
         kdt_vtime_switch(k_current);
+        ktrace_kdt_go(k_current);
         kdt_active = true;
         if (wanted(DPROBE_BEGIN)) {   // BEGIN's clauses stop at the first exit(), as DTrace's
             struct dvm_ctx ctx;

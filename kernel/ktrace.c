@@ -131,11 +131,21 @@ void ktrace_exit_notify(void)
 // fires in the context of the thread going off (args[0] the one coming on), then on-cpu in the
 // context of the one coming on (k_current by now). Out of line, so that the exit without D
 // keeps no frame for it.
+static const struct thread *kdt_on_cpu[KMAX_CPUS];  // the thread D last saw go on each CPU
+
+void ktrace_kdt_go(const struct thread *running)
+{
+    for (unsigned c = 0; c < KMAX_CPUS; c++)
+        kdt_on_cpu[c] = NULL;   // other CPUs: their next exit fires on-cpu alone
+    kdt_on_cpu[cpu_id()] = running;
+}
+
 static __attribute__((noinline)) void exit_end_kdt(struct thread *next)
 {
     kdt_vtime_switch(next);
-    const struct thread *prev = ring_current;
+    const struct thread *prev = kdt_on_cpu[cpu_id()];
     if (next != prev) {
+        kdt_on_cpu[cpu_id()] = next;
         if (prev)
             kdt_fire_as(prev, DPROBE_SCHED_OFFCPU, ktrace_who(next), ktrace_pid(next),
                         next->prio, prev->state);
@@ -243,7 +253,7 @@ static void kdt_state(const struct thread *t)
         return;
     }
     kdt_fire(DPROBE_SCHED_SLEEP, who, pid, t->prio, t->state);
-    kdt_fire(id, who, obj, t->prio, pid);
+    kdt_fire(id, who, pid, t->prio, obj);
 }
 
 void ktrace_state_ev(const struct thread *t)
@@ -271,9 +281,9 @@ void ktrace_thread_ev(const struct thread *t, unsigned ev)
     }
     if (kdt_active && ev == KEV_TH_DESTROY)
         kdt_fire(DPROBE_SCHED_EXIT, ktrace_who(t), (uint64_t)(int64_t)t->exit_status, 0, 0);
-    trace_emit_simple(&ktrace, KEV_C_PR_TH, ev, ktrace_pid(t), ktrace_tid(t));
     if (ev == KEV_TH_CREATE)    // every thread's priority, from its creation or the snapshot
         ktrace_prio_ev(t, t->prio, KEV_PRIO_INITIAL);
+    trace_emit_simple(&ktrace, KEV_C_PR_TH, ev, ktrace_pid(t), ktrace_tid(t));
 }
 
 void ktrace_thread_name_ev(const struct thread *t)
@@ -384,6 +394,11 @@ static void snapshot(void)
                 snapshot_thread(t);
         }
     }
+    // Which thread each CPU runs: the state events above are all on this CPU's buffer.
+    for (unsigned c = 0; c < k_ncpus && c < KMAX_CPUS; c++)
+        if (k_cpus[c].current)
+            trace_emit_simple(&ktrace, KEV_C_SYSTEM, KEV_SYS_SNAPSHOT, 2u | c << 8,
+                              ktrace_who(k_cpus[c].current));
     trace_emit_simple(&ktrace, KEV_C_SYSTEM, KEV_SYS_SNAPSHOT, 1, 0);
     in_snapshot = false;
 }

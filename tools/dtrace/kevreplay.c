@@ -227,6 +227,12 @@ static void on_thread(struct replay *p, struct kev_reader *r, const struct kev_e
                       unsigned cpu)
 {
     const uint32_t *w = e->w;
+    if (e->cls == KEV_C_SYSTEM && e->ev == KEV_SYS_SNAPSHOT && e->nw >= 2 &&
+        (w[0] & 0xffu) == 2u) {     /* CPU w[0] >> 8 runs w[1] */
+        if ((w[0] >> 8) < DVM_MAXCPU)
+            p->cur[w[0] >> 8] = w[1];
+        return;
+    }
     if (e->cls == KEV_C_SYSTEM && e->ev == KEV_SYS_SNAPSHOT && e->nw >= 1) {
         p->in_snapshot = w[0] == 0;
         return;
@@ -361,8 +367,8 @@ static void on_thread(struct replay *p, struct kev_reader *r, const struct kev_e
         default: return;
         }
         fire4(p, DPROBE_SCHED_SLEEP, who, pid, t->prio, st);
-        /* arg1, the object (connection, channel, thread), is not in the capture: 0 */
-        fire4(p, id, who, 0, t->prio, pid);
+        /* arg3, the object (connection, channel, thread), is not in the capture: 0 */
+        fire4(p, id, who, pid, t->prio, 0);
         return;
     }
     }
