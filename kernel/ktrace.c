@@ -156,6 +156,8 @@ static __attribute__((noinline)) void exit_end_kdt(struct thread *next)
             if (next->proc && next->tid == 1)   // a spawned process's first instruction
                 kdt_fire(DPROBE_PROC_EXEC_SUCCESS, ktrace_pid(next), 0, 0, 0);
         }
+    } else {    // the scheduler kept the thread this CPU ran (here, not in sched.c's hot path)
+        kdt_fire(DPROBE_SCHED_REMAIN_CPU, ktrace_who(next), ktrace_pid(next), next->prio, 0);
     }
 }
 

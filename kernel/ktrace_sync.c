@@ -13,6 +13,7 @@
 #include <kernel/ktimer.h>
 #include <kernel/pmem.h>
 #include <d/dprobes.h>
+#include <d/lockstat.h>
 #include <uapi/kcall.h>
 
 // Per thread slot, while a D program runs: the object of its traced SYNC_* call (its first
@@ -72,10 +73,14 @@ void ktrace_sync_wait_ev(struct thread *t, uint32_t obj, const struct thread *ow
     trace_emit_simple(&ktrace, KEV_C_SYSTEM, KEV_SYS_SYNC_WAIT, obj, who);
 }
 
+_Static_assert(DPROBE_LOCKCALL_MUTEX_LOCK == KC_MutexLock &&
+               DPROBE_LOCKCALL_MUTEX_UNLOCK == KC_MutexUnlock &&
+               DPROBE_LOCKCALL_COND_WAIT == KC_CondWait && DPROBE_LOCKCALL_SEM_POST == KC_SemPost &&
+               DPROBE_LOCKCALL_SEM_WAIT == KC_SemWait, "d/lockstat.h: the SYNC_* call numbers");
+
 void ktrace_sync_call_entry(struct thread *t, uint32_t n, const uint32_t *a)
 {
-    if (dt_sync && (n == KC_MutexLock || n == KC_MutexUnlock || n == KC_SemWait ||
-                    n == KC_SemPost || n == KC_CondWait)) {
+    if (dt_sync && dprobe_lockcall(n)) {
         struct dt_sync *d = &dt_sync[t->index];
         d->obj = a[0];
         d->owner = 0;
@@ -83,38 +88,19 @@ void ktrace_sync_call_entry(struct thread *t, uint32_t n, const uint32_t *a)
     }
 }
 
-// lockstat's probes at a SYNC_* call's successful return: arg0 the object; the *-block probes
-// arg1 the time blocked (ns), arg2 the owner (who) it blocked behind, 0 when none known.
+// lockstat's probes at a SYNC_* call's successful return (d/lockstat.h): arg0 the object; the
+// *-block probes arg1 the time blocked (ns), arg2 the owner (who) it blocked behind, 0 when
+// none known.
 void ktrace_sync_call_return(struct thread *t, unsigned n, int32_t result)
 {
-    if (result < 0 || !dt_sync)
+    const struct dprobe_lockcall *lc = dprobe_lockcall(n);
+    if (result < 0 || !dt_sync || !lc)
         return;
     struct dt_sync *d = &dt_sync[t->index];
-    uint64_t blocked = d->since ? ktimer_cycles_to_ns((uint32_t)board_cycles() - d->since) : 0;
-    uint32_t obj = d->obj;
-    switch (n) {
-    case KC_MutexLock:
-        if (d->since)
-            kdt_fire(DPROBE_LOCK_ADAPTIVE_BLOCK, obj, blocked, d->owner, 0);
-        kdt_fire(DPROBE_LOCK_ADAPTIVE_ACQUIRE, obj, 0, 0, 0);
-        break;
-    case KC_MutexUnlock:
-        kdt_fire(DPROBE_LOCK_ADAPTIVE_RELEASE, obj, 0, 0, 0);
-        break;
-    case KC_CondWait:
-        if (d->since)
-            kdt_fire(DPROBE_LOCK_CV_BLOCK, obj, blocked, d->owner, 0);
-        break;
-    case KC_SemWait:
-        if (d->since)
-            kdt_fire(DPROBE_LOCK_SEM_BLOCK, obj, blocked, d->owner, 0);
-        kdt_fire(DPROBE_LOCK_SEM_ACQUIRE, obj, 0, 0, 0);
-        break;
-    case KC_SemPost:
-        kdt_fire(DPROBE_LOCK_SEM_RELEASE, obj, 0, 0, 0);
-        break;
-    default:
-        return;
-    }
+    if (d->since && lc->blocked)
+        kdt_fire(lc->blocked, d->obj,
+                 ktimer_cycles_to_ns((uint32_t)board_cycles() - d->since), d->owner, 0);
+    if (lc->done)
+        kdt_fire(lc->done, d->obj, 0, 0, 0);
     d->since = 0;
 }

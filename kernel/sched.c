@@ -152,11 +152,8 @@ static inline __attribute__((always_inline)) struct thread *choose(const bool tr
 
     c->yield_pending = false;
     if (cur && cur->state == THS_RUNNING) {
-        if (top < (int)cur->prio || (top == (int)cur->prio && !yield)) {
-            if (traced && __builtin_expect(kdt_active, 0))   // D's sched:::remain-cpu
-                kdt_fire(DPROBE_SCHED_REMAIN_CPU, ktrace_who(cur), ktrace_pid(cur), cur->prio, 0);
-            return cur;
-        }
+        if (top < (int)cur->prio || (top == (int)cur->prio && !yield))
+            return cur;     // (D's sched:::remain-cpu: ktrace.c, at the exit)
         // Preempted threads keep their place at the head; yielding ones go to the back.
         enqueue(cur, !yield);
         if (traced)

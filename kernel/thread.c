@@ -10,6 +10,7 @@
 #include <kernel/sync.h>
 #include <kernel/arch.h>
 #include <kernel/board.h>
+#include <kernel/ktrace_kcall.h>
 
 struct thread k_threads[KMAX_THREADS];
 
@@ -226,27 +227,39 @@ void thread_arm_timeout(struct thread *t, uint64_t ns)
 }
 
 // Why t's priority becomes p (trace/kev.h KEV_PRIO_*): inherited from a mutex waiter or a
-// message, or back to its own (`call` when its own priority itself changed).
-static unsigned prio_cause(const struct thread *t, uint8_t p, uint8_t inh, bool call)
+// message, or back to its own; prio_by_call is set while ThreadSetPrio/SchedSet changes a
+// thread's own priority (only the trace reads it, so the untraced path does not pay for it).
+static bool prio_by_call;
+
+static unsigned prio_cause(const struct thread *t, uint8_t p, uint8_t inh)
 {
     if (inh == p && inh > t->base_prio && inh > t->ipc_prio)
         return KEV_PRIO_MUTEX;
     if (t->ipc_prio && p == t->ipc_prio)
         return KEV_PRIO_MSG;
-    return call ? KEV_PRIO_CALL : KEV_PRIO_INH_END;
+    return prio_by_call ? KEV_PRIO_CALL : KEV_PRIO_INH_END;
 }
 
-static void update_prio(struct thread *t, bool call)
+// The trace's side of a priority change (out of line: the untraced path keeps its registers).
+static __attribute__((noinline)) void trace_prio_change(const struct thread *t, uint8_t p,
+                                                        uint8_t inh)
+{
+    ktrace_prio_traced(t, p, prio_cause(t, p, inh));
+    prio_by_call = false;   // the owners down the chain change by inheritance
+}
+
+void thread_update_prio(struct thread *t)
 {
     // Follow the chain of mutex owners; bounded so that a cycle (deadlock) cannot hang us.
-    for (int depth = 0; t && depth < KMAX_THREADS; depth++, call = false) {
+    for (int depth = 0; t && depth < KMAX_THREADS; depth++) {
         uint8_t p = t->ipc_prio ? t->ipc_prio : t->base_prio;
         uint8_t inh = sync_inherited_prio(t);
         if (inh > p)
             p = inh;
         if (p == t->prio)
             return;
-        ktrace_prio(t, p, prio_cause(t, p, inh, call));
+        if (KTRACE_ON(KEV_C_SYSTEM))
+            trace_prio_change(t, p, inh);
         if (t->state == THS_READY) {
             sched_remove(t);
             t->prio = p;
@@ -263,13 +276,10 @@ static void update_prio(struct thread *t, bool call)
     }
 }
 
-void thread_update_prio(struct thread *t)
-{
-    update_prio(t, false);
-}
-
 void thread_set_base_prio(struct thread *t, uint8_t prio)
 {
     t->base_prio = prio;
-    update_prio(t, true);
+    prio_by_call = true;
+    thread_update_prio(t);
+    prio_by_call = false;
 }

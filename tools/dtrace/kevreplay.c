@@ -11,6 +11,7 @@
 #define _GNU_SOURCE     /* strptime, timegm */
 #include "kevreplay.h"
 #include <d/dprobes.h>
+#include <d/lockstat.h>
 #include <time.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,12 +19,9 @@
 #include <trace/kev.h>
 #include <trace/kev_decode.h>
 
-/* The kernel's numbers the replay reads (uapi/kcall.h, uapi/ktrace.h; the host tools do not
- * include the kernel's headers): the SYNC_* calls lockstat follows, and the tick's line. */
-enum {
-    KC_NUM_MUTEX_LOCK = 80, KC_NUM_MUTEX_UNLOCK = 81, KC_NUM_COND_WAIT = 82,
-    KC_NUM_SEM_POST = 84, KC_NUM_SEM_WAIT = 85, KIRQ_TICK_EV = 0x100,
-};
+/* The tick's interrupt line (uapi/ktrace.h KIRQ_TICK; the host tools do not include the
+ * kernel's headers). */
+enum { KIRQ_TICK_EV = 0x100 };
 
 /* A thread as the capture tells it, keyed by who (pid << 16 | tid). */
 struct rthread {
@@ -259,41 +257,26 @@ static void on_thread(struct replay *p, struct kev_reader *r, const struct kev_e
         return;
     }
     if (e->cls == KEV_C_KER_CALL && p->cur[cpu]) {
+        /* lockstat, as kernel/ktrace_sync.c fires it (d/lockstat.h) */
         struct rthread *t = rthread(p, p->cur[cpu]);
+        unsigned n = e->ev < KEV_KC_MAX ? e->ev : e->ev - KEV_KC_MAX;
+        const struct dprobe_lockcall *lc = dprobe_lockcall(n);
+        if (!lc)
+            return;
         if (e->ev < KEV_KC_MAX) {
-            if (e->ev == KC_NUM_MUTEX_LOCK || e->ev == KC_NUM_MUTEX_UNLOCK ||
-                e->ev == KC_NUM_SEM_WAIT || e->ev == KC_NUM_SEM_POST ||
-                e->ev == KC_NUM_COND_WAIT) {
-                t->obj = e->nw ? w[0] : 0;
-                t->owner = 0;
-                t->blocked_at = 0;
-            }
+            t->obj = e->nw ? w[0] : 0;
+            t->owner = 0;
+            t->blocked_at = 0;
             return;
         }
         int32_t ret;
         uint32_t err;
         if (!kev_kcall_exit(e, &ret, &err) || err)
             return;
-        unsigned n = e->ev - KEV_KC_MAX;
-        uint64_t blocked = t->blocked_at ? p->ctx.timestamp - t->blocked_at : 0;
-        if (n == KC_NUM_MUTEX_LOCK) {
-            if (t->blocked_at)
-                fire4(p, DPROBE_LOCK_ADAPTIVE_BLOCK, t->obj, blocked, t->owner, 0);
-            fire4(p, DPROBE_LOCK_ADAPTIVE_ACQUIRE, t->obj, 0, 0, 0);
-        } else if (n == KC_NUM_MUTEX_UNLOCK) {
-            fire4(p, DPROBE_LOCK_ADAPTIVE_RELEASE, t->obj, 0, 0, 0);
-        } else if (n == KC_NUM_COND_WAIT) {
-            if (t->blocked_at)
-                fire4(p, DPROBE_LOCK_CV_BLOCK, t->obj, blocked, t->owner, 0);
-        } else if (n == KC_NUM_SEM_WAIT) {
-            if (t->blocked_at)
-                fire4(p, DPROBE_LOCK_SEM_BLOCK, t->obj, blocked, t->owner, 0);
-            fire4(p, DPROBE_LOCK_SEM_ACQUIRE, t->obj, 0, 0, 0);
-        } else if (n == KC_NUM_SEM_POST) {
-            fire4(p, DPROBE_LOCK_SEM_RELEASE, t->obj, 0, 0, 0);
-        } else {
-            return;
-        }
+        if (t->blocked_at && lc->blocked)
+            fire4(p, lc->blocked, t->obj, p->ctx.timestamp - t->blocked_at, t->owner, 0);
+        if (lc->done)
+            fire4(p, lc->done, t->obj, 0, 0, 0);
         t->blocked_at = 0;
         return;
     }

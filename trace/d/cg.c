@@ -1596,6 +1596,21 @@ static unsigned expr(struct cg *g, struct dnode *n, struct dtype *t)
     return r;
 }
 
+/* member_usable: the errors of a procinfo.c member n->s of type tn found (name) or not, by
+ * how it is defined here; `of` names its operand in the message. */
+static void member_usable(struct cg *g, const struct dnode *n, const char *name, unsigned how,
+                          const char *tn, const char *of)
+{
+    if (!name)
+        dcc_error(g->cc, n->line, "D_TYPE_MEMBER", "%s is not a member of %s", n->s, tn);
+    if (how == DCC_PM_NOCONV)
+        dcc_error(g->cc, n->line, "D_XLATE_NOCONV", "translator does not define conversion "
+                  "for member: %s", n->s);
+    if (how == DCC_PM_UNSUP)
+        dcc_error(g->cc, n->line, "D_UNSUPPORTED", "%s->%s has no value on this system", of,
+                  n->s);
+}
+
 /* procinfo_member: curpsinfo->m and curlwpsinfo->m, as procinfo.c's tables say. */
 static unsigned procinfo_member(struct cg *g, struct dnode *n, struct dtype *t)
 {
@@ -1603,14 +1618,7 @@ static unsigned procinfo_member(struct cg *g, struct dnode *n, struct dtype *t)
     const struct dcc_procmember *m = dcc_procinfo(n->a->s, &tn);
     while (m->name && strcmp(m->name, n->s) != 0)
         m++;
-    if (!m->name)
-        dcc_error(g->cc, n->line, "D_TYPE_MEMBER", "%s is not a member of %s", n->s, tn);
-    if (m->how == DCC_PM_NOCONV)
-        dcc_error(g->cc, n->line, "D_XLATE_NOCONV", "translator does not define conversion "
-                  "for member: %s", n->s);
-    if (m->how == DCC_PM_UNSUP)
-        dcc_error(g->cc, n->line, "D_UNSUPPORTED", "%s->%s has no value on this system",
-                  n->a->s, n->s);
+    member_usable(g, n, m->name, m->how, tn, n->a->s);
     unsigned r = reg_alloc(g);
     if (m->how == DCC_PM_BUILTIN)
         emit(g, DIF_INSTR_IDX(DIF_BUILTIN, (unsigned)m->val, r));
@@ -1648,15 +1656,7 @@ static unsigned probe_args(struct cg *g, struct dnode *n, int64_t k, struct dtyp
                   "sched and proc thread probes' args[0] and args[1] are typed", (int)k, n->s);
     while (m->name && strcmp(m->name, n->s) != 0)
         m++;
-    if (!m->name)
-        dcc_error(g->cc, n->line, "D_TYPE_MEMBER", "%s is not a member of %s", n->s, tn);
-    if (m->how == DCC_PM_NOCONV)
-        dcc_error(g->cc, n->line, "D_XLATE_NOCONV", "translator does not define conversion "
-                  "for member: %s", n->s);
-    if (m->how == DCC_PM_UNSUP)
-        dcc_error(g->cc, n->line, "D_UNSUPPORTED", "args[%d]->%s has no value on this system "
-                  "(the probe carries no %s of another thread: docs/d-probes.md)", (int)k, n->s,
-                  n->s);
+    member_usable(g, n, m->name, m->how, tn, k == 0 ? "args[0]" : "args[1]");
     if (m->how == DCC_PM_CONST) {
         emit(g, DIF_INSTR_IDX(DIF_SETX, intern_int(g, (uint64_t)(int64_t)(int32_t)m->mask), r));
     } else {

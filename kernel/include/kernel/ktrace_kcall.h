@@ -114,6 +114,20 @@ static inline void ktrace_state_traced(struct thread *t)
     ktrace_state(t);
 }
 
+// t's effective priority is about to become prio (PRIO_CHANGE, kernel/ktrace_sync.c), once
+// the caller saw KTRACE_ON(KEV_C_SYSTEM): inline when SYSTEM is on the inline path (it is in
+// the default capture, and a server takes its client's priority twice a message), else the
+// general hook (D's change-pri, wide mode, filters).
+static inline void ktrace_prio_traced(const struct thread *t, unsigned prio, unsigned cause)
+{
+    if (ktrace_fast_on(KEV_C_SYSTEM)) {
+        trace_emit_simple_fast(&ktrace, KEV_C_SYSTEM, KEV_SYS_PRIO_CHANGE, ktrace_who(t),
+                               (prio & 0xffu) | (uint32_t)t->prio << 8 | cause << 16);
+        return;
+    }
+    ktrace_prio_ev(t, prio, cause);
+}
+
 // A message event on a traced path (ipc.c's traced copies), likewise.
 static inline void ktrace_comm_traced(unsigned ev, uint32_t a, uint32_t b)
 {
