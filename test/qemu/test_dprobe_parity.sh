@@ -100,6 +100,15 @@ for s in "${scripts[@]}"; do
     [ -z "$detail" ]; ok $? "$name: the same answer live and over the capture ($1 rows)${detail:+ # $detail}"
 done
 # The demo's server threads contend for their mutex in some batch: lockstat's block has rows.
+# Sane figures (issue 24: off-cpu in the incoming thread's context gave four threads ~200 ms
+# each in a 250 ms run): on each side the programs' on-CPU time adds up to at most the span
+# of the switches seen times the CPUs.
+for side in l c; do
+    awk '$1 == "oncpu_time" { sum += $NF } $1 == "span" && $2 == "oncpu" { span = $3; ncpu = $4 }
+         END { printf "%.0f %.0f %d\n", sum, span, ncpu; exit !(sum > 0 && span > 0 && sum <= span * ncpu) }' \
+        "$out/all.$side" > "$out/sane.$side"
+    ok $? "on-CPU time is sane ($([ $side = l ] && echo live || echo capture)): sum, span ns, CPUs = $(cat "$out/sane.$side")"
+done
 # Contention is the run's timing (semihosting's host I/O makes it vary): when no batch had
 # any, the block probes' parity was not exercised, which the test says rather than fails.
 n=$((n + 1))
