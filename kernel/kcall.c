@@ -99,10 +99,9 @@ static int do_set_prio(struct thread *t, int tid, int prio, int policy)
         return -EINVAL;
     if (prio > proc_prio_ceiling(t->proc))
         return -EPERM;
-    x->base_prio = (uint8_t)prio;
     if (policy)
         x->policy = (uint8_t)policy;
-    thread_update_prio(x);
+    thread_set_base_prio(x, (uint8_t)prio);
     return 0;
 }
 

@@ -84,9 +84,8 @@ static uint64_t vtime_ns(const struct thread *t)
     return ktimer_cycles_to_ns(c);
 }
 
-static void fill_ctx(struct dvm_ctx *ctx)
+static void fill_ctx_of(struct dvm_ctx *ctx, const struct thread *t)
 {
-    const struct thread *t = k_current;
     const struct proc *p = t ? t->proc : NULL;
     ctx->cpu = cpu_id();   // D's principal buffers, aggregations and speculations are per CPU
     ctx->pid = p ? p->pid : 0;
@@ -98,6 +97,11 @@ static void fill_ctx(struct dvm_ctx *ctx)
     ctx->execname = p ? p->name : "kernel";
     ctx->prio = t ? t->prio : 0;
     ctx->nlwp = p ? p->nthreads : 1;
+}
+
+static void fill_ctx(struct dvm_ctx *ctx)
+{
+    fill_ctx_of(ctx, k_current);
 }
 
 // Table probes are fired only when enabled; timer probes (ids from DPROBE_TIMER_BASE) exist
@@ -120,6 +124,19 @@ void kdt_fire(uint32_t id, uint64_t a0, uint64_t a1, uint64_t a2, uint64_t a3)
     dvm_fire(dst, &ctx, id, args);
     if (dst->exiting)
         kdt_active = false;     // exit() ran: END is the consumer's to fire, at KDT_STOP
+}
+
+void kdt_fire_as(const struct thread *t, uint32_t id, uint64_t a0, uint64_t a1, uint64_t a2,
+                 uint64_t a3)
+{
+    if (!wanted(id))
+        return;
+    struct dvm_ctx ctx;
+    uint64_t args[DVM_NARGS] = { a0, a1, a2, a3 };
+    fill_ctx_of(&ctx, t);
+    dvm_fire(dst, &ctx, id, args);
+    if (dst->exiting)
+        kdt_active = false;
 }
 
 void kdt_fire_at(uint32_t id, uint32_t ts32, uint64_t a0, uint64_t a1, uint64_t a2)
@@ -194,6 +211,7 @@ static void unmap(void)
 static void unload(void)
 {
     kdt_active = false;
+    ktrace_sync_d_stop();
     unmap();
     if (block) {
         // Cleared before reuse: the next owner of this memory (a trace ring, another
@@ -261,14 +279,18 @@ static int load(struct proc *p, uint32_t uargs)
                     ncpu * ((l.bufpolicy == DVM_BUF_SWITCH ? 2u : 1u) * l.bufsize + l.aggsize +
                             l.nspec * l.specsize) + l.dynvarsize + 16384u;
     uint32_t size = 0, align = 0;
+    if (ktrace_sync_d_start() < 0)  // lockstat's per-thread words, before the block takes all
+        return -ENOMEM;
     for (uint32_t want = need; want >= 16384u; want /= 2) {
         arch_map_layout(want, &size, &align);
         block = pmem_alloc(&k_pmem, size, align);
         if (block || l.bufresize_manual)
             break;
     }
-    if (!block)
+    if (!block) {
+        ktrace_sync_d_stop();
         return -ENOMEM;
+    }
     block_len = size;
     kmemset(block, 0, sizeof(struct dvm_state));
     dst = (struct dvm_state *)block;
@@ -284,6 +306,7 @@ static int load(struct proc *p, uint32_t uargs)
                  err, sizeof(err)) < 0) {
         copy_err(p, &l, err);
         pmem_free(&k_pmem, block);
+        ktrace_sync_d_stop();
         block = NULL;
         dst = NULL;
         return -EINVAL;
@@ -361,6 +384,7 @@ int kdt_call(struct thread *t, uint32_t cmd, uint32_t a, uint32_t b, uint32_t c)
         for (unsigned c = 0; c < KMAX_CPUS; c++)
             vt_running[c] = NULL;
         kdt_vtime_switch(k_current);
+        ktrace_kdt_go(k_current);
         kdt_active = true;
         if (wanted(DPROBE_BEGIN)) {   // BEGIN's clauses stop at the first exit(), as DTrace's
             struct dvm_ctx ctx;

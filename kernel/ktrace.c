@@ -141,16 +141,37 @@ void ktrace_exit_notify(void)
     ktrace_sync();  // tracing may have stopped: the entry stays traced only while it runs
 }
 
-// D's side of a kernel exit: virtual time and the on-/off-CPU probes. Out of line, so that
-// the exit without D keeps no frame for it.
+// D's side of a kernel exit: virtual time and the on-/off-CPU probes. As Solaris's: off-cpu
+// fires in the context of the thread going off (args[0] the one coming on), then on-cpu in the
+// context of the one coming on (k_current by now). Out of line, so that the exit without D
+// keeps no frame for it.
+static const struct thread *kdt_on_cpu[KMAX_CPUS];  // the thread D last saw go on each CPU
+
+void ktrace_kdt_go(const struct thread *running)
+{
+    for (unsigned c = 0; c < KMAX_CPUS; c++)
+        kdt_on_cpu[c] = NULL;   // other CPUs: their next exit fires on-cpu alone
+    kdt_on_cpu[cpu_id()] = running;
+}
+
 static __attribute__((noinline)) void exit_end_kdt(struct thread *next)
 {
     kdt_vtime_switch(next);
-    const struct thread *prev = ring_current;
+    const struct thread *prev = kdt_on_cpu[cpu_id()];
     if (next != prev) {
+        kdt_on_cpu[cpu_id()] = next;
         if (prev)
-            kdt_fire(DPROBE_SCHED_OFFCPU, ktrace_tid(prev), prev->state, 0, 0);
-        kdt_fire(DPROBE_SCHED_ONCPU, ktrace_tid(next), next->prio, 0, 0);
+            kdt_fire_as(prev, DPROBE_SCHED_OFFCPU, ktrace_who(next), ktrace_pid(next),
+                        next->prio, prev->state);
+        kdt_fire(DPROBE_SCHED_ONCPU, ktrace_who(next), ktrace_pid(next), next->prio, 0);
+        if (next->dt_unstarted) {
+            next->dt_unstarted = 0;
+            kdt_fire(DPROBE_PROC_LWP_START, ktrace_who(next), ktrace_pid(next), next->prio, 0);
+            if (next->proc && next->tid == 1)   // a spawned process's first instruction
+                kdt_fire(DPROBE_PROC_EXEC_SUCCESS, ktrace_pid(next), 0, 0, 0);
+        }
+    } else {    // the scheduler kept the thread this CPU ran (here, not in sched.c's hot path)
+        kdt_fire(DPROBE_SCHED_REMAIN_CPU, ktrace_who(next), ktrace_pid(next), next->prio, 0);
     }
 }
 
@@ -176,6 +197,8 @@ void ktrace_kcall_entry_full(struct thread *t, uint32_t n, const uint32_t *a)
         trace_emit_simple(&ktrace, KEV_C_KER_CALL, ev, a[0], a[1]);
     if (kdt_active && n < DPROBE_KCALL_MAX)
         kdt_fire_args(DPROBE_KCALL_ENTRY(n), a, 6);
+    if (kdt_active)
+        ktrace_sync_call_entry(t, n, a);
     t->kc_trace = (uint16_t)(ev + 1);
 }
 
@@ -185,10 +208,14 @@ void ktrace_kcall_exit_full(struct thread *t, unsigned n)
     uint32_t r0 = arch_kc_result(&t->ctx, 0), r1 = arch_kc_result(&t->ctx, 1);
     if (kdt_active && n < DPROBE_KCALL_MAX)
         kdt_fire(DPROBE_KCALL_RETURN(n), (uint64_t)(int64_t)(int32_t)r0, n, 0, 0);
-    if (!ring_on(KEV_C_KER_CALL))
-        return;
-    ktrace_kcall_exit_words(n + 1u, &r0, &r1);
-    trace_emit_simple(&ktrace, KEV_C_KER_CALL, KEV_KC_EXIT(n), r0, r1);
+    int32_t result = (int32_t)r0;
+    if (ring_on(KEV_C_KER_CALL)) {
+        ktrace_kcall_exit_words(n + 1u, &r0, &r1);
+        trace_emit_simple(&ktrace, KEV_C_KER_CALL, KEV_KC_EXIT(n), r0, r1);
+    }
+    // lockstat's probes after the exit event: the time blocked ends where the capture's does
+    if (kdt_active)
+        ktrace_sync_call_return(t, n, result);
 }
 
 // The rare end of a traced entry (ktrace_exit_end): D's side, another thread to tell the
@@ -205,10 +232,15 @@ void ktrace_exit_slow(struct thread *next)
     ktrace_sync();
 }
 
-// The D probes of a state change: the blocking states, and wakeups.
+// While KTRACE_START writes its snapshot: the state it records is not news, D fires nothing.
+static bool in_snapshot;
+
+// The D probes of a state change (docs/d-probes.md), in the context of the thread on the CPU
+// (k_current), args[0] (arg0, a who) the thread that changes, arg1 its pid, arg2 its priority:
+// Solaris's sleep and the block-* probes, preempt, wakeup, enqueue, dequeue, lwp-exit.
 static void kdt_state(const struct thread *t)
 {
-    uint32_t tid = ktrace_tid(t), obj = 0, id;
+    uint32_t who = ktrace_who(t), pid = ktrace_pid(t), obj = 0, id;
     switch (t->state) {
     case THS_SEND:      id = DPROBE_SCHED_BLOCK_SEND; obj = (uint32_t)t->coid; break;
     case THS_RECEIVE:   id = DPROBE_SCHED_BLOCK_RECEIVE; obj = t->chan ? (uint32_t)t->chan->chid : 0; break;
@@ -218,21 +250,31 @@ static void kdt_state(const struct thread *t)
     case THS_SEM:       id = DPROBE_SCHED_BLOCK_SEM; break;
     case THS_NANOSLEEP: id = DPROBE_SCHED_BLOCK_SLEEP; break;
     case THS_JOIN:      id = DPROBE_SCHED_BLOCK_JOIN; obj = (uint32_t)t->join_tid; break;
+    case THS_RUNNING:
+        kdt_fire(DPROBE_SCHED_DEQUEUE, who, pid, t->prio, 0);
+        return;
+    case THS_DEAD:
+        kdt_fire(DPROBE_PROC_LWP_EXIT, who, pid, t->prio, 0);
+        return;
     case THS_READY:
-        if (t->traced_state == THS_RUNNING || t->traced_state == THS_READY)
-            return;     // preempted, not woken
-        id = DPROBE_SCHED_WAKEUP;
-        obj = t->traced_state;
-        break;
+        if (t->traced_state == THS_READY)
+            return;     // requeued at a new priority: sched:::change-pri said it
+        if (t->traced_state == THS_RUNNING)
+            kdt_fire(DPROBE_SCHED_PREEMPT, who, pid, t->prio, 0);
+        else
+            kdt_fire(DPROBE_SCHED_WAKEUP, who, pid, t->prio, t->traced_state);
+        kdt_fire(DPROBE_SCHED_ENQUEUE, who, pid, t->prio, 0);
+        return;
     default:
         return;
     }
-    kdt_fire(id, tid, obj, 0, 0);
+    kdt_fire(DPROBE_SCHED_SLEEP, who, pid, t->prio, t->state);
+    kdt_fire(id, who, pid, t->prio, obj);
 }
 
 void ktrace_state_ev(const struct thread *t)
 {
-    if (kdt_active)
+    if (kdt_active && !in_snapshot)
         kdt_state(t);
     ((struct thread *)t)->traced_state = t->state;
     if (!ring_on(KEV_C_PR_TH))
@@ -248,10 +290,15 @@ void ktrace_state_ev(const struct thread *t)
 
 void ktrace_thread_ev(const struct thread *t, unsigned ev)
 {
-    if (kdt_active && ev == KEV_TH_CREATE)
-        kdt_fire(DPROBE_SCHED_CREATE, ktrace_tid(t), ktrace_pid(t), 0, 0);
+    if (kdt_active && !in_snapshot && ev == KEV_TH_CREATE) {
+        kdt_fire(DPROBE_SCHED_CREATE, ktrace_who(t), ktrace_pid(t), t->prio, 0);
+        kdt_fire(DPROBE_PROC_LWP_CREATE, ktrace_who(t), ktrace_pid(t), t->prio, 0);
+        ((struct thread *)t)->dt_unstarted = 1;
+    }
     if (kdt_active && ev == KEV_TH_DESTROY)
-        kdt_fire(DPROBE_SCHED_EXIT, ktrace_tid(t), (uint64_t)(int64_t)t->exit_status, 0, 0);
+        kdt_fire(DPROBE_SCHED_EXIT, ktrace_who(t), (uint64_t)(int64_t)t->exit_status, 0, 0);
+    if (ev == KEV_TH_CREATE)    // every thread's priority, from its creation or the snapshot
+        ktrace_prio_ev(t, t->prio, KEV_PRIO_INITIAL);
     trace_emit_simple(&ktrace, KEV_C_PR_TH, ev, ktrace_pid(t), ktrace_tid(t));
 }
 
@@ -263,7 +310,7 @@ void ktrace_thread_name_ev(const struct thread *t)
 
 void ktrace_proc_ev(const struct proc *p, unsigned ev)
 {
-    if (kdt_active && ev == KEV_PR_CREATE_NAME)
+    if (kdt_active && !in_snapshot && ev == KEV_PR_CREATE_NAME)
         kdt_fire(DPROBE_PROC_CREATE, (uint32_t)p->pid, (uint32_t)p->ppid, 0, 0);
     if (kdt_active && ev == KEV_PR_DESTROY_NAME)
         kdt_fire(DPROBE_PROC_EXIT, (uint32_t)p->pid, (uint64_t)(int64_t)p->exit_status, 0, 0);
@@ -275,6 +322,9 @@ void ktrace_int_ev(unsigned ev, uint32_t irq, uint32_t who)
 {
     if (kdt_active && irq < DPROBE_IRQ_MAX && (ev == KEV_INT_ENTER || ev == KEV_INT_EXIT))
         kdt_fire(ev == KEV_INT_ENTER ? DPROBE_IRQ_ENTRY(irq) : DPROBE_IRQ_EXIT(irq), irq, 0, 0, 0);
+    if (kdt_active && irq == KIRQ_TICK && ev == KEV_INT_ENTER && k_current) // sched:::tick
+        kdt_fire(DPROBE_SCHED_TICK, ktrace_who(k_current), ktrace_pid(k_current),
+                 k_current->prio, 0);
     trace_emit_simple(&ktrace, KEV_C_INT, ev, irq, who);
 }
 
@@ -343,6 +393,7 @@ static void snapshot_thread(const struct thread *t)
 
 static void snapshot(void)
 {
+    in_snapshot = true;
     trace_emit_simple(&ktrace, KEV_C_SYSTEM, KEV_SYS_SNAPSHOT, 0, 0);
     for (unsigned i = 0; i < KMAX_THREADS; i++)
         if (k_threads[i].in_use && !k_threads[i].proc && k_threads[i].state != THS_DEAD)
@@ -359,7 +410,13 @@ static void snapshot(void)
                 snapshot_thread(t);
         }
     }
+    // Which thread each CPU runs: the state events above are all on this CPU's buffer.
+    for (unsigned c = 0; c < k_ncpus && c < KMAX_CPUS; c++)
+        if (k_cpus[c].current)
+            trace_emit_simple(&ktrace, KEV_C_SYSTEM, KEV_SYS_SNAPSHOT, 2u | c << 8,
+                              ktrace_who(k_cpus[c].current));
     trace_emit_simple(&ktrace, KEV_C_SYSTEM, KEV_SYS_SNAPSHOT, 1, 0);
+    in_snapshot = false;
 }
 
 // ---- buffers ------------------------------------------------------------------------------------

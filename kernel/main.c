@@ -18,6 +18,7 @@
 #include <kernel/kinit.h>
 #include <kernel/ktrace.h>
 #include <kernel/kdtrace.h>
+#include <d/dprobes.h>
 #include <kernel/kuring.h>
 #include <kernel/ktrace_kcall.h>
 #include <uapi/ktrace.h>
@@ -52,6 +53,8 @@ static void kernel_fault(struct thread *t)
         kpanic("fault in kernel thread %s: %s", t->name, what);
     kprintf("kernel: process %d (%s) killed: %s in thread %d\n", (int)p->pid, p->name, what,
             (int)t->tid);
+    if (kdt_active)     // proc:::fault, in the faulting thread's context: arg0 the signal
+        kdt_fire(DPROBE_PROC_FAULT, (uint64_t)sig, 0, 0, 0);
     proc_exit(p, sig);
 }
 

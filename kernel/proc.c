@@ -15,6 +15,8 @@
 #include <kernel/utimer.h>
 #include <kernel/shost.h>
 #include <kernel/kdtrace.h>
+#include <d/dprobes.h>
+#include <kernel/ktrace_kcall.h>
 
 struct proc k_procs[KMAX_PROCS];
 bool k_system_done;
@@ -233,6 +235,10 @@ int proc_kill(struct proc *killer, int pid)
         return -ESRCH;
     kprintf("kernel: process %d (%s) killed by process %d (%s)\n", (int)x->pid, x->name,
             (int)killer->pid, killer->name);
+    if (kdt_active && !list_empty(&x->threads)) {  // proc:::signal-send, killer's context
+        const struct thread *v = list_entry(x->threads.next, struct thread, plink);
+        kdt_fire(DPROBE_PROC_SIGNAL_SEND, ktrace_who(v), (uint32_t)x->pid, KSIG_KILL, 0);
+    }
     proc_exit(x, KSIG_KILL);
     return 0;
 }

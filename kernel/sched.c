@@ -15,6 +15,8 @@
 #include <kernel/sched.h>
 #include <kernel/arch.h>
 #include <kernel/ktrace_kcall.h>
+#include <kernel/kdtrace.h>
+#include <d/dprobes.h>
 
 static struct list ready_q[256];
 static uint32_t ready_map[8];
@@ -162,7 +164,7 @@ static inline __attribute__((always_inline)) struct thread *choose(const bool tr
     c->yield_pending = false;
     if (cur && cur->state == THS_RUNNING) {
         if (top < (int)cur->prio || (top == (int)cur->prio && !yield))
-            return cur;
+            return cur;     // (D's sched:::remain-cpu: ktrace.c, at the exit)
         // Preempted threads keep their place at the head; yielding ones go to the back.
         enqueue(cur, !yield);
         if (traced)
@@ -197,6 +199,8 @@ void sched_kick_others(void)
         struct thread *best = top_ready(i);
         const struct thread *cur = c->current;
         if (best && (!cur || cur->state != THS_RUNNING || best->prio > cur->prio)) {
+            if (__builtin_expect(kdt_active, 0) && cur)     // D's sched:::surrender
+                kdt_fire(DPROBE_SCHED_SURRENDER, ktrace_who(cur), ktrace_pid(cur), cur->prio, i);
             c->kicked = true;
             arch_cpu_kick(i);
         }

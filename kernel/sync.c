@@ -21,6 +21,8 @@ struct ksem {
     struct proc *owner_proc;
     int32_t count;
     struct list waiters;
+    struct thread *taker;   // the last thread that took it and has not posted (the trace's
+                            // SYNC_WAIT owner; a hint: a semaphore has no owner)
 };
 
 static struct kmutex mutexes[KMAX_MUTEXES];
@@ -131,11 +133,18 @@ static void mutex_release(struct kmutex *m, int32_t ret)
 }
 
 // Blocks t on m (which someone else owns) and boosts the owner chain.
-static void mutex_wait(struct kmutex *m, struct thread *t)
+static void mutex_wait(struct kmutex *m, struct thread *t, int id)
 {
     t->wait_mutex = m;
     thread_block(t, THS_MUTEX, &m->waiters);
+    ktrace_sync_wait(t, (uint32_t)id, m->owner);
     thread_update_prio(m->owner);
+}
+
+// The id user space names m by (the SYNC_* calls' first argument).
+static int mutex_id(const struct kmutex *m)
+{
+    return (int)(m - mutexes) + SYNC_ID_BASE;
 }
 
 int mutex_lock(struct thread *t, int id)
@@ -149,7 +158,7 @@ int mutex_lock(struct thread *t, int id)
         mutex_take(m, t);
         return 0;
     }
-    mutex_wait(m, t);
+    mutex_wait(m, t, id);
     return 0;
 }
 
@@ -218,6 +227,7 @@ int cond_wait(struct thread *t, int cid, int mid)
     t->wait_mutex = m;      // the mutex to take back when signalled
     m->cond_refs++;
     thread_block(t, THS_CONDVAR, &c->waiters);
+    ktrace_sync_wait(t, (uint32_t)cid, NULL);
     return 0;
 }
 
@@ -240,6 +250,7 @@ static void cond_wake(struct thread *w, int32_t ret)
         w->wake_ret = ret;
         thread_set_state(w, THS_MUTEX);
         waitq_insert(&m->waiters, w);
+        ktrace_sync_wait(w, (uint32_t)mutex_id(m), m->owner);
         thread_update_prio(m->owner);
     }
 }
@@ -281,6 +292,7 @@ int sem_create(struct proc *p, int count)
         s->in_use = true;
         s->owner_proc = p;
         s->count = count;
+        s->taker = NULL;
         list_init(&s->waiters);
         return i + SYNC_ID_BASE;
     }
@@ -294,9 +306,11 @@ int sem_wait(struct thread *t, int id)
         return -EINVAL;
     if (s->count > 0) {
         s->count--;
+        s->taker = t;
         return 0;
     }
     thread_block(t, THS_SEM, &s->waiters);
+    ktrace_sync_wait(t, (uint32_t)id, s->taker && s->taker->in_use ? s->taker : NULL);
     return 0;
 }
 
@@ -305,8 +319,12 @@ int sem_post(struct thread *t, int id)
     struct ksem *s = sem_lookup(t->proc, id);
     if (!s)
         return -EINVAL;
+    if (s->taker == t)
+        s->taker = NULL;
     if (!list_empty(&s->waiters)) {
-        thread_unblock(list_entry(s->waiters.next, struct thread, qlink), 0);
+        struct thread *w = list_entry(s->waiters.next, struct thread, qlink);
+        thread_unblock(w, 0);
+        s->taker = w;
         return 0;
     }
     if (s->count == INT32_MAX)

@@ -10,6 +10,7 @@
 #include <kernel/sync.h>
 #include <kernel/arch.h>
 #include <kernel/board.h>
+#include <kernel/ktrace_kcall.h>
 
 struct thread k_threads[KMAX_THREADS];
 
@@ -225,6 +226,28 @@ void thread_arm_timeout(struct thread *t, uint64_t ns)
     ktimer_start(&t->timeout, k_ticks + ktimer_ns_to_ticks(ns));
 }
 
+// Why t's priority becomes p (trace/kev.h KEV_PRIO_*): inherited from a mutex waiter or a
+// message, or back to its own; prio_by_call is set while ThreadSetPrio/SchedSet changes a
+// thread's own priority (only the trace reads it, so the untraced path does not pay for it).
+static bool prio_by_call;
+
+static unsigned prio_cause(const struct thread *t, uint8_t p, uint8_t inh)
+{
+    if (inh == p && inh > t->base_prio && inh > t->ipc_prio)
+        return KEV_PRIO_MUTEX;
+    if (t->ipc_prio && p == t->ipc_prio)
+        return KEV_PRIO_MSG;
+    return prio_by_call ? KEV_PRIO_CALL : KEV_PRIO_INH_END;
+}
+
+// The trace's side of a priority change (out of line: the untraced path keeps its registers).
+static __attribute__((noinline)) void trace_prio_change(const struct thread *t, uint8_t p,
+                                                        uint8_t inh)
+{
+    ktrace_prio_traced(t, p, prio_cause(t, p, inh));
+    prio_by_call = false;   // the owners down the chain change by inheritance
+}
+
 void thread_update_prio(struct thread *t)
 {
     // Follow the chain of mutex owners; bounded so that a cycle (deadlock) cannot hang us.
@@ -235,6 +258,8 @@ void thread_update_prio(struct thread *t)
             p = inh;
         if (p == t->prio)
             return;
+        if (KTRACE_ON(KEV_C_SYSTEM))
+            trace_prio_change(t, p, inh);
         if (t->state == THS_READY) {
             sched_remove(t);
             t->prio = p;
@@ -253,4 +278,12 @@ void thread_update_prio(struct thread *t)
         }
         t = (t->state == THS_MUTEX && t->wait_mutex) ? t->wait_mutex->owner : NULL;
     }
+}
+
+void thread_set_base_prio(struct thread *t, uint8_t prio)
+{
+    t->base_prio = prio;
+    prio_by_call = true;
+    thread_update_prio(t);
+    prio_by_call = false;
 }

@@ -62,6 +62,7 @@ SCRIPT_TESTS += $$(if $$(filter hostile,$$(MATRIX_TESTS_$(1))),qemu-$(1)/hostile
 SCRIPT_TESTS += $$(if $$(filter demo,$$(MATRIX_TESTS_$(1))),qemu-$(1)/demo|120|BOARD=$(1)|test/qemu/test_demo.sh|build/$(1)/demo.elf)
 SCRIPT_TESTS += $$(if $$(filter tracelogger,$$(MATRIX_TESTS_$(1))),qemu-$(1)/tracelogger|600|BOARD=$(1)|test/qemu/test_tracelogger.sh|build/$(1)|$(H))
 SCRIPT_TESTS += $$(if $$(filter dtrace,$$(MATRIX_TESTS_$(1))),qemu-$(1)/dtrace|900|BOARD=$(1)|test/qemu/test_dtrace.sh|build/$(1)|$(H))
+SCRIPT_TESTS += $$(if $$(filter parity,$$(MATRIX_TESTS_$(1))),qemu-$(1)/parity|300|BOARD=$(1)|test/qemu/test_dprobe_parity.sh|build/$(1)|$(H))
 endef
 $(foreach b,$(MATRIX_BOARDS),$(eval $(call MATRIX_template,$(b))))
 
@@ -69,6 +70,13 @@ $(foreach b,$(MATRIX_BOARDS),$(eval $(call MATRIX_template,$(b))))
 # target's dtrace consumer) over the demo system.
 SCRIPT_TESTS += qemu/dtrace|300|test/qemu/test_dtrace.sh|$(B)|$(H)
 TEST_DEPS    += $(B)/dtrace.elf $(H)/dcompile
+
+# One semantics, two places: D scripts live on the board and over the same boot's capture
+# (test/qemu/parity/, docs/d-probes.md).
+ifneq ($(filter dtparity,$(IMAGES)),)
+SCRIPT_TESTS += qemu/parity|300|test/qemu/test_dprobe_parity.sh|$(B)|$(H)
+TEST_DEPS    += $(B)/dtparity.elf $(H)/dcompile $(H)/dtrace
+endif
 
 # Your own program on every board of the matrix (docs/applications.md): make new-app, make run
 # APPS=, make dtrace APPS= (or the board's clear no), dtrace -i at the board's times, exit 1 on

@@ -4,15 +4,32 @@
 // board's time (cycles since boot converted to ns as the kernel does; walltimestamp from the
 // header's boot date), on the event's CPU, in the context (pid, tid,
 // execname) of the thread last seen running on that CPU. Events with no probe are skipped.
+// The sched, proc and lockstat probes follow the kernel's rules (kernel/ktrace.c kdt_state,
+// exit_end_kdt; kernel/ktrace_sync.c) from each thread's state, priority and SYNC_* call as
+// the capture tells them (struct rthread); the probes a capture holds no event for are named
+// once on stderr (no_capture_note).
 #define _GNU_SOURCE     /* strptime, timegm */
 #include "kevreplay.h"
 #include <d/dprobes.h>
+#include <d/lockstat.h>
 #include <time.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <trace/kev.h>
 #include <trace/kev_decode.h>
+
+/* The tick's interrupt line (uapi/ktrace.h KIRQ_TICK; the host tools do not include the
+ * kernel's headers). */
+enum { KIRQ_TICK_EV = 0x100 };
+
+/* A thread as the capture tells it, keyed by who (pid << 16 | tid). */
+struct rthread {
+    uint32_t who, obj, owner;
+    uint8_t used, state, prio, unstarted;
+    uint64_t blocked_at;        /* ns; 0: not blocked on a SYNC_* object in this call */
+};
+#define RTHREADS 1024u
 
 struct replay {
     struct dvm_state *st;
@@ -24,7 +41,33 @@ struct replay {
     int32_t pid[DVM_MAXCPU], tid[DVM_MAXCPU];
     uint64_t next[64];
     struct dvm_ctx ctx;
+    uint32_t cur[DVM_MAXCPU];         /* who runs on each CPU (0: not known yet) */
+    uint32_t last_state[DVM_MAXCPU];  /* whose state event a CPU recorded last (SYNC_WAIT's) */
+    int in_snapshot;
+    int firing;                       /* this event's CPU fires probes (-x cpu) */
+    struct rthread th[RTHREADS];
 };
+
+static struct rthread *rthread(struct replay *p, uint32_t who)
+{
+    unsigned h = (who * 2654435761u) >> 22;
+    for (unsigned k = 0; k < RTHREADS; k++) {
+        struct rthread *t = &p->th[(h + k) % RTHREADS];
+        if (t->used && t->who == who)
+            return t;
+        if (!t->used) {
+            memset(t, 0, sizeof(*t));
+            t->used = 1;
+            t->who = who;
+            t->state = 0xff;
+            return t;
+        }
+    }
+    static struct rthread spare;    /* a full table: a scratch entry, nothing remembered */
+    memset(&spare, 0, sizeof(spare));
+    spare.who = who;
+    return &spare;
+}
 
 static void consume(struct replay *p, int final)
 {
@@ -110,28 +153,12 @@ static uint32_t probe_of(const struct kev_event *e, uint64_t *a)
                 return 0;
             a[0] = w[1];
             a[1] = w[0];
+            if (e->ev == KEV_PR_DESTROY_NAME || e->ev == KEV_PR_DESTROY)
+                a[1] = 0;   /* the board's arg1 is the exit status, not in the capture */
             return e->ev == KEV_PR_CREATE || e->ev == KEV_PR_CREATE_NAME ? DPROBE_PROC_CREATE
                                                                          : DPROBE_PROC_EXIT;
         }
-        if (e->ev >= 64 || nw < 2)
-            return 0;
-        a[0] = w[1]; /* tid */
-        a[1] = w[0]; /* pid */
-        switch (e->ev) {
-        case KEV_TH_RUNNING: return DPROBE_SCHED_ONCPU;
-        case KEV_TH_READY: return DPROBE_SCHED_WAKEUP;
-        case KEV_TH_SEND: return DPROBE_SCHED_BLOCK_SEND;
-        case KEV_TH_RECEIVE: return DPROBE_SCHED_BLOCK_RECEIVE;
-        case KEV_TH_REPLY: return DPROBE_SCHED_BLOCK_REPLY;
-        case KEV_TH_MUTEX: return DPROBE_SCHED_BLOCK_MUTEX;
-        case KEV_TH_CONDVAR: return DPROBE_SCHED_BLOCK_COND;
-        case KEV_TH_SEM: return DPROBE_SCHED_BLOCK_SEM;
-        case KEV_TH_NANOSLEEP: return DPROBE_SCHED_BLOCK_SLEEP;
-        case KEV_TH_JOIN: return DPROBE_SCHED_BLOCK_JOIN;
-        case KEV_TH_CREATE: return DPROBE_SCHED_CREATE;
-        case KEV_TH_DESTROY: case KEV_TH_DEAD: return DPROBE_SCHED_EXIT;
-        default: return 0;
-        }
+        return 0;   /* thread events: on_thread */
     case KEV_C_COMM:
         switch (e->ev) {
         case KEV_COMM_SND_MESSAGE: return DPROBE_MSG_SEND;
@@ -171,6 +198,185 @@ static uint64_t boot_date_ns(const struct kev_reader *r)
     return secs > 0 ? (uint64_t)secs * 1000000000ull : 0;
 }
 
+/* set_ctx: the context of the thread running on cpu (the board's fill_ctx). */
+static void set_ctx(struct replay *p, struct kev_reader *r, unsigned cpu)
+{
+    uint32_t who = p->cur[cpu];
+    p->ctx.cpu = cpu;
+    p->ctx.pid = (int32_t)(who >> 16);
+    p->ctx.tid = (int32_t)(who & 0xffffu);
+    p->ctx.prio = who ? rthread(p, who)->prio : 0;
+    const char *name = who >> 16 ? kev_proc_name(r, who >> 16) : "kernel";
+    p->ctx.execname = name ? name : "";
+}
+
+static void fire4(struct replay *p, uint32_t id, uint64_t a0, uint64_t a1, uint64_t a2,
+                  uint64_t a3)
+{
+    uint64_t a[DVM_NARGS] = { a0, a1, a2, a3 };
+    if (p->firing)
+        dvm_fire(p->st, &p->ctx, id, a);
+}
+
+/* on_thread: the sched, proc and lockstat probes a thread, priority or SYNC_* event fires,
+ * as kdt_state, exit_end_kdt and ktrace_sync.c fire them on the board: args[0] (a who), arg1
+ * its pid, arg2 its priority. */
+static void on_thread(struct replay *p, struct kev_reader *r, const struct kev_event *e,
+                      unsigned cpu)
+{
+    const uint32_t *w = e->w;
+    if (e->cls == KEV_C_SYSTEM && e->ev == KEV_SYS_SNAPSHOT && e->nw >= 2 &&
+        (w[0] & 0xffu) == 2u) {     /* CPU w[0] >> 8 runs w[1] */
+        if ((w[0] >> 8) < DVM_MAXCPU)
+            p->cur[w[0] >> 8] = w[1];
+        return;
+    }
+    if (e->cls == KEV_C_SYSTEM && e->ev == KEV_SYS_SNAPSHOT && e->nw >= 1) {
+        p->in_snapshot = w[0] == 0;
+        return;
+    }
+    if (e->cls == KEV_C_SYSTEM && e->ev == KEV_SYS_PRIO_CHANGE && e->nw >= 2) {
+        struct rthread *t = rthread(p, w[0]);
+        unsigned prio = w[1] & 0xffu, old = (w[1] >> 8) & 0xffu, cause = w[1] >> 16;
+        if (cause != KEV_PRIO_INITIAL && !p->in_snapshot && p->firing) {
+            uint64_t a[DVM_NARGS] = { w[0], w[0] >> 16, prio, old, cause };
+            dvm_fire(p->st, &p->ctx, DPROBE_SCHED_CHANGE_PRI, a);
+        }
+        t->prio = (uint8_t)prio;
+        return;
+    }
+    if (e->cls == KEV_C_SYSTEM && e->ev == KEV_SYS_SYNC_WAIT && e->nw >= 2) {
+        struct rthread *t = rthread(p, p->last_state[cpu]);
+        t->owner = w[1];
+        t->blocked_at = p->ctx.timestamp;
+        return;
+    }
+    if (e->cls == KEV_C_INT && e->ev == KEV_INT_ENTER && e->nw >= 1 && w[0] == KIRQ_TICK_EV &&
+        p->cur[cpu]) {
+        fire4(p, DPROBE_SCHED_TICK, p->cur[cpu], p->cur[cpu] >> 16, p->ctx.prio, 0);
+        return;
+    }
+    if (e->cls == KEV_C_KER_CALL && p->cur[cpu]) {
+        /* lockstat, as kernel/ktrace_sync.c fires it (d/lockstat.h) */
+        struct rthread *t = rthread(p, p->cur[cpu]);
+        unsigned n = e->ev < KEV_KC_MAX ? e->ev : e->ev - KEV_KC_MAX;
+        const struct dprobe_lockcall *lc = dprobe_lockcall(n);
+        if (!lc)
+            return;
+        if (e->ev < KEV_KC_MAX) {
+            t->obj = e->nw ? w[0] : 0;
+            t->owner = 0;
+            t->blocked_at = 0;
+            return;
+        }
+        int32_t ret;
+        uint32_t err;
+        if (!kev_kcall_exit(e, &ret, &err) || err)
+            return;
+        if (t->blocked_at && lc->blocked)
+            fire4(p, lc->blocked, t->obj, p->ctx.timestamp - t->blocked_at, t->owner, 0);
+        if (lc->done)
+            fire4(p, lc->done, t->obj, 0, 0, 0);
+        t->blocked_at = 0;
+        return;
+    }
+    if (e->cls != KEV_C_PR_TH || e->nw < 2 || (e->ev >= 64 && e->ev != KEV_TH_CREATE &&
+                                               e->ev != KEV_TH_DESTROY))
+        return;
+    uint32_t who = w[0] << 16 | (w[1] & 0xffffu), pid = w[0];
+    struct rthread *t = rthread(p, who);
+    if (e->ev == KEV_TH_CREATE || e->ev == KEV_TH_DESTROY) {
+        if (p->in_snapshot)
+            return;
+        if (e->ev == KEV_TH_DESTROY) {
+            fire4(p, DPROBE_SCHED_EXIT, who, 0, 0, 0);  /* status: not in the capture */
+            return;
+        }
+        fire4(p, DPROBE_SCHED_CREATE, who, pid, t->prio, 0);
+        fire4(p, DPROBE_PROC_LWP_CREATE, who, pid, t->prio, 0);
+        t->unstarted = 1;
+        return;
+    }
+    unsigned prev = t->state, st = e->ev;
+    t->state = (uint8_t)st;
+    p->last_state[cpu] = who;
+    if (p->in_snapshot) {
+        if (st == KEV_TH_RUNNING)
+            p->cur[cpu] = who;
+        return;
+    }
+    switch (st) {
+    case KEV_TH_RUNNING: {
+        fire4(p, DPROBE_SCHED_DEQUEUE, who, pid, t->prio, 0);
+        uint32_t old = p->cur[cpu];
+        if (old == who)
+            return;
+        if (old)
+            fire4(p, DPROBE_SCHED_OFFCPU, who, pid, t->prio, rthread(p, old)->state);
+        p->cur[cpu] = who;
+        set_ctx(p, r, cpu);
+        fire4(p, DPROBE_SCHED_ONCPU, who, pid, t->prio, 0);
+        if (t->unstarted) {
+            t->unstarted = 0;
+            fire4(p, DPROBE_PROC_LWP_START, who, pid, t->prio, 0);
+            if (pid && (who & 0xffffu) == 1)
+                fire4(p, DPROBE_PROC_EXEC_SUCCESS, pid, 0, 0, 0);
+        }
+        return;
+    }
+    case KEV_TH_DEAD:
+        fire4(p, DPROBE_PROC_LWP_EXIT, who, pid, t->prio, 0);
+        return;
+    case KEV_TH_READY:
+        if (prev == KEV_TH_READY)
+            return;
+        if (prev == KEV_TH_RUNNING)
+            fire4(p, DPROBE_SCHED_PREEMPT, who, pid, t->prio, 0);
+        else
+            fire4(p, DPROBE_SCHED_WAKEUP, who, pid, t->prio, prev == 0xff ? 0 : prev);
+        fire4(p, DPROBE_SCHED_ENQUEUE, who, pid, t->prio, 0);
+        return;
+    default: {
+        uint32_t id;
+        switch (st) {
+        case KEV_TH_SEND: id = DPROBE_SCHED_BLOCK_SEND; break;
+        case KEV_TH_RECEIVE: id = DPROBE_SCHED_BLOCK_RECEIVE; break;
+        case KEV_TH_REPLY: id = DPROBE_SCHED_BLOCK_REPLY; break;
+        case KEV_TH_MUTEX: id = DPROBE_SCHED_BLOCK_MUTEX; break;
+        case KEV_TH_CONDVAR: id = DPROBE_SCHED_BLOCK_COND; break;
+        case KEV_TH_SEM: id = DPROBE_SCHED_BLOCK_SEM; break;
+        case KEV_TH_NANOSLEEP: id = DPROBE_SCHED_BLOCK_SLEEP; break;
+        case KEV_TH_JOIN: id = DPROBE_SCHED_BLOCK_JOIN; break;
+        default: return;
+        }
+        fire4(p, DPROBE_SCHED_SLEEP, who, pid, t->prio, st);
+        /* arg3, the object (connection, channel, thread), is not in the capture: 0 */
+        fire4(p, id, who, pid, t->prio, 0);
+        return;
+    }
+    }
+}
+
+/* no_capture_note: the probes of the program a capture cannot fire, once each, and why. */
+static void no_capture_note(const struct dvm_state *st)
+{
+    static const struct { uint32_t id; const char *name, *why; } none[] = {
+        { DPROBE_SCHED_REMAIN_CPU, "sched:::remain-cpu", "the capture has no event for a "
+          "scheduling decision that keeps the running thread" },
+        { DPROBE_SCHED_SURRENDER, "sched:::surrender", "the capture has no event for one "
+          "CPU interrupting another" },
+        { DPROBE_PROC_SIGNAL_SEND, "proc:::signal-send", "the capture has no event for a kill "
+          "(the victim's exit is in it)" },
+        { DPROBE_PROC_SIGNAL_HANDLE, "proc:::signal-handle", "this kernel has no signal "
+          "handlers" },
+        { DPROBE_PROC_FAULT, "proc:::fault", "the capture has no fault event" },
+    };
+    for (unsigned k = 0; k < sizeof(none) / sizeof(none[0]); k++)
+        if (dvm_enabled(st, none[k].id))
+            fprintf(stderr, "dtrace: %s does not fire over a capture: %s\n", none[k].name,
+                    none[k].why);
+}
+
 static int on_event(void *user, struct kev_reader *r, const struct kev_event *e)
 {
     struct replay *p = user;
@@ -197,31 +403,13 @@ static int on_event(void *user, struct kev_reader *r, const struct kev_event *e)
     p->ctx.cpu = cpu;
     p->ctx.timestamp = p->ctx.vtimestamp = t;
     p->ctx.walltimestamp = p->wall0 + t;
-    int thread_ev = e->cls == KEV_C_PR_TH && e->ev < 64 && e->nw >= 2;
-    int same = thread_ev && p->tid[cpu] == (int32_t)e->w[1] && p->pid[cpu] == (int32_t)e->w[0];
-    p->ctx.pid = p->pid[cpu];
-    p->ctx.tid = p->tid[cpu];
-    /* the running thread leaves the CPU: it changed state, or another one runs now */
-    if (thread_ev && p->tid[cpu] &&
-        (e->ev == KEV_TH_RUNNING ? !same : same)) {
-        uint64_t off[DVM_NARGS] = { (uint64_t)p->tid[cpu],
-                                    e->ev == KEV_TH_RUNNING ? KEV_TH_READY : e->ev };
-        if (fire)
-            dvm_fire(p->st, &p->ctx, DPROBE_SCHED_OFFCPU, off);
-        p->tid[cpu] = p->pid[cpu] = 0;
-    }
-    if (id == DPROBE_SCHED_ONCPU && !same) {
-        p->tid[cpu] = (int32_t)a[0];
-        p->pid[cpu] = (int32_t)a[1];
-    } else if (id == DPROBE_SCHED_ONCPU) {
-        id = 0; /* still running: no new on-cpu */
-    }
-    p->ctx.pid = p->pid[cpu];
-    p->ctx.tid = p->tid[cpu];
-    const char *name = kev_proc_name(r, (uint32_t)p->pid[cpu]);
-    p->ctx.execname = name ? name : "";
+    if (p->in_snapshot && id == DPROBE_PROC_CREATE)
+        id = 0;     /* the snapshot's processes are not news (the board fires nothing) */
+    set_ctx(p, r, cpu);
     if (id && fire)
         dvm_fire(p->st, &p->ctx, id, a);
+    p->firing = fire;
+    on_thread(p, r, e, cpu);
     return done(p);
 }
 
@@ -290,6 +478,7 @@ int kev_replay(const char *path, struct dvm_state *st, struct dcons *cons,
     p.ncpus = ncpus;
     p.cpu_only = cpu_only;
     p.ctx.execname = "";
+    no_capture_note(st);
     for (uint32_t j = 0; j < st->obj.hdr->dh_nprobes && j < 64; j++)
         p.next[j] = st->obj.probes[j].dp_period;
     dvm_fire_begin(st, &p.ctx);

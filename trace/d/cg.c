@@ -1599,6 +1599,21 @@ static unsigned expr(struct cg *g, struct dnode *n, struct dtype *t)
     return r;
 }
 
+/* member_usable: the errors of a procinfo.c member n->s of type tn found (name) or not, by
+ * how it is defined here; `of` names its operand in the message. */
+static void member_usable(struct cg *g, const struct dnode *n, const char *name, unsigned how,
+                          const char *tn, const char *of)
+{
+    if (!name)
+        dcc_error(g->cc, n->line, "D_TYPE_MEMBER", "%s is not a member of %s", n->s, tn);
+    if (how == DCC_PM_NOCONV)
+        dcc_error(g->cc, n->line, "D_XLATE_NOCONV", "translator does not define conversion "
+                  "for member: %s", n->s);
+    if (how == DCC_PM_UNSUP)
+        dcc_error(g->cc, n->line, "D_UNSUPPORTED", "%s->%s has no value on this system", of,
+                  n->s);
+}
+
 /* procinfo_member: curpsinfo->m and curlwpsinfo->m, as procinfo.c's tables say. */
 static unsigned procinfo_member(struct cg *g, struct dnode *n, struct dtype *t)
 {
@@ -1606,14 +1621,7 @@ static unsigned procinfo_member(struct cg *g, struct dnode *n, struct dtype *t)
     const struct dcc_procmember *m = dcc_procinfo(n->a->s, &tn);
     while (m->name && strcmp(m->name, n->s) != 0)
         m++;
-    if (!m->name)
-        dcc_error(g->cc, n->line, "D_TYPE_MEMBER", "%s is not a member of %s", n->s, tn);
-    if (m->how == DCC_PM_NOCONV)
-        dcc_error(g->cc, n->line, "D_XLATE_NOCONV", "translator does not define conversion "
-                  "for member: %s", n->s);
-    if (m->how == DCC_PM_UNSUP)
-        dcc_error(g->cc, n->line, "D_UNSUPPORTED", "%s->%s has no value on this system",
-                  n->a->s, n->s);
+    member_usable(g, n, m->name, m->how, tn, n->a->s);
     unsigned r = reg_alloc(g);
     if (m->how == DCC_PM_BUILTIN)
         emit(g, DIF_INSTR_IDX(DIF_BUILTIN, (unsigned)m->val, r));
@@ -1623,8 +1631,55 @@ static unsigned procinfo_member(struct cg *g, struct dnode *n, struct dtype *t)
     return r;
 }
 
+/* is_probe_args: n is args[k] (DTrace's typed arguments; no variable of that name). */
+static int is_probe_args(struct cg *g, const struct dnode *n, int64_t *k)
+{
+    if (n->kind != N_INDEX || n->op == 1 || strcmp(n->s, "args") != 0 ||
+        sym_find(g, "args", DIF_SCOPE_ARRAY))
+        return 0;
+    if (!n->b || n->b->next || !const_value(n->b, k) || *k < 0 || *k > 9)
+        dcc_error(g->cc, n->line, "D_ARGS_IDX", "index of args[ ] must be a constant from 0 to 9");
+    return 1;
+}
+
+/* probe_args_member: args[k]->m of the sched/proc thread probes, as procinfo.c's table says;
+ * args[k] alone is argk. */
+static unsigned probe_args(struct cg *g, struct dnode *n, int64_t k, struct dtype *t)
+{
+    unsigned r = reg_alloc(g);
+    *t = T_INT64;
+    if (n->kind != N_MEMBER) {
+        emit(g, DIF_INSTR_IDX(DIF_BUILTIN, DIF_B_ARG0 + (unsigned)k, r));
+        return r;
+    }
+    const char *tn;
+    const struct dcc_argmember *m = dcc_probe_arg((unsigned)k, &tn);
+    if (!m || n->op != T_ARROW)
+        dcc_error(g->cc, n->line, "D_TYPE_MEMBER", "args[%d] has no member %s here: only the "
+                  "sched and proc thread probes' args[0] and args[1] are typed", (int)k, n->s);
+    while (m->name && strcmp(m->name, n->s) != 0)
+        m++;
+    member_usable(g, n, m->name, m->how, tn, k == 0 ? "args[0]" : "args[1]");
+    if (m->how == DCC_PM_CONST) {
+        emit(g, DIF_INSTR_IDX(DIF_SETX, intern_int(g, (uint64_t)(int64_t)(int32_t)m->mask), r));
+    } else {
+        unsigned r2 = reg_alloc(g);
+        emit(g, DIF_INSTR_IDX(DIF_BUILTIN, DIF_B_ARG0 + m->arg, r));
+        if (m->shift) {
+            emit(g, DIF_INSTR_IDX(DIF_SETX, intern_int(g, m->shift), r2));
+            emit(g, DIF_INSTR(DIF_SRL, r, r2, r));
+        }
+        emit(g, DIF_INSTR_IDX(DIF_SETX, intern_int(g, m->mask), r2));
+        emit(g, DIF_INSTR(DIF_AND, r, r2, r));
+        reg_free(g, r2);
+    }
+    *t = m->type;
+    return r;
+}
+
 static unsigned expr_(struct cg *g, struct dnode *n, struct dtype *t)
 {
+    int64_t argk;
     unsigned r, r2;
     struct dtype t2;
     g->line = n->line;
@@ -1680,10 +1735,14 @@ static unsigned expr_(struct cg *g, struct dnode *n, struct dtype *t)
         return load_var(g, n, t, NULL);
     }
     case N_SELF: case N_THIS: case N_INDEX:
+        if (is_probe_args(g, n, &argk))
+            return probe_args(g, n, argk, t);
         if (is_obj(g, n))
             return obj_rvalue(g, n, t);
         return load_var(g, n, t, NULL);
     case N_MEMBER:
+        if (is_probe_args(g, n->a, &argk))
+            return probe_args(g, n, argk, t);
         if (n->a->kind == N_XLATE)
             return xlate_member(g, n, t);
         if (n->op == T_ARROW && n->a->kind == N_IDENT && dcc_procinfo(n->a->s, &(const char *){0})

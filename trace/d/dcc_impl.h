@@ -220,6 +220,15 @@ struct dcc_procmember {
 };
 const struct dcc_procmember *dcc_procinfo(const char *var, const char **type_name);
 const struct dcc_procmember *dcc_builtin_const(const char *name);
+/* procinfo.c: args[k]->member of the sched/proc thread probes: (arg >> shift) & mask */
+struct dcc_argmember {
+    const char *name;
+    uint8_t how;        /* DCC_PM_BUILTIN: from argument `arg`; else as dcc_procmember */
+    uint8_t arg, shift;
+    uint32_t mask;
+    struct dtype type;
+};
+const struct dcc_argmember *dcc_probe_arg(unsigned k, const char **type_name);
 /* ctypes.c: <sys/types.h> integer type names (uchar_t, ulong_t, hrtime_t...) */
 int dcc_ctype(const char *name, struct dtype *t);
 

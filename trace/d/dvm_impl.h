@@ -40,7 +40,7 @@ struct dvm_cpu {
      * dynamic variable was freed since (st->dyn.gen) */
     uint8_t *self_val;
     uint32_t self_var, self_gen;
-    int32_t self_tid;
+    uint64_t self_thr;      /* the thread of self_val (dvm_thread_key) */
     unsigned busy;          /* inside dvm_fire: a nested firing on this CPU is dropped */
     int32_t budget;         /* work left in this firing (DVM_FIRING_BUDGET) */
     unsigned fault;
@@ -68,5 +68,12 @@ int dvm_put_value(struct dvm_cpu *c, uint8_t *dst, uint8_t type, uint64_t v);
 /* dvm_spec_room: 1 if the running speculative clause's record fits speculation id, else 0
  * (a full buffer counts a speculative drop). */
 int dvm_spec_room(struct dvm_state *st, struct dvm_cpu *c, uint64_t id);
+
+/* dvm_thread_key: the thread a firing runs in, unique across processes (tids are per
+ * process): the key of its self-> variables. */
+static inline uint64_t dvm_thread_key(const struct dvm_ctx *x)
+{
+    return (uint64_t)(uint32_t)x->pid << 32 | (uint32_t)x->tid;
+}
 
 #endif

@@ -44,6 +44,18 @@ static const struct dprobe_desc fixed[DPROBE_COUNT - DPROBE_FIXED_BASE] = {
     { "msg", "", "", "reply" },           { "msg", "", "", "pulse" },
     { "msg", "", "", "error" },
     { "user", "", "", "event" },
+    { "sched", "", "", "enqueue" },       { "sched", "", "", "dequeue" },
+    { "sched", "", "", "sleep" },         { "sched", "", "", "preempt" },
+    { "sched", "", "", "remain-cpu" },    { "sched", "", "", "surrender" },
+    { "sched", "", "", "change-pri" },    { "sched", "", "", "tick" },
+    { "proc", "", "", "exec-success" },   { "proc", "", "", "lwp-create" },
+    { "proc", "", "", "lwp-start" },      { "proc", "", "", "lwp-exit" },
+    { "proc", "", "", "signal-send" },    { "proc", "", "", "signal-handle" },
+    { "proc", "", "", "fault" },
+    { "lockstat", "", "", "adaptive-acquire" }, { "lockstat", "", "", "adaptive-block" },
+    { "lockstat", "", "", "adaptive-release" }, { "lockstat", "", "", "cv-block" },
+    { "lockstat", "", "", "sem-block" },  { "lockstat", "", "", "sem-acquire" },
+    { "lockstat", "", "", "sem-release" },
 };
 
 int dprobe_get(uint32_t id, struct dprobe_desc *d)

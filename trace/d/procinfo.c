@@ -78,6 +78,40 @@ const struct dcc_procmember *dcc_procinfo(const char *var, const char **type_nam
     return NULL;
 }
 
+/* args[0] and args[1] of the sched and proc thread probes (docs/d-probes.md): Solaris's
+ * lwpsinfo_t * and psinfo_t *, here read from the probe's arguments, which every such probe
+ * lays out alike: arg0 the thread (who: pid << 16 | tid), arg1 its pid, arg2 its priority.
+ * pr_addr is the thread's (the process's) unique key, as Solaris scripts use it. Members
+ * that need the other thread's memory (its name, its state) have no value here. */
+static const struct dcc_argmember args_lwp[] = {
+    { "pr_lwpid", DCC_PM_BUILTIN, 0, 0, 0xffffu, I32 },
+    { "pr_pid", DCC_PM_BUILTIN, 0, 16, 0xffffu, I32 },  /* ours: the thread's process */
+    { "pr_addr", DCC_PM_BUILTIN, 0, 0, 0xffffffffu, U64 },
+    { "pr_pri", DCC_PM_BUILTIN, 2, 0, 0xffu, I32 },
+    { "pr_flag", DCC_PM_CONST, 0, 0, 0, I32 },
+    { "pr_bindpro", DCC_PM_CONST, 0, 0, 0xffffffffu, I32 },  /* a constant: (int32_t)mask */
+    { "pr_state", DCC_PM_UNSUP, 0, 0, 0, I8 }, { "pr_sname", DCC_PM_UNSUP, 0, 0, 0, I8 },
+    { "pr_stype", DCC_PM_UNSUP, 0, 0, 0, I8 }, { "pr_wchan", DCC_PM_UNSUP, 0, 0, 0, U64 },
+    { "pr_onpro", DCC_PM_UNSUP, 0, 0, 0, I32 }, { "pr_clname", DCC_PM_UNSUP, 0, 0, 0, STR },
+    { "pr_name", DCC_PM_NOCONV, 0, 0, 0, STR },
+    { NULL, 0, 0, 0, 0, U32 },
+};
+
+static const struct dcc_argmember args_ps[] = {
+    { "pr_pid", DCC_PM_BUILTIN, 1, 0, 0xffffu, I32 },
+    { "pr_addr", DCC_PM_BUILTIN, 1, 0, 0xffffu, U64 },
+    { "pr_uid", DCC_PM_CONST, 0, 0, 0, U32 }, { "pr_gid", DCC_PM_CONST, 0, 0, 0, U32 },
+    { "pr_fname", DCC_PM_UNSUP, 0, 0, 0, STR }, { "pr_psargs", DCC_PM_UNSUP, 0, 0, 0, STR },
+    { "pr_ppid", DCC_PM_UNSUP, 0, 0, 0, I32 }, { "pr_nlwp", DCC_PM_UNSUP, 0, 0, 0, I32 },
+    { NULL, 0, 0, 0, 0, U32 },
+};
+
+const struct dcc_argmember *dcc_probe_arg(unsigned k, const char **type_name)
+{
+    *type_name = k == 0 ? "lwpsinfo_t" : "psinfo_t";
+    return k == 0 ? args_lwp : k == 1 ? args_ps : NULL;
+}
+
 /* Names DTrace defines as constants (its dt_open.c built-ins and dtrace.h's fault codes as
  * ERROR's arg4 gives them) and built-in variables that are constant here: no unwinder
  * (caller, stackdepth 0), one interrupt level for probes (ipl 0), no users (uid, gid 0). */

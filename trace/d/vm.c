@@ -120,8 +120,8 @@ static unsigned dyn_key(struct dvm_cpu *c, unsigned v)
     memset(k, 0, 8);
     memcpy(k, &id, 4);
     if (dv->dv_scope == DIF_SCOPE_SELF) {
-        uint64_t tid = (uint64_t)(int64_t)c->ctx->tid;
-        memcpy(k + 8, &tid, 8);
+        uint64_t thr = dvm_thread_key(c->ctx);
+        memcpy(k + 8, &thr, 8);
         return 16;
     }
     const char *types = dif_str(&st->obj, dv->dv_keys);
@@ -597,7 +597,7 @@ __attribute__((noinline)) static void store(struct dvm_cpu *c, unsigned op, uint
 static uint8_t *self_lookup(struct dvm_cpu *c, unsigned v, int create)
 {
     struct dvm_state *st = c->st;
-    if (c->self_val && c->self_var == v && c->self_tid == c->ctx->tid &&
+    if (c->self_val && c->self_var == v && c->self_thr == dvm_thread_key(c->ctx) &&
         c->self_gen == st->dyn.gen)
         return c->self_val;
     unsigned n = dyn_key(c, v);
@@ -605,7 +605,7 @@ static uint8_t *self_lookup(struct dvm_cpu *c, unsigned v, int create)
     if (p) {
         c->self_val = p;
         c->self_var = v;
-        c->self_tid = c->ctx->tid;
+        c->self_thr = dvm_thread_key(c->ctx);
         c->self_gen = st->dyn.gen;
     }
     return p;

@@ -16,6 +16,9 @@ extern bool kdt_active;
 int kdt_call(struct thread *t, uint32_t cmd, uint32_t a, uint32_t b, uint32_t c);
 // Fires probe `id` (d/dprobes.h) in the context of the current thread, with up to 6 arguments.
 void kdt_fire(uint32_t id, uint64_t a0, uint64_t a1, uint64_t a2, uint64_t a3);
+// The same in the context of thread t (sched:::off-cpu: the thread going off, not k_current).
+void kdt_fire_as(const struct thread *t, uint32_t id, uint64_t a0, uint64_t a1, uint64_t a2,
+                 uint64_t a3);
 void kdt_fire_args(uint32_t id, const uint32_t *args, unsigned n);
 // The same for an event that happened at ts32 (low cycle word; a user-event ring's record):
 // timestamp is that time when it lies in the past, else now.

@@ -55,6 +55,8 @@ static inline void ktrace_exit_begin(void)
     if (__builtin_expect(ktrace_hot.notes != 0, 0))
         ktrace_exit_notify();
 }
+// A D program starts (KDT_GO) while `running` runs here: D's view of who is on each CPU.
+void ktrace_kdt_go(const struct thread *running);
 // After the D provider switched its probes on or off.
 void ktrace_resync(void);
 void ktrace_proc_gone(struct proc *p);
@@ -71,6 +73,30 @@ void ktrace_int_ev(unsigned ev, uint32_t irq, uint32_t who);
 void ktrace_int_handler_ev(uint32_t irq, uint32_t pid, uintptr_t ip, uintptr_t area);
 void ktrace_comm_ev(unsigned ev, uint32_t a, uint32_t b);
 void ktrace_timer_ev(uint32_t id, uint32_t pid);
+
+// Ownership and priority (kernel/ktrace_sync.c): the SYSTEM events and their D probes.
+void ktrace_prio_ev(const struct thread *t, unsigned prio, unsigned cause);
+void ktrace_sync_wait_ev(struct thread *t, uint32_t obj, const struct thread *owner);
+void ktrace_sync_call_entry(struct thread *t, uint32_t n, const uint32_t *a);
+void ktrace_sync_call_return(struct thread *t, unsigned n, int32_t result);
+// lockstat's per-thread memory while a D program runs (KDT_GO / unload).
+int ktrace_sync_d_start(void);
+void ktrace_sync_d_stop(void);
+
+// t's effective priority is about to become prio (cause: KEV_PRIO_*, trace/kev.h).
+static inline void ktrace_prio(const struct thread *t, unsigned prio, unsigned cause)
+{
+    if (KTRACE_ON(KEV_C_SYSTEM))
+        ktrace_prio_ev(t, prio, cause);
+}
+
+// t blocked on a mutex, semaphore or condvar (obj: the SYNC_* call's first argument) behind
+// owner (NULL: none known); right after t's state event.
+static inline void ktrace_sync_wait(struct thread *t, uint32_t obj, const struct thread *owner)
+{
+    if (KTRACE_ON(KEV_C_SYSTEM))
+        ktrace_sync_wait_ev(t, obj, owner);
+}
 
 static inline void ktrace_state(const struct thread *t)
 {

@@ -32,6 +32,12 @@ static inline uint32_t ktrace_tid(const struct thread *t)
     return t->trace_tid;
 }
 
+// A thread as one word, unique across processes (docs/trace-events.md `who`; D's arg0).
+static inline uint32_t ktrace_who(const struct thread *t)
+{
+    return t->trace_pid << 16 | t->trace_tid;
+}
+
 static inline bool ktrace_fast_on(unsigned cls)
 {
     return __builtin_expect((ktrace_hot.fast >> cls) & 1u, 1);
@@ -106,6 +112,20 @@ static inline void ktrace_state_traced(struct thread *t)
         return;
     }
     ktrace_state(t);
+}
+
+// t's effective priority is about to become prio (PRIO_CHANGE, kernel/ktrace_sync.c), once
+// the caller saw KTRACE_ON(KEV_C_SYSTEM): inline when SYSTEM is on the inline path (it is in
+// the default capture, and a server takes its client's priority twice a message), else the
+// general hook (D's change-pri, wide mode, filters).
+static inline void ktrace_prio_traced(const struct thread *t, unsigned prio, unsigned cause)
+{
+    if (ktrace_fast_on(KEV_C_SYSTEM)) {
+        trace_emit_simple_fast(&ktrace, KEV_C_SYSTEM, KEV_SYS_PRIO_CHANGE, ktrace_who(t),
+                               (prio & 0xffu) | (uint32_t)t->prio << 8 | cause << 16);
+        return;
+    }
+    ktrace_prio_ev(t, prio, cause);
 }
 
 // A message event on a traced path (ipc.c's traced copies), likewise.

@@ -60,6 +60,7 @@ struct thread {
     int32_t exit_status;
     uint16_t kc_trace;          // traced kernel call in progress: event id + 1 (0: none)
     uint8_t  traced_state;      // the state the tracer last saw (D's wakeup probe says it)
+    uint8_t  dt_unstarted;      // created while D ran, not yet run (proc:::lwp-start)
     // D's vtimestamp: cycles on the CPU while a D program runs (kernel/kdtrace.c); vt_since
     // is when it last went on the CPU, 0 while it is off or not yet seen.
     uint64_t vt_cycles, vt_since;
@@ -109,6 +110,8 @@ void thread_set_result64(struct thread *t, uint64_t ret);
 // Priority: recompute the effective priority from base, inherited IPC priority and the
 // waiters of held mutexes, and propagate along a chain of mutex owners.
 void thread_update_prio(struct thread *t);
+// ThreadSetPrio / SchedSet: t's own priority becomes prio (the trace's PRIO_CHANGE says "call").
+void thread_set_base_prio(struct thread *t, uint8_t prio);
 // Arms t's timeout for at least ns nanoseconds, by the tick and by the cycle counter.
 void thread_arm_timeout(struct thread *t, uint64_t ns);
 void waitq_insert(struct list *q, struct thread *t);

@@ -132,6 +132,17 @@ static inline unsigned kev_hdr_type(uint32_t h) { return (h >> KEV_TYPE_SHIFT) &
 #define KEV_SYS_SNAPSHOT   0x201u // start (data[1] = 0) / end (1) of the state snapshot at START
 #define KEV_SYS_URING_BAD  0x202u // the kernel gave up a process's user-event ring (its contents
                                   // were inconsistent): [pid, records it claimed pending]
+// Ownership and priority (ours; docs/trace-events.md): a thread blocks on a mutex, semaphore or
+// condvar [object, owner who or 0]; a thread's effective priority changes
+// [who, new | old << 8 | cause << 16], cause KEV_PRIO_*.
+#define KEV_SYS_SYNC_WAIT   0x203u
+#define KEV_SYS_PRIO_CHANGE 0x204u
+#define KEV_PRIO_INITIAL   0u  // the START snapshot, thread creation
+#define KEV_PRIO_CALL      1u  // ThreadSetPrio / SchedSet
+#define KEV_PRIO_MUTEX     2u  // mutex priority inheritance
+#define KEV_PRIO_MSG       3u  // a server takes its client's (or a pulse's) priority
+#define KEV_PRIO_INH_END   4u  // inheritance ends
+#define KEV_PRIO_CEILING   5u  // a priority ceiling (none in this kernel yet)
 // QNX's SYSTEM SLOG (_NTO_TRACE_SYS_SLOG): [opcode, severity, message]. A writer puts one after
 // the last buffer when the capture lost events, so QNX's tools show the loss too (their
 // printer skips our DROPPED events); opcode _SLOG_SETCODE(_SLOGC_PROC, 0), severity

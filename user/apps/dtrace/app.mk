@@ -22,3 +22,9 @@ dtrace_APPS := dtrace init srv client ticker driver worker
 # its i686 code is larger).
 $(foreach f,lex parse decl types procinfo ctypes cg dcpp dobj_opts optval subr_unsupported dtarget consume flowindent fmt verify engine vm agg probes,$(eval \
     $(B)/apps/dtrace/obj/trace/d/$(f).c.o: UCFLAGS += -Os))
+
+# The parity test's image (test/qemu/test_dprobe_parity.sh): the demo under dtrace with the
+# tracelogger init starts, so that one boot gives the live answer and a capture of the run.
+# (expanded where user/module.mk filters IMAGES: not on a board without the dtrace image)
+IMAGES        += $(if $(filter dtrace,$(BOARD_NO_IMAGES)),,dtparity)
+dtparity_APPS := dtrace init srv client ticker driver worker tracelogger

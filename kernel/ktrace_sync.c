@@ -1,0 +1,106 @@
+// SPDX-License-Identifier: MIT
+// Ownership and priority: the SYSTEM events SYNC_WAIT and PRIO_CHANGE (docs/trace-events.md),
+// each produced here at the one site that also fires its D probe (sched:::change-pri), and
+// the lockstat provider (docs/d-probes.md), fired where a SYNC_* kernel call returns to its
+// thread, in that thread's context, from what its entry and its SYNC_WAIT left for the thread
+// (struct dt_sync): so that dtrace -i derives the same firings from the capture's KER_CALL
+// entry/exit and SYNC_WAIT events (tools/dtrace/kevreplay.c).
+#include <kernel/ktrace.h>
+#include <kernel/ktrace_kcall.h>
+#include <kernel/kdtrace.h>
+#include <kernel/thread.h>
+#include <kernel/board.h>
+#include <kernel/ktimer.h>
+#include <kernel/pmem.h>
+#include <d/dprobes.h>
+#include <d/lockstat.h>
+#include <uapi/kcall.h>
+
+// Per thread slot, while a D program runs: the object of its traced SYNC_* call (its first
+// argument), and when (low cycle word; 0: not blocked) and behind whom (who) it blocked.
+// Taken from the contiguous allocator when a D program is loaded and given back at unload,
+// not kept in struct thread: the smallest boards have no RAM for it (KDT_LOAD fails with
+// ENOMEM without it).
+struct dt_sync {
+    uint32_t obj, owner, since;
+};
+static struct dt_sync *dt_sync;
+
+int ktrace_sync_d_start(void)
+{
+    if (!dt_sync)
+        dt_sync = pmem_alloc(&k_pmem, KMAX_THREADS * sizeof(*dt_sync), 8);
+    if (!dt_sync)
+        return -ENOMEM;
+    kmemset(dt_sync, 0, KMAX_THREADS * sizeof(*dt_sync));
+    return 0;
+}
+
+void ktrace_sync_d_stop(void)
+{
+    if (dt_sync)
+        pmem_free(&k_pmem, dt_sync);
+    dt_sync = NULL;
+}
+
+// The low cycle word now; 1 at least, so that 0 can mean "not blocked".
+static uint32_t cycles_now32(void)
+{
+    uint32_t c = (uint32_t)board_cycles();
+    return c ? c : 1u;
+}
+
+void ktrace_prio_ev(const struct thread *t, unsigned prio, unsigned cause)
+{
+    uint32_t old = t->prio;
+    if (kdt_active && cause != KEV_PRIO_INITIAL) {
+        // Solaris's change-pri fires before the change: args[2] the new priority; ours adds
+        // arg3 the old one and arg4 the cause.
+        const uint32_t a[5] = { ktrace_who(t), ktrace_pid(t), prio, old, cause };
+        kdt_fire_args(DPROBE_SCHED_CHANGE_PRI, a, 5);
+    }
+    trace_emit_simple(&ktrace, KEV_C_SYSTEM, KEV_SYS_PRIO_CHANGE, ktrace_who(t),
+                      (prio & 0xffu) | (old & 0xffu) << 8 | cause << 16);
+}
+
+void ktrace_sync_wait_ev(struct thread *t, uint32_t obj, const struct thread *owner)
+{
+    uint32_t who = owner ? ktrace_who(owner) : 0;
+    if (kdt_active && dt_sync) {
+        dt_sync[t->index].owner = who;
+        dt_sync[t->index].since = cycles_now32();
+    }
+    trace_emit_simple(&ktrace, KEV_C_SYSTEM, KEV_SYS_SYNC_WAIT, obj, who);
+}
+
+_Static_assert(DPROBE_LOCKCALL_MUTEX_LOCK == KC_MutexLock &&
+               DPROBE_LOCKCALL_MUTEX_UNLOCK == KC_MutexUnlock &&
+               DPROBE_LOCKCALL_COND_WAIT == KC_CondWait && DPROBE_LOCKCALL_SEM_POST == KC_SemPost &&
+               DPROBE_LOCKCALL_SEM_WAIT == KC_SemWait, "d/lockstat.h: the SYNC_* call numbers");
+
+void ktrace_sync_call_entry(struct thread *t, uint32_t n, const uint32_t *a)
+{
+    if (dt_sync && dprobe_lockcall(n)) {
+        struct dt_sync *d = &dt_sync[t->index];
+        d->obj = a[0];
+        d->owner = 0;
+        d->since = 0;
+    }
+}
+
+// lockstat's probes at a SYNC_* call's successful return (d/lockstat.h): arg0 the object; the
+// *-block probes arg1 the time blocked (ns), arg2 the owner (who) it blocked behind, 0 when
+// none known.
+void ktrace_sync_call_return(struct thread *t, unsigned n, int32_t result)
+{
+    const struct dprobe_lockcall *lc = dprobe_lockcall(n);
+    if (result < 0 || !dt_sync || !lc)
+        return;
+    struct dt_sync *d = &dt_sync[t->index];
+    if (d->since && lc->blocked)
+        kdt_fire(lc->blocked, d->obj,
+                 ktimer_cycles_to_ns((uint32_t)board_cycles() - d->since), d->owner, 0);
+    if (lc->done)
+        kdt_fire(lc->done, d->obj, 0, 0, 0);
+    d->since = 0;
+}

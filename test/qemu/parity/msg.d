@@ -1,0 +1,2 @@
+msg::: /demo/ { @msg[execname, probename] = count(); }
+END { printa("@@P msg c %s %s %@d\n", @msg); }
