@@ -23,6 +23,9 @@ static uint16_t seq;
 static uint32_t file_crc;
 static uint64_t total;
 static uint8_t frame[KS_MAX_FRAME];
+// Cycles the logger spent handing frames to each stream sink (the UART's register writes,
+// the RTT copy and its waits for the probe): the rate each transport sustains (make bench).
+static uint64_t uart_cycles, rtt_cycles;
 
 static void uart_send(const uint8_t *p, size_t n)
 {
@@ -75,10 +78,14 @@ int out_write(const void *p, size_t n)
         for (size_t off = 0; off < n; off += KS_MAX_PAYLOAD) {
             size_t len = n - off < KS_MAX_PAYLOAD ? n - off : KS_MAX_PAYLOAD;
             size_t flen = ks_frame(frame, KS_DATA, seq++, b + off, len);
+            uint64_t t0 = ClockCycles();
             if (uart)
                 uart_send(frame, flen);
+            uint64_t t1 = ClockCycles();
             if (rtt && rtt_write(frame, flen) < 0)
                 lost = 1;
+            uart_cycles += t1 - t0;
+            rtt_cycles += ClockCycles() - t1;
         }
         rtt_failed += (uint64_t)lost;
     }
@@ -132,6 +139,11 @@ const char *out_where(const struct tl_opts *o)
     if (!fd_opened && rtt)
         return uart ? "UART 1 and RTT" : "RTT";
     return fd_opened ? o->file : "UART 1";
+}
+
+uint64_t out_sink_cycles(bool of_rtt)
+{
+    return of_rtt ? rtt_cycles : uart_cycles;
 }
 
 uint64_t out_bytes(void)

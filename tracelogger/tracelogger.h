@@ -37,6 +37,8 @@ int out_open(const struct tl_opts *o);
 int out_write(const void *p, size_t n);
 int out_close(void);
 uint64_t out_bytes(void);
+// Cycles spent sending stream frames to the UART (false) or the RTT channel (true).
+uint64_t out_sink_cycles(bool of_rtt);
 // Where the trace went, for the closing report: the file's name, or the UART.
 const char *out_where(const struct tl_opts *o);
 

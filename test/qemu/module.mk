@@ -26,6 +26,8 @@ BENCHES    += scripts/bench-logger.sh|$(B)
 # The RTT transport through a stand-in probe on QEMU's gdbstub (docs/tracelogger.md).
 SCRIPT_TESTS += qemu/rtt|180|test/qemu/test_rtt.sh|$(B)|$(H)
 TEST_DEPS    += $(H)/kevrtt
+BENCHES      += scripts/bench-rtt.sh|$(B)|$(H)
+BENCH_DEPS   += $(B)/tflood.elf $(H)/kevrtt $(H)/kevcapture
 BENCH_DEPS += $(B)/tflood.elf
 # Several CPUs writing the trace at once (boards with more than one).
 ifneq ($(filter-out 1,$(or $(BOARD_MAX_CPUS),1)),)
