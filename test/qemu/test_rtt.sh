@@ -33,7 +33,7 @@ fi
 scan=$(printf '0x%x:0x%x' $((ram)) $((slot * slots)))
 # Ports for the gdbstub and the RTT server: this run's, not another test's.
 port=$(( 20000 + ($$ % 20000) * 2 ))
-echo "1..8"
+echo "1..10"
 
 # ---- the demo, through RTT and through semihosting at once -----------------------------------
 QEMU_ARGS="tracelogger -d1 -x rtt -f $out/demo.kev" QEMU_TIMEOUT=120 \
@@ -78,3 +78,14 @@ ring=${ring:-8192}
 # frames' own bytes) were counted lost.
 check "the RTT bytes counted lost cover the whole file but a ring (${lostb:-?} + $ring >= $(stat -c %s "$out/skip.kev"))" \
     "[ -n '$lostb' ] && [ \$(( ${lostb:-0} + ring )) -ge \$(stat -c %s $out/skip.kev) ]"
+
+# ---- block mode and no probe: the logger waits for ever; the run is reported hung -----------
+# (scripts/qemu-watch.sh: no console output and no trace progress for QEMU_HANG seconds.)
+t0=$(date +%s)
+QEMU_HANG=5 QEMU_ARGS="tracelogger -d1 -x rtt -f $out/hang.kev" QEMU_TIMEOUT=120 \
+    "$run" "$b/demo.elf" >"$out/hang.log" 2>&1
+hrc=$?
+t1=$(date +%s)
+check "a run whose logger waits for a missing probe fails (status $hrc)" "[ $hrc != 0 ]"
+check "and is reported hung within seconds, not after its 120 s timeout ($((t1 - t0)) s)" \
+    "grep -q 'hung: no console output and no trace progress for 5s' $out/hang.log && [ $((t1 - t0)) -lt 60 ]"
