@@ -20,14 +20,14 @@ ok() { n=$((n + 1)); echo "ok $n - $1"; }
 nok() { n=$((n + 1)); echo "not ok $n - $1"; }
 check() { if eval "$2"; then ok "$1"; else nok "$1"; fi; }
 N=50000
-echo "1..9"
+echo "1..10"
 
 port=$(( 21000 + ($$ % 20000) * 2 ))
 QEMU_HANG=0 QEMU_TIMEOUT=120 QEMU_ARGS="tracelogger -d1 -r ;; hang events=$N" \
     "$run" "$b/flight.elf" -gdb "tcp:localhost:$port" >"$out/run.log" 2>&1 &
 qpid=$!
 for _ in $(seq 600); do
-    grep -q 'hang: [0-9]* user events inserted; hanging now' "$out/run.log" && break
+    grep -q 'hang: [0-9]* user events inserted; hanging now' "$out/run.log" 2>/dev/null && break
     kill -0 $qpid 2>/dev/null || break
     sleep 0.1
 done
@@ -39,6 +39,9 @@ hz=$(sed -n 's/.*booting on .*, \([0-9]*\) Hz cycle counter.*/\1/p' "$out/run.lo
 "$h/kevdump" -g "localhost:$port" -a "0x$map" -c "${hz:-25000000}" -o "$out/dump.kev" \
     >"$out/kevdump.log" 2>&1
 check "kevdump reads the ring through QEMU's gdbstub (map at 0x$map)" "[ $? = 0 ] && [ -s $out/dump.kev ]"
+"$h/kevdump" -g "localhost:$port" -a 0x4 -o "$out/bad.kev" >"$out/bad.log" 2>&1
+check "kevdump pointed at no map says so and exits 1 (no file)" \
+    "[ $? = 1 ] && grep -q 'no valid flight-recorder map at 0x4' $out/bad.log && [ ! -e $out/bad.kev ]"
 kill $qpid 2>/dev/null
 wait $qpid 2>/dev/null
 
