@@ -7,7 +7,6 @@
 #include <kern.h>
 #include <errno.h>
 #include <stdio.h>
-#include <trace/kev.h>
 
 #define PERIOD_US 1000u
 #define PERIODS   1000u
@@ -19,20 +18,8 @@ int main(void)
         printf("period: no tracelogger\n");
         return 1;
     }
-    int st;
-    for (int tries = 0; tries < 1000; tries++) {
-        TimerTimeout(1);    // ProcWait only looks
-        if (ProcWait(logger, &st) == logger) {
-            printf("period: tracelogger exited with status %d\n", KW_EXITSTATUS(st));
-            return 3;
-        }
-        if (TraceEvent(KTRACE_DELALLCLASSES, 0, 0, 0) == 0 || (errno != ECANCELED && errno != EPERM))
-            break;
-        ThreadSleep(1000000);
-    }
-    TraceEvent(KTRACE_ADDALLCLASSES, 0, 0, 0);
-    if (TraceEvent(KTRACE_START, 0, 0, 0) < 0) {
-        printf("period: cannot start tracing\n");
+    if (TraceStartWithLogger() < 0) {
+        printf("period: cannot start tracing: errno %d\n", errno);
         return 1;
     }
     int chid = ChannelCreate(0);
@@ -56,6 +43,7 @@ int main(void)
            PERIODS, PERIOD_US, (unsigned long)(max / 1000u), (unsigned long)(sum / PERIODS / 1000u),
            late, 2u * PERIOD_US);
     TraceEvent(KTRACE_STOP, 0, 0, 0);
+    int st;
     ProcWait(logger, &st);
     return KW_EXITED(st) ? KW_EXITSTATUS(st) : 4;
 }
