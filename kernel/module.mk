@@ -5,6 +5,8 @@ KERNEL_SRCS := kernel/main.c kernel/kinit.c kernel/klib.c kernel/sched.c kernel/
                kernel/proc.c kernel/ipc.c kernel/sync.c kernel/irq.c kernel/utimer.c \
                kernel/pmem.c kernel/kcall.c kernel/shost.c kernel/ktrace.c kernel/ktrace_sync.c \
                kernel/kdtrace.c kernel/kuring.c trace/trace_ring.c
+# The flight recorder's map of the ring, for kevdump (tools/kevdump).
+KERNEL_SRCS += kernel/kflight.c
 # The D engine the kernel runs (trace/d/module.mk's D_ENGINE_SRCS).
 KERNEL_SRCS += trace/d/verify.c trace/d/vm.c trace/d/engine.c trace/d/agg.c trace/d/probes.c
 KERNEL_ALL  := $(KERNEL_SRCS) $(ARCH_SRCS) $(BOARD_SRCS)

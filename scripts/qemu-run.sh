@@ -5,7 +5,10 @@
 # Environment: BOARD (default mps2-an385), QEMU_TIMEOUT seconds (default 60; 0 = none),
 # QEMU_ICOUNT=1 for deterministic instruction counting (-icount shift=0; =none on a board whose
 # qemu.sh otherwise sets an icount of its own, for the host's clock), QEMU_ARGS (the
-# semihosting command line), QEMU_UART1 (file for the trace stream UART).
+# semihosting command line), QEMU_UART1 (file for the trace stream UART), QEMU_HANG seconds
+# (default 0 = off; scripts/run-tests.sh sets 45): a run with no console output and no trace
+# progress (the -f file in QEMU_ARGS, the QEMU_UART1 file) for that long is reported as hung
+# and killed, instead of waiting out QEMU_TIMEOUT (scripts/qemu-watch.sh).
 set -u
 img=$1; shift
 board=${BOARD:-mps2-an385}
@@ -48,6 +51,12 @@ if [ -n "$sh_cfg" ]; then
     cmd+=(-semihosting-config "$sh_cfg")
 fi
 [ -n "${QEMU_UART1:-}" ] && uart1_opt "$QEMU_UART1"
+if [ "${QEMU_HANG:-0}" != 0 ]; then
+    . "$here/scripts/qemu-watch.sh"
+    qemu_watch "$tmo" "$QEMU_HANG" "$@"
+    rc=$?
+    exit "$(qemu_status $rc)"
+fi
 if [ "$tmo" != 0 ]; then
     timeout -k 5 "$tmo" "${cmd[@]}" "$@" </dev/null
     rc=$?

@@ -10,6 +10,9 @@ list=$1
 logdir=$(dirname "$list")/test-logs
 mkdir -p "$logdir"
 export CMOCKA_MESSAGE_OUTPUT=TAP
+# A QEMU run silent (no console output, no trace progress) for 45 s has hung: say so and stop
+# it rather than wait out its timeout (scripts/qemu-watch.sh).
+export QEMU_HANG=${QEMU_HANG:-45}
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 

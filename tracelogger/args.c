@@ -38,6 +38,8 @@ static void usage(void)
            "  -x bufpolicy=switch|overwrite|ring|fill   what to do when no buffer is free\n"
            "  -x delay=ms   wait ms after each buffer written (a slow storage, for tests)\n"
            "  -x cpu=N      run on CPU N alone (a logger on another CPU than the writers)\n"
+           "  -x rtt[=block|skip]  also send the stream through an RTT up-channel (a debug\n"
+           "                probe reads it); skip: drop (and count) what a probe does not take\n"
            "  -x startwait=sec  -d1: give up (exit 1) when tracing is not started within sec\n"
            "                s (default 10)\n");
 }
@@ -70,6 +72,10 @@ static int parse_x(struct tl_opts *o, const char *s)
         if (number(s + 4, &c, "cpu") || c > 31u)
             return -1;
         o->cpu = (int)c;
+        return 0;
+    }
+    if (strcmp(s, "rtt") == 0 || strcmp(s, "rtt=block") == 0 || strcmp(s, "rtt=skip") == 0) {
+        o->rtt = strcmp(s, "rtt=skip") == 0 ? 2 : 1;
         return 0;
     }
     if (strncmp(s, "delay=", 6) == 0) {

@@ -20,8 +20,14 @@
 #define BOARD_CPU_MHZ 0
 #endif
 
-static uint8_t head[2048];
-static uint8_t page[2048];
+// The header's text (~450 bytes and the -A attributes) and the system page (~600 bytes for
+// the demo's seven programs); a board with little RAM per program sets smaller ones (a header
+// that does not fit is refused with a message).
+#ifndef BOARD_KEV_HEAD_BYTES
+#define BOARD_KEV_HEAD_BYTES 2048
+#endif
+static uint8_t head[BOARD_KEV_HEAD_BYTES];
+static uint8_t page[BOARD_KEV_HEAD_BYTES];
 
 static void date_text(char *buf, size_t size, time_t t)
 {

@@ -203,6 +203,13 @@ int main(void)
     printf("tracelogger: %s events in %lu buffers written to %s (%s bytes)\n",
            u64txt(events_written).s, (unsigned long)buffers_written, out_where(&opts),
            u64txt(out_bytes()).s);
+    // -v: the events per second of its own time each stream transport sustained (make bench).
+    for (int r = 0; r < 2 && opts.verbose; r++) {
+        uint64_t c = out_sink_cycles(r), hz = ClockCyclesPerSec();
+        if ((r ? opts.rtt : opts.uart) && c)
+            printf("tracelogger: %s carried %s events/s of the logger's time (%s cycles)\n",
+                   r ? "RTT" : "UART 1", u64txt(events_written * hz / c).s, u64txt(c).s);
+    }
     // What the kernel itself counted, so the file can be checked against it.
     printf("tracelogger: the kernel generated %s events: recorded %s, dropped %s, overwritten %s\n",
            u64txt(q.generated).s, u64txt(q.recorded).s, u64txt(q.dropped).s,

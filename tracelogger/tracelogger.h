@@ -16,6 +16,7 @@ struct tl_opts {
     unsigned seconds;       // -s: capture duration, 0 = none
     unsigned kbufs;         // -k: kernel buffers
     bool ring, wide, passive, uart, verbose;
+    int rtt;                // -x rtt=: 0 off, 1 block, 2 skip (tracelogger/rtt.c)
     int policy;             // -x bufpolicy=...
     unsigned delay_ms;      // -x delay=: pretend storage is slow (tests)
     int cpu;                // -x cpu=: run on this CPU alone (ThreadCtl), -1: any
@@ -36,8 +37,17 @@ int out_open(const struct tl_opts *o);
 int out_write(const void *p, size_t n);
 int out_close(void);
 uint64_t out_bytes(void);
+// Cycles spent sending stream frames to the UART (false) or the RTT channel (true).
+uint64_t out_sink_cycles(bool of_rtt);
 // Where the trace went, for the closing report: the file's name, or the UART.
 const char *out_where(const struct tl_opts *o);
+
+// The RTT transport (rtt.c): stream frames in up-channel 0 of an RTT control block.
+int rtt_open(bool block);
+int rtt_write(const uint8_t *p, size_t n);     // one whole frame; -1 when skipped (counted)
+void rtt_close(void);                          // waits for the probe to read the rest
+uint64_t rtt_lost_bytes(void);
+uint64_t rtt_lost_frames(void);
 
 // The .kev header and system page; the trailer.
 int kev_write_head(const struct tl_opts *o);

@@ -191,7 +191,7 @@ $(1)_KLIB ?= kernel
 $(B)/$(1).elf: $(B)/$(1)/apps.o $(B)/$$($(1)_KLIB).a $(B)/kernel.ld
 	@echo "  IMAGE   $$@ ($$($(1)_APPS))"
 	$$(Q)$$(CC) $$(ARCH_CFLAGS) -nostdlib -T $(B)/kernel.ld -Wl,--gc-sections \
-	    -Wl,-Map=$$@.map -o $$@ $(B)/$(1)/apps.o -Wl,--whole-archive $(B)/$$($(1)_KLIB).a \
+	    -Wl,--undefined=kev_flight -Wl,-Map=$$@.map -o $$@ $(B)/$(1)/apps.o -Wl,--whole-archive $(B)/$$($(1)_KLIB).a \
 	    -Wl,--no-whole-archive -lgcc
 endef
 IMAGES := $(filter-out $(BOARD_NO_IMAGES),$(IMAGES))

@@ -68,7 +68,8 @@ static inline uint32_t devtimer_start_hz(uint32_t hz)
     return DEVTIMER_CLOCK_HZ / period;
 }
 
-// The trace stream UART: CMSDK APB UART 1 (QEMU's second -serial).
+// The trace stream UART: CMSDK APB UART 1 (QEMU's second -serial), at 25 MHz / BAUDDIV 16.
+#define BOARD_TRACE_UART_BAUD 1562500
 #define TRACE_UART_REG(off) (*(volatile uint32_t *)(0x40005000u + (off)))
 
 static inline void trace_uart_init(void)

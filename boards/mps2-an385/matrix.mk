@@ -1,3 +1,3 @@
 # SPDX-License-Identifier: MIT
 # The QEMU tests this board runs when `make test` is run for another board (the board matrix).
-MATRIX_TESTS_mps2-an385 := ktest demo tracelogger
+MATRIX_TESTS_mps2-an385 := ktest demo tracelogger rtt flight

@@ -27,6 +27,11 @@
 // Kernel trace buffers (16 KB each) the pool has room for: the 32 KB pool (board_config.h)
 // holds two. The tracelogger's default -k, and what the tests ask for at most.
 #define BOARD_TRACE_BUFS 2
+// The tracelogger's RTT up-channel (tracelogger/rtt.c): one stream frame (1036 bytes) and a
+// little; for it, the .kev header and system page buffers shrink to 1280 bytes each (the
+// demo's take 450 and 604), or its 8 KB RAM slot overflows.
+#define BOARD_RTT_BYTES 1040u
+#define BOARD_KEV_HEAD_BYTES 1280
 // Records in each program's user-event ring (user/lib/trace_uring.c): 8 KB RAM slots here.
 #define BOARD_USER_RING_RECORDS 16u
 

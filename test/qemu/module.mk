@@ -23,6 +23,14 @@ TEST_DEPS    += $(B)/demo.elf
 SCRIPT_TESTS += qemu/tracelogger|600|test/qemu/test_tracelogger.sh|$(B)|$(H)
 TEST_DEPS    += $(B)/demo.elf $(B)/tflood.elf $(H)/traceprinter $(H)/kevcapture
 BENCHES    += scripts/bench-logger.sh|$(B)
+# The RTT transport through a stand-in probe on QEMU's gdbstub (docs/tracelogger.md).
+SCRIPT_TESTS += qemu/rtt|180|test/qemu/test_rtt.sh|$(B)|$(H)
+TEST_DEPS    += $(H)/kevrtt
+# Post-mortem: the ring of a hung system read by kevdump through QEMU's gdbstub.
+SCRIPT_TESTS += qemu/flight|120|test/qemu/test_flight.sh|$(B)|$(H)
+TEST_DEPS    += $(B)/flight.elf $(H)/kevdump $(H)/kevstat $(H)/kevreport $(H)/dtrace
+BENCHES      += scripts/bench-rtt.sh|$(B)|$(H)
+BENCH_DEPS   += $(B)/tflood.elf $(H)/kevrtt $(H)/kevcapture
 BENCH_DEPS += $(B)/tflood.elf
 # Several CPUs writing the trace at once (boards with more than one).
 ifneq ($(filter-out 1,$(or $(BOARD_MAX_CPUS),1)),)
@@ -61,6 +69,8 @@ SCRIPT_TESTS += $$(if $$(filter ktest,$$(MATRIX_TESTS_$(1))),qemu-$(1)/ktest|120
 SCRIPT_TESTS += $$(if $$(filter hostile,$$(MATRIX_TESTS_$(1))),qemu-$(1)/hostile|120|BOARD=$(1)|scripts/qemu-test.sh|build/$(1)/hostile.elf|$$(HOSTILE_QEMU))
 SCRIPT_TESTS += $$(if $$(filter demo,$$(MATRIX_TESTS_$(1))),qemu-$(1)/demo|120|BOARD=$(1)|test/qemu/test_demo.sh|build/$(1)/demo.elf)
 SCRIPT_TESTS += $$(if $$(filter tracelogger,$$(MATRIX_TESTS_$(1))),qemu-$(1)/tracelogger|600|BOARD=$(1)|test/qemu/test_tracelogger.sh|build/$(1)|$(H))
+SCRIPT_TESTS += $$(if $$(filter flight,$$(MATRIX_TESTS_$(1))),qemu-$(1)/flight|120|BOARD=$(1)|test/qemu/test_flight.sh|build/$(1)|$(H))
+SCRIPT_TESTS += $$(if $$(filter rtt,$$(MATRIX_TESTS_$(1))),qemu-$(1)/rtt|180|BOARD=$(1)|test/qemu/test_rtt.sh|build/$(1)|$(H))
 SCRIPT_TESTS += $$(if $$(filter dtrace,$$(MATRIX_TESTS_$(1))),qemu-$(1)/dtrace|900|BOARD=$(1)|test/qemu/test_dtrace.sh|build/$(1)|$(H))
 SCRIPT_TESTS += $$(if $$(filter parity,$$(MATRIX_TESTS_$(1))),qemu-$(1)/parity|300|BOARD=$(1)|test/qemu/test_dprobe_parity.sh|build/$(1)|$(H))
 endef

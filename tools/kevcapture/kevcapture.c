@@ -1,12 +1,15 @@
 // SPDX-License-Identifier: MIT
 // kevcapture: rebuilds a .kev file from the tracelogger's framed byte stream (tracelogger -u),
-// read from a file, a pipe, a pty or a serial port (QEMU: -serial file:uart.bin). Every damaged
+// read from a file, a pipe, a pty, a serial port (QEMU: -serial file:uart.bin) or a TCP port
+// (OpenOCD's `rtt server`, tools/kevdump/kevrtt -l: the RTT transport). Every damaged
 // or missing frame is reported; the exit status says whether the file is complete.
 #include <errno.h>
 #include <fcntl.h>
+#include <netdb.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <termios.h>
 #include <unistd.h>
 #include <trace/kev_stream.h>
@@ -14,9 +17,12 @@
 static void usage(FILE *f)
 {
     fprintf(f, "usage: kevcapture [-o OUT.kev] [-q] [INPUT]\n"
-               "Rebuilds a .kev trace from the tracelogger's framed stream (tracelogger -u).\n"
-               "  INPUT     a file, pipe, pty or serial device (default: standard input);\n"
-               "            a terminal is switched to raw mode; reading stops at the END frame\n"
+               "Rebuilds a .kev trace from the tracelogger's framed stream (tracelogger -u, or\n"
+               "-x rtt through a probe's RTT server).\n"
+               "  INPUT     a file, pipe, pty or serial device (default: standard input), or\n"
+               "            HOST:PORT, a TCP server such as OpenOCD's `rtt server start PORT 0`\n"
+               "            (tried for 10 s); a terminal is switched to raw mode; reading stops\n"
+               "            at the END frame\n"
                "  -o FILE   where to write the trace (default capture.kev)\n"
                "  -q        only report problems\n"
                "  -h        this text\n"
@@ -60,6 +66,39 @@ static void on_problem(void *arg, enum ks_problem what, uint64_t off, uint32_t d
     }
 }
 
+// HOST:PORT, retried for 10 s (the server may start after us, as a probe's RTT server does
+// once the control block is found).
+static int tcp_connect(const char *where)
+{
+    char host[128];
+    const char *colon = strrchr(where, ':');
+    size_t hn = (size_t)(colon - where);
+    snprintf(host, sizeof(host), "%.*s", (int)(hn < sizeof(host) ? hn : sizeof(host) - 1), where);
+    struct addrinfo hints = { .ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM }, *ai, *a;
+    int r = getaddrinfo(hn ? host : "localhost", colon + 1, &hints, &ai);
+    if (r) {
+        fprintf(stderr, "kevcapture: %s: %s\n", where, gai_strerror(r));
+        return -1;
+    }
+    int fd = -1, err = 0;
+    for (int tries = 0; fd < 0 && tries < 100; tries++) {
+        for (a = ai; a && fd < 0; a = a->ai_next) {
+            fd = socket(a->ai_family, a->ai_socktype, a->ai_protocol);
+            if (fd >= 0 && connect(fd, a->ai_addr, a->ai_addrlen) < 0) {
+                err = errno;
+                close(fd);
+                fd = -1;
+            }
+        }
+        if (fd < 0)
+            usleep(100000);
+    }
+    freeaddrinfo(ai);
+    if (fd < 0)
+        fprintf(stderr, "kevcapture: cannot connect to %s: %s\n", where, strerror(err));
+    return fd;
+}
+
 int main(int argc, char **argv)
 {
     const char *out_name = "capture.kev", *in_name = NULL;
@@ -85,7 +124,10 @@ int main(int argc, char **argv)
         in_name = argv[optind];
 
     int fd = 0;
-    if (in_name && (fd = open(in_name, O_RDONLY)) < 0) {
+    if (in_name && access(in_name, F_OK) != 0 && strchr(in_name, ':')) {
+        if ((fd = tcp_connect(in_name)) < 0)
+            return 1;
+    } else if (in_name && (fd = open(in_name, O_RDONLY)) < 0) {
         fprintf(stderr, "kevcapture: cannot open %s: %s\n", in_name, strerror(errno));
         return 1;
     }

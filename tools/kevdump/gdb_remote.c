@@ -1,0 +1,328 @@
+// SPDX-License-Identifier: MIT
+// GDB remote serial protocol client (gdb_remote.h): packets are "$data#cc" with cc the modulo
+// 256 sum of data in hex; each is acknowledged with '+' (or '-': send again) until the server
+// accepts QStartNoAckMode. ^C (0x03, outside any packet) stops a running target, which answers
+// with a stop reply (S/T), or W/X when it has ended.
+#include "gdb_remote.h"
+#include <errno.h>
+#include <netdb.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <poll.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#define REPLY_TIMEOUT_MS 10000
+#define PKT_MAX 16384
+#define CONNECT_TRIES 50
+
+static void fail(struct gdbr *g, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(g->err, sizeof(g->err), fmt, ap);
+    va_end(ap);
+}
+
+static int send_all(struct gdbr *g, const void *p, size_t n)
+{
+    const char *b = p;
+    while (n) {
+        ssize_t w = send(g->fd, b, n, MSG_NOSIGNAL);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0) {
+            fail(g, "the GDB server closed the connection (%s)", strerror(errno));
+            g->exited = true;
+            return -1;
+        }
+        b += w;
+        n -= (size_t)w;
+    }
+    return 0;
+}
+
+// One byte from the server, waiting up to REPLY_TIMEOUT_MS. -1 on end or timeout.
+static int get_byte(struct gdbr *g)
+{
+    if (!g->in_len) {
+        struct pollfd p = { .fd = g->fd, .events = POLLIN };
+        int r = poll(&p, 1, REPLY_TIMEOUT_MS);
+        if (r == 0) {
+            fail(g, "no answer from the GDB server within %d s", REPLY_TIMEOUT_MS / 1000);
+            return -1;
+        }
+        ssize_t n = r < 0 ? -1 : recv(g->fd, g->in, sizeof(g->in), 0);
+        if (n <= 0) {
+            fail(g, "the GDB server closed the connection");
+            g->exited = true;
+            return -1;
+        }
+        g->in_len = (size_t)n;
+        memmove(g->in + sizeof(g->in) - g->in_len, g->in, g->in_len);
+    }
+    return g->in[sizeof(g->in) - g->in_len--];
+}
+
+static int hexval(int c)
+{
+    return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 :
+           c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+}
+
+// Receives one packet's data (NUL-terminated) into out. Returns its length or -1.
+static int get_packet(struct gdbr *g, char *out, size_t size)
+{
+    for (;;) {
+        int c;
+        do
+            c = get_byte(g);
+        while (c >= 0 && c != '$');
+        if (c < 0)
+            return -1;
+        size_t n = 0;
+        unsigned sum = 0;
+        while ((c = get_byte(g)) >= 0 && c != '#') {
+            sum += (unsigned)c;
+            if (n + 1 < size)
+                out[n++] = (char)c;
+        }
+        int h = c < 0 ? -1 : get_byte(g), l = h < 0 ? -1 : get_byte(g);
+        if (l < 0)
+            return -1;
+        out[n] = '\0';
+        if (g->noack)
+            return (int)n;
+        if ((unsigned)(hexval(h) << 4 | hexval(l)) == (sum & 0xffu)) {
+            if (send_all(g, "+", 1))
+                return -1;
+            return (int)n;
+        }
+        if (send_all(g, "-", 1))
+            return -1;
+    }
+}
+
+static int put_packet(struct gdbr *g, const char *data)
+{
+    static char buf[PKT_MAX + 8];
+    size_t n = strlen(data);
+    unsigned sum = 0;
+    for (size_t i = 0; i < n; i++)
+        sum += (unsigned char)data[i];
+    int len = snprintf(buf, sizeof(buf), "$%s#%02x", data, sum & 0xffu);
+    for (int tries = 0; tries < 3; tries++) {
+        if (send_all(g, buf, (size_t)len))
+            return -1;
+        if (g->noack)
+            return 0;
+        int c;
+        do
+            c = get_byte(g);
+        while (c >= 0 && c != '+' && c != '-');
+        if (c == '+')
+            return 0;
+        if (c < 0)
+            return -1;
+    }
+    fail(g, "the GDB server refused a packet three times");
+    return -1;
+}
+
+static char reply[PKT_MAX];
+
+static int command(struct gdbr *g, const char *data)
+{
+    if (put_packet(g, data) < 0)
+        return -1;
+    return get_packet(g, reply, sizeof(reply));
+}
+
+// A stop reply, or the end of the target (W exit status, X signal).
+static int stop_reply(struct gdbr *g)
+{
+    for (;;) {
+        if (get_packet(g, reply, sizeof(reply)) < 0)
+            return -1;
+        if (reply[0] == 'O' && reply[1])   // console output from the target: not ours
+            continue;
+        g->running = false;
+        if (reply[0] == 'W' || reply[0] == 'X') {
+            g->exited = true;
+            g->exit_status = (int)strtol(reply + 1, NULL, 16);
+            fail(g, "the target ended (%s)", reply);
+            return -1;
+        }
+        if (reply[0] == 'S' || reply[0] == 'T')
+            return 0;
+        fail(g, "unexpected stop reply '%.40s'", reply);
+        return -1;
+    }
+}
+
+// A connected socket to the first address that answers, or -1.
+static int connect_any(const struct addrinfo *ai)
+{
+    for (const struct addrinfo *a = ai; a; a = a->ai_next) {
+        int fd = socket(a->ai_family, a->ai_socktype, a->ai_protocol);
+        if (fd >= 0 && connect(fd, a->ai_addr, a->ai_addrlen) == 0) {
+            // Packets are small and each waits for its answer: no Nagle delay.
+            int one = 1;
+            setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+            return fd;
+        }
+        if (fd >= 0)
+            close(fd);
+    }
+    return -1;
+}
+
+int gdbr_connect(struct gdbr *g, const char *where)
+{
+    memset(g, 0, sizeof(*g));
+    g->fd = -1;
+    char host[128] = "localhost", port[16];
+    const char *colon = strrchr(where, ':');
+    if (colon) {
+        size_t hn = (size_t)(colon - where);
+        if (hn && hn < sizeof(host)) {
+            memcpy(host, where, hn);
+            host[hn] = '\0';
+        }
+        snprintf(port, sizeof(port), "%s", colon + 1);
+    } else {
+        snprintf(port, sizeof(port), "%s", where);
+    }
+    struct addrinfo hints = { .ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM }, *ai;
+    int r = getaddrinfo(host, port, &hints, &ai);
+    if (r) {
+        fail(g, "%s: %s", where, gai_strerror(r));
+        return -1;
+    }
+    // Retried for CONNECT_TRIES x 100 ms: the server may still be starting (QEMU -gdb).
+    for (int tries = 0; g->fd < 0 && tries < CONNECT_TRIES; tries++) {
+        if (tries)
+            usleep(100000);
+        g->fd = connect_any(ai);
+    }
+    freeaddrinfo(ai);
+    if (g->fd < 0) {
+        fail(g, "cannot connect to the GDB server at %s: %s", where, strerror(errno));
+        return -1;
+    }
+    g->max_mem = 1024;
+    if (command(g, "qSupported:swbreak+") < 0)
+        return -1;
+    const char *ps = strstr(reply, "PacketSize=");
+    if (ps) {
+        size_t size = (size_t)strtoul(ps + 11, NULL, 16);
+        size_t m = size > 64 ? (size - 32) / 2 : 16;
+        g->max_mem = m < (PKT_MAX - 32) / 2 ? m : (PKT_MAX - 32) / 2;
+    }
+    if (command(g, "QStartNoAckMode") < 0)
+        return -1;
+    g->noack = strcmp(reply, "OK") == 0;
+    // QEMU: physical addresses, as a probe's memory access port sees them (otherwise QEMU
+    // reads through the running program's MPU or MMU, and faults outside what it may see).
+    // Other servers do not know the packet (an empty reply) and already read physically.
+    if (command(g, "Qqemu.PhyMemMode:1") < 0)
+        return -1;
+    // Why is it stopped (and is it)? The server halts the target for a new connection.
+    if (put_packet(g, "?") < 0 || stop_reply(g) < 0)
+        return -1;
+    return 0;
+}
+
+void gdbr_close(struct gdbr *g)
+{
+    if (g->fd >= 0) {
+        if (!g->exited) {
+            if (g->running && gdbr_halt(g) < 0)
+                goto out;
+            // Detach: the target runs on without us.
+            command(g, "D");
+        }
+out:
+        close(g->fd);
+        g->fd = -1;
+    }
+}
+
+int gdbr_halt(struct gdbr *g)
+{
+    if (!g->running)
+        return 0;
+    if (send_all(g, "\003", 1) < 0)
+        return -1;
+    return stop_reply(g);
+}
+
+int gdbr_cont(struct gdbr *g)
+{
+    if (g->running)
+        return 0;
+    if (put_packet(g, "c") < 0)
+        return -1;
+    g->running = true;
+    return 0;
+}
+
+int gdbr_read(struct gdbr *g, uint64_t addr, void *buf, size_t n)
+{
+    uint8_t *b = buf;
+    char cmd[64];
+    while (n) {
+        size_t k = n < g->max_mem ? n : g->max_mem;
+        snprintf(cmd, sizeof(cmd), "m%llx,%zx", (unsigned long long)addr, k);
+        int len = command(g, cmd);
+        if (len < 0)
+            return -1;
+        if (reply[0] == 'E' || len < 2) {
+            fail(g, "the GDB server cannot read %zu bytes at 0x%llx (%s)", k,
+                 (unsigned long long)addr, reply);
+            return -1;
+        }
+        size_t got = (size_t)len / 2;
+        if (got > k)
+            got = k;
+        for (size_t i = 0; i < got; i++) {
+            int h = hexval(reply[2 * i]), l = hexval(reply[2 * i + 1]);
+            if (h < 0 || l < 0) {
+                fail(g, "bad hex in the GDB server's memory reply");
+                return -1;
+            }
+            b[i] = (uint8_t)(h << 4 | l);
+        }
+        b += got;
+        addr += got;
+        n -= got;
+    }
+    return 0;
+}
+
+int gdbr_write(struct gdbr *g, uint64_t addr, const void *buf, size_t n)
+{
+    static char cmd[PKT_MAX];
+    const uint8_t *b = buf;
+    while (n) {
+        size_t k = n < g->max_mem ? n : g->max_mem;
+        int off = snprintf(cmd, sizeof(cmd), "M%llx,%zx:", (unsigned long long)addr, k);
+        for (size_t i = 0; i < k; i++)
+            off += snprintf(cmd + off, sizeof(cmd) - (size_t)off, "%02x", b[i]);
+        if (command(g, cmd) < 0)
+            return -1;
+        if (strcmp(reply, "OK") != 0) {
+            fail(g, "the GDB server cannot write %zu bytes at 0x%llx (%s)", k,
+                 (unsigned long long)addr, reply);
+            return -1;
+        }
+        b += k;
+        addr += k;
+        n -= k;
+    }
+    return 0;
+}

@@ -1,0 +1,37 @@
+// SPDX-License-Identifier: MIT
+// A client of the GDB remote serial protocol, as much of it as reading and writing a target's
+// memory takes: connect to any GDB server (QEMU's -gdb/-s, OpenOCD's gdb port, J-Link GDB
+// Server, pyOCD), halt, continue, `m`/`M` memory packets. Shared by kevrtt (the stand-in probe)
+// and kevdump (post-mortem reading of the trace ring).
+#ifndef TOOLS_GDB_REMOTE_H
+#define TOOLS_GDB_REMOTE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct gdbr {
+    int fd;
+    bool noack;         // QStartNoAckMode accepted
+    bool running;       // after gdbr_cont, until a stop reply
+    bool exited;        // the target ended (W/X reply, or the server closed the connection)
+    int exit_status;    // from W
+    size_t max_mem;     // bytes per m/M packet (from the server's PacketSize)
+    uint8_t in[8192];   // received bytes not yet consumed
+    size_t in_len;
+    char err[160];      // what went wrong, for the caller's message
+};
+
+// "host:port" or "port" (localhost). The server halts the target on connection (QEMU does);
+// gdbr_connect leaves it halted. 0, or -1 with g->err set.
+int gdbr_connect(struct gdbr *g, const char *where);
+void gdbr_close(struct gdbr *g);
+// Stops a running target (^C) and waits for its stop reply; 0, or -1 (g->exited if it ended).
+int gdbr_halt(struct gdbr *g);
+// Lets the target run on (`c`); the reply comes when it stops (gdbr_halt collects it).
+int gdbr_cont(struct gdbr *g);
+// Memory of the halted target, in pieces the server takes. 0, or -1 with g->err.
+int gdbr_read(struct gdbr *g, uint64_t addr, void *buf, size_t n);
+int gdbr_write(struct gdbr *g, uint64_t addr, const void *buf, size_t n);
+
+#endif

@@ -1,0 +1,296 @@
+// SPDX-License-Identifier: MIT
+// kevdump: the kernel's trace ring, read post mortem from a halted target through any GDB
+// server (QEMU -s/-gdb, OpenOCD, J-Link GDB Server), written as a valid .kev: the buffers still
+// in RAM oldest first (the open ones closed with a BUFFER_END of their own), and a trailer
+// with the kernel's own loss counts (dropped, overwritten). Run the system with the ring as a
+// flight recorder (tracelogger -r: it wraps without the logger until the end) and after a
+// hang or a kernel fault the last buffers are there. The ring is found through the kernel's
+// map (trace/kev_flight.h, symbol `kev_flight`), given by address or found by a scan.
+#include "gdb_remote.h"
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <trace/kev.h>
+#include <trace/kev_file.h>
+#include <trace/kev_flight.h>
+
+#define MAX_CPUS 64u
+
+static void usage(FILE *f)
+{
+    fprintf(f, "usage: kevdump -g HOST:PORT (-a ADDR | -s START:LEN) [-c HZ] [-o OUT.kev] [-q]\n"
+               "Reads the kernel's trace ring from a halted target through a GDB server and\n"
+               "writes the buffers it holds as a .kev (run with tracelogger -r: a flight\n"
+               "recorder), with the kernel's loss counts in its trailer.\n"
+               "  -g HOST:PORT  the GDB server (QEMU -gdb tcp::PORT or -s: 1234; OpenOCD 3333;\n"
+               "                J-Link GDB Server 2331); the target is halted while it reads\n"
+               "  -a ADDR       the kernel's map of the ring: `nm IMAGE.elf | grep kev_flight`\n"
+               "  -s START:LEN  or scan this range for it (the kernel image's)\n"
+               "  -c HZ         the cycle counter's rate (the kernel's boot line says it;\n"
+               "                default 25000000)\n"
+               "  -o FILE       output (default dump.kev)\n"
+               "  -q            no summary\n"
+               "Exit status: 0 written, 1 error, 2 usage.\n");
+}
+
+static uint32_t le32(const uint8_t *p)
+{
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+static uint64_t le64(const uint8_t *p)
+{
+    return le32(p) | (uint64_t)le32(p + 4) << 32;
+}
+
+static uint64_t ptr_at(const uint8_t *p, uint32_t bytes)
+{
+    return bytes == 8 ? le64(p) : le32(p);
+}
+
+// The map, field by field in the order of trace/kev_flight.h (the host's struct holds the
+// values; its layout is not the target's).
+static int parse_map(const uint8_t *b, struct kev_flight *m)
+{
+    if (memcmp(b, KEV_FLIGHT_MAGIC, sizeof(KEV_FLIGHT_MAGIC)) != 0)
+        return -1;
+    uint32_t *f = &m->version;
+    for (size_t i = 0; i < KEV_FLIGHT_U32S; i++)
+        f[i] = le32(b + 8 + 4 * i);
+    if (m->version != KEV_FLIGHT_VERSION || (m->ptr_bytes != 4 && m->ptr_bytes != 8))
+        return -1;
+    m->ring = (uintptr_t)ptr_at(b + KEV_FLIGHT_ADDRS, m->ptr_bytes);
+    m->ncpus_addr = (uintptr_t)ptr_at(b + KEV_FLIGHT_ADDRS + m->ptr_bytes, m->ptr_bytes);
+    return 0;
+}
+
+static long long find_map(struct gdbr *g, uint64_t start, uint64_t len)
+{
+    static uint8_t buf[4096 + 16];
+    for (uint64_t off = 0; off < len; off += 4096) {
+        uint64_t n = len - off < sizeof(buf) ? len - off : sizeof(buf);
+        if (gdbr_read(g, start + off, buf, (size_t)n) < 0)
+            return -1;
+        for (uint64_t i = 0; i + 8 <= n; i += 4)
+            if (memcmp(buf + i, KEV_FLIGHT_MAGIC, sizeof(KEV_FLIGHT_MAGIC)) == 0)
+                return (long long)(start + off + i);
+    }
+    return 0;
+}
+
+struct dumped {
+    uint32_t idx, seq, nslots, cpu;
+    int open;           // the CPU's current buffer: no BUFFER_END yet
+};
+
+static int by_seq(const void *a, const void *b)
+{
+    const struct dumped *x = a, *y = b;
+    return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+// Events in slots (control slots and the continuation slots of combined events excluded).
+static uint64_t count_events(const struct kev_slot *s, unsigned n)
+{
+    uint64_t e = 0;
+    for (unsigned i = 0; i < n; i++) {
+        unsigned t = kev_hdr_type(s[i].header);
+        if (kev_hdr_class(s[i].header) != KEV_C_CONTROL && (t == KEV_TYPE_S || t == KEV_TYPE_CB))
+            e++;
+    }
+    return e;
+}
+
+int main(int argc, char **argv)
+{
+    const char *server = NULL, *out_name = "dump.kev";
+    unsigned long long map_addr = 0, scan_start = 0, scan_len = 0, hz = 25000000;
+    int quiet = 0, opt;
+    for (int i = 1; i < argc; i++)
+        if (strcmp(argv[i], "--help") == 0) {
+            usage(stdout);
+            return 0;
+        }
+    while ((opt = getopt(argc, argv, "g:a:s:c:o:qh")) != -1) {
+        char *end;
+        switch (opt) {
+        case 'g': server = optarg; break;
+        case 'a': map_addr = strtoull(optarg, &end, 0); if (*end || !map_addr) goto bad; break;
+        case 's':
+            scan_start = strtoull(optarg, &end, 0);
+            if (*end != ':' || !(scan_len = strtoull(end + 1, &end, 0)) || *end)
+                goto bad;
+            break;
+        case 'c': hz = strtoull(optarg, &end, 0); if (*end || !hz) goto bad; break;
+        case 'o': out_name = optarg; break;
+        case 'q': quiet = 1; break;
+        case 'h': usage(stdout); return 0;
+        default: goto bad;
+        }
+    }
+    if (!server || optind != argc || (!map_addr && !scan_len))
+        goto bad;
+
+    static struct gdbr g;
+    if (gdbr_connect(&g, server) < 0 || gdbr_halt(&g) < 0)
+        goto gdb_error;
+    if (!map_addr) {
+        long long a = find_map(&g, scan_start, scan_len);
+        if (a <= 0) {
+            if (a == 0)
+                fprintf(stderr, "kevdump: no kernel flight-recorder map (%s) in 0x%llx+0x%llx\n",
+                        KEV_FLIGHT_MAGIC, scan_start, scan_len);
+            goto fail;
+        }
+        map_addr = (unsigned long long)a;
+    }
+    uint8_t mb[KEV_FLIGHT_ADDRS + 16];
+    struct kev_flight m;
+    if (gdbr_read(&g, map_addr, mb, sizeof(mb)) < 0)
+        goto gdb_error;
+    if (parse_map(mb, &m) < 0 || (m.ptr_bytes != 4 && m.ptr_bytes != 8) || !m.max_cpus ||
+        m.max_cpus > MAX_CPUS || !m.max_bufs || m.max_bufs > 1024) {
+        fprintf(stderr, "kevdump: no valid flight-recorder map at 0x%llx (another kernel, or "
+                "another version of it?)\n", map_addr);
+        goto fail;
+    }
+    // The ring's control structure: its buffer table is its last member.
+    size_t rsize = m.off_buf + (size_t)m.max_bufs * m.buf_stride;
+    uint8_t *ring = malloc(rsize), ncb[4];
+    if (!ring || gdbr_read(&g, m.ring, ring, rsize) < 0 || gdbr_read(&g, m.ncpus_addr, ncb, 4) < 0)
+        goto gdb_error;
+    uint64_t mem = ptr_at(ring + m.off_mem, m.ptr_bytes);
+    uint32_t nbufs = le32(ring + m.off_nbufs), ncpus = le32(ncb);
+    if (ncpus == 0 || ncpus > m.max_cpus)
+        ncpus = 1;
+    if (!mem || !nbufs || nbufs > m.max_bufs) {
+        fprintf(stderr, "kevdump: the kernel has no trace buffers allocated (no capture ran)\n");
+        goto fail;
+    }
+    struct kev_slot *slots = malloc((size_t)nbufs * KEV_BUF_BYTES);
+    if (!slots || gdbr_read(&g, mem, slots, (size_t)nbufs * KEV_BUF_BYTES) < 0)
+        goto gdb_error;
+    gdbr_close(&g);     // the target runs on (or stays hung) without us
+
+    // Which buffers hold events: closed ones (FULL, or taken by the logger) with their slot
+    // count, and each CPU's open one up to its write pointer.
+    struct dumped *d = calloc(nbufs, sizeof(*d));
+    unsigned nd = 0;
+    uint64_t lost_cpu[MAX_CPUS] = { 0 }, lost = 0;
+    int32_t cur[MAX_CPUS];
+    uint64_t wp[MAX_CPUS];
+    for (unsigned c = 0; c < ncpus; c++) {
+        const uint8_t *cp = ring + m.off_cpu + (size_t)c * m.cpu_stride;
+        cur[c] = (int32_t)le32(cp + m.off_cur);
+        wp[c] = ptr_at(cp + m.off_wp, m.ptr_bytes);
+        lost_cpu[c] = le64(cp + m.off_dropped) + le64(cp + m.off_overwritten);
+        lost += lost_cpu[c];
+    }
+    for (unsigned i = 0; i < nbufs; i++) {
+        const uint8_t *bp = ring + m.off_buf + (size_t)i * m.buf_stride;
+        unsigned state = bp[m.off_state];
+        struct dumped x = { i, le32(bp + m.off_seq), 0, 0, 0 };
+        const struct kev_slot *s = slots + (size_t)i * KEV_BUF_SLOTS;
+        if (state == 2 || state == 3) {             // FULL, LOGGER
+            x.nslots = (uint32_t)(bp[m.off_nslots] | bp[m.off_nslots + 1] << 8);
+        } else if (state == 1) {                    // FILLING: whose, and how far
+            for (unsigned c = 0; c < ncpus; c++)
+                if (cur[c] == (int32_t)i && wp[c] >= mem + (uint64_t)i * KEV_BUF_BYTES)
+                    x.nslots = (uint32_t)((wp[c] - mem - (uint64_t)i * KEV_BUF_BYTES) /
+                                          KEV_SLOT_BYTES);
+            x.open = 1;
+        }
+        if (x.nslots > KEV_BUF_SLOTS - (x.open ? 1u : 0u) || x.nslots < 1 ||
+            kev_hdr_class(s[0].header) != KEV_C_CONTROL ||
+            kev_hdr_event(s[0].header) != KEV_CTL_BUFFER)
+            continue;               // never used, or not a buffer this reader understands
+        x.cpu = kev_hdr_cpu(s[0].header);
+        d[nd++] = x;
+    }
+    qsort(d, nd, sizeof(*d), by_seq);
+
+    FILE *out = fopen(out_name, "wb");
+    if (!out) {
+        fprintf(stderr, "kevdump: cannot create %s: %s\n", out_name, strerror(errno));
+        return 1;
+    }
+    static uint8_t head[4096];
+    struct kev_out h;
+    char date[64], cpus[16];
+    time_t now = time(NULL);
+    strftime(date, sizeof(date), "%a %b %d %H:%M:%S UTC %Y", gmtime(&now));
+    snprintf(cpus, sizeof(cpus), "%u", ncpus);
+    kev_out_init(&h, head, sizeof(head), kev_host_is_big_endian());
+    kev_hdr_begin(&h);
+    kev_hdr_item(&h, "FILE_NAME", out_name);
+    kev_hdr_item(&h, "DATE", date);
+    kev_hdr_format(&h);
+    kev_hdr_item_u(&h, "CYCLES_PER_SEC", hz);
+    kev_hdr_item(&h, "CPU_NUM", cpus);
+    kev_hdr_item(&h, "SYSNAME", "kev-microkernel");
+    kev_hdr_item(&h, "KEVDUMP", "post-mortem read of the ring");
+    // A system page with what a halted ring tells: the CPUs and the counter's rate (no
+    // process names: the trace's own events carry what it has).
+    static uint8_t page[1024];
+    struct kev_out sp;
+    kev_out_init(&sp, page, sizeof(page), kev_host_is_big_endian());
+    struct kev_sp_machine mach = { m.ptr_bytes == 8 ? KEV_SP_QNX_AARCH64 : KEV_SP_QNX_ARM,
+                                   ncpus, hz, 0, 0, "unknown", "unknown",
+                                   m.ptr_bytes == 8 ? "aarch64le" : "armle" };
+    kev_sp_begin(&sp, &mach);
+    kev_sp_board(&sp, "unknown", 0, ncpus);
+    kev_hdr_item_u(&h, "SYSPAGE_LEN", kev_sp_end(&sp));
+    kev_hdr_end(&h);
+    int werr = fwrite(head, 1, h.ko_len, out) != h.ko_len ||
+               fwrite(page, 1, sp.ko_len, out) != sp.ko_len || sp.ko_err;
+
+    struct kev_cpu_totals tot[MAX_CPUS];
+    memset(tot, 0, sizeof(tot));
+    for (unsigned c = 0; c < ncpus; c++)
+        tot[c].lost = lost_cpu[c];
+    uint64_t events = 0;
+    uint32_t last_t = 0;        // the newest slot's time, for the loss note
+    for (unsigned k = 0; k < nd; k++) {
+        const struct kev_slot *s = slots + (size_t)d[k].idx * KEV_BUF_SLOTS;
+        last_t = s[d[k].nslots - 1].data[0];
+        uint64_t e = count_events(s, d[k].nslots);
+        werr |= fwrite(s, KEV_SLOT_BYTES, d[k].nslots, out) != d[k].nslots;
+        if (d[k].open) {
+            // Close it as the ring would: BUFFER_END at the last slot's time.
+            struct kev_slot end = {
+                KEV_HEADER(KEV_TYPE_S, KEV_C_CONTROL, KEV_CTL_BUFFER_END, d[k].cpu),
+                { s[d[k].nslots - 1].data[0], d[k].seq, (uint32_t)e } };
+            werr |= fwrite(&end, sizeof(end), 1, out) != 1;
+        }
+        if (d[k].cpu < ncpus)
+            tot[d[k].cpu].events += e;
+        events += e;
+    }
+    struct kev_out t;
+    kev_out_init(&t, head, sizeof(head), kev_host_is_big_endian());
+    if (lost)
+        kev_loss_note(&t, last_t, lost);
+    kev_trailer(&t, nd, KEV_TRL_RING, tot, ncpus);
+    werr |= fwrite(head, 1, t.ko_len, out) != t.ko_len;
+    if (fclose(out) != 0 || werr || t.ko_err || h.ko_err) {
+        fprintf(stderr, "kevdump: writing %s failed\n", out_name);
+        return 1;
+    }
+    if (!quiet)
+        printf("kevdump: %llu events in %u buffers (seq %lu-%lu) written to %s; %llu events "
+               "lost before them (dropped or overwritten)\n", (unsigned long long)events, nd,
+               nd ? (unsigned long)d[0].seq : 0ul, nd ? (unsigned long)d[nd - 1].seq : 0ul,
+               out_name, (unsigned long long)lost);
+    return 0;
+gdb_error:
+    fprintf(stderr, "kevdump: %s\n", g.err[0] ? g.err : strerror(errno));
+fail:
+    gdbr_close(&g);
+    return 1;
+bad:
+    usage(stderr);
+    return 2;
+}

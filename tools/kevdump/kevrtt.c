@@ -1,0 +1,211 @@
+// SPDX-License-Identifier: MIT
+// kevrtt: a stand-in for a debug probe's RTT reader, for targets no probe attaches to (QEMU).
+// Through a GDB server (QEMU's -gdb) it finds the RTT control block, and while the target runs
+// it repeatedly stops it, reads up-channel 0 between the read and write offsets with `m`
+// packets, advances the read offset with `M` as a probe does, and lets it run on. The bytes
+// (the tracelogger's framed stream, tracelogger -x rtt) go to a file or to one TCP client,
+// like OpenOCD's `rtt server`, so `kevcapture HOST:PORT` rebuilds the .kev from either.
+// QEMU's gdbstub stops the whole VM for each access (a real probe reads over SWD without
+// stopping the core): the stop/continue sequence is ^C, wait for the stop reply, m/M, `c`.
+#include "gdb_remote.h"
+#include "rtt_find.h"
+#include <errno.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+static void usage(FILE *f)
+{
+    fprintf(f, "usage: kevrtt -g HOST:PORT (-a ADDR | -s START:LEN) [-o FILE | -l PORT]\n"
+               "              [-i USEC] [-t SEC] [-q]\n"
+               "Reads the tracelogger's RTT up-channel (tracelogger -x rtt) through a GDB server\n"
+               "while the target runs, as a debug probe would, until the target ends.\n"
+               "  -g HOST:PORT  the GDB server (QEMU -gdb tcp::PORT, OpenOCD 3333, J-Link 2331)\n"
+               "  -a ADDR       the control block's address\n"
+               "  -s START:LEN  or scan this RAM range for its ID (\"SEGGER RTT\")\n"
+               "  -o FILE       write the stream here (default: standard output)\n"
+               "  -l PORT       or serve it to one TCP client on PORT (as OpenOCD's rtt server)\n"
+               "  -i USEC       pause between reads while the channel is empty (default 1000)\n"
+               "  -t SEC        give up when no control block appears within SEC s (default 30)\n"
+               "  -q            no summary\n"
+               "Exit status: 0 the target ended after its stream was read, 1 error, 2 usage.\n");
+}
+
+static double now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+static int serve(const char *port)
+{
+    int s = socket(AF_INET, SOCK_STREAM, 0), one = 1;
+    struct sockaddr_in a = { .sin_family = AF_INET, .sin_port = htons((uint16_t)atoi(port)),
+                             .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+    setsockopt(s, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+    if (s < 0 || bind(s, (struct sockaddr *)&a, sizeof(a)) < 0 || listen(s, 1) < 0) {
+        fprintf(stderr, "kevrtt: cannot listen on port %s: %s\n", port, strerror(errno));
+        return -1;
+    }
+    int c = accept(s, NULL, NULL);
+    close(s);
+    if (c < 0)
+        fprintf(stderr, "kevrtt: accept: %s\n", strerror(errno));
+    return c;
+}
+
+static int open_out(const char *name)
+{
+    int fd = open(name, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    if (fd < 0)
+        fprintf(stderr, "kevrtt: cannot create %s: %s\n", name, strerror(errno));
+    return fd;
+}
+
+static int write_all(int fd, const uint8_t *p, size_t n)
+{
+    while (n) {
+        ssize_t w = write(fd, p, n);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            return -1;
+        p += w;
+        n -= (size_t)w;
+    }
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    const char *server = NULL, *out_name = NULL, *port = NULL;
+    unsigned long long addr = 0, scan_start = 0, scan_len = 0;
+    unsigned interval_us = 1000, give_up = 30;
+    int quiet = 0, opt;
+    for (int i = 1; i < argc; i++)
+        if (strcmp(argv[i], "--help") == 0) {
+            usage(stdout);
+            return 0;
+        }
+    while ((opt = getopt(argc, argv, "g:a:s:o:l:i:t:qh")) != -1) {
+        char *end;
+        switch (opt) {
+        case 'g': server = optarg; break;
+        case 'a': addr = strtoull(optarg, &end, 0); if (*end || !addr) goto bad; break;
+        case 's':
+            scan_start = strtoull(optarg, &end, 0);
+            if (*end != ':' || !(scan_len = strtoull(end + 1, &end, 0)) || *end)
+                goto bad;
+            break;
+        case 'o': out_name = optarg; break;
+        case 'l': port = optarg; break;
+        case 'i': interval_us = (unsigned)strtoul(optarg, NULL, 0); break;
+        case 't': give_up = (unsigned)strtoul(optarg, NULL, 0); break;
+        case 'q': quiet = 1; break;
+        case 'h': usage(stdout); return 0;
+        default: goto bad;
+        }
+    }
+    if (!server || optind != argc || (!addr && !scan_len) || (out_name && port))
+        goto bad;
+
+    int out = 1;
+    if (out_name && strcmp(out_name, "-") != 0 &&
+        (out = open_out(out_name)) < 0)
+        return 1;
+    static struct gdbr g;
+    if (gdbr_connect(&g, server) < 0) {
+        fprintf(stderr, "kevrtt: %s\n", g.err);
+        return 1;
+    }
+    if (port && (out = serve(port)) < 0)
+        return 1;
+
+    // Find the block: the tracelogger makes it when it starts, so let the target run between
+    // looks until it is there.
+    double t0 = now();
+    while (!addr) {
+        long long a = rtt_find(&g, scan_start, scan_len);
+        if (a < 0)
+            goto gdb_error;
+        if (a > 0) {
+            addr = (unsigned long long)a;
+            break;
+        }
+        if (now() - t0 > give_up) {
+            fprintf(stderr, "kevrtt: no RTT control block in 0x%llx+0x%llx within %u s (is the "
+                    "tracelogger running with -x rtt?)\n", scan_start, scan_len, give_up);
+            gdbr_close(&g);
+            return 1;
+        }
+        if (gdbr_cont(&g) < 0)
+            goto gdb_error;
+        usleep(20000);
+        if (gdbr_halt(&g) < 0)
+            goto gdb_error;
+    }
+    if (!quiet)
+        fprintf(stderr, "kevrtt: RTT control block at 0x%llx\n", addr);
+
+    static uint8_t data[1u << 16];
+    uint64_t total = 0, polls = 0;
+    double t1 = now();
+    for (;;) {
+        struct rtt_channel ch;
+        if (rtt_read_up(&g, addr, 0, &ch) < 0)
+            goto gdb_error;
+        uint32_t wr = ch.wr_off, rd = ch.rd_off;
+        polls++;
+        if (wr != rd) {
+            // Up to the ring's end, then from its start: one or two reads.
+            uint32_t n1 = wr > rd ? wr - rd : ch.size - rd, n2 = wr > rd ? 0 : wr;
+            if (n1 + n2 > sizeof(data)) {
+                fprintf(stderr, "kevrtt: an up-channel of %u bytes is larger than this reader's "
+                        "buffer\n", (unsigned)ch.size);
+                return 1;
+            }
+            if (gdbr_read(&g, ch.buffer + rd, data, n1) < 0 ||
+                (n2 && gdbr_read(&g, ch.buffer, data + n1, n2) < 0))
+                goto gdb_error;
+            uint8_t le[4] = { (uint8_t)wr, (uint8_t)(wr >> 8), (uint8_t)(wr >> 16),
+                              (uint8_t)(wr >> 24) };
+            if (gdbr_write(&g, addr + RTT_CB_HEAD_BYTES + RTT_CH_RD, le, 4) < 0)
+                goto gdb_error;
+            if (write_all(out, data, n1 + n2) < 0) {
+                fprintf(stderr, "kevrtt: writing the stream failed: %s\n", strerror(errno));
+                return 1;
+            }
+            total += n1 + n2;
+        }
+        if (gdbr_cont(&g) < 0)
+            goto gdb_error;
+        if (wr == rd)
+            usleep(interval_us);
+        if (gdbr_halt(&g) < 0)
+            break;
+    }
+    if (!g.exited)
+        goto gdb_error;
+    double dt = now() - t1;
+    if (!quiet)
+        fprintf(stderr, "kevrtt: %llu bytes in %.2f s (%.0f KB/s, %llu reads); the target ended "
+                "(status %d)\n", (unsigned long long)total, dt, dt > 0 ? total / dt / 1000 : 0.0,
+                (unsigned long long)polls, g.exit_status);
+    if (out != 1)
+        close(out);
+    gdbr_close(&g);
+    return 0;
+gdb_error:
+    fprintf(stderr, "kevrtt: %s\n", g.err);
+    gdbr_close(&g);
+    return 1;
+bad:
+    usage(stderr);
+    return 2;
+}

@@ -1,0 +1,150 @@
+// SPDX-License-Identifier: MIT
+// The RTT transport: the tracelogger's framed .kev stream (trace/kev_stream.h, the bytes of
+// -u) in up-channel 0 of a SEGGER RTT control block in the logger's RAM, which a debug probe
+// reads in the background without stopping the core (OpenOCD `rtt setup/start/server`,
+// J-Link, probe-rs; tools/kevdump/kevrtt in QEMU). Layout: trace/rtt.h.
+//
+// Only this file writes wr_off and only the probe writes rd_off: the data is stored before
+// wr_off moves (a release fence), and rd_off is read once per check. Modes (-x rtt=...):
+//   block  wait for the probe to make room (a board with a probe attached: nothing is lost);
+//   skip   wait only while the probe is reading: when rd_off has not moved for RTT_STALL_MS
+//          (no probe, or a stalled one) a frame that does not fit is skipped, and every
+//          skipped byte and frame is counted (the buffer it belonged to counts as not stored,
+//          and the stream's sequence gap shows on the host).
+// The ID is written last, at run time, so that a probe scanning RAM finds the block only
+// once it is valid (and never a copy of the string in flash).
+#include "tracelogger.h"
+#include <kern.h>
+#include <string.h>
+#include <trace/rtt.h>
+
+#include <board_user.h>
+
+#ifndef BOARD_RTT_BYTES
+#define BOARD_RTT_BYTES 8192u   // the up-channel ring: a few stream frames
+#endif
+#define RTT_POLL_NS   1000000u  // 1 ms between looks at rd_off while waiting
+#define RTT_STALL_MS  50u
+
+// Global, and by this name: J-Link and probe-rs look `_SEGGER_RTT` up in the program's ELF
+// (build/<board>/<image>/tracelogger.elf) instead of scanning RAM.
+extern struct rtt_control_block _SEGGER_RTT;
+struct rtt_control_block {
+    struct rtt_cb_head head;
+    struct rtt_channel up[1];
+    struct rtt_channel down[1];
+};
+struct rtt_control_block _SEGGER_RTT __attribute__((aligned(8)));
+static uint8_t ring[BOARD_RTT_BYTES] __attribute__((aligned(8)));
+static const char up_name[] = "kev";
+static uint32_t mode;
+static uint64_t lost_bytes, lost_frames;
+static unsigned stall_ms;       // how long rd_off has not moved (skip mode)
+
+int rtt_open(bool block)
+{
+    mode = block ? RTT_MODE_BLOCK : RTT_MODE_NO_BLOCK_SKIP;
+    memset(&_SEGGER_RTT, 0, sizeof(_SEGGER_RTT));
+    _SEGGER_RTT.head.max_up = 1;
+    _SEGGER_RTT.head.max_down = 1;
+    _SEGGER_RTT.up[0].name = (uint32_t)(uintptr_t)up_name;
+    _SEGGER_RTT.up[0].buffer = (uint32_t)(uintptr_t)ring;
+    _SEGGER_RTT.up[0].size = sizeof(ring);
+    _SEGGER_RTT.up[0].flags = mode;
+    __atomic_thread_fence(__ATOMIC_RELEASE);
+    // "SEGGER RTT" written back to front, the first byte last: a scan sees all or nothing.
+    // The image holds the ID reversed only, so a scan of RAM (where AArch64 and x86 keep
+    // their constants too) finds the live block and not the string it was made from.
+    static const char id_reversed[] = "TTR REGGES";
+    const unsigned len = sizeof(id_reversed) - 1;
+    for (unsigned i = 0; i < len; i++) {
+        if (i == len - 1)
+            __atomic_thread_fence(__ATOMIC_RELEASE);
+        ((volatile char *)_SEGGER_RTT.head.id)[len - 1 - i] = id_reversed[i];
+    }
+    return 0;
+}
+
+static uint32_t room(void)
+{
+    uint32_t rd = __atomic_load_n(&_SEGGER_RTT.up[0].rd_off, __ATOMIC_ACQUIRE);
+    uint32_t wr = _SEGGER_RTT.up[0].wr_off, size = _SEGGER_RTT.up[0].size;
+    return rd > wr ? rd - wr - 1 : size - 1 - wr + rd;
+}
+
+static void put(const uint8_t *p, uint32_t n)
+{
+    uint32_t wr = _SEGGER_RTT.up[0].wr_off, size = _SEGGER_RTT.up[0].size;
+    uint32_t first = size - wr < n ? size - wr : n;
+    memcpy(ring + wr, p, first);
+    memcpy(ring, p + first, n - first);
+    wr += n;
+    if (wr >= size)
+        wr -= size;
+    __atomic_store_n(&_SEGGER_RTT.up[0].wr_off, wr, __ATOMIC_RELEASE);
+}
+
+// Waits 1 ms for the probe; false when skip mode gives up on it.
+static bool wait_for_probe(void)
+{
+    uint32_t rd = __atomic_load_n(&_SEGGER_RTT.up[0].rd_off, __ATOMIC_ACQUIRE);
+    if (mode != RTT_MODE_BLOCK && stall_ms >= RTT_STALL_MS)
+        return false;
+    ThreadSleep(RTT_POLL_NS);
+    if (__atomic_load_n(&_SEGGER_RTT.up[0].rd_off, __ATOMIC_ACQUIRE) != rd)
+        stall_ms = 0;
+    else
+        stall_ms++;
+    return true;
+}
+
+// One stream frame: written whole (block mode, or skip mode while the probe reads), or
+// skipped whole and counted. Returns 0, or -1 when skipped.
+int rtt_write(const uint8_t *p, size_t n)
+{
+    if (n >= _SEGGER_RTT.up[0].size) {   // cannot ever fit: a build whose ring is below one frame
+        lost_bytes += n;
+        lost_frames++;
+        return -1;
+    }
+    if (mode == RTT_MODE_BLOCK) {
+        while (n) {             // a frame may go in pieces as the probe makes room
+            uint32_t r = room();
+            if (!r) {
+                wait_for_probe();
+                continue;
+            }
+            uint32_t k = r < n ? r : (uint32_t)n;
+            put(p, k);
+            p += k;
+            n -= k;
+        }
+        return 0;
+    }
+    while (room() < n)
+        if (!wait_for_probe()) {
+            lost_bytes += n;
+            lost_frames++;
+            return -1;
+        }
+    put(p, (uint32_t)n);
+    return 0;
+}
+
+// At the end: waits until the probe has read everything (block mode; skip mode while the
+// probe still reads), so that the system's exit does not cut the stream.
+void rtt_close(void)
+{
+    while (room() != _SEGGER_RTT.up[0].size - 1u && wait_for_probe())
+        ;
+}
+
+uint64_t rtt_lost_bytes(void)
+{
+    return lost_bytes;
+}
+
+uint64_t rtt_lost_frames(void)
+{
+    return lost_frames;
+}
