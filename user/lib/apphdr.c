@@ -26,6 +26,8 @@ uint32_t trace_uring_mem[(sizeof(struct kuser_ring) + APP_URING * sizeof(struct 
 extern char __data_source[], __data_start[], __data_size[], __bss_start[], __bss_size[],
     __stack[];
 extern char __ram_base_sym[] __asm__("__ram");
+// The EHABI unwind table (ARM only: ldscripts/app-exidx.ld keeps it); 0 where there is none.
+extern char __exidx_start[] __attribute__((weak)), __exidx_end[] __attribute__((weak));
 extern char __ram_size_sym[] __asm__("__ram_size");
 void _start(uint32_t arg);
 
@@ -45,13 +47,14 @@ __attribute__((used)) static void app_header_emit(void)
                      ".word _start, __data_source, __data_start, __data_size, __bss_start\n"
                      ".word __bss_size, __ram, __ram_size, __stack\n"
                      ".word %c3, %c4, %c5, %c6\n"
+                     ".word 0, 0\n"
                      ".popsection"
                      :: "i"(KAPP_MAGIC), "i"(KAPP_VERSION),
                         "i"(offsetof(struct kapp_header, entry)), "i"(APP_FLAGS),
                         "i"(APP_PRIO), "i"(APP_MMIO_BASE), "i"(APP_MMIO_SIZE));
 }
-_Static_assert(offsetof(struct kapp_header, mmio_size) ==
-               offsetof(struct kapp_header, entry) + 12 * 4, "header fields follow entry");
+_Static_assert(offsetof(struct kapp_header, exidx_end) ==
+               offsetof(struct kapp_header, entry) + 14 * 4, "header fields follow entry");
 #else
 __attribute__((section(".text.init.enter"), used))
 const struct kapp_header __app_header = {
@@ -71,5 +74,7 @@ const struct kapp_header __app_header = {
     .priority = APP_PRIO,
     .mmio_base = APP_MMIO_BASE,
     .mmio_size = APP_MMIO_SIZE,
+    .exidx_start = (uint32_t)(uintptr_t)__exidx_start,
+    .exidx_end = (uint32_t)(uintptr_t)__exidx_end,
 };
 #endif
