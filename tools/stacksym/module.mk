@@ -1,0 +1,15 @@
+# SPDX-License-Identifier: MIT
+# stacksym: symbolises dtrace's stacks on the host with elfutils' libdwfl (libdw-dev), and
+# folds stack aggregations for flame graphs (docs/profiling.md).
+HOST_TOOLS += $(H)/stacksym
+
+$(H)/stacksym: $(call host_objs,tools/stacksym/stacksym.c)
+	@mkdir -p $(dir $@)
+	@echo "  HOSTLD  $@"
+	$(Q)$(HOST_CC) $^ -o $@ -ldw -lelf
+
+# ustack( ) against gdb's bt on the board (test/stacks/test_stacks_gdb.sh).
+ifneq ($(filter stacks,$(IMAGES)),)
+SCRIPT_TESTS += stacks/gdb|180|test/stacks/test_stacks_gdb.sh|$(B)|$(H)
+TEST_DEPS    += $(B)/stacks.elf $(H)/stacksym $(H)/dcompile
+endif
