@@ -31,7 +31,7 @@ int main(void)
 {
     unsigned r = 0;
     for (int i = 0; i < 20; i++)
-        r += chain_a(20000);
+        r += chain_a(200000);
     printf("stackchain: done %u\n", r & 1u);
     return 0;
 }
