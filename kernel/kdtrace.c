@@ -384,6 +384,7 @@ int kdt_call(struct thread *t, uint32_t cmd, uint32_t a, uint32_t b, uint32_t c)
         if (was || dst->exiting)
             kdt_fire(DPROBE_END, 0, 0, 0, 0);
         kdt_active = false;
+        kstack_report(dst->stacks.drops); // walks cut short, stacks lost (kernel/kstack.c)
         return 0;
     }
     case KDT_READ:

@@ -7,11 +7,26 @@
 #include <kernel/unwind.h>
 #include <kernel/thread.h>
 #include <d/dstacks.h>
+#include <kernel/kernel.h>
 
 // Frames of the D engine between the probe's site and the unwinder, at most.
 #define KSTACK_ENGINE_FRAMES 12u
 
 uintptr_t kstack_probe_site[KMAX_CPUS];
+
+void kstack_report(uint64_t table_drops)
+{
+    static uint32_t seen[UNWIND_E_COUNT];
+    for (unsigned e = 1; e < UNWIND_E_COUNT; e++) {
+        if (unwind_errors[e] != seen[e])
+            kprintf("kernel: %u stack walks cut short: %s\n",
+                    (unsigned)(unwind_errors[e] - seen[e]), unwind_err_name(e));
+        seen[e] = unwind_errors[e];
+    }
+    if (table_drops) // the program's own (its table is new at each load)
+        kprintf("kernel: %u stacks recorded empty: the D stack table is full\n",
+                (unsigned)table_drops);
+}
 
 unsigned kstack_for_d(unsigned kind, uint64_t *pcs, unsigned max)
 {

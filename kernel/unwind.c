@@ -55,7 +55,10 @@ unsigned unwind_frame_records(const struct unwind_mem *m, unsigned word, uint64_
         if (rec[1] == 0) // the outermost frame (crt0 clears the link)
             break;
         pcs[n++] = rec[1];
-        if (rec[0] && rec[0] <= fp) {
+        // the next record must lie above this one; one below it that is otherwise a valid
+        // frame pointer (aligned, in the stack) makes a loop; an invalid one is named as such
+        // at the loop's top
+        if (rec[0] && rec[0] <= fp && rec[0] >= m->lo && !(rec[0] & (word - 1u))) {
             why = UNWIND_E_LOOP;
             break;
         }

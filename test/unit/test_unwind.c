@@ -113,7 +113,7 @@ static void test_records_hostile_pointers(void **state)
 #define TAB 0x13000u
 #define TAB_N 7u
 #define EXTAB 0x13800u
-static const struct ehabi_table tab = { TAB, TAB + TAB_N * 8u };
+static const struct ehabi_table tab = { TAB, TAB + TAB_N * 8u, 0x10000, 0x10700 };
 static const struct unwind_mem eh_mem = { rd, NULL, S0, 0x13000 };
 
 static uint32_t prel(uint32_t where, uint32_t to) { return (to - where) & 0x7fffffffu; }
@@ -237,7 +237,7 @@ static void test_ehabi_hostile(void **state)
     assert_int_equal(ehabi_unwind(&eh_mem, &tab, &r, pcs, 64, &err), 1);
     assert_int_equal(err, UNWIND_E_READ);
     hole_lo = hole_hi = 0;
-    struct ehabi_table odd = { TAB, TAB + 5 }; // a table of no whole entries
+    struct ehabi_table odd = { TAB, TAB + 5, 0x10000, 0x10700 }; // no whole entries
     start_regs(&r, 0x10405, S0);
     assert_int_equal(ehabi_unwind(&eh_mem, &odd, &r, pcs, 64, &err), 1);
     assert_int_equal(err, UNWIND_E_NOINFO);

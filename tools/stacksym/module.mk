@@ -13,3 +13,8 @@ ifneq ($(filter stacks,$(IMAGES)),)
 SCRIPT_TESTS += stacks/gdb|180|test/stacks/test_stacks_gdb.sh|$(B)|$(H)
 TEST_DEPS    += $(B)/stacks.elf $(H)/stacksym $(H)/dcompile
 endif
+# ustack( ) over corrupt and hostile stacks on the board (test/stacks/test_stacks_hostile.sh).
+ifneq ($(filter stackbad,$(IMAGES)),)
+SCRIPT_TESTS += stacks/hostile|180|test/stacks/test_stacks_hostile.sh|$(B)|$(H)
+TEST_DEPS    += $(B)/stackbad.elf $(H)/dcompile
+endif

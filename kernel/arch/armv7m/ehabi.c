@@ -230,8 +230,7 @@ unsigned ehabi_unwind(const struct unwind_mem *m, const struct ehabi_table *t,
         }
         if (!regs->r[15]) // the outermost frame (crt0 clears lr)
             break;
-        uint32_t code;
-        if (rd32(m, regs->r[15] & ~3u, &code) != 0) { // a return address that is not code
+        if (regs->r[15] < t->code_lo || regs->r[15] >= t->code_hi) { // a return address that is not code
             why = UNWIND_E_READ;
             break;
         }

@@ -40,7 +40,8 @@ unsigned arch_unwind_user(const struct thread *t, uint64_t *pcs, unsigned max)
                                    t->ctx.r6, t->ctx.r7, t->ctx.r8, t->ctx.r9, t->ctx.r10,
                                    t->ctx.r11, hw[4], 0, hw[5], hw[6] } };
     r.r[13] = t->ctx.psp + 32u + ((hw[7] & (1u << 9)) ? 4u : 0u); // xPSR bit 9: realigned
-    struct ehabi_table tab = { p->app->exidx_start, p->app->exidx_end };
+    struct ehabi_table tab = { p->app->exidx_start, p->app->exidx_end, p->flash_base,
+                               p->flash_base + p->flash_size };
     int err;
     unsigned n = ehabi_unwind(&m, &tab, &r, pcs, max, &err);
     if (err == UNWIND_E_READ && r.r[15] == (ARMV7M_THREAD_LR & ~1u))
@@ -75,7 +76,8 @@ __attribute__((noinline)) unsigned arch_unwind_kernel(uint64_t *pcs, unsigned ma
     r.r[15] = (uint32_t)(uintptr_t)&arch_unwind_kernel & ~1u;
     struct unwind_mem m = { kernel_read, NULL, r.r[13], (uintptr_t)__stack_top };
     struct ehabi_table tab = { (uint32_t)(uintptr_t)__exidx_start,
-                               (uint32_t)(uintptr_t)__exidx_end };
+                               (uint32_t)(uintptr_t)__exidx_end, KERNEL_FLASH_BASE,
+                               KERNEL_FLASH_BASE + KERNEL_FLASH_SIZE };
     // this function's own frame first: its caller's registers are where the walk starts
     int err = ehabi_step(&m, &tab, &r);
     unsigned n = 0;

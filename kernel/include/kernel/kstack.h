@@ -9,6 +9,11 @@
 
 unsigned kstack_for_d(unsigned kind, uint64_t *pcs, unsigned max);
 
+// kstack_report: prints on the console the stack walks cut short since the last report (by
+// reason, kernel/unwind.h) and the stacks recorded empty because the D engine's stack table
+// was full (table_drops, the program's count), when there are any: nothing is lost silently.
+void kstack_report(uint64_t table_drops);
+
 // The return address of the kernel function that fired the probe (kdt_fire and its
 // siblings set it): stack( ) leaves out the D engine's own frames below it, as DTrace's
 // stack( ) starts at the probe. Kernel entries never nest on a CPU while a probe fires.

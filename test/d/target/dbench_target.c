@@ -47,7 +47,8 @@ __attribute__((noinline)) static unsigned bench_stack(unsigned kind, uint64_t *p
     __asm__ volatile("mov %0, sp\n\tmov %1, r7" : "=r"(r.r[13]), "=r"(r.r[7]));
     r.r[15] = (uint32_t)(uintptr_t)&bench_stack & ~1u;
     struct unwind_mem m = { bench_read, NULL, r.r[13], (uintptr_t)__stack_top };
-    struct ehabi_table t = { (uint32_t)(uintptr_t)__exidx_start, (uint32_t)(uintptr_t)__exidx_end };
+    struct ehabi_table t = { (uint32_t)(uintptr_t)__exidx_start, (uint32_t)(uintptr_t)__exidx_end,
+                             0, 0x00400000u };
     int err;
     return ehabi_unwind(&m, &t, &r, pcs, max, &err);
 }

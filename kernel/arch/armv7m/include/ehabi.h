@@ -11,6 +11,7 @@
 
 struct ehabi_table {
     uint32_t start, end;   // the .ARM.exidx entries [start, end), 8 bytes each
+    uint32_t code_lo, code_hi; // the code they describe: a return address elsewhere is no code
 };
 
 struct ehabi_regs {
