@@ -57,7 +57,7 @@ ALL_APPS := $(sort $(ALL_APPS))
 ifeq ($(LIBC),picolibc)
 LIBC_SPECS := --specs=picolibc.specs
 ULDFLAGS   := $(ARCH_CFLAGS) $(LIBC_SPECS) --oslib=semihost -nostartfiles \
-              -Wl,--gc-sections -DPICOLIBC_INTEGER_PRINTF_SCANF $(ARCH_UPICOLDFLAGS)
+              -Wl,--gc-sections -DPICOLIBC_INTEGER_PRINTF_SCANF
 else ifeq ($(LIBC),newlib)
 LIBC_SPECS := --specs=nano.specs
 ULDFLAGS   := $(ARCH_CFLAGS) $(LIBC_SPECS) -nostartfiles -Wl,--gc-sections \
@@ -72,6 +72,9 @@ $(error LIBC must be picolibc, newlib or board, not '$(LIBC)')
 endif
 # A board may change the above (programs, images, sizes) in boards/<board>/user.mk.
 -include boards/$(BOARD)/user.mk
+# The architecture's own linking with picolibc (ARMv7-M: keep the unwind tables), which may
+# depend on what the board's user.mk said.
+ULDFLAGS += $(if $(filter picolibc,$(LIBC)),$(ARCH_UPICOLDFLAGS))
 
 # make run APPS="a b" / make dtrace APPS="a b": an image of appinit (pid 1), the programs and
 # the tracelogger, and one with the target's dtrace first. Named after the programs, so that

@@ -18,3 +18,7 @@ ifneq ($(filter stackbad,$(IMAGES)),)
 SCRIPT_TESTS += stacks/hostile|180|test/stacks/test_stacks_hostile.sh|$(B)|$(H)
 TEST_DEPS    += $(B)/stackbad.elf $(H)/dcompile
 endif
+# A killed process's console line symbolised, against binutils' addr2line
+# (test/stacks/test_fault_symbols.sh).
+SCRIPT_TESTS += stacks/fault-symbols|120|test/stacks/test_fault_symbols.sh|$(B)|$(H)
+TEST_DEPS    += $(B)/ktest.elf $(H)/stacksym

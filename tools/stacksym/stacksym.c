@@ -5,7 +5,9 @@
 // "<indent>stackchain`chain_e+0x12" (libdtrace's module`function+offset), with -x also
 // " [stackchain.c:27]". With --folded it prints an aggregation keyed by stacks as folded
 // stacks instead ("main;chain_a;chain_e 20"), the input of flamegraph.pl, inferno and
-// speedscope. Other lines pass through unchanged. docs/profiling.md.
+// speedscope. A console line naming a pc ("... pc 0x000a00c4 ...", the kernel's report of a
+// fault) gets the function and line appended: "(stackchain`main+0x4 [stackchain.c:16])".
+// Other lines pass through unchanged. docs/profiling.md.
 #define _GNU_SOURCE
 #include <elfutils/libdwfl.h>
 #include <gelf.h>
@@ -129,6 +131,21 @@ static int frame_pc(const char *line, uint64_t *pc, int *indent)
     return 1;
 }
 
+// fault_pc: the address after "pc " in a console line (the kernel's fault reports); 0 if none.
+static int fault_pc(const char *line, uint64_t *pc)
+{
+    const char *p = strstr(line, "pc 0x");
+    if (!p || (p > line && p[-1] != ' ' && p[-1] != ','))
+        return 0;
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(p + 5, &end, 16);
+    if (end == p + 5 || errno)
+        return 0;
+    *pc = v;
+    return 1;
+}
+
 // count_line: an aggregation's value line after a stack key (spaces, a number).
 static int count_line(const char *line, long long *v)
 {
@@ -186,7 +203,7 @@ int main(int argc, char **argv)
 
     char *line = NULL;
     size_t cap = 0;
-    char frames[MAX_FRAMES][256];
+    static char frames[MAX_FRAMES][512];
     unsigned nframes = 0; // the current stack's frames (--folded), leaf first
     int in_stack = 0;
     while (getline(&line, &cap, stdin) > 0) {
@@ -215,6 +232,19 @@ int main(int argc, char **argv)
                 printf(" %lld\n", v);
             }
             nframes = 0;
+        } else if (fault_pc(line, &pc)) {
+            char sym[512];
+            int saved = with_lines;
+            with_lines = 1;
+            int found = resolve(pc, 0, sym, sizeof(sym), NULL, 0) == 0;
+            with_lines = saved;
+            size_t len = strlen(line);
+            if (len && line[len - 1] == '\n')
+                line[--len] = '\0';
+            if (found) // "... pc 0xc009a ... (stackchain`main+0x4 [stackchain.c:16])"
+                printf("%s (%s)\n", line, sym);
+            else
+                printf("%s\n", line);
         } else {
             fputs(line, stdout);
         }

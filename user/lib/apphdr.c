@@ -31,6 +31,18 @@ extern char __exidx_start[] __attribute__((weak)), __exidx_end[] __attribute__((
 extern char __ram_size_sym[] __asm__("__ram_size");
 void _start(uint32_t arg);
 
+#if defined(__arm__)
+// -funwind-tables makes each function's table entry name a personality routine, which would
+// pull libgcc's C++ unwinder (several KB) into every program. Nothing here throws, and the
+// kernel reads the tables itself (ustack( )): these stand in for them and are never called.
+void __aeabi_unwind_cpp_pr0(void);
+void __aeabi_unwind_cpp_pr1(void);
+void __aeabi_unwind_cpp_pr2(void);
+void __aeabi_unwind_cpp_pr0(void) {}
+void __aeabi_unwind_cpp_pr1(void) {}
+void __aeabi_unwind_cpp_pr2(void) {}
+#endif
+
 #if UINTPTR_MAX > 0xffffffffu
 // 64-bit targets (AArch64): C cannot cut an address to 32 bits in a constant initializer, the
 // assembler can (32-bit absolute relocations; programs lie below 4 GB). The same header,

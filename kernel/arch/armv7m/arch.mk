@@ -7,4 +7,6 @@ ARCH_SRCS := kernel/arch/armv7m/vectors.c kernel/arch/armv7m/entry.S \
 # and programs are built with them, and programs keep them (ldscripts/app-exidx.ld).
 ARCH_SRCS      += kernel/arch/armv7m/ehabi.c kernel/arch/armv7m/unwind.c
 ARCH_CFLAGS    += -funwind-tables
-ARCH_UPICOLDFLAGS := -T ldscripts/app-exidx.ld
+# A board that runs no dtrace (BOARD_NO_IMAGES, e.g. netduinoplus2's 32 KB slots) keeps its
+# programs' flash: no tables there.
+ARCH_UPICOLDFLAGS = $(if $(filter dtrace,$(BOARD_NO_IMAGES)),,-T ldscripts/app-exidx.ld)

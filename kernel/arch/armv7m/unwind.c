@@ -50,6 +50,16 @@ unsigned arch_unwind_user(const struct thread *t, uint64_t *pcs, unsigned max)
     return n;
 }
 
+// -funwind-tables makes each function's table entry name a personality routine, which would
+// pull libgcc's C++ unwinder into the kernel; nothing throws, and the tables are read here:
+// these stand in for them and are never called.
+void __aeabi_unwind_cpp_pr0(void);
+void __aeabi_unwind_cpp_pr1(void);
+void __aeabi_unwind_cpp_pr2(void);
+void __aeabi_unwind_cpp_pr0(void) {}
+void __aeabi_unwind_cpp_pr1(void) {}
+void __aeabi_unwind_cpp_pr2(void) {}
+
 // The kernel's tables and stack (ldscripts/kernel.ld.S).
 extern const char __exidx_start[], __exidx_end[], __stack_top[];
 
