@@ -10,34 +10,16 @@
 #include <a64.h>
 #include <string.h>
 
-static int user_read(const void *ctx, uint64_t addr, void *dst, unsigned n)
-{
-    const struct proc *p = ctx;
-    if (addr > UINT32_MAX || !proc_can_read(p, (uint32_t)addr, n))
-        return -1;
-    memcpy(dst, (const void *)(uintptr_t)addr, n);
-    return 0;
-}
-
 unsigned arch_unwind_user(const struct thread *t, uint64_t *pcs, unsigned max)
 {
     const struct proc *p = t ? t->proc : NULL;
     if (!p || !max || (t->ctx.pstate & 0xf) != 0) // 0: EL0t, a thread that came from EL0
         return 0;
-    struct unwind_mem m = { user_read, p, t->ctx.sp, (uint64_t)p->ram_base + p->ram_size };
+    struct unwind_mem m = { unwind_read_user, p, t->ctx.sp, (uint64_t)p->ram_base + p->ram_size };
     int err;
     unsigned n = unwind_frame_records(&m, 8, t->ctx.pc, t->ctx.x[29], pcs, max, &err);
     unwind_count(err);
     return n;
-}
-
-static int kernel_read(const void *ctx, uint64_t addr, void *dst, unsigned n)
-{
-    const struct unwind_mem *m = ctx;
-    if (addr < m->lo || addr >= m->hi || m->hi - addr < n)
-        return -1;
-    memcpy(dst, (const void *)(uintptr_t)addr, n);
-    return 0;
 }
 
 __attribute__((noinline)) unsigned arch_unwind_kernel(uint64_t *pcs, unsigned max)
@@ -46,7 +28,7 @@ __attribute__((noinline)) unsigned arch_unwind_kernel(uint64_t *pcs, unsigned ma
     // this CPU's kernel stack: the A64_KSTACK block of a64_kstacks that holds sp
     uint64_t base = (uint64_t)(uintptr_t)a64_kstacks;
     uint64_t top = sp >= base ? base + ((sp - base) / A64_KSTACK + 1u) * A64_KSTACK : sp;
-    struct unwind_mem m = { kernel_read, NULL, sp, top };
+    struct unwind_mem m = { unwind_read_bounded, NULL, sp, top };
     m.ctx = &m;
     uint64_t fp = (uint64_t)(uintptr_t)__builtin_frame_address(0);
     int err;

@@ -16,23 +16,14 @@
 // arch_thread_setup's lr for a thread's entry function (context.c): where its walk ends
 #define ARMV7M_THREAD_LR 0xfffffffeu
 
-static int user_read(const void *ctx, uint64_t addr, void *dst, unsigned n)
-{
-    const struct proc *p = ctx;
-    if (addr > UINT32_MAX || !proc_can_read(p, (uint32_t)addr, n))
-        return -1;
-    memcpy(dst, (const void *)(uintptr_t)addr, n);
-    return 0;
-}
-
 unsigned arch_unwind_user(const struct thread *t, uint64_t *pcs, unsigned max)
 {
     const struct proc *p = t ? t->proc : NULL;
     if (!p || !p->app || !max)
         return 0;
-    struct unwind_mem m = { user_read, p, p->ram_base, (uint64_t)p->ram_base + p->ram_size };
+    struct unwind_mem m = { unwind_read_user, p, p->ram_base, (uint64_t)p->ram_base + p->ram_size };
     uint32_t hw[8]; // r0, r1, r2, r3, r12, lr, pc, xPSR
-    if (user_read(p, t->ctx.psp, hw, sizeof(hw)) != 0) {
+    if (unwind_read_user(p, t->ctx.psp, hw, sizeof(hw)) != 0) {
         unwind_count(UNWIND_E_READ);
         return 0;
     }

@@ -10,25 +10,16 @@
 #include <x86.h>
 #include <string.h>
 
-static int user_read(const void *ctx, uint64_t addr, void *dst, unsigned n)
-{
-    const struct proc *p = ctx;
-    if (addr > UINT32_MAX || !proc_can_read(p, (uint32_t)addr, n))
-        return -1;
-    memcpy(dst, (const void *)(uintptr_t)addr, n);
-    return 0;
-}
-
 unsigned arch_unwind_user(const struct thread *t, uint64_t *pcs, unsigned max)
 {
     const struct proc *p = t ? t->proc : NULL;
     if (!p || !max || (t->ctx.cs & 3u) != 3u) // ring 3: a thread that came from a program
         return 0;
-    struct unwind_mem m = { user_read, p, t->ctx.esp, (uint64_t)p->ram_base + p->ram_size };
+    struct unwind_mem m = { unwind_read_user, p, t->ctx.esp, (uint64_t)p->ram_base + p->ram_size };
     uint32_t fp = t->ctx.ebp;
     // a kernel call carries its sixth argument in ebp and pushes the frame pointer just
     // before the trap (user/arch/x86/include/kcall_arch.h): it is the word at esp
-    if (t->ctx.vector == VEC_KCALL && user_read(p, t->ctx.esp, &fp, 4) != 0) {
+    if (t->ctx.vector == VEC_KCALL && unwind_read_user(p, t->ctx.esp, &fp, 4) != 0) {
         unwind_count(UNWIND_E_READ);
         return 0;
     }
@@ -38,19 +29,10 @@ unsigned arch_unwind_user(const struct thread *t, uint64_t *pcs, unsigned max)
     return n;
 }
 
-static int kernel_read(const void *ctx, uint64_t addr, void *dst, unsigned n)
-{
-    const struct unwind_mem *m = ctx;
-    if (addr < m->lo || addr >= m->hi || m->hi - addr < n)
-        return -1;
-    memcpy(dst, (const void *)(uintptr_t)addr, n);
-    return 0;
-}
-
 __attribute__((noinline)) unsigned arch_unwind_kernel(uint64_t *pcs, unsigned max)
 {
     uint32_t fp = (uint32_t)(uintptr_t)__builtin_frame_address(0);
-    struct unwind_mem m = { kernel_read, NULL, fp, (uintptr_t)x86_kstack_top };
+    struct unwind_mem m = { unwind_read_bounded, NULL, fp, (uintptr_t)x86_kstack_top };
     m.ctx = &m;
     int err;
     unsigned n = unwind_frame_records(&m, 4, 0, fp, pcs, max, &err);

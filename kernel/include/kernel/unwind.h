@@ -41,6 +41,12 @@ const char *unwind_err_name(unsigned err);
 unsigned unwind_frame_records(const struct unwind_mem *m, unsigned word, uint64_t pc,
                               uint64_t fp, uint64_t *pcs, unsigned max, int *err);
 
+// Checked readers (kernel/unwind_read.c). unwind_read_user: ctx is the struct proc whose
+// memory the walk reads (proc_can_read). unwind_read_bounded: ctx is the struct unwind_mem
+// itself; reads only inside its [lo, hi) (a kernel stack).
+int unwind_read_user(const void *ctx, uint64_t addr, void *dst, unsigned n);
+int unwind_read_bounded(const void *ctx, uint64_t addr, void *dst, unsigned n);
+
 // Counts an error of a walk (no-op for UNWIND_OK).
 void unwind_count(int err);
 
