@@ -22,3 +22,12 @@ endif
 # (test/stacks/test_fault_symbols.sh).
 SCRIPT_TESTS += stacks/fault-symbols|120|test/stacks/test_fault_symbols.sh|$(B)|$(H)
 TEST_DEPS    += $(B)/ktest.elf $(H)/stacksym
+
+# The same on the other boards whose stacks unwind another way (AArch64 and i686 frame
+# records), built by the board matrix (test/qemu/module.mk's matrix-images-<board>).
+define STACKS_MATRIX_template
+SCRIPT_TESTS += stacks-$(1)/gdb|180|BOARD=$(1)|test/stacks/test_stacks_gdb.sh|build/$(1)|$(H)
+SCRIPT_TESTS += stacks-$(1)/hostile|180|BOARD=$(1)|test/stacks/test_stacks_hostile.sh|build/$(1)|$(H)
+SCRIPT_TESTS += stacks-$(1)/fault-symbols|120|BOARD=$(1)|test/stacks/test_fault_symbols.sh|build/$(1)|$(H)
+endef
+$(foreach b,$(filter-out $(BOARD),qemu-virt-a53 x86-pc),$(eval $(call STACKS_MATRIX_template,$(b))))
