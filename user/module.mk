@@ -92,6 +92,8 @@ UCFLAGS := $(ARCH_CFLAGS) $(LIBC_SPECS) -std=gnu11 -O2 -g $(TWARN) \
            -ffunction-sections -fdata-sections -Iuser/include -Ikernel/include -Itrace/include \
            -Iuser/arch/$(ARCH)/include -Iboards/$(BOARD) $(BOARD_DEFS) -MMD -MP
 
+UCFLAGS += $(ARCH_UCFLAGS) # the architecture's flags for programs alone (arch.mk)
+
 USER_LIB_SRCS := user/lib/kcalls.c user/lib/crt0.c user/lib/kargs.c user/lib/trace_qnx.c \
                  user/lib/trace_start.c user/lib/trace_uring.c \
                  $(if $(filter board,$(LIBC)),$(BOARD_USER_LIB_SRCS),user/lib/libc_$(LIBC).c)
