@@ -17,6 +17,8 @@
 #include <kernel/ktimer.h>
 #include <d/dvm.h>
 #include <d/dprobes.h>
+#include <d/dstacks.h>
+#include <kernel/kstack.h>
 #include <uapi/kdtrace.h>
 
 bool kdt_active;
@@ -118,6 +120,7 @@ void kdt_fire(uint32_t id, uint64_t a0, uint64_t a1, uint64_t a2, uint64_t a3)
 {
     if (!wanted(id))
         return;
+    KSTACK_MARK_PROBE_SITE(); // stack( ) starts at the probe's site (kernel/kstack.c)
     struct dvm_ctx ctx;
     uint64_t args[DVM_NARGS] = { a0, a1, a2, a3 };
     fill_ctx(&ctx);
@@ -143,6 +146,7 @@ void kdt_fire_at(uint32_t id, uint32_t ts32, uint64_t a0, uint64_t a1, uint64_t 
 {
     if (!wanted(id))
         return;
+    KSTACK_MARK_PROBE_SITE(); // stack( ) starts at the probe's site (kernel/kstack.c)
     struct dvm_ctx ctx;
     uint64_t args[DVM_NARGS] = { a0, a1, a2, 0 };
     fill_ctx(&ctx);
@@ -159,6 +163,7 @@ void kdt_fire_args(uint32_t id, const uint32_t *a, unsigned n)
 {
     if (!wanted(id))
         return;
+    KSTACK_MARK_PROBE_SITE(); // stack( ) starts at the probe's site (kernel/kstack.c)
     struct dvm_ctx ctx;
     uint64_t args[DVM_NARGS] = { 0 };
     for (unsigned i = 0; i < n && i < DVM_NARGS; i++)
@@ -312,6 +317,7 @@ static int load(struct proc *p, uint32_t uargs)
         return -EINVAL;
     }
     dvm_uread = kdt_uread;
+    dvm_stack = kstack_for_d; // stack( ), ustack( ) (kernel/kstack.c)
     // Its tick-N / profile-N probes.
     ntimers = 0;
     for (uint32_t i = 0; i < dst->obj.hdr->dh_nprobes && ntimers < KDT_MAX_TIMERS; i++) {
@@ -402,6 +408,7 @@ int kdt_call(struct thread *t, uint32_t cmd, uint32_t a, uint32_t b, uint32_t c)
         if (was || dst->exiting)
             kdt_fire(DPROBE_END, 0, 0, 0, 0);
         kdt_active = false;
+        kstack_report(dst->stacks.drops); // walks cut short, stacks lost (kernel/kstack.c)
         return 0;
     }
     case KDT_READ:

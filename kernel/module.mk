@@ -4,11 +4,13 @@
 KERNEL_SRCS := kernel/main.c kernel/kinit.c kernel/klib.c kernel/sched.c kernel/thread.c kernel/ktimer.c \
                kernel/proc.c kernel/ipc.c kernel/sync.c kernel/irq.c kernel/utimer.c \
                kernel/pmem.c kernel/kcall.c kernel/shost.c kernel/ktrace.c kernel/ktrace_sync.c \
-               kernel/kdtrace.c kernel/kuring.c trace/trace_ring.c
+               kernel/kdtrace.c kernel/kuring.c trace/trace_ring.c kernel/unwind.c kernel/unwind_read.c \
+               kernel/kstack.c
 # The flight recorder's map of the ring, for kevdump (tools/kevdump).
 KERNEL_SRCS += kernel/kflight.c
 # The D engine the kernel runs (trace/d/module.mk's D_ENGINE_SRCS).
-KERNEL_SRCS += trace/d/verify.c trace/d/vm.c trace/d/engine.c trace/d/agg.c trace/d/probes.c
+KERNEL_SRCS += trace/d/verify.c trace/d/vm.c trace/d/engine.c trace/d/agg.c trace/d/probes.c \
+               trace/d/stacks.c
 KERNEL_ALL  := $(KERNEL_SRCS) $(ARCH_SRCS) $(BOARD_SRCS)
 KERNEL_OBJS := $(patsubst %,$(B)/obj/%.o,$(KERNEL_ALL))
 BOARD_DEFS  := -DAPP_FLASH_BASE=$(APP_FLASH_BASE) -DAPP_FLASH_SLOT=$(APP_FLASH_SLOT) \

@@ -25,6 +25,7 @@ int32_t k_system_status;
 #define KMAX_APPS 64
 static const struct kapp_header *apps[KMAX_APPS];
 static unsigned napps;
+static uint32_t app_slot_size;      // bytes of flash a program's slot has
 static int32_t next_pid;
 
 void proc_init(void)
@@ -38,6 +39,7 @@ void proc_init(void)
 
 int proc_scan_apps(uint32_t flash_base, uint32_t slot_size, unsigned nslots)
 {
+    app_slot_size = slot_size;
     for (unsigned i = 0; i < nslots && napps < KMAX_APPS; i++) {
         const struct kapp_header *h =
             (const struct kapp_header *)(uintptr_t)(flash_base + i * slot_size);
@@ -106,6 +108,11 @@ int proc_spawn(const char *name, int prio, uint32_t arg, struct proc *parent)
     p->ram_size = app->ram_size;
     p->flash_base = (uint32_t)(uintptr_t)app;
     p->flash_size = app->data_source + app->data_size - p->flash_base;
+    // ARM: its unwind tables, after the .data image (ldscripts/app-exidx.ld), are its to read
+    // too (ustack( ) reads them as the process: kernel/arch/armv7m/unwind.c)
+    if (app->exidx_end > p->flash_base + p->flash_size &&
+        app->exidx_end - p->flash_base <= app_slot_size)
+        p->flash_size = app->exidx_end - p->flash_base;
     p->next_tid = 1;
     kstrlcpy(p->name, app->name, sizeof(p->name));
 

@@ -21,7 +21,13 @@ SECTIONS
         . = ALIGN(4);
     } > KFLASH
 
-    .ARM.exidx : { *(.ARM.exidx*) } > KFLASH
+    /* the EHABI unwind tables: the kernel's stack( ) (kernel/arch/armv7m/unwind.c) */
+    .ARM.extab : { *(.ARM.extab*) } > KFLASH
+    .ARM.exidx : {
+        __exidx_start = .;
+        *(.ARM.exidx*)
+        __exidx_end = .;
+    } > KFLASH
 
     .data : {
         . = ALIGN(4);

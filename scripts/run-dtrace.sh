@@ -21,6 +21,15 @@ if [ -z "${S:-}" ] && [ -z "${D:-}" ]; then
     echo "usage: make dtrace S=script.d | D='clauses' [APPS=\"prog...\"] [D_OPTS=\"-q -x bufsize=16k\"]" >&2
     exit 2
 fi
+# The board prints stack frames as addresses; stacksym names them from the image's ELF files
+# (STACKSYM: its options, -x for file:line, --folded for folded stacks; docs/profiling.md).
+symbolize() {
+    if [ -x "$H/stacksym" ]; then
+        "$H/stacksym" ${STACKSYM:-} -k "$img" "${img%.elf}"/*.elf
+    else
+        cat
+    fi
+}
 work=${APPS:+appinit}
 work=${work:-init}
 # $target: the first of APPS (appinit starts it), else the demo's init (d/dtarget.h)
@@ -43,8 +52,8 @@ if [ "${TRACE_STORAGE:-semihost}" = uart ]; then
     uart=$(dirname "$img")/trace.uart
     rm -f "$uart" "$trace"
     QEMU_ARGS=$line QEMU_UART1=$uart \
-        QEMU_TIMEOUT=${QEMU_TIMEOUT:-120} "$here/qemu-run.sh" "$img"
-    rc=$?
+        QEMU_TIMEOUT=${QEMU_TIMEOUT:-120} "$here/qemu-run.sh" "$img" | symbolize
+    rc=${PIPESTATUS[0]}
     [ -n "${APPS:-}" ] && { "$H/kevcapture" -q -o "$trace" "$uart" || rc=1; }
 else
     obj=$B/script.dobj
@@ -55,8 +64,8 @@ else
     fi
     rm -f "$trace"
     QEMU_ARGS="dtrace -c $work $obj$rest${APPS:+ ;; tracelogger -d1 -f $trace}" \
-        QEMU_TIMEOUT=${QEMU_TIMEOUT:-120} "$here/qemu-run.sh" "$img"
-    rc=$?
+        QEMU_TIMEOUT=${QEMU_TIMEOUT:-120} "$here/qemu-run.sh" "$img" | symbolize
+    rc=${PIPESTATUS[0]}
 fi
 echo "dtrace: the system exited with status $rc"
 if [ -n "${APPS:-}" ] && [ -s "$trace" ]; then

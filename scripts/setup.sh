@@ -26,6 +26,9 @@ have qemu-system-i386 || missing+=(qemu-system-x86)
 have aarch64-linux-gnu-gcc || missing+=(gcc-aarch64-linux-gnu)
 [ -f /usr/lib/picolibc/aarch64-linux-gnu/picolibc.specs ] || missing+=(picolibc-aarch64-linux-gnu)
 have gdb-multiarch || missing+=(gdb-multiarch)
+# stacksym (make dtrace's symbolised stacks): elfutils' libdwfl and libelf.
+[ -f /usr/include/elfutils/libdwfl.h ] || missing+=(libdw-dev)
+[ -f /usr/include/gelf.h ] || missing+=(libelf-dev)
 if [ "$want_test" = 1 ]; then
     [ -f /usr/include/cmocka.h ] || missing+=(libcmocka-dev)
     have clang || missing+=(clang)

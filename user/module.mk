@@ -72,6 +72,9 @@ $(error LIBC must be picolibc, newlib or board, not '$(LIBC)')
 endif
 # A board may change the above (programs, images, sizes) in boards/<board>/user.mk.
 -include boards/$(BOARD)/user.mk
+# The architecture's own linking with picolibc (ARMv7-M: keep the unwind tables), which may
+# depend on what the board's user.mk said.
+ULDFLAGS += $(if $(filter picolibc,$(LIBC)),$(ARCH_UPICOLDFLAGS))
 
 # make run APPS="a b" / make dtrace APPS="a b": an image of appinit (pid 1), the programs and
 # the tracelogger, and one with the target's dtrace first. Named after the programs, so that
@@ -88,6 +91,8 @@ endif
 UCFLAGS := $(ARCH_CFLAGS) $(LIBC_SPECS) -std=gnu11 -O2 -g $(TWARN) \
            -ffunction-sections -fdata-sections -Iuser/include -Ikernel/include -Itrace/include \
            -Iuser/arch/$(ARCH)/include -Iboards/$(BOARD) $(BOARD_DEFS) -MMD -MP
+
+UCFLAGS += $(ARCH_UCFLAGS) # the architecture's flags for programs alone (arch.mk)
 
 USER_LIB_SRCS := user/lib/kcalls.c user/lib/crt0.c user/lib/kargs.c user/lib/trace_qnx.c \
                  user/lib/trace_start.c user/lib/trace_uring.c \

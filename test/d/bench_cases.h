@@ -16,7 +16,8 @@
     X("quantize", "kercall::MsgSend:entry { @ = quantize(arg0); }")           \
     X("self_ts", "kercall::MsgSend:entry { self->ts = timestamp; }")                    \
     X("copyin_member", "struct m { int op; int value; }; kercall::MsgSend:entry "        \
-      "{ @[((struct m *)copyin(arg1, sizeof (struct m)))->op] = count(); }")
+      "{ @[((struct m *)copyin(arg1, sizeof (struct m)))->op] = count(); }")          \
+    X("ustack_count", "kercall::MsgSend:entry { @[ustack()] = count(); }")
 
 /* The message a send's arg1 points to in every case (copyin_member reads it), and the
  * engine's copyin reader over it: the traced process's memory, as the benches model it. */

@@ -1,5 +1,6 @@
-/* stack( ), ustack( ) and jstack( ) run, but the kernel has no unwinder: every stack is
- * empty, printed as libdtrace prints a stack of no frames (its leading newline) */
+/* stack( ), ustack( ) and jstack( ) run; the host's engine has no stacks to walk: every stack
+ * is empty, printed as libdtrace prints a stack of no frames (its leading newline). The
+ * board's stacks are real (test/stacks/, docs/profiling.md). */
 #pragma D option quiet
 
 BEGIN

@@ -1,5 +1,5 @@
-/* stack( ) as an aggregation key and as printf's %k value: a stack of no frames (no
- * unwinder), printed as libdtrace prints one (a newline) */
+/* stack( ) as an aggregation key and as printf's %k value: on the host a stack of no frames
+ * (no stacks to walk), printed as libdtrace prints one (a newline) */
 #pragma D option quiet
 
 BEGIN

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 // Host implementations of arch.h and board.h for the kernel unit tests.
+#include <kernel/unwind.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -135,6 +136,18 @@ bool board_irq_user_ok(unsigned irq) { return irq >= 24 && irq < 32; }
 bool board_has_semihosting(void) { return false; }
 const char *board_boot_cmdline(void) { return NULL; }
 const char *board_name(void) { return "host"; }
+// The unwinders (kernel/unwind.h) walk target stacks; the host's threads have none here
+// (test_unwind runs the walkers themselves).
+unsigned arch_unwind_user(const struct thread *t, uint64_t *pcs, unsigned max)
+{
+    (void)t, (void)pcs, (void)max;
+    return 0;
+}
+unsigned arch_unwind_kernel(uint64_t *pcs, unsigned max)
+{
+    (void)pcs, (void)max;
+    return 0;
+}
 
 _Noreturn void kpanic(const char *fmt, ...)
 {

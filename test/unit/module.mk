@@ -4,7 +4,8 @@
 KUNIT_CORE := kernel/kinit.c kernel/sched.c kernel/thread.c kernel/ktimer.c kernel/proc.c kernel/ipc.c \
               kernel/sync.c kernel/irq.c kernel/utimer.c kernel/pmem.c kernel/klib.c \
               kernel/shost.c kernel/kcall.c kernel/ktrace.c kernel/ktrace_sync.c kernel/kdtrace.c kernel/kuring.c trace/trace_ring.c \
-              trace/d/verify.c trace/d/vm.c trace/d/engine.c trace/d/agg.c trace/d/probes.c \
+              kernel/kstack.c kernel/unwind.c \
+              trace/d/verify.c trace/d/vm.c trace/d/engine.c trace/d/agg.c trace/d/probes.c trace/d/stacks.c \
               test/unit/kstub.c
 KUNIT_TESTS := sched pmem ipc sync_timeout ktrace kdtrace shost
 
@@ -16,3 +17,10 @@ $(HT)/test_$(1): $(call host_test_objs,test/unit/test_$(1).c $(KUNIT_CORE) $(KUN
 HOST_TESTS += $(HT)/test_$(1)
 endef
 $(foreach t,$(KUNIT_TESTS),$(eval $(call KUNIT_template,$(t))))
+
+# The unwinders' walks (kernel/unwind.c, kernel/arch/armv7m/ehabi.c) over hand-made stacks.
+$(HT)/test_unwind: $(call host_test_objs,test/unit/test_unwind.c kernel/unwind.c kernel/arch/armv7m/ehabi.c)
+	@echo "  TESTLD  $@"
+	$(Q)$(HOST_CC) $(HOST_TLDFLAGS) -o $@ $^ -lcmocka
+$(HT)/obj/test/unit/test_unwind.o $(HT)/obj/kernel/arch/armv7m/ehabi.o: HOST_TCFLAGS += -Ikernel/arch/armv7m/include
+HOST_TESTS += $(HT)/test_unwind

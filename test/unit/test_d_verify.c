@@ -232,7 +232,8 @@ static void test_tracemem_size(void **state)
     expect_reject("action 0: bad record types");
 }
 
-/* stack( ), ustack( ), jstack( ): an action that records nothing, of kind 0, 1 or 2. */
+/* stack( ), ustack( ), jstack( ): an action of kind 0, 1 or 2 that records one stack id (jstack( ),
+ * which has no frames here, nothing). */
 static void test_stack_action(void **state)
 {
     (void)state;
@@ -242,13 +243,16 @@ static void test_stack_action(void **state)
     for (unsigned k = 0; k < 3; k++) {
         assert_int_equal(act(k)->da_kind, DIF_ACT_STACK);
         assert_int_equal(act(k)->da_arg, k);
-        assert_int_equal(act(k)->da_size, 0);
+        assert_int_equal(act(k)->da_size, k < 2 ? 8 : 0);
     }
     if (dif_verify(blob, bloblen, &o, err, sizeof(err)) != 0)
         fail_msg("stack rejected: %s", err);
     act(1)->da_arg = 3;
-    expect_reject("action 1: a stack records nothing");
+    expect_reject("action 1: a stack records one stack id");
     compile("BEGIN { stack(); }");
+    act(0)->da_size = 16;
+    expect_reject("action 0: bad record types");
+    compile("BEGIN { jstack(); }"); /* records nothing: no stack id to record */
     act(0)->da_size = 8;
     expect_reject("action 0: bad record types");
     /* a stack as a value: type 'k' in keys and records */

@@ -63,10 +63,12 @@ ifeq ($(BOARD),mps2-an385)
 D_TBENCH := $(B)/d/dbench_target.elf
 BENCH_DEPS += $(D_TBENCH)
 BENCHES    += test/d/target/run-target-bench.sh|$(D_TBENCH)
-$(D_TBENCH): test/d/target/dbench_target.c test/d/bench_cases.h test/d/target/dbench.ld $(D_ALL_SRCS)
+$(D_TBENCH): test/d/target/dbench_target.c test/d/bench_cases.h test/d/target/dbench.ld $(D_ALL_SRCS) \
+             kernel/arch/armv7m/ehabi.c kernel/unwind.c
 	@mkdir -p $(dir $@)
 	@echo "  CC+LD   $@"
 	$(Q)$(CC) $(ARCH_CFLAGS) -std=gnu11 -O2 -g $(TWARN) -ffreestanding -ffunction-sections \
-	    -fdata-sections -Itrace/include -Ikernel/include -nostartfiles --specs=nano.specs \
-	    -T test/d/target/dbench.ld -Wl,--gc-sections $(filter %.c,$^) -o $@
+	    -fdata-sections -Itrace/include -Ikernel/include -Ikernel/arch/armv7m/include \
+	    -nostartfiles --specs=nano.specs -T test/d/target/dbench.ld -Wl,--gc-sections \
+	    $(filter %.c,$^) -o $@
 endif

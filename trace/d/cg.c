@@ -1712,6 +1712,15 @@ static unsigned expr_(struct cg *g, struct dnode *n, struct dtype *t)
             *t = b->type;
             return r;
         }
+        if ((!strcmp(n->s, "stackdepth") || !strcmp(n->s, "ustackdepth")) &&
+            !sym_find(g, n->s, DIF_SCOPE_GLOBAL)) { /* the engine unwinds (d/dstacks.h) */
+            r = reg_alloc(g);
+            emit(g, DIF_INSTR_IDX(DIF_SETX, intern_int(g, n->s[0] == 'u'), r));
+            emit(g, DIF_INSTR(DIF_PUSHT, r, DIF_TYPE_INT, 0));
+            emit(g, DIF_INSTR_IDX(DIF_CALL, DIF_S_STACKDEPTH, r));
+            *t = T_UINT32;
+            return r;
+        }
         const struct builtin *b = builtin_find(n->s);
         if (b) {
             r = reg_alloc(g);
@@ -1944,6 +1953,22 @@ static struct dif_prog prog_end(struct cg *g, struct dif_prog p, unsigned r)
 
 static void stack_check(struct cg *g, struct dnode *st);
 
+/* stack_emit: the firing's stack( )/ustack( ) into r: DIF_S_STACK(kind, frames), frames 0
+ * for the engine's most (stack( )'s first argument; stack_check made it a constant). */
+static void stack_emit(struct cg *g, struct dnode *st, unsigned r)
+{
+    int64_t frames = 0;
+    if (st->b && !const_value(st->b, &frames))
+        frames = 0;
+    unsigned k = reg_alloc(g);
+    emit(g, DIF_INSTR_IDX(DIF_SETX, intern_int(g, st->s[0] == 'u'), k));
+    emit(g, DIF_INSTR(DIF_PUSHT, k, DIF_TYPE_INT, 0));
+    emit(g, DIF_INSTR_IDX(DIF_SETX, intern_int(g, frames), k));
+    emit(g, DIF_INSTR(DIF_PUSHT, k, DIF_TYPE_INT, 0));
+    reg_free(g, k);
+    emit(g, DIF_INSTR_IDX(DIF_CALL, DIF_S_STACK, r));
+}
+
 static void push_rec(struct cg *g, struct dnode *n)
 {
     struct dtype t;
@@ -1951,10 +1976,14 @@ static void push_rec(struct cg *g, struct dnode *n)
         dcc_error(g->cc, n->line, "D_PROTO_LEN", "too many values in one action");
     if (n->kind == N_CALL && (!strcmp(n->s, "stack") || !strcmp(n->s, "ustack") ||
                               !strcmp(n->s, "jstack"))) {
-        /* a stack as a value (an aggregation key, printf's %k): 'k', always of no frames */
+        /* a stack as a value (an aggregation key, printf's %k, the stack( ) action): 'k',
+         * a stack id (d/dstacks.h); jstack( ) has no frames here */
         stack_check(g, n);
         unsigned r = reg_alloc(g);
-        emit(g, DIF_INSTR_IDX(DIF_SETX, intern_int(g, 0), r));
+        if (n->s[0] == 'j')
+            emit(g, DIF_INSTR_IDX(DIF_SETX, intern_int(g, 0), r));
+        else
+            stack_emit(g, n, r);
         emit(g, DIF_INSTR(DIF_PUSHR, r, DIF_TYPE_INT, 0));
         reg_free(g, r);
         g->rec[g->nrec++] = 'k';
@@ -2562,6 +2591,8 @@ static void statement(struct cg *g, struct dnode *st, uint32_t *recsize)
         a->da_arg = intern_str(g, st->b->s);
     } else if (!strcmp(fn, "stack") || !strcmp(fn, "ustack") || !strcmp(fn, "jstack")) {
         stack_check(g, st);
+        if (fn[0] != 'j')
+            push_rec(g, st); /* the stack's id, printed by the consumer */
         a = act_new(g, DIF_ACT_STACK, st->line);
         a->da_arg = fn[0] == 's' ? 0 : fn[0] == 'u' ? 1 : 2;
     } else {

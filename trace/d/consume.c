@@ -26,6 +26,7 @@ void dcons_init(struct dcons *c, struct dvm_state *st, const struct dcons_out *o
 {
     memset(c, 0, sizeof(*c));
     c->st = st;
+    dcons_stack_state = st;
     c->obj = &st->obj;
     c->out = *o;
     c->err = *err;
@@ -675,7 +676,7 @@ static void print_keys(struct dcons *c, const char *types, const uint8_t *keys)
     unsigned n = decode(c, types, keys, a, DIF_RECMAX);
     for (unsigned k = 0; k < n; k++) {
         if (a[k].type == 'k') {
-            out(c, "\n"); /* dt_print_stack of no frames */
+            dcons_stack_print(&c->out, (uint64_t)a[k].i); /* trace/d/cstack.c */
         } else if (a[k].type == 's') {
             outf_str(&c->out, "  %-50s", a[k].s);
         } else {
@@ -1103,8 +1104,8 @@ void dcons_record(void *arg, const struct dvm_rechdr *h)
         case DIF_ACT_DENORMALIZE:
             c->norm[a->da_arg] = 1;
             break;
-        case DIF_ACT_STACK: /* libdtrace's dt_print_stack of no frames: its newline */
-            out(c, "\n");
+        case DIF_ACT_STACK: /* libdtrace's dt_print_stack (trace/d/cstack.c); jstack( ): none */
+            dcons_stack_print(&c->out, n ? (uint64_t)args[0].i : 0);
             break;
         case DIF_ACT_SETOPT: case DIF_ACT_FREOPEN: case DIF_ACT_SYSTEM:
             host_action(c, h->rh_epid, a, args, n);

@@ -8,6 +8,7 @@
 // buffer space is skipped whole and counted as a drop.
 #include "dvm_impl.h"
 #include <d/dprobes.h>
+#include <d/dstacks.h>
 
 _Static_assert(DPROBE_COUNT <= DVM_PROBE_TABLE_MAX, "probe_map is sized by DVM_PROBE_TABLE_MAX");
 
@@ -549,7 +550,9 @@ __attribute__((noinline)) static void run_ecb(struct dvm_state *st, struct dvm_c
             goto failed;
         switch (a->da_kind) {
         case DIF_ACT_TRACE: case DIF_ACT_PRINTF: case DIF_ACT_EXIT: case DIF_ACT_TRUNC:
-        case DIF_ACT_NORMALIZE: case DIF_ACT_SYSTEM:
+        case DIF_ACT_NORMALIZE: case DIF_ACT_SYSTEM: case DIF_ACT_STACK:
+            if (a->da_kind == DIF_ACT_STACK && !a->da_size)
+                break; /* jstack( ): no frames, no record */
             if (a->da_kind == DIF_ACT_EXIT && (st->exiting || exiting) &&
                 o->probes[c->probe].dp_id != DPROBE_END) {
                 /* as DTrace's kernel: only the first exit() is recorded; a clause calling it
@@ -1103,6 +1106,8 @@ int dvm_load(struct dvm_state *st, const void *objp, size_t objlen, const struct
     for (uint32_t k = 0; k < d->nchunks; k++)
         dyn_chunk(d, k)->next = k + 1 < d->nchunks ? k + 2 : 0;
     d->free = d->nchunks ? 1 : 0;
+    if (dvm_stacks_layout(st, &a) != 0) /* stack( )/ustack( ) values (trace/d/stacks.c) */
+        return err_set(err, errlen, "not enough memory for the stack table");
     /* As DTrace's kernel (dtrace_state_go): a buffer the program needs that is set below 8
      * bytes is an error; with aggregations the principal buffer is at least one record. */
     uint32_t needed = 0;

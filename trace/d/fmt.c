@@ -130,8 +130,8 @@ void dfmt_int(const struct dcons_out *o, const struct dfmt_spec *sp, int64_t v, 
     int n = 0;
     uint64_t m;
     char conv = sp->conv;
-    if (conv == 'k' || type == 'k') { /* a stack: libdtrace's newline of a stack of no frames */
-        o->write(o->arg, "\n", 1);
+    if (conv == 'k' || type == 'k') { /* a stack: libdtrace's dt_print_stack (cstack.c) */
+        dcons_stack_print(o, (uint64_t)v);
         return;
     }
     if (conv == 'Y' || conv == 'T') { /* a time, printed as a string (%s's width, precision) */

@@ -316,8 +316,9 @@ int dif_verify(const void *blob, size_t len, struct dif_obj *o, char *err, size_
         if (isagg &&
             d_strcmp(o->strs + a->da_types, o->strs + o->aggs[a->da_arg].dg_keys) != 0)
             return fail(&v, "action", k, "keys do not match the aggregation", ~0u);
-        if (a->da_kind == DIF_ACT_STACK && (a->da_arg > 2 || a->da_size))
-            return fail(&v, "action", k, "a stack records nothing", ~0u);
+        if (a->da_kind == DIF_ACT_STACK &&
+            (a->da_arg > 2 || (a->da_size && d_strcmp(o->strs + a->da_types, "k") != 0)))
+            return fail(&v, "action", k, "a stack records one stack id", ~0u);
         if ((a->da_kind == DIF_ACT_SETOPT || a->da_kind == DIF_ACT_FREOPEN) &&
             (a->da_size || !str_ok(&v, a->da_arg) ||
              (a->da_kind == DIF_ACT_SETOPT && a->da_arg2 != UINT32_MAX && !str_ok(&v, a->da_arg2))))

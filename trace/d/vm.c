@@ -6,6 +6,7 @@
 // divisors, tuple and record stack depth and types, scratch space, string bounds (strsize).
 // Any failure stops the program with a fault code; nothing here can crash or loop.
 #include "dvm_impl.h"
+#include <d/dstacks.h>
 
 dvm_uread_fn dvm_uread;
 
@@ -169,6 +170,7 @@ __attribute__((noinline)) static uint64_t subr(struct dvm_cpu *c, unsigned id)
         [DIF_S_LLTOSTR2] = "ii", [DIF_S_STRTOK] = "Ss", /* S: a string or NULL */
         [DIF_S_COPYIN] = "ii", [DIF_S_COPYINSTR] = "i", [DIF_S_COPYINSTR2] = "ii",
         [DIF_S_STRTOLL2] = "si", [DIF_S_ALLOCA] = "i", [DIF_S_SPECROOM] = "i",
+        [DIF_S_STACK] = "ii", [DIF_S_STACKDEPTH] = "i",
     };
     const char *s[3] = { 0 };
     unsigned len[3] = { 0 };
@@ -264,6 +266,12 @@ __attribute__((noinline)) static uint64_t subr(struct dvm_cpu *c, unsigned id)
     }
     case DIF_S_SPECULATION:
         return dvm_spec_alloc(c->st, c->ctx->cpu);
+    case DIF_S_STACK: /* trace/d/stacks.c: bounded by DVM_STACK_MAXDEPTH frames */
+        return dvm_stack_value(c->st, (unsigned)iv[0] & 1u,
+                               iv[1] > 0 && iv[1] < DVM_STACK_MAXDEPTH ? (unsigned)iv[1]
+                                                                       : DVM_STACK_MAXDEPTH);
+    case DIF_S_STACKDEPTH:
+        return dvm_stack_depth((unsigned)iv[0] & 1u);
     case DIF_S_SPECROOM: /* speculate( )'s id: no room stops the clause, uncounted as error */
         if (!dvm_spec_room(c->st, c, (uint64_t)iv[0]))
             c->fault = DVM_F_SPECDROP;

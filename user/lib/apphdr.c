@@ -26,8 +26,22 @@ uint32_t trace_uring_mem[(sizeof(struct kuser_ring) + APP_URING * sizeof(struct 
 extern char __data_source[], __data_start[], __data_size[], __bss_start[], __bss_size[],
     __stack[];
 extern char __ram_base_sym[] __asm__("__ram");
+// The EHABI unwind table (ARM only: ldscripts/app-exidx.ld keeps it); 0 where there is none.
+extern char __exidx_start[] __attribute__((weak)), __exidx_end[] __attribute__((weak));
 extern char __ram_size_sym[] __asm__("__ram_size");
 void _start(uint32_t arg);
+
+#if defined(__arm__)
+// -funwind-tables makes each function's table entry name a personality routine, which would
+// pull libgcc's C++ unwinder (several KB) into every program. Nothing here throws, and the
+// kernel reads the tables itself (ustack( )): these stand in for them and are never called.
+void __aeabi_unwind_cpp_pr0(void);
+void __aeabi_unwind_cpp_pr1(void);
+void __aeabi_unwind_cpp_pr2(void);
+void __aeabi_unwind_cpp_pr0(void) {}
+void __aeabi_unwind_cpp_pr1(void) {}
+void __aeabi_unwind_cpp_pr2(void) {}
+#endif
 
 #if UINTPTR_MAX > 0xffffffffu
 // 64-bit targets (AArch64): C cannot cut an address to 32 bits in a constant initializer, the
@@ -45,13 +59,14 @@ __attribute__((used)) static void app_header_emit(void)
                      ".word _start, __data_source, __data_start, __data_size, __bss_start\n"
                      ".word __bss_size, __ram, __ram_size, __stack\n"
                      ".word %c3, %c4, %c5, %c6\n"
+                     ".word 0, 0\n"
                      ".popsection"
                      :: "i"(KAPP_MAGIC), "i"(KAPP_VERSION),
                         "i"(offsetof(struct kapp_header, entry)), "i"(APP_FLAGS),
                         "i"(APP_PRIO), "i"(APP_MMIO_BASE), "i"(APP_MMIO_SIZE));
 }
-_Static_assert(offsetof(struct kapp_header, mmio_size) ==
-               offsetof(struct kapp_header, entry) + 12 * 4, "header fields follow entry");
+_Static_assert(offsetof(struct kapp_header, exidx_end) ==
+               offsetof(struct kapp_header, entry) + 14 * 4, "header fields follow entry");
 #else
 __attribute__((section(".text.init.enter"), used))
 const struct kapp_header __app_header = {
@@ -71,5 +86,7 @@ const struct kapp_header __app_header = {
     .priority = APP_PRIO,
     .mmio_base = APP_MMIO_BASE,
     .mmio_size = APP_MMIO_SIZE,
+    .exidx_start = (uint32_t)(uintptr_t)__exidx_start,
+    .exidx_end = (uint32_t)(uintptr_t)__exidx_end,
 };
 #endif

@@ -6,3 +6,9 @@ ARCH_SRCS := kernel/arch/aarch64/boot.S kernel/arch/aarch64/entry.S kernel/arch/
              kernel/arch/aarch64/context.c kernel/arch/aarch64/mmu.c kernel/arch/aarch64/fault.c \
              kernel/arch/aarch64/irq_timer.c kernel/arch/aarch64/semihost.c \
              kernel/arch/aarch64/smp.c kernel/arch/aarch64/entry_select.c
+# stack( )/ustack( ): frame records (unwind.c, docs/profiling.md), kept in kernel and programs;
+# in programs' leaf functions too (a kernel-call stub is a leaf: without its record its caller
+# is lost), not in the kernel's (its walk starts in a caller, arch_unwind_kernel).
+ARCH_SRCS    += kernel/arch/aarch64/unwind.c
+ARCH_CFLAGS  += -fno-omit-frame-pointer
+ARCH_UCFLAGS := -mno-omit-leaf-frame-pointer

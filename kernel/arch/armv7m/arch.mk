@@ -3,3 +3,10 @@
 ARCH_SRCS := kernel/arch/armv7m/vectors.c kernel/arch/armv7m/entry.S \
              kernel/arch/armv7m/context.c kernel/arch/armv7m/mpu.c kernel/arch/armv7m/fault.c \
              kernel/arch/armv7m/systick.c kernel/arch/armv7m/semihost.c kernel/arch/armv7m/nvic.c
+# stack( )/ustack( ) unwind with the EHABI tables (unwind.c, docs/profiling.md): the kernel
+# and programs are built with them, and programs keep them (ldscripts/app-exidx.ld).
+ARCH_SRCS      += kernel/arch/armv7m/ehabi.c kernel/arch/armv7m/unwind.c
+ARCH_CFLAGS    += -funwind-tables
+# A board that runs no dtrace (BOARD_NO_IMAGES, e.g. netduinoplus2's 32 KB slots) keeps its
+# programs' flash: no tables there.
+ARCH_UPICOLDFLAGS = $(if $(filter dtrace,$(BOARD_NO_IMAGES)),,-T ldscripts/app-exidx.ld)

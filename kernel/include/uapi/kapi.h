@@ -78,6 +78,8 @@ struct kapp_header {
     uint32_t priority;          // default priority of the main thread
     uint32_t mmio_base;         // device window for KAPP_F_IO programs (0: none)
     uint32_t mmio_size;
+    uint32_t exidx_start;       // its ARM EHABI unwind table [start, end) for ustack( ), or 0
+    uint32_t exidx_end;         // (kernel/arch/armv7m/unwind.c; docs/profiling.md)
 };
 
 // ProcInfo(slot, out) / ThreadInfo(slot, out): the process and thread tables, one slot at a

@@ -9,6 +9,8 @@
 #include <d/dcc.h>
 #include <d/dprobes.h>
 #include <d/dvm.h>
+#include <d/dstacks.h>
+#include <ehabi.h>
 #include "../bench_cases.h"
 #include <stdint.h>
 #include <string.h>
@@ -23,6 +25,33 @@ void reset_handler(void);
 int main(void);
 
 extern uint32_t __bss_start[], __bss_end[], __stack_top[];
+extern const char __exidx_start[], __exidx_end[];
+
+/* ustack_count's stacks: the kernel's EHABI walk (kernel/arch/armv7m/ehabi.c) over this
+ * image's own stack at the firing (main, bench, dvm_fire ... this hook: about 8 frames), with
+ * a checked reader as the kernel's, so the figure is a real walk's. */
+static int bench_read(const void *ctx, uint64_t addr, void *dst, unsigned n)
+{
+    (void)ctx;
+    if (addr >= 0x00400000u && (addr < 0x20000000u || addr + n > 0x20400000u))
+        return -1;
+    memcpy(dst, (const void *)(uintptr_t)addr, n);
+    return 0;
+}
+
+__attribute__((noinline)) static unsigned bench_stack(unsigned kind, uint64_t *pcs, unsigned max)
+{
+    (void)kind;
+    struct ehabi_regs r;
+    memset(&r, 0, sizeof(r));
+    __asm__ volatile("mov %0, sp\n\tmov %1, r7" : "=r"(r.r[13]), "=r"(r.r[7]));
+    r.r[15] = (uint32_t)(uintptr_t)&bench_stack & ~1u;
+    struct unwind_mem m = { bench_read, NULL, r.r[13], (uintptr_t)__stack_top };
+    struct ehabi_table t = { (uint32_t)(uintptr_t)__exidx_start, (uint32_t)(uintptr_t)__exidx_end,
+                             0, 0x00400000u };
+    int err;
+    return ehabi_unwind(&m, &t, &r, pcs, max, &err);
+}
 
 static void default_handler(void)
 {
@@ -110,6 +139,7 @@ static int bench(const char *name, const char *src)
     uint64_t args[DVM_NARGS] = { 0 };
     args[1] = (uint64_t)(uintptr_t)d_bench_msg; /* a send's message */
     dvm_uread = d_bench_uread;
+    dvm_stack = bench_stack;
     uint64_t engine = 0, plain = 0;
     for (int round = 0; round < 4; round++) {
         uint32_t t0 = now();

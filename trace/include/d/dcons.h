@@ -74,6 +74,11 @@ struct dcons {
     size_t memlen;
 };
 
+/* dcons_stack_print: a stack id as dt_print_stack prints a stack (trace/d/cstack.c), from the
+ * stack table of dcons_stack_state (dcons_init sets it). */
+extern const struct dvm_state *dcons_stack_state;
+void dcons_stack_print(const struct dcons_out *o, uint64_t id);
+
 void dcons_init(struct dcons *c, struct dvm_state *st, const struct dcons_out *out,
                 const struct dcons_out *err, void *mem, size_t memlen);
 /* dcons_record: a dvm_rec_cb; arg is the struct dcons. */

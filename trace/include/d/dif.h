@@ -102,6 +102,9 @@ enum dif_subr {
      * when speculation id is missing or has no room for the clause's record (DTrace drops
      * the rest of such a clause, variable stores included) */
     DIF_S_SPECROOM,
+    DIF_S_STACK,        /* stack(n)/ustack(n) as a value: (kind, frames) -> a stack id
+                         * (d/dstacks.h; kind 0 kernel, 1 user) */
+    DIF_S_STACKDEPTH,   /* stackdepth/ustackdepth: (kind) -> the firing's stack depth */
     DIF_S_COUNT
 };
 
@@ -131,7 +134,8 @@ enum dif_actkind {
     DIF_ACT_AGGINCR,    /* DIF_ACT_AGG with one more value on the record stack, after the
                          * keys: the quantize-family increment (quantize(v, incr) ...) */
     DIF_ACT_STACK,      /* stack( ), ustack( ), jstack( ): da_arg 0 kernel, 1 user, 2 java.
-                         * Records nothing: there is no unwinder, every stack is empty */
+                         * Records one 'k' value (a stack id, d/dstacks.h); jstack( ), which
+                         * has no frames here, records nothing */
     DIF_ACT_SETOPT,     /* da_arg option name, da_arg2 its value (UINT32_MAX: none); records
                          * nothing: the consumer sets it when it reads the clause's record */
     DIF_ACT_FREOPEN,    /* da_arg the file the consumer's output goes to ("": back to stdout) */
@@ -154,7 +158,7 @@ enum dif_aggfunc {
 
 /* Type descriptors (strings in the string table) give one character per value:
  * 'b','h','i','l' signed 1/2/4/8 bytes, 'B','H','I','L' unsigned, 's' string, 'k' a stack
- * (8 bytes, 0: there is no unwinder, every stack has no frames).
+ * (8 bytes: a stack id of the engine's stack table, d/dstacks.h; 0 the empty stack).
  * Recorded ints always take 8 bytes (little-endian); strings take strsize bytes. */
 
 struct dif_prog {

@@ -182,6 +182,15 @@ typedef int (*dvm_uread_fn)(void *dst, uint64_t addr, unsigned n);
  * nothing is readable. A global, not in dvm_state, which a consumer may see mapped. */
 extern dvm_uread_fn dvm_uread;
 
+/* The stack table (d/dstacks.h, trace/d/stacks.c): interned stacks, chained by hash. */
+struct dvm_stacktab {
+    uint8_t *mem;
+    uint32_t size, used;
+    uint32_t *bucket;      /* entry offset / 8 + 1 of the first entry; 0: none */
+    uint32_t nbuckets;
+    uint64_t drops;        /* stacks recorded as empty because the table was full */
+};
+
 struct dvm_state {
     struct dif_obj obj;
     struct dvm_opts opts;
@@ -207,6 +216,7 @@ struct dvm_state {
     uint32_t specrec_size; /* per-CPU staging record for speculative clauses */
     struct dvm_fastpred *fastpred; /* per clause */
     struct dvm_fastpred *shortop;  /* per clause: the operand of a CTXKEY/SELFSET shortcut */
+    struct dvm_stacktab stacks;    /* when the program uses stack( )/ustack( ) */
 };
 
 /* dvm_load: verifies obj and lays the engine out in mem. Returns 0, or -1 with a message in

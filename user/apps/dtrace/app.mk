@@ -5,7 +5,7 @@
 # the board when the board gives it a compiler arena (DTRACE_CC_ARENA, boards/<b>/user.mk).
 PRIO  := 150
 FLAGS := KAPP_F_TRACE|KAPP_F_PRIV|KAPP_F_HOSTFS
-EXTRA := trace/d/consume.c trace/d/flowindent.c trace/d/fmt.c trace/d/agg.c trace/d/vm.c trace/d/engine.c \
+EXTRA := trace/d/consume.c trace/d/flowindent.c trace/d/fmt.c trace/d/cstack.c trace/d/agg.c trace/d/vm.c trace/d/engine.c trace/d/stacks.c \
          trace/d/verify.c trace/d/probes.c trace/d/dobj_opts.c trace/d/optval.c trace/d/subr_unsupported.c trace/d/dtarget.c trace/d/lex.c \
          trace/d/parse.c trace/d/decl.c trace/d/types.c trace/d/procinfo.c trace/d/ctypes.c trace/d/cg.c trace/d/dcpp.c
 STACK := 0x800

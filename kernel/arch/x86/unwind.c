@@ -1,0 +1,42 @@
+// SPDX-License-Identifier: MIT
+// stack( )/ustack( ) on i686: the ebp chain (frame records of two words), walked by the
+// portable kernel/unwind.c; kernel and programs are built with -fno-omit-frame-pointer
+// (arch.mk). A user stack starts from the trap frame saved at kernel entry (eip, ebp), read
+// with the checked user-access path (proc_can_read); the kernel's own from this function's
+// caller, within the kernel stack.
+#include <kernel/unwind.h>
+#include <kernel/thread.h>
+#include <kernel/proc.h>
+#include <x86.h>
+#include <string.h>
+
+unsigned arch_unwind_user(const struct thread *t, uint64_t *pcs, unsigned max)
+{
+    const struct proc *p = t ? t->proc : NULL;
+    if (!p || !max || (t->ctx.cs & 3u) != 3u) // ring 3: a thread that came from a program
+        return 0;
+    struct unwind_mem m = { unwind_read_user, p, t->ctx.esp, (uint64_t)p->ram_base + p->ram_size };
+    uint32_t fp = t->ctx.ebp;
+    // a kernel call carries its sixth argument in ebp and pushes the frame pointer just
+    // before the trap (user/arch/x86/include/kcall_arch.h): it is the word at esp
+    if (t->ctx.vector == VEC_KCALL && unwind_read_user(p, t->ctx.esp, &fp, 4) != 0) {
+        unwind_count(UNWIND_E_READ);
+        return 0;
+    }
+    int err;
+    unsigned n = unwind_frame_records(&m, 4, t->ctx.eip, fp, pcs, max, &err);
+    unwind_count(err);
+    return n;
+}
+
+__attribute__((noinline)) unsigned arch_unwind_kernel(uint64_t *pcs, unsigned max)
+{
+    uint32_t fp = (uint32_t)(uintptr_t)__builtin_frame_address(0);
+    struct unwind_mem m = { unwind_read_bounded, NULL, fp, (uintptr_t)x86_kstack_top };
+    m.ctx = &m;
+    int err;
+    unsigned n = unwind_frame_records(&m, 4, 0, fp, pcs, max, &err);
+    // the entry code makes no frame: its ebp is the interrupted code's; no error
+    unwind_count(err == UNWIND_E_BOUNDS || err == UNWIND_E_READ ? UNWIND_OK : err);
+    return n;
+}

@@ -1,0 +1,81 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# The oracle for ustack( ): gdb-multiarch attached to QEMU stops user/apps/stackchain where its
+# chain main -> chain_a .. chain_e makes its first ThreadSelf kernel call, and takes `bt`; the
+# same boot's dtrace prints ustack( ) for kercall::ThreadSelf:entry of that call, and
+# stacksym names its frames. The two must agree: the same functions, frame by frame (gdb's
+# DWARF names; the ELF's clone suffixes such as .constprop.0 dropped), and for every caller
+# frame the same return address. gdb unwinds with the DWARF CFI of .debug_frame, the kernel
+# with EHABI tables (ARMv7-M) or frame records: independent walks of the same stack.
+#   test/stacks/test_stacks_gdb.sh BUILD_DIR HOST_DIR     (BOARD in the environment)
+set -u
+B=$1; H=$2
+here=$(cd "$(dirname "$0")/../.." && pwd)
+img=$B/stacks.elf
+prog=$B/stacks/stackchain.elf
+tmp=$(mktemp -d)
+[ -n "${KEEP:-}" ] && echo "# files in $tmp"
+trap 'kill $qpid 2>/dev/null; [ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXIT
+echo "1..4"
+D='kercall::ThreadSelf:entry /execname == "stackchain" && ++n == 1/ { ustack(); }'
+obj=$B/stacks-gdb.dobj
+"$H/dcompile" -n "$D" -o "$obj" || { echo "not ok 1 - dcompile"; exit 1; }
+port=$((20000 + $$ % 20000))
+# boards without host files (x86-pc) compile on the board: the text on the command line
+if grep -qs 'BOARD_TRACE_STORAGE *:= *uart' "$here/boards/${BOARD:-mps2-an385}"/*.mk; then
+    args="dtrace -c appinit -n '$D' ;; appinit stackchain"
+else
+    args="dtrace -c appinit $obj ;; appinit stackchain"
+fi
+QEMU_ARGS=$args QEMU_TIMEOUT=120 \
+    "$here/scripts/qemu-run.sh" "$img" -S -gdb "tcp:127.0.0.1:$port" > "$tmp/run.out" 2>&1 &
+qpid=$!
+for _ in $(seq 50); do # until QEMU listens
+    (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null && break
+    sleep 0.1
+done
+timeout 60 gdb-multiarch -batch -nx -ex "file $prog" -ex "target remote 127.0.0.1:$port" \
+    -ex "break ThreadSelf" -ex "continue" -ex "bt" -ex "delete" -ex "detach" \
+    > "$tmp/gdb.out" 2>&1
+wait $qpid
+rc=$?
+if [ $rc = 0 ]; then echo "ok 1 - the image ran to its end under gdb"; else
+    echo "not ok 1 - the image exited with status $rc"; sed 's/^/# /' "$tmp/run.out"; fi
+
+# gdb's frames: "#0  ThreadSelf () at ..." / "#1  0x000c009a in chain_e (n=...) at ...". A
+# caller frame without an address is the function a callee was inlined into (the same pc):
+# it replaces that callee, as one machine frame is one ustack( ) frame.
+sed -n 's/^#\([0-9]*\) *\(0x[0-9a-f]*\)\{0,1\}\( in \)\{0,1\}\([A-Za-z_][A-Za-z_0-9.]*\) .*/\1 \2 \4/p' \
+    "$tmp/gdb.out" | awk 'BEGIN { n = 0 } NF == 2 && n { name[n - 1] = $2; next }
+                          { pc[n] = (NF == 3) ? $2 : "-"; name[n] = $NF; n++ }
+                          END { for (i = 0; i < n; i++) print i, pc[i], name[i] }' > "$tmp/gdb.frames"
+# ustack( )'s frames, raw and named
+awk '/ThreadSelf:entry/ { on = 1; next } on && /^ +0x[0-9a-f]+$/ { print $1; next } on && NF == 0 && n++ { exit }' \
+    "$tmp/run.out" > "$tmp/d.pcs"
+sed 's/^/              /' "$tmp/d.pcs" | "$H/stacksym" -k "$img" "$B"/stacks/*.elf |
+    sed 's/^ *[^`]*`//; s/+0x[0-9a-f]*$//; s/\.\(constprop\|isra\|part\|cold\)\.[0-9]*//g' > "$tmp/d.names"
+cut -d' ' -f3 "$tmp/gdb.frames" > "$tmp/gdb.names"
+ngdb=$(wc -l < "$tmp/gdb.names")
+if [ "$ngdb" -ge 7 ] && [ "$(sed -n 2p "$tmp/gdb.names")" = chain_e ]; then
+    echo "ok 2 - gdb's bt has the chain ($ngdb frames)"
+else
+    echo "not ok 2 - gdb's bt: $ngdb frames"; sed 's/^/# /' "$tmp/gdb.out"
+fi
+if [ "$ngdb" -ge 7 ] && diff <(head -n "$ngdb" "$tmp/d.names") "$tmp/gdb.names" > "$tmp/names.diff"; then
+    echo "ok 3 - ustack( ) names gdb's $ngdb frames, in order"
+else
+    echo "not ok 3 - ustack( ) and gdb's bt name different functions (ustack <, gdb >)"
+    sed 's/^/# /' "$tmp/names.diff"
+fi
+# caller frames: gdb's pc is the return address, as ustack( )'s
+bad=0
+while read -r k pc _; do
+    [ "$k" = 0 ] || [ "$pc" = - ] && continue
+    d=$(sed -n "$((k + 1))p" "$tmp/d.pcs")
+    [ $((pc)) = $((d)) ] || { echo "# frame $k: gdb $pc, ustack $d"; bad=1; }
+done < "$tmp/gdb.frames"
+if [ $bad = 0 ] && [ "$ngdb" -ge 7 ]; then
+    echo "ok 4 - every caller frame's return address is gdb's"
+else
+    echo "not ok 4 - return addresses differ from gdb's"
+fi

@@ -1,0 +1,33 @@
+# SPDX-License-Identifier: MIT
+# stacksym: symbolises dtrace's stacks on the host with elfutils' libdwfl (libdw-dev), and
+# folds stack aggregations for flame graphs (docs/profiling.md).
+HOST_TOOLS += $(H)/stacksym
+
+$(H)/stacksym: $(call host_objs,tools/stacksym/stacksym.c)
+	@mkdir -p $(dir $@)
+	@echo "  HOSTLD  $@"
+	$(Q)$(HOST_CC) $^ -o $@ -ldw -lelf
+
+# ustack( ) against gdb's bt on the board (test/stacks/test_stacks_gdb.sh).
+ifneq ($(filter stacks,$(IMAGES)),)
+SCRIPT_TESTS += stacks/gdb|180|test/stacks/test_stacks_gdb.sh|$(B)|$(H)
+TEST_DEPS    += $(B)/stacks.elf $(H)/stacksym $(H)/dcompile
+endif
+# ustack( ) over corrupt and hostile stacks on the board (test/stacks/test_stacks_hostile.sh).
+ifneq ($(filter stackbad,$(IMAGES)),)
+SCRIPT_TESTS += stacks/hostile|180|test/stacks/test_stacks_hostile.sh|$(B)|$(H)
+TEST_DEPS    += $(B)/stackbad.elf $(H)/dcompile
+endif
+# A killed process's console line symbolised, against binutils' addr2line
+# (test/stacks/test_fault_symbols.sh).
+SCRIPT_TESTS += stacks/fault-symbols|120|test/stacks/test_fault_symbols.sh|$(B)|$(H)
+TEST_DEPS    += $(B)/ktest.elf $(H)/stacksym
+
+# The same on the other boards whose stacks unwind another way (AArch64 and i686 frame
+# records), built by the board matrix (test/qemu/module.mk's matrix-images-<board>).
+define STACKS_MATRIX_template
+SCRIPT_TESTS += stacks-$(1)/gdb|180|BOARD=$(1)|test/stacks/test_stacks_gdb.sh|build/$(1)|$(H)
+SCRIPT_TESTS += stacks-$(1)/hostile|180|BOARD=$(1)|test/stacks/test_stacks_hostile.sh|build/$(1)|$(H)
+SCRIPT_TESTS += stacks-$(1)/fault-symbols|120|BOARD=$(1)|test/stacks/test_fault_symbols.sh|build/$(1)|$(H)
+endef
+$(foreach b,$(filter-out $(BOARD),qemu-virt-a53 x86-pc),$(eval $(call STACKS_MATRIX_template,$(b))))
