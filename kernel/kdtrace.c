@@ -134,6 +134,7 @@ void kdt_fire_as(const struct thread *t, uint32_t id, uint64_t a0, uint64_t a1, 
 {
     if (!wanted(id))
         return;
+    KSTACK_MARK_PROBE_SITE(); // stack( ) starts at the probe's site (kernel/kstack.c)
     struct dvm_ctx ctx;
     uint64_t args[DVM_NARGS] = { a0, a1, a2, a3 };
     fill_ctx_of(&ctx, t);
