@@ -25,6 +25,11 @@ for k in kcall_null context_switch msg_roundtrip; do
             'BEGIN { printf "BENCH %s %.2f %%\n", n, (v - b) * 100.0 / b }'
     done
 done
+# x86-pc: what handing the x87/SSE unit over adds to a switch (lazy: one #NM trap, FXSAVE and
+# FXRSTOR; kernel/arch/x86/fpu.c), when both threads use it between switches.
+f=$(val context_switch_fpu_insns_notrace) s=$(val context_switch_insns_notrace)
+[ -n "$f" ] && [ -n "$s" ] && awk -v f="$f" -v s="$s" \
+    'BEGIN { printf "BENCH x86_fpu_switch_added_insns %d insns\n", f - s - 2 }'
 # Instructions tracing adds per recorded event (fast mode): (traced - uninstrumented) divided
 # by the events one operation records (kbench counts them with KTRACE_QUERYEVENTS).
 for k in kcall_null:null context_switch:switch msg_roundtrip:roundtrip; do

@@ -74,6 +74,49 @@ static uint64_t bench_switch(uint32_t n)
     return c / 2;
 }
 
+#if defined(__i386__)
+// x86 (issue 25 item 1): the same switch when both threads use the x87 unit between yields,
+// so every switch hands the FPU over (kernel/arch/x86/fpu.c: one #NM trap, FXSAVE, FXRSTOR).
+static int fpu_yielder(void *arg)
+{
+    (void)arg;
+    while (!yield_stop) {
+        __asm__ volatile("fld1\n\tfstp %%st(0)" ::: "memory");
+        ThreadYield();
+    }
+    return 0;
+}
+
+static uint64_t bench_switch_fpu(uint32_t n)
+{
+    yield_stop = 0;
+    ThreadSetPrio(0, 50, SCHED_POLICY_FIFO);
+    int t = ThreadCreate(fpu_yielder, NULL, ystack, sizeof(ystack), 50, SCHED_POLICY_FIFO);
+    ThreadYield();
+    uint64_t t0 = ClockCycles();
+    for (uint32_t i = 0; i < n; i++) {
+        __asm__ volatile("fld1\n\tfstp %%st(0)" ::: "memory");
+        ThreadYield();
+    }
+    uint64_t c = ClockCycles() - t0;
+    yield_stop = 1;
+    ThreadYield();
+    ThreadJoin(t, NULL);
+    ThreadSetPrio(0, 100, SCHED_POLICY_RR);
+    return c / 2;
+}
+
+// Printed by the image without trace hooks only: the FPU's share of a switch.
+static void fpu_benches(void)
+{
+    uint64_t v[RUNS];
+    const uint32_t n = 4000;
+    for (int r = 0; r < RUNS; r++)
+        v[r] = per_op(bench_switch_fpu(n), n);
+    printf("BENCH context_switch_fpu_insns_notrace %s insns\n", u64txt(median(v)).s);
+}
+#endif
+
 static uint64_t bench_roundtrip(int coid, uint32_t n)
 {
     uint64_t t0 = ClockCycles();
@@ -220,6 +263,9 @@ int main(void)
         trace_costs();
     } else {
         kernel_benches("_notrace", 0);
+#if defined(__i386__)
+        fpu_benches();
+#endif
     }
     int32_t quit_cmd = 0x51554954;
     MsgSend(peer_coid, &quit_cmd, sizeof(quit_cmd), NULL, 0);

@@ -116,6 +116,23 @@ static int segments(void)
     return 0;
 }
 
+// x86 (issue 25 item 1): leaves a value on the x87 stack and in xmm0, and sleeps while the
+// runner looks for them in its own registers; its own must be intact when it wakes.
+static int fpu_leak(void)
+{
+#if defined(__i386__)
+    uint64_t x87 = FPU_X87_SECRET, xmm = FPU_XMM_SECRET, got87 = 0, gotxmm = 0;
+    __asm__ volatile("fldl %0" :: "m"(x87));
+    __asm__ volatile("movq %0, %%xmm0" :: "m"(xmm));
+    ThreadSleep(5000000u);
+    __asm__ volatile("fstpl %0" : "=m"(got87));
+    __asm__ volatile("movq %%xmm0, %0" : "=m"(gotxmm));
+    return (got87 != x87) << 0 | (gotxmm != xmm) << 1;
+#else
+    return 0;
+#endif
+}
+
 // Long console writes in a loop from a low priority: the kernel's work per call is bounded,
 // so the priority-250 victim keeps its deadlines.
 static char text[4096];
@@ -272,6 +289,7 @@ int main(void)
     case ATK_HOST_FILES:     return host_files();
     case ATK_HOARD:          return hoard();
     case ATK_URING_GARBAGE:  return uring_garbage();
+    case ATK_FPU_LEAK:       return fpu_leak();
     }
     return 99;
 }

@@ -19,7 +19,12 @@ enum {
     ATK_HOST_FILES,         // item 5: create and remove host files without KAPP_F_HOSTFS
     ATK_HOARD,              // item 8: take every thread, channel, connection, timer, sync object
     ATK_URING_GARBAGE,      // issue 14: garbage in its own user-event ring
+    ATK_FPU_LEAK,           // issue 25 item 1 (x86): x87/SSE values left for the next process
 };
+
+// The values the FPU attack leaves on the x87 stack and in xmm0 (bit patterns).
+#define FPU_X87_SECRET 0x400921fb54442d18ull    // pi, as a double
+#define FPU_XMM_SECRET 0x5ec2e75ec2e7f00dull
 
 // The garbage attack's events (user codes) and the head it claims.
 #define URING_CODE_FIRST 100u   // 1 event before the garbage

@@ -154,6 +154,33 @@ static void attack_segments(void)
 #endif
 }
 
+// Attack (x86, issue 25 item 1): the attacker leaves values on the x87 stack and in xmm0 and
+// sleeps; we run on the same CPU and must find neither in our registers (a thread's first FPU
+// state is a clean one). Then we leave our own and sleep: the attacker checks that its values
+// came back intact (its exit status).
+static void attack_fpu(void)
+{
+#if defined(__i386__)
+    int st = -1;
+    printf("# attack %u: %s\n", ATK_FPU_LEAK, "x87 and SSE values left for the next process");
+    int pid = ProcSpawn("kt_attack", 10, ATK_FPU_LEAK);
+    ThreadSleep(1000000u);                  // it loads its values and sleeps
+    uint64_t got87 = 0, gotxmm = 0, mine = 0x3ff0000000000000ull; // 1.0
+    __asm__ volatile("fstpl %0" : "=m"(got87));     // our x87 stack is empty: a NaN
+    check(got87 != FPU_X87_SECRET, "another process's x87 value did not reach us (%#llx)",
+          (unsigned long long)got87);
+    __asm__ volatile("movq %%xmm0, %0" : "=m"(gotxmm));
+    check(gotxmm != FPU_XMM_SECRET, "another process's xmm0 did not reach us (%#llx)",
+          (unsigned long long)gotxmm);
+    __asm__ volatile("fldl %0\n\tmovq %0, %%xmm0" :: "m"(mine));
+    int w = ProcWait(pid, &st);
+    __asm__ volatile("fstpl %0" : "=m"(got87));
+    check(w == pid && KW_EXITED(st) && KW_EXITSTATUS(st) == 0 && got87 == mine,
+          "attack %u: each process got its own x87 and SSE state back (status %#x)",
+          ATK_FPU_LEAK, st);
+#endif
+}
+
 // Attack: a process spins at its priority ceiling (63); we (privileged, 100) end it with
 // ProcKill. The victim at 250 is never delayed, and the attacker ends as killed.
 static void attack_spin_kill(void)
@@ -306,6 +333,7 @@ int main(void)
     attack_pulse_flood();
     attack_dead_client();
     attack_segments();
+    attack_fpu();
     run_attack(ATK_CONSOLE_FLOOD, 0, 1, 0, "4096-byte console writes in a loop at priority 1");
     run_attack(ATK_PRIO_RAISE, 0, 10, 0, "priorities, pulses, spawn and kill above its rights");
     attack_spin_kill();
