@@ -37,6 +37,8 @@ struct proc {
     uint32_t ur_tail;           // records consumed: the kernel's copy, the one it trusts
     uint32_t ur_last;           // the time given to the last record emitted (its order in time)
     bool     ur_have_last;
+    bool     ur_skip_old;       // a capture began: skip records stamped before ur_skip_before
+    uint32_t ur_skip_before;
     struct list threads;
     int32_t nthreads;
     int32_t next_tid;

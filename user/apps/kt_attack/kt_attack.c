@@ -239,9 +239,9 @@ static int hoard(void)
 
 // Issue 14: the process writes garbage into its own user-event ring (user/lib/trace_uring.c):
 // a committed record with an event code out of range, then a head far past anything it could
-// hold. The kernel must count the bad record as lost, deliver the good ones, give the ring up
-// (nrec 0, corrupt 1, a SYSTEM URING_BAD event: kt_hostile checks the trace) and still take
-// its events by kernel call; it must refuse a ring outside the process's RAM or of a bad size.
+// hold. The kernel must reject the bad record (never count it lost), deliver the good ones,
+// give the ring up (nrec 0, corrupt 1, SYSTEM URING_BAD events: kt_hostile checks the trace)
+// and still take its events by kernel call; it must refuse a ring outside the process's RAM or of a bad size.
 extern uint32_t trace_uring_mem[];
 static int uring_garbage(void)
 {

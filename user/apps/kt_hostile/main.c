@@ -238,13 +238,14 @@ static void attack_hoard(void)
     ChannelDestroy(ch);
 }
 
-// Attack (issue 14): a process writes garbage into its own user-event ring while we capture.
-// Its good events arrive, its bad record and the records it claimed are counted lost, the
-// kernel says so (SYSTEM URING_BAD naming it), and our own user events (through our ring,
-// before and after) all arrive in order: recorded + lost == generated holds.
+// Attack (issue 14, issue 25 item 3): a process writes garbage into its own user-event ring
+// while we capture. Its good events arrive, its bad record and the records it claimed are
+// rejected, never counted lost (it cannot inflate the system's loss count), the kernel says
+// so (SYSTEM URING_BAD events naming it), and our own user events (through our ring, before
+// and after) all arrive in order: recorded + lost == generated holds, with lost 0.
 struct uring_seen {
     unsigned events, ours_before, ours_after, first, pending, after, bad, order_ok;
-    uint32_t bad_pid, bad_claimed;
+    uint32_t bad_pid, bad_rejected, bad_given_up;
 };
 
 static void uring_scan(const struct kev_slot *s, unsigned n, struct uring_seen *f)
@@ -269,7 +270,8 @@ static void uring_scan(const struct kev_slot *s, unsigned n, struct uring_seen *
         else if (cls == KEV_C_SYSTEM && ev == KEV_SYS_URING_BAD) {
             f->bad++;
             f->bad_pid = d[1];
-            f->bad_claimed = d[2];
+            f->bad_rejected += d[2] & ~KEV_URING_GIVEN_UP;
+            f->bad_given_up += (d[2] & KEV_URING_GIVEN_UP) != 0;
             f->order_ok += f->pending == URING_PENDING && f->after == 0;
         }
     }
@@ -304,15 +306,18 @@ static void attack_uring_garbage(void)
     check(f.first == 1 && f.pending == URING_PENDING && f.after == 1,
           "the attacker's good events arrived (%u, %u of %u, %u after it lost its ring)", f.first,
           f.pending, URING_PENDING, f.after);
-    check(f.bad == 1 && f.bad_pid != (uint32_t)ProcSelf() && f.bad_pid != 0 &&
-              f.bad_claimed == URING_BAD_HEAD && f.order_ok == 1,
-          "the kernel said it gave the attacker's ring up (URING_BAD pid %lu, %lu claimed)",
-          (unsigned long)f.bad_pid, (unsigned long)f.bad_claimed);
-    check(q.recorded == f.events && q.dropped >= 2 && q.overwritten == 0 &&
+    check(f.bad == 2 && f.bad_given_up == 1 && f.bad_pid != (uint32_t)ProcSelf() &&
+              f.bad_pid != 0 && f.order_ok == 2,
+          "the kernel said it rejected the attacker's records and gave its ring up (URING_BAD "
+          "pid %lu, %u events, %lu rejected)", (unsigned long)f.bad_pid, f.bad,
+          (unsigned long)f.bad_rejected);
+    check(q.rejected == f.bad_rejected && q.rejected >= 2 && q.rejected < URING_BAD_HEAD,
+          "its bad record and claimed records are rejected (%lu, the trace says %lu), at most "
+          "the ring's size", (unsigned long)q.rejected, (unsigned long)f.bad_rejected);
+    check(q.recorded == f.events && q.dropped == 0 && q.overwritten == 0 &&
               q.generated == q.recorded + q.dropped,
-          "its bad record and claimed records are counted lost: recorded %lu + lost %lu == "
-          "generated %lu", (unsigned long)q.recorded, (unsigned long)q.dropped,
-          (unsigned long)q.generated);
+          "a process cannot fake a loss: recorded %lu + lost %lu == generated %lu, lost 0",
+          (unsigned long)q.recorded, (unsigned long)q.dropped, (unsigned long)q.generated);
     TraceEvent(KTRACE_DEALLOCBUFFER, 0, 0, 0);
 }
 
