@@ -3,7 +3,7 @@
 # boot image of that board links with its own program table (apps.S).
 KERNEL_SRCS := kernel/main.c kernel/kinit.c kernel/klib.c kernel/sched.c kernel/thread.c kernel/ktimer.c \
                kernel/proc.c kernel/ipc.c kernel/sync.c kernel/irq.c kernel/utimer.c \
-               kernel/pmem.c kernel/kcall.c kernel/shost.c kernel/ktrace.c \
+               kernel/pmem.c kernel/kcall.c kernel/shost.c kernel/kconsole.c kernel/ktrace.c \
                kernel/kdtrace.c kernel/kuring.c trace/trace_ring.c
 # The D engine the kernel runs (trace/d/module.mk's D_ENGINE_SRCS).
 KERNEL_SRCS += trace/d/verify.c trace/d/vm.c trace/d/engine.c trace/d/agg.c trace/d/probes.c

@@ -106,6 +106,10 @@ int proc_spawn(const char *name, int prio, uint32_t arg, struct proc *parent)
     p->flash_size = app->data_source + app->data_size - p->flash_base;
     p->next_tid = 1;
     kstrlcpy(p->name, app->name, sizeof(p->name));
+    // Its quota domain (proc.h proc_same_quota): an unprivileged parent's, or a new one.
+    static uint32_t next_quota_id;
+    p->quota_id = parent && !(parent->app->flags & KAPP_F_PRIV) ? parent->quota_id
+                                                                : ++next_quota_id;
 
     // Load: .data from its flash image, .bss zeroed; the rest of the slot is left alone.
     kmemcpy((void *)(uintptr_t)app->data_start, (const void *)(uintptr_t)app->data_source,

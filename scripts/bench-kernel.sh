@@ -6,10 +6,11 @@
 # added per recorded event.
 #   scripts/bench-kernel.sh BUILD_DIR
 set -u
+. "$(dirname "$0")/console.sh"  # BENCH lines as the programs' text (scripts/console.sh)
 b=$1
 # One CPU (QEMU_SMP=1): the figures compare with the other boards and earlier rounds;
 # scripts/bench-smp.sh has the multiprocessor ones.
-run() { QEMU_SMP=1 QEMU_ICOUNT=1 QEMU_TIMEOUT=600 "$(dirname "$0")/qemu-run.sh" "$1" 2>&1; }
+run() { QEMU_SMP=1 QEMU_ICOUNT=1 QEMU_TIMEOUT=600 con_run_text "$1" 2>&1; }
 base=$(run "$b/kbench_notrace.elf") || { echo "$base" >&2; exit 1; }
 traced=$(run "$b/kbench.elf") || { echo "$traced" >&2; exit 1; }
 all=$(printf '%s\n%s\n' "$base" "$traced" | grep '^BENCH ')

@@ -181,6 +181,22 @@ static void attack_fpu(void)
 #endif
 }
 
+// Attack (issue 25 items 5, 6): the attacker imitates kernel, tracelogger and TAP lines,
+// writes control characters, and leaves a partial line open while we print a whole one. The
+// console is checked by test/qemu/test_hostile.sh (what the kernel wrote, not what we see).
+static void attack_console(void)
+{
+    int st = -1;
+    printf("# attack %u: %s\n", ATK_CONSOLE_FORGE, "forged lines, control characters, a partial line");
+    int pid = ProcSpawn("kt_attack", 10, ATK_CONSOLE_FORGE);
+    ThreadSleep(2000000u);                  // its partial line is open now
+    printf("# kt_hostile: a line while kt_attack's is partial\n");
+    int w = ProcWait(pid, &st);
+    check(w == pid && KW_EXITED(st) && KW_EXITSTATUS(st) == 0,
+          "attack %u: its console writes were taken (status %#x); the console is checked by "
+          "its reader", ATK_CONSOLE_FORGE, st);
+}
+
 // Attack: a process spins at its priority ceiling (63); we (privileged, 100) end it with
 // ProcKill. The victim at 250 is never delayed, and the attacker ends as killed.
 static void attack_spin_kill(void)
@@ -232,6 +248,40 @@ static void attack_hoard(void)
     check(w == pid && KW_EXITED(st) && KW_EXITSTATUS(st) == 0,
           "attack %u: each kind stopped at the process's limit with EAGAIN (status %#x)",
           ATK_HOARD, st);
+    TimerDestroy(tm), MutexDestroy(mx), CondDestroy(cv), SemDestroy(sm);
+    ThreadJoin(th, NULL);
+    ConnectDetach(co);
+    ChannelDestroy(ch);
+}
+
+// Attack (issue 25 item 4): a process and the programs it starts take every object each is
+// given and hold them; we (privileged) must still get one of each kind, and the tree's
+// threads stay within one process's quota.
+static void attack_tree_hoard(void)
+{
+    int st = -1;
+    printf("# attack %u: %s\n", ATK_TREE_HOARD, "a process and the programs it starts hoard");
+    int pid = ProcSpawn("kt_attack", 10, ATK_TREE_HOARD);
+    ThreadSleep(HOSTILE_HOARD_NS / 2);
+    struct kthread_info ti;
+    int tree_threads = 0;
+    for (unsigned s = 0; ThreadInfo(s, &ti) == 0; s++)
+        tree_threads += ti.pid > 0 && ti.pid != ProcSelf();
+    int ch = ChannelCreate(0), co = ch > 0 ? ConnectAttach(0, ch) : -1;
+    int tm = co > 0 ? TimerCreate(co, 1, 0) : -1;
+    int mx = MutexCreate(), cv = CondCreate(), sm = SemCreate(0);
+    int th = ThreadCreate(short_nap, NULL, srv_stack, sizeof(srv_stack), 1, 0);
+    int pu = co > 0 ? MsgSendPulse(co, 10, 2, 0) : -1;
+    check(ch > 0 && co > 0 && tm > 0 && mx > 0 && cv > 0 && sm > 0 && th > 0 && pu == 0,
+          "while a tree of processes hoards, a privileged one still gets a channel, connection, "
+          "timer, mutex, condvar, semaphore, thread and pulse (%d %d %d %d %d %d %d %d)",
+          ch, co, tm, mx, cv, sm, th, pu);
+    check(tree_threads <= HOSTILE_LIM_THREADS,
+          "the tree's threads stay within one process's quota (%d of %d)", tree_threads,
+          HOSTILE_LIM_THREADS);
+    int w = ProcWait(pid, &st);
+    check(w == pid && KW_EXITED(st) && KW_EXITSTATUS(st) == 0,
+          "attack %u: every refusal was EAGAIN (status %#x)", ATK_TREE_HOARD, st);
     TimerDestroy(tm), MutexDestroy(mx), CondDestroy(cv), SemDestroy(sm);
     ThreadJoin(th, NULL);
     ConnectDetach(co);
@@ -339,11 +389,13 @@ int main(void)
     attack_dead_client();
     attack_segments();
     attack_fpu();
+    attack_console();
     run_attack(ATK_CONSOLE_FLOOD, 0, 1, 0, "4096-byte console writes in a loop at priority 1");
     run_attack(ATK_PRIO_RAISE, 0, 10, 0, "priorities, pulses, spawn and kill above its rights");
     attack_spin_kill();
     run_attack(ATK_HOST_FILES, 0, 10, 0, "create, read and remove host files without the right");
     attack_hoard();
+    attack_tree_hoard();
     attack_uring_garbage();
 
     victim_stop = true;
