@@ -26,21 +26,24 @@
 
 #define SH_WRITE0 0x04
 
-static char out[KNAME_MAX + 16 + KCON_LINE + 2];   // the line as it leaves (one at a time:
-                                                    // the kernel is not reentered)
+static void out(const char *s, size_t n)
+{
+    if (board_has_semihosting())
+        arch_semihost(SH_WRITE0, (uint32_t)(uintptr_t)s);     // no NUL inside: escaped
+    else
+        kputs_raw(s, n);
+}
 
-// One line of p's out, with its source (an empty line too: the prefix alone).
+// One line of p's, with its source (an empty line too: the prefix alone). The line buffer
+// keeps room for the newline and the NUL (put()).
 static void emit(struct proc *p)
 {
-    size_t n = (size_t)ksnprintf(out, sizeof(out), "%d/%s: ", (int)p->pid, p->name);
-    for (unsigned i = 0; i < p->con_len && n < sizeof(out) - 2; i++)
-        out[n++] = p->con_line[i];
-    out[n++] = '\n';
-    out[n] = 0;
-    if (board_has_semihosting())
-        arch_semihost(SH_WRITE0, (uint32_t)(uintptr_t)out);   // no NUL inside: escaped
-    else
-        kputs_raw(out, n);
+    char pre[KNAME_MAX + 16];
+    size_t n = (size_t)ksnprintf(pre, sizeof(pre), "%d/%s: ", (int)p->pid, p->name);
+    out(pre, n < sizeof(pre) ? n : sizeof(pre) - 1);
+    p->con_line[p->con_len++] = '\n';
+    p->con_line[p->con_len] = 0;
+    out(p->con_line, p->con_len);
     p->con_len = 0;
 }
 
@@ -52,7 +55,7 @@ void kcon_flush(struct proc *p)
 
 static void put(struct proc *p, const char *s, unsigned n)
 {
-    if (p->con_len + n > KCON_LINE - 1)
+    if (p->con_len + n > KCON_LINE - 2)     // room for the newline and the NUL
         kcon_flush(p);          // a bound: the line goes out whole so far, the rest follows
     for (unsigned i = 0; i < n; i++)
         p->con_line[p->con_len++] = s[i];

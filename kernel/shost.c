@@ -18,7 +18,8 @@ enum {
 
 #define ADP_STOPPED_APPLICATION_EXIT 0x20026u
 #define SH_MAX_HANDLE 128
-#define SH_CONSOLE_HANDLE 0x7fff0001    // stands for ":tt" when there is no host
+#define SH_CONSOLE_HANDLE 0x7fff0001    // stands for ":tt": the kernel's console, host or not
+                                        // (kconsole.c), never the host's own handle
 
 static bool handle_owned(const struct proc *p, uint32_t h)
 {
@@ -47,11 +48,6 @@ static const volatile uint32_t *block(const struct proc *p, uint32_t param, unsi
 static void console_write(struct proc *p, uint32_t buf, uint32_t len)
 {
     kcon_write(p, buf, len);
-}
-
-static bool con_handle(const struct proc *p, uint32_t h)
-{
-    return h < SH_MAX_HANDLE && (p->con_handles[h / 32] >> (h % 32)) & 1u;
 }
 
 // SYS_GET_CMDLINE without a host: the board's boot command line (board_boot_cmdline) into
@@ -170,38 +166,32 @@ int32_t shost_call(struct proc *p, uint32_t op, uint32_t param)
     case SH_OPEN: {
         if (!(b = block(p, param, 3)) || b[2] > 255 || !proc_can_read(p, b[0], b[2] + 1))
             return -1;
+        if (is_console_name(b[0], b[2]))   // writes go through the trusted console
+            return SH_CONSOLE_HANDLE;
         if (!host)
-            return is_console_name(b[0], b[2]) ? SH_CONSOLE_HANDLE : -1;
+            return -1;
         static char kname[SH_NAME_MAX + 32];
         uint32_t kblk[3] = { (uint32_t)(uintptr_t)kname, b[1], 0 };
-        if (is_console_name(b[0], b[2])) {
-            kname[0] = ':', kname[1] = 't', kname[2] = 't', kname[3] = 0;
-            kblk[2] = 3;
-        } else if (host_name(p, b[0], b[2], kname, &kblk[2]) < 0) {
+        if (host_name(p, b[0], b[2], kname, &kblk[2]) < 0)
             return -1;
-        }
         int32_t h = arch_semihost(op, (uint32_t)(uintptr_t)kblk);
         if (h >= 0 && (uint32_t)h >= SH_MAX_HANDLE) {
             uint32_t close_blk[1] = { (uint32_t)h };
             arch_semihost(SH_CLOSE, (uint32_t)(uintptr_t)close_blk);
             return -1;
         }
-        if (h >= 0) {
+        if (h >= 0)
             handle_set(p, (uint32_t)h, true);
-            if (is_console_name(b[0], b[2]))    // its writes go through the trusted console
-                p->con_handles[h / 32] |= 1u << (h % 32);
-        }
         return h;
     }
     case SH_CLOSE:
         if (!(b = block(p, param, 1)))
             return -1;
-        if (!host)
-            return b[0] == SH_CONSOLE_HANDLE ? 0 : -1;
-        if (!handle_owned(p, b[0]))
+        if (b[0] == SH_CONSOLE_HANDLE)
+            return 0;
+        if (!host || !handle_owned(p, b[0]))
             return -1;
         handle_set(p, b[0], false);
-        p->con_handles[b[0] / 32] &= ~(1u << (b[0] % 32));
         return arch_semihost(op, param);
     case SH_WRITE:
     case SH_READ:
@@ -209,19 +199,13 @@ int32_t shost_call(struct proc *p, uint32_t op, uint32_t param)
             return -1;
         if (op == SH_WRITE ? !proc_can_read(p, b[1], b[2]) : !proc_can_write(p, b[1], b[2]))
             return -1;
-        if (!host) {
-            if (b[0] != SH_CONSOLE_HANDLE)
-                return -1;
+        if (b[0] == SH_CONSOLE_HANDLE) {
             if (op == SH_WRITE)
                 console_write(p, b[1], b[2]);
             return op == SH_WRITE ? 0 : (int32_t)b[2];    // reads: nothing read
         }
-        if (!handle_owned(p, b[0]))
+        if (!host || !handle_owned(p, b[0]))
             return -1;
-        if (op == SH_WRITE && con_handle(p, b[0])) {
-            console_write(p, b[1], b[2]);
-            return 0;
-        }
         if (op == SH_WRITE)
             con_flush(p);   // its console line so far first: a file may be the terminal too
         return arch_semihost(op, param);
@@ -230,9 +214,9 @@ int32_t shost_call(struct proc *p, uint32_t op, uint32_t param)
     case SH_FLEN:
         if (!(b = block(p, param, op == SH_SEEK ? 2 : 1)))
             return -1;
-        if (!host)
-            return (op == SH_ISTTY && b[0] == SH_CONSOLE_HANDLE) ? 1 : -1;
-        if (!handle_owned(p, b[0]))
+        if (b[0] == SH_CONSOLE_HANDLE)
+            return op == SH_ISTTY ? 1 : -1;
+        if (!host || !handle_owned(p, b[0]))
             return -1;
         return arch_semihost(op, param);
     case SH_REMOVE:
@@ -299,6 +283,4 @@ void shost_proc_gone(struct proc *p)
             handle_set(p, h, false);
         }
     }
-    for (unsigned i = 0; i < ARRAY_SIZE(p->con_handles); i++)
-        p->con_handles[i] = 0;
 }

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The console's line gathering (kernel/shost.c, kernel/kconsole.c): SYS_WRITEC characters of
 // processes printing at once (two CPUs, or preemption between characters) come out a whole
-// line at a time, each with its source ("<pid>/<name>: "), up to KCON_LINE - 1 characters
+// line at a time, each with its source ("<pid>/<name>: "), up to KCON_LINE - 2 characters
 // (long enough for dtrace's error lines); a longer line is cut there, a process's gathered
 // line goes out before its other console writes and when it ends, and control characters
 // come out escaped (issue 25).
@@ -57,23 +57,23 @@ static void test_lines_do_not_interleave(void **state)
     assert_string_equal(kstub_console, want);
 }
 
-// A line longer than the buffer goes out in pieces of KCON_LINE - 1; a process's pending
+// A line longer than the buffer goes out in pieces of KCON_LINE - 2; a process's pending
 // characters go out before its SYS_WRITE0 and when it ends.
 static void test_long_line_and_flushes(void **state)
 {
     (void)state;
     char pre[32], want[KCON_LINE + 64];
     int np = snprintf(pre, sizeof(pre), "1/%s: ", pa->name);
-    for (unsigned i = 0; i < KCON_LINE - 1; i++)
+    for (unsigned i = 0; i < KCON_LINE - 2; i++)
         putc_as(pa, ram_a, 'x');
     assert_int_equal(kstub_console_len, 0);                 // the line is not done yet
     putc_as(pa, ram_a, 'y');                                // no room: the line so far goes
-    assert_int_equal(kstub_console_len, np + KCON_LINE - 1 + 1);
+    assert_int_equal(kstub_console_len, np + KCON_LINE - 2 + 1);
     strcpy((char *)ram_a + 64, "z\n");
     assert_int_equal(shost_call(pa, SH_WRITE0, kstub_addr(ram_a + 64)), 0);
     kstub_console[kstub_console_len] = 0;
     snprintf(want, sizeof(want), "%syz\n", pre);
-    assert_string_equal(kstub_console + np + KCON_LINE, want);
+    assert_string_equal(kstub_console + np + KCON_LINE - 1, want);
     putc_as(pb, ram_b, 'q');
     shost_flush_console(pb);
     assert_int_equal(kstub_console[kstub_console_len - 2], 'q');

@@ -45,7 +45,6 @@ struct proc {
     int32_t exit_status;        // wait status (uapi/kapi.h KW_*)
     int32_t npulses;            // queued pulses charged to it (KMAX_PULSES_PER_PROC)
     uint32_t semihost_handles[4]; // host file handles 0..127 this process opened
-    uint32_t con_handles[4];    // those of them that are the console (":tt"): kconsole.c
     int32_t shost_errno;        // what SYS_ERRNO answers after the proxy refused a call
     uint16_t con_len;           // console text gathered (kconsole.c), a line at a time
     char con_line[KCON_LINE];
