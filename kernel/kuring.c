@@ -108,6 +108,16 @@ static void give_up(struct proc *p, volatile struct kuser_ring *u, uint32_t clai
     reject(p, claimed > p->ur_mask + 1u ? p->ur_mask + 1u : claimed, true);
 }
 
+// p ends (exits or is killed, perhaps from another CPU while one of its threads had just
+// committed records): what it committed and was not drained yet reaches the trace now, as its
+// last events, instead of vanishing uncounted (issue 25). Called by the teardown while p's
+// memory is still its own (it is freed after), as message copies reach a process's RAM.
+void kuring_proc_gone(struct proc *p)
+{
+    kuring_drain_current(p);
+    p->ur_addr = 0;
+}
+
 void kuring_drain(struct proc *p)
 {
     volatile struct kuser_ring *u = (volatile struct kuser_ring *)(uintptr_t)p->ur_addr;

@@ -14,6 +14,7 @@
 #include <kernel/board.h>
 #include <kernel/utimer.h>
 #include <kernel/shost.h>
+#include <kernel/kuring.h>
 #include <kernel/kdtrace.h>
 
 struct proc k_procs[KMAX_PROCS];
@@ -206,6 +207,7 @@ void proc_last_thread_gone(struct proc *p, int32_t status)
     irq_proc_gone(p);
     utimer_proc_gone(p);
     shost_proc_gone(p);
+    kuring_proc_gone(p);    // its last ring events, before the trace forgets it
     ktrace_proc_gone(p);
     kdt_proc_gone(p);
     ktrace_proc(p, KEV_PR_DESTROY_NAME);

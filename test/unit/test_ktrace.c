@@ -237,6 +237,37 @@ static void test_user_ring(void **state)
     assert_int_equal(c.dropped, c0.dropped);
 }
 
+// Records a process committed just before it ended (killed while a thread of it on another CPU
+// had written them, before any drain) reach the trace at its teardown, not lost uncounted
+// (issue 25).
+static void test_ring_drained_when_the_process_ends(void **state)
+{
+    (void)state;
+    static uint8_t ram2[4096] __attribute__((aligned(4096)));
+    struct trace_counts c0, c;
+    te(KTRACE_ALLOCBUFFER, 2, 0, 0);
+    te(KTRACE_ADDALLCLASSES, 0, 0, 0);
+    te(KTRACE_STARTNOSTATE, 0, 0, 0);
+    struct proc *q = kstub_proc(2, ram2, sizeof(ram2), 0);
+    struct thread *u = kstub_thread(q, 40);
+    kstub_run(u);
+    struct kuser_ring *r = (struct kuser_ring *)(ram2 + 1024);
+    memset(r, 0, sizeof(*r) + 8 * sizeof(struct kuser_rec));
+    assert_int_equal(ktrace_call(u, KTRACE_USERRING, kstub_addr(r), 8, 0), 0);
+    r->rec[0] = (struct kuser_rec){ .tag = 0u << 16 | 5u, .a = 1 };
+    r->rec[1] = (struct kuser_rec){ .tag = 1u << 16 | 5u, .a = 2 };
+    r->head = 2;                        // committed; no kernel entry of q's since
+    kstub_run(t);
+    trace_ring_counts(&ktrace, 0, &c0);
+    proc_exit(q, 0);
+    trace_ring_counts(&ktrace, 0, &c);
+    assert_int_equal(q->ur_tail, 2);                // both consumed: emitted
+    assert_int_equal(r->tail, 2);
+    assert_true(c.recorded >= c0.recorded + 2);     // (with its end's own events)
+    assert_int_equal(c.dropped, c0.dropped);
+    assert_int_equal(q->ur_addr, 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -246,6 +277,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_dynamic_filter, setup, teardown),
         cmocka_unit_test_setup_teardown(test_user_event_errors, setup, teardown),
         cmocka_unit_test_setup_teardown(test_user_ring, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_ring_drained_when_the_process_ends, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -15,6 +15,8 @@ int kuring_register(struct proc *p, uint32_t addr, uint32_t nrec);
 uint32_t kuring_rejected(void);
 // Tracing (re)starts: records written before now are dropped unseen (they belong to no capture).
 void kuring_new_capture(void);
+// p ends: its committed records not drained yet go into the trace (its last events).
+void kuring_proc_gone(struct proc *p);
 // Moves p's committed records into the trace ring. p is the current process (its RAM is the
 // one mapped), called on a traced kernel entry.
 void kuring_drain(struct proc *p);
