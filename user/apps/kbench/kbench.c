@@ -11,6 +11,7 @@
 // the cost added per recorded event.
 #include <board_user.h>
 #include <kern.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <trace/kev.h>
@@ -56,47 +57,41 @@ static int yielder(void *arg)
     return 0;
 }
 
-// Two threads of equal priority yielding to each other: every yield is one switch.
-static uint64_t bench_switch(uint32_t n)
+// x86 (issue 25 item 1): the switch when both threads use the x87 unit between yields, so
+// every switch hands the FPU over (kernel/arch/x86/fpu.c: one #NM trap, FXSAVE, FXRSTOR).
+static inline __attribute__((always_inline)) void touch_fpu(const bool fpu)
 {
-    yield_stop = 0;
-    ThreadSetPrio(0, 50, SCHED_POLICY_FIFO);
-    int t = ThreadCreate(yielder, NULL, ystack, sizeof(ystack), 50, SCHED_POLICY_FIFO);
-    ThreadYield();
-    uint64_t t0 = ClockCycles();
-    for (uint32_t i = 0; i < n; i++)
-        ThreadYield();              // to the other thread, which yields back: 2 switches
-    uint64_t c = ClockCycles() - t0;
-    yield_stop = 1;
-    ThreadYield();
-    ThreadJoin(t, NULL);
-    ThreadSetPrio(0, 100, SCHED_POLICY_RR);
-    return c / 2;
+#if defined(__i386__)
+    if (fpu)
+        __asm__ volatile("fld1\n\tfstp %%st(0)" ::: "memory");
+#else
+    (void)fpu;
+#endif
 }
 
-#if defined(__i386__)
-// x86 (issue 25 item 1): the same switch when both threads use the x87 unit between yields,
-// so every switch hands the FPU over (kernel/arch/x86/fpu.c: one #NM trap, FXSAVE, FXRSTOR).
-static int fpu_yielder(void *arg)
+static int yielder_fpu(void *arg)
 {
     (void)arg;
     while (!yield_stop) {
-        __asm__ volatile("fld1\n\tfstp %%st(0)" ::: "memory");
+        touch_fpu(true);
         ThreadYield();
     }
     return 0;
 }
 
-static uint64_t bench_switch_fpu(uint32_t n)
+// Two threads of equal priority yielding to each other: every yield is one switch (with
+// `fpu`, each touches the FPU before it yields). `fpu` is a constant at each call.
+static inline __attribute__((always_inline)) uint64_t switch_loop(uint32_t n, const bool fpu)
 {
     yield_stop = 0;
     ThreadSetPrio(0, 50, SCHED_POLICY_FIFO);
-    int t = ThreadCreate(fpu_yielder, NULL, ystack, sizeof(ystack), 50, SCHED_POLICY_FIFO);
+    int t = ThreadCreate(fpu ? yielder_fpu : yielder, NULL, ystack, sizeof(ystack), 50,
+                         SCHED_POLICY_FIFO);
     ThreadYield();
     uint64_t t0 = ClockCycles();
     for (uint32_t i = 0; i < n; i++) {
-        __asm__ volatile("fld1\n\tfstp %%st(0)" ::: "memory");
-        ThreadYield();
+        touch_fpu(fpu);
+        ThreadYield();              // to the other thread, which yields back: 2 switches
     }
     uint64_t c = ClockCycles() - t0;
     yield_stop = 1;
@@ -106,13 +101,16 @@ static uint64_t bench_switch_fpu(uint32_t n)
     return c / 2;
 }
 
+static uint64_t bench_switch(uint32_t n) { return switch_loop(n, false); }
+
+#if defined(__i386__)
 // Printed by the image without trace hooks only: the FPU's share of a switch.
 static void fpu_benches(void)
 {
     uint64_t v[RUNS];
     const uint32_t n = 4000;
     for (int r = 0; r < RUNS; r++)
-        v[r] = per_op(bench_switch_fpu(n), n);
+        v[r] = per_op(switch_loop(n, true), n);
     printf("BENCH context_switch_fpu_insns_notrace %s insns\n", u64txt(median(v)).s);
 }
 #endif
