@@ -55,6 +55,8 @@ SCRIPT_TESTS :=   # commands printing TAP lines, run by `make test` after the bu
 BENCHES      :=   # commands printing BENCH lines, run by `make bench`
 FUZZ_BINS    :=   # libFuzzer binaries (clang), run by `make fuzz` for FUZZ_SECONDS each
 FUZZ_SECONDS ?= 60
+# FUZZ_RUNS=N: each fuzzer runs N executions instead (docs/hostile.md: 10M each, clean)
+FUZZ_RUNS    ?=
 FUZZ_CC      ?= clang
 # -fno-sanitize-recover=all: a fuzzer stops (and fails) at the first UBSan report, as ASan does.
 FUZZ_CFLAGS  := -std=gnu11 -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
@@ -147,9 +149,9 @@ debug: setup
 
 fuzz: setup-test $(FUZZ_BINS)
 	$(Q)for f in $(FUZZ_BINS); do mkdir -p $$f.corpus; \
-	    echo "fuzz: $$f for $(FUZZ_SECONDS)s"; \
+	    echo "fuzz: $$f for $(if $(FUZZ_RUNS),$(FUZZ_RUNS) executions,$(FUZZ_SECONDS)s)"; \
 	    dict=test/fuzz/$$(basename $$f).dict; [ -f $$dict ] && dict=-dict=$$dict || dict=; \
-	    $$f -max_total_time=$(FUZZ_SECONDS) -timeout=5 $$dict $$f.corpus $$(dirname $$f)/seeds-$$(basename $$f) \
+	    $$f $(if $(FUZZ_RUNS),-runs=$(FUZZ_RUNS),-max_total_time=$(FUZZ_SECONDS)) -timeout=5 $$dict $$f.corpus $$(dirname $$f)/seeds-$$(basename $$f) \
 	        >$$f.log 2>&1 || { tail -40 $$f.log; exit 1; }; tail -2 $$f.log; done
 
 clean:

@@ -58,10 +58,12 @@ int ipc_channel_create(struct proc *p, uint32_t flags)
 {
     if (flags != 0)
         return -EINVAL;
-    int held = 0;
-    for (int i = 0; i < KMAX_CHANNELS; i++)
-        held += k_channels[i].in_use && k_channels[i].owner == p;
-    if (held >= proc_limit(p, KLIM_CHANNELS))
+    int held = 0, used = 0;
+    for (int i = 0; i < KMAX_CHANNELS; i++) {
+        used += k_channels[i].in_use;
+        held += k_channels[i].in_use && proc_same_quota(k_channels[i].owner, p);
+    }
+    if (!proc_may_take(p, held, used, KMAX_CHANNELS, KLIM_CHANNELS))
         return -EAGAIN;
     for (int i = 0; i < KMAX_CHANNELS; i++) {
         struct channel *ch = &k_channels[i];
@@ -118,10 +120,12 @@ int ipc_connect_attach(struct proc *p, int pid, int chid)
         return -ESRCH;
     if (!ch || ch->owner != target)
         return -ESRCH;
-    int held = 0;
-    for (int i = 0; i < KMAX_CONNECTIONS; i++)
-        held += connections[i].in_use && connections[i].owner == p;
-    if (held >= proc_limit(p, KLIM_CONNECTIONS))
+    int held = 0, used = 0;
+    for (int i = 0; i < KMAX_CONNECTIONS; i++) {
+        used += connections[i].in_use;
+        held += connections[i].in_use && proc_same_quota(connections[i].owner, p);
+    }
+    if (!proc_may_take(p, held, used, KMAX_CONNECTIONS, KLIM_CONNECTIONS))
         return -EAGAIN;
     for (int i = 0; i < KMAX_CONNECTIONS; i++) {
         struct connection *c = &connections[i];
@@ -184,6 +188,17 @@ static uint32_t who(const struct thread *t)
 // Trace payload word that links a pulse's send and receive: its channel and code (low 16
 // bits), the same in both events, so a reader can pair them even when several pulse streams
 // share a code.
+// A sender's queued pulses count against its quota domain (proc.h proc_may_take).
+static bool pulse_may_take(const struct proc *sender)
+{
+    int held = 0, used = 0;
+    for (int i = 0; i < KMAX_PULSES; i++) {
+        used += pulses[i].in_use;
+        held += pulses[i].in_use && pulses[i].charged && proc_same_quota(pulses[i].sender, sender);
+    }
+    return proc_may_take(sender, held, used, KMAX_PULSES, KMAX_PULSES_PER_PROC);
+}
+
 static uint32_t pulse_key(const struct channel *ch, int32_t code)
 {
     return (uint32_t)ch->chid << 16 | ((uint32_t)code & 0xffffu);
@@ -464,7 +479,7 @@ static int queue_pulse(struct channel *ch, int prio, int32_t code, int32_t value
     }
     struct pulse *pl = res && !res->in_use ? res : NULL;
     if (!pl) {
-        if (sender && (sender->npulses >= KMAX_PULSES_PER_PROC ||
+        if (sender && (sender->npulses >= KMAX_PULSES_PER_PROC || !pulse_may_take(sender) ||
                        ch->npulses >= KMAX_PULSES_PER_CHAN))
             return -EAGAIN;
         for (int i = 0; i < KMAX_PULSES && !pl; i++)

@@ -12,6 +12,7 @@
 #include <kernel/irq.h>
 #include <kernel/utimer.h>
 #include <kernel/shost.h>
+#include <kernel/kconsole.h>
 #include <kernel/arch.h>
 #include <kernel/board.h>
 #include <kernel/ktimer.h>
@@ -225,8 +226,7 @@ static int do_debug_write(struct thread *t, uint32_t buf, uint32_t len)
         return -EFAULT;
     if (len > DEBUG_WRITE_CHUNK)
         len = DEBUG_WRITE_CHUNK;
-    shost_flush_console(t->proc); // its SYS_WRITEC line so far comes first
-    kputs_raw((const char *)(uintptr_t)buf, len);
+    kcon_write(t->proc, buf, len);  // whole lines with their source (kconsole.c)
     return (int)len;
 }
 

@@ -432,7 +432,8 @@ int kdt_call(struct thread *t, uint32_t cmd, uint32_t a, uint32_t b, uint32_t c)
             b - (uint32_t)(uintptr_t)block >= block_len ||
             dvm_agg_keylen_max(dst, a) > block_len - (b - (uint32_t)(uintptr_t)block))
             return -EINVAL;
-        dvm_agg_remove(dst, a, (const uint8_t *)(uintptr_t)b);
+        dvm_agg_remove(dst, a, (const uint8_t *)(uintptr_t)b,
+                       block_len - (b - (uint32_t)(uintptr_t)block));
         return 0;
     default:
         return -EINVAL;

@@ -510,6 +510,7 @@ static int query(struct proc *p, uint32_t out)
     q.nbufs = ring_nbufs;
     q.policy = ktrace.tr_policy;
     q.ncpus = k_ncpus;
+    q.rejected = kuring_rejected();
     for (unsigned i = 0; i < k_ncpus && i < TRACE_MAX_CPUS; i++) {
         trace_ring_counts(&ktrace, i, &c);
         q.buffers += c.buffers;

@@ -15,32 +15,46 @@
 //            the process preempted between reserve and commit); then publishes its tail.
 // Every switch away from a process is a kernel entry with that process current, so its
 // records reach the trace before any later kernel event: the order holds. Timestamps are
-// kept when they lie between the ring's last event and now, else replaced by now.
+// kept when they lie between the ring's last event and now, else replaced by now: one rule
+// (trace_time_clamp) for the trace's slot and D's `timestamp`, which takes the slot's time.
 //
 // What the kernel trusts: nothing in the ring but what it checks. Its own tail (proc.ur_tail)
-// is kept in kernel memory; a record with an event code beyond KEV_EVENT_MASK is counted lost;
+// is kept in kernel memory; a record with an event code beyond KEV_EVENT_MASK is rejected;
 // a head more than nrec records ahead of the tail means the ring is garbage: the kernel gives
-// the ring up (writes nrec 0 and corrupt 1 there, so the library goes back to kernel calls),
-// counts the records it claimed as lost (at most nrec: the most the ring can hold) and says so
-// with a SYSTEM URING_BAD event [pid, records claimed]. A process can lose or garble only its
-// own events: what it writes is read as 2-word USER events of its own pid, after its filters.
+// the ring up (writes nrec 0 and corrupt 1 there, so the library goes back to kernel calls)
+// and rejects the records it claimed (at most nrec: the most the ring can hold). Rejected
+// records are the process's doing, not the system's: they are never counted lost (a process
+// could otherwise inflate the loss count at will, issue 25 item 3) but as rejected, in their
+// own counter (KTRACE_QUERYEVENTS' `rejected`, this capture's total) and attributed to the
+// pid by a SYSTEM URING_BAD event [pid, records rejected | KEV_URING_GIVEN_UP when the ring
+// was given up], one per drain that rejected any. A process can lose or garble only its own
+// events: what it writes is read as 2-word USER events of its own pid, after its filters.
+//
+// The kernel touches a process's ring only while that process is current (its memory is the
+// one mapped): registration and the drain. A new capture only marks every ring (kernel
+// memory); each one's next drain skips the records stamped before the capture began.
 #include <kernel/kuring.h>
 #include <kernel/ktrace.h>
 #include <kernel/kdtrace.h>
 #include <kernel/kernel.h>
 #include <d/dprobes.h>
 
-// Records written while no capture ran are not this capture's events: START moves every
-// ring's tail to its head (the kernel reaches every process's RAM, as message copies do).
+static uint32_t rejected;          // records rejected this capture, every process
+
+uint32_t kuring_rejected(void) { return rejected; }
+
+// Records written while no capture ran are not this capture's events: each ring's next drain
+// skips those stamped before now (ur_skip_before), without touching any process's memory here.
 void kuring_new_capture(void)
 {
+    uint32_t now = trace_port_now32();
+    rejected = 0;
     for (unsigned i = 0; i < KMAX_PROCS; i++) {
         struct proc *p = &k_procs[i];
         if (p->state != PROC_ALIVE || !p->ur_addr)
             continue;
-        volatile struct kuser_ring *u = (volatile struct kuser_ring *)(uintptr_t)p->ur_addr;
-        p->ur_tail = u->head;
-        u->tail = p->ur_tail;
+        p->ur_skip_old = true;
+        p->ur_skip_before = now;
         p->ur_have_last = false;
     }
 }
@@ -61,6 +75,7 @@ int kuring_register(struct proc *p, uint32_t addr, uint32_t nrec)
     volatile struct kuser_ring *u = (volatile struct kuser_ring *)(uintptr_t)addr;
     p->ur_tail = u->head;
     p->ur_have_last = false;
+    p->ur_skip_old = false;
     p->ur_mask = nrec - 1u;
     // Every record starts uncommitted: the tag of the lap before its first use. In a zeroed
     // ring record 0 looks committed (sequence 0, code 0) before its writer stores the tag,
@@ -77,20 +92,36 @@ int kuring_register(struct proc *p, uint32_t addr, uint32_t nrec)
     return 0;
 }
 
+// n records of p rejected (given_up: the ring too): counted and attributed, never lost.
+static void reject(struct proc *p, uint32_t n, bool given_up)
+{
+    rejected += n;
+    trace_emit_simple(&ktrace, KEV_C_SYSTEM, KEV_SYS_URING_BAD, (uint32_t)p->pid,
+                      n | (given_up ? KEV_URING_GIVEN_UP : 0u));
+}
+
 static void give_up(struct proc *p, volatile struct kuser_ring *u, uint32_t claimed)
 {
-    uint32_t lost = claimed > p->ur_mask + 1u ? p->ur_mask + 1u : claimed;
     p->ur_addr = 0;
     u->nrec = 0;
     u->corrupt = 1;
-    trace_ring_count_lost(&ktrace, KEV_C_USER, lost);
-    trace_emit_simple(&ktrace, KEV_C_SYSTEM, KEV_SYS_URING_BAD, (uint32_t)p->pid, claimed);
+    reject(p, claimed > p->ur_mask + 1u ? p->ur_mask + 1u : claimed, true);
+}
+
+// p ends (exits or is killed, perhaps from another CPU while one of its threads had just
+// committed records): what it committed and was not drained yet reaches the trace now, as its
+// last events, instead of vanishing uncounted (issue 25). Called by the teardown while p's
+// memory is still its own (it is freed after), as message copies reach a process's RAM.
+void kuring_proc_gone(struct proc *p)
+{
+    kuring_drain_current(p);
+    p->ur_addr = 0;
 }
 
 void kuring_drain(struct proc *p)
 {
     volatile struct kuser_ring *u = (volatile struct kuser_ring *)(uintptr_t)p->ur_addr;
-    uint32_t head = u->head, tail = p->ur_tail, mask = p->ur_mask;
+    uint32_t head = u->head, tail = p->ur_tail, mask = p->ur_mask, bad = 0;
 
     if (head - tail > mask + 1u) {
         give_up(p, u, head - tail);
@@ -102,8 +133,13 @@ void kuring_drain(struct proc *p)
         if ((tag >> 16) != (tail & 0xffffu))
             break;                  // reserved, not committed yet: next entry
         uint32_t code = tag & 0xffffu, ts = rec->ts, a = rec->a, b = rec->b;
+        if (p->ur_skip_old) {
+            if ((int32_t)(ts - p->ur_skip_before) < 0)
+                continue;           // written before this capture began: nobody's event
+            p->ur_skip_old = false;
+        }
         if (code > KEV_EVENT_MASK) {
-            trace_ring_count_lost(&ktrace, KEV_C_USER, 1);
+            bad++;
             continue;
         }
         // The ring's order is its threads' order: on several CPUs a record may carry an
@@ -112,11 +148,13 @@ void kuring_drain(struct proc *p)
         // at least a cycle after the one before.
         if (p->ur_have_last && (int32_t)(ts - p->ur_last) <= 0)
             ts = p->ur_last + 1u;   // strictly after: equal times on two CPUs merge by CPU
-        if (__builtin_expect(kdt_active, 0))
-            kdt_fire_at(DPROBE_USER_EVENT, ts, code, a, b);
         p->ur_last = trace_emit_simple_at(&ktrace, KEV_C_USER, code, ts, a, b);
         p->ur_have_last = true;
+        if (__builtin_expect(kdt_active, 0))
+            kdt_fire_at(DPROBE_USER_EVENT, p->ur_last, code, a, b);  // the slot's time
     }
     p->ur_tail = tail;
     u->tail = tail;
+    if (bad)
+        reject(p, bad, false);
 }

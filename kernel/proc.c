@@ -14,6 +14,7 @@
 #include <kernel/board.h>
 #include <kernel/utimer.h>
 #include <kernel/shost.h>
+#include <kernel/kuring.h>
 #include <kernel/kdtrace.h>
 #include <d/dprobes.h>
 #include <kernel/ktrace_kcall.h>
@@ -115,6 +116,10 @@ int proc_spawn(const char *name, int prio, uint32_t arg, struct proc *parent)
         p->flash_size = app->exidx_end - p->flash_base;
     p->next_tid = 1;
     kstrlcpy(p->name, app->name, sizeof(p->name));
+    // Its quota domain (proc.h proc_same_quota): an unprivileged parent's, or a new one.
+    static uint32_t next_quota_id;
+    p->quota_id = parent && !(parent->app->flags & KAPP_F_PRIV) ? parent->quota_id
+                                                                : ++next_quota_id;
 
     // Load: .data from its flash image, .bss zeroed; the rest of the slot is left alone.
     kmemcpy((void *)(uintptr_t)app->data_start, (const void *)(uintptr_t)app->data_source,
@@ -211,6 +216,7 @@ void proc_last_thread_gone(struct proc *p, int32_t status)
     irq_proc_gone(p);
     utimer_proc_gone(p);
     shost_proc_gone(p);
+    kuring_proc_gone(p);    // its last ring events, before the trace forgets it
     ktrace_proc_gone(p);
     kdt_proc_gone(p);
     ktrace_proc(p, KEV_PR_DESTROY_NAME);

@@ -6,6 +6,7 @@
 #include <kernel/proc.h>
 #include <kernel/arch.h>
 #include <kernel/board.h>
+#include <kernel/kconsole.h>
 
 enum {
     SH_OPEN = 0x01, SH_CLOSE = 0x02, SH_WRITEC = 0x03, SH_WRITE0 = 0x04, SH_WRITE = 0x05,
@@ -17,7 +18,8 @@ enum {
 
 #define ADP_STOPPED_APPLICATION_EXIT 0x20026u
 #define SH_MAX_HANDLE 128
-#define SH_CONSOLE_HANDLE 0x7fff0001    // stands for ":tt" when there is no host
+#define SH_CONSOLE_HANDLE 0x7fff0001    // stands for ":tt": the kernel's console, host or not
+                                        // (kconsole.c), never the host's own handle
 
 static bool handle_owned(const struct proc *p, uint32_t h)
 {
@@ -41,12 +43,11 @@ static const volatile uint32_t *block(const struct proc *p, uint32_t param, unsi
     return (const volatile uint32_t *)(uintptr_t)param;
 }
 
-// Writes console text without a host: to the board console.
-static void console_write(const struct proc *p, uint32_t buf, uint32_t len)
+// Console text, host or not: the trusted console (kernel/kconsole.c) writes it as lines
+// that carry their source.
+static void console_write(struct proc *p, uint32_t buf, uint32_t len)
 {
-    for (uint32_t i = 0; i < len; i++)
-        board_console_putc(*(const volatile char *)(uintptr_t)(buf + i));
-    (void)p;
+    kcon_write(p, buf, len);
 }
 
 // SYS_GET_CMDLINE without a host: the board's boot command line (board_boot_cmdline) into
@@ -79,20 +80,11 @@ static int32_t exit_with(struct proc *p, uint32_t reason, uint32_t code)
     return 0;
 }
 
-// SYS_WRITEC characters are gathered per process and written a line at a time (at '\n', when
-// the line is full, before any other console write of the process, and when it ends), so
-// lines of processes printing at once do not interleave character by character.
+// Console characters are gathered per process and written a line at a time, with their
+// source (kernel/kconsole.c), so lines of processes printing at once never interleave.
 static void con_flush(struct proc *p)
 {
-    if (!p->con_len)
-        return;
-    p->con_line[p->con_len] = 0;
-    if (board_has_semihosting())
-        arch_semihost(SH_WRITE0, (uint32_t)(uintptr_t)p->con_line);
-    else
-        for (unsigned i = 0; i < p->con_len; i++)
-            board_console_putc(p->con_line[i]);
-    p->con_len = 0;
+    kcon_flush(p);
 }
 
 void shost_flush_console(struct proc *p)
@@ -102,9 +94,7 @@ void shost_flush_console(struct proc *p)
 
 static int32_t con_putc(struct proc *p, char c)
 {
-    p->con_line[p->con_len++] = c;
-    if (c == '\n' || p->con_len >= KCON_LINE - 1)
-        con_flush(p);
+    kcon_putc(p, c);
     return 0;
 }
 
@@ -164,32 +154,26 @@ int32_t shost_call(struct proc *p, uint32_t op, uint32_t param)
         if (!proc_can_read(p, param, 1))
             return -1;
         return con_putc(p, *(const volatile char *)(uintptr_t)param);
-    case SH_WRITE0: {
-        con_flush(p);
+    case SH_WRITE0: {       // console text: continues the process's line (kconsole.c)
         uint32_t n = 0;
         while (proc_can_read(p, param + n, 1) && *(const volatile char *)(uintptr_t)(param + n))
             n++;
         if (!proc_can_read(p, param + n, 1))
             return -1;
-        if (!host) {
-            console_write(p, param, n);
-            return 0;
-        }
-        return arch_semihost(op, param);
+        console_write(p, param, n);
+        return 0;
     }
     case SH_OPEN: {
         if (!(b = block(p, param, 3)) || b[2] > 255 || !proc_can_read(p, b[0], b[2] + 1))
             return -1;
+        if (is_console_name(b[0], b[2]))   // writes go through the trusted console
+            return SH_CONSOLE_HANDLE;
         if (!host)
-            return is_console_name(b[0], b[2]) ? SH_CONSOLE_HANDLE : -1;
+            return -1;
         static char kname[SH_NAME_MAX + 32];
         uint32_t kblk[3] = { (uint32_t)(uintptr_t)kname, b[1], 0 };
-        if (is_console_name(b[0], b[2])) {
-            kname[0] = ':', kname[1] = 't', kname[2] = 't', kname[3] = 0;
-            kblk[2] = 3;
-        } else if (host_name(p, b[0], b[2], kname, &kblk[2]) < 0) {
+        if (host_name(p, b[0], b[2], kname, &kblk[2]) < 0)
             return -1;
-        }
         int32_t h = arch_semihost(op, (uint32_t)(uintptr_t)kblk);
         if (h >= 0 && (uint32_t)h >= SH_MAX_HANDLE) {
             uint32_t close_blk[1] = { (uint32_t)h };
@@ -203,9 +187,9 @@ int32_t shost_call(struct proc *p, uint32_t op, uint32_t param)
     case SH_CLOSE:
         if (!(b = block(p, param, 1)))
             return -1;
-        if (!host)
-            return b[0] == SH_CONSOLE_HANDLE ? 0 : -1;
-        if (!handle_owned(p, b[0]))
+        if (b[0] == SH_CONSOLE_HANDLE)
+            return 0;
+        if (!host || !handle_owned(p, b[0]))
             return -1;
         handle_set(p, b[0], false);
         return arch_semihost(op, param);
@@ -215,26 +199,24 @@ int32_t shost_call(struct proc *p, uint32_t op, uint32_t param)
             return -1;
         if (op == SH_WRITE ? !proc_can_read(p, b[1], b[2]) : !proc_can_write(p, b[1], b[2]))
             return -1;
-        if (op == SH_WRITE)
-            con_flush(p); // its console line first, wherever this goes
-        if (!host) {
-            if (b[0] != SH_CONSOLE_HANDLE)
-                return -1;
+        if (b[0] == SH_CONSOLE_HANDLE) {
             if (op == SH_WRITE)
                 console_write(p, b[1], b[2]);
             return op == SH_WRITE ? 0 : (int32_t)b[2];    // reads: nothing read
         }
-        if (!handle_owned(p, b[0]))
+        if (!host || !handle_owned(p, b[0]))
             return -1;
+        if (op == SH_WRITE)
+            con_flush(p);   // its console line so far first: a file may be the terminal too
         return arch_semihost(op, param);
     case SH_ISTTY:
     case SH_SEEK:
     case SH_FLEN:
         if (!(b = block(p, param, op == SH_SEEK ? 2 : 1)))
             return -1;
-        if (!host)
-            return (op == SH_ISTTY && b[0] == SH_CONSOLE_HANDLE) ? 1 : -1;
-        if (!handle_owned(p, b[0]))
+        if (b[0] == SH_CONSOLE_HANDLE)
+            return op == SH_ISTTY ? 1 : -1;
+        if (!host || !handle_owned(p, b[0]))
             return -1;
         return arch_semihost(op, param);
     case SH_REMOVE:

@@ -62,34 +62,40 @@ static struct ksem *sem_lookup(const struct proc *p, int id)
     return &sems[i];
 }
 
-// How many of each pool's objects p holds, against its limit (kernel.h KLIM_*).
-static int held_mutexes(const struct proc *p)
+// May p take one more of each pool's objects: its quota domain's limit (proc.h).
+static bool may_take_mutexes(const struct proc *p)
 {
-    int n = 0;
-    for (int i = 0; i < KMAX_MUTEXES; i++)
-        n += mutexes[i].in_use && mutexes[i].owner_proc == p;
-    return n;
+    int held = 0, used = 0;
+    for (int i = 0; i < KMAX_MUTEXES; i++) {
+        used += mutexes[i].in_use;
+        held += mutexes[i].in_use && proc_same_quota(mutexes[i].owner_proc, p);
+    }
+    return proc_may_take(p, held, used, KMAX_MUTEXES, KLIM_MUTEXES);
 }
 
-static int held_conds(const struct proc *p)
+static bool may_take_conds(const struct proc *p)
 {
-    int n = 0;
-    for (int i = 0; i < KMAX_CONDS; i++)
-        n += conds[i].in_use && conds[i].owner_proc == p;
-    return n;
+    int held = 0, used = 0;
+    for (int i = 0; i < KMAX_CONDS; i++) {
+        used += conds[i].in_use;
+        held += conds[i].in_use && proc_same_quota(conds[i].owner_proc, p);
+    }
+    return proc_may_take(p, held, used, KMAX_CONDS, KLIM_CONDS);
 }
 
-static int held_sems(const struct proc *p)
+static bool may_take_sems(const struct proc *p)
 {
-    int n = 0;
-    for (int i = 0; i < KMAX_SEMS; i++)
-        n += sems[i].in_use && sems[i].owner_proc == p;
-    return n;
+    int held = 0, used = 0;
+    for (int i = 0; i < KMAX_SEMS; i++) {
+        used += sems[i].in_use;
+        held += sems[i].in_use && proc_same_quota(sems[i].owner_proc, p);
+    }
+    return proc_may_take(p, held, used, KMAX_SEMS, KLIM_SEMS);
 }
 
 int mutex_create(struct proc *p)
 {
-    if (held_mutexes(p) >= proc_limit(p, KLIM_MUTEXES))
+    if (!may_take_mutexes(p))
         return -EAGAIN;
     for (int i = 0; i < KMAX_MUTEXES; i++) {
         struct kmutex *m = &mutexes[i];
@@ -201,7 +207,7 @@ uint8_t sync_inherited_prio(const struct thread *t)
 
 int cond_create(struct proc *p)
 {
-    if (held_conds(p) >= proc_limit(p, KLIM_CONDS))
+    if (!may_take_conds(p))
         return -EAGAIN;
     for (int i = 0; i < KMAX_CONDS; i++) {
         struct kcond *c = &conds[i];
@@ -283,7 +289,7 @@ int sem_create(struct proc *p, int count)
 {
     if (count < 0)
         return -EINVAL;
-    if (held_sems(p) >= proc_limit(p, KLIM_SEMS))
+    if (!may_take_sems(p))
         return -EAGAIN;
     for (int i = 0; i < KMAX_SEMS; i++) {
         struct ksem *s = &sems[i];

@@ -59,10 +59,12 @@ int utimer_create(struct proc *p, int prio, int coid, int32_t code, int32_t valu
         return -EINVAL;
     if (!ipc_conn_ok(p, coid))     // only a connection of the caller's own
         return -EBADF;
-    int held = 0;
-    for (int i = 0; i < KMAX_TIMERS; i++)
-        held += utimers[i].in_use && utimers[i].proc == p;
-    if (held >= proc_limit(p, KLIM_TIMERS))
+    int held = 0, used = 0;
+    for (int i = 0; i < KMAX_TIMERS; i++) {
+        used += utimers[i].in_use;
+        held += utimers[i].in_use && proc_same_quota(utimers[i].proc, p);
+    }
+    if (!proc_may_take(p, held, used, KMAX_TIMERS, KLIM_TIMERS))
         return -EAGAIN;
     for (int i = 0; i < KMAX_TIMERS; i++) {
         struct utimer *u = &utimers[i];

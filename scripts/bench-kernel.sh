@@ -6,10 +6,11 @@
 # added per recorded event.
 #   scripts/bench-kernel.sh BUILD_DIR
 set -u
+. "$(dirname "$0")/console.sh"  # BENCH lines as the programs' text (scripts/console.sh)
 b=$1
 # One CPU (QEMU_SMP=1): the figures compare with the other boards and earlier rounds;
 # scripts/bench-smp.sh has the multiprocessor ones.
-run() { QEMU_SMP=1 QEMU_ICOUNT=1 QEMU_TIMEOUT=600 "$(dirname "$0")/qemu-run.sh" "$1" 2>&1; }
+run() { QEMU_SMP=1 QEMU_ICOUNT=1 QEMU_TIMEOUT=600 con_run_text "$1" 2>&1; }
 base=$(run "$b/kbench_notrace.elf") || { echo "$base" >&2; exit 1; }
 traced=$(run "$b/kbench.elf") || { echo "$traced" >&2; exit 1; }
 all=$(printf '%s\n%s\n' "$base" "$traced" | grep '^BENCH ')
@@ -25,6 +26,11 @@ for k in kcall_null context_switch msg_roundtrip; do
             'BEGIN { printf "BENCH %s %.2f %%\n", n, (v - b) * 100.0 / b }'
     done
 done
+# x86-pc: what handing the x87/SSE unit over adds to a switch (lazy: one #NM trap, FXSAVE and
+# FXRSTOR; kernel/arch/x86/fpu.c), when both threads use it between switches.
+f=$(val context_switch_fpu_insns_notrace) s=$(val context_switch_insns_notrace)
+[ -n "$f" ] && [ -n "$s" ] && awk -v f="$f" -v s="$s" \
+    'BEGIN { printf "BENCH x86_fpu_switch_added_insns %d insns\n", f - s - 2 }'
 # Instructions tracing adds per recorded event (fast mode): (traced - uninstrumented) divided
 # by the events one operation records (kbench counts them with KTRACE_QUERYEVENTS).
 for k in kcall_null:null context_switch:switch msg_roundtrip:roundtrip; do

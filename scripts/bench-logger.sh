@@ -8,11 +8,12 @@
 # of the kernel + logger path, deterministic; tflood prints it only when nothing was lost.
 #   scripts/bench-logger.sh BUILD_DIR
 set -u
+. "$(dirname "$0")/console.sh"  # BENCH lines as the programs' text (scripts/console.sh)
 b=$1
 # One CPU (QEMU_SMP=1), as before multiprocessor boards: scripts/bench-smp.sh has those.
 out=$(QEMU_SMP=1 QEMU_ICOUNT=1 QEMU_TIMEOUT=600 \
       QEMU_ARGS="tracelogger -d1 -f $b/bench-logger.kev -A flood=200000 -A bench=1" \
-      "$(dirname "$0")/qemu-run.sh" "$b/tflood.elf" 2>&1)
+      con_run_text "$b/tflood.elf" 2>&1)
 rc=$?
 printf '%s\n' "$out" | grep '^BENCH '
 if [ $rc != 0 ] || ! printf '%s\n' "$out" | grep -q '^BENCH logger_lossless_events_per_s'; then

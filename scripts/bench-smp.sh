@@ -11,12 +11,13 @@
 # Between the two, the writers' events per second on the host's clock, without -icount.
 #   scripts/bench-smp.sh BUILD_DIR MAX_CPUS
 set -u
+. "$(dirname "$0")/console.sh"  # BENCH lines as the programs' text (scripts/console.sh)
 b=$1 max=${2:-4} status=0
 for n in 1 2 4; do
     [ "$n" -gt "$max" ] && break
     out=$(QEMU_SMP=$n QEMU_ICOUNT=1 QEMU_TIMEOUT=600 \
           QEMU_ARGS="tracelogger -d1 -r -f $b/bench-smp.kev -A flood=20000 -A threads=$n -A smpbench=1" \
-          "$(dirname "$0")/qemu-run.sh" "$b/tflood.elf" 2>&1)
+          con_run_text "$b/tflood.elf" 2>&1)
     if ! printf '%s\n' "$out" | grep "^BENCH smp_user_event_insns_${n}cpu "; then
         printf '%s\n' "$out" | tail -5 >&2
         status=1
@@ -32,7 +33,7 @@ for n in 1 2 4; do
     rates=$(for r in 1 2 3 4 5; do
         QEMU_SMP=$n QEMU_ICOUNT=none QEMU_TIMEOUT=600 \
             QEMU_ARGS="tracelogger -d1 -r -f $b/bench-smp.kev -A flood=200000 -A threads=$n -A smpbench=1" \
-            "$(dirname "$0")/qemu-run.sh" "$b/tflood.elf" 2>&1 |
+            con_run_text "$b/tflood.elf" 2>&1 |
             sed -n "s/^BENCH smp_user_events_per_s_${n}cpu \([0-9]*\) .*/\1/p"
     done | sort -n)
     if [ "$(printf '%s\n' $rates | wc -l)" != 5 ]; then
@@ -44,7 +45,7 @@ for n in 1 2 4; do
 done
 for n in 1 2 4; do
     [ "$n" -gt "$max" ] && break
-    out=$(QEMU_SMP=$n QEMU_ICOUNT=1 QEMU_TIMEOUT=600 "$(dirname "$0")/qemu-run.sh" \
+    out=$(QEMU_SMP=$n QEMU_ICOUNT=1 QEMU_TIMEOUT=600 con_run_text \
           "$b/smpbench.elf" 2>&1)
     if ! printf '%s\n' "$out" | grep "^BENCH smp_kernel_event_insns_${n}cpu " >/dev/null; then
         printf '%s\n' "$out" | tail -5 >&2

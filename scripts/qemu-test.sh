@@ -5,7 +5,9 @@
 set -u
 out=$(QEMU_TIMEOUT=${QEMU_TIMEOUT:-90} "$(dirname "$0")/qemu-run.sh" "$@" 2>&1)
 rc=$?
-printf '%s\n' "$out"
+# The processes' TAP lines, without their console source prefix (scripts/console.sh).
+. "$(dirname "$0")/console.sh"
+printf '%s\n' "$out" | con_tap
 if [ $rc != 0 ]; then
     echo "not ok - image $1 exited with status $rc"
     exit 1

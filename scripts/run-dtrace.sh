@@ -16,6 +16,7 @@
 set -u
 img=$1
 here=$(dirname "$0")
+. "$here/console.sh"    # D's output shown as text: console source prefixes stripped
 trace=${TRACE_FILE:-trace.kev}
 if [ -z "${S:-}" ] && [ -z "${D:-}" ]; then
     echo "usage: make dtrace S=script.d | D='clauses' [APPS=\"prog...\"] [D_OPTS=\"-q -x bufsize=16k\"]" >&2
@@ -52,7 +53,7 @@ if [ "${TRACE_STORAGE:-semihost}" = uart ]; then
     uart=$(dirname "$img")/trace.uart
     rm -f "$uart" "$trace"
     QEMU_ARGS=$line QEMU_UART1=$uart \
-        QEMU_TIMEOUT=${QEMU_TIMEOUT:-120} "$here/qemu-run.sh" "$img" | symbolize
+        QEMU_TIMEOUT=${QEMU_TIMEOUT:-120} con_run_text "$img" | symbolize
     rc=${PIPESTATUS[0]}
     [ -n "${APPS:-}" ] && { "$H/kevcapture" -q -o "$trace" "$uart" || rc=1; }
 else
@@ -64,7 +65,7 @@ else
     fi
     rm -f "$trace"
     QEMU_ARGS="dtrace -c $work $obj$rest${APPS:+ ;; tracelogger -d1 -f $trace}" \
-        QEMU_TIMEOUT=${QEMU_TIMEOUT:-120} "$here/qemu-run.sh" "$img" | symbolize
+        QEMU_TIMEOUT=${QEMU_TIMEOUT:-120} con_run_text "$img" | symbolize
     rc=${PIPESTATUS[0]}
 fi
 echo "dtrace: the system exited with status $rc"

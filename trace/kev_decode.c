@@ -562,6 +562,14 @@ uint64_t kev_lost_total(const struct kev_reader *r)
     return s;
 }
 
+uint64_t kev_rejected_total(const struct kev_reader *r)
+{
+    uint64_t s = 0;
+    for (unsigned c = 0; c < KEV_MAX_CPUS; c++)
+        s += r->kr_cpu[c].cs_rejected;
+    return s;
+}
+
 // ---- the slot walk ----------------------------------------------------------------------------
 
 // Learn names from process/thread name events.
@@ -665,6 +673,8 @@ static int deliver(struct kev_reader *r, struct kev_event *e)
         cs->cs_events++;
         r->kr_events++;
         r->kr_buf_events++;
+        if (e->cls == KEV_C_SYSTEM && e->ev == KEV_SYS_URING_BAD && e->nw >= 2)
+            cs->cs_rejected += e->w[1] & ~KEV_URING_GIVEN_UP;
         learn_names(r, e);
     }
     if (r->kr_quiet)

@@ -27,6 +27,7 @@ trap cleanup EXIT
 n=0
 ok() { n=$((n + 1)); if [ "$1" = 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; fi; }
 has() { grep -qE "$2" "$1"; }
+. scripts/console.sh     # a program's lines are read by their source
 dump() { sed 's/^/# /' "$1" | tail -${2:-30}; }
 
 # 1. make new-app writes a program that builds and runs on this board, untouched.
@@ -41,8 +42,8 @@ TRACE_FILE=$out/trace.kev QEMU_TIMEOUT=240 make -s BOARD=$board run APPS=$app > 
 rc=$?
 dump "$out/run.log" 12
 ok $rc "make BOARD=$board run APPS=$app exits 0"
-has "$out/run.log" "^$app: 20 readings sent"; ok $? "the program ran to its end"
-has "$out/run.log" "^appinit: $app \(pid [0-9]+\) finished"; ok $? "appinit saw it finish"
+has "$out/run.log" "$(con_from $app)$app: 20 readings sent"; ok $? "the program ran to its end"
+has "$out/run.log" "$(con_from appinit)appinit: $app \(pid [0-9]+\) finished"; ok $? "appinit saw it finish"
 [ -s "$out/trace.html" ]; ok $? "trace.html written"
 nu=$("$h/traceprinter" "$out/trace.kev" 2>/dev/null | grep -cE 'USREVENT:EVENT:100[ ,]')
 [ "$nu" = 20 ]; ok $? "trace.kev holds its 20 user events (found $nu)"

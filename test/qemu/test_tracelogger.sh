@@ -26,6 +26,8 @@ nok() { n=$((n + 1)); echo "not ok $n - $1"; }
 skip() { n=$((n + 1)); echo "ok $n - $1 # SKIP $2"; }
 check() { if eval "$2"; then ok "$1"; else nok "$1"; fi; }
 count() { grep -cE "$1" "$2"; }
+. "$here/../../scripts/console.sh"   # the tracelogger's lines are read by their source
+TL=$(con_from tracelogger)tracelogger
 board_define() { sed -n "s/^#define $1 \([0-9][0-9]*\)u\{0,1\}\( .*\)\{0,1\}\$/\1/p" "$bdir/board_user.h"; }
 
 irq=$(board_define DEVTIMER_IRQ)
@@ -57,10 +59,10 @@ fi
 QEMU_ARGS="tracelogger -d1 -u -f $out/demo.kev -A test=demo" QEMU_UART1=$out/demo.uart \
     QEMU_TIMEOUT=120 "$run" "$b/demo.elf" >"$out/demo.log" 2>&1
 check "demo with the tracelogger exits 0" "[ $? = 0 ]"
-check "tracelogger reports no loss" "grep -q '^tracelogger: no events lost$' $out/demo.log"
+check "tracelogger reports no loss" "grep -qE '${TL}: no events lost$' $out/demo.log"
 if [ "$storage" = uart ]; then
     check "the tracelogger says the trace goes to UART 1 only (no host files)" \
-        "grep -q '^tracelogger: no host files on this board: the trace goes to UART 1 only$' $out/demo.log"
+        "grep -qE '${TL}: no host files on this board: the trace goes to UART 1 only$' $out/demo.log"
     uart_file demo
 fi
 "$tp" -n "$out/demo.kev" >"$out/demo.txt" 2>"$out/demo.err"
@@ -77,7 +79,7 @@ rec=$(count ':REC_MESSAGE' "$out/demo.txt")
 rep=$(count ':REPLY_MESSAGE|:MSG_ERROR' "$out/demo.txt")
 check "every message sent was received and answered ($snd/$rec/$rep)" \
     "[ $snd -gt 230 ] && [ $snd = $rec ] && [ $rec = $rep ]"
-srvpid=$(sed -n 's/^init: srv is pid \([0-9]*\),.*/\1/p' "$out/demo.log")
+srvpid=$(sed -nE "s#$(con_from init)init: srv is pid ([0-9]*),.*#\1#p" "$out/demo.log")
 tosrv=$(grep -cE ":SND_MESSAGE .* $srvpid\$|:SND_MESSAGE .*pid:$srvpid( |\$)" "$out/demo.txt")
 check "232 messages to srv: 200 from the client, 30 from the driver, 2 from init ($tosrv)" \
     "[ $tosrv = 232 ]"
@@ -131,7 +133,7 @@ flood() {   # policy-options name
     local trc=$?
     # The kernel's own count, as the logger read it before freeing the buffers (tflood's
     # query can come after that: in fill mode the ring stops by itself and the logger ends).
-    gen=$(sed -n 's/^tracelogger: the kernel generated \([0-9]*\) events.*/\1/p' "$out/flood-$2.log")
+    gen=$(sed -nE "s#${TL}: the kernel generated ([0-9]*) events.*#\1#p" "$out/flood-$2.log")
     rec=$(sed -n 's/^events: \([0-9]*\) in .*/\1/p' "$out/flood-$2.txt")
     lost=$(sed -n 's/^lost events: \([0-9]*\).*/\1/p' "$out/flood-$2.txt")
     check "$2: capture ran and the file decodes (exit $rc, kevcapture $crc, traceprinter $trc)" \
@@ -223,7 +225,7 @@ else
 fi
 QEMU_ARGS="tracelogger -d1 -q" QEMU_TIMEOUT=60 "$run" "$bad_img" >"$out/badopt.log" 2>&1
 check "a bad option gives the usage and status 2" \
-    "grep -q '^usage: tracelogger' $out/badopt.log && grep -q '$bad_status' $out/badopt.log"
+    "grep -qE '$(con_from tracelogger)usage: tracelogger' $out/badopt.log && grep -q '$bad_status' $out/badopt.log"
 QEMU_ARGS="tracelogger -d1 -k 99" QEMU_TIMEOUT=60 "$run" "$bad_img" >"$out/badk.log" 2>&1
 check "-k out of range is refused" "grep -q -- '-k takes 1 to 64 buffers' $out/badk.log"
 QEMU_ARGS="tracelogger -d1 -x bufpolicy=sometimes" QEMU_TIMEOUT=60 "$run" "$bad_img" >"$out/badx.log" 2>&1

@@ -130,6 +130,22 @@ static void test_bad_address(void **state)
     assert_int_equal(r.err[0].er_offset, 4);
 }
 
+/* A fault that has no address (copyin( ) of more than scratch holds) reports address 0, not
+ * the address of an earlier fault (issue 25: the ERROR record carried a stale one). */
+static void test_fault_addr_not_stale(void **state)
+{
+    (void)state;
+    compile("BEGIN { this->p = copyin(16, 4); } BEGIN { this->q = copyin(32, 100000); }");
+    load(DVM_BUF_SWITCH, 4096);
+    fire(DPROBE_BEGIN, 0);
+    struct recs r = read_all();
+    assert_int_equal(r.nerr, 2);
+    assert_int_equal(r.err[0].er_fault, DVM_F_BADADDR);
+    assert_int_equal(r.err[0].er_addr, 16);
+    assert_int_equal(r.err[1].er_fault, DVM_F_NOSCRATCH);
+    assert_int_equal(r.err[1].er_addr, 0);
+}
+
 static void test_misaligned(void **state)
 {
     (void)state;
@@ -415,6 +431,45 @@ static void test_agg_increment(void **state)
     assert_int_equal(r.c, 4);
 }
 
+/* Negative and extreme values and increments in the quantize family (issue 25: the red team's
+ * negquant / neglquant runs saw UBSan report signed overflow in agg.c): no undefined
+ * behaviour (this binary runs under UBSan without recovery), each value in its bucket. */
+static void test_agg_negative_extremes(void **state)
+{
+    (void)state;
+    compile("BEGIN { @q = quantize(arg0, 9223372036854775807); "
+            "@m = quantize(arg0, -9223372036854775807 - 1); "
+            "@l = lquantize(arg0, -100, 100, 10, 9223372036854775807); "
+            "@ll = llquantize(arg0, 10, 0, 6, 20, -1); @n = lquantize(arg0, -100, 100, 10); }");
+    load(DVM_BUF_SWITCH, 4096);
+    const int64_t xs[] = { INT64_MIN, INT64_MIN + 1, -101, -100, -1, 0, 1, 99, 100, INT64_MAX };
+    for (unsigned i = 0; i < sizeof(xs) / sizeof(xs[0]); i++) {
+        fire(DPROBE_BEGIN, (uint64_t)xs[i]);
+        fire(DPROBE_BEGIN, (uint64_t)xs[i]);
+    }
+    struct recs r = read_all();
+    assert_int_equal(r.nerr, 0);
+}
+
+/* dvm_agg_remove reads no more of the key than its caller says it holds, whatever the
+ * aggregation's keys (issue 25: it read a whole key from any pointer; under ASan an 8-byte
+ * block read as a string key is a heap overflow), and refuses an aggregation the program
+ * has not got. */
+static void test_agg_remove_reads_only_len(void **state)
+{
+    (void)state;
+    compile("BEGIN { @[\"a key longer than eight bytes\"] = count(); }");
+    load(DVM_BUF_SWITCH, 4096);
+    fire(DPROBE_BEGIN, 0);
+    uint8_t *eight = malloc(8);
+    assert_non_null(eight);
+    memcpy(eight, "a key lo", 8);
+    assert_int_equal(dvm_agg_remove(&st, 0, eight, 8), 0);
+    assert_int_equal(dvm_agg_remove(&st, 7, eight, 8), -1);
+    assert_int_equal(dvm_agg_remove(&st, 0, NULL, 0), -1);
+    free(eight);
+}
+
 struct keyed {
     int64_t n[3];
 };
@@ -444,7 +499,7 @@ static void test_agg_key_cache(void **state)
     assert_int_equal(r.n[1], 6);
     assert_int_equal(r.n[2], 1);
     uint64_t one[2] = { 1, 0 };
-    dvm_agg_remove(&st, 0, (const uint8_t *)one); /* as trunc() does */
+    dvm_agg_remove(&st, 0, (const uint8_t *)one, sizeof(one)); /* as trunc() does */
     fire(DPROBE_BEGIN, 1);
     memset(&r, 0, sizeof(r));
     dvm_agg_walk(&st, 0, keyed_cb, &r);
@@ -588,7 +643,7 @@ static void test_agg_probe_constant(void **state)
     static uint8_t key[1024];
     memset(key, 0, sizeof(key));
     strcpy((char *)key, "on-cpu");
-    dvm_agg_remove(&st, 0, key); /* as trunc() does */
+    dvm_agg_remove(&st, 0, key, sizeof(key)); /* as trunc() does */
     fire(DPROBE_SCHED_ONCPU, 0);
     fire(DPROBE_SCHED_OFFCPU, 0);
     r = probe_counts();
@@ -692,7 +747,10 @@ int main(void)
         cmocka_unit_test(test_aggregations),      cmocka_unit_test(test_thread_locals),
         cmocka_unit_test(test_agg_key_cache),     cmocka_unit_test(test_agg_probe_constant),
         cmocka_unit_test(test_agg_ctxkey_selfset),
-        cmocka_unit_test(test_agg_increment),     cmocka_unit_test(test_speculate_drops_clause),
+        cmocka_unit_test(test_agg_increment),
+        cmocka_unit_test(test_agg_negative_extremes),
+        cmocka_unit_test(test_fault_addr_not_stale),
+        cmocka_unit_test(test_agg_remove_reads_only_len),     cmocka_unit_test(test_speculate_drops_clause),
         cmocka_unit_test(test_tiny_buffers),      cmocka_unit_test(test_exit_once),
             cmocka_unit_test(test_speculation),       cmocka_unit_test(test_random_bytecode),
     };

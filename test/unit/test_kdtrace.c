@@ -17,6 +17,9 @@
 #include <d/dprobes.h>
 #include <uapi/kdtrace.h>
 #include <uapi/kcall.h>
+#include <uapi/ktrace.h>
+#include <kernel/kuring.h>
+#include <kernel/ktimer.h>
 
 static uint8_t ram[32768] __attribute__((aligned(32768)));
 static struct kapp_header app;
@@ -143,12 +146,72 @@ static void test_aggremove_key_range(void **state)
     assert_int_equal(dt(KDT_UNLOAD, 0, 0, 0), 0);
 }
 
+// A process decides nothing about D's `timestamp` (issue 25 item 2): a user-event ring
+// record's time goes through the trace's clamp (trace_time_clamp), and D's timestamp is the
+// time the trace slot got. Before, a record stamped just under 2^31 cycles in the past (a
+// time before boot, 85.9 s at 25 MHz) reached D as such, wrapped to ~1.8e19 ns, while the
+// trace put it at now.
+static uint64_t next_trace_value(const uint8_t *buf, int n, int *off)
+{
+    while (*off + (int)sizeof(struct dvm_rechdr) + 8 <= n) {
+        const struct dvm_rechdr *h = (const struct dvm_rechdr *)(buf + *off);
+        uint64_t v;
+        memcpy(&v, h + 1, sizeof(v));
+        *off += (int)sizeof(*h) + 8;
+        if (h->rh_epid != 0)
+            return v;
+    }
+    return 0;
+}
+
+static void test_user_event_timestamp_clamped(void **state)
+{
+    (void)state;
+    struct kdt_load l;
+    const uint64_t t0 = 50000000u;              // 2 s after boot at 25 MHz
+    kstub_cycles = t0;
+    trace_host_port.now = t0;
+    trace_host_port.step = 0;
+    compile("user:::event { trace(timestamp); }", &l);
+    assert_int_equal(dt(KDT_LOAD, kstub_addr(ram + 29000), 0, 0), 0);
+    assert_int_equal(ktrace_call(t, KTRACE_ALLOCBUFFER, 2, 0, 0), 2);
+    ktrace_call(t, KTRACE_ADDALLCLASSES, 0, 0, 0);
+    ktrace_call(t, KTRACE_SETALLCLASSESFAST, 0, 0, 0);
+    assert_int_equal(ktrace_call(t, KTRACE_STARTNOSTATE, 0, 0, 0), 0);
+    assert_int_equal(dt(KDT_GO, 0, 0, 0), 0);
+    struct kuser_ring *u = (struct kuser_ring *)(ram + 20000);
+    memset(u, 0, sizeof(*u) + 8 * sizeof(struct kuser_rec));
+    assert_int_equal(kuring_register(p, kstub_addr(u), 8), 0);
+
+    // Kept (between the last slot and now), before boot, in the future: one at a time, D's
+    // timestamp must be the time the trace's slot got (the CPU's last slot: tc_last), and
+    // within [START, now].
+    const uint32_t ts[3] = { (uint32_t)t0 + 5000u, (uint32_t)(t0 + 10000u) - 0x7fff0000u,
+                             (uint32_t)t0 + 0x40000000u };
+    kstub_cycles = trace_host_port.now = t0 + 10000u;
+    for (uint32_t i = 0; i < 3; i++) {
+        u->rec[i] = (struct kuser_rec){ .tag = i << 16 | 5u, .ts = ts[i] };
+        u->head = i + 1u;
+        kuring_drain_current(p);
+        int n = dt(KDT_READ, 0, kstub_addr(ram + 16384), 8192), off = 0;
+        assert_true(n > 0);
+        uint64_t d = next_trace_value(ram + 16384, n, &off);
+        assert_int_equal(d, ktimer_cycles_to_ns(ktrace.tr_cpu[0].tc_last));
+        assert_true(d >= ktimer_cycles_to_ns(t0) && d <= ktimer_cycles_to_ns(t0 + 10000u));
+    }
+    assert_int_equal(dt(KDT_STOP, 0, 0, 0), 0);
+    assert_int_equal(dt(KDT_UNLOAD, 0, 0, 0), 0);
+    ktrace_call(t, KTRACE_STOP, 0, 0, 0);
+    kuring_register(p, 0, 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_errors, setup, teardown),
         cmocka_unit_test_setup_teardown(test_load_go_read, setup, teardown),
         cmocka_unit_test_setup_teardown(test_aggremove_key_range, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_user_event_timestamp_clamped, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

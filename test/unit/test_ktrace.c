@@ -156,9 +156,10 @@ static void test_user_event_errors(void **state)
 }
 
 // The user-event ring (kernel/kuring.c): registration checks; the drain stops at a record not
-// committed yet (the first one of a zeroed ring too), counts a bad code lost, gives up a ring
-// whose head is past its size (lost: at most its size, and a URING_BAD event); a new capture
-// skips what was written before it.
+// committed yet (the first one of a zeroed ring too), rejects a bad code, gives up a ring
+// whose head is past its size (rejected: at most its size), each with a URING_BAD event naming
+// the pid and never counted lost (issue 25 item 3: "lost" is only what the system could not
+// keep); a new capture skips what was written before it, without touching the ring at START.
 static void test_user_ring(void **state)
 {
     (void)state;
@@ -198,8 +199,9 @@ static void test_user_ring(void **state)
     kuring_drain_current(p);
     trace_ring_counts(&ktrace, 0, &c);
     assert_int_equal(u->tail, 2);
-    assert_int_equal(c.recorded, c0.recorded + 1);
-    assert_int_equal(c.dropped, c0.dropped + 1);
+    assert_int_equal(c.recorded, c0.recorded + 2);      // + URING_BAD [pid, 1]
+    assert_int_equal(c.dropped, c0.dropped);            // rejected, not lost
+    assert_int_equal(kuring_rejected(), 1);
 
     u->head = 2 + 9;                    // more than the ring holds
     kuring_drain_current(p);
@@ -207,16 +209,63 @@ static void test_user_ring(void **state)
     assert_int_equal(u->nrec, 0);
     assert_int_equal(u->corrupt, 1);
     assert_int_equal(p->ur_addr, 0);
-    assert_int_equal(c.recorded, c0.recorded + 2);      // + URING_BAD
-    assert_int_equal(c.dropped, c0.dropped + 1 + 8);
+    assert_int_equal(c.recorded, c0.recorded + 3);      // + URING_BAD [pid, 8 | given up]
+    assert_int_equal(c.dropped, c0.dropped);
+    assert_int_equal(kuring_rejected(), 1 + 8);
+    struct ktrace_query q;
+    assert_int_equal(ktrace_call(t, KTRACE_QUERYEVENTS, kstub_addr(ram + 2048), 0, 0), 0);
+    memcpy(&q, ram + 2048, sizeof(q));
+    assert_int_equal(q.rejected, 9);
+    assert_int_equal(q.dropped, 0);
+    assert_int_equal(q.generated, q.recorded);
 
     assert_int_equal(te(KTRACE_USERRING, ua, 8, 0), 0);  // again, from head 11
     assert_int_equal(u->tail, 11);
-    u->head = 14;                       // written while no capture runs
+    for (uint32_t i = 11; i < 14; i++)  // written while no capture runs, stamped then
+        u->rec[i & 7] = (struct kuser_rec){ .tag = i << 16 | 6u, .ts = trace_port_now32() - 100u };
+    u->head = 14;
     te(KTRACE_STOP, 0, 0, 0);
     te(KTRACE_STARTNOSTATE, 0, 0, 0);
+    assert_int_equal(u->tail, 11);      // START left the process's memory alone
+    assert_int_equal(kuring_rejected(), 0);
+    trace_ring_counts(&ktrace, 0, &c0);
+    kuring_drain_current(p);            // its next drain skips them: no capture's events
+    trace_ring_counts(&ktrace, 0, &c);
     assert_int_equal(u->tail, 14);
     assert_int_equal(p->ur_tail, 14);
+    assert_int_equal(c.recorded, c0.recorded);
+    assert_int_equal(c.dropped, c0.dropped);
+}
+
+// Records a process committed just before it ended (killed while a thread of it on another CPU
+// had written them, before any drain) reach the trace at its teardown, not lost uncounted
+// (issue 25).
+static void test_ring_drained_when_the_process_ends(void **state)
+{
+    (void)state;
+    static uint8_t ram2[4096] __attribute__((aligned(4096)));
+    struct trace_counts c0, c;
+    te(KTRACE_ALLOCBUFFER, 2, 0, 0);
+    te(KTRACE_ADDALLCLASSES, 0, 0, 0);
+    te(KTRACE_STARTNOSTATE, 0, 0, 0);
+    struct proc *q = kstub_proc(2, ram2, sizeof(ram2), 0);
+    struct thread *u = kstub_thread(q, 40);
+    kstub_run(u);
+    struct kuser_ring *r = (struct kuser_ring *)(ram2 + 1024);
+    memset(r, 0, sizeof(*r) + 8 * sizeof(struct kuser_rec));
+    assert_int_equal(ktrace_call(u, KTRACE_USERRING, kstub_addr(r), 8, 0), 0);
+    r->rec[0] = (struct kuser_rec){ .tag = 0u << 16 | 5u, .a = 1 };
+    r->rec[1] = (struct kuser_rec){ .tag = 1u << 16 | 5u, .a = 2 };
+    r->head = 2;                        // committed; no kernel entry of q's since
+    kstub_run(t);
+    trace_ring_counts(&ktrace, 0, &c0);
+    proc_exit(q, 0);
+    trace_ring_counts(&ktrace, 0, &c);
+    assert_int_equal(q->ur_tail, 2);                // both consumed: emitted
+    assert_int_equal(r->tail, 2);
+    assert_true(c.recorded >= c0.recorded + 2);     // (with its end's own events)
+    assert_int_equal(c.dropped, c0.dropped);
+    assert_int_equal(q->ur_addr, 0);
 }
 
 int main(void)
@@ -228,6 +277,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_dynamic_filter, setup, teardown),
         cmocka_unit_test_setup_teardown(test_user_event_errors, setup, teardown),
         cmocka_unit_test_setup_teardown(test_user_ring, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_ring_drained_when_the_process_ends, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: MIT
-// The console's line gathering (kernel/shost.c): SYS_WRITEC characters of processes printing
-// at once (two CPUs, or preemption between characters) come out a whole line at a time, up to
-// KCON_LINE - 1 characters (long enough for dtrace's error lines); a longer line is cut there,
-// and a process's gathered line goes out before its other console writes and when it ends.
+// The console's line gathering (kernel/shost.c, kernel/kconsole.c): SYS_WRITEC characters of
+// processes printing at once (two CPUs, or preemption between characters) come out a whole
+// line at a time, each with its source ("<pid>/<name>: "), up to KCON_LINE - 2 characters
+// (long enough for dtrace's error lines); a longer line is cut there, a process's gathered
+// line goes out before its other console writes and when it ends, and control characters
+// come out escaped (issue 25).
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -50,28 +52,46 @@ static void test_lines_do_not_interleave(void **state)
             putc_as(pb, ram_b, lb[i]);
     }
     kstub_console[kstub_console_len] = 0;
-    char want[400];
-    snprintf(want, sizeof(want), "%s%s", lb, la);   // b's line ends first
+    char want[512];
+    snprintf(want, sizeof(want), "2/%s: %s1/%s: %s", pb->name, lb, pa->name, la);  // b's first
     assert_string_equal(kstub_console, want);
 }
 
-// A line longer than the buffer goes out in pieces of KCON_LINE - 1; a process's pending
+// A line longer than the buffer goes out in pieces of KCON_LINE - 2; a process's pending
 // characters go out before its SYS_WRITE0 and when it ends.
 static void test_long_line_and_flushes(void **state)
 {
     (void)state;
-    for (unsigned i = 0; i < KCON_LINE - 1; i++)
+    char pre[32], want[KCON_LINE + 64];
+    int np = snprintf(pre, sizeof(pre), "1/%s: ", pa->name);
+    for (unsigned i = 0; i < KCON_LINE - 2; i++)
         putc_as(pa, ram_a, 'x');
-    assert_int_equal(kstub_console_len, KCON_LINE - 1);
-    putc_as(pa, ram_a, 'y');
-    assert_int_equal(kstub_console_len, KCON_LINE - 1);     // 'y' waits for its line
+    assert_int_equal(kstub_console_len, 0);                 // the line is not done yet
+    putc_as(pa, ram_a, 'y');                                // no room: the line so far goes
+    assert_int_equal(kstub_console_len, np + KCON_LINE - 2 + 1);
     strcpy((char *)ram_a + 64, "z\n");
     assert_int_equal(shost_call(pa, SH_WRITE0, kstub_addr(ram_a + 64)), 0);
     kstub_console[kstub_console_len] = 0;
-    assert_string_equal(kstub_console + KCON_LINE - 1, "yz\n");
+    snprintf(want, sizeof(want), "%syz\n", pre);
+    assert_string_equal(kstub_console + np + KCON_LINE - 1, want);
     putc_as(pb, ram_b, 'q');
     shost_flush_console(pb);
-    assert_int_equal(kstub_console[kstub_console_len - 1], 'q');
+    assert_int_equal(kstub_console[kstub_console_len - 2], 'q');
+    assert_int_equal(kstub_console[kstub_console_len - 1], '\n');
+}
+
+// CR, ESC, NUL, other control bytes and DEL come out escaped; tab and text stay (issue 25
+// item 5: a process cannot move the cursor, clear the screen or reset the terminal).
+static void test_control_characters_escaped(void **state)
+{
+    (void)state;
+    const char in[] = "a\rb\x1b[2Jc\0d\x07" "e\x7f\tf\n";
+    for (size_t i = 0; i < sizeof(in) - 1; i++)
+        putc_as(pa, ram_a, in[i]);
+    kstub_console[kstub_console_len] = 0;
+    char want[96];
+    snprintf(want, sizeof(want), "1/%s: a\\rb\\e[2Jc\\0d\\x07e\\x7f\tf\n", pa->name);
+    assert_string_equal(kstub_console, want);
 }
 
 int main(void)
@@ -79,6 +99,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup(test_lines_do_not_interleave, setup),
         cmocka_unit_test_setup(test_long_line_and_flushes, setup),
+        cmocka_unit_test_setup(test_control_characters_escaped, setup),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

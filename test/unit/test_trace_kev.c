@@ -211,6 +211,27 @@ static void test_exact_events_both_byte_orders(void **st)
     check_exact(1);
 }
 
+// Records a process's bad user-event ring had (SYSTEM URING_BAD [pid, n | given up]) are
+// rejected, counted apart from losses (issue 25 item 3): the decoder's kev_rejected_total,
+// which traceprinter, kevstat and kevreport show, and never in kev_lost_total.
+static void test_rejected_apart_from_lost(void **st)
+{
+    (void)st;
+    struct kcap c;
+    ring_up(NBUF, TRACE_POLICY_SWITCH);
+    kcap_begin(&c, 0, 25000000);
+    trace_emit_simple(&ring, KEV_C_USER, 7, 1, 2);
+    trace_emit_simple(&ring, KEV_C_SYSTEM, KEV_SYS_URING_BAD, 5, 3);
+    trace_emit_simple(&ring, KEV_C_SYSTEM, KEV_SYS_URING_BAD, 5, 8u | KEV_URING_GIVEN_UP);
+    kcap_finish(&c, &ring);
+    assert_int_equal(kev_open(&rd, c.data, c.len), 0);
+    assert_int_equal(kev_decode(&rd), 0);
+    assert_int_equal(rd.kr_events, 3);
+    assert_int_equal(kev_rejected_total(&rd), 3 + 8);
+    assert_int_equal(kev_lost_total(&rd), 0);
+    kcap_free(&c);
+}
+
 static int stop_cb(void *user, struct kev_reader *r, const struct kev_event *e)
 {
     (void)r;
@@ -533,6 +554,7 @@ int main(void)
         cmocka_unit_test(test_loss_accounting_every_policy),
         cmocka_unit_test(test_exact_events_both_byte_orders),
         cmocka_unit_test(test_callbacks_by_class_and_event),
+        cmocka_unit_test(test_rejected_apart_from_lost),
         cmocka_unit_test(test_truncated_files),
         cmocka_unit_test(test_system_page_forms),
         cmocka_unit_test(test_bad_magic_version_and_byte_order),

@@ -335,6 +335,9 @@ int main(int argc, char **argv)
                (unsigned long long)kev_lost_total(f.r),
                kx_stats_damaged(s) ? " before the damage" : "",
                (unsigned long long)f.r->kr_cycles_per_sec);
+        if (kev_rejected_total(f.r))    // a process's bad ring records: not a loss
+            printf("%llu records of processes' user-event rings rejected (URING_BAD; not "
+                   "events, not lost)\n", (unsigned long long)kev_rejected_total(f.r));
         for (unsigned k = 0; k < NSECT; k++)
             if (want & 1u << k)
                 fn[k](s);

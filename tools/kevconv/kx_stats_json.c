@@ -238,9 +238,10 @@ static void users(const struct kx_stats *s, FILE *f)
 void kx_stats_json(const struct kx_stats *s, FILE *f)
 {
     const struct kev_reader *r = s->r;
-    fprintf(f, "{\"trace\":{\"events\":%llu,\"lost\":%llu,\"cycles_per_sec\":%llu,"
-               "\"first\":%llu,\"last\":%llu,\"cpus\":%u,\"board\":",
+    fprintf(f, "{\"trace\":{\"events\":%llu,\"lost\":%llu,\"rejected\":%llu,"
+               "\"cycles_per_sec\":%llu,\"first\":%llu,\"last\":%llu,\"cpus\":%u,\"board\":",
             (unsigned long long)s->events, (unsigned long long)kev_lost_total(r),
+            (unsigned long long)kev_rejected_total(r),
             (unsigned long long)r->kr_cycles_per_sec, (unsigned long long)s->t_first,
             (unsigned long long)s->t_last, r->kr_ncpu_seen);
     kx_json_str(f, r->kr_board);

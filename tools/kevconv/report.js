@@ -95,7 +95,9 @@
     el("b", { text: String(tr.events) }), " events over ", el("b", { text: fmtTime(span) }),
     ", " + hz + " cycles/s, " + tr.cpus + " CPU(s), ",
     el("b", { "class": tr.lost || tr.damaged ? "loss" : "", text: String(tr.lost) }),
-    tr.damaged ? " lost events before the damage (after it: unknown)" : " lost events"]));
+    tr.damaged ? " lost events before the damage (after it: unknown)" : " lost events",
+    // a process's bad user-event ring records: its doing, shown apart from losses
+    tr.rejected ? ", " + tr.rejected + " records of processes' user-event rings rejected (not lost)" : ""]));
 
   // ---- timeline -------------------------------------------------------------------------------
   var tsec = section("timeline-section", "Timeline");

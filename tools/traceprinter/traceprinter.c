@@ -382,6 +382,10 @@ static void print_summary(const struct kev_reader *r, int rc)
                (unsigned long long)(lost - stream), (unsigned long long)r->kr_seq_missing);
     else
         printf("lost events: 0\n");
+    if (kev_rejected_total(r)) // a process's bad ring records: its doing, not a loss
+        printf("rejected records: %llu (bad user-event ring records of processes, see their "
+               "URING_BAD events; not events, not lost)\n",
+               (unsigned long long)kev_rejected_total(r));
     if (r->kr_have_trailer && (r->kr_trl_flags & KEV_TRL_FILLED))
         printf("note: tracing stopped because every buffer was full (fill mode)\n");
 }

@@ -171,8 +171,9 @@ static void apply(const struct dif_agg *g, int64_t *v, int64_t x)
         v[3] = (int64_t)lo;
         break;
     }
-    case DIF_AGG_QUANTIZE: v[quantize_index(x)]++; break;
-    case DIF_AGG_LQUANTIZE: case DIF_AGG_LLQUANTIZE: v[bucket(g, x)]++; break;
+    /* a bucket an increment of INT64_MAX left there wraps, as sum() does (no UB) */
+    case DIF_AGG_QUANTIZE: { int64_t *b = &v[quantize_index(x)]; *b = (int64_t)((uint64_t)*b + 1u); break; }
+    case DIF_AGG_LQUANTIZE: case DIF_AGG_LLQUANTIZE: { int64_t *b = &v[bucket(g, x)]; *b = (int64_t)((uint64_t)*b + 1u); break; }
     default: break;
     }
 }
@@ -262,7 +263,7 @@ void dvm_agg_walk(struct dvm_state *st, unsigned cpu, dvm_agg_cb cb, void *arg)
 }
 
 /* for_each: applies clear (keys == NULL) or remove to matching entries on every CPU. */
-static void for_each(struct dvm_state *st, unsigned agg, const uint8_t *keys)
+static void for_each(struct dvm_state *st, unsigned agg, const uint8_t *keys, size_t len)
 {
     const struct dif_agg *g = &st->obj.aggs[agg];
     for (unsigned cpu = 0; cpu < st->opts.ncpu; cpu++) {
@@ -274,7 +275,7 @@ static void for_each(struct dvm_state *st, unsigned agg, const uint8_t *keys)
             if (e->agg == agg) {
                 if (!keys)
                     init_vals(g, v, st->agg_vals[agg]);
-                else if (memcmp(e + 1, keys, e->keylen) == 0)
+                else if (e->keylen <= len && memcmp(e + 1, keys, e->keylen) == 0)
                     e->flags |= DVM_AGG_DELETED;
             }
             o += (uint32_t)sizeof(*e) + kl + st->agg_vals[e->agg] * 8u;
@@ -282,7 +283,7 @@ static void for_each(struct dvm_state *st, unsigned agg, const uint8_t *keys)
     }
 }
 
-void dvm_agg_clear(struct dvm_state *st, unsigned agg) { for_each(st, agg, NULL); }
+void dvm_agg_clear(struct dvm_state *st, unsigned agg) { for_each(st, agg, NULL, 0); }
 
 unsigned dvm_agg_keylen_max(const struct dvm_state *st, unsigned agg)
 {
@@ -300,7 +301,10 @@ unsigned dvm_agg_keylen_max(const struct dvm_state *st, unsigned agg)
     return max;
 }
 
-void dvm_agg_remove(struct dvm_state *st, unsigned agg, const uint8_t *keys)
+int dvm_agg_remove(struct dvm_state *st, unsigned agg, const uint8_t *keys, size_t len)
 {
-    for_each(st, agg, keys);
+    if (agg >= st->obj.hdr->dh_naggs || !keys)
+        return -1;
+    for_each(st, agg, keys, len);
+    return 0;
 }

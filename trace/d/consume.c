@@ -839,7 +839,7 @@ static void agg_trunc(struct dcons *c, unsigned agg, int have_n, int64_t n)
         /* sorted ascending: keep the top n (the last ones), or bottom -n */
         int keep = have_n && (n >= 0 ? (int64_t)k >= (int64_t)cnt - n : (int64_t)k < -n);
         if (!keep)
-            dvm_agg_remove(c->st, agg, bundle_ent(&m, m.border[k], 0)->keys);
+            dvm_agg_remove(c->st, agg, bundle_ent(&m, m.border[k], 0)->keys, m.keylen);
     }
 }
 

@@ -389,6 +389,13 @@ static void array_suffix(struct dcc *cc, struct declr *d)
         for (unsigned k = 0; k < n; k++) {
             d->pnames[k] = p[k].name;
             d->ptypes[k] = p[k].t;
+            /* a struct/union key must be complete: its bytes are the key (issue 25's fuzz
+             * run: `string names[struct ptt];` compiled, then failed verification) */
+            if (!p[k].t.ptr && p[k].t.kind == DT_SOU &&
+                (!dcc_sou(cc, p[k].t)->complete || !dcc_type_size(cc, p[k].t)))
+                dcc_error(cc, p[k].line, "D_DECL_INCOMPLETE", "associative array key of "
+                          "incomplete type %s %s", dcc_sou_kind(dcc_sou(cc, p[k].t)),
+                          dcc_sou(cc, p[k].t)->tag ? dcc_sou(cc, p[k].t)->tag : "(anon)");
         }
         for (unsigned k = 0; k < n; k++)
             o->keys[k] = p[k].t.kind == DIF_TYPE_STR && !p[k].t.ptr ? 's'

@@ -256,6 +256,7 @@ static void fault(struct dvm_state *st, struct dvm_cpu *c, uint32_t action, uint
 {
     unsigned cpu = c->ctx->cpu;
     struct dvm_errrec er = { c->epid, action, pc * 4u, c->fault, c->fault_addr };
+    c->fault_addr = 0;      /* a later fault without an address must not report this one's */
     uint32_t n = (uint32_t)(sizeof(struct dvm_rechdr) + sizeof(er));
     if (c->fault == DVM_F_SPECDROP) /* not an error: the clause just stops (dvm_spec_room) */
         return;

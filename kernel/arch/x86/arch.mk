@@ -3,7 +3,7 @@
 # paging, 8259 PICs and the PIT tick. See docs/x86.md.
 ARCH_SRCS := kernel/arch/x86/boot.S kernel/arch/x86/entry.S kernel/arch/x86/cpu.c \
              kernel/arch/x86/context.c kernel/arch/x86/paging.c kernel/arch/x86/fault.c \
-             kernel/arch/x86/pic_pit.c
+             kernel/arch/x86/pic_pit.c kernel/arch/x86/fpu.c
 # stack( )/ustack( ): the ebp chain (unwind.c, docs/profiling.md), kept in kernel and programs.
 ARCH_SRCS   += kernel/arch/x86/unwind.c
 ARCH_CFLAGS += -fno-omit-frame-pointer

@@ -28,6 +28,7 @@ bool arch_thread_setup(struct thread *t, uint32_t entry, uint32_t arg0, uint32_t
     t->ctx.eflags = EFLAGS_IF | EFLAGS_RSVD;
     t->ctx.esp = sp;
     t->ctx.ss = privileged ? SEL_KDATA : SEL_UDATA;
+    x86_fpu_new_thread(t);
     return true;
 }
 

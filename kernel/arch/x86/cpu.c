@@ -142,6 +142,7 @@ void arch_init(void)
 {
     x86_paging_init();
     x86_pic_init();
+    x86_fpu_init();
 }
 
 // The C side of every kernel entry (entry.S): the kernel's work for this vector, then any work
@@ -151,6 +152,8 @@ void x86_kernel_entry(unsigned vector);
 void x86_kernel_entry(unsigned vector)
 {
     unsigned kind = x86_entry_kind(vector);
+    if (kind == KENTRY_FAULT && vector == 7 && x86_fpu_trap())
+        return;             // #NM: the FPU is handed to this thread, which goes on
     do {
 #ifndef KTRACE_DISABLED
         if (ktrace_kernel_on) {
@@ -160,4 +163,9 @@ void x86_kernel_entry(unsigned vector)
 #endif
         kernel_entry(kind);
     } while (x86_more_work(&kind));
+    // The thread about to run traps on its first FPU instruction unless the FPU holds its
+    // registers already (fpu.c).
+    bool fpu_not_ours = k_current != x86_fpu_owner;
+    if (fpu_not_ours != x86_fpu_ts)
+        x86_fpu_set_ts(fpu_not_ours);
 }

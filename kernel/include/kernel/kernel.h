@@ -34,6 +34,8 @@
 #define KLIM_MUTEXES     (KMAX_MUTEXES / 4)
 #define KLIM_CONDS       (KMAX_CONDS / 4)
 #define KLIM_SEMS        (KMAX_SEMS / 4)
+// The part of each pool only privileged processes may take (proc_may_take, issue 25 item 4).
+#define KLIM_RESERVE(pool) ((pool) / 8 > 0 ? (pool) / 8 : 1)
 #define KNAME_MAX        16
 
 #define TICK_HZ          1000u

@@ -11,8 +11,12 @@
 // KTRACE_USERRING(addr, nrec) from p: registers (nrec a power of two <= KUSER_RING_MAX, the
 // ring inside p's RAM) or, nrec 0, forgets p's ring. 0 or -EINVAL / -EFAULT.
 int kuring_register(struct proc *p, uint32_t addr, uint32_t nrec);
+// Records of processes' rings rejected since the capture began (KTRACE_QUERYEVENTS).
+uint32_t kuring_rejected(void);
 // Tracing (re)starts: records written before now are dropped unseen (they belong to no capture).
 void kuring_new_capture(void);
+// p ends: its committed records not drained yet go into the trace (its last events).
+void kuring_proc_gone(struct proc *p);
 // Moves p's committed records into the trace ring. p is the current process (its RAM is the
 // one mapped), called on a traced kernel entry.
 void kuring_drain(struct proc *p);

@@ -37,6 +37,8 @@ struct proc {
     uint32_t ur_tail;           // records consumed: the kernel's copy, the one it trusts
     uint32_t ur_last;           // the time given to the last record emitted (its order in time)
     bool     ur_have_last;
+    bool     ur_skip_old;       // a capture began: skip records stamped before ur_skip_before
+    uint32_t ur_skip_before;
     struct list threads;
     int32_t nthreads;
     int32_t next_tid;
@@ -44,9 +46,10 @@ struct proc {
     int32_t npulses;            // queued pulses charged to it (KMAX_PULSES_PER_PROC)
     uint32_t semihost_handles[4]; // host file handles 0..127 this process opened
     int32_t shost_errno;        // what SYS_ERRNO answers after the proxy refused a call
-    uint16_t con_len;           // console characters gathered (shost.c), a line at a time
+    uint16_t con_len;           // console text gathered (kconsole.c), a line at a time
     char con_line[KCON_LINE];
     char name[KNAME_MAX];
+    uint32_t quota_id;          // its quota domain: proc_same_quota()
 };
 
 extern struct proc k_procs[KMAX_PROCS];
@@ -65,6 +68,25 @@ static inline int proc_prio_ceiling(const struct proc *p)
 static inline int proc_limit(const struct proc *p, int lim)
 {
     return (!p || !p->app || (p->app->flags & KAPP_F_PRIV)) ? 0x7fffffff : lim;
+}
+
+// Quotas hold for a tree (issue 25 item 4, docs/ARCHITECTURE.md's privilege model): an
+// unprivileged process started by an unprivileged one shares its quota domain
+// (proc.quota_id), so the objects of every process of the tree count against one budget, a
+// quarter of each pool; and unprivileged processes together never take the last eighth of a
+// pool (KLIM_RESERVE), so a privileged process always gets its objects.
+static inline bool proc_same_quota(const struct proc *a, const struct proc *b)
+{
+    return a && b && a->quota_id == b->quota_id;
+}
+
+// May p take one more object of a pool of `pool` objects, `used` of them in use, `held` by
+// p's quota domain? Always for a privileged process or the kernel.
+static inline bool proc_may_take(const struct proc *p, int held, int used, int pool, int lim)
+{
+    if (proc_limit(p, lim) == 0x7fffffff)
+        return true;
+    return held < lim && pool - used > KLIM_RESERVE(pool);
 }
 
 void proc_init(void);

@@ -82,7 +82,9 @@ struct ktrace_query {
     uint64_t overwritten;   // events lost to overwritten buffers
     uint64_t generated;     // recorded + dropped + overwritten
     uint32_t ncpus;         // CPUs online; the same counts for each of the first
-    uint32_t pad;           // KTRACE_QUERY_CPUS of them follow
+    uint32_t rejected;      // records of processes' user-event rings the kernel refused this
+                            // capture (bad codes, a garbage head): not events, never lost;
+                            // KTRACE_QUERY_CPUS CPUs' counts follow
     struct ktrace_cpu_counts {
         uint64_t recorded, dropped, overwritten;
     } cpu[8];

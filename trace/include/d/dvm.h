@@ -250,8 +250,11 @@ void dvm_buf_read(struct dvm_state *st, unsigned cpu, int final, dvm_rec_cb cb, 
 typedef void (*dvm_agg_cb)(void *arg, unsigned agg, const uint8_t *keys, const int64_t *vals);
 void dvm_agg_walk(struct dvm_state *st, unsigned cpu, dvm_agg_cb cb, void *arg);
 void dvm_agg_clear(struct dvm_state *st, unsigned agg);          /* values to zero, keys kept */
-void dvm_agg_remove(struct dvm_state *st, unsigned agg, const uint8_t *keys); /* drop a key */
-/* The longest key among agg's entries: dvm_agg_remove reads that many bytes of `keys`. */
+/* Drops agg's entry whose key is `keys`, which holds `len` bytes: the engine reads no more of
+ * it, whatever its caller checked (issue 25); an entry with a longer key does not match.
+ * Returns 0, or -1 when agg is not one of the program's. */
+int dvm_agg_remove(struct dvm_state *st, unsigned agg, const uint8_t *keys, size_t len);
+/* The longest key among agg's entries (a `len` below it can miss a longer key). */
 unsigned dvm_agg_keylen_max(const struct dvm_state *st, unsigned agg);
 unsigned dvm_agg_nvals(const struct dif_agg *g);                  /* int64 values per entry */
 int64_t dvm_agg_bucket_value(const struct dif_agg *g, unsigned k); /* bucket k's lower bound */

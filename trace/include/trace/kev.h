@@ -130,8 +130,11 @@ static inline unsigned kev_hdr_type(uint32_t h) { return (h >> KEV_TYPE_SHIFT) &
 // free, which QNX's traceprinter skips instead of printing them as another event.
 #define KEV_SYS_TIMER      0x200u // a timer expired: [timer id, owner pid]
 #define KEV_SYS_SNAPSHOT   0x201u // start (data[1] = 0) / end (1) of the state snapshot at START
-#define KEV_SYS_URING_BAD  0x202u // the kernel gave up a process's user-event ring (its contents
-                                  // were inconsistent): [pid, records it claimed pending]
+#define KEV_SYS_URING_BAD  0x202u // the kernel rejected records of a process's user-event ring
+                                  // (bad codes, or a garbage head: then it gave the ring up):
+                                  // [pid, records rejected | KEV_URING_GIVEN_UP]; rejected
+                                  // records are not events and never counted lost
+#define KEV_URING_GIVEN_UP 0x80000000u // URING_BAD word 2: the ring was given up too
 // Ownership and priority (ours; docs/trace-events.md): a thread blocks on a mutex, semaphore or
 // condvar [object, owner who or 0]; a thread's effective priority changes
 // [who, new | old << 8 | cause << 16], cause KEV_PRIO_*.

@@ -65,6 +65,8 @@ struct kev_cpu_stats {
     uint64_t cs_lost_stream; // sum of DROPPED counts
     uint64_t cs_buffers;
     uint64_t cs_time_guess;  // low-word wraps found without a TIME event
+    uint64_t cs_rejected;    // records of processes' user-event rings the kernel rejected
+                             // (SYSTEM URING_BAD): a process's doing, not a loss
     uint32_t cs_hi, cs_last;
     int cs_have_time;
 };
@@ -184,5 +186,8 @@ size_t kev_loss_note_text(const struct kev_reader *r, uint32_t *t32, char *buf, 
 // Events lost in total: the trailer's count when present (it includes losses after the last
 // buffer), else what DROPPED events report.
 uint64_t kev_lost_total(const struct kev_reader *r);
+// Records of processes' user-event rings the kernel rejected (the URING_BAD events' counts):
+// shown apart from losses, which are only events the system generated and could not keep.
+uint64_t kev_rejected_total(const struct kev_reader *r);
 
 #endif

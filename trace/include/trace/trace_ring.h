@@ -272,14 +272,24 @@ static inline void trace_emit_simple(struct trace_ring *r, unsigned cls, unsigne
     trace_emit_simple_fast(r, cls, ev, a, b);
 }
 
+// A time claimed by a producer the kernel does not trust (a process's user-event ring), made
+// safe: kept when it lies after `last` and not after `now` (modulo 2^32), else `now`. The one
+// rule for such times: the trace ring's slot and D's `timestamp` both take its result
+// (trace_emit_simple_at returns it), so they cannot disagree (issue 25 item 2).
+static inline uint32_t trace_time_clamp(uint32_t ts, uint32_t last, uint32_t now)
+{
+    return ts - last > now - last ? now : ts;
+}
+
 // A simple event that happened at `ts` (low cycle word), drained from somewhere else (the
 // kernel's per-process user rings): ts is kept when it lies between the last slot written and
-// now, else the event takes now, so the ring's time stays monotonic whatever ts says.
+// now, else the event takes now, so the ring's time stays monotonic whatever ts says. Returns
+// the time the event was given (clamped the same way when the class is not recorded).
 static inline uint32_t trace_emit_simple_at(struct trace_ring *r, unsigned cls, unsigned ev,
                                             uint32_t ts, uint32_t a, uint32_t b)
 {
     if (__builtin_expect(!((r->tr_active >> cls) & 1u), 0))
-        return ts;
+        return trace_time_clamp(ts, r->tr_cpu[trace_port_cpu()].tc_last, trace_port_now32());
     if ((r->tr_slow >> cls) & 1u) {
         trace_emit_simple_slow(r, cls, ev, a, b);
         return trace_port_now32();
@@ -289,8 +299,7 @@ static inline uint32_t trace_emit_simple_at(struct trace_ring *r, unsigned cls, 
     struct trace_cpu *c = &r->tr_cpu[cpu];
     uint32_t now = trace_port_now32();
     struct kev_slot *s = c->tc_wp;
-    if (ts - c->tc_last > now - c->tc_last)
-        ts = now;
+    ts = trace_time_clamp(ts, c->tc_last, now);
     if (__builtin_expect(s < c->tc_limit && now >= c->tc_last, 1)) {
         s->header = KEV_HEADER(KEV_TYPE_S, cls, ev, cpu);
         s->data[0] = ts;

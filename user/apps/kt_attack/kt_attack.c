@@ -116,6 +116,45 @@ static int segments(void)
     return 0;
 }
 
+// x86 (issue 25 item 1): leaves a value on the x87 stack and in xmm0, and sleeps while the
+// runner looks for them in its own registers; its own must be intact when it wakes.
+static int fpu_leak(void)
+{
+#if defined(__i386__)
+    uint64_t x87 = FPU_X87_SECRET, xmm = FPU_XMM_SECRET, got87 = 0, gotxmm = 0;
+    __asm__ volatile("fldl %0" :: "m"(x87));
+    __asm__ volatile("movq %0, %%xmm0" :: "m"(xmm));
+    ThreadSleep(5000000u);
+    __asm__ volatile("fstpl %0" : "=m"(got87));
+    __asm__ volatile("movq %%xmm0, %0" : "=m"(gotxmm));
+    return (got87 != x87) << 0 | (gotxmm != xmm) << 1;
+#else
+    return 0;
+#endif
+}
+
+// Issue 25 items 5 and 6: lines that imitate the kernel, the tracelogger and a TAP pass;
+// control characters (CR, clear-screen, terminal reset, a NUL inside a line); a partial line
+// left open while the runner prints one of its own. The console must show each as this
+// process's text (test/qemu/test_hostile.sh reads it); here only the calls must succeed.
+static int dw(const char *s, size_t n) { return DebugWrite(s, n) != (int)n; }
+#define DW(lit) dw(lit, sizeof(lit) - 1)
+static int console_forge(void)
+{
+    int bad = 0;
+    bad |= DW("kernel: process 1 (rt_init) killed: MPU violation at 0x00000000\n") << 0;
+    bad |= DW("tracelogger: no events lost\n") << 1;
+    bad |= (printf("\nkernel: pid 1 exited with status 0; halting\nok 99 - forged pass\n") <= 0) << 2;
+    static const char nul_line[] = "stdio: [\0]kept after a NUL\n";     // semihosting's path
+    bad |= (fwrite(nul_line, 1, sizeof(nul_line) - 1, stdout) != sizeof(nul_line) - 1) << 6;
+    fflush(stdout);
+    bad |= DW("ctl: [\r][\x1b[2J][\x1b" "c][\0]after-nul\n") << 3;
+    bad |= DW("PARTIAL-") << 4;
+    ThreadSleep(5000000u);          // the runner prints a line meanwhile
+    bad |= DW("END\n") << 5;
+    return bad;
+}
+
 // Long console writes in a loop from a low priority: the kernel's work per call is bounded,
 // so the priority-250 victim keeps its deadlines.
 static char text[4096];
@@ -222,9 +261,9 @@ static int hoard(void)
 
 // Issue 14: the process writes garbage into its own user-event ring (user/lib/trace_uring.c):
 // a committed record with an event code out of range, then a head far past anything it could
-// hold. The kernel must count the bad record as lost, deliver the good ones, give the ring up
-// (nrec 0, corrupt 1, a SYSTEM URING_BAD event: kt_hostile checks the trace) and still take
-// its events by kernel call; it must refuse a ring outside the process's RAM or of a bad size.
+// hold. The kernel must reject the bad record (never count it lost), deliver the good ones,
+// give the ring up (nrec 0, corrupt 1, SYSTEM URING_BAD events: kt_hostile checks the trace)
+// and still take its events by kernel call; it must refuse a ring outside the process's RAM or of a bad size.
 extern uint32_t trace_uring_mem[];
 static int uring_garbage(void)
 {
@@ -252,6 +291,40 @@ static int uring_garbage(void)
     return bad;
 }
 
+// Issue 25 item 4: this process starts the image's other flagless programs (kt_hoarder,
+// kt_hoarder2, kt_hoarder3: each takes every object it is given and holds it) and hoards
+// too. A quota per process would let the tree take every pool; one per domain holds the
+// tree to one quarter, and a privileged process (the runner) still gets each kind. Exit
+// status 0 when every program started and ended well.
+static int tree_hoard(void)
+{
+    static const char *const members[HOSTILE_TREE_MEMBERS] = { "kt_hoarder", "kt_hoarder2",
+                                                              "kt_hoarder3" };
+    int pid[HOSTILE_TREE_MEMBERS], bad = 0;
+    for (int i = 0; i < HOSTILE_TREE_MEMBERS; i++) {
+        errno = 0;
+        pid[i] = ProcSpawn(members[i], 0, 0);
+        bad |= (pid[i] < 0 && errno != EAGAIN) << 0;
+    }
+    // and takes its own share of each kind (a refusal is expected: counts do not matter here)
+    count_until_eagain(mk_thread, 64);
+    count_until_eagain(mk_channel, 64);
+    if (hoard_chid > 0 && (hoard_coid = ConnectAttach(0, hoard_chid)) > 0) {
+        count_until_eagain(mk_timer, 64);
+        count_until_eagain(mk_conn, 128);
+    }
+    count_until_eagain(mk_mutex, 64);
+    count_until_eagain(mk_cond, 64);
+    count_until_eagain(mk_sem, 64);
+    ThreadSleep(HOSTILE_HOARD_NS);
+    for (int i = 0; i < HOSTILE_TREE_MEMBERS; i++) {
+        int st = -1;
+        if (pid[i] > 0)
+            bad |= (ProcWait(pid[i], &st) != pid[i] || !KW_EXITED(st) || KW_EXITSTATUS(st)) << 1;
+    }
+    return bad;
+}
+
 int main(void)
 {
     uint32_t arg = ProcArg();
@@ -272,6 +345,9 @@ int main(void)
     case ATK_HOST_FILES:     return host_files();
     case ATK_HOARD:          return hoard();
     case ATK_URING_GARBAGE:  return uring_garbage();
+    case ATK_FPU_LEAK:       return fpu_leak();
+    case ATK_CONSOLE_FORGE:  return console_forge();
+    case ATK_TREE_HOARD:     return tree_hoard();
     }
     return 99;
 }

@@ -6,4 +6,4 @@ PRIO  := 100
 FLAGS := KAPP_F_IO|KAPP_F_PRIV|KAPP_F_TRACE
 
 IMAGES       += hostile
-hostile_APPS := kt_hostile kt_attack
+hostile_APPS := kt_hostile kt_attack kt_hoarder kt_hoarder2 kt_hoarder3

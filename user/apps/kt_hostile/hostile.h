@@ -19,7 +19,17 @@ enum {
     ATK_HOST_FILES,         // item 5: create and remove host files without KAPP_F_HOSTFS
     ATK_HOARD,              // item 8: take every thread, channel, connection, timer, sync object
     ATK_URING_GARBAGE,      // issue 14: garbage in its own user-event ring
+    ATK_FPU_LEAK,           // issue 25 item 1 (x86): x87/SSE values left for the next process
+    ATK_CONSOLE_FORGE,      // issue 25 items 5, 6: forged kernel and tracelogger lines, glued
+                            // lines, control characters (test/qemu/test_hostile.sh checks)
+    ATK_TREE_HOARD,         // issue 25 item 4: a process and the programs it starts hoard
 };
+// How many programs the tree attack starts (kt_hoarder, kt_hoarder2, kt_hoarder3).
+#define HOSTILE_TREE_MEMBERS 3
+
+// The values the FPU attack leaves on the x87 stack and in xmm0 (bit patterns).
+#define FPU_X87_SECRET 0x400921fb54442d18ull    // pi, as a double
+#define FPU_XMM_SECRET 0x5ec2e75ec2e7f00dull
 
 // The garbage attack's events (user codes) and the head it claims.
 #define URING_CODE_FIRST 100u   // 1 event before the garbage

@@ -154,6 +154,49 @@ static void attack_segments(void)
 #endif
 }
 
+// Attack (x86, issue 25 item 1): the attacker leaves values on the x87 stack and in xmm0 and
+// sleeps; we run on the same CPU and must find neither in our registers (a thread's first FPU
+// state is a clean one). Then we leave our own and sleep: the attacker checks that its values
+// came back intact (its exit status).
+static void attack_fpu(void)
+{
+#if defined(__i386__)
+    int st = -1;
+    printf("# attack %u: %s\n", ATK_FPU_LEAK, "x87 and SSE values left for the next process");
+    int pid = ProcSpawn("kt_attack", 10, ATK_FPU_LEAK);
+    ThreadSleep(1000000u);                  // it loads its values and sleeps
+    uint64_t got87 = 0, gotxmm = 0, mine = 0x3ff0000000000000ull; // 1.0
+    __asm__ volatile("fstpl %0" : "=m"(got87));     // our x87 stack is empty: a NaN
+    check(got87 != FPU_X87_SECRET, "another process's x87 value did not reach us (%#llx)",
+          (unsigned long long)got87);
+    __asm__ volatile("movq %%xmm0, %0" : "=m"(gotxmm));
+    check(gotxmm != FPU_XMM_SECRET, "another process's xmm0 did not reach us (%#llx)",
+          (unsigned long long)gotxmm);
+    __asm__ volatile("fldl %0\n\tmovq %0, %%xmm0" :: "m"(mine));
+    int w = ProcWait(pid, &st);
+    __asm__ volatile("fstpl %0" : "=m"(got87));
+    check(w == pid && KW_EXITED(st) && KW_EXITSTATUS(st) == 0 && got87 == mine,
+          "attack %u: each process got its own x87 and SSE state back (status %#x)",
+          ATK_FPU_LEAK, st);
+#endif
+}
+
+// Attack (issue 25 items 5, 6): the attacker imitates kernel, tracelogger and TAP lines,
+// writes control characters, and leaves a partial line open while we print a whole one. The
+// console is checked by test/qemu/test_hostile.sh (what the kernel wrote, not what we see).
+static void attack_console(void)
+{
+    int st = -1;
+    printf("# attack %u: %s\n", ATK_CONSOLE_FORGE, "forged lines, control characters, a partial line");
+    int pid = ProcSpawn("kt_attack", 10, ATK_CONSOLE_FORGE);
+    ThreadSleep(2000000u);                  // its partial line is open now
+    printf("# kt_hostile: a line while kt_attack's is partial\n");
+    int w = ProcWait(pid, &st);
+    check(w == pid && KW_EXITED(st) && KW_EXITSTATUS(st) == 0,
+          "attack %u: its console writes were taken (status %#x); the console is checked by "
+          "its reader", ATK_CONSOLE_FORGE, st);
+}
+
 // Attack: a process spins at its priority ceiling (63); we (privileged, 100) end it with
 // ProcKill. The victim at 250 is never delayed, and the attacker ends as killed.
 static void attack_spin_kill(void)
@@ -211,13 +254,48 @@ static void attack_hoard(void)
     ChannelDestroy(ch);
 }
 
-// Attack (issue 14): a process writes garbage into its own user-event ring while we capture.
-// Its good events arrive, its bad record and the records it claimed are counted lost, the
-// kernel says so (SYSTEM URING_BAD naming it), and our own user events (through our ring,
-// before and after) all arrive in order: recorded + lost == generated holds.
+// Attack (issue 25 item 4): a process and the programs it starts take every object each is
+// given and hold them; we (privileged) must still get one of each kind, and the tree's
+// threads stay within one process's quota.
+static void attack_tree_hoard(void)
+{
+    int st = -1;
+    printf("# attack %u: %s\n", ATK_TREE_HOARD, "a process and the programs it starts hoard");
+    int pid = ProcSpawn("kt_attack", 10, ATK_TREE_HOARD);
+    ThreadSleep(HOSTILE_HOARD_NS / 2);
+    struct kthread_info ti;
+    int tree_threads = 0;
+    for (unsigned s = 0; ThreadInfo(s, &ti) == 0; s++)
+        tree_threads += ti.pid > 0 && ti.pid != ProcSelf();
+    int ch = ChannelCreate(0), co = ch > 0 ? ConnectAttach(0, ch) : -1;
+    int tm = co > 0 ? TimerCreate(co, 1, 0) : -1;
+    int mx = MutexCreate(), cv = CondCreate(), sm = SemCreate(0);
+    int th = ThreadCreate(short_nap, NULL, srv_stack, sizeof(srv_stack), 1, 0);
+    int pu = co > 0 ? MsgSendPulse(co, 10, 2, 0) : -1;
+    check(ch > 0 && co > 0 && tm > 0 && mx > 0 && cv > 0 && sm > 0 && th > 0 && pu == 0,
+          "while a tree of processes hoards, a privileged one still gets a channel, connection, "
+          "timer, mutex, condvar, semaphore, thread and pulse (%d %d %d %d %d %d %d %d)",
+          ch, co, tm, mx, cv, sm, th, pu);
+    check(tree_threads <= HOSTILE_LIM_THREADS,
+          "the tree's threads stay within one process's quota (%d of %d)", tree_threads,
+          HOSTILE_LIM_THREADS);
+    int w = ProcWait(pid, &st);
+    check(w == pid && KW_EXITED(st) && KW_EXITSTATUS(st) == 0,
+          "attack %u: every refusal was EAGAIN (status %#x)", ATK_TREE_HOARD, st);
+    TimerDestroy(tm), MutexDestroy(mx), CondDestroy(cv), SemDestroy(sm);
+    ThreadJoin(th, NULL);
+    ConnectDetach(co);
+    ChannelDestroy(ch);
+}
+
+// Attack (issue 14, issue 25 item 3): a process writes garbage into its own user-event ring
+// while we capture. Its good events arrive, its bad record and the records it claimed are
+// rejected, never counted lost (it cannot inflate the system's loss count), the kernel says
+// so (SYSTEM URING_BAD events naming it), and our own user events (through our ring, before
+// and after) all arrive in order: recorded + lost == generated holds, with lost 0.
 struct uring_seen {
     unsigned events, ours_before, ours_after, first, pending, after, bad, order_ok;
-    uint32_t bad_pid, bad_claimed;
+    uint32_t bad_pid, bad_rejected, bad_given_up;
 };
 
 static void uring_scan(const struct kev_slot *s, unsigned n, struct uring_seen *f)
@@ -242,7 +320,8 @@ static void uring_scan(const struct kev_slot *s, unsigned n, struct uring_seen *
         else if (cls == KEV_C_SYSTEM && ev == KEV_SYS_URING_BAD) {
             f->bad++;
             f->bad_pid = d[1];
-            f->bad_claimed = d[2];
+            f->bad_rejected += d[2] & ~KEV_URING_GIVEN_UP;
+            f->bad_given_up += (d[2] & KEV_URING_GIVEN_UP) != 0;
             f->order_ok += f->pending == URING_PENDING && f->after == 0;
         }
     }
@@ -277,15 +356,18 @@ static void attack_uring_garbage(void)
     check(f.first == 1 && f.pending == URING_PENDING && f.after == 1,
           "the attacker's good events arrived (%u, %u of %u, %u after it lost its ring)", f.first,
           f.pending, URING_PENDING, f.after);
-    check(f.bad == 1 && f.bad_pid != (uint32_t)ProcSelf() && f.bad_pid != 0 &&
-              f.bad_claimed == URING_BAD_HEAD && f.order_ok == 1,
-          "the kernel said it gave the attacker's ring up (URING_BAD pid %lu, %lu claimed)",
-          (unsigned long)f.bad_pid, (unsigned long)f.bad_claimed);
-    check(q.recorded == f.events && q.dropped >= 2 && q.overwritten == 0 &&
+    check(f.bad == 2 && f.bad_given_up == 1 && f.bad_pid != (uint32_t)ProcSelf() &&
+              f.bad_pid != 0 && f.order_ok == 2,
+          "the kernel said it rejected the attacker's records and gave its ring up (URING_BAD "
+          "pid %lu, %u events, %lu rejected)", (unsigned long)f.bad_pid, f.bad,
+          (unsigned long)f.bad_rejected);
+    check(q.rejected == f.bad_rejected && q.rejected >= 2 && q.rejected < URING_BAD_HEAD,
+          "its bad record and claimed records are rejected (%lu, the trace says %lu), at most "
+          "the ring's size", (unsigned long)q.rejected, (unsigned long)f.bad_rejected);
+    check(q.recorded == f.events && q.dropped == 0 && q.overwritten == 0 &&
               q.generated == q.recorded + q.dropped,
-          "its bad record and claimed records are counted lost: recorded %lu + lost %lu == "
-          "generated %lu", (unsigned long)q.recorded, (unsigned long)q.dropped,
-          (unsigned long)q.generated);
+          "a process cannot fake a loss: recorded %lu + lost %lu == generated %lu, lost 0",
+          (unsigned long)q.recorded, (unsigned long)q.dropped, (unsigned long)q.generated);
     TraceEvent(KTRACE_DEALLOCBUFFER, 0, 0, 0);
 }
 
@@ -306,11 +388,14 @@ int main(void)
     attack_pulse_flood();
     attack_dead_client();
     attack_segments();
+    attack_fpu();
+    attack_console();
     run_attack(ATK_CONSOLE_FLOOD, 0, 1, 0, "4096-byte console writes in a loop at priority 1");
     run_attack(ATK_PRIO_RAISE, 0, 10, 0, "priorities, pulses, spawn and kill above its rights");
     attack_spin_kill();
     run_attack(ATK_HOST_FILES, 0, 10, 0, "create, read and remove host files without the right");
     attack_hoard();
+    attack_tree_hoard();
     attack_uring_garbage();
 
     victim_stop = true;

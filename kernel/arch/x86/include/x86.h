@@ -59,6 +59,14 @@ extern uint32_t x86_fault_cr2;
 _Noreturn void x86_kernel_fault(const struct arch_context *f);
 // paging.c
 void x86_paging_init(void);
+// fpu.c: x87/SSE state per thread, switched lazily (CR0.TS and #NM)
+struct thread;
+extern struct thread *x86_fpu_owner;   // whose registers the FPU holds (NULL: nobody's)
+extern bool x86_fpu_ts;                 // CR0.TS as last written
+void x86_fpu_init(void);
+void x86_fpu_new_thread(struct thread *t);
+bool x86_fpu_trap(void);
+void x86_fpu_set_ts(bool on);
 #endif
 
 #endif

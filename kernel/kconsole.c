@@ -1,0 +1,90 @@
+// SPDX-License-Identifier: MIT
+// The console as processes reach it (issue 25 items 5 and 6): every byte a process writes to
+// the console (DebugWrite, semihosting's WRITEC/WRITE0, a WRITE to ":tt", the board console
+// without a host) comes through here, and leaves as whole lines of the form
+//
+//     <pid>/<name>: <the process's text>
+//
+// so that the console can be trusted:
+//   - a line's source is the kernel's word: the prefix is written by the kernel, from the
+//     process's pid and its program's name, and a process cannot start a line of its own
+//     (its newline ends its line; its next text gets the prefix again). A kernel line starts
+//     with "kernel: " and carries no "<pid>/" prefix, so no process can imitate it, nor
+//     another process (the tracelogger's "no events lost" comes as "<pid>/tracelogger: ...");
+//   - each process's partial line is kept apart (proc.con_line) until its newline, a full
+//     buffer, another console write of the process in another form, or its end: lines of
+//     processes writing at once are never glued;
+//   - control characters cannot act on the terminal or hide text: CR, ESC (escape sequences,
+//     clear-screen, terminal reset), NUL (which ended a semihosting WRITE0 line early) and
+//     every other byte below 0x20 but tab, and DEL, are written as \r, \e, \0 or \xNN.
+// The process's own text stays intact after the prefix, so an unanchored search for it still
+// matches; scripts/console.sh reads verdicts from the console by source.
+#include <kernel/kconsole.h>
+#include <kernel/proc.h>
+#include <kernel/arch.h>
+#include <kernel/board.h>
+
+#define SH_WRITE0 0x04
+
+static void out(const char *s, size_t n)
+{
+    if (board_has_semihosting())
+        arch_semihost(SH_WRITE0, (uint32_t)(uintptr_t)s);     // no NUL inside: escaped
+    else
+        kputs_raw(s, n);
+}
+
+// One line of p's, with its source (an empty line too: the prefix alone). The line buffer
+// keeps room for the newline and the NUL (put()).
+static void emit(struct proc *p)
+{
+    char pre[KNAME_MAX + 16];
+    size_t n = (size_t)ksnprintf(pre, sizeof(pre), "%d/%s: ", (int)p->pid, p->name);
+    out(pre, n < sizeof(pre) ? n : sizeof(pre) - 1);
+    p->con_line[p->con_len++] = '\n';
+    p->con_line[p->con_len] = 0;
+    out(p->con_line, p->con_len);
+    p->con_len = 0;
+}
+
+void kcon_flush(struct proc *p)
+{
+    if (p->con_len)
+        emit(p);
+}
+
+static void put(struct proc *p, const char *s, unsigned n)
+{
+    if (p->con_len + n > KCON_LINE - 2)     // room for the newline and the NUL
+        kcon_flush(p);          // a bound: the line goes out whole so far, the rest follows
+    for (unsigned i = 0; i < n; i++)
+        p->con_line[p->con_len++] = s[i];
+}
+
+void kcon_putc(struct proc *p, char c)
+{
+    static const char hex[] = "0123456789abcdef";
+    unsigned char u = (unsigned char)c;
+    if (c == '\n') {
+        emit(p);
+    } else if (u >= 0x20 && u != 0x7f) {
+        put(p, &c, 1);
+    } else if (c == '\t') {
+        put(p, &c, 1);
+    } else if (c == '\r') {
+        put(p, "\\r", 2);
+    } else if (u == 0x1b) {
+        put(p, "\\e", 2);
+    } else if (u == 0) {
+        put(p, "\\0", 2);
+    } else {
+        char e[4] = { '\\', 'x', hex[u >> 4], hex[u & 15] };
+        put(p, e, 4);
+    }
+}
+
+void kcon_write(struct proc *p, uint32_t buf, uint32_t len)
+{
+    for (uint32_t i = 0; i < len; i++)
+        kcon_putc(p, *(const volatile char *)(uintptr_t)(buf + i));
+}
