@@ -73,6 +73,8 @@ SCRIPT_TESTS += $$(if $$(filter flight,$$(MATRIX_TESTS_$(1))),qemu-$(1)/flight|1
 SCRIPT_TESTS += $$(if $$(filter rtt,$$(MATRIX_TESTS_$(1))),qemu-$(1)/rtt|180|BOARD=$(1)|test/qemu/test_rtt.sh|build/$(1)|$(H))
 SCRIPT_TESTS += $$(if $$(filter dtrace,$$(MATRIX_TESTS_$(1))),qemu-$(1)/dtrace|900|BOARD=$(1)|test/qemu/test_dtrace.sh|build/$(1)|$(H))
 SCRIPT_TESTS += $$(if $$(filter parity,$$(MATRIX_TESTS_$(1))),qemu-$(1)/parity|300|BOARD=$(1)|test/qemu/test_dprobe_parity.sh|build/$(1)|$(H))
+SCRIPT_TESTS += $$(if $$(filter smpstress,$$(MATRIX_TESTS_$(1))),qemu-$(1)/smpstress|300|BOARD=$(1)|scripts/qemu-test.sh|build/$(1)/smpstress.elf|$$(HOSTILE_QEMU))
+SCRIPT_TESTS += $$(if $$(filter smpstress,$$(MATRIX_TESTS_$(1))),qemu-$(1)/smpstress-hostclock|600|env|QEMU_ICOUNT=none|BOARD=$(1)|scripts/qemu-test.sh|build/$(1)/smpstress.elf)
 endef
 $(foreach b,$(MATRIX_BOARDS),$(eval $(call MATRIX_template,$(b))))
 
