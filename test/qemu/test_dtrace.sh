@@ -204,6 +204,9 @@ for f in "$d_dir"/tst.*.d; do
     # stacks: the host's engine has no stacks to walk; the board's are real (test/stacks/
     # checks them against gdb's bt)
     case $s in tst.stackempty|tst.stackkey) continue ;; esac
+    # a 65537-bucket lquantize( ) needs 512 KB, over the board's 256 KB aggsize: the board counts
+    # the drop ("1 aggregation drop"); the compiler/verifier agreement it checks runs on the host
+    case $s in tst.lquantize.levels) continue ;; esac
     [ -e "$f.err" ] || [ -e "$f.exit" ] && continue
     args=$(head -1 "$f" | sed -n 's|^/\* ARGS: \(.*\) \*/$|\1|p')
     QEMU_SMP=1 QEMU_ICOUNT=1 t "conf-$s" "dtrace $args -s $f"

@@ -50,7 +50,7 @@ check "the demo with the tracelogger on RTT exits 0" "[ $qrc = 0 ]"
 # Every event the kernel generated is recorded or counted lost (netduinoplus2's two kernel
 # buffers drop some while the logger waits for the probe: counted, not silent).
 accounted() {
-    sed -n 's/^tracelogger: the kernel generated \([0-9,]*\) events: recorded \([0-9,]*\), dropped \([0-9,]*\), overwritten \([0-9,]*\)$/\1 \2 \3 \4/p' "$1" |
+    sed -n 's#^[0-9]*/tracelogger: ##; s/^tracelogger: the kernel generated \([0-9,]*\) events: recorded \([0-9,]*\), dropped \([0-9,]*\), overwritten \([0-9,]*\)$/\1 \2 \3 \4/p' "$1" |
         tr -d , | { read -r g r d o && [ -n "$g" ] && [ $((r + d + o)) = "$g" ]; }
 }
 check "the tracelogger wrote to the file and RTT, every event recorded or counted lost" \
@@ -71,7 +71,7 @@ check "without a probe, the logger reports the RTT frames nobody took, and the f
     "grep -qE 'tracelogger: RTT: [0-9,]+ bytes in [0-9,]+ frames not taken by a probe' $out/skip.log &&
      accounted $out/skip.log && grep -q 'init: demo system done, 0 failures' $out/skip.log &&
      $h/traceprinter $out/skip.kev >/dev/null 2>&1"
-lostb=$(sed -n 's/^tracelogger: RTT: \([0-9,]*\) bytes in .*/\1/p' "$out/skip.log" | tr -d ,)
+lostb=$(sed -n 's/^[0-9]*\/tracelogger: tracelogger: RTT: \([0-9,]*\) bytes in .*/\1/p' "$out/skip.log" | tr -d ,)
 ring=$(sed -n 's/^#define BOARD_RTT_BYTES \([0-9]*\)u.*/\1/p' "$bdir/board_user.h")
 ring=${ring:-8192}
 # Nobody read: at most a ring's worth stayed in RAM, the rest of the file's bytes (and the

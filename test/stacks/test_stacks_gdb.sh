@@ -11,6 +11,7 @@
 set -u
 B=$1; H=$2
 here=$(cd "$(dirname "$0")/../.." && pwd)
+. "$here/scripts/console.sh"
 img=$B/stacks.elf
 prog=$B/stacks/stackchain.elf
 tmp=$(mktemp -d)
@@ -50,8 +51,10 @@ sed -n 's/^#\([0-9]*\) *\(0x[0-9a-f]*\)\{0,1\}\( in \)\{0,1\}\([A-Za-z_][A-Za-z_
                           { pc[n] = (NF == 3) ? $2 : "-"; name[n] = $NF; n++ }
                           END { for (i = 0; i < n; i++) print i, pc[i], name[i] }' > "$tmp/gdb.frames"
 # ustack( )'s frames, raw and named
-awk '/ThreadSelf:entry/ { on = 1; next } on && /^ +0x[0-9a-f]+$/ { print $1; next } on && NF == 0 && n++ { exit }' \
-    "$tmp/run.out" > "$tmp/d.pcs"
+# (dtrace's own lines, without the source the kernel puts before each: scripts/console.sh)
+con_of dtrace < "$tmp/run.out" |
+    awk '/ThreadSelf:entry/ { on = 1; next } on && /^ +0x[0-9a-f]+$/ { print $1; next } on && NF == 0 && n++ { exit }' \
+    > "$tmp/d.pcs"
 sed 's/^/              /' "$tmp/d.pcs" | "$H/stacksym" -k "$img" "$B"/stacks/*.elf |
     sed 's/^ *[^`]*`//; s/+0x[0-9a-f]*$//; s/\.\(constprop\|isra\|part\|cold\)\.[0-9]*//g' > "$tmp/d.names"
 cut -d' ' -f3 "$tmp/gdb.frames" > "$tmp/gdb.names"
