@@ -321,6 +321,8 @@ int main(int argc, char **argv)
         }
     }
     close_buf(&p.seg), close_buf(&p.irq), close_buf(&p.flow), close_buf(&p.user);
+    if (p.s)
+        kx_stats_free(p.s);
     free(p.s);
     kx_close(&f);
     return rc;

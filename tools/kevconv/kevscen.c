@@ -22,7 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../traceprinter/kev_capture.h"
+#include "kevscen.h"
 #include <uapi/kcall.h>
 
 #define HZ 1000000u
@@ -37,15 +37,19 @@
 #define N1 500u   // smp: client's run per round on CPU 1
 #define H1 20u    // smp: irq 7's handler on CPU 1
 
-static struct trace_ring ring;
+struct trace_ring ring;
 static struct kcap cap;
-static uint64_t emitted;
+uint64_t emitted;
 
-enum { IDLE = 1, CLIENT = 2, SERVER = 3, DRIVER = 4, WORKER = 5, NPROC = 5 };
-static const char *const pname[NPROC + 1] = { "", "procnto", "client", "server", "driver",
-                                              "worker" };
-static const char *const tname[NPROC + 1] = { "", "idle", "main", "main", "irq", "main" };
-static const uint32_t prio[NPROC + 1] = { 0, 0, 10, 20, 30, 5 };
+enum { IDLE = 1, CLIENT = 2, SERVER = 3, DRIVER = 4, WORKER = 5 };
+static const char *const basic_pname[] = { "", "procnto", "client", "server", "driver",
+                                           "worker" };
+static const char *const basic_tname[] = { "", "idle", "main", "main", "irq", "main" };
+static const uint32_t basic_prio[] = { 0, 0, 10, 20, 30, 5 };
+// The scenario's processes (one thread each), pid 1 the idle one; kevscen_sync.c has its own.
+static unsigned NPROC = 5;
+static const char *const *pname = basic_pname, *const *tname = basic_tname;
+static const uint32_t *prio = basic_prio;
 
 // -k: COMM events as the kernel writes them when the receiver already waits: the receive in
 // the sender's context right after the send, naming the receiving thread (pid << 16 | tid),
@@ -54,9 +58,9 @@ static const uint32_t prio[NPROC + 1] = { 0, 0, 10, 20, 30, 5 };
 // sender pid). The expected results are the same.
 static int kstyle;
 
-static void at(uint64_t t) { trace_host_port.now = t; }
+void at(uint64_t t) { trace_host_port.now = t; }
 
-static void th(unsigned state, unsigned pid)
+void th(unsigned state, unsigned pid)
 {
     uint32_t w[4] = { pid, 1, prio[pid], 2 };
     if (state == KEV_TH_RUNNING)
@@ -65,14 +69,14 @@ static void th(unsigned state, unsigned pid)
     emitted++;
 }
 
-static void ev(unsigned cls, unsigned e, uint32_t a, uint32_t b)
+void ev(unsigned cls, unsigned e, uint32_t a, uint32_t b)
 {
     trace_emit_simple(&ring, cls, e, a, b);
     emitted++;
 }
 
-static void kc_in(unsigned call, uint32_t a) { ev(KEV_C_KER_CALL, KEV_KC_ENTRY(call), a, 0); }
-static void kc_out(unsigned call, int32_t ret) { ev(KEV_C_KER_CALL, KEV_KC_EXIT(call), (uint32_t)ret, 0); }
+void kc_in(unsigned call, uint32_t a) { ev(KEV_C_KER_CALL, KEV_KC_ENTRY(call), a, 0); }
+void kc_out(unsigned call, int32_t ret) { ev(KEV_C_KER_CALL, KEV_KC_EXIT(call), (uint32_t)ret, 0); }
 
 static void begin_file(void)
 {
@@ -126,7 +130,7 @@ static void snapshot(uint64_t t)
         uint32_t wt[2] = { p, 1 };
         trace_emit_string(&ring, KEV_C_PR_TH, KEV_PR_THREAD_NAME, wt, 2, tname[p]);
         emitted += 2;
-        th(p == IDLE ? KEV_TH_RUNNING : p == CLIENT ? KEV_TH_NANOSLEEP
+        th(p == IDLE ? KEV_TH_RUNNING : p == CLIENT || NPROC != 5 ? KEV_TH_NANOSLEEP
            : p == WORKER ? KEV_TH_NANOSLEEP : KEV_TH_RECEIVE, p);
     }
     ev(KEV_C_SYSTEM, KEV_SYS_SNAPSHOT, 1, 0);
@@ -218,19 +222,23 @@ static void smp_round(uint64_t T)
 
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: kevscen [-k] [-r ROUNDS] basic|loss|smp FILE.kev\n"
+    fprintf(f, "usage: kevscen [-k] [-s] [-t] [-r ROUNDS] basic|loss|smp|sync FILE.kev\n"
                "Writes a scripted trace and prints the analysis results it must give\n"
                "(\"expect KEY VALUE\" lines) and \"generated N events\".\n"
                "  -k         message events as the kernel writes them for a waiting receiver\n"
                "             (receive in the sender's context), and interrupt pulses\n"
                "  -r ROUNDS  rounds of the script (default 20)\n"
                "  smp needs the build for several CPUs (kevscen4)\n"
+               "  sync       priority inversions, inheritance and an ABBA deadlock\n"
+               "             (kevscen_sync.c); -s with SYNC_WAIT and PRIO_CHANGE events,\n"
+               "             -t the deadlock broken by a timeout\n"
                "  -h, --help this text\n");
 }
 
 int main(int argc, char **argv)
 {
     unsigned rounds = 20;
+    int sync_events = 0, sync_timeout = 0;
     const char *scen = NULL, *out = NULL;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
@@ -238,6 +246,10 @@ int main(int argc, char **argv)
             return 0;
         } else if (!strcmp(argv[i], "-k")) {
             kstyle = 1;
+        } else if (!strcmp(argv[i], "-s")) {
+            sync_events = 1;
+        } else if (!strcmp(argv[i], "-t")) {
+            sync_timeout = 1;
         } else if (!strcmp(argv[i], "-r") && i + 1 < argc) {
             rounds = (unsigned)strtoul(argv[++i], NULL, 0);
         } else if (!scen) {
@@ -251,7 +263,8 @@ int main(int argc, char **argv)
     }
     int loss = scen && !strcmp(scen, "loss");
     int smp = scen && !strcmp(scen, "smp");
-    if (!out || (!loss && !smp && strcmp(scen, "basic")) || rounds < 2) {
+    int sync = scen && !strcmp(scen, "sync");
+    if (!out || (!loss && !smp && !sync && strcmp(scen, "basic")) || rounds < 2) {
         usage(stderr);
         return 2;
     }
@@ -266,6 +279,10 @@ int main(int argc, char **argv)
         return 1;
     }
     trace_filter_all(&ring, 1);
+    if (sync) {
+        NPROC = sync_nproc;
+        pname = sync_pname, tname = sync_tname, prio = sync_prio;
+    }
     trace_host_port.step = 0;
     at(1000);
     trace_ring_start(&ring);
@@ -275,6 +292,13 @@ int main(int argc, char **argv)
     uint64_t burst_t0 = 0, burst_t1 = 0, burst = 0, lost = 0;
     for (unsigned i = 0; i < rounds; i++) {
         uint64_t T = T0 + (uint64_t)i * P;
+        if (sync) {
+            sync_round(T0 + (uint64_t)i * 10000u, sync_events);
+            if (i + 1 == rounds)
+                sync_deadlock(T0 + (uint64_t)rounds * 10000u, sync_events, sync_timeout);
+            kcap_drain(&cap, &ring);
+            continue;
+        }
         if (smp) {
             smp_round(T);
             kcap_drain(&cap, &ring);
@@ -296,7 +320,7 @@ int main(int argc, char **argv)
         }
         kcap_drain(&cap, &ring);
     }
-    at(T0 + (uint64_t)rounds * P);
+    at(T0 + (uint64_t)rounds * (sync ? 10000u : P) + (sync ? 3000u : 0));
     kcap_finish(&cap, &ring);
     FILE *f = fopen(out, "wb");
     if (!f || fwrite(cap.data, 1, cap.len, f) != cap.len || fclose(f)) {
@@ -305,6 +329,12 @@ int main(int argc, char **argv)
     }
     uint64_t R = rounds;
     printf("generated %llu events\n", (unsigned long long)emitted);
+    if (sync) {
+        sync_expect(rounds, sync_events, sync_timeout);
+        kcap_free(&cap);
+        free(mem);
+        return 0;
+    }
     if (smp) {
         printf("expect hz %u\nexpect rounds %llu\n", HZ, (unsigned long long)R);
         printf("expect cpu.worker/main %llu\n", (unsigned long long)(R * N0));

@@ -2,6 +2,7 @@
 // One-pass analyses of a decoded trace (see kx_stats.h); the JSON writer is kx_stats_json.c.
 #include "kx_stats.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 void kx_dist_add(struct kx_dist *d, uint64_t v)
@@ -15,6 +16,11 @@ void kx_dist_add(struct kx_dist *d, uint64_t v)
     d->hist[kx_log2_bucket(v)]++;
 }
 
+static int kw_thread_of(void *user, uint32_t pid, uint32_t tid)
+{
+    return kx_thread(user, pid, tid);
+}
+
 void kx_stats_init(struct kx_stats *s, const struct kev_reader *r)
 {
     memset(s, 0, sizeof(*s));
@@ -24,6 +30,17 @@ void kx_stats_init(struct kx_stats *s, const struct kev_reader *r)
     for (unsigned i = 0; i < KX_MAX_THREADS; i++)
         s->th[i].state = KX_STATE_UNKNOWN;
     s->worst_chan = -1;
+    s->kw = malloc(sizeof(*s->kw));
+    if (s->kw)
+        kw_init(s->kw, kw_thread_of, &s->m);
+}
+
+void kx_stats_free(struct kx_stats *s)
+{
+    if (s->kw)
+        kw_free(s->kw);
+    free(s->kw);
+    s->kw = NULL;
 }
 
 // ---- threads -------------------------------------------------------------------------------------
@@ -318,6 +335,8 @@ void kx_stats_event(struct kx_stats *s, const struct kev_event *e)
     case KEV_C_USER: user_event(s, e); break;
     default: break;
     }
+    if (s->kw)
+        kw_event(s->kw, e, kx_event_thread(&s->m, e));
     kx_model_update(&s->m, e);
 }
 
@@ -327,6 +346,8 @@ void kx_stats_finish(struct kx_stats *s)
         set_state(s, (int)i, s->th[i].state, s->t_last);
     for (unsigned cpu = 0; cpu < KEV_MAX_CPUS; cpu++)
         idle_end(s, cpu, s->t_last);
+    if (s->kw)
+        kw_finish(s->kw);
     const struct kev_reader *r = s->r;
     if (!r->kr_have_trailer)
         return;

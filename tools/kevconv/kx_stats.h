@@ -14,6 +14,7 @@
 #define TOOLS_KX_STATS_H
 
 #include "kx_msg.h"
+#include <trace/kev_wait.h>
 
 #define KX_HIST 65u          // bucket b holds values v with kx_log2_bucket(v) == b
 #define KX_MAX_IRQ 1024u     // interrupts 0..1022 tracked one by one; others share the last
@@ -117,11 +118,14 @@ struct kx_stats {
     struct kx_user user[KX_MAX_USER];
     unsigned nuser;
     uint64_t user_other;              // user events past KX_MAX_USER pairs (counted, not listed)
+    struct kw *kw;                    // who blocked whom (trace/kev_wait.c; heap, NULL if none)
 };
 
 void kx_stats_init(struct kx_stats *s, const struct kev_reader *r);
 void kx_stats_event(struct kx_stats *s, const struct kev_event *e);
 void kx_stats_finish(struct kx_stats *s);
+// Free what kx_stats_init allocated (the wait analysis).
+void kx_stats_free(struct kx_stats *s);
 void kx_dist_add(struct kx_dist *d, uint64_t v);
 // The sender side of a channel: "process/thread", or "irq N" for pulses from a handler.
 const char *kx_chan_client(const struct kx_stats *s, const struct kx_chan *c, char *buf,

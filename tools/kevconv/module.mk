@@ -11,7 +11,7 @@ KC_DECODE := $(KC)/kx.c $(KC)/kx_ids.c $(KC)/kx_sort.c tools/common/tool_file.c 
              trace/kev_names.c
 
 HOST_TOOLS += $(H)/kev2ctf $(H)/kev2json $(H)/kev2perfetto $(H)/kevstat $(H)/kevreport
-KC_STATS := $(KC)/kx_stats.c $(KC)/kx_stats_json.c $(KC)/kx_msg.c
+KC_STATS := $(KC)/kx_stats.c $(KC)/kx_stats_json.c $(KC)/kx_msg.c trace/kev_wait.c
 $(H)/kev2ctf: $(call host_objs,$(KC)/kev2ctf.c $(KC)/ctf_meta.c $(KC_DECODE))
 	@echo "  LINK    $@"
 	$(Q)$(HOST_CC) -o $@ $^
@@ -24,7 +24,7 @@ $(H)/kev2perfetto: $(call host_objs,$(KC)/kev2perfetto.c $(KC)/kx_msg.c $(KC_DEC
 	@echo "  LINK    $@"
 	$(Q)$(HOST_CC) -o $@ $^
 
-$(H)/kevstat: $(call host_objs,$(KC)/kevstat.c $(KC_STATS) $(KC_DECODE))
+$(H)/kevstat: $(call host_objs,$(KC)/kevstat.c $(KC)/kx_wait_text.c $(KC_STATS) $(KC_DECODE))
 	@echo "  LINK    $@"
 	$(Q)$(HOST_CC) -o $@ $^
 
@@ -35,9 +35,9 @@ $(H)/kevreport: $(call host_objs,$(KC)/kevreport.c $(KC)/report_assets.c $(KC_ST
 	$(Q)$(HOST_CC) -o $@ $^
 
 # kevscen: scripted traces with known analysis results (the host port's fake clock, like kevgen).
-$(call host_objs,$(KC)/kevscen.c): HOST_CFLAGS += -Itest/unit
+$(call host_objs,$(KC)/kevscen.c $(KC)/kevscen_sync.c): HOST_CFLAGS += -Itest/unit
 HOST_TOOLS += $(H)/kevscen
-$(H)/kevscen: $(call host_objs,$(KC)/kevscen.c tools/traceprinter/kev_capture.c trace/trace_ring.c \
+$(H)/kevscen: $(call host_objs,$(KC)/kevscen.c $(KC)/kevscen_sync.c tools/traceprinter/kev_capture.c trace/trace_ring.c \
                                trace/kev_file.c trace/kev_names.c)
 	@echo "  LINK    $@"
 	$(Q)$(HOST_CC) -o $@ $^
@@ -49,6 +49,7 @@ TEST_DEPS_HOST += $(H)/kev2json
 SCRIPT_TESTS_HOST += kev2json|300|test/tools/test_kev2json.sh
 TEST_DEPS_HOST += $(H)/kevstat
 SCRIPT_TESTS_HOST += kevstat|300|test/tools/test_kevstat.sh
+SCRIPT_TESTS_HOST += kevwait|120|test/tools/test_kevwait.sh
 TEST_DEPS_HOST += $(H)/kevreport
 SCRIPT_TESTS_HOST += kevreport|300|test/tools/test_kevreport.sh
 
@@ -61,15 +62,15 @@ SCRIPT_TESTS_HOST += kev2perfetto|300|test/tools/test_kev2perfetto.sh
 
 # Unit tests of the shared code (cmocka, ASan + UBSan).
 $(HT)/test_kx: $(call host_test_objs,test/tools/test_kx.c $(KC)/kx.c $(KC)/kx_ids.c tools/common/tool_file.c $(KC)/kx_msg.c $(KC)/kx_stats.c \
-                                     $(KC)/kx_stats_json.c trace/kev_decode.c trace/kev_file.c \
-                                     trace/kev_names.c)
+                                     $(KC)/kx_stats_json.c trace/kev_wait.c trace/kev_decode.c \
+                                     trace/kev_file.c trace/kev_names.c)
 	@echo "  TESTLD  $@"
 	$(Q)$(HOST_CC) $(HOST_TLDFLAGS) -o $@ $^ -lcmocka
 HOST_TESTS += $(HT)/test_kx
 
 # kevscen4: kevscen over the producer built for 4 CPUs (the "smp" scenario); its objects get
 # their own directory and -D, with the test flags (ASan + UBSan).
-KC4_SRCS := $(KC)/kevscen.c trace/trace_ring.c tools/traceprinter/kev_capture.c trace/kev_file.c \
+KC4_SRCS := $(KC)/kevscen.c $(KC)/kevscen_sync.c trace/trace_ring.c tools/traceprinter/kev_capture.c trace/kev_file.c \
             trace/kev_names.c
 $(HT)/obj-kc4/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -90,9 +91,10 @@ endef
 $(eval $(call KC_SAN_template,kev2ctf,$(KC)/kev2ctf.c $(KC)/ctf_meta.c $(KC_DECODE)))
 $(eval $(call KC_SAN_template,kev2json,$(KC)/kev2json.c $(KC)/kx_msg.c $(KC_DECODE)))
 $(eval $(call KC_SAN_template,kev2perfetto,$(KC)/kev2perfetto.c $(KC)/kx_msg.c $(KC_DECODE)))
-$(eval $(call KC_SAN_template,kevstat,$(KC)/kevstat.c $(KC_STATS) $(KC_DECODE)))
+$(eval $(call KC_SAN_template,kevstat,$(KC)/kevstat.c $(KC)/kx_wait_text.c $(KC_STATS) \
+                                      $(KC_DECODE)))
 $(eval $(call KC_SAN_template,kevreport,$(KC)/kevreport.c $(KC)/report_assets.c $(KC_STATS) $(KC_DECODE)))
-$(eval $(call KC_SAN_template,kevscen,$(KC)/kevscen.c tools/traceprinter/kev_capture.c \
+$(eval $(call KC_SAN_template,kevscen,$(KC)/kevscen.c $(KC)/kevscen_sync.c tools/traceprinter/kev_capture.c \
                                       trace/trace_ring.c trace/kev_file.c trace/kev_names.c))
 $(call host_test_objs,$(KC)/report_assets.c): $(KC)/report.css $(KC)/report.js
 TEST_DEPS_HOST += $(addprefix $(HT)/,$(KC_SAN_TOOLS) kevscen)
