@@ -55,6 +55,24 @@ for v in events derived events-timeout derived-timeout; do
                 "still blocked at the end of the trace" ;;
         esac
     done < <(grep '^expect ' "$dir/$v.expect")
+    # The same findings in --json (what kevreport embeds), against the same expect lines.
+    "$bin/kevstat" --json "$dir/$v.kev" >"$dir/$v.json"
+    check "$v: --json has the inversions (who, object, time lost) and the deadlock cycle" \
+        python3 - "$dir/$v.json" "$dir/$v.expect" <<'PY'
+import json, sys
+w = json.load(open(sys.argv[1]))["waits"]
+inv = {(i["waiter"], i["object"], i["owner"], i["middle"]): (i["lost"], i["count"]) for i in w["inversions"]}
+for line in open(sys.argv[2]):
+    f = line.split()
+    if f[:2] == ["expect", "inversion"]:
+        key = (f[2], f[3] + " " + f[4], f[5], f[6])
+        assert inv.get(key) == (int(f[7]), int(f[8])), (key, inv)
+    if f[:2] == ["expect", "deadlock"]:
+        d = w["deadlocks"][0]
+        assert d["t"] == int(f[2]), d
+        assert [(c["thread"], c["object"], c["owner"]) for c in d["cycle"]] == \
+            [("b/main", "mutex 1", "a/main"), ("a/main", "mutex 2", "b/main")], d
+PY
     if [ "${v#derived}" != "$v" ]; then
         check "$v: says the owners are derived" has "$txt" "derived from MutexLock/MutexUnlock"
     else

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "kx_stats.h"
+#include "kx_wait_text.h"
 
 static void dist(FILE *f, const char *key, const struct kx_dist *d)
 {
@@ -270,5 +271,6 @@ void kx_stats_json(const struct kx_stats *s, FILE *f)
     channels(s, f);
     gaps(s, f);
     users(s, f);
+    kx_wait_json(s, f);
     fputs("}\n", f);
 }

@@ -19,19 +19,24 @@ const char *kx_wait_obj(const struct kx_stats *s, int obj, char *buf, size_t n)
     return buf;
 }
 
-static const char *who(const struct kx_stats *s, int th, char *buf, size_t n)
+static const char *who_prio(const struct kx_stats *s, int th, int p, char *buf, size_t n)
 {
     char lb[80];
     if (th < 0) {
         snprintf(buf, n, "(nobody known)");
         return buf;
     }
-    int p = s->kw->th[th].prio;
     if (p >= 0)
         snprintf(buf, n, "%s (prio %d)", kx_label(&s->m, th, lb, sizeof(lb)), p);
     else
         snprintf(buf, n, "%s", kx_label(&s->m, th, lb, sizeof(lb)));
     return buf;
+}
+
+// The thread with its priority at the end of the trace.
+static const char *who(const struct kx_stats *s, int th, char *buf, size_t n)
+{
+    return who_prio(s, th, th >= 0 ? s->kw->th[th].prio : -1, buf, n);
 }
 
 void kx_wait_print_part(const struct kx_stats *s, const struct kw_part *p, const char *indent)
@@ -88,8 +93,9 @@ void kx_wait_print(const struct kx_stats *s)
         const struct kw_inv *v = &k->inv[i];
         printf("  INVERSION %s blocked on %s held by %s, preempted by %s: %.3f us lost "
                "(%llu times, longest %.3f us, first at %.3f us)\n",
-               who(s, v->waiter, a, sizeof(a)), kx_wait_obj(s, v->obj, o, sizeof(o)),
-               who(s, v->owner, b, sizeof(b)), who(s, v->middle, c, sizeof(c)),
+               who_prio(s, v->waiter, v->pw, a, sizeof(a)), kx_wait_obj(s, v->obj, o, sizeof(o)),
+               who_prio(s, v->owner, v->po, b, sizeof(b)),
+               who_prio(s, v->middle, v->pm, c, sizeof(c)),
                us(s, v->lost), (unsigned long long)v->count, us(s, v->max), us(s, v->first_t));
     }
     for (unsigned i = 0; i < s->m.nth && i < KW_MAX_THREADS; i++)

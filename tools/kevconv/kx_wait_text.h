@@ -12,4 +12,7 @@ void kx_wait_print(const struct kx_stats *s);
 // One part of a split critical-path step, on one line after indent.
 void kx_wait_print_part(const struct kx_stats *s, const struct kw_part *p, const char *indent);
 
+// The "waits" member of the JSON object (kx_wait_json.c), after a comma.
+void kx_wait_json(const struct kx_stats *s, FILE *f);
+
 #endif

@@ -11,7 +11,8 @@ KC_DECODE := $(KC)/kx.c $(KC)/kx_ids.c $(KC)/kx_sort.c tools/common/tool_file.c 
              trace/kev_names.c
 
 HOST_TOOLS += $(H)/kev2ctf $(H)/kev2json $(H)/kev2perfetto $(H)/kevstat $(H)/kevreport
-KC_STATS := $(KC)/kx_stats.c $(KC)/kx_stats_json.c $(KC)/kx_msg.c trace/kev_wait.c
+KC_STATS := $(KC)/kx_stats.c $(KC)/kx_stats_json.c $(KC)/kx_msg.c trace/kev_wait.c \
+            $(KC)/kx_wait_json.c $(KC)/kx_wait_text.c
 $(H)/kev2ctf: $(call host_objs,$(KC)/kev2ctf.c $(KC)/ctf_meta.c $(KC_DECODE))
 	@echo "  LINK    $@"
 	$(Q)$(HOST_CC) -o $@ $^
@@ -24,7 +25,7 @@ $(H)/kev2perfetto: $(call host_objs,$(KC)/kev2perfetto.c $(KC)/kx_msg.c $(KC_DEC
 	@echo "  LINK    $@"
 	$(Q)$(HOST_CC) -o $@ $^
 
-$(H)/kevstat: $(call host_objs,$(KC)/kevstat.c $(KC)/kx_wait_text.c $(KC_STATS) $(KC_DECODE))
+$(H)/kevstat: $(call host_objs,$(KC)/kevstat.c $(KC_STATS) $(KC_DECODE))
 	@echo "  LINK    $@"
 	$(Q)$(HOST_CC) -o $@ $^
 
@@ -62,8 +63,9 @@ SCRIPT_TESTS_HOST += kev2perfetto|300|test/tools/test_kev2perfetto.sh
 
 # Unit tests of the shared code (cmocka, ASan + UBSan).
 $(HT)/test_kx: $(call host_test_objs,test/tools/test_kx.c $(KC)/kx.c $(KC)/kx_ids.c tools/common/tool_file.c $(KC)/kx_msg.c $(KC)/kx_stats.c \
-                                     $(KC)/kx_stats_json.c trace/kev_wait.c trace/kev_decode.c \
-                                     trace/kev_file.c trace/kev_names.c)
+                                     $(KC)/kx_stats_json.c trace/kev_wait.c $(KC)/kx_wait_json.c \
+                                     $(KC)/kx_wait_text.c trace/kev_decode.c trace/kev_file.c \
+                                     trace/kev_names.c)
 	@echo "  TESTLD  $@"
 	$(Q)$(HOST_CC) $(HOST_TLDFLAGS) -o $@ $^ -lcmocka
 HOST_TESTS += $(HT)/test_kx
@@ -91,8 +93,7 @@ endef
 $(eval $(call KC_SAN_template,kev2ctf,$(KC)/kev2ctf.c $(KC)/ctf_meta.c $(KC_DECODE)))
 $(eval $(call KC_SAN_template,kev2json,$(KC)/kev2json.c $(KC)/kx_msg.c $(KC_DECODE)))
 $(eval $(call KC_SAN_template,kev2perfetto,$(KC)/kev2perfetto.c $(KC)/kx_msg.c $(KC_DECODE)))
-$(eval $(call KC_SAN_template,kevstat,$(KC)/kevstat.c $(KC)/kx_wait_text.c $(KC_STATS) \
-                                      $(KC_DECODE)))
+$(eval $(call KC_SAN_template,kevstat,$(KC)/kevstat.c $(KC_STATS) $(KC_DECODE)))
 $(eval $(call KC_SAN_template,kevreport,$(KC)/kevreport.c $(KC)/report_assets.c $(KC_STATS) $(KC_DECODE)))
 $(eval $(call KC_SAN_template,kevscen,$(KC)/kevscen.c $(KC)/kevscen_sync.c tools/traceprinter/kev_capture.c \
                                       trace/trace_ring.c trace/kev_file.c trace/kev_names.c))
