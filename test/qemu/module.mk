@@ -73,3 +73,10 @@ SCRIPT_TESTS += $(foreach b,$(APPS_TEST_BOARDS),qemu-apps/$(b)|900|test/qemu/tes
 TEST_DEPS    += $(H)/traceprinter $(H)/dtrace $(H)/kevcapture $(H)/kevreport $(H)/dcompile
 # How images place their programs, and the messages when they do not fit (host only).
 SCRIPT_TESTS_HOST += build/place-apps|120|test/qemu/test_place_apps.sh
+
+# Who blocked whom on a real capture: user/apps/inversion and user/apps/deadlock under the
+# tracelogger, kevstat's findings against what the programs print (docs/analysis.md).
+ifneq ($(filter syncapps,$(IMAGES)),)
+SCRIPT_TESTS += qemu/sync-apps|120|test/qemu/test_sync_apps.sh|$(B)|$(H)
+TEST_DEPS    += $(B)/syncapps.elf $(H)/kevstat
+endif
