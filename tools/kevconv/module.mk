@@ -30,8 +30,9 @@ $(H)/kevstat: $(call host_objs,$(KC)/kevstat.c $(KC_STATS) $(KC_DECODE))
 	$(Q)$(HOST_CC) -o $@ $^
 
 # The report's page template is embedded with .incbin: rebuild when it changes.
-$(call host_objs,$(KC)/report_assets.c): $(KC)/report.css $(KC)/report.js
-$(H)/kevreport: $(call host_objs,$(KC)/kevreport.c $(KC)/report_assets.c $(KC_STATS) $(KC_DECODE))
+$(call host_objs,$(KC)/report_assets.c): $(KC)/report.css $(KC)/report.js $(KC)/report_analysis.js
+$(H)/kevreport: $(call host_objs,$(KC)/kevreport.c $(KC)/report_rows.c $(KC)/report_assets.c $(KC_STATS) \
+                               $(KC_DECODE))
 	@echo "  LINK    $@"
 	$(Q)$(HOST_CC) -o $@ $^
 
@@ -94,9 +95,11 @@ $(eval $(call KC_SAN_template,kev2ctf,$(KC)/kev2ctf.c $(KC)/ctf_meta.c $(KC_DECO
 $(eval $(call KC_SAN_template,kev2json,$(KC)/kev2json.c $(KC)/kx_msg.c $(KC_DECODE)))
 $(eval $(call KC_SAN_template,kev2perfetto,$(KC)/kev2perfetto.c $(KC)/kx_msg.c $(KC_DECODE)))
 $(eval $(call KC_SAN_template,kevstat,$(KC)/kevstat.c $(KC_STATS) $(KC_DECODE)))
-$(eval $(call KC_SAN_template,kevreport,$(KC)/kevreport.c $(KC)/report_assets.c $(KC_STATS) $(KC_DECODE)))
+$(eval $(call KC_SAN_template,kevreport,$(KC)/kevreport.c $(KC)/report_rows.c $(KC)/report_assets.c \
+                                        $(KC_STATS) $(KC_DECODE)))
 $(eval $(call KC_SAN_template,kevscen,$(KC)/kevscen.c $(KC)/kevscen_sync.c tools/traceprinter/kev_capture.c \
                                       trace/trace_ring.c trace/kev_file.c trace/kev_names.c))
-$(call host_test_objs,$(KC)/report_assets.c): $(KC)/report.css $(KC)/report.js
+$(call host_test_objs,$(KC)/report_assets.c): $(KC)/report.css $(KC)/report.js \
+                                              $(KC)/report_analysis.js
 TEST_DEPS_HOST += $(addprefix $(HT)/,$(KC_SAN_TOOLS) kevscen)
 SCRIPT_TESTS_HOST += kevconv-damage-asan|300|test/tools/test_kevconv_damage.sh|$(HT)
