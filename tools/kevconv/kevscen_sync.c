@@ -147,6 +147,8 @@ void sync_expect(unsigned rounds, int events, int timeout)
     printf("expect inversion filter/main semaphore 3 logger/main noise/main %llu %u\n",
            (unsigned long long)rounds * NZ, rounds);
     printf("expect inversions 2\n");
+    printf("expect noise_run %llu %llu\n", (unsigned long long)T0 + 160,
+           (unsigned long long)T0 + 160 + NZ); // the first round's: noise alone on the CPU
     printf("expect boosts logger/main %u\n", events ? rounds : 0);
     printf("expect request 2200 filter/main blocked 2150 semaphore 3 logger/main\n");
     printf("expect deadlock %llu b/main waits on mutex 1 held by a/main, which waits on "

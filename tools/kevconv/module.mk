@@ -54,6 +54,7 @@ SCRIPT_TESTS_HOST += kevstat|300|test/tools/test_kevstat.sh
 SCRIPT_TESTS_HOST += kevwait|120|test/tools/test_kevwait.sh
 TEST_DEPS_HOST += $(H)/kevreport
 SCRIPT_TESTS_HOST += kevreport|300|test/tools/test_kevreport.sh
+SCRIPT_TESTS_HOST += kevreport-ui|300|test/tools/test_kevreport_ui.sh
 
 # Benchmark: throughput of each tool and of babeltrace2 on a 10-million-event trace.
 BENCH_DEPS += $(H)/kev2ctf $(H)/kev2json $(H)/kev2perfetto $(H)/kevstat $(H)/kevreport $(H)/kevgen

@@ -35,9 +35,9 @@
   // ---- findings ----------------------------------------------------------------------------
   var fs = el("section", { id: "findings" }, [el("h2", { text: "Findings: who blocked whom" })]);
   R.timelineSection.parentNode.insertBefore(fs, R.timelineSection);
-  function finding(kind, text, t) {
+  function finding(kind, text, t, width) {
     var b = el("button", { "class": "show", text: "show" });
-    b.onclick = function () { goTo(t); R.canvas.scrollIntoView(); };
+    b.onclick = function () { goTo(t, Math.max(width || 0, T.span / 50)); R.canvas.scrollIntoView(); };
     var li = el("li", { "class": "finding " + kind }, [el("span", { "class": "text", text: text }), " ", b]);
     return li;
   }
@@ -52,7 +52,7 @@
       ul.appendChild(finding("inversion", "Priority inversion: " + who(v.waiter, v.waiter_prio) + " blocked on " +
         v.object + " held by " + who(v.owner, v.owner_prio) + ", preempted by " + who(v.middle, v.middle_prio) +
         ": " + fmt(v.lost) + " lost in " + v.count + " wait(s), longest " + fmt(v.max) + ", first at " + fmt(v.first),
-        v.first - first));
+        v.first - first, 3 * v.max));
     });
     W.deadlocks.forEach(function (d) {
       var parts = d.cycle.map(function (c, i) {
