@@ -283,8 +283,17 @@ static void thread_event(struct kw *k, const struct kev_event *e, int x)
     unsigned st = e->ev == KEV_TH_DESTROY ? KEV_TH_DEAD
                   : e->ev == KEV_TH_CREATE ? NO_STATE : e->ev;
     flush(k, t);
-    if (e->nw >= 4 && e->ev < KEV_TH_NSTATES && !k->prio_events)
-        s->prio = (int)e->w[2];
+    if (e->nw >= 4 && e->ev < KEV_TH_NSTATES && !k->prio_events) {
+        // No PRIO_CHANGE events: a rise of an owner's priority while a thread waits on what
+        // it holds is taken as an inheritance boost (wide-mode state events carry priorities).
+        int p = (int)e->w[2];
+        for (unsigned i = 0; i < k->nopen && s->prio >= 0 && p > s->prio; i++)
+            if (k->wait[k->open[i]].owner == x) {
+                s->boosts++;
+                break;
+            }
+        s->prio = p;
+    }
     if (st == KEV_TH_RUNNING) {
         int prev = k->cur[cpu];
         if (valid(prev) && prev != x && k->th[prev].state == KEV_TH_RUNNING) {

@@ -87,7 +87,8 @@ void kx_wait_print(const struct kx_stats *s)
     printf("  priorities: %s\n", kw_has_prio_events(k)
                                      ? "from PRIO_CHANGE events"
                                      : "from thread state events (no PRIO_CHANGE events: "
-                                       "inheritance boosts are not visible)");
+                                       "boosts seen as an owner's priority rising in its "
+                                       "state events, only in wide mode)");
     printf("== Priority inversions: %u ==\n", k->ninv);
     for (unsigned i = 0; i < k->ninv; i++) {
         const struct kw_inv *v = &k->inv[i];

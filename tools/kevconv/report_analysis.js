@@ -46,7 +46,7 @@
   else {
     fs.appendChild(el("p", { "class": "note", text: (W.sync_events ? "Owners from SYNC_WAIT events" :
       "Owners derived from MutexLock/MutexUnlock/SemWait/SemPost (no SYNC_WAIT events: locks taken before the capture have no known owner)") +
-      "; " + (W.prio_events ? "priorities from PRIO_CHANGE events." : "priorities from thread state events (no PRIO_CHANGE events: inheritance boosts are not visible).") }));
+      "; " + (W.prio_events ? "priorities from PRIO_CHANGE events." : "priorities from thread state events (no PRIO_CHANGE events: boosts seen as an owner's priority rising in its state events, only in wide mode).") }));
     var ul = el("ul", { id: "findings-list" });
     W.inversions.forEach(function (v) {
       ul.appendChild(finding("inversion", "Priority inversion: " + who(v.waiter, v.waiter_prio) + " blocked on " +

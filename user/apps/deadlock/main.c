@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // deadlock: an ABBA deadlock on purpose, for the analysis tools (docs/analysis.md).
 // Thread a takes mutex 1 then wants mutex 2; thread b takes mutex 2 then wants mutex 1; each
-// sleeps between its two locks so that both hold one when they ask for the other. b's second
+// waits (sleeping) until the other holds its first before it asks for its second. b's second
 // lock has a timeout (TimerTimeout, TIMEOUT_MS): it fails with ETIMEDOUT, b lets mutex 2 go,
 // a gets it and both end, so the run ends by itself in bounded time. The program prints who
 // took which lock, from its own knowledge:
@@ -15,7 +15,14 @@
 #define TIMEOUT_MS 50u
 
 static int m1, m2;
-static volatile int a_got2, b_err;
+static volatile int a_got2, b_err, a_has1, b_has2;
+
+// Sleep until *flag is set (at most about a second).
+static void await(volatile int *flag)
+{
+    for (int i = 0; i < 1000 && !*flag; i++)
+        ThreadSleep(1000000);
+}
 static uint8_t stk_a[1024] __attribute__((aligned(8)));
 static uint8_t stk_b[1024] __attribute__((aligned(8)));
 
@@ -24,7 +31,8 @@ static int thread_a(void *arg)
     (void)arg;
     if (MutexLock(m1))
         return 1;
-    ThreadSleep(1000000);
+    a_has1 = 1;
+    await(&b_has2);
     if (MutexLock(m2))                  // b holds it: the cycle closes here or in b
         return 1;
     a_got2 = 1;
@@ -38,7 +46,9 @@ static int thread_b(void *arg)
     (void)arg;
     if (MutexLock(m2))
         return 1;
-    ThreadSleep(2000000);
+    b_has2 = 1;
+    await(&a_has1);
+    ThreadSleep(1000000);               // a asks for mutex 2 first (blocks), then b closes the cycle
     TimerTimeout((uint64_t)TIMEOUT_MS * 1000000u);
     if (MutexLock(m1) == 0) {           // not expected: a holds it until it gets m2
         MutexUnlock(m1);

@@ -16,11 +16,11 @@
 #include <kern.h>
 #include <stdio.h>
 
-#define LOW_SPIN  400000u  // low's work while holding the object (loop iterations)
-#define MID_SPIN  200000u  // mid's work (loop iterations)
+#define LOW_SPIN  4000000u // low's work while holding the object (loop iterations)
+#define MID_SPIN  1000000u // mid's work (loop iterations)
 
 static int sem, mtx;
-static volatile int use_mutex;
+static volatile int use_mutex, low_holds;
 static volatile uint64_t mid_t0, mid_t1, high_t0, high_t1, low_release;
 static uint8_t stk_low[1024] __attribute__((aligned(8)));
 static uint8_t stk_mid[1024] __attribute__((aligned(8)));
@@ -37,6 +37,7 @@ static int low(void *arg)
     (void)arg;
     if (use_mutex ? MutexLock(mtx) : SemWait(sem))
         return 1;
+    low_holds = 1;
     spin(LOW_SPIN);
     low_release = ClockCycles();
     return use_mutex ? MutexUnlock(mtx) != 0 : SemPost(sem) != 0;
@@ -72,9 +73,11 @@ static int round_of(int mutex, int *tl, int *tm, int *th)
 {
     int st, bad = 0;
     use_mutex = mutex;
+    low_holds = 0;
     *tl = ThreadCreate(low, NULL, stk_low, sizeof(stk_low), 10, 0);
     ThreadName(*tl, "low");
-    ThreadSleep(2000000);               // low runs, takes the object, works
+    for (int i = 0; i < 1000 && !low_holds; i++)
+        ThreadSleep(500000);            // low runs (other programs may too), takes the object
     *th = ThreadCreate(high, NULL, stk_high, sizeof(stk_high), 30, 0);
     ThreadName(*th, "high");
     *tm = ThreadCreate(mid, NULL, stk_mid, sizeof(stk_mid), 20, 0);
