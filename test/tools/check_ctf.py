@@ -103,6 +103,17 @@ check("priorities as LTTng writes them (-100..-1 real-time, 20 normal; wrong: %d
       badprio == 0)
 names = {e[0] for e in events}
 check("wake-ups are sched_waking, no sched_wakeup", "sched_wakeup" not in names)
+# target_cpu names the run queue the woken thread goes to: the CPU it runs on next (Trace
+# Compass marks it runnable there), not the waker's CPU.
+nextrun, badtarget, detail = {}, 0, None
+for name, c, f in reversed(events):
+    if name == "sched_switch":
+        nextrun[f["next_tid"]] = c
+    elif name == "sched_waking" and f["tid"] in nextrun and nextrun[f["tid"]] != f["target_cpu"]:
+        badtarget += 1
+        detail = detail or (f, "runs next on", nextrun[f["tid"]], "waker's CPU", c)
+check("sched_waking's target_cpu is the CPU the thread runs on next (wrong: %d)" % badtarget,
+      badtarget == 0, detail)
 exits = [f["tid"] for name, c, f in events if name == "sched_process_exit"]
 frees = [f["tid"] for name, c, f in events if name == "sched_process_free"]
 check("every sched_process_exit has its sched_process_free (%d)" % len(exits), exits == frees,

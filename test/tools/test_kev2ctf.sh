@@ -72,6 +72,8 @@ roundtrip loss "$dir/loss.kev"
 roundtrip "loss, kernel-style messages" "$dir/kloss.kev"
 ${KEVSCEN4:-build/host-test/kevscen4} smp "$dir/smp.kev" >/dev/null
 roundtrip "two CPUs" "$dir/smp.kev" 2
+${KEVSCEN4:-build/host-test/kevscen4} wake "$dir/wake.kev" >/dev/null
+roundtrip "wake-ups across CPUs" "$dir/wake.kev" 2
 check "two CPUs: one stream file per CPU" test -s "$dir/two CPUs.ctf/channel0_0" -a -s "$dir/two CPUs.ctf/channel0_1"
 check "two CPUs: babeltrace2 shows both CPUs' events" \
     test "$(babeltrace2 "$dir/two CPUs.ctf" | grep -c 'cpu_id = 1 }')" -gt 0

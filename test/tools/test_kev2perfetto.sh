@@ -51,6 +51,9 @@ for p in switch overwrite ring fill; do
 done
 ${KEVSCEN4:-build/host-test/kevscen4} smp "$dir/smp.kev" >/dev/null
 rules smp "$dir/smp.kev"
+# Wake-ups across CPUs: the READY is written on the waker's CPU, the thread runs on its own.
+${KEVSCEN4:-build/host-test/kevscen4} wake "$dir/wake.kev" >/dev/null
+rules "wake across CPUs" "$dir/wake.kev"
 # All three converters on one trace, by their consumers' rules, agreeing on ids and priorities.
 for s in loss smp "overwrite-b"; do
     k=$dir/$s.kev; [ "$s" = loss ] && k=$dir/loss.kev; [ "$s" = overwrite-b ] && k=$dir/overwrite-b.kev

@@ -220,15 +220,30 @@ static void smp_round(uint64_t T)
     trace_host_port.cpu = 0;
 }
 
+// One round of the wake scenario (kevscen4): client blocks on CPU 1; server, on CPU 0, posts
+// the semaphore: the client's READY is written on CPU 0 (the waker's) and it runs on CPU 1.
+static void wake_round(uint64_t T)
+{
+    trace_host_port.cpu = 1, at(T), th(KEV_TH_READY, CLIENT), th(KEV_TH_RUNNING, CLIENT);
+    at(T + 100), kc_in(KC_SemWait, 4), th(KEV_TH_SEM, CLIENT);
+    trace_host_port.cpu = 0, at(T + 200), th(KEV_TH_READY, SERVER), th(KEV_TH_RUNNING, SERVER);
+    at(T + 300), kc_in(KC_SemPost, 4), th(KEV_TH_READY, CLIENT), kc_out(KC_SemPost, 0);
+    trace_host_port.cpu = 1, at(T + 310), th(KEV_TH_RUNNING, CLIENT), kc_out(KC_SemWait, 0);
+    trace_host_port.cpu = 0, at(T + 400), th(KEV_TH_NANOSLEEP, SERVER), th(KEV_TH_RUNNING, IDLE);
+    trace_host_port.cpu = 1, at(T + 500), th(KEV_TH_NANOSLEEP, CLIENT);
+    trace_host_port.cpu = 0;
+}
+
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: kevscen [-k] [-s] [-t] [-r ROUNDS] basic|loss|smp|sync FILE.kev\n"
+    fprintf(f, "usage: kevscen [-k] [-s] [-t] [-r ROUNDS] basic|loss|smp|wake|sync FILE.kev\n"
                "Writes a scripted trace and prints the analysis results it must give\n"
                "(\"expect KEY VALUE\" lines) and \"generated N events\".\n"
                "  -k         message events as the kernel writes them for a waiting receiver\n"
                "             (receive in the sender's context), and interrupt pulses\n"
                "  -r ROUNDS  rounds of the script (default 20)\n"
-               "  smp needs the build for several CPUs (kevscen4)\n"
+               "  smp and wake (wake-ups across CPUs) need the build for several CPUs\n"
+               "             (kevscen4)\n"
                "  sync       priority inversions, inheritance and an ABBA deadlock\n"
                "             (kevscen_sync.c); -s with SYNC_WAIT and PRIO_CHANGE events,\n"
                "             -t the deadlock broken by a timeout\n"
@@ -262,14 +277,15 @@ int main(int argc, char **argv)
         }
     }
     int loss = scen && !strcmp(scen, "loss");
-    int smp = scen && !strcmp(scen, "smp");
+    int wake = scen && !strcmp(scen, "wake");
+    int smp = scen && (!strcmp(scen, "smp") || wake);
     int sync = scen && !strcmp(scen, "sync");
     if (!out || (!loss && !smp && !sync && strcmp(scen, "basic")) || rounds < 2) {
         usage(stderr);
         return 2;
     }
     if (smp && TRACE_MAX_CPUS < 2) {
-        fprintf(stderr, "kevscen: smp needs a build for several CPUs (kevscen4)\n");
+        fprintf(stderr, "kevscen: %s needs a build for several CPUs (kevscen4)\n", scen);
         return 2;
     }
     unsigned nbufs = loss ? 2 : 8;
@@ -300,7 +316,10 @@ int main(int argc, char **argv)
             continue;
         }
         if (smp) {
-            smp_round(T);
+            if (wake)
+                wake_round(T);
+            else
+                smp_round(T);
             kcap_drain(&cap, &ring);
             continue;
         }
@@ -331,6 +350,12 @@ int main(int argc, char **argv)
     printf("generated %llu events\n", (unsigned long long)emitted);
     if (sync) {
         sync_expect(rounds, sync_events, sync_timeout);
+        kcap_free(&cap);
+        free(mem);
+        return 0;
+    }
+    if (wake) {
+        printf("expect hz %u\nexpect rounds %llu\nexpect cpus 2\n", HZ, (unsigned long long)R);
         kcap_free(&cap);
         free(mem);
         return 0;
