@@ -222,9 +222,18 @@ static void smp_round(uint64_t T)
 
 // One round of the wake scenario (kevscen4): client blocks on CPU 1; server, on CPU 0, posts
 // the semaphore: the client's READY is written on CPU 0 (the waker's) and it runs on CPU 1.
+// In the round at RENAME_AT the client renames its main thread "waker" (ThreadName): the
+// converters show the new name from then on.
+#define RENAME_AT (T0_ROUNDS + 10u * P)
+#define T0_ROUNDS 2000u
 static void wake_round(uint64_t T)
 {
     trace_host_port.cpu = 1, at(T), th(KEV_TH_READY, CLIENT), th(KEV_TH_RUNNING, CLIENT);
+    if (T == RENAME_AT) {
+        uint32_t w[2] = { CLIENT, 1 };
+        trace_emit_string(&ring, KEV_C_PR_TH, KEV_PR_THREAD_NAME, w, 2, "waker");
+        emitted++;
+    }
     at(T + 100), kc_in(KC_SemWait, 4), th(KEV_TH_SEM, CLIENT);
     trace_host_port.cpu = 0, at(T + 200), th(KEV_TH_READY, SERVER), th(KEV_TH_RUNNING, SERVER);
     at(T + 300), kc_in(KC_SemPost, 4), th(KEV_TH_READY, CLIENT), kc_out(KC_SemPost, 0);
@@ -356,6 +365,7 @@ int main(int argc, char **argv)
     }
     if (wake) {
         printf("expect hz %u\nexpect rounds %llu\nexpect cpus 2\n", HZ, (unsigned long long)R);
+        printf("expect rename 2001 client waker %u\n", RENAME_AT); // Linux tid of client/main
         kcap_free(&cap);
         free(mem);
         return 0;

@@ -198,6 +198,8 @@ static void name_event(struct kx_model *m, const struct kev_event *e)
     kev_event_string(m->r, e, 2, name, sizeof(name));
     if (e->ev == KEV_PR_THREAD_NAME) {
         int idx = kx_thread(m, e->w[0], e->w[1] ? e->w[1] : 1);
+        if (idx >= 0 && m->th[idx].name[0] && strcmp(m->th[idx].name, name) && !m->in_snapshot)
+            m->th[idx].renamed = 1;
         if (idx >= 0)
             set_str(m->th[idx].name, name);
         return;

@@ -46,6 +46,7 @@ int kx_decode_sorted(const char *tool, struct kx_file *f, kev_cb cb, void *user)
 struct kx_thread {
     uint32_t pid, tid;
     char name[KEV_NAME_MAX]; // thread name ("" when unknown)
+    int renamed;             // ThreadName changed a name it had (a main thread then shows it)
     char comm[KEV_NAME_MAX]; // process name ("" when unknown)
     int prio;                // -1 when unknown (fast-mode events carry none)
     unsigned state;          // last KEV_TH_* state, or KX_STATE_UNKNOWN
