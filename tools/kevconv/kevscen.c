@@ -240,6 +240,11 @@ static void wake_round(uint64_t T)
     trace_host_port.cpu = 1, at(T + 310), th(KEV_TH_RUNNING, CLIENT), kc_out(KC_SemWait, 0);
     trace_host_port.cpu = 0, at(T + 400), th(KEV_TH_NANOSLEEP, SERVER), th(KEV_TH_RUNNING, IDLE);
     trace_host_port.cpu = 1, at(T + 500), th(KEV_TH_NANOSLEEP, CLIENT);
+    // irq 9 on both CPUs at once: CPU 0 from T+600 to T+620, CPU 1 from T+610 to T+630
+    trace_host_port.cpu = 0, at(T + 600), ev(KEV_C_INT, KEV_INT_ENTER, 9, 0);
+    trace_host_port.cpu = 1, at(T + 610), ev(KEV_C_INT, KEV_INT_ENTER, 9, 0);
+    trace_host_port.cpu = 0, at(T + 620), ev(KEV_C_INT, KEV_INT_EXIT, 9, 0);
+    trace_host_port.cpu = 1, at(T + 630), ev(KEV_C_INT, KEV_INT_EXIT, 9, 0);
     trace_host_port.cpu = 0;
 }
 
@@ -366,6 +371,7 @@ int main(int argc, char **argv)
     if (wake) {
         printf("expect hz %u\nexpect rounds %llu\nexpect cpus 2\n", HZ, (unsigned long long)R);
         printf("expect rename 2001 client waker %u\n", RENAME_AT); // Linux tid of client/main
+        printf("expect irq9 %llu 20\n", (unsigned long long)(2 * R)); // slices, each 20 us
         kcap_free(&cap);
         free(mem);
         return 0;
