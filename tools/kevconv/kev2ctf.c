@@ -52,6 +52,7 @@ struct conv {
     uint64_t events, packets;
     uint64_t derived;  // events written beside the one per .kev event (sched_process_free)
     int werr;
+    unsigned snap_idle; // idle threads seen in the START snapshot so far
 };
 
 static void reserve(struct stream *s, size_t n)
@@ -228,6 +229,17 @@ static uint32_t statedump_cpu(const struct conv *c, int idx, unsigned cpu)
     return cpu;
 }
 
+// A thread's CPU in the START snapshot. The snapshot is written by one CPU, whichever CPU
+// each thread runs on; the kernel makes one idle thread per CPU in CPU order (kernel/main.c)
+// and the snapshot lists them in that order, so the k-th idle thread is CPU k's.
+static uint32_t snapshot_cpu(struct conv *c, int idx, const struct kev_event *e)
+{
+    if (idx >= 0 && kx_is_idle(c->m, idx) && c->snap_idle < c->m->r->kr_board_ncpu &&
+        c->snap_idle < KEV_MAX_CPUS)
+        return c->snap_idle++;
+    return e->ev == KEV_TH_RUNNING ? e->cpu : statedump_cpu(c, idx, e->cpu);
+}
+
 // Ids, names and priorities: kx_ids.h (the same in every converter).
 static void thread_event(struct conv *c, struct stream *s, const struct kev_event *e)
 {
@@ -245,7 +257,7 @@ static void thread_event(struct conv *c, struct stream *s, const struct kev_even
         put32(s, e->w[0] == 0); // type: 0 user thread, 1 kernel thread (process 0's)
         put32(s, 0), put32(s, 0); // mode, submode
         put32(s, (uint32_t)statedump_status(e->ev));
-        put32(s, e->ev == KEV_TH_RUNNING ? e->cpu : statedump_cpu(c, idx, e->cpu));
+        put32(s, snapshot_cpu(c, idx, e));
         put32(s, e->ev);
         return;
     }

@@ -119,7 +119,9 @@ static void begin_file(void)
     cap.len = h.ko_len;
 }
 
-// START's snapshot: every process, thread name and state; the idle thread runs.
+// START's snapshot: every process, thread name and state; the idle thread runs (with
+// snapshot_idles > 1, one idle thread per CPU, as the kernel makes them: wake scenario).
+static unsigned snapshot_idles = 1;
 static void snapshot(uint64_t t)
 {
     at(t);
@@ -132,6 +134,12 @@ static void snapshot(uint64_t t)
         emitted += 2;
         th(p == IDLE ? KEV_TH_RUNNING : p == CLIENT || NPROC != 5 ? KEV_TH_NANOSLEEP
            : p == WORKER ? KEV_TH_NANOSLEEP : KEV_TH_RECEIVE, p);
+    }
+    for (unsigned c = 1; c < snapshot_idles; c++) { // the other CPUs' idle threads, running
+        uint32_t wt[2] = { IDLE, 1 + c }, ws[4] = { IDLE, 1 + c, 0, 2 };
+        trace_emit_string(&ring, KEV_C_PR_TH, KEV_PR_THREAD_NAME, wt, 2, "idle");
+        trace_emit_words(&ring, KEV_C_PR_TH, KEV_TH_RUNNING, ws, 4);
+        emitted += 2;
     }
     ev(KEV_C_SYSTEM, KEV_SYS_SNAPSHOT, 1, 0);
 }
@@ -316,6 +324,8 @@ int main(int argc, char **argv)
     trace_host_port.step = 0;
     at(1000);
     trace_ring_start(&ring);
+    if (wake)
+        snapshot_idles = 2; // the two CPUs the scenario uses
     begin_file();
     snapshot(1000);
     const uint64_t T0 = 2000;
