@@ -3,6 +3,7 @@
 #define _GNU_SOURCE // strptime, timegm
 #include "kx.h"
 #include "../common/tool_file.h"
+#include "../common/tool_map.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -14,29 +15,6 @@
 #include <unistd.h>
 
 // ---- files -------------------------------------------------------------------------------------
-
-// A regular file is mapped (no copy: traces of hundreds of MB load at once); anything else
-// (a pipe, /dev/stdin) is read into memory.
-static uint8_t *map_file(const char *path, size_t *len, int *mapped)
-{
-    *mapped = 0;
-    int fd = open(path, O_RDONLY);
-    if (fd < 0)
-        return NULL;
-    struct stat st;
-    if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
-        void *p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-        close(fd);
-        if (p == MAP_FAILED)
-            return tool_read_file(path, len);
-        madvise(p, (size_t)st.st_size, MADV_SEQUENTIAL);
-        *len = (size_t)st.st_size;
-        *mapped = 1;
-        return p;
-    }
-    close(fd);
-    return tool_read_file(path, len);
-}
 
 int kx_arg_file(const char *tool, const char *a, const char **in, void (*usage)(FILE *))
 {
@@ -56,7 +34,7 @@ int kx_arg_file(const char *tool, const char *a, const char **in, void (*usage)(
 int kx_open(const char *tool, const char *path, struct kx_file *f)
 {
     memset(f, 0, sizeof(*f));
-    f->data = map_file(path, &f->len, &f->mapped);
+    f->data = tool_map_file(path, &f->len, &f->mapped);
     if (!f->data) {
         fprintf(stderr, "%s: %s: %s\n", tool, path, strerror(errno));
         return -1;
@@ -77,10 +55,8 @@ int kx_open(const char *tool, const char *path, struct kx_file *f)
 
 void kx_close(struct kx_file *f)
 {
-    if (f->mapped)
-        munmap(f->data, f->len);
-    else
-        free(f->data);
+    if (f->data)
+        tool_unmap_file(f->data, f->len, f->mapped);
     free(f->r);
     memset(f, 0, sizeof(*f));
 }

@@ -7,7 +7,8 @@
 #   kevreport  one self-contained HTML report: timeline with zoom and pan, tables, histograms
 # kx.c holds what the tools share (file loading, the thread model).
 KC := tools/kevconv
-KC_DECODE := $(KC)/kx.c $(KC)/kx_ids.c $(KC)/kx_sort.c tools/common/tool_file.c trace/kev_decode.c trace/kev_file.c \
+KC_DECODE := $(KC)/kx.c $(KC)/kx_ids.c $(KC)/kx_sort.c tools/common/tool_file.c tools/common/tool_map.c \
+             trace/kev_decode.c trace/kev_file.c \
              trace/kev_names.c
 
 HOST_TOOLS += $(H)/kev2ctf $(H)/kev2json $(H)/kev2perfetto $(H)/kevstat $(H)/kevreport
@@ -64,7 +65,8 @@ TEST_DEPS_HOST += $(H)/kev2perfetto
 SCRIPT_TESTS_HOST += kev2perfetto|300|test/tools/test_kev2perfetto.sh
 
 # Unit tests of the shared code (cmocka, ASan + UBSan).
-$(HT)/test_kx: $(call host_test_objs,test/tools/test_kx.c $(KC)/kx.c $(KC)/kx_ids.c tools/common/tool_file.c $(KC)/kx_msg.c $(KC)/kx_stats.c \
+$(HT)/test_kx: $(call host_test_objs,test/tools/test_kx.c $(KC)/kx.c $(KC)/kx_ids.c tools/common/tool_file.c \
+                                     tools/common/tool_map.c $(KC)/kx_msg.c $(KC)/kx_stats.c \
                                      $(KC)/kx_stats_json.c trace/kev_wait.c $(KC)/kx_wait_json.c \
                                      $(KC)/kx_wait_text.c trace/kev_decode.c trace/kev_file.c \
                                      trace/kev_names.c)

@@ -132,5 +132,14 @@ else
     notok "-m: two CPUs' events in time order" "no $k4"
 fi
 
+# Constant memory: a trace larger than the data segment allowed (RLIMIT_DATA: heap and private
+# writable memory; a read-only mapping of the file is not counted) prints whole, -m too.
+"$bin/kevgen" -n 1500000 -o "$dir/big.kev" >/dev/null
+lim=$((16 * 1024 * 1024))
+check "a $(( $(stat -c %s "$dir/big.kev") / 1048576 )) MB trace prints whole within a 16 MB data limit" \
+    bash -c "prlimit --data=$lim '$tp' '$dir/big.kev' | grep -q '^events: 1500002 in '"
+check "and in time order (-m)" bash -c "prlimit --data=$lim '$tp' -m '$dir/big.kev' | grep -q '^events: 1500002 in '"
+rm -f "$dir/big.kev"
+
 echo "1..$n"
 [ "$fails" = 0 ]

@@ -13,7 +13,7 @@
 
 #include <trace/kev_decode.h>
 #include <trace/kev_file.h>
-#include "../common/tool_file.h"
+#include "../common/tool_map.h"
 #include "qnx_kercall.h"
 
 #define DEFAULT_FORMAT "t:%T CPU:%C %k %a"
@@ -427,7 +427,8 @@ int main(int argc, char **argv)
         return 2;
     }
     size_t len = 0;
-    uint8_t *data = tool_read_file(o.file, &len);
+    int mapped = 0;
+    uint8_t *data = tool_map_file(o.file, &len, &mapped); // constant memory at any size
     if (!data) {
         fprintf(stderr, "traceprinter: %s: %s\n", o.file, strerror(errno));
         return 1;
@@ -451,7 +452,7 @@ int main(int argc, char **argv)
         print_summary(&r, rc);
     }
     fflush(stdout);
-    free(data);
+    tool_unmap_file(data, len, mapped);
     if (rc) {
         fprintf(stderr, "traceprinter: %s: %s\n", o.file, kev_error(&r));
         return 1;
