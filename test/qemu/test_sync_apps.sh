@@ -51,6 +51,16 @@ if inv:
         lost = found[0]["lost"] * 1e6 / hz
         check(abs(lost - mid_us) <= 0.03 * mid_us + 100 and lost <= wait_us + 100,
               "time lost %.0f us = mid's run measured by the program (%d us), within high's wait (%d us)" % (lost, mid_us, wait_us))
+# user events named and formatted by the program's own registry (trace_event_register)
+if inv:
+    u = {e["id"]: e for e in json.load(open(sys.argv[1]))["user_events"] if e["process"].startswith("inversion")}
+    want = "mid ran %d us while high waited %d us" % (mid_us, wait_us)
+    check(u.get(101, {}).get("name") == "inversion" and u[101]["value"] == want,
+          "trace_logi event 101: named 'inversion', shown '%s' (%s)" % (want, u.get(101)))
+    check(u.get(102, {}).get("name") == "inversion_b" and u[102]["value"] == "mid %d us, high %d us" % (mid_us, wait_us),
+          "trace_logb event 102 through its format (%s)" % u.get(102))
+    check(u.get(103, {}).get("value") == "sem %s held by low %s" % (sem, inv.group(4)),
+          "trace_logf event 103's text (%s)" % u.get(103))
 if inh:
     check(inh.group(3) == "1", "with inheritance mid ran only after low released the mutex (the program's view)")
     check(not [i for i in w["inversions"] if i["object"] == "mutex " + inh.group(1)],

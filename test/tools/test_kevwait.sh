@@ -22,6 +22,7 @@ for v in events derived events-timeout derived-timeout; do
     if ! "$bin/kevstat" -s waits,msg "$dir/$v.kev" >"$dir/$v.txt" 2>"$dir/$v.err"; then
         notok "$v: kevstat runs" "$(cat "$dir/$v.err")"; continue; fi
     txt=$(cat "$dir/$v.txt")
+    "$bin/kevstat" -s user "$dir/$v.kev" >"$dir/$v.user" 2>&1
     while read -r _ key rest; do
         set -- $rest
         case $key in
@@ -49,6 +50,11 @@ for v in events derived events-timeout derived-timeout; do
             check "$v: the deadlock cycle and when it closed" has "$txt" "DEADLOCK at ${rest%% *}.000 us: $*" ;;
         broken)
             check "$v: the cycle broken by the timeout at $1 us" has "$txt" "broken at $1.000 us" ;;
+        user)
+            # the user-event registry: the code's declared name and its words through the format
+            id=$1 cnt=$2 name=$3; shift 3
+            check "$v: user event $id named $name, its words through its format: $*" grep -qE \
+                "^  $id +[0-9]+ logger +$cnt +[0-9.]+ +[0-9.]+  $name: $*\$" "$dir/$v.user" ;;
         open)
             check "$v: the cycle still open at the end of the truncated trace" has "$txt" \
                 "still blocked at the end of the trace" ;;

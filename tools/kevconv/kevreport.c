@@ -129,13 +129,11 @@ static void user_event(struct rep *p, const struct kev_reader *r, const struct k
     int th = p->s->m.cur[e->cpu];
     if (th < 0 || p->nseg >= p->max_seg)
         return;
-    char text[256];
-    if (!kx_user_string(r, e, text, sizeof(text))) {
-        size_t n = 0;
-        text[0] = 0;
-        for (unsigned i = 0; i < e->nw && n + 12 < sizeof(text); i++)
-            n += (size_t)snprintf(text + n, sizeof(text) - n, "%s0x%x", i ? " " : "", e->w[i]);
-    }
+    char text[256], value[224];
+    const char *name = kx_user_name(p->s, p->s->m.th[th].pid, e->ev);
+    (void)r;
+    kx_user_value(p->s, e, p->s->m.th[th].pid, value, sizeof(value)); // registered format
+    snprintf(text, sizeof(text), "%s%s%s", name ? name : "", name ? ": " : "", value);
     fprintf(p->user.f, "%s[%d,%llu,%u,", ftell(p->user.f) ? "," : "", th,
             (unsigned long long)rel(p, e->t64), e->ev);
     kx_json_str(p->user.f, text);

@@ -19,6 +19,7 @@
 
 #include <stdio.h>
 
+#include <trace/kev_userreg.h>
 #include <uapi/kcall.h>
 
 #define SP 10000u
@@ -57,9 +58,18 @@ static void prio_change(int events, unsigned pid, unsigned nw, unsigned old, uns
         ev(KEV_C_SYSTEM, 0x204u, WHO(pid), nw | old << 8 | cause << 16);
 }
 
+// logger names its user event 101 and its format (the registry: trace/kev_userreg.h), then
+// logs [NZ, 2150] with it every round: the tools show "wait_report: noise ran 2000 us ...".
+#define UEV 101u
+static const char ureg_text[] = "101 wait_report noise ran %u us while filter waited %u us";
+
 void sync_round(uint64_t T, int events)
 {
     at(T), th(KEV_TH_RUNNING, LOGGER);
+    if (T == 2000) {
+        trace_emit_string(&ring, KEV_C_USER, KEV_USER_REGISTRY, NULL, 0, ureg_text);
+        emitted++;
+    }
     kc_in(KC_SemWait, 3), kc_out(KC_SemWait, 0);
     kc_in(KC_MutexLock, 7), kc_out(KC_MutexLock, 0);
     at(T + 100), th(KEV_TH_READY, NOISE), th(KEV_TH_READY, LOGGER), th(KEV_TH_RUNNING, NOISE);
@@ -93,7 +103,8 @@ void sync_round(uint64_t T, int events)
     th(KEV_TH_RUNNING, FILTER), kc_out(KC_MsgReply, 0);
     at(T + 2360), kc_in(KC_MsgReceive, 2), th(KEV_TH_RECEIVE, FILTER);
     th(KEV_TH_RUNNING, LOGGER), kc_out(KC_SemPost, 0);
-    at(T + 2400), kc_in(KC_ThreadSleep, 1), th(KEV_TH_NANOSLEEP, LOGGER);
+    at(T + 2400), ev(KEV_C_USER, UEV, NZ, 2150);
+    kc_in(KC_ThreadSleep, 1), th(KEV_TH_NANOSLEEP, LOGGER);
     th(KEV_TH_RUNNING, IDLE);
 
     // The mutex with inheritance: logger boosted while ctl waits; noise cannot preempt it.
@@ -147,6 +158,8 @@ void sync_expect(unsigned rounds, int events, int timeout)
     printf("expect inversion filter/main semaphore 3 logger/main noise/main %llu %u\n",
            (unsigned long long)rounds * NZ, rounds);
     printf("expect inversions 2\n");
+    printf("expect user %u %u wait_report noise ran %u us while filter waited 2150 us\n", UEV,
+           rounds, NZ);
     printf("expect noise_run %llu %llu\n", (unsigned long long)T0 + 160,
            (unsigned long long)T0 + 160 + NZ); // the first round's: noise alone on the CPU
     // (without PRIO_CHANGE: from logger's wide state events, which carry the boosted 30)

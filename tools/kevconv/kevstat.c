@@ -247,7 +247,8 @@ static void print_user(const struct kx_stats *s)
 {
     char lb[80], name[80];
     printf("== User events ==\n");
-    printf("  %-8s %-32s %10s %14s %14s\n", "id", "process", "count", "first us", "last us");
+    printf("  %-8s %-32s %10s %14s %14s  %s\n", "id", "process", "count", "first us", "last us",
+           "name: last value");
     for (unsigned i = 0; i < s->nuser; i++) {
         const struct kx_user *u = &s->user[i];
         if (u->th >= 0)
@@ -255,8 +256,10 @@ static void print_user(const struct kx_stats *s)
                                                        : kx_label(&s->m, u->th, name, sizeof(name)));
         else
             snprintf(lb, sizeof(lb), "(no thread known)");
-        printf("  %-8u %-32s %10llu %14.3f %14.3f\n", u->id, lb, (unsigned long long)u->count,
-               us(s, u->first - s->t_first), us(s, u->last - s->t_first));
+        const char *un = kx_user_name(s, u->pid, u->id);
+        printf("  %-8u %-32s %10llu %14.3f %14.3f  %s%s%s\n", u->id, lb, (unsigned long long)u->count,
+               us(s, u->first - s->t_first), us(s, u->last - s->t_first), un ? un : "",
+               un ? ": " : "", u->value);
     }
     if (s->user_other)
         printf("  (%llu more in pairs not listed)\n", (unsigned long long)s->user_other);

@@ -265,7 +265,8 @@ int kx_user_string(const struct kev_reader *r, const struct kev_event *e, char *
     }
     kev_event_string(r, e, 0, buf, n);
     size_t len = strlen(buf);
-    return len > 0 && !strchr(buf, '?') && (len + 4) / 4 >= e->nw;
+    // the text and its NUL fill the event's slots (a slot is two words; the last is padded)
+    return len > 0 && !strchr(buf, '?') && (len + 8) / 8 * 2 >= e->nw;
 }
 
 // BOOT_DATE's layouts: date(1)'s with or without a zone, ISO 8601.

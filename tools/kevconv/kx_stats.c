@@ -33,6 +33,7 @@ void kx_stats_init(struct kx_stats *s, const struct kev_reader *r)
     s->kw = malloc(sizeof(*s->kw));
     if (s->kw)
         kw_init(s->kw, kw_thread_of, &s->m);
+    s->ureg = calloc(1, sizeof(*s->ureg));
 }
 
 void kx_stats_free(struct kx_stats *s)
@@ -41,6 +42,8 @@ void kx_stats_free(struct kx_stats *s)
         kw_free(s->kw);
     free(s->kw);
     s->kw = NULL;
+    free(s->ureg);
+    s->ureg = NULL;
 }
 
 // ---- threads -------------------------------------------------------------------------------------
@@ -276,11 +279,37 @@ static void new_gap(struct kx_stats *s, unsigned cpu, uint64_t t0, uint64_t t1, 
     s->after_gap[cpu] = 0;
 }
 
-// A user event, counted per (id, process of the running thread).
+void kx_user_value(const struct kx_stats *s, const struct kev_event *e, uint32_t pid, char *out,
+                   size_t n)
+{
+    if (kx_user_string(s->r, e, out, n))
+        return;
+    const struct kev_ureg_entry *g = s->ureg ? kev_userreg_find(s->ureg, pid, e->ev) : NULL;
+    if (g && g->fmt[0]) {
+        kev_userreg_format(g->fmt, e->w, e->nw, out, n);
+        return;
+    }
+    size_t k = 0;
+    out[0] = 0;
+    for (unsigned i = 0; i < e->nw && k + 12 < n; i++)
+        k += (size_t)snprintf(out + k, n - k, "%s0x%x", i ? " " : "", e->w[i]);
+}
+
+const char *kx_user_name(const struct kx_stats *s, uint32_t pid, uint32_t code)
+{
+    const struct kev_ureg_entry *g = s->ureg ? kev_userreg_find(s->ureg, pid, code) : NULL;
+    return g ? g->name : NULL;
+}
+
+// A user event, counted per (id, process of the running thread); a registration (code
+// KEV_USER_REGISTRY) names the process's events from then on.
 static void user_event(struct kx_stats *s, const struct kev_event *e)
 {
     int th = s->m.cur[e->cpu];
     uint32_t pid = th >= 0 ? s->m.th[th].pid : 0;
+    char text[KEV_UREG_NAME + KEV_UREG_FMT + 16];
+    if (e->ev == KEV_USER_REGISTRY && s->ureg && kx_user_string(s->r, e, text, sizeof(text)))
+        kev_userreg_add(s->ureg, pid, text);
     unsigned i = 0;
     while (i < s->nuser && (s->user[i].id != e->ev || s->user[i].pid != pid))
         i++;
@@ -289,11 +318,12 @@ static void user_event(struct kx_stats *s, const struct kev_event *e)
             s->user_other++;
             return;
         }
-        s->user[s->nuser++] = (struct kx_user){ e->ev, pid, th, 0, e->t64, e->t64 };
+        s->user[s->nuser++] = (struct kx_user){ e->ev, pid, th, 0, e->t64, e->t64, "" };
     }
     struct kx_user *u = &s->user[i];
     u->count++;
     u->last = e->t64;
+    kx_user_value(s, e, pid, u->value, sizeof(u->value));
     if (u->th < 0)
         u->th = th;
 }

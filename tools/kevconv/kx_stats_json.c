@@ -229,9 +229,15 @@ static void users(const struct kx_stats *s, FILE *f)
         const struct kx_user *u = &s->user[i];
         fprintf(f, "%s\n{\"id\":%u,\"pid\":%u,\"process\":", i ? "," : "", u->id, u->pid);
         kx_json_str(f, u->th >= 0 ? kx_label(&s->m, u->th, lb, sizeof(lb)) : "unknown");
-        fprintf(f, ",\"count\":%llu,\"first\":%llu,\"last\":%llu}",
+        fprintf(f, ",\"count\":%llu,\"first\":%llu,\"last\":%llu",
                 (unsigned long long)u->count, (unsigned long long)u->first,
                 (unsigned long long)u->last);
+        const char *name = kx_user_name(s, u->pid, u->id);
+        fputs(",\"name\":", f);
+        kx_json_str(f, name ? name : "");
+        fputs(",\"value\":", f);
+        kx_json_str(f, u->value);
+        fputc('}', f);
     }
     fprintf(f, "],\n\"user_events_not_listed\":%llu", (unsigned long long)s->user_other);
 }

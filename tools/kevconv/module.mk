@@ -12,7 +12,7 @@ KC_DECODE := $(KC)/kx.c $(KC)/kx_ids.c $(KC)/kx_sort.c tools/common/tool_file.c 
              trace/kev_names.c
 
 HOST_TOOLS += $(H)/kev2ctf $(H)/kev2json $(H)/kev2perfetto $(H)/kevstat $(H)/kevreport
-KC_STATS := $(KC)/kx_stats.c $(KC)/kx_stats_json.c $(KC)/kx_msg.c trace/kev_wait.c \
+KC_STATS := $(KC)/kx_stats.c $(KC)/kx_stats_json.c $(KC)/kx_msg.c trace/kev_wait.c trace/kev_userreg.c \
             $(KC)/kx_wait_json.c $(KC)/kx_wait_text.c
 $(H)/kev2ctf: $(call host_objs,$(KC)/kev2ctf.c $(KC)/ctf_meta.c $(KC_DECODE))
 	@echo "  LINK    $@"
@@ -67,7 +67,8 @@ SCRIPT_TESTS_HOST += kev2perfetto|300|test/tools/test_kev2perfetto.sh
 # Unit tests of the shared code (cmocka, ASan + UBSan).
 $(HT)/test_kx: $(call host_test_objs,test/tools/test_kx.c $(KC)/kx.c $(KC)/kx_ids.c tools/common/tool_file.c \
                                      tools/common/tool_map.c $(KC)/kx_msg.c $(KC)/kx_stats.c \
-                                     $(KC)/kx_stats_json.c trace/kev_wait.c $(KC)/kx_wait_json.c \
+                                     $(KC)/kx_stats_json.c trace/kev_wait.c trace/kev_userreg.c \
+                                     $(KC)/kx_wait_json.c \
                                      $(KC)/kx_wait_text.c trace/kev_decode.c trace/kev_file.c \
                                      trace/kev_names.c)
 	@echo "  TESTLD  $@"

@@ -12,9 +12,17 @@
 // long mid ran while high waited, and prints it with the threads' ids and the objects' ids:
 //   inversion: sem S high H mid M low L mid_us R wait_us W
 //   inheritance: mutex X high H mid M low L wait_us W mid_after_release Y
-// which test/qemu/test_inversion.sh compares with what kevstat finds in the capture.
+// which test/qemu/test_sync_apps.sh compares with what kevstat finds in the capture. The same
+// two numbers go into the trace as user events the program names and gives formats to
+// (trace_event_register): 101 "inversion" (trace_logi, two words), 102 "inversion_b" (the
+// same as a buffer, trace_logb) and 103 "note" (a text, trace_logf); every tool shows them
+// by name, the words through the format.
+#define EV_INVERSION 101
+#define EV_INVERSION_B 102
+#define EV_NOTE 103
 #include <kern.h>
 #include <stdio.h>
+#include <sys/trace.h>
 
 #define LOW_SPIN  4000000u // low's work while holding the object (loop iterations)
 #define MID_SPIN  1000000u // mid's work (loop iterations)
@@ -103,6 +111,12 @@ int main(void)
     if (round_of(0, &tl, &tm, &th))
         return 2;
     // mid ran entirely while high waited: all of mid's run is time lost to the inversion.
+    uint32_t both[2] = { (uint32_t)us(mid_t1 - mid_t0), (uint32_t)us(high_t1 - high_t0) };
+    trace_event_register(EV_INVERSION, "inversion", "mid ran %u us while high waited %u us");
+    trace_event_register(EV_INVERSION_B, "inversion_b", "mid %u us, high %u us");
+    trace_logi(EV_INVERSION, both[0], both[1]);
+    trace_logb(EV_INVERSION_B, both, sizeof(both));
+    trace_logf(EV_NOTE, "sem %d held by low %d", sem, tl);
     printf("inversion: sem %d high %d mid %d low %d mid_us %llu wait_us %llu\n", sem, th, tm,
            tl, (unsigned long long)us(mid_t1 - mid_t0),
            (unsigned long long)us(high_t1 - high_t0));
