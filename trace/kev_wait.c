@@ -65,7 +65,7 @@ void kw_init(struct kw *k, kw_thread_fn thread_of, void *user)
         t->cpu = t->prio = t->by = t->wait = t->base_prio = -1;
     }
     for (unsigned c = 0; c < KW_MAX_CPUS; c++)
-        k->cur[c] = -1;
+        k->cur[c] = k->sync_for[c] = -1;
 }
 
 void kw_free(struct kw *k)
@@ -399,14 +399,16 @@ void kw_event(struct kw *k, const struct kev_event *e, int th)
     case KEV_C_PR_TH:
         if (e->ev <= KEV_TH_DESTROY && e->nw >= 2 && valid(th)) {
             thread_event(k, e, th);
-            if (blocked_on_sync(e->ev))
-                k->cur[e->cpu < KW_MAX_CPUS ? e->cpu : 0] = -2 - th; // who SYNC_WAIT is for
+            // SYNC_WAIT follows on the same CPU (for a condvar waiter re-blocking on its
+            // mutex, on the signaller's CPU, where another thread runs)
+            k->sync_for[e->cpu < KW_MAX_CPUS ? e->cpu : 0] = blocked_on_sync(e->ev) ? th : -1;
         }
         break;
     case KEV_C_SYSTEM:
         if (e->ev == KEV_SYS_SYNC_WAIT && e->nw >= 2) {
-            int c = k->cur[e->cpu < KW_MAX_CPUS ? e->cpu : 0];
-            sync_wait(k, e, c <= -2 ? -2 - c : th);
+            int *f = &k->sync_for[e->cpu < KW_MAX_CPUS ? e->cpu : 0];
+            sync_wait(k, e, *f >= 0 ? *f : th);
+            *f = -1;
         } else if (e->ev == KEV_SYS_PRIO_CHANGE && e->nw >= 2) {
             prio_change(k, e);
         }
@@ -422,9 +424,6 @@ void kw_event(struct kw *k, const struct kev_event *e, int th)
 void kw_finish(struct kw *k)
 {
     flush(k, k->t_last);
-    for (unsigned i = 0; i < KW_MAX_CPUS; i++)
-        if (k->cur[i] < -1)
-            k->cur[i] = -1;
     for (unsigned i = 0; i < k->nopen; i++)
         check_cycle(k, k->wait[k->open[i]].th, k->t_last);
 }

@@ -120,6 +120,8 @@ struct kw {
     void *user;
     struct kw_thread th[KW_MAX_THREADS];
     int cur[KW_MAX_CPUS];
+    int sync_for[KW_MAX_CPUS];   // thread whose MUTEX/SEM/CONDVAR state event came last on the
+                                 // CPU: the one a SYNC_WAIT there is about (-1 none)
     struct kw_obj obj[KW_MAX_OBJ];
     unsigned nobj;
     uint64_t obj_overflow;
