@@ -58,6 +58,14 @@ check "stdout output parses too" python3 -m json.tool <("$bin/kev2json" "$dir/le
 
 ${KEVSCEN4:-build/host-test/kevscen4} smp "$dir/smp.kev" >/dev/null
 rules smp "$dir/smp.kev"
+# User events the trace names (the registry, trace/kev_userreg.h): kevscen sync's logger
+# declares 101 "wait_report" with a format; its events are instants named by it.
+want=$("$bin/kevscen" -s -r 2 sync "$dir/sync.kev" | sed -n 's/^expect user 101 [0-9]* \([a-z_]*\) /\1: /p')
+"$bin/kev2json" -o "$dir/sync.json" "$dir/sync.kev" >/dev/null
+check "a registered user event is named and its words formatted: $want" python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))["traceEvents"]
+sys.exit(0 if sum(1 for e in d if e.get("cat") == "kev.user" and e["name"] == sys.argv[2]) == 2 else 1)' "$dir/sync.json" "$want"
 # The same interrupt on two CPUs at once: a track per (irq, CPU), so each slice keeps its own
 # 20 us (on one track an exit would close the other CPU's slice).
 read -r _ _ nirq dirq <<<"$(${KEVSCEN4:-build/host-test/kevscen4} wake "$dir/wake.kev" | grep '^expect irq9 ')"

@@ -28,6 +28,7 @@
 
 #include "kx_ids.h"
 #include "kx_msg.h"
+#include <trace/kev_userreg.h>
 
 static void usage(FILE *f)
 {
@@ -114,6 +115,7 @@ static void o_json_str(struct out *o, const char *s)
 
 struct conv {
     struct out o;
+    struct kev_userreg ureg;  // user event names and formats the trace declares
     const struct kev_reader *r;
     struct kx_model *m;
     struct kx_msgs *q;
@@ -453,13 +455,15 @@ static int on_event(void *user, struct kev_reader *r, const struct kev_event *e)
     case KEV_C_INT: int_event(c, e); break;
     case KEV_C_COMM: comm_event(c, e); break;
     case KEV_C_PR_TH: prth_event(c, e); break;
-    case KEV_C_USER:
-        if (kx_user_string(r, e, name, sizeof(name)))
-            instant(c, e, c->m->cur[e->cpu], "kev.user", name);
-        else
-            snprintf(name, sizeof(name), "user %u", e->ev),
-                instant(c, e, c->m->cur[e->cpu], "kev.user", name);
+    case KEV_C_USER: { // "NAME: value" when registered (trace/kev_userreg.h), else as before
+        int th = c->m->cur[e->cpu];
+        uint32_t pid = th >= 0 ? c->m->th[th].pid : 0;
+        kx_user_text(r, &c->ureg, pid, e, 1, name, sizeof(name));
+        if (!kev_userreg_find(&c->ureg, pid, e->ev) && !kx_user_string(r, e, name, sizeof(name)))
+            snprintf(name, sizeof(name), "user %u", e->ev);
+        instant(c, e, th, "kev.user", name);
         break;
+    }
     default: {
         const char *cn = e->cls == KEV_C_SYSTEM ? kev_system_name(e->ev) : NULL;
         snprintf(name, sizeof(name), "%s", cn ? cn : "event");

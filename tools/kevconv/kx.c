@@ -4,6 +4,7 @@
 #include "kx.h"
 #include "../common/tool_file.h"
 #include "../common/tool_map.h"
+#include <trace/kev_userreg.h>
 
 #include <errno.h>
 #include <fcntl.h>
@@ -267,6 +268,25 @@ int kx_user_string(const struct kev_reader *r, const struct kev_event *e, char *
     size_t len = strlen(buf);
     // the text and its NUL fill the event's slots (a slot is two words; the last is padded)
     return len > 0 && !strchr(buf, '?') && (len + 8) / 8 * 2 >= e->nw;
+}
+
+void kx_user_text(const struct kev_reader *r, struct kev_userreg *g, uint32_t pid,
+                  const struct kev_event *e, int with_name, char *out, size_t n)
+{
+    char v[256];
+    int str = kx_user_string(r, e, v, sizeof(v));
+    if (e->ev == KEV_USER_REGISTRY && g && str)
+        kev_userreg_add(g, pid, v);
+    const struct kev_ureg_entry *u = g ? kev_userreg_find(g, pid, e->ev) : NULL;
+    if (!str && u && u->fmt[0]) {
+        kev_userreg_format(u->fmt, e->w, e->nw, v, sizeof(v));
+    } else if (!str) {
+        size_t k = 0;
+        v[0] = 0;
+        for (unsigned i = 0; i < e->nw && k + 12 < sizeof(v); i++)
+            k += (size_t)snprintf(v + k, sizeof(v) - k, "%s0x%x", i ? " " : "", e->w[i]);
+    }
+    snprintf(out, n, "%s%s%s", with_name && u ? u->name : "", with_name && u ? ": " : "", v);
 }
 
 // BOOT_DATE's layouts: date(1)'s with or without a zone, ISO 8601.

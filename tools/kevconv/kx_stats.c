@@ -282,17 +282,11 @@ static void new_gap(struct kx_stats *s, unsigned cpu, uint64_t t0, uint64_t t1, 
 void kx_user_value(const struct kx_stats *s, const struct kev_event *e, uint32_t pid, char *out,
                    size_t n)
 {
-    if (kx_user_string(s->r, e, out, n))
-        return;
+    kx_user_text(s->r, NULL, pid, e, 0, out, n); // registrations are added by user_event
     const struct kev_ureg_entry *g = s->ureg ? kev_userreg_find(s->ureg, pid, e->ev) : NULL;
-    if (g && g->fmt[0]) {
+    char v[256];
+    if (g && g->fmt[0] && !kx_user_string(s->r, e, v, sizeof(v)))
         kev_userreg_format(g->fmt, e->w, e->nw, out, n);
-        return;
-    }
-    size_t k = 0;
-    out[0] = 0;
-    for (unsigned i = 0; i < e->nw && k + 12 < n; i++)
-        k += (size_t)snprintf(out + k, n - k, "%s0x%x", i ? " " : "", e->w[i]);
 }
 
 const char *kx_user_name(const struct kx_stats *s, uint32_t pid, uint32_t code)
