@@ -16,6 +16,7 @@
 #include <time.h>
 
 #include "ctf_meta.h"
+#include <trace/kev_userreg.h>
 #include "kx_ids.h"
 
 static void usage(FILE *f)
@@ -53,6 +54,7 @@ struct conv {
     uint64_t derived;  // events written beside the one per .kev event (sched_process_free)
     int werr;
     unsigned snap_idle; // idle threads seen in the START snapshot so far
+    struct kev_userreg ureg; // user event names and formats the trace declares
 };
 
 static void reserve(struct stream *s, size_t n)
@@ -460,15 +462,21 @@ static int on_event(void *user, struct kev_reader *r, const struct kev_event *e)
             unknown_event(s, e);
         }
         break;
-    case KEV_C_USER:
-        kx_user_string(c->m->r, e, text, sizeof(text));
-        if (strchr(text, '?'))
-            text[0] = 0;
+    case KEV_C_USER: { // text: "NAME: value" for a registered code (trace/kev_userreg.h)
+        int cur = c->m->cur[e->cpu];
+        uint32_t pid = cur >= 0 ? c->m->th[cur].pid : 0;
+        kx_user_text(c->m->r, &c->ureg, pid, e, 1, text, sizeof(text));
+        if (!kev_userreg_find(&c->ureg, pid, e->ev)) { // as before: its text or nothing
+            kx_user_string(c->m->r, e, text, sizeof(text));
+            if (strchr(text, '?'))
+                text[0] = 0;
+        }
         ev_header(s, CTF_ID_KEV_USER, e->t64, 8 + strlen(text) + 1 + 4u * e->nw);
         put16(s, (uint16_t)e->ev);
         put_str(s, text);
         words_seq(s, e->w, e->nw);
         break;
+    }
     default: unknown_event(s, e); break;
     }
     c->events++;
