@@ -392,9 +392,8 @@ static void kcall(struct kw *k, const struct kev_event *e, int x)
         set_owner(k, find_obj(k, KW_SEM, s->kc_obj), x);
 }
 
-void kw_event(struct kw *k, const struct kev_event *e, int th)
+void kw_event_slow(struct kw *k, const struct kev_event *e, int th)
 {
-    k->t_last = e->t64;
     switch (e->cls) {
     case KEV_C_PR_TH:
         if (e->ev <= KEV_TH_DESTROY && e->nw >= 2 && valid(th)) {

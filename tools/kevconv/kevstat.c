@@ -257,9 +257,11 @@ static void print_user(const struct kx_stats *s)
         else
             snprintf(lb, sizeof(lb), "(no thread known)");
         const char *un = kx_user_name(s, u->pid, u->id);
+        char value[KX_USER_VALUE];
+        kx_user_last(s, u, value, sizeof(value));
         printf("  %-8u %-32s %10llu %14.3f %14.3f  %s%s%s\n", u->id, lb, (unsigned long long)u->count,
                us(s, u->first - s->t_first), us(s, u->last - s->t_first), un ? un : "",
-               un ? ": " : "", u->value);
+               un ? ": " : "", value);
     }
     if (s->user_other)
         printf("  (%llu more in pairs not listed)\n", (unsigned long long)s->user_other);

@@ -69,9 +69,8 @@ static void idle_end(struct kx_stats *s, unsigned cpu, uint64_t t)
     s->idle_since[cpu] = 0;
 }
 
-static void thread_event(struct kx_stats *s, const struct kev_event *e)
+static void thread_event(struct kx_stats *s, const struct kev_event *e, int idx)
 {
-    int idx = kx_thread(&s->m, e->w[0], e->w[1]);
     if (idx < 0)
         return;
     struct kx_th_stats *ts = &s->th[idx];
@@ -289,6 +288,17 @@ void kx_user_value(const struct kx_stats *s, const struct kev_event *e, uint32_t
         kev_userreg_format(g->fmt, e->w, e->nw, out, n);
 }
 
+void kx_user_last(const struct kx_stats *s, const struct kx_user *u, char *out, size_t n)
+{
+    struct kev_event e = { 0 };
+    e.cls = KEV_C_USER;
+    e.ev = u->id;
+    e.w = u->vw;
+    e.nw = u->vnw;
+    e.nslots = u->vslots;
+    kx_user_value(s, &e, u->pid, out, n);
+}
+
 const char *kx_user_name(const struct kx_stats *s, uint32_t pid, uint32_t code)
 {
     const struct kev_ureg_entry *g = s->ureg ? kev_userreg_find(s->ureg, pid, code) : NULL;
@@ -312,12 +322,14 @@ static void user_event(struct kx_stats *s, const struct kev_event *e)
             s->user_other++;
             return;
         }
-        s->user[s->nuser++] = (struct kx_user){ e->ev, pid, th, 0, e->t64, e->t64, "" };
+        s->user[s->nuser++] = (struct kx_user){ e->ev, pid, th, 0, e->t64, e->t64, { 0 }, 0, 0 };
     }
     struct kx_user *u = &s->user[i];
     u->count++;
     u->last = e->t64;
-    kx_user_value(s, e, pid, u->value, sizeof(u->value));
+    u->vnw = e->nw < KX_USER_WORDS ? e->nw : KX_USER_WORDS;
+    u->vslots = (u->vnw + 1u) / 2u > 1u ? (u->vnw + 1u) / 2u : 1u;
+    memcpy(u->vw, e->w, u->vnw * sizeof(uint32_t));
     if (u->th < 0)
         u->th = th;
 }
@@ -348,10 +360,11 @@ void kx_stats_event(struct kx_stats *s, const struct kev_event *e)
         if (++s->after_gap[cpu] >= 256)
             s->open_gap[cpu] = 0;
     }
+    int th = s->m.cur[cpu]; // the event's thread for the wait analysis (a state event's own)
     switch (e->cls) {
     case KEV_C_PR_TH:
         if (e->ev <= KEV_TH_DESTROY && e->nw >= 2)
-            thread_event(s, e);
+            thread_event(s, e, th = kx_thread(&s->m, e->w[0], e->w[1]));
         break;
     case KEV_C_KER_CALL: kcall_event(s, e); break;
     case KEV_C_INT: int_event(s, e); break;
@@ -360,7 +373,7 @@ void kx_stats_event(struct kx_stats *s, const struct kev_event *e)
     default: break;
     }
     if (s->kw)
-        kw_event(s->kw, e, kx_event_thread(&s->m, e));
+        kw_event(s->kw, e, th);
     kx_model_update(&s->m, e);
 }
 

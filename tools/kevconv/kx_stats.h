@@ -76,12 +76,16 @@ struct kx_gap {
 };
 
 #define KX_USER_VALUE 96u
+#define KX_USER_WORDS 32u
 struct kx_user {
     uint32_t id;                      // the user event's code
     uint32_t pid;                     // process of the thread that wrote it (0: unknown)
     int th;                           // a thread of it that wrote one (KX_NO_THREAD: none known)
     uint64_t count, first, last;
-    char value[KX_USER_VALUE];        // the last one's value: its text, or its words formatted
+    // the last one's payload (its first KX_USER_WORDS words), formatted only when shown
+    // (kx_user_last): formatting every event would cost more than the rest of its analysis
+    uint32_t vw[KX_USER_WORDS];
+    unsigned vnw, vslots;
 };
 
 struct kx_stats {
@@ -132,6 +136,8 @@ void kx_stats_finish(struct kx_stats *s);
 // format its process registered (trace/kev_userreg.h), else its words in hex.
 void kx_user_value(const struct kx_stats *s, const struct kev_event *e, uint32_t pid, char *out,
                    size_t n);
+// The last value of a (code, process) pair as kx_user_value shows it, into out.
+void kx_user_last(const struct kx_stats *s, const struct kx_user *u, char *out, size_t n);
 // The registered name of user event code for process pid, NULL when none.
 const char *kx_user_name(const struct kx_stats *s, uint32_t pid, uint32_t code);
 // Free what kx_stats_init allocated (the wait analysis, the user-event registry).

@@ -235,8 +235,10 @@ static void users(const struct kx_stats *s, FILE *f)
         const char *name = kx_user_name(s, u->pid, u->id);
         fputs(",\"name\":", f);
         kx_json_str(f, name ? name : "");
+        char value[KX_USER_VALUE];
+        kx_user_last(s, u, value, sizeof(value));
         fputs(",\"value\":", f);
-        kx_json_str(f, u->value);
+        kx_json_str(f, value);
         fputc('}', f);
     }
     fprintf(f, "],\n\"user_events_not_listed\":%llu", (unsigned long long)s->user_other);

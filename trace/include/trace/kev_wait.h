@@ -139,8 +139,22 @@ struct kw {
 void kw_init(struct kw *k, kw_thread_fn thread_of, void *user);
 void kw_free(struct kw *k);
 // One event, in time order; `th` is the thread it belongs to (its pid/tid, else the thread
-// running on its CPU before the event), -1 when unknown.
-void kw_event(struct kw *k, const struct kev_event *e, int th);
+// running on its CPU before the event), -1 when unknown. The inline part lets through only
+// what can matter (thread states, SYSTEM, the SYNC_* calls 80-85 and their exits).
+void kw_event_slow(struct kw *k, const struct kev_event *e, int th);
+static inline void kw_event(struct kw *k, const struct kev_event *e, int th)
+{
+    k->t_last = e->t64;
+    if (e->cls == KEV_C_KER_CALL) {
+        unsigned c = e->ev % KEV_KC_MAX;
+        if (c < 80u || c > 85u || th < 0 || th >= (int)KW_MAX_THREADS ||
+            (e->ev >= KEV_KC_MAX && k->th[th].kc_call != c + 1u))
+            return;
+    } else if (e->cls != KEV_C_PR_TH && e->cls != KEV_C_SYSTEM) {
+        return;
+    }
+    kw_event_slow(k, e, th);
+}
 // At the end of the trace: close the accounting at t_last (open waits stay open: a truncated
 // trace's last states last to its end), look for cycles among the open waits.
 void kw_finish(struct kw *k);
