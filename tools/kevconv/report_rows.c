@@ -46,11 +46,11 @@ static void what(const struct kx_stats *s, const struct kev_event *e, char *b, s
 }
 
 void report_event_row(FILE *f, const struct kx_stats *s, const struct kev_event *e, uint64_t t,
-                      int th)
+                      int th, int first)
 {
     char b[128];
     what(s, e, b, sizeof(b));
-    fprintf(f, "%s[%llu,%u,%d,\"%s\",", ftell(f) ? "," : "", (unsigned long long)t, e->cpu,
+    fprintf(f, "%s[%llu,%u,%d,\"%s\",", first ? "" : ",", (unsigned long long)t, e->cpu,
             th, kev_class_name(e->cls));
     kx_json_str(f, b);
     fputc(']', f);
