@@ -4,7 +4,8 @@
 # missing ones from Debian's packages when run as root. Otherwise it prints the exact command.
 #   scripts/setup.sh            what `make` and `make run` need
 #   scripts/setup.sh --test     also what `make test` needs (cmocka, clang for the fuzzers,
-#                               babeltrace2 and headless chromium for the analysis tools)
+#                               babeltrace2, headless chromium, chromium-driver and
+#                               python3-selenium for the analysis tools)
 # Set-up never removes a package: apt runs with --no-remove, and when a package is in the way
 # (apt would have to remove it to install ours) this says which and stops.
 set -eu
@@ -34,6 +35,9 @@ if [ "$want_test" = 1 ]; then
     have clang || missing+=(clang)
     have babeltrace2 || missing+=(babeltrace2)
     have chromium || missing+=(chromium)
+    # kevreport's browser test: chromedriver and Debian's selenium client for Debian's python3
+    have chromedriver || missing+=(chromium-driver)
+    /usr/bin/python3 -c 'import selenium' 2>/dev/null || missing+=(python3-selenium)
     have python3 || missing+=(python3)
 fi
 

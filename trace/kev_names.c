@@ -90,6 +90,8 @@ const char *kev_system_name(unsigned ev)
     case KEV_SYS_TIMER: return "TIMER";
     case KEV_SYS_SNAPSHOT: return "SNAPSHOT";
     case KEV_SYS_URING_BAD: return "URING_BAD";
+    case 0x203u: return "SYNC_WAIT";   // ours (docs/trace-events.md)
+    case 0x204u: return "PRIO_CHANGE";
     default: return NULL;
     }
 }

@@ -95,7 +95,7 @@ UCFLAGS := $(ARCH_CFLAGS) $(LIBC_SPECS) -std=gnu11 -O2 -g $(TWARN) \
 UCFLAGS += $(ARCH_UCFLAGS) # the architecture's flags for programs alone (arch.mk)
 
 USER_LIB_SRCS := user/lib/kcalls.c user/lib/crt0.c user/lib/kargs.c user/lib/trace_qnx.c \
-                 user/lib/trace_start.c user/lib/trace_uring.c \
+                 user/lib/trace_start.c user/lib/trace_uring.c user/lib/trace_log.c \
                  $(if $(filter board,$(LIBC)),$(BOARD_USER_LIB_SRCS),user/lib/libc_$(LIBC).c)
 USER_LIB_OBJS := $(patsubst %,$(B)/obj/%.o,$(USER_LIB_SRCS))
 

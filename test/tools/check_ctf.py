@@ -64,8 +64,10 @@ check("statedump: type 0 (user thread) for every thread of a process, 1 for proc
       all(f["type"] == (1 if f["vpid"] == 0 else 0) for f in dump),
       [(f["tid"], f["type"]) for f in dump if f["type"] != (1 if f["vpid"] == 0 else 0)][:5])
 run = [(f, c) for f, c in zip(dump, dcpu) if f["status"] == 6]
+# The dump is written by one CPU; a running thread there is on it, the other CPUs' running
+# threads (their idle threads) each on their own: one running thread per CPU.
 check("statedump: a running thread's cpu is its CPU, one per CPU",
-      all(f["cpu"] == c for f, c in run) and len({f["cpu"] for f, c in run}) == len(run),
+      all(f["cpu"] == c for f, c in run if f["tid"] != 0) and len({f["cpu"] for f, c in run}) == len(run),
       [(f["tid"], f["cpu"], c) for f, c in run])
 check("statedump: cpu of every thread is a CPU of the trace",
       all(0 <= f["cpu"] < ncpu for f in dump), [(f["tid"], f["cpu"]) for f in dump][:5])
@@ -103,6 +105,17 @@ check("priorities as LTTng writes them (-100..-1 real-time, 20 normal; wrong: %d
       badprio == 0)
 names = {e[0] for e in events}
 check("wake-ups are sched_waking, no sched_wakeup", "sched_wakeup" not in names)
+# target_cpu names the run queue the woken thread goes to: the CPU it runs on next (Trace
+# Compass marks it runnable there), not the waker's CPU.
+nextrun, badtarget, detail = {}, 0, None
+for name, c, f in reversed(events):
+    if name == "sched_switch":
+        nextrun[f["next_tid"]] = c
+    elif name == "sched_waking" and f["tid"] in nextrun and nextrun[f["tid"]] != f["target_cpu"]:
+        badtarget += 1
+        detail = detail or (f, "runs next on", nextrun[f["tid"]], "waker's CPU", c)
+check("sched_waking's target_cpu is the CPU the thread runs on next (wrong: %d)" % badtarget,
+      badtarget == 0, detail)
 exits = [f["tid"] for name, c, f in events if name == "sched_process_exit"]
 frees = [f["tid"] for name, c, f in events if name == "sched_process_free"]
 check("every sched_process_exit has its sched_process_free (%d)" % len(exits), exits == frees,

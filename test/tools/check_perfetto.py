@@ -29,10 +29,12 @@
 import sys
 
 args = sys.argv[1:]
-want_lost = want_boot = None
-while args and args[0] in ("-l", "-b"):
+want_lost = want_boot = comm_tid = None
+while args and args[0] in ("-l", "-b", "-c"):
     if args[0] == "-l":
         want_lost = int(args[1])
+    elif args[0] == "-c":  # -c TID: print "# comm TID NAME TS" when TID's next_comm changes
+        comm_tid = int(args[1])
     else:
         want_boot = int(args[1])
     args = args[2:]
@@ -202,6 +204,29 @@ for cpu, ts, pid, kind, f in sorted(events, key=lambda e: (e[1], e[0])):
         cur[cpu] = nxt
     elif kind == WAKING:
         asleep.discard(sint(f.get(2, 0)))
+# The run queue a wake-up names (sched_waking.target_cpu) is the CPU the woken thread runs on
+# next (trace processor draws its runnable slice there; the kernel runs a woken thread where
+# it was queued), not the waker's.
+nextrun = {}
+badtarget = wakings = 0
+detail_tg = None
+for cpu, ts, pid, kind, f in sorted(events, key=lambda e: (e[1], e[3] != WAKING), reverse=True):
+    if kind == SWITCH:
+        nextrun[sint(f.get(6, 0))] = cpu
+    elif kind == WAKING:
+        tid, tgt = sint(f.get(2, 0)), sint(f.get(5, 0))
+        wakings += 1
+        if tid in nextrun and nextrun[tid] != tgt:
+            badtarget += 1
+            detail_tg = detail_tg or (ts, tid, "target", tgt, "runs on", nextrun[tid], "waker's CPU", cpu)
+check("importer: sched_waking's target_cpu is the CPU the thread runs on next (wrong: %d of %d)"
+      % (badtarget, wakings), badtarget == 0, detail_tg)
+if comm_tid is not None:
+    last = None
+    for cpu, ts, pid, kind, f in sorted(events, key=lambda e: (e[1], e[0])):
+        if kind == SWITCH and sint(f.get(6, 0)) == comm_tid and f.get(5) != last:
+            last = f.get(5)
+            print("# comm %d %s %d" % (comm_tid, last.decode(), ts))
 check("importer: sched_switch prev_pid continues the CPU's last next_pid (mismatched: %d)"
       % mismatch, mismatch == 0, detail_mm)
 check("importer: every thread switched in after sleeping had a sched_waking (missing: %d)"

@@ -72,6 +72,17 @@ roundtrip loss "$dir/loss.kev"
 roundtrip "loss, kernel-style messages" "$dir/kloss.kev"
 ${KEVSCEN4:-build/host-test/kevscen4} smp "$dir/smp.kev" >/dev/null
 roundtrip "two CPUs" "$dir/smp.kev" 2
+${KEVSCEN4:-build/host-test/kevscen4} wake "$dir/wake.kev" >/dev/null
+roundtrip "wake-ups across CPUs" "$dir/wake.kev" 2
+# User events the trace names (the registry): babeltrace2 shows their text as "NAME: value".
+want=$("$bin/kevscen" -s -r 2 sync "$dir/sync.kev" | sed -n 's/^expect user 101 [0-9]* \([a-z_]*\) /\1: /p')
+rm -rf "$dir/sync.ctf"; "$bin/kev2ctf" -o "$dir/sync.ctf" "$dir/sync.kev" >/dev/null
+check "babeltrace2: a registered user event's text is its name and formatted words ($want)" \
+    test "$(babeltrace2 "$dir/sync.ctf" | grep -c "code = 101, text = \"$want\"")" = 2
+# A main thread renamed with ThreadName: babeltrace2 shows the new comm from the rename on.
+read -r _ _ rtid rold rnew rt <<<"$(${KEVSCEN4:-build/host-test/kevscen4} wake "$dir/wake.kev" | grep '^expect rename ')"
+comms=$(babeltrace2 "$dir/wake-ups across CPUs.ctf" | grep "sched_switch" | grep -o "next_comm = \"[a-z]*\", next_tid = $rtid," | uniq | sed 's/next_comm = "\([a-z]*\)".*/\1/' | tr '\n' ' ')
+check "a renamed thread: babeltrace2 shows $rold, then $rnew (got: $comms)" test "$comms" = "$rold $rnew "
 check "two CPUs: one stream file per CPU" test -s "$dir/two CPUs.ctf/channel0_0" -a -s "$dir/two CPUs.ctf/channel0_1"
 check "two CPUs: babeltrace2 shows both CPUs' events" \
     test "$(babeltrace2 "$dir/two CPUs.ctf" | grep -c 'cpu_id = 1 }')" -gt 0

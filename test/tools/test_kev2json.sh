@@ -58,6 +58,33 @@ check "stdout output parses too" python3 -m json.tool <("$bin/kev2json" "$dir/le
 
 ${KEVSCEN4:-build/host-test/kevscen4} smp "$dir/smp.kev" >/dev/null
 rules smp "$dir/smp.kev"
+# User events the trace names (the registry, trace/kev_userreg.h): kevscen sync's logger
+# declares 101 "wait_report" with a format; its events are instants named by it.
+want=$("$bin/kevscen" -s -r 2 sync "$dir/sync.kev" | sed -n 's/^expect user 101 [0-9]* \([a-z_]*\) /\1: /p')
+"$bin/kev2json" -o "$dir/sync.json" "$dir/sync.kev" >/dev/null
+check "a registered user event is named and its words formatted: $want" python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))["traceEvents"]
+sys.exit(0 if sum(1 for e in d if e.get("cat") == "kev.user" and e["name"] == sys.argv[2]) == 2 else 1)' "$dir/sync.json" "$want"
+# The same interrupt on two CPUs at once: a track per (irq, CPU), so each slice keeps its own
+# 20 us (on one track an exit would close the other CPU's slice).
+read -r _ _ nirq dirq <<<"$(${KEVSCEN4:-build/host-test/kevscen4} wake "$dir/wake.kev" | grep '^expect irq9 ')"
+rules "wake across CPUs" "$dir/wake.kev"
+check "irq 9 on two CPUs at once: $nirq slices of $dirq us, on tracks per CPU" python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))["traceEvents"]
+names = {(e["pid"], e["tid"]): e["args"]["name"] for e in d if e.get("ph") == "M" and e["name"] == "thread_name"}
+tracks = {k for k, v in names.items() if v.startswith("irq 9 on CPU ")}
+open_ = {}
+durs = []
+for e in sorted((e for e in d if (e.get("pid"), e.get("tid")) in tracks and e.get("name") == "irq 9" and e["ph"] in "BE"), key=lambda e: e["ts"]):
+    k = (e["pid"], e["tid"])
+    if e["ph"] == "B":
+        open_[k] = e["ts"]
+    else:
+        durs.append(e["ts"] - open_.pop(k))
+sys.exit(0 if len(tracks) == 2 and len(durs) == int(sys.argv[2]) and all(abs(x - float(sys.argv[3])) < 1e-6 for x in durs) else 1)
+' "$dir/wake across CPUs.json" "$nirq" "$dirq"
 check "two CPUs: a named track per CPU" python3 -c '
 import json, sys
 d = json.load(open(sys.argv[1]))

@@ -51,6 +51,15 @@ for p in switch overwrite ring fill; do
 done
 ${KEVSCEN4:-build/host-test/kevscen4} smp "$dir/smp.kev" >/dev/null
 rules smp "$dir/smp.kev"
+# Wake-ups across CPUs: the READY is written on the waker's CPU, the thread runs on its own.
+${KEVSCEN4:-build/host-test/kevscen4} wake "$dir/wake.kev" >/dev/null
+rules "wake across CPUs" "$dir/wake.kev"
+# A main thread renamed with ThreadName: its sched_switch comm is the new name from then on.
+read -r _ _ rtid rold rnew rt <<<"$(${KEVSCEN4:-build/host-test/kevscen4} wake "$dir/wake.kev" | grep '^expect rename ')"
+comms=$(python3 "$here/check_perfetto.py" -c "$rtid" "$dir/wake across CPUs.pftrace" | sed -n 's/^# comm //p')
+check "a renamed thread: comm $rold, then $rnew from the rename on (us $rt)" \
+    python3 -c 'import sys; c=[l.split() for l in sys.argv[1].splitlines()]; t=int(sys.argv[4]);
+sys.exit(0 if [x[1] for x in c] == [sys.argv[2], sys.argv[3]] and int(c[1][2]) >= t * 1000 else 1)' "$comms" "$rold" "$rnew" "$rt"
 # All three converters on one trace, by their consumers' rules, agreeing on ids and priorities.
 for s in loss smp "overwrite-b"; do
     k=$dir/$s.kev; [ "$s" = loss ] && k=$dir/loss.kev; [ "$s" = overwrite-b ] && k=$dir/overwrite-b.kev

@@ -87,6 +87,7 @@ static void test_implicit_switch(void **state)
     assert_int_equal(s->idle_t[0], 40);     // 300..340 nobody ran
     assert_int_equal(s->prio_t[10], 210);   // wide events: prio 10 * pid
     assert_int_equal(s->prio_t[20], 50);
+    kx_stats_free(s);
     free(s);
 }
 
@@ -117,6 +118,7 @@ static void test_nested_request(void **state)
         sum += s->worst[i].t1 - s->worst[i].t0;
     assert_int_equal(sum, 120);
     assert_int_equal(s->q.nlive, 0); // everything released
+    kx_stats_free(s);
     free(s);
 }
 
@@ -152,6 +154,7 @@ static void test_kernel_form_and_irq_pulse(void **state)
     assert_int_equal(s->irq[8].latency.n, 1);
     assert_int_equal(s->irq[8].latency.min, 20); // entry 50 -> running 70
     assert_int_equal(s->irq[8].total.min, 5);
+    kx_stats_free(s);
     free(s);
 }
 
@@ -174,6 +177,7 @@ static void test_unmatched_and_overflow(void **state)
     assert_int_equal(s->q.overflow, 1);
     assert_true(s->q.nlive <= KX_MSG_MAX);
     kx_stats_finish(s);
+    kx_stats_free(s);
     free(s);
 }
 
@@ -203,6 +207,7 @@ static void test_stale_nested(void **state)
         sum += s->worst[i].t1 - s->worst[i].t0;
     assert_int_equal(sum, 80);
     assert_int_equal(s->q.nlive, 0);
+    kx_stats_free(s);
     free(s);
 }
 
@@ -237,6 +242,7 @@ static void test_kcalls_and_loss(void **state)
     assert_non_null(strstr(json, "\"lost_windows\":[\n{\"cpu\":0,\"t0\":60,\"t1\":100,\"lost\":42"));
     assert_non_null(strstr(json, "\"name\":\"SemWait\""));
     free(json);
+    kx_stats_free(s);
     free(s);
 }
 
@@ -279,6 +285,7 @@ static void test_linux_ids(void **state)
     assert_int_equal(kx_kernel_prio(-1), 120);
     assert_int_equal(kx_lttng_prio(10), -11);
     assert_int_equal(kx_lttng_prio(0), 20);
+    kx_stats_free(s);
     free(s);
 }
 
@@ -304,6 +311,7 @@ static void test_user_events(void **state)
     assert_int_equal(s->user[2].pid, 4);
     assert_int_equal(s->user[2].count, 1);
     assert_false(kx_stats_damaged(s));
+    kx_stats_free(s);
     free(s);
 }
 

@@ -16,6 +16,7 @@
 #include <time.h>
 
 #include "ctf_meta.h"
+#include <trace/kev_userreg.h>
 #include "kx_ids.h"
 
 static void usage(FILE *f)
@@ -52,6 +53,8 @@ struct conv {
     uint64_t events, packets;
     uint64_t derived;  // events written beside the one per .kev event (sched_process_free)
     int werr;
+    unsigned snap_idle; // idle threads seen in the START snapshot so far
+    struct kev_userreg ureg; // user event names and formats the trace declares
 };
 
 static void reserve(struct stream *s, size_t n)
@@ -228,6 +231,17 @@ static uint32_t statedump_cpu(const struct conv *c, int idx, unsigned cpu)
     return cpu;
 }
 
+// A thread's CPU in the START snapshot. The snapshot is written by one CPU, whichever CPU
+// each thread runs on; the kernel makes one idle thread per CPU in CPU order (kernel/main.c)
+// and the snapshot lists them in that order, so the k-th idle thread is CPU k's.
+static uint32_t snapshot_cpu(struct conv *c, int idx, const struct kev_event *e)
+{
+    if (idx >= 0 && kx_is_idle(c->m, idx) && c->snap_idle < c->m->r->kr_board_ncpu &&
+        c->snap_idle < KEV_MAX_CPUS)
+        return c->snap_idle++;
+    return e->ev == KEV_TH_RUNNING ? e->cpu : statedump_cpu(c, idx, e->cpu);
+}
+
 // Ids, names and priorities: kx_ids.h (the same in every converter).
 static void thread_event(struct conv *c, struct stream *s, const struct kev_event *e)
 {
@@ -245,7 +259,7 @@ static void thread_event(struct conv *c, struct stream *s, const struct kev_even
         put32(s, e->w[0] == 0); // type: 0 user thread, 1 kernel thread (process 0's)
         put32(s, 0), put32(s, 0); // mode, submode
         put32(s, (uint32_t)statedump_status(e->ev));
-        put32(s, e->ev == KEV_TH_RUNNING ? e->cpu : statedump_cpu(c, idx, e->cpu));
+        put32(s, snapshot_cpu(c, idx, e));
         put32(s, e->ev);
         return;
     }
@@ -448,15 +462,21 @@ static int on_event(void *user, struct kev_reader *r, const struct kev_event *e)
             unknown_event(s, e);
         }
         break;
-    case KEV_C_USER:
-        kx_user_string(c->m->r, e, text, sizeof(text));
-        if (strchr(text, '?'))
-            text[0] = 0;
+    case KEV_C_USER: { // text: "NAME: value" for a registered code (trace/kev_userreg.h)
+        int cur = c->m->cur[e->cpu];
+        uint32_t pid = cur >= 0 ? c->m->th[cur].pid : 0;
+        kx_user_text(c->m->r, &c->ureg, pid, e, 1, text, sizeof(text));
+        if (!kev_userreg_find(&c->ureg, pid, e->ev)) { // as before: its text or nothing
+            kx_user_string(c->m->r, e, text, sizeof(text));
+            if (strchr(text, '?'))
+                text[0] = 0;
+        }
         ev_header(s, CTF_ID_KEV_USER, e->t64, 8 + strlen(text) + 1 + 4u * e->nw);
         put16(s, (uint16_t)e->ev);
         put_str(s, text);
         words_seq(s, e->w, e->nw);
         break;
+    }
     default: unknown_event(s, e); break;
     }
     c->events++;

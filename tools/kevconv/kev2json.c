@@ -28,6 +28,7 @@
 
 #include "kx_ids.h"
 #include "kx_msg.h"
+#include <trace/kev_userreg.h>
 
 static void usage(FILE *f)
 {
@@ -114,14 +115,16 @@ static void o_json_str(struct out *o, const char *s)
 
 struct conv {
     struct out o;
+    struct kev_userreg ureg;  // user event names and formats the trace declares
     const struct kev_reader *r;
     struct kx_model *m;
     struct kx_msgs *q;
     uint64_t hz;
     uint64_t events;
     uint16_t open_call[KX_MAX_THREADS + 1]; // call + 1 open on a thread (last: unknown thread)
-    uint8_t irq_depth[MAX_IRQ];             // 1 interrupt open, 2 its handler too
-    uint8_t irq_seen[MAX_IRQ + 1];
+    // Per CPU: the same interrupt can run on two CPUs at once, and a track's slices must nest.
+    uint8_t irq_depth[KEV_MAX_CPUS][MAX_IRQ]; // 1 interrupt open, 2 its handler too
+    uint8_t irq_seen[KEV_MAX_CPUS][MAX_IRQ + 1];
     int cpu_th[KEV_MAX_CPUS];               // thread of the open CPU slice, or -1
     uint64_t cpu_t0[KEV_MAX_CPUS];
     uint64_t lost_seen[KEV_MAX_CPUS];
@@ -271,6 +274,12 @@ static void kcall_event(struct conv *c, const struct kev_event *e)
     }
 }
 
+// The track of interrupt irq on a CPU (irqs from MAX_IRQ up share one).
+static uint32_t irq_tid(unsigned cpu, uint32_t irq)
+{
+    return TID_IRQ0 + cpu * (MAX_IRQ + 1) + (irq < MAX_IRQ ? irq : MAX_IRQ);
+}
+
 // An end on interrupt irq's track for its open slice: "irq N" (what 1) or "handler" (2).
 static void irq_end(struct conv *c, uint32_t irq, uint32_t tid, unsigned what, int derived,
                     uint64_t t)
@@ -290,10 +299,11 @@ static void irq_end(struct conv *c, uint32_t irq, uint32_t tid, unsigned what, i
 static void int_event(struct conv *c, const struct kev_event *e)
 {
     uint32_t irq = kev_int_irq(e);
-    uint32_t tid = TID_IRQ0 + (irq < MAX_IRQ ? irq : MAX_IRQ);
-    uint8_t *depth = irq < MAX_IRQ ? &c->irq_depth[irq] : NULL;
+    unsigned cpu = e->cpu % KEV_MAX_CPUS;
+    uint32_t tid = irq_tid(cpu, irq);
+    uint8_t *depth = irq < MAX_IRQ ? &c->irq_depth[cpu][irq] : NULL;
     char name[32];
-    c->irq_seen[irq < MAX_IRQ ? irq : MAX_IRQ] = 1;
+    c->irq_seen[cpu][irq < MAX_IRQ ? irq : MAX_IRQ] = 1;
     switch (e->ev) {
     case KEV_INT_ENTER:
         if (depth) { // an earlier exit was lost: close what is open
@@ -348,7 +358,7 @@ static void on_context(struct conv *c, const char *ph, const char *cat, const st
 {
     unsigned irq = c->m->irq[e->cpu];
     if (irq)
-        rec_begin(c, ph, cat, PID_IRQ, TID_IRQ0 + (irq - 1 < MAX_IRQ ? irq - 1 : MAX_IRQ), e->t64);
+        rec_begin(c, ph, cat, PID_IRQ, irq_tid(e->cpu % KEV_MAX_CPUS, irq - 1), e->t64);
     else
         on_thread(c, ph, cat, c->m->cur[e->cpu], e->t64);
 }
@@ -362,7 +372,7 @@ static void flow_point(struct conv *c, const struct kx_msg *g, const char *ph, i
     for (int pass = 0; pass < 2; pass++) {
         const char *p = pass ? ph : "X";
         if (irq)
-            rec_begin(c, p, "ipc", PID_IRQ, TID_IRQ0 + (irq - 1 < MAX_IRQ ? irq - 1 : MAX_IRQ), t);
+            rec_begin(c, p, "ipc", PID_IRQ, irq_tid(g->send_cpu % KEV_MAX_CPUS, irq - 1), t);
         else
             on_thread(c, p, "ipc", th, t);
         if (!pass)
@@ -445,13 +455,15 @@ static int on_event(void *user, struct kev_reader *r, const struct kev_event *e)
     case KEV_C_INT: int_event(c, e); break;
     case KEV_C_COMM: comm_event(c, e); break;
     case KEV_C_PR_TH: prth_event(c, e); break;
-    case KEV_C_USER:
-        if (kx_user_string(r, e, name, sizeof(name)))
-            instant(c, e, c->m->cur[e->cpu], "kev.user", name);
-        else
-            snprintf(name, sizeof(name), "user %u", e->ev),
-                instant(c, e, c->m->cur[e->cpu], "kev.user", name);
+    case KEV_C_USER: { // "NAME: value" when registered (trace/kev_userreg.h), else as before
+        int th = c->m->cur[e->cpu];
+        uint32_t pid = th >= 0 ? c->m->th[th].pid : 0;
+        kx_user_text(r, &c->ureg, pid, e, 1, name, sizeof(name));
+        if (!kev_userreg_find(&c->ureg, pid, e->ev) && !kx_user_string(r, e, name, sizeof(name)))
+            snprintf(name, sizeof(name), "user %u", e->ev);
+        instant(c, e, th, "kev.user", name);
         break;
+    }
     default: {
         const char *cn = e->cls == KEV_C_SYSTEM ? kev_system_name(e->ev) : NULL;
         snprintf(name, sizeof(name), "%s", cn ? cn : "event");
@@ -473,13 +485,15 @@ static void finish(struct conv *c)
     for (unsigned i = 0; i <= KX_MAX_THREADS; i++) // slices still open end with the trace
         if (c->open_call[i])
             kcall_close(c, i < KX_MAX_THREADS ? (int)i : KX_NO_THREAD, i, end);
-    for (uint32_t irq = 0; irq < MAX_IRQ; irq++) {
-        if (c->irq_depth[irq] & 2)
-            irq_end(c, irq, TID_IRQ0 + irq, 2, 1, end);
-        if (c->irq_depth[irq] & 1)
-            irq_end(c, irq, TID_IRQ0 + irq, 1, 1, end);
-        c->irq_depth[irq] = 0;
-    }
+    for (unsigned cpu = 0; cpu < KEV_MAX_CPUS; cpu++)
+        for (uint32_t irq = 0; irq < MAX_IRQ; irq++) {
+            uint8_t *d = &c->irq_depth[cpu][irq];
+            if (*d & 2)
+                irq_end(c, irq, irq_tid(cpu, irq), 2, 1, end);
+            if (*d & 1)
+                irq_end(c, irq, irq_tid(cpu, irq), 1, 1, end);
+            *d = 0;
+        }
     for (unsigned cpu = 0; cpu < KEV_MAX_CPUS; cpu++) {
         cpu_close(c, cpu, end);
         uint64_t lost = c->r->kr_have_trailer ? c->r->kr_trl_lost[cpu] : 0;
@@ -518,11 +532,24 @@ static void finish(struct conv *c)
         if (c->cpu_seen[cpu])
             o_printf(&c->o, ",\n{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":%u,\"tid\":%u,"
                           "\"args\":{\"name\":\"CPU %u\"}}", PID_CPU, TID_CPU0 + cpu, cpu);
-    for (unsigned irq = 0; irq <= MAX_IRQ; irq++)
-        if (c->irq_seen[irq])
+    unsigned ncpu = 0; // one CPU: "irq N"; several: "irq N on CPU c", a track per CPU
+    for (unsigned cpu = 0; cpu < KEV_MAX_CPUS; cpu++)
+        for (unsigned irq = 0; irq <= MAX_IRQ; irq++)
+            if (c->irq_seen[cpu][irq]) {
+                ncpu++;
+                break;
+            }
+    for (unsigned cpu = 0; cpu < KEV_MAX_CPUS; cpu++)
+        for (unsigned irq = 0; irq <= MAX_IRQ; irq++) {
+            char where[24] = "";
+            if (!c->irq_seen[cpu][irq])
+                continue;
+            if (ncpu > 1)
+                snprintf(where, sizeof(where), " on CPU %u", cpu);
             o_printf(&c->o, ",\n{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":%u,\"tid\":%u,"
-                          "\"args\":{\"name\":\"irq %u%s\"}}", PID_IRQ, TID_IRQ0 + irq, irq,
-                    irq == MAX_IRQ ? " and above" : "");
+                          "\"args\":{\"name\":\"irq %u%s%s\"}}", PID_IRQ, irq_tid(cpu, irq),
+                     irq, irq == MAX_IRQ ? " and above" : "", where);
+        }
     o_printf(&c->o, "\n],\n\"displayTimeUnit\":\"ns\",\n\"otherData\":{\"kev_events\":%llu,"
                   "\"kev_lost\":%llu,\"cycles_per_sec\":%llu}}\n",
             (unsigned long long)c->events, (unsigned long long)kev_lost_total(c->r),

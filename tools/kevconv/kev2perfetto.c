@@ -125,6 +125,7 @@ struct conv {
     uint8_t irq_described[1024];
     int seq_started;                       // the track-event sequence has begun
     uint64_t flows;                        // flow events written
+    int16_t last_cpu[KX_MAX_THREADS];      // CPU each thread last ran on + 1 (0: not yet seen)
 };
 
 #define SEQ_TRACKS 200u // trusted_packet_sequence_id of the track descriptors and events
@@ -194,6 +195,8 @@ static int64_t linux_state(unsigned st)
 }
 
 // sched_waking of thread th by cur (the CPU's current thread: the waker trace processor shows).
+// target_cpu is the run queue the woken thread goes to, the CPU it last ran on (the waker's
+// CPU only for a thread not seen running yet), as Linux's select_task_rq() result.
 static void waking(struct conv *c, const struct kev_event *e, int th, int32_t prio, int cur)
 {
     c->sub.len = 0;
@@ -201,7 +204,7 @@ static void waking(struct conv *c, const struct kev_event *e, int th, int32_t pr
     pb_int(&c->sub, 2, kx_ltid(c->m, th));
     pb_int(&c->sub, 3, prio);
     pb_int(&c->sub, 4, 1);
-    pb_int(&c->sub, 5, e->cpu);
+    pb_int(&c->sub, 5, c->last_cpu[th] ? (unsigned)(c->last_cpu[th] - 1) : e->cpu);
     add_event(c, e->cpu, e->t64, kx_ltid(c->m, cur), 20);
 }
 
@@ -214,6 +217,8 @@ static void thread_event(struct conv *c, const struct kev_event *e)
     int32_t prio = kx_kernel_prio(e->nw >= 4 ? (int)e->w[2] : kx_qprio(m, th));
     int cur = current_of(m, e->cpu);
     const struct kx_thread *t = &m->th[th];
+    if (e->ev == KEV_TH_RUNNING) // (a waking written now targets this CPU)
+        c->last_cpu[th] = (int16_t)(e->cpu + 1);
     if (e->ev == KEV_TH_RUNNING && cur != th && !kx_is_idle(m, th) && t->cpu < 0 &&
         t->state != KEV_TH_READY && t->state != KEV_TH_RUNNING && t->state != KX_STATE_UNKNOWN)
         waking(c, e, th, prio, cur); // its READY was not recorded (or lost): woken by now

@@ -8,7 +8,10 @@
 //   threads [{name,pid,tid}], seg [[thread, t0, t1, state, cpu]], irq [[irq, t0, t1, h0, h1]],
 //   flow [[client, t_send, server, t_recv, t_reply]], loss [[cpu, t0, t1, lost]],
 //   user [[thread, t, id, "value"]] (user events: a marker on the thread's row, the value -
-//   its text, or its words in hex - shown on click)
+//   its text, or its words in hex - shown on click), events [[t, cpu, thread, "CLASS",
+//   "what"]] (the searchable event list, the first --max-events), waits [[waiter, t0, t1,
+//   owner, "object"]] (blocked-by arrows; a wait still open at the end lasts to the end),
+//   seg's sixth member the thread's priority (the priority lane; -1 unknown)
 // A damaged or truncated file: the page says so at the top (stats.trace.damaged: the
 // decoder's message and byte offset) and the tool exits 1.
 // At most --max-segments state segments are kept (the earliest); the page says when it cut.
@@ -17,8 +20,9 @@
 #include <string.h>
 
 #include "kx_stats.h"
+#include "report_rows.h"
 
-extern const char kevreport_css[], kevreport_js[]; // report_assets.c
+extern const char kevreport_css[], kevreport_js[], kevreport_analysis_js[]; // report_assets.c
 
 static void usage(FILE *f)
 {
@@ -28,6 +32,7 @@ static void usage(FILE *f)
                "events. A damaged or truncated file: the page says so (and where), exit 1.\n"
                "  -o FILE             output (default: FILE.kev with .html instead of .kev)\n"
                "  --max-segments N    timeline records kept (default 200000)\n"
+               "  --max-events N      rows of the event list kept (default 50000)\n"
                "  -h, --help          this text\n"
                "Exit status: 0 ok, 1 damaged or unreadable input or write error, 2 bad usage.\n");
 }
@@ -41,8 +46,9 @@ struct buf {
 struct rep {
     struct kx_stats *s;
     struct kx_msgs *q;
-    struct buf seg, irq, flow, user;
+    struct buf seg, irq, flow, user, ev, wt;
     uint64_t nseg, max_seg, cut;
+    uint64_t nev, max_ev, ev_cut;
     uint64_t irq_t0[KEV_MAX_CPUS], hnd_t0[KEV_MAX_CPUS], hnd_t1[KEV_MAX_CPUS];
     unsigned irq_open[KEV_MAX_CPUS];
 };
@@ -60,8 +66,9 @@ static void seg_out(struct rep *p, int th, uint64_t t0, uint64_t t1, unsigned st
         p->cut++;
         return;
     }
-    fprintf(p->seg.f, "%s[%d,%llu,%llu,%u,%d]", ftell(p->seg.f) ? "," : "", th,
-            (unsigned long long)rel(p, t0), (unsigned long long)rel(p, t1), st, cpu);
+    int prio = st == KEV_TH_RUNNING ? p->s->th[th].prio_run : p->s->m.th[th].prio;
+    fprintf(p->seg.f, "%s[%d,%llu,%llu,%u,%d,%d]", ftell(p->seg.f) ? "," : "", th,
+            (unsigned long long)rel(p, t0), (unsigned long long)rel(p, t1), st, cpu, prio);
     p->nseg++;
 }
 
@@ -122,13 +129,11 @@ static void user_event(struct rep *p, const struct kev_reader *r, const struct k
     int th = p->s->m.cur[e->cpu];
     if (th < 0 || p->nseg >= p->max_seg)
         return;
-    char text[256];
-    if (!kx_user_string(r, e, text, sizeof(text))) {
-        size_t n = 0;
-        text[0] = 0;
-        for (unsigned i = 0; i < e->nw && n + 12 < sizeof(text); i++)
-            n += (size_t)snprintf(text + n, sizeof(text) - n, "%s0x%x", i ? " " : "", e->w[i]);
-    }
+    char text[256], value[224];
+    const char *name = kx_user_name(p->s, p->s->m.th[th].pid, e->ev);
+    (void)r;
+    kx_user_value(p->s, e, p->s->m.th[th].pid, value, sizeof(value)); // registered format
+    snprintf(text, sizeof(text), "%s%s%s", name ? name : "", name ? ": " : "", value);
     fprintf(p->user.f, "%s[%d,%llu,%u,", ftell(p->user.f) ? "," : "", th,
             (unsigned long long)rel(p, e->t64), e->ev);
     kx_json_str(p->user.f, text);
@@ -164,20 +169,36 @@ static int on_event(void *user, struct kev_reader *r, const struct kev_event *e)
             kx_msgs_release(p->q, g);
         }
     }
+    int th = -1, wait = -1;
+    if (e->cls != KEV_C_CONTROL) {
+        th = kx_event_thread(&s->m, e);
+        wait = th >= 0 && s->kw ? s->kw->th[th].wait : -1;
+        if (p->nev < p->max_ev)
+            report_event_row(p->ev.f, s, e, rel(p, e->t64), th, !p->nev), p->nev++;
+        else
+            p->ev_cut++;
+    }
     kx_stats_event(s, e);
     compare(p, &a);
     compare(p, &b);
+    if (wait >= 0 && s->kw->th[th].wait != wait) // the wait ended: its blocked-by arrow
+        report_wait_row(p->wt.f, s, &s->kw->wait[wait], rel(p, s->kw->wait[wait].t0),
+                        rel(p, e->t64));
     return 0;
 }
 
 // Copy JSON into the page, keeping "</" out of the <script> element.
 static void put_json(FILE *out, const char *j, size_t n)
 {
-    for (size_t i = 0; i < n; i++) {
-        if (j[i] == '<' && i + 1 < n && j[i + 1] == '/')
-            fputs("<\\", out);
-        else
-            putc(j[i], out);
+    size_t i = 0;
+    while (i < n) { // whole runs up to each '<' (a character at a time cost more than the rest)
+        const char *lt = memchr(j + i, '<', n - i);
+        size_t k = lt ? (size_t)(lt - j) : n;
+        fwrite(j + i, 1, k - i, out);
+        if (k >= n)
+            break;
+        fputs(k + 1 < n && j[k + 1] == '/' ? "<\\" : "<", out);
+        i = k + 1;
     }
 }
 
@@ -187,7 +208,12 @@ static void write_page(FILE *out, struct rep *p, const char *title)
     for (unsigned i = 0; i < s->m.nth; i++) // close every open state at the end
         seg_out(p, (int)i, s->th[i].since, s->t_last, s->th[i].state,
                 s->th[i].state == KEV_TH_RUNNING ? s->m.th[i].cpu : -1);
+    for (unsigned i = 0; s->kw && i < s->kw->nopen; i++) { // still blocked: to the end
+        const struct kw_wait *w = &s->kw->wait[s->kw->open[i]];
+        report_wait_row(p->wt.f, s, w, rel(p, w->t0), rel(p, s->t_last));
+    }
     fflush(p->seg.f), fflush(p->irq.f), fflush(p->flow.f), fflush(p->user.f);
+    fflush(p->ev.f), fflush(p->wt.f);
 
     fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n<title>", out);
     for (const char *c = title; *c; c++)
@@ -231,6 +257,10 @@ static void write_page(FILE *out, struct rep *p, const char *title)
     fwrite(p->flow.p, 1, p->flow.len, out);
     fputs("],\n\"user\":[", out);
     put_json(out, p->user.p, p->user.len);
+    fputs("],\n\"events\":[", out);
+    put_json(out, p->ev.p, p->ev.len);
+    fprintf(out, "],\n\"events_cut\":%llu,\n\"waits\":[", (unsigned long long)p->ev_cut);
+    put_json(out, p->wt.p, p->wt.len);
     fputs("],\n\"loss\":[", out);
     for (unsigned i = 0; i < s->ngaps; i++)
         fprintf(out, "%s[%u,%llu,%llu,%llu]", i ? "," : "", s->gap[i].cpu,
@@ -241,6 +271,8 @@ static void write_page(FILE *out, struct rep *p, const char *title)
         fprintf(out, "%s\"%s\"", st ? "," : "", kev_thread_state_name(st));
     fputs("]}}\n</script>\n<script>\n", out);
     fputs(kevreport_js, out);
+    fputs("</script>\n<script>\n", out);
+    fputs(kevreport_analysis_js, out);
     fputs("</script>\n</body></html>\n", out);
 }
 
@@ -260,7 +292,7 @@ static void close_buf(struct buf *b)
 int main(int argc, char **argv)
 {
     const char *in = NULL, *out = NULL;
-    unsigned long long max_seg = 200000;
+    unsigned long long max_seg = 200000, max_ev = 50000;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
@@ -273,6 +305,13 @@ int main(int argc, char **argv)
             max_seg = strtoull(argv[++i], &end, 0);
             if (*end || !max_seg) {
                 fprintf(stderr, "kevreport: bad --max-segments %s\n", argv[i]);
+                return 2;
+            }
+        } else if (!strcmp(a, "--max-events") && i + 1 < argc) {
+            char *end;
+            max_ev = strtoull(argv[++i], &end, 0);
+            if (*end) {
+                fprintf(stderr, "kevreport: bad --max-events %s\n", argv[i]);
                 return 2;
             }
         } else if (kx_arg_file("kevreport", a, &in, usage) != 0) {
@@ -299,7 +338,9 @@ int main(int argc, char **argv)
     p.s = calloc(1, sizeof(*p.s));
     p.q = &q;
     p.max_seg = max_seg;
-    if (!p.s || open_buf(&p.seg) || open_buf(&p.irq) || open_buf(&p.flow) || open_buf(&p.user)) {
+    p.max_ev = max_ev;
+    if (!p.s || open_buf(&p.seg) || open_buf(&p.irq) || open_buf(&p.flow) || open_buf(&p.user) ||
+        open_buf(&p.ev) || open_buf(&p.wt)) {
         fprintf(stderr, "kevreport: out of memory\n");
         return 1;
     }
@@ -321,6 +362,9 @@ int main(int argc, char **argv)
         }
     }
     close_buf(&p.seg), close_buf(&p.irq), close_buf(&p.flow), close_buf(&p.user);
+    close_buf(&p.ev), close_buf(&p.wt);
+    if (p.s)
+        kx_stats_free(p.s);
     free(p.s);
     kx_close(&f);
     return rc;

@@ -22,7 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../traceprinter/kev_capture.h"
+#include "kevscen.h"
 #include <uapi/kcall.h>
 
 #define HZ 1000000u
@@ -37,15 +37,19 @@
 #define N1 500u   // smp: client's run per round on CPU 1
 #define H1 20u    // smp: irq 7's handler on CPU 1
 
-static struct trace_ring ring;
+struct trace_ring ring;
 static struct kcap cap;
-static uint64_t emitted;
+uint64_t emitted;
 
-enum { IDLE = 1, CLIENT = 2, SERVER = 3, DRIVER = 4, WORKER = 5, NPROC = 5 };
-static const char *const pname[NPROC + 1] = { "", "procnto", "client", "server", "driver",
-                                              "worker" };
-static const char *const tname[NPROC + 1] = { "", "idle", "main", "main", "irq", "main" };
-static const uint32_t prio[NPROC + 1] = { 0, 0, 10, 20, 30, 5 };
+enum { IDLE = 1, CLIENT = 2, SERVER = 3, DRIVER = 4, WORKER = 5 };
+static const char *const basic_pname[] = { "", "procnto", "client", "server", "driver",
+                                           "worker" };
+static const char *const basic_tname[] = { "", "idle", "main", "main", "irq", "main" };
+static const uint32_t basic_prio[] = { 0, 0, 10, 20, 30, 5 };
+// The scenario's processes (one thread each), pid 1 the idle one; kevscen_sync.c has its own.
+static unsigned NPROC = 5;
+static const char *const *pname = basic_pname, *const *tname = basic_tname;
+static const uint32_t *prio = basic_prio;
 
 // -k: COMM events as the kernel writes them when the receiver already waits: the receive in
 // the sender's context right after the send, naming the receiving thread (pid << 16 | tid),
@@ -54,9 +58,9 @@ static const uint32_t prio[NPROC + 1] = { 0, 0, 10, 20, 30, 5 };
 // sender pid). The expected results are the same.
 static int kstyle;
 
-static void at(uint64_t t) { trace_host_port.now = t; }
+void at(uint64_t t) { trace_host_port.now = t; }
 
-static void th(unsigned state, unsigned pid)
+void th(unsigned state, unsigned pid)
 {
     uint32_t w[4] = { pid, 1, prio[pid], 2 };
     if (state == KEV_TH_RUNNING)
@@ -65,14 +69,14 @@ static void th(unsigned state, unsigned pid)
     emitted++;
 }
 
-static void ev(unsigned cls, unsigned e, uint32_t a, uint32_t b)
+void ev(unsigned cls, unsigned e, uint32_t a, uint32_t b)
 {
     trace_emit_simple(&ring, cls, e, a, b);
     emitted++;
 }
 
-static void kc_in(unsigned call, uint32_t a) { ev(KEV_C_KER_CALL, KEV_KC_ENTRY(call), a, 0); }
-static void kc_out(unsigned call, int32_t ret) { ev(KEV_C_KER_CALL, KEV_KC_EXIT(call), (uint32_t)ret, 0); }
+void kc_in(unsigned call, uint32_t a) { ev(KEV_C_KER_CALL, KEV_KC_ENTRY(call), a, 0); }
+void kc_out(unsigned call, int32_t ret) { ev(KEV_C_KER_CALL, KEV_KC_EXIT(call), (uint32_t)ret, 0); }
 
 static void begin_file(void)
 {
@@ -115,7 +119,9 @@ static void begin_file(void)
     cap.len = h.ko_len;
 }
 
-// START's snapshot: every process, thread name and state; the idle thread runs.
+// START's snapshot: every process, thread name and state; the idle thread runs (with
+// snapshot_idles > 1, one idle thread per CPU, as the kernel makes them: wake scenario).
+static unsigned snapshot_idles = 1;
 static void snapshot(uint64_t t)
 {
     at(t);
@@ -126,8 +132,14 @@ static void snapshot(uint64_t t)
         uint32_t wt[2] = { p, 1 };
         trace_emit_string(&ring, KEV_C_PR_TH, KEV_PR_THREAD_NAME, wt, 2, tname[p]);
         emitted += 2;
-        th(p == IDLE ? KEV_TH_RUNNING : p == CLIENT ? KEV_TH_NANOSLEEP
+        th(p == IDLE ? KEV_TH_RUNNING : p == CLIENT || NPROC != 5 ? KEV_TH_NANOSLEEP
            : p == WORKER ? KEV_TH_NANOSLEEP : KEV_TH_RECEIVE, p);
+    }
+    for (unsigned c = 1; c < snapshot_idles; c++) { // the other CPUs' idle threads, running
+        uint32_t wt[2] = { IDLE, 1 + c }, ws[4] = { IDLE, 1 + c, 0, 2 };
+        trace_emit_string(&ring, KEV_C_PR_TH, KEV_PR_THREAD_NAME, wt, 2, "idle");
+        trace_emit_words(&ring, KEV_C_PR_TH, KEV_TH_RUNNING, ws, 4);
+        emitted += 2;
     }
     ev(KEV_C_SYSTEM, KEV_SYS_SNAPSHOT, 1, 0);
 }
@@ -216,21 +228,54 @@ static void smp_round(uint64_t T)
     trace_host_port.cpu = 0;
 }
 
+// One round of the wake scenario (kevscen4): client blocks on CPU 1; server, on CPU 0, posts
+// the semaphore: the client's READY is written on CPU 0 (the waker's) and it runs on CPU 1.
+// In the round at RENAME_AT the client renames its main thread "waker" (ThreadName): the
+// converters show the new name from then on.
+#define RENAME_AT (T0_ROUNDS + 10u * P)
+#define T0_ROUNDS 2000u
+static void wake_round(uint64_t T)
+{
+    trace_host_port.cpu = 1, at(T), th(KEV_TH_READY, CLIENT), th(KEV_TH_RUNNING, CLIENT);
+    if (T == RENAME_AT) {
+        uint32_t w[2] = { CLIENT, 1 };
+        trace_emit_string(&ring, KEV_C_PR_TH, KEV_PR_THREAD_NAME, w, 2, "waker");
+        emitted++;
+    }
+    at(T + 100), kc_in(KC_SemWait, 4), th(KEV_TH_SEM, CLIENT);
+    trace_host_port.cpu = 0, at(T + 200), th(KEV_TH_READY, SERVER), th(KEV_TH_RUNNING, SERVER);
+    at(T + 300), kc_in(KC_SemPost, 4), th(KEV_TH_READY, CLIENT), kc_out(KC_SemPost, 0);
+    trace_host_port.cpu = 1, at(T + 310), th(KEV_TH_RUNNING, CLIENT), kc_out(KC_SemWait, 0);
+    trace_host_port.cpu = 0, at(T + 400), th(KEV_TH_NANOSLEEP, SERVER), th(KEV_TH_RUNNING, IDLE);
+    trace_host_port.cpu = 1, at(T + 500), th(KEV_TH_NANOSLEEP, CLIENT);
+    // irq 9 on both CPUs at once: CPU 0 from T+600 to T+620, CPU 1 from T+610 to T+630
+    trace_host_port.cpu = 0, at(T + 600), ev(KEV_C_INT, KEV_INT_ENTER, 9, 0);
+    trace_host_port.cpu = 1, at(T + 610), ev(KEV_C_INT, KEV_INT_ENTER, 9, 0);
+    trace_host_port.cpu = 0, at(T + 620), ev(KEV_C_INT, KEV_INT_EXIT, 9, 0);
+    trace_host_port.cpu = 1, at(T + 630), ev(KEV_C_INT, KEV_INT_EXIT, 9, 0);
+    trace_host_port.cpu = 0;
+}
+
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: kevscen [-k] [-r ROUNDS] basic|loss|smp FILE.kev\n"
+    fprintf(f, "usage: kevscen [-k] [-s] [-t] [-r ROUNDS] basic|loss|smp|wake|sync FILE.kev\n"
                "Writes a scripted trace and prints the analysis results it must give\n"
                "(\"expect KEY VALUE\" lines) and \"generated N events\".\n"
                "  -k         message events as the kernel writes them for a waiting receiver\n"
                "             (receive in the sender's context), and interrupt pulses\n"
                "  -r ROUNDS  rounds of the script (default 20)\n"
-               "  smp needs the build for several CPUs (kevscen4)\n"
+               "  smp and wake (wake-ups across CPUs) need the build for several CPUs\n"
+               "             (kevscen4)\n"
+               "  sync       priority inversions, inheritance and an ABBA deadlock\n"
+               "             (kevscen_sync.c); -s with SYNC_WAIT and PRIO_CHANGE events,\n"
+               "             -t the deadlock broken by a timeout\n"
                "  -h, --help this text\n");
 }
 
 int main(int argc, char **argv)
 {
     unsigned rounds = 20;
+    int sync_events = 0, sync_timeout = 0;
     const char *scen = NULL, *out = NULL;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
@@ -238,6 +283,10 @@ int main(int argc, char **argv)
             return 0;
         } else if (!strcmp(argv[i], "-k")) {
             kstyle = 1;
+        } else if (!strcmp(argv[i], "-s")) {
+            sync_events = 1;
+        } else if (!strcmp(argv[i], "-t")) {
+            sync_timeout = 1;
         } else if (!strcmp(argv[i], "-r") && i + 1 < argc) {
             rounds = (unsigned)strtoul(argv[++i], NULL, 0);
         } else if (!scen) {
@@ -250,13 +299,15 @@ int main(int argc, char **argv)
         }
     }
     int loss = scen && !strcmp(scen, "loss");
-    int smp = scen && !strcmp(scen, "smp");
-    if (!out || (!loss && !smp && strcmp(scen, "basic")) || rounds < 2) {
+    int wake = scen && !strcmp(scen, "wake");
+    int smp = scen && (!strcmp(scen, "smp") || wake);
+    int sync = scen && !strcmp(scen, "sync");
+    if (!out || (!loss && !smp && !sync && strcmp(scen, "basic")) || rounds < 2) {
         usage(stderr);
         return 2;
     }
     if (smp && TRACE_MAX_CPUS < 2) {
-        fprintf(stderr, "kevscen: smp needs a build for several CPUs (kevscen4)\n");
+        fprintf(stderr, "kevscen: %s needs a build for several CPUs (kevscen4)\n", scen);
         return 2;
     }
     unsigned nbufs = loss ? 2 : 8;
@@ -266,17 +317,33 @@ int main(int argc, char **argv)
         return 1;
     }
     trace_filter_all(&ring, 1);
+    if (sync) {
+        NPROC = sync_nproc;
+        pname = sync_pname, tname = sync_tname, prio = sync_prio;
+    }
     trace_host_port.step = 0;
     at(1000);
     trace_ring_start(&ring);
+    if (wake)
+        snapshot_idles = 2; // the two CPUs the scenario uses
     begin_file();
     snapshot(1000);
     const uint64_t T0 = 2000;
     uint64_t burst_t0 = 0, burst_t1 = 0, burst = 0, lost = 0;
     for (unsigned i = 0; i < rounds; i++) {
         uint64_t T = T0 + (uint64_t)i * P;
+        if (sync) {
+            sync_round(T0 + (uint64_t)i * 10000u, sync_events);
+            if (i + 1 == rounds)
+                sync_deadlock(T0 + (uint64_t)rounds * 10000u, sync_events, sync_timeout);
+            kcap_drain(&cap, &ring);
+            continue;
+        }
         if (smp) {
-            smp_round(T);
+            if (wake)
+                wake_round(T);
+            else
+                smp_round(T);
             kcap_drain(&cap, &ring);
             continue;
         }
@@ -296,7 +363,7 @@ int main(int argc, char **argv)
         }
         kcap_drain(&cap, &ring);
     }
-    at(T0 + (uint64_t)rounds * P);
+    at(T0 + (uint64_t)rounds * (sync ? 10000u : P) + (sync ? 3000u : 0));
     kcap_finish(&cap, &ring);
     FILE *f = fopen(out, "wb");
     if (!f || fwrite(cap.data, 1, cap.len, f) != cap.len || fclose(f)) {
@@ -305,6 +372,20 @@ int main(int argc, char **argv)
     }
     uint64_t R = rounds;
     printf("generated %llu events\n", (unsigned long long)emitted);
+    if (sync) {
+        sync_expect(rounds, sync_events, sync_timeout);
+        kcap_free(&cap);
+        free(mem);
+        return 0;
+    }
+    if (wake) {
+        printf("expect hz %u\nexpect rounds %llu\nexpect cpus 2\n", HZ, (unsigned long long)R);
+        printf("expect rename 2001 client waker %u\n", RENAME_AT); // Linux tid of client/main
+        printf("expect irq9 %llu 20\n", (unsigned long long)(2 * R)); // slices, each 20 us
+        kcap_free(&cap);
+        free(mem);
+        return 0;
+    }
     if (smp) {
         printf("expect hz %u\nexpect rounds %llu\n", HZ, (unsigned long long)R);
         printf("expect cpu.worker/main %llu\n", (unsigned long long)(R * N0));

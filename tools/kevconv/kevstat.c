@@ -11,10 +11,11 @@
 #include <string.h>
 
 #include "kx_stats.h"
+#include "kx_wait_text.h"
 
 static const char *const sections[] = { "cpu", "states", "kcalls", "irq", "msg", "lost",
-                                        "user" };
-#define NSECT 7u
+                                        "user", "waits" };
+#define NSECT 8u
 
 static void usage(FILE *f)
 {
@@ -27,6 +28,8 @@ static void usage(FILE *f)
                "  msg     messages per channel: count, send-to-reply latency, critical path\n"
                "  lost    lost-event windows and the classes around them\n"
                "  user    user events: count per event id and process\n"
+               "  waits   who blocked whom: priority inversions, deadlock cycles, threads\n"
+               "          still blocked at the end, owners of mutexes and semaphores\n"
                "  --json      one JSON object with every result (times in cycles)\n"
                "  -h, --help  this text\n"
                "A damaged or truncated file: the results before the damage, the byte offset\n"
@@ -202,10 +205,17 @@ static void print_msg(const struct kx_stats *s)
     if (s->worst_chan >= 0) {
         printf("  slowest request: %.3f us across %u threads\n", us(s, s->worst_total),
                s->worst_depth);
-        for (unsigned k = 0; k < s->nworst; k++)
+        for (unsigned k = 0; k < s->nworst; k++) {
             printf("    %12.3f %12.3f us  %-32s %s\n", us(s, s->worst[k].t0),
                    us(s, s->worst[k].t1), kx_label(&s->m, s->worst[k].th, lb, sizeof(lb)),
-                   s->worst[k].waiting ? "waits to be received" : "works");
+                   s->worst[k].waiting ? "waits to be received" : "is on the path");
+            struct kw_part part[KW_MAX_PARTS];
+            unsigned np = s->worst[k].waiting || !s->kw ? 0
+                          : kw_split(s->kw, s->worst[k].th, s->worst[k].t0, s->worst[k].t1,
+                                     part, KW_MAX_PARTS);
+            for (unsigned j = 0; j < np; j++)
+                kx_wait_print_part(s, &part[j], "      ");
+        }
     }
 }
 
@@ -237,7 +247,8 @@ static void print_user(const struct kx_stats *s)
 {
     char lb[80], name[80];
     printf("== User events ==\n");
-    printf("  %-8s %-32s %10s %14s %14s\n", "id", "process", "count", "first us", "last us");
+    printf("  %-8s %-32s %10s %14s %14s  %s\n", "id", "process", "count", "first us", "last us",
+           "name: last value");
     for (unsigned i = 0; i < s->nuser; i++) {
         const struct kx_user *u = &s->user[i];
         if (u->th >= 0)
@@ -245,8 +256,12 @@ static void print_user(const struct kx_stats *s)
                                                        : kx_label(&s->m, u->th, name, sizeof(name)));
         else
             snprintf(lb, sizeof(lb), "(no thread known)");
-        printf("  %-8u %-32s %10llu %14.3f %14.3f\n", u->id, lb, (unsigned long long)u->count,
-               us(s, u->first - s->t_first), us(s, u->last - s->t_first));
+        const char *un = kx_user_name(s, u->pid, u->id);
+        char value[KX_USER_VALUE];
+        kx_user_last(s, u, value, sizeof(value));
+        printf("  %-8u %-32s %10llu %14.3f %14.3f  %s%s%s\n", u->id, lb, (unsigned long long)u->count,
+               us(s, u->first - s->t_first), us(s, u->last - s->t_first), un ? un : "",
+               un ? ": " : "", value);
     }
     if (s->user_other)
         printf("  (%llu more in pairs not listed)\n", (unsigned long long)s->user_other);
@@ -326,7 +341,7 @@ int main(int argc, char **argv)
         void (*const fn[NSECT])(const struct kx_stats *) = { print_cpu, print_states,
                                                              print_kcalls, print_irq,
                                                              print_msg, print_lost,
-                                                             print_user };
+                                                             print_user, kx_wait_print };
         if (kx_stats_damaged(s))
             printf("DAMAGED FILE: %s. The results below cover only the events before byte "
                    "offset %llu; what follows it (events and losses) is unknown.\n",
@@ -344,6 +359,7 @@ int main(int argc, char **argv)
     }
     if (fflush(stdout))
         rc = 1;
+    kx_stats_free(s);
     free(s);
     kx_close(&f);
     return rc;

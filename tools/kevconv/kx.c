@@ -3,6 +3,8 @@
 #define _GNU_SOURCE // strptime, timegm
 #include "kx.h"
 #include "../common/tool_file.h"
+#include "../common/tool_map.h"
+#include <trace/kev_userreg.h>
 
 #include <errno.h>
 #include <fcntl.h>
@@ -14,29 +16,6 @@
 #include <unistd.h>
 
 // ---- files -------------------------------------------------------------------------------------
-
-// A regular file is mapped (no copy: traces of hundreds of MB load at once); anything else
-// (a pipe, /dev/stdin) is read into memory.
-static uint8_t *map_file(const char *path, size_t *len, int *mapped)
-{
-    *mapped = 0;
-    int fd = open(path, O_RDONLY);
-    if (fd < 0)
-        return NULL;
-    struct stat st;
-    if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
-        void *p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-        close(fd);
-        if (p == MAP_FAILED)
-            return tool_read_file(path, len);
-        madvise(p, (size_t)st.st_size, MADV_SEQUENTIAL);
-        *len = (size_t)st.st_size;
-        *mapped = 1;
-        return p;
-    }
-    close(fd);
-    return tool_read_file(path, len);
-}
 
 int kx_arg_file(const char *tool, const char *a, const char **in, void (*usage)(FILE *))
 {
@@ -56,7 +35,7 @@ int kx_arg_file(const char *tool, const char *a, const char **in, void (*usage)(
 int kx_open(const char *tool, const char *path, struct kx_file *f)
 {
     memset(f, 0, sizeof(*f));
-    f->data = map_file(path, &f->len, &f->mapped);
+    f->data = tool_map_file(path, &f->len, &f->mapped);
     if (!f->data) {
         fprintf(stderr, "%s: %s: %s\n", tool, path, strerror(errno));
         return -1;
@@ -77,10 +56,8 @@ int kx_open(const char *tool, const char *path, struct kx_file *f)
 
 void kx_close(struct kx_file *f)
 {
-    if (f->mapped)
-        munmap(f->data, f->len);
-    else
-        free(f->data);
+    if (f->data)
+        tool_unmap_file(f->data, f->len, f->mapped);
     free(f->r);
     memset(f, 0, sizeof(*f));
 }
@@ -198,6 +175,8 @@ static void name_event(struct kx_model *m, const struct kev_event *e)
     kev_event_string(m->r, e, 2, name, sizeof(name));
     if (e->ev == KEV_PR_THREAD_NAME) {
         int idx = kx_thread(m, e->w[0], e->w[1] ? e->w[1] : 1);
+        if (idx >= 0 && m->th[idx].name[0] && strcmp(m->th[idx].name, name) && !m->in_snapshot)
+            m->th[idx].renamed = 1;
         if (idx >= 0)
             set_str(m->th[idx].name, name);
         return;
@@ -287,7 +266,27 @@ int kx_user_string(const struct kev_reader *r, const struct kev_event *e, char *
     }
     kev_event_string(r, e, 0, buf, n);
     size_t len = strlen(buf);
-    return len > 0 && !strchr(buf, '?') && (len + 4) / 4 >= e->nw;
+    // the text and its NUL fill the event's slots (a slot is two words; the last is padded)
+    return len > 0 && !strchr(buf, '?') && (len + 8) / 8 * 2 >= e->nw;
+}
+
+void kx_user_text(const struct kev_reader *r, struct kev_userreg *g, uint32_t pid,
+                  const struct kev_event *e, int with_name, char *out, size_t n)
+{
+    char v[256];
+    int str = kx_user_string(r, e, v, sizeof(v));
+    if (e->ev == KEV_USER_REGISTRY && g && str)
+        kev_userreg_add(g, pid, v);
+    const struct kev_ureg_entry *u = g ? kev_userreg_find(g, pid, e->ev) : NULL;
+    if (!str && u && u->fmt[0]) {
+        kev_userreg_format(u->fmt, e->w, e->nw, v, sizeof(v));
+    } else if (!str) {
+        size_t k = 0;
+        v[0] = 0;
+        for (unsigned i = 0; i < e->nw && k + 12 < sizeof(v); i++)
+            k += (size_t)snprintf(v + k, sizeof(v) - k, "%s0x%x", i ? " " : "", e->w[i]);
+    }
+    snprintf(out, n, "%s%s%s", with_name && u ? u->name : "", with_name && u ? ": " : "", v);
 }
 
 // BOOT_DATE's layouts: date(1)'s with or without a zone, ISO 8601.

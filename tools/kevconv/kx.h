@@ -46,6 +46,7 @@ int kx_decode_sorted(const char *tool, struct kx_file *f, kev_cb cb, void *user)
 struct kx_thread {
     uint32_t pid, tid;
     char name[KEV_NAME_MAX]; // thread name ("" when unknown)
+    int renamed;             // ThreadName changed a name it had (a main thread then shows it)
     char comm[KEV_NAME_MAX]; // process name ("" when unknown)
     int prio;                // -1 when unknown (fast-mode events carry none)
     unsigned state;          // last KEV_TH_* state, or KX_STATE_UNKNOWN
@@ -85,6 +86,12 @@ int kx_event_thread(struct kx_model *m, const struct kev_event *e);
 const char *kx_kcall_name(unsigned call, char *buf, size_t n);
 // A user event's payload is a printable NUL-terminated string (copied into buf).
 int kx_user_string(const struct kev_reader *r, const struct kev_event *e, char *buf, size_t n);
+// A user event as every tool shows it: "NAME: value" when its process registered the code
+// (trace/kev_userreg.h; a registration itself, code KEV_USER_REGISTRY, is added to g), value
+// its text, its words through the registered format, else its words in hex. g may be NULL.
+struct kev_userreg;
+void kx_user_text(const struct kev_reader *r, struct kev_userreg *g, uint32_t pid,
+                  const struct kev_event *e, int with_name, char *out, size_t n);
 // The header's BOOT_DATE as UTC seconds since the epoch, 0 when absent or not understood.
 int64_t kx_boot_time(const struct kev_reader *r);
 // Seconds from cycles.

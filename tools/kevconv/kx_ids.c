@@ -49,8 +49,8 @@ const char *kx_lcomm(const struct kx_model *m, int th)
     if (kx_is_idle(m, th))
         return "swapper";
     const struct kx_thread *t = &m->th[th];
-    if (t->name[0] && t->tid > 1)
-        return t->name;
+    if (t->name[0] && (t->tid > 1 || t->renamed)) // Linux: a main thread's comm is its
+        return t->name;                             // process's until it renames itself
     return t->comm[0] ? t->comm : t->name;
 }
 

@@ -112,6 +112,7 @@ static enum kx_msg_step on_send(struct kx_msgs *q, struct kx_model *m, const str
     g->used = 1;
     g->pulse = e->ev != KEV_COMM_SND_MESSAGE;
     g->irq = m->irq[e->cpu];
+    g->send_cpu = e->cpu;
     g->client = g->irq ? KX_NO_THREAD : client; // a pulse from an interrupt handler
     g->server = KX_NO_THREAD;
     g->client_pid = g->client >= 0 ? m->th[g->client].pid : 0;

@@ -31,6 +31,7 @@ struct kx_msg {
     int client, server;              // thread indices (server: KX_NO_THREAD until received;
                                      // client: KX_NO_THREAD when an interrupt sent it)
     unsigned irq;                    // irq + 1 when sent from an interrupt, else 0
+    unsigned send_cpu;               // the CPU the send was written on
     uint32_t client_pid, srv_pid, coid, rcvid;
     uint64_t t_send, t_recv, t_reply;
     uint64_t id;                     // 1, 2, ... in send order (a flow id)

@@ -2,6 +2,7 @@
 // One-pass analyses of a decoded trace (see kx_stats.h); the JSON writer is kx_stats_json.c.
 #include "kx_stats.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 void kx_dist_add(struct kx_dist *d, uint64_t v)
@@ -15,6 +16,11 @@ void kx_dist_add(struct kx_dist *d, uint64_t v)
     d->hist[kx_log2_bucket(v)]++;
 }
 
+static int kw_thread_of(void *user, uint32_t pid, uint32_t tid)
+{
+    return kx_thread(user, pid, tid);
+}
+
 void kx_stats_init(struct kx_stats *s, const struct kev_reader *r)
 {
     memset(s, 0, sizeof(*s));
@@ -24,6 +30,20 @@ void kx_stats_init(struct kx_stats *s, const struct kev_reader *r)
     for (unsigned i = 0; i < KX_MAX_THREADS; i++)
         s->th[i].state = KX_STATE_UNKNOWN;
     s->worst_chan = -1;
+    s->kw = malloc(sizeof(*s->kw));
+    if (s->kw)
+        kw_init(s->kw, kw_thread_of, &s->m);
+    s->ureg = calloc(1, sizeof(*s->ureg));
+}
+
+void kx_stats_free(struct kx_stats *s)
+{
+    if (s->kw)
+        kw_free(s->kw);
+    free(s->kw);
+    s->kw = NULL;
+    free(s->ureg);
+    s->ureg = NULL;
 }
 
 // ---- threads -------------------------------------------------------------------------------------
@@ -49,9 +69,8 @@ static void idle_end(struct kx_stats *s, unsigned cpu, uint64_t t)
     s->idle_since[cpu] = 0;
 }
 
-static void thread_event(struct kx_stats *s, const struct kev_event *e)
+static void thread_event(struct kx_stats *s, const struct kev_event *e, int idx)
 {
-    int idx = kx_thread(&s->m, e->w[0], e->w[1]);
     if (idx < 0)
         return;
     struct kx_th_stats *ts = &s->th[idx];
@@ -259,11 +278,42 @@ static void new_gap(struct kx_stats *s, unsigned cpu, uint64_t t0, uint64_t t1, 
     s->after_gap[cpu] = 0;
 }
 
-// A user event, counted per (id, process of the running thread).
+void kx_user_value(const struct kx_stats *s, const struct kev_event *e, uint32_t pid, char *out,
+                   size_t n)
+{
+    kx_user_text(s->r, NULL, pid, e, 0, out, n); // registrations are added by user_event
+    const struct kev_ureg_entry *g = s->ureg ? kev_userreg_find(s->ureg, pid, e->ev) : NULL;
+    char v[256];
+    if (g && g->fmt[0] && !kx_user_string(s->r, e, v, sizeof(v)))
+        kev_userreg_format(g->fmt, e->w, e->nw, out, n);
+}
+
+void kx_user_last(const struct kx_stats *s, const struct kx_user *u, char *out, size_t n)
+{
+    struct kev_event e = { 0 };
+    e.cls = KEV_C_USER;
+    e.ev = u->id;
+    e.w = u->vw;
+    e.nw = u->vnw;
+    e.nslots = u->vslots;
+    kx_user_value(s, &e, u->pid, out, n);
+}
+
+const char *kx_user_name(const struct kx_stats *s, uint32_t pid, uint32_t code)
+{
+    const struct kev_ureg_entry *g = s->ureg ? kev_userreg_find(s->ureg, pid, code) : NULL;
+    return g ? g->name : NULL;
+}
+
+// A user event, counted per (id, process of the running thread); a registration (code
+// KEV_USER_REGISTRY) names the process's events from then on.
 static void user_event(struct kx_stats *s, const struct kev_event *e)
 {
     int th = s->m.cur[e->cpu];
     uint32_t pid = th >= 0 ? s->m.th[th].pid : 0;
+    char text[KEV_UREG_NAME + KEV_UREG_FMT + 16];
+    if (e->ev == KEV_USER_REGISTRY && s->ureg && kx_user_string(s->r, e, text, sizeof(text)))
+        kev_userreg_add(s->ureg, pid, text);
     unsigned i = 0;
     while (i < s->nuser && (s->user[i].id != e->ev || s->user[i].pid != pid))
         i++;
@@ -272,11 +322,14 @@ static void user_event(struct kx_stats *s, const struct kev_event *e)
             s->user_other++;
             return;
         }
-        s->user[s->nuser++] = (struct kx_user){ e->ev, pid, th, 0, e->t64, e->t64 };
+        s->user[s->nuser++] = (struct kx_user){ e->ev, pid, th, 0, e->t64, e->t64, { 0 }, 0, 0 };
     }
     struct kx_user *u = &s->user[i];
     u->count++;
     u->last = e->t64;
+    u->vnw = e->nw < KX_USER_WORDS ? e->nw : KX_USER_WORDS;
+    u->vslots = (u->vnw + 1u) / 2u > 1u ? (u->vnw + 1u) / 2u : 1u;
+    memcpy(u->vw, e->w, u->vnw * sizeof(uint32_t));
     if (u->th < 0)
         u->th = th;
 }
@@ -307,10 +360,11 @@ void kx_stats_event(struct kx_stats *s, const struct kev_event *e)
         if (++s->after_gap[cpu] >= 256)
             s->open_gap[cpu] = 0;
     }
+    int th = s->m.cur[cpu]; // the event's thread for the wait analysis (a state event's own)
     switch (e->cls) {
     case KEV_C_PR_TH:
         if (e->ev <= KEV_TH_DESTROY && e->nw >= 2)
-            thread_event(s, e);
+            thread_event(s, e, th = kx_thread(&s->m, e->w[0], e->w[1]));
         break;
     case KEV_C_KER_CALL: kcall_event(s, e); break;
     case KEV_C_INT: int_event(s, e); break;
@@ -318,6 +372,8 @@ void kx_stats_event(struct kx_stats *s, const struct kev_event *e)
     case KEV_C_USER: user_event(s, e); break;
     default: break;
     }
+    if (s->kw)
+        kw_event(s->kw, e, th);
     kx_model_update(&s->m, e);
 }
 
@@ -327,6 +383,8 @@ void kx_stats_finish(struct kx_stats *s)
         set_state(s, (int)i, s->th[i].state, s->t_last);
     for (unsigned cpu = 0; cpu < KEV_MAX_CPUS; cpu++)
         idle_end(s, cpu, s->t_last);
+    if (s->kw)
+        kw_finish(s->kw);
     const struct kev_reader *r = s->r;
     if (!r->kr_have_trailer)
         return;

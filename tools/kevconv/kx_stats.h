@@ -14,6 +14,8 @@
 #define TOOLS_KX_STATS_H
 
 #include "kx_msg.h"
+#include <trace/kev_wait.h>
+#include <trace/kev_userreg.h>
 
 #define KX_HIST 65u          // bucket b holds values v with kx_log2_bucket(v) == b
 #define KX_MAX_IRQ 1024u     // interrupts 0..1022 tracked one by one; others share the last
@@ -73,11 +75,17 @@ struct kx_gap {
     int after_end;                    // losses after the last buffer (the trailer's count)
 };
 
+#define KX_USER_VALUE 96u
+#define KX_USER_WORDS 32u
 struct kx_user {
     uint32_t id;                      // the user event's code
     uint32_t pid;                     // process of the thread that wrote it (0: unknown)
     int th;                           // a thread of it that wrote one (KX_NO_THREAD: none known)
     uint64_t count, first, last;
+    // the last one's payload (its first KX_USER_WORDS words), formatted only when shown
+    // (kx_user_last): formatting every event would cost more than the rest of its analysis
+    uint32_t vw[KX_USER_WORDS];
+    unsigned vnw, vslots;
 };
 
 struct kx_stats {
@@ -117,11 +125,23 @@ struct kx_stats {
     struct kx_user user[KX_MAX_USER];
     unsigned nuser;
     uint64_t user_other;              // user events past KX_MAX_USER pairs (counted, not listed)
+    struct kw *kw;                    // who blocked whom (trace/kev_wait.c; heap, NULL if none)
+    struct kev_userreg *ureg;         // user event names and formats (heap, NULL if none)
 };
 
 void kx_stats_init(struct kx_stats *s, const struct kev_reader *r);
 void kx_stats_event(struct kx_stats *s, const struct kev_event *e);
 void kx_stats_finish(struct kx_stats *s);
+// A user event's value as the tools show it: its text (a string event), its words through the
+// format its process registered (trace/kev_userreg.h), else its words in hex.
+void kx_user_value(const struct kx_stats *s, const struct kev_event *e, uint32_t pid, char *out,
+                   size_t n);
+// The last value of a (code, process) pair as kx_user_value shows it, into out.
+void kx_user_last(const struct kx_stats *s, const struct kx_user *u, char *out, size_t n);
+// The registered name of user event code for process pid, NULL when none.
+const char *kx_user_name(const struct kx_stats *s, uint32_t pid, uint32_t code);
+// Free what kx_stats_init allocated (the wait analysis, the user-event registry).
+void kx_stats_free(struct kx_stats *s);
 void kx_dist_add(struct kx_dist *d, uint64_t v);
 // The sender side of a channel: "process/thread", or "irq N" for pulses from a handler.
 const char *kx_chan_client(const struct kx_stats *s, const struct kx_chan *c, char *buf,

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "kx_stats.h"
+#include "kx_wait_text.h"
 
 static void dist(FILE *f, const char *key, const struct kx_dist *d)
 {
@@ -228,9 +229,17 @@ static void users(const struct kx_stats *s, FILE *f)
         const struct kx_user *u = &s->user[i];
         fprintf(f, "%s\n{\"id\":%u,\"pid\":%u,\"process\":", i ? "," : "", u->id, u->pid);
         kx_json_str(f, u->th >= 0 ? kx_label(&s->m, u->th, lb, sizeof(lb)) : "unknown");
-        fprintf(f, ",\"count\":%llu,\"first\":%llu,\"last\":%llu}",
+        fprintf(f, ",\"count\":%llu,\"first\":%llu,\"last\":%llu",
                 (unsigned long long)u->count, (unsigned long long)u->first,
                 (unsigned long long)u->last);
+        const char *name = kx_user_name(s, u->pid, u->id);
+        fputs(",\"name\":", f);
+        kx_json_str(f, name ? name : "");
+        char value[KX_USER_VALUE];
+        kx_user_last(s, u, value, sizeof(value));
+        fputs(",\"value\":", f);
+        kx_json_str(f, value);
+        fputc('}', f);
     }
     fprintf(f, "],\n\"user_events_not_listed\":%llu", (unsigned long long)s->user_other);
 }
@@ -271,5 +280,6 @@ void kx_stats_json(const struct kx_stats *s, FILE *f)
     channels(s, f);
     gaps(s, f);
     users(s, f);
+    kx_wait_json(s, f);
     fputs("}\n", f);
 }

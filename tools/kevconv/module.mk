@@ -7,11 +7,13 @@
 #   kevreport  one self-contained HTML report: timeline with zoom and pan, tables, histograms
 # kx.c holds what the tools share (file loading, the thread model).
 KC := tools/kevconv
-KC_DECODE := $(KC)/kx.c $(KC)/kx_ids.c $(KC)/kx_sort.c tools/common/tool_file.c trace/kev_decode.c trace/kev_file.c \
+KC_DECODE := $(KC)/kx.c $(KC)/kx_ids.c $(KC)/kx_sort.c tools/common/tool_file.c tools/common/tool_map.c \
+             trace/kev_userreg.c trace/kev_decode.c trace/kev_file.c \
              trace/kev_names.c
 
 HOST_TOOLS += $(H)/kev2ctf $(H)/kev2json $(H)/kev2perfetto $(H)/kevstat $(H)/kevreport
-KC_STATS := $(KC)/kx_stats.c $(KC)/kx_stats_json.c $(KC)/kx_msg.c
+KC_STATS := $(KC)/kx_stats.c $(KC)/kx_stats_json.c $(KC)/kx_msg.c trace/kev_wait.c \
+            $(KC)/kx_wait_json.c $(KC)/kx_wait_text.c
 $(H)/kev2ctf: $(call host_objs,$(KC)/kev2ctf.c $(KC)/ctf_meta.c $(KC_DECODE))
 	@echo "  LINK    $@"
 	$(Q)$(HOST_CC) -o $@ $^
@@ -29,15 +31,16 @@ $(H)/kevstat: $(call host_objs,$(KC)/kevstat.c $(KC_STATS) $(KC_DECODE))
 	$(Q)$(HOST_CC) -o $@ $^
 
 # The report's page template is embedded with .incbin: rebuild when it changes.
-$(call host_objs,$(KC)/report_assets.c): $(KC)/report.css $(KC)/report.js
-$(H)/kevreport: $(call host_objs,$(KC)/kevreport.c $(KC)/report_assets.c $(KC_STATS) $(KC_DECODE))
+$(call host_objs,$(KC)/report_assets.c): $(KC)/report.css $(KC)/report.js $(KC)/report_analysis.js
+$(H)/kevreport: $(call host_objs,$(KC)/kevreport.c $(KC)/report_rows.c $(KC)/report_assets.c $(KC_STATS) \
+                               $(KC_DECODE))
 	@echo "  LINK    $@"
 	$(Q)$(HOST_CC) -o $@ $^
 
 # kevscen: scripted traces with known analysis results (the host port's fake clock, like kevgen).
-$(call host_objs,$(KC)/kevscen.c): HOST_CFLAGS += -Itest/unit
+$(call host_objs,$(KC)/kevscen.c $(KC)/kevscen_sync.c): HOST_CFLAGS += -Itest/unit
 HOST_TOOLS += $(H)/kevscen
-$(H)/kevscen: $(call host_objs,$(KC)/kevscen.c tools/traceprinter/kev_capture.c trace/trace_ring.c \
+$(H)/kevscen: $(call host_objs,$(KC)/kevscen.c $(KC)/kevscen_sync.c tools/traceprinter/kev_capture.c trace/trace_ring.c \
                                trace/kev_file.c trace/kev_names.c)
 	@echo "  LINK    $@"
 	$(Q)$(HOST_CC) -o $@ $^
@@ -49,8 +52,10 @@ TEST_DEPS_HOST += $(H)/kev2json
 SCRIPT_TESTS_HOST += kev2json|300|test/tools/test_kev2json.sh
 TEST_DEPS_HOST += $(H)/kevstat
 SCRIPT_TESTS_HOST += kevstat|300|test/tools/test_kevstat.sh
+SCRIPT_TESTS_HOST += kevwait|120|test/tools/test_kevwait.sh
 TEST_DEPS_HOST += $(H)/kevreport
 SCRIPT_TESTS_HOST += kevreport|300|test/tools/test_kevreport.sh
+SCRIPT_TESTS_HOST += kevreport-ui|300|test/tools/test_kevreport_ui.sh
 
 # Benchmark: throughput of each tool and of babeltrace2 on a 10-million-event trace.
 BENCH_DEPS += $(H)/kev2ctf $(H)/kev2json $(H)/kev2perfetto $(H)/kevstat $(H)/kevreport $(H)/kevgen
@@ -60,8 +65,11 @@ TEST_DEPS_HOST += $(H)/kev2perfetto
 SCRIPT_TESTS_HOST += kev2perfetto|300|test/tools/test_kev2perfetto.sh
 
 # Unit tests of the shared code (cmocka, ASan + UBSan).
-$(HT)/test_kx: $(call host_test_objs,test/tools/test_kx.c $(KC)/kx.c $(KC)/kx_ids.c tools/common/tool_file.c $(KC)/kx_msg.c $(KC)/kx_stats.c \
-                                     $(KC)/kx_stats_json.c trace/kev_decode.c trace/kev_file.c \
+$(HT)/test_kx: $(call host_test_objs,test/tools/test_kx.c $(KC)/kx.c $(KC)/kx_ids.c tools/common/tool_file.c \
+                                     tools/common/tool_map.c $(KC)/kx_msg.c $(KC)/kx_stats.c \
+                                     $(KC)/kx_stats_json.c trace/kev_wait.c trace/kev_userreg.c \
+                                     $(KC)/kx_wait_json.c \
+                                     $(KC)/kx_wait_text.c trace/kev_decode.c trace/kev_file.c \
                                      trace/kev_names.c)
 	@echo "  TESTLD  $@"
 	$(Q)$(HOST_CC) $(HOST_TLDFLAGS) -o $@ $^ -lcmocka
@@ -69,7 +77,7 @@ HOST_TESTS += $(HT)/test_kx
 
 # kevscen4: kevscen over the producer built for 4 CPUs (the "smp" scenario); its objects get
 # their own directory and -D, with the test flags (ASan + UBSan).
-KC4_SRCS := $(KC)/kevscen.c trace/trace_ring.c tools/traceprinter/kev_capture.c trace/kev_file.c \
+KC4_SRCS := $(KC)/kevscen.c $(KC)/kevscen_sync.c trace/trace_ring.c tools/traceprinter/kev_capture.c trace/kev_file.c \
             trace/kev_names.c
 $(HT)/obj-kc4/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -91,9 +99,11 @@ $(eval $(call KC_SAN_template,kev2ctf,$(KC)/kev2ctf.c $(KC)/ctf_meta.c $(KC_DECO
 $(eval $(call KC_SAN_template,kev2json,$(KC)/kev2json.c $(KC)/kx_msg.c $(KC_DECODE)))
 $(eval $(call KC_SAN_template,kev2perfetto,$(KC)/kev2perfetto.c $(KC)/kx_msg.c $(KC_DECODE)))
 $(eval $(call KC_SAN_template,kevstat,$(KC)/kevstat.c $(KC_STATS) $(KC_DECODE)))
-$(eval $(call KC_SAN_template,kevreport,$(KC)/kevreport.c $(KC)/report_assets.c $(KC_STATS) $(KC_DECODE)))
-$(eval $(call KC_SAN_template,kevscen,$(KC)/kevscen.c tools/traceprinter/kev_capture.c \
+$(eval $(call KC_SAN_template,kevreport,$(KC)/kevreport.c $(KC)/report_rows.c $(KC)/report_assets.c \
+                                        $(KC_STATS) $(KC_DECODE)))
+$(eval $(call KC_SAN_template,kevscen,$(KC)/kevscen.c $(KC)/kevscen_sync.c tools/traceprinter/kev_capture.c \
                                       trace/trace_ring.c trace/kev_file.c trace/kev_names.c))
-$(call host_test_objs,$(KC)/report_assets.c): $(KC)/report.css $(KC)/report.js
+$(call host_test_objs,$(KC)/report_assets.c): $(KC)/report.css $(KC)/report.js \
+                                              $(KC)/report_analysis.js
 TEST_DEPS_HOST += $(addprefix $(HT)/,$(KC_SAN_TOOLS) kevscen)
 SCRIPT_TESTS_HOST += kevconv-damage-asan|300|test/tools/test_kevconv_damage.sh|$(HT)

@@ -143,6 +143,7 @@
 
   var RH = 18, AXIS = 22, LABEL = 150, dpr = window.devicePixelRatio || 1;
   var view = { t0: 0, t1: Math.max(T.span, 1) };
+  var overlays = [], changed = []; // hooks for other modules (window.kevReport)
   var W = 0, H = AXIS + rows.length * RH + 4;
   function resize() {
     W = canvas.clientWidth || 1000;
@@ -157,13 +158,14 @@
     g.clearRect(0, 0, W, H);
     g.font = "11px sans-serif";
     // axis
+    // (time since boot, like every other tool: the timeline's 0 is the first event, tr.first)
     var step = Math.pow(10, Math.floor(Math.log10((view.t1 - view.t0) / 8 || 1)));
     while ((view.t1 - view.t0) / step > 12) step *= 2;
     g.fillStyle = "#555"; g.strokeStyle = "#eee";
-    for (var t = Math.ceil(view.t0 / step) * step; t <= view.t1; t += step) {
-      var px = x(t);
+    for (var tb = Math.ceil((view.t0 + tr.first) / step) * step; tb <= view.t1 + tr.first; tb += step) {
+      var px = x(tb - tr.first);
       g.beginPath(); g.moveTo(px, AXIS - 4); g.lineTo(px, H); g.stroke();
-      g.fillText(fmtTime(t), px + 2, 12);
+      g.fillText(fmtTime(tb), px + 2, 12);
     }
     rows.forEach(function (r, i) {
       var y = AXIS + i * RH;
@@ -202,8 +204,12 @@
       g.fillStyle = "#c00"; g.fillRect(a, AXIS, 1, H - AXIS);
       g.fillText("lost " + l[3], a + 3, AXIS + 11);
     });
+    // other modules' drawings over the timeline (report_analysis.js: blocked-by arrows, cursor)
+    overlays.forEach(function (f) { f(g); });
     g.restore();
-    info.textContent = "view " + fmtTime(view.t0) + " .. " + fmtTime(view.t1) + " (" + fmtTime(view.t1 - view.t0) + ")";
+    info.textContent = "view " + fmtTime(view.t0 + tr.first) + " .. " + fmtTime(view.t1 + tr.first) +
+      " since boot (" + fmtTime(view.t1 - view.t0) + ")";
+    changed.forEach(function (f) { f(); });
   }
   function zoom(f, at) {
     var c = at === undefined ? (view.t0 + view.t1) / 2 : at;
@@ -233,7 +239,7 @@
     }
     if (hit) {
       tip.style.display = "block"; tip.style.left = ev.clientX + 12 + "px"; tip.style.top = ev.clientY + 12 + "px";
-      tip.textContent = hit.text + "\n" + fmtTime(hit.t0) + " .. " + fmtTime(hit.t1) + " (" + fmtTime(hit.t1 - hit.t0) + ")";
+      tip.textContent = hit.text + "\n" + fmtTime(hit.t0 + tr.first) + " .. " + fmtTime(hit.t1 + tr.first) + " (" + fmtTime(hit.t1 - hit.t0) + ")";
     } else tip.style.display = "none";
   });
   // The user event under a point of the canvas (within 5 px), or null.
@@ -373,6 +379,12 @@
   })));
   if (S.user_events_not_listed) ue.appendChild(el("p", { "class": "note", text: S.user_events_not_listed + " more user events not listed." }));
 
+  // The page's parts for the modules that follow this script (report_analysis.js; a flame
+  // graph): they add sections, draw over the timeline (overlays) and follow the view (changed).
+  window.kevReport = { D: D, S: S, T: T, hz: hz, el: el, table: table, section: section,
+    fmtTime: fmtTime, stateColor: stateColor, hue: hue, view: view, draw: draw, x: x, tAt: tAt,
+    canvas: canvas, rows: rows, thRow: thRow, AXIS: AXIS, RH: RH, LABEL: LABEL,
+    overlays: overlays, changed: changed, toolbar: bar, timelineSection: tsec };
   resize();
   // "#selftest": drive the zoom and pan controls the way a user would, and record the views
   // in body[data-selftest] for the headless-browser test.

@@ -11,7 +11,7 @@ $(call host_objs,$(TP)/kevgen.c $(TP)/kevbench.c $(TP)/kev_capture.c trace/trace
 
 HOST_TOOLS += $(H)/traceprinter $(H)/kevgen $(H)/kevbench
 $(H)/traceprinter: $(call host_objs,$(TP)/traceprinter.c $(TP)/qnx_kercall.c $(TP)/qnx_kercall_tab.c \
-    tools/common/tool_file.c $(KEV_DECODE_SRCS))
+    tools/common/tool_file.c tools/common/tool_map.c $(KEV_DECODE_SRCS))
 	@echo "  LINK    $@"
 	$(Q)$(HOST_CC) -o $@ $^
 

@@ -126,4 +126,12 @@ enum {
 int qnx_TraceEvent(int code, ...);
 #define TraceEvent qnx_TraceEvent
 
+// QNX's user-event helpers and our registry of event names and formats (user/lib/trace_log.c).
+int trace_logf(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+int trace_logi(int code, unsigned d1, unsigned d2);
+int trace_logb(int code, const void *buf, unsigned len);
+// Name a user event code and give the printf-like format its words are shown with (each of
+// d i u x X o c takes the next word): every tool uses it (trace/include/trace/kev_userreg.h).
+int trace_event_register(int code, const char *name, const char *fmt);
+
 #endif

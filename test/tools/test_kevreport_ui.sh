@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# kevreport's analysis page in a real browser (Chromium through chromedriver, Debian's
+# python3-selenium): test_kevreport_ui.py clicks and searches as a user would, over kevscen's
+# "sync" scenario (inversions, inheritance, a deadlock left open at the end of the trace).
+# Chromium, chromedriver or selenium missing is a failure, not a skip.
+# usage: test_kevreport_ui.sh [BINDIR [SCRATCHDIR]]  (defaults: build/host build/host-test/kevconv)
+set -u
+bin=${1:-build/host}
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/tap.sh"
+scratch reportui "${2:-build/host-test/kevconv}"
+need chromium
+need chromedriver
+# Debian's interpreter: its python3-selenium (a python3 earlier in PATH may not have it).
+if ! /usr/bin/python3 -c 'import selenium' 2>/dev/null; then
+    notok "python3-selenium is installed" "install the Debian package python3-selenium (scripts/setup.sh --test)"
+    finish; exit 1
+fi
+"$bin/kevscen" -s -r 3 sync "$dir/s.kev" >"$dir/s.expect"
+"$bin/kevreport" -o "$dir/s.html" "$dir/s.kev" >/dev/null
+"$bin/traceprinter" "$dir/s.kev" >"$dir/s.tp"
+"$bin/kevstat" --json "$dir/s.kev" >"$dir/s.json"
+timeout 120 /usr/bin/python3 "$here/test_kevreport_ui.py" "$(realpath "$dir/s.html")" "$dir/s.expect" \
+    "$dir/s.tp" "$dir/s.json" >"$dir/ui.tap" 2>&1
+rc=$?
+while IFS= read -r line; do
+    case $line in
+        "ok "*) ok "${line#ok * - }" ;;
+        "not ok "*) notok "${line#not ok * - }" ;;
+        "1.."*) ;;
+        *) echo "# $line" ;;
+    esac
+done <"$dir/ui.tap"
+[ "$rc" = 0 ] || notok "the browser test ran to its end (exit $rc)"
+finish

@@ -1,0 +1,128 @@
+// SPDX-License-Identifier: MIT
+// The text form of the wait analysis (trace/kev_wait.c) for kevstat: where the trace's owner
+// and priority facts came from, priority inversions, deadlock cycles, threads still blocked
+// at the end, and a critical-path step split into running / preempted / blocked-on-X-held-by-Y.
+// Times are microseconds since boot, like every other tool's.
+#include "kx_wait_text.h"
+
+static double us(const struct kx_stats *s, uint64_t cycles)
+{
+    return kx_seconds(s->r, cycles) * 1e6;
+}
+
+const char *kx_wait_obj(const struct kx_stats *s, int obj, char *buf, size_t n)
+{
+    if (obj < 0 || !s->kw)
+        snprintf(buf, n, "an unknown object");
+    else
+        snprintf(buf, n, "%s %u", kw_kind_name(s->kw->obj[obj].kind), s->kw->obj[obj].id);
+    return buf;
+}
+
+static const char *who_prio(const struct kx_stats *s, int th, int p, char *buf, size_t n)
+{
+    char lb[80];
+    if (th < 0) {
+        snprintf(buf, n, "(nobody known)");
+        return buf;
+    }
+    if (p >= 0)
+        snprintf(buf, n, "%s (prio %d)", kx_label(&s->m, th, lb, sizeof(lb)), p);
+    else
+        snprintf(buf, n, "%s", kx_label(&s->m, th, lb, sizeof(lb)));
+    return buf;
+}
+
+// The thread with its priority at the end of the trace.
+static const char *who(const struct kx_stats *s, int th, char *buf, size_t n)
+{
+    return who_prio(s, th, th >= 0 ? s->kw->th[th].prio : -1, buf, n);
+}
+
+void kx_wait_print_part(const struct kx_stats *s, const struct kw_part *p, const char *indent)
+{
+    char a[120], b[120], o[80];
+    switch (p->state) {
+    case KEV_TH_RUNNING:
+        printf("%s%12.3f us running\n", indent, us(s, p->t));
+        break;
+    case KEV_TH_READY:
+        printf("%s%12.3f us runnable, preempted by %s\n", indent, us(s, p->t),
+               p->by >= 0 ? who(s, p->by, a, sizeof(a)) : "(unknown)");
+        break;
+    case 255:
+        printf("%s%12.3f us unknown (before the thread's kept history)\n", indent, us(s, p->t));
+        break;
+    default:
+        if (p->obj >= 0 || p->owner >= 0) {
+            printf("%s%12.3f us blocked (%s) on %s held by %s", indent, us(s, p->t),
+                   kev_thread_state_name(p->state), kx_wait_obj(s, p->obj, o, sizeof(o)),
+                   who(s, p->owner, a, sizeof(a)));
+            if (p->owner >= 0)
+                printf(": owner running %.3f us, preempted %.3f us%s%s, blocked %.3f us",
+                       us(s, p->own_run), us(s, p->own_ready), p->own_by >= 0 ? " by " : "",
+                       p->own_by >= 0 ? who(s, p->own_by, b, sizeof(b)) : "",
+                       us(s, p->own_blocked));
+            printf("\n");
+        } else {
+            printf("%s%12.3f us blocked (%s)\n", indent, us(s, p->t), kev_thread_state_name(p->state));
+        }
+    }
+}
+
+void kx_wait_print(const struct kx_stats *s)
+{
+    const struct kw *k = s->kw;
+    char a[120], b[120], c[120], o[80];
+    printf("== Blocking: who blocked whom ==\n");
+    if (!k) {
+        printf("  (not computed: out of memory)\n");
+        return;
+    }
+    printf("  owners: %s\n", kw_has_sync_events(k)
+                                 ? "from SYNC_WAIT events"
+                                 : "derived from MutexLock/MutexUnlock/SemWait/SemPost calls "
+                                   "(no SYNC_WAIT events in this capture: locks taken before "
+                                   "it started have no known owner)");
+    printf("  priorities: %s\n", kw_has_prio_events(k)
+                                     ? "from PRIO_CHANGE events"
+                                     : "from thread state events (no PRIO_CHANGE events: "
+                                       "boosts seen as an owner's priority rising in its "
+                                       "state events, only in wide mode)");
+    printf("== Priority inversions: %u ==\n", k->ninv);
+    for (unsigned i = 0; i < k->ninv; i++) {
+        const struct kw_inv *v = &k->inv[i];
+        printf("  INVERSION %s blocked on %s held by %s, preempted by %s: %.3f us lost "
+               "(%llu times, longest %.3f us, first at %.3f us)\n",
+               who_prio(s, v->waiter, v->pw, a, sizeof(a)), kx_wait_obj(s, v->obj, o, sizeof(o)),
+               who_prio(s, v->owner, v->po, b, sizeof(b)),
+               who_prio(s, v->middle, v->pm, c, sizeof(c)),
+               us(s, v->lost), (unsigned long long)v->count, us(s, v->max), us(s, v->first_t));
+    }
+    for (unsigned i = 0; i < s->m.nth && i < KW_MAX_THREADS; i++)
+        if (k->th[i].boosts)
+            printf("  boosted %llu times by priority inheritance: %s\n",
+                   (unsigned long long)k->th[i].boosts, who(s, (int)i, a, sizeof(a)));
+    printf("== Deadlocks: %u ==\n", k->ndl);
+    for (unsigned i = 0; i < k->ndl; i++) {
+        const struct kw_deadlock *d = &k->dl[i];
+        printf("  DEADLOCK at %.3f us: ", us(s, d->t));
+        for (unsigned j = 0; j < d->n; j++)
+            printf("%s%s waits on %s held by %s", j ? ", which" : "",
+                   j ? "" : kx_label(&s->m, d->th[j], a, sizeof(a)),
+                   kx_wait_obj(s, d->obj[j], o, sizeof(o)),
+                   kx_label(&s->m, d->th[(j + 1) % d->n], b, sizeof(b)));
+        if (d->broken_t)
+            printf("; broken at %.3f us (a wait ended: a timeout or a kill)\n",
+                   us(s, d->broken_t));
+        else
+            printf("; still blocked at the end of the trace (%.3f us)\n", us(s, k->t_last));
+    }
+    if (k->nopen)
+        printf("== Still blocked at the end of the trace (%.3f us) ==\n", us(s, k->t_last));
+    for (unsigned i = 0; i < k->nopen; i++) {
+        const struct kw_wait *w = &k->wait[k->open[i]];
+        printf("  %s since %.3f us on %s held by %s\n", who(s, w->th, a, sizeof(a)),
+               us(s, w->t0), kx_wait_obj(s, w->obj, o, sizeof(o)), who(s, w->owner, b, sizeof(b)));
+    }
+}

@@ -1,0 +1,246 @@
+// SPDX-License-Identifier: MIT
+// The analysis module of the kevreport page (embedded after report.js by report_assets.c; no
+// external code). Through window.kevReport it adds:
+//   * a findings panel (#findings): priority inversions (who, on what, time lost), deadlock
+//     cycles, inheritance boosts, threads still blocked at the end, each with a "show" button;
+//   * go-to-time (#goto), a cursor, and statistics of a selected range (#range-*);
+//   * CPU load over time per CPU (#cpuload) and a priority lane (#priolane), clickable;
+//   * blocked-by arrows on the timeline, from a waiting thread to the owner of what it waits on;
+//   * a searchable, filterable event list (#events) that follows the timeline's view, and
+//     moves the view to an event clicked.
+// Every time shown is time since boot, like the other tools. Sets body[data-analysis] when done.
+"use strict";
+(function () {
+  var R = window.kevReport;
+  if (!R) return;
+  var S = R.S, T = R.T, el = R.el, fmt = R.fmtTime, first = S.trace.first, hz = R.hz;
+  var view = R.view, W = S.waits;
+  function boot(t) { return fmt(t + first); }
+  var cursor = null;
+
+  // "2.5 ms", "300 us", "1.2 s", "150000 ns"; a bare number is milliseconds. Time since boot
+  // in, timeline cycles out; NaN when not understood.
+  function parseTime(str) {
+    var m = /^\s*([0-9]*\.?[0-9]+)\s*(s|ms|us|µs|ns)?\s*$/.exec(str || "");
+    if (!m) return NaN;
+    var mult = { s: 1, ms: 1e-3, us: 1e-6, "µs": 1e-6, ns: 1e-9 }[m[2] || "ms"];
+    return parseFloat(m[1]) * mult * hz - first;
+  }
+  function goTo(t, width) {
+    var w = width || view.t1 - view.t0;
+    view.t0 = t - w / 2; view.t1 = t + w / 2; cursor = t;
+    R.draw();
+  }
+
+  // ---- findings ----------------------------------------------------------------------------
+  var fs = el("section", { id: "findings" }, [el("h2", { text: "Findings: who blocked whom" })]);
+  R.timelineSection.parentNode.insertBefore(fs, R.timelineSection);
+  function finding(kind, text, t, width) {
+    var b = el("button", { "class": "show", text: "show" });
+    b.onclick = function () { goTo(t, Math.max(width || 0, T.span / 50)); R.canvas.scrollIntoView(); };
+    var li = el("li", { "class": "finding " + kind }, [el("span", { "class": "text", text: text }), " ", b]);
+    return li;
+  }
+  function who(name, prio) { return name + (prio >= 0 ? " (prio " + prio + ")" : ""); }
+  if (!W) fs.appendChild(el("p", { "class": "note", text: "No wait analysis (out of memory)." }));
+  else {
+    fs.appendChild(el("p", { "class": "note", text: (W.sync_events ? "Owners from SYNC_WAIT events" :
+      "Owners derived from MutexLock/MutexUnlock/SemWait/SemPost (no SYNC_WAIT events: locks taken before the capture have no known owner)") +
+      "; " + (W.prio_events ? "priorities from PRIO_CHANGE events." : "priorities from thread state events (no PRIO_CHANGE events: boosts seen as an owner's priority rising in its state events, only in wide mode).") }));
+    var ul = el("ul", { id: "findings-list" });
+    W.inversions.forEach(function (v) {
+      ul.appendChild(finding("inversion", "Priority inversion: " + who(v.waiter, v.waiter_prio) + " blocked on " +
+        v.object + " held by " + who(v.owner, v.owner_prio) + ", preempted by " + who(v.middle, v.middle_prio) +
+        ": " + fmt(v.lost) + " lost in " + v.count + " wait(s), longest " + fmt(v.max) + ", first at " + fmt(v.first),
+        v.first - first, 3 * v.max));
+    });
+    W.deadlocks.forEach(function (d) {
+      var parts = d.cycle.map(function (c, i) {
+        return (i ? "which" : c.thread) + " waits on " + c.object + " held by " + c.owner;
+      });
+      ul.appendChild(finding("deadlock", "Deadlock at " + fmt(d.t) + ": " + parts.join(", ") +
+        (d.broken ? "; broken at " + fmt(d.broken) + " (a wait ended: timeout or kill)" :
+          "; still blocked at the end of the trace"), d.t - first));
+    });
+    W.boosts.forEach(function (b) {
+      ul.appendChild(el("li", { "class": "finding boost", text: b.thread + " boosted " + b.count + " time(s) by priority inheritance" }));
+    });
+    W.blocked_at_end.forEach(function (b) {
+      ul.appendChild(finding("blocked", "Still blocked at the end: " + b.thread + " since " + fmt(b.since) +
+        " on " + b.object + " held by " + (b.owner || "nobody known"), b.since - first));
+    });
+    if (!ul.childNodes.length) fs.appendChild(el("p", { text: "No priority inversion, deadlock or boost found." }));
+    fs.appendChild(ul);
+  }
+
+  // ---- go to time, range statistics ------------------------------------------------------------
+  var gotoIn = el("input", { id: "goto", placeholder: "go to (e.g. 2.5 ms)", size: "14" });
+  var gotoBtn = el("button", { id: "goto-btn", text: "go" });
+  gotoBtn.onclick = function () { var t = parseTime(gotoIn.value); if (!isNaN(t)) goTo(t); };
+  gotoIn.addEventListener("keydown", function (ev) { if (ev.key === "Enter") gotoBtn.click(); ev.stopPropagation(); });
+  R.toolbar.appendChild(gotoIn); R.toolbar.appendChild(gotoBtn);
+
+  var rs = el("section", { id: "range" }, [el("h2", { text: "Statistics of a range" })]);
+  R.timelineSection.parentNode.insertBefore(rs, R.timelineSection.nextSibling);
+  var rFrom = el("input", { id: "range-from", placeholder: "from (ms since boot)", size: "14" });
+  var rTo = el("input", { id: "range-to", placeholder: "to", size: "14" });
+  var rBtn = el("button", { id: "range-btn", text: "statistics" });
+  var rView = el("button", { id: "range-view", text: "use the view" });
+  var rOut = el("div", { id: "range-stats" });
+  rs.appendChild(el("div", { "class": "toolbar" }, [rFrom, rTo, rBtn, rView]));
+  rs.appendChild(rOut);
+  [rFrom, rTo].forEach(function (i) { i.addEventListener("keydown", function (ev) { ev.stopPropagation(); }); });
+  function rangeStats(a, b) {
+    var per = {};
+    T.seg.forEach(function (s) {
+      var lo = Math.max(s[1], a), hi = Math.min(s[2], b);
+      if (hi <= lo) return;
+      var p = per[s[0]] || (per[s[0]] = { run: 0, ready: 0, blocked: 0 });
+      var st = T.states[s[3]];
+      if (st === "RUNNING") p.run += hi - lo; else if (st === "READY") p.ready += hi - lo;
+      else if (st !== "DEAD") p.blocked += hi - lo;
+    });
+    var nev = {};
+    T.events.forEach(function (e) { if (e[0] >= a && e[0] < b && e[2] >= 0) nev[e[2]] = (nev[e[2]] || 0) + 1; });
+    rOut.textContent = "";
+    rOut.appendChild(el("p", { id: "range-info", text: "from " + boot(a) + " to " + boot(b) + " (" + fmt(b - a) + ")" }));
+    rOut.appendChild(R.table(["thread", "running", "CPU share", "runnable (preempted)", "blocked", "events"],
+      Object.keys(per).filter(function (k) { return per[k].run || per[k].ready || nev[k]; }).map(function (k) {
+        var p = per[k];
+        return [T.threads[k].name, fmt(p.run), (100 * p.run / (b - a)).toFixed(1) + "%", fmt(p.ready), fmt(p.blocked), nev[k] || 0];
+      })));
+  }
+  rBtn.onclick = function () {
+    var a = parseTime(rFrom.value), b = parseTime(rTo.value);
+    if (!isNaN(a) && !isNaN(b) && b > a) rangeStats(a, b);
+    else rOut.textContent = "give two times since boot, the second after the first (e.g. 2 ms and 4.5 ms)";
+  };
+  rView.onclick = function () { rangeStats(view.t0, view.t1); };
+
+  // ---- CPU load over time and the priority lane (SVG, the whole trace) -------------------------
+  var NS = "http://www.w3.org/2000/svg", CW = 900, CH = 80, NB = 200, span = Math.max(T.span, 1);
+  function svg(w, h) { var s = document.createElementNS(NS, "svg"); s.setAttribute("width", w); s.setAttribute("height", h); return s; }
+  function node(tag, attrs) { var n = document.createElementNS(NS, tag); for (var k in attrs) n.setAttribute(k, attrs[k]); return n; }
+  function clickable(s) {
+    s.addEventListener("click", function (ev) {
+      var r = s.getBoundingClientRect();
+      goTo((ev.clientX - r.left) / CW * span);
+    });
+    s.style.cursor = "pointer";
+  }
+  var isIdle = T.threads.map(function (t) { return /(^|\/)idle$/.test(t.name); });
+  var cl = el("section", { id: "cpuload" }, [el("h2", { text: "CPU load over time (per CPU; click: go there)" })]);
+  R.timelineSection.parentNode.insertBefore(cl, rs);
+  var cpus = {};
+  T.seg.forEach(function (s) { if (T.states[s[3]] === "RUNNING" && s[4] >= 0) cpus[s[4]] = 1; });
+  Object.keys(cpus).sort(function (a, b) { return a - b; }).forEach(function (c) {
+    var busy = new Float64Array(NB), bw = span / NB, tot = 0;
+    T.seg.forEach(function (s) {
+      if (T.states[s[3]] !== "RUNNING" || s[4] != c || isIdle[s[0]]) return;
+      tot += s[2] - s[1];
+      for (var i = Math.floor(s[1] / bw); i < NB && i * bw < s[2]; i++)
+        busy[i] += Math.max(0, Math.min(s[2], (i + 1) * bw) - Math.max(s[1], i * bw));
+    });
+    var s = svg(CW, CH), pts = [];
+    s.appendChild(node("rect", { x: 0, y: 0, width: CW, height: CH, fill: "#f6f6f6" }));
+    for (var i = 0; i < NB; i++) pts.push((i * CW / NB).toFixed(1) + "," + (CH - CH * busy[i] / bw).toFixed(1));
+    s.appendChild(node("polyline", { points: pts.join(" "), fill: "none", stroke: R.hue(+c + 3), "stroke-width": 1.5 }));
+    s.id = "cpuload-" + c;
+    s.setAttribute("data-load", (tot / span).toFixed(4));
+    clickable(s);
+    cl.appendChild(el("div", { "class": "title", text: "CPU " + c + ": " + (100 * tot / span).toFixed(1) + "% busy over the trace" }));
+    cl.appendChild(s);
+  });
+
+  var pl = el("section", { id: "priolane" }, [el("h2", { text: "Priority lane (the running thread's priority per CPU; click: go there)" })]);
+  R.timelineSection.parentNode.insertBefore(pl, rs);
+  var maxp = 1;
+  T.seg.forEach(function (s) { if (s[5] > maxp) maxp = s[5]; });
+  Object.keys(cpus).forEach(function (c) {
+    var s = svg(CW, CH), n = 0;
+    s.appendChild(node("rect", { x: 0, y: 0, width: CW, height: CH, fill: "#f6f6f6" }));
+    T.seg.forEach(function (g) {
+      if (T.states[g[3]] !== "RUNNING" || g[4] != c || !(g[5] >= 0)) return;
+      var h = (CH - 4) * g[5] / maxp, r = node("rect", { x: (g[1] / span * CW).toFixed(2), y: (CH - h).toFixed(1),
+        width: Math.max((g[2] - g[1]) / span * CW, 0.5).toFixed(2), height: h.toFixed(1), fill: R.hue(g[0] + 1) });
+      var tt = node("title", {}); tt.textContent = T.threads[g[0]].name + " prio " + g[5] + " at " + boot(g[1]);
+      r.appendChild(tt); s.appendChild(r); n++;
+    });
+    s.id = "priolane-" + c;
+    s.setAttribute("data-runs", n);
+    clickable(s);
+    pl.appendChild(el("div", { "class": "title", text: "CPU " + c + (n ? "" : ": no priorities in this trace (wide-mode thread events carry them)") }));
+    pl.appendChild(s);
+  });
+
+  // ---- blocked-by arrows and the cursor over the timeline ---------------------------------------
+  R.overlays.push(function (g) {
+    var drawn = 0, AX = R.AXIS, RH = R.RH;
+    (T.waits || []).forEach(function (w) {
+      if (w[2] < view.t0 || w[1] > view.t1 || !(w[0] in R.thRow) || !(w[3] in R.thRow)) return;
+      var yw = AX + R.thRow[w[0]] * RH + RH / 2, yo = AX + R.thRow[w[3]] * RH + RH / 2;
+      var a = R.x(Math.max(w[1], view.t0)), b = R.x(Math.min(w[2], view.t1));
+      g.strokeStyle = "#c0392b"; g.fillStyle = "#c0392b"; g.lineWidth = 1.5;
+      g.beginPath(); g.moveTo(a, yw + RH / 2 - 2); g.lineTo(b, yw + RH / 2 - 2); g.stroke(); // the wait
+      g.beginPath(); g.moveTo(a, yw); g.lineTo(a, yo); g.stroke();                         // to its owner
+      var d = yo > yw ? -1 : 1;
+      g.beginPath(); g.moveTo(a, yo); g.lineTo(a - 4, yo + 7 * d); g.lineTo(a + 4, yo + 7 * d); g.closePath(); g.fill();
+      if (b - a > 80) g.fillText("on " + w[4] + " held by " + T.threads[w[3]].name, a + 4, yw - 1);
+      drawn++;
+    });
+    R.canvas.setAttribute("data-arrows", drawn);
+    if (cursor !== null && cursor >= view.t0 && cursor <= view.t1) {
+      g.strokeStyle = "#000"; g.lineWidth = 1;
+      g.beginPath(); g.moveTo(R.x(cursor), AX); g.lineTo(R.x(cursor), R.canvas.clientHeight); g.stroke();
+    }
+    g.lineWidth = 1;
+  });
+
+  // ---- the event list ------------------------------------------------------------------------------
+  var es = el("section", { id: "events" }, [el("h2", { text: "Events" })]);
+  R.timelineSection.parentNode.insertBefore(es, rs.nextSibling);
+  var search = el("input", { id: "ev-search", placeholder: "search (text, thread, class)", size: "30" });
+  var cls = el("select", { id: "ev-class" }, [el("option", { value: "", text: "all classes" })]);
+  var classes = {};
+  T.events.forEach(function (e) { classes[e[3]] = 1; });
+  Object.keys(classes).sort().forEach(function (c) { cls.appendChild(el("option", { value: c, text: c })); });
+  var inview = el("input", { id: "ev-inview", type: "checkbox" });
+  inview.checked = true;
+  var count = el("span", { id: "ev-count" });
+  es.appendChild(el("div", { "class": "toolbar" }, [search, cls, el("label", {}, [inview, " only the timeline's view"]), count]));
+  if (T.events_cut) es.appendChild(el("p", { "class": "note", text: T.events_cut + " later events not listed (kevreport --max-events)" }));
+  var tbl = el("table", { id: "ev-table", "class": "kv-table" });
+  es.appendChild(tbl);
+  search.addEventListener("keydown", function (ev) { ev.stopPropagation(); });
+  var MAXROWS = 500, pending = false;
+  function name(th) { return th >= 0 && T.threads[th] ? T.threads[th].name : "-"; }
+  function refresh() {
+    pending = false;
+    var q = search.value.toLowerCase(), c = cls.value, n = 0;
+    tbl.textContent = "";
+    tbl.appendChild(el("tr", {}, ["time since boot", "CPU", "thread", "class", "event"].map(function (h) { return el("th", { text: h }); })));
+    T.events.forEach(function (e) {
+      if (c && e[3] !== c) return;
+      if (inview.checked && (e[0] < view.t0 || e[0] > view.t1)) return;
+      if (q && (e[4] + " " + name(e[2]) + " " + e[3]).toLowerCase().indexOf(q) < 0) return;
+      if (n++ >= MAXROWS) return;
+      var tr = el("tr", { "class": "ev" + (cursor === e[0] ? " sel" : ""), "data-t": e[0] },
+        [boot(e[0]), e[1], name(e[2]), e[3], e[4]].map(function (v) { return el("td", { text: String(v) }); }));
+      tr.onclick = function () { goTo(e[0]); };
+      tbl.appendChild(tr);
+    });
+    count.textContent = n + " events" + (n > MAXROWS ? " (the first " + MAXROWS + " shown)" : "");
+    count.setAttribute("data-n", n);
+  }
+  function later() { if (!pending) { pending = true; setTimeout(refresh, 0); } }
+  search.addEventListener("input", later);
+  cls.addEventListener("change", later);
+  inview.addEventListener("change", later);
+  R.changed.push(later);
+
+  R.draw();
+  refresh();
+  window.kevReport.goTo = goTo;
+  window.kevReport.parseTime = parseTime;
+  document.body.setAttribute("data-analysis", "1");
+})();

@@ -1,0 +1,69 @@
+// SPDX-License-Identifier: MIT
+// kevreport's event list and blocked-by records (report_rows.h): each decoded event as one
+// short row [t, cpu, thread, "CLASS", "what"] for the page's searchable list, and each wait on
+// a mutex, semaphore or condvar that has an owner as [waiter, t0, t1, owner, "object"] for the
+// timeline's blocked-by arrows (trace/kev_wait.c finds them). Times are cycles from the first
+// event, like the other timeline records.
+#include "report_rows.h"
+
+#include <trace/kev.h>
+
+static void what(const struct kx_stats *s, const struct kev_event *e, char *b, size_t n)
+{
+    char nb[32];
+    const char *name;
+    switch (e->cls) {
+    case KEV_C_PR_TH:
+        name = kev_thread_state_name(e->ev);
+        snprintf(b, n, "%s %u/%u", name ? name : "?", e->w[0], e->nw > 1 ? e->w[1] : 0);
+        break;
+    case KEV_C_KER_CALL:
+        snprintf(b, n, "%s %s 0x%x", kx_kcall_name(e->ev % KEV_KC_MAX, nb, sizeof(nb)),
+                 e->ev < KEV_KC_MAX ? "entry" : e->ev < 2 * KEV_KC_MAX ? "exit" : "interrupted",
+                 e->w[0]);
+        break;
+    case KEV_C_INT:
+        name = kev_int_name(e->ev);
+        snprintf(b, n, "%s irq %u", name ? name : "INT", kev_int_irq(e));
+        break;
+    case KEV_C_COMM:
+        name = kev_comm_name(e->ev);
+        snprintf(b, n, "%s 0x%x 0x%x", name ? name : "COMM", e->w[0], e->nw > 1 ? e->w[1] : 0);
+        break;
+    case KEV_C_SYSTEM:
+        if (e->ev == KEV_SYS_SYNC_WAIT && s->kw)
+            snprintf(b, n, "SYNC_WAIT object %u owner %u/%u", e->w[0], e->w[1] >> 16,
+                     e->w[1] & 0xffffu);
+        else if (e->ev == KEV_SYS_PRIO_CHANGE)
+            snprintf(b, n, "PRIO_CHANGE %u/%u %u -> %u (%s)", e->w[0] >> 16, e->w[0] & 0xffffu,
+                     (e->w[1] >> 8) & 0xffu, e->w[1] & 0xffu, kw_cause_name(e->w[1] >> 16 & 0xffu));
+        else
+            snprintf(b, n, "%s", (name = kev_system_name(e->ev)) ? name : "SYSTEM");
+        break;
+    default:
+        snprintf(b, n, "event %u", e->ev);
+    }
+}
+
+void report_event_row(FILE *f, const struct kx_stats *s, const struct kev_event *e, uint64_t t,
+                      int th, int first)
+{
+    char b[128];
+    what(s, e, b, sizeof(b));
+    fprintf(f, "%s[%llu,%u,%d,\"%s\",", first ? "" : ",", (unsigned long long)t, e->cpu,
+            th, kev_class_name(e->cls));
+    kx_json_str(f, b);
+    fputc(']', f);
+}
+
+void report_wait_row(FILE *f, const struct kx_stats *s, const struct kw_wait *w, uint64_t t0,
+                     uint64_t t1)
+{
+    char ob[48];
+    if (w->owner < 0)
+        return;
+    fprintf(f, "%s[%d,%llu,%llu,%d,", ftell(f) ? "," : "", w->th, (unsigned long long)t0,
+            (unsigned long long)t1, w->owner);
+    kx_json_str(f, kx_wait_obj(s, w->obj, ob, sizeof(ob)));
+    fputc(']', f);
+}

@@ -1,0 +1,14 @@
+# SPDX-License-Identifier: MIT
+# inversion: a priority inversion on a semaphore and a mutex with inheritance, for the
+# analysis tools (main.c; docs/analysis.md; test/qemu/test_inversion.sh).
+# PRIO: main directs the others (low 10, mid 20, high 30) from above them.
+PRIO  := 40
+FLAGS := 0
+MMIO  :=
+STACK :=
+RAM   :=
+
+# The image of test/qemu/test_sync_apps.sh: both analysis programs under appinit, captured by
+# the tracelogger (one capture with the inversions, the inheritance and the deadlock).
+IMAGES         += syncapps
+syncapps_APPS  := appinit inversion deadlock tracelogger
