@@ -134,7 +134,7 @@ $$(patsubst %,$(B)/apps/$(1)/obj/%.o,$$($(1)_SRCS)): $(B)/apps/$(1)/obj/%.c.o: %
 	$$(Q)$$(CC) $$(UCFLAGS) -I$$($(1)_DIR) -c $$< -o $$@
 
 $(B)/apps/$(1)/apphdr.o: user/lib/apphdr.c user/module.mk $$(wildcard $$($(1)_DIR)/app.mk) \
-                         boards/$(BOARD)/board.mk
+                         boards/$(BOARD)/board.mk $$(wildcard boards/$(BOARD)/user.mk)
 	@mkdir -p $$(dir $$@)
 	$$(Q)$$(CC) $$(UCFLAGS) -DAPP_NAME='"$(1)"' -DAPP_FLAGS='($$(or $$($(1)_FLAGS),0))' \
 	    -DAPP_PRIO=$$(or $$($(1)_PRIO),$(APP_DEFAULT_PRIO)) \

@@ -234,6 +234,8 @@ a64_kstacks:
     .space A64_KSTACK
     .global a64_kstack_top
 a64_kstack_top:
+#if KMAX_CPUS > 1
     .space A64_KSTACK * (KMAX_CPUS - 1)
+#endif
 
     .section .note.GNU-stack, "", %progbits
