@@ -19,6 +19,7 @@
 #include <kernel/ktrace.h>
 #include <kernel/kdtrace.h>
 #include <kernel/ktrace_kcall.h>
+#include <kernel/kcrash.h>
 #include <arch_kcall.h>
 #include <uapi/kcall.h>
 
@@ -106,9 +107,14 @@ static int do_set_prio(struct thread *t, int tid, int prio, int policy)
     return 0;
 }
 
+// The test image's forced kernel fault (kernel/kcrash.h): null unless kcrash.c is linked.
+__attribute__((weak)) int (*kdebug_fault_hook)(struct thread *t);
+
 static int do_thread_ctl(struct thread *t, uint32_t cmd, uint32_t data)
 {
     uint32_t mask = data, old = t->affinity;
+    if (cmd == KTCTL_KDEBUG_FAULT)      // present only in images linked with kernel/kcrash.c
+        return kdebug_fault_hook ? kdebug_fault_hook(t) : -EINVAL;
     if (cmd != KTCTL_RUNMASK && cmd != KTCTL_RUNMASK_GET_AND_SET)
         return -EINVAL;
     if (cmd == KTCTL_RUNMASK_GET_AND_SET) {

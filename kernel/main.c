@@ -204,14 +204,3 @@ _Noreturn void kernel_main(void)
 #endif
     arch_start(boot);
 }
-
-_Noreturn void kpanic(const char *fmt, ...)
-{
-    char buf[160];
-    va_list ap;
-    va_start(ap, fmt);
-    kvsnprintf(buf, sizeof(buf), fmt, ap);
-    va_end(ap);
-    kprintf("\nkernel panic: %s\n", buf);
-    board_halt(99);
-}

@@ -8,6 +8,8 @@ KERNEL_SRCS := kernel/main.c kernel/kinit.c kernel/klib.c kernel/sched.c kernel/
                kernel/kstack.c
 # The flight recorder's map of the ring, for kevdump (tools/kevdump).
 KERNEL_SRCS += kernel/kflight.c
+# The panic path: the KPANIC event, and the halt in place in flight-recorder mode.
+KERNEL_SRCS += kernel/kpanic.c
 # The D engine the kernel runs (trace/d/module.mk's D_ENGINE_SRCS).
 KERNEL_SRCS += trace/d/verify.c trace/d/vm.c trace/d/engine.c trace/d/agg.c trace/d/probes.c \
                trace/d/stacks.c

@@ -92,8 +92,16 @@ const char *kev_system_name(unsigned ev)
     case KEV_SYS_URING_BAD: return "URING_BAD";
     case 0x203u: return "SYNC_WAIT";   // ours (docs/trace-events.md)
     case 0x204u: return "PRIO_CHANGE";
+    case KEV_SYS_KPANIC: return "KPANIC";
     default: return NULL;
     }
+}
+
+const char *kev_panic_cause_name(unsigned cause)
+{
+    static const char *const names[] = { "software", "data access", "instruction fetch",
+                                         "undefined instruction", "alignment", "exception" };
+    return cause < KEV_NELEM(names) ? names[cause] : NULL;
 }
 
 // The target's errno numbers (newlib's and picolibc's, uapi/kerrno.h), spelled out because a

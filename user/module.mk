@@ -193,10 +193,13 @@ $(B)/$(1)/apps.o: $(B)/$(1)/apps.S
 	$$(Q)$$(CC) $$(ARCH_CFLAGS) -c $$< -o $$@
 
 $(1)_KLIB ?= kernel
-$(B)/$(1).elf: $(B)/$(1)/apps.o $(B)/$$($(1)_KLIB).a $(B)/kernel.ld
+# <image>_KOBJS: kernel sources outside the kernel library that this image alone links (a test
+# facility such as kernel/kcrash.c), built with the kernel's flags.
+$(1)_KOBJ_FILES := $$(patsubst %,$(B)/obj/%.o,$$($(1)_KOBJS))
+$(B)/$(1).elf: $(B)/$(1)/apps.o $$($(1)_KOBJ_FILES) $(B)/$$($(1)_KLIB).a $(B)/kernel.ld
 	@echo "  IMAGE   $$@ ($$($(1)_APPS))"
 	$$(Q)$$(CC) $$(ARCH_CFLAGS) -nostdlib -T $(B)/kernel.ld -Wl,--gc-sections \
-	    -Wl,--undefined=kev_flight -Wl,-Map=$$@.map -o $$@ $(B)/$(1)/apps.o -Wl,--whole-archive $(B)/$$($(1)_KLIB).a \
+	    -Wl,--undefined=kev_flight -Wl,-Map=$$@.map -o $$@ $(B)/$(1)/apps.o $$($(1)_KOBJ_FILES) -Wl,--whole-archive $(B)/$$($(1)_KLIB).a \
 	    -Wl,--no-whole-archive -lgcc
 endef
 IMAGES := $(filter-out $(BOARD_NO_IMAGES),$(IMAGES))

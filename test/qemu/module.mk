@@ -28,6 +28,8 @@ SCRIPT_TESTS += qemu/rtt|180|test/qemu/test_rtt.sh|$(B)|$(H)
 TEST_DEPS    += $(H)/kevrtt
 # Post-mortem: the ring of a hung system read by kevdump through QEMU's gdbstub.
 SCRIPT_TESTS += qemu/flight|120|test/qemu/test_flight.sh|$(B)|$(H)
+# Post-mortem after a forced kernel fault: the KPANIC event, the halt in place, kevdump.
+SCRIPT_TESTS += qemu/kfault|120|test/qemu/test_kfault.sh|$(B)|$(H)
 TEST_DEPS    += $(B)/flight.elf $(H)/kevdump $(H)/kevstat $(H)/kevreport $(H)/dtrace
 BENCHES      += scripts/bench-rtt.sh|$(B)|$(H)
 BENCH_DEPS   += $(B)/tflood.elf $(H)/kevrtt $(H)/kevcapture
@@ -70,6 +72,7 @@ SCRIPT_TESTS += $$(if $$(filter hostile,$$(MATRIX_TESTS_$(1))),qemu-$(1)/hostile
 SCRIPT_TESTS += $$(if $$(filter demo,$$(MATRIX_TESTS_$(1))),qemu-$(1)/demo|120|BOARD=$(1)|test/qemu/test_demo.sh|build/$(1)/demo.elf)
 SCRIPT_TESTS += $$(if $$(filter tracelogger,$$(MATRIX_TESTS_$(1))),qemu-$(1)/tracelogger|600|BOARD=$(1)|test/qemu/test_tracelogger.sh|build/$(1)|$(H))
 SCRIPT_TESTS += $$(if $$(filter flight,$$(MATRIX_TESTS_$(1))),qemu-$(1)/flight|120|BOARD=$(1)|test/qemu/test_flight.sh|build/$(1)|$(H))
+SCRIPT_TESTS += $$(if $$(filter flight,$$(MATRIX_TESTS_$(1))),qemu-$(1)/kfault|120|BOARD=$(1)|test/qemu/test_kfault.sh|build/$(1)|$(H))
 SCRIPT_TESTS += $$(if $$(filter rtt,$$(MATRIX_TESTS_$(1))),qemu-$(1)/rtt|180|BOARD=$(1)|test/qemu/test_rtt.sh|build/$(1)|$(H))
 SCRIPT_TESTS += $$(if $$(filter dtrace,$$(MATRIX_TESTS_$(1))),qemu-$(1)/dtrace|900|BOARD=$(1)|test/qemu/test_dtrace.sh|build/$(1)|$(H))
 SCRIPT_TESTS += $$(if $$(filter parity,$$(MATRIX_TESTS_$(1))),qemu-$(1)/parity|300|BOARD=$(1)|test/qemu/test_dprobe_parity.sh|build/$(1)|$(H))

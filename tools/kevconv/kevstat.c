@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <trace/kev_panic.h>
 #include "kx_stats.h"
 #include "kx_wait_text.h"
 
@@ -282,9 +283,19 @@ static void print_user(const struct kx_stats *s)
     }
 }
 
+// The kernel's panic, when the capture ends with one (a post-mortem dump: docs/tracelogger.md).
+static struct kev_panic panic_seen;
+static int panic_cpu = -1;
+static uint64_t panic_t;
+
 static int cb(void *user, struct kev_reader *r, const struct kev_event *e)
 {
-    (void)r;
+    struct kev_panic p;
+    if (e->cls == KEV_C_SYSTEM && kev_panic_decode(r, e, &p)) {
+        panic_seen = p;
+        panic_cpu = (int)e->cpu;
+        panic_t = e->t64;
+    }
     kx_stats_event(user, e);
     return 0;
 }
@@ -353,6 +364,11 @@ int main(int argc, char **argv)
         if (kev_rejected_total(f.r))    // a process's bad ring records: not a loss
             printf("%llu records of processes' user-event rings rejected (URING_BAD; not "
                    "events, not lost)\n", (unsigned long long)kev_rejected_total(f.r));
+        if (panic_cpu >= 0) {
+            char line[320];
+            kev_panic_format(&panic_seen, line, sizeof(line));
+            printf("KERNEL PANIC on CPU %d at %.3f us: %s\n", panic_cpu, us(s, panic_t - s->t_first), line);
+        }
         for (unsigned k = 0; k < NSECT; k++)
             if (want & 1u << k)
                 fn[k](s);

@@ -13,6 +13,7 @@
 
 #include <trace/kev_decode.h>
 #include <trace/kev_wait.h> // KEV_SYS_SYNC_WAIT, KEV_SYS_PRIO_CHANGE
+#include <trace/kev_panic.h>
 #include <trace/kev_file.h>
 #include "../common/tool_map.h"
 #include "qnx_kercall.h"
@@ -299,11 +300,18 @@ static void arguments(const struct kev_reader *r, const struct kev_event *e, int
             add(l, ")");
         }
         return;
-    case KEV_C_SYSTEM:
+    case KEV_C_SYSTEM: {
+        struct kev_panic p;
         if (sync_event(r, e, l))
             return;
+        if (kev_panic_decode(r, e, &p)) {   // ours: the kernel's last words
+            kev_panic_format(&p, name, sizeof(name));
+            add(l, "%s", name);
+            return;
+        }
         raw_words(l, e, 0, one_line);
         return;
+    }
     default:
         raw_words(l, e, 0, one_line);
         return;

@@ -112,5 +112,9 @@ struct kthread_info {
 // (0: any CPU). EPERM for a thread bound to a CPU by its device window (docs/smp.md).
 #define KTCTL_RUNMASK             4
 #define KTCTL_RUNMASK_GET_AND_SET 6
+// KTCTL_KDEBUG_FAULT (ours, a test facility): the kernel faults on purpose, in kernel mode
+// (kernel/kcrash.c), for the post-mortem test. Only in images linked with kcrash.c
+// (<image>_KOBJS, docs/tracelogger.md), and only for a privileged process; EINVAL elsewhere.
+#define KTCTL_KDEBUG_FAULT        0x4b46
 
 #endif

@@ -146,6 +146,19 @@ static inline unsigned kev_hdr_type(uint32_t h) { return (h >> KEV_TYPE_SHIFT) &
 #define KEV_PRIO_MSG       3u  // a server takes its client's (or a pulse's) priority
 #define KEV_PRIO_INH_END   4u  // inheritance ends
 #define KEV_PRIO_CEILING   5u  // a priority ceiling (none in this kernel yet)
+// The kernel panicked (ours; docs/trace-events.md): the last event of a crashed kernel's
+// ring, written by kpanic before it halts (kernel/kpanic.c). A combine event:
+// [cause KEV_PANIC_*, pc low, pc high, address low, address high, who] then the panic's
+// message as a NUL-terminated string; pc is the faulting instruction (for a software panic,
+// the caller of kpanic), address the faulting data address when the CPU gave one, else 0.
+#define KEV_SYS_KPANIC     0x207u
+#define KEV_KPANIC_WORDS   6u
+#define KEV_PANIC_SOFTWARE 0u  // kpanic() called: an assertion, a boot error
+#define KEV_PANIC_DATA     1u  // a data access faulted (bus fault, MPU, data abort)
+#define KEV_PANIC_FETCH    2u  // an instruction fetch faulted
+#define KEV_PANIC_UNDEF    3u  // an undefined instruction
+#define KEV_PANIC_ALIGN    4u  // an alignment fault
+#define KEV_PANIC_OTHER    5u  // any other exception in the kernel
 // QNX's SYSTEM SLOG (_NTO_TRACE_SYS_SLOG): [opcode, severity, message]. A writer puts one after
 // the last buffer when the capture lost events, so QNX's tools show the loss too (their
 // printer skips our DROPPED events); opcode _SLOG_SETCODE(_SLOGC_PROC, 0), severity
@@ -207,6 +220,7 @@ const char *kev_process_event_name(unsigned ev); // "PROCCREATE", ...
 const char *kev_comm_name(unsigned ev);          // "SND_MESSAGE", ...
 const char *kev_int_name(unsigned ev);           // "INT_ENTR", ...
 const char *kev_system_name(unsigned ev);        // "TIMER", "SNAPSHOT"
+const char *kev_panic_cause_name(unsigned cause); // KPANIC's cause: "data access", ...
 const char *kev_kcall_name(unsigned callno);     // from uapi/kcall.h when present, else NULL
 const char *kev_errno_name(unsigned err);        // "EAGAIN", ... (the target's numbers)
 

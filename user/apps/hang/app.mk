@@ -6,3 +6,5 @@ FLAGS := KAPP_F_TRACE|KAPP_F_PRIV
 
 IMAGES      += flight
 flight_APPS := hang tracelogger
+# The forced kernel fault of hang's "crash" (test/qemu/test_kfault.sh): this image only.
+flight_KOBJS := kernel/kcrash.c

@@ -5,7 +5,8 @@
 // oldest buffers, which the kernel counts), says so, and then hangs the system: it spins at
 // the highest priority for ever, with no events, so the ring keeps what it had. kevdump then
 // reads it from the halted target; the last payload must be N and the lost count N minus what
-// the dump holds.
+// the dump holds. With "crash" on its command line it makes the kernel fault instead
+// (ThreadCtl KTCTL_KDEBUG_FAULT: this image links kernel/kcrash.c), which halts in place.
 #include <kern.h>
 #include <errno.h>
 #include <stdio.h>
@@ -49,6 +50,14 @@ int main(void)
     }
     for (uint32_t i = 1; i <= n; i++)
         TraceEvent(KTRACE_INSERTSUSEREVENT, 1, i, 0);
+    if (strstr(cmd, "crash")) {
+        // The post-mortem test of a kernel fault (test/qemu/test_kfault.sh): the kernel
+        // faults in kcrash_bad_read, writes its KPANIC event and halts in place.
+        printf("hang: %lu user events inserted; faulting the kernel now\n", (unsigned long)n);
+        int r = ThreadCtl(KTCTL_KDEBUG_FAULT, NULL);
+        printf("hang: the kernel did not fault (ThreadCtl: %d, errno %d)\n", r, errno);
+        return 4;
+    }
     printf("hang: %lu user events inserted; hanging now\n", (unsigned long)n);
     for (;;)
         __asm__ volatile("" ::: "memory");

@@ -1,0 +1,62 @@
+// SPDX-License-Identifier: MIT
+// The kernel's panic path: the one site of the SYSTEM KPANIC event (trace/kev.h,
+// docs/trace-events.md), then the message and the stop. A panic must leave the ring readable:
+// the event is written with the ring's own emitter (interrupts are already off or go off in
+// it), whatever the class filter says, because it is what a post-mortem dump is read for; the
+// ring's other state is left as it is. In flight-recorder mode (TRACE_POLICY_RING) the CPU
+// then halts in place instead of ending the run, so that a debugger (QEMU's gdbstub, OpenOCD,
+// J-Link) can attach and kevdump read the ring; any other run halts the board as before, so
+// that a panicking test under QEMU still ends at once.
+#include <kernel/kpanic.h>
+#include <kernel/board.h>
+#include <kernel/cpu.h>
+#include <kernel/thread.h>
+#include <kernel/ktrace.h>
+
+static bool panicking;  // a panic inside the panic path goes straight to the stop
+
+static void record(unsigned cause, uintptr_t pc, uintptr_t addr, const char *msg)
+{
+    if (!ktrace.tr_running)
+        return;
+    const struct thread *t = k_current;
+    uint32_t w[KEV_KPANIC_WORDS] = {
+        cause, (uint32_t)pc, (uint32_t)((uint64_t)pc >> 32), (uint32_t)addr,
+        (uint32_t)((uint64_t)addr >> 32), t ? t->trace_pid << 16 | t->trace_tid : 0,
+    };
+    const uint32_t sys = 1u << KEV_C_SYSTEM;
+    ktrace.tr_active |= sys;    // recorded whatever classes the capture asked for
+    ktrace.tr_slow &= ~sys;     // and whatever the filters say
+    trace_emit_string(&ktrace, KEV_C_SYSTEM, KEV_SYS_KPANIC, w, KEV_KPANIC_WORDS, msg);
+}
+
+static _Noreturn void panic_stop(unsigned cause, uintptr_t pc, uintptr_t addr, const char *fmt,
+                                 va_list ap)
+{
+    char buf[160];
+    kvsnprintf(buf, sizeof(buf), fmt, ap);
+    bool again = panicking;
+    panicking = true;
+    if (!again)
+        record(cause, pc, addr, buf);
+    kprintf("\nkernel panic: %s\n", buf);
+    if (!again && ktrace.tr_running && ktrace.tr_policy == TRACE_POLICY_RING) {
+        kprintf("kernel: halted in place for a debugger (flight recorder): kevdump reads the ring\n");
+        arch_halt_in_place();
+    }
+    board_halt(99);
+}
+
+_Noreturn void kpanic(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    panic_stop(KEV_PANIC_SOFTWARE, (uintptr_t)__builtin_return_address(0), 0, fmt, ap);
+}
+
+_Noreturn void kpanic_fault(unsigned cause, uintptr_t pc, uintptr_t addr, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    panic_stop(cause, pc, addr, fmt, ap);
+}

@@ -1,0 +1,95 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# Post-mortem after a kernel fault (TAP): flight.elf's `hang ... crash` starts the tracelogger
+# in ring mode (a flight recorder), inserts N user events with payloads 1..N, then makes the
+# kernel fault for real (ThreadCtl KTCTL_KDEBUG_FAULT: kernel/kcrash.c, linked into this test
+# image only, loads from an address nothing answers, in kernel mode). The panic path writes
+# the SYSTEM KPANIC event and, the ring being a flight recorder, halts in place instead of
+# ending QEMU; kevdump then reads the ring through QEMU's gdbstub. The oracles: the payloads
+# the program inserted (the last is N, no gap, the events kept plus the kernel's count of lost
+# ones make N), the kernel ELF's debug information (addr2line names the function whose load
+# faulted, kcrash_bad_read, from the KPANIC event's pc), the address the fault was forced at,
+# and the readers (traceprinter, kevstat, dtrace -i; QNX's own traceprinter when
+# QNX_TRACEPRINTER names one built by ../shared/qnx-tools/build.sh). The test stops QEMU itself.
+#   BOARD=<board> test/qemu/test_kfault.sh BUILD_DIR HOST_DIR
+set -u
+b=$1
+h=$2
+out=$b/test-kfault
+rm -rf "$out" && mkdir -p "$out"
+here=$(dirname "$0")
+run=$here/../../scripts/qemu-run.sh
+n=0
+ok() { n=$((n + 1)); echo "ok $n - $1"; }
+nok() { n=$((n + 1)); echo "not ok $n - $1"; }
+check() { if eval "$2"; then ok "$1"; else nok "$1"; fi; }
+N=50000
+BAD=fffffff0    # kernel/kcrash.c KCRASH_BAD_ADDR
+elf=$b/flight.elf
+echo "1..12"
+
+port=$(( 21001 + ($$ % 20000) * 2 ))
+QEMU_HANG=0 QEMU_TIMEOUT=120 QEMU_ARGS="tracelogger -d1 -r ;; hang events=$N crash" \
+    "$run" "$elf" -gdb "tcp:localhost:$port" >"$out/run.log" 2>&1 &
+qpid=$!
+for _ in $(seq 600); do
+    grep -q 'halted in place' "$out/run.log" 2>/dev/null && break
+    kill -0 $qpid 2>/dev/null || break
+    sleep 0.1
+done
+check "the program inserted its $N events and the kernel faulted" \
+    "grep -q 'hang: $N user events inserted; faulting the kernel now' $out/run.log && grep -q 'kernel panic: fault in kernel' $out/run.log"
+sleep 0.5
+check "the kernel halted in place (flight recorder): QEMU still runs for a debugger" \
+    "grep -q 'halted in place for a debugger' $out/run.log && kill -0 $qpid 2>/dev/null"
+map=$(nm "$elf" | sed -n 's/^0*\([0-9a-f]*\) [TtRrDd] kev_flight$/\1/p')
+hz=$(sed -n 's/.*booting on .*, \([0-9]*\) Hz cycle counter.*/\1/p' "$out/run.log")
+"$h/kevdump" -g "localhost:$port" -a "0x$map" -c "${hz:-25000000}" -o "$out/dump.kev" \
+    >"$out/kevdump.log" 2>&1
+check "kevdump reads the ring of the crashed kernel through QEMU's gdbstub" \
+    "[ $? = 0 ] && [ -s $out/dump.kev ]"
+kill $qpid 2>/dev/null
+wait $qpid 2>/dev/null
+
+"$h/traceprinter" "$out/dump.kev" >"$out/dump.txt" 2>"$out/tp.err"
+check "traceprinter reads the dump" "[ $? = 0 ]"
+pays=$(sed -n 's/.*USREVENT:EVENT:1 .*d0:0x\([0-9a-f]*\) .*/\1/p' "$out/dump.txt")
+first=$((16#$(printf '%s\n' "$pays" | head -1))) last=$((16#$(printf '%s\n' "$pays" | tail -1)))
+count=$(printf '%s\n' "$pays" | grep -c .)
+check "the program's events before the fault are there without a gap ($first..$last = $N, $count events)" \
+    "[ $last = $N ] && [ $count = $((last - first + 1)) ]"
+events=$(sed -n 's/^events: \([0-9]*\) in .*/\1/p' "$out/dump.txt")
+lost=$(sed -n 's/^lost events: \([0-9]*\) .*/\1/p' "$out/dump.txt")
+check "the user events kept plus the kernel's count of lost ones make $N ($events - 1 KPANIC + ${lost:-0})" \
+    "[ -n '$events' ] && [ $((events - 1 + ${lost:-0})) = $N ] && [ ${lost:-0} = $((first - 1)) ]"
+
+# The KPANIC event: the dump's last event but the buffers' own (CONTROL, the loss note), right
+# after the program's last one.
+kp=$(grep 'SYSTEM  :KPANIC' "$out/dump.txt")
+grep '^t:' "$out/dump.txt" | grep -v ' CONTROL\| SYSTEM  :SLOG ' | tail -2 >"$out/last2.txt"
+check "one KPANIC event, the last, right after the program's last event" \
+    "[ \$(printf '%s\n' \"\$kp\" | grep -c .) = 1 ] && head -1 $out/last2.txt | grep -q 'd0:0x$(printf %08x $N) ' && tail -1 $out/last2.txt | grep -q KPANIC"
+pc=$(printf '%s\n' "$kp" | sed -n 's/.* pc:0x\([0-9a-f]*\) .*/\1/p')
+check "the KPANIC event says a data access faulted at the forced address 0x$BAD" \
+    "printf '%s\n' \"\$kp\" | grep -q 'cause:data access pc:0x[0-9a-f]* addr:0x$BAD pid:1 tid:1 msg:\"fault in kernel'"
+case $(readelf -h "$elf" | sed -n 's/^ *Machine: *//p') in
+    AArch64) a2l=aarch64-linux-gnu-addr2line ;;
+    *) a2l=arm-none-eabi-addr2line ;;
+esac
+fn=$($a2l -f -e "$elf" "0x${pc:-0}" | head -1)
+check "the KPANIC pc 0x$pc is the faulting load: $a2l names $fn (kcrash_bad_read)" \
+    "[ '$fn' = kcrash_bad_read ]"
+
+"$h/kevstat" "$out/dump.kev" >"$out/kevstat.txt" 2>&1
+check "kevstat reads it, counts the same events and loss and shows the panic's pc" \
+    "grep -q '^$events events, ${lost:-0} lost' $out/kevstat.txt && grep -q '^KERNEL PANIC on CPU [0-9]* at .* pc:0x$pc addr:0x$BAD' $out/kevstat.txt"
+"$h/dtrace" -q -i "$out/dump.kev" -n 'user:::event { @n = count(); }' >"$out/dtrace.txt" 2>&1
+check "dtrace -i counts the dump's user events ($count)" "[ $? = 0 ] && grep -qE '^ +$count\$' $out/dtrace.txt"
+if [ -n "${QNX_TRACEPRINTER:-}" ] && [ -x "$QNX_TRACEPRINTER" ]; then
+    "$QNX_TRACEPRINTER" -f "$out/dump.kev" >"$out/qnx.txt" 2>&1
+    qn=$(grep -c 'USREVENT:EVENT:1, d0:' "$out/qnx.txt")
+    check "QNX's own traceprinter reads the dump: $qn user events, the last $N" \
+        "[ $qn = $count ] && grep 'USREVENT:EVENT:1, d0:' $out/qnx.txt | tail -1 | grep -q 'd0:0x$(printf %08x $N) '"
+else
+    ok "QNX's traceprinter # SKIP QNX_TRACEPRINTER unset (../shared/qnx-tools/build.sh builds it)"
+fi
