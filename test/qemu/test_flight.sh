@@ -13,8 +13,7 @@ b=$1
 h=$2
 out=$b/test-flight
 rm -rf "$out" && mkdir -p "$out"
-here=$(dirname "$0")
-run=$here/../../scripts/qemu-run.sh
+. "$(dirname "$0")/flight_lib.sh"
 n=0
 ok() { n=$((n + 1)); echo "ok $n - $1"; }
 nok() { n=$((n + 1)); echo "not ok $n - $1"; }
@@ -22,22 +21,11 @@ check() { if eval "$2"; then ok "$1"; else nok "$1"; fi; }
 N=50000
 echo "1..10"
 
-port=$(( 21000 + ($$ % 20000) * 2 ))
-QEMU_HANG=0 QEMU_TIMEOUT=120 QEMU_ARGS="tracelogger -d1 -r ;; hang events=$N" \
-    "$run" "$b/flight.elf" -gdb "tcp:localhost:$port" >"$out/run.log" 2>&1 &
-qpid=$!
-for _ in $(seq 600); do
-    grep -q 'hang: [0-9]* user events inserted; hanging now' "$out/run.log" 2>/dev/null && break
-    kill -0 $qpid 2>/dev/null || break
-    sleep 0.1
-done
+flight_boot 21000 "tracelogger -d1 -r ;; hang events=$N" 'hang: [0-9]* user events inserted; hanging now'
 check "the program inserted its $N events and hung the system" \
     "grep -q 'hang: $N user events inserted; hanging now' $out/run.log"
 sleep 1     # hung for good: the ring stays as it is
-map=$(nm "$b/flight.elf" | sed -n 's/^0*\([0-9a-f]*\) [TtRrDd] kev_flight$/\1/p')
-hz=$(sed -n 's/.*booting on .*, \([0-9]*\) Hz cycle counter.*/\1/p' "$out/run.log")
-"$h/kevdump" -g "localhost:$port" -a "0x$map" -c "${hz:-25000000}" -o "$out/dump.kev" \
-    >"$out/kevdump.log" 2>&1
+flight_dump
 check "kevdump reads the ring through QEMU's gdbstub (map at 0x$map)" "[ $? = 0 ] && [ -s $out/dump.kev ]"
 "$h/kevdump" -g "localhost:$port" -a 0x4 -o "$out/bad.kev" >"$out/bad.log" 2>&1
 check "kevdump pointed at no map says so and exits 1 (no file)" \
@@ -47,19 +35,15 @@ wait $qpid 2>/dev/null
 
 "$h/traceprinter" "$out/dump.kev" >"$out/dump.txt" 2>"$out/tp.err"
 check "traceprinter reads the dump" "[ $? = 0 ]"
-pays=$(sed -n 's/.*USREVENT:EVENT:1 .*d0:0x\([0-9a-f]*\) .*/\1/p' "$out/dump.txt")
-first=$((16#$(printf '%s\n' "$pays" | head -1))) last=$((16#$(printf '%s\n' "$pays" | tail -1)))
-count=$(printf '%s\n' "$pays" | grep -c .)
+flight_payloads
 check "the last event in the dump is the program's last ($last = $N)" "[ $last = $N ]"
 check "the dump's events run without a gap ($first..$last, $count events)" \
     "[ $count = $((last - first + 1)) ]"
-events=$(sed -n 's/^events: \([0-9]*\) in .*/\1/p' "$out/dump.txt")
-lost=$(sed -n 's/^lost events: \([0-9]*\) .*/\1/p' "$out/dump.txt")
-check "events in the dump plus the kernel's count of lost ones make $N ($events + ${lost:-0})" \
-    "[ -n '$events' ] && [ $((events + ${lost:-0})) = $N ] && [ ${lost:-0} = $((first - 1)) ]"
+check "events in the dump plus the kernel's count of lost ones make $N ($events + $lost)" \
+    "[ -n '$events' ] && [ $((events + $lost)) = $N ] && [ $lost = $((first - 1)) ]"
 "$h/kevstat" "$out/dump.kev" >"$out/kevstat.txt" 2>&1
 check "kevstat reads it and counts the same events and loss" \
-    "grep -q '^$events events, ${lost:-0} lost' $out/kevstat.txt"
+    "grep -q '^$events events, $lost lost' $out/kevstat.txt"
 "$h/dtrace" -q -i "$out/dump.kev" -n 'user:::event { @n = count(); }' >"$out/dtrace.txt" 2>&1
 check "dtrace -i counts the dump's user events ($count)" "[ $? = 0 ] && grep -qE '^ +$count\$' $out/dtrace.txt"
 "$h/kevreport" -o "$out/dump.html" "$out/dump.kev" >"$out/kevreport.log" 2>&1

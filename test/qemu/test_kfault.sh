@@ -17,8 +17,7 @@ b=$1
 h=$2
 out=$b/test-kfault
 rm -rf "$out" && mkdir -p "$out"
-here=$(dirname "$0")
-run=$here/../../scripts/qemu-run.sh
+. "$(dirname "$0")/flight_lib.sh"
 n=0
 ok() { n=$((n + 1)); echo "ok $n - $1"; }
 nok() { n=$((n + 1)); echo "not ok $n - $1"; }
@@ -28,24 +27,13 @@ BAD=fffffff0    # kernel/kcrash.c KCRASH_BAD_ADDR
 elf=$b/flight.elf
 echo "1..12"
 
-port=$(( 21001 + ($$ % 20000) * 2 ))
-QEMU_HANG=0 QEMU_TIMEOUT=120 QEMU_ARGS="tracelogger -d1 -r ;; hang events=$N crash" \
-    "$run" "$elf" -gdb "tcp:localhost:$port" >"$out/run.log" 2>&1 &
-qpid=$!
-for _ in $(seq 600); do
-    grep -q 'halted in place' "$out/run.log" 2>/dev/null && break
-    kill -0 $qpid 2>/dev/null || break
-    sleep 0.1
-done
+flight_boot 21001 "tracelogger -d1 -r ;; hang events=$N crash" 'halted in place'
 check "the program inserted its $N events and the kernel faulted" \
     "grep -q 'hang: $N user events inserted; faulting the kernel now' $out/run.log && grep -q 'kernel panic: fault in kernel' $out/run.log"
 sleep 0.5
 check "the kernel halted in place (flight recorder): QEMU still runs for a debugger" \
     "grep -q 'halted in place for a debugger' $out/run.log && kill -0 $qpid 2>/dev/null"
-map=$(nm "$elf" | sed -n 's/^0*\([0-9a-f]*\) [TtRrDd] kev_flight$/\1/p')
-hz=$(sed -n 's/.*booting on .*, \([0-9]*\) Hz cycle counter.*/\1/p' "$out/run.log")
-"$h/kevdump" -g "localhost:$port" -a "0x$map" -c "${hz:-25000000}" -o "$out/dump.kev" \
-    >"$out/kevdump.log" 2>&1
+flight_dump
 check "kevdump reads the ring of the crashed kernel through QEMU's gdbstub" \
     "[ $? = 0 ] && [ -s $out/dump.kev ]"
 kill $qpid 2>/dev/null
@@ -53,15 +41,11 @@ wait $qpid 2>/dev/null
 
 "$h/traceprinter" "$out/dump.kev" >"$out/dump.txt" 2>"$out/tp.err"
 check "traceprinter reads the dump" "[ $? = 0 ]"
-pays=$(sed -n 's/.*USREVENT:EVENT:1 .*d0:0x\([0-9a-f]*\) .*/\1/p' "$out/dump.txt")
-first=$((16#$(printf '%s\n' "$pays" | head -1))) last=$((16#$(printf '%s\n' "$pays" | tail -1)))
-count=$(printf '%s\n' "$pays" | grep -c .)
+flight_payloads
 check "the program's events before the fault are there without a gap ($first..$last = $N, $count events)" \
     "[ $last = $N ] && [ $count = $((last - first + 1)) ]"
-events=$(sed -n 's/^events: \([0-9]*\) in .*/\1/p' "$out/dump.txt")
-lost=$(sed -n 's/^lost events: \([0-9]*\) .*/\1/p' "$out/dump.txt")
-check "the user events kept plus the kernel's count of lost ones make $N ($events - 1 KPANIC + ${lost:-0})" \
-    "[ -n '$events' ] && [ $((events - 1 + ${lost:-0})) = $N ] && [ ${lost:-0} = $((first - 1)) ]"
+check "the user events kept plus the kernel's count of lost ones make $N ($events - 1 KPANIC + $lost)" \
+    "[ -n '$events' ] && [ $((events - 1 + $lost)) = $N ] && [ $lost = $((first - 1)) ]"
 
 # The KPANIC event: the dump's last event but the buffers' own (CONTROL, the loss note), right
 # after the program's last one.
@@ -82,7 +66,7 @@ check "the KPANIC pc 0x$pc is the faulting load: $a2l names $fn (kcrash_bad_read
 
 "$h/kevstat" "$out/dump.kev" >"$out/kevstat.txt" 2>&1
 check "kevstat reads it, counts the same events and loss and shows the panic's pc" \
-    "grep -q '^$events events, ${lost:-0} lost' $out/kevstat.txt && grep -q '^KERNEL PANIC on CPU [0-9]* at .* pc:0x$pc addr:0x$BAD' $out/kevstat.txt"
+    "grep -q '^$events events, $lost lost' $out/kevstat.txt && grep -q '^KERNEL PANIC on CPU [0-9]* at .* pc:0x$pc addr:0x$BAD' $out/kevstat.txt"
 "$h/dtrace" -q -i "$out/dump.kev" -n 'user:::event { @n = count(); }' >"$out/dtrace.txt" 2>&1
 check "dtrace -i counts the dump's user events ($count)" "[ $? = 0 ] && grep -qE '^ +$count\$' $out/dtrace.txt"
 if [ -n "${QNX_TRACEPRINTER:-}" ] && [ -x "$QNX_TRACEPRINTER" ]; then
