@@ -33,6 +33,9 @@ SECTIONS
         . = ALIGN(4);
         __data_start = .;
         *(.data .data.*)
+        /* a GOT is data too: left an orphan it would be loaded from flash and never copied, so
+         * a weak undefined function would read garbage instead of 0 (seen on AArch64) */
+        *(.got .got.*)
         . = ALIGN(4);
         __data_end = .;
     } > KRAM AT > KFLASH
