@@ -14,6 +14,8 @@ import argparse
 import re
 import sys
 
+from tap_lines import Tap
+
 ap = argparse.ArgumentParser(description="Holds a periodic program's capture against its period.")
 ap.add_argument('--cps', type=int, required=True, help="the trace's cycles per second")
 ap.add_argument('--period-us', type=int, required=True, help='the period the program programmed')
@@ -45,14 +47,7 @@ for s in sys.stdin:
     elif cls == 'CONTROL' and ev == 'BUFFER_END':
         buffers.append(c)
 
-n = a.tap_base
-lab = (a.label + ': ') if a.label else ''
-
-
-def ok(cond, what):
-    global n
-    n += 1
-    print(('ok' if cond else 'not ok') + ' %d - %s%s' % (n, lab, what))
+ok = Tap(a.tap_base, a.label).ok
 
 
 ok(len(expiries) >= a.periods, 'the capture holds the program\'s %d timer expiries (%d)'
