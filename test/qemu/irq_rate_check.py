@@ -14,7 +14,8 @@ import argparse
 import re
 import sys
 
-from tap_lines import Tap
+sys.dont_write_bytecode = True     # no __pycache__ beside the sources
+from tap_lines import Tap  # noqa: E402
 
 ap = argparse.ArgumentParser(description='Holds a capture\'s device interrupts against the programmed rate.')
 ap.add_argument('--start', type=int, required=True)

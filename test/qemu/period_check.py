@@ -14,7 +14,8 @@ import argparse
 import re
 import sys
 
-from tap_lines import Tap
+sys.dont_write_bytecode = True     # no __pycache__ beside the sources
+from tap_lines import Tap  # noqa: E402
 
 ap = argparse.ArgumentParser(description="Holds a periodic program's capture against its period.")
 ap.add_argument('--cps', type=int, required=True, help="the trace's cycles per second")
