@@ -14,6 +14,9 @@ import argparse
 import re
 import sys
 
+sys.dont_write_bytecode = True     # no __pycache__ beside the sources
+from tap_lines import Tap  # noqa: E402
+
 ap = argparse.ArgumentParser(description='Holds a capture\'s device interrupts against the programmed rate.')
 ap.add_argument('--start', type=int, required=True)
 ap.add_argument('--stop', type=int, required=True)
@@ -46,14 +49,7 @@ for s in sys.stdin:
     if m:
         ints.append((int(m.group(1)), int(m.group(2), 16)))
 
-n = a.tap_base
-lab = (a.label + ': ') if a.label else ''
-
-
-def ok(cond, what):
-    global n
-    n += 1
-    print(('ok' if cond else 'not ok') + ' %d - %s%s' % (n, lab, what))
+ok = Tap(a.tap_base, a.label).ok
 
 
 ok(t0 is not None and t1 is not None, 'the capture holds the START and STOP user events')

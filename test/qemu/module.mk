@@ -75,6 +75,8 @@ SCRIPT_TESTS += $$(if $$(filter flight,$$(MATRIX_TESTS_$(1))),qemu-$(1)/flight|1
 SCRIPT_TESTS += $$(if $$(filter flight,$$(MATRIX_TESTS_$(1))),qemu-$(1)/kfault|120|BOARD=$(1)|test/qemu/test_kfault.sh|build/$(1)|$(H))
 SCRIPT_TESTS += $$(if $$(filter rtt,$$(MATRIX_TESTS_$(1))),qemu-$(1)/rtt|180|BOARD=$(1)|test/qemu/test_rtt.sh|build/$(1)|$(H))
 SCRIPT_TESTS += $$(if $$(filter dtrace,$$(MATRIX_TESTS_$(1))),qemu-$(1)/dtrace|900|BOARD=$(1)|test/qemu/test_dtrace.sh|build/$(1)|$(H))
+# period: an application keeps its period with the tracelogger writing (test_period.sh).
+SCRIPT_TESTS += $$(if $$(filter period,$$(MATRIX_TESTS_$(1))),qemu-$(1)/period|180|BOARD=$(1)|test/qemu/test_period.sh|build/$(1)|$(H))
 SCRIPT_TESTS += $$(if $$(filter parity,$$(MATRIX_TESTS_$(1))),qemu-$(1)/parity|300|BOARD=$(1)|test/qemu/test_dprobe_parity.sh|build/$(1)|$(H))
 SCRIPT_TESTS += $$(if $$(filter smpstress,$$(MATRIX_TESTS_$(1))),qemu-$(1)/smpstress|300|BOARD=$(1)|scripts/qemu-test.sh|build/$(1)/smpstress.elf|$$(HOSTILE_QEMU))
 SCRIPT_TESTS += $$(if $$(filter smpstress,$$(MATRIX_TESTS_$(1))),qemu-$(1)/smpstress-hostclock|600|env|QEMU_ICOUNT=none|BOARD=$(1)|scripts/qemu-test.sh|build/$(1)/smpstress.elf)
