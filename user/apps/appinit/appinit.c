@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <logger_prio.h>
 
 #define MAX_APPS 16
 
@@ -40,7 +41,7 @@ int main(void)
 
     // The passive logger saves what we start (TraceStartWithLogger waits for it to be ready
     // when it runs on another CPU).
-    int logger = ProcSpawn("tracelogger", 0, 0);
+    int logger = ProcSpawn("tracelogger", BOARD_LOGGER_SPAWN_PRIO, 0);
     int started = 0;
     if (logger > 0) {
         if (TraceStartWithLogger() < 0) {

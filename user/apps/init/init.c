@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <errno.h>
 #include <demo_proto.h>
+#include <logger_prio.h>
 
 static int spawn(const char *name, uint32_t arg)
 {
@@ -23,7 +24,7 @@ int main(void)
     printf("init: demo system starting\n");
     // The passive logger saves what init starts (TraceStartWithLogger waits for it to be
     // ready when it runs on another CPU).
-    int logger = ProcSpawn("tracelogger", 0, 0);
+    int logger = ProcSpawn("tracelogger", BOARD_LOGGER_SPAWN_PRIO, 0);
     if (logger > 0) {
         int r = TraceStartWithLogger();
         if (r < 0) {
