@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT
-# Sourced by test/qemu/test_dprobe_parity.sh over acq: acq_truth BATCH holds the answers of the
+# Sourced by test/qemu/test_dprobe_parity.sh over acq: acq_truth BATCH BOARD holds the answers of the
 # acq scripts (test/qemu/parity/acq/) of one boot, live (BATCH.l) and over its capture (BATCH.c),
 # against truths that are not D's: what acq counted and printed itself in that boot (BATCH.live)
 # and the rate its board's device runs at when asked for 1 kHz (capture_boot.sh). Uses the
@@ -51,9 +51,9 @@ acq_truth_irq() {
 }
 
 acq_truth() {
-    local bt=$1 line samples ms hz reports audits waits longest rate what side
+    local bt=$1 board=$2 line samples ms hz reports audits waits longest rate what side
     grep -q '^acq_' "$bt.l" || return 0
-    rate=$(devtimer_rate_1khz "$(basename "$(dirname "$bt")")")
+    rate=$(devtimer_rate_1khz "$board")
     line=$(sed -n 's/.*acq: \([0-9]*\) samples in \([0-9]*\) ms, device programmed at \([0-9]*\) Hz.*/\1 \2 \3/p' "$bt.live")
     read -r samples ms hz <<< "$line"
     line=$(sed -n 's/.*acq: filter: [0-9]* samples, logger: \([0-9]*\) reports, supervisor: \([0-9]*\) audits.*/\1 \2/p' "$bt.live")

@@ -145,7 +145,7 @@ fi
 # the capture of the batch that ran them (test/qemu/parity_acq_truth.sh).
 if [ "$sys" = acq ]; then
     . "$here/parity_acq_truth.sh"
-    for k in "${batches[@]}"; do acq_truth "$out/b$k"; done
+    for k in "${batches[@]}"; do acq_truth "$out/b$k" "$(basename "$b")"; done
 fi
 # The probes the capture cannot fire are named, once, by dtrace -i.
 printf 'sched:::remain-cpu { @r = count(); }\n' > "$out/remain.d"
