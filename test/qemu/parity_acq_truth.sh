@@ -50,6 +50,17 @@ acq_truth_irq() {
     ok $? "acq_irq ($name): ${irq:-0} device interrupts in the ${ms:-?} ms acq measured at $rate Hz (acq took ${samples:-?} samples)"
 }
 
+# The mutex's inversion repaired: every inheritance is the logger's 10 raised to the filter's
+# 30 (acq's priorities: its source), as many as the filter's blocks on the mutex.
+acq_truth_inherit() {
+    local f=$1 name=$2 rows up blocks
+    rows=$(grep -c '^acq_inherit c ' "$f")
+    up=$(acq_val "$f" acq_inherit c 10 30)
+    blocks=$(acq_val "$f" acq_inherit_blocks c 30)
+    [ "$rows" = 1 ] && [ -n "$up" ] && [ "$up" = "${blocks:-x}" ]
+    ok $? "acq_inherit ($name): the logger went from 10 to the filter's 30 ${up:-0} times ($rows kinds of inheritance), the filter blocked on the mutex ${blocks:-0} times"
+}
+
 acq_truth() {
     local bt=$1 board=$2 line samples ms hz reports audits waits longest rate what side
     grep -q '^acq_' "$bt.l" || return 0
@@ -63,7 +74,7 @@ acq_truth() {
     ok "$([ -n "$samples" ] && [ -n "$audits" ] && [ -n "$waits" ]; echo $?)" \
         "$(basename "$bt"): acq printed its samples, reports, audits and inversions (${samples:-?} samples in ${ms:-?} ms at ${hz:-?} Hz; ${reports:-?} reports, ${audits:-?} audits; ${waits:-?} inversions, longest ${longest:-?} us)"
     [ "${hz:-0}" = "$rate" ]; ok $? "$(basename "$bt"): acq programmed its device at ${hz:-?} Hz (the board's device: $rate Hz)"
-    for what in inversion sem irq; do
+    for what in inversion sem irq inherit; do
         grep -q "^acq_$what " "$bt.l" || continue
         for side in l c; do
             "acq_truth_$what" "$bt.$side" "$([ $side = l ] && echo live || echo capture)"
