@@ -94,6 +94,13 @@ ifneq ($(filter dtparity,$(IMAGES)),)
 SCRIPT_TESTS += qemu/parity|300|test/qemu/test_dprobe_parity.sh|$(B)|$(H)
 TEST_DEPS    += $(B)/dtparity.elf $(H)/dcompile $(H)/dtrace
 endif
+# The same over acq (user/apps/acq: a mutex, a semaphore, an inversion, a 1 kHz device), where
+# no script may be empty and acq's own report and its device's rate are truths besides.
+ACQPARITY_BOARDS := mps2-an385 qemu-virt-a53
+ifneq ($(filter acqparity,$(IMAGES)),)
+SCRIPT_TESTS += $(foreach b,$(ACQPARITY_BOARDS),qemu-acqparity/$(b)|300|BOARD=$(b)|test/qemu/test_dprobe_parity.sh|build/$(b)|$(H)|acq)
+TEST_DEPS    += $(B)/acqparity.elf $(H)/dcompile $(H)/dtrace
+endif
 
 # Your own program on every board of the matrix (docs/applications.md): make new-app, make run
 # APPS=, make dtrace APPS= (or the board's clear no), dtrace -i at the board's times, exit 1 on

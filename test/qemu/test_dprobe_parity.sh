@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # One semantics, two places (issue 24): the D scripts of test/qemu/parity/ run live on the
-# board (the dtparity image: the demo under dtrace, with the tracelogger init starts) and,
-# with the host's dtrace -i, over the capture of that same boot; their answers must agree.
+# board and, with the host's dtrace -i, over the capture of that same boot; their answers must
+# agree. Two systems: the demo (the dtparity image: the demo under dtrace, with the tracelogger
+# init starts) and acq (the acqparity image: acq under dtrace with appinit and the tracelogger,
+# as make dtrace APPS=acq), which adds test/qemu/parity/acq/.
 # The independent truth for each side is the other: the board's probes fire from the kernel's
 # hooks, the capture's from the events alone (tools/dtrace/kevreplay.c). Counts must be equal;
 # times (the "t" lines) within 30% or 0.3 ms, whichever is larger: the board's clauses run on
@@ -11,13 +13,24 @@
 # dtrace takes (its compiled program is at most 8 KB). QEMU runs with -icount (deterministic:
 # a host that stalls QEMU between an event and its probe would otherwise skew the times);
 # shift=6 makes the demo's server threads contend for their mutex, so lockstat has rows.
-#   test/qemu/test_dprobe_parity.sh BUILD_DIR HOST_DIR
+# acq has every kind of row by design (a mutex its owner holds while preempted, a semaphore
+# waited on, the inversion, a 1 kHz device): over acq no script may be empty, and acq's own
+# report is a truth besides the capture (its inversions, audits, reports; its interrupts
+# against the rate its device was programmed at). It runs under shift=0 (as test_acq.sh: the
+# device's periods come exactly).
+#   test/qemu/test_dprobe_parity.sh BUILD_DIR HOST_DIR [demo|acq]
 set -u
 b=$(cd "$1" && pwd) h=$(cd "$2" && pwd)
+sys=${3:-demo}
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 src=$here/parity
 out=$b/test-parity
+case $sys in
+    demo) img=$b/dtparity.elf icount=shift=6,sleep=off extra=() ;;
+    acq)  img=$b/acqparity.elf icount=shift=0,sleep=off extra=("$src"/acq/*.d) out=$b/test-parity-acq ;;
+    *)    echo "usage: $0 BUILD_DIR HOST_DIR [demo|acq]" >&2; exit 2 ;;
+esac
 rm -rf "$out"
 mkdir -p "$out"
 n=0
@@ -25,7 +38,7 @@ ok() { n=$((n + 1)); if [ "$1" = 0 ]; then echo "ok $n - $2"; else echo "not ok 
 maxobj=8000
 
 # Batches: each a prelude and as many scripts as keep the compiled object under maxobj.
-scripts=("$src"/*.d)
+scripts=("$src"/*.d "${extra[@]}")
 [ ${#scripts[@]} -ge 30 ]; ok $? "the corpus has at least 30 scripts (${#scripts[@]})"
 batches=()
 cur=()
@@ -54,13 +67,21 @@ echo "# ${#scripts[@]} scripts in ${#batches[@]} boots"
 
 for k in "${batches[@]}"; do
     kev=$out/b$k.kev
-    # init's tracelogger writes tracebuffer.kev in the directory QEMU runs in
+    # init's tracelogger writes tracebuffer.kev in the directory QEMU runs in; over acq,
+    # appinit starts the tracelogger, told where to write
+    args="dtrace -c init $out/b$k.dobj"
+    [ "$sys" = acq ] && args="dtrace -c appinit $out/b$k.dobj ;; appinit acq ;; tracelogger -d1 -f $out/tracebuffer.kev"
     (cd "$out" && rm -f tracebuffer.kev &&
-        QEMU_ARGS="dtrace -c init $out/b$k.dobj" QEMU_TIMEOUT=${QEMU_TIMEOUT:-180} \
-        "$root/scripts/qemu-run.sh" "$b/dtparity.elf" -icount shift=6,sleep=off > "$out/b$k.live" 2>&1
+        QEMU_ARGS=$args QEMU_TIMEOUT=${QEMU_TIMEOUT:-180} \
+        "$root/scripts/qemu-run.sh" "$img" -icount "$icount" > "$out/b$k.live" 2>&1
         echo $? > "$out/b$k.rc"; mv -f tracebuffer.kev "$kev" 2>/dev/null)
-    [ "$(cat "$out/b$k.rc")" = 0 ]; ok $? "batch $k: the demo ran under dtrace and exited 0"
-    grep -q "init: demo system done, 0 failures" "$out/b$k.live"; ok $? "batch $k: the demo system had no failures"
+    [ "$(cat "$out/b$k.rc")" = 0 ]; ok $? "batch $k: the $sys system ran under dtrace and exited 0"
+    if [ "$sys" = acq ]; then
+        grep -q "acq: done, ok" "$out/b$k.live" && grep -q "appinit: done, 0 failures" "$out/b$k.live"
+        ok $? "batch $k: acq ended well (every thread, every sample through the filter)"
+    else
+        grep -q "init: demo system done, 0 failures" "$out/b$k.live"; ok $? "batch $k: the demo system had no failures"
+    fi
     grep -q "tracelogger: no events lost" "$out/b$k.live"; ok $? "batch $k: the capture lost nothing"
     "$h/dtrace" -i "$kev" -s "$out/b$k.d" > "$out/b$k.cap" 2> "$out/b$k.caperr"
     ok $? "batch $k: dtrace -i over the same boot's capture exits 0"
@@ -95,8 +116,9 @@ for s in "${scripts[@]}"; do
     set -- $msg
     detail=${msg#* * }
     [ "$detail" = "$1 $2" ] && detail=
-    # a script says "may be empty" when the demo need not give it rows (no semaphores)
-    if [ "$1" = 0 ] && ! grep -q "may be empty" "$s"; then detail="no rows live"; fi
+    # a script says "may be empty" when the demo need not give it rows (no semaphores); acq
+    # gives every script rows
+    if [ "$1" = 0 ] && { [ "$sys" = acq ] || ! grep -q "may be empty" "$s"; }; then detail="no rows live"; fi
     [ -z "$detail" ]; ok $? "$name: the same answer live and over the capture ($1 rows)${detail:+ # $detail}"
 done
 # The demo's server threads contend for their mutex in some batch: lockstat's block has rows.
@@ -114,8 +136,16 @@ done
 n=$((n + 1))
 if [ "$(grep -c '^lock_block \|^inversion ' "$out/all.l")" -gt 0 ]; then
     echo "ok $n - lockstat:::adaptive-block fired in some batch, live and over its capture alike"
+elif [ "$sys" = acq ]; then
+    echo "not ok $n - lockstat:::adaptive-block fired in some batch (acq's filter blocks on the mutex its logger holds)"
 else
     echo "ok $n - lockstat:::adaptive-block fired in some batch # SKIP no mutex contention in this run"
+fi
+# acq's own report and its device's programmed rate, against the scripts' answers live and over
+# the capture of the batch that ran them (test/qemu/parity_acq_truth.sh).
+if [ "$sys" = acq ]; then
+    . "$here/parity_acq_truth.sh"
+    for k in "${batches[@]}"; do acq_truth "$out/b$k" "$(basename "$b")"; done
 fi
 # The probes the capture cannot fire are named, once, by dtrace -i.
 printf 'sched:::remain-cpu { @r = count(); }\n' > "$out/remain.d"

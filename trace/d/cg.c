@@ -1662,6 +1662,23 @@ static unsigned probe_args(struct cg *g, struct dnode *n, int64_t k, struct dtyp
     member_usable(g, n, m->name, m->how, tn, k == 0 ? "args[0]" : "args[1]");
     if (m->how == DCC_PM_CONST) {
         emit(g, DIF_INSTR_IDX(DIF_SETX, intern_int(g, (uint64_t)(int64_t)(int32_t)m->mask), r));
+    } else if (k == 0 && m->arg == 2) {
+        /* pr_pri, the priority word: on change-pri, which fires before the change as
+         * Solaris's, that word (arg2, Solaris's args[2]) is the new priority and the thread's
+         * own, the old, is arg3 (docs/d-probes.md); the probe decides at run time */
+        unsigned r2 = reg_alloc(g);
+        emit(g, DIF_INSTR_IDX(DIF_BUILTIN, DIF_B_ID, r));
+        emit(g, DIF_INSTR_IDX(DIF_SETX, intern_int(g, DPROBE_SCHED_CHANGE_PRI), r2));
+        emit(g, DIF_INSTR(DIF_CMP, r, r2, 0));
+        unsigned b = emit(g, 0);
+        emit(g, DIF_INSTR_IDX(DIF_BUILTIN, DIF_B_ARG0 + 3, r));
+        unsigned j = emit(g, 0);
+        patch(g, b, DIF_BNE);
+        emit(g, DIF_INSTR_IDX(DIF_BUILTIN, DIF_B_ARG0 + m->arg, r));
+        patch(g, j, DIF_BA);
+        emit(g, DIF_INSTR_IDX(DIF_SETX, intern_int(g, m->mask), r2));
+        emit(g, DIF_INSTR(DIF_AND, r, r2, r));
+        reg_free(g, r2);
     } else {
         unsigned r2 = reg_alloc(g);
         emit(g, DIF_INSTR_IDX(DIF_BUILTIN, DIF_B_ARG0 + m->arg, r));

@@ -87,7 +87,9 @@ static const struct dcc_argmember args_lwp[] = {
     { "pr_lwpid", DCC_PM_BUILTIN, 0, 0, 0xffffu, I32 },
     { "pr_pid", DCC_PM_BUILTIN, 0, 16, 0xffffu, I32 },  /* ours: the thread's process */
     { "pr_addr", DCC_PM_BUILTIN, 0, 0, 0xffffffffu, U64 },
-    { "pr_pri", DCC_PM_BUILTIN, 2, 0, 0xffu, I32 },
+    /* change-pri fires before the change, as Solaris's: its args[0]->pr_pri is the old
+     * priority, its arg3 (its arg2 is the new, Solaris's args[2]) */
+    { "pr_pri", DCC_PM_BUILTIN, 2, 0, 0xffu, I32 },   /* change-pri: arg3 (cg.c) */
     { "pr_flag", DCC_PM_CONST, 0, 0, 0, I32 },
     { "pr_bindpro", DCC_PM_CONST, 0, 0, 0xffffffffu, I32 },  /* a constant: (int32_t)mask */
     { "pr_state", DCC_PM_UNSUP, 0, 0, 0, I8 }, { "pr_sname", DCC_PM_UNSUP, 0, 0, 0, I8 },

@@ -12,14 +12,16 @@
 //   hog           20   a CPU-bound burst (HOG_BURST_US) on
 //                      each of the logger's pulses
 //   logger        10   on the filter's pulse: takes `report`,   semaphore `report`, mutex `stats`
-//                      wakes the hog, copies the statistics,
+//                      takes `stats`, wakes the hog, copies the statistics,
 //                      formats a line (CPU work, FORMAT_US)
 //
 // The deliberate priority inversion, once a report: the logger (10) takes the semaphore
 // `report` and wakes the hog (20), which preempts it and burns HOG_BURST_US; the supervisor's
 // next audit (35, every AUDIT_MS) then waits on `report` for the rest of the hog's burst and
-// the logger's formatting. A semaphore has no owner, so nothing inherits (the mutex `stats` is
-// held only briefly; the kernel's mutexes inherit). The supervisor measures its waits, and the
+// the logger's formatting. A semaphore has no owner, so nothing inherits. The logger wakes the
+// hog while it also holds the mutex `stats`: the filter's next sample blocks on it, and the
+// logger inherits the filter's 30 until it unlocks (the kernel's mutexes inherit), which the
+// hog's burst cannot delay. The supervisor measures its waits, and the
 // trace shows them (SYNC_WAIT, the THSEM state). The CPU work is a calibrated loop, not a
 // clock-reading one, so that it costs no kernel calls and no trace events.
 // The acquisition thread is above everything else, so the inversion never costs a sample: it
@@ -139,8 +141,11 @@ static int logger(void *arg)
         if (MsgReceive(logger_chid, &p, sizeof(p), NULL) != 0 || p.code == CODE_STOP)
             return 0;
         SemWait(report_sem);
-        MsgSendPulse(to_hog, 20, CODE_BURST, 0);       // the hog (at the pulse's 20) preempts us
+        // The hog (at the pulse's 20) preempts us while we hold `stats` too: the filter's next
+        // sample then blocks on the mutex, we inherit its 30, copy and unlock (the inversion a
+        // mutex's owner repairs, beside the semaphore's, which nothing repairs).
         MutexLock(stats_mx);
+        MsgSendPulse(to_hog, 20, CODE_BURST, 0);
         struct stats s = stats;
         MutexUnlock(stats_mx);
         spin_us(FORMAT_US);

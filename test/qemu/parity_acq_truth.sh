@@ -1,0 +1,83 @@
+# SPDX-License-Identifier: MIT
+# Sourced by test/qemu/test_dprobe_parity.sh over acq: acq_truth BATCH BOARD holds the answers of the
+# acq scripts (test/qemu/parity/acq/) of one boot, live (BATCH.l) and over its capture (BATCH.c),
+# against truths that are not D's: what acq counted and printed itself in that boot (BATCH.live)
+# and the rate its board's device runs at when asked for 1 kHz (capture_boot.sh). Uses the
+# test's ok(). Each script is checked in the batch that ran it (where its rows are, live).
+. "$(dirname "${BASH_SOURCE[0]}")/capture_boot.sh"
+
+# acq_val FILE KEY...: the value of the row "KEY... VALUE" (empty when there is none)
+acq_val() {
+    local f=$1
+    shift
+    awk -v k="$*" 'substr($0, 1, length(k) + 1) == k " " && split(substr($0, length(k) + 2), a, " ") == 1 { print a[1] }' "$f"
+}
+
+# The inversion script's count is acq's own: the supervisor's waits over 100 us are exactly
+# those the hog ran in; the longest within the parity tolerance (30% or 0.3 ms).
+acq_truth_inversion() {
+    local f=$1 name=$2 inv other invmax
+    inv=$(acq_val "$f" acq_inversion c 1)
+    other=$(acq_val "$f" acq_inversion c 0)
+    [ -n "$inv" ] && [ "$inv" = "${waits:-x}" ]
+    ok $? "acq_inversion ($name): the supervisor blocked on the semaphore while the hog ran ${inv:-0} times, acq measured ${waits:-?} (and ${other:-0} short waits without the hog)"
+    invmax=$(acq_val "$f" acq_inversion_max t 1)
+    awk -v d="${invmax:-0}" -v a="${longest:-0}" 'BEGIN { a *= 1000; x = d > a ? d - a : a - d; m = d > a ? d : a
+        exit !(d > 0 && (x <= 0.3 * m || x <= 300000)) }'
+    ok $? "acq_inversion_max ($name): the longest inversion ${invmax:-?} ns, acq measured ${longest:-?} us"
+}
+
+# Every SemWait returns with the semaphore (sem-acquire) and is posted back: the supervisor's
+# are its audits, the logger's its reports.
+acq_truth_sem() {
+    local f=$1 name=$2 sa35 sa10 sr35 sr10
+    sa35=$(acq_val "$f" acq_sem c sem-acquire 35) sa10=$(acq_val "$f" acq_sem c sem-acquire 10)
+    sr35=$(acq_val "$f" acq_sem c sem-release 35) sr10=$(acq_val "$f" acq_sem c sem-release 10)
+    [ "${sa35:-x}" = "${audits:-y}" ] && [ "${sr35:-x}" = "${audits:-y}" ]
+    ok $? "acq_sem ($name): the supervisor took and posted the semaphore ${sa35:-0}/${sr35:-0} times, acq counted ${audits:-?} audits"
+    [ "${sa10:-x}" = "${reports:-y}" ] && [ "${sr10:-x}" = "${reports:-y}" ]
+    ok $? "acq_sem ($name): the logger took and posted the semaphore ${sa10:-0}/${sr10:-0} times, acq counted ${reports:-?} reports"
+}
+
+# The device's interrupts between START and STOP: the programmed rate over the time between the
+# two events (D's clock) and over the time acq measured (its own), within one period at each end.
+acq_truth_irq() {
+    local f=$1 name=$2 irq span
+    irq=$(acq_val "$f" acq_irq c) span=$(acq_val "$f" acq_irq_span t)
+    awk -v n="${irq:-0}" -v s="${span:-0}" -v r="$rate" 'BEGIN { w = r * s / 1e9; exit !(n > 0 && n >= w - 2 && n <= w + 2) }'
+    ok $? "acq_irq ($name): ${irq:-0} device interrupts in ${span:-?} ns at $rate Hz"
+    awk -v n="${irq:-0}" -v ms="${ms:-0}" -v r="$rate" 'BEGIN { w = r * ms / 1000; exit !(n > 0 && n >= w - 2 && n <= w + 2) }'
+    ok $? "acq_irq ($name): ${irq:-0} device interrupts in the ${ms:-?} ms acq measured at $rate Hz (acq took ${samples:-?} samples)"
+}
+
+# The mutex's inversion repaired: every inheritance is the logger's 10 raised to the filter's
+# 30 (acq's priorities: its source), as many as the filter's blocks on the mutex.
+acq_truth_inherit() {
+    local f=$1 name=$2 rows up blocks
+    rows=$(grep -c '^acq_inherit c ' "$f")
+    up=$(acq_val "$f" acq_inherit c 10 30)
+    blocks=$(acq_val "$f" acq_inherit_blocks c 30)
+    [ "$rows" = 1 ] && [ -n "$up" ] && [ "$up" = "${blocks:-x}" ]
+    ok $? "acq_inherit ($name): the logger went from 10 to the filter's 30 ${up:-0} times ($rows kinds of inheritance), the filter blocked on the mutex ${blocks:-0} times"
+}
+
+acq_truth() {
+    local bt=$1 board=$2 line samples ms hz reports audits waits longest rate what side
+    grep -q '^acq_' "$bt.l" || return 0
+    rate=$(devtimer_rate_1khz "$board")
+    line=$(sed -n 's/.*acq: \([0-9]*\) samples in \([0-9]*\) ms, device programmed at \([0-9]*\) Hz.*/\1 \2 \3/p' "$bt.live")
+    read -r samples ms hz <<< "$line"
+    line=$(sed -n 's/.*acq: filter: [0-9]* samples, logger: \([0-9]*\) reports, supervisor: \([0-9]*\) audits.*/\1 \2/p' "$bt.live")
+    read -r reports audits <<< "$line"
+    line=$(sed -n 's/.*acq: inversion: .* waited \([0-9]*\) times.* longest \([0-9]*\) us.*/\1 \2/p' "$bt.live")
+    read -r waits longest <<< "$line"
+    ok "$([ -n "$samples" ] && [ -n "$audits" ] && [ -n "$waits" ]; echo $?)" \
+        "$(basename "$bt"): acq printed its samples, reports, audits and inversions (${samples:-?} samples in ${ms:-?} ms at ${hz:-?} Hz; ${reports:-?} reports, ${audits:-?} audits; ${waits:-?} inversions, longest ${longest:-?} us)"
+    [ "${hz:-0}" = "$rate" ]; ok $? "$(basename "$bt"): acq programmed its device at ${hz:-?} Hz (the board's device: $rate Hz)"
+    for what in inversion sem irq inherit; do
+        grep -q "^acq_$what " "$bt.l" || continue
+        for side in l c; do
+            "acq_truth_$what" "$bt.$side" "$([ $side = l ] && echo live || echo capture)"
+        done
+    done
+}
