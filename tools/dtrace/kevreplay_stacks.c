@@ -82,10 +82,13 @@ void rstacks_begin(const struct dvm_state *st, const struct rstack_census *c)
     int profile = 0;
     for (uint32_t k = 0; k < st->obj.hdr->dh_nprobes; k++)
         profile |= (st->obj.probes[k].dp_flags & DIF_PRF_PROFILE) != 0;
-    if (!c->samples && (st->stacks.mem || profile))
+    if (!c->samples && profile)
         fprintf(stderr, "dtrace: the capture has no stack samples (record them with "
                 "tracelogger -p HZ): profile-N fires by capture time%s\n",
-                st->stacks.mem ? ", and stack( )/ustack( ) are empty but at faults" : "");
+                st->stacks.mem ? " and its stacks are empty" : "");
+    else if (!c->samples && !c->faults && st->stacks.mem)
+        fprintf(stderr, "dtrace: the capture has no stack samples nor faults (tracelogger -p "
+                "HZ records samples): stack( ) and ustack( ) are empty\n");
     if (c->bad)
         fprintf(stderr, "dtrace: %u STACK/FAULT events of the capture are malformed: skipped\n",
                 c->bad);
