@@ -23,7 +23,7 @@ tmp=$(mktemp -d)
 trap '[ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXIT
 n=0
 ok() { n=$((n + 1)); if [ "$1" = 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; fi; }
-echo "1..6"
+echo "1..7"
 D='proc:::fault { printf("fault %d\n", arg0); ustack(); }'
 "$H/dcompile" -n "$D" -o "$tmp/f.dobj" || { echo "not ok 1 - dcompile"; exit 1; }
 (cd "$tmp" && QEMU_ARGS="dtrace -c appinit $tmp/f.dobj ;; appinit stackfault ;; tracelogger -d1 -f cap.kev" \
@@ -60,6 +60,13 @@ echo "# STACK: $pcs ->$names"
 case "$names" in " fault_c fault_b fault_a main"*) r=0 ;; *) r=1 ;; esac
 [ $r = 0 ] && [ "${pcs%% *}" = "$pc" ]
 ok $? "the STACK that follows it starts at the pc and names fault_c fault_b fault_a main by addr2line"
+
+# kevstat's faults section: the same fault, and the stack's frames one a line (as stacksym reads)
+"$H/kevstat" -s faults "$tmp/cap.kev" > "$tmp/kevstat.txt" 2>&1
+kpcs=$(awk '/stackfault [0-9]+\/1 SIGSEGV/ { on = 1; next } on && /^ +0x[0-9a-f]+$/ { printf "%s%s", sep, $1; sep = " " }' "$tmp/kevstat.txt")
+grep -q "stackfault [0-9]*/1 $want" "$tmp/kevstat.txt" && [ -n "$kpcs" ] && [ "$kpcs" = "$pcs" ]
+ok $? "kevstat -s faults lists the fault and its stack"
+[ "$kpcs" = "$pcs" ] || sed 's/^/# /' "$tmp/kevstat.txt"
 
 # the board's proc:::fault, and dtrace -i's over the capture: the same line and frames
 con_of dtrace < "$tmp/run.out" | awk '/fault [0-9]+$/ { on = 1; print "fault", $NF; next }
