@@ -28,3 +28,9 @@ addr2line_of() {
 stack_names() {
     sed 's/^ *[^`]*`//; s/+0x[0-9a-f]*$//; s/\.\(constprop\|isra\|part\|cold\)\.[0-9]*//g'
 }
+
+# uart_board BOARD: the board has no semihosting files (x86-pc): dtrace compiles its program
+# on the board (-n text on the command line), the tracelogger streams to UART 1 (kevcapture).
+uart_board() {
+    grep -qs 'BOARD_TRACE_STORAGE *:= *uart' "$(dirname "${BASH_SOURCE[0]}")/../../boards/$1"/*.mk
+}
