@@ -26,8 +26,6 @@ prog=$B/stacks/stackchain.elf
 tmp=$(mktemp -d)
 [ -n "${KEEP:-}" ] && echo "# files in $tmp"
 trap 'kill $qpid 2>/dev/null; [ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXIT
-n=0
-ok() { n=$((n + 1)); if [ "$1" = 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; fi; }
 echo "1..6"
 D='profile-997 /execname == "stackchain"/ { @[ustack()] = count(); }'
 "$H/dcompile" -n "$D" -o "$tmp/p.dobj" || { echo "not ok 1 - dcompile"; exit 1; }
@@ -42,13 +40,7 @@ else                            # the tracelogger writes cap.kev where QEMU runs
         QEMU_TIMEOUT=120 "$here/scripts/qemu-run.sh" "$img" -S -gdb "tcp:127.0.0.1:$port" > "$tmp/run.out" 2>&1) &
 fi
 qpid=$!
-for _ in $(seq 50); do # until QEMU listens
-    (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null && break
-    sleep 0.1
-done
-timeout 60 gdb-multiarch -batch -nx -ex "file $prog" -ex "target remote 127.0.0.1:$port" \
-    -ex "break chain_spin" -ex "continue" -ex "bt" -ex "delete" -ex "detach" \
-    > "$tmp/gdb.out" 2>&1
+gdb_bt "$port" "$prog" chain_spin "$tmp/gdb.out"
 wait $qpid
 rc=$?
 if uart_board "$board"; then "$H/kevcapture" -q -o "$tmp/cap.kev" "$tmp/cap.uart" || rc=1; fi
