@@ -26,7 +26,7 @@ a2l=$(addr2line_of "$elf")
 tmp=$(mktemp -d)
 [ -n "${KEEP:-}" ] && echo "# files in $tmp"
 trap '[ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXIT
-echo "1..7"
+echo "1..8"
 D='proc:::fault { printf("fault %d\n", arg0); ustack(); }'
 "$H/dcompile" -n "$D" -o "$tmp/f.dobj" || { echo "not ok 1 - dcompile"; exit 1; }
 if uart_board "$board"; then   # the program's text on the board, the capture from UART 1
@@ -88,4 +88,28 @@ ok $? "the board's proc:::fault fired with SIGSEGV (11) and $(($(wc -l < "$tmp/l
 [ -s "$tmp/rep.txt" ] && diff "$tmp/live.txt" "$tmp/rep.txt" > "$tmp/d.diff"
 ok $? "dtrace -i fires proc:::fault over the capture with the board's signal and ustack( )"
 [ -s "$tmp/d.diff" ] && sed 's/^/# /' "$tmp/d.diff"
+# a damaged STACK (depth 33, over the kernel's bound): dtrace -i says so and fires
+# proc:::fault without a stack; traceprinter prints the raw words and reads on
+python3 - "$tmp/cap.kev" "$tmp/bad.kev" <<'PY'
+import struct, sys
+d = bytearray(open(sys.argv[1], 'rb').read())
+fmt = '>4I' if b'TRACE_BIG_ENDIAN::' in d[:4096] else '<4I'
+for off in range(d.find(b'TRACE_HEADER_END::'), len(d) - 16):
+    h, _, _, info = struct.unpack_from(fmt, d, off)
+    # the CB slot of a STACK of kind fault: header, time, who, info
+    if h >> 30 == 1 and (h >> 10) & 0x1f == 5 and h & 0x3ff == 0x205 and info & 0xf == 3:
+        struct.pack_into(fmt[0] + 'I', d, off + 12, (info & ~0xff00) | 33 << 8)
+        break
+else:
+    sys.exit(1)
+open(sys.argv[2], 'wb').write(d)
+PY
+"$H/dtrace" -q -i "$tmp/bad.kev" -n "$D" > "$tmp/bad.out" 2> "$tmp/bad.err"
+drc=$?
+"$H/traceprinter" "$tmp/bad.kev" > "$tmp/bad.txt" 2>&1
+trc=$?
+[ $drc = 0 ] && [ $trc = 0 ] && grep -q 'malformed' "$tmp/bad.err" && grep -q '^fault 11$' "$tmp/bad.out" &&
+    ! grep -q '^ *0x' "$tmp/bad.out" && grep -q 'THDEAD .*(stackfault/main)' "$tmp/bad.txt"
+ok $? "a malformed STACK: dtrace -i says so and fires proc:::fault without it; traceprinter reads on"
+[ $drc = 0 ] || sed 's/^/# /' "$tmp/bad.err"
 exit 0
