@@ -31,6 +31,15 @@ symbolize() {
         cat
     fi
 }
+# The capture samples stacks (tracelogger -p, SYSTEM STACK events) when the program has a
+# profile-N probe, at its highest N (at most the 1000 Hz tick; 1000 for a rate with a unit),
+# so that dtrace -i over trace.kev gives its stacks too; TL_OPTS overrides.
+rates=$(printf '%s\n' "${D:-}" "$(cat "${S:-/dev/null}" 2>/dev/null)" | grep -o 'profile-[0-9a-z]*' | sed 's/profile-//')
+tl_opts=${TL_OPTS:-}
+if [ -z "$tl_opts" ] && [ -n "$rates" ]; then
+    hz=$(printf '%s\n' $rates | awk '/^[0-9]+$/ { n = $1 } !/^[0-9]+$/ { n = 1000 } n > m { m = n } END { print (m > 1000 || m < 1) ? 1000 : m }')
+    tl_opts="-p $hz"
+fi
 work=${APPS:+appinit}
 work=${work:-init}
 # $target: the first of APPS (appinit starts it), else the demo's init (d/dtarget.h)
@@ -64,7 +73,7 @@ else
         "$H/dcompile" ${D_OPTS:-} -T "$target" -n "$D" -o "$obj" || exit 1
     fi
     rm -f "$trace"
-    QEMU_ARGS="dtrace -c $work $obj$rest${APPS:+ ;; tracelogger -d1 -f $trace}" \
+    QEMU_ARGS="dtrace -c $work $obj$rest${APPS:+ ;; tracelogger -d1 $tl_opts -f $trace}" \
         QEMU_TIMEOUT=${QEMU_TIMEOUT:-120} con_run_text "$img" | symbolize
     rc=${PIPESTATUS[0]}
 fi

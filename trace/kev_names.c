@@ -93,6 +93,8 @@ const char *kev_system_name(unsigned ev)
     case 0x203u: return "SYNC_WAIT";   // ours (docs/trace-events.md)
     case 0x204u: return "PRIO_CHANGE";
     case KEV_SYS_KPANIC: return "KPANIC";
+    case KEV_SYS_STACK: return "STACK";  // ours: docs/trace-events.md "Stacks and faults"
+    case KEV_SYS_FAULT: return "FAULT";
     default: return NULL;
     }
 }

@@ -13,10 +13,11 @@
 #include <trace/kev_panic.h>
 #include "kx_stats.h"
 #include "kx_wait_text.h"
+#include "kx_faults.h"
 
 static const char *const sections[] = { "cpu", "states", "kcalls", "irq", "msg", "lost",
-                                        "user", "waits" };
-#define NSECT 8u
+                                        "user", "waits", "faults" };
+#define NSECT 9u
 
 static void usage(FILE *f)
 {
@@ -31,6 +32,8 @@ static void usage(FILE *f)
                "  user    user events: count per event id and process\n"
                "  waits   who blocked whom: priority inversions, deadlock cycles, threads\n"
                "          still blocked at the end, owners of mutexes and semaphores\n"
+               "  faults  processes killed by a fault: signal, kind, pc, address, stack\n"
+               "          (SYSTEM FAULT / STACK; pipe through stacksym to name them)\n"
                "  --json      one JSON object with every result (times in cycles)\n"
                "  -h, --help  this text\n"
                "A damaged or truncated file: the results before the damage, the byte offset\n"
@@ -297,6 +300,7 @@ static int cb(void *user, struct kev_reader *r, const struct kev_event *e)
         panic_t = e->t64;
     }
     kx_stats_event(user, e);
+    kx_faults_event(e);
     return 0;
 }
 
@@ -352,7 +356,8 @@ int main(int argc, char **argv)
         void (*const fn[NSECT])(const struct kx_stats *) = { print_cpu, print_states,
                                                              print_kcalls, print_irq,
                                                              print_msg, print_lost,
-                                                             print_user, kx_wait_print };
+                                                             print_user, kx_wait_print,
+                                                             kx_faults_print };
         if (kx_stats_damaged(s))
             printf("DAMAGED FILE: %s. The results below cover only the events before byte "
                    "offset %llu; what follows it (events and losses) is unknown.\n",
