@@ -7,6 +7,8 @@
 // stacks instead ("main;chain_a;chain_e 20"), the input of flamegraph.pl, inferno and
 // speedscope. A console line naming a pc ("... pc 0x000a00c4 ...", the kernel's report of a
 // fault) gets the function and line appended: "(stackchain`main+0x4 [stackchain.c:16])".
+// D's symbolic addresses (func( ), ufunc( ), uaddr( ), %A...: tokens "usym`0xc009a") are
+// named as libdtrace names them, and printa( ) rows keyed by one function merged (symaddr.c).
 // Other lines pass through unchanged. docs/profiling.md.
 #define _GNU_SOURCE
 #include <elfutils/libdwfl.h>
@@ -18,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "stacksym.h"
 
 #define MAX_ELFS   64
 #define MAX_FRAMES 128
@@ -29,6 +32,7 @@ struct elf_mod {
 
 static struct elf_mod elfs[MAX_ELFS];
 static unsigned nelfs;
+static int kernel_elf = -1; // elfs[] index of the kernel image's file
 static int with_lines;
 
 static const Dwfl_Callbacks callbacks = {
@@ -113,6 +117,44 @@ static int resolve(uint64_t pc, int caller, char *out, size_t n, char *fn_only, 
     return -1;
 }
 
+int stacksym_lookup(uint64_t addr, int kernel, char *mod, size_t mod_n, char *fn, size_t fn_n,
+                    uint64_t *off)
+{
+    int held = -1; // the first file whose range holds addr (a program's range runs from
+                   // its flash to its RAM, over the others' flash): the one named if no
+                   // file has a symbol there
+    for (unsigned i = 0; i < nelfs; i++) {
+        if (((int)i == kernel_elf) != (kernel != 0))
+            continue;
+        Dwfl_Module *m = dwfl_addrmodule(elfs[i].dwfl, addr);
+        if (!m)
+            continue;
+        GElf_Off o;
+        GElf_Sym sym;
+        const char *f = dwfl_module_addrinfo(m, addr, &o, &sym, NULL, NULL, NULL);
+        if (held < 0)
+            held = (int)i;
+        if (!f)
+            continue;
+        snprintf(mod, mod_n, "%s", elfs[i].name);
+        snprintf(fn, fn_n, "%s", f);
+        uint64_t start = addr - o; // a Thumb symbol's value has bit 0 (as resolve)
+        GElf_Addr bias;
+        Elf *elf = dwfl_module_getelf(m, &bias);
+        GElf_Ehdr eh;
+        if (elf && gelf_getehdr(elf, &eh) && eh.e_machine == EM_ARM)
+            start &= ~(uint64_t)1u;
+        *off = addr - start;
+        return 0;
+    }
+    if (held < 0)
+        return -1;
+    snprintf(mod, mod_n, "%s", elfs[held].name);
+    snprintf(fn, fn_n, "%s", "");
+    *off = 0;
+    return 0;
+}
+
 // frame_pc: whether line is a frame as the board prints it (spaces, 0x<hex>, newline).
 static int frame_pc(const char *line, uint64_t *pc, int *indent)
 {
@@ -167,6 +209,8 @@ static void usage(FILE *f)
                "prints, as libdtrace prints them: module`function+0xoffset.\n"
                "  -k FILE     the kernel image's ELF (module \"kernel\"), searched last\n"
                "  -x          add each frame's source file and line: [file.c:27]\n"
+               "D's func( ), sym( ), mod( ), ufunc( ), usym( ), umod( ), uaddr( ) and %%a/%%A values\n"
+               "are named too, and printa( ) rows keyed by one function merged, as libdtrace does.\n"
                "  --folded    print stack aggregations (@[ustack()] = count()) as folded stacks,\n"
                "              root first: \"main;f;g 12\" (flamegraph.pl, inferno, speedscope)\n"
                "  -h, --help  this text\n");
@@ -200,6 +244,8 @@ int main(int argc, char **argv)
     }
     if (kernel && add_elf(kernel, "kernel") != 0)
         return 1;
+    if (kernel)
+        kernel_elf = (int)nelfs - 1;
 
     char *line = NULL;
     size_t cap = 0;
@@ -209,6 +255,17 @@ int main(int argc, char **argv)
     while (getline(&line, &cap, stdin) > 0) {
         uint64_t pc;
         int indent;
+        const char *merge;
+        static char named[4096];
+        if (!folded && symaddr_line(line, named, sizeof(named), &merge)) {
+            if (!merge || symaddr_row(named, merge) != 0) {
+                symaddr_flush(stdout);
+                fputs(named, stdout);
+            }
+            in_stack = 0;
+            continue;
+        }
+        symaddr_flush(stdout); // printa( )'s rows end at the first line not one of them
         if (frame_pc(line, &pc, &indent)) {
             char sym[512], fn[256];
             if (resolve(pc, in_stack, sym, sizeof(sym), fn, sizeof(fn)) != 0) {
@@ -250,6 +307,7 @@ int main(int argc, char **argv)
         }
         in_stack = 0;
     }
+    symaddr_flush(stdout);
     free(line);
     for (unsigned i = 0; i < nelfs; i++)
         dwfl_end(elfs[i].dwfl);
