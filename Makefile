@@ -137,7 +137,7 @@ bench: setup
 dtrace: setup
 	$(Q)$(if $(filter $(BOARD_NO_IMAGES),dtrace),echo "make dtrace: no dtrace image on $(BOARD): $(BOARD_NO_IMAGES_WHY)" >&2; exit 2)
 	$(Q)$(MAKE) --no-print-directory all
-	$(Q)B=$(B) H=$(H) S="$(S)" D='$(D)' D_OPTS="$(D_OPTS)" APPS="$(strip $(APPS))" \
+	$(Q)B=$(B) H=$(H) S="$(S)" D='$(D)' D_OPTS="$(D_OPTS)" APPS="$(strip $(APPS))" TL_OPTS="$(TL_OPTS)" \
 	    TRACE_STORAGE=$(or $(BOARD_TRACE_STORAGE),semihost) BOARD_DTRACE_CMDLINE=$(BOARD_DTRACE_CMDLINE) \
 	    scripts/run-dtrace.sh $(B)/$(if $(strip $(APPS)),$(DTRUN_IMAGE),dtrace).elf
 

@@ -6,6 +6,7 @@
 // The ring is mapped read-only into the process that allocated it (its logger), which takes
 // full buffers with KTRACE_TAKEBUFFER, writes them out and gives them back.
 #include <kernel/ktrace.h>
+#include <kernel/ktrace_stack.h>
 #include <arch_kcall.h>
 #include <kernel/thread.h>
 #include <kernel/proc.h>
@@ -469,6 +470,7 @@ static void free_buffers(void)
     ring_mem = NULL;
     ring_owner = NULL;
     ring_nbufs = 0;
+    ktrace_stack_set_rate(0);   // sampling is the capture's: it ends with its buffers
 }
 
 void ktrace_proc_gone(struct proc *p)
@@ -642,6 +644,8 @@ static int ktrace_command(struct thread *t, uint32_t cmd, uint32_t a, uint32_t b
         return -EPERM;
 
     switch (cmd) {
+    case KTRACE_STACKSAMPLE:
+        return ktrace_stack_set_rate(a);
     case KTRACE_SHARECONTROL:
         if (p != ring_owner)
             return -EPERM;

@@ -21,6 +21,7 @@
 #include <d/dprobes.h>
 #include <kernel/kuring.h>
 #include <kernel/ktrace_kcall.h>
+#include <kernel/ktrace_stack.h>
 #include <uapi/ktrace.h>
 #include <board_config.h>
 
@@ -38,6 +39,7 @@ static void kernel_tick(void)
     if (unlikely(ktrace_kernel_on)) {
         if (ktrace.tr_running && k_ticks % TICK_HZ == 0)
             trace_ring_tick(&ktrace);   // a TIME event at least every 2^32 cycles
+        ktrace_stack_tick();            // the capture's stack samples (tracelogger -p)
         kdt_tick(true);                 // D tick-N / profile-N probes
     }
     ktrace_int(KEV_INT_EXIT, KIRQ_TICK, 0);
@@ -46,6 +48,8 @@ static void kernel_tick(void)
 static void kernel_fault(struct thread *t)
 {
     char what[96];
+    struct arch_fault_where where;
+    arch_fault_where(&where);       // first: arch_fault_info may clear the fault status
     int sig = arch_fault_info(what, sizeof(what));
     struct proc *p = t->proc;
 
@@ -53,8 +57,7 @@ static void kernel_fault(struct thread *t)
         kpanic("fault in kernel thread %s: %s", t->name, what);
     kprintf("kernel: process %d (%s) killed: %s in thread %d\n", (int)p->pid, p->name, what,
             (int)t->tid);
-    if (kdt_active)     // proc:::fault, in the faulting thread's context: arg0 the signal
-        kdt_fire(DPROBE_PROC_FAULT, (uint64_t)sig, 0, 0, 0);
+    ktrace_fault(t, sig, &where);   // the FAULT event, its STACK, and proc:::fault
     proc_exit(p, sig);
 }
 
@@ -109,6 +112,7 @@ static inline __attribute__((always_inline)) void kernel_entry_body(unsigned kin
         if (unlikely(ktrace_kernel_on)) {
             if (ktrace.tr_running && k_ticks % TICK_HZ == 0)
                 trace_ring_tick(&ktrace);   // this CPU's TIME event
+            ktrace_stack_tick();            // this CPU's stack samples
             kdt_tick(false);                // profile-N on this CPU
         }
         break;

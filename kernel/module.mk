@@ -6,6 +6,8 @@ KERNEL_SRCS := kernel/main.c kernel/kinit.c kernel/klib.c kernel/sched.c kernel/
                kernel/pmem.c kernel/kcall.c kernel/shost.c kernel/kconsole.c kernel/ktrace.c kernel/ktrace_sync.c \
                kernel/kdtrace.c kernel/kuring.c trace/trace_ring.c kernel/unwind.c kernel/unwind_read.c \
                kernel/kstack.c
+# Stacks and faults in the trace (SYSTEM STACK / FAULT, docs/trace-events.md).
+KERNEL_SRCS += kernel/ktrace_stack.c kernel/ktrace_fault.c
 # The flight recorder's map of the ring, for kevdump (tools/kevdump).
 KERNEL_SRCS += kernel/kflight.c
 # The D engine the kernel runs (trace/d/module.mk's D_ENGINE_SRCS).

@@ -31,6 +31,12 @@ symbolize() {
         cat
     fi
 }
+# The capture samples stacks (tracelogger -p, SYSTEM STACK events) when the program has a
+# profile-N probe, so that dtrace -i over trace.kev gives its stacks too; TL_OPTS overrides.
+case "${D:-}$(cat "${S:-/dev/null}" 2>/dev/null)" in
+    *profile-*) tl_opts=${TL_OPTS:--p 1000} ;;
+    *) tl_opts=${TL_OPTS:-} ;;
+esac
 work=${APPS:+appinit}
 work=${work:-init}
 # $target: the first of APPS (appinit starts it), else the demo's init (d/dtarget.h)
@@ -64,7 +70,7 @@ else
         "$H/dcompile" ${D_OPTS:-} -T "$target" -n "$D" -o "$obj" || exit 1
     fi
     rm -f "$trace"
-    QEMU_ARGS="dtrace -c $work $obj$rest${APPS:+ ;; tracelogger -d1 -f $trace}" \
+    QEMU_ARGS="dtrace -c $work $obj$rest${APPS:+ ;; tracelogger -d1 $tl_opts -f $trace}" \
         QEMU_TIMEOUT=${QEMU_TIMEOUT:-120} con_run_text "$img" | symbolize
     rc=${PIPESTATUS[0]}
 fi

@@ -92,6 +92,8 @@ const char *kev_system_name(unsigned ev)
     case KEV_SYS_URING_BAD: return "URING_BAD";
     case 0x203u: return "SYNC_WAIT";   // ours (docs/trace-events.md)
     case 0x204u: return "PRIO_CHANGE";
+    case KEV_SYS_STACK: return "STACK";  // ours: docs/trace-events.md "Stacks and faults"
+    case KEV_SYS_FAULT: return "FAULT";
     default: return NULL;
     }
 }

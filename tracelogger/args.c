@@ -21,7 +21,7 @@
 static void usage(void)
 {
     printf("usage: tracelogger [-n num] [-s sec] [-c] [-r] [-w] [-k num] [-f file] [-F class]\n"
-           "                   [-d1] [-A name=value] [-u] [-v] [-x bufpolicy=P] [-x delay=ms]\n"
+           "                   [-d1] [-A name=value] [-p hz] [-u] [-v] [-x bufpolicy=P] [-x delay=ms]\n"
            "  -n num    buffers to capture (default 32; 0 = until stopped)\n"
            "  -s sec    capture for sec seconds\n"
            "  -c        continuous: until stopped (same as -n 0)\n"
@@ -34,6 +34,9 @@ static void usage(void)
            "  -d1       passive: another program configures, starts and stops tracing\n"
            "  -A n=v    extra header attribute TRACE_N::v (the name in capitals)\n"
            "  -u        also send the file as a framed stream on UART 1 (tools/kevcapture)\n"
+           "  -p hz     sample the running thread's stack hz times a second (1-1000; the\n"
+           "            tick divided: 1000/hz ticks apart) as SYSTEM STACK events, for\n"
+           "            profiles over the capture (dtrace -i, docs/profiling.md); off by default\n"
            "  -v        verbose\n"
            "  -x bufpolicy=switch|overwrite|ring|fill   what to do when no buffer is free\n"
            "  -x delay=ms   wait ms after each buffer written (a slow storage, for tests)\n"
@@ -99,7 +102,7 @@ static int number(const char *s, unsigned *out, const char *what)
 }
 
 // Options that take a value (the rest of the word, or the next word).
-static const char with_value[] = "nskfFdAx";
+static const char with_value[] = "nskfFdAxp";
 
 int tl_parse_args(int argc, char **argv, struct tl_opts *o)
 {
@@ -137,6 +140,12 @@ int tl_parse_args(int argc, char **argv, struct tl_opts *o)
         case 'n': if (number(optarg, &o->iterations, "-n")) goto bad; break;
         case 's': if (number(optarg, &o->seconds, "-s")) goto bad; break;
         case 'c': o->iterations = 0; break;
+        case 'p':
+            if (number(optarg, &o->stack_hz, "-p") || o->stack_hz < 1 || o->stack_hz > 1000) {
+                printf("tracelogger: -p takes 1 to 1000 samples a second\n");
+                goto bad;
+            }
+            break;
         case 'r': o->ring = true; break;
         case 'w': o->wide = true; break;
         case 'k':

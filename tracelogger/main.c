@@ -86,6 +86,8 @@ static int configure(void)
     // the start the other program's.
     if (opts.wide && TraceEvent(KTRACE_SETALLCLASSESWIDE, 0, 0, 0) < 0)
         return -1;
+    if (opts.stack_hz && TraceEvent(KTRACE_STACKSAMPLE, opts.stack_hz, 0, 0) < 0)
+        return -1;
     if (opts.passive)
         return 0;
     TraceEvent(KTRACE_ADDALLCLASSES, 0, 0, 0);

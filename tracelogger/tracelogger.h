@@ -22,6 +22,7 @@ struct tl_opts {
     int cpu;                // -x cpu=: run on this CPU alone (ThreadCtl), -1: any
     unsigned start_wait;    // -x startwait=: passive, seconds to wait for the start (10)
     uint32_t classes_off;   // -F: bit per kev.h class
+    unsigned stack_hz;      // -p: stack samples a second (SYSTEM STACK events), 0 = none
     const char *file;       // -f
     const char *attr[TL_MAX_ATTRS]; // -A name=value
     unsigned nattr;

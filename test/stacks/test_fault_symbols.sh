@@ -9,13 +9,9 @@
 set -u
 B=$1; H=$2
 here=$(cd "$(dirname "$0")/../.." && pwd)
+. "$here/test/stacks/stacks_lib.sh"
 elf=$B/ktest/kt_fault.elf
-case $(readelf -h "$elf" | sed -n 's/ *Machine: *//p') in
-    ARM) a2l=arm-none-eabi-addr2line ;;
-    AArch64) a2l=aarch64-linux-gnu-addr2line ;;
-    *80386*) a2l=i686-linux-gnu-addr2line ;;
-    *) a2l=addr2line ;;
-esac
+a2l=$(addr2line_of "$elf")
 out=$("$here/scripts/qemu-run.sh" "$B/ktest.elf" 2>&1 | "$H/stacksym" -k "$B/ktest.elf" "$B"/ktest/*.elf |
       grep 'kt_fault) killed:.* pc 0x')
 n=$(grep -c . <<< "$out")

@@ -12,6 +12,7 @@ set -u
 B=$1; H=$2
 here=$(cd "$(dirname "$0")/../.." && pwd)
 . "$here/scripts/console.sh"
+. "$here/test/stacks/stacks_lib.sh"
 img=$B/stacks.elf
 prog=$B/stacks/stackchain.elf
 tmp=$(mktemp -d)
@@ -43,20 +44,15 @@ rc=$?
 if [ $rc = 0 ]; then echo "ok 1 - the image ran to its end under gdb"; else
     echo "not ok 1 - the image exited with status $rc"; sed 's/^/# /' "$tmp/run.out"; fi
 
-# gdb's frames: "#0  ThreadSelf () at ..." / "#1  0x000c009a in chain_e (n=...) at ...". A
-# caller frame without an address is the function a callee was inlined into (the same pc):
-# it replaces that callee, as one machine frame is one ustack( ) frame.
-sed -n 's/^#\([0-9]*\) *\(0x[0-9a-f]*\)\{0,1\}\( in \)\{0,1\}\([A-Za-z_][A-Za-z_0-9.]*\) .*/\1 \2 \4/p' \
-    "$tmp/gdb.out" | awk 'BEGIN { n = 0 } NF == 2 && n { name[n - 1] = $2; next }
-                          { pc[n] = (NF == 3) ? $2 : "-"; name[n] = $NF; n++ }
-                          END { for (i = 0; i < n; i++) print i, pc[i], name[i] }' > "$tmp/gdb.frames"
+# gdb's frames (stacks_lib.sh)
+gdb_frames < "$tmp/gdb.out" > "$tmp/gdb.frames"
 # ustack( )'s frames, raw and named
 # (dtrace's own lines, without the source the kernel puts before each: scripts/console.sh)
 con_of dtrace < "$tmp/run.out" |
     awk '/ThreadSelf:entry/ { on = 1; next } on && /^ +0x[0-9a-f]+$/ { print $1; next } on && NF == 0 && n++ { exit }' \
     > "$tmp/d.pcs"
 sed 's/^/              /' "$tmp/d.pcs" | "$H/stacksym" -k "$img" "$B"/stacks/*.elf |
-    sed 's/^ *[^`]*`//; s/+0x[0-9a-f]*$//; s/\.\(constprop\|isra\|part\|cold\)\.[0-9]*//g' > "$tmp/d.names"
+    stack_names > "$tmp/d.names"
 cut -d' ' -f3 "$tmp/gdb.frames" > "$tmp/gdb.names"
 ngdb=$(wc -l < "$tmp/gdb.names")
 if [ "$ngdb" -ge 7 ] && [ "$(sed -n 2p "$tmp/gdb.names")" = chain_e ]; then

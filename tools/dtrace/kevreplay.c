@@ -10,6 +10,7 @@
 // once on stderr (no_capture_note).
 #define _GNU_SOURCE     /* strptime, timegm */
 #include "kevreplay.h"
+#include "kevreplay_stacks.h"
 #include <d/dprobes.h>
 #include <d/lockstat.h>
 #include <time.h>
@@ -45,6 +46,9 @@ struct replay {
     uint32_t last_state[DVM_MAXCPU];  /* whose state event a CPU recorded last (SYNC_WAIT's) */
     int in_snapshot;
     int firing;                       /* this event's CPU fires probes (-x cpu) */
+    struct rstack_census stacks;      /* the capture's STACK samples and FAULTs */
+    uint64_t t0;                      /* ns of the first event */
+    struct { int on; uint32_t who, sig; } fault[DVM_MAXCPU]; /* a FAULT awaiting its STACK */
     struct rthread th[RTHREADS];
 };
 
@@ -84,6 +88,16 @@ static int done(struct replay *p)
     return p->st->exiting || *p->stop;
 }
 
+/* timer_period: probe k's period when it fires by capture time; 0 when it does not (not a
+ * timer, or a profile-N probe of a capture with stack samples: it fires at the samples). */
+static uint64_t timer_period(const struct replay *p, uint32_t k)
+{
+    const struct dif_probe *pr = &p->st->obj.probes[k];
+    if (p->stacks.samples && (pr->dp_flags & DIF_PRF_PROFILE))
+        return 0;
+    return pr->dp_period;
+}
+
 /* advance: capture time reaches t (ns since boot): timers and switches up to t. */
 static void advance(struct replay *p, uint64_t t)
 {
@@ -91,7 +105,7 @@ static void advance(struct replay *p, uint64_t t)
     for (;;) {
         uint64_t when = p->next_switch;
         for (uint32_t k = 0; k < o->hdr->dh_nprobes && k < 64; k++)
-            if (o->probes[k].dp_period && p->next[k] < when)
+            if (timer_period(p, k) && p->next[k] < when)
                 when = p->next[k];
         if (when > t || done(p))
             return;
@@ -104,7 +118,7 @@ static void advance(struct replay *p, uint64_t t)
         }
         for (uint32_t k = 0; k < o->hdr->dh_nprobes && k < 64; k++) {
             const struct dif_probe *pr = &o->probes[k];
-            if (!pr->dp_period || p->next[k] != when)
+            if (!timer_period(p, k) || p->next[k] != when)
                 continue;
             uint64_t args[DVM_NARGS] = { 0 };
             unsigned n = pr->dp_flags & DIF_PRF_PROFILE ? p->ncpus : 1;
@@ -358,7 +372,7 @@ static void on_thread(struct replay *p, struct kev_reader *r, const struct kev_e
 }
 
 /* no_capture_note: the probes of the program a capture cannot fire, once each, and why. */
-static void no_capture_note(const struct dvm_state *st)
+static void no_capture_note(const struct dvm_state *st, const struct rstack_census *c)
 {
     static const struct { uint32_t id; const char *name, *why; } none[] = {
         { DPROBE_SCHED_REMAIN_CPU, "sched:::remain-cpu", "the capture has no event for a "
@@ -372,9 +386,70 @@ static void no_capture_note(const struct dvm_state *st)
         { DPROBE_PROC_FAULT, "proc:::fault", "the capture has no fault event" },
     };
     for (unsigned k = 0; k < sizeof(none) / sizeof(none[0]); k++)
-        if (dvm_enabled(st, none[k].id))
+        if (dvm_enabled(st, none[k].id) && !(none[k].id == DPROBE_PROC_FAULT && c->faults))
             fprintf(stderr, "dtrace: %s does not fire over a capture: %s\n", none[k].name,
                     none[k].why);
+}
+
+/* fault_fire: proc:::fault for the FAULT pending on cpu, in the faulting thread's context,
+ * with its STACK's pcs as ustack( ) when s is that stack (NULL: it did not follow). */
+static void fault_fire(struct replay *p, struct kev_reader *r, unsigned cpu,
+                       const struct kev_stack *s)
+{
+    uint32_t cur = p->cur[cpu];
+    p->fault[cpu].on = 0;
+    p->cur[cpu] = p->fault[cpu].who;
+    set_ctx(p, r, cpu);
+    if (s)
+        rstacks_set(s);
+    fire4(p, DPROBE_PROC_FAULT, p->fault[cpu].sig, 0, 0, 0);
+    rstacks_clear();
+    p->cur[cpu] = cur;
+    set_ctx(p, r, cpu);
+}
+
+/* on_stack: a STACK or FAULT event (docs/trace-events.md "Stacks and faults"). A sample fires
+ * the profile-N probes due on its CPU (arg0 the kernel pc, arg1 the user pc, as on the board)
+ * in the sampled thread's context, its pcs the firing's stack; a FAULT waits for the STACK
+ * that follows it to fire proc:::fault (arg0 the signal). */
+static void on_stack(struct replay *p, struct kev_reader *r, const struct kev_event *e,
+                     unsigned cpu, uint64_t t)
+{
+    struct kev_stack s;
+    struct kev_fault f;
+    if (e->ev == KEV_SYS_FAULT) {
+        if (kev_fault_decode(e->w, e->nw, &f) != 0)
+            return;
+        if (p->fault[cpu].on)
+            fault_fire(p, r, cpu, NULL);
+        p->fault[cpu].on = 1;
+        p->fault[cpu].who = f.who;
+        p->fault[cpu].sig = f.sig;
+        return;
+    }
+    if (kev_stack_decode(e->w, e->nw, &s) != 0)
+        return;
+    if (s.kind == KEV_STACK_FAULT) {
+        if (p->fault[cpu].on && p->fault[cpu].who == s.who)
+            fault_fire(p, r, cpu, &s);
+        return;
+    }
+    const struct dif_obj *o = &p->st->obj;
+    uint32_t cur = p->cur[cpu];
+    p->cur[cpu] = s.who;
+    set_ctx(p, r, cpu);
+    rstacks_set(&s);
+    uint64_t pc = s.depth ? s.pcs[0] : 0;
+    for (uint32_t k = 0; k < o->hdr->dh_nprobes && k < 64; k++) {
+        const struct dif_probe *pr = &o->probes[k];
+        if ((pr->dp_flags & DIF_PRF_PROFILE) &&
+            rstacks_profile_due(k, cpu, pr->dp_period, p->t0, t))
+            fire4(p, pr->dp_id, s.kind == KEV_STACK_KERNEL ? pc : 0,
+                  s.kind == KEV_STACK_USER ? pc : 0, 0, 0);
+    }
+    rstacks_clear();
+    p->cur[cpu] = cur;
+    set_ctx(p, r, cpu);
 }
 
 static int on_event(void *user, struct kev_reader *r, const struct kev_event *e)
@@ -389,6 +464,7 @@ static int on_event(void *user, struct kev_reader *r, const struct kev_event *e)
     if (!p->started) {
         /* tick-N and profile-N count from the first event, as they would from a start there */
         p->started = 1;
+        p->t0 = t;
         p->next_switch += t;
         for (uint32_t j = 0; j < p->st->obj.hdr->dh_nprobes && j < 64; j++)
             p->next[j] += t;
@@ -406,9 +482,15 @@ static int on_event(void *user, struct kev_reader *r, const struct kev_event *e)
     if (p->in_snapshot && id == DPROBE_PROC_CREATE)
         id = 0;     /* the snapshot's processes are not news (the board fires nothing) */
     set_ctx(p, r, cpu);
+    p->firing = fire;
+    if (e->cls == KEV_C_SYSTEM && (e->ev == KEV_SYS_STACK || e->ev == KEV_SYS_FAULT)) {
+        on_stack(p, r, e, cpu, t);
+        return done(p);
+    }
+    if (p->fault[cpu].on)       /* a FAULT whose STACK did not follow */
+        fault_fire(p, r, cpu, NULL);
     if (id && fire)
         dvm_fire(p->st, &p->ctx, id, a);
-    p->firing = fire;
     on_thread(p, r, e, cpu);
     return done(p);
 }
@@ -478,7 +560,10 @@ int kev_replay(const char *path, struct dvm_state *st, struct dcons *cons,
     p.ncpus = ncpus;
     p.cpu_only = cpu_only;
     p.ctx.execname = "";
-    no_capture_note(st);
+    if (rstacks_census(data, len, &p.stacks) != 0)
+        memset(&p.stacks, 0, sizeof(p.stacks));
+    no_capture_note(st, &p.stacks);
+    rstacks_begin(st, &p.stacks);
     for (uint32_t j = 0; j < st->obj.hdr->dh_nprobes && j < 64; j++)
         p.next[j] = st->obj.probes[j].dp_period;
     dvm_fire_begin(st, &p.ctx);
@@ -486,6 +571,9 @@ int kev_replay(const char *path, struct dvm_state *st, struct dcons *cons,
     kev_set_user(&r, &p);
     kev_on_any(&r, on_event);
     int rc = kev_decode(&r);
+    for (unsigned cpu = 0; cpu < DVM_MAXCPU; cpu++)
+        if (p.fault[cpu].on)    /* the capture ended before the FAULT's STACK */
+            fault_fire(&p, &r, cpu, NULL);
     int damaged = rc != KEV_OK && rc != KEV_ERR_STOPPED;
     if (damaged)
         fprintf(stderr, "dtrace: %s: %s (replayed up to there)\n", path, kev_error(&r));

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: MIT
 # Host dtrace front end: build/host/dtrace.
-DTRACE_SRCS := tools/dtrace/dtrace.c tools/dtrace/kevreplay.c tools/dtrace/kevtarget.c tools/dtrace/cmdproc.c tools/common/tool_file.c $(D_ALL_SRCS) \
+DTRACE_SRCS := tools/dtrace/dtrace.c tools/dtrace/kevreplay.c tools/dtrace/kevreplay_stacks.c tools/dtrace/kevtarget.c tools/dtrace/cmdproc.c tools/common/tool_file.c $(D_ALL_SRCS) \
                $(TRACE_HOST_SRCS)
 HOST_TOOLS  += $(H)/dtrace
 

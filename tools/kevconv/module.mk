@@ -9,7 +9,7 @@
 KC := tools/kevconv
 KC_DECODE := $(KC)/kx.c $(KC)/kx_ids.c $(KC)/kx_sort.c tools/common/tool_file.c tools/common/tool_map.c \
              trace/kev_userreg.c trace/kev_decode.c trace/kev_file.c \
-             trace/kev_names.c
+             trace/kev_names.c trace/kev_stack.c
 
 HOST_TOOLS += $(H)/kev2ctf $(H)/kev2json $(H)/kev2perfetto $(H)/kevstat $(H)/kevreport
 KC_STATS := $(KC)/kx_stats.c $(KC)/kx_stats_json.c $(KC)/kx_msg.c trace/kev_wait.c \

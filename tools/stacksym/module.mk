@@ -35,3 +35,21 @@ SCRIPT_TESTS += stacks-$(1)/hostile|180|BOARD=$(1)|test/stacks/test_stacks_hosti
 SCRIPT_TESTS += stacks-$(1)/fault-symbols|120|BOARD=$(1)|test/stacks/test_fault_symbols.sh|build/$(1)|$(H)
 endef
 $(foreach b,$(filter-out $(BOARD),qemu-virt-a53 x86-pc),$(eval $(call STACKS_MATRIX_template,$(b))))
+
+# Stacks in captures (docs/trace-events.md "Stacks and faults"): dtrace -i's profile-N
+# ustack( ) over a capture with stack samples against gdb's bt (test_stacks_capture.sh), and a
+# faulting program's FAULT and STACK against addr2line and the board's proc:::fault
+# (test_fault_capture.sh). Boards whose tracelogger writes host files (semihosting).
+ifneq ($(filter stacks,$(IMAGES)),)
+SCRIPT_TESTS += stacks/capture|180|test/stacks/test_stacks_capture.sh|$(B)|$(H)
+TEST_DEPS    += $(H)/traceprinter $(H)/dtrace
+endif
+ifneq ($(filter stackfault,$(IMAGES)),)
+SCRIPT_TESTS += stacks/fault-capture|120|test/stacks/test_fault_capture.sh|$(B)|$(H)
+TEST_DEPS    += $(B)/stackfault.elf $(H)/stacksym $(H)/dcompile $(H)/traceprinter $(H)/dtrace
+endif
+define STACKS_CAPTURE_MATRIX_template
+SCRIPT_TESTS += stacks-$(1)/capture|180|BOARD=$(1)|test/stacks/test_stacks_capture.sh|build/$(1)|$(H)
+SCRIPT_TESTS += stacks-$(1)/fault-capture|120|BOARD=$(1)|test/stacks/test_fault_capture.sh|build/$(1)|$(H)
+endef
+$(foreach b,$(filter-out $(BOARD),qemu-virt-a53),$(eval $(call STACKS_CAPTURE_MATRIX_template,$(b))))

@@ -14,6 +14,7 @@
 #include <trace/kev_decode.h>
 #include <trace/kev_wait.h> // KEV_SYS_SYNC_WAIT, KEV_SYS_PRIO_CHANGE
 #include <trace/kev_file.h>
+#include <trace/kev_stack.h>
 #include "../common/tool_map.h"
 #include "qnx_kercall.h"
 
@@ -198,6 +199,26 @@ static int sync_event(const struct kev_reader *r, const struct kev_event *e, str
     return 1;
 }
 
+// Our stack and fault events (docs/trace-events.md "Stacks and faults"; QNX's printer skips
+// them): the shared decoder's line, with the thread's name. 1 if done.
+static int stack_event(const struct kev_reader *r, const struct kev_event *e, struct line *l)
+{
+    char text[1024], tmp[80];
+    struct kev_stack s;
+    struct kev_fault f;
+    if (e->ev == KEV_SYS_STACK && kev_stack_decode(e->w, e->nw, &s) == 0) {
+        kev_stack_text(&s, text, sizeof(text));
+        who(r, s.pid, s.tid, tmp, sizeof(tmp));
+    } else if (e->ev == KEV_SYS_FAULT && kev_fault_decode(e->w, e->nw, &f) == 0) {
+        kev_fault_text(&f, text, sizeof(text));
+        who(r, f.pid, f.tid, tmp, sizeof(tmp));
+    } else {
+        return 0;   // not ours, or malformed: the raw words
+    }
+    add(l, "%s%s", text, tmp);
+    return 1;
+}
+
 static void arguments(const struct kev_reader *r, const struct kev_event *e, int one_line,
                       struct line *l)
 {
@@ -300,7 +321,7 @@ static void arguments(const struct kev_reader *r, const struct kev_event *e, int
         }
         return;
     case KEV_C_SYSTEM:
-        if (sync_event(r, e, l))
+        if (sync_event(r, e, l) || stack_event(r, e, l))
             return;
         raw_words(l, e, 0, one_line);
         return;

@@ -12,3 +12,5 @@ ARCH_SRCS := kernel/arch/aarch64/boot.S kernel/arch/aarch64/entry.S kernel/arch/
 ARCH_SRCS    += kernel/arch/aarch64/unwind.c
 ARCH_CFLAGS  += -fno-omit-frame-pointer
 ARCH_UCFLAGS := -mno-omit-leaf-frame-pointer
+# The fault's kind, pc and address for the trace (kernel/ktrace_fault.c).
+ARCH_SRCS += kernel/arch/aarch64/fault_where.c

@@ -10,3 +10,5 @@ ARCH_CFLAGS    += -funwind-tables
 # A board that runs no dtrace (BOARD_NO_IMAGES, e.g. netduinoplus2's 32 KB slots) keeps its
 # programs' flash: no tables there.
 ARCH_UPICOLDFLAGS = $(if $(filter dtrace,$(BOARD_NO_IMAGES)),,-T ldscripts/app-exidx.ld)
+# The fault's kind, pc and address for the trace (kernel/ktrace_fault.c).
+ARCH_SRCS += kernel/arch/armv7m/fault_where.c

@@ -7,3 +7,5 @@ ARCH_SRCS := kernel/arch/x86/boot.S kernel/arch/x86/entry.S kernel/arch/x86/cpu.
 # stack( )/ustack( ): the ebp chain (unwind.c, docs/profiling.md), kept in kernel and programs.
 ARCH_SRCS   += kernel/arch/x86/unwind.c
 ARCH_CFLAGS += -fno-omit-frame-pointer
+# The fault's kind, pc and address for the trace (kernel/ktrace_fault.c).
+ARCH_SRCS += kernel/arch/x86/fault_where.c

@@ -60,6 +60,15 @@ void arch_irq_set_pending(unsigned irq);
 void arch_request_resched(void);
 // A fault taken in thread mode: fills a description for the report, returns the signal.
 int arch_fault_info(char *buf, size_t size);
+// The same fault for the trace's FAULT event (kernel/ktrace_fault.c): its kind (trace/kev.h
+// KEV_FAULT_*), pc and data address. Called before arch_fault_info, which may clear the
+// fault status (arch/<arch>/fault_where.c).
+struct arch_fault_where {
+    unsigned kind;
+    bool addr_valid;
+    uint64_t pc, addr;
+};
+void arch_fault_where(struct arch_fault_where *w);
 // Semihosting call to the debugger/host (only with the board's semihosting enabled).
 int32_t arch_semihost(uint32_t op, uint32_t arg);
 

@@ -53,6 +53,10 @@ enum ktrace_cmd {
                                     // start, stop and filter its capture (or stops letting)
     KTRACE_USERRING = 38,           // (struct kuser_ring *, nrec): the caller's user-event
                                     // ring (below); nrec a power of two, 0 unregisters
+    KTRACE_STACKSAMPLE = 39,        // (hz): record the running thread's stack as a SYSTEM
+                                    // STACK event hz times a second (1..1000, taken as every
+                                    // 1000/hz ticks), 0 stops (docs/trace-events.md); returns
+                                    // the rate in effect
     KTRACE_NCMDS
 };
 

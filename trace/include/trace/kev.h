@@ -146,6 +146,40 @@ static inline unsigned kev_hdr_type(uint32_t h) { return (h >> KEV_TYPE_SHIFT) &
 #define KEV_PRIO_MSG       3u  // a server takes its client's (or a pulse's) priority
 #define KEV_PRIO_INH_END   4u  // inheritance ends
 #define KEV_PRIO_CEILING   5u  // a priority ceiling (none in this kernel yet)
+// Stacks and faults in captures (ours; docs/trace-events.md "Stacks and faults"; decoded by
+// trace/kev_stack.c). STACK is a combine event [who, info, pcs...]: info packs the kind
+// (KEV_STACK_*), the depth, why the walk ended early (0, or the kernel's unwind error
+// 1-5) and whether the depth bound stopped it; pcs innermost first, one word each, or two
+// (high word first) when KEV_STACK_PC64 is set. FAULT [who, signal | kind << 8 |
+// addr-valid << 16, pc high, pc low, address high, address low] is followed by the
+// faulting thread's STACK (kind KEV_STACK_FAULT). 0x207 is reserved (kernel panic).
+#define KEV_SYS_STACK       0x205u
+#define KEV_SYS_FAULT       0x206u
+#define KEV_STACK_USER      1u  // a thread's user stack, sampled at a profile tick
+#define KEV_STACK_KERNEL    2u  // the kernel's stack at that tick (a kernel thread ran)
+#define KEV_STACK_FAULT     3u  // the user stack of a thread that faulted (after its FAULT)
+#define KEV_STACK_KIND(i)   ((i) & 0xfu)
+#define KEV_STACK_DEPTH(i)  (((i) >> 8) & 0xffu)
+#define KEV_STACK_ENDED(i)  (((i) >> 16) & 0xfu)   // 0: complete; else the unwind error
+#define KEV_STACK_AT_MAX    (1u << 20)             // the depth bound ended the walk
+#define KEV_STACK_PC64      (1u << 24)             // each pc is two words, high first
+#define KEV_STACK_INFO(kind, depth, ended) \
+    ((uint32_t)(kind) | (uint32_t)(depth) << 8 | (uint32_t)(ended) << 16)
+#define KEV_STACK_MAXDEPTH  32u                    // the kernel's walk bound (DVM_STACK_MAXDEPTH)
+#define KEV_FAULT_SIGNAL(w) ((w) & 0xffu)
+#define KEV_FAULT_KIND(w)   (((w) >> 8) & 0xffu)
+#define KEV_FAULT_ADDR_VALID (1u << 16)
+// Fault kinds: what the hardware said, the same on every architecture.
+#define KEV_FAULT_OTHER     0u
+#define KEV_FAULT_ACCESS    1u  // a data access the MPU / MMU refused (or to unmapped memory)
+#define KEV_FAULT_EXEC      2u  // an instruction fetch refused
+#define KEV_FAULT_ALIGN     3u  // an unaligned access, pc or stack pointer
+#define KEV_FAULT_UNDEF     4u  // an undefined instruction
+#define KEV_FAULT_DIVZERO   5u  // a division by zero
+#define KEV_FAULT_BUS       6u  // a bus error
+#define KEV_FAULT_STACKING  7u  // the exception could not be stacked (a bad stack pointer)
+#define KEV_FAULT_BREAK     8u  // a breakpoint instruction
+#define KEV_FAULT_NKINDS    9u
 // QNX's SYSTEM SLOG (_NTO_TRACE_SYS_SLOG): [opcode, severity, message]. A writer puts one after
 // the last buffer when the capture lost events, so QNX's tools show the loss too (their
 // printer skips our DROPPED events); opcode _SLOG_SETCODE(_SLOGC_PROC, 0), severity

@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# A faulting program's capture names its fault, pc and stack (docs/trace-events.md "Stacks and
+# faults"). user/apps/stackfault calls main -> fault_a -> fault_b -> fault_c, which stores to
+# the kernel's RAM (the board's BOARD_KERNEL_RAM_ADDR); it runs under the board's dtrace
+# (proc:::fault { ustack(); }) with the tracelogger capturing. The oracles: the program's
+# source (the faulting function, the address it writes, a write the MPU/MMU refuses:
+# SIGSEGV, kind access) and binutils' addr2line on its ELF for the FAULT's pc and for each
+# frame of the STACK that follows it (callers at their return address - 1); and the board's
+# own proc:::fault, whose ustack( ) dtrace -i over the capture must repeat exactly.
+#   test/stacks/test_fault_capture.sh BUILD_DIR HOST_DIR     (BOARD in the environment)
+set -u
+B=$(cd "$1" && pwd); H=$(cd "$2" && pwd)
+here=$(cd "$(dirname "$0")/../.." && pwd)
+. "$here/scripts/console.sh"
+. "$here/test/stacks/stacks_lib.sh"
+board=$(basename "$B")
+img=$B/stackfault.elf
+elf=$B/stackfault/stackfault.elf
+a2l=$(addr2line_of "$elf")
+tmp=$(mktemp -d)
+[ -n "${KEEP:-}" ] && echo "# files in $tmp"
+trap '[ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXIT
+n=0
+ok() { n=$((n + 1)); if [ "$1" = 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; fi; }
+echo "1..6"
+D='proc:::fault { printf("fault %d\n", arg0); ustack(); }'
+"$H/dcompile" -n "$D" -o "$tmp/f.dobj" || { echo "not ok 1 - dcompile"; exit 1; }
+(cd "$tmp" && QEMU_ARGS="dtrace -c appinit $tmp/f.dobj ;; appinit stackfault ;; tracelogger -d1 -f cap.kev" \
+    QEMU_TIMEOUT=120 "$here/scripts/qemu-run.sh" "$img" > "$tmp/run.out" 2>&1)
+rc=$?
+[ $rc = 0 ] && [ -s "$tmp/cap.kev" ]
+ok $? "the image ran to its end and the tracelogger wrote the capture (status $rc)"
+[ $rc = 0 ] || sed 's/^/# /' "$tmp/run.out" | tail -20
+
+"$H/traceprinter" -n "$tmp/cap.kev" > "$tmp/cap.txt" 2>&1
+fault=$(grep 'SYSTEM  :FAULT .*(stackfault/main)$' "$tmp/cap.txt")
+addr=$(sed -n 's/^#define BOARD_KERNEL_RAM_ADDR *\(0x[0-9a-fA-F]*\)u.*/\1/p' "$here/boards/$board/board_user.h")
+want="SIGSEGV access pc 0x[0-9a-f]* addr $(printf '0x%x' "$addr")"
+[ "$(grep -c . <<< "$fault")" = 1 ] && grep -q " $want " <<< "$fault"
+ok $? "one FAULT event of stackfault: SIGSEGV, a refused access at the address it writes ($addr)"
+[ -n "$fault" ] || grep 'SYSTEM' "$tmp/cap.txt" | sed 's/^/# /' | head
+
+pc=$(sed -n 's/.* pc \(0x[0-9a-f]*\) .*/\1/p' <<< "$fault")
+fn=$("$a2l" -f -e "$elf" "${pc:-0}" | head -1)
+[ "$fn" = fault_c ]
+ok $? "the FAULT's pc ($pc) is in fault_c by addr2line ($fn)"
+
+# the STACK right after it: the faulting thread's, kind fault, gdb's order of frames
+stack=$(grep -A1 'SYSTEM  :FAULT .*(stackfault/main)$' "$tmp/cap.txt" | sed -n 2p)
+pcs=$(sed -n 's/.*SYSTEM  :STACK .* fault depth [0-9]* \(0x.*\) (stackfault\/main)$/\1/p' <<< "$stack")
+names=""
+k=0
+for p in $pcs; do
+    [ $k = 0 ] && a=$p || a=$(printf '0x%x' $((p - 1)))
+    names="$names $("$a2l" -f -e "$elf" "$a" | head -1)"
+    k=$((k + 1))
+done
+echo "# STACK: $pcs ->$names"
+case "$names" in " fault_c fault_b fault_a main"*) r=0 ;; *) r=1 ;; esac
+[ $r = 0 ] && [ "${pcs%% *}" = "$pc" ]
+ok $? "the STACK that follows it starts at the pc and names fault_c fault_b fault_a main by addr2line"
+
+# the board's proc:::fault, and dtrace -i's over the capture: the same line and frames
+con_of dtrace < "$tmp/run.out" | awk '/fault [0-9]+$/ { on = 1; print "fault", $NF; next }
+    on && /^ +0x[0-9a-f]+$/ { print $1 }' > "$tmp/live.txt"
+"$H/dtrace" -q -i "$tmp/cap.kev" -n "$D" 2> "$tmp/cap.err" |
+    awk '/fault [0-9]+$/ { on = 1; print "fault", $NF; next } on && /^ +0x[0-9a-f]+$/ { print $1 }' > "$tmp/rep.txt"
+[ "$(head -1 "$tmp/live.txt")" = "fault 11" ]
+ok $? "the board's proc:::fault fired with SIGSEGV (11) and $(($(wc -l < "$tmp/live.txt") - 1)) frames"
+[ -s "$tmp/rep.txt" ] && diff "$tmp/live.txt" "$tmp/rep.txt" > "$tmp/d.diff"
+ok $? "dtrace -i fires proc:::fault over the capture with the board's signal and ustack( )"
+[ -s "$tmp/d.diff" ] && sed 's/^/# /' "$tmp/d.diff"
+exit 0

@@ -1,0 +1,94 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# ustack( ) over a capture (dtrace -i) against gdb-multiarch. One boot of the stacks image runs
+# user/apps/stackchain under the board's dtrace with the tracelogger sampling stacks
+# (tracelogger -p 1000: SYSTEM STACK events, docs/trace-events.md); gdb, attached to QEMU,
+# stops it in chain_spin (called from chain_e, under chain_d .. chain_a and main) and takes
+# `bt`. On the host, dtrace -i over that capture runs profile-997 { @[ustack()] = count(); }:
+# its stacks rooted in chain_spin must be gdb's, frame by frame: the same functions (stacksym
+# on the recorded pcs, gdb's DWARF names) and, for every caller frame, gdb's return address.
+# gdb unwinds with the ELF's DWARF CFI, the kernel with EHABI tables or frame records. Also:
+# the capture's samples are the board's (dtrace -i's profile-997 counts are within 10% of
+# the live program's) and traceprinter reads the file whole.
+#   test/stacks/test_stacks_capture.sh BUILD_DIR HOST_DIR     (BOARD in the environment)
+set -u
+B=$(cd "$1" && pwd); H=$(cd "$2" && pwd)
+here=$(cd "$(dirname "$0")/../.." && pwd)
+. "$here/scripts/console.sh"
+. "$here/test/stacks/stacks_lib.sh"
+img=$B/stacks.elf
+prog=$B/stacks/stackchain.elf
+tmp=$(mktemp -d)
+[ -n "${KEEP:-}" ] && echo "# files in $tmp"
+trap 'kill $qpid 2>/dev/null; [ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXIT
+n=0
+ok() { n=$((n + 1)); if [ "$1" = 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; fi; }
+echo "1..6"
+D='profile-997 /execname == "stackchain"/ { @[ustack()] = count(); }'
+"$H/dcompile" -n "$D" -o "$tmp/p.dobj" || { echo "not ok 1 - dcompile"; exit 1; }
+port=$((20000 + ($$ + 7) % 20000))
+# the tracelogger writes cap.kev where QEMU runs (semihosting)
+(cd "$tmp" && QEMU_ARGS="dtrace -c appinit $tmp/p.dobj ;; appinit stackchain ;; tracelogger -d1 -p 1000 -f cap.kev" \
+    QEMU_TIMEOUT=120 "$here/scripts/qemu-run.sh" "$img" -S -gdb "tcp:127.0.0.1:$port" > "$tmp/run.out" 2>&1) &
+qpid=$!
+for _ in $(seq 50); do # until QEMU listens
+    (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null && break
+    sleep 0.1
+done
+timeout 60 gdb-multiarch -batch -nx -ex "file $prog" -ex "target remote 127.0.0.1:$port" \
+    -ex "break chain_spin" -ex "continue" -ex "bt" -ex "delete" -ex "detach" \
+    > "$tmp/gdb.out" 2>&1
+wait $qpid
+rc=$?
+[ $rc = 0 ] && [ -s "$tmp/cap.kev" ]
+ok $? "the image ran to its end under gdb and the tracelogger wrote the capture (status $rc)"
+[ $rc = 0 ] || sed 's/^/# /' "$tmp/run.out" | tail -20
+
+"$H/traceprinter" "$tmp/cap.kev" > "$tmp/cap.txt" 2>&1
+samples=$(grep -c 'SYSTEM  :STACK .* user depth .*(stackchain' "$tmp/cap.txt")
+[ "$samples" -ge 5 ] && grep -q '^lost events: 0$' "$tmp/cap.txt"
+ok $? "traceprinter reads the capture: $samples stack samples of stackchain, nothing lost"
+
+gdb_frames < "$tmp/gdb.out" > "$tmp/gdb.frames"
+ngdb=$(wc -l < "$tmp/gdb.frames")
+[ "$ngdb" -ge 7 ] && [ "$(sed -n 1p "$tmp/gdb.frames" | cut -d' ' -f3)" = chain_spin ] &&
+    [ "$(sed -n 2p "$tmp/gdb.frames" | cut -d' ' -f3)" = chain_e ]
+ok $? "gdb's bt in chain_spin has the chain ($ngdb frames)"
+[ "$ngdb" -ge 7 ] || sed 's/^/# /' "$tmp/gdb.out"
+
+# dtrace -i's aggregation: blocks of frame lines ("              0xc007e") then a count
+"$H/dtrace" -q -i "$tmp/cap.kev" -n "$D" > "$tmp/cap.agg" 2> "$tmp/cap.err"
+awk '/^ +0x[0-9a-f]+$/ { s = s " " $1; next } /^ +[0-9]+$/ && s != "" { print $1 s; s = "" }' \
+    "$tmp/cap.agg" | sort -rn > "$tmp/cap.stacks"   # "count pc0 pc1 ..." most frequent first
+# the stacks whose first frame stacksym puts in chain_spin; the most frequent one against gdb
+: > "$tmp/spin.stacks"
+while read -r count pcs; do
+    first=$(echo "              ${pcs%% *}" | "$H/stacksym" -k "$img" "$B"/stacks/*.elf | stack_names)
+    [ "$first" = chain_spin ] && echo "$count $pcs" >> "$tmp/spin.stacks"
+done < "$tmp/cap.stacks"
+nspin=$(awk '{ s += $1 } END { print s + 0 }' "$tmp/spin.stacks")
+top=$(head -1 "$tmp/spin.stacks")
+[ "$nspin" -ge 3 ]
+ok $? "dtrace -i's profile-997 has $nspin samples in chain_spin ($(wc -l < "$tmp/cap.stacks") distinct stacks)"
+[ "$nspin" -ge 3 ] || { sed 's/^/# /' "$tmp/cap.err"; sed 's/^/# /' "$tmp/cap.agg" | head; }
+
+# the most frequent chain_spin stack: gdb's function names and caller return addresses
+set -- $top
+shift
+printf '              %s\n' "$@" | "$H/stacksym" -k "$img" "$B"/stacks/*.elf | stack_names > "$tmp/d.names"
+cut -d' ' -f3 "$tmp/gdb.frames" > "$tmp/gdb.names"
+bad=0
+[ "$ngdb" -ge 7 ] && diff <(head -n "$ngdb" "$tmp/d.names") "$tmp/gdb.names" > "$tmp/names.diff" || bad=1
+while read -r k pc _; do
+    [ "$k" = 0 ] || [ "$pc" = - ] && continue
+    d=$(eval echo "\${$((k + 1)):-none}")
+    [ "$d" != none ] && [ $((pc)) = $((d)) ] || { echo "# frame $k: gdb $pc, dtrace -i $d"; bad=1; }
+done < "$tmp/gdb.frames"
+ok $bad "dtrace -i's ustack( ) in chain_spin is gdb's bt: $ngdb functions and every return address"
+[ $bad = 0 ] || sed 's/^/# /' "$tmp/names.diff"
+
+# the board's own profile-997 over the same samples' ticks: counts within 10%
+live=$(con_of dtrace < "$tmp/run.out" | awk '/^ +[0-9]+$/ { s += $1 } END { print s + 0 }')
+cap=$(awk '{ s += $1 } END { print s + 0 }' "$tmp/cap.stacks")
+[ "$live" -gt 0 ] && [ $((cap * 10 >= live * 9 && cap * 10 <= live * 11)) = 1 ]
+ok $? "dtrace -i fires profile-997 at the capture's samples as the board did: $cap firings, $live live"

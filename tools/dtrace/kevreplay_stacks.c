@@ -1,0 +1,110 @@
+// SPDX-License-Identifier: MIT
+// dtrace -i's stacks (kevreplay_stacks.h): a firing at a capture's STACK sample or FAULT sees
+// the recorded pcs as stack( ) (kind KERNEL) or ustack( ) (kinds USER, FAULT); any other
+// firing sees empty stacks, as the capture holds none for it. The events are decoded by the
+// shared trace/kev_stack.c.
+#include "kevreplay_stacks.h"
+#include <d/dstacks.h>
+#include <d/dvm.h>
+#include <stdio.h>
+#include <string.h>
+#include <trace/kev_decode.h>
+
+static struct {
+    int have;
+    unsigned kind;              /* DVM_STACK_KERNEL or DVM_STACK_USER */
+    unsigned n;
+    uint64_t pcs[KEV_STACK_MAXDEPTH];
+} cur;
+
+static uint64_t due[64][DVM_MAXCPU];    /* profile probe k's next time on a CPU; 0: not yet */
+
+static unsigned replay_stack(unsigned kind, uint64_t *pcs, unsigned max)
+{
+    if (!cur.have || kind != cur.kind)
+        return 0;
+    unsigned n = cur.n < max ? cur.n : max;
+    memcpy(pcs, cur.pcs, n * sizeof(pcs[0]));
+    return n;
+}
+
+void rstacks_set(const struct kev_stack *s)
+{
+    cur.have = 1;
+    cur.kind = s->kind == KEV_STACK_KERNEL ? DVM_STACK_KERNEL : DVM_STACK_USER;
+    cur.n = s->depth;
+    memcpy(cur.pcs, s->pcs, s->depth * sizeof(s->pcs[0]));
+}
+
+void rstacks_clear(void)
+{
+    cur.have = 0;
+}
+
+static int count(void *user, struct kev_reader *r, const struct kev_event *e)
+{
+    (void)r;
+    struct rstack_census *c = user;
+    struct kev_stack s;
+    struct kev_fault f;
+    if (e->ev == KEV_SYS_STACK) {
+        if (kev_stack_decode(e->w, e->nw, &s) != 0)
+            c->bad++;
+        else if (s.kind != KEV_STACK_FAULT)
+            c->samples++;
+    } else if (e->ev == KEV_SYS_FAULT) {
+        if (kev_fault_decode(e->w, e->nw, &f) != 0)
+            c->bad++;
+        else
+            c->faults++;
+    }
+    return 0;
+}
+
+int rstacks_census(const uint8_t *data, size_t len, struct rstack_census *c)
+{
+    static struct kev_reader r;
+    memset(c, 0, sizeof(*c));
+    if (kev_open(&r, data, len) != 0)
+        return -1;
+    kev_set_user(&r, c);
+    kev_on_event(&r, KEV_C_SYSTEM, KEV_SYS_STACK, count);
+    kev_on_event(&r, KEV_C_SYSTEM, KEV_SYS_FAULT, count);
+    kev_decode(&r);     /* a damaged file: what came before the damage (kev_replay says why) */
+    return 0;
+}
+
+void rstacks_begin(const struct dvm_state *st, const struct rstack_census *c)
+{
+    memset(&cur, 0, sizeof(cur));
+    memset(due, 0, sizeof(due));
+    dvm_stack = replay_stack;
+    int profile = 0;
+    for (uint32_t k = 0; k < st->obj.hdr->dh_nprobes; k++)
+        profile |= (st->obj.probes[k].dp_flags & DIF_PRF_PROFILE) != 0;
+    if (!c->samples && profile)
+        fprintf(stderr, "dtrace: the capture has no stack samples (record them with "
+                "tracelogger -p HZ): profile-N fires by capture time%s\n",
+                st->stacks.mem ? " and its stacks are empty" : "");
+    else if (!c->samples && !c->faults && st->stacks.mem)
+        fprintf(stderr, "dtrace: the capture has no stack samples nor faults (tracelogger -p "
+                "HZ records samples): stack( ) and ustack( ) are empty\n");
+    if (c->bad)
+        fprintf(stderr, "dtrace: %u STACK/FAULT events of the capture are malformed: skipped\n",
+                c->bad);
+}
+
+int rstacks_profile_due(unsigned k, unsigned cpu, uint64_t period, uint64_t start, uint64_t t)
+{
+    if (k >= 64 || cpu >= DVM_MAXCPU || !period)
+        return 0;
+    uint64_t *next = &due[k][cpu];
+    if (!*next)
+        *next = start + period;
+    if (t < *next)
+        return 0;
+    *next += period;
+    if (*next <= t)     /* fell behind (no samples a while): no burst */
+        *next = t + period;
+    return 1;
+}

@@ -1,0 +1,34 @@
+// SPDX-License-Identifier: MIT
+// dtrace -i's stacks (docs/profiling.md): the SYSTEM STACK and FAULT events of a capture
+// (docs/trace-events.md "Stacks and faults") as the replay's source of stack( )/ustack( )
+// and the moments profile-N and proc:::fault fire. kevreplay.c drives it; this file keeps
+// what a firing's stacks are and the per-CPU profile schedule over samples.
+#ifndef DTRACE_KEVREPLAY_STACKS_H
+#define DTRACE_KEVREPLAY_STACKS_H
+
+#include <d/dvm.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <trace/kev_stack.h>
+
+/* What a capture holds: STACK samples (kinds USER and KERNEL) and FAULT events. */
+struct rstack_census {
+    unsigned samples, faults, bad;   /* bad: STACK/FAULT events that do not decode */
+};
+/* rstacks_census: decodes the file once more, counting (0, or -1 when it cannot be read). */
+int rstacks_census(const uint8_t *data, size_t len, struct rstack_census *c);
+
+/* rstacks_begin: the replay's stacks become dvm_stack's source; says once on stderr what a
+ * capture without samples (or faults) cannot give the program st. */
+void rstacks_begin(const struct dvm_state *st, const struct rstack_census *c);
+
+/* The stacks of the firings to come: a sample's or a fault's (kev_stack), or none. */
+void rstacks_set(const struct kev_stack *s);
+void rstacks_clear(void);
+
+/* rstacks_profile_due: profile probe k (period ns) on cpu is due at a sample at time t (ns):
+ * the first sample at or after each due time fires it, as the board's tick does
+ * (kernel/kdtrace.c kdt_tick); start is the capture's first time. */
+int rstacks_profile_due(unsigned k, unsigned cpu, uint64_t period, uint64_t start, uint64_t t);
+
+#endif
