@@ -1,17 +1,10 @@
 // SPDX-License-Identifier: MIT
-// stacksym's parts: the ELF lookup (stacksym.c) and the symbolic addresses D prints as
-// tokens, "usym`0xc009a" (symaddr.c; trace/d/csymaddr.c makes them).
+// stacksym's symbolic addresses: what D prints as tokens, "usym`0xc009a" (symaddr.c; trace/d/csymaddr.c makes them).
 #ifndef STACKSYM_H
 #define STACKSYM_H
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
-
-// stacksym_lookup: the module (program's ELF name, or "kernel") holding addr, among the
-// programs' files (kernel 0) or the kernel's (kernel 1), and the function and offset if a
-// symbol holds it (fn "" if not); 0, or -1 if no file holds addr.
-int stacksym_lookup(uint64_t addr, int kernel, char *mod, size_t mod_n, char *fn, size_t fn_n,
-                    uint64_t *off);
 
 // symaddr_line: line with its tokens named (out); 1 if it had one, and *merge the
 // aggregating function a printa row's key carried ("count", "sum", "min", "max") or NULL.

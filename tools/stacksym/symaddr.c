@@ -15,6 +15,7 @@
 // stddev( ) or quantize( ) row has no merge and stays one row an address).
 #define _GNU_SOURCE
 #include "stacksym.h"
+#include "../common/tool_elfsym.h"
 #include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
@@ -29,7 +30,7 @@ static void name(const char *kind, uint64_t addr, char *out, size_t n)
     int kernel = !strcmp(kind, "sym") || !strcmp(kind, "mod") || !strcmp(kind, "addr");
     char mod[64], fn[256];
     uint64_t off = 0;
-    if (stacksym_lookup(addr, kernel, mod, sizeof(mod), fn, sizeof(fn), &off) != 0) {
+    if (elfsym_lookup(addr, kernel, mod, sizeof(mod), fn, sizeof(fn), &off) != 0) {
         snprintf(out, n, "0x%" PRIx64, addr);
     } else if (!strcmp(kind, "mod") || !strcmp(kind, "umod")) {
         snprintf(out, n, "%s", mod);

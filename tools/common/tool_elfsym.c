@@ -1,0 +1,172 @@
+// SPDX-License-Identifier: MIT
+// Naming code addresses from an image's ELF files with elfutils' libdwfl (tool_elfsym.h): one
+// Dwfl per file, searched in the order added (the programs', then the kernel image's).
+#define _GNU_SOURCE
+#include "tool_elfsym.h"
+#include <elfutils/libdwfl.h>
+#include <gelf.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#define MAX_ELFS 64
+
+struct elf_mod {
+    Dwfl *dwfl;
+    char name[64];
+};
+
+static struct elf_mod elfs[MAX_ELFS];
+static unsigned nelfs;
+static int kernel_elf = -1; // elfs[] index of the kernel image's file
+
+static const Dwfl_Callbacks callbacks = {
+    .find_elf = dwfl_build_id_find_elf,
+    .find_debuginfo = dwfl_standard_find_debuginfo,
+    .section_address = dwfl_offline_section_address,
+};
+
+static int add_elf(const char *tool, const char *path, const char *name)
+{
+    if (nelfs == MAX_ELFS) {
+        fprintf(stderr, "%s: more than %d ELF files\n", tool, MAX_ELFS);
+        return -1;
+    }
+    struct elf_mod *e = &elfs[nelfs];
+    e->dwfl = dwfl_begin(&callbacks);
+    if (!e->dwfl)
+        return -1;
+    dwfl_report_begin(e->dwfl);
+    if (!dwfl_report_elf(e->dwfl, name, path, -1, 0, false)) {
+        fprintf(stderr, "%s: %s: %s\n", tool, path, dwfl_errmsg(-1));
+        dwfl_end(e->dwfl);
+        return -1;
+    }
+    dwfl_report_end(e->dwfl, NULL, NULL);
+    snprintf(e->name, sizeof(e->name), "%s", name);
+    nelfs++;
+    return 0;
+}
+
+// module_name: the file's name without its directory and ".elf".
+static void module_name(const char *path, char *out, size_t n)
+{
+    const char *b = strrchr(path, '/');
+    b = b ? b + 1 : path;
+    snprintf(out, n, "%s", b);
+    char *dot = strstr(out, ".elf");
+    if (dot && dot[4] == '\0')
+        *dot = '\0';
+}
+
+// elfsym_frame: caller frames are looked up at pc - 1, the call itself, as gdb does (a call
+// may be a function's last instruction).
+int elfsym_frame(uint64_t pc, int caller, int with_lines, char *out, size_t n, char *fn_only,
+                 size_t fn_n)
+{
+    uint64_t look = caller && pc ? pc - 1 : pc;
+    for (unsigned i = 0; i < nelfs; i++) {
+        Dwfl_Module *m = dwfl_addrmodule(elfs[i].dwfl, look);
+        if (!m)
+            continue;
+        GElf_Off off;
+        GElf_Sym sym;
+        const char *f = dwfl_module_addrinfo(m, look, &off, &sym, NULL, NULL, NULL);
+        if (!f)
+            continue;
+        uint64_t start = look - off; // the function's start; a Thumb symbol's value has bit 0
+        GElf_Addr bias;
+        Elf *elf = dwfl_module_getelf(m, &bias);
+        GElf_Ehdr eh;
+        if (elf && gelf_getehdr(elf, &eh) && eh.e_machine == EM_ARM)
+            start &= ~(uint64_t)1u;
+        if (pc > start)
+            snprintf(out, n, "%s`%s+0x%" PRIx64, elfs[i].name, f, pc - start);
+        else
+            snprintf(out, n, "%s`%s", elfs[i].name, f);
+        if (fn_only)
+            snprintf(fn_only, fn_n, "%s", f);
+        if (with_lines) {
+            Dwfl_Line *l = dwfl_module_getsrc(m, look);
+            int line = 0;
+            const char *src = l ? dwfl_lineinfo(l, NULL, &line, NULL, NULL, NULL) : NULL;
+            if (src) {
+                const char *b = strrchr(src, '/');
+                size_t len = strlen(out);
+                snprintf(out + len, n - len, " [%s:%d]", b ? b + 1 : src, line);
+            }
+        }
+        return 0;
+    }
+    return -1;
+}
+
+int elfsym_lookup(uint64_t addr, int kernel, char *mod, size_t mod_n, char *fn, size_t fn_n,
+                  uint64_t *off)
+{
+    int held = -1; // the first file whose range holds addr (a program's range runs from
+                   // its flash to its RAM, over the others' flash): the one named if no
+                   // file has a symbol there
+    for (unsigned i = 0; i < nelfs; i++) {
+        if (((int)i == kernel_elf) != (kernel != 0))
+            continue;
+        Dwfl_Module *m = dwfl_addrmodule(elfs[i].dwfl, addr);
+        if (!m)
+            continue;
+        GElf_Off o;
+        GElf_Sym sym;
+        const char *f = dwfl_module_addrinfo(m, addr, &o, &sym, NULL, NULL, NULL);
+        if (held < 0)
+            held = (int)i;
+        if (!f)
+            continue;
+        snprintf(mod, mod_n, "%s", elfs[i].name);
+        snprintf(fn, fn_n, "%s", f);
+        uint64_t start = addr - o; // a Thumb symbol's value has bit 0
+        GElf_Addr bias;
+        Elf *elf = dwfl_module_getelf(m, &bias);
+        GElf_Ehdr eh;
+        if (elf && gelf_getehdr(elf, &eh) && eh.e_machine == EM_ARM)
+            start &= ~(uint64_t)1u;
+        *off = addr - start;
+        return 0;
+    }
+    if (held < 0)
+        return -1;
+    snprintf(mod, mod_n, "%s", elfs[held].name);
+    snprintf(fn, fn_n, "%s", "");
+    *off = 0;
+    return 0;
+}
+
+int elfsym_add(const char *tool, const char *path, int kernel)
+{
+    static int init;
+    if (!init) {
+        elf_version(EV_CURRENT);
+        init = 1;
+    }
+    char name[64];
+    if (kernel)
+        snprintf(name, sizeof(name), "kernel");
+    else
+        module_name(path, name, sizeof(name));
+    if (add_elf(tool, path, name) != 0)
+        return -1;
+    if (kernel)
+        kernel_elf = (int)nelfs - 1;
+    return 0;
+}
+
+unsigned elfsym_count(void)
+{
+    return nelfs;
+}
+
+void elfsym_end(void)
+{
+    for (unsigned i = 0; i < nelfs; i++)
+        dwfl_end(elfs[i].dwfl);
+    nelfs = 0;
+    kernel_elf = -1;
+}
