@@ -153,8 +153,14 @@ int elfsym_add(const char *tool, const char *path, int kernel)
         module_name(path, name, sizeof(name));
     if (add_elf(tool, path, name) != 0)
         return -1;
-    if (kernel)
+    if (kernel) {
         kernel_elf = (int)nelfs - 1;
+    } else if (kernel_elf >= 0) { // the kernel's file stays last, whatever the order given
+        struct elf_mod t = elfs[kernel_elf];
+        elfs[kernel_elf] = elfs[nelfs - 1];
+        elfs[nelfs - 1] = t;
+        kernel_elf = (int)nelfs - 1;
+    }
     return 0;
 }
 

@@ -15,6 +15,10 @@ TEST_DEPS    += $(B)/stacks.elf $(H)/stacksym $(H)/dcompile
 # func/ufunc/uaddr/umod and %A/%a live and over a capture, against nm (test/stacks/test_symaddr.sh).
 SCRIPT_TESTS += stacks/symaddr|180|test/stacks/test_symaddr.sh|$(B)|$(H)
 TEST_DEPS    += $(H)/dtrace $(H)/kevgen
+# Profiles from a capture: kevstat --folded against QNX's traceprinter and addr2line,
+# kev2perfetto's callstacks against trace processor's rules (test/stacks/test_profile_capture.sh).
+SCRIPT_TESTS += stacks/profile-capture|180|test/stacks/test_profile_capture.sh|$(B)|$(H)
+TEST_DEPS    += $(H)/kevstat $(H)/kev2perfetto $(H)/traceprinter
 endif
 # ustack( ) over corrupt and hostile stacks on the board (test/stacks/test_stacks_hostile.sh).
 ifneq ($(filter stackbad,$(IMAGES)),)
