@@ -7,7 +7,9 @@
 #    when QNX's cannot be built here), and every line's frames are binutils' addr2line's
 #    functions for the recorded pcs (callers at pc - 1), the lines folded by hand from them;
 #  - kev2perfetto: the callstacks and samples keep the rules Perfetto's trace processor
-#    imports them by (test/tools/check_perfetto.py: 0 problems), one sample a STACK event.
+#    imports them by (test/tools/check_perfetto.py: 0 problems), one sample a STACK event;
+#  - kevreport: its flame graph, in Chromium (test/tools/test_kevreport_flame.py), holds the
+#    ticks' count of samples and its frames, clicked down the widest, are kevstat's lines.
 #   test/stacks/test_profile_capture.sh BUILD_DIR HOST_DIR     (BOARD in the environment)
 set -u
 B=$(cd "$1" && pwd); H=$(cd "$2" && pwd)
@@ -19,7 +21,7 @@ tmp=$(mktemp -d)
 trap '[ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXIT
 n=0
 ok() { n=$((n + 1)); if [ "$1" = 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; fi; }
-echo "1..4"
+echo "1..6"
 "$H/dcompile" -n 'profile-997 /execname == "stackchain"/ { @ = count(); }' -o "$tmp/p.dobj" ||
     { echo "not ok 1 - dcompile"; exit 1; }
 (cd "$tmp" && QEMU_ICOUNT=1 QEMU_TIMEOUT=120 \
@@ -68,3 +70,15 @@ sed 's/^/# /' "$tmp/folded.diff" | head -10
 grep -q 'stackchain;.*main;chain_a;chain_b;chain_c;chain_d;chain_e;chain_spin ' "$tmp/got"
 ok $? "the chain main .. chain_spin is a folded line"
 
+"$H/kev2perfetto" "${elfs[@]}" -o "$tmp/cap.pftrace" "$tmp/cap.kev" 2> "$tmp/pf.err" &&
+    python3 "$here/test/tools/check_perfetto.py" -s "$(grep -c 'SYSTEM  :STACK .* \(user\|kernel\) depth' <("$H/traceprinter" "$tmp/cap.kev"))" \
+        "$tmp/cap.pftrace" > "$tmp/pf.tap" 2>&1 && ! grep -q '^not ok' "$tmp/pf.tap"
+ok $? "kev2perfetto's callstacks keep trace processor's rules (check_perfetto.py: $(grep -c '^not ok' "$tmp/pf.tap" 2>/dev/null) problems)"
+grep -A2 '^not ok' "$tmp/pf.tap" 2>/dev/null | sed 's/^/# /' | head
+
+# kevreport's flame graph in Chromium: its total is the ticks' count, its frames kevstat's
+"$H/kevreport" "${elfs[@]}" -o "$tmp/cap.html" "$tmp/cap.kev" > /dev/null 2> "$tmp/rep.err"
+timeout 120 /usr/bin/python3 "$here/test/tools/test_kevreport_flame.py" "$tmp/cap.html" "$tmp/folded" "$ticks" \
+    > "$tmp/flame.tap" 2>&1 && ! grep -q '^not ok' "$tmp/flame.tap"
+ok $? "kevreport's flame graph in Chromium: $(grep -c '^ok' "$tmp/flame.tap") checks ($ticks samples, the widest stack clicked down)"
+grep -A1 '^not ok' "$tmp/flame.tap" | sed 's/^/# /' | head
