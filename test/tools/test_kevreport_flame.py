@@ -5,8 +5,9 @@
 # independently (the capture's ticks by QNX's traceprinter, or its STACK lines), the top
 # frames under the root are the processes of the folded stacks given (kevstat --folded, whose
 # lines the caller checked against addr2line) with their counts, and a click down the widest
-# frame at each depth walks the widest folded stack frame by frame, each frame's count the
-# folded lines' sum under it; reset returns to all. Prints TAP.
+# frame at each depth goes frame by frame, each frame's count the
+# folded lines' sum under it, down the path the folded lines make widest; reset returns to
+# all. Prints TAP.
 #   test_kevreport_flame.py PAGE.html FOLDED_FILE SAMPLES
 import sys, tempfile
 from selenium import webdriver
@@ -68,8 +69,17 @@ try:
             print("# %s: page %d (%s), folded %d" % (";".join(path), cnt, detail, under(path)))
             break
         depth += 1
-    widest = max(folded, key=lambda fc: fc[1])[0]
-    check(walked and path == widest, "clicking the widest frames walks the widest folded stack: %s" % ";".join(widest),
+    # the widest path by the folded lines: at each depth the child with the most samples
+    widest = []
+    while True:
+        kids = {}
+        for f, c in folded:
+            if f[:len(widest)] == widest and len(f) > len(widest):
+                kids[f[len(widest)]] = kids.get(f[len(widest)], 0) + c
+        if not kids:
+            break
+        widest.append(max(sorted(kids), key=lambda k: kids[k]))
+    check(walked and path == widest, "clicking the widest frames walks the folded lines' widest path: %s" % ";".join(widest),
           ";".join(path))
     zoomed = d.find_element(By.CSS_SELECTOR, '#flame-graph .flame-row[data-depth="%d"] .frame' % (depth - 1))
     check(zoomed.size["width"] > 0.9 * d.find_element(By.ID, "flame-graph").size["width"],

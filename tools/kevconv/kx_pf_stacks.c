@@ -120,8 +120,8 @@ void kx_pf_stacks(const struct kx_stacks *k, uint64_t hz, kx_pf_put put, void *c
         const struct kx_sample *s = &k->samples[i];
         struct pb ps = { 0 };
         pb_int(&ps, 1, s->cpu);
-        pb_int(&ps, 2, kx_pid_of(s->pid));
-        pb_int(&ps, 3, kx_tid_of(s->pid, s->tid));
+        pb_int(&ps, 2, s->lpid);
+        pb_int(&ps, 3, s->ltid);
         pb_int(&ps, 4, (int64_t)s->stack + 1);
         pb_int(&pkt, 8, (int64_t)(uint64_t)((unsigned __int128)s->t * 1000000000u / hz));
         pb_int(&pkt, 10, SEQ_STACKS);

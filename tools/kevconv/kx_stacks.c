@@ -5,6 +5,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include "kx_ids.h"
 #include "../common/tool_elfsym.h"
 
 void kx_stacks_init(struct kx_stacks *k)
@@ -63,8 +64,8 @@ int kx_stacks_event(struct kx_stacks *k, struct kx_model *m, const struct kev_ev
         return 0;
     }
     char comm[KEV_NAME_MAX] = "kernel";
+    int idx = kx_thread(m, s.pid, s.tid);
     if (s.pid) {
-        int idx = kx_thread(m, s.pid, s.tid);
         if (idx != KX_NO_THREAD && m->th[idx].comm[0])
             snprintf(comm, sizeof(comm), "%s", m->th[idx].comm);
         else
@@ -88,7 +89,8 @@ int kx_stacks_event(struct kx_stacks *k, struct kx_model *m, const struct kev_ev
     k->stacks[i].count++;
     if (grow((void **)&k->samples, &k->capsamples, k->nsamples, sizeof(*k->samples)))
         return -1;
-    k->samples[k->nsamples++] = (struct kx_sample){ e->t64, e->cpu, s.pid, s.tid, (unsigned)i };
+    k->samples[k->nsamples++] = (struct kx_sample){ e->t64, e->cpu, s.pid, s.tid, kx_lpid(m, idx),
+                                                    kx_ltid(m, idx), (unsigned)i };
     return 1;
 }
 

@@ -24,6 +24,7 @@ struct kx_sample {
     uint64_t t;                // cycles
     unsigned cpu;
     uint32_t pid, tid;
+    int32_t lpid, ltid;        // the ids every converter gives the thread (kx_ids.h)
     unsigned stack;            // index in stacks[]
 };
 

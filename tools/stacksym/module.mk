@@ -15,10 +15,6 @@ TEST_DEPS    += $(B)/stacks.elf $(H)/stacksym $(H)/dcompile
 # func/ufunc/uaddr/umod and %A/%a live and over a capture, against nm (test/stacks/test_symaddr.sh).
 SCRIPT_TESTS += stacks/symaddr|180|test/stacks/test_symaddr.sh|$(B)|$(H)
 TEST_DEPS    += $(H)/dtrace $(H)/kevgen
-# Profiles from a capture: kevstat --folded against QNX's traceprinter and addr2line,
-# kev2perfetto's callstacks against trace processor's rules (test/stacks/test_profile_capture.sh).
-SCRIPT_TESTS += stacks/profile-capture|180|test/stacks/test_profile_capture.sh|$(B)|$(H)
-TEST_DEPS    += $(H)/kevstat $(H)/kev2perfetto $(H)/traceprinter
 endif
 # ustack( ) over corrupt and hostile stacks on the board (test/stacks/test_stacks_hostile.sh).
 ifneq ($(filter stackbad,$(IMAGES)),)
@@ -57,3 +53,16 @@ SCRIPT_TESTS += stacks-$(1)/capture|180|BOARD=$(1)|test/stacks/test_stacks_captu
 SCRIPT_TESTS += stacks-$(1)/fault-capture|120|BOARD=$(1)|test/stacks/test_fault_capture.sh|build/$(1)|$(H)
 endef
 $(foreach b,$(filter-out $(BOARD),qemu-virt-a53),$(eval $(call STACKS_CAPTURE_MATRIX_template,$(b))))
+
+# Profiles from a capture (test/stacks/test_profile_capture.sh): kevstat --folded against an
+# independent reader of the file, QNX's traceprinter and addr2line, kev2perfetto's callstacks
+# against trace processor's rules, kevreport's flame graph in Chromium. Boards whose
+# tracelogger writes host files (semihosting).
+ifneq ($(filter stacks,$(IMAGES)),)
+SCRIPT_TESTS += stacks/profile-capture|180|test/stacks/test_profile_capture.sh|$(B)|$(H)
+TEST_DEPS    += $(H)/kevstat $(H)/kev2perfetto $(H)/kevreport $(H)/traceprinter $(H)/dcompile
+endif
+define STACKS_PROFILE_MATRIX_template
+SCRIPT_TESTS += stacks-$(1)/profile-capture|180|BOARD=$(1)|test/stacks/test_profile_capture.sh|build/$(1)|$(H)
+endef
+$(foreach b,$(filter-out $(BOARD),qemu-virt-a53),$(eval $(call STACKS_PROFILE_MATRIX_template,$(b))))
