@@ -9,9 +9,8 @@
 # folded lines' sum under it, down the path the folded lines make widest; reset returns to
 # all. Prints TAP.
 #   test_kevreport_flame.py PAGE.html FOLDED_FILE SAMPLES
-import sys, tempfile
-from selenium import webdriver
-from selenium.webdriver.chrome.service import Service
+import shutil, sys
+from chromium_driver import chromium
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
@@ -33,14 +32,7 @@ def check(cond, what, diag=""):
 def under(prefix):  # samples of the folded lines under a path
     return sum(c for f, c in folded if f[:len(prefix)] == prefix)
 
-prof = tempfile.mkdtemp()
-o = webdriver.ChromeOptions()
-for a in ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-          "--disable-background-networking", "--disable-component-update", "--disable-sync",
-          "--user-data-dir=" + prof, "--window-size=1400,1000"):
-    o.add_argument(a)
-o.binary_location = "/usr/bin/chromium"
-d = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=o)
+d, prof = chromium()
 try:
     d.get("file://" + page)
     body = d.find_element(By.TAG_NAME, "body")
@@ -89,5 +81,6 @@ try:
           "reset shows all the samples again")
 finally:
     d.quit()
+    shutil.rmtree(prof, ignore_errors=True)
 print("1..%d" % n)
 sys.exit(1 if fails else 0)

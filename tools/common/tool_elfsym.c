@@ -59,27 +59,43 @@ static void module_name(const char *path, char *out, size_t n)
         *dot = '\0';
 }
 
+// symbol_at: the function file i has a symbol for at addr, and the function's start (a Thumb
+// symbol's value has bit 0, cleared); NULL when the file has no symbol there (*held: the
+// file's range holds addr).
+static const char *symbol_at(unsigned i, uint64_t addr, uint64_t *start, Dwfl_Module **mod,
+                             int *held)
+{
+    Dwfl_Module *m = dwfl_addrmodule(elfs[i].dwfl, addr);
+    *held = m != NULL;
+    if (!m)
+        return NULL;
+    GElf_Off off;
+    GElf_Sym sym;
+    const char *f = dwfl_module_addrinfo(m, addr, &off, &sym, NULL, NULL, NULL);
+    if (!f)
+        return NULL;
+    *start = addr - off;
+    GElf_Addr bias;
+    Elf *elf = dwfl_module_getelf(m, &bias);
+    GElf_Ehdr eh;
+    if (elf && gelf_getehdr(elf, &eh) && eh.e_machine == EM_ARM)
+        *start &= ~(uint64_t)1u;
+    *mod = m;
+    return f;
+}
+
 // elfsym_frame: caller frames are looked up at pc - 1, the call itself, as gdb does (a call
 // may be a function's last instruction).
 int elfsym_frame(uint64_t pc, int caller, int with_lines, char *out, size_t n, char *fn_only,
                  size_t fn_n)
 {
-    uint64_t look = caller && pc ? pc - 1 : pc;
+    uint64_t look = caller && pc ? pc - 1 : pc, start;
     for (unsigned i = 0; i < nelfs; i++) {
-        Dwfl_Module *m = dwfl_addrmodule(elfs[i].dwfl, look);
-        if (!m)
-            continue;
-        GElf_Off off;
-        GElf_Sym sym;
-        const char *f = dwfl_module_addrinfo(m, look, &off, &sym, NULL, NULL, NULL);
+        Dwfl_Module *m;
+        int held;
+        const char *f = symbol_at(i, look, &start, &m, &held);
         if (!f)
             continue;
-        uint64_t start = look - off; // the function's start; a Thumb symbol's value has bit 0
-        GElf_Addr bias;
-        Elf *elf = dwfl_module_getelf(m, &bias);
-        GElf_Ehdr eh;
-        if (elf && gelf_getehdr(elf, &eh) && eh.e_machine == EM_ARM)
-            start &= ~(uint64_t)1u;
         if (pc > start)
             snprintf(out, n, "%s`%s+0x%" PRIx64, elfs[i].name, f, pc - start);
         else
@@ -104,36 +120,28 @@ int elfsym_frame(uint64_t pc, int caller, int with_lines, char *out, size_t n, c
 int elfsym_lookup(uint64_t addr, int kernel, char *mod, size_t mod_n, char *fn, size_t fn_n,
                   uint64_t *off)
 {
-    int held = -1; // the first file whose range holds addr (a program's range runs from
-                   // its flash to its RAM, over the others' flash): the one named if no
-                   // file has a symbol there
+    int first = -1; // the first file whose range holds addr (a program's range runs from
+                    // its flash to its RAM, over the others' flash): the one named if no
+                    // file has a symbol there
     for (unsigned i = 0; i < nelfs; i++) {
         if (((int)i == kernel_elf) != (kernel != 0))
             continue;
-        Dwfl_Module *m = dwfl_addrmodule(elfs[i].dwfl, addr);
-        if (!m)
-            continue;
-        GElf_Off o;
-        GElf_Sym sym;
-        const char *f = dwfl_module_addrinfo(m, addr, &o, &sym, NULL, NULL, NULL);
-        if (held < 0)
-            held = (int)i;
+        Dwfl_Module *m;
+        uint64_t start;
+        int held;
+        const char *f = symbol_at(i, addr, &start, &m, &held);
+        if (held && first < 0)
+            first = (int)i;
         if (!f)
             continue;
         snprintf(mod, mod_n, "%s", elfs[i].name);
         snprintf(fn, fn_n, "%s", f);
-        uint64_t start = addr - o; // a Thumb symbol's value has bit 0
-        GElf_Addr bias;
-        Elf *elf = dwfl_module_getelf(m, &bias);
-        GElf_Ehdr eh;
-        if (elf && gelf_getehdr(elf, &eh) && eh.e_machine == EM_ARM)
-            start &= ~(uint64_t)1u;
         *off = addr - start;
         return 0;
     }
-    if (held < 0)
+    if (first < 0)
         return -1;
-    snprintf(mod, mod_n, "%s", elfs[held].name);
+    snprintf(mod, mod_n, "%s", elfs[first].name);
     snprintf(fn, fn_n, "%s", "");
     *off = 0;
     return 0;
@@ -162,6 +170,15 @@ int elfsym_add(const char *tool, const char *path, int kernel)
         kernel_elf = (int)nelfs - 1;
     }
     return 0;
+}
+
+int elfsym_option(const char *tool, int argc, char **argv, int *i)
+{
+    const char *a = argv[*i];
+    if ((strcmp(a, "--elf") && strcmp(a, "--kernel")) || *i + 1 >= argc)
+        return 0;
+    ++*i;
+    return elfsym_add(tool, argv[*i], a[2] == 'k') == 0 ? 1 : -1;
 }
 
 unsigned elfsym_count(void)

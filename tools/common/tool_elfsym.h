@@ -11,6 +11,9 @@
 // elfsym_add: adds an ELF file, a program's (named by its file name without ".elf") or the
 // kernel image's (kernel 1: named "kernel"); 0, or -1 after "tool: path: reason".
 int elfsym_add(const char *tool, const char *path, int kernel);
+// elfsym_option: a tool's options --elf FILE (a program's) and --kernel FILE: 1 when argv[*i]
+// was one (its file added, *i on the file), 0 when not, -1 after saying why (bad usage).
+int elfsym_option(const char *tool, int argc, char **argv, int *i);
 // elfsym_count: how many files were added.
 unsigned elfsym_count(void);
 // elfsym_frame: a stack frame's module`function+0xoffset (with_lines: " [file.c:27]" after),

@@ -431,15 +431,15 @@ static void trailing_losses(struct conv *c, const struct kev_reader *r, unsigned
 int main(int argc, char **argv)
 {
     const char *in = NULL, *out = NULL;
-    for (int i = 1; i < argc; i++) {
+    for (int i = 1, k; i < argc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
             usage(stdout);
             return 0;
         } else if (!strcmp(a, "-o") && i + 1 < argc) {
             out = argv[++i];
-        } else if ((!strcmp(a, "--elf") || !strcmp(a, "--kernel")) && i + 1 < argc) {
-            if (elfsym_add("kev2perfetto", argv[++i], a[2] == 'k') != 0)
+        } else if ((k = elfsym_option("kev2perfetto", argc, argv, &i)) != 0) {
+            if (k < 0)
                 return 2;
         } else if (kx_arg_file("kev2perfetto", a, &in, usage) != 0) {
             return 2;

@@ -329,7 +329,7 @@ int main(int argc, char **argv)
 {
     const char *in = NULL, *out = NULL;
     unsigned long long max_seg = 200000, max_ev = 50000;
-    for (int i = 1; i < argc; i++) {
+    for (int i = 1, k; i < argc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
             usage(stdout);
@@ -350,8 +350,8 @@ int main(int argc, char **argv)
                 fprintf(stderr, "kevreport: bad --max-events %s\n", argv[i]);
                 return 2;
             }
-        } else if ((!strcmp(a, "--elf") || !strcmp(a, "--kernel")) && i + 1 < argc) {
-            if (elfsym_add("kevreport", argv[++i], a[2] == 'k') != 0)
+        } else if ((k = elfsym_option("kevreport", argc, argv, &i)) != 0) {
+            if (k < 0)
                 return 2;
         } else if (kx_arg_file("kevreport", a, &in, usage) != 0) {
             return 2;

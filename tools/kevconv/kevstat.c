@@ -357,7 +357,7 @@ int main(int argc, char **argv)
     const char *in = NULL;
     int json = 0, folded = 0;
     unsigned want = (1u << NSECT) - 1;
-    for (int i = 1; i < argc; i++) {
+    for (int i = 1, k; i < argc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
             usage(stdout);
@@ -366,8 +366,8 @@ int main(int argc, char **argv)
             json = 1;
         } else if (!strcmp(a, "--folded")) {
             folded = 1;
-        } else if ((!strcmp(a, "--elf") || !strcmp(a, "--kernel")) && i + 1 < argc) {
-            if (elfsym_add("kevstat", argv[++i], a[2] == 'k') != 0)
+        } else if ((k = elfsym_option("kevstat", argc, argv, &i)) != 0) {
+            if (k < 0)
                 return 2;
         } else if (!strcmp(a, "-s") && i + 1 < argc) {
             want = 0;
