@@ -481,13 +481,8 @@ int main(int argc, char **argv)
     ftrace_stats(&c, 2, m.last_t, ncpu);
     process_tree(&c);
     kx_pf_stacks(&c.stacks, c.hz, put_stack_packet, &c);
-    if (c.oom) {
-        fprintf(stderr, "kev2perfetto: out of memory\n");
+    if (kx_stacks_said("kev2perfetto", &c.stacks, c.oom))
         rc = 1;
-    }
-    if (c.stacks.bad)
-        fprintf(stderr, "kev2perfetto: %llu malformed STACK events left out\n",
-                (unsigned long long)c.stacks.bad);
     if (fclose(c.f) || c.werr) {
         fprintf(stderr, "kev2perfetto: %s: write error\n", out);
         rc = 1;

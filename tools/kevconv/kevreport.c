@@ -402,13 +402,8 @@ int main(int argc, char **argv)
     }
     close_buf(&p.seg), close_buf(&p.irq), close_buf(&p.flow), close_buf(&p.user);
     close_buf(&p.ev), close_buf(&p.wt);
-    if (p.oom) {
-        fprintf(stderr, "kevreport: out of memory: the flame graph misses samples\n");
+    if (kx_stacks_said("kevreport", &p.stacks, p.oom))
         rc = 1;
-    }
-    if (p.stacks.bad)
-        fprintf(stderr, "kevreport: %llu malformed STACK events left out\n",
-                (unsigned long long)p.stacks.bad);
     kx_stacks_free(&p.stacks);
     elfsym_end();
     if (p.s)

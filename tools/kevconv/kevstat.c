@@ -336,15 +336,10 @@ static int print_folded(const char *in)
     if (!x->k.nsamples)
         fprintf(stderr, "kevstat: %s has no stack samples (capture with tracelogger -p HZ)\n",
                 in);
-    if (x->k.bad)
-        fprintf(stderr, "kevstat: %llu malformed STACK events left out\n",
-                (unsigned long long)x->k.bad);
     if (kev_lost_total(f.r))
         fprintf(stderr, "kevstat: %llu events lost in the capture: samples among them are "
                 "missing\n", (unsigned long long)kev_lost_total(f.r));
-    if (x->oom)
-        fprintf(stderr, "kevstat: out of memory\n");
-    if (x->oom || fflush(stdout))
+    if (kx_stacks_said("kevstat", &x->k, x->oom) || fflush(stdout))
         rc = 1;
     kx_stacks_free(&x->k);
     free(x);

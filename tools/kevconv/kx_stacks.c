@@ -13,6 +13,16 @@ void kx_stacks_init(struct kx_stacks *k)
     memset(k, 0, sizeof(*k));
 }
 
+int kx_stacks_said(const char *tool, const struct kx_stacks *k, int oom)
+{
+    if (oom)
+        fprintf(stderr, "%s: out of memory: stack samples are missing\n", tool);
+    if (k->bad)
+        fprintf(stderr, "%s: %llu malformed STACK events left out\n", tool,
+                (unsigned long long)k->bad);
+    return oom != 0;
+}
+
 void kx_stacks_free(struct kx_stacks *k)
 {
     free(k->stacks);

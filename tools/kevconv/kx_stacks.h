@@ -41,6 +41,9 @@ struct kx_stacks {
 };
 
 void kx_stacks_init(struct kx_stacks *k);
+// kx_stacks_said: says on stderr what the samples miss (tool ran out of memory: oom; STACK
+// events the decoder refused); returns 1 when out of memory (the tool's exit status).
+int kx_stacks_said(const char *tool, const struct kx_stacks *k, int oom);
 void kx_stacks_free(struct kx_stacks *k);
 // kx_stacks_event: looks at one event (before kx_model_update, so the process names are
 // the model's); returns 1 when it was a sample; -1 on running out of memory.
