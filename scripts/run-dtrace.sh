@@ -32,11 +32,14 @@ symbolize() {
     fi
 }
 # The capture samples stacks (tracelogger -p, SYSTEM STACK events) when the program has a
-# profile-N probe, so that dtrace -i over trace.kev gives its stacks too; TL_OPTS overrides.
-case "${D:-}$(cat "${S:-/dev/null}" 2>/dev/null)" in
-    *profile-*) tl_opts=${TL_OPTS:--p 1000} ;;
-    *) tl_opts=${TL_OPTS:-} ;;
-esac
+# profile-N probe, at its highest N (at most the 1000 Hz tick; 1000 for a rate with a unit),
+# so that dtrace -i over trace.kev gives its stacks too; TL_OPTS overrides.
+rates=$(printf '%s\n' "${D:-}" "$(cat "${S:-/dev/null}" 2>/dev/null)" | grep -o 'profile-[0-9a-z]*' | sed 's/profile-//')
+tl_opts=${TL_OPTS:-}
+if [ -z "$tl_opts" ] && [ -n "$rates" ]; then
+    hz=$(printf '%s\n' $rates | awk '/^[0-9]+$/ { n = $1 } !/^[0-9]+$/ { n = 1000 } n > m { m = n } END { print (m > 1000 || m < 1) ? 1000 : m }')
+    tl_opts="-p $hz"
+fi
 work=${APPS:+appinit}
 work=${work:-init}
 # $target: the first of APPS (appinit starts it), else the demo's init (d/dtarget.h)

@@ -28,3 +28,24 @@ addr2line_of() {
 stack_names() {
     sed 's/^ *[^`]*`//; s/+0x[0-9a-f]*$//; s/\.\(constprop\|isra\|part\|cold\)\.[0-9]*//g'
 }
+
+# uart_board BOARD: the board has no semihosting files (x86-pc): dtrace compiles its program
+# on the board (-n text on the command line), the tracelogger streams to UART 1 (kevcapture).
+uart_board() {
+    grep -qs 'BOARD_TRACE_STORAGE *:= *uart' "$(dirname "${BASH_SOURCE[0]}")/../../boards/$1"/*.mk
+}
+
+# gdb_bt PORT PROG FUNCTION OUT: once QEMU (started with -S -gdb tcp:127.0.0.1:PORT) listens,
+# gdb-multiarch stops PROG's code at FUNCTION, writes its `bt` to OUT and lets the boot go on.
+gdb_bt() {
+    for _ in $(seq 50); do # until QEMU listens
+        (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null && break
+        sleep 0.1
+    done
+    timeout 60 gdb-multiarch -batch -nx -ex "file $2" -ex "target remote 127.0.0.1:$1" \
+        -ex "break $3" -ex "continue" -ex "bt" -ex "delete" -ex "detach" > "$4" 2>&1
+}
+
+# ok STATUS TEXT: the next TAP line (n counts them).
+n=0
+ok() { n=$((n + 1)); if [ "$1" = 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; fi; }

@@ -9,6 +9,11 @@
 # frame of the STACK that follows it (callers at their return address - 1); and the board's
 # own proc:::fault, whose ustack( ) dtrace -i over the capture must repeat exactly.
 #   test/stacks/test_fault_capture.sh BUILD_DIR HOST_DIR     (BOARD in the environment)
+# Registered for mps2-an385 and qemu-virt-a53. It runs on x86-pc too (the capture through
+# UART 1 and kevcapture), where it fails on a known limit: GCC's i686 code gives a static leaf
+# function (chain_spin, fault_c) no frame record even with -fno-omit-frame-pointer
+# -mno-omit-leaf-frame-pointer, so a sample or fault there loses its caller
+# (docs/profiling.md).
 set -u
 B=$(cd "$1" && pwd); H=$(cd "$2" && pwd)
 here=$(cd "$(dirname "$0")/../.." && pwd)
@@ -21,14 +26,19 @@ a2l=$(addr2line_of "$elf")
 tmp=$(mktemp -d)
 [ -n "${KEEP:-}" ] && echo "# files in $tmp"
 trap '[ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXIT
-n=0
-ok() { n=$((n + 1)); if [ "$1" = 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; fi; }
-echo "1..6"
+echo "1..7"
 D='proc:::fault { printf("fault %d\n", arg0); ustack(); }'
 "$H/dcompile" -n "$D" -o "$tmp/f.dobj" || { echo "not ok 1 - dcompile"; exit 1; }
-(cd "$tmp" && QEMU_ARGS="dtrace -c appinit $tmp/f.dobj ;; appinit stackfault ;; tracelogger -d1 -f cap.kev" \
-    QEMU_TIMEOUT=120 "$here/scripts/qemu-run.sh" "$img" > "$tmp/run.out" 2>&1)
-rc=$?
+if uart_board "$board"; then   # the program's text on the board, the capture from UART 1
+    QEMU_ARGS="dtrace -c appinit -n '$D' ;; appinit stackfault ;; tracelogger -d1" QEMU_UART1=$tmp/cap.uart \
+        QEMU_TIMEOUT=120 "$here/scripts/qemu-run.sh" "$img" > "$tmp/run.out" 2>&1
+    rc=$?
+    "$H/kevcapture" -q -o "$tmp/cap.kev" "$tmp/cap.uart" || rc=1
+else                            # the tracelogger writes cap.kev where QEMU runs (semihosting)
+    (cd "$tmp" && QEMU_ARGS="dtrace -c appinit $tmp/f.dobj ;; appinit stackfault ;; tracelogger -d1 -f cap.kev" \
+        QEMU_TIMEOUT=120 "$here/scripts/qemu-run.sh" "$img" > "$tmp/run.out" 2>&1)
+    rc=$?
+fi
 [ $rc = 0 ] && [ -s "$tmp/cap.kev" ]
 ok $? "the image ran to its end and the tracelogger wrote the capture (status $rc)"
 [ $rc = 0 ] || sed 's/^/# /' "$tmp/run.out" | tail -20
@@ -60,6 +70,13 @@ echo "# STACK: $pcs ->$names"
 case "$names" in " fault_c fault_b fault_a main"*) r=0 ;; *) r=1 ;; esac
 [ $r = 0 ] && [ "${pcs%% *}" = "$pc" ]
 ok $? "the STACK that follows it starts at the pc and names fault_c fault_b fault_a main by addr2line"
+
+# kevstat's faults section: the same fault, and the stack's frames one a line (as stacksym reads)
+"$H/kevstat" -s faults "$tmp/cap.kev" > "$tmp/kevstat.txt" 2>&1
+kpcs=$(awk '/stackfault [0-9]+\/1 SIGSEGV/ { on = 1; next } on && /^ +0x[0-9a-f]+$/ { printf "%s%s", sep, $1; sep = " " }' "$tmp/kevstat.txt")
+grep -q "stackfault [0-9]*/1 $want" "$tmp/kevstat.txt" && [ -n "$kpcs" ] && [ "$kpcs" = "$pcs" ]
+ok $? "kevstat -s faults lists the fault and its stack"
+[ "$kpcs" = "$pcs" ] || sed 's/^/# /' "$tmp/kevstat.txt"
 
 # the board's proc:::fault, and dtrace -i's over the capture: the same line and frames
 con_of dtrace < "$tmp/run.out" | awk '/fault [0-9]+$/ { on = 1; print "fault", $NF; next }

@@ -11,6 +11,11 @@
 # the capture's samples are the board's (dtrace -i's profile-997 counts are within 10% of
 # the live program's) and traceprinter reads the file whole.
 #   test/stacks/test_stacks_capture.sh BUILD_DIR HOST_DIR     (BOARD in the environment)
+# Registered for mps2-an385 and qemu-virt-a53. It runs on x86-pc too (the capture through
+# UART 1 and kevcapture), where it fails on a known limit: GCC's i686 code gives a static leaf
+# function (chain_spin, fault_c) no frame record even with -fno-omit-frame-pointer
+# -mno-omit-leaf-frame-pointer, so a sample or fault there loses its caller
+# (docs/profiling.md).
 set -u
 B=$(cd "$1" && pwd); H=$(cd "$2" && pwd)
 here=$(cd "$(dirname "$0")/../.." && pwd)
@@ -21,25 +26,24 @@ prog=$B/stacks/stackchain.elf
 tmp=$(mktemp -d)
 [ -n "${KEEP:-}" ] && echo "# files in $tmp"
 trap 'kill $qpid 2>/dev/null; [ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXIT
-n=0
-ok() { n=$((n + 1)); if [ "$1" = 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; fi; }
 echo "1..6"
 D='profile-997 /execname == "stackchain"/ { @[ustack()] = count(); }'
 "$H/dcompile" -n "$D" -o "$tmp/p.dobj" || { echo "not ok 1 - dcompile"; exit 1; }
 port=$((20000 + ($$ + 7) % 20000))
-# the tracelogger writes cap.kev where QEMU runs (semihosting)
-(cd "$tmp" && QEMU_ARGS="dtrace -c appinit $tmp/p.dobj ;; appinit stackchain ;; tracelogger -d1 -p 1000 -f cap.kev" \
-    QEMU_TIMEOUT=120 "$here/scripts/qemu-run.sh" "$img" -S -gdb "tcp:127.0.0.1:$port" > "$tmp/run.out" 2>&1) &
+board=$(basename "$B")
+if uart_board "$board"; then   # the program's text on the board, the capture from UART 1
+    (QEMU_ARGS="dtrace -c appinit -n '$D' ;; appinit stackchain ;; tracelogger -d1 -p 1000" \
+        QEMU_UART1=$tmp/cap.uart QEMU_TIMEOUT=120 \
+        "$here/scripts/qemu-run.sh" "$img" -S -gdb "tcp:127.0.0.1:$port" > "$tmp/run.out" 2>&1) &
+else                            # the tracelogger writes cap.kev where QEMU runs (semihosting)
+    (cd "$tmp" && QEMU_ARGS="dtrace -c appinit $tmp/p.dobj ;; appinit stackchain ;; tracelogger -d1 -p 1000 -f cap.kev" \
+        QEMU_TIMEOUT=120 "$here/scripts/qemu-run.sh" "$img" -S -gdb "tcp:127.0.0.1:$port" > "$tmp/run.out" 2>&1) &
+fi
 qpid=$!
-for _ in $(seq 50); do # until QEMU listens
-    (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null && break
-    sleep 0.1
-done
-timeout 60 gdb-multiarch -batch -nx -ex "file $prog" -ex "target remote 127.0.0.1:$port" \
-    -ex "break chain_spin" -ex "continue" -ex "bt" -ex "delete" -ex "detach" \
-    > "$tmp/gdb.out" 2>&1
+gdb_bt "$port" "$prog" chain_spin "$tmp/gdb.out"
 wait $qpid
 rc=$?
+if uart_board "$board"; then "$H/kevcapture" -q -o "$tmp/cap.kev" "$tmp/cap.uart" || rc=1; fi
 [ $rc = 0 ] && [ -s "$tmp/cap.kev" ]
 ok $? "the image ran to its end under gdb and the tracelogger wrote the capture (status $rc)"
 [ $rc = 0 ] || sed 's/^/# /' "$tmp/run.out" | tail -20

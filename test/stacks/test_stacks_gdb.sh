@@ -24,7 +24,7 @@ obj=$B/stacks-gdb.dobj
 "$H/dcompile" -n "$D" -o "$obj" || { echo "not ok 1 - dcompile"; exit 1; }
 port=$((20000 + $$ % 20000))
 # boards without host files (x86-pc) compile on the board: the text on the command line
-if grep -qs 'BOARD_TRACE_STORAGE *:= *uart' "$here/boards/${BOARD:-mps2-an385}"/*.mk; then
+if uart_board "${BOARD:-mps2-an385}"; then
     args="dtrace -c appinit -n '$D' ;; appinit stackchain"
 else
     args="dtrace -c appinit $obj ;; appinit stackchain"
@@ -32,13 +32,7 @@ fi
 QEMU_ARGS=$args QEMU_TIMEOUT=120 \
     "$here/scripts/qemu-run.sh" "$img" -S -gdb "tcp:127.0.0.1:$port" > "$tmp/run.out" 2>&1 &
 qpid=$!
-for _ in $(seq 50); do # until QEMU listens
-    (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null && break
-    sleep 0.1
-done
-timeout 60 gdb-multiarch -batch -nx -ex "file $prog" -ex "target remote 127.0.0.1:$port" \
-    -ex "break ThreadSelf" -ex "continue" -ex "bt" -ex "delete" -ex "detach" \
-    > "$tmp/gdb.out" 2>&1
+gdb_bt "$port" "$prog" ThreadSelf "$tmp/gdb.out"
 wait $qpid
 rc=$?
 if [ $rc = 0 ]; then echo "ok 1 - the image ran to its end under gdb"; else

@@ -14,10 +14,11 @@
 #include "kx_stats.h"
 #include "../common/tool_elfsym.h"
 #include "kx_wait_text.h"
+#include "kx_faults.h"
 
 static const char *const sections[] = { "cpu", "states", "kcalls", "irq", "msg", "lost",
-                                        "user", "waits" };
-#define NSECT 8u
+                                        "user", "waits", "faults" };
+#define NSECT 9u
 
 static void usage(FILE *f)
 {
@@ -33,6 +34,8 @@ static void usage(FILE *f)
                "  user    user events: count per event id and process\n"
                "  waits   who blocked whom: priority inversions, deadlock cycles, threads\n"
                "          still blocked at the end, owners of mutexes and semaphores\n"
+               "  faults  processes killed by a fault: signal, kind, pc, address, stack\n"
+               "          (SYSTEM FAULT / STACK; pipe through stacksym to name them)\n"
                "  --json      one JSON object with every result (times in cycles)\n"
                "  --folded    the capture's stack samples (tracelogger -p HZ) as folded stacks,\n"
                "              one line a stack, root first, the process first: \"stackchain;main;\n"
@@ -294,6 +297,7 @@ static int cb(void *user, struct kev_reader *r, const struct kev_event *e)
 {
     (void)r;
     kx_stats_event(user, e);
+    kx_faults_event(e);
     return 0;
 }
 
@@ -409,7 +413,8 @@ int main(int argc, char **argv)
         void (*const fn[NSECT])(const struct kx_stats *) = { print_cpu, print_states,
                                                              print_kcalls, print_irq,
                                                              print_msg, print_lost,
-                                                             print_user, kx_wait_print };
+                                                             print_user, kx_wait_print,
+                                                             kx_faults_print };
         if (kx_stats_damaged(s))
             printf("DAMAGED FILE: %s. The results below cover only the events before byte "
                    "offset %llu; what follows it (events and losses) is unknown.\n",

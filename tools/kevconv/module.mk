@@ -15,7 +15,7 @@ HOST_TOOLS += $(H)/kev2ctf $(H)/kev2json $(H)/kev2perfetto $(H)/kevstat $(H)/kev
 # the profile views (kevstat --folded, kev2perfetto, kevreport) name frames with libdwfl
 KC_STACKS := $(KC)/kx_stacks.c tools/common/tool_elfsym.c
 KC_STATS := $(KC)/kx_stats.c $(KC)/kx_stats_json.c $(KC)/kx_msg.c trace/kev_wait.c \
-            $(KC)/kx_wait_json.c $(KC)/kx_wait_text.c
+            $(KC)/kx_wait_json.c $(KC)/kx_wait_text.c $(KC)/kx_faults.c
 $(H)/kev2ctf: $(call host_objs,$(KC)/kev2ctf.c $(KC)/ctf_meta.c $(KC_DECODE))
 	@echo "  LINK    $@"
 	$(Q)$(HOST_CC) -o $@ $^
