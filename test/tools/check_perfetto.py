@@ -21,7 +21,13 @@
 #     every tid in a sched event is in the tree (or 0, idle);
 #   - message flows (track events): every track event's track is described, a thread track
 #     has the tree's pid and tid, every flow id has at least two points (no start-only flow)
-#     and nothing after its terminating point.
+#     and nothing after its terminating point;
+#   - perf samples and their callstacks (importers/proto/profile_module.cc,
+#     stack_profile_sequence_state.cc): a sequence's interned data is used only after a packet
+#     of it said its incremental state was cleared, and only on that sequence; iids are
+#     non-zero and unique per kind; a frame names a defined function name and mapping, a
+#     mapping a defined path, a callstack defined frames; a sample has a timestamp, a defined
+#     callstack and the process tree's pid and tid (or 0, idle). -s N: N samples expected.
 # Scenario checks (kevscen): one sched_switch per RUNNING event, the worker's CPU time from
 # the sched_switch sequence, interrupts, names.
 # usage: check_perfetto.py [-l LOST] [-b BOOT_EPOCH_S] FILE [EXPECT-FILE RUNNING-EVENTS]
@@ -30,9 +36,12 @@ import sys
 
 args = sys.argv[1:]
 want_lost = want_boot = comm_tid = None
-while args and args[0] in ("-l", "-b", "-c"):
+want_samples = None
+while args and args[0] in ("-l", "-b", "-c", "-s"):
     if args[0] == "-l":
         want_lost = int(args[1])
+    elif args[0] == "-s":
+        want_samples = int(args[1])
     elif args[0] == "-c":  # -c TID: print "# comm TID NAME TS" when TID's next_comm changes
         comm_tid = int(args[1])
     else:
@@ -272,6 +281,60 @@ check("importer: thread tracks have the process tree's pid and tid",
 badflow = [k for k, p in flowpts.items() if len(p) < 2 or any(term for ts, term in sorted(p)[:-1])]
 check("importer: message flows have two points or more, terminated last (%d flows)" % len(flowpts),
       not badflow, badflow[:5])
+
+# ---- perf samples and their callstacks ----
+seqs = {}  # sequence id -> {"cleared": bool, kind: {iid: message fields}}
+samples, bad_use, bad_iid = [], [], []
+KINDS = {5: "function_names", 6: "frames", 7: "callstacks", 17: "mapping_paths", 19: "mappings"}
+for pkt in decoded:
+    d = dict(pkt)
+    seq, flags = d.get(10), d.get(13, 0)
+    if 12 not in d and 66 not in d:
+        continue
+    st = seqs.setdefault(seq, {"cleared": False})
+    if flags & 1:
+        st.clear()
+        st["cleared"] = True
+    if 12 in d:
+        if not st["cleared"]:
+            bad_use.append(("interned data before the state was cleared", seq))
+        for f, v in fields(d[12]):
+            if f in KINDS:
+                x = fields(v)
+                iid = dict(x).get(1, 0)
+                tab = st.setdefault(f, {})
+                if iid == 0 or iid in tab:
+                    bad_iid.append((KINDS[f], iid))
+                tab[iid] = x
+    if 66 in d:
+        if not st["cleared"]:
+            bad_use.append(("a sample before the state was cleared", seq))
+        samples.append((d.get(8), seq, dict(fields(d[66]))))
+check("importer: interned data and samples only on a sequence whose state was cleared",
+      not bad_use, bad_use[:3])
+check("importer: interned iids are non-zero and unique per kind", not bad_iid, bad_iid[:5])
+undefined = []
+for seq, st in seqs.items():
+    for iid, x in st.get(6, {}).items():  # frames -> function names, mappings
+        xd = dict(x)
+        if xd.get(2) not in st.get(5, {}) or xd.get(3) not in st.get(19, {}):
+            undefined.append(("frame", iid))
+    for iid, x in st.get(19, {}).items():  # mappings -> paths
+        if any(f == 7 and v not in st.get(17, {}) for f, v in x) or 7 not in dict(x):
+            undefined.append(("mapping", iid))
+    for iid, x in st.get(7, {}).items():  # callstacks -> frames
+        fr = [v for f, v in x if f == 2]
+        if not fr or any(v not in st.get(6, {}) for v in fr):
+            undefined.append(("callstack", iid))
+check("importer: frames, mappings and callstacks name only defined entries", not undefined,
+      undefined[:5])
+badsmp = [s for s in samples if s[0] is None or s[2].get(4) not in seqs[s[1]].get(7, {}) or
+          not (s[2].get(3, 0) == 0 or (sint(s[2][3]) in threads and
+                                       threads[sint(s[2][3])][1] == sint(s[2].get(2, 0))))]
+check("importer: %d perf samples, each with a timestamp, a defined callstack and the tree's "
+      "pid and tid" % len(samples), not badsmp, badsmp[:3])
+if want_samples is not None:
+    check("%d perf samples, as expected" % want_samples, len(samples) == want_samples, len(samples))
 if not full:
     sys.exit(1 if fails else 0)
 R = int(exp["rounds"][0])

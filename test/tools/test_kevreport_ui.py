@@ -8,9 +8,8 @@
 # gives the first round's noise 100% of the CPU; CPU load, priority lane, blocked-by arrows; a
 # truncated trace's blocked threads drawn to its end. Prints TAP.
 #   test_kevreport_ui.py PAGE.html EXPECT TRACEPRINTER_OUTPUT KEVSTAT_JSON
-import json, re, sys, tempfile, shutil
-from selenium import webdriver
-from selenium.webdriver.chrome.service import Service
+import json, re, sys, shutil
+from chromium_driver import chromium
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import Select, WebDriverWait
@@ -36,15 +35,7 @@ def fmt_ms(us):  # report.js's fmtTime for 1 ms <= t < 1 s
     s = us / 1e6
     return "%.*f ms" % (3 if s < 1e-2 else 2, s * 1e3)
 
-prof = tempfile.mkdtemp()
-o = webdriver.ChromeOptions()
-for a in ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-          "--disable-background-networking", "--disable-component-update", "--disable-sync",
-          "--user-data-dir=" + prof, "--window-size=1400,1000"):
-    o.add_argument(a)
-o.binary_location = "/usr/bin/chromium"
-o.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-d = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=o)
+d, prof = chromium()
 try:
     d.get("file://" + page)
     WebDriverWait(d, 20).until(lambda d: d.find_element(By.TAG_NAME, "body").get_attribute("data-analysis") == "1")

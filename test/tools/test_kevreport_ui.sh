@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: MIT
 # kevreport's analysis page in a real browser (Chromium through chromedriver, Debian's
 # python3-selenium): test_kevreport_ui.py clicks and searches as a user would, over kevscen's
-# "sync" scenario (inversions, inheritance, a deadlock left open at the end of the trace).
+# "sync" scenario (inversions, inheritance, a deadlock left open at the end of the trace), and
+# its flame graph over a capture with stack samples (test_kevreport_flame.py).
 # Chromium, chromedriver or selenium missing is a failure, not a skip.
 # usage: test_kevreport_ui.sh [BINDIR [SCRATCHDIR]]  (defaults: build/host build/host-test/kevconv)
 set -u
@@ -33,4 +34,26 @@ while IFS= read -r line; do
     esac
 done <"$dir/ui.tap"
 [ "$rc" = 0 ] || notok "the browser test ran to its end (exit $rc)"
+
+# The flame graph (report_flame.js) over a capture of user/apps/stackchain on mps2-an385 with
+# a stack sample at every tick (tracelogger -p 1000, kept in data/): its total is the ticks'
+# count (traceprinter's INT_ENTR 0x100, one sample a tick), its top frames and the widest
+# stack clicked down are kevstat --folded's (frames as addresses: no ELF files here; the
+# board test stacks/profile-capture names them and checks them against addr2line).
+cap=$here/data/stackchain-mps2.kev
+"$bin/kevreport" -o "$dir/f.html" "$cap" >/dev/null
+"$bin/kevstat" --folded "$cap" >"$dir/f.folded"
+ticks=$("$bin/traceprinter" "$cap" | grep -c 'INT_ENTR:0x00000100')
+timeout 120 /usr/bin/python3 "$here/test_kevreport_flame.py" "$(realpath "$dir/f.html")" "$dir/f.folded" "$ticks" \
+    >"$dir/flame.tap" 2>&1
+rc=$?
+while IFS= read -r line; do
+    case $line in
+        "ok "*) ok "flame graph: ${line#ok * - }" ;;
+        "not ok "*) notok "flame graph: ${line#not ok * - }" ;;
+        "1.."*) ;;
+        *) echo "# $line" ;;
+    esac
+done <"$dir/flame.tap"
+[ "$rc" = 0 ] || notok "the flame graph's browser test ran to its end (exit $rc)"
 finish

@@ -98,4 +98,24 @@ check "user events: per-id totals in the text (id 7: $n7)" grep -q "^  id 7: $n7
 "$bin/kevstat" "$dir/none.kev" >/dev/null 2>&1; check "missing file exits 1" test $? = 1
 "$bin/kevstat" -s bogus "$dir/basic20.kev" >/dev/null 2>&1; check "unknown section exits 2" test $? = 2
 "$bin/kevstat" --help | grep -q '^usage: kevstat'; check "--help prints usage" test $? = 0
+
+# --folded over a capture with a stack sample at every tick (data/, mps2-an385): one sample a
+# tick as traceprinter counts the ticks (INT_ENTR 0x100); a STACK whose depth is past the
+# kernel's bound (byte patched) is left out and said, never read past; no samples is said
+cap=$here/data/stackchain-mps2.kev
+ticks=$("$bin/traceprinter" "$cap" | grep -c 'INT_ENTR:0x00000100')
+got=$("$bin/kevstat" --folded "$cap" | awk '{ s += $NF } END { print s + 0 }')
+check "folded: $got samples, one a tick ($ticks)" test "$got" = "$ticks" -a "$got" -gt 0
+python3 -c '
+import sys
+d = bytearray(open(sys.argv[1], "rb").read())
+i = d.find(bytes([1, 0, 4, 0, 1, 8, 0, 0]))  # who 4/1, info: user, depth 8
+d[i + 5] = 40                                 # depth 40 > KEV_STACK_MAXDEPTH
+open(sys.argv[2], "wb").write(d)' "$cap" "$dir/badstack.kev"
+got=$("$bin/kevstat" --folded "$dir/badstack.kev" 2>"$dir/badstack.err" | awk '{ s += $NF } END { print s + 0 }')
+check "folded: a malformed STACK is left out ($got of $ticks) and said" \
+    test "$got" = $((ticks - 1)) -a -n "$(grep '1 malformed STACK events left out' "$dir/badstack.err")"
+"$bin/kevstat" --folded "$dir/basic20.kev" 2>&1 >/dev/null | grep -q 'has no stack samples'
+check "folded: a capture without samples says so" test $? = 0
+"$bin/kevstat" --folded --elf "$dir/none.elf" "$cap" >/dev/null 2>&1; check "folded: a missing ELF file exits 2" test $? = 2
 finish

@@ -9,7 +9,7 @@ KUNIT_CORE := kernel/kinit.c kernel/sched.c kernel/thread.c kernel/ktimer.c kern
               test/unit/kstub.c
 KUNIT_TESTS := sched pmem ipc sync_timeout ktrace kdtrace shost
 
-KUNIT_EXTRA_kdtrace := trace/d/lex.c trace/d/parse.c trace/d/decl.c trace/d/types.c trace/d/procinfo.c trace/d/ctypes.c trace/d/cg.c trace/d/optval.c trace/d/subr_unsupported.c   # the compiler
+KUNIT_EXTRA_kdtrace := trace/d/lex.c trace/d/parse.c trace/d/decl.c trace/d/types.c trace/d/procinfo.c trace/d/ctypes.c trace/d/cg.c trace/d/optval.c trace/d/subr_unsupported.c trace/d/symaddr.c   # the compiler
 define KUNIT_template
 $(HT)/test_$(1): $(call host_test_objs,test/unit/test_$(1).c $(KUNIT_CORE) $(KUNIT_EXTRA_$(1)))
 	@echo "  TESTLD  $$@"

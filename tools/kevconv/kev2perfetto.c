@@ -18,6 +18,8 @@
 //   the message's flow id (terminated at the reply, or at the receive of a pulse), on thread
 //   tracks described by TrackDescriptors with the same pid and tid as the scheduling events;
 //   written once the message is received, so no flow has only a start.
+// - the stack samples (SYSTEM STACK, tracelogger -p HZ) as perf samples with interned
+//   callstacks on a sequence of their own (kx_pf_stacks.c), named from --elf/--kernel files.
 // Kernel calls are in kev2json's output.
 // Wire format: protobuf varints and length-delimited fields, written by the small encoder
 // below. Field numbers (perfetto.protos): Trace.packet 1; TracePacket: ftrace_events 1,
@@ -39,70 +41,22 @@
 #include <string.h>
 
 #include "kx_ids.h"
+#include "kx_pb.h"
+#include "kx_pf_stacks.h"
+#include "../common/tool_elfsym.h"
 #include "kx_msg.h"
 
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: kev2perfetto -o FILE.perfetto-trace FILE.kev\n"
+    fprintf(f, "usage: kev2perfetto [--elf PROGRAM.elf]... [--kernel IMAGE.elf] -o FILE.perfetto-trace FILE.kev\n"
                "Converts a .kev trace into a Perfetto protobuf trace (scheduling, wake-ups,\n"
                "interrupts and losses as ftrace events, process tree, boot clock).\n"
                "  -o FILE    output file\n"
+               "  --elf FILE, --kernel FILE  a program's / the kernel image's ELF file, to name\n"
+               "             the frames of the stack samples (tracelogger -p HZ), which become\n"
+               "             perf samples with callstacks (the UI's flame graph)\n"
                "  -h, --help this text\n"
                "Exit status: 0 ok, 1 damaged or unreadable input or write error, 2 bad usage.\n");
-}
-
-// ---- a minimal protobuf encoder --------------------------------------------------------------
-
-struct pb {
-    uint8_t *p;
-    size_t len, cap;
-};
-
-static void pb_reserve(struct pb *b, size_t n)
-{
-    if (b->cap - b->len >= n)
-        return;
-    size_t cap = b->cap ? b->cap : 4096;
-    while (cap - b->len < n)
-        cap *= 2;
-    uint8_t *p = realloc(b->p, cap);
-    if (!p) {
-        fprintf(stderr, "kev2perfetto: out of memory\n");
-        exit(1);
-    }
-    b->p = p;
-    b->cap = cap;
-}
-
-static void pb_varint(struct pb *b, uint64_t v)
-{
-    pb_reserve(b, 10);
-    do {
-        uint8_t c = v & 0x7f;
-        v >>= 7;
-        b->p[b->len++] = (uint8_t)(c | (v ? 0x80 : 0));
-    } while (v);
-}
-
-// A varint field (int32/int64 negative values are ten-byte two's complement, as protobuf says).
-static void pb_int(struct pb *b, unsigned field, int64_t v)
-{
-    pb_varint(b, (uint64_t)field << 3);
-    pb_varint(b, (uint64_t)v);
-}
-
-static void pb_bytes(struct pb *b, unsigned field, const void *p, size_t n)
-{
-    pb_varint(b, (uint64_t)field << 3 | 2);
-    pb_varint(b, n);
-    pb_reserve(b, n);
-    memcpy(b->p + b->len, p, n);
-    b->len += n;
-}
-
-static void pb_str(struct pb *b, unsigned field, const char *s)
-{
-    pb_bytes(b, field, s, strlen(s));
 }
 
 // ---- the conversion ------------------------------------------------------------------------------
@@ -126,6 +80,8 @@ struct conv {
     int seq_started;                       // the track-event sequence has begun
     uint64_t flows;                        // flow events written
     int16_t last_cpu[KX_MAX_THREADS];      // CPU each thread last ran on + 1 (0: not yet seen)
+    struct kx_stacks stacks;               // stack samples, written as callstacks at the end
+    int oom;
 };
 
 #define SEQ_TRACKS 200u // trusted_packet_sequence_id of the track descriptors and events
@@ -254,14 +210,6 @@ static void int_event(struct conv *c, const struct kev_event *e)
               e->ev == KEV_INT_ENTER ? 36 : 37);
 }
 
-static void pb_fixed64(struct pb *b, unsigned field, uint64_t v)
-{
-    pb_varint(b, (uint64_t)field << 3 | 1);
-    pb_reserve(b, 8);
-    for (unsigned i = 0; i < 8; i++)
-        b->p[b->len++] = (uint8_t)(v >> (8 * i));
-}
-
 // Track uuid of a thread (by its Linux tid) or of an interrupt that sent a pulse.
 static uint64_t track_uuid(const struct conv *c, int th, unsigned irq)
 {
@@ -344,13 +292,26 @@ static int on_event(void *user, struct kev_reader *r, const struct kev_event *e)
         int_event(c, e);
     else if (e->cls == KEV_C_COMM)
         comm_event(c, e);
+    else if (kx_stacks_event(&c->stacks, c->m, e) < 0)
+        c->oom = 1;
     else if (e->cls == KEV_C_CONTROL && e->ev == KEV_CTL_DROPPED && e->nw >= 1) {
         flush_bundle(c, e->cpu); // the events before the gap; the next bundle says "lost"
         c->lost[e->cpu] += e->w[0];
         c->lost_pending[e->cpu] = 1;
     }
     kx_model_update(c->m, e);
-    return c->werr;
+    return c->werr || c->oom;
+}
+
+// put_stack_packet: kx_pf_stacks's packets, written as every other one.
+static void put_stack_packet(void *ctx, struct pb *pkt)
+{
+    struct conv *c = ctx;
+    struct pb t = c->pkt;
+    c->pkt = *pkt;
+    put_packet(c);
+    *pkt = c->pkt;
+    c->pkt = t;
 }
 
 static void process_tree(struct conv *c)
@@ -470,13 +431,16 @@ static void trailing_losses(struct conv *c, const struct kev_reader *r, unsigned
 int main(int argc, char **argv)
 {
     const char *in = NULL, *out = NULL;
-    for (int i = 1; i < argc; i++) {
+    for (int i = 1, k; i < argc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
             usage(stdout);
             return 0;
         } else if (!strcmp(a, "-o") && i + 1 < argc) {
             out = argv[++i];
+        } else if ((k = elfsym_option("kev2perfetto", argc, argv, &i)) != 0) {
+            if (k < 0)
+                return 2;
         } else if (kx_arg_file("kev2perfetto", a, &in, usage) != 0) {
             return 2;
         }
@@ -516,6 +480,9 @@ int main(int argc, char **argv)
         trailing_losses(&c, f.r, ncpu);
     ftrace_stats(&c, 2, m.last_t, ncpu);
     process_tree(&c);
+    kx_pf_stacks(&c.stacks, c.hz, put_stack_packet, &c);
+    if (kx_stacks_said("kev2perfetto", &c.stacks, c.oom))
+        rc = 1;
     if (fclose(c.f) || c.werr) {
         fprintf(stderr, "kev2perfetto: %s: write error\n", out);
         rc = 1;
@@ -523,6 +490,8 @@ int main(int argc, char **argv)
     for (unsigned cpu = 0; cpu < KEV_MAX_CPUS; cpu++)
         free(c.bundle[cpu].p);
     free(c.ev.p), free(c.sub.p), free(c.pkt.p);
+    kx_stacks_free(&c.stacks);
+    elfsym_end();
     kx_close(&f);
     return rc;
 }

@@ -19,20 +19,27 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kx_stacks.h"
 #include "kx_stats.h"
+#include "../common/tool_elfsym.h"
 #include "report_rows.h"
 
-extern const char kevreport_css[], kevreport_js[], kevreport_analysis_js[]; // report_assets.c
+extern const char kevreport_css[], kevreport_js[], kevreport_analysis_js[],
+    kevreport_flame_js[]; // report_assets.c
 
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: kevreport [-o FILE.html] [--max-segments N] FILE.kev\n"
+    fprintf(f, "usage: kevreport [-o FILE.html] [--max-segments N] [--elf PROGRAM.elf]...\n"
+               "                 [--kernel IMAGE.elf] FILE.kev\n"
                "Writes a self-contained HTML report: timeline with zoom and pan, CPU time,\n"
                "thread states, kernel calls, interrupts, messages, lost-event windows, user\n"
                "events. A damaged or truncated file: the page says so (and where), exit 1.\n"
                "  -o FILE             output (default: FILE.kev with .html instead of .kev)\n"
                "  --max-segments N    timeline records kept (default 200000)\n"
                "  --max-events N      rows of the event list kept (default 50000)\n"
+               "  --elf FILE          a program's ELF file, to name the frames of the flame\n"
+               "                      graph of the stack samples (tracelogger -p HZ)\n"
+               "  --kernel FILE       the kernel image's ELF file, the same for kernel frames\n"
                "  -h, --help          this text\n"
                "Exit status: 0 ok, 1 damaged or unreadable input or write error, 2 bad usage.\n");
 }
@@ -51,6 +58,8 @@ struct rep {
     uint64_t nev, max_ev, ev_cut;
     uint64_t irq_t0[KEV_MAX_CPUS], hnd_t0[KEV_MAX_CPUS], hnd_t1[KEV_MAX_CPUS];
     unsigned irq_open[KEV_MAX_CPUS];
+    struct kx_stacks stacks; // the stack samples: the flame graph (report_flame.js)
+    int oom;
 };
 
 static uint64_t rel(const struct rep *p, uint64_t t)
@@ -148,6 +157,8 @@ static int on_event(void *user, struct kev_reader *r, const struct kev_event *e)
     if (!s->events && e->cls != KEV_C_CONTROL)
         s->t_first = e->t64; // rel() needs it before kx_stats_event sets it
     struct snap a = { -1, 0, 0, -1 }, b = { -1, 0, 0, -1 };
+    if (kx_stacks_event(&p->stacks, &s->m, e) < 0)
+        p->oom = 1;
     if (e->cls == KEV_C_PR_TH && e->ev <= KEV_TH_DESTROY && e->nw >= 2) {
         take(s, kx_thread(&s->m, e->w[0], e->w[1]), &a);
         if (s->m.cur[e->cpu] != a.th)
@@ -225,8 +236,8 @@ static void write_page(FILE *out, struct rep *p, const char *title)
     fputs(kevreport_css, out);
     fputs("</style></head>\n<body>\n<script id=\"kev-data\" type=\"application/json\">\n"
           "{\"stats\":", out);
-    char *sj = NULL;
-    size_t sn = 0;
+    char *sj = NULL, *lj = NULL;
+    size_t sn = 0, ln = 0;
     FILE *m = open_memstream(&sj, &sn);
     if (m) {
         kx_stats_json(s, m);
@@ -269,10 +280,35 @@ static void write_page(FILE *out, struct rep *p, const char *title)
     fputs("],\n\"states\":[", out);
     for (unsigned st = 0; st < KEV_TH_NSTATES; st++)
         fprintf(out, "%s\"%s\"", st ? "," : "", kev_thread_state_name(st));
+    fputs("],\n\"stacks\":[", out); // kevstat --folded's lines (report_flame.js)
+    m = open_memstream(&sj, &sn);
+    if (m) {
+        if (kx_stacks_folded(&p->stacks, m) != 0)
+            fprintf(stderr, "kevreport: out of memory: no flame graph\n");
+        fclose(m);
+        size_t k = 0;
+        for (char *l = sj, *nl; l && l < sj + sn; l = nl + 1, k++) {
+            nl = memchr(l, '\n', (size_t)(sj + sn - l));
+            if (!nl)
+                break;
+            *nl = '\0';
+            fputs(k ? "," : "", out);
+            FILE *q = open_memstream(&lj, &ln);
+            if (q) {
+                kx_json_str(q, l);
+                fclose(q);
+                put_json(out, lj, ln);
+                free(lj);
+            }
+        }
+        free(sj);
+    }
     fputs("]}}\n</script>\n<script>\n", out);
     fputs(kevreport_js, out);
     fputs("</script>\n<script>\n", out);
     fputs(kevreport_analysis_js, out);
+    fputs("</script>\n<script>\n", out);
+    fputs(kevreport_flame_js, out);
     fputs("</script>\n</body></html>\n", out);
 }
 
@@ -293,7 +329,7 @@ int main(int argc, char **argv)
 {
     const char *in = NULL, *out = NULL;
     unsigned long long max_seg = 200000, max_ev = 50000;
-    for (int i = 1; i < argc; i++) {
+    for (int i = 1, k; i < argc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
             usage(stdout);
@@ -314,6 +350,9 @@ int main(int argc, char **argv)
                 fprintf(stderr, "kevreport: bad --max-events %s\n", argv[i]);
                 return 2;
             }
+        } else if ((k = elfsym_option("kevreport", argc, argv, &i)) != 0) {
+            if (k < 0)
+                return 2;
         } else if (kx_arg_file("kevreport", a, &in, usage) != 0) {
             return 2;
         }
@@ -363,6 +402,10 @@ int main(int argc, char **argv)
     }
     close_buf(&p.seg), close_buf(&p.irq), close_buf(&p.flow), close_buf(&p.user);
     close_buf(&p.ev), close_buf(&p.wt);
+    if (kx_stacks_said("kevreport", &p.stacks, p.oom))
+        rc = 1;
+    kx_stacks_free(&p.stacks);
+    elfsym_end();
     if (p.s)
         kx_stats_free(p.s);
     free(p.s);

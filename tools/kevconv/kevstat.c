@@ -11,7 +11,9 @@
 #include <string.h>
 
 #include <trace/kev_panic.h>
+#include "kx_stacks.h"
 #include "kx_stats.h"
+#include "../common/tool_elfsym.h"
 #include "kx_wait_text.h"
 #include "kx_faults.h"
 
@@ -22,6 +24,7 @@ static const char *const sections[] = { "cpu", "states", "kcalls", "irq", "msg",
 static void usage(FILE *f)
 {
     fprintf(f, "usage: kevstat [--json] [-s SECTION[,SECTION...]] FILE.kev\n"
+               "       kevstat --folded [--elf PROGRAM.elf]... [--kernel IMAGE.elf] FILE.kev\n"
                "Analyses a .kev trace. Sections (default: all):\n"
                "  cpu     CPU time per process, thread and priority\n"
                "  states  time each thread spent in each state\n"
@@ -35,6 +38,11 @@ static void usage(FILE *f)
                "  faults  processes killed by a fault: signal, kind, pc, address, stack\n"
                "          (SYSTEM FAULT / STACK; pipe through stacksym to name them)\n"
                "  --json      one JSON object with every result (times in cycles)\n"
+               "  --folded    the capture's stack samples (tracelogger -p HZ) as folded stacks,\n"
+               "              one line a stack, root first, the process first: \"stackchain;main;\n"
+               "              chain_a;chain_spin 12\" (flamegraph.pl, inferno, speedscope)\n"
+               "  --elf FILE  a program's ELF file, to name its frames (else 0x addresses)\n"
+               "  --kernel FILE  the kernel image's ELF file, to name kernel frames\n"
                "  -h, --help  this text\n"
                "A damaged or truncated file: the results before the damage, the byte offset\n"
                "where decoding stopped, exit status 1.\n"
@@ -304,18 +312,73 @@ static int cb(void *user, struct kev_reader *r, const struct kev_event *e)
     return 0;
 }
 
+// folded: kevstat --folded: the stack samples as folded stacks (kx_stacks.h).
+struct folded {
+    struct kx_model m;
+    struct kx_stacks k;
+    int oom;
+};
+
+static int folded_cb(void *user, struct kev_reader *r, const struct kev_event *e)
+{
+    (void)r;
+    struct folded *x = user;
+    if (kx_stacks_event(&x->k, &x->m, e) < 0) {
+        x->oom = 1;
+        return 1;
+    }
+    kx_model_update(&x->m, e);
+    return 0;
+}
+
+static int print_folded(const char *in)
+{
+    struct kx_file f;
+    if (kx_open("kevstat", in, &f))
+        return 1;
+    struct folded *x = calloc(1, sizeof(*x));
+    if (!x) {
+        fprintf(stderr, "kevstat: out of memory\n");
+        kx_close(&f);
+        return 1;
+    }
+    kx_model_init(&x->m, f.r);
+    kx_stacks_init(&x->k);
+    int rc = kx_decode_sorted("kevstat", &f, folded_cb, x);
+    if (kx_stacks_folded(&x->k, stdout) != 0)
+        x->oom = 1;
+    // said, never silent: a capture without samples, refused STACK events, losses
+    if (!x->k.nsamples)
+        fprintf(stderr, "kevstat: %s has no stack samples (capture with tracelogger -p HZ)\n",
+                in);
+    if (kev_lost_total(f.r))
+        fprintf(stderr, "kevstat: %llu events lost in the capture: samples among them are "
+                "missing\n", (unsigned long long)kev_lost_total(f.r));
+    if (kx_stacks_said("kevstat", &x->k, x->oom) || fflush(stdout))
+        rc = 1;
+    kx_stacks_free(&x->k);
+    free(x);
+    kx_close(&f);
+    return rc;
+}
+
 int main(int argc, char **argv)
 {
     const char *in = NULL;
-    int json = 0;
+    int json = 0, folded = 0;
     unsigned want = (1u << NSECT) - 1;
-    for (int i = 1; i < argc; i++) {
+    for (int i = 1, k; i < argc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
             usage(stdout);
             return 0;
         } else if (!strcmp(a, "--json")) {
             json = 1;
+        } else if (!strcmp(a, "--folded")) {
+            folded = 1;
+        } else if ((k = elfsym_option("kevstat", argc, argv, &i)) != 0) {
+            if (k < 0)
+                return 2;
         } else if (!strcmp(a, "-s") && i + 1 < argc) {
             want = 0;
             char buf[256];
@@ -338,6 +401,11 @@ int main(int argc, char **argv)
         fprintf(stderr, "kevstat: no FILE given\n");
         usage(stderr);
         return 2;
+    }
+    if (folded) {
+        int rc = print_folded(in);
+        elfsym_end();
+        return rc;
     }
     struct kx_file f;
     if (kx_open("kevstat", in, &f))

@@ -12,6 +12,8 @@ KC_DECODE := $(KC)/kx.c $(KC)/kx_ids.c $(KC)/kx_sort.c tools/common/tool_file.c 
              trace/kev_names.c trace/kev_panic.c trace/kev_stack.c
 
 HOST_TOOLS += $(H)/kev2ctf $(H)/kev2json $(H)/kev2perfetto $(H)/kevstat $(H)/kevreport
+# the profile views (kevstat --folded, kev2perfetto, kevreport) name frames with libdwfl
+KC_STACKS := $(KC)/kx_stacks.c tools/common/tool_elfsym.c
 KC_STATS := $(KC)/kx_stats.c $(KC)/kx_stats_json.c $(KC)/kx_msg.c trace/kev_wait.c \
             $(KC)/kx_wait_json.c $(KC)/kx_wait_text.c $(KC)/kx_faults.c
 $(H)/kev2ctf: $(call host_objs,$(KC)/kev2ctf.c $(KC)/ctf_meta.c $(KC_DECODE))
@@ -22,20 +24,21 @@ $(H)/kev2json: $(call host_objs,$(KC)/kev2json.c $(KC)/kx_msg.c $(KC_DECODE))
 	@echo "  LINK    $@"
 	$(Q)$(HOST_CC) -o $@ $^
 
-$(H)/kev2perfetto: $(call host_objs,$(KC)/kev2perfetto.c $(KC)/kx_msg.c $(KC_DECODE))
+$(H)/kev2perfetto: $(call host_objs,$(KC)/kev2perfetto.c $(KC)/kx_msg.c $(KC)/kx_pf_stacks.c $(KC_STACKS) \
+                                  $(KC_DECODE))
 	@echo "  LINK    $@"
-	$(Q)$(HOST_CC) -o $@ $^
+	$(Q)$(HOST_CC) -o $@ $^ -ldw -lelf
 
-$(H)/kevstat: $(call host_objs,$(KC)/kevstat.c $(KC_STATS) $(KC_DECODE))
+$(H)/kevstat: $(call host_objs,$(KC)/kevstat.c $(KC_STATS) $(KC_STACKS) $(KC_DECODE))
 	@echo "  LINK    $@"
-	$(Q)$(HOST_CC) -o $@ $^
+	$(Q)$(HOST_CC) -o $@ $^ -ldw -lelf
 
 # The report's page template is embedded with .incbin: rebuild when it changes.
-$(call host_objs,$(KC)/report_assets.c): $(KC)/report.css $(KC)/report.js $(KC)/report_analysis.js
+$(call host_objs,$(KC)/report_assets.c): $(KC)/report.css $(KC)/report.js $(KC)/report_analysis.js $(KC)/report_flame.js
 $(H)/kevreport: $(call host_objs,$(KC)/kevreport.c $(KC)/report_rows.c $(KC)/report_assets.c $(KC_STATS) \
-                               $(KC_DECODE))
+                               $(KC_STACKS) $(KC_DECODE))
 	@echo "  LINK    $@"
-	$(Q)$(HOST_CC) -o $@ $^
+	$(Q)$(HOST_CC) -o $@ $^ -ldw -lelf
 
 # kevscen: scripted traces with known analysis results (the host port's fake clock, like kevgen).
 $(call host_objs,$(KC)/kevscen.c $(KC)/kevscen_sync.c): HOST_CFLAGS += -Itest/unit
@@ -93,17 +96,18 @@ KC_SAN_TOOLS := kev2ctf kev2json kev2perfetto kevstat kevreport
 define KC_SAN_template
 $(HT)/$(1): $(call host_test_objs,$(2))
 	@echo "  TESTLD  $$@"
-	$$(Q)$$(HOST_CC) $$(HOST_TLDFLAGS) -o $$@ $$^
+	$$(Q)$$(HOST_CC) $$(HOST_TLDFLAGS) -o $$@ $$^ -ldw -lelf
 endef
 $(eval $(call KC_SAN_template,kev2ctf,$(KC)/kev2ctf.c $(KC)/ctf_meta.c $(KC_DECODE)))
 $(eval $(call KC_SAN_template,kev2json,$(KC)/kev2json.c $(KC)/kx_msg.c $(KC_DECODE)))
-$(eval $(call KC_SAN_template,kev2perfetto,$(KC)/kev2perfetto.c $(KC)/kx_msg.c $(KC_DECODE)))
-$(eval $(call KC_SAN_template,kevstat,$(KC)/kevstat.c $(KC_STATS) $(KC_DECODE)))
+$(eval $(call KC_SAN_template,kev2perfetto,$(KC)/kev2perfetto.c $(KC)/kx_msg.c $(KC)/kx_pf_stacks.c \
+                                          $(KC_STACKS) $(KC_DECODE)))
+$(eval $(call KC_SAN_template,kevstat,$(KC)/kevstat.c $(KC_STATS) $(KC_STACKS) $(KC_DECODE)))
 $(eval $(call KC_SAN_template,kevreport,$(KC)/kevreport.c $(KC)/report_rows.c $(KC)/report_assets.c \
-                                        $(KC_STATS) $(KC_DECODE)))
+                                        $(KC_STATS) $(KC_STACKS) $(KC_DECODE)))
 $(eval $(call KC_SAN_template,kevscen,$(KC)/kevscen.c $(KC)/kevscen_sync.c tools/traceprinter/kev_capture.c \
                                       trace/trace_ring.c trace/kev_file.c trace/kev_names.c))
 $(call host_test_objs,$(KC)/report_assets.c): $(KC)/report.css $(KC)/report.js \
-                                              $(KC)/report_analysis.js
+                                              $(KC)/report_analysis.js $(KC)/report_flame.js
 TEST_DEPS_HOST += $(addprefix $(HT)/,$(KC_SAN_TOOLS) kevscen)
 SCRIPT_TESTS_HOST += kevconv-damage-asan|300|test/tools/test_kevconv_damage.sh|$(HT)

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-// The HTML report's stylesheet and scripts (report.css, report.js, report_analysis.js), embedded in kevreport as
+// The HTML report's stylesheet and scripts (report.css, report.js, report_analysis.js,
+// report_flame.js), embedded in kevreport as
 // NUL-terminated strings so that the report needs no file at run time. module.mk makes this
 // object depend on both files.
 __asm__(".section .rodata\n"
@@ -14,5 +15,9 @@ __asm__(".section .rodata\n"
         ".global kevreport_analysis_js\n"
         "kevreport_analysis_js:\n"
         ".incbin \"tools/kevconv/report_analysis.js\"\n"
+        ".byte 0\n"
+        ".global kevreport_flame_js\n"
+        "kevreport_flame_js:\n"
+        ".incbin \"tools/kevconv/report_flame.js\"\n"
         ".byte 0\n"
         ".previous\n");

@@ -3,7 +3,7 @@
 # folds stack aggregations for flame graphs (docs/profiling.md).
 HOST_TOOLS += $(H)/stacksym
 
-$(H)/stacksym: $(call host_objs,tools/stacksym/stacksym.c)
+$(H)/stacksym: $(call host_objs,tools/stacksym/stacksym.c tools/stacksym/symaddr.c tools/common/tool_elfsym.c)
 	@mkdir -p $(dir $@)
 	@echo "  HOSTLD  $@"
 	$(Q)$(HOST_CC) $^ -o $@ -ldw -lelf
@@ -12,6 +12,9 @@ $(H)/stacksym: $(call host_objs,tools/stacksym/stacksym.c)
 ifneq ($(filter stacks,$(IMAGES)),)
 SCRIPT_TESTS += stacks/gdb|180|test/stacks/test_stacks_gdb.sh|$(B)|$(H)
 TEST_DEPS    += $(B)/stacks.elf $(H)/stacksym $(H)/dcompile
+# func/ufunc/uaddr/umod and %A/%a live and over a capture, against nm (test/stacks/test_symaddr.sh).
+SCRIPT_TESTS += stacks/symaddr|180|test/stacks/test_symaddr.sh|$(B)|$(H)
+TEST_DEPS    += $(H)/dtrace $(H)/kevgen
 endif
 # ustack( ) over corrupt and hostile stacks on the board (test/stacks/test_stacks_hostile.sh).
 ifneq ($(filter stackbad,$(IMAGES)),)
@@ -27,6 +30,7 @@ TEST_DEPS    += $(B)/ktest.elf $(H)/stacksym
 # records), built by the board matrix (test/qemu/module.mk's matrix-images-<board>).
 define STACKS_MATRIX_template
 SCRIPT_TESTS += stacks-$(1)/gdb|180|BOARD=$(1)|test/stacks/test_stacks_gdb.sh|build/$(1)|$(H)
+SCRIPT_TESTS += stacks-$(1)/symaddr|180|BOARD=$(1)|test/stacks/test_symaddr.sh|build/$(1)|$(H)
 SCRIPT_TESTS += stacks-$(1)/hostile|180|BOARD=$(1)|test/stacks/test_stacks_hostile.sh|build/$(1)|$(H)
 SCRIPT_TESTS += stacks-$(1)/fault-symbols|120|BOARD=$(1)|test/stacks/test_fault_symbols.sh|build/$(1)|$(H)
 endef
@@ -49,3 +53,16 @@ SCRIPT_TESTS += stacks-$(1)/capture|180|BOARD=$(1)|test/stacks/test_stacks_captu
 SCRIPT_TESTS += stacks-$(1)/fault-capture|120|BOARD=$(1)|test/stacks/test_fault_capture.sh|build/$(1)|$(H)
 endef
 $(foreach b,$(filter-out $(BOARD),qemu-virt-a53),$(eval $(call STACKS_CAPTURE_MATRIX_template,$(b))))
+
+# Profiles from a capture (test/stacks/test_profile_capture.sh): kevstat --folded against an
+# independent reader of the file, QNX's traceprinter and addr2line, kev2perfetto's callstacks
+# against trace processor's rules, kevreport's flame graph in Chromium. Boards whose
+# tracelogger writes host files (semihosting).
+ifneq ($(filter stacks,$(IMAGES)),)
+SCRIPT_TESTS += stacks/profile-capture|180|test/stacks/test_profile_capture.sh|$(B)|$(H)
+TEST_DEPS    += $(H)/kevstat $(H)/kev2perfetto $(H)/kevreport $(H)/traceprinter $(H)/dcompile
+endif
+define STACKS_PROFILE_MATRIX_template
+SCRIPT_TESTS += stacks-$(1)/profile-capture|180|BOARD=$(1)|test/stacks/test_profile_capture.sh|build/$(1)|$(H)
+endef
+$(foreach b,$(filter-out $(BOARD),qemu-virt-a53),$(eval $(call STACKS_PROFILE_MATRIX_template,$(b))))

@@ -7,111 +7,22 @@
 // stacks instead ("main;chain_a;chain_e 20"), the input of flamegraph.pl, inferno and
 // speedscope. A console line naming a pc ("... pc 0x000a00c4 ...", the kernel's report of a
 // fault) gets the function and line appended: "(stackchain`main+0x4 [stackchain.c:16])".
+// D's symbolic addresses (func( ), ufunc( ), uaddr( ), %A...: tokens "usym`0xc009a") are
+// named as libdtrace names them, and printa( ) rows keyed by one function merged (symaddr.c).
 // Other lines pass through unchanged. docs/profiling.md.
 #define _GNU_SOURCE
-#include <elfutils/libdwfl.h>
-#include <gelf.h>
-#include <dwarf.h>
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "stacksym.h"
+#include "../common/tool_elfsym.h"
 
-#define MAX_ELFS   64
 #define MAX_FRAMES 128
 
-struct elf_mod {
-    Dwfl *dwfl;
-    char name[64];
-};
-
-static struct elf_mod elfs[MAX_ELFS];
-static unsigned nelfs;
 static int with_lines;
-
-static const Dwfl_Callbacks callbacks = {
-    .find_elf = dwfl_build_id_find_elf,
-    .find_debuginfo = dwfl_standard_find_debuginfo,
-    .section_address = dwfl_offline_section_address,
-};
-
-// add_elf: one Dwfl per file (the kernel image holds the programs' bytes in its .apps
-// section, so their address ranges overlap; the programs are searched first).
-static int add_elf(const char *path, const char *name)
-{
-    if (nelfs == MAX_ELFS) {
-        fprintf(stderr, "stacksym: more than %d ELF files\n", MAX_ELFS);
-        return -1;
-    }
-    struct elf_mod *e = &elfs[nelfs];
-    e->dwfl = dwfl_begin(&callbacks);
-    if (!e->dwfl)
-        return -1;
-    dwfl_report_begin(e->dwfl);
-    if (!dwfl_report_elf(e->dwfl, name, path, -1, 0, false)) {
-        fprintf(stderr, "stacksym: %s: %s\n", path, dwfl_errmsg(-1));
-        dwfl_end(e->dwfl);
-        return -1;
-    }
-    dwfl_report_end(e->dwfl, NULL, NULL);
-    snprintf(e->name, sizeof(e->name), "%s", name);
-    nelfs++;
-    return 0;
-}
-
-// module_name: the file's name without its directory and ".elf".
-static void module_name(const char *path, char *out, size_t n)
-{
-    const char *b = strrchr(path, '/');
-    b = b ? b + 1 : path;
-    snprintf(out, n, "%s", b);
-    char *dot = strstr(out, ".elf");
-    if (dot && dot[4] == '\0')
-        *dot = '\0';
-}
-
-// resolve: pc's module`function+offset (caller frames are looked up at pc - 1, the call
-// itself, as gdb does: a call may be a function's last instruction); 0, or -1 if no ELF has it.
-static int resolve(uint64_t pc, int caller, char *out, size_t n, char *fn_only, size_t fn_n)
-{
-    uint64_t look = caller && pc ? pc - 1 : pc;
-    for (unsigned i = 0; i < nelfs; i++) {
-        Dwfl_Module *m = dwfl_addrmodule(elfs[i].dwfl, look);
-        if (!m)
-            continue;
-        GElf_Off off;
-        GElf_Sym sym;
-        const char *f = dwfl_module_addrinfo(m, look, &off, &sym, NULL, NULL, NULL);
-        if (!f)
-            continue;
-        uint64_t start = look - off; // the function's start; a Thumb symbol's value has bit 0
-        GElf_Addr bias;
-        Elf *elf = dwfl_module_getelf(m, &bias);
-        GElf_Ehdr eh;
-        if (elf && gelf_getehdr(elf, &eh) && eh.e_machine == EM_ARM)
-            start &= ~(uint64_t)1u;
-        if (pc > start)
-            snprintf(out, n, "%s`%s+0x%" PRIx64, elfs[i].name, f, pc - start);
-        else
-            snprintf(out, n, "%s`%s", elfs[i].name, f);
-        if (fn_only)
-            snprintf(fn_only, fn_n, "%s", f);
-        if (with_lines) {
-            Dwfl_Line *l = dwfl_module_getsrc(m, look);
-            int line = 0;
-            const char *src = l ? dwfl_lineinfo(l, NULL, &line, NULL, NULL, NULL) : NULL;
-            if (src) {
-                const char *b = strrchr(src, '/');
-                size_t len = strlen(out);
-                snprintf(out + len, n - len, " [%s:%d]", b ? b + 1 : src, line);
-            }
-        }
-        return 0;
-    }
-    return -1;
-}
 
 // frame_pc: whether line is a frame as the board prints it (spaces, 0x<hex>, newline).
 static int frame_pc(const char *line, uint64_t *pc, int *indent)
@@ -167,6 +78,8 @@ static void usage(FILE *f)
                "prints, as libdtrace prints them: module`function+0xoffset.\n"
                "  -k FILE     the kernel image's ELF (module \"kernel\"), searched last\n"
                "  -x          add each frame's source file and line: [file.c:27]\n"
+               "D's func( ), sym( ), mod( ), ufunc( ), usym( ), umod( ), uaddr( ) and %%a/%%A values\n"
+               "are named too, and printa( ) rows keyed by one function merged, as libdtrace does.\n"
                "  --folded    print stack aggregations (@[ustack()] = count()) as folded stacks,\n"
                "              root first: \"main;f;g 12\" (flamegraph.pl, inferno, speedscope)\n"
                "  -h, --help  this text\n");
@@ -191,14 +104,10 @@ int main(int argc, char **argv)
         usage(stderr);
         return 2;
     }
-    elf_version(EV_CURRENT);
-    for (int i = optind; i < argc; i++) {
-        char name[64];
-        module_name(argv[i], name, sizeof(name));
-        if (add_elf(argv[i], name) != 0)
+    for (int i = optind; i < argc; i++)
+        if (elfsym_add("stacksym", argv[i], 0) != 0)
             return 1;
-    }
-    if (kernel && add_elf(kernel, "kernel") != 0)
+    if (kernel && elfsym_add("stacksym", kernel, 1) != 0)
         return 1;
 
     char *line = NULL;
@@ -209,9 +118,20 @@ int main(int argc, char **argv)
     while (getline(&line, &cap, stdin) > 0) {
         uint64_t pc;
         int indent;
+        const char *merge;
+        static char named[4096];
+        if (!folded && symaddr_line(line, named, sizeof(named), &merge)) {
+            if (!merge || symaddr_row(named, merge) != 0) {
+                symaddr_flush(stdout);
+                fputs(named, stdout);
+            }
+            in_stack = 0;
+            continue;
+        }
+        symaddr_flush(stdout); // printa( )'s rows end at the first line not one of them
         if (frame_pc(line, &pc, &indent)) {
             char sym[512], fn[256];
-            if (resolve(pc, in_stack, sym, sizeof(sym), fn, sizeof(fn)) != 0) {
+            if (elfsym_frame(pc, in_stack, with_lines, sym, sizeof(sym), fn, sizeof(fn)) != 0) {
                 snprintf(sym, sizeof(sym), "0x%" PRIx64, pc);
                 snprintf(fn, sizeof(fn), "0x%" PRIx64, pc);
             }
@@ -234,10 +154,7 @@ int main(int argc, char **argv)
             nframes = 0;
         } else if (fault_pc(line, &pc)) {
             char sym[512];
-            int saved = with_lines;
-            with_lines = 1;
-            int found = resolve(pc, 0, sym, sizeof(sym), NULL, 0) == 0;
-            with_lines = saved;
+            int found = elfsym_frame(pc, 0, 1, sym, sizeof(sym), NULL, 0) == 0;
             size_t len = strlen(line);
             if (len && line[len - 1] == '\n')
                 line[--len] = '\0';
@@ -250,8 +167,8 @@ int main(int argc, char **argv)
         }
         in_stack = 0;
     }
+    symaddr_flush(stdout);
     free(line);
-    for (unsigned i = 0; i < nelfs; i++)
-        dwfl_end(elfs[i].dwfl);
+    elfsym_end();
     return ferror(stdout) ? 1 : 0;
 }

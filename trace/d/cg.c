@@ -826,6 +826,9 @@ static unsigned call(struct cg *g, struct dnode *n, struct dtype *t)
         *t = (struct dtype){ .kind = DT_NONE };
         return rv;
     }
+    if (!known && d_symaddr_type(n->s))
+        dcc_error(g->cc, n->line, "D_PROTO_FUNC", "%s( ) is an address printed by name: a value "
+                  "only in trace( ), printf( ) and aggregation keys", n->s);
     if (!known && d_subr_unsupported(n->s))
         dcc_error(g->cc, n->line, "D_FUNC_UNSUPP", "%s( ) is a DTrace subroutine this engine "
                   "does not support yet (%s)", n->s, d_subr_unsupported(n->s));
@@ -2007,6 +2010,22 @@ static void push_rec(struct cg *g, struct dnode *n)
         g->rec[g->nrec] = 0;
         return;
     }
+    char sa = n->kind == N_CALL ? d_symaddr_type(n->s) : 0;
+    if (sa) { /* func( ), ufunc( ), uaddr( )...: the address itself, printed by name (symaddr.c) */
+        unsigned argc = count_list(n->b);
+        if (argc != 1)
+            dcc_error(g->cc, n->line, "D_PROTO_LEN", "%s( ) prototype mismatch: %u args passed, "
+                      "1 expected", n->s, argc);
+        unsigned r = expr(g, n->b, &t);
+        if (t.kind != DIF_TYPE_INT)
+            dcc_error(g->cc, n->line, "D_PROTO_ARG", "%s( ) argument #1 is incompatible with "
+                      "prototype:\n\tprototype: uintptr_t (an address)", n->s);
+        emit(g, DIF_INSTR(DIF_PUSHR, r, DIF_TYPE_INT, 0));
+        reg_free(g, r);
+        g->rec[g->nrec++] = sa;
+        g->rec[g->nrec] = 0;
+        return;
+    }
     unsigned r = expr(g, n, &t);
     if (t.kind == DT_NONE)
         dcc_error(g->cc, n->line, "D_PROTO_ARG", "argument has no value");
@@ -2086,7 +2105,7 @@ static void printf_check(struct cg *g, const char *fmt, int line, const char *fn
             continue;
         }
         /* libdtrace rejects a malformed or unknown conversion as a syntax error */
-        if (!*f || !d_strchr("cdiouxXspYTk", *f))
+        if (!*f || !d_strchr("cdiouxXspYTkaA", *f))
             dcc_error(g->cc, line, "D_SYNTAX", "%s( ) format conversion #%d is not "
                       "supported", fn, (int)conv);
         if (aggmode == 1)

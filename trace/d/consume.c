@@ -102,6 +102,13 @@ static unsigned decode(struct dcons *c, const char *types, const uint8_t *p, str
 
 static void print_value(struct dcons *c, const struct dfmt_arg *a)
 {
+    const char *sym = dcons_symaddr_kind(a->type, 0);
+    if (sym) { /* libdtrace's dt_print_sym/usym/mod: "  %-50s" (csymaddr.c) */
+        char tok[48];
+        dcons_symaddr_token(tok, sizeof(tok), sym, NULL, (uint64_t)a->i);
+        outf_str(&c->out, "  %-50s", tok);
+        return;
+    }
     if (a->type == 's') {
         if (c->quiet)
             out(c, a->s);
@@ -670,12 +677,20 @@ static void print_dist(struct dcons *c, unsigned agg, const int64_t *v)
     }
 }
 
-static void print_keys(struct dcons *c, const char *types, const uint8_t *keys)
+/* print_keys: an aggregation's keys in printa( )'s default layout; merge names how its rows
+ * combine (count, sum, min, max) for keys the host groups by symbol (csymaddr.c), or NULL. */
+static void print_keys(struct dcons *c, const char *types, const uint8_t *keys,
+                       const char *merge)
 {
     struct dfmt_arg a[DIF_RECMAX];
     unsigned n = decode(c, types, keys, a, DIF_RECMAX);
     for (unsigned k = 0; k < n; k++) {
-        if (a[k].type == 'k') {
+        const char *sym = dcons_symaddr_kind(a[k].type, 0);
+        if (sym) {
+            char tok[64];
+            dcons_symaddr_token(tok, sizeof(tok), sym, merge, (uint64_t)a[k].i);
+            outf_str(&c->out, "  %-50s", tok);
+        } else if (a[k].type == 'k') {
             dcons_stack_print(&c->out, (uint64_t)a[k].i); /* trace/d/cstack.c */
         } else if (a[k].type == 's') {
             outf_str(&c->out, "  %-50s", a[k].s);
@@ -763,8 +778,12 @@ static void hist_row(struct dcons *c, struct hist *h, const char *types, const u
     struct dfmt_arg a[DIF_RECMAX];
     unsigned n = decode(c, types, keys, a, DIF_RECMAX);
     for (unsigned k = 0; k < n; k++) {
-        if (a[k].type == 's') {
-            outf_str(&c->out, " %16s", a[k].s);
+        const char *sym = dcons_symaddr_kind(a[k].type, 0);
+        char tok[48];
+        if (sym)
+            dcons_symaddr_token(tok, sizeof(tok), sym, NULL, (uint64_t)a[k].i);
+        if (a[k].type == 's' || sym) {
+            outf_str(&c->out, " %16s", sym ? tok : a[k].s);
         } else {
             struct dfmt_spec sp = { 'd', 0, 0, 0, 0, 0, 0, type_width(a[k].type), -1 };
             out(c, " ");
@@ -789,6 +808,11 @@ static void print_aggs(struct dcons *c, const unsigned *aggs, unsigned naggs, co
     if (!fmt && lead)
         out(c, "\n");
     struct hist hist = { 0, 0, 0, 0 };
+    /* rows the host may merge once it names their keys: one count/sum/min/max (csymaddr.c) */
+    static const char *const merges[] = { [DIF_AGG_COUNT] = "count", [DIF_AGG_SUM] = "sum",
+                                          [DIF_AGG_MIN] = "min", [DIF_AGG_MAX] = "max" };
+    int f0 = c->obj->aggs[aggs[0]].dg_func;
+    const char *merge = naggs == 1 && f0 <= DIF_AGG_MAX ? merges[f0] : NULL;
     if (!fmt && naggs == 1 && c->agghist)
         hist_begin(c, &m, &hist, types);
     for (unsigned k = 0; k < n; k++) {
@@ -807,7 +831,7 @@ static void print_aggs(struct dcons *c, const unsigned *aggs, unsigned naggs, co
             hist_row(c, &hist, types, keys, bundle_ent(&m, b, 0));
             continue;
         }
-        print_keys(c, types, keys);
+        print_keys(c, types, keys, merge);
         for (unsigned p = 0; p < naggs; p++) {
             const struct aggent *e = bundle_ent(&m, b, p);
             if (c->obj->aggs[e->agg].dg_func >= DIF_AGG_QUANTIZE)

@@ -175,6 +175,9 @@ void *dcc_alloc(struct dcc *cc, size_t n);
 /* d_subr_unsupported: why a DTrace subroutine this engine lacks is missing; NULL for the rest
  * (subr_unsupported.c) */
 const char *d_subr_unsupported(const char *name);
+/* d_symaddr_type: the record type letter of a subroutine that keeps an address as a symbolic
+ * value (func, sym, mod, ufunc, usym, umod, uaddr); 0 for other names (symaddr.c) */
+char d_symaddr_type(const char *name);
 char *dcc_strdup(struct dcc *cc, const char *s, size_t n);
 void dcc_lex_next(struct dcc *cc);
 void dcc_lex_pdesc(struct dcc *cc);

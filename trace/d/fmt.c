@@ -134,6 +134,13 @@ void dfmt_int(const struct dcons_out *o, const struct dfmt_spec *sp, int64_t v, 
         dcons_stack_print(o, (uint64_t)v);
         return;
     }
+    const char *sym = dcons_symaddr_kind(type, conv);
+    if (sym) { /* an address the host names, printed as a string (csymaddr.c) */
+        char tok[48];
+        dcons_symaddr_token(tok, sizeof(tok), sym, NULL, (uint64_t)v);
+        dfmt_str(o, sp, tok);
+        return;
+    }
     if (conv == 'Y' || conv == 'T') { /* a time, printed as a string (%s's width, precision) */
         char buf[48];
         fmt_time(buf, (uint64_t)v, conv == 'T');

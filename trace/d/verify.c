@@ -60,7 +60,7 @@ static int types_ok(struct vctx *v, uint32_t off, unsigned min, unsigned max)
     const char *s = v->o->strs + off;
     unsigned n = 0;
     for (; s[n]; n++)
-        if (!d_strchr("bhilBHILsk", s[n])) /* k: a stack (8 bytes, see dif.h) */
+        if (!d_strchr("bhilBHILskymuna", s[n])) /* k: a stack, ymuna: addresses (dif.h) */
             return 0;
     return n >= min && n <= max;
 }

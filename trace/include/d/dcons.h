@@ -79,6 +79,14 @@ struct dcons {
 extern const struct dvm_state *dcons_stack_state;
 void dcons_stack_print(const struct dcons_out *o, uint64_t id);
 
+/* dcons_symaddr_kind: the kind of symbolic address a value of record type `type` printed
+ * with conversion `conv` is ("sym", "mod", "usym", "umod", "uaddr", "addr"), NULL for a plain
+ * value; dcons_symaddr_token: the token the board prints for it, "usym`0xc009a", with
+ * "@merge" (the aggregating function) after a grouping kind in printa( )'s keys
+ * (trace/d/csymaddr.c). */
+const char *dcons_symaddr_kind(char type, char conv);
+void dcons_symaddr_token(char *buf, size_t n, const char *kind, const char *merge, uint64_t v);
+
 void dcons_init(struct dcons *c, struct dvm_state *st, const struct dcons_out *out,
                 const struct dcons_out *err, void *mem, size_t memlen);
 /* dcons_record: a dvm_rec_cb; arg is the struct dcons. */

@@ -158,7 +158,9 @@ enum dif_aggfunc {
 
 /* Type descriptors (strings in the string table) give one character per value:
  * 'b','h','i','l' signed 1/2/4/8 bytes, 'B','H','I','L' unsigned, 's' string, 'k' a stack
- * (8 bytes: a stack id of the engine's stack table, d/dstacks.h; 0 the empty stack).
+ * (8 bytes: a stack id of the engine's stack table, d/dstacks.h; 0 the empty stack), and an
+ * address printed symbolically (8 bytes): 'y' func( )/sym( ), 'm' mod( ), 'u' ufunc( )/usym( ),
+ * 'n' umod( ), 'a' uaddr( ) (trace/d/symaddr.c).
  * Recorded ints always take 8 bytes (little-endian); strings take strsize bytes. */
 
 struct dif_prog {

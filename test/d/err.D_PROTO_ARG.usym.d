@@ -1,0 +1,7 @@
+/*
+ * usym( ) takes an address, not a string.
+ */
+BEGIN
+{
+	trace(usym("main"));
+}

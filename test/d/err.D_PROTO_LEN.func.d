@@ -1,0 +1,7 @@
+/*
+ * func( ) takes one address: none is a prototype mismatch.
+ */
+BEGIN
+{
+	trace(func());
+}

@@ -1,0 +1,195 @@
+// SPDX-License-Identifier: MIT
+// Naming code addresses from an image's ELF files with elfutils' libdwfl (tool_elfsym.h): one
+// Dwfl per file, searched in the order added (the programs', then the kernel image's).
+#define _GNU_SOURCE
+#include "tool_elfsym.h"
+#include <elfutils/libdwfl.h>
+#include <gelf.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#define MAX_ELFS 64
+
+struct elf_mod {
+    Dwfl *dwfl;
+    char name[64];
+};
+
+static struct elf_mod elfs[MAX_ELFS];
+static unsigned nelfs;
+static int kernel_elf = -1; // elfs[] index of the kernel image's file
+
+static const Dwfl_Callbacks callbacks = {
+    .find_elf = dwfl_build_id_find_elf,
+    .find_debuginfo = dwfl_standard_find_debuginfo,
+    .section_address = dwfl_offline_section_address,
+};
+
+static int add_elf(const char *tool, const char *path, const char *name)
+{
+    if (nelfs == MAX_ELFS) {
+        fprintf(stderr, "%s: more than %d ELF files\n", tool, MAX_ELFS);
+        return -1;
+    }
+    struct elf_mod *e = &elfs[nelfs];
+    e->dwfl = dwfl_begin(&callbacks);
+    if (!e->dwfl)
+        return -1;
+    dwfl_report_begin(e->dwfl);
+    if (!dwfl_report_elf(e->dwfl, name, path, -1, 0, false)) {
+        fprintf(stderr, "%s: %s: %s\n", tool, path, dwfl_errmsg(-1));
+        dwfl_end(e->dwfl);
+        return -1;
+    }
+    dwfl_report_end(e->dwfl, NULL, NULL);
+    snprintf(e->name, sizeof(e->name), "%s", name);
+    nelfs++;
+    return 0;
+}
+
+// module_name: the file's name without its directory and ".elf".
+static void module_name(const char *path, char *out, size_t n)
+{
+    const char *b = strrchr(path, '/');
+    b = b ? b + 1 : path;
+    snprintf(out, n, "%s", b);
+    char *dot = strstr(out, ".elf");
+    if (dot && dot[4] == '\0')
+        *dot = '\0';
+}
+
+// symbol_at: the function file i has a symbol for at addr, and the function's start (a Thumb
+// symbol's value has bit 0, cleared); NULL when the file has no symbol there (*held: the
+// file's range holds addr).
+static const char *symbol_at(unsigned i, uint64_t addr, uint64_t *start, Dwfl_Module **mod,
+                             int *held)
+{
+    Dwfl_Module *m = dwfl_addrmodule(elfs[i].dwfl, addr);
+    *held = m != NULL;
+    if (!m)
+        return NULL;
+    GElf_Off off;
+    GElf_Sym sym;
+    const char *f = dwfl_module_addrinfo(m, addr, &off, &sym, NULL, NULL, NULL);
+    if (!f)
+        return NULL;
+    *start = addr - off;
+    GElf_Addr bias;
+    Elf *elf = dwfl_module_getelf(m, &bias);
+    GElf_Ehdr eh;
+    if (elf && gelf_getehdr(elf, &eh) && eh.e_machine == EM_ARM)
+        *start &= ~(uint64_t)1u;
+    *mod = m;
+    return f;
+}
+
+// elfsym_frame: caller frames are looked up at pc - 1, the call itself, as gdb does (a call
+// may be a function's last instruction).
+int elfsym_frame(uint64_t pc, int caller, int with_lines, char *out, size_t n, char *fn_only,
+                 size_t fn_n)
+{
+    uint64_t look = caller && pc ? pc - 1 : pc, start;
+    for (unsigned i = 0; i < nelfs; i++) {
+        Dwfl_Module *m;
+        int held;
+        const char *f = symbol_at(i, look, &start, &m, &held);
+        if (!f)
+            continue;
+        if (pc > start)
+            snprintf(out, n, "%s`%s+0x%" PRIx64, elfs[i].name, f, pc - start);
+        else
+            snprintf(out, n, "%s`%s", elfs[i].name, f);
+        if (fn_only)
+            snprintf(fn_only, fn_n, "%s", f);
+        if (with_lines) {
+            Dwfl_Line *l = dwfl_module_getsrc(m, look);
+            int line = 0;
+            const char *src = l ? dwfl_lineinfo(l, NULL, &line, NULL, NULL, NULL) : NULL;
+            if (src) {
+                const char *b = strrchr(src, '/');
+                size_t len = strlen(out);
+                snprintf(out + len, n - len, " [%s:%d]", b ? b + 1 : src, line);
+            }
+        }
+        return 0;
+    }
+    return -1;
+}
+
+int elfsym_lookup(uint64_t addr, int kernel, char *mod, size_t mod_n, char *fn, size_t fn_n,
+                  uint64_t *off)
+{
+    int first = -1; // the first file whose range holds addr (a program's range runs from
+                    // its flash to its RAM, over the others' flash): the one named if no
+                    // file has a symbol there
+    for (unsigned i = 0; i < nelfs; i++) {
+        if (((int)i == kernel_elf) != (kernel != 0))
+            continue;
+        Dwfl_Module *m;
+        uint64_t start;
+        int held;
+        const char *f = symbol_at(i, addr, &start, &m, &held);
+        if (held && first < 0)
+            first = (int)i;
+        if (!f)
+            continue;
+        snprintf(mod, mod_n, "%s", elfs[i].name);
+        snprintf(fn, fn_n, "%s", f);
+        *off = addr - start;
+        return 0;
+    }
+    if (first < 0)
+        return -1;
+    snprintf(mod, mod_n, "%s", elfs[first].name);
+    snprintf(fn, fn_n, "%s", "");
+    *off = 0;
+    return 0;
+}
+
+int elfsym_add(const char *tool, const char *path, int kernel)
+{
+    static int init;
+    if (!init) {
+        elf_version(EV_CURRENT);
+        init = 1;
+    }
+    char name[64];
+    if (kernel)
+        snprintf(name, sizeof(name), "kernel");
+    else
+        module_name(path, name, sizeof(name));
+    if (add_elf(tool, path, name) != 0)
+        return -1;
+    if (kernel) {
+        kernel_elf = (int)nelfs - 1;
+    } else if (kernel_elf >= 0) { // the kernel's file stays last, whatever the order given
+        struct elf_mod t = elfs[kernel_elf];
+        elfs[kernel_elf] = elfs[nelfs - 1];
+        elfs[nelfs - 1] = t;
+        kernel_elf = (int)nelfs - 1;
+    }
+    return 0;
+}
+
+int elfsym_option(const char *tool, int argc, char **argv, int *i)
+{
+    const char *a = argv[*i];
+    if ((strcmp(a, "--elf") && strcmp(a, "--kernel")) || *i + 1 >= argc)
+        return 0;
+    ++*i;
+    return elfsym_add(tool, argv[*i], a[2] == 'k') == 0 ? 1 : -1;
+}
+
+unsigned elfsym_count(void)
+{
+    return nelfs;
+}
+
+void elfsym_end(void)
+{
+    for (unsigned i = 0; i < nelfs; i++)
+        dwfl_end(elfs[i].dwfl);
+    nelfs = 0;
+    kernel_elf = -1;
+}

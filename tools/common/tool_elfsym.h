@@ -1,0 +1,30 @@
+// SPDX-License-Identifier: MIT
+// Naming code addresses from an image's ELF files with elfutils' libdwfl, for every host tool
+// that prints stacks or symbolic addresses (stacksym, kevstat, kev2perfetto, kevreport;
+// docs/profiling.md). The programs' files are searched before the kernel image's (the image
+// holds the programs' bytes too, so their ranges overlap). Single-threaded, process-wide.
+#ifndef TOOL_ELFSYM_H
+#define TOOL_ELFSYM_H
+#include <stddef.h>
+#include <stdint.h>
+
+// elfsym_add: adds an ELF file, a program's (named by its file name without ".elf") or the
+// kernel image's (kernel 1: named "kernel"); 0, or -1 after "tool: path: reason".
+int elfsym_add(const char *tool, const char *path, int kernel);
+// elfsym_option: a tool's options --elf FILE (a program's) and --kernel FILE: 1 when argv[*i]
+// was one (its file added, *i on the file), 0 when not, -1 after saying why (bad usage).
+int elfsym_option(const char *tool, int argc, char **argv, int *i);
+// elfsym_count: how many files were added.
+unsigned elfsym_count(void);
+// elfsym_frame: a stack frame's module`function+0xoffset (with_lines: " [file.c:27]" after),
+// and in fn the function alone; a caller frame (a return address) is looked up at pc - 1, the
+// call, as gdb does. 0, or -1 if no file has a function there (out untouched).
+int elfsym_frame(uint64_t pc, int caller, int with_lines, char *out, size_t n, char *fn,
+                 size_t fn_n);
+// elfsym_lookup: the module holding addr among the programs' files (kernel 0) or the
+// kernel's (kernel 1), and the function and offset if a symbol holds it (fn "" if not); 0,
+// or -1 if no file holds addr.
+int elfsym_lookup(uint64_t addr, int kernel, char *mod, size_t mod_n, char *fn, size_t fn_n,
+                  uint64_t *off);
+void elfsym_end(void);
+#endif
