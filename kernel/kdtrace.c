@@ -50,6 +50,9 @@ static uint64_t now_ns(void) { return ktimer_cycles_to_ns(board_cycles()); }
 static int kdt_uread(void *dst, uint64_t addr, unsigned n)
 {
     const struct thread *t = k_current;
+    int text = kdt_text_read(dst, addr, n);     // a user event's payload (kdtrace_text.c)
+    if (text)
+        return text > 0 ? 0 : -1;
     if (!t || !t->proc || addr > UINT32_MAX || !proc_can_read(t->proc, (uint32_t)addr, n))
         return -1;
     memcpy(dst, (const void *)(uintptr_t)addr, n);

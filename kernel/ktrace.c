@@ -539,7 +539,9 @@ static int insert_user(struct proc *p, uint32_t cmd, uint32_t code, uint32_t a, 
 {
     if (code > KEV_EVENT_MASK)
         return -EINVAL;
-    if (__builtin_expect(kdt_active, 0)) // no call (64-bit arguments) while no D program runs
+    // no call (64-bit arguments) while no D program runs; a longer event fires below, with
+    // the payload the ring gets (d/dutext.h)
+    if (__builtin_expect(kdt_active, 0) && cmd == KTRACE_INSERTSUSEREVENT)
         kdt_fire(DPROBE_USER_EVENT, code, a, b, 0);
     if (cmd == KTRACE_INSERTSUSEREVENT) {
         kuring_drain_current(p);    // its ring was full: what it holds comes first
@@ -553,6 +555,14 @@ static int insert_user(struct proc *p, uint32_t cmd, uint32_t code, uint32_t a, 
         if ((a & 3u) || !proc_can_read(p, a, b * 4u))
             return -EFAULT;
         kmemcpy(w, (const void *)(uintptr_t)a, b * 4u);
+        if (__builtin_expect(kdt_active, 0)) {  // D sees what the ring stores: <= 2 words in
+            if (b & 1u)                         // one slot, more as a payload
+                w[b] = 0;
+            if (b <= 2u)
+                kdt_fire(DPROBE_USER_EVENT, code, b ? w[0] : 0, b > 1u ? w[1] : 0, 0);
+            else
+                kdt_fire_payload(code, w, b);
+        }
         trace_emit_words(&ktrace, KEV_C_USER, code, w, b);
         return 0;
     }
@@ -561,6 +571,14 @@ static int insert_user(struct proc *p, uint32_t cmd, uint32_t code, uint32_t a, 
     if (n == -EFAULT)
         return n;
     // Longer strings are cut to USER_MAX_STRING - 1 bytes (said in docs/trace-api.md).
+    if (__builtin_expect(kdt_active, 0)) {  // the stored payload: the text, zeros to its slots
+        unsigned len = 0;
+        while (s[len])
+            len++;
+        unsigned nwords = (len + 4u) / 4u < 3u ? 3u : (len + 4u) / 4u; // trace_emit_string
+        kmemset(s + len, 0, sizeof(s) - len);
+        kdt_fire_payload(code, s, nwords);
+    }
     trace_emit_string(&ktrace, KEV_C_USER, code, NULL, 0, s);
     return 0;
 }

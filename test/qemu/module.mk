@@ -133,3 +133,8 @@ ifneq ($(filter syncapps,$(IMAGES)),)
 SCRIPT_TESTS += qemu/sync-apps|120|test/qemu/test_sync_apps.sh|$(B)|$(H)
 TEST_DEPS    += $(B)/syncapps.elf $(H)/kevstat
 endif
+# D reads a string user event's text (docs/d-probes.md): user/apps/ustr's trace_logf texts,
+# live on the board and over the same boot's capture, against what ustr prints.
+USTR_BOARDS := mps2-an385 qemu-virt-a53
+SCRIPT_TESTS += $(foreach b,$(USTR_BOARDS),qemu-ustr/$(b)|300|test/qemu/test_dtrace_ustr.sh|$(b)|$(H))
+TEST_DEPS    += $(H)/dcompile $(H)/dtrace

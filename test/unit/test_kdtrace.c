@@ -2,6 +2,7 @@
 // The kernel's D provider on the host: the DTrace kernel call's errors, a program compiled
 // with the real compiler loaded through the call, BEGIN's record read back with KDT_READ,
 // probes fired from the hook path only while the program runs, and unloading.
+#define _GNU_SOURCE // memmem
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -205,6 +206,33 @@ static void test_user_event_timestamp_clamped(void **state)
     kuring_register(p, 0, 0);
 }
 
+// A string user event on the board's path (ktrace.c insert_user, kdtrace_text.c): D's
+// copyinstr(arg1) reads the kernel's copy, the one the ring gets, at DUTEXT_ADDR; arg2 is its
+// stored size; the window is gone once the event has fired (a later read faults).
+static void test_user_string_text(void **state)
+{
+    (void)state;
+    struct kdt_load l;
+    compile("user:::event /arg0 == 9/ { trace(arg2); trace(copyinstr(arg1)); }\n"
+            "user:::event /arg0 == 10/ { trace(copyinstr(0x10000000000)); }", &l);
+    assert_int_equal(dt(KDT_LOAD, kstub_addr(ram + 29000), 0, 0), 0);
+    assert_int_equal(dt(KDT_GO, 0, 0, 0), 0);
+    char *text = (char *)ram + 1000;
+    strcpy(text, "the text as the kernel copied it");
+    assert_int_equal(ktrace_call(t, KTRACE_INSERTUSRSTREVENT, 9, kstub_addr(text), 0), 0);
+    int n = dt(KDT_READ, 0, kstub_addr(ram + 16384), 8192), off = 0;
+    assert_true(n > 0);
+    assert_int_equal(next_trace_value(ram + 16384, n, &off), 40);   // 33 bytes: 5 slots
+    assert_non_null(memmem(ram + 16384, (size_t)n, text, strlen(text) + 1));
+    // a two-word event after it: the text's address holds nothing any more
+    assert_int_equal(ktrace_call(t, KTRACE_INSERTSUSEREVENT, 10, 1, 2), 0);
+    n = dt(KDT_READ, 0, kstub_addr(ram + 16384), 8192);
+    assert_true(n > 0);
+    assert_null(memmem(ram + 16384, (size_t)n, "the text", 8));
+    assert_int_equal(dt(KDT_STOP, 0, 0, 0), 0);
+    assert_int_equal(dt(KDT_UNLOAD, 0, 0, 0), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -212,6 +240,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_load_go_read, setup, teardown),
         cmocka_unit_test_setup_teardown(test_aggremove_key_range, setup, teardown),
         cmocka_unit_test_setup_teardown(test_user_event_timestamp_clamped, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_user_string_text, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -15,6 +15,7 @@
 #include <d/dobj_file.h>
 #include <d/dobj_opts.h>
 #include <d/dtarget.h>
+#include <d/optval.h>
 #include "../common/tool_file.h"
 
 static void usage(FILE *f)
@@ -83,6 +84,12 @@ int main(int argc, char **argv)
     size_t arena_len = 1u << 20;
     void *arena = malloc(arena_len);
     struct dcc_in in = { .src = src, .len = len };
+    for (int i = 0; i < nx; i++) {  /* -x strsize is the compiler's (as the host dtrace's) */
+        uint64_t v;
+        if (!strncmp(xs[i], "strsize=", 8) && d_optval_size(xs[i] + 8, &v) == 0 && v >= 2 &&
+            v <= 8192)
+            in.strsize = (unsigned)v;
+    }
     static struct dcc_out co;
     if (!arena || dcc_compile(&in, arena, arena_len, &co) < 0) {
         fprintf(stderr, "dtrace: failed to compile script %s: %s\n",

@@ -12,6 +12,7 @@
 #include "kevreplay.h"
 #include "kevreplay_stacks.h"
 #include <d/dprobes.h>
+#include <d/dutext.h>
 #include <d/lockstat.h>
 #include <time.h>
 #include <stdio.h>
@@ -182,14 +183,27 @@ static uint32_t probe_of(const struct kev_event *e, uint64_t *a)
         case KEV_COMM_MSG_ERROR: return DPROBE_MSG_ERROR;
         default: return 0;
         }
-    case KEV_C_USER:
+    case KEV_C_USER:    /* one slot: its two words; longer: its payload (replay_text) */
         a[0] = e->ev;
-        for (unsigned k = 0; k < nw && k + 1 < DVM_NARGS; k++)
-            a[k + 1] = w[k];
+        a[1] = e->nslots > 1 ? DUTEXT_ADDR : nw > 0 ? w[0] : 0;
+        a[2] = e->nslots > 1 ? 4u * nw : nw > 1 ? w[1] : 0;
+        for (unsigned k = 3; k < DVM_NARGS; k++)
+            a[k] = 0;
         return DPROBE_USER_EVENT;
     default:
         return 0;
     }
+}
+
+/* The payload of the user event being replayed, where copyin( )/copyinstr( ) at DUTEXT_ADDR
+ * read it (d/dutext.h), as the kernel serves the bytes it stored. A capture holds no other
+ * memory: any other address is a fault. A payload with no NUL faults at its end. */
+static struct dutext replay_text;
+static uint8_t replay_bytes[8u * KEV_MAX_COMBINE_SLOTS];
+
+static int replay_uread(void *dst, uint64_t addr, unsigned n)
+{
+    return dutext_read(&replay_text, dst, addr, n) > 0 ? 0 : -1;
 }
 
 /* boot_date_ns: the header's TRACE_BOOT_DATE ("Sun Nov 22 10:50:32 UTC 2026", the board's
@@ -489,8 +503,14 @@ static int on_event(void *user, struct kev_reader *r, const struct kev_event *e)
     }
     if (p->fault[cpu].on)       /* a FAULT whose STACK did not follow */
         fault_fire(p, r, cpu, NULL);
+    if (id == DPROBE_USER_EVENT && e->nslots > 1) {
+        replay_text.p = replay_bytes;
+        replay_text.len = (uint32_t)kev_event_bytes(r, e, 0, replay_bytes, sizeof(replay_bytes));
+    }
     if (id && fire)
         dvm_fire(p->st, &p->ctx, id, a);
+    replay_text.p = NULL;
+    replay_text.len = 0;
     on_thread(p, r, e, cpu);
     return done(p);
 }
@@ -560,6 +580,7 @@ int kev_replay(const char *path, struct dvm_state *st, struct dcons *cons,
     p.ncpus = ncpus;
     p.cpu_only = cpu_only;
     p.ctx.execname = "";
+    dvm_uread = replay_uread;
     if (rstacks_census(data, len, &p.stacks) != 0)
         memset(&p.stacks, 0, sizeof(p.stacks));
     no_capture_note(st, &p.stacks);

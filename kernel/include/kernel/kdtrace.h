@@ -30,5 +30,10 @@ void kdt_vtime_switch(struct thread *next);
 // due on this CPU, and its tick-N probes too when this CPU takes the kernel's tick.
 void kdt_tick(bool kernel_tick);
 void kdt_proc_gone(struct proc *p);
+// user:::event for a user event stored in more than one slot (kdtrace_text.c, d/dutext.h):
+// arg1 DUTEXT_ADDR, where copyin/copyinstr read `bytes` (dutext_size(nwords) of them, the
+// stored payload, zero-padded), arg2 that size. kdt_text_read is kdt_uread's first step.
+void kdt_fire_payload(uint32_t code, const void *bytes, unsigned nwords);
+int kdt_text_read(void *dst, uint64_t addr, unsigned n);
 
 #endif
