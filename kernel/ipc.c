@@ -179,10 +179,10 @@ static void write_info(struct thread *srv, const struct kmsg_info *info)
         kmemcpy((void *)(uintptr_t)srv->info_buf, info, sizeof(*info));
 }
 
-// Trace payload word naming a thread: pid << 16 | tid.
+// Trace payload word naming a thread: pid << 16 | tid (kept in the thread: one load).
 static uint32_t who(const struct thread *t)
 {
-    return (uint32_t)t->proc->pid << 16 | t->tid;
+    return ktrace_who(t);
 }
 
 // Trace payload word that links a pulse's send and receive: its channel and code (low 16
@@ -251,7 +251,19 @@ static inline void trace_state(struct thread *t, const bool traced)
         ktrace_state_traced(t);
 }
 
-static int deliver_message(struct thread *srv, struct thread *client)
+// A priority change: the traced copy's records PRIO_CHANGE (thread.c), the untraced one's not
+// (a kernel without hooks has only the one).
+static inline void update_prio(struct thread *t, const bool traced)
+{
+    if (traced || !KTRACE_HOOKS)
+        thread_update_prio(t);
+    else
+        thread_update_prio_quiet(t);
+}
+
+static inline __attribute__((always_inline)) int deliver_body(struct thread *srv,
+                                                              struct thread *client,
+                                                              const bool traced)
 {
     uint32_t n = min_u32(client->msg_len, srv->msg_len);
     struct kmsg_info info = {
@@ -264,8 +276,18 @@ static int deliver_message(struct thread *srv, struct thread *client)
     write_info(srv, &info);
     client->server = srv;
     srv->ipc_prio = client->prio;
-    thread_update_prio(srv);
+    update_prio(srv, traced);
     return rcvid_of(client);
+}
+
+static int deliver_message(struct thread *srv, struct thread *client)
+{
+    return deliver_body(srv, client, false);
+}
+
+static int deliver_message_traced(struct thread *srv, struct thread *client)
+{
+    return deliver_body(srv, client, KTRACE_HOOKS);
 }
 
 static void deliver_pulse(struct thread *srv, const struct kpulse *kp, struct channel *ch)
@@ -316,7 +338,7 @@ static inline __attribute__((always_inline)) int send(struct thread *t, int coid
     struct thread *srv = take_receiver(ch);
     trace_send(t, srv, traced);
     if (srv) {
-        int rcvid = deliver_message(srv, t);
+        int rcvid = traced ? deliver_message_traced(srv, t) : deliver_message(srv, t);
         thread_set_result(srv, rcvid);
         sched_make_ready_quiet(srv, false);
         trace_state(srv, traced);
@@ -330,11 +352,12 @@ static inline __attribute__((always_inline)) int send(struct thread *t, int coid
 
 // A server gives back the priority it inherited with a message when it replies, or with a
 // pulse when it next receives.
-static void drop_inherited(struct thread *t)
+static inline __attribute__((always_inline)) void drop_inherited(struct thread *t,
+                                                                const bool traced)
 {
     if (t->ipc_prio) {
         t->ipc_prio = 0;
-        thread_update_prio(t);
+        update_prio(t, traced);
     }
 }
 
@@ -351,7 +374,7 @@ static inline __attribute__((always_inline)) int receive(struct thread *t, int c
         (info && !proc_can_write(t->proc, info, sizeof(struct kmsg_info))))
         return -EFAULT;
 
-    drop_inherited(t);
+    drop_inherited(t, traced);
     t->msg_buf = msg;
     t->msg_len = bytes;
     t->info_buf = info;
@@ -366,7 +389,8 @@ static inline __attribute__((always_inline)) int receive(struct thread *t, int c
         struct thread *client = list_entry(ch->send_q.next, struct thread, qlink);
         list_unlink(&client->qlink);
         client->waitq = NULL;
-        int rcvid = deliver_message(t, client);
+        int rcvid = traced ? deliver_message_traced(t, client)
+                           : deliver_message(t, client);
         client->state = THS_REPLY;
         trace_state(client, traced);
         trace_comm(KEV_COMM_REC_MESSAGE, (uint32_t)rcvid, who(t), traced);
@@ -386,7 +410,7 @@ static inline __attribute__((always_inline)) int reply(struct thread *t, int rcv
 {
     struct thread *client = rcvid_client(t->proc, rcvid);
     if (!client) {
-        drop_inherited(t);
+        drop_inherited(t, traced);
         return -ESRCH;
     }
     if (status < 0)
@@ -397,7 +421,7 @@ static inline __attribute__((always_inline)) int reply(struct thread *t, int rcv
     kmemcpy((void *)(uintptr_t)client->reply_buf, (const void *)(uintptr_t)msg, n);
     thread_unblock_quiet(client, status);
     trace_state(client, traced);
-    drop_inherited(t);
+    drop_inherited(t, traced);
     trace_comm(KEV_COMM_REPLY_MESSAGE, (uint32_t)rcvid, (uint32_t)status, traced);
     return 0;
 }
@@ -407,7 +431,7 @@ static inline __attribute__((always_inline)) int error(struct thread *t, int rcv
 {
     struct thread *client = rcvid_client(t->proc, rcvid);
     if (!client) {
-        drop_inherited(t);
+        drop_inherited(t, traced);
         return -ESRCH;
     }
     if (err <= 0 || err > 4095)
@@ -415,7 +439,7 @@ static inline __attribute__((always_inline)) int error(struct thread *t, int rcv
     trace_comm(KEV_COMM_MSG_ERROR, (uint32_t)rcvid, (uint32_t)err, traced);
     thread_unblock_quiet(client, -err);
     trace_state(client, traced);
-    drop_inherited(t);
+    drop_inherited(t, traced);
     return 0;
 }
 

@@ -55,8 +55,7 @@ static int do_thread_create(struct thread *t, uint32_t entry, uint32_t fn, uint3
     if (!n)
         return -EAGAIN;
     n->tid = (uint16_t)p->next_tid++;
-    n->trace_pid = (uint32_t)p->pid;
-    n->trace_tid = n->tid;
+    thread_set_trace_ids(n, (uint32_t)p->pid, n->tid);
     n->base_prio = n->prio = (uint8_t)prio;
     n->policy = (uint8_t)(policy ? policy : t->policy);
     n->detached = detached;

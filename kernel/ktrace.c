@@ -593,7 +593,8 @@ static int insert_user(struct proc *p, uint32_t cmd, uint32_t code, uint32_t a, 
         __asm__ volatile("" ::: "memory");            \
     }
 
-static int bench(uint32_t kind, uint32_t n)
+// Out of line: its loops' code does not move with ktrace_call's (BENCH trace_*_event_insns).
+static __attribute__((noinline)) int bench(uint32_t kind, uint32_t n)
 {
     static const uint32_t w[4] = { 1, 2, 3, 4 };
     if (n > KTRACE_BENCH_MAX)   // bounded kernel work (uapi/ktrace.h)

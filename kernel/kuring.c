@@ -118,6 +118,24 @@ void kuring_proc_gone(struct proc *p)
     p->ur_addr = 0;
 }
 
+// The first drain after a capture began: tail past the committed records stamped before it
+// (nobody's events), up to the first one stamped since, which ends the skipping. Apart from
+// the loop below, so that the records of every other drain pay nothing for it.
+static uint32_t skip_old(struct proc *p, volatile struct kuser_ring *u, uint32_t head,
+                         uint32_t tail)
+{
+    for (; tail != head; tail++) {
+        volatile struct kuser_rec *rec = &u->rec[tail & p->ur_mask];
+        if ((rec->tag >> 16) != (tail & 0xffffu))
+            break;                  // reserved, not committed yet: the next drain goes on
+        if ((int32_t)(rec->ts - p->ur_skip_before) >= 0) {
+            p->ur_skip_old = false;
+            break;
+        }
+    }
+    return tail;
+}
+
 void kuring_drain(struct proc *p)
 {
     volatile struct kuser_ring *u = (volatile struct kuser_ring *)(uintptr_t)p->ur_addr;
@@ -127,17 +145,14 @@ void kuring_drain(struct proc *p)
         give_up(p, u, head - tail);
         return;
     }
+    if (__builtin_expect(p->ur_skip_old, 0))
+        tail = skip_old(p, u, head, tail);
     for (; tail != head; tail++) {
         volatile struct kuser_rec *rec = &u->rec[tail & mask];
         uint32_t tag = rec->tag;
         if ((tag >> 16) != (tail & 0xffffu))
             break;                  // reserved, not committed yet: next entry
         uint32_t code = tag & 0xffffu, ts = rec->ts, a = rec->a, b = rec->b;
-        if (p->ur_skip_old) {
-            if ((int32_t)(ts - p->ur_skip_before) < 0)
-                continue;           // written before this capture began: nobody's event
-            p->ur_skip_old = false;
-        }
         if (code > KEV_EVENT_MASK) {
             bad++;
             continue;

@@ -127,8 +127,7 @@ int proc_spawn(const char *name, int prio, uint32_t arg, struct proc *parent)
     kmemset((void *)(uintptr_t)app->bss_start, 0, app->bss_size);
 
     t->tid = (uint16_t)p->next_tid++;
-    t->trace_pid = (uint32_t)p->pid;
-    t->trace_tid = t->tid;
+    thread_set_trace_ids(t, (uint32_t)p->pid, t->tid);
     t->base_prio = t->prio = (uint8_t)(prio ? prio : (int)app->priority);
     if (t->prio < KPRIO_MIN)
         t->base_prio = t->prio = KPRIO_MIN;

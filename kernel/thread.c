@@ -51,7 +51,7 @@ struct thread *thread_alloc(struct proc *p)
         t->index = (uint16_t)i;
         t->gen = gen ? gen : 1;
         t->proc = p;
-        t->trace_tid = p ? 0u : i + 1u;     // a process's thread: with its tid
+        thread_set_trace_ids(t, 0, p ? 0u : i + 1u); // a process's thread: with its tid
         t->state = THS_DEAD;
         t->policy = SCHED_POLICY_RR;
         t->slice = RR_TIMESLICE;
@@ -229,28 +229,22 @@ void thread_arm_timeout(struct thread *t, uint64_t ns)
 }
 
 // Why t's priority becomes p (trace/kev.h KEV_PRIO_*): inherited from a mutex waiter or a
-// message, or back to its own; prio_by_call is set while ThreadSetPrio/SchedSet changes a
-// thread's own priority (only the trace reads it, so the untraced path does not pay for it).
-static bool prio_by_call;
-
-static unsigned prio_cause(const struct thread *t, uint8_t p, uint8_t inh)
+// message, or back to its own; by_call while ThreadSetPrio/SchedSet changes t's own priority.
+// (The first two exclude each other: a mutex's priority is above the message's.)
+static inline unsigned prio_cause(const struct thread *t, uint8_t p, uint8_t inh, bool by_call)
 {
-    if (inh == p && inh > t->base_prio && inh > t->ipc_prio)
-        return KEV_PRIO_MUTEX;
     if (t->ipc_prio && p == t->ipc_prio)
         return KEV_PRIO_MSG;
-    return prio_by_call ? KEV_PRIO_CALL : KEV_PRIO_INH_END;
+    if (inh == p && inh > t->base_prio && inh > t->ipc_prio)
+        return KEV_PRIO_MUTEX;
+    return by_call ? KEV_PRIO_CALL : KEV_PRIO_INH_END;
 }
 
-// The trace's side of a priority change (out of line: the untraced path keeps its registers).
-static __attribute__((noinline)) void trace_prio_change(const struct thread *t, uint8_t p,
-                                                        uint8_t inh)
-{
-    ktrace_prio_traced(t, p, prio_cause(t, p, inh));
-    prio_by_call = false;   // the owners down the chain change by inheritance
-}
-
-void thread_update_prio(struct thread *t)
+// The body of thread_update_prio and its twins; `traced` and `by_call` are constants in each.
+// The message calls' untraced copies (ipc.c) take the one without the PRIO_CHANGE hook, as
+// they take their state changes' (nothing can be recorded on an untraced entry).
+static inline __attribute__((always_inline)) void update_prio(struct thread *t,
+                                                              const bool traced, bool by_call)
 {
     // Follow the chain of mutex owners; bounded so that a cycle (deadlock) cannot hang us.
     for (int depth = 0; t && depth < KMAX_THREADS; depth++) {
@@ -260,8 +254,9 @@ void thread_update_prio(struct thread *t)
             p = inh;
         if (p == t->prio)
             return;
-        if (KTRACE_ON(KEV_C_SYSTEM))
-            trace_prio_change(t, p, inh);
+        if (traced && KTRACE_ON(KEV_C_SYSTEM))   // inline: a message's server changes twice
+            ktrace_prio_traced(t, p, prio_cause(t, p, inh, by_call));
+        by_call = false;    // the owners down the chain change by inheritance
         if (t->state == THS_READY) {
             sched_remove(t);
             t->prio = p;
@@ -282,10 +277,18 @@ void thread_update_prio(struct thread *t)
     }
 }
 
+void thread_update_prio(struct thread *t)
+{
+    update_prio(t, true, false);
+}
+
+void thread_update_prio_quiet(struct thread *t)
+{
+    update_prio(t, false, false);
+}
+
 void thread_set_base_prio(struct thread *t, uint8_t prio)
 {
     t->base_prio = prio;
-    prio_by_call = true;
-    thread_update_prio(t);
-    prio_by_call = false;
+    update_prio(t, true, true);
 }

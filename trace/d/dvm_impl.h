@@ -36,8 +36,9 @@ struct dvm_cpu {
     uint8_t *specrec;       /* staging record of a speculative clause */
     struct dvm_aggmemo *memo; /* per action (aggregating ones only used) */
     struct dvm_constagg *constagg; /* per ECB number (see struct dvm_ecb_link) */
-    /* the last self-> variable this CPU found: (variable, tid) -> value, valid while no
-     * dynamic variable was freed since (st->dyn.gen) */
+    /* the last self-> variable this CPU found: (variable, thread) -> value, valid while no
+     * dynamic variable was freed since (st->dyn.gen); self_var is the variable + 1, 0 while
+     * none was found (so a match implies self_val is set: one compare fewer a firing) */
     uint8_t *self_val;
     uint32_t self_var, self_gen;
     uint64_t self_thr;      /* the thread of self_val (dvm_thread_key) */

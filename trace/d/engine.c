@@ -658,7 +658,7 @@ static inline __attribute__((always_inline)) int shortcut(struct dvm_state *st,
                dvm_agg_update_at(st, c->ctx->cpu, st->obj.acts[w - 1].da_arg, m->am_off - 1,
                                  0) == 0;
     }
-    if (!v || !c->self_val || c->self_var != w - 1 || c->self_thr != dvm_thread_key(c->ctx) ||
+    if (!v || c->self_var != w || c->self_thr != dvm_thread_key(c->ctx) ||
         c->self_gen != st->dyn.gen)
         return 0;
     memcpy(c->self_val, &v, 8);

@@ -605,14 +605,14 @@ __attribute__((noinline)) static void store(struct dvm_cpu *c, unsigned op, uint
 static uint8_t *self_lookup(struct dvm_cpu *c, unsigned v, int create)
 {
     struct dvm_state *st = c->st;
-    if (c->self_val && c->self_var == v && c->self_thr == dvm_thread_key(c->ctx) &&
+    if (c->self_var == v + 1u && c->self_thr == dvm_thread_key(c->ctx) &&
         c->self_gen == st->dyn.gen)
         return c->self_val;
     unsigned n = dyn_key(c, v);
     uint8_t *p = n ? dvm_dyn_lookup(st, c->key, n, create) : NULL;
     if (p) {
         c->self_val = p;
-        c->self_var = v;
+        c->self_var = v + 1u;
         c->self_thr = dvm_thread_key(c->ctx);
         c->self_gen = st->dyn.gen;
     }

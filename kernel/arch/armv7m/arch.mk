@@ -2,7 +2,8 @@
 # ARMv7-M (Cortex-M3/M4): exception entry, context switch, MPU, SysTick.
 ARCH_SRCS := kernel/arch/armv7m/vectors.c kernel/arch/armv7m/entry.S \
              kernel/arch/armv7m/context.c kernel/arch/armv7m/mpu.c kernel/arch/armv7m/fault.c \
-             kernel/arch/armv7m/systick.c kernel/arch/armv7m/semihost.c kernel/arch/armv7m/nvic.c
+             kernel/arch/armv7m/systick.c kernel/arch/armv7m/semihost.c kernel/arch/armv7m/nvic.c \
+             kernel/arch/armv7m/entry_select.c
 # stack( )/ustack( ) unwind with the EHABI tables (unwind.c, docs/profiling.md): the kernel
 # and programs are built with them, and programs keep them (ldscripts/app-exidx.ld).
 ARCH_SRCS      += kernel/arch/armv7m/ehabi.c kernel/arch/armv7m/unwind.c

@@ -4,45 +4,61 @@
  * pushed r0-r3, r12, lr, pc, xPSR on the thread's stack (PSP); we save psp, r4-r11 and CONTROL
  * into k_current->ctx (struct arch_context), run kernel_entry(kind) on the main stack, then
  * restore whatever thread k_current names and return to it in thread mode on PSP.
- * While tracing runs (ktrace_kernel_on) it calls kernel_entry_traced instead, so that the
- * untraced path pays one load and one branch for tracing.
+ * While tracing runs (ktrace_kernel_on) the exceptions come through a second vector table,
+ * whose entries are the same with kentry_traced, which calls kernel_entry_traced instead:
+ * entry_select.c points VTOR at it, so that the untraced path pays nothing for tracing (not
+ * even a test of the flag).
  * SVC, PendSV, SysTick and all device interrupts share one priority, so kentry never nests;
  * faults have a higher priority and only come here when taken in thread mode. */
     .syntax unified
     .thumb
     .text
 
-    .macro ENTRY_POINT name, kind
+    .macro ENTRY_POINT name, kind, to
     .global \name
     .type \name, %function
     .thumb_func
 \name:
     movs r0, #\kind
-    b kentry
+    b \to
     .endm
 
-    ENTRY_POINT exc_svc, 0
-    ENTRY_POINT exc_systick, 1
-    ENTRY_POINT exc_irq, 2
-    ENTRY_POINT exc_pendsv, 3
+    ENTRY_POINT exc_svc, 0, kentry
+    ENTRY_POINT exc_systick, 1, kentry
+    ENTRY_POINT exc_irq, 2, kentry
+    ENTRY_POINT exc_pendsv, 3, kentry
+#ifndef KTRACE_DISABLED
+    ENTRY_POINT exc_svc_traced, 0, kentry_traced
+    ENTRY_POINT exc_systick_traced, 1, kentry_traced
+    ENTRY_POINT exc_irq_traced, 2, kentry_traced
+    ENTRY_POINT exc_pendsv_traced, 3, kentry_traced
+#endif
 
-    .global exc_fault
-    .type exc_fault, %function
+    .macro FAULT_ENTRY name, to
+    .global \name
+    .type \name, %function
     .thumb_func
-exc_fault:
+\name:
     tst lr, #4              /* fault taken while on MSP: in the kernel itself */
     beq 1f
     tst lr, #8              /* returning to handler mode: the kernel again */
     beq 1f
     movs r0, #4
-    b kentry
+    b \to
 1:  mov r0, lr
     mrs r1, msp
     b arch_kernel_fault     /* does not return */
+    .endm
 
-    .type kentry, %function
+    FAULT_ENTRY exc_fault, kentry
+#ifndef KTRACE_DISABLED
+    FAULT_ENTRY exc_fault_traced, kentry_traced
+#endif
+
+    .macro KENTRY name, c_entry
+    .type \name, %function
     .thumb_func
-kentry:
+\name:
     tst lr, #4
     beq kentry_bad_stack
     ldr r1, =k_cpus
@@ -51,13 +67,7 @@ kentry:
     stmia r1!, {r2, r4-r11}
     mrs r2, control
     str r2, [r1]
-#ifndef KTRACE_DISABLED
-    ldr r1, =ktrace_kernel_on   /* tracing on: the entry that also does the trace work */
-    ldr r1, [r1]
-    cbnz r1, 3f
-#endif
-    bl kernel_entry
-4:
+    bl \c_entry
     ldr r1, =k_cpus
     ldr r1, [r1]
     ldr r2, [r1, #36]
@@ -67,18 +77,12 @@ kentry:
     isb
     mvn lr, #2              /* EXC_RETURN 0xfffffffd: thread mode, PSP, basic frame */
     bx lr
+    .ltorg
+    .endm
 
+    KENTRY kentry, kernel_entry
 #ifndef KTRACE_DISABLED
-3:  bl kernel_entry_traced     /* and the same return, not a branch back to it */
-    ldr r1, =k_cpus
-    ldr r1, [r1]
-    ldr r2, [r1, #36]
-    msr control, r2
-    ldmia r1, {r2, r4-r11}
-    msr psp, r2
-    isb
-    mvn lr, #2
-    bx lr
+    KENTRY kentry_traced, kernel_entry_traced
 #endif
 
 kentry_bad_stack:

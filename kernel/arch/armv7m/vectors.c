@@ -47,3 +47,31 @@ const vector_fn arch_vectors[16 + BOARD_NIRQ] = {
     [15] = exc_systick,
     [16 ... 16 + BOARD_NIRQ - 1] = exc_irq,
 };
+
+#ifndef KTRACE_DISABLED
+void exc_svc_traced(void);
+void exc_systick_traced(void);
+void exc_irq_traced(void);
+void exc_pendsv_traced(void);
+void exc_fault_traced(void);
+
+// The same table while tracing runs (entry_select.c points VTOR here): the thread-mode
+// entries go to kentry_traced. VTOR needs the table aligned to its size rounded up to a
+// power of two.
+#define VECTORS_ALIGN ((16 + BOARD_NIRQ) * 4 <= 256 ? 256 : (16 + BOARD_NIRQ) * 4 <= 512 ? 512 : 1024)
+__attribute__((aligned(VECTORS_ALIGN)))
+const vector_fn arch_vectors_traced[16 + BOARD_NIRQ] = {
+    [0] = (vector_fn)(uintptr_t)__stack_top,
+    [1] = reset_handler,
+    [2] = exc_nmi,
+    [3] = exc_fault_traced,
+    [4] = exc_fault_traced,
+    [5] = exc_fault_traced,
+    [6] = exc_fault_traced,
+    [11] = exc_svc_traced,
+    [14] = exc_pendsv_traced,
+    [15] = exc_systick_traced,
+    [16 ... 16 + BOARD_NIRQ - 1] = exc_irq_traced,
+};
+_Static_assert((16 + BOARD_NIRQ) * 4 <= 1024, "vector table larger than VECTORS_ALIGN");
+#endif

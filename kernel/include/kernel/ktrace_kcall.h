@@ -32,10 +32,11 @@ static inline uint32_t ktrace_tid(const struct thread *t)
     return t->trace_tid;
 }
 
-// A thread as one word, unique across processes (docs/trace-events.md `who`; D's arg0).
+// A thread as one word, unique across processes (docs/trace-events.md `who`; D's arg0): built
+// once with the thread's ids (thread_set_trace_ids), one load here.
 static inline uint32_t ktrace_who(const struct thread *t)
 {
-    return t->trace_pid << 16 | t->trace_tid;
+    return t->trace_who;
 }
 
 static inline bool ktrace_fast_on(unsigned cls)

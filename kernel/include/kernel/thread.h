@@ -54,13 +54,12 @@ struct thread {
     struct kmutex *wait_mutex;  // MUTEX: what it waits for (priority inheritance follows it)
     struct list held_mutexes;   // mutexes this thread owns
     int32_t join_tid;           // JOIN: which thread, or with wait_child which pid (-1 any)
-    bool wait_child;            // JOIN in ProcWait (waitpid): QNX has no state of its own for
-                                // it, so it is JOIN, the wait for a termination (kev-format.md)
     int32_t wake_ret;           // result to deliver once a condvar waiter owns its mutex
     int32_t exit_status;
     uint16_t kc_trace;          // traced kernel call in progress: event id + 1 (0: none)
     uint8_t  traced_state;      // the state the tracer last saw (D's wakeup probe says it)
     uint8_t  dt_unstarted;      // created while D ran, not yet run (proc:::lwp-start)
+    uint32_t trace_who;         // trace_pid << 16 | trace_tid, one word (thread_set_trace_ids)
     // D's vtimestamp: cycles on the CPU while a D program runs (kernel/kdtrace.c); vt_since
     // is when it last went on the CPU, 0 while it is off or not yet seen.
     uint64_t vt_cycles, vt_since;
@@ -69,6 +68,9 @@ struct thread {
     uint8_t  cpu;
     bool     dying;
     bool     affinity_fixed;    // bound by the arch to a CPU's device (ThreadCtl may not move it)
+    bool wait_child;            // JOIN in ProcWait (waitpid): QNX has no state of its own for
+                                // it, so it is JOIN, the wait for a termination (kev-format.md);
+                                // here it fills a hole: trace_who takes no room (netduinoplus2)
     uint32_t affinity;
     int32_t  dying_status;
     char name[KNAME_MAX];
@@ -103,6 +105,15 @@ void thread_destroy(struct thread *t, int32_t status);
 // Returns a zombie (or dead) thread's slot to the pool.
 void thread_free(struct thread *t);
 
+// The words naming t in trace events and D (trace_pid, trace_tid, and the two as one `who`,
+// docs/trace-events.md), set once here so that each event loads them instead of building them.
+static inline void thread_set_trace_ids(struct thread *t, uint32_t pid, uint16_t tid)
+{
+    t->trace_pid = pid;
+    t->trace_tid = tid;
+    t->trace_who = pid << 16 | tid;
+}
+
 // Sets the result registers of a thread's pending kernel call.
 void thread_set_result(struct thread *t, int32_t ret);
 void thread_set_result64(struct thread *t, uint64_t ret);
@@ -110,6 +121,8 @@ void thread_set_result64(struct thread *t, uint64_t ret);
 // Priority: recompute the effective priority from base, inherited IPC priority and the
 // waiters of held mutexes, and propagate along a chain of mutex owners.
 void thread_update_prio(struct thread *t);
+// The same without the PRIO_CHANGE hook: for the message calls' untraced copies (ipc.c).
+void thread_update_prio_quiet(struct thread *t);
 // ThreadSetPrio / SchedSet: t's own priority becomes prio (the trace's PRIO_CHANGE says "call").
 void thread_set_base_prio(struct thread *t, uint8_t prio);
 // Arms t's timeout for at least ns nanoseconds, by the tick and by the cycle counter.
