@@ -64,7 +64,8 @@ fits() {
     ! grep -q "'" "$1" && [ "$(cmdline "$1" | wc -c)" -le $maxline ]
 }
 
-# Batches: each a prelude and as many scripts as keep the compiled object under maxobj.
+# Batches: each a prelude and as many scripts as keep the compiled object under maxobj (and,
+# without semihosting, the boot command line under maxline).
 scripts=("$src"/*.d "${extra[@]}")
 [ ${#scripts[@]} -ge 30 ]; ok $? "the corpus has at least 30 scripts (${#scripts[@]})"
 batches=()
