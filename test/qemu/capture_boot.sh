@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: MIT
 # Sourced by the tests that boot a program under appinit with a capture (test_irqrate.sh,
-# test_acq.sh): capture_boot and devtimer_rate_1khz below. capture_boot BOARD IMAGE PROGRAM OUTDIR HOSTDIR [qemu args...] boots IMAGE with
+# test_acq.sh, test_dprobe_parity.sh): capture_boot, devtimer_rate_1khz, devtimer_qtrace and
+# devtimer_record below. capture_boot BOARD IMAGE PROGRAM OUTDIR HOSTDIR [qemu args...] boots IMAGE with
 # "appinit PROGRAM" and the tracelogger, under -icount shift=0,sleep=off (no real-time sleeping:
 # an idle CPU jumps to the next deadline, so every clock is the instruction count and a device's
 # periods come exactly; with sleep=on they follow the host). The capture lands in OUTDIR/t.kev
@@ -33,4 +34,20 @@ devtimer_rate_1khz() {
         x86-pc) echo 1024 ;;
         *)      echo 1000 ;;
     esac
+}
+
+# x86-pc: QEMU's RTC runs its periodic timer late now and then under -icount and catches up with
+# two requests at once, the second while the line is still high: the 8259 (edge-triggered) sees
+# one edge for both, and the program one interrupt. There the device's own record counts: QEMU's
+# trace of the line (IRQ 8, the slave PIC's line 0). devtimer_qtrace BOARD FILE prints the QEMU
+# options that write it to FILE (nothing on the other boards, whose devices keep their rate);
+# devtimer_record FILE prints "REQUESTS,EDGES" from it: the requests the RTC raised (to hold
+# against the rate) and the rising edges (each one interrupt in the capture).
+devtimer_qtrace() {
+    [ "$1" = x86-pc ] && echo "-trace pic_set_irq -D $2"
+}
+devtimer_record() {
+    awk '/pic_set_irq master 0 irq 0 level 1/ { r++; if (!hi) e++; hi = 1 }
+         /pic_set_irq master 0 irq 0 level 0/ { hi = 0 }
+         END { printf "%d,%d", r, e }' "$1"
 }

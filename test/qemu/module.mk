@@ -78,6 +78,9 @@ SCRIPT_TESTS += $$(if $$(filter dtrace,$$(MATRIX_TESTS_$(1))),qemu-$(1)/dtrace|9
 # period: an application keeps its period with the tracelogger writing (test_period.sh).
 SCRIPT_TESTS += $$(if $$(filter period,$$(MATRIX_TESTS_$(1))),qemu-$(1)/period|180|BOARD=$(1)|test/qemu/test_period.sh|build/$(1)|$(H))
 SCRIPT_TESTS += $$(if $$(filter parity,$$(MATRIX_TESTS_$(1))),qemu-$(1)/parity|300|BOARD=$(1)|test/qemu/test_dprobe_parity.sh|build/$(1)|$(H))
+# acqparity: the parity corpus over acq (as qemu-acqparity/<board> below), on a board that runs
+# it from the matrix (x86-pc: the D text on the boot command line, the capture from COM2).
+SCRIPT_TESTS += $$(if $$(filter acqparity,$$(MATRIX_TESTS_$(1))),qemu-acqparity/$(1)|300|BOARD=$(1)|test/qemu/test_dprobe_parity.sh|build/$(1)|$(H)|acq)
 SCRIPT_TESTS += $$(if $$(filter smpstress,$$(MATRIX_TESTS_$(1))),qemu-$(1)/smpstress|300|BOARD=$(1)|scripts/qemu-test.sh|build/$(1)/smpstress.elf|$$(HOSTILE_QEMU))
 SCRIPT_TESTS += $$(if $$(filter smpstress,$$(MATRIX_TESTS_$(1))),qemu-$(1)/smpstress-hostclock|600|env|QEMU_ICOUNT=none|BOARD=$(1)|scripts/qemu-test.sh|build/$(1)/smpstress.elf)
 endef

@@ -21,14 +21,9 @@ img=build/$board/irqtest.elf
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 rate=$(devtimer_rate_1khz "$board")
-# x86-pc: QEMU's RTC runs its periodic timer late now and then under -icount and catches up with
-# two requests at once, the second while the line is still high: the 8259 (edge-triggered) sees
-# one edge for both. So there the device's own record counts: QEMU's trace of the line (IRQ 8,
-# the slave PIC's line 0) gives the requests the RTC raised (held against the rate) and the
-# rising edges (each must be one interrupt in the capture).
-QTRACE=
+# x86-pc: the device's own record counts (capture_boot.sh's devtimer_qtrace, devtimer_record).
+QTRACE=$(devtimer_qtrace "$board" "$out/qemu.trace")
 device=
-[ "$board" = x86-pc ] && QTRACE="-trace pic_set_irq -D $out/qemu.trace"
 echo "1..6"
 capture_boot "$board" "$img" irqrate "$out" "$h" $QTRACE
 rc=$?
@@ -36,9 +31,7 @@ sed 's/^/# /' "$out/run.log" | tail -8
 [ $rc = 0 ] && grep -q 'irqrate: [0-9]* interrupts in' "$out/run.log"
 echo "$([ $? = 0 ] && echo ok || echo not ok) 1 - $board: irqtest boots, irqrate runs to its end under a capture"
 if [ -n "$QTRACE" ]; then
-    device=$(awk '/pic_set_irq master 0 irq 0 level 1/ { r++; if (!hi) e++; hi = 1 }
-                  /pic_set_irq master 0 irq 0 level 0/ { hi = 0 }
-                  END { printf "%d,%d", r, e }' "$out/qemu.trace")
+    device=$(devtimer_record "$out/qemu.trace")
     echo "# QEMU's trace of IRQ 8: requests,edges = $device"
 fi
 cps=$("$h/traceprinter" "$out/t.kev" 2>/dev/null | awk '/TRACE_CYCLES_PER_SEC::/ { print $2; exit }')

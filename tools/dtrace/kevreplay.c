@@ -515,6 +515,18 @@ static int on_event(void *user, struct kev_reader *r, const struct kev_event *e)
     return done(p);
 }
 
+/* A capture that lost events (the kernel's drops and overwrites, the trailer's count, or
+ * buffers missing from the sequence) fires its probes less often than the board did: said
+ * once, so that an answer over it is not taken for the board's. */
+static void lost_note(const char *path, const struct kev_reader *r)
+{
+    uint64_t lost = kev_lost_total(r);
+    if (lost || r->kr_seq_missing)
+        fprintf(stderr, "dtrace: %s: the capture lost %llu events and %llu buffers: probes "
+                "fire over it less often than they did on the board\n", path,
+                (unsigned long long)lost, (unsigned long long)r->kr_seq_missing);
+}
+
 static uint8_t *read_file(const char *path, size_t *lenp)
 {
     FILE *f = fopen(path, "rb");
@@ -598,6 +610,8 @@ int kev_replay(const char *path, struct dvm_state *st, struct dcons *cons,
     int damaged = rc != KEV_OK && rc != KEV_ERR_STOPPED;
     if (damaged)
         fprintf(stderr, "dtrace: %s: %s (replayed up to there)\n", path, kev_error(&r));
+    else
+        lost_note(path, &r);
     consume(&p, 0);
     free(data);
     return damaged ? 1 : 0;

@@ -26,7 +26,9 @@ static const char *errname(int e)
 
 int main(void)
 {
-    static char cmd[512];
+    // the whole boot command line: on x86-pc it carries make dtrace's D text (up to the 2048
+    // bytes the kernel keeps, kernel/arch/x86/cpu.c), and a line that does not fit is lost
+    static char cmd[2048];
     char *argv[MAX_APPS + 2];
     int argc = kargs("appinit", cmd, sizeof(cmd), argv, MAX_APPS + 2);
     int failures = 0;
