@@ -39,7 +39,8 @@ $(foreach b,$(filter-out $(BOARD),qemu-virt-a53 x86-pc),$(eval $(call STACKS_MAT
 # Stacks in captures (docs/trace-events.md "Stacks and faults"): dtrace -i's profile-N
 # ustack( ) over a capture with stack samples against gdb's bt (test_stacks_capture.sh), and a
 # faulting program's FAULT and STACK against addr2line and the board's proc:::fault
-# (test_fault_capture.sh). Boards whose tracelogger writes host files (semihosting).
+# (test_fault_capture.sh). On boards whose tracelogger writes host files (semihosting), and on
+# x86-pc through its trace UART (kevcapture).
 ifneq ($(filter stacks,$(IMAGES)),)
 SCRIPT_TESTS += stacks/capture|180|test/stacks/test_stacks_capture.sh|$(B)|$(H)
 TEST_DEPS    += $(H)/traceprinter $(H)/dtrace
@@ -52,7 +53,7 @@ define STACKS_CAPTURE_MATRIX_template
 SCRIPT_TESTS += stacks-$(1)/capture|180|BOARD=$(1)|test/stacks/test_stacks_capture.sh|build/$(1)|$(H)
 SCRIPT_TESTS += stacks-$(1)/fault-capture|120|BOARD=$(1)|test/stacks/test_fault_capture.sh|build/$(1)|$(H)
 endef
-$(foreach b,$(filter-out $(BOARD),qemu-virt-a53),$(eval $(call STACKS_CAPTURE_MATRIX_template,$(b))))
+$(foreach b,$(filter-out $(BOARD),qemu-virt-a53 x86-pc),$(eval $(call STACKS_CAPTURE_MATRIX_template,$(b))))
 
 # Profiles from a capture (test/stacks/test_profile_capture.sh): kevstat --folded against an
 # independent reader of the file, QNX's traceprinter and addr2line, kev2perfetto's callstacks

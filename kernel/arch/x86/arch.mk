@@ -7,5 +7,10 @@ ARCH_SRCS := kernel/arch/x86/boot.S kernel/arch/x86/entry.S kernel/arch/x86/cpu.
 # stack( )/ustack( ): the ebp chain (unwind.c, docs/profiling.md), kept in kernel and programs.
 ARCH_SRCS   += kernel/arch/x86/unwind.c
 ARCH_CFLAGS += -fno-omit-frame-pointer
+# Programs: GCC 12 gives a static function it calls with its local register convention no
+# frame record even under -fno-omit-frame-pointer, so a sample or a fault in such a leaf lost
+# its caller. -fno-toplevel-reorder keeps such functions on the ABI's convention, with their
+# record (docs/profiling.md).
+ARCH_UCFLAGS := -fno-toplevel-reorder
 # The fault's kind, pc and address for the trace (kernel/ktrace_fault.c).
 ARCH_SRCS += kernel/arch/x86/fault_where.c
