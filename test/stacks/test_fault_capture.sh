@@ -9,11 +9,12 @@
 # frame of the STACK that follows it (callers at their return address - 1); and the board's
 # own proc:::fault, whose ustack( ) dtrace -i over the capture must repeat exactly.
 #   test/stacks/test_fault_capture.sh BUILD_DIR HOST_DIR     (BOARD in the environment)
-# Registered for mps2-an385 and qemu-virt-a53. It runs on x86-pc too (the capture through
-# UART 1 and kevcapture), where it fails on a known limit: GCC's i686 code gives a static leaf
-# function (chain_spin, fault_c) no frame record even with -fno-omit-frame-pointer
-# -mno-omit-leaf-frame-pointer, so a sample or fault there loses its caller
-# (docs/profiling.md).
+# The fault is also QNX's COMM SIGNAL [si_signo, si_code] just before the FAULT, as QNX's kernel
+# records a signal, checked against the program's source (SIGSEGV, SEGV_ACCERR: the MPU/MMU
+# refused the write) and, where QNX_TRACEPRINTER names one, QNX's own traceprinter.
+# Registered for mps2-an385, qemu-virt-a53 and x86-pc (there the capture comes through UART 1
+# and kevcapture; programs are built so that GCC's local leaf functions keep their frame
+# record, docs/profiling.md).
 set -u
 B=$(cd "$1" && pwd); H=$(cd "$2" && pwd)
 here=$(cd "$(dirname "$0")/../.." && pwd)
@@ -26,7 +27,7 @@ a2l=$(addr2line_of "$elf")
 tmp=$(mktemp -d)
 [ -n "${KEEP:-}" ] && echo "# files in $tmp"
 trap '[ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXIT
-echo "1..8"
+echo "1..9"
 D='proc:::fault { printf("fault %d\n", arg0); ustack(); }'
 "$H/dcompile" -n "$D" -o "$tmp/f.dobj" || { echo "not ok 1 - dcompile"; exit 1; }
 if uart_board "$board"; then   # the program's text on the board, the capture from UART 1
@@ -112,4 +113,15 @@ trc=$?
     ! grep -q '^ *0x' "$tmp/bad.out" && grep -q 'THDEAD .*(stackfault/main)' "$tmp/bad.txt"
 ok $? "a malformed STACK: dtrace -i says so and fires proc:::fault without it; traceprinter reads on"
 [ $drc = 0 ] || sed 's/^/# /' "$tmp/bad.err"
+# QNX's own record of it: COMM SIGNAL [si_signo 11, si_code 2 = SEGV_ACCERR] right before the FAULT
+sig=$(grep -B1 'SYSTEM  :FAULT .*(stackfault/main)$' "$tmp/cap.txt" | head -1)
+r=1
+grep -q 'COMM *:SIGNAL *si_signo:11 si_code:2' <<< "$sig" && r=0
+if [ $r = 0 ] && [ -n "${QNX_TRACEPRINTER:-}" ] && [ -x "$QNX_TRACEPRINTER" ]; then
+    "$QNX_TRACEPRINTER" -f "$tmp/cap.kev" 2>/dev/null | grep -q 'SIGNAL.*si_signo:11 si_code:2' || r=1
+fi
+also=""
+[ -n "${QNX_TRACEPRINTER:-}" ] && also=", in QNX's own traceprinter too"
+ok $r "the fault is QNX's COMM SIGNAL (si_signo 11, si_code 2 SEGV_ACCERR) just before the FAULT$also"
+[ $r = 0 ] || echo "# before the FAULT: $sig"
 exit 0
