@@ -156,6 +156,7 @@ fuzz: setup-test $(FUZZ_BINS)
 	    echo "fuzz: $$f for $(if $(FUZZ_RUNS),$(FUZZ_RUNS) executions,$(FUZZ_SECONDS)s)"; \
 	    dict=test/fuzz/$$(basename $$f).dict; [ -f $$dict ] && dict=-dict=$$dict || dict=; \
 	    $$f $(if $(FUZZ_RUNS),-runs=$(FUZZ_RUNS),-max_total_time=$(FUZZ_SECONDS)) -timeout=$(FUZZ_TIMEOUT) -rss_limit_mb=$(FUZZ_RSS_MB) \
+	        -artifact_prefix=$$f- \
 	        $$dict $$f.corpus $$(dirname $$f)/seeds-$$(basename $$f) \
 	        >$$f.log 2>&1 || { tail -40 $$f.log; echo "fuzz: $$f FAILED (log: $$f.log)"; exit 1; }; \
 	    grep -E '^#[0-9]+[[:space:]]+(DONE|pulse)' $$f.log | tail -1; grep '^Done' $$f.log; done
