@@ -57,6 +57,10 @@ FUZZ_BINS    :=   # libFuzzer binaries (clang), run by `make fuzz` for FUZZ_SECO
 FUZZ_SECONDS ?= 60
 # FUZZ_RUNS=N: each fuzzer runs N executions instead (docs/hostile.md: 10M each, clean)
 FUZZ_RUNS    ?=
+# libFuzzer's per-input time limit (s) and memory limit (MB): generous, because on a shared
+# machine a niced fuzzer can be stalled for seconds, and a stall is not a hang of the target.
+FUZZ_TIMEOUT ?= 60
+FUZZ_RSS_MB  ?= 2048
 FUZZ_CC      ?= clang
 # -fno-sanitize-recover=all: a fuzzer stops (and fails) at the first UBSan report, as ASan does.
 FUZZ_CFLAGS  := -std=gnu11 -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
@@ -151,8 +155,11 @@ fuzz: setup-test $(FUZZ_BINS)
 	$(Q)for f in $(FUZZ_BINS); do mkdir -p $$f.corpus; \
 	    echo "fuzz: $$f for $(if $(FUZZ_RUNS),$(FUZZ_RUNS) executions,$(FUZZ_SECONDS)s)"; \
 	    dict=test/fuzz/$$(basename $$f).dict; [ -f $$dict ] && dict=-dict=$$dict || dict=; \
-	    $$f $(if $(FUZZ_RUNS),-runs=$(FUZZ_RUNS),-max_total_time=$(FUZZ_SECONDS)) -timeout=5 $$dict $$f.corpus $$(dirname $$f)/seeds-$$(basename $$f) \
-	        >$$f.log 2>&1 || { tail -40 $$f.log; exit 1; }; tail -2 $$f.log; done
+	    $$f $(if $(FUZZ_RUNS),-runs=$(FUZZ_RUNS),-max_total_time=$(FUZZ_SECONDS)) -timeout=$(FUZZ_TIMEOUT) -rss_limit_mb=$(FUZZ_RSS_MB) \
+	        -artifact_prefix=$$f- \
+	        $$dict $$f.corpus $$(dirname $$f)/seeds-$$(basename $$f) \
+	        >$$f.log 2>&1 || { tail -40 $$f.log; echo "fuzz: $$f FAILED (log: $$f.log)"; exit 1; }; \
+	    grep -E '^#[0-9]+[[:space:]]+(DONE|pulse)' $$f.log | tail -1; grep '^Done' $$f.log; done
 
 clean:
 	rm -rf build

@@ -6,6 +6,7 @@
 #   SCRIPT_TESTS  entries "name|timeout|command" for tests driven by a script
 #   QEMU_TESTS    boot images whose programs print TAP lines; run by scripts/qemu-test.sh
 include test/unit/module.mk
+include test/fuzz/module.mk
 -include test/qemu/module.mk
 
 .PHONY: test-build bench-build check-host $(B)/tests.list $(HT)/tests.list

@@ -416,9 +416,10 @@ static int parse_trailer_v101(struct kev_reader *r)
 
 int kev_open(struct kev_reader *r, const void *data, size_t len)
 {
-    uint8_t *p = (uint8_t *)r;
-    for (size_t i = 0; i < sizeof(*r); i++)
-        p[i] = 0;
+    // One block clear (the compiler's memset; every C environment, freestanding too, provides
+    // it): a byte loop over the reader's ~60 KB made each open cost more than decoding a trace,
+    // and under the fuzzer's comparison tracing it was 80% of fuzz_kev_decode's time.
+    *r = (struct kev_reader){0};
     r->kr_data = data;
     r->kr_len = data ? len : 0;
     size_t hdr_end = 0;

@@ -847,7 +847,7 @@ static unsigned call(struct cg *g, struct dnode *n, struct dtype *t)
         if (s->args[k] == 'S' && at.kind == DIF_TYPE_INT && const_value(a, &zero) && !zero)
             at.kind = DIF_TYPE_STR; /* NULL: go on with the last string (pushed as an int) */
         if ((at.kind == DIF_TYPE_STR) != (s->args[k] == 's' || s->args[k] == 'S') ||
-            at.kind == DT_NONE)
+            at.kind == DT_NONE || at.kind == DT_SOU) /* a struct by value is no argument */
             dcc_error(g->cc, a->line, "D_PROTO_ARG", "%s( ) argument #%d is incompatible with "
                       "prototype", n->s, (int)k + 1);
     }
