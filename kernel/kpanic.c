@@ -12,6 +12,7 @@
 #include <kernel/cpu.h>
 #include <kernel/thread.h>
 #include <kernel/ktrace.h>
+#include <kernel/ktrace_kcall.h>   // ktrace_who
 
 static bool panicking;  // a panic inside the panic path goes straight to the stop
 
@@ -22,7 +23,7 @@ static void record(unsigned cause, uintptr_t pc, uintptr_t addr, const char *msg
     const struct thread *t = k_current;
     uint32_t w[KEV_KPANIC_WORDS] = {
         cause, (uint32_t)pc, (uint32_t)((uint64_t)pc >> 32), (uint32_t)addr,
-        (uint32_t)((uint64_t)addr >> 32), t ? t->trace_pid << 16 | t->trace_tid : 0,
+        (uint32_t)((uint64_t)addr >> 32), t ? ktrace_who(t) : 0,
     };
     const uint32_t sys = 1u << KEV_C_SYSTEM;
     ktrace.tr_active |= sys;    // recorded whatever classes the capture asked for
