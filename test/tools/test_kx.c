@@ -289,6 +289,44 @@ static void test_linux_ids(void **state)
     free(s);
 }
 
+// A user event is its text when it is what trace_emit_string stores for a text alone (the
+// emitter's documented layout, docs/trace-api.md): the bytes and a NUL, padded with zeros to
+// at least 9 bytes and to whole slots of 8. Every length from 1 to 40 bytes is read back as
+// its text, the short ones (under 8 bytes, two slots) included; a two-word event and words
+// whose text ends a slot or more before the event does are words.
+static const struct kev_event *mk_text(const char *text, unsigned extra_slots)
+{
+    static uint32_t tw[2 * 8];
+    size_t len = strlen(text), bytes = len + 1 < 9 ? 9 : len + 1;
+    unsigned slots = (unsigned)(bytes + 7) / 8 + extra_slots;
+    memset(tw, 0, sizeof(tw));
+    for (size_t i = 0; i < len; i++)
+        tw[i / 4] |= (uint32_t)(unsigned char)text[i] << (8 * (i % 4));
+    memset(&ev, 0, sizeof(ev));
+    ev.cls = KEV_C_USER, ev.ev = 9, ev.w = tw, ev.nw = 2 * slots, ev.nslots = slots;
+    return &ev;
+}
+
+static void test_user_string(void **state)
+{
+    (void)state;
+    const char *abc = "abcdefghijklmnopqrstuvwxyz0123456789ABCD";
+    char want[48], got[64];
+    for (size_t len = 1; len <= 40; len++) {
+        memcpy(want, abc, len);
+        want[len] = 0;
+        assert_int_equal(kx_user_string(&rd, mk_text(want, 0), got, sizeof(got)), 1);
+        assert_string_equal(got, want);
+        // the same text in an event a slot longer is not what the emitter writes for it
+        assert_int_equal(kx_user_string(&rd, mk_text(want, 1), got, sizeof(got)), 0);
+    }
+    // "hi" as a two-word event (trace_logi's words): one slot, words
+    assert_int_equal(kx_user_string(&rd, mk(KEV_C_USER, 9, 0, 0x6968, 0, 0, 0, 2), got,
+                                    sizeof(got)), 0);
+    // an empty text is no text
+    assert_int_equal(kx_user_string(&rd, mk_text("", 0), got, sizeof(got)), 0);
+}
+
 // User events are counted per (id, process of the running thread).
 static void test_user_events(void **state)
 {
@@ -327,6 +365,7 @@ int main(void)
         cmocka_unit_test(test_kcalls_and_loss),
         cmocka_unit_test(test_linux_ids),
         cmocka_unit_test(test_user_events),
+        cmocka_unit_test(test_user_string),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -266,8 +266,12 @@ int kx_user_string(const struct kev_reader *r, const struct kev_event *e, char *
     }
     kev_event_string(r, e, 0, buf, n);
     size_t len = strlen(buf);
-    // the text and its NUL fill the event's slots (a slot is two words; the last is padded)
-    return len > 0 && !strchr(buf, '?') && (len + 8) / 8 * 2 >= e->nw;
+    // The text and its NUL fill the event's slots (8 bytes a slot, the last padded), and a
+    // string alone takes at least two slots: trace_emit_string pads a text under 8 bytes to 9
+    // bytes, so that it is told from a two-word event (docs/trace-api.md). A text that ends
+    // a slot or more before the event does is words that happen to start with a printable byte.
+    size_t slots = (len + 1u + 7u) / 8u < 2u ? 2u : (len + 1u + 7u) / 8u;
+    return len > 0 && !strchr(buf, '?') && slots >= e->nslots;
 }
 
 void kx_user_text(const struct kev_reader *r, struct kev_userreg *g, uint32_t pid,
