@@ -323,7 +323,8 @@ void ktrace_int_ev(unsigned ev, uint32_t irq, uint32_t who)
 {
     if (kdt_active && irq < DPROBE_IRQ_MAX && (ev == KEV_INT_ENTER || ev == KEV_INT_EXIT))
         kdt_fire(ev == KEV_INT_ENTER ? DPROBE_IRQ_ENTRY(irq) : DPROBE_IRQ_EXIT(irq), irq, 0, 0, 0);
-    if (kdt_active && irq == KIRQ_TICK && ev == KEV_INT_ENTER && k_current) // sched:::tick
+    // sched:::tick: every CPU's timer interrupt, the kernel's tick or this CPU's share of it
+    if (kdt_active && (irq == KIRQ_TICK || irq == KIRQ_CPUTICK) && ev == KEV_INT_ENTER && k_current)
         kdt_fire(DPROBE_SCHED_TICK, ktrace_who(k_current), ktrace_pid(k_current),
                  k_current->prio, 0);
     trace_emit_simple(&ktrace, KEV_C_INT, ev, irq, who);

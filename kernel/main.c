@@ -109,12 +109,14 @@ static inline __attribute__((always_inline)) void kernel_entry_body(unsigned kin
     case KENTRY_RESCHED:
         break;
     case KENTRY_CPUTICK:                // another CPU took the tick: this one's own share
+        ktrace_int(KEV_INT_ENTER, KIRQ_CPUTICK, 0);     // sched:::tick on this CPU too
         if (unlikely(ktrace_kernel_on)) {
             if (ktrace.tr_running && k_ticks % TICK_HZ == 0)
                 trace_ring_tick(&ktrace);   // this CPU's TIME event
             ktrace_stack_tick();            // this CPU's stack samples
             kdt_tick(false);                // profile-N on this CPU
         }
+        ktrace_int(KEV_INT_EXIT, KIRQ_CPUTICK, 0);
         break;
     case KENTRY_FAULT:
         kernel_fault(t);

@@ -141,3 +141,8 @@ endif
 USTR_BOARDS := mps2-an385 qemu-virt-a53
 SCRIPT_TESTS += $(foreach b,$(USTR_BOARDS),qemu-ustr/$(b)|300|test/qemu/test_dtrace_ustr.sh|$(b)|$(H))
 TEST_DEPS    += $(H)/dcompile $(H)/dtrace
+# sched:::tick on every CPU, live and over the same boot's capture, each CPU's count near the
+# rate its timer was programmed at (docs/d-probes.md): the boards with several CPUs in QEMU.
+TICKCPU_BOARDS := qemu-virt-a53
+SCRIPT_TESTS += $(foreach b,$(TICKCPU_BOARDS),qemu-tickcpus/$(b)|300|test/qemu/test_dtrace_tick_cpus.sh|build/$(b)|$(H))
+TEST_DEPS    += $(H)/dcompile $(H)/dtrace $(H)/traceprinter $(foreach b,$(filter-out $(BOARD),$(TICKCPU_BOARDS)),matrix-images-$(b))

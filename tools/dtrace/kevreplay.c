@@ -24,6 +24,8 @@
 /* The tick's interrupt line (uapi/ktrace.h KIRQ_TICK; the host tools do not include the
  * kernel's headers). */
 enum { KIRQ_TICK_EV = 0x100 };
+/* A CPU's own timer interrupt in a period another CPU took the tick of (KIRQ_CPUTICK). */
+enum { KIRQ_CPUTICK_EV = 0x101 };
 
 /* A thread as the capture tells it, keyed by who (pid << 16 | tid). */
 struct rthread {
@@ -279,8 +281,8 @@ static void on_thread(struct replay *p, struct kev_reader *r, const struct kev_e
         t->blocked_at = p->ctx.timestamp;
         return;
     }
-    if (e->cls == KEV_C_INT && e->ev == KEV_INT_ENTER && e->nw >= 1 && w[0] == KIRQ_TICK_EV &&
-        p->cur[cpu]) {
+    if (e->cls == KEV_C_INT && e->ev == KEV_INT_ENTER && e->nw >= 1 &&
+        (w[0] == KIRQ_TICK_EV || w[0] == KIRQ_CPUTICK_EV) && p->cur[cpu]) {
         fire4(p, DPROBE_SCHED_TICK, p->cur[cpu], p->cur[cpu] >> 16, p->ctx.prio, 0);
         return;
     }

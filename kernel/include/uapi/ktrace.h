@@ -119,6 +119,9 @@ struct kuser_ring {
 #define KIRQ_TRACE 32
 // Interrupt numbers in INT trace events for exceptions that are not device lines.
 #define KIRQ_TICK  0x100
+// A CPU's own timer interrupt in a period whose kernel tick another CPU took (SMP,
+// KENTRY_CPUTICK): its round-robin look, stack sample and profile-N, and sched:::tick there.
+#define KIRQ_CPUTICK 0x101
 
 // KTRACE_BENCH kinds.
 #define KTRACE_BENCH_LOOP     0   // the measuring loop alone
