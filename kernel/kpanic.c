@@ -16,14 +16,18 @@
 
 static bool panicking;  // a panic inside the panic path goes straight to the stop
 
-static void record(unsigned cause, uintptr_t pc, uintptr_t addr, const char *msg)
+// w: the fault, or NULL for a kpanic() call from pc.
+static void record(const struct arch_fault_where *f, uint64_t pc, const char *msg)
 {
     if (!ktrace.tr_running)
         return;
     const struct thread *t = k_current;
-    uint32_t w[KEV_KPANIC_WORDS] = {
-        cause, (uint32_t)pc, (uint32_t)((uint64_t)pc >> 32), (uint32_t)addr,
-        (uint32_t)((uint64_t)addr >> 32), t ? ktrace_who(t) : 0,
+    uint64_t addr = f && f->addr_valid ? f->addr : 0;
+    uint32_t info = f ? KEV_PANIC_EXCEPTION | f->kind << 8 | (f->addr_valid ? KEV_FAULT_ADDR_VALID : 0)
+                      : KEV_PANIC_CALL;
+    uint32_t w[KEV_KPANIC_WORDS] = {    // 64-bit values high word first, as FAULT's
+        info, (uint32_t)(pc >> 32), (uint32_t)pc, (uint32_t)(addr >> 32), (uint32_t)addr,
+        t ? ktrace_who(t) : 0,
     };
     const uint32_t sys = 1u << KEV_C_SYSTEM;
     ktrace.tr_active |= sys;    // recorded whatever classes the capture asked for
@@ -31,7 +35,7 @@ static void record(unsigned cause, uintptr_t pc, uintptr_t addr, const char *msg
     trace_emit_string(&ktrace, KEV_C_SYSTEM, KEV_SYS_KPANIC, w, KEV_KPANIC_WORDS, msg);
 }
 
-static _Noreturn void panic_stop(unsigned cause, uintptr_t pc, uintptr_t addr, const char *fmt,
+static _Noreturn void panic_stop(const struct arch_fault_where *f, uint64_t pc, const char *fmt,
                                  va_list ap)
 {
     char buf[160];
@@ -39,7 +43,7 @@ static _Noreturn void panic_stop(unsigned cause, uintptr_t pc, uintptr_t addr, c
     bool again = panicking;
     panicking = true;
     if (!again)
-        record(cause, pc, addr, buf);
+        record(f, pc, buf);
     kprintf("\nkernel panic: %s\n", buf);
     if (!again && ktrace.tr_running && ktrace.tr_policy == TRACE_POLICY_RING) {
         kprintf("kernel: halted in place for a debugger (flight recorder): kevdump reads the ring\n");
@@ -52,12 +56,12 @@ _Noreturn void kpanic(const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    panic_stop(KEV_PANIC_SOFTWARE, (uintptr_t)__builtin_return_address(0), 0, fmt, ap);
+    panic_stop(NULL, (uintptr_t)__builtin_return_address(0), fmt, ap);
 }
 
-_Noreturn void kpanic_fault(unsigned cause, uintptr_t pc, uintptr_t addr, const char *fmt, ...)
+_Noreturn void kpanic_fault(const struct arch_fault_where *w, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    panic_stop(cause, pc, addr, fmt, ap);
+    panic_stop(w, w->pc, fmt, ap);
 }

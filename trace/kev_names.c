@@ -99,13 +99,6 @@ const char *kev_system_name(unsigned ev)
     }
 }
 
-const char *kev_panic_cause_name(unsigned cause)
-{
-    static const char *const names[] = { "software", "data access", "instruction fetch",
-                                         "undefined instruction", "alignment", "exception" };
-    return cause < KEV_NELEM(names) ? names[cause] : NULL;
-}
-
 // The target's errno numbers (newlib's and picolibc's, uapi/kerrno.h), spelled out because a
 // host build of kerrno.h takes the host's values.
 const char *kev_errno_name(unsigned err)

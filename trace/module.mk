@@ -48,3 +48,10 @@ HOST_TESTS += $(HT)/test_kev_stack
 $(HT)/test_kev_stack: $(call host_test_objs,test/unit/test_kev_stack.c trace/kev_stack.c)
 	@echo "  LINK    $@"
 	$(Q)$(HOST_CC) -o $@ $^ -lcmocka $(HOST_TLDFLAGS)
+
+# The KPANIC decoder on hand-built payloads: today's layout and a capture from before it.
+HOST_TESTS += $(HT)/test_kev_panic
+$(HT)/test_kev_panic: $(call host_test_objs,test/unit/test_kev_panic.c trace/kev_panic.c \
+                         trace/kev_stack.c trace/kev_decode.c trace/kev_file.c trace/kev_names.c)
+	@echo "  LINK    $@"
+	$(Q)$(HOST_CC) -o $@ $^ -lcmocka $(HOST_TLDFLAGS)

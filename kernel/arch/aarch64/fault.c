@@ -8,6 +8,7 @@
 #include <uapi/kapi.h>
 #include <a64.h>
 #include <kernel/kpanic.h>
+#include <fault_decode.h>
 
 #define EC(esr)     ((unsigned)((esr) >> 26) & 0x3fu)
 #define ISS_WNR     (1u << 6)
@@ -64,29 +65,13 @@ int arch_fault_info(char *buf, size_t size)
     }
 }
 
-// The KPANIC event's cause from the exception class (kernel/kpanic.h); FAR_EL1 is valid
-// only for the aborts and alignment faults.
-static unsigned kernel_fault_cause(uint64_t esr, bool *far_valid)
-{
-    unsigned ec = EC(esr);
-    *far_valid = true;
-    switch (ec) {
-    case 0x24: case 0x25:
-        return FSC(esr) == 0x21 ? KEV_PANIC_ALIGN : KEV_PANIC_DATA;
-    case 0x20: case 0x21:
-        return KEV_PANIC_FETCH;
-    case 0x22:
-        return KEV_PANIC_ALIGN;
-    }
-    *far_valid = false;
-    return (ec == 0x00 || ec == 0x0e) ? KEV_PANIC_UNDEF : KEV_PANIC_OTHER;
-}
-
+// The KPANIC event's kind and address: the same decoding as a thread's fault (fault_where.c).
 _Noreturn void a64_kernel_fault(uint64_t esr, uint64_t elr, uint64_t far, uint64_t spsr)
 {
-    bool far_valid;
-    unsigned cause = kernel_fault_cause(esr, &far_valid);
-    kpanic_fault(cause, (uintptr_t)elr, far_valid ? (uintptr_t)far : 0,
+    struct arch_fault_where w;
+    a64_fault_decode(esr, far, &w);
+    w.pc = elr;
+    kpanic_fault(&w,
                  "fault in kernel: esr %lx (class %x) pc %lx far %lx spsr %lx", (unsigned long)esr,
                  EC(esr), (unsigned long)elr, (unsigned long)far, (unsigned long)spsr);
 }

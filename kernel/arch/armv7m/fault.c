@@ -7,6 +7,7 @@
 #include <armv7m_regs.h>
 #include <uapi/kapi.h>
 #include <kernel/kpanic.h>
+#include <fault_decode.h>
 
 #define MMFSR_IACCVIOL (1u << 0)
 #define MMFSR_DACCVIOL (1u << 1)
@@ -66,37 +67,17 @@ int arch_fault_info(char *buf, size_t size)
     return sig;
 }
 
-// The KPANIC event's cause and address from the fault status (kernel/kpanic.h): the address
-// only when the CPU latched it (MMARVALID, BFARVALID), else 0.
-static unsigned kernel_fault_cause(uint32_t cfsr, uint32_t *addr)
-{
-    *addr = 0;
-    if (cfsr & MMFSR_IACCVIOL)
-        return KEV_PANIC_FETCH;
-    if (cfsr & 0xffu) {
-        if (cfsr & MMFSR_MMARVALID)
-            *addr = SCB_MMFAR;
-        return KEV_PANIC_DATA;
-    }
-    if (cfsr & 0xff00u) {
-        if (cfsr & BFSR_BFARVALID)
-            *addr = SCB_BFAR;
-        return (cfsr & 0x0100u) ? KEV_PANIC_FETCH : KEV_PANIC_DATA;     // IBUSERR
-    }
-    if (cfsr & UFSR_UNALIGNED)
-        return KEV_PANIC_ALIGN;
-    if (cfsr & UFSR_UNDEFINSTR)
-        return KEV_PANIC_UNDEF;
-    return KEV_PANIC_OTHER;
-}
-
+// The KPANIC event's kind and address: the same decoding as a thread's fault (fault_where.c),
+// the pc from the frame the hardware pushed on the main stack.
 _Noreturn void arch_kernel_fault(uint32_t exc_return, uint32_t msp);
 _Noreturn void arch_kernel_fault(uint32_t exc_return, uint32_t msp)
 {
-    uint32_t cfsr = SCB_CFSR, addr;
+    uint32_t cfsr = SCB_CFSR;
     const uint32_t *f = (const uint32_t *)(uintptr_t)msp;
-    unsigned cause = kernel_fault_cause(cfsr, &addr);
-    kpanic_fault(cause, f[6], addr,
+    struct arch_fault_where w;
+    armv7m_fault_decode(cfsr, &w);
+    w.pc = f[6];
+    kpanic_fault(&w,
                  "fault in kernel: CFSR %08x HFSR %08x MMFAR %08x BFAR %08x pc %08x lr %08x (EXC_RETURN %08x)",
                  (unsigned)cfsr, (unsigned)SCB_HFSR, (unsigned)SCB_MMFAR, (unsigned)SCB_BFAR,
                  (unsigned)f[6], (unsigned)f[5], (unsigned)exc_return);

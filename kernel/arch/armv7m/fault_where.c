@@ -1,13 +1,16 @@
 // SPDX-License-Identifier: MIT
-// The fault for the trace (kernel/arch.h arch_fault_where): its kind from the Configurable
-// Fault Status Register, the pc from the frame the hardware pushed (read with the checked
-// user-access path: a fault while stacking leaves no frame), the address from MMFAR or BFAR
-// when the hardware says it holds one. Reads the status without clearing it: arch_fault_info
-// does that afterwards.
+// The fault's kind and address, ARMv7-M: the one decoding of the fault status registers
+// (fault_decode.h), for the trace's FAULT event (arch_fault_where, kernel/arch.h) and the
+// kernel's KPANIC (arch_kernel_fault, fault.c). The kind from the Configurable Fault Status
+// Register, the address from MMFAR or BFAR when the hardware says it holds one. A thread's pc
+// comes from the frame the hardware pushed (read with the checked user-access path: a fault
+// while stacking leaves no frame). Reads the status without clearing it: arch_fault_info does
+// that afterwards.
 #include <kernel/arch.h>
 #include <kernel/thread.h>
 #include <kernel/unwind.h>
 #include <armv7m_regs.h>
+#include <fault_decode.h>
 #include <trace/kev.h>
 
 #define MMFSR_IACCVIOL  (1u << 0)
@@ -22,18 +25,17 @@
 #define UFSR_UNALIGNED  (1u << 24)
 #define UFSR_DIVBYZERO  (1u << 25)
 
-void arch_fault_where(struct arch_fault_where *w)
+bool armv7m_fault_stacking(uint32_t cfsr)
 {
-    uint32_t cfsr = SCB_CFSR;
-    const struct thread *t = k_current;
+    return (cfsr & (MMFSR_MSTKERR | MMFSR_MUNSTKERR | BFSR_STKERR | BFSR_UNSTKERR)) != 0;
+}
+
+void armv7m_fault_decode(uint32_t cfsr, struct arch_fault_where *w)
+{
     w->kind = KEV_FAULT_OTHER;
     w->addr_valid = false;
-    w->pc = w->addr = 0;
-    bool stacking = cfsr & (MMFSR_MSTKERR | MMFSR_MUNSTKERR | BFSR_STKERR | BFSR_UNSTKERR);
-    uint32_t pc;
-    if (!stacking && t->proc && unwind_read_user(t->proc, t->ctx.psp + 24u, &pc, 4) == 0)
-        w->pc = pc;
-    if (stacking) {
+    w->addr = 0;
+    if (armv7m_fault_stacking(cfsr)) {
         w->kind = KEV_FAULT_STACKING;
     } else if (cfsr & 0xffu) {
         w->kind = (cfsr & MMFSR_IACCVIOL) ? KEV_FAULT_EXEC : KEV_FAULT_ACCESS;
@@ -53,4 +55,16 @@ void arch_fault_where(struct arch_fault_where *w)
                 : (cfsr & UFSR_INVSTATE) ? KEV_FAULT_EXEC
                 : (cfsr & UFSR_UNALIGNED) ? KEV_FAULT_ALIGN : KEV_FAULT_OTHER;
     }
+}
+
+void arch_fault_where(struct arch_fault_where *w)
+{
+    uint32_t cfsr = SCB_CFSR;
+    const struct thread *t = k_current;
+    armv7m_fault_decode(cfsr, w);
+    w->pc = 0;
+    uint32_t pc;
+    if (!armv7m_fault_stacking(cfsr) && t->proc &&
+        unwind_read_user(t->proc, t->ctx.psp + 24u, &pc, 4) == 0)
+        w->pc = pc;
 }

@@ -7,6 +7,7 @@
 #include <uapi/kapi.h>
 #include <x86.h>
 #include <kernel/kpanic.h>
+#include <fault_decode.h>
 
 uint32_t x86_fault_cr2;     // cr2 at the last kernel entry (entry.S)
 
@@ -57,11 +58,11 @@ int arch_fault_info(char *buf, size_t size)
 
 _Noreturn void x86_kernel_fault(const struct arch_context *f)
 {
-    // The KPANIC event's cause (kernel/kpanic.h): a page fault's address is CR2.
-    unsigned cause = f->vector == 14 ? (f->error & 0x10u ? KEV_PANIC_FETCH : KEV_PANIC_DATA)
-                   : f->vector == 6 ? KEV_PANIC_UNDEF
-                   : f->vector == 17 ? KEV_PANIC_ALIGN : KEV_PANIC_OTHER;
-    kpanic_fault(cause, f->eip, f->vector == 14 ? x86_fault_cr2 : 0,
+    // The KPANIC event's kind and address: the same decoding as a thread's fault (fault_where.c).
+    struct arch_fault_where w;
+    x86_fault_decode(f->vector, f->error, x86_fault_cr2, &w);
+    w.pc = f->eip;
+    kpanic_fault(&w,
                  "fault in kernel: %s (vector %u, error %08x) pc %08x cr2 %08x eax %08x esp %08x",
                  vector_name(f->vector), (unsigned)f->vector, (unsigned)f->error, (unsigned)f->eip,
                  (unsigned)x86_fault_cr2, (unsigned)f->eax, (unsigned)f->esp_pushal);

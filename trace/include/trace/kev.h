@@ -148,17 +148,27 @@ static inline unsigned kev_hdr_type(uint32_t h) { return (h >> KEV_TYPE_SHIFT) &
 #define KEV_PRIO_CEILING   5u  // a priority ceiling (none in this kernel yet)
 // The kernel panicked (ours; docs/trace-events.md): the last event of a crashed kernel's
 // ring, written by kpanic before it halts (kernel/kpanic.c). A combine event:
-// [cause KEV_PANIC_*, pc low, pc high, address low, address high, who] then the panic's
-// message as a NUL-terminated string; pc is the faulting instruction (for a software panic,
-// the caller of kpanic), address the faulting data address when the CPU gave one, else 0.
-#define KEV_SYS_KPANIC     0x207u
-#define KEV_KPANIC_WORDS   6u
-#define KEV_PANIC_SOFTWARE 0u  // kpanic() called: an assertion, a boot error
-#define KEV_PANIC_DATA     1u  // a data access faulted (bus fault, MPU, data abort)
-#define KEV_PANIC_FETCH    2u  // an instruction fetch faulted
-#define KEV_PANIC_UNDEF    3u  // an undefined instruction
-#define KEV_PANIC_ALIGN    4u  // an alignment fault
-#define KEV_PANIC_OTHER    5u  // any other exception in the kernel
+// [info, pc high, pc low, address high, address low, who] then the panic's message as a
+// NUL-terminated string. info is laid out as FAULT's second word (KEV_FAULT_KIND and
+// KEV_FAULT_ADDR_VALID read it): origin | kind << 8 | addr-valid << 16, origin KEV_PANIC_CALL
+// (kpanic() called: an assertion, a boot error; kind 0) or KEV_PANIC_EXCEPTION (a fault taken
+// in the kernel, its kind KEV_FAULT_* told by the same decoding as a thread's fault). pc is
+// the faulting instruction (for a call, kpanic's caller), address the faulting data address
+// when the CPU gave one (addr-valid), else 0. Every 64-bit value in an event is two words,
+// high word first (CONTROL TIME, STACK, FAULT, KPANIC).
+#define KEV_SYS_KPANIC      0x207u
+#define KEV_KPANIC_WORDS    6u
+#define KEV_PANIC_CALL      0x10u
+#define KEV_PANIC_EXCEPTION 0x11u
+#define KEV_PANIC_ORIGIN(w) ((w) & 0xffu)
+// Captures written before that layout: info was a cause 0-5 alone and pc and address low word
+// first; trace/kev_panic.c still reads them, each cause as the fault kind it meant.
+#define KEV_PANIC_SOFTWARE 0u  // kpanic() called
+#define KEV_PANIC_DATA     1u  // a data access faulted: read as KEV_FAULT_ACCESS
+#define KEV_PANIC_FETCH    2u  // an instruction fetch faulted: KEV_FAULT_EXEC
+#define KEV_PANIC_UNDEF    3u  // an undefined instruction: KEV_FAULT_UNDEF
+#define KEV_PANIC_ALIGN    4u  // an alignment fault: KEV_FAULT_ALIGN
+#define KEV_PANIC_OTHER    5u  // any other exception: KEV_FAULT_OTHER
 // Stacks and faults in captures (ours; docs/trace-events.md "Stacks and faults"; decoded by
 // trace/kev_stack.c). STACK is a combine event [who, info, pcs...]: info packs the kind
 // (KEV_STACK_*), the depth, why the walk ended early (0, or the kernel's unwind error
@@ -254,7 +264,6 @@ const char *kev_process_event_name(unsigned ev); // "PROCCREATE", ...
 const char *kev_comm_name(unsigned ev);          // "SND_MESSAGE", ...
 const char *kev_int_name(unsigned ev);           // "INT_ENTR", ...
 const char *kev_system_name(unsigned ev);        // "TIMER", "SNAPSHOT"
-const char *kev_panic_cause_name(unsigned cause); // KPANIC's cause: "data access", ...
 const char *kev_kcall_name(unsigned callno);     // from uapi/kcall.h when present, else NULL
 const char *kev_errno_name(unsigned err);        // "EAGAIN", ... (the target's numbers)
 
