@@ -30,14 +30,21 @@ static struct kev_event panic_event(const uint32_t w6[6], const char *msg)
     return e;
 }
 
+// w6 and msg as an event, decoded (which must succeed).
+static struct kev_panic decoded(const uint32_t w6[6], const char *msg)
+{
+    struct kev_event e = panic_event(w6, msg);
+    struct kev_panic p;
+    assert_int_equal(kev_panic_decode(&rd, &e, &p), 1);
+    return p;
+}
+
 static void kernel_fault(void **state)
 {
     (void)state;
     const uint32_t w[6] = { KEV_PANIC_EXCEPTION | KEV_FAULT_BUS << 8 | KEV_FAULT_ADDR_VALID,
                             0x0u, 0x1234u, 0x0u, 0xfffffff0u, 1u << 16 | 1u };
-    struct kev_event e = panic_event(w, "fault in kernel");
-    struct kev_panic p;
-    assert_int_equal(kev_panic_decode(&rd, &e, &p), 1);
+    struct kev_panic p = decoded(w, "fault in kernel");
     assert_int_equal(p.origin, KEV_PANIC_EXCEPTION);
     assert_int_equal(p.kind, KEV_FAULT_BUS);
     assert_true(p.addr_valid);
@@ -53,9 +60,7 @@ static void words_high_first(void **state)
     (void)state;
     const uint32_t w[6] = { KEV_PANIC_EXCEPTION | KEV_FAULT_EXEC << 8 | KEV_FAULT_ADDR_VALID,
                             0x1u, 0x40000010u, 0x2u, 0x80u, 3u << 16 | 2u };
-    struct kev_event e = panic_event(w, "x");
-    struct kev_panic p;
-    assert_int_equal(kev_panic_decode(&rd, &e, &p), 1);
+    struct kev_panic p = decoded(w, "x");
     assert_int_equal(p.pc, 0x140000010ull);
     assert_int_equal(p.addr, 0x200000080ull);
     assert_int_equal(p.pid, 3);
@@ -88,9 +93,7 @@ static void old_capture(void **state)
 {
     (void)state;
     const uint32_t w[6] = { KEV_PANIC_DATA, 0x40100010u, 0x1u, 0xfffffff0u, 0x0u, 1u << 16 | 1u };
-    struct kev_event e = panic_event(w, "fault in kernel");
-    struct kev_panic p;
-    assert_int_equal(kev_panic_decode(&rd, &e, &p), 1);
+    struct kev_panic p = decoded(w, "fault in kernel");
     assert_true(p.old_layout);
     assert_int_equal(p.origin, KEV_PANIC_EXCEPTION);
     assert_int_equal(p.kind, KEV_FAULT_ACCESS);
@@ -105,8 +108,7 @@ static void old_capture(void **state)
                                       KEV_FAULT_ALIGN, KEV_FAULT_OTHER };
     for (unsigned c = KEV_PANIC_SOFTWARE; c <= KEV_PANIC_OTHER; c++) {
         const uint32_t o[6] = { c, 0x100u, 0, 0, 0, 0 };
-        e = panic_event(o, "");
-        assert_int_equal(kev_panic_decode(&rd, &e, &p), 1);
+        p = decoded(o, "");
         assert_int_equal(p.origin, c == KEV_PANIC_SOFTWARE ? KEV_PANIC_CALL : KEV_PANIC_EXCEPTION);
         assert_int_equal(p.kind, kinds[c]);
         assert_int_equal(p.pc, 0x100u);
