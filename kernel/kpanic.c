@@ -16,15 +16,16 @@
 
 static bool panicking;  // a panic inside the panic path goes straight to the stop
 
-// w: the fault, or NULL for a kpanic() call from pc.
+// f: the fault, or NULL for a kpanic() call from pc.
 static void record(const struct arch_fault_where *f, uint64_t pc, const char *msg)
 {
     if (!ktrace.tr_running)
         return;
     const struct thread *t = k_current;
     uint64_t addr = f && f->addr_valid ? f->addr : 0;
-    uint32_t info = f ? KEV_PANIC_EXCEPTION | f->kind << 8 | (f->addr_valid ? KEV_FAULT_ADDR_VALID : 0)
-                      : KEV_PANIC_CALL;
+    uint32_t info = KEV_PANIC_CALL;
+    if (f)
+        info = KEV_PANIC_EXCEPTION | f->kind << 8 | (f->addr_valid ? KEV_FAULT_ADDR_VALID : 0);
     uint32_t w[KEV_KPANIC_WORDS] = {    // 64-bit values high word first, as FAULT's
         info, (uint32_t)(pc >> 32), (uint32_t)pc, (uint32_t)(addr >> 32), (uint32_t)addr,
         t ? ktrace_who(t) : 0,
