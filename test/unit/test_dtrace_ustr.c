@@ -89,7 +89,7 @@ static void replay(const char *prog, unsigned strsize, struct text *out, struct 
     dcons_init(&cons, &st, &so, &se, cm, memlen);
     cons.quiet = 1;
     volatile sig_atomic_t stop = 0;
-    assert_int_equal(kev_replay(path, &st, &cons, 1000000000u, 1, 0, &stop), 0);
+    assert_int_equal(kev_replay(path, &st, &cons, 1000000000u, 1, 0, &stop, NULL), 0);
     dvm_buf_read(&st, 0, 1, dcons_record, &cons);
     dcons_final(&cons);
     unlink(path);

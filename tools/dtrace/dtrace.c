@@ -722,7 +722,7 @@ int main(int argc, char **argv)
     int damaged = 0;
     if (capture) {
         int rr = kev_replay(capture, &st, &cons, o.switchrate_ns, o.ncpus, o.cpu_only,
-                            &interrupted);
+                            &interrupted, &ctx);
         if (rr < 0)
             return 1;
         damaged = rr > 0;   /* what was read is reported (END too), and the exit status is 1 */

@@ -468,6 +468,16 @@ static void on_stack(struct replay *p, struct kev_reader *r, const struct kev_ev
     set_ctx(p, r, cpu);
 }
 
+/* BEGIN, at capture time t (ns since boot), in the consumer's context: no thread of the
+ * capture's. */
+static void fire_begin(struct replay *p, uint64_t t)
+{
+    p->ctx.timestamp = p->ctx.vtimestamp = t;
+    p->ctx.walltimestamp = p->wall0 + t;
+    dvm_fire_begin(p->st, &p->ctx);
+    consume(p, 0);
+}
+
 static int on_event(void *user, struct kev_reader *r, const struct kev_event *e)
 {
     struct replay *p = user;
@@ -478,12 +488,18 @@ static int on_event(void *user, struct kev_reader *r, const struct kev_event *e)
     uint64_t hz = p->cps ? p->cps : 1000000000u;
     uint64_t t = (e->t64 / hz) * 1000000000ull + (e->t64 % hz) * 1000000000ull / hz;
     if (!p->started) {
-        /* tick-N and profile-N count from the first event, as they would from a start there */
+        /* The capture starts here, as a session would have: BEGIN's timestamp is this first
+         * event's time (on the board BEGIN fires just before the events it sees, so
+         * `timestamp - start` is the same span live and over the capture), and tick-N and
+         * profile-N count from it. */
         p->started = 1;
         p->t0 = t;
         p->next_switch += t;
         for (uint32_t j = 0; j < p->st->obj.hdr->dh_nprobes && j < 64; j++)
             p->next[j] += t;
+        fire_begin(p, t);
+        if (done(p))
+            return 1;
     }
     advance(p, t);
     if (done(p))
@@ -563,7 +579,7 @@ unsigned kev_capture_ncpus(const char *path)
 
 int kev_replay(const char *path, struct dvm_state *st, struct dcons *cons,
                uint64_t switchrate_ns, unsigned ncpus, unsigned cpu_only,
-               volatile sig_atomic_t *stop)
+               volatile sig_atomic_t *stop, struct dvm_ctx *end_ctx)
 {
     FILE *f = fopen(path, "rb");
     if (!f) {
@@ -601,11 +617,11 @@ int kev_replay(const char *path, struct dvm_state *st, struct dcons *cons,
     rstacks_begin(st, &p.stacks);
     for (uint32_t j = 0; j < st->obj.hdr->dh_nprobes && j < 64; j++)
         p.next[j] = st->obj.probes[j].dp_period;
-    dvm_fire_begin(st, &p.ctx);
-    consume(&p, 0);
     kev_set_user(&r, &p);
     kev_on_any(&r, on_event);
     int rc = kev_decode(&r);
+    if (!p.started)             /* a capture without events: BEGIN still runs, at time 0 */
+        fire_begin(&p, 0);
     for (unsigned cpu = 0; cpu < DVM_MAXCPU; cpu++)
         if (p.fault[cpu].on)    /* the capture ended before the FAULT's STACK */
             fault_fire(&p, &r, cpu, NULL);
@@ -616,5 +632,9 @@ int kev_replay(const char *path, struct dvm_state *st, struct dcons *cons,
         lost_note(path, &r);
     consume(&p, 0);
     free(data);
+    if (end_ctx) {              /* END fires at the last event's time, as after it on the board */
+        end_ctx->timestamp = end_ctx->vtimestamp = p.ctx.timestamp;
+        end_ctx->walltimestamp = p.ctx.walltimestamp;
+    }
     return damaged ? 1 : 0;
 }

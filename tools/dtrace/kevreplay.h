@@ -8,14 +8,15 @@
 #include <signal.h>
 #include <stdint.h>
 
-/* kev_replay: fires BEGIN, then the probe of every event in the capture (and tick-/profile-
- * probes as capture time passes), reading buffers every switchrate of capture time; stops at
- * the end of the file, on exit(), a filled buffer or *stop. Does not fire END. Returns 0, 1
+/* kev_replay: fires BEGIN at the first event's time, then the probe of every event in the
+ * capture (and tick-/profile- probes as capture time passes), reading buffers every switchrate
+ * of capture time; stops at the end of the file, on exit(), a filled buffer or *stop. Does not
+ * fire END, but sets end_ctx's times (when not NULL) to the last event's. Returns 0, 1
  * when the file is damaged or truncated (replayed up to there, the offset printed), or -1
  * after printing why the file could not be read. */
 int kev_replay(const char *path, struct dvm_state *st, struct dcons *cons,
                uint64_t switchrate_ns, unsigned ncpus, unsigned cpu_only,
-               volatile sig_atomic_t *stop);
+               volatile sig_atomic_t *stop, struct dvm_ctx *end_ctx);
 /* kev_capture_ncpus: the CPUs a capture recorded (its trailer's count, else its header's),
  * 1 .. DVM_MAXCPU; 1 when the file cannot be read (kev_replay then says why).
  * cpu_only (kev_replay): N + 1 fires only CPU N's events and profile-N there (-x cpu=N);

@@ -18,6 +18,7 @@ SCRIPT_TESTS_HOST += dtrace-cpus|120|test/tools/test_dtrace_cpus.sh
 SCRIPT_TESTS_HOST += dtrace-target|60|test/tools/test_dtrace_target.sh
 # A capture that lost events: dtrace -i says so, once, with the stream's own count.
 SCRIPT_TESTS_HOST += dtrace-lost|60|test/tools/test_dtrace_lost.sh
+SCRIPT_TESTS_HOST += dtrace-span|60|test/tools/test_dtrace_span.sh
 TEST_DEPS_HOST    += $(HT)/kevscen4
 HOST_TESTS        += $(HT)/test_d_verify $(HT)/test_d_vm $(HT)/test_d_cc $(HT)/test_dcpp
 
