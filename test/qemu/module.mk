@@ -87,9 +87,12 @@ endef
 $(foreach b,$(MATRIX_BOARDS),$(eval $(call MATRIX_template,$(b))))
 
 # D on the target: make dtrace's path (dcompile on the host, the kernel's D provider, the
-# target's dtrace consumer) over the demo system.
+# target's dtrace consumer) over the demo system. Not on a board without the dtrace image
+# (BOARD_NO_IMAGES in its user.mk: netduinoplus2), whose test-build then skips it.
+ifneq ($(filter dtrace,$(IMAGES)),)
 SCRIPT_TESTS += qemu/dtrace|300|test/qemu/test_dtrace.sh|$(B)|$(H)
 TEST_DEPS    += $(B)/dtrace.elf $(H)/dcompile
+endif
 
 # One semantics, two places: D scripts live on the board and over the same boot's capture
 # (test/qemu/parity/, docs/d-probes.md).
@@ -141,3 +144,6 @@ endif
 USTR_BOARDS := mps2-an385 qemu-virt-a53
 SCRIPT_TESTS += $(foreach b,$(USTR_BOARDS),qemu-ustr/$(b)|300|test/qemu/test_dtrace_ustr.sh|$(b)|$(H))
 TEST_DEPS    += $(H)/dcompile $(H)/dtrace
+# make test-build resolves on every board; a board without an image (BOARD_NO_IMAGES) skips
+# the tests that boot it (host only: make -n, nothing built).
+SCRIPT_TESTS_HOST += build/test-build|120|test/qemu/test_test_build.sh
