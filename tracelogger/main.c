@@ -144,6 +144,12 @@ int main(void)
     static char cmd[512];      // the whole boot command line (all programs' parts) must fit
     char *argv[33];
     int argc = tl_get_args(cmd, sizeof(cmd), argv, 32, TRACELOGGER_DEFAULT_ARGS);
+    if (argc < 0) {
+        // Short: a console line over 95 characters is cut on netduinoplus2.
+        printf("tracelogger: boot command line over %u bytes: options not read, no capture\n",
+               (unsigned)sizeof(cmd) - 2);
+        return 2;
+    }
     argv[argc] = NULL;     // getopt wants the C convention
     int r = tl_parse_args(argc, argv, &opts);
     if (r)

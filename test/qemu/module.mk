@@ -147,3 +147,9 @@ TEST_DEPS    += $(H)/dcompile $(H)/dtrace
 # make test-build resolves on every board; a board without an image (BOARD_NO_IMAGES) skips
 # the tests that boot it (host only: make -n, nothing built).
 SCRIPT_TESTS_HOST += build/test-build|120|test/qemu/test_test_build.sh
+# A boot command line longer than the tracelogger's buffer is an error, never a silent run with
+# the image's built-in options (docs/tracelogger.md): semihosting (QEMU) and a boot loader's
+# line (x86-pc, the kernel's answer).
+TLCMDLINE_BOARDS := mps2-an385 netduinoplus2 x86-pc
+SCRIPT_TESTS += $(foreach b,$(TLCMDLINE_BOARDS),qemu-tlcmdline/$(b)|180|test/qemu/test_tracelogger_cmdline.sh|$(b)|$(H))
+TEST_DEPS    += $(B)/demo.elf $(H)/traceprinter $(H)/kevcapture
