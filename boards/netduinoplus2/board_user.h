@@ -84,8 +84,8 @@ static inline void devtimer_stop(void)
 // chip. QEMU 7.2's TIM arms its alarm at now + the counter's absolute end (not the time left to
 // it), so its interrupts come at intervals that grow with the time since boot, whatever ARR and
 // PSC say (a PSC write even schedules the alarm in the past, forever). So this runs the timer
-// as devtimer_start does and returns 0: no rate can be promised (test/qemu/test_irqrate.sh
-// leaves the board out; docs/interrupts.md).
+// as devtimer_start does and returns 0: no rate can be promised (the interrupt-rate test
+// drives the level line below instead; docs/interrupts.md).
 static inline uint32_t devtimer_start_hz(uint32_t hz)
 {
     (void)hz;
@@ -94,7 +94,7 @@ static inline uint32_t devtimer_start_hz(uint32_t hz)
 }
 
 // A level line that a program raises and lowers itself, for the interrupt-rate test here
-// (user/apps/irqpace, test/qemu/test_irqpace.sh): QEMU's STM32 timer keeps no rate (above),
+// (user/apps/irqpace, test/qemu/test_irqrate.sh): QEMU's STM32 timer keeps no rate (above),
 // and its timer and EXTI only pulse their lines, which never re-pend. USART3's interrupt is a
 // level, held until the driver services it. On the chip: TC stays set while the UART sends
 // nothing (from reset on), so TCIE raises the line. QEMU 7.2's model raises it only for

@@ -119,12 +119,10 @@ SCRIPT_TESTS_HOST += build/place-apps|120|test/qemu/test_place_apps.sh
 
 # Every device interrupt once, at the rate its device was programmed at, read from the capture
 # (docs/interrupts.md). netduinoplus2, whose device timer keeps no rate in QEMU, instead raises
-# a level line at the pace of a kernel timer (user/apps/irqpace; test_irqpace.sh).
-IRQRATE_BOARDS := mps2-an385 qemu-virt-a53 x86-pc raspi3b
+# a level line at the pace of a kernel timer (user/apps/irqpace, the irqpacetest image).
+IRQRATE_BOARDS := mps2-an385 qemu-virt-a53 x86-pc raspi3b netduinoplus2
 SCRIPT_TESTS += $(foreach b,$(IRQRATE_BOARDS),qemu-irqrate/$(b)|180|test/qemu/test_irqrate.sh|$(b)|$(H))
 TEST_DEPS    += $(B)/irqtest.elf $(H)/traceprinter $(H)/kevcapture
-IRQPACE_BOARDS := netduinoplus2
-SCRIPT_TESTS += $(foreach b,$(IRQPACE_BOARDS),qemu-irqrate/$(b)|180|test/qemu/test_irqpace.sh|$(b)|$(H))
 TEST_DEPS    += $(if $(BOARD_SWLINE_WINDOW),$(B)/irqpacetest.elf)
 # The real application, acq (docs/applications.md): its report, the capture's interrupt rate,
 # and its priority inversion in the scheduler's events.

@@ -13,8 +13,7 @@
 set -u
 board=$1
 h=$2
-root=$(cd "$(dirname "$0")/../.." && pwd)
-cd "$root" || exit 1
+cd "$(dirname "$0")/../.." || exit 1
 . scripts/console.sh
 b=build/$board
 out=$(mktemp -d)

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: MIT
 # irqpace: a level line raised at a known pace and served through the normal driver path, for
 # the interrupt-rate test on a board whose device timer keeps no rate (netduinoplus2:
-# test/qemu/test_irqpace.sh; docs/interrupts.md). Only where the board has such a line
+# test/qemu/test_irqrate.sh; docs/interrupts.md). Only where the board has such a line
 # (BOARD_SWLINE_WINDOW in its board.mk, SWLINE_IRQ in its board_user.h).
 PRIO  := 50
 FLAGS := KAPP_F_IO

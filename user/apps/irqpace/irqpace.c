@@ -6,8 +6,9 @@
 // kernel masks it while it is still asserted: on the NVIC the exception return then latches
 // it pending again, and an unmask that kept that latch would deliver every raise twice.
 // User events mark the window (EV_START at the first tick with the pace in Hz and the line,
-// EV_STOP once the last raise is served, with the raises and the interrupts taken) so that test/qemu/test_irqpace.sh can hold the trace's
-// interrupt entries against the program's own count of raises and the timer's period.
+// EV_STOP once the last raise is served, with the raises and the interrupts taken) so that
+// test/qemu/test_irqrate.sh can hold the trace's interrupt entries against the program's own
+// count of raises and the timer's period.
 #include <kern.h>
 #include <stdio.h>
 #include <board_user.h>
