@@ -32,7 +32,7 @@ rate=$(devtimer_rate_1khz "$board")
 QTRACE=$(devtimer_qtrace "$board" "$out/qemu.trace")
 device=
 paced=
-echo "1..$([ $prog = irqpace ] && echo 8 || echo 6)"
+echo "1..$([ $prog = irqpace ] && echo 9 || echo 6)"
 capture_boot "$board" "$img" $prog "$out" "$h" $QTRACE
 rc=$?
 sed 's/^/# /' "$out/run.log" | tail -8
@@ -52,3 +52,12 @@ cps=$("$h/traceprinter" "$out/t.kev" 2>/dev/null | awk '/TRACE_CYCLES_PER_SEC::/
 "$h/traceprinter" -m -p '%c %k %a' "$out/t.kev" 2>/dev/null |
     python3 test/qemu/irq_rate_check.py --start 210 --stop 211 --cps "${cps:-1}" --rate "$rate" \
         --tap-base 1 --label "$board" ${device:+--device "$device"} $paced
+# The paced line: D over the capture too (the host's dtrace -i, as the board has none), the
+# whole capture's entries on the line against the program's count of raises.
+if [ $prog = irqpace ]; then
+    line=$(sed -n 's/^#define SWLINE_IRQ \([0-9]*\).*/\1/p' "boards/$board/board_user.h")
+    got=$("$h/dtrace" -q -i "$out/t.kev" -n "interrupt::irq$line:entry { @n = count(); }
+        END { printa(\"%@d\", @n); }" 2>&1 | tr -d ' \n')
+    [ -n "$raised" ] && [ "$got" = "$raised" ]
+    echo "$([ $? = 0 ] && echo ok || echo not ok) 9 - $board: dtrace -i's interrupt::irq$line:entry fires $got times over the capture, once per raise ($raised)"
+fi
