@@ -32,6 +32,9 @@
 // demo's take 450 and 604), or its 8 KB RAM slot overflows.
 #define BOARD_RTT_BYTES 1040u
 #define BOARD_KEV_HEAD_BYTES 1280
+// The tracelogger reads the boot command line into 512 bytes here, not 2048 (tracelogger/
+// main.c): 2 KB would overflow its 8 KB slot by ~1.2 KB. A longer line is refused with a message.
+#define BOARD_TRACELOGGER_CMDLINE_BYTES 512
 // Records in each program's user-event ring (user/lib/trace_uring.c): 8 KB RAM slots here.
 #define BOARD_USER_RING_RECORDS 16u
 

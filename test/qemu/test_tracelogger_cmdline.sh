@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# The tracelogger reads its options from a 512-byte buffer (the whole boot command line, every
-# program's part): a line longer than that must be a clear error, never a run with the image's
-# built-in options instead (which captured with other options than the user gave, or none).
-# Boots the demo twice at the edge: a command line of exactly the longest length that fits
-# (510 bytes: the buffer less its NUL and the host's count) must be read whole, which the
-# capture's header shows (the -A attribute that fills the line, byte for byte, as traceprinter
-# decodes it); one byte more must stop the tracelogger with its message and status 2 (the
-# demo's init reports the wait status), and write no capture.
+# The tracelogger reads the whole boot command line (every program's part) into a buffer of
+# BOARD_TRACELOGGER_CMDLINE_BYTES (2048, netduinoplus2 512: board_user.h). A line longer than
+# that must be a clear error, never a run with the image's built-in options (which captured
+# with other options than the user gave). Boots the demo twice at the edge, the line's length
+# made up by a part for no program in front of the tracelogger's: a line of exactly the longest
+# length that fits (the buffer less its NUL and the host's count) must be read whole, which the
+# capture shows (it is written where the line's last part says, with the -A attribute that ends
+# the line in its header, as traceprinter decodes it); one byte more must stop the tracelogger
+# with its message and status 2 (the demo's init reports the wait status), and capture nothing.
 #   test/qemu/test_tracelogger_cmdline.sh BOARD HOSTDIR
 # Prints TAP.
 set -u
@@ -18,16 +19,17 @@ cd "$(dirname "$0")/../.." || exit 1
 b=build/$board
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
-MAX=510             # tracelogger/main.c: cmd[512], less the NUL and less the host's count
+bytes=$(sed -n 's/^#define BOARD_TRACELOGGER_CMDLINE_BYTES \([0-9]*\).*/\1/p' "boards/$board/board_user.h")
+MAX=$(( ${bytes:-2048} - 2 ))       # tracelogger/main.c's buffer, less the NUL and the count
 storage=$(sed -n 's/^BOARD_TRACE_STORAGE *:= *\([a-z]*\).*/\1/p' "boards/$board/board.mk")
 n=0
 ok() { n=$((n + 1)); if [ "$1" = 0 ]; then echo "ok $n - $board: $2"; else echo "not ok $n - $board: $2"; fi; }
-# line LENGTH: a tracelogger command line of exactly LENGTH bytes, filled by -A pad=xxx...
+# line LENGTH: a boot command line of exactly LENGTH bytes: "padding xxx... ;; tracelogger ..."
 line() {
-    local head="tracelogger -d1 -f $out/t.kev -A pad=" pad
-    [ "$storage" = uart ] && head="tracelogger -d1 -u -A pad="
-    pad=$(head -c $(( $1 - ${#head} )) /dev/zero | tr '\0' 'p')
-    printf '%s%s' "$head" "$pad"
+    local tail=" ;; tracelogger -d1 -f $out/t.kev -A end=read"
+    [ "$storage" = uart ] && tail=" ;; tracelogger -d1 -u -A end=read"
+    local fill=$(( $1 - ${#tail} - 8 ))
+    printf 'padding %s%s' "$(head -c $fill /dev/zero | tr '\0' p)" "$tail"
 }
 boot() {    # boot LINE LOG
     rm -f "$out/t.kev" "$out/t.uart"
@@ -46,10 +48,9 @@ boot "$fits" "$out/fits.log"
 grep -qE "$(con_from tracelogger)tracelogger: boot command line over" "$out/fits.log"
 [ $? != 0 ] && ! grep -q "tracelogger ended early" "$out/fits.log"
 ok $? "a command line of $MAX bytes (${#fits}) is read: no error, the logger runs to its end"
-pad=${fits##*pad=}
-got=$("$h/traceprinter" "$out/t.kev" 2>/dev/null | sed -n "s/^ *TRACE_PAD:: *\\(.*\\)\$/\\1/p" | head -1)
-[ -n "$got" ] && [ "$got" = "$pad" ]
-ok $? "the capture's header holds the line's last option whole (-A pad=, ${#pad} bytes; got ${#got})"
+got=$("$h/traceprinter" "$out/t.kev" 2>/dev/null | sed -n "s/^ *TRACE_END:: *\\(.*\\)\$/\\1/p" | head -1)
+[ "$got" = read ]
+ok $? "its capture is where the line's last part says, with that part's last option (TRACE_END::$got)"
 
 long=$(line $((MAX + 1)))
 boot "$long" "$out/long.log"
