@@ -52,14 +52,15 @@ static void console_write(struct proc *p, uint32_t buf, uint32_t len)
 
 // SYS_GET_CMDLINE without a host: the board's boot command line (board_boot_cmdline) into
 // the caller's buffer [buf, buf + size), with its NUL; the block's second word becomes its
-// length. -1 when the board has none or it does not fit, as QEMU answers. The caller has
-// checked that the block and the buffer are the process's to write.
+// length. As QEMU answers: an empty line when the board has none, -1 only when it does not
+// fit (so that a program tells a line too long for its buffer from no line: user/lib/kargs.c).
+// The caller has checked that the block and the buffer are the process's to write.
 static int32_t boot_cmdline(volatile uint32_t *blk, uint32_t buf, uint32_t size)
 {
     const char *s = board_boot_cmdline();
     uint32_t n = 0;
     if (!s)
-        return -1;
+        s = "";
     while (s[n])
         n++;
     if (n + 1 > size)

@@ -198,11 +198,13 @@ bad:
 }
 
 // The tracelogger's part of the boot command line (kargs: "tracelogger -d1 ..." among the
-// other programs' parts), or when none names it, the image's built-in fallback.
+// other programs' parts), or when none names it, the image's built-in fallback. -1 when the
+// boot command line does not fit buf: the caller stops with an error rather than run with the
+// fallback's options, which are not what the user asked for.
 int tl_get_args(char *buf, size_t size, char **argv, int max, const char *fallback)
 {
     int n = kargs("tracelogger", buf, size, argv, max);
-    if (n > 0)
+    if (n != 0)
         return n;
     strncpy(buf, fallback, size - 1);
     buf[size - 1] = '\0';

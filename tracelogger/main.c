@@ -11,9 +11,18 @@
 #include <string.h>
 #include <trace/kev.h>
 #include <trace/kev_file.h>
+#include <board_user.h>     // BOARD_TRACELOGGER_CMDLINE_BYTES
 
 #ifndef TRACELOGGER_DEFAULT_ARGS
 #define TRACELOGGER_DEFAULT_ARGS "tracelogger -d1"
+#endif
+
+// The whole boot command line (every program's part) is read into this buffer: as much as
+// appinit and the target's dtrace read (x86-pc's make dtrace carries the D text on it), less
+// where a board's RAM slot has no room (netduinoplus2's 8 KB: board_user.h). A longer line is
+// an error, never a run with the built-in options.
+#ifndef BOARD_TRACELOGGER_CMDLINE_BYTES
+#define BOARD_TRACELOGGER_CMDLINE_BYTES 2048
 #endif
 
 #define PULSE_BUFFER 1
@@ -141,9 +150,15 @@ static int capture(int chid)
 
 int main(void)
 {
-    static char cmd[512];      // the whole boot command line (all programs' parts) must fit
+    static char cmd[BOARD_TRACELOGGER_CMDLINE_BYTES];
     char *argv[33];
     int argc = tl_get_args(cmd, sizeof(cmd), argv, 32, TRACELOGGER_DEFAULT_ARGS);
+    if (argc < 0) {
+        // Short: a console line over 95 characters is cut on netduinoplus2.
+        printf("tracelogger: boot command line over %u bytes: options not read, no capture\n",
+               (unsigned)sizeof(cmd) - 2);
+        return 2;
+    }
     argv[argc] = NULL;     // getopt wants the C convention
     int r = tl_parse_args(argc, argv, &opts);
     if (r)

@@ -34,3 +34,6 @@ BOARD_CONSOLE_LINE := 96
 # and USART2, the trace stream UART (tracelogger -u). See board_user.h.
 BOARD_DEVTIMER_WINDOW   := 0x40000400 0x400
 BOARD_TRACE_UART_WINDOW := 0x40004400 0x400
+# USART3, whose transmission-complete interrupt is the level line user/apps/irqpace raises
+# and lowers itself (board_user.h: SWLINE_IRQ).
+BOARD_SWLINE_WINDOW     := 0x40004800 0x400

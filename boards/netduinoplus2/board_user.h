@@ -32,6 +32,9 @@
 // demo's take 450 and 604), or its 8 KB RAM slot overflows.
 #define BOARD_RTT_BYTES 1040u
 #define BOARD_KEV_HEAD_BYTES 1280
+// The tracelogger reads the boot command line into 512 bytes here, not 2048 (tracelogger/
+// main.c): 2 KB would overflow its 8 KB slot by ~1.2 KB. A longer line is refused with a message.
+#define BOARD_TRACELOGGER_CMDLINE_BYTES 512
 // Records in each program's user-event ring (user/lib/trace_uring.c): 8 KB RAM slots here.
 #define BOARD_USER_RING_RECORDS 16u
 
@@ -84,13 +87,41 @@ static inline void devtimer_stop(void)
 // chip. QEMU 7.2's TIM arms its alarm at now + the counter's absolute end (not the time left to
 // it), so its interrupts come at intervals that grow with the time since boot, whatever ARR and
 // PSC say (a PSC write even schedules the alarm in the past, forever). So this runs the timer
-// as devtimer_start does and returns 0: no rate can be promised (test/qemu/test_irqrate.sh
-// leaves the board out; docs/interrupts.md).
+// as devtimer_start does and returns 0: no rate can be promised (the interrupt-rate test
+// drives the level line below instead; docs/interrupts.md).
 static inline uint32_t devtimer_start_hz(uint32_t hz)
 {
     (void)hz;
     devtimer_start(DEVTIMER_PERIOD_MAX);
     return 0;
+}
+
+// A level line that a program raises and lowers itself, for the interrupt-rate test here
+// (user/apps/irqpace, test/qemu/test_irqrate.sh): QEMU's STM32 timer keeps no rate (above),
+// and its timer and EXTI only pulse their lines, which never re-pend. USART3's interrupt is a
+// level, held until the driver services it. On the chip: TC stays set while the UART sends
+// nothing (from reset on), so TCIE raises the line. QEMU 7.2's model raises it only for
+// RXNE with RXNEIE, and lets software set RXNE through SR (the chip ignores a 1 written
+// there), so raising sets RXNE and enables both; lowering disables both and clears RXNE (in
+// QEMU the SR write is what lowers the line; on the chip writing TC as 1 keeps it). The kernel
+// enables USART3's clock (uart_stm32.c); the window is board.mk's BOARD_SWLINE_WINDOW. Its
+// NVIC line, 39, is the kernel's line 31 (board_config.h BOARD_NVIC_ALIAS_LINE).
+#define SWLINE_IRQ 31
+#define SWLINE_REG(off) (*(volatile uint32_t *)(0x40004800u + (off)))
+#define SWLINE_SR_TXE_TC  0xc0u
+#define SWLINE_SR_RXNE    (1u << 5)
+#define SWLINE_CR1_UE     (1u << 13)
+
+static inline void swline_raise(void)
+{
+    SWLINE_REG(0x00) = SWLINE_SR_TXE_TC | SWLINE_SR_RXNE;          // SR (QEMU: RXNE)
+    SWLINE_REG(0x0c) = SWLINE_CR1_UE | (1u << 6) | (1u << 5);      // CR1: TCIE, RXNEIE
+}
+
+static inline void swline_lower(void)
+{
+    SWLINE_REG(0x0c) = SWLINE_CR1_UE;                               // CR1: no interrupt
+    SWLINE_REG(0x00) = SWLINE_SR_TXE_TC;                            // SR: RXNE cleared
 }
 
 // The trace stream UART: USART2 (QEMU's second -serial), 1 Mbaud 8N1 on the chip. The

@@ -19,6 +19,7 @@
 #define RCC_APB1_TIM2    (1u << 0)
 #define RCC_APB1_TIM3    (1u << 1)
 #define RCC_APB1_USART2  (1u << 17)
+#define RCC_APB1_USART3  (1u << 18)
 #define RCC_APB2_USART1  (1u << 4)
 
 #define GPIO_MODER       0x00u

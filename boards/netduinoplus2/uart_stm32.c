@@ -24,6 +24,7 @@ void uart_stm32_init(void)
     STM_REG(RCC_BASE, RCC_AHB1ENR) |= RCC_AHB1_GPIOA;
     STM_REG(RCC_BASE, RCC_APB2ENR) |= RCC_APB2_USART1;
     STM_REG(RCC_BASE, RCC_APB1ENR) |= RCC_APB1_USART2;
+    STM_REG(RCC_BASE, RCC_APB1ENR) |= RCC_APB1_USART3;  // clocked for irqpace's level line
     (void)STM_REG(RCC_BASE, RCC_APB1ENR);     // the enables take a bus cycle to act
     gpioa_af(9, 7);
     gpioa_af(10, 7);

@@ -18,3 +18,9 @@ $(B)/apps/ktest/obj/user/apps/ktest/t_time.c.o: UCFLAGS += -DBOARD_CYCLE_HZ=1600
 # no semihosting (SEMIHOSTING=0, board.mk) the trace goes out on the trace UART.
 $(B)/apps/tracelogger/obj/tracelogger/main.c.o: UCFLAGS += \
     -DTRACELOGGER_DEFAULT_ARGS='"tracelogger -d1 -k 2$(if $(filter 0,$(SEMIHOSTING)), -u)"'
+
+# Programs here keep no unwind tables (kernel/arch/armv7m/arch.mk: the flash slots are full,
+# ktest's to the last 300 bytes), so the tracelogger's stack samples (-p) have their first
+# frame only. The stack tests' program keeps them, so that a capture of it unwinds whole
+# (test/stacks/test_stacks_capture.sh; docs/profiling.md); a program of yours can do the same.
+$(B)/%/stackchain.elf: ULDFLAGS += -T ldscripts/app-exidx.ld

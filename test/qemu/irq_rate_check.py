@@ -8,7 +8,9 @@
 # than half a period (a second delivery of the same request comes ~1 us after the first).
 #   irq_rate_check.py --start ID --stop ID --cps CYCLES_PER_SEC [--rate HZ] [--tol N] [--count N]
 # --rate: the rate the caller knows the board's device runs at (checked against START's);
-# --count: the program's own count of what it took (checked against the trace's, +-1).
+# --gap-tol PCT: every inter-arrival time within PCT % of the period (a paced line).
+# --count: the program's own count of what it took or raised (checked against the trace's,
+# within --count-tol, default 1).
 # Prints TAP lines from --tap-base+1 on; exit 0 whether or not they pass (the TAP says).
 import argparse
 import re
@@ -26,6 +28,10 @@ ap.add_argument('--tol', type=int, default=2)
 ap.add_argument('--tap-base', type=int, default=0)
 ap.add_argument('--label', default='')
 ap.add_argument('--count', type=int, help="the program's own count of the interrupts it took")
+ap.add_argument('--gap-tol', type=float, help='every inter-arrival time within this many percent '
+                'of the period (a line paced by a timer: no jitter beyond it)')
+ap.add_argument('--count-tol', type=int, default=1, help='how far the trace\'s count may be from '
+                '--count (default 1; 0: equal)')
 ap.add_argument('--device', help="REQUESTS,EDGES: the device model's own record (QEMU's trace of "
                 "the line): requests it raised, and rising edges the controller saw (fewer when "
                 "a request came while the line was still high)")
@@ -72,8 +78,8 @@ else:
        '%d interrupts on line %d in %.1f ms at %d Hz: %.1f expected (+-%d)'
        % (len(arr), line, dur * 1e3, rate, want, a.tol))
 if a.count is not None:
-    ok(abs(a.count - len(arr)) <= 1, "the program's own count (%d) is the trace's (%d), +-1"
-       % (a.count, len(arr)))
+    ok(abs(a.count - len(arr)) <= a.count_tol, "the program's own count (%d) is the trace's (%d), "
+       "+-%d" % (a.count, len(arr), a.count_tol))
 period = a.cps / rate
 gaps = [b - x for x, b in zip(arr, arr[1:])]
 mn = min(gaps) if gaps else 0
@@ -83,3 +89,8 @@ ok(len(gaps) > 0 and mn >= period / 2,
 if gaps and not a.device:
     mx = max(gaps)
     ok(mx <= 2 * period, 'no period without its interrupt (widest gap %.1f us)' % (mx * 1e6 / a.cps))
+if gaps and a.gap_tol is not None:
+    lo, hi = min(gaps), max(gaps)
+    ok(abs(lo - period) <= period * a.gap_tol / 100 and abs(hi - period) <= period * a.gap_tol / 100,
+       'every inter-arrival time within %g%% of the period (%.1f-%.1f us, period %.1f us)'
+       % (a.gap_tol, lo * 1e6 / a.cps, hi * 1e6 / a.cps, period * 1e6 / a.cps))

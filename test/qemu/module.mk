@@ -87,9 +87,12 @@ endef
 $(foreach b,$(MATRIX_BOARDS),$(eval $(call MATRIX_template,$(b))))
 
 # D on the target: make dtrace's path (dcompile on the host, the kernel's D provider, the
-# target's dtrace consumer) over the demo system.
+# target's dtrace consumer) over the demo system. Not on a board without the dtrace image
+# (BOARD_NO_IMAGES in its user.mk: netduinoplus2), whose test-build then skips it.
+ifneq ($(filter dtrace,$(IMAGES)),)
 SCRIPT_TESTS += qemu/dtrace|300|test/qemu/test_dtrace.sh|$(B)|$(H)
 TEST_DEPS    += $(B)/dtrace.elf $(H)/dcompile
+endif
 
 # One semantics, two places: D scripts live on the board and over the same boot's capture
 # (test/qemu/parity/, docs/d-probes.md).
@@ -115,10 +118,12 @@ TEST_DEPS    += $(H)/traceprinter $(H)/dtrace $(H)/kevcapture $(H)/kevreport $(H
 SCRIPT_TESTS_HOST += build/place-apps|120|test/qemu/test_place_apps.sh
 
 # Every device interrupt once, at the rate its device was programmed at, read from the capture
-# (docs/interrupts.md). Not netduinoplus2: QEMU's STM32 timer keeps no rate.
-IRQRATE_BOARDS := mps2-an385 qemu-virt-a53 x86-pc raspi3b
+# (docs/interrupts.md). netduinoplus2, whose device timer keeps no rate in QEMU, instead raises
+# a level line at the pace of a kernel timer (user/apps/irqpace, the irqpacetest image).
+IRQRATE_BOARDS := mps2-an385 qemu-virt-a53 x86-pc raspi3b netduinoplus2
 SCRIPT_TESTS += $(foreach b,$(IRQRATE_BOARDS),qemu-irqrate/$(b)|180|test/qemu/test_irqrate.sh|$(b)|$(H))
 TEST_DEPS    += $(B)/irqtest.elf $(H)/traceprinter $(H)/kevcapture
+TEST_DEPS    += $(if $(BOARD_SWLINE_WINDOW),$(B)/irqpacetest.elf)
 # The real application, acq (docs/applications.md): its report, the capture's interrupt rate,
 # and its priority inversion in the scheduler's events.
 ACQ_TEST_BOARDS := mps2-an385 qemu-virt-a53
@@ -146,3 +151,12 @@ TEST_DEPS    += $(H)/dcompile $(H)/dtrace
 TICKCPU_BOARDS := qemu-virt-a53
 SCRIPT_TESTS += $(foreach b,$(TICKCPU_BOARDS),qemu-tickcpus/$(b)|300|test/qemu/test_dtrace_tick_cpus.sh|build/$(b)|$(H))
 TEST_DEPS    += $(H)/dcompile $(H)/dtrace $(H)/traceprinter $(foreach b,$(filter-out $(BOARD),$(TICKCPU_BOARDS)),matrix-images-$(b))
+# make test-build resolves on every board; a board without an image (BOARD_NO_IMAGES) skips
+# the tests that boot it (host only: make -n, nothing built).
+SCRIPT_TESTS_HOST += build/test-build|120|test/qemu/test_test_build.sh
+# A boot command line longer than the tracelogger's buffer is an error, never a silent run with
+# the image's built-in options (docs/tracelogger.md): semihosting (QEMU) and a boot loader's
+# line (x86-pc, the kernel's answer).
+TLCMDLINE_BOARDS := mps2-an385 netduinoplus2 x86-pc
+SCRIPT_TESTS += $(foreach b,$(TLCMDLINE_BOARDS),qemu-tlcmdline/$(b)|180|test/qemu/test_tracelogger_cmdline.sh|$(b)|$(H))
+TEST_DEPS    += $(B)/demo.elf $(H)/traceprinter $(H)/kevcapture

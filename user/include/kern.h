@@ -110,6 +110,8 @@ int DebugWrite(const char *buf, size_t len);
 // The caller's own part of the boot command line (user/lib/kargs.c): the words after the
 // part "name ..." (parts separated by ";;"), argv[0] = name, NULL-terminated. Returns argc,
 // 0 when no part names the program (it then uses its defaults). buf holds the words.
+// -1 (errno E2BIG) when the boot command line does not fit buf: the caller must say so and
+// stop, not run with its defaults (a user must never get a silently different run).
 int kargs(const char *name, char *buf, size_t size, char **argv, int max);
 int kargs_split(char *buf, const char *name, char **argv, int max);
 

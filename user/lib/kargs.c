@@ -5,8 +5,12 @@
 // name and separated by the word ";;":
 //     appinit sensor ctrl ;; tracelogger -d1 -f trace.kev ;; dtrace -n 'user:::event { }'
 // kargs() finds the part that names the caller. Words are split on spaces; '...' and "..."
-// keep spaces and lose their quotes (the target's dtrace -n '...').
+// keep spaces and lose their quotes (the target's dtrace -n '...'). A command line longer
+// than the caller's buffer is an error (-1, E2BIG), never a silent "no command line": the
+// host answers SYS_GET_CMDLINE with an empty line when it has none and fails only when the
+// line does not fit (QEMU's semihosting; kernel/shost.c without a host).
 #include <kern.h>
+#include <errno.h>
 #include <string.h>
 
 uintptr_t sys_semihost(uintptr_t op, uintptr_t param);
@@ -59,8 +63,10 @@ int kargs_split(char *buf, const char *name, char **argv, int max)
 int kargs(const char *name, char *buf, size_t size, char **argv, int max)
 {
     uintptr_t blk[2] = { (uintptr_t)buf, size - 1 };   // words of the pointer size (semihosting)
-    if (size < 2 || sys_semihost(SYS_GET_CMDLINE, (uintptr_t)blk) != 0 || blk[1] >= size)
-        return 0;
+    if (size < 2 || sys_semihost(SYS_GET_CMDLINE, (uintptr_t)blk) != 0 || blk[1] >= size) {
+        errno = E2BIG;
+        return -1;
+    }
     buf[blk[1]] = '\0';
     return kargs_split(buf, name, argv, max - 1);
 }

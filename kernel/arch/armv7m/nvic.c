@@ -5,11 +5,26 @@
 #include <armv7m_regs.h>
 #include <board_config.h>
 
+// The kernel numbers device lines 0-31 (KMAX_IRQS). A board whose device sits on an NVIC
+// line above that may give it one of those numbers it does not use: BOARD_NVIC_ALIAS_LINE
+// (the kernel's) stands for NVIC line BOARD_NVIC_ALIAS_HW (board_config.h; netduinoplus2:
+// USART3's line 39 as line 31). Every NVIC register below is indexed by hw_line().
+#ifdef BOARD_NVIC_ALIAS_LINE
+#define hw_line(irq) ((irq) == BOARD_NVIC_ALIAS_LINE ? (unsigned)BOARD_NVIC_ALIAS_HW : (irq))
+#else
+#define hw_line(irq) (irq)
+#endif
+
 unsigned arch_current_irq(void)
 {
     uint32_t ipsr;
     __asm__ volatile("mrs %0, ipsr" : "=r"(ipsr));
-    return (unsigned)(ipsr & 0x1ff) - 16u;
+    unsigned n = (unsigned)(ipsr & 0x1ff) - 16u;
+#ifdef BOARD_NVIC_ALIAS_LINE
+    if (n == BOARD_NVIC_ALIAS_HW)
+        return BOARD_NVIC_ALIAS_LINE;
+#endif
+    return n;
 }
 
 // Unmasking forgets what the NVIC latched while the line was masked, then enables it.
@@ -35,24 +50,27 @@ static uint32_t soft_raised[(BOARD_NIRQ + 31) / 32];
 
 void arch_irq_enable(unsigned irq)
 {
-    uint32_t bit = 1u << (irq % 32);
+    unsigned hw = hw_line(irq);
+    uint32_t bit = 1u << (irq % 32), hwbit = 1u << (hw % 32);
     if (!(soft_raised[irq / 32] & bit))
-        NVIC_ICPR(irq / 32) = bit;
+        NVIC_ICPR(hw / 32) = hwbit;
     soft_raised[irq / 32] &= ~bit;
-    NVIC_ISER(irq / 32) = bit;
+    NVIC_ISER(hw / 32) = hwbit;
 }
 
 void arch_irq_disable(unsigned irq)
 {
-    NVIC_ICER(irq / 32) = 1u << (irq % 32);
+    unsigned hw = hw_line(irq);
+    NVIC_ICER(hw / 32) = 1u << (hw % 32);
 }
 
 void arch_irq_set_pending(unsigned irq)
 {
-    uint32_t bit = 1u << (irq % 32);
-    if (!(NVIC_ISER(irq / 32) & bit))
+    unsigned hw = hw_line(irq);
+    uint32_t bit = 1u << (irq % 32), hwbit = 1u << (hw % 32);
+    if (!(NVIC_ISER(hw / 32) & hwbit))
         soft_raised[irq / 32] |= bit;
-    NVIC_ISPR(irq / 32) = bit;
+    NVIC_ISPR(hw / 32) = hwbit;
 }
 
 void arch_request_resched(void)

@@ -32,6 +32,11 @@ int main(void)
     char *argv[MAX_APPS + 2];
     int argc = kargs("appinit", cmd, sizeof(cmd), argv, MAX_APPS + 2);
     int failures = 0;
+    if (argc < 0) {
+        printf("appinit: the boot command line is longer than the %u bytes it reads: shorten "
+               "it\n", (unsigned)sizeof(cmd) - 2);
+        return 2;
+    }
     if (argc < 2) {
         printf("appinit: no programs to start (the command line wants \"appinit NAME...\")\n");
         return 1;

@@ -223,6 +223,11 @@ int main(void)
     int argc = 0;
     // Its own part of the boot command line ("dtrace ..."; user/lib/kargs.c).
     argc = kargs("dtrace", cmd, sizeof(cmd), argv, 48);
+    if (argc < 0) {
+        printf("dtrace: the boot command line is longer than the %u bytes it reads: shorten "
+               "it\n", (unsigned)sizeof(cmd) - 2);
+        return 2;
+    }
     const char *workload = NULL, *path = NULL, *script = NULL, *text = NULL, *outpath = NULL;
     const char *target = NULL;
     char *xs[16];

@@ -95,6 +95,11 @@ int main(void)
     static char buf[512];     // the whole boot command line must fit (kargs)
     char *argv[32];          // every word of the line is split before the part is found
     int argc = kargs("stackbench", buf, sizeof(buf), argv, 32);
+    if (argc < 0) {
+        printf("stackbench: the boot command line is longer than the %u bytes it reads\n",
+               (unsigned)sizeof(buf) - 2);
+        return 2;
+    }
     bool sample = argc > 1 && strcmp(argv[1], "sample") == 0;
     uint64_t v[RUNS];
     for (int r = 0; r < RUNS; r++)

@@ -9,6 +9,9 @@
 #ifndef ERANGE
 #define ERANGE 34
 #endif
+#ifndef E2BIG
+#define E2BIG 7         // a boot command line longer than the caller's buffer (kargs)
+#endif
 
 extern int errno;
 
