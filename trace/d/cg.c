@@ -397,23 +397,29 @@ static void keys_vm(struct cg *g, const char *sig, char *out)
     out[n] = 0;
 }
 
-/* push_sou_key: pushes the object at address ra (size bytes) as integer chunks */
+/* push_sou_key: pushes the object at address ra (size bytes) as integer chunks, in three
+ * registers (DTrace has seven to give out: a key is often built beside other live values) */
 static void push_sou_key(struct cg *g, unsigned ra, unsigned size)
 {
-    unsigned rv = reg_alloc(g), rt = reg_alloc(g), rb = reg_alloc(g), rs = reg_alloc(g);
+    unsigned rv = reg_alloc(g), rt = reg_alloc(g), rb = reg_alloc(g);
     for (unsigned off = 0; off < size; off += 8) {
-        emit(g, DIF_INSTR(DIF_MOV, 0, 0, rv));
         for (unsigned b = 0; b < 8 && off + b < size; b++) { /* bytes: any alignment */
-            emit(g, DIF_INSTR(DIF_MOV, ra, 0, rt));
-            add_const(g, rt, off + b);
-            emit(g, DIF_INSTR(DIF_LDUB, rt, 0, rb));
-            emit(g, DIF_INSTR_IDX(DIF_SETX, intern_int(g, 8u * b), rs));
-            emit(g, DIF_INSTR(DIF_SLL, rb, rs, rb));
-            emit(g, DIF_INSTR(DIF_OR, rv, rb, rv));
+            unsigned rd = b ? rb : rv;
+            if (off + b) {
+                emit(g, DIF_INSTR_IDX(DIF_SETX, intern_int(g, off + b), rt));
+                emit(g, DIF_INSTR(DIF_ADD, ra, rt, rt));
+                emit(g, DIF_INSTR(DIF_LDUB, rt, 0, rd));
+            } else {
+                emit(g, DIF_INSTR(DIF_LDUB, ra, 0, rd));
+            }
+            if (b) { /* rt, the address, is free again: it holds the shift */
+                emit(g, DIF_INSTR_IDX(DIF_SETX, intern_int(g, 8u * b), rt));
+                emit(g, DIF_INSTR(DIF_SLL, rb, rt, rb));
+                emit(g, DIF_INSTR(DIF_OR, rv, rb, rv));
+            }
         }
         emit(g, DIF_INSTR(DIF_PUSHT, rv, DIF_TYPE_INT, 0));
     }
-    reg_free(g, rs);
     reg_free(g, rb);
     reg_free(g, rt);
     reg_free(g, rv);
