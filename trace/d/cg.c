@@ -2065,6 +2065,35 @@ static void finish_rec(struct cg *g, struct dif_act *a, uint32_t *recsize)
         dcc_error(g->cc, a->da_line, "D_DIF_SIZE", "clause records too much data");
 }
 
+/* printf_sized_type: the one record type (type_letter) a conversion with a size prefix takes,
+ * as libdtrace's dictionary gives those conversions a C type and asks for one of the same
+ * encoding (size and signedness: ctf_type_compat): %hd/%hi short, %ho/%hu unsigned short,
+ * %ld/%li/%lld/%lli long, %lo/%lu/%llo/%llu unsigned long, %lc/%wc int; 0 for the others
+ * (%hx, %lx, %llx take either sign; unprefixed ones any integer). */
+static char printf_sized_type(const char *len, unsigned nlen, char conv)
+{
+    int sign = conv == 'd' || conv == 'i';
+    if (nlen == 1 && len[0] == 'h' && (sign || conv == 'o' || conv == 'u'))
+        return sign ? 'h' : 'H';
+    if ((nlen == 1 || (nlen == 2 && len[1] == 'l')) && len[0] == 'l' &&
+        (sign || conv == 'o' || conv == 'u'))
+        return sign ? 'l' : 'L';
+    if (nlen == 1 && (len[0] == 'l' || len[0] == 'w') && conv == 'c')
+        return 'i';
+    return 0;
+}
+
+static const char *printf_sized_name(char t)
+{
+    switch (t) {
+    case 'h': return "short";
+    case 'H': return "unsigned short";
+    case 'l': return "long";
+    case 'L': return "unsigned long";
+    default: return "int";
+    }
+}
+
 /* printf_check: validates fmt against the argument types recorded in g->rec. */
 static void printf_check(struct cg *g, const char *fmt, int line, const char *fn, int aggmode)
 {
@@ -2101,8 +2130,10 @@ static void printf_check(struct cg *g, const char *fmt, int line, const char *fn
             else
                 break;
         }
+        const char *len = f;
         while (*f && d_strchr("hlLjzt", *f))
             f++;
+        unsigned nlen = (unsigned)(f - len);
         if (at) {
             if (!aggmode)
                 dcc_error(g->cc, line, "D_PRINTF_AGG_CONV", "%%@ is only valid in printa( )");
@@ -2130,6 +2161,11 @@ static void printf_check(struct cg *g, const char *fmt, int line, const char *fn
         if (arg >= g->nrec)
             dcc_error(g->cc, line, "D_PRINTF_ARG_PROTO", "%s( ) prototype mismatch: conversion "
                       "#%d (%%%c) is missing a corresponding value argument", fn, (int)conv, *f);
+        char want = printf_sized_type(len, nlen, *f);
+        if (want && g->rec[arg] != want)
+            dcc_error(g->cc, line, "D_PRINTF_ARG_TYPE", "%s( ) argument #%d is incompatible "
+                      "with conversion #%d prototype (%%%.*s%c: %s)", fn, (int)arg + 2,
+                      (int)conv, (int)nlen, len, *f, printf_sized_name(want));
         if ((g->rec[arg] == 's') != (*f == 's') ||
             ((*f == 'Y' || *f == 'T') && g->rec[arg] != 'l' && g->rec[arg] != 'L'))
             dcc_error(g->cc, line, "D_PRINTF_ARG_TYPE", "%s( ) argument #%d is incompatible "
