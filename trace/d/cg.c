@@ -2068,16 +2068,16 @@ static void finish_rec(struct cg *g, struct dif_act *a, uint32_t *recsize)
 /* printf_sized_type: the one record type (type_letter) a conversion with a size prefix takes,
  * as libdtrace's dictionary gives those conversions a C type and asks for one of the same
  * encoding (size and signedness: ctf_type_compat): %hd/%hi short, %ho/%hu unsigned short,
- * %ld/%li/%lld/%lli long, %lo/%lu/%llo/%llu unsigned long, %lc/%wc int; 0 for the others
- * (%hx, %lx, %llx take either sign; unprefixed ones any integer). */
+ * %ld/%li/%lld/%lli long, %lo/%lu/%llo/%llu unsigned long, %lc/%wc int, %hx short and %lx,
+ * %llx long of either sign (the caller compares only their size); 0 for the others. */
 static char printf_sized_type(const char *len, unsigned nlen, char conv)
 {
-    int sign = conv == 'd' || conv == 'i';
-    if (nlen == 1 && len[0] == 'h' && (sign || conv == 'o' || conv == 'u'))
-        return sign ? 'h' : 'H';
+    int sign = conv == 'd' || conv == 'i', any = conv == 'x' || conv == 'X';
+    if (nlen == 1 && len[0] == 'h' && (sign || any || conv == 'o' || conv == 'u'))
+        return sign || any ? 'h' : 'H';
     if ((nlen == 1 || (nlen == 2 && len[1] == 'l')) && len[0] == 'l' &&
-        (sign || conv == 'o' || conv == 'u'))
-        return sign ? 'l' : 'L';
+        (sign || any || conv == 'o' || conv == 'u'))
+        return sign || any ? 'l' : 'L';
     if (nlen == 1 && (len[0] == 'l' || len[0] == 'w') && conv == 'c')
         return 'i';
     return 0;
@@ -2162,6 +2162,8 @@ static void printf_check(struct cg *g, const char *fmt, int line, const char *fn
             dcc_error(g->cc, line, "D_PRINTF_ARG_PROTO", "%s( ) prototype mismatch: conversion "
                       "#%d (%%%c) is missing a corresponding value argument", fn, (int)conv, *f);
         char want = printf_sized_type(len, nlen, *f);
+        if (want && (*f == 'x' || *f == 'X')) /* either sign: compare the sizes */
+            want = g->rec[arg] == (want | 0x20) || g->rec[arg] == (want & ~0x20) ? 0 : want;
         if (want && g->rec[arg] != want)
             dcc_error(g->cc, line, "D_PRINTF_ARG_TYPE", "%s( ) argument #%d is incompatible "
                       "with conversion #%d prototype (%%%.*s%c: %s)", fn, (int)arg + 2,
