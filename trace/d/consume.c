@@ -588,6 +588,33 @@ static void bar_total_add(struct bar_total *t, uint64_t mag)
     t->hi += t->lo < mag;
 }
 
+/* utf8_bar: a row's bar under the encoding=utf8 option, as dt_print_quantline_utf8: the 40
+ * columns hold mag / t of the width (num / den of it under aggzoom) in whole blocks (U+2588)
+ * then one partial block of the eighths left over (U+258F is one eighth ... U+2589 seven).
+ * mag and t are at most 2^52 here. */
+static void utf8_bar(struct dcons *c, uint64_t mag, uint64_t t, uint64_t num, uint64_t den)
+{
+    static const char sp[] = "                                        ";
+    while (mag > UINT64_MAX / 8192) { /* 40 * 8 * num must not overflow */
+        mag >>= 1;
+        t >>= 1;
+    }
+    uint64_t eighths = t ? mag * 40u * 8u * num / (t * den) : 0;
+    if (eighths > 40u * 8u)
+        eighths = 40u * 8u;
+    unsigned whole = (unsigned)(eighths / 8u), part = (unsigned)(eighths % 8u), used = whole;
+    char block[4] = { (char)0xe2, (char)0x96, (char)0x88, 0 }; /* U+2588 in UTF-8 */
+    out(c, "|");
+    for (unsigned k = 0; k < whole; k++)
+        out(c, block);
+    if (part) {
+        block[2] = (char)(0x80 | (0x10 - part)); /* U+2590 - part */
+        out(c, block);
+        used++;
+    }
+    out(c, sp + (used > 40 ? 40 : used));
+}
+
 /* One row's bar, as dt_print_quantline: 40 columns of '@' scaled to the total (rounded), or two
  * half bars around a centre line when the shown rows hold both signs. Then the count. */
 static void quantline(struct dcons *c, int64_t val, int64_t norm, struct bar_total total,
@@ -614,7 +641,9 @@ static void quantline(struct dcons *c, int64_t val, int64_t norm, struct bar_tot
                          : 0;
     if (depth > len)
         depth = len;
-    if (!neg) {
+    if (!neg && pos && c->encoding == DCONS_ENC_UTF8) {
+        utf8_bar(c, mag, t, num, den);
+    } else if (!neg) {
         out(c, "|");
         out(c, ats + 40 - depth);
         out(c, sp + depth);
