@@ -32,6 +32,7 @@ struct options {
     uint64_t aggrate_ns, statusrate_ns; /* 0: unset (1hz, as dtrace(1M)'s defaults) */
     unsigned bufpolicy, bufresize_manual, quiet, errtags, aggsortkey, aggsortrev, ncpus;
     unsigned aggsortkeypos, aggsortpos, droptags, noerror, destructive, aggzoom, agghist;
+    unsigned encoding; /* DCONS_ENC_*: how distributions' bars are drawn */
     unsigned flowindent, zdefs; /* -F / -x flowindent, -Z / -x zdefs */
     const char *script; /* for errors in #pragma D option */
     int pragma_line;    /* > 0: the option comes from a #pragma on this line */
@@ -178,6 +179,12 @@ static const char *option_apply(struct options *o, const char *name, const char 
         }
         goto bad;
     }
+    if (!strcmp(name, "encoding")) { /* as dt_opt_encoding: ascii or utf8, nothing else */
+        if (!val || (strcmp(val, "ascii") && strcmp(val, "utf8")))
+            goto bad;
+        o->encoding = strcmp(val, "utf8") ? DCONS_ENC_ASCII : DCONS_ENC_UTF8;
+        return NULL;
+    }
     if (!strcmp(name, "aggsortkeypos")) {
         if (!val || !parse_size(val, &v) || v > 15)
             goto bad;
@@ -270,6 +277,7 @@ static int host_setopt(struct dcons *c, const char *name, const char *val, const
     c->aggsortpos = tmp.aggsortpos;
     c->aggzoom = (int)tmp.aggzoom;
     c->agghist = (int)tmp.agghist;
+    c->encoding = (int)tmp.encoding;
     return 0;
 }
 
@@ -699,6 +707,7 @@ int main(int argc, char **argv)
     cons.aggsortpos = o.aggsortpos;
     cons.aggzoom = (int)o.aggzoom;
     cons.agghist = (int)o.agghist;
+    cons.encoding = (int)o.encoding;
     cons.flowindent = (int)o.flowindent;
     signal(SIGINT, on_sigint);
     signal(SIGTERM, on_sigint);

@@ -397,23 +397,29 @@ static void keys_vm(struct cg *g, const char *sig, char *out)
     out[n] = 0;
 }
 
-/* push_sou_key: pushes the object at address ra (size bytes) as integer chunks */
+/* push_sou_key: pushes the object at address ra (size bytes) as integer chunks, in three
+ * registers (DTrace has seven to give out: a key is often built beside other live values) */
 static void push_sou_key(struct cg *g, unsigned ra, unsigned size)
 {
-    unsigned rv = reg_alloc(g), rt = reg_alloc(g), rb = reg_alloc(g), rs = reg_alloc(g);
+    unsigned rv = reg_alloc(g), rt = reg_alloc(g), rb = reg_alloc(g);
     for (unsigned off = 0; off < size; off += 8) {
-        emit(g, DIF_INSTR(DIF_MOV, 0, 0, rv));
         for (unsigned b = 0; b < 8 && off + b < size; b++) { /* bytes: any alignment */
-            emit(g, DIF_INSTR(DIF_MOV, ra, 0, rt));
-            add_const(g, rt, off + b);
-            emit(g, DIF_INSTR(DIF_LDUB, rt, 0, rb));
-            emit(g, DIF_INSTR_IDX(DIF_SETX, intern_int(g, 8u * b), rs));
-            emit(g, DIF_INSTR(DIF_SLL, rb, rs, rb));
-            emit(g, DIF_INSTR(DIF_OR, rv, rb, rv));
+            unsigned rd = b ? rb : rv;
+            if (off + b) {
+                emit(g, DIF_INSTR_IDX(DIF_SETX, intern_int(g, off + b), rt));
+                emit(g, DIF_INSTR(DIF_ADD, ra, rt, rt));
+                emit(g, DIF_INSTR(DIF_LDUB, rt, 0, rd));
+            } else {
+                emit(g, DIF_INSTR(DIF_LDUB, ra, 0, rd));
+            }
+            if (b) { /* rt, the address, is free again: it holds the shift */
+                emit(g, DIF_INSTR_IDX(DIF_SETX, intern_int(g, 8u * b), rt));
+                emit(g, DIF_INSTR(DIF_SLL, rb, rt, rb));
+                emit(g, DIF_INSTR(DIF_OR, rv, rb, rv));
+            }
         }
         emit(g, DIF_INSTR(DIF_PUSHT, rv, DIF_TYPE_INT, 0));
     }
-    reg_free(g, rs);
     reg_free(g, rb);
     reg_free(g, rt);
     reg_free(g, rv);
@@ -2059,6 +2065,35 @@ static void finish_rec(struct cg *g, struct dif_act *a, uint32_t *recsize)
         dcc_error(g->cc, a->da_line, "D_DIF_SIZE", "clause records too much data");
 }
 
+/* printf_sized_type: the one record type (type_letter) a conversion with a size prefix takes,
+ * as libdtrace's dictionary gives those conversions a C type and asks for one of the same
+ * encoding (size and signedness: ctf_type_compat): %hd/%hi short, %ho/%hu unsigned short,
+ * %ld/%li/%lld/%lli long, %lo/%lu/%llo/%llu unsigned long, %lc/%wc int, %hx short and %lx,
+ * %llx long of either sign (the caller compares only their size); 0 for the others. */
+static char printf_sized_type(const char *len, unsigned nlen, char conv)
+{
+    int sign = conv == 'd' || conv == 'i', any = conv == 'x' || conv == 'X';
+    if (nlen == 1 && len[0] == 'h' && (sign || any || conv == 'o' || conv == 'u'))
+        return sign || any ? 'h' : 'H';
+    if ((nlen == 1 || (nlen == 2 && len[1] == 'l')) && len[0] == 'l' &&
+        (sign || any || conv == 'o' || conv == 'u'))
+        return sign || any ? 'l' : 'L';
+    if (nlen == 1 && (len[0] == 'l' || len[0] == 'w') && conv == 'c')
+        return 'i';
+    return 0;
+}
+
+static const char *printf_sized_name(char t)
+{
+    switch (t) {
+    case 'h': return "short";
+    case 'H': return "unsigned short";
+    case 'l': return "long";
+    case 'L': return "unsigned long";
+    default: return "int";
+    }
+}
+
 /* printf_check: validates fmt against the argument types recorded in g->rec. */
 static void printf_check(struct cg *g, const char *fmt, int line, const char *fn, int aggmode)
 {
@@ -2095,8 +2130,10 @@ static void printf_check(struct cg *g, const char *fmt, int line, const char *fn
             else
                 break;
         }
+        const char *len = f;
         while (*f && d_strchr("hlLjzt", *f))
             f++;
+        unsigned nlen = (unsigned)(f - len);
         if (at) {
             if (!aggmode)
                 dcc_error(g->cc, line, "D_PRINTF_AGG_CONV", "%%@ is only valid in printa( )");
@@ -2124,6 +2161,13 @@ static void printf_check(struct cg *g, const char *fmt, int line, const char *fn
         if (arg >= g->nrec)
             dcc_error(g->cc, line, "D_PRINTF_ARG_PROTO", "%s( ) prototype mismatch: conversion "
                       "#%d (%%%c) is missing a corresponding value argument", fn, (int)conv, *f);
+        char want = printf_sized_type(len, nlen, *f);
+        if (want && (*f == 'x' || *f == 'X')) /* either sign: compare the sizes */
+            want = g->rec[arg] == (want | 0x20) || g->rec[arg] == (want & ~0x20) ? 0 : want;
+        if (want && g->rec[arg] != want)
+            dcc_error(g->cc, line, "D_PRINTF_ARG_TYPE", "%s( ) argument #%d is incompatible "
+                      "with conversion #%d prototype (%%%.*s%c: %s)", fn, (int)arg + 2,
+                      (int)conv, (int)nlen, len, *f, printf_sized_name(want));
         if ((g->rec[arg] == 's') != (*f == 's') ||
             ((*f == 'Y' || *f == 'T') && g->rec[arg] != 'l' && g->rec[arg] != 'L'))
             dcc_error(g->cc, line, "D_PRINTF_ARG_TYPE", "%s( ) argument #%d is incompatible "

@@ -574,15 +574,61 @@ static unsigned collect(struct dcons *c, const unsigned *aggs, unsigned naggs, s
     return m->nbundles;
 }
 
+/* bar_total: the sum of the shown rows' magnitudes, which libdtrace keeps in a long double:
+ * up to 256 rows of up to 2^63 each overflow 64 bits (a row of INT64_MIN beside one of
+ * INT64_MAX is 2^64 - 1 already), so it is kept in 128 bits, without a 128-bit type (32-bit
+ * targets lack one). */
+struct bar_total {
+    uint64_t lo, hi;
+};
+
+static void bar_total_add(struct bar_total *t, uint64_t mag)
+{
+    t->lo += mag;
+    t->hi += t->lo < mag;
+}
+
+/* utf8_bar: a row's bar under the encoding=utf8 option, as dt_print_quantline_utf8: the 40
+ * columns hold mag / t of the width (num / den of it under aggzoom) in whole blocks (U+2588)
+ * then one partial block of the eighths left over (U+258F is one eighth ... U+2589 seven).
+ * mag and t are at most 2^52 here. */
+static void utf8_bar(struct dcons *c, uint64_t mag, uint64_t t, uint64_t num, uint64_t den)
+{
+    static const char sp[] = "                                        ";
+    while (mag > UINT64_MAX / 8192) { /* 40 * 8 * num must not overflow */
+        mag >>= 1;
+        t >>= 1;
+    }
+    uint64_t eighths = t ? mag * 40u * 8u * num / (t * den) : 0;
+    if (eighths > 40u * 8u)
+        eighths = 40u * 8u;
+    unsigned whole = (unsigned)(eighths / 8u), part = (unsigned)(eighths % 8u), used = whole;
+    char block[4] = { (char)0xe2, (char)0x96, (char)0x88, 0 }; /* U+2588 in UTF-8 */
+    out(c, "|");
+    for (unsigned k = 0; k < whole; k++)
+        out(c, block);
+    if (part) {
+        block[2] = (char)(0x80 | (0x10 - part)); /* U+2590 - part */
+        out(c, block);
+        used++;
+    }
+    out(c, sp + (used > 40 ? 40 : used));
+}
+
 /* One row's bar, as dt_print_quantline: 40 columns of '@' scaled to the total (rounded), or two
  * half bars around a centre line when the shown rows hold both signs. Then the count. */
-static void quantline(struct dcons *c, int64_t val, int64_t norm, uint64_t total, int pos,
-                      int neg, int zoom)
+static void quantline(struct dcons *c, int64_t val, int64_t norm, struct bar_total total,
+                      int pos, int neg, int zoom)
 {
     static const char ats[] = "@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@";
     static const char sp[] = "                                        ";
     unsigned len = pos && neg ? 20 : 40;
-    uint64_t mag = val < 0 ? 0 - (uint64_t)val : (uint64_t)val, t = total;
+    uint64_t mag = val < 0 ? 0 - (uint64_t)val : (uint64_t)val, t = total.lo;
+    /* the total down to 64 bits, the row with it (the row is at most the total) */
+    for (uint64_t hi = total.hi; hi; hi >>= 1) {
+        t = t >> 1 | hi << 63;
+        mag >>= 1;
+    }
     /* aggzoom: total is the largest row, drawn at 95% of the bar (DTRACE_AGGZOOM_MAX); as the
      * double 0.95 is a little under 0.95, libdtrace rounds an exact half down there */
     uint64_t num = zoom ? 19 : 1, den = zoom ? 20 : 1, half = zoom != 0;
@@ -595,7 +641,9 @@ static void quantline(struct dcons *c, int64_t val, int64_t norm, uint64_t total
                          : 0;
     if (depth > len)
         depth = len;
-    if (!neg) {
+    if (!neg && pos && c->encoding == DCONS_ENC_UTF8) {
+        utf8_bar(c, mag, t, num, den);
+    } else if (!neg) {
         out(c, "|");
         out(c, ats + 40 - depth);
         out(c, sp + depth);
@@ -641,16 +689,16 @@ static void print_dist(struct dcons *c, unsigned agg, const int64_t *v)
         if (hi < nv - 1)
             hi++;
     }
-    uint64_t total = 0;
+    struct bar_total total = { 0, 0 };
     int pos = 0, neg = 0;
     for (unsigned k = lo; k <= hi; k++) {
         pos |= v[k] > 0;
         neg |= v[k] < 0;
         uint64_t mag = v[k] < 0 ? 0 - (uint64_t)v[k] : (uint64_t)v[k];
         if (!c->aggzoom)
-            total += mag;
-        else if (mag > total)
-            total = mag;
+            bar_total_add(&total, mag);
+        else if (mag > total.lo)
+            total.lo = mag;
     }
     struct dfmt_arg h[3] = { { 's', 0, "value" },
                              { 's', 0, "------------- Distribution -------------" },
@@ -734,7 +782,7 @@ static void aggval(void *arg, const struct dfmt_spec *sp)
  * truncated), under a header as wide as the keys. */
 struct hist {
     int on, pos, neg;
-    uint64_t total;
+    struct bar_total total;
 };
 
 static int64_t hist_value(struct dcons *c, const struct aggent *e)
@@ -759,9 +807,9 @@ static void hist_begin(struct dcons *c, struct merge *m, struct hist *h, const c
         h->pos |= v > 0;
         h->neg |= v < 0;
         if (!c->aggzoom)
-            h->total += mag;
-        else if (mag / 19 * 20 + mag % 19 * 20 / 19 > h->total) /* floor(mag / 0.95) */
-            h->total = mag / 19 * 20 + mag % 19 * 20 / 19;
+            bar_total_add(&h->total, mag);
+        else if (mag / 19 * 20 + mag % 19 * 20 / 19 > h->total.lo) /* floor(mag / 0.95) */
+            h->total.lo = mag / 19 * 20 + mag % 19 * 20 / 19;
     }
     int width = 0;
     for (const char *t = types; *t; t++)
@@ -807,7 +855,7 @@ static void print_aggs(struct dcons *c, const unsigned *aggs, unsigned naggs, co
         c->printed[aggs[p]] = 1;
     if (!fmt && lead)
         out(c, "\n");
-    struct hist hist = { 0, 0, 0, 0 };
+    struct hist hist = { 0, 0, 0, { 0, 0 } };
     /* rows the host may merge once it names their keys: one count/sum/min/max (csymaddr.c) */
     static const char *const merges[] = { [DIF_AGG_COUNT] = "count", [DIF_AGG_SUM] = "sum",
                                           [DIF_AGG_MIN] = "min", [DIF_AGG_MAX] = "max" };

@@ -2,6 +2,7 @@
 // Option parsing for D programs run on a target (d/dobj_opts.h). Freestanding: no libc
 // number parsing, so the target's dtrace and the host's dcompile take exactly the same text.
 #include <d/dobj_opts.h>
+#include <d/dcons.h>
 #include <d/dvm.h>
 #include <d/optval.h>
 #include "dutil.h"
@@ -57,6 +58,12 @@ int dobj_set_option(struct dobj_file_hdr *h, const char *name, const char *val, 
         if (d_optval_rate(val, &ns) != 0 || ns > 3600000000000ull)
             return fail(err, errlen, "invalid value for option ", name, val);
         h->switchrate_ms = ns < 1000000u ? 1u : (uint32_t)(ns / 1000000u);
+        return 0;
+    }
+    if (!d_strcmp(name, "encoding")) { /* as dt_opt_encoding: ascii or utf8 */
+        if (d_strcmp(val, "ascii") && d_strcmp(val, "utf8"))
+            return fail(err, errlen, "invalid value for option ", name, val);
+        h->encoding = d_strcmp(val, "utf8") ? DCONS_ENC_ASCII : DCONS_ENC_UTF8;
         return 0;
     }
     if (!d_strcmp(name, "nspec")) {

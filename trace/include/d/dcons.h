@@ -48,6 +48,9 @@ struct dcons_host {
     void *arg;
 };
 
+/* the encoding option's values, as libdtrace's dt_encoding (unset draws as ascii) */
+enum { DCONS_ENC_UNSET = 0, DCONS_ENC_ASCII = 1, DCONS_ENC_UTF8 = 2 };
+
 struct dcons {
     struct dvm_state *st;
     const struct dif_obj *obj;
@@ -56,6 +59,7 @@ struct dcons {
     int aggsortkey, aggsortrev;
     int aggzoom;            /* distributions scaled to their largest row, not their total */
     int agghist;            /* count/sum/avg/stddev aggregations printed as histograms */
+    int encoding;           /* DCONS_ENC_*: the encoding option (utf8: bars of block elements) */
     int droptags;           /* -x droptags: "[DTRACEDROP_*] " before each drop report */
     int noerror;            /* -x noerror: fault reports are not printed (ERROR still fires) */
     int flowindent;         /* -F: entry/return probes indented as a call flow (flowindent.c) */

@@ -17,7 +17,7 @@
 #define DIF_MAGIC   0x31464944u /* "DIF1" */
 #define DIF_VERSION 1u
 
-#define DIF_NREGS     16u
+#define DIF_NREGS     8u
 #define DIF_TUPMAX    10u    /* tuple stack: array keys and subroutine arguments */
 #define DIF_RECMAX    16u    /* record stack: values one action records */
 #define DIF_MAXPROG   4096u  /* instructions per program */

@@ -339,6 +339,7 @@ int main(void)
     dcons_init(&cons, st, &out, &err, scratch, sizeof(scratch));
 #endif
     cons.quiet = (int)h->quiet;
+    cons.encoding = (int)h->encoding;
     if (st->bufsize_lowered)
         fprintf(stderr, "dtrace: buffer size lowered to %luk\n",
                 (unsigned long)(st->bufsize_lowered / 1024));
