@@ -135,9 +135,9 @@ void ktrace_state_call(struct thread *t);
 
 // What the traced paths call. On several CPUs (AArch64) it is a call: inline, its slow path
 // made the traced scheduler pass keep four more registers, saved and restored on every
-// traced entry whether a thread changed state or not (13 of the 97 instructions tracing
-// added to a null call), where the call costs about 5 a state change. With one CPU (the
-// Cortex-M) the inline copy is the cheaper (docs/PERFORMANCE.md, issue 28).
+// traced entry whether a thread changed state or not (6 instructions of a traced null call),
+// where the call costs about 5 a state change. With one CPU (the Cortex-M) the inline copy
+// is the cheaper (docs/PERFORMANCE.md, issue 28).
 static inline void ktrace_state_traced(struct thread *t)
 {
 #if KMAX_CPUS > 1
