@@ -34,6 +34,9 @@ static const struct thread *ring_current;
 const uint8_t ktrace_kc_raw[KEV_KC_MAX + 1u] = {
     [KC_ClockCycles + 1] = 1, [KC_ClockTime + 1] = 1, [KC_Semihost + 1] = 1,
 };
+// ktrace_kcall_exit_words looks at the table only for calls numbered KC_Semihost and up.
+_Static_assert(KC_ClockCycles >= KC_Semihost && KC_ClockTime >= KC_Semihost,
+               "the raw calls are numbered from KC_Semihost up");
 static struct proc *ring_owner;     // the process the ring is mapped into
 static void *ring_mem;
 static unsigned ring_nbufs;
@@ -110,6 +113,10 @@ void ktrace_init(void)
     ktrace_hot.notes = 0;
     kmemset(&ktrace_hot, 0, sizeof(ktrace_hot));
     ring_current = NULL;
+#if KMAX_CPUS > 1
+    for (unsigned i = 0; i < KMAX_CPUS; i++)
+        k_cpus[i].ktrace_cpu = &ktrace.tr_cpu[i];   // the fast path's (trace_port_kernel.h)
+#endif
 }
 
 // ---- notifications ---------------------------------------------------------------------------
@@ -202,6 +209,31 @@ void ktrace_kcall_entry_full(struct thread *t, uint32_t n, const uint32_t *a)
         ktrace_sync_call_entry(t, n, a);
     t->kc_trace = (uint16_t)(ev + 1);
 }
+
+#if KMAX_CPUS > 1
+// The same with the arguments read from the saved frame again, as the dispatcher read them
+// (arch_kcall.h), and the wide event first (ktrace_kcall.h: on several CPUs, so that the
+// traced dispatcher keeps them in registers).
+void ktrace_kcall_entry_frame(struct thread *t, uint32_t n)
+{
+    const uint32_t a[6] = { arch_kc_arg(&t->ctx, 0), arch_kc_arg(&t->ctx, 1),
+                            arch_kc_arg(&t->ctx, 2), arch_kc_arg(&t->ctx, 3),
+                            arch_kc_arg(&t->ctx, 4), arch_kc_arg(&t->ctx, 5) };
+    if (n < KEV_KC_MAX && ((ktrace_hot.plain >> KEV_C_KER_CALL) & 1u) &&
+        trace_is_wide(&ktrace, KEV_C_KER_CALL, KEV_KC_ENTRY(n))) {   // wide, no D
+        trace_emit_words(&ktrace, KEV_C_KER_CALL, KEV_KC_ENTRY(n), a, 6);
+        t->kc_trace = (uint16_t)(n + 1u);
+        return;
+    }
+    ktrace_kcall_entry_full(t, n, a);
+}
+
+// ktrace_state_traced's out-of-line copy (ktrace_kcall.h: on several CPUs).
+void ktrace_state_call(struct thread *t)
+{
+    ktrace_state_inline(t);
+}
+#endif
 
 // The general kernel-call exit: D's probe, filtered classes.
 void ktrace_kcall_exit_full(struct thread *t, unsigned n)

@@ -61,7 +61,14 @@ static void kernel_fault(struct thread *t)
     proc_exit(p, sig);
 }
 
+// On AArch64 inline in both entry points: as a call of its own (GCC's choice for the hooked
+// kernel there) it cost the traced-but-off kernel 2 instructions a null call over the kernel
+// built without hooks, where it was inlined. The Cortex-M's compiler does best left to choose.
+#if KMAX_CPUS > 1
+static inline __attribute__((always_inline)) void halt_if_done(void)
+#else
 static void halt_if_done(void)
+#endif
 {
     if (!k_system_done)
         return;

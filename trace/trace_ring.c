@@ -339,6 +339,9 @@ int trace_ring_init(struct trace_ring *r, void *mem, size_t len, unsigned nbufs)
     for (unsigned i = 0; i < TRACE_MAX_CPUS; i++) {
         r->tr_cpu[i].tc_buf = -1;
         r->tr_cpu[i].tc_wp = r->tr_cpu[i].tc_limit = &r->tr_noslot;
+#if TRACE_MAX_CPUS > 1
+        r->tr_cpu[i].tc_hdr = KEV_HEADER(0u, 0u, 0u, i); // the fast path's header bits
+#endif
     }
     return 0;
 }

@@ -21,6 +21,7 @@
 #endif
 
 struct thread;
+struct trace_cpu;
 
 struct cpu {
     struct thread *current;     // offset 0: the exception entry code loads it (arch entry.S)
@@ -30,6 +31,10 @@ struct cpu {
     bool online;
     struct thread *idle;        // this CPU's idle thread (pinned here)
     uint64_t ipis;              // reschedule IPIs received
+#if KMAX_CPUS > 1
+    struct trace_cpu *ktrace_cpu; // this CPU's state in the kernel's trace ring (set by
+                                  // ktrace_init): the trace fast path's one load (trace_port)
+#endif
 };
 
 extern struct cpu k_cpus[KMAX_CPUS];

@@ -18,6 +18,7 @@
 
 // The general paths: D's probes, wide mode, filtered classes (ktrace.c).
 void ktrace_kcall_entry_full(struct thread *t, uint32_t n, const uint32_t *a);
+void ktrace_kcall_entry_frame(struct thread *t, uint32_t n);
 void ktrace_kcall_exit_full(struct thread *t, unsigned n);
 void ktrace_exit_slow(struct thread *next);
 
@@ -44,7 +45,13 @@ static inline bool ktrace_fast_on(unsigned cls)
     return __builtin_expect((ktrace_hot.fast >> cls) & 1u, 1);
 }
 
-// The call's entry event: number n, arguments a[0..5] as the dispatcher read them.
+// The call's entry event: number n, arguments a[0..5] as the dispatcher read them. On
+// several CPUs (AArch64) only the fast case is inline: the wide event (every argument) and the
+// general path read the six arguments from the saved frame themselves
+// (ktrace_kcall_entry_frame), so that the traced dispatcher keeps its arguments in registers
+// instead of an array on its stack (8 instructions of a traced null call). On one CPU (the
+// Cortex-M, whose dispatcher has fewer registers to keep them in) the shape is the one
+// measured best there: the wide event inline, the array passed.
 static inline void ktrace_kcall_entry(struct thread *t, uint32_t n, const uint32_t *a)
 {
     if (__builtin_expect(n < ktrace_hot.kc_limit, 1)) {   // fast, and a known number
@@ -52,6 +59,9 @@ static inline void ktrace_kcall_entry(struct thread *t, uint32_t n, const uint32
         t->kc_trace = (uint16_t)(n + 1u);
         return;
     }
+#if KMAX_CPUS > 1
+    ktrace_kcall_entry_frame(t, n);
+#else
     if (n < KEV_KC_MAX && ((ktrace_hot.plain >> KEV_C_KER_CALL) & 1u) &&
         trace_is_wide(&ktrace, KEV_C_KER_CALL, KEV_KC_ENTRY(n))) {   // wide: every argument
         trace_emit_words(&ktrace, KEV_C_KER_CALL, KEV_KC_ENTRY(n), a, 6);
@@ -59,6 +69,7 @@ static inline void ktrace_kcall_entry(struct thread *t, uint32_t n, const uint32
         return;
     }
     ktrace_kcall_entry_full(t, n, a);
+#endif
 }
 
 // A call's exit words: [result, 0] on success, [-1, errno] on failure, as QNX's exit
@@ -67,10 +78,13 @@ static inline void ktrace_kcall_entry(struct thread *t, uint32_t n, const uint32
 // 1 for those calls, indexed by t->kc_trace (the number + 1, at most KEV_KC_MAX; ktrace.c).
 extern const uint8_t ktrace_kc_raw[KEV_KC_MAX + 1u];
 
+// The raw ones are numbered from KC_Semihost up (kcall.h; checked in ktrace.c), so on AArch64
+// a call below it, the common case, is told by one compare instead of a table's address and
+// load.
 static inline void ktrace_kcall_exit_words(unsigned kc, uint32_t *r0, uint32_t *r1)
 {
-    if (ktrace_kc_raw[kc])
-        return;
+    if ((KMAX_CPUS == 1 || __builtin_expect(kc > KC_Semihost, 0)) && ktrace_kc_raw[kc])
+        return;     // (one CPU: the Cortex-M's table load is as short as the compare)
     uint32_t v = *r0, neg = (uint32_t)((int32_t)v >> 31); // all ones when v < 0
     *r1 = (0u - v) & neg;
     *r0 = v | neg;
@@ -104,15 +118,33 @@ static inline void ktrace_exit_end(struct thread *next)
     }
 }
 
-// A thread's state change on a traced path (the scheduler's traced pass): inline when the
-// class is on the inline path, else the general hook (D's probes, wide mode, filters).
-static inline void ktrace_state_traced(struct thread *t)
+// A thread's state change on a traced path (the scheduler's traced pass, ipc.c's traced
+// copies): inline when the class is on the inline path, else the general hook (D's probes,
+// wide mode, filters).
+static inline void ktrace_state_inline(struct thread *t)
 {
     if (ktrace_fast_on(KEV_C_PR_TH)) {  // (traced_state is D's: kept on the general path)
         trace_emit_simple_fast(&ktrace, KEV_C_PR_TH, t->state, ktrace_pid(t), ktrace_tid(t));
         return;
     }
     ktrace_state(t);
+}
+
+// The same out of line (ktrace.c).
+void ktrace_state_call(struct thread *t);
+
+// What the traced paths call. On several CPUs (AArch64) it is a call: inline, its slow path
+// made the traced scheduler pass keep four more registers, saved and restored on every
+// traced entry whether a thread changed state or not (6 instructions of a traced null call),
+// where the call costs about 5 a state change. With one CPU (the Cortex-M) the inline copy
+// is the cheaper (docs/PERFORMANCE.md, issue 28).
+static inline void ktrace_state_traced(struct thread *t)
+{
+#if KMAX_CPUS > 1
+    ktrace_state_call(t);
+#else
+    ktrace_state_inline(t);
+#endif
 }
 
 // t's effective priority is about to become prio (PRIO_CHANGE, kernel/ktrace_sync.c), once

@@ -25,6 +25,14 @@ void ktrace_port_stopped(struct trace_ring *r);
 static inline uint32_t trace_port_now32(void) { return board_cycles32(); }
 static inline uint64_t trace_port_now64(void) { return board_cycles(); }
 static inline unsigned trace_port_cpu(void) { return cpu_id(); }
+// On several CPUs this CPU's state in the kernel's ring is a pointer its struct cpu keeps
+// (one load); any other ring's is found by number. With one CPU the ring's own constant
+// address is shorter.
+#if KMAX_CPUS > 1
+extern struct trace_ring ktrace;
+#define TRACE_PORT_CPU_STATE(r) \
+    ((r) == &ktrace ? this_cpu()->ktrace_cpu : &(r)->tr_cpu[cpu_id()])
+#endif
 static inline unsigned long trace_port_irq_save(void) { return 0; }
 static inline void trace_port_irq_restore(unsigned long s) { (void)s; }
 static inline int trace_port_in_interrupt(void) { return 0; }

@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# Instructions per function of one operation of a benchmark loop, counted by single-stepping
+# the image under gdb-multiarch on QEMU's gdbstub (-icount shift=0, one CPU): how the traced
+# paths' costs were taken apart (docs/smp.md "Issue 28", docs/PERFORMANCE.md). Prints
+# "INSNS op N total T" and one "INSNS   function count" line per function reached, for each
+# operation (from one reach of ENTRY to the next).
+#   BOARD=qemu-virt-a53 scripts/insns-per-function.sh [-p PHASE] [-e ENTRY] [-s SKIP] [-n OPS] IMAGE.elf
+# -p PHASE  a gdb location hit once when the phase to measure starts, e.g. ktrace.c:NNN (the
+#           line of KTRACE_SETALLCLASSESFAST for kbench's traced fast-mode loops); default none
+# -e ENTRY  the function that starts each operation (default a64_kernel_entry_traced; for an
+#           untraced loop a64_kernel_entry)
+# -s SKIP   hits of ENTRY to let pass first, into the loop (default 300)
+# -n OPS    operations to count (default 2)
+# Example: a traced null call of kbench against the untraced one:
+#   BOARD=qemu-virt-a53 scripts/insns-per-function.sh \
+#       -p ktrace.c:$(grep -n 'case KTRACE_SETALLCLASSESFAST' kernel/ktrace.c | cut -d: -f1) \
+#       build/qemu-virt-a53/kbench.elf
+#   BOARD=qemu-virt-a53 scripts/insns-per-function.sh -e a64_kernel_entry build/qemu-virt-a53/kbench.elf
+set -u
+usage() { sed -n '3,19p' "$0" | sed 's/^# \{0,1\}//'; }
+phase="" entry=a64_kernel_entry_traced skip=300 ops=2
+[ "${1:-}" = --help ] && { usage; exit 0; }
+while getopts "p:e:s:n:h" o; do
+    case $o in
+    p) phase=$OPTARG ;;
+    e) entry=$OPTARG ;;
+    s) skip=$OPTARG ;;
+    n) ops=$OPTARG ;;
+    h) usage; exit 0 ;;
+    *) usage >&2; exit 2 ;;
+    esac
+done
+shift $((OPTIND - 1))
+[ $# = 1 ] && [ -f "$1" ] || { echo "insns-per-function: give one image (.elf) that exists" >&2; usage >&2; exit 2; }
+command -v gdb-multiarch >/dev/null || { echo "insns-per-function: gdb-multiarch is not installed (scripts/setup.sh)" >&2; exit 2; }
+img=$1
+here=$(cd "$(dirname "$0")" && pwd)
+port=$((20000 + $$ % 20000))
+log=$(mktemp)
+QEMU_SMP=1 QEMU_ICOUNT=1 QEMU_TIMEOUT=600 "$here/qemu-run.sh" "$img" -gdb "tcp:localhost:$port" -S \
+    >"$log" 2>&1 &
+qpid=$!
+sleep 0.5
+INSNS_PORT=$port INSNS_PHASE=$phase INSNS_ENTRY=$entry INSNS_SKIP=$skip INSNS_OPS=$ops \
+    timeout 600 gdb-multiarch -q -batch -nx -x "$here/insns_per_function.py" "$img" 2>&1 |
+    grep '^INSNS'
+rc=${PIPESTATUS[0]}
+kill "$qpid" 2>/dev/null
+wait "$qpid" 2>/dev/null
+rm -f "$log"
+exit "$rc"
