@@ -1,0 +1,195 @@
+// SPDX-License-Identifier: MIT
+// The red-team rerun of issue 25 (docs/hostile.md, "Red-team rerun, 2026-11-23"): an
+// independent adversary's new angles on the six weaknesses the project fixed. Each attack is
+// committed by kt_attack (its rerun.c); this runner reads the verdict from what the attacker
+// cannot forge: this process's own registers, a fresh thread's, the trace it captures, the
+// queue of its own channel. The console attack is read by test/qemu/test_hostile.sh from the
+// console the kernel wrote.
+#include <kern.h>
+#include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+#include <trace/kev.h>
+#include "hostile.h"
+#include "rerun.h"
+
+// ---- weakness 1: FP state ------------------------------------------------------------------
+// What of another's FP state this thread sees: 0 when none. `fresh`: a thread that never used
+// the FPU must see exactly the clean state (x86: FNINIT's with MXCSR 0x1f80, zero registers;
+// AArch64: zero registers, FPCR and FPSR 0).
+#if defined(__i386__)
+static unsigned fpu_seen(bool fresh)
+{
+    uint16_t cw = 0, sw = 0;
+    uint32_t mx = 0;
+    uint64_t mm = 0, x = 0;
+    __asm__ volatile("fnstcw %0\n\tfnstsw %1" : "=m"(cw), "=m"(sw));
+    if (sw & 0x80u)
+        __asm__ volatile("fnclex");     // another's pending exception: would trap us next
+    __asm__ volatile("movq %%mm1, %0\n\temms" : "=m"(mm));
+    __asm__ volatile("stmxcsr %0\n\tmovq %%xmm7, %1" : "=m"(mx), "=m"(x));
+    unsigned bad = (cw != 0x037fu) << 0 | ((sw & 0x84u) != 0) << 1 | (mm == FPU_MMX_SECRET) << 2 |
+                   ((mx & 0xffc0u) != 0x1f80u) << 3 | (x == FPU_MMX_SECRET) << 4;
+    if (fresh)
+        bad |= (sw != 0) << 5 | (mm != 0) << 6 | (x != 0) << 7 | (mx != 0x1f80u) << 8;
+    return bad;
+}
+#elif defined(__aarch64__)
+static unsigned fpu_seen(bool fresh)
+{
+    uint64_t v0, v15, v31, cr, sr;
+    __asm__ volatile(".arch_extension simd\n\tumov %0, v0.d[0]\n\tumov %1, v15.d[1]\n\t"
+                     "umov %2, v31.d[0]\n\tmrs %3, fpcr\n\tmrs %4, fpsr"
+                     : "=r"(v0), "=r"(v15), "=r"(v31), "=r"(cr), "=r"(sr));
+    unsigned bad = (v0 == FPU_MMX_SECRET) << 0 | (v15 == FPU_MMX_SECRET) << 1 |
+                   (v31 == FPU_MMX_SECRET) << 2 | (cr != 0) << 3 |
+                   ((sr & FPU_A64_FPSR_HOSTILE) != 0) << 4;
+    if (fresh)
+        bad |= (v0 != 0) << 5 | (v15 != 0) << 6 | (v31 != 0) << 7 | (sr != 0) << 8;
+    return bad;
+}
+#endif
+
+#if defined(__i386__) || defined(__aarch64__)
+static volatile unsigned fresh_seen;
+static uint8_t fresh_stack[1024] __attribute__((aligned(16)));
+static int fresh_thread(void *arg)
+{
+    (void)arg;
+    fresh_seen = fpu_seen(true);
+    return 0;
+}
+#endif
+
+static void attack_fpu_control(void)
+{
+    int st = -1;
+    printf("# attack %u: %s\n", ATK_FPU_CONTROL, "FP control and status words, MMX, a pending "
+           "exception, vector registers; killed while it owns the FPU");
+#if defined(__i386__) || defined(__aarch64__)
+    int pid = ProcSpawn("kt_attack", 10, ATK_FPU_CONTROL);
+    ThreadSleep(1000000u);                  // it set its state and sleeps
+    unsigned seen = fpu_seen(false);
+    check(seen == 0, "another process's FP control/status words, pending exception, MMX and "
+          "vector registers did not reach us (%#x)", seen);
+    int w = ProcWait(pid, &st);
+    check(w == pid && KW_EXITED(st) && KW_EXITSTATUS(st) == 0,
+          "attack %u: the attacker got its own FP state back (status %#x)", ATK_FPU_CONTROL, st);
+    // killed while it owns the FPU (it spins touching it), then a new thread of ours
+    pid = ProcSpawn("kt_attack", 10, ATK_FPU_CONTROL | 1u << 8);
+    ThreadSleep(2000000u);
+    int k = ProcKill(pid);
+    w = ProcWait(pid, &st);
+    check(k == 0 && w == pid && KW_SIGNALED(st) && KW_TERMSIG(st) == KSIG_KILL,
+          "attack %u: killed while it held the FPU (status %#x)", ATK_FPU_CONTROL, st);
+    fresh_seen = ~0u;
+    int tid = ThreadCreate(fresh_thread, NULL, fresh_stack, sizeof(fresh_stack), 100, 0);
+    ThreadJoin(tid, NULL);
+    check(tid > 0 && fresh_seen == 0, "a thread created after the kill starts from the clean "
+          "FP state (%#x)", fresh_seen);
+    seen = fpu_seen(false);
+    check(seen == 0, "and ours is still ours (%#x)", seen);
+#elif defined(__ARM_ARCH_7M__) || defined(__ARM_ARCH_7EM__)
+    static const char *const what[2] = { "an FP instruction", "enabling the FPU in CPACR" };
+    for (unsigned i = 0; i < 2; i++) {
+        int pid = ProcSpawn("kt_attack", 10, ATK_FPU_CONTROL | (i ? 2u : 0u) << 8);
+        int w = pid > 0 ? ProcWait(pid, &st) : -1;
+        check(w == pid && KW_SIGNALED(st) && (KW_TERMSIG(st) == KSIG_ILL ||
+              KW_TERMSIG(st) == KSIG_BUS || KW_TERMSIG(st) == KSIG_SEGV),
+              "attack %u: %s ends the process (the FPU stays off; status %#x)",
+              ATK_FPU_CONTROL, what[i], st);
+    }
+#endif
+}
+
+// ---- weakness 3: records behind a hole, unregistered, or left at the end ------------------
+struct stuck_seen {
+    unsigned delivered;
+    uint32_t rejected;          // URING_BAD counts naming the attacker
+};
+
+static void stuck_scan(const struct kev_slot *s, unsigned n, uint32_t pid, struct stuck_seen *f)
+{
+    for (unsigned i = 0; i < n; i++) {
+        uint32_t h = s[i].header;
+        unsigned cls = kev_hdr_class(h), ev = kev_hdr_event(h), type = kev_hdr_type(h);
+        const uint32_t *d = s[i].data;
+        if (cls == KEV_C_CONTROL || type == KEV_TYPE_CC || type == KEV_TYPE_CE)
+            continue;
+        if (cls == KEV_C_USER && ev == URING_CODE_STUCK)
+            f->delivered++;
+        else if (cls == KEV_C_SYSTEM && ev == KEV_SYS_URING_BAD && d[1] == pid)
+            f->rejected += d[2] & ~KEV_URING_GIVEN_UP;
+    }
+}
+
+static void attack_uring_stuck(void)
+{
+    struct stuck_seen f = { 0, 0 };
+    struct ktrace_query q;
+    struct ktrace_buffer b;
+    int st = -1;
+    printf("# attack %u: %s\n", ATK_URING_STUCK, "ring records behind a never-committed one, "
+           "the ring unregistered, the process ended");
+    int a = TraceEvent(KTRACE_ALLOCBUFFER, 2, 0, 0);
+    TraceEvent(KTRACE_DELALLCLASSES, 0, 0, 0);
+    TraceEvent(KTRACE_ADDCLASS, KEV_C_USER, 0, 0);
+    TraceEvent(KTRACE_ADDCLASS, KEV_C_SYSTEM, 0, 0);
+    int s = TraceEvent(KTRACE_STARTNOSTATE, 0, 0, 0);
+    int pid = ProcSpawn("kt_attack", 10, ATK_URING_STUCK);
+    int w = pid > 0 ? ProcWait(pid, &st) : -1;
+    TraceEvent(KTRACE_STOP, 0, 0, 0);
+    TraceEvent(KTRACE_QUERYEVENTS, (uint32_t)(uintptr_t)&q, 0, 0);
+    while (TraceEvent(KTRACE_TAKEBUFFER, (uint32_t)(uintptr_t)&b, 0, 0) == 0) {
+        stuck_scan((const struct kev_slot *)(uintptr_t)b.addr, b.nslots, (uint32_t)pid, &f);
+        TraceEvent(KTRACE_RELEASEBUFFER, b.index, 0, 0);
+    }
+    TraceEvent(KTRACE_DEALLOCBUFFER, 0, 0, 0);
+    check(a >= 0 && s == 0 && w == pid && KW_EXITED(st) && KW_EXITSTATUS(st) == 0,
+          "attack %u: the drain stopped at the hole each time (capture %d %d, status %#x)",
+          ATK_URING_STUCK, a, s, st);
+    const unsigned total = URING_STUCK_PER_ROUND * URING_STUCK_ROUNDS;
+    check(f.delivered + f.rejected == total && q.rejected == f.rejected,
+          "none of a process's ring records vanishes uncounted when it unregisters or ends "
+          "(%u of %u delivered, %lu rejected for its pid, %lu in all)", f.delivered, total,
+          (unsigned long)f.rejected, (unsigned long)q.rejected);
+    check(q.dropped == 0 && q.generated == q.recorded,
+          "and none is counted lost (recorded %lu, lost %lu, generated %lu)",
+          (unsigned long)q.recorded, (unsigned long)q.dropped, (unsigned long)q.generated);
+}
+
+// ---- weakness 4: a privileged process's own channel filled by pulses of the dead ----------
+static void attack_pulse_chan_fill(void)
+{
+    int chq = ChannelCreate(0);
+    run_attack(ATK_PULSE_CHAN_FILL, (uint32_t)chq, 10, 0, "pulses onto a privileged channel, exit");
+    run_attack(ATK_PULSE_CHAN_FILL, (uint32_t)chq, 10, 0, "again, from a new process");
+    int coq = ConnectAttach(0, chq);
+    errno = 0;
+    int r = MsgSendPulse(coq, 10, 8, 0), e = errno;
+    struct kpulse p;
+    int n = 0, mine = 0;
+    for (;;) {
+        TimerTimeout(1000000u);
+        if (MsgReceive(chq, &p, sizeof(p), NULL) != 0)
+            break;
+        n++;
+        mine += p.code == 8;
+    }
+    check(r == 0 && mine == 1, "after unprivileged processes filled a privileged process's "
+          "channel and ended, it still queues its own pulse there (%d, errno %d; %d queued)",
+          r, e, n);
+    ConnectDetach(coq);
+    ChannelDestroy(chq);
+}
+
+void hostile_rerun(void)
+{
+    printf("# kt_hostile: red-team rerun of issue 25\n");
+    attack_fpu_control();
+    run_attack(ATK_CONSOLE_C1, 0, 10, 0, "C1 controls, backspace, a forgery past the line "
+               "bound, a line of two paths, lines of threads on several CPUs");
+    attack_uring_stuck();
+    attack_pulse_chan_fill();
+}
