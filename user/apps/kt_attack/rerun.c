@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <board_user.h>
 #include "../kt_hostile/hostile.h"
 #include "rerun.h"
 
@@ -185,6 +186,48 @@ static int pulse_chan_fill(int chid)
     return !(errno == EAGAIN && n <= HOSTILE_PULSES_PER_PROC);
 }
 
+// ---- stack walks (the STACK events, a new surface) -----------------------------------------
+// Stack and frame pointers into the kernel's RAM, then spin: a sampling tick walks this
+// stack; the walk must read nothing of the kernel's (it stops at the first frame). On
+// Cortex-M the exception entry cannot push its frame there: the kernel ends the process.
+static int stack_kernel_sp(void)
+{
+    uintptr_t k = BOARD_KERNEL_RAM_ADDR + 0x100u;
+#if defined(__i386__)
+    __asm__ volatile("movl %0, %%esp\n\tmovl %0, %%ebp\n1:\tjmp 1b" :: "r"(k));
+#elif defined(__aarch64__)
+    __asm__ volatile("mov sp, %0\n\tmov x29, %0\n\tmov x30, %0\n1:\tb 1b" :: "r"(k));
+#else
+    __asm__ volatile("mov sp, %0\n\tmov r7, %0\n\tmov r11, %0\n\tmov lr, %0\n1:\tb 1b" :: "r"(k));
+#endif
+    return 1;
+}
+
+// ---- the ring on several CPUs (weakness 3) -------------------------------------------------
+static uint8_t race_stacks[URING_RACE_THREADS][768] __attribute__((aligned(16)));
+static int race_writer(void *arg)
+{
+    uint32_t k = (uint32_t)(uintptr_t)arg;
+    ThreadCtl(KTCTL_RUNMASK, (void *)(uintptr_t)(1u << (k + 1u)));   // its own CPU where any
+    int bad = 0;
+    for (uint32_t i = 0; i < URING_RACE_EVENTS; i++)
+        bad |= TraceEvent(KTRACE_INSERTSUSEREVENT, URING_CODE_RACE, k << 16 | i, 0) != 0;
+    return bad;
+}
+
+static int uring_race(void)
+{
+    int tid[URING_RACE_THREADS], bad = 0;
+    for (int k = 0; k < URING_RACE_THREADS; k++)
+        tid[k] = ThreadCreate(race_writer, (void *)(uintptr_t)k, race_stacks[k],
+                              sizeof(race_stacks[k]), 10, 0);
+    for (int k = 0; k < URING_RACE_THREADS; k++) {
+        int st = 1;
+        bad |= tid[k] < 0 || ThreadJoin(tid[k], &st) != 0 || st != 0;
+    }
+    return bad;
+}
+
 int rerun_attack(unsigned mode, int param)
 {
     switch (mode) {
@@ -192,6 +235,8 @@ int rerun_attack(unsigned mode, int param)
     case ATK_CONSOLE_C1:      return console_c1();
     case ATK_URING_STUCK:     return uring_stuck();
     case ATK_PULSE_CHAN_FILL: return pulse_chan_fill(param);
+    case ATK_STACK_KERNEL_SP: return stack_kernel_sp();
+    case ATK_URING_RACE:      return uring_race();
     }
     return 99;
 }

@@ -31,6 +31,8 @@ enum {
     ATK_URING_STUCK,        // ring records behind a reserved, never committed one; the ring
                             // unregistered and registered again, then the process ends
     ATK_PULSE_CHAN_FILL,    // pulses onto a privileged process's channel, then exit (twice)
+    ATK_STACK_KERNEL_SP,    // stack and frame pointers into kernel RAM while stacks are sampled
+    ATK_URING_RACE,         // threads on several CPUs fill the process's ring at once
 };
 // How many programs the tree attack starts (kt_hoarder, kt_hoarder2, kt_hoarder3).
 #define HOSTILE_TREE_MEMBERS 3
@@ -52,6 +54,11 @@ enum {
 #define URING_CODE_STUCK 103u
 #define URING_STUCK_PER_ROUND 4u
 #define URING_STUCK_ROUNDS 2u
+// The ring race: threads, events each (code URING_CODE_RACE, a = thread << 16 | sequence).
+#define URING_CODE_RACE 104u
+#define URING_RACE_THREADS 3
+#define URING_RACE_EVENTS 200u
+
 // The console attack's threads and lines per thread (each line one DebugWrite).
 #define CON_MT_THREADS 3
 #define CON_MT_LINES 20

@@ -184,6 +184,104 @@ static void attack_pulse_chan_fill(void)
     ChannelDestroy(chq);
 }
 
+// ---- a new surface: stack walks of a hostile stack -----------------------------------------
+// The runner captures SYSTEM with stack sampling at 1000 Hz while the attacker spins with its
+// stack and frame pointers in kernel RAM. Every STACK event of the attacker must stop at its
+// first frame (the pc the tick interrupted): a second one could only come from kernel memory.
+static void attack_stack_kernel_sp(void)
+{
+    struct ktrace_query q;
+    struct ktrace_buffer b;
+    int st = -1;
+    unsigned stacks = 0, deeper = 0, faults = 0;
+    printf("# attack %u: %s\n", ATK_STACK_KERNEL_SP, "stack and frame pointers into kernel RAM "
+           "while stacks are sampled");
+    int a = TraceEvent(KTRACE_ALLOCBUFFER, 2, 0, 0);
+    TraceEvent(KTRACE_DELALLCLASSES, 0, 0, 0);
+    TraceEvent(KTRACE_ADDCLASS, KEV_C_SYSTEM, 0, 0);
+    int hz = TraceEvent(KTRACE_STACKSAMPLE, 1000, 0, 0);
+    int s = TraceEvent(KTRACE_STARTNOSTATE, 0, 0, 0);
+    int pid = ProcSpawn("kt_attack", 10, ATK_STACK_KERNEL_SP);
+    ThreadSleep(10000000u);
+    ProcKill(pid);                          // (Cortex-M: it is gone already)
+    int w = pid > 0 ? ProcWait(pid, &st) : -1;
+    TraceEvent(KTRACE_STACKSAMPLE, 0, 0, 0);
+    TraceEvent(KTRACE_STOP, 0, 0, 0);
+    TraceEvent(KTRACE_QUERYEVENTS, (uint32_t)(uintptr_t)&q, 0, 0);
+    while (TraceEvent(KTRACE_TAKEBUFFER, (uint32_t)(uintptr_t)&b, 0, 0) == 0) {
+        const struct kev_slot *sl = (const struct kev_slot *)(uintptr_t)b.addr;
+        for (unsigned i = 0; i < b.nslots; i++) {
+            uint32_t h = sl[i].header;
+            if (kev_hdr_class(h) != KEV_C_SYSTEM || kev_hdr_type(h) == KEV_TYPE_CC ||
+                kev_hdr_type(h) == KEV_TYPE_CE)
+                continue;
+            if (kev_hdr_event(h) == KEV_SYS_FAULT && sl[i].data[1] >> 16 == (uint32_t)pid)
+                faults++;
+            if (kev_hdr_event(h) != KEV_SYS_STACK || sl[i].data[1] >> 16 != (uint32_t)pid)
+                continue;
+            stacks++;
+            deeper += KEV_STACK_DEPTH(sl[i].data[2]) > 1u;
+        }
+        TraceEvent(KTRACE_RELEASEBUFFER, b.index, 0, 0);
+    }
+    TraceEvent(KTRACE_DEALLOCBUFFER, 0, 0, 0);
+    check(a >= 0 && hz == 1000 && s == 0 && w == pid && KW_SIGNALED(st),
+          "attack %u: sampled, then ended (capture %d %d %d, status %#x)", ATK_STACK_KERNEL_SP,
+          a, hz, s, st);
+    check(stacks > 0 && deeper == 0, "no stack walk of a process reads the kernel's memory "
+          "(%u of its %u STACK events deeper than the pc; %u FAULT)", deeper, stacks, faults);
+}
+
+// ---- weakness 3 on several CPUs: threads fill the ring at once ------------------------------
+static void attack_uring_race(void)
+{
+    struct ktrace_query q;
+    struct ktrace_buffer b;
+    uint32_t next[URING_RACE_THREADS] = { 0 };
+    unsigned got = 0, disorder = 0, strays = 0;
+    int st = -1;
+    printf("# attack %u: %s\n", ATK_URING_RACE, "threads on several CPUs fill one ring");
+    int a = TraceEvent(KTRACE_ALLOCBUFFER, 2, 0, 0);    // netduinoplus2 has room for 2
+    TraceEvent(KTRACE_DELALLCLASSES, 0, 0, 0);
+    TraceEvent(KTRACE_ADDCLASS, KEV_C_USER, 0, 0);
+    TraceEvent(KTRACE_ADDCLASS, KEV_C_SYSTEM, 0, 0);
+    int s = TraceEvent(KTRACE_STARTNOSTATE, 0, 0, 0);
+    int pid = ProcSpawn("kt_attack", 10, ATK_URING_RACE);
+    int w = pid > 0 ? ProcWait(pid, &st) : -1;
+    TraceEvent(KTRACE_STOP, 0, 0, 0);
+    TraceEvent(KTRACE_QUERYEVENTS, (uint32_t)(uintptr_t)&q, 0, 0);
+    while (TraceEvent(KTRACE_TAKEBUFFER, (uint32_t)(uintptr_t)&b, 0, 0) == 0) {
+        const struct kev_slot *sl = (const struct kev_slot *)(uintptr_t)b.addr;
+        for (unsigned i = 0; i < b.nslots; i++) {
+            uint32_t h = sl[i].header;
+            if (kev_hdr_class(h) != KEV_C_USER || kev_hdr_event(h) != URING_CODE_RACE)
+                continue;
+            uint32_t k = sl[i].data[1] >> 16, n = sl[i].data[1] & 0xffffu;
+            if (k >= URING_RACE_THREADS) {
+                strays++;
+                continue;
+            }
+            got++;
+            disorder += n != next[k];
+            next[k] = n + 1u;
+        }
+        TraceEvent(KTRACE_RELEASEBUFFER, b.index, 0, 0);
+    }
+    TraceEvent(KTRACE_DEALLOCBUFFER, 0, 0, 0);
+    const unsigned total = URING_RACE_THREADS * URING_RACE_EVENTS;
+    check(a >= 0 && s == 0 && w == pid && KW_EXITED(st) && KW_EXITSTATUS(st) == 0,
+          "attack %u: every insert was taken (capture %d %d, status %#x)", ATK_URING_RACE, a, s,
+          st);
+    check(got == total && strays == 0 && q.dropped == 0 && q.rejected == 0 &&
+              q.generated == q.recorded,
+          "threads of a process filling its ring on several CPUs: every event arrives, none "
+          "lost or rejected (%u of %u, %u strays; recorded %lu, lost %lu, rejected %lu)", got,
+          total, strays, (unsigned long)q.recorded, (unsigned long)q.dropped,
+          (unsigned long)q.rejected);
+    check(disorder == 0, "and each thread's events arrive in its order (%u out of order)",
+          disorder);
+}
+
 void hostile_rerun(void)
 {
     printf("# kt_hostile: red-team rerun of issue 25\n");
@@ -192,4 +290,6 @@ void hostile_rerun(void)
                "bound, a line of two paths, lines of threads on several CPUs");
     attack_uring_stuck();
     attack_pulse_chan_fill();
+    attack_stack_kernel_sp();
+    attack_uring_race();
 }
