@@ -5,6 +5,7 @@
 // kernel wrote it); the exit status here only says that the calls behaved as expected.
 #include <kern.h>
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 #include <board_user.h>
@@ -66,10 +67,35 @@ static int fpu_mine(void)
 static void fpu_touch(void) {}
 #endif
 
+// param 3: the pending exception is taken (a waiting x87 instruction); param 4: an unmasked
+// SSE divide by zero. The kernel must end the process (#MF, #XM) and nothing else; AArch64
+// does not trap FP exceptions (A53): the same divide goes on.
+#if defined(__i386__) || defined(__aarch64__)
+static int fpu_raise(bool x87)
+{
+#if defined(__i386__)
+    uint32_t one = 0x3f800000u;         // 1.0f
+    if (x87)
+        __asm__ volatile("fwait");
+    uint32_t mx = 0;
+    __asm__ volatile("ldmxcsr %1\n\txorps %%xmm0, %%xmm0\n\tmovss %2, %%xmm1\n\t"
+                     "divss %%xmm0, %%xmm1\n\tstmxcsr %0"
+                     : "=m"(mx) : "m"((uint32_t){ 0x0000u }), "m"(one));
+    return !(mx & 4u);          // not trapped (QEMU's TCG): at least flagged, zero divide
+#elif defined(__aarch64__)
+    (void)x87;
+    __asm__ volatile(".arch_extension fp\n\tfmov d1, #1.0\n\tmovi d2, #0\n\tfdiv d0, d1, d2");
+#endif
+    return 0;
+}
+#endif
+
 static int fpu_control(int param)
 {
 #if defined(__i386__) || defined(__aarch64__)
     fpu_set();
+    if (param == 3 || param == 4)
+        return fpu_raise(param == 3);
     if (param == 1)
         for (;;)
             fpu_touch();        // the runner kills it here
