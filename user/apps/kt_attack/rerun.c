@@ -254,6 +254,40 @@ static int uring_race(void)
     return bad;
 }
 
+// ---- pointers and another's child --------------------------------------------------------
+// Each call must be refused with the errno given, and reap or write nothing: `pid` is a child
+// of the runner's (it must still be the runner's to wait for), pid 1 is the runner.
+static int refused(int r, int want)
+{
+    return !(r == -1 && errno == want);
+}
+static int foreign_calls(int pid)
+{
+    void *k = (void *)(uintptr_t)(BOARD_KERNEL_RAM_ADDR + 0x40u);
+    void *code = (void *)(uintptr_t)&foreign_calls;    // its own program: read-only to it
+    int st = 0x5a5a, bad = 0, chid = ChannelCreate(0);
+    errno = 0; bad |= refused(ProcWait(pid, &st), ECHILD) << 0;
+    errno = 0; bad |= refused(ProcWait(1, &st), ECHILD) << 1;
+    errno = 0; bad |= refused(ProcWait(-1, k), EFAULT) << 2;
+    errno = 0; bad |= refused(ThreadCtl(KTCTL_RUNMASK_GET_AND_SET, k), EFAULT) << 3;
+    errno = 0; bad |= refused(ThreadCtl(KTCTL_RUNMASK_GET_AND_SET, code), EFAULT) << 4;
+    errno = 0; bad |= refused(ProcInfo(0, k), EFAULT) << 5;
+    errno = 0; bad |= refused(ThreadInfo(0, k), EFAULT) << 6;
+    errno = 0; bad |= refused(SysInfo(KSYSINFO_NCPUS, k), EFAULT) << 7;
+    errno = 0; bad |= refused(ThreadName(0, k), EFAULT) << 8;
+    errno = 0; bad |= refused(ProcSpawn(k, 10, 0), EFAULT) << 9;
+    errno = 0; bad |= refused(TraceEvent(KTRACE_USERRING, (uint32_t)(uintptr_t)code, 1, 0), EFAULT) << 10;
+    errno = 0; bad |= refused(TraceEvent(KTRACE_USERRING, 0xfffffff0u, 1024, 0), EFAULT) << 11;
+    errno = 0; bad |= refused(TraceEvent(KTRACE_INSERTCUSEREVENT, 5, (uint32_t)(uintptr_t)k, 4), EFAULT) << 12;
+    errno = 0; bad |= refused(TraceEvent(KTRACE_INSERTUSRSTREVENT, 5, (uint32_t)(uintptr_t)k, 0), EFAULT) << 13;
+    errno = 0; bad |= refused(DebugWrite(k, 16), EFAULT) << 14;
+    TimerTimeout(1000000u);
+    errno = 0; bad |= refused(MsgReceive(chid, k, 16, NULL), EFAULT) << 15;
+    bad |= (st != 0x5a5a) << 16;            // nothing written through a refused call
+    ChannelDestroy(chid);
+    return bad;
+}
+
 int rerun_attack(unsigned mode, int param)
 {
     switch (mode) {
@@ -263,6 +297,7 @@ int rerun_attack(unsigned mode, int param)
     case ATK_PULSE_CHAN_FILL: return pulse_chan_fill(param);
     case ATK_STACK_KERNEL_SP: return stack_kernel_sp();
     case ATK_URING_RACE:      return uring_race();
+    case ATK_FOREIGN_CALLS:   return foreign_calls(param);
     }
     return 99;
 }

@@ -33,6 +33,8 @@ enum {
     ATK_PULSE_CHAN_FILL,    // pulses onto a privileged process's channel, then exit (twice)
     ATK_STACK_KERNEL_SP,    // stack and frame pointers into kernel RAM while stacks are sampled
     ATK_URING_RACE,         // threads on several CPUs fill the process's ring at once
+    ATK_FOREIGN_CALLS,      // another's child waited for; kernel and code addresses as the
+                            // out/in pointers of the calls that take one (param: a pid)
 };
 // How many programs the tree attack starts (kt_hoarder, kt_hoarder2, kt_hoarder3).
 #define HOSTILE_TREE_MEMBERS 3

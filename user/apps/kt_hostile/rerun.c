@@ -299,6 +299,18 @@ static void attack_uring_race(void)
           disorder);
 }
 
+// ---- another's child, and pointers the calls must refuse --------------------------------
+static void attack_foreign_calls(void)
+{
+    int st = -1;
+    int child = ProcSpawn("kt_hoarder", 1, 0);      // ours: it takes its share and ends
+    run_attack(ATK_FOREIGN_CALLS, (uint32_t)child, 10, 0, "wait for another's child; kernel "
+               "and code addresses as the pointers of calls");
+    int w = child > 0 ? ProcWait(child, &st) : -1;
+    check(child > 0 && w == child && KW_EXITED(st) && KW_EXITSTATUS(st) == 0,
+          "our child was still ours to wait for (%d %d, status %#x)", child, w, st);
+}
+
 void hostile_rerun(void)
 {
     printf("# kt_hostile: red-team rerun of issue 25\n");
@@ -309,4 +321,5 @@ void hostile_rerun(void)
     attack_pulse_chan_fill();
     attack_stack_kernel_sp();
     attack_uring_race();
+    attack_foreign_calls();
 }
