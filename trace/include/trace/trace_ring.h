@@ -285,8 +285,9 @@ static inline uint32_t trace_time_clamp(uint32_t ts, uint32_t last, uint32_t now
 // stamped there, so the time it got is read back from the CPU's last slot when one was
 // written, and is the clamp's otherwise (filtered out: no slot to agree with). Not a second
 // reading of the clock, which is later than the slot's (red-team rerun of issue 25).
-static inline uint32_t trace_emit_simple_at_slow(struct trace_ring *r, unsigned cls, unsigned ev,
-                                                 uint32_t ts, uint32_t a, uint32_t b)
+static __attribute__((noinline, unused)) uint32_t
+trace_emit_simple_at_slow(struct trace_ring *r, unsigned cls, unsigned ev, uint32_t ts, uint32_t a,
+                          uint32_t b)
 {
     unsigned long fl = trace_port_irq_save();
     struct trace_cpu *c = &r->tr_cpu[trace_port_cpu()];
@@ -315,7 +316,6 @@ static inline uint32_t trace_emit_simple_at(struct trace_ring *r, unsigned cls, 
     struct trace_cpu *c = &r->tr_cpu[cpu];
     uint32_t now = trace_port_now32();
     struct kev_slot *s = c->tc_wp;
-    uint32_t given = ts;
     ts = trace_time_clamp(ts, c->tc_last, now);
     if (__builtin_expect(s < c->tc_limit && now >= c->tc_last, 1)) {
         s->header = KEV_HEADER(KEV_TYPE_S, cls, ev, cpu);
@@ -328,7 +328,7 @@ static inline uint32_t trace_emit_simple_at(struct trace_ring *r, unsigned cls, 
         return ts;
     }
     trace_port_irq_restore(fl);
-    return trace_emit_simple_at_slow(r, cls, ev, given, a, b);
+    return trace_emit_simple_at_slow(r, cls, ev, ts, a, b);
 }
 
 // The most slots a combine event takes on the inline path; longer ones go the general way.
