@@ -288,6 +288,39 @@ static int foreign_calls(int pid)
     return bad;
 }
 
+// ---- a capture starting while its ring holds records (the "trace-start ring sweep") -------
+// Committed records stamped long before, then a kernel entry (any drain happens there), a
+// copy of the ring, and a sleep during which the runner starts a capture. Starting a capture
+// must not touch a process's ring (its memory is its own): the copy must still match when it
+// wakes, before any kernel entry. Exit 0 then.
+static uint32_t ring_copy[4 + 4 * URING_OLD_RECORDS];
+static int uring_start(void)
+{
+    volatile struct kuser_ring *u = (volatile struct kuser_ring *)trace_uring_mem;
+    uint32_t addr = (uint32_t)(uintptr_t)trace_uring_mem;
+    if (trace_uring_records == 0 || TraceEvent(KTRACE_USERRING, addr, trace_uring_records, 0) != 0)
+        return 1;
+    uint32_t h = u->head, mask = u->nrec - 1u;
+    u->head = h + URING_OLD_RECORDS;
+    for (uint32_t i = 0; i < URING_OLD_RECORDS; i++) {
+        volatile struct kuser_rec *r = &u->rec[(h + i) & mask];
+        r->ts = 0;                          // long before anything
+        r->a = i;
+        r->b = 0;
+        r->tag = ((h + i) & 0xffffu) << 16 | URING_CODE_OLD;
+    }
+    ThreadSelf();
+    const volatile uint32_t *w = (const volatile uint32_t *)trace_uring_mem;
+    unsigned n = 4u + 4u * URING_OLD_RECORDS;
+    for (unsigned i = 0; i < n; i++)
+        ring_copy[i] = w[i];
+    ThreadSleep(6000000u);                  // the runner starts its capture meanwhile
+    int bad = 0;
+    for (unsigned i = 0; i < n; i++)
+        bad |= w[i] != ring_copy[i];
+    return bad;
+}
+
 int rerun_attack(unsigned mode, int param)
 {
     switch (mode) {
@@ -298,6 +331,7 @@ int rerun_attack(unsigned mode, int param)
     case ATK_STACK_KERNEL_SP: return stack_kernel_sp();
     case ATK_URING_RACE:      return uring_race();
     case ATK_FOREIGN_CALLS:   return foreign_calls(param);
+    case ATK_URING_START:     return uring_start();
     }
     return 99;
 }

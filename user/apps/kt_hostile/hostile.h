@@ -35,6 +35,7 @@ enum {
     ATK_URING_RACE,         // threads on several CPUs fill the process's ring at once
     ATK_FOREIGN_CALLS,      // another's child waited for; kernel and code addresses as the
                             // out/in pointers of the calls that take one (param: a pid)
+    ATK_URING_START,        // records pending in its ring while a capture starts
 };
 // How many programs the tree attack starts (kt_hoarder, kt_hoarder2, kt_hoarder3).
 #define HOSTILE_TREE_MEMBERS 3
@@ -60,6 +61,10 @@ enum {
 #define URING_CODE_RACE 104u
 #define URING_RACE_THREADS 3
 #define URING_RACE_EVENTS 200u
+
+// The capture-start attack: records it leaves pending (stamped before the capture).
+#define URING_CODE_OLD 105u
+#define URING_OLD_RECORDS 3u
 
 // The console attack's threads and lines per thread (each line one DebugWrite).
 #define CON_MT_THREADS 3

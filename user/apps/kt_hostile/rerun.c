@@ -311,6 +311,44 @@ static void attack_foreign_calls(void)
           "our child was still ours to wait for (%d %d, status %#x)", child, w, st);
 }
 
+// ---- a capture starting while a process's ring holds records -------------------------------
+static void attack_uring_start(void)
+{
+    struct ktrace_query q;
+    struct ktrace_buffer b;
+    unsigned old = 0, bad = 0;
+    int st = -1;
+    printf("# attack %u: %s\n", ATK_URING_START, "records pending in a ring while a capture starts");
+    int pid = ProcSpawn("kt_attack", 10, ATK_URING_START);
+    ThreadSleep(2000000u);                  // its records are pending, it sleeps
+    int a = TraceEvent(KTRACE_ALLOCBUFFER, 2, 0, 0);
+    TraceEvent(KTRACE_DELALLCLASSES, 0, 0, 0);
+    TraceEvent(KTRACE_ADDCLASS, KEV_C_USER, 0, 0);
+    TraceEvent(KTRACE_ADDCLASS, KEV_C_SYSTEM, 0, 0);
+    int s = TraceEvent(KTRACE_STARTNOSTATE, 0, 0, 0);
+    int w = pid > 0 ? ProcWait(pid, &st) : -1;
+    TraceEvent(KTRACE_STOP, 0, 0, 0);
+    TraceEvent(KTRACE_QUERYEVENTS, (uint32_t)(uintptr_t)&q, 0, 0);
+    while (TraceEvent(KTRACE_TAKEBUFFER, (uint32_t)(uintptr_t)&b, 0, 0) == 0) {
+        const struct kev_slot *sl = (const struct kev_slot *)(uintptr_t)b.addr;
+        for (unsigned i = 0; i < b.nslots; i++) {
+            uint32_t h = sl[i].header;
+            old += kev_hdr_class(h) == KEV_C_USER && kev_hdr_event(h) == URING_CODE_OLD;
+            bad += kev_hdr_class(h) == KEV_C_SYSTEM && kev_hdr_event(h) == KEV_SYS_URING_BAD &&
+                   sl[i].data[1] == (uint32_t)pid;
+        }
+        TraceEvent(KTRACE_RELEASEBUFFER, b.index, 0, 0);
+    }
+    TraceEvent(KTRACE_DEALLOCBUFFER, 0, 0, 0);
+    check(a >= 0 && s == 0 && w == pid && KW_EXITED(st) && KW_EXITSTATUS(st) == 0,
+          "attack %u: starting a capture left a process's ring untouched (capture %d %d, "
+          "status %#x)", ATK_URING_START, a, s, st);
+    check(old == 0 && bad == 0 && q.rejected == 0 && q.dropped == 0,
+          "records stamped before the capture are not its events: none delivered, rejected or "
+          "lost (%u, %u URING_BAD, rejected %lu, lost %lu)", old, bad, (unsigned long)q.rejected,
+          (unsigned long)q.dropped);
+}
+
 void hostile_rerun(void)
 {
     printf("# kt_hostile: red-team rerun of issue 25\n");
@@ -322,4 +360,5 @@ void hostile_rerun(void)
     attack_stack_kernel_sp();
     attack_uring_race();
     attack_foreign_calls();
+    attack_uring_start();
 }
