@@ -118,49 +118,70 @@ static void attack_fpu_control(void)
 #endif
 }
 
+// ---- captures around an attack ------------------------------------------------------------
+// A capture of the USER and SYSTEM classes: a buffer per CPU where there is room (4 on
+// qemu-virt-a53; netduinoplus2 has room for 2). Returns ALLOCBUFFER's result, *started START's.
+static int capture_begin(int *started)
+{
+    int a = TraceEvent(KTRACE_ALLOCBUFFER, 4, 0, 0);
+    if (a < 0)
+        a = TraceEvent(KTRACE_ALLOCBUFFER, 2, 0, 0);
+    TraceEvent(KTRACE_DELALLCLASSES, 0, 0, 0);
+    TraceEvent(KTRACE_ADDCLASS, KEV_C_USER, 0, 0);
+    TraceEvent(KTRACE_ADDCLASS, KEV_C_SYSTEM, 0, 0);
+    *started = TraceEvent(KTRACE_STARTNOSTATE, 0, 0, 0);
+    return a;
+}
+
+// Stops it, gives its counts (*q) and hands each event's first slot (a simple event or a
+// combine event's CB: its first two payload words) to scan, then frees it.
+typedef void (*event_scan)(const struct kev_slot *s, void *ctx);
+static void capture_end(struct ktrace_query *q, event_scan scan, void *ctx)
+{
+    struct ktrace_buffer b;
+    TraceEvent(KTRACE_STOP, 0, 0, 0);
+    TraceEvent(KTRACE_QUERYEVENTS, (uint32_t)(uintptr_t)q, 0, 0);
+    while (TraceEvent(KTRACE_TAKEBUFFER, (uint32_t)(uintptr_t)&b, 0, 0) == 0) {
+        const struct kev_slot *sl = (const struct kev_slot *)(uintptr_t)b.addr;
+        for (unsigned i = 0; i < b.nslots; i++) {
+            unsigned cls = kev_hdr_class(sl[i].header), type = kev_hdr_type(sl[i].header);
+            if (cls != KEV_C_CONTROL && type != KEV_TYPE_CC && type != KEV_TYPE_CE)
+                scan(&sl[i], ctx);
+        }
+        TraceEvent(KTRACE_RELEASEBUFFER, b.index, 0, 0);
+    }
+    TraceEvent(KTRACE_DEALLOCBUFFER, 0, 0, 0);
+}
+
 // ---- weakness 3: records behind a hole, unregistered, or left at the end ------------------
 struct stuck_seen {
+    uint32_t pid;
     unsigned delivered;
     uint32_t rejected;          // URING_BAD counts naming the attacker
 };
 
-static void stuck_scan(const struct kev_slot *s, unsigned n, uint32_t pid, struct stuck_seen *f)
+static void stuck_scan(const struct kev_slot *s, void *ctx)
 {
-    for (unsigned i = 0; i < n; i++) {
-        uint32_t h = s[i].header;
-        unsigned cls = kev_hdr_class(h), ev = kev_hdr_event(h), type = kev_hdr_type(h);
-        const uint32_t *d = s[i].data;
-        if (cls == KEV_C_CONTROL || type == KEV_TYPE_CC || type == KEV_TYPE_CE)
-            continue;
-        if (cls == KEV_C_USER && ev == URING_CODE_STUCK)
-            f->delivered++;
-        else if (cls == KEV_C_SYSTEM && ev == KEV_SYS_URING_BAD && d[1] == pid)
-            f->rejected += d[2] & ~KEV_URING_GIVEN_UP;
-    }
+    struct stuck_seen *f = ctx;
+    unsigned cls = kev_hdr_class(s->header), ev = kev_hdr_event(s->header);
+    if (cls == KEV_C_USER && ev == URING_CODE_STUCK)
+        f->delivered++;
+    else if (cls == KEV_C_SYSTEM && ev == KEV_SYS_URING_BAD && s->data[1] == f->pid)
+        f->rejected += s->data[2] & ~KEV_URING_GIVEN_UP;
 }
 
 static void attack_uring_stuck(void)
 {
-    struct stuck_seen f = { 0, 0 };
+    struct stuck_seen f = { 0, 0, 0 };
     struct ktrace_query q;
-    struct ktrace_buffer b;
-    int st = -1;
+    int st = -1, s;
     printf("# attack %u: %s\n", ATK_URING_STUCK, "ring records behind a never-committed one, "
            "the ring unregistered, the process ended");
-    int a = TraceEvent(KTRACE_ALLOCBUFFER, 2, 0, 0);
-    TraceEvent(KTRACE_DELALLCLASSES, 0, 0, 0);
-    TraceEvent(KTRACE_ADDCLASS, KEV_C_USER, 0, 0);
-    TraceEvent(KTRACE_ADDCLASS, KEV_C_SYSTEM, 0, 0);
-    int s = TraceEvent(KTRACE_STARTNOSTATE, 0, 0, 0);
+    int a = capture_begin(&s);
     int pid = ProcSpawn("kt_attack", 10, ATK_URING_STUCK);
     int w = pid > 0 ? ProcWait(pid, &st) : -1;
-    TraceEvent(KTRACE_STOP, 0, 0, 0);
-    TraceEvent(KTRACE_QUERYEVENTS, (uint32_t)(uintptr_t)&q, 0, 0);
-    while (TraceEvent(KTRACE_TAKEBUFFER, (uint32_t)(uintptr_t)&b, 0, 0) == 0) {
-        stuck_scan((const struct kev_slot *)(uintptr_t)b.addr, b.nslots, (uint32_t)pid, &f);
-        TraceEvent(KTRACE_RELEASEBUFFER, b.index, 0, 0);
-    }
-    TraceEvent(KTRACE_DEALLOCBUFFER, 0, 0, 0);
+    f.pid = (uint32_t)pid;
+    capture_end(&q, stuck_scan, &f);
     check(a >= 0 && s == 0 && w == pid && KW_EXITED(st) && KW_EXITSTATUS(st) == 0,
           "attack %u: the drain stopped at the hole each time (capture %d %d, status %#x)",
           ATK_URING_STUCK, a, s, st);
@@ -203,100 +224,91 @@ static void attack_pulse_chan_fill(void)
 // The runner captures SYSTEM with stack sampling at 1000 Hz while the attacker spins with its
 // stack and frame pointers in kernel RAM. Every STACK event of the attacker must stop at its
 // first frame (the pc the tick interrupted): a second one could only come from kernel memory.
+struct stack_seen {
+    uint32_t pid;
+    unsigned stacks, deeper, faults;
+};
+
+static void stack_scan(const struct kev_slot *s, void *ctx)
+{
+    struct stack_seen *f = ctx;
+    unsigned cls = kev_hdr_class(s->header), ev = kev_hdr_event(s->header);
+    if (cls != KEV_C_SYSTEM || s->data[1] >> 16 != f->pid)
+        return;
+    f->faults += ev == KEV_SYS_FAULT;
+    if (ev == KEV_SYS_STACK) {
+        f->stacks++;
+        f->deeper += KEV_STACK_DEPTH(s->data[2]) > 1u;
+    }
+}
+
 static void attack_stack_kernel_sp(void)
 {
     struct ktrace_query q;
-    struct ktrace_buffer b;
-    int st = -1;
-    unsigned stacks = 0, deeper = 0, faults = 0;
+    struct stack_seen f = { 0, 0, 0, 0 };
+    int st = -1, s;
     printf("# attack %u: %s\n", ATK_STACK_KERNEL_SP, "stack and frame pointers into kernel RAM "
            "while stacks are sampled");
-    int a = TraceEvent(KTRACE_ALLOCBUFFER, 2, 0, 0);
-    TraceEvent(KTRACE_DELALLCLASSES, 0, 0, 0);
-    TraceEvent(KTRACE_ADDCLASS, KEV_C_SYSTEM, 0, 0);
+    int a = capture_begin(&s);
     int hz = TraceEvent(KTRACE_STACKSAMPLE, 1000, 0, 0);
-    int s = TraceEvent(KTRACE_STARTNOSTATE, 0, 0, 0);
     int pid = ProcSpawn("kt_attack", 10, ATK_STACK_KERNEL_SP);
     ThreadSleep(10000000u);
     ProcKill(pid);                          // (Cortex-M: it is gone already)
     int w = pid > 0 ? ProcWait(pid, &st) : -1;
     TraceEvent(KTRACE_STACKSAMPLE, 0, 0, 0);
-    TraceEvent(KTRACE_STOP, 0, 0, 0);
-    TraceEvent(KTRACE_QUERYEVENTS, (uint32_t)(uintptr_t)&q, 0, 0);
-    while (TraceEvent(KTRACE_TAKEBUFFER, (uint32_t)(uintptr_t)&b, 0, 0) == 0) {
-        const struct kev_slot *sl = (const struct kev_slot *)(uintptr_t)b.addr;
-        for (unsigned i = 0; i < b.nslots; i++) {
-            uint32_t h = sl[i].header;
-            if (kev_hdr_class(h) != KEV_C_SYSTEM || kev_hdr_type(h) == KEV_TYPE_CC ||
-                kev_hdr_type(h) == KEV_TYPE_CE)
-                continue;
-            if (kev_hdr_event(h) == KEV_SYS_FAULT && sl[i].data[1] >> 16 == (uint32_t)pid)
-                faults++;
-            if (kev_hdr_event(h) != KEV_SYS_STACK || sl[i].data[1] >> 16 != (uint32_t)pid)
-                continue;
-            stacks++;
-            deeper += KEV_STACK_DEPTH(sl[i].data[2]) > 1u;
-        }
-        TraceEvent(KTRACE_RELEASEBUFFER, b.index, 0, 0);
-    }
-    TraceEvent(KTRACE_DEALLOCBUFFER, 0, 0, 0);
+    f.pid = (uint32_t)pid;
+    capture_end(&q, stack_scan, &f);
     check(a >= 0 && hz == 1000 && s == 0 && w == pid && KW_SIGNALED(st),
           "attack %u: sampled, then ended (capture %d %d %d, status %#x)", ATK_STACK_KERNEL_SP,
           a, hz, s, st);
-    check(stacks > 0 && deeper == 0, "no stack walk of a process reads the kernel's memory "
-          "(%u of its %u STACK events deeper than the pc; %u FAULT)", deeper, stacks, faults);
+    check(f.stacks > 0 && f.deeper == 0, "no stack walk of a process reads the kernel's memory "
+          "(%u of its %u STACK events deeper than the pc; %u FAULT)", f.deeper, f.stacks, f.faults);
 }
 
 // ---- weakness 3 on several CPUs: threads fill the ring at once ------------------------------
+struct race_seen {
+    uint32_t next[URING_RACE_THREADS];
+    unsigned got, disorder, strays;
+};
+
+static void race_scan(const struct kev_slot *s, void *ctx)
+{
+    struct race_seen *f = ctx;
+    if (kev_hdr_class(s->header) != KEV_C_USER || kev_hdr_event(s->header) != URING_CODE_RACE)
+        return;
+    uint32_t k = s->data[1] >> 16, n = s->data[1] & 0xffffu;
+    if (k >= URING_RACE_THREADS) {
+        f->strays++;
+        return;
+    }
+    f->got++;
+    f->disorder += n != f->next[k];
+    f->next[k] = n + 1u;
+}
+
 static void attack_uring_race(void)
 {
     struct ktrace_query q;
-    struct ktrace_buffer b;
-    uint32_t next[URING_RACE_THREADS] = { 0 };
-    unsigned got = 0, disorder = 0, strays = 0;
-    int st = -1;
+    struct race_seen f;
+    int st = -1, s;
+    memset(&f, 0, sizeof(f));
     printf("# attack %u: %s\n", ATK_URING_RACE, "threads on several CPUs fill one ring");
-    int a = TraceEvent(KTRACE_ALLOCBUFFER, 4, 0, 0);    // one a CPU (4 on qemu-virt-a53)
-    if (a < 0)
-        a = TraceEvent(KTRACE_ALLOCBUFFER, 2, 0, 0);    // netduinoplus2 has room for 2
-    TraceEvent(KTRACE_DELALLCLASSES, 0, 0, 0);
-    TraceEvent(KTRACE_ADDCLASS, KEV_C_USER, 0, 0);
-    TraceEvent(KTRACE_ADDCLASS, KEV_C_SYSTEM, 0, 0);
-    int s = TraceEvent(KTRACE_STARTNOSTATE, 0, 0, 0);
+    int a = capture_begin(&s);
     int pid = ProcSpawn("kt_attack", 10, ATK_URING_RACE);
     int w = pid > 0 ? ProcWait(pid, &st) : -1;
-    TraceEvent(KTRACE_STOP, 0, 0, 0);
-    TraceEvent(KTRACE_QUERYEVENTS, (uint32_t)(uintptr_t)&q, 0, 0);
-    while (TraceEvent(KTRACE_TAKEBUFFER, (uint32_t)(uintptr_t)&b, 0, 0) == 0) {
-        const struct kev_slot *sl = (const struct kev_slot *)(uintptr_t)b.addr;
-        for (unsigned i = 0; i < b.nslots; i++) {
-            uint32_t h = sl[i].header;
-            if (kev_hdr_class(h) != KEV_C_USER || kev_hdr_event(h) != URING_CODE_RACE)
-                continue;
-            uint32_t k = sl[i].data[1] >> 16, n = sl[i].data[1] & 0xffffu;
-            if (k >= URING_RACE_THREADS) {
-                strays++;
-                continue;
-            }
-            got++;
-            disorder += n != next[k];
-            next[k] = n + 1u;
-        }
-        TraceEvent(KTRACE_RELEASEBUFFER, b.index, 0, 0);
-    }
-    TraceEvent(KTRACE_DEALLOCBUFFER, 0, 0, 0);
+    capture_end(&q, race_scan, &f);
     const unsigned total = URING_RACE_THREADS * URING_RACE_EVENTS;
     check(a >= 0 && s == 0 && w == pid && KW_EXITED(st) && KW_EXITSTATUS(st) == 0,
           "attack %u: every insert was taken (capture %d %d, status %#x)", ATK_URING_RACE, a, s,
           st);
-    check(got == total && strays == 0 && q.dropped == 0 && q.rejected == 0 &&
+    check(f.got == total && f.strays == 0 && q.dropped == 0 && q.rejected == 0 &&
               q.generated == q.recorded,
           "threads of a process filling its ring on several CPUs: every event arrives, none "
-          "lost or rejected (%u of %u, %u strays; recorded %lu, lost %lu, rejected %lu)", got,
-          total, strays, (unsigned long)q.recorded, (unsigned long)q.dropped,
+          "lost or rejected (%u of %u, %u strays; recorded %lu, lost %lu, rejected %lu)", f.got,
+          total, f.strays, (unsigned long)q.recorded, (unsigned long)q.dropped,
           (unsigned long)q.rejected);
-    check(disorder == 0, "and each thread's events arrive in its order (%u out of order)",
-          disorder);
+    check(f.disorder == 0, "and each thread's events arrive in its order (%u out of order)",
+          f.disorder);
 }
 
 // ---- another's child, and pointers the calls must refuse --------------------------------
@@ -312,40 +324,37 @@ static void attack_foreign_calls(void)
 }
 
 // ---- a capture starting while a process's ring holds records -------------------------------
+struct start_seen {
+    uint32_t pid;
+    unsigned old, bad;
+};
+
+static void start_scan(const struct kev_slot *s, void *ctx)
+{
+    struct start_seen *f = ctx;
+    unsigned cls = kev_hdr_class(s->header), ev = kev_hdr_event(s->header);
+    f->old += cls == KEV_C_USER && ev == URING_CODE_OLD;
+    f->bad += cls == KEV_C_SYSTEM && ev == KEV_SYS_URING_BAD && s->data[1] == f->pid;
+}
+
 static void attack_uring_start(void)
 {
     struct ktrace_query q;
-    struct ktrace_buffer b;
-    unsigned old = 0, bad = 0;
-    int st = -1;
+    struct start_seen f = { 0, 0, 0 };
+    int st = -1, s;
     printf("# attack %u: %s\n", ATK_URING_START, "records pending in a ring while a capture starts");
     int pid = ProcSpawn("kt_attack", 10, ATK_URING_START);
     ThreadSleep(2000000u);                  // its records are pending, it sleeps
-    int a = TraceEvent(KTRACE_ALLOCBUFFER, 2, 0, 0);
-    TraceEvent(KTRACE_DELALLCLASSES, 0, 0, 0);
-    TraceEvent(KTRACE_ADDCLASS, KEV_C_USER, 0, 0);
-    TraceEvent(KTRACE_ADDCLASS, KEV_C_SYSTEM, 0, 0);
-    int s = TraceEvent(KTRACE_STARTNOSTATE, 0, 0, 0);
+    int a = capture_begin(&s);
     int w = pid > 0 ? ProcWait(pid, &st) : -1;
-    TraceEvent(KTRACE_STOP, 0, 0, 0);
-    TraceEvent(KTRACE_QUERYEVENTS, (uint32_t)(uintptr_t)&q, 0, 0);
-    while (TraceEvent(KTRACE_TAKEBUFFER, (uint32_t)(uintptr_t)&b, 0, 0) == 0) {
-        const struct kev_slot *sl = (const struct kev_slot *)(uintptr_t)b.addr;
-        for (unsigned i = 0; i < b.nslots; i++) {
-            uint32_t h = sl[i].header;
-            old += kev_hdr_class(h) == KEV_C_USER && kev_hdr_event(h) == URING_CODE_OLD;
-            bad += kev_hdr_class(h) == KEV_C_SYSTEM && kev_hdr_event(h) == KEV_SYS_URING_BAD &&
-                   sl[i].data[1] == (uint32_t)pid;
-        }
-        TraceEvent(KTRACE_RELEASEBUFFER, b.index, 0, 0);
-    }
-    TraceEvent(KTRACE_DEALLOCBUFFER, 0, 0, 0);
+    f.pid = (uint32_t)pid;
+    capture_end(&q, start_scan, &f);
     check(a >= 0 && s == 0 && w == pid && KW_EXITED(st) && KW_EXITSTATUS(st) == 0,
           "attack %u: starting a capture left a process's ring untouched (capture %d %d, "
           "status %#x)", ATK_URING_START, a, s, st);
-    check(old == 0 && bad == 0 && q.rejected == 0 && q.dropped == 0,
+    check(f.old == 0 && f.bad == 0 && q.rejected == 0 && q.dropped == 0,
           "records stamped before the capture are not its events: none delivered, rejected or "
-          "lost (%u, %u URING_BAD, rejected %lu, lost %lu)", old, bad, (unsigned long)q.rejected,
+          "lost (%u, %u URING_BAD, rejected %lu, lost %lu)", f.old, f.bad, (unsigned long)q.rejected,
           (unsigned long)q.dropped);
 }
 
