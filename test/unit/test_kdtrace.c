@@ -165,6 +165,17 @@ static uint64_t next_trace_value(const uint8_t *buf, int n, int *off)
     return 0;
 }
 
+// Commits record i (code 5) of ring u with time ts, drains it, returns what D traced for it.
+static uint64_t drain_and_trace_timestamp(struct kuser_ring *u, uint32_t i, uint32_t ts)
+{
+    u->rec[i] = (struct kuser_rec){ .tag = i << 16 | 5u, .ts = ts };
+    u->head = i + 1u;
+    kuring_drain_current(p);
+    int n = dt(KDT_READ, 0, kstub_addr(ram + 16384), 8192), off = 0;
+    assert_true(n > 0);
+    return next_trace_value(ram + 16384, n, &off);
+}
+
 static void test_user_event_timestamp_clamped(void **state)
 {
     (void)state;
@@ -191,12 +202,7 @@ static void test_user_event_timestamp_clamped(void **state)
                              (uint32_t)t0 + 0x40000000u };
     kstub_cycles = trace_host_port.now = t0 + 10000u;
     for (uint32_t i = 0; i < 3; i++) {
-        u->rec[i] = (struct kuser_rec){ .tag = i << 16 | 5u, .ts = ts[i] };
-        u->head = i + 1u;
-        kuring_drain_current(p);
-        int n = dt(KDT_READ, 0, kstub_addr(ram + 16384), 8192), off = 0;
-        assert_true(n > 0);
-        uint64_t d = next_trace_value(ram + 16384, n, &off);
+        uint64_t d = drain_and_trace_timestamp(u, i, ts[i]);
         assert_int_equal(d, ktimer_cycles_to_ns(ktrace.tr_cpu[0].tc_last));
         assert_true(d >= ktimer_cycles_to_ns(t0) && d <= ktimer_cycles_to_ns(t0 + 10000u));
     }
@@ -230,12 +236,7 @@ static void test_user_event_timestamp_slow_path(void **state)
     assert_int_equal(kuring_register(p, kstub_addr(u), 8), 0);
     const uint32_t ts[3] = { (uint32_t)trace_host_port.now + 3u, 1u, 0xfffffff0u };
     for (uint32_t i = 0; i < 3; i++) {
-        u->rec[i] = (struct kuser_rec){ .tag = i << 16 | 5u, .ts = ts[i] };
-        u->head = i + 1u;
-        kuring_drain_current(p);
-        int n = dt(KDT_READ, 0, kstub_addr(ram + 16384), 8192), off = 0;
-        assert_true(n > 0);
-        uint64_t d = next_trace_value(ram + 16384, n, &off);
+        uint64_t d = drain_and_trace_timestamp(u, i, ts[i]);   // first: it writes the slot
         assert_int_equal(d, ktimer_cycles_to_ns(ktrace.tr_cpu[0].tc_last));
     }
     assert_int_equal(dt(KDT_STOP, 0, 0, 0), 0);
