@@ -231,19 +231,26 @@ static int stack_kernel_sp(void)
 
 // ---- the ring on several CPUs (weakness 3) -------------------------------------------------
 static uint8_t race_stacks[URING_RACE_THREADS][768] __attribute__((aligned(16)));
+static volatile bool race_forever;
 static int race_writer(void *arg)
 {
     uint32_t k = (uint32_t)(uintptr_t)arg;
     ThreadCtl(KTCTL_RUNMASK, (void *)(uintptr_t)(1u << (k + 1u)));   // its own CPU where any
     int bad = 0;
-    for (uint32_t i = 0; i < URING_RACE_EVENTS; i++)
+    for (uint32_t i = 0; i < (race_forever ? 0xffffu : URING_RACE_EVENTS); i++) {
         bad |= TraceEvent(KTRACE_INSERTSUSEREVENT, URING_CODE_RACE, k << 16 | i, 0) != 0;
+        for (volatile unsigned spin = 0; race_forever && spin < 2000u; spin++)
+            ;                       // until killed: a few hundred events a CPU (the capture holds them)
+    }
     return bad;
 }
 
-static int uring_race(void)
+// param 1: the threads insert until the runner kills the process (mid-commit, perhaps, on
+// another CPU); each thread's events must then arrive without a gap, or be counted.
+static int uring_race(int param)
 {
     int tid[URING_RACE_THREADS], bad = 0;
+    race_forever = param == 1;
     for (int k = 0; k < URING_RACE_THREADS; k++)
         tid[k] = ThreadCreate(race_writer, (void *)(uintptr_t)k, race_stacks[k],
                               sizeof(race_stacks[k]), 10, 0);
@@ -329,7 +336,7 @@ int rerun_attack(unsigned mode, int param)
     case ATK_URING_STUCK:     return uring_stuck();
     case ATK_PULSE_CHAN_FILL: return pulse_chan_fill(param);
     case ATK_STACK_KERNEL_SP: return stack_kernel_sp();
-    case ATK_URING_RACE:      return uring_race();
+    case ATK_URING_RACE:      return uring_race(param);
     case ATK_FOREIGN_CALLS:   return foreign_calls(param);
     case ATK_URING_START:     return uring_start();
     }
