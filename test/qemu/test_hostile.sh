@@ -3,7 +3,8 @@
 # The hostile-process suite (docs/hostile.md): boots the hostile image and reports its
 # runner's TAP lines, and only its runner's (kt_hostile: an attacker's "ok" counts for nothing),
 # then checks the console the kernel wrote against the console attack (issue 25 items 5, 6):
-# no forged kernel or tracelogger line, no control character, no glued line.
+# no forged kernel or tracelogger line, no control character, no glued line; and (checks 9-12)
+# the red-team rerun's (docs/hostile.md): C1 controls, the line bound, two paths, threads on CPUs.
 #   test/qemu/test_hostile.sh IMAGE [qemu args...]
 set -u
 img=$1
