@@ -302,53 +302,51 @@ static unsigned race_missing(const struct race_seen *f)
     return want - (f->got - f->dups);
 }
 
+// Runs the ring race under a capture: to its end, or (kill) killed 2 ms in, while its threads
+// insert (on CPUs 1-3 where the board has them). `race`: what arrived; returns the status.
+static struct race_seen race;       // (1.5 KB: not on the stack)
+static int race_run(bool kill, struct ktrace_query *q, int *capture_ok)
+{
+    int st = -1, s, k = 0;
+    memset(&race, 0, sizeof(race));
+    int a = capture_begin(&s);
+    int pid = ProcSpawn("kt_attack", 10, ATK_URING_RACE | (kill ? 1u : 0u) << 8);
+    if (kill) {
+        ThreadSleep(2000000u);
+        k = ProcKill(pid);
+    }
+    int w = pid > 0 ? ProcWait(pid, &st) : -1;
+    capture_end(q, race_scan, &race);
+    *capture_ok = a >= 0 && s == 0 && k == 0 && w == pid;
+    return st;
+}
+
 static void attack_uring_race(void)
 {
     struct ktrace_query q;
-    static struct race_seen f;      // (1.5 KB: not on the stack)
-    int st = -1, s;
-    memset(&f, 0, sizeof(f));
+    int ok;
     printf("# attack %u: %s\n", ATK_URING_RACE, "threads on several CPUs fill one ring");
-    int a = capture_begin(&s);
-    int pid = ProcSpawn("kt_attack", 10, ATK_URING_RACE);
-    int w = pid > 0 ? ProcWait(pid, &st) : -1;
-    capture_end(&q, race_scan, &f);
+    int st = race_run(false, &q, &ok);
     const unsigned total = URING_RACE_THREADS * URING_RACE_EVENTS;
-    check(a >= 0 && s == 0 && w == pid && KW_EXITED(st) && KW_EXITSTATUS(st) == 0,
-          "attack %u: every insert was taken (capture %d %d, status %#x)", ATK_URING_RACE, a, s,
-          st);
-    check(f.got == total && f.dups == 0 && f.strays == 0 && q.dropped == 0 && q.rejected == 0 &&
-              q.generated == q.recorded,
+    check(ok && KW_EXITED(st) && KW_EXITSTATUS(st) == 0,
+          "attack %u: every insert was taken (status %#x)", ATK_URING_RACE, st);
+    check(race.got == total && race.dups == 0 && race.strays == 0 && q.dropped == 0 &&
+              q.rejected == 0 && q.generated == q.recorded,
           "threads of a process filling its ring on several CPUs: every event arrives once, none "
-          "lost or rejected (%u of %u, %u strays; recorded %lu, lost %lu, rejected %lu)", f.got,
-          total, f.strays, (unsigned long)q.recorded, (unsigned long)q.dropped,
+          "lost or rejected (%u of %u, %u strays; recorded %lu, lost %lu, rejected %lu)", race.got,
+          total, race.strays, (unsigned long)q.recorded, (unsigned long)q.dropped,
           (unsigned long)q.rejected);
-}
-
-// The same, killed while its threads insert (on CPUs 1-3 where the board has them): each
-// thread's events up to the kill arrive without a gap, a record it had reserved and not
-// committed is counted rejected, nothing is lost.
-static void attack_uring_race_kill(void)
-{
-    struct ktrace_query q;
-    static struct race_seen f;      // (1.5 KB: not on the stack)
-    int st = -1, s;
-    memset(&f, 0, sizeof(f));
+    // killed while they insert: each thread's events up to the kill arrive, each once, or are
+    // counted (a record reserved and not committed: rejected); nothing lost
     printf("# attack %u: %s\n", ATK_URING_RACE, "killed while its threads fill its ring");
-    int a = capture_begin(&s);
-    int pid = ProcSpawn("kt_attack", 10, ATK_URING_RACE | 1u << 8);
-    ThreadSleep(2000000u);
-    int k = ProcKill(pid);
-    int w = pid > 0 ? ProcWait(pid, &st) : -1;
-    capture_end(&q, race_scan, &f);
-    check(a >= 0 && s == 0 && k == 0 && w == pid && KW_SIGNALED(st) && f.got > 0,
-          "attack %u: killed while it inserted (capture %d %d, status %#x, %u events)",
-          ATK_URING_RACE, a, s, st, f.got);
-    unsigned missing = race_missing(&f);
-    check(missing <= q.rejected && f.dups == 0 && f.strays == 0 && q.dropped == 0 &&
+    st = race_run(true, &q, &ok);
+    check(ok && KW_SIGNALED(st) && race.got > 0, "attack %u: killed while it inserted (status "
+          "%#x, %u events)", ATK_URING_RACE, st, race.got);
+    unsigned missing = race_missing(&race);
+    check(missing <= q.rejected && race.dups == 0 && race.strays == 0 && q.dropped == 0 &&
               q.rejected <= URING_RACE_THREADS,
           "its threads' events up to the kill arrive, each once, or are counted (%u missing, "
-          "%u twice, %u strays; lost %lu, rejected %lu)", missing, f.dups, f.strays,
+          "%u twice, %u strays; lost %lu, rejected %lu)", missing, race.dups, race.strays,
           (unsigned long)q.dropped, (unsigned long)q.rejected);
 }
 
@@ -409,7 +407,6 @@ void hostile_rerun(void)
     attack_pulse_chan_fill();
     attack_stack_kernel_sp();
     attack_uring_race();
-    attack_uring_race_kill();
     attack_foreign_calls();
     attack_uring_start();
 }
