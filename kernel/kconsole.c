@@ -16,7 +16,8 @@
 //     processes writing at once are never glued;
 //   - control characters cannot act on the terminal or hide text: CR, ESC (escape sequences,
 //     clear-screen, terminal reset), NUL (which ended a semihosting WRITE0 line early) and
-//     every other byte below 0x20 but tab, and DEL, are written as \r, \e, \0 or \xNN.
+//     every other byte below 0x20 but tab, and DEL, are written as \r, \e, \0 or \xNN; so are
+//     C1 controls (U+0080-U+009F as UTF-8, or a lone byte 0x80-0x9f: put_high).
 // The process's own text stays intact after the prefix, so an unanchored search for it still
 // matches; scripts/console.sh reads verdicts from the console by source.
 #include <kernel/kconsole.h>
@@ -61,11 +62,38 @@ static void put(struct proc *p, const char *s, unsigned n)
         p->con_line[p->con_len++] = s[i];
 }
 
+static const char hex[] = "0123456789abcdef";
+
+static void put_hex(struct proc *p, unsigned char u)
+{
+    char e[4] = { '\\', 'x', hex[u >> 4], hex[u & 15] };
+    put(p, e, 4);
+}
+
+// A byte 0x80-0x9f: a C1 control (CSI 0x9b, NEL 0x85...) when it follows 0xc2 (U+0080-U+009F
+// in UTF-8, which terminals obey as controls) or when it is not inside a UTF-8 sequence (a
+// lone byte, which 8-bit terminals obey): written escaped, \xc2\x9b or \x9b. Inside a longer
+// sequence (after a lead byte 0xc3-0xf4 or a continuation byte) it is text and kept.
+static void put_high(struct proc *p, unsigned char u)
+{
+    unsigned char prev = p->con_len ? (unsigned char)p->con_line[p->con_len - 1] : 0;
+    if (prev == 0xc2) {
+        p->con_len--;           // the lead byte goes out escaped with it
+        put_hex(p, prev);
+        put_hex(p, u);
+    } else if (prev >= 0x80 && prev != 0xc0 && prev != 0xc1 && prev < 0xf5) {
+        put(p, (const char *)&u, 1);
+    } else {
+        put_hex(p, u);
+    }
+}
+
 void kcon_putc(struct proc *p, char c)
 {
-    static const char hex[] = "0123456789abcdef";
     unsigned char u = (unsigned char)c;
-    if (c == '\n') {
+    if (u >= 0x80 && u <= 0x9f) {
+        put_high(p, u);
+    } else if (c == '\n') {
         emit(p);
     } else if (u >= 0x20 && u != 0x7f) {
         put(p, &c, 1);
@@ -78,8 +106,7 @@ void kcon_putc(struct proc *p, char c)
     } else if (u == 0) {
         put(p, "\\0", 2);
     } else {
-        char e[4] = { '\\', 'x', hex[u >> 4], hex[u & 15] };
-        put(p, e, 4);
+        put_hex(p, u);
     }
 }
 

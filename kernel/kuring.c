@@ -62,7 +62,7 @@ void kuring_new_capture(void)
 int kuring_register(struct proc *p, uint32_t addr, uint32_t nrec)
 {
     if (nrec == 0) {
-        p->ur_addr = 0;
+        kuring_forget(p);
         return 0;
     }
     if (nrec > KUSER_RING_MAX || (nrec & (nrec - 1u)) || (addr & 3u))
@@ -72,6 +72,7 @@ int kuring_register(struct proc *p, uint32_t addr, uint32_t nrec)
         return -EFAULT;
     if (p->ur_addr == addr && p->ur_mask == nrec - 1u)
         return 0;   // already: two threads' first inserts both asked; keep what it holds
+    kuring_forget(p);   // the ring it had, if any: what it leaves is counted
     volatile struct kuser_ring *u = (volatile struct kuser_ring *)(uintptr_t)addr;
     p->ur_tail = u->head;
     p->ur_have_last = false;
@@ -108,14 +109,30 @@ static void give_up(struct proc *p, volatile struct kuser_ring *u, uint32_t clai
     reject(p, claimed > p->ur_mask + 1u ? p->ur_mask + 1u : claimed, true);
 }
 
+// p's ring is forgotten: unregistered, replaced by another, or p ends (red-team rerun of
+// issue 25). Its committed records go into the trace first; the drain stops at a record
+// reserved and never committed (a thread killed between its reserve and its commit, or a
+// process that leaves one so), and the records left from there would vanish uncounted with the
+// ring: they are the process's, so they are counted rejected for its pid (at most the ring's
+// size), never lost. p's memory is still its own (as for kuring_proc_gone).
+void kuring_forget(struct proc *p)
+{
+    kuring_drain_current(p);
+    if (p->ur_addr) {
+        uint32_t left = ((volatile struct kuser_ring *)(uintptr_t)p->ur_addr)->head - p->ur_tail;
+        if (left)
+            reject(p, left > p->ur_mask + 1u ? p->ur_mask + 1u : left, false);
+    }
+    p->ur_addr = 0;
+}
+
 // p ends (exits or is killed, perhaps from another CPU while one of its threads had just
 // committed records): what it committed and was not drained yet reaches the trace now, as its
 // last events, instead of vanishing uncounted (issue 25). Called by the teardown while p's
 // memory is still its own (it is freed after), as message copies reach a process's RAM.
 void kuring_proc_gone(struct proc *p)
 {
-    kuring_drain_current(p);
-    p->ur_addr = 0;
+    kuring_forget(p);
 }
 
 // The first drain after a capture began: tail past the committed records stamped before it

@@ -3,7 +3,8 @@
 # The hostile-process suite (docs/hostile.md): boots the hostile image and reports its
 # runner's TAP lines, and only its runner's (kt_hostile: an attacker's "ok" counts for nothing),
 # then checks the console the kernel wrote against the console attack (issue 25 items 5, 6):
-# no forged kernel or tracelogger line, no control character, no glued line.
+# no forged kernel or tracelogger line, no control character, no glued line; and (checks 9-12)
+# the red-team rerun's (docs/hostile.md): C1 controls, the line bound, two paths, threads on CPUs.
 #   test/qemu/test_hostile.sh IMAGE [qemu args...]
 set -u
 img=$1
@@ -38,4 +39,18 @@ has_text '/kt_attack: stdio: [\0]kept after a NUL'
 ok $? "a NUL inside a stdio line (semihosting's console on ARM boards) keeps the rest"
 has "${A}PARTIAL-END$" && has "$(con_from kt_hostile)# kt_hostile: a line while kt_attack's is partial$"
 ok $? "a partial line is kept apart until its newline"
+# The red-team rerun of issue 25 (docs/hostile.md; kt_attack's rerun.c, ATK_CONSOLE_C1)
+has_text '/kt_attack: c1: [\xc2\x9b2J][\x9b2J][\xc2\x85][—][ok\x08\x08\x08]'
+ok $? "C1 controls (as UTF-8 and raw) and backspace come escaped, UTF-8 text intact"
+[ "$(LC_ALL=C sed -n '/^kernel: booting/,$p' "$raw" | LC_ALL=C grep -caP '\xc2[\x80-\x9f]|[\x00-\x7f][\x80-\xbf]')" = 0 ]
+ok $? "no C1 control of a process reaches the terminal"
+# (the bound is the board's KCON_LINE: the forged text may be split, each part with its source)
+! has '^kernel: forged' && has "${A}F*kernel: forg" &&
+    [ "$(LC_ALL=C grep -aE 'FFFF|kernel: forg|past the bound$' "$raw" | LC_ALL=C grep -cvE "$A")" = 0 ] &&
+    has "${A}(MIX-)?kernel: forged after a DebugWrite$" && has "${A}MIX-"
+ok $? "a line past the bound, or after a DebugWrite part, still carries its source"
+mt_all=$(LC_ALL=C grep -caE 'MT[0-9]:' "$raw")
+mt_good=$(LC_ALL=C grep -caE "${A}(MT0:a{60}|MT1:b{60}|MT2:c{60})$" "$raw")
+[ "$mt_all" = 60 ] && [ "$mt_good" = 60 ]
+ok $? "lines of a process's threads on several CPUs come out whole ($mt_good of $mt_all of 60)"
 exit 0

@@ -165,6 +165,17 @@ static uint64_t next_trace_value(const uint8_t *buf, int n, int *off)
     return 0;
 }
 
+// Commits record i (code 5) of ring u with time ts, drains it, returns what D traced for it.
+static uint64_t drain_and_trace_timestamp(struct kuser_ring *u, uint32_t i, uint32_t ts)
+{
+    u->rec[i] = (struct kuser_rec){ .tag = i << 16 | 5u, .ts = ts };
+    u->head = i + 1u;
+    kuring_drain_current(p);
+    int n = dt(KDT_READ, 0, kstub_addr(ram + 16384), 8192), off = 0;
+    assert_true(n > 0);
+    return next_trace_value(ram + 16384, n, &off);
+}
+
 static void test_user_event_timestamp_clamped(void **state)
 {
     (void)state;
@@ -191,12 +202,7 @@ static void test_user_event_timestamp_clamped(void **state)
                              (uint32_t)t0 + 0x40000000u };
     kstub_cycles = trace_host_port.now = t0 + 10000u;
     for (uint32_t i = 0; i < 3; i++) {
-        u->rec[i] = (struct kuser_rec){ .tag = i << 16 | 5u, .ts = ts[i] };
-        u->head = i + 1u;
-        kuring_drain_current(p);
-        int n = dt(KDT_READ, 0, kstub_addr(ram + 16384), 8192), off = 0;
-        assert_true(n > 0);
-        uint64_t d = next_trace_value(ram + 16384, n, &off);
+        uint64_t d = drain_and_trace_timestamp(u, i, ts[i]);
         assert_int_equal(d, ktimer_cycles_to_ns(ktrace.tr_cpu[0].tc_last));
         assert_true(d >= ktimer_cycles_to_ns(t0) && d <= ktimer_cycles_to_ns(t0 + 10000u));
     }
@@ -204,6 +210,41 @@ static void test_user_event_timestamp_clamped(void **state)
     assert_int_equal(dt(KDT_UNLOAD, 0, 0, 0), 0);
     ktrace_call(t, KTRACE_STOP, 0, 0, 0);
     kuring_register(p, 0, 0);
+}
+
+// The red-team rerun of issue 25 (docs/hostile.md): the same on the trace's slow path (an
+// event filter on the USER class, as `tracelogger` and `dtrace -i` filters set; also a buffer
+// change or a time that went back), with a clock that moves at each read, as a real one does.
+// D's timestamp must still be the time the slot got, not a later reading of the clock.
+static void test_user_event_timestamp_slow_path(void **state)
+{
+    (void)state;
+    struct kdt_load l;
+    const uint64_t t0 = 50000000u;
+    kstub_cycles = t0 + 1000000u;               // D's clock: past every reading below
+    trace_host_port.now = t0;
+    trace_host_port.step = 7;
+    compile("user:::event { trace(timestamp); }", &l);
+    assert_int_equal(dt(KDT_LOAD, kstub_addr(ram + 29000), 0, 0), 0);
+    assert_int_equal(ktrace_call(t, KTRACE_ALLOCBUFFER, 2, 0, 0), 2);
+    ktrace_call(t, KTRACE_ADDALLCLASSES, 0, 0, 0);
+    assert_int_equal(trace_filter_event(&ktrace, KEV_C_USER, 5, 1), 0);    // the slow path
+    assert_int_equal(ktrace_call(t, KTRACE_STARTNOSTATE, 0, 0, 0), 0);
+    assert_int_equal(dt(KDT_GO, 0, 0, 0), 0);
+    struct kuser_ring *u = (struct kuser_ring *)(ram + 20000);
+    memset(u, 0, sizeof(*u) + 8 * sizeof(struct kuser_rec));
+    assert_int_equal(kuring_register(p, kstub_addr(u), 8), 0);
+    const uint32_t ts[3] = { (uint32_t)trace_host_port.now + 3u, 1u, 0xfffffff0u };
+    for (uint32_t i = 0; i < 3; i++) {
+        uint64_t d = drain_and_trace_timestamp(u, i, ts[i]);   // first: it writes the slot
+        assert_int_equal(d, ktimer_cycles_to_ns(ktrace.tr_cpu[0].tc_last));
+    }
+    assert_int_equal(dt(KDT_STOP, 0, 0, 0), 0);
+    assert_int_equal(dt(KDT_UNLOAD, 0, 0, 0), 0);
+    ktrace_call(t, KTRACE_STOP, 0, 0, 0);
+    trace_filter_all(&ktrace, 0);
+    kuring_register(p, 0, 0);
+    trace_host_port.step = 0;
 }
 
 // A string user event on the board's path (ktrace.c insert_user, kdtrace_text.c): D's
@@ -240,6 +281,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_load_go_read, setup, teardown),
         cmocka_unit_test_setup_teardown(test_aggremove_key_range, setup, teardown),
         cmocka_unit_test_setup_teardown(test_user_event_timestamp_clamped, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_user_event_timestamp_slow_path, setup, teardown),
         cmocka_unit_test_setup_teardown(test_user_string_text, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -94,12 +94,29 @@ static void test_control_characters_escaped(void **state)
     assert_string_equal(kstub_console, want);
 }
 
+// The red-team rerun of issue 25 (docs/hostile.md): C1 controls act on terminals too (CSI
+// U+009B as UTF-8 c2 9b clears a screen like ESC [ does); they come escaped, while UTF-8 text
+// whose continuation bytes fall in 0x80-0x9f (an em dash: e2 80 94) stays intact.
+static void test_c1_controls_escaped(void **state)
+{
+    (void)state;
+    const char in[] = "[\xc2\x9b" "2J][\x9b" "2J][\xc2\x85][\xe2\x80\x94][\xc3\xa9]\n";
+    for (size_t i = 0; i < sizeof(in) - 1; i++)
+        putc_as(pa, ram_a, in[i]);
+    kstub_console[kstub_console_len] = 0;
+    char want[96];
+    snprintf(want, sizeof(want), "1/%s: [\\xc2\\x9b2J][\\x9b2J][\\xc2\\x85][\xe2\x80\x94][\xc3\xa9]\n",
+             pa->name);
+    assert_string_equal(kstub_console, want);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup(test_lines_do_not_interleave, setup),
         cmocka_unit_test_setup(test_long_line_and_flushes, setup),
         cmocka_unit_test_setup(test_control_characters_escaped, setup),
+        cmocka_unit_test_setup(test_c1_controls_escaped, setup),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

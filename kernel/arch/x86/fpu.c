@@ -22,6 +22,7 @@
 #define CR0_MP (1u << 1)
 #define CR0_EM (1u << 2)
 #define CR0_TS (1u << 3)
+#define CR0_NE (1u << 5)    // x87 errors as #MF (vector 16), not the PC's FERR# / IRQ 13
 #define CR4_OSFXSR     (1u << 9)
 #define CR4_OSXMMEXCPT (1u << 10)
 #define CPUID_FXSR (1u << 24)
@@ -50,14 +51,17 @@ void x86_fpu_set_ts(bool on)
 }
 
 // Boot: the FPU on (no emulation; WAIT honours TS), SSE enabled where FXSR exists, TS set so
-// that the first thread to use the FPU traps and gets a clean state.
+// that the first thread to use the FPU traps and gets a clean state. NE: a thread's unmasked
+// x87 exception is a #MF of its own, which ends it (fault.c); without NE the PC's legacy path
+// (FERR# to IRQ 13, not a line this kernel takes) let it run on, its exception never taken
+// (red-team rerun of issue 25).
 void x86_fpu_init(void)
 {
     uint32_t a = 1, b, c, d, cr0, cr4;
     __asm__ volatile("cpuid" : "+a"(a), "=b"(b), "=c"(c), "=d"(d));
     fxsr = (d & CPUID_FXSR) != 0;
     __asm__ volatile("movl %%cr0, %0" : "=r"(cr0));
-    cr0 = (cr0 | CR0_MP) & ~CR0_EM;
+    cr0 = (cr0 | CR0_MP | CR0_NE) & ~CR0_EM;
     __asm__ volatile("movl %0, %%cr0" :: "r"(cr0));
     if (fxsr) {
         __asm__ volatile("movl %%cr4, %0" : "=r"(cr4));

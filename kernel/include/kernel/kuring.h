@@ -17,6 +17,9 @@ uint32_t kuring_rejected(void);
 void kuring_new_capture(void);
 // p ends: its committed records not drained yet go into the trace (its last events).
 void kuring_proc_gone(struct proc *p);
+// p's ring is forgotten (unregistered, replaced, or p ends): its committed records go into the
+// trace, and those left behind a record never committed are counted rejected.
+void kuring_forget(struct proc *p);
 // Moves p's committed records into the trace ring. p is the current process (its RAM is the
 // one mapped), called on a traced kernel entry.
 void kuring_drain(struct proc *p);

@@ -70,6 +70,12 @@ static inline int proc_limit(const struct proc *p, int lim)
     return (!p || !p->app || (p->app->flags & KAPP_F_PRIV)) ? 0x7fffffff : lim;
 }
 
+// Is p privileged (KAPP_F_PRIV), or the kernel (p NULL)? No quota bounds it.
+static inline bool proc_privileged(const struct proc *p)
+{
+    return !p || !p->app || (p->app->flags & KAPP_F_PRIV);
+}
+
 // Quotas hold for a tree (issue 25 item 4, docs/ARCHITECTURE.md's privilege model): an
 // unprivileged process started by an unprivileged one shares its quota domain
 // (proc.quota_id), so the objects of every process of the tree count against one budget, a

@@ -320,6 +320,25 @@ static inline uint32_t trace_time_clamp(uint32_t ts, uint32_t last, uint32_t now
     return ts - last > now - last ? now : ts;
 }
 
+// trace_emit_simple_at's general path (filters, a buffer change, time gone back): the event is
+// stamped there, so the time it got is read back from the CPU's last slot when one was
+// written, and is the clamp's otherwise (filtered out: no slot to agree with). Not a second
+// reading of the clock, which is later than the slot's (red-team rerun of issue 25).
+static __attribute__((noinline, unused)) uint32_t
+trace_emit_simple_at_slow(struct trace_ring *r, unsigned cls, unsigned ev, uint32_t ts, uint32_t a,
+                          uint32_t b)
+{
+    unsigned long fl = trace_port_irq_save();
+    struct trace_cpu *c = &r->tr_cpu[trace_port_cpu()];
+    const struct kev_slot *wp = c->tc_wp;
+    int buf = c->tc_buf;
+    trace_emit_simple_slow(r, cls, ev, a, b);
+    ts = c->tc_wp != wp || c->tc_buf != buf ? c->tc_last
+                                            : trace_time_clamp(ts, c->tc_last, trace_port_now32());
+    trace_port_irq_restore(fl);
+    return ts;
+}
+
 // A simple event that happened at `ts` (low cycle word), drained from somewhere else (the
 // kernel's per-process user rings): ts is kept when it lies between the last slot written and
 // now, else the event takes now, so the ring's time stays monotonic whatever ts says. Returns
@@ -329,10 +348,8 @@ static inline uint32_t trace_emit_simple_at(struct trace_ring *r, unsigned cls, 
 {
     if (__builtin_expect(!((r->tr_active >> cls) & 1u), 0))
         return trace_time_clamp(ts, r->tr_cpu[trace_port_cpu()].tc_last, trace_port_now32());
-    if ((r->tr_slow >> cls) & 1u) {
-        trace_emit_simple_slow(r, cls, ev, a, b);
-        return trace_port_now32();
-    }
+    if ((r->tr_slow >> cls) & 1u)
+        return trace_emit_simple_at_slow(r, cls, ev, ts, a, b);
     unsigned long fl = trace_port_irq_save();
     unsigned cpu = trace_port_cpu();
     struct trace_cpu *c = &r->tr_cpu[cpu];
@@ -350,8 +367,7 @@ static inline uint32_t trace_emit_simple_at(struct trace_ring *r, unsigned cls, 
         return ts;
     }
     trace_port_irq_restore(fl);
-    trace_emit_simple_slow(r, cls, ev, a, b);
-    return now;
+    return trace_emit_simple_at_slow(r, cls, ev, ts, a, b);
 }
 
 // The most slots a combine event takes on the inline path; longer ones go the general way.

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <board_user.h>
 #include "../kt_hostile/hostile.h"
+#include "rerun.h"
 
 static uint8_t stack2[512] __attribute__((aligned(8)));
 static int mtx, cnd;
@@ -349,5 +350,5 @@ int main(void)
     case ATK_CONSOLE_FORGE:  return console_forge();
     case ATK_TREE_HOARD:     return tree_hoard();
     }
-    return 99;
+    return rerun_attack(arg & 0xff, param);     // the red-team rerun's (rerun.c)
 }

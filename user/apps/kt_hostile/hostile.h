@@ -23,6 +23,19 @@ enum {
     ATK_CONSOLE_FORGE,      // issue 25 items 5, 6: forged kernel and tracelogger lines, glued
                             // lines, control characters (test/qemu/test_hostile.sh checks)
     ATK_TREE_HOARD,         // issue 25 item 4: a process and the programs it starts hoard
+    // The red-team rerun of issue 25 (docs/hostile.md, "Red-team rerun"; rerun.c in both apps)
+    ATK_FPU_CONTROL,        // FP control/status words, MMX, a pending exception, every vector
+                            // register; the FPU left on (Cortex-M): param 1 spins, 2 CPACR
+    ATK_CONSOLE_C1,         // C1 controls (UTF-8 and raw), backspace, a forgery past the line
+                            // bound, lines of several threads on several CPUs
+    ATK_URING_STUCK,        // ring records behind a reserved, never committed one; the ring
+                            // unregistered and registered again, then the process ends
+    ATK_PULSE_CHAN_FILL,    // pulses onto a privileged process's channel, then exit (twice)
+    ATK_STACK_KERNEL_SP,    // stack and frame pointers into kernel RAM while stacks are sampled
+    ATK_URING_RACE,         // threads on several CPUs fill the process's ring at once
+    ATK_FOREIGN_CALLS,      // another's child waited for; kernel and code addresses as the
+                            // out/in pointers of the calls that take one (param: a pid)
+    ATK_URING_START,        // records pending in its ring while a capture starts
 };
 // How many programs the tree attack starts (kt_hoarder, kt_hoarder2, kt_hoarder3).
 #define HOSTILE_TREE_MEMBERS 3
@@ -30,6 +43,32 @@ enum {
 // The values the FPU attack leaves on the x87 stack and in xmm0 (bit patterns).
 #define FPU_X87_SECRET 0x400921fb54442d18ull    // pi, as a double
 #define FPU_XMM_SECRET 0x5ec2e75ec2e7f00dull
+
+// The rerun's FPU secrets and control words (x86: x87 control word, MXCSR; AArch64: FPCR,
+// FPSR): each far from its reset value.
+#define FPU_MMX_SECRET 0x0bad5eed0bad5eedull
+#define FPU_X87_CW_HOSTILE 0x0e60u      // exceptions unmasked but precision, truncate
+#define FPU_MXCSR_HOSTILE 0xe040u       // flush to zero, denormals are zero, truncate,
+                                        // every SIMD exception unmasked
+#define FPU_A64_FPCR_HOSTILE 0x03c00000u    // DN, FZ, round toward zero
+#define FPU_A64_FPSR_HOSTILE 0x08000001u    // QC and IOC set
+// The stuck-ring attack: its events' code, records per round (the first reserved and never
+// committed) and rounds (the ring unregistered between them; the process ends after).
+#define URING_CODE_STUCK 103u
+#define URING_STUCK_PER_ROUND 4u
+#define URING_STUCK_ROUNDS 2u
+// The ring race: threads, events each (code URING_CODE_RACE, a = thread << 16 | sequence).
+#define URING_CODE_RACE 104u
+#define URING_RACE_THREADS 3
+#define URING_RACE_EVENTS 200u
+
+// The capture-start attack: records it leaves pending (stamped before the capture).
+#define URING_CODE_OLD 105u
+#define URING_OLD_RECORDS 3u
+
+// The console attack's threads and lines per thread (each line one DebugWrite).
+#define CON_MT_THREADS 3
+#define CON_MT_LINES 20
 
 // The garbage attack's events (user codes) and the head it claims.
 #define URING_CODE_FIRST 100u   // 1 event before the garbage

@@ -16,11 +16,11 @@
 #include <string.h>
 #include <trace/kev.h>
 #include "hostile.h"
+#include "rerun.h"
 
 static int tap_n, tap_failed;
 
-static void check(bool ok, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void check(bool ok, const char *fmt, ...)
+void check(bool ok, const char *fmt, ...)
 {
     va_list ap;
     tap_n++;
@@ -65,7 +65,7 @@ static int my_prio(void)
 
 // Runs attack `mode` in its own process at priority `prio` and checks its end: exit status 0
 // (the attacker saw every refusal it expected), or killed by signal `sig` when sig != 0.
-static int run_attack(unsigned mode, uint32_t param, int prio, int sig, const char *what)
+int run_attack(unsigned mode, uint32_t param, int prio, int sig, const char *what)
 {
     int st = -1;
     printf("# attack %u: %s\n", mode, what);
@@ -397,6 +397,7 @@ int main(void)
     attack_hoard();
     attack_tree_hoard();
     attack_uring_garbage();
+    hostile_rerun();            // the red-team rerun of issue 25 (rerun.c)
 
     victim_stop = true;
     ThreadJoin(vt, NULL);

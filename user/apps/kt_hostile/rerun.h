@@ -1,0 +1,14 @@
+// SPDX-License-Identifier: MIT
+// The red-team rerun of issue 25 (rerun.c) and what it shares with the suite's runner (main.c).
+#ifndef KT_HOSTILE_RERUN_H
+#define KT_HOSTILE_RERUN_H
+#include <stdbool.h>
+#include <stdint.h>
+
+// A TAP line (main.c).
+void check(bool ok, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+// Runs attack `mode` in its own kt_attack at `prio`, checks its end and the victim (main.c).
+int run_attack(unsigned mode, uint32_t param, int prio, int sig, const char *what);
+// The rerun's attacks, after the suite's own.
+void hostile_rerun(void);
+#endif
