@@ -16,7 +16,8 @@
 # image fits; when it does not, building the image says why.
 # A board may still place a program by hand (boards/<b>/user.mk): <name>_SLOT (flash slot),
 # <name>_RAM_SLOT (RAM size), <name>_RAM_BASE (RAM base, aligned on the size); and a board may
-# leave images out (BOARD_NO_IMAGES := <image>... with BOARD_NO_IMAGES_WHY := <reason>).
+# leave images out (BOARD_NO_IMAGES := <image>... with BOARD_NO_IMAGES_WHY := <reason>, in its
+# board.mk, which is read before the programs' app.mk).
 #
 # (Programs not yet converted may still be listed the old way, ALL_APPS += <name> with
 # <name>_PRIO etc. set here: they are built too.)

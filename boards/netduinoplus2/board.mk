@@ -27,6 +27,11 @@ APP_MAX_SLOTS  := 7
 # The kernel's 40 KB has no room for the default 256-byte console line per process (16 of
 # them): lines over 95 characters are cut (kernel/include/kernel/proc.h).
 BOARD_CONSOLE_LINE := 96
+# dtrace: the D consumer and its engine do not fit a 32 KB flash slot and 8 KB of RAM here;
+# use `dtrace -i` on a captured trace (docs/applications.md). Set here, before the programs'
+# app.mk are read, so that those deciding an image or a bench by it (stackbench's) see it.
+BOARD_NO_IMAGES     := dtrace
+BOARD_NO_IMAGES_WHY := the target's dtrace does not fit this chip (32 KB flash slots, 56 KB of program RAM): capture with make run and probe the trace with build/host/dtrace -i
 
 # How QEMU boots an image: boards/netduinoplus2/qemu.sh (used by scripts/qemu-run.sh).
 

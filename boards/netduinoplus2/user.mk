@@ -3,11 +3,7 @@
 # The chip has room for seven programs per image (board.mk: 32 KB flash slots, 8 KB RAM
 # slots from 0x2000a000 to 0x20018000): each image places its own (scripts/place-apps.sh),
 # ktest's 16 KB (its app.mk's RAM) included.
-#
-# dtrace: the D consumer and its engine do not fit a 32 KB flash slot and 8 KB of RAM here;
-# use `dtrace -i` on a captured trace (docs/applications.md).
-BOARD_NO_IMAGES     := dtrace
-BOARD_NO_IMAGES_WHY := the target's dtrace does not fit this chip (32 KB flash slots, 56 KB of program RAM): capture with make run and probe the trace with build/host/dtrace -i
+# The images it leaves out (no dtrace) are in board.mk: the programs' app.mk read them.
 
 # ktest's cycle counter check: TIM2 counts 16 MHz on the chip, 166,666,667 Hz in QEMU
 # (board.c, docs/boards.md). (Board data that belongs in board_user.h.)
