@@ -18,7 +18,8 @@
 // runs it with QEMU_ICOUNT=none: the host's):
 //   smp_msg_roundtrips_per_s_<n>pair  n client/server pairs (1, then 2), each pair's two
 //       threads bound to its own CPU with ThreadCtl, each pair on its own channel: round trips
-//       per second of the counter, all pairs together, the median of 5 phases. Two pairs at
+//       per second of the counter, all pairs together, the median of 5 phases (one pair's and
+//       two pairs' phases in turn, so that a changing host load weighs on both). Two pairs at
 //       twice one pair's rate means message passing on different CPUs does not serialise.
 //   smp_msg_exclusive_entries_per_1000_roundtrips_<n>pair, smp_msg_shared_calls_per_1000_...
 //       how the pairs' kernel entries ran (SysInfo's counts; kernel/klock.h): under the
@@ -270,28 +271,33 @@ static uint32_t sysinfo(uint32_t what)
     return v;
 }
 
+// One pair's phases and two pairs' phases taken in turn (1, 2, 1, 2, ...), so that a host
+// whose load changes during the run weighs on both alike; the median of each.
 static void pairs(uint32_t ncpu)
 {
-    for (uint32_t n = 1; n <= 2 && n <= ncpu; n++) {
-        uint32_t excl0 = sysinfo(KSYSINFO_KENTRIES_EXCLUSIVE);
-        uint32_t shared0 = sysinfo(KSYSINFO_KCALLS_SHARED);
-        uint64_t v[RUNS];
-        for (int r = 0; r < RUNS; r++) {
-            v[r] = pairs_phase(n);
-            sort_in(v, r);
+    uint32_t np = ncpu < 2 ? 1 : 2;
+    uint64_t v[2][RUNS];
+    uint32_t excl[2] = { 0, 0 }, shared[2] = { 0, 0 };
+    for (int r = 0; r < RUNS; r++)
+        for (uint32_t n = 1; n <= np; n++) {
+            uint32_t e0 = sysinfo(KSYSINFO_KENTRIES_EXCLUSIVE);
+            uint32_t s0 = sysinfo(KSYSINFO_KCALLS_SHARED);
+            v[n - 1][r] = pairs_phase(n);
+            sort_in(v[n - 1], r);
+            excl[n - 1] += sysinfo(KSYSINFO_KENTRIES_EXCLUSIVE) - e0;
+            shared[n - 1] += sysinfo(KSYSINFO_KCALLS_SHARED) - s0;
         }
-        uint64_t c = v[RUNS / 2] ? v[RUNS / 2] : 1;
+    for (uint32_t n = 1; n <= np; n++) {
+        uint64_t c = v[n - 1][RUNS / 2] ? v[n - 1][RUNS / 2] : 1;
         printf("BENCH smp_msg_roundtrips_per_s_%lupair %s roundtrips/s\n", (unsigned long)n,
                u64txt((uint64_t)n * PAIR_ROUNDS * ClockCyclesPerSec() / c).s);
         // Where the round trips' kernel calls ran: exclusive entries (the big lock's way: every
         // one) and calls finished in shared mode, per 1000 round trips, setup included.
         uint64_t trips = (uint64_t)n * PAIR_ROUNDS * RUNS;
-        uint32_t excl = sysinfo(KSYSINFO_KENTRIES_EXCLUSIVE) - excl0;
-        uint32_t shared = sysinfo(KSYSINFO_KCALLS_SHARED) - shared0;
         printf("BENCH smp_msg_exclusive_entries_per_1000_roundtrips_%lupair %s entries\n",
-               (unsigned long)n, u64txt(((uint64_t)excl * 1000u + trips / 2) / trips).s);
+               (unsigned long)n, u64txt(((uint64_t)excl[n - 1] * 1000u + trips / 2) / trips).s);
         printf("BENCH smp_msg_shared_calls_per_1000_roundtrips_%lupair %s calls\n",
-               (unsigned long)n, u64txt(((uint64_t)shared * 1000u + trips / 2) / trips).s);
+               (unsigned long)n, u64txt(((uint64_t)shared[n - 1] * 1000u + trips / 2) / trips).s);
     }
 }
 
