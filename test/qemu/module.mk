@@ -93,6 +93,12 @@ SCRIPT_TESTS += $$(if $$(filter parity,$$(MATRIX_TESTS_$(1))),qemu-$(1)/parity|3
 SCRIPT_TESTS += $$(if $$(filter acqparity,$$(MATRIX_TESTS_$(1))),qemu-acqparity/$(1)|300|BOARD=$(1)|test/qemu/test_dprobe_parity.sh|build/$(1)|$(H)|acq)
 SCRIPT_TESTS += $$(if $$(filter smpstress,$$(MATRIX_TESTS_$(1))),qemu-$(1)/smpstress|300|BOARD=$(1)|scripts/qemu-test.sh|build/$(1)/smpstress.elf|$$(HOSTILE_QEMU))
 SCRIPT_TESTS += $$(if $$(filter smpstress,$$(MATRIX_TESTS_$(1))),qemu-$(1)/smpstress-hostclock|600|env|QEMU_ICOUNT=none|BOARD=$(1)|scripts/qemu-test.sh|build/$(1)/smpstress.elf)
+# (the stress on a kernel built with the lock-order checker: qemu/smpstress-klockcheck above)
+.PHONY: matrix-klockcheck-$(1)
+matrix-klockcheck-$(1):
+	$$(Q)$$(MAKE) --no-print-directory BOARD=$(1) KLOCK_CHECK=1 build/$(1)-klockcheck/smpstress.elf
+TEST_DEPS    += $$(if $$(filter smpstress,$$(MATRIX_TESTS_$(1))),matrix-klockcheck-$(1))
+SCRIPT_TESTS += $$(if $$(filter smpstress,$$(MATRIX_TESTS_$(1))),qemu-$(1)/smpstress-klockcheck|300|BOARD=$(1)|scripts/qemu-test.sh|build/$(1)-klockcheck/smpstress.elf|$$(HOSTILE_QEMU))
 endef
 $(foreach b,$(MATRIX_BOARDS),$(eval $(call MATRIX_template,$(b))))
 
