@@ -7,7 +7,12 @@
 // pulse) it received until it replies; a higher-priority client that finds every server busy
 // does not boost them (see docs/ARCHITECTURE.md).
 // rcvid = (client gen << 8) | (client pool index + 1): stale rcvids are caught by the gen.
+// Locking (kernel/klock.h): everything here runs under the big lock's exclusive side, except
+// the _shared copies of send, receive and reply (the message fast path, kentry_shared.h), which
+// take the channel's lock, then the run-queue lock, and return KSHARED_RETRY, having changed
+// nothing, when they find something only the exclusive path handles.
 #include <kernel/ipc.h>
+#include <kernel/klock.h>
 #include <kernel/proc.h>
 #include <kernel/sched.h>
 #include <kernel/ktrace_kcall.h>
@@ -159,17 +164,49 @@ static int rcvid_of(const struct thread *client)
     return ((int)client->gen << 8) | (client->index + 1);
 }
 
+// (c->chan is read once: in shared mode another CPU's reply may clear it meanwhile; the
+// shared reply checks again under the channel's lock.)
 static struct thread *rcvid_client(const struct proc *server_proc, int rcvid)
 {
     int idx = (rcvid & 0xff) - 1;
     if (rcvid <= 0 || idx < 0 || idx >= KMAX_THREADS)
         return NULL;
     struct thread *c = &k_threads[idx];
-    if (!c->in_use || c->gen != (uint16_t)(rcvid >> 8) || c->state != THS_REPLY || !c->chan ||
-        c->chan->owner != server_proc)
+#if KMAX_CPUS > 1
+    struct channel *ch = *(struct channel *volatile *)&c->chan;
+#else
+    struct channel *ch = c->chan;
+#endif
+    if (!c->in_use || c->gen != (uint16_t)(rcvid >> 8) || c->state != THS_REPLY || !ch ||
+        ch->owner != server_proc)
         return NULL;
     return c;
 }
+
+#if KMAX_CPUS > 1
+static inline void chan_lock(struct channel *ch, const bool shared)
+{
+    if (shared)
+        kspin_lock(&ch->lock, KLOCK_RANK_CHAN);
+}
+
+static inline void chan_unlock(struct channel *ch, const bool shared)
+{
+    if (shared)
+        kspin_unlock(&ch->lock, KLOCK_RANK_CHAN);
+}
+
+// Shared mode: the run-queue lock, held from here to the entry's choice (klock.h).
+static inline void runq_hold(const bool shared)
+{
+    if (shared)
+        sched_lock_shared();
+}
+#else
+static inline void chan_lock(struct channel *ch, const bool shared) { (void)ch; (void)shared; }
+static inline void chan_unlock(struct channel *ch, const bool shared) { (void)ch; (void)shared; }
+static inline void runq_hold(const bool shared) { (void)shared; }
+#endif
 
 static uint32_t min_u32(uint32_t a, uint32_t b) { return a < b ? a : b; }
 
@@ -316,7 +353,7 @@ static struct thread *take_receiver(struct channel *ch)
 static inline __attribute__((always_inline)) int send(struct thread *t, int coid,
                                                       uint32_t smsg, uint32_t sbytes,
                                                       uint32_t rmsg, uint32_t rbytes,
-                                                      const bool traced)
+                                                      const bool traced, const bool shared)
 {
     struct connection *c = conn_lookup(t->proc, coid);
     if (!c)
@@ -328,6 +365,14 @@ static inline __attribute__((always_inline)) int send(struct thread *t, int coid
         return -EFAULT;
 
     struct channel *ch = c->chan;
+    chan_lock(ch, shared);
+#if KMAX_CPUS > 1   // (the one-CPU kernel's source stays as it was: its code must not move)
+    if (shared && !list_empty(&ch->recv_q) &&
+        ktimer_active(&list_entry(ch->recv_q.next, struct thread, qlink)->timeout)) {
+        chan_unlock(ch, shared);    // the timer list is the exclusive side's
+        return KSHARED_RETRY;
+    }
+#endif
     t->chan = ch;
     t->coid = coid;
     t->msg_buf = smsg;
@@ -340,13 +385,16 @@ static inline __attribute__((always_inline)) int send(struct thread *t, int coid
     if (srv) {
         int rcvid = traced ? deliver_message_traced(srv, t) : deliver_message(srv, t);
         thread_set_result(srv, rcvid);
+        runq_hold(shared);
         sched_make_ready_quiet(srv, false);
         trace_state(srv, traced);
         thread_block_quiet(t, THS_REPLY, NULL);
     } else {
         thread_block_quiet(t, THS_SEND, &ch->send_q);
+        runq_hold(shared);      // t is still this CPU's until its choice
     }
     trace_state(t, traced);
+    chan_unlock(ch, shared);
     return 0;   // the real result comes with MsgReply / MsgError
 }
 
@@ -363,7 +411,8 @@ static inline __attribute__((always_inline)) void drop_inherited(struct thread *
 
 static inline __attribute__((always_inline)) int receive(struct thread *t, int chid,
                                                          uint32_t msg, uint32_t bytes,
-                                                         uint32_t info, const bool traced)
+                                                         uint32_t info, const bool traced,
+                                                         const bool shared)
 {
     struct channel *ch = chan_lookup(chid);
     if (!ch || ch->owner != t->proc)
@@ -374,6 +423,13 @@ static inline __attribute__((always_inline)) int receive(struct thread *t, int c
         (info && !proc_can_write(t->proc, info, sizeof(struct kmsg_info))))
         return -EFAULT;
 
+    chan_lock(ch, shared);
+#if KMAX_CPUS > 1
+    if (shared && !list_empty(&ch->pulses)) {
+        chan_unlock(ch, shared);    // pulses are charged to processes: the exclusive side's
+        return KSHARED_RETRY;
+    }
+#endif
     drop_inherited(t, traced);
     t->msg_buf = msg;
     t->msg_len = bytes;
@@ -394,11 +450,14 @@ static inline __attribute__((always_inline)) int receive(struct thread *t, int c
         client->state = THS_REPLY;
         trace_state(client, traced);
         trace_comm(KEV_COMM_REC_MESSAGE, (uint32_t)rcvid, who(t), traced);
+        chan_unlock(ch, shared);
         return rcvid;
     }
     t->chan = ch;
     thread_block_quiet(t, THS_RECEIVE, &ch->recv_q);
+    runq_hold(shared);          // t is still this CPU's until its choice
     trace_state(t, traced);
+    chan_unlock(ch, shared);
     return 0;
 }
 
@@ -406,9 +465,29 @@ static inline __attribute__((always_inline)) int receive(struct thread *t, int c
 // server inherited from it goes with it, as it would with a successful reply.
 static inline __attribute__((always_inline)) int reply(struct thread *t, int rcvid,
                                                        int32_t status, uint32_t msg,
-                                                       uint32_t bytes, const bool traced)
+                                                       uint32_t bytes, const bool traced,
+                                                       const bool shared)
 {
     struct thread *client = rcvid_client(t->proc, rcvid);
+#if KMAX_CPUS > 1
+    struct channel *ch = NULL;
+    if (shared) {
+        // Errors and a client with a timeout armed go to the exclusive side. Otherwise the
+        // client is checked again under its channel's lock: another thread of this server
+        // may have replied to it meanwhile.
+        if (!client || status < 0 || (bytes && !proc_can_read(t->proc, msg, bytes)))
+            return KSHARED_RETRY;
+        ch = *(struct channel *volatile *)&client->chan;
+        if (!ch)
+            return KSHARED_RETRY;
+        chan_lock(ch, shared);
+        if (rcvid_client(t->proc, rcvid) != client || client->chan != ch ||
+            ktimer_active(&client->timeout)) {
+            chan_unlock(ch, shared);
+            return KSHARED_RETRY;
+        }
+    }
+#endif
     if (!client) {
         drop_inherited(t, traced);
         return -ESRCH;
@@ -419,10 +498,14 @@ static inline __attribute__((always_inline)) int reply(struct thread *t, int rcv
         return -EFAULT;
     uint32_t n = min_u32(bytes, client->reply_len);
     kmemcpy((void *)(uintptr_t)client->reply_buf, (const void *)(uintptr_t)msg, n);
+    runq_hold(shared);
     thread_unblock_quiet(client, status);
     trace_state(client, traced);
     drop_inherited(t, traced);
     trace_comm(KEV_COMM_REPLY_MESSAGE, (uint32_t)rcvid, (uint32_t)status, traced);
+#if KMAX_CPUS > 1
+    chan_unlock(ch, shared);
+#endif
     return 0;
 }
 
@@ -446,34 +529,58 @@ static inline __attribute__((always_inline)) int error(struct thread *t, int rcv
 int ipc_send(struct thread *t, int coid, uint32_t smsg, uint32_t sbytes, uint32_t rmsg,
              uint32_t rbytes)
 {
-    return send(t, coid, smsg, sbytes, rmsg, rbytes, false);
+    return send(t, coid, smsg, sbytes, rmsg, rbytes, false, false);
 }
 
 int ipc_send_traced(struct thread *t, int coid, uint32_t smsg, uint32_t sbytes, uint32_t rmsg,
                     uint32_t rbytes)
 {
-    return send(t, coid, smsg, sbytes, rmsg, rbytes, KTRACE_HOOKS);
+    return send(t, coid, smsg, sbytes, rmsg, rbytes, KTRACE_HOOKS, false);
 }
 
 int ipc_receive(struct thread *t, int chid, uint32_t msg, uint32_t bytes, uint32_t info)
 {
-    return receive(t, chid, msg, bytes, info, false);
+    return receive(t, chid, msg, bytes, info, false, false);
 }
 
 int ipc_receive_traced(struct thread *t, int chid, uint32_t msg, uint32_t bytes, uint32_t info)
 {
-    return receive(t, chid, msg, bytes, info, KTRACE_HOOKS);
+    return receive(t, chid, msg, bytes, info, KTRACE_HOOKS, false);
 }
 
 int ipc_reply(struct thread *t, int rcvid, int32_t status, uint32_t msg, uint32_t bytes)
 {
-    return reply(t, rcvid, status, msg, bytes, false);
+    return reply(t, rcvid, status, msg, bytes, false, false);
 }
 
 int ipc_reply_traced(struct thread *t, int rcvid, int32_t status, uint32_t msg, uint32_t bytes)
 {
-    return reply(t, rcvid, status, msg, bytes, KTRACE_HOOKS);
+    return reply(t, rcvid, status, msg, bytes, KTRACE_HOOKS, false);
 }
+
+#if KMAX_CPUS > 1
+// The message fast path's copies (kernel/kentry_shared.h): shared mode, untraced and traced.
+int ipc_send_shared(struct thread *t, int coid, uint32_t smsg, uint32_t sbytes, uint32_t rmsg,
+                    uint32_t rbytes, bool traced)
+{
+    return traced ? send(t, coid, smsg, sbytes, rmsg, rbytes, KTRACE_HOOKS, true)
+                  : send(t, coid, smsg, sbytes, rmsg, rbytes, false, true);
+}
+
+int ipc_receive_shared(struct thread *t, int chid, uint32_t msg, uint32_t bytes, uint32_t info,
+                       bool traced)
+{
+    return traced ? receive(t, chid, msg, bytes, info, KTRACE_HOOKS, true)
+                  : receive(t, chid, msg, bytes, info, false, true);
+}
+
+int ipc_reply_shared(struct thread *t, int rcvid, int32_t status, uint32_t msg, uint32_t bytes,
+                     bool traced)
+{
+    return traced ? reply(t, rcvid, status, msg, bytes, KTRACE_HOOKS, true)
+                  : reply(t, rcvid, status, msg, bytes, false, true);
+}
+#endif
 
 int ipc_error(struct thread *t, int rcvid, int32_t err)
 {

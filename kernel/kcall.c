@@ -20,6 +20,7 @@
 #include <kernel/kdtrace.h>
 #include <kernel/ktrace_kcall.h>
 #include <kernel/kcrash.h>
+#include <kernel/klock.h>
 #include <arch_kcall.h>
 #include <uapi/kcall.h>
 
@@ -172,6 +173,17 @@ static int do_sysinfo(struct thread *t, uint32_t what, uint32_t out)
     case KSYSINFO_TRACE_HOOKS:    v = KTRACE_HOOKS; break;
     case KSYSINFO_NTHREAD:        v = KMAX_THREADS; break;
     case KSYSINFO_NCPUS:          v = k_ncpus; break;
+#if KMAX_CPUS > 1
+    case KSYSINFO_KENTRIES_EXCLUSIVE: v = (uint32_t)k_klock_exclusive_entries; break;
+    case KSYSINFO_KCALLS_SHARED:
+        v = 0;
+        for (unsigned i = 0; i < k_ncpus; i++)
+            v += (uint32_t)k_cpus[i].shared_kcalls;
+        break;
+#else
+    case KSYSINFO_KENTRIES_EXCLUSIVE: v = 0; break;
+    case KSYSINFO_KCALLS_SHARED:      v = 0; break;
+#endif
     default:                      return -EINVAL;
     }
     if (!proc_can_write(t->proc, out, 4))
@@ -344,7 +356,9 @@ static inline __attribute__((always_inline)) void dispatch_body(struct thread *t
     const uint32_t a[6] = { arch_kc_arg(&t->ctx, 0), arch_kc_arg(&t->ctx, 1),
                             arch_kc_arg(&t->ctx, 2), arch_kc_arg(&t->ctx, 3),
                             arch_kc_arg(&t->ctx, 4), arch_kc_arg(&t->ctx, 5) };
-    if (traced)
+    // (A traced entry retried from the shared fast path recorded its entry event there:
+    // kc_trace is set only then, kernel/kentry_shared.h.)
+    if (traced && !(KMAX_CPUS > 1 && KLOCK_SHARED_TRACED && t->kc_trace))
         ktrace_kcall_entry(t, n, a);
     k_kcall_count++;
     int r = kcall_invoke(t, n, a, traced);

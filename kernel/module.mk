@@ -12,6 +12,8 @@ KERNEL_SRCS += kernel/ktrace_stack.c kernel/ktrace_fault.c
 KERNEL_SRCS += kernel/kflight.c
 # The panic path: the KPANIC event, and the halt in place in flight-recorder mode.
 KERNEL_SRCS += kernel/kpanic.c
+# Several CPUs: the lock-order checker (kernel/klock.h; make KLOCK_CHECK=1 builds it in).
+KERNEL_SRCS += kernel/klock_check.c
 # The D engine the kernel runs (trace/d/module.mk's D_ENGINE_SRCS).
 KERNEL_SRCS += trace/d/verify.c trace/d/vm.c trace/d/engine.c trace/d/agg.c trace/d/probes.c \
                trace/d/stacks.c
@@ -21,7 +23,7 @@ BOARD_DEFS  := -DAPP_FLASH_BASE=$(APP_FLASH_BASE) -DAPP_FLASH_SLOT=$(APP_FLASH_S
                -DAPP_RAM_BASE=$(APP_RAM_BASE) -DAPP_RAM_SLOT=$(APP_RAM_SLOT) \
                -DAPP_MAX_SLOTS=$(APP_MAX_SLOTS) -DKMAX_CPUS=$(or $(BOARD_MAX_CPUS),1) \
                $(if $(BOARD_CONSOLE_LINE),-DKCON_LINE=$(BOARD_CONSOLE_LINE))
-KCFLAGS     += $(BOARD_DEFS)
+KCFLAGS     += $(BOARD_DEFS) $(if $(filter 1,$(KLOCK_CHECK)),-DKLOCK_CHECK)
 
 $(B)/obj/%.c.o: %.c
 	@mkdir -p $(dir $@)

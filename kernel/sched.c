@@ -4,8 +4,9 @@
 // RUNNING thread (some CPU's current) is on no queue. Each CPU's idle thread (priority 0,
 // pinned to it) is always runnable there.
 //
-// Multiprocessor (KMAX_CPUS > 1): one global ready queue under the big kernel lock, not one
-// per CPU. With a handful of CPUs and every kernel entry serialised anyway, a global queue
+// Multiprocessor (KMAX_CPUS > 1): one global ready queue, not one per CPU, under the big
+// lock's exclusive side or, in shared mode, its own spinlock (runq_lock, kernel/klock.h). Its
+// hold time is short (an enqueue, a choice), so a global queue still costs little, and it
 // gives the rule a real-time user expects for free: the N highest-priority ready threads run,
 // one per CPU, and a thread never waits behind a lower one on another CPU's queue. A CPU
 // takes the first thread of the highest priority it may run (affinity: idle threads, and
@@ -21,11 +22,15 @@
 static struct list ready_q[256];
 static uint32_t ready_map[8];
 #if KMAX_CPUS > 1
-// Set (under the kernel lock) by whoever may have made work for another CPU: a thread made
-// ready that may run on a CPU other than this one, or a running thread's priority lowered.
-// sched_kick_others looks at the other CPUs only when it is set, so an entry that touched
-// threads bound to its own CPU (the common same-CPU message round trip) looks at none.
-static bool kick_check_pending;
+#include <kernel/klock.h>
+// kick_check_pending: set by whoever may have made work for another CPU during this CPU's
+// entry: a thread made ready that may run on a CPU other than this one, or a running thread's
+// priority lowered. sched_kick_others looks at the other CPUs only when it is set, so an entry
+// that touched threads bound to its own CPU (the common same-CPU message round trip) looks at
+// none. Per CPU (the entry's own), so that entries in shared mode do not clear each other's.
+#define kick_check_pending (this_cpu()->kick_check)
+// The ready queues, every CPU's current and kicked, in shared mode (klock.h, rank RUNQ).
+static struct kspin runq_lock;
 #endif
 struct cpu k_cpus[KMAX_CPUS];
 unsigned k_ncpus = 1;
@@ -234,6 +239,37 @@ struct thread *sched_choose(void)
 {
     return choose(false);
 }
+
+#if KMAX_CPUS > 1
+void sched_lock_shared(void)
+{
+    struct cpu *c = this_cpu();
+    if (!c->runq_held) {
+        kspin_lock(&runq_lock, KLOCK_RANK_RUNQ);
+        c->runq_held = true;
+    }
+}
+
+static inline __attribute__((always_inline)) struct thread *choose_shared(const bool traced)
+{
+    sched_lock_shared();
+    struct thread *next = choose(traced);
+    sched_kick_others();
+    this_cpu()->runq_held = false;
+    kspin_unlock(&runq_lock, KLOCK_RANK_RUNQ);
+    return next;
+}
+
+struct thread *sched_choose_shared(void)
+{
+    return choose_shared(false);
+}
+
+struct thread *sched_choose_shared_traced(void)
+{
+    return choose_shared(KTRACE_HOOKS);
+}
+#endif
 
 struct thread *sched_choose_traced(void)
 {

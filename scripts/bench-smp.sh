@@ -43,6 +43,24 @@ for n in 1 2 4; do
     fi
     echo "BENCH smp_user_events_per_s_wallclock_${n}cpu $(printf '%s\n' $rates | sed -n 3p) events/s"
 done
+# Message round trips per second of the host's clock: one client/server pair, then two, each
+# pair bound to its own CPU (smpbench pairs: the median of 5 phases), on 2 CPUs, without
+# -icount; only on a host with 2 cores or more (docs/smp.md: two pairs against one is what
+# the big-reader lock's shared message path is for).
+if [ "$max" -ge 2 ] && [ "$cores" -ge 2 ]; then
+    out=$(QEMU_SMP=2 QEMU_ICOUNT=none QEMU_TIMEOUT=600 QEMU_ARGS="smpbench pairs" \
+          con_run_text "$b/smpbench.elf" 2>&1)
+    for p in 1 2; do
+        v=$(printf '%s\n' "$out" | sed -n "s/^BENCH smp_msg_roundtrips_per_s_${p}pair \([0-9]*\) .*/\1/p")
+        if [ -z "$v" ]; then
+            printf '%s\n' "$out" | tail -5 >&2
+            echo "bench-smp: $p pair(s) on the host's clock did not report a rate" >&2
+            status=1
+            continue
+        fi
+        echo "BENCH smp_msg_roundtrips_per_s_wallclock_${p}pair $v roundtrips/s"
+    done
+fi
 for n in 1 2 4; do
     [ "$n" -gt "$max" ] && break
     out=$(QEMU_SMP=$n QEMU_ICOUNT=1 QEMU_TIMEOUT=600 con_run_text \

@@ -24,3 +24,17 @@ $(HT)/test_unwind: $(call host_test_objs,test/unit/test_unwind.c kernel/unwind.c
 	$(Q)$(HOST_CC) $(HOST_TLDFLAGS) -o $@ $^ -lcmocka
 $(HT)/obj/test/unit/test_unwind.o $(HT)/obj/kernel/arch/armv7m/ehabi.o: HOST_TCFLAGS += -Ikernel/arch/armv7m/include
 HOST_TESTS += $(HT)/test_unwind
+
+# The lock-order checker (kernel/klock_check.c) as a KLOCK_CHECK kernel with two CPUs has it,
+# over host stand-ins for the arch's locks (test/unit/arch_klock.h, arch_cpu.h).
+KLOCK_TEST_OBJS := $(HT)/obj/klock/test_klock.o $(HT)/obj/klock/klock_check.o
+$(HT)/obj/klock/test_klock.o: test/unit/test_klock.c
+	@mkdir -p $(dir $@)
+	$(Q)$(HOST_CC) $(HOST_TCFLAGS) -DKMAX_CPUS=2 -DKLOCK_CHECK -c $< -o $@
+$(HT)/obj/klock/klock_check.o: kernel/klock_check.c
+	@mkdir -p $(dir $@)
+	$(Q)$(HOST_CC) $(HOST_TCFLAGS) -DKMAX_CPUS=2 -DKLOCK_CHECK -c $< -o $@
+$(HT)/test_klock: $(KLOCK_TEST_OBJS)
+	@echo "  TESTLD  $@"
+	$(Q)$(HOST_CC) $(HOST_TLDFLAGS) -o $@ $^ -lcmocka
+HOST_TESTS += $(HT)/test_klock

@@ -5,6 +5,8 @@
 #include <kernel/arch.h>
 #include <kernel/ktrace.h>
 #include <kernel/thread.h>
+#include <kernel/klock.h>
+#include <kernel/kentry_shared.h>
 #include <a64.h>
 #include <board_config.h>
 
@@ -56,7 +58,8 @@ static inline __attribute__((always_inline)) unsigned sync_kind(void)
 // The C side of every kernel entry (entry.S), on the kernel stack with k_current's state
 // saved: the kernel's work for this entry, then any work it left (a reschedule request, a
 // software-raised line), each as an entry of its own, as on x86.
-// With more than one CPU online the whole of it runs under the kernel lock (smp.c).
+// With more than one CPU online the whole of it runs under the kernel lock's exclusive side
+// (smp.c), except the message fast path, which runs shared (kernel/klock.h, entry_shared).
 // entry.S calls the untraced or the traced one: its call instruction is rewritten when
 // tracing turns on or off (entry_select.c), so the untraced path tests nothing. The work an
 // entry left is rare and tests ktrace_kernel_on itself (tracing may have started meanwhile),
@@ -91,10 +94,27 @@ static inline __attribute__((always_inline)) void entry_work(unsigned source, co
 #endif
 }
 
+#if KMAX_CPUS > 1
+// The message fast path first (kernel/kentry_shared.h), for a kernel call; false when the
+// entry is to run exclusive. It leaves no work behind: only exclusive entries raise lines or
+// ask for a reschedule, and each takes what it raised before it lets go (the loop in
+// entry_work), so a64_more_work has nothing for a shared one.
+static inline __attribute__((always_inline)) bool entry_shared(unsigned source,
+                                                               const bool traced)
+{
+    if (source != A64_ENTRY_SYNC || ESR_EC(k_current->ctx.esr) != EC_SVC64)
+        return false;
+    return traced ? KLOCK_SHARED_TRACED && kernel_entry_shared(k_current, KTRACE_HOOKS)
+                  : kernel_entry_shared(k_current, false);
+}
+#endif
+
 static inline __attribute__((always_inline)) void entry_body(unsigned source, const bool traced)
 {
 #if KMAX_CPUS > 1
     if (k_ncpus > 1) {
+        if (entry_shared(source, traced))
+            return;
         a64_kernel_lock();
         if (KTRACE_HOOKS && (traced || ktrace_kernel_on))
             entry_work(source, KTRACE_HOOKS, true);

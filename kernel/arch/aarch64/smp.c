@@ -4,10 +4,13 @@
 // and ARM's Trusted Firmware implement, called with `hvc`), a starting CPU's way into its idle
 // thread, and the reschedule IPI (the interrupt controller's, a64_intc.h).
 //
-// The lock: a ticket lock (fair: CPUs get the kernel in the order they asked), taken by every
-// kernel entry before it touches anything shared and released just before the return to a
-// thread (cpu.c). It is the only lock, so there is no lock order to keep. While one CPU runs
-// the kernel is free of it (k_ncpus == 1: nothing to wait for, and the lock costs nothing).
+// The lock: a big-reader lock (kernel/klock.h says what runs under which side). Its exclusive
+// side is a ticket lock (fair: CPUs get the kernel in the order they asked) plus the writer
+// word, taken by every kernel entry but the message fast path before it touches anything shared
+// and released just before the return to a thread (cpu.c); having the ticket, the holder sets
+// the writer word and waits until every other CPU's shared word is clear. The shared side is a
+// word per CPU, on a cache line of its own. The fine-grained spinlocks of shared mode are here
+// too (arch_spin_lock). While one CPU runs the kernel is free of all of them (k_ncpus == 1).
 #include <kernel/arch.h>
 #include <kernel/kernel.h>
 #include <kernel/sched.h>
@@ -31,10 +34,61 @@ volatile uint32_t a64_cpu_release[KMAX_CPUS];
 uint64_t a64_boot_el;
 
 #if KMAX_CPUS > 1
+#include <kernel/klock.h>
+
 // Ticket lock: `next` hands out tickets, `owner` is the ticket being served.
 static struct {
     volatile uint32_t next, owner;
 } kernel_lock_word;
+
+struct a64_shared_word a64_shared_words[KMAX_CPUS];
+uint64_t k_klock_exclusive_entries;
+volatile uint32_t a64_klock_writer;
+
+static inline uint32_t load_acquire(const volatile uint32_t *w)
+{
+    uint32_t v;
+    __asm__ volatile("ldar %w0, [%1]" : "=r"(v) : "r"(w) : "memory");
+    return v;
+}
+
+static inline void store_release(volatile uint32_t *w, uint32_t v)
+{
+    __asm__ volatile("stlr %w0, [%1]" :: "r"(v), "r"(w) : "memory");
+}
+
+// Sleeps until *w reads `want`: the exclusive monitor armed on it (ldaxr), the store that
+// changes it wakes the wfe.
+static inline void wait_for(const volatile uint32_t *w, uint32_t want)
+{
+    for (;;) {
+        uint32_t v;
+        __asm__ volatile("ldaxr %w0, [%1]" : "=r"(v) : "r"(w) : "memory");
+        if (v == want)
+            return;
+        __asm__ volatile("wfe" ::: "memory");
+    }
+}
+
+void a64_spin_wait(volatile uint32_t *word)
+{
+    do
+        wait_for(word, 0);
+    while (a64_spin_try(word));
+}
+
+// A writer is in or waiting: step out of its way until it is done, then in again.
+void a64_shared_wait(volatile uint32_t *mine)
+{
+    for (;;) {
+        store_release(mine, 0);             // (wakes the writer waiting on it)
+        wait_for(&a64_klock_writer, 0);
+        *mine = 1;
+        __asm__ volatile("dmb ish" ::: "memory");
+        if (!a64_klock_writer)
+            return;
+    }
+}
 
 void a64_kernel_lock(void)
 {
@@ -55,11 +109,20 @@ void a64_kernel_lock(void)
         if (owner == ticket)
             break;
     }
+    // The kernel to ourselves: no CPU enters shared mode now, and those in it finish.
+    a64_klock_writer = 1;
+    __asm__ volatile("dmb ish" ::: "memory");
+    unsigned self = cpu_id();
+    for (unsigned i = 0; i < k_ncpus; i++)
+        if (i != self)
+            wait_for(&a64_shared_words[i].in_kernel, 0);
+    k_klock_exclusive_entries++;
 }
 
 void a64_kernel_unlock(void)
 {
     uint32_t next = kernel_lock_word.owner + 1;
+    store_release(&a64_klock_writer, 0);
     __asm__ volatile("stlr %w0, [%1]\n\tdsb ish\n\tsev" :: "r"(next), "r"(&kernel_lock_word.owner)
                      : "memory");
 }

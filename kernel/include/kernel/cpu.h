@@ -3,11 +3,11 @@
 // BOARD_MAX_CPUS; 1 on the boards that have one core, where everything here folds to constants).
 // Each CPU runs one thread at a time (its `current`) and has an idle thread of its own.
 //
-// LOCKING. The kernel is entered with interrupts masked and runs under one big kernel lock
-// (kernel/arch/<arch>: taken at entry, released just before the return to a thread), so the
-// kernel's objects, the ready queue and the trace ring's shared state are touched by one CPU at
-// a time. A struct cpu's fields are its own CPU's, except `kicked`, which other CPUs set under
-// the lock before they send it an inter-processor interrupt. A thread's saved context belongs
+// LOCKING. The kernel is entered with interrupts masked and runs under a big-reader lock
+// (kernel/klock.h): exclusive for every entry but the message fast path, which runs shared
+// with fine-grained locks. A struct cpu's fields are its own CPU's, except `kicked`, which
+// other CPUs set (exclusive, or under the run-queue lock) before they send it an
+// inter-processor interrupt, and `current`, which other CPUs read under the same rule. A thread's saved context belongs
 // to the CPU it runs on while it is RUNNING (t->cpu): no other CPU may free or reuse it then
 // (thread_destroy defers to that CPU, see thread.c).
 #ifndef KERNEL_CPU_H
@@ -31,6 +31,10 @@ struct cpu {
     bool online;
     struct thread *idle;        // this CPU's idle thread (pinned here)
     uint64_t ipis;              // reschedule IPIs received
+    bool kick_check;            // this entry may have made work for another CPU (sched.c)
+    bool runq_held;             // a shared entry holds the run-queue lock (klock.h)
+    uint32_t locks_held;        // ranks held, bit per rank (KLOCK_CHECK images: klock.h)
+    uint64_t shared_kcalls;     // kernel calls finished in shared mode (k_kcall_count: the rest)
 #if KMAX_CPUS > 1
     struct trace_cpu *ktrace_cpu; // this CPU's state in the kernel's trace ring (set by
                                   // ktrace_init): the trace fast path's one load (trace_port)

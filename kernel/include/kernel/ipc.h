@@ -6,6 +6,7 @@
 #define KERNEL_IPC_H
 
 #include <kernel/thread.h>
+#include <kernel/klock.h>
 #include <uapi/kapi.h>
 
 struct channel {
@@ -16,6 +17,9 @@ struct channel {
     struct list recv_q;     // RECEIVE-blocked server threads, by priority
     struct list pulses;     // queued pulses, by priority
     int32_t npulses;        // of them, those charged to a process (KMAX_PULSES_PER_CHAN)
+#if KMAX_CPUS > 1
+    struct kspin lock;      // the queues in shared mode (kernel/klock.h, rank CHAN)
+#endif
 };
 
 struct connection {
@@ -56,6 +60,17 @@ int ipc_send_traced(struct thread *t, int coid, uint32_t smsg, uint32_t sbytes, 
 int ipc_receive_traced(struct thread *t, int chid, uint32_t msg, uint32_t bytes, uint32_t info);
 int ipc_reply_traced(struct thread *t, int rcvid, int32_t status, uint32_t msg, uint32_t bytes);
 int ipc_error_traced(struct thread *t, int rcvid, int32_t err);
+#if KMAX_CPUS > 1
+// Shared mode (kernel/klock.h): the same calls under the channel's lock, returning
+// KSHARED_RETRY, having changed nothing, when only the exclusive side can do it; they return
+// holding the run-queue lock when they made a thread ready or blocked the caller.
+int ipc_send_shared(struct thread *t, int coid, uint32_t smsg, uint32_t sbytes, uint32_t rmsg,
+                    uint32_t rbytes, bool traced);
+int ipc_receive_shared(struct thread *t, int chid, uint32_t msg, uint32_t bytes, uint32_t info,
+                       bool traced);
+int ipc_reply_shared(struct thread *t, int rcvid, int32_t status, uint32_t msg, uint32_t bytes,
+                     bool traced);
+#endif
 int ipc_send_pulse(struct proc *from, int coid, int prio, int32_t code, int32_t value);
 // Pulse from the kernel itself (interrupts, timers): to a connection owned by `p`.
 int ipc_kernel_pulse(struct proc *p, int coid, int prio, int32_t code, int32_t value);

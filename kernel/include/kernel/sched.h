@@ -36,6 +36,11 @@ void sched_kick_others(void);
 // A running thread's priority went down (thread_update_prio): a ready thread may now be more
 // urgent than it on its CPU, so the next sched_kick_others looks at every CPU.
 void sched_running_prio_lowered(void);
+// Shared mode (kernel/klock.h): takes the run-queue lock unless this CPU holds it already; it
+// is kept until the entry's choice (sched_choose_shared), which also kicks the other CPUs.
+void sched_lock_shared(void);
+struct thread *sched_choose_shared(void);
+struct thread *sched_choose_shared_traced(void);
 #endif
 
 extern uint64_t k_context_switches;

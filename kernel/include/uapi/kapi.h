@@ -103,6 +103,10 @@ struct kthread_info {
 #define KSYSINFO_TRACE_HOOKS    4   // 1: trace hooks compiled in (0 in the benchmark baseline)
 #define KSYSINFO_NTHREAD        5
 #define KSYSINFO_NCPUS          6   // CPUs running (trace buffers and D buffers are per CPU)
+// Kernel entries that took the big-reader lock exclusive, and kernel calls finished in its
+// shared mode (kernel/klock.h), since boot, modulo 2^32; 0 with one CPU (no lock taken).
+#define KSYSINFO_KENTRIES_EXCLUSIVE 7
+#define KSYSINFO_KCALLS_SHARED      8
 
 // ThreadCtl(cmd, data) (QNX's __KER_THREAD_CTL): what the calling thread may change about itself.
 // KTCTL_RUNMASK: data is a bit mask of the CPUs the thread may run on (bit n: CPU n; QNX's

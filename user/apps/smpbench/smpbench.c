@@ -14,7 +14,18 @@
 //   smp_kernel_events_cpu<k>_<n>cpu  events CPU k recorded (the check that each wrote its own).
 //   msg_roundtrip_same_cpu_insns, msg_roundtrip_cross_cpu_insns  MsgSend to a server thread
 //       bound to the client's CPU, then to CPU 1 (the client stays on CPU 0), tracing off.
+// `smpbench pairs` (QEMU_ARGS) measures instead, on whatever clock the run has (bench-smp.sh
+// runs it with QEMU_ICOUNT=none: the host's):
+//   smp_msg_roundtrips_per_s_<n>pair  n client/server pairs (1, then 2), each pair's two
+//       threads bound to its own CPU with ThreadCtl, each pair on its own channel: round trips
+//       per second of the counter, all pairs together, the median of 5 phases (one pair's and
+//       two pairs' phases in turn, so that a changing host load weighs on both). Two pairs at
+//       twice one pair's rate means message passing on different CPUs does not serialise.
+//   smp_msg_exclusive_entries_per_1000_roundtrips_<n>pair, smp_msg_shared_calls_per_1000_...
+//       how the pairs' kernel entries ran (SysInfo's counts; kernel/klock.h): under the
+//       big lock's exclusive side, or in its shared mode; deterministic under -icount.
 #include <kern.h>
+#include <string.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <trace/kev.h>
@@ -81,16 +92,22 @@ static uint64_t phase(uint32_t n, uint32_t kind)
 
 // The median of RUNS phases: QEMU's turns between the CPUs make single runs vary.
 #define RUNS 5
+// v[0..r-1] sorted; v[r] goes to its place.
+static void sort_in(uint64_t *v, int r)
+{
+    for (int i = r; i > 0 && v[i] < v[i - 1]; i--) {
+        uint64_t x = v[i];
+        v[i] = v[i - 1];
+        v[i - 1] = x;
+    }
+}
+
 static uint64_t phase_median(uint32_t n, uint32_t kind)
 {
     uint64_t v[RUNS];
     for (int r = 0; r < RUNS; r++) {
         v[r] = phase(n, kind);
-        for (int i = r; i > 0 && v[i] < v[i - 1]; i--) {
-            uint64_t x = v[i];
-            v[i] = v[i - 1];
-            v[i - 1] = x;
-        }
+        sort_in(v, r);
     }
     return v[RUNS / 2];
 }
@@ -181,6 +198,109 @@ static uint64_t roundtrip(uint32_t cpu)
     return (insns(c) + ROUNDS / 2) / ROUNDS;
 }
 
+// ---- pairs: round trips per second of n client/server pairs, a pair per CPU ----
+#define PAIR_ROUNDS 20000u
+
+static int pair_chid[MAXW];
+
+static int pair_server(void *arg)
+{
+    uint32_t k = (uint32_t)(uintptr_t)arg;
+    ThreadCtl(KTCTL_RUNMASK, (void *)(uintptr_t)(1u << k));
+    for (;;) {
+        union {
+            uint32_t v;
+            struct kpulse p;
+        } u;
+        int rcvid = MsgReceive(pair_chid[k], &u, sizeof(u), NULL);
+        if (rcvid <= 0)
+            return 0;
+        MsgReply(rcvid, 0, NULL, 0);
+        if (u.v == 0)
+            return 0;
+    }
+}
+
+static int pair_client(void *arg)
+{
+    uint32_t k = (uint32_t)(uintptr_t)arg;
+    ThreadCtl(KTCTL_RUNMASK, (void *)(uintptr_t)(1u << k));
+    int coid = ConnectAttach(0, pair_chid[k]);
+    uint32_t one = 1, zero = 0;
+    MsgSend(coid, &one, sizeof(one), NULL, 0);      // both threads on CPU k from here
+    __atomic_add_fetch(&ready_n, 1, __ATOMIC_SEQ_CST);
+    while (!go)
+        ;
+    for (uint32_t i = 0; i < PAIR_ROUNDS; i++)
+        MsgSend(coid, &one, sizeof(one), NULL, 0);
+    end_cycles[k] = ClockCycles();
+    MsgSend(coid, &zero, sizeof(zero), NULL, 0);
+    ConnectDetach(coid);
+    return 0;
+}
+
+// Counter cycles from the start to the last pair's end, n pairs at once.
+static uint64_t pairs_phase(uint32_t n)
+{
+    int cl[MAXW], sv[MAXW];
+    ready_n = 0;
+    go = 0;
+    for (uint32_t k = 0; k < n; k++) {
+        pair_chid[k] = ChannelCreate(0);
+        sv[k] = ThreadCreate(pair_server, (void *)(uintptr_t)k, stacks[MAXW - 1 - k], STACK, 60, 0);
+        cl[k] = ThreadCreate(pair_client, (void *)(uintptr_t)k, stacks[k], STACK, 60, 0);
+    }
+    while (ready_n < n)
+        ThreadSleep(1000000);
+    uint64_t t0 = ClockCycles(), last = t0;
+    go = 1;
+    for (uint32_t k = 0; k < n; k++) {
+        ThreadJoin(cl[k], NULL);
+        ThreadJoin(sv[k], NULL);
+        if (end_cycles[k] > last)
+            last = end_cycles[k];
+        ChannelDestroy(pair_chid[k]);
+    }
+    return last - t0;
+}
+
+static uint32_t sysinfo(uint32_t what)
+{
+    uint32_t v = 0;
+    SysInfo(what, &v);
+    return v;
+}
+
+// One pair's phases and two pairs' phases taken in turn (1, 2, 1, 2, ...), so that a host
+// whose load changes during the run weighs on both alike; the median of each.
+static void pairs(uint32_t ncpu)
+{
+    uint32_t np = ncpu < 2 ? 1 : 2;
+    uint64_t v[2][RUNS];
+    uint32_t excl[2] = { 0, 0 }, shared[2] = { 0, 0 };
+    for (int r = 0; r < RUNS; r++)
+        for (uint32_t n = 1; n <= np; n++) {
+            uint32_t e0 = sysinfo(KSYSINFO_KENTRIES_EXCLUSIVE);
+            uint32_t s0 = sysinfo(KSYSINFO_KCALLS_SHARED);
+            v[n - 1][r] = pairs_phase(n);
+            sort_in(v[n - 1], r);
+            excl[n - 1] += sysinfo(KSYSINFO_KENTRIES_EXCLUSIVE) - e0;
+            shared[n - 1] += sysinfo(KSYSINFO_KCALLS_SHARED) - s0;
+        }
+    for (uint32_t n = 1; n <= np; n++) {
+        uint64_t c = v[n - 1][RUNS / 2] ? v[n - 1][RUNS / 2] : 1;
+        printf("BENCH smp_msg_roundtrips_per_s_%lupair %s roundtrips/s\n", (unsigned long)n,
+               u64txt((uint64_t)n * PAIR_ROUNDS * ClockCyclesPerSec() / c).s);
+        // Where the round trips' kernel calls ran: exclusive entries (the big lock's way: every
+        // one) and calls finished in shared mode, per 1000 round trips, setup included.
+        uint64_t trips = (uint64_t)n * PAIR_ROUNDS * RUNS;
+        printf("BENCH smp_msg_exclusive_entries_per_1000_roundtrips_%lupair %s entries\n",
+               (unsigned long)n, u64txt(((uint64_t)excl[n - 1] * 1000u + trips / 2) / trips).s);
+        printf("BENCH smp_msg_shared_calls_per_1000_roundtrips_%lupair %s calls\n",
+               (unsigned long)n, u64txt(((uint64_t)shared[n - 1] * 1000u + trips / 2) / trips).s);
+    }
+}
+
 int main(void)
 {
     uint32_t n = 1;
@@ -188,6 +308,13 @@ int main(void)
     if (n > MAXW)
         n = MAXW;
     ThreadCtl(KTCTL_RUNMASK, (void *)1u);
+    char buf[64], *argv[4];
+    int argc = kargs("smpbench", buf, sizeof(buf), argv, 4);
+    if (argc > 0 && !strcmp(argv[argc - 1], "pairs")) {
+        printf("smpbench: %lu CPUs, pairs\n", (unsigned long)n);
+        pairs(n);
+        return 0;
+    }
     printf("smpbench: %lu CPUs\n", (unsigned long)n);
     kernel_events(n);
     printf("BENCH msg_roundtrip_same_cpu_insns_%lucpu %s insns\n", (unsigned long)n,

@@ -7,7 +7,12 @@
 //      to this process's server threads without end; it is killed while they send, on their
 //      CPUs, and started again, KILLS times: each time reported killed by KSIG_KILL
 //      (ProcWait), and the servers receive from the new one after every kill;
-//   3. the servers then end on request and are joined: the kernel's thread count is back
+//   3. while 2 runs, a client/server pair bound to each of CPUs 1..n-1, each pair on its own
+//      channel (the message fast path on every CPU at once, different channels, beside the
+//      clients of 2 sending to one channel and being killed): every reply answers its own
+//      request, each server saw its client's numbers in order with none missing or twice, and
+//      the rounds each client counted are the rounds its server counted;
+//   4. the servers then end on request and are joined: the kernel's thread count is back
 //      where it was before the test.
 // The truth each check compares with is the program's own bookkeeping (what it created,
 // started, killed), never what the kernel reports about itself.
@@ -23,6 +28,7 @@
 #define QUIT 0xffffffffu
 
 static uint8_t stacks[CHURN_T + MAXCPU][STACK] __attribute__((aligned(16)));
+static uint8_t pair_stacks[2 * MAXCPU][STACK] __attribute__((aligned(16)));
 static volatile uint32_t runs[CHURN_ROUNDS * CHURN_T];
 static uint32_t ncpu;
 
@@ -116,6 +122,86 @@ static bool messages_flow(void)
     return false;
 }
 
+// ---- 3: a client/server pair on each of CPUs 1..n-1, each on its own channel ----
+static int pair_chid[MAXCPU];
+static volatile uint32_t pair_stop;
+static volatile uint32_t pair_sent[MAXCPU], pair_served[MAXCPU], pair_bad[MAXCPU];
+
+static int pair_server(void *arg)
+{
+    uint32_t c = (uint32_t)(uintptr_t)arg, expect = 1;
+    ThreadCtl(KTCTL_RUNMASK, (void *)(uintptr_t)(1u << c));
+    for (;;) {
+        union request rq = { 0 };
+        int rcvid = MsgReceive(pair_chid[c], &rq, sizeof(rq), NULL);
+        if (rcvid <= 0) {
+            pair_bad[c]++;
+            continue;
+        }
+        uint32_t v = rq.v, answer = v * 2u + 1u;
+        if (v != QUIT) {
+            if (v != expect)
+                pair_bad[c]++;      // lost, repeated or out of order
+            expect = v + 1u;
+            pair_served[c]++;
+        }
+        MsgReply(rcvid, 0, &answer, sizeof(answer));
+        if (v == QUIT)
+            return 0;
+    }
+}
+
+static int pair_client(void *arg)
+{
+    uint32_t c = (uint32_t)(uintptr_t)arg;
+    ThreadCtl(KTCTL_RUNMASK, (void *)(uintptr_t)(1u << c));
+    int coid = ConnectAttach(0, pair_chid[c]);
+    for (uint32_t n = 1; !pair_stop; n++) {
+        uint32_t answer = 0;
+        if (MsgSend(coid, &n, sizeof(n), &answer, sizeof(answer)) != 0 || answer != n * 2u + 1u)
+            pair_bad[c]++;
+        pair_sent[c]++;
+    }
+    uint32_t quit = QUIT, answer;
+    MsgSend(coid, &quit, sizeof(quit), &answer, sizeof(answer));
+    ConnectDetach(coid);
+    return 0;
+}
+
+// Starts the pairs (below the clients of test 2 in priority: they run while those wait).
+static void pairs_start(int *tids)
+{
+    for (uint32_t c = 1; c < ncpu; c++) {
+        pair_chid[c] = ChannelCreate(0);
+        tids[2 * c] = ThreadCreate(pair_server, (void *)(uintptr_t)c, pair_stacks[2 * c], STACK,
+                                   20, 0);
+        tids[2 * c + 1] = ThreadCreate(pair_client, (void *)(uintptr_t)c, pair_stacks[2 * c + 1],
+                                       STACK, 20, 0);
+    }
+}
+
+static bool pairs_stop(const int *tids)
+{
+    uint32_t joined = 0, bad = 0, idle = 0, uneven = 0;
+    pair_stop = 1;
+    for (uint32_t c = 1; c < ncpu; c++) {
+        joined += tids[2 * c + 1] > 0 && ThreadJoin(tids[2 * c + 1], NULL) == 0;
+        joined += tids[2 * c] > 0 && ThreadJoin(tids[2 * c], NULL) == 0;
+        ChannelDestroy(pair_chid[c]);
+        bad += pair_bad[c];
+        idle += pair_sent[c] == 0;
+        uneven += pair_sent[c] != pair_served[c];
+    }
+    bool ok = joined == 2 * (ncpu - 1) && !bad && !idle && !uneven;
+    printf("%s 3 - a client/server pair on each of CPUs 1..%lu, own channels, during the kills: "
+           "%lu joined of %lu, %lu bad replies or out-of-order messages, %lu pairs idle, %lu "
+           "whose client and server counts differ (CPU 1: %lu round trips)\n",
+           ok ? "ok" : "not ok", (unsigned long)(ncpu - 1), (unsigned long)joined,
+           (unsigned long)(2 * (ncpu - 1)), (unsigned long)bad, (unsigned long)idle,
+           (unsigned long)uneven, (unsigned long)pair_sent[1]);
+    return ok;
+}
+
 int main(void)
 {
     SysInfo(KSYSINFO_NCPUS, &ncpu);
@@ -125,7 +211,7 @@ int main(void)
         printf("1..0 # SKIP one CPU\n");
         return 0;
     }
-    printf("1..3\n");
+    printf("1..4\n");
     uint32_t threads0 = live_threads(), threads1;
     int fails = !check_churn();
 
@@ -134,6 +220,8 @@ int main(void)
     int stid[2];
     for (int i = 0; i < 2; i++)
         stid[i] = ThreadCreate(server, (void *)1u, stacks[CHURN_T + i], STACK, 90, 0);
+    int pair_tids[2 * MAXCPU];
+    pairs_start(pair_tids);
     uint32_t spawn_arg = (uint32_t)chid | ncpu << 16;
     int peer = ProcSpawn("st_peer", 0, spawn_arg);
     uint32_t killed_ok = 0, flowed = 0;
@@ -155,6 +243,7 @@ int main(void)
            KILLS, (unsigned long)killed_ok, (unsigned long)flowed, KILLS + 1,
            (unsigned long)received);
     fails += !ok2;
+    bool ok4 = pairs_stop(pair_tids);
     int st;
     if (peer > 0 && ProcKill(peer) == 0)
         ProcWait(peer, &st);
@@ -170,9 +259,10 @@ int main(void)
     ThreadSleep(1000000);           // killed processes' threads end on their own CPUs
     threads1 = live_threads();
     bool ok3 = joined == 2 && threads1 == threads0;
-    printf("%s 3 - the servers ended and were joined; threads before %lu, after %lu\n",
+    printf("%s 4 - the servers ended and were joined; threads before %lu, after %lu\n",
            ok3 ? "ok" : "not ok", (unsigned long)threads0, (unsigned long)threads1);
     fails += !ok3;
+    fails += !ok4;
     printf("smpstress: done\n");
     return fails;
 }

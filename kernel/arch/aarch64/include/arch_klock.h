@@ -1,0 +1,65 @@
+// SPDX-License-Identifier: MIT
+// The big-reader lock's shared side and the spinlocks of shared mode, AArch64 (kernel/klock.h
+// says what they guard; smp.c has the exclusive side and the slow paths). Inline: they are on
+// the message fast path. A waiter arms the exclusive monitor on the word it waits for (ldaxr)
+// and sleeps in wfe: the store that changes the word clears the monitor, which wakes it, so a
+// release is one store.
+#ifndef ARCH_KLOCK_H
+#define ARCH_KLOCK_H
+
+#include <stdint.h>
+
+// Each CPU's shared-mode word (1 while it runs a kernel entry in shared mode), on a cache line
+// of its own; the writer word, set while a CPU has (or waits for) the kernel to itself.
+struct a64_shared_word {
+    volatile uint32_t in_kernel;
+} __attribute__((aligned(64)));
+extern struct a64_shared_word a64_shared_words[];
+extern volatile uint32_t a64_klock_writer;
+
+void a64_spin_wait(volatile uint32_t *word);        // smp.c: the contended case
+void a64_shared_wait(volatile uint32_t *mine);      // smp.c: a writer is in
+
+// One try: 0 when the lock is now ours.
+static inline __attribute__((always_inline)) uint32_t a64_spin_try(volatile uint32_t *word)
+{
+    uint32_t old, fail = 1;
+    __asm__ volatile("   ldaxr %w0, [%2]\n"
+                     "   cbnz %w0, 1f\n"
+                     "   stxr %w1, %w3, [%2]\n"
+                     "1:\n"
+                     : "=&r"(old), "+&r"(fail)
+                     : "r"(word), "r"(1u)
+                     : "memory");
+    return fail;
+}
+
+static inline __attribute__((always_inline)) void arch_spin_lock(volatile uint32_t *word)
+{
+    if (__builtin_expect(a64_spin_try(word), 0))
+        a64_spin_wait(word);
+}
+
+static inline __attribute__((always_inline)) void arch_spin_unlock(volatile uint32_t *word)
+{
+    __asm__ volatile("stlr wzr, [%0]" :: "r"(word) : "memory");
+}
+
+static inline __attribute__((always_inline)) void arch_kernel_enter_shared(void)
+{
+    volatile uint32_t *mine = &a64_shared_words[cpu_id()].in_kernel;
+    *mine = 1;
+    // Store, full barrier, load (the writer: the same the other way round): one of the two
+    // sees the other's word, so a writer and a reader are never in the kernel together.
+    __asm__ volatile("dmb ish" ::: "memory");
+    if (__builtin_expect(a64_klock_writer != 0, 0))
+        a64_shared_wait(mine);
+}
+
+static inline __attribute__((always_inline)) void arch_kernel_exit_shared(void)
+{
+    __asm__ volatile("stlr wzr, [%0]" :: "r"(&a64_shared_words[cpu_id()].in_kernel)
+                     : "memory");
+}
+
+#endif

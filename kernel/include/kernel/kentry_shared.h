@@ -1,0 +1,85 @@
+// SPDX-License-Identifier: MIT
+// The message fast path: MsgSend, MsgReceive and MsgReply run in the big-reader lock's shared
+// mode (kernel/klock.h), so that CPUs passing messages on different channels do not wait for
+// one another. Everything else, and anything unusual these calls find, runs exclusive: a call
+// that returns KSHARED_RETRY changed nothing, and the entry runs again under the exclusive lock
+// (kernel/arch/<arch>/cpu.c, which inlines it: it is the fast path's whole entry). Only with
+// more than one CPU (KMAX_CPUS > 1).
+//
+// What a shared entry touches, and under what: its own thread and CPU (no lock: nobody else
+// writes them while it runs); the connection and channel tables, processes' memory maps and
+// thread slots (read only: they change on the exclusive side alone); a channel's queues and
+// its threads' IPC state (the channel's lock); the ready queues (the run-queue lock, kept
+// from the first thread made ready or blocked until this CPU's choice: sched_choose_shared).
+#include <kernel/kernel.h>
+#include <kernel/klock.h>
+#include <kernel/thread.h>
+#include <kernel/sched.h>
+#include <kernel/ipc.h>
+#include <kernel/kcall.h>
+#include <kernel/arch.h>
+#include <kernel/ktrace.h>
+#include <kernel/ktrace_kcall.h>
+#include <kernel/kdtrace.h>
+#include <kernel/kuring.h>
+#include <arch_kcall.h>
+#include <uapi/kcall.h>
+
+#ifndef KERNEL_KENTRY_SHARED_H
+#define KERNEL_KENTRY_SHARED_H
+#if KMAX_CPUS > 1
+// The calls the fast path takes.
+static inline bool shared_call(uint32_t n)
+{
+    return n == KC_MsgSend || n == KC_MsgReceive || n == KC_MsgReply;
+}
+
+static inline __attribute__((always_inline)) bool kernel_entry_shared(struct thread *t,
+                                                                      const bool traced)
+{
+    uint32_t n = arch_kc_number(&t->ctx);
+    if (!shared_call(n))
+        return false;
+    arch_kernel_enter_shared();
+    // Checked inside: only the exclusive side sets them, and it cannot run now. D's probes
+    // need the exclusive side, and so does tracing when traced entries are not shared; a D
+    // program running sets ktrace_kernel_on too (ktrace.c ktrace_sync, in the same exclusive
+    // entry), so an untraced entry tests that alone.
+    if (unlikely(t->dying || t->timeout_ns || (traced ? kdt_active : ktrace_kernel_on)))
+        goto retry;
+    this_cpu()->kicked = false;
+    if (traced)
+        kuring_drain_current(t->proc);
+    const uint32_t a[6] = { arch_kc_arg(&t->ctx, 0), arch_kc_arg(&t->ctx, 1),
+                            arch_kc_arg(&t->ctx, 2), arch_kc_arg(&t->ctx, 3),
+                            arch_kc_arg(&t->ctx, 4), arch_kc_arg(&t->ctx, 5) };
+    if (traced)
+        ktrace_kcall_entry(t, n, a);    // (the exclusive re-run does not record it again)
+    int r;
+    if (n == KC_MsgSend)
+        r = ipc_send_shared(t, (int)a[0], a[1], a[2], a[3], a[4], traced);
+    else if (n == KC_MsgReceive)
+        r = ipc_receive_shared(t, (int)a[0], a[1], a[2], a[3], traced);
+    else
+        r = ipc_reply_shared(t, (int)a[0], (int32_t)a[1], a[2], a[3], traced);
+    if (r == KSHARED_RETRY)
+        goto retry;
+    this_cpu()->shared_kcalls++;
+    if (t->state == THS_RUNNING)
+        thread_set_result(t, r);
+    if (traced)
+        ktrace_exit_begin();
+    struct thread *next = traced ? sched_choose_shared_traced() : sched_choose_shared();
+    if (traced)
+        ktrace_exit_end(next);
+    if (next->proc != t->proc)
+        arch_mpu_switch(next->proc);
+    arch_kernel_exit_shared();
+    return true;
+retry:
+    arch_kernel_exit_shared();
+    return false;
+}
+
+#endif
+#endif

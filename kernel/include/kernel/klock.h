@@ -1,0 +1,85 @@
+// SPDX-License-Identifier: MIT
+// The multiprocessor kernel's locks (KMAX_CPUS > 1; with one CPU everything here is empty).
+//
+// A big-reader lock guards the kernel as a whole (kernel/arch/<arch>/smp.c):
+// - EXCLUSIVE: every kernel entry but the few below. The holder sets the writer word and waits
+//   until no other CPU is in the kernel, so the code it runs sees a quiescent kernel and takes
+//   no other lock (it is the code of the one big lock, unchanged).
+// - SHARED: the message fast path (MsgSend, MsgReceive, MsgReply on a channel, untraced, no
+//   timeout, no pulse, no dying thread: kernel/kentry_shared.h) and its CPU's choice of the next
+//   thread. A CPU sets its own word, checks the writer word and backs off while it is set. CPUs
+//   in shared mode exclude one another only through the locks below.
+//
+// Fine-grained locks, taken only in shared mode, always in increasing rank:
+//   KLOCK_RANK_CHAN  a channel's queues (send_q, recv_q, pulses) and the IPC state of the
+//                    threads on them or REPLY-blocked on it (state, chan, server; ipc.c)
+//   KLOCK_RANK_RUNQ  the ready queues, every CPU's `current` and `kicked`, k_context_switches
+//                    (sched.c)
+// A shared entry holds at most one channel. Once it has taken the run-queue lock it keeps it
+// until its CPU has chosen its next thread (sched_choose_shared): a thread that blocked in the
+// entry is still this CPU's `current`, and no other CPU may make it ready and run it before this
+// CPU has switched away from it (that would run it twice).
+// The order is checked in images built with KLOCK_CHECK (make KLOCK_CHECK=1): each CPU keeps a
+// mask of the ranks it holds, and taking a rank at or below one held is a kernel panic.
+#ifndef KERNEL_KLOCK_H
+#define KERNEL_KLOCK_H
+
+#include <kernel/cpu.h>
+#include <stdint.h>
+
+#define KLOCK_RANK_CHAN 1u
+#define KLOCK_RANK_RUNQ 2u
+
+// A kernel call that the shared fast path cannot finish (something unusual: a timeout armed, a
+// pulse queued, a race with a second reply) returns this before it changed anything; the entry
+// then runs again under the exclusive lock. Not an errno (those are -1..-4095).
+#define KSHARED_RETRY (-0x10000)
+
+// Traced entries run exclusive until the trace's shared state may be written without the big
+// lock (issue 28, s-uring's contract). Turning this to 1 sends traced message calls down the
+// shared fast path too (kernel/arch/aarch64/cpu.c entry_body; kernel/kentry_shared.h has the
+// traced copy).
+#define KLOCK_SHARED_TRACED 0
+
+struct kspin {
+    volatile uint32_t word;
+};
+
+// True when a CPU holding the ranks in `held` (bit r = rank r) may take rank `rank`.
+static inline int klock_order_ok(uint32_t held, unsigned rank)
+{
+    return (held >> rank) == 0;
+}
+
+#if KMAX_CPUS > 1
+// arch_spin_lock / arch_spin_unlock (a word: 0 free, 1 held) and the big-reader lock's shared
+// side, arch_kernel_enter_shared / arch_kernel_exit_shared (the exclusive side is the arch's
+// kernel lock), inline.
+#include <arch_klock.h>
+
+// Kernel entries that took the lock exclusive (counted under it; the arch's kernel lock), for
+// SysInfo(KSYSINFO_KENTRIES_EXCLUSIVE); calls finished shared are each CPU's shared_kcalls.
+extern uint64_t k_klock_exclusive_entries;
+
+#ifdef KLOCK_CHECK
+void klock_check_acquire(unsigned rank);
+void klock_check_release(unsigned rank);
+#else
+static inline void klock_check_acquire(unsigned rank) { (void)rank; }
+static inline void klock_check_release(unsigned rank) { (void)rank; }
+#endif
+
+static inline __attribute__((always_inline)) void kspin_lock(struct kspin *l, unsigned rank)
+{
+    klock_check_acquire(rank);
+    arch_spin_lock(&l->word);
+}
+
+static inline __attribute__((always_inline)) void kspin_unlock(struct kspin *l, unsigned rank)
+{
+    klock_check_release(rank);
+    arch_spin_unlock(&l->word);
+}
+#endif
+
+#endif

@@ -1,0 +1,27 @@
+// SPDX-License-Identifier: MIT
+// The lock-order checker (kernel/klock.h), in images built with KLOCK_CHECK (make
+// KLOCK_CHECK=1): each CPU keeps the ranks it holds (struct cpu.locks_held, bit per rank);
+// taking a rank at or below one held, or releasing one not held, is a kernel panic naming both.
+// Without KLOCK_CHECK this file is empty and the lock calls check nothing.
+#include <kernel/kernel.h>
+#include <kernel/klock.h>
+
+#if KMAX_CPUS > 1 && defined(KLOCK_CHECK)
+void klock_check_acquire(unsigned rank)
+{
+    struct cpu *c = this_cpu();
+    if (!klock_order_ok(c->locks_held, rank))
+        kpanic("lock order: rank %u taken on CPU %u holding ranks %x", rank, c->id,
+               (unsigned)c->locks_held);
+    c->locks_held |= 1u << rank;
+}
+
+void klock_check_release(unsigned rank)
+{
+    struct cpu *c = this_cpu();
+    if (!(c->locks_held & (1u << rank)))
+        kpanic("lock order: rank %u released on CPU %u, not held (ranks %x)", rank, c->id,
+               (unsigned)c->locks_held);
+    c->locks_held &= ~(1u << rank);
+}
+#endif
