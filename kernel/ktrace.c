@@ -38,12 +38,25 @@ static struct proc *ring_owner;     // the process the ring is mapped into
 static void *ring_mem;
 static unsigned ring_nbufs;
 
-// Buffers that reached their high-water mark during this kernel entry (ktrace_port_notify).
+// Buffers that reached their high-water mark during this kernel entry (ktrace_port_notify),
+// per CPU: a CPU queues its own with no lock (the ring may be written without the kernel
+// lock) and raises them at its own kernel exit, under the lock (ktrace_exit_notify).
+// ktrace_hot.notes has a bit per CPU with something to deliver.
 static struct {
     uint16_t idx;
     uint32_t seq;
-} notes[TRACE_MAX_BUFS];
-static uint32_t notes_overflow;
+} notes[KMAX_CPUS][TRACE_MAX_BUFS];
+static uint16_t notes_n[KMAX_CPUS];
+static uint32_t notes_overflow[KMAX_CPUS];
+
+static void notes_mark(unsigned cpu)
+{
+#if KMAX_CPUS > 1
+    __atomic_fetch_or(&ktrace_hot.notes, 1u << cpu, __ATOMIC_RELAXED);
+#else
+    ktrace_hot.notes = 1u << cpu;
+#endif
+}
 
 
 // Brings the hooks' flags up to date with the ring and the D provider (after anything that
@@ -109,6 +122,7 @@ void ktrace_init(void)
     ring_nbufs = 0;
     ktrace_hot.notes = 0;
     kmemset(&ktrace_hot, 0, sizeof(ktrace_hot));
+    kmemset(notes_n, 0, sizeof(notes_n));
     ring_current = NULL;
 }
 
@@ -117,28 +131,39 @@ void ktrace_init(void)
 void ktrace_port_notify(struct trace_ring *r, unsigned bufidx, unsigned seq)
 {
     (void)r;
-    if (ktrace_hot.notes < ARRAY_SIZE(notes)) {
-        notes[ktrace_hot.notes].idx = (uint16_t)bufidx;
-        notes[ktrace_hot.notes].seq = seq;
-        ktrace_hot.notes++;
+    unsigned cpu = cpu_id();
+    if (notes_n[cpu] < ARRAY_SIZE(notes[cpu])) {
+        notes[cpu][notes_n[cpu]].idx = (uint16_t)bufidx;
+        notes[cpu][notes_n[cpu]].seq = seq;
+        notes_n[cpu]++;
     } else {
-        notes_overflow++;   // the logger still finds the buffer: TAKEBUFFER takes any full one
+        notes_overflow[cpu]++;  // the logger still finds the buffer: TAKEBUFFER takes any full one
     }
+    notes_mark(cpu);
 }
 
+// The ring stopped itself (FILL): the hooks follow at this CPU's exit (ktrace_exit_notify's
+// ktrace_sync, under the kernel lock). Until then an inline hook finds no room in the stopped
+// ring and its slow path sees the class off: nothing is recorded or counted meanwhile.
 void ktrace_port_stopped(struct trace_ring *r)
 {
     (void)r;
-    ktrace_sync();  // its classes went off: the inline paths and the hooks follow at once
+    notes_mark(cpu_id());
 }
 
 void ktrace_exit_notify(void)
 {
+    unsigned cpu = cpu_id();
     // Raising the interrupt may itself emit events that fill a buffer: keep going until the
     // queue is empty.
-    for (unsigned i = 0; i < ktrace_hot.notes; i++)
-        irq_raise_synthetic(KIRQ_TRACE, (int32_t)(notes[i].seq << 8 | notes[i].idx));
+    for (unsigned i = 0; i < notes_n[cpu]; i++)
+        irq_raise_synthetic(KIRQ_TRACE, (int32_t)(notes[cpu][i].seq << 8 | notes[cpu][i].idx));
+    notes_n[cpu] = 0;
+#if KMAX_CPUS > 1
+    __atomic_fetch_and(&ktrace_hot.notes, ~(1u << cpu), __ATOMIC_RELAXED);
+#else
     ktrace_hot.notes = 0;
+#endif
     ktrace_sync();  // tracing may have stopped: the entry stays traced only while it runs
 }
 
