@@ -34,23 +34,8 @@ static uint32_t control_hdr(unsigned ev, unsigned cpu)
 
 // ---- locks (trace_ring.h, LOCKING: pool first, then CPUs; nothing on one CPU) ---------------
 
-static void pool_lock(struct trace_ring *r)
-{
-#if TRACE_MAX_CPUS > 1
-    trace_port_lock(&r->tr_pool_lock);
-#else
-    (void)r;
-#endif
-}
-
-static void pool_unlock(struct trace_ring *r)
-{
-#if TRACE_MAX_CPUS > 1
-    trace_port_unlock(&r->tr_pool_lock);
-#else
-    (void)r;
-#endif
-}
+#define pool_lock(r)   trace_lock(&(r)->tr_pool_lock)
+#define pool_unlock(r) trace_unlock(&(r)->tr_pool_lock)
 
 // A control call: interrupts off, the pool and every CPU (so that filters read under one
 // CPU's lock are whole and no CPU writes while its buffer is closed).

@@ -250,23 +250,26 @@ void trace_emit_string(struct trace_ring *r, unsigned cls, unsigned ev, const ui
 #endif
 
 // The locks (LOCKING above): nothing at all on one CPU.
-static inline void trace_cpu_lock(struct trace_cpu *c)
+static inline void trace_lock(uint32_t *word)
 {
 #if TRACE_MAX_CPUS > 1
-    trace_port_lock(&c->tc_lock);
+    trace_port_lock(word);
 #else
-    (void)c;
+    (void)word;
 #endif
 }
 
-static inline void trace_cpu_unlock(struct trace_cpu *c)
+static inline void trace_unlock(uint32_t *word)
 {
 #if TRACE_MAX_CPUS > 1
-    trace_port_unlock(&c->tc_lock);
+    trace_port_unlock(word);
 #else
-    (void)c;
+    (void)word;
 #endif
 }
+
+#define trace_cpu_lock(c)   trace_lock(&(c)->tc_lock)
+#define trace_cpu_unlock(c) trace_unlock(&(c)->tc_lock)
 
 // Is the class active? The disabled hook: one load, a bit test and a branch.
 static inline int trace_on(const struct trace_ring *r, unsigned cls)
