@@ -560,8 +560,9 @@ static int query(struct proc *p, uint32_t out)
 #define USER_MAX_WORDS 64
 #define USER_MAX_STRING 128
 
-static int insert_user(struct proc *p, uint32_t cmd, uint32_t code, uint32_t a, uint32_t b)
+static int insert_user(struct thread *t, uint32_t cmd, uint32_t code, uint32_t a, uint32_t b)
 {
+    struct proc *p = t->proc;
     if (code > KEV_EVENT_MASK)
         return -EINVAL;
     // no call (64-bit arguments) while no D program runs; a longer event fires below, with
@@ -569,7 +570,7 @@ static int insert_user(struct proc *p, uint32_t cmd, uint32_t code, uint32_t a, 
     if (__builtin_expect(kdt_active, 0) && cmd == KTRACE_INSERTSUSEREVENT)
         kdt_fire(DPROBE_USER_EVENT, code, a, b, 0);
     if (cmd == KTRACE_INSERTSUSEREVENT) {
-        kuring_drain_current(p);    // its ring was full: what it holds comes first
+        kuring_drain_thread(t);     // its ring was full: what it holds comes first
         trace_emit_simple(&ktrace, KEV_C_USER, code, a, b);
         return 0;
     }
@@ -654,7 +655,7 @@ static int ktrace_command(struct thread *t, uint32_t cmd, uint32_t a, uint32_t b
 int ktrace_call(struct thread *t, uint32_t cmd, uint32_t a, uint32_t b, uint32_t c)
 {
     if (cmd == KTRACE_INSERTSUSEREVENT) // the common one, open to all: no state to resync
-        return insert_user(t->proc, cmd, a, b, c);
+        return insert_user(t, cmd, a, b, c);
     int r = ktrace_command(t, cmd, a, b, c);
     ktrace_sync();
     return r;
@@ -667,11 +668,12 @@ static int ktrace_command(struct thread *t, uint32_t cmd, uint32_t a, uint32_t b
 
     if (cmd == KTRACE_INSERTSUSEREVENT || cmd == KTRACE_INSERTCUSEREVENT ||
         cmd == KTRACE_INSERTUSRSTREVENT)
-        return insert_user(p, cmd, a, b, c);
+        return insert_user(t, cmd, a, b, c);
     if (cmd == KTRACE_QUERYVERSION)
         return (int)(KEV_VER_MAJOR << 16 | KEV_VER_MINOR);
     if (cmd == KTRACE_USERRING)     // open to all, like the inserts: its own RAM only
-        return kuring_register(p, a, b);
+        return c == KTRACE_USERRING_THREAD ? kuring_register_thread(t, a, b)
+                                           : kuring_register(p, a, b);
     if (cmd >= KTRACE_NCMDS)
         return -EINVAL;
     if (!(p->app->flags & KAPP_F_TRACE))
