@@ -59,23 +59,14 @@ static uint32_t rejected;          // records rejected this capture, every proce
 
 uint32_t kuring_rejected(void) { return __atomic_load_n(&rejected, __ATOMIC_RELAXED); }
 
-static void ur_lock(struct kuring *k)
-{
+// A ring's lock (struct kuring.lock exists on several CPUs only): the trace ring's spinlock.
 #if KMAX_CPUS > 1
-    trace_port_lock(&k->lock);
+#define ur_lock(k)   trace_lock(&(k)->lock)
+#define ur_unlock(k) trace_unlock(&(k)->lock)
 #else
-    (void)k;
+#define ur_lock(k)   ((void)(k))
+#define ur_unlock(k) ((void)(k))
 #endif
-}
-
-static void ur_unlock(struct kuring *k)
-{
-#if KMAX_CPUS > 1
-    trace_port_unlock(&k->lock);
-#else
-    (void)k;
-#endif
-}
 
 static void mark_new_capture(struct kuring *k, uint32_t now)
 {
@@ -271,14 +262,4 @@ void kuring_thread_gone(struct thread *t)
 #else
     (void)t;
 #endif
-}
-
-// The entry's drain before the kernel lock (kuring.h): t is this CPU's running thread, so its
-// process's memory is the one mapped and the process cannot be freed under us (a teardown on
-// another CPU waits for the ring's lock, then finds the ring gone).
-void kuring_drain_unlocked(struct thread *t)
-{
-    if (__builtin_expect(kdt_active, 0) || t->dying)
-        return;             // D's probes, and a thread being destroyed: after the lock
-    kuring_drain_thread(t);
 }

@@ -262,7 +262,7 @@ static void emit_event(struct trace_ring *r, unsigned cls, unsigned ev, const st
     unsigned long fl = trace_port_irq_save();
     unsigned cpu = trace_port_cpu();
     struct trace_cpu *c = &r->tr_cpu[cpu];
-    int pooled = 0;
+    int pooled = TRACE_MAX_CPUS == 1;   // one CPU: no locks, nothing to take again
     trace_cpu_lock(c);
 again:
     if (!((TRACE_LOAD(r->tr_active) >> cls) & 1u))

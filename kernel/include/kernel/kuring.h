@@ -8,6 +8,7 @@
 
 #include <kernel/proc.h>
 #include <kernel/thread.h>
+#include <kernel/kdtrace.h>
 
 // KTRACE_USERRING(addr, nrec) from p: registers (nrec a power of two <= KUSER_RING_MAX, the
 // ring inside p's RAM) or, nrec 0, forgets p's ring. 0 or -EINVAL / -EFAULT.
@@ -26,10 +27,6 @@ void kuring_thread_gone(struct thread *t);
 // Moves the committed records of ring k (p's, or one of p's threads') into the trace ring,
 // under k's lock. p's memory is the one mapped.
 void kuring_drain_ring(struct proc *p, struct kuring *k);
-// The traced entry's drain before it takes the kernel lock (SMP): t's rings go into this
-// CPU's buffer without that lock (each ring has a lock of its own, kuring.c), unless a D
-// program runs; the drain after the lock (kernel_entry_body) then finds nothing left.
-void kuring_drain_unlocked(struct thread *t);
 
 // One load and a branch for a ring not registered or empty (read unlocked: the drain checks
 // again under the ring's lock).
@@ -59,6 +56,17 @@ static inline void kuring_drain_thread(struct thread *t)
     }
 #endif
     kuring_drain_current(t->proc);
+}
+
+// The traced entry's drain before it takes the kernel lock (SMP): t, this CPU's running
+// thread, has its rings drained into this CPU's buffer without that lock (each ring has a lock
+// of its own, kuring.c): its process's memory is the one mapped, and a teardown on another
+// CPU waits for the ring's lock, then finds the ring gone. With a D program running, or t
+// being destroyed, it waits for the lock: the drain after it (kernel_entry_body) does it.
+static inline void kuring_drain_unlocked(struct thread *t)
+{
+    if (__builtin_expect(!kdt_active, 1) && !t->dying)
+        kuring_drain_thread(t);
 }
 
 #endif
