@@ -79,7 +79,7 @@ static void notify_buffer(struct trace_ring *r, unsigned idx)
         return;
     if (trace_port_in_interrupt()) {
         b->tb_notified = 2;
-        r->tr_cpu[b->tb_cpu].tc_npending++;
+        __atomic_fetch_add(&r->tr_cpu[b->tb_cpu].tc_npending, 1u, __ATOMIC_RELAXED);
         return;
     }
     b->tb_notified = 1;
@@ -134,8 +134,7 @@ static int pick_buffer(struct trace_ring *r)
 }
 
 // Give CPU cpu a new buffer starting at time t64. Returns 0, or -1 when none is available.
-// Under the pool lock and CPU cpu's lock; an overwritten buffer's counts are its filler's,
-// under that CPU's lock too.
+// Under the pool lock and CPU cpu's lock.
 static int acquire_buffer(struct trace_ring *r, unsigned cpu, uint64_t t64)
 {
     struct trace_cpu *c = &r->tr_cpu[cpu];
@@ -151,17 +150,15 @@ static int acquire_buffer(struct trace_ring *r, unsigned cpu, uint64_t t64)
     }
     struct trace_buf *b = &r->tr_buf[i];
     if (b->tb_state == TRACE_BUF_FULL) { // overwrite: its events are lost
+        // The filler's loss counts are the pool's (its lock is not needed: no waiting on
+        // a CPU in the middle of an event).
         struct trace_cpu *owner = &r->tr_cpu[b->tb_cpu];
         uint32_t lost = (uint32_t)(b->tb_nslots - b->tb_overhead);
-        if (owner != c)
-            trace_cpu_lock(owner);  // we hold the pool: the one allowed a second CPU lock
         owner->tc_recorded -= lost;
         owner->tc_overwritten += lost;
         owner->tc_unreported += lost + b->tb_reported; // its DROPPED record goes too
         if (b->tb_notified == 2)
-            owner->tc_npending--;
-        if (owner != c)
-            trace_cpu_unlock(owner);
+            __atomic_fetch_sub(&owner->tc_npending, 1u, __ATOMIC_RELAXED);
     }
     uint32_t lo = (uint32_t)t64, hi = (uint32_t)(t64 >> 32);
     struct kev_slot *s = buf_start(r, (unsigned)i);
@@ -504,12 +501,15 @@ const struct kev_slot *trace_ring_buffer(const struct trace_ring *r, unsigned id
     return buf_start(r, idx);
 }
 
-// Under CPU cpu's lock (its counts change only under it), which is the ring's only mutable part
-// here: the const is the caller's promise that nothing else changes.
+// Under the pool lock (the loss counts are the pool's) and CPU cpu's lock (its write
+// pointer): the locks are the ring's only mutable part here, the const the caller's promise
+// that nothing else changes.
 void trace_ring_counts(const struct trace_ring *r, unsigned cpu, struct trace_counts *out)
 {
-    struct trace_cpu *c = (struct trace_cpu *)&r->tr_cpu[cpu < TRACE_MAX_CPUS ? cpu : 0];
+    struct trace_ring *w = (struct trace_ring *)r;
+    struct trace_cpu *c = &w->tr_cpu[cpu < TRACE_MAX_CPUS ? cpu : 0];
     unsigned long fl = trace_port_irq_save();
+    pool_lock(w);
     trace_cpu_lock(c);
     out->recorded = c->tc_recorded;
     if (c->tc_buf >= 0)
@@ -519,6 +519,7 @@ void trace_ring_counts(const struct trace_ring *r, unsigned cpu, struct trace_co
     out->unreported = c->tc_unreported;
     out->buffers = c->tc_buffers;
     trace_cpu_unlock(c);
+    pool_unlock(w);
     trace_port_irq_restore(fl);
 }
 
@@ -526,12 +527,12 @@ void trace_ring_count_lost(struct trace_ring *r, unsigned cls, uint32_t n)
 {
     unsigned long fl = trace_port_irq_save();
     struct trace_cpu *c = &r->tr_cpu[trace_port_cpu()];
-    trace_cpu_lock(c);
+    pool_lock(r);       // the loss counts are the pool's
     if (n && cls < KEV_NCLASS && ((TRACE_LOAD(r->tr_active) >> cls) & 1u)) {
         c->tc_dropped += n;
         c->tc_unreported += n;
     }
-    trace_cpu_unlock(c);
+    pool_unlock(r);
     trace_port_irq_restore(fl);
 }
 
@@ -566,17 +567,17 @@ void trace_ring_deliver_pending(struct trace_ring *r)
     struct trace_cpu *c = &r->tr_cpu[cpu];
     pool_lock(r);       // its FULL buffers' notification state is the pool's
     trace_cpu_lock(c);
-    while (c->tc_npending) { // oldest first
+    while (TRACE_LOAD(c->tc_npending)) { // oldest first
         int best = -1;
         for (unsigned i = 0; i < r->tr_nbufs; i++)
             if (r->tr_buf[i].tb_notified == 2 && r->tr_buf[i].tb_cpu == cpu &&
                 (best < 0 || (int32_t)(r->tr_buf[i].tb_seq - r->tr_buf[best].tb_seq) < 0))
                 best = (int)i;
         if (best < 0) { // counter out of step with the buffers: trust the buffers
-            c->tc_npending = 0;
+            __atomic_store_n(&c->tc_npending, 0u, __ATOMIC_RELAXED);
             break;
         }
-        c->tc_npending--;
+        __atomic_fetch_sub(&c->tc_npending, 1u, __ATOMIC_RELAXED);
         r->tr_buf[best].tb_notified = 1;
         trace_port_notify(r, (unsigned)best, r->tr_buf[best].tb_seq);
     }

@@ -32,18 +32,21 @@
 // once, each CPU writing its own buffer, concurrently with the control and logger calls on
 // another CPU. The ring's locks, taken inside it, all spinlocks through the port and all
 // compiled out when TRACE_MAX_CPUS == 1:
-//   tc_lock (one per CPU, in that CPU's own cache line): the CPU's write pointer, limit,
-//            counts and its FILLING buffer. Its CPU takes it around every event, hot path
-//            included: uncontended (no other CPU writes that line) except while another CPU
-//            closes this CPU's buffer for the logger (take, flush, stop) or reads its counts.
+//   tc_lock (one per CPU, in that CPU's own cache line): the CPU's write pointer, limit and
+//            its FILLING buffer. Its CPU takes it around every event, hot path included:
+//            uncontended (no other CPU writes that line) except while another CPU closes this
+//            CPU's buffer for the logger (take, flush, stop) or reads its counts.
 //   tr_pool_lock: the pool (which buffer is FREE/FULL/LOGGER, sequence numbers, the
-//            policy), buffer switches, deferred notifications, the control calls and the
+//            policy), buffer switches, every CPU's loss counts (tc_recorded, tc_dropped,
+//            tc_overwritten, tc_unreported: a CPU overwriting another's buffer changes them
+//            without waiting for that CPU), deferred notifications, the control calls and the
 //            filters. Taken only at buffer switches and by the control/logger calls, never
-//            for an event that fits in the CPU's current buffer.
+//            for an event that fits in the CPU's current buffer. (tc_npending, changed from
+//            interrupt context under the CPU's lock alone, is atomic.)
 // Order: tr_pool_lock, then tc_locks. A CPU holding its tc_lock and needing the pool lets go
 // of it first; only the holder of the pool lock takes a second tc_lock (another CPU's, or all
 // of them in CPU order for a filter change, so that filters read under one's own tc_lock are
-// whole). So no cycle: no deadlock. The filter words the inline hooks read unlocked
+// whole), and never while it holds its own. So no cycle: no deadlock. The filter words the inline hooks read unlocked
 // (tr_active, tr_slow, tr_wide) are single words: a stale value sends the event to the slow
 // path, which re-checks under the locks.
 //
@@ -424,7 +427,7 @@ static inline void trace_emit_words(struct trace_ring *r, unsigned cls, unsigned
 // The kernel calls this when it leaves interrupt context: delivers deferred notifications.
 static inline void trace_ring_irq_exit(struct trace_ring *r)
 {
-    if (__builtin_expect(r->tr_cpu[trace_port_cpu()].tc_npending != 0, 0))
+    if (__builtin_expect(TRACE_LOAD(r->tr_cpu[trace_port_cpu()].tc_npending) != 0, 0))
         trace_ring_deliver_pending(r);
 }
 
