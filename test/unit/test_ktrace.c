@@ -146,6 +146,9 @@ static void test_user_event_errors(void **state)
     (void)state;
     te(KTRACE_ALLOCBUFFER, 2, 0, 0);
     assert_int_equal(te(KTRACE_INSERTSUSEREVENT, 1024, 0, 0), -EINVAL);
+    // A thread's own ring exists on several CPUs only: one CPU refuses it (the process's
+    // ring serves every thread there).
+    assert_int_equal(te(KTRACE_USERRING, kstub_addr(ram), 8, KTRACE_USERRING_THREAD), -EINVAL);
     assert_int_equal(te(KTRACE_INSERTCUSEREVENT, 1, kstub_addr(ram), 65), -EINVAL);
     assert_int_equal(te(KTRACE_INSERTCUSEREVENT, 1, kstub_addr(ram) + 1, 2), -EFAULT);
     assert_int_equal(te(KTRACE_INSERTCUSEREVENT, 1, kstub_addr(ram) + 4090, 4), -EFAULT);
