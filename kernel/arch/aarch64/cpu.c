@@ -5,6 +5,7 @@
 #include <kernel/arch.h>
 #include <kernel/ktrace.h>
 #include <kernel/thread.h>
+#include <kernel/kuring.h>
 #include <a64.h>
 #include <board_config.h>
 
@@ -95,6 +96,8 @@ static inline __attribute__((always_inline)) void entry_body(unsigned source, co
 {
 #if KMAX_CPUS > 1
     if (k_ncpus > 1) {
+        if (KTRACE_HOOKS && traced)
+            kuring_drain_unlocked(k_current);  // needs no kernel lock (kuring.c, s-uring)
         a64_kernel_lock();
         if (KTRACE_HOOKS && (traced || ktrace_kernel_on))
             entry_work(source, KTRACE_HOOKS, true);
