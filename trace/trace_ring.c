@@ -19,6 +19,13 @@ static unsigned used_slots(const struct trace_ring *r, const struct trace_cpu *c
     return (unsigned)(c->tc_wp - buf_start(r, (unsigned)c->tc_buf));
 }
 
+// The same for a write pointer read by quiesce() (another CPU's).
+static unsigned used_below(const struct trace_ring *r, const struct trace_cpu *c,
+                           const struct kev_slot *wp)
+{
+    return (unsigned)(wp - buf_start(r, (unsigned)c->tc_buf));
+}
+
 static void put_slot(struct kev_slot *s, uint32_t hdr, uint32_t t, uint32_t a, uint32_t b)
 {
     s->header = hdr;
@@ -38,7 +45,8 @@ static uint32_t control_hdr(unsigned ev, unsigned cpu)
 #define pool_unlock(r) trace_unlock(&(r)->tr_pool_lock)
 
 // A control call: interrupts off, the pool and every CPU (so that filters read under one
-// CPU's lock are whole and no CPU writes while its buffer is closed).
+// CPU's lock are whole and no CPU's slow path runs while its buffer is closed; its inline
+// hooks are kept out by quiesce below).
 static unsigned long control_lock(struct trace_ring *r)
 {
     unsigned long fl = trace_port_irq_save();
@@ -54,6 +62,41 @@ static void control_unlock(struct trace_ring *r, unsigned long fl)
         trace_cpu_unlock(&r->tr_cpu[cpu]);
     pool_unlock(r);
     trace_port_irq_restore(fl);
+}
+
+// The words an inline hook on another CPU reads with no lock (trace_ring.h, WRITER AND
+// CLOSER): stored as atomics, relaxed (a plain store on every target), on one CPU plainly.
+#if TRACE_MAX_CPUS > 1
+#define store_wp(c, v)    __atomic_store_n(&(c)->tc_wp, (v), __ATOMIC_RELAXED)
+#define store_limit(c, v) __atomic_store_n(&(c)->tc_limit, (v), __ATOMIC_RELEASE)
+#define NO_ROOM(r)        ((struct kev_slot *)0)   // below every slot: a closer's limit
+#else
+#define store_wp(c, v)    ((c)->tc_wp = (v))
+#define store_limit(c, v) ((c)->tc_limit = (v))
+#define NO_ROOM(r)        (&(r)->tr_noslot)        // == tc_wp: no room
+#endif
+
+// Another CPU's buffer is about to be closed or its write pointer read: make sure that CPU is
+// not writing an event (trace_ring.h, WRITER AND CLOSER): its limit goes to 0, then wait while
+// its write pointer holds the busy mark. Under the pool lock and CPU cpu's lock. The caller
+// closes the buffer or restores the limit (set_limit, a release: what was read here comes
+// before the CPU's next event). Returns the CPU's write pointer: tc_wp itself may still hold
+// a busy mark now and then (a hook that finds no room puts the pointer back and goes to the
+// slow path, which waits for CPU cpu's lock), so the caller uses this value, not tc_wp. On
+// this CPU's own buffer it waits for nothing (interrupts off: this CPU is in no hook).
+static struct kev_slot *quiesce(struct trace_ring *r, unsigned cpu)
+{
+    struct trace_cpu *c = &r->tr_cpu[cpu];
+#if TRACE_MAX_CPUS > 1
+    struct kev_slot *wp, *busy = (struct kev_slot *)(void *)c;
+    __atomic_store_n(&c->tc_limit, NO_ROOM(r), __ATOMIC_SEQ_CST);
+    while ((wp = __atomic_load_n(&c->tc_wp, __ATOMIC_SEQ_CST)) == busy)
+        ;   // a few instructions with interrupts off on that CPU
+    return wp;
+#else
+    (void)r;
+    return c->tc_wp;
+#endif
 }
 
 // Recompute the masks the hooks read from the filter state.
@@ -92,18 +135,20 @@ static void notify_buffer(struct trace_ring *r, unsigned idx)
 static void close_buffer(struct trace_ring *r, unsigned cpu, uint32_t now)
 {
     struct trace_cpu *c = &r->tr_cpu[cpu];
+    struct kev_slot *wp = quiesce(r, cpu);
     unsigned idx = (unsigned)c->tc_buf;
     struct trace_buf *b = &r->tr_buf[idx];
-    unsigned used = used_slots(r, c);
+    unsigned used = used_below(r, c, wp);
     uint32_t events = used - b->tb_overhead;
 
-    put_slot(c->tc_wp, control_hdr(KEV_CTL_BUFFER_END, cpu), now, b->tb_seq, events);
+    put_slot(wp, control_hdr(KEV_CTL_BUFFER_END, cpu), now, b->tb_seq, events);
     b->tb_nslots = (uint16_t)(used + 1u);
     b->tb_overhead++;
     b->tb_state = TRACE_BUF_FULL;
     c->tc_recorded += events;
     c->tc_buf = -1;
-    c->tc_wp = c->tc_limit = &r->tr_noslot;
+    store_wp(c, &r->tr_noslot);
+    store_limit(c, NO_ROOM(r));
     notify_buffer(r, idx);
 }
 
@@ -195,8 +240,8 @@ static int acquire_buffer(struct trace_ring *r, unsigned cpu, uint64_t t64)
 static void set_limit(struct trace_ring *r, struct trace_cpu *c)
 {
     struct kev_slot *start = buf_start(r, (unsigned)c->tc_buf);
-    c->tc_limit = start + (r->tr_buf[c->tc_buf].tb_notified ? TRACE_END_SLOT
-                                                              : KEV_HIGH_WATER - 1u);
+    store_limit(c, start + (r->tr_buf[c->tc_buf].tb_notified ? TRACE_END_SLOT
+                                                               : KEV_HIGH_WATER - 1u));
 }
 
 static int filters_pass(const struct trace_ring *r, const struct trace_cpu *c, unsigned cls,
@@ -443,8 +488,13 @@ int trace_ring_flush(struct trace_ring *r)
     uint32_t now = trace_port_now32();
     for (unsigned cpu = 0; cpu < TRACE_MAX_CPUS; cpu++) {
         struct trace_cpu *c = &r->tr_cpu[cpu];
-        if (c->tc_buf >= 0 && used_slots(r, c) > r->tr_buf[c->tc_buf].tb_overhead)
+        if (c->tc_buf < 0)
+            continue;
+        struct kev_slot *wp = quiesce(r, cpu);
+        if (used_below(r, c, wp) > r->tr_buf[c->tc_buf].tb_overhead)
             close_buffer(r, cpu, now);
+        else
+            set_limit(r, c);
     }
     control_unlock(r, fl);
     return 0;
@@ -515,8 +565,11 @@ void trace_ring_counts(const struct trace_ring *r, unsigned cpu, struct trace_co
     pool_lock(w);
     trace_cpu_lock(c);
     out->recorded = c->tc_recorded;
-    if (c->tc_buf >= 0)
-        out->recorded += used_slots(r, c) - r->tr_buf[c->tc_buf].tb_overhead;
+    if (c->tc_buf >= 0) {
+        struct kev_slot *wp = quiesce(w, (unsigned)(c - w->tr_cpu)); // then its limit again
+        out->recorded += used_below(r, c, wp) - r->tr_buf[c->tc_buf].tb_overhead;
+        set_limit(w, c);
+    }
     out->dropped = c->tc_dropped;
     out->overwritten = c->tc_overwritten;
     out->unreported = c->tc_unreported;
