@@ -41,12 +41,25 @@ static struct proc *ring_owner;     // the process the ring is mapped into
 static void *ring_mem;
 static unsigned ring_nbufs;
 
-// Buffers that reached their high-water mark during this kernel entry (ktrace_port_notify).
+// Buffers that reached their high-water mark during this kernel entry (ktrace_port_notify),
+// per CPU: a CPU queues its own with no lock (the ring may be written without the kernel
+// lock) and raises them at its own kernel exit, under the lock (ktrace_exit_notify).
+// ktrace_hot.notes has a bit per CPU with something to deliver.
 static struct {
     uint16_t idx;
     uint32_t seq;
-} notes[TRACE_MAX_BUFS];
-static uint32_t notes_overflow;
+} notes[KMAX_CPUS][TRACE_MAX_BUFS];
+static uint16_t notes_n[KMAX_CPUS];
+static uint32_t notes_overflow[KMAX_CPUS];
+
+static void notes_mark(unsigned cpu)
+{
+#if KMAX_CPUS > 1
+    __atomic_fetch_or(&ktrace_hot.notes, 1u << cpu, __ATOMIC_RELAXED);
+#else
+    ktrace_hot.notes = 1u << cpu;
+#endif
+}
 
 
 // Brings the hooks' flags up to date with the ring and the D provider (after anything that
@@ -112,6 +125,7 @@ void ktrace_init(void)
     ring_nbufs = 0;
     ktrace_hot.notes = 0;
     kmemset(&ktrace_hot, 0, sizeof(ktrace_hot));
+    kmemset(notes_n, 0, sizeof(notes_n));
     ring_current = NULL;
 #if KMAX_CPUS > 1
     for (unsigned i = 0; i < KMAX_CPUS; i++)
@@ -124,28 +138,39 @@ void ktrace_init(void)
 void ktrace_port_notify(struct trace_ring *r, unsigned bufidx, unsigned seq)
 {
     (void)r;
-    if (ktrace_hot.notes < ARRAY_SIZE(notes)) {
-        notes[ktrace_hot.notes].idx = (uint16_t)bufidx;
-        notes[ktrace_hot.notes].seq = seq;
-        ktrace_hot.notes++;
+    unsigned cpu = cpu_id();
+    if (notes_n[cpu] < ARRAY_SIZE(notes[cpu])) {
+        notes[cpu][notes_n[cpu]].idx = (uint16_t)bufidx;
+        notes[cpu][notes_n[cpu]].seq = seq;
+        notes_n[cpu]++;
     } else {
-        notes_overflow++;   // the logger still finds the buffer: TAKEBUFFER takes any full one
+        notes_overflow[cpu]++;  // the logger still finds the buffer: TAKEBUFFER takes any full one
     }
+    notes_mark(cpu);
 }
 
+// The ring stopped itself (FILL): the hooks follow at this CPU's exit (ktrace_exit_notify's
+// ktrace_sync, under the kernel lock). Until then an inline hook finds no room in the stopped
+// ring and its slow path sees the class off: nothing is recorded or counted meanwhile.
 void ktrace_port_stopped(struct trace_ring *r)
 {
     (void)r;
-    ktrace_sync();  // its classes went off: the inline paths and the hooks follow at once
+    notes_mark(cpu_id());
 }
 
 void ktrace_exit_notify(void)
 {
+    unsigned cpu = cpu_id();
     // Raising the interrupt may itself emit events that fill a buffer: keep going until the
     // queue is empty.
-    for (unsigned i = 0; i < ktrace_hot.notes; i++)
-        irq_raise_synthetic(KIRQ_TRACE, (int32_t)(notes[i].seq << 8 | notes[i].idx));
+    for (unsigned i = 0; i < notes_n[cpu]; i++)
+        irq_raise_synthetic(KIRQ_TRACE, (int32_t)(notes[cpu][i].seq << 8 | notes[cpu][i].idx));
+    notes_n[cpu] = 0;
+#if KMAX_CPUS > 1
+    __atomic_fetch_and(&ktrace_hot.notes, ~(1u << cpu), __ATOMIC_RELAXED);
+#else
     ktrace_hot.notes = 0;
+#endif
     ktrace_sync();  // tracing may have stopped: the entry stays traced only while it runs
 }
 
@@ -568,8 +593,9 @@ static int query(struct proc *p, uint32_t out)
 #define USER_MAX_WORDS 64
 #define USER_MAX_STRING 128
 
-static int insert_user(struct proc *p, uint32_t cmd, uint32_t code, uint32_t a, uint32_t b)
+static int insert_user(struct thread *t, uint32_t cmd, uint32_t code, uint32_t a, uint32_t b)
 {
+    struct proc *p = t->proc;
     if (code > KEV_EVENT_MASK)
         return -EINVAL;
     // no call (64-bit arguments) while no D program runs; a longer event fires below, with
@@ -577,7 +603,7 @@ static int insert_user(struct proc *p, uint32_t cmd, uint32_t code, uint32_t a, 
     if (__builtin_expect(kdt_active, 0) && cmd == KTRACE_INSERTSUSEREVENT)
         kdt_fire(DPROBE_USER_EVENT, code, a, b, 0);
     if (cmd == KTRACE_INSERTSUSEREVENT) {
-        kuring_drain_current(p);    // its ring was full: what it holds comes first
+        kuring_drain_thread(t);     // its ring was full: what it holds comes first
         trace_emit_simple(&ktrace, KEV_C_USER, code, a, b);
         return 0;
     }
@@ -662,7 +688,7 @@ static int ktrace_command(struct thread *t, uint32_t cmd, uint32_t a, uint32_t b
 int ktrace_call(struct thread *t, uint32_t cmd, uint32_t a, uint32_t b, uint32_t c)
 {
     if (cmd == KTRACE_INSERTSUSEREVENT) // the common one, open to all: no state to resync
-        return insert_user(t->proc, cmd, a, b, c);
+        return insert_user(t, cmd, a, b, c);
     int r = ktrace_command(t, cmd, a, b, c);
     ktrace_sync();
     return r;
@@ -675,11 +701,12 @@ static int ktrace_command(struct thread *t, uint32_t cmd, uint32_t a, uint32_t b
 
     if (cmd == KTRACE_INSERTSUSEREVENT || cmd == KTRACE_INSERTCUSEREVENT ||
         cmd == KTRACE_INSERTUSRSTREVENT)
-        return insert_user(p, cmd, a, b, c);
+        return insert_user(t, cmd, a, b, c);
     if (cmd == KTRACE_QUERYVERSION)
         return (int)(KEV_VER_MAJOR << 16 | KEV_VER_MINOR);
     if (cmd == KTRACE_USERRING)     // open to all, like the inserts: its own RAM only
-        return kuring_register(p, a, b);
+        return c == KTRACE_USERRING_THREAD ? kuring_register_thread(t, a, b)
+                                           : kuring_register(p, a, b);
     if (cmd >= KTRACE_NCMDS)
         return -EINVAL;
     if (!(p->app->flags & KAPP_F_TRACE))

@@ -1,5 +1,9 @@
 // SPDX-License-Identifier: MIT
-// Per-process user-event rings: 2-word user events without a kernel call, isolation kept.
+// User-event rings: 2-word user events without a kernel call, isolation kept. A process has
+// one ring its threads share (struct proc.ur); on boards with several CPUs a thread may have
+// its own too (struct thread.ur, KTRACE_USERRING with c = 1), so that two threads writing on
+// two CPUs share no cache line: the library picks a thread's ring by its stack
+// (user/lib/trace_uring.c). Both kinds have the same layout and protocol.
 //
 // The ring (struct kuser_ring, uapi/ktrace.h) lies in the process's own RAM, which only that
 // process (and the kernel) can write: no MPU region or page is spent on it. The protocol:
@@ -9,7 +13,8 @@
 //            h - tail < nrec, else it makes the INSERTSUSEREVENT kernel call instead, which
 //            drains the ring first, so a full ring loses nothing); write ts, a, b; then store
 //            `tag` = (h & 0xffff) << 16 | code, the commit.
-//   kernel:  at the process's next traced kernel entry (kuring_drain_current, main.c), before
+//   kernel:  at the process's next traced kernel entry (kuring_drain_thread: the thread's own
+//            ring, then the process's; before the kernel lock on SMP, cpu.c), before
 //            that entry's own events, emits every record from its own tail whose tag carries
 //            the expected sequence, stopping at the first one not committed yet (a thread of
 //            the process preempted between reserve and commit); then publishes its tail.
@@ -33,36 +38,69 @@
 // The kernel touches a process's ring only while that process is current (its memory is the
 // one mapped): registration and the drain. A new capture only marks every ring (kernel
 // memory); each one's next drain skips the records stamped before the capture began.
+//
+// LOCKING. The drain needs no kernel lock (the contract with the kernel lock's split, see
+// docs/smp.md): a ring's state (struct kuring) and its drain are under the ring's own
+// spinlock, kuring.lock (SMP builds; nothing on one CPU), so two threads entering the
+// kernel at once on two CPUs drain a shared ring one after the other, each record once and in
+// the ring's order, and a teardown on another CPU waits for a drain under way. A thread's own
+// ring is drained at its own entries (its lock is then uncontended). It comes before the trace
+// ring's locks (the drain emits under them) and is never held while the kernel lock is taken.
+// kuring_drain_unlocked is the entry's drain before the kernel lock; with a D program
+// running the drain waits for the lock (D's state has no lock of its own).
 #include <kernel/kuring.h>
 #include <kernel/ktrace.h>
 #include <kernel/kdtrace.h>
 #include <kernel/kernel.h>
+#include <kernel/thread.h>
 #include <d/dprobes.h>
 
-static uint32_t rejected;          // records rejected this capture, every process
+static uint32_t rejected;          // records rejected this capture, every process (atomic)
 
-uint32_t kuring_rejected(void) { return rejected; }
+uint32_t kuring_rejected(void) { return __atomic_load_n(&rejected, __ATOMIC_RELAXED); }
+
+// A ring's lock (struct kuring.lock exists on several CPUs only): the trace ring's spinlock.
+#if KMAX_CPUS > 1
+#define ur_lock(k)   trace_lock(&(k)->lock)
+#define ur_unlock(k) trace_unlock(&(k)->lock)
+#else
+#define ur_lock(k)   ((void)(k))
+#define ur_unlock(k) ((void)(k))
+#endif
+
+static void mark_new_capture(struct kuring *k, uint32_t now)
+{
+    if (!k->addr)
+        return;
+    ur_lock(k);
+    k->skip_old = true;
+    k->skip_before = now;
+    k->have_last = false;
+    ur_unlock(k);
+}
 
 // Records written while no capture ran are not this capture's events: each ring's next drain
-// skips those stamped before now (ur_skip_before), without touching any process's memory here.
+// skips those stamped before now (skip_before), without touching any process's memory here.
 void kuring_new_capture(void)
 {
     uint32_t now = trace_port_now32();
-    rejected = 0;
-    for (unsigned i = 0; i < KMAX_PROCS; i++) {
-        struct proc *p = &k_procs[i];
-        if (p->state != PROC_ALIVE || !p->ur_addr)
-            continue;
-        p->ur_skip_old = true;
-        p->ur_skip_before = now;
-        p->ur_have_last = false;
-    }
+    __atomic_store_n(&rejected, 0u, __ATOMIC_RELAXED);
+    for (unsigned i = 0; i < KMAX_PROCS; i++)
+        if (k_procs[i].state == PROC_ALIVE)
+            mark_new_capture(&k_procs[i].ur, now);
+#if KMAX_CPUS > 1
+    for (unsigned i = 0; i < KMAX_THREADS; i++)
+        if (k_threads[i].in_use)
+            mark_new_capture(&k_threads[i].ur, now);
+#endif
 }
 
-int kuring_register(struct proc *p, uint32_t addr, uint32_t nrec)
+static void kuring_forget(struct proc *p, struct kuring *k);
+
+static int do_register(struct proc *p, struct kuring *k, uint32_t addr, uint32_t nrec)
 {
     if (nrec == 0) {
-        kuring_forget(p);
+        kuring_forget(p, k);
         return 0;
     }
     if (nrec > KUSER_RING_MAX || (nrec & (nrec - 1u)) || (addr & 3u))
@@ -70,100 +108,99 @@ int kuring_register(struct proc *p, uint32_t addr, uint32_t nrec)
     uint32_t len = (uint32_t)sizeof(struct kuser_ring) + nrec * (uint32_t)sizeof(struct kuser_rec);
     if (!proc_can_write(p, addr, len))
         return -EFAULT;
-    if (p->ur_addr == addr && p->ur_mask == nrec - 1u)
+    if (k->addr == addr && k->mask == nrec - 1u)
         return 0;   // already: two threads' first inserts both asked; keep what it holds
-    kuring_forget(p);   // the ring it had, if any: what it leaves is counted
+    kuring_forget(p, k);    // the ring it had, if any: what it leaves is counted
     volatile struct kuser_ring *u = (volatile struct kuser_ring *)(uintptr_t)addr;
-    p->ur_tail = u->head;
-    p->ur_have_last = false;
-    p->ur_skip_old = false;
-    p->ur_mask = nrec - 1u;
+    k->tail = u->head;
+    k->have_last = false;
+    k->skip_old = false;
+    k->mask = nrec - 1u;
     // Every record starts uncommitted: the tag of the lap before its first use. In a zeroed
     // ring record 0 looks committed (sequence 0, code 0) before its writer stores the tag,
     // and a drain between the reservation and the commit (a tick, or another CPU's entry)
     // emitted it as a code-0 event and lost the real one.
     for (uint32_t i = 0; i < nrec; i++) {
-        uint32_t seq = p->ur_tail + i;
-        u->rec[seq & p->ur_mask].tag = ((seq - nrec) & 0xffffu) << 16 | 0xffffu;
+        uint32_t seq = k->tail + i;
+        u->rec[seq & k->mask].tag = ((seq - nrec) & 0xffffu) << 16 | 0xffffu;
     }
-    u->tail = p->ur_tail;
+    u->tail = k->tail;
     u->corrupt = 0;
     u->nrec = nrec;
-    p->ur_addr = addr;
+    k->addr = addr;
     return 0;
+}
+
+int kuring_register(struct proc *p, uint32_t addr, uint32_t nrec)
+{
+    ur_lock(&p->ur);
+    int r = do_register(p, &p->ur, addr, nrec);
+    ur_unlock(&p->ur);
+    return r;
+}
+
+int kuring_register_thread(struct thread *t, uint32_t addr, uint32_t nrec)
+{
+#if KMAX_CPUS > 1
+    if (!t->proc)
+        return -EINVAL;
+    ur_lock(&t->ur);
+    int r = do_register(t->proc, &t->ur, addr, nrec);
+    ur_unlock(&t->ur);
+    return r;
+#else
+    (void)t, (void)addr, (void)nrec;
+    return -EINVAL;     // one CPU: the process's ring serves its threads
+#endif
 }
 
 // n records of p rejected (given_up: the ring too): counted and attributed, never lost.
 static void reject(struct proc *p, uint32_t n, bool given_up)
 {
-    rejected += n;
+    __atomic_fetch_add(&rejected, n, __ATOMIC_RELAXED);
     trace_emit_simple(&ktrace, KEV_C_SYSTEM, KEV_SYS_URING_BAD, (uint32_t)p->pid,
                       n | (given_up ? KEV_URING_GIVEN_UP : 0u));
 }
 
-static void give_up(struct proc *p, volatile struct kuser_ring *u, uint32_t claimed)
+static void give_up(struct proc *p, struct kuring *k, volatile struct kuser_ring *u,
+                    uint32_t claimed)
 {
-    p->ur_addr = 0;
+    k->addr = 0;
     u->nrec = 0;
     u->corrupt = 1;
-    reject(p, claimed > p->ur_mask + 1u ? p->ur_mask + 1u : claimed, true);
-}
-
-// p's ring is forgotten: unregistered, replaced by another, or p ends (red-team rerun of
-// issue 25). Its committed records go into the trace first; the drain stops at a record
-// reserved and never committed (a thread killed between its reserve and its commit, or a
-// process that leaves one so), and the records left from there would vanish uncounted with the
-// ring: they are the process's, so they are counted rejected for its pid (at most the ring's
-// size), never lost. p's memory is still its own (as for kuring_proc_gone).
-void kuring_forget(struct proc *p)
-{
-    kuring_drain_current(p);
-    if (p->ur_addr) {
-        uint32_t left = ((volatile struct kuser_ring *)(uintptr_t)p->ur_addr)->head - p->ur_tail;
-        if (left)
-            reject(p, left > p->ur_mask + 1u ? p->ur_mask + 1u : left, false);
-    }
-    p->ur_addr = 0;
-}
-
-// p ends (exits or is killed, perhaps from another CPU while one of its threads had just
-// committed records): what it committed and was not drained yet reaches the trace now, as its
-// last events, instead of vanishing uncounted (issue 25). Called by the teardown while p's
-// memory is still its own (it is freed after), as message copies reach a process's RAM.
-void kuring_proc_gone(struct proc *p)
-{
-    kuring_forget(p);
+    reject(p, claimed > k->mask + 1u ? k->mask + 1u : claimed, true);
 }
 
 // The first drain after a capture began: tail past the committed records stamped before it
 // (nobody's events), up to the first one stamped since, which ends the skipping. Apart from
 // the loop below, so that the records of every other drain pay nothing for it.
-static uint32_t skip_old(struct proc *p, volatile struct kuser_ring *u, uint32_t head,
+static uint32_t skip_old(struct kuring *k, volatile struct kuser_ring *u, uint32_t head,
                          uint32_t tail)
 {
     for (; tail != head; tail++) {
-        volatile struct kuser_rec *rec = &u->rec[tail & p->ur_mask];
+        volatile struct kuser_rec *rec = &u->rec[tail & k->mask];
         if ((rec->tag >> 16) != (tail & 0xffffu))
             break;                  // reserved, not committed yet: the next drain goes on
-        if ((int32_t)(rec->ts - p->ur_skip_before) >= 0) {
-            p->ur_skip_old = false;
+        if ((int32_t)(rec->ts - k->skip_before) >= 0) {
+            k->skip_old = false;
             break;
         }
     }
     return tail;
 }
 
-void kuring_drain(struct proc *p)
+// Under k's lock, with p's memory readable (p owns the ring).
+static void drain_locked(struct proc *p, struct kuring *k)
 {
-    volatile struct kuser_ring *u = (volatile struct kuser_ring *)(uintptr_t)p->ur_addr;
-    uint32_t head = u->head, tail = p->ur_tail, mask = p->ur_mask, bad = 0;
+    volatile struct kuser_ring *u = (volatile struct kuser_ring *)(uintptr_t)k->addr;
+    uint32_t head = u->head, tail = k->tail, mask = k->mask, bad = 0;
 
     if (head - tail > mask + 1u) {
-        give_up(p, u, head - tail);
+        give_up(p, k, u, head - tail);
         return;
     }
-    if (__builtin_expect(p->ur_skip_old, 0))
-        tail = skip_old(p, u, head, tail);
+    if (__builtin_expect(k->skip_old, 0))
+        tail = skip_old(k, u, head, tail);
     for (; tail != head; tail++) {
         volatile struct kuser_rec *rec = &u->rec[tail & mask];
         uint32_t tag = rec->tag;
@@ -178,15 +215,71 @@ void kuring_drain(struct proc *p)
         // earlier time than one before it (stamped, then reserved), or the last one's time
         // may have been moved up to its drain; its events keep the ring's order in time, each
         // at least a cycle after the one before.
-        if (p->ur_have_last && (int32_t)(ts - p->ur_last) <= 0)
-            ts = p->ur_last + 1u;   // strictly after: equal times on two CPUs merge by CPU
-        p->ur_last = trace_emit_simple_at(&ktrace, KEV_C_USER, code, ts, a, b);
-        p->ur_have_last = true;
+        if (k->have_last && (int32_t)(ts - k->last) <= 0)
+            ts = k->last + 1u;      // strictly after: equal times on two CPUs merge by CPU
+        k->last = trace_emit_simple_at(&ktrace, KEV_C_USER, code, ts, a, b);
+        k->have_last = true;
         if (__builtin_expect(kdt_active, 0))
-            kdt_fire_at(DPROBE_USER_EVENT, p->ur_last, code, a, b);  // the slot's time
+            kdt_fire_at(DPROBE_USER_EVENT, k->last, code, a, b);  // the slot's time
     }
-    p->ur_tail = tail;
+    k->tail = tail;
     u->tail = tail;
     if (bad)
         reject(p, bad, false);
+}
+
+void kuring_drain_ring(struct proc *p, struct kuring *k)
+{
+    ur_lock(k);
+    if (k->addr)            // checked unlocked by the inline callers: again, under the lock
+        drain_locked(p, k);
+    ur_unlock(k);
+}
+
+// Ring k is forgotten, under its lock: unregistered, replaced by another, or its process or
+// thread ends (red-team rerun of issue 25). Its committed records go into the trace first; the
+// drain stops at a record reserved and never committed (a thread killed between its reserve and
+// its commit, or a process that leaves one so), and the records left from there would vanish
+// uncounted with the ring: they are the process's, so they are counted rejected for its pid (at
+// most the ring's size), never lost. p's memory is still its own (as for kuring_proc_gone).
+static void kuring_forget(struct proc *p, struct kuring *k)
+{
+    if (k->addr)
+        drain_locked(p, k);
+    if (k->addr) {          // (a drain that gave the ring up has rejected what it claimed)
+        uint32_t left = ((volatile struct kuser_ring *)(uintptr_t)k->addr)->head - k->tail;
+        if (left)
+            reject(p, left > k->mask + 1u ? k->mask + 1u : left, false);
+    }
+    k->addr = 0;
+}
+
+// Drained, counted and forgotten (a teardown on another CPU waits for a drain under way first).
+static void ring_gone(struct proc *p, struct kuring *k)
+{
+    ur_lock(k);
+    kuring_forget(p, k);
+    ur_unlock(k);
+}
+
+// p ends (exits or is killed, perhaps from another CPU while one of its threads had just
+// committed records): what it committed and was not drained yet reaches the trace now, as its
+// last events, instead of vanishing uncounted (issue 25). Called by the teardown while p's
+// memory is still its own (it is freed after), as message copies reach a process's RAM.
+void kuring_proc_gone(struct proc *p)
+{
+    ring_gone(p, &p->ur);
+}
+
+// t's slot is freed (it ended, was joined or its process went): its own ring likewise, while
+// its process's memory is still there; its events come before its DESTROY event.
+void kuring_thread_gone(struct thread *t)
+{
+#if KMAX_CPUS > 1
+    if (t->proc)
+        ring_gone(t->proc, &t->ur);
+    t->ur.addr = 0;
+#else
+    (void)t;
+#endif
 }

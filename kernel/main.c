@@ -89,7 +89,7 @@ static inline __attribute__((always_inline)) void kernel_entry_body(unsigned kin
     struct thread *t = k_current;
 
     if (traced)
-        kuring_drain_current(t->proc);  // its user events come before this entry's
+        kuring_drain_thread(t);         // its user events come before this entry's
 #if KMAX_CPUS > 1
     this_cpu()->kicked = false;
     if (unlikely(t->dying)) {

@@ -11,6 +11,7 @@
 #include <kernel/arch.h>
 #include <kernel/board.h>
 #include <kernel/ktrace_kcall.h>
+#include <kernel/kuring.h>
 
 struct thread k_threads[KMAX_THREADS];
 
@@ -186,6 +187,7 @@ void thread_destroy(struct thread *t, int32_t status)
         sched_remove(t);
     thread_leave_wait(t);
     sync_thread_gone(t);
+    kuring_thread_gone(t);      // its own ring's last events, before it is DEAD
     thread_set_state(t, THS_DEAD);
     t->kc_trace = 0;
     t->exit_status = status;
@@ -215,6 +217,7 @@ void thread_destroy(struct thread *t, int32_t status)
 
 void thread_free(struct thread *t)
 {
+    kuring_thread_gone(t);      // (when it was not destroyed first: a process's teardown)
     ktrace_thread(t, KEV_TH_DESTROY);
     list_unlink(&t->plink);
     t->in_use = false;

@@ -55,3 +55,15 @@ $(HT)/test_kev_panic: $(call host_test_objs,test/unit/test_kev_panic.c trace/kev
                          trace/kev_stack.c trace/kev_decode.c trace/kev_file.c trace/kev_names.c)
 	@echo "  LINK    $@"
 	$(Q)$(HOST_CC) -o $@ $^ -lcmocka $(HOST_TLDFLAGS)
+
+# The ring's locks under real threads (test_trace_threads.c): a port of its own (one host
+# thread per CPU, test/unit/trace_port_threads) and ThreadSanitizer, which fails on any race.
+TRACE_THR_CFLAGS := -std=gnu11 -O1 -g $(HOST_WARN) -Wno-missing-prototypes \
+                    -Itest/unit/trace_port_threads -Itrace/include -DTRACE_MAX_CPUS=4u \
+                    -fsanitize=thread -fno-omit-frame-pointer
+HOST_TESTS += $(HT)/test_trace_threads
+$(HT)/test_trace_threads: test/unit/test_trace_threads.c trace/trace_ring.c \
+                          test/unit/trace_port_threads/trace_port.h trace/include/trace/trace_ring.h
+	@mkdir -p $(dir $@)
+	@echo "  TSANCC  $@"
+	$(Q)$(HOST_CC) $(TRACE_THR_CFLAGS) -o $@ $(filter %.c,$^) -fsanitize=thread -pthread

@@ -3,7 +3,8 @@
 // the invariants and the locking): buffer switching and overrun policies, high-water
 // notifications (deferred from interrupts), TIME/BUFFER/BUFFER_END/DROPPED control events,
 // combine events, filters, and the logger-side calls.
-// Every function that touches shared state runs with local interrupts disabled.
+// Every function that touches shared state runs with local interrupts disabled, under the
+// locks trace_ring.h's LOCKING names (each function says which it holds).
 #include <trace/trace_ring.h>
 
 #define TRACE_END_SLOT (KEV_BUF_SLOTS - 1u) // slot reserved for BUFFER_END
@@ -16,6 +17,13 @@ static struct kev_slot *buf_start(const struct trace_ring *r, unsigned idx)
 static unsigned used_slots(const struct trace_ring *r, const struct trace_cpu *c)
 {
     return (unsigned)(c->tc_wp - buf_start(r, (unsigned)c->tc_buf));
+}
+
+// The same for a write pointer read by quiesce() (another CPU's).
+static unsigned used_below(const struct trace_ring *r, const struct trace_cpu *c,
+                           const struct kev_slot *wp)
+{
+    return (unsigned)(wp - buf_start(r, (unsigned)c->tc_buf));
 }
 
 static void put_slot(struct kev_slot *s, uint32_t hdr, uint32_t t, uint32_t a, uint32_t b)
@@ -31,6 +39,66 @@ static uint32_t control_hdr(unsigned ev, unsigned cpu)
     return KEV_HEADER(KEV_TYPE_S, KEV_C_CONTROL, ev, cpu);
 }
 
+// ---- locks (trace_ring.h, LOCKING: pool first, then CPUs; nothing on one CPU) ---------------
+
+#define pool_lock(r)   trace_lock(&(r)->tr_pool_lock)
+#define pool_unlock(r) trace_unlock(&(r)->tr_pool_lock)
+
+// A control call: interrupts off, the pool and every CPU (so that filters read under one
+// CPU's lock are whole and no CPU's slow path runs while its buffer is closed; its inline
+// hooks are kept out by quiesce below).
+static unsigned long control_lock(struct trace_ring *r)
+{
+    unsigned long fl = trace_port_irq_save();
+    pool_lock(r);
+    for (unsigned cpu = 0; cpu < TRACE_MAX_CPUS; cpu++)
+        trace_cpu_lock(&r->tr_cpu[cpu]);
+    return fl;
+}
+
+static void control_unlock(struct trace_ring *r, unsigned long fl)
+{
+    for (unsigned cpu = TRACE_MAX_CPUS; cpu-- > 0;)
+        trace_cpu_unlock(&r->tr_cpu[cpu]);
+    pool_unlock(r);
+    trace_port_irq_restore(fl);
+}
+
+// The words an inline hook on another CPU reads with no lock (trace_ring.h, WRITER AND
+// CLOSER): stored as atomics, relaxed (a plain store on every target), on one CPU plainly.
+#if TRACE_MAX_CPUS > 1
+#define store_wp(c, v)    __atomic_store_n(&(c)->tc_wp, (v), __ATOMIC_RELAXED)
+#define store_limit(c, v) __atomic_store_n(&(c)->tc_limit, (v), __ATOMIC_RELEASE)
+#define NO_ROOM(r)        ((struct kev_slot *)0)   // below every slot: a closer's limit
+#else
+#define store_wp(c, v)    ((c)->tc_wp = (v))
+#define store_limit(c, v) ((c)->tc_limit = (v))
+#define NO_ROOM(r)        (&(r)->tr_noslot)        // == tc_wp: no room
+#endif
+
+// Another CPU's buffer is about to be closed or its write pointer read: make sure that CPU is
+// not writing an event (trace_ring.h, WRITER AND CLOSER): its limit goes to 0, then wait while
+// its write pointer holds the busy mark. Under the pool lock and CPU cpu's lock. The caller
+// closes the buffer or restores the limit (set_limit, a release: what was read here comes
+// before the CPU's next event). Returns the CPU's write pointer: tc_wp itself may still hold
+// a busy mark now and then (a hook that finds no room puts the pointer back and goes to the
+// slow path, which waits for CPU cpu's lock), so the caller uses this value, not tc_wp. On
+// this CPU's own buffer it waits for nothing (interrupts off: this CPU is in no hook).
+static struct kev_slot *quiesce(struct trace_ring *r, unsigned cpu)
+{
+    struct trace_cpu *c = &r->tr_cpu[cpu];
+#if TRACE_MAX_CPUS > 1
+    struct kev_slot *wp, *busy = (struct kev_slot *)(void *)c;
+    __atomic_store_n(&c->tc_limit, NO_ROOM(r), __ATOMIC_SEQ_CST);
+    while ((wp = __atomic_load_n(&c->tc_wp, __ATOMIC_SEQ_CST)) == busy)
+        ;   // a few instructions with interrupts off on that CPU
+    return wp;
+#else
+    (void)r;
+    return c->tc_wp;
+#endif
+}
+
 // Recompute the masks the hooks read from the filter state.
 static void update_masks(struct trace_ring *r)
 {
@@ -41,11 +109,12 @@ static void update_masks(struct trace_ring *r)
     for (unsigned i = 0; i < TRACE_EV_FILTERS; i++)
         if (r->tr_evf[i].ef_pid || r->tr_evf[i].ef_tid)
             slow |= 1u << r->tr_evf[i].ef_cls;
-    r->tr_slow = slow;
-    r->tr_active = r->tr_running ? r->tr_classes : 0u;
+    __atomic_store_n(&r->tr_slow, slow, __ATOMIC_RELAXED);     // read unlocked by the hooks
+    __atomic_store_n(&r->tr_active, r->tr_running ? r->tr_classes : 0u, __ATOMIC_RELAXED);
 }
 
 // Tell the logger buffer idx wants saving, now or (in interrupt context) at interrupt exit.
+// Under the lock of the CPU filling it (tb_cpu); and the pool's when the buffer is FULL.
 static void notify_buffer(struct trace_ring *r, unsigned idx)
 {
     struct trace_buf *b = &r->tr_buf[idx];
@@ -53,7 +122,7 @@ static void notify_buffer(struct trace_ring *r, unsigned idx)
         return;
     if (trace_port_in_interrupt()) {
         b->tb_notified = 2;
-        r->tr_cpu[b->tb_cpu].tc_npending++;
+        __atomic_fetch_add(&r->tr_cpu[b->tb_cpu].tc_npending, 1u, __ATOMIC_RELAXED);
         return;
     }
     b->tb_notified = 1;
@@ -62,26 +131,30 @@ static void notify_buffer(struct trace_ring *r, unsigned idx)
 
 // Close the current buffer of CPU cpu: write BUFFER_END in the reserved slot, mark it FULL and
 // make sure the logger hears of it (except in ring mode, where nobody is told).
+// Under the pool lock and CPU cpu's lock.
 static void close_buffer(struct trace_ring *r, unsigned cpu, uint32_t now)
 {
     struct trace_cpu *c = &r->tr_cpu[cpu];
+    struct kev_slot *wp = quiesce(r, cpu);
     unsigned idx = (unsigned)c->tc_buf;
     struct trace_buf *b = &r->tr_buf[idx];
-    unsigned used = used_slots(r, c);
+    unsigned used = used_below(r, c, wp);
     uint32_t events = used - b->tb_overhead;
 
-    put_slot(c->tc_wp, control_hdr(KEV_CTL_BUFFER_END, cpu), now, b->tb_seq, events);
+    put_slot(wp, control_hdr(KEV_CTL_BUFFER_END, cpu), now, b->tb_seq, events);
     b->tb_nslots = (uint16_t)(used + 1u);
     b->tb_overhead++;
     b->tb_state = TRACE_BUF_FULL;
     c->tc_recorded += events;
     c->tc_buf = -1;
-    c->tc_wp = c->tc_limit = &r->tr_noslot;
+    store_wp(c, &r->tr_noslot);
+    store_limit(c, NO_ROOM(r));
     notify_buffer(r, idx);
 }
 
 // Pick the next buffer under the overrun policy; -1 when there is none (the event is lost).
 // In overwrite and ring modes a FULL buffer is reused and its events become lost events.
+// Under the pool lock.
 static int pick_buffer(struct trace_ring *r)
 {
     unsigned n = r->tr_nbufs;
@@ -106,6 +179,7 @@ static int pick_buffer(struct trace_ring *r)
 }
 
 // Give CPU cpu a new buffer starting at time t64. Returns 0, or -1 when none is available.
+// Under the pool lock and CPU cpu's lock.
 static int acquire_buffer(struct trace_ring *r, unsigned cpu, uint64_t t64)
 {
     struct trace_cpu *c = &r->tr_cpu[cpu];
@@ -121,13 +195,15 @@ static int acquire_buffer(struct trace_ring *r, unsigned cpu, uint64_t t64)
     }
     struct trace_buf *b = &r->tr_buf[i];
     if (b->tb_state == TRACE_BUF_FULL) { // overwrite: its events are lost
+        // The filler's loss counts are the pool's (its lock is not needed: no waiting on
+        // a CPU in the middle of an event).
         struct trace_cpu *owner = &r->tr_cpu[b->tb_cpu];
         uint32_t lost = (uint32_t)(b->tb_nslots - b->tb_overhead);
         owner->tc_recorded -= lost;
         owner->tc_overwritten += lost;
         owner->tc_unreported += lost + b->tb_reported; // its DROPPED record goes too
         if (b->tb_notified == 2)
-            owner->tc_npending--;
+            __atomic_fetch_sub(&owner->tc_npending, 1u, __ATOMIC_RELAXED);
     }
     uint32_t lo = (uint32_t)t64, hi = (uint32_t)(t64 >> 32);
     struct kev_slot *s = buf_start(r, (unsigned)i);
@@ -164,8 +240,8 @@ static int acquire_buffer(struct trace_ring *r, unsigned cpu, uint64_t t64)
 static void set_limit(struct trace_ring *r, struct trace_cpu *c)
 {
     struct kev_slot *start = buf_start(r, (unsigned)c->tc_buf);
-    c->tc_limit = start + (r->tr_buf[c->tc_buf].tb_notified ? TRACE_END_SLOT
-                                                              : KEV_HIGH_WATER - 1u);
+    store_limit(c, start + (r->tr_buf[c->tc_buf].tb_notified ? TRACE_END_SLOT
+                                                               : KEV_HIGH_WATER - 1u));
 }
 
 static int filters_pass(const struct trace_ring *r, const struct trace_cpu *c, unsigned cls,
@@ -216,7 +292,8 @@ static uint32_t payload_word(const struct payload *p, unsigned k)
 
 // Emit one event (1 slot if its payload fits 2 words, else a combine event). The core of every
 // slow path: filters, room (switching buffers per policy), TIME on a new high word,
-// high-water notification.
+// high-water notification. Under this CPU's lock; an event that needs a buffer switch lets it
+// go, takes the pool lock and then it again, and starts over (the state may have changed).
 static void emit_event(struct trace_ring *r, unsigned cls, unsigned ev, const struct payload *p)
 {
     unsigned nwords = p->nw + (p->slen + 3u) / 4u;
@@ -225,28 +302,41 @@ static void emit_event(struct trace_ring *r, unsigned cls, unsigned ev, const st
         return;
 
     unsigned long fl = trace_port_irq_save();
-    if (!((r->tr_active >> cls) & 1u))
-        goto out;
     unsigned cpu = trace_port_cpu();
     struct trace_cpu *c = &r->tr_cpu[cpu];
-    if (((r->tr_slow >> cls) & 1u) && !filters_pass(r, c, cls, ev, p->w, p->nw))
+    int pooled = TRACE_MAX_CPUS == 1;   // one CPU: no locks, nothing to take again
+    trace_cpu_lock(c);
+again:
+    if (!((TRACE_LOAD(r->tr_active) >> cls) & 1u))
         goto out;
-
     uint64_t t64 = trace_port_now64();
     uint32_t lo = (uint32_t)t64, hi = (uint32_t)(t64 >> 32);
-    unsigned need;
+    unsigned need = nslots + (hi != c->tc_hi || lo < c->tc_last);
+    if (!pooled && (c->tc_buf < 0 || used_slots(r, c) + need > TRACE_END_SLOT)) {
+        trace_cpu_unlock(c);    // a buffer switch: the pool's lock first (the lock order),
+        pool_lock(r);           // before the filters, which run once per event (D's
+        trace_cpu_lock(c);      // predicates among them)
+        pooled = 1;
+        goto again;
+    }
+    if (((TRACE_LOAD(r->tr_slow) >> cls) & 1u) && !filters_pass(r, c, cls, ev, p->w, p->nw))
+        goto out;
+
     for (;;) {
-        if (c->tc_buf < 0 && acquire_buffer(r, cpu, t64) < 0) {
+        if (c->tc_buf >= 0) {
+            need = nslots + (hi != c->tc_hi || lo < c->tc_last);
+            if (used_slots(r, c) + need <= TRACE_END_SLOT)
+                break;
+        }
+        if (c->tc_buf >= 0)
+            close_buffer(r, cpu, lo); // a combine event never spans two buffers
+        if (acquire_buffer(r, cpu, t64) < 0) {
             if (!r->tr_filled) { // FILL stops tracing instead: later events are not generated
                 c->tc_dropped++;
                 c->tc_unreported++;
             }
             goto out;
         }
-        need = nslots + (hi != c->tc_hi || lo < c->tc_last);
-        if (used_slots(r, c) + need <= TRACE_END_SLOT)
-            break;
-        close_buffer(r, cpu, lo); // a combine event never spans two buffers
     }
 
     struct trace_buf *b = &r->tr_buf[c->tc_buf];
@@ -273,6 +363,9 @@ static void emit_event(struct trace_ring *r, unsigned cls, unsigned ev, const st
         notify_buffer(r, (unsigned)c->tc_buf);
     set_limit(r, c);
 out:
+    trace_cpu_unlock(c);
+    if (pooled)
+        pool_unlock(r);
     trace_port_irq_restore(fl);
 }
 
@@ -350,17 +443,19 @@ int trace_ring_set_policy(struct trace_ring *r, unsigned policy)
 {
     if (policy > TRACE_POLICY_FILL)
         return -TRACE_EINVAL;
-    if (r->tr_running)
-        return -TRACE_EBUSY;
-    r->tr_policy = policy;
-    return 0;
+    unsigned long fl = control_lock(r);
+    int rc = r->tr_running ? -TRACE_EBUSY : 0;
+    if (rc == 0)
+        r->tr_policy = policy;
+    control_unlock(r, fl);
+    return rc;
 }
 
 int trace_ring_start(struct trace_ring *r)
 {
     if (r->tr_nbufs == 0)
         return -TRACE_ECANCELED;
-    unsigned long fl = trace_port_irq_save();
+    unsigned long fl = control_lock(r);
     int rc = -TRACE_EBUSY;
     if (!r->tr_running) {
         r->tr_running = 1;
@@ -369,42 +464,49 @@ int trace_ring_start(struct trace_ring *r)
         update_masks(r);
         rc = 0;
     }
-    trace_port_irq_restore(fl);
+    control_unlock(r, fl);
     return rc;
 }
 
 void trace_ring_stop(struct trace_ring *r)
 {
-    unsigned long fl = trace_port_irq_save();
+    unsigned long fl = control_lock(r);
     r->tr_running = 0;
     update_masks(r);
     uint32_t now = trace_port_now32();
     for (unsigned cpu = 0; cpu < TRACE_MAX_CPUS; cpu++)
         if (r->tr_cpu[cpu].tc_buf >= 0)
             close_buffer(r, cpu, now);
-    trace_port_irq_restore(fl);
+    control_unlock(r, fl);
 }
 
 int trace_ring_flush(struct trace_ring *r)
 {
     if (r->tr_nbufs == 0)
         return -TRACE_ECANCELED;
-    unsigned long fl = trace_port_irq_save();
+    unsigned long fl = control_lock(r);
     uint32_t now = trace_port_now32();
     for (unsigned cpu = 0; cpu < TRACE_MAX_CPUS; cpu++) {
         struct trace_cpu *c = &r->tr_cpu[cpu];
-        if (c->tc_buf >= 0 && used_slots(r, c) > r->tr_buf[c->tc_buf].tb_overhead)
+        if (c->tc_buf < 0)
+            continue;
+        struct kev_slot *wp = quiesce(r, cpu);
+        if (used_below(r, c, wp) > r->tr_buf[c->tc_buf].tb_overhead)
             close_buffer(r, cpu, now);
+        else
+            set_limit(r, c);
     }
-    trace_port_irq_restore(fl);
+    control_unlock(r, fl);
     return 0;
 }
 
 int trace_ring_take(struct trace_ring *r, unsigned *idx)
 {
-    if (r->tr_policy == TRACE_POLICY_RING && r->tr_running)
+    unsigned long fl = control_lock(r);
+    if (r->tr_policy == TRACE_POLICY_RING && r->tr_running) {
+        control_unlock(r, fl);
         return -TRACE_EBUSY;
-    unsigned long fl = trace_port_irq_save();
+    }
     int best = -1;
     for (unsigned i = 0; i < r->tr_nbufs; i++)
         if (r->tr_buf[i].tb_state == TRACE_BUF_FULL &&
@@ -424,7 +526,7 @@ int trace_ring_take(struct trace_ring *r, unsigned *idx)
         r->tr_buf[best].tb_state = TRACE_BUF_LOGGER;
         *idx = (unsigned)best;
     }
-    trace_port_irq_restore(fl);
+    control_unlock(r, fl);
     return best >= 0 ? 0 : -TRACE_EAGAIN;
 }
 
@@ -433,7 +535,9 @@ int trace_ring_release(struct trace_ring *r, unsigned idx)
     if (idx >= r->tr_nbufs || r->tr_buf[idx].tb_state != TRACE_BUF_LOGGER)
         return -TRACE_EINVAL;
     unsigned long fl = trace_port_irq_save();
+    pool_lock(r);
     r->tr_buf[idx].tb_state = TRACE_BUF_FREE;
+    pool_unlock(r);
     trace_port_irq_restore(fl);
     return 0;
 }
@@ -450,26 +554,41 @@ const struct kev_slot *trace_ring_buffer(const struct trace_ring *r, unsigned id
     return buf_start(r, idx);
 }
 
+// Under the pool lock (the loss counts are the pool's) and CPU cpu's lock (its write
+// pointer): the locks are the ring's only mutable part here, the const the caller's promise
+// that nothing else changes.
 void trace_ring_counts(const struct trace_ring *r, unsigned cpu, struct trace_counts *out)
 {
-    const struct trace_cpu *c = &r->tr_cpu[cpu < TRACE_MAX_CPUS ? cpu : 0];
+    struct trace_ring *w = (struct trace_ring *)r;
+    struct trace_cpu *c = &w->tr_cpu[cpu < TRACE_MAX_CPUS ? cpu : 0];
+    unsigned long fl = trace_port_irq_save();
+    pool_lock(w);
+    trace_cpu_lock(c);
     out->recorded = c->tc_recorded;
-    if (c->tc_buf >= 0)
-        out->recorded += used_slots(r, c) - r->tr_buf[c->tc_buf].tb_overhead;
+    if (c->tc_buf >= 0) {
+        struct kev_slot *wp = quiesce(w, (unsigned)(c - w->tr_cpu)); // then its limit again
+        out->recorded += used_below(r, c, wp) - r->tr_buf[c->tc_buf].tb_overhead;
+        set_limit(w, c);
+    }
     out->dropped = c->tc_dropped;
     out->overwritten = c->tc_overwritten;
     out->unreported = c->tc_unreported;
     out->buffers = c->tc_buffers;
+    trace_cpu_unlock(c);
+    pool_unlock(w);
+    trace_port_irq_restore(fl);
 }
 
 void trace_ring_count_lost(struct trace_ring *r, unsigned cls, uint32_t n)
 {
     unsigned long fl = trace_port_irq_save();
-    if (n && cls < KEV_NCLASS && ((r->tr_active >> cls) & 1u)) {
-        struct trace_cpu *c = &r->tr_cpu[trace_port_cpu()];
+    struct trace_cpu *c = &r->tr_cpu[trace_port_cpu()];
+    pool_lock(r);       // the loss counts are the pool's
+    if (n && cls < KEV_NCLASS && ((TRACE_LOAD(r->tr_active) >> cls) & 1u)) {
         c->tc_dropped += n;
         c->tc_unreported += n;
     }
+    pool_unlock(r);
     trace_port_irq_restore(fl);
 }
 
@@ -477,6 +596,7 @@ void trace_ring_tick(struct trace_ring *r)
 {
     unsigned long fl = trace_port_irq_save();
     struct trace_cpu *c = &r->tr_cpu[trace_port_cpu()];
+    trace_cpu_lock(c);  // its own buffer only (room is checked): no switch, no pool
     uint64_t t64 = trace_port_now64();
     if (c->tc_buf >= 0 && (uint32_t)(t64 >> 32) != c->tc_hi &&
         used_slots(r, c) < TRACE_END_SLOT) {
@@ -490,6 +610,7 @@ void trace_ring_tick(struct trace_ring *r)
             notify_buffer(r, (unsigned)c->tc_buf);
         set_limit(r, c);
     }
+    trace_cpu_unlock(c);
     trace_port_irq_restore(fl);
 }
 
@@ -500,22 +621,26 @@ void trace_ring_deliver_pending(struct trace_ring *r)
     unsigned long fl = trace_port_irq_save();
     unsigned cpu = trace_port_cpu();
     struct trace_cpu *c = &r->tr_cpu[cpu];
-    while (c->tc_npending) { // oldest first
+    pool_lock(r);       // its FULL buffers' notification state is the pool's
+    trace_cpu_lock(c);
+    while (TRACE_LOAD(c->tc_npending)) { // oldest first
         int best = -1;
         for (unsigned i = 0; i < r->tr_nbufs; i++)
             if (r->tr_buf[i].tb_notified == 2 && r->tr_buf[i].tb_cpu == cpu &&
                 (best < 0 || (int32_t)(r->tr_buf[i].tb_seq - r->tr_buf[best].tb_seq) < 0))
                 best = (int)i;
         if (best < 0) { // counter out of step with the buffers: trust the buffers
-            c->tc_npending = 0;
+            __atomic_store_n(&c->tc_npending, 0u, __ATOMIC_RELAXED);
             break;
         }
-        c->tc_npending--;
+        __atomic_fetch_sub(&c->tc_npending, 1u, __ATOMIC_RELAXED);
         r->tr_buf[best].tb_notified = 1;
         trace_port_notify(r, (unsigned)best, r->tr_buf[best].tb_seq);
     }
     if (c->tc_buf >= 0)
         set_limit(r, c);
+    trace_cpu_unlock(c);
+    pool_unlock(r);
     trace_port_irq_restore(fl);
 }
 
@@ -536,20 +661,20 @@ static void set_bits(uint32_t *map, uint32_t v)
 
 void trace_filter_all(struct trace_ring *r, int on)
 {
-    unsigned long fl = trace_port_irq_save();
+    unsigned long fl = control_lock(r);
     r->tr_classes = on ? TRACE_USER_CLASSES : 0u;
     r->tr_evfilter = 0;
     for (unsigned c = 0; c < KEV_NCLASS; c++)
         set_bits(r->tr_ev_enable[c], 0u);
     update_masks(r);
-    trace_port_irq_restore(fl);
+    control_unlock(r, fl);
 }
 
 int trace_filter_class(struct trace_ring *r, unsigned cls, int on)
 {
     if (!class_ok(cls))
         return -TRACE_EINVAL;
-    unsigned long fl = trace_port_irq_save();
+    unsigned long fl = control_lock(r);
     if (on)
         r->tr_classes |= 1u << cls;
     else
@@ -557,7 +682,7 @@ int trace_filter_class(struct trace_ring *r, unsigned cls, int on)
     r->tr_evfilter &= ~(1u << cls); // the whole class, all events
     set_bits(r->tr_ev_enable[cls], 0u);
     update_masks(r);
-    trace_port_irq_restore(fl);
+    control_unlock(r, fl);
     return 0;
 }
 
@@ -565,7 +690,7 @@ int trace_filter_event(struct trace_ring *r, unsigned cls, unsigned ev, int on)
 {
     if (!class_ok(cls) || ev > KEV_EVENT_MASK)
         return -TRACE_EINVAL;
-    unsigned long fl = trace_port_irq_save();
+    unsigned long fl = control_lock(r);
     uint32_t bit = 1u << cls;
     if (!(r->tr_evfilter & bit)) { // switch the class to an explicit event set
         set_bits(r->tr_ev_enable[cls], (r->tr_classes & bit) ? ~0u : 0u);
@@ -577,7 +702,7 @@ int trace_filter_event(struct trace_ring *r, unsigned cls, unsigned ev, int on)
         r->tr_ev_enable[cls][ev >> 5] &= ~(1u << (ev & 31u));
     r->tr_classes |= bit;
     update_masks(r);
-    trace_port_irq_restore(fl);
+    control_unlock(r, fl);
     return 0;
 }
 
@@ -587,26 +712,28 @@ static void wide_summary(struct trace_ring *r, unsigned cls)
     uint32_t any = 0;
     for (unsigned i = 0; i < 32u; i++)
         any |= r->tr_ev_wide[cls][i];
-    if (any)
-        r->tr_wide |= 1u << cls;
-    else
-        r->tr_wide &= ~(1u << cls);
+    uint32_t wide = any ? r->tr_wide | 1u << cls : r->tr_wide & ~(1u << cls);
+    __atomic_store_n(&r->tr_wide, wide, __ATOMIC_RELAXED);     // read unlocked by the hooks
 }
 
 void trace_mode_all(struct trace_ring *r, int wide)
 {
+    unsigned long fl = control_lock(r);
     for (unsigned c = 0; c < KEV_NCLASS; c++) {
         set_bits(r->tr_ev_wide[c], wide ? ~0u : 0u);
         wide_summary(r, c);
     }
+    control_unlock(r, fl);
 }
 
 int trace_mode_class(struct trace_ring *r, unsigned cls, int wide)
 {
     if (!class_ok(cls))
         return -TRACE_EINVAL;
+    unsigned long fl = control_lock(r);
     set_bits(r->tr_ev_wide[cls], wide ? ~0u : 0u);
     wide_summary(r, cls);
+    control_unlock(r, fl);
     return 0;
 }
 
@@ -614,11 +741,13 @@ int trace_mode_event(struct trace_ring *r, unsigned cls, unsigned ev, int wide)
 {
     if (!class_ok(cls) || ev > KEV_EVENT_MASK)
         return -TRACE_EINVAL;
+    unsigned long fl = control_lock(r);
     if (wide)
         r->tr_ev_wide[cls][ev >> 5] |= 1u << (ev & 31u);
     else
         r->tr_ev_wide[cls][ev >> 5] &= ~(1u << (ev & 31u));
     wide_summary(r, cls);
+    control_unlock(r, fl);
     return 0;
 }
 
@@ -626,10 +755,10 @@ int trace_filter_class_pid(struct trace_ring *r, unsigned cls, uint32_t pid)
 {
     if (!class_ok(cls))
         return -TRACE_EINVAL;
-    unsigned long fl = trace_port_irq_save();
+    unsigned long fl = control_lock(r);
     r->tr_cls_pid[cls] = pid;
     update_masks(r);
-    trace_port_irq_restore(fl);
+    control_unlock(r, fl);
     return 0;
 }
 
@@ -637,10 +766,10 @@ int trace_filter_class_tid(struct trace_ring *r, unsigned cls, uint32_t tid)
 {
     if (!class_ok(cls))
         return -TRACE_EINVAL;
-    unsigned long fl = trace_port_irq_save();
+    unsigned long fl = control_lock(r);
     r->tr_cls_tid[cls] = tid;
     update_masks(r);
-    trace_port_irq_restore(fl);
+    control_unlock(r, fl);
     return 0;
 }
 
@@ -650,7 +779,7 @@ static int event_filter_set(struct trace_ring *r, unsigned cls, unsigned ev, int
 {
     if (!class_ok(cls) || ev > KEV_EVENT_MASK)
         return -TRACE_EINVAL;
-    unsigned long fl = trace_port_irq_save();
+    unsigned long fl = control_lock(r);
     struct trace_evfilter *f = 0, *spare = 0;
     for (unsigned i = 0; i < TRACE_EV_FILTERS; i++) {
         struct trace_evfilter *e = &r->tr_evf[i];
@@ -677,7 +806,7 @@ static int event_filter_set(struct trace_ring *r, unsigned cls, unsigned ev, int
         rc = -TRACE_ENOSPC;
     }
     update_masks(r);
-    trace_port_irq_restore(fl);
+    control_unlock(r, fl);
     return rc;
 }
 
@@ -694,10 +823,10 @@ int trace_filter_event_tid(struct trace_ring *r, unsigned cls, unsigned ev, uint
 void trace_filter_dynamic(struct trace_ring *r, uint32_t cls_mask, trace_dyn_filter_fn fn,
                           void *arg)
 {
-    unsigned long fl = trace_port_irq_save();
+    unsigned long fl = control_lock(r);
     r->tr_dyn = fn;
     r->tr_dyn_arg = arg;
     r->tr_dynmask = fn ? cls_mask & TRACE_USER_CLASSES : 0u;
     update_masks(r);
-    trace_port_irq_restore(fl);
+    control_unlock(r, fl);
 }

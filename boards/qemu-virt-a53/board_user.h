@@ -12,6 +12,9 @@
 // Programs may read the cycle counter, board_cycles32() of board_clock.h, without a kernel
 // call: CNTKCTL_EL1.EL0VCTEN opens CNTVCT_EL0 to EL0. Their user-event rings (user/lib/trace_uring.c) carry its time.
 #define BOARD_USER_CLOCK 1
+// User-event rings of a program's own (user/lib/trace_uring.c): up to 4 threads per program
+// get one each, so that threads on different CPUs share no ring (docs/smp.md).
+#define BOARD_USER_RING_THREADS 4
 
 #define BOARD_NAME_STR "qemu-virt-a53"
 #define BOARD_ARCH_STR "aarch64le"      // QNX's name for the machine

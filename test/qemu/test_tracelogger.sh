@@ -204,6 +204,19 @@ if [ -n "$flood_img" ]; then
             check "logger on CPU 0, writer on CPU 1 ($pol): events from $cpus, generated $gen, recorded $rec" \
                 "[ '$gen' = 20000 ] && [ '$cpus' = CPU:01 ] && { [ $pol != lossless ] || [ '${rec:-0}' = 20000 ]; }"
         done
+        # Two threads of one process on two CPUs (tflood -A threads=2 -A pin=0: flooder k bound
+        # to CPU k), each writing its own user-event ring (docs/smp.md): the truth is what each
+        # inserted (20000 events, (k << 24) | 0..19999): every one arrives, in its thread's
+        # order, none lost, each from its thread's CPU.
+        flood "-A threads=2 -A pin=0" smp-pair
+        per=$(grep USREVENT "$out/flood-smp-pair.txt" |
+              sed -n 's/^t:[^ ]* CPU:\([0-9]*\) .* d0:0x\([0-9a-f]*\) .*/\1 \2/p' |
+              { b=0 n0=0 n1=0 p0=-1 p1=$(( (1 << 24) - 1 )); while read -r cpu hex; do
+                  v=$((16#$hex)); k=$((v >> 24)); [ $k -le 1 ] || { b=$((b + 1)); continue; }
+                  eval "p=\$p$k"; [ $v = $((p + 1)) ] && [ $((10#$cpu)) = $k ] || b=$((b + 1))
+                  eval "p$k=$v; n$k=\$((n$k + 1))"; done; echo "$b $n0 $n1"; })
+        check "two threads of one process on CPUs 0 and 1: 20000 events each arrive in order, none lost (bad, counts: $per; recorded $rec)" \
+            "[ '$per' = '0 20000 20000' ] && [ '$gen' = 40000 ] && [ '${rec:-0}' = 40000 ] && [ '${lost:-x}' = 0 ]"
     fi
 else
     for c in "switch: capture" "switch: recorded + lost == generated" "switch: drops reported" \

@@ -146,6 +146,9 @@ static void test_user_event_errors(void **state)
     (void)state;
     te(KTRACE_ALLOCBUFFER, 2, 0, 0);
     assert_int_equal(te(KTRACE_INSERTSUSEREVENT, 1024, 0, 0), -EINVAL);
+    // A thread's own ring exists on several CPUs only: one CPU refuses it (the process's
+    // ring serves every thread there).
+    assert_int_equal(te(KTRACE_USERRING, kstub_addr(ram), 8, KTRACE_USERRING_THREAD), -EINVAL);
     assert_int_equal(te(KTRACE_INSERTCUSEREVENT, 1, kstub_addr(ram), 65), -EINVAL);
     assert_int_equal(te(KTRACE_INSERTCUSEREVENT, 1, kstub_addr(ram) + 1, 2), -EFAULT);
     assert_int_equal(te(KTRACE_INSERTCUSEREVENT, 1, kstub_addr(ram) + 4090, 4), -EFAULT);
@@ -208,7 +211,7 @@ static void test_user_ring(void **state)
     trace_ring_counts(&ktrace, 0, &c);
     assert_int_equal(u->nrec, 0);
     assert_int_equal(u->corrupt, 1);
-    assert_int_equal(p->ur_addr, 0);
+    assert_int_equal(p->ur.addr, 0);
     assert_int_equal(c.recorded, c0.recorded + 3);      // + URING_BAD [pid, 8 | given up]
     assert_int_equal(c.dropped, c0.dropped);
     assert_int_equal(kuring_rejected(), 1 + 8);
@@ -232,7 +235,7 @@ static void test_user_ring(void **state)
     kuring_drain_current(p);            // its next drain skips them: no capture's events
     trace_ring_counts(&ktrace, 0, &c);
     assert_int_equal(u->tail, 14);
-    assert_int_equal(p->ur_tail, 14);
+    assert_int_equal(p->ur.tail, 14);
     assert_int_equal(c.recorded, c0.recorded);
     assert_int_equal(c.dropped, c0.dropped);
 }
@@ -261,11 +264,11 @@ static void test_ring_drained_when_the_process_ends(void **state)
     trace_ring_counts(&ktrace, 0, &c0);
     proc_exit(q, 0);
     trace_ring_counts(&ktrace, 0, &c);
-    assert_int_equal(q->ur_tail, 2);                // both consumed: emitted
+    assert_int_equal(q->ur.tail, 2);                // both consumed: emitted
     assert_int_equal(r->tail, 2);
     assert_true(c.recorded >= c0.recorded + 2);     // (with its end's own events)
     assert_int_equal(c.dropped, c0.dropped);
-    assert_int_equal(q->ur_addr, 0);
+    assert_int_equal(q->ur.addr, 0);
 }
 
 int main(void)

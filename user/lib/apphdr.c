@@ -22,6 +22,18 @@ _Static_assert((APP_URING & (APP_URING - 1u)) == 0 && APP_URING <= KUSER_RING_MA
 const uint32_t trace_uring_records = APP_URING;
 uint32_t trace_uring_mem[(sizeof(struct kuser_ring) + APP_URING * sizeof(struct kuser_rec)) / 4u]
     __attribute__((aligned(16)));
+#if defined(BOARD_USER_RING_THREADS) && BOARD_USER_RING_THREADS > 0
+// Rings of the program's threads (boards with several CPUs): BOARD_USER_RING_THREADS of them,
+// APP_URING records each, each starting a 64-byte line of its own (no two threads' heads on
+// one line), and the table that finds a thread's ring by its stack (trace_uring.c).
+#include "trace_uring.h"
+#define URING_THREAD_WORDS (((sizeof(struct kuser_ring) + APP_URING * sizeof(struct kuser_rec)) \
+                             + 63u) / 64u * 16u)
+const uint32_t trace_uring_thread_words = URING_THREAD_WORDS;
+uint32_t trace_uring_thread_mem[BOARD_USER_RING_THREADS * URING_THREAD_WORDS]
+    __attribute__((aligned(64)));
+struct trace_uring_slot trace_uring_slots[BOARD_USER_RING_THREADS];
+#endif
 
 extern char __data_source[], __data_start[], __data_size[], __bss_start[], __bss_size[],
     __stack[];

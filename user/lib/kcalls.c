@@ -21,6 +21,7 @@ void __kthread_start(thread_fn fn, void *arg);
 static int thread_create(thread_fn fn, void *arg, void *stack, size_t size, uint32_t flags)
 {
     uint32_t top = ((uint32_t)(uintptr_t)stack + (uint32_t)size) & ~7u;
+    trace_uring_thread_stack(stack, size);  // its own user-event ring (several CPUs)
     return kresult(KCALL5(KC_ThreadCreate, __kthread_start, fn, arg, top, flags));
 }
 

@@ -4,7 +4,12 @@
 // next kernel entry. The first insert registers the ring (KTRACE_USERRING); when that fails,
 // the ring is full, or the kernel gave the ring up, inserts go by kernel call as before.
 // Threads of the process share the ring: a record is reserved by an atomic increment of head
-// and committed by storing its tag last.
+// and committed by storing its tag last. On boards with several CPUs (BOARD_USER_RING_THREADS)
+// each thread the library creates also gets a ring of its own while one is free, found by its
+// stack pointer (no thread register needed), registered by its first insert
+// (KTRACE_USERRING_THREAD) and drained at its own kernel entries: two threads writing on two
+// CPUs then share no cache line (the same protocol; its compare-and-swap meets no other CPU).
+// The first thread and any past the table use the process's ring.
 #include <kern.h>
 #include <trace/kev.h>
 #include <board_user.h>
@@ -16,6 +21,66 @@
 extern const uint32_t trace_uring_records;
 extern uint32_t trace_uring_mem[];
 static int uring_state;     // 0 not registered yet, 1 in use, -1 not available
+
+#if defined(BOARD_USER_RING_THREADS) && BOARD_USER_RING_THREADS > 0
+extern const uint32_t trace_uring_thread_words;
+extern uint32_t trace_uring_thread_mem[];        // rows of trace_uring_thread_words words
+extern struct trace_uring_slot trace_uring_slots[BOARD_USER_RING_THREADS];
+static unsigned uring_nslots;   // slots claimed so far (the lookup looks at these only)
+
+void trace_uring_thread_stack(void *stack, size_t size)
+{
+    uintptr_t lo = (uintptr_t)stack, hi = lo + size;
+    for (unsigned i = 0; i < BOARD_USER_RING_THREADS; i++) {
+        struct trace_uring_slot *s = &trace_uring_slots[i];
+        uintptr_t free = 0;
+        // the same stack again (a thread created where an ended one ran): its slot, to be
+        // registered anew (the kernel forgot the ring with the thread, after draining it)
+        if (__atomic_load_n(&s->lo, __ATOMIC_ACQUIRE) == lo && s->hi == hi) {
+            s->state = 0;
+            return;
+        }
+        if (__atomic_compare_exchange_n(&s->lo, &free, lo, 0, __ATOMIC_ACQ_REL,
+                                        __ATOMIC_ACQUIRE)) {
+            s->state = 0;
+            __atomic_store_n(&s->hi, hi, __ATOMIC_RELEASE);    // usable from now on
+            unsigned n = __atomic_load_n(&uring_nslots, __ATOMIC_RELAXED);
+            while (n < i + 1u && !__atomic_compare_exchange_n(&uring_nslots, &n, i + 1u, 1,
+                                                              __ATOMIC_RELEASE,
+                                                              __ATOMIC_RELAXED))
+                ;
+            return;
+        }
+    }
+}
+
+// This thread's ring and registration: its own when its stack is in the table.
+static inline struct kuser_ring *thread_ring(int **state, uint32_t *which)
+{
+    uintptr_t sp = (uintptr_t)__builtin_frame_address(0);
+    unsigned n = __atomic_load_n(&uring_nslots, __ATOMIC_ACQUIRE);
+    for (unsigned i = 0; i < n; i++) {
+        struct trace_uring_slot *s = &trace_uring_slots[i];
+        if (sp - s->lo < s->hi - s->lo && s->state >= 0) {
+            *state = &s->state;
+            *which = KTRACE_USERRING_THREAD;
+            return (struct kuser_ring *)&trace_uring_thread_mem[i * trace_uring_thread_words];
+        }
+    }
+    return (struct kuser_ring *)trace_uring_mem;
+}
+#else
+void trace_uring_thread_stack(void *stack, size_t size)
+{
+    (void)stack, (void)size;
+}
+
+static inline struct kuser_ring *thread_ring(int **state, uint32_t *which)
+{
+    (void)state, (void)which;
+    return (struct kuser_ring *)trace_uring_mem;
+}
+#endif
 
 // The low word of the cycle counter when the board lets programs read it, else 0 (the
 // kernel then stamps the event when it drains it).
@@ -30,12 +95,14 @@ static inline uint32_t uring_now(void)
 
 int trace_uring_insert(uint32_t code, uint32_t a, uint32_t b)
 {
-    struct kuser_ring *u = (struct kuser_ring *)trace_uring_mem;
-    if (__builtin_expect(uring_state <= 0, 0)) {
-        if (uring_state < 0 || trace_uring_records == 0)
+    int *state = &uring_state;
+    uint32_t which = 0;
+    struct kuser_ring *u = thread_ring(&state, &which);
+    if (__builtin_expect(*state <= 0, 0)) {
+        if (*state < 0 || trace_uring_records == 0)
             return -1;
-        int r = TraceEvent(KTRACE_USERRING, (uint32_t)(uintptr_t)u, trace_uring_records, 0);
-        uring_state = r < 0 ? -1 : 1;
+        int r = TraceEvent(KTRACE_USERRING, (uint32_t)(uintptr_t)u, trace_uring_records, which);
+        *state = r < 0 ? -1 : 1;
         if (r < 0)
             return -1;
     }

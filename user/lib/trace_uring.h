@@ -3,10 +3,22 @@
 #ifndef USER_LIB_TRACE_URING_H
 #define USER_LIB_TRACE_URING_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 // Puts a 2-word user event in this process's ring: 0 done, -1 when the caller must make the
 // kernel call instead (no ring, the ring full or given up by the kernel, a bad code).
 int trace_uring_insert(uint32_t code, uint32_t a, uint32_t b);
+
+// A thread is about to be created on [stack, stack + size): on boards with several CPUs
+// (BOARD_USER_RING_THREADS) it gets a ring of its own, found by its stack, while one is free.
+void trace_uring_thread_stack(void *stack, size_t size);
+
+// One thread's ring: its stack's bounds and its registration (0 not yet, 1 in use, -1 not
+// available: the process's ring serves it). The table is apphdr.c's, sized per board.
+struct trace_uring_slot {
+    uintptr_t lo, hi;
+    int state;
+};
 
 #endif

@@ -7,6 +7,7 @@
 #include <kernel/thread.h>
 #include <kernel/klock.h>
 #include <kernel/kentry_shared.h>
+#include <kernel/kuring.h>
 #include <a64.h>
 #include <board_config.h>
 
@@ -113,6 +114,8 @@ static inline __attribute__((always_inline)) void entry_body(unsigned source, co
 {
 #if KMAX_CPUS > 1
     if (k_ncpus > 1) {
+        if (KTRACE_HOOKS && traced)
+            kuring_drain_unlocked(k_current);  // the thread's own ring: no kernel lock (kuring.c)
         if (entry_shared(source, traced))
             return;
         a64_kernel_lock();

@@ -35,11 +35,10 @@
 // then runs again under the exclusive lock. Not an errno (those are -1..-4095).
 #define KSHARED_RETRY (-0x10000)
 
-// Traced entries run exclusive until the trace's shared state may be written without the big
-// lock (issue 28, s-uring's contract). Turning this to 1 sends traced message calls down the
-// shared fast path too (kernel/arch/aarch64/cpu.c entry_body; kernel/kentry_shared.h has the
-// traced copy).
-#define KLOCK_SHARED_TRACED 0
+// Traced message calls take the shared fast path too (kernel/arch/aarch64/cpu.c entry_body;
+// kernel/kentry_shared.h has the traced copy): the trace needs no kernel lock (trace_ring.h,
+// "LOCKING"). 0 would send every traced entry to the exclusive side.
+#define KLOCK_SHARED_TRACED 1
 
 struct kspin {
     volatile uint32_t word;

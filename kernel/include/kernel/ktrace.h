@@ -43,7 +43,8 @@ struct ktrace_hot {
                         // the entry's one compare also keeps the call number in range
     uint32_t fast;      // classes on the inline path: recorded, fast mode, no filter, no D
     uint32_t plain;     // the same in either mode (kernel-call exits are simple even when wide)
-    unsigned notes;     // buffer-full notifications waiting for the kernel's exit
+    unsigned notes;     // a bit per CPU with buffer-full notifications (or the ring's own
+                        // stop) waiting for its kernel exit (ktrace.c)
     const struct thread *current; // who the ring was last told runs; NULL sends the
                                   // exit out of line (a D program runs, or not known yet)
 };

@@ -7,29 +7,68 @@
 #define KERNEL_KURING_H
 
 #include <kernel/proc.h>
+#include <kernel/thread.h>
+#include <kernel/kdtrace.h>
 
 // KTRACE_USERRING(addr, nrec) from p: registers (nrec a power of two <= KUSER_RING_MAX, the
 // ring inside p's RAM) or, nrec 0, forgets p's ring. 0 or -EINVAL / -EFAULT.
 int kuring_register(struct proc *p, uint32_t addr, uint32_t nrec);
+// KTRACE_USERRING(addr, nrec, 1) from t: the same for t's own ring (several CPUs only; -EINVAL
+// on one, where the process's ring serves every thread).
+int kuring_register_thread(struct thread *t, uint32_t addr, uint32_t nrec);
 // Records of processes' rings rejected since the capture began (KTRACE_QUERYEVENTS).
 uint32_t kuring_rejected(void);
 // Tracing (re)starts: records written before now are dropped unseen (they belong to no capture).
 void kuring_new_capture(void);
-// p ends: its committed records not drained yet go into the trace (its last events).
+// p ends: its committed records not drained yet go into the trace (its last events), and those
+// left behind a record never committed are counted rejected (kuring.c's kuring_forget, as for a
+// ring unregistered or replaced).
 void kuring_proc_gone(struct proc *p);
-// p's ring is forgotten (unregistered, replaced, or p ends): its committed records go into the
-// trace, and those left behind a record never committed are counted rejected.
-void kuring_forget(struct proc *p);
-// Moves p's committed records into the trace ring. p is the current process (its RAM is the
-// one mapped), called on a traced kernel entry.
-void kuring_drain(struct proc *p);
+// t's slot is freed: the same for its own ring.
+void kuring_thread_gone(struct thread *t);
+// Moves the committed records of ring k (p's, or one of p's threads') into the trace ring,
+// under k's lock. p's memory is the one mapped.
+void kuring_drain_ring(struct proc *p, struct kuring *k);
 
-// The traced entry's check: one load and a branch for a process without a ring.
+// One load and a branch for a ring not registered or empty (read unlocked: the drain checks
+// again under the ring's lock).
+static inline void kuring_drain_ring_if(struct proc *p, struct kuring *k)
+{
+    if (__builtin_expect(k->addr != 0, 0) &&
+        ((const volatile struct kuser_ring *)(uintptr_t)k->addr)->head != k->tail)
+        kuring_drain_ring(p, k);
+}
+
+// p's shared ring (p may be NULL: a kernel thread).
 static inline void kuring_drain_current(struct proc *p)
 {
-    if (p && __builtin_expect(p->ur_addr != 0, 0) &&
-        ((const volatile struct kuser_ring *)(uintptr_t)p->ur_addr)->head != p->ur_tail)
-        kuring_drain(p);
+    if (p)
+        kuring_drain_ring_if(p, &p->ur);
+}
+
+// The traced entry's drain for thread t: its own ring when it has one (several CPUs: a thread
+// with a ring of its own writes no other), else its process's, which the threads without one
+// share. So a thread's entry reads no line another CPU's writer writes.
+static inline void kuring_drain_thread(struct thread *t)
+{
+#if KMAX_CPUS > 1
+    if (t->ur.addr) {
+        kuring_drain_ring_if(t->proc, &t->ur);
+        return;
+    }
+#endif
+    kuring_drain_current(t->proc);
+}
+
+// The traced entry's drain before it takes the kernel lock (SMP): t, this CPU's running
+// thread, has its rings drained into this CPU's buffer without that lock (each ring has a lock
+// of its own, kuring.c): its process's memory is the one mapped, and a teardown on another
+// CPU waits for the ring's lock, then finds the ring gone. With a D program running, or t
+// being destroyed, it waits for the lock: the drain after it (kernel_entry_body) does it.
+static inline void kuring_drain_unlocked(struct thread *t)
+{
+    if (__builtin_expect(!kdt_active, 1) && !t->dying)
+        kuring_drain_thread(t);
 }
 
 #endif

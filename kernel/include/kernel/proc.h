@@ -10,6 +10,7 @@
 #include <kernel/list.h>
 #include <uapi/kapi.h>
 #include <uapi/ktrace.h>
+#include <kernel/kuring_state.h>
 
 struct thread;
 
@@ -32,13 +33,7 @@ struct proc {
     uint32_t flash_base, flash_size;
     uint32_t map_base, map_len;   // read-only mapping of the trace ring (its logger), or 0
     uint32_t map2_base, map2_len; // read-only mapping of the D engine (its consumer), or 0
-    uint32_t ur_addr;           // its user-event ring (kernel/kuring.c), or 0
-    uint32_t ur_mask;           // records in the ring - 1
-    uint32_t ur_tail;           // records consumed: the kernel's copy, the one it trusts
-    uint32_t ur_last;           // the time given to the last record emitted (its order in time)
-    bool     ur_have_last;
-    bool     ur_skip_old;       // a capture began: skip records stamped before ur_skip_before
-    uint32_t ur_skip_before;
+    struct kuring ur;           // its user-event ring, shared by its threads (kernel/kuring.c)
     struct list threads;
     int32_t nthreads;
     int32_t next_tid;

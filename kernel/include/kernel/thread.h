@@ -13,6 +13,7 @@
 #include <uapi/kstate.h>
 #include <kernel/ktrace.h>
 #include <kernel/cpu.h>
+#include <kernel/kuring_state.h>
 
 struct proc;
 struct channel;
@@ -75,6 +76,9 @@ struct thread {
     int32_t  dying_status;
     char name[KNAME_MAX];
     uint32_t trace_pid;         // trace_tid's process (above); here it fills the tail padding
+#if KMAX_CPUS > 1
+    struct kuring ur;           // its own user-event ring (kernel/kuring.c): several CPUs only
+#endif
 };
 
 extern struct thread k_threads[KMAX_THREADS];

@@ -3,9 +3,10 @@
 // trace/include/trace/trace_ring.h); kernel/arch/<arch>/include/trace_port.h includes it.
 // Every trace event is emitted inside the kernel, and kernel entries never nest (they share
 // one exception priority; a fault in the kernel halts it), so the ring needs no interrupt
-// masking of its own: irq_save is free. Notifications are only queued here
-// (ktrace_port_notify) and raised as the synthetic interrupt on the way out of the kernel,
-// where sending a pulse is safe; so the ring never needs to know about interrupt context.
+// masking of its own: irq_save is free. Notifications are only queued here, per CPU
+// (ktrace_port_notify, ktrace.c), and raised as the synthetic interrupt on the way out of
+// the kernel, under the kernel lock, where sending a pulse is safe; so the ring never needs
+// to know about interrupt context, and its callers need not hold the kernel lock.
 #ifndef KERNEL_TRACE_PORT_KERNEL_H
 #define KERNEL_TRACE_PORT_KERNEL_H
 
@@ -13,8 +14,9 @@
 #include <board_clock.h>
 #include <kernel/cpu.h>
 
-// Each CPU writes its own current buffer; the ring's shared state (pool, filters, the
-// logger's calls) is only touched inside the kernel, under its big lock (kernel/cpu.h).
+// Each CPU writes its own current buffer under its own lock; the ring's shared state (pool,
+// filters, the logger's calls) under the ring's pool lock (trace_ring.h, LOCKING): none of it
+// needs the kernel lock. On one CPU the ring compiles its locks out.
 #define TRACE_MAX_CPUS KMAX_CPUS
 
 struct trace_ring;
@@ -41,5 +43,19 @@ static inline void trace_port_notify(struct trace_ring *r, unsigned bufidx, unsi
     ktrace_port_notify(r, bufidx, seq);
 }
 static inline void trace_port_stopped(struct trace_ring *r) { ktrace_port_stopped(r); }
+
+// The ring's spinlocks (used only when KMAX_CPUS > 1): a test-and-set on a word, spinning on
+// plain loads while it is held. Held for a few stores (an event) or a buffer switch.
+static inline void trace_port_lock(uint32_t *word)
+{
+    while (__atomic_exchange_n(word, 1u, __ATOMIC_ACQUIRE))
+        while (__atomic_load_n(word, __ATOMIC_RELAXED))
+            ;
+}
+
+static inline void trace_port_unlock(uint32_t *word)
+{
+    __atomic_store_n(word, 0u, __ATOMIC_RELEASE);
+}
 
 #endif

@@ -113,6 +113,9 @@ struct kuser_ring {
     struct kuser_rec rec[];
 };
 #define KUSER_RING_MAX 1024u
+// KTRACE_USERRING's third argument: 0 the process's ring (shared by its threads), or this
+// value: the calling thread's own ring (boards with several CPUs; -EINVAL on one).
+#define KTRACE_USERRING_THREAD 1u
 
 // The synthetic interrupt a logger attaches to (InterruptAttachEvent) to hear "buffer ready":
 // its pulse value is (sequence << 8) | buffer index.

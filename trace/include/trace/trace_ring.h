@@ -23,11 +23,52 @@
 //   void trace_port_stopped(struct trace_ring *r);
 //        the ring stopped itself (FILL policy, every buffer used): tr_active is now 0. For a
 //        port that mirrors the active classes. Same context and limits as trace_port_notify.
+//   void trace_port_lock(uint32_t *word);    void trace_port_unlock(uint32_t *word);
+//        a spinlock on a word that starts 0 (acquire / release ordering). Used only when
+//        TRACE_MAX_CPUS > 1; a one-CPU port may make them empty.
+// trace_port_notify and trace_port_stopped may be called on any CPU, by several CPUs at once,
+// with no lock of the caller's held (only the ring's own): a port defers what needs more
+// (the kernel queues the notification per CPU and raises the interrupt at its kernel exit).
 //
-// LOCKING. Every state change happens with local interrupts disabled (port irq_save). Each CPU
-// writes only into its own current buffer (struct trace_cpu), so the hot path needs no lock.
-// The pool of buffers and the filter state are shared: on SMP the slow path and the logger/
-// control calls would also need a spinlock around them (not needed while TRACE_MAX_CPUS == 1).
+// LOCKING (the contract the kernel relies on). Every call runs with local interrupts disabled
+// (port irq_save) and needs no lock of the caller's: trace_emit_* may run on several CPUs at
+// once, each CPU writing its own buffer, concurrently with the control and logger calls on
+// another CPU. The ring's locks, taken inside it, all spinlocks through the port and all
+// compiled out when TRACE_MAX_CPUS == 1:
+//   tc_lock (one per CPU, in that CPU's own cache line): the CPU's write pointer, limit and
+//            its FILLING buffer, for the slow path (trace_ring.c) and for another CPU that
+//            closes this CPU's buffer for the logger (take, flush, stop) or reads its counts.
+//            The inline hooks do not take it: see WRITER AND CLOSER below.
+//   tr_pool_lock: the pool (which buffer is FREE/FULL/LOGGER, sequence numbers, the
+//            policy), buffer switches, every CPU's loss counts (tc_recorded, tc_dropped,
+//            tc_overwritten, tc_unreported: a CPU overwriting another's buffer changes them
+//            without waiting for that CPU), deferred notifications, the control calls and the
+//            filters. Taken only at buffer switches and by the control/logger calls, never
+//            for an event that fits in the CPU's current buffer. (tc_npending, changed from
+//            interrupt context under the CPU's lock alone, is atomic.)
+// Order: tr_pool_lock, then tc_locks. A CPU holding its tc_lock and needing the pool lets go
+// of it first; only the holder of the pool lock takes a second tc_lock (another CPU's, or all
+// of them in CPU order for a filter change, so that filters read under one's own tc_lock are
+// whole), and never while it holds its own. So no cycle: no deadlock. The filter words the inline hooks read unlocked
+// (tr_active, tr_slow, tr_wide) are single words: a stale value sends the event to the slow
+// path, which re-checks under the locks.
+//
+// WRITER AND CLOSER (several CPUs). An inline hook writes its CPU's buffer with no lock; a
+// CPU closing another's buffer must not write the end slot while that CPU writes an event.
+// So the two meet as in Dekker's algorithm, through two words of the writer's struct
+// trace_cpu, each side storing one and then loading the other, both sequentially consistent:
+//   writer: stores the busy mark (the CPU's own struct trace_cpu address, never a slot's) in
+//           tc_wp, loads tc_limit, writes the event below it, and stores the new tc_wp
+//           (release: the mark's end and the event's publication in one store);
+//   closer: holding the pool lock and the writer's tc_lock (so the writer's slow path, the
+//           only other writer of tc_limit, waits), stores tc_limit = 0 (no room), loads tc_wp
+//           and waits while it holds the busy mark (trace_ring.c, quiesce).
+// Either the closer sees the mark and waits for the event's end, or the writer sees the zero
+// limit and takes the slow path, which waits for the closer's lock: the end slot and an
+// event are never written at once. A closer leaves tc_limit 0 (a closed buffer's, or
+// restored by set_limit after a count), so a hook never pairs a write pointer of the closer's
+// with a limit of its own. The writer's cost: one store and one ordered load (no lock, no
+// barrier instruction beyond the ordered accesses).
 //
 // INVARIANTS. Every buffer starts with CONTROL BUFFER (seq, index) and CONTROL TIME (64-bit
 // time) and, when events were lost before it on this CPU, CONTROL DROPPED (count, total). Its
@@ -106,9 +147,12 @@ struct trace_buf {
 };
 
 struct trace_cpu {
-    // Hot path fields first (small offsets). tc_wp == tc_limit when there is no buffer.
-    struct kev_slot *tc_wp;    // next free slot
-    struct kev_slot *tc_limit; // the fast path may write a slot only below this
+    // Hot path fields first (small offsets). No room when there is no buffer: tc_wp ==
+    // tc_limit (one CPU) or tc_limit 0 (several, WRITER AND CLOSER).
+    struct kev_slot *tc_wp;    // next free slot (several CPUs: the busy mark while an inline
+                               // hook writes, WRITER AND CLOSER above); first, so that its
+                               // ordered stores need no address arithmetic
+    struct kev_slot *tc_limit; // the fast path may write a slot only below this (0: no room)
     uint32_t tc_last;          // low timestamp of the last slot written
 #if TRACE_MAX_CPUS > 1
     uint32_t tc_hdr;           // this CPU's number in a header's place (set at init); one
@@ -123,6 +167,7 @@ struct trace_cpu {
     uint64_t tc_overwritten;   // events lost when their buffer was overwritten
     uint64_t tc_unreported;    // lost events not yet written in a DROPPED event
     uint32_t tc_buffers;       // buffers this CPU started
+    uint32_t tc_lock;          // this CPU's lock (LOCKING above)
 } TRACE_PER_CPU_LINE;
 
 struct trace_evfilter {
@@ -145,6 +190,7 @@ struct trace_ring {
     uint32_t tr_ev_wide[KEV_NCLASS][32]; // per-event wide mode (class settings fill it)
     uint32_t tr_cls_pid[KEV_NCLASS], tr_cls_tid[KEV_NCLASS];
     struct trace_evfilter tr_evf[TRACE_EV_FILTERS];
+    uint32_t tr_pool_lock; // the pool, buffer switches, control and filters (LOCKING above)
     trace_dyn_filter_fn tr_dyn;
     void *tr_dyn_arg;
 
@@ -157,7 +203,7 @@ struct trace_ring {
     unsigned tr_last;    // last buffer handed to a CPU
     unsigned tr_fill_next;
     uint32_t tr_next_seq;
-    struct kev_slot tr_noslot; // tc_wp/tc_limit point here when a CPU has no buffer
+    struct kev_slot tr_noslot; // tc_wp (and on one CPU tc_limit) point here without a buffer
     struct trace_buf tr_buf[TRACE_MAX_BUFS];
 };
 
@@ -223,20 +269,71 @@ void trace_emit_words_slow(struct trace_ring *r, unsigned cls, unsigned ev, cons
 void trace_emit_string(struct trace_ring *r, unsigned cls, unsigned ev, const uint32_t *w,
                        unsigned nwords, const char *str);
 
+// The words other CPUs may change while a hook reads them unlocked (tr_active, tr_slow,
+// tr_wide): one relaxed atomic load, a plain load on every target, so that the race is a
+// declared one (ThreadSanitizer checks the rest, test_trace_threads.c). On one CPU a plain
+// read, which the compiler may keep in a register across a loop (the user-ring drain's).
+#if TRACE_MAX_CPUS > 1
+#define TRACE_LOAD(word) __atomic_load_n(&(word), __ATOMIC_RELAXED)
+#else
+#define TRACE_LOAD(word) (word)
+#endif
+
+// The locks (LOCKING above): nothing at all on one CPU.
+static inline void trace_lock(uint32_t *word)
+{
+#if TRACE_MAX_CPUS > 1
+    trace_port_lock(word);
+#else
+    (void)word;
+#endif
+}
+
+static inline void trace_unlock(uint32_t *word)
+{
+#if TRACE_MAX_CPUS > 1
+    trace_port_unlock(word);
+#else
+    (void)word;
+#endif
+}
+
+#define trace_cpu_lock(c)   trace_lock(&(c)->tc_lock)
+#define trace_cpu_unlock(c) trace_unlock(&(c)->tc_lock)
+
 // Is the class active? The disabled hook: one load, a bit test and a branch.
 static inline int trace_on(const struct trace_ring *r, unsigned cls)
 {
-    return (r->tr_active >> cls) & 1u;
+    return (TRACE_LOAD(r->tr_active) >> cls) & 1u;
 }
 
 // Should the hook emit the wide variant of this event? A class with no wide event (fast mode,
 // the common case) is answered by one bit.
 static inline int trace_is_wide(const struct trace_ring *r, unsigned cls, unsigned ev)
 {
-    if (!((r->tr_wide >> (cls & (KEV_NCLASS - 1u))) & 1u))
+    if (!((TRACE_LOAD(r->tr_wide) >> (cls & (KEV_NCLASS - 1u))) & 1u))
         return 0;
     return (r->tr_ev_wide[cls & (KEV_NCLASS - 1u)][(ev >> 5) & 31u] >> (ev & 31u)) & 1u;
 }
+
+// The inline hooks' side of WRITER AND CLOSER (above): trace_write_begin returns the write
+// pointer and marks the CPU busy, trace_limit loads the limit after the mark (ordered: both
+// sequentially consistent), trace_write_end publishes the new write pointer, ending the mark.
+// Limits compare as addresses: a closer's 0 is below every slot. One CPU: plain accesses.
+#if TRACE_MAX_CPUS > 1
+static inline struct kev_slot *trace_write_begin(struct trace_cpu *c)
+{
+    struct kev_slot *s = __atomic_load_n(&c->tc_wp, __ATOMIC_RELAXED);
+    __atomic_store_n(&c->tc_wp, (struct kev_slot *)(void *)c, __ATOMIC_SEQ_CST);
+    return s;
+}
+#define trace_limit(c) __atomic_load_n(&(c)->tc_limit, __ATOMIC_SEQ_CST)
+#define trace_write_end(c, wp) __atomic_store_n(&(c)->tc_wp, (wp), __ATOMIC_RELEASE)
+#else
+#define trace_write_begin(c) ((c)->tc_wp)
+#define trace_limit(c) ((c)->tc_limit)
+#define trace_write_end(c, wp) ((c)->tc_wp = (wp))
+#endif
 
 // This CPU's state, and the header bits of its number: on one CPU both are constants; on
 // several the port may find the state with one load (TRACE_PORT_CPU_STATE), and the header
@@ -259,7 +356,7 @@ static inline int trace_is_wide(const struct trace_ring *r, unsigned cls, unsign
 static inline int trace_room_and_time(const struct trace_cpu *c, const struct kev_slot *s,
                                       uint32_t now)
 {
-    return (s < c->tc_limit) & (now >= c->tc_last);
+    return ((uintptr_t)s < (uintptr_t)trace_limit(c)) & (now >= c->tc_last);
 }
 
 // A simple event of a class the caller knows is active and goes through no filter (tr_active
@@ -273,7 +370,7 @@ static inline void trace_emit_simple_fast(struct trace_ring *r, unsigned cls, un
 #if TRACE_MAX_CPUS > 1
     struct trace_cpu *c = trace_cpu_here(r);
     uint32_t now = trace_port_now32();
-    struct kev_slot *s = c->tc_wp;
+    struct kev_slot *s = trace_write_begin(c);
     uint32_t hdr = trace_cpu_hdr(c);
     if (__builtin_expect(trace_room_and_time(c, s, now), 1)) {
         s->header = KEV_HEADER(KEV_TYPE_S, cls, ev, 0u) | hdr;
@@ -287,11 +384,12 @@ static inline void trace_emit_simple_fast(struct trace_ring *r, unsigned cls, un
         s->data[0] = now;
         s->data[1] = a;
         s->data[2] = b;
-        c->tc_wp = s + 1;
         c->tc_last = now;
+        trace_write_end(c, s + 1);
         trace_port_irq_restore(fl);
         return;
     }
+    trace_write_end(c, s);
     trace_port_irq_restore(fl);
     trace_emit_simple_slow_ce(r, cls << 16 | ev, a, b);
 }
@@ -302,9 +400,9 @@ static inline void trace_emit_simple_fast(struct trace_ring *r, unsigned cls, un
 static inline void trace_emit_simple(struct trace_ring *r, unsigned cls, unsigned ev,
                                      uint32_t a, uint32_t b)
 {
-    if (__builtin_expect(!((r->tr_active >> cls) & 1u), 1))
+    if (__builtin_expect(!((TRACE_LOAD(r->tr_active) >> cls) & 1u), 1))
         return;
-    if ((r->tr_slow >> cls) & 1u) {
+    if ((TRACE_LOAD(r->tr_slow) >> cls) & 1u) {
         trace_emit_simple_slow(r, cls, ev, a, b);
         return;
     }
@@ -346,26 +444,27 @@ trace_emit_simple_at_slow(struct trace_ring *r, unsigned cls, unsigned ev, uint3
 static inline uint32_t trace_emit_simple_at(struct trace_ring *r, unsigned cls, unsigned ev,
                                             uint32_t ts, uint32_t a, uint32_t b)
 {
-    if (__builtin_expect(!((r->tr_active >> cls) & 1u), 0))
+    if (__builtin_expect(!((TRACE_LOAD(r->tr_active) >> cls) & 1u), 0))
         return trace_time_clamp(ts, r->tr_cpu[trace_port_cpu()].tc_last, trace_port_now32());
-    if ((r->tr_slow >> cls) & 1u)
+    if ((TRACE_LOAD(r->tr_slow) >> cls) & 1u)
         return trace_emit_simple_at_slow(r, cls, ev, ts, a, b);
     unsigned long fl = trace_port_irq_save();
     unsigned cpu = trace_port_cpu();
     struct trace_cpu *c = &r->tr_cpu[cpu];
     uint32_t now = trace_port_now32();
-    struct kev_slot *s = c->tc_wp;
+    struct kev_slot *s = trace_write_begin(c);
     ts = trace_time_clamp(ts, c->tc_last, now);
-    if (__builtin_expect(s < c->tc_limit && now >= c->tc_last, 1)) {
+    if (__builtin_expect((uintptr_t)s < (uintptr_t)trace_limit(c) && now >= c->tc_last, 1)) {
         s->header = KEV_HEADER(KEV_TYPE_S, cls, ev, cpu);
         s->data[0] = ts;
         s->data[1] = a;
         s->data[2] = b;
-        c->tc_wp = s + 1;
         c->tc_last = ts;
+        trace_write_end(c, s + 1);
         trace_port_irq_restore(fl);
         return ts;
     }
+    trace_write_end(c, s);
     trace_port_irq_restore(fl);
     return trace_emit_simple_at_slow(r, cls, ev, ts, a, b);
 }
@@ -381,10 +480,10 @@ static inline uint32_t trace_emit_simple_at(struct trace_ring *r, unsigned cls, 
 static inline void trace_emit_words(struct trace_ring *r, unsigned cls, unsigned ev,
                                     const uint32_t *w, unsigned nwords)
 {
-    if (__builtin_expect(!((r->tr_active >> cls) & 1u), 1))
+    if (__builtin_expect(!((TRACE_LOAD(r->tr_active) >> cls) & 1u), 1))
         return;
     unsigned nslots = (nwords + 1u) / 2u;
-    if (nwords < 3u || nslots > TRACE_FAST_COMBINE_SLOTS || ((r->tr_slow >> cls) & 1u) ||
+    if (nwords < 3u || nslots > TRACE_FAST_COMBINE_SLOTS || ((TRACE_LOAD(r->tr_slow) >> cls) & 1u) ||
         ev > KEV_EVENT_MASK) {
         trace_emit_words_slow(r, cls, ev, w, nwords);
         return;
@@ -392,8 +491,13 @@ static inline void trace_emit_words(struct trace_ring *r, unsigned cls, unsigned
     unsigned long fl = trace_port_irq_save();
     struct trace_cpu *c = trace_cpu_here(r);
     uint32_t now = trace_port_now32();
-    struct kev_slot *s = c->tc_wp;
-    if (__builtin_expect(c->tc_limit - s >= (ptrdiff_t)nslots && now >= c->tc_last, 1)) {
+    struct kev_slot *s = trace_write_begin(c);
+#if TRACE_MAX_CPUS > 1   // (a closer's limit 0 is below every slot)
+    int room = (uintptr_t)s + nslots * sizeof(*s) <= (uintptr_t)trace_limit(c);
+#else
+    int room = c->tc_limit - s >= (ptrdiff_t)nslots;
+#endif
+    if (__builtin_expect(room && now >= c->tc_last, 1)) {
         for (unsigned k = 0; k < nslots; k++) {
             unsigned type = k == 0 ? KEV_TYPE_CB : k + 1u == nslots ? KEV_TYPE_CE : KEV_TYPE_CC;
             s[k].header = KEV_HEADER(type, cls, ev, 0u) | trace_cpu_hdr(c);
@@ -402,11 +506,12 @@ static inline void trace_emit_words(struct trace_ring *r, unsigned cls, unsigned
             s[k].data[2] = 2u * k + 1u < nwords ? w[2u * k + 1u] : 0u;
         }
         r->tr_buf[c->tc_buf].tb_overhead = (uint16_t)(r->tr_buf[c->tc_buf].tb_overhead + nslots - 1u);
-        c->tc_wp = s + nslots;
         c->tc_last = now;
+        trace_write_end(c, s + nslots);
         trace_port_irq_restore(fl);
         return;
     }
+    trace_write_end(c, s);
     trace_port_irq_restore(fl);
     trace_emit_words_slow(r, cls, ev, w, nwords);
 }
@@ -414,7 +519,7 @@ static inline void trace_emit_words(struct trace_ring *r, unsigned cls, unsigned
 // The kernel calls this when it leaves interrupt context: delivers deferred notifications.
 static inline void trace_ring_irq_exit(struct trace_ring *r)
 {
-    if (__builtin_expect(r->tr_cpu[trace_port_cpu()].tc_npending != 0, 0))
+    if (__builtin_expect(TRACE_LOAD(r->tr_cpu[trace_port_cpu()].tc_npending) != 0, 0))
         trace_ring_deliver_pending(r);
 }
 
