@@ -48,7 +48,8 @@ struct dcons_host {
     void *arg;
 };
 
-/* the encoding option's values, as libdtrace's dt_encoding (unset draws as ascii) */
+/* the encoding option's values, as libdtrace's dt_encoding (unset: tables draw @s, aggpack's lines
+ * utf8 unless term_ascii) */
 enum { DCONS_ENC_UNSET = 0, DCONS_ENC_ASCII = 1, DCONS_ENC_UTF8 = 2 };
 
 struct dcons {
@@ -106,9 +107,10 @@ unsigned dcons_bar_depth(int64_t val, struct dcons_bar_total total, unsigned len
 void dcons_bucket_label(const struct dif_agg *g, unsigned nv, unsigned k, char *label, size_t n);
 /* dcons_keys_packed: a row's keys as agghist and aggpack print them (a string 16 wide). */
 void dcons_keys_packed(struct dcons *c, const char *types, const uint8_t *keys);
-/* aggpack (trace/d/caggpack.c): dcons_pack_bins widens [*lo, *hi] (start at [UINT_MAX, 0]) to one
- * key's buckets as dt_aggregate_minmaxbin; dcons_pack_head prints the aggregation's header
- * over the keys' common range (width: the keys' columns), dcons_pack_row one key's line (the keys printed before it). */
+/* aggpack (trace/d/caggpack.c): dcons_pack_bins widens [*lo, *hi] (start at [~0u, 0]) to
+ * one key's buckets as dt_aggregate_minmaxbin; dcons_pack_head prints the aggregation's header
+ * over the keys' common range (width: the keys' columns), dcons_pack_row one key's line (the
+ * keys printed before it). */
 int dcons_pack_on(const struct dcons *c, unsigned agg);
 void dcons_pack_bins(const struct dcons *c, unsigned agg, const int64_t *v, unsigned *lo,
                      unsigned *hi);
