@@ -215,6 +215,13 @@ for f in "$d_dir"/tst.*.d; do
     check "$s.d compiled on the board prints its .out" "[ $rc = 0 ] && cmp -s $out/conf-$s.out $f.out"
 done
 
+# aggpack with no encoding set: the board's dtrace has no TERM, which libdtrace's
+# dt_print_packed takes as a terminal that draws UTF-8, so block elements (the host's TERM rule:
+# test/tools/test_dtrace_aggpack_term.sh).
+QEMU_SMP=1 QEMU_ICOUNT=1 t packterm "dtrace -q -x aggpack -n 'BEGIN { @[(int)1] = quantize(4); exit(0); }'"
+check "aggpack with no encoding on the board (no TERM) draws UTF-8 block elements" \
+    "[ $rc = 0 ] && has packterm '^        1    2 : █ : 8    [|] 1$'"
+
 # Several CPUs (the board's QEMU runs more than one): D's buffers and aggregations are per CPU,
 # the consumer merges them, and drops are reported per CPU, as dtrace(1M) does.
 t smpagg "dtrace -q -c init -n 'sched:::on-cpu { @[cpu] = count(); } END { printa(\"cpu %d %@d\n\", @); }'"

@@ -31,7 +31,7 @@ struct options {
     uint64_t bufsize, aggsize, dynvarsize, switchrate_ns, strsize, nspec, specsize;
     uint64_t aggrate_ns, statusrate_ns; /* 0: unset (1hz, as dtrace(1M)'s defaults) */
     unsigned bufpolicy, bufresize_manual, quiet, errtags, aggsortkey, aggsortrev, ncpus;
-    unsigned aggsortkeypos, aggsortpos, droptags, noerror, destructive, aggzoom, agghist;
+    unsigned aggsortkeypos, aggsortpos, droptags, noerror, destructive, aggzoom, agghist, aggpack;
     unsigned encoding; /* DCONS_ENC_*: how distributions' bars are drawn */
     unsigned flowindent, zdefs; /* -F / -x flowindent, -Z / -x zdefs */
     const char *script; /* for errors in #pragma D option */
@@ -145,6 +145,7 @@ static const char *option_apply(struct options *o, const char *name, const char 
             if (!strcmp(name, "destructive")) o->destructive = v != 0;
             if (!strcmp(name, "aggzoom")) o->aggzoom = v != 0;
             if (!strcmp(name, "agghist")) o->agghist = v != 0;
+            if (!strcmp(name, "aggpack")) o->aggpack = v != 0;
             if (!strcmp(name, "flowindent")) o->flowindent = v != 0;
             if (!strcmp(name, "aggsortpos")) /* past the aggregations: the first */
                 o->aggsortpos = v > 0xffff ? 0xffff : (unsigned)v;
@@ -277,8 +278,18 @@ static int host_setopt(struct dcons *c, const char *name, const char *val, const
     c->aggsortpos = tmp.aggsortpos;
     c->aggzoom = (int)tmp.aggzoom;
     c->agghist = (int)tmp.agghist;
+    c->aggpack = (int)tmp.aggpack;
     c->encoding = (int)tmp.encoding;
     return 0;
+}
+
+/* term_ascii: TERM names a terminal known not to draw UTF-8 (sun, sun-color, dumb): aggpack's
+ * packed lines then use ascii when no encoding is set, as libdtrace's dt_print_packed decides;
+ * any other TERM, or none, draws block elements. */
+static int term_ascii(void)
+{
+    const char *t = getenv("TERM");
+    return t && (!strcmp(t, "sun") || !strcmp(t, "sun-color") || !strcmp(t, "dumb"));
 }
 
 static FILE *run_out; /* where the consumer writes: stdout, -o's file or freopen( )'s */
@@ -707,6 +718,8 @@ int main(int argc, char **argv)
     cons.aggsortpos = o.aggsortpos;
     cons.aggzoom = (int)o.aggzoom;
     cons.agghist = (int)o.agghist;
+    cons.aggpack = (int)o.aggpack;
+    cons.term_ascii = term_ascii();
     cons.encoding = (int)o.encoding;
     cons.flowindent = (int)o.flowindent;
     signal(SIGINT, on_sigint);

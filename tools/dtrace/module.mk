@@ -14,6 +14,7 @@ TEST_DEPS_HOST    += $(H)/dtrace $(H)/kevgen
 SCRIPT_TESTS_HOST += d-conformance|300|test/d/run-tests.sh
 # Replays of a capture from several CPUs (kevscen4): `cpu`, per-CPU aggregations, -x cpu.
 SCRIPT_TESTS_HOST += dtrace-cpus|120|test/tools/test_dtrace_cpus.sh
+SCRIPT_TESTS_HOST += dtrace-aggpack-term|60|test/tools/test_dtrace_aggpack_term.sh
 # -c / -p and $target, and the flags dtrace(1M) has (-Z -w -D -U -I -F -v -A, --help).
 SCRIPT_TESTS_HOST += dtrace-target|60|test/tools/test_dtrace_target.sh
 # A capture that lost events: dtrace -i says so, once, with the stream's own count.

@@ -574,13 +574,8 @@ static unsigned collect(struct dcons *c, const unsigned *aggs, unsigned naggs, s
     return m->nbundles;
 }
 
-/* bar_total: the sum of the shown rows' magnitudes, which libdtrace keeps in a long double:
- * up to 256 rows of up to 2^63 each overflow 64 bits (a row of INT64_MIN beside one of
- * INT64_MAX is 2^64 - 1 already), so it is kept in 128 bits, without a 128-bit type (32-bit
- * targets lack one). */
-struct bar_total {
-    uint64_t lo, hi;
-};
+/* the bar total: dcons.h's struct dcons_bar_total */
+#define bar_total dcons_bar_total
 
 static void bar_total_add(struct bar_total *t, uint64_t mag)
 {
@@ -615,6 +610,33 @@ static void utf8_bar(struct dcons *c, uint64_t mag, uint64_t t, uint64_t num, ui
     out(c, sp + (used > 40 ? 40 : used));
 }
 
+/* bar_reduce: a row's magnitude and the total, halved together until 4096 times either fits
+ * 64 bits (the total first down to 64 bits, the row with it: the row is at most the total). */
+static void bar_reduce(int64_t val, struct bar_total total, uint64_t *mag, uint64_t *t)
+{
+    *mag = val < 0 ? 0 - (uint64_t)val : (uint64_t)val;
+    *t = total.lo;
+    for (uint64_t hi = total.hi; hi; hi >>= 1) {
+        *t = *t >> 1 | hi << 63;
+        *mag >>= 1;
+    }
+    while (*mag > UINT64_MAX / 4096 || *t > UINT64_MAX / 4096) {
+        *mag >>= 1;
+        *t >>= 1;
+    }
+}
+
+unsigned dcons_bar_depth(int64_t val, struct bar_total total, unsigned len, int zoom)
+{
+    uint64_t mag, t;
+    bar_reduce(val, total, &mag, &t);
+    /* aggzoom: total is the largest row, drawn at 95% of the bar (DTRACE_AGGZOOM_MAX); as the
+     * double 0.95 is a little under 0.95, libdtrace rounds an exact half down there */
+    uint64_t num = zoom ? 19 : 1, den = zoom ? 20 : 1, half = zoom != 0;
+    unsigned depth = t ? (unsigned)((mag * len * num * 2 + t * den - half) / (2 * t * den)) : 0;
+    return depth > len ? len : depth;
+}
+
 /* One row's bar, as dt_print_quantline: 40 columns of '@' scaled to the total (rounded), or two
  * half bars around a centre line when the shown rows hold both signs. Then the count. */
 static void quantline(struct dcons *c, int64_t val, int64_t norm, struct bar_total total,
@@ -623,26 +645,11 @@ static void quantline(struct dcons *c, int64_t val, int64_t norm, struct bar_tot
     static const char ats[] = "@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@";
     static const char sp[] = "                                        ";
     unsigned len = pos && neg ? 20 : 40;
-    uint64_t mag = val < 0 ? 0 - (uint64_t)val : (uint64_t)val, t = total.lo;
-    /* the total down to 64 bits, the row with it (the row is at most the total) */
-    for (uint64_t hi = total.hi; hi; hi >>= 1) {
-        t = t >> 1 | hi << 63;
-        mag >>= 1;
-    }
-    /* aggzoom: total is the largest row, drawn at 95% of the bar (DTRACE_AGGZOOM_MAX); as the
-     * double 0.95 is a little under 0.95, libdtrace rounds an exact half down there */
-    uint64_t num = zoom ? 19 : 1, den = zoom ? 20 : 1, half = zoom != 0;
-    while (mag > UINT64_MAX / 4096 || t > UINT64_MAX / 4096) {
-        mag >>= 1;
-        t >>= 1;
-    }
-    unsigned depth = t && (pos || neg)
-                         ? (unsigned)((mag * len * num * 2 + t * den - half) / (2 * t * den))
-                         : 0;
-    if (depth > len)
-        depth = len;
+    unsigned depth = pos || neg ? dcons_bar_depth(val, total, len, zoom) : 0;
     if (!neg && pos && c->encoding == DCONS_ENC_UTF8) {
-        utf8_bar(c, mag, t, num, den);
+        uint64_t mag, t;
+        bar_reduce(val, total, &mag, &t);
+        utf8_bar(c, mag, t, zoom ? 19 : 1, zoom ? 20 : 1);
     } else if (!neg) {
         out(c, "|");
         out(c, ats + 40 - depth);
@@ -665,13 +672,32 @@ static void quantline(struct dcons *c, int64_t val, int64_t norm, struct bar_tot
     outf_int(&c->out, " %-9d\n", val / norm);
 }
 
+void dcons_bucket_label(const struct dif_agg *g, unsigned nv, unsigned k, char *label, size_t n)
+{
+    const int64_t *p = g->dg_param;
+    int linear = g->dg_func != DIF_AGG_QUANTIZE;
+    char num[24];
+    int64_t bv = dvm_agg_bucket_value(g, k);
+    label[0] = 0;
+    if (linear && k == 0) {
+        d_strlcpy(label, "< ", n);
+        bv += 1;
+    } else if (linear && k == nv - 1) {
+        d_strlcpy(label, ">= ", n);
+        if (g->dg_func == DIF_AGG_LQUANTIZE)
+            bv = p[0] + (p[1] - p[0]) / p[2] * p[2];
+    }
+    if (bv < 0)
+        d_strlcat(label, "-", n);
+    d_strlcat(label, d_utoa(num, bv < 0 ? 0 - (uint64_t)bv : (uint64_t)bv), n);
+}
+
 /* print_dist: a quantize/lquantize/llquantize table exactly as libdtrace's dt_print_*quantize:
  * rows from one before the first non-zero bucket to one after the last, a "< lo" / ">= hi"
  * label on the outer buckets of the linear kinds. */
 static void print_dist(struct dcons *c, unsigned agg, const int64_t *v)
 {
     const struct dif_agg *g = &c->obj->aggs[agg];
-    const int64_t *p = g->dg_param;
     unsigned nv = c->st->agg_vals[agg];
     int64_t norm = c->norm[agg] ? c->norm[agg] : 1;
     unsigned lo = 0, hi = nv - 1;
@@ -704,22 +730,9 @@ static void print_dist(struct dcons *c, unsigned agg, const int64_t *v)
                              { 's', 0, "------------- Distribution -------------" },
                              { 's', 0, "count" } };
     dfmt_printf(&c->out, "\n%16s %41s %-9s\n", h, 3, NULL, NULL);
-    int linear = g->dg_func != DIF_AGG_QUANTIZE;
     for (unsigned k = lo; k <= hi; k++) {
-        char label[48], num[24];
-        int64_t bv = dvm_agg_bucket_value(g, k);
-        label[0] = 0;
-        if (linear && k == 0) {
-            d_strlcpy(label, "< ", sizeof(label));
-            bv += 1;
-        } else if (linear && k == nv - 1) {
-            d_strlcpy(label, ">= ", sizeof(label));
-            if (g->dg_func == DIF_AGG_LQUANTIZE)
-                bv = p[0] + (p[1] - p[0]) / p[2] * p[2];
-        }
-        if (bv < 0)
-            d_strlcat(label, "-", sizeof(label));
-        d_strlcat(label, d_utoa(num, bv < 0 ? 0 - (uint64_t)bv : (uint64_t)bv), sizeof(label));
+        char label[48];
+        dcons_bucket_label(g, nv, k, label, sizeof(label));
         outf_str(&c->out, "%16s ", label);
         quantline(c, v[k], norm, total, pos, neg, c->aggzoom);
     }
@@ -795,6 +808,15 @@ static int64_t hist_value(struct dcons *c, const struct aggent *e)
     }
 }
 
+/* keys_width: the columns of a row's keys as agghist and aggpack print them (a string 16) */
+static int keys_width(const char *types)
+{
+    int width = 0;
+    for (const char *t = types; *t; t++)
+        width += type_width(*t) + 1;
+    return width;
+}
+
 static void hist_begin(struct dcons *c, struct merge *m, struct hist *h, const char *types)
 {
     int f = c->obj->aggs[m->aggs[0]].dg_func;
@@ -811,17 +833,14 @@ static void hist_begin(struct dcons *c, struct merge *m, struct hist *h, const c
         else if (mag / 19 * 20 + mag % 19 * 20 / 19 > h->total.lo) /* floor(mag / 0.95) */
             h->total.lo = mag / 19 * 20 + mag % 19 * 20 / 19;
     }
-    int width = 0;
-    for (const char *t = types; *t; t++)
-        width += type_width(*t) + 1; /* a string key is 16 wide here */
+    int width = keys_width(types);
     struct dfmt_arg a[4] = { { 'l', width, 0 }, { 's', 0, "key" },
                              { 's', 0, "------------- Distribution -------------" },
                              { 's', 0, "count" } };
     dfmt_printf(&c->out, "\n%*s %41s %-9s\n", a, 4, NULL, NULL);
 }
 
-static void hist_row(struct dcons *c, struct hist *h, const char *types, const uint8_t *keys,
-                     const struct aggent *e)
+void dcons_keys_packed(struct dcons *c, const char *types, const uint8_t *keys)
 {
     struct dfmt_arg a[DIF_RECMAX];
     unsigned n = decode(c, types, keys, a, DIF_RECMAX);
@@ -838,6 +857,12 @@ static void hist_row(struct dcons *c, struct hist *h, const char *types, const u
             dfmt_int(&c->out, &sp, as_traced(a[k].i, a[k].type), 'l');
         }
     }
+}
+
+static void hist_row(struct dcons *c, struct hist *h, const char *types, const uint8_t *keys,
+                     const struct aggent *e)
+{
+    dcons_keys_packed(c, types, keys);
     out(c, " ");
     int64_t norm = c->norm[e->agg] ? c->norm[e->agg] : 1;
     quantline(c, hist_value(c, e), norm, h->total, h->pos, h->neg, 0);
@@ -863,6 +888,13 @@ static void print_aggs(struct dcons *c, const unsigned *aggs, unsigned naggs, co
     const char *merge = naggs == 1 && f0 <= DIF_AGG_MAX ? merges[f0] : NULL;
     if (!fmt && naggs == 1 && c->agghist)
         hist_begin(c, &m, &hist, types);
+    /* aggpack: every key's line over the buckets the keys share (caggpack.c) */
+    unsigned plo = ~0u, phi = 0;
+    int pack = !fmt && naggs == 1 && !hist.on && dcons_pack_on(c, aggs[0]);
+    for (unsigned k = 0; pack && k < m.n; k++)
+        dcons_pack_bins(c, aggs[0], m.ents[k].vals, &plo, &phi);
+    if (pack && n)
+        dcons_pack_head(c, aggs[0], keys_width(types), plo, phi);
     for (unsigned k = 0; k < n; k++) {
         uint32_t b = m.border[k];
         const uint8_t *keys = NULL;
@@ -877,6 +909,11 @@ static void print_aggs(struct dcons *c, const unsigned *aggs, unsigned naggs, co
         }
         if (hist.on) {
             hist_row(c, &hist, types, keys, bundle_ent(&m, b, 0));
+            continue;
+        }
+        if (pack) {
+            dcons_keys_packed(c, types, keys);
+            dcons_pack_row(c, aggs[0], bundle_ent(&m, b, 0)->vals, plo, phi);
             continue;
         }
         print_keys(c, types, keys, merge);
@@ -959,13 +996,13 @@ static int runtime_value(const char *s, uint64_t *v)
 static void setopt(struct dcons *c, const char *name, const char *val)
 {
     static const char *const quiet_ones[] = { "flowindent", "rawbytes", "stackindent",
-        "aggpack", "aggpercpu", "switchrate", "aggrate", "statusrate",
+        "aggpercpu", "switchrate", "aggrate", "statusrate",
         "cleanrate", "stackframes", "ustackframes", "jstackframes" };
     uint64_t v;
     int known = 0;
     if (!d_strcmp(name, "quiet") || !d_strcmp(name, "aggsortkey") ||
         !d_strcmp(name, "aggsortrev") || !d_strcmp(name, "aggsortpos") ||
-        !d_strcmp(name, "aggzoom") || !d_strcmp(name, "agghist") ||
+        !d_strcmp(name, "aggzoom") || !d_strcmp(name, "agghist") || !d_strcmp(name, "aggpack") ||
         !d_strcmp(name, "aggsortkeypos")) {
         known = 1;
         if (!runtime_value(val, &v))
@@ -980,6 +1017,8 @@ static void setopt(struct dcons *c, const char *name, const char *val)
             c->aggzoom = v != 0;
         else if (!d_strcmp(name, "agghist"))
             c->agghist = v != 0;
+        else if (!d_strcmp(name, "aggpack"))
+            c->aggpack = v != 0;
         else if (!d_strcmp(name, "aggsortpos"))
             c->aggsortpos = v > 0xffff ? 0xffff : (unsigned)v;
         else

@@ -38,6 +38,10 @@ int dobj_set_option(struct dobj_file_hdr *h, const char *name, const char *val, 
         h->quiet = 1;
         return 0;
     }
+    if (!d_strcmp(name, "aggpack")) { /* as quiet: set, whatever the value */
+        h->aggpack = 1;
+        return 0;
+    }
     if (!val)
         return fail(err, errlen, "invalid value for option ", name, "(none)");
     if (!d_strcmp(name, "bufpolicy")) {

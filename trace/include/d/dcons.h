@@ -48,7 +48,8 @@ struct dcons_host {
     void *arg;
 };
 
-/* the encoding option's values, as libdtrace's dt_encoding (unset draws as ascii) */
+/* the encoding option's values, as libdtrace's dt_encoding (unset: tables draw @s, aggpack's lines
+ * utf8 unless term_ascii) */
 enum { DCONS_ENC_UNSET = 0, DCONS_ENC_ASCII = 1, DCONS_ENC_UTF8 = 2 };
 
 struct dcons {
@@ -60,6 +61,8 @@ struct dcons {
     int aggzoom;            /* distributions scaled to their largest row, not their total */
     int agghist;            /* count/sum/avg/stddev aggregations printed as histograms */
     int encoding;           /* DCONS_ENC_*: the encoding option (utf8: bars of block elements) */
+    int aggpack;            /* quantize/lquantize printed packed, a line per key (caggpack.c) */
+    int term_ascii;         /* TERM is sun, sun-color or dumb: aggpack's unset encoding is ascii */
     int droptags;           /* -x droptags: "[DTRACEDROP_*] " before each drop report */
     int noerror;            /* -x noerror: fault reports are not printed (ERROR still fires) */
     int flowindent;         /* -F: entry/return probes indented as a call flow (flowindent.c) */
@@ -90,6 +93,29 @@ void dcons_stack_print(const struct dcons_out *o, uint64_t id);
  * (trace/d/csymaddr.c). */
 const char *dcons_symaddr_kind(char type, char conv);
 void dcons_symaddr_token(char *buf, size_t n, const char *kind, const char *merge, uint64_t v);
+
+/* bar_total: the sum of a distribution's shown rows' magnitudes (or, zoomed, the largest), in
+ * 128 bits as libdtrace's long double total reaches past 64 (no 128-bit type on 32-bit targets). */
+struct dcons_bar_total {
+    uint64_t lo, hi;
+};
+/* dcons_bar_depth: |val| * len / total rounded to the nearest (num 19 / den 20 under aggzoom,
+ * an exact half rounding down there), at most len: the length of a bar, or a glyph's level. */
+unsigned dcons_bar_depth(int64_t val, struct dcons_bar_total total, unsigned len, int zoom);
+/* dcons_bucket_label: bucket k of nv's label in a distribution's table: its value, or
+ * "< base" / ">= top" on the outer buckets of lquantize and llquantize. */
+void dcons_bucket_label(const struct dif_agg *g, unsigned nv, unsigned k, char *label, size_t n);
+/* dcons_keys_packed: a row's keys as agghist and aggpack print them (a string 16 wide). */
+void dcons_keys_packed(struct dcons *c, const char *types, const uint8_t *keys);
+/* aggpack (trace/d/caggpack.c): dcons_pack_bins widens [*lo, *hi] (start at [~0u, 0]) to
+ * one key's buckets as dt_aggregate_minmaxbin; dcons_pack_head prints the aggregation's header
+ * over the keys' common range (width: the keys' columns), dcons_pack_row one key's line (the
+ * keys printed before it). */
+int dcons_pack_on(const struct dcons *c, unsigned agg);
+void dcons_pack_bins(const struct dcons *c, unsigned agg, const int64_t *v, unsigned *lo,
+                     unsigned *hi);
+void dcons_pack_head(struct dcons *c, unsigned agg, int width, unsigned lo, unsigned hi);
+void dcons_pack_row(struct dcons *c, unsigned agg, const int64_t *v, unsigned lo, unsigned hi);
 
 void dcons_init(struct dcons *c, struct dvm_state *st, const struct dcons_out *out,
                 const struct dcons_out *err, void *mem, size_t memlen);

@@ -5,7 +5,7 @@
 # the board when the board gives it a compiler arena (DTRACE_CC_ARENA, boards/<b>/user.mk).
 PRIO  := 150
 FLAGS := KAPP_F_TRACE|KAPP_F_PRIV|KAPP_F_HOSTFS
-EXTRA := trace/d/consume.c trace/d/flowindent.c trace/d/fmt.c trace/d/cstack.c trace/d/csymaddr.c trace/d/agg.c trace/d/vm.c trace/d/engine.c trace/d/stacks.c \
+EXTRA := trace/d/consume.c trace/d/caggpack.c trace/d/flowindent.c trace/d/fmt.c trace/d/cstack.c trace/d/csymaddr.c trace/d/agg.c trace/d/vm.c trace/d/engine.c trace/d/stacks.c \
          trace/d/verify.c trace/d/probes.c trace/d/dobj_opts.c trace/d/optval.c trace/d/subr_unsupported.c trace/d/symaddr.c trace/d/dtarget.c trace/d/lex.c \
          trace/d/parse.c trace/d/decl.c trace/d/types.c trace/d/procinfo.c trace/d/ctypes.c trace/d/cg.c trace/d/dcpp.c
 STACK := 0x800
@@ -20,7 +20,7 @@ dtrace_APPS := dtrace init srv client ticker driver worker
 # record read, so their files are built for size (-Os) rather than speed: they are most of
 # this image, which must fit a 128 KB flash slot on the ARM boards (x86-pc has 256 KB slots:
 # its i686 code is larger).
-$(foreach f,lex parse decl types procinfo ctypes cg dcpp dobj_opts optval subr_unsupported symaddr csymaddr dtarget consume flowindent fmt verify engine vm agg probes,$(eval \
+$(foreach f,lex parse decl types procinfo ctypes cg dcpp dobj_opts optval subr_unsupported symaddr csymaddr dtarget consume caggpack flowindent fmt verify engine vm agg probes,$(eval \
     $(B)/apps/dtrace/obj/trace/d/$(f).c.o: UCFLAGS += -Os))
 
 # The parity test's image (test/qemu/test_dprobe_parity.sh): the demo under dtrace with the

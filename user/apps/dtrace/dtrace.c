@@ -340,6 +340,7 @@ int main(void)
 #endif
     cons.quiet = (int)h->quiet;
     cons.encoding = (int)h->encoding;
+    cons.aggpack = (int)h->aggpack; /* no TERM here: an unset encoding packs in utf8 */
     if (st->bufsize_lowered)
         fprintf(stderr, "dtrace: buffer size lowered to %luk\n",
                 (unsigned long)(st->bufsize_lowered / 1024));
