@@ -310,6 +310,47 @@ static void vars_k(unsigned k, struct dif_var **v)
     *v = (struct dif_var *)((uint8_t *)blob + hdr()->dh_vars) + k;
 }
 
+/* Struct-valued associative arrays: the value's size rides in dv_size | dv_signed << 8 (in
+ * words); accepted as compiled, refused at size 0, past DIF_MEMVAR_MAX, with bad keys, or
+ * stored as a whole by DIF_STGA. */
+static void test_struct_array_vars(void **state)
+{
+    (void)state;
+    struct dif_obj o;
+    char err[256];
+    struct dif_var *v;
+    const char *src = "struct s { int a; long b; string n; } r[int];\n"
+                      "BEGIN { r[1].a = 1; r[1].n = \"x\"; }";
+    compile(src);
+    if (dif_verify(blob, bloblen, &o, err, sizeof(err)) != 0)
+        fail_msg("struct-valued array rejected: %s", err);
+    vars_k(0, &v);
+    assert_int_equal(v->dv_scope, DIF_SCOPE_ARRAY);
+    assert_int_equal(v->dv_type, DIF_TYPE_MEM);
+    assert_int_equal(dif_var_memsize(v), 16 + 256);
+    compile(src);
+    vars_k(0, &v);
+    v->dv_size = 0;
+    v->dv_signed = 0;
+    expect_reject("variable 0: bad struct value size or key types");
+    compile(src);
+    vars_k(0, &v);
+    v->dv_size = 1;
+    v->dv_signed = (DIF_MEMVAR_MAX / 8) >> 8; /* one word past the limit */
+    expect_reject("variable 0: bad struct value size or key types");
+    compile(src);
+    vars_k(0, &v);
+    v->dv_keys = 0; /* "": an array has at least one key */
+    expect_reject("variable 0: bad struct value size or key types");
+    compile(src);
+    uint32_t *p = prog(0);
+    unsigned k = 0;
+    while (DIF_OP(p[k]) != DIF_LDGA)
+        k++;
+    p[k] = DIF_INSTR_IDX(DIF_STGA, DIF_IDX(p[k]), DIF_RD(p[k]));
+    expect_reject("stores to a memory variable as a whole");
+}
+
 static void test_memory_vars(void **state)
 {
     (void)state;
@@ -431,7 +472,7 @@ int main(void)
         cmocka_unit_test(test_stack_action), cmocka_unit_test(test_consumer_actions),
         cmocka_unit_test(test_scratch_flag),
         cmocka_unit_test(test_agg_increment),     cmocka_unit_test(test_joined_printa),
-        cmocka_unit_test(test_memory_vars),
+        cmocka_unit_test(test_memory_vars),       cmocka_unit_test(test_struct_array_vars),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -659,6 +659,43 @@ static void test_agg_probe_constant(void **state)
     assert_int_equal(r.exec_on, 4);
 }
 
+/* A member store into a struct-valued array's element may write only that element's value,
+ * within the struct's size: the compiler's store moved one word past the 8-byte struct (the
+ * chunk's value part is larger: strsize) or back into the chunk's key is an invalid address;
+ * in range it lands. */
+static void struct_store_at(int64_t off, unsigned want_fault)
+{
+    compile("struct s { int a; int b; } r[int]; BEGIN { r[1].b = 5; trace(r[1].b); }");
+    uint64_t *ints = (uint64_t *)((uint8_t *)blob + hdr()->dh_ints);
+    uint32_t pc = find_op(0, DIF_STW);
+    unsigned k = pc;
+    while (k-- > 0 && DIF_OP(prog(0)[k]) != DIF_SETX)
+        ;
+    assert_int_equal(ints[DIF_IDX(prog(0)[k])], 4); /* the member's offset */
+    ints[DIF_IDX(prog(0)[k])] = (uint64_t)off;
+    load(DVM_BUF_SWITCH, 4096);
+    fire(DPROBE_BEGIN, 0);
+    struct recs r = read_all();
+    assert_int_equal(r.nerr, want_fault ? 1 : 0);
+    if (want_fault) {
+        assert_int_equal(r.err[0].er_fault, want_fault);
+        assert_int_equal(r.err[0].er_offset, pc * 4);
+    } else {
+        assert_int_equal(r.n, 1);
+    }
+}
+
+static void test_struct_value_bounds(void **state)
+{
+    (void)state;
+    struct_store_at(4, 0);
+    struct_store_at(0, 0);
+    struct_store_at(8, DVM_F_BADADDR);    /* past the struct, inside the chunk */
+    struct_store_at(-8, DVM_F_BADADDR);   /* the chunk's key */
+    struct_store_at(-24, DVM_F_BADADDR);  /* its header */
+    struct_store_at(4096, DVM_F_BADADDR); /* another chunk (free) */
+}
+
 static void test_thread_locals(void **state)
 {
     (void)state;
@@ -746,6 +783,7 @@ int main(void)
         cmocka_unit_test(test_header_only_clause),
         cmocka_unit_test(test_ring_keeps_newest), cmocka_unit_test(test_fill_reserves_end),
         cmocka_unit_test(test_aggregations),      cmocka_unit_test(test_thread_locals),
+        cmocka_unit_test(test_struct_value_bounds),
         cmocka_unit_test(test_agg_key_cache),     cmocka_unit_test(test_agg_probe_constant),
         cmocka_unit_test(test_agg_ctxkey_selfset),
         cmocka_unit_test(test_agg_increment),

@@ -1035,7 +1035,15 @@ static struct sym *mem_sym(struct cg *g, const struct dnode *n)
         s = sym_find(g, n->s, DIF_SCOPE_GLOBAL);
     else if (n->kind == N_THIS)
         s = sym_find(g, n->s, DIF_SCOPE_THIS);
-    return s && s->mem ? s : NULL;
+    return s && s->mem && s->scope != DIF_SCOPE_ARRAY ? s : NULL;
+}
+
+/* assoc_sou: the struct-valued associative array n indexes (a[k] of `struct s a[int]`),
+ * or NULL. Its element is an object in D memory: the VM's DIF_LDGA gives its address. */
+static struct sym *assoc_sou(struct cg *g, const struct dnode *n)
+{
+    struct sym *s = n->kind == N_INDEX ? sym_find(g, n->s, DIF_SCOPE_ARRAY) : NULL;
+    return s && s->mem && s->scope == DIF_SCOPE_ARRAY ? s : NULL;
 }
 
 /* is_obj: does n denote an object in memory (so that it has an address)? */
@@ -1058,7 +1066,7 @@ static int is_obj(struct cg *g, const struct dnode *n)
         return mem_sym(g, n) != NULL;
     case N_INDEX: {
         struct sym *s = mem_sym(g, n);
-        return (s && s->isarr) || index_is_subscript(g, n);
+        return (s && s->isarr) || index_is_subscript(g, n) || assoc_sou(g, n);
     }
     default:
         return 0;
@@ -1144,10 +1152,21 @@ static void store_obj(struct cg *g, unsigned ra, const struct obj *o, unsigned r
     if (o->isarr)
         dcc_error(g->cc, line, "D_OP_ARRFUN", "operator = may not be applied to operand of "
                   "array type");
+    if (o->t.kind == DIF_TYPE_STR && tv.kind == DIF_TYPE_STR && !o->bits) {
+        /* a string member: the engine copies it, NUL-padded, into the member's strsize
+         * bytes (DIF_S_COPYS, checked as a DIF_ST* of all of them) */
+        unsigned rd = reg_alloc(g);
+        emit(g, DIF_INSTR(DIF_PUSHT, ra, DIF_TYPE_INT, 0));
+        emit(g, DIF_INSTR(DIF_PUSHT, rv, DIF_TYPE_STR, 0));
+        emit(g, DIF_INSTR_IDX(DIF_CALL, DIF_S_COPYS, rd));
+        reg_free(g, rd);
+        return;
+    }
     if (o->t.kind != DIF_TYPE_INT)
-        dcc_error(g->cc, line, "D_UNSUPPORTED", "assignment to %s is not supported in this D "
-                  "subset", o->t.kind == DIF_TYPE_STR ? "a string member"
-                  : o->t.kind == DT_FLOAT ? "a floating-point object" : "a whole struct or union");
+        dcc_error(g->cc, line, o->t.kind == DIF_TYPE_STR ? "D_OP_INCOMPAT" : "D_UNSUPPORTED",
+                  o->t.kind == DIF_TYPE_STR ? "operands have incompatible types: string member "
+                  "assigned a non-string" : "assignment to %s is not supported in this D subset",
+                  o->t.kind == DT_FLOAT ? "a floating-point object" : "a whole struct or union");
     if (tv.kind != DIF_TYPE_INT)
         dcc_error(g->cc, line, "D_OP_INCOMPAT", "operands have incompatible types: integer "
                   "object assigned a %s", tv.kind == DIF_TYPE_STR ? "string" : "non-scalar");
@@ -1272,6 +1291,17 @@ static unsigned addr_of(struct cg *g, struct dnode *n, struct obj *o)
         return r;
     }
     case N_INDEX: {
+        struct sym *as = assoc_sou(g, n);
+        if (as) { /* the element's address (created zeroed if missing: vm.c var_load) */
+            lvalue(g, n, NULL); /* pushes the keys, checks them against the prototype */
+            r = reg_alloc(g);
+            emit(g, DIF_INSTR_IDX(DIF_LDGA, sym_id(g, as), r));
+            o->t = as->type;
+            o->isarr = 0;
+            o->nelem = 1;
+            o->bits = 0;
+            return r;
+        }
         struct dnode base = { .kind = N_IDENT, .line = n->line, .s = n->s };
         if (n->b->next)
             dcc_error(g->cc, n->line, "D_ARR_BADREF", "too many subscripts for array %s", n->s);
@@ -2816,13 +2846,21 @@ static void declare(struct cg *g, struct ddecl *d)
         if (d->scope == DIF_SCOPE_SELF)
             dcc_error(g->cc, d->line, "D_UNSUPPORTED", "declared self-> associative arrays "
                       "are not supported: %s", d->name);
-        if (d->type.kind != DIF_TYPE_INT && d->type.kind != DIF_TYPE_STR)
+        int sou = d->type.kind == DT_SOU && !d->type.ptr; /* a struct or union value */
+        if (d->type.kind != DIF_TYPE_INT && d->type.kind != DIF_TYPE_STR && !sou)
             dcc_error(g->cc, d->line, "D_UNSUPPORTED", "associative arrays of this value "
                       "type are not supported: %s", d->name);
+        if (sou && !dcc_sou(g->cc, d->type)->complete)
+            dcc_error(g->cc, d->line, "D_DECL_INCOMPLETE", "declared type is incomplete: %s",
+                      d->name);
+        if (sou && dcc_type_size(g->cc, d->type) > DIF_MEMVAR_MAX)
+            dcc_error(g->cc, d->line, "D_UNSUPPORTED", "a struct or union value larger than "
+                      "%u bytes is not supported: %s", DIF_MEMVAR_MAX, d->name);
         if (sym_find(g, d->name, DIF_SCOPE_ARRAY))
             dcc_error(g->cc, d->line, "D_DECL_IDRED", "identifier redeclared: %s", d->name);
         struct sym *s = sym_new(g, d->name, DIF_SCOPE_ARRAY, d->line);
         s->type = d->type;
+        s->mem = (uint8_t)sou;
         memcpy(s->keys, d->keys, sizeof(s->keys));
         s->defined = 1;
         return;
@@ -3141,7 +3179,11 @@ void dcc_codegen(struct dcc *cc)
         char vmkeys[DIF_TUPMAX + 1];
         keys_vm(g, s->keys, vmkeys);
         vars[k].dv_keys = s->scope == DIF_SCOPE_ARRAY ? intern_str(g, vmkeys) : 0;
-        if (s->mem)
+        if (s->mem && s->scope == DIF_SCOPE_ARRAY) { /* words of its value: dif_var_memsize */
+            uint32_t words = ((uint32_t)dcc_type_size(g->cc, s->type) + 7u) / 8u;
+            vars[k].dv_size = (uint8_t)words;
+            vars[k].dv_signed = (uint8_t)(words >> 8);
+        } else if (s->mem)
             vars[k].dv_keys = (uint32_t)dcc_type_size(g->cc, s->type) * (s->isarr ? s->nelem : 1);
     }
     struct dif_agg *aggs = dcc_alloc(cc, (g->naggs + 1) * sizeof(*aggs));

@@ -75,6 +75,7 @@ void dvm_dyn_free(struct dvm_state *st, const uint8_t *key, unsigned keylen)
         struct dent *e = dyn_chunk(d, k - 1);
         if (e->hash == h && e->keylen == keylen && d_words_eq(e + 1, key, keylen)) {
             *link = e->next;
+            e->keylen = 0; /* free: dvm_dyn_memval( ) refuses it */
             e->next = d->free;
             d->free = k;
             d->gen++;
@@ -82,6 +83,27 @@ void dvm_dyn_free(struct dvm_state *st, const uint8_t *key, unsigned keylen)
         }
         link = &e->next;
     }
+}
+
+uint8_t *dvm_dyn_memval(struct dvm_state *st, uintptr_t addr, unsigned n)
+{
+    struct dvm_dyn *d = &st->dyn;
+    uintptr_t base = (uintptr_t)d->mem;
+    if (!d->nchunks || addr < base || addr - base >= (uintptr_t)d->chunk * d->nchunks)
+        return NULL;
+    struct dent *e = dyn_chunk(d, (uint32_t)((addr - base) / d->chunk));
+    uint32_t off = (uint32_t)((addr - base) % d->chunk), val = sizeof(*e) + d->keymax;
+    uint32_t v;
+    if (e->keylen == 0 || off < val) /* free, or its header or key */
+        return NULL;
+    memcpy(&v, e + 1, 4); /* the key's first word: the variable (dyn_key in vm.c) */
+    if (v >= st->obj.hdr->dh_nvars)
+        return NULL;
+    const struct dif_var *dv = &st->obj.vars[v];
+    if (dv->dv_scope != DIF_SCOPE_ARRAY || dv->dv_type != DIF_TYPE_MEM ||
+        n > dif_var_memsize(dv) || off - val > dif_var_memsize(dv) - n)
+        return NULL;
+    return (uint8_t *)addr;
 }
 
 /* ---- principal buffers ------------------------------------------------------------------- */
@@ -1028,7 +1050,7 @@ int dvm_load(struct dvm_state *st, const void *objp, size_t objlen, const struct
                                         "than one firing's budget allows");
     }
     /* variables: globals and this-> get fixed slots; arrays and self-> are dynamic */
-    uint32_t keymax = 16, gsz = 0, tsz = 0;
+    uint32_t keymax = 16, gsz = 0, tsz = 0, memval = 0; /* memval: largest struct value */
     for (uint32_t k = 0; k < h->dh_nvars; k++) {
         const struct dif_var *v = &ob->vars[k];
         uint32_t sz = v->dv_type == DIF_TYPE_STR ? ssz
@@ -1043,6 +1065,8 @@ int dvm_load(struct dvm_state *st, const void *objp, size_t objlen, const struct
             uint32_t ks = 8u + dif_types_size(dif_str(ob, v->dv_keys), st->strsize);
             if (ks > keymax)
                 keymax = ks;
+            if (v->dv_type == DIF_TYPE_MEM && dif_var_memsize(v) > memval)
+                memval = dif_var_memsize(v);
         }
     }
     uint32_t aggkey = 8;
@@ -1095,6 +1119,8 @@ int dvm_load(struct dvm_state *st, const void *objp, size_t objlen, const struct
     struct dvm_dyn *d = &st->dyn;
     d->keymax = (keymax + 7u) & ~7u;
     d->valmax = ssz > 8u ? ssz : 8u;
+    if (memval > d->valmax) /* a struct value fills its chunk's value part (vm.c's store) */
+        d->valmax = memval;
     d->chunk = (uint32_t)sizeof(struct dent) + d->keymax + d->valmax;
     d->nchunks = (uint32_t)(o->dynvarsize / d->chunk);
     if (d->nchunks > 1u << 20)
@@ -1104,8 +1130,10 @@ int dvm_load(struct dvm_state *st, const void *objp, size_t objlen, const struct
     d->bucket = d_alloc(&a, (size_t)d->nbuckets * 4u);
     if ((d->nchunks && !d->mem) || !d->bucket)
         return err_set(err, errlen, "not enough memory for dynamic variables (dynvarsize)");
-    for (uint32_t k = 0; k < d->nchunks; k++)
+    for (uint32_t k = 0; k < d->nchunks; k++) {
         dyn_chunk(d, k)->next = k + 1 < d->nchunks ? k + 2 : 0;
+        dyn_chunk(d, k)->keylen = 0;
+    }
     d->free = d->nchunks ? 1 : 0;
     if (dvm_stacks_layout(st, &a) != 0) /* stack( )/ustack( ) values (trace/d/stacks.c) */
         return err_set(err, errlen, "not enough memory for the stack table");

@@ -276,8 +276,15 @@ int dif_verify(const void *blob, size_t len, struct dif_obj *o, char *err, size_
 
     for (uint32_t k = 0; k < h->dh_nvars; k++) {
         const struct dif_var *dv = &o->vars[k];
-        if (!str_ok(&v, dv->dv_name) || dv->dv_scope > DIF_SCOPE_THIS || dv->dv_type > 2 ||
-            (dv->dv_size != 1 && dv->dv_size != 2 && dv->dv_size != 4 && dv->dv_size != 8) ||
+        if (!str_ok(&v, dv->dv_name) || dv->dv_scope > DIF_SCOPE_THIS || dv->dv_type > 2)
+            return fail(&v, "variable", k, "bad scope, type or size", ~0u);
+        if (dv->dv_scope == DIF_SCOPE_ARRAY && dv->dv_type == DIF_TYPE_MEM) {
+            if (dif_var_memsize(dv) == 0 || dif_var_memsize(dv) > DIF_MEMVAR_MAX ||
+                !types_ok(&v, dv->dv_keys, 1, DIF_TUPMAX))
+                return fail(&v, "variable", k, "bad struct value size or key types", ~0u);
+            continue; /* dif_var_memsize( ) */
+        }
+        if ((dv->dv_size != 1 && dv->dv_size != 2 && dv->dv_size != 4 && dv->dv_size != 8) ||
             dv->dv_signed > 1)
             return fail(&v, "variable", k, "bad scope, type or size", ~0u);
         if (dv->dv_type == DIF_TYPE_MEM) { /* dv_keys is its size */

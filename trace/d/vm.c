@@ -157,6 +157,8 @@ static int64_t digit_value(char ch)
     return 99;
 }
 
+static int writable(struct dvm_cpu *c, uint64_t addr, uint32_t sz);
+
 __attribute__((noinline)) static uint64_t subr(struct dvm_cpu *c, unsigned id)
 {
     static const char *const sig[DIF_S_COUNT] = {
@@ -170,7 +172,7 @@ __attribute__((noinline)) static uint64_t subr(struct dvm_cpu *c, unsigned id)
         [DIF_S_LLTOSTR2] = "ii", [DIF_S_STRTOK] = "Ss", /* S: a string or NULL */
         [DIF_S_COPYIN] = "ii", [DIF_S_COPYINSTR] = "i", [DIF_S_COPYINSTR2] = "ii",
         [DIF_S_STRTOLL2] = "si", [DIF_S_ALLOCA] = "i", [DIF_S_SPECROOM] = "i",
-        [DIF_S_STACK] = "ii", [DIF_S_STACKDEPTH] = "i",
+        [DIF_S_STACK] = "ii", [DIF_S_STACKDEPTH] = "i", [DIF_S_COPYS] = "is",
     };
     const char *s[3] = { 0 };
     unsigned len[3] = { 0 };
@@ -206,7 +208,7 @@ __attribute__((noinline)) static uint64_t subr(struct dvm_cpu *c, unsigned id)
         work = iv[1] < 0 || iv[1] > INT32_MAX ? INT32_MAX : iv[1];
     if (id == DIF_S_ALLOCA) /* more than scratch holds is "out of scratch", not work */
         work = iv[0] < 0 || iv[0] > (int64_t)c->st->scratch_size ? 0 : iv[0];
-    if (id == DIF_S_COPYINSTR || id == DIF_S_COPYINSTR2)
+    if (id == DIF_S_COPYINSTR || id == DIF_S_COPYINSTR2 || id == DIF_S_COPYS)
         work = c->st->strsize;
     if (work > c->budget) {
         c->budget = -1;
@@ -294,6 +296,17 @@ __attribute__((noinline)) static uint64_t subr(struct dvm_cpu *c, unsigned id)
         for (int k = 0; k < 8; k++, v >>= 8)
             r = r << 8 | (v & 0xff);
         return r;
+    }
+    case DIF_S_COPYS: { /* a string member's store: strsize bytes, checked as DIF_ST*'s */
+        if (!writable(c, (uint64_t)iv[0], c->st->strsize)) {
+            c->fault = DVM_F_BADADDR;
+            c->fault_addr = (uint64_t)iv[0];
+            return 0;
+        }
+        uint8_t *p = (uint8_t *)(uintptr_t)iv[0];
+        memmove(p, s[1], len[1]); /* may overlap: x.s = x.s */
+        memset(p + len[1], 0, c->st->strsize - len[1]);
+        return (uint64_t)iv[0];
     }
     case DIF_S_ALLOCA: { /* zeroed scratch for the rest of the clause; too big: a fault */
         uint8_t *p = iv[0] >= 0 && iv[0] <= (int64_t)c->st->scratch_size
@@ -574,30 +587,38 @@ __attribute__((noinline)) static uint64_t load(struct dvm_cpu *c, unsigned op, u
     }
 }
 
+/* writable: 1 if the sz bytes at addr are memory a D program may write (see store). */
+static int writable(struct dvm_cpu *c, uint64_t addr, uint32_t sz)
+{
+    struct dvm_state *st = c->st;
+    uintptr_t a = (uintptr_t)addr, g = (uintptr_t)st->gvars, t = (uintptr_t)c->tvars;
+    uintptr_t s = (uintptr_t)c->scratch;
+    return (uint64_t)a == addr &&
+           ((st->gvars && a >= g && a - g < st->gvars_size && st->gvars_size - (a - g) >= sz) ||
+            (c->tvars && a >= t && a - t < st->tvars_size && st->tvars_size - (a - t) >= sz) ||
+            (c->scratch && a >= s && a - s < c->scratch_used && c->scratch_used - (a - s) >= sz) ||
+            dvm_dyn_memval(st, a, sz));
+}
+
 /* store: *(addr) = v for DIF_ST*: aligned, and wholly inside the globals, this CPU's
- * clause-locals or the part of its scratch the firing has taken (alloca( ), copyin( ) and
- * string results: the only memory D programs may write); else a fault. */
+ * clause-locals, the part of its scratch the firing has taken (alloca( ), copyin( ) and
+ * string results) or the value of a struct-valued array's element (dvm_dyn_memval): the
+ * only memory D programs may write; else a fault. */
 __attribute__((noinline)) static void store(struct dvm_cpu *c, unsigned op, uint64_t addr,
                                             uint64_t v)
 {
     unsigned sz = 1u << (op - DIF_STB);
-    struct dvm_state *st = c->st;
-    uintptr_t a = (uintptr_t)addr, g = (uintptr_t)st->gvars, t = (uintptr_t)c->tvars;
-    uintptr_t s = (uintptr_t)c->scratch;
     if ((addr & (sz - 1u)) != 0) {
         c->fault = DVM_F_BADALIGN;
         c->fault_addr = addr;
         return;
     }
-    if ((uint64_t)a != addr ||
-        !((st->gvars && a >= g && a - g < st->gvars_size && st->gvars_size - (a - g) >= sz) ||
-          (c->tvars && a >= t && a - t < st->tvars_size && st->tvars_size - (a - t) >= sz) ||
-          (c->scratch && a >= s && a - s < c->scratch_used && c->scratch_used - (a - s) >= sz))) {
+    if (!writable(c, addr, sz)) {
         c->fault = DVM_F_BADADDR;
         c->fault_addr = addr;
         return;
     }
-    memcpy((void *)a, &v, sz); /* little-endian: the low bytes */
+    memcpy((void *)(uintptr_t)addr, &v, sz); /* little-endian: the low bytes */
 }
 
 /* self_lookup: the value of self->v for this thread, through the per-CPU cache of the last
@@ -636,7 +657,13 @@ __attribute__((noinline)) static uint64_t var_load(struct dvm_cpu *c, unsigned o
         unsigned n = dyn_key(c, v);
         if (!n)
             return 0;
-        p = dvm_dyn_lookup(st, c->key, n, 0);
+        /* a struct value is by reference, read or written through: a missing element is
+         * created zeroed (as libdtrace's code faults one in); no space: a drop, and 0,
+         * whose members are an invalid address */
+        int mem = dv->dv_type == DIF_TYPE_MEM;
+        p = dvm_dyn_lookup(st, c->key, n, mem);
+        if (!p && mem)
+            st->stats[c->ctx->cpu].dynvardrops++;
         if (!p)
             return dv->dv_type == DIF_TYPE_STR ? (uint64_t)(uintptr_t)c->st->obj.strs : 0;
     }

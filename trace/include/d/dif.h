@@ -105,6 +105,9 @@ enum dif_subr {
     DIF_S_STACK,        /* stack(n)/ustack(n) as a value: (kind, frames) -> a stack id
                          * (d/dstacks.h; kind 0 kernel, 1 user) */
     DIF_S_STACKDEPTH,   /* stackdepth/ustackdepth: (kind) -> the firing's stack depth */
+    /* a string member's store, emitted by the compiler only: (dst, s) writes s into the
+     * strsize bytes at dst, NUL-padded, where DIF_ST* could write all of them; -> dst */
+    DIF_S_COPYS,
     DIF_S_COUNT
 };
 
@@ -176,6 +179,17 @@ struct dif_var {
     uint8_t dv_signed;
     uint32_t dv_keys;  /* arrays: type descriptor of the key tuple; else 0 */
 };
+
+/* A struct-valued associative array (DIF_SCOPE_ARRAY with DIF_TYPE_MEM; objects before
+ * this form had none, the verifier refused it): dv_keys is its key descriptor as for any
+ * array, and dv_size | dv_signed << 8, which say nothing else of a memory value, is the
+ * value's size in 8-byte words (1 .. DIF_MEMVAR_MAX / 8). DIF_LDGA gives the element's
+ * address, creating it zeroed when it is missing (as DTrace faults in a by-reference
+ * element); DIF_ST* may write inside its value, and DIF_STGA never names it. */
+static inline uint32_t dif_var_memsize(const struct dif_var *dv)
+{
+    return ((uint32_t)dv->dv_size | (uint32_t)dv->dv_signed << 8) * 8u;
+}
 
 struct dif_act {
     uint16_t da_kind;   /* enum dif_actkind */

@@ -273,6 +273,11 @@ void dvm_agg_add_bucket(struct dvm_state *st, unsigned cpu, unsigned agg, uint32
 int dvm_agg_update_at(struct dvm_state *st, unsigned cpu, unsigned agg, uint32_t off, int64_t v);
 uint8_t *dvm_dyn_lookup(struct dvm_state *st, const uint8_t *key, unsigned keylen, int create);
 void dvm_dyn_free(struct dvm_state *st, const uint8_t *key, unsigned keylen);
+/* dvm_dyn_memval: addr if [addr, addr+n) lies inside the value of a live element of a
+ * struct-valued array (its chunk's value part, within the struct's size), else NULL. Every
+ * DIF_ST* into dynamic-variable memory goes through it: a store can reach no chunk header,
+ * key, free chunk or other variable's value. */
+uint8_t *dvm_dyn_memval(struct dvm_state *st, uintptr_t addr, unsigned n);
 uint64_t dvm_spec_alloc(struct dvm_state *st, unsigned cpu); /* speculation(): id or 0 */
 
 #endif
