@@ -28,3 +28,10 @@ $(foreach f,lex parse decl types procinfo ctypes cg dcpp dobj_opts optval subr_u
 # (expanded where user/module.mk filters IMAGES: not on a board without the dtrace image)
 IMAGES        += $(if $(filter dtrace,$(BOARD_NO_IMAGES)),,dtparity)
 dtparity_APPS := dtrace init srv client ticker driver worker tracelogger
+
+# newlib-nano's build (LIBC=newlib, ldscripts/app-newlib.ld) keeps every program's unwind
+# tables, and its larger C library leaves this image no room for them in a 128 KB slot: its
+# stacks are never unwound (the stack tests unwind their own programs), so it is built without.
+ifeq ($(LIBC),newlib)
+$(B)/apps/dtrace/obj/%.o: UCFLAGS += -fno-unwind-tables -fno-asynchronous-unwind-tables
+endif
