@@ -176,6 +176,36 @@ static uint64_t drain_and_trace_timestamp(struct kuser_ring *u, uint32_t i, uint
     return next_trace_value(ram + 16384, n, &off);
 }
 
+// A D program tracing user:::event's timestamp, a capture running (on the trace's fast path,
+// or with an event filter on the USER class: its slow path) and a user-event ring of 8
+// records registered for the process: the start of the two timestamp tests below.
+static struct kuser_ring *timestamp_session_start(struct kdt_load *l, bool slow_path)
+{
+    compile("user:::event { trace(timestamp); }", l);
+    assert_int_equal(dt(KDT_LOAD, kstub_addr(ram + 29000), 0, 0), 0);
+    assert_int_equal(ktrace_call(t, KTRACE_ALLOCBUFFER, 2, 0, 0), 2);
+    ktrace_call(t, KTRACE_ADDALLCLASSES, 0, 0, 0);
+    if (slow_path)
+        assert_int_equal(trace_filter_event(&ktrace, KEV_C_USER, 5, 1), 0);
+    else
+        ktrace_call(t, KTRACE_SETALLCLASSESFAST, 0, 0, 0);
+    assert_int_equal(ktrace_call(t, KTRACE_STARTNOSTATE, 0, 0, 0), 0);
+    assert_int_equal(dt(KDT_GO, 0, 0, 0), 0);
+    struct kuser_ring *u = (struct kuser_ring *)(ram + 20000);
+    memset(u, 0, sizeof(*u) + 8 * sizeof(struct kuser_rec));
+    assert_int_equal(kuring_register(p, kstub_addr(u), 8), 0);
+    return u;
+}
+
+static void timestamp_session_stop(void)
+{
+    assert_int_equal(dt(KDT_STOP, 0, 0, 0), 0);
+    assert_int_equal(dt(KDT_UNLOAD, 0, 0, 0), 0);
+    ktrace_call(t, KTRACE_STOP, 0, 0, 0);
+    trace_filter_all(&ktrace, 0);
+    kuring_register(p, 0, 0);
+}
+
 static void test_user_event_timestamp_clamped(void **state)
 {
     (void)state;
@@ -184,16 +214,7 @@ static void test_user_event_timestamp_clamped(void **state)
     kstub_cycles = t0;
     trace_host_port.now = t0;
     trace_host_port.step = 0;
-    compile("user:::event { trace(timestamp); }", &l);
-    assert_int_equal(dt(KDT_LOAD, kstub_addr(ram + 29000), 0, 0), 0);
-    assert_int_equal(ktrace_call(t, KTRACE_ALLOCBUFFER, 2, 0, 0), 2);
-    ktrace_call(t, KTRACE_ADDALLCLASSES, 0, 0, 0);
-    ktrace_call(t, KTRACE_SETALLCLASSESFAST, 0, 0, 0);
-    assert_int_equal(ktrace_call(t, KTRACE_STARTNOSTATE, 0, 0, 0), 0);
-    assert_int_equal(dt(KDT_GO, 0, 0, 0), 0);
-    struct kuser_ring *u = (struct kuser_ring *)(ram + 20000);
-    memset(u, 0, sizeof(*u) + 8 * sizeof(struct kuser_rec));
-    assert_int_equal(kuring_register(p, kstub_addr(u), 8), 0);
+    struct kuser_ring *u = timestamp_session_start(&l, false);
 
     // Kept (between the last slot and now), before boot, in the future: one at a time, D's
     // timestamp must be the time the trace's slot got (the CPU's last slot: tc_last), and
@@ -206,10 +227,7 @@ static void test_user_event_timestamp_clamped(void **state)
         assert_int_equal(d, ktimer_cycles_to_ns(ktrace.tr_cpu[0].tc_last));
         assert_true(d >= ktimer_cycles_to_ns(t0) && d <= ktimer_cycles_to_ns(t0 + 10000u));
     }
-    assert_int_equal(dt(KDT_STOP, 0, 0, 0), 0);
-    assert_int_equal(dt(KDT_UNLOAD, 0, 0, 0), 0);
-    ktrace_call(t, KTRACE_STOP, 0, 0, 0);
-    kuring_register(p, 0, 0);
+    timestamp_session_stop();
 }
 
 // The red-team rerun of issue 25 (docs/hostile.md): the same on the trace's slow path (an
@@ -224,26 +242,13 @@ static void test_user_event_timestamp_slow_path(void **state)
     kstub_cycles = t0 + 1000000u;               // D's clock: past every reading below
     trace_host_port.now = t0;
     trace_host_port.step = 7;
-    compile("user:::event { trace(timestamp); }", &l);
-    assert_int_equal(dt(KDT_LOAD, kstub_addr(ram + 29000), 0, 0), 0);
-    assert_int_equal(ktrace_call(t, KTRACE_ALLOCBUFFER, 2, 0, 0), 2);
-    ktrace_call(t, KTRACE_ADDALLCLASSES, 0, 0, 0);
-    assert_int_equal(trace_filter_event(&ktrace, KEV_C_USER, 5, 1), 0);    // the slow path
-    assert_int_equal(ktrace_call(t, KTRACE_STARTNOSTATE, 0, 0, 0), 0);
-    assert_int_equal(dt(KDT_GO, 0, 0, 0), 0);
-    struct kuser_ring *u = (struct kuser_ring *)(ram + 20000);
-    memset(u, 0, sizeof(*u) + 8 * sizeof(struct kuser_rec));
-    assert_int_equal(kuring_register(p, kstub_addr(u), 8), 0);
+    struct kuser_ring *u = timestamp_session_start(&l, true);
     const uint32_t ts[3] = { (uint32_t)trace_host_port.now + 3u, 1u, 0xfffffff0u };
     for (uint32_t i = 0; i < 3; i++) {
         uint64_t d = drain_and_trace_timestamp(u, i, ts[i]);   // first: it writes the slot
         assert_int_equal(d, ktimer_cycles_to_ns(ktrace.tr_cpu[0].tc_last));
     }
-    assert_int_equal(dt(KDT_STOP, 0, 0, 0), 0);
-    assert_int_equal(dt(KDT_UNLOAD, 0, 0, 0), 0);
-    ktrace_call(t, KTRACE_STOP, 0, 0, 0);
-    trace_filter_all(&ktrace, 0);
-    kuring_register(p, 0, 0);
+    timestamp_session_stop();
     trace_host_port.step = 0;
 }
 
