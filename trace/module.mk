@@ -50,6 +50,12 @@ $(HT)/test_kev_stack: $(call host_test_objs,test/unit/test_kev_stack.c trace/kev
 	@echo "  LINK    $@"
 	$(Q)$(HOST_CC) -o $@ $^ -lcmocka $(HOST_TLDFLAGS)
 
+# Names made safe to print (kev_text.c): the console's escapes, UTF-8 kept, nothing cut.
+HOST_TESTS += $(HT)/test_kev_text
+$(HT)/test_kev_text: $(call host_test_objs,test/unit/test_kev_text.c trace/kev_text.c)
+	@echo "  LINK    $@"
+	$(Q)$(HOST_CC) -o $@ $^ -lcmocka $(HOST_TLDFLAGS)
+
 # The KPANIC decoder on hand-built payloads: today's layout and a capture from before it.
 HOST_TESTS += $(HT)/test_kev_panic
 $(HT)/test_kev_panic: $(call host_test_objs,test/unit/test_kev_panic.c trace/kev_panic.c \
