@@ -14,10 +14,7 @@ h=$2
 out=$b/test-flight
 rm -rf "$out" && mkdir -p "$out"
 . "$(dirname "$0")/flight_lib.sh"
-n=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-nok() { n=$((n + 1)); echo "not ok $n - $1"; }
-check() { if eval "$2"; then ok "$1"; else nok "$1"; fi; }
+. "$(dirname "$0")/tap_lib.sh"
 N=50000
 echo "1..13"
 

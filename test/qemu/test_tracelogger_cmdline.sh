@@ -25,8 +25,8 @@ trap 'rm -rf "$out"' EXIT
 bytes=$(sed -n 's/^#define BOARD_TRACELOGGER_CMDLINE_BYTES \([0-9]*\).*/\1/p' "boards/$board/board_user.h")
 MAX=$(( ${bytes:-2048} - 2 ))       # tracelogger/main.c's buffer, less the NUL and the count
 storage=$(sed -n 's/^BOARD_TRACE_STORAGE *:= *\([a-z]*\).*/\1/p' "boards/$board/board.mk")
-n=0
-ok() { n=$((n + 1)); if [ "$1" = 0 ]; then echo "ok $n - $board: $2"; else echo "not ok $n - $board: $2"; fi; }
+TAP_PREFIX="$board: "
+. test/qemu/tap_lib.sh
 # line LENGTH: a boot command line of exactly LENGTH bytes: "padding xxx... ;; tracelogger ..."
 line() {
     local tail=" ;; tracelogger -d1 -f $out/t.kev -A end=read"
