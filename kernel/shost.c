@@ -54,9 +54,12 @@ static void console_write(struct proc *p, uint32_t buf, uint32_t len)
 // the caller's buffer [buf, buf + size), with its NUL; the block's second word becomes its
 // length. As QEMU answers: an empty line when the board has none, -1 only when it does not
 // fit (so that a program tells a line too long for its buffer from no line: user/lib/kargs.c).
+// A line the board could not keep whole fits no buffer (board_boot_cmdline_over): -1.
 // The caller has checked that the block and the buffer are the process's to write.
 static int32_t boot_cmdline(volatile uint32_t *blk, uint32_t buf, uint32_t size)
 {
+    if (board_boot_cmdline_over())
+        return -1;
     const char *s = board_boot_cmdline();
     uint32_t n = 0;
     if (!s)

@@ -5,6 +5,7 @@
 // problem found sets kr_err (sticky) and stops decoding.
 #include <trace/kev_decode.h>
 #include <trace/kev_file.h>
+#include <trace/kev_text.h>
 
 #if defined(__has_include)
 #if __has_include(<uapi/kcall.h>)
@@ -137,12 +138,10 @@ static int parse_u64(const char *s, unsigned n, uint64_t *out)
     return 0;
 }
 
+// A name as the tools print it: UTF-8 kept, control bytes escaped (kev_text.c).
 static void copy_name(char *dst, const uint8_t *src, size_t max)
 {
-    size_t i = 0;
-    for (; i + 1 < KEV_NAME_MAX && i < max && src[i]; i++)
-        dst[i] = (src[i] >= 0x20 && src[i] < 0x7f) ? (char)src[i] : '?';
-    dst[i] = 0;
+    kev_text_safe(dst, KEV_NAME_MAX, src, max);
 }
 
 // Add or update a name (tid 0: a process).
@@ -552,6 +551,13 @@ size_t kev_event_bytes(const struct kev_reader *r, const struct kev_event *e, un
     if (nb)
         words_bytes(r, e->w + first, e->nw - first, buf, nb);
     return nb;
+}
+
+void kev_event_name(const struct kev_reader *r, const struct kev_event *e, unsigned first,
+                    char *buf, size_t n)
+{
+    uint8_t tmp[8u * KEV_MAX_COMBINE_SLOTS];
+    kev_text_safe(buf, n, tmp, kev_event_bytes(r, e, first, tmp, sizeof(tmp)));
 }
 
 uint64_t kev_lost_total(const struct kev_reader *r)

@@ -49,6 +49,11 @@ const char *board_boot_cmdline(void)
     return NULL;
 }
 
+size_t board_boot_cmdline_over(void)
+{
+    return 0;
+}
+
 _Noreturn void board_halt(int status)
 {
     if (board_has_semihosting()) {

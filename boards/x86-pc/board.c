@@ -17,8 +17,14 @@ void board_init(void)
     tsc_calibrate();
 }
 
+// A Multiboot command line over what the kernel keeps is refused whole (cpu.c): said here,
+// once, naming the limit, so that the programs' own "too long" errors have their cause.
 void board_late_init(void)
 {
+    size_t over = x86_boot_cmdline_over();
+    if (over)
+        kprintf("kernel: boot command line of %u bytes is over the %u the kernel keeps: "
+                "not given to programs\n", (unsigned)over, (unsigned)X86_BOOT_CMDLINE_MAX);
 }
 
 bool board_has_semihosting(void)
@@ -31,6 +37,11 @@ bool board_has_semihosting(void)
 const char *board_boot_cmdline(void)
 {
     return x86_boot_cmdline();
+}
+
+size_t board_boot_cmdline_over(void)
+{
+    return x86_boot_cmdline_over();
 }
 
 _Noreturn void board_halt(int status)

@@ -26,8 +26,8 @@ echo "1..12"
 capture_boot "$board" "$img" acq "$out" "$h"
 rc=$?
 grep 'acq:\|appinit:\|tracelogger:' "$out/run.log" | sed 's/^/# /'
-n=0
-ok() { n=$((n + 1)); if [ "$1" = 0 ]; then echo "ok $n - $board: $2"; else echo "not ok $n - $board: $2"; fi; }
+TAP_PREFIX="$board: "
+. test/qemu/tap_lib.sh
 [ $rc = 0 ]; ok $? "acqtest halts with status 0"
 grep -q 'acq: done, ok' "$out/run.log"; ok $? "acq ends well (every thread, every sample through the filter)"
 line=$(sed -n 's/.*acq: \([0-9]*\) samples in \([0-9]*\) ms, device programmed at \([0-9]*\) Hz.*/\1 \2 \3/p' "$out/run.log")

@@ -24,8 +24,7 @@ for d in user/apps/tapp[0-9]* user/apps/tperm[0-9]*; do
     [ -d "$d" ] && [[ $(basename "$d") =~ ^t(app|perm)[0-9]+$ ]] && rm -rf "$d"
 done
 trap cleanup EXIT
-n=0
-ok() { n=$((n + 1)); if [ "$1" = 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; fi; }
+. test/qemu/tap_lib.sh
 has() { grep -qE "$2" "$1"; }
 . scripts/console.sh     # a program's lines are read by their source
 dump() { sed 's/^/# /' "$1" | tail -${2:-30}; }

@@ -41,8 +41,7 @@ case $sys in
 esac
 rm -rf "$out"
 mkdir -p "$out"
-n=0
-ok() { n=$((n + 1)); if [ "$1" = 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; fi; }
+. "$here/tap_lib.sh"
 maxobj=8000
 uart=
 grep -q '^BOARD_TRACE_STORAGE *:= *uart' "$root/boards/$board/board.mk" 2>/dev/null && uart=1

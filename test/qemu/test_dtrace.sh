@@ -19,8 +19,7 @@ case ${BOARD:-mps2-an385} in
 qemu-virt-a53) dev_irq=14 kbase=0x40100000 ubase=0x40200000 uend=0x40600000 ;;
 *)             dev_irq=8  kbase=0x0        ubase=0x80000    uend=0x400000 ;;
 esac
-n=0
-check() { n=$((n + 1)); if eval "$2"; then echo "ok $n - $1"; else echo "not ok $n - $1"; fi; }
+. "$(dirname "$0")/tap_lib.sh"
 
 # d NAME 'PROGRAM' [dcompile options]: compiles and runs it; output in $out/NAME.log, status in rc.
 d() {

@@ -15,8 +15,8 @@ b=build/$board
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 storage=$(sed -n 's/^BOARD_TRACE_STORAGE *:= *\([a-z]*\).*/\1/p' "boards/$board/board.mk")
-n=0
-ok() { n=$((n + 1)); if [ "$1" = 0 ]; then echo "ok $n - $board: $2"; else echo "not ok $n - $board: $2"; fi; }
+TAP_PREFIX="$board: "
+. test/qemu/tap_lib.sh
 dump() { sed 's/^/# /' "$1" | tail -${2:-12}; }
 # run NAME SCRIPT [D_OPTS]: make dtrace's path (scripts/run-dtrace.sh) over the demo system
 run() {

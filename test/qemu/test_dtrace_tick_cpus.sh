@@ -22,8 +22,7 @@ board=$(basename "$b")
 out=$(mktemp -d)
 trap '[ -n "${KEEP:-}" ] || rm -rf "$out"' EXIT
 TICK_HZ=1000    # kernel/include/kernel/kernel.h: each CPU's timer rate
-n=0
-ok() { n=$((n + 1)); if [ "$1" = 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; fi; }
+. "$(dirname "$0")/tap_lib.sh"
 # near COUNT MS: COUNT ticks in MS milliseconds at TICK_HZ, 85 % .. one over
 near() { awk -v c="$1" -v ms="$2" -v hz=$TICK_HZ 'BEGIN { e = ms * hz / 1000; exit !(c >= 0.85 * e && c <= e + 1) }'; }
 

@@ -15,8 +15,7 @@ cd "$root" || exit 1
 . scripts/console.sh
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
-n=0
-ok() { n=$((n + 1)); if [ "$1" = 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; fi; }
+. test/qemu/tap_lib.sh
 dump() { sed 's/^/# /' "$1" | tail -${2:-30}; }
 script=test/qemu/d/user-text.d
 strsize=64

@@ -18,10 +18,7 @@ h=$2
 out=$b/test-kfault
 rm -rf "$out" && mkdir -p "$out"
 . "$(dirname "$0")/flight_lib.sh"
-n=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-nok() { n=$((n + 1)); echo "not ok $n - $1"; }
-check() { if eval "$2"; then ok "$1"; else nok "$1"; fi; }
+. "$(dirname "$0")/tap_lib.sh"
 N=50000
 BAD=fffffff0    # kernel/kcrash.c KCRASH_BAD_ADDR
 elf=$b/flight.elf
@@ -86,5 +83,5 @@ if [ -n "${QNX_TRACEPRINTER:-}" ] && [ -x "$QNX_TRACEPRINTER" ]; then
     check "QNX's own traceprinter reads the dump: $qn user events, the last $N" \
         "[ $qn = $count ] && grep 'USREVENT:EVENT:1, d0:' $out/qnx.txt | tail -1 | grep -q 'd0:0x$(printf %08x $N) '"
 else
-    ok "QNX's traceprinter # SKIP QNX_TRACEPRINTER unset (../shared/qnx-tools/build.sh builds it)"
+    ok 0 "QNX's traceprinter # SKIP QNX_TRACEPRINTER unset (../shared/qnx-tools/build.sh builds it)"
 fi

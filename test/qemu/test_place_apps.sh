@@ -7,8 +7,7 @@
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 p=scripts/place-apps.sh
-n=0
-ok() { n=$((n + 1)); if [ "$1" = 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; fi; }
+. test/qemu/tap_lib.sh
 eq() { [ "$1" = "$2" ]; ok $? "$3 (got '$1')"; }
 
 # netduinoplus2's numbers: 7 slots, RAM 0x2000a000-0x20018000, 8 KB slots, ktest wants 16 KB.

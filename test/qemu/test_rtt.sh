@@ -18,10 +18,7 @@ here=$(dirname "$0")
 run=$here/../../scripts/qemu-run.sh
 board=${BOARD:-mps2-an385}
 bdir=$here/../../boards/$board
-n=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-nok() { n=$((n + 1)); echo "not ok $n - $1"; }
-check() { if eval "$2"; then ok "$1"; else nok "$1"; fi; }
+. "$here/tap_lib.sh"
 mk() { sed -n "s/^$1 *:= *\(0x[0-9a-fA-F]*\|[0-9]*\).*/\1/p" "$bdir/board.mk"; }
 
 # Where programs' RAM is (board.mk): the range a user gives OpenOCD's `rtt setup`.

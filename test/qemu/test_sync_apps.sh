@@ -14,8 +14,7 @@ h=$2
 out=$b/test-sync-apps
 rm -rf "$out" && mkdir -p "$out"
 here=$(dirname "$0")
-n=0
-ok() { n=$((n + 1)); if [ "$1" = 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; fi; }
+. "$here/tap_lib.sh"
 
 QEMU_ARGS="appinit inversion deadlock ;; tracelogger -d1 -w -f $out/t.kev" QEMU_TIMEOUT=60 \
     "$here/../../scripts/qemu-run.sh" "$b/syncapps.elf" >"$out/log" 2>&1

@@ -20,11 +20,8 @@ here=$(dirname "$0")
 run=$here/../../scripts/qemu-run.sh
 board=${BOARD:-mps2-an385}
 bdir=$here/../../boards/$board
-n=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-nok() { n=$((n + 1)); echo "not ok $n - $1"; }
+. "$here/tap_lib.sh"
 skip() { n=$((n + 1)); echo "ok $n - $1 # SKIP $2"; }
-check() { if eval "$2"; then ok "$1"; else nok "$1"; fi; }
 count() { grep -cE "$1" "$2"; }
 . "$here/../../scripts/console.sh"   # the tracelogger's lines are read by their source
 TL=$(con_from tracelogger)tracelogger

@@ -47,5 +47,4 @@ gdb_bt() {
 }
 
 # ok STATUS TEXT: the next TAP line (n counts them).
-n=0
-ok() { n=$((n + 1)); if [ "$1" = 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; fi; }
+. "$(dirname "${BASH_SOURCE[0]}")/../qemu/tap_lib.sh"

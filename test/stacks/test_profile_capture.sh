@@ -21,8 +21,7 @@ img=$B/stacks.elf
 tmp=$(mktemp -d)
 [ -n "${KEEP:-}" ] && echo "# files in $tmp"
 trap '[ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXIT
-n=0
-ok() { n=$((n + 1)); if [ "$1" = 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; fi; }
+. "$here/test/qemu/tap_lib.sh"
 echo "1..6"
 "$H/dcompile" -n 'profile-997 /execname == "stackchain"/ { @ = count(); }' -o "$tmp/p.dobj" ||
     { echo "not ok 1 - dcompile"; exit 1; }

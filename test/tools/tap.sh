@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT
-# TAP helpers shared by the kevconv script tests (sourced, not run).
+# TAP helpers shared by the kevconv and traceprinter script tests (sourced, not run).
 n=0
 fails=0
 ok() { n=$((n + 1)); echo "ok $n - $1"; }

@@ -135,6 +135,7 @@ uint32_t board_cycles_per_sec(void) { return 25000000u; }
 bool board_irq_user_ok(unsigned irq) { return irq >= 24 && irq < 32; }
 bool board_has_semihosting(void) { return false; }
 const char *board_boot_cmdline(void) { return NULL; }
+size_t board_boot_cmdline_over(void) { return 0; }
 const char *board_name(void) { return "host"; }
 // The unwinders (kernel/unwind.h) walk target stacks; the host's threads have none here
 // (test_unwind runs the walkers themselves).

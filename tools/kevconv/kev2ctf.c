@@ -319,7 +319,7 @@ static void process_event(struct conv *c, struct stream *s, const struct kev_eve
     switch (e->ev) {
     case KEV_PR_CREATE: case KEV_PR_CREATE_NAME: case KEV_PR_DESTROY: case KEV_PR_DESTROY_NAME:
         if ((e->ev == KEV_PR_CREATE_NAME || e->ev == KEV_PR_DESTROY_NAME) && e->nw > 2)
-            kev_event_string(c->m->r, e, 2, name, sizeof(name));
+            kev_event_name(c->m->r, e, 2, name, sizeof(name));
         ev_header(s, e->ev == KEV_PR_CREATE || e->ev == KEV_PR_CREATE_NAME
                          ? CTF_ID_KEV_PROCESS_CREATE : CTF_ID_KEV_PROCESS_DESTROY,
                   e->t64, 12 + sizeof(name));
@@ -329,7 +329,7 @@ static void process_event(struct conv *c, struct stream *s, const struct kev_eve
         return;
     case KEV_PR_THREAD_NAME:
         if (e->nw > 2)
-            kev_event_string(c->m->r, e, 2, name, sizeof(name));
+            kev_event_name(c->m->r, e, 2, name, sizeof(name));
         ev_header(s, CTF_ID_KEV_THREAD_NAME, e->t64, 12 + sizeof(name));
         put32(s, (uint32_t)kx_tid_of(e->w[0], e->w[1])), put32(s, (uint32_t)kx_pid_of(e->w[0]));
         put32(s, e->w[1]);

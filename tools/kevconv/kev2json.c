@@ -29,6 +29,7 @@
 #include "kx_ids.h"
 #include "kx_msg.h"
 #include <trace/kev_userreg.h>
+#include <trace/kev_text.h>
 
 static void usage(FILE *f)
 {
@@ -97,13 +98,16 @@ static void o_printf(struct out *o, const char *fmt, ...)
         o->n += (size_t)k < o->cap - o->n ? (size_t)k : o->cap - o->n - 1;
 }
 
-// s as a JSON string (quoted, escaped).
+// s as a JSON string (quoted, escaped); UTF-8 text (a process's name) kept as it is.
 static void o_json_str(struct out *o, const char *s)
 {
     o_mem(o, "\"", 1);
     for (; *s; s++) {
         unsigned char ch = (unsigned char)*s;
-        if (ch == '"' || ch == '\\')
+        size_t k = ch >= 0x80 ? kev_utf8_len((const uint8_t *)s, 4) : 0; // ends at the NUL
+        if (k)
+            o_mem(o, s, k), s += k - 1;
+        else if (ch == '"' || ch == '\\')
             o_mem(o, "\\", 1), o_mem(o, s, 1);
         else if (ch < 0x20 || ch >= 0x7f)
             o_printf(o, "\\u%04x", ch);
@@ -428,7 +432,7 @@ static void prth_event(struct conv *c, const struct kev_event *e)
     const char *n = kev_process_event_name(e->ev);
     if ((e->ev == KEV_PR_CREATE_NAME || e->ev == KEV_PR_DESTROY_NAME ||
          e->ev == KEV_PR_THREAD_NAME) && e->nw > 2) {
-        kev_event_string(c->r, e, 2, s, sizeof(s));
+        kev_event_name(c->r, e, 2, s, sizeof(s));
         snprintf(name, sizeof(name), "%s %s", n, s);
     } else {
         snprintf(name, sizeof(name), "%s", n ? n : "PR_TH");

@@ -46,6 +46,14 @@ static const char *const basic_pname[] = { "", "procnto", "client", "server", "d
                                            "worker" };
 static const char *const basic_tname[] = { "", "idle", "main", "main", "irq", "main" };
 static const uint32_t basic_prio[] = { 0, 0, 10, 20, 30, 5 };
+// -N: the same processes named as a hostile program may name itself (at most 15 bytes, the
+// kernel's KNAME_MAX): an escape sequence that clears the screen, one that retitles the
+// terminal, CSI as a C1 control in UTF-8 (c2 9b) and as a lone byte (9b), NEL (85), CR, BEL,
+// a newline; and beside them ordinary UTF-8 names, which the tools must keep.
+static const char *const hostile_pname[] = { "", "procnto", "cl\x1b[2Jnt", "sv\xc2\x9b" "31m",
+                                             "dr\x9b" "5n\r", "w\xc3\xb6rker\x07" };
+static const char *const hostile_tname[] = { "", "idle", "m\x1b]0;x\x07", "\x85main", "irq\n",
+                                             "\xd0\xb7\xd0\xb0\xd0\xb4\xd0\xb0\xd1\x87\xd0\xb0" };
 // The scenario's processes (one thread each), pid 1 the idle one; kevscen_sync.c has its own.
 static unsigned NPROC = 5;
 static const char *const *pname = basic_pname, *const *tname = basic_tname;
@@ -258,11 +266,13 @@ static void wake_round(uint64_t T)
 
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: kevscen [-k] [-s] [-t] [-r ROUNDS] basic|loss|smp|wake|sync FILE.kev\n"
+    fprintf(f, "usage: kevscen [-k] [-N] [-s] [-t] [-r ROUNDS] basic|loss|smp|wake|sync FILE.kev\n"
                "Writes a scripted trace and prints the analysis results it must give\n"
                "(\"expect KEY VALUE\" lines) and \"generated N events\".\n"
                "  -k         message events as the kernel writes them for a waiting receiver\n"
                "             (receive in the sender's context), and interrupt pulses\n"
+               "  -N         basic and loss: processes and threads named with terminal control\n"
+               "             sequences and UTF-8, as a hostile program may name itself\n"
                "  -r ROUNDS  rounds of the script (default 20)\n"
                "  smp and wake (wake-ups across CPUs) need the build for several CPUs\n"
                "             (kevscen4)\n"
@@ -283,6 +293,8 @@ int main(int argc, char **argv)
             return 0;
         } else if (!strcmp(argv[i], "-k")) {
             kstyle = 1;
+        } else if (!strcmp(argv[i], "-N")) {
+            pname = hostile_pname, tname = hostile_tname;
         } else if (!strcmp(argv[i], "-s")) {
             sync_events = 1;
         } else if (!strcmp(argv[i], "-t")) {

@@ -5,6 +5,7 @@
 #include "../common/tool_file.h"
 #include "../common/tool_map.h"
 #include <trace/kev_userreg.h>
+#include <trace/kev_text.h>
 
 #include <errno.h>
 #include <fcntl.h>
@@ -172,7 +173,7 @@ static void name_event(struct kx_model *m, const struct kev_event *e)
     char name[KEV_NAME_MAX];
     if (e->ev == KEV_PR_CREATE_NAME && e->w[1] < KX_MAX_PID)
         m->ppid[e->w[1]] = e->w[0];
-    kev_event_string(m->r, e, 2, name, sizeof(name));
+    kev_event_name(m->r, e, 2, name, sizeof(name));
     if (e->ev == KEV_PR_THREAD_NAME) {
         int idx = kx_thread(m, e->w[0], e->w[1] ? e->w[1] : 1);
         if (idx >= 0 && m->th[idx].name[0] && strcmp(m->th[idx].name, name) && !m->in_snapshot)
@@ -326,7 +327,10 @@ void kx_json_str(FILE *f, const char *s)
     putc('"', f);
     for (; *s; s++) {
         unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\')
+        size_t k = c >= 0x80 ? kev_utf8_len((const uint8_t *)s, 4) : 0; // ends at the NUL
+        if (k)      // UTF-8 text (a process's name) as it is
+            fwrite(s, 1, k, f), s += k - 1;
+        else if (c == '"' || c == '\\')
             putc('\\', f), putc(c, f);
         else if (c < 0x20 || c >= 0x7f)
             fprintf(f, "\\u%04x", c);

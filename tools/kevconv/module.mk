@@ -8,7 +8,7 @@
 # kx.c holds what the tools share (file loading, the thread model).
 KC := tools/kevconv
 KC_DECODE := $(KC)/kx.c $(KC)/kx_ids.c $(KC)/kx_sort.c tools/common/tool_file.c tools/common/tool_map.c \
-             trace/kev_userreg.c trace/kev_decode.c trace/kev_file.c \
+             trace/kev_userreg.c trace/kev_decode.c trace/kev_text.c trace/kev_file.c \
              trace/kev_names.c trace/kev_panic.c trace/kev_stack.c
 
 HOST_TOOLS += $(H)/kev2ctf $(H)/kev2json $(H)/kev2perfetto $(H)/kevstat $(H)/kevreport
@@ -56,6 +56,8 @@ SCRIPT_TESTS_HOST += kev2json|300|test/tools/test_kev2json.sh
 TEST_DEPS_HOST += $(H)/kevstat
 SCRIPT_TESTS_HOST += kevstat|300|test/tools/test_kevstat.sh
 SCRIPT_TESTS_HOST += kevwait|120|test/tools/test_kevwait.sh
+# Names with terminal control sequences reach no terminal through any tool (kev_text.c).
+SCRIPT_TESTS_HOST += hostile-names|60|test/tools/test_hostile_names.sh
 TEST_DEPS_HOST += $(H)/kevreport
 SCRIPT_TESTS_HOST += kevreport|300|test/tools/test_kevreport.sh
 SCRIPT_TESTS_HOST += kevreport-ui|300|test/tools/test_kevreport_ui.sh
@@ -72,7 +74,7 @@ $(HT)/test_kx: $(call host_test_objs,test/tools/test_kx.c $(KC)/kx.c $(KC)/kx_id
                                      tools/common/tool_map.c $(KC)/kx_msg.c $(KC)/kx_stats.c \
                                      $(KC)/kx_stats_json.c trace/kev_wait.c trace/kev_userreg.c \
                                      $(KC)/kx_wait_json.c \
-                                     $(KC)/kx_wait_text.c trace/kev_decode.c trace/kev_file.c \
+                                     $(KC)/kx_wait_text.c trace/kev_decode.c trace/kev_text.c trace/kev_file.c \
                                      trace/kev_names.c)
 	@echo "  TESTLD  $@"
 	$(Q)$(HOST_CC) $(HOST_TLDFLAGS) -o $@ $^ -lcmocka

@@ -104,6 +104,35 @@ static uint64_t count_events(const struct kev_slot *s, unsigned n)
     return e;
 }
 
+// How far CPU cpu's open buffer s holds its events when its write pointer cannot say (the
+// CPU was halted inside an event write: the pointer holds the busy mark, docs/smp.md
+// "Tracing"): the slots from the BUFFER slot on while each is the CPU's, each event no older
+// than the one before it, and each combined event whole. Slots past the last write are the
+// buffer's earlier use (older) or never written; the last one is the reserved BUFFER_END's.
+static unsigned scan_open(const struct kev_slot *s, unsigned cpu)
+{
+    uint32_t t = s[0].data[0];
+    unsigned i = 1, start = 1, in_combined = 0;
+    for (; i < KEV_BUF_SLOTS - 1; i++) {
+        uint32_t h = s[i].header;
+        unsigned ty = kev_hdr_type(h);
+        if (kev_hdr_cpu(h) != cpu || (!h && !s[i].data[0] && !s[i].data[1] && !s[i].data[2]))
+            break;
+        if (ty == KEV_TYPE_S || ty == KEV_TYPE_CB) {
+            if (in_combined || (int32_t)(s[i].data[0] - t) < 0)
+                break;
+            t = s[i].data[0];
+            start = i;
+            in_combined = ty == KEV_TYPE_CB;
+        } else if (!in_combined) {
+            break;
+        } else {
+            in_combined = ty == KEV_TYPE_CC;
+        }
+    }
+    return in_combined ? start : i;     // a combined event cut short: not kept
+}
+
 int main(int argc, char **argv)
 {
     const char *server = NULL, *out_name = "dump.kev";
@@ -179,13 +208,16 @@ int main(int argc, char **argv)
     // count, and each CPU's open one up to its write pointer.
     struct dumped *d = calloc(nbufs, sizeof(*d));
     unsigned nd = 0;
-    uint64_t lost_cpu[MAX_CPUS] = { 0 }, lost = 0;
+    uint64_t lost_cpu[MAX_CPUS] = { 0 }, lost = 0, skipped = 0;
     int32_t cur[MAX_CPUS];
     uint64_t wp[MAX_CPUS];
+    int busy[MAX_CPUS];
     for (unsigned c = 0; c < ncpus; c++) {
         const uint8_t *cp = ring + m.off_cpu + (size_t)c * m.cpu_stride;
         cur[c] = (int32_t)le32(cp + m.off_cur);
         wp[c] = ptr_at(cp + m.off_wp, m.ptr_bytes);
+        // the busy mark: the CPU's own struct trace_cpu address (trace_ring.h)
+        busy[c] = wp[c] == (uint64_t)m.ring + m.off_cpu + (uint64_t)c * m.cpu_stride;
         lost_cpu[c] = le64(cp + m.off_dropped) + le64(cp + m.off_overwritten);
         lost += lost_cpu[c];
     }
@@ -197,8 +229,26 @@ int main(int argc, char **argv)
         if (state == 2 || state == 3) {             // FULL, LOGGER
             x.nslots = (uint32_t)(bp[m.off_nslots] | bp[m.off_nslots + 1] << 8);
         } else if (state == 1) {                    // FILLING: whose, and how far
+            unsigned c = kev_hdr_cpu(s[0].header);
+            if (c < ncpus && cur[c] == (int32_t)i && busy[c] &&
+                kev_hdr_class(s[0].header) == KEV_C_CONTROL &&
+                kev_hdr_event(s[0].header) == KEV_CTL_BUFFER) {
+                // Halted inside an event write: where the events end is not known for sure,
+                // so the buffer is left out, said, and its events counted lost (the trailer).
+                unsigned k = scan_open(s, c);
+                uint64_t e = count_events(s, k);
+                fprintf(stderr, "kevdump: CPU %u was halted inside an event write (its write "
+                        "pointer holds the busy mark): its open buffer (buffer %u, seq %u, "
+                        "about %u slots, %llu events) is left out and its events counted "
+                        "lost; the event being written is in no buffer\n", c, i, x.seq, k,
+                        (unsigned long long)e);
+                lost_cpu[c] += e;
+                lost += e;
+                skipped += e;
+                continue;
+            }
             for (unsigned c = 0; c < ncpus; c++)
-                if (cur[c] == (int32_t)i && wp[c] >= mem + (uint64_t)i * KEV_BUF_BYTES)
+                if (cur[c] == (int32_t)i && !busy[c] && wp[c] >= mem + (uint64_t)i * KEV_BUF_BYTES)
                     x.nslots = (uint32_t)((wp[c] - mem - (uint64_t)i * KEV_BUF_BYTES) /
                                           KEV_SLOT_BYTES);
             x.open = 1;
@@ -281,9 +331,10 @@ int main(int argc, char **argv)
     }
     if (!quiet)
         printf("kevdump: %llu events in %u buffers (seq %lu-%lu) written to %s; %llu events "
-               "lost before them (dropped or overwritten)\n", (unsigned long long)events, nd,
+               "lost (dropped or overwritten%s)\n", (unsigned long long)events, nd,
                nd ? (unsigned long)d[0].seq : 0ul, nd ? (unsigned long)d[nd - 1].seq : 0ul,
-               out_name, (unsigned long long)lost);
+               out_name, (unsigned long long)lost,
+               skipped ? ", or in a buffer left out: see above" : "");
     return 0;
 gdb_error:
     fprintf(stderr, "kevdump: %s\n", g.err[0] ? g.err : strerror(errno));

@@ -3,7 +3,7 @@
 # synthetic .kev files through the real ring and writer, for tests), kevbench (host figures).
 # kevgen and kevbench drive trace_ring with the host port from test/unit (a fake clock).
 TP := tools/traceprinter
-KEV_DECODE_SRCS := trace/kev_decode.c trace/kev_file.c trace/kev_names.c trace/kev_panic.c \
+KEV_DECODE_SRCS := trace/kev_decode.c trace/kev_text.c trace/kev_file.c trace/kev_names.c trace/kev_panic.c \
                    trace/kev_stack.c
 KEV_GEN_SRCS    := $(TP)/kev_capture.c trace/trace_ring.c trace/kev_file.c trace/kev_names.c
 
@@ -20,7 +20,7 @@ $(H)/kevgen: $(call host_objs,$(TP)/kevgen.c $(KEV_GEN_SRCS))
 	@echo "  LINK    $@"
 	$(Q)$(HOST_CC) -o $@ $^
 
-$(H)/kevbench: $(call host_objs,$(TP)/kevbench.c $(KEV_GEN_SRCS) trace/kev_decode.c)
+$(H)/kevbench: $(call host_objs,$(TP)/kevbench.c $(KEV_GEN_SRCS) trace/kev_decode.c trace/kev_text.c)
 	@echo "  LINK    $@"
 	$(Q)$(HOST_CC) -o $@ $^
 

@@ -13,9 +13,7 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 bin=${1:-build/host}
 dir=${2:-build/host-test/qnx}
 mkdir -p "$dir"
-n=0 fails=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-notok() { n=$((n + 1)); fails=$((fails + 1)); echo "not ok $n - $1"; shift; for l in "$@"; do echo "# $l"; done; }
+. "$here/../../test/tools/tap.sh"     # ok, notok: the kevconv tests' TAP
 lines() { "$bin/traceprinter" -n "$1" | python3 "$here/qnx_lines.py"; }
 
 golden() { # golden NAME KEVGEN-ARGS...

@@ -9,15 +9,7 @@ dir=${2:-build/host-test/kev}
 mkdir -p "$dir"
 tp=$bin/traceprinter
 gen=$bin/kevgen
-n=0
-fails=0
-
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-notok() { n=$((n + 1)); fails=$((fails + 1)); echo "not ok $n - $1"; shift; for l in "$@"; do echo "# $l"; done; }
-check() { # check NAME CONDITION-COMMAND...
-    local name=$1; shift
-    if "$@"; then ok "$name"; else notok "$name" "failed: $*"; fi
-}
+. "$(dirname "$0")/../../test/tools/tap.sh"     # ok, notok, check: the kevconv tests' TAP
 
 # The summary's events + lost must equal what kevgen generated.
 accounting() { # accounting KEV GENERATED-LINE

@@ -283,12 +283,12 @@ static void arguments(const struct kev_reader *r, const struct kev_event *e, int
                 add(l, " priority:%d policy:%d", (int)w[2], (int)w[3]);
             add(l, "%s", tmp);
         } else if (e->ev == KEV_PR_THREAD_NAME) {
-            kev_event_string(r, e, 2, name, sizeof(name));
+            kev_event_name(r, e, 2, name, sizeof(name));
             add(l, "pid:%u tid:%u name:%s", w[0], w[1], name);
         } else { // [ppid, pid, name]
             add(l, "ppid:%u pid:%u", w[0], w[1]);
             if (e->ev == KEV_PR_CREATE_NAME || e->ev == KEV_PR_DESTROY_NAME) {
-                kev_event_string(r, e, 2, name, sizeof(name));
+                kev_event_name(r, e, 2, name, sizeof(name));
                 add(l, " name:%s", name);
             }
         }

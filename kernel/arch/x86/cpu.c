@@ -70,8 +70,11 @@ static void load_tables(void)
 }
 
 // The Multiboot command line after its first word (the kernel's own name, which QEMU and GRUB
-// put there), cut to the buffer; empty when the loader gave none.
+// put there); empty when the loader gave none. A line longer than the buffer is kept not at
+// all, never cut: boot_cmdline_over holds its length, the board says so at boot and
+// SYS_GET_CMDLINE refuses every caller (board_boot_cmdline_over, kernel/shost.c).
 static char boot_cmdline[2048];   // room for a D program given inline (make dtrace)
+static size_t boot_cmdline_over;
 
 #define MB_INFO_CMDLINE (1u << 2)   // Multiboot info flags: `cmdline` (offset 16) is valid
 
@@ -87,18 +90,29 @@ static void save_cmdline(uint32_t magic, uint32_t mbi)
     while (*c == ' ')
         c++;
     size_t n = 0;
-    while (c[n] && n < sizeof(boot_cmdline) - 1) {
-        boot_cmdline[n] = c[n];
+    while (c[n])
         n++;
+    if (n > X86_BOOT_CMDLINE_MAX) {
+        boot_cmdline_over = n;
+        return;
     }
-    boot_cmdline[n] = '\0';
+    for (size_t i = 0; i <= n; i++)
+        boot_cmdline[i] = c[i];
 }
 
-// The boot command line (board_boot_cmdline on x86-pc), NULL when empty.
+// The boot command line (board_boot_cmdline on x86-pc), NULL when empty or too long.
 const char *x86_boot_cmdline(void)
 {
     return boot_cmdline[0] ? boot_cmdline : NULL;
 }
+
+// The length of the loader's command line when it was over X86_BOOT_CMDLINE_MAX, else 0.
+size_t x86_boot_cmdline_over(void)
+{
+    return boot_cmdline_over;
+}
+
+_Static_assert(sizeof(boot_cmdline) == X86_BOOT_CMDLINE_MAX + 1, "the line and its NUL");
 
 // Entered from reset_handler on the boot stack, interrupts off. The Multiboot info block and
 // its command line lie outside the image (the loader puts them past its end), so they are

@@ -25,6 +25,11 @@ bool board_has_semihosting(void);
 // without the kernel's own name, or NULL when there is none (or it is empty). Programs read
 // it through SYS_GET_CMDLINE when there is no semihosting host (kernel/shost.c).
 const char *board_boot_cmdline(void);
+// The length of the boot loader's command line when it was longer than the board keeps
+// (x86-pc: 2047 bytes), else 0. The board says so on the console at boot, board_boot_cmdline
+// gives NULL and SYS_GET_CMDLINE fails for every caller (as QEMU's semihosting does for a line
+// over the caller's buffer): a program stops with its "too long" error, never runs on a cut line.
+size_t board_boot_cmdline_over(void);
 _Noreturn void board_halt(int status);
 const char *board_name(void);
 

@@ -180,6 +180,10 @@ static inline uint32_t kev_int_handler_pid(const struct kev_event *e)
 // view); returns how many were copied (at most n).
 size_t kev_event_bytes(const struct kev_reader *r, const struct kev_event *e, unsigned first,
                        uint8_t *buf, size_t n);
+// A name event's name (payload from word `first`) as the tools print names: UTF-8 kept,
+// control bytes escaped (trace/kev_text.h), as kev_proc_name and kev_thread_name give it.
+void kev_event_name(const struct kev_reader *r, const struct kev_event *e, unsigned first,
+                    char *buf, size_t n);
 // The loss note a writer put after the last buffer: its message (NUL-terminated in buf) and
 // time; returns the message length, 0 when the file has none.
 size_t kev_loss_note_text(const struct kev_reader *r, uint32_t *t32, char *buf, size_t n);

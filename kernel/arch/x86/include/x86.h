@@ -47,6 +47,10 @@ struct arch_context;
 _Noreturn void x86_boot(uint32_t magic, uint32_t mbi);
 void x86_set_iomap(uint32_t port, uint32_t count);
 const char *x86_boot_cmdline(void);
+// The longest Multiboot command line the kernel keeps (after the kernel's name); a longer one
+// is refused, never cut (cpu.c).
+#define X86_BOOT_CMDLINE_MAX 2047
+size_t x86_boot_cmdline_over(void);
 // entry.S
 extern uint8_t x86_kstack_top[];
 _Noreturn void x86_start_boot_thread(uint32_t stack_top);

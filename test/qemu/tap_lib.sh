@@ -1,0 +1,9 @@
+# SPDX-License-Identifier: MIT
+# TAP lines for the QEMU test scripts (sourced, not run): numbered "ok N - ..." and
+# "not ok N - ..." lines; each script prints its own plan. One definition for the scripts
+# that each carried a copy. TAP_PREFIX, when set (e.g. "$board: "), starts every description.
+#   ok STATUS DESCRIPTION    "ok" when STATUS is 0, else "not ok"
+#   check DESCRIPTION EXPR   the same with EXPR's status (EXPR is eval'd)
+n=0
+ok() { n=$((n + 1)); if [ "$1" = 0 ]; then echo "ok $n - ${TAP_PREFIX:-}$2"; else echo "not ok $n - ${TAP_PREFIX:-}$2"; fi; }
+check() { if eval "$2"; then ok 0 "$1"; else ok 1 "$1"; fi; }
