@@ -85,9 +85,16 @@ static inline void ktrace_kcall_exit_words(unsigned kc, uint32_t *r0, uint32_t *
 {
     if ((KMAX_CPUS == 1 || __builtin_expect(kc > KC_Semihost, 0)) && ktrace_kc_raw[kc])
         return;     // (one CPU: the Cortex-M's table load is as short as the compare)
-    uint32_t v = *r0, neg = (uint32_t)((int32_t)v >> 31); // all ones when v < 0
+    uint32_t v = *r0;
+#if KMAX_CPUS > 1   // AArch64: success (the common case) is a test of the sign and a zero
+    bool neg = (int32_t)v < 0;
+    *r1 = neg ? 0u - v : 0u;
+    *r0 = neg ? 0xffffffffu : v;
+#else               // the Cortex-M: the sign mask, as short there
+    uint32_t neg = (uint32_t)((int32_t)v >> 31); // all ones when v < 0
     *r1 = (0u - v) & neg;
     *r0 = v | neg;
+#endif
 }
 
 // The end of a traced kernel entry, once the next thread is chosen: its kernel call's exit
