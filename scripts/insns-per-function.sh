@@ -20,7 +20,7 @@
 #       build/qemu-virt-a53/kbench.elf
 #   BOARD=qemu-virt-a53 scripts/insns-per-function.sh -e a64_kernel_entry build/qemu-virt-a53/kbench.elf
 set -u
-usage() { sed -n '3,19p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '3,21p' "$0" | sed 's/^# \{0,1\}//'; }
 phase="" entry=a64_kernel_entry_traced skip=300 ops=200
 [ "${1:-}" = --help ] && { usage; exit 0; }
 while getopts "p:e:s:n:h" o; do
