@@ -140,11 +140,12 @@ static inline void ktrace_state_inline(struct thread *t)
 // The same out of line (ktrace.c).
 void ktrace_state_call(struct thread *t);
 
-// What the traced paths call. On several CPUs (AArch64) it is a call: inline, its slow path
-// made the traced scheduler pass keep four more registers, saved and restored on every
-// traced entry whether a thread changed state or not (6 instructions of a traced null call),
-// where the call costs about 5 a state change. With one CPU (the Cortex-M) the inline copy
-// is the cheaper (docs/PERFORMANCE.md, issue 28).
+// What the traced paths call (ipc.c's traced copies, the Cortex-M's scheduler pass; on several
+// CPUs the scheduler's pass emits its two at its end, sched.c traced_choice_end). On several
+// CPUs (AArch64) it is a call: inline, its slow path made the traced pass around it keep more
+// registers, saved and restored whether a thread changed state or not, where the call costs
+// about 5 a state change. With one CPU (the Cortex-M) the inline copy is the cheaper
+// (docs/PERFORMANCE.md, issue 28).
 static inline void ktrace_state_traced(struct thread *t)
 {
 #if KMAX_CPUS > 1
