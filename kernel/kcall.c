@@ -358,7 +358,7 @@ static inline __attribute__((always_inline)) void dispatch_body(struct thread *t
                             arch_kc_arg(&t->ctx, 4), arch_kc_arg(&t->ctx, 5) };
     // (A traced entry retried from the shared fast path recorded its entry event there:
     // kc_trace is set only then, kernel/kentry_shared.h.)
-    if (traced && !(KMAX_CPUS > 1 && KLOCK_SHARED_TRACED && t->kc_trace))
+    if (traced && __builtin_expect(!(KMAX_CPUS > 1 && KLOCK_SHARED_TRACED && t->kc_trace), 1))
         ktrace_kcall_entry(t, n, a);
     k_kcall_count++;
     int r = kcall_invoke(t, n, a, traced);

@@ -128,8 +128,10 @@ void ktrace_init(void)
     kmemset(notes_n, 0, sizeof(notes_n));
     ring_current = NULL;
 #if KMAX_CPUS > 1
-    for (unsigned i = 0; i < KMAX_CPUS; i++)
+    for (unsigned i = 0; i < KMAX_CPUS; i++) {
         k_cpus[i].ktrace_cpu = &ktrace.tr_cpu[i];   // the fast path's (trace_port_kernel.h)
+        k_cpus[i].ktrace_limit = &ktrace.tr_cpu[i].tc_limit;
+    }
 #endif
 }
 

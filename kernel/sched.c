@@ -158,6 +158,22 @@ void sched_tick(void)
 #endif
 }
 
+// The traced pass's end on several CPUs: the state events of the thread it put back on the
+// ready queue (requeued, READY; NULL: none) and of the one it chose (RUNNING), then the CPU's
+// current thread changes, after them (D's probes in them fire in the old thread's context,
+// as when they were emitted in place). The pass's tail call: with nothing of the pass live
+// across the events' calls, a pass whose thread keeps its CPU keeps no registers for them
+// (7 instructions of a traced null call on AArch64; docs/PERFORMANCE.md, issue 28).
+static __attribute__((noinline, unused)) struct thread *
+traced_choice_end(struct cpu *c, struct thread *requeued, struct thread *next)
+{
+    if (requeued)
+        ktrace_state_inline(requeued);  // (ktrace_kcall.h; inline here, out of the pass)
+    ktrace_state_inline(next);
+    c->current = next;
+    return next;
+}
+
 static inline __attribute__((always_inline)) struct thread *choose(const bool traced)
 {
     struct cpu *c = this_cpu();
@@ -165,6 +181,7 @@ static inline __attribute__((always_inline)) struct thread *choose(const bool tr
     struct thread *next = top_ready(cpu_id());
     int top = next ? (int)next->prio : -1;
     bool yield = c->yield_pending;
+    struct thread *requeued = NULL;
 
     c->yield_pending = false;
     if (cur && cur->state == THS_RUNNING) {
@@ -172,18 +189,21 @@ static inline __attribute__((always_inline)) struct thread *choose(const bool tr
             return cur;     // (D's sched:::remain-cpu: ktrace.c, at the exit)
         // Preempted threads keep their place at the head; yielding ones go to the back.
         enqueue(cur, !yield);
-        if (traced)
-            ktrace_state_traced(cur);   // inline (ktrace_kcall.h)
+        if (traced && KMAX_CPUS == 1)
+            ktrace_state_traced(cur);   // inline (ktrace_kcall.h); several CPUs: at the end
+        requeued = cur;
         next = top_ready(cpu_id());
     }
     KASSERT(next, "no runnable thread (idle missing)");
     sched_remove(next);
     next->state = THS_RUNNING;
     next->cpu = (uint8_t)cpu_id();
-    if (traced)
-        ktrace_state_traced(next);
-    if (next != cur)
+    if (traced && KMAX_CPUS == 1)
+        ktrace_state_traced(next);      // (the Cortex-M's shape: each event in place is the
+    if (next != cur)                    // cheaper there, measured)
         k_context_switches++;
+    if (traced && KMAX_CPUS > 1)
+        return traced_choice_end(c, requeued, next);
     c->current = next;
     return next;
 }

@@ -1,25 +1,27 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# Instructions per function of one operation of a benchmark loop, counted by single-stepping
-# the image under gdb-multiarch on QEMU's gdbstub (-icount shift=0, one CPU): how the traced
-# paths' costs were taken apart (docs/smp.md "Issue 28", docs/PERFORMANCE.md). Prints
-# "INSNS op N total T" and one "INSNS   function count" line per function reached, for each
-# operation (from one reach of ENTRY to the next).
+# Instructions per function of one operation of a benchmark loop, counted from QEMU's own
+# execution log (-singlestep, -icount shift=0, one CPU) over a window gdb-multiarch marks on
+# QEMU's gdbstub: how the traced paths' costs were taken apart (docs/smp.md "Issue 28",
+# docs/PERFORMANCE.md). For each distinct operation (from one reach of ENTRY to the next),
+# most frequent first, prints "INSNS op total T seen K" and one "INSNS   function count" line
+# per function reached. The most frequent is the loop's steady state; the rarer ones met a
+# timer tick or a buffer switch (scripts/insns_per_function.py says why ticks come often).
 #   BOARD=qemu-virt-a53 scripts/insns-per-function.sh [-p PHASE] [-e ENTRY] [-s SKIP] [-n OPS] IMAGE.elf
 # -p PHASE  a gdb location hit once when the phase to measure starts, e.g. ktrace.c:NNN (the
 #           line of KTRACE_SETALLCLASSESFAST for kbench's traced fast-mode loops); default none
 # -e ENTRY  the function that starts each operation (default a64_kernel_entry_traced; for an
 #           untraced loop a64_kernel_entry)
 # -s SKIP   hits of ENTRY to let pass first, into the loop (default 300)
-# -n OPS    operations to count (default 2)
+# -n OPS    operations to log (default 200)
 # Example: a traced null call of kbench against the untraced one:
 #   BOARD=qemu-virt-a53 scripts/insns-per-function.sh \
 #       -p ktrace.c:$(grep -n 'case KTRACE_SETALLCLASSESFAST' kernel/ktrace.c | cut -d: -f1) \
 #       build/qemu-virt-a53/kbench.elf
 #   BOARD=qemu-virt-a53 scripts/insns-per-function.sh -e a64_kernel_entry build/qemu-virt-a53/kbench.elf
 set -u
-usage() { sed -n '3,19p' "$0" | sed 's/^# \{0,1\}//'; }
-phase="" entry=a64_kernel_entry_traced skip=300 ops=2
+usage() { sed -n '3,21p' "$0" | sed 's/^# \{0,1\}//'; }
+phase="" entry=a64_kernel_entry_traced skip=300 ops=200
 [ "${1:-}" = --help ] && { usage; exit 0; }
 while getopts "p:e:s:n:h" o; do
     case $o in
@@ -37,16 +39,16 @@ command -v gdb-multiarch >/dev/null || { echo "insns-per-function: gdb-multiarch
 img=$1
 here=$(cd "$(dirname "$0")" && pwd)
 port=$((20000 + $$ % 20000))
-log=$(mktemp)
-QEMU_SMP=1 QEMU_ICOUNT=1 QEMU_TIMEOUT=600 "$here/qemu-run.sh" "$img" -gdb "tcp:localhost:$port" -S \
-    >"$log" 2>&1 &
+log=$(mktemp) exec_log=$(mktemp)
+QEMU_SMP=1 QEMU_ICOUNT=1 QEMU_TIMEOUT=600 "$here/qemu-run.sh" "$img" -singlestep -D "$exec_log" \
+    -gdb "tcp:localhost:$port" -S >"$log" 2>&1 &
 qpid=$!
 sleep 0.5
-INSNS_PORT=$port INSNS_PHASE=$phase INSNS_ENTRY=$entry INSNS_SKIP=$skip INSNS_OPS=$ops \
+INSNS_PORT=$port INSNS_LOG=$exec_log INSNS_PHASE=$phase INSNS_ENTRY=$entry INSNS_SKIP=$skip INSNS_OPS=$ops \
     timeout 600 gdb-multiarch -q -batch -nx -x "$here/insns_per_function.py" "$img" 2>&1 |
     grep '^INSNS'
 rc=${PIPESTATUS[0]}
 kill "$qpid" 2>/dev/null
 wait "$qpid" 2>/dev/null
-rm -f "$log"
+rm -f "$log" "$exec_log"
 exit "$rc"

@@ -22,6 +22,7 @@
 
 struct thread;
 struct trace_cpu;
+struct kev_slot;
 
 struct cpu {
     struct thread *current;     // offset 0: the exception entry code loads it (arch entry.S)
@@ -38,6 +39,8 @@ struct cpu {
 #if KMAX_CPUS > 1
     struct trace_cpu *ktrace_cpu; // this CPU's state in the kernel's trace ring (set by
                                   // ktrace_init): the trace fast path's one load (trace_port)
+    struct kev_slot **ktrace_limit; // its tc_limit's address, loaded with it as one pair
+                                    // (the ordered load's operand, trace_port_kernel.h)
 #endif
 };
 

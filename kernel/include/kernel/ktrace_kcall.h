@@ -85,9 +85,16 @@ static inline void ktrace_kcall_exit_words(unsigned kc, uint32_t *r0, uint32_t *
 {
     if ((KMAX_CPUS == 1 || __builtin_expect(kc > KC_Semihost, 0)) && ktrace_kc_raw[kc])
         return;     // (one CPU: the Cortex-M's table load is as short as the compare)
-    uint32_t v = *r0, neg = (uint32_t)((int32_t)v >> 31); // all ones when v < 0
+    uint32_t v = *r0;
+#if KMAX_CPUS > 1   // AArch64: success (the common case) is a test of the sign and a zero
+    bool neg = (int32_t)v < 0;
+    *r1 = neg ? 0u - v : 0u;
+    *r0 = neg ? 0xffffffffu : v;
+#else               // the Cortex-M: the sign mask, as short there
+    uint32_t neg = (uint32_t)((int32_t)v >> 31); // all ones when v < 0
     *r1 = (0u - v) & neg;
     *r0 = v | neg;
+#endif
 }
 
 // The end of a traced kernel entry, once the next thread is chosen: its kernel call's exit
@@ -133,11 +140,12 @@ static inline void ktrace_state_inline(struct thread *t)
 // The same out of line (ktrace.c).
 void ktrace_state_call(struct thread *t);
 
-// What the traced paths call. On several CPUs (AArch64) it is a call: inline, its slow path
-// made the traced scheduler pass keep four more registers, saved and restored on every
-// traced entry whether a thread changed state or not (6 instructions of a traced null call),
-// where the call costs about 5 a state change. With one CPU (the Cortex-M) the inline copy
-// is the cheaper (docs/PERFORMANCE.md, issue 28).
+// What the traced paths call (ipc.c's traced copies, the Cortex-M's scheduler pass; on several
+// CPUs the scheduler's pass emits its two at its end, sched.c traced_choice_end). On several
+// CPUs (AArch64) it is a call: inline, its slow path made the traced pass around it keep more
+// registers, saved and restored whether a thread changed state or not, where the call costs
+// about 5 a state change. With one CPU (the Cortex-M) the inline copy is the cheaper
+// (docs/PERFORMANCE.md, issue 28).
 static inline void ktrace_state_traced(struct thread *t)
 {
 #if KMAX_CPUS > 1

@@ -34,6 +34,7 @@ static inline unsigned trace_port_cpu(void) { return cpu_id(); }
 extern struct trace_ring ktrace;
 #define TRACE_PORT_CPU_STATE(r) \
     ((r) == &ktrace ? this_cpu()->ktrace_cpu : &(r)->tr_cpu[cpu_id()])
+#define TRACE_PORT_CPU_LIMIT(r, c) ((r) == &ktrace ? this_cpu()->ktrace_limit : &(c)->tc_limit)
 #endif
 static inline unsigned long trace_port_irq_save(void) { return 0; }
 static inline void trace_port_irq_restore(unsigned long s) { (void)s; }

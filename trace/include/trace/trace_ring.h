@@ -318,8 +318,9 @@ static inline int trace_is_wide(const struct trace_ring *r, unsigned cls, unsign
 
 // The inline hooks' side of WRITER AND CLOSER (above): trace_write_begin returns the write
 // pointer and marks the CPU busy, trace_limit loads the limit after the mark (ordered: both
-// sequentially consistent), trace_write_end publishes the new write pointer, ending the mark.
-// Limits compare as addresses: a closer's 0 is below every slot. One CPU: plain accesses.
+// sequentially consistent; trace_limit_at the same through the limit's address),
+// trace_write_end publishes the new write pointer, ending the mark. Limits compare as
+// addresses: a closer's 0 is below every slot. One CPU: plain accesses.
 #if TRACE_MAX_CPUS > 1
 static inline struct kev_slot *trace_write_begin(struct trace_cpu *c)
 {
@@ -328,6 +329,7 @@ static inline struct kev_slot *trace_write_begin(struct trace_cpu *c)
     return s;
 }
 #define trace_limit(c) __atomic_load_n(&(c)->tc_limit, __ATOMIC_SEQ_CST)
+#define trace_limit_at(p) __atomic_load_n((p), __ATOMIC_SEQ_CST)
 #define trace_write_end(c, wp) __atomic_store_n(&(c)->tc_wp, (wp), __ATOMIC_RELEASE)
 #else
 #define trace_write_begin(c) ((c)->tc_wp)
@@ -343,6 +345,14 @@ static inline struct kev_slot *trace_write_begin(struct trace_cpu *c)
 #else
 #define trace_cpu_here(r) (&(r)->tr_cpu[trace_port_cpu()])
 #endif
+// The address of c's tc_limit (c this CPU's state): the ordered load takes no offset on
+// AArch64, so a port that keeps it beside the state's pointer (TRACE_PORT_CPU_LIMIT) saves
+// the add that makes it (the two pointers are then one load-pair).
+#ifdef TRACE_PORT_CPU_LIMIT
+#define trace_limit_here(r, c) TRACE_PORT_CPU_LIMIT(r, c)
+#else
+#define trace_limit_here(r, c) (&(c)->tc_limit)
+#endif
 #if TRACE_MAX_CPUS > 1
 #define trace_cpu_hdr(c) ((c)->tc_hdr)
 #else
@@ -350,13 +360,13 @@ static inline struct kev_slot *trace_write_begin(struct trace_cpu *c)
 #endif
 
 // The fast path's one test, room and time together: a CPU without a buffer has none
-// (tc_wp == tc_limit), and a time below the last one (the low word wrapped) needs a TIME
-// event first. Both are computed and then branched on once (on AArch64 a cmp, a ccmp and
-// one branch).
-static inline int trace_room_and_time(const struct trace_cpu *c, const struct kev_slot *s,
-                                      uint32_t now)
+// (several CPUs: tc_limit 0), and a time below the last one (the low word wrapped) needs a
+// TIME event first. Both are computed and then branched on once (on AArch64 a cmp, a ccmp
+// and one branch).
+static inline int trace_room_and_time(const struct kev_slot *s, const struct kev_slot *limit,
+                                      uint32_t now, uint32_t last)
 {
-    return ((uintptr_t)s < (uintptr_t)trace_limit(c)) & (now >= c->tc_last);
+    return ((uintptr_t)s < (uintptr_t)limit) & (now >= last);
 }
 
 // A simple event of a class the caller knows is active and goes through no filter (tr_active
@@ -369,11 +379,16 @@ static inline void trace_emit_simple_fast(struct trace_ring *r, unsigned cls, un
     unsigned long fl = trace_port_irq_save();
 #if TRACE_MAX_CPUS > 1
     struct trace_cpu *c = trace_cpu_here(r);
+    struct kev_slot **limit = trace_limit_here(r, c);
     uint32_t now = trace_port_now32();
+    // tc_last and tc_hdr are this CPU's alone (no closer writes them): read before the mark,
+    // where they are one load-pair, not after the ordered load, which would keep them apart.
+    uint32_t last = c->tc_last, hdr = trace_cpu_hdr(c);
     struct kev_slot *s = trace_write_begin(c);
-    uint32_t hdr = trace_cpu_hdr(c);
-    if (__builtin_expect(trace_room_and_time(c, s, now), 1)) {
-        s->header = KEV_HEADER(KEV_TYPE_S, cls, ev, 0u) | hdr;
+    if (__builtin_expect(trace_room_and_time(s, trace_limit_at(limit), now, last), 1)) {
+        // A sum of disjoint fields (ev <= KEV_EVENT_MASK, hdr the CPU's bits alone): an event
+        // number that is a variable plus a constant (a call's exit) folds into one add.
+        s->header = KEV_HEADER(KEV_TYPE_S, cls, 0u, 0u) + ((uint32_t)ev << KEV_EVENT_SHIFT) + hdr;
 #else   // one CPU: the shape the Cortex-M's compiler does best with (measured)
     struct trace_cpu *c = &r->tr_cpu[0];
     uint32_t now = trace_port_now32();
