@@ -292,10 +292,8 @@ static inline __attribute__((always_inline)) int kcall_invoke(struct thread *t, 
     case KC_MsgError:
         return traced ? ipc_error_traced(t, (int)a[0], (int32_t)a[1])
                       : ipc_error(t, (int)a[0], (int32_t)a[1]);
-    case KC_MsgSendPulse: // a pulse's priority is capped at the sender's ceiling
-        return ipc_send_pulse(p, (int)a[0],
-                              (int)a[1] > proc_prio_ceiling(p) ? proc_prio_ceiling(p) : (int)a[1],
-                              (int32_t)a[2], (int32_t)a[3]);
+    case KC_MsgSendPulse: // (its priority capped at the sender's ceiling there)
+        return ipc_send_pulse(p, (int)a[0], (int)a[1], (int32_t)a[2], (int32_t)a[3]);
     case KC_TimerTimeout:    return do_timeout(t, ns_arg(a[0], a[1]));
     case KC_TimerCreate:     return utimer_create(p, t->base_prio, (int)a[0], (int32_t)a[1], (int32_t)a[2]);
     case KC_TimerSettime:    return utimer_settime(p, (int)a[0], a[1], a[2]);

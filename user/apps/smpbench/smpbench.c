@@ -24,11 +24,13 @@
 //   smp_msg_exclusive_entries_per_1000_roundtrips_<n>pair, smp_msg_shared_calls_per_1000_...
 //       how the pairs' kernel entries ran (SysInfo's counts; kernel/klock.h): under the
 //       big lock's exclusive side, or in its shared mode; deterministic under -icount.
+// `smpbench pulses`: the same for pulses (sb_pulses.c).
 #include <kern.h>
 #include <string.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <trace/kev.h>
+#include "sb_pulses.h"
 
 #define MAXW 4
 #define CALLS 16000u
@@ -313,6 +315,11 @@ int main(void)
     if (argc > 0 && !strcmp(argv[argc - 1], "pairs")) {
         printf("smpbench: %lu CPUs, pairs\n", (unsigned long)n);
         pairs(n);
+        return 0;
+    }
+    if (argc > 0 && !strcmp(argv[argc - 1], "pulses")) {
+        printf("smpbench: %lu CPUs, pulses\n", (unsigned long)n);
+        pulses_bench(n);
         return 0;
     }
     printf("smpbench: %lu CPUs\n", (unsigned long)n);
