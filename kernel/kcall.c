@@ -180,9 +180,25 @@ static int do_sysinfo(struct thread *t, uint32_t what, uint32_t out)
         for (unsigned i = 0; i < k_ncpus; i++)
             v += (uint32_t)k_cpus[i].shared_kcalls;
         break;
+#ifdef KLOCK_STATS
+    case KSYSINFO_RUNQ_TAKES:
+    case KSYSINFO_RUNQ_FOUND_TAKEN:
+    case KSYSINFO_RUNQ_HOLD_CYCLES:
+        v = 0;
+        for (unsigned i = 0; i < k_ncpus; i++)
+            v += (uint32_t)(what == KSYSINFO_RUNQ_TAKES ? k_cpus[i].runq_takes
+                            : what == KSYSINFO_RUNQ_FOUND_TAKEN ? k_cpus[i].runq_found_taken
+                            : k_cpus[i].runq_hold_cycles);
+        break;
+#endif
 #else
     case KSYSINFO_KENTRIES_EXCLUSIVE: v = 0; break;
     case KSYSINFO_KCALLS_SHARED:      v = 0; break;
+#endif
+#ifndef KLOCK_STATS
+    case KSYSINFO_RUNQ_TAKES:
+    case KSYSINFO_RUNQ_FOUND_TAKEN:
+    case KSYSINFO_RUNQ_HOLD_CYCLES:   v = 0; break;
 #endif
     default:                      return -EINVAL;
     }

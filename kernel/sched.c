@@ -17,6 +17,7 @@
 #include <kernel/arch.h>
 #include <kernel/ktrace_kcall.h>
 #include <kernel/kdtrace.h>
+#include <kernel/board.h>
 #include <d/dprobes.h>
 
 static struct list ready_q[256];
@@ -241,11 +242,38 @@ struct thread *sched_choose(void)
 }
 
 #if KMAX_CPUS > 1
+// The run-queue lock's contention (KLOCK_STATS images, make KLOCK_STATS=1; docs/smp.md, "the
+// run queue"): whether a take found the lock held (a look at its word just before), and the
+// counter cycles from the take to the release. Empty otherwise.
+#ifdef KLOCK_STATS
+static inline void runq_stats_before_take(struct cpu *c)
+{
+    c->runq_takes++;
+    c->runq_found_taken += runq_lock.word != 0;
+}
+
+static inline void runq_stats_taken(struct cpu *c)
+{
+    c->runq_taken_at = board_cycles();
+}
+
+static inline void runq_stats_release(struct cpu *c)
+{
+    c->runq_hold_cycles += board_cycles() - c->runq_taken_at;
+}
+#else
+static inline void runq_stats_before_take(struct cpu *c) { (void)c; }
+static inline void runq_stats_taken(struct cpu *c) { (void)c; }
+static inline void runq_stats_release(struct cpu *c) { (void)c; }
+#endif
+
 void sched_lock_shared(void)
 {
     struct cpu *c = this_cpu();
     if (!c->runq_held) {
+        runq_stats_before_take(c);
         kspin_lock(&runq_lock, KLOCK_RANK_RUNQ);
+        runq_stats_taken(c);
         c->runq_held = true;
     }
 }
@@ -256,6 +284,7 @@ static inline __attribute__((always_inline)) struct thread *choose_shared(const 
     struct thread *next = choose(traced);
     sched_kick_others();
     this_cpu()->runq_held = false;
+    runq_stats_release(this_cpu());
     kspin_unlock(&runq_lock, KLOCK_RANK_RUNQ);
     return next;
 }

@@ -31,6 +31,7 @@
 #include <stdio.h>
 #include <trace/kev.h>
 #include "sb_pulses.h"
+#include "sb_runq.h"
 
 #define MAXW 4
 #define CALLS 16000u
@@ -280,11 +281,14 @@ static void pairs(uint32_t ncpu)
     uint32_t np = ncpu < 2 ? 1 : 2;
     uint64_t v[2][RUNS];
     uint32_t excl[2] = { 0, 0 }, shared[2] = { 0, 0 };
+    struct runq_counts rq[2] = { { 0, 0, 0 }, { 0, 0, 0 } }, rq0;
     for (int r = 0; r < RUNS; r++)
         for (uint32_t n = 1; n <= np; n++) {
             uint32_t e0 = sysinfo(KSYSINFO_KENTRIES_EXCLUSIVE);
             uint32_t s0 = sysinfo(KSYSINFO_KCALLS_SHARED);
+            runq_snap(&rq0);
             v[n - 1][r] = pairs_phase(n);
+            runq_add_since(&rq[n - 1], &rq0);
             sort_in(v[n - 1], r);
             excl[n - 1] += sysinfo(KSYSINFO_KENTRIES_EXCLUSIVE) - e0;
             shared[n - 1] += sysinfo(KSYSINFO_KCALLS_SHARED) - s0;
@@ -300,6 +304,7 @@ static void pairs(uint32_t ncpu)
                (unsigned long)n, u64txt(((uint64_t)excl[n - 1] * 1000u + trips / 2) / trips).s);
         printf("BENCH smp_msg_shared_calls_per_1000_roundtrips_%lupair %s calls\n",
                (unsigned long)n, u64txt(((uint64_t)shared[n - 1] * 1000u + trips / 2) / trips).s);
+        runq_print(n, &rq[n - 1], trips);     // (a KLOCK_STATS kernel's: sb_runq.c)
     }
 }
 
