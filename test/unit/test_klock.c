@@ -69,16 +69,23 @@ static void in_order_passes(void **state)
     kspin_unlock(&runq, KLOCK_RANK_RUNQ);
 }
 
+// Holding `held` (rank `held_rank`), taking `taken` (rank `taken_rank`) is a panic naming both.
+static void assert_order_panics(struct kspin *held, unsigned held_rank, struct kspin *taken,
+                                unsigned taken_rank)
+{
+    kspin_lock(held, held_rank);
+    if (!setjmp(panic_jmp)) {
+        kspin_lock(taken, taken_rank);
+        fail_msg("rank %u taken holding rank %u without a panic", taken_rank, held_rank);
+    }
+    assert_true(panicked_with("lock order: rank %u taken on CPU 0 holding ranks %x", taken_rank,
+                              1u << held_rank));
+}
+
 static void out_of_order_panics(void **state)
 {
     reset(state);
-    kspin_lock(&runq, KLOCK_RANK_RUNQ);
-    if (!setjmp(panic_jmp)) {
-        kspin_lock(&chan, KLOCK_RANK_CHAN);
-        fail_msg("channel lock taken under the run-queue lock without a panic");
-    }
-    assert_true(panicked_with("lock order: rank %u taken on CPU 0 holding ranks %x",
-                              KLOCK_RANK_CHAN, 1u << KLOCK_RANK_RUNQ));
+    assert_order_panics(&runq, KLOCK_RANK_RUNQ, &chan, KLOCK_RANK_CHAN);
 }
 
 static void same_rank_twice_panics(void **state)
@@ -124,25 +131,13 @@ static void pulse_pool_between_chan_and_runq(void **state)
 static void pulse_pool_under_runq_panics(void **state)
 {
     reset(state);
-    kspin_lock(&runq, KLOCK_RANK_RUNQ);
-    if (!setjmp(panic_jmp)) {
-        kspin_lock(&pool, KLOCK_RANK_PULSE);
-        fail_msg("pulse pool's lock taken under the run-queue lock without a panic");
-    }
-    assert_true(panicked_with("rank %u taken on CPU 0 holding ranks %x", KLOCK_RANK_PULSE,
-                              1u << KLOCK_RANK_RUNQ));
+    assert_order_panics(&runq, KLOCK_RANK_RUNQ, &pool, KLOCK_RANK_PULSE);
 }
 
 static void chan_under_pulse_pool_panics(void **state)
 {
     reset(state);
-    kspin_lock(&pool, KLOCK_RANK_PULSE);
-    if (!setjmp(panic_jmp)) {
-        kspin_lock(&chan, KLOCK_RANK_CHAN);
-        fail_msg("channel lock taken under the pulse pool's without a panic");
-    }
-    assert_true(panicked_with("rank %u taken on CPU 0 holding ranks %x", KLOCK_RANK_CHAN,
-                              1u << KLOCK_RANK_PULSE));
+    assert_order_panics(&pool, KLOCK_RANK_PULSE, &chan, KLOCK_RANK_CHAN);
 }
 
 static void ranks_are_per_cpu(void **state)

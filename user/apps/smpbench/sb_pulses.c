@@ -15,29 +15,23 @@
 // fails the run ("smpbench: pulses out of order").
 #include <kern.h>
 #include <stdio.h>
+#include "sb_pairs.h"
 #include "sb_pulses.h"
 
 #define SBP_MAXPAIR 2
 #define SBP_BATCH 8u
 #define SBP_BATCHES 1000u
-#define SBP_STACK 2048
 #define SBP_PRIO 10
 
-static uint8_t sbp_stacks[2 * SBP_MAXPAIR][SBP_STACK] __attribute__((aligned(16)));
-static int sbp_chid[SBP_MAXPAIR];
-static volatile uint32_t sbp_ready, sbp_go, sbp_bad;
-static volatile uint64_t sbp_end[SBP_MAXPAIR];
+static volatile uint32_t sbp_bad;
 
 static int sbp_receiver(void *arg)
 {
     uint32_t k = (uint32_t)(uintptr_t)arg, expect = 1;
     ThreadCtl(KTCTL_RUNMASK, (void *)(uintptr_t)(1u << k));
     for (;;) {
-        union {
-            uint32_t v;
-            struct kpulse p;
-        } u;
-        int rcvid = MsgReceive(sbp_chid[k], &u, sizeof(u), NULL);
+        union pair_msg u;
+        int rcvid = MsgReceive(pair_chid[k], &u, sizeof(u), NULL);
         if (rcvid < 0)
             return 1;
         if (rcvid == 0) {
@@ -57,66 +51,30 @@ static int sbp_sender(void *arg)
 {
     uint32_t k = (uint32_t)(uintptr_t)arg, one = 1, zero = 0, n = 1;
     ThreadCtl(KTCTL_RUNMASK, (void *)(uintptr_t)(1u << k));
-    int coid = ConnectAttach(0, sbp_chid[k]);
+    int coid = ConnectAttach(0, pair_chid[k]);
     MsgSend(coid, &one, sizeof(one), NULL, 0);      // both threads on CPU k from here
-    __atomic_add_fetch(&sbp_ready, 1, __ATOMIC_SEQ_CST);
-    while (!sbp_go)
-        ;
+    pair_ready_wait_go();
     for (uint32_t b = 0; b < SBP_BATCHES; b++) {
         for (uint32_t i = 0; i < SBP_BATCH; i++)
             if (MsgSendPulse(coid, SBP_PRIO, 1, (int)n++) != 0)
                 sbp_bad++;
         MsgSend(coid, &one, sizeof(one), NULL, 0);
     }
-    sbp_end[k] = ClockCycles();
+    pair_done(k);
     MsgSend(coid, &zero, sizeof(zero), NULL, 0);
     ConnectDetach(coid);
     return 0;
-}
-
-static uint32_t sbp_sysinfo(uint32_t what)
-{
-    uint32_t v = 0;
-    SysInfo(what, &v);
-    return v;
-}
-
-// Counter cycles from the start to the last pair's end, n pairs at once.
-static uint64_t sbp_phase(uint32_t n)
-{
-    int tx[SBP_MAXPAIR], rx[SBP_MAXPAIR];
-    sbp_ready = 0;
-    sbp_go = 0;
-    for (uint32_t k = 0; k < n; k++) {
-        sbp_chid[k] = ChannelCreate(0);
-        rx[k] = ThreadCreate(sbp_receiver, (void *)(uintptr_t)k, sbp_stacks[2 * k], SBP_STACK,
-                             59, 0);
-        tx[k] = ThreadCreate(sbp_sender, (void *)(uintptr_t)k, sbp_stacks[2 * k + 1], SBP_STACK,
-                             60, 0);
-    }
-    while (sbp_ready < n)
-        ThreadSleep(1000000);
-    uint64_t t0 = ClockCycles(), last = t0;
-    sbp_go = 1;
-    for (uint32_t k = 0; k < n; k++) {
-        ThreadJoin(tx[k], NULL);
-        ThreadJoin(rx[k], NULL);
-        if (sbp_end[k] > last)
-            last = sbp_end[k];
-        ChannelDestroy(sbp_chid[k]);
-    }
-    return last - t0;
 }
 
 void pulses_bench(uint32_t ncpu)
 {
     uint32_t np = ncpu < 2 ? 1 : SBP_MAXPAIR;
     for (uint32_t n = 1; n <= np; n++) {
-        uint32_t e0 = sbp_sysinfo(KSYSINFO_KENTRIES_EXCLUSIVE);
-        uint32_t s0 = sbp_sysinfo(KSYSINFO_KCALLS_SHARED);
-        uint64_t c = sbp_phase(n);
-        uint32_t excl = sbp_sysinfo(KSYSINFO_KENTRIES_EXCLUSIVE) - e0;
-        uint32_t shared = sbp_sysinfo(KSYSINFO_KCALLS_SHARED) - s0;
+        uint32_t e0 = sysinfo(KSYSINFO_KENTRIES_EXCLUSIVE);
+        uint32_t s0 = sysinfo(KSYSINFO_KCALLS_SHARED);
+        uint64_t c = pairs_phase_of(n, sbp_receiver, 59, sbp_sender, 60);
+        uint32_t excl = sysinfo(KSYSINFO_KENTRIES_EXCLUSIVE) - e0;
+        uint32_t shared = sysinfo(KSYSINFO_KCALLS_SHARED) - s0;
         uint64_t pulses = (uint64_t)n * SBP_BATCHES * SBP_BATCH;
         printf("BENCH smp_pulse_exclusive_entries_per_1000_%lupair %lu entries\n",
                (unsigned long)n, (unsigned long)((excl * 1000ull + pulses / 2) / pulses));

@@ -11,20 +11,14 @@
 //       in instructions; on the host's clock, host time).
 #include <kern.h>
 #include <stdio.h>
+#include "sb_pairs.h"
 #include "sb_runq.h"
-
-static uint32_t rq_get(uint32_t what)
-{
-    uint32_t v = 0;
-    SysInfo(what, &v);
-    return v;
-}
 
 void runq_snap(struct runq_counts *c)
 {
-    c->takes = rq_get(KSYSINFO_RUNQ_TAKES);
-    c->found_taken = rq_get(KSYSINFO_RUNQ_FOUND_TAKEN);
-    c->hold_cycles = rq_get(KSYSINFO_RUNQ_HOLD_CYCLES);
+    c->takes = sysinfo(KSYSINFO_RUNQ_TAKES);
+    c->found_taken = sysinfo(KSYSINFO_RUNQ_FOUND_TAKEN);
+    c->hold_cycles = sysinfo(KSYSINFO_RUNQ_HOLD_CYCLES);
 }
 
 void runq_add_since(struct runq_counts *sum, const struct runq_counts *before)

@@ -30,6 +30,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <trace/kev.h>
+#include "sb_pairs.h"
 #include "sb_pulses.h"
 #include "sb_runq.h"
 
@@ -204,17 +205,27 @@ static uint64_t roundtrip(uint32_t cpu)
 // ---- pairs: round trips per second of n client/server pairs, a pair per CPU ----
 #define PAIR_ROUNDS 20000u
 
-static int pair_chid[MAXW];
+int pair_chid[MAXW];
+
+// A pair's client: ready, then waits for the phase's start (sb_pairs.h).
+void pair_ready_wait_go(void)
+{
+    __atomic_add_fetch(&ready_n, 1, __ATOMIC_SEQ_CST);
+    while (!go)
+        ;
+}
+
+void pair_done(uint32_t k)
+{
+    end_cycles[k] = ClockCycles();
+}
 
 static int pair_server(void *arg)
 {
     uint32_t k = (uint32_t)(uintptr_t)arg;
     ThreadCtl(KTCTL_RUNMASK, (void *)(uintptr_t)(1u << k));
     for (;;) {
-        union {
-            uint32_t v;
-            struct kpulse p;
-        } u;
+        union pair_msg u;
         int rcvid = MsgReceive(pair_chid[k], &u, sizeof(u), NULL);
         if (rcvid <= 0)
             return 0;
@@ -231,27 +242,27 @@ static int pair_client(void *arg)
     int coid = ConnectAttach(0, pair_chid[k]);
     uint32_t one = 1, zero = 0;
     MsgSend(coid, &one, sizeof(one), NULL, 0);      // both threads on CPU k from here
-    __atomic_add_fetch(&ready_n, 1, __ATOMIC_SEQ_CST);
-    while (!go)
-        ;
+    pair_ready_wait_go();
     for (uint32_t i = 0; i < PAIR_ROUNDS; i++)
         MsgSend(coid, &one, sizeof(one), NULL, 0);
-    end_cycles[k] = ClockCycles();
+    pair_done(k);
     MsgSend(coid, &zero, sizeof(zero), NULL, 0);
     ConnectDetach(coid);
     return 0;
 }
 
-// Counter cycles from the start to the last pair's end, n pairs at once.
-static uint64_t pairs_phase(uint32_t n)
+// Counter cycles from the start to the last pair's end, n pairs at once (sb_pairs.h).
+uint64_t pairs_phase_of(uint32_t n, int (*server)(void *), int server_prio,
+                        int (*client)(void *), int client_prio)
 {
     int cl[MAXW], sv[MAXW];
     ready_n = 0;
     go = 0;
     for (uint32_t k = 0; k < n; k++) {
         pair_chid[k] = ChannelCreate(0);
-        sv[k] = ThreadCreate(pair_server, (void *)(uintptr_t)k, stacks[MAXW - 1 - k], STACK, 60, 0);
-        cl[k] = ThreadCreate(pair_client, (void *)(uintptr_t)k, stacks[k], STACK, 60, 0);
+        sv[k] = ThreadCreate(server, (void *)(uintptr_t)k, stacks[MAXW - 1 - k], STACK,
+                             server_prio, 0);
+        cl[k] = ThreadCreate(client, (void *)(uintptr_t)k, stacks[k], STACK, client_prio, 0);
     }
     while (ready_n < n)
         ThreadSleep(1000000);
@@ -267,7 +278,7 @@ static uint64_t pairs_phase(uint32_t n)
     return last - t0;
 }
 
-static uint32_t sysinfo(uint32_t what)
+uint32_t sysinfo(uint32_t what)
 {
     uint32_t v = 0;
     SysInfo(what, &v);
@@ -287,7 +298,7 @@ static void pairs(uint32_t ncpu)
             uint32_t e0 = sysinfo(KSYSINFO_KENTRIES_EXCLUSIVE);
             uint32_t s0 = sysinfo(KSYSINFO_KCALLS_SHARED);
             runq_snap(&rq0);
-            v[n - 1][r] = pairs_phase(n);
+            v[n - 1][r] = pairs_phase_of(n, pair_server, 60, pair_client, 60);
             runq_add_since(&rq[n - 1], &rq0);
             sort_in(v[n - 1], r);
             excl[n - 1] += sysinfo(KSYSINFO_KENTRIES_EXCLUSIVE) - e0;
