@@ -23,7 +23,7 @@
 #include "st_pulse.h"
 
 #define MAXCPU 4
-#define PULSES_EACH 1500u
+#define PULSES_EACH 500u      // (on a loaded host the host-clock run sends ~200 a second)
 #define PULSE_KILLS 4u
 #define PULSE_PRIO 10
 #define PULSE_STACK 1024
