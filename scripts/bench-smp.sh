@@ -66,7 +66,7 @@ fi
 if [ "$max" -ge 2 ]; then
     out=$(QEMU_SMP=2 QEMU_ICOUNT=1 QEMU_TIMEOUT=600 QEMU_ARGS="smpbench pulses" \
           con_run_text "$b/smpbench.elf" 2>&1)
-    if ! printf '%s\n' "$out" | grep '^BENCH smp_pulse_' ||
+    if ! printf '%s\n' "$out" | grep '^BENCH smp_pulse' ||
        printf '%s\n' "$out" | grep 'pulses out of order' >&2; then
         printf '%s\n' "$out" | tail -5 >&2
         status=1
