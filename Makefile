@@ -25,7 +25,7 @@ include boards/$(BOARD)/board.mk
 # The C library for programs: picolibc, newlib, or a board's own runtime (BOARD_LIBC_DEFAULT).
 LIBC  ?= $(or $(BOARD_LIBC_DEFAULT),picolibc)
 # Programs differ with the C library, so other libraries get a build directory of their own.
-B     := build/$(BOARD)$(if $(filter-out picolibc $(BOARD_LIBC_DEFAULT),$(LIBC)),-$(LIBC))$(if $(filter 1,$(KLOCK_CHECK)),-klockcheck)
+B     := build/$(BOARD)$(if $(filter-out picolibc $(BOARD_LIBC_DEFAULT),$(LIBC)),-$(LIBC))$(if $(filter 1,$(KLOCK_CHECK)),-klockcheck)$(if $(filter 1,$(KLOCK_STATS)),-klockstats)
 H     := build/host
 HT    := build/host-test
 

@@ -8,9 +8,10 @@
 // does not boost them (see docs/ARCHITECTURE.md).
 // rcvid = (client gen << 8) | (client pool index + 1): stale rcvids are caught by the gen.
 // Locking (kernel/klock.h): everything here runs under the big lock's exclusive side, except
-// the _shared copies of send, receive and reply (the message fast path, kentry_shared.h), which
-// take the channel's lock, then the run-queue lock, and return KSHARED_RETRY, having changed
-// nothing, when they find something only the exclusive path handles.
+// the _shared copies of send, receive, reply and MsgSendPulse (the fast path, kentry_shared.h),
+// which take the channel's lock, then the pulse pool's (to queue or free a pulse), then the
+// run-queue lock, and return KSHARED_RETRY, having changed nothing, when they find something
+// only the exclusive path handles (a server whose timeout is armed: the timer list).
 #include <kernel/ipc.h>
 #include <kernel/klock.h>
 #include <kernel/proc.h>
@@ -20,6 +21,11 @@
 struct channel k_channels[KMAX_CHANNELS];
 static struct connection connections[KMAX_CONNECTIONS];
 static struct pulse pulses[KMAX_PULSES];
+#if KMAX_CPUS > 1
+// The pool's slots (in_use, sender, charged) and every process's npulses in shared mode (rank
+// PULSE, under the channel's lock; klock.h). A slot's link and payload are its channel's.
+static struct kspin pulse_pool_lock;
+#endif
 
 #define CHID_BASE 1
 #define COID_BASE 1
@@ -206,6 +212,23 @@ static inline void runq_hold(const bool shared)
 static inline void chan_lock(struct channel *ch, const bool shared) { (void)ch; (void)shared; }
 static inline void chan_unlock(struct channel *ch, const bool shared) { (void)ch; (void)shared; }
 static inline void runq_hold(const bool shared) { (void)shared; }
+#endif
+
+#if KMAX_CPUS > 1
+static inline void pool_lock(const bool shared)
+{
+    if (shared)
+        kspin_lock(&pulse_pool_lock, KLOCK_RANK_PULSE);
+}
+
+static inline void pool_unlock(const bool shared)
+{
+    if (shared)
+        kspin_unlock(&pulse_pool_lock, KLOCK_RANK_PULSE);
+}
+#else
+static inline void pool_lock(const bool shared) { (void)shared; }
+static inline void pool_unlock(const bool shared) { (void)shared; }
 #endif
 
 static uint32_t min_u32(uint32_t a, uint32_t b) { return a < b ? a : b; }
@@ -424,12 +447,6 @@ static inline __attribute__((always_inline)) int receive(struct thread *t, int c
         return -EFAULT;
 
     chan_lock(ch, shared);
-#if KMAX_CPUS > 1
-    if (shared && !list_empty(&ch->pulses)) {
-        chan_unlock(ch, shared);    // pulses are charged to processes: the exclusive side's
-        return KSHARED_RETRY;
-    }
-#endif
     drop_inherited(t, traced);
     t->msg_buf = msg;
     t->msg_len = bytes;
@@ -438,7 +455,10 @@ static inline __attribute__((always_inline)) int receive(struct thread *t, int c
     if (n) {
         struct pulse *pl = list_entry(n, struct pulse, link);
         deliver_pulse(t, &pl->p, ch);
+        pool_lock(shared);          // its slot and its sender's count (rank PULSE)
         pulse_free(pl);
+        pool_unlock(shared);
+        chan_unlock(ch, shared);
         return 0;
     }
     if (!list_empty(&ch->send_q)) {
@@ -595,60 +615,109 @@ int ipc_error_traced(struct thread *t, int rcvid, int32_t err)
 // Queues a pulse on ch, or hands it to a waiting server at once. Storage: `res` when given
 // and free, else the pool, charged to `sender` (when not NULL) within its and the channel's
 // bounds.
-static int queue_pulse(struct channel *ch, int prio, int32_t code, int32_t value, int scoid,
-                       struct proc *sender, struct pulse *res)
+// Shared mode (MsgSendPulse on the fast path): under the channel's lock, the pool's lock around
+// the slot's choice and the charges (the bounds are checked and taken in one hold, so two CPUs
+// cannot both take a process's last slot), the run-queue lock to wake a server.
+static int queue_pulse_locked(struct channel *ch, int prio, int32_t code, int32_t value,
+                              int scoid, struct proc *sender, struct pulse *res,
+                              const bool shared)
 {
     struct kpulse kp = { .code = code, .value = value, .priority = prio, .scoid = scoid };
+    chan_lock(ch, shared);
+#if KMAX_CPUS > 1
+    if (shared && !list_empty(&ch->recv_q) &&
+        ktimer_active(&list_entry(ch->recv_q.next, struct thread, qlink)->timeout)) {
+        chan_unlock(ch, shared);    // the timer list is the exclusive side's (nothing recorded)
+        return KSHARED_RETRY;
+    }
+#endif
     ktrace_comm(KEV_COMM_SND_PULSE, (uint32_t)scoid, pulse_key(ch, code));
     struct thread *srv = take_receiver(ch);
 
     if (srv) {
         deliver_pulse(srv, &kp, ch);
         thread_set_result(srv, 0);
+        runq_hold(shared);
         sched_make_ready(srv, false);
+        chan_unlock(ch, shared);
         return 0;
     }
     struct pulse *pl = res && !res->in_use ? res : NULL;
     if (!pl) {
+        pool_lock(shared);
         // (a channel's bound is for unprivileged senders: pulses of processes gone, charged
         // to nobody, must not keep a privileged one's off its own channel; red-team rerun)
         if (sender && (sender->npulses >= KMAX_PULSES_PER_PROC || !pulse_may_take(sender) ||
-                       (ch->npulses >= KMAX_PULSES_PER_CHAN && !proc_privileged(sender))))
+                       (ch->npulses >= KMAX_PULSES_PER_CHAN && !proc_privileged(sender)))) {
+            pool_unlock(shared);
+            chan_unlock(ch, shared);
             return -EAGAIN;
+        }
         for (int i = 0; i < KMAX_PULSES && !pl; i++)
             if (!pulses[i].in_use)
                 pl = &pulses[i];
-        if (!pl)
+        if (!pl) {
+            pool_unlock(shared);
+            chan_unlock(ch, shared);
             return -EAGAIN;
+        }
         pl->sender = sender;
         pl->charged = sender != NULL;
         if (sender) {
             sender->npulses++;
             ch->npulses++;
         }
+        pl->in_use = true;          // (taken while the pool's lock is held)
+        pool_unlock(shared);
+    } else {
+        pl->in_use = true;          // an interrupt's own (exclusive side only)
     }
     struct list *pos;
-    pl->in_use = true;
     pl->p = kp;
     pl->chan = ch;
     list_for_each(pos, &ch->pulses)
         if (list_entry(pos, struct pulse, link)->p.priority < prio)
             break;
     list_insert_before(pos, &pl->link);
+    chan_unlock(ch, shared);
     return 0;
 }
 
-int ipc_send_pulse(struct proc *from, int coid, int prio, int32_t code, int32_t value)
+static int queue_pulse(struct channel *ch, int prio, int32_t code, int32_t value, int scoid,
+                       struct proc *sender, struct pulse *res)
+{
+    return queue_pulse_locked(ch, prio, code, value, scoid, sender, res, false);
+}
+
+static inline __attribute__((always_inline)) int send_pulse(struct proc *from, int coid,
+                                                            int prio, int32_t code,
+                                                            int32_t value, const bool shared)
 {
     struct connection *c = conn_lookup(from, coid);
     if (!c)
         return -EBADF;
     if (!c->chan)
         return -ESRCH;
+    if (prio > proc_prio_ceiling(from))     // a pulse's priority is capped at the ceiling
+        prio = proc_prio_ceiling(from);
     if (prio < KPRIO_MIN || prio > KPRIO_MAX || code < KPULSE_CODE_MIN_USER)
         return -EINVAL;
-    return queue_pulse(c->chan, prio, code, value, coid, from, NULL);
+    return queue_pulse_locked(c->chan, prio, code, value, coid, from, NULL, shared);
 }
+
+int ipc_send_pulse(struct proc *from, int coid, int prio, int32_t code, int32_t value)
+{
+    return send_pulse(from, coid, prio, code, value, false);
+}
+
+#if KMAX_CPUS > 1
+// MsgSendPulse on the fast path (kentry_shared.h): shared mode. Its events are the general
+// hooks' (the same sites as the exclusive call's), so one copy serves traced and untraced.
+int ipc_send_pulse_shared(struct proc *from, int coid, int prio, int32_t code, int32_t value)
+{
+    return send_pulse(from, coid, prio, code, value, true);
+}
+#endif
 
 int ipc_kernel_pulse(struct proc *p, int coid, int prio, int32_t code, int32_t value)
 {

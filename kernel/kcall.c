@@ -180,9 +180,25 @@ static int do_sysinfo(struct thread *t, uint32_t what, uint32_t out)
         for (unsigned i = 0; i < k_ncpus; i++)
             v += (uint32_t)k_cpus[i].shared_kcalls;
         break;
+#ifdef KLOCK_STATS
+    case KSYSINFO_RUNQ_TAKES:
+    case KSYSINFO_RUNQ_FOUND_TAKEN:
+    case KSYSINFO_RUNQ_HOLD_CYCLES:
+        v = 0;
+        for (unsigned i = 0; i < k_ncpus; i++)
+            v += (uint32_t)(what == KSYSINFO_RUNQ_TAKES ? k_cpus[i].runq_takes
+                            : what == KSYSINFO_RUNQ_FOUND_TAKEN ? k_cpus[i].runq_found_taken
+                            : k_cpus[i].runq_hold_cycles);
+        break;
+#endif
 #else
     case KSYSINFO_KENTRIES_EXCLUSIVE: v = 0; break;
     case KSYSINFO_KCALLS_SHARED:      v = 0; break;
+#endif
+#ifndef KLOCK_STATS
+    case KSYSINFO_RUNQ_TAKES:
+    case KSYSINFO_RUNQ_FOUND_TAKEN:
+    case KSYSINFO_RUNQ_HOLD_CYCLES:   v = 0; break;
 #endif
     default:                      return -EINVAL;
     }
@@ -292,10 +308,8 @@ static inline __attribute__((always_inline)) int kcall_invoke(struct thread *t, 
     case KC_MsgError:
         return traced ? ipc_error_traced(t, (int)a[0], (int32_t)a[1])
                       : ipc_error(t, (int)a[0], (int32_t)a[1]);
-    case KC_MsgSendPulse: // a pulse's priority is capped at the sender's ceiling
-        return ipc_send_pulse(p, (int)a[0],
-                              (int)a[1] > proc_prio_ceiling(p) ? proc_prio_ceiling(p) : (int)a[1],
-                              (int32_t)a[2], (int32_t)a[3]);
+    case KC_MsgSendPulse: // (its priority capped at the sender's ceiling there)
+        return ipc_send_pulse(p, (int)a[0], (int)a[1], (int32_t)a[2], (int32_t)a[3]);
     case KC_TimerTimeout:    return do_timeout(t, ns_arg(a[0], a[1]));
     case KC_TimerCreate:     return utimer_create(p, t->base_prio, (int)a[0], (int32_t)a[1], (int32_t)a[2]);
     case KC_TimerSettime:    return utimer_settime(p, (int)a[0], a[1], a[2]);

@@ -24,6 +24,8 @@ BOARD_DEFS  := -DAPP_FLASH_BASE=$(APP_FLASH_BASE) -DAPP_FLASH_SLOT=$(APP_FLASH_S
                -DAPP_MAX_SLOTS=$(APP_MAX_SLOTS) -DKMAX_CPUS=$(or $(BOARD_MAX_CPUS),1) \
                $(if $(BOARD_CONSOLE_LINE),-DKCON_LINE=$(BOARD_CONSOLE_LINE))
 KCFLAGS     += $(BOARD_DEFS) $(if $(filter 1,$(KLOCK_CHECK)),-DKLOCK_CHECK)
+# The run-queue lock's contention counters (make KLOCK_STATS=1, build/<b>-klockstats; sched.c).
+KCFLAGS     += $(if $(filter 1,$(KLOCK_STATS)),-DKLOCK_STATS)
 
 $(B)/obj/%.c.o: %.c
 	@mkdir -p $(dir $@)

@@ -5,18 +5,20 @@
 // pinned to it) is always runnable there.
 //
 // Multiprocessor (KMAX_CPUS > 1): one global ready queue, not one per CPU, under the big
-// lock's exclusive side or, in shared mode, its own spinlock (runq_lock, kernel/klock.h). Its
-// hold time is short (an enqueue, a choice), so a global queue still costs little, and it
+// lock's exclusive side or, in shared mode, its own spinlock (runq_lock, kernel/klock.h). It
 // gives the rule a real-time user expects for free: the N highest-priority ready threads run,
 // one per CPU, and a thread never waits behind a lower one on another CPU's queue. A CPU
 // takes the first thread of the highest priority it may run (affinity: idle threads, and
 // threads bound to one CPU's devices); after every kernel entry the CPU that ran it looks
 // at the others and interrupts (IPI) each one now running something less urgent than a ready
-// thread it could run (sched_kick_others).
+// thread it could run (sched_kick_others). Its cost, measured (make KLOCK_STATS=1): a shared
+// call holds the lock about 212 instructions, from its first enqueue to its CPU's choice, a
+// third of a message-passing CPU's time (docs/smp.md, "Issue 28, third round").
 #include <kernel/sched.h>
 #include <kernel/arch.h>
 #include <kernel/ktrace_kcall.h>
 #include <kernel/kdtrace.h>
+#include <kernel/board.h>
 #include <d/dprobes.h>
 
 static struct list ready_q[256];
@@ -261,11 +263,38 @@ struct thread *sched_choose(void)
 }
 
 #if KMAX_CPUS > 1
+// The run-queue lock's contention (KLOCK_STATS images, make KLOCK_STATS=1; docs/smp.md, "the
+// run queue"): whether a take found the lock held (a look at its word just before), and the
+// counter cycles from the take to the release. Empty otherwise.
+#ifdef KLOCK_STATS
+static inline void runq_stats_before_take(struct cpu *c)
+{
+    c->runq_takes++;
+    c->runq_found_taken += runq_lock.word != 0;
+}
+
+static inline void runq_stats_taken(struct cpu *c)
+{
+    c->runq_taken_at = board_cycles();
+}
+
+static inline void runq_stats_release(struct cpu *c)
+{
+    c->runq_hold_cycles += board_cycles() - c->runq_taken_at;
+}
+#else
+static inline void runq_stats_before_take(struct cpu *c) { (void)c; }
+static inline void runq_stats_taken(struct cpu *c) { (void)c; }
+static inline void runq_stats_release(struct cpu *c) { (void)c; }
+#endif
+
 void sched_lock_shared(void)
 {
     struct cpu *c = this_cpu();
     if (!c->runq_held) {
+        runq_stats_before_take(c);
         kspin_lock(&runq_lock, KLOCK_RANK_RUNQ);
+        runq_stats_taken(c);
         c->runq_held = true;
     }
 }
@@ -276,6 +305,7 @@ static inline __attribute__((always_inline)) struct thread *choose_shared(const 
     struct thread *next = choose(traced);
     sched_kick_others();
     this_cpu()->runq_held = false;
+    runq_stats_release(this_cpu());
     kspin_unlock(&runq_lock, KLOCK_RANK_RUNQ);
     return next;
 }

@@ -61,6 +61,17 @@ if [ "$max" -ge 2 ] && [ "$cores" -ge 2 ]; then
         echo "BENCH smp_msg_roundtrips_per_s_wallclock_${p}pair $v roundtrips/s"
     done
 fi
+# Pulses on 2 CPUs under -icount (smpbench pulses: deterministic counts of where MsgSendPulse
+# and the receives that find a pulse ran, exclusive or shared; user/apps/smpbench/sb_pulses.c).
+if [ "$max" -ge 2 ]; then
+    out=$(QEMU_SMP=2 QEMU_ICOUNT=1 QEMU_TIMEOUT=600 QEMU_ARGS="smpbench pulses" \
+          con_run_text "$b/smpbench.elf" 2>&1)
+    if ! printf '%s\n' "$out" | grep '^BENCH smp_pulse' ||
+       printf '%s\n' "$out" | grep 'pulses out of order' >&2; then
+        printf '%s\n' "$out" | tail -5 >&2
+        status=1
+    fi
+fi
 for n in 1 2 4; do
     [ "$n" -gt "$max" ] && break
     out=$(QEMU_SMP=$n QEMU_ICOUNT=1 QEMU_TIMEOUT=600 con_run_text \

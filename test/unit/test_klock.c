@@ -2,8 +2,10 @@
 // The lock-order checker (kernel/klock_check.c, kernel/klock.h), built as a KLOCK_CHECK image's
 // kernel has it, with two CPUs: locks taken in increasing rank pass; a rank taken at or below
 // one held, or released unheld, is a kernel panic (here caught), and each CPU's ranks are its
-// own. The truth is the rank table the lock order in docs/smp.md gives (channel, then run queue).
+// own. The truth is the rank table the lock order in docs/smp.md gives (channel, then the pulse
+// pool, then run queue); the panic texts are built from the KLOCK_RANK_* names.
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <setjmp.h>
 #include <stdio.h>
@@ -27,7 +29,18 @@ void kpanic(const char *fmt, ...)
     longjmp(panic_jmp, 1);
 }
 
-static struct kspin chan, runq;
+static struct kspin chan, pool, runq;
+
+// True when the last panic's text is `fmt` filled in (the ranks as the names give them).
+static bool panicked_with(const char *fmt, ...)
+{
+    char want[160];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(want, sizeof(want), fmt, ap);
+    va_end(ap);
+    return strstr(panic_msg, want) != NULL;
+}
 
 static void reset(void **state)
 {
@@ -37,7 +50,7 @@ static void reset(void **state)
         k_cpus[i].locks_held = 0;
     }
     test_this_cpu = &k_cpus[0];
-    chan.word = runq.word = 0;
+    chan.word = pool.word = runq.word = 0;
     panic_msg[0] = '\0';
 }
 
@@ -56,15 +69,23 @@ static void in_order_passes(void **state)
     kspin_unlock(&runq, KLOCK_RANK_RUNQ);
 }
 
+// Holding `held` (rank `held_rank`), taking `taken` (rank `taken_rank`) is a panic naming both.
+static void assert_order_panics(struct kspin *held, unsigned held_rank, struct kspin *taken,
+                                unsigned taken_rank)
+{
+    kspin_lock(held, held_rank);
+    if (!setjmp(panic_jmp)) {
+        kspin_lock(taken, taken_rank);
+        fail_msg("rank %u taken holding rank %u without a panic", taken_rank, held_rank);
+    }
+    assert_true(panicked_with("lock order: rank %u taken on CPU 0 holding ranks %x", taken_rank,
+                              1u << held_rank));
+}
+
 static void out_of_order_panics(void **state)
 {
     reset(state);
-    kspin_lock(&runq, KLOCK_RANK_RUNQ);
-    if (!setjmp(panic_jmp)) {
-        kspin_lock(&chan, KLOCK_RANK_CHAN);
-        fail_msg("channel lock taken under the run-queue lock without a panic");
-    }
-    assert_non_null(strstr(panic_msg, "lock order: rank 1 taken on CPU 0 holding ranks 4"));
+    assert_order_panics(&runq, KLOCK_RANK_RUNQ, &chan, KLOCK_RANK_CHAN);
 }
 
 static void same_rank_twice_panics(void **state)
@@ -76,7 +97,8 @@ static void same_rank_twice_panics(void **state)
         kspin_lock(&other, KLOCK_RANK_CHAN);    // two channels at once: no order between them
         fail_msg("second channel lock taken without a panic");
     }
-    assert_non_null(strstr(panic_msg, "rank 1 taken on CPU 0 holding ranks 2"));
+    assert_true(panicked_with("rank %u taken on CPU 0 holding ranks %x", KLOCK_RANK_CHAN,
+                              1u << KLOCK_RANK_CHAN));
 }
 
 static void release_unheld_panics(void **state)
@@ -86,7 +108,36 @@ static void release_unheld_panics(void **state)
         kspin_unlock(&runq, KLOCK_RANK_RUNQ);
         fail_msg("run-queue lock released unheld without a panic");
     }
-    assert_non_null(strstr(panic_msg, "rank 2 released on CPU 0, not held"));
+    assert_true(panicked_with("rank %u released on CPU 0, not held", KLOCK_RANK_RUNQ));
+}
+
+// The pulse pool (ipc.c): under a channel's lock, before the run queue's.
+static void pulse_pool_between_chan_and_runq(void **state)
+{
+    reset(state);
+    if (setjmp(panic_jmp))
+        fail_msg("panicked: %s", panic_msg);
+    kspin_lock(&chan, KLOCK_RANK_CHAN);
+    kspin_lock(&pool, KLOCK_RANK_PULSE);
+    kspin_lock(&runq, KLOCK_RANK_RUNQ);
+    assert_int_equal(k_cpus[0].locks_held,
+                     1u << KLOCK_RANK_CHAN | 1u << KLOCK_RANK_PULSE | 1u << KLOCK_RANK_RUNQ);
+    kspin_unlock(&pool, KLOCK_RANK_PULSE);
+    kspin_unlock(&runq, KLOCK_RANK_RUNQ);
+    kspin_unlock(&chan, KLOCK_RANK_CHAN);
+    assert_int_equal(k_cpus[0].locks_held, 0);
+}
+
+static void pulse_pool_under_runq_panics(void **state)
+{
+    reset(state);
+    assert_order_panics(&runq, KLOCK_RANK_RUNQ, &pool, KLOCK_RANK_PULSE);
+}
+
+static void chan_under_pulse_pool_panics(void **state)
+{
+    reset(state);
+    assert_order_panics(&pool, KLOCK_RANK_PULSE, &chan, KLOCK_RANK_CHAN);
 }
 
 static void ranks_are_per_cpu(void **state)
@@ -112,6 +163,9 @@ int main(void)
         cmocka_unit_test(same_rank_twice_panics),
         cmocka_unit_test(release_unheld_panics),
         cmocka_unit_test(ranks_are_per_cpu),
+        cmocka_unit_test(pulse_pool_between_chan_and_runq),
+        cmocka_unit_test(pulse_pool_under_runq_panics),
+        cmocka_unit_test(chan_under_pulse_pool_panics),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

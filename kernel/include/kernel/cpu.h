@@ -36,6 +36,12 @@ struct cpu {
     bool runq_held;             // a shared entry holds the run-queue lock (klock.h)
     uint32_t locks_held;        // ranks held, bit per rank (KLOCK_CHECK images: klock.h)
     uint64_t shared_kcalls;     // kernel calls finished in shared mode (k_kcall_count: the rest)
+#ifdef KLOCK_STATS
+    // The run-queue lock's contention, in KLOCK_STATS images only (sched.c, SysInfo
+    // KSYSINFO_RUNQ_*): takes in shared mode, takes that found it held by another CPU, and the
+    // counter cycles it was held from the take to the release.
+    uint64_t runq_takes, runq_found_taken, runq_hold_cycles, runq_taken_at;
+#endif
 #if KMAX_CPUS > 1
     struct trace_cpu *ktrace_cpu; // this CPU's state in the kernel's trace ring (set by
                                   // ktrace_init): the trace fast path's one load (trace_port)

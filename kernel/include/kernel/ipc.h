@@ -70,7 +70,9 @@ int ipc_receive_shared(struct thread *t, int chid, uint32_t msg, uint32_t bytes,
                        bool traced);
 int ipc_reply_shared(struct thread *t, int rcvid, int32_t status, uint32_t msg, uint32_t bytes,
                      bool traced);
+int ipc_send_pulse_shared(struct proc *from, int coid, int prio, int32_t code, int32_t value);
 #endif
+// MsgSendPulse (its priority capped at the sender's ceiling).
 int ipc_send_pulse(struct proc *from, int coid, int prio, int32_t code, int32_t value);
 // Pulse from the kernel itself (interrupts, timers): to a connection owned by `p`.
 int ipc_kernel_pulse(struct proc *p, int coid, int prio, int32_t code, int32_t value);

@@ -11,6 +11,8 @@
 // thread slots (read only: they change on the exclusive side alone); a channel's queues and
 // its threads' IPC state (the channel's lock); the ready queues (the run-queue lock, kept
 // from the first thread made ready or blocked until this CPU's choice: sched_choose_shared).
+// MsgSendPulse too, and a MsgReceive that finds a pulse: the pulse pool under its own lock,
+// between the channel's and the run queue's (ipc.c).
 #include <kernel/kernel.h>
 #include <kernel/klock.h>
 #include <kernel/thread.h>
@@ -31,7 +33,7 @@
 // The calls the fast path takes.
 static inline bool shared_call(uint32_t n)
 {
-    return n == KC_MsgSend || n == KC_MsgReceive || n == KC_MsgReply;
+    return n == KC_MsgSend || n == KC_MsgReceive || n == KC_MsgReply || n == KC_MsgSendPulse;
 }
 
 static inline __attribute__((always_inline)) bool kernel_entry_shared(struct thread *t,
@@ -60,8 +62,10 @@ static inline __attribute__((always_inline)) bool kernel_entry_shared(struct thr
         r = ipc_send_shared(t, (int)a[0], a[1], a[2], a[3], a[4], traced);
     else if (n == KC_MsgReceive)
         r = ipc_receive_shared(t, (int)a[0], a[1], a[2], a[3], traced);
-    else
+    else if (n == KC_MsgReply)
         r = ipc_reply_shared(t, (int)a[0], (int32_t)a[1], a[2], a[3], traced);
+    else    // KC_MsgSendPulse (ipc.c: the pool's lock)
+        r = ipc_send_pulse_shared(t->proc, (int)a[0], (int)a[1], (int32_t)a[2], (int32_t)a[3]);
     if (r == KSHARED_RETRY)
         goto retry;
     this_cpu()->shared_kcalls++;

@@ -5,14 +5,18 @@
 // - EXCLUSIVE: every kernel entry but the few below. The holder sets the writer word and waits
 //   until no other CPU is in the kernel, so the code it runs sees a quiescent kernel and takes
 //   no other lock (it is the code of the one big lock, unchanged).
-// - SHARED: the message fast path (MsgSend, MsgReceive, MsgReply on a channel, untraced, no
-//   timeout, no pulse, no dying thread: kernel/kentry_shared.h) and its CPU's choice of the next
-//   thread. A CPU sets its own word, checks the writer word and backs off while it is set. CPUs
-//   in shared mode exclude one another only through the locks below.
+// - SHARED: the message fast path (MsgSend, MsgReceive, MsgReply on a channel, no timeout, no
+//   dying thread; MsgSendPulse, and a receive that finds a pulse: kernel/kentry_shared.h) and
+//   its CPU's choice of the next thread. A CPU sets its own word, checks the writer word and
+//   backs off while it is set. CPUs in shared mode exclude one another only through the locks
+//   below.
 //
 // Fine-grained locks, taken only in shared mode, always in increasing rank:
 //   KLOCK_RANK_CHAN  a channel's queues (send_q, recv_q, pulses) and the IPC state of the
 //                    threads on them or REPLY-blocked on it (state, chan, server; ipc.c)
+//   KLOCK_RANK_PULSE the pulse pool (each slot's use, sender, charge) and every process's
+//                    count of queued pulses (proc.npulses; ipc.c pulse_pool_lock), taken
+//                    under a channel's lock to queue a pulse there or to free one received
 //   KLOCK_RANK_RUNQ  the ready queues, every CPU's `current` and `kicked`, k_context_switches
 //                    (sched.c)
 // A shared entry holds at most one channel. Once it has taken the run-queue lock it keeps it
@@ -28,11 +32,12 @@
 #include <stdint.h>
 
 #define KLOCK_RANK_CHAN 1u
-#define KLOCK_RANK_RUNQ 2u
+#define KLOCK_RANK_PULSE 2u
+#define KLOCK_RANK_RUNQ 3u
 
 // A kernel call that the shared fast path cannot finish (something unusual: a timeout armed, a
-// pulse queued, a race with a second reply) returns this before it changed anything; the entry
-// then runs again under the exclusive lock. Not an errno (those are -1..-4095).
+// race with a second reply) returns this before it changed anything; the entry then runs again
+// under the exclusive lock. Not an errno (those are -1..-4095).
 #define KSHARED_RETRY (-0x10000)
 
 // Traced message calls take the shared fast path too (kernel/arch/aarch64/cpu.c entry_body;

@@ -107,6 +107,12 @@ struct kthread_info {
 // shared mode (kernel/klock.h), since boot, modulo 2^32; 0 with one CPU (no lock taken).
 #define KSYSINFO_KENTRIES_EXCLUSIVE 7
 #define KSYSINFO_KCALLS_SHARED      8
+// The run-queue lock's contention in shared mode, summed over the CPUs, modulo 2^32: takes,
+// takes that found it held by another CPU, counter cycles it was held. Only in kernels built
+// with make KLOCK_STATS=1 (docs/smp.md); 0 otherwise.
+#define KSYSINFO_RUNQ_TAKES         16
+#define KSYSINFO_RUNQ_FOUND_TAKEN   17
+#define KSYSINFO_RUNQ_HOLD_CYCLES   18
 
 // ThreadCtl(cmd, data) (QNX's __KER_THREAD_CTL): what the calling thread may change about itself.
 // KTCTL_RUNMASK: data is a bit mask of the CPUs the thread may run on (bit n: CPU n; QNX's

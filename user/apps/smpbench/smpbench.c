@@ -24,11 +24,15 @@
 //   smp_msg_exclusive_entries_per_1000_roundtrips_<n>pair, smp_msg_shared_calls_per_1000_...
 //       how the pairs' kernel entries ran (SysInfo's counts; kernel/klock.h): under the
 //       big lock's exclusive side, or in its shared mode; deterministic under -icount.
+// `smpbench pulses`: the same for pulses (sb_pulses.c).
 #include <kern.h>
 #include <string.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <trace/kev.h>
+#include "sb_pairs.h"
+#include "sb_pulses.h"
+#include "sb_runq.h"
 
 #define MAXW 4
 #define CALLS 16000u
@@ -201,17 +205,27 @@ static uint64_t roundtrip(uint32_t cpu)
 // ---- pairs: round trips per second of n client/server pairs, a pair per CPU ----
 #define PAIR_ROUNDS 20000u
 
-static int pair_chid[MAXW];
+int pair_chid[MAXW];
+
+// A pair's client: ready, then waits for the phase's start (sb_pairs.h).
+void pair_ready_wait_go(void)
+{
+    __atomic_add_fetch(&ready_n, 1, __ATOMIC_SEQ_CST);
+    while (!go)
+        ;
+}
+
+void pair_done(uint32_t k)
+{
+    end_cycles[k] = ClockCycles();
+}
 
 static int pair_server(void *arg)
 {
     uint32_t k = (uint32_t)(uintptr_t)arg;
     ThreadCtl(KTCTL_RUNMASK, (void *)(uintptr_t)(1u << k));
     for (;;) {
-        union {
-            uint32_t v;
-            struct kpulse p;
-        } u;
+        union pair_msg u;
         int rcvid = MsgReceive(pair_chid[k], &u, sizeof(u), NULL);
         if (rcvid <= 0)
             return 0;
@@ -228,27 +242,27 @@ static int pair_client(void *arg)
     int coid = ConnectAttach(0, pair_chid[k]);
     uint32_t one = 1, zero = 0;
     MsgSend(coid, &one, sizeof(one), NULL, 0);      // both threads on CPU k from here
-    __atomic_add_fetch(&ready_n, 1, __ATOMIC_SEQ_CST);
-    while (!go)
-        ;
+    pair_ready_wait_go();
     for (uint32_t i = 0; i < PAIR_ROUNDS; i++)
         MsgSend(coid, &one, sizeof(one), NULL, 0);
-    end_cycles[k] = ClockCycles();
+    pair_done(k);
     MsgSend(coid, &zero, sizeof(zero), NULL, 0);
     ConnectDetach(coid);
     return 0;
 }
 
-// Counter cycles from the start to the last pair's end, n pairs at once.
-static uint64_t pairs_phase(uint32_t n)
+// Counter cycles from the start to the last pair's end, n pairs at once (sb_pairs.h).
+uint64_t pairs_phase_of(uint32_t n, int (*server)(void *), int server_prio,
+                        int (*client)(void *), int client_prio)
 {
     int cl[MAXW], sv[MAXW];
     ready_n = 0;
     go = 0;
     for (uint32_t k = 0; k < n; k++) {
         pair_chid[k] = ChannelCreate(0);
-        sv[k] = ThreadCreate(pair_server, (void *)(uintptr_t)k, stacks[MAXW - 1 - k], STACK, 60, 0);
-        cl[k] = ThreadCreate(pair_client, (void *)(uintptr_t)k, stacks[k], STACK, 60, 0);
+        sv[k] = ThreadCreate(server, (void *)(uintptr_t)k, stacks[MAXW - 1 - k], STACK,
+                             server_prio, 0);
+        cl[k] = ThreadCreate(client, (void *)(uintptr_t)k, stacks[k], STACK, client_prio, 0);
     }
     while (ready_n < n)
         ThreadSleep(1000000);
@@ -264,7 +278,7 @@ static uint64_t pairs_phase(uint32_t n)
     return last - t0;
 }
 
-static uint32_t sysinfo(uint32_t what)
+uint32_t sysinfo(uint32_t what)
 {
     uint32_t v = 0;
     SysInfo(what, &v);
@@ -278,11 +292,14 @@ static void pairs(uint32_t ncpu)
     uint32_t np = ncpu < 2 ? 1 : 2;
     uint64_t v[2][RUNS];
     uint32_t excl[2] = { 0, 0 }, shared[2] = { 0, 0 };
+    struct runq_counts rq[2] = { { 0, 0, 0 }, { 0, 0, 0 } }, rq0;
     for (int r = 0; r < RUNS; r++)
         for (uint32_t n = 1; n <= np; n++) {
             uint32_t e0 = sysinfo(KSYSINFO_KENTRIES_EXCLUSIVE);
             uint32_t s0 = sysinfo(KSYSINFO_KCALLS_SHARED);
-            v[n - 1][r] = pairs_phase(n);
+            runq_snap(&rq0);
+            v[n - 1][r] = pairs_phase_of(n, pair_server, 60, pair_client, 60);
+            runq_add_since(&rq[n - 1], &rq0);
             sort_in(v[n - 1], r);
             excl[n - 1] += sysinfo(KSYSINFO_KENTRIES_EXCLUSIVE) - e0;
             shared[n - 1] += sysinfo(KSYSINFO_KCALLS_SHARED) - s0;
@@ -298,6 +315,7 @@ static void pairs(uint32_t ncpu)
                (unsigned long)n, u64txt(((uint64_t)excl[n - 1] * 1000u + trips / 2) / trips).s);
         printf("BENCH smp_msg_shared_calls_per_1000_roundtrips_%lupair %s calls\n",
                (unsigned long)n, u64txt(((uint64_t)shared[n - 1] * 1000u + trips / 2) / trips).s);
+        runq_print(n, &rq[n - 1], trips);     // (a KLOCK_STATS kernel's: sb_runq.c)
     }
 }
 
@@ -313,6 +331,11 @@ int main(void)
     if (argc > 0 && !strcmp(argv[argc - 1], "pairs")) {
         printf("smpbench: %lu CPUs, pairs\n", (unsigned long)n);
         pairs(n);
+        return 0;
+    }
+    if (argc > 0 && !strcmp(argv[argc - 1], "pulses")) {
+        printf("smpbench: %lu CPUs, pulses\n", (unsigned long)n);
+        pulses_bench(n);
         return 0;
     }
     printf("smpbench: %lu CPUs\n", (unsigned long)n);

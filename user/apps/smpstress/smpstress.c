@@ -13,12 +13,14 @@
 //      request, each server saw its client's numbers in order with none missing or twice, and
 //      the rounds each client counted are the rounds its server counted;
 //   4. the servers then end on request and are joined: the kernel's thread count is back
-//      where it was before the test.
+//      where it was before the test;
+//   5. pulses from every CPU to one channel, senders killed mid-stream (st_pulse.c).
 // The truth each check compares with is the program's own bookkeeping (what it created,
 // started, killed), never what the kernel reports about itself.
 #include <kern.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include "st_pulse.h"
 
 #define MAXCPU 4
 #define CHURN_ROUNDS 16
@@ -211,7 +213,7 @@ int main(void)
         printf("1..0 # SKIP one CPU\n");
         return 0;
     }
-    printf("1..4\n");
+    printf("1..5\n");
     uint32_t threads0 = live_threads(), threads1;
     int fails = !check_churn();
 
@@ -263,6 +265,7 @@ int main(void)
            ok3 ? "ok" : "not ok", (unsigned long)threads0, (unsigned long)threads1);
     fails += !ok3;
     fails += !ok4;
+    fails += !pulse_test(ncpu, 5);
     printf("smpstress: done\n");
     return fails;
 }

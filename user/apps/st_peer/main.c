@@ -3,8 +3,9 @@
 // bits 16-23 how many CPUs there are. One thread per CPU other than 0, bound to it, sends
 // numbered messages without end until smpstress kills the process: most of their time the
 // threads are blocked in MsgSend or running on their CPUs, so the kill lands mid-IPC on
-// other CPUs than the killer's.
+// other CPUs than the killer's. With bit 31 set it sends pulses instead (pulse.c).
 #include <kern.h>
+#include "st_peer.h"
 
 #define MAXCPU 4
 #define STACK 1024
@@ -25,6 +26,8 @@ static int sender(void *arg)
 int main(void)
 {
     uint32_t arg = ProcArg(), ncpu = (arg >> 16) & 0xffu;
+    if (arg & ST_PEER_PULSES)
+        return st_peer_pulses(arg);
     coid = ConnectAttach(1, (int)(arg & 0xffffu));
     if (coid < 0)
         return 1;
