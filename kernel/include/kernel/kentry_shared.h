@@ -4,7 +4,8 @@
 // one another. Everything else, and anything unusual these calls find, runs exclusive: a call
 // that returns KSHARED_RETRY changed nothing, and the entry runs again under the exclusive lock
 // (kernel/arch/<arch>/cpu.c, which inlines it: it is the fast path's whole entry). Only with
-// more than one CPU (KMAX_CPUS > 1).
+// more than one CPU (KMAX_CPUS > 1). The SYNC_* calls that need no priority inheritance and
+// no timer take the same entry (sync.c, "The shared side").
 //
 // What a shared entry touches, and under what: its own thread and CPU (no lock: nobody else
 // writes them while it runs); the connection and channel tables, processes' memory maps and
@@ -22,6 +23,7 @@
 #include <kernel/ktrace_kcall.h>
 #include <kernel/kdtrace.h>
 #include <kernel/kuring.h>
+#include <kernel/sync.h>
 #include <arch_kcall.h>
 #include <uapi/kcall.h>
 
@@ -38,7 +40,7 @@ static inline __attribute__((always_inline)) bool kernel_entry_shared(struct thr
                                                                       const bool traced)
 {
     uint32_t n = arch_kc_number(&t->ctx);
-    if (!shared_call(n))
+    if (!shared_call(n) && !sync_shared_call(n))
         return false;
     arch_kernel_enter_shared();
     // Checked inside: only the exclusive side sets them, and it cannot run now. D's probes
@@ -60,8 +62,10 @@ static inline __attribute__((always_inline)) bool kernel_entry_shared(struct thr
         r = ipc_send_shared(t, (int)a[0], a[1], a[2], a[3], a[4], traced);
     else if (n == KC_MsgReceive)
         r = ipc_receive_shared(t, (int)a[0], a[1], a[2], a[3], traced);
-    else
+    else if (n == KC_MsgReply)
         r = ipc_reply_shared(t, (int)a[0], (int32_t)a[1], a[2], a[3], traced);
+    else
+        r = sync_call_shared(t, n, (int)a[0]);  // (the trace's hooks need no lock either)
     if (r == KSHARED_RETRY)
         goto retry;
     this_cpu()->shared_kcalls++;

@@ -14,8 +14,10 @@
 //      the rounds each client counted are the rounds its server counted;
 //   4. the servers then end on request and are joined: the kernel's thread count is back
 //      where it was before the test.
+//   5-8. mutexes and semaphores on every CPU at once, and kills mid-wait (st_sync.c).
 // The truth each check compares with is the program's own bookkeeping (what it created,
 // started, killed), never what the kernel reports about itself.
+#include "st_sync.h"
 #include <kern.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -211,9 +213,10 @@ int main(void)
         printf("1..0 # SKIP one CPU\n");
         return 0;
     }
-    printf("1..4\n");
+    printf("1..8\n");
     uint32_t threads0 = live_threads(), threads1;
     int fails = !check_churn();
+    fails += st_sync_tests(ncpu);
 
     // Servers on CPU 0 (with main), clients on the others.
     chid = ChannelCreate(0);
