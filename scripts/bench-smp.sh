@@ -7,7 +7,8 @@
 # summed over the CPUs: equal for 1, 2 and 4 writers means sharing the ring (and the kernel
 # lock) costs nothing per event; more means contention. Then smpbench (user/apps/smpbench) with
 # 1, 2 and 4 CPUs: kernel events written by every CPU at once, events per second of virtual
-# time, and a message round trip within one CPU and between two (docs/smp.md, "Figures").
+# time, and a message round trip within one CPU and between two (docs/smp.md, "Figures"); and
+# mutex and semaphore operations of one and two pairs of threads (smpbench sync).
 # Between the two, the writers' events per second on the host's clock, without -icount.
 #   scripts/bench-smp.sh BUILD_DIR MAX_CPUS
 set -u
@@ -59,6 +60,32 @@ if [ "$max" -ge 2 ] && [ "$cores" -ge 2 ]; then
             continue
         fi
         echo "BENCH smp_msg_roundtrips_per_s_wallclock_${p}pair $v roundtrips/s"
+    done
+fi
+# Mutexes and semaphores (smpbench sync: a pair of threads per CPU, each pair with its own
+# mutex and semaphores; kernel/sync.c's shared side): under -icount on 2 CPUs, where the pairs'
+# calls ran (exclusive entries and shared calls per 1000 operations: deterministic), then
+# operations per second of the host's clock, one pair and two, as for the message pairs.
+if [ "$max" -ge 2 ]; then
+    out=$(QEMU_SMP=2 QEMU_ICOUNT=1 QEMU_TIMEOUT=600 QEMU_ARGS="smpbench sync" \
+          con_run_text "$b/smpbench.elf" 2>&1)
+    if ! printf '%s\n' "$out" | grep -E '^BENCH smp_sync_(exclusive_entries|shared_calls)_per_1000_ops_[12]pair '; then
+        printf '%s\n' "$out" | tail -5 >&2
+        status=1
+    fi
+fi
+if [ "$max" -ge 2 ] && [ "$cores" -ge 2 ]; then
+    out=$(QEMU_SMP=2 QEMU_ICOUNT=none QEMU_TIMEOUT=600 QEMU_ARGS="smpbench sync" \
+          con_run_text "$b/smpbench.elf" 2>&1)
+    for p in 1 2; do
+        v=$(printf '%s\n' "$out" | sed -n "s/^BENCH smp_sync_ops_per_s_${p}pair \([0-9]*\) .*/\1/p")
+        if [ -z "$v" ]; then
+            printf '%s\n' "$out" | tail -5 >&2
+            echo "bench-smp: $p sync pair(s) on the host's clock did not report a rate" >&2
+            status=1
+            continue
+        fi
+        echo "BENCH smp_sync_ops_per_s_wallclock_${p}pair $v ops/s"
     done
 fi
 for n in 1 2 4; do

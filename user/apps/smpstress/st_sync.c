@@ -5,9 +5,10 @@
 // tests mix both sides on the same objects. The truths are the program's own counts:
 //   5. a thread bound to each CPU with its own mutex and semaphore does SYNC_OPS rounds of
 //      lock, increment, unlock, post, wait: every call succeeds and every counter is SYNC_OPS;
-//   6. a thread bound to each CPU increments one plain (non-atomic) counter SYNC_OPS times
-//      under one mutex, with a window between its load and its store: the counter ends at
-//      CPUs x SYNC_OPS only if no two threads were ever inside at once (mutual exclusion);
+//   6. a thread bound to each CPU increments one plain (non-atomic) counter CONTEND_OPS times
+//      under one mutex, with a window between its load and its store (every fourth time a
+//      1 ms sleep, so that the others find the mutex owned): the counter ends at
+//      CPUs x CONTEND_OPS only if no two threads were ever inside at once (mutual exclusion);
 //   7. producers on half the CPUs post one semaphore, consumers on the others wait on it
 //      (blocking when it is empty, woken by posts from other CPUs): the takes equal the posts,
 //      and a wait after them times out (the count is back to 0: no post taken twice or lost);
@@ -22,6 +23,9 @@
 
 #define SS_MAXCPU 4
 #define SYNC_OPS 400
+// Fewer where every call may block and be woken from another CPU (an IPI and a wake-up each):
+// on the host's clock, with 4 virtual CPUs on 2 busy cores, each costs up to milliseconds.
+#define CONTEND_OPS 100
 #define SYNC_STACK 2048
 #define KILLS_SYNC 4
 #define ST_PEER_SYNC (1u << 24)     // st_peer's ProcArg: sync mode (user/apps/st_peer)
@@ -107,15 +111,16 @@ static int contend(void *arg)
 {
     bind_to((uint32_t)(uintptr_t)arg);
     uint32_t errs = 0;
-    for (uint32_t i = 0; i < SYNC_OPS; i++) {
+    for (uint32_t i = 0; i < CONTEND_OPS; i++) {
         errs += MutexLock(one_mutex) != 0;
         uint32_t v = *(volatile uint32_t *)&plain_counter;
-        for (volatile uint32_t d = 0; d < 20; d++)
-            ;                       // a window for another CPU to come in, were it let in
+        if ((i & 3u) == 0)
+            ThreadSleep(1000000);   // a window for the others to come in, were they let in:
+        else                        // they find the mutex owned (and block) or free
+            for (volatile uint32_t d = 0; d < 20; d++)
+                ;
         *(volatile uint32_t *)&plain_counter = v + 1u;
         errs += MutexUnlock(one_mutex) != 0;
-        if ((i & 7u) == 0)
-            ThreadYield();
     }
     __atomic_add_fetch(&one_errs, errs, __ATOMIC_SEQ_CST);
     return 0;
@@ -125,12 +130,12 @@ static bool test_one_mutex(void)
 {
     one_mutex = MutexCreate();
     uint32_t joined = on_each_cpu(contend, 40);
-    bool ok = joined == ss_ncpu && !one_errs && plain_counter == ss_ncpu * SYNC_OPS &&
+    bool ok = joined == ss_ncpu && !one_errs && plain_counter == ss_ncpu * CONTEND_OPS &&
               MutexDestroy(one_mutex) == 0;
     printf("%s 6 - %lu threads on %lu CPUs increment one plain counter %u times each under one "
            "mutex: %lu (expected %lu), %lu calls failed\n", ok ? "ok" : "not ok",
-           (unsigned long)ss_ncpu, (unsigned long)ss_ncpu, SYNC_OPS,
-           (unsigned long)plain_counter, (unsigned long)(ss_ncpu * SYNC_OPS),
+           (unsigned long)ss_ncpu, (unsigned long)ss_ncpu, CONTEND_OPS,
+           (unsigned long)plain_counter, (unsigned long)(ss_ncpu * CONTEND_OPS),
            (unsigned long)one_errs);
     return ok;
 }
@@ -143,14 +148,13 @@ static int sem_worker(void *arg)
 {
     uint32_t c = (uint32_t)(uintptr_t)arg;
     bind_to(c);
-    for (uint32_t i = 0; i < SYNC_OPS; i++) {
+    for (uint32_t i = 0; i < CONTEND_OPS; i++) {
         if (c & 1u) {
             if (SemPost(one_sem) == 0)
                 __atomic_add_fetch(&posts, 1, __ATOMIC_SEQ_CST);
             else
                 __atomic_add_fetch(&sem_errs, 1, __ATOMIC_SEQ_CST);
-            if ((i & 3u) == 0)
-                ThreadYield();      // let the consumers run dry and block
+            ThreadSleep(1000000);   // the consumers run dry and block: each post wakes one
         } else {
             if (SemWait(one_sem) == 0)
                 __atomic_add_fetch(&takes, 1, __ATOMIC_SEQ_CST);
@@ -167,7 +171,7 @@ static bool test_one_sem(void)
     uint32_t joined = on_each_cpu(sem_worker, 40);
     TimerTimeout(20000000);         // 20 ms: nothing is left to take
     int extra = SemWait(one_sem), extra_errno = errno;
-    uint32_t expect = (ss_ncpu / 2u) * SYNC_OPS;
+    uint32_t expect = (ss_ncpu / 2u) * CONTEND_OPS;
     bool ok = joined == ss_ncpu && !sem_errs && posts == expect && takes == expect &&
               fails_with(extra, ETIMEDOUT) && SemDestroy(one_sem) == 0;
     printf("%s 7 - producers on %lu CPUs post one semaphore, consumers on %lu wait on it: %lu "
