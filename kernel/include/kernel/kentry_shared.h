@@ -36,12 +36,14 @@ static inline bool shared_call(uint32_t n)
     return n == KC_MsgSend || n == KC_MsgReceive || n == KC_MsgReply;
 }
 
-static inline __attribute__((always_inline)) bool kernel_entry_shared(struct thread *t,
-                                                                      const bool traced)
+// The shared entry around call n's body: a message call, or with `sync` a SYNC_* call (a
+// constant in each copy, so that the message path's code is what it was before the sync
+// calls came: kernel_entry_shared below).
+static inline __attribute__((always_inline)) bool entry_shared_body(struct thread *t,
+                                                                   uint32_t n,
+                                                                   const bool traced,
+                                                                   const bool sync)
 {
-    uint32_t n = arch_kc_number(&t->ctx);
-    if (!shared_call(n) && !sync_shared_call(n))
-        return false;
     arch_kernel_enter_shared();
     // Checked inside: only the exclusive side sets them, and it cannot run now. D's probes
     // need the exclusive side, and so does tracing when traced entries are not shared; a D
@@ -58,14 +60,14 @@ static inline __attribute__((always_inline)) bool kernel_entry_shared(struct thr
     if (traced)
         ktrace_kcall_entry(t, n, a);    // (the exclusive re-run does not record it again)
     int r;
-    if (n == KC_MsgSend)
+    if (sync)
+        r = sync_call_shared(t, n, (int)a[0]);  // (the trace's hooks need no lock either)
+    else if (n == KC_MsgSend)
         r = ipc_send_shared(t, (int)a[0], a[1], a[2], a[3], a[4], traced);
     else if (n == KC_MsgReceive)
         r = ipc_receive_shared(t, (int)a[0], a[1], a[2], a[3], traced);
-    else if (n == KC_MsgReply)
-        r = ipc_reply_shared(t, (int)a[0], (int32_t)a[1], a[2], a[3], traced);
     else
-        r = sync_call_shared(t, n, (int)a[0]);  // (the trace's hooks need no lock either)
+        r = ipc_reply_shared(t, (int)a[0], (int32_t)a[1], a[2], a[3], traced);
     if (r == KSHARED_RETRY)
         goto retry;
     this_cpu()->shared_kcalls++;
@@ -82,6 +84,17 @@ static inline __attribute__((always_inline)) bool kernel_entry_shared(struct thr
     return true;
 retry:
     arch_kernel_exit_shared();
+    return false;
+}
+
+static inline __attribute__((always_inline)) bool kernel_entry_shared(struct thread *t,
+                                                                      const bool traced)
+{
+    uint32_t n = arch_kc_number(&t->ctx);
+    if (shared_call(n))
+        return entry_shared_body(t, n, traced, false);
+    if (sync_shared_call(n))
+        return entry_shared_body(t, n, traced, true);
     return false;
 }
 
