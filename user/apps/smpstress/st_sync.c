@@ -5,10 +5,10 @@
 // tests mix both sides on the same objects. The truths are the program's own counts:
 //   5. a thread bound to each CPU with its own mutex and semaphore does SYNC_OPS rounds of
 //      lock, increment, unlock, post, wait: every call succeeds and every counter is SYNC_OPS;
-//   6. a thread bound to each CPU increments one plain (non-atomic) counter CONTEND_OPS times
+//   6. a thread bound to each CPU increments one plain (non-atomic) counter MUTEX_OPS times
 //      under one mutex, with a window between its load and its store (every fourth time a
 //      1 ms sleep, so that the others find the mutex owned): the counter ends at
-//      CPUs x CONTEND_OPS only if no two threads were ever inside at once (mutual exclusion);
+//      CPUs x MUTEX_OPS only if no two threads were ever inside at once (mutual exclusion);
 //   7. producers on half the CPUs post one semaphore, consumers on the others wait on it
 //      (blocking when it is empty, woken by posts from other CPUs): the takes equal the posts,
 //      and a wait after them times out (the count is back to 0: no post taken twice or lost);
@@ -25,9 +25,10 @@
 #define SYNC_OPS 400
 // Fewer where every call may block and be woken from another CPU (an IPI and a wake-up each):
 // on the host's clock, with 4 virtual CPUs on 2 busy cores, each costs up to milliseconds.
-#define CONTEND_OPS 100
+#define CONTEND_OPS 40
+#define MUTEX_OPS 20        // (each increment here is a hand-over between CPUs: the slowest)
 #define SYNC_STACK 2048
-#define KILLS_SYNC 4
+#define KILLS_SYNC 3
 #define ST_PEER_SYNC (1u << 24)     // st_peer's ProcArg: sync mode (user/apps/st_peer)
 
 static uint8_t ss_stacks[SS_MAXCPU][SYNC_STACK] __attribute__((aligned(16)));
@@ -111,7 +112,7 @@ static int contend(void *arg)
 {
     bind_to((uint32_t)(uintptr_t)arg);
     uint32_t errs = 0;
-    for (uint32_t i = 0; i < CONTEND_OPS; i++) {
+    for (uint32_t i = 0; i < MUTEX_OPS; i++) {
         errs += MutexLock(one_mutex) != 0;
         uint32_t v = *(volatile uint32_t *)&plain_counter;
         if ((i & 3u) == 0)
@@ -130,12 +131,12 @@ static bool test_one_mutex(void)
 {
     one_mutex = MutexCreate();
     uint32_t joined = on_each_cpu(contend, 40);
-    bool ok = joined == ss_ncpu && !one_errs && plain_counter == ss_ncpu * CONTEND_OPS &&
+    bool ok = joined == ss_ncpu && !one_errs && plain_counter == ss_ncpu * MUTEX_OPS &&
               MutexDestroy(one_mutex) == 0;
     printf("%s 6 - %lu threads on %lu CPUs increment one plain counter %u times each under one "
            "mutex: %lu (expected %lu), %lu calls failed\n", ok ? "ok" : "not ok",
-           (unsigned long)ss_ncpu, (unsigned long)ss_ncpu, CONTEND_OPS,
-           (unsigned long)plain_counter, (unsigned long)(ss_ncpu * CONTEND_OPS),
+           (unsigned long)ss_ncpu, (unsigned long)ss_ncpu, MUTEX_OPS,
+           (unsigned long)plain_counter, (unsigned long)(ss_ncpu * MUTEX_OPS),
            (unsigned long)one_errs);
     return ok;
 }
@@ -220,9 +221,12 @@ static bool test_kills(void)
 int st_sync_tests(uint32_t ncpu)
 {
     ss_ncpu = ncpu > SS_MAXCPU ? SS_MAXCPU : ncpu;
-    int fails = !test_own_objects();
-    fails += !test_one_mutex();
-    fails += !test_one_sem();
-    fails += !test_kills();
+    bool (*const tests[])(void) = { test_own_objects, test_one_mutex, test_one_sem, test_kills };
+    int fails = 0;
+    for (unsigned i = 0; i < sizeof(tests) / sizeof(tests[0]); i++) {
+        uint64_t t0 = ClockTime();
+        fails += !tests[i]();
+        printf("# test %u took %lu ms\n", 5u + i, (unsigned long)((ClockTime() - t0) / 1000000u));
+    }
     return fails;
 }

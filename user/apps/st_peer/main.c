@@ -30,8 +30,7 @@ static int syncer(void *arg)
 {
     ThreadCtl(KTCTL_RUNMASK, arg);
     while (MutexLock(mutex) == 0) {
-        for (volatile uint32_t d = 0; d < 50; d++)
-            ;
+        ThreadSleep(1000000);   // the others block on the mutex meanwhile
         MutexUnlock(mutex);
         SemPost(sem);
         SemWait(sem);
