@@ -10,7 +10,8 @@
 // What a shared entry touches, and under what: its own thread and CPU (no lock: nobody else
 // writes them while it runs); the connection and channel tables, processes' memory maps and
 // thread slots (read only: they change on the exclusive side alone); a channel's queues and
-// its threads' IPC state (the channel's lock); the ready queues (the run-queue lock, kept
+// its threads' IPC state (the channel's lock); a mutex's, semaphore's or condvar's state and
+// its waiters' (the object's lock, sync.c); the ready queues (the run-queue lock, kept
 // from the first thread made ready or blocked until this CPU's choice: sched_choose_shared).
 #include <kernel/kernel.h>
 #include <kernel/klock.h>
