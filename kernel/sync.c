@@ -14,6 +14,9 @@ struct kcond {
     bool in_use;
     struct proc *owner_proc;
     struct list waiters;
+#if KMAX_CPUS > 1
+    struct kspin lock;      // waiters in shared mode (KLOCK_RANK_SYNC)
+#endif
 };
 
 struct ksem {
@@ -23,6 +26,9 @@ struct ksem {
     struct list waiters;
     struct thread *taker;   // the last thread that took it and has not posted (the trace's
                             // SYNC_WAIT owner; a hint: a semaphore has no owner)
+#if KMAX_CPUS > 1
+    struct kspin lock;      // count, waiters, taker in shared mode (KLOCK_RANK_SYNC)
+#endif
 };
 
 static struct kmutex mutexes[KMAX_MUTEXES];
@@ -385,3 +391,129 @@ void sync_proc_gone(struct proc *p)
         if (sems[i].owner_proc == p)
             sems[i].in_use = false;
 }
+
+#if KMAX_CPUS > 1
+// The shared side (kernel/kentry_shared.h, kernel/klock.h). The exclusive side changes these
+// objects with no lock (it runs alone in the kernel) and alone creates, destroys and looks up
+// their existence, so a lookup here reads in_use and owner_proc unlocked. Under an object's
+// lock (rank KLOCK_RANK_SYNC, one object at a time) a shared call changes only that object
+// and the threads blocking on it; a thread it blocks or makes ready also takes the run-queue
+// lock before the object's is let go, kept until this CPU's choice (sched_choose_shared), so
+// that a thread blocked here is not made ready elsewhere before its CPU has switched away.
+//
+// Priority inheritance stays exclusive: the message fast path reads a server's inherited
+// priority (sync_inherited_prio: the first waiter of each mutex it holds) under its channel's
+// lock only, so no shared call adds or removes a mutex's waiter. The shared calls touch a
+// mutex's waiters list not at all, and a thread's held_mutexes only for their own caller, which
+// runs here and so is nobody's server. Retried (KSHARED_RETRY, nothing changed): a mutex that
+// is owned (lock) or waited for (unlock), a condvar with waiters (its signal takes them to the
+// mutex), a semaphore waiter with a timeout armed (the timer list is exclusive).
+
+static int mutex_lock_shared(struct thread *t, int id)
+{
+    struct kmutex *m = mutex_lookup(t->proc, id);
+    if (!m)
+        return -EINVAL;
+    int r = 0;
+    kspin_lock(&m->lock, KLOCK_RANK_SYNC);
+    if (m->owner == t)
+        r = -EDEADLK;
+    else if (m->owner)
+        r = KSHARED_RETRY;      // blocks and boosts the owner: exclusive
+    else
+        mutex_take(m, t);
+    kspin_unlock(&m->lock, KLOCK_RANK_SYNC);
+    return r;
+}
+
+// With no waiter, the owner's inherited priority did not count m: releasing it changes no
+// priority (mutex_release's thread_update_prio would find nothing to do).
+static int mutex_unlock_shared(struct thread *t, int id)
+{
+    struct kmutex *m = mutex_lookup(t->proc, id);
+    if (!m)
+        return -EINVAL;
+    int r = 0;
+    kspin_lock(&m->lock, KLOCK_RANK_SYNC);
+    if (m->owner != t) {
+        r = -EPERM;
+    } else if (!list_empty(&m->waiters)) {
+        r = KSHARED_RETRY;      // hands m over and lowers t's priority: exclusive
+    } else {
+        list_unlink(&m->held_link);
+        m->owner = NULL;
+    }
+    kspin_unlock(&m->lock, KLOCK_RANK_SYNC);
+    return r;
+}
+
+static int cond_signal_shared(struct thread *t, int cid)
+{
+    struct kcond *c = cond_lookup(t->proc, cid);
+    if (!c)
+        return -EINVAL;
+    kspin_lock(&c->lock, KLOCK_RANK_SYNC);
+    int r = list_empty(&c->waiters) ? 0 : KSHARED_RETRY;  // the waiters go to their mutexes
+    kspin_unlock(&c->lock, KLOCK_RANK_SYNC);
+    return r;
+}
+
+// A semaphore involves no priority: its waiters block and are made ready here. SYNC_WAIT
+// comes from ktrace_sync_wait as on the exclusive side (its one site, ktrace_sync.c).
+static int sem_wait_shared(struct thread *t, int id)
+{
+    struct ksem *s = sem_lookup(t->proc, id);
+    if (!s)
+        return -EINVAL;
+    kspin_lock(&s->lock, KLOCK_RANK_SYNC);
+    if (s->count > 0) {
+        s->count--;
+        s->taker = t;
+    } else {
+        thread_block(t, THS_SEM, &s->waiters);  // (no timeout: kentry_shared.h retried it)
+        ktrace_sync_wait(t, (uint32_t)id, s->taker && s->taker->in_use ? s->taker : NULL);
+        sched_lock_shared();    // t is still this CPU's until its choice
+    }
+    kspin_unlock(&s->lock, KLOCK_RANK_SYNC);
+    return 0;
+}
+
+static int sem_post_shared(struct thread *t, int id)
+{
+    struct ksem *s = sem_lookup(t->proc, id);
+    if (!s)
+        return -EINVAL;
+    int r = 0;
+    kspin_lock(&s->lock, KLOCK_RANK_SYNC);
+    struct thread *w = list_empty(&s->waiters) ? NULL
+                                                : list_entry(s->waiters.next, struct thread, qlink);
+    if (w && ktimer_active(&w->timeout)) {
+        r = KSHARED_RETRY;      // its timer is the exclusive side's
+    } else if (w) {
+        sched_lock_shared();    // kept until this CPU's choice
+        thread_unblock(w, 0);
+        s->taker = w;
+    } else {
+        if (s->taker == t)
+            s->taker = NULL;
+        if (s->count == INT32_MAX)
+            r = -EAGAIN;
+        else
+            s->count++;
+    }
+    kspin_unlock(&s->lock, KLOCK_RANK_SYNC);
+    return r;
+}
+
+int sync_call_shared(struct thread *t, uint32_t n, int id)
+{
+    switch (n) {
+    case KC_MutexLock:   return mutex_lock_shared(t, id);
+    case KC_MutexUnlock: return mutex_unlock_shared(t, id);
+    case KC_CondSignal:  return cond_signal_shared(t, id);
+    case KC_SemWait:     return sem_wait_shared(t, id);
+    case KC_SemPost:     return sem_post_shared(t, id);
+    default:             return KSHARED_RETRY;
+    }
+}
+#endif

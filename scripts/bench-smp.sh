@@ -7,7 +7,8 @@
 # summed over the CPUs: equal for 1, 2 and 4 writers means sharing the ring (and the kernel
 # lock) costs nothing per event; more means contention. Then smpbench (user/apps/smpbench) with
 # 1, 2 and 4 CPUs: kernel events written by every CPU at once, events per second of virtual
-# time, and a message round trip within one CPU and between two (docs/smp.md, "Figures").
+# time, and a message round trip within one CPU and between two (docs/smp.md, "Figures"); and
+# mutex and semaphore operations of one and two pairs of threads (smpbench sync).
 # Between the two, the writers' events per second on the host's clock, without -icount.
 #   scripts/bench-smp.sh BUILD_DIR MAX_CPUS
 set -u
@@ -43,24 +44,42 @@ for n in 1 2 4; do
     fi
     echo "BENCH smp_user_events_per_s_wallclock_${n}cpu $(printf '%s\n' $rates | sed -n 3p) events/s"
 done
-# Message round trips per second of the host's clock: one client/server pair, then two, each
-# pair bound to its own CPU (smpbench pairs: the median of 5 phases), on 2 CPUs, without
-# -icount; only on a host with 2 cores or more (docs/smp.md: two pairs against one is what
-# the big-reader lock's shared message path is for).
-if [ "$max" -ge 2 ] && [ "$cores" -ge 2 ]; then
-    out=$(QEMU_SMP=2 QEMU_ICOUNT=none QEMU_TIMEOUT=600 QEMU_ARGS="smpbench pairs" \
+# wallclock_pairs MODE RATE UNIT: `smpbench MODE`'s one-pair and two-pair rates (its BENCH
+# smp_RATE_per_s_<n>pair lines) on the host's clock, on 2 CPUs, printed as
+# smp_RATE_per_s_wallclock_<n>pair; only on a host with 2 cores or more.
+wallclock_pairs() {
+    [ "$max" -ge 2 ] && [ "$cores" -ge 2 ] || return 0
+    local out v p
+    out=$(QEMU_SMP=2 QEMU_ICOUNT=none QEMU_TIMEOUT=600 QEMU_ARGS="smpbench $1" \
           con_run_text "$b/smpbench.elf" 2>&1)
     for p in 1 2; do
-        v=$(printf '%s\n' "$out" | sed -n "s/^BENCH smp_msg_roundtrips_per_s_${p}pair \([0-9]*\) .*/\1/p")
+        v=$(printf '%s\n' "$out" | sed -n "s/^BENCH smp_$2_per_s_${p}pair \([0-9]*\) .*/\1/p")
         if [ -z "$v" ]; then
             printf '%s\n' "$out" | tail -5 >&2
-            echo "bench-smp: $p pair(s) on the host's clock did not report a rate" >&2
+            echo "bench-smp: $p pair(s) of smpbench $1 on the host's clock did not report a rate" >&2
             status=1
             continue
         fi
-        echo "BENCH smp_msg_roundtrips_per_s_wallclock_${p}pair $v roundtrips/s"
+        echo "BENCH smp_$2_per_s_wallclock_${p}pair $v $3"
     done
+}
+# Message round trips per second of the host's clock: one client/server pair, then two, each
+# pair bound to its own CPU (smpbench pairs: the median of 5 phases), without -icount
+# (docs/smp.md: two pairs against one is what the big-reader lock's shared message path is for).
+wallclock_pairs pairs msg_roundtrips roundtrips/s
+# Mutexes and semaphores (smpbench sync: a pair of threads per CPU, each pair with its own
+# mutex and semaphores; kernel/sync.c's shared side): under -icount on 2 CPUs, where the pairs'
+# calls ran (exclusive entries and shared calls per 1000 operations: deterministic), then
+# operations per second of the host's clock, one pair and two, as for the message pairs.
+if [ "$max" -ge 2 ]; then
+    out=$(QEMU_SMP=2 QEMU_ICOUNT=1 QEMU_TIMEOUT=600 QEMU_ARGS="smpbench sync" \
+          con_run_text "$b/smpbench.elf" 2>&1)
+    if ! printf '%s\n' "$out" | grep -E '^BENCH smp_sync_(exclusive_entries|shared_calls)_per_1000_ops_[12]pair '; then
+        printf '%s\n' "$out" | tail -5 >&2
+        status=1
+    fi
 fi
+wallclock_pairs sync sync_ops ops/s
 # Pulses on 2 CPUs under -icount (smpbench pulses: deterministic counts of where MsgSendPulse
 # and the receives that find a pulse ran, exclusive or shared; user/apps/smpbench/sb_pulses.c).
 if [ "$max" -ge 2 ]; then

@@ -2,8 +2,9 @@
 // The lock-order checker (kernel/klock_check.c, kernel/klock.h), built as a KLOCK_CHECK image's
 // kernel has it, with two CPUs: locks taken in increasing rank pass; a rank taken at or below
 // one held, or released unheld, is a kernel panic (here caught), and each CPU's ranks are its
-// own. The truth is the rank table the lock order in docs/smp.md gives (channel, then the pulse
-// pool, then run queue); the panic texts are built from the KLOCK_RANK_* names.
+// own. The truth is the rank table the lock order in docs/smp.md gives (a sync object, then a
+// channel, then the pulse pool, then the run queue); the panic texts are built from the
+// KLOCK_RANK_* names.
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -155,6 +156,58 @@ static void ranks_are_per_cpu(void **state)
     kspin_unlock(&runq, KLOCK_RANK_RUNQ);
 }
 
+// A blocking SemWait or a waking SemPost in shared mode (kernel/sync.c): the semaphore's lock,
+// then the run queue's.
+static void sync_then_runq_passes(void **state)
+{
+    reset(state);
+    if (setjmp(panic_jmp))
+        fail_msg("panicked: %s", panic_msg);
+    struct kspin sem = { 0 };
+    kspin_lock(&sem, KLOCK_RANK_SYNC);
+    kspin_lock(&runq, KLOCK_RANK_RUNQ);
+    assert_int_equal(k_cpus[0].locks_held, 1u << KLOCK_RANK_SYNC | 1u << KLOCK_RANK_RUNQ);
+    kspin_unlock(&sem, KLOCK_RANK_SYNC);    // the entry keeps the run queue to its choice
+    kspin_unlock(&runq, KLOCK_RANK_RUNQ);
+    assert_int_equal(k_cpus[0].locks_held, 0);
+}
+
+static void sync_under_runq_panics(void **state)
+{
+    reset(state);
+    kspin_lock(&runq, KLOCK_RANK_RUNQ);
+    struct kspin mutex = { 0 };
+    if (!setjmp(panic_jmp)) {
+        kspin_lock(&mutex, KLOCK_RANK_SYNC);
+        fail_msg("a sync object's lock taken under the run-queue lock without a panic");
+    }
+    assert_true(panicked_with("lock order: rank %u taken on CPU 0 holding ranks %x", KLOCK_RANK_SYNC,
+                              1u << KLOCK_RANK_RUNQ));
+}
+
+// One sync object at a time (a condvar wait, a mutex and a condvar, stays exclusive), and never
+// one under a channel's lock.
+static void second_sync_or_under_chan_panics(void **state)
+{
+    reset(state);
+    struct kspin a = { 0 }, b = { 0 };
+    kspin_lock(&a, KLOCK_RANK_SYNC);
+    if (!setjmp(panic_jmp)) {
+        kspin_lock(&b, KLOCK_RANK_SYNC);
+        fail_msg("two sync objects' locks taken without a panic");
+    }
+    assert_true(panicked_with("rank %u taken on CPU 0 holding ranks %x", KLOCK_RANK_SYNC,
+                              1u << KLOCK_RANK_SYNC));
+    reset(state);
+    kspin_lock(&chan, KLOCK_RANK_CHAN);
+    if (!setjmp(panic_jmp)) {
+        kspin_lock(&a, KLOCK_RANK_SYNC);
+        fail_msg("a sync object's lock taken under a channel's without a panic");
+    }
+    assert_true(panicked_with("rank %u taken on CPU 0 holding ranks %x", KLOCK_RANK_SYNC,
+                              1u << KLOCK_RANK_CHAN));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -166,6 +219,9 @@ int main(void)
         cmocka_unit_test(pulse_pool_between_chan_and_runq),
         cmocka_unit_test(pulse_pool_under_runq_panics),
         cmocka_unit_test(chan_under_pulse_pool_panics),
+        cmocka_unit_test(sync_then_runq_passes),
+        cmocka_unit_test(sync_under_runq_panics),
+        cmocka_unit_test(second_sync_or_under_chan_panics),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

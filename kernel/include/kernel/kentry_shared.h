@@ -4,12 +4,14 @@
 // one another. Everything else, and anything unusual these calls find, runs exclusive: a call
 // that returns KSHARED_RETRY changed nothing, and the entry runs again under the exclusive lock
 // (kernel/arch/<arch>/cpu.c, which inlines it: it is the fast path's whole entry). Only with
-// more than one CPU (KMAX_CPUS > 1).
+// more than one CPU (KMAX_CPUS > 1). The SYNC_* calls that need no priority inheritance and
+// no timer take the same entry (sync.c, "The shared side").
 //
 // What a shared entry touches, and under what: its own thread and CPU (no lock: nobody else
 // writes them while it runs); the connection and channel tables, processes' memory maps and
 // thread slots (read only: they change on the exclusive side alone); a channel's queues and
-// its threads' IPC state (the channel's lock); the ready queues (the run-queue lock, kept
+// its threads' IPC state (the channel's lock); a mutex's, semaphore's or condvar's state and
+// its waiters' (the object's lock, sync.c); the ready queues (the run-queue lock, kept
 // from the first thread made ready or blocked until this CPU's choice: sched_choose_shared).
 // MsgSendPulse too, and a MsgReceive that finds a pulse: the pulse pool under its own lock,
 // between the channel's and the run queue's (ipc.c).
@@ -24,6 +26,7 @@
 #include <kernel/ktrace_kcall.h>
 #include <kernel/kdtrace.h>
 #include <kernel/kuring.h>
+#include <kernel/sync.h>
 #include <arch_kcall.h>
 #include <uapi/kcall.h>
 
@@ -36,12 +39,14 @@ static inline bool shared_call(uint32_t n)
     return n == KC_MsgSend || n == KC_MsgReceive || n == KC_MsgReply || n == KC_MsgSendPulse;
 }
 
-static inline __attribute__((always_inline)) bool kernel_entry_shared(struct thread *t,
-                                                                      const bool traced)
+// The shared entry around call n's body: a message call, or with `sync` a SYNC_* call (a
+// constant in each copy, so that the message path's code is what it was before the sync
+// calls came: kernel_entry_shared below).
+static inline __attribute__((always_inline)) bool entry_shared_body(struct thread *t,
+                                                                   uint32_t n,
+                                                                   const bool traced,
+                                                                   const bool sync)
 {
-    uint32_t n = arch_kc_number(&t->ctx);
-    if (!shared_call(n))
-        return false;
     arch_kernel_enter_shared();
     // Checked inside: only the exclusive side sets them, and it cannot run now. D's probes
     // need the exclusive side, and so does tracing when traced entries are not shared; a D
@@ -58,7 +63,9 @@ static inline __attribute__((always_inline)) bool kernel_entry_shared(struct thr
     if (traced)
         ktrace_kcall_entry(t, n, a);    // (the exclusive re-run does not record it again)
     int r;
-    if (n == KC_MsgSend)
+    if (sync)
+        r = sync_call_shared(t, n, (int)a[0]);  // (the trace's hooks need no lock either)
+    else if (n == KC_MsgSend)
         r = ipc_send_shared(t, (int)a[0], a[1], a[2], a[3], a[4], traced);
     else if (n == KC_MsgReceive)
         r = ipc_receive_shared(t, (int)a[0], a[1], a[2], a[3], traced);
@@ -82,6 +89,17 @@ static inline __attribute__((always_inline)) bool kernel_entry_shared(struct thr
     return true;
 retry:
     arch_kernel_exit_shared();
+    return false;
+}
+
+static inline __attribute__((always_inline)) bool kernel_entry_shared(struct thread *t,
+                                                                      const bool traced)
+{
+    uint32_t n = arch_kc_number(&t->ctx);
+    if (shared_call(n))
+        return entry_shared_body(t, n, traced, false);
+    if (sync_shared_call(n))
+        return entry_shared_body(t, n, traced, true);
     return false;
 }
 

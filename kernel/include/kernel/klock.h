@@ -7,11 +7,15 @@
 //   no other lock (it is the code of the one big lock, unchanged).
 // - SHARED: the message fast path (MsgSend, MsgReceive, MsgReply on a channel, no timeout, no
 //   dying thread; MsgSendPulse, and a receive that finds a pulse: kernel/kentry_shared.h) and
-//   its CPU's choice of the next thread. A CPU sets its own word, checks the writer word and
-//   backs off while it is set. CPUs in shared mode exclude one another only through the locks
-//   below.
+//   its CPU's choice of the next thread; the SYNC_* calls that need no priority inheritance and
+//   no timer (sync.c). A CPU sets its own word, checks the writer word and backs off while it
+//   is set. CPUs in shared mode exclude one another only through the locks below.
 //
 // Fine-grained locks, taken only in shared mode, always in increasing rank:
+//   KLOCK_RANK_SYNC  a mutex's, condition variable's or semaphore's own state (owner, count,
+//                    waiters) and the state of the threads blocking on it (sync.c). A shared
+//                    entry holds at most one sync object, and never a sync object and a
+//                    channel together (no call needs both).
 //   KLOCK_RANK_CHAN  a channel's queues (send_q, recv_q, pulses) and the IPC state of the
 //                    threads on them or REPLY-blocked on it (state, chan, server; ipc.c)
 //   KLOCK_RANK_PULSE the pulse pool (each slot's use, sender, charge) and every process's
@@ -31,6 +35,7 @@
 #include <kernel/cpu.h>
 #include <stdint.h>
 
+#define KLOCK_RANK_SYNC 0u
 #define KLOCK_RANK_CHAN 1u
 #define KLOCK_RANK_PULSE 2u
 #define KLOCK_RANK_RUNQ 3u

@@ -24,6 +24,12 @@
 //   smp_msg_exclusive_entries_per_1000_roundtrips_<n>pair, smp_msg_shared_calls_per_1000_...
 //       how the pairs' kernel entries ran (SysInfo's counts; kernel/klock.h): under the
 //       big lock's exclusive side, or in its shared mode; deterministic under -icount.
+// `smpbench sync` the same for mutexes and semaphores (kernel/sync.c's shared side):
+//   smp_sync_ops_per_s_<n>pair  n pairs of threads, each pair bound to its own CPU with its own
+//       mutex and two semaphores; an operation is one thread's MutexLock, MutexUnlock, SemPost
+//       to its partner and SemWait for the partner's post (so each blocks and is woken once).
+//   smp_sync_exclusive_entries_per_1000_ops_<n>pair, smp_sync_shared_calls_per_1000_ops_<n>pair
+//       as for the message pairs.
 // `smpbench pulses`: the same for pulses (sb_pulses.c).
 #include <kern.h>
 #include <string.h>
@@ -285,9 +291,81 @@ uint32_t sysinfo(uint32_t what)
     return v;
 }
 
+// ---- sync: mutex and semaphore operations per second of n pairs of threads, a pair per CPU ----
+#define SYNC_ROUNDS 10000u
+
+static int sync_mutex[MAXW], sync_sem[MAXW][2];
+
+// Thread `side` (0 or 1) of pair k: lock and unlock the pair's mutex, post the partner's
+// semaphore, wait on its own; SYNC_ROUNDS times.
+static int sync_thread(void *arg)
+{
+    uint32_t k = (uint32_t)(uintptr_t)arg >> 1, side = (uint32_t)(uintptr_t)arg & 1u;
+    ThreadCtl(KTCTL_RUNMASK, (void *)(uintptr_t)(1u << k));
+    __atomic_add_fetch(&ready_n, 1, __ATOMIC_SEQ_CST);
+    while (!go)
+        ;
+    int m = sync_mutex[k], mine = sync_sem[k][side], partner = sync_sem[k][side ^ 1u];
+    for (uint32_t i = 0; i < SYNC_ROUNDS; i++) {
+        MutexLock(m);
+        MutexUnlock(m);
+        SemPost(partner);
+        SemWait(mine);
+    }
+    SemPost(partner);           // its last wait
+    end_cycles[k] = ClockCycles();
+    return 0;
+}
+
+// Counter cycles from the start to the last pair's end, n pairs at once.
+static uint64_t sync_phase(uint32_t n)
+{
+    int tid[MAXW][2];
+    ready_n = 0;
+    go = 0;
+    for (uint32_t k = 0; k < n; k++) {
+        sync_mutex[k] = MutexCreate();
+        sync_sem[k][0] = SemCreate(0);
+        sync_sem[k][1] = SemCreate(0);
+        for (uint32_t side = 0; side < 2; side++)
+            tid[k][side] = ThreadCreate(sync_thread, (void *)(uintptr_t)(k << 1 | side),
+                                        side ? stacks[MAXW - 1 - k] : stacks[k], STACK, 60, 0);
+    }
+    while (ready_n < 2 * n)
+        ThreadSleep(1000000);
+    uint64_t t0 = ClockCycles(), last = t0;
+    go = 1;
+    for (uint32_t k = 0; k < n; k++) {
+        ThreadJoin(tid[k][0], NULL);
+        ThreadJoin(tid[k][1], NULL);
+        if (end_cycles[k] > last)
+            last = end_cycles[k];
+        MutexDestroy(sync_mutex[k]);
+        SemDestroy(sync_sem[k][0]);
+        SemDestroy(sync_sem[k][1]);
+    }
+    return last - t0;
+}
+
+// What a pairs mode measures: a phase of n pairs, the operations one pair does in it, and the
+// names of its BENCH lines (smp_<what>_..._per_1000_<unit>s_<n>pair).
+struct pair_bench {
+    uint64_t (*phase)(uint32_t n);
+    uint32_t ops;
+    const char *what, *unit;
+};
+
+static uint64_t msg_phase(uint32_t n)
+{
+    return pairs_phase_of(n, pair_server, 60, pair_client, 60);
+}
+
+static const struct pair_bench msg_pairs = { msg_phase, PAIR_ROUNDS, "msg", "roundtrip" };
+static const struct pair_bench sync_pairs = { sync_phase, 2 * SYNC_ROUNDS, "sync", "op" };
+
 // One pair's phases and two pairs' phases taken in turn (1, 2, 1, 2, ...), so that a host
 // whose load changes during the run weighs on both alike; the median of each.
-static void pairs(uint32_t ncpu)
+static void pairs(uint32_t ncpu, const struct pair_bench *pb)
 {
     uint32_t np = ncpu < 2 ? 1 : 2;
     uint64_t v[2][RUNS];
@@ -298,7 +376,7 @@ static void pairs(uint32_t ncpu)
             uint32_t e0 = sysinfo(KSYSINFO_KENTRIES_EXCLUSIVE);
             uint32_t s0 = sysinfo(KSYSINFO_KCALLS_SHARED);
             runq_snap(&rq0);
-            v[n - 1][r] = pairs_phase_of(n, pair_server, 60, pair_client, 60);
+            v[n - 1][r] = pb->phase(n);
             runq_add_since(&rq[n - 1], &rq0);
             sort_in(v[n - 1], r);
             excl[n - 1] += sysinfo(KSYSINFO_KENTRIES_EXCLUSIVE) - e0;
@@ -306,14 +384,16 @@ static void pairs(uint32_t ncpu)
         }
     for (uint32_t n = 1; n <= np; n++) {
         uint64_t c = v[n - 1][RUNS / 2] ? v[n - 1][RUNS / 2] : 1;
-        printf("BENCH smp_msg_roundtrips_per_s_%lupair %s roundtrips/s\n", (unsigned long)n,
-               u64txt((uint64_t)n * PAIR_ROUNDS * ClockCyclesPerSec() / c).s);
-        // Where the round trips' kernel calls ran: exclusive entries (the big lock's way: every
-        // one) and calls finished in shared mode, per 1000 round trips, setup included.
-        uint64_t trips = (uint64_t)n * PAIR_ROUNDS * RUNS;
-        printf("BENCH smp_msg_exclusive_entries_per_1000_roundtrips_%lupair %s entries\n",
-               (unsigned long)n, u64txt(((uint64_t)excl[n - 1] * 1000u + trips / 2) / trips).s);
-        printf("BENCH smp_msg_shared_calls_per_1000_roundtrips_%lupair %s calls\n",
+        printf("BENCH smp_%s_%ss_per_s_%lupair %s %ss/s\n", pb->what, pb->unit,
+               (unsigned long)n, u64txt((uint64_t)n * pb->ops * ClockCyclesPerSec() / c).s,
+               pb->unit);
+        // Where the operations' kernel calls ran: exclusive entries (the big lock's way: every
+        // one) and calls finished in shared mode, per 1000 operations, setup included.
+        uint64_t trips = (uint64_t)n * pb->ops * RUNS;
+        printf("BENCH smp_%s_exclusive_entries_per_1000_%ss_%lupair %s entries\n", pb->what,
+               pb->unit, (unsigned long)n,
+               u64txt(((uint64_t)excl[n - 1] * 1000u + trips / 2) / trips).s);
+        printf("BENCH smp_%s_shared_calls_per_1000_%ss_%lupair %s calls\n", pb->what, pb->unit,
                (unsigned long)n, u64txt(((uint64_t)shared[n - 1] * 1000u + trips / 2) / trips).s);
         runq_print(n, &rq[n - 1], trips);     // (a KLOCK_STATS kernel's: sb_runq.c)
     }
@@ -330,7 +410,12 @@ int main(void)
     int argc = kargs("smpbench", buf, sizeof(buf), argv, 4);
     if (argc > 0 && !strcmp(argv[argc - 1], "pairs")) {
         printf("smpbench: %lu CPUs, pairs\n", (unsigned long)n);
-        pairs(n);
+        pairs(n, &msg_pairs);
+        return 0;
+    }
+    if (argc > 0 && !strcmp(argv[argc - 1], "sync")) {
+        printf("smpbench: %lu CPUs, sync\n", (unsigned long)n);
+        pairs(n, &sync_pairs);
         return 0;
     }
     if (argc > 0 && !strcmp(argv[argc - 1], "pulses")) {

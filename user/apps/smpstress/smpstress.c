@@ -14,9 +14,12 @@
 //      the rounds each client counted are the rounds its server counted;
 //   4. the servers then end on request and are joined: the kernel's thread count is back
 //      where it was before the test;
-//   5. pulses from every CPU to one channel, senders killed mid-stream (st_pulse.c).
+//   5-8. mutexes and semaphores on every CPU at once, and kills mid-wait (st_sync.c), run
+//      right after test 1;
+//   9. pulses from every CPU to one channel, senders killed mid-stream (st_pulse.c).
 // The truth each check compares with is the program's own bookkeeping (what it created,
 // started, killed), never what the kernel reports about itself.
+#include "st_sync.h"
 #include <kern.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -213,9 +216,10 @@ int main(void)
         printf("1..0 # SKIP one CPU\n");
         return 0;
     }
-    printf("1..5\n");
+    printf("1..9\n");
     uint32_t threads0 = live_threads(), threads1;
     int fails = !check_churn();
+    fails += st_sync_tests(ncpu);
 
     // Servers on CPU 0 (with main), clients on the others.
     chid = ChannelCreate(0);
@@ -265,7 +269,7 @@ int main(void)
            ok3 ? "ok" : "not ok", (unsigned long)threads0, (unsigned long)threads1);
     fails += !ok3;
     fails += !ok4;
-    fails += !pulse_test(ncpu, 5);
+    fails += !pulse_test(ncpu, 9);
     printf("smpstress: done\n");
     return fails;
 }
