@@ -181,8 +181,8 @@ static void sync_under_runq_panics(void **state)
         kspin_lock(&mutex, KLOCK_RANK_SYNC);
         fail_msg("a sync object's lock taken under the run-queue lock without a panic");
     }
-    assert_true(panicked_with("lock order: rank %u taken on CPU 0 holding ranks %x", KLOCK_RANK_SYNC,
-                              1u << KLOCK_RANK_RUNQ));
+    assert_true(panicked_with("lock order: rank %u taken on CPU 0 holding ranks %x",
+                              KLOCK_RANK_SYNC, 1u << KLOCK_RANK_RUNQ));
 }
 
 // One sync object at a time (a condvar wait, a mutex and a condvar, stays exclusive), and never
