@@ -11,6 +11,7 @@
 // CPUs then share no cache line (the same protocol; its compare-and-swap meets no other CPU).
 // The first thread and any past the table use the process's ring.
 #include <kern.h>
+#include <stdbool.h>
 #include <trace/kev.h>
 #include <board_user.h>
 #include <board_clock.h>
@@ -43,6 +44,7 @@ void trace_uring_thread_stack(void *stack, size_t size)
         if (__atomic_compare_exchange_n(&s->lo, &free, lo, 0, __ATOMIC_ACQ_REL,
                                         __ATOMIC_ACQUIRE)) {
             s->state = 0;
+            s->ring = (struct kuser_ring *)&trace_uring_thread_mem[i * trace_uring_thread_words];
             __atomic_store_n(&s->hi, hi, __ATOMIC_RELEASE);    // usable from now on
             unsigned n = __atomic_load_n(&uring_nslots, __ATOMIC_RELAXED);
             while (n < i + 1u && !__atomic_compare_exchange_n(&uring_nslots, &n, i + 1u, 1,
@@ -64,7 +66,7 @@ static inline struct kuser_ring *thread_ring(int **state, uint32_t *which)
         if (sp - s->lo < s->hi - s->lo && s->state >= 0) {
             *state = &s->state;
             *which = KTRACE_USERRING_THREAD;
-            return (struct kuser_ring *)&trace_uring_thread_mem[i * trace_uring_thread_words];
+            return s->ring;
         }
     }
     return (struct kuser_ring *)trace_uring_mem;
@@ -93,7 +95,11 @@ static inline uint32_t uring_now(void)
 #endif
 }
 
-int trace_uring_insert(uint32_t code, uint32_t a, uint32_t b)
+// The insert, its time read here (clock) or given by the caller (ts): one body, inlined into
+// each entry point with `clock` a constant, so the library's usual insert tests nothing more.
+static inline __attribute__((always_inline)) int uring_insert(uint32_t code, uint32_t a,
+                                                              uint32_t b, const bool clock,
+                                                              uint32_t given)
 {
     int *state = &uring_state;
     uint32_t which = 0;
@@ -109,7 +115,7 @@ int trace_uring_insert(uint32_t code, uint32_t a, uint32_t b)
     uint32_t n = *(volatile uint32_t *)&u->nrec;
     if (code > KEV_EVENT_MASK || n == 0)  // bad code: the kernel call says why; 0: given up
         return -1;
-    uint32_t ts = uring_now();
+    uint32_t ts = clock ? uring_now() : given;
     uint32_t h = __atomic_load_n(&u->head, __ATOMIC_RELAXED);
     for (unsigned full = 0;;) {
         if (h - *(volatile uint32_t *)&u->tail >= n) {
@@ -121,7 +127,8 @@ int trace_uring_insert(uint32_t code, uint32_t a, uint32_t b)
                 return -1;
             ThreadYield();
             h = __atomic_load_n(&u->head, __ATOMIC_RELAXED);
-            ts = uring_now();
+            if (clock)
+                ts = uring_now();
             continue;
         }
         if (__atomic_compare_exchange_n(&u->head, &h, h + 1u, 1, __ATOMIC_RELAXED,
@@ -134,4 +141,16 @@ int trace_uring_insert(uint32_t code, uint32_t a, uint32_t b)
     rec->b = b;
     __atomic_store_n(&rec->tag, (h & 0xffffu) << 16 | code, __ATOMIC_RELEASE);
     return 0;
+}
+
+int trace_uring_insert(uint32_t code, uint32_t a, uint32_t b)
+{
+    return uring_insert(code, a, b, true, 0);
+}
+
+int TraceUserEventAt(uint32_t code, uint32_t ts, uint32_t a, uint32_t b)
+{
+    if (uring_insert(code, a, b, false, ts) == 0)
+        return 0;
+    return TraceEvent(KTRACE_INSERTSUSEREVENT, code, a, b);    // the kernel's call, its time
 }
