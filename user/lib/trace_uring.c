@@ -121,11 +121,16 @@ static inline __attribute__((always_inline)) int uring_insert(uint32_t code, uin
         if (h - *(volatile uint32_t *)&u->tail >= n) {
             // Full. A kernel entry drains it, up to a record another thread has reserved
             // and not committed yet; an event sent by kernel call now would come before
-            // this thread's own records still behind that one. So: yield (a kernel entry,
-            // and a turn for that thread) a few times first; then the kernel call.
+            // this thread's own records still behind that one. So: a drain first (a kernel
+            // entry that does nothing else, on the shared side of the kernel lock on several
+            // CPUs: a thread's own ring is then empty), then yield (a kernel entry, and a
+            // turn for that thread) a few times; then the kernel call.
             if (++full > 4)
                 return -1;
-            ThreadYield();
+            if (full == 1 && which)
+                TraceEvent(KTRACE_USERDRAIN, 0, 0, 0);
+            else
+                ThreadYield();
             h = __atomic_load_n(&u->head, __ATOMIC_RELAXED);
             if (clock)
                 ts = uring_now();

@@ -34,11 +34,21 @@ static inline bool shared_call(uint32_t n)
     return n == KC_MsgSend || n == KC_MsgReceive || n == KC_MsgReply;
 }
 
+// A full user-event ring's drain, TraceEvent(KTRACE_USERDRAIN) (user/lib/trace_uring.c): the
+// entry has drained the caller's own ring before any lock (the arch's entry,
+// kuring_drain_unlocked) and drains its process's below; nothing else is left to do, so two
+// flooding threads on two CPUs take no exclusive entry for it (docs/smp.md, "Issue 28, third
+// round").
+static inline bool shared_user_drain(const struct thread *t, uint32_t n)
+{
+    return n == KC_TraceEvent && arch_kc_arg(&t->ctx, 0) == KTRACE_USERDRAIN;
+}
+
 static inline __attribute__((always_inline)) bool kernel_entry_shared(struct thread *t,
                                                                       const bool traced)
 {
     uint32_t n = arch_kc_number(&t->ctx);
-    if (!shared_call(n))
+    if (!shared_call(n) && !shared_user_drain(t, n))
         return false;
     arch_kernel_enter_shared();
     // Checked inside: only the exclusive side sets them, and it cannot run now. D's probes
@@ -56,7 +66,9 @@ static inline __attribute__((always_inline)) bool kernel_entry_shared(struct thr
     if (traced)
         ktrace_kcall_entry(t, n, a);    // (the exclusive re-run does not record it again)
     int r;
-    if (n == KC_MsgSend)
+    if (n == KC_TraceEvent)
+        r = 0;                          // KTRACE_USERDRAIN: drained above
+    else if (n == KC_MsgSend)
         r = ipc_send_shared(t, (int)a[0], a[1], a[2], a[3], a[4], traced);
     else if (n == KC_MsgReceive)
         r = ipc_receive_shared(t, (int)a[0], a[1], a[2], a[3], traced);
