@@ -35,10 +35,9 @@ static inline bool shared_call(uint32_t n)
 }
 
 // A full user-event ring's drain, TraceEvent(KTRACE_USERDRAIN) (user/lib/trace_uring.c): the
-// entry has drained the caller's own ring before any lock (the arch's entry,
-// kuring_drain_unlocked) and drains its process's below; nothing else is left to do, so two
-// flooding threads on two CPUs take no exclusive entry for it (docs/smp.md, "Issue 28, third
-// round").
+// entry has drained the caller's ring before any lock (the arch's entry,
+// kuring_drain_unlocked); nothing else is left to do, so two flooding threads on two CPUs
+// take no exclusive entry for it (docs/smp.md, "Issue 28, third round").
 static inline bool shared_user_drain(const struct thread *t, uint32_t n)
 {
     return n == KC_TraceEvent && arch_kc_arg(&t->ctx, 0) == KTRACE_USERDRAIN;
@@ -58,8 +57,11 @@ static inline __attribute__((always_inline)) bool kernel_entry_shared(struct thr
     if (unlikely(t->dying || t->timeout_ns || (traced ? kdt_active : ktrace_kernel_on)))
         goto retry;
     this_cpu()->kicked = false;
-    if (traced)
-        kuring_drain_current(t->proc);
+    // (The thread's user-event ring, its own or its process's, was drained before the lock:
+    // the arch's entry, kuring_drain_unlocked, which waits only while D runs or t is dying,
+    // and both send the entry exclusive. Draining the process's ring here again made a thread
+    // with a ring of its own drain another thread's, on another CPU: docs/smp.md, "Issue 28,
+    // third round".)
     const uint32_t a[6] = { arch_kc_arg(&t->ctx, 0), arch_kc_arg(&t->ctx, 1),
                             arch_kc_arg(&t->ctx, 2), arch_kc_arg(&t->ctx, 3),
                             arch_kc_arg(&t->ctx, 4), arch_kc_arg(&t->ctx, 5) };
