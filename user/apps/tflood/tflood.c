@@ -111,6 +111,9 @@ int main(void)
         printf("tflood: cannot start tracing\n");
         return 1;
     }
+    uint32_t excl0 = 0, shared0 = 0;    // kernel entries taken exclusive / calls run shared
+    SysInfo(KSYSINFO_KENTRIES_EXCLUSIVE, &excl0);
+    SysInfo(KSYSINFO_KCALLS_SHARED, &shared0);
     uint64_t t0 = ClockCycles();
     int tids[MAX_FLOODERS];
     for (uint32_t k = 1; k < threads; k++)
@@ -121,6 +124,9 @@ int main(void)
         if (tids[k] > 0)
             ThreadJoin(tids[k], NULL);
     uint64_t cycles = ClockCycles() - t0;
+    uint32_t excl1 = excl0, shared1 = shared0;
+    SysInfo(KSYSINFO_KENTRIES_EXCLUSIVE, &excl1);
+    SysInfo(KSYSINFO_KCALLS_SHARED, &shared1);
     TraceEvent(KTRACE_STOP, 0, 0, 0);
     struct ktrace_query q;
     TraceEvent(KTRACE_QUERYEVENTS, (uint32_t)(uintptr_t)&q, 0, 0);
@@ -149,6 +155,12 @@ int main(void)
                u64txt(insns).s);
         printf("BENCH smp_user_events_per_s%s_%lucpu %s events/s\n", sfx,
                (unsigned long)threads, u64txt(rate).s);
+        // how the flood's kernel entries ran (kernel/klock.h): exclusive entries serialise
+        // the CPUs, shared calls (a full ring's drain) do not; per 100 000 events, all CPUs
+        printf("BENCH smp_user_exclusive_entries_per_100k_events%s_%lucpu %s entries\n", sfx,
+               (unsigned long)threads, u64txt((uint64_t)(excl1 - excl0) * 100000u / total).s);
+        printf("BENCH smp_user_shared_calls_per_100k_events%s_%lucpu %s calls\n", sfx,
+               (unsigned long)threads, u64txt((uint64_t)(shared1 - shared0) * 100000u / total).s);
     }
     if (bench && q.dropped + q.overwritten == 0 && cycles) {
         printf("BENCH logger_lossless_events_per_s %s events/s\n", u64txt(rate).s);
