@@ -24,6 +24,7 @@ extern uint32_t trace_uring_mem[];
 static int uring_state;     // 0 not registered yet, 1 in use, -1 not available
 
 #if defined(BOARD_USER_RING_THREADS) && BOARD_USER_RING_THREADS > 0
+#define URING_DRAIN_FIRST 1     // a full ring: KTRACE_USERDRAIN before any ThreadYield
 extern const uint32_t trace_uring_thread_words;
 extern uint32_t trace_uring_thread_mem[];        // rows of trace_uring_thread_words words
 extern struct trace_uring_slot trace_uring_slots[BOARD_USER_RING_THREADS];
@@ -72,6 +73,7 @@ static inline struct kuser_ring *thread_ring(int **state, uint32_t *which)
     return (struct kuser_ring *)trace_uring_mem;
 }
 #else
+#define URING_DRAIN_FIRST 0
 void trace_uring_thread_stack(void *stack, size_t size)
 {
     (void)stack, (void)size;
@@ -121,13 +123,14 @@ static inline __attribute__((always_inline)) int uring_insert(uint32_t code, uin
         if (h - *(volatile uint32_t *)&u->tail >= n) {
             // Full. A kernel entry drains it, up to a record another thread has reserved
             // and not committed yet; an event sent by kernel call now would come before
-            // this thread's own records still behind that one. So: a drain first (a kernel
-            // entry that does nothing else, on the shared side of the kernel lock on several
-            // CPUs: a thread's own ring is then empty), then yield (a kernel entry, and a
-            // turn for that thread) a few times; then the kernel call.
+            // this thread's own records still behind that one. So: on several CPUs a drain
+            // first (a kernel entry that does nothing else, on the shared side of the kernel
+            // lock, where ThreadYield is exclusive: docs/smp.md, "Issue 28, third round"),
+            // then yield (a kernel entry, and a turn for that thread) a few times; then the
+            // kernel call. One CPU yields at once, as before.
             if (++full > 4)
                 return -1;
-            if (full == 1 && which)
+            if (URING_DRAIN_FIRST && full == 1)
                 TraceEvent(KTRACE_USERDRAIN, 0, 0, 0);
             else
                 ThreadYield();
