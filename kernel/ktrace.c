@@ -709,6 +709,8 @@ static int ktrace_command(struct thread *t, uint32_t cmd, uint32_t a, uint32_t b
     if (cmd == KTRACE_USERRING)     // open to all, like the inserts: its own RAM only
         return c == KTRACE_USERRING_THREAD ? kuring_register_thread(t, a, b)
                                            : kuring_register(p, a, b);
+    if (cmd == KTRACE_USERDRAIN)    // open to all: the entry drained the caller's rings
+        return 0;
     if (cmd >= KTRACE_NCMDS)
         return -EINVAL;
     if (!(p->app->flags & KAPP_F_TRACE))

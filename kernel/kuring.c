@@ -172,20 +172,24 @@ static void give_up(struct proc *p, struct kuring *k, volatile struct kuser_ring
 }
 
 // The first drain after a capture began: tail past the committed records stamped before it
-// (nobody's events), up to the first one stamped since, which ends the skipping. Apart from
-// the loop below, so that the records of every other drain pay nothing for it.
+// (nobody's events), up to the first one stamped since, which ends the skipping. A record
+// without a time (ts 0: the process left it to the kernel, TraceUserEventAt)
+// cannot be told apart and is taken as stamped before. Reaching the head ends the skipping
+// too: every record reserved from then on was reserved after the capture began (without
+// this, a process whose records carry no time would have every later one skipped, unseen).
+// Apart from the loop below, so that the records of every other drain pay nothing for it.
 static uint32_t skip_old(struct kuring *k, volatile struct kuser_ring *u, uint32_t head,
                          uint32_t tail)
 {
     for (; tail != head; tail++) {
         volatile struct kuser_rec *rec = &u->rec[tail & k->mask];
         if ((rec->tag >> 16) != (tail & 0xffffu))
-            break;                  // reserved, not committed yet: the next drain goes on
-        if ((int32_t)(rec->ts - k->skip_before) >= 0) {
-            k->skip_old = false;
+            return tail;            // reserved, not committed yet: the next drain goes on
+        uint32_t ts = rec->ts;
+        if (ts != 0 && (int32_t)(ts - k->skip_before) >= 0)
             break;
-        }
     }
+    k->skip_old = false;
     return tail;
 }
 
@@ -194,6 +198,10 @@ static void drain_locked(struct proc *p, struct kuring *k)
 {
     volatile struct kuser_ring *u = (volatile struct kuser_ring *)(uintptr_t)k->addr;
     uint32_t head = u->head, tail = k->tail, mask = k->mask, bad = 0;
+    // The clock, once for the whole drain (on QEMU every read takes its global lock: docs/smp.md,
+    // "Issue 28, third round"): the latest time a record may claim, and the time of those the
+    // process left to the kernel (ts 0).
+    uint32_t now = trace_port_now32();
 
     if (head - tail > mask + 1u) {
         give_up(p, k, u, head - tail);
@@ -214,10 +222,11 @@ static void drain_locked(struct proc *p, struct kuring *k)
         // The ring's order is its threads' order: on several CPUs a record may carry an
         // earlier time than one before it (stamped, then reserved), or the last one's time
         // may have been moved up to its drain; its events keep the ring's order in time, each
-        // at least a cycle after the one before.
-        if (k->have_last && (int32_t)(ts - k->last) <= 0)
-            ts = k->last + 1u;      // strictly after: equal times on two CPUs merge by CPU
-        k->last = trace_emit_simple_at(&ktrace, KEV_C_USER, code, ts, a, b);
+        // at least a cycle after the one before. A record without a time (0: the process has
+        // the kernel stamp its events) takes the drain's, likewise after the one before.
+        if (k->have_last && (int32_t)(ts - k->last) <= 0)  // strictly after: equal times on
+            ts = (int32_t)(now - k->last) > 0 ? now : k->last + 1u;    // two CPUs merge by CPU
+        k->last = trace_emit_simple_at_now(&ktrace, KEV_C_USER, code, ts, &now, a, b);
         k->have_last = true;
         if (__builtin_expect(kdt_active, 0))
             kdt_fire_at(DPROBE_USER_EVENT, k->last, code, a, b);  // the slot's time

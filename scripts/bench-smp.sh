@@ -5,12 +5,15 @@
 # figure is the writers' alone). Under -icount shift=0 QEMU runs the CPUs in turn and one
 # nanosecond is one instruction on whichever CPU runs, so the figure is instructions per event
 # summed over the CPUs: equal for 1, 2 and 4 writers means sharing the ring (and the kernel
-# lock) costs nothing per event; more means contention. Then smpbench (user/apps/smpbench) with
+# lock) costs nothing per event; more means contention. With them, the flood's kernel entries
+# taken exclusive and its calls run shared, per 100 000 events (SysInfo's counts): exclusive
+# entries are what serialises the writers. Then smpbench (user/apps/smpbench) with
 # 1, 2 and 4 CPUs: kernel events written by every CPU at once, events per second of virtual
 # time, and a message round trip within one CPU and between two (docs/smp.md, "Figures"); and
 # mutex and semaphore operations of one and two pairs of threads (smpbench sync).
-# Between the two, the writers' events per second on the host's clock, without -icount.
-#   scripts/bench-smp.sh BUILD_DIR MAX_CPUS
+# Between the two, the writers' events per second on the host's clock, without -icount, with
+# the library's clock and with the kernel's (below).
+#   scripts/bench-smp.sh BUILD_DIR MAX_CPUS      (BENCH_SMP_ROUNDS=5, BENCH_SMP_VERBOSE=1: every run)
 set -u
 . "$(dirname "$0")/console.sh"  # BENCH lines as the programs' text (scripts/console.sh)
 b=$1 max=${2:-4} status=0
@@ -19,30 +22,62 @@ for n in 1 2 4; do
     out=$(QEMU_SMP=$n QEMU_ICOUNT=1 QEMU_TIMEOUT=600 \
           QEMU_ARGS="tracelogger -d1 -r -f $b/bench-smp.kev -A flood=20000 -A threads=$n -A smpbench=1" \
           con_run_text "$b/tflood.elf" 2>&1)
-    if ! printf '%s\n' "$out" | grep "^BENCH smp_user_event_insns_${n}cpu "; then
+    if ! printf '%s\n' "$out" | grep -E "^BENCH smp_user_(event_insns|exclusive_entries_per_100k_events|shared_calls_per_100k_events)_${n}cpu "; then
+        printf '%s\n' "$out" | tail -5 >&2
+        status=1
+    fi
+    # the same with the kernel stamping the events at the drain (tflood -A kstamp=1)
+    out=$(QEMU_SMP=$n QEMU_ICOUNT=1 QEMU_TIMEOUT=600 \
+          QEMU_ARGS="tracelogger -d1 -r -f $b/bench-smp.kev -A flood=20000 -A threads=$n -A smpbench=1 -A kstamp=1" \
+          con_run_text "$b/tflood.elf" 2>&1)
+    if ! printf '%s\n' "$out" | grep -E "^BENCH smp_user_(event_insns|exclusive_entries_per_100k_events|shared_calls_per_100k_events)_kstamp_${n}cpu "; then
         printf '%s\n' "$out" | tail -5 >&2
         status=1
     fi
 done
 # Events per second of 1, 2, 4 writers together, on the host's clock (QEMU_ICOUNT=none: the
-# virtual CPUs run at once, a host thread each): the median of 5 runs, and only as many CPUs as
-# the host has cores (more virtual CPUs than cores measures the host's scheduler, not ours). On a
-# host whose cores are busy with other work the figure is the host's too (docs/smp.md, issue 28).
+# virtual CPUs run at once, a host thread each), only as many CPUs as the host has cores (more
+# virtual CPUs than cores measures the host's scheduler, not ours). Two ways of stamping the
+# events: the library's clock read per insert (the normal path, smp_user_events_per_s_wallclock_N)
+# and the kernel's at the drain (TraceUserEventAt with time 0, tflood -A kstamp=1:
+# _wallclock_kstamp_N), which on QEMU takes its global lock out of the insert (docs/smp.md,
+# "Issue 28, third round"). The runs are interleaved (1, 2, ... writers, each way, then again)
+# so that every figure sees the same host load, ROUNDS rounds (5), and each figure is the median;
+# the load average at the start and end goes to standard error. On a host whose cores are busy
+# with other work the figures are the host's too: compare test/qemu/bare/cntvct_smp.sh's control
+# loop, QEMU's own ceiling, taken the same way.
 cores=$(nproc 2>/dev/null || echo 1)
+rounds=${BENCH_SMP_ROUNDS:-5}
+wtmp=$(mktemp -d)
+trap 'rm -rf "$wtmp"' EXIT
+wn=""
 for n in 1 2 4; do
     { [ "$n" -gt "$max" ] || [ "$n" -gt "$cores" ]; } && break
-    rates=$(for r in 1 2 3 4 5; do
-        QEMU_SMP=$n QEMU_ICOUNT=none QEMU_TIMEOUT=600 \
-            QEMU_ARGS="tracelogger -d1 -r -f $b/bench-smp.kev -A flood=200000 -A threads=$n -A smpbench=1" \
-            con_run_text "$b/tflood.elf" 2>&1 |
-            sed -n "s/^BENCH smp_user_events_per_s_${n}cpu \([0-9]*\) .*/\1/p"
-    done | sort -n)
-    if [ "$(printf '%s\n' $rates | wc -l)" != 5 ]; then
-        echo "bench-smp: $n writers on the host's clock did not report a rate" >&2
-        status=1
-        continue
-    fi
-    echo "BENCH smp_user_events_per_s_wallclock_${n}cpu $(printf '%s\n' $rates | sed -n 3p) events/s"
+    wn="$wn $n"
+done
+echo "bench-smp: host load average before the host-clock runs: $(cut -d' ' -f1-3 /proc/loadavg)" >&2
+for r in $(seq "$rounds"); do
+    for ks in 0 1; do
+        for n in $wn; do
+            QEMU_SMP=$n QEMU_ICOUNT=none QEMU_TIMEOUT=600 \
+                QEMU_ARGS="tracelogger -d1 -r -f $b/bench-smp.kev -A flood=2000000 -A threads=$n -A smpbench=1 -A kstamp=$ks" \
+                con_run_text "$b/tflood.elf" 2>&1 |
+                sed -n "s/^BENCH smp_user_events_per_s[a-z_]*_${n}cpu \([0-9]*\) .*/\1/p" >> "$wtmp/$ks.$n"
+        done
+    done
+done
+echo "bench-smp: host load average after: $(cut -d' ' -f1-3 /proc/loadavg)" >&2
+for ks in 0 1; do
+    sfx=; [ $ks = 1 ] && sfx=_kstamp
+    for n in $wn; do
+        if [ "$(wc -l < "$wtmp/$ks.$n")" != "$rounds" ]; then
+            echo "bench-smp: $n writers$sfx on the host's clock did not report a rate" >&2
+            status=1
+            continue
+        fi
+        [ -n "${BENCH_SMP_VERBOSE:-}" ] && echo "# $n writers$sfx: $(tr '\n' ' ' < "$wtmp/$ks.$n")" >&2
+        echo "BENCH smp_user_events_per_s_wallclock${sfx}_${n}cpu $(sort -n "$wtmp/$ks.$n" | sed -n "$(( (rounds + 1) / 2 ))p") events/s"
+    done
 done
 # wallclock_pairs MODE RATE UNIT: `smpbench MODE`'s one-pair and two-pair rates (its BENCH
 # smp_RATE_per_s_<n>pair lines) on the host's clock, on 2 CPUs, printed as

@@ -209,3 +209,5 @@ $(foreach i,$(IMAGES),$(eval $(call IMAGE_template,$(i))))
 IMAGES_ELF := $(patsubst %,$(B)/%.elf,$(IMAGES))
 
 -include $(shell find $(B)/obj -name '*.d' 2>/dev/null)
+# Each program's header object's (apphdr.c includes board_user.h: its ring sizes).
+-include $(wildcard $(B)/apps/*/apphdr.d)

@@ -15,6 +15,12 @@
 // User-event rings of a program's own (user/lib/trace_uring.c): up to 4 threads per program
 // get one each, so that threads on different CPUs share no ring (docs/smp.md).
 #define BOARD_USER_RING_THREADS 4
+// Records in each of those rings and the process's (user/lib/apphdr.c; 64 elsewhere): a full
+// ring is a kernel entry, and on QEMU an entry costs a whole TLB and jump-cache flush (the
+// kernel switches TTBR0's ASID at every entry and exit), so 256 records make a flood about
+// three times faster on the host's clock than 64 (docs/smp.md, "Issue 28, third round").
+// 5 rings of 4 KB in each program's RAM.
+#define BOARD_USER_RING_RECORDS 256u
 
 #define BOARD_NAME_STR "qemu-virt-a53"
 #define BOARD_ARCH_STR "aarch64le"      // QNX's name for the machine

@@ -54,6 +54,11 @@ SCRIPT_TESTS += qemu/smpstress-klockcheck|300|scripts/qemu-test.sh|build/$(BOARD
 endif
 BENCHES    += scripts/bench-smp.sh|$(B)|$(BOARD_MAX_CPUS)
 BENCH_DEPS += $(B)/smpbench.elf
+# QEMU's own ceiling on the host's clock, without our kernel: CNTVCT_EL0 reads and a control
+# loop on 1 and 2 virtual CPUs of the virt machine (docs/smp.md, "Issue 28, third round").
+ifeq ($(BOARD),qemu-virt-a53)
+BENCHES    += test/qemu/bare/cntvct_smp.sh
+endif
 endif
 
 # The same QEMU tests with newlib-nano (LIBC=newlib), built in a directory of their own

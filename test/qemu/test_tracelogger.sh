@@ -214,6 +214,28 @@ if [ -n "$flood_img" ]; then
                   eval "p$k=$v; n$k=\$((n$k + 1))"; done; echo "$b $n0 $n1"; })
         check "two threads of one process on CPUs 0 and 1: 20000 events each arrive in order, none lost (bad, counts: $per; recorded $rec)" \
             "[ '$per' = '0 20000 20000' ] && [ '$gen' = 40000 ] && [ '${rec:-0}' = 40000 ] && [ '${lost:-x}' = 0 ]"
+        # The same with the kernel stamping the events at the drain (tflood -A kstamp=1:
+        # TraceUserEventAt with time 0, no clock read per insert): the same truth for
+        # order and counts; for the times, the ring's size (user/lib/apphdr.c: the board's
+        # BOARD_USER_RING_RECORDS, else 64): a drain moves at most that many of a thread's
+        # records and gives them its one time, so each thread's times never go back, no more
+        # than a ring's worth share one, and they do share (a library-stamped flood has a time
+        # per event: the kernel, not the library, stamped these).
+        flood "-A threads=2 -A pin=0 -A kstamp=1" smp-pair-kstamp
+        ringsz=$(board_define BOARD_USER_RING_RECORDS); ringsz=${ringsz:-64}
+        per=$(grep USREVENT "$out/flood-smp-pair-kstamp.txt" |
+              sed -n 's/^t:0x\([0-9a-f]*\) CPU:\([0-9]*\) .* d0:0x\([0-9a-f]*\) .*/\1 \2 \3/p' |
+              { b=0 n0=0 n1=0 p0=-1 p1=$(( (1 << 24) - 1 )) t0=-1 t1=-1 r0=0 r1=0 big=0 shared=0
+                while read -r th cpu hex; do
+                  v=$((16#$hex)) t=$((16#$th)) k=$((v >> 24)); [ $k -le 1 ] || { b=$((b + 1)); continue; }
+                  eval "p=\$p$k pt=\$t$k r=\$r$k"
+                  [ $v = $((p + 1)) ] && [ $((10#$cpu)) = $k ] && [ $t -ge $pt ] || b=$((b + 1))
+                  if [ $t = $pt ]; then r=$((r + 1)); shared=$((shared + 1)); else r=1; fi
+                  [ $r -le $ringsz ] || big=$((big + 1))
+                  eval "p$k=$v t$k=$t r$k=$r; n$k=\$((n$k + 1))"; done
+                echo "$b $n0 $n1 $big $([ $shared -gt 0 ] && echo shared)"; })
+        check "kernel-stamped (kstamp): 20000 events each in order, none lost, times by drain, at most $ringsz a time (bad, counts, runs over: $per; recorded $rec)" \
+            "[ '$per' = '0 20000 20000 0 shared' ] && [ '$gen' = 40000 ] && [ '${rec:-0}' = 40000 ] && [ '${lost:-x}' = 0 ]"
     fi
 else
     for c in "switch: capture" "switch: recorded + lost == generated" "switch: drops reported" \

@@ -11,6 +11,7 @@
 // CPUs then share no cache line (the same protocol; its compare-and-swap meets no other CPU).
 // The first thread and any past the table use the process's ring.
 #include <kern.h>
+#include <stdbool.h>
 #include <trace/kev.h>
 #include <board_user.h>
 #include <board_clock.h>
@@ -23,6 +24,7 @@ extern uint32_t trace_uring_mem[];
 static int uring_state;     // 0 not registered yet, 1 in use, -1 not available
 
 #if defined(BOARD_USER_RING_THREADS) && BOARD_USER_RING_THREADS > 0
+#define URING_DRAIN_FIRST 1     // a full ring: KTRACE_USERDRAIN before any ThreadYield
 extern const uint32_t trace_uring_thread_words;
 extern uint32_t trace_uring_thread_mem[];        // rows of trace_uring_thread_words words
 extern struct trace_uring_slot trace_uring_slots[BOARD_USER_RING_THREADS];
@@ -43,6 +45,7 @@ void trace_uring_thread_stack(void *stack, size_t size)
         if (__atomic_compare_exchange_n(&s->lo, &free, lo, 0, __ATOMIC_ACQ_REL,
                                         __ATOMIC_ACQUIRE)) {
             s->state = 0;
+            s->ring = (struct kuser_ring *)&trace_uring_thread_mem[i * trace_uring_thread_words];
             __atomic_store_n(&s->hi, hi, __ATOMIC_RELEASE);    // usable from now on
             unsigned n = __atomic_load_n(&uring_nslots, __ATOMIC_RELAXED);
             while (n < i + 1u && !__atomic_compare_exchange_n(&uring_nslots, &n, i + 1u, 1,
@@ -64,12 +67,13 @@ static inline struct kuser_ring *thread_ring(int **state, uint32_t *which)
         if (sp - s->lo < s->hi - s->lo && s->state >= 0) {
             *state = &s->state;
             *which = KTRACE_USERRING_THREAD;
-            return (struct kuser_ring *)&trace_uring_thread_mem[i * trace_uring_thread_words];
+            return s->ring;
         }
     }
     return (struct kuser_ring *)trace_uring_mem;
 }
 #else
+#define URING_DRAIN_FIRST 0
 void trace_uring_thread_stack(void *stack, size_t size)
 {
     (void)stack, (void)size;
@@ -93,7 +97,11 @@ static inline uint32_t uring_now(void)
 #endif
 }
 
-int trace_uring_insert(uint32_t code, uint32_t a, uint32_t b)
+// The insert, its time read here (clock) or given by the caller (ts): one body, inlined into
+// each entry point with `clock` a constant, so the library's usual insert tests nothing more.
+static inline __attribute__((always_inline)) int uring_insert(uint32_t code, uint32_t a,
+                                                              uint32_t b, const bool clock,
+                                                              uint32_t given)
 {
     int *state = &uring_state;
     uint32_t which = 0;
@@ -109,19 +117,26 @@ int trace_uring_insert(uint32_t code, uint32_t a, uint32_t b)
     uint32_t n = *(volatile uint32_t *)&u->nrec;
     if (code > KEV_EVENT_MASK || n == 0)  // bad code: the kernel call says why; 0: given up
         return -1;
-    uint32_t ts = uring_now();
+    uint32_t ts = clock ? uring_now() : given;
     uint32_t h = __atomic_load_n(&u->head, __ATOMIC_RELAXED);
     for (unsigned full = 0;;) {
         if (h - *(volatile uint32_t *)&u->tail >= n) {
             // Full. A kernel entry drains it, up to a record another thread has reserved
             // and not committed yet; an event sent by kernel call now would come before
-            // this thread's own records still behind that one. So: yield (a kernel entry,
-            // and a turn for that thread) a few times first; then the kernel call.
+            // this thread's own records still behind that one. So: on several CPUs a drain
+            // first (a kernel entry that does nothing else, on the shared side of the kernel
+            // lock, where ThreadYield is exclusive: docs/smp.md, "Issue 28, third round"),
+            // then yield (a kernel entry, and a turn for that thread) a few times; then the
+            // kernel call. One CPU yields at once, as before.
             if (++full > 4)
                 return -1;
-            ThreadYield();
+            if (URING_DRAIN_FIRST && full == 1)
+                TraceEvent(KTRACE_USERDRAIN, 0, 0, 0);
+            else
+                ThreadYield();
             h = __atomic_load_n(&u->head, __ATOMIC_RELAXED);
-            ts = uring_now();
+            if (clock)
+                ts = uring_now();
             continue;
         }
         if (__atomic_compare_exchange_n(&u->head, &h, h + 1u, 1, __ATOMIC_RELAXED,
@@ -134,4 +149,16 @@ int trace_uring_insert(uint32_t code, uint32_t a, uint32_t b)
     rec->b = b;
     __atomic_store_n(&rec->tag, (h & 0xffffu) << 16 | code, __ATOMIC_RELEASE);
     return 0;
+}
+
+int trace_uring_insert(uint32_t code, uint32_t a, uint32_t b)
+{
+    return uring_insert(code, a, b, true, 0);
+}
+
+int TraceUserEventAt(uint32_t code, uint32_t ts, uint32_t a, uint32_t b)
+{
+    if (uring_insert(code, a, b, false, ts) == 0)
+        return 0;
+    return TraceEvent(KTRACE_INSERTSUSEREVENT, code, a, b);    // the kernel's call, its time
 }

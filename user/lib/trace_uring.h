@@ -14,11 +14,14 @@ int trace_uring_insert(uint32_t code, uint32_t a, uint32_t b);
 // (BOARD_USER_RING_THREADS) it gets a ring of its own, found by its stack, while one is free.
 void trace_uring_thread_stack(void *stack, size_t size);
 
-// One thread's ring: its stack's bounds and its registration (0 not yet, 1 in use, -1 not
-// available: the process's ring serves it). The table is apphdr.c's, sized per board.
+// One thread's ring: its stack's bounds, its registration (0 not yet, 1 in use, -1 not
+// available: the process's ring serves it) and the ring (set when the slot is claimed, so
+// that the insert's lookup computes nothing). The table is apphdr.c's, sized per board.
+struct kuser_ring;
 struct trace_uring_slot {
     uintptr_t lo, hi;
     int state;
+    struct kuser_ring *ring;
 };
 
 #endif

@@ -39,6 +39,15 @@ static inline bool shared_call(uint32_t n)
     return n == KC_MsgSend || n == KC_MsgReceive || n == KC_MsgReply || n == KC_MsgSendPulse;
 }
 
+// A full user-event ring's drain, TraceEvent(KTRACE_USERDRAIN) (user/lib/trace_uring.c): the
+// entry has drained the caller's ring before any lock (the arch's entry,
+// kuring_drain_unlocked); nothing else is left to do, so two flooding threads on two CPUs
+// take no exclusive entry for it (docs/smp.md, "Issue 28, third round").
+static inline bool shared_user_drain(const struct thread *t, uint32_t n)
+{
+    return n == KC_TraceEvent && arch_kc_arg(&t->ctx, 0) == KTRACE_USERDRAIN;
+}
+
 // The shared entry around call n's body: a message call, or with `sync` a SYNC_* call (a
 // constant in each copy, so that the message path's code is what it was before the sync
 // calls came: kernel_entry_shared below).
@@ -55,8 +64,11 @@ static inline __attribute__((always_inline)) bool entry_shared_body(struct threa
     if (unlikely(t->dying || t->timeout_ns || (traced ? kdt_active : ktrace_kernel_on)))
         goto retry;
     this_cpu()->kicked = false;
-    if (traced)
-        kuring_drain_current(t->proc);
+    // (The thread's user-event ring, its own or its process's, was drained before the lock:
+    // the arch's entry, kuring_drain_unlocked, which waits only while D runs or t is dying,
+    // and both send the entry exclusive. Draining the process's ring here again made a thread
+    // with a ring of its own drain another thread's, on another CPU: docs/smp.md, "Issue 28,
+    // third round".)
     const uint32_t a[6] = { arch_kc_arg(&t->ctx, 0), arch_kc_arg(&t->ctx, 1),
                             arch_kc_arg(&t->ctx, 2), arch_kc_arg(&t->ctx, 3),
                             arch_kc_arg(&t->ctx, 4), arch_kc_arg(&t->ctx, 5) };
@@ -71,6 +83,8 @@ static inline __attribute__((always_inline)) bool entry_shared_body(struct threa
         r = ipc_receive_shared(t, (int)a[0], a[1], a[2], a[3], traced);
     else if (n == KC_MsgReply)
         r = ipc_reply_shared(t, (int)a[0], (int32_t)a[1], a[2], a[3], traced);
+    else if (n == KC_TraceEvent)
+        r = 0;                          // KTRACE_USERDRAIN: drained at the entry, before the lock
     else    // KC_MsgSendPulse (ipc.c: the pool's lock)
         r = ipc_send_pulse_shared(t->proc, (int)a[0], (int)a[1], (int32_t)a[2], (int32_t)a[3]);
     if (r == KSHARED_RETRY)
@@ -96,7 +110,7 @@ static inline __attribute__((always_inline)) bool kernel_entry_shared(struct thr
                                                                       const bool traced)
 {
     uint32_t n = arch_kc_number(&t->ctx);
-    if (shared_call(n))
+    if (shared_call(n) || shared_user_drain(t, n))
         return entry_shared_body(t, n, traced, false);
     if (sync_shared_call(n))
         return entry_shared_body(t, n, traced, true);

@@ -57,6 +57,10 @@ enum ktrace_cmd {
                                     // STACK event hz times a second (1..1000, taken as every
                                     // 1000/hz ticks), 0 stops (docs/trace-events.md); returns
                                     // the rate in effect
+    KTRACE_USERDRAIN = 40,          // (): nothing but the kernel entry, which drains the
+                                    // caller's user-event rings into the trace; on several
+                                    // CPUs it runs on the shared side of the kernel lock (no
+                                    // exclusive entry): the library's call for a full ring
     KTRACE_NCMDS
 };
 

@@ -453,20 +453,27 @@ trace_emit_simple_at_slow(struct trace_ring *r, unsigned cls, unsigned ev, uint3
 }
 
 // A simple event that happened at `ts` (low cycle word), drained from somewhere else (the
-// kernel's per-process user rings): ts is kept when it lies between the last slot written and
-// now, else the event takes now, so the ring's time stays monotonic whatever ts says. Returns
-// the time the event was given (clamped the same way when the class is not recorded).
-static inline uint32_t trace_emit_simple_at(struct trace_ring *r, unsigned cls, unsigned ev,
-                                            uint32_t ts, uint32_t a, uint32_t b)
+// kernel's per-process user rings), `now` being a time read by the caller on this CPU: ts is
+// kept when it lies between the last slot written and now, else the event takes now, so the
+// ring's time stays monotonic whatever ts says. Returns the time the event was given (clamped
+// the same way when the class is not recorded). A caller emitting a batch reads the clock once
+// for all of it (kernel/kuring.c's drain: on QEMU a read of the counter takes its global lock,
+// docs/smp.md "Issue 28, third round"); a `*now` older than this CPU's last slot (an interrupt
+// wrote one since) sends the event the general way, which stamps it afresh; *now is then moved
+// up to that time (a buffer switch stamps its slots afresh: the rest of the batch would go the
+// general way too).
+static inline uint32_t trace_emit_simple_at_now(struct trace_ring *r, unsigned cls, unsigned ev,
+                                                uint32_t ts, uint32_t *nowp, uint32_t a,
+                                                uint32_t b)
 {
+    uint32_t now = *nowp;
     if (__builtin_expect(!((TRACE_LOAD(r->tr_active) >> cls) & 1u), 0))
-        return trace_time_clamp(ts, r->tr_cpu[trace_port_cpu()].tc_last, trace_port_now32());
+        return trace_time_clamp(ts, r->tr_cpu[trace_port_cpu()].tc_last, now);
     if ((TRACE_LOAD(r->tr_slow) >> cls) & 1u)
-        return trace_emit_simple_at_slow(r, cls, ev, ts, a, b);
+        return *nowp = trace_emit_simple_at_slow(r, cls, ev, ts, a, b);   // (filters: rare)
     unsigned long fl = trace_port_irq_save();
     unsigned cpu = trace_port_cpu();
     struct trace_cpu *c = &r->tr_cpu[cpu];
-    uint32_t now = trace_port_now32();
     struct kev_slot *s = trace_write_begin(c);
     ts = trace_time_clamp(ts, c->tc_last, now);
     if (__builtin_expect((uintptr_t)s < (uintptr_t)trace_limit(c) && now >= c->tc_last, 1)) {
@@ -481,7 +488,18 @@ static inline uint32_t trace_emit_simple_at(struct trace_ring *r, unsigned cls, 
     }
     trace_write_end(c, s);
     trace_port_irq_restore(fl);
-    return trace_emit_simple_at_slow(r, cls, ev, ts, a, b);
+    ts = trace_emit_simple_at_slow(r, cls, ev, ts, a, b);
+    if ((int32_t)(ts - now) > 0)
+        *nowp = ts;
+    return ts;
+}
+
+// The same, now being read here.
+static inline uint32_t trace_emit_simple_at(struct trace_ring *r, unsigned cls, unsigned ev,
+                                            uint32_t ts, uint32_t a, uint32_t b)
+{
+    uint32_t now = trace_port_now32();
+    return trace_emit_simple_at_now(r, cls, ev, ts, &now, a, b);
 }
 
 // The most slots a combine event takes on the inline path; longer ones go the general way.

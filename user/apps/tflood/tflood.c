@@ -9,6 +9,8 @@
 // (thread << 24) | sequence); "-A pin=C" binds flooder k to CPU (C + k) mod the CPU count, and
 // "-A migrate=M" moves each flooder to the next CPU after every M of its events (ThreadCtl:
 // a thread changing CPUs in mid-trace); "-A classes=M" traces the classes of bit mask M too;
+// "-A kstamp=1" has the kernel stamp the events at the drain (TraceUserEventAt with time 0:
+// no clock read per insert; the BENCH lines of -A smpbench=1 then carry a _kstamp suffix);
 // "-A bench=1" also prints the logger's sustained rate as BENCH lines (run under -icount
 // shift=0).
 #include <kern.h>
@@ -29,6 +31,7 @@ static uint32_t arg_value(const char *cmd, const char *key, uint32_t dflt)
 
 #define MAX_FLOODERS 4
 static uint32_t flood_n, flood_pin = ~0u, flood_migrate, ncpus = 1;
+static bool kstamp;
 static uint8_t flood_stacks[MAX_FLOODERS][512] __attribute__((aligned(16)));
 
 static void go_to_cpu(uint32_t cpu)
@@ -45,7 +48,10 @@ static void flood(uint32_t who)
     for (uint32_t i = 0; i < flood_n; i++) {
         if (flood_migrate && i && i % flood_migrate == 0)
             go_to_cpu(++cpu);
-        TraceEvent(KTRACE_INSERTSUSEREVENT, 1, who << 24 | i, 0);
+        if (kstamp)
+            TraceUserEventAt(1, 0, who << 24 | i, 0);
+        else
+            TraceEvent(KTRACE_INSERTSUSEREVENT, 1, who << 24 | i, 0);
     }
 }
 
@@ -69,6 +75,7 @@ int main(void)
     flood_n = n;
     flood_pin = arg_value(cmd, "pin=", ~0u);
     flood_migrate = arg_value(cmd, "migrate=", 0);
+    kstamp = arg_value(cmd, "kstamp=", 0) != 0;
     SysInfo(KSYSINFO_NCPUS, &ncpus);
     if (!ncpus)
         ncpus = 1;
@@ -104,6 +111,9 @@ int main(void)
         printf("tflood: cannot start tracing\n");
         return 1;
     }
+    uint32_t excl0 = 0, shared0 = 0;    // kernel entries taken exclusive / calls run shared
+    SysInfo(KSYSINFO_KENTRIES_EXCLUSIVE, &excl0);
+    SysInfo(KSYSINFO_KCALLS_SHARED, &shared0);
     uint64_t t0 = ClockCycles();
     int tids[MAX_FLOODERS];
     for (uint32_t k = 1; k < threads; k++)
@@ -114,6 +124,9 @@ int main(void)
         if (tids[k] > 0)
             ThreadJoin(tids[k], NULL);
     uint64_t cycles = ClockCycles() - t0;
+    uint32_t excl1 = excl0, shared1 = shared0;
+    SysInfo(KSYSINFO_KENTRIES_EXCLUSIVE, &excl1);
+    SysInfo(KSYSINFO_KCALLS_SHARED, &shared1);
     TraceEvent(KTRACE_STOP, 0, 0, 0);
     struct ktrace_query q;
     TraceEvent(KTRACE_QUERYEVENTS, (uint32_t)(uintptr_t)&q, 0, 0);
@@ -137,10 +150,17 @@ int main(void)
     // host's clock and the CPUs run at once (QEMU's threads, one per virtual CPU), so it grows
     // with CPUs as far as the host has cores for them.
     if (arg_value(cmd, "smpbench=", 0) && cycles) {
-        printf("BENCH smp_user_event_insns_%lucpu %s insns\n", (unsigned long)threads,
+        const char *sfx = kstamp ? "_kstamp" : "";
+        printf("BENCH smp_user_event_insns%s_%lucpu %s insns\n", sfx, (unsigned long)threads,
                u64txt(insns).s);
-        printf("BENCH smp_user_events_per_s_%lucpu %s events/s\n", (unsigned long)threads,
-               u64txt(rate).s);
+        printf("BENCH smp_user_events_per_s%s_%lucpu %s events/s\n", sfx,
+               (unsigned long)threads, u64txt(rate).s);
+        // how the flood's kernel entries ran (kernel/klock.h): exclusive entries serialise
+        // the CPUs, shared calls (a full ring's drain) do not; per 100 000 events, all CPUs
+        printf("BENCH smp_user_exclusive_entries_per_100k_events%s_%lucpu %s entries\n", sfx,
+               (unsigned long)threads, u64txt((uint64_t)(excl1 - excl0) * 100000u / total).s);
+        printf("BENCH smp_user_shared_calls_per_100k_events%s_%lucpu %s calls\n", sfx,
+               (unsigned long)threads, u64txt((uint64_t)(shared1 - shared0) * 100000u / total).s);
     }
     if (bench && q.dropped + q.overwritten == 0 && cycles) {
         printf("BENCH logger_lossless_events_per_s %s events/s\n", u64txt(rate).s);

@@ -1,0 +1,141 @@
+// SPDX-License-Identifier: MIT
+// No kernel: QEMU's virt machine with Cortex-A53s alone, to tell QEMU's ceiling from ours
+// (docs/smp.md, "Issue 28: what is QEMU's"). Every CPU QEMU gives (1 or 2: PSCI CPU_ON starts
+// the second, as kernel/arch/aarch64/smp.c does) runs the same loop at once, then CPU 0 prints
+// the loops' rate in loops per second of the generic timer, which without -icount follows the
+// host's clock. Two loops, chosen at build time:
+//   -DREAD_CNTVCT  each iteration reads CNTVCT_EL0 (what user/lib/trace_uring.c does per event).
+//                  QEMU 7.2 marks the register ARM_CP_IO and reads it through helper
+//                  get_cp_reg64, which holds its global lock (the BQL) around the read: if that
+//                  serialises the CPUs, 2 CPUs give about 1 x one CPU's reads per second.
+//   (default)      the control: a few plain register instructions per iteration, nothing
+//                  shared: 2 CPUs give about 2 x on a host with 2 free cores.
+// Prints "cpus N loops L ticks T hz F" over semihosting and exits. Built and run by
+// cntvct_smp.sh.
+#include <stdint.h>
+
+#ifndef LOOPS
+#define LOOPS 4000000u
+#endif
+#define MAX_CPUS 2
+#define PSCI_CPU_ON        0xc4000003u
+#define PSCI_AFFINITY_INFO 0xc4000004u
+
+void _start(void);
+
+// Shared between the CPUs with plain volatile accesses and barriers: the MMU is off, so all
+// data is Device memory, where exclusives are not to be relied on.
+static volatile uint32_t started, go, done;
+static volatile uint64_t t_begin[MAX_CPUS], t_end[MAX_CPUS], sink[MAX_CPUS];
+
+static inline uint64_t cntvct(void)
+{
+    uint64_t v;
+    __asm__ volatile("isb; mrs %0, cntvct_el0" : "=r"(v) :: "memory");
+    return v;
+}
+
+static int64_t psci(uint64_t fn, uint64_t a1, uint64_t a2, uint64_t a3)
+{
+    register uint64_t x0 __asm__("x0") = fn, x1 __asm__("x1") = a1, x2 __asm__("x2") = a2,
+                      x3 __asm__("x3") = a3;
+    __asm__ volatile("hvc #0" : "+r"(x0), "+r"(x1), "+r"(x2), "+r"(x3) :: "memory");
+    return (int64_t)x0;
+}
+
+static uint64_t semihost(uint64_t op, const void *arg)
+{
+    register uint64_t x0 __asm__("x0") = op;
+    register const void *x1 __asm__("x1") = arg;
+    __asm__ volatile("hlt #0xf000" : "+r"(x0) : "r"(x1) : "memory");
+    return x0;
+}
+
+static void put(const char *s) { semihost(4, s); }    // SYS_WRITE0
+
+static void put_u64(uint64_t v)
+{
+    char b[24];
+    int i = 23;
+    b[i] = 0;
+    do
+        b[--i] = (char)('0' + v % 10u);
+    while (v /= 10u);
+    put(b + i);
+}
+
+// The measured loop: LOOPS iterations, between two reads of the counter.
+static void run(unsigned cpu)
+{
+    uint64_t acc = cpu;
+    t_begin[cpu] = cntvct();
+    for (uint32_t i = 0; i < LOOPS; i++) {
+#ifdef READ_CNTVCT
+        uint64_t v;
+        __asm__ volatile("mrs %0, cntvct_el0" : "=r"(v));
+        acc += v;
+#else
+        __asm__ volatile("add %0, %0, %1\n\teor %0, %0, %1, lsl #3" : "+r"(acc) : "r"((uint64_t)i));
+#endif
+    }
+    t_end[cpu] = cntvct();
+    sink[cpu] = acc;
+}
+
+void bare_main(uint64_t mpidr)
+{
+    unsigned cpu = (unsigned)(mpidr & 0xffu);
+    if (cpu != 0) {
+        started = 1;
+        while (!go)
+            ;
+        __asm__ volatile("dmb sy" ::: "memory");
+        run(cpu);
+        __asm__ volatile("dmb sy" ::: "memory");
+        done = 1;
+        for (;;)
+            __asm__ volatile("wfi");
+    }
+    unsigned ncpus = 1;
+    if (MAX_CPUS > 1 && psci(PSCI_AFFINITY_INFO, 1, 0, 0) >= 0 &&
+        psci(PSCI_CPU_ON, 1, (uint64_t)(uintptr_t)_start, 0) == 0) {
+        while (!started)
+            ;
+        ncpus = 2;
+    }
+    __asm__ volatile("dmb sy" ::: "memory");
+    go = 1;
+    run(0);
+    while (ncpus > 1 && !done)
+        ;
+    __asm__ volatile("dmb sy" ::: "memory");
+    uint64_t lo = t_begin[0], hi = t_end[0], hz;
+    for (unsigned c = 1; c < ncpus; c++) {
+        if (t_begin[c] < lo) lo = t_begin[c];
+        if (t_end[c] > hi) hi = t_end[c];
+    }
+    __asm__ volatile("mrs %0, cntfrq_el0" : "=r"(hz));
+    put("cpus "); put_u64(ncpus);
+    put(" loops "); put_u64((uint64_t)LOOPS * ncpus);
+    put(" ticks "); put_u64(hi - lo);
+    put(" hz "); put_u64(hz);
+    put("\n");
+    static const uint64_t exit_block[2] = { 0x20026, 0 };   // ADP_Stopped_ApplicationExit, 0
+    semihost(0x18, exit_block);
+}
+
+// Each CPU's entry (QEMU's ELF entry for CPU 0, PSCI CPU_ON's for CPU 1): a stack of its
+// own below the image's stack top, then C.
+__asm__(".section .text.start, \"ax\"\n"
+        ".global _start\n"
+        "_start:\n"
+        "  mrs x0, mpidr_el1\n"
+        "  and x1, x0, #0xff\n"
+        "  ldr x2, =__stack_top\n"
+        "  sub x2, x2, x1, lsl #12\n"
+        "  mov sp, x2\n"
+        "  bl bare_main\n"
+        "1: wfi\n"
+        "  b 1b\n"
+        ".ltorg\n"
+        ".previous\n");
