@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// smpstress's pulse test (test 5): pulses from several CPUs at once to one channel, the kernel's
+// smpstress's pulse test (test 9): pulses from several CPUs at once to one channel, the kernel's
 // MsgSendPulse and the receive that finds a pulse running side by side on every CPU (the pulse
 // pool's lock, kernel/ipc.c):
 //   a. a thread bound to each of CPUs 1..n-1 sends PULSES_EACH pulses, numbered 1.. in the

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// st_peer's pulse mode (ProcArg bit 31; smpstress's test 5, user/apps/smpstress/st_pulse.c):
+// st_peer's pulse mode (ProcArg bit 31; smpstress's test 9, user/apps/smpstress/st_pulse.c):
 // one thread per CPU other than 0, bound to it, sends pulses without end to pid 1's channel,
 // code incarnation << 8 | its CPU (bits 24-30 of the argument), value 1, 2, ..., each number
 // sent again until the kernel takes it (EAGAIN: the process's or the channel's bound), until
