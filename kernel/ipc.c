@@ -231,6 +231,16 @@ static inline void pool_lock(const bool shared) { (void)shared; }
 static inline void pool_unlock(const bool shared) { (void)shared; }
 #endif
 
+#if KMAX_CPUS > 1
+// Shared mode, under ch's lock: does the server a message or pulse would go to have a timeout
+// armed? Waking it would cancel its timer, and the timer list is the exclusive side's.
+static inline bool first_receiver_timed(const struct channel *ch)
+{
+    return !list_empty(&ch->recv_q) &&
+           ktimer_active(&list_entry(ch->recv_q.next, struct thread, qlink)->timeout);
+}
+#endif
+
 static uint32_t min_u32(uint32_t a, uint32_t b) { return a < b ? a : b; }
 
 static void write_info(struct thread *srv, const struct kmsg_info *info)
@@ -390,8 +400,7 @@ static inline __attribute__((always_inline)) int send(struct thread *t, int coid
     struct channel *ch = c->chan;
     chan_lock(ch, shared);
 #if KMAX_CPUS > 1   // (the one-CPU kernel's source stays as it was: its code must not move)
-    if (shared && !list_empty(&ch->recv_q) &&
-        ktimer_active(&list_entry(ch->recv_q.next, struct thread, qlink)->timeout)) {
+    if (shared && first_receiver_timed(ch)) {
         chan_unlock(ch, shared);    // the timer list is the exclusive side's
         return KSHARED_RETRY;
     }
@@ -625,8 +634,7 @@ static int queue_pulse_locked(struct channel *ch, int prio, int32_t code, int32_
     struct kpulse kp = { .code = code, .value = value, .priority = prio, .scoid = scoid };
     chan_lock(ch, shared);
 #if KMAX_CPUS > 1
-    if (shared && !list_empty(&ch->recv_q) &&
-        ktimer_active(&list_entry(ch->recv_q.next, struct thread, qlink)->timeout)) {
+    if (shared && first_receiver_timed(ch)) {
         chan_unlock(ch, shared);    // the timer list is the exclusive side's (nothing recorded)
         return KSHARED_RETRY;
     }
