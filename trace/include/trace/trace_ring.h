@@ -452,6 +452,14 @@ trace_emit_simple_at_slow(struct trace_ring *r, unsigned cls, unsigned ev, uint3
     return ts;
 }
 
+// The time the general path gave an event: *now is moved up to it, never back.
+static inline uint32_t trace_emit_simple_at_advance(uint32_t *nowp, uint32_t ts)
+{
+    if ((int32_t)(ts - *nowp) > 0)
+        *nowp = ts;
+    return ts;
+}
+
 // A simple event that happened at `ts` (low cycle word), drained from somewhere else (the
 // kernel's per-process user rings), `now` being a time read by the caller on this CPU: ts is
 // kept when it lies between the last slot written and now, else the event takes now, so the
@@ -469,8 +477,10 @@ static inline uint32_t trace_emit_simple_at_now(struct trace_ring *r, unsigned c
     uint32_t now = *nowp;
     if (__builtin_expect(!((TRACE_LOAD(r->tr_active) >> cls) & 1u), 0))
         return trace_time_clamp(ts, r->tr_cpu[trace_port_cpu()].tc_last, now);
-    if ((TRACE_LOAD(r->tr_slow) >> cls) & 1u)
-        return *nowp = trace_emit_simple_at_slow(r, cls, ev, ts, a, b);   // (filters: rare)
+    if ((TRACE_LOAD(r->tr_slow) >> cls) & 1u) {     // (filters: rare)
+        ts = trace_emit_simple_at_slow(r, cls, ev, ts, a, b);
+        return trace_emit_simple_at_advance(nowp, ts);
+    }
     unsigned long fl = trace_port_irq_save();
     unsigned cpu = trace_port_cpu();
     struct trace_cpu *c = &r->tr_cpu[cpu];
@@ -489,9 +499,7 @@ static inline uint32_t trace_emit_simple_at_now(struct trace_ring *r, unsigned c
     trace_write_end(c, s);
     trace_port_irq_restore(fl);
     ts = trace_emit_simple_at_slow(r, cls, ev, ts, a, b);
-    if ((int32_t)(ts - now) > 0)
-        *nowp = ts;
-    return ts;
+    return trace_emit_simple_at_advance(nowp, ts);
 }
 
 // The same, now being read here.
