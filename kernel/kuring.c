@@ -2,8 +2,10 @@
 // User-event rings: 2-word user events without a kernel call, isolation kept. A process has
 // one ring its threads share (struct proc.ur); on boards with several CPUs a thread may have
 // its own too (struct thread.ur, KTRACE_USERRING with c = 1), so that two threads writing on
-// two CPUs share no cache line: the library picks a thread's ring by its stack
-// (user/lib/trace_uring.c). Both kinds have the same layout and protocol.
+// two CPUs share no cache line: the library finds a thread's ring by its stack, then by the
+// address the kernel names in a register the thread reads and cannot write, where the
+// architecture has one (arch_thread_ring_hint; user/lib/trace_uring.c). Both kinds have the
+// same layout and protocol.
 //
 // The ring (struct kuser_ring, uapi/ktrace.h) lies in the process's own RAM, which only that
 // process (and the kernel) can write: no MPU region or page is spent on it. The protocol:
@@ -49,6 +51,7 @@
 // kuring_drain_unlocked is the entry's drain before the kernel lock; with a D program
 // running the drain waits for the lock (D's state has no lock of its own).
 #include <kernel/kuring.h>
+#include <kernel/arch.h>
 #include <kernel/ktrace.h>
 #include <kernel/kdtrace.h>
 #include <kernel/kernel.h>
@@ -146,6 +149,8 @@ int kuring_register_thread(struct thread *t, uint32_t addr, uint32_t nrec)
         return -EINVAL;
     ur_lock(&t->ur);
     int r = do_register(t->proc, &t->ur, addr, nrec);
+    if (r == 0)     // the ring it holds now (0: forgotten), named where t reads it
+        arch_thread_ring_hint(t, t->ur.addr);
     ur_unlock(&t->ur);
     return r;
 #else

@@ -5,17 +5,25 @@
 // the ring is full, or the kernel gave the ring up, inserts go by kernel call as before.
 // Threads of the process share the ring: a record is reserved by an atomic increment of head
 // and committed by storing its tag last. On boards with several CPUs (BOARD_USER_RING_THREADS)
-// each thread the library creates also gets a ring of its own while one is free, found by its
-// stack pointer (no thread register needed), registered by its first insert
-// (KTRACE_USERRING_THREAD) and drained at its own kernel entries: two threads writing on two
-// CPUs then share no cache line (the same protocol; its compare-and-swap meets no other CPU).
-// The first thread and any past the table use the process's ring.
+// each thread the library creates also gets a ring of its own while one is free, registered by
+// its first insert (KTRACE_USERRING_THREAD) and drained at its own kernel entries: two threads
+// writing on two CPUs then share no cache line (the same protocol; its compare-and-swap meets
+// no other CPU). The first insert finds the thread's ring by its stack pointer; from then on,
+// where the architecture has a register the kernel sets and the thread cannot
+// (arch_ring_hint.h: TPIDRRO_EL0 on AArch64), the kernel names the registered ring there and
+// the insert reads it, so its cost does not grow with the threads in the table. The first
+// thread and any past the table use the process's ring.
 #include <kern.h>
 #include <stdbool.h>
 #include <trace/kev.h>
 #include <board_user.h>
 #include <board_clock.h>
 #include "trace_uring.h"
+#if __has_include(<arch_ring_hint.h>)
+#include <arch_ring_hint.h>
+#else
+static inline uintptr_t arch_ring_hint(void) { return 0; }     // no such register: look up
+#endif
 
 // The ring: its header then the records (struct kuser_ring's flexible array), sized per
 // program in its header object (user/lib/apphdr.c).
@@ -103,16 +111,20 @@ static inline __attribute__((always_inline)) int uring_insert(uint32_t code, uin
                                                               uint32_t b, const bool clock,
                                                               uint32_t given)
 {
-    int *state = &uring_state;
-    uint32_t which = 0;
-    struct kuser_ring *u = thread_ring(&state, &which);
-    if (__builtin_expect(*state <= 0, 0)) {
-        if (*state < 0 || trace_uring_records == 0)
-            return -1;
-        int r = TraceEvent(KTRACE_USERRING, (uint32_t)(uintptr_t)u, trace_uring_records, which);
-        *state = r < 0 ? -1 : 1;
-        if (r < 0)
-            return -1;
+    struct kuser_ring *u = (struct kuser_ring *)arch_ring_hint();   // registered, its own
+    if (!u) {
+        int *state = &uring_state;
+        uint32_t which = 0;
+        u = thread_ring(&state, &which);
+        if (__builtin_expect(*state <= 0, 0)) {
+            if (*state < 0 || trace_uring_records == 0)
+                return -1;
+            int r = TraceEvent(KTRACE_USERRING, (uint32_t)(uintptr_t)u, trace_uring_records,
+                               which);
+            *state = r < 0 ? -1 : 1;
+            if (r < 0)
+                return -1;
+        }
     }
     uint32_t n = *(volatile uint32_t *)&u->nrec;
     if (code > KEV_EVENT_MASK || n == 0)  // bad code: the kernel call says why; 0: given up

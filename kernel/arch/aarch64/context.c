@@ -9,6 +9,15 @@
 #include <a64.h>
 #include <kernel/proc.h>
 #include <board_config.h>
+#include <stddef.h>
+
+_Static_assert(offsetof(struct arch_context, tpidr) == A64_CTX_TPIDR &&
+               offsetof(struct arch_context, tpidrro) == A64_CTX_TPIDR + 8 &&
+               offsetof(struct arch_context, esr) == A64_CTX_ESR &&
+               offsetof(struct arch_context, far) == A64_CTX_ESR + 8 &&
+               offsetof(struct arch_context, fpcr) == A64_CTX_FPCR &&
+               offsetof(struct arch_context, q) == A64_CTX_Q &&
+               sizeof(struct arch_context) == A64_CTX_SIZE, "entry.S's A64_CTX_* offsets");
 
 // A new thread starts at entry(arg0, arg1) with lr = 0, so returning from entry faults, on a
 // 16-byte aligned stack. Programs run at EL0, the kernel's threads at EL1t (on SP_EL0), all
@@ -37,6 +46,14 @@ bool arch_thread_setup(struct thread *t, uint32_t entry, uint32_t arg0, uint32_t
 }
 
 uint32_t arch_call_number(const struct thread *t) { return arch_kc_number(&t->ctx); }
+
+// TPIDRRO_EL0, loaded at every return to t: the address of the user-event ring the kernel
+// took as t's own (0: none). The library reads it instead of looking its ring up; the kernel
+// never reads it back (its own record of the ring is struct thread.ur).
+void arch_thread_ring_hint(struct thread *t, uint32_t addr)
+{
+    t->ctx.tpidrro = addr;
+}
 
 uint32_t arch_thread_pc(const struct thread *t)
 {

@@ -95,13 +95,13 @@ a64_save_rest:
     mrs x3, spsr_el1
     stp x2, x3, [x0, #A64_CTX_PC]
     mrs x2, tpidr_el0
-    mrs x3, esr_el1
-    stp x2, x3, [x0, #A64_CTX_TPIDR]
-    mrs x2, far_el1
-    mrs x3, fpcr
-    stp x2, x3, [x0, #A64_CTX_FAR]
-    mrs x2, fpsr
-    str x2, [x0, #A64_CTX_FPCR + 8]
+    str x2, [x0, #A64_CTX_TPIDR]
+    mrs x2, esr_el1
+    mrs x3, far_el1
+    stp x2, x3, [x0, #A64_CTX_ESR]
+    mrs x2, fpcr
+    mrs x3, fpsr
+    stp x2, x3, [x0, #A64_CTX_FPCR]
     add x2, x0, #A64_CTX_Q
     stp q0, q1, [x2, #0]
     stp q2, q3, [x2, #32]
@@ -155,8 +155,9 @@ a64_resume:
     ldp x2, x3, [x0, #A64_CTX_FPCR]
     msr fpcr, x2
     msr fpsr, x3
-    ldr x2, [x0, #A64_CTX_TPIDR]
+    ldp x2, x3, [x0, #A64_CTX_TPIDR]
     msr tpidr_el0, x2
+    msr tpidrro_el0, x3
     ldr x2, [x0, #A64_CTX_SP]
     msr sp_el0, x2
     ldp x2, x3, [x0, #A64_CTX_PC]

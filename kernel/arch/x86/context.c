@@ -36,6 +36,12 @@ uint32_t arch_call_number(const struct thread *t) { return arch_kc_number(&t->ct
 
 uint32_t arch_thread_pc(const struct thread *t) { return t->ctx.eip; }
 
+// No register a thread can read and not write: the library looks its ring up (kernel/arch.h).
+void arch_thread_ring_hint(struct thread *t, uint32_t addr)
+{
+    (void)t, (void)addr;
+}
+
 uint32_t arch_call_arg(const struct thread *t, unsigned i) { return arch_kc_arg(&t->ctx, i); }
 
 uint32_t arch_call_result(const struct thread *t, unsigned i)

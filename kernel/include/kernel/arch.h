@@ -45,6 +45,10 @@ void arch_set_result2(struct thread *t, uint32_t r0, uint32_t r1);
 // Where a thread stopped in the kernel will resume (its saved program counter), for D's
 // profile-N probes.
 uint32_t arch_thread_pc(const struct thread *t);
+// Tells thread t, in a register it can read and not write, the address of the user-event ring
+// the kernel took as its own (0: none; kernel/kuring.c), so that the library finds its ring
+// without a lookup. A no-op where the architecture has no such register.
+void arch_thread_ring_hint(struct thread *t, uint32_t addr);
 // Leaves the boot code: `boot` becomes the current thread and ends itself with a kernel call.
 _Noreturn void arch_start(struct thread *boot);
 void arch_idle_loop(void);

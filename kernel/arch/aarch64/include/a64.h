@@ -7,9 +7,9 @@
 // Offsets in struct arch_context (arch_context.h).
 #define A64_CTX_SP     248
 #define A64_CTX_PC     256
-#define A64_CTX_TPIDR  272
-#define A64_CTX_FAR    288
-#define A64_CTX_FPCR   296
+#define A64_CTX_TPIDR  272      // tpidr, then tpidrro
+#define A64_CTX_ESR    288      // esr, then far
+#define A64_CTX_FPCR   304
 #define A64_CTX_Q      320
 #define A64_CTX_SIZE   832
 

@@ -1,0 +1,18 @@
+// SPDX-License-Identifier: MIT
+// The kernel's word to a thread on AArch64: TPIDRRO_EL0, which EL0 reads and cannot write,
+// holds the address of the user-event ring the kernel took as this thread's own (0: none).
+// The kernel loads it at every return to the thread (kernel/arch/aarch64/context.c,
+// arch_thread_ring_hint); user/lib/trace_uring.c reads it instead of looking its ring up.
+#ifndef ARCH_RING_HINT_H
+#define ARCH_RING_HINT_H
+
+#include <stdint.h>
+
+static inline uintptr_t arch_ring_hint(void)
+{
+    uintptr_t v;
+    __asm__ volatile("mrs %0, tpidrro_el0" : "=r"(v));
+    return v;
+}
+
+#endif
