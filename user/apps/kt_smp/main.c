@@ -9,7 +9,10 @@
 //   - a process killed while its thread runs on another CPU (kt_fault 10 spins until killed);
 //   - ThreadCtl(KTCTL_RUNMASK): a thread moves to each CPU it is bound to, at once, and stays
 //     there; the mask reads back; a mask of no running CPU is refused; a message round trip
-//     between a client and a server bound to two different CPUs.
+//     between a client and a server bound to two different CPUs;
+//   - AArch64: the register the kernel names a thread's own user-event ring in (TPIDRRO_EL0,
+//     kernel/kuring.c): read here by the instruction itself, it is the address this thread
+//     registered, on every CPU the thread moves to, and nobody else's; 0 again once forgotten.
 #include <kern.h>
 #include <errno.h>
 #include <stdbool.h>
@@ -311,6 +314,56 @@ static void check_runmask(unsigned ncpu)
     ThreadCtl(KTCTL_RUNMASK, (void *)(uintptr_t)((1u << ncpu) - 1u));
 }
 
+#if defined(__aarch64__)
+static uint64_t ring_hint(void)
+{
+    uint64_t v;
+    __asm__ volatile("mrs %0, tpidrro_el0" : "=r"(v));
+    return v;
+}
+
+static volatile uint64_t other_hint = 1;
+static int read_hint(void *arg)
+{
+    (void)arg;
+    other_hint = ring_hint();
+    return 0;
+}
+
+// 8 records; the kernel writes their tags at registration.
+static struct {
+    struct kuser_ring hdr;
+    struct kuser_rec rec[8];
+} own_ring __attribute__((aligned(16)));
+
+static void check_ring_hint(unsigned ncpu)
+{
+    uint64_t addr = (uint64_t)(uintptr_t)&own_ring;
+    uint64_t before = ring_hint();
+    ThreadCtl(KTCTL_RUNMASK, (void *)(uintptr_t)1u);
+    int r = TraceEvent(KTRACE_USERRING, (uint32_t)addr, 8, KTRACE_USERRING_THREAD);
+    uint64_t here = ring_hint();
+    check(before == 0 && r == 0 && here == addr,
+          "%s: none before (%#lx); registered, the register names the ring (%#lx)", "ring hint",
+          (long)before, (long)here);
+    ThreadCtl(KTCTL_RUNMASK, (void *)(uintptr_t)(1u << (ncpu - 1)));
+    uint64_t moved = ring_hint();
+    int t = ThreadCreate(read_hint, NULL, stacks[0], STACK, MAIN_PRIO, 0);
+    if (t > 0)
+        ThreadJoin(t, NULL);
+    check(my_cpu() == (int)ncpu - 1 && moved == addr && other_hint == 0,
+          "%s: the same on the CPU it moved to (%#lx); another thread reads none (%#lx)",
+          "ring hint", (long)moved, (long)other_hint);
+    r = TraceEvent(KTRACE_USERRING, (uint32_t)addr + 2u, 8, KTRACE_USERRING_THREAD);
+    uint64_t refused = ring_hint();
+    TraceEvent(KTRACE_USERRING, (uint32_t)addr, 0, KTRACE_USERRING_THREAD);
+    check(r == -1 && refused == addr && ring_hint() == 0,
+          "%s: a refused registration keeps it (%#lx); forgotten, it reads 0 (%#lx)",
+          "ring hint", (long)refused, (long)ring_hint());
+    ThreadCtl(KTCTL_RUNMASK, (void *)(uintptr_t)((1u << ncpu) - 1u));
+}
+#endif
+
 int main(void)
 {
     uint32_t ncpu = 1;
@@ -327,5 +380,8 @@ int main(void)
     check_inheritance();
     check_fault_and_kill(ncpu);
     check_runmask(ncpu);
+#if defined(__aarch64__)
+    check_ring_hint(ncpu);
+#endif
     return failures;
 }
