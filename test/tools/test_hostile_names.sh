@@ -48,6 +48,23 @@ safe "kevstat" "$dir/stat.txt"
 has_all "kevstat: process/thread labels escaped, UTF-8 kept" "$dir/stat.txt" "" \
     "${procs[0]}/${threads[0]}" "${procs[1]}/${threads[1]}" "${procs[2]}/${threads[2]}" \
     "${procs[3]}/${threads[3]}"
+# Its name columns are padded by characters, as a terminal shows them: in the thread and
+# process tables every row's time ends in the same column, the UTF-8 names' rows too (Python
+# counts the characters).
+python3 - "$dir/stat.txt" >"$dir/cols.txt" 2>&1 <<'PY'
+import re, sys
+ends, rows = set(), 0
+for line in open(sys.argv[1], encoding='utf-8'):
+    if line.startswith('  priority'):
+        break
+    m = re.match(r'  (\S.*?) +(\d+\.\d{3})\b', line)
+    if m and len(m.group(1)) <= 32:
+        ends.add(m.end(2))
+        rows += 1
+print('# %d rows, time columns ending at %s' % (rows, sorted(ends)))
+sys.exit(0 if rows >= 10 and len(ends) == 1 else 1)
+PY
+check "kevstat: name columns padded by characters (UTF-8 names aligned)" test $? = 0 || cat "$dir/cols.txt"
 
 "$bin/dtrace" -q -i "$dir/h.kev" -n 'sched:::on-cpu /pid > 1/ { @[execname] = count(); }' \
     -n 'END { printa("<%s>\n", @); }' >"$dir/d.txt" 2>&1

@@ -21,6 +21,28 @@ static const char *const sections[] = { "cpu", "states", "kcalls", "irq", "msg",
                                         "user", "waits", "faults" };
 #define NSECT 9u
 
+// A name column: s padded with spaces to `width` characters, not bytes (names from a capture
+// keep their UTF-8, trace/kev_text.c, and printf's %-32s would count each byte of a
+// multi-byte character as a column). Longer names are kept whole, as %-32s keeps them.
+struct col {
+    char s[200];
+};
+
+static struct col col(const char *s, unsigned width)
+{
+    struct col c;
+    size_t n = 0;
+    unsigned chars = 0;
+    for (; s[n] && n < sizeof(c.s) - 1; n++) {
+        c.s[n] = s[n];
+        chars += ((unsigned char)s[n] & 0xc0u) != 0x80u;    // not a continuation byte
+    }
+    for (; chars < width && n < sizeof(c.s) - 1; chars++)
+        c.s[n++] = ' ';
+    c.s[n] = 0;
+    return c;
+}
+
 static void usage(FILE *f)
 {
     fprintf(f, "usage: kevstat [--json] [-s SECTION[,SECTION...]] FILE.kev\n"
@@ -88,7 +110,7 @@ static void print_cpu(const struct kx_stats *s)
         uint64_t t = s->th[i].state_t[KEV_TH_RUNNING];
         if (!t && !s->th[i].runs)
             continue;
-        printf("  %-32s %12.3f %6.2f%% %8llu", kx_label(&s->m, (int)i, lb, sizeof(lb)),
+        printf("  %s %12.3f %6.2f%% %8llu", col(kx_label(&s->m, (int)i, lb, sizeof(lb)), 32).s,
                us(s, t), span ? 100.0 * (double)t / (double)span : 0.0,
                (unsigned long long)s->th[i].runs);
         if (ncpu > 1)       // switched in on another CPU than the time before
@@ -120,7 +142,7 @@ static void print_cpu(const struct kx_stats *s)
             if (s->m.th[j].pid == s->m.th[i].pid)
                 t += s->th[j].state_t[KEV_TH_RUNNING];
         snprintf(lb, sizeof(lb), "%u %s", s->m.th[i].pid, s->m.th[i].comm);
-        printf("  %-32s %12.3f\n", lb, us(s, t));
+        printf("  %s %12.3f\n", col(lb, 32).s, us(s, t));
     }
     printf("  %-32s %12s\n", "priority", "us");
     int any = 0;
@@ -138,7 +160,7 @@ static void print_states(const struct kx_stats *s)
     char lb[80];
     printf("== Time in each thread state (us) ==\n");
     for (unsigned i = 0; i < s->m.nth; i++) {
-        printf("  %-32s", kx_label(&s->m, (int)i, lb, sizeof(lb)));
+        printf("  %s", col(kx_label(&s->m, (int)i, lb, sizeof(lb)), 32).s);
         for (unsigned st = 0; st < KEV_TH_NSTATES; st++)
             if (s->th[i].state_t[st])
                 printf(" %s %.3f", kev_thread_state_name(st), us(s, s->th[i].state_t[st]));
@@ -208,8 +230,8 @@ static void print_msg(const struct kx_stats *s)
             printf("    critical path, mean per request:\n");
             for (unsigned k = 0; k < s->npsum; k++)
                 if (s->psum[k].chan == (int)i)
-                    printf("      %-32s %-20s %10.3f us\n",
-                           kx_label(&s->m, s->psum[k].th, lb, sizeof(lb)),
+                    printf("      %s %-20s %10.3f us\n",
+                           col(kx_label(&s->m, s->psum[k].th, lb, sizeof(lb)), 32).s,
                            s->psum[k].waiting ? "waits to be received" : "works",
                            us(s, s->psum[k].t) / (double)c->roots);
         }
@@ -218,8 +240,8 @@ static void print_msg(const struct kx_stats *s)
         printf("  slowest request: %.3f us across %u threads\n", us(s, s->worst_total),
                s->worst_depth);
         for (unsigned k = 0; k < s->nworst; k++) {
-            printf("    %12.3f %12.3f us  %-32s %s\n", us(s, s->worst[k].t0),
-                   us(s, s->worst[k].t1), kx_label(&s->m, s->worst[k].th, lb, sizeof(lb)),
+            printf("    %12.3f %12.3f us  %s %s\n", us(s, s->worst[k].t0),
+                   us(s, s->worst[k].t1), col(kx_label(&s->m, s->worst[k].th, lb, sizeof(lb)), 32).s,
                    s->worst[k].waiting ? "waits to be received" : "is on the path");
             struct kw_part part[KW_MAX_PARTS];
             unsigned np = s->worst[k].waiting || !s->kw ? 0
@@ -271,7 +293,7 @@ static void print_user(const struct kx_stats *s)
         const char *un = kx_user_name(s, u->pid, u->id);
         char value[KX_USER_VALUE];
         kx_user_last(s, u, value, sizeof(value));
-        printf("  %-8u %-32s %10llu %14.3f %14.3f  %s%s%s\n", u->id, lb, (unsigned long long)u->count,
+        printf("  %-8u %s %10llu %14.3f %14.3f  %s%s%s\n", u->id, col(lb, 32).s, (unsigned long long)u->count,
                us(s, u->first - s->t_first), us(s, u->last - s->t_first), un ? un : "",
                un ? ": " : "", value);
     }
