@@ -38,6 +38,16 @@ has_all "traceprinter: PROCCREATE_NAME/PROCTHREAD_NAME names escaped, UTF-8 kept
 # QNX's layout for ordinary names: "... pid:1 tid:1 name:idle", nothing added.
 grep -qE '^t:0x[0-9a-f]{8} CPU:00 PROCESS :PROCTHREAD_NAME  pid:1 tid:1 name:idle$' "$dir/tp.txt"
 check "traceprinter: an ordinary name in QNX's layout" test $? = 0
+# The header's values are the file's bytes too: a capture whose file name clears the screen
+# (the same length, put in place here) prints escaped.
+python3 - "$dir/h.kev" "$dir/hdr.kev" <<'PY'
+import sys
+d = open(sys.argv[1], 'rb').read()
+open(sys.argv[2], 'wb').write(d.replace(b'::scenario.kev', b'::sc\x1b[2Jio.kev', 1))
+PY
+"$bin/traceprinter" "$dir/hdr.kev" >"$dir/tph.txt"
+safe "traceprinter: header" "$dir/tph.txt"
+has_all "traceprinter: a header value escaped" "$dir/tph.txt" "" 'TRACE_FILE_NAME:: sc\e[2Jio.kev'
 "$bin/traceprinter" -m "$dir/h.kev" >"$dir/tpm.txt"
 safe "traceprinter -m" "$dir/tpm.txt"
 grep -q ' (cl\\e\[2Jnt/m\\e\]0;x\\x07)$' "$dir/tpm.txt"

@@ -16,6 +16,7 @@
 #include <trace/kev_panic.h>
 #include <trace/kev_file.h>
 #include <trace/kev_stack.h>
+#include <trace/kev_text.h>
 #include "../common/tool_map.h"
 #include "qnx_kercall.h"
 
@@ -413,9 +414,23 @@ static void print_header(const struct kev_reader *r)
 {
     printf("TRACEPRINTER version %u.%02u\n", KEV_VER_MAJOR, KEV_VER_MINOR);
     printf(" -- HEADER FILE INFORMATION --\n");
-    for (unsigned i = 0; i < r->kr_nattr; i++)
-        printf("  TRACE_%.*s:: %.*s\n", (int)r->kr_attr[i].ka_klen, r->kr_attr[i].ka_key,
-               (int)r->kr_attr[i].ka_vlen, r->kr_attr[i].ka_val);
+    // Keys and values are the file's bytes: printed as names are (kev_text.h), so that a
+    // capture cannot drive the terminal through its header either (at most 4 bytes out per
+    // byte in: whole).
+    for (unsigned i = 0; i < r->kr_nattr; i++) {
+        const struct kev_attr *a = &r->kr_attr[i];
+        size_t kn = 4u * a->ka_klen + 1u, vn = 4u * a->ka_vlen + 1u;
+        char *key = malloc(kn), *val = malloc(vn);
+        if (!key || !val) {
+            fprintf(stderr, "traceprinter: out of memory\n");
+            exit(1);
+        }
+        kev_text_safe(key, kn, (const uint8_t *)a->ka_key, a->ka_klen);
+        kev_text_safe(val, vn, (const uint8_t *)a->ka_val, a->ka_vlen);
+        printf("  TRACE_%s:: %s\n", key, val);
+        free(key);
+        free(val);
+    }
     if (r->kr_board[0])
         printf("  board: %s, %u Hz, %u CPU(s)\n", r->kr_board, r->kr_board_hz,
                r->kr_board_ncpu);
