@@ -55,6 +55,11 @@ ALL_APPS := $(sort $(ALL_APPS))
 
 # The C library: picolibc (default) with its own linker script and semihost layer, or
 # newlib-nano with ours (ldscripts/app-newlib.ld) and system calls over the same kernel proxy.
+# A board without one of them says so in its board.mk (BOARD_NO_NEWLIB, BOARD_NO_PICOLIBC):
+# asking for it stops here with the reason, not in the compiler with a missing specs file.
+ifneq ($(and $(filter newlib,$(LIBC)),$(BOARD_NO_NEWLIB))$(and $(filter picolibc,$(LIBC)),$(BOARD_NO_PICOLIBC)),)
+$(error LIBC=$(LIBC): board $(BOARD) has no $(LIBC) (Debian packages none for its architecture); build it with its default, LIBC=$(or $(BOARD_LIBC_DEFAULT),picolibc))
+endif
 ifeq ($(LIBC),picolibc)
 LIBC_SPECS := --specs=picolibc.specs
 ULDFLAGS   := $(ARCH_CFLAGS) $(LIBC_SPECS) --oslib=semihost -nostartfiles \

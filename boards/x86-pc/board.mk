@@ -33,6 +33,8 @@ BOARD_TRACE_UART_WINDOW := 0x2f8 0x8
 # Programs use the project's own freestanding C runtime (user/arch/x86/libc): Debian has no
 # x86 bare-metal picolibc or newlib. See boards/x86-pc/user.mk.
 BOARD_LIBC_DEFAULT := board
+BOARD_NO_NEWLIB    := 1
+BOARD_NO_PICOLIBC  := 1
 # (Recursive `=`: $(CC) is set after this file is read.)
 BOARD_LIBC_CFLAGS   = -ffreestanding -nostdinc -isystem $(shell $(CC) -print-file-name=include) \
                       -isystem user/arch/x86/libc/include
