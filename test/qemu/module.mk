@@ -99,6 +99,9 @@ SCRIPT_TESTS += $$(if $$(filter parity,$$(MATRIX_TESTS_$(1))),qemu-$(1)/parity|3
 SCRIPT_TESTS += $$(if $$(filter acqparity,$$(MATRIX_TESTS_$(1))),qemu-acqparity/$(1)|300|BOARD=$(1)|test/qemu/test_dprobe_parity.sh|build/$(1)|$(H)|acq)
 SCRIPT_TESTS += $$(if $$(filter smpstress,$$(MATRIX_TESTS_$(1))),qemu-$(1)/smpstress|300|BOARD=$(1)|scripts/qemu-test.sh|build/$(1)/smpstress.elf|$$(HOSTILE_QEMU))
 SCRIPT_TESTS += $$(if $$(filter smpstress,$$(MATRIX_TESTS_$(1))),qemu-$(1)/smpstress-hostclock|600|env|QEMU_ICOUNT=none|BOARD=$(1)|scripts/qemu-test.sh|build/$(1)/smpstress.elf)
+# sync-apps: the inversion and deadlock programs with 4 CPUs online (QEMU_SMP=4), the
+# inversion's threads bound to one CPU by the program itself (test_sync_apps.sh).
+SCRIPT_TESTS += $$(if $$(filter sync-apps,$$(MATRIX_TESTS_$(1))),qemu-$(1)/sync-apps|120|BOARD=$(1)|QEMU_SMP=4|test/qemu/test_sync_apps.sh|build/$(1)|$(H))
 # (the stress on a kernel built with the lock-order checker: qemu/smpstress-klockcheck above)
 .PHONY: matrix-klockcheck-$(1)
 matrix-klockcheck-$(1):
