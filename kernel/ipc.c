@@ -626,10 +626,11 @@ int ipc_error_traced(struct thread *t, int rcvid, int32_t err)
 // bounds.
 // Shared mode (MsgSendPulse on the fast path): under the channel's lock, the pool's lock around
 // the slot's choice and the charges (the bounds are checked and taken in one hold, so two CPUs
-// cannot both take a process's last slot), the run-queue lock to wake a server.
-static int queue_pulse_locked(struct channel *ch, int prio, int32_t code, int32_t value,
-                              int scoid, struct proc *sender, struct pulse *res,
-                              const bool shared)
+// cannot both take a process's last slot), the run-queue lock to wake a server: it takes
+// them itself (the caller holds none), hence _locking.
+static int queue_pulse_locking(struct channel *ch, int prio, int32_t code, int32_t value,
+                               int scoid, struct proc *sender, struct pulse *res,
+                               const bool shared)
 {
     struct kpulse kp = { .code = code, .value = value, .priority = prio, .scoid = scoid };
     chan_lock(ch, shared);
@@ -694,7 +695,7 @@ static int queue_pulse_locked(struct channel *ch, int prio, int32_t code, int32_
 static int queue_pulse(struct channel *ch, int prio, int32_t code, int32_t value, int scoid,
                        struct proc *sender, struct pulse *res)
 {
-    return queue_pulse_locked(ch, prio, code, value, scoid, sender, res, false);
+    return queue_pulse_locking(ch, prio, code, value, scoid, sender, res, false);
 }
 
 static inline __attribute__((always_inline)) int send_pulse(struct proc *from, int coid,
@@ -710,7 +711,7 @@ static inline __attribute__((always_inline)) int send_pulse(struct proc *from, i
         prio = proc_prio_ceiling(from);
     if (prio < KPRIO_MIN || prio > KPRIO_MAX || code < KPULSE_CODE_MIN_USER)
         return -EINVAL;
-    return queue_pulse_locked(c->chan, prio, code, value, coid, from, NULL, shared);
+    return queue_pulse_locking(c->chan, prio, code, value, coid, from, NULL, shared);
 }
 
 int ipc_send_pulse(struct proc *from, int coid, int prio, int32_t code, int32_t value)

@@ -8,6 +8,8 @@ KERNEL_SRCS := kernel/main.c kernel/kinit.c kernel/klib.c kernel/sched.c kernel/
                kernel/kstack.c
 # Stacks and faults in the trace (SYSTEM STACK / FAULT, docs/trace-events.md).
 KERNEL_SRCS += kernel/ktrace_stack.c kernel/ktrace_fault.c
+# Totals over the CPUs of their counters, for SysInfo.
+KERNEL_SRCS += kernel/cpu_sum.c
 # The flight recorder's map of the ring, for kevdump (tools/kevdump).
 KERNEL_SRCS += kernel/kflight.c
 # The panic path: the KPANIC event, and the halt in place in flight-recorder mode.

@@ -22,7 +22,9 @@ while IFS=$'\t' read -r name tmo cmd; do
     log=$logdir/$name.log
     mkdir -p "$(dirname "$log")"
     start=$(date +%s)
-    timeout -k 5 "$tmo" bash -c "$cmd" >"$log" 2>&1
+    # RUN_TESTS_TIMEOUT: the limit, for a test that gives a QEMU of its own a little less
+    # (scripts/qemu-test.sh).
+    RUN_TESTS_TIMEOUT=$tmo timeout -k 5 "$tmo" bash -c "$cmd" >"$log" 2>&1
     rc=$?
     secs=$(( $(date +%s) - start ))
     p=$(grep -cE '^ok ' "$log")

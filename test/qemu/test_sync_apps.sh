@@ -7,6 +7,9 @@
 # what it knows on its own (thread and object ids, how long mid ran while high waited,
 # measured with ClockCycles); kevstat --json must name the same inversion (who, on what, how
 # long) and the same deadlock cycle, and no inversion on the mutex with inheritance.
+# On a board with several CPUs (qemu-virt-a53, QEMU_SMP=4: qemu-qemu-virt-a53/sync-apps) the
+# checks are the same: inversion binds its threads to one CPU itself (an inversion is a
+# one-CPU scenario), the deadlock's cycle closes on any number of CPUs.
 #   BOARD=<board> test/qemu/test_sync_apps.sh BUILD_DIR HOST_DIR
 set -u
 b=$1

@@ -8,6 +8,11 @@
 //     blocked on semaphore S held by low, preempted by mid: N us lost".
 //  2. A mutex (the kernel's mutexes have priority inheritance): the same steps, but low runs
 //     at high's priority while high waits, so mid cannot preempt it: no inversion, a boost.
+// A priority inversion is a one-CPU scenario: with several CPUs mid would simply run on
+// another CPU beside low, and "mid ran only after low released" would mean nothing. So main
+// and the three threads run on CPU 0 only (ThreadCtl KTCTL_RUNMASK, each thread's first act,
+// since a new thread may run anywhere), and the scenario is the same on every board, one CPU
+// or four.
 // The program measures, on its own (ClockCycles around each step, no trace involved), how
 // long mid ran while high waited, and prints it with the threads' ids and the objects' ids:
 //   inversion: sem S high H mid M low L mid_us R wait_us W
@@ -34,6 +39,12 @@ static uint8_t stk_low[1024] __attribute__((aligned(8)));
 static uint8_t stk_mid[1024] __attribute__((aligned(8)));
 static uint8_t stk_high[1024] __attribute__((aligned(8)));
 
+// Keeps the caller on CPU 0 from now on (on a one-CPU board the mask is all of them: a no-op).
+static int on_cpu0(void)
+{
+    return ThreadCtl(KTCTL_RUNMASK, (void *)1u);
+}
+
 static void spin(uint32_t n)
 {
     for (volatile uint32_t i = 0; i < n; i++)
@@ -43,7 +54,7 @@ static void spin(uint32_t n)
 static int low(void *arg)
 {
     (void)arg;
-    if (use_mutex ? MutexLock(mtx) : SemWait(sem))
+    if (on_cpu0() || (use_mutex ? MutexLock(mtx) : SemWait(sem)))
         return 1;
     low_holds = 1;
     spin(LOW_SPIN);
@@ -54,6 +65,8 @@ static int low(void *arg)
 static int mid(void *arg)
 {
     (void)arg;
+    if (on_cpu0())
+        return 1;
     mid_t0 = ClockCycles();
     spin(MID_SPIN);
     mid_t1 = ClockCycles();
@@ -63,6 +76,8 @@ static int mid(void *arg)
 static int high(void *arg)
 {
     (void)arg;
+    if (on_cpu0())
+        return 1;
     high_t0 = ClockCycles();
     int r = use_mutex ? MutexLock(mtx) : SemWait(sem);
     high_t1 = ClockCycles();
@@ -103,7 +118,7 @@ int main(void)
     int self = ThreadSelf(), tl, tm, th;
     sem = SemCreate(1);
     mtx = MutexCreate();
-    if (sem < 0 || mtx < 0) {
+    if (sem < 0 || mtx < 0 || on_cpu0()) {
         printf("inversion: set-up failed\n");
         return 1;
     }
