@@ -39,8 +39,8 @@ ifneq ($(filter-out 1,$(or $(BOARD_MAX_CPUS),1)),)
 # The multiprocessor stress test (user/apps/smpstress) on every CPU, under -icount (the CPUs in
 # turn) and on the host's clock (at once; QEMU's own limit raised from qemu-test.sh's 90 s to
 # within the test's 600: a loaded host runs it for minutes, docs/smp.md "Tests").
-SCRIPT_TESTS += qemu/smpstress|300|scripts/qemu-test.sh|$(B)/smpstress.elf|-icount|shift=0,sleep=off
-SCRIPT_TESTS += qemu/smpstress-hostclock|600|env|QEMU_ICOUNT=none|QEMU_TIMEOUT=540|scripts/qemu-test.sh|$(B)/smpstress.elf
+SCRIPT_TESTS += qemu/smpstress|300|test/qemu/test_smpstress.sh|$(B)/smpstress.elf|-icount|shift=0,sleep=off
+SCRIPT_TESTS += qemu/smpstress-hostclock|600|env|QEMU_ICOUNT=none|QEMU_TIMEOUT=540|test/qemu/test_smpstress.sh|$(B)/smpstress.elf
 TEST_DEPS    += $(B)/smpstress.elf
 # The same under -icount with the lock-order checker built in (make KLOCK_CHECK=1, kernel/klock.h),
 # in a directory of its own: a lock taken out of rank order on any path the stress drives is a
@@ -50,7 +50,7 @@ ifneq ($(KLOCK_CHECK),1)
 klockcheck-images:
 	$(Q)$(MAKE) --no-print-directory KLOCK_CHECK=1 build/$(BOARD)-klockcheck/smpstress.elf
 TEST_DEPS    += klockcheck-images
-SCRIPT_TESTS += qemu/smpstress-klockcheck|300|scripts/qemu-test.sh|build/$(BOARD)-klockcheck/smpstress.elf|-icount|shift=0,sleep=off
+SCRIPT_TESTS += qemu/smpstress-klockcheck|300|test/qemu/test_smpstress.sh|build/$(BOARD)-klockcheck/smpstress.elf|-icount|shift=0,sleep=off
 endif
 BENCHES    += scripts/bench-smp.sh|$(B)|$(BOARD_MAX_CPUS)
 BENCH_DEPS += $(B)/smpbench.elf
@@ -97,14 +97,14 @@ SCRIPT_TESTS += $$(if $$(filter parity,$$(MATRIX_TESTS_$(1))),qemu-$(1)/parity|3
 # acqparity: the parity corpus over acq (as qemu-acqparity/<board> below), on a board that runs
 # it from the matrix (x86-pc: the D text on the boot command line, the capture from COM2).
 SCRIPT_TESTS += $$(if $$(filter acqparity,$$(MATRIX_TESTS_$(1))),qemu-acqparity/$(1)|300|BOARD=$(1)|test/qemu/test_dprobe_parity.sh|build/$(1)|$(H)|acq)
-SCRIPT_TESTS += $$(if $$(filter smpstress,$$(MATRIX_TESTS_$(1))),qemu-$(1)/smpstress|300|BOARD=$(1)|scripts/qemu-test.sh|build/$(1)/smpstress.elf|$$(HOSTILE_QEMU))
-SCRIPT_TESTS += $$(if $$(filter smpstress,$$(MATRIX_TESTS_$(1))),qemu-$(1)/smpstress-hostclock|600|env|QEMU_ICOUNT=none|BOARD=$(1)|scripts/qemu-test.sh|build/$(1)/smpstress.elf)
+SCRIPT_TESTS += $$(if $$(filter smpstress,$$(MATRIX_TESTS_$(1))),qemu-$(1)/smpstress|300|BOARD=$(1)|test/qemu/test_smpstress.sh|build/$(1)/smpstress.elf|$$(HOSTILE_QEMU))
+SCRIPT_TESTS += $$(if $$(filter smpstress,$$(MATRIX_TESTS_$(1))),qemu-$(1)/smpstress-hostclock|600|env|QEMU_ICOUNT=none|BOARD=$(1)|test/qemu/test_smpstress.sh|build/$(1)/smpstress.elf)
 # (the stress on a kernel built with the lock-order checker: qemu/smpstress-klockcheck above)
 .PHONY: matrix-klockcheck-$(1)
 matrix-klockcheck-$(1):
 	$$(Q)$$(MAKE) --no-print-directory BOARD=$(1) KLOCK_CHECK=1 build/$(1)-klockcheck/smpstress.elf
 TEST_DEPS    += $$(if $$(filter smpstress,$$(MATRIX_TESTS_$(1))),matrix-klockcheck-$(1))
-SCRIPT_TESTS += $$(if $$(filter smpstress,$$(MATRIX_TESTS_$(1))),qemu-$(1)/smpstress-klockcheck|300|BOARD=$(1)|scripts/qemu-test.sh|build/$(1)-klockcheck/smpstress.elf|$$(HOSTILE_QEMU))
+SCRIPT_TESTS += $$(if $$(filter smpstress,$$(MATRIX_TESTS_$(1))),qemu-$(1)/smpstress-klockcheck|300|BOARD=$(1)|test/qemu/test_smpstress.sh|build/$(1)-klockcheck/smpstress.elf|$$(HOSTILE_QEMU))
 endef
 $(foreach b,$(MATRIX_BOARDS),$(eval $(call MATRIX_template,$(b))))
 

@@ -16,7 +16,14 @@
 //      where it was before the test;
 //   5-8. mutexes and semaphores on every CPU at once, and kills mid-wait (st_sync.c), run
 //      right after test 1;
-//   9. pulses from every CPU to one channel, senders killed mid-stream (st_pulse.c).
+//   9. pulses from every CPU to one channel, senders killed mid-stream (st_pulse.c);
+//   10. sleeps on every CPU, and pulse senders sleeping on every refusal, each woken within
+//      its bound of the time asked by the generic timer's counter, none stalled (st_wake.c).
+// Arguments (QEMU_ARGS="smpstress ..."): `icount`, the run's clock is QEMU's instruction count
+// (the wake-up test then holds each sleep to its bound); `pulse` or `wake`, that test alone
+// (scripts/stress-wake.sh runs them many times); `refusal-sleep=NS`, the pulse test's senders
+// sleep NS on every refusal instead of yielding (a tick's sleep after 64 refusals); `seed=N`,
+// every sleep a pseudo-random 0..999 ns longer: another interleaving of the CPUs per seed.
 // The truth each check compares with is the program's own bookkeeping (what it created,
 // started, killed), never what the kernel reports about itself.
 #include "st_sync.h"
@@ -24,6 +31,10 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include "st_pulse.h"
+#include "st_wake.h"
+#include "st_sleep.h"
+#include <stdlib.h>
+#include <string.h>
 
 #define MAXCPU 4
 #define CHURN_ROUNDS 16
@@ -216,7 +227,28 @@ int main(void)
         printf("1..0 # SKIP one CPU\n");
         return 0;
     }
-    printf("1..9\n");
+    char buf[96], *argv[6];
+    int argc = kargs("smpstress", buf, sizeof(buf), argv, 6);
+    bool virtual_time = false, only_pulse = false, only_wake = false;
+    for (int i = 1; i < argc; i++) {
+        virtual_time |= !strcmp(argv[i], "icount");
+        only_pulse |= !strcmp(argv[i], "pulse");
+        only_wake |= !strcmp(argv[i], "wake");
+        wake_hold_on_stall |= !strcmp(argv[i], "hold");
+        if (!strcmp(argv[i], "wake-sleepers"))
+            only_wake = true, wake_no_pulses = 1;
+        if (!strncmp(argv[i], "seed=", 5))
+            sleep_seed = (uint32_t)strtoul(argv[i] + 5, NULL, 0);
+        if (!strncmp(argv[i], "refusal-sleep=", 14))
+            pulse_refusal_sleep_ns = strtoul(argv[i] + 14, NULL, 0);
+    }
+    if (only_pulse || only_wake) {
+        int f = only_pulse ? !pulse_test(ncpu, 9, virtual_time) : 0;
+        f += only_wake ? !wake_test(ncpu, 10, virtual_time) : 0;
+        printf("smpstress: done\n");
+        return f;
+    }
+    printf("1..10\n");
     uint32_t threads0 = live_threads(), threads1;
     int fails = !check_churn();
     fails += st_sync_tests(ncpu);
@@ -269,7 +301,8 @@ int main(void)
            ok3 ? "ok" : "not ok", (unsigned long)threads0, (unsigned long)threads1);
     fails += !ok3;
     fails += !ok4;
-    fails += !pulse_test(ncpu, 9);
+    fails += !pulse_test(ncpu, 9, virtual_time);
+    fails += !wake_test(ncpu, 10, virtual_time);
     printf("smpstress: done\n");
     return fails;
 }

@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# smpstress (user/apps/smpstress, docs/smp.md "Tests") on its board, through qemu-test.sh:
+#   test/qemu/test_smpstress.sh IMAGE [qemu args...]
+# Run under -icount (an -icount among the arguments), its command line says so (`smpstress
+# icount`): time is then the instruction count, and its wake-up test holds every sleep to its
+# bound; on the host's clock a virtual CPU the host does not run is late whatever the kernel
+# does, and only early and lost wake-ups fail it.
+set -u
+img=$1; shift
+case " $* " in
+*" -icount "*) export QEMU_ARGS="smpstress icount" ;;
+esac
+exec "$(dirname "$0")/../../scripts/qemu-test.sh" "$img" "$@"
