@@ -6,8 +6,11 @@
 # icount`): time is then the instruction count, and its wake-up test holds every sleep to its
 # bound; on the host's clock a virtual CPU the host does not run is late whatever the kernel
 # does, and only early and lost wake-ups fail it.
+# QEMU's own limit: the test's, less a margin (tests.list gives 300 s under -icount, 600 on the
+# host's clock), unless set: qemu-test.sh's default 90 s is too short on a loaded host's clock.
 set -u
 img=$1; shift
+export QEMU_TIMEOUT=${QEMU_TIMEOUT:-540}
 case " $* " in
 *" -icount "*) export QEMU_ARGS="smpstress icount" ;;
 esac
