@@ -1,16 +1,17 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# Runs smpstress's pulse test (9) or wake-up test (10) many times, to look for a wake-up that
-# is lost once in a while (docs/smp.md, "Tests"). Each run's output is kept in DIR.
+# Runs smpstress's pulse test (9) or wake-up test (10) many times, to look for a failure that
+# comes once in a while (docs/smp.md, "Timers across CPUs"). Each run's output is kept in DIR.
 #   scripts/stress-wake.sh [-n RUNS] [-o DIR] [-b BUILD] FORM ARGS...
-# FORM: icount (-icount shift=0,sleep=off: one interleaving per ARGS, the same every time),
-# shifts (-icount shift=0..3 in turn: a different interleaving each), auto (-icount
-# shift=auto: follows the host, so no two runs alike) or host (the host's clock: the CPUs at
-# once). Run i adds seed=i (a seed-dependent spin before each sleep, each sleep up to 999 ns longer: a new interleaving).
-# ARGS: smpstress's own (pulse, wake, wake-sleepers, refusal-sleep=NS; `icount` is
-# added for the -icount forms). QEMU_SMP (default 4) sets the CPUs. Prints one line a run and
-# "N passed, M failed"; exits 1 if any failed.
-#   scripts/stress-wake.sh -n 20 shifts pulse refusal-sleep=1000000
+# FORM: icount (-icount shift=0,sleep=off: the same run every time for the same ARGS), shifts
+# (-icount shift=0..3 in turn; from 4 up QEMU's turns between the CPUs alone can exceed test
+# 10's bound), auto (-icount shift=auto: follows the host, no two runs alike) or host (the
+# host's clock, the CPUs at once). Run i adds seed=i: a seed-dependent spin before each
+# measured sleep, and up to 999 ns more asked, so each run is another interleaving.
+# ARGS: smpstress's own (pulse, wake, wake-sleepers, refusal-sleep=NS, hold; `icount` is added
+# for the -icount forms). QEMU_SMP (default 4) sets the CPUs, QEMU_TIMEOUT (default 120) each
+# run's limit. Prints one line a run and "N passed, M failed"; exits 1 if any failed.
+#   scripts/stress-wake.sh -n 24 shifts pulse refusal-sleep=1000000
 set -u
 runs=20 dir=/tmp/stress-wake build=build/qemu-virt-a53
 while getopts "n:o:b:h" o; do
@@ -18,7 +19,7 @@ while getopts "n:o:b:h" o; do
     n) runs=$OPTARG ;;
     o) dir=$OPTARG ;;
     b) build=$OPTARG ;;
-    *) sed -n '3,12p' "$0" | sed 's/^# \{0,1\}//'; [ "$o" = h ]; exit $? ;;
+    *) sed -n '3,14p' "$0" | sed 's/^# \{0,1\}//'; [ "$o" = h ]; exit $? ;;
     esac
 done
 shift $((OPTIND - 1))

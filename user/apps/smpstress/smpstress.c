@@ -21,11 +21,13 @@
 //      its bound of the time asked by the generic timer's counter, none stalled (st_wake.c).
 // Arguments (QEMU_ARGS="smpstress ..."): `icount`, the run's clock is QEMU's instruction count
 // (the wake-up test then holds each sleep to its bound); `pulse` or `wake`, that test alone
-// (scripts/stress-wake.sh runs them many times); `refusal-sleep=NS`, the pulse test's senders
-// sleep NS on every refusal instead of yielding (a tick's sleep after 64 refusals); `seed=N`,
-// every sleep a pseudo-random 0..999 ns longer: another interleaving of the CPUs per seed.
+// (scripts/stress-wake.sh runs them many times), `wake-sleepers` its sleepers alone; `hold`,
+// on a stall the wake-up test spins for a debugger instead of ending; `refusal-sleep=NS`, the
+// pulse test's senders sleep NS on every refusal instead of yielding (a tick's sleep after 64
+// refusals); `seed=N`, a pseudo-random spin before each measured sleep and up to 999 ns more
+// asked: another interleaving of the CPUs per seed. Anything else is refused.
 // The truth each check compares with is the program's own bookkeeping (what it created,
-// started, killed), never what the kernel reports about itself.
+// started, killed) or the generic timer's counter, never what the kernel reports about itself.
 #include "st_sync.h"
 #include <kern.h>
 #include <stdbool.h>
@@ -227,20 +229,35 @@ int main(void)
         printf("1..0 # SKIP one CPU\n");
         return 0;
     }
-    char buf[96], *argv[6];
-    int argc = kargs("smpstress", buf, sizeof(buf), argv, 6);
+    char buf[96], *argv[8];
+    int argc = kargs("smpstress", buf, sizeof(buf), argv, 8);
+    if (argc < 0) {
+        printf("not ok - smpstress: the command line does not fit its %u bytes\n",
+               (unsigned)sizeof(buf));
+        return 2;
+    }
     bool virtual_time = false, only_pulse = false, only_wake = false;
     for (int i = 1; i < argc; i++) {
-        virtual_time |= !strcmp(argv[i], "icount");
-        only_pulse |= !strcmp(argv[i], "pulse");
-        only_wake |= !strcmp(argv[i], "wake");
-        wake_hold_on_stall |= !strcmp(argv[i], "hold");
-        if (!strcmp(argv[i], "wake-sleepers"))
+        const char *a = argv[i];
+        if (!strcmp(a, "icount"))
+            virtual_time = true;
+        else if (!strcmp(a, "pulse"))
+            only_pulse = true;
+        else if (!strcmp(a, "wake"))
+            only_wake = true;
+        else if (!strcmp(a, "wake-sleepers"))
             only_wake = true, wake_no_pulses = 1;
-        if (!strncmp(argv[i], "seed=", 5))
-            sleep_seed = (uint32_t)strtoul(argv[i] + 5, NULL, 0);
-        if (!strncmp(argv[i], "refusal-sleep=", 14))
-            pulse_refusal_sleep_ns = strtoul(argv[i] + 14, NULL, 0);
+        else if (!strcmp(a, "hold"))
+            wake_hold_on_stall = 1;
+        else if (!strncmp(a, "seed=", 5))
+            sleep_seed = (uint32_t)strtoul(a + 5, NULL, 0);
+        else if (!strncmp(a, "refusal-sleep=", 14))
+            pulse_refusal_sleep_ns = strtoul(a + 14, NULL, 0);
+        else {
+            printf("not ok - smpstress: unknown argument '%s' (icount, pulse, wake, "
+                   "wake-sleepers, hold, seed=N, refusal-sleep=NS)\n", a);
+            return 2;
+        }
     }
     if (only_pulse || only_wake) {
         int f = only_pulse ? !pulse_test(ncpu, 9, virtual_time) : 0;
