@@ -5,8 +5,8 @@
 #   scripts/stress-wake.sh [-n RUNS] [-o DIR] [-b BUILD] FORM ARGS...
 # FORM: icount (-icount shift=0,sleep=off: the same run every time for the same ARGS), shifts
 # (-icount shift=0..3 in turn; from 4 up QEMU's turns between the CPUs alone can exceed test
-# 10's bound), auto (-icount shift=auto: follows the host, no two runs alike) or host (the
-# host's clock, the CPUs at once). Run i adds seed=i: a seed-dependent spin before each
+# 10's bound), auto (-icount shift=auto: follows the host, no two runs alike; on a loaded host
+# it slows the CPUs into that range too) or host (the host's clock, the CPUs at once). Run i adds seed=i: a seed-dependent spin before each
 # measured sleep, and up to 999 ns more asked, so each run is another interleaving.
 # ARGS: smpstress's own (pulse, wake, wake-sleepers, refusal-sleep=NS, hold; `icount` is added
 # for the -icount forms). QEMU_SMP (default 4) sets the CPUs, QEMU_TIMEOUT (default 120) each
