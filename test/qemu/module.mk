@@ -39,8 +39,8 @@ ifneq ($(filter-out 1,$(or $(BOARD_MAX_CPUS),1)),)
 # The multiprocessor stress test (user/apps/smpstress) on every CPU, under -icount (the CPUs in
 # turn) and on the host's clock (at once; a loaded host runs it for minutes, docs/smp.md
 # "Tests": QEMU's own limit is the test's 600 s less 10, scripts/qemu-test.sh).
-SCRIPT_TESTS += qemu/smpstress|300|scripts/qemu-test.sh|$(B)/smpstress.elf|-icount|shift=0,sleep=off
-SCRIPT_TESTS += qemu/smpstress-hostclock|600|env|QEMU_ICOUNT=none|scripts/qemu-test.sh|$(B)/smpstress.elf
+SCRIPT_TESTS += qemu/smpstress|300|test/qemu/test_smpstress.sh|$(B)/smpstress.elf|-icount|shift=0,sleep=off
+SCRIPT_TESTS += qemu/smpstress-hostclock|600|env|QEMU_ICOUNT=none|test/qemu/test_smpstress.sh|$(B)/smpstress.elf
 TEST_DEPS    += $(B)/smpstress.elf
 # The same under -icount with the lock-order checker built in (make KLOCK_CHECK=1, kernel/klock.h),
 # in a directory of its own: a lock taken out of rank order on any path the stress drives is a
@@ -50,7 +50,7 @@ ifneq ($(KLOCK_CHECK),1)
 klockcheck-images:
 	$(Q)$(MAKE) --no-print-directory KLOCK_CHECK=1 build/$(BOARD)-klockcheck/smpstress.elf
 TEST_DEPS    += klockcheck-images
-SCRIPT_TESTS += qemu/smpstress-klockcheck|300|scripts/qemu-test.sh|build/$(BOARD)-klockcheck/smpstress.elf|-icount|shift=0,sleep=off
+SCRIPT_TESTS += qemu/smpstress-klockcheck|300|test/qemu/test_smpstress.sh|build/$(BOARD)-klockcheck/smpstress.elf|-icount|shift=0,sleep=off
 endif
 BENCHES    += scripts/bench-smp.sh|$(B)|$(BOARD_MAX_CPUS)
 BENCH_DEPS += $(B)/smpbench.elf
@@ -97,8 +97,8 @@ SCRIPT_TESTS += $$(if $$(filter parity,$$(MATRIX_TESTS_$(1))),qemu-$(1)/parity|3
 # acqparity: the parity corpus over acq (as qemu-acqparity/<board> below), on a board that runs
 # it from the matrix (x86-pc: the D text on the boot command line, the capture from COM2).
 SCRIPT_TESTS += $$(if $$(filter acqparity,$$(MATRIX_TESTS_$(1))),qemu-acqparity/$(1)|300|BOARD=$(1)|test/qemu/test_dprobe_parity.sh|build/$(1)|$(H)|acq)
-SCRIPT_TESTS += $$(if $$(filter smpstress,$$(MATRIX_TESTS_$(1))),qemu-$(1)/smpstress|300|BOARD=$(1)|scripts/qemu-test.sh|build/$(1)/smpstress.elf|$$(HOSTILE_QEMU))
-SCRIPT_TESTS += $$(if $$(filter smpstress,$$(MATRIX_TESTS_$(1))),qemu-$(1)/smpstress-hostclock|600|env|QEMU_ICOUNT=none|BOARD=$(1)|scripts/qemu-test.sh|build/$(1)/smpstress.elf)
+SCRIPT_TESTS += $$(if $$(filter smpstress,$$(MATRIX_TESTS_$(1))),qemu-$(1)/smpstress|300|BOARD=$(1)|test/qemu/test_smpstress.sh|build/$(1)/smpstress.elf|$$(HOSTILE_QEMU))
+SCRIPT_TESTS += $$(if $$(filter smpstress,$$(MATRIX_TESTS_$(1))),qemu-$(1)/smpstress-hostclock|600|env|QEMU_ICOUNT=none|BOARD=$(1)|test/qemu/test_smpstress.sh|build/$(1)/smpstress.elf)
 # sync-apps: the inversion and deadlock programs with 4 CPUs online (QEMU_SMP=4), the
 # inversion's threads bound to one CPU by the program itself (test_sync_apps.sh).
 SCRIPT_TESTS += $$(if $$(filter sync-apps,$$(MATRIX_TESTS_$(1))),qemu-$(1)/sync-apps|120|BOARD=$(1)|QEMU_SMP=4|test/qemu/test_sync_apps.sh|build/$(1)|$(H))
@@ -107,7 +107,7 @@ SCRIPT_TESTS += $$(if $$(filter sync-apps,$$(MATRIX_TESTS_$(1))),qemu-$(1)/sync-
 matrix-klockcheck-$(1):
 	$$(Q)$$(MAKE) --no-print-directory BOARD=$(1) KLOCK_CHECK=1 build/$(1)-klockcheck/smpstress.elf
 TEST_DEPS    += $$(if $$(filter smpstress,$$(MATRIX_TESTS_$(1))),matrix-klockcheck-$(1))
-SCRIPT_TESTS += $$(if $$(filter smpstress,$$(MATRIX_TESTS_$(1))),qemu-$(1)/smpstress-klockcheck|300|BOARD=$(1)|scripts/qemu-test.sh|build/$(1)-klockcheck/smpstress.elf|$$(HOSTILE_QEMU))
+SCRIPT_TESTS += $$(if $$(filter smpstress,$$(MATRIX_TESTS_$(1))),qemu-$(1)/smpstress-klockcheck|300|BOARD=$(1)|test/qemu/test_smpstress.sh|build/$(1)-klockcheck/smpstress.elf|$$(HOSTILE_QEMU))
 endef
 $(foreach b,$(MATRIX_BOARDS),$(eval $(call MATRIX_template,$(b))))
 

@@ -16,14 +16,27 @@
 //      where it was before the test;
 //   5-8. mutexes and semaphores on every CPU at once, and kills mid-wait (st_sync.c), run
 //      right after test 1;
-//   9. pulses from every CPU to one channel, senders killed mid-stream (st_pulse.c).
+//   9. pulses from every CPU to one channel, senders killed mid-stream (st_pulse.c);
+//   10. sleeps on every CPU, and pulse senders sleeping on every refusal, each woken within
+//      its bound of the time asked by the generic timer's counter, none stalled (st_wake.c).
+// Arguments (QEMU_ARGS="smpstress ..."): `icount`, the run's clock is QEMU's instruction count
+// (the wake-up test then holds each sleep to its bound); `pulse` or `wake`, that test alone
+// (scripts/stress-wake.sh runs them many times), `wake-sleepers` its sleepers alone; `hold`,
+// on a stall the wake-up test spins for a debugger instead of ending; `refusal-sleep=NS`, the
+// pulse test's senders sleep NS on every refusal instead of yielding (a tick's sleep after 64
+// refusals); `seed=N`, a pseudo-random spin before each measured sleep and up to 999 ns more
+// asked: another interleaving of the CPUs per seed. Anything else is refused.
 // The truth each check compares with is the program's own bookkeeping (what it created,
-// started, killed), never what the kernel reports about itself.
+// started, killed) or the generic timer's counter, never what the kernel reports about itself.
 #include "st_sync.h"
 #include <kern.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include "st_pulse.h"
+#include "st_wake.h"
+#include "st_sleep.h"
+#include <stdlib.h>
+#include <string.h>
 
 #define MAXCPU 4
 #define CHURN_ROUNDS 16
@@ -216,7 +229,43 @@ int main(void)
         printf("1..0 # SKIP one CPU\n");
         return 0;
     }
-    printf("1..9\n");
+    char buf[96], *argv[8];
+    int argc = kargs("smpstress", buf, sizeof(buf), argv, 8);
+    if (argc < 0) {
+        printf("not ok - smpstress: the command line does not fit its %u bytes\n",
+               (unsigned)sizeof(buf));
+        return 2;
+    }
+    bool virtual_time = false, only_pulse = false, only_wake = false;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "icount"))
+            virtual_time = true;
+        else if (!strcmp(a, "pulse"))
+            only_pulse = true;
+        else if (!strcmp(a, "wake"))
+            only_wake = true;
+        else if (!strcmp(a, "wake-sleepers"))
+            only_wake = true, wake_no_pulses = 1;
+        else if (!strcmp(a, "hold"))
+            wake_hold_on_stall = 1;
+        else if (!strncmp(a, "seed=", 5))
+            sleep_seed = (uint32_t)strtoul(a + 5, NULL, 0);
+        else if (!strncmp(a, "refusal-sleep=", 14))
+            pulse_refusal_sleep_ns = strtoul(a + 14, NULL, 0);
+        else {
+            printf("not ok - smpstress: unknown argument '%s' (icount, pulse, wake, "
+                   "wake-sleepers, hold, seed=N, refusal-sleep=NS)\n", a);
+            return 2;
+        }
+    }
+    if (only_pulse || only_wake) {
+        int f = only_pulse ? !pulse_test(ncpu, 9, virtual_time) : 0;
+        f += only_wake ? !wake_test(ncpu, 10, virtual_time) : 0;
+        printf("smpstress: done\n");
+        return f;
+    }
+    printf("1..10\n");
     uint32_t threads0 = live_threads(), threads1;
     int fails = !check_churn();
     fails += st_sync_tests(ncpu);
@@ -269,7 +318,8 @@ int main(void)
            ok3 ? "ok" : "not ok", (unsigned long)threads0, (unsigned long)threads1);
     fails += !ok3;
     fails += !ok4;
-    fails += !pulse_test(ncpu, 9);
+    fails += !pulse_test(ncpu, 9, virtual_time);
+    fails += !wake_test(ncpu, 10, virtual_time);
     printf("smpstress: done\n");
     return fails;
 }

@@ -5,6 +5,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-bool pulse_test(uint32_t ncpu, unsigned testno);
+// `virtual_time`: the run's clock is QEMU's instruction count (st_wake.h).
+bool pulse_test(uint32_t ncpu, unsigned testno, bool virtual_time);
+// Not 0: the senders sleep this long on every refusal (a variant, smpstress's refusal-sleep=).
+extern uint64_t pulse_refusal_sleep_ns;
 
 #endif
