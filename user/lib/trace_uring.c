@@ -24,6 +24,13 @@
 #else
 static inline uintptr_t arch_ring_hint(void) { return 0; }     // no such register: look up
 #endif
+// The two inserts' alignment, where the architecture asks for one (arch_ring_hint.h): each is
+// smaller than it, so neither crosses a page.
+#ifdef ARCH_URING_TEXT_ALIGN
+#define URING_TEXT __attribute__((aligned(ARCH_URING_TEXT_ALIGN)))
+#else
+#define URING_TEXT
+#endif
 
 // The ring: its header then the records (struct kuser_ring's flexible array), sized per
 // program in its header object (user/lib/apphdr.c).
@@ -163,12 +170,12 @@ static inline __attribute__((always_inline)) int uring_insert(uint32_t code, uin
     return 0;
 }
 
-int trace_uring_insert(uint32_t code, uint32_t a, uint32_t b)
+URING_TEXT int trace_uring_insert(uint32_t code, uint32_t a, uint32_t b)
 {
     return uring_insert(code, a, b, true, 0);
 }
 
-int TraceUserEventAt(uint32_t code, uint32_t ts, uint32_t a, uint32_t b)
+URING_TEXT int TraceUserEventAt(uint32_t code, uint32_t ts, uint32_t a, uint32_t b)
 {
     if (uring_insert(code, a, b, false, ts) == 0)
         return 0;
