@@ -10,7 +10,8 @@
 //      sends numbered pulses from a thread on each of CPUs 1..n-1 and is killed mid-stream,
 //      PULSE_KILLS times, each incarnation with its own code: each is reported killed by
 //      KSIG_KILL, each of its senders' numbers seen were in order from 1 with none missing or
-//      twice (the pulses it had queued when it died arrive too), and every sender was seen;
+//      twice (the pulses it had queued when it died arrive too); how many of its senders were
+//      never seen is printed, not checked (no fairness among them is promised: peer_seen);
 //   c. the per-process count the pool keeps came back to zero: with everything received, this
 //      process may queue exactly KMAX_PULSES_PER_PROC (16, kernel/include/kernel/kernel.h)
 //      pulses on a channel nobody reads, the next is refused with EAGAIN, and the 16 are then
@@ -94,23 +95,23 @@ static int pulse_sender(void *arg)
     return 0;
 }
 
-// Waits (up to 5 s) until st_peer's incarnation `inc` is streaming: every sender seen, and
-// 8 pulses a sender on the whole. Not 8 from each: the kernel promises no fairness among a
+// Waits (up to 5 s) until st_peer's incarnation `inc` is streaming: 8 pulses a sender on the
+// whole. Not 8 from each, nor one from each: the kernel promises no fairness among a
 // process's threads retrying a pulse refused for the process's bound (each spins on EAGAIN
 // and ThreadYield until a slot is free), and under -icount, where QEMU runs the CPUs in a
 // fixed turn, the same two senders can take every slot the receiver frees: one run (shift=2,
 // scripts/stress-wake.sh seed=3 pulse refusal-sleep=1000000) had CPU 3's sender at 4 pulses
 // for 5 s while CPUs 1 and 2 sent 364000 and 90000, each thread running and none waiting for
 // a wake-up. That was this test's unexplained failure (docs/smp.md, "Timers across CPUs").
+// A later build (the same kernel, its code laid out otherwise) had that sender at 0 for the
+// whole 5 s, and so a test that asked for every sender waited them out.
 static bool peer_seen(uint32_t inc, uint32_t ncpu)
 {
     for (uint32_t ms = 0; ms < 5000; ms++) {
-        uint32_t unseen = 0, total = 0;
-        for (uint32_t c = 1; c < ncpu; c++) {
-            unseen += seen[inc][c] == 0;
+        uint32_t total = 0;
+        for (uint32_t c = 1; c < ncpu; c++)
             total += seen[inc][c];
-        }
-        if (!unseen && total >= 8u * (ncpu - 1))
+        if (total >= 8u * (ncpu - 1))
             return true;
         ThreadSleep(1000000);
     }
@@ -198,7 +199,7 @@ bool pulse_test(uint32_t ncpu, unsigned testno, bool virtual_time)
            (unsigned long)(sleep_bound_cycles() * 1000000u / sleep_cycles_per_sec()),
            (unsigned long)(sl.worst * 1000000u / sleep_cycles_per_sec()));
     bool ok = sent_ok == ncpu - 1 && joined && !pbad && !pnotpulse && !short_count &&
-              killed_ok == PULSE_KILLS && streamed == PULSE_KILLS && !unseen && bound &&
+              killed_ok == PULSE_KILLS && streamed == PULSE_KILLS && bound &&
               !sl.early && (!virtual_time || !sl.late);
     uint64_t hz = ClockCyclesPerSec();
     printf("# pulse senders done in %lu ms, the kills in %lu ms (the run's clock)\n",
