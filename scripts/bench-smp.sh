@@ -69,16 +69,23 @@ for r in $(seq "$rounds"); do
     done
 done
 echo "bench-smp: host load average after: $(cut -d' ' -f1-3 /proc/loadavg)" >&2
+# median_of FILE LABEL: the median of the ROUNDS values FILE holds, one a line (with
+# BENCH_SMP_VERBOSE, every one on standard error under LABEL first); status 1 and nothing
+# printed when FILE holds fewer (a run that reported no rate).
+median_of() {
+    [ -f "$1" ] && [ "$(wc -l < "$1")" = "$rounds" ] || return 1
+    [ -n "${BENCH_SMP_VERBOSE:-}" ] && echo "# $2: $(tr '\n' ' ' < "$1")" >&2
+    sort -n "$1" | sed -n "$(( (rounds + 1) / 2 ))p"
+}
 for ks in 0 1; do
     sfx=; [ $ks = 1 ] && sfx=_kstamp
     for n in $wn; do
-        if [ "$(wc -l < "$wtmp/$ks.$n")" != "$rounds" ]; then
+        if ! m=$(median_of "$wtmp/$ks.$n" "$n writers$sfx"); then
             echo "bench-smp: $n writers$sfx on the host's clock did not report a rate" >&2
             status=1
             continue
         fi
-        [ -n "${BENCH_SMP_VERBOSE:-}" ] && echo "# $n writers$sfx: $(tr '\n' ' ' < "$wtmp/$ks.$n")" >&2
-        echo "BENCH smp_user_events_per_s_wallclock${sfx}_${n}cpu $(sort -n "$wtmp/$ks.$n" | sed -n "$(( (rounds + 1) / 2 ))p") events/s"
+        echo "BENCH smp_user_events_per_s_wallclock${sfx}_${n}cpu $m events/s"
     done
 done
 # wallclock_pairs MODE RATE UNIT: `smpbench MODE`'s one-pair and two-pair rates (its BENCH
@@ -88,7 +95,7 @@ done
 # host's other work), so, as for the writers above, the figure is the median of several.
 wallclock_pairs() {
     [ "$max" -ge 2 ] && [ "$cores" -ge 2 ] || return 0
-    local out v p r
+    local out v p r m
     rm -f "$wtmp/pairs.1" "$wtmp/pairs.2"
     for r in $(seq "$rounds"); do
         out=$(QEMU_SMP=2 QEMU_ICOUNT=none QEMU_TIMEOUT=600 QEMU_ARGS="smpbench $1" \
@@ -99,14 +106,13 @@ wallclock_pairs() {
         done
     done
     for p in 1 2; do
-        if [ "$(wc -l < "$wtmp/pairs.$p" 2>/dev/null || echo 0)" != "$rounds" ]; then
+        if ! m=$(median_of "$wtmp/pairs.$p" "$1 $p pair(s)"); then
             printf '%s\n' "$out" | tail -5 >&2
             echo "bench-smp: $p pair(s) of smpbench $1 on the host's clock did not report a rate" >&2
             status=1
             continue
         fi
-        [ -n "${BENCH_SMP_VERBOSE:-}" ] && echo "# $1 $p pair(s): $(tr '\n' ' ' < "$wtmp/pairs.$p")" >&2
-        echo "BENCH smp_$2_per_s_wallclock_${p}pair $(sort -n "$wtmp/pairs.$p" | sed -n "$(( (rounds + 1) / 2 ))p") $3"
+        echo "BENCH smp_$2_per_s_wallclock_${p}pair $m $3"
     done
 }
 # Message round trips per second of the host's clock: one client/server pair, then two, each
