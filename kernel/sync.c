@@ -9,6 +9,7 @@
 #include <kernel/sync.h>
 #include <kernel/proc.h>
 #include <kernel/sched.h>
+#include <kernel/klock.h>
 
 struct kcond {
     bool in_use;
@@ -159,30 +160,76 @@ static int mutex_id(const struct kmutex *m)
     return (int)(m - mutexes) + SYNC_ID_BASE;
 }
 
-int mutex_lock(struct thread *t, int id)
+// The calls the shared side also takes (sync_call_shared, below) have one body each, run with
+// `shared` a constant: false on the exclusive side, which needs no lock (it runs alone in the
+// kernel); true in shared mode, under the object's lock, where what only the exclusive side
+// may do (block on a mutex, hand one over, cancel a timer) is retried there (KSHARED_RETRY,
+// nothing changed). "The shared side" below has the rules.
+#if KMAX_CPUS > 1
+#define obj_lock(o, shared)   do { if (shared) kspin_lock(&(o)->lock, KLOCK_RANK_SYNC); } while (0)
+#define obj_unlock(o, shared) do { if (shared) kspin_unlock(&(o)->lock, KLOCK_RANK_SYNC); } while (0)
+// A thread blocked or made ready in shared mode: the run-queue lock, kept until this CPU's
+// choice (sched_choose_shared).
+#define runq_hold(shared)     do { if (shared) sched_lock_shared(); } while (0)
+#else
+#define obj_lock(o, shared)   ((void)(o), (void)(shared))
+#define obj_unlock(o, shared) ((void)(o), (void)(shared))
+#define runq_hold(shared)     ((void)(shared))
+#endif
+
+static inline __attribute__((always_inline)) int mutex_lock_body(struct thread *t, int id,
+                                                                 const bool shared)
 {
     struct kmutex *m = mutex_lookup(t->proc, id);
     if (!m)
         return -EINVAL;
+    int r = 0;
+    obj_lock(m, shared);
     if (m->owner == t)
-        return -EDEADLK;
-    if (!m->owner) {
+        r = -EDEADLK;
+    else if (!m->owner)
         mutex_take(m, t);
-        return 0;
+    else if (shared)
+        r = KSHARED_RETRY;      // blocks and boosts the owner: exclusive
+    else
+        mutex_wait(m, t, id);
+    obj_unlock(m, shared);
+    return r;
+}
+
+int mutex_lock(struct thread *t, int id)
+{
+    return mutex_lock_body(t, id, false);
+}
+
+// Shared mode: with no waiter, the owner's inherited priority did not count m, so releasing
+// it changes no priority, and mutex_release's thread_update_prio (which reads the other
+// mutexes the owner holds, under no lock of theirs) is not called.
+static inline __attribute__((always_inline)) int mutex_unlock_body(struct thread *t, int id,
+                                                                   const bool shared)
+{
+    struct kmutex *m = mutex_lookup(t->proc, id);
+    if (!m)
+        return -EINVAL;
+    int r = 0;
+    obj_lock(m, shared);
+    if (m->owner != t) {
+        r = -EPERM;
+    } else if (!shared) {
+        mutex_release(m, 0);
+    } else if (!list_empty(&m->waiters)) {
+        r = KSHARED_RETRY;      // hands m over and lowers t's priority: exclusive
+    } else {
+        list_unlink(&m->held_link);
+        m->owner = NULL;
     }
-    mutex_wait(m, t, id);
-    return 0;
+    obj_unlock(m, shared);
+    return r;
 }
 
 int mutex_unlock(struct thread *t, int id)
 {
-    struct kmutex *m = mutex_lookup(t->proc, id);
-    if (!m)
-        return -EINVAL;
-    if (m->owner != t)
-        return -EPERM;
-    mutex_release(m, 0);
-    return 0;
+    return mutex_unlock_body(t, id, false);
 }
 
 int mutex_destroy(struct proc *p, int id)
@@ -311,38 +358,64 @@ int sem_create(struct proc *p, int count)
     return -EAGAIN;
 }
 
-int sem_wait(struct thread *t, int id)
+// A semaphore involves no priority: its waiters block and are made ready in shared mode too
+// (a waiter with a timeout excepted: kentry_shared.h retries such a wait, and a post to one
+// is retried here). SYNC_WAIT comes from ktrace_sync_wait (its one site, ktrace_sync.c).
+static inline __attribute__((always_inline)) int sem_wait_body(struct thread *t, int id,
+                                                               const bool shared)
 {
     struct ksem *s = sem_lookup(t->proc, id);
     if (!s)
         return -EINVAL;
+    obj_lock(s, shared);
     if (s->count > 0) {
         s->count--;
         s->taker = t;
-        return 0;
+    } else {
+        thread_block(t, THS_SEM, &s->waiters);
+        ktrace_sync_wait(t, (uint32_t)id, s->taker && s->taker->in_use ? s->taker : NULL);
+        runq_hold(shared);      // t is still this CPU's until its choice
     }
-    thread_block(t, THS_SEM, &s->waiters);
-    ktrace_sync_wait(t, (uint32_t)id, s->taker && s->taker->in_use ? s->taker : NULL);
+    obj_unlock(s, shared);
     return 0;
+}
+
+int sem_wait(struct thread *t, int id)
+{
+    return sem_wait_body(t, id, false);
+}
+
+static inline __attribute__((always_inline)) int sem_post_body(struct thread *t, int id,
+                                                               const bool shared)
+{
+    struct ksem *s = sem_lookup(t->proc, id);
+    if (!s)
+        return -EINVAL;
+    int r = 0;
+    obj_lock(s, shared);
+    struct thread *w = list_empty(&s->waiters) ? NULL
+                                                : list_entry(s->waiters.next, struct thread, qlink);
+    if (shared && w && ktimer_active(&w->timeout)) {
+        r = KSHARED_RETRY;      // its timer is the exclusive side's
+    } else if (w) {
+        runq_hold(shared);
+        thread_unblock(w, 0);
+        s->taker = w;
+    } else {
+        if (s->taker == t)
+            s->taker = NULL;
+        if (s->count == INT32_MAX)
+            r = -EAGAIN;
+        else
+            s->count++;
+    }
+    obj_unlock(s, shared);
+    return r;
 }
 
 int sem_post(struct thread *t, int id)
 {
-    struct ksem *s = sem_lookup(t->proc, id);
-    if (!s)
-        return -EINVAL;
-    if (s->taker == t)
-        s->taker = NULL;
-    if (!list_empty(&s->waiters)) {
-        struct thread *w = list_entry(s->waiters.next, struct thread, qlink);
-        thread_unblock(w, 0);
-        s->taker = w;
-        return 0;
-    }
-    if (s->count == INT32_MAX)
-        return -EAGAIN;
-    s->count++;
-    return 0;
+    return sem_post_body(t, id, false);
 }
 
 int sem_destroy(struct proc *p, int id)
@@ -409,44 +482,6 @@ void sync_proc_gone(struct proc *p)
 // is owned (lock) or waited for (unlock), a condvar with waiters (its signal takes them to the
 // mutex), a semaphore waiter with a timeout armed (the timer list is exclusive).
 
-static int mutex_lock_shared(struct thread *t, int id)
-{
-    struct kmutex *m = mutex_lookup(t->proc, id);
-    if (!m)
-        return -EINVAL;
-    int r = 0;
-    kspin_lock(&m->lock, KLOCK_RANK_SYNC);
-    if (m->owner == t)
-        r = -EDEADLK;
-    else if (m->owner)
-        r = KSHARED_RETRY;      // blocks and boosts the owner: exclusive
-    else
-        mutex_take(m, t);
-    kspin_unlock(&m->lock, KLOCK_RANK_SYNC);
-    return r;
-}
-
-// With no waiter, the owner's inherited priority did not count m: releasing it changes no
-// priority (mutex_release's thread_update_prio would find nothing to do).
-static int mutex_unlock_shared(struct thread *t, int id)
-{
-    struct kmutex *m = mutex_lookup(t->proc, id);
-    if (!m)
-        return -EINVAL;
-    int r = 0;
-    kspin_lock(&m->lock, KLOCK_RANK_SYNC);
-    if (m->owner != t) {
-        r = -EPERM;
-    } else if (!list_empty(&m->waiters)) {
-        r = KSHARED_RETRY;      // hands m over and lowers t's priority: exclusive
-    } else {
-        list_unlink(&m->held_link);
-        m->owner = NULL;
-    }
-    kspin_unlock(&m->lock, KLOCK_RANK_SYNC);
-    return r;
-}
-
 static int cond_signal_shared(struct thread *t, int cid)
 {
     struct kcond *c = cond_lookup(t->proc, cid);
@@ -458,61 +493,14 @@ static int cond_signal_shared(struct thread *t, int cid)
     return r;
 }
 
-// A semaphore involves no priority: its waiters block and are made ready here. SYNC_WAIT
-// comes from ktrace_sync_wait as on the exclusive side (its one site, ktrace_sync.c).
-static int sem_wait_shared(struct thread *t, int id)
-{
-    struct ksem *s = sem_lookup(t->proc, id);
-    if (!s)
-        return -EINVAL;
-    kspin_lock(&s->lock, KLOCK_RANK_SYNC);
-    if (s->count > 0) {
-        s->count--;
-        s->taker = t;
-    } else {
-        thread_block(t, THS_SEM, &s->waiters);  // (no timeout: kentry_shared.h retried it)
-        ktrace_sync_wait(t, (uint32_t)id, s->taker && s->taker->in_use ? s->taker : NULL);
-        sched_lock_shared();    // t is still this CPU's until its choice
-    }
-    kspin_unlock(&s->lock, KLOCK_RANK_SYNC);
-    return 0;
-}
-
-static int sem_post_shared(struct thread *t, int id)
-{
-    struct ksem *s = sem_lookup(t->proc, id);
-    if (!s)
-        return -EINVAL;
-    int r = 0;
-    kspin_lock(&s->lock, KLOCK_RANK_SYNC);
-    struct thread *w = list_empty(&s->waiters) ? NULL
-                                                : list_entry(s->waiters.next, struct thread, qlink);
-    if (w && ktimer_active(&w->timeout)) {
-        r = KSHARED_RETRY;      // its timer is the exclusive side's
-    } else if (w) {
-        sched_lock_shared();    // kept until this CPU's choice
-        thread_unblock(w, 0);
-        s->taker = w;
-    } else {
-        if (s->taker == t)
-            s->taker = NULL;
-        if (s->count == INT32_MAX)
-            r = -EAGAIN;
-        else
-            s->count++;
-    }
-    kspin_unlock(&s->lock, KLOCK_RANK_SYNC);
-    return r;
-}
-
 int sync_call_shared(struct thread *t, uint32_t n, int id)
 {
     switch (n) {
-    case KC_MutexLock:   return mutex_lock_shared(t, id);
-    case KC_MutexUnlock: return mutex_unlock_shared(t, id);
+    case KC_MutexLock:   return mutex_lock_body(t, id, true);
+    case KC_MutexUnlock: return mutex_unlock_body(t, id, true);
     case KC_CondSignal:  return cond_signal_shared(t, id);
-    case KC_SemWait:     return sem_wait_shared(t, id);
-    case KC_SemPost:     return sem_post_shared(t, id);
+    case KC_SemWait:     return sem_wait_body(t, id, true);
+    case KC_SemPost:     return sem_post_body(t, id, true);
     default:             return KSHARED_RETRY;
     }
 }
