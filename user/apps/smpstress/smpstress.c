@@ -29,6 +29,7 @@
 // The truth each check compares with is the program's own bookkeeping (what it created,
 // started, killed) or the generic timer's counter, never what the kernel reports about itself.
 #include "st_sync.h"
+#include "st_kill.h"
 #include <kern.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -282,9 +283,8 @@ int main(void)
     uint32_t killed_ok = 0, flowed = 0;
     for (uint32_t k = 0; k < KILLS; k++) {
         flowed += messages_flow();
-        int st = 0;
-        if (peer > 0 && ProcKill(peer) == 0 && ProcWait(peer, &st) == peer && KW_SIGNALED(st) &&
-            KW_TERMSIG(st) == KSIG_KILL)
+        int st;
+        if (st_kill_reported(peer, &st))
             killed_ok++;
         else
             printf("# st_peer: pid %d status %#x\n", peer, st);

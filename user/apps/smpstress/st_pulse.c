@@ -22,6 +22,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include "st_pulse.h"
+#include "st_kill.h"
 #include "st_sleep.h"
 
 #define MAXCPU 4
@@ -166,9 +167,8 @@ bool pulse_test(uint32_t ncpu, unsigned testno, bool virtual_time)
         printf("# st_peer %lu: %lu %lu %lu pulses seen from CPUs 1..3 when killed\n",
                (unsigned long)k, (unsigned long)seen[k][1], (unsigned long)seen[k][2],
                (unsigned long)seen[k][3]);
-        int st = 0;
-        if (peer > 0 && ProcKill(peer) == 0 && ProcWait(peer, &st) == peer && KW_SIGNALED(st) &&
-            KW_TERMSIG(st) == KSIG_KILL)
+        int st;
+        if (st_kill_reported(peer, &st))
             killed_ok++;
     }
 

@@ -16,6 +16,7 @@
 //      without end is killed mid-wait KILLS_SYNC times: each kill is reported by ProcWait as
 //      KSIG_KILL (smpstress's test 4 then checks that no thread is left behind).
 #include "st_sync.h"
+#include "st_kill.h"
 #include <kern.h>
 #include <errno.h>
 #include <stdbool.h>
@@ -202,9 +203,8 @@ static bool test_kills(void)
         int peer = ProcSpawn("st_peer", 0, ST_PEER_SYNC | ss_ncpu << 16);
         ThreadSleep(5000000);
         seen_waiting += peer > 0 && peer_waiting(peer) > 0;
-        int st = 0;
-        if (peer > 0 && ProcKill(peer) == 0 && ProcWait(peer, &st) == peer && KW_SIGNALED(st) &&
-            KW_TERMSIG(st) == KSIG_KILL)
+        int st;
+        if (st_kill_reported(peer, &st))
             killed_ok++;
         else
             printf("# st_peer (sync): pid %d status %#x\n", peer, st);
