@@ -621,13 +621,40 @@ int ipc_error_traced(struct thread *t, int rcvid, int32_t err)
     return error(t, rcvid, err, KTRACE_HOOKS);
 }
 
+// A free slot of the pulse pool, charged to `sender` (when not NULL) within its and the
+// channel's bounds, or NULL: none free, or a bound reached. Under the channel's lock; the
+// pool's lock around the choice and the charges, so that two CPUs cannot both take a
+// process's last slot.
+static struct pulse *pool_take(struct channel *ch, struct proc *sender, const bool shared)
+{
+    struct pulse *pl = NULL;
+    pool_lock(shared);
+    // (a channel's bound is for unprivileged senders: pulses of processes gone, charged to
+    // nobody, must not keep a privileged one's off its own channel; red-team rerun)
+    if (!sender || (sender->npulses < KMAX_PULSES_PER_PROC && pulse_may_take(sender) &&
+                    (ch->npulses < KMAX_PULSES_PER_CHAN || proc_privileged(sender))))
+        for (int i = 0; i < KMAX_PULSES && !pl; i++)
+            if (!pulses[i].in_use)
+                pl = &pulses[i];
+    if (pl) {
+        pl->sender = sender;
+        pl->charged = sender != NULL;
+        if (sender) {
+            sender->npulses++;
+            ch->npulses++;
+        }
+        pl->in_use = true;
+    }
+    pool_unlock(shared);
+    return pl;
+}
+
 // Queues a pulse on ch, or hands it to a waiting server at once. Storage: `res` when given
 // and free, else the pool, charged to `sender` (when not NULL) within its and the channel's
 // bounds.
-// Shared mode (MsgSendPulse on the fast path): under the channel's lock, the pool's lock around
-// the slot's choice and the charges (the bounds are checked and taken in one hold, so two CPUs
-// cannot both take a process's last slot), the run-queue lock to wake a server: it takes
-// them itself (the caller holds none), hence _locking.
+// Shared mode (MsgSendPulse on the fast path): under the channel's lock, the pool's (pool_take)
+// and the run-queue lock to wake a server: it takes them itself (the caller holds none), hence
+// _locking.
 static int queue_pulse_locking(struct channel *ch, int prio, int32_t code, int32_t value,
                                int scoid, struct proc *sender, struct pulse *res,
                                const bool shared)
@@ -651,36 +678,12 @@ static int queue_pulse_locking(struct channel *ch, int prio, int32_t code, int32
         chan_unlock(ch, shared);
         return 0;
     }
-    struct pulse *pl = res && !res->in_use ? res : NULL;
+    struct pulse *pl = res && !res->in_use ? res : pool_take(ch, sender, shared);
     if (!pl) {
-        pool_lock(shared);
-        // (a channel's bound is for unprivileged senders: pulses of processes gone, charged
-        // to nobody, must not keep a privileged one's off its own channel; red-team rerun)
-        if (sender && (sender->npulses >= KMAX_PULSES_PER_PROC || !pulse_may_take(sender) ||
-                       (ch->npulses >= KMAX_PULSES_PER_CHAN && !proc_privileged(sender)))) {
-            pool_unlock(shared);
-            chan_unlock(ch, shared);
-            return -EAGAIN;
-        }
-        for (int i = 0; i < KMAX_PULSES && !pl; i++)
-            if (!pulses[i].in_use)
-                pl = &pulses[i];
-        if (!pl) {
-            pool_unlock(shared);
-            chan_unlock(ch, shared);
-            return -EAGAIN;
-        }
-        pl->sender = sender;
-        pl->charged = sender != NULL;
-        if (sender) {
-            sender->npulses++;
-            ch->npulses++;
-        }
-        pl->in_use = true;          // (taken while the pool's lock is held)
-        pool_unlock(shared);
-    } else {
-        pl->in_use = true;          // an interrupt's own (exclusive side only)
+        chan_unlock(ch, shared);
+        return -EAGAIN;
     }
+    pl->in_use = true;      // res: an interrupt's own (exclusive side); a pool slot is already
     struct list *pos;
     pl->p = kp;
     pl->chan = ch;
