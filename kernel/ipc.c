@@ -492,6 +492,27 @@ static inline __attribute__((always_inline)) int receive(struct thread *t, int c
 
 // A reply to a client that is gone (killed, timed out) fails with ESRCH; the priority the
 // server inherited from it goes with it, as it would with a successful reply.
+#if KMAX_CPUS > 1
+// The shared side's hold on a reply's or an error's client: its channel's lock, the client
+// checked again under it (another thread of this server may have answered it meanwhile).
+// NULL, nothing held, when the exclusive side is to answer: the client is no longer there,
+// or it has a timeout armed (the timer list is the exclusive side's).
+static inline __attribute__((always_inline)) struct channel *
+answer_chan_lock(struct thread *t, int rcvid, struct thread *client)
+{
+    struct channel *ch = *(struct channel *volatile *)&client->chan;
+    if (!ch)
+        return NULL;
+    chan_lock(ch, true);
+    if (rcvid_client(t->proc, rcvid) != client || client->chan != ch ||
+        ktimer_active(&client->timeout)) {
+        chan_unlock(ch, true);
+        return NULL;
+    }
+    return ch;
+}
+#endif
+
 static inline __attribute__((always_inline)) int reply(struct thread *t, int rcvid,
                                                        int32_t status, uint32_t msg,
                                                        uint32_t bytes, const bool traced,
@@ -501,20 +522,12 @@ static inline __attribute__((always_inline)) int reply(struct thread *t, int rcv
 #if KMAX_CPUS > 1
     struct channel *ch = NULL;
     if (shared) {
-        // Errors and a client with a timeout armed go to the exclusive side. Otherwise the
-        // client is checked again under its channel's lock: another thread of this server
-        // may have replied to it meanwhile.
+        // Failures go to the exclusive side, which returns them.
         if (!client || status < 0 || (bytes && !proc_can_read(t->proc, msg, bytes)))
             return KSHARED_RETRY;
-        ch = *(struct channel *volatile *)&client->chan;
+        ch = answer_chan_lock(t, rcvid, client);
         if (!ch)
             return KSHARED_RETRY;
-        chan_lock(ch, shared);
-        if (rcvid_client(t->proc, rcvid) != client || client->chan != ch ||
-            ktimer_active(&client->timeout)) {
-            chan_unlock(ch, shared);
-            return KSHARED_RETRY;
-        }
     }
 #endif
     if (!client) {
@@ -538,10 +551,22 @@ static inline __attribute__((always_inline)) int reply(struct thread *t, int rcv
     return 0;
 }
 
+// MsgError: the client's MsgSend fails with err. The shared side as reply()'s.
 static inline __attribute__((always_inline)) int error(struct thread *t, int rcvid,
-                                                       int32_t err, const bool traced)
+                                                       int32_t err, const bool traced,
+                                                       const bool shared)
 {
     struct thread *client = rcvid_client(t->proc, rcvid);
+#if KMAX_CPUS > 1
+    struct channel *ch = NULL;
+    if (shared) {
+        if (!client || err <= 0 || err > 4095)
+            return KSHARED_RETRY;
+        ch = answer_chan_lock(t, rcvid, client);
+        if (!ch)
+            return KSHARED_RETRY;
+    }
+#endif
     if (!client) {
         drop_inherited(t, traced);
         return -ESRCH;
@@ -549,9 +574,13 @@ static inline __attribute__((always_inline)) int error(struct thread *t, int rcv
     if (err <= 0 || err > 4095)
         return -EINVAL;
     trace_comm(KEV_COMM_MSG_ERROR, (uint32_t)rcvid, (uint32_t)err, traced);
+    runq_hold(shared);
     thread_unblock_quiet(client, -err);
     trace_state(client, traced);
     drop_inherited(t, traced);
+#if KMAX_CPUS > 1
+    chan_unlock(ch, shared);
+#endif
     return 0;
 }
 
@@ -609,16 +638,21 @@ int ipc_reply_shared(struct thread *t, int rcvid, int32_t status, uint32_t msg, 
     return traced ? reply(t, rcvid, status, msg, bytes, KTRACE_HOOKS, true)
                   : reply(t, rcvid, status, msg, bytes, false, true);
 }
+
+int ipc_error_shared(struct thread *t, int rcvid, int32_t err, bool traced)
+{
+    return traced ? error(t, rcvid, err, KTRACE_HOOKS, true) : error(t, rcvid, err, false, true);
+}
 #endif
 
 int ipc_error(struct thread *t, int rcvid, int32_t err)
 {
-    return error(t, rcvid, err, false);
+    return error(t, rcvid, err, false, false);
 }
 
 int ipc_error_traced(struct thread *t, int rcvid, int32_t err)
 {
-    return error(t, rcvid, err, KTRACE_HOOKS);
+    return error(t, rcvid, err, KTRACE_HOOKS, false);
 }
 
 // A free slot of the pulse pool, charged to `sender` (when not NULL) within its and the

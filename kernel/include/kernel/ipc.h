@@ -70,6 +70,7 @@ int ipc_receive_shared(struct thread *t, int chid, uint32_t msg, uint32_t bytes,
                        bool traced);
 int ipc_reply_shared(struct thread *t, int rcvid, int32_t status, uint32_t msg, uint32_t bytes,
                      bool traced);
+int ipc_error_shared(struct thread *t, int rcvid, int32_t err, bool traced);
 int ipc_send_pulse_shared(struct proc *from, int coid, int prio, int32_t code, int32_t value);
 #endif
 // MsgSendPulse (its priority capped at the sender's ceiling).

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: MIT
-// The message fast path: MsgSend, MsgReceive and MsgReply run in the big-reader lock's shared
-// mode (kernel/klock.h), so that CPUs passing messages on different channels do not wait for
-// one another. Everything else, and anything unusual these calls find, runs exclusive: a call
-// that returns KSHARED_RETRY changed nothing, and the entry runs again under the exclusive lock
-// (kernel/arch/<arch>/cpu.c, which inlines it: it is the fast path's whole entry). Only with
+// The message fast path: MsgSend, MsgReceive, MsgReply and MsgError run in the big-reader
+// lock's shared mode (kernel/klock.h), so that CPUs passing messages on different channels do
+// not wait for one another. Everything else, and anything unusual these calls find, runs
+// exclusive: a call that returns KSHARED_RETRY changed nothing, and the entry runs again under
+// the exclusive lock (kernel/arch/<arch>/cpu.c, which inlines it: it is the fast path's whole
+// entry). Only with
 // more than one CPU (KMAX_CPUS > 1). The SYNC_* calls that need no priority inheritance and
 // no timer take the same entry (sync.c, "The shared side").
 //
@@ -36,7 +37,8 @@
 // The calls the fast path takes.
 static inline bool shared_call(uint32_t n)
 {
-    return n == KC_MsgSend || n == KC_MsgReceive || n == KC_MsgReply || n == KC_MsgSendPulse;
+    return n == KC_MsgSend || n == KC_MsgReceive || n == KC_MsgReply || n == KC_MsgError ||
+           n == KC_MsgSendPulse;
 }
 
 // A full user-event ring's drain, TraceEvent(KTRACE_USERDRAIN) (user/lib/trace_uring.c): the
@@ -83,6 +85,8 @@ static inline __attribute__((always_inline)) bool entry_shared_body(struct threa
         r = ipc_receive_shared(t, (int)a[0], a[1], a[2], a[3], traced);
     else if (n == KC_MsgReply)
         r = ipc_reply_shared(t, (int)a[0], (int32_t)a[1], a[2], a[3], traced);
+    else if (n == KC_MsgError)
+        r = ipc_error_shared(t, (int)a[0], (int32_t)a[1], traced);
     else if (n == KC_TraceEvent)
         r = 0;                          // KTRACE_USERDRAIN: drained at the entry, before the lock
     else    // KC_MsgSendPulse (ipc.c: the pool's lock)

@@ -5,11 +5,12 @@
 // - EXCLUSIVE: every kernel entry but the few below. The holder sets the writer word and waits
 //   until no other CPU is in the kernel, so the code it runs sees a quiescent kernel and takes
 //   no other lock (it is the code of the one big lock, unchanged).
-// - SHARED: the message fast path (MsgSend, MsgReceive, MsgReply on a channel, no timeout, no
-//   dying thread; MsgSendPulse, and a receive that finds a pulse: kernel/kentry_shared.h) and
-//   its CPU's choice of the next thread; the SYNC_* calls that need no priority inheritance and
-//   no timer (sync.c). A CPU sets its own word, checks the writer word and backs off while it
-//   is set. CPUs in shared mode exclude one another only through the locks below.
+// - SHARED: the message fast path (MsgSend, MsgReceive, MsgReply, MsgError on a channel, no
+//   timeout, no dying thread; MsgSendPulse, and a receive that finds a pulse:
+//   kernel/kentry_shared.h) and its CPU's choice of the next thread; the SYNC_* calls that
+//   need no priority inheritance and no timer (sync.c). A CPU sets its own word, checks the
+//   writer word and backs off while it is set. CPUs in shared mode exclude one another only
+//   through the locks below.
 //
 // Fine-grained locks, taken only in shared mode, always in increasing rank:
 //   KLOCK_RANK_SYNC  a mutex's, condition variable's or semaphore's own state (owner, count,

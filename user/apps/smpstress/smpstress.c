@@ -10,18 +10,20 @@
 //   3. while 2 runs, a client/server pair bound to each of CPUs 1..n-1, each pair on its own
 //      channel (the message fast path on every CPU at once, different channels, beside the
 //      clients of 2 sending to one channel and being killed): every reply answers its own
-//      request, each server saw its client's numbers in order with none missing or twice, and
-//      the rounds each client counted are the rounds its server counted;
+//      request (every fourth is answered by MsgError, with an error number of its own, which
+//      the client's MsgSend returns), each server saw its client's numbers in order with none
+//      missing or twice, and the rounds each client counted are the rounds its server counted;
 //   4. the servers then end on request and are joined: the kernel's thread count is back
 //      where it was before the test;
 //   5-8. mutexes and semaphores on every CPU at once, and kills mid-wait (st_sync.c), run
 //      right after test 1;
 //   9. pulses from every CPU to one channel, senders killed mid-stream (st_pulse.c);
 //   10. sleeps on every CPU, and pulse senders sleeping on every refusal, each woken within
-//      its bound of the time asked by the generic timer's counter, none stalled (st_wake.c).
+//      its bound of the time asked by the generic timer's counter, none stalled (st_wake.c);
+//   11. MsgError on the message fast path, as MsgReply (st_error.c).
 // Arguments (QEMU_ARGS="smpstress ..."): `icount`, the run's clock is QEMU's instruction count
-// (the wake-up test then holds each sleep to its bound); `pulse` or `wake`, that test alone
-// (scripts/stress-wake.sh runs them many times), `wake-sleepers` its sleepers alone; `hold`,
+// (the wake-up test then holds each sleep to its bound); `pulse`, `wake` or `error`, that test
+// alone (scripts/stress-wake.sh runs them many times), `wake-sleepers` its sleepers alone; `hold`,
 // on a stall the wake-up test spins for a debugger instead of ending; `refusal-sleep=NS`, the
 // pulse test's senders sleep NS on every refusal instead of yielding (a tick's sleep after 64
 // refusals); `seed=N`, a pseudo-random spin before each measured sleep and up to 999 ns more
@@ -36,6 +38,7 @@
 #include "st_pulse.h"
 #include "st_wake.h"
 #include "st_sleep.h"
+#include "st_error.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -146,6 +149,18 @@ static int pair_chid[MAXCPU];
 static volatile uint32_t pair_stop;
 static volatile uint32_t pair_sent[MAXCPU], pair_served[MAXCPU], pair_bad[MAXCPU];
 
+// Every fourth request is answered by MsgError, with an error number of its own (1..4000):
+// the client's MsgSend must fail with that number, and only those.
+static bool pair_fails(uint32_t v)
+{
+    return (v & 3u) == 0;
+}
+
+static uint32_t pair_errno(uint32_t v)
+{
+    return 1u + (v >> 2) % 4000u;
+}
+
 static int pair_server(void *arg)
 {
     uint32_t c = (uint32_t)(uintptr_t)arg, expect = 1;
@@ -164,7 +179,10 @@ static int pair_server(void *arg)
             expect = v + 1u;
             pair_served[c]++;
         }
-        MsgReply(rcvid, 0, &answer, sizeof(answer));
+        if (v != QUIT && pair_fails(v))
+            MsgError(rcvid, (int)pair_errno(v));
+        else
+            MsgReply(rcvid, 0, &answer, sizeof(answer));
         if (v == QUIT)
             return 0;
     }
@@ -177,7 +195,9 @@ static int pair_client(void *arg)
     int coid = ConnectAttach(0, pair_chid[c]);
     for (uint32_t n = 1; !pair_stop; n++) {
         uint32_t answer = 0;
-        if (MsgSend(coid, &n, sizeof(n), &answer, sizeof(answer)) != 0 || answer != n * 2u + 1u)
+        int32_t r = MsgSend_r(coid, &n, sizeof(n), &answer, sizeof(answer));   // (errno is
+        if (pair_fails(n) ? r != -(int32_t)pair_errno(n)        // the process's, not the thread's)
+                          : r != 0 || answer != n * 2u + 1u)
             pair_bad[c]++;
         pair_sent[c]++;
     }
@@ -237,7 +257,7 @@ int main(void)
                (unsigned)sizeof(buf));
         return 2;
     }
-    bool virtual_time = false, only_pulse = false, only_wake = false;
+    bool virtual_time = false, only_pulse = false, only_wake = false, only_error = false;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "icount"))
@@ -246,6 +266,8 @@ int main(void)
             only_pulse = true;
         else if (!strcmp(a, "wake"))
             only_wake = true;
+        else if (!strcmp(a, "error"))
+            only_error = true;
         else if (!strcmp(a, "wake-sleepers"))
             only_wake = true, wake_no_pulses = 1;
         else if (!strcmp(a, "hold"))
@@ -256,17 +278,18 @@ int main(void)
             pulse_refusal_sleep_ns = strtoul(a + 14, NULL, 0);
         else {
             printf("not ok - smpstress: unknown argument '%s' (icount, pulse, wake, "
-                   "wake-sleepers, hold, seed=N, refusal-sleep=NS)\n", a);
+                   "error, wake-sleepers, hold, seed=N, refusal-sleep=NS)\n", a);
             return 2;
         }
     }
-    if (only_pulse || only_wake) {
+    if (only_pulse || only_wake || only_error) {
         int f = only_pulse ? !pulse_test(ncpu, 9, virtual_time) : 0;
         f += only_wake ? !wake_test(ncpu, 10, virtual_time) : 0;
+        f += only_error ? !error_test(ncpu, 11, stacks[0], STACK) : 0;
         printf("smpstress: done\n");
         return f;
     }
-    printf("1..10\n");
+    printf("1..11\n");
     uint32_t threads0 = live_threads(), threads1;
     int fails = !check_churn();
     fails += st_sync_tests(ncpu);
@@ -320,6 +343,7 @@ int main(void)
     fails += !ok4;
     fails += !pulse_test(ncpu, 9, virtual_time);
     fails += !wake_test(ncpu, 10, virtual_time);
+    fails += !error_test(ncpu, 11, stacks[0], STACK);    // (test 1's, long joined)
     printf("smpstress: done\n");
     return fails;
 }
