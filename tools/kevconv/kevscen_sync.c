@@ -70,6 +70,18 @@ static void prio_change(int events, unsigned pid, unsigned nw, unsigned old, uns
 #define UEV 101u
 static const char ureg_text[] = "101 wait_report noise ran %u us while filter waited %u us";
 
+// At t logger unlocks mutex obj, which ctl, waiting on it, is handed: ctl runs, unlocks it
+// 10 cycles later and sleeps; logger returns from its unlock.
+static void unlock_to_ctl(uint64_t t, uint32_t obj)
+{
+    at(t), kc_in(KC_MutexUnlock, obj);
+    th(KEV_TH_READY, CTL), th(KEV_TH_READY, LOGGER), th(KEV_TH_RUNNING, CTL);
+    kc_out(KC_MutexLock, 0);
+    at(t + 10), kc_in(KC_MutexUnlock, obj), kc_out(KC_MutexUnlock, 0);
+    kc_in(KC_ThreadSleep, 1), th(KEV_TH_NANOSLEEP, CTL);
+    th(KEV_TH_RUNNING, LOGGER), kc_out(KC_MutexUnlock, 0);
+}
+
 void sync_round(uint64_t T, int events)
 {
     at(T), th(KEV_TH_RUNNING, LOGGER);
@@ -93,12 +105,7 @@ void sync_round(uint64_t T, int events)
     th(KEV_TH_RUNNING, NOISE);
     at(T + 160 + NZ), kc_in(KC_ThreadSleep, 1), th(KEV_TH_NANOSLEEP, NOISE);
     th(KEV_TH_RUNNING, LOGGER);
-    at(T + 2200), kc_in(KC_MutexUnlock, 7);
-    th(KEV_TH_READY, CTL), th(KEV_TH_READY, LOGGER), th(KEV_TH_RUNNING, CTL);
-    kc_out(KC_MutexLock, 0);
-    at(T + 2210), kc_in(KC_MutexUnlock, 7), kc_out(KC_MutexUnlock, 0);
-    kc_in(KC_ThreadSleep, 1), th(KEV_TH_NANOSLEEP, CTL);
-    th(KEV_TH_RUNNING, LOGGER), kc_out(KC_MutexUnlock, 0);
+    unlock_to_ctl(T + 2200, 7);
     at(T + 2300), kc_in(KC_SemPost, 3);
     th(KEV_TH_READY, FILTER), th(KEV_TH_READY, LOGGER), th(KEV_TH_RUNNING, FILTER);
     kc_out(KC_SemWait, 0);
@@ -147,12 +154,7 @@ void sync_round(uint64_t T, int events)
     th(KEV_TH_RUNNING, NOISE);
     kc_in(KC_ThreadSleep, 1), th(KEV_TH_NANOSLEEP, NOISE);
     th(KEV_TH_RUNNING, LOGGER);
-    at(T + 8000), kc_in(KC_MutexUnlock, 9);
-    th(KEV_TH_READY, CTL), th(KEV_TH_READY, LOGGER), th(KEV_TH_RUNNING, CTL);
-    kc_out(KC_MutexLock, 0);
-    at(T + 8010), kc_in(KC_MutexUnlock, 9), kc_out(KC_MutexUnlock, 0);
-    kc_in(KC_ThreadSleep, 1), th(KEV_TH_NANOSLEEP, CTL);
-    th(KEV_TH_RUNNING, LOGGER), kc_out(KC_MutexUnlock, 0);
+    unlock_to_ctl(T + 8000, 9);
     at(T + 8020), kc_in(KC_ThreadSleep, 1), th(KEV_TH_NANOSLEEP, LOGGER);
     th(KEV_TH_RUNNING, IDLE);
 }
