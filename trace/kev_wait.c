@@ -107,6 +107,7 @@ static void set_owner(struct kw *k, int obj, int owner)
 
 // ---- the owners' accounting --------------------------------------------------------------------
 
+// The index of th in w->pre, which holds it (w->by is always there).
 static unsigned pre_index(const struct kw_wait *w, int th)
 {
     unsigned i = 0;
