@@ -107,6 +107,38 @@ static void set_owner(struct kw *k, int obj, int owner)
 
 // ---- the owners' accounting --------------------------------------------------------------------
 
+// The index of th in w->pre, which holds it (w->by is always there).
+static unsigned pre_index(const struct kw_wait *w, int th)
+{
+    unsigned i = 0;
+    while (i + 1 < w->npre && w->pre[i].th != th)
+        i++;
+    return i;
+}
+
+// Thread m ran d cycles on the owner's CPU in its place (as a middle thread of an inversion
+// when `middle`): its own share in w->pre, or past KW_MAX_PRE threads in the *_other sums.
+// w->by follows the largest share.
+static void add_preemptor(struct kw_wait *w, int m, uint64_t d, int middle)
+{
+    unsigned i = 0;
+    while (i < w->npre && w->pre[i].th != m)
+        i++;
+    if (i == w->npre) {
+        if (w->npre == KW_MAX_PRE) {
+            w->pre_other += d;
+            w->inv_other += middle ? d : 0;
+            return;
+        }
+        w->pre[w->npre++] = (struct kw_pre){ m, 0, 0 };
+    }
+    struct kw_pre *p = &w->pre[i];
+    p->t += d;
+    p->inv_t += middle ? d : 0;
+    if (w->by < 0 || (w->by != m && p->t > w->pre[pre_index(w, w->by)].t))
+        w->by = m;
+}
+
 static void flush(struct kw *k, uint64_t t)
 {
     for (unsigned i = 0; i < k->nopen; i++) {
@@ -126,16 +158,11 @@ static void flush(struct kw *k, uint64_t t)
             w->own_ready += d;
             int m = o->cpu >= 0 ? k->cur[o->cpu] : -1;
             if (m >= 0 && m != w->owner) {
-                if (w->by == m)
-                    w->by_t += d;
-                else if (d > w->by_t)
-                    w->by = m, w->by_t = d;
                 int pw = k->th[w->th].prio, po = o->prio, pm = k->th[m].prio;
-                if (m != w->th && pw >= 0 && po >= 0 && pm > po && pm < pw) {
-                    if (!w->inv_t)
-                        w->inv_by = m;
+                int middle = m != w->th && pw >= 0 && po >= 0 && pm > po && pm < pw;
+                add_preemptor(w, m, d, middle);
+                if (middle)
                     w->inv_t += d;
-                }
             }
         } else if (blocked(o->state)) {
             w->own_blocked += d;
@@ -220,7 +247,7 @@ static void open_wait(struct kw *k, int x, unsigned st, uint64_t t)
     w->th = x;
     w->state = st;
     w->t0 = w->seg_t = t;
-    w->by = w->inv_by = w->owner_obj = -1;
+    w->by = w->owner_obj = -1;
     w->obj = -1;
     if (s->kc_call && kind_of_call(s->kc_call - 1) == kind_of_state(st))
         w->obj = find_obj(k, kind_of_state(st), s->kc_obj);
@@ -232,24 +259,56 @@ static void open_wait(struct kw *k, int x, unsigned st, uint64_t t)
     check_cycle(k, x, t);
 }
 
+// The finding's middle thread th gets `lost` more cycles; mid[] stays largest first (ties: the
+// one seen first), past KW_MAX_PRE threads the time goes to `others`.
+static void add_middle(struct kw *k, struct kw_inv *v, int th, uint64_t lost)
+{
+    unsigned i = 0;
+    while (i < v->nmid && v->mid[i].th != th)
+        i++;
+    if (i == v->nmid) {
+        if (v->nmid == KW_MAX_PRE) {
+            v->others += lost;
+            return;
+        }
+        v->mid[v->nmid++] = (struct kw_mid){ th, k->th[th].prio, 0 };
+    }
+    v->mid[i].lost += lost;
+    for (; i > 0 && v->mid[i].lost > v->mid[i - 1].lost; i--) {
+        struct kw_mid x = v->mid[i];
+        v->mid[i] = v->mid[i - 1];
+        v->mid[i - 1] = x;
+    }
+}
+
+// One finding per waiter, owner and object: the wait's middle threads add their shares to it.
 static void add_inversion(struct kw *k, const struct kw_wait *w)
 {
     unsigned i = 0;
     while (i < k->ninv && (k->inv[i].waiter != w->th || k->inv[i].owner != w->owner ||
-                           k->inv[i].middle != w->inv_by || k->inv[i].obj != w->obj))
+                           k->inv[i].obj != w->obj))
         i++;
     if (i == k->ninv) {
         if (k->ninv >= KW_MAX_INV)
             return;
-        k->inv[k->ninv++] = (struct kw_inv){ w->th, w->owner, w->inv_by, w->obj,
-                                             k->th[w->th].prio, k->th[w->owner].prio,
-                                             k->th[w->inv_by].prio, 0, 0, 0, w->t0 };
+        k->inv[k->ninv++] = (struct kw_inv){ .waiter = w->th, .owner = w->owner, .middle = -1,
+                                             .obj = w->obj, .pw = k->th[w->th].prio,
+                                             .po = k->th[w->owner].prio, .pm = -1,
+                                             .first_t = w->t0 };
     }
     struct kw_inv *v = &k->inv[i];
     v->count++;
     v->lost += w->inv_t;
     if (w->inv_t > v->max)
         v->max = w->inv_t;
+    for (unsigned j = 0; j < w->npre; j++)
+        if (w->pre[j].inv_t)
+            add_middle(k, v, w->pre[j].th, w->pre[j].inv_t);
+    v->others += w->inv_other;
+    if (v->nmid) {
+        v->middle = v->mid[0].th;
+        v->pm = v->mid[0].prio;
+    }
 }
 
 static void close_wait(struct kw *k, int x, uint64_t t)
@@ -262,7 +321,7 @@ static void close_wait(struct kw *k, int x, uint64_t t)
             k->open[i] = k->open[--k->nopen];
             break;
         }
-    if (w->inv_t && w->owner >= 0 && w->inv_by >= 0)
+    if (w->inv_t && w->owner >= 0)
         add_inversion(k, w);
     if (w->owner < 0)
         k->waits_no_owner++;

@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # Who blocked whom on a real capture (TAP): the image syncapps runs user/apps/inversion (a
-# priority inversion on a semaphore, then the same on a mutex with inheritance) and
+# priority inversion on a semaphore with two middle threads taking turns in the owner's place,
+# then the same on a mutex with inheritance) and
 # user/apps/deadlock (an ABBA deadlock broken by a timeout, so the run ends by itself) under
 # the tracelogger (-w: the threads' priorities in their state events). Each program prints
-# what it knows on its own (thread and object ids, how long mid ran while high waited,
-# measured with ClockCycles); kevstat --json must name the same inversion (who, on what, how
-# long) and the same deadlock cycle, and no inversion on the mutex with inheritance.
+# what it knows on its own (thread and object ids, how long each middle thread ran while high
+# waited, measured with ClockCycles); kevstat --json must name the same inversion (who, on
+# what, how long), each middle thread with its own share of the time lost (within 3% + 100 us
+# of the program's own figure, largest first: mid, though mid2 preempted low first), the same
+# deadlock cycle, and no inversion on the mutex with inheritance.
 # On a board with several CPUs (qemu-virt-a53, QEMU_SMP=4: qemu-qemu-virt-a53/sync-apps) the
 # checks are the same: inversion binds its threads to one CPU itself (an inversion is a
 # one-CPU scenario), the deadlock's cycle closes on any number of CPUs.
@@ -19,7 +22,9 @@ rm -rf "$out" && mkdir -p "$out"
 here=$(dirname "$0")
 . "$here/tap_lib.sh"
 
-QEMU_ARGS="appinit inversion deadlock ;; tracelogger -d1 -w -f $out/t.kev" QEMU_TIMEOUT=60 \
+# -icount shift=0: time from the instruction count, so the programs' own figures and the
+# capture's agree to a few microseconds whatever the host's load.
+QEMU_ICOUNT=${QEMU_ICOUNT:-1} QEMU_ARGS="appinit inversion deadlock ;; tracelogger -d1 -w -f $out/t.kev" QEMU_TIMEOUT=60 \
     "$here/../../scripts/qemu-run.sh" "$b/syncapps.elf" >"$out/log" 2>&1
 ok $? "syncapps boots, runs both programs and exits 0 (the deadlock ends by its timeout)"
 grep -aq 'appinit: done, 0 failures' "$out/log"; ok $? "both programs exit 0"
@@ -39,20 +44,36 @@ def check(cond, what):
     n += 1
     print(("ok" if cond else "not ok"), "-", what)
 inv = re.search(r"inversion: sem (\d+) high (\d+) mid (\d+) low (\d+) mid_us (\d+) wait_us (\d+)", log)
+inv2 = re.search(r"inversion: mid2 (\d+) prio \d+ mid2_us (\d+)", log)
 inh = re.search(r"inheritance: mutex (\d+) high \d+ mid \d+ low \d+ wait_us (\d+) mid_after_release (\d)", log)
 dl = re.search(r"deadlock: a \d+ holds mutex (\d+) waits mutex (\d+); b \d+ holds mutex (\d+) waits mutex (\d+)", log)
-check(inv and inh and dl, "the programs printed what they know")
+check(inv and inv2 and inh and dl, "the programs printed what they know")
+def near(got, want):  # the tolerance of every time compared with the program's own figure
+    return abs(got - want) <= 0.03 * want + 100
 if inv:
     sem, mid_us, wait_us = inv.group(1), int(inv.group(5)), int(inv.group(6))
     hz = json.load(open(sys.argv[1]))["trace"]["cycles_per_sec"]
     found = [i for i in w["inversions"] if i["object"] == "semaphore " + sem]
+    mid2_us = int(inv2.group(2)) if inv2 else 0
+    # the order the programs' own figures give (mid's load is 2.5 times mid2's)
+    order = [t for _, t in sorted([(-mid_us, "inversion/mid"), (-mid2_us, "inversion/mid2")])]
     check(len(found) == 1 and found[0]["waiter"] == "inversion/high" and
-          found[0]["owner"] == "inversion/low" and found[0]["middle"] == "inversion/mid",
-          "the inversion: inversion/high blocked on semaphore %s held by inversion/low, preempted by inversion/mid (%s)" % (sem, found))
+          found[0]["owner"] == "inversion/low" and found[0]["middle"] == order[0],
+          "the inversion: inversion/high blocked on semaphore %s held by inversion/low, preempted by %s the longest (%s)" % (sem, order[0], found))
     if found:
         lost = found[0]["lost"] * 1e6 / hz
-        check(abs(lost - mid_us) <= 0.03 * mid_us + 100 and lost <= wait_us + 100,
-              "time lost %.0f us = mid's run measured by the program (%d us), within high's wait (%d us)" % (lost, mid_us, wait_us))
+        check(near(lost, mid_us + mid2_us) and lost <= wait_us + 100,
+              "time lost %.0f us = mid's and mid2's runs measured by the programs (%d + %d us), within high's wait (%d us)" % (lost, mid_us, mid2_us, wait_us))
+        m = [(x["thread"], x["lost"] * 1e6 / hz) for x in found[0].get("middles", [])]
+        check([x[0] for x in m[:2]] == order and all(m[i][1] >= m[i + 1][1] for i in range(len(m) - 1)),
+              "every middle thread named, largest share first: %s (mid %d us, mid2 %d us; mid2 preempted low first) (%s)" % (order, mid_us, mid2_us, m))
+        share = dict(m)
+        check(near(share.get("inversion/mid", 0), mid_us),
+              "mid's share %.0f us = its own run measured with ClockCycles (%d us)" % (share.get("inversion/mid", 0), mid_us))
+        check(near(share.get("inversion/mid2", 0), mid2_us),
+              "mid2's share %.0f us = its own two runs measured with ClockCycles (%d us)" % (share.get("inversion/mid2", 0), mid2_us))
+        check(sum(x["lost"] for x in found[0].get("middles", [])) + found[0].get("others_lost", -1) == found[0]["lost"],
+              "the shares add up to the time lost")
 # user events named and formatted by the program's own registry (trace_event_register)
 if inv:
     u = {e["id"]: e for e in json.load(open(sys.argv[1]))["user_events"] if e["process"].startswith("inversion")}

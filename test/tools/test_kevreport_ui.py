@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 # kevreport's analysis page driven as a user would, in a real Chromium through chromedriver
 # (Debian's python3-selenium): the findings panel names the inversions (who, on what, time
-# lost) and the deadlock cycle of kevscen's "sync" scenario as its "expect" lines give them
+# lost, every middle thread with its share) and the deadlock cycle of kevscen's "sync" scenario as its "expect" lines give them
 # (computed from the script, not from a tool); "show" and go-to-time move the view; the event
 # list searches and filters (counts against traceprinter's lines) and follows the view; a range
 # gives the first round's noise 100% of the CPU; CPU load, priority lane, blocked-by arrows; a
@@ -51,6 +51,16 @@ try:
             hit = [t for t in inv if t.startswith(want) and ("blocked on %s %s held by %s" % (kind, obj, owner)) in t
                    and ("preempted by %s" % mid) in t and (": %s lost in %s wait(s)" % (fmt_ms(int(lost_us)), cnt)) in t]
             check(len(hit) == 1, "findings: %s behind %s on %s %s preempted by %s, %s lost" % (w, owner, kind, obj, mid, fmt_ms(int(lost_us))), inv)
+        if e[0] == "middles":
+            # two middle threads in turn: each with its own share, largest first
+            w, kind, obj, m1, l1, m2, l2 = e[1:8]
+            want = r"preempted by %s \(prio \d+\) for %s, %s \(prio \d+\) for %s: %s lost" % (
+                re.escape(m1), re.escape(fmt_ms(int(l1))), re.escape(m2), re.escape(fmt_ms(int(l2))),
+                re.escape(fmt_ms(int(l1) + int(l2))))
+            hit = [t for t in inv if t.startswith("Priority inversion: %s (prio" % w)
+                   and ("blocked on %s %s " % (kind, obj)) in t and re.search(want, t)]
+            check(len(hit) == 1, "findings: %s on %s %s preempted by %s for %s, %s for %s" % (
+                w, kind, obj, m1, fmt_ms(int(l1)), m2, fmt_ms(int(l2))), inv)
         if e[0] == "inversions":
             check(len(inv) == int(e[1]), "findings: exactly %s inversions" % e[1], inv)
         if e[0] == "deadlock":

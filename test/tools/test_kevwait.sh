@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# kevstat's "waits" section (trace/kev_wait.c): priority inversions (who, how long), the
+# kevstat's "waits" section (trace/kev_wait.c): priority inversions (who, how long, every
+# middle thread with its share when two take turns), the
 # boost of a mutex with inheritance, the critical path split into running / blocked on X held
 # by Y, and an ABBA deadlock's cycle, on kevscen's "sync" scenario whose answers kevscen
 # computes from its own script ("expect" lines), never from a tool's output. Four captures:
@@ -29,8 +30,12 @@ for v in events derived events-timeout derived-timeout; do
         inversion)
             check "$v: inversion of $1 behind $4 preempted by $5 on $2 $3, $6 us in $7 waits" has "$txt" \
                 "INVERSION $1 (prio" && \
-            check "$v: inversion of $1: the object, owner, preemptor, time lost" grep -qE \
-                "INVERSION $1 \(prio [0-9]+\) blocked on $2 $3 held by $4 \(prio [0-9]+\), preempted by $5 \(prio [0-9]+\): $6\.000 us lost \($7 times" <<<"$txt" ;;
+            check "$v: inversion of $1: the object, owner, preemptor (the largest first), time lost" grep -qE \
+                "INVERSION $1 \(prio [0-9]+\) blocked on $2 $3 held by $4 \(prio [0-9]+\), preempted by $5 \(prio [0-9]+\)[^:]*: $6\.000 us lost \($7 times" <<<"$txt" ;;
+        middles)
+            # two middle threads in turn: each named with its own share, largest first
+            check "$v: inversion of $1 on $2 $3: $4 for $5 us, then $6 for $7 us" grep -qE \
+                "INVERSION $1 \(prio [0-9]+\) blocked on $2 $3 held by [^ ]+ \(prio [0-9]+\), preempted by $4 \(prio [0-9]+\) for $5\.000 us, $6 \(prio [0-9]+\) for $7\.000 us: $(( $5 + $7 ))\.000 us lost" <<<"$txt" ;;
         inversions)
             check "$v: exactly $1 inversions (none for the mutex with inheritance)" has "$txt" \
                 "== Priority inversions: $1 ==" ;;
@@ -72,6 +77,11 @@ for line in open(sys.argv[2]):
     if f[:2] == ["expect", "inversion"]:
         key = (f[2], f[3] + " " + f[4], f[5], f[6])
         assert inv.get(key) == (int(f[7]), int(f[8])), (key, inv)
+    if f[:2] == ["expect", "middles"]:
+        i = [i for i in w["inversions"] if (i["waiter"], i["object"]) == (f[2], f[3] + " " + f[4])]
+        want = [(f[5], int(f[6])), (f[7], int(f[8]))]
+        assert len(i) == 1 and [(m["thread"], m["lost"]) for m in i[0]["middles"]] == want, (want, i)
+        assert sum(m["lost"] for m in i[0]["middles"]) + i[0]["others_lost"] == i[0]["lost"], i
     if f[:2] == ["expect", "deadlock"]:
         d = w["deadlocks"][0]
         assert d["t"] == int(f[2]), d

@@ -11,6 +11,10 @@
 //   * at T+5000 logger takes mutex 8 (with inheritance); ctl blocks on it at T+5100 and
 //     logger is boosted to 30 (PRIO_CHANGE cause 2 with events, else its wide state events
 //     carry 30) so noise cannot preempt it: no inversion, one boost.
+//   * at T+6000 logger takes mutex 9 (no inheritance); ctl blocks on it at T+6100; two middle
+//     threads take turns in logger's place: spool (18) runs S1 cycles, noise NZ2, spool S2,
+//     then logger unlocks at T+8000. One inversion of NZ2 + S1 + S2 whose shares are noise's
+//     NZ2 (the largest, though spool preempted first) and spool's S1 + S2.
 // After the rounds, a and b (12) take mutexes 1 and 2, then each locks the other's: an ABBA
 // deadlock, closed when b blocks at D+200 ("b waits on mutex 1 held by a, which waits on
 // mutex 2 held by b"). With the timeout variant b's MutexLock fails with ETIMEDOUT at D+1200
@@ -25,14 +29,17 @@
 #define SP 10000u
 #define NZ 2000u
 #define ETIMEDOUT_ 116
+#define S1 500u   // spool's first run in mutex 9's inversion
+#define NZ2 1000u // noise's run there
+#define S2 300u   // spool's second run
 
-enum { IDLE = 1, CTL, FILTER, NOISE, LOGGER, CLIENT, A, B };
+enum { IDLE = 1, CTL, FILTER, NOISE, LOGGER, CLIENT, A, B, SPOOL };
 const char *const sync_pname[] = { "", "procnto", "ctl", "filter", "noise", "logger",
-                                   "client", "a", "b" };
+                                   "client", "a", "b", "spool" };
 const char *const sync_tname[] = { "", "idle", "main", "main", "main", "main", "main", "main",
-                                   "main" };
-const uint32_t sync_prio[] = { 0, 0, 30, 20, 15, 10, 25, 12, 12 };
-const unsigned sync_nproc = 8;
+                                   "main", "main" };
+const uint32_t sync_prio[] = { 0, 0, 30, 20, 15, 10, 25, 12, 12, 18 };
+const unsigned sync_nproc = 9;
 
 #define WHO(pid) ((uint32_t)(pid) << 16 | 1u)
 
@@ -63,6 +70,18 @@ static void prio_change(int events, unsigned pid, unsigned nw, unsigned old, uns
 #define UEV 101u
 static const char ureg_text[] = "101 wait_report noise ran %u us while filter waited %u us";
 
+// At t logger unlocks mutex obj, which ctl, waiting on it, is handed: ctl runs, unlocks it
+// 10 cycles later and sleeps; logger returns from its unlock.
+static void unlock_to_ctl(uint64_t t, uint32_t obj)
+{
+    at(t), kc_in(KC_MutexUnlock, obj);
+    th(KEV_TH_READY, CTL), th(KEV_TH_READY, LOGGER), th(KEV_TH_RUNNING, CTL);
+    kc_out(KC_MutexLock, 0);
+    at(t + 10), kc_in(KC_MutexUnlock, obj), kc_out(KC_MutexUnlock, 0);
+    kc_in(KC_ThreadSleep, 1), th(KEV_TH_NANOSLEEP, CTL);
+    th(KEV_TH_RUNNING, LOGGER), kc_out(KC_MutexUnlock, 0);
+}
+
 void sync_round(uint64_t T, int events)
 {
     at(T), th(KEV_TH_RUNNING, LOGGER);
@@ -86,12 +105,7 @@ void sync_round(uint64_t T, int events)
     th(KEV_TH_RUNNING, NOISE);
     at(T + 160 + NZ), kc_in(KC_ThreadSleep, 1), th(KEV_TH_NANOSLEEP, NOISE);
     th(KEV_TH_RUNNING, LOGGER);
-    at(T + 2200), kc_in(KC_MutexUnlock, 7);
-    th(KEV_TH_READY, CTL), th(KEV_TH_READY, LOGGER), th(KEV_TH_RUNNING, CTL);
-    kc_out(KC_MutexLock, 0);
-    at(T + 2210), kc_in(KC_MutexUnlock, 7), kc_out(KC_MutexUnlock, 0);
-    kc_in(KC_ThreadSleep, 1), th(KEV_TH_NANOSLEEP, CTL);
-    th(KEV_TH_RUNNING, LOGGER), kc_out(KC_MutexUnlock, 0);
+    unlock_to_ctl(T + 2200, 7);
     at(T + 2300), kc_in(KC_SemPost, 3);
     th(KEV_TH_READY, FILTER), th(KEV_TH_READY, LOGGER), th(KEV_TH_RUNNING, FILTER);
     kc_out(KC_SemWait, 0);
@@ -125,6 +139,24 @@ void sync_round(uint64_t T, int events)
     th(KEV_TH_RUNNING, LOGGER), kc_out(KC_MutexUnlock, 0);
     at(T + 5310), kc_in(KC_ThreadSleep, 1), th(KEV_TH_NANOSLEEP, LOGGER);
     th(KEV_TH_RUNNING, IDLE);
+
+    // Two middle threads in turn: spool, noise, spool again, while ctl waits on mutex 9.
+    at(T + 6000), th(KEV_TH_RUNNING, LOGGER);
+    kc_in(KC_MutexLock, 9), kc_out(KC_MutexLock, 0);
+    at(T + 6100), th(KEV_TH_READY, CTL), th(KEV_TH_READY, LOGGER), th(KEV_TH_RUNNING, CTL);
+    kc_in(KC_MutexLock, 9), th(KEV_TH_MUTEX, CTL), sync_wait(events, 9, LOGGER);
+    th(KEV_TH_READY, SPOOL), th(KEV_TH_RUNNING, SPOOL);
+    at(T + 6100 + S1), kc_in(KC_ThreadSleep, 1), th(KEV_TH_NANOSLEEP, SPOOL);
+    th(KEV_TH_READY, NOISE), th(KEV_TH_RUNNING, NOISE);
+    at(T + 6100 + S1 + NZ2), th(KEV_TH_READY, SPOOL), th(KEV_TH_READY, NOISE);
+    th(KEV_TH_RUNNING, SPOOL);
+    at(T + 6100 + S1 + NZ2 + S2), kc_in(KC_ThreadSleep, 1), th(KEV_TH_NANOSLEEP, SPOOL);
+    th(KEV_TH_RUNNING, NOISE);
+    kc_in(KC_ThreadSleep, 1), th(KEV_TH_NANOSLEEP, NOISE);
+    th(KEV_TH_RUNNING, LOGGER);
+    unlock_to_ctl(T + 8000, 9);
+    at(T + 8020), kc_in(KC_ThreadSleep, 1), th(KEV_TH_NANOSLEEP, LOGGER);
+    th(KEV_TH_RUNNING, IDLE);
 }
 
 void sync_deadlock(uint64_t D, int events, int timeout)
@@ -157,7 +189,13 @@ void sync_expect(unsigned rounds, int events, int timeout)
            (unsigned long long)rounds * NZ, rounds);
     printf("expect inversion filter/main semaphore 3 logger/main noise/main %llu %u\n",
            (unsigned long long)rounds * NZ, rounds);
-    printf("expect inversions 2\n");
+    // the largest middle thread first ("inversion": the one a single-name consumer shows),
+    // then every middle thread with its share
+    printf("expect inversion ctl/main mutex 9 logger/main noise/main %llu %u\n",
+           (unsigned long long)rounds * (NZ2 + S1 + S2), rounds);
+    printf("expect middles ctl/main mutex 9 noise/main %llu spool/main %llu\n",
+           (unsigned long long)rounds * NZ2, (unsigned long long)rounds * (S1 + S2));
+    printf("expect inversions 3\n");
     printf("expect user %u %u wait_report noise ran %u us while filter waited 2150 us\n", UEV,
            rounds, NZ);
     printf("expect noise_run %llu %llu\n", (unsigned long long)T0 + 160,

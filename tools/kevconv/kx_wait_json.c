@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The wait analysis (trace/kev_wait.c) as the "waits" member of kevstat --json's object, which
 // kevreport embeds for its findings panel and blocked-by arrows. Times in cycles since boot.
+// An inversion's "middle" is its largest middle thread; "middles" names every one of them.
 #include "kx_wait_text.h"
 
 static void thread(FILE *f, const struct kx_stats *s, const char *key, int th, int prio)
@@ -34,9 +35,18 @@ void kx_wait_json(const struct kx_stats *s, FILE *f)
         fputc(',', f), thread(f, s, "owner", v->owner, v->po);
         fputc(',', f), thread(f, s, "middle", v->middle, v->pm);
         fputc(',', f), object(f, s, v->obj);
-        fprintf(f, ",\"count\":%llu,\"lost\":%llu,\"max\":%llu,\"first\":%llu}",
+        fprintf(f, ",\"count\":%llu,\"lost\":%llu,\"max\":%llu,\"first\":%llu",
                 (unsigned long long)v->count, (unsigned long long)v->lost,
                 (unsigned long long)v->max, (unsigned long long)v->first_t);
+        // every thread that ran in the owner's place, largest share first ("middle" above is
+        // the first of them); the shares and others_lost add up to lost
+        fputs(",\"middles\":[", f);
+        for (unsigned j = 0; j < v->nmid; j++) {
+            fputs(j ? ",{" : "{", f);
+            thread(f, s, "thread", v->mid[j].th, v->mid[j].prio);
+            fprintf(f, ",\"lost\":%llu}", (unsigned long long)v->mid[j].lost);
+        }
+        fprintf(f, "],\"others_lost\":%llu}", (unsigned long long)v->others);
     }
     fputs("],\"deadlocks\":[", f);
     for (unsigned i = 0; i < k->ndl; i++) {

@@ -70,10 +70,26 @@ void kx_wait_print_part(const struct kx_stats *s, const struct kw_part *p, const
     }
 }
 
+// Every thread that ran in the owner's place, largest share first: "m (prio 20)" alone, else
+// "m (prio 20) for 1200.000 us, n (prio 25) for 800.000 us[, N other threads for T us]".
+static void print_middles(const struct kx_stats *s, const struct kw_inv *v)
+{
+    char c[120];
+    if (v->nmid == 1 && !v->others) {
+        printf("%s", who_prio(s, v->mid[0].th, v->mid[0].prio, c, sizeof(c)));
+        return;
+    }
+    for (unsigned j = 0; j < v->nmid; j++)
+        printf("%s%s for %.3f us", j ? ", " : "",
+               who_prio(s, v->mid[j].th, v->mid[j].prio, c, sizeof(c)), us(s, v->mid[j].lost));
+    if (v->others)
+        printf("%sother threads for %.3f us", v->nmid ? ", " : "", us(s, v->others));
+}
+
 void kx_wait_print(const struct kx_stats *s)
 {
     const struct kw *k = s->kw;
-    char a[120], b[120], c[120], o[80];
+    char a[120], b[120], o[80];
     printf("== Blocking: who blocked whom ==\n");
     if (!k) {
         printf("  (not computed: out of memory)\n");
@@ -92,11 +108,11 @@ void kx_wait_print(const struct kx_stats *s)
     printf("== Priority inversions: %u ==\n", k->ninv);
     for (unsigned i = 0; i < k->ninv; i++) {
         const struct kw_inv *v = &k->inv[i];
-        printf("  INVERSION %s blocked on %s held by %s, preempted by %s: %.3f us lost "
-               "(%llu times, longest %.3f us, first at %.3f us)\n",
+        printf("  INVERSION %s blocked on %s held by %s, preempted by ",
                who_prio(s, v->waiter, v->pw, a, sizeof(a)), kx_wait_obj(s, v->obj, o, sizeof(o)),
-               who_prio(s, v->owner, v->po, b, sizeof(b)),
-               who_prio(s, v->middle, v->pm, c, sizeof(c)),
+               who_prio(s, v->owner, v->po, b, sizeof(b)));
+        print_middles(s, v);
+        printf(": %.3f us lost (%llu times, longest %.3f us, first at %.3f us)\n",
                us(s, v->lost), (unsigned long long)v->count, us(s, v->max), us(s, v->first_t));
     }
     for (unsigned i = 0; i < s->m.nth && i < KW_MAX_THREADS; i++)

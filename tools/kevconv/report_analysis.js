@@ -42,6 +42,15 @@
     return li;
   }
   function who(name, prio) { return name + (prio >= 0 ? " (prio " + prio + ")" : ""); }
+  // Every thread that ran in the owner's place, largest share first, each with its share when
+  // there are several (the shares add up to the time lost).
+  function middles(v) {
+    var m = v.middles || [{ thread: v.middle, thread_prio: v.middle_prio, lost: v.lost }];
+    if (m.length === 1 && !v.others_lost) return who(m[0].thread, m[0].thread_prio);
+    var parts = m.map(function (x) { return who(x.thread, x.thread_prio) + " for " + fmt(x.lost); });
+    if (v.others_lost) parts.push("other threads for " + fmt(v.others_lost));
+    return parts.join(", ");
+  }
   if (!W) fs.appendChild(el("p", { "class": "note", text: "No wait analysis (out of memory)." }));
   else {
     fs.appendChild(el("p", { "class": "note", text: (W.sync_events ? "Owners from SYNC_WAIT events" :
@@ -50,7 +59,7 @@
     var ul = el("ul", { id: "findings-list" });
     W.inversions.forEach(function (v) {
       ul.appendChild(finding("inversion", "Priority inversion: " + who(v.waiter, v.waiter_prio) + " blocked on " +
-        v.object + " held by " + who(v.owner, v.owner_prio) + ", preempted by " + who(v.middle, v.middle_prio) +
+        v.object + " held by " + who(v.owner, v.owner_prio) + ", preempted by " + middles(v) +
         ": " + fmt(v.lost) + " lost in " + v.count + " wait(s), longest " + fmt(v.max) + ", first at " + fmt(v.first),
         v.first - first, 3 * v.max));
     });

@@ -5,7 +5,8 @@
 //     every wait: the object, its owner, and what the owner did meanwhile (ran, was preempted
 //     and by whom, was itself blocked);
 //   * priority inversions: a thread blocked on an object whose owner, of lower priority, is
-//     preempted by a third thread of a priority between the two (time lost, who);
+//     preempted by third threads of a priority between the two (time lost; every such thread
+//     that ran on the owner's CPU in its place, each with its own share, largest first);
 //   * the wait-for graph (thread -> owner of what it waits on) and its cycles: deadlocks, on
 //     complete traces (a cycle seen at any time, broken only by a timeout) and on truncated
 //     ones (the cycle still open at the end).
@@ -41,6 +42,7 @@ enum kw_prio_cause { KW_PRIO_INITIAL, KW_PRIO_CALL, KW_PRIO_MUTEX_PI, KW_PRIO_MS
 #define KW_MAX_DL      16u     // deadlock findings
 #define KW_MAX_CYCLE   16u     // threads in one cycle
 #define KW_MAX_PARTS   8u      // parts of a split segment
+#define KW_MAX_PRE     8u      // threads named per wait / inversion (the rest counted apart)
 
 enum kw_kind { KW_NONE, KW_MUTEX, KW_SEM, KW_COND };
 
@@ -49,6 +51,14 @@ struct kw_obj {
     enum kw_kind kind;
     int owner;         // thread index, -1 none or unknown
     int owner_known;   // the owner is known (0: taken before the capture, or never seen)
+};
+
+// A thread that ran on the owner's CPU while the owner was preempted during a wait: how long
+// in all (t) and how long of it with a priority between the waiter's and the owner's (inv_t:
+// the time the inversion lost to it).
+struct kw_pre {
+    int th;
+    uint64_t t, inv_t;
 };
 
 // One wait on an object: what its owner did while the waiter waited (cycles).
@@ -60,9 +70,10 @@ struct kw_wait {
     uint64_t seg_t;    // start of the owner's segment not yet accounted
     uint64_t own_run, own_ready, own_blocked, own_other;
     int by;            // the thread that preempted the owner for the longest (-1 none)
-    uint64_t by_t;
     uint64_t inv_t;    // time the owner was preempted by a priority between the two
-    int inv_by;        // the (first) middle thread
+    struct kw_pre pre[KW_MAX_PRE]; // who preempted the owner, in the order first seen
+    unsigned npre;
+    uint64_t pre_other, inv_other; // t, inv_t of preemptors past KW_MAX_PRE (not lost)
     int owner_obj;     // what the owner was blocked on (obj index), -1 none
 };
 
@@ -90,10 +101,23 @@ struct kw_thread {
     unsigned nhist;     // intervals written (hist[(nhist - 1) % KW_HIST] is the newest)
 };
 
+// A middle thread of an inversion: its priority when first seen, its share of the time lost.
+struct kw_mid {
+    int th, prio;
+    uint64_t lost;
+};
+
+// A priority inversion: every wait of `waiter` on `obj` held by `owner` while a middle thread
+// ran in the owner's place. mid[] holds every middle thread, largest share first; the shares
+// and `others` (time of middles past KW_MAX_PRE) add up to `lost`. `middle`/`pm` are mid[0]'s
+// (the largest share), for the consumers that name one thread.
 struct kw_inv {
     int waiter, owner, middle, obj;
-    int pw, po, pm;     // their priorities when first seen
+    int pw, po, pm;     // their priorities when first seen (pm: the largest middle's)
     uint64_t count, lost, max, first_t;
+    struct kw_mid mid[KW_MAX_PRE];
+    unsigned nmid;
+    uint64_t others;
 };
 
 struct kw_deadlock {

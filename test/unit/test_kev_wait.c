@@ -1,0 +1,177 @@
+// SPDX-License-Identifier: MIT
+// Priority inversions in the wait analysis (trace/kev_wait.c) over hand-built event sequences
+// on one CPU, whose answers are written by hand from the schedule below: every thread that ran
+// in the owner's place while the waiter waited is named with its own share, largest first,
+// the shares add up to the time lost, and a thread above the waiter's priority is no middle.
+// Threads are their pid (tid 1); state events are wide ([pid, tid, prio, policy]).
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <cmocka.h>
+#include <trace/kev.h>
+#include <trace/kev_wait.h>
+
+enum { LOW = 1, HIGH, MID_A, MID_B, TOP, MID_FIRST };
+static const int prio_of[] = { 0, 10, 30, 20, 25, 40 }; // MID_FIRST + i: 11 + i
+
+static int thread_of(void *user, uint32_t pid, uint32_t tid)
+{
+    (void)user;
+    return tid == 1 ? (int)pid : -1;
+}
+
+static int prio(int th) { return th < MID_FIRST ? prio_of[th] : 11 + th - MID_FIRST; }
+
+// Thread th enters `state` at t on CPU 0.
+static void state(struct kw *k, uint64_t t, unsigned st, int th)
+{
+    uint32_t w[4] = { (uint32_t)th, 1, (uint32_t)prio(th), 2 };
+    struct kev_event e = { .cls = KEV_C_PR_TH, .ev = st, .t64 = t, .w = w, .nw = 4 };
+    kw_event(k, &e, th);
+}
+
+// th blocks at t on mutex obj held by owner (the kernel's MUTEX state then SYNC_WAIT).
+static void block(struct kw *k, uint64_t t, int th, uint32_t obj, int owner)
+{
+    state(k, t, KEV_TH_MUTEX, th);
+    uint32_t w[2] = { obj, (uint32_t)owner << 16 | 1u };
+    struct kev_event e = { .cls = KEV_C_SYSTEM, .ev = KEV_SYS_SYNC_WAIT, .t64 = t, .w = w,
+                           .nw = 2 };
+    kw_event(k, &e, th);
+}
+
+static struct kw *new_kw(void)
+{
+    struct kw *k = malloc(sizeof(*k));
+    assert_non_null(k);
+    kw_init(k, thread_of, NULL);
+    return k;
+}
+
+// LOW holds mutex 5; HIGH blocks on it at 110; MID_A runs 300, MID_B 600, MID_A 200 in LOW's
+// place, TOP (above HIGH: no middle) 50; LOW runs and hands HIGH the mutex at 1350.
+static void test_two_middles_each_their_share(void **st)
+{
+    (void)st;
+    struct kw *k = new_kw();
+    state(k, 0, KEV_TH_RUNNING, LOW);
+    state(k, 100, KEV_TH_RUNNING, HIGH);      // LOW preempted, still READY
+    block(k, 110, HIGH, 5, LOW);
+    state(k, 110, KEV_TH_RUNNING, MID_A);     // first in LOW's place
+    state(k, 410, KEV_TH_RUNNING, MID_B);
+    state(k, 1010, KEV_TH_RUNNING, MID_A);
+    state(k, 1210, KEV_TH_RUNNING, TOP);
+    state(k, 1260, KEV_TH_RUNNING, LOW);
+    state(k, 1350, KEV_TH_READY, HIGH);       // the unlock wakes HIGH
+    kw_finish(k);
+
+    assert_int_equal(k->ninv, 1);
+    const struct kw_inv *v = &k->inv[0];
+    assert_int_equal(v->waiter, HIGH);
+    assert_int_equal(v->owner, LOW);
+    assert_int_equal(v->lost, 300 + 600 + 200);
+    assert_int_equal(v->count, 1);
+    assert_int_equal(v->nmid, 2);
+    assert_int_equal(v->mid[0].th, MID_B);    // the largest share first, not the first seen
+    assert_int_equal(v->mid[0].lost, 600);
+    assert_int_equal(v->mid[0].prio, 25);
+    assert_int_equal(v->mid[1].th, MID_A);
+    assert_int_equal(v->mid[1].lost, 500);
+    assert_int_equal(v->others, 0);
+    assert_int_equal(v->middle, MID_B);       // the single-name field: the largest
+    assert_int_equal(v->pm, 25);
+    // the wait itself: the owner preempted 1100 + 50 cycles, longest by MID_B
+    const struct kw_wait *w = kw_wait_by_serial(k, 1);
+    assert_non_null(w);
+    assert_int_equal(w->own_ready, 1150);
+    assert_int_equal(w->by, MID_B);
+    kw_free(k);
+    free(k);
+}
+
+// Two waits of HIGH on the same mutex: one finding, the shares summed per thread and sorted
+// again (MID_A leads after the first wait, MID_B after both).
+static void test_shares_summed_over_waits(void **st)
+{
+    (void)st;
+    struct kw *k = new_kw();
+    for (int r = 0; r < 2; r++) {
+        uint64_t T = (uint64_t)r * 10000;
+        state(k, T, KEV_TH_RUNNING, LOW);
+        state(k, T + 100, KEV_TH_RUNNING, HIGH);
+        block(k, T + 100, HIGH, 5, LOW);
+        state(k, T + 100, KEV_TH_RUNNING, MID_A);
+        state(k, T + 500, KEV_TH_RUNNING, MID_B);      // MID_A 400
+        uint64_t b = r ? 1000 : 100;                   // MID_B 100, then 1000
+        state(k, T + 500 + b, KEV_TH_RUNNING, LOW);
+        state(k, T + 600 + b, KEV_TH_READY, HIGH);
+        state(k, T + 600 + b, KEV_TH_RUNNING, HIGH);
+        state(k, T + 700 + b, KEV_TH_NANOSLEEP, HIGH);
+        state(k, T + 700 + b, KEV_TH_RUNNING, MID_A);
+        state(k, T + 800 + b, KEV_TH_NANOSLEEP, MID_A);
+        state(k, T + 800 + b, KEV_TH_RUNNING, MID_B);
+        state(k, T + 900 + b, KEV_TH_NANOSLEEP, MID_B);
+        state(k, T + 900 + b, KEV_TH_RUNNING, LOW);
+        state(k, T + 1000 + b, KEV_TH_NANOSLEEP, LOW);
+    }
+    kw_finish(k);
+    assert_int_equal(k->ninv, 1);
+    const struct kw_inv *v = &k->inv[0];
+    assert_int_equal(v->count, 2);
+    assert_int_equal(v->lost, 500 + 1400);
+    assert_int_equal(v->max, 1400);
+    assert_int_equal(v->nmid, 2);
+    assert_int_equal(v->mid[0].th, MID_B);
+    assert_int_equal(v->mid[0].lost, 1100);
+    assert_int_equal(v->mid[1].th, MID_A);
+    assert_int_equal(v->mid[1].lost, 800);
+    assert_int_equal(v->middle, MID_B);
+    kw_free(k);
+    free(k);
+}
+
+// More middle threads than a finding names (KW_MAX_PRE): the rest is counted in `others`,
+// never dropped; the shares still add up to the time lost.
+static void test_more_middles_than_kept(void **st)
+{
+    (void)st;
+    struct kw *k = new_kw();
+    const unsigned n = KW_MAX_PRE + 3;
+    state(k, 0, KEV_TH_RUNNING, LOW);
+    state(k, 100, KEV_TH_RUNNING, HIGH);
+    block(k, 100, HIGH, 5, LOW);
+    uint64_t t = 100;
+    for (unsigned i = 0; i < n; i++) {               // middle i runs 10 * (i + 1) cycles
+        state(k, t, KEV_TH_RUNNING, MID_FIRST + (int)i);
+        t += 10 * (i + 1);
+    }
+    state(k, t, KEV_TH_RUNNING, LOW);
+    state(k, t + 10, KEV_TH_READY, HIGH);
+    kw_finish(k);
+    assert_int_equal(k->ninv, 1);
+    const struct kw_inv *v = &k->inv[0];
+    assert_int_equal(v->lost, 10 * n * (n + 1) / 2);
+    assert_int_equal(v->nmid, KW_MAX_PRE);
+    uint64_t sum = v->others;
+    for (unsigned i = 0; i < v->nmid; i++) {
+        sum += v->mid[i].lost;
+        if (i)
+            assert_true(v->mid[i].lost <= v->mid[i - 1].lost);
+    }
+    assert_int_equal(sum, v->lost);
+    assert_int_equal(v->others, 10 * (KW_MAX_PRE + 1) + 10 * (KW_MAX_PRE + 2) + 10 * (KW_MAX_PRE + 3));
+    kw_free(k);
+    free(k);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_two_middles_each_their_share),
+        cmocka_unit_test(test_shares_summed_over_waits),
+        cmocka_unit_test(test_more_middles_than_kept),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
