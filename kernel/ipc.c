@@ -8,10 +8,11 @@
 // does not boost them (see docs/ARCHITECTURE.md).
 // rcvid = (client gen << 8) | (client pool index + 1): stale rcvids are caught by the gen.
 // Locking (kernel/klock.h): everything here runs under the big lock's exclusive side, except
-// the _shared copies of send, receive, reply and MsgSendPulse (the fast path, kentry_shared.h),
-// which take the channel's lock, then the pulse pool's (to queue or free a pulse), then the
-// run-queue lock, and return KSHARED_RETRY, having changed nothing, when they find something
-// only the exclusive path handles (a server whose timeout is armed: the timer list).
+// the _shared copies of send, receive, reply, error and MsgSendPulse (the fast path,
+// kentry_shared.h), which take the channel's lock, then the pulse pool's (to queue or free a
+// pulse), then the run-queue lock (a timeout armed or cancelled takes the timer list's last,
+// inside ktimer.c), and return KSHARED_RETRY, having changed nothing, when they find something
+// only the exclusive path handles (a client gone, a failure to return).
 #include <kernel/ipc.h>
 #include <kernel/klock.h>
 #include <kernel/proc.h>
@@ -231,16 +232,6 @@ static inline void pool_lock(const bool shared) { (void)shared; }
 static inline void pool_unlock(const bool shared) { (void)shared; }
 #endif
 
-#if KMAX_CPUS > 1
-// Shared mode, under ch's lock: does the server a message or pulse would go to have a timeout
-// armed? Waking it would cancel its timer, and the timer list is the exclusive side's.
-static inline bool first_receiver_timed(const struct channel *ch)
-{
-    return !list_empty(&ch->recv_q) &&
-           ktimer_active(&list_entry(ch->recv_q.next, struct thread, qlink)->timeout);
-}
-#endif
-
 static uint32_t min_u32(uint32_t a, uint32_t b) { return a < b ? a : b; }
 
 static void write_info(struct thread *srv, const struct kmsg_info *info)
@@ -399,12 +390,6 @@ static inline __attribute__((always_inline)) int send(struct thread *t, int coid
 
     struct channel *ch = c->chan;
     chan_lock(ch, shared);
-#if KMAX_CPUS > 1   // (the one-CPU kernel's source stays as it was: its code must not move)
-    if (shared && first_receiver_timed(ch)) {
-        chan_unlock(ch, shared);    // the timer list is the exclusive side's
-        return KSHARED_RETRY;
-    }
-#endif
     t->chan = ch;
     t->coid = coid;
     t->msg_buf = smsg;
@@ -495,8 +480,7 @@ static inline __attribute__((always_inline)) int receive(struct thread *t, int c
 #if KMAX_CPUS > 1
 // The shared side's hold on a reply's or an error's client: its channel's lock, the client
 // checked again under it (another thread of this server may have answered it meanwhile).
-// NULL, nothing held, when the exclusive side is to answer: the client is no longer there,
-// or it has a timeout armed (the timer list is the exclusive side's).
+// NULL, nothing held, when the client is no longer there: the exclusive side answers then.
 static inline __attribute__((always_inline)) struct channel *
 answer_chan_lock(struct thread *t, int rcvid, struct thread *client)
 {
@@ -504,8 +488,7 @@ answer_chan_lock(struct thread *t, int rcvid, struct thread *client)
     if (!ch)
         return NULL;
     chan_lock(ch, true);
-    if (rcvid_client(t->proc, rcvid) != client || client->chan != ch ||
-        ktimer_active(&client->timeout)) {
+    if (rcvid_client(t->proc, rcvid) != client || client->chan != ch) {
         chan_unlock(ch, true);
         return NULL;
     }
@@ -695,12 +678,6 @@ static int queue_pulse_locking(struct channel *ch, int prio, int32_t code, int32
 {
     struct kpulse kp = { .code = code, .value = value, .priority = prio, .scoid = scoid };
     chan_lock(ch, shared);
-#if KMAX_CPUS > 1
-    if (shared && first_receiver_timed(ch)) {
-        chan_unlock(ch, shared);    // the timer list is the exclusive side's (nothing recorded)
-        return KSHARED_RETRY;
-    }
-#endif
     ktrace_comm(KEV_COMM_SND_PULSE, (uint32_t)scoid, pulse_key(ch, code));
     struct thread *srv = take_receiver(ch);
 

@@ -27,11 +27,6 @@
 
 uint64_t k_kcall_count;
 
-static int64_t ns_arg(uint32_t lo, uint32_t hi)
-{
-    return (int64_t)(((uint64_t)hi << 32) | lo);
-}
-
 static int do_thread_create(struct thread *t, uint32_t entry, uint32_t fn, uint32_t arg,
                             uint32_t stack_top, uint32_t prio_policy)
 {
@@ -251,14 +246,6 @@ static int do_debug_write(struct thread *t, uint32_t buf, uint32_t len)
     return (int)len;
 }
 
-static int do_timeout(struct thread *t, int64_t ns)
-{
-    if (ns < 0)
-        return -EINVAL;
-    t->timeout_ns = (uint64_t)ns;
-    return 0;
-}
-
 // Inline in both dispatchers (the traced one is a copy, so the untraced path keeps its
 // shape and pays nothing for it); the traced one calls the message calls' traced copies.
 static inline __attribute__((always_inline)) int kcall_invoke(struct thread *t, uint32_t n,
@@ -277,7 +264,7 @@ static inline __attribute__((always_inline)) int kcall_invoke(struct thread *t, 
     case KC_ThreadYield:     sched_yield_current(); return 0;
     case KC_ThreadSetPrio:   return do_set_prio(t, (int)a[0], (int)a[1], (int)a[2]);
     case KC_ThreadCtl:       return do_thread_ctl(t, a[0], a[1]);
-    case KC_ThreadSleep:     return do_sleep(t, ns_arg(a[0], a[1]));
+    case KC_ThreadSleep:     return do_sleep(t, kcall_ns_arg(a[0], a[1]));
     case KC_ThreadName:      return do_name(t, (int)a[0], a[1]);
     case KC_ThreadSelf:      return t->tid;
     case KC_ChannelCreate:   return ipc_channel_create(p, a[0]);
@@ -298,7 +285,7 @@ static inline __attribute__((always_inline)) int kcall_invoke(struct thread *t, 
                       : ipc_error(t, (int)a[0], (int32_t)a[1]);
     case KC_MsgSendPulse: // (its priority capped at the sender's ceiling there)
         return ipc_send_pulse(p, (int)a[0], (int)a[1], (int32_t)a[2], (int32_t)a[3]);
-    case KC_TimerTimeout:    return do_timeout(t, ns_arg(a[0], a[1]));
+    case KC_TimerTimeout:    return kcall_timer_timeout(t, kcall_ns_arg(a[0], a[1]));
     case KC_TimerCreate:     return utimer_create(p, t->base_prio, (int)a[0], (int32_t)a[1], (int32_t)a[2]);
     case KC_TimerSettime:    return utimer_settime(p, (int)a[0], a[1], a[2]);
     case KC_TimerDestroy:    return utimer_destroy(p, (int)a[0]);

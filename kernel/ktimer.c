@@ -1,8 +1,30 @@
 // SPDX-License-Identifier: MIT
 // Tick-based timers on one list sorted by deadline (earliest first). Starting is O(n) in the
 // number of active timers (a few dozen at most); the tick only looks at the head.
+// Several CPUs: starting and stopping take timer_lock (klock.h, rank TIMER, the last), since
+// shared entries on different CPUs arm and cancel timeouts at once; ktimer_run is the tick's,
+// which runs exclusive (no shared entry in the kernel), and takes the lock only through the
+// timers' functions restarting timers.
 #include <kernel/ktimer.h>
 #include <kernel/board.h>
+#include <kernel/cpu.h>
+#if KMAX_CPUS > 1
+#include <kernel/klock.h>
+static struct kspin timer_lock;
+static inline void timers_lock(void)
+{
+    if (k_ncpus > 1)
+        kspin_lock(&timer_lock, KLOCK_RANK_TIMER);
+}
+static inline void timers_unlock(void)
+{
+    if (k_ncpus > 1)
+        kspin_unlock(&timer_lock, KLOCK_RANK_TIMER);
+}
+#else
+static inline void timers_lock(void) {}
+static inline void timers_unlock(void) {}
+#endif
 
 static struct list timers = LIST_INIT(timers);
 uint64_t k_ticks;
@@ -28,6 +50,7 @@ bool ktimer_active(const struct ktimer *t)
 void ktimer_start(struct ktimer *t, uint64_t expires)
 {
     struct list *pos;
+    timers_lock();
     list_unlink(&t->link);
     t->expires = expires;
     list_for_each(pos, &timers) {
@@ -35,11 +58,15 @@ void ktimer_start(struct ktimer *t, uint64_t expires)
             break;
     }
     list_insert_before(pos, &t->link);
+    timers_unlock();
 }
 
-void ktimer_stop(struct ktimer *t)
+// ktimer_stop's (ktimer.h) for a timer on the list.
+void ktimer_stop_linked(struct ktimer *t)
 {
+    timers_lock();
     list_unlink(&t->link);
+    timers_unlock();
 }
 
 void ktimer_run(uint64_t now)

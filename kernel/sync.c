@@ -163,8 +163,8 @@ static int mutex_id(const struct kmutex *m)
 // The calls the shared side also takes (sync_call_shared, below) have one body each, run with
 // `shared` a constant: false on the exclusive side, which needs no lock (it runs alone in the
 // kernel); true in shared mode, under the object's lock, where what only the exclusive side
-// may do (block on a mutex, hand one over, cancel a timer) is retried there (KSHARED_RETRY,
-// nothing changed). "The shared side" below has the rules.
+// may do (block on a mutex, hand one over) is retried there (KSHARED_RETRY, nothing changed).
+// Timeouts are armed and cancelled on both sides (ktimer.c's own lock). "The shared side" below has the rules.
 #if KMAX_CPUS > 1
 #define obj_lock(o, shared)   do { if (shared) kspin_lock(&(o)->lock, KLOCK_RANK_SYNC); } while (0)
 #define obj_unlock(o, shared) do { if (shared) kspin_unlock(&(o)->lock, KLOCK_RANK_SYNC); } while (0)
@@ -358,9 +358,8 @@ int sem_create(struct proc *p, int count)
     return -EAGAIN;
 }
 
-// A semaphore involves no priority: its waiters block and are made ready in shared mode too
-// (a waiter with a timeout excepted: kentry_shared.h retries such a wait, and a post to one
-// is retried here). SYNC_WAIT comes from ktrace_sync_wait (its one site, ktrace_sync.c).
+// A semaphore involves no priority: its waiters block and are made ready in shared mode too,
+// with a timeout or without (ktimer.c's lock). SYNC_WAIT comes from ktrace_sync_wait (its one site, ktrace_sync.c).
 static inline __attribute__((always_inline)) int sem_wait_body(struct thread *t, int id,
                                                                const bool shared)
 {
@@ -395,9 +394,7 @@ static inline __attribute__((always_inline)) int sem_post_body(struct thread *t,
     obj_lock(s, shared);
     struct thread *w = list_empty(&s->waiters) ? NULL
                                                 : list_entry(s->waiters.next, struct thread, qlink);
-    if (shared && w && ktimer_active(&w->timeout)) {
-        r = KSHARED_RETRY;      // its timer is the exclusive side's
-    } else if (w) {
+    if (w) {
         runq_hold(shared);
         thread_unblock(w, 0);
         s->taker = w;
@@ -480,7 +477,7 @@ void sync_proc_gone(struct proc *p)
 // mutex's waiters list not at all, and a thread's held_mutexes only for their own caller, which
 // runs here and so is nobody's server. Retried (KSHARED_RETRY, nothing changed): a mutex that
 // is owned (lock) or waited for (unlock), a condvar with waiters (its signal takes them to the
-// mutex), a semaphore waiter with a timeout armed (the timer list is exclusive).
+// mutex).
 
 static int cond_signal_shared(struct thread *t, int cid)
 {

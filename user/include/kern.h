@@ -58,6 +58,7 @@ int MsgReply(int rcvid, int status, const void *msg, size_t bytes);
 int MsgError(int rcvid, int err);
 int MsgSendPulse(int coid, int prio, int code, int value);
 int32_t MsgSend_r(int coid, const void *smsg, size_t sbytes, void *rmsg, size_t rbytes);
+int32_t MsgReply_r(int rcvid, int status, const void *msg, size_t bytes);
 
 // Time. TimerTimeout arms a timeout for the caller's next kernel call only.
 uint64_t ClockCycles(void);

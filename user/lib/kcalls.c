@@ -73,9 +73,13 @@ int MsgReceive(int chid, void *msg, size_t bytes, struct kmsg_info *info)
 {
     return kresult(KCALL4(KC_MsgReceive, chid, msg, bytes, info));
 }
+int32_t MsgReply_r(int rcvid, int status, const void *msg, size_t bytes)
+{
+    return KCALL4(KC_MsgReply, rcvid, status, msg, bytes);
+}
 int MsgReply(int rcvid, int status, const void *msg, size_t bytes)
 {
-    return kresult(KCALL4(KC_MsgReply, rcvid, status, msg, bytes));
+    return kresult(MsgReply_r(rcvid, status, msg, bytes));
 }
 int MsgError(int rcvid, int err) { return kresult(KCALL2(KC_MsgError, rcvid, err)); }
 int MsgSendPulse(int coid, int prio, int code, int value)

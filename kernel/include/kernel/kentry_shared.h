@@ -5,8 +5,9 @@
 // exclusive: a call that returns KSHARED_RETRY changed nothing, and the entry runs again under
 // the exclusive lock (kernel/arch/<arch>/cpu.c, which inlines it: it is the fast path's whole
 // entry). Only with
-// more than one CPU (KMAX_CPUS > 1). The SYNC_* calls that need no priority inheritance and
-// no timer take the same entry (sync.c, "The shared side").
+// more than one CPU (KMAX_CPUS > 1). The SYNC_* calls that need no priority inheritance take
+// the same entry (sync.c, "The shared side"), and TimerTimeout: a timeout is armed and
+// cancelled under the timer list's own lock (ktimer.c).
 //
 // What a shared entry touches, and under what: its own thread and CPU (no lock: nobody else
 // writes them while it runs); the connection and channel tables, processes' memory maps and
@@ -38,7 +39,7 @@
 static inline bool shared_call(uint32_t n)
 {
     return n == KC_MsgSend || n == KC_MsgReceive || n == KC_MsgReply || n == KC_MsgError ||
-           n == KC_MsgSendPulse;
+           n == KC_MsgSendPulse || n == KC_TimerTimeout;
 }
 
 // A full user-event ring's drain, TraceEvent(KTRACE_USERDRAIN) (user/lib/trace_uring.c): the
@@ -63,7 +64,7 @@ static inline __attribute__((always_inline)) bool entry_shared_body(struct threa
     // need the exclusive side, and so does tracing when traced entries are not shared; a D
     // program running sets ktrace_kernel_on too (ktrace.c ktrace_sync, in the same exclusive
     // entry), so an untraced entry tests that alone.
-    if (unlikely(t->dying || t->timeout_ns || (traced ? kdt_active : ktrace_kernel_on)))
+    if (unlikely(t->dying || (traced ? kdt_active : ktrace_kernel_on)))
         goto retry;
     this_cpu()->kicked = false;
     // (The thread's user-event ring, its own or its process's, was drained before the lock:
@@ -87,12 +88,16 @@ static inline __attribute__((always_inline)) bool entry_shared_body(struct threa
         r = ipc_reply_shared(t, (int)a[0], (int32_t)a[1], a[2], a[3], traced);
     else if (n == KC_MsgError)
         r = ipc_error_shared(t, (int)a[0], (int32_t)a[1], traced);
+    else if (n == KC_TimerTimeout)      // (a timeout is armed by the call it bounds: thread.c)
+        r = kcall_timer_timeout(t, kcall_ns_arg(a[0], a[1]));
     else if (n == KC_TraceEvent)
         r = 0;                          // KTRACE_USERDRAIN: drained at the entry, before the lock
     else    // KC_MsgSendPulse (ipc.c: the pool's lock)
         r = ipc_send_pulse_shared(t->proc, (int)a[0], (int)a[1], (int32_t)a[2], (int32_t)a[3]);
     if (r == KSHARED_RETRY)
         goto retry;
+    if (n != KC_TimerTimeout)
+        t->timeout_ns = 0;              // TimerTimeout covers only the next kernel call
     this_cpu()->shared_kcalls++;
     if (t->state == THS_RUNNING)
         thread_set_result(t, r);

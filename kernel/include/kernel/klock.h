@@ -6,9 +6,9 @@
 //   until no other CPU is in the kernel, so the code it runs sees a quiescent kernel and takes
 //   no other lock (it is the code of the one big lock, unchanged).
 // - SHARED: the message fast path (MsgSend, MsgReceive, MsgReply, MsgError on a channel, no
-//   timeout, no dying thread; MsgSendPulse, and a receive that finds a pulse:
-//   kernel/kentry_shared.h) and its CPU's choice of the next thread; the SYNC_* calls that
-//   need no priority inheritance and no timer (sync.c). A CPU sets its own word, checks the
+//   dying thread, with a timeout or without; MsgSendPulse, and a receive that finds a pulse;
+//   TimerTimeout: kernel/kentry_shared.h) and its CPU's choice of the next thread; the SYNC_*
+//   calls that need no priority inheritance (sync.c). A CPU sets its own word, checks the
 //   writer word and backs off while it is set. CPUs in shared mode exclude one another only
 //   through the locks below.
 //
@@ -24,6 +24,10 @@
 //                    under a channel's lock to queue a pulse there or to free one received
 //   KLOCK_RANK_RUNQ  the ready queues, every CPU's `current` and `kicked`, k_context_switches
 //                    (sched.c)
+//   KLOCK_RANK_TIMER the timer list (ktimer.c), inside ktimer_start and ktimer_stop alone: a
+//                    call that blocks with a timeout (TimerTimeout) arms its thread's timer,
+//                    and waking a thread cancels its timer, on the shared side too. Expiry is
+//                    the tick's, exclusive: no shared entry runs while it walks the list.
 // A shared entry holds at most one channel. Once it has taken the run-queue lock it keeps it
 // until its CPU has chosen its next thread (sched_choose_shared): a thread that blocked in the
 // entry is still this CPU's `current`, and no other CPU may make it ready and run it before this
@@ -40,8 +44,9 @@
 #define KLOCK_RANK_CHAN 1u
 #define KLOCK_RANK_PULSE 2u
 #define KLOCK_RANK_RUNQ 3u
+#define KLOCK_RANK_TIMER 4u
 
-// A kernel call that the shared fast path cannot finish (something unusual: a timeout armed, a
+// A kernel call that the shared fast path cannot finish (something unusual: a failure, a
 // race with a second reply) returns this before it changed anything; the entry then runs again
 // under the exclusive lock. Not an errno (those are -1..-4095).
 #define KSHARED_RETRY (-0x10000)

@@ -21,8 +21,19 @@ extern uint64_t k_ticks;
 void ktimer_subsystem_init(void);
 void ktimer_init(struct ktimer *t, ktimer_fn fn);
 void ktimer_start(struct ktimer *t, uint64_t expires_tick);
-void ktimer_stop(struct ktimer *t);
 bool ktimer_active(const struct ktimer *t);
+void ktimer_stop_linked(struct ktimer *t);
+
+// Stops t. One not on the list (the common case: a thread woken with no timeout armed) is left
+// alone, inline and without the timer list's lock (several CPUs: ktimer.c). Safe unlocked: a
+// timer is started and stopped only under the lock of what its thread waits for (or by the
+// exclusive side), so nobody links it meanwhile, and other timers' unlinking changes a linked
+// one's neighbours, never makes it look unlinked.
+static inline void ktimer_stop(struct ktimer *t)
+{
+    if (list_linked(&t->link))
+        ktimer_stop_linked(t);
+}
 // Runs every timer whose deadline is <= now. Called from the tick with the tick count.
 void ktimer_run(uint64_t now);
 // Ticks to wait for at least `ns` nanoseconds (rounded up, plus one for the partial tick).
