@@ -13,7 +13,9 @@
 // no clock read per insert; the BENCH lines of -A smpbench=1 then carry a _kstamp suffix);
 // "-A bench=1" also prints the logger's sustained rate as BENCH lines (run under -icount
 // shift=0); "-A respawn=T" floods from T threads run one after another instead, each on its
-// own stack, N events each, payload (k << 24) | sequence for thread k = 1..T (tf_respawn.c).
+// own stack, N events each, payload (k << 24) | sequence for thread k = 1..T, "-A spawners=S"
+// created by S threads at once, "-A idle=1" each after a thread that inserts nothing
+// (tf_respawn.c).
 #include <kern.h>
 #include <errno.h>
 #include <stdio.h>
@@ -120,7 +122,7 @@ int main(void)
     uint32_t respawn = arg_value(cmd, "respawn=", 0);
     int tids[MAX_FLOODERS];
     if (respawn) {
-        tf_respawn(respawn, n);
+        tf_respawn(respawn, n, arg_value(cmd, "spawners=", 1), arg_value(cmd, "idle=", 0) != 0);
         threads = 1;
         n = 0;      // no rate to report
     } else {
