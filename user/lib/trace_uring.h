@@ -24,14 +24,14 @@ void trace_uring_thread_failed(void *stack, size_t size);
 // One thread's ring: its stack's bounds, its registration (0 not yet, 1 in use, -1 not
 // available: the process's ring serves it) and the ring (set when the slot is claimed, so
 // that the insert's lookup computes nothing); seq: 0 never used, odd while the claiming
-// thread writes the range (trace_uring.c has the slot's life). The table is apphdr.c's,
-// sized per board.
+// thread writes the range (trace_uring.c has the slot's life). 32 bytes on a 64-bit target
+// (the lookup steps by a shift). The table is apphdr.c's, sized per board.
 struct kuser_ring;
 struct trace_uring_slot {
     uintptr_t lo, hi;
     int state;
-    struct kuser_ring *ring;
     unsigned seq;
+    struct kuser_ring *ring;
 };
 
 #endif
