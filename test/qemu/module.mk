@@ -143,6 +143,8 @@ SCRIPT_TESTS += $(foreach b,$(APPS_TEST_BOARDS),qemu-apps/$(b)|900|test/qemu/tes
 TEST_DEPS    += $(H)/traceprinter $(H)/dtrace $(H)/kevcapture $(H)/kevreport $(H)/dcompile
 # How images place their programs, and the messages when they do not fit (host only).
 SCRIPT_TESTS_HOST += build/place-apps|120|test/qemu/test_place_apps.sh
+# The build check of the AArch64 user-event inserts' size (scripts/check-uring-text.sh; host only).
+SCRIPT_TESTS_HOST += build/uring-text-check|60|test/qemu/test_uring_text_check.sh
 
 # Every device interrupt once, at the rate its device was programmed at, read from the capture
 # (docs/interrupts.md). netduinoplus2, whose device timer keeps no rate in QEMU, instead raises
