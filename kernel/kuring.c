@@ -5,7 +5,9 @@
 // two CPUs share no cache line: the library finds a thread's ring by its stack, then by the
 // address the kernel names in a register the thread reads and cannot write, where the
 // architecture has one (arch_thread_ring_hint; user/lib/trace_uring.c). Both kinds have the
-// same layout and protocol.
+// same layout and protocol. When a thread ends the kernel drains its ring a last time and
+// marks it forgotten there (KUSER_RING_FORGOTTEN, kuring_thread_gone): the library's cue that
+// the ring may serve another thread.
 //
 // The ring (struct kuser_ring, uapi/ktrace.h) lies in the process's own RAM, which only that
 // process (and the kernel) can write: no MPU region or page is spent on it. The protocol:
@@ -286,13 +288,28 @@ void kuring_proc_gone(struct proc *p)
 }
 
 // t's slot is freed (it ended, was joined or its process went): its own ring likewise, while
-// its process's memory is still there; its events come before its DESTROY event.
+// its process's memory is still there; its events come before its DESTROY event. Then, still
+// under the ring's lock, the ring is marked forgotten (nrec 0, corrupt KUSER_RING_FORGOTTEN,
+// stored last with release): from then on the kernel never reads or writes it, so the
+// library, which reads the mark with acquire, may hand the ring to a new thread
+// (user/lib/trace_uring.c). A ring given up while its thread lived (k->addr 0 already) gets
+// no mark: the kernel forgot it then, and the library frees that one itself (corrupt 1).
 void kuring_thread_gone(struct thread *t)
 {
 #if KMAX_CPUS > 1
-    if (t->proc)
-        ring_gone(t->proc, &t->ur);
-    t->ur.addr = 0;
+    struct kuring *k = &t->ur;
+    if (t->proc) {
+        ur_lock(k);
+        uint32_t addr = k->addr;
+        kuring_forget(t->proc, k);
+        if (addr) {
+            volatile struct kuser_ring *u = (volatile struct kuser_ring *)(uintptr_t)addr;
+            u->nrec = 0;
+            __atomic_store_n(&u->corrupt, KUSER_RING_FORGOTTEN, __ATOMIC_RELEASE);
+        }
+        ur_unlock(k);
+    }
+    k->addr = 0;
 #else
     (void)t;
 #endif

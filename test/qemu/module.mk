@@ -98,6 +98,8 @@ SCRIPT_TESTS += $$(if $$(filter parity,$$(MATRIX_TESTS_$(1))),qemu-$(1)/parity|3
 # it from the matrix (x86-pc: the D text on the boot command line, the capture from COM2).
 SCRIPT_TESTS += $$(if $$(filter acqparity,$$(MATRIX_TESTS_$(1))),qemu-acqparity/$(1)|300|BOARD=$(1)|test/qemu/test_dprobe_parity.sh|build/$(1)|$(H)|acq)
 SCRIPT_TESTS += $$(if $$(filter smpstress,$$(MATRIX_TESTS_$(1))),qemu-$(1)/smpstress|300|BOARD=$(1)|test/qemu/test_smpstress.sh|build/$(1)/smpstress.elf|$$(HOSTILE_QEMU))
+# uslots: per-thread user-event rings reused after their thread ended (test_uring_slots.sh).
+SCRIPT_TESTS += $$(if $$(filter uslots,$$(MATRIX_TESTS_$(1))),qemu-$(1)/uslots|180|BOARD=$(1)|test/qemu/test_uring_slots.sh|build/$(1)|$(H))
 SCRIPT_TESTS += $$(if $$(filter smpstress,$$(MATRIX_TESTS_$(1))),qemu-$(1)/smpstress-hostclock|600|env|QEMU_ICOUNT=none|BOARD=$(1)|test/qemu/test_smpstress.sh|build/$(1)/smpstress.elf)
 # sync-apps: the inversion and deadlock programs with 4 CPUs online (QEMU_SMP=4), the
 # inversion's threads bound to one CPU by the program itself (test_sync_apps.sh).
@@ -141,6 +143,8 @@ SCRIPT_TESTS += $(foreach b,$(APPS_TEST_BOARDS),qemu-apps/$(b)|900|test/qemu/tes
 TEST_DEPS    += $(H)/traceprinter $(H)/dtrace $(H)/kevcapture $(H)/kevreport $(H)/dcompile
 # How images place their programs, and the messages when they do not fit (host only).
 SCRIPT_TESTS_HOST += build/place-apps|120|test/qemu/test_place_apps.sh
+# The build check of the AArch64 user-event inserts' size (scripts/check-uring-text.sh; host only).
+SCRIPT_TESTS_HOST += build/uring-text-check|60|test/qemu/test_uring_text_check.sh
 
 # Every device interrupt once, at the rate its device was programmed at, read from the capture
 # (docs/interrupts.md). netduinoplus2, whose device timer keeps no rate in QEMU, instead raises

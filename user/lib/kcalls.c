@@ -22,7 +22,10 @@ static int thread_create(thread_fn fn, void *arg, void *stack, size_t size, uint
 {
     uint32_t top = ((uint32_t)(uintptr_t)stack + (uint32_t)size) & ~7u;
     trace_uring_thread_stack(stack, size);  // its own user-event ring (several CPUs)
-    return kresult(KCALL5(KC_ThreadCreate, __kthread_start, fn, arg, top, flags));
+    int32_t r = KCALL5(KC_ThreadCreate, __kthread_start, fn, arg, top, flags);
+    if (r < 0)
+        trace_uring_thread_failed(stack, size);
+    return kresult(r);
 }
 
 int ThreadCreate(thread_fn fn, void *arg, void *stack, size_t stack_size, int prio, int policy)
@@ -38,6 +41,7 @@ int ThreadCreateDetached(thread_fn fn, void *arg, void *stack, size_t stack_size
 
 _Noreturn void ThreadExit(int status)
 {
+    trace_uring_thread_end();   // a user-event ring it never used, free again (several CPUs)
     KCALL1(KC_ThreadExit, status);
     __builtin_unreachable();
 }

@@ -113,9 +113,14 @@ struct kuser_ring {
     uint32_t head;  // records reserved so far (the process's, atomic increment)
     uint32_t tail;  // records the kernel consumed (the kernel's copy; advisory here)
     uint32_t nrec;  // ring size, a power of two; the kernel writes 0 when it gives the ring up
-    uint32_t corrupt;   // set by the kernel when it found the ring inconsistent
+    uint32_t corrupt;   // set by the kernel when it found the ring inconsistent; or
+                        // KUSER_RING_FORGOTTEN (below)
     struct kuser_rec rec[];
 };
+// `corrupt` of a thread's own ring (KTRACE_USERRING_THREAD) whose thread ended: the kernel
+// drained it and forgot it (nrec 0), its last word on the ring; it touches it again only when
+// a thread registers it anew, so the library may give it to a thread created from then on.
+#define KUSER_RING_FORGOTTEN 2u
 #define KUSER_RING_MAX 1024u
 // KTRACE_USERRING's third argument: 0 the process's ring (shared by its threads), or this
 // value: the calling thread's own ring (boards with several CPUs; -EINVAL on one).

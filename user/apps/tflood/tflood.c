@@ -12,7 +12,10 @@
 // "-A kstamp=1" has the kernel stamp the events at the drain (TraceUserEventAt with time 0:
 // no clock read per insert; the BENCH lines of -A smpbench=1 then carry a _kstamp suffix);
 // "-A bench=1" also prints the logger's sustained rate as BENCH lines (run under -icount
-// shift=0).
+// shift=0); "-A respawn=T" floods from T threads run one after another instead, each on its
+// own stack, N events each, payload (k << 24) | sequence for thread k = 1..T, "-A spawners=S"
+// created by S threads at once, "-A idle=1" each after a thread that inserts nothing
+// (tf_respawn.c).
 #include <kern.h>
 #include <errno.h>
 #include <stdio.h>
@@ -20,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <trace/kev.h>
+#include "tf_respawn.h"
 
 uintptr_t sys_semihost(uintptr_t op, uintptr_t param);
 
@@ -115,14 +119,21 @@ int main(void)
     SysInfo(KSYSINFO_KENTRIES_EXCLUSIVE, &excl0);
     SysInfo(KSYSINFO_KCALLS_SHARED, &shared0);
     uint64_t t0 = ClockCycles();
+    uint32_t respawn = arg_value(cmd, "respawn=", 0);
     int tids[MAX_FLOODERS];
-    for (uint32_t k = 1; k < threads; k++)
-        tids[k] = ThreadCreate(flooder, (void *)(uintptr_t)k, flood_stacks[k],
-                               sizeof(flood_stacks[k]), 0, 0);
-    flood(0);
-    for (uint32_t k = 1; k < threads; k++)
-        if (tids[k] > 0)
-            ThreadJoin(tids[k], NULL);
+    if (respawn) {
+        tf_respawn(respawn, n, arg_value(cmd, "spawners=", 1), arg_value(cmd, "idle=", 0) != 0);
+        threads = 1;
+        n = 0;      // no rate to report
+    } else {
+        for (uint32_t k = 1; k < threads; k++)
+            tids[k] = ThreadCreate(flooder, (void *)(uintptr_t)k, flood_stacks[k],
+                                   sizeof(flood_stacks[k]), 0, 0);
+        flood(0);
+        for (uint32_t k = 1; k < threads; k++)
+            if (tids[k] > 0)
+                ThreadJoin(tids[k], NULL);
+    }
     uint64_t cycles = ClockCycles() - t0;
     uint32_t excl1 = excl0, shared1 = shared0;
     SysInfo(KSYSINFO_KENTRIES_EXCLUSIVE, &excl1);
