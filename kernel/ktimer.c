@@ -3,14 +3,23 @@
 // number of active timers (a few dozen at most); the tick only looks at the head.
 #include <kernel/ktimer.h>
 #include <kernel/board.h>
+#include <kernel/arch.h>
 
 static struct list timers = LIST_INIT(timers);
 uint64_t k_ticks;
+uint32_t k_ticks_late;
+
+// An arch whose tick cannot tell how many periods passed (kernel/arch.h): one a tick.
+__attribute__((weak)) unsigned arch_tick_periods(void)
+{
+    return 1;
+}
 
 void ktimer_subsystem_init(void)
 {
     list_init(&timers);
     k_ticks = 0;
+    k_ticks_late = 0;
 }
 
 void ktimer_init(struct ktimer *t, ktimer_fn fn)
@@ -51,6 +60,14 @@ void ktimer_run(uint64_t now)
         list_unlink(&t->link);
         t->fn(t);       // may restart t or start others
     }
+}
+
+int ktimer_stall_periods(uint32_t n)
+{
+    uint64_t until = board_cycles() + (uint64_t)n * (board_cycles_per_sec() / TICK_HZ);
+    while (board_cycles() < until)
+        ;
+    return 0;
 }
 
 uint64_t ktimer_cycles_to_ns(uint64_t c)

@@ -2,6 +2,8 @@
 // The periodic tick from SysTick (every ARMv7-M core has it, clocked by the core clock), and
 // the rest of the exception set-up: priorities, fault enables, MPU.
 #include <kernel/arch.h>
+#include <kernel/board.h>
+#include <kernel/tick_counter.h>
 #include <armv7m_regs.h>
 #include <board_config.h>
 
@@ -25,4 +27,13 @@ void arch_tick_start(uint32_t cycles_per_tick)
     SYST_RVR = cycles_per_tick - 1;
     SYST_CVR = 0;
     SYST_CSR = 7;   // enable, interrupt, core clock
+    tick_counter_start(cycles_per_tick);
+}
+
+// The periods a tick covers, by the board's counter. Its period in counter cycles: the same
+// clock as SysTick's on mps2-an385; on netduinoplus2 the counter (TIM2) and the core differ
+// by under 1 %, which tick_periods_ended's resynchronisation absorbs (docs/timers.md).
+unsigned arch_tick_periods(void)
+{
+    return tick_counter_periods(board_cycles_per_sec() / TICK_HZ);
 }

@@ -23,6 +23,12 @@ enum kentry_kind {
 
 void arch_init(void);
 void arch_tick_start(uint32_t cycles_per_tick);
+// How many tick periods the KENTRY_TICK being handled covers: its own and every one that
+// ended unseen while the interrupt waited (interrupts masked, a stall), by a free-running
+// counter (kernel/include/kernel/tick_periods.h); 0 for an interrupt that came early by the
+// counter (a self-reloading timer a little fast against it). Called once per KENTRY_TICK. 1
+// on an arch that cannot tell (kernel/ktimer.c's weak default).
+unsigned arch_tick_periods(void);
 // Loads the MPU with the regions of a process (NULL: kernel thread, user regions off).
 void arch_mpu_switch(const struct proc *p);
 // True when [base, base+size) can be one protection region (programs' RAM slots must be).
