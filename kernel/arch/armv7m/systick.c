@@ -31,8 +31,8 @@ void arch_tick_start(uint32_t cycles_per_tick)
 }
 
 // The periods a tick covers, by the board's counter. Its period in counter cycles: the same
-// clock as SysTick's on mps2-an385; on netduinoplus2 the counter (TIM2) and the core differ
-// by under 1 %, which tick_periods_ended's resynchronisation absorbs (docs/timers.md).
+// clock as SysTick's on mps2-an385; on netduinoplus2 in QEMU SysTick runs 0.8 % fast against
+// the counter (TIM2), and now and then a tick counts 0 periods (docs/timers.md).
 unsigned arch_tick_periods(void)
 {
     return tick_counter_periods(board_cycles_per_sec() / TICK_HZ);
