@@ -264,11 +264,6 @@ bool wake_test(uint32_t ncpu, unsigned testno, bool virtual_time)
     uint32_t ms = (uint32_t)((t1 - t0) * 1000u / hz), ticks1 = 0, late1 = 0;
     SysInfo(KSYSINFO_TICKS, &ticks1);
     SysInfo(KSYSINFO_TICKS_LATE, &late1);
-    // The tick against the counter (docs/timers.md): the kernel's ticks in the test and the
-    // periods the counter had, and the periods late ticks counted beyond their own.
-    printf("# wake: the tick: %lu ticks in %lu periods of the counter; %lu periods counted by "
-           "late ticks\n", (unsigned long)(ticks1 - ticks0),
-           (unsigned long)((t1 - t0) * 1000000000u / hz / tick), (unsigned long)(late1 - late0));
     printf("# wake: %lu ms; sleepers on %lu CPUs: %lu sleeps, worst %lu us past the time asked; "
            "pulse senders and receiver: %lu sleeps, worst %lu us; bound %lu us (%s)\n",
            (unsigned long)ms, (unsigned long)wncpu, (unsigned long)sleepers.n,
@@ -280,6 +275,11 @@ bool wake_test(uint32_t ncpu, unsigned testno, bool virtual_time)
            (unsigned long)(wncpu - 1), (unsigned long)us_of(ipi.worst),
            (unsigned long)us_of(ipi.bound), virtual_time ? "checked" : "not checked",
            (unsigned long)ipi.late, (unsigned long)ipi.bad);
+    // The tick against the counter (docs/timers.md): the kernel's ticks in the test and the
+    // periods the counter had, and the periods late ticks counted beyond their own.
+    printf("# wake: the tick: %lu ticks in %lu periods of the counter; %lu periods counted by "
+           "late ticks\n", (unsigned long)(ticks1 - ticks0),
+           (unsigned long)((t1 - t0) * 1000000000u / hz / tick), (unsigned long)(late1 - late0));
     if (stalled >= 0)
         dump_threads();
     if (stalled >= 0)
