@@ -15,6 +15,16 @@ __attribute__((weak)) unsigned arch_tick_periods(void)
     return 1;
 }
 
+__attribute__((weak)) unsigned arch_tick_pending(void)
+{
+    return 0;
+}
+
+uint64_t ktimer_now(void)
+{
+    return k_ticks + arch_tick_pending();
+}
+
 void ktimer_subsystem_init(void)
 {
     list_init(&timers);

@@ -19,6 +19,11 @@ void tick_counter_start(uint32_t period)
     end = board_cycles() + period;
 }
 
+unsigned tick_counter_pending(uint32_t period)
+{
+    return (unsigned)tick_periods_due(end, period, board_cycles(), period / 8u);
+}
+
 unsigned tick_counter_periods(uint32_t period)
 {
     // A period may be counted up to P/8 before its end, as on AArch64: an interrupt a little

@@ -111,7 +111,7 @@ int utimer_settime(struct proc *p, int id, uint32_t first_us, uint32_t interval_
     ktimer_stop(&u->kt);
     u->interval_ticks = interval_us ? ktimer_ns_to_ticks((uint64_t)interval_us * 1000u) - 1 : 0;
     if (first_us)
-        ktimer_start(&u->kt, k_ticks + ktimer_ns_to_ticks((uint64_t)first_us * 1000u));
+        ktimer_start(&u->kt, ktimer_now() + ktimer_ns_to_ticks((uint64_t)first_us * 1000u));
     return 0;
 }
 

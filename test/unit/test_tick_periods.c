@@ -89,7 +89,10 @@ static unsigned simulate(struct sim *s, uint64_t until)
             i++;
         if (i < s->nstalls && taken >= s->stall_at[i])
             taken = s->stall_at[i] + s->stall_len[i];   // waited for the stall's end
+        // Before the tick is taken, the periods pending (ktimer_now's) are what it will count.
+        uint64_t due = tick_periods_due(end, P, taken, EARLY), end_before = end;
         counted += tick_periods_ended(&end, P, taken, EARLY);
+        assert_int_equal(due, (end - end_before) / P);
         assert_int_equal(counted, (taken + EARLY) / P);
         taken_n++;
         fire = next_irq(s, taken);

@@ -80,6 +80,12 @@ unsigned arch_tick_periods(void)
     return tick_periods;
 }
 
+unsigned arch_tick_pending(void)
+{
+    uint64_t now = A64_SYSREG_READ(cntvct_el0);
+    return (unsigned)tick_periods_due(tick_next, tick_period, now, tick_period / 8);
+}
+
 bool a64_more_work(unsigned *kind)
 {
     uint32_t ready = pending & enabled;

@@ -155,3 +155,8 @@ unsigned arch_tick_periods(void)
 {
     return tick_counter_periods(pit_period);
 }
+
+unsigned arch_tick_pending(void)
+{
+    return tick_counter_pending(pit_period);
+}

@@ -23,6 +23,11 @@ extern uint64_t k_ticks;
 extern uint32_t k_ticks_late;
 
 void ktimer_subsystem_init(void);
+// The tick count now by the counter: k_ticks and the periods that ended since the last tick
+// entry counted (its interrupt pending or held up, arch_tick_pending). A deadline armed from
+// k_ticks alone while the tick is late would end early by the lag once the late tick counts
+// the periods it missed (docs/timers.md).
+uint64_t ktimer_now(void);
 void ktimer_init(struct ktimer *t, ktimer_fn fn);
 void ktimer_start(struct ktimer *t, uint64_t expires_tick);
 void ktimer_stop(struct ktimer *t);

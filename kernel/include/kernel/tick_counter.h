@@ -12,5 +12,7 @@ void tick_counter_start(uint32_t period);
 // At a tick: the periods of `period` cycles it covers (0 for an interrupt early by the counter). The arch gives the period each
 // time rather than this file keeping it (netduinoplus2's kernel RAM has no 4 bytes to spare).
 unsigned tick_counter_periods(uint32_t period);
+// The periods ended that no tick has counted yet (arch_tick_pending).
+unsigned tick_counter_pending(uint32_t period);
 
 #endif

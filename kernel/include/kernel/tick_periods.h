@@ -18,19 +18,26 @@
 // QEMU, 0.8 %), or whose interrupts QEMU delivers early and late in turn (-icount
 // shift=auto), now and then brings an interrupt before the next end: it counts 0, and the
 // count catches up at a later one. A timer that runs slow is counted one period more now and
-// then. The count is never ahead of the counter by more than `early`.
+// then. The count is never ahead of the counter by more than `early`. tick_periods_due is
+// the same count without moving the end: the periods ended that no tick has counted yet.
 #ifndef KERNEL_TICK_PERIODS_H
 #define KERNEL_TICK_PERIODS_H
 
 #include <stdint.h>
 
+static inline uint64_t tick_periods_due(uint64_t end, uint64_t period, uint64_t now,
+                                        uint64_t early)
+{
+    if (end > now + early)
+        return 0;
+    uint64_t behind = now + early - end;
+    return behind < period ? 1 : behind / period + 1;      // no division on time
+}
+
 static inline uint64_t tick_periods_ended(uint64_t *end, uint64_t period, uint64_t now,
                                           uint64_t early)
 {
-    if (*end > now + early)
-        return 0;
-    uint64_t behind = now + early - *end;
-    uint64_t n = behind < period ? 1 : behind / period + 1;    // no division on time
+    uint64_t n = tick_periods_due(*end, period, now, early);
     *end += n * period;
     return n;
 }
