@@ -114,7 +114,7 @@ struct kthread_info {
 #define KSYSINFO_RUNQ_FOUND_TAKEN   17
 #define KSYSINFO_RUNQ_HOLD_CYCLES   18
 // Time kept by the tick (docs/timers.md, "A late tick"), modulo 2^32: the ticks since boot
-// (k_ticks: one a period, late ones included), the periods a late tick counted beyond its own
+// (one a period, late ones included, and those ended that no tick has counted yet), the periods a late tick counted beyond its own
 // (each ended while the tick interrupt waited), and the firings of periodic user timers that
 // fell in such a gap and were skipped (the timer keeps its phase and fires once).
 #define KSYSINFO_TICKS              24
