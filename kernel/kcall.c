@@ -183,6 +183,9 @@ static __attribute__((noinline)) int do_sysinfo(struct thread *t, uint32_t what,
     case KSYSINFO_RUNQ_TAKES:       v = (uint32_t)cpu_counter_sum(CPU_RUNQ_TAKES); break;
     case KSYSINFO_RUNQ_FOUND_TAKEN: v = (uint32_t)cpu_counter_sum(CPU_RUNQ_FOUND_TAKEN); break;
     case KSYSINFO_RUNQ_HOLD_CYCLES: v = (uint32_t)cpu_counter_sum(CPU_RUNQ_HOLD_CYCLES); break;
+    case KSYSINFO_TICKS:            v = (uint32_t)ktimer_now(); break;
+    case KSYSINFO_TICKS_LATE:       v = k_ticks_late; break;
+    case KSYSINFO_TIMER_OVERRUNS:   v = k_timer_overruns; break;
     default:                      return -EINVAL;
     }
     if (!proc_can_write(t->proc, out, 4))

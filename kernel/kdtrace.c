@@ -201,9 +201,12 @@ void kdt_tick(bool kernel_tick)
         uint64_t early = profile && k_ncpus > 1 ? 500000u / (TICK_HZ / 1000u) : 0;
         if (now + early < *next)
             continue;
+        // Fell behind (a late tick, docs/timers.md): fire once, not a burst of the firings
+        // missed, and keep the phase, the next time on the period's boundaries after now (as
+        // illumos's cyclics do past their catch-up); the late tick periods are counted.
         *next += timers[i].period_ns;
-        if (*next <= now)       // fell behind: do not fire a burst
-            *next = now + timers[i].period_ns;
+        if (*next <= now)
+            *next += ((now - *next) / timers[i].period_ns + 1) * timers[i].period_ns;
         kdt_fire(timers[i].id, kernel_pc, user_pc, 0, 0);
     }
 }

@@ -7,6 +7,7 @@
 // timers' functions restarting timers.
 #include <kernel/ktimer.h>
 #include <kernel/board.h>
+#include <kernel/arch.h>
 #include <kernel/cpu.h>
 #if KMAX_CPUS > 1
 #include <kernel/klock.h>
@@ -28,11 +29,29 @@ static inline void timers_unlock(void) {}
 
 static struct list timers = LIST_INIT(timers);
 uint64_t k_ticks;
+uint32_t k_ticks_late;
+
+// An arch whose tick cannot tell how many periods passed (kernel/arch.h): one a tick.
+__attribute__((weak)) unsigned arch_tick_periods(void)
+{
+    return 1;
+}
+
+__attribute__((weak)) unsigned arch_tick_pending(void)
+{
+    return 0;
+}
+
+uint64_t ktimer_now(void)
+{
+    return k_ticks + arch_tick_pending();
+}
 
 void ktimer_subsystem_init(void)
 {
     list_init(&timers);
     k_ticks = 0;
+    k_ticks_late = 0;
 }
 
 void ktimer_init(struct ktimer *t, ktimer_fn fn)
@@ -78,6 +97,14 @@ void ktimer_run(uint64_t now)
         list_unlink(&t->link);
         t->fn(t);       // may restart t or start others
     }
+}
+
+int ktimer_stall_periods(uint32_t n)
+{
+    uint64_t until = board_cycles() + (uint64_t)n * (board_cycles_per_sec() / TICK_HZ);
+    while (board_cycles() < until)
+        ;
+    return 0;
 }
 
 uint64_t ktimer_cycles_to_ns(uint64_t c)

@@ -17,6 +17,7 @@
 #include <kernel/kuring.h>
 #include <kernel/ktrace_kcall.h>
 #include <kernel/ipc.h>
+#include <kernel/ktimer.h>
 #include <d/dprobes.h>
 #include <uapi/kcall.h>
 #include <uapi/ktrace.h>
@@ -673,6 +674,8 @@ static __attribute__((noinline)) int bench(uint32_t kind, uint32_t n)
     case KTRACE_BENCH_COMBINE:
         BENCH_LOOP(n, trace_emit_words(&ktrace, KEV_C_USER, 2, w, 4));
         return 0;
+    case KTRACE_BENCH_STALL:
+        return n > KTRACE_BENCH_STALL_MAX ? -EINVAL : ktimer_stall_periods(n);
     default:
         return -EINVAL;
     }

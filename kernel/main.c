@@ -22,6 +22,7 @@
 #include <kernel/kuring.h>
 #include <kernel/ktrace_kcall.h>
 #include <kernel/ktrace_stack.h>
+#include <kernel/tick_periods.h>
 #include <uapi/ktrace.h>
 #include <board_config.h>
 
@@ -30,15 +31,40 @@ extern const char boot_app_name[];      // from the image's program table (apps.
 // One idle thread per CPU, pinned to it.
 static uint32_t idle_stack[KMAX_CPUS][128] __attribute__((aligned(16)));
 
+#if KMAX_CPUS > 1
+// The TIME event of a CPU's trace buffer whose timer interrupt came in a period another CPU
+// took the tick of (KENTRY_CPUTICK): at its first such entry in each second of k_ticks, so
+// that a second k_ticks jumped across (a late tick, arch_tick_periods) still has one. Under
+// the kernel lock.
+static void cputick_time_event(void)
+{
+    static uint32_t second_seen[KMAX_CPUS];
+    uint32_t second = (uint32_t)(k_ticks / TICK_HZ);
+    if (second != second_seen[cpu_id()]) {
+        second_seen[cpu_id()] = second;
+        if (ktrace.tr_running)
+            trace_ring_tick(&ktrace);
+    }
+}
+#endif
+
+// The kernel's tick: k_ticks advances by every period that ended (a late tick covers the
+// ones it missed, counted in k_ticks_late), the timers due by then run once each, and the
+// round-robin slices are charged the same periods.
 static void kernel_tick(void)
 {
     ktrace_int(KEV_INT_ENTER, KIRQ_TICK, 0);
-    k_ticks++;
+    unsigned periods = arch_tick_periods();
+    k_ticks += periods;
+    if (periods > 1)
+        k_ticks_late += periods - 1u;
     ktimer_run(k_ticks);
-    sched_tick();
+    sched_tick(periods);
     if (unlikely(ktrace_kernel_on)) {
-        if (ktrace.tr_running && k_ticks % TICK_HZ == 0)
-            trace_ring_tick(&ktrace);   // a TIME event at least every 2^32 cycles
+        // A TIME event at least every 2^32 cycles: once a second of k_ticks, which a late
+        // tick may jump across rather than onto.
+        if (ktrace.tr_running && tick_crossed_multiple(k_ticks - periods, k_ticks, TICK_HZ))
+            trace_ring_tick(&ktrace);
         ktrace_stack_tick();            // the capture's stack samples (tracelogger -p)
         kdt_tick(true);                 // D tick-N / profile-N probes
     }
@@ -118,8 +144,9 @@ static inline __attribute__((always_inline)) void kernel_entry_body(unsigned kin
     case KENTRY_CPUTICK:                // another CPU took the tick: this one's own share
         ktrace_int(KEV_INT_ENTER, KIRQ_CPUTICK, 0);     // sched:::tick on this CPU too
         if (unlikely(ktrace_kernel_on)) {
-            if (ktrace.tr_running && k_ticks % TICK_HZ == 0)
-                trace_ring_tick(&ktrace);   // this CPU's TIME event
+#if KMAX_CPUS > 1
+            cputick_time_event();           // this CPU's TIME event
+#endif
             ktrace_stack_tick();            // this CPU's stack samples
             kdt_tick(false);                // profile-N on this CPU
         }

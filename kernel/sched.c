@@ -128,13 +128,13 @@ static inline __attribute__((always_inline)) struct thread *top_ready(unsigned c
     return NULL;
 }
 
-// Round-robin accounting for a CPU's running thread; true when its slice ran out.
-static bool slice_used_up(struct cpu *c)
+// Round-robin accounting for a CPU's running thread, `periods` ticks of it (more than one
+// after a late tick); true when its slice ran out.
+static bool slice_used_up(struct cpu *c, unsigned periods)
 {
     struct thread *t = c->current;
     if (t && t->state == THS_RUNNING && t->policy == SCHED_POLICY_RR && t->prio > 0) {
-        if (t->slice > 0)
-            t->slice--;
+        t->slice = t->slice > periods ? (uint8_t)(t->slice - periods) : 0;
         if (t->slice == 0) {
             t->slice = RR_TIMESLICE;
             c->yield_pending = true;
@@ -145,14 +145,14 @@ static bool slice_used_up(struct cpu *c)
 }
 
 // The tick comes to one CPU; it keeps the slices of every CPU's thread.
-void sched_tick(void)
+void sched_tick(unsigned periods)
 {
     struct cpu *self = this_cpu();
-    slice_used_up(self);
+    slice_used_up(self, periods);
 #if KMAX_CPUS > 1
     for (unsigned i = 0; i < k_ncpus; i++) {
         struct cpu *c = &k_cpus[i];
-        if (c != self && c->online && slice_used_up(c) && !c->kicked) {
+        if (c != self && c->online && slice_used_up(c, periods) && !c->kicked) {
             c->kicked = true;
             arch_cpu_kick(i);
         }

@@ -19,11 +19,30 @@ struct utimer {
 
 static struct utimer utimers[KMAX_TIMERS];
 uint64_t k_timer_fires;
+uint32_t k_timer_overruns;
 
 void utimer_init(void)
 {
     kmemset(utimers, 0, sizeof(utimers));
     k_timer_fires = 0;
+    k_timer_overruns = 0;
+}
+
+// A periodic timer's next expiry after the one at `expired` fired at tick `now`: one interval
+// on. When a late tick jumped k_ticks past that too (arch_tick_periods), the firings that fell
+// in the gap are skipped and counted in *overruns (POSIX's timer overrun count; a burst of
+// pulses would only fill the pulse pool), and the timer keeps its phase: the next expiry is
+// the first on its interval's boundaries after now, as illumos's cyclics keep theirs.
+static uint64_t utimer_next_expiry(uint64_t expired, uint64_t interval, uint64_t now,
+                                   uint32_t *overruns)
+{
+    uint64_t next = expired + interval;
+    if (next <= now) {
+        uint64_t missed = (now - next) / interval + 1;
+        *overruns += (uint32_t)missed;
+        next += missed * interval;
+    }
+    return next;
 }
 
 static void utimer_fired(struct ktimer *kt)
@@ -32,7 +51,8 @@ static void utimer_fired(struct ktimer *kt)
     k_timer_fires++;
     ktrace_timer((uint32_t)(u - utimers) + TIMER_ID_BASE, (uint32_t)u->proc->pid);
     if (u->interval_ticks)
-        ktimer_start(&u->kt, kt->expires + u->interval_ticks);
+        ktimer_start(&u->kt, utimer_next_expiry(kt->expires, u->interval_ticks, k_ticks,
+                                                &k_timer_overruns));
     // A timer whose connection is gone (detached after TimerCreate) is disarmed: it would
     // only fail again at every period. Its loss is said once.
     int r = ipc_kernel_pulse(u->proc, u->coid, u->prio, u->code, u->value);
@@ -91,7 +111,7 @@ int utimer_settime(struct proc *p, int id, uint32_t first_us, uint32_t interval_
     ktimer_stop(&u->kt);
     u->interval_ticks = interval_us ? ktimer_ns_to_ticks((uint64_t)interval_us * 1000u) - 1 : 0;
     if (first_us)
-        ktimer_start(&u->kt, k_ticks + ktimer_ns_to_ticks((uint64_t)first_us * 1000u));
+        ktimer_start(&u->kt, ktimer_now() + ktimer_ns_to_ticks((uint64_t)first_us * 1000u));
     return 0;
 }
 

@@ -6,7 +6,9 @@
 # FORM: icount (-icount shift=0,sleep=off: the same run every time for the same ARGS), shifts
 # (-icount shift=0..3 in turn; from 4 up QEMU's turns between the CPUs alone can exceed test
 # 10's bound), auto (-icount shift=auto: follows the host, no two runs alike; on a loaded host
-# it slows the CPUs into that range too) or host (the host's clock, the CPUs at once). Run i adds seed=i: a seed-dependent spin before each
+# it slows the CPUs into that range too), shift=N (-icount shift=N,sleep=off every run: test
+# 10's bounds are for shifts 0 to 3, so above that its lateness figures are what to read,
+# docs/timers.md) or host (the host's clock, the CPUs at once). Run i adds seed=i: a seed-dependent spin before each
 # measured sleep, and up to 999 ns more asked, so each run is another interleaving.
 # ARGS: smpstress's own (pulse, wake, wake-sleepers, refusal-sleep=NS, hold; `icount` is added
 # for the -icount forms). QEMU_SMP (default 4) sets the CPUs, QEMU_TIMEOUT (default 120) each
@@ -19,7 +21,7 @@ while getopts "n:o:b:h" o; do
     n) runs=$OPTARG ;;
     o) dir=$OPTARG ;;
     b) build=$OPTARG ;;
-    *) sed -n '3,14p' "$0" | sed 's/^# \{0,1\}//'; [ "$o" = h ]; exit $? ;;
+    *) sed -n '3,16p' "$0" | sed 's/^# \{0,1\}//'; [ "$o" = h ]; exit $? ;;
     esac
 done
 shift $((OPTIND - 1))
@@ -36,6 +38,7 @@ for i in $(seq 1 "$runs"); do
     icount) extra=(-icount shift=0,sleep=off) ;;
     shifts) extra=(-icount "shift=$(( (i - 1) % 4 )),sleep=off") ;;
     auto)   extra=(-icount shift=auto,sleep=off) ;;
+    shift=[0-9]|shift=10) extra=(-icount "$form,sleep=off") ;;
     host)   env=(QEMU_ICOUNT=none); icount= ;;
     *) echo "stress-wake: unknown form '$form'" >&2; exit 2 ;;
     esac

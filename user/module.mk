@@ -214,6 +214,10 @@ $(B)/$(1).elf: $(B)/$(1)/apps.o $$($(1)_KOBJ_FILES) $(B)/$$($(1)_KLIB).a $(B)/ke
 	    -Wl,--no-whole-archive -lgcc
 endef
 IMAGES := $(filter-out $(BOARD_NO_IMAGES),$(IMAGES))
+# A board may leave single programs out of every image (BOARD_NO_APPS := <name>... in its
+# board.mk, with a comment saying why): a program that spawns one then finds no such program
+# (ENOENT) and says so.
+$(foreach i,$(IMAGES),$(eval $(i)_APPS := $(filter-out $(BOARD_NO_APPS),$($(i)_APPS))))
 $(foreach i,$(IMAGES),$(eval $(call IMAGE_template,$(i))))
 
 IMAGES_ELF := $(patsubst %,$(B)/%.elf,$(IMAGES))

@@ -3,6 +3,7 @@
 // the command line and the halt are boards/common/semihost_exit_armv7m.c.
 #include <kernel/board.h>
 #include <board_config.h>
+#include <armv7m_regs.h>
 
 void uart_cmsdk_init(void);
 void timer_cmsdk_cycles_init(void);
@@ -21,6 +22,12 @@ void board_late_init(void)
 }
 
 uint32_t board_cycles_per_sec(void)
+{
+    return BOARD_CPU_HZ;
+}
+
+// SysTick counts the core clock, the cycle counter's (armv7m_regs.h).
+uint32_t board_systick_hz(void)
 {
     return BOARD_CPU_HZ;
 }

@@ -13,8 +13,9 @@
 # programs raise themselves (SWLINE_IRQ in its board_user.h) boots the irqpacetest image:
 # user/apps/irqpace raises that line on each expiry of a 1 ms kernel timer, 150 times, and
 # serves each raise as a driver does. There the truths are the program's own count of raises
-# (exactly one interrupt entry each) and the timer's period (every gap within 2 %: the tick
-# runs 0.8 % fast in QEMU there); an unmask that kept the NVIC's stale latch gave 300 for 150.
+# (exactly one interrupt entry each) and the timer's period (every gap within 2 %; the tick
+# ran 0.8 % fast in QEMU there until SysTick was programmed from the core clock,
+# docs/timers.md); an unmask that kept the NVIC's stale latch gave 300 for 150.
 #   test/qemu/test_irqrate.sh BOARD HOSTDIR
 # Prints TAP.
 set -u

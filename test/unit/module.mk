@@ -39,3 +39,10 @@ $(HT)/test_klock: $(KLOCK_TEST_OBJS)
 	@echo "  TESTLD  $@"
 	$(Q)$(HOST_CC) $(HOST_TLDFLAGS) -o $@ $^ -lcmocka
 HOST_TESTS += $(HT)/test_klock
+
+# The late tick's period arithmetic (kernel/include/kernel/tick_periods.h) against a simulated
+# counter and tick timer.
+$(HT)/test_tick_periods: $(call host_test_objs,test/unit/test_tick_periods.c)
+	@echo "  TESTLD  $@"
+	$(Q)$(HOST_CC) $(HOST_TLDFLAGS) -o $@ $^ -lcmocka
+HOST_TESTS += $(HT)/test_tick_periods

@@ -75,11 +75,15 @@ static void test_round_robin_slice(void **state)
     a->policy = b->policy = SCHED_POLICY_RR;
     assert_ptr_equal(sched_choose(), a);
     for (unsigned i = 0; i < RR_TIMESLICE - 1; i++) {
-        sched_tick();
+        sched_tick(1);
         assert_ptr_equal(sched_choose(), a);
     }
-    sched_tick();
+    sched_tick(1);
     assert_ptr_equal(sched_choose(), b);
+    // A late tick covering more periods than the slice has left (arch_tick_periods) ends it,
+    // as that many ticks one by one would: the slice is time, not tick interrupts.
+    sched_tick(RR_TIMESLICE + 3);
+    assert_ptr_equal(sched_choose(), a);
 }
 
 static void test_fifo_policy_keeps_cpu(void **state)
@@ -90,7 +94,7 @@ static void test_fifo_policy_keeps_cpu(void **state)
     a->policy = SCHED_POLICY_FIFO;
     assert_ptr_equal(sched_choose(), a);
     for (unsigned i = 0; i < 10 * RR_TIMESLICE; i++) {
-        sched_tick();
+        sched_tick(1);
         assert_ptr_equal(sched_choose(), a);
     }
 }

@@ -19,6 +19,7 @@
 #include <a64.h>
 #include <board_config.h>
 #include <a64_intc.h>
+#include <kernel/tick_periods.h>
 
 #define TIMER_ENABLE     1u
 
@@ -29,6 +30,7 @@ static unsigned current_irq[KMAX_CPUS];
 static uint64_t tick_period;
 static uint64_t tick_next;                   // the end of the kernel's current tick period
 static uint64_t cpu_tick_next[KMAX_CPUS];    // each CPU's next timer compare value
+static unsigned tick_periods;                // periods the tick being taken covers
 
 void a64_irq_init(void)
 {
@@ -53,7 +55,7 @@ unsigned a64_irq_kind(void)
         // after a few late periods: all of them then wanted the lock at once every period,
         // under QEMU's -icount (one virtual CPU at a time) the waits took most of a period, a
         // CPU came back with its next interrupt already due, and a thread bound to it never
-        // ran again (docs/smp.md).
+        // ran again (docs/smp.md). The kernel's tick counts the periods it skipped.
         unsigned c = cpu_id();
         uint64_t now = A64_SYSREG_READ(cntvct_el0);
         cpu_tick_next[c] += tick_period;
@@ -63,13 +65,25 @@ unsigned a64_irq_kind(void)
         a64_isb();
         if (now + tick_period / 8 < tick_next)    // another CPU took this period's tick
             return KENTRY_CPUTICK;
-        tick_next += tick_period;
-        if (tick_next <= now)
-            tick_next = now + tick_period;
+        // Every period that ended is counted (kernel/include/kernel/tick_periods.h): a tick
+        // taken late covers the ones it missed, so k_ticks keeps up with the counter.
+        tick_periods = (unsigned)tick_periods_ended(&tick_next, tick_period, now,
+                                                    tick_period / 8);
         return KENTRY_TICK;
     }
     current_irq[cpu_id()] = (unsigned)line;
     return KENTRY_IRQ;
+}
+
+unsigned arch_tick_periods(void)
+{
+    return tick_periods;
+}
+
+unsigned arch_tick_pending(void)
+{
+    uint64_t now = A64_SYSREG_READ(cntvct_el0);
+    return (unsigned)tick_periods_due(tick_next, tick_period, now, tick_period / 8);
 }
 
 bool a64_more_work(unsigned *kind)

@@ -13,3 +13,5 @@ ARCH_CFLAGS    += -funwind-tables
 ARCH_UPICOLDFLAGS = $(if $(filter dtrace,$(BOARD_NO_IMAGES)),,-T ldscripts/app-exidx.ld)
 # The fault's kind, pc and address for the trace (kernel/ktrace_fault.c).
 ARCH_SRCS += kernel/arch/armv7m/fault_where.c
+# SysTick cannot tell how many periods a late tick covers: the board's counter does.
+ARCH_SRCS += kernel/tick_counter.c

@@ -2,6 +2,8 @@
 // The periodic tick from SysTick (every ARMv7-M core has it, clocked by the core clock), and
 // the rest of the exception set-up: priorities, fault enables, MPU.
 #include <kernel/arch.h>
+#include <kernel/board.h>
+#include <kernel/tick_counter.h>
 #include <armv7m_regs.h>
 #include <board_config.h>
 
@@ -22,7 +24,23 @@ void arch_init(void)
 
 void arch_tick_start(uint32_t cycles_per_tick)
 {
-    SYST_RVR = cycles_per_tick - 1;
+    // The period in SysTick's own clock: the counter's cycles_per_tick, scaled where the two
+    // clocks differ, so that the tick is TICK_HZ by the counter (the late tick's count follows
+    // the counter, docs/timers.md: a SysTick that ran fast had every 125th interrupt count 0).
+    SYST_RVR = (uint32_t)((uint64_t)cycles_per_tick * board_systick_hz() /
+                          board_cycles_per_sec()) - 1;
     SYST_CVR = 0;
     SYST_CSR = 7;   // enable, interrupt, core clock
+    tick_counter_start(cycles_per_tick);
+}
+
+// The periods a tick covers, by the board's counter, in whose cycles the tick's period is.
+unsigned arch_tick_periods(void)
+{
+    return tick_counter_periods(board_cycles_per_sec() / TICK_HZ);
+}
+
+unsigned arch_tick_pending(void)
+{
+    return tick_counter_pending(board_cycles_per_sec() / TICK_HZ);
 }

@@ -14,3 +14,5 @@ ARCH_CFLAGS += -fno-omit-frame-pointer
 ARCH_UCFLAGS := -fno-toplevel-reorder
 # The fault's kind, pc and address for the trace (kernel/ktrace_fault.c).
 ARCH_SRCS += kernel/arch/x86/fault_where.c
+# The PIT cannot tell how many periods a late tick covers: the TSC does.
+ARCH_SRCS += kernel/tick_counter.c

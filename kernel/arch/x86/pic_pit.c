@@ -6,6 +6,7 @@
 // current one ends (x86_more_work). Everything here runs inside the kernel, interrupts off.
 #include <kernel/arch.h>
 #include <kernel/board.h>
+#include <kernel/tick_counter.h>
 #include <x86.h>
 #include <board_config.h>
 
@@ -22,6 +23,7 @@ static uint32_t enabled;        // lines unmasked by the kernel
 static uint32_t pending;        // lines raised in software, not yet taken
 static bool resched;
 static bool tick_on;
+static uint32_t pit_period;     // the tick's period in TSC cycles
 static unsigned current_irq;
 
 static void pic_write_masks(void)
@@ -141,6 +143,20 @@ void arch_tick_start(uint32_t cycles_per_tick)
     outb(PIT_CMD, 0x34);        // channel 0, lo/hi byte, mode 2
     outb(PIT_CH0, (uint8_t)div);
     outb(PIT_CH0, (uint8_t)(div >> 8));
+    // The PIT's period in TSC cycles (the TSC's rate was measured against the PIT's clock).
+    pit_period = (uint32_t)((uint64_t)div * board_cycles_per_sec() / PIT_HZ);
+    tick_counter_start(pit_period);
     tick_on = true;
     pic_write_masks();
+}
+
+// The periods a tick covers, by the TSC (kernel/tick_counter.c).
+unsigned arch_tick_periods(void)
+{
+    return tick_counter_periods(pit_period);
+}
+
+unsigned arch_tick_pending(void)
+{
+    return tick_counter_pending(pit_period);
 }

@@ -23,6 +23,16 @@ enum kentry_kind {
 
 void arch_init(void);
 void arch_tick_start(uint32_t cycles_per_tick);
+// How many tick periods the KENTRY_TICK being handled covers: its own and every one that
+// ended unseen while the interrupt waited (interrupts masked, a stall), by a free-running
+// counter (kernel/include/kernel/tick_periods.h); 0 for an interrupt that came early by the
+// counter (a self-reloading timer a little fast against it). Called once per KENTRY_TICK. 1
+// on an arch that cannot tell (kernel/ktimer.c's weak default).
+unsigned arch_tick_periods(void);
+// The periods that ended by the same counter and no KENTRY_TICK has counted yet (a tick
+// interrupt pending, or held up): k_ticks + this is the tick count now (ktimer_now). 0 on an
+// arch that cannot tell.
+unsigned arch_tick_pending(void);
 // Loads the MPU with the regions of a process (NULL: kernel thread, user regions off).
 void arch_mpu_switch(const struct proc *p);
 // True when [base, base+size) can be one protection region (programs' RAM slots must be).

@@ -17,8 +17,17 @@ struct ktimer {
 };
 
 extern uint64_t k_ticks;
+// Tick periods that ended while the tick was late, counted by the next tick beyond its own
+// period (arch_tick_periods): k_ticks includes them. SysInfo(KSYSINFO_TICKS_LATE), which is
+// modulo 2^32 anyway (32 bits: netduinoplus2's kernel RAM is that tight).
+extern uint32_t k_ticks_late;
 
 void ktimer_subsystem_init(void);
+// The tick count now by the counter: k_ticks and the periods that ended since the last tick
+// entry counted (its interrupt pending or held up, arch_tick_pending). A deadline armed from
+// k_ticks alone while the tick is late would end early by the lag once the late tick counts
+// the periods it missed (docs/timers.md).
+uint64_t ktimer_now(void);
 void ktimer_init(struct ktimer *t, ktimer_fn fn);
 void ktimer_start(struct ktimer *t, uint64_t expires_tick);
 bool ktimer_active(const struct ktimer *t);
@@ -36,6 +45,9 @@ static inline void ktimer_stop(struct ktimer *t)
 }
 // Runs every timer whose deadline is <= now. Called from the tick with the tick count.
 void ktimer_run(uint64_t now);
+// Spins in the kernel (interrupts masked) for n tick periods by the cycle counter: the
+// stall a late tick follows, on purpose (KTRACE_BENCH_STALL, for its test).
+int ktimer_stall_periods(uint32_t n);
 // Ticks to wait for at least `ns` nanoseconds (rounded up, plus one for the partial tick).
 uint64_t ktimer_ns_to_ticks(uint64_t ns);
 // Nanoseconds in `cycles` of the board's cycle counter (ClockTime, D's timestamps), without

@@ -24,8 +24,9 @@ struct thread *sched_choose(void);
 struct thread *sched_choose_traced(void);
 // Asks for the current thread to go to the back of its priority's queue on kernel exit.
 void sched_yield_current(void);
-// Called on each tick for round-robin accounting (of every CPU's running thread).
-void sched_tick(void);
+// Called on each tick for round-robin accounting (of every CPU's running thread), with the
+// periods the tick covers (arch_tick_periods).
+void sched_tick(unsigned periods);
 // ThreadCtl(KTCTL_RUNMASK): binds the running thread `t` to the CPUs in `mask` (bit per CPU)
 // that are online. 0, or -EINVAL when none of them is. When the thread's CPU is not one of them
 // it goes back to the ready queue (its call's result set), for one of its CPUs to take.

@@ -18,5 +18,7 @@ int utimer_destroy(struct proc *p, int id);
 void utimer_proc_gone(struct proc *p);
 
 extern uint64_t k_timer_fires;
+// Periodic firings skipped because a late tick jumped past them (utimer.c).
+extern uint32_t k_timer_overruns;
 
 #endif

@@ -113,6 +113,13 @@ struct kthread_info {
 #define KSYSINFO_RUNQ_TAKES         16
 #define KSYSINFO_RUNQ_FOUND_TAKEN   17
 #define KSYSINFO_RUNQ_HOLD_CYCLES   18
+// Time kept by the tick (docs/timers.md, "A late tick"), modulo 2^32: the ticks since boot
+// (one a period, late ones included, and those ended that no tick has counted yet), the periods a late tick counted beyond its own
+// (each ended while the tick interrupt waited), and the firings of periodic user timers that
+// fell in such a gap and were skipped (the timer keeps its phase and fires once).
+#define KSYSINFO_TICKS              24
+#define KSYSINFO_TICKS_LATE         25
+#define KSYSINFO_TIMER_OVERRUNS     26
 
 // ThreadCtl(cmd, data) (QNX's __KER_THREAD_CTL): what the calling thread may change about itself.
 // KTCTL_RUNMASK: data is a bit mask of the CPUs the thread may run on (bit n: CPU n; QNX's

@@ -140,6 +140,11 @@ struct kuser_ring {
 #define KTRACE_BENCH_DISABLED 1   // a hook whose class is off
 #define KTRACE_BENCH_SIMPLE   2   // a simple event (class USER must be on)
 #define KTRACE_BENCH_COMBINE  3   // a 4-word combine event (class USER must be on)
+// The kernel spins, interrupts masked, for `count` tick periods by the cycle counter (at most
+// KTRACE_BENCH_STALL_MAX): a late tick on purpose, for the test of its accounting
+// (docs/timers.md, ktest's t_tick.c).
+#define KTRACE_BENCH_STALL    4
+#define KTRACE_BENCH_STALL_MAX 16u
 // The most iterations one KTRACE_BENCH call runs (EINVAL beyond): the kernel is not
 // preemptible inside it, so a call stays near 1-4 ms on a 25 MHz Cortex-M3 (issue 17 item 15).
 #define KTRACE_BENCH_MAX      4096u

@@ -7,4 +7,4 @@ MMIO  := $(BOARD_DEVTIMER_WINDOW)
 RAM   := 0x4000
 
 IMAGES     += ktest
-ktest_APPS := ktest kt_peer kt_fault kt_qnx kt_smp
+ktest_APPS := ktest kt_peer kt_fault kt_qnx kt_smp kt_tick

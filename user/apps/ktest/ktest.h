@@ -34,6 +34,7 @@ void test_sched(void);
 void test_ipc(void);
 void test_sync(void);
 void test_time(void);
+void test_late_tick(void);
 void test_irq(void);
 void test_proc(void);
 void test_errors(void);

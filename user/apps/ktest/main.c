@@ -44,6 +44,7 @@ int main(void)
     test_ipc();
     test_sync();
     test_time();
+    test_late_tick();
     test_irq();
     test_proc();
     test_errors();

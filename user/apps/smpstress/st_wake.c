@@ -201,6 +201,9 @@ bool wake_test(uint32_t ncpu, unsigned testno, bool virtual_time)
     wcoid = ConnectAttach(0, wchid);
     int tids[NTHREADS];
     uint32_t created = 0, wanted = 0;
+    uint32_t ticks0 = 0, late0 = 0;
+    SysInfo(KSYSINFO_TICKS, &ticks0);
+    SysInfo(KSYSINFO_TICKS_LATE, &late0);
     uint64_t t0 = board_cntvct();
     for (uint32_t s = 0; s < NTHREADS; s++)
         beat[s] = t0;
@@ -257,7 +260,10 @@ bool wake_test(uint32_t ncpu, unsigned testno, bool virtual_time)
     sleep_stats_add(&senders, &wstats[NTHREADS - 1]);   // (the receiver's with the senders')
     struct sleep_stats all = sleepers;
     sleep_stats_add(&all, &senders);
-    uint32_t ms = (uint32_t)((board_cntvct() - t0) * 1000u / hz);
+    uint64_t t1 = board_cntvct();
+    uint32_t ms = (uint32_t)((t1 - t0) * 1000u / hz), ticks1 = 0, late1 = 0;
+    SysInfo(KSYSINFO_TICKS, &ticks1);
+    SysInfo(KSYSINFO_TICKS_LATE, &late1);
     printf("# wake: %lu ms; sleepers on %lu CPUs: %lu sleeps, worst %lu us past the time asked; "
            "pulse senders and receiver: %lu sleeps, worst %lu us; bound %lu us (%s)\n",
            (unsigned long)ms, (unsigned long)wncpu, (unsigned long)sleepers.n,
@@ -269,6 +275,11 @@ bool wake_test(uint32_t ncpu, unsigned testno, bool virtual_time)
            (unsigned long)(wncpu - 1), (unsigned long)us_of(ipi.worst),
            (unsigned long)us_of(ipi.bound), virtual_time ? "checked" : "not checked",
            (unsigned long)ipi.late, (unsigned long)ipi.bad);
+    // The tick against the counter (docs/timers.md): the kernel's ticks in the test and the
+    // periods the counter had, and the periods late ticks counted beyond their own.
+    printf("# wake: the tick: %lu ticks in %lu periods of the counter; %lu periods counted by "
+           "late ticks\n", (unsigned long)(ticks1 - ticks0),
+           (unsigned long)((t1 - t0) * 1000000000u / hz / tick), (unsigned long)(late1 - late0));
     if (stalled >= 0)
         dump_threads();
     if (stalled >= 0)

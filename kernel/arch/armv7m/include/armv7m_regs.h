@@ -23,6 +23,9 @@
 #define SYST_CSR   REG32(0xE000E010u)
 #define SYST_RVR   REG32(0xE000E014u)
 #define SYST_CVR   REG32(0xE000E018u)
+// The clock SysTick counts (the core clock, CSR.CLKSOURCE = 1), from each ARMv7-M board: not
+// always the cycle counter's (netduinoplus2 in QEMU: a 168 MHz core, TIM2 at 166.67 MHz).
+uint32_t board_systick_hz(void);
 
 #define NVIC_ISER(n) REG32(0xE000E100u + 4u * (n))
 #define NVIC_ICER(n) REG32(0xE000E180u + 4u * (n))
