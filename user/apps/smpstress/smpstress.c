@@ -40,6 +40,7 @@
 #include "st_wake.h"
 #include "st_sleep.h"
 #include "st_error.h"
+#include "st_msg.h"
 #include "st_timed.h"
 #include <stdlib.h>
 #include <string.h>
@@ -110,11 +111,7 @@ static uint32_t live_threads(void)
 static int chid;
 static volatile uint32_t received;
 
-// A client's message: its number, or QUIT. (A receive buffer must be able to hold a pulse.)
-union request {
-    uint32_t v;
-    struct kpulse pulse;
-};
+// A client's message (union request, st_msg.h): its number, or QUIT.
 
 // Two of these on CPU 0 answer every client with the count of messages received so far.
 static int server(void *arg)

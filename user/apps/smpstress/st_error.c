@@ -9,6 +9,7 @@
 // add ROUNDS. Each error round trip also checks what the client got: MsgSend fails with the
 // server's own number, and the reply run's answers are its own.
 #include "st_error.h"
+#include "st_msg.h"
 #include <kern.h>
 #include <stdio.h>
 
@@ -22,10 +23,7 @@ static int err_server(void *arg)
     (void)arg;
     ThreadCtl(KTCTL_RUNMASK, (void *)2u);
     for (;;) {
-        union {
-            uint32_t v;
-            struct kpulse pulse;    // (a receive buffer must hold a pulse)
-        } rq = { 0 };
+        union request rq = { 0 };
         int rcvid = MsgReceive(err_chid, &rq, sizeof(rq), NULL);
         uint32_t v = rq.v;
         if (rcvid <= 0) {
@@ -40,13 +38,6 @@ static int err_server(void *arg)
         if (!v)
             return 0;
     }
-}
-
-static uint32_t exclusive_entries(void)
-{
-    uint32_t v = 0;
-    SysInfo(KSYSINFO_KENTRIES_EXCLUSIVE, &v);
-    return v;
 }
 
 // ROUNDS round trips; the exclusive entries they took.

@@ -15,6 +15,7 @@
 //      the replies refused are counted against the requests the server received).
 // The answers are the program's own: each round trip's reply is its request's.
 #include "st_timed.h"
+#include "st_msg.h"
 #include <kern.h>
 #include <board_clock.h>
 #include <errno.h>
@@ -29,13 +30,6 @@ static int tm_chid, tm_sem[2];
 static volatile uint32_t tm_bad, tm_timed, tm_mode, tm_held, tm_late_refused;
 enum { MODE_REPLY, MODE_SEM, MODE_HOLD };
 
-static uint32_t exclusive_entries(void)
-{
-    uint32_t v = 0;
-    SysInfo(KSYSINFO_KENTRIES_EXCLUSIVE, &v);
-    return v;
-}
-
 static void maybe_timeout(void)
 {
     if (tm_timed)
@@ -49,10 +43,7 @@ static int tm_server(void *arg)
     (void)arg;
     ThreadCtl(KTCTL_RUNMASK, (void *)4u);
     for (;;) {
-        union {
-            uint32_t v;
-            struct kpulse pulse;    // (a receive buffer must hold a pulse)
-        } rq = { 0 };
+        union request rq = { 0 };
         maybe_timeout();
         int rcvid = MsgReceive(tm_chid, &rq, sizeof(rq), NULL);
         if (rcvid <= 0) {
