@@ -16,6 +16,7 @@
 #include <kernel/board.h>
 #include <kernel/ktimer.h>
 #include <d/dvm.h>
+#include <d/dprofile_due.h>
 #include <d/dprobes.h>
 #include <d/dstacks.h>
 #include <kernel/kstack.h>
@@ -202,11 +203,9 @@ void kdt_tick(bool kernel_tick)
         if (now + early < *next)
             continue;
         // Fell behind (a late tick, docs/timers.md): fire once, not a burst of the firings
-        // missed, and keep the phase, the next time on the period's boundaries after now (as
-        // illumos's cyclics do past their catch-up); the late tick periods are counted.
-        *next += timers[i].period_ns;
-        if (*next <= now)
-            *next += ((now - *next) / timers[i].period_ns + 1) * timers[i].period_ns;
+        // missed, and keep the phase (as illumos's cyclics do past their catch-up); the late
+        // tick periods are counted. dtrace -i replays captures by the same rule.
+        *next = dprofile_next_due(*next, now, timers[i].period_ns);
         kdt_fire(timers[i].id, kernel_pc, user_pc, 0, 0);
     }
 }

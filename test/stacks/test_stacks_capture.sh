@@ -99,7 +99,9 @@ done < "$tmp/gdb.frames"
 ok $bad "dtrace -i's ustack( ) in chain_spin is gdb's bt: $ngdb functions and every return address"
 [ $bad = 0 ] || sed 's/^/# /' "$tmp/names.diff"
 
-# the board's own profile-997 over the same samples' ticks: counts within 10%
+# the board's own profile-997 over the same samples' ticks: counts within 10%, or one firing
+# (the two count from different origins, the D program's start and the capture's: a 997 Hz
+# probe on a 1 kHz tick leaves out one tick in 333, and which one differs by that origin)
 cap=$(awk '{ s += $1 } END { print s + 0 }' "$tmp/cap.stacks")
 if [ $image = stackcap ]; then
     n=$((n + 1))
@@ -107,5 +109,6 @@ if [ $image = stackcap ]; then
     exit 0
 fi
 live=$(con_of dtrace < "$tmp/run.out" | awk '/^ +[0-9]+$/ { s += $1 } END { print s + 0 }')
-[ "$live" -gt 0 ] && [ $((cap * 10 >= live * 9 && cap * 10 <= live * 11)) = 1 ]
+d=$((cap > live ? cap - live : live - cap))
+[ "$live" -gt 0 ] && [ $((d <= 1 || (cap * 10 >= live * 9 && cap * 10 <= live * 11))) = 1 ]
 ok $? "dtrace -i fires profile-997 at the capture's samples as the board did: $cap firings, $live live"
