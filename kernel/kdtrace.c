@@ -16,7 +16,7 @@
 #include <kernel/board.h>
 #include <kernel/ktimer.h>
 #include <d/dvm.h>
-#include <d/dprofile_due.h>
+#include <trace/period_due.h>
 #include <d/dprobes.h>
 #include <d/dstacks.h>
 #include <kernel/kstack.h>
@@ -205,7 +205,7 @@ void kdt_tick(bool kernel_tick)
         // Fell behind (a late tick, docs/timers.md): fire once, not a burst of the firings
         // missed, and keep the phase (as illumos's cyclics do past their catch-up); the late
         // tick periods are counted. dtrace -i replays captures by the same rule.
-        *next = dprofile_next_due(*next, now, timers[i].period_ns);
+        *next = period_next_due(*next, timers[i].period_ns, now, NULL);
         kdt_fire(timers[i].id, kernel_pc, user_pc, 0, 0);
     }
 }

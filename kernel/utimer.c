@@ -5,6 +5,7 @@
 #include <kernel/ipc.h>
 #include <kernel/proc.h>
 #include <kernel/ktrace.h>
+#include <trace/period_due.h>
 
 struct utimer {
     bool in_use;
@@ -31,17 +32,13 @@ void utimer_init(void)
 // A periodic timer's next expiry after the one at `expired` fired at tick `now`: one interval
 // on. When a late tick jumped k_ticks past that too (arch_tick_periods), the firings that fell
 // in the gap are skipped and counted in *overruns (POSIX's timer overrun count; a burst of
-// pulses would only fill the pulse pool), and the timer keeps its phase: the next expiry is
-// the first on its interval's boundaries after now, as illumos's cyclics keep theirs.
+// pulses would only fill the pulse pool), and the timer keeps its phase (trace/period_due.h).
 static uint64_t utimer_next_expiry(uint64_t expired, uint64_t interval, uint64_t now,
                                    uint32_t *overruns)
 {
-    uint64_t next = expired + interval;
-    if (next <= now) {
-        uint64_t missed = (now - next) / interval + 1;
-        *overruns += (uint32_t)missed;
-        next += missed * interval;
-    }
+    uint64_t missed;
+    uint64_t next = period_next_due(expired, interval, now, &missed);
+    *overruns += (uint32_t)missed;
     return next;
 }
 

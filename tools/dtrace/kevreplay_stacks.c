@@ -4,12 +4,12 @@
 // firing sees empty stacks, as the capture holds none for it. The events are decoded by the
 // shared trace/kev_stack.c.
 #include "kevreplay_stacks.h"
-#include <d/dprofile_due.h>
 #include <d/dstacks.h>
 #include <d/dvm.h>
 #include <stdio.h>
 #include <string.h>
 #include <trace/kev_decode.h>
+#include <trace/period_due.h>
 
 static struct {
     int have;
@@ -104,6 +104,6 @@ int rstacks_profile_due(unsigned k, unsigned cpu, uint64_t period, uint64_t star
         *next = start + period;
     if (t < *next)
         return 0;
-    *next = dprofile_next_due(*next, t, period);    /* the board's rule (no burst, in phase) */
+    *next = period_next_due(*next, period, t, NULL);    /* the board's rule (no burst, in phase) */
     return 1;
 }
