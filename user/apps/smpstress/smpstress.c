@@ -287,8 +287,8 @@ int main(void)
     if (only_pulse || only_wake || only_error || only_timed) {
         int f = only_pulse ? !pulse_test(ncpu, 9, virtual_time) : 0;
         f += only_wake ? !wake_test(ncpu, 10, virtual_time) : 0;
-        f += only_error ? !error_test(ncpu, 11, stacks[0], STACK) : 0;
-        f += only_timed ? !timed_test(ncpu, 12, stacks[0], STACK) : 0;
+        f += only_error ? !error_test(ncpu, 11, stacks[0], STACK, virtual_time) : 0;
+        f += only_timed ? !timed_test(ncpu, 12, stacks[0], STACK, virtual_time) : 0;
         printf("smpstress: done\n");
         return f;
     }
@@ -346,8 +346,8 @@ int main(void)
     fails += !ok4;
     fails += !pulse_test(ncpu, 9, virtual_time);
     fails += !wake_test(ncpu, 10, virtual_time);
-    fails += !error_test(ncpu, 11, stacks[0], STACK);    // (test 1's, long joined)
-    fails += !timed_test(ncpu, 12, stacks[0], STACK);
+    fails += !error_test(ncpu, 11, stacks[0], STACK, virtual_time);    // (test 1's, long joined)
+    fails += !timed_test(ncpu, 12, stacks[0], STACK, virtual_time);
     printf("smpstress: done\n");
     return fails;
 }

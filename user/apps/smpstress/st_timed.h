@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-bool timed_test(uint32_t ncpu, unsigned testno, void *stack, size_t stack_size);
+bool timed_test(uint32_t ncpu, unsigned testno, void *stack, size_t stack_size,
+                bool virtual_time);
 
 #endif
