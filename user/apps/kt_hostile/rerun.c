@@ -13,6 +13,7 @@
 #include <trace/kev.h>
 #include "hostile.h"
 #include "rerun.h"
+#include "capture.h"
 
 // ---- weakness 1: FP state ------------------------------------------------------------------
 // What of another's FP state this thread sees: 0 when none. `fresh`: a thread that never used
@@ -116,41 +117,6 @@ static void attack_fpu_control(void)
               ATK_FPU_CONTROL, what[i], st);
     }
 #endif
-}
-
-// ---- captures around an attack ------------------------------------------------------------
-// A capture of the USER and SYSTEM classes: a buffer per CPU where there is room (4 on
-// qemu-virt-a53; netduinoplus2 has room for 2). Returns ALLOCBUFFER's result, *started START's.
-static int capture_begin(int *started)
-{
-    int a = TraceEvent(KTRACE_ALLOCBUFFER, 4, 0, 0);
-    if (a < 0)
-        a = TraceEvent(KTRACE_ALLOCBUFFER, 2, 0, 0);
-    TraceEvent(KTRACE_DELALLCLASSES, 0, 0, 0);
-    TraceEvent(KTRACE_ADDCLASS, KEV_C_USER, 0, 0);
-    TraceEvent(KTRACE_ADDCLASS, KEV_C_SYSTEM, 0, 0);
-    *started = TraceEvent(KTRACE_STARTNOSTATE, 0, 0, 0);
-    return a;
-}
-
-// Stops it, gives its counts (*q) and hands each event's first slot (a simple event or a
-// combine event's CB: its first two payload words) to scan, then frees it.
-typedef void (*event_scan)(const struct kev_slot *s, void *ctx);
-static void capture_end(struct ktrace_query *q, event_scan scan, void *ctx)
-{
-    struct ktrace_buffer b;
-    TraceEvent(KTRACE_STOP, 0, 0, 0);
-    TraceEvent(KTRACE_QUERYEVENTS, (uint32_t)(uintptr_t)q, 0, 0);
-    while (TraceEvent(KTRACE_TAKEBUFFER, (uint32_t)(uintptr_t)&b, 0, 0) == 0) {
-        const struct kev_slot *sl = (const struct kev_slot *)(uintptr_t)b.addr;
-        for (unsigned i = 0; i < b.nslots; i++) {
-            unsigned cls = kev_hdr_class(sl[i].header), type = kev_hdr_type(sl[i].header);
-            if (cls != KEV_C_CONTROL && type != KEV_TYPE_CC && type != KEV_TYPE_CE)
-                scan(&sl[i], ctx);
-        }
-        TraceEvent(KTRACE_RELEASEBUFFER, b.index, 0, 0);
-    }
-    TraceEvent(KTRACE_DEALLOCBUFFER, 0, 0, 0);
 }
 
 // ---- weakness 3: records behind a hole, unregistered, or left at the end ------------------
