@@ -195,6 +195,8 @@ static inline void chan_lock(struct channel *ch, const bool shared)
 {
     if (shared)
         kspin_lock(&ch->lock, KLOCK_RANK_CHAN);
+    else    // (KLOCK_CHECK images: that this is an exclusive entry)
+        klock_check_exclusive("a channel's queues touched without its lock");
 }
 
 static inline void chan_unlock(struct channel *ch, const bool shared)

@@ -177,6 +177,13 @@ void ktrace_exit_notify(void)
     ktrace_sync();  // tracing may have stopped: the entry stays traced only while it runs
 }
 
+#if KMAX_CPUS > 1
+void ktrace_notes_defer(void)
+{
+    arch_cpu_kick(cpu_id());
+}
+#endif
+
 // D's side of a kernel exit: virtual time and the on-/off-CPU probes. As Solaris's: off-cpu
 // fires in the context of the thread going off (args[0] the one coming on), then on-cpu in the
 // context of the one coming on (k_current by now). Out of line, so that the exit without D

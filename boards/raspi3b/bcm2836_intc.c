@@ -66,6 +66,13 @@ int intc_ack(void)
     return INTC_NONE;
 }
 
+bool intc_ipi_next(void)
+{
+    unsigned c = cpu_id();
+    uint32_t src = LOCAL(LOCAL_IRQ_SRC(c));
+    return !(src & LOCAL(LOCAL_TIMER_CTL(c)) & SRC_TIMERS) && (src & SRC_MBOX0);
+}
+
 void intc_enable(unsigned line, bool on)
 {
     if (line < 4) {

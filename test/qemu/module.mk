@@ -107,9 +107,13 @@ SCRIPT_TESTS += $$(if $$(filter sync-apps,$$(MATRIX_TESTS_$(1))),qemu-$(1)/sync-
 # (the stress on a kernel built with the lock-order checker: qemu/smpstress-klockcheck above)
 .PHONY: matrix-klockcheck-$(1)
 matrix-klockcheck-$(1):
-	$$(Q)$$(MAKE) --no-print-directory BOARD=$(1) KLOCK_CHECK=1 build/$(1)-klockcheck/smpstress.elf
+	$$(Q)$$(MAKE) --no-print-directory BOARD=$(1) KLOCK_CHECK=1 build/$(1)-klockcheck/smpstress.elf build/$(1)-klockcheck/demo.elf
 TEST_DEPS    += $$(if $$(filter smpstress,$$(MATRIX_TESTS_$(1))),matrix-klockcheck-$(1))
 SCRIPT_TESTS += $$(if $$(filter smpstress,$$(MATRIX_TESTS_$(1))),qemu-$(1)/smpstress-klockcheck|300|BOARD=$(1)|test/qemu/test_smpstress.sh|build/$(1)-klockcheck/smpstress.elf|$$(HOSTILE_QEMU))
+# The demo traced by the tracelogger on the same kernel: the shared side's traced exits (a
+# buffer's high-water notification, the exclusive side's to deliver: kernel/ktrace.h) and the
+# reschedule IPIs' shared entries (a panic when exclusive work runs in a shared entry).
+SCRIPT_TESTS += $$(if $$(filter smpstress,$$(MATRIX_TESTS_$(1))),qemu-$(1)/demo-klockcheck|120|BOARD=$(1)|test/qemu/test_demo.sh|build/$(1)-klockcheck/demo.elf)
 endef
 $(foreach b,$(MATRIX_BOARDS),$(eval $(call MATRIX_template,$(b))))
 

@@ -43,9 +43,12 @@ static bool panicked_with(const char *fmt, ...)
     return strstr(panic_msg, want) != NULL;
 }
 
+int test_in_shared;
+
 static void reset(void **state)
 {
     (void)state;
+    test_in_shared = 0;
     for (unsigned i = 0; i < KMAX_CPUS; i++) {
         k_cpus[i].id = i;
         k_cpus[i].locks_held = 0;
@@ -53,6 +56,25 @@ static void reset(void **state)
     test_this_cpu = &k_cpus[0];
     chan.word = pool.word = runq.word = 0;
     panic_msg[0] = '\0';
+}
+
+// Work of the exclusive side (a channel's queues without its lock: ipc.c chan_lock) passes in
+// an exclusive entry and is a panic naming it in a shared one (the high-water notification a
+// shared traced exit once delivered: kernel/kentry_shared.h).
+static void exclusive_work_in_shared_entry_panics(void **state)
+{
+    reset(state);
+    if (setjmp(panic_jmp))
+        fail_msg("panicked: %s", panic_msg);
+    klock_check_exclusive("a channel's queues touched without its lock");
+    arch_kernel_enter_shared();
+    if (!setjmp(panic_jmp)) {
+        klock_check_exclusive("a channel's queues touched without its lock");
+        fail_msg("exclusive work in a shared entry without a panic");
+    }
+    assert_true(panicked_with("a channel's queues touched without its lock on CPU 0 in a shared "
+                              "entry"));
+    arch_kernel_exit_shared();
 }
 
 static void in_order_passes(void **state)
@@ -212,6 +234,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(in_order_passes),
+        cmocka_unit_test(exclusive_work_in_shared_entry_panics),
         cmocka_unit_test(out_of_order_panics),
         cmocka_unit_test(same_rank_twice_panics),
         cmocka_unit_test(release_unheld_panics),

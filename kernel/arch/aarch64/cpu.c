@@ -9,6 +9,7 @@
 #include <kernel/kentry_shared.h>
 #include <kernel/kuring.h>
 #include <a64.h>
+#include <a64_intc.h>
 #include <board_config.h>
 
 extern uint32_t __data_load[], __data_start[], __data_end[], __bss_start[], __bss_end[];
@@ -60,7 +61,8 @@ static inline __attribute__((always_inline)) unsigned sync_kind(void)
 // saved: the kernel's work for this entry, then any work it left (a reschedule request, a
 // software-raised line), each as an entry of its own, as on x86.
 // With more than one CPU online the whole of it runs under the kernel lock's exclusive side
-// (smp.c), except the message fast path, which runs shared (kernel/klock.h, entry_shared).
+// (smp.c), except the message fast path and the reschedule IPI, which run shared
+// (kernel/klock.h; entry_shared, entry_ipi_shared).
 // entry.S calls the untraced or the traced one: its call instruction is rewritten when
 // tracing turns on or off (entry_select.c), so the untraced path tests nothing. The work an
 // entry left is rare and tests ktrace_kernel_on itself (tracing may have started meanwhile),
@@ -77,10 +79,11 @@ static __attribute__((noinline)) void more_work_entry(unsigned kind)
     kernel_entry(kind);
 }
 
-static inline __attribute__((always_inline)) void entry_work(unsigned source, const bool traced,
-                                                             const bool smp)
+// `line`: an interrupt's line if the shared side acknowledged it already, else INTC_NOT_ACKED.
+static inline __attribute__((always_inline)) void entry_work(unsigned source, int line,
+                                                             const bool traced, const bool smp)
 {
-    unsigned kind = source == A64_ENTRY_SYNC ? sync_kind() : a64_irq_kind();
+    unsigned kind = source == A64_ENTRY_SYNC ? sync_kind() : a64_irq_kind(line);
     if (traced)
         kernel_entry_traced(kind);
     else
@@ -108,6 +111,25 @@ static inline __attribute__((always_inline)) bool entry_shared(unsigned source,
     return traced ? KLOCK_SHARED_TRACED && kernel_entry_shared(k_current, KTRACE_HOOKS)
                   : kernel_entry_shared(k_current, false);
 }
+
+// A reschedule IPI on the shared side (kernel/kentry_shared.h): only when the controller's next
+// answer is the IPI, looked at without acknowledging it, so that every other interrupt is
+// acknowledged under the exclusive lock as before. False when the entry is to run exclusive;
+// *line is then what the shared side acknowledged (another line came first), or INTC_NOT_ACKED.
+static inline __attribute__((always_inline)) bool entry_ipi_shared(const bool traced, int *line)
+{
+    if (!intc_ipi_next() || (traced && !KLOCK_SHARED_TRACED) ||
+        !kentry_resched_shared_begin(k_current, traced))
+        return false;
+    int l = intc_ack();
+    if (unlikely(l != INTC_IPI)) {
+        arch_kernel_exit_shared();
+        *line = l;
+        return false;
+    }
+    kentry_resched_shared_end(k_current, traced);
+    return true;
+}
 #endif
 
 static inline __attribute__((always_inline)) void entry_body(unsigned source, const bool traced)
@@ -116,17 +138,19 @@ static inline __attribute__((always_inline)) void entry_body(unsigned source, co
     if (k_ncpus > 1) {
         if (KTRACE_HOOKS && traced)
             kuring_drain_unlocked(k_current);  // the thread's own ring: no kernel lock (kuring.c)
-        if (entry_shared(source, traced))
+        int line = INTC_NOT_ACKED;
+        if (source == A64_ENTRY_IRQ ? entry_ipi_shared(traced && KTRACE_HOOKS, &line)
+                                    : entry_shared(source, traced))
             return;
         a64_kernel_lock();
         if (KTRACE_HOOKS && (traced || ktrace_kernel_on))
-            entry_work(source, KTRACE_HOOKS, true);
+            entry_work(source, line, KTRACE_HOOKS, true);
         else
-            entry_work(source, false, true);
+            entry_work(source, line, false, true);
         return;
     }
 #endif
-    entry_work(source, traced, false);
+    entry_work(source, INTC_NOT_ACKED, traced, false);
 }
 
 void a64_kernel_entry(unsigned source)

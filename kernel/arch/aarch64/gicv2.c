@@ -21,6 +21,7 @@
 #define GICC_PMR         0x004
 #define GICC_IAR         0x00c
 #define GICC_EOIR        0x010
+#define GICC_HPPIR       0x018
 #define GIC_SPURIOUS     1020u
 #define GIC_NIDS         64u
 #define SGI_RESCHED      0u
@@ -83,6 +84,12 @@ int intc_ack(void)
         return INTC_IPI;
     int line = id_to_line(id);
     return line < 0 ? INTC_NONE : line;
+}
+
+// (The CPU interface is banked: this CPU's own, safe to read and acknowledge on the shared side.)
+bool intc_ipi_next(void)
+{
+    return (GICC(GICC_HPPIR) & 0x3ffu) == SGI_RESCHED;
 }
 
 void intc_enable(unsigned line, bool on)

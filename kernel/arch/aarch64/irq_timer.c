@@ -38,9 +38,13 @@ void a64_irq_init(void)
     pending = enabled = 0;
 }
 
-unsigned a64_irq_kind(void)
+// What this CPU's interrupt asks of the kernel: `line` as intc_ack answered it, or
+// INTC_NOT_ACKED to acknowledge it now (every entry but a reschedule IPI's whose shared side
+// found another line first: cpu.c).
+unsigned a64_irq_kind(int line)
 {
-    int line = intc_ack();
+    if (line == INTC_NOT_ACKED)
+        line = intc_ack();
     if (line == INTC_NONE)
         return KENTRY_RESCHED;
     if (line == INTC_IPI) {         // choose again

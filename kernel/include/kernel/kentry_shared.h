@@ -7,7 +7,9 @@
 // entry). Only with
 // more than one CPU (KMAX_CPUS > 1). The SYNC_* calls that need no priority inheritance take
 // the same entry (sync.c, "The shared side"), and TimerTimeout: a timeout is armed and
-// cancelled under the timer list's own lock (ktimer.c).
+// cancelled under the timer list's own lock (ktimer.c). So does a reschedule IPI, whose only
+// work is the choice (kentry_resched_shared_*, below): a wake-up across CPUs then stops no
+// other CPU.
 //
 // What a shared entry touches, and under what: its own thread and CPU (no lock: nobody else
 // writes them while it runs); the connection and channel tables, processes' memory maps and
@@ -35,6 +37,21 @@
 #ifndef KERNEL_KENTRY_SHARED_H
 #define KERNEL_KENTRY_SHARED_H
 #if KMAX_CPUS > 1
+// The end of a traced entry (ktrace_exit_begin, kernel/ktrace.h) on the shared side, which cannot
+// raise the synthetic interrupt: that sends a pulse and wakes the logger, work of the exclusive
+// side (the channel's queue and the ready queues, unlocked there). This CPU's notifications
+// stay queued, and a reschedule IPI to itself brings the exclusive entry that delivers them
+// as soon as the shared one returns (the IPI's entry goes exclusive while they wait).
+static inline bool ktrace_notes_mine(void)
+{
+    return __builtin_expect((ktrace_hot.notes >> cpu_id()) & 1u, 0);
+}
+static inline void ktrace_exit_begin_shared(void)
+{
+    if (ktrace_notes_mine())
+        ktrace_notes_defer();
+}
+
 // The calls the fast path takes.
 static inline bool shared_call(uint32_t n)
 {
@@ -102,7 +119,7 @@ static inline __attribute__((always_inline)) bool entry_shared_body(struct threa
     if (t->state == THS_RUNNING)
         thread_set_result(t, r);
     if (traced)
-        ktrace_exit_begin();
+        ktrace_exit_begin_shared();     // (notifications: the exclusive side's, ktrace.h)
     struct thread *next = traced ? sched_choose_shared_traced() : sched_choose_shared();
     if (traced)
         ktrace_exit_end(next);
@@ -113,6 +130,37 @@ static inline __attribute__((always_inline)) bool entry_shared_body(struct threa
 retry:
     arch_kernel_exit_shared();
     return false;
+}
+
+// A reschedule IPI (another CPU made ready a thread that this one should run, or ended this
+// one's slice) has nothing to do but choose again, as a shared call's exit does, under the
+// run-queue lock: the arch's entry takes it in two halves around its acknowledgement
+// (kernel/arch/<arch>/cpu.c). The first answers false, having changed nothing, when the entry
+// is to run exclusive: as a call's, and while this CPU has notifications to deliver.
+static inline __attribute__((always_inline)) bool kentry_resched_shared_begin(struct thread *t,
+                                                                              const bool traced)
+{
+    arch_kernel_enter_shared();
+    if (unlikely(t->dying || (traced ? kdt_active || ktrace_notes_mine() : ktrace_kernel_on))) {
+        arch_kernel_exit_shared();
+        return false;
+    }
+    return true;
+}
+
+static inline __attribute__((always_inline)) void kentry_resched_shared_end(struct thread *t,
+                                                                            const bool traced)
+{
+    this_cpu()->kicked = false;
+    this_cpu()->ipis++;
+    if (traced)
+        ktrace_exit_begin_shared();     // (notifications: the exclusive side's, ktrace.h)
+    struct thread *next = traced ? sched_choose_shared_traced() : sched_choose_shared();
+    if (traced)
+        ktrace_exit_end(next);
+    if (next->proc != t->proc)
+        arch_mpu_switch(next->proc);
+    arch_kernel_exit_shared();
 }
 
 static inline __attribute__((always_inline)) bool kernel_entry_shared(struct thread *t,

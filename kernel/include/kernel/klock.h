@@ -8,7 +8,8 @@
 // - SHARED: the message fast path (MsgSend, MsgReceive, MsgReply, MsgError on a channel, no
 //   dying thread, with a timeout or without; MsgSendPulse, and a receive that finds a pulse;
 //   TimerTimeout: kernel/kentry_shared.h) and its CPU's choice of the next thread; the SYNC_*
-//   calls that need no priority inheritance (sync.c). A CPU sets its own word, checks the
+//   calls that need no priority inheritance (sync.c); a reschedule IPI, whose only work is that
+//   choice (kentry_resched_shared_*). A CPU sets its own word, checks the
 //   writer word and backs off while it is set. CPUs in shared mode exclude one another only
 //   through the locks below.
 //
@@ -33,7 +34,9 @@
 // entry is still this CPU's `current`, and no other CPU may make it ready and run it before this
 // CPU has switched away from it (that would run it twice).
 // The order is checked in images built with KLOCK_CHECK (make KLOCK_CHECK=1): each CPU keeps a
-// mask of the ranks it holds, and taking a rank at or below one held is a kernel panic.
+// mask of the ranks it holds, and taking a rank at or below one held is a kernel panic; so is
+// the exclusive side's work done in a shared entry (klock_check_exclusive: a channel's queues
+// touched without its lock).
 #ifndef KERNEL_KLOCK_H
 #define KERNEL_KLOCK_H
 
@@ -79,9 +82,13 @@ extern uint64_t k_klock_exclusive_entries;
 #ifdef KLOCK_CHECK
 void klock_check_acquire(unsigned rank);
 void klock_check_release(unsigned rank);
+// Work only the exclusive side may do (a pulse queued without the channel's lock, the
+// synthetic interrupt): a panic when this CPU runs a shared entry.
+void klock_check_exclusive(const char *what);
 #else
 static inline void klock_check_acquire(unsigned rank) { (void)rank; }
 static inline void klock_check_release(unsigned rank) { (void)rank; }
+static inline void klock_check_exclusive(const char *what) { (void)what; }
 #endif
 
 static inline __attribute__((always_inline)) void kspin_lock(struct kspin *l, unsigned rank)

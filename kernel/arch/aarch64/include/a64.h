@@ -49,7 +49,7 @@ void a64_kernel_unlock(void);
 // irq_timer.c
 void a64_irq_init(void);
 void a64_tick_start_cpu(void);
-unsigned a64_irq_kind(void);
+unsigned a64_irq_kind(int line);
 bool a64_more_work(unsigned *kind);
 // fault.c
 _Noreturn void a64_kernel_fault(uint64_t esr, uint64_t elr, uint64_t far, uint64_t spsr);

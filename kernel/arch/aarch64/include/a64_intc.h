@@ -11,10 +11,12 @@
 
 #define INTC_NONE (-1)      // nothing (spurious)
 #define INTC_IPI  (-2)      // a reschedule IPI from another CPU
+#define INTC_NOT_ACKED (-3) // (irq_timer.c's callers: nothing acknowledged yet)
 
 void intc_init(void);               // the boot CPU: every line off
 void intc_cpu_init(void);           // another CPU: its own (banked) part
 int intc_ack(void);                 // this CPU's pending interrupt: a line, INTC_IPI or INTC_NONE
+bool intc_ipi_next(void);           // whether intc_ack would now answer INTC_IPI (no side effect)
 void intc_enable(unsigned line, bool on);   // a line with hardware (< BOARD_HW_NIRQ)
 void intc_send_ipi(unsigned cpu);
 

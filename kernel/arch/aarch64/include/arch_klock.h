@@ -7,6 +7,7 @@
 #ifndef ARCH_KLOCK_H
 #define ARCH_KLOCK_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 // Each CPU's shared-mode word (1 while it runs a kernel entry in shared mode), on a cache line
@@ -54,6 +55,12 @@ static inline __attribute__((always_inline)) void arch_kernel_enter_shared(void)
     __asm__ volatile("dmb ish" ::: "memory");
     if (__builtin_expect(a64_klock_writer != 0, 0))
         a64_shared_wait(mine);
+}
+
+// Whether this CPU runs a shared entry now (its word is clear in an exclusive one).
+static inline bool arch_kernel_in_shared(void)
+{
+    return a64_shared_words[cpu_id()].in_kernel != 0;
 }
 
 static inline __attribute__((always_inline)) void arch_kernel_exit_shared(void)
