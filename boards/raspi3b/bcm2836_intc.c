@@ -48,7 +48,8 @@ void intc_init(void)
     intc_cpu_init();
 }
 
-int intc_ack(void)
+// What this CPU's controllers show, in intc_ack's order; `take` clears the mailbox it answers.
+static int pending_line(bool take)
 {
     unsigned c = cpu_id();
     uint32_t src = LOCAL(LOCAL_IRQ_SRC(c));
@@ -58,7 +59,8 @@ int intc_ack(void)
     if (timers)
         return __builtin_ctz(timers);
     if (src & SRC_MBOX0) {
-        LOCAL(LOCAL_MBOX0_CLR(c)) = 0xffffffffu;
+        if (take)
+            LOCAL(LOCAL_MBOX0_CLR(c)) = 0xffffffffu;
         return INTC_IPI;
     }
     if ((src & SRC_GPU) && (ARMCTRL(IRQ_PENDING2) & GPU_UART0_BIT))
@@ -66,11 +68,14 @@ int intc_ack(void)
     return INTC_NONE;
 }
 
-bool intc_ipi_next(void)
+int intc_ack(void)
 {
-    unsigned c = cpu_id();
-    uint32_t src = LOCAL(LOCAL_IRQ_SRC(c));
-    return !(src & LOCAL(LOCAL_TIMER_CTL(c)) & SRC_TIMERS) && (src & SRC_MBOX0);
+    return pending_line(true);
+}
+
+int intc_peek(void)
+{
+    return pending_line(false);
 }
 
 void intc_enable(unsigned line, bool on)

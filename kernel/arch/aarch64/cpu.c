@@ -61,8 +61,8 @@ static inline __attribute__((always_inline)) unsigned sync_kind(void)
 // saved: the kernel's work for this entry, then any work it left (a reschedule request, a
 // software-raised line), each as an entry of its own, as on x86.
 // With more than one CPU online the whole of it runs under the kernel lock's exclusive side
-// (smp.c), except the message fast path and the reschedule IPI, which run shared
-// (kernel/klock.h; entry_shared, entry_ipi_shared).
+// (smp.c), except the message fast path, the reschedule IPI and a CPU's share of the tick,
+// which run shared (kernel/klock.h; entry_shared, entry_irq_shared).
 // entry.S calls the untraced or the traced one: its call instruction is rewritten when
 // tracing turns on or off (entry_select.c), so the untraced path tests nothing. The work an
 // entry left is rare and tests ktrace_kernel_on itself (tracing may have started meanwhile),
@@ -112,22 +112,38 @@ static inline __attribute__((always_inline)) bool entry_shared(unsigned source,
                   : kernel_entry_shared(k_current, false);
 }
 
-// A reschedule IPI on the shared side (kernel/kentry_shared.h): only when the controller's next
-// answer is the IPI, looked at without acknowledging it, so that every other interrupt is
-// acknowledged under the exclusive lock as before. False when the entry is to run exclusive;
-// *line is then what the shared side acknowledged (another line came first), or INTC_NOT_ACKED.
-static inline __attribute__((always_inline)) bool entry_ipi_shared(const bool traced, int *line)
+// An interrupt on the shared side (kernel/kentry_shared.h): a reschedule IPI, or (untraced) this
+// CPU's share of a tick another CPU took, each seen from the controller's next answer without
+// acknowledging it, so that every other interrupt is acknowledged under the exclusive lock as
+// before. False when the entry is to run exclusive; *line is then what the shared side
+// acknowledged (another line came first), or INTC_NOT_ACKED.
+static inline __attribute__((always_inline)) bool entry_irq_shared(const bool traced, int *line)
 {
-    if (!intc_ipi_next() || (traced && !KLOCK_SHARED_TRACED) ||
-        !kentry_resched_shared_begin(k_current, traced))
+    int next = intc_peek();
+    if (next == INTC_IPI) {
+        if ((traced && !KLOCK_SHARED_TRACED) || !kentry_choose_shared_begin(k_current, traced))
+            return false;
+    } else if (next == TICK_IRQ && !traced) {   // (traced: the share's events are exclusive)
+        if (!kentry_choose_shared_begin(k_current, false))
+            return false;
+        if (!a64_tick_is_cpu_share()) {         // this CPU takes the kernel's tick
+            arch_kernel_exit_shared();
+            return false;
+        }
+    } else {
         return false;
+    }
     int l = intc_ack();
-    if (unlikely(l != INTC_IPI)) {
+    if (unlikely(l != next)) {
         arch_kernel_exit_shared();
         *line = l;
         return false;
     }
-    kentry_resched_shared_end(k_current, traced);
+    if (next == INTC_IPI)
+        this_cpu()->ipis++;
+    else
+        a64_cputick_take();
+    kentry_choose_shared_end(k_current, traced);
     return true;
 }
 #endif
@@ -139,7 +155,7 @@ static inline __attribute__((always_inline)) void entry_body(unsigned source, co
         if (KTRACE_HOOKS && traced)
             kuring_drain_unlocked(k_current);  // the thread's own ring: no kernel lock (kuring.c)
         int line = INTC_NOT_ACKED;
-        if (source == A64_ENTRY_IRQ ? entry_ipi_shared(traced && KTRACE_HOOKS, &line)
+        if (source == A64_ENTRY_IRQ ? entry_irq_shared(traced && KTRACE_HOOKS, &line)
                                     : entry_shared(source, traced))
             return;
         a64_kernel_lock();

@@ -87,9 +87,15 @@ int intc_ack(void)
 }
 
 // (The CPU interface is banked: this CPU's own, safe to read and acknowledge on the shared side.)
-bool intc_ipi_next(void)
+int intc_peek(void)
 {
-    return (GICC(GICC_HPPIR) & 0x3ffu) == SGI_RESCHED;
+    unsigned id = GICC(GICC_HPPIR) & 0x3ffu;
+    if (id >= GIC_SPURIOUS)
+        return INTC_NONE;
+    if (id < 16)
+        return INTC_IPI;
+    int line = id_to_line(id);
+    return line < 0 ? INTC_NONE : line;
 }
 
 void intc_enable(unsigned line, bool on)

@@ -38,6 +38,43 @@ void a64_irq_init(void)
     pending = enabled = 0;
 }
 
+// This CPU's virtual timer moved on to its next period; the counter's value read for it.
+// The next compare value from the last one, not from now: no drift, and the CPU keeps its
+// phase (a64_tick_start_cpu). A late interrupt (the CPU waited for the lock, or was not run by
+// the host) skips the periods it missed, and the next one is at least a quarter period away.
+// Re-arming at now + period instead lined the CPUs' timers up after a few late periods: all of
+// them then wanted the lock at once every period, under QEMU's -icount (one virtual CPU at a
+// time) the waits took most of a period, a CPU came back with its next interrupt already due,
+// and a thread bound to it never ran again (docs/smp.md). The kernel's tick counts the
+// periods it skipped. This CPU's own state alone: either side of the kernel lock.
+static uint64_t cpu_timer_rearm(void)
+{
+    unsigned c = cpu_id();
+    uint64_t now = A64_SYSREG_READ(cntvct_el0);
+    cpu_tick_next[c] += tick_period;
+    while (cpu_tick_next[c] < now + tick_period / 4)
+        cpu_tick_next[c] += tick_period;
+    A64_SYSREG_WRITE(cntv_cval_el0, cpu_tick_next[c]);
+    a64_isb();
+    return now;
+}
+
+#if KMAX_CPUS > 1
+// The shared side's tick (cpu.c): true when this CPU's timer interrupt is only its share of a
+// period whose tick another CPU took (KENTRY_CPUTICK), which it may then take shared, rearming
+// its timer (a64_cputick_take). The kernel's tick (tick_next) changes on the exclusive side
+// alone, so it holds still while this CPU runs shared.
+bool a64_tick_is_cpu_share(void)
+{
+    return A64_SYSREG_READ(cntvct_el0) + tick_period / 8 < tick_next;
+}
+
+void a64_cputick_take(void)
+{
+    cpu_timer_rearm();
+}
+#endif
+
 // What this CPU's interrupt asks of the kernel: `line` as intc_ack answered it, or
 // INTC_NOT_ACKED to acknowledge it now (every entry but a reschedule IPI's whose shared side
 // found another line first: cpu.c).
@@ -52,21 +89,7 @@ unsigned a64_irq_kind(int line)
         return KENTRY_RESCHED;
     }
     if (line == TICK_IRQ) {
-        // The next compare value from the last one, not from now: no drift, and the CPU keeps
-        // its phase (a64_tick_start_cpu). A late interrupt (the CPU waited for the lock, or
-        // was not run by the host) skips the periods it missed, and the next one is at least
-        // a quarter period away. Re-arming at now + period instead lined the CPUs' timers up
-        // after a few late periods: all of them then wanted the lock at once every period,
-        // under QEMU's -icount (one virtual CPU at a time) the waits took most of a period, a
-        // CPU came back with its next interrupt already due, and a thread bound to it never
-        // ran again (docs/smp.md). The kernel's tick counts the periods it skipped.
-        unsigned c = cpu_id();
-        uint64_t now = A64_SYSREG_READ(cntvct_el0);
-        cpu_tick_next[c] += tick_period;
-        while (cpu_tick_next[c] < now + tick_period / 4)
-            cpu_tick_next[c] += tick_period;
-        A64_SYSREG_WRITE(cntv_cval_el0, cpu_tick_next[c]);
-        a64_isb();
+        uint64_t now = cpu_timer_rearm();
         if (now + tick_period / 8 < tick_next)    // another CPU took this period's tick
             return KENTRY_CPUTICK;
         // Every period that ended is counted (kernel/include/kernel/tick_periods.h): a tick

@@ -7,9 +7,9 @@
 // entry). Only with
 // more than one CPU (KMAX_CPUS > 1). The SYNC_* calls that need no priority inheritance take
 // the same entry (sync.c, "The shared side"), and TimerTimeout: a timeout is armed and
-// cancelled under the timer list's own lock (ktimer.c). So does a reschedule IPI, whose only
-// work is the choice (kentry_resched_shared_*, below): a wake-up across CPUs then stops no
-// other CPU.
+// cancelled under the timer list's own lock (ktimer.c). So do a reschedule IPI and a CPU's share
+// of the tick, whose only work is the choice (kentry_choose_shared_*, below): a wake-up across
+// CPUs, or the tick's period on the CPUs that did not take it, then stops no other CPU.
 //
 // What a shared entry touches, and under what: its own thread and CPU (no lock: nobody else
 // writes them while it runs); the connection and channel tables, processes' memory maps and
@@ -132,13 +132,15 @@ retry:
     return false;
 }
 
-// A reschedule IPI (another CPU made ready a thread that this one should run, or ended this
-// one's slice) has nothing to do but choose again, as a shared call's exit does, under the
-// run-queue lock: the arch's entry takes it in two halves around its acknowledgement
-// (kernel/arch/<arch>/cpu.c). The first answers false, having changed nothing, when the entry
-// is to run exclusive: as a call's, and while this CPU has notifications to deliver.
-static inline __attribute__((always_inline)) bool kentry_resched_shared_begin(struct thread *t,
-                                                                              const bool traced)
+// An interrupt whose only work is to choose again, as a shared call's exit does, under the
+// run-queue lock: a reschedule IPI (another CPU made ready a thread that this one should run,
+// or ended this one's slice), and, untraced, this CPU's share of a tick another CPU took
+// (KENTRY_CPUTICK: the slices are the tick's). The arch's entry takes it in two halves around
+// its acknowledgement (kernel/arch/<arch>/cpu.c). The first answers false, having changed
+// nothing, when the entry is to run exclusive: as a call's, and while this CPU has
+// notifications to deliver.
+static inline __attribute__((always_inline)) bool kentry_choose_shared_begin(struct thread *t,
+                                                                             const bool traced)
 {
     arch_kernel_enter_shared();
     if (unlikely(t->dying || (traced ? kdt_active || ktrace_notes_mine() : ktrace_kernel_on))) {
@@ -148,11 +150,10 @@ static inline __attribute__((always_inline)) bool kentry_resched_shared_begin(st
     return true;
 }
 
-static inline __attribute__((always_inline)) void kentry_resched_shared_end(struct thread *t,
-                                                                            const bool traced)
+static inline __attribute__((always_inline)) void kentry_choose_shared_end(struct thread *t,
+                                                                           const bool traced)
 {
     this_cpu()->kicked = false;
-    this_cpu()->ipis++;
     if (traced)
         ktrace_exit_begin_shared();     // (notifications: the exclusive side's, ktrace.h)
     struct thread *next = traced ? sched_choose_shared_traced() : sched_choose_shared();

@@ -8,8 +8,9 @@
 // - SHARED: the message fast path (MsgSend, MsgReceive, MsgReply, MsgError on a channel, no
 //   dying thread, with a timeout or without; MsgSendPulse, and a receive that finds a pulse;
 //   TimerTimeout: kernel/kentry_shared.h) and its CPU's choice of the next thread; the SYNC_*
-//   calls that need no priority inheritance (sync.c); a reschedule IPI, whose only work is that
-//   choice (kentry_resched_shared_*). A CPU sets its own word, checks the
+//   calls that need no priority inheritance (sync.c); a reschedule IPI and, untraced, a CPU's
+//   share of a tick another CPU took, whose only work is that choice
+//   (kentry_choose_shared_*). A CPU sets its own word, checks the
 //   writer word and backs off while it is set. CPUs in shared mode exclude one another only
 //   through the locks below.
 //

@@ -50,6 +50,8 @@ void a64_kernel_unlock(void);
 void a64_irq_init(void);
 void a64_tick_start_cpu(void);
 unsigned a64_irq_kind(int line);
+bool a64_tick_is_cpu_share(void);
+void a64_cputick_take(void);
 bool a64_more_work(unsigned *kind);
 // fault.c
 _Noreturn void a64_kernel_fault(uint64_t esr, uint64_t elr, uint64_t far, uint64_t spsr);

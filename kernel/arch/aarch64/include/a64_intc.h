@@ -16,7 +16,7 @@
 void intc_init(void);               // the boot CPU: every line off
 void intc_cpu_init(void);           // another CPU: its own (banked) part
 int intc_ack(void);                 // this CPU's pending interrupt: a line, INTC_IPI or INTC_NONE
-bool intc_ipi_next(void);           // whether intc_ack would now answer INTC_IPI (no side effect)
+int intc_peek(void);                // what intc_ack would answer now, acknowledging nothing
 void intc_enable(unsigned line, bool on);   // a line with hardware (< BOARD_HW_NIRQ)
 void intc_send_ipi(unsigned cpu);
 
