@@ -8,7 +8,6 @@
 #include <kernel/thread.h>
 #include <stdint.h>
 
-struct thread;
 void kcall_dispatch(struct thread *t);
 // The same for an entry while tracing runs: also records the call's entry event.
 void kcall_dispatch_traced(struct thread *t);
