@@ -144,7 +144,25 @@ static bool slice_used_up(struct cpu *c, unsigned periods)
     return false;
 }
 
-// The tick comes to one CPU; it keeps the slices of every CPU's thread.
+#if KMAX_CPUS > 1
+// Whether CPU `cpu`, whose running thread's slice just ran out, would now choose another:
+// only a ready thread of its priority or above that may run there takes its place (choose).
+// With none, an IPI would only make it enter the kernel and choose the same thread again.
+static bool slice_end_changes_choice(unsigned cpu)
+{
+    const struct thread *best = top_ready(cpu);
+    return best && best->prio >= k_cpus[cpu].current->prio;
+}
+#endif
+
+// The tick comes to one CPU; it keeps the slices of every CPU's thread. Another CPU whose
+// slice ran out is interrupted only when a thread waits to take its place; otherwise its
+// yield stays pending, for its next choice (its own tick within a period, or any kernel entry)
+// to honour should an equal one be ready by then. An IPI for every slice that ran out was a
+// kernel entry on every CPU running a busy round-robin thread every RR_TIMESLICE ticks, three
+// IPIs in four with nothing to do (the traced demo on 4 CPUs), each exclusive while D runs;
+// with interrupts acknowledged before the kernel lock they kept three CPUs from running a
+// single user instruction for seconds under -icount (docs/notes-t-stall.md).
 void sched_tick(unsigned periods)
 {
     struct cpu *self = this_cpu();
@@ -152,7 +170,8 @@ void sched_tick(unsigned periods)
 #if KMAX_CPUS > 1
     for (unsigned i = 0; i < k_ncpus; i++) {
         struct cpu *c = &k_cpus[i];
-        if (c != self && c->online && slice_used_up(c, periods) && !c->kicked) {
+        if (c != self && c->online && slice_used_up(c, periods) && !c->kicked &&
+            slice_end_changes_choice(i)) {
             c->kicked = true;
             arch_cpu_kick(i);
         }
