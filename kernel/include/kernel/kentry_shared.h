@@ -52,6 +52,20 @@ static inline void ktrace_exit_begin_shared(void)
         ktrace_notes_defer();
 }
 
+// The end of every shared entry: this CPU's choice under the run-queue lock, and out of the
+// shared side.
+static inline __attribute__((always_inline)) void shared_exit(struct thread *t, const bool traced)
+{
+    if (traced)
+        ktrace_exit_begin_shared();     // (notifications: the exclusive side's, ktrace.h)
+    struct thread *next = traced ? sched_choose_shared_traced() : sched_choose_shared();
+    if (traced)
+        ktrace_exit_end(next);
+    if (next->proc != t->proc)
+        arch_mpu_switch(next->proc);
+    arch_kernel_exit_shared();
+}
+
 // The calls the fast path takes.
 static inline bool shared_call(uint32_t n)
 {
@@ -118,14 +132,7 @@ static inline __attribute__((always_inline)) bool entry_shared_body(struct threa
     this_cpu()->shared_kcalls++;
     if (t->state == THS_RUNNING)
         thread_set_result(t, r);
-    if (traced)
-        ktrace_exit_begin_shared();     // (notifications: the exclusive side's, ktrace.h)
-    struct thread *next = traced ? sched_choose_shared_traced() : sched_choose_shared();
-    if (traced)
-        ktrace_exit_end(next);
-    if (next->proc != t->proc)
-        arch_mpu_switch(next->proc);
-    arch_kernel_exit_shared();
+    shared_exit(t, traced);
     return true;
 retry:
     arch_kernel_exit_shared();
@@ -154,14 +161,7 @@ static inline __attribute__((always_inline)) void kentry_choose_shared_end(struc
                                                                            const bool traced)
 {
     this_cpu()->kicked = false;
-    if (traced)
-        ktrace_exit_begin_shared();     // (notifications: the exclusive side's, ktrace.h)
-    struct thread *next = traced ? sched_choose_shared_traced() : sched_choose_shared();
-    if (traced)
-        ktrace_exit_end(next);
-    if (next->proc != t->proc)
-        arch_mpu_switch(next->proc);
-    arch_kernel_exit_shared();
+    shared_exit(t, traced);
 }
 
 static inline __attribute__((always_inline)) bool kernel_entry_shared(struct thread *t,
