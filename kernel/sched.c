@@ -162,7 +162,8 @@ static bool slice_end_changes_choice(unsigned cpu)
 // kernel entry on every CPU running a busy round-robin thread every RR_TIMESLICE ticks, three
 // IPIs in four with nothing to do (the traced demo on 4 CPUs), each exclusive while D runs;
 // with interrupts acknowledged before the kernel lock they kept three CPUs from running a
-// single user instruction for seconds under -icount (docs/notes-t-stall.md).
+// single user instruction for seconds under -icount (docs/smp.md, "Why acknowledging every
+// interrupt before the lock stalled the traced demo").
 void sched_tick(unsigned periods)
 {
     struct cpu *self = this_cpu();
