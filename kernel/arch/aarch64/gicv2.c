@@ -73,29 +73,30 @@ void intc_init(void)
     intc_cpu_init();
 }
 
-int intc_ack(void)
+// What interrupt id `id` is to the kernel: a line, INTC_IPI or INTC_NONE.
+static int id_answer(unsigned id)
 {
-    uint32_t iar = GICC(GICC_IAR);
-    unsigned id = iar & 0x3ffu;
     if (id >= GIC_SPURIOUS)
         return INTC_NONE;
-    GICC(GICC_EOIR) = iar;
     if (id < 16)
         return INTC_IPI;
     int line = id_to_line(id);
     return line < 0 ? INTC_NONE : line;
 }
 
+int intc_ack(void)
+{
+    uint32_t iar = GICC(GICC_IAR);
+    unsigned id = iar & 0x3ffu;
+    if (id < GIC_SPURIOUS)
+        GICC(GICC_EOIR) = iar;
+    return id_answer(id);
+}
+
 // (The CPU interface is banked: this CPU's own, safe to read and acknowledge on the shared side.)
 int intc_peek(void)
 {
-    unsigned id = GICC(GICC_HPPIR) & 0x3ffu;
-    if (id >= GIC_SPURIOUS)
-        return INTC_NONE;
-    if (id < 16)
-        return INTC_IPI;
-    int line = id_to_line(id);
-    return line < 0 ? INTC_NONE : line;
+    return id_answer(GICC(GICC_HPPIR) & 0x3ffu);
 }
 
 void intc_enable(unsigned line, bool on)

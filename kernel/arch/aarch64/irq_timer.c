@@ -59,14 +59,20 @@ static uint64_t cpu_timer_rearm(void)
     return now;
 }
 
+// Whether a timer interrupt seen at `now` is only this CPU's share of a period whose tick
+// another CPU took (KENTRY_CPUTICK).
+static bool tick_is_cpu_share(uint64_t now)
+{
+    return now + tick_period / 8 < tick_next;
+}
+
 #if KMAX_CPUS > 1
-// The shared side's tick (cpu.c): true when this CPU's timer interrupt is only its share of a
-// period whose tick another CPU took (KENTRY_CPUTICK), which it may then take shared, rearming
-// its timer (a64_cputick_take). The kernel's tick (tick_next) changes on the exclusive side
-// alone, so it holds still while this CPU runs shared.
+// The shared side's tick (cpu.c): true when this CPU's timer interrupt is only its share, which
+// it may then take shared (a64_cputick_take: its timer re-armed). The kernel's tick (tick_next)
+// changes on the exclusive side alone, so it holds still while this CPU runs shared.
 bool a64_tick_is_cpu_share(void)
 {
-    return A64_SYSREG_READ(cntvct_el0) + tick_period / 8 < tick_next;
+    return tick_is_cpu_share(A64_SYSREG_READ(cntvct_el0));
 }
 
 void a64_cputick_take(void)
@@ -90,7 +96,7 @@ unsigned a64_irq_kind(int line)
     }
     if (line == TICK_IRQ) {
         uint64_t now = cpu_timer_rearm();
-        if (now + tick_period / 8 < tick_next)    // another CPU took this period's tick
+        if (tick_is_cpu_share(now))                // another CPU took this period's tick
             return KENTRY_CPUTICK;
         // Every period that ended is counted (kernel/include/kernel/tick_periods.h): a tick
         // taken late covers the ones it missed, so k_ticks keeps up with the counter.

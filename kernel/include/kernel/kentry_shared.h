@@ -66,6 +66,22 @@ static inline __attribute__((always_inline)) void shared_exit(struct thread *t, 
     arch_kernel_exit_shared();
 }
 
+// Into the shared side for thread t's entry: false, out again and having changed nothing, when
+// the entry is to run exclusive. Checked inside: only the exclusive side sets them, and it
+// cannot run now. D's probes need the exclusive side, and so does tracing when traced entries
+// are not shared; a D program running sets ktrace_kernel_on too (ktrace.c ktrace_sync, in the
+// same exclusive entry), so an untraced entry tests that alone.
+static inline __attribute__((always_inline)) bool shared_enter(const struct thread *t,
+                                                               const bool traced)
+{
+    arch_kernel_enter_shared();
+    if (unlikely(t->dying || (traced ? kdt_active : ktrace_kernel_on))) {
+        arch_kernel_exit_shared();
+        return false;
+    }
+    return true;
+}
+
 // The calls the fast path takes.
 static inline bool shared_call(uint32_t n)
 {
@@ -90,13 +106,8 @@ static inline __attribute__((always_inline)) bool entry_shared_body(struct threa
                                                                    const bool traced,
                                                                    const bool sync)
 {
-    arch_kernel_enter_shared();
-    // Checked inside: only the exclusive side sets them, and it cannot run now. D's probes
-    // need the exclusive side, and so does tracing when traced entries are not shared; a D
-    // program running sets ktrace_kernel_on too (ktrace.c ktrace_sync, in the same exclusive
-    // entry), so an untraced entry tests that alone.
-    if (unlikely(t->dying || (traced ? kdt_active : ktrace_kernel_on)))
-        goto retry;
+    if (!shared_enter(t, traced))
+        return false;
     this_cpu()->kicked = false;
     // (The thread's user-event ring, its own or its process's, was drained before the lock:
     // the arch's entry, kuring_drain_unlocked, which waits only while D runs or t is dying,
@@ -149,8 +160,9 @@ retry:
 static inline __attribute__((always_inline)) bool kentry_choose_shared_begin(struct thread *t,
                                                                              const bool traced)
 {
-    arch_kernel_enter_shared();
-    if (unlikely(t->dying || (traced ? kdt_active || ktrace_notes_mine() : ktrace_kernel_on))) {
+    if (!shared_enter(t, traced))
+        return false;
+    if (traced && ktrace_notes_mine()) {
         arch_kernel_exit_shared();
         return false;
     }
