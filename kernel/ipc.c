@@ -765,6 +765,29 @@ int ipc_irq_pulse(struct proc *p, int coid, int prio, int32_t code, int32_t valu
     return queue_pulse(c->chan, prio, code, value, 0, NULL, res);
 }
 
+#if KMAX_CPUS > 1
+// A device interrupt's pulse on the shared side (irq.c irq_dispatch_shared): whether it can go
+// there, looked at before the interrupt is acknowledged, and then the pulse. The connection and
+// its channel are read only in shared mode (they change on the exclusive side alone); the
+// line's own pulse `res` must be free, so that the pulse needs no slot of the pool and cannot
+// be lost (it is in use only when the driver unmasked before receiving the last one: rare,
+// and left to the exclusive side). `res` is read without its channel's lock: only the line's
+// dispatch takes it, and a receive on another CPU that frees it meanwhile only sends this one
+// exclusive.
+bool ipc_irq_pulse_shared_ok(const struct proc *p, int coid, const struct pulse *res)
+{
+    const struct connection *c = conn_lookup(p, coid);
+    return c && c->chan && !*(const volatile bool *)&res->in_use;
+}
+
+int ipc_irq_pulse_shared(struct proc *p, int coid, int prio, int32_t code, int32_t value,
+                         struct pulse *res)
+{
+    return queue_pulse_locking(conn_lookup(p, coid)->chan, prio, code, value, 0, NULL, res,
+                               true);
+}
+#endif
+
 void ipc_pulse_cancel(struct pulse *res)
 {
     if (res->in_use) {

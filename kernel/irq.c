@@ -6,12 +6,24 @@
 // counted: masked is masked.
 // Synthetic lines (KIRQ_TRACE) have no hardware: the kernel raises them with a value that
 // rides in the pulse, and they are never masked (every notification counts).
+// Locking (kernel/klock.h). Everything here runs under the big lock's exclusive side, except,
+// with several CPUs, an interrupt on a line attached as an event (irq_dispatch_shared, from the
+// arch's entry, kernel/arch/<arch>/cpu.c) and InterruptMask / InterruptUnmask (irq_mask_shared,
+// from kernel/kentry_shared.h), which run on its shared side: a line's `masked`, its enable in
+// the interrupt controller and its counts under the line's own lock (`lock`, rank IRQ, a leaf:
+// taken with no other lock held and nothing taken under it), its pulse `pend` under its
+// channel's lock once queued (ipc.c). Its kind, process, connection, code and priority are only
+// read there: they change on the exclusive side alone (attach, detach, a process's end), which
+// runs while no shared entry does. Anything unusual goes exclusive having changed nothing: a
+// kernel driver's line, the synthetic line, a line raised in software, a process being torn
+// down, a connection gone, the line's own pulse still queued, D running.
 #include <kernel/irq.h>
 #include <kernel/ipc.h>
 #include <kernel/proc.h>
 #include <kernel/arch.h>
 #include <kernel/board.h>
 #include <kernel/ktrace.h>
+#include <kernel/klock.h>
 #include <uapi/ktrace.h>
 
 enum irq_kind { IRQ_FREE = 0, IRQ_KERNEL, IRQ_EVENT };
@@ -26,8 +38,11 @@ struct irq_line {
     int prio;           // of the pulses (the attaching thread's priority)
     bool masked;
     uint32_t count;
-    uint32_t lost;      // synthetic raises whose pulse could not be queued
+    uint32_t lost;      // interrupts and synthetic raises whose pulse could not be queued
     struct pulse pend;  // the line's own pulse: its delivery needs nothing from the pool
+#if KMAX_CPUS > 1
+    struct kspin lock;  // masked, the controller's enable, count, lost in shared mode
+#endif
 };
 
 #define NLINES (KMAX_IRQS + 1)     // device lines, then KIRQ_TRACE
@@ -77,6 +92,31 @@ int irq_attach_event(struct proc *p, int prio, unsigned irq, int coid, int32_t c
     return (int)irq + IRQ_ID_BASE;
 }
 
+#if KMAX_CPUS > 1
+static inline void line_lock(struct irq_line *l, const bool shared)
+{
+    if (shared)
+        kspin_lock(&l->lock, KLOCK_RANK_IRQ);
+}
+
+static inline void line_unlock(struct irq_line *l, const bool shared)
+{
+    if (shared)
+        kspin_unlock(&l->lock, KLOCK_RANK_IRQ);
+}
+
+// What InterruptMask / InterruptUnmask leave to the exclusive side: the synthetic line, and an
+// unmask of a line raised in software and not yet taken (its entry is the exclusive side's
+// work left, which only an exclusive entry takes before it returns: arch.h arch_irq_raised).
+static bool mask_needs_exclusive(unsigned irq, bool mask)
+{
+    return irq >= KMAX_IRQS || (!mask && arch_irq_raised(irq));
+}
+#else
+static inline void line_lock(struct irq_line *l, const bool shared) { (void)l; (void)shared; }
+static inline void line_unlock(struct irq_line *l, const bool shared) { (void)l; (void)shared; }
+#endif
+
 static struct irq_line *line_of(const struct proc *p, int id)
 {
     int irq = id - IRQ_ID_BASE;
@@ -97,20 +137,41 @@ int irq_detach(struct proc *p, int id)
     return 0;
 }
 
-int irq_mask(struct proc *p, unsigned irq, int id, bool mask)
+// InterruptMask / InterruptUnmask; `shared` a constant in each copy. A caller that does not
+// own the line, or names another line than its id's, gets -EINVAL on either side.
+static inline __attribute__((always_inline)) int mask_body(struct proc *p, unsigned irq, int id,
+                                                           bool mask, const bool shared)
 {
     struct irq_line *l = line_of(p, id);
     if (!l || (unsigned)(id - IRQ_ID_BASE) != irq)
         return -EINVAL;
+#if KMAX_CPUS > 1
+    if (shared && mask_needs_exclusive(irq, mask))
+        return KSHARED_RETRY;
+#endif
+    line_lock(l, shared);
     l->masked = mask;
-    if (irq >= KMAX_IRQS)
-        return 0;
-    if (mask)
-        arch_irq_disable(irq);
-    else
-        arch_irq_enable(irq);
+    if (irq < KMAX_IRQS) {
+        if (mask)
+            arch_irq_disable(irq);
+        else
+            arch_irq_enable(irq);
+    }
+    line_unlock(l, shared);
     return 0;
 }
+
+int irq_mask(struct proc *p, unsigned irq, int id, bool mask)
+{
+    return mask_body(p, irq, id, mask, false);
+}
+
+#if KMAX_CPUS > 1
+int irq_mask_shared(struct proc *p, unsigned irq, int id, bool mask)
+{
+    return mask_body(p, irq, id, mask, true);
+}
+#endif
 
 int irq_trigger(struct proc *p, unsigned irq)
 {
@@ -134,6 +195,69 @@ void irq_raise_synthetic(unsigned irq, int32_t value)
     ktrace_int(KEV_INT_HANDLER_EXIT, irq, (uint32_t)l->proc->pid);
 }
 
+// A pulse that could not be queued: counted, and said on the console. (On the shared side only
+// if the line fired on two CPUs at once with the pool full: irq_shared_ok saw its own pulse free.)
+static void pulse_lost(struct irq_line *l, unsigned irq, const bool shared)
+{
+    line_lock(l, shared);
+    l->lost++;
+    line_unlock(l, shared);
+    kprintf("kernel: interrupt %u: pulse to pid %d lost\n", irq, (int)l->proc->pid);
+}
+
+static inline __attribute__((always_inline)) int line_pulse(struct irq_line *l, unsigned irq,
+                                                            const bool shared)
+{
+#if KMAX_CPUS > 1
+    if (shared)
+        return ipc_irq_pulse_shared(l->proc, l->coid, l->prio, l->code, (int32_t)irq, &l->pend);
+#else
+    (void)shared;
+#endif
+    return ipc_irq_pulse(l->proc, l->coid, l->prio, l->code, (int32_t)irq, &l->pend);
+}
+
+// A line attached as an event fired: masked until its driver unmasks it, and a pulse to the
+// process's connection, in the line's own storage when it is free.
+static inline __attribute__((always_inline)) void event_fire(struct irq_line *l, unsigned irq,
+                                                             const bool shared)
+{
+    line_lock(l, shared);
+    l->count++;
+    arch_irq_disable(irq);
+    l->masked = true;
+    line_unlock(l, shared);
+    ktrace_int_handler(irq, (uint32_t)l->proc->pid, 0, 0);
+    if (line_pulse(l, irq, shared) < 0)
+        pulse_lost(l, irq, shared);
+    ktrace_int(KEV_INT_HANDLER_EXIT, irq, (uint32_t)l->proc->pid);
+}
+
+// An interrupt on line irq (< KMAX_IRQS), with its trace events, for both sides: `shared` (a
+// constant in each copy) only for a line irq_shared_ok let through, attached as an event.
+static inline __attribute__((always_inline)) void dispatch_body(unsigned irq, const bool shared)
+{
+    struct irq_line *l = &lines[irq];
+    ktrace_int(KEV_INT_ENTER, irq, 0);
+    switch (shared ? IRQ_EVENT : l->kind) {
+    case IRQ_KERNEL:
+        l->count++;
+        ktrace_int_handler(irq, 0, (uintptr_t)l->fn, (uintptr_t)l->arg);
+        l->fn(irq, l->arg);
+        ktrace_int(KEV_INT_HANDLER_EXIT, irq, 0);
+        break;
+    case IRQ_EVENT:
+        event_fire(l, irq, shared);
+        break;
+    default:
+        l->count++;
+        arch_irq_disable(irq);
+        kprintf("kernel: spurious interrupt %u, line disabled\n", irq);
+        break;
+    }
+    ktrace_int(KEV_INT_EXIT, irq, 0);
+}
+
 void irq_dispatch(unsigned irq)
 {
     k_irq_count++;
@@ -141,30 +265,25 @@ void irq_dispatch(unsigned irq)
         kprintf("kernel: interrupt %u out of range, ignored\n", irq);
         return;
     }
-    struct irq_line *l = &lines[irq];
-    l->count++;
-    ktrace_int(KEV_INT_ENTER, irq, 0);
-    switch (l->kind) {
-    case IRQ_KERNEL:
-        ktrace_int_handler(irq, 0, (uintptr_t)l->fn, (uintptr_t)l->arg);
-        l->fn(irq, l->arg);
-        ktrace_int(KEV_INT_HANDLER_EXIT, irq, 0);
-        break;
-    case IRQ_EVENT:
-        arch_irq_disable(irq);
-        l->masked = true;
-        ktrace_int_handler(irq, (uint32_t)l->proc->pid, 0, 0);
-        if (ipc_irq_pulse(l->proc, l->coid, l->prio, l->code, (int32_t)irq, &l->pend) < 0)
-            kprintf("kernel: interrupt %u: pulse to pid %d lost\n", irq, (int)l->proc->pid);
-        ktrace_int(KEV_INT_HANDLER_EXIT, irq, (uint32_t)l->proc->pid);
-        break;
-    default:
-        arch_irq_disable(irq);
-        kprintf("kernel: spurious interrupt %u, line disabled\n", irq);
-        break;
-    }
-    ktrace_int(KEV_INT_EXIT, irq, 0);
+    dispatch_body(irq, false);
 }
+
+#if KMAX_CPUS > 1
+bool irq_shared_ok(int irq)
+{
+    if (irq < 0 || irq >= KMAX_IRQS || lines[irq].kind != IRQ_EVENT)
+        return false;
+    const struct irq_line *l = &lines[irq];
+    return l->proc->state == PROC_ALIVE && !l->proc->exiting &&
+           ipc_irq_pulse_shared_ok(l->proc, l->coid, &l->pend);
+}
+
+void irq_dispatch_shared(unsigned irq)
+{
+    __atomic_fetch_add(&k_irq_count, 1, __ATOMIC_RELAXED);
+    dispatch_body(irq, true);
+}
+#endif
 
 void irq_proc_gone(struct proc *p)
 {

@@ -230,6 +230,31 @@ static void second_sync_or_under_chan_panics(void **state)
                               1u << KLOCK_RANK_CHAN));
 }
 
+// An interrupt line's lock (kernel/irq.c, rank IRQ) is a leaf: taken alone, and every other
+// lock, a second line's too, taken under it is a panic (the line's pulse is queued after it is
+// let go).
+static void irq_line_lock_is_a_leaf(void **state)
+{
+    static const unsigned others[] = { KLOCK_RANK_SYNC, KLOCK_RANK_CHAN, KLOCK_RANK_PULSE,
+                                       KLOCK_RANK_RUNQ, KLOCK_RANK_TIMER, KLOCK_RANK_IRQ };
+    for (unsigned i = 0; i < sizeof(others) / sizeof(others[0]); i++) {
+        reset(state);
+        struct kspin line = { 0 }, other = { 0 };
+        assert_order_panics(&line, KLOCK_RANK_IRQ, &other, others[i]);
+    }
+    reset(state);
+    if (setjmp(panic_jmp))
+        fail_msg("panicked: %s", panic_msg);
+    struct kspin line = { 0 };
+    kspin_lock(&line, KLOCK_RANK_IRQ);      // alone, then the channel's and the run queue's
+    kspin_unlock(&line, KLOCK_RANK_IRQ);
+    kspin_lock(&chan, KLOCK_RANK_CHAN);
+    kspin_lock(&runq, KLOCK_RANK_RUNQ);
+    kspin_unlock(&chan, KLOCK_RANK_CHAN);
+    kspin_unlock(&runq, KLOCK_RANK_RUNQ);
+    assert_int_equal(k_cpus[0].locks_held, 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -245,6 +270,7 @@ int main(void)
         cmocka_unit_test(sync_then_runq_passes),
         cmocka_unit_test(sync_under_runq_panics),
         cmocka_unit_test(second_sync_or_under_chan_panics),
+        cmocka_unit_test(irq_line_lock_is_a_leaf),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -7,6 +7,7 @@
 #include <kernel/thread.h>
 #include <kernel/klock.h>
 #include <kernel/kentry_shared.h>
+#include <kernel/irq.h>
 #include <kernel/kuring.h>
 #include <a64.h>
 #include <a64_intc.h>
@@ -141,11 +142,14 @@ static inline __attribute__((always_inline)) bool entry_shared(unsigned source,
                   : kernel_entry_shared(k_current, false);
 }
 
-// An interrupt on the shared side (kernel/kentry_shared.h): a reschedule IPI, or (untraced) this
-// CPU's share of a tick another CPU took, each seen from the controller's next answer without
-// acknowledging it, so that every other interrupt is acknowledged under the exclusive lock as
-// before. False when the entry is to run exclusive; *line is then what the shared side
-// acknowledged (another line came first), or INTC_NOT_ACKED.
+// An interrupt on the shared side (kernel/kentry_shared.h): a reschedule IPI, (untraced) this
+// CPU's share of a tick another CPU took, or a device line a process attached as an event
+// (kernel/irq.c irq_shared_ok: not a kernel driver's, its process alive, its pulse sure to be
+// queued), each seen from the controller's next answer without acknowledging it, so that every
+// other interrupt is acknowledged under the exclusive lock as before (docs/smp.md, "Why
+// acknowledging every interrupt before the lock stalled the traced demo"). False when the entry
+// is to run exclusive; *line is then what the shared side acknowledged (another line came
+// first), or INTC_NOT_ACKED.
 static inline __attribute__((always_inline)) bool entry_irq_shared(const bool traced, int *line)
 {
     int next = intc_peek();
@@ -156,6 +160,13 @@ static inline __attribute__((always_inline)) bool entry_irq_shared(const bool tr
         if (!kentry_choose_shared_begin(k_current, false))
             return false;
         if (!a64_tick_is_cpu_share()) {         // this CPU takes the kernel's tick
+            arch_kernel_exit_shared();
+            return false;
+        }
+    } else if (next >= 0 && next != TICK_IRQ) {  // a device line
+        if ((traced && !KLOCK_SHARED_TRACED) || !kentry_choose_shared_begin(k_current, traced))
+            return false;
+        if (!irq_shared_ok(next)) {
             arch_kernel_exit_shared();
             return false;
         }
@@ -170,8 +181,10 @@ static inline __attribute__((always_inline)) bool entry_irq_shared(const bool tr
     }
     if (next == INTC_IPI)
         this_cpu()->ipis++;
-    else
+    else if (next == TICK_IRQ)
         a64_cputick_take();
+    else
+        irq_dispatch_shared((unsigned)next);    // its events too, traced (they need no lock)
     kentry_choose_shared_end(k_current, traced);
     return true;
 }

@@ -13,7 +13,9 @@
 // round-robin of virtual CPUs under -icount serves a sleeping CPU's timer only when the busy
 // one yields, up to 100 ms late), does not hold the clock back. The raised-line set is shared
 // (any CPU may take a raised line); a reschedule request and the line being handled are per
-// CPU; the controller's IPI asks a CPU to reschedule (smp.c).
+// CPU; the controller's IPI asks a CPU to reschedule (smp.c). The lines unmasked (`enabled`)
+// change on the shared side too (an event line's interrupt, InterruptMask / InterruptUnmask:
+// kernel/irq.c, each under its line's lock), so each change is one atomic update of the word.
 #include <kernel/arch.h>
 #include <kernel/board.h>
 #include <a64.h>
@@ -146,7 +148,7 @@ void arch_irq_enable(unsigned irq)
 {
     if (irq >= BOARD_NIRQ || irq == TICK_IRQ)
         return;
-    enabled |= 1u << irq;
+    __atomic_fetch_or(&enabled, 1u << irq, __ATOMIC_RELAXED);
     if (irq < BOARD_HW_NIRQ)
         intc_enable(irq, true);
 }
@@ -155,7 +157,7 @@ void arch_irq_disable(unsigned irq)
 {
     if (irq >= BOARD_NIRQ || irq == TICK_IRQ)
         return;
-    enabled &= ~(1u << irq);
+    __atomic_fetch_and(&enabled, ~(1u << irq), __ATOMIC_RELAXED);
     if (irq < BOARD_HW_NIRQ)
         intc_enable(irq, false);
 }
@@ -165,6 +167,13 @@ void arch_irq_set_pending(unsigned irq)
     if (irq < BOARD_NIRQ)
         pending |= 1u << irq;
 }
+
+#if KMAX_CPUS > 1
+bool arch_irq_raised(unsigned irq)
+{
+    return irq < BOARD_NIRQ && (pending >> irq) & 1u;
+}
+#endif
 
 void arch_request_resched(void)
 {

@@ -94,6 +94,10 @@ int32_t arch_semihost(uint32_t op, uint32_t arg);
 unsigned arch_cpus_present(void);
 void arch_cpus_start(void);
 void arch_cpu_kick(unsigned cpu);
+// Whether line irq was raised in software (arch_irq_set_pending) and not taken yet: its entry
+// is work an exclusive entry leaves, so an unmask that would release it runs exclusive
+// (kernel/irq.c). Read on the shared side: only the exclusive side raises and takes lines.
+bool arch_irq_raised(unsigned irq);
 #endif
 
 void kernel_entry(unsigned kind);

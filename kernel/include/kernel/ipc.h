@@ -82,6 +82,15 @@ int ipc_kernel_pulse(struct proc *p, int coid, int prio, int32_t code, int32_t v
 // nobody) or, with none free, fails with -EAGAIN.
 int ipc_irq_pulse(struct proc *p, int coid, int prio, int32_t code, int32_t value,
                   struct pulse *res);
+#if KMAX_CPUS > 1
+// The same on the shared side (kernel/klock.h; irq.c irq_dispatch_shared): whether it may go
+// there (the connection and its channel there, `res` free: then it cannot fail), asked before
+// the interrupt is acknowledged; then the pulse, under the channel's lock, its receiver made
+// ready under the run-queue lock, which stays held until the entry's choice.
+bool ipc_irq_pulse_shared_ok(const struct proc *p, int coid, const struct pulse *res);
+int ipc_irq_pulse_shared(struct proc *p, int coid, int prio, int32_t code, int32_t value,
+                         struct pulse *res);
+#endif
 // Takes an interrupt line's pulse off its channel (the line is detached).
 void ipc_pulse_cancel(struct pulse *res);
 // Cleanup when a thread dies in an IPC state, and when its process goes away.

@@ -9,7 +9,10 @@
 // the same entry (sync.c, "The shared side"), and TimerTimeout: a timeout is armed and
 // cancelled under the timer list's own lock (ktimer.c). So do a reschedule IPI and a CPU's share
 // of the tick, whose only work is the choice (kentry_choose_shared_*, below): a wake-up across
-// CPUs, or the tick's period on the CPUs that did not take it, then stops no other CPU.
+// CPUs, or the tick's period on the CPUs that did not take it, then stops no other CPU. So do
+// InterruptMask and InterruptUnmask (the line's lock), and an interrupt on a line a process
+// attached as an event (kernel/irq.c: the line masked under its lock, the pulse queued under
+// the channel's), between the same two halves.
 //
 // What a shared entry touches, and under what: its own thread and CPU (no lock: nobody else
 // writes them while it runs); the connection and channel tables, processes' memory maps and
@@ -18,7 +21,8 @@
 // its waiters' (the object's lock, sync.c); the ready queues (the run-queue lock, kept
 // from the first thread made ready or blocked until this CPU's choice: sched_choose_shared).
 // MsgSendPulse too, and a MsgReceive that finds a pulse: the pulse pool under its own lock,
-// between the channel's and the run queue's (ipc.c).
+// between the channel's and the run queue's (ipc.c). An interrupt line's mask and counts: the
+// line's lock (irq.c), held alone.
 #include <kernel/kernel.h>
 #include <kernel/klock.h>
 #include <kernel/thread.h>
@@ -31,6 +35,7 @@
 #include <kernel/kdtrace.h>
 #include <kernel/kuring.h>
 #include <kernel/sync.h>
+#include <kernel/irq.h>
 #include <arch_kcall.h>
 #include <uapi/kcall.h>
 
@@ -86,7 +91,8 @@ static inline __attribute__((always_inline)) bool shared_enter(const struct thre
 static inline bool shared_call(uint32_t n)
 {
     return n == KC_MsgSend || n == KC_MsgReceive || n == KC_MsgReply || n == KC_MsgError ||
-           n == KC_MsgSendPulse || n == KC_TimerTimeout;
+           n == KC_MsgSendPulse || n == KC_TimerTimeout || n == KC_InterruptUnmask ||
+           n == KC_InterruptMask;
 }
 
 // A full user-event ring's drain, TraceEvent(KTRACE_USERDRAIN) (user/lib/trace_uring.c): the
@@ -132,6 +138,8 @@ static inline __attribute__((always_inline)) bool entry_shared_body(struct threa
         r = ipc_error_shared(t, (int)a[0], (int32_t)a[1], traced);
     else if (n == KC_TimerTimeout)      // (a timeout is armed by the call it bounds: thread.c)
         r = kcall_timer_timeout(t, kcall_ns_arg(a[0], a[1]));
+    else if (n == KC_InterruptUnmask || n == KC_InterruptMask)    // (irq.c: the line's lock)
+        r = irq_mask_shared(t->proc, a[0], (int)a[1], n == KC_InterruptMask);
     else if (n == KC_TraceEvent)
         r = 0;                          // KTRACE_USERDRAIN: drained at the entry, before the lock
     else    // KC_MsgSendPulse (ipc.c: the pool's lock)
@@ -153,9 +161,10 @@ retry:
 // An interrupt whose only work is to choose again, as a shared call's exit does, under the
 // run-queue lock: a reschedule IPI (another CPU made ready a thread that this one should run,
 // or ended this one's slice), and, untraced, this CPU's share of a tick another CPU took
-// (KENTRY_CPUTICK: the slices are the tick's). The arch's entry takes it in two halves around
-// its acknowledgement (kernel/arch/<arch>/cpu.c). The first answers false, having changed
-// nothing, when the entry is to run exclusive: as a call's, and while this CPU has
+// (KENTRY_CPUTICK: the slices are the tick's); and a device interrupt on a line attached as an
+// event, whose pulse comes first (irq_dispatch_shared). The arch's entry takes it in two halves
+// around its acknowledgement (kernel/arch/<arch>/cpu.c). The first answers false, having
+// changed nothing, when the entry is to run exclusive: as a call's, and while this CPU has
 // notifications to deliver.
 static inline __attribute__((always_inline)) bool kentry_choose_shared_begin(struct thread *t,
                                                                              const bool traced)

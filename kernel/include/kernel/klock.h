@@ -10,7 +10,8 @@
 //   TimerTimeout: kernel/kentry_shared.h) and its CPU's choice of the next thread; the SYNC_*
 //   calls that need no priority inheritance (sync.c); a reschedule IPI and, untraced, a CPU's
 //   share of a tick another CPU took, whose only work is that choice
-//   (kentry_choose_shared_*). A CPU sets its own word, checks the
+//   (kentry_choose_shared_*); a device interrupt on a line a process attached as an event,
+//   and InterruptMask / InterruptUnmask (kernel/irq.c). A CPU sets its own word, checks the
 //   writer word and backs off while it is set. CPUs in shared mode exclude one another only
 //   through the locks below.
 //
@@ -30,6 +31,12 @@
 //                    call that blocks with a timeout (TimerTimeout) arms its thread's timer,
 //                    and waking a thread cancels its timer, on the shared side too. Expiry is
 //                    the tick's, exclusive: no shared entry runs while it walks the list.
+//   KLOCK_RANK_IRQ   an interrupt line's state (masked, its enable in the interrupt
+//                    controller, its counts; kernel/irq.c): a device interrupt on a line
+//                    attached as an event, and InterruptMask / InterruptUnmask, on the shared
+//                    side. A leaf: taken with no other lock held and nothing taken under it
+//                    (the interrupt's pulse is queued after its release, under the channel's
+//                    lock), so its place last in the numbering orders nothing.
 // A shared entry holds at most one channel. Once it has taken the run-queue lock it keeps it
 // until its CPU has chosen its next thread (sched_choose_shared): a thread that blocked in the
 // entry is still this CPU's `current`, and no other CPU may make it ready and run it before this
@@ -49,6 +56,7 @@
 #define KLOCK_RANK_PULSE 2u
 #define KLOCK_RANK_RUNQ 3u
 #define KLOCK_RANK_TIMER 4u
+#define KLOCK_RANK_IRQ 5u
 
 // A kernel call that the shared fast path cannot finish (something unusual: a failure, a
 // race with a second reply) returns this before it changed anything; the entry then runs again

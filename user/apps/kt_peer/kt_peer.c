@@ -2,7 +2,10 @@
 // kt_peer: a server in its own process for the kernel tests and benchmarks. ProcArg(): low
 // 16 bits = the parent's channel to say hello on (pid 1); bit 16 = die after receiving the
 // first request without replying; bit 17 = try to attach an interrupt and exit with errno;
-// bit 18 = try to allocate trace buffers and exit with errno. A "UEVT" n request times n
+// bit 18 = try to allocate trace buffers and exit with errno; bit 19 (with 17) = first unmask
+// and mask the line in bits 0-7 with the id in bits 8-15 (attached by the parent, not by this
+// process), and wrong ids and lines, and exit with 100 + the number of answers that were not
+// EINVAL when there are any. A "UEVT" n request times n
 // 2-word user events inserted by this unprivileged process (kbench's user_event_insns).
 #include <kern.h>
 #include <errno.h>
@@ -13,6 +16,22 @@ int main(void)
     uint32_t arg = ProcArg();
     if (arg & 0x40000u)     // not built with KAPP_F_TRACE: may only insert events
         return TraceEvent(KTRACE_ALLOCBUFFER, 2, 0, 0) < 0 ? errno : 0;
+    if (arg & 0x80000u) {
+        unsigned line = arg & 0xffu;
+        int id = (int)(arg >> 8 & 0xffu), wrong = 0;
+        const struct { unsigned line; int id; } bad[] = {
+            { line, id }, { line, id + 1 }, { line + 1, id }, { 0xffffffffu, id }, { line, 0 },
+            { line, -1 },
+        };
+        for (unsigned i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+            errno = 0;
+            wrong += !(InterruptUnmask(bad[i].line, bad[i].id) == -1 && errno == EINVAL);
+            errno = 0;
+            wrong += !(InterruptMask(bad[i].line, bad[i].id) == -1 && errno == EINVAL);
+        }
+        if (wrong)
+            return 100 + wrong;
+    }
     if (arg & 0x20000u) {
         int chid = ChannelCreate(0);
         int coid = ConnectAttach(0, chid);

@@ -12,4 +12,4 @@ URING := 64
 ifneq ($(filter-out 1,$(or $(BOARD_MAX_CPUS),1)),)
 IMAGES        += smpstress
 endif
-smpstress_APPS := smpstress st_peer
+smpstress_APPS := smpstress st_peer st_drv

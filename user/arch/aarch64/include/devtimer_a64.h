@@ -30,6 +30,15 @@ static inline void devtimer_ack(void)
     __asm__ volatile("msr cntp_cval_el0, %0\n\tisb" :: "r"(cval + devtimer_period) : "memory");
 }
 
+// The count at which the timer fires (or fired: until devtimer_ack moves it on), for a driver
+// that times its own latency against it (smpstress's st_drv).
+static inline uint64_t devtimer_deadline(void)
+{
+    uint64_t cval;
+    __asm__ volatile("mrs %0, cntp_cval_el0" : "=r"(cval));
+    return cval;
+}
+
 static inline void devtimer_stop(void)
 {
     __asm__ volatile("msr cntp_ctl_el0, %0\n\tisb" :: "r"(0ul) : "memory");
