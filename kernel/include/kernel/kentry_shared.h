@@ -7,7 +7,9 @@
 // entry). Only with
 // more than one CPU (KMAX_CPUS > 1). The SYNC_* calls that need no priority inheritance take
 // the same entry (sync.c, "The shared side"), and TimerTimeout: a timeout is armed and
-// cancelled under the timer list's own lock (ktimer.c). So do a reschedule IPI and a CPU's share
+// cancelled under the timer list's own lock (ktimer.c), and the calls that touch only their
+// caller and the clock (shared_local_call: ClockTime, ClockCycles, ThreadSelf, ProcSelf,
+// ThreadYield, the null call). So do a reschedule IPI and a CPU's share
 // of the tick, whose only work is the choice (kentry_choose_shared_*, below): a wake-up across
 // CPUs, or the tick's period on the CPUs that did not take it, then stops no other CPU. So do
 // InterruptMask and InterruptUnmask (the line's lock), and an interrupt on a line a process
@@ -36,6 +38,8 @@
 #include <kernel/kuring.h>
 #include <kernel/sync.h>
 #include <kernel/irq.h>
+#include <kernel/ktimer.h>
+#include <kernel/board.h>
 #include <arch_kcall.h>
 #include <uapi/kcall.h>
 
@@ -95,6 +99,34 @@ static inline bool shared_call(uint32_t n)
            n == KC_InterruptMask;
 }
 
+// The calls that touch only their caller and the clock: its own thread's and process's
+// numbers, the generic timer's counter, and ThreadYield, whose only work is the exit's choice
+// (its CPU's yield flag, read by that choice under the run-queue lock). Nothing another CPU
+// writes, so no lock: they were exclusive, and a program's clock_gettime (ClockTime) on every
+// CPU stopped the others each time (docs/smp.md, "Issue 28, seventh round").
+static inline bool shared_local_call(uint32_t n)
+{
+    return n == KC_ClockTime || n == KC_ClockCycles || n == KC_ThreadSelf ||
+           n == KC_ProcSelf || n == KC_ThreadYield || n == KC_Null;
+}
+
+// One of those: its result; the clocks write their 64-bit result themselves (as kcall.c's).
+static inline int local_call_shared(struct thread *t, uint32_t n)
+{
+    switch (n) {
+    case KC_ClockCycles: thread_set_result64(t, board_cycles()); return 0;
+    case KC_ClockTime:   thread_set_result64(t, ktimer_cycles_to_ns(board_cycles())); return 0;
+    case KC_ThreadSelf:  return t->tid;
+    case KC_ProcSelf:    return t->proc->pid;
+    case KC_ThreadYield: sched_yield_current(); return 0;
+    default:             return 0;      // KC_Null
+    }
+}
+
+// Which calls a shared entry's body runs (a constant in each copy, so that the message path's
+// code is what it was before the others came: kernel_entry_shared below).
+enum shared_form { SHARED_MSG, SHARED_SYNC, SHARED_LOCAL };
+
 // A full user-event ring's drain, TraceEvent(KTRACE_USERDRAIN) (user/lib/trace_uring.c): the
 // entry has drained the caller's ring before any lock (the arch's entry,
 // kuring_drain_unlocked); nothing else is left to do, so two flooding threads on two CPUs
@@ -104,13 +136,11 @@ static inline bool shared_user_drain(const struct thread *t, uint32_t n)
     return n == KC_TraceEvent && arch_kc_arg(&t->ctx, 0) == KTRACE_USERDRAIN;
 }
 
-// The shared entry around call n's body: a message call, or with `sync` a SYNC_* call (a
-// constant in each copy, so that the message path's code is what it was before the sync
-// calls came: kernel_entry_shared below).
+// The shared entry around call n's body: a message call, a SYNC_* call or a local one (form).
 static inline __attribute__((always_inline)) bool entry_shared_body(struct thread *t,
                                                                    uint32_t n,
                                                                    const bool traced,
-                                                                   const bool sync)
+                                                                   const enum shared_form form)
 {
     if (!shared_enter(t, traced))
         return false;
@@ -126,8 +156,10 @@ static inline __attribute__((always_inline)) bool entry_shared_body(struct threa
     if (traced)
         ktrace_kcall_entry(t, n, a);    // (the exclusive re-run does not record it again)
     int r;
-    if (sync)
+    if (form == SHARED_SYNC)
         r = sync_call_shared(t, n, (int)a[0]);  // (the trace's hooks need no lock either)
+    else if (form == SHARED_LOCAL)
+        r = local_call_shared(t, n);
     else if (n == KC_MsgSend)
         r = ipc_send_shared(t, (int)a[0], a[1], a[2], a[3], a[4], traced);
     else if (n == KC_MsgReceive)
@@ -149,7 +181,8 @@ static inline __attribute__((always_inline)) bool entry_shared_body(struct threa
     if (n != KC_TimerTimeout)
         t->timeout_ns = 0;              // TimerTimeout covers only the next kernel call
     this_cpu()->shared_kcalls++;
-    if (t->state == THS_RUNNING)
+    if (t->state == THS_RUNNING &&
+        !(form == SHARED_LOCAL && (n == KC_ClockCycles || n == KC_ClockTime)))
         thread_set_result(t, r);
     shared_exit(t, traced);
     return true;
@@ -190,9 +223,11 @@ static inline __attribute__((always_inline)) bool kernel_entry_shared(struct thr
 {
     uint32_t n = arch_kc_number(&t->ctx);
     if (shared_call(n) || shared_user_drain(t, n))
-        return entry_shared_body(t, n, traced, false);
+        return entry_shared_body(t, n, traced, SHARED_MSG);
     if (sync_shared_call(n))
-        return entry_shared_body(t, n, traced, true);
+        return entry_shared_body(t, n, traced, SHARED_SYNC);
+    if (shared_local_call(n))
+        return entry_shared_body(t, n, traced, SHARED_LOCAL);
     return false;
 }
 

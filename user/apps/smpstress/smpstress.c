@@ -26,9 +26,12 @@
 //   14. device interrupts and InterruptUnmask on the shared side: a driver process's interrupts
 //       at the device's programmed rate, with no exclusive entry beyond the ticks, and wrong
 //       unmasks answered as on one CPU (st_irq.c, the process st_drv).
+//   15. the calls that touch only their caller and the clock, on every CPU at once, shared
+//       (st_local.c).
 // Arguments (QEMU_ARGS="smpstress ..."): `icount`, the run's clock is QEMU's instruction count
-// (the wake-up test then holds each sleep to its bound); `pulse`, `wake`, `error`, `timed`, `idle` or `irq`, that test
-// alone (scripts/stress-wake.sh runs them many times), `wake-sleepers` its sleepers alone; `hold`,
+// (the wake-up test then holds each sleep to its bound); `pulse`, `wake`, `error`, `timed`,
+// `idle`, `irq` or `local`, that test alone (scripts/stress-wake.sh runs them many times),
+// `wake-sleepers` its sleepers alone; `hold`,
 // on a stall the wake-up test spins for a debugger instead of ending; `refusal-sleep=NS`, the
 // pulse test's senders sleep NS on every refusal instead of yielding (a tick's sleep after 64
 // refusals); `seed=N`, a pseudo-random spin before each measured sleep and up to 999 ns more
@@ -48,6 +51,7 @@
 #include "st_timed.h"
 #include "st_idle.h"
 #include "st_irq.h"
+#include "st_local.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -263,7 +267,7 @@ int main(void)
         return 2;
     }
     bool virtual_time = false, only_pulse = false, only_wake = false, only_error = false,
-         only_timed = false, only_idle = false, only_irq = false;
+         only_timed = false, only_idle = false, only_irq = false, only_local = false;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "icount"))
@@ -280,6 +284,8 @@ int main(void)
             only_idle = true;
         else if (!strcmp(a, "irq"))
             only_irq = true;
+        else if (!strcmp(a, "local"))
+            only_local = true;
         else if (!strcmp(a, "wake-sleepers"))
             only_wake = true, wake_no_pulses = 1;
         else if (!strcmp(a, "hold"))
@@ -289,22 +295,25 @@ int main(void)
         else if (!strncmp(a, "refusal-sleep=", 14))
             pulse_refusal_sleep_ns = strtoul(a + 14, NULL, 0);
         else {
-            printf("not ok - smpstress: unknown argument '%s' (icount, pulse, wake, "
-                   "error, timed, idle, irq, wake-sleepers, hold, seed=N, refusal-sleep=NS)\n", a);
+            printf("not ok - smpstress: unknown argument '%s' (icount, pulse, wake, error, "
+                   "timed, idle, irq, local, wake-sleepers, hold, seed=N, refusal-sleep=NS)\n",
+                   a);
             return 2;
         }
     }
-    if (only_pulse || only_wake || only_error || only_timed || only_idle || only_irq) {
+    if (only_pulse || only_wake || only_error || only_timed || only_idle || only_irq ||
+        only_local) {
         int f = only_pulse ? !pulse_test(ncpu, 9, virtual_time) : 0;
         f += only_wake ? !wake_test(ncpu, 10, virtual_time) : 0;
         f += only_error ? !error_test(ncpu, 11, stacks[0], STACK, virtual_time) : 0;
         f += only_timed ? !timed_test(ncpu, 12, stacks[0], STACK, virtual_time) : 0;
         f += only_idle ? !idle_test(ncpu, 13, virtual_time) : 0;
         f += only_irq ? !irq_test(14, virtual_time) : 0;
+        f += only_local ? !local_test(ncpu, 15, stacks[0], STACK, virtual_time) : 0;
         printf("smpstress: done\n");
         return f;
     }
-    printf("1..14\n");
+    printf("1..15\n");
     uint32_t threads0 = live_threads(), threads1;
     int fails = !check_churn();
     fails += st_sync_tests(ncpu);
@@ -362,6 +371,7 @@ int main(void)
     fails += !timed_test(ncpu, 12, stacks[0], STACK, virtual_time);
     fails += !idle_test(ncpu, 13, virtual_time);
     fails += !irq_test(14, virtual_time);
+    fails += !local_test(ncpu, 15, stacks[0], STACK, virtual_time);  // (test 1's, long joined)
     printf("smpstress: done\n");
     return fails;
 }

@@ -1,0 +1,117 @@
+// SPDX-License-Identifier: MIT
+// smpstress's test 15: the calls that touch only their caller and the clock (ClockTime,
+// ClockCycles, ThreadSelf, ProcSelf, ThreadYield, the null call) on every CPU at once, on the
+// big lock's shared side (kernel/kentry_shared.h shared_local_call). A thread bound to each of
+// CPUs 1..n-1 makes LOCAL_ROUNDS rounds of the six calls. Each answer is checked against a
+// truth of the program's own: ThreadSelf against what ThreadCreate returned to this thread,
+// ProcSelf against this process's pid as main read it before, ClockCycles between two reads of
+// the generic timer's counter from EL0 around it (board_clock.h, not the kernel's clock), and
+// ClockTime against the counter read just before and just after, converted at its frequency.
+// Under -icount the kernel's count of exclusive entries during the rounds stays within what
+// the ticks and the threads' own start and end take: with the calls exclusive it would grow by
+// six a round on every CPU.
+#include "st_local.h"
+#include "st_msg.h"
+#include <kern.h>
+#include <board_clock.h>
+#include <stdio.h>
+
+#define LOCAL_ROUNDS 2000u
+#define LOCAL_MAXCPU 4
+
+struct local_worker {
+    volatile int tid;           // what ThreadCreate returned (written before `go`)
+    uint32_t cpu;
+    uint32_t bad_self, bad_proc, bad_cycles, bad_time;
+    volatile uint32_t done;
+};
+
+static struct local_worker workers[LOCAL_MAXCPU];
+static volatile uint32_t local_ready, local_go;
+static int local_pid;
+static uint32_t local_hz;
+
+static uint64_t cntvct_ns(uint64_t c)
+{
+    return (c / local_hz) * 1000000000ull + (c % local_hz) * 1000000000ull / local_hz;
+}
+
+static int local_worker_main(void *arg)
+{
+    struct local_worker *w = arg;
+    ThreadCtl(KTCTL_RUNMASK, (void *)(uintptr_t)(1u << w->cpu));
+    __atomic_add_fetch(&local_ready, 1u, __ATOMIC_SEQ_CST);
+    while (!local_go)
+        ;                       // (spins on its own CPU: the rounds start together)
+    for (uint32_t i = 0; i < LOCAL_ROUNDS; i++) {
+        w->bad_self += ThreadSelf() != w->tid;
+        w->bad_proc += ProcSelf() != local_pid;
+        uint64_t c0 = board_cntvct();
+        uint64_t cyc = ClockCycles();
+        uint64_t c1 = board_cntvct();
+        w->bad_cycles += cyc < c0 || cyc > c1;
+        uint64_t n0 = cntvct_ns(board_cntvct());
+        uint64_t ns = ClockTime();
+        uint64_t n1 = cntvct_ns(board_cntvct());
+        w->bad_time += ns < n0 || ns > n1;
+        ThreadYield();
+        KCALL0(KC_Null);
+    }
+    w->done = 1;
+    return 0;
+}
+
+bool local_test(uint32_t ncpu, unsigned testno, void *stacks, uint32_t stack_size,
+                bool virtual_time)
+{
+    uint32_t n = ncpu > LOCAL_MAXCPU ? LOCAL_MAXCPU : ncpu;
+    local_pid = ProcSelf();
+    local_hz = ClockCyclesPerSec();
+    local_ready = local_go = 0;
+    uint32_t started = 0;
+    for (uint32_t c = 1; c < n; c++) {
+        struct local_worker *w = &workers[c];
+        *w = (struct local_worker){ .cpu = c };
+        w->tid = ThreadCreate(local_worker_main, w, (uint8_t *)stacks + (c - 1) * stack_size,
+                              stack_size, 50, 0);
+        started += w->tid > 0;
+    }
+    while (local_ready < started)
+        ThreadSleep(100000);
+    uint32_t t0 = 0, t1 = 0;
+    SysInfo(KSYSINFO_TICKS, &t0);
+    uint32_t e0 = exclusive_entries();
+    local_go = 1;
+    uint32_t bad = 0, finished = 0, sleeps = 0;
+    for (uint32_t c = 1; c < n; c++) {
+        while (!workers[c].done) {
+            ThreadSleep(200000);
+            sleeps++;
+        }
+    }
+    uint32_t e1 = exclusive_entries();
+    SysInfo(KSYSINFO_TICKS, &t1);
+    for (uint32_t c = 1; c < n; c++) {
+        struct local_worker *w = &workers[c];
+        finished += w->tid > 0 && ThreadJoin(w->tid, NULL) == 0;
+        bad += w->bad_self + w->bad_proc + w->bad_cycles + w->bad_time;
+        if (w->bad_self + w->bad_proc + w->bad_cycles + w->bad_time)
+            printf("# CPU %lu: bad ThreadSelf %lu, ProcSelf %lu, ClockCycles %lu, ClockTime %lu\n",
+                   (unsigned long)c, (unsigned long)w->bad_self, (unsigned long)w->bad_proc,
+                   (unsigned long)w->bad_cycles, (unsigned long)w->bad_time);
+    }
+    uint32_t ticks = t1 - t0, entries = e1 - e0;
+    // The ticks (a quarter more, as test 13), main's sleeps and their wake-ups, the threads'
+    // ends (ThreadExit, which may come before the count is read), and 8 spare.
+    uint32_t bound = ticks + ticks / 4u + 2u * sleeps + 2u * (n - 1u) + 8u;
+    uint32_t calls = (n - 1u) * LOCAL_ROUNDS * 6u;
+    bool ok = started == n - 1u && finished == started && !bad &&
+              (!virtual_time || entries <= bound);
+    printf("%s %u - ClockTime, ClockCycles, ThreadSelf, ProcSelf, ThreadYield and the null call "
+           "on CPUs 1..%lu at once (%lu calls): %lu answers wrong against the program's own "
+           "truth and the counter; %lu exclusive entries in %lu ticks (at most %lu)%s\n",
+           ok ? "ok" : "not ok", testno, (unsigned long)(n - 1u), (unsigned long)calls,
+           (unsigned long)bad, (unsigned long)entries, (unsigned long)ticks, (unsigned long)bound,
+           virtual_time ? "" : "; not checked: the host's clock");
+    return ok;
+}
