@@ -125,6 +125,17 @@ static void mutex_take(struct kmutex *m, struct thread *t)
     list_push_back(&t->held_mutexes, &m->held_link);
 }
 
+// A priority recomputed by this file: its caller runs exclusive, or holds the priority lock
+// (shared side: thread.c prio_lock).
+static inline void update_prio_held(struct thread *t)
+{
+#if KMAX_CPUS > 1
+    thread_update_prio_locked(t);
+#else
+    thread_update_prio(t);
+#endif
+}
+
 // Gives m to its best waiter (woken with `ret`), or frees it; then the old owner's
 // priority no longer counts m's waiters.
 static void mutex_release(struct kmutex *m, int32_t ret)
@@ -139,19 +150,28 @@ static void mutex_release(struct kmutex *m, int32_t ret)
         next->wait_mutex = NULL;
         thread_unblock(next, ret ? ret : next->wake_ret);
         next->wake_ret = 0;
-        thread_update_prio(next);   // it inherits from the remaining waiters
+        update_prio_held(next);     // it inherits from the remaining waiters
     }
     if (old && old->in_use)
-        thread_update_prio(old);
+        update_prio_held(old);
 }
 
-// Blocks t on m (which someone else owns) and boosts the owner chain.
-static void mutex_wait(struct kmutex *m, struct thread *t, int id)
+// Blocks t on m (which someone else owns) and boosts the owner chain: exclusive, by
+// recomputing it; shared (mutex_wait_shared holds the locks), by raising it to t's priority.
+static inline __attribute__((always_inline)) void mutex_wait(struct kmutex *m, struct thread *t,
+                                                             int id, const bool shared)
 {
     t->wait_mutex = m;
     thread_block(t, THS_MUTEX, &m->waiters);
     ktrace_sync_wait(t, (uint32_t)id, m->owner);
-    thread_update_prio(m->owner);
+#if KMAX_CPUS > 1
+    if (shared) {
+        thread_raise_prio_shared(m->owner, t->prio);
+        return;
+    }
+#endif
+    (void)shared;
+    update_prio_held(m->owner);
 }
 
 // The id user space names m by (the SYNC_* calls' first argument).
@@ -162,8 +182,8 @@ static int mutex_id(const struct kmutex *m)
 
 // The calls the shared side also takes (sync_call_shared, below) have one body each, run with
 // `shared` a constant: false on the exclusive side, which needs no lock (it runs alone in the
-// kernel); true in shared mode, under the object's lock, where what only the exclusive side
-// may do (block on a mutex, hand one over) is retried there (KSHARED_RETRY, nothing changed).
+// kernel); true in shared mode, under the object's lock, and the priority lock where a mutex's
+// waiters change (what only the exclusive side may do is retried: KSHARED_RETRY, nothing changed).
 // Timeouts are armed and cancelled on both sides (ktimer.c's own lock). "The shared side" below has the rules.
 #if KMAX_CPUS > 1
 #define obj_lock(o, shared)   do { if (shared) kspin_lock(&(o)->lock, KLOCK_RANK_SYNC); } while (0)
@@ -171,7 +191,53 @@ static int mutex_id(const struct kmutex *m)
 // A thread blocked or made ready in shared mode: the run-queue lock, kept until this CPU's
 // choice (sched_choose_shared).
 #define runq_hold(shared)     do { if (shared) sched_lock_shared(); } while (0)
+
+// Shared side: t blocks on m, which another thread owns, and the chain of owners is raised to
+// t's priority; under m's lock, then the priority lock, then the run-queue lock (kept to this
+// CPU's choice: t blocks, and a READY owner moves to its new queue). KSHARED_RETRY, nothing
+// changed, when an owner down the chain waits on a queue that is not a mutex's (its order is
+// that queue's lock's: the exclusive side moves it).
+static int mutex_wait_shared(struct kmutex *m, struct thread *t, int id)
+{
+    prio_lock();
+    if (!thread_raise_prio_shared_ok(m->owner, t->prio)) {
+        prio_unlock();
+        return KSHARED_RETRY;
+    }
+    sched_lock_shared();
+    mutex_wait(m, t, id, true);
+    prio_unlock();
+    return 0;
+}
+
+// Shared side: t hands m over to its first waiter, under m's lock, the priority lock (the
+// waiters, the new owner's priority, t's own lowered) and the run-queue lock (the new owner made
+// ready; held to this CPU's choice). mutex_release's recomputations reach no further than
+// these two: the new owner is READY and t RUNNING, neither waits on a mutex.
+static void mutex_hand_over_shared(struct kmutex *m)
+{
+    prio_lock();
+    sched_lock_shared();
+    mutex_release(m, 0);
+    prio_unlock();
+}
+
+// Whether m has waiters, read under m's lock alone: a waiter comes (mutex_wait_shared) or goes
+// (a hand-over) under it, and a waiter's move in the order under the priority lock never
+// leaves the list empty on the way (thread.c waitq_move). (Exclusive: a waiter gone by a
+// timeout or a kill.)
+static inline bool mutex_has_waiters(const struct kmutex *m)
+{
+    return *(struct list *const volatile *)&m->waiters.next != &m->waiters;
+}
 #else
+static inline int mutex_wait_shared(struct kmutex *m, struct thread *t, int id)
+{
+    (void)m, (void)t, (void)id;
+    return KSHARED_RETRY;
+}
+static inline void mutex_hand_over_shared(struct kmutex *m) { (void)m; }
+static inline bool mutex_has_waiters(const struct kmutex *m) { return !list_empty(&m->waiters); }
 #define obj_lock(o, shared)   ((void)(o), (void)(shared))
 #define obj_unlock(o, shared) ((void)(o), (void)(shared))
 #define runq_hold(shared)     ((void)(shared))
@@ -190,9 +256,9 @@ static inline __attribute__((always_inline)) int mutex_lock_body(struct thread *
     else if (!m->owner)
         mutex_take(m, t);
     else if (shared)
-        r = KSHARED_RETRY;      // blocks and boosts the owner: exclusive
+        r = mutex_wait_shared(m, t, id);    // blocks and raises the owners (or retries)
     else
-        mutex_wait(m, t, id);
+        mutex_wait(m, t, id, false);
     obj_unlock(m, shared);
     return r;
 }
@@ -203,8 +269,7 @@ int mutex_lock(struct thread *t, int id)
 }
 
 // Shared mode: with no waiter, the owner's inherited priority did not count m, so releasing
-// it changes no priority, and mutex_release's thread_update_prio (which reads the other
-// mutexes the owner holds, under no lock of theirs) is not called.
+// it changes no priority and takes no priority lock; with waiters, the hand-over takes it.
 static inline __attribute__((always_inline)) int mutex_unlock_body(struct thread *t, int id,
                                                                    const bool shared)
 {
@@ -217,8 +282,8 @@ static inline __attribute__((always_inline)) int mutex_unlock_body(struct thread
         r = -EPERM;
     } else if (!shared) {
         mutex_release(m, 0);
-    } else if (!list_empty(&m->waiters)) {
-        r = KSHARED_RETRY;      // hands m over and lowers t's priority: exclusive
+    } else if (mutex_has_waiters(m)) {
+        mutex_hand_over_shared(m);  // hands m over and lowers t's priority
     } else {
         list_unlink(&m->held_link);
         m->owner = NULL;
@@ -304,13 +369,13 @@ static void cond_wake(struct thread *w, int32_t ret)
         w->wait_mutex = NULL;
         mutex_take(m, w);
         thread_unblock(w, ret);
-        thread_update_prio(w);
+        update_prio_held(w);
     } else {
         w->wake_ret = ret;
         thread_set_state(w, THS_MUTEX);
         waitq_insert(&m->waiters, w);
         ktrace_sync_wait(w, (uint32_t)mutex_id(m), m->owner);
-        thread_update_prio(m->owner);
+        update_prio_held(m->owner);
     }
 }
 
@@ -440,7 +505,7 @@ void sync_waiter_gone(struct thread *t)
     if (m && t->state == THS_CONDVAR)
         m->cond_refs--;
     if (m && m->owner && m->owner != t)
-        thread_update_prio(m->owner);
+        update_prio_held(m->owner);
 }
 
 void sync_thread_gone(struct thread *t)
@@ -471,13 +536,17 @@ void sync_proc_gone(struct proc *p)
 // lock before the object's is let go, kept until this CPU's choice (sched_choose_shared), so
 // that a thread blocked here is not made ready elsewhere before its CPU has switched away.
 //
-// Priority inheritance stays exclusive: the message fast path reads a server's inherited
-// priority (sync_inherited_prio: the first waiter of each mutex it holds) under its channel's
-// lock only, so no shared call adds or removes a mutex's waiter. The shared calls touch a
-// mutex's waiters list not at all, and a thread's held_mutexes only for their own caller, which
-// runs here and so is nobody's server. Retried (KSHARED_RETRY, nothing changed): a mutex that
-// is owned (lock) or waited for (unlock), a condvar with waiters (its signal takes them to the
-// mutex).
+// Priority inheritance on the shared side: a contended MutexLock blocks its caller and raises
+// the chain of owners (mutex_wait_shared), and a MutexUnlock with waiters hands the mutex over
+// (mutex_hand_over_shared), each under the mutex's lock and then the priority lock (rank PRIO,
+// which orders every mutex's waiters and every priority that two CPUs could change at once:
+// thread.c prio_lock says who writes one and why the message path needs it only for a server
+// holding a mutex) and the run-queue lock. The uncontended calls change only their caller's
+// own list of held mutexes, which nobody else reads while it runs. Retried (KSHARED_RETRY,
+// nothing changed): an owner down the chain waiting on a channel's or a semaphore's queue; a
+// condvar with waiters (its signal takes them to their mutexes, two sync objects at once), and
+// CondWait. A timeout's expiry and a kill stay exclusive (the tick's, thread_destroy's), so
+// a waiter leaves a mutex's queue on the shared side only by a hand-over.
 
 static int cond_signal_shared(struct thread *t, int cid)
 {

@@ -8,7 +8,7 @@
 // - SHARED: the message fast path (MsgSend, MsgReceive, MsgReply, MsgError on a channel, no
 //   dying thread, with a timeout or without; MsgSendPulse, and a receive that finds a pulse;
 //   TimerTimeout: kernel/kentry_shared.h) and its CPU's choice of the next thread; the SYNC_*
-//   calls that need no priority inheritance (sync.c); a reschedule IPI and, untraced, a CPU's
+//   calls but CondWait and a CondSignal or CondBroadcast that wakes a waiter (sync.c); a reschedule IPI and, untraced, a CPU's
 //   share of a tick another CPU took, whose only work is that choice
 //   (kentry_choose_shared_*). A CPU sets its own word, checks the
 //   writer word and backs off while it is set. CPUs in shared mode exclude one another only
@@ -24,6 +24,14 @@
 //   KLOCK_RANK_PULSE the pulse pool (each slot's use, sender, charge) and every process's
 //                    count of queued pulses (proc.npulses; ipc.c pulse_pool_lock), taken
 //                    under a channel's lock to queue a pulse there or to free one received
+//   KLOCK_RANK_PRIO  priority inheritance (kernel/thread.c prio_lock): every thread's effective
+//                    priority where another CPU may change it too, and every mutex's waiters
+//                    (membership and order). Taken under a mutex's lock (a contended
+//                    MutexLock, a MutexUnlock that hands over: sync.c), and under a channel's
+//                    by the message path only when its server holds a mutex (thread.c
+//                    thread_update_prio); the run-queue lock after it (a READY owner requeued,
+//                    the waiter blocked). The walk of the chain of owners under it takes no
+//                    other mutex's lock (their waiters are this lock's) and is bounded.
 //   KLOCK_RANK_RUNQ  the ready queues, every CPU's `current` and `kicked`, k_context_switches
 //                    (sched.c)
 //   KLOCK_RANK_TIMER the timer list (ktimer.c), inside ktimer_start and ktimer_stop alone: a
@@ -47,8 +55,9 @@
 #define KLOCK_RANK_SYNC 0u
 #define KLOCK_RANK_CHAN 1u
 #define KLOCK_RANK_PULSE 2u
-#define KLOCK_RANK_RUNQ 3u
-#define KLOCK_RANK_TIMER 4u
+#define KLOCK_RANK_PRIO 3u
+#define KLOCK_RANK_RUNQ 4u
+#define KLOCK_RANK_TIMER 5u
 
 // A kernel call that the shared fast path cannot finish (something unusual: a failure, a
 // race with a second reply) returns this before it changed anything; the entry then runs again

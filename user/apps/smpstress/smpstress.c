@@ -23,8 +23,12 @@
 //   11. MsgError on the message fast path, as MsgReply (st_error.c);
 //   12. calls with a timeout on the shared side, and the timeouts ending them (st_timed.c).
 //   13. the tick on idle CPUs: counted every period, the other CPUs' shares shared (st_idle.c).
+//   14-16. priority inheritance across CPUs: a contended mutex ping-pong taking no exclusive
+//      entry, an inversion across CPUs undone by inheritance, chains of owners under stress
+//      (st_pi.c).
 // Arguments (QEMU_ARGS="smpstress ..."): `icount`, the run's clock is QEMU's instruction count
-// (the wake-up test then holds each sleep to its bound); `pulse`, `wake`, `error`, `timed` or `idle`, that test
+// (the wake-up test then holds each sleep to its bound); `pulse`, `wake`, `error`, `timed`,
+// `idle` or `pi` (14-16), that test
 // alone (scripts/stress-wake.sh runs them many times), `wake-sleepers` its sleepers alone; `hold`,
 // on a stall the wake-up test spins for a debugger instead of ending; `refusal-sleep=NS`, the
 // pulse test's senders sleep NS on every refusal instead of yielding (a tick's sleep after 64
@@ -44,6 +48,7 @@
 #include "st_msg.h"
 #include "st_timed.h"
 #include "st_idle.h"
+#include "st_pi.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -54,7 +59,7 @@
 #define STACK 2048
 #define QUIT 0xffffffffu
 
-static uint8_t stacks[CHURN_T + MAXCPU][STACK] __attribute__((aligned(16)));
+static uint8_t stacks[CHURN_T + MAXCPU][STACK] __attribute__((aligned(16)));   // (st_pi.c: 8)
 static uint8_t pair_stacks[2 * MAXCPU][STACK] __attribute__((aligned(16)));
 static volatile uint32_t runs[CHURN_ROUNDS * CHURN_T];
 static uint32_t ncpu;
@@ -259,7 +264,7 @@ int main(void)
         return 2;
     }
     bool virtual_time = false, only_pulse = false, only_wake = false, only_error = false,
-         only_timed = false, only_idle = false;
+         only_timed = false, only_idle = false, only_pi = false;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "icount"))
@@ -274,6 +279,8 @@ int main(void)
             only_timed = true;
         else if (!strcmp(a, "idle"))
             only_idle = true;
+        else if (!strcmp(a, "pi"))
+            only_pi = true;
         else if (!strcmp(a, "wake-sleepers"))
             only_wake = true, wake_no_pulses = 1;
         else if (!strcmp(a, "hold"))
@@ -284,20 +291,21 @@ int main(void)
             pulse_refusal_sleep_ns = strtoul(a + 14, NULL, 0);
         else {
             printf("not ok - smpstress: unknown argument '%s' (icount, pulse, wake, "
-                   "error, timed, idle, wake-sleepers, hold, seed=N, refusal-sleep=NS)\n", a);
+                   "error, timed, idle, pi, wake-sleepers, hold, seed=N, refusal-sleep=NS)\n", a);
             return 2;
         }
     }
-    if (only_pulse || only_wake || only_error || only_timed || only_idle) {
+    if (only_pulse || only_wake || only_error || only_timed || only_idle || only_pi) {
         int f = only_pulse ? !pulse_test(ncpu, 9, virtual_time) : 0;
         f += only_wake ? !wake_test(ncpu, 10, virtual_time) : 0;
         f += only_error ? !error_test(ncpu, 11, stacks[0], STACK, virtual_time) : 0;
         f += only_timed ? !timed_test(ncpu, 12, stacks[0], STACK, virtual_time) : 0;
         f += only_idle ? !idle_test(ncpu, 13, virtual_time) : 0;
+        f += only_pi ? st_pi_tests(ncpu, &stacks[0][0], STACK) : 0;
         printf("smpstress: done\n");
         return f;
     }
-    printf("1..13\n");
+    printf("1..16\n");
     uint32_t threads0 = live_threads(), threads1;
     int fails = !check_churn();
     fails += st_sync_tests(ncpu);
@@ -354,6 +362,7 @@ int main(void)
     fails += !error_test(ncpu, 11, stacks[0], STACK, virtual_time);    // (test 1's, long joined)
     fails += !timed_test(ncpu, 12, stacks[0], STACK, virtual_time);
     fails += !idle_test(ncpu, 13, virtual_time);
+    fails += st_pi_tests(ncpu, &stacks[0][0], STACK);      // (every earlier thread joined)
     printf("smpstress: done\n");
     return fails;
 }
