@@ -16,7 +16,7 @@ struct kcond {
     struct proc *owner_proc;
     struct list waiters;
 #if KMAX_CPUS > 1
-    struct kspin lock;      // waiters in shared mode (KLOCK_RANK_SYNC)
+    struct kspin lock;      // waiters in shared mode (KLOCK_RANK_COND: before its mutex's)
 #endif
 };
 
@@ -156,6 +156,22 @@ static void mutex_release(struct kmutex *m, int32_t ret)
         update_prio_held(old);
 }
 
+// m's owners after w queued for m: exclusive, recomputed; shared (the caller holds m's lock,
+// the priority lock and the run-queue lock), raised to w's priority.
+static inline __attribute__((always_inline)) void owners_boost(struct kmutex *m,
+                                                               const struct thread *w,
+                                                               const bool shared)
+{
+#if KMAX_CPUS > 1
+    if (shared) {
+        thread_raise_prio_shared(m->owner, w->prio);
+        return;
+    }
+#endif
+    (void)w, (void)shared;
+    update_prio_held(m->owner);
+}
+
 // Blocks t on m (which someone else owns) and boosts the owner chain: exclusive, by
 // recomputing it; shared (mutex_wait_shared holds the locks), by raising it to t's priority.
 static inline __attribute__((always_inline)) void mutex_wait(struct kmutex *m, struct thread *t,
@@ -164,14 +180,7 @@ static inline __attribute__((always_inline)) void mutex_wait(struct kmutex *m, s
     t->wait_mutex = m;
     thread_block(t, THS_MUTEX, &m->waiters);
     ktrace_sync_wait(t, (uint32_t)id, m->owner);
-#if KMAX_CPUS > 1
-    if (shared) {
-        thread_raise_prio_shared(m->owner, t->prio);
-        return;
-    }
-#endif
-    (void)shared;
-    update_prio_held(m->owner);
+    owners_boost(m, t, shared);
 }
 
 // The id user space names m by (the SYNC_* calls' first argument).
@@ -191,6 +200,10 @@ static int mutex_id(const struct kmutex *m)
 // A thread blocked or made ready in shared mode: the run-queue lock, kept until this CPU's
 // choice (sched_choose_shared).
 #define runq_hold(shared)     do { if (shared) sched_lock_shared(); } while (0)
+#define cond_lock(c, shared)  do { if (shared) kspin_lock(&(c)->lock, KLOCK_RANK_COND); } while (0)
+#define cond_unlock(c, shared) do { if (shared) kspin_unlock(&(c)->lock, KLOCK_RANK_COND); } while (0)
+#define prio_hold(shared)     do { if (shared) prio_lock(); } while (0)
+#define prio_let_go(shared)   do { if (shared) prio_unlock(); } while (0)
 
 // Shared side: t blocks on m, which another thread owns, and the chain of owners is raised to
 // t's priority; under m's lock, then the priority lock, then the run-queue lock (kept to this
@@ -241,6 +254,10 @@ static inline bool mutex_has_waiters(const struct kmutex *m) { return !list_empt
 #define obj_lock(o, shared)   ((void)(o), (void)(shared))
 #define obj_unlock(o, shared) ((void)(o), (void)(shared))
 #define runq_hold(shared)     ((void)(shared))
+#define cond_lock(c, shared)  ((void)(c), (void)(shared))
+#define cond_unlock(c, shared) ((void)(c), (void)(shared))
+#define prio_hold(shared)     ((void)(shared))
+#define prio_let_go(shared)   ((void)(shared))
 #endif
 
 static inline __attribute__((always_inline)) int mutex_lock_body(struct thread *t, int id,
@@ -339,25 +356,45 @@ int cond_create(struct proc *p)
     return -EAGAIN;
 }
 
-int cond_wait(struct thread *t, int cid, int mid)
+// Shared mode: the condvar's lock, then its mutex's, then the priority lock (the mutex's
+// waiters, if it is handed over, and t's own priority, which orders it among the condvar's
+// waiters) and the run-queue lock (t blocks; a new owner is made ready).
+static inline __attribute__((always_inline)) int cond_wait_body(struct thread *t, int cid,
+                                                                int mid, const bool shared)
 {
     struct kcond *c = cond_lookup(t->proc, cid);
     struct kmutex *m = mutex_lookup(t->proc, mid);
     if (!c || !m)
         return -EINVAL;
-    if (m->owner != t)
-        return -EPERM;
-    mutex_release(m, 0);
-    t->wait_mutex = m;      // the mutex to take back when signalled
-    m->cond_refs++;
-    thread_block(t, THS_CONDVAR, &c->waiters);
-    ktrace_sync_wait(t, (uint32_t)cid, NULL);
-    return 0;
+    int r = 0;
+    cond_lock(c, shared);
+    obj_lock(m, shared);
+    if (m->owner != t) {
+        r = -EPERM;
+    } else {
+        prio_hold(shared);
+        runq_hold(shared);
+        mutex_release(m, 0);
+        t->wait_mutex = m;      // the mutex to take back when signalled
+        m->cond_refs++;
+        thread_block(t, THS_CONDVAR, &c->waiters);
+        ktrace_sync_wait(t, (uint32_t)cid, NULL);
+        prio_let_go(shared);
+    }
+    obj_unlock(m, shared);
+    cond_unlock(c, shared);
+    return r;
+}
+
+int cond_wait(struct thread *t, int cid, int mid)
+{
+    return cond_wait_body(t, cid, mid, false);
 }
 
 // A signalled condvar waiter: it must own its mutex again before it returns.
 // `ret` is what CondWait returns once the mutex is back (0, or ETIMEDOUT after a timeout).
-static void cond_wake(struct thread *w, int32_t ret)
+static inline __attribute__((always_inline)) void cond_wake(struct thread *w, int32_t ret,
+                                                            const bool shared)
 {
     struct kmutex *m = w->wait_mutex;
 
@@ -375,7 +412,7 @@ static void cond_wake(struct thread *w, int32_t ret)
         thread_set_state(w, THS_MUTEX);
         waitq_insert(&m->waiters, w);
         ktrace_sync_wait(w, (uint32_t)mutex_id(m), m->owner);
-        update_prio_held(m->owner);
+        owners_boost(m, w, shared);
     }
 }
 
@@ -385,7 +422,7 @@ int cond_signal(struct thread *t, int cid, bool all)
     if (!c)
         return -EINVAL;
     while (!list_empty(&c->waiters)) {
-        cond_wake(list_entry(c->waiters.next, struct thread, qlink), 0);
+        cond_wake(list_entry(c->waiters.next, struct thread, qlink), 0, false);
         if (!all)
             break;
     }
@@ -493,7 +530,7 @@ int sem_destroy(struct proc *p, int id)
 
 void sync_cond_timeout(struct thread *t)
 {
-    cond_wake(t, -ETIMEDOUT);
+    cond_wake(t, -ETIMEDOUT, false);
 }
 
 void sync_waiter_gone(struct thread *t)
@@ -544,27 +581,68 @@ void sync_proc_gone(struct proc *p)
 // holding a mutex) and the run-queue lock. The uncontended calls change only their caller's
 // own list of held mutexes, which nobody else reads while it runs. Retried (KSHARED_RETRY,
 // nothing changed): an owner down the chain waiting on a channel's or a semaphore's queue; a
-// condvar with waiters (its signal takes them to their mutexes, two sync objects at once), and
-// CondWait. A timeout's expiry and a kill stay exclusive (the tick's, thread_destroy's), so
-// a waiter leaves a mutex's queue on the shared side only by a hand-over.
+// broadcast whose waiters wait for different mutexes. CondWait and a signal with waiters hold
+// the condvar's lock (rank COND) and then its mutex's. A timeout's expiry and a kill stay
+// exclusive (the tick's, thread_destroy's), so a waiter leaves a mutex's queue on the shared
+// side only by a hand-over, and a condvar's only by a signal.
 
-static int cond_signal_shared(struct thread *t, int cid)
+// A CondSignal or CondBroadcast: its waiters go to their mutex (cond_wake), under the
+// condvar's lock, then the mutex's, the priority lock and the run-queue lock. KSHARED_RETRY,
+// nothing changed, when a broadcast's waiters wait for different mutexes (one mutex's lock at
+// a time here), or when the raise of the mutex's owners must go exclusive
+// (thread_raise_prio_shared_ok: checked for the highest priority among those woken).
+static int cond_signal_shared(struct thread *t, int cid, bool all)
 {
     struct kcond *c = cond_lookup(t->proc, cid);
     if (!c)
         return -EINVAL;
-    kspin_lock(&c->lock, KLOCK_RANK_SYNC);
-    int r = list_empty(&c->waiters) ? 0 : KSHARED_RETRY;  // the waiters go to their mutexes
-    kspin_unlock(&c->lock, KLOCK_RANK_SYNC);
-    return r;
+    cond_lock(c, true);
+    if (list_empty(&c->waiters)) {
+        cond_unlock(c, true);
+        return 0;
+    }
+    struct thread *first = list_entry(c->waiters.next, struct thread, qlink);
+    struct kmutex *m = first->wait_mutex;
+    uint8_t top = first->prio;
+    const struct list *pos;
+    list_for_each(pos, &c->waiters) {
+        const struct thread *w = list_entry(pos, struct thread, qlink);
+        if (!all)
+            break;
+        if (w->wait_mutex != m) {
+            cond_unlock(c, true);
+            return KSHARED_RETRY;
+        }
+        if (w->prio > top)
+            top = w->prio;
+    }
+    obj_lock(m, true);
+    prio_lock();
+    if (m->owner && !thread_raise_prio_shared_ok(m->owner, top)) {
+        prio_unlock();
+        obj_unlock(m, true);
+        cond_unlock(c, true);
+        return KSHARED_RETRY;
+    }
+    sched_lock_shared();
+    while (!list_empty(&c->waiters)) {
+        cond_wake(list_entry(c->waiters.next, struct thread, qlink), 0, true);
+        if (!all)
+            break;
+    }
+    prio_unlock();
+    obj_unlock(m, true);
+    cond_unlock(c, true);
+    return 0;
 }
 
-int sync_call_shared(struct thread *t, uint32_t n, int id)
+int sync_call_shared(struct thread *t, uint32_t n, int id, uint32_t arg1)
 {
     switch (n) {
     case KC_MutexLock:   return mutex_lock_body(t, id, true);
     case KC_MutexUnlock: return mutex_unlock_body(t, id, true);
-    case KC_CondSignal:  return cond_signal_shared(t, id);
+    case KC_CondWait:    return cond_wait_body(t, id, (int)arg1, true);
+    case KC_CondSignal:  return cond_signal_shared(t, id, arg1 != 0);
     case KC_SemWait:     return sem_wait_body(t, id, true);
     case KC_SemPost:     return sem_post_body(t, id, true);
     default:             return KSHARED_RETRY;

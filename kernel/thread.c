@@ -257,7 +257,9 @@ static inline unsigned prio_cause(const struct thread *t, uint8_t p, uint8_t inh
 //   trip touches no new line. Holding one, it recomputes under the lock (thread_update_prio).
 // - a contended MutexLock (sync.c): the chain of owners raised to the waiter's priority
 //   (thread_raise_prio_shared), under the lock and the run-queue lock;
-// - a MutexUnlock that hands its mutex over: the new owner's and the unlocker's (under both).
+// - a MutexUnlock that hands its mutex over: the new owner's and the unlocker's (under both);
+//   a CondWait the same for the mutex it gives up, and a CondSignal or CondBroadcast those of
+//   the waiters it wakes (a mutex taken) or of the owners they queue behind (a raise).
 // Invariant outside the lock, which makes a raise a maximum: every thread's prio is
 // max(ipc_prio or base_prio, the first waiter's prio of each mutex it holds), but for the
 // instant between a server's ipc_prio store and its recomputation (which reads everything).

@@ -8,17 +8,20 @@
 // - SHARED: the message fast path (MsgSend, MsgReceive, MsgReply, MsgError on a channel, no
 //   dying thread, with a timeout or without; MsgSendPulse, and a receive that finds a pulse;
 //   TimerTimeout: kernel/kentry_shared.h) and its CPU's choice of the next thread; the SYNC_*
-//   calls but CondWait and a CondSignal or CondBroadcast that wakes a waiter (sync.c); a reschedule IPI and, untraced, a CPU's
+//   calls (sync.c); a reschedule IPI and, untraced, a CPU's
 //   share of a tick another CPU took, whose only work is that choice
 //   (kentry_choose_shared_*). A CPU sets its own word, checks the
 //   writer word and backs off while it is set. CPUs in shared mode exclude one another only
 //   through the locks below.
 //
 // Fine-grained locks, taken only in shared mode, always in increasing rank:
-//   KLOCK_RANK_SYNC  a mutex's, condition variable's or semaphore's own state (owner, count,
-//                    waiters) and the state of the threads blocking on it (sync.c). A shared
-//                    entry holds at most one sync object, and never a sync object and a
-//                    channel together (no call needs both).
+//   KLOCK_RANK_COND  a condition variable's waiters and the state of the threads blocking on
+//                    it (sync.c): CondWait and a CondSignal/CondBroadcast with waiters take it,
+//                    then the mutex they wait with (rank SYNC), one of each.
+//   KLOCK_RANK_SYNC  a mutex's or semaphore's own state (owner, count, waiters) and the state
+//                    of the threads blocking on it (sync.c). A shared entry holds at most one
+//                    of them (and a condvar before it), and never a sync object and a channel
+//                    together (no call needs both).
 //   KLOCK_RANK_CHAN  a channel's queues (send_q, recv_q, pulses) and the IPC state of the
 //                    threads on them or REPLY-blocked on it (state, chan, server; ipc.c)
 //   KLOCK_RANK_PULSE the pulse pool (each slot's use, sender, charge) and every process's
@@ -52,12 +55,13 @@
 #include <kernel/cpu.h>
 #include <stdint.h>
 
-#define KLOCK_RANK_SYNC 0u
-#define KLOCK_RANK_CHAN 1u
-#define KLOCK_RANK_PULSE 2u
-#define KLOCK_RANK_PRIO 3u
-#define KLOCK_RANK_RUNQ 4u
-#define KLOCK_RANK_TIMER 5u
+#define KLOCK_RANK_COND 0u
+#define KLOCK_RANK_SYNC 1u
+#define KLOCK_RANK_CHAN 2u
+#define KLOCK_RANK_PULSE 3u
+#define KLOCK_RANK_PRIO 4u
+#define KLOCK_RANK_RUNQ 5u
+#define KLOCK_RANK_TIMER 6u
 
 // A kernel call that the shared fast path cannot finish (something unusual: a failure, a
 // race with a second reply) returns this before it changed anything; the entry then runs again

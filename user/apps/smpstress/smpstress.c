@@ -23,12 +23,12 @@
 //   11. MsgError on the message fast path, as MsgReply (st_error.c);
 //   12. calls with a timeout on the shared side, and the timeouts ending them (st_timed.c).
 //   13. the tick on idle CPUs: counted every period, the other CPUs' shares shared (st_idle.c).
-//   14-16. priority inheritance across CPUs: a contended mutex ping-pong taking no exclusive
-//      entry, an inversion across CPUs undone by inheritance, chains of owners under stress
-//      (st_pi.c).
+//   14-17. priority inheritance across CPUs: a contended mutex ping-pong taking no exclusive
+//      entry, an inversion across CPUs undone by inheritance, chains of owners under stress,
+//      a condvar producer/consumer taking no exclusive entry (st_pi.c), run after test 8.
 // Arguments (QEMU_ARGS="smpstress ..."): `icount`, the run's clock is QEMU's instruction count
 // (the wake-up test then holds each sleep to its bound); `pulse`, `wake`, `error`, `timed`,
-// `idle` or `pi` (14-16), that test
+// `idle` or `pi` (14-17), that test
 // alone (scripts/stress-wake.sh runs them many times), `wake-sleepers` its sleepers alone; `hold`,
 // on a stall the wake-up test spins for a debugger instead of ending; `refusal-sleep=NS`, the
 // pulse test's senders sleep NS on every refusal instead of yielding (a tick's sleep after 64
@@ -305,10 +305,12 @@ int main(void)
         printf("smpstress: done\n");
         return f;
     }
-    printf("1..16\n");
+    printf("1..17\n");
     uint32_t threads0 = live_threads(), threads1;
     int fails = !check_churn();
     fails += st_sync_tests(ncpu);
+    // (Right after test 8, before anything else uses the stacks.)
+    fails += st_pi_tests(ncpu, &stacks[0][0], STACK);
 
     // Servers on CPU 0 (with main), clients on the others.
     chid = ChannelCreate(0);
@@ -362,7 +364,6 @@ int main(void)
     fails += !error_test(ncpu, 11, stacks[0], STACK, virtual_time);    // (test 1's, long joined)
     fails += !timed_test(ncpu, 12, stacks[0], STACK, virtual_time);
     fails += !idle_test(ncpu, 13, virtual_time);
-    fails += st_pi_tests(ncpu, &stacks[0][0], STACK);      // (every earlier thread joined)
     printf("smpstress: done\n");
     return fails;
 }
