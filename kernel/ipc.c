@@ -525,10 +525,10 @@ static inline __attribute__((always_inline)) int reply(struct thread *t, int rcv
         return -EFAULT;
     uint32_t n = min_u32(bytes, client->reply_len);
     kmemcpy((void *)(uintptr_t)client->reply_buf, (const void *)(uintptr_t)msg, n);
+    drop_inherited(t, traced);  // before the run queue: the priority lock ranks below it
     runq_hold(shared);
     thread_unblock_quiet(client, status);
     trace_state(client, traced);
-    drop_inherited(t, traced);
     trace_comm(KEV_COMM_REPLY_MESSAGE, (uint32_t)rcvid, (uint32_t)status, traced);
 #if KMAX_CPUS > 1
     chan_unlock(ch, shared);
@@ -559,10 +559,10 @@ static inline __attribute__((always_inline)) int error(struct thread *t, int rcv
     if (err <= 0 || err > 4095)
         return -EINVAL;
     trace_comm(KEV_COMM_MSG_ERROR, (uint32_t)rcvid, (uint32_t)err, traced);
+    drop_inherited(t, traced);  // before the run queue: the priority lock ranks below it
     runq_hold(shared);
     thread_unblock_quiet(client, -err);
     trace_state(client, traced);
-    drop_inherited(t, traced);
 #if KMAX_CPUS > 1
     chan_unlock(ch, shared);
 #endif

@@ -16,7 +16,7 @@ struct kcond {
     struct proc *owner_proc;
     struct list waiters;
 #if KMAX_CPUS > 1
-    struct kspin lock;      // waiters in shared mode (KLOCK_RANK_SYNC)
+    struct kspin lock;      // waiters in shared mode (KLOCK_RANK_COND: before its mutex's)
 #endif
 };
 
@@ -125,6 +125,17 @@ static void mutex_take(struct kmutex *m, struct thread *t)
     list_push_back(&t->held_mutexes, &m->held_link);
 }
 
+// A priority recomputed by this file: its caller runs exclusive, or holds the priority lock
+// (shared side: thread.c prio_lock).
+static inline void update_prio_held(struct thread *t)
+{
+#if KMAX_CPUS > 1
+    thread_update_prio_locked(t);
+#else
+    thread_update_prio(t);
+#endif
+}
+
 // Gives m to its best waiter (woken with `ret`), or frees it; then the old owner's
 // priority no longer counts m's waiters.
 static void mutex_release(struct kmutex *m, int32_t ret)
@@ -139,19 +150,37 @@ static void mutex_release(struct kmutex *m, int32_t ret)
         next->wait_mutex = NULL;
         thread_unblock(next, ret ? ret : next->wake_ret);
         next->wake_ret = 0;
-        thread_update_prio(next);   // it inherits from the remaining waiters
+        update_prio_held(next);     // it inherits from the remaining waiters
     }
     if (old && old->in_use)
-        thread_update_prio(old);
+        update_prio_held(old);
 }
 
-// Blocks t on m (which someone else owns) and boosts the owner chain.
-static void mutex_wait(struct kmutex *m, struct thread *t, int id)
+// m's owners after w queued for m: exclusive, recomputed; shared (the caller holds m's lock,
+// the priority lock and the run-queue lock), raised to w's priority.
+static inline __attribute__((always_inline)) void owners_boost(struct kmutex *m,
+                                                               const struct thread *w,
+                                                               const bool shared)
+{
+#if KMAX_CPUS > 1
+    if (shared) {
+        thread_raise_prio_shared(m->owner, w->prio);
+        return;
+    }
+#endif
+    (void)w, (void)shared;
+    update_prio_held(m->owner);
+}
+
+// Blocks t on m (which someone else owns) and boosts the owner chain: exclusive, by
+// recomputing it; shared (mutex_wait_shared holds the locks), by raising it to t's priority.
+static inline __attribute__((always_inline)) void mutex_wait(struct kmutex *m, struct thread *t,
+                                                             int id, const bool shared)
 {
     t->wait_mutex = m;
     thread_block(t, THS_MUTEX, &m->waiters);
     ktrace_sync_wait(t, (uint32_t)id, m->owner);
-    thread_update_prio(m->owner);
+    owners_boost(m, t, shared);
 }
 
 // The id user space names m by (the SYNC_* calls' first argument).
@@ -162,8 +191,8 @@ static int mutex_id(const struct kmutex *m)
 
 // The calls the shared side also takes (sync_call_shared, below) have one body each, run with
 // `shared` a constant: false on the exclusive side, which needs no lock (it runs alone in the
-// kernel); true in shared mode, under the object's lock, where what only the exclusive side
-// may do (block on a mutex, hand one over) is retried there (KSHARED_RETRY, nothing changed).
+// kernel); true in shared mode, under the object's lock, and the priority lock where a mutex's
+// waiters change (what only the exclusive side may do is retried: KSHARED_RETRY, nothing changed).
 // Timeouts are armed and cancelled on both sides (ktimer.c's own lock). "The shared side" below has the rules.
 #if KMAX_CPUS > 1
 #define obj_lock(o, shared)   do { if (shared) kspin_lock(&(o)->lock, KLOCK_RANK_SYNC); } while (0)
@@ -171,10 +200,64 @@ static int mutex_id(const struct kmutex *m)
 // A thread blocked or made ready in shared mode: the run-queue lock, kept until this CPU's
 // choice (sched_choose_shared).
 #define runq_hold(shared)     do { if (shared) sched_lock_shared(); } while (0)
+#define cond_lock(c, shared)  do { if (shared) kspin_lock(&(c)->lock, KLOCK_RANK_COND); } while (0)
+#define cond_unlock(c, shared) do { if (shared) kspin_unlock(&(c)->lock, KLOCK_RANK_COND); } while (0)
+#define prio_hold(shared)     do { if (shared) prio_lock(); } while (0)
+#define prio_let_go(shared)   do { if (shared) prio_unlock(); } while (0)
+
+// Shared side: t blocks on m, which another thread owns, and the chain of owners is raised to
+// t's priority; under m's lock, then the priority lock, then the run-queue lock (kept to this
+// CPU's choice: t blocks, and a READY owner moves to its new queue). KSHARED_RETRY, nothing
+// changed, when an owner down the chain waits on a queue that is not a mutex's (its order is
+// that queue's lock's: the exclusive side moves it).
+static int mutex_wait_shared(struct kmutex *m, struct thread *t, int id)
+{
+    prio_lock();
+    if (!thread_raise_prio_shared_ok(m->owner, t->prio)) {
+        prio_unlock();
+        return KSHARED_RETRY;
+    }
+    sched_lock_shared();
+    mutex_wait(m, t, id, true);
+    prio_unlock();
+    return 0;
+}
+
+// Shared side: t hands m over to its first waiter, under m's lock, the priority lock (the
+// waiters, the new owner's priority, t's own lowered) and the run-queue lock (the new owner made
+// ready; held to this CPU's choice). mutex_release's recomputations reach no further than
+// these two: the new owner is READY and t RUNNING, neither waits on a mutex.
+static void mutex_hand_over_shared(struct kmutex *m)
+{
+    prio_lock();
+    sched_lock_shared();
+    mutex_release(m, 0);
+    prio_unlock();
+}
+
+// Whether m has waiters, read under m's lock alone: a waiter comes (mutex_wait_shared) or goes
+// (a hand-over) under it, and a waiter's move in the order under the priority lock never
+// leaves the list empty on the way (thread.c waitq_move). (Exclusive: a waiter gone by a
+// timeout or a kill.)
+static inline bool mutex_has_waiters(const struct kmutex *m)
+{
+    return *(struct list *const volatile *)&m->waiters.next != &m->waiters;
+}
 #else
+static inline int mutex_wait_shared(struct kmutex *m, struct thread *t, int id)
+{
+    (void)m, (void)t, (void)id;
+    return KSHARED_RETRY;
+}
+static inline void mutex_hand_over_shared(struct kmutex *m) { (void)m; }
+static inline bool mutex_has_waiters(const struct kmutex *m) { return !list_empty(&m->waiters); }
 #define obj_lock(o, shared)   ((void)(o), (void)(shared))
 #define obj_unlock(o, shared) ((void)(o), (void)(shared))
 #define runq_hold(shared)     ((void)(shared))
+#define cond_lock(c, shared)  ((void)(c), (void)(shared))
+#define cond_unlock(c, shared) ((void)(c), (void)(shared))
+#define prio_hold(shared)     ((void)(shared))
+#define prio_let_go(shared)   ((void)(shared))
 #endif
 
 static inline __attribute__((always_inline)) int mutex_lock_body(struct thread *t, int id,
@@ -190,9 +273,9 @@ static inline __attribute__((always_inline)) int mutex_lock_body(struct thread *
     else if (!m->owner)
         mutex_take(m, t);
     else if (shared)
-        r = KSHARED_RETRY;      // blocks and boosts the owner: exclusive
+        r = mutex_wait_shared(m, t, id);    // blocks and raises the owners (or retries)
     else
-        mutex_wait(m, t, id);
+        mutex_wait(m, t, id, false);
     obj_unlock(m, shared);
     return r;
 }
@@ -203,8 +286,7 @@ int mutex_lock(struct thread *t, int id)
 }
 
 // Shared mode: with no waiter, the owner's inherited priority did not count m, so releasing
-// it changes no priority, and mutex_release's thread_update_prio (which reads the other
-// mutexes the owner holds, under no lock of theirs) is not called.
+// it changes no priority and takes no priority lock; with waiters, the hand-over takes it.
 static inline __attribute__((always_inline)) int mutex_unlock_body(struct thread *t, int id,
                                                                    const bool shared)
 {
@@ -217,8 +299,8 @@ static inline __attribute__((always_inline)) int mutex_unlock_body(struct thread
         r = -EPERM;
     } else if (!shared) {
         mutex_release(m, 0);
-    } else if (!list_empty(&m->waiters)) {
-        r = KSHARED_RETRY;      // hands m over and lowers t's priority: exclusive
+    } else if (mutex_has_waiters(m)) {
+        mutex_hand_over_shared(m);  // hands m over and lowers t's priority
     } else {
         list_unlink(&m->held_link);
         m->owner = NULL;
@@ -274,25 +356,45 @@ int cond_create(struct proc *p)
     return -EAGAIN;
 }
 
-int cond_wait(struct thread *t, int cid, int mid)
+// Shared mode: the condvar's lock, then its mutex's, then the priority lock (the mutex's
+// waiters, if it is handed over, and t's own priority, which orders it among the condvar's
+// waiters) and the run-queue lock (t blocks; a new owner is made ready).
+static inline __attribute__((always_inline)) int cond_wait_body(struct thread *t, int cid,
+                                                                int mid, const bool shared)
 {
     struct kcond *c = cond_lookup(t->proc, cid);
     struct kmutex *m = mutex_lookup(t->proc, mid);
     if (!c || !m)
         return -EINVAL;
-    if (m->owner != t)
-        return -EPERM;
-    mutex_release(m, 0);
-    t->wait_mutex = m;      // the mutex to take back when signalled
-    m->cond_refs++;
-    thread_block(t, THS_CONDVAR, &c->waiters);
-    ktrace_sync_wait(t, (uint32_t)cid, NULL);
-    return 0;
+    int r = 0;
+    cond_lock(c, shared);
+    obj_lock(m, shared);
+    if (m->owner != t) {
+        r = -EPERM;
+    } else {
+        prio_hold(shared);
+        runq_hold(shared);
+        mutex_release(m, 0);
+        t->wait_mutex = m;      // the mutex to take back when signalled
+        m->cond_refs++;
+        thread_block(t, THS_CONDVAR, &c->waiters);
+        ktrace_sync_wait(t, (uint32_t)cid, NULL);
+        prio_let_go(shared);
+    }
+    obj_unlock(m, shared);
+    cond_unlock(c, shared);
+    return r;
+}
+
+int cond_wait(struct thread *t, int cid, int mid)
+{
+    return cond_wait_body(t, cid, mid, false);
 }
 
 // A signalled condvar waiter: it must own its mutex again before it returns.
 // `ret` is what CondWait returns once the mutex is back (0, or ETIMEDOUT after a timeout).
-static void cond_wake(struct thread *w, int32_t ret)
+static inline __attribute__((always_inline)) void cond_wake(struct thread *w, int32_t ret,
+                                                            const bool shared)
 {
     struct kmutex *m = w->wait_mutex;
 
@@ -304,13 +406,13 @@ static void cond_wake(struct thread *w, int32_t ret)
         w->wait_mutex = NULL;
         mutex_take(m, w);
         thread_unblock(w, ret);
-        thread_update_prio(w);
+        update_prio_held(w);
     } else {
         w->wake_ret = ret;
         thread_set_state(w, THS_MUTEX);
         waitq_insert(&m->waiters, w);
         ktrace_sync_wait(w, (uint32_t)mutex_id(m), m->owner);
-        thread_update_prio(m->owner);
+        owners_boost(m, w, shared);
     }
 }
 
@@ -320,7 +422,7 @@ int cond_signal(struct thread *t, int cid, bool all)
     if (!c)
         return -EINVAL;
     while (!list_empty(&c->waiters)) {
-        cond_wake(list_entry(c->waiters.next, struct thread, qlink), 0);
+        cond_wake(list_entry(c->waiters.next, struct thread, qlink), 0, false);
         if (!all)
             break;
     }
@@ -428,7 +530,7 @@ int sem_destroy(struct proc *p, int id)
 
 void sync_cond_timeout(struct thread *t)
 {
-    cond_wake(t, -ETIMEDOUT);
+    cond_wake(t, -ETIMEDOUT, false);
 }
 
 void sync_waiter_gone(struct thread *t)
@@ -440,7 +542,7 @@ void sync_waiter_gone(struct thread *t)
     if (m && t->state == THS_CONDVAR)
         m->cond_refs--;
     if (m && m->owner && m->owner != t)
-        thread_update_prio(m->owner);
+        update_prio_held(m->owner);
 }
 
 void sync_thread_gone(struct thread *t)
@@ -471,31 +573,76 @@ void sync_proc_gone(struct proc *p)
 // lock before the object's is let go, kept until this CPU's choice (sched_choose_shared), so
 // that a thread blocked here is not made ready elsewhere before its CPU has switched away.
 //
-// Priority inheritance stays exclusive: the message fast path reads a server's inherited
-// priority (sync_inherited_prio: the first waiter of each mutex it holds) under its channel's
-// lock only, so no shared call adds or removes a mutex's waiter. The shared calls touch a
-// mutex's waiters list not at all, and a thread's held_mutexes only for their own caller, which
-// runs here and so is nobody's server. Retried (KSHARED_RETRY, nothing changed): a mutex that
-// is owned (lock) or waited for (unlock), a condvar with waiters (its signal takes them to the
-// mutex).
+// Priority inheritance on the shared side: a contended MutexLock blocks its caller and raises
+// the chain of owners (mutex_wait_shared), and a MutexUnlock with waiters hands the mutex over
+// (mutex_hand_over_shared), each under the mutex's lock and then the priority lock (rank PRIO,
+// which orders every mutex's waiters and every priority that two CPUs could change at once:
+// thread.c prio_lock says who writes one and why the message path needs it only for a server
+// holding a mutex) and the run-queue lock. The uncontended calls change only their caller's
+// own list of held mutexes, which nobody else reads while it runs. Retried (KSHARED_RETRY,
+// nothing changed): an owner down the chain waiting on a channel's or a semaphore's queue; a
+// broadcast whose waiters wait for different mutexes. CondWait and a signal with waiters hold
+// the condvar's lock (rank COND) and then its mutex's. A timeout's expiry and a kill stay
+// exclusive (the tick's, thread_destroy's), so a waiter leaves a mutex's queue on the shared
+// side only by a hand-over, and a condvar's only by a signal.
 
-static int cond_signal_shared(struct thread *t, int cid)
+// A CondSignal or CondBroadcast: its waiters go to their mutex (cond_wake), under the
+// condvar's lock, then the mutex's, the priority lock and the run-queue lock. KSHARED_RETRY,
+// nothing changed, when a broadcast's waiters wait for different mutexes (one mutex's lock at
+// a time here), or when the raise of the mutex's owners must go exclusive
+// (thread_raise_prio_shared_ok: checked for the highest priority among those woken).
+static int cond_signal_shared(struct thread *t, int cid, bool all)
 {
     struct kcond *c = cond_lookup(t->proc, cid);
     if (!c)
         return -EINVAL;
-    kspin_lock(&c->lock, KLOCK_RANK_SYNC);
-    int r = list_empty(&c->waiters) ? 0 : KSHARED_RETRY;  // the waiters go to their mutexes
-    kspin_unlock(&c->lock, KLOCK_RANK_SYNC);
-    return r;
+    cond_lock(c, true);
+    if (list_empty(&c->waiters)) {
+        cond_unlock(c, true);
+        return 0;
+    }
+    struct thread *first = list_entry(c->waiters.next, struct thread, qlink);
+    struct kmutex *m = first->wait_mutex;
+    uint8_t top = first->prio;
+    const struct list *pos;
+    list_for_each(pos, &c->waiters) {
+        const struct thread *w = list_entry(pos, struct thread, qlink);
+        if (!all)
+            break;
+        if (w->wait_mutex != m) {
+            cond_unlock(c, true);
+            return KSHARED_RETRY;
+        }
+        if (w->prio > top)
+            top = w->prio;
+    }
+    obj_lock(m, true);
+    prio_lock();
+    if (m->owner && !thread_raise_prio_shared_ok(m->owner, top)) {
+        prio_unlock();
+        obj_unlock(m, true);
+        cond_unlock(c, true);
+        return KSHARED_RETRY;
+    }
+    sched_lock_shared();
+    while (!list_empty(&c->waiters)) {
+        cond_wake(list_entry(c->waiters.next, struct thread, qlink), 0, true);
+        if (!all)
+            break;
+    }
+    prio_unlock();
+    obj_unlock(m, true);
+    cond_unlock(c, true);
+    return 0;
 }
 
-int sync_call_shared(struct thread *t, uint32_t n, int id)
+int sync_call_shared(struct thread *t, uint32_t n, int id, uint32_t arg1)
 {
     switch (n) {
     case KC_MutexLock:   return mutex_lock_body(t, id, true);
     case KC_MutexUnlock: return mutex_unlock_body(t, id, true);
-    case KC_CondSignal:  return cond_signal_shared(t, id);
+    case KC_CondWait:    return cond_wait_body(t, id, (int)arg1, true);
+    case KC_CondSignal:  return cond_signal_shared(t, id, arg1 != 0);
     case KC_SemWait:     return sem_wait_body(t, id, true);
     case KC_SemPost:     return sem_post_body(t, id, true);
     default:             return KSHARED_RETRY;

@@ -12,6 +12,7 @@
 #include <kernel/board.h>
 #include <kernel/ktrace_kcall.h>
 #include <kernel/kuring.h>
+#include <kernel/klock.h>
 
 struct thread k_threads[KMAX_THREADS];
 
@@ -243,6 +244,86 @@ static inline unsigned prio_cause(const struct thread *t, uint8_t p, uint8_t inh
     return by_call ? KEV_PRIO_CALL : KEV_PRIO_INH_END;
 }
 
+#if KMAX_CPUS > 1
+// The priority lock (rank KLOCK_RANK_PRIO, kernel/klock.h): in shared mode, every change of a
+// thread's effective priority that another CPU may make at the same time, and every change of a
+// mutex's waiters (who they are, their order), which the inherited priority is read from.
+// Who writes a thread's `prio` on the shared side, and why that is all:
+// - the message path (ipc.c) its server's: its own (receive, reply) or that of a server
+//   RECEIVE-blocked and taken off its queue (send), which nobody else can reach. While that
+//   server holds no mutex no other CPU can write its priority (the two below need a mutex it
+//   holds, or its MUTEX-blocked state), and its list of mutexes stays empty (only it, running,
+//   or a hand-over to it, MUTEX-blocked, adds one): the lock is not taken, and the plain round
+//   trip touches no new line. Holding one, it recomputes under the lock (thread_update_prio).
+// - a contended MutexLock (sync.c): the chain of owners raised to the waiter's priority
+//   (thread_raise_prio_shared), under the lock and the run-queue lock;
+// - a MutexUnlock that hands its mutex over: the new owner's and the unlocker's (under both);
+//   a CondWait the same for the mutex it gives up, and a CondSignal or CondBroadcast those of
+//   the waiters it wakes (a mutex taken) or of the owners they queue behind (a raise).
+// Invariant outside the lock, which makes a raise a maximum: every thread's prio is
+// max(ipc_prio or base_prio, the first waiter's prio of each mutex it holds), but for the
+// instant between a server's ipc_prio store and its recomputation (which reads everything).
+static struct kspin prio_lock_word;
+
+void prio_lock(void)
+{
+    kspin_lock(&prio_lock_word, KLOCK_RANK_PRIO);
+}
+
+void prio_unlock(void)
+{
+    kspin_unlock(&prio_lock_word, KLOCK_RANK_PRIO);
+}
+#endif
+
+// A waiting thread's priority becomes p: its place in its queue's priority order. With several
+// CPUs a sole waiter stays where it is, so that a mutex's waiters are never seen empty meanwhile
+// (sync.c's shared unlock looks at them under the mutex's lock only, not the priority lock).
+static inline void waitq_move(struct thread *t, uint8_t p)
+{
+    struct list *q = t->waitq;
+    t->prio = p;
+#if KMAX_CPUS > 1
+    if (q->next == &t->qlink && q->prev == &t->qlink)
+        return;
+#endif
+    list_unlink(&t->qlink);
+    waitq_insert(q, t);
+}
+
+// t's effective priority becomes p: the trace's PRIO_CHANGE (its one site; the cause is computed
+// only when it is recorded), and t's place on the ready queue or the wait queue it is on. On the
+// shared side (`shared`: thread_raise_prio_shared) a thread on a queue that is not a mutex's
+// keeps its place: that queue's order is its own lock's (a channel's, a semaphore's), not held
+// here; the raise goes exclusive when it finds one (thread_raise_prio_shared_ok), so this is a
+// thread that blocked there on another CPU meanwhile (docs/smp.md, "t-pi").
+static inline __attribute__((always_inline)) void prio_set(struct thread *t, uint8_t p,
+                                                           uint8_t inh, bool by_call,
+                                                           const bool traced, const bool shared)
+{
+    if (traced && KTRACE_ON(KEV_C_SYSTEM))   // inline: a message's server changes twice
+        ktrace_prio_traced(t, p, prio_cause(t, p, inh, by_call));
+    if (t->state == THS_READY) {
+        sched_remove(t);
+        t->prio = p;
+        sched_make_ready(t, false);
+    } else if (t->waitq && (!shared || t->state == THS_MUTEX)) {
+        waitq_move(t, p);
+    } else {
+#if KMAX_CPUS > 1
+        if (p < t->prio && t->state == THS_RUNNING)
+            sched_running_prio_lowered();
+#endif
+        t->prio = p;
+    }
+}
+
+// The next thread down a chain of mutex owners from t: the owner of the mutex t waits for.
+static inline struct thread *chain_next(const struct thread *t)
+{
+    return (t->state == THS_MUTEX && t->wait_mutex) ? t->wait_mutex->owner : NULL;
+}
+
 // The body of thread_update_prio and its twins; `traced` and `by_call` are constants in each.
 // The message calls' untraced copies (ipc.c) take the one without the PRIO_CHANGE hook, as
 // they take their state changes' (nothing can be recorded on an untraced entry).
@@ -252,42 +333,79 @@ static inline __attribute__((always_inline)) void update_prio(struct thread *t,
     // Follow the chain of mutex owners; bounded so that a cycle (deadlock) cannot hang us.
     for (int depth = 0; t && depth < KMAX_THREADS; depth++) {
         uint8_t p = t->ipc_prio ? t->ipc_prio : t->base_prio;
+#if KMAX_CPUS > 1
+        uint8_t inh = list_empty(&t->held_mutexes) ? 0 : sync_inherited_prio(t);
+#else
         uint8_t inh = sync_inherited_prio(t);
+#endif
         if (inh > p)
             p = inh;
         if (p == t->prio)
             return;
-        if (traced && KTRACE_ON(KEV_C_SYSTEM))   // inline: a message's server changes twice
-            ktrace_prio_traced(t, p, prio_cause(t, p, inh, by_call));
+        prio_set(t, p, inh, by_call, traced, false);
         by_call = false;    // the owners down the chain change by inheritance
-        if (t->state == THS_READY) {
-            sched_remove(t);
-            t->prio = p;
-            sched_make_ready(t, false);
-        } else if (t->waitq) {
-            struct list *q = t->waitq;
-            list_unlink(&t->qlink);
-            t->prio = p;
-            waitq_insert(q, t);
-        } else {
-#if KMAX_CPUS > 1
-            if (p < t->prio && t->state == THS_RUNNING)
-                sched_running_prio_lowered();
-#endif
-            t->prio = p;
-        }
-        t = (t->state == THS_MUTEX && t->wait_mutex) ? t->wait_mutex->owner : NULL;
+        t = chain_next(t);
     }
 }
 
-void thread_update_prio(struct thread *t)
+#if KMAX_CPUS > 1
+// The priority lock around a recomputation, when t holds a mutex (see prio_lock above).
+static inline __attribute__((always_inline)) void update_prio_locking(struct thread *t,
+                                                                      const bool traced)
+{
+    if (list_empty(&t->held_mutexes)) {
+        update_prio(t, traced, false);
+        return;
+    }
+    prio_lock();
+    update_prio(t, traced, false);
+    prio_unlock();
+}
+
+void thread_update_prio_locked(struct thread *t)
 {
     update_prio(t, true, false);
 }
 
+bool thread_raise_prio_shared_ok(const struct thread *t, uint8_t p)
+{
+    for (int depth = 0; t && t->prio < p && depth < KMAX_THREADS; depth++) {
+        if (t->waitq && t->state != THS_MUTEX)
+            return false;
+        t = chain_next(t);
+    }
+    return true;
+}
+
+// Each owner below p is raised to p: with the waiter just queued that is exactly what
+// update_prio would compute (the invariant at prio_lock), and it reads no list of held
+// mutexes, which their running owners change on other CPUs under the mutexes' locks alone. A
+// cycle (a deadlock) ends where the threads are already at p; the bound is a second guard.
+void thread_raise_prio_shared(struct thread *t, uint8_t p)
+{
+    for (int depth = 0; t && t->prio < p && depth < KMAX_THREADS; depth++) {
+        prio_set(t, p, p, false, true, true);
+        t = chain_next(t);
+    }
+}
+#endif
+
+void thread_update_prio(struct thread *t)
+{
+#if KMAX_CPUS > 1
+    update_prio_locking(t, true);
+#else
+    update_prio(t, true, false);
+#endif
+}
+
 void thread_update_prio_quiet(struct thread *t)
 {
+#if KMAX_CPUS > 1
+    update_prio_locking(t, false);
+#else
     update_prio(t, false, false);
+#endif
 }
 
 void thread_set_base_prio(struct thread *t, uint8_t prio)

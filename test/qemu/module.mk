@@ -104,6 +104,8 @@ SCRIPT_TESTS += $$(if $$(filter smpstress,$$(MATRIX_TESTS_$(1))),qemu-$(1)/smpst
 # sync-apps: the inversion and deadlock programs with 4 CPUs online (QEMU_SMP=4), the
 # inversion's threads bound to one CPU by the program itself (test_sync_apps.sh).
 SCRIPT_TESTS += $$(if $$(filter sync-apps,$$(MATRIX_TESTS_$(1))),qemu-$(1)/sync-apps|120|BOARD=$(1)|QEMU_SMP=4|test/qemu/test_sync_apps.sh|build/$(1)|$(H))
+# pi-cpus: priority inheritance across CPUs in a capture (user/apps/picross, test_pi_cpus.sh).
+SCRIPT_TESTS += $$(if $$(filter smpstress,$$(MATRIX_TESTS_$(1))),qemu-$(1)/pi-cpus|120|BOARD=$(1)|QEMU_SMP=4|test/qemu/test_pi_cpus.sh|build/$(1)|$(H))
 # (the stress on a kernel built with the lock-order checker: qemu/smpstress-klockcheck above)
 .PHONY: matrix-klockcheck-$(1)
 matrix-klockcheck-$(1):

@@ -5,8 +5,8 @@
 // exclusive: a call that returns KSHARED_RETRY changed nothing, and the entry runs again under
 // the exclusive lock (kernel/arch/<arch>/cpu.c, which inlines it: it is the fast path's whole
 // entry). Only with
-// more than one CPU (KMAX_CPUS > 1). The SYNC_* calls that need no priority inheritance take
-// the same entry (sync.c, "The shared side"), and TimerTimeout: a timeout is armed and
+// more than one CPU (KMAX_CPUS > 1). The SYNC_* calls take the same entry (sync.c, "The
+// shared side", priority inheritance included), and TimerTimeout: a timeout is armed and
 // cancelled under the timer list's own lock (ktimer.c), and the calls that touch only their
 // caller and the clock (shared_local_call: ClockTime, ClockCycles, ThreadSelf, ProcSelf,
 // ThreadYield, the null call). So do a reschedule IPI and a CPU's share
@@ -157,7 +157,7 @@ static inline __attribute__((always_inline)) bool entry_shared_body(struct threa
         ktrace_kcall_entry(t, n, a);    // (the exclusive re-run does not record it again)
     int r;
     if (form == SHARED_SYNC)
-        r = sync_call_shared(t, n, (int)a[0]);  // (the trace's hooks need no lock either)
+        r = sync_call_shared(t, n, (int)a[0], a[1]);    // (the trace's hooks need no lock either)
     else if (form == SHARED_LOCAL)
         r = local_call_shared(t, n);
     else if (n == KC_MsgSend)

@@ -8,9 +8,9 @@
 // - SHARED: the message fast path (MsgSend, MsgReceive, MsgReply, MsgError on a channel, no
 //   dying thread, with a timeout or without; MsgSendPulse, and a receive that finds a pulse;
 //   TimerTimeout: kernel/kentry_shared.h) and its CPU's choice of the next thread; the SYNC_*
-//   calls that need no priority inheritance (sync.c); the calls that touch only their caller
-//   and the clock (ClockTime, ClockCycles, ThreadSelf, ProcSelf, ThreadYield, the null call:
-//   kentry_shared.h shared_local_call); a reschedule IPI and, untraced, a CPU's
+//   calls (sync.c); the calls that touch only their caller and the clock (ClockTime,
+//   ClockCycles, ThreadSelf, ProcSelf, ThreadYield, the null call: kentry_shared.h
+//   shared_local_call); a reschedule IPI and, untraced, a CPU's
 //   share of a tick another CPU took, whose only work is that choice
 //   (kentry_choose_shared_*); a device interrupt on a line a process attached as an event,
 //   and InterruptMask / InterruptUnmask (kernel/irq.c). A CPU sets its own word, checks the
@@ -18,15 +18,26 @@
 //   through the locks below.
 //
 // Fine-grained locks, taken only in shared mode, always in increasing rank:
-//   KLOCK_RANK_SYNC  a mutex's, condition variable's or semaphore's own state (owner, count,
-//                    waiters) and the state of the threads blocking on it (sync.c). A shared
-//                    entry holds at most one sync object, and never a sync object and a
-//                    channel together (no call needs both).
+//   KLOCK_RANK_COND  a condition variable's waiters and the state of the threads blocking on
+//                    it (sync.c): CondWait and a CondSignal/CondBroadcast with waiters take it,
+//                    then the mutex they wait with (rank SYNC), one of each.
+//   KLOCK_RANK_SYNC  a mutex's or semaphore's own state (owner, count, waiters) and the state
+//                    of the threads blocking on it (sync.c). A shared entry holds at most one
+//                    of them (and a condvar before it), and never a sync object and a channel
+//                    together (no call needs both).
 //   KLOCK_RANK_CHAN  a channel's queues (send_q, recv_q, pulses) and the IPC state of the
 //                    threads on them or REPLY-blocked on it (state, chan, server; ipc.c)
 //   KLOCK_RANK_PULSE the pulse pool (each slot's use, sender, charge) and every process's
 //                    count of queued pulses (proc.npulses; ipc.c pulse_pool_lock), taken
 //                    under a channel's lock to queue a pulse there or to free one received
+//   KLOCK_RANK_PRIO  priority inheritance (kernel/thread.c prio_lock): every thread's effective
+//                    priority where another CPU may change it too, and every mutex's waiters
+//                    (membership and order). Taken under a mutex's lock (a contended
+//                    MutexLock, a MutexUnlock that hands over: sync.c), and under a channel's
+//                    by the message path only when its server holds a mutex (thread.c
+//                    thread_update_prio); the run-queue lock after it (a READY owner requeued,
+//                    the waiter blocked). The walk of the chain of owners under it takes no
+//                    other mutex's lock (their waiters are this lock's) and is bounded.
 //   KLOCK_RANK_RUNQ  the ready queues, every CPU's `current` and `kicked`, k_context_switches
 //                    (sched.c)
 //   KLOCK_RANK_TIMER the timer list (ktimer.c), inside ktimer_start and ktimer_stop alone: a
@@ -53,12 +64,14 @@
 #include <kernel/cpu.h>
 #include <stdint.h>
 
-#define KLOCK_RANK_SYNC 0u
-#define KLOCK_RANK_CHAN 1u
-#define KLOCK_RANK_PULSE 2u
-#define KLOCK_RANK_RUNQ 3u
-#define KLOCK_RANK_TIMER 4u
-#define KLOCK_RANK_IRQ 5u
+#define KLOCK_RANK_COND 0u
+#define KLOCK_RANK_SYNC 1u
+#define KLOCK_RANK_CHAN 2u
+#define KLOCK_RANK_PULSE 3u
+#define KLOCK_RANK_PRIO 4u
+#define KLOCK_RANK_RUNQ 5u
+#define KLOCK_RANK_TIMER 6u
+#define KLOCK_RANK_IRQ 7u
 
 // A kernel call that the shared fast path cannot finish (something unusual: a failure, a
 // race with a second reply) returns this before it changed anything; the entry then runs again

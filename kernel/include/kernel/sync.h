@@ -48,16 +48,15 @@ void sync_cond_timeout(struct thread *t);
 
 #if KMAX_CPUS > 1
 // The SYNC_* calls the big-reader lock's shared side takes (kernel/kentry_shared.h): the
-// numbers are consecutive in uapi/kcall.h, CondWait (a mutex and a condvar at once) excepted.
+// numbers are consecutive in uapi/kcall.h, MutexLock to SemWait.
 static inline bool sync_shared_call(uint32_t n)
 {
-    return n - (uint32_t)KC_MutexLock <= (uint32_t)(KC_SemWait - KC_MutexLock) &&
-           n != (uint32_t)KC_CondWait;
+    return n - (uint32_t)KC_MutexLock <= (uint32_t)(KC_SemWait - KC_MutexLock);
 }
 
-// One of those calls in shared mode, untraced or traced (the trace needs no kernel lock; D
+// One of those calls in shared mode (its first two arguments), untraced or traced (the trace needs no kernel lock; D
 // running sends every entry exclusive): its result, or KSHARED_RETRY having changed nothing.
-int sync_call_shared(struct thread *t, uint32_t n, int id);
+int sync_call_shared(struct thread *t, uint32_t n, int id, uint32_t arg1);
 #endif
 
 #endif

@@ -127,6 +127,20 @@ void thread_set_result64(struct thread *t, uint64_t ret);
 void thread_update_prio(struct thread *t);
 // The same without the PRIO_CHANGE hook: for the message calls' untraced copies (ipc.c).
 void thread_update_prio_quiet(struct thread *t);
+#if KMAX_CPUS > 1
+// Several CPUs: the priority lock (KLOCK_RANK_PRIO, kernel/klock.h; what it guards: thread.c).
+// thread_update_prio and its quiet twin take it themselves when t holds a mutex; the _locked
+// one is for a caller that holds it, or runs exclusive (sync.c).
+void prio_lock(void);
+void prio_unlock(void);
+void thread_update_prio_locked(struct thread *t);
+// Shared side, under the priority lock: a thread of priority p has just queued for a mutex
+// that t owns. _ok answers whether the raise of the chain of owners from t can be made here
+// (no thread of it on a queue other than a mutex's); thread_raise_prio_shared makes it, the
+// run-queue lock held too (sched_lock_shared: a READY owner moves to its new queue).
+bool thread_raise_prio_shared_ok(const struct thread *t, uint8_t p);
+void thread_raise_prio_shared(struct thread *t, uint8_t p);
+#endif
 // ThreadSetPrio / SchedSet: t's own priority becomes prio (the trace's PRIO_CHANGE says "call").
 void thread_set_base_prio(struct thread *t, uint8_t prio);
 // Arms t's timeout for at least ns nanoseconds, by the tick and by the cycle counter.

@@ -23,15 +23,18 @@
 //   11. MsgError on the message fast path, as MsgReply (st_error.c);
 //   12. calls with a timeout on the shared side, and the timeouts ending them (st_timed.c).
 //   13. the tick on idle CPUs: counted every period, the other CPUs' shares shared (st_idle.c).
-//   14. device interrupts and InterruptUnmask on the shared side: a driver process's interrupts
+//   14-17. priority inheritance across CPUs: a contended mutex ping-pong taking no exclusive
+//      entry, an inversion across CPUs undone by inheritance, chains of owners under stress,
+//      a condvar producer/consumer taking no exclusive entry (st_pi.c), run after test 8.
+//   18. device interrupts and InterruptUnmask on the shared side: a driver process's interrupts
 //       at the device's programmed rate, with no exclusive entry beyond the ticks, and wrong
 //       unmasks answered as on one CPU (st_irq.c, the process st_drv).
-//   15. the calls that touch only their caller and the clock, on every CPU at once, shared
+//   19. the calls that touch only their caller and the clock, on every CPU at once, shared
 //       (st_local.c).
 // Arguments (QEMU_ARGS="smpstress ..."): `icount`, the run's clock is QEMU's instruction count
 // (the wake-up test then holds each sleep to its bound); `pulse`, `wake`, `error`, `timed`,
-// `idle`, `irq` or `local`, that test alone (scripts/stress-wake.sh runs them many times),
-// `wake-sleepers` its sleepers alone; `hold`,
+// `idle`, `pi` (14-17), `irq` or `local`, that test alone (scripts/stress-wake.sh runs them
+// many times), `wake-sleepers` its sleepers alone; `hold`,
 // on a stall the wake-up test spins for a debugger instead of ending; `refusal-sleep=NS`, the
 // pulse test's senders sleep NS on every refusal instead of yielding (a tick's sleep after 64
 // refusals); `seed=N`, a pseudo-random spin before each measured sleep and up to 999 ns more
@@ -50,6 +53,7 @@
 #include "st_msg.h"
 #include "st_timed.h"
 #include "st_idle.h"
+#include "st_pi.h"
 #include "st_irq.h"
 #include "st_local.h"
 #include <stdlib.h>
@@ -62,7 +66,7 @@
 #define STACK 2048
 #define QUIT 0xffffffffu
 
-static uint8_t stacks[CHURN_T + MAXCPU][STACK] __attribute__((aligned(16)));
+static uint8_t stacks[CHURN_T + MAXCPU][STACK] __attribute__((aligned(16)));   // (st_pi.c: 8)
 static uint8_t pair_stacks[2 * MAXCPU][STACK] __attribute__((aligned(16)));
 static volatile uint32_t runs[CHURN_ROUNDS * CHURN_T];
 static uint32_t ncpu;
@@ -267,7 +271,8 @@ int main(void)
         return 2;
     }
     bool virtual_time = false, only_pulse = false, only_wake = false, only_error = false,
-         only_timed = false, only_idle = false, only_irq = false, only_local = false;
+         only_timed = false, only_idle = false, only_pi = false, only_irq = false,
+         only_local = false;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "icount"))
@@ -282,6 +287,8 @@ int main(void)
             only_timed = true;
         else if (!strcmp(a, "idle"))
             only_idle = true;
+        else if (!strcmp(a, "pi"))
+            only_pi = true;
         else if (!strcmp(a, "irq"))
             only_irq = true;
         else if (!strcmp(a, "local"))
@@ -296,27 +303,30 @@ int main(void)
             pulse_refusal_sleep_ns = strtoul(a + 14, NULL, 0);
         else {
             printf("not ok - smpstress: unknown argument '%s' (icount, pulse, wake, error, "
-                   "timed, idle, irq, local, wake-sleepers, hold, seed=N, refusal-sleep=NS)\n",
-                   a);
+                   "timed, idle, pi, irq, local, wake-sleepers, hold, seed=N, "
+                   "refusal-sleep=NS)\n", a);
             return 2;
         }
     }
-    if (only_pulse || only_wake || only_error || only_timed || only_idle || only_irq ||
-        only_local) {
+    if (only_pulse || only_wake || only_error || only_timed || only_idle || only_pi ||
+        only_irq || only_local) {
         int f = only_pulse ? !pulse_test(ncpu, 9, virtual_time) : 0;
         f += only_wake ? !wake_test(ncpu, 10, virtual_time) : 0;
         f += only_error ? !error_test(ncpu, 11, stacks[0], STACK, virtual_time) : 0;
         f += only_timed ? !timed_test(ncpu, 12, stacks[0], STACK, virtual_time) : 0;
         f += only_idle ? !idle_test(ncpu, 13, virtual_time) : 0;
-        f += only_irq ? !irq_test(14, virtual_time) : 0;
-        f += only_local ? !local_test(ncpu, 15, stacks[0], STACK, virtual_time) : 0;
+        f += only_pi ? st_pi_tests(ncpu, &stacks[0][0], STACK) : 0;
+        f += only_irq ? !irq_test(18, virtual_time) : 0;
+        f += only_local ? !local_test(ncpu, 19, stacks[0], STACK, virtual_time) : 0;
         printf("smpstress: done\n");
         return f;
     }
-    printf("1..15\n");
+    printf("1..19\n");
     uint32_t threads0 = live_threads(), threads1;
     int fails = !check_churn();
     fails += st_sync_tests(ncpu);
+    // (Right after test 8, before anything else uses the stacks.)
+    fails += st_pi_tests(ncpu, &stacks[0][0], STACK);
 
     // Servers on CPU 0 (with main), clients on the others.
     chid = ChannelCreate(0);
@@ -370,8 +380,8 @@ int main(void)
     fails += !error_test(ncpu, 11, stacks[0], STACK, virtual_time);    // (test 1's, long joined)
     fails += !timed_test(ncpu, 12, stacks[0], STACK, virtual_time);
     fails += !idle_test(ncpu, 13, virtual_time);
-    fails += !irq_test(14, virtual_time);
-    fails += !local_test(ncpu, 15, stacks[0], STACK, virtual_time);  // (test 1's, long joined)
+    fails += !irq_test(18, virtual_time);
+    fails += !local_test(ncpu, 19, stacks[0], STACK, virtual_time);  // (test 1's, long joined)
     printf("smpstress: done\n");
     return fails;
 }

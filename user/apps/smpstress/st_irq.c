@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// smpstress's test 14: device interrupts and InterruptUnmask on the kernel lock's shared side
+// smpstress's test 18: device interrupts and InterruptUnmask on the kernel lock's shared side
 // (kernel/irq.c). A driver process (st_drv, bound to CPU 0 by its device-timer window) takes
 // ST_DRV_NIRQ interrupts of the board's device timer, programmed at ST_DRV_RATE_HZ, each as a
 // pulse, acknowledging the device and unmasking the line after each. Checked:

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// smpstress's test 15: the calls that touch only their caller and the clock (ClockTime,
+// smpstress's test 19: the calls that touch only their caller and the clock (ClockTime,
 // ClockCycles, ThreadSelf, ProcSelf, ThreadYield, the null call) on every CPU at once, on the
 // big lock's shared side (kernel/kentry_shared.h shared_local_call). A thread bound to each of
 // CPUs 1..n-1 makes LOCAL_ROUNDS rounds of the six calls. Each answer is checked against a
