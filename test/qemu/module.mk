@@ -104,6 +104,9 @@ SCRIPT_TESTS += $$(if $$(filter smpstress,$$(MATRIX_TESTS_$(1))),qemu-$(1)/smpst
 # sync-apps: the inversion and deadlock programs with 4 CPUs online (QEMU_SMP=4), the
 # inversion's threads bound to one CPU by the program itself (test_sync_apps.sh).
 SCRIPT_TESTS += $$(if $$(filter sync-apps,$$(MATRIX_TESTS_$(1))),qemu-$(1)/sync-apps|120|BOARD=$(1)|QEMU_SMP=4|test/qemu/test_sync_apps.sh|build/$(1)|$(H))
+# ipi-trace: the reschedule IPIs in a capture of the demo on every CPU, each idle CPU's wake-up
+# by another shown with what woke it (test_ipi_trace.sh).
+SCRIPT_TESTS += $$(if $$(filter smpstress,$$(MATRIX_TESTS_$(1))),qemu-$(1)/ipi-trace|120|BOARD=$(1)|test/qemu/test_ipi_trace.sh|build/$(1)|$(H))
 # (the stress on a kernel built with the lock-order checker: qemu/smpstress-klockcheck above)
 .PHONY: matrix-klockcheck-$(1)
 matrix-klockcheck-$(1):
