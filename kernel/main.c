@@ -141,6 +141,9 @@ static inline __attribute__((always_inline)) void kernel_entry_body(unsigned kin
         break;
     case KENTRY_RESCHED:
         break;
+    case KENTRY_IPI:
+        ktrace_ipi();
+        break;
     case KENTRY_CPUTICK:                // another CPU took the tick: this one's own share
         ktrace_int(KEV_INT_ENTER, KIRQ_CPUTICK, 0);     // sched:::tick on this CPU too
         if (unlikely(ktrace_kernel_on)) {

@@ -106,6 +106,9 @@ SCRIPT_TESTS += $$(if $$(filter smpstress,$$(MATRIX_TESTS_$(1))),qemu-$(1)/smpst
 SCRIPT_TESTS += $$(if $$(filter sync-apps,$$(MATRIX_TESTS_$(1))),qemu-$(1)/sync-apps|120|BOARD=$(1)|QEMU_SMP=4|test/qemu/test_sync_apps.sh|build/$(1)|$(H))
 # pi-cpus: priority inheritance across CPUs in a capture (user/apps/picross, test_pi_cpus.sh).
 SCRIPT_TESTS += $$(if $$(filter smpstress,$$(MATRIX_TESTS_$(1))),qemu-$(1)/pi-cpus|120|BOARD=$(1)|QEMU_SMP=4|test/qemu/test_pi_cpus.sh|build/$(1)|$(H))
+# ipi-trace: the reschedule IPIs in a capture of the demo on every CPU, each idle CPU's wake-up
+# by another shown with what woke it (test_ipi_trace.sh).
+SCRIPT_TESTS += $$(if $$(filter smpstress,$$(MATRIX_TESTS_$(1))),qemu-$(1)/ipi-trace|120|BOARD=$(1)|test/qemu/test_ipi_trace.sh|build/$(1)|$(H))
 # (the stress on a kernel built with the lock-order checker: qemu/smpstress-klockcheck above)
 .PHONY: matrix-klockcheck-$(1)
 matrix-klockcheck-$(1):

@@ -202,7 +202,9 @@ static void print_irq(const struct kx_stats *s)
         const struct kx_irq_stats *q = &s->irq[i];
         if (!q->count)
             continue;
-        printf("  irq %u: %llu interrupts, %.1f per second\n", i, (unsigned long long)q->count,
+        const char *name = kev_int_pseudo_name(i);
+        printf("  irq %u%s%s%s: %llu interrupts, %.1f per second\n", i, name ? " (" : "",
+               name ? name : "", name ? ")" : "", (unsigned long long)q->count,
                secs > 0 ? (double)q->count / secs : 0.0);
         quantize(s, &q->total, "entry -> exit");
         quantize(s, &q->handler, "handler");

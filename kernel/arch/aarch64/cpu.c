@@ -179,9 +179,11 @@ static inline __attribute__((always_inline)) bool entry_irq_shared(const bool tr
         *line = l;
         return false;
     }
-    if (next == INTC_IPI)
+    if (next == INTC_IPI) {
         this_cpu()->ipis++;
-    else if (next == TICK_IRQ)
+        if (traced)
+            ktrace_ipi();
+    } else if (next == TICK_IRQ)
         a64_cputick_take();
     else
         irq_dispatch_shared((unsigned)next);    // its events too, traced (they need no lock)

@@ -94,7 +94,7 @@ unsigned a64_irq_kind(int line)
         return KENTRY_RESCHED;
     if (line == INTC_IPI) {         // choose again
         this_cpu()->ipis++;
-        return KENTRY_RESCHED;
+        return KENTRY_IPI;
     }
     if (line == TICK_IRQ) {
         uint64_t now = cpu_timer_rearm();

@@ -19,6 +19,7 @@ enum kentry_kind {
     KENTRY_RESCHED = 3, // software request: synthetic interrupts, deferred work
     KENTRY_FAULT = 4,   // a thread faulted
     KENTRY_CPUTICK = 5, // this CPU's timer, when another CPU took the kernel's tick (SMP)
+    KENTRY_IPI = 6,     // a reschedule IPI from another CPU (SMP): recorded, then the choice
 };
 
 void arch_init(void);

@@ -11,6 +11,7 @@
 
 #include <kernel/kernel.h>
 #include <trace/trace_ring.h>
+#include <uapi/ktrace.h>
 
 struct thread;
 struct proc;
@@ -129,6 +130,15 @@ static inline void ktrace_int(unsigned ev, uint32_t irq, uint32_t who)
 {
     if (KTRACE_ON(KEV_C_INT))
         ktrace_int_ev(ev, irq, who);
+}
+
+// A reschedule IPI taken (KIRQ_IPI): its INT pair, from the exclusive entry (kernel/main.c)
+// and the shared one (kernel/arch/<arch>/cpu.c) alike, so that a capture shows every IPI a
+// CPU took (kevstat's irq section: an IPI storm, a CPU interrupted for nothing).
+static inline void ktrace_ipi(void)
+{
+    ktrace_int(KEV_INT_ENTER, KIRQ_IPI, 0);
+    ktrace_int(KEV_INT_EXIT, KIRQ_IPI, 0);
 }
 
 // A handler's start, laid out as QNX's INT_HANDLER_ENTR: [pid, irq, handler address, area]

@@ -134,6 +134,9 @@ struct kuser_ring {
 // A CPU's own timer interrupt in a period whose kernel tick another CPU took (SMP,
 // KENTRY_CPUTICK): its round-robin look, stack sample and profile-N, and sched:::tick there.
 #define KIRQ_CPUTICK 0x101
+// A reschedule IPI (SMP): another CPU made ready a thread this CPU should run, or ended its
+// thread's slice; the entry only chooses again. Its INT pair precedes that choice's events.
+#define KIRQ_IPI 0x102
 
 // KTRACE_BENCH kinds.
 #define KTRACE_BENCH_LOOP     0   // the measuring loop alone

@@ -85,6 +85,17 @@ static inline unsigned kev_hdr_type(uint32_t h) { return (h >> KEV_TYPE_SHIFT) &
 #define KEV_INT_EXIT          2u
 #define KEV_INT_HANDLER_ENTER 3u
 #define KEV_INT_HANDLER_EXIT  4u
+// Interrupt numbers that are not lines (the kernel's KIRQ_*, kernel/include/uapi/ktrace.h),
+// named for the host tools' tables; NULL for a line.
+static inline const char *kev_int_pseudo_name(uint32_t irq)
+{
+    switch (irq) {
+    case 0x100: return "tick";
+    case 0x101: return "a CPU's tick share";
+    case 0x102: return "reschedule IPI";
+    default:    return 0;
+    }
+}
 
 // ---- PR_TH events ------------------------------------------------------------------------------
 // Process events (payload words): CREATE / DESTROY [ppid, pid]; *_NAME [ppid, pid, name...];
