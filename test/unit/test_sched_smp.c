@@ -52,6 +52,7 @@ static struct thread threads[4];
 void test_rt_random_exclusive(void **state);
 void test_rt_random_interleaved(void **state);
 void test_rt_blocked_thread_not_run_twice(void **state);
+void test_rt_requeue_of_taken_thread(void **state);
 
 static void on_cpu(unsigned cpu)
 {
@@ -181,6 +182,7 @@ int main(void)
         cmocka_unit_test_setup(test_equal_thread_elsewhere_not_interrupted, setup),
         cmocka_unit_test_setup(test_pending_yield_kept_for_next_choice, setup),
         cmocka_unit_test(test_rt_blocked_thread_not_run_twice),
+        cmocka_unit_test(test_rt_requeue_of_taken_thread),
         cmocka_unit_test(test_rt_random_exclusive),
         cmocka_unit_test(test_rt_random_interleaved),
     };

@@ -131,6 +131,13 @@ static void op(unsigned c)
         struct thread *t = &th[NCPU + rnd(NUSER)];
         uint8_t p = (uint8_t)(1 + rnd(12));
         if (t->state == THS_READY) {
+            // The state was looked at under another lock than the queue's: a CPU whose choice
+            // was pending may take t before the requeue (sched_remove finds it gone; the
+            // make_ready after leaves it running at its new priority).
+            for (unsigned d = 0; d < NCPU && entry_shared[c]; d++)
+                if (d != c && in_kernel[d] && rnd(2))
+                    leave(d);
+            on(c, entry_shared[c]);
             sched_remove(t);
             t->prio = p;
             sched_make_ready(t, false);
@@ -360,4 +367,44 @@ void test_rt_blocked_thread_not_run_twice(void **state)
     for (unsigned c = 0; c < NCPU; c++)
         runs += k_cpus[c].current == a;
     assert_int_equal(runs, 1);
+}
+
+// The priority-inheritance requeue (sched_remove, a new priority, sched_make_ready) of a
+// thread seen READY while another CPU's pending choice takes it before the requeue: the
+// thread must stay that CPU's, RUNNING, at its new priority, on no queue.
+void test_rt_requeue_of_taken_thread(void **state)
+{
+    (void)state;
+    setup_cpus(777);
+    for (unsigned i = NCPU; i < NCPU + 5; i++) {
+        th[i].prio = i < NCPU + 4 ? 20 : 5;
+        th[i].affinity = 0;
+        enter(0, false);
+        blocked[i] = false;
+        sched_make_ready(&th[i], false);
+        leave(0);
+        quiesce();
+    }
+    struct thread *b = &th[NCPU + 4];
+    assert_int_equal(b->state, THS_READY);          // four CPUs run priority 20
+    enter(1, true);                                 // CPU 1's thread blocks, its choice later
+    struct thread *gone = k_cpus[1].current;
+    gone->state = THS_SEND;
+    blocked[gone - th] = true;
+    in_kernel[1] = true;
+    enter(2, true);                                 // CPU 2 sees b READY ...
+    assert_int_equal(b->state, THS_READY);
+    leave(1);                                       // ... CPU 1's choice takes it ...
+    assert_ptr_equal(k_cpus[1].current, b);
+    on(2, true);                                    // ... before CPU 2 requeues it
+    sched_remove(b);
+    b->prio = 3;
+    sched_make_ready(b, false);
+    assert_int_equal(b->state, THS_RUNNING);        // (CPU 1 runs it: it is on no queue)
+    leave(2);
+    quiesce();
+    oracle();
+    assert_ptr_equal(k_cpus[1].current, b);
+    assert_int_equal(b->state, THS_RUNNING);
+    assert_int_equal(b->prio, 3);
 }
