@@ -21,8 +21,9 @@
 //   current, a barrier, a look at the queues), so one of the two always sees the other.
 // - R4 The real-time rule: no READY thread waits while a CPU it may run on runs a lower one.
 //   A thread made ready goes where it runs at once if there is such a CPU (the waking CPU when
-//   it will take it, its last CPU, else the CPU running the lowest priority: place), that CPU
-//   interrupted (IPI) by sched_kick_others; else it waits on its last CPU's queue. A CPU that
+//   it will take it or runs the same priority, its last CPU, else the CPU running the lowest
+//   priority: place), that CPU interrupted (IPI) by sched_kick_others; else it waits on its
+//   last CPU's queue. A CPU that
 //   chooses pulls the most urgent waiting thread it may run from another CPU's queue if that
 //   beats its own (pull). The waker/chooser race: the waker enqueues (and sets R2's bit) and
 //   then, after a full barrier, reads every CPU's current; a chooser stores its current and
@@ -311,14 +312,17 @@ static int level_of(unsigned cpu)
 
 // Where a thread made ready on CPU `self` is queued (R4): a CPU it may run on where it runs at
 // once (this one, its last one, else the one running the lowest priority), else its last CPU
-// (where it waits, for a CPU whose choice falls to pull it).
+// (where it waits, for a CPU whose choice falls to pull it). This CPU also when its own thread
+// is of the same priority: the usual waker is about to block (a MsgSend, a reply before the
+// next receive), and the thread then runs here with no IPI; a waker that keeps running has the
+// thread pulled by a lower CPU, which this entry's sched_kick_others interrupts.
 static __attribute__((noinline)) unsigned place(const struct thread *t, unsigned self)
 {
     uint32_t a = t->affinity;
     if (a && !(a & (a - 1u)))
         return (unsigned)__builtin_ctz(a);     // bound to one CPU
     int p = t->prio;
-    if (may_run_on(t, self) && level_of(self) < p)
+    if (may_run_on(t, self) && level_of(self) <= p)
         return self;
     unsigned last = t->cpu;
     bool last_ok = last < k_ncpus && k_cpus[last].online && may_run_on(t, last);
@@ -370,18 +374,12 @@ static __attribute__((noinline)) struct thread *top_for(unsigned q, unsigned cpu
     return NULL;
 }
 
-// Whether CPU i could now take a thread more urgent than `floor`, from its own queue or
-// another's (R2). Takes each queue's lock in shared mode, one at a time (none may be held),
-// and only that of a queue whose look promises one. With `own_look`, i's own queue is judged
-// by its look alone (a kick for a thread i then finds still on another CPU costs an IPI, and
-// i's own choice looks again under its lock: settle).
-static __attribute__((noinline)) bool waiting_above(unsigned i, int floor, const bool shared,
-                                                    const bool own_look)
+// Whether CPU i could now take a thread more urgent than `floor` from one of the queues in
+// `look` (bit per CPU: its own, and those R2 names). Takes each queue's lock in shared mode,
+// one at a time (none may be held), and only that of a queue whose look promises one.
+static __attribute__((noinline)) bool waiting_above_in(unsigned i, int floor, const bool shared,
+                                                       uint32_t look)
 {
-    if (own_look && peek_top(i) > floor)
-        return true;
-    uint32_t look = rq_overloaded() | (own_look ? 0u : 1u << i);
-    look &= ~(own_look ? 1u << i : 0u);
     while (look) {
         unsigned o = (unsigned)__builtin_ctz(look);
         look &= look - 1u;
@@ -396,6 +394,12 @@ static __attribute__((noinline)) bool waiting_above(unsigned i, int floor, const
             return true;
     }
     return false;
+}
+
+// The same over i's own queue and every queue R2 names.
+static inline bool waiting_above(unsigned i, int floor, const bool shared)
+{
+    return waiting_above_in(i, floor, shared, rq_overloaded() | 1u << i);
 }
 
 static void kick(unsigned i)
@@ -453,7 +457,7 @@ static inline __attribute__((always_inline)) void settle(struct cpu *c,
     if (prev && prev != next && prev->state == THS_READY)
         kick_check_pending = true;
     if (!c->kicked && (others_overloaded(c->id) || peek_top(c->id) > (int)next->prio) &&
-        waiting_above(c->id, next->prio, shared, false)) {
+        waiting_above(c->id, next->prio, shared)) {
         c->kicked = true;
         arch_cpu_kick(c->id);
     }
@@ -631,7 +635,7 @@ static bool slice_used_up(struct cpu *c, unsigned periods)
 // With none, an IPI would only make it enter the kernel and choose the same thread again.
 static bool slice_end_changes_choice(unsigned cpu)
 {
-    return waiting_above(cpu, (int)k_cpus[cpu].current->prio - 1, false, false); // (exclusive)
+    return waiting_above(cpu, (int)k_cpus[cpu].current->prio - 1, false);      // (exclusive)
 }
 #endif
 
@@ -764,11 +768,16 @@ void sched_kick_others(void)
     __atomic_thread_fence(__ATOMIC_SEQ_CST);
     const bool shared = in_shared();
     unsigned self = cpu_id();
+    uint32_t over = rq_overloaded();
     for (unsigned i = 0; i < k_ncpus; i++) {
         struct cpu *c = &k_cpus[i];
         if (i == self || !c->online || c->kicked)
             continue;
-        if (waiting_above(i, running_prio(i), shared, true))
+        // Its own queue by its look alone (a kick for a thread it then finds still on another
+        // CPU costs an IPI; its choice looks again under its lock, settle), others locked.
+        int floor = running_prio(i);
+        if (peek_top(i) > floor || ((over & ~(1u << i)) &&
+                                    waiting_above_in(i, floor, shared, over & ~(1u << i))))
             kick(i);
     }
 }
