@@ -1,19 +1,36 @@
 // SPDX-License-Identifier: MIT
 // Ready queues and the choice of the next thread. Invariants: a READY thread is on exactly
-// the queue of its effective priority; bit p of ready_map is set iff queue p is non-empty; a
-// RUNNING thread (some CPU's current) is on no queue. Each CPU's idle thread (priority 0,
-// pinned to it) is always runnable there.
+// one ready queue, that of its effective priority; bit p of a queue set's map is set iff its
+// queue p is non-empty; a RUNNING thread (some CPU's current) is on no queue. Each CPU's idle
+// thread (priority 0, pinned to it) is always runnable there.
 //
-// Multiprocessor (KMAX_CPUS > 1): one global ready queue, not one per CPU, under the big
-// lock's exclusive side or, in shared mode, its own spinlock (runq_lock, kernel/klock.h). It
-// gives the rule a real-time user expects for free: the N highest-priority ready threads run,
-// one per CPU, and a thread never waits behind a lower one on another CPU's queue. A CPU
-// takes the first thread of the highest priority it may run (affinity: idle threads, and
-// threads bound to one CPU's devices); after every kernel entry the CPU that ran it looks
-// at the others and interrupts (IPI) each one now running something less urgent than a ready
-// thread it could run (sched_kick_others). Its cost, measured (make KLOCK_STATS=1): a shared
-// call holds the lock about 212 instructions, from its first enqueue to its CPU's choice, a
-// third of a message-passing CPU's time (docs/smp.md, "Issue 28, third round").
+// Multiprocessor (KMAX_CPUS > 1; docs/smp.md, "Issue 28: per-CPU run queues (t-rq)"): one set
+// of queues per CPU (struct runq), each under its own spinlock in shared mode (klock.h, rank
+// RUNQ; the exclusive side runs alone and takes none). Invariants, on top of the above:
+// - R1 A READY thread is on the queue of a CPU it may run on (t->rq_cpu; affinity), and a
+//   thread moves between queues only with both queues' locks held (pull, in CPU-id order).
+// - R2 bit c of rq_overloaded is set iff runqs[c] holds a thread that may run on another CPU
+//   (runqs[c].nmigr > 0), written under runqs[c]'s lock: other CPUs look there, and only there,
+//   for work to pull.
+// - R3 No double run: a thread is "on" CPU x while k_cpus[x].current is it, which lasts until
+//   x's choice stores another there (release). A thread that blocked on x and was made ready
+//   by another CPU before that is on a queue but still on x: a chooser on any other CPU skips
+//   it. Nobody waits for it (a wait under a queue lock could close a cycle); instead x, after
+//   its store, a full barrier, then looks at that thread: still READY, x's sched_kick_others
+//   looks at every CPU for it. A chooser that skipped it does the mirror image (its store of
+//   current, a barrier, a look at the queues), so one of the two always sees the other.
+// - R4 The real-time rule: no READY thread waits while a CPU it may run on runs a lower one.
+//   A thread made ready goes where it runs at once if there is such a CPU (the waking CPU when
+//   it will take it or runs the same priority, its last CPU, else the CPU running the lowest
+//   priority: place), that CPU interrupted (IPI) by sched_kick_others; else it waits on its
+//   last CPU's queue. A CPU that
+//   chooses pulls the most urgent waiting thread it may run from another CPU's queue if that
+//   beats its own (pull). The waker/chooser race: the waker enqueues (and sets R2's bit) and
+//   then, after a full barrier, reads every CPU's current; a chooser stores its current and
+//   then, after a full barrier, reads the queues (settle); one of the two sees the other's
+//   store, and interrupts the chooser (or the chooser itself) when a waiting thread beats it.
+// A same-CPU message round trip between threads bound to one CPU touches that CPU's queue and
+// lock alone: R2's bit is not set for them, and no other CPU is looked at.
 #include <kernel/sched.h>
 #include <kernel/arch.h>
 #include <kernel/ktrace_kcall.h>
@@ -21,18 +38,63 @@
 #include <kernel/board.h>
 #include <d/dprobes.h>
 
-static struct list ready_q[256];
-static uint32_t ready_map[8];
 #if KMAX_CPUS > 1
 #include <kernel/klock.h>
+// One CPU's ready queues (R1, R2), on cache lines of their own.
+struct runq {
+    struct kspin lock;          // shared mode (klock.h, rank RUNQ)
+    uint32_t nmigr;             // queued threads that may run on another CPU too
+    uint32_t words;             // bit w: map[w] non-zero (the top in two clz)
+    uint32_t map[8];            // bit p: q[p] non-empty
+    struct list q[256];         // FIFO per priority
+} __attribute__((aligned(64)));
+static struct runq runqs[KMAX_CPUS];
+// R2's flags, one byte per CPU (each written by plain stores under its queue's lock, read
+// together by the others): 1 while runqs[c].nmigr > 0.
+static union {
+    volatile uint8_t cpu[KMAX_CPUS];
+    uint32_t any[(KMAX_CPUS + 3) / 4];
+} rq_over __attribute__((aligned(64)));
+
+// Whether a CPU other than `self` has a thread another CPU may take (R2): a load or two.
+static inline bool others_overloaded(unsigned self)
+{
+    if (KMAX_CPUS <= 4)
+        return (__atomic_load_n(&rq_over.any[0], __ATOMIC_RELAXED) & ~(0xffu << (8u * self))) != 0;
+    for (unsigned i = 0; i < (KMAX_CPUS + 3) / 4; i++) {
+        uint32_t w = __atomic_load_n(&rq_over.any[i], __ATOMIC_RELAXED);
+        if (i == self / 4)
+            w &= ~(0xffu << (8u * (self % 4)));
+        if (w)
+            return true;
+    }
+    return false;
+}
+
+// The CPUs whose queues hold a thread another CPU may take (R2), a bit each.
+static inline uint32_t rq_overloaded(void)
+{
+    uint32_t m = 0;
+    for (unsigned i = 0; i < (KMAX_CPUS + 3) / 4; i++)
+        if (__atomic_load_n(&rq_over.any[i], __ATOMIC_RELAXED))
+            for (unsigned j = 0; j < 4 && i * 4 + j < KMAX_CPUS; j++)
+                m |= (uint32_t)(rq_over.cpu[i * 4 + j] != 0) << (i * 4 + j);
+    return m;
+}
+#define RQ_Q(c) (runqs[c].q)
+#define RQ_MAP(c) (runqs[c].map)
 // kick_check_pending: set by whoever may have made work for another CPU during this CPU's
-// entry: a thread made ready that may run on a CPU other than this one, or a running thread's
-// priority lowered. sched_kick_others looks at the other CPUs only when it is set, so an entry
-// that touched threads bound to its own CPU (the common same-CPU message round trip) looks at
-// none. Per CPU (the entry's own), so that entries in shared mode do not clear each other's.
+// entry: a thread made ready that may run on a CPU other than this one, a running thread's
+// priority lowered, a thread released that another CPU skipped (R3). sched_kick_others looks
+// at the other CPUs only when it is set, so an entry that touched threads bound to its own
+// CPU (the common same-CPU message round trip) looks at none. Per CPU (the entry's own).
 #define kick_check_pending (this_cpu()->kick_check)
-// The ready queues, every CPU's current and kicked, in shared mode (klock.h, rank RUNQ).
-static struct kspin runq_lock;
+#define NO_CPU 0xffu
+#else
+static struct list ready_q[256];
+static uint32_t ready_map[8];
+#define RQ_Q(c) ((void)(c), ready_q)
+#define RQ_MAP(c) ((void)(c), ready_map)
 #endif
 struct cpu k_cpus[KMAX_CPUS];
 unsigned k_ncpus = 1;
@@ -40,10 +102,23 @@ uint64_t k_context_switches;
 
 void sched_init(void)
 {
+#if KMAX_CPUS > 1
+    for (unsigned c = 0; c < KMAX_CPUS; c++) {
+        for (unsigned i = 0; i < 256; i++)
+            list_init(&RQ_Q(c)[i]);
+        for (unsigned i = 0; i < 8; i++)
+            RQ_MAP(c)[i] = 0;
+        runqs[c].nmigr = 0;
+        runqs[c].words = 0;
+        runqs[c].lock.word = 0;
+        rq_over.cpu[c] = 0;
+    }
+#else
     for (unsigned i = 0; i < 256; i++)
         list_init(&ready_q[i]);
     for (unsigned i = 0; i < 8; i++)
         ready_map[i] = 0;
+#endif
     for (unsigned c = 0; c < KMAX_CPUS; c++) {
         k_cpus[c].id = c;
         k_cpus[c].current = NULL;
@@ -55,46 +130,453 @@ void sched_init(void)
     k_context_switches = 0;
 }
 
-static inline __attribute__((always_inline)) void enqueue(struct thread *t, bool at_head)
+static inline bool may_run_on(const struct thread *t, unsigned cpu)
+{
+    return KMAX_CPUS == 1 || !t->affinity || ((t->affinity >> cpu) & 1u);
+}
+
+// Puts t on CPU cpu's queues (its lock held in shared mode).
+static inline __attribute__((always_inline)) void enqueue_on(unsigned cpu, struct thread *t,
+                                                             bool at_head)
 {
     KASSERT(!list_linked(&t->qlink), "ready thread already queued");
     t->state = THS_READY;
     t->waitq = NULL;
     if (at_head)
-        list_push_front(&ready_q[t->prio], &t->qlink);
+        list_push_front(&RQ_Q(cpu)[t->prio], &t->qlink);
     else
-        list_push_back(&ready_q[t->prio], &t->qlink);
-    ready_map[t->prio >> 5] |= 1u << (t->prio & 31);
+        list_push_back(&RQ_Q(cpu)[t->prio], &t->qlink);
+    RQ_MAP(cpu)[t->prio >> 5] |= 1u << (t->prio & 31);
 #if KMAX_CPUS > 1
-    if (k_ncpus > 1 && (!t->affinity || (t->affinity & ~(1u << cpu_id()))))
+    runqs[cpu].words |= 1u << (t->prio >> 5);
+    t->rq_cpu = (uint8_t)cpu;
+    if ((!t->affinity || (t->affinity & ~(1u << cpu))) && runqs[cpu].nmigr++ == 0)
+        rq_over.cpu[cpu] = 1;
+#endif
+}
+
+// Takes t off its queue (its lock held in shared mode).
+static inline __attribute__((always_inline)) void dequeue(struct thread *t)
+{
+#if KMAX_CPUS > 1
+    unsigned cpu = t->rq_cpu;
+#else
+    const unsigned cpu = 0;
+#endif
+    list_unlink(&t->qlink);
+    if (list_empty(&RQ_Q(cpu)[t->prio])) {
+        RQ_MAP(cpu)[t->prio >> 5] &= ~(1u << (t->prio & 31));
+#if KMAX_CPUS > 1
+        if (!RQ_MAP(cpu)[t->prio >> 5])
+            runqs[cpu].words &= ~(1u << (t->prio >> 5));
+#endif
+    }
+#if KMAX_CPUS > 1
+    if ((!t->affinity || (t->affinity & ~(1u << cpu))) && --runqs[cpu].nmigr == 0)
+        rq_over.cpu[cpu] = 0;
+#endif
+}
+
+#if KMAX_CPUS > 1
+// ---- Multiprocessor: locks, looks at other CPUs, placement ----
+
+// The run-queue locks' contention (KLOCK_STATS images, make KLOCK_STATS=1; docs/smp.md):
+// takes in shared mode, takes that found the lock held (a look at its word just before), and
+// the counter cycles from the take to the release. Empty otherwise.
+#ifdef KLOCK_STATS
+static inline void rq_stats_take(struct runq *q)
+{
+    struct cpu *c = this_cpu();
+    c->runq_takes++;
+    c->runq_found_taken += q->lock.word != 0;
+}
+static inline void rq_stats_taken(void) { this_cpu()->runq_taken_at = board_cycles(); }
+static inline void rq_stats_release(void)
+{
+    struct cpu *c = this_cpu();
+    c->runq_hold_cycles += board_cycles() - c->runq_taken_at;
+}
+#else
+static inline void rq_stats_take(struct runq *q) { (void)q; }
+static inline void rq_stats_taken(void) { }
+static inline void rq_stats_release(void) { }
+#endif
+
+static inline bool in_shared(void)
+{
+    return arch_kernel_in_shared();
+}
+
+static inline __attribute__((always_inline)) void rq_lock(unsigned cpu, const bool shared)
+{
+    if (shared) {
+        rq_stats_take(&runqs[cpu]);
+        kspin_lock(&runqs[cpu].lock, KLOCK_RANK_RUNQ);
+        rq_stats_taken();
+    }
+}
+
+static inline __attribute__((always_inline)) void rq_unlock(unsigned cpu, const bool shared)
+{
+    if (shared) {
+        rq_stats_release();
+        kspin_unlock(&runqs[cpu].lock, KLOCK_RANK_RUNQ);
+    }
+}
+
+// In a shared entry, this CPU's own queue lock is taken at its first use (a thread made ready
+// here, or this CPU's choice) and kept until its choice (c->rq_held): a same-CPU message round
+// trip takes one lock, its own CPU's, once per entry.
+static inline __attribute__((always_inline)) void own_lock(struct cpu *c)
+{
+    if (!c->rq_held) {
+        rq_lock(c->id, true);
+        c->rq_held = true;
+    }
+}
+
+static inline __attribute__((always_inline)) void own_unlock(struct cpu *c)
+{
+    if (c->rq_held) {
+        c->rq_held = false;
+        rq_unlock(c->id, true);
+    }
+}
+
+// Another CPU's queue lock in a shared entry, this CPU's own perhaps held: two queue locks
+// are only ever held in increasing CPU id (the own one is let go and taken again after a lower
+// one), so that two CPUs cannot wait for each other. The second is one take of the rank for
+// the lock-order check (klock.h).
+static void other_lock(struct cpu *c, unsigned o)
+{
+    if (!c->rq_held) {
+        rq_lock(o, true);
+        return;
+    }
+    rq_stats_take(&runqs[o]);
+    if (o < c->id) {
+        arch_spin_unlock(&runqs[c->id].lock.word);
+        arch_spin_lock(&runqs[o].lock.word);
+        arch_spin_lock(&runqs[c->id].lock.word);
+    } else {
+        arch_spin_lock(&runqs[o].lock.word);
+    }
+}
+
+static void other_unlock(struct cpu *c, unsigned o)
+{
+    if (!c->rq_held)
+        rq_unlock(o, true);
+    else
+        arch_spin_unlock(&runqs[o].lock.word);
+}
+
+// The highest priority queued on CPU cpu, or -1: a look without its lock (a hint, rechecked
+// under the lock before anything is taken).
+static inline int peek_top(unsigned cpu)
+{
+    uint32_t words = __atomic_load_n(&runqs[cpu].words, __ATOMIC_RELAXED);
+    if (!words)
+        return -1;
+    int w = 31 - __builtin_clz(words);
+    uint32_t m = __atomic_load_n(&RQ_MAP(cpu)[w], __ATOMIC_RELAXED);
+    return m ? w * 32 + 31 - __builtin_clz(m) : w * 32;    // (a word emptied meanwhile)
+}
+
+// The thread CPU cpu runs (a look without a lock) and the priority it runs at: -1 while it is
+// in the kernel with its thread blocked (it is about to choose).
+static inline struct thread *current_of(unsigned cpu)
+{
+    return __atomic_load_n(&k_cpus[cpu].current, __ATOMIC_ACQUIRE);
+}
+
+static int running_prio(unsigned cpu)
+{
+    const struct thread *cur = current_of(cpu);
+    return cur && cur->state == THS_RUNNING ? (int)cur->prio : -1;
+}
+
+// Whether t is still another CPU's than `cpu` (R3): that CPU has not chosen since t blocked.
+static inline bool on_other_cpu(const struct thread *t, unsigned cpu)
+{
+    return t->cpu != cpu && current_of(t->cpu) == t;
+}
+
+// The level a thread made ready must beat to run on CPU cpu at once: what it runs, or what
+// waits on its queue, whichever is higher.
+static int level_of(unsigned cpu)
+{
+    int r = running_prio(cpu), q = peek_top(cpu);
+    return r > q ? r : q;
+}
+
+// Where a thread made ready on CPU `self` is queued (R4): a CPU it may run on where it runs at
+// once (this one, its last one, else the one running the lowest priority), else its last CPU
+// (where it waits, for a CPU whose choice falls to pull it). This CPU also when its own thread
+// is of the same priority: the usual waker is about to block (a MsgSend, a reply before the
+// next receive), and the thread then runs here with no IPI; a waker that keeps running has the
+// thread pulled by a lower CPU, which this entry's sched_kick_others interrupts.
+static __attribute__((noinline)) unsigned place(const struct thread *t, unsigned self)
+{
+    uint32_t a = t->affinity;
+    if (a && !(a & (a - 1u)))
+        return (unsigned)__builtin_ctz(a);     // bound to one CPU
+    int p = t->prio;
+    if (may_run_on(t, self) && level_of(self) <= p)
+        return self;
+    unsigned last = t->cpu;
+    bool last_ok = last < k_ncpus && k_cpus[last].online && may_run_on(t, last);
+    if (last_ok && last != self && level_of(last) < p)
+        return last;
+    unsigned low = NO_CPU;
+    int low_level = 256;
+    for (unsigned i = 0; i < k_ncpus; i++) {
+        if (i == self || i == last || !k_cpus[i].online || !may_run_on(t, i))
+            continue;
+        int l = level_of(i);
+        if (l < low_level) {
+            low_level = l;
+            low = i;
+        }
+    }
+    if (low != NO_CPU && low_level < p)
+        return low;
+    if (last_ok)
+        return last;
+    if (may_run_on(t, self))
+        return self;
+    return low != NO_CPU ? low : (unsigned)__builtin_ctz(a);
+}
+
+// The first thread of the highest priority on CPU q's queues that CPU cpu may run now (not on
+// another CPU, R3), or NULL; *skipped set when a more urgent one was passed over for R3.
+// q's lock held in shared mode.
+static __attribute__((noinline)) struct thread *top_for(unsigned q, unsigned cpu, bool *skipped)
+{
+    for (int w = runqs[q].words ? 31 - __builtin_clz(runqs[q].words) : -1; w >= 0; w--) {
+        uint32_t m = RQ_MAP(q)[w];
+        while (m) {
+            unsigned p = (unsigned)w * 32u + 31u - (unsigned)__builtin_clz(m);
+            struct list *pos;
+            list_for_each(pos, &RQ_Q(q)[p]) {
+                struct thread *t = list_entry(pos, struct thread, qlink);
+                if (!may_run_on(t, cpu))
+                    continue;
+                if (on_other_cpu(t, cpu)) {
+                    *skipped = true;
+                    continue;
+                }
+                return t;
+            }
+            m &= ~(1u << (p & 31u));
+        }
+    }
+    return NULL;
+}
+
+// Whether CPU i could now take a thread more urgent than `floor` from one of the queues in
+// `look` (bit per CPU: its own, and those R2 names). Takes each queue's lock in shared mode,
+// one at a time (none may be held), and only that of a queue whose look promises one.
+static __attribute__((noinline)) bool waiting_above_in(unsigned i, int floor, const bool shared,
+                                                       uint32_t look)
+{
+    while (look) {
+        unsigned o = (unsigned)__builtin_ctz(look);
+        look &= look - 1u;
+        if (o >= k_ncpus || peek_top(o) <= floor)
+            continue;
+        bool skipped = false;
+        rq_lock(o, shared);
+        const struct thread *t = top_for(o, i, &skipped);
+        bool above = t && (int)t->prio > floor;
+        rq_unlock(o, shared);
+        if (above)
+            return true;
+    }
+    return false;
+}
+
+// The same over i's own queue and every queue R2 names.
+static inline bool waiting_above(unsigned i, int floor, const bool shared)
+{
+    return waiting_above_in(i, floor, shared, rq_overloaded() | 1u << i);
+}
+
+static void kick(unsigned i)
+{
+    struct cpu *c = &k_cpus[i];
+    const struct thread *cur = current_of(i);
+    if (__builtin_expect(kdt_active, 0) && cur)     // D's sched:::surrender
+        kdt_fire(DPROBE_SCHED_SURRENDER, ktrace_who(cur), ktrace_pid(cur), cur->prio, i);
+    c->kicked = true;
+    arch_cpu_kick(i);
+}
+
+// A choice's start on CPU self: the most urgent thread on another CPU's queue that self may
+// run moves to self's queue (at its head: it was waiting) when it beats both self's own queue
+// and `floor` (what self's running thread keeps the CPU at; -1 none). Each queue whose look
+// promises one is taken in turn; a thread moved here and then beaten by another queue's stays
+// on this one (it may run here, and others may pull it again).
+static __attribute__((noinline)) void pull(struct cpu *c, int floor, const bool shared)
+{
+    const unsigned self = c->id;
+    uint32_t over = rq_overloaded() & ~(1u << self);
+    int local = peek_top(self);
+    if (local > floor)
+        floor = local;
+    while (over) {
+        unsigned o = (unsigned)__builtin_ctz(over);
+        over &= over - 1u;
+        if (o >= k_ncpus || peek_top(o) <= floor)
+            continue;
+        if (shared)
+            other_lock(c, o);
+        bool skipped = false;
+        struct thread *t = top_for(o, self, &skipped);
+        struct thread *mine = top_for(self, self, &skipped);
+        if (t && (int)t->prio > floor && (!mine || t->prio > mine->prio)) {
+            dequeue(t);
+            enqueue_on(self, t, true);
+            floor = t->prio;
+        }
+        if (shared)
+            other_unlock(c, o);
+    }
+}
+
+// A choice's end on CPU c (after its store of current, its queue's lock let go): R3's and R4's
+// second halves. A full barrier, then: the thread it switched away from, if made ready
+// meanwhile (another CPU may have skipped it), has every CPU looked at (sched_kick_others);
+// and a waiting thread that beats what c now runs (queued while c chose) interrupts c itself.
+static inline __attribute__((always_inline)) void settle(struct cpu *c,
+                                                         const struct thread *prev,
+                                                         const struct thread *next,
+                                                         const bool shared)
+{
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+    if (prev && prev != next && prev->state == THS_READY)
         kick_check_pending = true;
+    if (!c->kicked && (others_overloaded(c->id) || peek_top(c->id) > (int)next->prio) &&
+        waiting_above(c->id, next->prio, shared)) {
+        c->kicked = true;
+        arch_cpu_kick(c->id);
+    }
+}
+#endif
+
+#if KMAX_CPUS > 1
+// make_ready for a thread that may run on another CPU than this one (c): placed (R4).
+static __attribute__((noinline)) void make_ready_placed(struct cpu *c, struct thread *t,
+                                                       bool at_head)
+{
+    if (__builtin_expect(c->rq_missed == t, 0)) {
+        // sched_remove + sched_make_ready (a new priority) of a thread a CPU took meanwhile:
+        // it runs, at its new priority; the other CPUs are looked at (it may have gone down).
+        c->rq_missed = NULL;
+        kick_check_pending = true;
+        return;
+    }
+    unsigned self = c->id;
+    unsigned to = place(t, self);
+    const bool shared = in_shared();
+    if (shared && to == self)
+        own_lock(c);
+    else if (shared)
+        other_lock(c, to);
+    enqueue_on(to, t, at_head);
+    if (shared && to != self)
+        other_unlock(c, to);
+    kick_check_pending = true;      // (to another CPU, or may run on another: the rule's check)
+}
+#endif
+
+// Makes t ready on the queue its placement gives (one CPU: the one queue).
+static inline __attribute__((always_inline)) void make_ready(struct thread *t, bool at_head)
+{
+#if KMAX_CPUS > 1
+    struct cpu *c = this_cpu();
+    unsigned self = c->id;
+    if (__builtin_expect(t->affinity == 1u << self || k_ncpus == 1, 1)) {
+        // Bound to this CPU (a same-CPU round trip), or the only one: its queue, its lock
+        // (kept until this CPU's choice), no other CPU looked at. (No other CPU can have taken
+        // it since a sched_remove in this entry: rq_missed is not its.)
+        if (!c->rq_held && in_shared())
+            own_lock(c);
+        enqueue_on(self, t, at_head);
+        return;
+    }
+    make_ready_placed(c, t, at_head);
+#else
+    enqueue_on(0, t, at_head);
 #endif
 }
 
 void sched_make_ready(struct thread *t, bool at_head)
 {
-    enqueue(t, at_head);
+    make_ready(t, at_head);
     ktrace_state(t);    // last, so that the hook's call is a tail call
 }
 
 void sched_make_ready_quiet(struct thread *t, bool at_head)
 {
-    enqueue(t, at_head);
+    make_ready(t, at_head);
 }
+
+#if KMAX_CPUS > 1
+// sched_remove in a shared entry: under the lock of the queue that holds t (it may move, under
+// both locks: R1); a thread some CPU took meanwhile is on none, and the make_ready that
+// follows leaves it running (make_ready_placed).
+static __attribute__((noinline)) void remove_shared(struct cpu *c, struct thread *t)
+{
+    for (;;) {
+        unsigned q = __atomic_load_n(&t->rq_cpu, __ATOMIC_RELAXED);
+        if (q == c->id)
+            own_lock(c);                // (kept until this CPU's choice)
+        else
+            other_lock(c, q);
+        bool here = t->rq_cpu == q;
+        bool found = here && t->state == THS_READY && list_linked(&t->qlink);
+        if (found)
+            dequeue(t);
+        if (q != c->id)
+            other_unlock(c, q);
+        if (found)
+            return;
+        if (here) {
+            c->rq_missed = t;
+            return;
+        }
+    }
+}
+#endif
 
 void sched_remove(struct thread *t)
 {
-    list_unlink(&t->qlink);
-    if (list_empty(&ready_q[t->prio]))
-        ready_map[t->prio >> 5] &= ~(1u << (t->prio & 31));
+#if KMAX_CPUS > 1
+    if (in_shared()) {
+        remove_shared(this_cpu(), t);
+        return;
+    }
+#endif
+    dequeue(t);
 }
 
 int sched_top_prio(void)
 {
+#if KMAX_CPUS > 1
+    int top = -1;
+    for (unsigned c = 0; c < k_ncpus; c++) {
+        int p = peek_top(c);
+        if (p > top)
+            top = p;
+    }
+    return top;
+#else
     for (int w = 7; w >= 0; w--)
         if (ready_map[w])
             return w * 32 + 31 - __builtin_clz(ready_map[w]);
     return -1;
+#endif
 }
 
 void sched_yield_current(void)
@@ -102,27 +584,30 @@ void sched_yield_current(void)
     this_cpu()->yield_pending = true;
 }
 
-static inline bool may_run_on(const struct thread *t, unsigned cpu)
+// The first ready thread of the highest priority on this CPU's queues that it may run now,
+// or NULL (several CPUs: its lock held in shared mode; *skipped as top_for).
+static inline __attribute__((always_inline)) struct thread *top_ready(unsigned cpu, bool *skipped,
+                                                                   const bool smp)
 {
-    return KMAX_CPUS == 1 || !t->affinity || ((t->affinity >> cpu) & 1u);
-}
-
-// The first ready thread of the highest priority that CPU `cpu` may run, or NULL.
-static inline __attribute__((always_inline)) struct thread *top_ready(unsigned cpu)
-{
+#if KMAX_CPUS > 1
+    if (smp) {
+        // The usual case first: the first thread of the top queue may run here now.
+        int p = peek_top(cpu);
+        if (p < 0)
+            return NULL;
+        struct thread *t = list_entry(RQ_Q(cpu)[p].next, struct thread, qlink);
+        if (may_run_on(t, cpu) && !on_other_cpu(t, cpu))
+            return t;
+        return top_for(cpu, cpu, skipped);
+    }
+#endif
+    (void)skipped;
+    (void)smp;
     for (int w = 7; w >= 0; w--) {
-        uint32_t m = ready_map[w];
-        while (m) {
+        uint32_t m = RQ_MAP(cpu)[w];
+        if (m) {
             unsigned p = (unsigned)w * 32u + 31u - (unsigned)__builtin_clz(m);
-            if (KMAX_CPUS == 1 || k_ncpus == 1)     // one CPU: every thread may run here
-                return list_entry(ready_q[p].next, struct thread, qlink);
-            struct list *pos;
-            list_for_each(pos, &ready_q[p]) {
-                struct thread *t = list_entry(pos, struct thread, qlink);
-                if (may_run_on(t, cpu))
-                    return t;
-            }
-            m &= ~(1u << (p & 31u));
+            return list_entry(RQ_Q(cpu)[p].next, struct thread, qlink);
         }
     }
     return NULL;
@@ -150,8 +635,7 @@ static bool slice_used_up(struct cpu *c, unsigned periods)
 // With none, an IPI would only make it enter the kernel and choose the same thread again.
 static bool slice_end_changes_choice(unsigned cpu)
 {
-    const struct thread *best = top_ready(cpu);
-    return best && best->prio >= k_cpus[cpu].current->prio;
+    return waiting_above(cpu, (int)k_cpus[cpu].current->prio - 1, false);      // (exclusive)
 }
 #endif
 
@@ -192,65 +676,109 @@ traced_choice_end(struct cpu *c, struct thread *requeued, struct thread *next)
     if (requeued)
         ktrace_state_inline(requeued);  // (ktrace_kcall.h; inline here, out of the pass)
     ktrace_state_inline(next);
-    c->current = next;
+    __atomic_store_n(&c->current, next, __ATOMIC_RELEASE);     // (R3: the switch away)
     return next;
 }
 
-static inline __attribute__((always_inline)) struct thread *choose(const bool traced)
+// The choice of CPU c's next thread. Several CPUs online (`smp`): with `shared`, under c's
+// queue lock (and a pull's second one), taken here; the exclusive side takes none. With one
+// online (smp false: the one-CPU boards, and a multiprocessor before its others start) there is
+// nothing to pull, skip or settle, and the choice is the one-CPU kernel's.
+static inline __attribute__((always_inline)) struct thread *choose(const bool traced,
+                                                                   const bool shared,
+                                                                   const bool smp)
 {
     struct cpu *c = this_cpu();
     struct thread *cur = c->current;
-    struct thread *next = top_ready(cpu_id());
+    bool skipped = false;
+    (void)shared;
+#if KMAX_CPUS > 1
+    const unsigned self = c->id;
+    if (shared)
+        own_lock(c);
+    if (smp && __builtin_expect(others_overloaded(self), 0))
+        pull(c, cur && cur->state == THS_RUNNING ?
+                (int)cur->prio - (c->yield_pending ? 1 : 0) : -1, shared);
+#else
+    const unsigned self = 0;
+#endif
+    struct thread *next = top_ready(self, &skipped, smp);
     int top = next ? (int)next->prio : -1;
     bool yield = c->yield_pending;
     struct thread *requeued = NULL;
+    (void)requeued;
 
     c->yield_pending = false;
     if (cur && cur->state == THS_RUNNING) {
-        if (top < (int)cur->prio || (top == (int)cur->prio && !yield))
+        if (top < (int)cur->prio || (top == (int)cur->prio && !yield)) {
+#if KMAX_CPUS > 1
+            if (shared)
+                own_unlock(c);
+            if (smp && skipped)
+                settle(c, cur, cur, shared);
+#endif
             return cur;     // (D's sched:::remain-cpu: ktrace.c, at the exit)
+        }
         // Preempted threads keep their place at the head; yielding ones go to the back.
-        enqueue(cur, !yield);
+        enqueue_on(self, cur, !yield);
         if (traced && KMAX_CPUS == 1)
             ktrace_state_traced(cur);   // inline (ktrace_kcall.h); several CPUs: at the end
         requeued = cur;
-        next = top_ready(cpu_id());
+        next = top_ready(self, &skipped, smp);
     }
     KASSERT(next, "no runnable thread (idle missing)");
-    sched_remove(next);
+    dequeue(next);
     next->state = THS_RUNNING;
-    next->cpu = (uint8_t)cpu_id();
+    next->cpu = (uint8_t)self;
     if (traced && KMAX_CPUS == 1)
         ktrace_state_traced(next);      // (the Cortex-M's shape: each event in place is the
-    if (next != cur)                    // cheaper there, measured)
+    if (next != cur) {                  // cheaper there, measured)
+#if KMAX_CPUS > 1
+        c->context_switches++;
+#else
         k_context_switches++;
-    if (traced && KMAX_CPUS > 1)
-        return traced_choice_end(c, requeued, next);
+#endif
+    }
+#if KMAX_CPUS > 1
+    if (traced)
+        traced_choice_end(c, requeued, next);
+    else
+        __atomic_store_n(&c->current, next, __ATOMIC_RELEASE);     // (R3: the switch away)
+    if (shared)
+        own_unlock(c);
+    if (smp)
+        settle(c, cur, next, shared);
+    return next;
+#else
     c->current = next;
     return next;
+#endif
 }
 
 #if KMAX_CPUS > 1
 // After an entry on this CPU: every other CPU running something less urgent than a ready
-// thread it may run is interrupted, once (its `kicked` stays set until it enters the kernel).
+// thread it may take is interrupted, once (its `kicked` stays set until it enters the kernel).
+// The full barrier first: the waker's half of R4 (this entry's enqueues, then the looks at
+// the other CPUs' current threads).
 void sched_kick_others(void)
 {
     if (!kick_check_pending)
         return;
     kick_check_pending = false;
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+    const bool shared = in_shared();
     unsigned self = cpu_id();
+    uint32_t over = rq_overloaded();
     for (unsigned i = 0; i < k_ncpus; i++) {
         struct cpu *c = &k_cpus[i];
         if (i == self || !c->online || c->kicked)
             continue;
-        struct thread *best = top_ready(i);
-        const struct thread *cur = c->current;
-        if (best && (!cur || cur->state != THS_RUNNING || best->prio > cur->prio)) {
-            if (__builtin_expect(kdt_active, 0) && cur)     // D's sched:::surrender
-                kdt_fire(DPROBE_SCHED_SURRENDER, ktrace_who(cur), ktrace_pid(cur), cur->prio, i);
-            c->kicked = true;
-            arch_cpu_kick(i);
-        }
+        // Its own queue by its look alone (a kick for a thread it then finds still on another
+        // CPU costs an IPI; its choice looks again under its lock, settle), others locked.
+        int floor = running_prio(i);
+        if (peek_top(i) > floor || ((over & ~(1u << i)) &&
+                                    waiting_above_in(i, floor, shared, over & ~(1u << i))))
+            kick(i);
     }
 }
 
@@ -277,56 +805,36 @@ int sched_set_runmask(struct thread *t, uint32_t mask)
     return 0;
 }
 
+#if KMAX_CPUS > 1
+static __attribute__((noinline)) struct thread *choose_smp(const bool traced)
+{
+    return traced ? choose(KTRACE_HOOKS, false, true) : choose(false, false, true);
+}
+#endif
+
 struct thread *sched_choose(void)
 {
-    return choose(false);
+#if KMAX_CPUS > 1
+    if (k_ncpus > 1)
+        return choose_smp(false);
+#endif
+    return choose(false, false, false);
 }
 
 #if KMAX_CPUS > 1
-// The run-queue lock's contention (KLOCK_STATS images, make KLOCK_STATS=1; docs/smp.md, "the
-// run queue"): whether a take found the lock held (a look at its word just before), and the
-// counter cycles from the take to the release. Empty otherwise.
-#ifdef KLOCK_STATS
-static inline void runq_stats_before_take(struct cpu *c)
-{
-    c->runq_takes++;
-    c->runq_found_taken += runq_lock.word != 0;
-}
-
-static inline void runq_stats_taken(struct cpu *c)
-{
-    c->runq_taken_at = board_cycles();
-}
-
-static inline void runq_stats_release(struct cpu *c)
-{
-    c->runq_hold_cycles += board_cycles() - c->runq_taken_at;
-}
-#else
-static inline void runq_stats_before_take(struct cpu *c) { (void)c; }
-static inline void runq_stats_taken(struct cpu *c) { (void)c; }
-static inline void runq_stats_release(struct cpu *c) { (void)c; }
-#endif
-
+// Shared mode: this CPU's queue lock, unless held already, kept until its choice (own_lock).
+// Another CPU's is taken where it is touched (make_ready, sched_remove, pull), never held
+// across the entry; R3, not a lock, keeps a thread that blocked here from running elsewhere.
 void sched_lock_shared(void)
 {
-    struct cpu *c = this_cpu();
-    if (!c->runq_held) {
-        runq_stats_before_take(c);
-        kspin_lock(&runq_lock, KLOCK_RANK_RUNQ);
-        runq_stats_taken(c);
-        c->runq_held = true;
-    }
+    own_lock(this_cpu());
 }
 
 static inline __attribute__((always_inline)) struct thread *choose_shared(const bool traced)
 {
-    sched_lock_shared();
-    struct thread *next = choose(traced);
+    struct thread *next = choose(traced, true, true);
+    this_cpu()->rq_missed = NULL;   // (sched_remove's, for this entry only)
     sched_kick_others();
-    this_cpu()->runq_held = false;
-    runq_stats_release(this_cpu());
-    kspin_unlock(&runq_lock, KLOCK_RANK_RUNQ);
     return next;
 }
 
@@ -343,5 +851,9 @@ struct thread *sched_choose_shared_traced(void)
 
 struct thread *sched_choose_traced(void)
 {
-    return choose(KTRACE_HOOKS);
+#if KMAX_CPUS > 1
+    if (k_ncpus > 1)
+        return choose_smp(true);
+#endif
+    return choose(KTRACE_HOOKS, false, false);
 }

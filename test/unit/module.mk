@@ -47,15 +47,17 @@ $(HT)/test_tick_periods: $(call host_test_objs,test/unit/test_tick_periods.c)
 	$(Q)$(HOST_CC) $(HOST_TLDFLAGS) -o $@ $^ -lcmocka
 HOST_TESTS += $(HT)/test_tick_periods
 
-# The tick's round-robin IPIs on several CPUs (kernel/sched.c as a two-CPU kernel has it, over
-# host stand-ins for the arch and tracing: test_sched_smp.c).
-SCHED_SMP_OBJS := $(HT)/obj/sched_smp/test_sched_smp.o $(HT)/obj/sched_smp/sched.o
-$(HT)/obj/sched_smp/test_sched_smp.o: test/unit/test_sched_smp.c
+# The scheduler on several CPUs (kernel/sched.c as a four-CPU kernel has it, over host
+# stand-ins for the arch and tracing): the tick's round-robin IPIs (test_sched_smp.c) and the
+# per-CPU run queues against the real-time rule (test_sched_smp_rt.c).
+SCHED_SMP_OBJS := $(HT)/obj/sched_smp/test_sched_smp.o $(HT)/obj/sched_smp/test_sched_smp_rt.o \
+                  $(HT)/obj/sched_smp/sched.o
+$(HT)/obj/sched_smp/%.o: test/unit/%.c
 	@mkdir -p $(dir $@)
-	$(Q)$(HOST_CC) $(HOST_TCFLAGS) -DKMAX_CPUS=2 -c $< -o $@
+	$(Q)$(HOST_CC) $(HOST_TCFLAGS) -DKMAX_CPUS=4 -c $< -o $@
 $(HT)/obj/sched_smp/sched.o: kernel/sched.c
 	@mkdir -p $(dir $@)
-	$(Q)$(HOST_CC) $(HOST_TCFLAGS) -DKMAX_CPUS=2 -c $< -o $@
+	$(Q)$(HOST_CC) $(HOST_TCFLAGS) -DKMAX_CPUS=4 -c $< -o $@
 $(HT)/test_sched_smp: $(SCHED_SMP_OBJS)
 	@echo "  TESTLD  $@"
 	$(Q)$(HOST_CC) $(HOST_TLDFLAGS) -o $@ $^ -lcmocka

@@ -1,10 +1,15 @@
 // SPDX-License-Identifier: MIT
-// The tick's round-robin slices on several CPUs (kernel/sched.c, built with KMAX_CPUS=2 over
-// host stand-ins): which other CPU the tick interrupts (arch_cpu_kick) when its thread's slice
-// runs out. The truth is the round-robin rule (a thread whose slice ended yields to a ready
-// thread of its own priority, to nothing else): a CPU is interrupted exactly when a ready
-// thread it may run would take its place; and a yield left pending still happens at that
-// CPU's next choice.
+// The scheduler on several CPUs (kernel/sched.c, built with KMAX_CPUS=4 over host stand-ins).
+// 1. The tick's round-robin slices: which other CPU the tick interrupts (arch_cpu_kick) when
+//    its thread's slice runs out. The truth is the round-robin rule (a thread whose slice
+//    ended yields to a ready thread of its own priority, to nothing else): a CPU is
+//    interrupted exactly when a ready thread it may run would take its place; and a yield left
+//    pending still happens at that CPU's next choice.
+// 2. The per-CPU run queues under random wake-ups, blocks, affinities and priority changes
+//    on 4 simulated CPUs, entries interleaved (a CPU may stay in the kernel, its thread
+//    blocked, while the others wake that thread and choose): checked against an oracle
+//    written from the rules alone, looking only at thread states and each CPU's current
+//    (test_sched_smp_rt.c).
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -18,6 +23,7 @@
 
 // ---- host stand-ins for what sched.c calls (tracing and D off) ----
 struct cpu *test_this_cpu;
+int test_in_shared;
 bool kdt_active;
 uint8_t ktrace_cls_on[KEV_NCLASS];
 struct ktrace_hot ktrace_hot;
@@ -42,6 +48,11 @@ void kpanic(const char *fmt, ...)
 }
 
 static struct thread threads[4];
+// test_sched_smp_rt.c
+void test_rt_random_exclusive(void **state);
+void test_rt_random_interleaved(void **state);
+void test_rt_blocked_thread_not_run_twice(void **state);
+void test_rt_requeue_of_taken_thread(void **state);
 
 static void on_cpu(unsigned cpu)
 {
@@ -170,6 +181,10 @@ int main(void)
         cmocka_unit_test_setup(test_equal_thread_ready_interrupts, setup),
         cmocka_unit_test_setup(test_equal_thread_elsewhere_not_interrupted, setup),
         cmocka_unit_test_setup(test_pending_yield_kept_for_next_choice, setup),
+        cmocka_unit_test(test_rt_blocked_thread_not_run_twice),
+        cmocka_unit_test(test_rt_requeue_of_taken_thread),
+        cmocka_unit_test(test_rt_random_exclusive),
+        cmocka_unit_test(test_rt_random_interleaved),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -6,8 +6,8 @@
 // LOCKING. The kernel is entered with interrupts masked and runs under a big-reader lock
 // (kernel/klock.h): exclusive for every entry but the message fast path, which runs shared
 // with fine-grained locks. A struct cpu's fields are its own CPU's, except `kicked`, which
-// other CPUs set (exclusive, or under the run-queue lock) before they send it an
-// inter-processor interrupt, and `current`, which other CPUs read under the same rule. A thread's saved context belongs
+// other CPUs set before they send it an inter-processor interrupt, and `current`, which other
+// CPUs read without a lock (its CPU stores it with release order at its choice: sched.c, R3). A thread's saved context belongs
 // to the CPU it runs on while it is RUNNING (t->cpu): no other CPU may free or reuse it then
 // (thread_destroy defers to that CPU, see thread.c).
 #ifndef KERNEL_CPU_H
@@ -33,7 +33,7 @@ struct cpu {
     struct thread *idle;        // this CPU's idle thread (pinned here)
     uint64_t ipis;              // reschedule IPIs received
     bool kick_check;            // this entry may have made work for another CPU (sched.c)
-    bool runq_held;             // a shared entry holds the run-queue lock (klock.h)
+    bool rq_held;               // a shared entry holds its CPU's ready-queue lock (sched.c)
     uint32_t locks_held;        // ranks held, bit per rank (KLOCK_CHECK images: klock.h)
     uint64_t shared_kcalls;     // kernel calls finished in shared mode (k_kcall_count: the rest)
 #ifdef KLOCK_STATS
@@ -47,6 +47,8 @@ struct cpu {
                                   // ktrace_init): the trace fast path's one load (trace_port)
     struct kev_slot **ktrace_limit; // its tc_limit's address, loaded with it as one pair
                                     // (the ordered load's operand, trace_port_kernel.h)
+    struct thread *rq_missed;   // a shared sched_remove found it no longer READY (sched.c)
+    uint64_t context_switches;  // this CPU's (k_context_switches: the one-CPU kernel's)
 #endif
 };
 

@@ -38,8 +38,15 @@
 //                    thread_update_prio); the run-queue lock after it (a READY owner requeued,
 //                    the waiter blocked). The walk of the chain of owners under it takes no
 //                    other mutex's lock (their waiters are this lock's) and is bounded.
-//   KLOCK_RANK_RUNQ  the ready queues, every CPU's `current` and `kicked`, k_context_switches
-//                    (sched.c)
+//   KLOCK_RANK_RUNQ  one CPU's ready queues (sched.c struct runq: its queues, map, count of
+//                    threads others may take, and its flag in rq_over), per CPU (t-rq). A
+//                    CPU's own is taken at its first use in a shared entry and kept until its
+//                    choice; another CPU's only where it is touched (a thread made ready
+//                    there, removed from there, pulled from there). Two at once only in
+//                    increasing CPU id (the own one let go and taken again after a lower one),
+//                    counted as one take of the rank by the check. Every CPU's `current` is
+//                    written by that CPU alone (a release store at its choice) and `kicked`
+//                    by anyone (a plain store before the IPI): neither under a lock.
 //   KLOCK_RANK_TIMER the timer list (ktimer.c), inside ktimer_start and ktimer_stop alone: a
 //                    call that blocks with a timeout (TimerTimeout) arms its thread's timer,
 //                    and waking a thread cancels its timer, on the shared side too. Expiry is
@@ -50,10 +57,10 @@
 //                    side. A leaf: taken with no other lock held and nothing taken under it
 //                    (the interrupt's pulse is queued after its release, under the channel's
 //                    lock), so its place last in the numbering orders nothing.
-// A shared entry holds at most one channel. Once it has taken the run-queue lock it keeps it
-// until its CPU has chosen its next thread (sched_choose_shared): a thread that blocked in the
-// entry is still this CPU's `current`, and no other CPU may make it ready and run it before this
-// CPU has switched away from it (that would run it twice).
+// A shared entry holds at most one channel. A thread that blocked in the entry is still this
+// CPU's `current` until its choice: another CPU may make it ready, but no CPU other than this
+// one takes it to run before this CPU's choice has stored another `current` (sched.c, R3;
+// a run-queue lock held across the entry did this before issue 28's per-CPU queues).
 // The order is checked in images built with KLOCK_CHECK (make KLOCK_CHECK=1): each CPU keeps a
 // mask of the ranks it holds, and taking a rank at or below one held is a kernel panic; so is
 // the exclusive side's work done in a shared entry (klock_check_exclusive: a channel's queues

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The scheduler: 256 priorities, a FIFO ready queue per priority and a bitmap to find the
-// highest non-empty one in a few instructions. The running thread is not on a ready queue.
+// highest non-empty one in a few instructions; several CPUs: one such set per CPU, the real-time
+// rule kept across them (sched.c). The running thread is not on a ready queue.
 // Policies: FIFO (runs until it blocks or a higher priority is ready) and round-robin (also
 // yields to equal priorities when its timeslice of RR_TIMESLICE ticks runs out).
 #ifndef KERNEL_SCHED_H
@@ -14,6 +15,9 @@ void sched_init(void);
 void sched_make_ready(struct thread *t, bool at_head);
 // The same without the state's trace hook (thread_block_quiet's counterpart, thread.h).
 void sched_make_ready_quiet(struct thread *t, bool at_head);
+// Takes a READY thread off its ready queue. In a shared entry, a thread another CPU took to
+// run meanwhile is on none: nothing is done, and the sched_make_ready of the same thread that
+// follows (a requeue at a new priority) leaves it running and looks at the other CPUs.
 void sched_remove(struct thread *t);
 // Highest priority that has a ready thread, or -1 when none.
 int sched_top_prio(void);
@@ -37,8 +41,9 @@ void sched_kick_others(void);
 // A running thread's priority went down (thread_update_prio): a ready thread may now be more
 // urgent than it on its CPU, so the next sched_kick_others looks at every CPU.
 void sched_running_prio_lowered(void);
-// Shared mode (kernel/klock.h): takes the run-queue lock unless this CPU holds it already; it
-// is kept until the entry's choice (sched_choose_shared), which also kicks the other CPUs.
+// Shared mode (kernel/klock.h): takes this CPU's ready-queue lock unless it holds it already;
+// it is kept until the entry's choice (sched_choose_shared), which also kicks the other CPUs.
+// (Other CPUs' queues are locked by the functions above where they touch them.)
 void sched_lock_shared(void);
 struct thread *sched_choose_shared(void);
 struct thread *sched_choose_shared_traced(void);

@@ -78,6 +78,7 @@ struct thread {
     uint32_t trace_pid;         // trace_tid's process (above); here it fills the tail padding
 #if KMAX_CPUS > 1
     struct kuring ur;           // its own user-event ring (kernel/kuring.c): several CPUs only
+    uint8_t rq_cpu;             // READY: the CPU whose ready queue holds it (sched.c)
 #endif
 };
 
