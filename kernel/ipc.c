@@ -205,7 +205,8 @@ static inline void chan_unlock(struct channel *ch, const bool shared)
         kspin_unlock(&ch->lock, KLOCK_RANK_CHAN);
 }
 
-// Shared mode: the run-queue lock, held from here to the entry's choice (klock.h).
+// Shared mode: this CPU's run-queue lock, held from here to the entry's choice (klock.h; the
+// queues are per CPU, sched.c).
 static inline void runq_hold(const bool shared)
 {
     if (shared)

@@ -197,8 +197,8 @@ static int mutex_id(const struct kmutex *m)
 #if KMAX_CPUS > 1
 #define obj_lock(o, shared)   do { if (shared) kspin_lock(&(o)->lock, KLOCK_RANK_SYNC); } while (0)
 #define obj_unlock(o, shared) do { if (shared) kspin_unlock(&(o)->lock, KLOCK_RANK_SYNC); } while (0)
-// A thread blocked or made ready in shared mode: the run-queue lock, kept until this CPU's
-// choice (sched_choose_shared).
+// A thread blocked or made ready in shared mode: this CPU's run-queue lock, kept until its
+// choice (sched_choose_shared; the queues are per CPU, sched.c).
 #define runq_hold(shared)     do { if (shared) sched_lock_shared(); } while (0)
 #define cond_lock(c, shared)  do { if (shared) kspin_lock(&(c)->lock, KLOCK_RANK_COND); } while (0)
 #define cond_unlock(c, shared) do { if (shared) kspin_unlock(&(c)->lock, KLOCK_RANK_COND); } while (0)
