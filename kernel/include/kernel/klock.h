@@ -9,8 +9,8 @@
 //   dying thread, with a timeout or without; MsgSendPulse, and a receive that finds a pulse;
 //   TimerTimeout: kernel/kentry_shared.h) and its CPU's choice of the next thread; the SYNC_*
 //   calls (sync.c); the calls that touch only their caller and the clock (ClockTime,
-//   ClockCycles, ThreadSelf, ProcSelf, ThreadYield, the null call: kentry_shared.h
-//   shared_local_call); a reschedule IPI and, untraced, a CPU's
+//   ClockCycles, ThreadSelf, ProcSelf, the null call: kentry_shared.h shared_local_call); a
+//   reschedule IPI and, untraced, a CPU's
 //   share of a tick another CPU took, whose only work is that choice
 //   (kentry_choose_shared_*); a device interrupt on a line a process attached as an event,
 //   and InterruptMask / InterruptUnmask (kernel/irq.c). A CPU sets its own word, checks the

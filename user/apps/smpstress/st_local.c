@@ -1,15 +1,15 @@
 // SPDX-License-Identifier: MIT
 // smpstress's test 19: the calls that touch only their caller and the clock (ClockTime,
-// ClockCycles, ThreadSelf, ProcSelf, ThreadYield, the null call) on every CPU at once, on the
+// ClockCycles, ThreadSelf, ProcSelf, the null call) on every CPU at once, on the
 // big lock's shared side (kernel/kentry_shared.h shared_local_call). A thread bound to each of
-// CPUs 1..n-1 makes LOCAL_ROUNDS rounds of the six calls. Each answer is checked against a
+// CPUs 1..n-1 makes LOCAL_ROUNDS rounds of the five calls. Each answer is checked against a
 // truth of the program's own: ThreadSelf against what ThreadCreate returned to this thread,
 // ProcSelf against this process's pid as main read it before, ClockCycles between two reads of
 // the generic timer's counter from EL0 around it (board_clock.h, not the kernel's clock), and
 // ClockTime against the counter read just before and just after, converted at its frequency.
 // Under -icount the kernel's count of exclusive entries during the rounds stays within what
 // the ticks and the threads' own start and end take: with the calls exclusive it would grow by
-// six a round on every CPU.
+// five a round on every CPU.
 #include "st_local.h"
 #include "st_msg.h"
 #include <kern.h>
@@ -54,7 +54,6 @@ static int local_worker_main(void *arg)
         uint64_t ns = ClockTime();
         uint64_t n1 = cntvct_ns(board_cntvct());
         w->bad_time += ns < n0 || ns > n1;
-        ThreadYield();
         KCALL0(KC_Null);
     }
     w->done = 1;
@@ -104,10 +103,10 @@ bool local_test(uint32_t ncpu, unsigned testno, void *stacks, uint32_t stack_siz
     // The ticks (a quarter more, as test 13), main's sleeps and their wake-ups, the threads'
     // ends (ThreadExit, which may come before the count is read), and 8 spare.
     uint32_t bound = ticks + ticks / 4u + 2u * sleeps + 2u * (n - 1u) + 8u;
-    uint32_t calls = (n - 1u) * LOCAL_ROUNDS * 6u;
+    uint32_t calls = (n - 1u) * LOCAL_ROUNDS * 5u;
     bool ok = started == n - 1u && finished == started && !bad &&
               (!virtual_time || entries <= bound);
-    printf("%s %u - ClockTime, ClockCycles, ThreadSelf, ProcSelf, ThreadYield and the null call "
+    printf("%s %u - ClockTime, ClockCycles, ThreadSelf, ProcSelf and the null call "
            "on CPUs 1..%lu at once (%lu calls): %lu answers wrong against the program's own "
            "truth and the counter; %lu exclusive entries in %lu ticks (at most %lu)%s\n",
            ok ? "ok" : "not ok", testno, (unsigned long)(n - 1u), (unsigned long)calls,
