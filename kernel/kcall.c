@@ -292,12 +292,8 @@ static inline __attribute__((always_inline)) int kcall_invoke(struct thread *t, 
     case KC_TimerCreate:     return utimer_create(p, t->base_prio, (int)a[0], (int32_t)a[1], (int32_t)a[2]);
     case KC_TimerSettime:    return utimer_settime(p, (int)a[0], a[1], a[2]);
     case KC_TimerDestroy:    return utimer_destroy(p, (int)a[0]);
-    case KC_ClockCycles:
-        thread_set_result64(t, board_cycles());
-        return 0;
-    case KC_ClockTime:
-        thread_set_result64(t, ktimer_cycles_to_ns(board_cycles()));
-        return 0;
+    case KC_ClockCycles:     kcall_clock(t, false); return 0;
+    case KC_ClockTime:       kcall_clock(t, true); return 0;
     case KC_InterruptAttachEvent:
         return irq_attach_event(p, t->base_prio, a[0], (int)a[1], (int32_t)a[2]);
     case KC_InterruptDetach:      return irq_detach(p, (int)a[0]);
@@ -357,7 +353,7 @@ static inline __attribute__((always_inline)) void dispatch_body(struct thread *t
     if (n != KC_TimerTimeout)
         t->timeout_ns = 0;      // TimerTimeout covers only the next kernel call
     // 64-bit results (the clocks) are written by the call itself.
-    if (t->state == THS_RUNNING && n != KC_ClockCycles && n != KC_ClockTime)
+    if (t->state == THS_RUNNING && !kcall_result64(n))
         thread_set_result(t, r);
 }
 

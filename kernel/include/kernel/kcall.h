@@ -6,6 +6,9 @@
 #include <kernel/kernel.h>
 
 #include <kernel/thread.h>
+#include <kernel/board.h>
+#include <kernel/ktimer.h>
+#include <uapi/kcall.h>
 #include <stdint.h>
 
 void kcall_dispatch(struct thread *t);
@@ -27,6 +30,20 @@ static inline int kcall_timer_timeout(struct thread *t, int64_t ns)
         return -EINVAL;
     t->timeout_ns = (uint64_t)ns;
     return 0;
+}
+
+// The calls that write their own 64-bit result (the dispatchers then set no other).
+static inline bool kcall_result64(uint32_t n)
+{
+    return n == KC_ClockCycles || n == KC_ClockTime;
+}
+
+// ClockCycles (ns false) and ClockTime: the generic timer's counter, or the time in ns it
+// gives, as t's 64-bit result. Touches t alone, so it runs shared too.
+static inline void kcall_clock(struct thread *t, bool ns)
+{
+    uint64_t c = board_cycles();
+    thread_set_result64(t, ns ? ktimer_cycles_to_ns(c) : c);
 }
 
 #endif

@@ -39,8 +39,6 @@
 #include <kernel/kuring.h>
 #include <kernel/sync.h>
 #include <kernel/irq.h>
-#include <kernel/ktimer.h>
-#include <kernel/board.h>
 #include <arch_kcall.h>
 #include <uapi/kcall.h>
 
@@ -113,12 +111,12 @@ static inline bool shared_local_call(uint32_t n)
            n == KC_ProcSelf || n == KC_Null;
 }
 
-// One of those: its result; the clocks write their 64-bit result themselves (as kcall.c's).
+// One of those: its result; the clocks write their 64-bit result themselves (kcall.h).
 static inline int local_call_shared(struct thread *t, uint32_t n)
 {
     switch (n) {
-    case KC_ClockCycles: thread_set_result64(t, board_cycles()); return 0;
-    case KC_ClockTime:   thread_set_result64(t, ktimer_cycles_to_ns(board_cycles())); return 0;
+    case KC_ClockCycles: kcall_clock(t, false); return 0;
+    case KC_ClockTime:   kcall_clock(t, true); return 0;
     case KC_ThreadSelf:  return t->tid;
     case KC_ProcSelf:    return t->proc->pid;
     default:             return 0;      // KC_Null
@@ -183,8 +181,7 @@ static inline __attribute__((always_inline)) bool entry_shared_body(struct threa
     if (n != KC_TimerTimeout)
         t->timeout_ns = 0;              // TimerTimeout covers only the next kernel call
     this_cpu()->shared_kcalls++;
-    if (t->state == THS_RUNNING &&
-        !(form == SHARED_LOCAL && (n == KC_ClockCycles || n == KC_ClockTime)))
+    if (t->state == THS_RUNNING && !(form == SHARED_LOCAL && kcall_result64(n)))
         thread_set_result(t, r);
     shared_exit(t, traced);
     return true;
