@@ -17,7 +17,7 @@ here=$(cd "$(dirname "$0")/.." && pwd)
 run=$here/scripts/qemu-run.sh
 out=$b/bench-rtt
 rm -rf "$out" && mkdir -p "$out"
-rate() { sed -n "s/^tracelogger: $1 carried \([0-9,]*\) events\/s.*/\1/p" "$2" | tr -d ,; }
+rate() { sed -n -e "s#^[0-9]*/tracelogger: ##" -e "s/^tracelogger: $1 carried \([0-9,]*\) events\/s.*/\1/p" "$2" | tr -d ,; }
 
 QEMU_SMP=1 QEMU_ICOUNT=1 QEMU_TIMEOUT=300 QEMU_UART1=$out/u.uart \
     QEMU_ARGS="tracelogger -d1 -v -u -f $out/uart.kev -A flood=20000" \
@@ -34,7 +34,7 @@ wait $qpid
 rrate=$(rate RTT "$out/rtt.log")
 if [ -z "$urate" ] || [ -z "$rrate" ] || ! "$h/kevcapture" -q -o "$out/rtt2.kev" "$out/rtt.stream" ||
    ! cmp -s "$out/rtt.kev" "$out/rtt2.kev"; then
-    tail -3 "$out/uart.log" "$out/rtt.log" "$out/kevrtt.log" >&2
+    tail -n 3 "$out/uart.log" "$out/rtt.log" "$out/kevrtt.log" >&2
     echo "bench-rtt: a capture failed" >&2
     exit 1
 fi
