@@ -12,7 +12,10 @@
 // kentry_shared.h), which take the channel's lock, then the pulse pool's (to queue or free a
 // pulse), then the run-queue lock (a timeout armed or cancelled takes the timer list's last,
 // inside ktimer.c), and return KSHARED_RETRY, having changed nothing, when they find something
-// only the exclusive path handles (a client gone, a failure to return).
+// only the exclusive path handles (a client gone, a failure to return). The run-queue lock is
+// sched.c's to take, where a thread is made ready (kept until the entry's choice); a thread
+// that blocks here needs none: it stays this CPU's until that choice (sched.c, R3), so a
+// receive that blocks takes it only for the choice (docs/smp.md, "t-same").
 #include <kernel/ipc.h>
 #include <kernel/klock.h>
 #include <kernel/proc.h>
@@ -204,18 +207,9 @@ static inline void chan_unlock(struct channel *ch, const bool shared)
     if (shared)
         kspin_unlock(&ch->lock, KLOCK_RANK_CHAN);
 }
-
-// Shared mode: this CPU's run-queue lock, held from here to the entry's choice (klock.h; the
-// queues are per CPU, sched.c).
-static inline void runq_hold(const bool shared)
-{
-    if (shared)
-        sched_lock_shared();
-}
 #else
 static inline void chan_lock(struct channel *ch, const bool shared) { (void)ch; (void)shared; }
 static inline void chan_unlock(struct channel *ch, const bool shared) { (void)ch; (void)shared; }
-static inline void runq_hold(const bool shared) { (void)shared; }
 #endif
 
 #if KMAX_CPUS > 1
@@ -405,13 +399,11 @@ static inline __attribute__((always_inline)) int send(struct thread *t, int coid
     if (srv) {
         int rcvid = traced ? deliver_message_traced(srv, t) : deliver_message(srv, t);
         thread_set_result(srv, rcvid);
-        runq_hold(shared);
-        sched_make_ready_quiet(srv, false);
+        sched_make_ready_quiet(srv, false);     // (shared: takes this CPU's run-queue lock)
         trace_state(srv, traced);
         thread_block_quiet(t, THS_REPLY, NULL);
     } else {
-        thread_block_quiet(t, THS_SEND, &ch->send_q);
-        runq_hold(shared);      // t is still this CPU's until its choice
+        thread_block_quiet(t, THS_SEND, &ch->send_q);   // (still this CPU's: sched.c R3)
     }
     trace_state(t, traced);
     chan_unlock(ch, shared);
@@ -471,8 +463,7 @@ static inline __attribute__((always_inline)) int receive(struct thread *t, int c
         return rcvid;
     }
     t->chan = ch;
-    thread_block_quiet(t, THS_RECEIVE, &ch->recv_q);
-    runq_hold(shared);          // t is still this CPU's until its choice
+    thread_block_quiet(t, THS_RECEIVE, &ch->recv_q);    // (still this CPU's: sched.c R3)
     trace_state(t, traced);
     chan_unlock(ch, shared);
     return 0;
@@ -481,17 +472,21 @@ static inline __attribute__((always_inline)) int receive(struct thread *t, int c
 // A reply to a client that is gone (killed, timed out) fails with ESRCH; the priority the
 // server inherited from it goes with it, as it would with a successful reply.
 #if KMAX_CPUS > 1
-// The shared side's hold on a reply's or an error's client: its channel's lock, the client
-// checked again under it (another thread of this server may have answered it meanwhile).
+// The shared side's hold on a reply's or an error's client (rcvid_client's answer): its
+// channel's lock, the client checked again under it (another thread of this server may have
+// answered it meanwhile).
 // NULL, nothing held, when the client is no longer there: the exclusive side answers then.
 static inline __attribute__((always_inline)) struct channel *
-answer_chan_lock(struct thread *t, int rcvid, struct thread *client)
+answer_chan_lock(struct thread *client)
 {
     struct channel *ch = *(struct channel *volatile *)&client->chan;
     if (!ch)
         return NULL;
     chan_lock(ch, true);
-    if (rcvid_client(t->proc, rcvid) != client || client->chan != ch) {
+    // Of what rcvid_client found, only the client's state and channel can have changed since
+    // (another CPU's reply or error, under this lock); its slot's use and generation and the
+    // channel's owner change on the exclusive side alone (klock.h), which cannot run now.
+    if (client->state != THS_REPLY || client->chan != ch) {
         chan_unlock(ch, true);
         return NULL;
     }
@@ -505,13 +500,14 @@ static inline __attribute__((always_inline)) int reply(struct thread *t, int rcv
                                                        const bool shared)
 {
     struct thread *client = rcvid_client(t->proc, rcvid);
+    (void)shared;       // (one CPU: no lock)
 #if KMAX_CPUS > 1
     struct channel *ch = NULL;
     if (shared) {
         // Failures go to the exclusive side, which returns them.
         if (!client || status < 0 || (bytes && !proc_can_read(t->proc, msg, bytes)))
             return KSHARED_RETRY;
-        ch = answer_chan_lock(t, rcvid, client);
+        ch = answer_chan_lock(client);
         if (!ch)
             return KSHARED_RETRY;
     }
@@ -527,7 +523,6 @@ static inline __attribute__((always_inline)) int reply(struct thread *t, int rcv
     uint32_t n = min_u32(bytes, client->reply_len);
     kmemcpy((void *)(uintptr_t)client->reply_buf, (const void *)(uintptr_t)msg, n);
     drop_inherited(t, traced);  // before the run queue: the priority lock ranks below it
-    runq_hold(shared);
     thread_unblock_quiet(client, status);
     trace_state(client, traced);
     trace_comm(KEV_COMM_REPLY_MESSAGE, (uint32_t)rcvid, (uint32_t)status, traced);
@@ -543,12 +538,13 @@ static inline __attribute__((always_inline)) int error(struct thread *t, int rcv
                                                        const bool shared)
 {
     struct thread *client = rcvid_client(t->proc, rcvid);
+    (void)shared;       // (one CPU: no lock)
 #if KMAX_CPUS > 1
     struct channel *ch = NULL;
     if (shared) {
         if (!client || err <= 0 || err > 4095)
             return KSHARED_RETRY;
-        ch = answer_chan_lock(t, rcvid, client);
+        ch = answer_chan_lock(client);
         if (!ch)
             return KSHARED_RETRY;
     }
@@ -561,7 +557,6 @@ static inline __attribute__((always_inline)) int error(struct thread *t, int rcv
         return -EINVAL;
     trace_comm(KEV_COMM_MSG_ERROR, (uint32_t)rcvid, (uint32_t)err, traced);
     drop_inherited(t, traced);  // before the run queue: the priority lock ranks below it
-    runq_hold(shared);
     thread_unblock_quiet(client, -err);
     trace_state(client, traced);
 #if KMAX_CPUS > 1
@@ -687,7 +682,6 @@ static int queue_pulse_locking(struct channel *ch, int prio, int32_t code, int32
     if (srv) {
         deliver_pulse(srv, &kp, ch);
         thread_set_result(srv, 0);
-        runq_hold(shared);
         sched_make_ready(srv, false);
         chan_unlock(ch, shared);
         return 0;

@@ -448,15 +448,24 @@ static __attribute__((noinline)) void pull(struct cpu *c, int floor, const bool 
 // second halves. A full barrier, then: the thread it switched away from, if made ready
 // meanwhile (another CPU may have skipped it), has every CPU looked at (sched_kick_others);
 // and a waiting thread that beats what c now runs (queued while c chose) interrupts c itself.
+// Only another CPU's queue can have gained one unseen (R4's race: its waker may have read c's
+// current before the store), and c's own queue only when the choice skipped a thread there
+// (`skipped`, R3's mirror image). A thread queued on c's own queue otherwise was either there
+// when c chose (c's choice held that queue's lock, or ran exclusive, from its look at the
+// queue to its store of current), or queued after: its waker took the lock after c let it
+// go (or entered after the exclusive side left), so it reads c's new current and interrupts c
+// itself (sched_kick_others). So c's own queue is looked at only after a skip: a same-CPU
+// round trip's choice loads R2's flags and nothing else (docs/smp.md, "t-same").
 static inline __attribute__((always_inline)) void settle(struct cpu *c,
                                                          const struct thread *prev,
                                                          const struct thread *next,
-                                                         const bool shared)
+                                                         bool skipped, const bool shared)
 {
     __atomic_thread_fence(__ATOMIC_SEQ_CST);
     if (prev && prev != next && prev->state == THS_READY)
         kick_check_pending = true;
-    if (!c->kicked && (others_overloaded(c->id) || peek_top(c->id) > (int)next->prio) &&
+    if (!c->kicked &&
+        (others_overloaded(c->id) || (skipped && peek_top(c->id) > (int)next->prio)) &&
         waiting_above(c->id, next->prio, shared)) {
         c->kicked = true;
         arch_cpu_kick(c->id);
@@ -715,7 +724,7 @@ static inline __attribute__((always_inline)) struct thread *choose(const bool tr
             if (shared)
                 own_unlock(c);
             if (smp && skipped)
-                settle(c, cur, cur, shared);
+                settle(c, cur, cur, true, shared);
 #endif
             return cur;     // (D's sched:::remain-cpu: ktrace.c, at the exit)
         }
@@ -747,7 +756,7 @@ static inline __attribute__((always_inline)) struct thread *choose(const bool tr
     if (shared)
         own_unlock(c);
     if (smp)
-        settle(c, cur, next, shared);
+        settle(c, cur, next, skipped, shared);
     return next;
 #else
     c->current = next;

@@ -7,28 +7,36 @@
 # most frequent first, prints "INSNS op total T seen K" and one "INSNS   function count" line
 # per function reached. The most frequent is the loop's steady state; the rarer ones met a
 # timer tick or a buffer switch (scripts/insns_per_function.py says why ticks come often).
-#   BOARD=qemu-virt-a53 scripts/insns-per-function.sh [-p PHASE] [-e ENTRY] [-s SKIP] [-n OPS] IMAGE.elf
+#   BOARD=qemu-virt-a53 scripts/insns-per-function.sh [-p PHASE] [-e ENTRY] [-s SKIP] [-n OPS]
+#       [-c CPUS] [-u USER.elf] IMAGE.elf
 # -p PHASE  a gdb location hit once when the phase to measure starts, e.g. ktrace.c:NNN (the
 #           line of KTRACE_SETALLCLASSESFAST for kbench's traced fast-mode loops); default none
 # -e ENTRY  the function that starts each operation (default a64_kernel_entry_traced; for an
 #           untraced loop a64_kernel_entry)
 # -s SKIP   hits of ENTRY to let pass first, into the loop (default 300)
 # -n OPS    operations to log (default 200)
+# -c CPUS   CPUs online (QEMU_SMP; default 1). Every CPU's instructions count (under -icount
+#           they are all virtual time): those of a CPU other than the one that reached ENTRY
+#           are listed as "cpuK:function" (an IPI's entry, a woken idle loop).
+# -u ELF    a program's own ELF, for its symbols (PHASE and ENTRY may then be its functions,
+#           e.g. -e MsgSend: one round trip of smpbench's loop an operation)
 # Example: a traced null call of kbench against the untraced one:
 #   BOARD=qemu-virt-a53 scripts/insns-per-function.sh \
 #       -p ktrace.c:$(grep -n 'case KTRACE_SETALLCLASSESFAST' kernel/ktrace.c | cut -d: -f1) \
 #       build/qemu-virt-a53/kbench.elf
 #   BOARD=qemu-virt-a53 scripts/insns-per-function.sh -e a64_kernel_entry build/qemu-virt-a53/kbench.elf
 set -u
-usage() { sed -n '3,21p' "$0" | sed 's/^# \{0,1\}//'; }
-phase="" entry=a64_kernel_entry_traced skip=300 ops=200
+usage() { sed -n '3,27p' "$0" | sed 's/^# \{0,1\}//'; }
+phase="" entry=a64_kernel_entry_traced skip=300 ops=200 cpus=1 user=""
 [ "${1:-}" = --help ] && { usage; exit 0; }
-while getopts "p:e:s:n:h" o; do
+while getopts "p:e:s:n:c:u:h" o; do
     case $o in
     p) phase=$OPTARG ;;
     e) entry=$OPTARG ;;
     s) skip=$OPTARG ;;
     n) ops=$OPTARG ;;
+    c) cpus=$OPTARG ;;
+    u) user=$OPTARG ;;
     h) usage; exit 0 ;;
     *) usage >&2; exit 2 ;;
     esac
@@ -40,11 +48,11 @@ img=$1
 here=$(cd "$(dirname "$0")" && pwd)
 port=$((20000 + $$ % 20000))
 log=$(mktemp) exec_log=$(mktemp)
-QEMU_SMP=1 QEMU_ICOUNT=1 QEMU_TIMEOUT=600 "$here/qemu-run.sh" "$img" -singlestep -D "$exec_log" \
+QEMU_SMP=$cpus QEMU_ICOUNT=1 QEMU_TIMEOUT=600 "$here/qemu-run.sh" "$img" -singlestep -D "$exec_log" \
     -gdb "tcp:localhost:$port" -S >"$log" 2>&1 &
 qpid=$!
 sleep 0.5
-INSNS_PORT=$port INSNS_LOG=$exec_log INSNS_PHASE=$phase INSNS_ENTRY=$entry INSNS_SKIP=$skip INSNS_OPS=$ops \
+INSNS_PORT=$port INSNS_LOG=$exec_log INSNS_PHASE=$phase INSNS_ENTRY=$entry INSNS_SKIP=$skip INSNS_OPS=$ops INSNS_USER=$user \
     timeout 600 gdb-multiarch -q -batch -nx -x "$here/insns_per_function.py" "$img" 2>&1 |
     grep '^INSNS'
 rc=${PIPESTATUS[0]}

@@ -26,6 +26,8 @@ log = os.environ["INSNS_LOG"]
 gdb.execute("set pagination off")
 gdb.execute("set confirm off")
 gdb.execute("target remote :%s" % os.environ["INSNS_PORT"])
+if os.environ.get("INSNS_USER"):   # a program's symbols, at the addresses it is linked at
+    gdb.execute("add-symbol-file %s" % os.environ["INSNS_USER"])
 if os.environ.get("INSNS_PHASE"):
     gdb.execute("break %s" % os.environ["INSNS_PHASE"])
     gdb.execute("continue")
@@ -35,6 +37,7 @@ bp = gdb.Breakpoint(entry)
 bp.ignore_count = int(os.environ.get("INSNS_SKIP", "300"))
 gdb.execute("continue")
 start = int(gdb.parse_and_eval("$pc"))
+entry_cpu = gdb.selected_thread().num - 1  # (gdb's thread n is QEMU's CPU n - 1)
 gdb.execute("monitor log exec,nochain", to_string=True)
 bp.ignore_count = int(os.environ.get("INSNS_OPS", "2"))
 gdb.execute("continue")
@@ -51,7 +54,9 @@ def function_of(pc):
     return names[pc]
 
 
-# "Trace 0: 0xHOST [CS_BASE/PC/FLAGS/CFLAGS] SYMBOL": one line a block, one block an instruction.
+# "Trace CPU: 0xHOST [CS_BASE/PC/FLAGS/CFLAGS] SYMBOL": one line a block, one block an
+# instruction. Another CPU's instructions are named "cpuK:function"; only the entry's CPU
+# reaching the entry starts an operation.
 ops = collections.Counter()
 shape = {}
 counts = None
@@ -59,9 +64,13 @@ with open(log) as f:
     for line in f:
         if not line.startswith("Trace "):
             continue
-        pc = int(line.split()[3].strip("[]").split("/")[1], 16)
+        words = line.split()
+        cpu = int(words[1].rstrip(":"))
+        pc = int(words[3].strip("[]").split("/")[1], 16)
         fn = function_of(pc)
-        if pc == start:
+        if cpu != entry_cpu:
+            fn = "cpu%d:%s" % (cpu, fn)
+        elif pc == start:
             if counts:
                 key = tuple(counts.items())
                 ops[key] += 1

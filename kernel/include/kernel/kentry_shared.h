@@ -21,7 +21,9 @@
 // thread slots (read only: they change on the exclusive side alone); a channel's queues and
 // its threads' IPC state (the channel's lock); a mutex's, semaphore's or condvar's state and
 // its waiters' (the object's lock, sync.c); the ready queues (a run-queue lock per CPU: this
-// CPU's kept from the first thread made ready or blocked until its choice, another CPU's only
+// CPU's kept from the first thread made ready here (sync.c: or blocked) until its choice, and
+// taken by the choice itself when the entry made none ready (a MsgReceive that blocks: a thread
+// that blocked stays this CPU's until its choice, sched.c R3), another CPU's only
 // where its queue is touched: sched.c, sched_choose_shared).
 // MsgSendPulse too, and a MsgReceive that finds a pulse: the pulse pool under its own lock,
 // between the channel's and the run queue's (ipc.c). An interrupt line's mask and counts: the
