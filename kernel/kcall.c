@@ -126,16 +126,6 @@ static int do_thread_ctl(struct thread *t, uint32_t cmd, uint32_t data)
     return sched_set_runmask(t, mask);  // last: it may put t back on the ready queue
 }
 
-static int do_sleep(struct thread *t, int64_t ns)
-{
-    if (ns < 0)
-        return -EINVAL;
-    t->timeout_ns = 0;
-    thread_arm_timeout(t, (uint64_t)ns);
-    thread_block(t, THS_NANOSLEEP, NULL);
-    return 0;
-}
-
 static int do_name(struct thread *t, int tid, uint32_t uname)
 {
     char name[KNAME_MAX];
@@ -267,7 +257,7 @@ static inline __attribute__((always_inline)) int kcall_invoke(struct thread *t, 
     case KC_ThreadYield:     sched_yield_current(); return 0;
     case KC_ThreadSetPrio:   return do_set_prio(t, (int)a[0], (int)a[1], (int)a[2]);
     case KC_ThreadCtl:       return do_thread_ctl(t, a[0], a[1]);
-    case KC_ThreadSleep:     return do_sleep(t, kcall_ns_arg(a[0], a[1]));
+    case KC_ThreadSleep:     return kcall_sleep(t, kcall_ns_arg(a[0], a[1]));
     case KC_ThreadName:      return do_name(t, (int)a[0], a[1]);
     case KC_ThreadSelf:      return t->tid;
     case KC_ChannelCreate:   return ipc_channel_create(p, a[0]);

@@ -32,6 +32,19 @@ static inline int kcall_timer_timeout(struct thread *t, int64_t ns)
     return 0;
 }
 
+// ThreadSleep: t blocks for at least ns (thread.c's timeout, which the tick's expiry runs).
+// Touches t and, under its own lock, the timer list: it runs shared too. The tick that ends
+// the sleep runs exclusive, so it never finds t armed but not yet blocked.
+static inline int kcall_sleep(struct thread *t, int64_t ns)
+{
+    if (ns < 0)
+        return -EINVAL;
+    t->timeout_ns = 0;
+    thread_arm_timeout(t, (uint64_t)ns);
+    thread_block(t, THS_NANOSLEEP, NULL);
+    return 0;
+}
+
 // The calls that write their own 64-bit result (the dispatchers then set no other).
 static inline bool kcall_result64(uint32_t n)
 {

@@ -8,8 +8,8 @@
 // more than one CPU (KMAX_CPUS > 1). The SYNC_* calls take the same entry (sync.c, "The
 // shared side", priority inheritance included), and TimerTimeout: a timeout is armed and
 // cancelled under the timer list's own lock (ktimer.c), and the calls that touch only their
-// caller and the clock (shared_local_call: ClockTime, ClockCycles, ThreadSelf, ProcSelf, the
-// null call). So do a reschedule IPI and a CPU's share
+// caller, the clock and the timer list (shared_local_call: ClockTime, ClockCycles, ThreadSelf,
+// ProcSelf, ThreadSleep, ThreadYield, the null call). So do a reschedule IPI and a CPU's share
 // of the tick, whose only work is the choice (kentry_choose_shared_*, below): a wake-up across
 // CPUs, or the tick's period on the CPUs that did not take it, then stops no other CPU. So do
 // InterruptMask and InterruptUnmask (the line's lock), and an interrupt on a line a process
@@ -100,27 +100,30 @@ static inline bool shared_call(uint32_t n)
            n == KC_InterruptMask;
 }
 
-// The calls that touch only their caller and the clock: its own thread's and process's
-// numbers, the generic timer's counter. Nothing another CPU writes, so no lock: they were
-// exclusive, and a program's clock_gettime (ClockTime) on every CPU stopped the others each
-// time (docs/smp.md, "Issue 28, seventh round"). Not ThreadYield, though its only work is the
-// exit's choice: shared, three threads yielding in a loop no longer held the others back, and
-// smpstress's pulse senders (which yield on every refusal) outran their receiver, slept, and
-// woke past test 9's bound under -icount shift=3 (that section).
+// The calls that touch only their caller, the clock, and (a sleep) the timer list under its
+// own lock: its own thread's and process's numbers, the generic timer's counter, a sleep (its
+// timer armed, the thread blocked: kcall_sleep), a yield (its CPU's yield flag, which the
+// exit's choice reads under this CPU's run-queue lock). Nothing else another CPU writes. They
+// were exclusive, and a program's clock_gettime, sleep or sched_yield on any CPU stopped the
+// others each time (docs/smp.md, "Issue 28, seventh round" and "eighth round: sleeps and
+// yields").
 static inline bool shared_local_call(uint32_t n)
 {
     return n == KC_ClockTime || n == KC_ClockCycles || n == KC_ThreadSelf ||
-           n == KC_ProcSelf || n == KC_Null;
+           n == KC_ProcSelf || n == KC_ThreadSleep || n == KC_ThreadYield || n == KC_Null;
 }
 
-// One of those: its result; the clocks write their 64-bit result themselves (kcall.h).
-static inline int local_call_shared(struct thread *t, uint32_t n)
+// One of those, with its arguments a: its result; the clocks write their 64-bit result
+// themselves (kcall.h); a sleep's comes when its timer wakes it (thread.c).
+static inline int local_call_shared(struct thread *t, uint32_t n, const uint32_t a[6])
 {
     switch (n) {
     case KC_ClockCycles: kcall_clock(t, false); return 0;
     case KC_ClockTime:   kcall_clock(t, true); return 0;
     case KC_ThreadSelf:  return t->tid;
     case KC_ProcSelf:    return t->proc->pid;
+    case KC_ThreadSleep: return kcall_sleep(t, kcall_ns_arg(a[0], a[1]));
+    case KC_ThreadYield: sched_yield_current(); arch_spin_hint(); return 0;
     default:             return 0;      // KC_Null
     }
 }
@@ -161,7 +164,7 @@ static inline __attribute__((always_inline)) bool entry_shared_body(struct threa
     if (form == SHARED_SYNC)
         r = sync_call_shared(t, n, (int)a[0], a[1]);    // (the trace's hooks need no lock either)
     else if (form == SHARED_LOCAL)
-        r = local_call_shared(t, n);
+        r = local_call_shared(t, n, a);
     else if (n == KC_MsgSend)
         r = ipc_send_shared(t, (int)a[0], a[1], a[2], a[3], a[4], traced);
     else if (n == KC_MsgReceive)

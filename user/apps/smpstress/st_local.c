@@ -1,15 +1,18 @@
 // SPDX-License-Identifier: MIT
-// smpstress's test 19: the calls that touch only their caller and the clock (ClockTime,
-// ClockCycles, ThreadSelf, ProcSelf, the null call) on every CPU at once, on the
-// big lock's shared side (kernel/kentry_shared.h shared_local_call). A thread bound to each of
-// CPUs 1..n-1 makes LOCAL_ROUNDS rounds of the five calls. Each answer is checked against a
-// truth of the program's own: ThreadSelf against what ThreadCreate returned to this thread,
-// ProcSelf against this process's pid as main read it before, ClockCycles between two reads of
-// the generic timer's counter from EL0 around it (board_clock.h, not the kernel's clock), and
-// ClockTime against the counter read just before and just after, converted at its frequency.
-// Under -icount the kernel's count of exclusive entries during the rounds stays within what
-// the ticks and the threads' own start and end take: with the calls exclusive it would grow by
-// five a round on every CPU.
+// smpstress's test 19: the calls that touch only their caller, the clock and the timer list
+// (ClockTime, ClockCycles, ThreadSelf, ProcSelf, ThreadYield, the null call, and ThreadSleep)
+// on every CPU at once, on the big lock's shared side (kernel/kentry_shared.h
+// shared_local_call). A thread bound to each of CPUs 1..n-1 makes LOCAL_ROUNDS rounds of the
+// six calls, and every LOCAL_SLEEP_EVERY-th round a ThreadSleep of LOCAL_SLEEP_NS. Each answer
+// is checked against a truth of the program's own: ThreadSelf against what ThreadCreate
+// returned to this thread, ProcSelf against this process's pid as main read it before,
+// ClockCycles between two reads of the generic timer's counter from EL0 around it
+// (board_clock.h, not the kernel's clock), ClockTime against the counter read just before and
+// just after, converted at its frequency, and a sleep against the time asked (it may not end
+// sooner, by the counter). Under -icount the kernel's count of exclusive entries during the
+// rounds stays within what the ticks and the threads' own start and end take: with the calls
+// exclusive it would grow by six a round on every CPU, and with the sleeps alone exclusive by
+// one a sleep.
 #include "st_local.h"
 #include "st_msg.h"
 #include <kern.h>
@@ -17,12 +20,14 @@
 #include <stdio.h>
 
 #define LOCAL_ROUNDS 2000u
+#define LOCAL_SLEEP_EVERY 100u
+#define LOCAL_SLEEP_NS 1000u
 #define LOCAL_MAXCPU 4
 
 struct local_worker {
     volatile int tid;           // what ThreadCreate returned (written before `go`)
     uint32_t cpu;
-    uint32_t bad_self, bad_proc, bad_cycles, bad_time;
+    uint32_t bad_self, bad_proc, bad_cycles, bad_time, bad_sleep;
     volatile uint32_t done;
 };
 
@@ -54,7 +59,13 @@ static int local_worker_main(void *arg)
         uint64_t ns = ClockTime();
         uint64_t n1 = cntvct_ns(board_cntvct());
         w->bad_time += ns < n0 || ns > n1;
+        ThreadYield();
         KCALL0(KC_Null);
+        if (i % LOCAL_SLEEP_EVERY == 0) {
+            uint64_t s0 = cntvct_ns(board_cntvct());
+            w->bad_sleep += ThreadSleep(LOCAL_SLEEP_NS) != 0 ||
+                            cntvct_ns(board_cntvct()) - s0 < LOCAL_SLEEP_NS;
+        }
     }
     w->done = 1;
     return 0;
@@ -93,24 +104,28 @@ bool local_test(uint32_t ncpu, unsigned testno, void *stacks, uint32_t stack_siz
     for (uint32_t c = 1; c < n; c++) {
         struct local_worker *w = &workers[c];
         finished += w->tid > 0 && ThreadJoin(w->tid, NULL) == 0;
-        bad += w->bad_self + w->bad_proc + w->bad_cycles + w->bad_time;
-        if (w->bad_self + w->bad_proc + w->bad_cycles + w->bad_time)
-            printf("# CPU %lu: bad ThreadSelf %lu, ProcSelf %lu, ClockCycles %lu, ClockTime %lu\n",
-                   (unsigned long)c, (unsigned long)w->bad_self, (unsigned long)w->bad_proc,
-                   (unsigned long)w->bad_cycles, (unsigned long)w->bad_time);
+        bad += w->bad_self + w->bad_proc + w->bad_cycles + w->bad_time + w->bad_sleep;
+        if (w->bad_self + w->bad_proc + w->bad_cycles + w->bad_time + w->bad_sleep)
+            printf("# CPU %lu: bad ThreadSelf %lu, ProcSelf %lu, ClockCycles %lu, ClockTime %lu, "
+                   "ThreadSleep %lu\n", (unsigned long)c, (unsigned long)w->bad_self,
+                   (unsigned long)w->bad_proc, (unsigned long)w->bad_cycles,
+                   (unsigned long)w->bad_time, (unsigned long)w->bad_sleep);
     }
     uint32_t ticks = t1 - t0, entries = e1 - e0;
-    // The ticks (a quarter more, as test 13), main's sleeps and their wake-ups, the threads'
-    // ends (ThreadExit, which may come before the count is read), and 8 spare.
-    uint32_t bound = ticks + ticks / 4u + 2u * sleeps + 2u * (n - 1u) + 8u;
-    uint32_t calls = (n - 1u) * LOCAL_ROUNDS * 5u;
+    // The ticks (a quarter more, as test 13: the sleeps end there), the threads' ends
+    // (ThreadExit, which may come before the count is read), and 8 spare; main's sleeps, like
+    // the workers', take none.
+    uint32_t bound = ticks + ticks / 4u + 2u * (n - 1u) + 8u;
+    uint32_t calls = (n - 1u) * (LOCAL_ROUNDS * 6u + LOCAL_ROUNDS / LOCAL_SLEEP_EVERY);
     bool ok = started == n - 1u && finished == started && !bad &&
               (!virtual_time || entries <= bound);
-    printf("%s %u - ClockTime, ClockCycles, ThreadSelf, ProcSelf and the null call "
-           "on CPUs 1..%lu at once (%lu calls): %lu answers wrong against the program's own "
-           "truth and the counter; %lu exclusive entries in %lu ticks (at most %lu)%s\n",
+    printf("%s %u - ClockTime, ClockCycles, ThreadSelf, ProcSelf, ThreadYield, the null call "
+           "and ThreadSleep on CPUs 1..%lu at once (%lu calls): %lu answers wrong against the "
+           "program's own truth and the counter; %lu exclusive entries in %lu ticks, main slept "
+           "%lu times (at most %lu)%s\n",
            ok ? "ok" : "not ok", testno, (unsigned long)(n - 1u), (unsigned long)calls,
-           (unsigned long)bad, (unsigned long)entries, (unsigned long)ticks, (unsigned long)bound,
+           (unsigned long)bad, (unsigned long)entries, (unsigned long)ticks,
+           (unsigned long)sleeps, (unsigned long)bound,
            virtual_time ? "" : "; not checked: the host's clock");
     return ok;
 }
