@@ -43,7 +43,7 @@ static struct {
 
 struct a64_shared_word a64_shared_words[KMAX_CPUS];
 uint64_t k_klock_exclusive_entries;
-volatile uint32_t a64_klock_writer;
+struct a64_writer_word a64_klock_writer;
 
 static inline uint32_t load_acquire(const volatile uint32_t *w)
 {
@@ -82,10 +82,10 @@ void a64_shared_wait(volatile uint32_t *mine)
 {
     for (;;) {
         store_release(mine, 0);             // (wakes the writer waiting on it)
-        wait_for(&a64_klock_writer, 0);
+        wait_for(&a64_klock_writer.set, 0);
         *mine = 1;
         __asm__ volatile("dmb ish" ::: "memory");
-        if (!a64_klock_writer)
+        if (!a64_klock_writer.set)
             return;
     }
 }
@@ -110,7 +110,7 @@ void a64_kernel_lock(void)
             break;
     }
     // The kernel to ourselves: no CPU enters shared mode now, and those in it finish.
-    a64_klock_writer = 1;
+    a64_klock_writer.set = 1;
     __asm__ volatile("dmb ish" ::: "memory");
     unsigned self = cpu_id();
     for (unsigned i = 0; i < k_ncpus; i++)
@@ -122,7 +122,7 @@ void a64_kernel_lock(void)
 void a64_kernel_unlock(void)
 {
     uint32_t next = kernel_lock_word.owner + 1;
-    store_release(&a64_klock_writer, 0);
+    store_release(&a64_klock_writer.set, 0);
     __asm__ volatile("stlr %w0, [%1]\n\tdsb ish\n\tsev" :: "r"(next), "r"(&kernel_lock_word.owner)
                      : "memory");
 }
