@@ -47,6 +47,14 @@ struct cpu {
     bool yield_pending;         // the running thread used up its slice (or yielded)
     bool kicked;                // an IPI asking this CPU to reschedule is on its way
     bool online;
+#ifdef KCPU_USER_ROOT
+    uintptr_t user_root;        // the translation root its user threads run on, set by the
+                                // arch's address-space switch and loaded at every return to a
+                                // thread (AArch64: TTBR0_EL1 with its ASID, mmu.c, entry.S;
+                                // a port that wants it defines KCPU_USER_ROOT in its arch.mk):
+                                // here, in this CPU's line, not in an array of the CPUs' roots
+                                // that one CPU's switch wrote while the others read it
+#endif
     struct thread *idle;        // this CPU's idle thread (pinned here)
     uint64_t ipis;              // reschedule IPIs received
     bool kick_check;            // this entry may have made work for another CPU (sched.c)
