@@ -170,6 +170,7 @@ static __attribute__((noinline)) int do_sysinfo(struct thread *t, uint32_t what,
 #endif
     // The per-CPU counters' totals, modulo 2^32 (kernel/cpu_sum.c).
     case KSYSINFO_KCALLS_SHARED:    v = (uint32_t)cpu_counter_sum(CPU_SHARED_KCALLS); break;
+    case KSYSINFO_IPIS:             v = (uint32_t)cpu_counter_sum(CPU_IPIS); break;
     case KSYSINFO_RUNQ_TAKES:       v = (uint32_t)cpu_counter_sum(CPU_RUNQ_TAKES); break;
     case KSYSINFO_RUNQ_FOUND_TAKEN: v = (uint32_t)cpu_counter_sum(CPU_RUNQ_FOUND_TAKEN); break;
     case KSYSINFO_RUNQ_HOLD_CYCLES: v = (uint32_t)cpu_counter_sum(CPU_RUNQ_HOLD_CYCLES); break;

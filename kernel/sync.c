@@ -18,7 +18,7 @@ struct kcond {
 #if KMAX_CPUS > 1
     struct kspin lock;      // waiters in shared mode (KLOCK_RANK_COND: before its mutex's)
 #endif
-};
+} KCPU_LINE_ALIGNED;    // (each sync object on lines of its own: kernel/cpu.h)
 
 struct ksem {
     bool in_use;
@@ -30,7 +30,7 @@ struct ksem {
 #if KMAX_CPUS > 1
     struct kspin lock;      // count, waiters, taker in shared mode (KLOCK_RANK_SYNC)
 #endif
-};
+} KCPU_LINE_ALIGNED;
 
 static struct kmutex mutexes[KMAX_MUTEXES];
 static struct kcond conds[KMAX_CONDS];

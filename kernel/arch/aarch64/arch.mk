@@ -11,6 +11,8 @@ ARCH_SRCS := kernel/arch/aarch64/boot.S kernel/arch/aarch64/entry.S kernel/arch/
 # is lost), not in the kernel's (its walk starts in a caller, arch_unwind_kernel).
 ARCH_SRCS    += kernel/arch/aarch64/unwind.c
 ARCH_CFLAGS  += -fno-omit-frame-pointer
+# Each CPU's user translation table in its struct cpu (kernel/cpu.h user_root; entry.S, mmu.c).
+ARCH_CFLAGS  += -DKCPU_USER_ROOT
 ARCH_UCFLAGS := -mno-omit-leaf-frame-pointer
 # The fault's kind, pc and address for the trace (kernel/ktrace_fault.c).
 ARCH_SRCS += kernel/arch/aarch64/fault_where.c

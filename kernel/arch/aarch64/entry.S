@@ -9,7 +9,7 @@
  * table when that thread runs at EL0, and erets. The kernel runs with interrupts masked, so
  * entries never nest; an exception taken on SP_EL1 is a kernel bug (a64_kernel_fault).
  * Per CPU: TPIDR_EL1 points at the CPU's struct cpu (kernel/cpu.h), whose first word is its
- * current thread and whose `id` (offset 8) picks its user table; SP_EL1 is the CPU's own
+ * current thread and whose `user_root` (A64_CPU_USER_ROOT) is its user table; SP_EL1 is its own
  * kernel stack, set once when the CPU starts and at its top at every entry (the two words
  * pushed here are popped before the kernel runs). */
 #include <a64.h>
@@ -167,10 +167,7 @@ a64_resume:
     tst x3, #0xf
     b.ne 1f
     mrs x2, tpidr_el1
-    ldr w2, [x2, #8]                /* struct cpu's id: this CPU's user table */
-    adrp x4, a64_user_ttbr
-    add x4, x4, :lo12:a64_user_ttbr
-    ldr x2, [x4, x2, lsl #3]
+    ldr x2, [x2, #A64_CPU_USER_ROOT] /* this CPU's user table (struct cpu's user_root) */
     msr ttbr0_el1, x2
     isb
 1:  ldp x2, x3, [x0, #16]

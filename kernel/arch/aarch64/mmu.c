@@ -96,7 +96,7 @@ struct user_table {
 static struct user_table utab[KMAX_CPUS][USER_TABLES];
 static uint8_t utab_last[KMAX_CPUS];    // the table a CPU switched to last
 
-uint64_t a64_kernel_ttbr, a64_user_ttbr[KMAX_CPUS];
+uint64_t a64_kernel_ttbr;     // (each CPU's user table: its struct cpu's user_root)
 
 static bool in_code(uint64_t a)
 {
@@ -190,7 +190,7 @@ void a64_mmu_init(void)
     for (unsigned c = 0; c < KMAX_CPUS; c++) {
         for (unsigned k = 0; k < USER_TABLES; k++)
             user_table_init(&utab[c][k]);
-        a64_user_ttbr[c] = (uint64_t)(uintptr_t)utab[c][0].l1 | (uint64_t)1 << ASID_SHIFT;
+        k_cpus[c].user_root = (uint64_t)(uintptr_t)utab[c][0].l1 | (uint64_t)1 << ASID_SHIFT;
     }
     mmu_start();
 }
@@ -332,6 +332,6 @@ void arch_mpu_switch(const struct proc *p)
         }
         utab_last[c] = (uint8_t)k;
     }
-    a64_user_ttbr[c] = (uint64_t)(uintptr_t)u->l1 | (uint64_t)(1u + k) << ASID_SHIFT;
+    k_cpus[c].user_root = (uint64_t)(uintptr_t)u->l1 | (uint64_t)(1u + k) << ASID_SHIFT;
     A64_SYSREG_WRITE(cntkctl_el1, key.cntkctl);
 }

@@ -22,6 +22,8 @@
 
 _Static_assert(offsetof(struct cpu, current) == 0, "entry.S loads current at offset 0");
 _Static_assert(offsetof(struct cpu, id) == A64_CPU_ID, "entry.S loads id at A64_CPU_ID");
+_Static_assert(offsetof(struct cpu, user_root) == A64_CPU_USER_ROOT,
+               "entry.S loads user_root at A64_CPU_USER_ROOT");
 
 #define PSCI_AFFINITY_INFO 0xc4000004u
 #define PSCI_CPU_ON        0xc4000003u
@@ -43,7 +45,7 @@ static struct {
 
 struct a64_shared_word a64_shared_words[KMAX_CPUS];
 uint64_t k_klock_exclusive_entries;
-volatile uint32_t a64_klock_writer;
+struct a64_writer_word a64_klock_writer;
 
 static inline uint32_t load_acquire(const volatile uint32_t *w)
 {
@@ -82,10 +84,10 @@ void a64_shared_wait(volatile uint32_t *mine)
 {
     for (;;) {
         store_release(mine, 0);             // (wakes the writer waiting on it)
-        wait_for(&a64_klock_writer, 0);
+        wait_for(&a64_klock_writer.set, 0);
         *mine = 1;
         __asm__ volatile("dmb ish" ::: "memory");
-        if (!a64_klock_writer)
+        if (!a64_klock_writer.set)
             return;
     }
 }
@@ -110,7 +112,7 @@ void a64_kernel_lock(void)
             break;
     }
     // The kernel to ourselves: no CPU enters shared mode now, and those in it finish.
-    a64_klock_writer = 1;
+    a64_klock_writer.set = 1;
     __asm__ volatile("dmb ish" ::: "memory");
     unsigned self = cpu_id();
     for (unsigned i = 0; i < k_ncpus; i++)
@@ -122,7 +124,7 @@ void a64_kernel_lock(void)
 void a64_kernel_unlock(void)
 {
     uint32_t next = kernel_lock_word.owner + 1;
-    store_release(&a64_klock_writer, 0);
+    store_release(&a64_klock_writer.set, 0);
     __asm__ volatile("stlr %w0, [%1]\n\tdsb ish\n\tsev" :: "r"(next), "r"(&kernel_lock_word.owner)
                      : "memory");
 }

@@ -20,6 +20,23 @@
 #define KMAX_CPUS 1
 #endif
 
+// KCPU_LINE_ALIGNED: with several CPUs, an object that different CPUs write on their hot paths
+// (a CPU's own struct cpu, a thread, a channel, a sync object) starts a cache line of its own,
+// so that two CPUs doing independent work never write one line (false sharing: the line
+// bounces between their caches, and under QEMU between its host threads' cores). KCACHE_LINE:
+// the largest data-cache line of the multiprocessor ports' CPUs (64 bytes on the Cortex-A53,
+// and on the x86-64 hosts QEMU runs on); as trace_ring.h's TRACE_CACHE_LINE. Nothing on the
+// one-CPU boards. docs/smp.md, "Issue 28: false sharing on the message path (t-share, eighth
+// round)".
+#ifndef KCACHE_LINE
+#define KCACHE_LINE 64u
+#endif
+#if KMAX_CPUS > 1
+#define KCPU_LINE_ALIGNED __attribute__((aligned(KCACHE_LINE)))
+#else
+#define KCPU_LINE_ALIGNED
+#endif
+
 struct thread;
 struct trace_cpu;
 struct kev_slot;
@@ -30,6 +47,14 @@ struct cpu {
     bool yield_pending;         // the running thread used up its slice (or yielded)
     bool kicked;                // an IPI asking this CPU to reschedule is on its way
     bool online;
+#ifdef KCPU_USER_ROOT
+    uintptr_t user_root;        // the translation root its user threads run on, set by the
+                                // arch's address-space switch and loaded at every return to a
+                                // thread (AArch64: TTBR0_EL1 with its ASID, mmu.c, entry.S;
+                                // a port that wants it defines KCPU_USER_ROOT in its arch.mk):
+                                // here, in this CPU's line, not in an array of the CPUs' roots
+                                // that one CPU's switch wrote while the others read it
+#endif
     struct thread *idle;        // this CPU's idle thread (pinned here)
     uint64_t ipis;              // reschedule IPIs received
     bool kick_check;            // this entry may have made work for another CPU (sched.c)
@@ -50,7 +75,7 @@ struct cpu {
     struct thread *rq_missed;   // a shared sched_remove found it no longer READY (sched.c)
     uint64_t context_switches;  // this CPU's (k_context_switches: the one-CPU kernel's)
 #endif
-};
+} KCPU_LINE_ALIGNED;            // (its fields are written on every entry: a line per CPU)
 
 extern struct cpu k_cpus[KMAX_CPUS];
 extern unsigned k_ncpus;        // CPUs online (1 until the others are started)

@@ -11,6 +11,7 @@ enum cpu_counter {
     CPU_RUNQ_TAKES,             // the run-queue lock's contention (KLOCK_STATS kernels only)
     CPU_RUNQ_FOUND_TAKEN,
     CPU_RUNQ_HOLD_CYCLES,
+    CPU_IPIS,                   // reschedule IPIs received (KMAX_CPUS > 1)
 };
 
 // The sum of one counter over the CPUs online; 0 for a counter this kernel does not keep

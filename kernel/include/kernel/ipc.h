@@ -20,7 +20,7 @@ struct channel {
 #if KMAX_CPUS > 1
     struct kspin lock;      // the queues in shared mode (kernel/klock.h, rank CHAN)
 #endif
-};
+} KCPU_LINE_ALIGNED;    // (its lock and queues: two CPUs' channels share no line)
 
 struct connection {
     bool in_use;

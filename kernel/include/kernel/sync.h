@@ -21,7 +21,7 @@ struct kmutex {
 #if KMAX_CPUS > 1
     struct kspin lock;          // owner, held_link, waiters in shared mode (KLOCK_RANK_SYNC)
 #endif
-};
+} KCPU_LINE_ALIGNED;            // (two CPUs' mutexes share no line: kernel/cpu.h)
 
 void sync_init(void);
 int mutex_create(struct proc *p);

@@ -80,7 +80,7 @@ struct thread {
     struct kuring ur;           // its own user-event ring (kernel/kuring.c): several CPUs only
     uint8_t rq_cpu;             // READY: the CPU whose ready queue holds it (sched.c)
 #endif
-};
+} KCPU_LINE_ALIGNED;    // (its registers are saved at every entry: threads on two CPUs share no line)
 
 extern struct thread k_threads[KMAX_THREADS];
 

@@ -107,6 +107,8 @@ struct kthread_info {
 // shared mode (kernel/klock.h), since boot, modulo 2^32; 0 with one CPU (no lock taken).
 #define KSYSINFO_KENTRIES_EXCLUSIVE 7
 #define KSYSINFO_KCALLS_SHARED      8
+// Reschedule IPIs the CPUs received (taken: one kernel entry each), since boot, modulo 2^32.
+#define KSYSINFO_IPIS               9
 // The run-queue lock's contention in shared mode, summed over the CPUs, modulo 2^32: takes,
 // takes that found it held by another CPU, counter cycles it was held. Only in kernels built
 // with make KLOCK_STATS=1 (docs/smp.md); 0 otherwise.

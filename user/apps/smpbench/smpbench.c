@@ -24,6 +24,10 @@
 //   smp_msg_exclusive_entries_per_1000_roundtrips_<n>pair, smp_msg_shared_calls_per_1000_...
 //       how the pairs' kernel entries ran (SysInfo's counts; kernel/klock.h): under the
 //       big lock's exclusive side, or in its shared mode; deterministic under -icount.
+//   smp_msg_{exclusive_entries,ipis,ticks}_per_100k_roundtrips_<n>pair  the same exclusive
+//       entries, the reschedule IPIs the CPUs took and the kernel's ticks meanwhile (SysInfo):
+//       exclusive entries beyond the ticks and the setup, and IPIs, are work one pair makes
+//       for the other's CPU (docs/smp.md, "Issue 28: false sharing on the message path").
 // `smpbench sync` the same for mutexes and semaphores (kernel/sync.c's shared side):
 //   smp_sync_ops_per_s_<n>pair  n pairs of threads, each pair bound to its own CPU with its own
 //       mutex and two semaphores; an operation is one thread's MutexLock, MutexUnlock, SemPost
@@ -363,24 +367,33 @@ static uint64_t msg_phase(uint32_t n)
 static const struct pair_bench msg_pairs = { msg_phase, PAIR_ROUNDS, "msg", "roundtrip" };
 static const struct pair_bench sync_pairs = { sync_phase, 2 * SYNC_ROUNDS, "sync", "op" };
 
+// count per 100 000 of `of`, rounded, as text.
+static struct u64txt per_100k(uint32_t count, uint64_t of)
+{
+    return u64txt(((uint64_t)count * 100000u + of / 2) / of);
+}
+
 // One pair's phases and two pairs' phases taken in turn (1, 2, 1, 2, ...), so that a host
 // whose load changes during the run weighs on both alike; the median of each.
 static void pairs(uint32_t ncpu, const struct pair_bench *pb)
 {
     uint32_t np = ncpu < 2 ? 1 : 2;
     uint64_t v[2][RUNS];
-    uint32_t excl[2] = { 0, 0 }, shared[2] = { 0, 0 };
+    uint32_t excl[2] = { 0, 0 }, shared[2] = { 0, 0 }, ipis[2] = { 0, 0 }, ticks[2] = { 0, 0 };
     struct runq_counts rq[2] = { { 0, 0, 0 }, { 0, 0, 0 } }, rq0;
     for (int r = 0; r < RUNS; r++)
         for (uint32_t n = 1; n <= np; n++) {
             uint32_t e0 = sysinfo(KSYSINFO_KENTRIES_EXCLUSIVE);
             uint32_t s0 = sysinfo(KSYSINFO_KCALLS_SHARED);
+            uint32_t i0 = sysinfo(KSYSINFO_IPIS), t0 = sysinfo(KSYSINFO_TICKS);
             runq_snap(&rq0);
             v[n - 1][r] = pb->phase(n);
             runq_add_since(&rq[n - 1], &rq0);
             sort_in(v[n - 1], r);
             excl[n - 1] += sysinfo(KSYSINFO_KENTRIES_EXCLUSIVE) - e0;
             shared[n - 1] += sysinfo(KSYSINFO_KCALLS_SHARED) - s0;
+            ipis[n - 1] += sysinfo(KSYSINFO_IPIS) - i0;
+            ticks[n - 1] += sysinfo(KSYSINFO_TICKS) - t0;
         }
     for (uint32_t n = 1; n <= np; n++) {
         uint64_t c = v[n - 1][RUNS / 2] ? v[n - 1][RUNS / 2] : 1;
@@ -395,6 +408,16 @@ static void pairs(uint32_t ncpu, const struct pair_bench *pb)
                u64txt(((uint64_t)excl[n - 1] * 1000u + trips / 2) / trips).s);
         printf("BENCH smp_%s_shared_calls_per_1000_%ss_%lupair %s calls\n", pb->what, pb->unit,
                (unsigned long)n, u64txt(((uint64_t)shared[n - 1] * 1000u + trips / 2) / trips).s);
+        // Exclusive entries, reschedule IPIs taken and the kernel's ticks, per 100 000
+        // operations (finer than the above): pairs bound to their own CPUs make no work for
+        // another, so the IPIs should be 0 and the exclusive entries the ticks (one CPU takes
+        // each, exclusive; the others' shares are shared) and the phases' setup.
+        printf("BENCH smp_%s_exclusive_entries_per_100k_%ss_%lupair %s entries\n", pb->what,
+               pb->unit, (unsigned long)n, per_100k(excl[n - 1], trips).s);
+        printf("BENCH smp_%s_ipis_per_100k_%ss_%lupair %s ipis\n", pb->what, pb->unit,
+               (unsigned long)n, per_100k(ipis[n - 1], trips).s);
+        printf("BENCH smp_%s_ticks_per_100k_%ss_%lupair %s ticks\n", pb->what, pb->unit,
+               (unsigned long)n, per_100k(ticks[n - 1], trips).s);
         runq_print(n, &rq[n - 1], trips);     // (a KLOCK_STATS kernel's: sb_runq.c)
     }
 }

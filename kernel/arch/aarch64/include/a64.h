@@ -19,6 +19,7 @@
 
 #define A64_KSTACK     16384    // kernel stack per CPU (entry.S)
 #define A64_CPU_ID     8        // offsetof(struct cpu, id) (entry.S; checked in smp.c)
+#define A64_CPU_USER_ROOT 16    // offsetof(struct cpu, user_root) (entry.S; checked in smp.c)
 
 #define SPSR_EL0T      0x0u
 #define SPSR_EL1T      0x4u
@@ -58,7 +59,7 @@ _Noreturn void a64_kernel_fault(uint64_t esr, uint64_t elr, uint64_t far, uint64
 // mmu.c
 void a64_mmu_init(void);
 void a64_mmu_start_secondary(void);
-extern uint64_t a64_kernel_ttbr, a64_user_ttbr[];
+extern uint64_t a64_kernel_ttbr;
 #endif
 
 #endif

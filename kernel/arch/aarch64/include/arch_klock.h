@@ -11,12 +11,17 @@
 #include <stdint.h>
 
 // Each CPU's shared-mode word (1 while it runs a kernel entry in shared mode), on a cache line
-// of its own; the writer word, set while a CPU has (or waits for) the kernel to itself.
+// of its own; the writer word, set while a CPU has (or waits for) the kernel to itself, read by
+// every shared entry and written by exclusive ones alone, on a line of its own too (the linker
+// had put it beside the tick's per-CPU words, which every CPU's tick writes).
 struct a64_shared_word {
     volatile uint32_t in_kernel;
 } __attribute__((aligned(64)));
+struct a64_writer_word {
+    volatile uint32_t set;
+} __attribute__((aligned(64)));
 extern struct a64_shared_word a64_shared_words[];
-extern volatile uint32_t a64_klock_writer;
+extern struct a64_writer_word a64_klock_writer;
 
 void a64_spin_wait(volatile uint32_t *word);        // smp.c: the contended case
 void a64_shared_wait(volatile uint32_t *mine);      // smp.c: a writer is in
@@ -53,7 +58,7 @@ static inline __attribute__((always_inline)) void arch_kernel_enter_shared(void)
     // Store, full barrier, load (the writer: the same the other way round): one of the two
     // sees the other's word, so a writer and a reader are never in the kernel together.
     __asm__ volatile("dmb ish" ::: "memory");
-    if (__builtin_expect(a64_klock_writer != 0, 0))
+    if (__builtin_expect(a64_klock_writer.set != 0, 0))
         a64_shared_wait(mine);
 }
 
