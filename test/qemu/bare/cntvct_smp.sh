@@ -9,6 +9,9 @@
 # of ROUNDS rounds is printed as BENCH lines, per CPU count:
 #   qemu_cntvct_reads_per_s_wallclock_{1,2}cpu     reads per second, all CPUs together
 #   qemu_control_loops_per_s_wallclock_{1,2}cpu    control loops per second, all CPUs together
+#   qemu_tick_loops_per_s_wallclock_{1,2}cpu       the control loop on 1 and 2 of 2 CPUs, every
+#                                                  CPU taking a 1 kHz timer interrupt (-DTICK):
+#                                                  the ceiling of smpbench pairs' 1- and 2-pair runs
 #   test/qemu/bare/cntvct_smp.sh [ROUNDS]     (default 5; make BOARD=qemu-virt-a53 bench runs it)
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
@@ -23,17 +26,25 @@ build() {   # name, loops, extra flags
 }
 build cntvct 10000000u -DREAD_CNTVCT || exit 1
 build control 300000000u || exit 1
+build tick1 300000000u "-DTICK -DACTIVE=1" || exit 1
+build tick2 300000000u -DTICK || exit 1
 # loops per second of one run: "cpus N loops L ticks T hz F" -> L * F / T
-run() {     # image, cpus
-    timeout 120 qemu-system-aarch64 -M virt,gic-version=2 -cpu cortex-a53 -smp "$2" -m 128 \
+run() {     # image, cpus running the loop (the tick images: of 2)
+    local smp=$2 elf=$1
+    case $1 in tick) smp=2 elf=tick$2 ;; esac
+    timeout 120 qemu-system-aarch64 -M virt,gic-version=2 -cpu cortex-a53 -smp "$smp" -m 128 \
         -display none -monitor none -serial none \
         -chardev file,id=sh,path="$tmp/out" -semihosting-config enable=on,target=native,chardev=sh \
-        -kernel "$tmp/$1.elf" >/dev/null 2>&1
-    awk -v want="$2" '$1 == "cpus" && $2 == want && $6 > 0 { printf "%d\n", $4 * $8 / $6 }' "$tmp/out"
+        -kernel "$tmp/$elf.elf" >/dev/null 2>&1
+    # (a tick image's run counts only if its timers fired: at least 1 interrupt per ms of the
+    # run, of the 2 expected)
+    awk -v want="$2" -v tick="$([ "$1" = tick ] && echo 1 || echo 0)" \
+        '$1 == "cpus" && $2 == want && $6 > 0 && (!tick || $10 >= 1000 * $6 / $8) {
+             printf "%d\n", $4 * $8 / $6 }' "$tmp/out"
     rm -f "$tmp/out"
 }
 status=0
-for img in cntvct control; do
+for img in cntvct control tick; do
     : > "$tmp/$img.1"; : > "$tmp/$img.2"
     for r in $(seq "$rounds"); do
         for n in 1 2; do
@@ -52,6 +63,7 @@ for img in cntvct control; do
         case $img in
         cntvct)  echo "BENCH qemu_cntvct_reads_per_s_wallclock_${n}cpu $med reads/s" ;;
         control) echo "BENCH qemu_control_loops_per_s_wallclock_${n}cpu $med loops/s" ;;
+        tick)    echo "BENCH qemu_tick_loops_per_s_wallclock_${n}cpu $med loops/s" ;;
         esac
     done
 done
