@@ -367,10 +367,10 @@ static uint64_t msg_phase(uint32_t n)
 static const struct pair_bench msg_pairs = { msg_phase, PAIR_ROUNDS, "msg", "roundtrip" };
 static const struct pair_bench sync_pairs = { sync_phase, 2 * SYNC_ROUNDS, "sync", "op" };
 
-// count per 100 000 of `of`, rounded, as text.
-static struct u64txt per_100k(uint32_t count, uint64_t of)
+// count per `scale` of `of`, rounded, as text.
+static struct u64txt per(uint32_t count, uint64_t of, uint32_t scale)
 {
-    return u64txt(((uint64_t)count * 100000u + of / 2) / of);
+    return u64txt(((uint64_t)count * scale + of / 2) / of);
 }
 
 // One pair's phases and two pairs' phases taken in turn (1, 2, 1, 2, ...), so that a host
@@ -404,20 +404,19 @@ static void pairs(uint32_t ncpu, const struct pair_bench *pb)
         // one) and calls finished in shared mode, per 1000 operations, setup included.
         uint64_t trips = (uint64_t)n * pb->ops * RUNS;
         printf("BENCH smp_%s_exclusive_entries_per_1000_%ss_%lupair %s entries\n", pb->what,
-               pb->unit, (unsigned long)n,
-               u64txt(((uint64_t)excl[n - 1] * 1000u + trips / 2) / trips).s);
+               pb->unit, (unsigned long)n, per(excl[n - 1], trips, 1000u).s);
         printf("BENCH smp_%s_shared_calls_per_1000_%ss_%lupair %s calls\n", pb->what, pb->unit,
-               (unsigned long)n, u64txt(((uint64_t)shared[n - 1] * 1000u + trips / 2) / trips).s);
+               (unsigned long)n, per(shared[n - 1], trips, 1000u).s);
         // Exclusive entries, reschedule IPIs taken and the kernel's ticks, per 100 000
         // operations (finer than the above): pairs bound to their own CPUs make no work for
         // another, so the IPIs should be 0 and the exclusive entries the ticks (one CPU takes
         // each, exclusive; the others' shares are shared) and the phases' setup.
         printf("BENCH smp_%s_exclusive_entries_per_100k_%ss_%lupair %s entries\n", pb->what,
-               pb->unit, (unsigned long)n, per_100k(excl[n - 1], trips).s);
+               pb->unit, (unsigned long)n, per(excl[n - 1], trips, 100000u).s);
         printf("BENCH smp_%s_ipis_per_100k_%ss_%lupair %s ipis\n", pb->what, pb->unit,
-               (unsigned long)n, per_100k(ipis[n - 1], trips).s);
+               (unsigned long)n, per(ipis[n - 1], trips, 100000u).s);
         printf("BENCH smp_%s_ticks_per_100k_%ss_%lupair %s ticks\n", pb->what, pb->unit,
-               (unsigned long)n, per_100k(ticks[n - 1], trips).s);
+               (unsigned long)n, per(ticks[n - 1], trips, 100000u).s);
         runq_print(n, &rq[n - 1], trips);     // (a KLOCK_STATS kernel's: sb_runq.c)
     }
 }
