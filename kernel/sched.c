@@ -478,13 +478,6 @@ static inline __attribute__((always_inline)) void settle(struct cpu *c,
 static __attribute__((noinline)) void make_ready_placed(struct cpu *c, struct thread *t,
                                                        bool at_head)
 {
-    if (__builtin_expect(c->rq_missed == t, 0)) {
-        // sched_remove + sched_make_ready (a new priority) of a thread a CPU took meanwhile:
-        // it runs, at its new priority; the other CPUs are looked at (it may have gone down).
-        c->rq_missed = NULL;
-        kick_check_pending = true;
-        return;
-    }
     unsigned self = c->id;
     unsigned to = place(t, self);
     const bool shared = in_shared();
@@ -507,8 +500,7 @@ static inline __attribute__((always_inline)) void make_ready(struct thread *t, b
     unsigned self = c->id;
     if (__builtin_expect(t->affinity == 1u << self || k_ncpus == 1, 1)) {
         // Bound to this CPU (a same-CPU round trip), or the only one: its queue, its lock
-        // (kept until this CPU's choice), no other CPU looked at. (No other CPU can have taken
-        // it since a sched_remove in this entry: rq_missed is not its.)
+        // (kept until this CPU's choice), no other CPU looked at.
         if (!c->rq_held && in_shared())
             own_lock(c);
         enqueue_on(self, t, at_head);
@@ -531,44 +523,76 @@ void sched_make_ready_quiet(struct thread *t, bool at_head)
     make_ready(t, at_head);
 }
 
-#if KMAX_CPUS > 1
-// sched_remove in a shared entry: under the lock of the queue that holds t (it may move, under
-// both locks: R1); a thread some CPU took meanwhile is on none, and the make_ready that
-// follows leaves it running (make_ready_placed).
-static __attribute__((noinline)) void remove_shared(struct cpu *c, struct thread *t)
-{
-    for (;;) {
-        unsigned q = __atomic_load_n(&t->rq_cpu, __ATOMIC_RELAXED);
-        if (q == c->id)
-            own_lock(c);                // (kept until this CPU's choice)
-        else
-            other_lock(c, q);
-        bool here = t->rq_cpu == q;
-        bool found = here && t->state == THS_READY && list_linked(&t->qlink);
-        if (found)
-            dequeue(t);
-        if (q != c->id)
-            other_unlock(c, q);
-        if (found)
-            return;
-        if (here) {
-            c->rq_missed = t;
-            return;
-        }
-    }
-}
-#endif
-
 void sched_remove(struct thread *t)
 {
 #if KMAX_CPUS > 1
-    if (in_shared()) {
-        remove_shared(this_cpu(), t);
-        return;
-    }
+    KASSERT(!in_shared(), "sched_remove in a shared entry");
 #endif
     dequeue(t);
 }
+
+#if KMAX_CPUS > 1
+// Every CPU's queue lock, in CPU-id order (the rule for two extended to all: no cycle), one
+// take of the rank for the check; this CPU's own, if held, is held again after (own_lock).
+// Returns whether it was.
+static bool all_lock(struct cpu *c)
+{
+    bool held = c->rq_held;
+    if (held)
+        arch_spin_unlock(&runqs[c->id].lock.word);
+    else
+        klock_check_acquire(KLOCK_RANK_RUNQ);
+    for (unsigned i = 0; i < KMAX_CPUS; i++)
+        arch_spin_lock(&runqs[i].lock.word);
+    return held;
+}
+
+static void all_unlock(struct cpu *c, bool held)
+{
+    for (unsigned i = KMAX_CPUS; i-- > 0;)
+        if (!held || i != c->id)
+            arch_spin_unlock(&runqs[i].lock.word);
+    if (!held)
+        klock_check_release(KLOCK_RANK_RUNQ);
+}
+
+// A priority written in a shared entry where another CPU may queue or take t at the same
+// time: t READY on any CPU's queue, RUNNING on another CPU (whose choice may put it back on
+// its queue), or blocked where another CPU may make it ready. Every queue that may hold t, or
+// receive it, is locked meanwhile, so a queued thread's priority is always its list's. (A
+// write after a look at the state without them could land on a thread another CPU had just
+// queued at the old priority; its dequeue then cleared the bit of the new one, leaving a map
+// bit over an empty list, whose head the next choice ran as a thread, or a thread on a list
+// no bit named: a panic or a hang in about 1 host-clock run of smpstress's test 16 in 15,
+// before this; docs/smp.md, "ninth round".) A READY
+// t is requeued at p on the same CPU's queue; the entry's sched_kick_others then interrupts
+// any CPU it should now run on (R4), whose choice pulls it. t's own CPU, with t RUNNING there,
+// is the only one that moves it: its write needs no lock.
+void sched_set_prio_shared(struct thread *t, uint8_t p)
+{
+    struct cpu *c = this_cpu();
+    if (t == c->current && t->state == THS_RUNNING) {
+        if (p < t->prio)
+            kick_check_pending = true;
+        t->prio = p;
+        return;
+    }
+    bool held = all_lock(c);
+    if (t->state == THS_READY && list_linked(&t->qlink)) {
+        unsigned q = t->rq_cpu;
+        dequeue(t);
+        t->prio = p;
+        enqueue_on(q, t, false);
+        kick_check_pending = true;
+        ktrace_state(t);
+    } else {
+        if (p < t->prio && t->state == THS_RUNNING)
+            kick_check_pending = true;
+        t->prio = p;
+    }
+    all_unlock(c, held);
+}
+#endif
 
 int sched_top_prio(void)
 {
@@ -832,7 +856,7 @@ struct thread *sched_choose(void)
 
 #if KMAX_CPUS > 1
 // Shared mode: this CPU's queue lock, unless held already, kept until its choice (own_lock).
-// Another CPU's is taken where it is touched (make_ready, sched_remove, pull), never held
+// Another CPU's is taken where it is touched (make_ready, pull), never held
 // across the entry; R3, not a lock, keeps a thread that blocked here from running elsewhere.
 void sched_lock_shared(void)
 {
@@ -842,7 +866,6 @@ void sched_lock_shared(void)
 static inline __attribute__((always_inline)) struct thread *choose_shared(const bool traced)
 {
     struct thread *next = choose(traced, true, true);
-    this_cpu()->rq_missed = NULL;   // (sched_remove's, for this entry only)
     sched_kick_others();
     return next;
 }

@@ -256,7 +256,8 @@ static inline unsigned prio_cause(const struct thread *t, uint8_t p, uint8_t inh
 //   or a hand-over to it, MUTEX-blocked, adds one): the lock is not taken, and the plain round
 //   trip touches no new line. Holding one, it recomputes under the lock (thread_update_prio).
 // - a contended MutexLock (sync.c): the chain of owners raised to the waiter's priority
-//   (thread_raise_prio_shared), under the lock and the run-queue lock;
+//   (thread_raise_prio_shared), under the lock, each owner's write under every run-queue
+//   lock (sched_set_prio_shared: another CPU may be queueing it);
 // - a MutexUnlock that hands its mutex over: the new owner's and the unlocker's (under both);
 //   a CondWait the same for the mutex it gives up, and a CondSignal or CondBroadcast those of
 //   the waiters it wakes (a mutex taken) or of the owners they queue behind (a raise).
@@ -296,14 +297,25 @@ static inline void waitq_move(struct thread *t, uint8_t p)
 // shared side (`shared`: thread_raise_prio_shared) a thread on a queue that is not a mutex's
 // keeps its place: that queue's order is its own lock's (a channel's, a semaphore's), not held
 // here; the raise goes exclusive when it finds one (thread_raise_prio_shared_ok), so this is a
-// thread that blocked there on another CPU meanwhile (docs/smp.md, "t-pi").
+// thread that blocked there on another CPU meanwhile (docs/smp.md, "t-pi"). In a shared entry a
+// thread on no wait queue is another CPU's to queue or take too (sched_set_prio_shared), unless
+// it is `owned`: this CPU's running thread, or a server this entry took off its channel, which
+// no other CPU can make ready (the message path's, thread_update_prio).
 static inline __attribute__((always_inline)) void prio_set(struct thread *t, uint8_t p,
                                                            uint8_t inh, bool by_call,
-                                                           const bool traced, const bool shared)
+                                                           const bool traced, const bool shared,
+                                                           const bool owned)
 {
+    (void)owned;
     if (traced && KTRACE_ON(KEV_C_SYSTEM))   // inline: a message's server changes twice
         ktrace_prio_traced(t, p, prio_cause(t, p, inh, by_call));
     if (t->state == THS_READY) {
+#if KMAX_CPUS > 1
+        if (arch_kernel_in_shared()) {
+            sched_set_prio_shared(t, p);
+            return;
+        }
+#endif
         sched_remove(t);
         t->prio = p;
         sched_make_ready(t, false);
@@ -311,6 +323,10 @@ static inline __attribute__((always_inline)) void prio_set(struct thread *t, uin
         waitq_move(t, p);
     } else {
 #if KMAX_CPUS > 1
+        if (!owned && arch_kernel_in_shared()) {
+            sched_set_prio_shared(t, p);
+            return;
+        }
         if (p < t->prio && t->state == THS_RUNNING)
             sched_running_prio_lowered();
 #endif
@@ -328,7 +344,8 @@ static inline struct thread *chain_next(const struct thread *t)
 // The message calls' untraced copies (ipc.c) take the one without the PRIO_CHANGE hook, as
 // they take their state changes' (nothing can be recorded on an untraced entry).
 static inline __attribute__((always_inline)) void update_prio(struct thread *t,
-                                                              const bool traced, bool by_call)
+                                                              const bool traced, bool by_call,
+                                                              const bool owned)
 {
     // Follow the chain of mutex owners; bounded so that a cycle (deadlock) cannot hang us.
     for (int depth = 0; t && depth < KMAX_THREADS; depth++) {
@@ -342,7 +359,11 @@ static inline __attribute__((always_inline)) void update_prio(struct thread *t,
             p = inh;
         if (p == t->prio)
             return;
-        prio_set(t, p, inh, by_call, traced, false);
+        prio_set(t, p, inh, by_call, traced, false, owned);
+#if KMAX_CPUS > 1
+        if (owned)
+            return;         // (it is not MUTEX-blocked: no chain goes on from it)
+#endif
         by_call = false;    // the owners down the chain change by inheritance
         t = chain_next(t);
     }
@@ -354,17 +375,17 @@ static inline __attribute__((always_inline)) void update_prio_locking(struct thr
                                                                       const bool traced)
 {
     if (list_empty(&t->held_mutexes)) {
-        update_prio(t, traced, false);
+        update_prio(t, traced, false, true);
         return;
     }
     prio_lock();
-    update_prio(t, traced, false);
+    update_prio(t, traced, false, true);
     prio_unlock();
 }
 
 void thread_update_prio_locked(struct thread *t)
 {
-    update_prio(t, true, false);
+    update_prio(t, true, false, false);
 }
 
 bool thread_raise_prio_shared_ok(const struct thread *t, uint8_t p)
@@ -384,7 +405,7 @@ bool thread_raise_prio_shared_ok(const struct thread *t, uint8_t p)
 void thread_raise_prio_shared(struct thread *t, uint8_t p)
 {
     for (int depth = 0; t && t->prio < p && depth < KMAX_THREADS; depth++) {
-        prio_set(t, p, p, false, true, true);
+        prio_set(t, p, p, false, true, true, false);
         t = chain_next(t);
     }
 }
@@ -395,7 +416,7 @@ void thread_update_prio(struct thread *t)
 #if KMAX_CPUS > 1
     update_prio_locking(t, true);
 #else
-    update_prio(t, true, false);
+    update_prio(t, true, false, false);     // (sync.c's too: chains)
 #endif
 }
 
@@ -404,12 +425,12 @@ void thread_update_prio_quiet(struct thread *t)
 #if KMAX_CPUS > 1
     update_prio_locking(t, false);
 #else
-    update_prio(t, false, false);
+    update_prio(t, false, false, false);
 #endif
 }
 
 void thread_set_base_prio(struct thread *t, uint8_t prio)
 {
     t->base_prio = prio;
-    update_prio(t, true, true);
+    update_prio(t, true, true, false);
 }

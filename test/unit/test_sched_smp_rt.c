@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 // The per-CPU run queues (kernel/sched.c, KMAX_CPUS=4) against the rules they keep, on 4
 // simulated CPUs: random wake-ups, blocks, affinities (ThreadCtl's runmask) and priority
-// changes (the priority-inheritance pattern: a READY thread requeued with sched_remove and
-// sched_make_ready, a RUNNING one's priority set), each done in a kernel entry of one CPU,
+// changes (the priority-inheritance pattern: in a shared entry sched_set_prio_shared, whatever
+// the thread's state; exclusive, a READY thread requeued with sched_remove and
+// sched_make_ready, another's priority set), each done in a kernel entry of one CPU,
 // shared or exclusive. Shared entries interleave: a CPU may stay in the kernel after its
 // thread blocked, its choice still to come, while the others wake that thread and choose.
 // Reschedule IPIs are each CPU's `kicked` flag, delivered as an entry that only chooses.
@@ -130,14 +131,16 @@ static void op(unsigned c)
     } else {                                // a new priority (inheritance, SchedSet)
         struct thread *t = &th[NCPU + rnd(NUSER)];
         uint8_t p = (uint8_t)(1 + rnd(12));
-        if (t->state == THS_READY) {
-            // The state was looked at under another lock than the queue's: a CPU whose choice
-            // was pending may take t before the requeue (sched_remove finds it gone; the
-            // make_ready after leaves it running at its new priority).
-            for (unsigned d = 0; d < NCPU && entry_shared[c]; d++)
+        if (entry_shared[c]) {
+            // thread.c prio_set in a shared entry: one call under every queue's lock, whatever
+            // t's state by then; a CPU whose choice was pending may first take t, requeue it,
+            // or leave it READY on its queue.
+            for (unsigned d = 0; d < NCPU; d++)
                 if (d != c && in_kernel[d] && rnd(2))
                     leave(d);
-            on(c, entry_shared[c]);
+            on(c, true);
+            sched_set_prio_shared(t, p);
+        } else if (t->state == THS_READY) {
             sched_remove(t);
             t->prio = p;
             sched_make_ready(t, false);
@@ -369,9 +372,11 @@ void test_rt_blocked_thread_not_run_twice(void **state)
     assert_int_equal(runs, 1);
 }
 
-// The priority-inheritance requeue (sched_remove, a new priority, sched_make_ready) of a
-// thread seen READY while another CPU's pending choice takes it before the requeue: the
-// thread must stay that CPU's, RUNNING, at its new priority, on no queue.
+// A priority set in a shared entry (sched_set_prio_shared) of a thread seen READY while another
+// CPU's pending choice takes it first: the thread stays that CPU's, RUNNING, at its new
+// priority, on no queue. Then the same thread, put back on CPU 1's queue by a preemption, has
+// its priority set from CPU 2: it is requeued at the new priority, and the next choices find
+// it there (a list and map that disagreed left a map bit over an empty list, or lost it).
 void test_rt_requeue_of_taken_thread(void **state)
 {
     (void)state;
@@ -392,19 +397,51 @@ void test_rt_requeue_of_taken_thread(void **state)
     gone->state = THS_SEND;
     blocked[gone - th] = true;
     in_kernel[1] = true;
-    enter(2, true);                                 // CPU 2 sees b READY ...
+    enter(2, true);                                 // CPU 2 is to raise b ...
     assert_int_equal(b->state, THS_READY);
-    leave(1);                                       // ... CPU 1's choice takes it ...
+    leave(1);                                       // ... CPU 1's choice takes it first
     assert_ptr_equal(k_cpus[1].current, b);
-    on(2, true);                                    // ... before CPU 2 requeues it
-    sched_remove(b);
-    b->prio = 3;
-    sched_make_ready(b, false);
+    on(2, true);
+    sched_set_prio_shared(b, 3);
     assert_int_equal(b->state, THS_RUNNING);        // (CPU 1 runs it: it is on no queue)
+    assert_int_equal(b->prio, 3);
     leave(2);
     quiesce();
     oracle();
     assert_ptr_equal(k_cpus[1].current, b);
     assert_int_equal(b->state, THS_RUNNING);
     assert_int_equal(b->prio, 3);
+
+    // b preempted on CPU 1: a thread of priority 10 bound there made ready, CPU 1 chooses
+    struct thread *hi = &th[NCPU + 6];
+    hi->prio = 10;
+    hi->affinity = 1u << 1;
+    enter(1, true);
+    blocked[hi - th] = false;
+    sched_make_ready(hi, false);
+    leave(1);
+    assert_ptr_equal(k_cpus[1].current, hi);
+    assert_int_equal(b->state, THS_READY);          // back on a queue at priority 3
+    enter(2, true);                                 // CPU 2 raises it to 30
+    sched_set_prio_shared(b, 30);
+    assert_int_equal(b->state, THS_READY);
+    leave(2);
+    quiesce();
+    oracle();                                       // it runs now, above everything else
+    assert_int_equal(b->state, THS_RUNNING);
+    assert_int_equal(b->prio, 30);
+    // every thread blocked in turn: each must be found again on its queue
+    for (unsigned round = 0; round < 2 * NTH; round++)
+        for (unsigned c = 0; c < NCPU; c++) {
+            struct thread *cur = k_cpus[c].current;
+            if (is_idle(cur))
+                continue;
+            enter(c, true);
+            cur->state = THS_SEND;
+            blocked[cur - th] = true;
+            leave(c);
+            quiesce();
+        }
+    for (unsigned i = NCPU; i < NTH; i++)
+        assert_int_not_equal(th[i].state, THS_READY);
 }

@@ -72,7 +72,6 @@ struct cpu {
                                   // ktrace_init): the trace fast path's one load (trace_port)
     struct kev_slot **ktrace_limit; // its tc_limit's address, loaded with it as one pair
                                     // (the ordered load's operand, trace_port_kernel.h)
-    struct thread *rq_missed;   // a shared sched_remove found it no longer READY (sched.c)
     uint64_t context_switches;  // this CPU's (k_context_switches: the one-CPU kernel's)
 #endif
 } KCPU_LINE_ALIGNED;            // (its fields are written on every entry: a line per CPU)

@@ -44,7 +44,9 @@
 //                    choice; another CPU's only where it is touched (a thread made ready
 //                    there, removed from there, pulled from there). Two at once only in
 //                    increasing CPU id (the own one let go and taken again after a lower one),
-//                    counted as one take of the rank by the check. Every CPU's `current` is
+//                    counted as one take of the rank by the check; all of them, in the same
+//                    order, around a priority written where another CPU may queue its thread
+//                    (sched.c sched_set_prio_shared). Every CPU's `current` is
 //                    written by that CPU alone (a release store at its choice) and `kicked`
 //                    by anyone (a plain store before the IPI): neither under a lock.
 //   KLOCK_RANK_TIMER the timer list (ktimer.c), inside ktimer_start and ktimer_stop alone: a

@@ -15,9 +15,8 @@ void sched_init(void);
 void sched_make_ready(struct thread *t, bool at_head);
 // The same without the state's trace hook (thread_block_quiet's counterpart, thread.h).
 void sched_make_ready_quiet(struct thread *t, bool at_head);
-// Takes a READY thread off its ready queue. In a shared entry, a thread another CPU took to
-// run meanwhile is on none: nothing is done, and the sched_make_ready of the same thread that
-// follows (a requeue at a new priority) leaves it running and looks at the other CPUs.
+// Takes a READY thread off its ready queue (one CPU, or the exclusive side: a shared entry
+// changes a ready thread's priority with sched_set_prio_shared).
 void sched_remove(struct thread *t);
 // Highest priority that has a ready thread, or -1 when none.
 int sched_top_prio(void);
@@ -41,6 +40,9 @@ void sched_kick_others(void);
 // A running thread's priority went down (thread_update_prio): a ready thread may now be more
 // urgent than it on its CPU, so the next sched_kick_others looks at every CPU.
 void sched_running_prio_lowered(void);
+// Shared mode: t's effective priority becomes p, t on no wait queue (thread.c prio_set), where
+// another CPU may queue or take t meanwhile; a READY t is requeued at p.
+void sched_set_prio_shared(struct thread *t, uint8_t p);
 // Shared mode (kernel/klock.h): takes this CPU's ready-queue lock unless it holds it already;
 // it is kept until the entry's choice (sched_choose_shared), which also kicks the other CPUs.
 // (Other CPUs' queues are locked by the functions above where they touch them.)

@@ -124,7 +124,9 @@ void thread_set_result(struct thread *t, int32_t ret);
 void thread_set_result64(struct thread *t, uint64_t ret);
 
 // Priority: recompute the effective priority from base, inherited IPC priority and the
-// waiters of held mutexes, and propagate along a chain of mutex owners.
+// waiters of held mutexes, and propagate along a chain of mutex owners. t is the caller's own
+// (several CPUs): this CPU's running thread, or a server the message path took off its
+// channel, which no other CPU makes ready meanwhile (the owners down the chain need not be).
 void thread_update_prio(struct thread *t);
 // The same without the PRIO_CHANGE hook: for the message calls' untraced copies (ipc.c).
 void thread_update_prio_quiet(struct thread *t);
