@@ -2,12 +2,16 @@
 /* Exception vectors, trap entry and exit, AArch64. Every way into the kernel (svc, the tick and
  * device interrupts, faults of programs at EL0 and of the kernel's own threads at EL1t) saves
  * the thread's whole state into k_current->ctx (struct arch_context, the first member of struct
- * thread), switches to the kernel's translation table (a64_kernel_ttbr: everything EL1 RW; the
- * user table has the running process's read-only maps read-only for EL1 too), and runs
- * a64_kernel_entry on the kernel stack (SP_EL1: threads never run on it, so it is empty at
- * every entry). On the way out it restores whichever thread k_current names, with the user
- * table when that thread runs at EL0, and erets. The kernel runs with interrupts masked, so
- * entries never nest; an exception taken on SP_EL1 is a kernel bug (a64_kernel_fault).
+ * thread), moves to the kernel's translation table (a64_kernel_ttbr) if this CPU's struct cpu
+ * says so (entry_root, A64_CPU_ENTRY_ROOT: only while its user table has a map, read-only for
+ * EL1 too) and otherwise stays on the table the thread ran on, and runs a64_kernel_entry on the
+ * kernel stack (SP_EL1: threads never run on it, so it is empty at every entry). On the way out
+ * it restores whichever thread k_current names, with the user table when that thread runs at
+ * EL0, written only when it is not the one in use: QEMU 7.2 drops a CPU's whole soft TLB and
+ * jump cache at every TTBR0 write that changes the ASID. Why the kernel may run on a user table,
+ * and what keeps that safe: mmu.c, "The kernel on a user table". The kernel runs with
+ * interrupts masked, so entries never nest; an exception taken on SP_EL1 is a kernel bug
+ * (a64_kernel_fault).
  * Per CPU: TPIDR_EL1 points at the CPU's struct cpu (kernel/cpu.h), whose first word is its
  * current thread and whose `user_root` (A64_CPU_USER_ROOT) is its user table; SP_EL1 is its own
  * kernel stack, set once when the CPU starts and at its top at every entry (the two words
@@ -16,8 +20,8 @@
 
     .macro SAVE_AND_ENTER source
     stp x0, x1, [sp, #-16]!
-    mrs x0, tpidr_el1
-    ldr x0, [x0]                    /* this CPU's current thread */
+    mrs x1, tpidr_el1               /* this CPU's struct cpu, kept in x1 for a64_save_rest */
+    ldr x0, [x1]                    /* its current thread */
     stp x2, x3, [x0, #16]
     stp x4, x5, [x0, #32]
     stp x6, x7, [x0, #48]
@@ -35,7 +39,7 @@
     str x30, [x0, #240]
     ldp x2, x3, [sp], #16
     stp x2, x3, [x0, #0]
-    mov x1, #\source
+    mov x4, #\source
     b a64_save_rest
     .endm
 
@@ -87,7 +91,7 @@ a64_vectors:
     .balign 128
     BAD 15
 
-/* x0 = k_current, x1 = source; x0-x30 saved. */
+/* x0 = k_current, x1 = this CPU's struct cpu, x4 = source; x0-x30 saved. */
 a64_save_rest:
     mrs x2, sp_el0
     str x2, [x0, #A64_CTX_SP]
@@ -119,11 +123,13 @@ a64_save_rest:
     stp q26, q27, [x2, #416]
     stp q28, q29, [x2, #448]
     stp q30, q31, [x2, #480]
-    adrp x2, a64_kernel_ttbr
-    ldr x2, [x2, :lo12:a64_kernel_ttbr]
+    /* The table the kernel runs on (mmu.c, "The kernel on a user table"): the kernel's when
+     * this CPU's user table has a map (read-only for EL1 too), else stay on the thread's. */
+    ldr x2, [x1, #A64_CPU_ENTRY_ROOT]
+    cbz x2, 2f
     msr ttbr0_el1, x2
     isb
-    mov x0, x1
+2:  mov x0, x4
     /* The kernel's work for this entry, and what it left: a64_kernel_entry, or
      * a64_kernel_entry_traced while tracing runs (entry_select.c rewrites this call). */
     .global a64_entry_call
@@ -133,8 +139,8 @@ a64_entry_call:
     /* Resume this CPU's current thread (also where a starting CPU enters its idle thread). */
     .global a64_resume
 a64_resume:
-    mrs x0, tpidr_el1
-    ldr x0, [x0]
+    mrs x1, tpidr_el1               /* this CPU's struct cpu, kept in x1 down to the eret */
+    ldr x0, [x1]
     add x2, x0, #A64_CTX_Q
     ldp q0, q1, [x2, #0]
     ldp q2, q3, [x2, #32]
@@ -163,13 +169,17 @@ a64_resume:
     ldp x2, x3, [x0, #A64_CTX_PC]
     msr elr_el1, x2
     msr spsr_el1, x3
-    /* A thread at EL0 runs on the user table; the kernel's threads keep the kernel's. */
+    /* A thread at EL0 runs on the user table; the kernel's threads on whatever the kernel ran on
+     * (the kernel's table, or a user table without a map: mmu.c, (4)). */
     tst x3, #0xf
     b.ne 1f
-    mrs x2, tpidr_el1
-    ldr x2, [x2, #A64_CPU_USER_ROOT] /* this CPU's user table (struct cpu's user_root) */
+    ldr x2, [x1, #A64_CPU_USER_ROOT] /* this CPU's user table (struct cpu's user_root) */
+    mrs x3, ttbr0_el1
+    cmp x2, x3
+    b.eq 1f                         /* on it already (the kernel ran on it): no write */
+    /* No ISB: the eret is context synchronising, and the loads before it read the thread's
+     * context, kernel memory that every table maps alike for EL1 (mmu.c). */
     msr ttbr0_el1, x2
-    isb
 1:  ldp x2, x3, [x0, #16]
     ldp x4, x5, [x0, #32]
     ldp x6, x7, [x0, #48]

@@ -2,18 +2,20 @@
 // Memory protection, AArch64: the MMU with 4 KB pages, identity-mapped (programs are linked
 // for their slots, one address space). Two translation tables, both non-global (nG) so that
 // switching between them needs no TLB flush (ASID 0 for the kernel's, 1 for the user's):
-//   the kernel's  everything EL1 read-write, nothing for EL0; the kernel runs on it
+//   the kernel's  everything EL1 read-write, nothing for EL0; its threads and, for a process
+//                 with a map, the kernel run on it
 //   the user's    the same, plus the running process's memory open to EL0:
 //                   its RAM slot       read-write, execute-never
 //                   its flash slot     read-only, executable (code, constants, .data image)
 //                   its maps           read-only (the trace ring for its logger, the D
 //                                      engine's block for its consumer); AArch64 has no
-//                                      "EL1 writes, EL0 reads" encoding, which is why the
-//                                      kernel works on a table of its own
+//                                      "EL1 writes, EL0 reads" encoding, which is why
+//                                      the kernel moves to its own table for such a process
 //                   its device window  memory pages, or the device timer's pseudo window
 //                                      (CNTKCTL_EL1.EL0PTEN: CNTP_* open to EL0)
-// Programs run on the user table, and the kernel's own threads and the kernel on the
-// kernel's (entry.S switches). Everything outside code memory (the kernel image and the
+// Programs run on the user table; the kernel runs on the table of whatever it interrupted
+// (entry.S), or on its own: see "The kernel on a user table" below. Everything outside code
+// memory (the kernel image and the
 // program slots) is execute-never at every level; devices are Device-nGnRnE, kernel only.
 // RAM beyond PAGEMAP_SIZE is mapped in 2 MB blocks, kernel only; so are the devices, except
 // the 2 MB at DEV_PAGES_BASE, which the user table maps with 4 KB pages.
@@ -29,6 +31,43 @@
 // invalidation. A client and its server (or a program and its logger) take turns on a CPU,
 // and rewriting their regions' page entries at every switch was most of a message round
 // trip between processes (and, for the trace ring's owner, of every traced one).
+//
+// The kernel on a user table. Writing TTBR0 with another ASID costs QEMU 7.2 its CPU's whole
+// soft TLB and jump cache (six writes a message round trip between processes when every entry
+// went to the kernel's table and every return back: a fifth of QEMU's time). So a kernel entry
+// stays on the table its thread ran on, and the return writes TTBR0 only when it changes. What
+// makes that safe, invariant by invariant:
+//  (1) Every user table maps all memory and devices as the kernel's does, same addresses and
+//      attributes, EL1 read-write, except the regions of the process it was opened for (its
+//      key): its RAM and device window stay EL1 read-write (EL0 too), its flash slot and its
+//      maps are read-only for EL1 as well. user_table_init builds both kinds of table from the
+//      same entries, and only pages_set changes a user table, for a key's regions.
+//  (2) The kernel never writes a flash slot (programs are in the image; proc_can_write admits
+//      RAM only), but it does write the maps (the trace ring, the D block). So a table whose
+//      key has a map is never run on by the kernel: its CPU's entry_root, which entry.S moves
+//      to at every entry, is then the kernel's table (struct table_roots, set with the key).
+//      entry_root and user_root change together, here, for one table; the key is the
+//      process's regions when this CPU switched to it, not the process's now: when another
+//      CPU takes a map from the process or frees the memory (ktrace.c free_buffers, kdtrace.c
+//      unmap), this CPU's table still has it read-only and its entries still go to the
+//      kernel's table until this CPU switches again.
+//  (3) A table is rewritten only while no one runs on it: only its own CPU writes it (tables
+//      are per CPU, never freed), and arch_mpu_switch first moves the kernel to its own table
+//      if the table to rewrite is the one in TTBR0 (a thread's table, or the last one the
+//      kernel's threads were left on, below). So within an entry TTBR0 changes only towards
+//      the kernel's table, and the table under the kernel keeps its permissions: by (2) it has
+//      no map, by (1) everything the kernel touches is read-write there.
+//  (4) The kernel's threads (idle, boot, at EL1t) run on whatever table the kernel left
+//      (a return to them writes no TTBR0): the kernel's, or a user table without a map, which
+//      by (1) maps all they touch. An entry from them stays there or moves as in (2).
+//  (5) TLB: a rewritten table's ASID is invalidated (locally) before it is used again; the
+//      kernel's table never changes; what the kernel left in the TLB while on a user table is
+//      tagged with that table's ASID and goes with it. A table may be stale (opened for a
+//      process killed since on another CPU): its permissions then name a dead process's slots,
+//      which by (1) and (2) the kernel may write all of but a flash slot (never written) and a
+//      map (never run on). A process's own threads never run on a table of another key:
+//      arch_mpu_switch runs at every switch between processes.
+//  (6) An exception the kernel takes while on a user table is a kernel fault, as on its own.
 #include <kernel/arch.h>
 #include <kernel/proc.h>
 #include <a64.h>
@@ -52,6 +91,7 @@
 #define UXN         (1ull << 54)
 
 #define ASID_SHIFT  48          // user table k of a CPU runs under ASID 1 + k
+#define TTBR_BADDR  0x0000fffffffffffeull   // TTBR0_EL1's table address (no ASID, no CnP)
 #define USER_TABLES 2
 
 #define CNTKCTL_EL0PCTEN (1u << 0)
@@ -75,6 +115,15 @@ struct grant {
     uint32_t base, size;
 };
 
+// What a switch to a table gives its CPU's struct cpu (user_root, entry_root: one 16-byte
+// copy): the table with its ASID, and the table an entry moves to (the kernel's when the table
+// has a map, (2) above; 0 to stay on it). Set when the table is (re)written.
+struct table_roots {
+    uintptr_t user_root, entry_root;
+};
+_Static_assert(offsetof(struct cpu, entry_root) == offsetof(struct cpu, user_root) +
+               offsetof(struct table_roots, entry_root), "struct cpu's roots in table_roots' order");
+
 // What a table was opened for: the process's regions as arch_mpu_switch grants them (RAM,
 // flash, the two maps, the device window) and its CNTKCTL_EL1. Equal keys, equal tables.
 struct user_key {
@@ -92,6 +141,7 @@ struct user_table {
     unsigned ngranted;
     struct user_key key;        // valid when `keyed`
     bool keyed;
+    struct table_roots roots;
 };
 static struct user_table utab[KMAX_CPUS][USER_TABLES];
 static uint8_t utab_last[KMAX_CPUS];    // the table a CPU switched to last
@@ -188,9 +238,14 @@ void a64_mmu_init(void)
     }
     a64_kernel_ttbr = (uint64_t)(uintptr_t)k_l1;
     for (unsigned c = 0; c < KMAX_CPUS; c++) {
-        for (unsigned k = 0; k < USER_TABLES; k++)
+        for (unsigned k = 0; k < USER_TABLES; k++) {
             user_table_init(&utab[c][k]);
-        k_cpus[c].user_root = (uint64_t)(uintptr_t)utab[c][0].l1 | (uint64_t)1 << ASID_SHIFT;
+            utab[c][k].roots.user_root = (uint64_t)(uintptr_t)utab[c][k].l1 |
+                                         (uint64_t)(1u + k) << ASID_SHIFT;
+            utab[c][k].roots.entry_root = 0;
+        }
+        k_cpus[c].user_root = utab[c][0].roots.user_root;
+        k_cpus[c].entry_root = 0;
     }
     mmu_start();
 }
@@ -292,9 +347,9 @@ static bool key_equal(const struct user_key *a, const struct user_key *b)
     return a->cntkctl == b->cntkctl;
 }
 
-// Runs in the kernel (on the kernel's table), so this CPU's user tables may change under no
-// one (no other CPU uses them). A table whose key matches is used as it is; otherwise the one
-// not used last is rewritten for p and its ASID's TLB entries dropped.
+// Runs in the kernel, on this CPU (its user tables are its own). A table whose key matches is
+// used as it is; otherwise the one not used last is rewritten for p and its ASID's TLB entries
+// dropped, the kernel first moving off it if it runs on it ((3) above).
 void arch_mpu_switch(const struct proc *p)
 {
     unsigned c = cpu_id();
@@ -316,6 +371,13 @@ void arch_mpu_switch(const struct proc *p)
         k ^= 1u;
         u = &utab[c][k];
         if (!(u->keyed && key_equal(&u->key, &key))) {
+            // The kernel may be running on this very table: an entry from a kernel thread
+            // left on it, or a second switch in one entry ((3), (4) above). Onto its own
+            // first: the rewrite may make a map read-only for EL1 under it.
+            if ((A64_SYSREG_READ(ttbr0_el1) & TTBR_BADDR) == (uint64_t)(uintptr_t)u->l1) {
+                A64_SYSREG_WRITE(ttbr0_el1, a64_kernel_ttbr);
+                a64_isb();
+            }
             for (unsigned i = 0; i < u->ngranted; i++)
                 pages_set(u, u->granted[i].base, u->granted[i].size, false, 0);
             u->ngranted = 0;
@@ -327,11 +389,13 @@ void arch_mpu_switch(const struct proc *p)
                 grant(u, key.base[i], key.size[i], flags[i]);
             u->key = key;
             u->keyed = true;
+            u->roots.entry_root = key.size[2] || key.size[3] ? a64_kernel_ttbr : 0;
             __asm__ volatile("dsb ishst\n\ttlbi aside1, %0\n\tdsb ish\n\tisb"
                              :: "r"((uint64_t)(1u + k) << ASID_SHIFT) : "memory");
         }
         utab_last[c] = (uint8_t)k;
     }
-    k_cpus[c].user_root = (uint64_t)(uintptr_t)u->l1 | (uint64_t)(1u + k) << ASID_SHIFT;
+    // Both together ((2) above), as one copy (struct cpu: entry_root follows user_root).
+    __builtin_memcpy(&k_cpus[c].user_root, &u->roots, sizeof(u->roots));
     A64_SYSREG_WRITE(cntkctl_el1, key.cntkctl);
 }

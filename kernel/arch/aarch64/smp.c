@@ -24,6 +24,8 @@ _Static_assert(offsetof(struct cpu, current) == 0, "entry.S loads current at off
 _Static_assert(offsetof(struct cpu, id) == A64_CPU_ID, "entry.S loads id at A64_CPU_ID");
 _Static_assert(offsetof(struct cpu, user_root) == A64_CPU_USER_ROOT,
                "entry.S loads user_root at A64_CPU_USER_ROOT");
+_Static_assert(offsetof(struct cpu, entry_root) == A64_CPU_ENTRY_ROOT,
+               "entry.S loads entry_root at A64_CPU_ENTRY_ROOT");
 
 #define PSCI_AFFINITY_INFO 0xc4000004u
 #define PSCI_CPU_ON        0xc4000003u

@@ -54,6 +54,10 @@ struct cpu {
                                 // a port that wants it defines KCPU_USER_ROOT in its arch.mk):
                                 // here, in this CPU's line, not in an array of the CPUs' roots
                                 // that one CPU's switch wrote while the others read it
+    uintptr_t entry_root;       // the root a kernel entry moves to, 0 to stay on the table
+                                // the thread ran on; set with user_root, for it (AArch64: the
+                                // kernel's table when user_root's has a map, read-only for EL1
+                                // too; mmu.c "The kernel on a user table")
 #endif
     struct thread *idle;        // this CPU's idle thread (pinned here)
     uint64_t ipis;              // reschedule IPIs received

@@ -20,6 +20,7 @@
 #define A64_KSTACK     16384    // kernel stack per CPU (entry.S)
 #define A64_CPU_ID     8        // offsetof(struct cpu, id) (entry.S; checked in smp.c)
 #define A64_CPU_USER_ROOT 16    // offsetof(struct cpu, user_root) (entry.S; checked in smp.c)
+#define A64_CPU_ENTRY_ROOT 24   // offsetof(struct cpu, entry_root) (likewise)
 
 #define SPSR_EL0T      0x0u
 #define SPSR_EL1T      0x4u
