@@ -10,6 +10,8 @@
 //   - ThreadCtl(KTCTL_RUNMASK): a thread moves to each CPU it is bound to, at once, and stays
 //     there; the mask reads back; a mask of no running CPU is refused; a message round trip
 //     between a client and a server bound to two different CPUs;
+//   - the trace ring taken back and allocated again while this process, its owner, has
+//     threads entering the kernel, traced, on the other CPUs (check_ring_tables);
 //   - AArch64: the register the kernel names a thread's own user-event ring in (TPIDRRO_EL0,
 //     kernel/kuring.c): read here by the instruction itself, it is the address this thread
 //     registered, on every CPU the thread moves to, and nobody else's; 0 again once forgotten.
@@ -314,6 +316,85 @@ static void check_runmask(unsigned ncpu)
     ThreadCtl(KTCTL_RUNMASK, (void *)(uintptr_t)((1u << ncpu) - 1u));
 }
 
+// The trace ring is mapped read-only into its owner; on AArch64 that holds for the kernel too,
+// which writes it, so an entry from the owner's threads must not stay on their translation
+// table (kernel/arch/aarch64/mmu.c, "The kernel on a user table"), even on a CPU whose table
+// was opened while an earlier ring was mapped: freed, its memory is the next ring's. Workers
+// bound to the other CPUs make kernel calls without end (each an entry, traced while the ring
+// runs). Each round main allocates a ring and starts it, lets the workers call for a while on
+// the tables they have (opened in the round before, with the ring then mapped, at the same
+// address), then has each sleep once (off its CPU and back: its table opened again, with this
+// ring), lets them call again, stops the ring and frees it. A kernel on the wrong table faults
+// (a panic). The truth: each round's ring records events, and every worker's calls go on.
+#define RING_ROUNDS 6
+static volatile uint32_t ring_calls[MAXT], ring_phase;
+
+static int ring_worker(void *arg)
+{
+    unsigned i = (unsigned)(uintptr_t)arg;
+    uint32_t seen = 0;
+    ThreadCtl(KTCTL_RUNMASK, (void *)(uintptr_t)(1u << (i + 1)));
+    while (!stop) {
+        ThreadSelf();
+        ring_calls[i]++;
+        if (seen != ring_phase) {
+            seen = ring_phase;
+            ThreadSleep(100000);
+        }
+    }
+    return 0;
+}
+
+// Whether every worker made calls since c0 (and takes a new snapshot).
+static bool ring_workers_ran(unsigned n, uint32_t *c0)
+{
+    unsigned moved = 0;
+    for (unsigned i = 0; i < n; i++) {
+        moved += ring_calls[i] != c0[i];
+        c0[i] = ring_calls[i];
+    }
+    return moved == n;
+}
+
+static void check_ring_tables(unsigned ncpu)
+{
+    unsigned n = ncpu - 1, allocated = 0, recorded = 0, ran = 0;
+    int tids[MAXT];
+    uint32_t c0[MAXT];
+    ThreadCtl(KTCTL_RUNMASK, (void *)(uintptr_t)1u);
+    stop = false;
+    ring_phase = 0;
+    for (unsigned i = 0; i < n; i++) {
+        ring_calls[i] = c0[i] = 0;
+        tids[i] = ThreadCreate(ring_worker, (void *)(uintptr_t)i, stacks[i], STACK, 50, 0);
+    }
+    ThreadSleep(2000000);
+    for (unsigned r = 0; r < RING_ROUNDS; r++) {
+        allocated += TraceEvent(KTRACE_ALLOCBUFFER, 2, 0, 0) == 2;
+        TraceEvent(KTRACE_ADDALLCLASSES, 0, 0, 0);
+        TraceEvent(KTRACE_STARTNOSTATE, 0, 0, 0);
+        ring_workers_ran(n, c0);
+        ThreadSleep(2000000);           // the workers on their tables of the round before
+        bool both = ring_workers_ran(n, c0);
+        ring_phase = r + 1;             // each sleeps once: its table opened with this ring
+        ThreadSleep(2000000);
+        both = ring_workers_ran(n, c0) && both;
+        TraceEvent(KTRACE_STOP, 0, 0, 0);
+        struct ktrace_query q;
+        memset(&q, 0, sizeof(q));
+        TraceEvent(KTRACE_QUERYEVENTS, (uint32_t)(uintptr_t)&q, 0, 0);
+        recorded += q.recorded > 0;
+        ran += both;
+        TraceEvent(KTRACE_DEALLOCBUFFER, 0, 0, 0);
+    }
+    stop_spinners(n, tids);
+    check(allocated == RING_ROUNDS && recorded == RING_ROUNDS && ran == RING_ROUNDS,
+          "%s: a ring freed and allocated again %ld times while the owner's threads call the "
+          "kernel on the other CPUs: allocated, recorded, calls went on (x100, x10, x1): %ld",
+          "ring tables", RING_ROUNDS, (long)(allocated * 100 + recorded * 10 + ran));
+    ThreadCtl(KTCTL_RUNMASK, (void *)(uintptr_t)((1u << ncpu) - 1u));
+}
+
 #if defined(__aarch64__)
 static uint64_t ring_hint(void)
 {
@@ -380,6 +461,7 @@ int main(void)
     check_inheritance();
     check_fault_and_kill(ncpu);
     check_runmask(ncpu);
+    check_ring_tables(ncpu);
 #if defined(__aarch64__)
     check_ring_hint(ncpu);
 #endif
