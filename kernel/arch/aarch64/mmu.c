@@ -50,7 +50,8 @@
 //      process's regions when this CPU switched to it, not the process's now: when another
 //      CPU takes a map from the process or frees the memory (ktrace.c free_buffers, kdtrace.c
 //      unmap), this CPU's table still has it read-only and its entries still go to the
-//      kernel's table until this CPU switches again.
+//      kernel's table until this CPU switches again; a map given meanwhile is not in this
+//      CPU's table at all, so the kernel writes it there as anywhere else.
 //  (3) A table is rewritten only while no one runs on it: only its own CPU writes it (tables
 //      are per CPU, never freed), and arch_mpu_switch first moves the kernel to its own table
 //      if the table to rewrite is the one in TTBR0 (a thread's table, or the last one the
@@ -65,7 +66,7 @@
 //      tagged with that table's ASID and goes with it. A table may be stale (opened for a
 //      process killed since on another CPU): its permissions then name a dead process's slots,
 //      which by (1) and (2) the kernel may write all of but a flash slot (never written) and a
-//      map (never run on). A process's own threads never run on a table of another key:
+//      map (never run on). A thread at EL0 never runs on a table opened for another process:
 //      arch_mpu_switch runs at every switch between processes.
 //  (6) An exception the kernel takes while on a user table is a kernel fault, as on its own.
 #include <kernel/arch.h>
