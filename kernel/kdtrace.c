@@ -179,7 +179,10 @@ void kdt_fire_args(uint32_t id, const uint32_t *a, unsigned n)
         kdt_active = false;
 }
 
-void kdt_tick(bool kernel_tick)
+_Static_assert(PERIOD_PROFILE_EARLY_NS == 500000u / (TICK_HZ / 1000u),
+               "profile-N's margin on several CPUs is half a tick, on the board and in dtrace -i");
+
+void kdt_tick(bool kernel_tick, uint64_t cycles)
 {
     if (!kdt_active || !ntimers)
         return;
@@ -188,7 +191,7 @@ void kdt_tick(bool kernel_tick)
     const struct thread *t = k_current;
     uint32_t pc = t ? arch_thread_pc(t) : 0;
     uint64_t kernel_pc = t && !t->proc ? pc : 0, user_pc = t && t->proc ? pc : 0;
-    uint64_t now = now_ns();
+    uint64_t now = ktimer_cycles_to_ns(cycles);
     for (unsigned i = 0; i < ntimers; i++) {
         bool profile = timers[i].flags & DIF_PRF_PROFILE;
         if (!profile && !kernel_tick)
@@ -199,7 +202,7 @@ void kdt_tick(bool kernel_tick)
         // Several CPUs: each CPU's timer has a phase of its own (staggered, irq_timer.c), so
         // a profile probe is due at the interrupt within half a tick of its time, or it would
         // fire every other period on a CPU whose interrupt comes just before.
-        uint64_t early = profile && k_ncpus > 1 ? 500000u / (TICK_HZ / 1000u) : 0;
+        uint64_t early = profile && k_ncpus > 1 ? PERIOD_PROFILE_EARLY_NS : 0;
         if (now + early < *next)
             continue;
         // Fell behind (a late tick, docs/timers.md): fire once, not a burst of the firings
@@ -387,10 +390,16 @@ int kdt_call(struct thread *t, uint32_t cmd, uint32_t a, uint32_t b, uint32_t c)
     case KDT_GO: {
         if (kdt_active)
             return -EBUSY;
+        // tick-N a period from now; profile-N at its period's next multiple since boot, the
+        // times dtrace -i holds a capture's samples to (trace/period_due.h)
         uint64_t now = now_ns();
-        for (unsigned i = 0; i < ntimers; i++)
+        for (unsigned i = 0; i < ntimers; i++) {
+            uint64_t first = timers[i].flags & DIF_PRF_PROFILE
+                                 ? period_first_due(timers[i].period_ns, now)
+                                 : now + timers[i].period_ns;
             for (unsigned c = 0; c < KMAX_CPUS; c++)
-                timers[i].next_ns[c] = now + timers[i].period_ns;
+                timers[i].next_ns[c] = first;
+        }
         for (unsigned i = 0; i < KMAX_THREADS; i++)
             k_threads[i].vt_since = 0;
         for (unsigned c = 0; c < KMAX_CPUS; c++)

@@ -40,7 +40,9 @@ static unsigned walk_error(const uint32_t before[UNWIND_E_COUNT])
     return 0;
 }
 
-static void emit(uint32_t who, unsigned kind, const uint64_t *pcs, unsigned n, unsigned ended)
+// The STACK event; true and its time in *ts when it was recorded.
+static bool emit(uint32_t who, unsigned kind, const uint64_t *pcs, unsigned n, unsigned ended,
+                 uint32_t *ts)
 {
     // who, info, then the pcs: one word each, or two (high first) where pcs are 64-bit
     uint32_t w[2 + 2 * KEV_STACK_MAXDEPTH];
@@ -55,33 +57,37 @@ static void emit(uint32_t who, unsigned kind, const uint64_t *pcs, unsigned n, u
             w[nw++] = (uint32_t)(pcs[i] >> 32);
         w[nw++] = (uint32_t)pcs[i];
     }
-    trace_emit_words(&ktrace, KEV_C_SYSTEM, KEV_SYS_STACK, w, nw);
+    return trace_emit_words_stamped(&ktrace, KEV_C_SYSTEM, KEV_SYS_STACK, w, nw, ts);
+}
+
+static bool user_stack(const struct thread *t, unsigned kind, uint32_t *ts)
+{
+    uint64_t pcs[KEV_STACK_MAXDEPTH];
+    uint32_t before[UNWIND_E_COUNT];
+    kmemcpy(before, unwind_errors, sizeof(before));
+    unsigned n = arch_unwind_user(t, pcs, KEV_STACK_MAXDEPTH);
+    return emit(ktrace_who(t), kind, pcs, n, walk_error(before), ts);
 }
 
 void ktrace_stack_user(const struct thread *t, unsigned kind)
 {
     if (!KTRACE_ON(KEV_C_SYSTEM) || !ktrace.tr_running)
         return;
-    uint64_t pcs[KEV_STACK_MAXDEPTH];
-    uint32_t before[UNWIND_E_COUNT];
-    kmemcpy(before, unwind_errors, sizeof(before));
-    unsigned n = arch_unwind_user(t, pcs, KEV_STACK_MAXDEPTH);
-    emit(ktrace_who(t), kind, pcs, n, walk_error(before));
+    uint32_t ts;
+    user_stack(t, kind, &ts);
 }
 
-__attribute__((noinline)) void ktrace_stack_sample(void)
+__attribute__((noinline)) bool ktrace_stack_sample(uint32_t *ts)
 {
     unsigned cpu = cpu_id();
     if (--countdown[cpu] != 0)
-        return;
+        return false;
     countdown[cpu] = ktrace_stack_period;
     const struct thread *t = k_current;
     if (!t || !KTRACE_ON(KEV_C_SYSTEM) || !ktrace.tr_running)
-        return;
-    if (t->proc) {
-        ktrace_stack_user(t, KEV_STACK_USER);
-        return;
-    }
+        return false;
+    if (t->proc)
+        return user_stack(t, KEV_STACK_USER, ts);
     // a kernel thread: the kernel's stack from the tick's site, as stack( ) gives it at
     // profile-N (kstack_for_d leaves out the frames below the marked site)
     uint64_t pcs[KEV_STACK_MAXDEPTH];
@@ -89,5 +95,5 @@ __attribute__((noinline)) void ktrace_stack_sample(void)
     kmemcpy(before, unwind_errors, sizeof(before));
     KSTACK_MARK_PROBE_SITE();
     unsigned n = kstack_for_d(DVM_STACK_KERNEL, pcs, KEV_STACK_MAXDEPTH);
-    emit(ktrace_who(t), KEV_STACK_KERNEL, pcs, n, walk_error(before));
+    return emit(ktrace_who(t), KEV_STACK_KERNEL, pcs, n, walk_error(before), ts);
 }

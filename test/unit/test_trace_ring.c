@@ -435,6 +435,34 @@ static void test_combine_event_at_buffer_boundary(void **st)
     assert_int_equal(ev, 1020);
 }
 
+// trace_emit_words_stamped: the time an event was written with, on the inline path and the
+// general one (a new high word restated), and no time when nothing was written (class off).
+static void test_words_stamped_reads_the_time_back(void **st)
+{
+    (void)st;
+    assert_int_equal(setup_ring(2, TRACE_POLICY_SWITCH), 0);
+    uint32_t w[12] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12 };
+    uint32_t ts = 7;
+    trace_host_port.now = 1000;
+    trace_emit_simple(&ring, PR, KEV_TH_READY, 1, 1);                              // slot 2
+    trace_host_port.now = 1500;
+    assert_int_equal(trace_emit_words_stamped(&ring, KEV_C_SYSTEM, KEV_SYS_STACK, w, 3, &ts), 1);
+    assert_int_equal(ts, 1500);                                                   // slots 3-4
+    trace_host_port.now = 0x100000010ull;                                         // general path
+    assert_int_equal(trace_emit_words_stamped(&ring, KEV_C_SYSTEM, KEV_SYS_STACK, w, 12, &ts), 1);
+    assert_int_equal(ts, 0x10);                                                   // TIME, 5-10
+    trace_filter_class(&ring, KEV_C_SYSTEM, 0);
+    ts = 7;
+    trace_host_port.now = 0x100000020ull;
+    assert_int_equal(trace_emit_words_stamped(&ring, KEV_C_SYSTEM, KEV_SYS_STACK, w, 3, &ts), 0);
+    assert_int_equal(ts, 7);
+    const struct kev_slot *s = mem;
+    assert_slot(&s[3], KEV_HEADER(KEV_TYPE_CB, KEV_C_SYSTEM, KEV_SYS_STACK, 0), 1500, 1, 2);
+    assert_slot(&s[5], CTL(KEV_CTL_TIME), 0x10, 1, 0x10);
+    assert_slot(&s[6], KEV_HEADER(KEV_TYPE_CB, KEV_C_SYSTEM, KEV_SYS_STACK, 0), 0x10, 1, 2);
+    assert_int_equal(used_now(), 12);
+}
+
 static void test_string_event_packing(void **st)
 {
     (void)st;
@@ -621,6 +649,7 @@ int main(void)
         cmocka_unit_test(test_ring_policy_keeps_the_latest),
         cmocka_unit_test(test_fill_policy_stops_when_full),
         cmocka_unit_test(test_combine_event_at_buffer_boundary),
+        cmocka_unit_test(test_words_stamped_reads_the_time_back),
         cmocka_unit_test(test_string_event_packing),
         cmocka_unit_test(test_filters),
         cmocka_unit_test(test_wide_mode_settings),

@@ -459,7 +459,7 @@ static void on_stack(struct replay *p, struct kev_reader *r, const struct kev_ev
     for (uint32_t k = 0; k < o->hdr->dh_nprobes && k < 64; k++) {
         const struct dif_probe *pr = &o->probes[k];
         if ((pr->dp_flags & DIF_PRF_PROFILE) &&
-            rstacks_profile_due(k, cpu, pr->dp_period, p->t0, t))
+            rstacks_profile_due(k, cpu, p->ncpus, pr->dp_period, p->t0, t))
             fire4(p, pr->dp_id, s.kind == KEV_STACK_KERNEL ? pc : 0,
                   s.kind == KEV_STACK_USER ? pc : 0, 0, 0);
     }

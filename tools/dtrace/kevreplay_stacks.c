@@ -95,14 +95,16 @@ void rstacks_begin(const struct dvm_state *st, const struct rstack_census *c)
                 c->bad);
 }
 
-int rstacks_profile_due(unsigned k, unsigned cpu, uint64_t period, uint64_t start, uint64_t t)
+int rstacks_profile_due(unsigned k, unsigned cpu, unsigned ncpus, uint64_t period,
+                        uint64_t start, uint64_t t)
 {
     if (k >= 64 || cpu >= DVM_MAXCPU || !period)
         return 0;
     uint64_t *next = &due[k][cpu];
     if (!*next)
-        *next = start + period;
-    if (t < *next)
+        *next = period_first_due(period, start);    /* the board's grid, not the capture's */
+    uint64_t early = ncpus > 1 ? PERIOD_PROFILE_EARLY_NS : 0;
+    if (t + early < *next)
         return 0;
     *next = period_next_due(*next, period, t, NULL);    /* the board's rule (no burst, in phase) */
     return 1;

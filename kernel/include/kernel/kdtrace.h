@@ -27,8 +27,10 @@ void kdt_fire_at(uint32_t id, uint32_t ts32, uint64_t a0, uint64_t a1, uint64_t 
 // the CPU time of the thread that ran until now is added to its vtimestamp.
 void kdt_vtime_switch(struct thread *next);
 // Called on every timer interrupt of a CPU while a program runs: fires its profile-N probes
-// due on this CPU, and its tick-N probes too when this CPU takes the kernel's tick.
-void kdt_tick(bool kernel_tick);
+// due on this CPU, and its tick-N probes too when this CPU takes the kernel's tick, by the
+// time `cycles` (board_cycles(): the tick's stack sample's own stamp when it took one,
+// kernel/main.c tick_samples).
+void kdt_tick(bool kernel_tick, uint64_t cycles);
 void kdt_proc_gone(struct proc *p);
 // user:::event for a user event stored in more than one slot (kdtrace_text.c, d/dutext.h):
 // arg1 DUTEXT_ADDR, where copyin/copyinstr read `bytes` (dutext_size(nwords) of them, the

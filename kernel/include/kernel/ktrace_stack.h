@@ -20,13 +20,16 @@ extern uint32_t ktrace_stack_period;
 int ktrace_stack_set_rate(uint32_t hz);
 
 // A tick on this CPU (in the traced tick path): records the running thread's stack when a
-// sample is due (a per-CPU countdown of ktrace_stack_period ticks). Out of line:
+// sample is due (a per-CPU countdown of ktrace_stack_period ticks). Returns true, and in *ts
+// the time the STACK event was stamped with (low cycle word), when it recorded one: D's
+// profile-N decides at this tick by that time (kernel/main.c). Out of line:
 // ktrace_stack_sample.
-void ktrace_stack_sample(void);
-static inline void ktrace_stack_tick(void)
+bool ktrace_stack_sample(uint32_t *ts);
+static inline bool ktrace_stack_tick(uint32_t *ts)
 {
     if (unlikely(ktrace_stack_period != 0))
-        ktrace_stack_sample();
+        return ktrace_stack_sample(ts);
+    return false;
 }
 
 // One STACK event of kind (trace/kev.h KEV_STACK_USER or KEV_STACK_FAULT): t's user stack

@@ -7,7 +7,7 @@
 // timers (kernel/utimer.c, whose missed firings are its overruns), D's tick-N and profile-N
 // live (kernel/kdtrace.c), and dtrace -i replaying profile-N over a capture's samples
 // (tools/dtrace/kevreplay_stacks.c), so that the same script live and over the capture counts
-// alike.
+// alike. Below: where profile-N's times start, and its margin on several CPUs, shared likewise.
 #ifndef TRACE_PERIOD_DUE_H
 #define TRACE_PERIOD_DUE_H
 #include <stddef.h>
@@ -26,5 +26,26 @@ static inline uint64_t period_next_due(uint64_t due, uint64_t period, uint64_t n
         *missed = n;
     return due;
 }
+
+// profile-N's times: the multiples of its period since boot, on the board (kernel/kdtrace.c)
+// and over a capture (tools/dtrace/kevreplay_stacks.c), so that the two decide at which ticks
+// it fires on one grid. From origins of their own (the program's start on the board, the
+// capture's first event in dtrace -i) the two grids' boundaries fall at different places
+// between ticks, and every tick that comes less than a period after the one before (ticks
+// come irregularly when the host runs QEMU late) is a chance for the two to disagree:
+// stacks/capture saw 13 live against 15 replayed. The first time due once the probe is on at
+// `now` is the next boundary, as illumos's cyclic subsystem starts a cyclic given no start
+// time ("start on the next interval boundary", cyclic_add_xcall), which profile-N's are.
+static inline uint64_t period_first_due(uint64_t period, uint64_t now)
+{
+    return (now / period + 1u) * period;
+}
+
+// On several CPUs a profile probe is due at a CPU's timer interrupt from half a tick before
+// its time: each CPU's timer has a phase of its own (staggered), so a probe due just after a
+// CPU's interrupt would otherwise fire there every other period. Half of the kernel's tick
+// (TICK_HZ 1000, which kernel/kdtrace.c asserts), here so that dtrace -i, which does not know
+// the tick, applies the board's margin.
+#define PERIOD_PROFILE_EARLY_NS 500000u
 
 #endif

@@ -557,6 +557,24 @@ static inline void trace_emit_words(struct trace_ring *r, unsigned cls, unsigned
     trace_emit_words_slow(r, cls, ev, w, nwords);
 }
 
+// trace_emit_words, and the time the event was stamped with (its low word) in *ts: read back
+// from this CPU's last slot time, which only this CPU writes and a written event moves on;
+// 0 returned when it did not move (class off, filtered out, dropped; or written in the very
+// cycle of the slot before, which its caller takes as no stamp). The kernel's tick has D's
+// profile-N decide by its stack sample's own time (kernel/main.c), which dtrace -i replays
+// the capture by. Interrupts off (the caller's kernel entry), so nothing else writes between.
+static inline int trace_emit_words_stamped(struct trace_ring *r, unsigned cls, unsigned ev,
+                                           const uint32_t *w, unsigned nwords, uint32_t *ts)
+{
+    const struct trace_cpu *c = &r->tr_cpu[trace_port_cpu()];
+    uint32_t last = c->tc_last;
+    trace_emit_words(r, cls, ev, w, nwords);
+    if (c->tc_last == last)
+        return 0;
+    *ts = c->tc_last;
+    return 1;
+}
+
 // The kernel calls this when it leaves interrupt context: delivers deferred notifications.
 static inline void trace_ring_irq_exit(struct trace_ring *r)
 {
