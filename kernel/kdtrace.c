@@ -203,13 +203,11 @@ void kdt_tick(bool kernel_tick, uint64_t cycles)
         // a profile probe is due at the interrupt within half a tick of its time, or it would
         // fire every other period on a CPU whose interrupt comes just before.
         uint64_t early = profile && k_ncpus > 1 ? PERIOD_PROFILE_EARLY_NS : 0;
-        if (now + early < *next)
-            continue;
         // Fell behind (a late tick, docs/timers.md): fire once, not a burst of the firings
         // missed, and keep the phase (as illumos's cyclics do past their catch-up); the late
         // tick periods are counted. dtrace -i replays captures by the same rule.
-        *next = period_next_due(*next, timers[i].period_ns, now, NULL);
-        kdt_fire(timers[i].id, kernel_pc, user_pc, 0, 0);
+        if (period_fires(next, timers[i].period_ns, now, early))
+            kdt_fire(timers[i].id, kernel_pc, user_pc, 0, 0);
     }
 }
 

@@ -103,9 +103,6 @@ int rstacks_profile_due(unsigned k, unsigned cpu, unsigned ncpus, uint64_t perio
     uint64_t *next = &due[k][cpu];
     if (!*next)
         *next = period_first_due(period, start);    /* the board's grid, not the capture's */
-    uint64_t early = ncpus > 1 ? PERIOD_PROFILE_EARLY_NS : 0;
-    if (t + early < *next)
-        return 0;
-    *next = period_next_due(*next, period, t, NULL);    /* the board's rule (no burst, in phase) */
-    return 1;
+    /* the board's rule (kernel/kdtrace.c kdt_tick) */
+    return period_fires(next, period, t, ncpus > 1 ? PERIOD_PROFILE_EARLY_NS : 0);
 }

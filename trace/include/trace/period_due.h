@@ -48,4 +48,17 @@ static inline uint64_t period_first_due(uint64_t period, uint64_t now)
 // the tick, applies the board's margin.
 #define PERIOD_PROFILE_EARLY_NS 500000u
 
+// Whether a tick-N or profile-N probe due at *next fires at a tick at `now`, from `early`
+// before its time (PERIOD_PROFILE_EARLY_NS for profile-N on several CPUs, else 0); when it
+// does, *next moves on by period_next_due: once, not a burst for a late tick, in phase. The
+// board's tick (kernel/kdtrace.c) and dtrace -i's replay of a capture's samples
+// (tools/dtrace/kevreplay_stacks.c) decide by this one rule.
+static inline int period_fires(uint64_t *next, uint64_t period, uint64_t now, uint64_t early)
+{
+    if (now + early < *next)
+        return 0;
+    *next = period_next_due(*next, period, now, NULL);
+    return 1;
+}
+
 #endif
