@@ -104,13 +104,13 @@ static int do_set_prio(struct thread *t, int tid, int prio, int policy)
 }
 
 // The test image's forced kernel fault (kernel/kcrash.h): null unless kcrash.c is linked.
-__attribute__((weak)) int (*kdebug_fault_hook)(struct thread *t);
+__attribute__((weak)) int (*kdebug_fault_hook)(struct thread *t, uint32_t how);
 
 static int do_thread_ctl(struct thread *t, uint32_t cmd, uint32_t data)
 {
     uint32_t mask = data, old = t->affinity;
     if (cmd == KTCTL_KDEBUG_FAULT)      // present only in images linked with kernel/kcrash.c
-        return kdebug_fault_hook ? kdebug_fault_hook(t) : -EINVAL;
+        return kdebug_fault_hook ? kdebug_fault_hook(t, data) : -EINVAL;
     if (cmd != KTCTL_RUNMASK && cmd != KTCTL_RUNMASK_GET_AND_SET)
         return -EINVAL;
     if (cmd == KTCTL_RUNMASK_GET_AND_SET) {

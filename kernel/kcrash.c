@@ -4,10 +4,14 @@
 // address nothing answers, in kernel mode, so the fault goes through the arch's kernel-fault
 // path (kpanic_fault, the KPANIC event) like any kernel bug. This file is not in the kernel
 // library: only an image that lists it in <image>_KOBJS (user/module.mk; the test image
-// flight.elf) has it, so no process of any other image can reach it (kernel/kcrash.h).
+// flight.elf) has it, so no process of any other image can reach it (kernel/kcrash.h). Its
+// second form faults while holding this CPU's trace buffer lock, as a fault inside the ring's
+// own code does: the panic path must still print its message (kernel/kpanic.c).
 #include <kernel/kcrash.h>
 #include <kernel/proc.h>
 #include <kernel/thread.h>
+#include <kernel/cpu.h>
+#include <kernel/ktrace.h>
 #include <uapi/kapi.h>
 #include <uapi/kerrno.h>
 
@@ -20,12 +24,18 @@ __attribute__((noinline)) uint32_t kcrash_bad_read(const volatile uint32_t *p)
     return *p;
 }
 
-static int kdebug_fault(struct thread *t)
+static int kdebug_fault(struct thread *t, uint32_t how)
 {
     const struct proc *p = t->proc;
     if (!p || !p->app || !(p->app->flags & KAPP_F_PRIV))
         return -EPERM;
+    if (how > KDEBUG_FAULT_TRACE_LOCKED)
+        return -EINVAL;
+    // As a fault in the middle of writing an event leaves it: this CPU's trace buffer lock
+    // held by code that never runs again (compiled out on one CPU).
+    if (how == KDEBUG_FAULT_TRACE_LOCKED)
+        trace_lock(&ktrace.tr_cpu[cpu_id()].tc_lock);
     return (int)kcrash_bad_read((const volatile uint32_t *)KCRASH_BAD_ADDR);
 }
 
-int (*kdebug_fault_hook)(struct thread *t) = kdebug_fault;
+int (*kdebug_fault_hook)(struct thread *t, uint32_t how) = kdebug_fault;

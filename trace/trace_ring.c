@@ -614,6 +614,32 @@ void trace_ring_tick(struct trace_ring *r)
     trace_port_irq_restore(fl);
 }
 
+#if TRACE_MAX_CPUS > 1
+// A lock word that stays held through `spins` looks (the panic path's bounded wait).
+static bool held_throughout(uint32_t *word, unsigned long spins)
+{
+    for (unsigned long n = 0; n < spins; n++)
+        if (!__atomic_load_n(word, __ATOMIC_ACQUIRE))
+            return false;
+    return true;
+}
+#endif
+
+bool trace_ring_panic_writable(struct trace_ring *r, unsigned long spins)
+{
+    struct trace_cpu *c = &r->tr_cpu[trace_port_cpu()];
+#if TRACE_MAX_CPUS > 1
+    // This CPU's lock first: a pool holder on another CPU may be waiting for it.
+    if (held_throughout(&c->tc_lock, spins))
+        trace_unlock(&c->tc_lock);
+    if (held_throughout(&r->tr_pool_lock, spins))
+        return false;
+#else
+    (void)spins;
+#endif
+    return (void *)c->tc_wp != (void *)c;
+}
+
 void trace_ring_deliver_pending(struct trace_ring *r)
 {
     if (trace_port_in_interrupt()) // a nested exit: the outermost one delivers

@@ -9,6 +9,7 @@
 # console shows PATTERN or QEMU has ended.
 flight_boot() {
     port=$(( $1 + ($$ % 20000) * 2 ))
+    rm -f "$out/run.log"    # a second boot must not find the first one's PATTERN
     QEMU_HANG=0 QEMU_TIMEOUT=120 QEMU_ARGS="$2" \
         "$(dirname "${BASH_SOURCE[0]}")/../../scripts/qemu-run.sh" "$b/flight.elf" \
         -gdb "tcp:localhost:$port" >"$out/run.log" 2>&1 &

@@ -22,7 +22,7 @@ rm -rf "$out" && mkdir -p "$out"
 N=50000
 BAD=fffffff0    # kernel/kcrash.c KCRASH_BAD_ADDR
 elf=$b/flight.elf
-echo "1..12"
+echo "1..16"
 
 flight_boot 21001 "tracelogger -d1 -r ;; hang events=$N crash" 'halted in place'
 check "the program inserted its $N events and the kernel faulted" \
@@ -85,3 +85,23 @@ if [ -n "${QNX_TRACEPRINTER:-}" ] && [ -x "$QNX_TRACEPRINTER" ]; then
 else
     ok 0 "QNX's traceprinter # SKIP QNX_TRACEPRINTER unset (../shared/qnx-tools/build.sh builds it)"
 fi
+
+# A fault while the faulting CPU holds its trace buffer's lock, as a fault inside the ring's
+# own code leaves it (hang's "crash-locked": kcrash.c takes the lock, then faults). The panic
+# path used to wait for that lock for ever: no message, a silent hang. Now the message comes,
+# the CPU halts in place, and the KPANIC event is still written (kernel/kpanic.c).
+N2=2000
+flight_boot 23001 "tracelogger -d1 -r ;; hang events=$N2 crash-locked" 'halted in place'
+check "a fault with the trace buffer's lock held: the panic message comes (not a silent hang)" \
+    "grep -q 'hang: $N2 user events inserted; faulting the kernel now' $out/run.log && grep -q 'kernel panic: fault in kernel' $out/run.log"
+check "and the kernel halts in place for a debugger" \
+    "grep -q 'halted in place for a debugger' $out/run.log && kill -0 $qpid 2>/dev/null"
+flight_dump
+kill $qpid 2>/dev/null
+wait $qpid 2>/dev/null
+"$h/traceprinter" "$out/dump.kev" >"$out/dump.txt" 2>"$out/tp.err"
+flight_payloads
+check "kevdump and traceprinter read that ring: the program's $N2 events, no gap ($first..$last, $count)" \
+    "[ $first = 1 ] && [ $last = $N2 ] && [ $count = $N2 ]"
+check "its KPANIC event is there, the last, at the forced address" \
+    "grep '^t:' $out/dump.txt | grep -v ' CONTROL\\| SYSTEM  :SLOG ' | tail -1 | grep -q 'KPANIC.* addr:0x$BAD '"

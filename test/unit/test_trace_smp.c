@@ -180,6 +180,36 @@ static void test_buffers_saved_out_of_order_are_not_missing(void **st)
     kcap_free(&c);
 }
 
+// The panic path (kernel/kpanic.c): a fault inside an emit leaves this CPU's lock held by code
+// that never runs again. trace_ring_panic_writable lets it go, so the KPANIC event still goes
+// in (without it, the emit below takes a held lock: the port traps, a hang on a real CPU); a
+// pool lock that stays held, or an inline hook's busy mark in the write pointer, say no.
+static void test_panic_lets_go_of_its_own_cpus_lock(void **st)
+{
+    (void)st;
+    setup(4);
+    trace_host_port.cpu = 1;
+    on_cpu(1, 3, 300);
+    ring.tr_cpu[1].tc_lock = 1;         // the fault came inside an emit on CPU 1
+    assert_true(trace_ring_panic_writable(&ring, 1000));
+    assert_int_equal(ring.tr_cpu[1].tc_lock, 0);
+    trace_emit_string(&ring, KEV_C_SYSTEM, KEV_SYS_KPANIC, NULL, 0, "x");
+    const struct kev_slot *b = mem + KEV_BUF_SLOTS * (unsigned)ring.tr_cpu[1].tc_buf;
+    assert_int_equal(b[4].data[1], 300);    // BUFFER, TIME, CPU 1's three events,
+    assert_int_equal(b[4].data[2], 2);
+    assert_int_equal(kev_hdr_class(b[5].header), KEV_C_SYSTEM);     // then the panic's
+    assert_int_equal(kev_hdr_event(b[5].header), KEV_SYS_KPANIC);
+
+    ring.tr_pool_lock = 1;              // held through the wait: a buffer switch never ended
+    assert_false(trace_ring_panic_writable(&ring, 1000));
+    ring.tr_pool_lock = 0;
+    struct kev_slot *wp = ring.tr_cpu[1].tc_wp;
+    ring.tr_cpu[1].tc_wp = (struct kev_slot *)(void *)&ring.tr_cpu[1];  // the busy mark
+    assert_false(trace_ring_panic_writable(&ring, 1000));
+    ring.tr_cpu[1].tc_wp = wp;
+    assert_true(trace_ring_panic_writable(&ring, 1000));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -189,6 +219,7 @@ int main(void)
         cmocka_unit_test(test_buffer_handed_between_cpus),
         cmocka_unit_test(test_overwrite_charges_the_buffers_owner),
         cmocka_unit_test(test_buffers_saved_out_of_order_are_not_missing),
+        cmocka_unit_test(test_panic_lets_go_of_its_own_cpus_lock),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -12,8 +12,9 @@
 
 struct thread;
 
-// Makes the kernel fault (it does not return) for a privileged t's process; -EPERM otherwise.
-extern int (*kdebug_fault_hook)(struct thread *t);
+// Makes the kernel fault (it does not return) for a privileged t's process; -EPERM otherwise,
+// -EINVAL for an unknown `how` (KDEBUG_FAULT_*, uapi/kapi.h).
+extern int (*kdebug_fault_hook)(struct thread *t, uint32_t how);
 // The function whose load faults: the KPANIC event's pc names it (test/qemu/test_kfault.sh).
 uint32_t kcrash_bad_read(const volatile uint32_t *p);
 

@@ -134,6 +134,10 @@ struct kthread_info {
 // KTCTL_KDEBUG_FAULT (ours, a test facility): the kernel faults on purpose, in kernel mode
 // (kernel/kcrash.c), for the post-mortem test. Only in images linked with kcrash.c
 // (<image>_KOBJS, docs/tracelogger.md), and only for a privileged process; EINVAL elsewhere.
+// Its data says how: KDEBUG_FAULT_PLAIN, or KDEBUG_FAULT_TRACE_LOCKED (the fault comes while the
+// CPU holds its trace buffer's lock, as a fault inside the ring's code would).
 #define KTCTL_KDEBUG_FAULT        0x4b46
+#define KDEBUG_FAULT_PLAIN        0
+#define KDEBUG_FAULT_TRACE_LOCKED 1
 
 #endif

@@ -80,6 +80,7 @@
 #define TRACE_TRACE_RING_H
 
 #include <stddef.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <trace/kev.h>
 
@@ -238,6 +239,15 @@ void trace_ring_tick(struct trace_ring *r);
 // buffer's DROPPED event, so recorded + lost == generated still holds. Only while running.
 void trace_ring_count_lost(struct trace_ring *r, unsigned cls, uint32_t n);
 void trace_ring_deliver_pending(struct trace_ring *r);
+// The panic path's way in (kernel/kpanic.c), on the panicking CPU: whether it may write one more
+// event. A fault in the middle of an emit leaves this CPU's lock (or the pool's) held by code
+// that never runs again, and waiting for it was a silent hang instead of a panic message.
+// So: this CPU's lock still held after `spins` looks is taken to be its own (another CPU holds
+// it for a buffer switch or a control call, a few hundred instructions) and let go; false when
+// the pool's lock stays held as long (this CPU faulted in a buffer switch, or another CPU that
+// holds it is stuck) or this CPU's write pointer is an inline hook's busy mark (the event it
+// was writing has no known end). One CPU: only the busy mark's test, which never holds there.
+bool trace_ring_panic_writable(struct trace_ring *r, unsigned long spins);
 
 // ---- filters (TraceEvent) -------------------------------------------------------------------
 // Classes 2..7 (KER_CALL..COMM) can be switched; CONTROL is always on. -EINVAL when out of range.

@@ -6,7 +6,8 @@
 // the highest priority for ever, with no events, so the ring keeps what it had. kevdump then
 // reads it from the halted target; the last payload must be N and the lost count N minus what
 // the dump holds. With "crash" on its command line it makes the kernel fault instead
-// (ThreadCtl KTCTL_KDEBUG_FAULT: this image links kernel/kcrash.c), which halts in place.
+// (ThreadCtl KTCTL_KDEBUG_FAULT: this image links kernel/kcrash.c), which halts in place;
+// "crash-locked" makes it fault while holding its CPU's trace buffer lock.
 #include <kern.h>
 #include <errno.h>
 #include <stdio.h>
@@ -53,8 +54,10 @@ int main(void)
     if (strstr(cmd, "crash")) {
         // The post-mortem test of a kernel fault (test/qemu/test_kfault.sh): the kernel
         // faults in kcrash_bad_read, writes its KPANIC event and halts in place.
+        // "crash-locked": the fault comes while this CPU holds its trace buffer's lock.
+        uintptr_t how = strstr(cmd, "crash-locked") ? KDEBUG_FAULT_TRACE_LOCKED : KDEBUG_FAULT_PLAIN;
         printf("hang: %lu user events inserted; faulting the kernel now\n", (unsigned long)n);
-        int r = ThreadCtl(KTCTL_KDEBUG_FAULT, NULL);
+        int r = ThreadCtl(KTCTL_KDEBUG_FAULT, (void *)how);
         printf("hang: the kernel did not fault (ThreadCtl: %d, errno %d)\n", r, errno);
         return 4;
     }
