@@ -20,6 +20,7 @@
 #include <d/dprobes.h>
 #include <d/dstacks.h>
 #include <kernel/kstack.h>
+#include <kernel/kunmap.h>
 #include <uapi/kdtrace.h>
 
 bool kdt_active;
@@ -218,6 +219,10 @@ static void unmap(void)
         if (k_current && k_current->proc == consumer)
             arch_mpu_switch(consumer);
     }
+    // Off the other CPUs' tables too: a thread of the consumer may read it there from EL0
+    // until its CPU switches again (kernel/kunmap.c).
+    if (block)
+        kunmap_others((uint32_t)(uintptr_t)block, block_len);
 }
 
 static void unload(void)

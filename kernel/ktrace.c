@@ -15,6 +15,7 @@
 #include <kernel/arch.h>
 #include <kernel/kdtrace.h>
 #include <kernel/kuring.h>
+#include <kernel/kunmap.h>
 #include <kernel/ktrace_kcall.h>
 #include <kernel/ipc.h>
 #include <kernel/ktimer.h>
@@ -528,6 +529,9 @@ static void free_buffers(void)
         if (k_current && k_current->proc == ring_owner)
             arch_mpu_switch(ring_owner);
     }
+    // Off the other CPUs' tables too: a thread of the owner may read it there from EL0 until
+    // its CPU switches again (kernel/kunmap.c).
+    kunmap_others((uint32_t)(uintptr_t)ring_mem, ring_nbufs * KEV_BUF_BYTES);
     // Cleared before the memory goes back: the next ring (or D block) must not show the old
     // one's events to whoever it is mapped into.
     kmemset(ring_mem, 0, ring_nbufs * KEV_BUF_BYTES);

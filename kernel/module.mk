@@ -16,6 +16,8 @@ KERNEL_SRCS += kernel/kflight.c
 KERNEL_SRCS += kernel/kpanic.c
 # Several CPUs: the lock-order checker (kernel/klock.h; make KLOCK_CHECK=1 builds it in).
 KERNEL_SRCS += kernel/klock_check.c
+# Several CPUs: a freed map taken back from the other CPUs' tables (kernel/kunmap.h).
+KERNEL_SRCS += kernel/kunmap.c
 # The D engine the kernel runs (trace/d/module.mk's D_ENGINE_SRCS).
 KERNEL_SRCS += trace/d/verify.c trace/d/vm.c trace/d/engine.c trace/d/agg.c trace/d/probes.c \
                trace/d/stacks.c

@@ -50,8 +50,9 @@
 //      process's regions when this CPU switched to it, not the process's now: when another
 //      CPU takes a map from the process or frees the memory (ktrace.c free_buffers, kdtrace.c
 //      unmap), this CPU's table still has it read-only and its entries still go to the
-//      kernel's table until this CPU switches again; a map given meanwhile is not in this
-//      CPU's table at all, so the kernel writes it there as anywhere else.
+//      kernel's table until this CPU switches again ((7): the free makes it switch before the
+//      memory is reused); a map given meanwhile is not in this CPU's table at all, so the
+//      kernel writes it there as anywhere else.
 //  (3) A table is rewritten only while no one runs on it: only its own CPU writes it (tables
 //      are per CPU, never freed), and arch_mpu_switch first moves the kernel to its own table
 //      if the table to rewrite is the one in TTBR0 (a thread's table, or the last one the
@@ -69,6 +70,20 @@
 //      map (never run on). A thread at EL0 never runs on a table opened for another process:
 //      arch_mpu_switch runs at every switch between processes.
 //  (6) An exception the kernel takes while on a user table is a kernel fault, as on its own.
+//  (7) A table's entries are a function of its key, and a table is returned to from EL0 only
+//      as its CPU's current one, chosen by arch_mpu_switch because its key equalled the
+//      process's regions then. So a key naming memory freed since (the trace ring, a D block)
+//      is harmful only while its table is some CPU's current one with no switch to come. The
+//      free therefore waits (kernel/kunmap.c) until each other CPU whose current table's key
+//      opens the memory is waiting for the kernel lock (at EL1: it reads nothing from EL0 any
+//      more), and each such CPU switches again as soon as it has the lock, to a table whose key
+//      has no map there. A stale table kept as a CPU's other one (where that switch leaves it)
+//      is chosen again only for regions equal to its key: a process that maps that very memory
+//      at that size by then, e.g. the same process (or the same program started again, same
+//      slots) given a new ring at the same address. That table then shows the process its own
+//      new ring, as a freshly written one would; another process (other slots) or the kernel
+//      (a consumer's block: never run on a table with a map, (2)) never gets it. Its TLB
+//      entries carry the table's ASID and go when it is rewritten for another key ((5)).
 #include <kernel/arch.h>
 #include <kernel/proc.h>
 #include <a64.h>
@@ -339,6 +354,24 @@ void arch_map_layout(uint32_t len, uint32_t *size, uint32_t *align)
     *align = PAGE;
     *size = (len + PAGE - 1) / PAGE * PAGE;
 }
+
+#if KMAX_CPUS > 1
+// Called by another CPU under the exclusive lock (kernel/kunmap.c): no CPU rewrites its tables
+// or switches then (arch_mpu_switch runs under a lock, exclusive or shared), so `cpu`'s last
+// table and its key are what its threads return to. The key, not the pages: the memory is
+// gone from the process by now, and the key is what the table still opens ((2), (7) above).
+bool arch_mpu_cpu_maps(unsigned cpu, uint32_t base, uint32_t size)
+{
+    const struct user_table *u = &utab[cpu][utab_last[cpu]];
+    if (!u->keyed)
+        return false;
+    for (unsigned i = 0; i < 5; i++)
+        if (u->key.size[i] && base < u->key.base[i] + u->key.size[i] &&
+            u->key.base[i] < base + size)
+            return true;
+    return false;
+}
+#endif
 
 static bool key_equal(const struct user_key *a, const struct user_key *b)
 {

@@ -39,6 +39,7 @@ uint64_t a64_boot_el;
 
 #if KMAX_CPUS > 1
 #include <kernel/klock.h>
+#include <kernel/kunmap.h>
 
 // Ticket lock: `next` hands out tickets, `owner` is the ticket being served.
 static struct {
@@ -81,17 +82,21 @@ void a64_spin_wait(volatile uint32_t *word)
     while (a64_spin_try(word));
 }
 
-// A writer is in or waiting: step out of its way until it is done, then in again.
+// A writer is in or waiting: step out of its way until it is done, then in again. Waiting
+// for the lock, as far as a free on the exclusive side is concerned (kernel/kunmap.h).
 void a64_shared_wait(volatile uint32_t *mine)
 {
+    struct cpu *c = this_cpu();
+    kunmap_wait_begin(c);
     for (;;) {
         store_release(mine, 0);             // (wakes the writer waiting on it)
         wait_for(&a64_klock_writer.set, 0);
         *mine = 1;
         __asm__ volatile("dmb ish" ::: "memory");
         if (!a64_klock_writer.set)
-            return;
+            break;
     }
+    kunmap_waited(c);
 }
 
 void a64_kernel_lock(void)
@@ -104,7 +109,9 @@ void a64_kernel_lock(void)
                      : "=&r"(ticket), "=&r"(tmp), "=&r"(fail)
                      : "r"(&kernel_lock_word.next)
                      : "memory");
-    // Wait for our turn: sevl + wfe lets a waiting CPU sleep until the owner's release.
+    // Wait for our turn: sevl + wfe lets a waiting CPU sleep until the owner's release. A
+    // turn not ours at once is a wait for a free on the exclusive side (kernel/kunmap.h).
+    bool waited = false;
     __asm__ volatile("sevl" ::: "memory");
     for (;;) {
         uint32_t owner;
@@ -112,6 +119,10 @@ void a64_kernel_lock(void)
                          : "memory");
         if (owner == ticket)
             break;
+        if (!waited) {
+            waited = true;
+            kunmap_wait_begin(this_cpu());
+        }
     }
     // The kernel to ourselves: no CPU enters shared mode now, and those in it finish.
     a64_klock_writer.set = 1;
@@ -121,6 +132,8 @@ void a64_kernel_lock(void)
         if (i != self)
             wait_for(&a64_shared_words[i].in_kernel, 0);
     k_klock_exclusive_entries++;
+    if (unlikely(waited))
+        kunmap_waited(this_cpu());
 }
 
 void a64_kernel_unlock(void)

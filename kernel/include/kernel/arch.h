@@ -99,6 +99,10 @@ void arch_cpu_kick(unsigned cpu);
 // is work an exclusive entry leaves, so an unmask that would release it runs exclusive
 // (kernel/irq.c). Read on the shared side: only the exclusive side raises and takes lines.
 bool arch_irq_raised(unsigned irq);
+// Whether the table CPU `cpu` returns its user threads to (its current one) opens any of
+// [base, base + size) to EL0: under the exclusive lock, when that memory leaves its process
+// (kernel/kunmap.c). An arch whose tables are not per CPU answers for the one they share.
+bool arch_mpu_cpu_maps(unsigned cpu, uint32_t base, uint32_t size);
 #endif
 
 void kernel_entry(unsigned kind);

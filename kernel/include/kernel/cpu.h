@@ -6,8 +6,10 @@
 // LOCKING. The kernel is entered with interrupts masked and runs under a big-reader lock
 // (kernel/klock.h): exclusive for every entry but the message fast path, which runs shared
 // with fine-grained locks. A struct cpu's fields are its own CPU's, except `kicked`, which
-// other CPUs set before they send it an inter-processor interrupt, and `current`, which other
-// CPUs read without a lock (its CPU stores it with release order at its choice: sched.c, R3). A thread's saved context belongs
+// other CPUs set before they send it an inter-processor interrupt, `remap`, which another
+// CPU's exclusive entry sets (and `lock_waiting`, which it reads: kernel/kunmap.h), and
+// `current`, which other CPUs read without a lock (its CPU stores it with release order at its
+// choice: sched.c, R3). A thread's saved context belongs
 // to the CPU it runs on while it is RUNNING (t->cpu): no other CPU may free or reuse it then
 // (thread_destroy defers to that CPU, see thread.c).
 #ifndef KERNEL_CPU_H
@@ -63,6 +65,11 @@ struct cpu {
     uint64_t ipis;              // reschedule IPIs received
     bool kick_check;            // this entry may have made work for another CPU (sched.c)
     bool rq_held;               // a shared entry holds its CPU's ready-queue lock (sched.c)
+#if KMAX_CPUS > 1
+    bool lock_waiting;          // waits for the kernel lock (either side; its slow paths)
+    bool remap;                 // another CPU freed memory this one's user table may map:
+                                // switch again once it has the lock (kernel/kunmap.h)
+#endif
     uint32_t locks_held;        // ranks held, bit per rank (KLOCK_CHECK images: klock.h)
     uint64_t shared_kcalls;     // kernel calls finished in shared mode (k_kcall_count: the rest)
 #ifdef KLOCK_STATS

@@ -3,8 +3,11 @@
 // the process, reports it, and keeps running. See t_proc.c for the list.
 #include <kern.h>
 #include <board_user.h>
+#include <uapi/ktrace.h>
+#include <trace/kev.h>
 
 static uint8_t stack2[512] __attribute__((aligned(8)));
+static uint8_t stack3[2048] __attribute__((aligned(16)));     // mode 13's reader
 
 // user/arch/<arch>/fault_arch.c
 void fault_exec_at(void *ram);
@@ -15,6 +18,53 @@ static int fault_thread(void *arg)
     (void)arg;
     *(volatile uint32_t *)BOARD_KERNEL_RAM_ADDR = 1;
     return 0;
+}
+
+// Mode 13 (kt_smp's check_freed_ring, several CPUs): this process owns a trace ring, a second
+// thread bound to CPU 2 reads all of it at EL0 without end and without a kernel call, and the
+// main thread, on CPU 1, frees the ring. The reader must fault (SIGSEGV) once it is freed; if
+// it ever reads SPY_PATTERN, the events kt_smp writes into the next ring (the same memory), it
+// ends the process with status SPY_SAW. 1..4: could not set up (4: nobody ended it).
+#define SPY_PATTERN 0x5eed7a91u
+#define SPY_SAW 77
+#define SPY_BUFS 2u
+static volatile uint32_t spy_passes;
+static const volatile uint32_t *spy_ring;
+
+static int spy_reader(void *arg)
+{
+    (void)arg;
+    ThreadCtl(KTCTL_RUNMASK, (void *)(uintptr_t)(1u << 2));
+    for (;;) {                          // no kernel call from here on
+        for (uint32_t i = 0; i < SPY_BUFS * KEV_BUF_BYTES / 4u; i++)
+            if (spy_ring[i] == SPY_PATTERN)
+                ProcExit(SPY_SAW);
+        spy_passes++;
+    }
+}
+
+static int ring_spy(void)
+{
+    struct ktrace_buffer b;
+    ThreadCtl(KTCTL_RUNMASK, (void *)(uintptr_t)(1u << 1));
+    if (TraceEvent(KTRACE_ALLOCBUFFER, SPY_BUFS, 0, 0) != (int)SPY_BUFS)
+        return 1;
+    TraceEvent(KTRACE_ADDALLCLASSES, 0, 0, 0);
+    TraceEvent(KTRACE_STARTNOSTATE, 0, 0, 0);
+    TraceEvent(KTRACE_FLUSHBUFFER, 0, 0, 0);
+    int r = TraceEvent(KTRACE_TAKEBUFFER, (uint32_t)(uintptr_t)&b, 0, 0);
+    TraceEvent(KTRACE_STOP, 0, 0, 0);
+    if (r < 0)
+        return 2;
+    TraceEvent(KTRACE_RELEASEBUFFER, b.index, 0, 0);
+    spy_ring = (const volatile uint32_t *)(uintptr_t)(b.addr - b.index * KEV_BUF_BYTES);
+    if (ThreadCreate(spy_reader, NULL, stack3, sizeof(stack3), 50, 0) < 0)
+        return 3;
+    while (spy_passes < 2)
+        ThreadSleep(1000000);
+    TraceEvent(KTRACE_DEALLOCBUFFER, 0, 0, 0);
+    ThreadSleep(1000000000ull);         // the reader faults, or kt_smp kills this process
+    return 4;
 }
 
 int main(void)
@@ -71,6 +121,8 @@ int main(void)
         fault_exec_at(code_on_stack);
         break;
     }
+    case 13:                // a ring's reader on another CPU when it is freed (kt_smp)
+        return ring_spy();
     }
     return 0;
 }

@@ -12,6 +12,9 @@
 //     between a client and a server bound to two different CPUs;
 //   - the trace ring taken back and allocated again while this process, its owner, has
 //     threads entering the kernel, traced, on the other CPUs (check_ring_tables);
+//   - a thread of the ring's owner reading the ring at EL0 on another CPU, without kernel
+//     calls, once the ring is freed and its memory is another process's ring: it faults,
+//     never reads the new owner's events (check_freed_ring, kt_fault 13 the owner);
 //   - AArch64: the register the kernel names a thread's own user-event ring in (TPIDRRO_EL0,
 //     kernel/kuring.c): read here by the instruction itself, it is the address this thread
 //     registered, on every CPU the thread moves to, and nobody else's; 0 again once forgotten.
@@ -20,6 +23,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
+#include <trace/kev.h>
 
 #define MAIN_PRIO 100
 #define MAXT 5
@@ -395,6 +399,63 @@ static void check_ring_tables(unsigned ncpu)
     ThreadCtl(KTCTL_RUNMASK, (void *)(uintptr_t)((1u << ncpu) - 1u));
 }
 
+// A freed ring stays readable nowhere: process A (kt_fault 13: its ring_spy) owns a trace
+// ring; a thread of A bound to CPU 2 reads the ring's memory at EL0 without end, no kernel
+// call; A's main thread, on CPU 1, frees the ring; this process then allocates a ring of its
+// own (the same memory: the pool's first fit) and fills it with SPY_PATTERN. The reader must
+// fault (its CPU's table lost the ring: A is killed, SIGSEGV) before it can see the pattern
+// (it then ends A with status SPY_SAW). Before t-unmap's fix its CPU kept the ring mapped
+// until it switched tables, which a spinning thread never makes it do: status SPY_SAW, 3 runs
+// of 3. (docs/smp.md, "Issue 28, tenth round: a freed map on other CPUs (t-unmap)".)
+#define SPY_PATTERN 0x5eed7a91u    // kt_fault's mode 13 (its reader) looks for it
+#define SPY_SAW 77                  // ... and ends its process with this status if it sees it
+#define SPY_BUFS 2u                 // its ring's buffers and ours
+
+static void check_freed_ring(unsigned ncpu)
+{
+    if (ncpu < 3) {
+        printf("# kt_smp: freed ring: needs 3 CPUs, not checked\n");
+        return;
+    }
+    struct ktrace_query q;
+    int st = -1;
+    ThreadCtl(KTCTL_RUNMASK, (void *)(uintptr_t)1u);
+    int pid = ProcSpawn("kt_fault", 50, 13);
+    unsigned owned = 0, freed = 0, inserted = 0;
+    for (unsigned i = 0; i < 2000 && !owned; i++) {     // A has its ring
+        memset(&q, 0, sizeof(q));
+        owned = TraceEvent(KTRACE_QUERYEVENTS, (uint32_t)(uintptr_t)&q, 0, 0) == 0;
+        if (!owned)
+            ThreadSleep(1000000);
+    }
+    for (unsigned i = 0; i < 2000 && owned && !freed; i++) {   // and has freed it
+        memset(&q, 0, sizeof(q));
+        freed = TraceEvent(KTRACE_QUERYEVENTS, (uint32_t)(uintptr_t)&q, 0, 0) < 0;
+        if (!freed)
+            ThreadSleep(1000000);
+    }
+    bool mine = freed && TraceEvent(KTRACE_ALLOCBUFFER, SPY_BUFS, 0, 0) == (int)SPY_BUFS;
+    if (mine) {
+        TraceEvent(KTRACE_ADDALLCLASSES, 0, 0, 0);
+        TraceEvent(KTRACE_STARTNOSTATE, 0, 0, 0);
+        for (unsigned i = 0; i < 300; i++)
+            inserted += TraceEvent(KTRACE_INSERTSUSEREVENT, 7, SPY_PATTERN, SPY_PATTERN) == 0;
+        ThreadSleep(20000000);          // the reader's passes over the pattern, if it can
+        TraceEvent(KTRACE_STOP, 0, 0, 0);
+    }
+    ProcKill(pid);                      // (ESRCH when it has ended)
+    int w = ProcWait(pid, &st);
+    if (mine)
+        TraceEvent(KTRACE_DEALLOCBUFFER, 0, 0, 0);
+    check(pid > 0 && w == pid && owned && freed && mine && inserted == 300 && KW_SIGNALED(st) &&
+              KW_TERMSIG(st) == KSIG_SEGV,
+          "%s: a thread of the ring's owner reading it on another CPU faults once it is freed, "
+          "never reads the next ring's (status %#lx: signal 11 passes; exit 77 read it, signal "
+          "9 neither, exit 1-4 no setup; %ld events written)", "freed ring", (long)st,
+          (long)inserted);
+    ThreadCtl(KTCTL_RUNMASK, (void *)(uintptr_t)((1u << ncpu) - 1u));
+}
+
 #if defined(__aarch64__)
 static uint64_t ring_hint(void)
 {
@@ -462,6 +523,7 @@ int main(void)
     check_fault_and_kill(ncpu);
     check_runmask(ncpu);
     check_ring_tables(ncpu);
+    check_freed_ring(ncpu);
 #if defined(__aarch64__)
     check_ring_hint(ncpu);
 #endif
