@@ -322,6 +322,9 @@ static int load(struct proc *p, uint32_t uargs)
     if (dvm_load(dst, objcopy, l.objlen, &o, mem, block_len - (uint32_t)(mem - (uint8_t *)block),
                  err, sizeof(err)) < 0) {
         copy_err(p, &l, err);
+        // Cleared as unload clears it: the refused object and what the engine wrote of its
+        // state must not show through in the next ring or block made of this memory.
+        kmemset(block, 0, block_len);
         pmem_free(&k_pmem, block);
         ktrace_sync_d_stop();
         block = NULL;
