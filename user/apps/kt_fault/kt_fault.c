@@ -4,6 +4,7 @@
 #include <kern.h>
 #include <board_user.h>
 #include <uapi/ktrace.h>
+#include <uapi/kdtrace.h>
 #include <trace/kev.h>
 
 static uint8_t stack2[512] __attribute__((aligned(8)));
@@ -67,6 +68,48 @@ static int ring_spy(void)
     return 4;
 }
 
+// Mode 14 (ktest's processes): a D object the kernel refuses must not show through in the
+// next ring made of its memory. It loads an object of junk words (REFUSED_PATTERN: the
+// verifier refuses it, after the kernel has copied it into the block it allocated), then owns
+// a trace ring (the pool's first fit: the same memory) and reads all of it. 0: none of the
+// pattern there; REFUSED_SEEN: some; 1..3: could not set up.
+#define REFUSED_PATTERN 0xd0b1ec75u
+#define REFUSED_SEEN 77
+#define REFUSED_BUFS 2u
+static uint32_t refused_obj[512];
+
+static int refused_object(void)
+{
+    for (unsigned i = 0; i < sizeof(refused_obj) / 4u; i++)
+        refused_obj[i] = REFUSED_PATTERN;
+    static char err[64];
+    struct kdt_load l = {
+        .obj = (uint32_t)(uintptr_t)refused_obj, .objlen = sizeof(refused_obj),
+        .bufsize = 1024, .aggsize = 1024, .dynvarsize = 1024, .specsize = 0,
+        .errbuf = (uint32_t)(uintptr_t)err, .errlen = sizeof(err),
+    };
+    if (kresult(KCALL4(KC_DTrace, KDT_LOAD, (uint32_t)(uintptr_t)&l, 0, 0)) >= 0)
+        return 1;                       // it was meant to be refused
+    struct ktrace_buffer b;
+    if (TraceEvent(KTRACE_ALLOCBUFFER, REFUSED_BUFS, 0, 0) != (int)REFUSED_BUFS)
+        return 2;
+    TraceEvent(KTRACE_ADDALLCLASSES, 0, 0, 0);
+    TraceEvent(KTRACE_STARTNOSTATE, 0, 0, 0);
+    TraceEvent(KTRACE_FLUSHBUFFER, 0, 0, 0);
+    int r = TraceEvent(KTRACE_TAKEBUFFER, (uint32_t)(uintptr_t)&b, 0, 0);
+    TraceEvent(KTRACE_STOP, 0, 0, 0);
+    if (r < 0)
+        return 3;
+    const volatile uint32_t *ring =
+        (const volatile uint32_t *)(uintptr_t)(b.addr - b.index * KEV_BUF_BYTES);
+    int seen = 0;
+    for (uint32_t i = 0; i < REFUSED_BUFS * KEV_BUF_BYTES / 4u; i++)
+        seen |= ring[i] == REFUSED_PATTERN;
+    TraceEvent(KTRACE_RELEASEBUFFER, b.index, 0, 0);
+    TraceEvent(KTRACE_DEALLOCBUFFER, 0, 0, 0);
+    return seen ? REFUSED_SEEN : 0;
+}
+
 int main(void)
 {
     volatile uint32_t *p;
@@ -123,6 +166,8 @@ int main(void)
     }
     case 13:                // a ring's reader on another CPU when it is freed (kt_smp)
         return ring_spy();
+    case 14:                // a refused D object's memory, read back through the next ring
+        return refused_object();
     }
     return 0;
 }

@@ -41,6 +41,16 @@ void test_proc(void)
             CHECK(w == pid && KW_EXITED(st) && KW_EXITSTATUS(st) == 42,
                   "kt_fault %s (status %#x)", faults[i].what, st);
     }
+    // A D object the kernel refused leaves nothing of itself in the memory it was copied to:
+    // the next trace ring there (kt_fault 14) reads none of it.
+    {
+        int st = -1;
+        int pid = ProcSpawn("kt_fault", 0, 14);
+        int w = ProcWait(pid, &st);
+        CHECK(w == pid && KW_EXITED(st) && KW_EXITSTATUS(st) == 0,
+              "a refused D object's memory shows nothing of it in the next trace ring (status "
+              "%#x: 77 read it, 1-3 no setup)", st);
+    }
     // Reaping any child, and the same program again after it was reaped.
     int a = ProcSpawn("kt_fault", 0, 8);
     int st = 0;
