@@ -12,6 +12,9 @@ static uint64_t counter_of(const struct cpu *c, enum cpu_counter which)
     switch (which) {
     case CPU_SHARED_KCALLS:    return c->shared_kcalls;
     case CPU_IPIS:             return c->ipis;
+#if KMAX_CPUS > 1
+    case CPU_TICKS_SHARED:     return c->ticks_shared;
+#endif
 #ifdef KLOCK_STATS
     case CPU_RUNQ_TAKES:       return c->runq_takes;
     case CPU_RUNQ_FOUND_TAKEN: return c->runq_found_taken;

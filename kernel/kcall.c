@@ -176,6 +176,9 @@ static __attribute__((noinline)) int do_sysinfo(struct thread *t, uint32_t what,
     case KSYSINFO_RUNQ_HOLD_CYCLES: v = (uint32_t)cpu_counter_sum(CPU_RUNQ_HOLD_CYCLES); break;
     case KSYSINFO_TICKS:            v = (uint32_t)ktimer_now(); break;
     case KSYSINFO_TICKS_LATE:       v = k_ticks_late; break;
+#if KMAX_CPUS > 1
+    case KSYSINFO_TICKS_SHARED:     v = (uint32_t)cpu_counter_sum(CPU_TICKS_SHARED); break;
+#endif
     case KSYSINFO_TIMER_OVERRUNS:   v = k_timer_overruns; break;
     default:                      return -EINVAL;
     }

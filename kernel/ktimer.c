@@ -4,7 +4,8 @@
 // Several CPUs: starting and stopping take timer_lock (klock.h, rank TIMER, the last), since
 // shared entries on different CPUs arm and cancel timeouts at once; ktimer_run is the tick's,
 // which runs exclusive (no shared entry in the kernel), and takes the lock only through the
-// timers' functions restarting timers.
+// timers' functions restarting timers. A period with no timer due is taken on the shared side
+// instead (ktimer_tick_shared, below): k_ticks and k_ticks_late then move under timer_lock.
 #include <kernel/ktimer.h>
 #include <kernel/board.h>
 #include <kernel/arch.h>
@@ -66,10 +67,10 @@ bool ktimer_active(const struct ktimer *t)
     return list_linked(&t->link);
 }
 
-void ktimer_start(struct ktimer *t, uint64_t expires)
+// t on the list at `expires`, in order (timer_lock held, several CPUs).
+static inline void ktimer_insert(struct ktimer *t, uint64_t expires)
 {
     struct list *pos;
-    timers_lock();
     list_unlink(&t->link);
     t->expires = expires;
     list_for_each(pos, &timers) {
@@ -77,6 +78,12 @@ void ktimer_start(struct ktimer *t, uint64_t expires)
             break;
     }
     list_insert_before(pos, &t->link);
+}
+
+void ktimer_start(struct ktimer *t, uint64_t expires)
+{
+    timers_lock();
+    ktimer_insert(t, expires);
     timers_unlock();
 }
 
@@ -87,6 +94,61 @@ void ktimer_stop_linked(struct ktimer *t)
     list_unlink(&t->link);
     timers_unlock();
 }
+
+#if KMAX_CPUS > 1
+// The tick on the shared side (several CPUs; docs/smp.md, "Issue 28, tenth round"). Under
+// timer_lock: the periods that ended and no tick has counted (arch_tick_pending, by the
+// counter) are claimed here (arch_tick_claim moves the arch's end of period on), and k_ticks
+// moves by them, unless a timer is due by the new count, which needs the exclusive tick
+// (ktimer_run calls functions that wake threads, under no lock of theirs). The lock makes the
+// claim: two CPUs whose timers see the same period end take it one after the other, and the
+// second finds nothing pending (KTICK_SHARE). A CPU that answers KTICK_EXCLUSIVE changed
+// nothing, and its exclusive entry counts the periods as before (which may by then be none:
+// another CPU's exclusive tick took them first).
+//
+// The race with arming (why ktimer_start_after reads k_ticks under this lock): a timeout
+// armed on another CPU's shared side while this tick is taken. Each is one hold of
+// timer_lock, so one comes first. Armed first: its timer is on the list, and this look sees
+// it due (KTICK_EXCLUSIVE: the exclusive tick runs it on time) or not due. Taken first: the
+// arming reads the new k_ticks and counts its ticks from there. Had the arming read k_ticks
+// before the lock (the old count K), a timer of one tick (K + 1) inserted just after this
+// claim of period K + 1 would sit behind k_ticks, seen by no look until the next period's
+// tick: fired a period late (test/unit/test_ktimer_smp.c stages exactly that). With the
+// exclusive tick it could not happen: the tick waited for the arming's shared entry to end.
+//
+// Readers of k_ticks take what they see: an aligned 64-bit store is single-copy atomic
+// (AArch64), and every other reader runs exclusive (SysInfo, TimerSettime's ktimer_now, the
+// timers' functions), where no shared tick runs.
+enum ktick_shared ktimer_tick_shared(void)
+{
+    enum ktick_shared r = KTICK_SHARE;
+    timers_lock();
+    unsigned n = arch_tick_pending();
+    if (n) {
+        uint64_t ticks = k_ticks + n;
+        if (!list_empty(&timers) &&
+            list_entry(timers.next, struct ktimer, link)->expires <= ticks) {
+            r = KTICK_EXCLUSIVE;
+        } else {
+            arch_tick_claim(n);
+            __atomic_store_n(&k_ticks, ticks, __ATOMIC_RELAXED);
+            if (n > 1)
+                __atomic_store_n(&k_ticks_late, k_ticks_late + (n - 1u), __ATOMIC_RELAXED);
+            this_cpu()->ticks_shared += n;
+            r = KTICK_TAKEN;
+        }
+    }
+    timers_unlock();
+    return r;
+}
+
+void ktimer_start_after(struct ktimer *t, uint64_t ticks)
+{
+    timers_lock();
+    ktimer_insert(t, k_ticks + ticks);
+    timers_unlock();
+}
+#endif
 
 void ktimer_run(uint64_t now)
 {

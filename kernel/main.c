@@ -33,9 +33,8 @@ static uint32_t idle_stack[KMAX_CPUS][128] __attribute__((aligned(16)));
 
 #if KMAX_CPUS > 1
 // The TIME event of a CPU's trace buffer whose timer interrupt came in a period another CPU
-// took the tick of (KENTRY_CPUTICK): at its first such entry in each second of k_ticks, so
-// that a second k_ticks jumped across (a late tick, arch_tick_periods) still has one. Under
-// the kernel lock.
+// took the tick of (KENTRY_CPUTICK, exclusive): at its first such entry in each second of
+// k_ticks, so that a second k_ticks jumped across (a late tick) still has one.
 static void cputick_time_event(void)
 {
     static uint32_t second_seen[KMAX_CPUS];
@@ -66,9 +65,9 @@ static __attribute__((noinline)) void tick_samples(bool kernel_tick)
     kdt_tick(kernel_tick, now);
 }
 
-// The kernel's tick: k_ticks advances by every period that ended (a late tick covers the
-// ones it missed, counted in k_ticks_late), the timers due by then run once each, and the
-// round-robin slices are charged the same periods.
+// The kernel's tick: k_ticks moves by every period that ended (a late tick's extra ones in
+// k_ticks_late), due timers run once each, this CPU's slice is charged. Several CPUs: exclusive
+// only when a timer is due or it traces (ktimer_tick_shared), the slice by this CPU's timer.
 static void kernel_tick(void)
 {
     ktrace_int(KEV_INT_ENTER, KIRQ_TICK, 0);
@@ -77,7 +76,7 @@ static void kernel_tick(void)
     if (periods > 1)
         k_ticks_late += periods - 1u;
     ktimer_run(k_ticks);
-    sched_tick(periods);
+    sched_tick(KMAX_CPUS > 1 ? arch_cpu_tick_periods() : periods);
     if (unlikely(ktrace_kernel_on)) {
         // A TIME event at least every 2^32 cycles: once a second of k_ticks, which a late
         // tick may jump across rather than onto.
@@ -163,12 +162,13 @@ static inline __attribute__((always_inline)) void kernel_entry_body(unsigned kin
         break;
     case KENTRY_CPUTICK:                // another CPU took the tick: this one's own share
         ktrace_int(KEV_INT_ENTER, KIRQ_CPUTICK, 0);     // sched:::tick on this CPU too
-        if (unlikely(ktrace_kernel_on)) {
 #if KMAX_CPUS > 1
+        sched_tick(arch_cpu_tick_periods());            // its own thread's slice
+        if (unlikely(ktrace_kernel_on))
             cputick_time_event();           // this CPU's TIME event
 #endif
+        if (unlikely(ktrace_kernel_on))
             tick_samples(false);            // this CPU's stack samples and profile-N
-        }
         ktrace_int(KEV_INT_EXIT, KIRQ_CPUTICK, 0);
         break;
     case KENTRY_FAULT:

@@ -662,40 +662,40 @@ static bool slice_used_up(struct cpu *c, unsigned periods)
     return false;
 }
 
-#if KMAX_CPUS > 1
-// Whether CPU `cpu`, whose running thread's slice just ran out, would now choose another:
-// only a ready thread of its priority or above that may run there takes its place (choose).
-// With none, an IPI would only make it enter the kernel and choose the same thread again.
-static bool slice_end_changes_choice(unsigned cpu)
-{
-    return waiting_above(cpu, (int)k_cpus[cpu].current->prio - 1, false);      // (exclusive)
-}
-#endif
-
-// The tick comes to one CPU; it keeps the slices of every CPU's thread. Another CPU whose
-// slice ran out is interrupted only when a thread waits to take its place; otherwise its
-// yield stays pending, for its next choice (its own tick within a period, or any kernel entry)
-// to honour should an equal one be ready by then. An IPI for every slice that ran out was a
-// kernel entry on every CPU running a busy round-robin thread every RR_TIMESLICE ticks, three
-// IPIs in four with nothing to do (the traced demo on 4 CPUs), each exclusive while D runs;
-// with interrupts acknowledged before the kernel lock they kept three CPUs from running a
-// single user instruction for seconds under -icount (docs/smp.md, "Why acknowledging every
-// interrupt before the lock stalled the traced demo").
+// The round-robin slice of this CPU's running thread, charged at this CPU's own timer
+// interrupt (several CPUs: each CPU its own, at the kernel's tick or at its share of it, so
+// that the CPU taking the tick touches no other CPU's thread or flags). A slice that ran out
+// leaves this CPU's yield pending, which this entry's own choice honours: another ready
+// thread of the same priority that may run here (on its queue, or pulled from another CPU's)
+// takes its place, else it keeps running. The real-time rule (R4) is not the tick's: a more
+// urgent thread made ready interrupts the CPU when it is queued. (Before: the CPU that took
+// the tick charged every CPU's thread and interrupted another CPU whose slice ran out when a
+// thread waited to take its place; docs/smp.md, "Issue 28, tenth round".)
 void sched_tick(unsigned periods)
 {
-    struct cpu *self = this_cpu();
-    slice_used_up(self, periods);
-#if KMAX_CPUS > 1
-    for (unsigned i = 0; i < k_ncpus; i++) {
-        struct cpu *c = &k_cpus[i];
-        if (c != self && c->online && slice_used_up(c, periods) && !c->kicked &&
-            slice_end_changes_choice(i)) {
-            c->kicked = true;
-            arch_cpu_kick(i);
-        }
-    }
-#endif
+    slice_used_up(this_cpu(), periods);
 }
+
+#if KMAX_CPUS > 1
+// The same on the shared side (its timer's interrupt, kernel/arch/<arch>/cpu.c), under this
+// CPU's own queue lock, taken here and kept until the entry's choice (own_lock), as a shared
+// call's first make_ready does. What it writes is this CPU's alone: its running thread's slice
+// (only the CPU a thread runs on charges it; a thread moves to another CPU only through a
+// choice, which this CPU makes only after this) and its yield flag (read by its own choice).
+// No other CPU is looked at and none is interrupted: an interrupt for another CPU's slice
+// (the old sched_tick's) is that CPU's own timer interrupt now, within one period.
+// What a CPU in a shared entry may see meanwhile: nothing of this. Another CPU's choice reads
+// this CPU's current and its priority (R3, R4: running_prio), never its slice or flags; a
+// pull takes only READY threads from this CPU's queue, under this queue's lock.
+// So the slices need no lock of their own; the queue's lock is held as every shared writer of
+// this CPU's scheduling state holds it, and the choice that reads the flag holds it anyway.
+void sched_tick_shared(unsigned periods)
+{
+    struct cpu *c = this_cpu();
+    own_lock(c);
+    slice_used_up(c, periods);
+}
+#endif
 
 // The traced pass's end on several CPUs: the state events of the thread it put back on the
 // ready queue (requeued, READY; NULL: none) and of the one it chose (RUNNING), then the CPU's

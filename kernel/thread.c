@@ -229,7 +229,7 @@ void thread_arm_timeout(struct thread *t, uint64_t ns)
 {
     uint64_t hz = board_cycles_per_sec();
     t->wake_cycles = board_cycles() + (ns / 1000000000u) * hz + (ns % 1000000000u) * hz / 1000000000u;
-    ktimer_start(&t->timeout, k_ticks + ktimer_ns_to_ticks(ns));
+    ktimer_start_after(&t->timeout, ktimer_ns_to_ticks(ns));   // (k_ticks read under its lock)
 }
 
 // Why t's priority becomes p (trace/kev.h KEV_PRIO_*): inherited from a mutex waiter or a

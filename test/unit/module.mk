@@ -62,3 +62,19 @@ $(HT)/test_sched_smp: $(SCHED_SMP_OBJS)
 	@echo "  TESTLD  $@"
 	$(Q)$(HOST_CC) $(HOST_TLDFLAGS) -o $@ $^ -lcmocka
 HOST_TESTS += $(HT)/test_sched_smp
+
+# The kernel's tick on the shared side (kernel/ktimer.c as a two-CPU kernel has it): who takes
+# a period, and a timeout armed on one CPU while another takes the period's tick, over a
+# stand-in for the timer list's lock that lets the other CPU take it first
+# (test/unit/ktimer_smp/arch_klock.h, found before test/unit's own).
+KTIMER_SMP_OBJS := $(HT)/obj/ktimer_smp/test_ktimer_smp.o $(HT)/obj/ktimer_smp/ktimer.o
+$(HT)/obj/ktimer_smp/test_ktimer_smp.o: test/unit/test_ktimer_smp.c
+	@mkdir -p $(dir $@)
+	$(Q)$(HOST_CC) -Itest/unit/ktimer_smp $(HOST_TCFLAGS) -DKMAX_CPUS=2 -c $< -o $@
+$(HT)/obj/ktimer_smp/ktimer.o: kernel/ktimer.c
+	@mkdir -p $(dir $@)
+	$(Q)$(HOST_CC) -Itest/unit/ktimer_smp $(HOST_TCFLAGS) -DKMAX_CPUS=2 -c $< -o $@
+$(HT)/test_ktimer_smp: $(KTIMER_SMP_OBJS)
+	@echo "  TESTLD  $@"
+	$(Q)$(HOST_CC) $(HOST_TLDFLAGS) -o $@ $^ -lcmocka
+HOST_TESTS += $(HT)/test_ktimer_smp

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
 // The scheduler on several CPUs (kernel/sched.c, built with KMAX_CPUS=4 over host stand-ins).
-// 1. The tick's round-robin slices: which other CPU the tick interrupts (arch_cpu_kick) when
-//    its thread's slice runs out. The truth is the round-robin rule (a thread whose slice
-//    ended yields to a ready thread of its own priority, to nothing else): a CPU is
-//    interrupted exactly when a ready thread it may run would take its place; and a yield left
-//    pending still happens at that CPU's next choice.
+// 1. The round-robin slices: each CPU charges its own running thread at its own timer
+//    interrupt (the kernel's tick or its share of it, exclusive or shared) and chooses. The
+//    truth is the round-robin rule (a thread whose slice ended yields to a ready thread of its
+//    own priority that may run there, to nothing else), and the CPU that takes the kernel's
+//    tick touches no other CPU's thread and interrupts none.
 // 2. The per-CPU run queues under random wake-ups, blocks, affinities and priority changes
 //    on 4 simulated CPUs, entries interleaved (a CPU may stay in the kernel, its thread
 //    blocked, while the others wake that thread and choose): checked against an oracle
@@ -105,82 +105,134 @@ static struct thread *run_on_cpu1(void)
     return t;
 }
 
-static void ticks(unsigned n)
+// CPU cpu's own timer interrupt, n times, each followed by its entry's choice (main.c,
+// KENTRY_TICK or KENTRY_CPUTICK: the exclusive side); the last choice.
+static struct thread *cpu_ticks(unsigned cpu, unsigned n, unsigned periods)
 {
-    for (unsigned i = 0; i < n; i++)
-        sched_tick(1);
+    struct thread *t = NULL;
+    on_cpu(cpu);
+    for (unsigned i = 0; i < n; i++) {
+        sched_tick(periods);
+        t = sched_choose();
+    }
+    on_cpu(0);
+    return t;
 }
 
-// A lone busy thread: its slice ends every RR_TIMESLICE ticks, but nothing would replace it,
-// so its CPU is never interrupted for it (each such IPI was a kernel entry for nothing).
+static unsigned all_kicks(void)
+{
+    unsigned k = 0;
+    for (unsigned c = 0; c < KMAX_CPUS; c++)
+        k += kicks[c];
+    return k;
+}
+
+// The CPU that takes the kernel's tick charges its own thread alone (docs/smp.md, "Issue 28,
+// tenth round"): CPU 0's ticks leave CPU 1's thread's slice and flags as they were, and
+// interrupt nobody.
+static void test_tick_touches_own_cpu_only(void **state)
+{
+    (void)state;
+    struct thread *a = rr_thread(2, 20, 0);
+    assert_ptr_equal(run_on_cpu1(), a);
+    rr_thread(3, 20, 1u << 1);                      // an equal one waiting on CPU 1
+    cpu_ticks(0, 10 * RR_TIMESLICE, 1);
+    assert_int_equal(a->slice, RR_TIMESLICE);
+    assert_false(k_cpus[1].yield_pending);
+    assert_int_equal(all_kicks(), 0);
+}
+
+// A lone busy thread: its slice ends every RR_TIMESLICE of its CPU's ticks, nothing replaces
+// it, and no CPU is ever interrupted for it.
 static void test_lone_thread_not_interrupted(void **state)
 {
     (void)state;
     struct thread *a = rr_thread(2, 20, 0);
     assert_ptr_equal(run_on_cpu1(), a);
-    ticks(10 * RR_TIMESLICE);
-    assert_int_equal(kicks[1], 0);
-    // A late tick covering several slices at once: the same.
-    sched_tick(3 * RR_TIMESLICE);
-    assert_int_equal(kicks[1], 0);
+    assert_ptr_equal(cpu_ticks(1, 10 * RR_TIMESLICE, 1), a);
+    // A late interrupt covering several slices at once: the same.
+    assert_ptr_equal(cpu_ticks(1, 1, 3 * RR_TIMESLICE), a);
     // A ready thread less urgent than it changes nothing either.
     rr_thread(3, 10, 0);
-    ticks(2 * RR_TIMESLICE);
-    assert_int_equal(kicks[1], 0);
-    on_cpu(1);
-    assert_ptr_equal(sched_choose(), a);
+    assert_ptr_equal(cpu_ticks(1, 2 * RR_TIMESLICE, 1), a);
+    assert_int_equal(all_kicks(), 0);
 }
 
-// An equal thread ready: the CPU is interrupted when the slice ends, and its choice then
-// goes to the other thread (round robin across CPUs still works).
-static void test_equal_thread_ready_interrupts(void **state)
+// An equal thread ready: the slice's end on the CPU's own tick hands the CPU over (round
+// robin across CPUs still works), with no IPI: the CPU's own interrupt did it.
+static void test_equal_thread_ready_takes_over(void **state)
 {
     (void)state;
     struct thread *a = rr_thread(2, 20, 0);
     assert_ptr_equal(run_on_cpu1(), a);
     struct thread *b = rr_thread(3, 20, 1u << 1);   // may run on CPU 1 only
-    ticks(RR_TIMESLICE - 1);
-    assert_int_equal(kicks[1], 0);
-    sched_tick(1);
-    assert_int_equal(kicks[1], 1);
-    on_cpu(1);
-    k_cpus[1].kicked = false;                       // (its entry clears it: main.c)
-    assert_ptr_equal(sched_choose(), b);
+    assert_ptr_equal(cpu_ticks(1, RR_TIMESLICE - 1, 1), a);
+    assert_ptr_equal(cpu_ticks(1, 1, 1), b);
+    assert_int_equal(a->state, THS_READY);
+    assert_int_equal(b->slice, RR_TIMESLICE);       // b's own slice starts whole
+    assert_int_equal(all_kicks(), 0);
+    // and back after b's slice
+    assert_ptr_equal(cpu_ticks(1, RR_TIMESLICE, 1), a);
 }
 
-// An equal thread that may not run on that CPU is no reason to interrupt it.
-static void test_equal_thread_elsewhere_not_interrupted(void **state)
+// An equal thread that may not run on that CPU does not take its place.
+static void test_equal_thread_elsewhere_stays(void **state)
 {
     (void)state;
     struct thread *a = rr_thread(2, 20, 0);
     assert_ptr_equal(run_on_cpu1(), a);
     rr_thread(3, 20, 1u << 0);                      // CPU 0 only
-    ticks(2 * RR_TIMESLICE);
-    assert_int_equal(kicks[1], 0);
+    assert_ptr_equal(cpu_ticks(1, 2 * RR_TIMESLICE, 1), a);
+    assert_int_equal(all_kicks(), 0);
 }
 
-// The slice ended with nobody to yield to; an equal thread readied after that is taken at the
-// CPU's next choice (its own tick, a kernel call), not a whole slice later.
-static void test_pending_yield_kept_for_next_choice(void **state)
+// An equal thread waiting on another CPU's queue that may run here is pulled at the slice's
+// end (the choice's pull honours the pending yield).
+static void test_equal_thread_pulled_at_slice_end(void **state)
 {
     (void)state;
     struct thread *a = rr_thread(2, 20, 0);
     assert_ptr_equal(run_on_cpu1(), a);
-    ticks(RR_TIMESLICE);
-    assert_int_equal(kicks[1], 0);
-    struct thread *b = rr_thread(3, 20, 0);
-    on_cpu(1);
-    assert_ptr_equal(sched_choose(), b);
+    k_cpus[0].current = NULL;                       // CPU 0 in the kernel, about to choose
+    struct thread *b = rr_thread(3, 20, 0);         // queued on CPU 0's queue
+    k_cpus[0].current = k_cpus[0].idle;
+    assert_int_equal(b->rq_cpu, 0);
+    assert_ptr_equal(cpu_ticks(1, RR_TIMESLICE, 1), b);
     assert_int_equal(a->state, THS_READY);
+}
+
+// The shared side's form (sched_tick_shared, then the shared choice): the same decision,
+// under CPU 1's queue lock, which the choice lets go.
+static void test_shared_tick(void **state)
+{
+    (void)state;
+    struct thread *a = rr_thread(2, 20, 0);
+    assert_ptr_equal(run_on_cpu1(), a);
+    struct thread *b = rr_thread(3, 20, 1u << 1);
+    on_cpu(1);
+    test_in_shared = 1;
+    for (unsigned i = 0; i < RR_TIMESLICE - 1; i++) {
+        sched_tick_shared(1);
+        assert_true(k_cpus[1].rq_held);
+        assert_ptr_equal(sched_choose_shared(), a);
+        assert_false(k_cpus[1].rq_held);
+    }
+    sched_tick_shared(1);
+    assert_ptr_equal(sched_choose_shared(), b);
+    assert_false(k_cpus[1].rq_held);
+    test_in_shared = 0;
+    on_cpu(0);
 }
 
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup(test_tick_touches_own_cpu_only, setup),
         cmocka_unit_test_setup(test_lone_thread_not_interrupted, setup),
-        cmocka_unit_test_setup(test_equal_thread_ready_interrupts, setup),
-        cmocka_unit_test_setup(test_equal_thread_elsewhere_not_interrupted, setup),
-        cmocka_unit_test_setup(test_pending_yield_kept_for_next_choice, setup),
+        cmocka_unit_test_setup(test_equal_thread_ready_takes_over, setup),
+        cmocka_unit_test_setup(test_equal_thread_elsewhere_stays, setup),
+        cmocka_unit_test_setup(test_equal_thread_pulled_at_slice_end, setup),
+        cmocka_unit_test_setup(test_shared_tick, setup),
         cmocka_unit_test(test_rt_blocked_thread_not_run_twice),
         cmocka_unit_test(test_rt_requeue_of_taken_thread),
         cmocka_unit_test(test_rt_random_exclusive),

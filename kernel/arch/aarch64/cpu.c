@@ -62,8 +62,9 @@ static inline __attribute__((always_inline)) unsigned sync_kind(void)
 // saved: the kernel's work for this entry, then any work it left (a reschedule request, a
 // software-raised line), each as an entry of its own, as on x86.
 // With more than one CPU online the whole of it runs under the kernel lock's exclusive side
-// (smp.c), except the message fast path, the reschedule IPI and a CPU's share of the tick,
-// which run shared (kernel/klock.h; entry_shared, entry_irq_shared).
+// (smp.c), except the message fast path, the reschedule IPI and, when no kernel timer is due,
+// a CPU's timer interrupt (the tick or its share of it), which run shared (kernel/klock.h;
+// entry_shared, entry_irq_shared).
 // entry.S calls the untraced or the traced one: its call instruction is rewritten when
 // tracing turns on or off (entry_select.c), so the untraced path tests nothing. The work an
 // entry left is rare and tests ktrace_kernel_on itself (tracing may have started meanwhile),
@@ -143,23 +144,24 @@ static inline __attribute__((always_inline)) bool entry_shared(unsigned source,
 }
 
 // An interrupt on the shared side (kernel/kentry_shared.h): a reschedule IPI, (untraced) this
-// CPU's share of a tick another CPU took, or a device line a process attached as an event
-// (kernel/irq.c irq_shared_ok: not a kernel driver's, its process alive, its pulse sure to be
-// queued), each seen from the controller's next answer without acknowledging it, so that every
-// other interrupt is acknowledged under the exclusive lock as before (docs/smp.md, "Why
-// acknowledging every interrupt before the lock stalled the traced demo"). False when the entry
-// is to run exclusive; *line is then what the shared side acknowledged (another line came
-// first), or INTC_NOT_ACKED.
+// CPU's timer (its share of a tick another CPU took, or the kernel's tick with no timer due,
+// counted here: irq_timer.c a64_tick_shared; either way its own slice charged), or a device
+// line a process attached as an event (kernel/irq.c irq_shared_ok: not a kernel driver's, its
+// process alive, its pulse sure to be queued), each seen from the controller's next answer
+// without acknowledging it, so that every other interrupt is acknowledged under the exclusive
+// lock as before (docs/smp.md, "Why acknowledging every interrupt before the lock stalled the
+// traced demo"). False when the entry is to run exclusive; *line is then what the shared side
+// acknowledged (another line came first), or INTC_NOT_ACKED.
 static inline __attribute__((always_inline)) bool entry_irq_shared(const bool traced, int *line)
 {
     int next = intc_peek();
     if (next == INTC_IPI) {
         if ((traced && !KLOCK_SHARED_TRACED) || !kentry_choose_shared_begin(k_current, traced))
             return false;
-    } else if (next == TICK_IRQ && !traced) {   // (traced: the share's events are exclusive)
+    } else if (next == TICK_IRQ && !traced) {   // (traced: the tick's events are exclusive)
         if (!kentry_choose_shared_begin(k_current, false))
             return false;
-        if (!a64_tick_is_cpu_share()) {         // this CPU takes the kernel's tick
+        if (!a64_tick_shared()) {               // a timer due: the exclusive tick
             arch_kernel_exit_shared();
             return false;
         }
@@ -184,7 +186,7 @@ static inline __attribute__((always_inline)) bool entry_irq_shared(const bool tr
         if (traced)
             ktrace_ipi();
     } else if (next == TICK_IRQ)
-        a64_cputick_take();
+        sched_tick_shared(a64_cputick_take());  // this CPU's slice, under its queue's lock
     else
         irq_dispatch_shared((unsigned)next);    // its events too, traced (they need no lock)
     kentry_choose_shared_end(k_current, traced);

@@ -7,8 +7,12 @@
 // taken as kernel entries of their own as soon as the current one ends (a64_more_work), as on
 // x86. Everything here runs inside the kernel, interrupts masked, under the kernel lock.
 // Multiprocessor: every CPU's virtual timer interrupts it once a tick period, and the first
-// CPU to see a period end takes the kernel's tick (KENTRY_TICK: time, timers and every CPU's
-// round-robin slice); for the others it is only a look at the run queue. So the tick does not
+// CPU to see a period end takes the kernel's tick (time and timers): on the shared side when
+// no kernel timer is due by it and nothing traces (kernel/ktimer.c ktimer_tick_shared, under
+// the timer list's lock), else exclusive (KENTRY_TICK). Every CPU charges its own running
+// thread's round-robin slice at its own timer interrupt, whichever it was (sched_tick,
+// sched_tick_shared); for the CPUs that did not take the period it is otherwise only a look at
+// the run queue (KENTRY_CPUTICK). So the tick does not
 // wait for one particular CPU: a CPU asleep in WFI, or not being run by the host (QEMU's
 // round-robin of virtual CPUs under -icount serves a sleeping CPU's timer only when the busy
 // one yields, up to 100 ms late), does not hold the clock back. The raised-line set is shared
@@ -22,6 +26,7 @@
 #include <board_config.h>
 #include <a64_intc.h>
 #include <kernel/tick_periods.h>
+#include <kernel/ktimer.h>
 
 #define TIMER_ENABLE     1u
 
@@ -30,8 +35,12 @@ static uint32_t enabled;        // lines unmasked by the kernel
 static bool resched[KMAX_CPUS];
 static unsigned current_irq[KMAX_CPUS];
 static uint64_t tick_period;
-static uint64_t tick_next;                   // the end of the kernel's current tick period
+// The end of the kernel's current tick period. Moved on by the exclusive tick (a64_irq_kind),
+// or, several CPUs, by a tick on the shared side under the timer list's lock (arch_tick_claim),
+// while other shared entries read it (tick_is_cpu_share): relaxed atomic accesses there.
+static uint64_t tick_next;
 static uint64_t cpu_tick_next[KMAX_CPUS];    // each CPU's next timer compare value
+static unsigned cpu_periods[KMAX_CPUS];      // periods its last timer interrupt covered
 static unsigned tick_periods;                // periods the tick being taken covers
 
 void a64_irq_init(void)
@@ -49,37 +58,68 @@ void a64_irq_init(void)
 // time) the waits took most of a period, a CPU came back with its next interrupt already due,
 // and a thread bound to it never ran again (docs/smp.md). The kernel's tick counts the
 // periods it skipped. This CPU's own state alone: either side of the kernel lock.
+// The periods this interrupt covers (its own and those it skipped) are kept for the
+// round-robin slice of this CPU's thread (arch_cpu_tick_periods).
 static uint64_t cpu_timer_rearm(void)
 {
     unsigned c = cpu_id();
     uint64_t now = A64_SYSREG_READ(cntvct_el0);
+    unsigned periods = 1;
     cpu_tick_next[c] += tick_period;
-    while (cpu_tick_next[c] < now + tick_period / 4)
+    while (cpu_tick_next[c] < now + tick_period / 4) {
         cpu_tick_next[c] += tick_period;
+        periods++;
+    }
+    cpu_periods[c] = periods;
     A64_SYSREG_WRITE(cntv_cval_el0, cpu_tick_next[c]);
     a64_isb();
     return now;
+}
+
+unsigned arch_cpu_tick_periods(void)
+{
+    return cpu_periods[cpu_id()];
 }
 
 // Whether a timer interrupt seen at `now` is only this CPU's share of a period whose tick
 // another CPU took (KENTRY_CPUTICK).
 static bool tick_is_cpu_share(uint64_t now)
 {
-    return now + tick_period / 8 < tick_next;
+    return now + tick_period / 8 < __atomic_load_n(&tick_next, __ATOMIC_RELAXED);
 }
 
 #if KMAX_CPUS > 1
-// The shared side's tick (cpu.c): true when this CPU's timer interrupt is only its share, which
-// it may then take shared (a64_cputick_take: its timer re-armed). The kernel's tick (tick_next)
-// changes on the exclusive side alone, so it holds still while this CPU runs shared.
-bool a64_tick_is_cpu_share(void)
+// The shared side's tick (cpu.c): true when this CPU's timer interrupt may be taken shared:
+// only its share (another CPU took the period), or the kernel's tick with no timer due, taken
+// here and now (kernel/ktimer.c, ktimer_tick_shared: the periods counted, tick_next moved on).
+// False: the exclusive tick (KENTRY_TICK), nothing changed. The first look needs no lock: a
+// period once taken stays taken (tick_next only grows), and a period that looks not taken is
+// looked at again under the timer list's lock.
+// A period is also taken exclusive, as before, while another CPU waits for the exclusive side
+// (it has a ticket): that entry runs alone anyway, and this tick only queues behind it. Under
+// QEMU's -icount, which runs one virtual CPU at a time and moves on from a busy one only when
+// it waits (WFE: the lock's waits) or at its 100 ms kick, the exclusive tick was what made a
+// CPU busy on the shared side (message round trips) give its turn to one waiting for the
+// exclusive side, every period; taken shared there too, smpstress's test 2 (main's calls
+// exclusive on CPU 2 beside a pair on CPU 1) got about one exclusive entry a second of virtual
+// time and timed out (docs/smp.md, "Issue 28, tenth round").
+bool a64_tick_shared(void)
 {
-    return tick_is_cpu_share(A64_SYSREG_READ(cntvct_el0));
+    return tick_is_cpu_share(A64_SYSREG_READ(cntvct_el0)) ||
+           (!a64_kernel_lock_wanted() && ktimer_tick_shared() != KTICK_EXCLUSIVE);
 }
 
-void a64_cputick_take(void)
+// The interrupt's own work once acknowledged: this CPU's timer re-armed; the periods it covers
+// (the slices', arch_cpu_tick_periods).
+unsigned a64_cputick_take(void)
 {
     cpu_timer_rearm();
+    return cpu_periods[cpu_id()];
+}
+
+void arch_tick_claim(unsigned periods)
+{
+    __atomic_store_n(&tick_next, tick_next + (uint64_t)periods * tick_period, __ATOMIC_RELAXED);
 }
 #endif
 

@@ -136,6 +136,13 @@ void a64_kernel_lock(void)
         kunmap_waited(this_cpu());
 }
 
+// Whether a CPU holds the exclusive side or waits for it (has a ticket): a look, no order.
+bool a64_kernel_lock_wanted(void)
+{
+    return __atomic_load_n(&kernel_lock_word.next, __ATOMIC_RELAXED) !=
+           __atomic_load_n(&kernel_lock_word.owner, __ATOMIC_RELAXED);
+}
+
 void a64_kernel_unlock(void)
 {
     uint32_t next = kernel_lock_word.owner + 1;

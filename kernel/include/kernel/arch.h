@@ -34,6 +34,13 @@ unsigned arch_tick_periods(void);
 // interrupt pending, or held up): k_ticks + this is the tick count now (ktimer_now). 0 on an
 // arch that cannot tell.
 unsigned arch_tick_pending(void);
+// Several CPUs: the arch's end of the current period moves on by `periods` (those that
+// arch_tick_pending just counted), under the timer list's lock: the kernel's tick taken on
+// the shared side (kernel/ktimer.c ktimer_tick_shared).
+void arch_tick_claim(unsigned periods);
+// Several CPUs: the periods this CPU's own timer interrupt (the kernel's tick or its share of
+// it) covers, for its thread's round-robin slice (sched_tick).
+unsigned arch_cpu_tick_periods(void);
 // Loads the MPU with the regions of a process (NULL: kernel thread, user regions off).
 void arch_mpu_switch(const struct proc *p);
 // True when [base, base+size) can be one protection region (programs' RAM slots must be).

@@ -84,6 +84,7 @@ struct cpu {
     struct kev_slot **ktrace_limit; // its tc_limit's address, loaded with it as one pair
                                     // (the ordered load's operand, trace_port_kernel.h)
     uint64_t context_switches;  // this CPU's (k_context_switches: the one-CPU kernel's)
+    uint64_t ticks_shared;      // tick periods this CPU counted on the shared side (ktimer.c)
 #endif
 } KCPU_LINE_ALIGNED;            // (its fields are written on every entry: a line per CPU)
 

@@ -12,6 +12,7 @@ enum cpu_counter {
     CPU_RUNQ_FOUND_TAKEN,
     CPU_RUNQ_HOLD_CYCLES,
     CPU_IPIS,                   // reschedule IPIs received (KMAX_CPUS > 1)
+    CPU_TICKS_SHARED,           // tick periods counted on the shared side (KMAX_CPUS > 1)
 };
 
 // The sum of one counter over the CPUs online; 0 for a counter this kernel does not keep

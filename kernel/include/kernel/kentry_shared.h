@@ -9,9 +9,10 @@
 // shared side", priority inheritance included), and TimerTimeout: a timeout is armed and
 // cancelled under the timer list's own lock (ktimer.c), and the calls that touch only their
 // caller, the clock and the timer list (shared_local_call: ClockTime, ClockCycles, ThreadSelf,
-// ProcSelf, ThreadSleep, ThreadYield, the null call). So do a reschedule IPI and a CPU's share
-// of the tick, whose only work is the choice (kentry_choose_shared_*, below): a wake-up across
-// CPUs, or the tick's period on the CPUs that did not take it, then stops no other CPU. So do
+// ProcSelf, ThreadSleep, ThreadYield, the null call). So do a reschedule IPI and a CPU's timer
+// interrupt, whose work is the choice (kentry_choose_shared_*, below), its own slice and, for
+// the CPU that takes a period with no kernel timer due, the tick count (ktimer.c): a wake-up
+// across CPUs, or a period's tick, then stops no other CPU. So do
 // InterruptMask and InterruptUnmask (the line's lock), and an interrupt on a line a process
 // attached as an event (kernel/irq.c: the line masked under its lock, the pulse queued under
 // the channel's), between the same two halves.
@@ -197,10 +198,11 @@ retry:
 
 // An interrupt whose only work is to choose again, as a shared call's exit does, under the
 // run-queue lock: a reschedule IPI (another CPU made ready a thread that this one should run,
-// or ended this one's slice), and, untraced, this CPU's share of a tick another CPU took
-// (KENTRY_CPUTICK: the slices are the tick's); and a device interrupt on a line attached as an
-// event, whose pulse comes first (irq_dispatch_shared). The arch's entry takes it in two halves
-// around its acknowledgement (kernel/arch/<arch>/cpu.c). The first answers false, having
+// or ended this one's slice), and, untraced, this CPU's timer interrupt (its share of a tick
+// another CPU took, or the tick itself with no timer due: the arch's entry counts it and
+// charges this CPU's slice between the two halves); and a device interrupt on a line attached
+// as an event, whose pulse comes first (irq_dispatch_shared). The arch's entry takes it in two
+// halves around its acknowledgement (kernel/arch/<arch>/cpu.c). The first answers false, having
 // changed nothing, when the entry is to run exclusive: as a call's, and while this CPU has
 // notifications to deliver.
 static inline __attribute__((always_inline)) bool kentry_choose_shared_begin(struct thread *t,

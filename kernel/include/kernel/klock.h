@@ -10,12 +10,13 @@
 //   TimerTimeout: kernel/kentry_shared.h) and its CPU's choice of the next thread; the SYNC_*
 //   calls (sync.c); the calls that touch only their caller and the clock (ClockTime,
 //   ClockCycles, ThreadSelf, ProcSelf, the null call: kentry_shared.h shared_local_call); a
-//   reschedule IPI and, untraced, a CPU's
-//   share of a tick another CPU took, whose only work is that choice
-//   (kentry_choose_shared_*); a device interrupt on a line a process attached as an event,
-//   and InterruptMask / InterruptUnmask (kernel/irq.c). A CPU sets its own word, checks the
-//   writer word and backs off while it is set. CPUs in shared mode exclude one another only
-//   through the locks below.
+//   reschedule IPI and, untraced, a CPU's timer interrupt: its share of a tick another CPU
+//   took, or the kernel's tick itself when no kernel timer is due by it (ktimer.c
+//   ktimer_tick_shared, under the timer list's lock), each with its own thread's slice
+//   (sched_tick_shared) and then that choice (kentry_choose_shared_*); a device interrupt on a
+//   line a process attached as an event, and InterruptMask / InterruptUnmask (kernel/irq.c). A
+//   CPU sets its own word, checks the writer word and backs off while it is set. CPUs in
+//   shared mode exclude one another only through the locks below.
 //
 // Fine-grained locks, taken only in shared mode, always in increasing rank:
 //   KLOCK_RANK_COND  a condition variable's waiters and the state of the threads blocking on

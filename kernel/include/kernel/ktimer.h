@@ -6,6 +6,7 @@
 
 #include <kernel/kernel.h>
 #include <kernel/list.h>
+#include <kernel/cpu.h>
 
 struct ktimer;
 typedef void (*ktimer_fn)(struct ktimer *t);
@@ -30,6 +31,25 @@ void ktimer_subsystem_init(void);
 uint64_t ktimer_now(void);
 void ktimer_init(struct ktimer *t, ktimer_fn fn);
 void ktimer_start(struct ktimer *t, uint64_t expires_tick);
+// Starts t to expire `ticks` ticks after the tick count k_ticks, read under the timer list's
+// lock on several CPUs, where a tick may be taken on the shared side meanwhile (ktimer.c,
+// ktimer_tick_shared: the race it closes). One CPU: ktimer_start(t, k_ticks + ticks).
+#if KMAX_CPUS > 1
+void ktimer_start_after(struct ktimer *t, uint64_t ticks);
+
+// What a CPU whose timer interrupt came may do on the shared side (ktimer_tick_shared).
+enum ktick_shared {
+    KTICK_SHARE,        // no period is left to count: another CPU took it; this is its share
+    KTICK_TAKEN,        // the periods that ended were counted here, no timer due by them
+    KTICK_EXCLUSIVE,    // a timer is due by them: nothing changed, take the tick exclusive
+};
+enum ktick_shared ktimer_tick_shared(void);
+#else
+static inline void ktimer_start_after(struct ktimer *t, uint64_t ticks)
+{
+    ktimer_start(t, k_ticks + ticks);
+}
+#endif
 bool ktimer_active(const struct ktimer *t);
 void ktimer_stop_linked(struct ktimer *t);
 

@@ -27,8 +27,10 @@ struct thread *sched_choose(void);
 struct thread *sched_choose_traced(void);
 // Asks for the current thread to go to the back of its priority's queue on kernel exit.
 void sched_yield_current(void);
-// Called on each tick for round-robin accounting (of every CPU's running thread), with the
-// periods the tick covers (arch_tick_periods).
+// Round-robin accounting of this CPU's running thread at its own timer interrupt, with the
+// periods the interrupt covers (one CPU: the tick's, arch_tick_periods; several: this CPU's
+// timer's, arch_cpu_tick_periods, each CPU charging its own thread, at the kernel's tick or
+// at its share of it). Exclusive side (or one CPU).
 void sched_tick(unsigned periods);
 // ThreadCtl(KTCTL_RUNMASK): binds the running thread `t` to the CPUs in `mask` (bit per CPU)
 // that are online. 0, or -EINVAL when none of them is. When the thread's CPU is not one of them
@@ -47,6 +49,9 @@ void sched_set_prio_shared(struct thread *t, uint8_t p);
 // it is kept until the entry's choice (sched_choose_shared), which also kicks the other CPUs.
 // (Other CPUs' queues are locked by the functions above where they touch them.)
 void sched_lock_shared(void);
+// sched_tick on the shared side: under this CPU's queue lock (sched_lock_shared's, kept until
+// the entry's choice, which honours a slice that ran out).
+void sched_tick_shared(unsigned periods);
 struct thread *sched_choose_shared(void);
 struct thread *sched_choose_shared_traced(void);
 #endif

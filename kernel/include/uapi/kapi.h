@@ -122,6 +122,10 @@ struct kthread_info {
 #define KSYSINFO_TICKS              24
 #define KSYSINFO_TICKS_LATE         25
 #define KSYSINFO_TIMER_OVERRUNS     26
+// Of KSYSINFO_TICKS, those counted on the shared side of the kernel lock (several CPUs: a
+// period with no kernel timer due, untraced; docs/smp.md, "Issue 28, tenth round"); the rest
+// were the exclusive tick's. EINVAL from a one-CPU kernel.
+#define KSYSINFO_TICKS_SHARED       27
 
 // ThreadCtl(cmd, data) (QNX's __KER_THREAD_CTL): what the calling thread may change about itself.
 // KTCTL_RUNMASK: data is a bit mask of the CPUs the thread may run on (bit n: CPU n; QNX's

@@ -28,6 +28,8 @@
 //       entries, the reschedule IPIs the CPUs took and the kernel's ticks meanwhile (SysInfo):
 //       exclusive entries beyond the ticks and the setup, and IPIs, are work one pair makes
 //       for the other's CPU (docs/smp.md, "Issue 28: false sharing on the message path").
+//   smp_msg_ticks_shared_per_100k_roundtrips_<n>pair  of those ticks, the ones taken on the
+//       shared side (SysInfo KSYSINFO_TICKS_SHARED; the rest were exclusive entries).
 // `smpbench sync` the same for mutexes and semaphores (kernel/sync.c's shared side):
 //   smp_sync_ops_per_s_<n>pair  n pairs of threads, each pair bound to its own CPU with its own
 //       mutex and two semaphores; an operation is one thread's MutexLock, MutexUnlock, SemPost
@@ -380,12 +382,14 @@ static void pairs(uint32_t ncpu, const struct pair_bench *pb)
     uint32_t np = ncpu < 2 ? 1 : 2;
     uint64_t v[2][RUNS];
     uint32_t excl[2] = { 0, 0 }, shared[2] = { 0, 0 }, ipis[2] = { 0, 0 }, ticks[2] = { 0, 0 };
+    uint32_t ticks_sh[2] = { 0, 0 };
     struct runq_counts rq[2] = { { 0, 0, 0 }, { 0, 0, 0 } }, rq0;
     for (int r = 0; r < RUNS; r++)
         for (uint32_t n = 1; n <= np; n++) {
             uint32_t e0 = sysinfo(KSYSINFO_KENTRIES_EXCLUSIVE);
             uint32_t s0 = sysinfo(KSYSINFO_KCALLS_SHARED);
             uint32_t i0 = sysinfo(KSYSINFO_IPIS), t0 = sysinfo(KSYSINFO_TICKS);
+            uint32_t ts0 = sysinfo(KSYSINFO_TICKS_SHARED);
             runq_snap(&rq0);
             v[n - 1][r] = pb->phase(n);
             runq_add_since(&rq[n - 1], &rq0);
@@ -394,6 +398,7 @@ static void pairs(uint32_t ncpu, const struct pair_bench *pb)
             shared[n - 1] += sysinfo(KSYSINFO_KCALLS_SHARED) - s0;
             ipis[n - 1] += sysinfo(KSYSINFO_IPIS) - i0;
             ticks[n - 1] += sysinfo(KSYSINFO_TICKS) - t0;
+            ticks_sh[n - 1] += sysinfo(KSYSINFO_TICKS_SHARED) - ts0;
         }
     for (uint32_t n = 1; n <= np; n++) {
         uint64_t c = v[n - 1][RUNS / 2] ? v[n - 1][RUNS / 2] : 1;
@@ -417,6 +422,10 @@ static void pairs(uint32_t ncpu, const struct pair_bench *pb)
                (unsigned long)n, per(ipis[n - 1], trips, 100000u).s);
         printf("BENCH smp_%s_ticks_per_100k_%ss_%lupair %s ticks\n", pb->what, pb->unit,
                (unsigned long)n, per(ticks[n - 1], trips, 100000u).s);
+        // Of those ticks, the ones counted on the shared side (no timer due, untraced): the
+        // rest were exclusive entries (docs/smp.md, "Issue 28, tenth round").
+        printf("BENCH smp_%s_ticks_shared_per_100k_%ss_%lupair %s ticks\n", pb->what, pb->unit,
+               (unsigned long)n, per(ticks_sh[n - 1], trips, 100000u).s);
         runq_print(n, &rq[n - 1], trips);     // (a KLOCK_STATS kernel's: sb_runq.c)
     }
 }

@@ -48,12 +48,13 @@ _Noreturn void a64_enter_current(uint64_t stack_top);
 // smp.c
 void a64_kernel_lock(void);
 void a64_kernel_unlock(void);
+bool a64_kernel_lock_wanted(void);
 // irq_timer.c
 void a64_irq_init(void);
 void a64_tick_start_cpu(void);
 unsigned a64_irq_kind(int line);
-bool a64_tick_is_cpu_share(void);
-void a64_cputick_take(void);
+bool a64_tick_shared(void);
+unsigned a64_cputick_take(void);
 bool a64_more_work(unsigned *kind);
 // fault.c
 _Noreturn void a64_kernel_fault(uint64_t esr, uint64_t elr, uint64_t far, uint64_t spsr);
