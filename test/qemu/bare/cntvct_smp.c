@@ -18,12 +18,22 @@
 //                  delivers each from its main-loop thread under the BQL.
 //   -DACTIVE=1     with 2 CPUs, only CPU 0 runs the loop; CPU 1 waits for interrupts (the
 //                  one-pair run's idle CPU). Reported as 1 CPU.
+//   -DSVC          each iteration takes an exception: `svc #0`, whose handler returns at once
+//                  (`eret`), the least a kernel call costs. QEMU 7.2's TCG delivers every
+//                  exception (cpu_handle_exception, do_interrupt) under the BQL: if that
+//                  serialises the CPUs, a kernel whose calls touch nothing shared still cannot
+//                  scale its kernel calls across CPUs under QEMU. -DSVC_WORK=N adds N
+//                  iterations of the control loop's two instructions after each call (the
+//                  work of a kernel call that shares nothing).
 // Prints "cpus N loops L ticks T hz F" over semihosting and exits. Built and run by
 // cntvct_smp.sh.
 #include <stdint.h>
 
 #ifndef LOOPS
 #define LOOPS 4000000u
+#endif
+#ifndef SVC_WORK
+#define SVC_WORK 0u
 #endif
 #define MAX_CPUS 2
 #ifndef ACTIVE
@@ -98,6 +108,13 @@ static void tick_start(unsigned cpu)
     __asm__ volatile("msr cntv_tval_el0, %0; msr cntv_ctl_el0, %1; isb; msr daifclr, #2"
                      :: "r"(hz / 1000u), "r"(1ul) : "memory");
 }
+#elif defined(SVC)
+static void tick_start(unsigned cpu)
+{
+    extern char tick_vectors[];
+    (void)cpu;
+    __asm__ volatile("msr vbar_el1, %0; isb" :: "r"(tick_vectors));
+}
 #else
 static void tick_start(unsigned cpu) { (void)cpu; }
 #endif
@@ -112,6 +129,11 @@ static void run(unsigned cpu)
         uint64_t v;
         __asm__ volatile("mrs %0, cntvct_el0" : "=r"(v));
         acc += v;
+#elif defined(SVC)
+        __asm__ volatile("svc #0" ::: "memory");
+        acc += i;
+        for (uint32_t w = 0; w < SVC_WORK; w++)     // the kernel's own work per call
+            __asm__ volatile("add %0, %0, %1\n\teor %0, %0, %1, lsl #3" : "+r"(acc) : "r"((uint64_t)w));
 #else
         __asm__ volatile("add %0, %0, %1\n\teor %0, %0, %1, lsl #3" : "+r"(acc) : "r"((uint64_t)i));
 #endif
@@ -182,17 +204,25 @@ __asm__(".section .text.start, \"ax\"\n"
         ".ltorg\n"
         ".previous\n");
 
-// -DTICK's vector table: the IRQ from the current level (offset 0x280) acknowledges the
-// interrupt at the GIC's CPU interface, re-arms the virtual timer a millisecond on, counts it
-// in tick_count[cpu] and ends it; every other vector stops where it is.
+// The vector table of -DTICK and -DSVC: the IRQ from the current level (offset 0x280)
+// acknowledges the interrupt at the GIC's CPU interface, re-arms the virtual timer a
+// millisecond on, counts it in tick_count[cpu] and ends it; -DSVC's synchronous exception from
+// the current level (0x200, its svc) returns past it; every other vector stops where it is.
+#ifdef SVC
+#define SYNC_CURRENT "  eret\n"
+#else
+#define SYNC_CURRENT "  b .\n"
+#endif
 __asm__(".section .text.vectors, \"ax\"\n"
         ".balign 2048\n"
         ".global tick_vectors\n"
         "tick_vectors:\n"
-        ".rept 5\n"
+        ".rept 4\n"
         "  b .\n"
         "  .balign 0x80\n"
         ".endr\n"
+        SYNC_CURRENT
+        "  .balign 0x80\n"
         "  b irq_tick\n"
         "  .balign 0x80\n"
         ".rept 10\n"

@@ -10,8 +10,13 @@
 #   qemu_cntvct_reads_per_s_wallclock_{1,2}cpu     reads per second, all CPUs together
 #   qemu_control_loops_per_s_wallclock_{1,2}cpu    control loops per second, all CPUs together
 #   qemu_tick_loops_per_s_wallclock_{1,2}cpu       the control loop on 1 and 2 of 2 CPUs, every
-#                                                  CPU taking a 1 kHz timer interrupt (-DTICK):
-#                                                  the ceiling of smpbench pairs' 1- and 2-pair runs
+#                                                  CPU taking a 1 kHz timer interrupt (-DTICK)
+#   qemu_svc_calls_per_s_wallclock_{1,2}cpu        kernel calls that share nothing (-DSVC): an
+#                                                  svc, its handler's eret and 1600 plain
+#                                                  instructions (SVC_WORK=800), so that one CPU
+#                                                  takes about as many exceptions a second as one
+#                                                  of smpbench's message pairs (3 a round trip):
+#                                                  QEMU's ceiling for the pairs' 2-against-1
 #   test/qemu/bare/cntvct_smp.sh [ROUNDS]     (default 5; make BOARD=qemu-virt-a53 bench runs it)
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
@@ -28,6 +33,7 @@ build cntvct 10000000u -DREAD_CNTVCT || exit 1
 build control 300000000u || exit 1
 build tick1 300000000u "-DTICK -DACTIVE=1" || exit 1
 build tick2 300000000u -DTICK || exit 1
+build svc 1000000u "-DSVC -DSVC_WORK=800u" || exit 1
 # loops per second of one run: "cpus N loops L ticks T hz F" -> L * F / T
 run() {     # image, cpus running the loop (the tick images: of 2)
     local smp=$2 elf=$1
@@ -44,7 +50,7 @@ run() {     # image, cpus running the loop (the tick images: of 2)
     rm -f "$tmp/out"
 }
 status=0
-for img in cntvct control tick; do
+for img in cntvct control tick svc; do
     : > "$tmp/$img.1"; : > "$tmp/$img.2"
     for r in $(seq "$rounds"); do
         for n in 1 2; do
@@ -64,6 +70,7 @@ for img in cntvct control tick; do
         cntvct)  echo "BENCH qemu_cntvct_reads_per_s_wallclock_${n}cpu $med reads/s" ;;
         control) echo "BENCH qemu_control_loops_per_s_wallclock_${n}cpu $med loops/s" ;;
         tick)    echo "BENCH qemu_tick_loops_per_s_wallclock_${n}cpu $med loops/s" ;;
+        svc)     echo "BENCH qemu_svc_calls_per_s_wallclock_${n}cpu $med calls/s" ;;
         esac
     done
 done

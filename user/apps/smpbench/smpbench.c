@@ -215,7 +215,10 @@ static uint64_t roundtrip(uint32_t cpu)
 }
 
 // ---- pairs: round trips per second of n client/server pairs, a pair per CPU ----
-#define PAIR_ROUNDS 20000u
+// Round trips per pair and phase: about a second of the host's clock for one pair (180 000 a
+// second since the ninth round made a pair 8 x faster; at 20 000 a phase lasted 0.1 s, and a
+// 2-pair phase, which ends with its slower pair, caught the host's every hiccup).
+#define PAIR_ROUNDS 160000u
 
 int pair_chid[MAXW];
 
