@@ -44,21 +44,33 @@ static int spy_reader(void *arg)
     }
 }
 
-static int ring_spy(void)
+// Owns a trace ring of nbufs buffers and finds where it is mapped (a buffer taken and given
+// back tells): its first word, or NULL (*why: 1, no ring; 2, no buffer taken).
+static const volatile uint32_t *own_ring(uint32_t nbufs, int *why)
 {
     struct ktrace_buffer b;
-    ThreadCtl(KTCTL_RUNMASK, (void *)(uintptr_t)(1u << 1));
-    if (TraceEvent(KTRACE_ALLOCBUFFER, SPY_BUFS, 0, 0) != (int)SPY_BUFS)
-        return 1;
+    *why = 1;
+    if (TraceEvent(KTRACE_ALLOCBUFFER, nbufs, 0, 0) != (int)nbufs)
+        return NULL;
     TraceEvent(KTRACE_ADDALLCLASSES, 0, 0, 0);
     TraceEvent(KTRACE_STARTNOSTATE, 0, 0, 0);
     TraceEvent(KTRACE_FLUSHBUFFER, 0, 0, 0);
     int r = TraceEvent(KTRACE_TAKEBUFFER, (uint32_t)(uintptr_t)&b, 0, 0);
     TraceEvent(KTRACE_STOP, 0, 0, 0);
+    *why = 2;
     if (r < 0)
-        return 2;
+        return NULL;
     TraceEvent(KTRACE_RELEASEBUFFER, b.index, 0, 0);
-    spy_ring = (const volatile uint32_t *)(uintptr_t)(b.addr - b.index * KEV_BUF_BYTES);
+    return (const volatile uint32_t *)(uintptr_t)(b.addr - b.index * KEV_BUF_BYTES);
+}
+
+static int ring_spy(void)
+{
+    int why;
+    ThreadCtl(KTCTL_RUNMASK, (void *)(uintptr_t)(1u << 1));
+    spy_ring = own_ring(SPY_BUFS, &why);
+    if (!spy_ring)
+        return why;
     if (ThreadCreate(spy_reader, NULL, stack3, sizeof(stack3), 50, 0) < 0)
         return 3;
     while (spy_passes < 2)
@@ -89,23 +101,14 @@ static int refused_object(void)
         .errbuf = (uint32_t)(uintptr_t)err, .errlen = sizeof(err),
     };
     if (kresult(KCALL4(KC_DTrace, KDT_LOAD, (uint32_t)(uintptr_t)&l, 0, 0)) >= 0)
-        return 1;                       // it was meant to be refused
-    struct ktrace_buffer b;
-    if (TraceEvent(KTRACE_ALLOCBUFFER, REFUSED_BUFS, 0, 0) != (int)REFUSED_BUFS)
-        return 2;
-    TraceEvent(KTRACE_ADDALLCLASSES, 0, 0, 0);
-    TraceEvent(KTRACE_STARTNOSTATE, 0, 0, 0);
-    TraceEvent(KTRACE_FLUSHBUFFER, 0, 0, 0);
-    int r = TraceEvent(KTRACE_TAKEBUFFER, (uint32_t)(uintptr_t)&b, 0, 0);
-    TraceEvent(KTRACE_STOP, 0, 0, 0);
-    if (r < 0)
-        return 3;
-    const volatile uint32_t *ring =
-        (const volatile uint32_t *)(uintptr_t)(b.addr - b.index * KEV_BUF_BYTES);
+        return 3;                       // it was meant to be refused
+    int why;
+    const volatile uint32_t *ring = own_ring(REFUSED_BUFS, &why);
+    if (!ring)
+        return why;
     int seen = 0;
     for (uint32_t i = 0; i < REFUSED_BUFS * KEV_BUF_BYTES / 4u; i++)
         seen |= ring[i] == REFUSED_PATTERN;
-    TraceEvent(KTRACE_RELEASEBUFFER, b.index, 0, 0);
     TraceEvent(KTRACE_DEALLOCBUFFER, 0, 0, 0);
     return seen ? REFUSED_SEEN : 42;
 }

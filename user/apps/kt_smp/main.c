@@ -360,6 +360,27 @@ static bool ring_workers_ran(unsigned n, uint32_t *c0)
     return moved == n;
 }
 
+// Lets the workers call for 2 ms, then waits up to 200 ms more for every one of them to have
+// made a call since c0 (taking a new snapshot). A fixed 2 ms window failed about once in a few
+// runs under host load: with -icount shift=auto a busy CPU's turn can come later than that.
+// A worker whose calls stopped (a kernel stuck on the wrong table) still fails it.
+static bool ring_workers_went_on(unsigned n, uint32_t *c0)
+{
+    uint32_t start[MAXT];
+    for (unsigned i = 0; i < n; i++)
+        start[i] = c0[i];
+    ThreadSleep(2000000);
+    for (unsigned ms = 0; ms < 200; ms++) {
+        unsigned moved = 0;
+        for (unsigned i = 0; i < n; i++)
+            moved += ring_calls[i] != start[i];
+        if (moved == n)
+            break;
+        ThreadSleep(1000000);
+    }
+    return ring_workers_ran(n, c0);
+}
+
 static void check_ring_tables(unsigned ncpu)
 {
     unsigned n = ncpu - 1, allocated = 0, recorded = 0, ran = 0;
@@ -378,11 +399,10 @@ static void check_ring_tables(unsigned ncpu)
         TraceEvent(KTRACE_ADDALLCLASSES, 0, 0, 0);
         TraceEvent(KTRACE_STARTNOSTATE, 0, 0, 0);
         ring_workers_ran(n, c0);
-        ThreadSleep(2000000);           // the workers on their tables of the round before
-        bool both = ring_workers_ran(n, c0);
+        // the workers on their tables of the round before
+        bool both = ring_workers_went_on(n, c0);
         ring_phase = r + 1;             // each sleeps once: its table opened with this ring
-        ThreadSleep(2000000);
-        both = ring_workers_ran(n, c0) && both;
+        both = ring_workers_went_on(n, c0) && both;
         TraceEvent(KTRACE_STOP, 0, 0, 0);
         struct ktrace_query q;
         memset(&q, 0, sizeof(q));
