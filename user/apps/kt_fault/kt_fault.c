@@ -6,6 +6,7 @@
 #include <uapi/ktrace.h>
 #include <uapi/kdtrace.h>
 #include <trace/kev.h>
+#include "ring_spy.h"
 
 static uint8_t stack2[512] __attribute__((aligned(8)));
 static uint8_t stack3[2048] __attribute__((aligned(16)));     // mode 13's reader
@@ -26,9 +27,6 @@ static int fault_thread(void *arg)
 // main thread, on CPU 1, frees the ring. The reader must fault (SIGSEGV) once it is freed; if
 // it ever reads SPY_PATTERN, the events kt_smp writes into the next ring (the same memory), it
 // ends the process with status SPY_SAW. 1..4: could not set up (4: nobody ended it).
-#define SPY_PATTERN 0x5eed7a91u
-#define SPY_SAW 77
-#define SPY_BUFS 2u
 static volatile uint32_t spy_passes;
 static const volatile uint32_t *spy_ring;
 

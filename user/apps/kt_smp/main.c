@@ -24,6 +24,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <trace/kev.h>
+#include "../kt_fault/ring_spy.h"
 
 #define MAIN_PRIO 100
 #define MAXT 5
@@ -366,14 +367,11 @@ static bool ring_workers_ran(unsigned n, uint32_t *c0)
 // A worker whose calls stopped (a kernel stuck on the wrong table) still fails it.
 static bool ring_workers_went_on(unsigned n, uint32_t *c0)
 {
-    uint32_t start[MAXT];
-    for (unsigned i = 0; i < n; i++)
-        start[i] = c0[i];
     ThreadSleep(2000000);
     for (unsigned ms = 0; ms < 200; ms++) {
         unsigned moved = 0;
         for (unsigned i = 0; i < n; i++)
-            moved += ring_calls[i] != start[i];
+            moved += ring_calls[i] != c0[i];
         if (moved == n)
             break;
         ThreadSleep(1000000);
@@ -427,9 +425,6 @@ static void check_ring_tables(unsigned ncpu)
 // (it then ends A with status SPY_SAW). Before t-unmap's fix its CPU kept the ring mapped
 // until it switched tables, which a spinning thread never makes it do: status SPY_SAW, 3 runs
 // of 3. (docs/smp.md, "Issue 28, tenth round: a freed map on other CPUs (t-unmap)".)
-#define SPY_PATTERN 0x5eed7a91u    // kt_fault's mode 13 (its reader) looks for it
-#define SPY_SAW 77                  // ... and ends its process with this status if it sees it
-#define SPY_BUFS 2u                 // its ring's buffers and ours
 
 static void check_freed_ring(unsigned ncpu)
 {
