@@ -25,6 +25,8 @@
 //                  scale its kernel calls across CPUs under QEMU. -DSVC_WORK=N adds N
 //                  iterations of the control loop's two instructions after each call (the
 //                  work of a kernel call that shares nothing).
+//   -DSVC -DTICK   both: the calls, and every CPU's 1 kHz timer interrupt (our kernel's tick),
+//                  whose delivery from QEMU's main-loop thread also takes the BQL.
 // Prints "cpus N loops L ticks T hz F" over semihosting and exits. Built and run by
 // cntvct_smp.sh.
 #include <stdint.h>
