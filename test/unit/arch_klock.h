@@ -10,7 +10,7 @@ static inline void arch_spin_lock(volatile uint32_t *word) { *word = 1; }
 static inline void arch_spin_unlock(volatile uint32_t *word) { *word = 0; }
 // Whether "this CPU" runs a shared entry (the test sets it through enter and exit).
 extern int test_in_shared;
-static inline void arch_kernel_enter_shared(void) { test_in_shared = 1; }
+static inline bool arch_kernel_enter_shared(void) { test_in_shared = 1; return true; }
 static inline void arch_kernel_exit_shared(void) { test_in_shared = 0; }
 static inline int arch_kernel_in_shared(void) { return test_in_shared; }
 

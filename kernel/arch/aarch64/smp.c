@@ -9,7 +9,9 @@
 // word, taken by every kernel entry but the message fast path before it touches anything shared
 // and released just before the return to a thread (cpu.c); having the ticket, the holder sets
 // the writer word and waits until every other CPU's shared word is clear. The shared side is a
-// word per CPU, on a cache line of its own. The fine-grained spinlocks of shared mode are here
+// word per CPU, on a cache line of its own; an entry that finds the writer word set clears its
+// word and queues for the exclusive side instead (arch_klock.h: no entry waits for a gap
+// between writers, so none starves). The fine-grained spinlocks of shared mode are here
 // too (arch_spin_lock). While one CPU runs the kernel is free of all of them (k_ncpus == 1).
 #include <kernel/arch.h>
 #include <kernel/kernel.h>
@@ -80,23 +82,6 @@ void a64_spin_wait(volatile uint32_t *word)
     do
         wait_for(word, 0);
     while (a64_spin_try(word));
-}
-
-// A writer is in or waiting: step out of its way until it is done, then in again. Waiting
-// for the lock, as far as a free on the exclusive side is concerned (kernel/kunmap.h).
-void a64_shared_wait(volatile uint32_t *mine)
-{
-    struct cpu *c = this_cpu();
-    kunmap_wait_begin(c);
-    for (;;) {
-        store_release(mine, 0);             // (wakes the writer waiting on it)
-        wait_for(&a64_klock_writer.set, 0);
-        *mine = 1;
-        __asm__ volatile("dmb ish" ::: "memory");
-        if (!a64_klock_writer.set)
-            break;
-    }
-    kunmap_waited(c);
 }
 
 void a64_kernel_lock(void)

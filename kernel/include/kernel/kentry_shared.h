@@ -85,7 +85,8 @@ static inline __attribute__((always_inline)) void shared_exit(struct thread *t, 
 static inline __attribute__((always_inline)) bool shared_enter(const struct thread *t,
                                                                const bool traced)
 {
-    arch_kernel_enter_shared();
+    if (unlikely(!arch_kernel_enter_shared()))
+        return false;                   // a writer is in or queued: queue behind it
     if (unlikely(t->dying || (traced ? kdt_active : ktrace_kernel_on))) {
         arch_kernel_exit_shared();
         return false;

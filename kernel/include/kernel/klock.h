@@ -15,8 +15,10 @@
 //   ktimer_tick_shared, under the timer list's lock), each with its own thread's slice
 //   (sched_tick_shared) and then that choice (kentry_choose_shared_*); a device interrupt on a
 //   line a process attached as an event, and InterruptMask / InterruptUnmask (kernel/irq.c). A
-//   CPU sets its own word, checks the writer word and backs off while it is set. CPUs in
-//   shared mode exclude one another only through the locks below.
+//   CPU sets its own word and checks the writer word; if it is set, it clears its word again
+//   and the entry runs exclusive, queued behind the writer (the ticket lock is fair), rather
+//   than wait for a moment with no writer, which writers that follow each other never leave.
+//   CPUs in shared mode exclude one another only through the locks below.
 //
 // Fine-grained locks, taken only in shared mode, always in increasing rank:
 //   KLOCK_RANK_COND  a condition variable's waiters and the state of the threads blocking on

@@ -24,7 +24,6 @@ extern struct a64_shared_word a64_shared_words[];
 extern struct a64_writer_word a64_klock_writer;
 
 void a64_spin_wait(volatile uint32_t *word);        // smp.c: the contended case
-void a64_shared_wait(volatile uint32_t *mine);      // smp.c: a writer is in
 
 // One try: 0 when the lock is now ours.
 static inline __attribute__((always_inline)) uint32_t a64_spin_try(volatile uint32_t *word)
@@ -51,15 +50,27 @@ static inline __attribute__((always_inline)) void arch_spin_unlock(volatile uint
     __asm__ volatile("stlr wzr, [%0]" :: "r"(word) : "memory");
 }
 
-static inline __attribute__((always_inline)) void arch_kernel_enter_shared(void)
+// True: this CPU is in the kernel in shared mode. False: a writer holds or waits for the
+// exclusive side, and this entry is to queue behind it for the exclusive side (the ticket lock:
+// its turn comes in the order asked), not wait for a moment with no writer: writers that
+// follow each other (a tick sent exclusive because another CPU holds a ticket, smp.c
+// a64_kernel_lock_wanted, then the next CPU's for the same reason) left no such moment, and
+// under QEMU's -icount, which runs one virtual CPU at a time, a shared entry waited 20 ms of
+// virtual time with its CPU's interrupts masked (docs/smp.md, "Issue 28, eleventh round: a
+// shared entry starved by writers").
+static inline __attribute__((always_inline)) bool arch_kernel_enter_shared(void)
 {
     volatile uint32_t *mine = &a64_shared_words[cpu_id()].in_kernel;
     *mine = 1;
     // Store, full barrier, load (the writer: the same the other way round): one of the two
     // sees the other's word, so a writer and a reader are never in the kernel together.
     __asm__ volatile("dmb ish" ::: "memory");
-    if (__builtin_expect(a64_klock_writer.set != 0, 0))
-        a64_shared_wait(mine);
+    if (__builtin_expect(a64_klock_writer.set != 0, 0)) {
+        // out of its way (the writer waits for this word), and into the queue
+        __asm__ volatile("stlr wzr, [%0]" :: "r"(mine) : "memory");
+        return false;
+    }
+    return true;
 }
 
 // Whether this CPU runs a shared entry now (its word is clear in an exclusive one).
