@@ -119,7 +119,7 @@ void ktimer_stop_linked(struct ktimer *t)
 // Readers of k_ticks take what they see: an aligned 64-bit store is single-copy atomic
 // (AArch64), and every other reader runs exclusive (SysInfo, TimerSettime's ktimer_now, the
 // timers' functions), where no shared tick runs.
-enum ktick_shared ktimer_tick_shared(void)
+enum ktick_shared ktimer_tick_shared(struct ktick_span *span)
 {
     enum ktick_shared r = KTICK_SHARE;
     timers_lock();
@@ -135,6 +135,8 @@ enum ktick_shared ktimer_tick_shared(void)
             if (n > 1)
                 __atomic_store_n(&k_ticks_late, k_ticks_late + (n - 1u), __ATOMIC_RELAXED);
             this_cpu()->ticks_shared += n;
+            if (span)
+                span->from = ticks - n, span->to = ticks;
             r = KTICK_TAKEN;
         }
     }

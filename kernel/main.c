@@ -263,3 +263,32 @@ _Noreturn void kernel_main(void)
 #endif
     arch_start(boot);
 }
+
+#if KMAX_CPUS > 1
+// A CPU's timer interrupt on the shared side while tracing runs and no D program does (the
+// arch's shared interrupt entry, kernel/arch/aarch64/cpu.c): the events the exclusive
+// KENTRY_TICK or KENTRY_CPUTICK writes, in their order, around this CPU's own slice. took:
+// k_ticks before and after the periods this CPU's claim counted (kernel/ktimer.c
+// ktimer_tick_shared), both 0 when another CPU took the period and this is its share. It needs
+// no lock: every event goes to this CPU's own buffer (trace/include/trace/trace_ring.h,
+// "LOCKING"), the TIME and STACK events too, and the sample walks this CPU's own running
+// thread, whose process no shared entry can take apart. The sample comes before the slice,
+// whose queue lock is then held to the choice (sched_tick_shared), so no other CPU waits for
+// that lock through a walk. D's tick-N and profile-N (kdt_tick) are what keep a tick exclusive
+// while a program runs (docs/smp.md, "Issue 28, eleventh round: the traced tick").
+void kernel_tick_traced_shared(const struct ktick_span *took, unsigned cpu_periods)
+{
+    const bool kernel_tick = took->to != 0;
+    const uint32_t irq = kernel_tick ? KIRQ_TICK : KIRQ_CPUTICK;
+    ktrace_int(KEV_INT_ENTER, irq, 0);
+    if (likely(ktrace_kernel_on)) {
+        if (!kernel_tick)
+            cputick_time_event();
+        else if (ktrace.tr_running && tick_crossed_multiple(took->from, took->to, TICK_HZ))
+            trace_ring_tick(&ktrace);
+        tick_samples(kernel_tick);
+    }
+    sched_tick_shared(cpu_periods);
+    ktrace_int(KEV_INT_EXIT, irq, 0);
+}
+#endif

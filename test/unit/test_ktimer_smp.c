@@ -57,7 +57,7 @@ static enum ktick_shared period_ends_on(unsigned cpu)
 {
     periods_pending++;
     on_cpu(cpu);
-    enum ktick_shared r = ktimer_tick_shared();
+    enum ktick_shared r = ktimer_tick_shared(NULL);
     if (r == KTICK_EXCLUSIVE)
         exclusive_tick();
     on_cpu(0);
@@ -127,7 +127,7 @@ static void test_arm_then_period(void **state)
     assert_int_equal(tm.expires, 101);
     periods_pending = 1;
     on_cpu(1);
-    assert_int_equal(ktimer_tick_shared(), KTICK_EXCLUSIVE);
+    assert_int_equal(ktimer_tick_shared(NULL), KTICK_EXCLUSIVE);
     assert_int_equal(k_ticks, 100);         // nothing counted
     assert_int_equal(periods_pending, 1);   // nothing claimed
     assert_int_equal(k_cpus[1].ticks_shared, 0);
@@ -157,9 +157,9 @@ static void test_one_taker_per_period(void **state)
     (void)state;
     periods_pending = 1;
     on_cpu(0);
-    assert_int_equal(ktimer_tick_shared(), KTICK_TAKEN);
+    assert_int_equal(ktimer_tick_shared(NULL), KTICK_TAKEN);
     on_cpu(1);
-    assert_int_equal(ktimer_tick_shared(), KTICK_SHARE);
+    assert_int_equal(ktimer_tick_shared(NULL), KTICK_SHARE);
     assert_int_equal(k_ticks, 101);
     assert_int_equal(k_cpus[0].ticks_shared, 1);
     assert_int_equal(k_cpus[1].ticks_shared, 0);
@@ -171,14 +171,19 @@ static void test_late_periods(void **state)
 {
     (void)state;
     periods_pending = 3;
-    assert_int_equal(ktimer_tick_shared(), KTICK_TAKEN);
+    struct ktick_span span = { 7, 7 };
+    assert_int_equal(ktimer_tick_shared(&span), KTICK_TAKEN);
     assert_int_equal(k_ticks, 103);
+    assert_int_equal(span.from, 100);       // what the traced tick's TIME event looks across
+    assert_int_equal(span.to, 103);
     assert_int_equal(k_ticks_late, 2);
     assert_int_equal(k_cpus[0].ticks_shared, 3);
     ktimer_start_after(&tm, 2);             // expires 105
     periods_pending = 3;                    // 104 .. 106: 105 among them
-    assert_int_equal(ktimer_tick_shared(), KTICK_EXCLUSIVE);
+    assert_int_equal(ktimer_tick_shared(&span), KTICK_EXCLUSIVE);
     assert_int_equal(k_ticks, 103);
+    assert_int_equal(span.from, 100);       // left as it was
+    assert_int_equal(span.to, 103);
     exclusive_tick();
     assert_int_equal(fired, 1);
     assert_int_equal(fired_at, 106);

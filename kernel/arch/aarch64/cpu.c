@@ -9,6 +9,8 @@
 #include <kernel/kentry_shared.h>
 #include <kernel/irq.h>
 #include <kernel/kuring.h>
+#include <kernel/kdtrace.h>
+#include <kernel/ktimer.h>
 #include <a64.h>
 #include <a64_intc.h>
 #include <board_config.h>
@@ -143,9 +145,10 @@ static inline __attribute__((always_inline)) bool entry_shared(unsigned source,
                   : kernel_entry_shared(k_current, false);
 }
 
-// An interrupt on the shared side (kernel/kentry_shared.h): a reschedule IPI, (untraced) this
-// CPU's timer (its share of a tick another CPU took, or the kernel's tick with no timer due,
-// counted here: irq_timer.c a64_tick_shared; either way its own slice charged), or a device
+// An interrupt on the shared side (kernel/kentry_shared.h): a reschedule IPI, this CPU's timer
+// (its share of a tick another CPU took, or the kernel's tick with no timer due, counted here:
+// irq_timer.c a64_tick_shared; either way its own slice charged; traced, with its events,
+// unless a D program runs), or a device
 // line a process attached as an event (kernel/irq.c irq_shared_ok: not a kernel driver's, its
 // process alive, its pulse sure to be queued), each seen from the controller's next answer
 // without acknowledging it, so that every other interrupt is acknowledged under the exclusive
@@ -155,13 +158,17 @@ static inline __attribute__((always_inline)) bool entry_shared(unsigned source,
 static inline __attribute__((always_inline)) bool entry_irq_shared(const bool traced, int *line)
 {
     int next = intc_peek();
+    struct ktick_span took;                     // (the tick's: what this CPU's claim counted)
     if (next == INTC_IPI) {
         if ((traced && !KLOCK_SHARED_TRACED) || !kentry_choose_shared_begin(k_current, traced))
             return false;
-    } else if (next == TICK_IRQ && !traced) {   // (traced: the tick's events are exclusive)
-        if (!kentry_choose_shared_begin(k_current, false))
+    } else if (next == TICK_IRQ) {
+        // Traced too: its events need no lock (kernel/main.c kernel_tick_traced_shared). A D
+        // program's tick-N and profile-N (kdt_tick) keep it exclusive.
+        if ((traced && (!KLOCK_SHARED_TRACED || kdt_active)) ||
+            !kentry_choose_shared_begin(k_current, traced))
             return false;
-        if (!a64_tick_shared()) {               // a timer due: the exclusive tick
+        if (!a64_tick_shared(&took)) {          // a timer due: the exclusive tick
             arch_kernel_exit_shared();
             return false;
         }
@@ -185,9 +192,13 @@ static inline __attribute__((always_inline)) bool entry_irq_shared(const bool tr
         this_cpu()->ipis++;
         if (traced)
             ktrace_ipi();
-    } else if (next == TICK_IRQ)
-        sched_tick_shared(a64_cputick_take());  // this CPU's slice, under its queue's lock
-    else
+    } else if (next == TICK_IRQ) {
+        unsigned periods = a64_cputick_take(); // this CPU's timer re-armed, its periods
+        if (traced)
+            kernel_tick_traced_shared(&took, periods);  // its events, then its slice
+        else
+            sched_tick_shared(periods);         // this CPU's slice, under its queue's lock
+    } else
         irq_dispatch_shared((unsigned)next);    // its events too, traced (they need no lock)
     kentry_choose_shared_end(k_current, traced);
     return true;

@@ -8,8 +8,8 @@
 // x86. Everything here runs inside the kernel, interrupts masked, under the kernel lock.
 // Multiprocessor: every CPU's virtual timer interrupts it once a tick period, and the first
 // CPU to see a period end takes the kernel's tick (time and timers): on the shared side when
-// no kernel timer is due by it and nothing traces (kernel/ktimer.c ktimer_tick_shared, under
-// the timer list's lock), else exclusive (KENTRY_TICK). Every CPU charges its own running
+// no kernel timer is due by it and no D program runs, traced or not (kernel/ktimer.c
+// ktimer_tick_shared, under the timer list's lock), else exclusive (KENTRY_TICK). Every CPU charges its own running
 // thread's round-robin slice at its own timer interrupt, whichever it was (sched_tick,
 // sched_tick_shared); for the CPUs that did not take the period it is otherwise only a look at
 // the run queue (KENTRY_CPUTICK). So the tick does not
@@ -103,10 +103,13 @@ static bool tick_is_cpu_share(uint64_t now)
 // exclusive side, every period; taken shared there too, smpstress's test 2 (main's calls
 // exclusive on CPU 2 beside a pair on CPU 1) got about one exclusive entry a second of virtual
 // time and timed out (docs/smp.md, "Issue 28, tenth round").
-bool a64_tick_shared(void)
+// *took: from and to of k_ticks when this CPU took the kernel's tick here, both 0 for a share
+// (what a traced tick records: kernel/main.c kernel_tick_traced_shared).
+bool a64_tick_shared(struct ktick_span *took)
 {
+    took->from = took->to = 0;
     return tick_is_cpu_share(A64_SYSREG_READ(cntvct_el0)) ||
-           (!a64_kernel_lock_wanted() && ktimer_tick_shared() != KTICK_EXCLUSIVE);
+           (!a64_kernel_lock_wanted() && ktimer_tick_shared(took) != KTICK_EXCLUSIVE);
 }
 
 // The interrupt's own work once acknowledged: this CPU's timer re-armed; the periods it covers

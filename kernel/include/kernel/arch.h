@@ -118,6 +118,11 @@ void kernel_entry_traced(unsigned kind);   // the same, while tracing runs
 // A starting CPU's first turn in the kernel (under the lock): it is online and has chosen
 // the thread to run (its current).
 void kernel_cpu_online(void);
+// A CPU's timer interrupt taken on the shared side while tracing runs (kernel/main.c): its
+// events and its own slice. took: what this CPU's claim of the kernel's tick counted (from, to
+// of k_ticks: kernel/ktimer.c), both 0 for its share of a period another CPU took.
+struct ktick_span;
+void kernel_tick_traced_shared(const struct ktick_span *took, unsigned cpu_periods);
 #endif
 
 #endif

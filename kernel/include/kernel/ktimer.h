@@ -43,7 +43,13 @@ enum ktick_shared {
     KTICK_TAKEN,        // the periods that ended were counted here, no timer due by them
     KTICK_EXCLUSIVE,    // a timer is due by them: nothing changed, take the tick exclusive
 };
-enum ktick_shared ktimer_tick_shared(void);
+// For KTICK_TAKEN, *span (when not NULL) says what this CPU's claim moved k_ticks from and to
+// (the traced tick's TIME event looks for a second crossed in it: kernel/main.c); otherwise
+// it is left as it was.
+struct ktick_span {
+    uint64_t from, to;
+};
+enum ktick_shared ktimer_tick_shared(struct ktick_span *span);
 #else
 static inline void ktimer_start_after(struct ktimer *t, uint64_t ticks)
 {

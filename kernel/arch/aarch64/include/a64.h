@@ -53,7 +53,8 @@ bool a64_kernel_lock_wanted(void);
 void a64_irq_init(void);
 void a64_tick_start_cpu(void);
 unsigned a64_irq_kind(int line);
-bool a64_tick_shared(void);
+struct ktick_span;
+bool a64_tick_shared(struct ktick_span *took);
 unsigned a64_cputick_take(void);
 bool a64_more_work(unsigned *kind);
 // fault.c
