@@ -143,6 +143,23 @@ if [ "$max" -ge 2 ]; then
         status=1
     fi
 fi
+# The real application, traced (acq under appinit with the tracelogger, as test/qemu/test_acq.sh
+# boots it) on 4 CPUs under -icount shift=0,sleep=off (deterministic): the kernel entries that
+# ran exclusive and the calls that ran shared per second of its acquisition, as acq prints
+# them (SysInfo's counts): what of a traced application's kernel work still keeps the other
+# CPUs out (docs/smp.md, "Issue 28, eleventh round: the traced tick").
+if [ "$max" -ge 4 ] && [ -f "$b/acqtest.elf" ]; then
+    line=$(QEMU_SMP=4 QEMU_TIMEOUT=600 QEMU_ARGS="appinit acq" \
+           con_run_text "$b/acqtest.elf" -icount shift=0,sleep=off 2>&1 | grep 'acq: on 4 CPUs')
+    if [ -n "$line" ]; then
+        printf '%s\n' "$line" | sed -n 's/.*in the \([0-9]*\) ms: \([0-9]*\) kernel entries ran exclusive.*, \([0-9]*\) kernel calls shared.*/\1 \2 \3/p' |
+            awk '$1 > 0 { printf "BENCH smp_acq_traced_exclusive_entries_per_s_4cpu %d entries\n", $2 * 1000 / $1
+                          printf "BENCH smp_acq_traced_shared_calls_per_s_4cpu %d calls\n", $3 * 1000 / $1 }'
+    else
+        echo "bench-smp: acq on 4 CPUs printed no kernel counts" >&2
+        status=1
+    fi
+fi
 for n in 1 2 4; do
     [ "$n" -gt "$max" ] && break
     out=$(QEMU_SMP=$n QEMU_ICOUNT=1 QEMU_TIMEOUT=600 con_run_text \
