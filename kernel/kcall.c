@@ -233,7 +233,7 @@ static int do_thread_info(struct thread *t, uint32_t slot, uint32_t out)
 // loop of short kernel calls, so a low-priority writer cannot hold the kernel (issue 17 item 7).
 #define DEBUG_WRITE_CHUNK 128u
 
-static int do_debug_write(struct thread *t, uint32_t buf, uint32_t len)
+int kcall_debug_write(struct thread *t, uint32_t buf, uint32_t len)
 {
     if (len > 4096 || !proc_can_read(t->proc, buf, len))
         return -EFAULT;
@@ -314,7 +314,7 @@ static inline __attribute__((always_inline)) int kcall_invoke(struct thread *t, 
     case KC_ProcKill:        return proc_kill(p, (int)a[0]);
     case KC_ProcSelf:        return p->pid;
     case KC_Semihost:        return shost_call(p, a[0], a[1]);
-    case KC_DebugWrite:      return do_debug_write(t, a[0], a[1]);
+    case KC_DebugWrite:      return kcall_debug_write(t, a[0], a[1]);
     case KC_SysInfo:         return do_sysinfo(t, a[0], a[1]);
     case KC_TraceEvent:      return ktrace_call(t, a[0], a[1], a[2], a[3]);
     case KC_ProcInfo:        return do_proc_info(t, a[0], a[1]);

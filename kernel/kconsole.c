@@ -20,10 +20,35 @@
 //     C1 controls (U+0080-U+009F as UTF-8, or a lone byte 0x80-0x9f: put_high).
 // The process's own text stays intact after the prefix, so an unanchored search for it still
 // matches; scripts/console.sh reads verdicts from the console by source.
+// Several CPUs: the console's calls run on the shared side of the kernel lock
+// (kernel/kentry_shared.h, shared_console_call), so two CPUs may write at once. One lock,
+// con_lock, guards every process's partial line (proc.con_line, con_len) and the device the
+// lines leave by; a leaf (klock.h, rank CON): taken with no other lock held, nothing taken
+// under it. The exclusive side's callers (a process's end) take it too, uncontended. Before,
+// every console call was exclusive: picolibc's printf makes a call a character, and each one
+// kept the other CPUs out of the kernel.
 #include <kernel/kconsole.h>
 #include <kernel/proc.h>
 #include <kernel/arch.h>
 #include <kernel/board.h>
+#include <kernel/cpu.h>
+#if KMAX_CPUS > 1
+#include <kernel/klock.h>
+static struct kspin con_lock;
+static inline void con_take(void)
+{
+    if (k_ncpus > 1)
+        kspin_lock(&con_lock, KLOCK_RANK_CON);
+}
+static inline void con_give(void)
+{
+    if (k_ncpus > 1)
+        kspin_unlock(&con_lock, KLOCK_RANK_CON);
+}
+#else
+static inline void con_take(void) {}
+static inline void con_give(void) {}
+#endif
 
 #define SH_WRITE0 0x04
 
@@ -48,16 +73,23 @@ static void emit(struct proc *p)
     p->con_len = 0;
 }
 
-void kcon_flush(struct proc *p)
+static void flush(struct proc *p)
 {
     if (p->con_len)
         emit(p);
 }
 
+void kcon_flush(struct proc *p)
+{
+    con_take();
+    flush(p);
+    con_give();
+}
+
 static void put(struct proc *p, const char *s, unsigned n)
 {
     if (p->con_len + n > KCON_LINE - 2)     // room for the newline and the NUL
-        kcon_flush(p);          // a bound: the line goes out whole so far, the rest follows
+        flush(p);               // a bound: the line goes out whole so far, the rest follows
     for (unsigned i = 0; i < n; i++)
         p->con_line[p->con_len++] = s[i];
 }
@@ -88,7 +120,7 @@ static void put_high(struct proc *p, unsigned char u)
     }
 }
 
-void kcon_putc(struct proc *p, char c)
+static void putc_locked(struct proc *p, char c)
 {
     unsigned char u = (unsigned char)c;
     if (u >= 0x80 && u <= 0x9f) {
@@ -110,8 +142,17 @@ void kcon_putc(struct proc *p, char c)
     }
 }
 
+void kcon_putc(struct proc *p, char c)
+{
+    con_take();
+    putc_locked(p, c);
+    con_give();
+}
+
 void kcon_write(struct proc *p, uint32_t buf, uint32_t len)
 {
+    con_take();
     for (uint32_t i = 0; i < len; i++)
-        kcon_putc(p, *(const volatile char *)(uintptr_t)(buf + i));
+        putc_locked(p, *(const volatile char *)(uintptr_t)(buf + i));
+    con_give();
 }

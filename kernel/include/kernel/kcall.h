@@ -15,6 +15,9 @@ void kcall_dispatch(struct thread *t);
 // The same for an entry while tracing runs: also records the call's entry event.
 void kcall_dispatch_traced(struct thread *t);
 extern uint64_t k_kcall_count;
+// DebugWrite: len bytes at buf to the console (kernel/kconsole.c, which locks it); on the
+// shared side too (kernel/kentry_shared.h).
+int kcall_debug_write(struct thread *t, uint32_t buf, uint32_t len);
 
 // A 64-bit nanosecond argument, given as two 32-bit words.
 static inline int64_t kcall_ns_arg(uint32_t lo, uint32_t hi)

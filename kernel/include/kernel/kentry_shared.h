@@ -9,7 +9,8 @@
 // shared side", priority inheritance included), and TimerTimeout: a timeout is armed and
 // cancelled under the timer list's own lock (ktimer.c), and the calls that touch only their
 // caller, the clock and the timer list (shared_local_call: ClockTime, ClockCycles, ThreadSelf,
-// ProcSelf, ThreadSleep, ThreadYield, the null call). So do a reschedule IPI and a CPU's timer
+// ProcSelf, ThreadSleep, ThreadYield, the null call), and the console's calls (DebugWrite,
+// semihosting's WRITEC and WRITE0: kconsole.c's own lock). So do a reschedule IPI and a CPU's timer
 // interrupt, whose work is the choice (kentry_choose_shared_*, below), its own slice and, for
 // the CPU that takes a period with no kernel timer due, the tick count (ktimer.c): a wake-up
 // across CPUs, or a period's tick, then stops no other CPU. So do
@@ -42,6 +43,7 @@
 #include <kernel/kuring.h>
 #include <kernel/sync.h>
 #include <kernel/irq.h>
+#include <kernel/shost.h>
 #include <arch_kcall.h>
 #include <uapi/kcall.h>
 
@@ -115,11 +117,23 @@ static inline bool shared_local_call(uint32_t n)
            n == KC_ProcSelf || n == KC_ThreadSleep || n == KC_ThreadYield || n == KC_Null;
 }
 
+// The console's calls: DebugWrite, and semihosting's console writes (SYS_WRITEC, SYS_WRITE0:
+// picolibc's printf makes one a character). They touch the caller's memory and the console,
+// which has a lock of its own (kernel/kconsole.c). Exclusive before the eleventh round, each
+// of a printing program's characters kept the other CPUs out of the kernel (docs/smp.md,
+// "Issue 28, eleventh round: the console").
+static inline bool shared_console_call(const struct thread *t, uint32_t n)
+{
+    return n == KC_DebugWrite || (n == KC_Semihost && shost_console_op(arch_kc_arg(&t->ctx, 0)));
+}
+
 // One of those, with its arguments a: its result; the clocks write their 64-bit result
 // themselves (kcall.h); a sleep's comes when its timer wakes it (thread.c).
 static inline int local_call_shared(struct thread *t, uint32_t n, const uint32_t a[6])
 {
     switch (n) {
+    case KC_DebugWrite:  return kcall_debug_write(t, a[0], a[1]);
+    case KC_Semihost:    return shost_call(t->proc, a[0], a[1]);    // (a console write)
     case KC_ClockCycles: kcall_clock(t, false); return 0;
     case KC_ClockTime:   kcall_clock(t, true); return 0;
     case KC_ThreadSelf:  return t->tid;
@@ -233,7 +247,7 @@ static inline __attribute__((always_inline)) bool kernel_entry_shared(struct thr
         return entry_shared_body(t, n, traced, SHARED_MSG);
     if (sync_shared_call(n))
         return entry_shared_body(t, n, traced, SHARED_SYNC);
-    if (shared_local_call(n))
+    if (shared_local_call(n) || shared_console_call(t, n))
         return entry_shared_body(t, n, traced, SHARED_LOCAL);
     return false;
 }

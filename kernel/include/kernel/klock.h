@@ -9,7 +9,8 @@
 //   dying thread, with a timeout or without; MsgSendPulse, and a receive that finds a pulse;
 //   TimerTimeout: kernel/kentry_shared.h) and its CPU's choice of the next thread; the SYNC_*
 //   calls (sync.c); the calls that touch only their caller and the clock (ClockTime,
-//   ClockCycles, ThreadSelf, ProcSelf, the null call: kentry_shared.h shared_local_call); a
+//   ClockCycles, ThreadSelf, ProcSelf, the null call: kentry_shared.h shared_local_call); the
+//   console's calls (DebugWrite, semihosting's WRITEC and WRITE0: kconsole.c's lock); a
 //   reschedule IPI and, untraced, a CPU's timer interrupt: its share of a tick another CPU
 //   took, or the kernel's tick itself when no kernel timer is due by it (ktimer.c
 //   ktimer_tick_shared, under the timer list's lock), each with its own thread's slice
@@ -62,6 +63,10 @@
 //                    side. A leaf: taken with no other lock held and nothing taken under it
 //                    (the interrupt's pulse is queued after its release, under the channel's
 //                    lock), so its place last in the numbering orders nothing.
+//   KLOCK_RANK_CON   the console (kernel/kconsole.c): every process's partial line and the
+//                    device the lines leave by, for DebugWrite and semihosting's console
+//                    writes on the shared side. A leaf too: taken at the call's start with no
+//                    other lock held, nothing taken under it.
 // A shared entry holds at most one channel. A thread that blocked in the entry is still this
 // CPU's `current` until its choice: another CPU may make it ready, but no CPU other than this
 // one takes it to run before this CPU's choice has stored another `current` (sched.c, R3;
@@ -84,6 +89,7 @@
 #define KLOCK_RANK_RUNQ 5u
 #define KLOCK_RANK_TIMER 6u
 #define KLOCK_RANK_IRQ 7u
+#define KLOCK_RANK_CON 8u
 
 // A kernel call that the shared fast path cannot finish (something unusual: a failure, a
 // race with a second reply) returns this before it changed anything; the entry then runs again
