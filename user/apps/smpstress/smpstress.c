@@ -31,9 +31,11 @@
 //       unmasks answered as on one CPU (st_irq.c, the process st_drv).
 //   19. the calls that touch only their caller and the clock, on every CPU at once, shared
 //       (st_local.c).
+//   20. the console's calls on every CPU at once, shared, each DebugWrite line whole
+//       (st_console.c; test/qemu/test_console_cpus.sh reads the lines off the console).
 // Arguments (QEMU_ARGS="smpstress ..."): `icount`, the run's clock is QEMU's instruction count
 // (the wake-up test then holds each sleep to its bound); `pulse`, `wake`, `error`, `timed`,
-// `idle`, `pi` (14-17), `irq` or `local`, that test alone (scripts/stress-wake.sh runs them
+// `idle`, `pi` (14-17), `irq`, `local` or `console`, that test alone (scripts/stress-wake.sh runs them
 // many times), `wake-sleepers` its sleepers alone; `hold`,
 // on a stall the wake-up test spins for a debugger instead of ending; `refusal-sleep=NS`, the
 // pulse test's senders sleep NS on every refusal instead of yielding (a tick's sleep after 64
@@ -56,6 +58,7 @@
 #include "st_pi.h"
 #include "st_irq.h"
 #include "st_local.h"
+#include "st_console.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -272,7 +275,7 @@ int main(void)
     }
     bool virtual_time = false, only_pulse = false, only_wake = false, only_error = false,
          only_timed = false, only_idle = false, only_pi = false, only_irq = false,
-         only_local = false;
+         only_local = false, only_console = false;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "icount"))
@@ -293,6 +296,8 @@ int main(void)
             only_irq = true;
         else if (!strcmp(a, "local"))
             only_local = true;
+        else if (!strcmp(a, "console"))
+            only_console = true;
         else if (!strcmp(a, "wake-sleepers"))
             only_wake = true, wake_no_pulses = 1;
         else if (!strcmp(a, "hold"))
@@ -303,13 +308,13 @@ int main(void)
             pulse_refusal_sleep_ns = strtoul(a + 14, NULL, 0);
         else {
             printf("not ok - smpstress: unknown argument '%s' (icount, pulse, wake, error, "
-                   "timed, idle, pi, irq, local, wake-sleepers, hold, seed=N, "
+                   "timed, idle, pi, irq, local, console, wake-sleepers, hold, seed=N, "
                    "refusal-sleep=NS)\n", a);
             return 2;
         }
     }
     if (only_pulse || only_wake || only_error || only_timed || only_idle || only_pi ||
-        only_irq || only_local) {
+        only_irq || only_local || only_console) {
         int f = only_pulse ? !pulse_test(ncpu, 9, virtual_time) : 0;
         f += only_wake ? !wake_test(ncpu, 10, virtual_time) : 0;
         f += only_error ? !error_test(ncpu, 11, stacks[0], STACK, virtual_time) : 0;
@@ -318,10 +323,11 @@ int main(void)
         f += only_pi ? st_pi_tests(ncpu, &stacks[0][0], STACK) : 0;
         f += only_irq ? !irq_test(18, virtual_time) : 0;
         f += only_local ? !local_test(ncpu, 19, stacks[0], STACK, virtual_time) : 0;
+        f += only_console ? !console_test(ncpu, 20, stacks[0], STACK, virtual_time) : 0;
         printf("smpstress: done\n");
         return f;
     }
-    printf("1..19\n");
+    printf("1..20\n");
     uint32_t threads0 = live_threads(), threads1;
     int fails = !check_churn();
     fails += st_sync_tests(ncpu);
@@ -382,6 +388,7 @@ int main(void)
     fails += !idle_test(ncpu, 13, virtual_time);
     fails += !irq_test(18, virtual_time);
     fails += !local_test(ncpu, 19, stacks[0], STACK, virtual_time);  // (test 1's, long joined)
+    fails += !console_test(ncpu, 20, stacks[0], STACK, virtual_time);  // (the same)
     printf("smpstress: done\n");
     return fails;
 }
