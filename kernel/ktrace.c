@@ -607,7 +607,11 @@ static int query(struct proc *p, uint32_t out)
 #define USER_MAX_WORDS 64
 #define USER_MAX_STRING 128
 
-static int insert_user(struct thread *t, uint32_t cmd, uint32_t code, uint32_t a, uint32_t b)
+// A user event inserted by a kernel call (QNX's TraceEvent inserts). Several CPUs: on the
+// shared side too (kernel/kentry_shared.h, shared_trace_insert): the caller's rings drain under
+// their own locks (kuring.c), the event goes to this CPU's buffer, D's firing takes D's lock,
+// and the caller's memory map read here changes only on the exclusive side.
+int ktrace_insert_user(struct thread *t, uint32_t cmd, uint32_t code, uint32_t a, uint32_t b)
 {
     struct proc *p = t->proc;
     if (code > KEV_EVENT_MASK)
@@ -704,7 +708,7 @@ static int ktrace_command(struct thread *t, uint32_t cmd, uint32_t a, uint32_t b
 int ktrace_call(struct thread *t, uint32_t cmd, uint32_t a, uint32_t b, uint32_t c)
 {
     if (cmd == KTRACE_INSERTSUSEREVENT) // the common one, open to all: no state to resync
-        return insert_user(t, cmd, a, b, c);
+        return ktrace_insert_user(t, cmd, a, b, c);
     int r = ktrace_command(t, cmd, a, b, c);
     ktrace_sync();
     return r;
@@ -717,7 +721,7 @@ static int ktrace_command(struct thread *t, uint32_t cmd, uint32_t a, uint32_t b
 
     if (cmd == KTRACE_INSERTSUSEREVENT || cmd == KTRACE_INSERTCUSEREVENT ||
         cmd == KTRACE_INSERTUSRSTREVENT)
-        return insert_user(t, cmd, a, b, c);
+        return ktrace_insert_user(t, cmd, a, b, c);
     if (cmd == KTRACE_QUERYVERSION)
         return (int)(KEV_VER_MAJOR << 16 | KEV_VER_MINOR);
     if (cmd == KTRACE_USERRING)     // open to all, like the inserts: its own RAM only

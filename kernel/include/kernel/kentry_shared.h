@@ -9,8 +9,9 @@
 // shared side", priority inheritance included), and TimerTimeout: a timeout is armed and
 // cancelled under the timer list's own lock (ktimer.c), and the calls that touch only their
 // caller, the clock and the timer list (shared_local_call: ClockTime, ClockCycles, ThreadSelf,
-// ProcSelf, ThreadSleep, ThreadYield, the null call), and the console's calls (DebugWrite,
-// semihosting's WRITEC and WRITE0: kconsole.c's own lock). So do a reschedule IPI and a CPU's timer
+// ProcSelf, ThreadSleep, ThreadYield, the null call), the console's calls (DebugWrite,
+// semihosting's WRITEC and WRITE0: kconsole.c's own lock) and TraceEvent's user-event inserts
+// (shared_trace_insert). So do a reschedule IPI and a CPU's timer
 // interrupt, whose work is the choice (kentry_choose_shared_*, below), its own slice and, for
 // the CPU that takes a period with no kernel timer due, the tick count (ktimer.c): a wake-up
 // across CPUs, or a period's tick, then stops no other CPU. So do
@@ -127,6 +128,17 @@ static inline bool shared_console_call(const struct thread *t, uint32_t n)
     return n == KC_DebugWrite || (n == KC_Semihost && shost_console_op(arch_kc_arg(&t->ctx, 0)));
 }
 
+// TraceEvent's inserts of a user event (QNX's API for them, each one call): the caller's
+// rings, this CPU's trace buffer and D's firing, each under its own lock or none
+// (ktrace.c ktrace_insert_user). Exclusive before the eleventh round.
+static inline bool shared_trace_insert(const struct thread *t, uint32_t n)
+{
+    uint32_t cmd = arch_kc_arg(&t->ctx, 0);
+    return n == KC_TraceEvent && (cmd == KTRACE_INSERTSUSEREVENT ||
+                                  cmd == KTRACE_INSERTCUSEREVENT ||
+                                  cmd == KTRACE_INSERTUSRSTREVENT);
+}
+
 // One of those, with its arguments a: its result; the clocks write their 64-bit result
 // themselves (kcall.h); a sleep's comes when its timer wakes it (thread.c).
 static inline int local_call_shared(struct thread *t, uint32_t n, const uint32_t a[6])
@@ -134,6 +146,7 @@ static inline int local_call_shared(struct thread *t, uint32_t n, const uint32_t
     switch (n) {
     case KC_DebugWrite:  return kcall_debug_write(t, a[0], a[1]);
     case KC_Semihost:    return shost_call(t->proc, a[0], a[1]);    // (a console write)
+    case KC_TraceEvent:  return ktrace_insert_user(t, a[0], a[1], a[2], a[3]);    // (an insert)
     case KC_ClockCycles: kcall_clock(t, false); return 0;
     case KC_ClockTime:   kcall_clock(t, true); return 0;
     case KC_ThreadSelf:  return t->tid;
@@ -247,7 +260,7 @@ static inline __attribute__((always_inline)) bool kernel_entry_shared(struct thr
         return entry_shared_body(t, n, traced, SHARED_MSG);
     if (sync_shared_call(n))
         return entry_shared_body(t, n, traced, SHARED_SYNC);
-    if (shared_local_call(n) || shared_console_call(t, n))
+    if (shared_local_call(n) || shared_console_call(t, n) || shared_trace_insert(t, n))
         return entry_shared_body(t, n, traced, SHARED_LOCAL);
     return false;
 }

@@ -10,9 +10,10 @@
 //   TimerTimeout: kernel/kentry_shared.h) and its CPU's choice of the next thread; the SYNC_*
 //   calls (sync.c); the calls that touch only their caller and the clock (ClockTime,
 //   ClockCycles, ThreadSelf, ProcSelf, the null call: kentry_shared.h shared_local_call); the
-//   console's calls (DebugWrite, semihosting's WRITEC and WRITE0: kconsole.c's lock); a
-//   reschedule IPI and, untraced, a CPU's timer interrupt: its share of a tick another CPU
-//   took, or the kernel's tick itself when no kernel timer is due by it (ktimer.c
+//   console's calls (DebugWrite, semihosting's WRITEC and WRITE0: kconsole.c's lock);
+//   TraceEvent's user-event inserts (ktrace.c ktrace_insert_user); a reschedule IPI and
+//   (traced too, unless a D program runs) a CPU's timer interrupt: its share of a tick another
+//   CPU took, or the kernel's tick itself when no kernel timer is due by it (ktimer.c
 //   ktimer_tick_shared, under the timer list's lock), each with its own thread's slice
 //   (sched_tick_shared) and then that choice (kentry_choose_shared_*); a device interrupt on a
 //   line a process attached as an event, and InterruptMask / InterruptUnmask (kernel/irq.c). A

@@ -35,6 +35,9 @@ extern uint32_t ktrace_kernel_on;
 void ktrace_init(void);
 // The TraceEvent kernel call.
 int ktrace_call(struct thread *t, uint32_t cmd, uint32_t a, uint32_t b, uint32_t c);
+// TraceEvent's three inserts (KTRACE_INSERTSUSEREVENT, _INSERTCUSEREVENT, _INSERTUSRSTREVENT):
+// cmd, the event's code and its two arguments as the call gave them (ktrace.c).
+int ktrace_insert_user(struct thread *t, uint32_t cmd, uint32_t code, uint32_t a, uint32_t b);
 // The end of a traced kernel entry: before choosing the next thread (raises the synthetic
 // interrupt for buffers that filled, rare), and after (ktrace_exit_end, ktrace_kcall.h).
 // What the traced entry's inline paths read (ktrace_kcall.h), together so that they reach

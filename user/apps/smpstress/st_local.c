@@ -1,18 +1,20 @@
 // SPDX-License-Identifier: MIT
 // smpstress's test 19: the calls that touch only their caller, the clock and the timer list
-// (ClockTime, ClockCycles, ThreadSelf, ProcSelf, ThreadYield, the null call, and ThreadSleep)
-// on every CPU at once, on the big lock's shared side (kernel/kentry_shared.h
-// shared_local_call). A thread bound to each of CPUs 1..n-1 makes LOCAL_ROUNDS rounds of the
-// six calls, and every LOCAL_SLEEP_EVERY-th round a ThreadSleep of LOCAL_SLEEP_NS. Each answer
+// (ClockTime, ClockCycles, ThreadSelf, ProcSelf, ThreadYield, the null call, and ThreadSleep),
+// and TraceEvent's insert of a user event (this CPU's trace buffer), on every CPU at once, on
+// the big lock's shared side (kernel/kentry_shared.h shared_local_call, shared_trace_insert).
+// A thread bound to each of CPUs 1..n-1 makes LOCAL_ROUNDS rounds of the seven calls, and
+// every LOCAL_SLEEP_EVERY-th round a ThreadSleep of LOCAL_SLEEP_NS. Each answer
 // is checked against a truth of the program's own: ThreadSelf against what ThreadCreate
 // returned to this thread, ProcSelf against this process's pid as main read it before,
 // ClockCycles between two reads of the generic timer's counter from EL0 around it
 // (board_clock.h, not the kernel's clock), ClockTime against the counter read just before and
 // just after, converted at its frequency, and a sleep against the time asked (it may not end
-// sooner, by the counter). Under -icount the kernel's count of exclusive entries during the
-// rounds stays within what the ticks and the threads' own start and end take: with the calls
-// exclusive it would grow by six a round on every CPU, and with the sleeps alone exclusive by
-// one a sleep.
+// sooner, by the counter), and the insert answers 0. Under -icount the kernel's count of
+// exclusive entries during the rounds stays within what the ticks and the threads' own start
+// and end take: with the calls exclusive it would grow by seven a round on every CPU, with the
+// sleeps alone exclusive by one a sleep, with the inserts alone by one a round (as before the
+// eleventh round).
 #include "st_local.h"
 #include "st_msg.h"
 #include <kern.h>
@@ -23,11 +25,12 @@
 #define LOCAL_SLEEP_EVERY 100u
 #define LOCAL_SLEEP_NS 1000u
 #define LOCAL_MAXCPU 4
+#define LOCAL_EVENT_CODE 419u     // the user event each round inserts (a = CPU, b = round)
 
 struct local_worker {
     volatile int tid;           // what ThreadCreate returned (written before `go`)
     uint32_t cpu;
-    uint32_t bad_self, bad_proc, bad_cycles, bad_time, bad_sleep;
+    uint32_t bad_self, bad_proc, bad_cycles, bad_time, bad_sleep, bad_insert;
     volatile uint32_t done;
 };
 
@@ -61,6 +64,10 @@ static int local_worker_main(void *arg)
         w->bad_time += ns < n0 || ns > n1;
         ThreadYield();
         KCALL0(KC_Null);
+        // the kernel's insert itself (TraceEvent puts a 2-word event in the process's ring
+        // when it can; the kernel's call is what C, string and QNX inserts make)
+        w->bad_insert += KCALL4(KC_TraceEvent, KTRACE_INSERTSUSEREVENT, LOCAL_EVENT_CODE, w->cpu,
+                                i) != 0;
         if (i % LOCAL_SLEEP_EVERY == 0) {
             uint64_t s0 = cntvct_ns(board_cntvct());
             w->bad_sleep += ThreadSleep(LOCAL_SLEEP_NS) != 0 ||
@@ -104,23 +111,26 @@ bool local_test(uint32_t ncpu, unsigned testno, void *stacks, uint32_t stack_siz
     for (uint32_t c = 1; c < n; c++) {
         struct local_worker *w = &workers[c];
         finished += w->tid > 0 && ThreadJoin(w->tid, NULL) == 0;
-        bad += w->bad_self + w->bad_proc + w->bad_cycles + w->bad_time + w->bad_sleep;
-        if (w->bad_self + w->bad_proc + w->bad_cycles + w->bad_time + w->bad_sleep)
+        uint32_t wbad = w->bad_self + w->bad_proc + w->bad_cycles + w->bad_time + w->bad_sleep +
+                        w->bad_insert;
+        bad += wbad;
+        if (wbad)
             printf("# CPU %lu: bad ThreadSelf %lu, ProcSelf %lu, ClockCycles %lu, ClockTime %lu, "
-                   "ThreadSleep %lu\n", (unsigned long)c, (unsigned long)w->bad_self,
-                   (unsigned long)w->bad_proc, (unsigned long)w->bad_cycles,
-                   (unsigned long)w->bad_time, (unsigned long)w->bad_sleep);
+                   "ThreadSleep %lu, TraceEvent %lu\n", (unsigned long)c,
+                   (unsigned long)w->bad_self, (unsigned long)w->bad_proc,
+                   (unsigned long)w->bad_cycles, (unsigned long)w->bad_time,
+                   (unsigned long)w->bad_sleep, (unsigned long)w->bad_insert);
     }
     uint32_t ticks = t1 - t0, entries = e1 - e0;
     // The ticks (a quarter more, as test 13: the sleeps end there), the threads' ends
     // (ThreadExit, which may come before the count is read), and 8 spare; main's sleeps, like
     // the workers', take none.
     uint32_t bound = ticks + ticks / 4u + 2u * (n - 1u) + 8u;
-    uint32_t calls = (n - 1u) * (LOCAL_ROUNDS * 6u + LOCAL_ROUNDS / LOCAL_SLEEP_EVERY);
+    uint32_t calls = (n - 1u) * (LOCAL_ROUNDS * 7u + LOCAL_ROUNDS / LOCAL_SLEEP_EVERY);
     bool ok = started == n - 1u && finished == started && !bad &&
               (!virtual_time || entries <= bound);
-    printf("%s %u - ClockTime, ClockCycles, ThreadSelf, ProcSelf, ThreadYield, the null call "
-           "and ThreadSleep on CPUs 1..%lu at once (%lu calls): %lu answers wrong against the "
+    printf("%s %u - ClockTime, ClockCycles, ThreadSelf, ProcSelf, ThreadYield, the null call, "
+           "a user event's insert and ThreadSleep on CPUs 1..%lu at once (%lu calls): %lu answers wrong against the "
            "program's own truth and the counter; %lu exclusive entries in %lu ticks, main slept "
            "%lu times (at most %lu)%s\n",
            ok ? "ok" : "not ok", testno, (unsigned long)(n - 1u), (unsigned long)calls,
