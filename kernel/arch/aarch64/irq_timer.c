@@ -9,11 +9,11 @@
 // Multiprocessor: every CPU's virtual timer interrupts it once a tick period, and the first
 // CPU to see a period end takes the kernel's tick (time and timers): on the shared side when
 // no kernel timer is due by it and no D program runs, traced or not (kernel/ktimer.c
-// ktimer_tick_shared, under the timer list's lock), else exclusive (KENTRY_TICK). Every CPU charges its own running
-// thread's round-robin slice at its own timer interrupt, whichever it was (sched_tick,
-// sched_tick_shared); for the CPUs that did not take the period it is otherwise only a look at
-// the run queue (KENTRY_CPUTICK). So the tick does not
-// wait for one particular CPU: a CPU asleep in WFI, or not being run by the host (QEMU's
+// ktimer_tick_shared, under the timer list's lock), else exclusive (KENTRY_TICK). Every CPU
+// charges its own running thread's round-robin slice at its own timer interrupt, whichever it
+// was (sched_tick, sched_tick_shared); for the CPUs that did not take the period it is
+// otherwise only a look at the run queue (KENTRY_CPUTICK). So the tick does not wait for one
+// particular CPU: a CPU asleep in WFI, or not being run by the host (QEMU's
 // round-robin of virtual CPUs under -icount serves a sleeping CPU's timer only when the busy
 // one yields, up to 100 ms late), does not hold the clock back. The raised-line set is shared
 // (any CPU may take a raised line); a reschedule request and the line being handled are per

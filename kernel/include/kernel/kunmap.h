@@ -8,9 +8,9 @@
 //
 // The per-CPU words (struct cpu), both touched only on the slow paths of the kernel lock
 // (kernel/arch/<arch>/smp.c) and by kunmap_others, never on an entry that finds the lock free:
-//   lock_waiting  set by its CPU before it waits for the kernel lock (either side: its ticket,
-//                 or a shared entry stepping out of a writer's way), cleared once it holds
-//                 it, before it lets go. Read true under the exclusive lock: that CPU is in
+//   lock_waiting  set by its CPU before it waits for the kernel lock (its ticket: a shared
+//                 entry that meets a writer takes one too, since the eleventh round), cleared
+//                 once it holds it, before it lets go. Read true under the exclusive lock: that CPU is in
 //                 the kernel, at EL1, and gets the lock only after this holder lets go.
 //   remap         set by an exclusive holder (kunmap_others), taken by its CPU in
 //                 kunmap_waited, with the lock held: every marked CPU waits for the lock
