@@ -14,6 +14,9 @@
 # On a board without the dtrace image (netduinoplus2: no stacks.elf) the boot is the stackcap
 # image instead (appinit, stackchain, the tracelogger: the capture alone) and the last check,
 # the board's own profile-997, is skipped; the capture's stacks are still held against gdb's.
+# On the Cortex-M boards a boot whose capture has too few samples because QEMU withheld SysTick
+# (its log shows it: scripts/qemu-systick-stall.sh) is booted once more, saying so; the second
+# boot's checks stand (docs/profiling.md, "When QEMU withholds the tick").
 #   test/stacks/test_stacks_capture.sh BUILD_DIR HOST_DIR     (BOARD in the environment)
 # Registered for mps2-an385, qemu-virt-a53 and netduinoplus2. It runs on x86-pc too (the capture through
 # UART 1 and kevcapture), where it fails on a known limit: GCC's i686 code gives a static leaf
@@ -40,30 +43,96 @@ D='profile-997 /execname == "stackchain"/ { @[ustack()] = count(); }
 "$H/dcompile" -n "$D" -o "$tmp/p.dobj" || { echo "not ok 1 - dcompile"; exit 1; }
 port=$((20000 + ($$ + 7) % 20000))
 board=$(basename "$B")
-if [ $image = stackcap ]; then  # no dtrace on the board: appinit is pid 1, the capture alone
-    (cd "$tmp" && QEMU_ARGS="appinit stackchain ;; tracelogger -d1 -p 1000 -f cap.kev" \
-        QEMU_TIMEOUT=120 "$here/scripts/qemu-run.sh" "$img" -S -gdb "tcp:127.0.0.1:$port" > "$tmp/run.out" 2>&1) &
-elif uart_board "$board"; then  # the program's text on the board, the capture from UART 1
-    (QEMU_ARGS="dtrace -c appinit -n '$D' ;; appinit stackchain ;; tracelogger -d1 -p 1000" \
-        QEMU_UART1=$tmp/cap.uart QEMU_TIMEOUT=120 \
-        "$here/scripts/qemu-run.sh" "$img" -S -gdb "tcp:127.0.0.1:$port" > "$tmp/run.out" 2>&1) &
-else                            # the tracelogger writes cap.kev where QEMU runs (semihosting)
-    (cd "$tmp" && QEMU_ARGS="dtrace -c appinit $tmp/p.dobj ;; appinit stackchain ;; tracelogger -d1 -p 1000 -f cap.kev" \
-        QEMU_TIMEOUT=120 "$here/scripts/qemu-run.sh" "$img" -S -gdb "tcp:127.0.0.1:$port" > "$tmp/run.out" 2>&1) &
+# QEMU's own log of SysTick's expiries, on an ARMv7-M board (qemu-system-arm): when a boot's
+# capture has too few samples, it tells the ticks QEMU withheld from the ones the kernel lost
+# (scripts/qemu-systick-stall.sh; docs/profiling.md, "When QEMU withholds the tick").
+qlog=()
+grep -qs 'qemu-system-arm ' "$here/boards/$board/qemu.sh" &&
+    qlog=(-trace systick_timer_tick -trace nvic_acknowledge_irq -trace runstate_set
+          -trace gdbstub_op_exiting -msg timestamp=on -D "$tmp/qemu.log")
+
+# STACKS_STARVE=N, to check the above: the first N boots with QEMU's main-loop thread starved
+# as a loaded host starves it (pinned to its vCPU thread's core and niced to 19).
+starve_qemu() {
+    local p
+    for _ in $(seq 50); do
+        for p in $(pgrep -f "tcp:127.0.0.1:$1"); do
+            case $(cat "/proc/$p/comm" 2>/dev/null) in qemu-system-*)
+                taskset -a -p -c 0 "$p" > /dev/null && renice -n 19 -p "$p" > /dev/null; return ;;
+            esac
+        done
+        sleep 0.1
+    done
+}
+
+# boot: one boot of the image under gdb; sets rc and ran (check 1's status), samples (check
+# 2's count), nspin and top (check 4's and 5's) from its capture.
+boot() {
+    rm -f "$tmp/cap.kev" "$tmp/cap.uart" "$tmp/qemu.log"
+    if [ $image = stackcap ]; then  # no dtrace on the board: appinit is pid 1, the capture alone
+        (cd "$tmp" && QEMU_ARGS="appinit stackchain ;; tracelogger -d1 -p 1000 -f cap.kev" \
+            QEMU_TIMEOUT=120 "$here/scripts/qemu-run.sh" "$img" -S -gdb "tcp:127.0.0.1:$port" "${qlog[@]}" > "$tmp/run.out" 2>&1) &
+    elif uart_board "$board"; then  # the program's text on the board, the capture from UART 1
+        (QEMU_ARGS="dtrace -c appinit -n '$D' ;; appinit stackchain ;; tracelogger -d1 -p 1000" \
+            QEMU_UART1=$tmp/cap.uart QEMU_TIMEOUT=120 \
+            "$here/scripts/qemu-run.sh" "$img" -S -gdb "tcp:127.0.0.1:$port" "${qlog[@]}" > "$tmp/run.out" 2>&1) &
+    else                            # the tracelogger writes cap.kev where QEMU runs (semihosting)
+        (cd "$tmp" && QEMU_ARGS="dtrace -c appinit $tmp/p.dobj ;; appinit stackchain ;; tracelogger -d1 -p 1000 -f cap.kev" \
+            QEMU_TIMEOUT=120 "$here/scripts/qemu-run.sh" "$img" -S -gdb "tcp:127.0.0.1:$port" "${qlog[@]}" > "$tmp/run.out" 2>&1) &
+    fi
+    qpid=$!
+    [ "${STACKS_STARVE:-0}" -ge "$boots" ] && starve_qemu "$port"
+    gdb_bt "$port" "$prog" chain_spin "$tmp/gdb.out"
+    wait $qpid
+    rc=$?
+    if uart_board "$board"; then "$H/kevcapture" -q -o "$tmp/cap.kev" "$tmp/cap.uart" || rc=1; fi
+    [ $rc = 0 ] && [ -s "$tmp/cap.kev" ]
+    ran=$?
+    "$H/traceprinter" "$tmp/cap.kev" > "$tmp/cap.txt" 2>&1
+    samples=$(grep -c 'SYSTEM  :STACK .* user depth .*(stackchain' "$tmp/cap.txt")
+    # dtrace -i's aggregation: blocks of frame lines ("              0xc007e") then a count
+    "$H/dtrace" -q -i "$tmp/cap.kev" -n "$D" > "$tmp/cap.agg" 2> "$tmp/cap.err"
+    awk '/^ +0x[0-9a-f]+$/ { s = s " " $1; next } /^ +[0-9]+$/ && s != "" { print $1 s; s = "" }' \
+        "$tmp/cap.agg" | sort -rn > "$tmp/cap.stacks"   # "count pc0 pc1 ..." most frequent first
+    # the stacks whose first frame stacksym puts in chain_spin; the most frequent one against gdb
+    : > "$tmp/spin.stacks"
+    while read -r count pcs; do
+        first=$(echo "              ${pcs%% *}" | "$H/stacksym" -k "$img" "$B/$image"/*.elf | stack_names)
+        [ "$first" = chain_spin ] && echo "$count $pcs" >> "$tmp/spin.stacks"
+    done < "$tmp/cap.stacks"
+    nspin=$(awk '{ s += $1 } END { print s + 0 }' "$tmp/spin.stacks")
+    top=$(head -1 "$tmp/spin.stacks")
+}
+
+boots=1
+boot
+# Too few samples while QEMU's log shows it withheld SysTick (its main-loop thread fired the
+# timer late, which no SysTick programming by the guest makes): the host's doing. One boot
+# more, whose checks stand as they come; a kernel that loses its tick fails both boots, and
+# the second is not taken unless QEMU's log shows the stall.
+if { [ "$samples" -lt 5 ] || [ "$nspin" -lt 3 ]; } &&
+    why=$("$here/scripts/qemu-systick-stall.sh" "$tmp/qemu.log"); then
+    echo "# boot 1: $samples samples of stackchain, $nspin in chain_spin; $why: QEMU withheld the tick, booting again"
+    boots=2
+    boot
 fi
-qpid=$!
-gdb_bt "$port" "$prog" chain_spin "$tmp/gdb.out"
-wait $qpid
-rc=$?
-if uart_board "$board"; then "$H/kevcapture" -q -o "$tmp/cap.kev" "$tmp/cap.uart" || rc=1; fi
-[ $rc = 0 ] && [ -s "$tmp/cap.kev" ]
-ok $? "the image ran to its end under gdb and the tracelogger wrote the capture (status $rc)"
+# tick_why: on too few samples, whose ticks were missing, from QEMU's log of this boot
+tick_why() {
+    local why st
+    why=$("$here/scripts/qemu-systick-stall.sh" "$tmp/qemu.log")
+    st=$?
+    case $st in
+        0) echo "# boot $boots: $why: QEMU withheld the tick again (a host too loaded for this test)" ;;
+        1) echo "# boot $boots: $why: not QEMU's doing, the kernel took too few ticks" ;;
+        *) echo "# boot $boots: $why" ;;
+    esac
+}
+ok $ran "the image ran to its end under gdb and the tracelogger wrote the capture (status $rc)"
 [ $rc = 0 ] || sed 's/^/# /' "$tmp/run.out" | tail -20
 
-"$H/traceprinter" "$tmp/cap.kev" > "$tmp/cap.txt" 2>&1
-samples=$(grep -c 'SYSTEM  :STACK .* user depth .*(stackchain' "$tmp/cap.txt")
 [ "$samples" -ge 5 ] && grep -q '^lost events: 0$' "$tmp/cap.txt"
 ok $? "traceprinter reads the capture: $samples stack samples of stackchain, nothing lost"
+[ "$samples" -ge 5 ] || tick_why
 
 gdb_frames < "$tmp/gdb.out" > "$tmp/gdb.frames"
 ngdb=$(wc -l < "$tmp/gdb.frames")
@@ -72,21 +141,10 @@ ngdb=$(wc -l < "$tmp/gdb.frames")
 ok $? "gdb's bt in chain_spin has the chain ($ngdb frames)"
 [ "$ngdb" -ge 7 ] || sed 's/^/# /' "$tmp/gdb.out"
 
-# dtrace -i's aggregation: blocks of frame lines ("              0xc007e") then a count
-"$H/dtrace" -q -i "$tmp/cap.kev" -n "$D" > "$tmp/cap.agg" 2> "$tmp/cap.err"
-awk '/^ +0x[0-9a-f]+$/ { s = s " " $1; next } /^ +[0-9]+$/ && s != "" { print $1 s; s = "" }' \
-    "$tmp/cap.agg" | sort -rn > "$tmp/cap.stacks"   # "count pc0 pc1 ..." most frequent first
-# the stacks whose first frame stacksym puts in chain_spin; the most frequent one against gdb
-: > "$tmp/spin.stacks"
-while read -r count pcs; do
-    first=$(echo "              ${pcs%% *}" | "$H/stacksym" -k "$img" "$B/$image"/*.elf | stack_names)
-    [ "$first" = chain_spin ] && echo "$count $pcs" >> "$tmp/spin.stacks"
-done < "$tmp/cap.stacks"
-nspin=$(awk '{ s += $1 } END { print s + 0 }' "$tmp/spin.stacks")
-top=$(head -1 "$tmp/spin.stacks")
 [ "$nspin" -ge 3 ]
 ok $? "dtrace -i's profile-997 has $nspin samples in chain_spin ($(wc -l < "$tmp/cap.stacks") distinct stacks)"
 [ "$nspin" -ge 3 ] || { sed 's/^/# /' "$tmp/cap.err"; sed 's/^/# /' "$tmp/cap.agg" | head; }
+[ "$nspin" -ge 3 ] || [ "$samples" -lt 5 ] || tick_why
 
 # the most frequent chain_spin stack: gdb's function names and caller return addresses
 set -- $top
