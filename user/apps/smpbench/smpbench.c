@@ -440,8 +440,11 @@ int main(void)
     if (n > MAXW)
         n = MAXW;
     ThreadCtl(KTCTL_RUNMASK, (void *)1u);
-    char buf[64], *argv[4];
-    int argc = kargs("smpbench", buf, sizeof(buf), argv, 4);
+    // The whole boot command line is read and split (user/lib/kargs.c): room for the part of
+    // a dtrace that starts smpbench (its image smpbenchd, scripts/bench-smp.sh).
+    static char buf[512];
+    char *argv[48];
+    int argc = kargs("smpbench", buf, sizeof(buf), argv, 48);
     if (argc > 0 && !strcmp(argv[argc - 1], "pairs")) {
         printf("smpbench: %lu CPUs, pairs\n", (unsigned long)n);
         pairs(n, &msg_pairs);
