@@ -162,6 +162,13 @@ void ktrace_port_stopped(struct trace_ring *r)
     notes_mark(cpu_id());
 }
 
+// A D firing on this CPU's shared side ran exit(): the probes go off at its exclusive exit
+// (kdt_settle in ktrace_exit_notify), as the hooks follow a ring that stopped itself.
+void ktrace_kdt_exited(void)
+{
+    notes_mark(cpu_id());
+}
+
 void ktrace_exit_notify(void)
 {
     unsigned cpu = cpu_id();
@@ -175,6 +182,7 @@ void ktrace_exit_notify(void)
 #else
     ktrace_hot.notes = 0;
 #endif
+    kdt_settle();   // a shared firing ran exit(): D's probes go off (kdtrace.c)
     ktrace_sync();  // tracing may have stopped: the entry stays traced only while it runs
 }
 

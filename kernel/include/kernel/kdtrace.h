@@ -2,7 +2,8 @@
 // The kernel's D provider (kdtrace.c): the DTrace kernel call, and the firing of D probes
 // from the trace hooks (ktrace.c). kdt_active is set while a loaded program runs; the hooks
 // reach kdt_fire() only then (the flags ktrace_sync computes include it), so a disabled probe
-// costs what the plain hook costs.
+// costs what the plain hook costs. Firings hold the D lock (kdtrace.c, LOCKING): they may come
+// from shared entries on several CPUs at once.
 #ifndef KERNEL_KDTRACE_H
 #define KERNEL_KDTRACE_H
 
@@ -32,6 +33,9 @@ void kdt_vtime_switch(struct thread *next);
 // kernel/main.c tick_samples).
 void kdt_tick(bool kernel_tick, uint64_t cycles);
 void kdt_proc_gone(struct proc *p);
+// An exclusive exit with notifications (ktrace.c ktrace_exit_notify): when a shared firing ran
+// exit(), the probes go off now (kdtrace.c, LOCKING).
+void kdt_settle(void);
 // user:::event for a user event stored in more than one slot (kdtrace_text.c, d/dutext.h):
 // arg1 DUTEXT_ADDR, where copyin/copyinstr read `bytes` (dutext_size(nwords) of them, the
 // stored payload, zero-padded), arg2 that size. kdt_text_read is kdt_uread's first step.

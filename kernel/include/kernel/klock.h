@@ -59,7 +59,15 @@
 //                    attached as an event, and InterruptMask / InterruptUnmask, on the shared
 //                    side. A leaf: taken with no other lock held and nothing taken under it
 //                    (the interrupt's pulse is queued after its release, under the channel's
-//                    lock), so its place last in the numbering orders nothing.
+//                    lock), so its place in the numbering orders nothing (but D's, below).
+//   KLOCK_RANK_D     the D engine's state (kernel/kdtrace.c, LOCKING): every firing of a D
+//                    probe, and the threads' vtimestamp clocks. Probes fire from hooks under
+//                    any of the locks above (a channel's, the run queue's, a line's, ...), so
+//                    it is the last rank; a leaf: the engine and what it calls back (copyin's
+//                    reader, stack walks, the clock) take no lock, so nothing is taken under
+//                    it. Also taken under a user-event ring's lock (the drain fires
+//                    user:::event; kuring.c), a trace lock outside these ranks, never taken
+//                    under this one.
 // A shared entry holds at most one channel. A thread that blocked in the entry is still this
 // CPU's `current` until its choice: another CPU may make it ready, but no CPU other than this
 // one takes it to run before this CPU's choice has stored another `current` (sched.c, R3;
@@ -82,6 +90,7 @@
 #define KLOCK_RANK_RUNQ 5u
 #define KLOCK_RANK_TIMER 6u
 #define KLOCK_RANK_IRQ 7u
+#define KLOCK_RANK_D 8u
 
 // A kernel call that the shared fast path cannot finish (something unusual: a failure, a
 // race with a second reply) returns this before it changed anything; the entry then runs again
