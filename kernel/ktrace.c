@@ -182,7 +182,8 @@ void ktrace_exit_notify(void)
 #else
     ktrace_hot.notes = 0;
 #endif
-    kdt_settle();   // a shared firing ran exit(): D's probes go off (kdtrace.c)
+    if (KMAX_CPUS > 1)
+        kdt_settle();   // a shared firing ran exit(): D's probes go off (kdtrace.c)
     ktrace_sync();  // tracing may have stopped: the entry stays traced only while it runs
 }
 

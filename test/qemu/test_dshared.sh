@@ -4,8 +4,8 @@
 # messages of a client/server pair per CPU, all pairs at once (smpbench dcount ROUNDS, image
 # smpbenchd: dtrace -c smpbench), on 4 CPUs, once under -icount shift=0 (QEMU runs the CPUs
 # in turn, the same way each run) and once without (a host thread per CPU: firings truly at
-# once: a host thread per CPU, firings truly at once; with the D lock taken out the global lost
-# 380 to 515 of 80008 increments there, and none under -icount). The truth is the program's: each client makes ROUNDS + 2 MsgSends on its own CPU
+# once; with the D lock taken out, the global lost 380 to 515 of 80008 increments there, and
+# none under -icount). The truth is the program's: each client makes ROUNDS + 2 MsgSends on its own CPU
 # (bound there), so D's totals must be exactly those: count() in total and per CPU, a global
 # variable incremented, an associative array keyed by cpu, and a thread-local counter (each
 # client's highest value) - a firing lost or doubled, or the engine's shared state (globals,
