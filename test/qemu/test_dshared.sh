@@ -96,4 +96,30 @@ run() {
 }
 run icount
 run host
+
+# exit() in a shared firing: the 1000th send's firing runs exit(); nothing may fire after it
+# (the engine tests dst->exiting under the D lock), so the count is exactly 1000 on 4 CPUs at
+# once, END fires once, and the probes go off at that CPU's next exclusive exit (kdt_settle):
+# dtrace ends and smpbench finishes its phase untraced.
+cat > "$out/dexit.d" <<'D'
+#pragma D option quiet
+msg:::send /pid == $target/ { n++; @c = count(); }
+msg:::send /pid == $target && n == 1000/ { exit(0); }
+END { printf("end n %d\n", n); printa("exit count %@d\n", @c); }
+D
+if "$h/dcompile" -T smpbench -s "$out/dexit.d" -o "$out/dexit.dobj"; then
+    (cd "$out" && BOARD=$board QEMU_SMP=$NCPU QEMU_ICOUNT=none QEMU_TIMEOUT=240 \
+        QEMU_ARGS="dtrace -c smpbench $out/dexit.dobj ;; smpbench dcount $ROUNDS" \
+        "$root/scripts/qemu-run.sh" "$b/smpbenchd.elf" > "$out/exit.log.raw" 2>&1)
+    rc=$?
+    sed -E 's#^[0-9]+/[^:]+: ##; s/\r$//' "$out/exit.log.raw" > "$out/exit.log"
+    sed -n 's/^/# exit: /p' "$out/exit.log" | grep -aE 'smpbench:|end n|exit count|drop|error'
+    [ $rc = 0 ] && grep -aq '^smpbench: dcount' "$out/exit.log" &&
+        [ "$(grep -ac '^end n 1000$' "$out/exit.log")" = 1 ] &&
+        [ "$(grep -ac '^exit count 1000$' "$out/exit.log")" = 1 ] &&
+        ! grep -aiE 'drop|error' "$out/exit.log" >/dev/null
+    ok $? "exit(): the 1000th send's firing ended the program, 1000 counted (none after), END once, smpbench finished (status $rc)"
+else
+    ok 1 "dcompile dexit.d"
+fi
 echo "1..$n"
