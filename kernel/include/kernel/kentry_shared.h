@@ -154,9 +154,9 @@ static inline __attribute__((always_inline)) bool entry_shared_body(struct threa
     this_cpu()->kicked = false;
     // (The thread's user-event ring, its own or its process's, was drained before the lock:
     // the arch's entry, kuring_drain_unlocked (with a D program, inside the shared side, for
-    // user:::event), which waits only while t is dying, which sends the entry exclusive. Draining the process's ring here again made a thread
-    // with a ring of its own drain another thread's, on another CPU: docs/smp.md, "Issue 28,
-    // third round".)
+    // user:::event), which waits only while t is dying, which sends the entry exclusive.
+    // Draining the process's ring here again made a thread with a ring of its own drain
+    // another thread's, on another CPU: docs/smp.md, "Issue 28, third round".)
     const uint32_t a[6] = { arch_kc_arg(&t->ctx, 0), arch_kc_arg(&t->ctx, 1),
                             arch_kc_arg(&t->ctx, 2), arch_kc_arg(&t->ctx, 3),
                             arch_kc_arg(&t->ctx, 4), arch_kc_arg(&t->ctx, 5) };

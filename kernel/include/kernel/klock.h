@@ -16,7 +16,10 @@
 //   (sched_tick_shared) and then that choice (kentry_choose_shared_*); a device interrupt on a
 //   line a process attached as an event, and InterruptMask / InterruptUnmask (kernel/irq.c). A
 //   CPU sets its own word, checks the writer word and backs off while it is set. CPUs in
-//   shared mode exclude one another only through the locks below.
+//   shared mode exclude one another only through the locks below. Traced, the same entries
+//   run shared (KLOCK_SHARED_TRACED), with a D program running too (since issue 28's eleventh
+//   round): its probes fire under the D lock (KLOCK_RANK_D, kernel/kdtrace.c); the tick stays
+//   exclusive while the kernel traces or D runs.
 //
 // Fine-grained locks, taken only in shared mode, always in increasing rank:
 //   KLOCK_RANK_COND  a condition variable's waiters and the state of the threads blocking on
@@ -59,7 +62,8 @@
 //                    attached as an event, and InterruptMask / InterruptUnmask, on the shared
 //                    side. A leaf: taken with no other lock held and nothing taken under it
 //                    (the interrupt's pulse is queued after its release, under the channel's
-//                    lock), so its place in the numbering orders nothing (but D's, below).
+//                    lock), so its place in the numbering orders nothing; D's lock (below)
+//                    ranks after it, as after every other.
 //   KLOCK_RANK_D     the D engine's state (kernel/kdtrace.c, LOCKING): every firing of a D
 //                    probe, and the threads' vtimestamp clocks. Probes fire from hooks under
 //                    any of the locks above (a channel's, the run queue's, a line's, ...), so
@@ -67,7 +71,8 @@
 //                    reader, stack walks, the clock) take no lock, so nothing is taken under
 //                    it. Also taken under a user-event ring's lock (the drain fires
 //                    user:::event; kuring.c), a trace lock outside these ranks, never taken
-//                    under this one.
+//                    under this one. Taken by exclusive entries' firings too (no other CPU is
+//                    in the kernel then: uncontended, and no other lock is held).
 // A shared entry holds at most one channel. A thread that blocked in the entry is still this
 // CPU's `current` until its choice: another CPU may make it ready, but no CPU other than this
 // one takes it to run before this CPU's choice has stored another `current` (sched.c, R3;

@@ -450,7 +450,8 @@ static void dcount(uint32_t ncpu, uint32_t rounds)
     pair_rounds = rounds;
     uint32_t e0 = sysinfo(KSYSINFO_KENTRIES_EXCLUSIVE), s0 = sysinfo(KSYSINFO_KCALLS_SHARED);
     msg_phase(ncpu);
-    uint32_t e = sysinfo(KSYSINFO_KENTRIES_EXCLUSIVE) - e0, s = sysinfo(KSYSINFO_KCALLS_SHARED) - s0;
+    uint32_t e = sysinfo(KSYSINFO_KENTRIES_EXCLUSIVE) - e0;
+    uint32_t s = sysinfo(KSYSINFO_KCALLS_SHARED) - s0;
     printf("smpbench: dcount %lu pairs, %lu round trips each, %lu sends, %lu round trips, "
            "%lu exclusive entries, %lu shared calls\n", (unsigned long)ncpu,
            (unsigned long)rounds, (unsigned long)(ncpu * (rounds + 2u)),
