@@ -207,15 +207,37 @@ void ktrace_kdt_go(const struct thread *running)
     kdt_on_cpu[cpu_id()] = running;
 }
 
+// The state the thread going off this CPU had when the one coming on was chosen (its RUNNING
+// event, emitted by this CPU under the D lock: kdt_state), for sched:::off-cpu's arg3 at the
+// exit: by then another CPU may have changed it (woken it, on the shared side), and the
+// capture's replay takes the state at the RUNNING event. Per CPU; `on` says for which choice.
+static struct {
+    const struct thread *on;
+    uint8_t state;
+} kdt_off_snap[KMAX_CPUS];
+
+static void kdt_off_state_at_choice(const struct thread *t)
+{
+    unsigned c = cpu_id();
+    const struct thread *prev = kdt_on_cpu[c];
+    if (prev && prev != t) {
+        kdt_off_snap[c].on = t;
+        kdt_off_snap[c].state = prev->traced_state;
+    }
+}
+
 static __attribute__((noinline)) void exit_end_kdt(struct thread *next)
 {
     kdt_vtime_switch(next);
-    const struct thread *prev = kdt_on_cpu[cpu_id()];
+    unsigned c = cpu_id();
+    const struct thread *prev = kdt_on_cpu[c];
     if (next != prev) {
-        kdt_on_cpu[cpu_id()] = next;
+        kdt_on_cpu[c] = next;
+        unsigned st = kdt_off_snap[c].on == next ? kdt_off_snap[c].state : (prev ? prev->state : 0);
+        kdt_off_snap[c].on = NULL;
         if (prev)
             kdt_fire_as(prev, DPROBE_SCHED_OFFCPU, ktrace_who(next), ktrace_pid(next),
-                        next->prio, prev->state);
+                        next->prio, st);
         kdt_fire(DPROBE_SCHED_ONCPU, ktrace_who(next), ktrace_pid(next), next->prio, 0);
         if (next->dt_unstarted) {
             next->dt_unstarted = 0;
@@ -330,6 +352,7 @@ static void kdt_state(const struct thread *t)
     case THS_JOIN:      id = DPROBE_SCHED_BLOCK_JOIN; obj = (uint32_t)t->join_tid; break;
     case THS_RUNNING:
         kdt_fire(DPROBE_SCHED_DEQUEUE, who, pid, t->prio, 0);
+        kdt_off_state_at_choice(t);
         return;
     case THS_DEAD:
         kdt_fire(DPROBE_PROC_LWP_EXIT, who, pid, t->prio, 0);
@@ -350,10 +373,9 @@ static void kdt_state(const struct thread *t)
     kdt_fire(id, who, pid, t->prio, obj);
 }
 
-void ktrace_state_ev(const struct thread *t)
+// The tracer's view of t's state and its event.
+static inline void state_emit(const struct thread *t)
 {
-    if (kdt_active && !in_snapshot)
-        kdt_state(t);
     ((struct thread *)t)->traced_state = t->state;
     if (!ring_on(KEV_C_PR_TH))
         return;
@@ -364,6 +386,27 @@ void ktrace_state_ev(const struct thread *t)
     } else {
         trace_emit_simple(&ktrace, KEV_C_PR_TH, ev, ktrace_pid(t), ktrace_tid(t));
     }
+}
+
+// With a D program: its probes, the tracer's view and the event under the D lock (kdt_hold,
+// kdtrace.c), so that two CPUs' changes of one thread reach D and the capture in one order
+// (the parity test's live answers equal dtrace -i's over the capture only so). Out of line:
+// the path without D is what it was.
+static __attribute__((noinline)) void state_ev_d(const struct thread *t)
+{
+    kdt_hold();
+    kdt_state(t);
+    state_emit(t);
+    kdt_release();
+}
+
+void ktrace_state_ev(const struct thread *t)
+{
+    if (kdt_active && !in_snapshot) {
+        state_ev_d(t);
+        return;
+    }
+    state_emit(t);
 }
 
 void ktrace_thread_ev(const struct thread *t, unsigned ev)
@@ -396,14 +439,26 @@ void ktrace_proc_ev(const struct proc *p, unsigned ev)
     trace_emit_string(&ktrace, KEV_C_PR_TH, ev, w, 2, p->name);
 }
 
-void ktrace_int_ev(unsigned ev, uint32_t irq, uint32_t who)
+// With D: the interrupt's probes and its event under the D lock (as state_ev_d), out of line.
+static __attribute__((noinline)) void int_ev_d(unsigned ev, uint32_t irq, uint32_t who)
 {
-    if (kdt_active && irq < DPROBE_IRQ_MAX && (ev == KEV_INT_ENTER || ev == KEV_INT_EXIT))
+    kdt_hold();
+    if (irq < DPROBE_IRQ_MAX && (ev == KEV_INT_ENTER || ev == KEV_INT_EXIT))
         kdt_fire(ev == KEV_INT_ENTER ? DPROBE_IRQ_ENTRY(irq) : DPROBE_IRQ_EXIT(irq), irq, 0, 0, 0);
     // sched:::tick: every CPU's timer interrupt, the kernel's tick or this CPU's share of it
-    if (kdt_active && (irq == KIRQ_TICK || irq == KIRQ_CPUTICK) && ev == KEV_INT_ENTER && k_current)
+    if ((irq == KIRQ_TICK || irq == KIRQ_CPUTICK) && ev == KEV_INT_ENTER && k_current)
         kdt_fire(DPROBE_SCHED_TICK, ktrace_who(k_current), ktrace_pid(k_current),
                  k_current->prio, 0);
+    trace_emit_simple(&ktrace, KEV_C_INT, ev, irq, who);
+    kdt_release();
+}
+
+void ktrace_int_ev(unsigned ev, uint32_t irq, uint32_t who)
+{
+    if (kdt_active) {
+        int_ev_d(ev, irq, who);
+        return;
+    }
     trace_emit_simple(&ktrace, KEV_C_INT, ev, irq, who);
 }
 
@@ -443,10 +498,21 @@ static void kdt_comm(unsigned ev, uint32_t a, uint32_t b)
     kdt_fire(id, coid, a, bytes, b);
 }
 
+// With D: under the D lock with its event (as state_ev_d), out of line.
+static __attribute__((noinline)) void comm_ev_d(unsigned ev, uint32_t a, uint32_t b)
+{
+    kdt_hold();
+    kdt_comm(ev, a, b);
+    trace_emit_simple(&ktrace, KEV_C_COMM, ev, a, b);
+    kdt_release();
+}
+
 void ktrace_comm_ev(unsigned ev, uint32_t a, uint32_t b)
 {
-    if (kdt_active)
-        kdt_comm(ev, a, b);
+    if (kdt_active) {
+        comm_ev_d(ev, a, b);
+        return;
+    }
     trace_emit_simple(&ktrace, KEV_C_COMM, ev, a, b);
 }
 

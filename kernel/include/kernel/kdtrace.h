@@ -36,6 +36,15 @@ void kdt_proc_gone(struct proc *p);
 // An exclusive exit with notifications (ktrace.c ktrace_exit_notify): when a shared firing ran
 // exit(), the probes go off now (kdtrace.c, LOCKING).
 void kdt_settle(void);
+// The D lock held across a hook's firings and its trace event while a program runs (ktrace.c),
+// so that D fires in the order the capture records; kdt_fire and the others nest inside.
+#if KMAX_CPUS > 1
+void kdt_hold(void);
+void kdt_release(void);
+#else
+static inline void kdt_hold(void) {}       // (one CPU: firings never overlap)
+static inline void kdt_release(void) {}
+#endif
 // user:::event for a user event stored in more than one slot (kdtrace_text.c, d/dutext.h):
 // arg1 DUTEXT_ADDR, where copyin/copyinstr read `bytes` (dutext_size(nwords) of them, the
 // stored payload, zero-padded), arg2 that size. kdt_text_read is kdt_uread's first step.

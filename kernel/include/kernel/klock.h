@@ -67,12 +67,14 @@
 //   KLOCK_RANK_D     the D engine's state (kernel/kdtrace.c, LOCKING): every firing of a D
 //                    probe, and the threads' vtimestamp clocks. Probes fire from hooks under
 //                    any of the locks above (a channel's, the run queue's, a line's, ...), so
-//                    it is the last rank; a leaf: the engine and what it calls back (copyin's
-//                    reader, stack walks, the clock) take no lock, so nothing is taken under
-//                    it. Also taken under a user-event ring's lock (the drain fires
-//                    user:::event; kuring.c), a trace lock outside these ranks, never taken
-//                    under this one. Taken by exclusive entries' firings too (no other CPU is
-//                    in the kernel then: uncontended, and no other lock is held).
+//                    it is the last rank; a leaf among them: the engine and what it calls back
+//                    (copyin's reader, stack walks, the clock) take no lock. Outside these
+//                    ranks: a hook holds it across its firings and its trace event (kdt_hold:
+//                    D's order is then the capture's), so the trace ring's own locks (a CPU's
+//                    buffer, the pool: trace_ring.c) are taken under it, never the reverse; and
+//                    it is taken under a user-event ring's lock (the drain fires
+//                    user:::event; kuring.c), never the reverse. Taken by exclusive entries'
+//                    firings too (no other CPU is in the kernel then: uncontended).
 // A shared entry holds at most one channel. A thread that blocked in the entry is still this
 // CPU's `current` until its choice: another CPU may make it ready, but no CPU other than this
 // one takes it to run before this CPU's choice has stored another `current` (sched.c, R3;
