@@ -14,7 +14,8 @@
 // (kernel/klock.h): in exclusive entries, and, with several CPUs, in shared ones (message and
 // sync calls, reschedule IPIs, event interrupts, the user-event drain), several CPUs at once.
 // So every call into the engine from a firing path holds kdt_lock (rank KLOCK_RANK_D, the
-// last: a leaf, taken with any other shared-side lock held, nothing taken under it): the
+// last: a leaf among the kernel's ranks, taken with any other shared-side lock held; only the
+// trace ring's own locks are taken under it, by the hooks' hold below): the
 // fire functions below, kdt_tick's firings (through kdt_fire), and kdt_vtime_switch (the
 // threads' vtimestamp clocks, which firings read). The trace hooks that fire D and record an
 // event (ktrace.c: a state change, a message, an interrupt, a priority) hold it across both
