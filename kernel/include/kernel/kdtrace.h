@@ -8,6 +8,7 @@
 #define KERNEL_KDTRACE_H
 
 #include <kernel/kernel.h>
+#include <kernel/cpu.h>     // KMAX_CPUS
 
 struct thread;
 struct proc;
