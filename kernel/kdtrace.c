@@ -5,8 +5,34 @@
 // BEGIN and turns the probes on: the trace hooks call kdt_fire() for their probe ids
 // (d/dprobes.h); the engine runs the enabled clauses, predicates first, so a false predicate
 // records nothing. KDT_READ hands the consumer the records of a principal buffer; KDT_STOP
-// fires END. Everything runs inside the kernel, whose entries never nest (docs/ARCHITECTURE.md),
-// which is the engine's locking rule ("the caller runs dvm_fire() with interrupts off").
+// fires END.
+//
+// LOCKING (docs/smp.md, "Issue 28, eleventh round"). The engine has one state (struct
+// dvm_state: global variables, the dynamic-variable hash and its free list, thread-locals,
+// aggregations, speculations) and no lock of its own ("the caller runs dvm_fire() with
+// interrupts off" and one firing at a time). Probes fire on both sides of the big-reader lock
+// (kernel/klock.h): in exclusive entries, and, with several CPUs, in shared ones (message and
+// sync calls, reschedule IPIs, event interrupts, the user-event drain), several CPUs at once.
+// So every call into the engine from a firing path holds kdt_lock (rank KLOCK_RANK_D, the
+// last: a leaf among the kernel's ranks, taken with any other shared-side lock held; only the
+// trace ring's own locks are taken under it, by the hooks' hold below): the
+// fire functions below, kdt_tick's firings (through kdt_fire), and kdt_vtime_switch (the
+// threads' vtimestamp clocks, which firings read). The trace hooks that fire D and record an
+// event (ktrace.c: a state change, a message, an interrupt, a priority) hold it across both
+// (kdt_hold; the firings inside nest), so that D sees two CPUs' events in the order the
+// capture records them: the parity test's live answers equal dtrace -i's over the capture
+// (off by one or two in six scripts without it). Under it the engine calls back into
+// kdt_uread (proc_can_read: memory maps, changed on the exclusive side alone; kdt_text_read:
+// this CPU's window), kstack_for_d (this thread's stacks, this CPU's probe site) and
+// vtime_ns: none takes a lock. The consumer's commands (kdt_call: KDT_LOAD, GO, READ, STOP,
+// UNLOAD, AGG*) run exclusive, with no other CPU in the kernel (a64_kernel_lock waits for every
+// CPU's shared word), so no firing is under way and they take no lock. One CPU
+// (KMAX_CPUS == 1): entries never nest and the lock compiles away.
+// exit() in a shared firing: the engine sets dst->exiting, after which nothing fires (dvm_fire
+// tests it, and so does fire_begin under the lock); kdt_active is cleared by the exclusive side
+// only, since the hooks' flags and the entry's call instruction follow it (ktrace_sync, the
+// exclusive side's work): the firing CPU queues a notification as the ring does when it stops
+// itself (ktrace_kdt_exited), whose exclusive delivery clears it (kdt_settle).
 #include <kernel/kdtrace.h>
 #include <kernel/ktrace.h>
 #include <kernel/thread.h>
@@ -21,6 +47,7 @@
 #include <d/dstacks.h>
 #include <kernel/kstack.h>
 #include <kernel/kunmap.h>
+#include <kernel/klock.h>
 #include <uapi/kdtrace.h>
 
 bool kdt_active;
@@ -44,6 +71,29 @@ static unsigned ntimers;
 // ends and counts time.
 static uint32_t cpu_only;
 
+// The engine's lock (LOCKING above). Several CPUs only; with one it compiles away.
+// A CPU may hold it across a hook's firings and its trace event (kdt_hold), so that the order
+// of D's firings is the capture's order: the firings inside nest (this CPU's count).
+#if KMAX_CPUS > 1
+static struct kspin kdt_lock;
+static unsigned d_held[KMAX_CPUS];     // this CPU's nested holds (written by this CPU alone)
+static inline void d_lock(void)
+{
+    if (d_held[cpu_id()]++ == 0)
+        kspin_lock(&kdt_lock, KLOCK_RANK_D);
+}
+static inline void d_unlock(void)
+{
+    if (--d_held[cpu_id()] == 0)
+        kspin_unlock(&kdt_lock, KLOCK_RANK_D);
+}
+static inline bool in_shared(void) { return arch_kernel_in_shared(); }
+#else
+static inline void d_lock(void) {}
+static inline void d_unlock(void) {}
+static inline bool in_shared(void) { return false; }
+#endif
+
 static uint64_t now_ns(void) { return ktimer_cycles_to_ns(board_cycles()); }
 
 // copyin's reader (dvm_uread): the current process's memory, only the bytes proc_can_read
@@ -64,12 +114,17 @@ static int kdt_uread(void *dst, uint64_t addr, unsigned n)
 // vtimestamp: the time a thread has spent on the CPU while D programs ran. Counted at every
 // kernel exit of the traced path while a program is active (kdt_vtime_switch), so it costs
 // nothing otherwise; KDT_GO starts the clock for the thread that is running. vt_running is
-// the thread whose clock runs.
-static struct thread *vt_running[KMAX_CPUS];   // per CPU
+// the thread whose clock runs on each CPU. Under the D lock: a thread's clock (vt_since,
+// vt_cycles) is opened by the CPU it goes on and closed by the one it left, and on the shared
+// side the two exits may come in either order (the thread left CPU A, whose choice released
+// it, and CPU B chose it before A's exit reached here), so B's opening closes what A left
+// running first and takes it off A's slot: A's exit then closes nothing of it.
+static struct thread *vt_running[KMAX_CPUS];   // per CPU, under the D lock
 
-void kdt_vtime_switch(struct thread *next)
+static void vtime_switch_locked(struct thread *next)
 {
-    struct thread **running = &vt_running[cpu_id()];
+    unsigned me = cpu_id();
+    struct thread **running = &vt_running[me];
     if (next == *running)
         return;
     uint64_t now = board_cycles();
@@ -77,10 +132,24 @@ void kdt_vtime_switch(struct thread *next)
         (*running)->vt_cycles += now - (*running)->vt_since;
         (*running)->vt_since = 0;
     }
+    if (KMAX_CPUS > 1 && next->vt_since) {  // still open on the CPU it left (see above)
+        for (unsigned c = 0; c < KMAX_CPUS; c++)
+            if (c != me && vt_running[c] == next)
+                vt_running[c] = NULL;
+        next->vt_cycles += now - next->vt_since;
+    }
     *running = next;
     next->vt_since = now;
 }
 
+void kdt_vtime_switch(struct thread *next)
+{
+    d_lock();
+    vtime_switch_locked(next);
+    d_unlock();
+}
+
+// t's vtimestamp, under the D lock.
 static uint64_t vtime_ns(const struct thread *t)
 {
     if (!t)
@@ -91,6 +160,10 @@ static uint64_t vtime_ns(const struct thread *t)
     return ktimer_cycles_to_ns(c);
 }
 
+// A firing's context, in thread t's name (k_current, or the thread going off the CPU for
+// sched:::off-cpu). t's fields read here (proc, tid, index, prio; the process's pid, ppid,
+// name, nthreads) are written on the exclusive side, or (prio) under the locks of the site that
+// fires (thread.c, sync.c): a shared firing "as" another thread sees them as that site does.
 static void fill_ctx_of(struct dvm_ctx *ctx, const struct thread *t)
 {
     const struct proc *p = t ? t->proc : NULL;
@@ -106,13 +179,9 @@ static void fill_ctx_of(struct dvm_ctx *ctx, const struct thread *t)
     ctx->nlwp = p ? p->nthreads : 1;
 }
 
-static void fill_ctx(struct dvm_ctx *ctx)
-{
-    fill_ctx_of(ctx, k_current);
-}
-
 // Table probes are fired only when enabled; timer probes (ids from DPROBE_TIMER_BASE) exist
-// only when the program has them.
+// only when the program has them. Read without the D lock: kdt_active, dst, cpu_only and the
+// enabled table change on the exclusive side alone (a shared exit() leaves kdt_active to it).
 static bool wanted(uint32_t id)
 {
     if (KMAX_CPUS > 1 && kdt_active && cpu_only && id > DPROBE_ERROR &&
@@ -121,17 +190,42 @@ static bool wanted(uint32_t id)
     return kdt_active && (id >= DPROBE_TIMER_BASE || dvm_enabled(dst, id));
 }
 
+// exit() ran (dst->exiting): END is the consumer's to fire, at KDT_STOP, and nothing fires
+// meanwhile (dvm_fire tests exiting). The probes go off here on the exclusive side; a shared
+// firing leaves that to its CPU's next exclusive exit (LOCKING above).
+static void exited(void)
+{
+    if (in_shared())
+        ktrace_kdt_exited();
+    else
+        kdt_active = false;
+}
+
+// One firing of probe id in t's context: under the D lock, the context filled and the engine
+// run. at_ns: the event's own time (kdt_fire_at), 0 for now.
+static void fire_as(const struct thread *t, uint32_t id, const uint64_t args[DVM_NARGS],
+                    uint64_t at_ns)
+{
+    struct dvm_ctx ctx;
+    d_lock();
+    fill_ctx_of(&ctx, t);
+    if (at_ns)
+        ctx.timestamp = ctx.walltimestamp = at_ns;
+    dvm_fire(dst, &ctx, id, args);
+    if (dst->exiting)
+        exited();
+    d_unlock();
+}
+
+// (KSTACK_MARK_PROBE_SITE in each of these, not in fire_as: stack( ) starts at the site that
+// called them, their return address; kernel/kstack.c.)
 void kdt_fire(uint32_t id, uint64_t a0, uint64_t a1, uint64_t a2, uint64_t a3)
 {
     if (!wanted(id))
         return;
     KSTACK_MARK_PROBE_SITE(); // stack( ) starts at the probe's site (kernel/kstack.c)
-    struct dvm_ctx ctx;
     uint64_t args[DVM_NARGS] = { a0, a1, a2, a3 };
-    fill_ctx(&ctx);
-    dvm_fire(dst, &ctx, id, args);
-    if (dst->exiting)
-        kdt_active = false;     // exit() ran: END is the consumer's to fire, at KDT_STOP
+    fire_as(k_current, id, args, 0);
 }
 
 void kdt_fire_as(const struct thread *t, uint32_t id, uint64_t a0, uint64_t a1, uint64_t a2,
@@ -140,12 +234,8 @@ void kdt_fire_as(const struct thread *t, uint32_t id, uint64_t a0, uint64_t a1, 
     if (!wanted(id))
         return;
     KSTACK_MARK_PROBE_SITE(); // stack( ) starts at the probe's site (kernel/kstack.c)
-    struct dvm_ctx ctx;
     uint64_t args[DVM_NARGS] = { a0, a1, a2, a3 };
-    fill_ctx_of(&ctx, t);
-    dvm_fire(dst, &ctx, id, args);
-    if (dst->exiting)
-        kdt_active = false;
+    fire_as(t, id, args, 0);
 }
 
 void kdt_fire_at(uint32_t id, uint32_t ts32, uint64_t a0, uint64_t a1, uint64_t a2)
@@ -153,16 +243,11 @@ void kdt_fire_at(uint32_t id, uint32_t ts32, uint64_t a0, uint64_t a1, uint64_t 
     if (!wanted(id))
         return;
     KSTACK_MARK_PROBE_SITE(); // stack( ) starts at the probe's site (kernel/kstack.c)
-    struct dvm_ctx ctx;
     uint64_t args[DVM_NARGS] = { a0, a1, a2, 0 };
-    fill_ctx(&ctx);
     uint64_t now = board_cycles();
     uint32_t ago = (uint32_t)now - ts32;
-    if (ago < 0x80000000u)      // in the past: its own time; else (garbage) now
-        ctx.timestamp = ctx.walltimestamp = ktimer_cycles_to_ns(now - ago);
-    dvm_fire(dst, &ctx, id, args);
-    if (dst->exiting)
-        kdt_active = false;
+    // in the past: its own time; else (garbage) now
+    fire_as(k_current, id, args, ago < 0x80000000u ? ktimer_cycles_to_ns(now - ago) : 0);
 }
 
 void kdt_fire_args(uint32_t id, const uint32_t *a, unsigned n)
@@ -170,13 +255,27 @@ void kdt_fire_args(uint32_t id, const uint32_t *a, unsigned n)
     if (!wanted(id))
         return;
     KSTACK_MARK_PROBE_SITE(); // stack( ) starts at the probe's site (kernel/kstack.c)
-    struct dvm_ctx ctx;
     uint64_t args[DVM_NARGS] = { 0 };
     for (unsigned i = 0; i < n && i < DVM_NARGS; i++)
         args[i] = a[i];
-    fill_ctx(&ctx);
-    dvm_fire(dst, &ctx, id, args);
-    if (dst->exiting)
+    fire_as(k_current, id, args, 0);
+}
+
+#if KMAX_CPUS > 1
+void kdt_hold(void)
+{
+    d_lock();
+}
+
+void kdt_release(void)
+{
+    d_unlock();
+}
+#endif
+
+void kdt_settle(void)
+{
+    if (kdt_active && dst && dst->exiting)
         kdt_active = false;
 }
 
@@ -415,7 +514,7 @@ int kdt_call(struct thread *t, uint32_t cmd, uint32_t a, uint32_t b, uint32_t c)
         kdt_active = true;
         if (wanted(DPROBE_BEGIN)) {   // BEGIN's clauses stop at the first exit(), as DTrace's
             struct dvm_ctx ctx;
-            fill_ctx(&ctx);
+            fill_ctx_of(&ctx, k_current);    // (exclusive: no firing under way)
             dvm_fire_begin(dst, &ctx);
             if (dst->exiting)
                 kdt_active = false;

@@ -162,6 +162,13 @@ void ktrace_port_stopped(struct trace_ring *r)
     notes_mark(cpu_id());
 }
 
+// A D firing on this CPU's shared side ran exit(): the probes go off at its exclusive exit
+// (kdt_settle in ktrace_exit_notify), as the hooks follow a ring that stopped itself.
+void ktrace_kdt_exited(void)
+{
+    notes_mark(cpu_id());
+}
+
 void ktrace_exit_notify(void)
 {
     unsigned cpu = cpu_id();
@@ -175,6 +182,8 @@ void ktrace_exit_notify(void)
 #else
     ktrace_hot.notes = 0;
 #endif
+    if (KMAX_CPUS > 1)
+        kdt_settle();   // a shared firing ran exit(): D's probes go off (kdtrace.c)
     ktrace_sync();  // tracing may have stopped: the entry stays traced only while it runs
 }
 
@@ -198,15 +207,37 @@ void ktrace_kdt_go(const struct thread *running)
     kdt_on_cpu[cpu_id()] = running;
 }
 
+// The state the thread going off this CPU had when the one coming on was chosen (its RUNNING
+// event, emitted by this CPU under the D lock: kdt_state), for sched:::off-cpu's arg3 at the
+// exit: by then another CPU may have changed it (woken it, on the shared side), and the
+// capture's replay takes the state at the RUNNING event. Per CPU; `on` says for which choice.
+static struct {
+    const struct thread *on;
+    uint8_t state;
+} kdt_off_snap[KMAX_CPUS];
+
+static void kdt_off_state_at_choice(const struct thread *t)
+{
+    unsigned c = cpu_id();
+    const struct thread *prev = kdt_on_cpu[c];
+    if (prev && prev != t) {
+        kdt_off_snap[c].on = t;
+        kdt_off_snap[c].state = prev->traced_state;
+    }
+}
+
 static __attribute__((noinline)) void exit_end_kdt(struct thread *next)
 {
     kdt_vtime_switch(next);
-    const struct thread *prev = kdt_on_cpu[cpu_id()];
+    unsigned c = cpu_id();
+    const struct thread *prev = kdt_on_cpu[c];
     if (next != prev) {
-        kdt_on_cpu[cpu_id()] = next;
+        kdt_on_cpu[c] = next;
+        unsigned st = kdt_off_snap[c].on == next ? kdt_off_snap[c].state : (prev ? prev->state : 0);
+        kdt_off_snap[c].on = NULL;
         if (prev)
             kdt_fire_as(prev, DPROBE_SCHED_OFFCPU, ktrace_who(next), ktrace_pid(next),
-                        next->prio, prev->state);
+                        next->prio, st);
         kdt_fire(DPROBE_SCHED_ONCPU, ktrace_who(next), ktrace_pid(next), next->prio, 0);
         if (next->dt_unstarted) {
             next->dt_unstarted = 0;
@@ -321,6 +352,7 @@ static void kdt_state(const struct thread *t)
     case THS_JOIN:      id = DPROBE_SCHED_BLOCK_JOIN; obj = (uint32_t)t->join_tid; break;
     case THS_RUNNING:
         kdt_fire(DPROBE_SCHED_DEQUEUE, who, pid, t->prio, 0);
+        kdt_off_state_at_choice(t);
         return;
     case THS_DEAD:
         kdt_fire(DPROBE_PROC_LWP_EXIT, who, pid, t->prio, 0);
@@ -341,10 +373,9 @@ static void kdt_state(const struct thread *t)
     kdt_fire(id, who, pid, t->prio, obj);
 }
 
-void ktrace_state_ev(const struct thread *t)
+// The tracer's view of t's state and its event.
+static inline void state_emit(const struct thread *t)
 {
-    if (kdt_active && !in_snapshot)
-        kdt_state(t);
     ((struct thread *)t)->traced_state = t->state;
     if (!ring_on(KEV_C_PR_TH))
         return;
@@ -355,6 +386,27 @@ void ktrace_state_ev(const struct thread *t)
     } else {
         trace_emit_simple(&ktrace, KEV_C_PR_TH, ev, ktrace_pid(t), ktrace_tid(t));
     }
+}
+
+// With a D program: its probes, the tracer's view and the event under the D lock (kdt_hold,
+// kdtrace.c), so that two CPUs' changes of one thread reach D and the capture in one order
+// (the parity test's live answers equal dtrace -i's over the capture only so). Out of line:
+// the path without D is what it was.
+static __attribute__((noinline)) void state_ev_d(const struct thread *t)
+{
+    kdt_hold();
+    kdt_state(t);
+    state_emit(t);
+    kdt_release();
+}
+
+void ktrace_state_ev(const struct thread *t)
+{
+    if (kdt_active && !in_snapshot) {
+        state_ev_d(t);
+        return;
+    }
+    state_emit(t);
 }
 
 void ktrace_thread_ev(const struct thread *t, unsigned ev)
@@ -387,14 +439,26 @@ void ktrace_proc_ev(const struct proc *p, unsigned ev)
     trace_emit_string(&ktrace, KEV_C_PR_TH, ev, w, 2, p->name);
 }
 
-void ktrace_int_ev(unsigned ev, uint32_t irq, uint32_t who)
+// With D: the interrupt's probes and its event under the D lock (as state_ev_d), out of line.
+static __attribute__((noinline)) void int_ev_d(unsigned ev, uint32_t irq, uint32_t who)
 {
-    if (kdt_active && irq < DPROBE_IRQ_MAX && (ev == KEV_INT_ENTER || ev == KEV_INT_EXIT))
+    kdt_hold();
+    if (irq < DPROBE_IRQ_MAX && (ev == KEV_INT_ENTER || ev == KEV_INT_EXIT))
         kdt_fire(ev == KEV_INT_ENTER ? DPROBE_IRQ_ENTRY(irq) : DPROBE_IRQ_EXIT(irq), irq, 0, 0, 0);
     // sched:::tick: every CPU's timer interrupt, the kernel's tick or this CPU's share of it
-    if (kdt_active && (irq == KIRQ_TICK || irq == KIRQ_CPUTICK) && ev == KEV_INT_ENTER && k_current)
+    if ((irq == KIRQ_TICK || irq == KIRQ_CPUTICK) && ev == KEV_INT_ENTER && k_current)
         kdt_fire(DPROBE_SCHED_TICK, ktrace_who(k_current), ktrace_pid(k_current),
                  k_current->prio, 0);
+    trace_emit_simple(&ktrace, KEV_C_INT, ev, irq, who);
+    kdt_release();
+}
+
+void ktrace_int_ev(unsigned ev, uint32_t irq, uint32_t who)
+{
+    if (kdt_active) {
+        int_ev_d(ev, irq, who);
+        return;
+    }
     trace_emit_simple(&ktrace, KEV_C_INT, ev, irq, who);
 }
 
@@ -434,10 +498,21 @@ static void kdt_comm(unsigned ev, uint32_t a, uint32_t b)
     kdt_fire(id, coid, a, bytes, b);
 }
 
+// With D: under the D lock with its event (as state_ev_d), out of line.
+static __attribute__((noinline)) void comm_ev_d(unsigned ev, uint32_t a, uint32_t b)
+{
+    kdt_hold();
+    kdt_comm(ev, a, b);
+    trace_emit_simple(&ktrace, KEV_C_COMM, ev, a, b);
+    kdt_release();
+}
+
 void ktrace_comm_ev(unsigned ev, uint32_t a, uint32_t b)
 {
-    if (kdt_active)
-        kdt_comm(ev, a, b);
+    if (kdt_active) {
+        comm_ev_d(ev, a, b);
+        return;
+    }
     trace_emit_simple(&ktrace, KEV_C_COMM, ev, a, b);
 }
 
@@ -607,21 +682,19 @@ static int query(struct proc *p, uint32_t out)
 #define USER_MAX_WORDS 64
 #define USER_MAX_STRING 128
 
-// A user event inserted by a kernel call (QNX's TraceEvent inserts). Several CPUs: on the
-// shared side too (kernel/kentry_shared.h, shared_trace_insert): the caller's rings drain under
-// their own locks (kuring.c), the event goes to this CPU's buffer, D's firing takes D's lock,
-// and the caller's memory map read here changes only on the exclusive side.
-int ktrace_insert_user(struct thread *t, uint32_t cmd, uint32_t code, uint32_t a, uint32_t b)
+// A user event inserted by a kernel call (QNX's TraceEvent inserts): ktrace_insert_user
+// below. Several CPUs: on the shared side too (kernel/kentry_shared.h, shared_trace_insert):
+// the caller's rings drain under their own locks (kuring.c), the event goes to this CPU's
+// buffer, D's firing is under D's lock, and the caller's memory map read here changes only on
+// the exclusive side. This is the insert itself: D's firing (a program running) and the event.
+static int insert_user(struct thread *t, uint32_t cmd, uint32_t code, uint32_t a, uint32_t b)
 {
     struct proc *p = t->proc;
-    if (code > KEV_EVENT_MASK)
-        return -EINVAL;
-    // no call (64-bit arguments) while no D program runs; a longer event fires below, with
-    // the payload the ring gets (d/dutext.h)
-    if (__builtin_expect(kdt_active, 0) && cmd == KTRACE_INSERTSUSEREVENT)
-        kdt_fire(DPROBE_USER_EVENT, code, a, b, 0);
     if (cmd == KTRACE_INSERTSUSEREVENT) {
-        kuring_drain_thread(t);     // its ring was full: what it holds comes first
+        // no call (64-bit arguments) while no D program runs; a longer event fires below,
+        // with the payload the ring gets (d/dutext.h)
+        if (__builtin_expect(kdt_active, 0))
+            kdt_fire(DPROBE_USER_EVENT, code, a, b, 0);
         trace_emit_simple(&ktrace, KEV_C_USER, code, a, b);
         return 0;
     }
@@ -658,6 +731,23 @@ int ktrace_insert_user(struct thread *t, uint32_t cmd, uint32_t code, uint32_t a
     }
     trace_emit_string(&ktrace, KEV_C_USER, code, NULL, 0, s);
     return 0;
+}
+
+int ktrace_insert_user(struct thread *t, uint32_t cmd, uint32_t code, uint32_t a, uint32_t b)
+{
+    if (code > KEV_EVENT_MASK)
+        return -EINVAL;
+    if (cmd == KTRACE_INSERTSUSEREVENT)
+        kuring_drain_thread(t);     // its ring was full: what it holds comes first
+    // With a D program, its firing and the event under one hold of the D lock (kdt_hold), so
+    // that D sees two CPUs' inserts in the capture's order; after the drain, which takes the
+    // rings' locks (the D lock is taken under them, never the reverse: klock.h, rank D).
+    if (!__builtin_expect(kdt_active, 0))
+        return insert_user(t, cmd, code, a, b);
+    kdt_hold();
+    int r = insert_user(t, cmd, code, a, b);
+    kdt_release();
+    return r;
 }
 
 // ---- cost measurement (kbench) ------------------------------------------------------------------

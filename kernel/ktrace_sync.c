@@ -20,7 +20,10 @@
 // argument), and when (low cycle word; 0: not blocked) and behind whom (who) it blocked.
 // Taken from the contiguous allocator when a D program is loaded and given back at unload,
 // not kept in struct thread: the smallest boards have no RAM for it (KDT_LOAD fails with
-// ENOMEM without it).
+// ENOMEM without it). No lock of its own: a slot is written by its own thread's entries (the
+// thread is k_current there, on one CPU at a time), or, while the thread is blocked, by the
+// entry that requeues it on a mutex (a CondSignal: under the objects' locks, which ordered its
+// block before), shared or exclusive; the pointer changes at KDT_LOAD and KDT_UNLOAD, exclusive.
 struct dt_sync {
     uint32_t obj, owner, since;
 };
@@ -50,15 +53,29 @@ static uint32_t cycles_now32(void)
     return c ? c : 1u;
 }
 
-void ktrace_prio_ev(const struct thread *t, unsigned prio, unsigned cause)
+// With D: change-pri and the event under the D lock (ktrace.c's state_ev_d says why), out of
+// line so that the path without D is what it was.
+static __attribute__((noinline)) void prio_ev_d(const struct thread *t, unsigned prio,
+                                                unsigned cause)
 {
     uint32_t old = t->prio;
+    // Solaris's change-pri fires before the change: args[2] the new priority; ours adds arg3
+    // the old one and arg4 the cause.
+    const uint32_t a[5] = { ktrace_who(t), ktrace_pid(t), prio, old, cause };
+    kdt_hold();
+    kdt_fire_args(DPROBE_SCHED_CHANGE_PRI, a, 5);
+    trace_emit_simple(&ktrace, KEV_C_SYSTEM, KEV_SYS_PRIO_CHANGE, ktrace_who(t),
+                      (prio & 0xffu) | (old & 0xffu) << 8 | cause << 16);
+    kdt_release();
+}
+
+void ktrace_prio_ev(const struct thread *t, unsigned prio, unsigned cause)
+{
     if (kdt_active && cause != KEV_PRIO_INITIAL) {
-        // Solaris's change-pri fires before the change: args[2] the new priority; ours adds
-        // arg3 the old one and arg4 the cause.
-        const uint32_t a[5] = { ktrace_who(t), ktrace_pid(t), prio, old, cause };
-        kdt_fire_args(DPROBE_SCHED_CHANGE_PRI, a, 5);
+        prio_ev_d(t, prio, cause);
+        return;
     }
+    uint32_t old = t->prio;
     trace_emit_simple(&ktrace, KEV_C_SYSTEM, KEV_SYS_PRIO_CHANGE, ktrace_who(t),
                       (prio & 0xffu) | (old & 0xffu) << 8 | cause << 16);
 }

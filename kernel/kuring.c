@@ -51,11 +51,13 @@
 // ring is drained at its own entries (its lock is then uncontended). It comes before the trace
 // ring's locks (the drain emits under them) and is never held while the kernel lock is taken.
 // kuring_drain_unlocked is the entry's drain before the kernel lock; with a D program
-// running the drain waits for the lock (D's state has no lock of its own).
+// running it drains inside the shared side (kuring_drain_in_shared), firing user:::event
+// under the D lock (kdtrace.c), which it takes under the ring's: the D lock is a leaf.
 #include <kernel/kuring.h>
 #include <kernel/arch.h>
 #include <kernel/ktrace.h>
 #include <kernel/kdtrace.h>
+#include <kernel/klock.h>
 #include <kernel/kernel.h>
 #include <kernel/thread.h>
 #include <d/dprobes.h>
@@ -243,6 +245,19 @@ static void drain_locked(struct proc *p, struct kuring *k)
     if (bad)
         reject(p, bad, false);
 }
+
+#if KMAX_CPUS > 1
+// The entry's drain before the kernel lock, with a D program running: inside the shared side
+// (kuring.h says why), for a thread not being destroyed. An exclusive entry may have stopped
+// the program before this CPU got in: drain_locked tests kdt_active again for each record.
+void kuring_drain_in_shared(struct thread *t)
+{
+    arch_kernel_enter_shared();
+    if (!t->dying)
+        kuring_drain_thread(t);
+    arch_kernel_exit_shared();
+}
+#endif
 
 void kuring_drain_ring(struct proc *p, struct kuring *k)
 {

@@ -10,7 +10,8 @@
 # entries are what serialises the writers. Then smpbench (user/apps/smpbench) with
 # 1, 2 and 4 CPUs: kernel events written by every CPU at once, events per second of virtual
 # time, and a message round trip within one CPU and between two (docs/smp.md, "Figures"); and
-# mutex and semaphore operations of one and two pairs of threads (smpbench sync).
+# mutex and semaphore operations of one and two pairs of threads (smpbench sync); and the message
+# pairs' exclusive entries while a D program counts their messages (smpbench pairs under dtrace).
 # Between the two, the writers' events per second on the host's clock, without -icount, with
 # the library's clock and with the kernel's (below).
 #   scripts/bench-smp.sh BUILD_DIR MAX_CPUS      (BENCH_SMP_ROUNDS=5, BENCH_SMP_VERBOSE=1: every run)
@@ -157,6 +158,21 @@ if [ "$max" -ge 4 ] && [ -f "$b/acqtest.elf" ]; then
                           printf "BENCH smp_acq_traced_shared_calls_per_s_4cpu %d calls\n", $3 * 1000 / $1 }'
     else
         echo "bench-smp: acq on 4 CPUs printed no kernel counts" >&2
+        status=1
+    fi
+fi
+# The message pairs under a D program that fires on every message (image smpbenchd: the
+# target's dtrace starts smpbench pairs with -c), on 2 CPUs under -icount: exclusive entries
+# per 100 000 round trips, deterministic. Before issue 28's eleventh round every traced entry
+# went exclusive while D ran; now D's probes fire on the shared side under the D lock
+# (docs/smp.md, "Issue 28, eleventh round").
+if [ "$max" -ge 2 ] && [ -f "$b/smpbenchd.elf" ]; then
+    out=$(QEMU_SMP=2 QEMU_ICOUNT=1 QEMU_TIMEOUT=900 \
+          QEMU_ARGS="dtrace -q -n 'msg:::send { @[cpu] = count(); }' -c smpbench ;; smpbench pairs" \
+          con_run_text "$b/smpbenchd.elf" 2>&1)
+    if ! printf '%s\n' "$out" | grep '^BENCH smp_msg_exclusive_entries_per_100k_roundtrips_[12]pair ' |
+         sed 's/_\([12]pair\) /_dtrace_\1 /' | grep .; then
+        printf '%s\n' "$out" | tail -5 >&2
         status=1
     fi
 fi

@@ -191,6 +191,11 @@ TEST_DEPS    += $(H)/dcompile $(H)/dtrace
 TICKCPU_BOARDS := qemu-virt-a53
 SCRIPT_TESTS += $(foreach b,$(TICKCPU_BOARDS),qemu-tickcpus/$(b)|300|test/qemu/test_dtrace_tick_cpus.sh|build/$(b)|$(H))
 TEST_DEPS    += $(H)/dcompile $(H)/dtrace $(H)/traceprinter $(foreach b,$(filter-out $(BOARD),$(TICKCPU_BOARDS)),matrix-images-$(b))
+# D on the shared side: a D program's counts of the messages of a pair per CPU on 4 CPUs, exact,
+# and the entries run shared meanwhile (docs/smp.md, "Issue 28, eleventh round").
+DSHARED_BOARDS := qemu-virt-a53
+SCRIPT_TESTS += $(foreach b,$(DSHARED_BOARDS),qemu-dshared/$(b)|180|test/qemu/test_dshared.sh|build/$(b)|$(H))
+TEST_DEPS    += $(H)/dcompile $(foreach b,$(filter-out $(BOARD),$(DSHARED_BOARDS)),matrix-images-$(b))
 # make test-build resolves on every board; a board without an image (BOARD_NO_IMAGES) skips
 # the tests that boot it (host only: make -n, nothing built). 32 to 49 s on a 2-core host,
 # past 120 s under heavy load (seen once): the limit only catches a hang, so it leaves room.

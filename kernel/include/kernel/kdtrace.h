@@ -2,11 +2,13 @@
 // The kernel's D provider (kdtrace.c): the DTrace kernel call, and the firing of D probes
 // from the trace hooks (ktrace.c). kdt_active is set while a loaded program runs; the hooks
 // reach kdt_fire() only then (the flags ktrace_sync computes include it), so a disabled probe
-// costs what the plain hook costs.
+// costs what the plain hook costs. Firings hold the D lock (kdtrace.c, LOCKING): they may come
+// from shared entries on several CPUs at once.
 #ifndef KERNEL_KDTRACE_H
 #define KERNEL_KDTRACE_H
 
 #include <kernel/kernel.h>
+#include <kernel/cpu.h>     // KMAX_CPUS
 
 struct thread;
 struct proc;
@@ -32,6 +34,18 @@ void kdt_vtime_switch(struct thread *next);
 // kernel/main.c tick_samples).
 void kdt_tick(bool kernel_tick, uint64_t cycles);
 void kdt_proc_gone(struct proc *p);
+// An exclusive exit with notifications (ktrace.c ktrace_exit_notify): when a shared firing ran
+// exit(), the probes go off now (kdtrace.c, LOCKING).
+void kdt_settle(void);
+// The D lock held across a hook's firings and its trace event while a program runs (ktrace.c),
+// so that D fires in the order the capture records; kdt_fire and the others nest inside.
+#if KMAX_CPUS > 1
+void kdt_hold(void);
+void kdt_release(void);
+#else
+static inline void kdt_hold(void) {}       // (one CPU: firings never overlap)
+static inline void kdt_release(void) {}
+#endif
 // user:::event for a user event stored in more than one slot (kdtrace_text.c, d/dutext.h):
 // arg1 DUTEXT_ADDR, where copyin/copyinstr read `bytes` (dutext_size(nwords) of them, the
 // stored payload, zero-padded), arg2 that size. kdt_text_read is kdt_uread's first step.

@@ -82,15 +82,16 @@ static inline __attribute__((always_inline)) void shared_exit(struct thread *t, 
 
 // Into the shared side for thread t's entry: false, out again and having changed nothing, when
 // the entry is to run exclusive. Checked inside: only the exclusive side sets them, and it
-// cannot run now. D's probes need the exclusive side, and so does tracing when traced entries
-// are not shared; a D program running sets ktrace_kernel_on too (ktrace.c ktrace_sync, in the
-// same exclusive entry), so an untraced entry tests that alone.
+// cannot run now. An untraced entry goes exclusive while tracing or a D program runs
+// (ktrace_kernel_on: it came through the untraced entry before the switch); a traced one runs
+// shared with a D program too: D's probes fire under the D lock (kdtrace.c, LOCKING; before
+// issue 28's eleventh round a running D program sent every traced entry exclusive).
 static inline __attribute__((always_inline)) bool shared_enter(const struct thread *t,
                                                                const bool traced)
 {
     if (unlikely(!arch_kernel_enter_shared()))
         return false;                   // a writer is in or queued: queue behind it
-    if (unlikely(t->dying || (traced ? kdt_active : ktrace_kernel_on))) {
+    if (unlikely(t->dying || (!traced && ktrace_kernel_on))) {
         arch_kernel_exit_shared();
         return false;
     }
@@ -180,10 +181,10 @@ static inline __attribute__((always_inline)) bool entry_shared_body(struct threa
         return false;
     this_cpu()->kicked = false;
     // (The thread's user-event ring, its own or its process's, was drained before the lock:
-    // the arch's entry, kuring_drain_unlocked, which waits only while D runs or t is dying,
-    // and both send the entry exclusive. Draining the process's ring here again made a thread
-    // with a ring of its own drain another thread's, on another CPU: docs/smp.md, "Issue 28,
-    // third round".)
+    // the arch's entry, kuring_drain_unlocked (with a D program, inside the shared side, for
+    // user:::event), which waits only while t is dying, which sends the entry exclusive.
+    // Draining the process's ring here again made a thread with a ring of its own drain
+    // another thread's, on another CPU: docs/smp.md, "Issue 28, third round".)
     const uint32_t a[6] = { arch_kc_arg(&t->ctx, 0), arch_kc_arg(&t->ctx, 1),
                             arch_kc_arg(&t->ctx, 2), arch_kc_arg(&t->ctx, 3),
                             arch_kc_arg(&t->ctx, 4), arch_kc_arg(&t->ctx, 5) };

@@ -21,6 +21,9 @@
 //   and the entry runs exclusive, queued behind the writer (the ticket lock is fair), rather
 //   than wait for a moment with no writer, which writers that follow each other never leave.
 //   CPUs in shared mode exclude one another only through the locks below.
+//   Traced, the same entries run shared (KLOCK_SHARED_TRACED), with a D program running too
+//   (since issue 28's eleventh round): its probes fire under the D lock (KLOCK_RANK_D,
+//   kernel/kdtrace.c); the tick stays exclusive while D runs.
 //
 // Fine-grained locks, taken only in shared mode, always in increasing rank:
 //   KLOCK_RANK_COND  a condition variable's waiters and the state of the threads blocking on
@@ -63,11 +66,23 @@
 //                    attached as an event, and InterruptMask / InterruptUnmask, on the shared
 //                    side. A leaf: taken with no other lock held and nothing taken under it
 //                    (the interrupt's pulse is queued after its release, under the channel's
-//                    lock), so its place last in the numbering orders nothing.
+//                    lock), so its place in the numbering orders nothing; D's lock (below)
+//                    ranks after it, as after every other.
+//   KLOCK_RANK_D     the D engine's state (kernel/kdtrace.c, LOCKING): every firing of a D
+//                    probe, and the threads' vtimestamp clocks. Probes fire from hooks under
+//                    any of the locks above (a channel's, the run queue's, a line's, ...), so
+//                    it is the last rank; a leaf among them: the engine and what it calls back
+//                    (copyin's reader, stack walks, the clock) take no lock. Outside these
+//                    ranks: a hook holds it across its firings and its trace event (kdt_hold:
+//                    D's order is then the capture's), so the trace ring's own locks (a CPU's
+//                    buffer, the pool: trace_ring.c) are taken under it, never the reverse; and
+//                    it is taken under a user-event ring's lock (the drain fires
+//                    user:::event; kuring.c), never the reverse. Taken by exclusive entries'
+//                    firings too (no other CPU is in the kernel then: uncontended).
 //   KLOCK_RANK_CON   the console (kernel/kconsole.c): every process's partial line and the
 //                    device the lines leave by, for DebugWrite and semihosting's console
-//                    writes on the shared side. A leaf too: taken at the call's start with no
-//                    other lock held, nothing taken under it.
+//                    writes on the shared side. A leaf: taken at the call's start with no
+//                    other lock held, nothing taken under it (so after D in the numbering).
 // A shared entry holds at most one channel. A thread that blocked in the entry is still this
 // CPU's `current` until its choice: another CPU may make it ready, but no CPU other than this
 // one takes it to run before this CPU's choice has stored another `current` (sched.c, R3;
@@ -90,7 +105,8 @@
 #define KLOCK_RANK_RUNQ 5u
 #define KLOCK_RANK_TIMER 6u
 #define KLOCK_RANK_IRQ 7u
-#define KLOCK_RANK_CON 8u
+#define KLOCK_RANK_D 8u
+#define KLOCK_RANK_CON 9u
 
 // A kernel call that the shared fast path cannot finish (something unusual: a failure, a
 // race with a second reply) returns this before it changed anything; the entry then runs again

@@ -62,6 +62,8 @@ static inline void ktrace_exit_begin(void)
 }
 // A shared entry's notifications wait for an exclusive one (kernel/kentry_shared.h).
 void ktrace_notes_defer(void);
+// A D firing on the shared side ran exit(): a notification, delivered exclusive (ktrace.c).
+void ktrace_kdt_exited(void);
 // A D program starts (KDT_GO) while `running` runs here: D's view of who is on each CPU.
 void ktrace_kdt_go(const struct thread *running);
 // After the D provider switched its probes on or off.

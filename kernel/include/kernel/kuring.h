@@ -30,6 +30,9 @@ void kuring_thread_gone(struct thread *t);
 // under k's lock. p's memory is the one mapped.
 void kuring_drain_ring(struct proc *p, struct kuring *k);
 
+// kuring_drain_unlocked's drain while a D program runs (kuring.c).
+void kuring_drain_in_shared(struct thread *t);
+
 // One load and a branch for a ring not registered or empty (read unlocked: the drain checks
 // again under the ring's lock).
 static inline void kuring_drain_ring_if(struct proc *p, struct kuring *k)
@@ -63,12 +66,19 @@ static inline void kuring_drain_thread(struct thread *t)
 // The traced entry's drain before it takes the kernel lock (SMP): t, this CPU's running
 // thread, has its rings drained into this CPU's buffer without that lock (each ring has a lock
 // of its own, kuring.c): its process's memory is the one mapped, and a teardown on another
-// CPU waits for the ring's lock, then finds the ring gone. With a D program running, or t
-// being destroyed, it waits for the lock: the drain after it (kernel_entry_body) does it.
+// CPU waits for the ring's lock, then finds the ring gone. With t being destroyed, it waits for
+// the lock: the drain after it (kernel_entry_body) does it. With a D program running the
+// drain fires user:::event (under the D lock, kdtrace.c), so it runs inside the big-reader
+// lock's shared side: the D program's block is freed by an exclusive entry (KDT_UNLOAD), which
+// waits for every CPU in the shared side; outside it the drain could fire into freed memory.
 static inline void kuring_drain_unlocked(struct thread *t)
 {
-    if (__builtin_expect(!kdt_active, 1) && !t->dying)
-        kuring_drain_thread(t);
+    if (__builtin_expect(!kdt_active, 1)) {
+        if (!t->dying)
+            kuring_drain_thread(t);
+        return;
+    }
+    kuring_drain_in_shared(t);
 }
 
 #endif

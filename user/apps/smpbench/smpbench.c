@@ -37,8 +37,12 @@
 //   smp_sync_exclusive_entries_per_1000_ops_<n>pair, smp_sync_shared_calls_per_1000_ops_<n>pair
 //       as for the message pairs.
 // `smpbench pulses`: the same for pulses (sb_pulses.c).
+// `smpbench dcount [ROUNDS]`: a pair per CPU, once, for a D program's counts to be held to
+// (test/qemu/test_dshared.sh; dcount below). Under a D program (image smpbenchd: dtrace -c
+// smpbench) `smpbench pairs` gives bench-smp.sh's smp_msg_..._dtrace_<n>pair figures.
 #include <kern.h>
 #include <string.h>
+#include <stdlib.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <trace/kev.h>
@@ -51,7 +55,9 @@
 #define ROUNDS 2000u
 #define STACK 2048
 
-static uint8_t stacks[MAXW + 1][STACK] __attribute__((aligned(16)));
+// MAXW + 1 (a worker per CPU, and the roundtrip's server at MAXW), and a server per pair past
+// them (pairs_phase_of: dcount runs MAXW pairs, whose clients take the first MAXW).
+static uint8_t stacks[2 * MAXW + 1][STACK] __attribute__((aligned(16)));
 static volatile uint32_t ready_n, go, done_n;
 static volatile uint64_t end_cycles[MAXW];
 static volatile uint32_t bench_kind;    // KTRACE_BENCH_*, or ~0: null kernel calls
@@ -219,6 +225,8 @@ static uint64_t roundtrip(uint32_t cpu)
 // second since the ninth round made a pair 8 x faster; at 20 000 a phase lasted 0.1 s, and a
 // 2-pair phase, which ends with its slower pair, caught the host's every hiccup).
 #define PAIR_ROUNDS 160000u
+// Round trips per client in a phase: PAIR_ROUNDS, or dcount's own (below).
+static volatile uint32_t pair_rounds = PAIR_ROUNDS;
 
 int pair_chid[MAXW];
 
@@ -258,7 +266,7 @@ static int pair_client(void *arg)
     uint32_t one = 1, zero = 0;
     MsgSend(coid, &one, sizeof(one), NULL, 0);      // both threads on CPU k from here
     pair_ready_wait_go();
-    for (uint32_t i = 0; i < PAIR_ROUNDS; i++)
+    for (uint32_t i = 0, n = pair_rounds; i < n; i++)
         MsgSend(coid, &one, sizeof(one), NULL, 0);
     pair_done(k);
     MsgSend(coid, &zero, sizeof(zero), NULL, 0);
@@ -275,7 +283,7 @@ uint64_t pairs_phase_of(uint32_t n, int (*server)(void *), int server_prio,
     go = 0;
     for (uint32_t k = 0; k < n; k++) {
         pair_chid[k] = ChannelCreate(0);
-        sv[k] = ThreadCreate(server, (void *)(uintptr_t)k, stacks[MAXW - 1 - k], STACK,
+        sv[k] = ThreadCreate(server, (void *)(uintptr_t)k, stacks[MAXW + 1 + k], STACK,
                              server_prio, 0);
         cl[k] = ThreadCreate(client, (void *)(uintptr_t)k, stacks[k], STACK, client_prio, 0);
     }
@@ -433,6 +441,23 @@ static void pairs(uint32_t ncpu, const struct pair_bench *pb)
     }
 }
 
+// `smpbench dcount [ROUNDS]` (test/qemu/test_dshared.sh, under a D program that counts the
+// messages): one phase of a pair per CPU, every pair at once, ROUNDS round trips each (20000):
+// each client makes ROUNDS + 2 MsgSends (one to start, one to end), the truth the D program's
+// counts are held to; and how the phase's kernel entries ran (SysInfo's counts, as pairs).
+static void dcount(uint32_t ncpu, uint32_t rounds)
+{
+    pair_rounds = rounds;
+    uint32_t e0 = sysinfo(KSYSINFO_KENTRIES_EXCLUSIVE), s0 = sysinfo(KSYSINFO_KCALLS_SHARED);
+    msg_phase(ncpu);
+    uint32_t e = sysinfo(KSYSINFO_KENTRIES_EXCLUSIVE) - e0;
+    uint32_t s = sysinfo(KSYSINFO_KCALLS_SHARED) - s0;
+    printf("smpbench: dcount %lu pairs, %lu round trips each, %lu sends, %lu round trips, "
+           "%lu exclusive entries, %lu shared calls\n", (unsigned long)ncpu,
+           (unsigned long)rounds, (unsigned long)(ncpu * (rounds + 2u)),
+           (unsigned long)(ncpu * rounds), (unsigned long)e, (unsigned long)s);
+}
+
 int main(void)
 {
     uint32_t n = 1;
@@ -440,11 +465,19 @@ int main(void)
     if (n > MAXW)
         n = MAXW;
     ThreadCtl(KTCTL_RUNMASK, (void *)1u);
-    char buf[64], *argv[4];
-    int argc = kargs("smpbench", buf, sizeof(buf), argv, 4);
+    // The whole boot command line is read and split (user/lib/kargs.c): room for the part of
+    // a dtrace that starts smpbench (its image smpbenchd, scripts/bench-smp.sh).
+    static char buf[512];
+    char *argv[48];
+    int argc = kargs("smpbench", buf, sizeof(buf), argv, 48);
     if (argc > 0 && !strcmp(argv[argc - 1], "pairs")) {
         printf("smpbench: %lu CPUs, pairs\n", (unsigned long)n);
         pairs(n, &msg_pairs);
+        return 0;
+    }
+    if (argc > 1 && !strcmp(argv[1], "dcount")) {
+        uint32_t rounds = argc > 2 ? (uint32_t)strtoul(argv[2], NULL, 0) : 20000u;
+        dcount(n, rounds ? rounds : 20000u);
         return 0;
     }
     if (argc > 0 && !strcmp(argv[argc - 1], "sync")) {
