@@ -276,7 +276,8 @@ static void thread_event(struct conv *c, struct stream *s, const struct kev_even
         if (idx >= 0)
             c->last_cpu[idx] = (int16_t)(e->cpu + 1);
     } else if (e->ev == KEV_TH_READY && idx >= 0 && m->th[idx].cpu < 0 &&
-               m->th[idx].state != KEV_TH_READY) {
+               m->th[idx].state != KEV_TH_READY &&
+               !kx_is_idle(m, idx)) {   // (idle is Linux's swapper, tid 0: never woken)
         ev_header(s, CTF_ID_SCHED_WAKING, e->t64, 32);
         put_comm(s, comm);
         put32(s, (uint32_t)tid), put32(s, (uint32_t)prio);

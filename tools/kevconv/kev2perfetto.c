@@ -188,7 +188,8 @@ static void thread_event(struct conv *c, const struct kev_event *e)
         pb_int(&c->sub, 6, kx_ltid(m, th));
         pb_int(&c->sub, 7, prio);
         add_event(c, e->cpu, e->t64, kx_ltid(m, cur), 4);
-    } else if (e->ev == KEV_TH_READY && t->cpu < 0 && t->state != KEV_TH_READY) {
+    } else if (e->ev == KEV_TH_READY && t->cpu < 0 && t->state != KEV_TH_READY &&
+               !kx_is_idle(m, th)) {   // (idle is Linux's swapper, tid 0: never woken)
         waking(c, e, th, prio, cur);
     }
 }
