@@ -211,19 +211,40 @@ void ktrace_kdt_go(const struct thread *running)
 // event, emitted by this CPU under the D lock: kdt_state), for sched:::off-cpu's arg3 at the
 // exit: by then another CPU may have changed it (woken it, on the shared side), and the
 // capture's replay takes the state at the RUNNING event. Per CPU; `on` says for which choice.
+// One CPU: nothing changes the state in between, and netduinoplus2's kernel RAM has no 8 bytes
+// to spare for it (its acqtest image overflowed).
+#if KMAX_CPUS > 1
 static struct {
     const struct thread *on;
     uint8_t state;
 } kdt_off_snap[KMAX_CPUS];
+#endif
 
 static void kdt_off_state_at_choice(const struct thread *t)
 {
+#if KMAX_CPUS > 1
     unsigned c = cpu_id();
     const struct thread *prev = kdt_on_cpu[c];
     if (prev && prev != t) {
         kdt_off_snap[c].on = t;
         kdt_off_snap[c].state = prev->traced_state;
     }
+#else
+    (void)t;
+#endif
+}
+
+// The state sched:::off-cpu reports for prev, leaving CPU c for next.
+static unsigned kdt_off_state(unsigned c, const struct thread *prev, const struct thread *next)
+{
+#if KMAX_CPUS > 1
+    unsigned st = kdt_off_snap[c].on == next ? kdt_off_snap[c].state : (prev ? prev->state : 0);
+    kdt_off_snap[c].on = NULL;
+    return st;
+#else
+    (void)c, (void)next;
+    return prev ? prev->state : 0;
+#endif
 }
 
 static __attribute__((noinline)) void exit_end_kdt(struct thread *next)
@@ -233,8 +254,7 @@ static __attribute__((noinline)) void exit_end_kdt(struct thread *next)
     const struct thread *prev = kdt_on_cpu[c];
     if (next != prev) {
         kdt_on_cpu[c] = next;
-        unsigned st = kdt_off_snap[c].on == next ? kdt_off_snap[c].state : (prev ? prev->state : 0);
-        kdt_off_snap[c].on = NULL;
+        unsigned st = kdt_off_state(c, prev, next);
         if (prev)
             kdt_fire_as(prev, DPROBE_SCHED_OFFCPU, ktrace_who(next), ktrace_pid(next),
                         next->prio, st);
