@@ -134,10 +134,11 @@ static inline bool shared_console_call(const struct thread *t, uint32_t n)
 // (ktrace.c ktrace_insert_user). Exclusive before the eleventh round.
 static inline bool shared_trace_insert(const struct thread *t, uint32_t n)
 {
+    if (n != KC_TraceEvent)
+        return false;
     uint32_t cmd = arch_kc_arg(&t->ctx, 0);
-    return n == KC_TraceEvent && (cmd == KTRACE_INSERTSUSEREVENT ||
-                                  cmd == KTRACE_INSERTCUSEREVENT ||
-                                  cmd == KTRACE_INSERTUSRSTREVENT);
+    return cmd == KTRACE_INSERTSUSEREVENT || cmd == KTRACE_INSERTCUSEREVENT ||
+           cmd == KTRACE_INSERTUSRSTREVENT;
 }
 
 // One of those, with its arguments a: its result; the clocks write their 64-bit result
