@@ -309,6 +309,33 @@ static inline void trace_state(struct thread *t, const bool traced)
         ktrace_state_traced(t);
 }
 
+// A thread made ready (make_ready) or unblocked (unblock) by a copy: the traced copy's READY
+// event is recorded before another CPU can run the thread (sched.c, TRACE ORDER), with several
+// CPUs by the scheduler's traced calls; with one, here, after (nothing else runs meanwhile).
+static inline void make_ready(struct thread *t, const bool traced)
+{
+#if KMAX_CPUS > 1
+    if (traced) {
+        sched_make_ready_traced(t, false);
+        return;
+    }
+#endif
+    sched_make_ready_quiet(t, false);
+    trace_state(t, traced);
+}
+
+static inline void unblock(struct thread *t, int32_t ret, const bool traced)
+{
+#if KMAX_CPUS > 1
+    if (traced) {
+        thread_unblock_traced(t, ret);
+        return;
+    }
+#endif
+    thread_unblock_quiet(t, ret);
+    trace_state(t, traced);
+}
+
 // A priority change: the traced copy's records PRIO_CHANGE (thread.c), the untraced one's not
 // (a kernel without hooks has only the one).
 static inline void update_prio(struct thread *t, const bool traced)
@@ -399,8 +426,7 @@ static inline __attribute__((always_inline)) int send(struct thread *t, int coid
     if (srv) {
         int rcvid = traced ? deliver_message_traced(srv, t) : deliver_message(srv, t);
         thread_set_result(srv, rcvid);
-        sched_make_ready_quiet(srv, false);     // (shared: takes this CPU's run-queue lock)
-        trace_state(srv, traced);
+        make_ready(srv, traced);        // (shared: takes this CPU's run-queue lock)
         thread_block_quiet(t, THS_REPLY, NULL);
     } else {
         thread_block_quiet(t, THS_SEND, &ch->send_q);   // (still this CPU's: sched.c R3)
@@ -523,8 +549,7 @@ static inline __attribute__((always_inline)) int reply(struct thread *t, int rcv
     uint32_t n = min_u32(bytes, client->reply_len);
     kmemcpy((void *)(uintptr_t)client->reply_buf, (const void *)(uintptr_t)msg, n);
     drop_inherited(t, traced);  // before the run queue: the priority lock ranks below it
-    thread_unblock_quiet(client, status);
-    trace_state(client, traced);
+    unblock(client, status, traced);
     trace_comm(KEV_COMM_REPLY_MESSAGE, (uint32_t)rcvid, (uint32_t)status, traced);
 #if KMAX_CPUS > 1
     chan_unlock(ch, shared);
@@ -557,8 +582,7 @@ static inline __attribute__((always_inline)) int error(struct thread *t, int rcv
         return -EINVAL;
     trace_comm(KEV_COMM_MSG_ERROR, (uint32_t)rcvid, (uint32_t)err, traced);
     drop_inherited(t, traced);  // before the run queue: the priority lock ranks below it
-    thread_unblock_quiet(client, -err);
-    trace_state(client, traced);
+    unblock(client, -err, traced);
 #if KMAX_CPUS > 1
     chan_unlock(ch, shared);
 #endif

@@ -473,27 +473,49 @@ static inline __attribute__((always_inline)) void settle(struct cpu *c,
 }
 #endif
 
+// TRACE ORDER (several CPUs). A thread's READY event is recorded before another CPU can take
+// it from the queue it was put on, so that the capture, and D, see it made ready before it
+// runs. A shared entry that queues it on another CPU's queue records it under that queue's
+// lock (make_ready_placed, with `record`); on this CPU's own queue the lock is kept until this
+// CPU's choice (own_lock), and an exclusive entry has no other CPU in the kernel, so there the
+// caller records it after. (Recorded after the other queue's lock was let go, the other CPU
+// could choose the thread first: its RUNNING came before its READY, or the waker, reading the
+// state by then, recorded RUNNING on its own CPU, and a capture read back ran the thread there.
+// dtrace -i's answers over a capture then differed from the live ones by one, in 1 CI run;
+// test/qemu/thread_states_check.py holds captures to the order.) The queue lock ranks below
+// D's and the ring's, which the event takes, as traced_choice_end's does.
 #if KMAX_CPUS > 1
-// make_ready for a thread that may run on another CPU than this one (c): placed (R4).
-static __attribute__((noinline)) void make_ready_placed(struct cpu *c, struct thread *t,
-                                                       bool at_head)
+// make_ready for a thread that may run on another CPU than this one (c): placed (R4). Returns
+// whether t's state event was recorded (TRACE ORDER).
+static __attribute__((noinline)) bool make_ready_placed(struct cpu *c, struct thread *t,
+                                                       bool at_head, bool record)
 {
     unsigned self = c->id;
     unsigned to = place(t, self);
     const bool shared = in_shared();
+    bool recorded = false;
     if (shared && to == self)
         own_lock(c);
     else if (shared)
         other_lock(c, to);
     enqueue_on(to, t, at_head);
-    if (shared && to != self)
+    if (shared && to != self) {
+        if (record) {
+            if (KTRACE_ON(KEV_C_PR_TH))
+                ktrace_state_call(t);
+            recorded = true;
+        }
         other_unlock(c, to);
+    }
     kick_check_pending = true;      // (to another CPU, or may run on another: the rule's check)
+    return recorded;
 }
 #endif
 
-// Makes t ready on the queue its placement gives (one CPU: the one queue).
-static inline __attribute__((always_inline)) void make_ready(struct thread *t, bool at_head)
+// Makes t ready on the queue its placement gives (one CPU: the one queue). With `record`, it
+// may record t's state event itself (TRACE ORDER): returns whether it did.
+static inline __attribute__((always_inline)) bool make_ready(struct thread *t, bool at_head,
+                                                             const bool record)
 {
 #if KMAX_CPUS > 1
     struct cpu *c = this_cpu();
@@ -504,24 +526,34 @@ static inline __attribute__((always_inline)) void make_ready(struct thread *t, b
         if (!c->rq_held && in_shared())
             own_lock(c);
         enqueue_on(self, t, at_head);
-        return;
+        return false;
     }
-    make_ready_placed(c, t, at_head);
+    return make_ready_placed(c, t, at_head, record);
 #else
+    (void)record;
     enqueue_on(0, t, at_head);
+    return false;
 #endif
 }
 
 void sched_make_ready(struct thread *t, bool at_head)
 {
-    make_ready(t, at_head);
-    ktrace_state(t);    // last, so that the hook's call is a tail call
+    if (!make_ready(t, at_head, true))
+        ktrace_state(t);    // last, so that the hook's call is a tail call
 }
 
 void sched_make_ready_quiet(struct thread *t, bool at_head)
 {
-    make_ready(t, at_head);
+    make_ready(t, at_head, false);
 }
+
+#if KMAX_CPUS > 1
+void sched_make_ready_traced(struct thread *t, bool at_head)
+{
+    if (!make_ready(t, at_head, true))
+        ktrace_state_call(t);
+}
+#endif
 
 void sched_remove(struct thread *t)
 {

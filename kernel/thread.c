@@ -148,20 +148,36 @@ static void thread_leave_wait(struct thread *t)
     t->wait_child = false;
 }
 
-void thread_unblock(struct thread *t, int32_t ret)
-{
-    thread_unblock_quiet(t, ret);
-    ktrace_state(t);
-}
-
-void thread_unblock_quiet(struct thread *t, int32_t ret)
+// What every unblock does before the thread goes on a ready queue.
+static void unblock_prepare(struct thread *t, int32_t ret)
 {
     KASSERT(t->state != THS_READY && t->state != THS_RUNNING && t->state != THS_DEAD,
             "unblocking a thread that is not blocked");
     thread_leave_wait(t);
     thread_set_result(t, ret);
+}
+
+// The READY event, with several CPUs, may be recorded by the scheduler, before another CPU
+// can run t (sched.c, TRACE ORDER): so the ready queue's call records it, not this.
+void thread_unblock(struct thread *t, int32_t ret)
+{
+    unblock_prepare(t, ret);
+    sched_make_ready(t, false);
+}
+
+void thread_unblock_quiet(struct thread *t, int32_t ret)
+{
+    unblock_prepare(t, ret);
     sched_make_ready_quiet(t, false);
 }
+
+#if KMAX_CPUS > 1
+void thread_unblock_traced(struct thread *t, int32_t ret)
+{
+    unblock_prepare(t, ret);
+    sched_make_ready_traced(t, false);
+}
+#endif
 
 void thread_destroy(struct thread *t, int32_t status)
 {

@@ -6,8 +6,10 @@
 
 #include <stdint.h>
 
-static inline void arch_spin_lock(volatile uint32_t *word) { *word = 1; }
-static inline void arch_spin_unlock(volatile uint32_t *word) { *word = 0; }
+// How many spinlocks "this CPU" holds (a test looks at it inside a hook the kernel calls).
+extern int test_spins_held;
+static inline void arch_spin_lock(volatile uint32_t *word) { *word = 1; test_spins_held++; }
+static inline void arch_spin_unlock(volatile uint32_t *word) { *word = 0; test_spins_held--; }
 // Whether "this CPU" runs a shared entry (the test sets it through enter and exit).
 extern int test_in_shared;
 static inline bool arch_kernel_enter_shared(void) { test_in_shared = 1; return true; }

@@ -44,6 +44,7 @@ static bool panicked_with(const char *fmt, ...)
 }
 
 int test_in_shared;
+int test_spins_held;
 
 static void reset(void **state)
 {

@@ -34,7 +34,20 @@ void kdt_fire(uint32_t id, uint64_t a0, uint64_t a1, uint64_t a2, uint64_t a3)
 {
     (void)id; (void)a0; (void)a1; (void)a2; (void)a3;
 }
-void ktrace_state_ev(const struct thread *t) { (void)t; }
+int test_spins_held;
+// The state events sched.c records (TRACE ORDER): whose, in what state, with how many
+// spinlocks held at that moment.
+static struct { const struct thread *t; uint8_t state; int spins; } events[8];
+static unsigned nevents;
+static void record(const struct thread *t)
+{
+    if (nevents < sizeof events / sizeof events[0])
+        events[nevents].t = t, events[nevents].state = t->state,
+        events[nevents].spins = test_spins_held;
+    nevents++;
+}
+void ktrace_state_ev(const struct thread *t) { record(t); }
+void ktrace_state_call(struct thread *t) { record(t); }
 void trace_emit_simple_slow_ce(struct trace_ring *r, uint32_t cls_ev, uint32_t a, uint32_t b)
 {
     (void)r; (void)cls_ev; (void)a; (void)b;
@@ -224,6 +237,53 @@ static void test_shared_tick(void **state)
     on_cpu(0);
 }
 
+// TRACE ORDER (sched.c): a shared entry that makes a thread ready on another CPU's queue
+// records its READY event before it lets that queue's lock go, since the other CPU may take
+// the thread the moment it does (the event after it let a capture run the thread before it
+// was ready: the parity test's one-off failure). Both ways in, the general call and the
+// message copies' traced one: one event, READY, with the other queue's lock held. A thread
+// bound to this CPU: the event follows the enqueue, this CPU's queue lock kept until its
+// choice.
+static void test_ready_recorded_under_other_queue_lock(void **state)
+{
+    (void)state;
+    ktrace_cls_on[KEV_C_PR_TH] = 1;
+    static struct thread t;
+    for (unsigned way = 0; way < 3; way++) {
+        const unsigned to = way == 2 ? 0 : 1;
+        memset(&t, 0, sizeof t);
+        list_init(&t.qlink);
+        t.prio = t.base_prio = 30;
+        t.affinity = 1u << to;
+        t.state = THS_RECEIVE;
+        on_cpu(0);
+        test_in_shared = 1;
+        nevents = 0;
+        if (way == 1)
+            sched_make_ready_traced(&t, false);
+        else
+            sched_make_ready(&t, false);
+        assert_int_equal(nevents, 1);
+        assert_ptr_equal(events[0].t, &t);
+        assert_int_equal(events[0].state, THS_READY);
+        assert_true(events[0].spins > 0);
+        assert_int_equal(t.rq_cpu, to);
+        assert_int_equal(test_spins_held, to == 0 ? 1 : 0);   // (own: kept until the choice)
+        if (to == 0) {
+            assert_ptr_equal(sched_choose_shared(), &t);
+        } else {
+            test_in_shared = 0;
+            on_cpu(1);
+            assert_ptr_equal(sched_choose(), &t);
+        }
+        assert_int_equal(test_spins_held, 0);
+        test_in_shared = 0;
+        k_cpus[0].current = k_cpus[1].current = NULL;
+        on_cpu(0);
+    }
+    ktrace_cls_on[KEV_C_PR_TH] = 0;
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -233,6 +293,7 @@ int main(void)
         cmocka_unit_test_setup(test_equal_thread_elsewhere_stays, setup),
         cmocka_unit_test_setup(test_equal_thread_pulled_at_slice_end, setup),
         cmocka_unit_test_setup(test_shared_tick, setup),
+        cmocka_unit_test_setup(test_ready_recorded_under_other_queue_lock, setup),
         cmocka_unit_test(test_rt_blocked_thread_not_run_twice),
         cmocka_unit_test(test_rt_requeue_of_taken_thread),
         cmocka_unit_test(test_rt_random_exclusive),

@@ -15,6 +15,13 @@ void sched_init(void);
 void sched_make_ready(struct thread *t, bool at_head);
 // The same without the state's trace hook (thread_block_quiet's counterpart, thread.h).
 void sched_make_ready_quiet(struct thread *t, bool at_head);
+#if KMAX_CPUS > 1
+// The same for the message calls' traced copies (ipc.c), the event by their hook
+// (ktrace_state_traced). Several CPUs only: a thread queued on another CPU's queue has its
+// event recorded before that queue's lock is let go (sched.c, TRACE ORDER), which the quiet
+// call followed by the hook could not do. (One CPU: the quiet call and the hook inline.)
+void sched_make_ready_traced(struct thread *t, bool at_head);
+#endif
 // Takes a READY thread off its ready queue (one CPU, or the exclusive side: a shared entry
 // changes a ready thread's priority with sched_set_prio_shared).
 void sched_remove(struct thread *t);

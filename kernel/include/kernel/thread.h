@@ -105,6 +105,10 @@ void thread_unblock(struct thread *t, int32_t ret);
 // untraced entry's has no trace code and the traced entry's records the event itself.
 void thread_block_quiet(struct thread *t, uint8_t state, struct list *q);
 void thread_unblock_quiet(struct thread *t, int32_t ret);
+#if KMAX_CPUS > 1
+// thread_unblock for the traced copies: sched_make_ready_traced's (sched.h).
+void thread_unblock_traced(struct thread *t, int32_t ret);
+#endif
 // Kills a thread wherever it is (process exit or fault): undoes what its state holds.
 void thread_destroy(struct thread *t, int32_t status);
 // Returns a zombie (or dead) thread's slot to the pool.
