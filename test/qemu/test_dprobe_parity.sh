@@ -136,6 +136,11 @@ for k in "${batches[@]}"; do
     note=$(grep -c 'the capture lost .* events' "$out/b$k.caperr")
     [ "$note" = "$([ -n "${lost[$k]}" ] && echo 1 || echo 0)" ]
     ok $? "batch $k: dtrace -i says the capture lost events $([ -n "${lost[$k]}" ] && echo once || echo "never (none lost)") ($note notes)"
+    # The capture's thread states are a scheduler's (test/qemu/thread_states_check.py): a
+    # thread runs only once made ready, on one CPU at a time (kernel/sched.c, TRACE ORDER).
+    "$h/traceprinter" -m "$kev" > "$out/b$k.txt" 2>/dev/null
+    python3 "$here/thread_states_check.py" "$out/b$k.txt" --min-cross 0 > "$out/b$k.states" 2>&1
+    ok $? "batch $k: every thread's states in the capture are a scheduler's ($(head -1 "$out/b$k.states"))"
     sed -n 's/.*@@P //p' "$out/b$k.live" | sort > "$out/b$k.l"
     sed -n 's/.*@@P //p' "$out/b$k.cap" | sort > "$out/b$k.c"
 done

@@ -15,7 +15,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 out=$b/test-ipi-trace
 rm -rf "$out" && mkdir -p "$out"
 . "$here/tap_lib.sh"
-echo "1..5"
+echo "1..6"
 QEMU_ARGS="tracelogger -d1 -f $out/demo.kev" QEMU_TIMEOUT=120 \
     "$here/../../scripts/qemu-run.sh" "$b/demo.elf" -icount shift=0,sleep=off >"$out/demo.log" 2>&1
 check "the traced demo on every CPU exits 0 with no event lost" \
@@ -34,3 +34,7 @@ check "kevstat names the IPI row and counts every IPI traceprinter prints ($ipis
     "[ '$ipis' -gt 0 ] && [ '${row:-x}' = '$ipis' ]"
 exits=$(grep -c 'INT_EXIT:0x00000102 ' "$out/demo.txt")
 check "each IPI's INT_ENTR has its INT_EXIT ($ipis / $exits)" "[ '$ipis' = '$exits' ]"
+python3 "$here/thread_states_check.py" "$out/demo.txt" >"$out/states.txt" 2>&1
+rc=$?
+sed 's/^/# /' "$out/states.txt"
+ok $rc "every thread's states in the capture are a scheduler's ($(head -1 "$out/states.txt"))"
