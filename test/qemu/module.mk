@@ -196,6 +196,12 @@ TEST_DEPS    += $(H)/dcompile $(H)/dtrace $(H)/traceprinter $(foreach b,$(filter
 DSHARED_BOARDS := qemu-virt-a53
 SCRIPT_TESTS += $(foreach b,$(DSHARED_BOARDS),qemu-dshared/$(b)|180|test/qemu/test_dshared.sh|build/$(b)|$(H))
 TEST_DEPS    += $(H)/dcompile $(foreach b,$(filter-out $(BOARD),$(DSHARED_BOARDS)),matrix-images-$(b))
+# Threads woken across CPUs on the host's clock, under D and traced: the capture's thread states
+# are a scheduler's, and the D script's counts live equal dtrace -i's (kernel/sched.c, TRACE
+# ORDER; test_states_cpus.sh).
+STATES_BOARDS := qemu-virt-a53
+SCRIPT_TESTS += $(foreach b,$(STATES_BOARDS),qemu-states-cpus/$(b)|300|test/qemu/test_states_cpus.sh|build/$(b)|$(H))
+TEST_DEPS    += $(H)/dcompile $(H)/dtrace $(H)/traceprinter $(foreach b,$(filter-out $(BOARD),$(STATES_BOARDS)),matrix-images-$(b))
 # make test-build resolves on every board; a board without an image (BOARD_NO_IMAGES) skips
 # the tests that boot it (host only: make -n, nothing built). 32 to 49 s on a 2-core host,
 # past 120 s under heavy load (seen once): the limit only catches a hang, so it leaves room.

@@ -3,7 +3,7 @@
 # under -icount and on the host's clock). Only on boards with several CPUs (BOARD_MAX_CPUS).
 # (user/module.mk reads this file: docs/applications.md.)
 PRIO  := 100
-FLAGS := KAPP_F_PRIV
+FLAGS := KAPP_F_PRIV|KAPP_F_TRACE
 # 128 KB: with tests 14-19 (st_pi.c, st_irq.c, st_local.c) its stacks and state passed 64 KB.
 RAM   := 0x20000
 # It inserts no user events: the board's 256-record rings (five of them) would take its
@@ -14,3 +14,11 @@ ifneq ($(filter-out 1,$(or $(BOARD_MAX_CPUS),1)),)
 IMAGES        += smpstress
 endif
 smpstress_APPS := smpstress st_peer st_drv
+
+# The same under dtrace, traced, for its cross-CPU wake-ups live and over their capture
+# (test/qemu/test_states_cpus.sh): dtrace -c appinit, which starts the tracelogger and then
+# smpstress with the part the command line names (as make dtrace APPS=smpstress).
+ifneq ($(filter-out 1,$(or $(BOARD_MAX_CPUS),1)),)
+IMAGES          += $(if $(filter dtrace,$(BOARD_NO_IMAGES)),,smpstressd)
+endif
+smpstressd_APPS := dtrace appinit smpstress st_peer st_drv tracelogger

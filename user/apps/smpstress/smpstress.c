@@ -33,9 +33,11 @@
 //       (st_local.c).
 //   20. the console's calls on every CPU at once, shared, each DebugWrite line whole
 //       (st_console.c; test/qemu/test_console_cpus.sh reads the lines off the console).
+//   21. (`xwake` alone, not in the full run) threads made ready on a CPU's queue while that
+//       CPU chooses, for a capture of them (st_xwake.c; test/qemu/test_states_cpus.sh).
 // Arguments (QEMU_ARGS="smpstress ..."): `icount`, the run's clock is QEMU's instruction count
 // (the wake-up test then holds each sleep to its bound); `pulse`, `wake`, `error`, `timed`,
-// `idle`, `pi` (14-17), `irq`, `local` or `console`, that test alone (scripts/stress-wake.sh runs them
+// `idle`, `pi` (14-17), `irq`, `local`, `console` or `xwake`, that test alone (scripts/stress-wake.sh runs them
 // many times), `wake-sleepers` its sleepers alone; `hold`,
 // on a stall the wake-up test spins for a debugger instead of ending; `refusal-sleep=NS`, the
 // pulse test's senders sleep NS on every refusal instead of yielding (a tick's sleep after 64
@@ -59,6 +61,7 @@
 #include "st_irq.h"
 #include "st_local.h"
 #include "st_console.h"
+#include "st_xwake.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -269,8 +272,10 @@ int main(void)
         printf("1..0 # SKIP one CPU\n");
         return 0;
     }
-    char buf[96], *argv[8];
-    int argc = kargs("smpstress", buf, sizeof(buf), argv, 8);
+    // (the whole boot's line: under dtrace and appinit, test_states_cpus.sh's holds theirs too)
+    static char buf[320];
+    char *argv[24];
+    int argc = kargs("smpstress", buf, sizeof(buf), argv, 24);
     if (argc < 0) {
         printf("not ok - smpstress: the command line does not fit its %u bytes\n",
                (unsigned)sizeof(buf));
@@ -278,7 +283,7 @@ int main(void)
     }
     bool virtual_time = false, only_pulse = false, only_wake = false, only_error = false,
          only_timed = false, only_idle = false, only_pi = false, only_irq = false,
-         only_local = false, only_console = false;
+         only_local = false, only_console = false, only_xwake = false;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "icount"))
@@ -301,6 +306,8 @@ int main(void)
             only_local = true;
         else if (!strcmp(a, "console"))
             only_console = true;
+        else if (!strcmp(a, "xwake"))
+            only_xwake = true;
         else if (!strcmp(a, "wake-sleepers"))
             only_wake = true, wake_no_pulses = 1;
         else if (!strcmp(a, "hold"))
@@ -311,13 +318,13 @@ int main(void)
             pulse_refusal_sleep_ns = strtoul(a + 14, NULL, 0);
         else {
             printf("not ok - smpstress: unknown argument '%s' (icount, pulse, wake, error, "
-                   "timed, idle, pi, irq, local, console, wake-sleepers, hold, seed=N, "
+                   "timed, idle, pi, irq, local, console, xwake, wake-sleepers, hold, seed=N, "
                    "refusal-sleep=NS)\n", a);
             return 2;
         }
     }
     if (only_pulse || only_wake || only_error || only_timed || only_idle || only_pi ||
-        only_irq || only_local || only_console) {
+        only_irq || only_local || only_console || only_xwake) {
         int f = only_pulse ? !pulse_test(ncpu, 9, virtual_time) : 0;
         f += only_wake ? !wake_test(ncpu, 10, virtual_time) : 0;
         f += only_error ? !error_test(ncpu, 11, stacks[0], STACK, virtual_time) : 0;
@@ -327,6 +334,7 @@ int main(void)
         f += only_irq ? !irq_test(18, virtual_time) : 0;
         f += only_local ? !local_test(ncpu, 19, stacks[0], STACK, virtual_time) : 0;
         f += only_console ? !console_test(ncpu, 20, stacks[0], STACK, virtual_time) : 0;
+        f += only_xwake ? !xwake_test(ncpu, 21, stacks[0], STACK) : 0;
         printf("smpstress: done\n");
         return f;
     }
