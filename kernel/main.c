@@ -65,6 +65,25 @@ static __attribute__((noinline)) void tick_samples(bool kernel_tick)
     kdt_tick(kernel_tick, now);
 }
 
+// The traced timer interrupt's own events on this CPU, the same in every tick path (the
+// exclusive KENTRY_TICK and KENTRY_CPUTICK, the shared kernel_tick_traced_shared): the TIME
+// event, then the stack sample and D's timers. The kernel's tick writes TIME when a second of
+// k_ticks was crossed between `from` and `to` (a late tick may jump across one rather than
+// onto it); a CPU's share of another's tick, at its first in each second (cputick_time_event).
+static inline __attribute__((always_inline)) void tick_traced(bool kernel_tick, uint64_t from,
+                                                              uint64_t to)
+{
+    if (kernel_tick) {
+        if (ktrace.tr_running && tick_crossed_multiple(from, to, TICK_HZ))
+            trace_ring_tick(&ktrace);
+    } else {
+#if KMAX_CPUS > 1
+        cputick_time_event();
+#endif
+    }
+    tick_samples(kernel_tick);
+}
+
 // The kernel's tick: k_ticks moves by every period that ended (a late tick's extra ones in
 // k_ticks_late), due timers run once each, this CPU's slice is charged. Several CPUs: exclusive
 // only when a timer is due or it traces (ktimer_tick_shared), the slice by this CPU's timer.
@@ -77,13 +96,8 @@ static void kernel_tick(void)
         k_ticks_late += periods - 1u;
     ktimer_run(k_ticks);
     sched_tick(KMAX_CPUS > 1 ? arch_cpu_tick_periods() : periods);
-    if (unlikely(ktrace_kernel_on)) {
-        // A TIME event at least every 2^32 cycles: once a second of k_ticks, which a late
-        // tick may jump across rather than onto.
-        if (ktrace.tr_running && tick_crossed_multiple(k_ticks - periods, k_ticks, TICK_HZ))
-            trace_ring_tick(&ktrace);
-        tick_samples(true);             // stack samples, D tick-N / profile-N probes
-    }
+    if (unlikely(ktrace_kernel_on))     // (a TIME event at least every 2^32 cycles)
+        tick_traced(true, k_ticks - periods, k_ticks);
     ktrace_int(KEV_INT_EXIT, KIRQ_TICK, 0);
 }
 
@@ -164,11 +178,9 @@ static inline __attribute__((always_inline)) void kernel_entry_body(unsigned kin
         ktrace_int(KEV_INT_ENTER, KIRQ_CPUTICK, 0);     // sched:::tick on this CPU too
 #if KMAX_CPUS > 1
         sched_tick(arch_cpu_tick_periods());            // its own thread's slice
-        if (unlikely(ktrace_kernel_on))
-            cputick_time_event();           // this CPU's TIME event
 #endif
         if (unlikely(ktrace_kernel_on))
-            tick_samples(false);            // this CPU's stack samples and profile-N
+            tick_traced(false, 0, 0);       // this CPU's TIME, stack samples and profile-N
         ktrace_int(KEV_INT_EXIT, KIRQ_CPUTICK, 0);
         break;
     case KENTRY_FAULT:
@@ -281,13 +293,8 @@ void kernel_tick_traced_shared(const struct ktick_span *took, unsigned cpu_perio
     const bool kernel_tick = took->to != 0;
     const uint32_t irq = kernel_tick ? KIRQ_TICK : KIRQ_CPUTICK;
     ktrace_int(KEV_INT_ENTER, irq, 0);
-    if (likely(ktrace_kernel_on)) {
-        if (!kernel_tick)
-            cputick_time_event();
-        else if (ktrace.tr_running && tick_crossed_multiple(took->from, took->to, TICK_HZ))
-            trace_ring_tick(&ktrace);
-        tick_samples(kernel_tick);
-    }
+    if (likely(ktrace_kernel_on))
+        tick_traced(kernel_tick, took->from, took->to);
     sched_tick_shared(cpu_periods);
     ktrace_int(KEV_INT_EXIT, irq, 0);
 }
