@@ -11,11 +11,10 @@
 #   ipi_wake_check.py CAPTURE.txt [--want-ipi N]
 import re
 import sys
+from tp_events import events, who as who_of
 
 path = sys.argv[1]
 want_ipi = int(sys.argv[sys.argv.index('--want-ipi') + 1]) if '--want-ipi' in sys.argv else 0
-line_re = re.compile(r'^t:0x([0-9a-f]+) CPU:(\d+) (\S+)\s*:(\S+)\s+(.*)$')
-th_re = re.compile(r'pid:(\d+) tid:(\d+)')
 
 running = {}        # cpu -> (pid, tid) it runs, by its last THRUNNING
 idle_since = {}     # cpu -> index of the event where it went idle
@@ -23,44 +22,36 @@ ready_on = {}       # (pid, tid) -> (cpu, index) of its last THREADY
 ints = {}           # cpu -> list of (index, irq) of its INT_ENTR events
 wakes = no_int = by_ipi = 0
 examples = []
-idx = 0
-with open(path, errors='replace') as f:
-    for raw in f:
-        m = line_re.match(raw.rstrip('\n'))
-        if not m:
-            continue
-        idx += 1
-        cpu, cls, ev, rest = int(m.group(2)), m.group(3), m.group(4), m.group(5)
-        if cls == 'INT_ENTR':   # "INT_ENTR:0x00000102 (258) IP:...": the number after the colon
-            ints.setdefault(cpu, []).append((idx, int(ev, 16) if re.match(r'0x[0-9a-f]+$', ev)
-                                             else None))
-            continue
-        if cls != 'THREAD':
-            continue
-        t = th_re.search(rest)
-        if not t:
-            continue
-        who = (int(t.group(1)), int(t.group(2)))
-        if ev == 'THREADY':
-            ready_on[who] = (cpu, idx)
-        elif ev == 'THRUNNING':
-            prev = running.get(cpu)
-            if who[0] == 0:
-                idle_since[cpu] = idx
-            elif prev is not None and prev[0] == 0 and who in ready_on:
-                rcpu, ridx = ready_on[who]
-                if rcpu != cpu and ridx > idle_since.get(cpu, 0):
-                    wakes += 1
-                    between = [irq for (i, irq) in ints.get(cpu, []) if ridx < i < idx]
-                    if not between:
-                        no_int += 1
-                        if len(examples) < 3:
-                            examples.append('pid %d tid %d: READY on CPU %d, RUNNING on CPU %d '
-                                            '(event %d), no interrupt on CPU %d between'
-                                            % (who[0], who[1], rcpu, cpu, idx, cpu))
-                    elif 0x102 in between:
-                        by_ipi += 1
-            running[cpu] = who
+for idx, _, cpu, cls, ev, rest in events(path):
+    if cls == 'INT_ENTR':   # "INT_ENTR:0x00000102 (258) IP:...": the number after the colon
+        ints.setdefault(cpu, []).append((idx, int(ev, 16) if re.match(r'0x[0-9a-f]+$', ev)
+                                         else None))
+        continue
+    if cls != 'THREAD':
+        continue
+    who = who_of(rest)
+    if not who:
+        continue
+    if ev == 'THREADY':
+        ready_on[who] = (cpu, idx)
+    elif ev == 'THRUNNING':
+        prev = running.get(cpu)
+        if who[0] == 0:
+            idle_since[cpu] = idx
+        elif prev is not None and prev[0] == 0 and who in ready_on:
+            rcpu, ridx = ready_on[who]
+            if rcpu != cpu and ridx > idle_since.get(cpu, 0):
+                wakes += 1
+                between = [irq for (i, irq) in ints.get(cpu, []) if ridx < i < idx]
+                if not between:
+                    no_int += 1
+                    if len(examples) < 3:
+                        examples.append('pid %d tid %d: READY on CPU %d, RUNNING on CPU %d '
+                                        '(event %d), no interrupt on CPU %d between'
+                                        % (who[0], who[1], rcpu, cpu, idx, cpu))
+                elif 0x102 in between:
+                    by_ipi += 1
+        running[cpu] = who
 print('%d wake-ups of an idle CPU by another CPU: %d with no interrupt recorded on the woken '
       'CPU, %d by a reschedule IPI' % (wakes, no_int, by_ipi))
 for e in examples:

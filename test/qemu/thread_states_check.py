@@ -17,16 +17,14 @@
 # than --min-cross THRUNNING events of the system's threads (pid > 0) whose READY another CPU
 # recorded.
 #   thread_states_check.py CAPTURE.txt [--min-cross N]
-import re
 import sys
+from tp_events import events, who as who_of
 
 path = sys.argv[1]
 min_cross = int(sys.argv[sys.argv.index('--min-cross') + 1]) if '--min-cross' in sys.argv else 1
-line_re = re.compile(r'^t:0x([0-9a-f]+) CPU:(\d+) (\S+)\s*:(\S+)\s+(.*)$')
-th_re = re.compile(r'pid:(\d+) tid:(\d+)')
 BLOCKING = {'THSEND', 'THRECEIVE', 'THREPLY', 'THMUTEX', 'THCONDVAR', 'THSEM', 'THNANOSLEEP',
             'THJOIN', 'THSTOPPED', 'THSIGWAITINFO', 'THWAITTHREAD', 'THINTR', 'THSTACK',
-            'THWAITPAGE', 'THSIGSUSPEND', 'THNET_SEND', 'THNET_REPLY', 'THCONDVAR'}
+            'THWAITPAGE', 'THSIGSUSPEND', 'THNET_SEND', 'THNET_REPLY'}
 
 last = {}           # (pid, tid) -> (state event, cpu, line) of its last state event
 ran_on = {}         # (pid, tid) -> the CPU of its last THRUNNING
@@ -41,52 +39,44 @@ def violation(rule, text):
         examples.append('%s: %s' % (rule, text))
 
 
-n = 0
 in_snapshot = False
-with open(path, errors='replace') as f:
-    for raw in f:
-        m = line_re.match(raw.rstrip('\n'))
-        if not m:
-            continue
-        n += 1
-        cpu, cls, ev, rest = int(m.group(2)), m.group(3), m.group(4), m.group(5)
-        if cls == 'CONTROL' and ev == 'DROPPED':   # events lost: no thread's story is whole
-            last.clear()
-            drops += 1
-            continue
-        if cls == 'SYSTEM' and ev == 'SNAPSHOT':   # the start's: 0 begins, 1 ends, 2 "CPU runs"
-            w = [int(x, 16) for x in rest.split()[:2]]
-            if (w[0] & 0xff) == 2:
-                ran_on[(w[1] >> 16, w[1] & 0xffff)] = w[0] >> 8
-            elif (w[0] & 0xff) in (0, 1):
-                in_snapshot = w[0] == 0
-            continue
-        if cls != 'THREAD' or not ev.startswith('TH') or ev in ('THCREATE', 'THDESTROY'):
-            continue
-        t = th_re.search(rest)
-        if not t:
-            continue
-        who = (int(t.group(1)), int(t.group(2)))
-        prev = last.get(who)
-        if in_snapshot:             # what the start found, not a change: the state, as it is
-            last[who] = (ev, cpu, n)
-            continue
-        if ev == 'THRUNNING':
-            runs += 1
-            if prev is not None and prev[0] == 'THRUNNING':
-                violation('R2', 'pid %d tid %d RUNNING on CPU %d (line %d) while RUNNING on '
-                          'CPU %d since line %d' % (who + (cpu, n, prev[1], prev[2])))
-            elif prev is not None and prev[0] != 'THREADY':
-                violation('R1', 'pid %d tid %d RUNNING on CPU %d (line %d) straight from %s '
-                          '(CPU %d, line %d)' % (who + (cpu, n) + prev))
-            elif prev is not None and prev[1] != cpu and who[0] > 0:
-                cross += 1
-            ran_on[who] = cpu
-        elif ev in BLOCKING and who in ran_on and prev is not None and prev[0] == 'THRUNNING' \
-                and ran_on[who] != cpu:
-            violation('R3', 'pid %d tid %d %s recorded by CPU %d (line %d), running on CPU %d'
-                      % (who + (ev, cpu, n, ran_on[who])))
+for n, _, cpu, cls, ev, rest in events(path):
+    if cls == 'CONTROL' and ev == 'DROPPED':   # events lost: no thread's story is whole
+        last.clear()
+        drops += 1
+        continue
+    if cls == 'SYSTEM' and ev == 'SNAPSHOT':   # the start's: 0 begins, 1 ends, 2 "CPU runs"
+        w = [int(x, 16) for x in rest.split()[:2]]
+        if (w[0] & 0xff) == 2:
+            ran_on[(w[1] >> 16, w[1] & 0xffff)] = w[0] >> 8
+        elif (w[0] & 0xff) in (0, 1):
+            in_snapshot = w[0] == 0
+        continue
+    if cls != 'THREAD' or not ev.startswith('TH') or ev in ('THCREATE', 'THDESTROY'):
+        continue
+    who = who_of(rest)
+    if not who:
+        continue
+    prev = last.get(who)
+    if in_snapshot:             # what the start found, not a change: the state, as it is
         last[who] = (ev, cpu, n)
+        continue
+    if ev == 'THRUNNING':
+        runs += 1
+        if prev is not None and prev[0] == 'THRUNNING':
+            violation('R2', 'pid %d tid %d RUNNING on CPU %d (line %d) while RUNNING on '
+                      'CPU %d since line %d' % (who + (cpu, n, prev[1], prev[2])))
+        elif prev is not None and prev[0] != 'THREADY':
+            violation('R1', 'pid %d tid %d RUNNING on CPU %d (line %d) straight from %s '
+                      '(CPU %d, line %d)' % (who + (cpu, n) + prev))
+        elif prev is not None and prev[1] != cpu and who[0] > 0:
+            cross += 1
+        ran_on[who] = cpu
+    elif ev in BLOCKING and who in ran_on and prev is not None and prev[0] == 'THRUNNING' \
+            and ran_on[who] != cpu:
+        violation('R3', 'pid %d tid %d %s recorded by CPU %d (line %d), running on CPU %d'
+                  % (who + (ev, cpu, n, ran_on[who])))
+    last[who] = (ev, cpu, n)
 print('%d THRUNNING events, %d of a thread made ready on another CPU: %d R1 (run not from '
       'ready), %d R2 (on two CPUs), %d R3 (blocked by another CPU)%s'
       % (runs, cross, bad['R1'], bad['R2'], bad['R3'],
