@@ -37,8 +37,8 @@
 //       CPU chooses, for a capture of them (st_xwake.c; test/qemu/test_states_cpus.sh).
 // Arguments (QEMU_ARGS="smpstress ..."): `icount`, the run's clock is QEMU's instruction count
 // (the wake-up test then holds each sleep to its bound); `pulse`, `wake`, `error`, `timed`,
-// `idle`, `pi` (14-17), `irq`, `local`, `console` or `xwake`, that test alone (scripts/stress-wake.sh runs them
-// many times), `wake-sleepers` its sleepers alone; `hold`,
+// `idle`, `pi` (14-17), `irq`, `local`, `console` or `xwake`, that test alone
+// (scripts/stress-wake.sh runs them many times), `wake-sleepers` its sleepers alone; `hold`,
 // on a stall the wake-up test spins for a debugger instead of ending; `refusal-sleep=NS`, the
 // pulse test's senders sleep NS on every refusal instead of yielding (a tick's sleep after 64
 // refusals); `seed=N`, a pseudo-random spin before each measured sleep and up to 999 ns more
