@@ -19,6 +19,7 @@
 import re
 import subprocess
 import sys
+from wake_target import wake_targets
 
 ctf = sys.argv[1]
 ncpu = int(sys.argv[2]) if len(sys.argv) > 2 else 1
@@ -105,27 +106,14 @@ check("priorities as LTTng writes them (-100..-1 real-time, 20 normal; wrong: %d
       badprio == 0)
 names = {e[0] for e in events}
 check("wake-ups are sched_waking, no sched_wakeup", "sched_wakeup" not in names)
-# target_cpu names the run queue the woken thread goes to: the CPU it runs on next (Trace
-# Compass marks it runnable there), not the waker's CPU; or the CPU it last ran on, whose
-# queue it was put on, when another CPU pulled it from there before it ran (kernel/sched.c R4);
-# for a thread the capture has not seen run yet, its queue is unknown, so any CPU is taken.
-lastrun_at, last = {}, {}
-for i, (name, c, f) in enumerate(events):
-    if name == "sched_switch":
-        last[f["next_tid"]] = c
-    elif name == "sched_waking":
-        lastrun_at[i] = last.get(f["tid"])
-nextrun, badtarget, pulled, detail = {}, 0, 0, None
-for i in range(len(events) - 1, -1, -1):
-    name, c, f = events[i]
-    if name == "sched_switch":
-        nextrun[f["next_tid"]] = c
-    elif name == "sched_waking" and f["tid"] in nextrun and nextrun[f["tid"]] != f["target_cpu"]:
-        if lastrun_at.get(i) in (f["target_cpu"], None):
-            pulled += 1     # (None: not seen running in the capture; its queue unknown)
-        else:
-            badtarget += 1
-            detail = detail or (f, "runs next on", nextrun[f["tid"]], "waker's CPU", c)
+# target_cpu names the run queue the woken thread goes to (Trace Compass marks it runnable
+# there): wake_target.py's rule.
+seq = [(c, "switch", f["next_tid"], None) if name == "sched_switch" else
+       (c, "waking", f["tid"], f["target_cpu"]) if name == "sched_waking" else (c, "", 0, None)
+       for name, c, f in events]
+badtarget, pulled, first = wake_targets(seq)
+detail = first and (events[first[0]][2], "runs next on", first[1], "waker's CPU",
+                    events[first[0]][1])
 check("sched_waking's target_cpu is the CPU the thread runs on next, or the one it last ran on "
       "when another CPU pulled it (wrong: %d; pulled or unknown: %d)" % (badtarget, pulled),
       badtarget == 0, detail)

@@ -33,6 +33,7 @@
 # usage: check_perfetto.py [-l LOST] [-b BOOT_EPOCH_S] FILE [EXPECT-FILE RUNNING-EVENTS]
 # (prints TAP lines, no plan). -l: the .kev's lost-event total; -b: its BOOT_DATE in seconds.
 import sys
+from wake_target import wake_targets
 
 args = sys.argv[1:]
 want_lost = want_boot = comm_tid = None
@@ -213,36 +214,19 @@ for cpu, ts, pid, kind, f in sorted(events, key=lambda e: (e[1], e[0])):
         cur[cpu] = nxt
     elif kind == WAKING:
         asleep.discard(sint(f.get(2, 0)))
-# The run queue a wake-up names (sched_waking.target_cpu) is the CPU the woken thread runs on
-# next (trace processor draws its runnable slice there; the kernel runs a woken thread where
-# it was queued), not the waker's. Or, several CPUs, the queue it was put on, the CPU it last
-# ran on, when another CPU pulled it from there before it ran (kernel/sched.c R4; since D's
-# probes and the traced tick run on the shared side a pull shows in captures taken with D);
-# for a thread the capture has not seen run yet, its queue is unknown, so any CPU is taken.
+# The run queue a wake-up names (sched_waking.target_cpu): trace processor draws the woken
+# thread's runnable slice there (wake_target.py's rule).
 SEQ = sorted(events, key=lambda e: (e[1], e[3] != WAKING))
-lastrun_at = {}                 # index of a waking in SEQ -> the CPU its thread last ran on
-last = {}
-for i, (cpu, ts, pid, kind, f) in enumerate(SEQ):
-    if kind == SWITCH:
-        last[sint(f.get(6, 0))] = cpu
-    elif kind == WAKING:
-        lastrun_at[i] = last.get(sint(f.get(2, 0)))
-nextrun = {}
-badtarget = wakings = pulled = 0
+wakings = sum(1 for e in SEQ if e[3] == WAKING)
+badtarget, pulled, first = wake_targets(
+    [(cpu, "switch", sint(f.get(6, 0)), None) if kind == SWITCH else
+     (cpu, "waking", sint(f.get(2, 0)), sint(f.get(5, 0))) if kind == WAKING else (cpu, "", 0, None)
+     for cpu, ts, pid, kind, f in SEQ])
 detail_tg = None
-for i in range(len(SEQ) - 1, -1, -1):
-    cpu, ts, pid, kind, f = SEQ[i]
-    if kind == SWITCH:
-        nextrun[sint(f.get(6, 0))] = cpu
-    elif kind == WAKING:
-        tid, tgt = sint(f.get(2, 0)), sint(f.get(5, 0))
-        wakings += 1
-        if tid in nextrun and nextrun[tid] != tgt:
-            if lastrun_at.get(i) in (tgt, None):
-                pulled += 1     # (None: not seen running in the capture; its queue unknown)
-            else:
-                badtarget += 1
-                detail_tg = detail_tg or (ts, tid, "target", tgt, "runs on", nextrun[tid], "waker's CPU", cpu)
+if first:
+    cpu, ts, pid, kind, f = SEQ[first[0]]
+    detail_tg = (ts, sint(f.get(2, 0)), "target", sint(f.get(5, 0)), "runs on", first[1],
+                 "waker's CPU", cpu)
 check("importer: sched_waking's target_cpu is the CPU the thread runs on next, or the queue of "
       "the CPU it last ran on when another CPU pulled it (wrong: %d of %d; pulled or unknown: %d)"
       % (badtarget, wakings, pulled), badtarget == 0, detail_tg)
