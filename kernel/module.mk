@@ -18,8 +18,14 @@ KERNEL_SRCS += kernel/kpanic.c
 KERNEL_SRCS += kernel/klock_check.c
 # Several CPUs: a freed map taken back from the other CPUs' tables (kernel/kunmap.h).
 KERNEL_SRCS += kernel/kunmap.c
+# The fbt provider (docs/fbt.md): placing probes, and the trap, on the architectures that have
+# its trap (ARCH_FBT_SRCS, arch.mk) and the boards whose kernel text is RAM (not
+# BOARD_NO_FBT); elsewhere a stand-in that refuses fbt probes.
+KFBT := $(if $(BOARD_NO_FBT),,$(ARCH_FBT_SRCS))
+KERNEL_SRCS += $(if $(KFBT),kernel/kfbt.c kernel/kfbt_fire.c $(KFBT),kernel/kfbt_none.c)
+KCFLAGS     += $(if $(KFBT),,-DKFBT_DISABLED)
 # The D engine the kernel runs (trace/d/module.mk's D_ENGINE_SRCS).
-KERNEL_SRCS += trace/d/verify.c trace/d/vm.c trace/d/engine.c trace/d/agg.c trace/d/probes.c \
+KERNEL_SRCS += trace/d/verify.c trace/d/vm.c trace/d/engine.c trace/d/agg.c trace/d/probes.c trace/d/dfbt.c \
                trace/d/stacks.c
 KERNEL_ALL  := $(KERNEL_SRCS) $(ARCH_SRCS) $(BOARD_SRCS)
 KERNEL_OBJS := $(patsubst %,$(B)/obj/%.o,$(KERNEL_ALL))

@@ -17,6 +17,7 @@
 #include <d/dtarget.h>
 #include <d/optval.h>
 #include "../common/tool_file.h"
+#include "../common/tool_fbt.h"
 
 static void usage(FILE *f)
 {
@@ -30,6 +31,8 @@ static void usage(FILE *f)
                "  -o FILE   where the compiled program goes\n"
                "  -T NAME   $target is the first process named NAME, from its first kernel call\n"
                "            (d/dtarget.h); without -T, $target is undefined\n"
+               "  --kernel FILE  fbt probes: the kernel image the program will run on (its\n"
+               "            fbt table names them; docs/fbt.md)\n"
                "Exit status: 0 compiled, 1 compile error or bad option, 2 bad usage.\n");
 }
 
@@ -45,6 +48,8 @@ int main(int argc, char **argv)
             usage(stdout);
             return 0;
         }
+    if (tool_fbt_option("dcompile", &argc, argv) != 0)
+        return 1;
     while ((opt = getopt(argc, argv, "qx:s:n:o:hT:")) != -1) {
         switch (opt) {
         case 'q': h.quiet = 1; break;

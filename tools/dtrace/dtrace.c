@@ -15,6 +15,7 @@
 #include "kevtarget.h"
 #include "cmdproc.h"
 #include "../common/tool_file.h"
+#include "../common/tool_fbt.h"
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
@@ -46,6 +47,7 @@ static void on_sigint(int sig) { (void)sig; interrupted = 1; }
 static void usage(FILE *f)
 {
     fprintf(f, "Usage: dtrace [-CeFlqSvwZ] [-b bufsz] [-c cmd] [-D name[=def]] [-I path] "
+               "[-P provider] [-m module] [-f function] [--kernel image.elf] "
                "[-i trace.kev] [-o output] [-p pid] [-U name] [-x opt[=val]] [-s script] "
                "[-n probe-description-and-clause]\n"
                "\t-A  anonymous tracing: not on the host (says why; see docs/dtrace-target.md)\n"
@@ -71,6 +73,9 @@ static void usage(FILE *f)
                "\t-w  permit destructive actions\n"
                "\t-x  enable or modify compiler and tracing options\n"
                "\t-Z  permit probe descriptions that match zero probes\n"
+               "\t-P  enable or list probes of the specified provider (-m module, -f function)\n"
+               "\t--kernel FILE  name the kernel's fbt probes from FILE, the image it runs on "
+               "(docs/fbt.md)\n"
                "\t--help  print this message\n");
 }
 
@@ -493,7 +498,9 @@ int main(int argc, char **argv)
             usage(stdout);
             return 0;
         }
-    while ((opt = getopt(argc, argv, "Ab:c:CD:eFi:I:n:lo:p:qSs:U:vwx:Z")) != -1) {
+    if (tool_fbt_option("dtrace", &argc, argv) != 0)
+        return 1;
+    while ((opt = getopt(argc, argv, "Ab:c:CD:eFf:i:I:m:n:lo:p:P:qSs:U:vwx:Z")) != -1) {
         switch (opt) {
         case 'b':
             if (set_option(&o, "bufsize", optarg))
@@ -542,8 +549,15 @@ int main(int argc, char **argv)
         case 'e': compile_only = 1; break;
         case 'i': capture = optarg; break;
         case 'l': list = 1; break;
-        case 'n': {
-            /* each -n is one clause; a bare description gets an empty body */
+        case 'P': case 'm': case 'f': case 'n': {
+            /* each -n is one clause; a bare description gets an empty body. -P, -m and -f name
+             * the provider, module or function alone, as dtrace(1M)'s: "p:::", "m::", "f:" */
+            char desc[512];
+            if (opt != 'n') {
+                snprintf(desc, sizeof(desc), "%s%s", optarg,
+                         opt == 'P' ? ":::" : opt == 'm' ? "::" : ":");
+                optarg = desc;
+            }
             size_t n = strlen(optarg);
             int bare = strchr(optarg, '{') == NULL;
             text = realloc(text, textlen + n + 5);

@@ -15,3 +15,5 @@ ARCH_UPICOLDFLAGS = $(if $(filter dtrace,$(BOARD_NO_IMAGES)),,-T ldscripts/app-e
 ARCH_SRCS += kernel/arch/armv7m/fault_where.c
 # SysTick cannot tell how many periods a late tick covers: the board's counter does.
 ARCH_SRCS += kernel/tick_counter.c
+# fbt (docs/fbt.md): the trap (udf, taken as a UsageFault) and writing the kernel's text.
+ARCH_FBT_SRCS := kernel/arch/armv7m/fbt_trap.c kernel/arch/armv7m/fbt_patch.c

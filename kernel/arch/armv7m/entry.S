@@ -45,10 +45,28 @@
     beq 1f
     movs r0, #4
     b \to
-1:  mov r0, lr
+1:  b kernel_fault_path
+    .endm
+
+/* A fault taken in the kernel: an fbt probe's trap (docs/fbt.md), which armv7m_fbt_trap
+ * handles and returns from to the site's slot, or a kernel bug, reported by
+ * arch_kernel_fault. Only faults come here: the kernel's own paths run none of it. */
+    .type kernel_fault_path, %function
+    .thumb_func
+kernel_fault_path:
+#ifndef KFBT_DISABLED
+    mov r0, lr
+    push {r0, r4-r11, lr}   /* struct fbt_regs (arch_fbt.h), above it the hardware's frame */
+    mov r0, sp
+    bl armv7m_fbt_trap
+    cmp r0, #0
+    pop {r0, r4-r11, lr}
+    it ne
+    bxne lr                 /* to the slot the frame's pc now names */
+#endif
+    mov r0, lr
     mrs r1, msp
     b arch_kernel_fault     /* does not return */
-    .endm
 
     FAULT_ENTRY exc_fault, kentry
 #ifndef KTRACE_DISABLED

@@ -18,15 +18,37 @@
 #include <d/dobj_file.h>
 #include <d/dobj_opts.h>
 #include <d/dtarget.h>
+#include <d/dfbt.h>
+#include <d/dprobes.h>
 #include <uapi/kdtrace.h>
 
 uintptr_t sys_semihost(uintptr_t op, uintptr_t param);
 
-static uint8_t file[8 * 1024] __attribute__((aligned(8)));
+static uint8_t file[48 * 1024] __attribute__((aligned(8)));
 static uint8_t records[8 * 1024] __attribute__((aligned(8)));
 #ifndef DTRACE_CC_ARENA
 static uint8_t scratch[4 * 1024] __attribute__((aligned(8))); // merging aggregations
 #endif
+
+// What a kernel call's errno means, in the C library's words for the errors the DTrace and
+// semihosting calls give (uapi/kerrno.h), without the C library's whole strerror table
+// (newlib's would not leave this program room in a 128 KB flash slot).
+static const char *err_text(int e)
+{
+    switch (e) {
+    case EPERM: return "Not owner";
+    case ENOENT: return "No such file or directory";
+    case EIO: return "I/O error";
+    case ENOMEM: return "Not enough space";
+    case EFAULT: return "Bad address";
+    case EBUSY: return "Device or resource busy";
+    case EEXIST: return "File exists";
+    case EINVAL: return "Invalid argument";
+    case ENOSPC: return "No space left on device";
+    case ECANCELED: return "Operation canceled";
+    default: return "error";
+    }
+}
 
 static int dt(uint32_t cmd, uint32_t a, uint32_t b, uint32_t c)
 {
@@ -62,7 +84,7 @@ static unsigned read_records(struct dcons *c, unsigned ncpu)
         int n = dt(KDT_READ, cpu, (uint32_t)(uintptr_t)records, sizeof(records));
         if (n < 0)
             fprintf(stderr, "dtrace: cannot read CPU %u's principal buffer: %s\n", cpu,
-                    strerror(errno));
+                    err_text(errno));
         for (int off = 0; n > 0 && off < n; count++) {
             const struct dvm_rechdr *r = (const struct dvm_rechdr *)(records + off);
             if (r->rh_size < sizeof(*r) || (int)r->rh_size > n - off)
@@ -95,6 +117,30 @@ static struct dcpp cpp; // -C: the board's own preprocessor (trace/d/dcpp.c)
 #endif
 static int use_cpp;
 static unsigned matched; // probes the program compiled here matched
+#ifdef DTRACE_CC_ARENA
+static size_t cc_arena_len; // the compiler's part of the arena (the fbt table takes the rest)
+#endif
+
+// The kernel's fbt probes (docs/fbt.md): their names and argument types come from the
+// kernel's own table, copied into the end of the compiler's arena; without a table (a kernel
+// built without one, or too large a copy) there are no fbt probes to name.
+static void fbt_table_load(void)
+{
+#ifdef DTRACE_CC_ARENA
+    static struct dfbt t;
+    cc_arena_len = sizeof(cc_arena);
+    int need = dt(KDT_FBT_TABLE, 0, 0, 0);
+    if (need <= 0 || (size_t)need > sizeof(cc_arena) / 4)
+        return;
+    size_t at = (sizeof(cc_arena) - (size_t)need) & ~(size_t)7;
+    char err[64];
+    if (dt(KDT_FBT_TABLE, (uint32_t)(uintptr_t)(cc_arena + at), (uint32_t)need, 0) != need ||
+        dfbt_open_desc(&t, cc_arena + at, (size_t)need, err, sizeof(err)) != 0)
+        return;
+    cc_arena_len = at;
+    dprobe_fbt_use(&t);
+#endif
+}
 
 static void usage(FILE *f)
 {
@@ -182,7 +228,7 @@ static int compile(const char *script, const char *text, char **xs, int nx, int 
     }
     static struct dcc_out co;
     struct dcc_in in = { text, len, 0, 0, NULL };
-    if (dcc_compile(&in, cc_arena, sizeof(cc_arena), &co) != 0) {
+    if (dcc_compile(&in, cc_arena, cc_arena_len, &co) != 0) {
         if (script)
             fprintf(stderr, "dtrace: failed to compile script %s: %s\n", script, co.err);
         else
@@ -284,6 +330,8 @@ int main(void)
         return 2;
     }
     struct dobj_file_hdr *h;
+    if (script || text || list)
+        fbt_table_load();
     if (list && !script && !text && !path) {
         struct dcons_out lo = { write_out, stdout };
         dcons_list_probes(&lo, NULL);
@@ -311,7 +359,7 @@ int main(void)
                 matched, matched == 1 ? "" : "s");
     FILE *outf = stdout;
     if (outpath && !(outf = fopen(outpath, "w"))) {
-        fprintf(stderr, "dtrace: cannot write %s: %s\n", outpath, strerror(errno));
+        fprintf(stderr, "dtrace: cannot write %s: %s\n", outpath, err_text(errno));
         return 1;
     }
 
@@ -324,7 +372,7 @@ int main(void)
     };
     if (dt(KDT_LOAD, (uint32_t)(uintptr_t)&l, 0, 0) < 0) {
         fprintf(stderr, "dtrace: could not enable tracing: %s\n",
-                errno == EINVAL ? why : strerror(errno));
+                errno == EINVAL ? why : err_text(errno));
         return 1;
     }
     struct dvm_state *st = (struct dvm_state *)(uintptr_t)dt(KDT_STATE, 0, 0, 0);
@@ -334,6 +382,7 @@ int main(void)
     // and aggregation); the compiler's arena is free once the program is compiled (or was
     // never used: a .dobj), so a board with one merges in it.
 #ifdef DTRACE_CC_ARENA
+    dprobe_fbt_use(NULL);   // the table's copy is the merge memory's now
     dcons_init(&cons, st, &out, &err, cc_arena, sizeof(cc_arena));
 #else
     dcons_init(&cons, st, &out, &err, scratch, sizeof(scratch));
@@ -358,8 +407,12 @@ int main(void)
         setvbuf(stdout, NULL, _IOLBF, 0);
 
     int child = -1, status = 0;
-    if (dt(KDT_GO, 0, 0, 0) < 0)
+    why[0] = 0;
+    if (dt(KDT_GO, (uint32_t)(uintptr_t)why, sizeof(why), 0) < 0) {
+        fprintf(stderr, "dtrace: could not enable tracing: %s\n", why[0] ? why : err_text(errno));
+        dt(KDT_UNLOAD, 0, 0, 0);
         return 1;
+    }
     if (workload && (child = ProcSpawn(workload, 0, 0)) < 0)
         fprintf(stderr, "dtrace: cannot start %s: errno %d\n", workload, errno);
     // With a workload, tracing ends when it does; without one, when the program calls exit()
@@ -382,7 +435,7 @@ int main(void)
     dcons_final(&cons);
     fflush(stdout);
     if (outf != stdout && fclose(outf) != 0)
-        fprintf(stderr, "dtrace: cannot write %s: %s\n", outpath, strerror(errno));
+        fprintf(stderr, "dtrace: cannot write %s: %s\n", outpath, err_text(errno));
     if (child > 0)
         ProcWait(child, &status);
     dt(KDT_UNLOAD, 0, 0, 0);
