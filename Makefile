@@ -135,13 +135,14 @@ bench: setup
 	$(Q)$(MAKE) --no-print-directory all bench-build
 	$(Q)scripts/run-bench.sh $(foreach b,$(BENCHES),'$(b)')
 
-# make dtrace S=script.d | D='clauses' [APPS="a b"] [D_OPTS="-x bufsize=16k -q"]: runs the D
+# make dtrace S=script.d | D='clauses' [APPS="a b"] [D_OPTS="-x bufsize=16k -q"] [ARGS="5 init"]:
+# runs the D
 # program live on the board in QEMU over the demo system, or over appinit and programs a, b
 # (with a tracelogger capture to trace.kev in the same boot). docs/applications.md.
 dtrace: setup
 	$(Q)$(if $(filter $(BOARD_NO_IMAGES),dtrace),echo "make dtrace: no dtrace image on $(BOARD): $(BOARD_NO_IMAGES_WHY)" >&2; exit 2)
 	$(Q)$(MAKE) --no-print-directory all
-	$(Q)B=$(B) H=$(H) S="$(S)" D='$(D)' D_OPTS="$(D_OPTS)" APPS="$(strip $(APPS))" TL_OPTS="$(TL_OPTS)" \
+	$(Q)B=$(B) H=$(H) S="$(S)" D='$(D)' D_OPTS="$(D_OPTS)" ARGS='$(ARGS)' APPS="$(strip $(APPS))" TL_OPTS="$(TL_OPTS)" \
 	    TRACE_STORAGE=$(or $(BOARD_TRACE_STORAGE),semihost) BOARD_DTRACE_CMDLINE=$(BOARD_DTRACE_CMDLINE) \
 	    scripts/run-dtrace.sh $(B)/$(if $(strip $(APPS)),$(DTRUN_IMAGE),dtrace).elf
 

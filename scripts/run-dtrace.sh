@@ -7,7 +7,8 @@
 #   scripts/run-dtrace.sh IMAGE.elf
 # $target is the first program of APPS (without APPS, the demo's init), bound when it makes its
 # first kernel call (d/dtarget.h).
-# Environment (from the Makefile): B, H, S (script file) or D (clauses), D_OPTS, APPS,
+# Environment (from the Makefile): B, H, S (script file) or D (clauses), D_OPTS, ARGS (the
+# script's arguments, $1 $2 ..., split at blanks as a shell splits them), APPS,
 # TRACE_STORAGE (semihost: files on the host; uart: no host files, as on x86-pc).
 # On a board with semihosting the program is compiled on the host (dcompile) and the target
 # reads the .dobj; without (x86-pc), its text goes on the boot command line and the target's
@@ -19,9 +20,10 @@ here=$(dirname "$0")
 . "$here/console.sh"    # D's output shown as text: console source prefixes stripped
 trace=${TRACE_FILE:-trace.kev}
 if [ -z "${S:-}" ] && [ -z "${D:-}" ]; then
-    echo "usage: make dtrace S=script.d | D='clauses' [APPS=\"prog...\"] [D_OPTS=\"-q -x bufsize=16k\"]" >&2
+    echo "usage: make dtrace S=script.d | D='clauses' [APPS=\"prog...\"] [D_OPTS=\"-q -x bufsize=16k\"] [ARGS=\"arg...\"]" >&2
     exit 2
 fi
+eval "args=(${ARGS:-})" || { echo "make dtrace: cannot split ARGS=${ARGS:-}" >&2; exit 2; }
 # The board prints stack frames as addresses; stacksym names them from the image's ELF files
 # (STACKSYM: its options, -x for file:line, --folded for folded stacks; docs/profiling.md).
 symbolize() {
@@ -54,7 +56,12 @@ if [ "${TRACE_STORAGE:-semihost}" = uart ]; then
         text=$D
     fi
     case $text in *"'"*) echo "make dtrace: on this board the D text goes on the boot command line and may not hold a single quote" >&2; exit 2;; esac
-    line="dtrace ${D_OPTS:-} -c $work -T $target -n '$text'$rest"
+    qargs=
+    for a in "${args[@]}"; do
+        case $a in *"'"*) echo "make dtrace: on this board the arguments go on the boot command line and may not hold a single quote" >&2; exit 2;; esac
+        qargs="$qargs '$a'"
+    done
+    line="dtrace ${D_OPTS:-} -c $work -T $target -n '$text'$qargs$rest"
     if [ ${#line} -gt 2000 ]; then
         echo "make dtrace: the D text makes a boot command line of ${#line} characters; this board takes 2000 at most (it has no host files): shorten the program" >&2
         exit 2
@@ -68,9 +75,9 @@ if [ "${TRACE_STORAGE:-semihost}" = uart ]; then
 else
     obj=$B/script.dobj
     if [ -n "${S:-}" ]; then
-        "$H/dcompile" ${D_OPTS:-} -T "$target" -s "$S" -o "$obj" || exit 1
+        "$H/dcompile" ${D_OPTS:-} -T "$target" -s "$S" -o "$obj" "${args[@]}" || exit 1
     else
-        "$H/dcompile" ${D_OPTS:-} -T "$target" -n "$D" -o "$obj" || exit 1
+        "$H/dcompile" ${D_OPTS:-} -T "$target" -n "$D" -o "$obj" "${args[@]}" || exit 1
     fi
     rm -f "$trace"
     QEMU_ARGS="dtrace -c $work $obj$rest${APPS:+ ;; tracelogger -d1 $tl_opts -f $trace}" \

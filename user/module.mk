@@ -15,7 +15,9 @@
 # its order, in the board's flash slots and RAM, so any board takes any program as long as the
 # image fits; when it does not, building the image says why.
 # A board may still place a program by hand (boards/<b>/user.mk): <name>_SLOT (flash slot),
-# <name>_RAM_SLOT (RAM size), <name>_RAM_BASE (RAM base, aligned on the size); and a board may
+# <name>_FLASH_SLOTS (flash slots in a row for a program larger than one; the kernel skips
+# the slots a program's image covers), <name>_RAM_SLOT (RAM size), <name>_RAM_BASE (RAM
+# base, aligned on the size); and a board may
 # leave images out (BOARD_NO_IMAGES := <image>... with BOARD_NO_IMAGES_WHY := <reason>, in its
 # board.mk, which is read before the programs' app.mk).
 #
@@ -165,10 +167,11 @@ $(B)/$(1)/$(2).elf: $$($(2)_OBJS) $(USER_LIB_OBJS) boards/$(BOARD)/board.mk \
 	@mkdir -p $$(dir $$@)
 	@echo "  LD      $$@ (slot $$($(1)_$(2)_SLOT), RAM $$($(1)_$(2)_RAM) +$$($(1)_$(2)_RAMSZ))"
 	$$(Q)$$(CC) $$(ULDFLAGS) -o $$@ $$($(2)_OBJS) $(USER_LIB_OBJS) \
-	    -Wl,--defsym=__flash=$$($(1)_$(2)_FLASH) -Wl,--defsym=__flash_size=$(APP_FLASH_SLOT) \
+	    -Wl,--defsym=__flash=$$($(1)_$(2)_FLASH) \
+	    -Wl,--defsym=__flash_size=$$(call hexsum,$$(or $$($(2)_FLASH_SLOTS),1) * $(APP_FLASH_SLOT)) \
 	    -Wl,--defsym=__ram=$$($(1)_$(2)_RAM) -Wl,--defsym=__ram_size=$$($(1)_$(2)_RAMSZ) \
 	    -Wl,--defsym=__stack_size=$$(or $$($(2)_STACK),0x1000) -Wl,-Map=$$@.map || \
-	  { echo "$(2): does not fit a flash slot of $(APP_FLASH_SLOT) bytes or its RAM on $(BOARD) (see the error above)" >&2; exit 1; }
+	  { echo "$(2): does not fit $$(or $$($(2)_FLASH_SLOTS),1) flash slot(s) of $(APP_FLASH_SLOT) bytes or its RAM on $(BOARD) (see the error above)" >&2; exit 1; }
 	$$(Q)$$(call check_stack,$$@,$$($(1)_$(2)_RAM),$$($(1)_$(2)_RAMSZ),$$(or $$($(2)_STACK),$(APP_STACK_MIN)),$(2))
 
 $(B)/$(1)/$(2).bin: $(B)/$(1)/$(2).elf
@@ -180,7 +183,7 @@ endef
 # _RAMSZ, or <image>_PLACE_ERROR when they do not fit.
 define IMAGE_template
 $(1)_PLACE := $$(shell scripts/place-apps.sh $(1) $(APP_RAM_BASE) $(APP_RAM_END) $(APP_MAX_SLOTS) \
-    $$(foreach a,$$($(1)_APPS),$$(a):$$(or $$($$(a)_SLOT),-):$$($$(a)_RAMSZ):$$(or $$($$(a)_RAM_BASE),-)))
+    $$(foreach a,$$($(1)_APPS),$$(a):$$(or $$($$(a)_SLOT),-):$$($$(a)_RAMSZ):$$(or $$($$(a)_RAM_BASE),-):$$(or $$($$(a)_FLASH_SLOTS),1)))
 $(1)_PLACE_ERROR := $$(subst _, ,$$(patsubst ERROR:%,%,$$(filter ERROR:%,$$($(1)_PLACE))))
 $$(foreach w,$$(filter-out ERROR:%,$$($(1)_PLACE)),$$(eval $(1)_$$(word 1,$$(subst :, ,$$(w)))_SLOT := $$(word 2,$$(subst :, ,$$(w)))) \
     $$(eval $(1)_$$(word 1,$$(subst :, ,$$(w)))_RAM := $$(word 3,$$(subst :, ,$$(w)))) \

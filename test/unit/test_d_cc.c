@@ -211,7 +211,8 @@ static void test_alloca(void **state)
 static void test_macros(void **state)
 {
     (void)state;
-    struct dcc_macros m = { 42, 7, 3, 4, 1000, 100, 1001, 101, 0 };
+    struct dcc_macros m = { .pid = 42, .ppid = 7, .pgid = 3, .sid = 4, .uid = 1000, .gid = 100,
+                           .euid = 1001, .egid = 101 };
     const char *src = "BEGIN { trace((long)($pid * 1000 + $ppid * 100 + $egid)); }";
     struct dcc_in in = { src, strlen(src), 0, 1, &m };
     struct dcc_out out;
@@ -245,6 +246,68 @@ static void test_macros(void **state)
     in.macros = NULL;
     assert_int_not_equal(dcc_compile(&in, arena, sizeof(arena), &out), 0);
     assert_string_equal(out.tag, "D_MACRO_UNDEF");
+}
+
+/* run_args: compiles src with script arguments argv (argc of them, $0 first) and the given
+ * flags, fires BEGIN, and returns its first record's 8-byte value; or, when the compile fails,
+ * INT64_MIN with the error's tag in *tag. */
+static int64_t run_args(const char *src, const char *const *argv, unsigned argc, int defaultargs,
+                        int argref, char *tag)
+{
+    struct dcc_macros m = { .noids = 1, .argv = argv, .argc = argc,
+                            .defaultargs = defaultargs, .argref = argref };
+    struct dcc_in in = { src, strlen(src), 0, 1, &m };
+    struct dcc_out out;
+    tag[0] = 0;
+    if (dcc_compile(&in, arena, sizeof(arena), &out) != 0) {
+        strcpy(tag, out.tag);
+        return INT64_MIN;
+    }
+    struct dvm_opts o = { 4096, 4096, 4096, DVM_BUF_SWITCH, 1, 1, 0, 0 };
+    char err[256];
+    if (dvm_load(&st, out.obj, out.objlen, &o, mem, sizeof(mem), err, sizeof(err)) != 0)
+        fail_msg("%s: %s", src, err);
+    struct dvm_ctx ctx = { 0, 1234, 1, 1, 0, 0, 0, 0, "t", 0, 1 };
+    dvm_fire(&st, &ctx, DPROBE_BEGIN, NULL);
+    int64_t got = INT64_MIN + 1;
+    dvm_buf_read(&st, 0, 1, value_cb, &got);
+    return got;
+}
+
+/* Script arguments as dtrace(1M)'s operands (libdtrace's dt_lex.l): $N is the argument's text
+ * substituted as an integer, an identifier or else a string; $$N always the string; $0 the
+ * script; a missing one is D_MACRO_UNDEF unless defaultargs (0, ""); the last one must be
+ * named (D_MACRO_UNUSED) unless argref; probe descriptions take them too. */
+static void test_script_args(void **state)
+{
+    (void)state;
+    char tag[24];
+    const char *av[] = { "x.d", "42", "pid", "hello world", "\"quoted\"", "-0x10", "99999999999999999999" };
+    assert_int_equal(run_args("BEGIN { trace((long)$1); }", av, 2, 0, 0, tag), 42);
+    assert_int_equal(run_args("BEGIN { trace((long)$2 + $1); }", av, 3, 0, 0, tag), 1234 + 42);
+    assert_int_equal(run_args("BEGIN { trace(strlen($3)); trace($1 + $2); }", av, 4, 0, 0, tag), 11);
+    assert_int_equal(run_args("BEGIN { trace(strlen($4)); trace($3); }", av, 5, 0, 0, tag), 6);
+    assert_int_equal(run_args("BEGIN { trace((long)$5); trace($$4); }", av, 6, 0, 0, tag), -16);
+    assert_int_equal(run_args("BEGIN { trace(strlen($$1)); }", av, 2, 0, 0, tag), 2);
+    assert_int_equal(run_args("BEGIN { trace(strlen($0)); }", av, 1, 0, 0, tag), 3);
+    assert_int_equal(run_args("BEGIN { trace(strlen($$0)); }", av, 1, 0, 0, tag), 3);
+    assert_int_equal(run_args("BEGIN { trace((long)$1); }", av, 1, 0, 0, tag), INT64_MIN);
+    assert_string_equal(tag, "D_MACRO_UNDEF");
+    assert_int_equal(run_args("BEGIN { trace((long)$1 + strlen($$2)); }", av, 1, 1, 0, tag), 0);
+    assert_int_equal(run_args("#pragma D option defaultargs\nBEGIN { trace((long)$3); }", av, 1,
+                              0, 0, tag), 0);
+    assert_int_equal(run_args("BEGIN { trace((long)$1); }", av, 3, 0, 0, tag), INT64_MIN);
+    assert_string_equal(tag, "D_MACRO_UNUSED");
+    assert_int_equal(run_args("BEGIN { trace((long)$1); }", av, 3, 0, 1, tag), 42);
+    assert_int_equal(run_args("BEGIN { trace((long)$6); }", av, 7, 0, 0, tag), INT64_MIN);
+    assert_string_equal(tag, "D_MACRO_OFLOW");
+    assert_int_equal(run_args("BEGIN { trace((long)$pid); }", av, 1, 0, 0, tag), INT64_MIN);
+    assert_string_equal(tag, "D_MACRO_UNDEF");  /* noids: a board's compile has no $pid */
+    const char *pd[] = { "x.d", "BEGIN" };
+    assert_int_equal(run_args(":::$1 { trace(7L); }", pd, 2, 0, 0, tag), 7);
+    /* a #! line is discarded wherever it stands, as libdtrace's lexer does */
+    assert_int_equal(run_args("/* header */\n#!/usr/sbin/dtrace -s\nBEGIN { trace(5L); }", av, 1,
+                              0, 0, tag), 5);
 }
 
 static void buf_write(void *arg, const char *s, size_t n)
@@ -657,7 +720,7 @@ static void test_option_values(void **state)
     assert_int_equal(dcc_compile(&in, arena, sizeof(arena), &out), 0);
     assert_int_equal(((const struct dif_hdr *)out.obj)->dh_strsize, 64);
     static const char *const bad_pragmas[] = { "#pragma D option strsize=2kb\nBEGIN { }",
-        "#pragma D option strsize=16k\nBEGIN { }", "#pragma D option strsize=1\nBEGIN { }" };
+        "#pragma D option strsize=32k\nBEGIN { }", "#pragma D option strsize=1\nBEGIN { }" };
     for (size_t k = 0; k < sizeof(bad_pragmas) / sizeof(bad_pragmas[0]); k++) {
         in.src = bad_pragmas[k];
         in.len = strlen(in.src);
@@ -725,6 +788,7 @@ int main(void)
         cmocka_unit_test(test_dobj_options),
         cmocka_unit_test(test_option_values),
         cmocka_unit_test(test_target_text),
+        cmocka_unit_test(test_script_args),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -34,6 +34,7 @@ struct options {
     unsigned aggsortkeypos, aggsortpos, droptags, noerror, destructive, aggzoom, agghist, aggpack;
     unsigned encoding; /* DCONS_ENC_*: how distributions' bars are drawn */
     unsigned flowindent, zdefs; /* -F / -x flowindent, -Z / -x zdefs */
+    unsigned defaultargs, argref; /* -x defaultargs, -x argref: script arguments' checks */
     const char *script; /* for errors in #pragma D option */
     int pragma_line;    /* > 0: the option comes from a #pragma on this line */
     unsigned cpu_only;  /* -x cpu=N: N + 1 (only CPU N traces); 0: every CPU */
@@ -47,7 +48,8 @@ static void usage(FILE *f)
 {
     fprintf(f, "Usage: dtrace [-CeFlqSvwZ] [-b bufsz] [-c cmd] [-D name[=def]] [-I path] "
                "[-i trace.kev] [-o output] [-p pid] [-U name] [-x opt[=val]] [-s script] "
-               "[-n probe-description-and-clause]\n"
+               "[-n probe-description-and-clause] [arg ...]\n"
+               "\targ: the script's arguments, $1 $2 ... ($$1: as a string; $0 the script)\n"
                "\t-A  anonymous tracing: not on the host (says why; see docs/dtrace-target.md)\n"
                "\t-b  set trace buffer size\n"
                "\t-c  run the specified command and exit upon its completion; $target is its "
@@ -133,6 +135,8 @@ static const char *option_apply(struct options *o, const char *name, const char 
             if (!strcmp(name, "droptags")) o->droptags = 1;
             if (!strcmp(name, "noerror")) o->noerror = 1;
             if (!strcmp(name, "zdefs")) o->zdefs = 1;
+            if (!strcmp(name, "defaultargs")) o->defaultargs = 1;
+            if (!strcmp(name, "argref")) o->argref = 1;
             return NULL;
         }
     for (size_t k = 0; k < sizeof(runtime) / sizeof(runtime[0]); k++)
@@ -172,7 +176,7 @@ static const char *option_apply(struct options *o, const char *name, const char 
             else if (!strcmp(name, "dynvarsize")) o->dynvarsize = v;
             else if (!strcmp(name, "specsize")) o->specsize = v;
             else if (!strcmp(name, "strsize")) {
-                if (v < 2 || v > 8192)
+                if (v < 2 || v > DIF_STRSIZE_MAX)
                     goto bad;
                 o->strsize = v;
             }
@@ -331,8 +335,8 @@ static int set_option_str(struct options *o, const char *arg)
     return set_option(o, buf, eq);
 }
 
-/* run_cpp: the script through cpp(1), keeping line markers for error lines. A first line
- * "#!interpreter" is blanked first (cpp would refuse it), as libdtrace does. */
+/* run_cpp: the script through cpp(1), keeping line markers for error lines. A line
+ * "#!interpreter" is blanked first (cpp would refuse it; libdtrace discards it anywhere). */
 static const char *cpp_defs[64]; /* -D, -U, -I as cpp(1) arguments, in command-line order */
 static int ncpp_defs;
 
@@ -342,9 +346,16 @@ static char *run_cpp(const char *path, size_t *len)
     char *src = (char *)tool_read_file(path, &srclen);
     if (!src)
         return NULL;
-    if (srclen >= 2 && src[0] == '#' && src[1] == '!')
-        for (size_t k = 0; k < srclen && src[k] != '\n'; k++)
-            src[k] = ' ';
+    for (size_t k = 0; k < srclen; k++) { /* each line "#!...", after blanks */
+        size_t j = k;
+        while (j < srclen && (src[j] == ' ' || src[j] == '\t' || src[j] == '\f' || src[j] == '\v'))
+            j++;
+        if (j + 1 < srclen && src[j] == '#' && src[j + 1] == '!')
+            for (; j < srclen && src[j] != '\n'; j++)
+                src[j] = ' ';
+        while (k < srclen && src[k] != '\n')
+            k++;
+    }
     int fd[2], in[2];
     if (pipe(fd) != 0 || pipe(in) != 0)
         return NULL;
@@ -569,7 +580,7 @@ int main(int argc, char **argv)
             return 2;
         }
     }
-    if (optind < argc || (script && text)) {
+    if (script && text) {
         usage(stderr);
         return 2;
     }
@@ -606,9 +617,18 @@ int main(int argc, char **argv)
     } else if (grab && cmdproc_grab((pid_t)target) != 0) {
         return 1;
     }
+    /* the operands are the script's arguments, $1 on; $0 is the script (or dtrace), as
+     * dtrace(1M) passes them */
+    const char **args = calloc((size_t)(argc - optind) + 2u, sizeof(*args));
+    unsigned nargs = 0;
+    args[nargs++] = script ? script : argv[0];
+    for (int k = optind; k < argc; k++)
+        args[nargs++] = argv[k];
     struct dcc_macros macros = { .pid = getpid(), .ppid = getppid(), .pgid = getpgrp(),
                                  .sid = getsid(0), .uid = getuid(), .gid = getgid(),
-                                 .euid = geteuid(), .egid = getegid(), .target = target };
+                                 .euid = geteuid(), .egid = getegid(), .target = target,
+                                 .argv = args, .argc = nargs,
+                                 .defaultargs = (int)o.defaultargs, .argref = (int)o.argref };
     if (o.zdefs) { /* -Z / -x zdefs: the compiler reads it as the pragma (after the text,
                     * so that error lines stay the script's) */
         static const char z[] = "\n#pragma D option zdefs\n";

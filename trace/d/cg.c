@@ -3243,9 +3243,12 @@ int dcc_compile(const struct dcc_in *in, void *arena, size_t arena_len, struct d
     cc->end = in->src + in->len;
     cc->line = 1;
     cc->strsize = in->strsize ? in->strsize : 256;
+    cc->defaultargs = in->macros && in->macros->defaultargs;
+    cc->argref = in->macros && in->macros->argref;
     if (setjmp(cc->fail))
         return -1;
     dcc_parse(cc);
+    dcc_args_check(cc);
     dcc_codegen(cc);
     return 0;
 }

@@ -141,6 +141,8 @@ struct dcc {
     jmp_buf fail;
     unsigned strsize;
     int zdefs;              /* #pragma D option zdefs (dtrace -Z): a description may match no probe */
+    int defaultargs, argref; /* dcc_in's, or their #pragma D option */
+    uint64_t argused;       /* script arguments $N named so far: bit N (lex.c) */
     /* lexer */
     const char *src, *end, *p;
     int line;
@@ -180,6 +182,11 @@ const char *d_subr_unsupported(const char *name);
 char d_symaddr_type(const char *name);
 char *dcc_strdup(struct dcc *cc, const char *s, size_t n);
 void dcc_lex_next(struct dcc *cc);
+/* dcc_args_check: after parsing, the last script argument must have been named (libdtrace's
+ * D_MACRO_UNUSED) unless -x argref */
+void dcc_args_check(struct dcc *cc);
+/* dcc_pdesc_expand: a probe description with its $N and $name macros replaced (lex.c) */
+const char *dcc_pdesc_expand(struct dcc *cc, const char *desc);
 void dcc_lex_pdesc(struct dcc *cc);
 const char *dcc_tokname(int tok);
 void dcc_parse(struct dcc *cc);

@@ -247,7 +247,7 @@ int dif_verify(const void *blob, size_t len, struct dif_obj *o, char *err, size_
         return fail(&v, "object", h->dh_version, "unsupported version", ~0u);
     if (h->dh_size > len || h->dh_size > DIF_MAXOBJ || h->dh_flags || h->dh_pad)
         return fail(&v, "object", 0, "bad size or reserved field", ~0u);
-    if (h->dh_strsize < 2 || h->dh_strsize > 8192)
+    if (h->dh_strsize < 2 || h->dh_strsize > DIF_STRSIZE_MAX)
         return fail(&v, "object", 0, "bad string size", ~0u);
     if (table(&v, "ints", h->dh_nints, h->dh_ints, 8) ||
         table(&v, "strings", h->dh_strlen, h->dh_strs, 1) ||

@@ -24,6 +24,8 @@
 #define DIF_MAXOBJ    (1u << 20)
 #define DIF_MAXVARS   256u
 #define DIF_MAXAGGS   256u
+#define DIF_STRSIZE_MAX 16384u /* largest strsize (libdtrace has no bound; a record holds 65520
+                                * bytes, so a clause records three strings of this size) */
 #define DIF_AGGPARAMS 4u
 
 enum dif_op {
