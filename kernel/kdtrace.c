@@ -42,12 +42,15 @@
 #include <kernel/board.h>
 #include <kernel/ktimer.h>
 #include <d/dvm.h>
+#include <d/dprinfo.h>
 #include <trace/period_due.h>
 #include <d/dprobes.h>
 #include <d/dstacks.h>
+#include <d/dutext.h>
 #include <kernel/kstack.h>
 #include <kernel/kunmap.h>
 #include <kernel/klock.h>
+#include <kernel/ktrace_kcall.h>
 #include <uapi/kdtrace.h>
 
 bool kdt_active;
@@ -109,6 +112,38 @@ static int kdt_uread(void *dst, uint64_t addr, unsigned n)
         return -1;
     memcpy(dst, (const void *)(uintptr_t)addr, n);
     return 0;
+}
+
+// dvm_lwpinfo, D's translated types (d/dprinfo.h): thread `who` (pid << 16 | tid, its trace_who), or the
+// process who >> 16 when who's tid is 0, from the thread and process tables. Read in a firing
+// under the D lock: the tables are written on the exclusive side (a thread's state and
+// priority also under the locks of the site that fires, as fill_ctx_of's fields), and the
+// state a firing reads is the one its site has just set, as the capture's event says it.
+// traced_state, until the site's event is written, is the state the thread left.
+int dvm_lwpinfo(uint32_t who, struct dvm_lwpinfo *out)
+{
+    const struct proc *p = NULL;
+    if (who >> 16) {
+        p = proc_by_pid((int)(who >> 16));
+        if (!p)
+            return -1;
+    }
+    out->ppid = p ? p->ppid : 0;
+    out->nlwp = p ? p->nthreads : 1;
+    out->fname = p ? p->name : "kernel";
+    if (!(who & 0xffffu))
+        return 0;
+    for (unsigned i = 0; i < KMAX_THREADS; i++) {
+        const struct thread *t = &k_threads[i];
+        if (!t->in_use || t->trace_who != who)
+            continue;
+        out->state = t->state;
+        out->left = t->traced_state;
+        out->cpu = t->cpu;
+        out->idle = !t->proc && t == k_cpus[t->cpu].idle;
+        return 0;
+    }
+    return -1;
 }
 
 // vtimestamp: the time a thread has spent on the CPU while D programs ran. Counted at every
@@ -202,19 +237,73 @@ static void exited(void)
 }
 
 // One firing of probe id in t's context: under the D lock, the context filled and the engine
-// run. at_ns: the event's own time (kdt_fire_at), 0 for now.
-static void fire_as(const struct thread *t, uint32_t id, const uint64_t args[DVM_NARGS],
-                    uint64_t at_ns)
+// run. at_ns: the event's own time (kdt_fire_at), 0 for now; execname: the name the firing
+// gives the process (NULL: its own).
+static void fire_named(const struct thread *t, uint32_t id, const uint64_t args[DVM_NARGS],
+                       uint64_t at_ns, const char *execname)
 {
     struct dvm_ctx ctx;
     d_lock();
     fill_ctx_of(&ctx, t);
+    if (execname)
+        ctx.execname = execname;
     if (at_ns)
         ctx.timestamp = ctx.walltimestamp = at_ns;
     dvm_fire(dst, &ctx, id, args);
     if (dst->exiting)
         exited();
     d_unlock();
+}
+
+static void fire_as(const struct thread *t, uint32_t id, const uint64_t args[DVM_NARGS],
+                    uint64_t at_ns)
+{
+    fire_named(t, id, args, at_ns, NULL);
+}
+
+// A spawn is Solaris's fork and exec at once (docs/d-probes.md): when the new process's first
+// thread first runs, proc:::start and proc:::exec fire as in a forked child before its exec,
+// in that thread with its parent's name (execname, curpsinfo->pr_fname), exec's args[0] the
+// program's name (at DUTEXT_ADDR, as a long user event's payload); then exec-success as
+// itself. dtrace -i fires the same at the thread's first RUNNING (kevreplay.c spawned).
+void kdt_fire_spawned(const struct thread *t)
+{
+    const struct proc *p = t->proc, *parent = p && p->ppid ? proc_by_pid(p->ppid) : NULL;
+    const char *pname = parent ? parent->name : "kernel";
+    if (!p)
+        return;
+    KSTACK_MARK_PROBE_SITE();
+    if (wanted(DPROBE_PROC_START)) {
+        uint64_t args[DVM_NARGS] = { ktrace_who(t), ktrace_pid(t), t->prio };
+        fire_named(t, DPROBE_PROC_START, args, 0, pname);
+    }
+    if (wanted(DPROBE_PROC_EXEC)) {
+        uint64_t args[DVM_NARGS] = { DUTEXT_ADDR };
+        kdt_text_set(p->name, (unsigned)strlen(p->name) + 1u);
+        fire_named(t, DPROBE_PROC_EXEC, args, 0, pname);
+        kdt_text_clear();
+    }
+    if (wanted(DPROBE_PROC_EXEC_SUCCESS)) {
+        uint64_t args[DVM_NARGS] = { ktrace_pid(t) };
+        fire_as(t, DPROBE_PROC_EXEC_SUCCESS, args, 0);
+    }
+}
+
+// A failed ProcSpawn (kcall.c): exec for the program it named, then exec-failure with the
+// error, in the spawner's context (no child exists), before the call's return probe.
+void kdt_fire_spawn_failed(const char *name, int err)
+{
+    KSTACK_MARK_PROBE_SITE();
+    if (wanted(DPROBE_PROC_EXEC)) {
+        uint64_t args[DVM_NARGS] = { DUTEXT_ADDR };
+        kdt_text_set(name, (unsigned)strlen(name) + 1u);
+        fire_as(k_current, DPROBE_PROC_EXEC, args, 0);
+        kdt_text_clear();
+    }
+    if (wanted(DPROBE_PROC_EXEC_FAILURE)) {
+        uint64_t args[DVM_NARGS] = { (uint64_t)err };
+        fire_as(k_current, DPROBE_PROC_EXEC_FAILURE, args, 0);
+    }
 }
 
 // (KSTACK_MARK_PROBE_SITE in each of these, not in fire_as: stack( ) starts at the site that

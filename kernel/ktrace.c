@@ -261,9 +261,9 @@ static __attribute__((noinline)) void exit_end_kdt(struct thread *next)
         kdt_fire(DPROBE_SCHED_ONCPU, ktrace_who(next), ktrace_pid(next), next->prio, 0);
         if (next->dt_unstarted) {
             next->dt_unstarted = 0;
-            kdt_fire(DPROBE_PROC_LWP_START, ktrace_who(next), ktrace_pid(next), next->prio, 0);
             if (next->proc && next->tid == 1)   // a spawned process's first instruction
-                kdt_fire(DPROBE_PROC_EXEC_SUCCESS, ktrace_pid(next), 0, 0, 0);
+                kdt_fire_spawned(next);
+            kdt_fire(DPROBE_PROC_LWP_START, ktrace_who(next), ktrace_pid(next), next->prio, 0);
         }
     } else {    // the scheduler kept the thread this CPU ran (here, not in sched.c's hot path)
         kdt_fire(DPROBE_SCHED_REMAIN_CPU, ktrace_who(next), ktrace_pid(next), next->prio, 0);
@@ -355,6 +355,19 @@ void ktrace_exit_slow(struct thread *next)
 // While KTRACE_START writes its snapshot: the state it records is not news, D fires nothing.
 static bool in_snapshot;
 
+// enqueue's and dequeue's arg3, the CPU whose run queue t is put on or taken from (its args[2],
+// a cpuinfo_t): one CPU's own; on several, the queue sched.c put it on (R4), which a capture
+// does not hold (dtrace -i gives -1 there: kevreplay.c runq_cpu).
+static inline uint64_t runq_cpu(const struct thread *t)
+{
+#if KMAX_CPUS > 1
+    return t->rq_cpu;
+#else
+    (void)t;
+    return 0;
+#endif
+}
+
 // The D probes of a state change (docs/d-probes.md), in the context of the thread on the CPU
 // (k_current), args[0] (arg0, a who) the thread that changes, arg1 its pid, arg2 its priority:
 // Solaris's sleep and the block-* probes, preempt, wakeup, enqueue, dequeue, lwp-exit.
@@ -371,7 +384,7 @@ static void kdt_state(const struct thread *t)
     case THS_NANOSLEEP: id = DPROBE_SCHED_BLOCK_SLEEP; break;
     case THS_JOIN:      id = DPROBE_SCHED_BLOCK_JOIN; obj = (uint32_t)t->join_tid; break;
     case THS_RUNNING:
-        kdt_fire(DPROBE_SCHED_DEQUEUE, who, pid, t->prio, 0);
+        kdt_fire(DPROBE_SCHED_DEQUEUE, who, pid, t->prio, runq_cpu(t));
         kdt_off_state_at_choice(t);
         return;
     case THS_DEAD:
@@ -384,7 +397,7 @@ static void kdt_state(const struct thread *t)
             kdt_fire(DPROBE_SCHED_PREEMPT, who, pid, t->prio, 0);
         else
             kdt_fire(DPROBE_SCHED_WAKEUP, who, pid, t->prio, t->traced_state);
-        kdt_fire(DPROBE_SCHED_ENQUEUE, who, pid, t->prio, 0);
+        kdt_fire(DPROBE_SCHED_ENQUEUE, who, pid, t->prio, runq_cpu(t));
         return;
     default:
         return;

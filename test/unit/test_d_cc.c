@@ -14,6 +14,7 @@
 #include <d/dcc.h>
 #include <d/dcons.h>
 #include <d/dobj_opts.h>
+#include <d/dprinfo.h>
 #include <d/dprobes.h>
 #include <d/dvm.h>
 #include <d/dobj_file.h>
@@ -308,6 +309,148 @@ static void test_script_args(void **state)
     /* a #! line is discarded wherever it stands, as libdtrace's lexer does */
     assert_int_equal(run_args("/* header */\n#!/usr/sbin/dtrace -s\nBEGIN { trace(5L); }", av, 1,
                               0, 0, tag), 5);
+}
+
+/* The threads and processes this test's engine host knows (d/dprinfo.h), by who; the
+ * first is the firing context of run_long (pid 1, tid 1, running). */
+static struct { uint32_t who; struct dvm_lwpinfo li; } fake[8] = {
+    { 0x10001, { .state = 1, .left = 1, .nlwp = 1, .fname = "t" } },
+};
+static unsigned nfake = 1;
+
+int dvm_lwpinfo(uint32_t who, struct dvm_lwpinfo *out)
+{
+    for (unsigned k = 0; k < nfake; k++)
+        if (fake[k].who == who || (!(who & 0xffffu) && fake[k].who >> 16 == who >> 16)) {
+            *out = fake[k].li;
+            return 0;
+        }
+    return -1;
+}
+
+static void rec_cb(void *arg, const struct dvm_rechdr *h)
+{
+    if (h->rh_size > sizeof(*h))
+        memcpy(arg, h + 1, h->rh_size - sizeof(*h) < 64 ? h->rh_size - sizeof(*h) : 64);
+}
+
+/* fire_probe: compiles src, fires probe id once with args a0..a3 in the context of thread
+ * pid/tid, and returns the first record's first 8 bytes (a string's first bytes in *text when
+ * text is not NULL). */
+static int64_t fire_probe(const char *src, uint32_t id, int32_t pid, int32_t tid, uint64_t a0,
+                          uint64_t a1, uint64_t a2, uint64_t a3, char *text)
+{
+    struct dcc_in in = { src, strlen(src), 0, 1, NULL };
+    struct dcc_out out;
+    if (dcc_compile(&in, arena, sizeof(arena), &out) != 0)
+        fail_msg("%s: %s", src, out.err);
+    struct dvm_opts o = { 4096, 4096, 4096, DVM_BUF_SWITCH, 1, 1, 0, 0 };
+    char err[256];
+    if (dvm_load(&st, out.obj, out.objlen, &o, mem, sizeof(mem), err, sizeof(err)) != 0)
+        fail_msg("%s: %s", src, err);
+    struct dvm_ctx ctx = { 0, pid, tid, 1, 0, 0, 0, 0, "t", 0, 1 };
+    uint64_t args[DVM_NARGS] = { a0, a1, a2, a3 };
+    dvm_fire(&st, &ctx, id, args);
+    char rec[64] = { 0 };
+    dvm_buf_read(&st, 0, 1, rec_cb, rec);
+    if (text)
+        memcpy(text, rec, sizeof(rec));
+    int64_t v;
+    memcpy(&v, rec, 8);
+    return v;
+}
+
+/* psinfo_t, lwpsinfo_t and cpuinfo_t (procinfo.c, d/dprinfo.h) against Solaris's constants
+ * (illumos's procfs.d, sys/proc.h, sys/sobject.h, sys/procfs.h), this kernel's states mapped
+ * as docs/d-probes.md says. */
+static void test_translators(void **state)
+{
+    (void)state;
+    /* pid 2: a program (its parent 1, three threads); pid 0: the idle thread */
+    static const struct { unsigned kstate, pr_state; char sname; unsigned stype; } map[] = {
+        { 1, 6, 'O', 0 }, { 2, 2, 'R', 0 }, { 3, 4, 'T', 0 }, { 0, 3, 'Z', 0 },
+        { 4, 1, 'S', 7 }, { 5, 1, 'S', 7 }, { 6, 1, 'S', 7 }, { 13, 1, 'S', 6 },
+        { 14, 1, 'S', 3 }, { 12, 1, 'S', 3 }, { 15, 1, 'S', 3 }, { 16, 1, 'S', 3 },
+        { 17, 1, 'S', 4 },
+    };
+    nfake = 3;
+    fake[1].who = 0x20003;
+    fake[1].li = (struct dvm_lwpinfo){ .ppid = 1, .nlwp = 3, .fname = "srv", .cpu = 0 };
+    fake[2].who = 0x00001;
+    fake[2].li = (struct dvm_lwpinfo){ .state = 1, .left = 1, .idle = 1, .nlwp = 1,
+                                       .fname = "kernel" };
+    for (size_t k = 0; k < sizeof(map) / sizeof(map[0]); k++) {
+        fake[1].li.state = fake[1].li.left = (uint8_t)map[k].kstate;
+        assert_int_equal(fire_probe("sched:::sleep { trace((long)args[0]->pr_state); }",
+                                    DPROBE_SCHED_SLEEP, 1, 1, 0x20003, 2, 10, 0, NULL),
+                         map[k].pr_state);
+        assert_int_equal(fire_probe("sched:::sleep { trace((long)args[0]->pr_sname); }",
+                                    DPROBE_SCHED_SLEEP, 1, 1, 0x20003, 2, 10, 0, NULL),
+                         map[k].sname);
+        assert_int_equal(fire_probe("sched:::sleep { trace((long)args[0]->pr_stype); }",
+                                    DPROBE_SCHED_SLEEP, 1, 1, 0x20003, 2, 10, 0, NULL),
+                         map[k].stype);
+        /* off-cpu: the state it goes off in is the probe's arg3, whatever the thread is now */
+        assert_int_equal(fire_probe("sched:::off-cpu { trace((long)curlwpsinfo->pr_state); }",
+                                    DPROBE_SCHED_OFFCPU, 1, 1, 0x20003, 2, 10, map[k].kstate,
+                                    NULL), map[k].pr_state);
+    }
+    /* woken: READY, the object it slept on still its pr_stype (xwork.d's wakeup) */
+    fake[1].li.state = 2;
+    fake[1].li.left = 14;
+    assert_int_equal(fire_probe("sched:::wakeup /args[0]->pr_stype == SOBJ_CV && "
+                                "args[0]->pr_state == SRUN/ { trace(1L); }",
+                                DPROBE_SCHED_WAKEUP, 1, 1, 0x20003, 2, 10, 14, NULL), 1);
+    /* the constants */
+    assert_int_equal(run_long("BEGIN { trace((long)(SSLEEP * 100 + SRUN * 10 + SONPROC)); }"),
+                     126);
+    assert_int_equal(run_long("BEGIN { trace((long)(SOBJ_MUTEX + SOBJ_SHUTTLE * 10)); }"), 71);
+    assert_int_equal(run_long("BEGIN { trace((long)(PR_IDLE | PR_ISSYS)); }"), 0x1400);
+    /* flags: the idle thread is PR_IDLE | PR_ISSYS, a program's thread neither */
+    assert_int_equal(fire_probe("sched:::on-cpu { trace((long)curlwpsinfo->pr_flag); }",
+                                DPROBE_SCHED_ONCPU, 0, 1, 1, 0, 0, 0, NULL), 0x1400);
+    assert_int_equal(fire_probe("sched:::on-cpu { trace((long)args[0]->pr_flag); }",
+                                DPROBE_SCHED_ONCPU, 0, 1, 0x20003, 2, 10, 0, NULL), 0);
+    /* another process's psinfo_t: its name, parent, threads; the thread's class */
+    char text[64];
+    fire_probe("sched:::wakeup { trace(args[1]->pr_fname); }", DPROBE_SCHED_WAKEUP, 1, 1,
+               0x20003, 2, 10, 5, text);
+    assert_string_equal(text, "srv");
+    assert_int_equal(fire_probe("sched:::wakeup { trace((long)(args[1]->pr_ppid * 10 + "
+                                "args[1]->pr_nlwp)); }", DPROBE_SCHED_WAKEUP, 1, 1, 0x20003, 2,
+                                10, 5, NULL), 13);
+    fire_probe("sched:::wakeup { trace(args[0]->pr_clname); }", DPROBE_SCHED_WAKEUP, 1, 1,
+               0x20003, 2, 10, 5, text);
+    assert_string_equal(text, "RT");
+    fire_probe("sched:::wakeup { trace(curlwpsinfo->pr_clname); }", DPROBE_SCHED_WAKEUP, 0, 1,
+               0x20003, 2, 10, 5, text);
+    assert_string_equal(text, "SYS");
+    fire_probe("proc:::create { trace(args[0]->pr_fname); }", DPROBE_PROC_CREATE, 1, 1, 2, 1,
+               0, 0, text);
+    assert_string_equal(text, "srv");
+    /* one id for a thread everywhere: curlwpsinfo->pr_addr is its args[0]->pr_addr */
+    assert_int_equal(fire_probe("sched:::on-cpu /curlwpsinfo->pr_addr == args[0]->pr_addr/ "
+                                "{ trace(1L); }", DPROBE_SCHED_ONCPU, 2, 3, 0x20003, 2, 10, 0,
+                                NULL), 1);
+    /* enqueue's args[2]: the CPU whose queue (arg3; -1: no CPU's) */
+    assert_int_equal(fire_probe("sched:::enqueue { trace((long)args[2]->cpu_id); }",
+                                DPROBE_SCHED_ENQUEUE, 1, 1, 0x20003, 2, 10, (uint64_t)-1, NULL),
+                     -1);
+    assert_int_equal(fire_probe("sched:::dequeue { trace((long)(curcpu->cpu_id * 10 + "
+                                "args[2]->cpu_id)); }", DPROBE_SCHED_DEQUEUE, 1, 1, 0x20003, 2,
+                                10, 3, NULL), 3);
+    /* a clause whose probes type args[2] differently; args[] of a probe with integers */
+    struct dcc_out out;
+    const char *multi = "sched:::enqueue, sched:::wakeup { trace(args[2]->cpu_id); }";
+    struct dcc_in in = { multi, strlen(multi), 0, 1, NULL };
+    assert_int_equal(dcc_compile(&in, arena, sizeof(arena), &out), -1);
+    assert_string_equal(out.tag, "D_ARGS_MULTI");
+    const char *intarg = "msg:::send { trace(args[0]->pr_pid); }";
+    in.src = intarg;
+    in.len = strlen(intarg);
+    assert_int_equal(dcc_compile(&in, arena, sizeof(arena), &out), -1);
+    assert_string_equal(out.tag, "D_TYPE_MEMBER");
+    nfake = 1;
 }
 
 static void buf_write(void *arg, const char *s, size_t n)
@@ -789,6 +932,7 @@ int main(void)
         cmocka_unit_test(test_option_values),
         cmocka_unit_test(test_target_text),
         cmocka_unit_test(test_script_args),
+        cmocka_unit_test(test_translators),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -6,9 +6,66 @@
 // divisors, tuple and record stack depth and types, scratch space, string bounds (strsize).
 // Any failure stops the program with a fault code; nothing here can crash or loop.
 #include "dvm_impl.h"
+#include <d/dprinfo.h>
 #include <d/dstacks.h>
 
 dvm_uread_fn dvm_uread;
+
+__attribute__((weak)) int dvm_lwpinfo(uint32_t who, struct dvm_lwpinfo *out)
+{
+    (void)who, (void)out;
+    return -1;
+}
+
+/* Thread states (uapi/kstate.h's numbers, which the trace's events carry) as Solaris's
+ * (d/dprinfo.h): the blocked ones sleep on an object of a kind. */
+enum { KS_DEAD = 0, KS_RUNNING = 1, KS_READY = 2, KS_STOPPED = 3, KS_SEND = 4, KS_RECEIVE = 5,
+       KS_REPLY = 6, KS_NANOSLEEP = 12, KS_MUTEX = 13, KS_CONDVAR = 14, KS_JOIN = 15,
+       KS_INTR = 16, KS_SEM = 17 };
+
+static unsigned sobj_of(unsigned st)
+{
+    switch (st) {
+    case KS_SEND: case KS_RECEIVE: case KS_REPLY: return DPR_SOBJ_SHUTTLE;
+    case KS_MUTEX: return DPR_SOBJ_USER_PI;
+    case KS_CONDVAR: case KS_NANOSLEEP: case KS_JOIN: case KS_INTR: return DPR_SOBJ_CV;
+    case KS_SEM: return DPR_SOBJ_SEMA;
+    default: return 0;
+    }
+}
+
+/* pr_state (sname: pr_sname) of kernel state st */
+static uint64_t state_of(unsigned st, int sname)
+{
+    static const char names[] = "?SRZTO";
+    unsigned s = st == KS_RUNNING ? DPR_SONPROC : st == KS_READY ? DPR_SRUN
+               : st == KS_STOPPED ? DPR_SSTOP : st == KS_DEAD ? DPR_SZOMB
+               : sobj_of(st) ? DPR_SSLEEP : 0;
+    return sname ? (uint64_t)(uint8_t)names[s == DPR_SONPROC ? 5 : s] : s;
+}
+
+/* prinfo: DIF_S_PRINFO's member of thread (or process) who, as d/dprinfo.h maps it. */
+static uint64_t prinfo(int64_t member, uint64_t who)
+{
+    if (member == DPR_RSTATE || member == DPR_RSNAME)
+        return state_of((unsigned)who, member == DPR_RSNAME);
+    struct dvm_lwpinfo li = { 0 };
+    int ok = who <= UINT32_MAX && dvm_lwpinfo((uint32_t)who, &li) == 0;
+    switch (member) {
+    case DPR_STATE: case DPR_SNAME:
+        return ok ? state_of(li.state, member == DPR_SNAME) : member == DPR_SNAME ? '?' : 0;
+    case DPR_STYPE: /* the object it sleeps on; woken, the one it slept on (its wakeup's) */
+        return !ok ? 0 : sobj_of(li.state) ? sobj_of(li.state)
+             : li.state == KS_READY ? sobj_of(li.left) : 0;
+    case DPR_FLAG:
+        return !ok ? 0 : (who >> 16 == 0 ? DPR_PR_ISSYS : 0) | (li.idle ? DPR_PR_IDLE : 0) |
+                         (li.state == KS_STOPPED ? DPR_PR_STOPPED : 0);
+    case DPR_ONPRO: return ok ? li.cpu : 0;
+    case DPR_PPID: return ok ? (uint64_t)(int64_t)li.ppid : 0;
+    case DPR_NLWP: return ok ? (uint64_t)(int64_t)li.nlwp : 0;
+    default: return 0;
+    }
+}
 
 const char *dvm_fault_name(unsigned f)
 {
@@ -173,6 +230,8 @@ __attribute__((noinline)) static uint64_t subr(struct dvm_cpu *c, unsigned id)
         [DIF_S_COPYIN] = "ii", [DIF_S_COPYINSTR] = "i", [DIF_S_COPYINSTR2] = "ii",
         [DIF_S_STRTOLL2] = "si", [DIF_S_ALLOCA] = "i", [DIF_S_SPECROOM] = "i",
         [DIF_S_STACK] = "ii", [DIF_S_STACKDEPTH] = "i", [DIF_S_COPYS] = "is",
+        [DIF_S_INDEX3] = "ssi", [DIF_S_RINDEX3] = "ssi", [DIF_S_PRINFO] = "ii",
+        [DIF_S_PRSTR] = "ii",
     };
     const char *s[3] = { 0 };
     unsigned len[3] = { 0 };
@@ -202,7 +261,8 @@ __attribute__((noinline)) static uint64_t subr(struct dvm_cpu *c, unsigned id)
     c->ntup = 0;
     /* the bytes this call may touch: a search compares up to the needle at every position */
     int64_t work = (int64_t)len[0] + len[1] + len[2];
-    if (id == DIF_S_INDEX || id == DIF_S_RINDEX || id == DIF_S_STRSTR)
+    if (id == DIF_S_INDEX || id == DIF_S_RINDEX || id == DIF_S_STRSTR || id == DIF_S_INDEX3 ||
+        id == DIF_S_RINDEX3)
         work = (int64_t)len[0] * ((int64_t)len[1] + 1);
     if (id == DIF_S_COPYIN)
         work = iv[1] < 0 || iv[1] > INT32_MAX ? INT32_MAX : iv[1];
@@ -231,6 +291,31 @@ __attribute__((noinline)) static uint64_t subr(struct dvm_cpu *c, unsigned id)
             }
         return (uint64_t)found;
     }
+    case DIF_S_INDEX3: case DIF_S_RINDEX3: {
+        /* as DTrace's: index from start on (a negative start is 0; at or past the end only
+         * "" is found, there), rindex from start back (a negative start finds only "", at
+         * 0; past the end is the end); "" in "" is at 0 */
+        int64_t pos = iv[2], l0 = len[0];
+        if (!len[0] && !len[1])
+            return 0;
+        if (id == DIF_S_INDEX3) {
+            pos = pos < 0 ? 0 : pos;
+            if (pos >= l0)
+                return len[1] ? (uint64_t)-1 : (uint64_t)l0;
+            for (int64_t k = pos; k + len[1] <= l0; k++)
+                if (memcmp(s[0] + k, s[1], len[1]) == 0)
+                    return (uint64_t)k;
+            return (uint64_t)-1;
+        }
+        if (pos < 0)
+            return len[1] ? (uint64_t)-1 : 0;
+        for (int64_t k = pos > l0 ? l0 : pos; k >= 0; k--)
+            if (k + len[1] <= l0 && memcmp(s[0] + k, s[1], len[1]) == 0)
+                return (uint64_t)k;
+        return (uint64_t)-1;
+    }
+    case DIF_S_PRINFO:
+        return prinfo(iv[0], (uint64_t)iv[1]);
     case DIF_S_STRTOLL: case DIF_S_STRTOLL2: {
         /* as DTrace's dtrace_strtoll: blanks, a sign, 0x in base 16, then the digits (0-9,
          * then a-z or A-Z) below the base, wrapping at 64 bits; a base outside 2..36 is an
@@ -352,6 +437,20 @@ __attribute__((noinline)) static uint64_t subr(struct dvm_cpu *c, unsigned id)
             }
             if (!d[n0])
                 break;
+        }
+        break;
+    }
+    case DIF_S_PRSTR: { /* d/dprinfo.h */
+        struct dvm_lwpinfo li = { 0 };
+        const char *v = "";
+        if (iv[0] == DPRS_CLNAME)
+            v = (uint64_t)iv[1] >> 16 == 0 ? "SYS" : "RT";
+        else if ((uint64_t)iv[1] <= UINT32_MAX && dvm_lwpinfo((uint32_t)iv[1], &li) == 0 &&
+                 li.fname)
+            v = li.fname;
+        while (v[n0] && n0 < max) {
+            d[n0] = v[n0];
+            n0++;
         }
         break;
     }

@@ -110,6 +110,11 @@ enum dif_subr {
     /* a string member's store, emitted by the compiler only: (dst, s) writes s into the
      * strsize bytes at dst, NUL-padded, where DIF_ST* could write all of them; -> dst */
     DIF_S_COPYS,
+    DIF_S_INDEX3,       /* index(s, sub, start), rindex(s, sub, start): searching from start */
+    DIF_S_RINDEX3,
+    /* a thread's or process's member as D's translators give it (d/dprinfo.h):
+     * (member, who) -> an int (enum dvm_prinfo_member) or a string (enum dvm_prstr_member) */
+    DIF_S_PRINFO, DIF_S_PRSTR,
     DIF_S_COUNT
 };
 
