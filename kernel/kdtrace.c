@@ -351,6 +351,42 @@ void kdt_fire_args(uint32_t id, const uint32_t *a, unsigned n)
 }
 
 #if KMAX_CPUS > 1
+// lockstat's spin probes (kernel/klock.h): arg0 the lock's address; spin-spin's arg1 the ns
+// spent waiting for it (illumos gives the spin count or time there). Board only: a capture
+// has no event for a spin lock (dtrace -i says so).
+bool kspin_probed;
+
+void kspin_lock_probed(struct kspin *l, unsigned rank)
+{
+    klock_check_acquire(rank);
+    uint64_t waited = 0;
+    if (!arch_spin_trylock(&l->word)) {
+        uint64_t t0 = board_cycles();
+        arch_spin_lock(&l->word);
+        waited = ktimer_cycles_to_ns(board_cycles() - t0);
+        if (wanted(DPROBE_LOCK_SPIN_SPIN))
+            kdt_fire(DPROBE_LOCK_SPIN_SPIN, (uintptr_t)l, waited, 0, 0);
+    }
+    if (wanted(DPROBE_LOCK_SPIN_ACQUIRE))
+        kdt_fire(DPROBE_LOCK_SPIN_ACQUIRE, (uintptr_t)l, 0, 0, 0);
+}
+
+void kspin_unlock_probed(struct kspin *l, unsigned rank)
+{
+    klock_check_release(rank);
+    arch_spin_unlock(&l->word);
+    if (wanted(DPROBE_LOCK_SPIN_RELEASE))
+        kdt_fire(DPROBE_LOCK_SPIN_RELEASE, (uintptr_t)l, 0, 0, 0);
+}
+
+// The spin probes go on with the program (KDT_GO) when it enables one, off when it stops.
+static void spin_probes(bool on)
+{
+    kspin_probed = on && (dvm_enabled(dst, DPROBE_LOCK_SPIN_ACQUIRE) ||
+                          dvm_enabled(dst, DPROBE_LOCK_SPIN_SPIN) ||
+                          dvm_enabled(dst, DPROBE_LOCK_SPIN_RELEASE));
+}
+
 void kdt_hold(void)
 {
     d_lock();
@@ -360,6 +396,8 @@ void kdt_release(void)
 {
     d_unlock();
 }
+#else
+static void spin_probes(bool on) { (void)on; }
 #endif
 
 void kdt_settle(void)
@@ -416,6 +454,7 @@ static void unmap(void)
 static void unload(void)
 {
     kdt_active = false;
+    spin_probes(false);
     ktrace_sync_d_stop();
     unmap();
     if (block) {
@@ -601,6 +640,7 @@ int kdt_call(struct thread *t, uint32_t cmd, uint32_t a, uint32_t b, uint32_t c)
         kdt_vtime_switch(k_current);
         ktrace_kdt_go(k_current);
         kdt_active = true;
+        spin_probes(true);
         if (wanted(DPROBE_BEGIN)) {   // BEGIN's clauses stop at the first exit(), as DTrace's
             struct dvm_ctx ctx;
             fill_ctx_of(&ctx, k_current);    // (exclusive: no firing under way)
@@ -617,6 +657,7 @@ int kdt_call(struct thread *t, uint32_t cmd, uint32_t a, uint32_t b, uint32_t c)
         if (was || dst->exiting)
             kdt_fire(DPROBE_END, 0, 0, 0, 0);
         kdt_active = false;
+        spin_probes(false);
         kstack_report(dst->stacks.drops); // walks cut short, stacks lost (kernel/kstack.c)
         return 0;
     }

@@ -37,6 +37,8 @@ struct rthread {
                                  * traced_state; else its state */
     uint8_t cpu;                /* the CPU it runs or last ran on */
     uint64_t blocked_at;        /* ns; 0: not blocked on a SYNC_* object in this call */
+    uint64_t vt, vt_since;      /* vtimestamp: ns on a CPU since the capture began, and since
+                                 * when it runs (0: it does not) */
 };
 #define RTHREADS 1024u
 
@@ -327,6 +329,10 @@ static void set_ctx(struct replay *p, struct kev_reader *r, unsigned cpu)
     p->ctx.pid = (int32_t)(who >> 16);
     p->ctx.tid = (int32_t)(who & 0xffffu);
     p->ctx.prio = who ? rthread(p, who)->prio : 0;
+    if (who) {  /* vtimestamp: its time on a CPU, as the kernel counts it from the switches */
+        const struct rthread *t = rthread(p, who);
+        p->ctx.vtimestamp = t->vt + (t->vt_since ? p->ctx.timestamp - t->vt_since : 0);
+    }
     const char *name = who >> 16 ? kev_proc_name(r, who >> 16) : "kernel";
     p->ctx.execname = name ? name : "";
     const struct rproc *q = who >> 16 ? rproc(p, who >> 16, 0) : NULL;
@@ -355,8 +361,10 @@ static void on_thread(struct replay *p, struct kev_reader *r, const struct kev_e
     if (e->cls == KEV_C_SYSTEM && e->ev == KEV_SYS_SNAPSHOT && e->nw >= 2 &&
         (w[0] & 0xffu) == 2u) {     /* CPU w[0] >> 8 runs w[1] */
         if ((w[0] >> 8) < DVM_MAXCPU) {
+            struct rthread *t = rthread(p, w[1]);
             p->cur[w[0] >> 8] = w[1];
-            rthread(p, w[1])->cpu = (uint8_t)(w[0] >> 8);
+            t->cpu = (uint8_t)(w[0] >> 8);
+            t->vt_since = p->ctx.timestamp ? p->ctx.timestamp : 1;
         }
         return;
     }
@@ -490,6 +498,13 @@ static void state_fire(struct replay *p, struct kev_reader *r, struct rthread *t
             return;
         if (old)
             fire4(p, DPROBE_SCHED_OFFCPU, who, pid, t->prio, rthread(p, old)->state);
+        if (old) {
+            struct rthread *o = rthread(p, old);
+            if (o->vt_since)
+                o->vt += p->ctx.timestamp - o->vt_since;
+            o->vt_since = 0;
+        }
+        t->vt_since = p->ctx.timestamp ? p->ctx.timestamp : 1;
         p->cur[cpu] = who;
         set_ctx(p, r, cpu);
         fire4(p, DPROBE_SCHED_ONCPU, who, pid, t->prio, 0);
@@ -547,11 +562,24 @@ static void no_capture_note(const struct dvm_state *st, const struct rstack_cens
         { DPROBE_PROC_SIGNAL_HANDLE, "proc:::signal-handle", "this kernel has no signal "
           "handlers" },
         { DPROBE_PROC_FAULT, "proc:::fault", "the capture has no fault event" },
+        { DPROBE_LOCK_SPIN_ACQUIRE, "lockstat:::spin-acquire", "the capture has no event for "
+          "the kernel's spin locks" },
+        { DPROBE_LOCK_SPIN_SPIN, "lockstat:::spin-spin", "the capture has no event for the "
+          "kernel's spin locks" },
+        { DPROBE_LOCK_SPIN_RELEASE, "lockstat:::spin-release", "the capture has no event for "
+          "the kernel's spin locks" },
     };
     for (unsigned k = 0; k < sizeof(none) / sizeof(none[0]); k++)
         if (dvm_enabled(st, none[k].id) && !(none[k].id == DPROBE_PROC_FAULT && c->faults))
             fprintf(stderr, "dtrace: %s does not fire over a capture: %s\n", none[k].name,
                     none[k].why);
+    /* caller and ucaller: the pcs a capture holds are its stack samples' and faults' */
+    for (uint32_t i = 0; i < st->obj.hdr->dh_ninsns; i++)
+        if (st->obj.insns[i] >> 24 == DIF_CALL && DIF_IDX(st->obj.insns[i]) == DIF_S_CALLER) {
+            fprintf(stderr, "dtrace: caller and ucaller over a capture: its pcs are its stack "
+                    "samples' (at profile-N: arg0, arg1), 0 at the other probes\n");
+            break;
+        }
 }
 
 /* fault_fire: proc:::fault for the FAULT pending on cpu, in the faulting thread's context,

@@ -1906,6 +1906,15 @@ static unsigned expr_(struct cg *g, struct dnode *n, struct dtype *t)
             *t = b->type;
             return r;
         }
+        if ((!strcmp(n->s, "caller") || !strcmp(n->s, "ucaller")) &&
+            !sym_find(g, n->s, DIF_SCOPE_GLOBAL)) { /* the engine's (d/dif.h DIF_S_CALLER) */
+            r = reg_alloc(g);
+            emit(g, DIF_INSTR_IDX(DIF_SETX, intern_int(g, n->s[0] == 'u'), r));
+            emit(g, DIF_INSTR(DIF_PUSHT, r, DIF_TYPE_INT, 0));
+            emit(g, DIF_INSTR_IDX(DIF_CALL, DIF_S_CALLER, r));
+            *t = T_UINT64;
+            return r;
+        }
         if ((!strcmp(n->s, "stackdepth") || !strcmp(n->s, "ustackdepth")) &&
             !sym_find(g, n->s, DIF_SCOPE_GLOBAL)) { /* the engine unwinds (d/dstacks.h) */
             r = reg_alloc(g);

@@ -177,9 +177,9 @@ char dcc_probe_argkind(uint32_t id, unsigned k)
 }
 
 /* Names DTrace defines as constants (its dt_open.c built-ins and dtrace.h's fault codes as
- * ERROR's arg4 gives them) and built-in variables that are constant here: caller 0, one
- * interrupt level for probes (ipl 0), no users (uid, gid 0). stackdepth and ustackdepth are
- * listed as built-in names; cg.c has the engine compute them (DIF_S_STACKDEPTH). */
+ * ERROR's arg4 gives them) and built-in variables that are constant here: one interrupt level
+ * for probes (ipl 0), no users (uid, gid 0). caller, ucaller, stackdepth and ustackdepth are
+ * listed as built-in names; cg.c has the engine compute them (DIF_S_CALLER, _STACKDEPTH). */
 static const struct dcc_procmember consts[] = {
     { "caller", DCC_PM_CONST, 0, U64 }, { "ucaller", DCC_PM_CONST, 0, U64 },
     { "stackdepth", DCC_PM_CONST, 0, U32 }, { "ustackdepth", DCC_PM_CONST, 0, U32 },

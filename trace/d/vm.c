@@ -231,7 +231,7 @@ __attribute__((noinline)) static uint64_t subr(struct dvm_cpu *c, unsigned id)
         [DIF_S_STRTOLL2] = "si", [DIF_S_ALLOCA] = "i", [DIF_S_SPECROOM] = "i",
         [DIF_S_STACK] = "ii", [DIF_S_STACKDEPTH] = "i", [DIF_S_COPYS] = "is",
         [DIF_S_INDEX3] = "ssi", [DIF_S_RINDEX3] = "ssi", [DIF_S_PRINFO] = "ii",
-        [DIF_S_PRSTR] = "ii",
+        [DIF_S_PRSTR] = "ii", [DIF_S_CALLER] = "i",
     };
     const char *s[3] = { 0 };
     unsigned len[3] = { 0 };
@@ -357,6 +357,13 @@ __attribute__((noinline)) static uint64_t subr(struct dvm_cpu *c, unsigned id)
         return dvm_stack_value(c->st, (unsigned)iv[0] & 1u,
                                iv[1] > 0 && iv[1] < DVM_STACK_MAXDEPTH ? (unsigned)iv[1]
                                                                        : DVM_STACK_MAXDEPTH);
+    case DIF_S_CALLER: {
+        uint64_t pcs[1] = { 0 };
+        if (c->st->obj.probes[c->probe].dp_period) /* a timer's: the interrupted pc */
+            return c->args ? c->args[iv[0] ? 1 : 0] : 0;
+        return dvm_stack && dvm_stack(iv[0] ? DVM_STACK_USER : DVM_STACK_KERNEL, pcs, 1)
+                   ? pcs[0] : 0;
+    }
     case DIF_S_STACKDEPTH:
         return dvm_stack_depth((unsigned)iv[0] & 1u);
     case DIF_S_SPECROOM: /* speculate( )'s id: no room stops the clause, uncounted as error */

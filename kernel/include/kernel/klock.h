@@ -150,14 +150,31 @@ static inline void klock_check_release(unsigned rank) { (void)rank; }
 static inline void klock_check_exclusive(const char *what) { (void)what; }
 #endif
 
+// D's lockstat spin probes (spin-acquire, spin-spin, spin-release: kernel/kdtrace.c): while a
+// program enables them, every lock below D's own rank goes through kspin_*_probed, which time
+// a lock that was not free and fire the probes (after the acquire, after the release, as
+// illumos's lockstat does), the lock held, in the current thread's context. D's lock is not
+// probed (its firings would take it again), nor the console's (it ranks after D's).
+extern bool kspin_probed;
+void kspin_lock_probed(struct kspin *l, unsigned rank);
+void kspin_unlock_probed(struct kspin *l, unsigned rank);
+
 static inline __attribute__((always_inline)) void kspin_lock(struct kspin *l, unsigned rank)
 {
+    if (__builtin_expect(kspin_probed, 0) && rank < KLOCK_RANK_D) {
+        kspin_lock_probed(l, rank);
+        return;
+    }
     klock_check_acquire(rank);
     arch_spin_lock(&l->word);
 }
 
 static inline __attribute__((always_inline)) void kspin_unlock(struct kspin *l, unsigned rank)
 {
+    if (__builtin_expect(kspin_probed, 0) && rank < KLOCK_RANK_D) {
+        kspin_unlock_probed(l, rank);
+        return;
+    }
     klock_check_release(rank);
     arch_spin_unlock(&l->word);
 }

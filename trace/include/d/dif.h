@@ -115,6 +115,10 @@ enum dif_subr {
     /* a thread's or process's member as D's translators give it (d/dprinfo.h):
      * (member, who) -> an int (enum dvm_prinfo_member) or a string (enum dvm_prstr_member) */
     DIF_S_PRINFO, DIF_S_PRSTR,
+    /* caller/ucaller: (kind) -> at a tick-N or profile-N probe its arg0/arg1 (the pc the
+     * timer interrupted), else the firing's kernel/user stack's first frame (d/dstacks.h),
+     * 0 when the host has no stack there */
+    DIF_S_CALLER,
     DIF_S_COUNT
 };
 

@@ -45,6 +45,13 @@ static inline __attribute__((always_inline)) void arch_spin_lock(volatile uint32
         a64_spin_wait(word);
 }
 
+// One try, as a lock's first step: true when the lock is now ours (D's lockstat spin probes
+// tell a lock taken at once from one waited for: kernel/klock.h).
+static inline __attribute__((always_inline)) bool arch_spin_trylock(volatile uint32_t *word)
+{
+    return a64_spin_try(word) == 0;
+}
+
 static inline __attribute__((always_inline)) void arch_spin_unlock(volatile uint32_t *word)
 {
     __asm__ volatile("stlr wzr, [%0]" :: "r"(word) : "memory");
