@@ -10,8 +10,8 @@
 # Environment (from the Makefile): B, H, S (script file) or D (clauses), D_OPTS, ARGS (the
 # script's arguments, $1 $2 ..., split at blanks as a shell splits them), APPS,
 # TRACE_STORAGE (semihost: files on the host; uart: no host files, as on x86-pc).
-# On a board with semihosting the program is compiled on the host (dcompile) and the target
-# reads the .dobj; without (x86-pc), its text goes on the boot command line and the target's
+# On a board with semihosting the program is compiled on the host (dcompile, with the image's
+# kernel symbols for D's `name) and the target reads the .dobj; without (x86-pc), its text goes on the boot command line and the target's
 # dtrace compiles it (-n): line breaks are kept (a #pragma or #define needs a line of its
 # own), // comments are dropped to save room, and the text may not hold a single quote.
 set -u
@@ -75,9 +75,9 @@ if [ "${TRACE_STORAGE:-semihost}" = uart ]; then
 else
     obj=$B/script.dobj
     if [ -n "${S:-}" ]; then
-        "$H/dcompile" ${D_OPTS:-} -T "$target" -s "$S" -o "$obj" "${args[@]}" || exit 1
+        "$H/dcompile" ${D_OPTS:-} --kernel "$img" -T "$target" -s "$S" -o "$obj" "${args[@]}" || exit 1
     else
-        "$H/dcompile" ${D_OPTS:-} -T "$target" -n "$D" -o "$obj" "${args[@]}" || exit 1
+        "$H/dcompile" ${D_OPTS:-} --kernel "$img" -T "$target" -n "$D" -o "$obj" "${args[@]}" || exit 1
     fi
     rm -f "$trace"
     QEMU_ARGS="dtrace -c $work $obj$rest${APPS:+ ;; tracelogger -d1 $tl_opts -f $trace}" \

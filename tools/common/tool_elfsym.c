@@ -181,6 +181,41 @@ int elfsym_option(const char *tool, int argc, char **argv, int *i)
     return elfsym_add(tool, argv[*i], a[2] == 'k') == 0 ? 1 : -1;
 }
 
+static int first_module(Dwfl_Module *m, void **user, const char *name, Dwarf_Addr start,
+                        void *arg)
+{
+    (void)user, (void)name, (void)start;
+    *(Dwfl_Module **)arg = m;
+    return DWARF_CB_ABORT;
+}
+
+int elfsym_address(const char *module, const char *name, uint64_t *addr)
+{
+    int kernel = !module || !*module || !strcmp(module, "kernel");
+    for (unsigned i = 0; i < nelfs; i++) {
+        if (kernel ? (int)i != kernel_elf : strcmp(elfs[i].name, module) != 0)
+            continue;
+        Dwfl_Module *m = NULL;
+        dwfl_getmodules(elfs[i].dwfl, first_module, &m, 0);
+        int n = m ? dwfl_module_getsymtab(m) : -1;
+        for (int k = 1; k < n; k++) {
+            GElf_Sym sym;
+            const char *f = dwfl_module_getsym(m, k, &sym, NULL);
+            if (!f || strcmp(f, name) != 0 || sym.st_shndx == SHN_UNDEF)
+                continue;
+            GElf_Addr bias;
+            Elf *elf = dwfl_module_getelf(m, &bias);
+            GElf_Ehdr eh;
+            *addr = sym.st_value;
+            if (elf && gelf_getehdr(elf, &eh) && eh.e_machine == EM_ARM &&
+                GELF_ST_TYPE(sym.st_info) == STT_FUNC)
+                *addr &= ~(uint64_t)1u;
+            return 0;
+        }
+    }
+    return -1;
+}
+
 unsigned elfsym_count(void)
 {
     return nelfs;

@@ -26,5 +26,9 @@ int elfsym_frame(uint64_t pc, int caller, int with_lines, char *out, size_t n, c
 // or -1 if no file holds addr.
 int elfsym_lookup(uint64_t addr, int kernel, char *mod, size_t mod_n, char *fn, size_t fn_n,
                   uint64_t *off);
+// elfsym_address: the address of symbol `name` in the kernel image's file (module "kernel" or
+// NULL/"": the kernel's, as D's `name and kernel`name) or a program's (its name); 0, or -1 when
+// no such file has it. A Thumb function's address is given without its bit 0.
+int elfsym_address(const char *module, const char *name, uint64_t *addr);
 void elfsym_end(void);
 #endif

@@ -17,6 +17,7 @@
 #include <d/dtarget.h>
 #include <d/optval.h>
 #include "../common/tool_file.h"
+#include "../common/tool_elfsym.h"
 
 static void usage(FILE *f)
 {
@@ -32,8 +33,34 @@ static void usage(FILE *f)
                "  -T NAME   $target is the first process named NAME, from its first kernel call\n"
                "            (d/dtarget.h); without -T, $target is undefined\n"
                "  -Z        permit probe descriptions that match no probe\n"
+               "  --kernel FILE  the board image's ELF file: D's `symbol is its address there\n"
                "  arg ...   the script's arguments: $1, $2 ... ($$1 as a string; $0 the script)\n"
                "Exit status: 0 compiled, 1 compile error or bad option, 2 bad usage.\n");
+}
+
+
+/* kernel_symbols: --kernel FILE (the kernel image's ELF file, whose symbols D's `name gives)
+ * taken out of argv before getopt; 0, or -1 after saying why. */
+static int symbol_of(const char *module, const char *name, uint64_t *addr)
+{
+    return elfsym_address(module, name, addr);
+}
+
+static int kernel_symbols(int *argc, char **argv)
+{
+    int n = 1;
+    for (int k = 1; k < *argc; k++) {
+        if (!strcmp(argv[k], "--kernel") && k + 1 < *argc) {
+            if (elfsym_add("dcompile", argv[++k], 1) != 0)
+                return -1;
+            dcc_symbol = symbol_of;
+            continue;
+        }
+        argv[n++] = argv[k];
+    }
+    *argc = n;
+    argv[n] = NULL;
+    return 0;
 }
 
 int main(int argc, char **argv)
@@ -48,6 +75,8 @@ int main(int argc, char **argv)
             usage(stdout);
             return 0;
         }
+    if (kernel_symbols(&argc, argv) != 0)
+        return 2;
     while ((opt = getopt(argc, argv, "qx:s:n:o:hT:Z")) != -1) {
         switch (opt) {
         case 'q': h.quiet = 1; break;

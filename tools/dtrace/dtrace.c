@@ -15,6 +15,7 @@
 #include "kevtarget.h"
 #include "cmdproc.h"
 #include "../common/tool_file.h"
+#include "../common/tool_elfsym.h"
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
@@ -73,6 +74,7 @@ static void usage(FILE *f)
                "\t-w  permit destructive actions\n"
                "\t-x  enable or modify compiler and tracing options\n"
                "\t-Z  permit probe descriptions that match zero probes\n"
+               "\t--kernel FILE  the board image's ELF file: D's `symbol is its address there\n"
                "\t--help  print this message\n");
 }
 
@@ -486,6 +488,31 @@ static void disasm(const struct dif_obj *o)
     }
 }
 
+
+/* kernel_symbols: --kernel FILE (the kernel image's ELF file, whose symbols D's `name gives)
+ * taken out of argv before getopt; 0, or -1 after saying why. */
+static int symbol_of(const char *module, const char *name, uint64_t *addr)
+{
+    return elfsym_address(module, name, addr);
+}
+
+static int kernel_symbols(int *argc, char **argv)
+{
+    int n = 1;
+    for (int k = 1; k < *argc; k++) {
+        if (!strcmp(argv[k], "--kernel") && k + 1 < *argc) {
+            if (elfsym_add("dtrace", argv[++k], 1) != 0)
+                return -1;
+            dcc_symbol = symbol_of;
+            continue;
+        }
+        argv[n++] = argv[k];
+    }
+    *argc = n;
+    argv[n] = NULL;
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     struct options o = { .bufsize = 4u << 20, .aggsize = 4u << 20, .dynvarsize = 1u << 20,
@@ -504,6 +531,8 @@ int main(int argc, char **argv)
             usage(stdout);
             return 0;
         }
+    if (kernel_symbols(&argc, argv) != 0)
+        return 2;
     while ((opt = getopt(argc, argv, "Ab:c:CD:eFi:I:n:lo:p:qSs:U:vwx:Z")) != -1) {
         switch (opt) {
         case 'b':

@@ -1,13 +1,13 @@
 # SPDX-License-Identifier: MIT
 # Host dtrace front end: build/host/dtrace.
-DTRACE_SRCS := tools/dtrace/dtrace.c tools/dtrace/kevreplay.c tools/dtrace/kevreplay_stacks.c tools/dtrace/kevtarget.c tools/dtrace/cmdproc.c tools/common/tool_file.c $(D_ALL_SRCS) \
+DTRACE_SRCS := tools/dtrace/dtrace.c tools/dtrace/kevreplay.c tools/dtrace/kevreplay_stacks.c tools/dtrace/kevtarget.c tools/dtrace/cmdproc.c tools/common/tool_file.c tools/common/tool_elfsym.c $(D_ALL_SRCS) \
                $(TRACE_HOST_SRCS)
 HOST_TOOLS  += $(H)/dtrace
 
 $(H)/dtrace: $(call host_objs,$(DTRACE_SRCS))
 	@mkdir -p $(dir $@)
 	@echo "  HOSTLD  $@"
-	$(Q)$(HOST_CC) $^ -o $@
+	$(Q)$(HOST_CC) $^ -o $@ -ldw -lelf
 
 # Conformance suite (test/d) and the engine's unit tests.
 TEST_DEPS_HOST    += $(H)/dtrace $(H)/kevgen

@@ -1658,6 +1658,33 @@ static void member_usable(struct cg *g, const struct dnode *n, const char *name,
                   n->s);
 }
 
+dcc_symbol_fn dcc_symbol;
+
+/* kernel_symbol: the address of `sym or mod`sym (name, as lexed) from the front end's kernel
+ * image (dcc_symbol); errors as libdtrace words them for a name it cannot resolve. */
+static uint64_t kernel_symbol(struct cg *g, const struct dnode *n)
+{
+    const char *name = n->s, *tick = strrchr(name, '`');
+    char mod[64];
+    size_t ml = (size_t)(tick - name);
+    if (ml && name[ml - 1] == '`')
+        dcc_error(g->cc, n->line, "D_SYM_BADREF", "%s: user symbols (``) are not supported "
+                  "in this D subset", name);
+    if (ml >= sizeof(mod) || !tick[1])
+        dcc_error(g->cc, n->line, "D_SYNTAX", "syntax error near \"%s\"", name);
+    memcpy(mod, name, ml);
+    mod[ml] = 0;
+    uint64_t addr;
+    if (!dcc_symbol)
+        dcc_error(g->cc, n->line, "D_IDENT_UNDEF", "failed to resolve %s: Unknown symbol name "
+                  "(no kernel symbol table here: the host's dtrace and dcompile read the "
+                  "image's with --kernel FILE, as make dtrace passes it)", name);
+    if (dcc_symbol(mod, tick + 1, &addr) != 0)
+        dcc_error(g->cc, n->line, "D_IDENT_UNDEF", "failed to resolve %s: Unknown symbol name",
+                  name);
+    return addr;
+}
+
 /* clause_has_probe: whether the clause being compiled enables table probe id. */
 static int clause_has_probe(struct cg *g, uint32_t id)
 {
@@ -1906,6 +1933,11 @@ static unsigned expr_(struct cg *g, struct dnode *n, struct dtype *t)
             *t = b->type;
             return r;
         }
+        if (strchr(n->s, '`')) { /* a kernel symbol: its value is kernel memory */
+            kernel_symbol(g, n);
+            dcc_error(g->cc, n->line, "D_UNSUPPORTED", "%s: D reads no kernel memory on this "
+                      "system (&%s is the symbol's address)", n->s, n->s);
+        }
         if ((!strcmp(n->s, "caller") || !strcmp(n->s, "ucaller")) &&
             !sym_find(g, n->s, DIF_SCOPE_GLOBAL)) { /* the engine's (d/dif.h DIF_S_CALLER) */
             r = reg_alloc(g);
@@ -1971,6 +2003,13 @@ static unsigned expr_(struct cg *g, struct dnode *n, struct dtype *t)
         return inline_array(g, n, t);
     case N_ADDROF: {
         struct obj o;
+        if (n->a->kind == N_IDENT && strchr(n->a->s, '`')) { /* &`sym: the symbol's address */
+            uint64_t addr = kernel_symbol(g, n->a);
+            r = reg_alloc(g);
+            emit(g, DIF_INSTR_IDX(DIF_SETX, intern_int(g, addr), r));
+            *t = dcc_ptr_to((struct dtype){ .kind = DT_NONE });
+            return r;
+        }
         fix_index(g, n->a);
         /* as libdtrace: a variable (of any type, arrays and structs too) or an aggregation
          * has no address; an element or a member of one has */

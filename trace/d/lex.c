@@ -614,9 +614,9 @@ void dcc_lex_next(struct dcc *cc)
         return;
     }
     char c = *cc->p;
-    if (is_alpha(c)) {
+    if (is_alpha(c) || c == '`') { /* (dt_lex.l: a name may hold backquotes: `sym, mod`sym) */
         const char *s = cc->p;
-        while (cc->p < cc->end && (is_alpha(*cc->p) || is_digit(*cc->p)))
+        while (cc->p < cc->end && (is_alpha(*cc->p) || is_digit(*cc->p) || *cc->p == '`'))
             cc->p++;
         cc->tokstr = dcc_strdup(cc, s, (size_t)(cc->p - s));
         cc->tok = T_IDENT;

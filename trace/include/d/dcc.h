@@ -51,6 +51,12 @@ struct dcc_out {
     char err[256];       /* on error: "[TAG] line N: message" or "line N: message" */
 };
 
+/* dcc_symbol: how a front end resolves a kernel symbol in backquotes (`name, module`name):
+ * its address, 0; -1 when it has no such symbol. Set by a host front end that read the kernel
+ * image's ELF file (dtrace, dcompile --kernel FILE); NULL (the board's dtrace): no symbols. */
+typedef int (*dcc_symbol_fn)(const char *module, const char *name, uint64_t *addr);
+extern dcc_symbol_fn dcc_symbol;
+
 /* dcc_compile: returns 0 with out->obj set, or -1 with out->err set. The arena must outlive the
  * object; about 1 MiB is plenty for scripts of a few hundred lines. */
 int dcc_compile(const struct dcc_in *in, void *arena, size_t arena_len, struct dcc_out *out);
