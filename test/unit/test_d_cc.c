@@ -249,6 +249,14 @@ static void test_macros(void **state)
     assert_string_equal(out.tag, "D_MACRO_UNDEF");
 }
 
+static int fake_symbol(const char *module, const char *name, uint64_t *addr)
+{
+    if ((module[0] && strcmp(module, "kernel") != 0) || strcmp(name, "kdt_fire") != 0)
+        return -1;
+    *addr = 0x89dc;
+    return 0;
+}
+
 /* run_args: compiles src with script arguments argv (argc of them, $0 first) and the given
  * flags, fires BEGIN, and returns its first record's 8-byte value; or, when the compile fails,
  * INT64_MIN with the error's tag in *tag. */
@@ -306,6 +314,17 @@ static void test_script_args(void **state)
     assert_string_equal(tag, "D_MACRO_UNDEF");  /* noids: a board's compile has no $pid */
     const char *pd[] = { "x.d", "BEGIN" };
     assert_int_equal(run_args(":::$1 { trace(7L); }", pd, 2, 0, 0, tag), 7);
+    /* kernel symbols in backquotes: &`sym the front end's address, its value unsupported,
+     * an unknown name libdtrace's D_IDENT_UNDEF */
+    dcc_symbol = fake_symbol;
+    assert_int_equal(run_args("BEGIN { trace((long)&`kdt_fire); }", av, 1, 0, 0, tag), 0x89dc);
+    assert_int_equal(run_args("BEGIN { trace((long)&kernel`kdt_fire); }", av, 1, 0, 0, tag),
+                     0x89dc);
+    assert_int_equal(run_args("BEGIN { trace(`kdt_fire); }", av, 1, 0, 0, tag), INT64_MIN);
+    assert_string_equal(tag, "D_UNSUPPORTED");
+    assert_int_equal(run_args("BEGIN { trace((long)&`nosuch); }", av, 1, 0, 0, tag), INT64_MIN);
+    assert_string_equal(tag, "D_IDENT_UNDEF");
+    dcc_symbol = NULL;
     /* a #! line is discarded wherever it stands, as libdtrace's lexer does */
     assert_int_equal(run_args("/* header */\n#!/usr/sbin/dtrace -s\nBEGIN { trace(5L); }", av, 1,
                               0, 0, tag), 5);
@@ -477,6 +496,53 @@ static void test_printf_times(void **state)
         struct dfmt_spec sp = { k & 1 ? 'T' : 'Y', 0, 0, 0, 0, 0, 0, -1, -1 };
         dfmt_int(&o, &sp, (int64_t)t * 1000000000, 'L');
         assert_string_equal(got, want);
+    }
+}
+
+/* printf's %e %f %g (and E, F, G) of a float's or a double's bits against the C library's
+ * printf of the same value: random bits (denormals, infinities and NaNs among them), and
+ * decimal fractions, with flags, widths and precisions. As libdtrace writes a precision into
+ * the format only when it is above 0, %.0f prints as %f. */
+static void test_printf_floats(void **state)
+{
+    (void)state;
+    static const char *const convs[][2] = {
+        { "%e", "%e" }, { "%f", "%f" }, { "%g", "%g" }, { "%E", "%E" }, { "%G", "%G" },
+        { "%F", "%F" }, { "%.3f", "%.3f" }, { "%.10g", "%.10g" }, { "%.1g", "%.1g" },
+        { "%12.4e", "%12.4e" }, { "%-12.2f|", "%-12.2f|" }, { "%+g", "%+g" },
+        { "% e", "% e" }, { "%#g", "%#g" }, { "%010.3f", "%010.3f" }, { "%.17g", "%.17g" },
+        { "%.20e", "%.20e" }, { "%.30f", "%.30f" }, { "%.0f", "%f" }, { "%#.0e", "%#e" },
+    };
+    srand(17);
+    for (int k = 0; k < 4000; k++) {
+        uint64_t bits = (uint64_t)rand() << 42 ^ (uint64_t)rand() << 21 ^ (uint64_t)rand();
+        double dv;
+        if (k % 3 == 0) { /* a decimal fraction, as a program's values tend to be */
+            dv = (double)(rand() % 2000000 - 1000000) / (double)(1 + rand() % 10000);
+            memcpy(&bits, &dv, 8);
+        }
+        int isf = k & 1;
+        if (isf) {
+            float fv = (float)dv;
+            uint32_t fb = (uint32_t)bits;
+            if (k % 3 == 0)
+                memcpy(&fb, &fv, 4);
+            memcpy(&fv, &fb, 4);
+            dv = fv;
+            bits = fb;
+        } else {
+            memcpy(&dv, &bits, 8);
+        }
+        for (size_t c = 0; c < sizeof(convs) / sizeof(convs[0]); c++) {
+            char want[512], got[512] = "";
+            snprintf(want, sizeof(want), convs[c][1], dv);
+            struct dcons_out o = { buf_write, got };
+            struct dfmt_arg a = { isf ? 'f' : 'd', (int64_t)bits, NULL };
+            dfmt_printf(&o, convs[c][0], &a, 1, NULL, NULL);
+            if (strcmp(got, want) != 0)
+                fail_msg("%s of %s bits %016llx: got \"%s\", want \"%s\"", convs[c][0],
+                         isf ? "float" : "double", (unsigned long long)bits, got, want);
+        }
     }
 }
 
@@ -922,6 +988,7 @@ int main(void)
         cmocka_unit_test(test_struct_layout),
         cmocka_unit_test(test_strtoll_procinfo),
         cmocka_unit_test(test_printf_times),
+        cmocka_unit_test(test_printf_floats),
         cmocka_unit_test(test_alloca),
         cmocka_unit_test(test_macros),
         cmocka_unit_test(test_error_lines),

@@ -72,6 +72,7 @@ struct cg {
     struct xbind *xb; /* translator parameters in scope, innermost first */
     int keep_scratch; /* the clause calls alloca( ) or copyin( ): DIF_CLF_SCRATCH */
     unsigned cur_clause; /* the clause being compiled (its enablings say its probes) */
+    struct dnode *float_node; /* a printf( ) argument that may be a float (push_float) */
     unsigned addrof;  /* inside the operand of unary & */
 };
 
@@ -320,6 +321,7 @@ static const struct subr subrs[] = {
     { "strtok", DIF_S_STRTOK, "Ss", T_STRING }, /* S: a string or NULL (0) */
     { "strtoll", DIF_S_STRTOLL, "s", T_INT64 }, { "strtoll", DIF_S_STRTOLL2, "si", T_INT64 },
     { "toupper", DIF_S_TOUPPER, "s", T_STRING }, { "tolower", DIF_S_TOLOWER, "s", T_STRING },
+    { "json", DIF_S_JSON, "ss", T_STRING },
     { "speculation", DIF_S_SPECULATION, "", T_INT32 },
     { "basename", DIF_S_BASENAME, "s", T_STRING }, { "dirname", DIF_S_DIRNAME, "s", T_STRING },
     { "cleanpath", DIF_S_CLEANPATH, "s", T_STRING }, { "strrchr", DIF_S_STRRCHR, "si", T_STRING },
@@ -1596,9 +1598,15 @@ static unsigned obj_rvalue(struct cg *g, struct dnode *n, struct dtype *t)
 {
     struct obj o;
     unsigned r = addr_of(g, n, &o);
+    if (o.t.kind == DT_FLOAT && !o.isarr && n == g->float_node && o.t.size != 16) {
+        emit(g, DIF_INSTR(o.t.size == 4 ? DIF_LDUW : DIF_LDX, r, 0, r)); /* its bits */
+        *t = o.t;
+        return r;
+    }
     if (o.t.kind == DT_FLOAT && !o.isarr)
         dcc_error(g->cc, n->line, "D_UNSUPPORTED", "floating-point values are not supported "
-                  "in this D subset");
+                  "in this D subset%s", n == g->float_node ? " (a long double: its layout is "
+                  "each target's own)" : " (printf( ) prints a float or double as such)");
     load_obj(g, r, &o, t);
     return r;
 }
@@ -2214,6 +2222,33 @@ static void stack_emit(struct cg *g, struct dnode *st, unsigned r)
     emit(g, DIF_INSTR_IDX(DIF_CALL, DIF_S_STACK, r));
 }
 
+/* push_float: a printf( ) argument of a float or double type (a declared variable, a member)
+ * is recorded as its bits, 'f' (a float's, in the low 4 bytes) or 'd' (a double's), for %e %f
+ * %g (fmt.c formats them exactly); D has no arithmetic on them, so only such an argument as a
+ * whole (g->float_node: obj_rvalue loads it) is a value. 0 when n is no float. */
+static int push_float(struct cg *g, struct dnode *n)
+{
+    struct dtype t;
+    if (g->nrec == DIF_RECMAX || (n->kind != N_IDENT && n->kind != N_MEMBER &&
+                                  n->kind != N_DEREF && n->kind != N_SUBSCR))
+        return 0;
+    unsigned ninsns = g->ninsns, regs = g->regs;
+    struct dnode *save = g->float_node;
+    g->float_node = n;
+    unsigned r = expr(g, n, &t);
+    g->float_node = save;
+    if (t.kind != DT_FLOAT) { /* compiled again as push_rec's */
+        g->ninsns = ninsns;
+        g->regs = (uint16_t)regs;
+        return 0;
+    }
+    emit(g, DIF_INSTR(DIF_PUSHR, r, DIF_TYPE_INT, 0));
+    reg_free(g, r);
+    g->rec[g->nrec++] = t.size == 4 ? 'f' : 'd';
+    g->rec[g->nrec] = 0;
+    return 1;
+}
+
 static void push_rec(struct cg *g, struct dnode *n)
 {
     struct dtype t;
@@ -2361,9 +2396,14 @@ static void printf_check(struct cg *g, const char *fmt, int line, const char *fn
             continue;
         }
         /* libdtrace rejects a malformed or unknown conversion as a syntax error */
-        if (!*f || !d_strchr("cdiouxXspYTkaA", *f))
+        if (!*f || !d_strchr("cdiouxXspYTkaAeEfFgG", *f))
             dcc_error(g->cc, line, "D_SYNTAX", "%s( ) format conversion #%d is not "
                       "supported", fn, (int)conv);
+        if (aggmode != 1 && arg < g->nrec &&
+            (g->rec[arg] == 'f' || g->rec[arg] == 'd') != (d_strchr("eEfFgG", *f) != NULL))
+            dcc_error(g->cc, line, "D_PRINTF_ARG_TYPE", "%s( ) argument #%d is incompatible "
+                      "with conversion #%d prototype (%%%c: %s)", fn, (int)arg + 2, (int)conv,
+                      *f, d_strchr("eEfFgG", *f) ? "a float or double" : "not a float");
         if (aggmode == 1)
             continue; /* printa: keys are checked once the aggregation is known (mode 2) */
         if (aggmode == 2) { /* printa's keys in g->rec: only stacks are told apart here */
@@ -2763,7 +2803,8 @@ static void statement(struct cg *g, struct dnode *st, uint32_t *recsize)
                           "incompatible with its conversion: %s( ) has type void",
                           count_list(st->b) - count_list(k) + 1, k->s);
         for (struct dnode *k = st->b->next; k; k = k->next)
-            push_rec(g, k);
+            if (!push_float(g, k))
+                push_rec(g, k);
         printf_check(g, st->b->s, st->line, "printf", 0);
         if (!g->nrec) { /* as libdtrace, a printf( ) of no value records a zero (8 bytes) */
             emit(g, DIF_INSTR(DIF_PUSHR, 0, DIF_TYPE_INT, 0));

@@ -60,7 +60,8 @@ static int types_ok(struct vctx *v, uint32_t off, unsigned min, unsigned max)
     const char *s = v->o->strs + off;
     unsigned n = 0;
     for (; s[n]; n++)
-        if (!d_strchr("bhilBHILskymuna", s[n])) /* k: a stack, ymuna: addresses (dif.h) */
+        if (!d_strchr("bhilBHILskymunafd", s[n])) /* k: a stack, ymuna: addresses, f d: a
+                                                    * float's, a double's bits (dif.h) */
             return 0;
     return n >= min && n <= max;
 }

@@ -204,6 +204,216 @@ static unsigned dyn_key(struct dvm_cpu *c, unsigned v)
 }
 
 
+static int64_t digit_value(char ch);
+
+/* ---- json( ): DTrace's, a selector ("a.b[2].c", "[0]", "0.first") into a JSON text; the
+ * value's text as it stands (a string without its quotes, escapes kept; an object or array
+ * from its bracket to its match), or none when the text up to it is not valid JSON or it is
+ * not there. Iterative, bounded by the text (a firing's kernel stack is small). */
+
+static const char *json_ws(const char *p, const char *e)
+{
+    while (p < e && (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r'))
+        p++;
+    return p;
+}
+
+/* json_string: p at an opening quote; the position after the closing one, NULL if invalid */
+static const char *json_string(const char *p, const char *e)
+{
+    for (p++; p < e; p++) {
+        if (*p == '"')
+            return p + 1;
+        if ((unsigned char)*p < 0x20)
+            return NULL;
+        if (*p != '\\')
+            continue;
+        if (++p >= e)
+            return NULL;
+        if (*p == 'u') {
+            for (int k = 1; k <= 4; k++)
+                if (p + k >= e || digit_value(p[k]) > 15)
+                    return NULL;
+            p += 4;
+        } else if (!d_strchr("\"\\/bfnrt", *p)) {
+            return NULL;
+        }
+    }
+    return NULL;
+}
+
+/* json_scalar: a number, true, false or null at p: its end (a delimiter must follow), or NULL */
+static const char *json_scalar(const char *p, const char *e)
+{
+    const char *q = p;
+    static const char *const words[] = { "true", "false", "null" };
+    for (unsigned k = 0; k < 3; k++) {
+        size_t n = strlen(words[k]);
+        if ((size_t)(e - p) >= n && !memcmp(p, words[k], n))
+            q = p + n;
+    }
+    if (q == p) { /* -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)? */
+        if (q < e && *q == '-')
+            q++;
+        if (q < e && *q == '0')
+            q++;
+        else if (q < e && *q >= '1' && *q <= '9')
+            while (q < e && *q >= '0' && *q <= '9')
+                q++;
+        else
+            return NULL;
+        if (q < e && *q == '.') {
+            const char *f = ++q;
+            while (q < e && *q >= '0' && *q <= '9')
+                q++;
+            if (q == f)
+                return NULL;
+        }
+        if (q < e && (*q == 'e' || *q == 'E')) {
+            q++;
+            if (q < e && (*q == '+' || *q == '-'))
+                q++;
+            const char *x = q;
+            while (q < e && *q >= '0' && *q <= '9')
+                q++;
+            if (q == x)
+                return NULL;
+        }
+    }
+    const char *d = json_ws(q, e);
+    return d < e && d_strchr(",]}", *d) ? q : NULL;
+}
+
+/* json_value: the end of the value at p, or NULL; nested containers are followed with a
+ * depth and a bit per level saying whether it is an object (members: a key, ':', a value) */
+static const char *json_value(const char *p, const char *e)
+{
+    uint64_t objs = 0;
+    unsigned depth = 0;
+    for (;;) {
+        p = json_ws(p, e);
+        if (depth && (objs >> (depth - 1) & 1u)) { /* a member's key first */
+            if (p >= e || *p != '"' || !(p = json_string(p, e)))
+                return NULL;
+            p = json_ws(p, e);
+            if (p >= e || *p != ':')
+                return NULL;
+            p = json_ws(p + 1, e);
+        }
+        if (p >= e)
+            return NULL;
+        if (*p == '"') {
+            if (!(p = json_string(p, e)))
+                return NULL;
+        } else if (*p == '{' || *p == '[') {
+            const char *q = json_ws(p + 1, e);
+            if (q < e && *q == (*p == '{' ? '}' : ']')) {
+                p = q + 1;      /* empty */
+            } else {
+                if (depth == 64)
+                    return NULL;
+                objs = (objs & ~(1ull << depth)) | (uint64_t)(*p == '{') << depth;
+                depth++;
+                p++;
+                continue;       /* its first member or element */
+            }
+        } else if (!(p = json_scalar(p, e))) {
+            return NULL;
+        }
+        for (;;) { /* after a value: ',' and the next one, or the container's close */
+            if (!depth)
+                return p;
+            p = json_ws(p, e);
+            if (p < e && *p == ',') {
+                p++;
+                break;
+            }
+            if (p >= e || *p != ((objs >> (depth - 1) & 1u) ? '}' : ']'))
+                return NULL;
+            depth--;
+            p++;
+        }
+    }
+}
+
+/* json_find: the value that selector sel (n bytes) names in text [p, e): its start and end */
+static int json_find(const char *p, const char *e, const char *sel, unsigned n,
+                     const char **vs, const char **ve)
+{
+    unsigned i = 0;
+    while (i <= n) {
+        p = json_ws(p, e);
+        if (i == n)
+            break;
+        /* the next element: [N], or a name up to '.', '[' or the end */
+        const char *name = sel + i;
+        unsigned len = 0, index = 0, isindex = 0;
+        if (sel[i] == '[') {
+            for (i++; i < n && sel[i] >= '0' && sel[i] <= '9'; i++, len++)
+                index = index < 100000 ? index * 10 + (unsigned)(sel[i] - '0') : index;
+            if (!len || i >= n || sel[i] != ']')
+                return -1;
+            i++;
+            isindex = 1;
+        } else {
+            while (i < n && sel[i] != '.' && sel[i] != '[')
+                i++, len++;
+            if (!len)
+                return -1;
+            isindex = 1;
+            for (unsigned k = 0; k < len && isindex; k++) {
+                isindex = name[k] >= '0' && name[k] <= '9';
+                index = index < 100000 ? index * 10 + (unsigned)(name[k] - '0') : index;
+            }
+        }
+        if (i < n && sel[i] == '.')
+            i++;
+        if (p >= e || (*p != '{' && *p != '['))
+            return -1;
+        int obj = *p == '{';
+        if (!obj && !isindex)
+            return -1;
+        p = json_ws(p + 1, e);
+        for (unsigned k = 0;; k++) {
+            if (p < e && (*p == '}' || *p == ']'))
+                return -1;      /* the end: not there */
+            int hit = !obj && k == index;
+            if (obj) {
+                if (p >= e || *p != '"')
+                    return -1;
+                const char *ke = json_string(p, e);
+                if (!ke)
+                    return -1;
+                hit = (unsigned)(ke - p - 2) == len && !memcmp(p + 1, name, len);
+                p = json_ws(ke, e);
+                if (p >= e || *p != ':')
+                    return -1;
+                p = json_ws(p + 1, e);
+            }
+            if (hit)
+                break;
+            if (!(p = json_value(p, e)))
+                return -1;
+            p = json_ws(p, e);
+            if (p >= e || *p != ',')
+                return -1;
+            p = json_ws(p + 1, e);
+        }
+    }
+    if (p >= e)
+        return -1;
+    *vs = p;
+    if (*p == '"') {
+        if (!(*ve = json_string(p, e)))
+            return -1;
+        *vs = p + 1;
+        (*ve)--;
+        return 0;
+    }
+    *ve = *p == '{' || *p == '[' ? json_value(p, e) : json_scalar(p, e);
+    return *ve ? 0 : -1;
+}
+
 /* digit_value: a character's value as a digit of bases up to 36; 99 for anything else */
 static int64_t digit_value(char ch)
 {
@@ -231,7 +441,7 @@ __attribute__((noinline)) static uint64_t subr(struct dvm_cpu *c, unsigned id)
         [DIF_S_STRTOLL2] = "si", [DIF_S_ALLOCA] = "i", [DIF_S_SPECROOM] = "i",
         [DIF_S_STACK] = "ii", [DIF_S_STACKDEPTH] = "i", [DIF_S_COPYS] = "is",
         [DIF_S_INDEX3] = "ssi", [DIF_S_RINDEX3] = "ssi", [DIF_S_PRINFO] = "ii",
-        [DIF_S_PRSTR] = "ii", [DIF_S_CALLER] = "i",
+        [DIF_S_PRSTR] = "ii", [DIF_S_CALLER] = "i", [DIF_S_JSON] = "ss",
     };
     const char *s[3] = { 0 };
     unsigned len[3] = { 0 };
@@ -459,6 +669,13 @@ __attribute__((noinline)) static uint64_t subr(struct dvm_cpu *c, unsigned id)
             d[n0] = v[n0];
             n0++;
         }
+        break;
+    }
+    case DIF_S_JSON: {
+        const char *vs, *ve;
+        if (json_find(s[0], s[0] + len[0], s[1], len[1], &vs, &ve) == 0)
+            for (; vs < ve && n0 < max; vs++)
+                d[n0++] = *vs;
         break;
     }
     case DIF_S_STRJOIN:

@@ -119,6 +119,7 @@ enum dif_subr {
      * timer interrupted), else the firing's kernel/user stack's first frame (d/dstacks.h),
      * 0 when the host has no stack there */
     DIF_S_CALLER,
+    DIF_S_JSON,         /* json(s, selector): the value's text, "" (DTrace: NULL) when none */
     DIF_S_COUNT
 };
 
@@ -174,7 +175,8 @@ enum dif_aggfunc {
  * 'b','h','i','l' signed 1/2/4/8 bytes, 'B','H','I','L' unsigned, 's' string, 'k' a stack
  * (8 bytes: a stack id of the engine's stack table, d/dstacks.h; 0 the empty stack), and an
  * address printed symbolically (8 bytes): 'y' func( )/sym( ), 'm' mod( ), 'u' ufunc( )/usym( ),
- * 'n' umod( ), 'a' uaddr( ) (trace/d/symaddr.c).
+ * 'n' umod( ), 'a' uaddr( ) (trace/d/symaddr.c); 'f' a float's bits (low 4 bytes) and 'd' a
+ * double's (8), printf( )'s %e %f %g arguments.
  * Recorded ints always take 8 bytes (little-endian); strings take strsize bytes. */
 
 struct dif_prog {
