@@ -19,8 +19,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kx_stacks.h"
-#include "kx_stats.h"
+#include "../analysis/kx_stacks.h"
+#include "../analysis/kx_stats.h"
 #include "../common/tool_elfsym.h"
 #include "report_rows.h"
 

@@ -11,8 +11,8 @@
 #include <string.h>
 
 #include <trace/kev_panic.h>
-#include "kx_stacks.h"
-#include "kx_stats.h"
+#include "../analysis/kx_stacks.h"
+#include "../analysis/kx_stats.h"
 #include "../common/tool_elfsym.h"
 #include "kx_wait_text.h"
 #include "kx_faults.h"

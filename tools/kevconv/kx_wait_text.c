@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// The text form of the wait analysis (trace/kev_wait.c) for kevstat: where the trace's owner
+// The text form of the wait analysis (tools/analysis/kx_wait.c) for kevstat: where the trace's owner
 // and priority facts came from, priority inversions, deadlock cycles, threads still blocked
 // at the end, and a critical-path step split into running / preempted / blocked-on-X-held-by-Y.
 // Times are microseconds since boot, like every other tool's.
@@ -8,15 +8,6 @@
 static double us(const struct kx_stats *s, uint64_t cycles)
 {
     return kx_seconds(s->r, cycles) * 1e6;
-}
-
-const char *kx_wait_obj(const struct kx_stats *s, int obj, char *buf, size_t n)
-{
-    if (obj < 0 || !s->kw)
-        snprintf(buf, n, "an unknown object");
-    else
-        snprintf(buf, n, "%s %u", kw_kind_name(s->kw->obj[obj].kind), s->kw->obj[obj].id);
-    return buf;
 }
 
 static const char *who_prio(const struct kx_stats *s, int th, int p, char *buf, size_t n)

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
-// Who blocked whom (trace/include/trace/kev_wait.h): thread state intervals with the cause of
+// Who blocked whom (kx_wait.h): thread state intervals with the cause of
 // each wait, owners of mutexes and semaphores, priority inversions and deadlock cycles.
 // Invariant: every open wait's owner has been accounted up to its seg_t; flush() brings all
 // of them to the time of the event about to change a thread's state, CPU or priority, so a
 // segment always has one owner state, one thread on the owner's CPU and fixed priorities.
-#include <trace/kev_wait.h>
+#include "kx_wait.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Shared helpers of the kevconv tools: file loading, the thread model, names (see kx.h).
+// The analysis model's base: file loading, the thread model, names (see kx.h).
 #define _GNU_SOURCE // strptime, timegm
 #include "kx.h"
 #include "../common/tool_file.h"

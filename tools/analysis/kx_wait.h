@@ -16,10 +16,10 @@
 // SemWait that succeeded and has not posted, priorities from the thread state events (wide
 // mode). kw_has_sync_events() and kw_has_prio_events() say which a trace had, so a tool can
 // say what is derived and what is missing.
-// Threads are the caller's indices (the kevconv model's); the caller resolves pid/tid with
+// Threads are the caller's indices (the model's, kx.h); the caller resolves pid/tid with
 // the callback given to kw_init. Single-threaded; the struct is large (keep it on the heap).
-#ifndef TRACE_KEV_WAIT_H
-#define TRACE_KEV_WAIT_H
+#ifndef TOOLS_KX_WAIT_H
+#define TOOLS_KX_WAIT_H
 
 #include <stdint.h>
 #include <trace/kev_decode.h>

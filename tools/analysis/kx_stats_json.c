@@ -5,7 +5,6 @@
 #include <string.h>
 
 #include "kx_stats.h"
-#include "kx_wait_text.h"
 
 static void dist(FILE *f, const char *key, const struct kx_dist *d)
 {

@@ -14,7 +14,7 @@
 #define TOOLS_KX_STATS_H
 
 #include "kx_msg.h"
-#include <trace/kev_wait.h>
+#include "kx_wait.h"
 #include <trace/kev_userreg.h>
 
 #define KX_HIST 65u          // bucket b holds values v with kx_log2_bucket(v) == b
@@ -125,7 +125,7 @@ struct kx_stats {
     struct kx_user user[KX_MAX_USER];
     unsigned nuser;
     uint64_t user_other;              // user events past KX_MAX_USER pairs (counted, not listed)
-    struct kw *kw;                    // who blocked whom (trace/kev_wait.c; heap, NULL if none)
+    struct kw *kw;                    // who blocked whom (kx_wait.c; heap, NULL if none)
     struct kev_userreg *ureg;         // user event names and formats (heap, NULL if none)
 };
 
@@ -151,5 +151,10 @@ const char *kx_chan_client(const struct kx_stats *s, const struct kx_chan *c, ch
 int kx_stats_damaged(const struct kx_stats *s);
 // Write every result as one JSON object (times in cycles and microseconds).
 void kx_stats_json(const struct kx_stats *s, FILE *f);
+// The wait analysis's object as every tool names it: "mutex 3", "semaphore 7", "an unknown
+// object" (kx_wait_json.c).
+const char *kx_wait_obj(const struct kx_stats *s, int obj, char *buf, size_t n);
+// The "waits" member of the JSON object (kx_wait_json.c), after a comma.
+void kx_wait_json(const struct kx_stats *s, FILE *f);
 
 #endif

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Shared helpers of the kevconv tools (kev2ctf, kev2json, kevstat, kevreport): loading a .kev
+// The base of the analysis model every host tool over a .kev links (tools/analysis/): loading a .kev
 // file through the shared decoder (trace/kev_decode.c; nothing here parses the format) and a
 // small model of the system the tools all need: a table of threads with names and priorities,
 // the thread running on each CPU, and whether the START snapshot is being replayed.
