@@ -72,8 +72,14 @@ struct kx_model {
 void kx_model_init(struct kx_model *m, const struct kev_reader *r);
 // Index of thread (pid, tid), added when new; KX_NO_THREAD when the table is full.
 int kx_thread(struct kx_model *m, uint32_t pid, uint32_t tid);
-// Apply e (any class) to the model.
+// Apply e (any class) to the model. The START snapshot's state events are all written on the
+// CPU that took it: a thread it lists as running is placed by the snapshot's per-CPU entries
+// (SYSTEM SNAPSHOT 2 | cpu << 8, who: that CPU runs who; the kernel writes none for a CPU
+// running its idle thread), an idle thread it lists as running on its own CPU (the kernel
+// makes one per CPU, tid k + 1 for CPU k, each pinned there), any other on the snapshot's CPU.
 void kx_model_update(struct kx_model *m, const struct kev_event *e);
+// The CPU a snapshot entry names (SYSTEM SNAPSHOT 2 | cpu << 8), -1 when e is none.
+int kx_snapshot_cpu(const struct kev_event *e);
 // Parent of process pid as PROCCREATE gave it, 0 when unknown.
 uint32_t kx_ppid(const struct kx_model *m, uint32_t pid);
 // "comm/name" or "comm" or "pid N" into buf.

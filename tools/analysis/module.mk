@@ -11,7 +11,8 @@ AN_MODEL  := $(AN)/kx.c $(AN)/kx_ids.c $(AN)/kx_sort.c tools/common/tool_file.c 
              trace/kev_names.c trace/kev_panic.c trace/kev_stack.c
 AN_MSG    := $(AN)/kx_msg.c
 # The analyses (with the message matching and the wait analysis they use).
-AN_STATS  := $(AN)/kx_stats.c $(AN)/kx_stats_json.c $(AN_MSG) $(AN)/kx_wait.c $(AN)/kx_wait_json.c
+AN_STATS  := $(AN)/kx_stats.c $(AN)/kx_stats_json.c $(AN_MSG) $(AN)/kx_wait.c $(AN)/kx_wait_json.c \
+             $(AN)/kx_load.c
 # The stack samples, their frames named with libdwfl (link with -ldw -lelf).
 AN_STACKS := $(AN)/kx_stacks.c tools/common/tool_elfsym.c
 
