@@ -103,7 +103,7 @@ acq_truth() {
         "$(basename "$bt"): acq printed its samples, reports, audits and inversions (${samples:-?} samples in ${ms:-?} ms at ${hz:-?} Hz; ${reports:-?} reports, ${audits:-?} audits; ${waits:-?} inversions, longest ${longest:-?} us)"
     [ "${hz:-0}" = "$rate" ]; ok $? "$(basename "$bt"): acq programmed its device at ${hz:-?} Hz (the board's device: $rate Hz)"
     for what in inversion sem irq inherit latency; do
-        grep -q "^acq_$what " "$bt.l" || continue
+        grep -q "^acq_${what}[ _]" "$bt.l" || continue
         for side in l c; do
             "acq_truth_$what" "$bt.$side" "$([ $side = l ] && echo live || echo capture)"
         done

@@ -35,6 +35,14 @@ int kx_decode(const char *tool, struct kx_file *f, kev_cb cb, void *user);
 // The same, with events delivered in time order across CPUs (kx_sort.c): for the tools that
 // follow threads and messages from one CPU to another. One CPU: the same as kx_decode.
 int kx_decode_sorted(const char *tool, struct kx_file *f, kev_cb cb, void *user);
+// The same events one at a time, for a reader that pulls (kevsql's cursors): kx_src_next gives
+// 1 with *e (its words valid until the next call), 0 at the end, else the decoder's error
+// (kev_error(r)) or -1 out of memory; the events before an error were given. r: opened with
+// kev_open, not yet decoded. kx_src_new returns NULL out of memory.
+struct kx_src;
+struct kx_src *kx_src_new(struct kev_reader *r);
+int kx_src_next(struct kx_src *s, struct kev_event *e);
+void kx_src_free(struct kx_src *s);
 
 // ---- the model ---------------------------------------------------------------------------------
 #define KX_MAX_THREADS 4096u
