@@ -232,6 +232,12 @@ void kx_model_update(struct kx_model *m, const struct kev_event *e)
             m->irq[c] = kev_int_irq(e) + 1, m->irq_how[c] = 2;
         else if (e->ev == KEV_INT_EXIT || (e->ev == KEV_INT_HANDLER_EXIT && m->irq_how[c] == 2))
             m->irq[c] = 0, m->irq_how[c] = 0;
+    } else if (e->cls == KEV_C_SYSTEM && e->ev == KEV_SYS_PRIO_CHANGE && e->nw >= 2) {
+        // [who, new | old << 8 | cause << 16]: every thread's priority from the START snapshot
+        // on, in fast mode too (whose state events carry none)
+        int idx = kx_thread(m, e->w[0] >> 16, e->w[0] & 0xffffu);
+        if (idx >= 0)
+            m->th[idx].prio = (int)(e->w[1] & 0xffu);
     } else if (e->cls == KEV_C_SYSTEM && e->ev == KEV_SYS_SNAPSHOT && e->nw >= 2) {
         int c = kx_snapshot_cpu(e), idx;
         if (c >= 0 && e->w[1] && (idx = kx_thread(m, e->w[1] >> 16, e->w[1] & 0xffffu)) >= 0)

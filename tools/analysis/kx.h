@@ -56,7 +56,7 @@ struct kx_thread {
     char name[KEV_NAME_MAX]; // thread name ("" when unknown)
     int renamed;             // ThreadName changed a name it had (a main thread then shows it)
     char comm[KEV_NAME_MAX]; // process name ("" when unknown)
-    int prio;                // -1 when unknown (fast-mode events carry none)
+    int prio;                // -1 when unknown (from wide-mode state events and PRIO_CHANGE)
     unsigned state;          // last KEV_TH_* state, or KX_STATE_UNKNOWN
     int cpu;                 // CPU it runs on, or -1
 };
