@@ -19,4 +19,4 @@ $(B)/apps/tracelogger/obj/tracelogger/main.c.o: UCFLAGS += \
 # ktest's to the last 300 bytes), so the tracelogger's stack samples (-p) have their first
 # frame only. The stack tests' program keeps them, so that a capture of it unwinds whole
 # (test/stacks/test_stacks_capture.sh; docs/profiling.md); a program of yours can do the same.
-$(B)/%/stackchain.elf: ULDFLAGS += -T ldscripts/app-exidx.ld
+$(B)/%/stackchain.elf: APP_PICOLIBC_LD := ldscripts/app-exidx.ld
