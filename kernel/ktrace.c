@@ -569,6 +569,7 @@ static void snapshot(void)
         if (p->state != PROC_ALIVE)
             continue;
         ktrace_proc_ev(p, KEV_PR_CREATE_NAME);
+        ktrace_image_ev(p);
         list_for_each(pos, &p->threads) {
             const struct thread *t = list_entry(pos, struct thread, plink);
             if (t->state != THS_DEAD)
@@ -881,6 +882,7 @@ static int ktrace_command(struct thread *t, uint32_t cmd, uint32_t a, uint32_t b
         trace_ring_set_current(r, ktrace_pid(t), ktrace_tid(t));
         ktrace_hot.current = t;
         ktrace_sync();
+        ktrace_image_ev(NULL);  // the kernel's own image, with or without the snapshot
         if (cmd == KTRACE_START)
             snapshot();
         return 0;

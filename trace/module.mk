@@ -3,7 +3,7 @@
 # compiled into the kernel by the lead's makefiles and into host tools and tests here).
 TRACE_PORTABLE_SRCS := trace/kev_names.c trace/trace_ring.c
 TRACE_HOST_SRCS     := trace/kev_names.c trace/kev_file.c trace/kev_decode.c trace/kev_stack.c \
-                       trace/kev_text.c
+                       trace/kev_text.c trace/kev_image.c
 
 # Host unit tests (cmocka, ASan + UBSan). trace_ring.c reads the host port from test/unit.
 HOST_TESTS += $(HT)/test_trace_ring
