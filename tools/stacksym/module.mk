@@ -3,7 +3,8 @@
 # folds stack aggregations for flame graphs (docs/profiling.md).
 HOST_TOOLS += $(H)/stacksym
 
-$(H)/stacksym: $(call host_objs,tools/stacksym/stacksym.c tools/stacksym/symaddr.c tools/common/tool_elfsym.c)
+$(H)/stacksym: $(call host_objs,tools/stacksym/stacksym.c tools/stacksym/symfilter.c tools/stacksym/symaddr.c \
+                              tools/common/tool_elfsym.c)
 	@mkdir -p $(dir $@)
 	@echo "  HOSTLD  $@"
 	$(Q)$(HOST_CC) $^ -o $@ -ldw -lelf
