@@ -9,22 +9,24 @@
 KC := tools/kevconv
 KC_DECODE := $(KC)/kx.c $(KC)/kx_ids.c $(KC)/kx_sort.c tools/common/tool_file.c tools/common/tool_map.c \
              trace/kev_userreg.c trace/kev_decode.c trace/kev_text.c trace/kev_file.c \
-             trace/kev_names.c trace/kev_panic.c trace/kev_stack.c
+             trace/kev_names.c trace/kev_panic.c trace/kev_stack.c trace/kev_image.c
 
 HOST_TOOLS += $(H)/kev2ctf $(H)/kev2json $(H)/kev2perfetto $(H)/kevstat $(H)/kevreport
-# the profile views (kevstat --folded, kev2perfetto, kevreport) name frames with libdwfl
-KC_STACKS := $(KC)/kx_stacks.c tools/common/tool_elfsym.c
+# code addresses named from the ELF files a capture ran, found by build id (libdwfl)
+KC_SYMS   := tools/common/tool_elfsym.c tools/common/tool_syms.c
+# the profile views (kevstat --folded, kev2perfetto, kevreport)
+KC_STACKS := $(KC)/kx_stacks.c $(KC_SYMS)
 KC_STATS := $(KC)/kx_stats.c $(KC)/kx_stats_json.c $(KC)/kx_msg.c trace/kev_wait.c \
             $(KC)/kx_wait_json.c $(KC)/kx_wait_text.c $(KC)/kx_faults.c
-$(H)/kev2ctf: $(call host_objs,$(KC)/kev2ctf.c $(KC)/ctf_meta.c $(KC_DECODE))
+$(H)/kev2ctf: $(call host_objs,$(KC)/kev2ctf.c $(KC)/ctf_meta.c $(KC_SYMS) $(KC_DECODE))
 	@echo "  LINK    $@"
-	$(Q)$(HOST_CC) -o $@ $^
+	$(Q)$(HOST_CC) -o $@ $^ -ldw -lelf
 
-$(H)/kev2json: $(call host_objs,$(KC)/kev2json.c $(KC)/kx_msg.c $(KC_DECODE))
+$(H)/kev2json: $(call host_objs,$(KC)/kev2json.c $(KC)/kx_msg.c $(KC)/conv_fault.c $(KC_SYMS) $(KC_DECODE))
 	@echo "  LINK    $@"
-	$(Q)$(HOST_CC) -o $@ $^
+	$(Q)$(HOST_CC) -o $@ $^ -ldw -lelf
 
-$(H)/kev2perfetto: $(call host_objs,$(KC)/kev2perfetto.c $(KC)/kx_msg.c $(KC)/kx_pf_stacks.c $(KC_STACKS) \
+$(H)/kev2perfetto: $(call host_objs,$(KC)/kev2perfetto.c $(KC)/kx_msg.c $(KC)/kx_pf_stacks.c $(KC)/conv_fault.c $(KC_STACKS) \
                                   $(KC_DECODE))
 	@echo "  LINK    $@"
 	$(Q)$(HOST_CC) -o $@ $^ -ldw -lelf
@@ -100,10 +102,11 @@ $(HT)/$(1): $(call host_test_objs,$(2))
 	@echo "  TESTLD  $$@"
 	$$(Q)$$(HOST_CC) $$(HOST_TLDFLAGS) -o $$@ $$^ -ldw -lelf
 endef
-$(eval $(call KC_SAN_template,kev2ctf,$(KC)/kev2ctf.c $(KC)/ctf_meta.c $(KC_DECODE)))
-$(eval $(call KC_SAN_template,kev2json,$(KC)/kev2json.c $(KC)/kx_msg.c $(KC_DECODE)))
+$(eval $(call KC_SAN_template,kev2ctf,$(KC)/kev2ctf.c $(KC)/ctf_meta.c $(KC_SYMS) $(KC_DECODE)))
+$(eval $(call KC_SAN_template,kev2json,$(KC)/kev2json.c $(KC)/kx_msg.c $(KC)/conv_fault.c $(KC_SYMS) \
+                                      $(KC_DECODE)))
 $(eval $(call KC_SAN_template,kev2perfetto,$(KC)/kev2perfetto.c $(KC)/kx_msg.c $(KC)/kx_pf_stacks.c \
-                                          $(KC_STACKS) $(KC_DECODE)))
+                                          $(KC)/conv_fault.c $(KC_STACKS) $(KC_DECODE)))
 $(eval $(call KC_SAN_template,kevstat,$(KC)/kevstat.c $(KC_STATS) $(KC_STACKS) $(KC_DECODE)))
 $(eval $(call KC_SAN_template,kevreport,$(KC)/kevreport.c $(KC)/report_rows.c $(KC)/report_assets.c \
                                         $(KC_STATS) $(KC_STACKS) $(KC_DECODE)))
