@@ -87,8 +87,8 @@ static const char *symbol_at(unsigned i, uint64_t addr, uint64_t *start, Dwfl_Mo
     GElf_Off off;
     GElf_Sym sym;
     const char *f = dwfl_module_addrinfo(m, addr, &off, &sym, NULL, NULL, NULL);
-    if (!f)
-        return NULL;
+    if (!f || f[0] == '$')  // none, or an ARM/AArch64 mapping symbol ($a, $t, $d, $x): no
+        return NULL;        // function (the kernel image's $d covers its programs' slots)
     *start = addr - off;
     GElf_Addr bias;
     Elf *elf = dwfl_module_getelf(m, &bias);

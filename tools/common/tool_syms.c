@@ -313,8 +313,9 @@ static void read_images(void)
     kev_decode(&r);
 }
 
-void syms_trace(const void *data, size_t len)
+void syms_trace(const char *t, const void *data, size_t len)
 {
+    tool = t;
     trace_data = data;
     trace_len = len;
     hook();

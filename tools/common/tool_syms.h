@@ -25,9 +25,9 @@
 int syms_option(const char *tool, int argc, char **argv, int *i);
 // syms_usage: the options' help lines, for a tool's --help.
 void syms_usage(FILE *f);
-// syms_trace: the capture whose addresses are named: its bytes, which must stay mapped until
-// syms_end (read for its IMAGE events at the first lookup).
-void syms_trace(const void *data, size_t len);
+// syms_trace: the capture whose addresses tool names: its bytes, which must stay mapped
+// until syms_end (read for its IMAGE events at the first lookup).
+void syms_trace(const char *tool, const void *data, size_t len);
 // syms_active: whether addresses are to be named at all (not --no-symbols).
 int syms_active(void);
 // syms_pc: pc as a frame is named ("stackfault`fault_c+0x4", module`function+offset; a

@@ -778,7 +778,7 @@ int main(int argc, char **argv)
     size_t cap_len = 0;
     int cap_mapped = 0;
     if (capture && syms_active() && (cap_data = tool_map_file(capture, &cap_len, &cap_mapped))) {
-        syms_trace(cap_data, cap_len);
+        syms_trace("dtrace", cap_data, cap_len);
         sym_on = 1;
     }
     struct dcons_out so = { sym_on ? sym_write : file_write, out }, se = { file_write, stderr };

@@ -701,7 +701,7 @@ int main(int argc, char **argv)
     c.dir = dir;
     c.m = &m;
     kx_model_init(&m, f.r);
-    syms_trace(f.data, f.len);
+    syms_trace("kev2ctf", f.data, f.len);
     make_uuid(&f, c.uuid);
     int rc = kx_decode("kev2ctf", &f, on_event, &c);
     for (unsigned cpu = 0; cpu < KEV_MAX_CPUS; cpu++)

@@ -733,7 +733,7 @@ int main(int argc, char **argv)
     }
     kx_model_init(&m, f.r);
     kx_msgs_init(&q);
-    syms_trace(f.data, f.len);
+    syms_trace("kev2json", f.data, f.len);
     c.r = f.r;
     c.m = &m;
     c.q = &q;

@@ -566,7 +566,7 @@ int main(int argc, char **argv)
         return 1;
     }
     kx_model_init(&m, f.r);
-    syms_trace(f.data, f.len);
+    syms_trace("kev2perfetto", f.data, f.len);
     c.m = &m;
     c.hz = f.r->kr_cycles_per_sec ? f.r->kr_cycles_per_sec : 1000000000u;
     unsigned ncpu = f.r->kr_have_trailer ? f.r->kr_trl_ncpu : f.r->kr_board_ncpu;
