@@ -585,6 +585,15 @@ static void snapshot(void)
     in_snapshot = false;
 }
 
+// Without the snapshot (KTRACE_STARTNOSTATE): what each live process runs all the same, so
+// that the host tools name its addresses (an image is identity, not state).
+static void images(void)
+{
+    for (unsigned i = 0; i < KMAX_PROCS; i++)
+        if (k_procs[i].state == PROC_ALIVE)
+            ktrace_image_ev(&k_procs[i]);
+}
+
 // ---- buffers ------------------------------------------------------------------------------------
 
 // Whether processes other than the ring's owner may control the capture (KTRACE_SHARECONTROL;
@@ -884,7 +893,9 @@ static int ktrace_command(struct thread *t, uint32_t cmd, uint32_t a, uint32_t b
         ktrace_sync();
         ktrace_image_ev(NULL);  // the kernel's own image, with or without the snapshot
         if (cmd == KTRACE_START)
-            snapshot();
+            snapshot();         // each process's image after its CREATE_NAME
+        else
+            images();
         return 0;
     }
     case KTRACE_STOP:
