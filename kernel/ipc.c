@@ -15,7 +15,7 @@
 // only the exclusive path handles (a client gone, a failure to return). The run-queue lock is
 // sched.c's to take, where a thread is made ready (kept until the entry's choice); a thread
 // that blocks here needs none: it stays this CPU's until that choice (sched.c, R3), so a
-// receive that blocks takes it only for the choice (docs/smp.md, "t-same").
+// receive that blocks takes it only for the choice (docs/smp.md, "Run queues").
 #include <kernel/ipc.h>
 #include <kernel/klock.h>
 #include <kernel/proc.h>
@@ -669,7 +669,7 @@ static struct pulse *pool_take(struct channel *ch, struct proc *sender, const bo
     struct pulse *pl = NULL;
     pool_lock(shared);
     // (a channel's bound is for unprivileged senders: pulses of processes gone, charged to
-    // nobody, must not keep a privileged one's off its own channel; red-team rerun)
+    // nobody, must not keep a privileged one's off its own channel: docs/hostile.md, attack 20)
     if (!sender || (sender->npulses < KMAX_PULSES_PER_PROC && pulse_may_take(sender) &&
                     (ch->npulses < KMAX_PULSES_PER_CHAN || proc_privileged(sender))))
         for (int i = 0; i < KMAX_PULSES && !pl; i++)

@@ -230,7 +230,7 @@ static int do_thread_info(struct thread *t, uint32_t slot, uint32_t out)
 }
 
 // Writes at most DEBUG_WRITE_CHUNK bytes and says how many: a long write is the caller's
-// loop of short kernel calls, so a low-priority writer cannot hold the kernel (issue 17 item 7).
+// loop of short kernel calls, so a low-priority writer cannot hold the kernel.
 #define DEBUG_WRITE_CHUNK 128u
 
 int kcall_debug_write(struct thread *t, uint32_t buf, uint32_t len)

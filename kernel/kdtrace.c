@@ -7,7 +7,7 @@
 // records nothing. KDT_READ hands the consumer the records of a principal buffer; KDT_STOP
 // fires END.
 //
-// LOCKING (docs/smp.md, "Issue 28, eleventh round"). The engine has one state (struct
+// LOCKING (docs/smp.md, "D on several CPUs"). The engine has one state (struct
 // dvm_state: global variables, the dynamic-variable hash and its free list, thread-locals,
 // aggregations, speculations) and no lock of its own ("the caller runs dvm_fire() with
 // interrupts off" and one firing at a time). Probes fire on both sides of the big-reader lock
@@ -546,7 +546,7 @@ int kdt_call(struct thread *t, uint32_t cmd, uint32_t a, uint32_t b, uint32_t c)
     case KDT_AGGREMOVE:
         // The keys must be inside the engine's own block (the consumer passes back what it
         // read from its mapping), all of them: as many bytes as the longest key of the
-        // aggregation, which is what the lookup compares (issue 17 item 13).
+        // aggregation, which is what the lookup compares (else it would read past the block).
         if (a >= dst->obj.hdr->dh_naggs || b < (uint32_t)(uintptr_t)block ||
             b - (uint32_t)(uintptr_t)block >= block_len ||
             dvm_agg_keylen_max(dst, a) > block_len - (b - (uint32_t)(uintptr_t)block))

@@ -859,7 +859,7 @@ static int ktrace_command(struct thread *t, uint32_t cmd, uint32_t a, uint32_t b
         return bench(a, b);
     if (!ring_mem)
         return -ECANCELED;
-    // A capture is its owner's (issue 17 item 14): another KAPP_F_TRACE process may only ask
+    // A capture is its owner's: another KAPP_F_TRACE process may only ask
     // how it goes, unless the owner shared its control.
     if (p != ring_owner && !ring_shared && cmd != KTRACE_QUERYEVENTS)
         return -EPERM;
@@ -873,8 +873,8 @@ static int ktrace_command(struct thread *t, uint32_t cmd, uint32_t a, uint32_t b
         ring_shared = a != 0;
         return 0;
     case KTRACE_DEALLOCBUFFER:
-        // Only the ring's owner may throw its unread buffers away (issue 17 item 14: another
-        // process's DEALLOC/ALLOC during a capture lost events the file never counted).
+        // Only the ring's owner may throw its unread buffers away (another process's
+        // DEALLOC/ALLOC during a capture would lose events the file never counts).
         if (p != ring_owner)
             return -EPERM;
         if (r->tr_running)

@@ -287,7 +287,7 @@ _Noreturn void kernel_main(void)
 // thread, whose process no shared entry can take apart. The sample comes before the slice,
 // whose queue lock is then held to the choice (sched_tick_shared), so no other CPU waits for
 // that lock through a walk. D's tick-N and profile-N (kdt_tick) are what keep a tick exclusive
-// while a program runs (docs/smp.md, "Issue 28, eleventh round: the traced tick").
+// while a program runs (docs/smp.md, "The tick").
 void kernel_tick_traced_shared(const struct ktick_span *took, unsigned cpu_periods)
 {
     const bool kernel_tick = took->to != 0;

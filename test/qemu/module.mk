@@ -55,7 +55,7 @@ endif
 BENCHES    += scripts/bench-smp.sh|$(B)|$(BOARD_MAX_CPUS)
 BENCH_DEPS += $(B)/smpbench.elf
 # QEMU's own ceiling on the host's clock, without our kernel: CNTVCT_EL0 reads and a control
-# loop on 1 and 2 virtual CPUs of the virt machine (docs/smp.md, "Issue 28, third round").
+# loop on 1 and 2 virtual CPUs of the virt machine (docs/smp.md, "QEMU's host-clock ceiling").
 ifeq ($(BOARD),qemu-virt-a53)
 BENCHES    += test/qemu/bare/cntvct_smp.sh
 endif
@@ -192,7 +192,7 @@ TICKCPU_BOARDS := qemu-virt-a53
 SCRIPT_TESTS += $(foreach b,$(TICKCPU_BOARDS),qemu-tickcpus/$(b)|300|test/qemu/test_dtrace_tick_cpus.sh|build/$(b)|$(H))
 TEST_DEPS    += $(H)/dcompile $(H)/dtrace $(H)/traceprinter $(foreach b,$(filter-out $(BOARD),$(TICKCPU_BOARDS)),matrix-images-$(b))
 # D on the shared side: a D program's counts of the messages of a pair per CPU on 4 CPUs, exact,
-# and the entries run shared meanwhile (docs/smp.md, "Issue 28, eleventh round").
+# and the entries run shared meanwhile (docs/smp.md, "D on several CPUs").
 DSHARED_BOARDS := qemu-virt-a53
 SCRIPT_TESTS += $(foreach b,$(DSHARED_BOARDS),qemu-dshared/$(b)|180|test/qemu/test_dshared.sh|build/$(b)|$(H))
 TEST_DEPS    += $(H)/dcompile $(foreach b,$(filter-out $(BOARD),$(DSHARED_BOARDS)),matrix-images-$(b))

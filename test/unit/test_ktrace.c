@@ -67,7 +67,7 @@ static void test_alloc_errors(void **state)
     assert_int_equal(te(KTRACE_INSERTSUSEREVENT, 3, 1, 2), 0);
 }
 
-// Another KAPP_F_TRACE process may not throw the owner's buffers away (issue 17 item 14), and
+// Another KAPP_F_TRACE process may not throw the owner's buffers away, and
 // a ring's memory is cleared when it is freed: the next one holds none of its words.
 static void test_dealloc_owner_and_clear(void **state)
 {
@@ -161,8 +161,9 @@ static void test_user_event_errors(void **state)
 // The user-event ring (kernel/kuring.c): registration checks; the drain stops at a record not
 // committed yet (the first one of a zeroed ring too), rejects a bad code, gives up a ring
 // whose head is past its size (rejected: at most its size), each with a URING_BAD event naming
-// the pid and never counted lost (issue 25 item 3: "lost" is only what the system could not
-// keep); a new capture skips what was written before it, without touching the ring at START.
+// the pid and never counted lost ("lost" is only what the system could not keep, so a
+// process cannot inflate it); a new capture skips what was written before it, without
+// touching the ring at START.
 static void test_user_ring(void **state)
 {
     (void)state;
@@ -241,8 +242,7 @@ static void test_user_ring(void **state)
 }
 
 // Records a process committed just before it ended (killed while a thread of it on another CPU
-// had written them, before any drain) reach the trace at its teardown, not lost uncounted
-// (issue 25).
+// had written them, before any drain) reach the trace at its teardown, not lost uncounted.
 static void test_ring_drained_when_the_process_ends(void **state)
 {
     (void)state;

@@ -64,7 +64,7 @@ build/fuzz/fuzz_d_vm: test/fuzz/fuzz_d_vm.c $(D_ALL_SRCS)
 	@echo "  FUZZCC  $@"
 	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ $(filter %.c,$^)
 
-# Host benchmark: ns per probe firing for the issue's five cases.
+# Host benchmark: ns per probe firing for the five cases of test/d/bench_cases.h.
 BENCH_DEPS += $(H)/dbench
 BENCHES    += $(H)/dbench
 $(H)/dbench: $(call host_objs,tools/dtrace/dbench.c $(D_ALL_SRCS))

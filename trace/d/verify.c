@@ -223,8 +223,8 @@ static int aggfunc_ok(const struct dif_agg *g)
     const int64_t *a = g->dg_param;
     switch (g->dg_func) {
     case DIF_AGG_LQUANTIZE:
-        /* levels: a 16-bit quantity, as the compiler (and libdtrace) allow (issue 25's fuzz
-         * run: lquantize(1, 0, 20480, 1) compiled, then failed verification) */
+        /* levels: a 16-bit quantity, as the compiler (and libdtrace) allow, so that what
+         * compiles verifies (lquantize(1, 0, 20480, 1), test/d/tst.lquantize.levels.d) */
         return a[2] > 0 && a[1] > a[0] && a[0] > -(1LL << 40) && a[1] < (1LL << 40) &&
                (a[1] - a[0]) / a[2] <= UINT16_MAX;
     case DIF_AGG_LLQUANTIZE:

@@ -102,7 +102,7 @@ static bool tick_is_cpu_share(uint64_t now)
 // CPU busy on the shared side (message round trips) give its turn to one waiting for the
 // exclusive side, every period; taken shared there too, smpstress's test 2 (main's calls
 // exclusive on CPU 2 beside a pair on CPU 1) got about one exclusive entry a second of virtual
-// time and timed out (docs/smp.md, "Issue 28, tenth round").
+// time and timed out (docs/smp.md, "The tick").
 // *took: from and to of k_ticks when this CPU took the kernel's tick here, both 0 for a share
 // (what a traced tick records: kernel/main.c kernel_tick_traced_shared).
 bool a64_tick_shared(struct ktick_span *took)

@@ -82,8 +82,8 @@ x86_entry:
     cld
     /* The kernel's data segments are its own: a process may have loaded any selector (the
      * null one, too) into ds/es/fs/gs, and the kernel uses ds and es (rep movsl below). All
-     * four get the flat data selector here and again before any return (issue 17 item 10), so
-     * none leaks from one process to the next; processes keep no segment state of their own. */
+     * four get the flat data selector here and again before any return, so none leaks from
+     * one process to the next; processes keep no segment state of their own. */
     movl $SEL_UDATA, %eax
     movl %eax, %ds
     movl %eax, %es

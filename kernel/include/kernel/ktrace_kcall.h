@@ -145,7 +145,7 @@ void ktrace_state_call(struct thread *t);
 // CPUs (AArch64) it is a call: inline, its slow path made the traced pass around it keep more
 // registers, saved and restored whether a thread changed state or not, where the call costs
 // about 5 a state change. With one CPU (the Cortex-M) the inline copy is the cheaper
-// (docs/PERFORMANCE.md, issue 28).
+// (docs/PERFORMANCE.md, the traced paths' added instructions).
 static inline void ktrace_state_traced(struct thread *t)
 {
 #if KMAX_CPUS > 1

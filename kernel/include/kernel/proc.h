@@ -71,7 +71,7 @@ static inline bool proc_privileged(const struct proc *p)
     return !p || !p->app || (p->app->flags & KAPP_F_PRIV);
 }
 
-// Quotas hold for a tree (issue 25 item 4, docs/ARCHITECTURE.md's privilege model): an
+// Quotas hold for a tree (docs/ARCHITECTURE.md's privilege model, docs/hostile.md): an
 // unprivileged process started by an unprivileged one shares its quota domain
 // (proc.quota_id), so the objects of every process of the tree count against one budget, a
 // quarter of each pool; and unprivileged processes together never take the last eighth of a

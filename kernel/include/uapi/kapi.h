@@ -125,7 +125,7 @@ struct kthread_info {
 #define KSYSINFO_TICKS_LATE         25
 #define KSYSINFO_TIMER_OVERRUNS     26
 // Of KSYSINFO_TICKS, those counted on the shared side of the kernel lock (several CPUs: a
-// period with no kernel timer due, untraced; docs/smp.md, "Issue 28, tenth round"); the rest
+// period with no kernel timer due, untraced; docs/smp.md, "The tick"); the rest
 // were the exclusive tick's. EINVAL from a one-CPU kernel.
 #define KSYSINFO_TICKS_SHARED       27
 

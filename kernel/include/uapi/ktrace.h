@@ -149,7 +149,7 @@ struct kuser_ring {
 #define KTRACE_BENCH_STALL    4
 #define KTRACE_BENCH_STALL_MAX 16u
 // The most iterations one KTRACE_BENCH call runs (EINVAL beyond): the kernel is not
-// preemptible inside it, so a call stays near 1-4 ms on a 25 MHz Cortex-M3 (issue 17 item 15).
+// preemptible inside it, so a call stays near 1-4 ms on a 25 MHz Cortex-M3.
 #define KTRACE_BENCH_MAX      4096u
 
 #endif
