@@ -44,9 +44,10 @@ $(HT)/test_trace_smp: $(TRACE_SMP_OBJS) $(call host_test_objs,trace/kev_names.c 
 	@echo "  LINK    $@"
 	$(Q)$(HOST_CC) -o $@ $^ -lcmocka $(HOST_TLDFLAGS)
 
-# The STACK / FAULT decoder on hand-built payloads (docs/trace-events.md's layout).
+# The STACK / FAULT / IMAGE decoders on hand-built payloads (docs/trace-events.md's layout).
 HOST_TESTS += $(HT)/test_kev_stack
-$(HT)/test_kev_stack: $(call host_test_objs,test/unit/test_kev_stack.c trace/kev_stack.c)
+$(HT)/test_kev_stack: $(call host_test_objs,test/unit/test_kev_stack.c trace/kev_stack.c trace/kev_image.c \
+                         trace/kev_decode.c trace/kev_text.c trace/kev_file.c trace/kev_names.c)
 	@echo "  LINK    $@"
 	$(Q)$(HOST_CC) -o $@ $^ -lcmocka $(HOST_TLDFLAGS)
 
