@@ -22,7 +22,9 @@
 # and its function and frames by name; a stackfault.elf relinked since (another build id)
 # where the capture's build directory is, is refused by every tool with a message and its
 # addresses stay raw; the right file found under --symbols DIR laid out as perf's build-id
-# cache or debuginfod's names them again.
+# cache or debuginfod's names them again; kevstat -s faults names the pc's function and line
+# (addr2line's) and the frames, and kevreport's page, in Chromium, has the fault as a finding
+# with its stack and a marker on the faulting thread's row.
 set -u
 B=$(cd "$1" && pwd); H=$(cd "$2" && pwd)
 here=$(cd "$(dirname "$0")/../.." && pwd)
@@ -35,7 +37,7 @@ a2l=$(addr2line_of "$elf")
 tmp=$(mktemp -d)
 [ -n "${KEEP:-}" ] && echo "# files in $tmp"
 trap '[ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXIT
-echo "1..16"
+echo "1..19"
 D='proc:::fault { printf("fault %d\n", arg0); ustack(); }'
 "$H/dcompile" -n "$D" -o "$tmp/f.dobj" || { echo "not ok 1 - dcompile"; exit 1; }
 if uart_board "$board"; then   # the program's text on the board, the capture from UART 1
@@ -80,12 +82,16 @@ case "$names" in " fault_c fault_b fault_a main"*) r=0 ;; *) r=1 ;; esac
 [ $r = 0 ] && [ "${pcs%% *}" = "$pc" ]
 ok $? "the STACK that follows it starts at the pc and names fault_c fault_b fault_a main by addr2line"
 
-# kevstat's faults section: the same fault, and the stack's frames one a line (as stacksym reads)
-"$H/kevstat" -s faults "$tmp/cap.kev" > "$tmp/kevstat.txt" 2>&1
-kpcs=$(awk '/stackfault [0-9]+\/1 SIGSEGV/ { on = 1; next } on && /^ +0x[0-9a-f]+$/ { printf "%s%s", sep, $1; sep = " " }' "$tmp/kevstat.txt")
-grep -q "stackfault [0-9]*/1 $want" "$tmp/kevstat.txt" && [ -n "$kpcs" ] && [ "$kpcs" = "$pcs" ]
-ok $? "kevstat -s faults lists the fault and its stack"
-[ "$kpcs" = "$pcs" ] || sed 's/^/# /' "$tmp/kevstat.txt"
+# kevstat's faults section: the same fault, the function and line holding its pc (addr2line's),
+# and the stack's frames named, one a line as dtrace prints a stack (addr2line's functions)
+"$H/kevstat" -s faults "$tmp/cap.kev" > "$tmp/kevstat.txt" 2> "$tmp/kevstat.err"
+knames=$(awk '/stackfault [0-9]+\/1 SIGSEGV/ { on = 1; next } on && /^              [^ ]/ { print }' "$tmp/kevstat.txt" | stack_names | tr '\n' ' ')
+kline=$(sed -n 's/^    in [^`]*`\([^+ ]*\)[^ ]* \[\(.*\)\]$/\1 \2/p' "$tmp/kevstat.txt")
+aline=$("$a2l" -f -e "$elf" "$pc" | sed -n '1h; 2{s/.*\///; s/ .*//; H; x; s/\n/ /p}')
+grep -q "stackfault [0-9]*/1 $want" "$tmp/kevstat.txt" && [ " $knames" = "$names " ] &&
+    [ -n "$kline" ] && [ "$kline" = "$aline" ] && [ ! -s "$tmp/kevstat.err" ]
+ok $? "kevstat -s faults lists the fault in $aline (addr2line's) and its stack by name"
+[ " $knames" = "$names " ] && [ "$kline" = "$aline" ] || { echo "# want$names, $aline"; sed 's/^/# /' "$tmp/kevstat.txt" "$tmp/kevstat.err"; }
 
 # the board's proc:::fault, and dtrace -i's over the capture: the same line and frames
 con_of dtrace < "$tmp/run.out" | awk '/fault [0-9]+$/ { on = 1; print "fault", $NF; next }
@@ -251,4 +257,9 @@ for dir in perf dbgi; do
     diff -q "$tmp/rep.named" "$tmp/$dir.named" > /dev/null && [ ! -s "$tmp/$dir.err" ] || { r=1; echo "# --symbols $dir:"; sed 's/^/#   /' "$tmp/$dir.named" "$tmp/$dir.err" | head -4; }
 done
 ok $r "--symbols DIR as perf's build-id cache and as debuginfod's cache: the relinked file passed over, the frames named again"
+
+# 17-19: kevreport's finding and marker, in Chromium (the same capture, its own build's files)
+"$H/kevreport" -o "$tmp/r.html" "$tmp/cap.kev" > /dev/null 2> "$tmp/report.err"
+timeout 120 /usr/bin/python3 "$here/test/tools/test_kevreport_fault.py" "$tmp/r.html" 17 SIGSEGV access "$(printf '0x%x' "$addr")" \
+    "$pc" fault_c "${names# }"
 exit 0

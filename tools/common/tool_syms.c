@@ -393,6 +393,12 @@ int syms_active(void)
     return !no_symbols;
 }
 
+unsigned syms_files(void)
+{
+    resolve_all();
+    return no_symbols ? 0 : elfsym_count();
+}
+
 int syms_pc(uint64_t pc, int caller, char *out, size_t n, char *fn, size_t fn_n)
 {
     if (fn && fn_n)

@@ -30,6 +30,9 @@ void syms_usage(FILE *f);
 void syms_trace(const char *tool, const void *data, size_t len);
 // syms_active: whether addresses are to be named at all (not --no-symbols).
 int syms_active(void);
+// syms_files: looks every image up now; the number of ELF files found (0: nothing can be named,
+// e.g. a capture without IMAGE events and no --elf given).
+unsigned syms_files(void);
 // syms_pc: pc as a frame is named ("stackfault`fault_c+0x4", module`function+offset; a
 // caller frame is looked up at its call, pc - 1), or "0x..." when no file names it (or
 // --no-symbols); 1 when named. fn, when not NULL, gets the function alone ("" when unnamed).

@@ -299,14 +299,25 @@ static int term_ascii(void)
     return t && (!strcmp(t, "sun") || !strcmp(t, "sun-color") || !strcmp(t, "dumb"));
 }
 
+static void file_write(void *arg, const char *s, size_t n) { fwrite(s, 1, n, (FILE *)arg); }
+
 /* -i's output named (stacksym's rewriting, tools/stacksym/symfilter.c): the consumer's text is
- * taken a line at a time; arg is the FILE, as file_write's, so that freopen( ) works alike. */
+ * taken a line at a time; arg is the FILE, as file_write's, so that freopen( ) works alike. When
+ * no ELF file of the capture is found (a capture without build ids, nothing given), the text
+ * goes out as it is, its addresses and tokens for stacksym. */
 static struct symfilter sym_filter;
 static char *sym_line;
 static size_t sym_len, sym_cap;
+static int sym_files = -1; /* the files found, at the first write (-1: not looked yet) */
 
 static void sym_write(void *arg, const char *s, size_t n)
 {
+    if (sym_files < 0)
+        sym_files = (int)syms_files();
+    if (!sym_files) {
+        file_write(arg, s, n);
+        return;
+    }
     for (size_t i = 0; i < n; i++) {
         if (sym_len + 2 > sym_cap) {
             sym_cap = sym_cap ? 2 * sym_cap : 4096;
@@ -449,7 +460,6 @@ static char *run_cpp(const char *path, size_t *len)
     return buf;
 }
 
-static void file_write(void *arg, const char *s, size_t n) { fwrite(s, 1, n, (FILE *)arg); }
 
 
 static uint64_t now_ns(clockid_t clk)
