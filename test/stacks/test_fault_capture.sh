@@ -219,6 +219,17 @@ grep -q '^ok' "$tmp/pf.chk" && ! grep -q '^not ok' "$tmp/pf.tap"
 ok $? "kev2perfetto: the fault instant's args (signal, kind, pc, address, function, stack) by trace processor's rules"
 grep -v '^ok' "$tmp/pf.chk" "$tmp/pf.tap" | sed 's/^/# /' | head -5
 
+# 15-19 are the host tools' own behaviour, the same whatever board's files they read: they run
+# on mps2-an385 (the default board), the others say so and skip them (a relink and a browser
+# cost some 40 s a board).
+if [ "$board" != mps2-an385 ]; then
+    for what in "a relinked stackfault.elf refused" "--symbols DIR in perf's and debuginfod's layouts" \
+                "kevreport's fault finding" "kevreport's fault stack" "kevreport's fault marker"; do
+        n=$((n + 1)); echo "ok $n - $what # SKIP checked on mps2-an385 (host tools)"
+    done
+    exit 0
+fi
+
 # 15: stackfault.elf relinked since the capture (one symbol more: another build id), where
 # the capture's build directory is: every tool refuses it and leaves its addresses raw
 mkdir -p "$tmp/k/stackfault"
