@@ -15,7 +15,7 @@
 # Registered for mps2-an385, qemu-virt-a53 and x86-pc (there the capture comes through UART 1
 # and kevcapture; programs are built so that GCC's local leaf functions keep their frame
 # record, docs/profiling.md).
-# Symbols without a pipe (docs/analysis.md "Symbols"), over the same capture: its IMAGE events
+# Symbols without a pipe (docs/symbols.md), over the same capture: its IMAGE events
 # carry the build ids readelf -n reads from the build's ELF files; dtrace -i names the fault's
 # frames itself as stacksym names the board's own output, with addr2line's functions; kev2ctf
 # (babeltrace2), kev2json and kev2perfetto (trace processor's rules) give the fault its fields

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Which ELF files name a capture's addresses, for every host tool that prints code addresses
-// (dtrace -i, kevstat, kevreport, kev2ctf, kev2json, kev2perfetto; docs/analysis.md,
-// "Symbols"). The capture says what each process ran and the kernel's own image, with their
+// (dtrace -i, kevstat, kevreport, kev2ctf, kev2json, kev2perfetto; docs/symbols.md). The
+// capture says what each process ran and the kernel's own image, with their
 // GNU build ids (SYSTEM IMAGE, trace/kev_image.h); this finds each file by its id, in order:
 // the files given with --elf/--kernel, each --symbols DIR (laid out as perf's build-id cache,
 // gdb's debug-file-directory, debuginfod's cache, or a directory of ELF files), the build

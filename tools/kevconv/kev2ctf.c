@@ -20,7 +20,7 @@
 #include <trace/kev_stack.h>
 #include <trace/kev_text.h>
 #include <trace/kev_userreg.h>
-#include "kx_ids.h"
+#include "../analysis/kx_ids.h"
 #include "../common/tool_syms.h"
 
 static void usage(FILE *f)

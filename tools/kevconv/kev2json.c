@@ -32,8 +32,8 @@
 #include <string.h>
 
 #include "conv_fault.h"
-#include "kx_ids.h"
-#include "kx_msg.h"
+#include "../analysis/kx_ids.h"
+#include "../analysis/kx_msg.h"
 #include "../common/tool_syms.h"
 #include <trace/kev_image.h>
 #include <trace/kev_userreg.h>

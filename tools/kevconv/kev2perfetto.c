@@ -48,11 +48,11 @@
 #include <string.h>
 
 #include "conv_fault.h"
-#include "kx_ids.h"
+#include "../analysis/kx_ids.h"
 #include "kx_pb.h"
 #include "kx_pf_stacks.h"
 #include "../common/tool_syms.h"
-#include "kx_msg.h"
+#include "../analysis/kx_msg.h"
 #include <trace/kev_userreg.h>
 
 static void usage(FILE *f)
