@@ -582,6 +582,7 @@ static void snapshot(void)
         if (p->state != PROC_ALIVE)
             continue;
         ktrace_proc_ev(p, KEV_PR_CREATE_NAME);
+        ktrace_image_ev(p);
         list_for_each(pos, &p->threads) {
             const struct thread *t = list_entry(pos, struct thread, plink);
             if (t->state != THS_DEAD)
@@ -595,6 +596,15 @@ static void snapshot(void)
                               ktrace_who(k_cpus[c].current));
     trace_emit_simple(&ktrace, KEV_C_SYSTEM, KEV_SYS_SNAPSHOT, 1, 0);
     in_snapshot = false;
+}
+
+// Without the snapshot (KTRACE_STARTNOSTATE): what each live process runs all the same, so
+// that the host tools name its addresses (an image is identity, not state).
+static void images(void)
+{
+    for (unsigned i = 0; i < KMAX_PROCS; i++)
+        if (k_procs[i].state == PROC_ALIVE)
+            ktrace_image_ev(&k_procs[i]);
 }
 
 // ---- buffers ------------------------------------------------------------------------------------
@@ -894,8 +904,11 @@ static int ktrace_command(struct thread *t, uint32_t cmd, uint32_t a, uint32_t b
         trace_ring_set_current(r, ktrace_pid(t), ktrace_tid(t));
         ktrace_hot.current = t;
         ktrace_sync();
+        ktrace_image_ev(NULL);  // the kernel's own image, with or without the snapshot
         if (cmd == KTRACE_START)
-            snapshot();
+            snapshot();         // each process's image after its CREATE_NAME
+        else
+            images();
         return 0;
     }
     case KTRACE_STOP:

@@ -75,6 +75,11 @@ const struct kapp_header *proc_find_app(const char *name)
     return NULL;
 }
 
+uint32_t proc_slot_size(void)
+{
+    return app_slot_size;
+}
+
 struct proc *proc_by_pid(int pid)
 {
     for (unsigned i = 0; i < KMAX_PROCS; i++)
@@ -151,6 +156,7 @@ int proc_spawn(const char *name, int prio, uint32_t arg, struct proc *parent)
     p->nthreads = 1;
     arch_thread_setup(t, app->entry, arg, 0, app->stack_top, false);
     ktrace_proc(p, KEV_PR_CREATE_NAME);
+    ktrace_image(p);
     ktrace_thread(t, KEV_TH_CREATE);
     ktrace_thread_name(t);
     sched_make_ready(t, false);

@@ -80,9 +80,17 @@ $(error LIBC must be picolibc, newlib or board, not '$(LIBC)')
 endif
 # A board may change the above (programs, images, sizes) in boards/<board>/user.mk.
 -include boards/$(BOARD)/user.mk
-# The architecture's own linking with picolibc (ARMv7-M: keep the unwind tables), which may
-# depend on what the board's user.mk said.
-ULDFLAGS += $(if $(filter picolibc,$(LIBC)),$(ARCH_UPICOLDFLAGS))
+# A picolibc program's linker script: picolibc's with the GNU build id kept
+# (ldscripts/app-picolibc.ld), on ARM with the unwind tables too (app-exidx.ld: the
+# architecture's arch.mk sets APP_PICOLIBC_LD, a board's user.mk may set it per program).
+# Expanded when a program links, so that a target-specific value holds.
+APP_PICOLIBC_LD ?= ldscripts/app-picolibc.ld
+APP_LDSCRIPT = $(if $(filter picolibc,$(LIBC)),-T $(APP_PICOLIBC_LD))
+# Every program and image carries a GNU build id (given last: it overrides a C library's
+# specs that say none). The kernel writes the programs' and its own into the trace (SYSTEM
+# IMAGE, docs/trace-events.md), and every host tool finds the ELF files by it and refuses
+# one whose id differs (docs/analysis.md, "Symbols").
+BUILD_ID_LDFLAGS := -Wl,--build-id=sha1
 
 # make run APPS="a b" / make dtrace APPS="a b": an image of appinit (pid 1), the programs and
 # the tracelogger, and one with the target's dtrace first. Named after the programs, so that
@@ -117,12 +125,14 @@ $(B)/obj/user/%.c.o: user/%.c
 	$(Q)$(CC) $(UCFLAGS) -c $< -o $@
 	$(if $(filter %/trace_uring.c.o,$@),$(Q)$(URING_TEXT_CHECK))
 
-# The main thread's stack runs down from the top of the program's RAM towards its data.
-# picolibc's linker script reserves 0x800 for it whatever __stack_size says (--defsym comes
-# after the script's DEFINED() test), so the room is checked here, for every C library:
-# RAM top - end of data (__bss_end, or newlib's __heap_start) >= <name>_STACK, or when none is
-# given APP_STACK_MIN (picolibc's own reservation). newlib's and x86's scripts reserve
-# __stack_size (<name>_STACK, default 0x1000) themselves.
+# The main thread's stack runs down from the top of the program's RAM towards its data. Every
+# linker script reserves __stack_size for it: <name>_STACK, else APP_STACK_DEFAULT, which is
+# 0x1000, or 0x800 for a picolibc program linked by app-picolibc.ld (what picolibc's own
+# script reserved when the C library's specs gave it, before the build id needed a script of
+# ours: the boards with 8 KB RAM slots rely on it). The room is checked here, for every C
+# library: RAM top - end of data (__bss_end, or newlib's __heap_start) >= <name>_STACK, or
+# when none is given APP_STACK_MIN.
+APP_STACK_DEFAULT = $(if $(and $(filter picolibc,$(LIBC)),$(filter %app-picolibc.ld,$(APP_PICOLIBC_LD))),0x800,0x1000)
 APP_STACK_MIN := 0x800
 check_stack = end=$$($(CROSS)nm $(1) | awk '$$3 == "__bss_end" || $$3 == "__heap_start" { print $$1; exit }'); \
     room=$$(( $(2) + $(3) - 0x$$end )); \
@@ -166,11 +176,11 @@ $(B)/$(1)/$(2).elf: $$($(2)_OBJS) $(USER_LIB_OBJS) boards/$(BOARD)/board.mk \
                    $$(wildcard boards/$(BOARD)/user.mk) $$(wildcard $$($(2)_DIR)/app.mk)
 	@mkdir -p $$(dir $$@)
 	@echo "  LD      $$@ (slot $$($(1)_$(2)_SLOT), RAM $$($(1)_$(2)_RAM) +$$($(1)_$(2)_RAMSZ))"
-	$$(Q)$$(CC) $$(ULDFLAGS) -o $$@ $$($(2)_OBJS) $(USER_LIB_OBJS) \
+	$$(Q)$$(CC) $$(ULDFLAGS) $$(APP_LDSCRIPT) $(BUILD_ID_LDFLAGS) -o $$@ $$($(2)_OBJS) $(USER_LIB_OBJS) \
 	    -Wl,--defsym=__flash=$$($(1)_$(2)_FLASH) \
 	    -Wl,--defsym=__flash_size=$$(call hexsum,$$(or $$($(2)_FLASH_SLOTS),1) * $(APP_FLASH_SLOT)) \
 	    -Wl,--defsym=__ram=$$($(1)_$(2)_RAM) -Wl,--defsym=__ram_size=$$($(1)_$(2)_RAMSZ) \
-	    -Wl,--defsym=__stack_size=$$(or $$($(2)_STACK),0x1000) -Wl,-Map=$$@.map || \
+	    -Wl,--defsym=__stack_size=$$(or $$($(2)_STACK),$$(APP_STACK_DEFAULT)) -Wl,-Map=$$@.map || \
 	  { echo "$(2): does not fit $$(or $$($(2)_FLASH_SLOTS),1) flash slot(s) of $(APP_FLASH_SLOT) bytes or its RAM on $(BOARD) (see the error above)" >&2; exit 1; }
 	$$(Q)$$(call check_stack,$$@,$$($(1)_$(2)_RAM),$$($(1)_$(2)_RAMSZ),$$(or $$($(2)_STACK),$(APP_STACK_MIN)),$(2))
 
@@ -178,7 +188,9 @@ $(B)/$(1)/$(2).bin: $(B)/$(1)/$(2).elf
 	$$(Q)$$(OBJCOPY) -O binary $$< $$@
 endef
 
-# apps.S of an image: each program's flash image at its slot offset, and the boot program.
+# apps.S of an image: each program's flash image at its slot offset, the boot program, and
+# the image's ELF file as the build wrote it (the kernel's SYSTEM IMAGE event names it, so that
+# host tools find the build directory a capture came from: kernel/ktrace_image.c).
 # The image's programs are placed first (scripts/place-apps.sh): <image>_<name>_SLOT, _RAM,
 # _RAMSZ, or <image>_PLACE_ERROR when they do not fit.
 define IMAGE_template
@@ -201,7 +213,10 @@ $(B)/$(1)/apps.S: user/module.mk $$(if $$($(1)_PLACE_ERROR),,$$(foreach a,$$($(1
 	  echo '    .section .rodata.boot_app_name, "a"'; \
 	  echo '    .global boot_app_name'; \
 	  echo 'boot_app_name:'; \
-	  echo '    .asciz "$$(firstword $$($(1)_APPS))"'; } > $$@
+	  echo '    .asciz "$$(firstword $$($(1)_APPS))"'; \
+	  echo '    .global kernel_image_path'; \
+	  echo 'kernel_image_path:'; \
+	  echo '    .asciz "$(abspath $(B)/$(1).elf)"'; } > $$@
 
 $(B)/$(1)/apps.o: $(B)/$(1)/apps.S
 	$$(Q)$$(CC) $$(ARCH_CFLAGS) -c $$< -o $$@
@@ -212,7 +227,7 @@ $(1)_KLIB ?= kernel
 $(1)_KOBJ_FILES := $$(patsubst %,$(B)/obj/%.o,$$($(1)_KOBJS))
 $(B)/$(1).elf: $(B)/$(1)/apps.o $$($(1)_KOBJ_FILES) $(B)/$$($(1)_KLIB).a $(B)/kernel.ld
 	@echo "  IMAGE   $$@ ($$($(1)_APPS))"
-	$$(Q)$$(CC) $$(ARCH_CFLAGS) -nostdlib -T $(B)/kernel.ld -Wl,--gc-sections \
+	$$(Q)$$(CC) $$(ARCH_CFLAGS) -nostdlib -T $(B)/kernel.ld -Wl,--gc-sections $(BUILD_ID_LDFLAGS) \
 	    -Wl,--undefined=kev_flight -Wl,-Map=$$@.map -o $$@ $(B)/$(1)/apps.o $$($(1)_KOBJ_FILES) -Wl,--whole-archive $(B)/$$($(1)_KLIB).a \
 	    -Wl,--no-whole-archive -lgcc
 endef

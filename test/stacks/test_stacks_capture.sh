@@ -91,7 +91,7 @@ boot() {
     "$H/traceprinter" "$tmp/cap.kev" > "$tmp/cap.txt" 2>&1
     samples=$(grep -c 'SYSTEM  :STACK .* user depth .*(stackchain' "$tmp/cap.txt")
     # dtrace -i's aggregation: blocks of frame lines ("              0xc007e") then a count
-    "$H/dtrace" -q -i "$tmp/cap.kev" -n "$D" > "$tmp/cap.agg" 2> "$tmp/cap.err"
+    "$H/dtrace" -q -i "$tmp/cap.kev" --no-symbols -n "$D" > "$tmp/cap.agg" 2> "$tmp/cap.err"
     awk '/^ +0x[0-9a-f]+$/ { s = s " " $1; next } /^ +[0-9]+$/ && s != "" { print $1 s; s = "" }' \
         "$tmp/cap.agg" | sort -rn > "$tmp/cap.stacks"   # "count pc0 pc1 ..." most frequent first
     # the stacks whose first frame stacksym puts in chain_spin; the most frequent one against gdb

@@ -3,7 +3,7 @@
 // that Perfetto's trace processor and Trace Compass's kernel analyses are written for. Every
 // converter (kev2ctf, kev2json, kev2perfetto) goes through these functions, so a thread has
 // the same tid, a process the same pid and a thread the same priority in every output
-// (docs/analysis.md, "Ids, names and priorities"):
+// (docs/converters.md, "Ids, names and priorities"):
 //   tid   idle thread (process 0, or a thread named "idle") -> 0 on every CPU, like Linux's
 //         swapper; any other thread -> pid * 1000 + QNX tid (QNX tids are per process).
 //   pid   a process's pid is its main thread's tid: pid * 1000 + 1 (Linux tgid); idle: 0.

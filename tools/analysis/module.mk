@@ -8,13 +8,14 @@ AN := tools/analysis
 # The model and the decoder it reads through.
 AN_MODEL  := $(AN)/kx.c $(AN)/kx_ids.c $(AN)/kx_sort.c tools/common/tool_file.c tools/common/tool_map.c \
              trace/kev_userreg.c trace/kev_decode.c trace/kev_text.c trace/kev_file.c \
-             trace/kev_names.c trace/kev_panic.c trace/kev_stack.c
+             trace/kev_names.c trace/kev_panic.c trace/kev_stack.c trace/kev_image.c
 AN_MSG    := $(AN)/kx_msg.c
 # The analyses (with the message matching and the wait analysis they use).
 AN_STATS  := $(AN)/kx_stats.c $(AN)/kx_stats_json.c $(AN_MSG) $(AN)/kx_wait.c $(AN)/kx_wait_json.c \
              $(AN)/kx_load.c
-# The stack samples, their frames named with libdwfl (link with -ldw -lelf).
-AN_STACKS := $(AN)/kx_stacks.c tools/common/tool_elfsym.c
+# The stack samples, their frames named with libdwfl from the ELF files the capture ran, found by
+# build id (tool_syms.c; link with -ldw -lelf).
+AN_STACKS := $(AN)/kx_stacks.c tools/common/tool_elfsym.c tools/common/tool_syms.c
 
 # Unit tests of the model and the analyses (cmocka, ASan + UBSan).
 $(HT)/test_kx: $(call host_test_objs,test/tools/test_kx.c $(AN_STATS) $(filter-out $(AN)/kx_sort.c \

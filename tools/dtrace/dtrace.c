@@ -16,6 +16,9 @@
 #include "cmdproc.h"
 #include "../common/tool_file.h"
 #include "../common/tool_elfsym.h"
+#include "../common/tool_map.h"
+#include "../common/tool_syms.h"
+#include "../stacksym/symfilter.h"
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
@@ -74,8 +77,13 @@ static void usage(FILE *f)
                "\t-w  permit destructive actions\n"
                "\t-x  enable or modify compiler and tracing options\n"
                "\t-Z  permit probe descriptions that match zero probes\n"
-               "\t--kernel FILE  the board image's ELF file: D's `symbol is its address there\n"
-               "\t--help  print this message\n");
+               "\t--kernel FILE  the board image's ELF file: D's `symbol is its address there,\n"
+               "\t               and with -i the capture's kernel frames are named from it\n"
+               "\t--help  print this message\n"
+               "With -i, code addresses in the output (stack( ), ustack( ), func( ), ufunc( ),\n"
+               "%%a, ...) are named as stacksym names them, from the ELF files the capture ran,\n"
+               "found by build id:\n");
+    syms_usage(f);
 }
 
 /* parse_size: as libdtrace's dt_opt_size (d/optval.h); returns 0 if malformed. */
@@ -298,11 +306,61 @@ static int term_ascii(void)
     return t && (!strcmp(t, "sun") || !strcmp(t, "sun-color") || !strcmp(t, "dumb"));
 }
 
+static void file_write(void *arg, const char *s, size_t n) { fwrite(s, 1, n, (FILE *)arg); }
+
+/* -i's output named (stacksym's rewriting, tools/stacksym/symfilter.c): the consumer's text is
+ * taken a line at a time; arg is the FILE, as file_write's, so that freopen( ) works alike. When
+ * no ELF file of the capture is found (a capture without build ids, nothing given), the text
+ * goes out as it is, its addresses and tokens for stacksym. */
+static struct symfilter sym_filter;
+static char *sym_line;
+static size_t sym_len, sym_cap;
+static int sym_files = -1; /* the files found, at the first write (-1: not looked yet) */
+
+static void sym_write(void *arg, const char *s, size_t n)
+{
+    if (sym_files < 0)
+        sym_files = (int)syms_files();
+    if (!sym_files) {
+        file_write(arg, s, n);
+        return;
+    }
+    for (size_t i = 0; i < n; i++) {
+        if (sym_len + 2 > sym_cap) {
+            sym_cap = sym_cap ? 2 * sym_cap : 4096;
+            sym_line = realloc(sym_line, sym_cap);
+            if (!sym_line) {
+                fprintf(stderr, "dtrace: out of memory\n");
+                exit(1);
+            }
+        }
+        sym_line[sym_len++] = s[i];
+        if (s[i] == '\n') {
+            sym_line[sym_len] = 0;
+            symfilter_line(&sym_filter, sym_line, (FILE *)arg);
+            sym_len = 0;
+        }
+    }
+}
+
+/* sym_flush: what sym_write holds (a line without its newline yet, printa( ) rows). */
+static void sym_flush(FILE *f)
+{
+    if (sym_len)
+        fwrite(sym_line, 1, sym_len, f);
+    sym_len = 0;
+    symfilter_end(&sym_filter, f);
+}
+
+static int sym_on; /* the consumer writes through sym_write */
+
 static FILE *run_out; /* where the consumer writes: stdout, -o's file or freopen( )'s */
 
 static int host_freopen(struct dcons *c, const char *path, const char **why)
 {
     FILE *f = stdout;
+    if (sym_on)
+        sym_flush(run_out);
     fflush(run_out);
     if (path[0] && !(f = fopen(path, "w"))) {
         *why = strerror(errno);
@@ -416,7 +474,7 @@ static char *run_cpp(const char *path, size_t *len)
     return buf;
 }
 
-static void file_write(void *arg, const char *s, size_t n) { fwrite(s, 1, n, (FILE *)arg); }
+
 
 static uint64_t now_ns(clockid_t clk)
 {
@@ -489,27 +547,25 @@ static void disasm(const struct dif_obj *o)
 }
 
 
-/* kernel_symbols: --kernel FILE (the kernel image's ELF file, whose symbols D's `name gives)
- * taken out of argv before getopt; 0, or -1 after saying why. */
+/* kernel_symbols: each --kernel FILE (the kernel image's ELF file) read for D's `name, before
+ * getopt; the option stays in argv for -i's frame names (tool_syms.h). 0, or -1 after saying
+ * why. */
 static int symbol_of(const char *module, const char *name, uint64_t *addr)
 {
     return elfsym_address(module, name, addr);
 }
 
-static int kernel_symbols(int *argc, char **argv)
+static int kernel_symbols(int argc, char **argv)
 {
-    int n = 1;
-    for (int k = 1; k < *argc; k++) {
-        if (!strcmp(argv[k], "--kernel") && k + 1 < *argc) {
+    for (int k = 1; k + 1 < argc; k++) {
+        if (!strcmp(argv[k], "--"))
+            break;
+        if (!strcmp(argv[k], "--kernel")) {
             if (elfsym_add("dtrace", argv[++k], 1) != 0)
                 return -1;
             dcc_symbol = symbol_of;
-            continue;
         }
-        argv[n++] = argv[k];
     }
-    *argc = n;
-    argv[n] = NULL;
     return 0;
 }
 
@@ -531,8 +587,34 @@ int main(int argc, char **argv)
             usage(stdout);
             return 0;
         }
-    if (kernel_symbols(&argc, argv) != 0)
+    if (kernel_symbols(argc, argv) != 0)
         return 2;
+    /* the long options of -i's names (tool_syms.h), taken out before getopt; an option's
+     * argument (a -n clause) is kept as it is */
+    int nargs = 1, k = 1;
+    for (; k < argc; k++) {
+        const char *a = argv[k];
+        int r = a[0] == '-' && a[1] == '-' && a[2] ? syms_option("dtrace", argc, argv, &k) : 0;
+        if (r < 0)
+            return 2;
+        if (r)
+            continue;
+        argv[nargs++] = argv[k];
+        if (!strcmp(a, "--")) {
+            k++;
+            break;
+        }
+        for (const char *c = a[0] == '-' ? a + 1 : ""; *c; c++)
+            if (strchr("bcDiInopsUx", *c)) {
+                if (!c[1] && k + 1 < argc)
+                    argv[nargs++] = argv[++k];
+                break;
+            }
+    }
+    while (k < argc)    /* after "--": as they are */
+        argv[nargs++] = argv[k++];
+    argc = nargs;
+    argv[argc] = NULL;
     while ((opt = getopt(argc, argv, "Ab:c:CD:eFi:I:n:lo:p:qSs:U:vwx:Z")) != -1) {
         switch (opt) {
         case 'b':
@@ -750,7 +832,14 @@ int main(int argc, char **argv)
         fprintf(stderr, "dtrace: failed to open output file '%s': %s\n", outpath, strerror(errno));
         return 1;
     }
-    struct dcons_out so = { file_write, out }, se = { file_write, stderr };
+    uint8_t *cap_data = NULL;
+    size_t cap_len = 0;
+    int cap_mapped = 0;
+    if (capture && syms_active() && (cap_data = tool_map_file(capture, &cap_len, &cap_mapped))) {
+        syms_trace("dtrace", cap_data, cap_len);
+        sym_on = 1;
+    }
+    struct dcons_out so = { sym_on ? sym_write : file_write, out }, se = { file_write, stderr };
     static struct dcons cons;
     size_t cmem_len = 16u << 20;
     dcons_init(&cons, &st, &so, &se, malloc(cmem_len), cmem_len);
@@ -860,7 +949,12 @@ int main(int argc, char **argv)
     dvm_fire(&st, &ctx, DPROBE_END, NULL);
     consume(&st, &cons, 1);
     dcons_final(&cons);
+    if (sym_on)
+        sym_flush(run_out);
     fflush(run_out);
+    syms_end();
+    if (cap_data)
+        tool_unmap_file(cap_data, cap_len, cap_mapped);
     if (run_out != stdout)
         fclose(run_out);
     if (damaged)

@@ -11,7 +11,9 @@
 //   its text, or its words in hex - shown on click), events [[t, cpu, thread, "CLASS",
 //   "what"]] (the searchable event list, the first --max-events), waits [[waiter, t0, t1,
 //   owner, "object"]] (blocked-by arrows; a wait still open at the end lasts to the end),
-//   seg's sixth member the thread's priority (the priority lane; -1 unknown)
+//   seg's sixth member the thread's priority (the priority lane; -1 unknown); faults
+//   (kx_faults_json: each with its thread, time, fields, function and named frames: a finding
+//   and a marker on the thread's row, report_analysis.js)
 // A damaged or truncated file: the page says so at the top (stats.trace.damaged: the
 // decoder's message and byte offset) and the tool exits 1.
 // At most --max-segments state segments are kept (the earliest); the page says when it cut.
@@ -21,7 +23,8 @@
 
 #include "../analysis/kx_stacks.h"
 #include "../analysis/kx_stats.h"
-#include "../common/tool_elfsym.h"
+#include "kx_faults.h"
+#include "../common/tool_syms.h"
 #include "report_rows.h"
 
 extern const char kevreport_css[], kevreport_js[], kevreport_analysis_js[],
@@ -29,18 +32,18 @@ extern const char kevreport_css[], kevreport_js[], kevreport_analysis_js[],
 
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: kevreport [-o FILE.html] [--max-segments N] [--elf PROGRAM.elf]...\n"
-               "                 [--kernel IMAGE.elf] FILE.kev\n"
+    fprintf(f, "usage: kevreport [-o FILE.html] [--max-segments N] [--symbols DIR]... FILE.kev\n"
                "Writes a self-contained HTML report: timeline with zoom and pan, CPU time,\n"
                "thread states, kernel calls, interrupts, messages, lost-event windows, user\n"
-               "events. A damaged or truncated file: the page says so (and where), exit 1.\n"
+               "events, findings (faults among them, with their function and stack), a flame\n"
+               "graph of the stack samples. A damaged or truncated file: the page says so (and\n"
+               "where), exit 1. Code addresses are named from the ELF files the capture ran,\n"
+               "found by build id.\n"
                "  -o FILE             output (default: FILE.kev with .html instead of .kev)\n"
                "  --max-segments N    timeline records kept (default 200000)\n"
-               "  --max-events N      rows of the event list kept (default 50000)\n"
-               "  --elf FILE          a program's ELF file, to name the frames of the flame\n"
-               "                      graph of the stack samples (tracelogger -p HZ)\n"
-               "  --kernel FILE       the kernel image's ELF file, the same for kernel frames\n"
-               "  -h, --help          this text\n"
+               "  --max-events N      rows of the event list kept (default 50000)\n");
+    syms_usage(f);
+    fprintf(f, "  -h, --help          this text\n"
                "Exit status: 0 ok, 1 damaged or unreadable input or write error, 2 bad usage.\n");
 }
 
@@ -143,6 +146,7 @@ static int on_event(void *user, struct kev_reader *r, const struct kev_event *e)
         s->t_first = e->t64; // rel() needs it before kx_stats_event sets it
     if (kx_stacks_event(&p->stacks, &s->m, e) < 0)
         p->oom = 1;
+    kx_faults_event(e);
     if (e->cls == KEV_C_INT) {
         int_event(p, e);
     } else if (e->cls == KEV_C_USER) {
@@ -246,7 +250,17 @@ static void write_page(FILE *out, struct rep *p, const char *title)
     fputs("],\n\"states\":[", out);
     for (unsigned st = 0; st < KEV_TH_NSTATES; st++)
         fprintf(out, "%s\"%s\"", st ? "," : "", kev_thread_state_name(st));
-    fputs("],\n\"stacks\":[", out); // kevstat --folded's lines (report_flame.js)
+    fputs("],\n\"faults\":", out);
+    m = open_memstream(&sj, &sn);
+    if (m) {
+        kx_faults_json(s, m);
+        fclose(m);
+        put_json(out, sj, sn);
+        free(sj);
+    } else {
+        fputs("{\"list\":[],\"more\":0}", out);
+    }
+    fputs(",\n\"stacks\":[", out); // kevstat --folded's lines (report_flame.js)
     m = open_memstream(&sj, &sn);
     if (m) {
         if (kx_stacks_folded(&p->stacks, m) != 0)
@@ -316,7 +330,7 @@ int main(int argc, char **argv)
                 fprintf(stderr, "kevreport: bad --max-events %s\n", argv[i]);
                 return 2;
             }
-        } else if ((k = elfsym_option("kevreport", argc, argv, &i)) != 0) {
+        } else if ((k = syms_option("kevreport", argc, argv, &i)) != 0) {
             if (k < 0)
                 return 2;
         } else if (kx_arg_file("kevreport", a, &in, usage) != 0) {
@@ -352,6 +366,7 @@ int main(int argc, char **argv)
     kx_stats_init(p.s, f.r);
     kx_stats_sink(p.s, &(struct kx_sink){ .user = &p, .state = seg_out, .wait = wait_out });
     kx_msgs_init(&q);
+    syms_trace("kevreport", f.data, f.len);
     int rc = kx_decode_sorted("kevreport", &f, on_event, &p);
     kx_stats_finish(p.s);
     FILE *o = fopen(out, "w");
@@ -372,7 +387,7 @@ int main(int argc, char **argv)
     if (kx_stacks_said("kevreport", &p.stacks, p.oom))
         rc = 1;
     kx_stacks_free(&p.stacks);
-    elfsym_end();
+    syms_end();
     if (p.s)
         kx_stats_free(p.s);
     free(p.s);

@@ -13,7 +13,7 @@
 #include <trace/kev_panic.h>
 #include "../analysis/kx_stacks.h"
 #include "../analysis/kx_stats.h"
-#include "../common/tool_elfsym.h"
+#include "../common/tool_syms.h"
 #include "kx_wait_text.h"
 #include "kx_faults.h"
 
@@ -45,8 +45,8 @@ static struct col col(const char *s, unsigned width)
 
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: kevstat [--json] [-s SECTION[,SECTION...]] FILE.kev\n"
-               "       kevstat --folded [--elf PROGRAM.elf]... [--kernel IMAGE.elf] FILE.kev\n"
+    fprintf(f, "usage: kevstat [--json] [-s SECTION[,SECTION...]] [--symbols DIR]... FILE.kev\n"
+               "       kevstat --folded [--symbols DIR]... FILE.kev\n"
                "Analyses a .kev trace. Sections (default: all):\n"
                "  cpu     CPU time per process, thread and priority\n"
                "  states  time each thread spent in each state\n"
@@ -59,15 +59,15 @@ static void usage(FILE *f)
                "          variable (who, on what, held by whom, how long, what the owner did\n"
                "          meanwhile), priority inversions, deadlock cycles, threads still\n"
                "          blocked at the end\n"
-               "  faults  processes killed by a fault: signal, kind, pc, address, stack\n"
-               "          (SYSTEM FAULT / STACK; pipe through stacksym to name them)\n"
+               "  faults  processes killed by a fault: signal, kind, pc, address, the function\n"
+               "          and line holding the pc, the stack (SYSTEM FAULT / STACK)\n"
                "  --json      one JSON object with every result (times in cycles)\n"
                "  --folded    the capture's stack samples (tracelogger -p HZ) as folded stacks,\n"
                "              one line a stack, root first, the process first: \"stackchain;main;\n"
                "              chain_a;chain_spin 12\" (flamegraph.pl, inferno, speedscope)\n"
-               "  --elf FILE  a program's ELF file, to name its frames (else 0x addresses)\n"
-               "  --kernel FILE  the kernel image's ELF file, to name kernel frames\n"
-               "  -h, --help  this text\n"
+               "Code addresses are named from the ELF files the capture ran, found by build id:\n");
+    syms_usage(f);
+    fprintf(f, "  -h, --help  this text\n"
                "A damaged or truncated file: the results before the damage, the byte offset\n"
                "where decoding stopped, exit status 1.\n"
                "Exit status: 0 ok, 1 damaged or unreadable input, 2 bad usage.\n");
@@ -382,6 +382,7 @@ static int print_folded(const char *in)
         kx_close(&f);
         return 1;
     }
+    syms_trace("kevstat", f.data, f.len);
     kx_model_init(&x->m, f.r);
     kx_stacks_init(&x->k);
     int rc = kx_decode_sorted("kevstat", &f, folded_cb, x);
@@ -398,6 +399,7 @@ static int print_folded(const char *in)
         rc = 1;
     kx_stacks_free(&x->k);
     free(x);
+    syms_end();
     kx_close(&f);
     return rc;
 }
@@ -416,7 +418,7 @@ int main(int argc, char **argv)
             json = 1;
         } else if (!strcmp(a, "--folded")) {
             folded = 1;
-        } else if ((k = elfsym_option("kevstat", argc, argv, &i)) != 0) {
+        } else if ((k = syms_option("kevstat", argc, argv, &i)) != 0) {
             if (k < 0)
                 return 2;
         } else if (!strcmp(a, "-s") && i + 1 < argc) {
@@ -442,14 +444,12 @@ int main(int argc, char **argv)
         usage(stderr);
         return 2;
     }
-    if (folded) {
-        int rc = print_folded(in);
-        elfsym_end();
-        return rc;
-    }
+    if (folded)
+        return print_folded(in);
     struct kx_file f;
     if (kx_open("kevstat", in, &f))
         return 1;
+    syms_trace("kevstat", f.data, f.len);
     struct kx_stats *s = calloc(1, sizeof(*s));
     if (!s) {
         fprintf(stderr, "kevstat: out of memory\n");
@@ -494,6 +494,7 @@ int main(int argc, char **argv)
     free(s);
     if (waits)
         fclose(waits);
+    syms_end();
     kx_close(&f);
     return rc;
 }

@@ -12,18 +12,21 @@ $(if $(AN_MODEL),,$(error tools/analysis/module.mk must be read before tools/kev
 KC_DECODE := $(AN_MODEL)
 
 HOST_TOOLS += $(H)/kev2ctf $(H)/kev2json $(H)/kev2perfetto $(H)/kevstat $(H)/kevreport
-# the profile views (kevstat --folded, kev2perfetto, kevreport) name frames with libdwfl
+# code addresses named from the ELF files a capture ran, found by build id (libdwfl)
+KC_SYMS   := tools/common/tool_elfsym.c tools/common/tool_syms.c
+# the profile views (kevstat --folded, kev2perfetto, kevreport): the model's stack samples,
+# named the same way ($(AN_STACKS) holds KC_SYMS)
 KC_STACKS := $(AN_STACKS)
 KC_STATS := $(AN_STATS) $(KC)/kx_wait_text.c $(KC)/kx_faults.c
-$(H)/kev2ctf: $(call host_objs,$(KC)/kev2ctf.c $(KC)/ctf_meta.c $(KC_DECODE))
+$(H)/kev2ctf: $(call host_objs,$(KC)/kev2ctf.c $(KC)/ctf_meta.c $(KC_SYMS) $(KC_DECODE))
 	@echo "  LINK    $@"
-	$(Q)$(HOST_CC) -o $@ $^
+	$(Q)$(HOST_CC) -o $@ $^ -ldw -lelf
 
-$(H)/kev2json: $(call host_objs,$(KC)/kev2json.c $(AN_MSG) $(KC_DECODE))
+$(H)/kev2json: $(call host_objs,$(KC)/kev2json.c $(AN_MSG) $(KC)/conv_fault.c $(KC_SYMS) $(KC_DECODE))
 	@echo "  LINK    $@"
-	$(Q)$(HOST_CC) -o $@ $^
+	$(Q)$(HOST_CC) -o $@ $^ -ldw -lelf
 
-$(H)/kev2perfetto: $(call host_objs,$(KC)/kev2perfetto.c $(AN_MSG) $(KC)/kx_pf_stacks.c $(KC_STACKS) \
+$(H)/kev2perfetto: $(call host_objs,$(KC)/kev2perfetto.c $(AN_MSG) $(KC)/kx_pf_stacks.c $(KC)/conv_fault.c $(KC_STACKS) \
                                   $(KC_DECODE))
 	@echo "  LINK    $@"
 	$(Q)$(HOST_CC) -o $@ $^ -ldw -lelf
@@ -88,10 +91,10 @@ $(HT)/$(1): $(call host_test_objs,$(2))
 	@echo "  TESTLD  $$@"
 	$$(Q)$$(HOST_CC) $$(HOST_TLDFLAGS) -o $$@ $$^ -ldw -lelf
 endef
-$(eval $(call KC_SAN_template,kev2ctf,$(KC)/kev2ctf.c $(KC)/ctf_meta.c $(KC_DECODE)))
-$(eval $(call KC_SAN_template,kev2json,$(KC)/kev2json.c $(AN_MSG) $(KC_DECODE)))
+$(eval $(call KC_SAN_template,kev2ctf,$(KC)/kev2ctf.c $(KC)/ctf_meta.c $(KC_SYMS) $(KC_DECODE)))
+$(eval $(call KC_SAN_template,kev2json,$(KC)/kev2json.c $(AN_MSG) $(KC)/conv_fault.c $(KC_SYMS) $(KC_DECODE)))
 $(eval $(call KC_SAN_template,kev2perfetto,$(KC)/kev2perfetto.c $(AN_MSG) $(KC)/kx_pf_stacks.c \
-                                          $(KC_STACKS) $(KC_DECODE)))
+                                          $(KC)/conv_fault.c $(KC_STACKS) $(KC_DECODE)))
 $(eval $(call KC_SAN_template,kevstat,$(KC)/kevstat.c $(KC_STATS) $(KC_STACKS) $(KC_DECODE)))
 $(eval $(call KC_SAN_template,kevreport,$(KC)/kevreport.c $(KC)/report_rows.c $(KC)/report_assets.c \
                                         $(KC_STATS) $(KC_STACKS) $(KC_DECODE)))

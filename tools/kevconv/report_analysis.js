@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: MIT
 // The analysis module of the kevreport page (embedded after report.js by report_assets.c; no
 // external code). Through window.kevReport it adds:
-//   * a findings panel (#findings): priority inversions (who, on what, time lost), deadlock
-//     cycles, inheritance boosts, threads still blocked at the end, each with a "show" button;
+//   * a findings panel (#findings): faults (who, the signal, pc, address, the function holding
+//     the pc and the stack, named by kevreport from the capture's ELF files; a marker on the
+//     faulting thread's row), priority inversions (who, on what, time lost), deadlock cycles,
+//     inheritance boosts, threads still blocked at the end, each with a "show" button;
 //   * go-to-time (#goto), a cursor, and statistics of a selected range (#range-*);
 //   * CPU load over time per CPU (#cpuload) and a priority lane (#priolane), clickable;
 //   * blocked-by arrows on the timeline, from a waiting thread to the owner of what it waits on;
@@ -33,7 +35,7 @@
   }
 
   // ---- findings ----------------------------------------------------------------------------
-  var fs = el("section", { id: "findings" }, [el("h2", { text: "Findings: who blocked whom" })]);
+  var fs = el("section", { id: "findings" }, [el("h2", { text: "Findings: faults, who blocked whom" })]);
   R.timelineSection.parentNode.insertBefore(fs, R.timelineSection);
   function finding(kind, text, t, width) {
     var b = el("button", { "class": "show", text: "show" });
@@ -50,6 +52,30 @@
     var parts = m.map(function (x) { return who(x.thread, x.thread_prio) + " for " + fmt(x.lost); });
     if (v.others_lost) parts.push("other threads for " + fmt(v.others_lost));
     return parts.join(", ");
+  }
+  // Faults (T.faults, kx_faults.c: computed and named once, by kevreport): a finding each with
+  // its stack, and a marker on the faulting thread's row (the overlay below).
+  var F = (T.faults && T.faults.list) || [];
+  if (F.length) {
+    var fl = el("ul", { id: "faults-list" });
+    F.forEach(function (f, i) {
+      var th = f.thread >= 0 ? T.threads[f.thread].name : f.process + " " + f.pid + "/" + f.tid;
+      var li = finding("fault", "Fault: " + th + " (pid " + f.pid + ") killed by " + f.signal +
+        " (" + f.kind + (f.addr ? " at " + f.addr : "") + ") at " + boot(f.t) + ", pc " + f.pc +
+        " in " + f.function + (f.source ? " [" + f.source + "]" : ""), f.t);
+      li.id = "fault-" + i;
+      if (f.frames.length) {
+        var ol = el("ol", { "class": "fault-stack" });
+        f.frames.forEach(function (fr) { ol.appendChild(el("li", { text: fr })); });
+        li.appendChild(ol);
+        if (f.cut_short) li.appendChild(el("span", { "class": "note", text: "stack cut short: " + f.cut_short }));
+      } else {
+        li.appendChild(el("span", { "class": "note", text: " (no stack recorded)" }));
+      }
+      fl.appendChild(li);
+    });
+    fs.appendChild(fl);
+    if (T.faults.more) fs.appendChild(el("p", { "class": "note", text: T.faults.more + " more faults not listed." }));
   }
   if (!W) fs.appendChild(el("p", { "class": "note", text: "No wait analysis (out of memory)." }));
   else {
@@ -181,9 +207,18 @@
     pl.appendChild(s);
   });
 
-  // ---- blocked-by arrows and the cursor over the timeline ---------------------------------------
+  // ---- blocked-by arrows, fault markers and the cursor over the timeline ---------------------------
   R.overlays.push(function (g) {
-    var drawn = 0, AX = R.AXIS, RH = R.RH;
+    var drawn = 0, AX = R.AXIS, RH = R.RH, marked = 0;
+    F.forEach(function (f) {   // a red cross on the faulting thread's row, at the fault
+      if (!(f.thread in R.thRow) || f.t < view.t0 || f.t > view.t1) return;
+      var px = R.x(f.t), y = AX + R.thRow[f.thread] * RH;
+      g.strokeStyle = "#d00"; g.lineWidth = 2.5;
+      g.beginPath(); g.moveTo(px - 5, y + 2); g.lineTo(px + 5, y + RH - 2);
+      g.moveTo(px + 5, y + 2); g.lineTo(px - 5, y + RH - 2); g.stroke();
+      marked++;
+    });
+    R.canvas.setAttribute("data-fault-marks", marked);
     (T.waits || []).forEach(function (w) {
       if (w[2] < view.t0 || w[1] > view.t1 || !(w[0] in R.thRow) || !(w[3] in R.thRow)) return;
       var yw = AX + R.thRow[w[0]] * RH + RH / 2, yo = AX + R.thRow[w[3]] * RH + RH / 2;

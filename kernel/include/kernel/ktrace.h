@@ -131,6 +131,15 @@ static inline void ktrace_proc(const struct proc *p, unsigned ev)
         ktrace_proc_ev(p, ev);
 }
 
+// What a process runs (SYSTEM IMAGE, kernel/ktrace_image.c): p's program, or with p NULL the
+// kernel's own image. Written once a process: at its creation, and in the START snapshot.
+void ktrace_image_ev(const struct proc *p);
+static inline void ktrace_image(const struct proc *p)
+{
+    if (KTRACE_ON(KEV_C_SYSTEM))
+        ktrace_image_ev(p);
+}
+
 static inline void ktrace_int(unsigned ev, uint32_t irq, uint32_t who)
 {
     if (KTRACE_ON(KEV_C_INT))
