@@ -116,7 +116,7 @@ static void set_state(struct kx_stats *s, int idx, unsigned st, uint64_t t)
             struct kx_state_row r = { ts->iv_id, ts->since, t, idx, ts->state, st,
                                       ts->state == KEV_TH_RUNNING && ts->run_cpu
                                           ? (int)ts->run_cpu - 1 : -1,
-                                      prio, ts->waker, ts->waker_id, ts->waker_irq,
+                                      prio, ts->woken, ts->waker, ts->waker_id, ts->waker_irq,
                                       ts->block_call, 0, -1, -1 };
             const struct kw_wait *w = s->kw && s->kw->th[idx].wait >= 0
                                           ? &s->kw->wait[s->kw->th[idx].wait] : NULL;
@@ -128,6 +128,7 @@ static void set_state(struct kx_stats *s, int idx, unsigned st, uint64_t t)
     ts->state = st;
     ts->since = t;
     ts->iv_id = ++s->next_iv;
+    ts->woken = 0;
     ts->waker = -1;
     ts->waker_id = 0;
     ts->waker_irq = 0;
@@ -262,6 +263,7 @@ static void thread_event(struct kx_stats *s, const struct kev_event *e, int idx)
     if (st == KEV_TH_READY && was != KEV_TH_RUNNING && was != KEV_TH_READY) {
         // woken: by the thread running where the READY was written, in an interrupt or not
         int w = s->m.cur[cpu];
+        ts->woken = 1;
         ts->waker = w != idx ? w : -1;
         ts->waker_id = ts->waker >= 0 ? s->th[ts->waker].iv_id : 0;
         ts->waker_irq = s->cpu_irq[cpu];

@@ -44,6 +44,7 @@ struct kx_th_stats {
     unsigned state;                   // current state or KX_STATE_UNKNOWN
     uint64_t since;
     uint64_t iv_id;                   // the current interval's id (kx_state_row)
+    int woken;                        // READY from a blocked state (kx_state_row)
     int waker;                        // its waker (READY), -1 none
     uint64_t waker_id;
     unsigned waker_irq;               // irq + 1 when woken inside an interrupt
