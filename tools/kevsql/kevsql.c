@@ -50,7 +50,9 @@ static void usage(FILE *f)
         "                    instead of failing the query there\n"
         "  -j N              traces queried at once (default: the CPUs)\n"
         "  --merge SQL       a query over the union of the traces' rows, the table \"result\"\n"
-        "  --scheduler URL   run on a Dask distributed cluster (its scheduler's address)\n"
+        "  --scheduler URL   run on a Dask distributed cluster (its scheduler's address); the\n"
+        "                    workers open a trace by its path when they all see it, else it is\n"
+        "                    sent to them (--send: always)\n"
         "  -h, --help        this text\n"
         "Exit status: 0 ok, 1 a row with --check, a damaged or unreadable trace or a failing\n"
         "query, 2 bad usage.\n");
@@ -135,7 +137,8 @@ static const char *col_type(sqlite3_stmt *st, int i, int have_row)
     }
 }
 
-// A double as JSON: the shortest of %.15g and %.17g that reads back the same.
+// A double as JSON: the shorter of %.15g and %.17g that reads back the same, with ".0" when it
+// would read as an integer (a real column stays real for its reader).
 static void json_double(double v)
 {
     char b[40];
@@ -143,6 +146,8 @@ static void json_double(double v)
     if (strtod(b, NULL) != v)
         snprintf(b, sizeof(b), "%.17g", v);
     fputs(b, stdout);
+    if (!strpbrk(b, ".eni"))
+        fputs(".0", stdout);
 }
 
 long ksq_print(sqlite3 *db, const char *sql, const struct ksq_opts *o, const char *tool)
@@ -353,13 +358,26 @@ static int is_trace(const char *a)
     return stat(a, &sb) == 0 && (S_ISDIR(sb.st_mode) || S_ISREG(sb.st_mode));
 }
 
+static int run(int argc, char **argv, const char **words, struct ksq_opts *po);
+
 int main(int argc, char **argv)
 {
     struct ksq_opts o = { .format = KSQ_TABLE, .header = 1 };
     const char **words = calloc((size_t)argc + 1, sizeof(char *));
-    int nwords = 0, many = 0;
-    if (!words)
+    o.traces = calloc((size_t)argc + 1, sizeof(char *));
+    if (!words || !o.traces)
         return 1;
+    int rc = run(argc, argv, words, &o);
+    free(words);
+    free(o.traces);
+    return rc;
+}
+
+// The command itself, with words and o->traces room for every argument.
+static int run(int argc, char **argv, const char **words, struct ksq_opts *po)
+{
+    struct ksq_opts o = *po;
+    int nwords = 0, many = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
@@ -389,6 +407,9 @@ int main(int argc, char **argv)
         } else if (!strcmp(a, "--scheduler") && i + 1 < argc) {
             i++;
             return dask(argc, argv);
+        } else if (!strcmp(a, "--send")) {
+            fprintf(stderr, "kevsql: --send goes with --scheduler\n");
+            return 2;
         } else if (a[0] == '-' && a[1]) {
             fprintf(stderr, "kevsql: unknown option or missing value: %s\n", a);
             usage(stderr);
@@ -399,9 +420,6 @@ int main(int argc, char **argv)
     }
     sqlite3_auto_extension((void (*)(void))sqlite3_kevsql_init);
     // Which word is the query: the one that is not a file or directory.
-    o.traces = calloc((size_t)nwords + 1, sizeof(char *));
-    if (!o.traces)
-        return 1;
     int query_first = 0;
     for (int i = 0; i < nwords; i++) {
         if (!o.query && !is_trace(words[i])) {

@@ -9,8 +9,9 @@
 # them in an in-memory SQLite table "result" and prints --merge's answer, in kevsql's formats.
 # A trace (and the extension) goes by its path when every worker sees the same file there
 # (same size), and as bytes otherwise: the task writes them to a file of its own and opens that.
-#   kevsql_dask.py [--csv|--json] [--no-header] [--lenient] [--check] [--merge SQL]
+#   kevsql_dask.py [--csv|--json] [--no-header] [--lenient] [--check] [--merge SQL] [--send]
 #                  --scheduler URL 'SELECT ...' TRACE.kev|DIR...
+# (--send: bytes even where the workers see the paths, to try that way on one machine)
 # Exit status as kevsql's: 0 ok, 1 a row with --check or a trace that failed, 2 bad usage.
 import argparse
 import hashlib
@@ -107,7 +108,8 @@ def json_num(v):
     reads back the same."""
     if isinstance(v, float):
         s = "%.15g" % v
-        return s if float(s) == v else "%.17g" % v
+        s = s if float(s) == v else "%.17g" % v
+        return s if any(c in s for c in ".eni") else s + ".0"
     return str(v)
 
 
@@ -161,6 +163,8 @@ def main():
     ap.add_argument("--merge")
     ap.add_argument("-j", type=int)
     ap.add_argument("--scheduler", required=True)
+    ap.add_argument("--send", action="store_true",
+                    help="send the traces and the extension to the workers even where they see them")
     ap.add_argument("words", nargs="+")
     a = ap.parse_args()
     query = None
@@ -181,7 +185,7 @@ def main():
     files = [os.path.abspath(so)] + [os.path.abspath(t) for t in traces]
     sizes = [os.path.getsize(f) if os.path.isfile(f) else -1 for f in files]
     seen = client.run(sees, files)
-    shared = [all(s[i] == sizes[i] for s in seen.values()) for i in range(len(files))]
+    shared = [not a.send and all(s[i] == sizes[i] for s in seen.values()) for i in range(len(files))]
 
     def ref(i):
         if shared[i]:
@@ -193,7 +197,12 @@ def main():
                              pure=False) for k in range(len(traces))]
     status = 0
     frames = []
-    for k, (df, err) in enumerate(client.gather(futures)):
+    results = client.gather(futures)
+    held = client.who_has(futures)   # which worker computed (holds) each trace's rows
+    workers = {w for ws in held.values() for w in ws}
+    print("kevsql: %d traces on %d workers of %s" % (len(traces), len(workers), a.scheduler),
+          file=sys.stderr)
+    for k, (df, err) in enumerate(results):
         if err:
             print("kevsql: %s: %s" % (traces[k], err), file=sys.stderr)
             status = 1

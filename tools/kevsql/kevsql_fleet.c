@@ -540,5 +540,13 @@ int ksq_fleet(const struct ksq_opts *q)
     else if (q->check && rows > 0)
         status = 1;
     sqlite3_close(c.db);
+    for (int i = 0; i < 3 * l.n; i++)
+        free(c.meta[i]);
+    for (int i = 0; i < c.ncols; i++)
+        free(c.names[i]);
+    for (int i = 0; i < l.n; i++)
+        free(l.v[i]);
+    free(c.meta), free(c.names), free(l.v), free(in), free(pid), free(pf);
+    munmap(next, 4096);
     return status;
 }

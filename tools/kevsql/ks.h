@@ -160,6 +160,7 @@ struct ks_walk {
     struct ks_cursor *cur;
     uint64_t nev;            // events walked
     int64_t param;           // a table-valued function's argument (cpu_load's width)
+    const char *fail;        // a table's reason to fail the statement (the cursor says it)
     void *state;             // a table's own state for the walk (sqlite3_free'd at its end)
 };
 

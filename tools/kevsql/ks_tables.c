@@ -1153,6 +1153,10 @@ static void push_load(void *user, unsigned cpu, uint64_t t0, uint64_t t1, int th
     int64_t a = ks_ns(w->t, t0), b = ks_ns(w->t, t1);
     if (what != 1 || b <= a || cpu >= KEV_MAX_CPUS)
         return;
+    if ((b - a) / width > 1000000) { // a row a bucket: say so rather than give ten million
+        w->fail = "cpu_load: a busy period spans over a million buckets (a wider WIDTH?)";
+        return;
+    }
     while (a < b) {
         int64_t k = a / width, end = (k + 1) * width, to = end < b ? end : b;
         if (k != ls->k[cpu]) {

@@ -282,6 +282,8 @@ static int pump(struct ks_cursor *c)
             kx_model_update(w->m, &e);
         if (c->oom)
             return SQLITE_NOMEM;
+        if (w->fail)
+            return set_error(c, "%s", w->fail);
     }
     if (c->done && !c->finished) {
         c->finished = 1;

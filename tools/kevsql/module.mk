@@ -31,3 +31,16 @@ HOST_TOOLS += $(H)/kevsql_dask.py
 $(H)/kevsql_dask.py: $(KS)/kevsql_dask.py
 	@mkdir -p $(dir $@)
 	$(Q)cp $< $@ && chmod +x $@
+
+# Tests: the extension and the command against the independent reader, kevscen's scripts and
+# kevstat, the sqlite3 shell and Python as consumers, damaged input, many traces; the damaged
+# input again through the ASan + UBSan build; a real Dask cluster on loopback.
+TEST_DEPS_HOST += $(H)/kevsql $(H)/kevsql.so $(H)/kevsql_dask.py $(H)/kevstat $(H)/kevscen \
+                  $(H)/kevgen $(HT)/kevscen4 $(HT)/kevsql
+SCRIPT_TESTS_HOST += kevsql|400|test/tools/test_kevsql.sh
+SCRIPT_TESTS_HOST += kevsql-asan|300|test/tools/test_kevsql.sh|$(HT)|build/host-test/sql|damage
+SCRIPT_TESTS_HOST += kevsql-dask|240|test/tools/test_kevsql_dask.sh
+$(HT)/kevsql: $(call host_test_objs,$(KS)/kevsql.c $(KS)/kevsql_fleet.c $(KS_SRCS))
+	@echo "  TESTLD  $@"
+	$(Q)$(HOST_CC) $(HOST_TLDFLAGS) -o $@ $^ -lsqlite3
+$(call host_test_objs,$(KS)/ks_stdlib.c): $(KS)/stdlib.sql

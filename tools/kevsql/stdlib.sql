@@ -115,14 +115,22 @@ FROM wait_preemptor p JOIN wait w ON w.id = p.wait_id
 WHERE p.inversion > 0 AND w.inversion > 0
 GROUP BY p.waiter_utid, p.object, p.owner_utid, p.utid ORDER BY lost_ns DESC;
 
--- Deadlock cycles (kevstat -s waits'): a row per cycle, its threads in order, when it closed,
--- when a wait of it ended (NULL: still blocked at the end).
+-- Deadlock cycles (kevstat -s waits'): a row per cycle, its threads in order as kevstat
+-- prints them ("b waits on mutex 1 held by a, which waits on mutex 2 held by b"), when it
+-- closed, when a wait of it ended (NULL: still blocked at the end).
 CREATE TEMP VIEW deadlock_cycle AS -- kevsql stdlib
-SELECT d.cycle, min(d.ts) AS ts, min(d.broken_ts) AS broken_ts, count(*) AS threads,
-       group_concat(l.label || ' waits on ' || d.object || ' held by ' || o.label, ', ') AS cycle_text
-FROM (SELECT * FROM deadlock ORDER BY cycle, position) d
-     JOIN thread_label l ON l.utid = d.utid JOIN thread_label o ON o.utid = d.owner_utid
-GROUP BY d.cycle ORDER BY d.cycle;
+WITH RECURSIVE d AS (
+    SELECT d.cycle, d.position, d.ts, d.broken_ts, d.object, l.label, o.label AS owner
+    FROM deadlock d JOIN thread_label l ON l.utid = d.utid JOIN thread_label o ON o.utid = d.owner_utid),
+c(cycle, pos, n, text) AS (
+    SELECT cycle, 0, 1, label || ' waits on ' || object || ' held by ' || owner FROM d WHERE position = 0
+    UNION ALL
+    SELECT c.cycle, c.pos + 1, c.n + 1, c.text || ', which waits on ' || d.object || ' held by ' || d.owner
+    FROM c JOIN d ON d.cycle = c.cycle AND d.position = c.pos + 1)
+SELECT c.cycle, d.ts, d.broken_ts, c.n AS threads, c.text AS cycle_text
+FROM c JOIN d ON d.cycle = c.cycle AND d.position = 0
+WHERE c.n = (SELECT count(*) FROM deadlock x WHERE x.cycle = c.cycle)
+ORDER BY c.cycle;
 
 -- Lock contention by object and owner: a row per (object, owner) with the waits on it while
 -- that thread held it.
