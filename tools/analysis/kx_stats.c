@@ -118,7 +118,7 @@ static void set_state(struct kx_stats *s, int idx, unsigned st, uint64_t t)
                                           ? (int)ts->run_cpu - 1 : -1,
                                       prio, ts->woken, ts->waker, ts->waker_id, ts->waker_irq,
                                       ts->block_call, 0, -1, -1 };
-            const struct kw_wait *w = s->kw && s->kw->th[idx].wait >= 0
+            const struct kw_wait *w = s->kw && !(s->skip & KX_SKIP_WAIT) && s->kw->th[idx].wait >= 0
                                           ? &s->kw->wait[s->kw->th[idx].wait] : NULL;
             if (w && w->th == idx && w->t0 == ts->since)
                 r.wait = w->serial, r.obj = w->obj, r.owner = w->owner;
@@ -635,12 +635,15 @@ void kx_stats_event(struct kx_stats *s, const struct kev_event *e)
         break;
     case KEV_C_KER_CALL: kcall_event(s, e); break;
     case KEV_C_INT: int_event(s, e); break;
-    case KEV_C_COMM: comm_event(s, e); break;
+    case KEV_C_COMM:
+        if (!(s->skip & KX_SKIP_MSG))
+            comm_event(s, e);
+        break;
     case KEV_C_USER: user_event(s, e); break;
     case KEV_C_SYSTEM: snapshot_entry(s, e); break;
     default: break;
     }
-    if (s->kw)
+    if (s->kw && !(s->skip & KX_SKIP_WAIT))
         kw_event(s->kw, e, th);
     kx_model_update(&s->m, e);
     if (s->m.in_snapshot && e->cls == KEV_C_PR_TH && e->ev == KEV_TH_RUNNING && th >= 0 &&
@@ -675,7 +678,7 @@ void kx_stats_finish(struct kx_stats *s)
         id = s->irq_open[slot].row.id + 1;
         irq_emit(s, slot);
     }
-    if (s->kw)
+    if (s->kw && !(s->skip & KX_SKIP_WAIT))
         kw_finish(s->kw);
     const struct kev_reader *r = s->r;
     if (!r->kr_have_trailer)

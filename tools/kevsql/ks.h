@@ -49,6 +49,7 @@ struct ks_trace {
     int mapped;
     struct kev_reader *r;    // the opened header, system page and trailer (never walked)
     uint64_t hz;
+    uint64_t ns_per_cycle;   // 1e9 / hz when that is whole (ks_ns multiplies), else 0
     int strict;              // a damaged file fails the statement at the damage (else: noted)
     // The first pass (ks_trace_summary), once: small tables.
     int have_summary;
@@ -196,6 +197,7 @@ struct ks_table {
     void (*rec_col)(struct ks_walk *w, const struct ks_rec *rec, int col, sqlite3_context *ctx);
     int param_col;           // a hidden column that must be given (TABLE(value)), 0 none
     void (*on_end)(struct ks_walk *w); // after the walk (and the model's last records)
+    unsigned skip;           // parts of the analyses the table does not need (KX_SKIP_*)
 };
 
 extern const struct ks_table *const ks_tables[];

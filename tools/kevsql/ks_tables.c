@@ -85,9 +85,15 @@ static void thread_col(struct ks_trace *t, unsigned row, int col, sqlite3_contex
     }
 }
 static const struct ks_table t_thread = {
-    "thread", "every thread seen (Perfetto's columns; tid is the kernel's, per process)",
-    KS_SRC_SUMMARY, thread_cols, NCOL(thread_cols), -1, 0, thread_rows, thread_col,
-    NULL, NULL, NULL, 0, NULL,
+    .name = "thread",
+    .doc = "every thread seen (Perfetto's columns; tid is the kernel's, per process)",
+    .src = KS_SRC_SUMMARY,
+    .cols = thread_cols,
+    .ncols = NCOL(thread_cols),
+    .ts_col = -1,
+    .needs_stats = 0,
+    .nrows = thread_rows,
+    .summary_col = thread_col,
 };
 
 static unsigned process_rows(struct ks_trace *t) { return t->nproc; }
@@ -114,8 +120,15 @@ static void process_col(struct ks_trace *t, unsigned row, int col, sqlite3_conte
     }
 }
 static const struct ks_table t_process = {
-    "process", "every process seen (upid is the kernel's pid)", KS_SRC_SUMMARY, process_cols,
-    NCOL(process_cols), -1, 0, process_rows, process_col, NULL, NULL, NULL, 0, NULL,
+    .name = "process",
+    .doc = "every process seen (upid is the kernel's pid)",
+    .src = KS_SRC_SUMMARY,
+    .cols = process_cols,
+    .ncols = NCOL(process_cols),
+    .ts_col = -1,
+    .needs_stats = 0,
+    .nrows = process_rows,
+    .summary_col = process_col,
 };
 
 static unsigned cpu_rows(struct ks_trace *t) { return t->ncpu; }
@@ -139,8 +152,15 @@ static void cpu_col(struct ks_trace *t, unsigned row, int col, sqlite3_context *
     }
 }
 static const struct ks_table t_cpu = {
-    "cpu", "each CPU, with its time running threads, its idle thread, no thread known",
-    KS_SRC_SUMMARY, cpu_cols, NCOL(cpu_cols), -1, 0, cpu_rows, cpu_col, NULL, NULL, NULL, 0, NULL,
+    .name = "cpu",
+    .doc = "each CPU, with its time running threads, its idle thread, no thread known",
+    .src = KS_SRC_SUMMARY,
+    .cols = cpu_cols,
+    .ncols = NCOL(cpu_cols),
+    .ts_col = -1,
+    .needs_stats = 0,
+    .nrows = cpu_rows,
+    .summary_col = cpu_col,
 };
 
 // metadata: Perfetto's (name, key_type, int_value, str_value). Rows by index.
@@ -224,9 +244,15 @@ static void metadata_col(struct ks_trace *t, unsigned row, int col, sqlite3_cont
         sqlite3_result_null(ctx);
 }
 static const struct ks_table t_metadata = {
-    "metadata", "the trace's facts: board, CPUs, clock rate, build, boot time, header items",
-    KS_SRC_SUMMARY, metadata_cols, NCOL(metadata_cols), -1, 0, metadata_rows, metadata_col,
-    NULL, NULL, NULL, 0, NULL,
+    .name = "metadata",
+    .doc = "the trace's facts: board, CPUs, clock rate, build, boot time, header items",
+    .src = KS_SRC_SUMMARY,
+    .cols = metadata_cols,
+    .ncols = NCOL(metadata_cols),
+    .ts_col = -1,
+    .needs_stats = 0,
+    .nrows = metadata_rows,
+    .summary_col = metadata_col,
 };
 
 // Tracks: per thread its kernel calls, messages and instants; per CPU its interrupts and its
@@ -311,9 +337,16 @@ static void track_col(struct ks_trace *t, unsigned row, int col, sqlite3_context
     }
 }
 static const struct ks_table t_track = {
-    "track", "every track: a thread's kernel calls, messages, events; a CPU's interrupts and "
-    "busy counter; a process's user-event counter", KS_SRC_SUMMARY, track_cols,
-    NCOL(track_cols), -1, 0, track_rows, track_col, NULL, NULL, NULL, 0, NULL,
+    .name = "track",
+    .doc = "every track: a thread's kernel calls, messages, events; a CPU's interrupts and "
+    "busy counter; a process's user-event counter",
+    .src = KS_SRC_SUMMARY,
+    .cols = track_cols,
+    .ncols = NCOL(track_cols),
+    .ts_col = -1,
+    .needs_stats = 0,
+    .nrows = track_rows,
+    .summary_col = track_col,
 };
 
 static unsigned deadlock_rows(struct ks_trace *t) { return t->ndl; }
@@ -337,9 +370,16 @@ static void deadlock_col(struct ks_trace *t, unsigned row, int col, sqlite3_cont
     }
 }
 static const struct ks_table t_deadlock = {
-    "deadlock", "deadlock cycles (kevstat -s waits): one row per thread of a cycle, waiting on "
-    "an object its next thread holds", KS_SRC_SUMMARY, deadlock_cols, NCOL(deadlock_cols), -1,
-    0, deadlock_rows, deadlock_col, NULL, NULL, NULL, 0, NULL,
+    .name = "deadlock",
+    .doc = "deadlock cycles (kevstat -s waits): one row per thread of a cycle, waiting on "
+    "an object its next thread holds",
+    .src = KS_SRC_SUMMARY,
+    .cols = deadlock_cols,
+    .ncols = NCOL(deadlock_cols),
+    .ts_col = -1,
+    .needs_stats = 0,
+    .nrows = deadlock_rows,
+    .summary_col = deadlock_col,
 };
 
 static unsigned lost_rows(struct ks_trace *t) { return t->ngap; }
@@ -360,8 +400,15 @@ static void lost_col(struct ks_trace *t, unsigned row, int col, sqlite3_context 
     }
 }
 static const struct ks_table t_lost = {
-    "lost", "lost-event windows: events of a CPU the capture could not keep, and where",
-    KS_SRC_SUMMARY, lost_cols, NCOL(lost_cols), -1, 0, lost_rows, lost_col, NULL, NULL, NULL, 0, NULL,
+    .name = "lost",
+    .doc = "lost-event windows: events of a CPU the capture could not keep, and where",
+    .src = KS_SRC_SUMMARY,
+    .cols = lost_cols,
+    .ncols = NCOL(lost_cols),
+    .ts_col = -1,
+    .needs_stats = 0,
+    .nrows = lost_rows,
+    .summary_col = lost_col,
 };
 
 // ============================================================================================
@@ -461,8 +508,15 @@ static void event_col(struct ks_walk *w, const struct ks_rec *rec, int col, sqli
     }
 }
 static const struct ks_table t_event = {
-    "event", "every event of the trace (CONTROL aside), as decoded: the largest table",
-    KS_SRC_EVENTS, event_cols, NCOL(event_cols), 1, 0, NULL, NULL, event_on, NULL, event_col, 0, NULL,
+    .name = "event",
+    .doc = "every event of the trace (CONTROL aside), as decoded: the largest table",
+    .src = KS_SRC_EVENTS,
+    .cols = event_cols,
+    .ncols = NCOL(event_cols),
+    .ts_col = 1,
+    .needs_stats = 0,
+    .on_event = event_on,
+    .rec_col = event_col,
 };
 
 // user_event: a program's events, with their registered names and values (kx_user_value).
@@ -521,8 +575,16 @@ static void user_col(struct ks_walk *w, const struct ks_rec *rec, int col, sqlit
     }
 }
 static const struct ks_table t_user_event = {
-    "user_event", "programs' user events: code, registered name, value as every tool formats it",
-    KS_SRC_EVENTS, user_cols, NCOL(user_cols), 1, 1, NULL, NULL, user_on, NULL, user_col, 0, NULL,
+    .name = "user_event",
+    .doc = "programs' user events: code, registered name, value as every tool formats it",
+    .src = KS_SRC_EVENTS,
+    .cols = user_cols,
+    .ncols = NCOL(user_cols),
+    .ts_col = 1,
+    .needs_stats = 1,
+    .on_event = user_on,
+    .rec_col = user_col,
+    .skip = KX_SKIP_MSG | KX_SKIP_WAIT,
 };
 
 // fault and stack_sample (trace/kev_stack.h)
@@ -572,9 +634,16 @@ static void fault_col(struct ks_walk *w, const struct ks_rec *rec, int col, sqli
     }
 }
 static const struct ks_table t_fault = {
-    "fault", "processes killed by a fault: signal, kind, pc, address (its stack: the "
-    "stack_sample of kind 'fault' of the same thread right after it)", KS_SRC_EVENTS,
-    fault_cols, NCOL(fault_cols), 1, 0, NULL, NULL, fault_on, NULL, fault_col, 0, NULL,
+    .name = "fault",
+    .doc = "processes killed by a fault: signal, kind, pc, address (its stack: the "
+    "stack_sample of kind 'fault' of the same thread right after it)",
+    .src = KS_SRC_EVENTS,
+    .cols = fault_cols,
+    .ncols = NCOL(fault_cols),
+    .ts_col = 1,
+    .needs_stats = 0,
+    .on_event = fault_on,
+    .rec_col = fault_col,
 };
 
 static const struct ks_col stack_cols[] = {
@@ -623,9 +692,16 @@ static void stack_col(struct ks_walk *w, const struct ks_rec *rec, int col, sqli
     }
 }
 static const struct ks_table t_stack = {
-    "stack_sample", "stacks the capture holds: profile samples (user, kernel) and faults' "
-    "stacks; frames innermost first", KS_SRC_EVENTS, stack_cols, NCOL(stack_cols), 1, 0, NULL,
-    NULL, stack_on, NULL, stack_col, 0, NULL,
+    .name = "stack_sample",
+    .doc = "stacks the capture holds: profile samples (user, kernel) and faults' "
+    "stacks; frames innermost first",
+    .src = KS_SRC_EVENTS,
+    .cols = stack_cols,
+    .ncols = NCOL(stack_cols),
+    .ts_col = 1,
+    .needs_stats = 0,
+    .on_event = stack_on,
+    .rec_col = stack_col,
 };
 
 static const struct ks_col prio_cols[] = {
@@ -660,8 +736,15 @@ static void prio_col(struct ks_walk *w, const struct ks_rec *rec, int col, sqlit
     }
 }
 static const struct ks_table t_prio = {
-    "prio_change", "priority changes with their cause (the capture's PRIO_CHANGE events)",
-    KS_SRC_EVENTS, prio_cols, NCOL(prio_cols), 1, 0, NULL, NULL, prio_on, NULL, prio_col, 0, NULL,
+    .name = "prio_change",
+    .doc = "priority changes with their cause (the capture's PRIO_CHANGE events)",
+    .src = KS_SRC_EVENTS,
+    .cols = prio_cols,
+    .ncols = NCOL(prio_cols),
+    .ts_col = 1,
+    .needs_stats = 0,
+    .on_event = prio_on,
+    .rec_col = prio_col,
 };
 
 // ============================================================================================
@@ -707,9 +790,17 @@ static void sched_push(void *user, const struct kx_state_row *r)
 }
 static void sink_sched(struct kx_sink *k) { k->state = sched_push; }
 static const struct ks_table t_sched = {
-    "sched_slice", "each time a thread ran on a CPU (Perfetto's; priority the kernel's, larger "
-    "more urgent; end_state the kernel's state name)", KS_SRC_MODEL, sched_cols,
-    NCOL(sched_cols), 1, 1, NULL, NULL, NULL, sink_sched, sched_col, 0, NULL,
+    .name = "sched_slice",
+    .doc = "each time a thread ran on a CPU (Perfetto's; priority the kernel's, larger "
+    "more urgent; end_state the kernel's state name)",
+    .src = KS_SRC_MODEL,
+    .cols = sched_cols,
+    .ncols = NCOL(sched_cols),
+    .ts_col = 1,
+    .needs_stats = 1,
+    .sink = sink_sched,
+    .rec_col = sched_col,
+    .skip = KX_SKIP_MSG | KX_SKIP_WAIT,
 };
 
 static const struct ks_col ts_cols[] = {
@@ -783,9 +874,17 @@ static void ts_col(struct ks_walk *w, const struct ks_rec *rec, int col, sqlite3
     }
 }
 static const struct ks_table t_thread_state = {
-    "thread_state", "every thread's state over time (Perfetto's; states the kernel's names), "
-    "with the blocking object, its owner and the waker", KS_SRC_MODEL, ts_cols, NCOL(ts_cols),
-    1, 1, NULL, NULL, NULL, sink_state, ts_col, 0, NULL,
+    .name = "thread_state",
+    .doc = "every thread's state over time (Perfetto's; states the kernel's names), "
+    "with the blocking object, its owner and the waker",
+    .src = KS_SRC_MODEL,
+    .cols = ts_cols,
+    .ncols = NCOL(ts_cols),
+    .ts_col = 1,
+    .needs_stats = 1,
+    .sink = sink_state,
+    .rec_col = ts_col,
+    .skip = KX_SKIP_MSG,
 };
 
 static void push_kcall(void *user, const struct kx_kcall_row *r)
@@ -847,8 +946,16 @@ static void kcall_col(struct ks_walk *w, const struct ks_rec *rec, int col, sqli
     }
 }
 static const struct ks_table t_kcall = {
-    "kcall", "every kernel call: entry to exit on its thread, arguments, result and errno",
-    KS_SRC_MODEL, kcall_cols, NCOL(kcall_cols), 1, 1, NULL, NULL, NULL, sink_kcall, kcall_col, 0, NULL,
+    .name = "kcall",
+    .doc = "every kernel call: entry to exit on its thread, arguments, result and errno",
+    .src = KS_SRC_MODEL,
+    .cols = kcall_cols,
+    .ncols = NCOL(kcall_cols),
+    .ts_col = 1,
+    .needs_stats = 1,
+    .sink = sink_kcall,
+    .rec_col = kcall_col,
+    .skip = KX_SKIP_MSG | KX_SKIP_WAIT,
 };
 
 static void push_irq(void *user, const struct kx_irq_row *r)
@@ -907,9 +1014,17 @@ static void irq_col(struct ks_walk *w, const struct ks_rec *rec, int col, sqlite
     }
 }
 static const struct ks_table t_irq = {
-    "irq", "every interrupt, its handler, and the thread that handled it with the "
-    "interrupt-to-thread latency (kevstat -s irq's)", KS_SRC_MODEL, irq_cols, NCOL(irq_cols), 1,
-    1, NULL, NULL, NULL, sink_irq, irq_col, 0, NULL,
+    .name = "irq",
+    .doc = "every interrupt, its handler, and the thread that handled it with the "
+    "interrupt-to-thread latency (kevstat -s irq's)",
+    .src = KS_SRC_MODEL,
+    .cols = irq_cols,
+    .ncols = NCOL(irq_cols),
+    .ts_col = 1,
+    .needs_stats = 1,
+    .sink = sink_irq,
+    .rec_col = irq_col,
+    .skip = KX_SKIP_WAIT,
 };
 
 static void push_msg(void *user, const struct kx_msg *g)
@@ -990,9 +1105,17 @@ static void msg_col(struct ks_walk *w, const struct ks_rec *rec, int col, sqlite
     }
 }
 static const struct ks_table t_msg = {
-    "msg", "every message (send to reply) and pulse (send to receive), its client, server and "
-    "times; parent_id the request its server was serving", KS_SRC_MODEL, msg_cols,
-    NCOL(msg_cols), 1, 1, NULL, NULL, NULL, sink_msg, msg_col, 0, NULL,
+    .name = "msg",
+    .doc = "every message (send to reply) and pulse (send to receive), its client, server and "
+    "times; parent_id the request its server was serving",
+    .src = KS_SRC_MODEL,
+    .cols = msg_cols,
+    .ncols = NCOL(msg_cols),
+    .ts_col = 1,
+    .needs_stats = 1,
+    .sink = sink_msg,
+    .rec_col = msg_col,
+    .skip = KX_SKIP_WAIT,
 };
 
 static void push_wait(void *user, const struct kw_wait *w)
@@ -1043,9 +1166,17 @@ static void wait_col(struct ks_walk *w, const struct ks_rec *rec, int col, sqlit
     }
 }
 static const struct ks_table t_wait = {
-    "wait", "every wait on a mutex, semaphore or condition variable (kevstat -s waits): who, "
+    .name = "wait",
+    .doc = "every wait on a mutex, semaphore or condition variable (kevstat -s waits): who, "
     "on what, held by whom, how long, what the owner did, the time an inversion lost",
-    KS_SRC_MODEL, wait_cols, NCOL(wait_cols), 1, 1, NULL, NULL, NULL, sink_wait, wait_col, 0, NULL,
+    .src = KS_SRC_MODEL,
+    .cols = wait_cols,
+    .ncols = NCOL(wait_cols),
+    .ts_col = 1,
+    .needs_stats = 1,
+    .sink = sink_wait,
+    .rec_col = wait_col,
+    .skip = KX_SKIP_MSG,
 };
 
 // wait_preemptor: each thread that ran in a waited-on owner's place (one row per wait and
@@ -1084,9 +1215,17 @@ static void wpre_col(struct ks_walk *w, const struct ks_rec *rec, int col, sqlit
     }
 }
 static const struct ks_table t_wait_pre = {
-    "wait_preemptor", "each thread that ran in the place of a waited-on owner, per wait: how "
-    "long, and how much of it an inversion lost", KS_SRC_MODEL, wpre_cols, NCOL(wpre_cols), -1,
-    1, NULL, NULL, NULL, sink_wait_pre, wpre_col, 0, NULL,
+    .name = "wait_preemptor",
+    .doc = "each thread that ran in the place of a waited-on owner, per wait: how "
+    "long, and how much of it an inversion lost",
+    .src = KS_SRC_MODEL,
+    .cols = wpre_cols,
+    .ncols = NCOL(wpre_cols),
+    .ts_col = -1,
+    .needs_stats = 1,
+    .sink = sink_wait_pre,
+    .rec_col = wpre_col,
+    .skip = KX_SKIP_MSG,
 };
 
 // cpu_state: each CPU's periods running a thread, its idle thread, or none known
@@ -1115,9 +1254,17 @@ static void cpus_col(struct ks_walk *w, const struct ks_rec *rec, int col, sqlit
     }
 }
 static const struct ks_table t_cpu_state = {
-    "cpu_state", "each CPU's time, period by period: a thread running, its idle thread, or no "
-    "thread known (they add up to the trace's span)", KS_SRC_MODEL, cpus_cols, NCOL(cpus_cols),
-    0, 1, NULL, NULL, NULL, sink_cpu, cpus_col, 0, NULL,
+    .name = "cpu_state",
+    .doc = "each CPU's time, period by period: a thread running, its idle thread, or no "
+    "thread known (they add up to the trace's span)",
+    .src = KS_SRC_MODEL,
+    .cols = cpus_cols,
+    .ncols = NCOL(cpus_cols),
+    .ts_col = 0,
+    .needs_stats = 1,
+    .sink = sink_cpu,
+    .rec_col = cpus_col,
+    .skip = KX_SKIP_MSG | KX_SKIP_WAIT,
 };
 
 // cpu_load(WIDTH): each CPU's busy time (a thread other than idle running) in buckets of WIDTH
@@ -1194,9 +1341,19 @@ static void load_col(struct ks_walk *w, const struct ks_rec *rec, int col, sqlit
     }
 }
 static const struct ks_table t_cpu_load = {
-    "cpu_load", "cpu_load(WIDTH): each CPU's busy time and load per bucket of WIDTH ns from "
-    "boot (buckets without busy time left out)", KS_SRC_MODEL, load_cols, NCOL(load_cols), -1, 1,
-    NULL, NULL, NULL, sink_load, load_col, 5, load_end,
+    .name = "cpu_load",
+    .doc = "cpu_load(WIDTH): each CPU's busy time and load per bucket of WIDTH ns from "
+    "boot (buckets without busy time left out)",
+    .src = KS_SRC_MODEL,
+    .cols = load_cols,
+    .ncols = NCOL(load_cols),
+    .ts_col = -1,
+    .needs_stats = 1,
+    .sink = sink_load,
+    .rec_col = load_col,
+    .param_col = 5,
+    .on_end = load_end,
+    .skip = KX_SKIP_MSG | KX_SKIP_WAIT,
 };
 
 // slice: kernel calls, interrupts and their handlers, messages (Perfetto's slice)
@@ -1300,9 +1457,17 @@ static void slice_col(struct ks_walk *w, const struct ks_rec *rec, int col, sqli
     }
 }
 static const struct ks_table t_slice = {
-    "slice", "kernel calls on their thread's track, interrupts and their handlers on their "
-    "CPU's, messages and pulses on their sender's (Perfetto's slice)", KS_SRC_MODEL, slice_cols,
-    NCOL(slice_cols), 1, 1, NULL, NULL, NULL, sink_slice2, slice_col, 0, NULL,
+    .name = "slice",
+    .doc = "kernel calls on their thread's track, interrupts and their handlers on their "
+    "CPU's, messages and pulses on their sender's (Perfetto's slice)",
+    .src = KS_SRC_MODEL,
+    .cols = slice_cols,
+    .ncols = NCOL(slice_cols),
+    .ts_col = 1,
+    .needs_stats = 1,
+    .sink = sink_slice2,
+    .rec_col = slice_col,
+    .skip = KX_SKIP_WAIT,
 };
 
 // instant: user events and faults on their thread's event track
@@ -1353,9 +1518,16 @@ static void instant_col(struct ks_walk *w, const struct ks_rec *rec, int col,
     }
 }
 static const struct ks_table t_instant = {
-    "instant", "user events and faults as instants on their thread's event track",
-    KS_SRC_EVENTS, instant_cols, NCOL(instant_cols), 1, 1, NULL, NULL, instant_on, NULL,
-    instant_col, 0, NULL,
+    .name = "instant",
+    .doc = "user events and faults as instants on their thread's event track",
+    .src = KS_SRC_EVENTS,
+    .cols = instant_cols,
+    .ncols = NCOL(instant_cols),
+    .ts_col = 1,
+    .needs_stats = 1,
+    .on_event = instant_on,
+    .rec_col = instant_col,
+    .skip = KX_SKIP_MSG | KX_SKIP_WAIT,
 };
 
 // counter: each CPU's busy step (1 a thread other than idle runs, 0 not) at each change, and
@@ -1411,9 +1583,18 @@ static void counter_col(struct ks_walk *w, const struct ks_rec *rec, int col,
     }
 }
 static const struct ks_table t_counter = {
-    "counter", "each CPU's busy step (track cpu.busy) and numeric user events' first word "
-    "(track per process and code)", KS_SRC_MODEL, counter_cols, NCOL(counter_cols), 1, 1, NULL,
-    NULL, counter_on, sink_counter, counter_col, 0, NULL,
+    .name = "counter",
+    .doc = "each CPU's busy step (track cpu.busy) and numeric user events' first word "
+    "(track per process and code)",
+    .src = KS_SRC_MODEL,
+    .cols = counter_cols,
+    .ncols = NCOL(counter_cols),
+    .ts_col = 1,
+    .needs_stats = 1,
+    .on_event = counter_on,
+    .sink = sink_counter,
+    .rec_col = counter_col,
+    .skip = KX_SKIP_MSG | KX_SKIP_WAIT,
 };
 
 // args: the arguments of slices and instants, by arg_set_id
@@ -1518,8 +1699,17 @@ static void args_col(struct ks_walk *w, const struct ks_rec *rec, int col, sqlit
     }
 }
 static const struct ks_table t_args = {
-    "args", "the arguments of slices and instants (Perfetto's args), by arg_set_id",
-    KS_SRC_MODEL, args_cols, NCOL(args_cols), -1, 1, NULL, NULL, args_on, sink_args, args_col, 0, NULL,
+    .name = "args",
+    .doc = "the arguments of slices and instants (Perfetto's args), by arg_set_id",
+    .src = KS_SRC_MODEL,
+    .cols = args_cols,
+    .ncols = NCOL(args_cols),
+    .ts_col = -1,
+    .needs_stats = 1,
+    .on_event = args_on,
+    .sink = sink_args,
+    .rec_col = args_col,
+    .skip = KX_SKIP_WAIT,
 };
 
 const struct ks_table *const ks_tables[] = {

@@ -43,6 +43,7 @@ struct ks_trace *ks_trace_open(const char *path, char **err)
         return NULL;
     }
     t->hz = t->r->kr_cycles_per_sec ? t->r->kr_cycles_per_sec : 1;
+    t->ns_per_cycle = 1000000000u % t->hz ? 0 : 1000000000u / t->hz;
     return t;
 }
 
@@ -77,6 +78,10 @@ void ks_trace_damaged(struct ks_trace *t, const struct kev_reader *r, int err)
 
 int64_t ks_ns(const struct ks_trace *t, uint64_t cycles)
 {
+    if (t->ns_per_cycle)            // a clock whose period is a whole number of ns
+        return (int64_t)(cycles * t->ns_per_cycle);
+    if (cycles <= UINT64_MAX / 1000000000u)
+        return (int64_t)(cycles * 1000000000u / t->hz);
     return (int64_t)((unsigned __int128)cycles * 1000000000u / t->hz);
 }
 

@@ -33,7 +33,7 @@ struct ks_cursor {
     struct kx_src *src;
     struct ks_rec *q;         // the queue: records not given yet, q[qhead .. qlen)
     size_t qhead, qlen, qcap;
-    struct ks_rec rec;        // the current row
+    const struct ks_rec *rec; // the current row (in the queue: pushes come only in next_row)
     sqlite3_int64 rowid;
     unsigned row;             // summary tables: the current index
     int eof, done, finished, oom;
@@ -316,7 +316,7 @@ static int next_row(struct ks_cursor *c)
             return SQLITE_NOMEM;
         return SQLITE_OK;
     }
-    c->rec = c->q[c->qhead++];
+    c->rec = &c->q[c->qhead++];
     c->rowid++;
     return SQLITE_OK;
 }
@@ -367,6 +367,7 @@ static int vt_filter(sqlite3_vtab_cursor *cur, int num, const char *str, int arg
         if (!c->w.s)
             return SQLITE_NOMEM;
         kx_stats_init(c->w.s, c->r);
+        c->w.s->skip = tab->skip;
         struct kx_sink k = { .user = &c->w };
         if (tab->sink)
             tab->sink(&k);
@@ -398,7 +399,7 @@ static int vt_column(sqlite3_vtab_cursor *cur, sqlite3_context *ctx, int col)
     if (tab->src == KS_SRC_SUMMARY)
         tab->summary_col(c->vt->t, c->row, col, ctx);
     else
-        tab->rec_col(&c->w, &c->rec, col, ctx);
+        tab->rec_col(&c->w, c->rec, col, ctx);
     return SQLITE_OK;
 }
 

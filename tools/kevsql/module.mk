@@ -44,3 +44,8 @@ $(HT)/kevsql: $(call host_test_objs,$(KS)/kevsql.c $(KS)/kevsql_fleet.c $(KS_SRC
 	@echo "  TESTLD  $@"
 	$(Q)$(HOST_CC) $(HOST_TLDFLAGS) -o $@ $^ -lsqlite3
 $(call host_test_objs,$(KS)/ks_stdlib.c): $(KS)/stdlib.sql
+
+# Figures (make bench): kevsql beside traceprinter and kevstat, the loaded design, many traces
+# in processes and on a Dask cluster (docs/PERFORMANCE.md).
+BENCH_DEPS += $(H)/kevsql $(H)/kevsql.so $(H)/kevsql_dask.py $(H)/kevgen $(H)/traceprinter $(H)/kevstat
+BENCHES += tools/kevsql/bench_kevsql.sh
