@@ -22,12 +22,12 @@ static int kw_thread_of(void *user, uint32_t pid, uint32_t tid)
     return kx_thread(user, pid, tid);
 }
 
-void kx_stats_init(struct kx_stats *s, const struct kev_reader *r)
+// Everything kx_stats_init does but clearing s: s is zero already.
+static void stats_setup(struct kx_stats *s, const struct kev_reader *r)
 {
-    memset(s, 0, sizeof(*s));
     s->r = r;
-    kx_model_init(&s->m, r);
-    kx_msgs_init(&s->q);
+    kx_model_setup(&s->m, r);
+    kx_msgs_setup(&s->q);
     for (unsigned i = 0; i < KX_MAX_THREADS; i++) {
         s->th[i].state = KX_STATE_UNKNOWN;
         s->th[i].irq_wait = -1;
@@ -39,10 +39,31 @@ void kx_stats_init(struct kx_stats *s, const struct kev_reader *r)
     // an event may already run a thread the START snapshot placed there
     s->ncpu = r->kr_trl_ncpu <= KEV_MAX_CPUS ? r->kr_trl_ncpu : KEV_MAX_CPUS;
     s->worst_chan = -1;
-    s->kw = malloc(sizeof(*s->kw));
+    s->kw = calloc(1, sizeof(*s->kw));
     if (s->kw)
-        kw_init(s->kw, kw_thread_of, &s->m);
+        kw_setup(s->kw, kw_thread_of, &s->m);
     s->ureg = calloc(1, sizeof(*s->ureg));
+}
+
+void kx_stats_init(struct kx_stats *s, const struct kev_reader *r)
+{
+    memset(s, 0, sizeof(*s));
+    stats_setup(s, r);
+}
+
+struct kx_stats *kx_stats_new(const struct kev_reader *r)
+{
+    struct kx_stats *s = calloc(1, sizeof(*s));
+    if (s)
+        stats_setup(s, r);
+    return s;
+}
+
+void kx_stats_delete(struct kx_stats *s)
+{
+    if (s)
+        kx_stats_free(s);
+    free(s);
 }
 
 void kx_stats_sink(struct kx_stats *s, const struct kx_sink *k)

@@ -167,6 +167,10 @@ struct kx_stats {
 };
 
 void kx_stats_init(struct kx_stats *s, const struct kev_reader *r);
+// The same in memory of its own (calloc: the pages of tables a trace never reaches are never
+// touched), NULL out of memory; kx_stats_delete frees it.
+struct kx_stats *kx_stats_new(const struct kev_reader *r);
+void kx_stats_delete(struct kx_stats *s);
 // Parts a caller does not need, skipped (set before the first event): KX_SKIP_MSG message
 // matching (and with it the channels, critical paths and interrupts' pulses: an interrupt's
 // thread is then only the one it made ready), KX_SKIP_WAIT the wait analysis (no waits, no

@@ -158,17 +158,17 @@ int ks_trace_summary(struct ks_trace *t, char **err)
     }
     struct pass *p = sqlite3_malloc(sizeof(*p));
     struct kev_reader *r = sqlite3_malloc(sizeof(*r));
-    struct kx_stats *s = sqlite3_malloc(sizeof(*s));
+    struct kx_stats *s = NULL;
     struct kx_src *src = NULL;
     int rc = -1;
-    if (!p || !r || !s || kev_open(r, t->data, t->len) || !(src = kx_src_new(r))) {
+    if (!p || !r || kev_open(r, t->data, t->len) || !(s = kx_stats_new(r)) ||
+        !(src = kx_src_new(r))) {
         *err = sqlite3_mprintf("kev: out of memory");
         goto out;
     }
     memset(p, 0, sizeof(*p));
     p->t = t;
     p->s = s;
-    kx_stats_init(s, r);
     struct kev_event e;
     int k;
     while ((k = kx_src_next(src, &e)) == 1) {
@@ -261,10 +261,8 @@ int ks_trace_summary(struct ks_trace *t, char **err)
         rc = -1;
     }
 out:
-    if (s && p && p->s)
-        kx_stats_free(s);
+    kx_stats_delete(s);
     kx_src_free(src);
-    sqlite3_free(s);
     sqlite3_free(r);
     sqlite3_free(p);
     return rc;

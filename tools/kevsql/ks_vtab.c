@@ -225,10 +225,7 @@ static int vt_open(sqlite3_vtab *v, sqlite3_vtab_cursor **out)
 // Ends a cursor's walk: its reader, source, model, queue.
 static void walk_end(struct ks_cursor *c)
 {
-    if (c->w.s) {
-        kx_stats_free(c->w.s);
-        sqlite3_free(c->w.s);
-    }
+    kx_stats_delete(c->w.s);
     sqlite3_free(c->w.m);
     sqlite3_free(c->w.state);
     c->w.state = NULL;
@@ -363,10 +360,9 @@ static int vt_filter(sqlite3_vtab_cursor *cur, int num, const char *str, int arg
     if (!c->src)
         return SQLITE_NOMEM;
     if (tab->src == KS_SRC_MODEL || tab->needs_stats) {
-        c->w.s = sqlite3_malloc(sizeof(*c->w.s));
+        c->w.s = kx_stats_new(c->r);
         if (!c->w.s)
             return SQLITE_NOMEM;
-        kx_stats_init(c->w.s, c->r);
         c->w.s->skip = tab->skip;
         struct kx_sink k = { .user = &c->w };
         if (tab->sink)
