@@ -5,7 +5,8 @@
 #   scripts/setup.sh            what `make` and `make run` need
 #   scripts/setup.sh --test     also what `make test` needs (cmocka, clang for the fuzzers,
 #                               babeltrace2, headless chromium, chromium-driver and
-#                               python3-selenium for the analysis tools)
+#                               python3-selenium for the analysis tools, python3-distributed
+#                               and python3-pandas for kevsql's Dask cluster)
 # Set-up never removes a package: apt runs with --no-remove, and when a package is in the way
 # (apt would have to remove it to install ours) this says which and stops.
 set -eu
@@ -30,6 +31,9 @@ have gdb-multiarch || missing+=(gdb-multiarch)
 # stacksym (make dtrace's symbolised stacks): elfutils' libdwfl and libelf.
 [ -f /usr/include/elfutils/libdwfl.h ] || missing+=(libdw-dev)
 [ -f /usr/include/gelf.h ] || missing+=(libelf-dev)
+# kevsql (docs/sql.md): SQLite's library and headers; its interactive shell is Debian's sqlite3.
+[ -f /usr/include/sqlite3ext.h ] || missing+=(libsqlite3-dev)
+have sqlite3 || missing+=(sqlite3)
 if [ "$want_test" = 1 ]; then
     [ -f /usr/include/cmocka.h ] || missing+=(libcmocka-dev)
     have clang || missing+=(clang)
@@ -39,6 +43,9 @@ if [ "$want_test" = 1 ]; then
     have chromedriver || missing+=(chromium-driver)
     /usr/bin/python3 -c 'import selenium' 2>/dev/null || missing+=(python3-selenium)
     have python3 || missing+=(python3)
+    # kevsql --scheduler and its test: a Dask distributed cluster on Debian's python3
+    /usr/bin/python3 -c 'import distributed' 2>/dev/null || missing+=(python3-distributed)
+    /usr/bin/python3 -c 'import pandas' 2>/dev/null || missing+=(python3-pandas)
 fi
 
 [ ${#missing[@]} -eq 0 ] && exit 0

@@ -7,7 +7,9 @@
 #   * each CPU's time (--json: running, idle, none) adds up to the trace's span, its idle time
 #     is what the independent reader of the file's bytes (test/tools/kev_reader.py, written from
 #     docs/kev-format.md alone) gives, and so is every thread's CPU time.
-#   acq_kevstat_check.py KEVSTAT TRACE.kev RUN.LOG
+#   * kevsql's priority_inversion view and wait table give the waits acq measured (how many, the
+#     longest).
+#   acq_kevstat_check.py KEVSTAT TRACE.kev RUN.LOG [KEVSQL]
 # Prints "STATUS DESCRIPTION" lines (0 good) for test_acq.sh's ok.
 import json
 import os
@@ -21,6 +23,7 @@ sys.dont_write_bytecode = True
 import kev_reader  # noqa: E402
 
 kevstat, trace, log = sys.argv[1:4]
+kevsql = sys.argv[4] if len(sys.argv) > 4 else None
 
 
 def say(good, text):
@@ -53,3 +56,15 @@ say(j["idle_cycles"] == idle, "each CPU's idle time %s is the independent reader
     % (j["idle_cycles"], idle))
 cpu = {"%d/%d" % (t["pid"], t["tid"]): t["cpu_cycles"] for t in j["threads"] if t["cpu_cycles"]}
 say(cpu == ind["cpu"], "every thread's CPU time is the independent reader's (%d threads)" % len(cpu))
+if kevsql and m:
+    q = ("SELECT (SELECT waits FROM priority_inversion WHERE waiter = 'acq/supervisor' AND "
+         "owner = 'acq/logger'), max(w.dur) FROM wait w JOIN thread_label l USING (utid) "
+         "WHERE l.label = 'acq/supervisor' AND w.inversion > 0")
+    out = subprocess.run([kevsql, "--json", trace, q], capture_output=True, text=True)
+    rows = json.loads(out.stdout)["rows"] if out.returncode == 0 else [[None, None]]
+    n, longest = int(m.group(1)), int(m.group(2))
+    say(rows[0][0] == n, "kevsql: priority_inversion has the supervisor's %d waits behind the "
+        "logger, as acq counted (%s)" % (n, rows[0][0]))
+    worst = (rows[0][1] or 0) / 1000
+    say(abs(worst - longest) <= 0.01 * longest + 20, "kevsql: the longest of those waits (wait), "
+        "%.3f us, is the one acq measured (%d us)" % (worst, longest))

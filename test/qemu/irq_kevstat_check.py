@@ -7,7 +7,8 @@
 #     (within TOL percent; the whole trace's span, boot included, gave 1,929 for 2,000 Hz);
 #   * every interrupt of the line is in the interrupt-to-thread latency, but those its thread
 #     had not got to by the end of the trace (at most the last one, after the program stopped).
-#   irq_kevstat_check.py KEVSTAT TRACE.kev [TOL]
+#   * kevsql's irq_latency view gives that rate and every interrupt measured too.
+#   irq_kevstat_check.py KEVSTAT TRACE.kev [TOL [KEVSQL]]
 # Prints "STATUS DESCRIPTION" lines (0 good).
 import json
 import os
@@ -32,3 +33,14 @@ n, count = q.get("latency", {}).get("n", 0), q.get("count", 0)
 print("%d kevstat: interrupt-to-thread latency over every interrupt of the line (%d of %d; %d not "
       "handled by the end, %d woke no thread)" % (0 if count and n >= count - 1 and q.get("no_thread") == 0
       and n + q.get("unhandled", 0) == count else 1, n, count, q.get("unhandled", -1), q.get("no_thread", -1)))
+kevsql = sys.argv[4] if len(sys.argv) > 4 else None
+if kevsql:
+    out = subprocess.run([kevsql, "--json", trace, "SELECT rate_per_s, measured, interrupts, "
+                          "unhandled FROM irq_latency WHERE irq = %d" % line],
+                         capture_output=True, text=True)
+    r = (json.loads(out.stdout)["rows"] if out.returncode == 0 else []) or [[0, 0, 0, 0]]
+    rate_s, meas, cnt, unh = r[0]
+    print("%d kevsql: irq_latency gives irq %d at %.1f per second (programmed %d Hz) and %d of its "
+          "%d interrupts measured" % (0 if rate and abs((rate_s or 0) - rate) <= rate * tol / 100
+                                       and cnt == count and meas + unh == cnt and meas >= cnt - 1
+                                       else 1, line, rate_s or 0, rate, meas, cnt))

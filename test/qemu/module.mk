@@ -162,13 +162,13 @@ SCRIPT_TESTS_HOST += build/uring-text-check|60|test/qemu/test_uring_text_check.s
 # a level line at the pace of a kernel timer (user/apps/irqpace, the irqpacetest image).
 IRQRATE_BOARDS := mps2-an385 qemu-virt-a53 x86-pc raspi3b netduinoplus2
 SCRIPT_TESTS += $(foreach b,$(IRQRATE_BOARDS),qemu-irqrate/$(b)|180|test/qemu/test_irqrate.sh|$(b)|$(H))
-TEST_DEPS    += $(B)/irqtest.elf $(H)/traceprinter $(H)/kevcapture $(H)/kevstat
+TEST_DEPS    += $(B)/irqtest.elf $(H)/traceprinter $(H)/kevcapture $(H)/kevstat $(H)/kevsql
 TEST_DEPS    += $(if $(BOARD_SWLINE_WINDOW),$(B)/irqpacetest.elf)
 # The real application, acq (docs/applications.md): its report, the capture's interrupt rate,
 # and its priority inversion in the scheduler's events.
 ACQ_TEST_BOARDS := mps2-an385 qemu-virt-a53
 SCRIPT_TESTS += $(foreach b,$(ACQ_TEST_BOARDS),qemu-acq/$(b)|240|test/qemu/test_acq.sh|$(b)|$(H))
-TEST_DEPS    += $(B)/acqtest.elf $(H)/kevstat
+TEST_DEPS    += $(B)/acqtest.elf $(H)/kevstat $(H)/kevsql
 # make dtrace S=script.d on the boards that run dtrace: a script's lines and #pragma options
 # reach the board intact (x86-pc carries the text on its boot command line), with DTrace's
 # option syntax.

@@ -19,7 +19,7 @@
 # kevstat over the same capture (test/qemu/irq_kevstat_check.py): the line's rate over the time
 # it was active is the programmed rate (within 0.05%; 2% where the device merges late requests,
 # x86-pc, or where a kernel timer paces the line, irqpace), and every interrupt of the line is in
-# its interrupt-to-thread latency.
+# its interrupt-to-thread latency; kevsql's irq_latency view says the same.
 #   test/qemu/test_irqrate.sh BOARD HOSTDIR
 # Prints TAP.
 set -u
@@ -37,7 +37,7 @@ rate=$(devtimer_rate_1khz "$board")
 QTRACE=$(devtimer_qtrace "$board" "$out/qemu.trace")
 device=
 paced=
-echo "1..$([ $prog = irqpace ] && echo 11 || echo 8)"
+echo "1..$([ $prog = irqpace ] && echo 12 || echo 9)"
 capture_boot "$board" "$img" $prog "$out" "$h" $QTRACE
 rc=$?
 sed 's/^/# /' "$out/run.log" | tail -8
@@ -72,4 +72,4 @@ tol=0.05
 while read -r st text; do
     k=$((k + 1))
     echo "$([ "$st" = 0 ] && echo ok || echo not ok) $k - $board: $text"
-done < <(python3 test/qemu/irq_kevstat_check.py "$h/kevstat" "$out/t.kev" $tol)
+done < <(python3 test/qemu/irq_kevstat_check.py "$h/kevstat" "$out/t.kev" $tol "$h/kevsql")

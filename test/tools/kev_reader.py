@@ -7,7 +7,8 @@
 #   cpu        each thread's running time in cycles, "pid/tid": a thread runs from its RUNNING
 #              event to its next state event, or to the next RUNNING of another thread on that
 #              CPU (kevstat's, kevsql's sched_slice)
-#   idle       each CPU's time running its idle thread (process 0), in cycles
+#   idle       each CPU's time running its idle thread (process 0's, or a thread named "idle"
+#              as QNX's procnto names its), in cycles
 #   span       first and last event time, in cycles since boot
 #   hz         the header's CYCLES_PER_SEC
 # usage: kev_reader.py FILE.kev [counts|cpu|idle|span|hz|all]   (JSON on stdout)
@@ -17,6 +18,7 @@ import sys
 
 RUNNING, READY = 1, 2
 TH_CREATE, TH_DESTROY = 24, 25
+PROCTHREAD_NAME = 320
 C_CONTROL, C_PR_TH, C_SYSTEM = 1, 4, 5
 CTL_TIME = 1
 SYS_SNAPSHOT = 0x201
@@ -87,6 +89,8 @@ def is_loss_note(cls, ev, words):
 
 def analyse(data):
     items, _ = header(data)
+    big = items.get("BIG_ENDIAN") == "TRUE"
+    names = {}          # (pid, tid) -> name, from PROCTHREAD_NAME [pid, tid, name]
     counts, cpu_time, idle = {}, {}, {}
     running = {}        # cpu -> (pid, tid, since)
     where = {}          # (pid, tid) -> cpu
@@ -99,7 +103,7 @@ def analyse(data):
             where.pop((pid, tid), None)
             key = "%d/%d" % (pid, tid)
             cpu_time[key] = cpu_time.get(key, 0) + t - since
-            if pid == 0:
+            if pid == 0 or names.get((pid, tid)) == "idle":
                 idle[cpu] = idle.get(cpu, 0) + t - since
 
     def start(cpu, pid, tid, t):
@@ -129,6 +133,11 @@ def analyse(data):
                     start(cpu, pid, tid, since)
                 unplaced = {}
             continue
+        if cls == C_PR_TH and ev == PROCTHREAD_NAME and len(words) > 2:
+            # the name's bytes in memory order: the words as the file stores them
+            raw = struct.pack((">" if big else "<") + "I" * (len(words) - 2), *words[2:])
+            names[(words[0], words[1] or 1)] = raw.split(b"\0")[0].decode("utf-8", "replace")
+            continue
         if cls != C_PR_TH or ev > TH_DESTROY or len(words) < 2:
             continue
         pid, tid = words[0], words[1]
@@ -137,7 +146,7 @@ def analyse(data):
             # thread (process 0, tid k + 1) runs on its CPU k; another one's entry says where
             # it runs (it runs from its state event)
             if in_snap:
-                if pid == 0:
+                if pid == 0 or names.get((pid, tid)) == "idle":
                     start(tid - 1, pid, tid, t)
                 else:
                     unplaced[(pid, tid)] = t

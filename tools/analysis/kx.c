@@ -123,6 +123,11 @@ int kx_thread(struct kx_model *m, uint32_t pid, uint32_t tid)
 void kx_model_init(struct kx_model *m, const struct kev_reader *r)
 {
     memset(m, 0, sizeof(*m));
+    kx_model_setup(m, r);
+}
+
+void kx_model_setup(struct kx_model *m, const struct kev_reader *r)
+{
     m->r = r;
     for (unsigned c = 0; c < KEV_MAX_CPUS; c++)
         m->cur[c] = m->prev[c] = KX_NO_THREAD;

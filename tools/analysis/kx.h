@@ -78,6 +78,8 @@ struct kx_model {
 
 // Start a model for r (after kev_open): threads named in the system page are added.
 void kx_model_init(struct kx_model *m, const struct kev_reader *r);
+// The same on a model already zero (calloc'd: its untouched pages stay unmapped).
+void kx_model_setup(struct kx_model *m, const struct kev_reader *r);
 // Index of thread (pid, tid), added when new; KX_NO_THREAD when the table is full.
 int kx_thread(struct kx_model *m, uint32_t pid, uint32_t tid);
 // Apply e (any class) to the model. The START snapshot's state events are all written on the

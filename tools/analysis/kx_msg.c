@@ -22,6 +22,11 @@ void kx_msgs_init(struct kx_msgs *q)
     reset_pool(q);
 }
 
+void kx_msgs_setup(struct kx_msgs *q)
+{
+    reset_pool(q);
+}
+
 // Records in use are listed in q->live so that lookups only scan messages in flight.
 // Refresh the scan keys of record i (after it was sent, received or replied to).
 static void sync_keys(struct kx_msgs *q, int i)

@@ -65,6 +65,8 @@ struct kx_seg {
 };
 
 void kx_msgs_init(struct kx_msgs *q);
+// The same on records already zero.
+void kx_msgs_setup(struct kx_msgs *q);
 // Apply a COMM event (e->cls == KEV_C_COMM; the model gives the current thread). Returns the
 // step and sets *msg to the record concerned (valid until the next call), or KX_MSG_NONE.
 enum kx_msg_step kx_msgs_event(struct kx_msgs *q, struct kx_model *m, const struct kev_event *e,

@@ -22,9 +22,10 @@ struct kx_state_row {
     unsigned end_state;  // the state it went into at t1; KX_STATE_UNKNOWN: still in it at the end
     int cpu;             // RUNNING: the CPU; else -1
     int prio;            // the priority it had (RUNNING: ran at), -1 unknown
-    // READY of a thread that was blocked: who made it ready (waker: the thread running where
-    // the READY was written, -1 none; waker_id: that thread's interval then; irq: irq + 1
-    // when an interrupt was in progress there, else 0)
+    // READY of a thread that was blocked (woken; a READY after RUNNING is a preemption): who
+    // made it ready (waker: the thread running where the READY was written, -1 none; waker_id:
+    // that thread's interval then; irq: irq + 1 when an interrupt was in progress there)
+    int woken;
     int waker;
     uint64_t waker_id;
     unsigned irq;

@@ -9,7 +9,8 @@
 // everything back; KX_SORT_MAX bounds what is held (past it the oldest is released anyway, so
 // order is then only approximate). One CPU: events go straight through.
 // kx_src pulls (one event per call: kevsql's cursors); kx_decode_sorted pushes (the callback of
-// kevstat, kevreport, kev2json, kev2perfetto): both through the same heap.
+// kevstat, kevreport, kev2json, kev2perfetto): both through the same heap. The heap is made only
+// for a walk in file order (the decoder's time-ordered walk needs none), and grows as it fills.
 #include <stdlib.h>
 #include <string.h>
 
@@ -27,7 +28,9 @@ struct held {
 
 struct kx_src {
     struct kev_reader *r;
-    int sorting;                  // several CPUs: through the heap
+    int sorting;                  // several CPUs in file order: through the heap
+    int decided;                  // the first event told whether the decoder merges itself
+    unsigned cap;                 // the heap's room (grows to KX_SORT_MAX)
     int done;                     // the decoder has given its last event (or its error)
     int rc;                       // kev_next's last result: 0 end, or the error
     struct held *pool;
@@ -97,6 +100,31 @@ static uint64_t watermark(const struct kx_src *s)
     return w;
 }
 
+// Room for more held events: the pool, heap and free list doubled (up to KX_SORT_MAX).
+static int grow(struct kx_src *s)
+{
+    unsigned cap = s->cap ? 2 * s->cap : 4096;
+    if (cap > KX_SORT_MAX)
+        cap = KX_SORT_MAX;
+    struct held *pool = realloc(s->pool, cap * sizeof(*pool));
+    if (pool)
+        s->pool = pool;
+    unsigned *heap = realloc(s->heap, cap * sizeof(*heap));
+    if (heap)
+        s->heap = heap;
+    unsigned *freel = realloc(s->freel, cap * sizeof(*freel));
+    if (freel)
+        s->freel = freel;
+    if (!pool || !heap || !freel)
+        return -1;
+    for (unsigned i = cap; i > s->cap; i--) { // the new slots, the lowest taken first
+        s->pool[i - 1].big = NULL;
+        s->freel[s->nfree++] = i - 1;
+    }
+    s->cap = cap;
+    return 0;
+}
+
 // Hold e (words copied). -1 out of memory.
 static int hold(struct kx_src *s, const struct kev_event *e)
 {
@@ -135,17 +163,7 @@ struct kx_src *kx_src_new(struct kev_reader *r)
     if (ncpu <= 1 || ncpu > KEV_MAX_CPUS)
         return s;
     s->sorting = 1;
-    s->pool = calloc(KX_SORT_MAX, sizeof(*s->pool));
-    s->heap = calloc(KX_SORT_MAX, sizeof(*s->heap));
-    s->freel = calloc(KX_SORT_MAX, sizeof(*s->freel));
-    if (!s->pool || !s->heap || !s->freel) {
-        kx_src_free(s);
-        return NULL;
-    }
     s->ncpu = ncpu;
-    for (unsigned i = 0; i < KX_SORT_MAX; i++)
-        s->freel[i] = KX_SORT_MAX - 1 - i;
-    s->nfree = KX_SORT_MAX;
     for (unsigned c = 0; c < ncpu; c++) {
         s->want[c] = r->kr_trl_events[c];
         s->active[c] = s->want[c] != 0;
@@ -157,15 +175,25 @@ void kx_src_free(struct kx_src *s)
 {
     if (!s)
         return;
-    if (s->pool)
-        for (unsigned i = 0; i < KX_SORT_MAX; i++)
-            free(s->pool[i].big);
+    for (unsigned i = 0; s->pool && i < s->cap; i++)
+        free(s->pool[i].big);
     free(s->pool), free(s->heap), free(s->freel);
     free(s);
 }
 
 int kx_src_next(struct kx_src *s, struct kev_event *e)
 {
+    if (s->sorting && !s->decided) {
+        // the decoder merges a sound file's CPUs itself (kev_decode.h): no heap then
+        int rc = kev_next(s->r, e);
+        s->decided = 1;
+        if (rc != 1 || s->r->kr_merging) {
+            s->sorting = 0;
+            return rc;
+        }
+        if (grow(s) || hold(s, e))
+            return -1;
+    }
     if (!s->sorting)
         return kev_next(s->r, e);
     while (!s->done) {
@@ -173,8 +201,8 @@ int kx_src_next(struct kx_src *s, struct kev_event *e)
             take(s, e);
             return 1;
         }
-        if (s->nfree == 0) { // full: the oldest goes, order approximate from here
-            take(s, e);
+        if (s->nfree == 0 && (s->cap == KX_SORT_MAX || grow(s))) {
+            take(s, e); // full: the oldest goes, order approximate from here
             return 1;
         }
         struct kev_event in;

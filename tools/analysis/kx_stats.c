@@ -22,12 +22,12 @@ static int kw_thread_of(void *user, uint32_t pid, uint32_t tid)
     return kx_thread(user, pid, tid);
 }
 
-void kx_stats_init(struct kx_stats *s, const struct kev_reader *r)
+// Everything kx_stats_init does but clearing s: s is zero already.
+static void stats_setup(struct kx_stats *s, const struct kev_reader *r)
 {
-    memset(s, 0, sizeof(*s));
     s->r = r;
-    kx_model_init(&s->m, r);
-    kx_msgs_init(&s->q);
+    kx_model_setup(&s->m, r);
+    kx_msgs_setup(&s->q);
     for (unsigned i = 0; i < KX_MAX_THREADS; i++) {
         s->th[i].state = KX_STATE_UNKNOWN;
         s->th[i].irq_wait = -1;
@@ -39,10 +39,31 @@ void kx_stats_init(struct kx_stats *s, const struct kev_reader *r)
     // an event may already run a thread the START snapshot placed there
     s->ncpu = r->kr_trl_ncpu <= KEV_MAX_CPUS ? r->kr_trl_ncpu : KEV_MAX_CPUS;
     s->worst_chan = -1;
-    s->kw = malloc(sizeof(*s->kw));
+    s->kw = calloc(1, sizeof(*s->kw));
     if (s->kw)
-        kw_init(s->kw, kw_thread_of, &s->m);
+        kw_setup(s->kw, kw_thread_of, &s->m);
     s->ureg = calloc(1, sizeof(*s->ureg));
+}
+
+void kx_stats_init(struct kx_stats *s, const struct kev_reader *r)
+{
+    memset(s, 0, sizeof(*s));
+    stats_setup(s, r);
+}
+
+struct kx_stats *kx_stats_new(const struct kev_reader *r)
+{
+    struct kx_stats *s = calloc(1, sizeof(*s));
+    if (s)
+        stats_setup(s, r);
+    return s;
+}
+
+void kx_stats_delete(struct kx_stats *s)
+{
+    if (s)
+        kx_stats_free(s);
+    free(s);
 }
 
 void kx_stats_sink(struct kx_stats *s, const struct kx_sink *k)
@@ -116,9 +137,9 @@ static void set_state(struct kx_stats *s, int idx, unsigned st, uint64_t t)
             struct kx_state_row r = { ts->iv_id, ts->since, t, idx, ts->state, st,
                                       ts->state == KEV_TH_RUNNING && ts->run_cpu
                                           ? (int)ts->run_cpu - 1 : -1,
-                                      prio, ts->waker, ts->waker_id, ts->waker_irq,
+                                      prio, ts->woken, ts->waker, ts->waker_id, ts->waker_irq,
                                       ts->block_call, 0, -1, -1 };
-            const struct kw_wait *w = s->kw && s->kw->th[idx].wait >= 0
+            const struct kw_wait *w = s->kw && !(s->skip & KX_SKIP_WAIT) && s->kw->th[idx].wait >= 0
                                           ? &s->kw->wait[s->kw->th[idx].wait] : NULL;
             if (w && w->th == idx && w->t0 == ts->since)
                 r.wait = w->serial, r.obj = w->obj, r.owner = w->owner;
@@ -128,6 +149,7 @@ static void set_state(struct kx_stats *s, int idx, unsigned st, uint64_t t)
     ts->state = st;
     ts->since = t;
     ts->iv_id = ++s->next_iv;
+    ts->woken = 0;
     ts->waker = -1;
     ts->waker_id = 0;
     ts->waker_irq = 0;
@@ -262,6 +284,7 @@ static void thread_event(struct kx_stats *s, const struct kev_event *e, int idx)
     if (st == KEV_TH_READY && was != KEV_TH_RUNNING && was != KEV_TH_READY) {
         // woken: by the thread running where the READY was written, in an interrupt or not
         int w = s->m.cur[cpu];
+        ts->woken = 1;
         ts->waker = w != idx ? w : -1;
         ts->waker_id = ts->waker >= 0 ? s->th[ts->waker].iv_id : 0;
         ts->waker_irq = s->cpu_irq[cpu];
@@ -633,12 +656,15 @@ void kx_stats_event(struct kx_stats *s, const struct kev_event *e)
         break;
     case KEV_C_KER_CALL: kcall_event(s, e); break;
     case KEV_C_INT: int_event(s, e); break;
-    case KEV_C_COMM: comm_event(s, e); break;
+    case KEV_C_COMM:
+        if (!(s->skip & KX_SKIP_MSG))
+            comm_event(s, e);
+        break;
     case KEV_C_USER: user_event(s, e); break;
     case KEV_C_SYSTEM: snapshot_entry(s, e); break;
     default: break;
     }
-    if (s->kw)
+    if (s->kw && !(s->skip & KX_SKIP_WAIT))
         kw_event(s->kw, e, th);
     kx_model_update(&s->m, e);
     if (s->m.in_snapshot && e->cls == KEV_C_PR_TH && e->ev == KEV_TH_RUNNING && th >= 0 &&
@@ -673,7 +699,7 @@ void kx_stats_finish(struct kx_stats *s)
         id = s->irq_open[slot].row.id + 1;
         irq_emit(s, slot);
     }
-    if (s->kw)
+    if (s->kw && !(s->skip & KX_SKIP_WAIT))
         kw_finish(s->kw);
     const struct kev_reader *r = s->r;
     if (!r->kr_have_trailer)

@@ -44,6 +44,7 @@ struct kx_th_stats {
     unsigned state;                   // current state or KX_STATE_UNKNOWN
     uint64_t since;
     uint64_t iv_id;                   // the current interval's id (kx_state_row)
+    int woken;                        // READY from a blocked state (kx_state_row)
     int waker;                        // its waker (READY), -1 none
     uint64_t waker_id;
     unsigned waker_irq;               // irq + 1 when woken inside an interrupt
@@ -119,6 +120,7 @@ struct kx_stats {
     struct kx_msgs q;
     const struct kev_reader *r;
     struct kx_sink sink;              // who wants the records (kx_stats_sink)
+    unsigned skip;                    // KX_SKIP_*
     struct kx_th_stats th[KX_MAX_THREADS];
     uint64_t prio_t[KX_NPRIO];
     // Each CPU's time from the first event to the last, by what ran there (the model's
@@ -165,6 +167,15 @@ struct kx_stats {
 };
 
 void kx_stats_init(struct kx_stats *s, const struct kev_reader *r);
+// The same in memory of its own (calloc: the pages of tables a trace never reaches are never
+// touched), NULL out of memory; kx_stats_delete frees it.
+struct kx_stats *kx_stats_new(const struct kev_reader *r);
+void kx_stats_delete(struct kx_stats *s);
+// Parts a caller does not need, skipped (set before the first event): KX_SKIP_MSG message
+// matching (and with it the channels, critical paths and interrupts' pulses: an interrupt's
+// thread is then only the one it made ready), KX_SKIP_WAIT the wait analysis (no waits, no
+// blocking objects in the state records). Everything else is computed as always.
+enum { KX_SKIP_MSG = 1, KX_SKIP_WAIT = 2 };
 // Records to k as they are made (before the first event).
 void kx_stats_sink(struct kx_stats *s, const struct kx_sink *k);
 // Interrupts a second of a source over the time it was active (0 with fewer than two).

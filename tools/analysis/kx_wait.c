@@ -57,6 +57,11 @@ const char *kw_cause_name(unsigned cause)
 void kw_init(struct kw *k, kw_thread_fn thread_of, void *user)
 {
     memset(k, 0, sizeof(*k));
+    kw_setup(k, thread_of, user);
+}
+
+void kw_setup(struct kw *k, kw_thread_fn thread_of, void *user)
+{
     k->thread_of = thread_of;
     k->user = user;
     for (unsigned i = 0; i < KW_MAX_THREADS; i++) {

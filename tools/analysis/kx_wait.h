@@ -165,6 +165,8 @@ struct kw {
 };
 
 void kw_init(struct kw *k, kw_thread_fn thread_of, void *user);
+// The same on a struct already zero (calloc'd).
+void kw_setup(struct kw *k, kw_thread_fn thread_of, void *user);
 void kw_free(struct kw *k);
 // One event, in time order; `th` is the thread it belongs to (its pid/tid, else the thread
 // running on its CPU before the event), -1 when unknown. The inline part lets through only

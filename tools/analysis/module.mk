@@ -31,3 +31,15 @@ $(HT)/test_kev_wait: $(call host_test_objs,test/unit/test_kev_wait.c $(AN)/kx_wa
                          trace/kev_decode.c trace/kev_text.c trace/kev_file.c trace/kev_names.c)
 	@echo "  LINK    $@"
 	$(Q)$(HOST_CC) -o $@ $^ -lcmocka $(HOST_TLDFLAGS)
+
+# libFuzzer target for the model as kevsql's tables walk it (time order, every record); seeds:
+# small kevgen traces and a two-CPU kevscen4 one.
+FUZZ_BINS += build/fuzz/fuzz_kev_model
+build/fuzz/fuzz_kev_model: test/fuzz/fuzz_kev_model.c $(AN_STATS) $(AN_MODEL) $(H)/kevgen $(HT)/kevscen4
+	@mkdir -p $(dir $@) $(dir $@)seeds-fuzz_kev_model
+	@echo "  FUZZCC  $@"
+	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ $(filter %.c,$^)
+	$(Q)$(H)/kevgen -n 60 -o $(dir $@)seeds-fuzz_kev_model/le.kev >/dev/null
+	$(Q)$(H)/kevgen -b -e -n 200 -o $(dir $@)seeds-fuzz_kev_model/be.kev >/dev/null
+	$(Q)$(H)/kevgen -k 1 -d 0 -n 1100 -o $(dir $@)seeds-fuzz_kev_model/lost.kev >/dev/null
+	$(Q)$(HT)/kevscen4 -r 2 smp $(dir $@)seeds-fuzz_kev_model/smp.kev >/dev/null
