@@ -74,11 +74,3 @@ $(HT)/test_trace_threads: test/unit/test_trace_threads.c trace/trace_ring.c \
 	@mkdir -p $(dir $@)
 	@echo "  TSANCC  $@"
 	$(Q)$(HOST_CC) $(TRACE_THR_CFLAGS) -o $@ $(filter %.c,$^) -fsanitize=thread -pthread
-
-# The wait analysis's priority inversions over hand-built event sequences (every middle
-# thread with its own share of the time lost).
-HOST_TESTS += $(HT)/test_kev_wait
-$(HT)/test_kev_wait: $(call host_test_objs,test/unit/test_kev_wait.c trace/kev_wait.c \
-                         trace/kev_decode.c trace/kev_text.c trace/kev_file.c trace/kev_names.c)
-	@echo "  LINK    $@"
-	$(Q)$(HOST_CC) -o $@ $^ -lcmocka $(HOST_TLDFLAGS)

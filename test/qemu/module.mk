@@ -143,7 +143,7 @@ endif
 ACQPARITY_BOARDS := mps2-an385 qemu-virt-a53
 ifneq ($(filter acqparity,$(IMAGES)),)
 SCRIPT_TESTS += $(foreach b,$(ACQPARITY_BOARDS),qemu-acqparity/$(b)|300|BOARD=$(b)|test/qemu/test_dprobe_parity.sh|build/$(b)|$(H)|acq)
-TEST_DEPS    += $(B)/acqparity.elf $(H)/dcompile $(H)/dtrace
+TEST_DEPS    += $(B)/acqparity.elf $(H)/dcompile $(H)/dtrace $(H)/kevstat
 endif
 
 # Your own program on every board of the matrix (docs/applications.md): make new-app, make run
@@ -162,13 +162,13 @@ SCRIPT_TESTS_HOST += build/uring-text-check|60|test/qemu/test_uring_text_check.s
 # a level line at the pace of a kernel timer (user/apps/irqpace, the irqpacetest image).
 IRQRATE_BOARDS := mps2-an385 qemu-virt-a53 x86-pc raspi3b netduinoplus2
 SCRIPT_TESTS += $(foreach b,$(IRQRATE_BOARDS),qemu-irqrate/$(b)|180|test/qemu/test_irqrate.sh|$(b)|$(H))
-TEST_DEPS    += $(B)/irqtest.elf $(H)/traceprinter $(H)/kevcapture
+TEST_DEPS    += $(B)/irqtest.elf $(H)/traceprinter $(H)/kevcapture $(H)/kevstat
 TEST_DEPS    += $(if $(BOARD_SWLINE_WINDOW),$(B)/irqpacetest.elf)
 # The real application, acq (docs/applications.md): its report, the capture's interrupt rate,
 # and its priority inversion in the scheduler's events.
 ACQ_TEST_BOARDS := mps2-an385 qemu-virt-a53
 SCRIPT_TESTS += $(foreach b,$(ACQ_TEST_BOARDS),qemu-acq/$(b)|240|test/qemu/test_acq.sh|$(b)|$(H))
-TEST_DEPS    += $(B)/acqtest.elf
+TEST_DEPS    += $(B)/acqtest.elf $(H)/kevstat
 # make dtrace S=script.d on the boards that run dtrace: a script's lines and #pragma options
 # reach the board intact (x86-pc carries the text on its boot command line), with DTrace's
 # option syntax.

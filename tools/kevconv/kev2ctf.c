@@ -17,7 +17,7 @@
 
 #include "ctf_meta.h"
 #include <trace/kev_userreg.h>
-#include "kx_ids.h"
+#include "../analysis/kx_ids.h"
 
 static void usage(FILE *f)
 {

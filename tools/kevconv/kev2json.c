@@ -26,8 +26,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kx_ids.h"
-#include "kx_msg.h"
+#include "../analysis/kx_ids.h"
+#include "../analysis/kx_msg.h"
 #include <trace/kev_userreg.h>
 #include <trace/kev_text.h>
 

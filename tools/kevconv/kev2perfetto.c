@@ -40,11 +40,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kx_ids.h"
+#include "../analysis/kx_ids.h"
 #include "kx_pb.h"
 #include "kx_pf_stacks.h"
 #include "../common/tool_elfsym.h"
-#include "kx_msg.h"
+#include "../analysis/kx_msg.h"
 
 static void usage(FILE *f)
 {

@@ -11,8 +11,8 @@
 #include <string.h>
 
 #include <trace/kev_panic.h>
-#include "kx_stacks.h"
-#include "kx_stats.h"
+#include "../analysis/kx_stacks.h"
+#include "../analysis/kx_stats.h"
 #include "../common/tool_elfsym.h"
 #include "kx_wait_text.h"
 #include "kx_faults.h"
@@ -55,8 +55,10 @@ static void usage(FILE *f)
                "  msg     messages per channel: count, send-to-reply latency, critical path\n"
                "  lost    lost-event windows and the classes around them\n"
                "  user    user events: count per event id and process\n"
-               "  waits   who blocked whom: priority inversions, deadlock cycles, threads\n"
-               "          still blocked at the end, owners of mutexes and semaphores\n"
+               "  waits   who blocked whom: every wait on a mutex, semaphore or condition\n"
+               "          variable (who, on what, held by whom, how long, what the owner did\n"
+               "          meanwhile), priority inversions, deadlock cycles, threads still\n"
+               "          blocked at the end\n"
                "  faults  processes killed by a fault: signal, kind, pc, address, stack\n"
                "          (SYSTEM FAULT / STACK; pipe through stacksym to name them)\n"
                "  --json      one JSON object with every result (times in cycles)\n"
@@ -118,15 +120,16 @@ static void print_cpu(const struct kx_stats *s)
         printf("\n");
     }
     for (unsigned c = 0; c < KEV_MAX_CPUS; c++)
-        if (s->idle_t[c]) {
+        if (s->none_t[c]) {
             snprintf(lb, sizeof(lb), "(CPU %u: no thread running)", c);
-            printf("  %-32s %12.3f\n", lb, us(s, s->idle_t[c]));
+            printf("  %-32s %12.3f\n", lb, us(s, s->none_t[c]));
         }
-    if (ncpu > 1) {
-        printf("  %-32s %12s %12s\n", "CPU (threads running, none)", "running us", "idle us");
+    if (ncpu > 1) {     // each line adds up to the trace's span
+        printf("  %-32s %12s %12s %12s\n", "CPU", "running us", "idle us", "none us");
         for (unsigned c = 0; c < ncpu; c++) {
             snprintf(lb, sizeof(lb), "CPU %u", c);
-            printf("  %-32s %12.3f %12.3f\n", lb, us(s, s->busy_t[c]), us(s, s->idle_t[c]));
+            printf("  %-32s %12.3f %12.3f %12.3f\n", lb, us(s, s->busy_t[c]), us(s, s->idle_t[c]),
+                   us(s, s->none_t[c]));
         }
         printf("  %-32s %12llu\n", "migrations (all threads)", (unsigned long long)s->migrations);
     }
@@ -196,19 +199,25 @@ static void print_kcalls(const struct kx_stats *s)
 
 static void print_irq(const struct kx_stats *s)
 {
-    double secs = kx_seconds(s->r, s->t_last - s->t_first);
     printf("== Interrupts ==\n");
+    printf("  (rate: over the time a source was active, from its first interrupt to its last;\n"
+           "  latency: every interrupt that had a thread, to the moment the thread had it:\n"
+           "  received its pulse while running, or ran after being made ready, so one that\n"
+           "  came while its thread was busy or blocked elsewhere counts that wait too)\n");
     for (unsigned i = 0; i < KX_MAX_IRQ; i++) {
         const struct kx_irq_stats *q = &s->irq[i];
         if (!q->count)
             continue;
         const char *name = kev_int_pseudo_name(i);
-        printf("  irq %u%s%s%s: %llu interrupts, %.1f per second\n", i, name ? " (" : "",
-               name ? name : "", name ? ")" : "", (unsigned long long)q->count,
-               secs > 0 ? (double)q->count / secs : 0.0);
+        printf("  irq %u%s%s%s: %llu interrupts, %.1f per second over %.3f ms\n", i,
+               name ? " (" : "", name ? name : "", name ? ")" : "", (unsigned long long)q->count,
+               kx_irq_rate(s, q), us(s, q->last - q->first) / 1000);
         quantize(s, &q->total, "entry -> exit");
         quantize(s, &q->handler, "handler");
-        quantize(s, &q->latency, "interrupt -> thread running");
+        quantize(s, &q->latency, "interrupt -> its thread");
+        if (q->no_thread || q->unhandled)
+            printf("    %llu woke no thread, %llu not handled by the end of the trace\n",
+                   (unsigned long long)q->no_thread, (unsigned long long)q->unhandled);
     }
 }
 
@@ -316,6 +325,13 @@ static void print_user(const struct kx_stats *s)
         printf("  id %u: %llu in %u process%s\n", s->user[i].id, (unsigned long long)n, procs,
                procs == 1 ? "" : "es");
     }
+}
+
+// The waits section, with every wait kept in `waits` during the pass.
+static FILE *waits;
+static void print_waits(const struct kx_stats *s)
+{
+    kx_wait_print(s, waits);
 }
 
 // The kernel's panic, when the capture ends with one (a post-mortem dump: docs/tracelogger.md).
@@ -440,6 +456,8 @@ int main(int argc, char **argv)
         return 1;
     }
     kx_stats_init(s, f.r);
+    if (!json && (want & 1u << 7) && (waits = tmpfile()) != NULL) // every wait, for -s waits
+        kx_stats_sink(s, &(struct kx_sink){ .user = waits, .wait = kx_wait_save });
     int rc = kx_decode_sorted("kevstat", &f, cb, s);
     kx_stats_finish(s);
     if (json) {
@@ -448,7 +466,7 @@ int main(int argc, char **argv)
         void (*const fn[NSECT])(const struct kx_stats *) = { print_cpu, print_states,
                                                              print_kcalls, print_irq,
                                                              print_msg, print_lost,
-                                                             print_user, kx_wait_print,
+                                                             print_user, print_waits,
                                                              kx_faults_print };
         if (kx_stats_damaged(s))
             printf("DAMAGED FILE: %s. The results below cover only the events before byte "
@@ -474,6 +492,8 @@ int main(int argc, char **argv)
         rc = 1;
     kx_stats_free(s);
     free(s);
+    if (waits)
+        fclose(waits);
     kx_close(&f);
     return rc;
 }

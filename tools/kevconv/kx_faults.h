@@ -5,7 +5,7 @@
 #ifndef KX_FAULTS_H
 #define KX_FAULTS_H
 
-#include "kx_stats.h"
+#include "../analysis/kx_stats.h"
 
 // Fed every event in time order (kevstat's callback).
 void kx_faults_event(const struct kev_event *e);

@@ -127,7 +127,7 @@
   rView.onclick = function () { rangeStats(view.t0, view.t1); };
 
   // ---- CPU load over time and the priority lane (SVG, the whole trace) -------------------------
-  var NS = "http://www.w3.org/2000/svg", CW = 900, CH = 80, NB = 200, span = Math.max(T.span, 1);
+  var NS = "http://www.w3.org/2000/svg", CW = 900, CH = 80, span = Math.max(T.span, 1);
   function svg(w, h) { var s = document.createElementNS(NS, "svg"); s.setAttribute("width", w); s.setAttribute("height", h); return s; }
   function node(tag, attrs) { var n = document.createElementNS(NS, tag); for (var k in attrs) n.setAttribute(k, attrs[k]); return n; }
   function clickable(s) {
@@ -137,22 +137,21 @@
     });
     s.style.cursor = "pointer";
   }
-  var isIdle = T.threads.map(function (t) { return /(^|\/)idle$/.test(t.name); });
+  // The load is the analysis model's (S.cpu_load: each CPU's busy time, a thread other than
+  // idle running, per bucket of `width` cycles from t0; the buckets add up to busy_cycles).
   var cl = el("section", { id: "cpuload" }, [el("h2", { text: "CPU load over time (per CPU; click: go there)" })]);
   R.timelineSection.parentNode.insertBefore(cl, rs);
-  var cpus = {};
+  var L = S.cpu_load || { t0: first, width: 1, busy: [] }, cpus = {};
   T.seg.forEach(function (s) { if (T.states[s[3]] === "RUNNING" && s[4] >= 0) cpus[s[4]] = 1; });
   Object.keys(cpus).sort(function (a, b) { return a - b; }).forEach(function (c) {
-    var busy = new Float64Array(NB), bw = span / NB, tot = 0;
-    T.seg.forEach(function (s) {
-      if (T.states[s[3]] !== "RUNNING" || s[4] != c || isIdle[s[0]]) return;
-      tot += s[2] - s[1];
-      for (var i = Math.floor(s[1] / bw); i < NB && i * bw < s[2]; i++)
-        busy[i] += Math.max(0, Math.min(s[2], (i + 1) * bw) - Math.max(s[1], i * bw));
-    });
-    var s = svg(CW, CH), pts = [];
+    var busy = L.busy[c] || [], bw = L.width, NB = busy.length, tot = 0;
+    busy.forEach(function (b) { tot += b; });
+    var s = svg(CW, CH), pts = [], x0 = L.t0 - first;
     s.appendChild(node("rect", { x: 0, y: 0, width: CW, height: CH, fill: "#f6f6f6" }));
-    for (var i = 0; i < NB; i++) pts.push((i * CW / NB).toFixed(1) + "," + (CH - CH * busy[i] / bw).toFixed(1));
+    for (var i = 0; i < NB; i++) {
+      var w = Math.min(bw, span - (x0 + i * bw)); // the last bucket ends with the trace
+      pts.push(((x0 + (i + 0.5) * bw) / span * CW).toFixed(1) + "," + (CH - CH * busy[i] / Math.max(w, 1)).toFixed(1));
+    }
     s.appendChild(node("polyline", { points: pts.join(" "), fill: "none", stroke: R.hue(+c + 3), "stroke-width": 1.5 }));
     s.id = "cpuload-" + c;
     s.setAttribute("data-load", (tot / span).toFixed(4));

@@ -12,7 +12,6 @@
 #include <string.h>
 
 #include <trace/kev_decode.h>
-#include <trace/kev_wait.h> // KEV_SYS_SYNC_WAIT, KEV_SYS_PRIO_CHANGE
 #include <trace/kev_panic.h>
 #include <trace/kev_file.h>
 #include <trace/kev_stack.h>

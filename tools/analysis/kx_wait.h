@@ -16,10 +16,10 @@
 // SemWait that succeeded and has not posted, priorities from the thread state events (wide
 // mode). kw_has_sync_events() and kw_has_prio_events() say which a trace had, so a tool can
 // say what is derived and what is missing.
-// Threads are the caller's indices (the kevconv model's); the caller resolves pid/tid with
+// Threads are the caller's indices (the model's, kx.h); the caller resolves pid/tid with
 // the callback given to kw_init. Single-threaded; the struct is large (keep it on the heap).
-#ifndef TRACE_KEV_WAIT_H
-#define TRACE_KEV_WAIT_H
+#ifndef TOOLS_KX_WAIT_H
+#define TOOLS_KX_WAIT_H
 
 #include <stdint.h>
 #include <trace/kev_decode.h>
@@ -139,9 +139,13 @@ struct kw_part {
 
 typedef int (*kw_thread_fn)(void *user, uint32_t pid, uint32_t tid);
 
+typedef void (*kw_wait_fn)(void *user, const struct kw_wait *w);
+
 struct kw {
     kw_thread_fn thread_of;
     void *user;
+    kw_wait_fn on_wait;          // every wait when it ends, and those open at kw_finish
+    void *on_wait_user;
     struct kw_thread th[KW_MAX_THREADS];
     int cur[KW_MAX_CPUS];
     int sync_for[KW_MAX_CPUS];   // thread whose MUTEX/SEM/CONDVAR state event came last on the
@@ -180,7 +184,8 @@ static inline void kw_event(struct kw *k, const struct kev_event *e, int th)
     kw_event_slow(k, e, th);
 }
 // At the end of the trace: close the accounting at t_last (open waits stay open: a truncated
-// trace's last states last to its end), look for cycles among the open waits.
+// trace's last states last to its end), look for cycles among the open waits, and give each
+// open wait (t1 0) to on_wait.
 void kw_finish(struct kw *k);
 static inline int kw_has_sync_events(const struct kw *k) { return k->sync_events != 0; }
 static inline int kw_has_prio_events(const struct kw *k) { return k->prio_events != 0; }

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Message matching for the kevconv tools: links COMM events into messages, each a send
+// Message matching for the analysis model: links COMM events into messages, each a send
 // (SND_MESSAGE / SND_PULSE in the client's context), its receive (REC_* in the server's
 // context) and its reply (REPLY_MESSAGE / MSG_ERROR), and nests the messages a server sends
 // while it serves another (client -> server -> driver) so that a request's critical path can

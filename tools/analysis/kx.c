@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
-// Shared helpers of the kevconv tools: file loading, the thread model, names (see kx.h).
+// The analysis model's base: file loading, the thread model, names (see kx.h).
 #define _GNU_SOURCE // strptime, timegm
 #include "kx.h"
+#include "kx_ids.h"
 #include "../common/tool_file.h"
 #include "../common/tool_map.h"
 #include <trace/kev_userreg.h>
@@ -139,6 +140,29 @@ static void leave_cpu(struct kx_model *m, int idx)
     t->cpu = -1;
 }
 
+// Thread idx runs on cpu from now on.
+static void run_on(struct kx_model *m, int idx, unsigned cpu)
+{
+    struct kx_thread *t = &m->th[idx];
+    int prev = m->cur[cpu];
+    if (prev >= 0 && prev != idx)
+        m->th[prev].cpu = -1;
+    if (t->cpu >= 0 && t->cpu != (int)cpu && m->cur[t->cpu] == idx)
+        m->cur[t->cpu] = KX_NO_THREAD; // migrated
+    m->cur[cpu] = idx;
+    m->prev[cpu] = KX_NO_THREAD;
+    t->cpu = (int)cpu;
+    t->state = KEV_TH_RUNNING;
+}
+
+int kx_snapshot_cpu(const struct kev_event *e)
+{
+    if (e->cls != KEV_C_SYSTEM || e->ev != KEV_SYS_SNAPSHOT || e->nw < 2 || (e->w[0] & 0xffu) != 2u)
+        return -1;
+    unsigned c = (e->w[0] >> 8) & 0xffu;
+    return c < KEV_MAX_CPUS ? (int)c : -1;
+}
+
 static void thread_event(struct kx_model *m, const struct kev_event *e)
 {
     int idx = kx_thread(m, e->w[0], e->w[1]);
@@ -148,15 +172,10 @@ static void thread_event(struct kx_model *m, const struct kev_event *e)
     if (e->nw >= 4)
         t->prio = (int)e->w[2];
     if (e->ev == KEV_TH_RUNNING) {
-        int prev = m->cur[e->cpu];
-        if (prev >= 0 && prev != idx)
-            m->th[prev].cpu = -1;
-        if (t->cpu >= 0 && t->cpu != (int)e->cpu && m->cur[t->cpu] == idx)
-            m->cur[t->cpu] = KX_NO_THREAD; // migrated
-        m->cur[e->cpu] = idx;
-        m->prev[e->cpu] = KX_NO_THREAD;
-        t->cpu = (int)e->cpu;
-        t->state = KEV_TH_RUNNING;
+        unsigned cpu = e->cpu;
+        if (m->in_snapshot && kx_is_idle(m, idx) && t->tid >= 1 && t->tid <= KEV_MAX_CPUS)
+            cpu = t->tid - 1; // idle thread k + 1 is CPU k's, pinned there (kernel/main.c)
+        run_on(m, idx, cpu);
     } else if (e->ev == KEV_TH_CREATE) {
         t->state = KX_STATE_UNKNOWN;
     } else if (e->ev == KEV_TH_DESTROY) {
@@ -213,8 +232,18 @@ void kx_model_update(struct kx_model *m, const struct kev_event *e)
             m->irq[c] = kev_int_irq(e) + 1, m->irq_how[c] = 2;
         else if (e->ev == KEV_INT_EXIT || (e->ev == KEV_INT_HANDLER_EXIT && m->irq_how[c] == 2))
             m->irq[c] = 0, m->irq_how[c] = 0;
-    } else if (e->cls == KEV_C_SYSTEM && e->ev == KEV_SYS_SNAPSHOT) {
-        m->in_snapshot = e->w[0] == 0;
+    } else if (e->cls == KEV_C_SYSTEM && e->ev == KEV_SYS_PRIO_CHANGE && e->nw >= 2) {
+        // [who, new | old << 8 | cause << 16]: every thread's priority from the START snapshot
+        // on, in fast mode too (whose state events carry none)
+        int idx = kx_thread(m, e->w[0] >> 16, e->w[0] & 0xffffu);
+        if (idx >= 0)
+            m->th[idx].prio = (int)(e->w[1] & 0xffu);
+    } else if (e->cls == KEV_C_SYSTEM && e->ev == KEV_SYS_SNAPSHOT && e->nw >= 2) {
+        int c = kx_snapshot_cpu(e), idx;
+        if (c >= 0 && e->w[1] && (idx = kx_thread(m, e->w[1] >> 16, e->w[1] & 0xffffu)) >= 0)
+            run_on(m, idx, (unsigned)c);
+        else if (c < 0 && e->w[0] <= 1)
+            m->in_snapshot = e->w[0] == 0;
     }
 }
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Shared helpers of the kevconv tools (kev2ctf, kev2json, kevstat, kevreport): loading a .kev
+// The base of the analysis model every host tool over a .kev links (tools/analysis/): loading a .kev
 // file through the shared decoder (trace/kev_decode.c; nothing here parses the format) and a
 // small model of the system the tools all need: a table of threads with names and priorities,
 // the thread running on each CPU, and whether the START snapshot is being replayed.
@@ -35,6 +35,14 @@ int kx_decode(const char *tool, struct kx_file *f, kev_cb cb, void *user);
 // The same, with events delivered in time order across CPUs (kx_sort.c): for the tools that
 // follow threads and messages from one CPU to another. One CPU: the same as kx_decode.
 int kx_decode_sorted(const char *tool, struct kx_file *f, kev_cb cb, void *user);
+// The same events one at a time, for a reader that pulls (kevsql's cursors): kx_src_next gives
+// 1 with *e (its words valid until the next call), 0 at the end, else the decoder's error
+// (kev_error(r)) or -1 out of memory; the events before an error were given. r: opened with
+// kev_open, not yet decoded. kx_src_new returns NULL out of memory.
+struct kx_src;
+struct kx_src *kx_src_new(struct kev_reader *r);
+int kx_src_next(struct kx_src *s, struct kev_event *e);
+void kx_src_free(struct kx_src *s);
 
 // ---- the model ---------------------------------------------------------------------------------
 #define KX_MAX_THREADS 4096u
@@ -48,7 +56,7 @@ struct kx_thread {
     char name[KEV_NAME_MAX]; // thread name ("" when unknown)
     int renamed;             // ThreadName changed a name it had (a main thread then shows it)
     char comm[KEV_NAME_MAX]; // process name ("" when unknown)
-    int prio;                // -1 when unknown (fast-mode events carry none)
+    int prio;                // -1 when unknown (from wide-mode state events and PRIO_CHANGE)
     unsigned state;          // last KEV_TH_* state, or KX_STATE_UNKNOWN
     int cpu;                 // CPU it runs on, or -1
 };
@@ -72,8 +80,14 @@ struct kx_model {
 void kx_model_init(struct kx_model *m, const struct kev_reader *r);
 // Index of thread (pid, tid), added when new; KX_NO_THREAD when the table is full.
 int kx_thread(struct kx_model *m, uint32_t pid, uint32_t tid);
-// Apply e (any class) to the model.
+// Apply e (any class) to the model. The START snapshot's state events are all written on the
+// CPU that took it: a thread it lists as running is placed by the snapshot's per-CPU entries
+// (SYSTEM SNAPSHOT 2 | cpu << 8, who: that CPU runs who; the kernel writes none for a CPU
+// running its idle thread), an idle thread it lists as running on its own CPU (the kernel
+// makes one per CPU, tid k + 1 for CPU k, each pinned there), any other on the snapshot's CPU.
 void kx_model_update(struct kx_model *m, const struct kev_event *e);
+// The CPU a snapshot entry names (SYSTEM SNAPSHOT 2 | cpu << 8), -1 when e is none.
+int kx_snapshot_cpu(const struct kev_event *e);
 // Parent of process pid as PROCCREATE gave it, 0 when unknown.
 uint32_t kx_ppid(const struct kx_model *m, uint32_t pid);
 // "comm/name" or "comm" or "pid N" into buf.

@@ -5,7 +5,6 @@
 #include <string.h>
 
 #include "kx_stats.h"
-#include "kx_wait_text.h"
 
 static void dist(FILE *f, const char *key, const struct kx_dist *d)
 {
@@ -86,14 +85,30 @@ static void threads(const struct kx_stats *s, FILE *f)
                     (unsigned long long)s->prio_t[p]);
             first = 0;
         }
-    fputs("],\n\"idle_cycles\":[", f);
+    // each CPU from the first event to the last: a thread other than idle running (busy),
+    // its idle thread (idle), no thread known (none); the three add up to the trace's span
     unsigned ncpu = s->r->kr_ncpu_seen ? s->r->kr_ncpu_seen : 1;
+    fputs("],\n\"idle_cycles\":[", f);
     for (unsigned c = 0; c < ncpu; c++)
         fprintf(f, "%s%llu", c ? "," : "", (unsigned long long)s->idle_t[c]);
+    fputs("],\n\"none_cycles\":[", f);
+    for (unsigned c = 0; c < ncpu; c++)
+        fprintf(f, "%s%llu", c ? "," : "", (unsigned long long)s->none_t[c]);
     fputs("],\n\"busy_cycles\":[", f);
     for (unsigned c = 0; c < ncpu; c++)
         fprintf(f, "%s%llu", c ? "," : "", (unsigned long long)s->busy_t[c]);
     fprintf(f, "],\n\"migrations\":%llu", (unsigned long long)s->migrations);
+    // busy_cycles over time (kx_load.h): buckets of `width` cycles from t0, per CPU
+    unsigned nb = kx_load_count(&s->load, s->t_last);
+    fprintf(f, ",\n\"cpu_load\":{\"t0\":%llu,\"width\":%llu,\"busy\":[",
+            (unsigned long long)s->load.t0, (unsigned long long)s->load.width);
+    for (unsigned c = 0; c < ncpu; c++) {
+        fputs(c ? ",[" : "[", f);
+        for (unsigned b = 0; b < nb; b++)
+            fprintf(f, "%s%llu", b ? "," : "", (unsigned long long)s->load.busy[c][b]);
+        fputc(']', f);
+    }
+    fputs("]}", f);
 }
 
 static void kcalls(const struct kx_stats *s, FILE *f)
@@ -134,15 +149,19 @@ static void kcalls(const struct kx_stats *s, FILE *f)
 
 static void irqs(const struct kx_stats *s, FILE *f)
 {
-    double secs = kx_seconds(s->r, s->t_last - s->t_first);
     fputs(",\n\"interrupts\":[", f);
     int first = 1;
     for (unsigned i = 0; i < KX_MAX_IRQ; i++) {
         const struct kx_irq_stats *q = &s->irq[i];
         if (!q->count)
             continue;
-        fprintf(f, "%s\n{\"irq\":%u,\"count\":%llu,\"rate_per_s\":%.3f,", first ? "" : ",", i,
-                (unsigned long long)q->count, secs > 0 ? (double)q->count / secs : 0.0);
+        // the rate over the time the source was active (first to last interrupt); latency:
+        // every interrupt with a thread, to the moment that thread handled it (kx_rows.h)
+        fprintf(f, "%s\n{\"irq\":%u,\"count\":%llu,\"rate_per_s\":%.3f,\"first\":%llu,"
+                   "\"last\":%llu,\"no_thread\":%llu,\"unhandled\":%llu,", first ? "" : ",", i,
+                (unsigned long long)q->count, kx_irq_rate(s, q), (unsigned long long)q->first,
+                (unsigned long long)q->last, (unsigned long long)q->no_thread,
+                (unsigned long long)q->unhandled);
         dist(f, "handler", &q->handler);
         fputs(",", f);
         dist(f, "total", &q->total);

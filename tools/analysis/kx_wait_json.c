@@ -1,8 +1,17 @@
 // SPDX-License-Identifier: MIT
-// The wait analysis (trace/kev_wait.c) as the "waits" member of kevstat --json's object, which
+// The wait analysis (kx_wait.c) as the "waits" member of kevstat --json's object, which
 // kevreport embeds for its findings panel and blocked-by arrows. Times in cycles since boot.
 // An inversion's "middle" is its largest middle thread; "middles" names every one of them.
-#include "kx_wait_text.h"
+#include "kx_stats.h"
+
+const char *kx_wait_obj(const struct kx_stats *s, int obj, char *buf, size_t n)
+{
+    if (obj < 0 || !s->kw)
+        snprintf(buf, n, "an unknown object");
+    else
+        snprintf(buf, n, "%s %u", kw_kind_name(s->kw->obj[obj].kind), s->kw->obj[obj].id);
+    return buf;
+}
 
 static void thread(FILE *f, const struct kx_stats *s, const char *key, int th, int prio)
 {

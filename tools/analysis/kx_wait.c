@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
-// Who blocked whom (trace/include/trace/kev_wait.h): thread state intervals with the cause of
+// Who blocked whom (kx_wait.h): thread state intervals with the cause of
 // each wait, owners of mutexes and semaphores, priority inversions and deadlock cycles.
 // Invariant: every open wait's owner has been accounted up to its seg_t; flush() brings all
 // of them to the time of the event about to change a thread's state, CPU or priority, so a
 // segment always has one owner state, one thread on the owner's CPU and fixed priorities.
-#include <trace/kev_wait.h>
+#include "kx_wait.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -325,6 +325,8 @@ static void close_wait(struct kw *k, int x, uint64_t t)
         add_inversion(k, w);
     if (w->owner < 0)
         k->waits_no_owner++;
+    if (k->on_wait)
+        k->on_wait(k->on_wait_user, w);
     for (unsigned i = 0; i < k->ndl; i++) {
         struct kw_deadlock *d = &k->dl[i];
         for (unsigned j = 0; j < d->n && !d->broken_t; j++)
@@ -484,6 +486,8 @@ void kw_finish(struct kw *k)
     flush(k, k->t_last);
     for (unsigned i = 0; i < k->nopen; i++)
         check_cycle(k, k->wait[k->open[i]].th, k->t_last);
+    for (unsigned i = 0; k->on_wait && i < k->nopen; i++)
+        k->on_wait(k->on_wait_user, &k->wait[k->open[i]]);
 }
 
 const struct kw_wait *kw_wait_by_serial(const struct kw *k, uint64_t serial)
