@@ -103,7 +103,7 @@ include user/module.mk
 include test/module.mk
 
 # ---- top-level targets -----------------------------------------------------------------------
-.PHONY: all run test bench debug clean setup setup-test images tools fuzz dtrace new-app
+.PHONY: all run test bench debug clean setup setup-test setup-bench images tools fuzz dtrace new-app
 all: images tools
 tools: $(HOST_TOOLS)
 images: $(IMAGES_ELF)
@@ -113,6 +113,9 @@ setup:
 
 setup-test:
 	$(Q)scripts/setup.sh --test
+
+setup-bench:
+	$(Q)scripts/setup.sh --bench
 
 # make run [APPS="a b"] [TL_OPTS=-w]: the demo system, or appinit with programs a and b
 # (user/apps/a ...), captured to trace.kev and reported in trace.html (docs/applications.md).
@@ -131,7 +134,7 @@ test: setup-test
 	$(Q)$(MAKE) --no-print-directory all test-build
 	$(Q)scripts/run-tests.sh $(B)/tests.list
 
-bench: setup
+bench: setup-bench
 	$(Q)$(MAKE) --no-print-directory all bench-build
 	$(Q)scripts/run-bench.sh $(foreach b,$(BENCHES),'$(b)')
 

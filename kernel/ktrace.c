@@ -501,20 +501,11 @@ void ktrace_int_handler_ev(uint32_t irq, uint32_t pid, uintptr_t ip, uintptr_t a
     trace_emit_words(&ktrace, KEV_C_INT, KEV_INT_HANDLER_ENTER, w, 4);
 }
 
-// D's msg probes: arg0 the client's connection, arg1 the receive id (or the pulse code),
-// arg2 the message's bytes (0 for a reply: its size is not kept), arg3 the peer (pid, or
-// pid << 16 | tid). The client is found from the receive id (its low byte is the thread
-// slot + 1, the rest its generation, see ipc.c), only here, while a D program runs: the
-// hooks' callers pass nothing more, so tracing off costs what it did.
-static const struct thread *rcvid_thread(uint32_t rcvid)
-{
-    unsigned idx = (rcvid & 0xffu) - 1u;
-    if (idx >= KMAX_THREADS || !k_threads[idx].in_use || k_threads[idx].gen != (uint16_t)(rcvid >> 8))
-        return NULL;
-    return &k_threads[idx];
-}
-
-static void kdt_comm(unsigned ev, uint32_t a, uint32_t b)
+// D's msg probes (docs/d-probes.md): arg0 the client's connection, arg1 the receive id, arg2
+// the message's bytes (0 for a reply: its size is not kept), arg3 the event's second word (the
+// server's pid, the receiver, the status or the error). The client is the one the site holds
+// (ipc.c): nothing is looked up here.
+static void kdt_msg(unsigned ev, uint32_t rcvid, uint32_t b, const struct thread *client)
 {
     unsigned id;
     switch (ev) {
@@ -522,20 +513,38 @@ static void kdt_comm(unsigned ev, uint32_t a, uint32_t b)
     case KEV_COMM_REC_MESSAGE:   id = DPROBE_MSG_RECEIVE; break;
     case KEV_COMM_REPLY_MESSAGE: id = DPROBE_MSG_REPLY; break;
     case KEV_COMM_MSG_ERROR:     id = DPROBE_MSG_ERROR; break;
-    case KEV_COMM_SND_PULSE:     kdt_fire(DPROBE_MSG_PULSE, a, b & 0xffffu, 0, 0); return;
     default: return;
     }
-    const struct thread *client = rcvid_thread(a);
-    uint32_t coid = client ? (uint32_t)client->coid : 0;
-    uint32_t bytes = client && id != DPROBE_MSG_REPLY ? client->msg_len : 0;
-    kdt_fire(id, coid, a, bytes, b);
+    uint32_t bytes = id != DPROBE_MSG_REPLY ? client->msg_len : 0;
+    kdt_fire(id, (uint32_t)client->coid, rcvid, bytes, b);
 }
 
-// With D: under the D lock with its event (as state_ev_d), out of line.
+// With D: the probe and its event under the D lock (as state_ev_d), out of line.
+static __attribute__((noinline)) void msg_ev_d(unsigned ev, uint32_t rcvid, uint32_t b,
+                                               const struct thread *client)
+{
+    kdt_hold();
+    kdt_msg(ev, rcvid, b, client);
+    trace_emit_simple(&ktrace, KEV_C_COMM, ev, rcvid, b);
+    kdt_release();
+}
+
+void ktrace_msg_ev(unsigned ev, uint32_t rcvid, uint32_t b, const struct thread *client)
+{
+    if (kdt_active) {
+        msg_ev_d(ev, rcvid, b, client);
+        return;
+    }
+    trace_emit_simple(&ktrace, KEV_C_COMM, ev, rcvid, b);
+}
+
+// The other COMM events: a pulse's send (D's msg:::pulse: arg0 the sender's connection, arg1
+// the pulse's code, the low half of the event's second word) and receipt, a signal.
 static __attribute__((noinline)) void comm_ev_d(unsigned ev, uint32_t a, uint32_t b)
 {
     kdt_hold();
-    kdt_comm(ev, a, b);
+    if (ev == KEV_COMM_SND_PULSE)
+        kdt_fire(DPROBE_MSG_PULSE, a, b & 0xffffu, 0, 0);
     trace_emit_simple(&ktrace, KEV_C_COMM, ev, a, b);
     kdt_release();
 }

@@ -169,14 +169,16 @@ static inline void ktrace_prio_traced(const struct thread *t, unsigned prio, uns
     ktrace_prio_ev(t, prio, cause);
 }
 
-// A message event on a traced path (ipc.c's traced copies), likewise.
-static inline void ktrace_comm_traced(unsigned ev, uint32_t a, uint32_t b)
+// A message event on a traced path (ipc.c's traced copies), likewise: the client goes to the
+// general hook, which fires D's msg probe from it (ktrace.h ktrace_msg).
+static inline void ktrace_msg_traced(unsigned ev, uint32_t rcvid, uint32_t b,
+                                     const struct thread *client)
 {
     if (__builtin_expect((ktrace_hot.plain >> KEV_C_COMM) & 1u, 1)) { // simple in either mode
-        trace_emit_simple_fast(&ktrace, KEV_C_COMM, ev, a, b);
+        trace_emit_simple_fast(&ktrace, KEV_C_COMM, ev, rcvid, b);
         return;
     }
-    ktrace_comm(ev, a, b);
+    ktrace_msg(ev, rcvid, b, client);
 }
 
 #endif
