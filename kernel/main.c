@@ -23,6 +23,7 @@
 #include <kernel/ktrace_kcall.h>
 #include <kernel/ktrace_stack.h>
 #include <kernel/kprof.h>
+#include <kernel/kopts.h>
 #include <kernel/tick_periods.h>
 #include <uapi/ktrace.h>
 #include <board_config.h>
@@ -217,8 +218,13 @@ void kernel_cpu_online(void)
 }
 #endif
 
+// A CPU's idle thread: the arch's wait for an interrupt, or, with the kernel option idle=poll,
+// a spin (kernel/kopts.h).
 static void idle_main(void)
 {
+    if (kopt_idle_poll)
+        for (;;)
+            __asm__ volatile("" ::: "memory");
     arch_idle_loop();
 }
 
@@ -227,6 +233,7 @@ _Noreturn void kernel_main(void)
     board_init();
     kprintf("\nkernel: booting on %s, %u Hz cycle counter, %u Hz tick\n", board_name(),
             (unsigned)board_cycles_per_sec(), TICK_HZ);
+    kopts_init();
     kernel_state_init();
     pmem_init(&k_pmem, board_pool_base(), board_pool_size());
     arch_init();
