@@ -16,7 +16,7 @@
 // So every call into the engine from a firing path holds kdt_lock (rank KLOCK_RANK_D, the
 // last: a leaf among the kernel's ranks, taken with any other shared-side lock held; only the
 // trace ring's own locks are taken under it, by the hooks' hold below): the
-// fire functions below, kdt_tick's firings (through kdt_fire), and kdt_vtime_switch (the
+// fire functions below, kdt_timers_run's firings (through kdt_fire), and kdt_vtime_switch (the
 // threads' vtimestamp clocks, which firings read). The trace hooks that fire D and record an
 // event (ktrace.c: a state change, a message, an interrupt, a priority) hold it across both
 // (kdt_hold; the firings inside nest), so that D sees two CPUs' events in the order the
@@ -51,6 +51,7 @@
 #include <kernel/kunmap.h>
 #include <kernel/klock.h>
 #include <kernel/ktrace_kcall.h>
+#include <kernel/kprof.h>
 #include <uapi/kdtrace.h>
 
 bool kdt_active;
@@ -60,8 +61,10 @@ static uint32_t block_len;
 static struct proc *consumer;
 
 #define KDT_MAX_TIMERS 8
-// tick-N fires on the CPU that takes the kernel's tick (one firing a period); profile-N on
-// every CPU at its own timer interrupt (DTrace's rule), so it keeps a next time per CPU.
+// tick-N fires on one CPU (one firing a period): CPU 0, from its profile timer, or, on a board
+// without one, the CPU that takes the kernel's tick; profile-N on every CPU (DTrace's rule), so
+// it keeps a next time per CPU (kernel/kprof.c runs them; next_ns is CPU c's, written by CPU c
+// there or by the exclusive side at KDT_GO).
 static struct {
     uint32_t id, flags;
     uint64_t period_ns, next_ns[KMAX_CPUS];
@@ -69,9 +72,8 @@ static struct {
 static unsigned ntimers;
 // -x cpu=N: N + 1 (0: every CPU). As DTrace's option, only CPU N traces: the probes of the
 // kernel's providers and profile-N fire there alone. BEGIN and END (the consumer's), ERROR
-// (raised by a firing that passed) and tick-N (the system's clock, which this kernel gives
-// to whichever CPU takes the tick) fire wherever they come, so that a program still starts,
-// ends and counts time.
+// (raised by a firing that passed) and tick-N (the system's clock, which fires on one CPU of
+// its own) fire wherever they come, so that a program still starts, ends and counts time.
 static uint32_t cpu_only;
 
 // The engine's lock (LOCKING above). Several CPUs only; with one it compiles away.
@@ -402,14 +404,22 @@ static void spin_probes(bool on) { (void)on; }
 
 void kdt_settle(void)
 {
-    if (kdt_active && dst && dst->exiting)
+    if (kdt_active && dst && dst->exiting) {
         kdt_active = false;
+        kprof_update();
+    }
 }
 
-_Static_assert(PERIOD_PROFILE_EARLY_NS == 500000u / (TICK_HZ / 1000u),
-               "profile-N's margin on several CPUs is half a tick, on the board and in dtrace -i");
+// Whether timer i runs on cpu: profile-N on every CPU (the -x cpu one alone), tick-N on the
+// tick's (tick_cpu).
+static bool timer_on(unsigned i, unsigned cpu, bool tick_cpu)
+{
+    if (!(timers[i].flags & DIF_PRF_PROFILE))
+        return tick_cpu;
+    return !cpu_only || cpu == cpu_only - 1u;
+}
 
-void kdt_tick(bool kernel_tick, uint64_t cycles)
+void kdt_timers_run(bool tick_cpu, uint64_t cycles)
 {
     if (!kdt_active || !ntimers)
         return;
@@ -419,23 +429,33 @@ void kdt_tick(bool kernel_tick, uint64_t cycles)
     uint32_t pc = t ? arch_thread_pc(t) : 0;
     uint64_t kernel_pc = t && !t->proc ? pc : 0, user_pc = t && t->proc ? pc : 0;
     uint64_t now = ktimer_cycles_to_ns(cycles);
+    this_cpu()->stack_at_interrupt = t && !t->proc;
     for (unsigned i = 0; i < ntimers; i++) {
-        bool profile = timers[i].flags & DIF_PRF_PROFILE;
-        if (!profile && !kernel_tick)
+        if (!timer_on(i, cpu, tick_cpu))
             continue;
-        if (profile && cpu_only && cpu != cpu_only - 1u)
-            continue;
-        uint64_t *next = &timers[i].next_ns[profile ? cpu : 0];
-        // Several CPUs: each CPU's timer has a phase of its own (staggered, irq_timer.c), so
-        // a profile probe is due at the interrupt within half a tick of its time, or it would
-        // fire every other period on a CPU whose interrupt comes just before.
-        uint64_t early = profile && k_ncpus > 1 ? PERIOD_PROFILE_EARLY_NS : 0;
-        // Fell behind (a late tick, docs/timers.md): fire once, not a burst of the firings
-        // missed, and keep the phase (as illumos's cyclics do past their catch-up); the late
-        // tick periods are counted. dtrace -i replays captures by the same rule.
-        if (period_fires(next, timers[i].period_ns, now, early))
+        uint64_t *next = &timers[i].next_ns[timers[i].flags & DIF_PRF_PROFILE ? cpu : 0];
+        // Fell behind (a late interrupt, docs/timers.md): fire once, not a burst of the
+        // firings missed, and keep the phase (as illumos's cyclics do past their catch-up).
+        // dtrace -i replays captures by the same rule.
+        if (period_fires(next, timers[i].period_ns, now, 0))
             kdt_fire(timers[i].id, kernel_pc, user_pc, 0, 0);
     }
+    this_cpu()->stack_at_interrupt = false;
+}
+
+uint64_t kdt_timers_next(unsigned cpu, bool tick_cpu)
+{
+    uint64_t at = 0;
+    if (!kdt_active)
+        return 0;
+    for (unsigned i = 0; i < ntimers; i++) {
+        if (!timer_on(i, cpu, tick_cpu))
+            continue;
+        uint64_t n = timers[i].next_ns[timers[i].flags & DIF_PRF_PROFILE ? cpu : 0];
+        if (!at || n < at)
+            at = n;
+    }
+    return at;
 }
 
 static void unmap(void)
@@ -468,6 +488,7 @@ static void unload(void)
     consumer = NULL;
     ntimers = 0;
     cpu_only = 0;
+    kprof_update();
 }
 
 void kdt_proc_gone(struct proc *p)
@@ -648,6 +669,7 @@ int kdt_call(struct thread *t, uint32_t cmd, uint32_t a, uint32_t b, uint32_t c)
             if (dst->exiting)
                 kdt_active = false;
         }
+        kprof_update();     // the profile timers armed for the probes' first times
         return 0;
     }
     case KDT_STOP: {
@@ -658,6 +680,7 @@ int kdt_call(struct thread *t, uint32_t cmd, uint32_t a, uint32_t b, uint32_t c)
             kdt_fire(DPROBE_END, 0, 0, 0, 0);
         kdt_active = false;
         spin_probes(false);
+        kprof_update();
         kstack_report(dst->stacks.drops); // walks cut short, stacks lost (kernel/kstack.c)
         return 0;
     }

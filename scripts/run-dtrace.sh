@@ -34,12 +34,19 @@ symbolize() {
     fi
 }
 # The capture samples stacks (tracelogger -p, SYSTEM STACK events) when the program has a
-# profile-N probe, at its highest N (at most the 1000 Hz tick; 1000 for a rate with a unit),
-# so that dtrace -i over trace.kev gives its stacks too; TL_OPTS overrides.
+# profile-N probe, at its highest rate (at most 5000, the profile provider's; a sampler and a
+# profile-N probe of one rate interrupt together, so that dtrace -i over trace.kev fires that
+# probe at the very samples the board fired it at, docs/profiling.md); TL_OPTS overrides.
 rates=$(printf '%s\n' "${D:-}" "$(cat "${S:-/dev/null}" 2>/dev/null)" | grep -o 'profile-[0-9a-z]*' | sed 's/profile-//')
 tl_opts=${TL_OPTS:-}
 if [ -z "$tl_opts" ] && [ -n "$rates" ]; then
-    hz=$(printf '%s\n' $rates | awk '/^[0-9]+$/ { n = $1 } !/^[0-9]+$/ { n = 1000 } n > m { m = n } END { print (m > 1000 || m < 1) ? 1000 : m }')
+    hz=$(printf '%s\n' $rates | awk '
+        /^[0-9]+(hz)?$/ { n = $0 + 0 }
+        /^[0-9]+(ms|msec)$/ { n = int(1000 / ($0 + 0)) }
+        /^[0-9]+(us|usec)$/ { n = int(1000000 / ($0 + 0)) }
+        /^[0-9]+(s|sec)$/ { n = 1 }
+        n > m { m = n }
+        END { print (m > 5000) ? 5000 : (m < 1 ? 1 : m) }')
     tl_opts="-p $hz"
 fi
 work=${APPS:+appinit}
@@ -61,7 +68,9 @@ if [ "${TRACE_STORAGE:-semihost}" = uart ]; then
         case $a in *"'"*) echo "make dtrace: on this board the arguments go on the boot command line and may not hold a single quote" >&2; exit 2;; esac
         qargs="$qargs '$a'"
     done
-    line="dtrace ${D_OPTS:-} -c $work -T $target -n '$text'$qargs$rest"
+    # the tracelogger streams to UART 1, with the same options as on a board with host files
+    # (its stack samples: without them dtrace -i over the capture has no stacks)
+    line="dtrace ${D_OPTS:-} -c $work -T $target -n '$text'$qargs$rest${APPS:+ ;; tracelogger -d1 -u $tl_opts}"
     if [ ${#line} -gt 2000 ]; then
         echo "make dtrace: the D text makes a boot command line of ${#line} characters; this board takes 2000 at most (it has no host files): shorten the program" >&2
         exit 2

@@ -76,7 +76,9 @@ static void module_name(const char *path, char *out, size_t n)
 
 // symbol_at: the function file i has a symbol for at addr, and the function's start (a Thumb
 // symbol's value has bit 0, cleared); NULL when the file has no symbol there (*held: the
-// file's range holds addr).
+// file's range holds addr). In an ARM file addr is looked up with bit 0 set: a Thumb
+// function's symbol is its start + 1, so its first instruction (a pc a profile sample or
+// func( ) can give: an idle loop's) would otherwise fall in the function before it.
 static const char *symbol_at(unsigned i, uint64_t addr, uint64_t *start, Dwfl_Module **mod,
                              int *held)
 {
@@ -84,16 +86,18 @@ static const char *symbol_at(unsigned i, uint64_t addr, uint64_t *start, Dwfl_Mo
     *held = m != NULL;
     if (!m)
         return NULL;
-    GElf_Off off;
-    GElf_Sym sym;
-    const char *f = dwfl_module_addrinfo(m, addr, &off, &sym, NULL, NULL, NULL);
-    if (!f || f[0] == '$')  // none, or an ARM/AArch64 mapping symbol ($a, $t, $d, $x): no
-        return NULL;        // function (the kernel image's $d covers its programs' slots)
-    *start = addr - off;
     GElf_Addr bias;
     Elf *elf = dwfl_module_getelf(m, &bias);
     GElf_Ehdr eh;
-    if (elf && gelf_getehdr(elf, &eh) && eh.e_machine == EM_ARM)
+    int arm = elf && gelf_getehdr(elf, &eh) && eh.e_machine == EM_ARM;
+    uint64_t look = arm ? addr | 1u : addr;
+    GElf_Off off;
+    GElf_Sym sym;
+    const char *f = dwfl_module_addrinfo(m, look, &off, &sym, NULL, NULL, NULL);
+    if (!f || f[0] == '$')  // none, or an ARM/AArch64 mapping symbol ($a, $t, $d, $x): no
+        return NULL;        // function (the kernel image's $d covers its programs' slots)
+    *start = look - off;
+    if (arm)
         *start &= ~(uint64_t)1u;
     *mod = m;
     return f;

@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <trace/kev.h>
+#include <trace/period_due.h>
 #include <trace/kev_decode.h>
 
 /* The tick's interrupt line (uapi/ktrace.h KIRQ_TICK; the host tools do not include the
@@ -194,8 +195,13 @@ static uint64_t timer_period(const struct replay *p, uint32_t k)
     return pr->dp_period;
 }
 
-/* advance: capture time reaches t (ns since boot): timers and switches up to t. */
-static void advance(struct replay *p, uint64_t t)
+static void set_ctx(struct replay *p, struct kev_reader *r, unsigned cpu);
+
+/* advance: capture time reaches t (ns since boot): timers and switches up to t. A profile-N
+ * probe without samples fires on every CPU in the context of the thread the capture says ran
+ * there; its arg0/arg1 (the interrupted pc) are 0, which rstacks_begin says: the capture holds
+ * no pc for those moments. */
+static void advance(struct replay *p, struct kev_reader *r, uint64_t t)
 {
     const struct dif_obj *o = &p->st->obj;
     for (;;) {
@@ -217,11 +223,18 @@ static void advance(struct replay *p, uint64_t t)
             if (!timer_period(p, k) || p->next[k] != when)
                 continue;
             uint64_t args[DVM_NARGS] = { 0 };
-            unsigned n = pr->dp_flags & DIF_PRF_PROFILE ? p->ncpus : 1;
-            for (p->ctx.cpu = 0; p->ctx.cpu < n; p->ctx.cpu++)
-                if (!(pr->dp_flags & DIF_PRF_PROFILE) || !p->cpu_only ||
-                    p->ctx.cpu == p->cpu_only - 1u)
-                    dvm_fire(p->st, &p->ctx, pr->dp_id, args);
+            if (!(pr->dp_flags & DIF_PRF_PROFILE)) {
+                p->ctx.cpu = 0;     /* tick-N: one CPU, the board's CPU 0 */
+                dvm_fire(p->st, &p->ctx, pr->dp_id, args);
+            } else {
+                struct dvm_ctx keep = p->ctx;
+                for (unsigned cpu = 0; cpu < p->ncpus; cpu++)
+                    if (!p->cpu_only || cpu == p->cpu_only - 1u) {
+                        set_ctx(p, r, cpu);
+                        dvm_fire(p->st, &p->ctx, pr->dp_id, args);
+                    }
+                p->ctx = keep;
+            }
             p->next[k] += pr->dp_period;
         }
     }
@@ -634,7 +647,7 @@ static void on_stack(struct replay *p, struct kev_reader *r, const struct kev_ev
     for (uint32_t k = 0; k < o->hdr->dh_nprobes && k < 64; k++) {
         const struct dif_probe *pr = &o->probes[k];
         if ((pr->dp_flags & DIF_PRF_PROFILE) &&
-            rstacks_profile_due(k, cpu, p->ncpus, pr->dp_period, p->t0, t))
+            rstacks_profile_due(k, cpu, pr->dp_period, p->t0, t))
             fire4(p, pr->dp_id, s.kind == KEV_STACK_KERNEL ? pc : 0,
                   s.kind == KEV_STACK_USER ? pc : 0, 0, 0);
     }
@@ -716,13 +729,18 @@ static int on_event(void *user, struct kev_reader *r, const struct kev_event *e)
         p->started = 1;
         p->t0 = t;
         p->next_switch += t;
+        /* tick-N a period after the start, as after KDT_GO on the board; profile-N on the
+         * board's grid, its period's multiples since boot (trace/period_due.h), so that in any
+         * span both fire at the same times on each CPU */
         for (uint32_t j = 0; j < p->st->obj.hdr->dh_nprobes && j < 64; j++)
-            p->next[j] += t;
+            p->next[j] = p->st->obj.probes[j].dp_flags & DIF_PRF_PROFILE
+                             ? period_first_due(p->st->obj.probes[j].dp_period, t)
+                             : p->next[j] + t;
         fire_begin(p, t);
         if (done(p))
             return 1;
     }
-    advance(p, t);
+    advance(p, r, t);
     if (done(p))
         return 1;
     unsigned cpu = e->cpu < p->ncpus ? e->cpu : 0;

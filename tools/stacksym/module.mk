@@ -76,3 +76,12 @@ define STACKS_PROFILE_MATRIX_template
 SCRIPT_TESTS += stacks-$(1)/profile-capture|180|BOARD=$(1)|test/stacks/test_profile_capture.sh|build/$(1)|$(H)
 endef
 $(foreach b,$(filter-out $(BOARD),qemu-virt-a53),$(eval $(call STACKS_PROFILE_MATRIX_template,$(b))))
+
+# The profile timer (test/stacks/test_hotshare.sh): user/apps/hotshare's hot function gets its
+# own share of profile-997's samples, live and over the capture (dtrace -i, kevstat --folded),
+# in QEMU's exact mode (whose second boot must give the same capture event for event) and on
+# the host's clock; profile-5000 over a capture without samples counts what it counted live.
+# The boards with dtrace whose QEMU has the three kinds of profile timer.
+HOTSHARE_BOARDS := mps2-an385 qemu-virt-a53 x86-pc
+SCRIPT_TESTS += $(foreach b,$(HOTSHARE_BOARDS),stacks-hotshare/$(b)|600|BOARD=$(b)|test/stacks/test_hotshare.sh|build/$(b)|$(H))
+TEST_DEPS    += $(H)/dcompile $(H)/dtrace $(H)/stacksym $(H)/kevstat $(foreach b,$(filter-out $(BOARD),$(HOTSHARE_BOARDS)),matrix-images-$(b))

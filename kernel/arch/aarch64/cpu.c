@@ -164,7 +164,8 @@ static inline __attribute__((always_inline)) bool entry_irq_shared(const bool tr
             return false;
     } else if (next == TICK_IRQ) {
         // Traced too: its events need no lock (kernel/main.c kernel_tick_traced_shared). A D
-        // program's tick-N and profile-N (kdt_tick) keep it exclusive.
+        // program keeps it exclusive; an interrupt that is (also) the profile timer's is taken
+        // exclusive (a64_tick_shared says so; irq_timer.c).
         if ((traced && (!KLOCK_SHARED_TRACED || kdt_active)) ||
             !kentry_choose_shared_begin(k_current, traced))
             return false;

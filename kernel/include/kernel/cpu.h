@@ -49,6 +49,8 @@ struct cpu {
     bool yield_pending;         // the running thread used up its slice (or yielded)
     bool kicked;                // an IPI asking this CPU to reschedule is on its way
     bool online;
+    bool stack_at_interrupt;    // profile-N / tick-N fire here in a kernel thread: stack( ) is
+                                // the pc it was interrupted at (kernel/kstack.c, kdtrace.c)
 #ifdef KCPU_USER_ROOT
     uintptr_t user_root;        // the translation root its user threads run on, set by the
                                 // arch's address-space switch and loaded at every return to a

@@ -54,9 +54,9 @@ enum ktrace_cmd {
     KTRACE_USERRING = 38,           // (struct kuser_ring *, nrec): the caller's user-event
                                     // ring (below); nrec a power of two, 0 unregisters
     KTRACE_STACKSAMPLE = 39,        // (hz): record the running thread's stack as a SYSTEM
-                                    // STACK event hz times a second (1..1000, taken as every
-                                    // 1000/hz ticks), 0 stops (docs/trace-events.md); returns
-                                    // the rate in effect
+                                    // STACK event hz times a second on each CPU (1..5000 from
+                                    // the profile timer; 1..1000 at the tick of a board without
+                                    // one), 0 stops (docs/trace-events.md); returns the rate
     KTRACE_USERDRAIN = 40,          // (): nothing but the kernel entry, which drains the
                                     // caller's user-event rings into the trace; on several
                                     // CPUs it runs on the shared side of the kernel lock (no
