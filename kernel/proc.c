@@ -28,6 +28,7 @@ static const struct kapp_header *apps[KMAX_APPS];
 static unsigned napps;
 static uint32_t apps_end;           // the end of the program slots (apps[] is in slot order)
 static int32_t next_pid;
+static uint32_t app_slot_size;      // bytes of flash a program's slot has
 
 void proc_init(void)
 {
@@ -40,6 +41,7 @@ void proc_init(void)
 
 int proc_scan_apps(uint32_t flash_base, uint32_t slot_size, unsigned nslots)
 {
+    app_slot_size = slot_size;
     for (unsigned i = 0; i < nslots && napps < KMAX_APPS; i++) {
         const struct kapp_header *h =
             (const struct kapp_header *)(uintptr_t)(flash_base + i * slot_size);

@@ -591,7 +591,7 @@ int main(int argc, char **argv)
         return 2;
     /* the long options of -i's names (tool_syms.h), taken out before getopt; an option's
      * argument (a -n clause) is kept as it is */
-    int nargs = 1, k = 1;
+    int nkept = 1, k = 1;
     for (; k < argc; k++) {
         const char *a = argv[k];
         int r = a[0] == '-' && a[1] == '-' && a[2] ? syms_option("dtrace", argc, argv, &k) : 0;
@@ -599,7 +599,7 @@ int main(int argc, char **argv)
             return 2;
         if (r)
             continue;
-        argv[nargs++] = argv[k];
+        argv[nkept++] = argv[k];
         if (!strcmp(a, "--")) {
             k++;
             break;
@@ -607,13 +607,13 @@ int main(int argc, char **argv)
         for (const char *c = a[0] == '-' ? a + 1 : ""; *c; c++)
             if (strchr("bcDiInopsUx", *c)) {
                 if (!c[1] && k + 1 < argc)
-                    argv[nargs++] = argv[++k];
+                    argv[nkept++] = argv[++k];
                 break;
             }
     }
     while (k < argc)    /* after "--": as they are */
-        argv[nargs++] = argv[k++];
-    argc = nargs;
+        argv[nkept++] = argv[k++];
+    argc = nkept;
     argv[argc] = NULL;
     while ((opt = getopt(argc, argv, "Ab:c:CD:eFi:I:n:lo:p:qSs:U:vwx:Z")) != -1) {
         switch (opt) {
