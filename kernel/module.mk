@@ -8,6 +8,12 @@ KERNEL_SRCS := kernel/main.c kernel/kinit.c kernel/klib.c kernel/sched.c kernel/
                kernel/kstack.c
 # Stacks and faults in the trace (SYSTEM STACK / FAULT, docs/trace-events.md).
 KERNEL_SRCS += kernel/ktrace_stack.c kernel/ktrace_fault.c
+# What each process runs, with its build id (SYSTEM IMAGE): host tools find the ELF files by it.
+KERNEL_SRCS += kernel/ktrace_image.c
+# The profile provider's timer work: samples, profile-N, tick-N (kernel/ptimer.h).
+KERNEL_SRCS += kernel/kprof.c
+# The kernel's own options from the boot command line (idle=poll).
+KERNEL_SRCS += kernel/kopts.c
 # Totals over the CPUs of their counters, for SysInfo.
 KERNEL_SRCS += kernel/cpu_sum.c
 # The flight recorder's map of the ring, for kevdump (tools/kevdump).
@@ -24,6 +30,10 @@ KERNEL_SRCS += kernel/kunmap.c
 KFBT := $(if $(BOARD_NO_FBT),,$(ARCH_FBT_SRCS))
 KERNEL_SRCS += $(if $(KFBT),kernel/kfbt.c kernel/kfbt_fire.c $(KFBT),kernel/kfbt_none.c)
 KCFLAGS     += $(if $(KFBT),,-DKFBT_DISABLED)
+# USDT probes (docs/usdt.md): placed where programs' text is RAM and the architecture has the
+# trap (ARCH_USDT_SRCS); elsewhere refused.
+KUSDT := $(if $(BOARD_NO_FBT),,$(ARCH_USDT_SRCS))
+KERNEL_SRCS += $(if $(KUSDT),kernel/kusdt.c $(KUSDT),kernel/kusdt_none.c) trace/d/dusdt.c
 # The D engine the kernel runs (trace/d/module.mk's D_ENGINE_SRCS).
 KERNEL_SRCS += trace/d/verify.c trace/d/vm.c trace/d/engine.c trace/d/agg.c trace/d/probes.c trace/d/dfbt.c \
                trace/d/stacks.c

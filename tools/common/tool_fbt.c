@@ -46,10 +46,10 @@ int tool_fbt_load(const char *tool, const char *path)
         break;
     }
     char err[128];
-    if (!copy) {
-        fprintf(stderr, "%s: %s: no fbt table (an image of a kernel with the fbt provider, "
-                "docs/fbt.md)\n", tool, path);
-        goto fail;
+    if (!copy) {   // an image without the fbt provider: its fbt probes match nothing
+        elf_end(e);
+        close(fd);
+        return 1;
     }
     const struct dfbt_hdr *h = copy;
     if (len >= sizeof(*h) && h->dh_magic == DFBT_MAGIC && h->dh_len <= len)
@@ -70,12 +70,12 @@ fail:
     return -1;
 }
 
-int tool_fbt_option(const char *tool, int *argc, char **argv)
+int tool_fbt_option(const char *tool, int argc, char **argv)
 {
-    for (int i = 1; i < *argc; i++) {
+    for (int i = 1; i < argc; i++) {
         const char *file = NULL;
         int take = 0;
-        if (!strcmp(argv[i], "--kernel") && i + 1 < *argc) {
+        if (!strcmp(argv[i], "--kernel") && i + 1 < argc) {
             file = argv[i + 1];
             take = 2;
         } else if (!strncmp(argv[i], "--kernel=", 9)) {
@@ -86,11 +86,9 @@ int tool_fbt_option(const char *tool, int *argc, char **argv)
         }
         if (!take)
             continue;
-        if (tool_fbt_load(tool, file) != 0)
+        if (tool_fbt_load(tool, file) < 0)
             return -1;
-        memmove(argv + i, argv + i + take, (size_t)(*argc - i - take + 1) * sizeof(*argv));
-        *argc -= take;
-        i--;
+        i += take - 1;
     }
     return 0;
 }

@@ -57,6 +57,10 @@ static const struct dprobe_desc fixed[DPROBE_COUNT - DPROBE_FIXED_BASE] = {
     { "lockstat", "", "", "adaptive-release" }, { "lockstat", "", "", "cv-block" },
     { "lockstat", "", "", "sem-block" },  { "lockstat", "", "", "sem-acquire" },
     { "lockstat", "", "", "sem-release" },
+    { "proc", "", "", "start" },          { "proc", "", "", "exec" },
+    { "proc", "", "", "exec-failure" },
+    { "lockstat", "", "", "spin-acquire" }, { "lockstat", "", "", "spin-spin" },
+    { "lockstat", "", "", "spin-release" },
 };
 
 static const struct dfbt *fbt_table;
@@ -88,7 +92,44 @@ static int fbt_get(uint32_t id, struct dprobe_desc *d)
     return 0;
 }
 
+static uint32_t dprobe_next_kernel(uint32_t id);
+static const struct dprobe_usdt *usdt_sites;
+static unsigned usdt_n;
+
+void dprobe_usdt_use(const struct dprobe_usdt *sites, unsigned n)
+{
+    usdt_sites = sites;
+    usdt_n = n < DPROBE_USDT_MAX ? n : DPROBE_USDT_MAX;
+}
+
+static int usdt_get(uint32_t id, struct dprobe_desc *d)
+{
+    uint32_t k = id - DPROBE_USDT_BASE;
+    if (k >= usdt_n)
+        return -1;
+    const struct dprobe_usdt *u = &usdt_sites[k];
+    d->prov = u->prov;
+    d->mod = u->mod;
+    d->func = u->func;
+    d->name = u->name;
+    return 0;
+}
+
+const struct dprobe_usdt *dprobe_usdt_site(uint32_t id)
+{
+    return DPROBE_IS_USDT(id) && id - DPROBE_USDT_BASE < usdt_n
+               ? &usdt_sites[id - DPROBE_USDT_BASE] : NULL;
+}
+
 uint32_t dprobe_next(uint32_t id)
+{
+    if (id >= DPROBE_USDT_BASE)
+        return id + 1u < DPROBE_USDT_BASE + usdt_n ? id + 1u : 0;
+    uint32_t n = dprobe_next_kernel(id);
+    return n ? n : usdt_n ? DPROBE_USDT_BASE : 0;
+}
+
+static uint32_t dprobe_next_kernel(uint32_t id)
 {
     struct dprobe_desc d;
     for (id++; id < DPROBE_COUNT; id++)
@@ -106,6 +147,8 @@ uint32_t dprobe_next(uint32_t id)
 
 int dprobe_get(uint32_t id, struct dprobe_desc *d)
 {
+    if (DPROBE_IS_USDT(id))
+        return usdt_get(id, d);
     if (DPROBE_IS_FBT(id))
         return fbt_get(id, d);
     static const struct dprobe_desc dtrace[3] = {

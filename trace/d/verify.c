@@ -13,6 +13,7 @@
 //     their records fit their clause.
 // What only run time knows (addresses, divisors, string lengths, stack depths) the VM checks.
 #include <d/dif.h>
+#include <d/dprobes.h>
 #include "dutil.h"
 
 struct vctx {
@@ -60,7 +61,8 @@ static int types_ok(struct vctx *v, uint32_t off, unsigned min, unsigned max)
     const char *s = v->o->strs + off;
     unsigned n = 0;
     for (; s[n]; n++)
-        if (!d_strchr("bhilBHILskymuna", s[n])) /* k: a stack, ymuna: addresses (dif.h) */
+        if (!d_strchr("bhilBHILskymunafd", s[n])) /* k: a stack, ymuna: addresses, f d: a
+                                                    * float's, a double's bits (dif.h) */
             return 0;
     return n >= min && n <= max;
 }
@@ -223,8 +225,8 @@ static int aggfunc_ok(const struct dif_agg *g)
     const int64_t *a = g->dg_param;
     switch (g->dg_func) {
     case DIF_AGG_LQUANTIZE:
-        /* levels: a 16-bit quantity, as the compiler (and libdtrace) allow (issue 25's fuzz
-         * run: lquantize(1, 0, 20480, 1) compiled, then failed verification) */
+        /* levels: a 16-bit quantity, as the compiler (and libdtrace) allow, so that what
+         * compiles verifies (lquantize(1, 0, 20480, 1), test/d/tst.lquantize.levels.d) */
         return a[2] > 0 && a[1] > a[0] && a[0] > -(1LL << 40) && a[1] < (1LL << 40) &&
                (a[1] - a[0]) / a[2] <= UINT16_MAX;
     case DIF_AGG_LLQUANTIZE:
@@ -247,7 +249,7 @@ int dif_verify(const void *blob, size_t len, struct dif_obj *o, char *err, size_
         return fail(&v, "object", h->dh_version, "unsupported version", ~0u);
     if (h->dh_size > len || h->dh_size > DIF_MAXOBJ || h->dh_flags || h->dh_pad)
         return fail(&v, "object", 0, "bad size or reserved field", ~0u);
-    if (h->dh_strsize < 2 || h->dh_strsize > 8192)
+    if (h->dh_strsize < 2 || h->dh_strsize > DIF_STRSIZE_MAX)
         return fail(&v, "object", 0, "bad string size", ~0u);
     if (table(&v, "ints", h->dh_nints, h->dh_ints, 8) ||
         table(&v, "strings", h->dh_strlen, h->dh_strs, 1) ||
@@ -373,8 +375,10 @@ int dif_verify(const void *blob, size_t len, struct dif_obj *o, char *err, size_
     for (uint32_t k = 0; k < h->dh_nprobes; k++) {
         const struct dif_probe *p = &o->probes[k];
         if (!str_ok(&v, p->dp_prov) || !str_ok(&v, p->dp_mod) || !str_ok(&v, p->dp_func) ||
-            !str_ok(&v, p->dp_name) || (p->dp_flags & ~3u) || p->dp_pad ||
-            ((p->dp_flags != 0) != (p->dp_period != 0)))
+            !str_ok(&v, p->dp_name) || (p->dp_flags & ~3u) ||
+            (DPROBE_IS_USDT(p->dp_id)   /* a site's address and its arguments' places */
+                 ? p->dp_flags || !str_ok(&v, p->dp_pad) || !p->dp_period
+                 : p->dp_pad || ((p->dp_flags != 0) != (p->dp_period != 0))))
             return fail(&v, "probe", k, "bad names, flags or period", ~0u);
     }
     for (uint32_t k = 0; k < h->dh_necbs; k++)

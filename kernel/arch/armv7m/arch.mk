@@ -9,11 +9,13 @@ ARCH_SRCS := kernel/arch/armv7m/vectors.c kernel/arch/armv7m/entry.S \
 ARCH_SRCS      += kernel/arch/armv7m/ehabi.c kernel/arch/armv7m/unwind.c
 ARCH_CFLAGS    += -funwind-tables
 # A board that runs no dtrace (BOARD_NO_IMAGES, e.g. netduinoplus2's 32 KB slots) keeps its
-# programs' flash: no tables there.
-ARCH_UPICOLDFLAGS = $(if $(filter dtrace,$(BOARD_NO_IMAGES)),,-T ldscripts/app-exidx.ld)
+# programs' flash: no tables there (picolibc's script with the build id alone).
+APP_PICOLIBC_LD = ldscripts/$(if $(filter dtrace,$(BOARD_NO_IMAGES)),app-picolibc.ld,app-exidx.ld)
 # The fault's kind, pc and address for the trace (kernel/ktrace_fault.c).
 ARCH_SRCS += kernel/arch/armv7m/fault_where.c
 # SysTick cannot tell how many periods a late tick covers: the board's counter does.
 ARCH_SRCS += kernel/tick_counter.c
 # fbt (docs/fbt.md): the trap (udf, taken as a UsageFault) and writing the kernel's text.
 ARCH_FBT_SRCS := kernel/arch/armv7m/fbt_trap.c kernel/arch/armv7m/fbt_patch.c
+# USDT (docs/usdt.md): a program's site's trap (udf, the thread's UsageFault) and writing it.
+ARCH_USDT_SRCS := kernel/arch/armv7m/usdt.c

@@ -40,8 +40,17 @@ enum dprobe_fixed {
     /* contention, after illumos's lockstat */
     DPROBE_LOCK_ADAPTIVE_ACQUIRE, DPROBE_LOCK_ADAPTIVE_BLOCK, DPROBE_LOCK_ADAPTIVE_RELEASE,
     DPROBE_LOCK_CV_BLOCK, DPROBE_LOCK_SEM_BLOCK, DPROBE_LOCK_SEM_ACQUIRE, DPROBE_LOCK_SEM_RELEASE,
+    /* a spawn as Solaris's fork and exec (docs/d-probes.md); exec-failure fires at the
+     * failed return of ProcSpawn, DPROBE_KCALL_PROC_SPAWN */
+    DPROBE_PROC_START, DPROBE_PROC_EXEC, DPROBE_PROC_EXEC_FAILURE,
+    /* the kernel's spin locks (several CPUs) */
+    DPROBE_LOCK_SPIN_ACQUIRE, DPROBE_LOCK_SPIN_SPIN, DPROBE_LOCK_SPIN_RELEASE,
     DPROBE_COUNT /* one past the last table id */
 };
+
+/* ProcSpawn's kernel-call number (uapi/kcall.h; the kernel checks it): dtrace -i fires
+ * proc:::exec-failure at its failed return, as the kernel does */
+#define DPROBE_KCALL_PROC_SPAWN 44u
 
 #define DPROBE_TIMER_BASE 0x10000u /* tick-/profile- probes: DPROBE_TIMER_BASE + k */
 /* fbt::<function>:entry and :return (docs/fbt.md): computed from the function's index in the
@@ -54,9 +63,29 @@ enum dprobe_fixed {
 #define DPROBE_FBT_FUNC(id)  (((id) - DPROBE_FBT_BASE) / 2u)
 #define DPROBE_FBT_MODULE "kernel"   /* the kernel's one load object */
 
+/* USDT probes (docs/usdt.md): a program's static probes, as its ELF file's .note.stapsdt
+ * describes them, one id a site: DPROBE_USDT_BASE + the site's index in the table the host
+ * tool read (dprobe_usdt_use). The compiled object carries each enabled site's address and
+ * its arguments' places (dif_probe's dp_period and dp_pad), which the kernel checks against
+ * the program's text before it places anything. */
+#define DPROBE_USDT_BASE  0x40000u
+#define DPROBE_USDT_MAX   256u
+#define DPROBE_IS_USDT(id) ((id) >= DPROBE_USDT_BASE && (id) < DPROBE_USDT_BASE + DPROBE_USDT_MAX)
+
 struct dprobe_desc {
     const char *prov, *mod, *func, *name;
 };
+
+/* One USDT site (the module is its program's name, the function the one that holds it). */
+struct dprobe_usdt {
+    const char *prov, *mod, *func, *name, *args;
+    uint32_t addr;
+};
+/* dprobe_usdt_use: the USDT sites the process's probe names come from (n at most
+ * DPROBE_USDT_MAX); NULL: none. */
+void dprobe_usdt_use(const struct dprobe_usdt *sites, unsigned n);
+/* dprobe_usdt_site: USDT id's site (NULL: no such site). */
+const struct dprobe_usdt *dprobe_usdt_site(uint32_t id);
 
 /* dprobe_get: fills *d for a table id; returns 0, or -1 for an id with no probe (an unused
  * kernel-call number, for instance). */

@@ -1,0 +1,53 @@
+// SPDX-License-Identifier: MIT
+// USDT probes (docs/usdt.md): a program's static probes, each site a one-instruction no-op
+// (Debian's sys/sdt.h, through user/include/usdt.h). While a D program enables a site's probe
+// the kernel writes the architecture's trap over that no-op; the trap comes to the kernel as
+// the thread's fault, which fires the probe with the arguments the site's places say and
+// resumes after the site (the no-op needs no executing). Without a probe enabled nothing is
+// written and a site costs its no-op.
+//
+// A site comes from the D object (its address and its arguments' places, which the host read
+// from the program's ELF file), so the kernel trusts none of it: the site must lie in the text
+// of the program the probe names, on an instruction boundary the program's own no-op marks
+// (the site must hold the no-op the header writes, or this provider's trap), before anything
+// is written.
+#ifndef KERNEL_KUSDT_H
+#define KERNEL_KUSDT_H
+
+#include <kernel/kernel.h>
+
+struct dvm_state;
+struct thread;
+
+// Sites placed at once, at most (the memory for them is static: KUSDT_MAX_SITES x 60 bytes).
+#define KUSDT_MAX_SITES 64u
+
+// Places the USDT probes program st enables (under the exclusive lock, at KDT_GO); 0, or
+// -errno with *why saying it in DTrace's words. Nothing is left placed on an error.
+int kusdt_enable(struct dvm_state *st, const char **why);
+// Removes every USDT probe (nothing if none is placed).
+void kusdt_disable(void);
+// From the thread-fault path: true when thread t's fault was a placed site's trap (its probe
+// fired, the thread resumes after the site), false for any other fault.
+bool kusdt_fault(struct thread *t);
+// Sites placed now, and traps taken on a site no longer placed (resumed all the same).
+struct kusdt_stats {
+    uint32_t placed, fired, stale;
+};
+extern struct kusdt_stats kusdt_stats;
+
+// ---- the architecture's part (kernel/arch/<arch>/usdt.c) ---------------------------------
+// The no-op the header writes and the trap that replaces it (the same length, *len bytes).
+void arch_usdt_insns(uint16_t *nop, uint16_t *trap, unsigned *len);
+// Writes a site's instruction (its len bytes) in a program's text, made visible to
+// instruction fetch before it returns.
+void arch_usdt_write(uintptr_t addr, uint16_t insn);
+// The faulting thread's pc when its fault was an undefined instruction; false for any other
+// fault (the fault's status untouched either way: the fault path reports it).
+bool arch_usdt_trapped(struct thread *t, uint32_t *pc);
+// A user register of the faulting thread (DWARF number), and resuming it at pc (the fault's
+// status cleared: it was dealt with).
+uint32_t arch_usdt_reg(const struct thread *t, unsigned n);
+void arch_usdt_resume(struct thread *t, uint32_t pc);
+
+#endif

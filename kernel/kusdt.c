@@ -1,0 +1,159 @@
+// SPDX-License-Identifier: MIT
+// USDT probes: placing them in programs' text and firing them (kernel/kusdt.h, docs/usdt.md).
+#include <kernel/kusdt.h>
+#include <kernel/kdtrace.h>
+#include <kernel/proc.h>
+#include <kernel/thread.h>
+#include <d/dvm.h>
+#include <d/dprobes.h>
+#include <d/dusdt.h>
+#include <uapi/kerrno.h>
+
+struct site {
+    uint32_t addr;
+    uint16_t pidx;              // the D program's probe index
+    uint16_t nargs;
+    const struct kapp_header *app;
+    struct dusdt_arg args[DUSDT_MAXARGS];
+};
+
+static struct site sites[KUSDT_MAX_SITES];
+static unsigned nsites;
+struct kusdt_stats kusdt_stats;
+
+// The program's text: after its header, up to the image of its data.
+static bool in_text(const struct kapp_header *h, uint32_t addr, unsigned len)
+{
+    uint32_t start = (uint32_t)(uintptr_t)h + (uint32_t)sizeof(*h);
+    return addr >= start && addr + len <= h->data_source && addr + len > addr;
+}
+
+static const struct site *find(uint32_t pc)
+{
+    for (unsigned i = 0; i < nsites; i++)
+        if (sites[i].addr == pc)
+            return &sites[i];
+    return NULL;
+}
+
+int kusdt_enable(struct dvm_state *st, const char **why)
+{
+    static char msg[96];
+    uint16_t nop, trap;
+    unsigned len;
+    arch_usdt_insns(&nop, &trap, &len);
+    nsites = 0;
+    for (uint32_t k = 0; k < st->obj.hdr->dh_nprobes; k++) {
+        const struct dif_probe *pr = &st->obj.probes[k];
+        if (!DPROBE_IS_USDT(pr->dp_id))
+            continue;
+        const char *prov = dif_str(&st->obj, pr->dp_prov), *name = dif_str(&st->obj, pr->dp_name);
+        const char *mod = dif_str(&st->obj, pr->dp_mod);
+        const struct kapp_header *h = proc_find_app(mod);
+        uint32_t addr = (uint32_t)pr->dp_period;
+        const char *bad = "";
+        struct site *s = &sites[nsites];
+        int e = 0;
+        if (nsites == KUSDT_MAX_SITES) {
+            ksnprintf(msg, sizeof(msg), "%s:%s::%s: more than %u USDT sites enabled at once",
+                      prov, mod, name, KUSDT_MAX_SITES);
+            e = -ENOSPC;
+        } else if (!h) {
+            ksnprintf(msg, sizeof(msg), "%s:%s::%s: no program named %s", prov, mod, name, mod);
+            e = -ENOENT;
+        } else if (pr->dp_period >> 32 || (addr & (len - 1u)) || !in_text(h, addr, len) ||
+                   (*(const volatile uint16_t *)(uintptr_t)addr != nop &&
+                    *(const volatile uint16_t *)(uintptr_t)addr != trap)) {
+            ksnprintf(msg, sizeof(msg), "%s:%s::%s: %p is not a USDT site of %s", prov, mod,
+                      name, (void *)(uintptr_t)addr, mod);
+            e = -EINVAL;
+        } else if (find(addr)) {
+            continue;       // the same site named twice: placed once
+        } else {
+            int n = dusdt_parse(dif_str(&st->obj, pr->dp_pad), s->args, &bad);
+            if (n < 0) {
+                ksnprintf(msg, sizeof(msg), "%s:%s::%s: argument place '%s' not understood",
+                          prov, mod, name, bad);
+                e = -EINVAL;
+            } else {
+                s->nargs = (uint16_t)n;
+            }
+        }
+        if (e < 0) {
+            kusdt_disable();
+            *why = msg;
+            return e;
+        }
+        s->addr = addr;
+        s->pidx = (uint16_t)k;
+        s->app = h;
+        nsites++;
+    }
+    for (unsigned i = 0; i < nsites; i++)
+        arch_usdt_write(sites[i].addr, trap);
+    kusdt_stats.placed = nsites;
+    return 0;
+}
+
+void kusdt_disable(void)
+{
+    uint16_t nop, trap;
+    unsigned len;
+    arch_usdt_insns(&nop, &trap, &len);
+    for (unsigned i = 0; i < nsites; i++)
+        if (*(const volatile uint16_t *)(uintptr_t)sites[i].addr == trap)
+            arch_usdt_write(sites[i].addr, nop);
+    nsites = 0;
+    kusdt_stats.placed = 0;
+}
+
+static uint64_t arg_value(struct thread *t, const struct dusdt_arg *a)
+{
+    switch (a->kind) {
+    case DUSDT_REG:
+        return dusdt_extend(a, arch_usdt_reg(t, a->reg));
+    case DUSDT_IMM:
+        return dusdt_extend(a, (uint64_t)(int64_t)a->value);
+    case DUSDT_MEM: {
+        uint32_t addr = arch_usdt_reg(t, a->reg) + (uint32_t)a->value;
+        unsigned size = (unsigned)(a->size < 0 ? -a->size : a->size);
+        uint64_t v = 0;
+        if (!proc_can_read(t->proc, addr, size))
+            return 0;       // (a place the program's own code just read: not expected)
+        kmemcpy(&v, (const void *)(uintptr_t)addr, size);
+        return dusdt_extend(a, v);
+    }
+    default:
+        return 0;
+    }
+}
+
+bool kusdt_fault(struct thread *t)
+{
+    uint16_t nop, trap;
+    unsigned len;
+    uint32_t pc;
+    arch_usdt_insns(&nop, &trap, &len);
+    if (!t->proc || !arch_usdt_trapped(t, &pc))
+        return false;
+    const struct site *s = find(pc);
+    if (!s) {
+        // A site removed after this thread fetched its trap holds the no-op again: resume
+        // there. Any other undefined instruction is the program's own fault.
+        if (!in_text(t->proc->app, pc, len) ||
+            *(const volatile uint16_t *)(uintptr_t)pc != nop)
+            return false;
+        kusdt_stats.stale++;
+        arch_usdt_resume(t, pc + len);
+        return true;
+    }
+    if (s->app != t->proc->app)
+        return false;
+    uint64_t args[DVM_NARGS] = { 0 };
+    for (unsigned i = 0; i < s->nargs; i++)
+        args[i] = arg_value(t, &s->args[i]);
+    kusdt_stats.fired++;
+    kdt_fire_probe(s->pidx, args);
+    arch_usdt_resume(t, pc + len);
+    return true;
+}

@@ -1,0 +1,32 @@
+// SPDX-License-Identifier: MIT
+// USDT probes where the kernel cannot place them (kernel/kusdt.h, docs/usdt.md): programs
+// whose text is flash, or an architecture without the trap yet. A D program that enables a
+// USDT probe is refused with the reason; no fault is ever a site's trap.
+#include <kernel/kusdt.h>
+#include <kernel/kdtrace.h>
+#include <d/dvm.h>
+#include <d/dprobes.h>
+#include <uapi/kerrno.h>
+
+struct kusdt_stats kusdt_stats;
+
+int kusdt_enable(struct dvm_state *st, const char **why)
+{
+    for (uint32_t k = 0; k < st->obj.hdr->dh_nprobes; k++)
+        if (DPROBE_IS_USDT(st->obj.probes[k].dp_id)) {
+            *why = "USDT probes cannot be placed on this board: its programs' text cannot be "
+                   "changed (docs/usdt.md)";
+            return -ENOTSUP;
+        }
+    return 0;
+}
+
+void kusdt_disable(void)
+{
+}
+
+bool kusdt_fault(struct thread *t)
+{
+    (void)t;
+    return false;
+}

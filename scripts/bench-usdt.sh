@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# usdt_disabled_insns (docs/usdt.md, docs/PERFORMANCE.md): what a USDT site costs while no
+# probe is enabled, in instructions a pass. usdtdemo's step( ) and step_plain( ) are the same
+# function, the first with a site (user/apps/usdtdemo/usdtdemo.c); both are straight-line code
+# (no branch but the return, after which come padding and constants), so a pass runs each of
+# their instructions up to the return once, and the difference of their counts, read from the
+# program's own code with binutils' objdump, is what the site adds to a pass.
+#   scripts/bench-usdt.sh BUILD_DIR
+set -eu
+B=$1
+prog=$B/usdt/usdtdemo.elf
+cross=${CROSS:-arm-none-eabi-}
+count() {
+    ${cross}objdump -d "$prog" | awk -v f="<$1>:" '
+        $2 == f { on = 1; next } on && /^$/ { exit }
+        on && /^ *[0-9a-f]+:/ && $0 !~ /\.word/ {
+            n++
+            if ($0 ~ /\tbx\tlr/) exit      # the return: what follows is padding and constants
+            if ($0 ~ /\tb[a-z.]*[ \t]/ || $0 ~ /\tc[bn]z/) br++ }
+        END { if (br) print "branch"; else print n + 0 }'
+}
+a=$(count step) b=$(count step_plain)
+case "$a$b" in *branch*) echo "bench-usdt: step or step_plain branches: not comparable" >&2; exit 1 ;; esac
+[ "$a" -gt 0 ] && [ "$b" -gt 0 ] || { echo "bench-usdt: no step/step_plain in $prog" >&2; exit 1; }
+echo "# step $a instructions, step_plain $b (objdump -d $prog)"
+echo "BENCH usdt_disabled_insns $((a - b)) insns"

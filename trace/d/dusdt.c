@@ -1,0 +1,124 @@
+// SPDX-License-Identifier: MIT
+// Reading a USDT site's argument places (d/dusdt.h).
+#include <d/dusdt.h>
+
+static const char *blanks(const char *s)
+{
+    while (*s == ' ' || *s == '\t')
+        s++;
+    return s;
+}
+
+static int num(const char **s, int32_t *out)
+{
+    const char *p = *s;
+    int neg = 0;
+    if (*p == '-' || *p == '+')
+        neg = *p++ == '-';
+    if (*p < '0' || *p > '9')
+        return -1;
+    uint32_t v = 0, base = 10;
+    if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X'))
+        base = 16, p += 2;
+    for (;; p++) {
+        unsigned d;
+        if (*p >= '0' && *p <= '9')
+            d = (unsigned)(*p - '0');
+        else if (base == 16 && *p >= 'a' && *p <= 'f')
+            d = (unsigned)(*p - 'a' + 10);
+        else if (base == 16 && *p >= 'A' && *p <= 'F')
+            d = (unsigned)(*p - 'A' + 10);
+        else
+            break;
+        v = v * base + d;
+    }
+    *out = neg ? -(int32_t)v : (int32_t)v;
+    *s = p;
+    return 0;
+}
+
+// An ARM register's name: its number, *s past it; -1 if none.
+static int reg(const char **s)
+{
+    static const struct { const char *name; uint8_t n; } alias[] = {
+        { "sl", 10 }, { "fp", 11 }, { "ip", 12 }, { "sp", 13 }, { "lr", 14 },
+    };
+    const char *p = *s;
+    if (p[0] == 'r' && p[1] >= '0' && p[1] <= '9') {
+        int n = p[1] - '0';
+        p += 2;
+        if (*p >= '0' && *p <= '9')
+            n = n * 10 + (*p++ - '0');
+        if (n > 12)
+            return -1;
+        *s = p;
+        return n;
+    }
+    for (unsigned i = 0; i < sizeof(alias) / sizeof(alias[0]); i++)
+        if (p[0] == alias[i].name[0] && p[1] == alias[i].name[1]) {
+            *s = p + 2;
+            return alias[i].n;
+        }
+    return -1;
+}
+
+int dusdt_parse(const char *text, struct dusdt_arg *args, const char **bad)
+{
+    for (unsigned i = 0; i < DUSDT_MAXARGS; i++)
+        args[i] = (struct dusdt_arg){ DUSDT_NONE, 0, 0, 0, 0 };
+    const char *s = blanks(text);
+    int n = 0;
+    while (*s) {
+        *bad = s;
+        if (n == DUSDT_MAXARGS)
+            return -1;
+        struct dusdt_arg *a = &args[n];
+        int32_t size;
+        if (num(&s, &size) != 0 || *s++ != '@' ||
+            (size != 1 && size != 2 && size != 4 && size != 8 && size != -1 && size != -2 &&
+             size != -4 && size != -8))
+            return -1;
+        a->size = (int8_t)size;
+        int r;
+        if (*s == '#') {
+            s++;
+            if (num(&s, &a->value) != 0)
+                return -1;
+            a->kind = DUSDT_IMM;
+        } else if (*s == '[') {
+            s = blanks(s + 1);
+            if ((r = reg(&s)) < 0)
+                return -1;
+            a->kind = DUSDT_MEM;
+            a->reg = (uint8_t)r;
+            s = blanks(s);
+            if (*s == ',') {
+                s = blanks(s + 1);
+                if (*s++ != '#' || num(&s, &a->value) != 0)
+                    return -1;
+                s = blanks(s);
+            }
+            if (*s++ != ']')
+                return -1;
+        } else {
+            if ((r = reg(&s)) < 0)
+                return -1;
+            a->kind = DUSDT_REG;
+            a->reg = (uint8_t)r;
+        }
+        if (*s && *s != ' ' && *s != '\t')
+            return -1;
+        s = blanks(s);
+        n++;
+    }
+    return n;
+}
+
+uint64_t dusdt_extend(const struct dusdt_arg *arg, uint64_t v)
+{
+    int size = arg->size < 0 ? -arg->size : arg->size;
+    if (size >= 8)
+        return v;
+    unsigned sh = 64u - 8u * (unsigned)size;
+    return arg->size < 0 ? (uint64_t)((int64_t)(v << sh) >> sh) : v << sh >> sh;
+}
