@@ -2,6 +2,7 @@
 // USDT probes: placing them in programs' text and firing them (kernel/kusdt.h, docs/usdt.md).
 #include <kernel/kusdt.h>
 #include <kernel/kdtrace.h>
+#include <kernel/ktrace.h>
 #include <kernel/proc.h>
 #include <kernel/thread.h>
 #include <d/dvm.h>
@@ -153,7 +154,19 @@ bool kusdt_fault(struct thread *t)
     for (unsigned i = 0; i < s->nargs; i++)
         args[i] = arg_value(t, &s->args[i]);
     kusdt_stats.fired++;
-    kdt_fire_probe(s->pidx, args);
+    if (!KTRACE_ON(KEV_C_SYSTEM)) {
+        kdt_fire_probe(s->pidx, args);
+    } else {    // the firing and its USDT event together (kev.h), in the capture's order
+        uint32_t w[2 + 2 * DUSDT_MAXARGS] = { pc, s->nargs };
+        for (unsigned i = 0; i < s->nargs; i++) {
+            w[2 + 2 * i] = (uint32_t)args[i];
+            w[3 + 2 * i] = (uint32_t)(args[i] >> 32);
+        }
+        kdt_hold();
+        kdt_fire_probe(s->pidx, args);
+        trace_emit_words(&ktrace, KEV_C_SYSTEM, KEV_SYS_USDT, w, 2u + 2u * s->nargs);
+        kdt_release();
+    }
     arch_usdt_resume(t, pc + len);
     return true;
 }

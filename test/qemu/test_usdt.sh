@@ -10,8 +10,10 @@
 #  - enabled, every site fires as often as the program says it passed it, with its arguments
 #    (arg0 of demo:::step summed equals the sum of i the program passed, arg1 the running
 #    value step was given, demo:::third's arguments its counter and -i);
-#  - a probe that names no program, and a site address that is not a site: DTrace-worded
-#    refusals, nothing placed (the program runs to its end untouched).
+#  - the same D program with dtrace -i over that boot's capture (SYSTEM USDT events, taken by
+#    the tracelogger appinit starts) gives the board's answers, count for count;
+#  - a probe that matches nothing, and a site address that is not a site: DTrace-worded
+#    refusals, nothing placed.
 #   test/qemu/test_usdt.sh BUILD_DIR HOST_DIR     (BOARD in the environment)
 set -u
 B=$(cd "$1" && pwd); H=$(cd "$2" && pwd)
@@ -25,7 +27,7 @@ tmp=$(mktemp -d)
 [ -n "${KEEP:-}" ] && echo "# files in $tmp"
 trap '[ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXIT
 cross=arm-none-eabi-
-echo "1..9"
+echo "1..11"
 
 # 1-3: three listings of the same notes
 dec() { while read -r p nm a; do printf '%s %s %d\n' "$p" "$nm" "$a"; done | sort; }
@@ -56,7 +58,7 @@ while read -r p nm a; do
 done < "$tmp/readelf"
 ok $bad "every site is one nop in the image's text (the disabled cost: that instruction)"
 
-# 5-6: enabled, the firings against the program's own counters
+# 5-7: enabled, the firings against the program's own counters
 cat > "$tmp/usdt.d" <<'D'
 #pragma D option quiet
 demo:::step { @n["step"] = count(); @s["step-arg0"] = sum(arg0); @mx["step-arg1"] = max(arg1); }
@@ -68,7 +70,7 @@ END { printa("@@N %s %@d\n", @n); printa("@@N %s %@d\n", @s); printa("@@N %s %@d
 D
 "$H/dcompile" --elf "$prog" -s "$tmp/usdt.d" -o "$tmp/usdt.dobj" 2> "$tmp/dcompile.err" ||
     sed 's/^/# /' "$tmp/dcompile.err"
-(cd "$tmp" && QEMU_ARGS="dtrace -c usdtdemo $tmp/usdt.dobj" QEMU_ICOUNT=1 \
+(cd "$tmp" && QEMU_ARGS="dtrace -c appinit $tmp/usdt.dobj ;; appinit usdtdemo ;; tracelogger -d1 -f $tmp/run.kev" QEMU_ICOUNT=1 \
     QEMU_TIMEOUT=${QEMU_TIMEOUT:-120} "$here/scripts/qemu-run.sh" "$img" > "$tmp/live" 2>&1)
 rc=$?
 ok $rc "usdtdemo ran under dtrace with its USDT probes enabled and exited 0"
@@ -87,13 +89,24 @@ check "the arguments are the program's: sum of step's i $(v step-arg0) (465), it
     '[ "$(v step-arg0)" = 465 ] && [ "$(v step-arg1)" = "$((${acc:-0} - 90))" ] && [ "$(v third-arg0)" = 55 ] &&
      [ "$(v third-arg1)" = -30 ] && grep -q "^@@A step 7 63 usdtdemo step$" "$tmp/board"'
 
-# 7: a probe description matching nothing: the compiler says so in DTrace's words
+# 8-9: over the capture, the same answers
+grep -q "tracelogger: no events lost" "$tmp/live"
+ok $? "the capture of the run lost nothing"
+"$H/dtrace" -q --elf "$prog" -i "$tmp/run.kev" -s "$tmp/usdt.d" > "$tmp/replay.raw" 2> "$tmp/replay.err"
+grep '^@@' "$tmp/replay.raw" | sort > "$tmp/replay"
+sort "$tmp/board" > "$tmp/board.sorted"
+diff "$tmp/board.sorted" "$tmp/replay" > "$tmp/d3" && [ "$(wc -l < "$tmp/replay")" -ge 8 ]
+ok $? "dtrace -i over the capture gives the board's $(wc -l < "$tmp/board.sorted") answers, count for count and argument for argument"
+[ -s "$tmp/d3" ] && sed 's/^/# /' "$tmp/d3" | head -20
+[ -s "$tmp/replay.err" ] && sed 's/^/# stderr: /' "$tmp/replay.err" | head -5
+
+# 10: a probe description matching nothing: the compiler says so in DTrace's words
 "$H/dcompile" --elf "$prog" -n 'demo:::nosuch { exit(0); }' -o "$tmp/x.dobj" > "$tmp/nomatch" 2>&1
 grep -q 'probe description demo:::nosuch does not match any probes' "$tmp/nomatch"
 ok $? "a USDT probe that does not exist: 'does not match any probes'"
 [ $? = 0 ] || sed 's/^/# /' "$tmp/nomatch"
 
-# 9: a site address that is not a site (the note of demo:::done moved to the instruction
+# 11: a site address that is not a site (the note of demo:::done moved to the instruction
 # after its nop, in a copy of the ELF file): the kernel checks the site before it writes
 # anything and refuses in DTrace's words.
 python3 - "$prog" "$tmp/moved.elf" <<'PY'

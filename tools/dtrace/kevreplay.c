@@ -396,6 +396,21 @@ static void fbt_fire(struct replay *p, const struct kev_event *e)
     dvm_fire_probe(p->st, &p->ctx, k - 1u, a);
 }
 
+/* usdt_fire: the USDT probes of the site a USDT event names (docs/usdt.md), with the
+ * arguments the event holds. */
+static void usdt_fire(struct replay *p, const struct kev_event *e)
+{
+    if (e->nw < 2 || !p->firing)
+        return;
+    uint64_t a[DVM_NARGS] = { 0 };
+    for (uint32_t i = 0; i < e->w[1] && i < DVM_NARGS && 3u + 2u * i < e->nw; i++)
+        a[i] = e->w[2 + 2 * i] | (uint64_t)e->w[3 + 2 * i] << 32;
+    const struct dif_obj *o = &p->st->obj;
+    for (uint32_t k = 0; k < o->hdr->dh_nprobes; k++)
+        if (DPROBE_IS_USDT(o->probes[k].dp_id) && o->probes[k].dp_period == e->w[0])
+            dvm_fire_probe(p->st, &p->ctx, k, a);
+}
+
 /* fbt_begin: the program's fbt probes by function, for fbt_fire; none without a table. */
 static void fbt_begin(struct replay *p)
 {
@@ -423,6 +438,10 @@ static void on_thread(struct replay *p, struct kev_reader *r, const struct kev_e
     const uint32_t *w = e->w;
     if (e->cls == KEV_C_SYSTEM && (e->ev == KEV_SYS_FUNC_ENTER || e->ev == KEV_SYS_FUNC_EXIT)) {
         fbt_fire(p, e);
+        return;
+    }
+    if (e->cls == KEV_C_SYSTEM && e->ev == KEV_SYS_USDT) {
+        usdt_fire(p, e);
         return;
     }
     if (e->cls == KEV_C_SYSTEM && e->ev == KEV_SYS_SNAPSHOT && e->nw >= 2 &&
