@@ -55,6 +55,11 @@ work=${work:-init}
 target=${APPS%% *}
 target=${target:-$work}
 rest=${APPS:+ ;; appinit $APPS}
+# the programs' USDT probes (docs/usdt.md): dcompile reads their ELF files' notes
+elfs=()
+for a in ${APPS:-}; do
+    [ -f "${img%.elf}/$a.elf" ] && elfs+=(--elf "${img%.elf}/$a.elf")
+done
 if [ "${TRACE_STORAGE:-semihost}" = uart ]; then
     if [ -n "${S:-}" ]; then
         [ -r "$S" ] || { echo "make dtrace: cannot read $S" >&2; exit 2; }
@@ -84,9 +89,9 @@ if [ "${TRACE_STORAGE:-semihost}" = uart ]; then
 else
     obj=$B/script.dobj
     if [ -n "${S:-}" ]; then
-        "$H/dcompile" ${D_OPTS:-} --kernel "$img" -T "$target" -s "$S" -o "$obj" "${args[@]}" || exit 1
+        "$H/dcompile" ${D_OPTS:-} --kernel "$img" "${elfs[@]}" -T "$target" -s "$S" -o "$obj" "${args[@]}" || exit 1
     else
-        "$H/dcompile" ${D_OPTS:-} --kernel "$img" -T "$target" -n "$D" -o "$obj" "${args[@]}" || exit 1
+        "$H/dcompile" ${D_OPTS:-} --kernel "$img" "${elfs[@]}" -T "$target" -n "$D" -o "$obj" "${args[@]}" || exit 1
     fi
     rm -f "$trace"
     QEMU_ARGS="dtrace -c $work $obj$rest${APPS:+ ;; tracelogger -d1 $tl_opts -f $trace}" \

@@ -231,3 +231,7 @@ SCRIPT_TESTS += $(foreach b,$(USDT_BOARDS),qemu-usdt/$(b)|120|BOARD=$(b)|test/qe
 TEST_DEPS    += $(H)/dcompile $(H)/dtrace $(foreach b,$(filter-out $(BOARD),$(USDT_BOARDS)),matrix-images-$(b))
 BENCHES      += $(if $(filter $(BOARD),$(USDT_BOARDS)),scripts/bench-usdt.sh|$(B))
 BENCH_DEPS   += $(if $(filter $(BOARD),$(USDT_BOARDS)),$(B)/usdt.elf)
+# Code in flash (docs/usdt.md): gdb's reads and writes show that QEMU models no Flash Patch and
+# Breakpoint unit and no DebugMonitor exception on netduinoplus2.
+SCRIPT_TESTS += qemu-fpb/netduinoplus2|60|test/qemu/test_fpb_qemu.sh|build/netduinoplus2
+TEST_DEPS    += $(if $(filter netduinoplus2,$(BOARD)),$(B)/demo.elf,matrix-images-netduinoplus2)

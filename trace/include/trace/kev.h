@@ -238,7 +238,7 @@ static inline const char *kev_int_pseudo_name(uint32_t irq)
 // A USDT probe fired (ours; docs/usdt.md): a combine event [site address, argument count n,
 // arg0 low, arg0 high, ... arg(n-1) high], in the firing thread's context. Recorded only while
 // a D program enables the site and the SYSTEM class is traced, so that dtrace -i fires the
-// same clauses over the capture.
+// same clauses over the capture (docs/trace-events.md).
 #define KEV_SYS_USDT        0x209u
 #define KEV_IMAGE_ID_MAX    32u    // the longest build id recorded (sha1's is 20 bytes)
 #define KEV_IMAGE_ID_LEN(i) ((i) & 0xffu)
