@@ -8,8 +8,6 @@
 #include <d/dprobes.h>
 #include <uapi/kerrno.h>
 
-struct kusdt_stats kusdt_stats;
-
 int kusdt_enable(struct dvm_state *st, const char **why)
 {
     for (uint32_t k = 0; k < st->obj.hdr->dh_nprobes; k++)

@@ -30,7 +30,8 @@ void kusdt_disable(void);
 // From the thread-fault path: true when thread t's fault was a placed site's trap (its probe
 // fired, the thread resumes after the site), false for any other fault.
 bool kusdt_fault(struct thread *t);
-// Sites placed now, and traps taken on a site no longer placed (resumed all the same).
+// Sites placed now, and traps taken on a site no longer placed (resumed all the same); only
+// where sites are placed (kusdt.c: not in kusdt_none.c, whose boards' kernel RAM is full).
 struct kusdt_stats {
     uint32_t placed, fired, stale;
 };
