@@ -675,7 +675,7 @@ static void analyse(struct func *f, int list_insns)
         case I_RET: case I_IJUMP:
             if (in.cls == I_IJUMP && !f->indirect_at)
                 f->indirect_at = pc;
-            if (conditional) {
+            if (conditional || in.unsure) {
                 refuse(f, &f->insn_return_why, DFBT_WHY_EXIT, &in, pc);
                 break;
             }
