@@ -511,6 +511,7 @@ int kdt_call(struct thread *t, uint32_t cmd, uint32_t a, uint32_t b, uint32_t c)
         return -EPERM;
     switch (cmd) {
     case KDT_GO: {
+        int placed;
         if (kdt_active)
             return -EBUSY;
         // tick-N a period from now; profile-N at its period's next multiple since boot, the
@@ -539,6 +540,7 @@ int kdt_call(struct thread *t, uint32_t cmd, uint32_t a, uint32_t b, uint32_t c)
         kdt_vtime_switch(k_current);
         ktrace_kdt_go(k_current);
         kdt_active = true;
+        placed = e;   // the fbt sites placed: KDT_GO's result
         if (wanted(DPROBE_BEGIN)) {   // BEGIN's clauses stop at the first exit(), as DTrace's
             struct dvm_ctx ctx;
             fill_ctx_of(&ctx, k_current);    // (exclusive: no firing under way)
@@ -546,7 +548,7 @@ int kdt_call(struct thread *t, uint32_t cmd, uint32_t a, uint32_t b, uint32_t c)
             if (dst->exiting)
                 kdt_active = false;
         }
-        return 0;
+        return placed;
     }
     case KDT_STOP: {
         // END runs once, even after exit() switched the probes off; the fbt probes come off
