@@ -103,7 +103,7 @@ include user/module.mk
 include test/module.mk
 
 # ---- top-level targets -----------------------------------------------------------------------
-.PHONY: all run test bench debug clean setup setup-test images tools fuzz dtrace new-app
+.PHONY: all run test bench debug clean setup setup-test setup-bench images tools fuzz dtrace new-app
 all: images tools
 tools: $(HOST_TOOLS)
 images: $(IMAGES_ELF)
@@ -113,6 +113,9 @@ setup:
 
 setup-test:
 	$(Q)scripts/setup.sh --test
+
+setup-bench:
+	$(Q)scripts/setup.sh --bench
 
 # make run [APPS="a b"] [TL_OPTS=-w]: the demo system, or appinit with programs a and b
 # (user/apps/a ...), captured to trace.kev and reported in trace.html (docs/applications.md).
@@ -131,17 +134,18 @@ test: setup-test
 	$(Q)$(MAKE) --no-print-directory all test-build
 	$(Q)scripts/run-tests.sh $(B)/tests.list
 
-bench: setup
+bench: setup-bench
 	$(Q)$(MAKE) --no-print-directory all bench-build
 	$(Q)scripts/run-bench.sh $(foreach b,$(BENCHES),'$(b)')
 
-# make dtrace S=script.d | D='clauses' [APPS="a b"] [D_OPTS="-x bufsize=16k -q"]: runs the D
+# make dtrace S=script.d | D='clauses' [APPS="a b"] [D_OPTS="-x bufsize=16k -q"] [ARGS="5 init"]:
+# runs the D
 # program live on the board in QEMU over the demo system, or over appinit and programs a, b
 # (with a tracelogger capture to trace.kev in the same boot). docs/applications.md.
 dtrace: setup
 	$(Q)$(if $(filter $(BOARD_NO_IMAGES),dtrace),echo "make dtrace: no dtrace image on $(BOARD): $(BOARD_NO_IMAGES_WHY)" >&2; exit 2)
 	$(Q)$(MAKE) --no-print-directory all
-	$(Q)B=$(B) H=$(H) S="$(S)" D='$(D)' D_OPTS="$(D_OPTS)" APPS="$(strip $(APPS))" TL_OPTS="$(TL_OPTS)" \
+	$(Q)B=$(B) H=$(H) S="$(S)" D='$(D)' D_OPTS="$(D_OPTS)" ARGS='$(ARGS)' APPS="$(strip $(APPS))" TL_OPTS="$(TL_OPTS)" \
 	    TRACE_STORAGE=$(or $(BOARD_TRACE_STORAGE),semihost) BOARD_DTRACE_CMDLINE=$(BOARD_DTRACE_CMDLINE) \
 	    scripts/run-dtrace.sh $(B)/$(if $(strip $(APPS)),$(DTRUN_IMAGE),dtrace).elf
 

@@ -15,7 +15,7 @@
 // only the exclusive path handles (a client gone, a failure to return). The run-queue lock is
 // sched.c's to take, where a thread is made ready (kept until the entry's choice); a thread
 // that blocks here needs none: it stays this CPU's until that choice (sched.c, R3), so a
-// receive that blocks takes it only for the choice (docs/smp.md, "t-same").
+// receive that blocks takes it only for the choice (docs/smp.md, "Run queues").
 #include <kernel/ipc.h>
 #include <kernel/klock.h>
 #include <kernel/proc.h>
@@ -174,6 +174,12 @@ static int rcvid_of(const struct thread *client)
     return ((int)client->gen << 8) | (client->index + 1);
 }
 
+// The client a receive id names, for an id rcvid_of has just made (its inverse, unchecked).
+static inline struct thread *rcvid_sender(int rcvid)
+{
+    return &k_threads[(rcvid & 0xff) - 1];
+}
+
 // (c->chan is read once: in shared mode another CPU's reply may clear it meanwhile; the
 // shared reply checks again under the channel's lock.)
 static struct thread *rcvid_client(const struct proc *server_proc, int rcvid)
@@ -267,9 +273,9 @@ static uint32_t pulse_key(const struct channel *ch, int32_t code)
 static void trace_send_ev(const struct thread *client, const struct thread *srv)
 {
     uint32_t rcvid = (uint32_t)rcvid_of(client);
-    ktrace_comm_ev(KEV_COMM_SND_MESSAGE, rcvid, (uint32_t)client->chan->owner->pid);
+    ktrace_msg_ev(KEV_COMM_SND_MESSAGE, rcvid, (uint32_t)client->chan->owner->pid, client);
     if (srv)
-        ktrace_comm_ev(KEV_COMM_REC_MESSAGE, rcvid, who(srv));
+        ktrace_msg_ev(KEV_COMM_REC_MESSAGE, rcvid, who(srv), client);
 }
 
 // The message calls below come in two copies, like the kernel entry (main.c): ipc_send,
@@ -296,10 +302,12 @@ static inline void trace_send(const struct thread *client, const struct thread *
     }
 }
 
-static inline void trace_comm(unsigned ev, uint32_t a, uint32_t b, const bool traced)
+// A receipt, reply or error: the event's words [rcvid, b] and the client it is about.
+static inline void trace_msg(unsigned ev, int rcvid, uint32_t b, const struct thread *client,
+                             const bool traced)
 {
     if (traced)
-        ktrace_comm_traced(ev, a, b);
+        ktrace_msg_traced(ev, (uint32_t)rcvid, b, client);
 }
 
 // A state change made without the hook (the _quiet calls), recorded on the traced copy.
@@ -484,7 +492,10 @@ static inline __attribute__((always_inline)) int receive(struct thread *t, int c
                            : deliver_message(t, client);
         client->state = THS_REPLY;
         trace_state(client, traced);
-        trace_comm(KEV_COMM_REC_MESSAGE, (uint32_t)rcvid, who(t), traced);
+        // (the client, named through its id so that the traced copy need not keep it in a
+        // register across the state event: that cost the Cortex-M3's round trip an
+        // instruction)
+        trace_msg(KEV_COMM_REC_MESSAGE, rcvid, who(t), rcvid_sender(rcvid), traced);
         chan_unlock(ch, shared);
         return rcvid;
     }
@@ -550,7 +561,7 @@ static inline __attribute__((always_inline)) int reply(struct thread *t, int rcv
     kmemcpy((void *)(uintptr_t)client->reply_buf, (const void *)(uintptr_t)msg, n);
     drop_inherited(t, traced);  // before the run queue: the priority lock ranks below it
     unblock(client, status, traced);
-    trace_comm(KEV_COMM_REPLY_MESSAGE, (uint32_t)rcvid, (uint32_t)status, traced);
+    trace_msg(KEV_COMM_REPLY_MESSAGE, rcvid, (uint32_t)status, client, traced);
 #if KMAX_CPUS > 1
     chan_unlock(ch, shared);
 #endif
@@ -580,7 +591,7 @@ static inline __attribute__((always_inline)) int error(struct thread *t, int rcv
     }
     if (err <= 0 || err > 4095)
         return -EINVAL;
-    trace_comm(KEV_COMM_MSG_ERROR, (uint32_t)rcvid, (uint32_t)err, traced);
+    trace_msg(KEV_COMM_MSG_ERROR, rcvid, (uint32_t)err, client, traced);
     drop_inherited(t, traced);  // before the run queue: the priority lock ranks below it
     unblock(client, -err, traced);
 #if KMAX_CPUS > 1
@@ -669,7 +680,7 @@ static struct pulse *pool_take(struct channel *ch, struct proc *sender, const bo
     struct pulse *pl = NULL;
     pool_lock(shared);
     // (a channel's bound is for unprivileged senders: pulses of processes gone, charged to
-    // nobody, must not keep a privileged one's off its own channel; red-team rerun)
+    // nobody, must not keep a privileged one's off its own channel: docs/hostile.md, attack 20)
     if (!sender || (sender->npulses < KMAX_PULSES_PER_PROC && pulse_may_take(sender) &&
                     (ch->npulses < KMAX_PULSES_PER_CHAN || proc_privileged(sender))))
         for (int i = 0; i < KMAX_PULSES && !pl; i++)

@@ -20,6 +20,7 @@
 #include <kernel/kdtrace.h>
 #include <kernel/ktrace_kcall.h>
 #include <kernel/kcrash.h>
+#include <d/dprobes.h>
 #include <kernel/klock.h>
 #include <kernel/cpu_sum.h>
 #include <arch_kcall.h>
@@ -140,13 +141,19 @@ static int do_name(struct thread *t, int tid, uint32_t uname)
     return 0;
 }
 
+_Static_assert(KC_ProcSpawn == DPROBE_KCALL_PROC_SPAWN, "dtrace -i's ProcSpawn (d/dprobes.h)");
+
 static int do_spawn(struct thread *t, uint32_t uname, int prio, uint32_t arg)
 {
     char name[KAPP_NAME_MAX];
     int r = proc_copy_string(t->proc, uname, name, sizeof(name));
-    if (r < 0)
-        return r;
-    return proc_spawn(name, prio, arg, t->proc);
+    if (r >= 0)
+        r = proc_spawn(name, prio, arg, t->proc);
+    else
+        name[0] = '\0';
+    if (r < 0 && kdt_active)    // proc:::exec, exec-failure (no child: the spawner's context)
+        kdt_fire_spawn_failed(name, -r);
+    return r;
 }
 
 // Not inlined into kcall_invoke, whose switch is every call's path: inlined, its calls of
@@ -230,7 +237,7 @@ static int do_thread_info(struct thread *t, uint32_t slot, uint32_t out)
 }
 
 // Writes at most DEBUG_WRITE_CHUNK bytes and says how many: a long write is the caller's
-// loop of short kernel calls, so a low-priority writer cannot hold the kernel (issue 17 item 7).
+// loop of short kernel calls, so a low-priority writer cannot hold the kernel.
 #define DEBUG_WRITE_CHUNK 128u
 
 int kcall_debug_write(struct thread *t, uint32_t buf, uint32_t len)

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// The console as processes reach it (issue 25 items 5 and 6): every byte a process writes to
+// The console as processes reach it (docs/console.md): every byte a process writes to
 // the console (DebugWrite, semihosting's WRITEC/WRITE0, a WRITE to ":tt", the board console
 // without a host) comes through here, and leaves as whole lines of the form
 //

@@ -7,7 +7,7 @@
 // records nothing. KDT_READ hands the consumer the records of a principal buffer; KDT_STOP
 // fires END.
 //
-// LOCKING (docs/smp.md, "Issue 28, eleventh round"). The engine has one state (struct
+// LOCKING (docs/smp.md, "D on several CPUs"). The engine has one state (struct
 // dvm_state: global variables, the dynamic-variable hash and its free list, thread-locals,
 // aggregations, speculations) and no lock of its own ("the caller runs dvm_fire() with
 // interrupts off" and one firing at a time). Probes fire on both sides of the big-reader lock
@@ -16,7 +16,7 @@
 // So every call into the engine from a firing path holds kdt_lock (rank KLOCK_RANK_D, the
 // last: a leaf among the kernel's ranks, taken with any other shared-side lock held; only the
 // trace ring's own locks are taken under it, by the hooks' hold below): the
-// fire functions below, kdt_tick's firings (through kdt_fire), and kdt_vtime_switch (the
+// fire functions below, kdt_timers_run's firings (through kdt_fire), and kdt_vtime_switch (the
 // threads' vtimestamp clocks, which firings read). The trace hooks that fire D and record an
 // event (ktrace.c: a state change, a message, an interrupt, a priority) hold it across both
 // (kdt_hold; the firings inside nest), so that D sees two CPUs' events in the order the
@@ -42,13 +42,17 @@
 #include <kernel/board.h>
 #include <kernel/ktimer.h>
 #include <d/dvm.h>
+#include <d/dprinfo.h>
 #include <trace/period_due.h>
 #include <d/dprobes.h>
 #include <d/dstacks.h>
+#include <d/dutext.h>
 #include <kernel/kstack.h>
 #include <kernel/kunmap.h>
 #include <kernel/klock.h>
 #include <kernel/kfbt.h>
+#include <kernel/ktrace_kcall.h>
+#include <kernel/kprof.h>
 #include <uapi/kdtrace.h>
 
 bool kdt_active;
@@ -58,8 +62,10 @@ static uint32_t block_len;
 static struct proc *consumer;
 
 #define KDT_MAX_TIMERS 8
-// tick-N fires on the CPU that takes the kernel's tick (one firing a period); profile-N on
-// every CPU at its own timer interrupt (DTrace's rule), so it keeps a next time per CPU.
+// tick-N fires on one CPU (one firing a period): CPU 0, from its profile timer, or, on a board
+// without one, the CPU that takes the kernel's tick; profile-N on every CPU (DTrace's rule), so
+// it keeps a next time per CPU (kernel/kprof.c runs them; next_ns is CPU c's, written by CPU c
+// there or by the exclusive side at KDT_GO).
 static struct {
     uint32_t id, flags;
     uint64_t period_ns, next_ns[KMAX_CPUS];
@@ -67,9 +73,8 @@ static struct {
 static unsigned ntimers;
 // -x cpu=N: N + 1 (0: every CPU). As DTrace's option, only CPU N traces: the probes of the
 // kernel's providers and profile-N fire there alone. BEGIN and END (the consumer's), ERROR
-// (raised by a firing that passed) and tick-N (the system's clock, which this kernel gives
-// to whichever CPU takes the tick) fire wherever they come, so that a program still starts,
-// ends and counts time.
+// (raised by a firing that passed) and tick-N (the system's clock, which fires on one CPU of
+// its own) fire wherever they come, so that a program still starts, ends and counts time.
 static uint32_t cpu_only;
 
 // The engine's lock (LOCKING above). Several CPUs only; with one it compiles away.
@@ -110,6 +115,38 @@ static int kdt_uread(void *dst, uint64_t addr, unsigned n)
         return -1;
     memcpy(dst, (const void *)(uintptr_t)addr, n);
     return 0;
+}
+
+// dvm_lwpinfo, D's translated types (d/dprinfo.h): thread `who` (pid << 16 | tid, its trace_who), or the
+// process who >> 16 when who's tid is 0, from the thread and process tables. Read in a firing
+// under the D lock: the tables are written on the exclusive side (a thread's state and
+// priority also under the locks of the site that fires, as fill_ctx_of's fields), and the
+// state a firing reads is the one its site has just set, as the capture's event says it.
+// traced_state, until the site's event is written, is the state the thread left.
+int dvm_lwpinfo(uint32_t who, struct dvm_lwpinfo *out)
+{
+    const struct proc *p = NULL;
+    if (who >> 16) {
+        p = proc_by_pid((int)(who >> 16));
+        if (!p)
+            return -1;
+    }
+    out->ppid = p ? p->ppid : 0;
+    out->nlwp = p ? p->nthreads : 1;
+    out->fname = p ? p->name : "kernel";
+    if (!(who & 0xffffu))
+        return 0;
+    for (unsigned i = 0; i < KMAX_THREADS; i++) {
+        const struct thread *t = &k_threads[i];
+        if (!t->in_use || t->trace_who != who)
+            continue;
+        out->state = t->state;
+        out->left = t->traced_state;
+        out->cpu = t->cpu;
+        out->idle = !t->proc && t == k_cpus[t->cpu].idle;
+        return 0;
+    }
+    return -1;
 }
 
 // vtimestamp: the time a thread has spent on the CPU while D programs ran. Counted at every
@@ -203,19 +240,73 @@ static void exited(void)
 }
 
 // One firing of probe id in t's context: under the D lock, the context filled and the engine
-// run. at_ns: the event's own time (kdt_fire_at), 0 for now.
-static void fire_as(const struct thread *t, uint32_t id, const uint64_t args[DVM_NARGS],
-                    uint64_t at_ns)
+// run. at_ns: the event's own time (kdt_fire_at), 0 for now; execname: the name the firing
+// gives the process (NULL: its own).
+static void fire_named(const struct thread *t, uint32_t id, const uint64_t args[DVM_NARGS],
+                       uint64_t at_ns, const char *execname)
 {
     struct dvm_ctx ctx;
     d_lock();
     fill_ctx_of(&ctx, t);
+    if (execname)
+        ctx.execname = execname;
     if (at_ns)
         ctx.timestamp = ctx.walltimestamp = at_ns;
     dvm_fire(dst, &ctx, id, args);
     if (dst->exiting)
         exited();
     d_unlock();
+}
+
+static void fire_as(const struct thread *t, uint32_t id, const uint64_t args[DVM_NARGS],
+                    uint64_t at_ns)
+{
+    fire_named(t, id, args, at_ns, NULL);
+}
+
+// A spawn is Solaris's fork and exec at once (docs/d-probes.md): when the new process's first
+// thread first runs, proc:::start and proc:::exec fire as in a forked child before its exec,
+// in that thread with its parent's name (execname, curpsinfo->pr_fname), exec's args[0] the
+// program's name (at DUTEXT_ADDR, as a long user event's payload); then exec-success as
+// itself. dtrace -i fires the same at the thread's first RUNNING (kevreplay.c spawned).
+void kdt_fire_spawned(const struct thread *t)
+{
+    const struct proc *p = t->proc, *parent = p && p->ppid ? proc_by_pid(p->ppid) : NULL;
+    const char *pname = parent ? parent->name : "kernel";
+    if (!p)
+        return;
+    KSTACK_MARK_PROBE_SITE();
+    if (wanted(DPROBE_PROC_START)) {
+        uint64_t args[DVM_NARGS] = { ktrace_who(t), ktrace_pid(t), t->prio };
+        fire_named(t, DPROBE_PROC_START, args, 0, pname);
+    }
+    if (wanted(DPROBE_PROC_EXEC)) {
+        uint64_t args[DVM_NARGS] = { DUTEXT_ADDR };
+        kdt_text_set(p->name, (unsigned)strlen(p->name) + 1u);
+        fire_named(t, DPROBE_PROC_EXEC, args, 0, pname);
+        kdt_text_clear();
+    }
+    if (wanted(DPROBE_PROC_EXEC_SUCCESS)) {
+        uint64_t args[DVM_NARGS] = { ktrace_pid(t) };
+        fire_as(t, DPROBE_PROC_EXEC_SUCCESS, args, 0);
+    }
+}
+
+// A failed ProcSpawn (kcall.c): exec for the program it named, then exec-failure with the
+// error, in the spawner's context (no child exists), before the call's return probe.
+void kdt_fire_spawn_failed(const char *name, int err)
+{
+    KSTACK_MARK_PROBE_SITE();
+    if (wanted(DPROBE_PROC_EXEC)) {
+        uint64_t args[DVM_NARGS] = { DUTEXT_ADDR };
+        kdt_text_set(name, (unsigned)strlen(name) + 1u);
+        fire_as(k_current, DPROBE_PROC_EXEC, args, 0);
+        kdt_text_clear();
+    }
+    if (wanted(DPROBE_PROC_EXEC_FAILURE)) {
+        uint64_t args[DVM_NARGS] = { (uint64_t)err };
+        fire_as(k_current, DPROBE_PROC_EXEC_FAILURE, args, 0);
+    }
 }
 
 // (KSTACK_MARK_PROBE_SITE in each of these, not in fire_as: stack( ) starts at the site that
@@ -277,6 +368,42 @@ void kdt_fire_args(uint32_t id, const uint32_t *a, unsigned n)
 }
 
 #if KMAX_CPUS > 1
+// lockstat's spin probes (kernel/klock.h): arg0 the lock's address; spin-spin's arg1 the ns
+// spent waiting for it (illumos gives the spin count or time there). Board only: a capture
+// has no event for a spin lock (dtrace -i says so).
+bool kspin_probed;
+
+void kspin_lock_probed(struct kspin *l, unsigned rank)
+{
+    klock_check_acquire(rank);
+    uint64_t waited = 0;
+    if (!arch_spin_trylock(&l->word)) {
+        uint64_t t0 = board_cycles();
+        arch_spin_lock(&l->word);
+        waited = ktimer_cycles_to_ns(board_cycles() - t0);
+        if (wanted(DPROBE_LOCK_SPIN_SPIN))
+            kdt_fire(DPROBE_LOCK_SPIN_SPIN, (uintptr_t)l, waited, 0, 0);
+    }
+    if (wanted(DPROBE_LOCK_SPIN_ACQUIRE))
+        kdt_fire(DPROBE_LOCK_SPIN_ACQUIRE, (uintptr_t)l, 0, 0, 0);
+}
+
+void kspin_unlock_probed(struct kspin *l, unsigned rank)
+{
+    klock_check_release(rank);
+    arch_spin_unlock(&l->word);
+    if (wanted(DPROBE_LOCK_SPIN_RELEASE))
+        kdt_fire(DPROBE_LOCK_SPIN_RELEASE, (uintptr_t)l, 0, 0, 0);
+}
+
+// The spin probes go on with the program (KDT_GO) when it enables one, off when it stops.
+static void spin_probes(bool on)
+{
+    kspin_probed = on && (dvm_enabled(dst, DPROBE_LOCK_SPIN_ACQUIRE) ||
+                          dvm_enabled(dst, DPROBE_LOCK_SPIN_SPIN) ||
+                          dvm_enabled(dst, DPROBE_LOCK_SPIN_RELEASE));
+}
+
 void kdt_hold(void)
 {
     d_lock();
@@ -286,18 +413,28 @@ void kdt_release(void)
 {
     d_unlock();
 }
+#else
+static void spin_probes(bool on) { (void)on; }
 #endif
 
 void kdt_settle(void)
 {
-    if (kdt_active && dst && dst->exiting)
+    if (kdt_active && dst && dst->exiting) {
         kdt_active = false;
+        kprof_update();
+    }
 }
 
-_Static_assert(PERIOD_PROFILE_EARLY_NS == 500000u / (TICK_HZ / 1000u),
-               "profile-N's margin on several CPUs is half a tick, on the board and in dtrace -i");
+// Whether timer i runs on cpu: profile-N on every CPU (the -x cpu one alone), tick-N on the
+// tick's (tick_cpu).
+static bool timer_on(unsigned i, unsigned cpu, bool tick_cpu)
+{
+    if (!(timers[i].flags & DIF_PRF_PROFILE))
+        return tick_cpu;
+    return !cpu_only || cpu == cpu_only - 1u;
+}
 
-void kdt_tick(bool kernel_tick, uint64_t cycles)
+void kdt_timers_run(bool tick_cpu, uint64_t cycles)
 {
     if (!kdt_active || !ntimers)
         return;
@@ -307,23 +444,33 @@ void kdt_tick(bool kernel_tick, uint64_t cycles)
     uint32_t pc = t ? arch_thread_pc(t) : 0;
     uint64_t kernel_pc = t && !t->proc ? pc : 0, user_pc = t && t->proc ? pc : 0;
     uint64_t now = ktimer_cycles_to_ns(cycles);
+    this_cpu()->stack_at_interrupt = t && !t->proc;
     for (unsigned i = 0; i < ntimers; i++) {
-        bool profile = timers[i].flags & DIF_PRF_PROFILE;
-        if (!profile && !kernel_tick)
+        if (!timer_on(i, cpu, tick_cpu))
             continue;
-        if (profile && cpu_only && cpu != cpu_only - 1u)
-            continue;
-        uint64_t *next = &timers[i].next_ns[profile ? cpu : 0];
-        // Several CPUs: each CPU's timer has a phase of its own (staggered, irq_timer.c), so
-        // a profile probe is due at the interrupt within half a tick of its time, or it would
-        // fire every other period on a CPU whose interrupt comes just before.
-        uint64_t early = profile && k_ncpus > 1 ? PERIOD_PROFILE_EARLY_NS : 0;
-        // Fell behind (a late tick, docs/timers.md): fire once, not a burst of the firings
-        // missed, and keep the phase (as illumos's cyclics do past their catch-up); the late
-        // tick periods are counted. dtrace -i replays captures by the same rule.
-        if (period_fires(next, timers[i].period_ns, now, early))
+        uint64_t *next = &timers[i].next_ns[timers[i].flags & DIF_PRF_PROFILE ? cpu : 0];
+        // Fell behind (a late interrupt, docs/timers.md): fire once, not a burst of the
+        // firings missed, and keep the phase (as illumos's cyclics do past their catch-up).
+        // dtrace -i replays captures by the same rule.
+        if (period_fires(next, timers[i].period_ns, now, 0))
             kdt_fire(timers[i].id, kernel_pc, user_pc, 0, 0);
     }
+    this_cpu()->stack_at_interrupt = false;
+}
+
+uint64_t kdt_timers_next(unsigned cpu, bool tick_cpu)
+{
+    uint64_t at = 0;
+    if (!kdt_active)
+        return 0;
+    for (unsigned i = 0; i < ntimers; i++) {
+        if (!timer_on(i, cpu, tick_cpu))
+            continue;
+        uint64_t n = timers[i].next_ns[timers[i].flags & DIF_PRF_PROFILE ? cpu : 0];
+        if (!at || n < at)
+            at = n;
+    }
+    return at;
 }
 
 static void unmap(void)
@@ -343,6 +490,7 @@ static void unload(void)
 {
     kdt_active = false;
     kfbt_disable();
+    spin_probes(false);
     ktrace_sync_d_stop();
     unmap();
     if (block) {
@@ -356,6 +504,7 @@ static void unload(void)
     consumer = NULL;
     ntimers = 0;
     cpu_only = 0;
+    kprof_update();
 }
 
 void kdt_proc_gone(struct proc *p)
@@ -541,6 +690,7 @@ int kdt_call(struct thread *t, uint32_t cmd, uint32_t a, uint32_t b, uint32_t c)
         ktrace_kdt_go(k_current);
         kdt_active = true;
         placed = e;   // the fbt sites placed: KDT_GO's result
+        spin_probes(true);
         if (wanted(DPROBE_BEGIN)) {   // BEGIN's clauses stop at the first exit(), as DTrace's
             struct dvm_ctx ctx;
             fill_ctx_of(&ctx, k_current);    // (exclusive: no firing under way)
@@ -548,6 +698,7 @@ int kdt_call(struct thread *t, uint32_t cmd, uint32_t a, uint32_t b, uint32_t c)
             if (dst->exiting)
                 kdt_active = false;
         }
+        kprof_update();     // the profile timers armed for the probes' first times
         return placed;
     }
     case KDT_STOP: {
@@ -559,6 +710,8 @@ int kdt_call(struct thread *t, uint32_t cmd, uint32_t a, uint32_t b, uint32_t c)
         if (was || dst->exiting)
             kdt_fire(DPROBE_END, 0, 0, 0, 0);
         kdt_active = false;
+        spin_probes(false);
+        kprof_update();
         kstack_report(dst->stacks.drops); // walks cut short, stacks lost (kernel/kstack.c)
         return 0;
     }
@@ -577,7 +730,7 @@ int kdt_call(struct thread *t, uint32_t cmd, uint32_t a, uint32_t b, uint32_t c)
     case KDT_AGGREMOVE:
         // The keys must be inside the engine's own block (the consumer passes back what it
         // read from its mapping), all of them: as many bytes as the longest key of the
-        // aggregation, which is what the lookup compares (issue 17 item 13).
+        // aggregation, which is what the lookup compares (else it would read past the block).
         if (a >= dst->obj.hdr->dh_naggs || b < (uint32_t)(uintptr_t)block ||
             b - (uint32_t)(uintptr_t)block >= block_len ||
             dvm_agg_keylen_max(dst, a) > block_len - (b - (uint32_t)(uintptr_t)block))

@@ -3,6 +3,7 @@
 // DUTEXT_ADDR and arg2 = the payload's stored size, and while it fires copyin( ) and
 // copyinstr( ) at DUTEXT_ADDR read the bytes the ring gets (kdt_uread asks kdt_text_read
 // first). ktrace.c's insert_user calls this from the one site that also emits the event.
+// proc:::exec's args[0], the program's name, is served the same way (kdtrace.c).
 // The window is per CPU: a firing runs on its CPU with interrupts off (kdtrace.c's rule), so
 // no other firing sees it; it is cleared before the call returns.
 #include <kernel/kdtrace.h>
@@ -20,6 +21,18 @@ void kdt_fire_payload(uint32_t code, const void *bytes, unsigned nwords)
     kdt_fire(DPROBE_USER_EVENT, code, DUTEXT_ADDR, t->len, 0);
     t->p = NULL;
     t->len = 0;
+}
+
+void kdt_text_set(const void *p, unsigned len)
+{
+    struct dutext *t = &text[cpu_id()];
+    t->p = p;
+    t->len = len;
+}
+
+void kdt_text_clear(void)
+{
+    kdt_text_set(NULL, 0);
 }
 
 int kdt_text_read(void *dst, uint64_t addr, unsigned n)

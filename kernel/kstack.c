@@ -9,6 +9,7 @@
 #include <d/dstacks.h>
 #include <kernel/kernel.h>
 #include <kernel/kfbt.h>
+#include <kernel/arch.h>
 
 // Frames of the D engine between the probe's site and the unwinder, at most.
 #define KSTACK_ENGINE_FRAMES 12u
@@ -33,6 +34,12 @@ unsigned kstack_for_d(unsigned kind, uint64_t *pcs, unsigned max)
 {
     if (kind == DVM_STACK_USER)
         return k_current ? arch_unwind_user(k_current, pcs, max) : 0;
+    if (this_cpu()->stack_at_interrupt) {  // profile-N in a kernel thread: where it was
+        if (!max)
+            return 0;
+        pcs[0] = arch_thread_pc(k_current);
+        return 1;
+    }
     if (max > DVM_STACK_MAXDEPTH)
         max = DVM_STACK_MAXDEPTH;
     int fbt = kfbt_stack(pcs, max);   // an fbt probe: from its function's caller (kfbt.h)

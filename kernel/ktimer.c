@@ -96,7 +96,7 @@ void ktimer_stop_linked(struct ktimer *t)
 }
 
 #if KMAX_CPUS > 1
-// The tick on the shared side (several CPUs; docs/smp.md, "Issue 28, tenth round"). Under
+// The tick on the shared side (several CPUs; docs/smp.md, "The tick"). Under
 // timer_lock: the periods that ended and no tick has counted (arch_tick_pending, by the
 // counter) are claimed here (arch_tick_claim moves the arch's end of period on), and k_ticks
 // moves by them, unless a timer is due by the new count, which needs the exclusive tick

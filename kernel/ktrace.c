@@ -261,9 +261,9 @@ static __attribute__((noinline)) void exit_end_kdt(struct thread *next)
         kdt_fire(DPROBE_SCHED_ONCPU, ktrace_who(next), ktrace_pid(next), next->prio, 0);
         if (next->dt_unstarted) {
             next->dt_unstarted = 0;
-            kdt_fire(DPROBE_PROC_LWP_START, ktrace_who(next), ktrace_pid(next), next->prio, 0);
             if (next->proc && next->tid == 1)   // a spawned process's first instruction
-                kdt_fire(DPROBE_PROC_EXEC_SUCCESS, ktrace_pid(next), 0, 0, 0);
+                kdt_fire_spawned(next);
+            kdt_fire(DPROBE_PROC_LWP_START, ktrace_who(next), ktrace_pid(next), next->prio, 0);
         }
     } else {    // the scheduler kept the thread this CPU ran (here, not in sched.c's hot path)
         kdt_fire(DPROBE_SCHED_REMAIN_CPU, ktrace_who(next), ktrace_pid(next), next->prio, 0);
@@ -355,6 +355,19 @@ void ktrace_exit_slow(struct thread *next)
 // While KTRACE_START writes its snapshot: the state it records is not news, D fires nothing.
 static bool in_snapshot;
 
+// enqueue's and dequeue's arg3, the CPU whose run queue t is put on or taken from (its args[2],
+// a cpuinfo_t): one CPU's own; on several, the queue sched.c put it on (R4), which a capture
+// does not hold (dtrace -i gives -1 there: kevreplay.c runq_cpu).
+static inline uint64_t runq_cpu(const struct thread *t)
+{
+#if KMAX_CPUS > 1
+    return t->rq_cpu;
+#else
+    (void)t;
+    return 0;
+#endif
+}
+
 // The D probes of a state change (docs/d-probes.md), in the context of the thread on the CPU
 // (k_current), args[0] (arg0, a who) the thread that changes, arg1 its pid, arg2 its priority:
 // Solaris's sleep and the block-* probes, preempt, wakeup, enqueue, dequeue, lwp-exit.
@@ -371,7 +384,7 @@ static void kdt_state(const struct thread *t)
     case THS_NANOSLEEP: id = DPROBE_SCHED_BLOCK_SLEEP; break;
     case THS_JOIN:      id = DPROBE_SCHED_BLOCK_JOIN; obj = (uint32_t)t->join_tid; break;
     case THS_RUNNING:
-        kdt_fire(DPROBE_SCHED_DEQUEUE, who, pid, t->prio, 0);
+        kdt_fire(DPROBE_SCHED_DEQUEUE, who, pid, t->prio, runq_cpu(t));
         kdt_off_state_at_choice(t);
         return;
     case THS_DEAD:
@@ -384,7 +397,7 @@ static void kdt_state(const struct thread *t)
             kdt_fire(DPROBE_SCHED_PREEMPT, who, pid, t->prio, 0);
         else
             kdt_fire(DPROBE_SCHED_WAKEUP, who, pid, t->prio, t->traced_state);
-        kdt_fire(DPROBE_SCHED_ENQUEUE, who, pid, t->prio, 0);
+        kdt_fire(DPROBE_SCHED_ENQUEUE, who, pid, t->prio, runq_cpu(t));
         return;
     default:
         return;
@@ -488,20 +501,11 @@ void ktrace_int_handler_ev(uint32_t irq, uint32_t pid, uintptr_t ip, uintptr_t a
     trace_emit_words(&ktrace, KEV_C_INT, KEV_INT_HANDLER_ENTER, w, 4);
 }
 
-// D's msg probes: arg0 the client's connection, arg1 the receive id (or the pulse code),
-// arg2 the message's bytes (0 for a reply: its size is not kept), arg3 the peer (pid, or
-// pid << 16 | tid). The client is found from the receive id (its low byte is the thread
-// slot + 1, the rest its generation, see ipc.c), only here, while a D program runs: the
-// hooks' callers pass nothing more, so tracing off costs what it did.
-static const struct thread *rcvid_thread(uint32_t rcvid)
-{
-    unsigned idx = (rcvid & 0xffu) - 1u;
-    if (idx >= KMAX_THREADS || !k_threads[idx].in_use || k_threads[idx].gen != (uint16_t)(rcvid >> 8))
-        return NULL;
-    return &k_threads[idx];
-}
-
-static void kdt_comm(unsigned ev, uint32_t a, uint32_t b)
+// D's msg probes (docs/d-probes.md): arg0 the client's connection, arg1 the receive id, arg2
+// the message's bytes (0 for a reply: its size is not kept), arg3 the event's second word (the
+// server's pid, the receiver, the status or the error). The client is the one the site holds
+// (ipc.c): nothing is looked up here.
+static void kdt_msg(unsigned ev, uint32_t rcvid, uint32_t b, const struct thread *client)
 {
     unsigned id;
     switch (ev) {
@@ -509,20 +513,38 @@ static void kdt_comm(unsigned ev, uint32_t a, uint32_t b)
     case KEV_COMM_REC_MESSAGE:   id = DPROBE_MSG_RECEIVE; break;
     case KEV_COMM_REPLY_MESSAGE: id = DPROBE_MSG_REPLY; break;
     case KEV_COMM_MSG_ERROR:     id = DPROBE_MSG_ERROR; break;
-    case KEV_COMM_SND_PULSE:     kdt_fire(DPROBE_MSG_PULSE, a, b & 0xffffu, 0, 0); return;
     default: return;
     }
-    const struct thread *client = rcvid_thread(a);
-    uint32_t coid = client ? (uint32_t)client->coid : 0;
-    uint32_t bytes = client && id != DPROBE_MSG_REPLY ? client->msg_len : 0;
-    kdt_fire(id, coid, a, bytes, b);
+    uint32_t bytes = id != DPROBE_MSG_REPLY ? client->msg_len : 0;
+    kdt_fire(id, (uint32_t)client->coid, rcvid, bytes, b);
 }
 
-// With D: under the D lock with its event (as state_ev_d), out of line.
+// With D: the probe and its event under the D lock (as state_ev_d), out of line.
+static __attribute__((noinline)) void msg_ev_d(unsigned ev, uint32_t rcvid, uint32_t b,
+                                               const struct thread *client)
+{
+    kdt_hold();
+    kdt_msg(ev, rcvid, b, client);
+    trace_emit_simple(&ktrace, KEV_C_COMM, ev, rcvid, b);
+    kdt_release();
+}
+
+void ktrace_msg_ev(unsigned ev, uint32_t rcvid, uint32_t b, const struct thread *client)
+{
+    if (kdt_active) {
+        msg_ev_d(ev, rcvid, b, client);
+        return;
+    }
+    trace_emit_simple(&ktrace, KEV_C_COMM, ev, rcvid, b);
+}
+
+// The other COMM events: a pulse's send (D's msg:::pulse: arg0 the sender's connection, arg1
+// the pulse's code, the low half of the event's second word) and receipt, a signal.
 static __attribute__((noinline)) void comm_ev_d(unsigned ev, uint32_t a, uint32_t b)
 {
     kdt_hold();
-    kdt_comm(ev, a, b);
+    if (ev == KEV_COMM_SND_PULSE)
+        kdt_fire(DPROBE_MSG_PULSE, a, b & 0xffffu, 0, 0);
     trace_emit_simple(&ktrace, KEV_C_COMM, ev, a, b);
     kdt_release();
 }
@@ -569,6 +591,7 @@ static void snapshot(void)
         if (p->state != PROC_ALIVE)
             continue;
         ktrace_proc_ev(p, KEV_PR_CREATE_NAME);
+        ktrace_image_ev(p);
         list_for_each(pos, &p->threads) {
             const struct thread *t = list_entry(pos, struct thread, plink);
             if (t->state != THS_DEAD)
@@ -582,6 +605,15 @@ static void snapshot(void)
                               ktrace_who(k_cpus[c].current));
     trace_emit_simple(&ktrace, KEV_C_SYSTEM, KEV_SYS_SNAPSHOT, 1, 0);
     in_snapshot = false;
+}
+
+// Without the snapshot (KTRACE_STARTNOSTATE): what each live process runs all the same, so
+// that the host tools name its addresses (an image is identity, not state).
+static void images(void)
+{
+    for (unsigned i = 0; i < KMAX_PROCS; i++)
+        if (k_procs[i].state == PROC_ALIVE)
+            ktrace_image_ev(&k_procs[i]);
 }
 
 // ---- buffers ------------------------------------------------------------------------------------
@@ -849,7 +881,7 @@ static int ktrace_command(struct thread *t, uint32_t cmd, uint32_t a, uint32_t b
         return bench(a, b);
     if (!ring_mem)
         return -ECANCELED;
-    // A capture is its owner's (issue 17 item 14): another KAPP_F_TRACE process may only ask
+    // A capture is its owner's: another KAPP_F_TRACE process may only ask
     // how it goes, unless the owner shared its control.
     if (p != ring_owner && !ring_shared && cmd != KTRACE_QUERYEVENTS)
         return -EPERM;
@@ -863,8 +895,8 @@ static int ktrace_command(struct thread *t, uint32_t cmd, uint32_t a, uint32_t b
         ring_shared = a != 0;
         return 0;
     case KTRACE_DEALLOCBUFFER:
-        // Only the ring's owner may throw its unread buffers away (issue 17 item 14: another
-        // process's DEALLOC/ALLOC during a capture lost events the file never counted).
+        // Only the ring's owner may throw its unread buffers away (another process's
+        // DEALLOC/ALLOC during a capture would lose events the file never counts).
         if (p != ring_owner)
             return -EPERM;
         if (r->tr_running)
@@ -881,8 +913,11 @@ static int ktrace_command(struct thread *t, uint32_t cmd, uint32_t a, uint32_t b
         trace_ring_set_current(r, ktrace_pid(t), ktrace_tid(t));
         ktrace_hot.current = t;
         ktrace_sync();
+        ktrace_image_ev(NULL);  // the kernel's own image, with or without the snapshot
         if (cmd == KTRACE_START)
-            snapshot();
+            snapshot();         // each process's image after its CREATE_NAME
+        else
+            images();
         return 0;
     }
     case KTRACE_STOP:

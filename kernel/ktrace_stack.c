@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: MIT
-// Stacks in the trace: SYSTEM STACK events (layout: trace/kev.h, docs/trace-events.md). At a
-// sampling tick the running thread's user stack (kind USER), or the kernel's own stack when
-// a kernel thread (idle) ran (kind KERNEL); after a FAULT the faulting thread's user stack.
-// The walks are D's (kernel/unwind.h, kernel/kstack.c): the same frames ustack( )/stack( )
-// give at profile-N and proc:::fault, so dtrace -i over the capture sees what D saw live.
-// Runs in the kernel entry (interrupts off); the pcs live on this kernel stack (32 frames).
+// Stacks in the trace: SYSTEM STACK events (layout: trace/kev.h, docs/trace-events.md). At each
+// sample (KTRACE_STACKSAMPLE's rate, on each CPU, run by kernel/kprof.c from the profile timer
+// or the tick) the running thread's user stack (kind USER), or, when a kernel thread (a CPU's
+// idle thread) ran, the pc it was interrupted at (kind KERNEL); after a FAULT the faulting
+// thread's user stack. The walks are D's (kernel/unwind.h, kernel/kstack.c): the same frames
+// ustack( )/stack( ) give at profile-N and proc:::fault, so dtrace -i over the capture sees what
+// D saw live. Runs in the kernel entry (interrupts off); the pcs live on this kernel stack (32
+// frames). The sample times are CPU c's own, written by CPU c (kprof.c's callers) or by the
+// exclusive side when the rate changes.
 #include <kernel/ktrace_stack.h>
 #include <kernel/ktrace.h>
 #include <kernel/ktrace_kcall.h>
@@ -12,21 +15,48 @@
 #include <kernel/unwind.h>
 #include <kernel/thread.h>
 #include <d/dstacks.h>
+#include <kernel/kprof.h>
+#include <kernel/ptimer.h>
+#include <kernel/ktimer.h>
+#include <kernel/board.h>
+#include <trace/period_due.h>
 #include <uapi/kerrno.h>
 
 _Static_assert(KEV_STACK_MAXDEPTH == DVM_STACK_MAXDEPTH, "a STACK event holds what D walks");
 
 uint32_t ktrace_stack_period;
-static uint32_t countdown[KMAX_CPUS];
+// CPU c's next sample time, the low 32 bits of ns since boot (compared across the wrap: a
+// sample is due at most a period, at most a second, ahead; netduinoplus2's kernel RAM has
+// no 4 bytes more a CPU for the whole time).
+static uint32_t sample_next[KMAX_CPUS];
 
 int ktrace_stack_set_rate(uint32_t hz)
 {
-    if (hz > TICK_HZ)
+    // From the profile timer any rate up to the profile provider's (DTrace's profile-5000);
+    // from the tick, at most one a tick.
+    if (hz > (ptimer_present() ? KTRACE_STACK_MAX_HZ : TICK_HZ))
         return -EINVAL;
-    ktrace_stack_period = hz ? TICK_HZ / hz : 0;
+    ktrace_stack_period = hz ? 1000000000u / hz : 0;
+    // On its period's multiples since boot, as profile-N's times are (trace/period_due.h):
+    // a sampler and a profile-N probe of one rate interrupt together.
+    uint64_t now = ktimer_cycles_to_ns(board_cycles());
     for (unsigned c = 0; c < KMAX_CPUS; c++)
-        countdown[c] = ktrace_stack_period;
-    return hz ? (int)(TICK_HZ / ktrace_stack_period) : 0;
+        sample_next[c] = hz ? (uint32_t)period_first_due(ktrace_stack_period, now) : 0;
+    kprof_update();
+    return (int)hz;
+}
+
+// The full time of a low word due within 2^31 ns of now (before or after it).
+static uint64_t widen(uint32_t low, uint64_t now)
+{
+    return now + (uint64_t)(int64_t)(int32_t)(low - (uint32_t)now);
+}
+
+uint64_t ktrace_stack_next(unsigned cpu)
+{
+    if (!ktrace_stack_period)
+        return 0;
+    return widen(sample_next[cpu], ktimer_cycles_to_ns(board_cycles()));
 }
 
 // The reason a walk was cut short: the unwind error it counted (unwind_errors[] before and
@@ -77,23 +107,23 @@ void ktrace_stack_user(const struct thread *t, unsigned kind)
     user_stack(t, kind, &ts);
 }
 
-__attribute__((noinline)) bool ktrace_stack_sample(uint32_t *ts)
+bool ktrace_stack_due(uint64_t now, uint32_t *ts)
 {
     unsigned cpu = cpu_id();
-    if (--countdown[cpu] != 0)
+    if (!ktrace_stack_period)
         return false;
-    countdown[cpu] = ktrace_stack_period;
+    uint64_t next = widen(sample_next[cpu], now);
+    if (!period_fires(&next, ktrace_stack_period, now, 0))
+        return false;
+    sample_next[cpu] = (uint32_t)next;
     const struct thread *t = k_current;
     if (!t || !KTRACE_ON(KEV_C_SYSTEM) || !ktrace.tr_running)
         return false;
     if (t->proc)
         return user_stack(t, KEV_STACK_USER, ts);
-    // a kernel thread: the kernel's stack from the tick's site, as stack( ) gives it at
-    // profile-N (kstack_for_d leaves out the frames below the marked site)
-    uint64_t pcs[KEV_STACK_MAXDEPTH];
-    uint32_t before[UNWIND_E_COUNT];
-    kmemcpy(before, unwind_errors, sizeof(before));
-    KSTACK_MARK_PROBE_SITE();
-    unsigned n = kstack_for_d(DVM_STACK_KERNEL, pcs, KEV_STACK_MAXDEPTH);
-    return emit(ktrace_who(t), KEV_STACK_KERNEL, pcs, n, walk_error(before), ts);
+    // A kernel thread (a CPU's idle thread): where the interrupt found it, its saved pc, the
+    // one frame stack( ) gives at profile-N there (kernel/kstack.c), not the sampler's own
+    // frames (which are the same at every sample).
+    uint64_t pc = arch_thread_pc(t);
+    return emit(ktrace_who(t), KEV_STACK_KERNEL, &pc, 1, 0, ts);
 }

@@ -33,7 +33,7 @@
 // the ring up (writes nrec 0 and corrupt 1 there, so the library goes back to kernel calls)
 // and rejects the records it claimed (at most nrec: the most the ring can hold). Rejected
 // records are the process's doing, not the system's: they are never counted lost (a process
-// could otherwise inflate the loss count at will, issue 25 item 3) but as rejected, in their
+// could otherwise inflate the loss count at will) but as rejected, in their
 // own counter (KTRACE_QUERYEVENTS' `rejected`, this capture's total) and attributed to the
 // pid by a SYSTEM URING_BAD event [pid, records rejected | KEV_URING_GIVEN_UP when the ring
 // was given up], one per drain that rejected any. A process can lose or garble only its own
@@ -208,7 +208,7 @@ static void drain_locked(struct proc *p, struct kuring *k)
     volatile struct kuser_ring *u = (volatile struct kuser_ring *)(uintptr_t)k->addr;
     uint32_t head = u->head, tail = k->tail, mask = k->mask, bad = 0;
     // The clock, once for the whole drain (on QEMU every read takes its global lock: docs/smp.md,
-    // "Issue 28, third round"): the latest time a record may claim, and the time of those the
+    // "QEMU's host-clock ceiling"): the latest time a record may claim, and the time of those the
     // process left to the kernel (ts 0).
     uint32_t now = trace_port_now32();
 
@@ -268,7 +268,7 @@ void kuring_drain_ring(struct proc *p, struct kuring *k)
 }
 
 // Ring k is forgotten, under its lock: unregistered, replaced by another, or its process or
-// thread ends (red-team rerun of issue 25). Its committed records go into the trace first; the
+// thread ends. Its committed records go into the trace first; the
 // drain stops at a record reserved and never committed (a thread killed between its reserve and
 // its commit, or a process that leaves one so), and the records left from there would vanish
 // uncounted with the ring: they are the process's, so they are counted rejected for its pid (at
@@ -295,7 +295,7 @@ static void ring_gone(struct proc *p, struct kuring *k)
 
 // p ends (exits or is killed, perhaps from another CPU while one of its threads had just
 // committed records): what it committed and was not drained yet reaches the trace now, as its
-// last events, instead of vanishing uncounted (issue 25). Called by the teardown while p's
+// last events, instead of vanishing uncounted. Called by the teardown while p's
 // memory is still its own (it is freed after), as message copies reach a process's RAM.
 void kuring_proc_gone(struct proc *p)
 {

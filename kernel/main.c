@@ -22,6 +22,8 @@
 #include <kernel/kuring.h>
 #include <kernel/ktrace_kcall.h>
 #include <kernel/ktrace_stack.h>
+#include <kernel/kprof.h>
+#include <kernel/kopts.h>
 #include <kernel/tick_periods.h>
 #include <uapi/ktrace.h>
 #include <board_config.h>
@@ -48,21 +50,11 @@ static void cputick_time_event(void)
 #endif
 
 // A timer interrupt's stack sample (tracelogger -p) and D's tick-N / profile-N probes on this
-// CPU: the probes decide by the time the sample's STACK event was stamped with, when there is
-// one. dtrace -i fires profile-N at a capture's samples by their times, so it then decides at
-// each tick as the board did; with a clock reading of their own after the walk (up to 0.35 ms
-// later on a loaded host under QEMU) a probe due in between fired at one tick live and at the
-// next over the capture. Out of line: only the traced tick path calls it.
+// CPU, where the board has no profile timer (kernel/kprof.c; with one, nothing: they run from
+// it). Out of line: only the traced tick path calls it.
 static __attribute__((noinline)) void tick_samples(bool kernel_tick)
 {
-    uint32_t ts;
-    bool sampled = ktrace_stack_tick(&ts);
-    if (!kdt_active)
-        return;
-    uint64_t now = board_cycles();
-    if (sampled)
-        now -= (uint32_t)now - ts;      // the sample's time: a moment ago, in the low word
-    kdt_tick(kernel_tick, now);
+    kprof_tick(kernel_tick);
 }
 
 // The traced timer interrupt's own events on this CPU, the same in every tick path (the
@@ -115,6 +107,17 @@ static void kernel_fault(struct thread *t)
             (int)t->tid);
     ktrace_fault(t, sig, &where);   // the FAULT event, its STACK, and proc:::fault
     proc_exit(p, sig);
+}
+
+// The entries that are neither frequent nor benched: this CPU's profile timer (kernel/kprof.c)
+// and what cannot happen. Cold and out of line: as a case of the switch the profile entry
+// changed the layout of the common ones and cost the Cortex-M's kernel call one instruction
+// more (141 -> 142 with tracing off, 220 -> 221 on, scripts/bench-kernel.sh).
+static __attribute__((noinline, cold)) void kernel_entry_rare(unsigned kind)
+{
+    if (kind != KENTRY_PROFILE)
+        kpanic("unknown kernel entry %u", kind);
+    kprof_expired();
 }
 
 // On AArch64 inline in both entry points: as a call of its own (GCC's choice for the hooked
@@ -187,7 +190,8 @@ static inline __attribute__((always_inline)) void kernel_entry_body(unsigned kin
         kernel_fault(t);
         break;
     default:
-        kpanic("unknown kernel entry %u", kind);
+        kernel_entry_rare(kind);
+        break;
     }
     halt_if_done();
     if (traced)
@@ -223,8 +227,13 @@ void kernel_cpu_online(void)
 }
 #endif
 
+// A CPU's idle thread: the arch's wait for an interrupt, or, with the kernel option idle=poll,
+// a spin (kernel/kopts.h).
 static void idle_main(void)
 {
+    if (kopt_idle_poll)
+        for (;;)
+            __asm__ volatile("" ::: "memory");
     arch_idle_loop();
 }
 
@@ -233,6 +242,7 @@ _Noreturn void kernel_main(void)
     board_init();
     kprintf("\nkernel: booting on %s, %u Hz cycle counter, %u Hz tick\n", board_name(),
             (unsigned)board_cycles_per_sec(), TICK_HZ);
+    kopts_init();
     kernel_state_init();
     pmem_init(&k_pmem, board_pool_base(), board_pool_size());
     arch_init();
@@ -283,11 +293,9 @@ _Noreturn void kernel_main(void)
 // k_ticks before and after the periods this CPU's claim counted (kernel/ktimer.c
 // ktimer_tick_shared), both 0 when another CPU took the period and this is its share. It needs
 // no lock: every event goes to this CPU's own buffer (trace/include/trace/trace_ring.h,
-// "LOCKING"), the TIME and STACK events too, and the sample walks this CPU's own running
-// thread, whose process no shared entry can take apart. The sample comes before the slice,
-// whose queue lock is then held to the choice (sched_tick_shared), so no other CPU waits for
-// that lock through a walk. D's tick-N and profile-N (kdt_tick) are what keep a tick exclusive
-// while a program runs (docs/smp.md, "Issue 28, eleventh round: the traced tick").
+// "LOCKING"), the TIME event too. Stack samples come from the profile timer (kernel/kprof.c),
+// whose interrupts are taken exclusive. A D program running keeps a tick exclusive
+// (docs/smp.md, "The tick").
 void kernel_tick_traced_shared(const struct ktick_span *took, unsigned cpu_periods)
 {
     const bool kernel_tick = took->to != 0;

@@ -8,6 +8,12 @@ KERNEL_SRCS := kernel/main.c kernel/kinit.c kernel/klib.c kernel/sched.c kernel/
                kernel/kstack.c
 # Stacks and faults in the trace (SYSTEM STACK / FAULT, docs/trace-events.md).
 KERNEL_SRCS += kernel/ktrace_stack.c kernel/ktrace_fault.c
+# What each process runs, with its build id (SYSTEM IMAGE): host tools find the ELF files by it.
+KERNEL_SRCS += kernel/ktrace_image.c
+# The profile provider's timer work: samples, profile-N, tick-N (kernel/ptimer.h).
+KERNEL_SRCS += kernel/kprof.c
+# The kernel's own options from the boot command line (idle=poll).
+KERNEL_SRCS += kernel/kopts.c
 # Totals over the CPUs of their counters, for SysInfo.
 KERNEL_SRCS += kernel/cpu_sum.c
 # The flight recorder's map of the ring, for kevdump (tools/kevdump).

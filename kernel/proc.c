@@ -26,8 +26,9 @@ int32_t k_system_status;
 #define KMAX_APPS 64
 static const struct kapp_header *apps[KMAX_APPS];
 static unsigned napps;
-static uint32_t app_slot_size;      // bytes of flash a program's slot has
+static uint32_t apps_end;           // the end of the program slots (apps[] is in slot order)
 static int32_t next_pid;
+static uint32_t app_slot_size;      // bytes of flash a program's slot has
 
 void proc_init(void)
 {
@@ -52,8 +53,19 @@ int proc_scan_apps(uint32_t flash_base, uint32_t slot_size, unsigned nslots)
             kprintf("kernel: program slot %u: bad header, ignored\n", i);
             continue;
         }
+        // A program larger than a slot takes the slots after its own (user/module.mk
+        // <name>_FLASH_SLOTS): they hold its code, not headers.
+        uint32_t end = h->exidx_end > h->data_source + h->data_size
+                           ? h->exidx_end : h->data_source + h->data_size;
+        uint32_t span = end - (uint32_t)(uintptr_t)h, more = 0;
+        if (end > (uint32_t)(uintptr_t)h && span > slot_size)
+            more = (span - 1u) / slot_size;
+        if (more >= nslots - i)
+            more = nslots - i - 1u;
         apps[napps++] = h;
+        i += more;
     }
+    apps_end = flash_base + nslots * slot_size;
     return (int)napps;
 }
 
@@ -63,6 +75,11 @@ const struct kapp_header *proc_find_app(const char *name)
         if (kstrncmp(apps[i]->name, name, KAPP_NAME_MAX) == 0)
             return apps[i];
     return NULL;
+}
+
+uint32_t proc_slot_size(void)
+{
+    return app_slot_size;
 }
 
 struct proc *proc_by_pid(int pid)
@@ -111,8 +128,13 @@ int proc_spawn(const char *name, int prio, uint32_t arg, struct proc *parent)
     p->flash_size = app->data_source + app->data_size - p->flash_base;
     // ARM: its unwind tables, after the .data image (ldscripts/app-exidx.ld), are its to read
     // too (ustack( ) reads them as the process: kernel/arch/armv7m/unwind.c)
+    // (within its own slots: up to the next program's, the slots being in order)
+    uint32_t span = 0;
+    for (unsigned i = 0; i < napps; i++)
+        if (apps[i] == app)
+            span = (i + 1u < napps ? (uint32_t)(uintptr_t)apps[i + 1] : apps_end) - p->flash_base;
     if (app->exidx_end > p->flash_base + p->flash_size &&
-        app->exidx_end - p->flash_base <= app_slot_size)
+        app->exidx_end - p->flash_base <= span)
         p->flash_size = app->exidx_end - p->flash_base;
     p->next_tid = 1;
     kstrlcpy(p->name, app->name, sizeof(p->name));
@@ -136,6 +158,7 @@ int proc_spawn(const char *name, int prio, uint32_t arg, struct proc *parent)
     p->nthreads = 1;
     arch_thread_setup(t, app->entry, arg, 0, app->stack_top, false);
     ktrace_proc(p, KEV_PR_CREATE_NAME);
+    ktrace_image(p);
     ktrace_thread(t, KEV_TH_CREATE);
     ktrace_thread_name(t);
     sched_make_ready(t, false);

@@ -4,7 +4,7 @@
 // queue p is non-empty; a RUNNING thread (some CPU's current) is on no queue. Each CPU's idle
 // thread (priority 0, pinned to it) is always runnable there.
 //
-// Multiprocessor (KMAX_CPUS > 1; docs/smp.md, "Issue 28: per-CPU run queues (t-rq)"): one set
+// Multiprocessor (KMAX_CPUS > 1; docs/smp.md, "Run queues"): one set
 // of queues per CPU (struct runq), each under its own spinlock in shared mode (klock.h, rank
 // RUNQ; the exclusive side runs alone and takes none). Invariants, on top of the above:
 // - R1 A READY thread is on the queue of a CPU it may run on (t->rq_cpu; affinity), and a
@@ -455,7 +455,7 @@ static __attribute__((noinline)) void pull(struct cpu *c, int floor, const bool 
 // queue to its store of current), or queued after: its waker took the lock after c let it
 // go (or entered after the exclusive side left), so it reads c's new current and interrupts c
 // itself (sched_kick_others). So c's own queue is looked at only after a skip: a same-CPU
-// round trip's choice loads R2's flags and nothing else (docs/smp.md, "t-same").
+// round trip's choice loads R2's flags and nothing else (docs/smp.md, "Run queues").
 static inline __attribute__((always_inline)) void settle(struct cpu *c,
                                                          const struct thread *prev,
                                                          const struct thread *next,
@@ -593,10 +593,10 @@ static void all_unlock(struct cpu *c, bool held)
 // its queue), or blocked where another CPU may make it ready. Every queue that may hold t, or
 // receive it, is locked meanwhile, so a queued thread's priority is always its list's. (A
 // write after a look at the state without them could land on a thread another CPU had just
-// queued at the old priority; its dequeue then cleared the bit of the new one, leaving a map
-// bit over an empty list, whose head the next choice ran as a thread, or a thread on a list
-// no bit named: a panic or a hang in about 1 host-clock run of smpstress's test 16 in 15,
-// before this; docs/smp.md, "ninth round".) A READY
+// queued at the old priority; its dequeue would then clear the bit of the new one, leaving a
+// map bit over an empty list, whose head the next choice runs as a thread, or a thread on a
+// list no bit names: a panic or a hang. smpstress's test 16, under the host's clock, drives
+// this.) A READY
 // t is requeued at p on the same CPU's queue; the entry's sched_kick_others then interrupts
 // any CPU it should now run on (R4), whose choice pulls it. t's own CPU, with t RUNNING there,
 // is the only one that moves it: its write needs no lock.
@@ -700,9 +700,9 @@ static bool slice_used_up(struct cpu *c, unsigned periods)
 // leaves this CPU's yield pending, which this entry's own choice honours: another ready
 // thread of the same priority that may run here (on its queue, or pulled from another CPU's)
 // takes its place, else it keeps running. The real-time rule (R4) is not the tick's: a more
-// urgent thread made ready interrupts the CPU when it is queued. (Before: the CPU that took
-// the tick charged every CPU's thread and interrupted another CPU whose slice ran out when a
-// thread waited to take its place; docs/smp.md, "Issue 28, tenth round".)
+// urgent thread made ready interrupts the CPU when it is queued. So the CPU that takes the
+// kernel's tick touches no other CPU's thread, slice or flags, and sends no IPI for a slice
+// (docs/smp.md, "The tick").
 void sched_tick(unsigned periods)
 {
     slice_used_up(this_cpu(), periods);
@@ -734,7 +734,7 @@ void sched_tick_shared(unsigned periods)
 // current thread changes, after them (D's probes in them fire in the old thread's context,
 // as when they were emitted in place). The pass's tail call: with nothing of the pass live
 // across the events' calls, a pass whose thread keeps its CPU keeps no registers for them
-// (7 instructions of a traced null call on AArch64; docs/PERFORMANCE.md, issue 28).
+// (7 instructions of a traced null call on AArch64; docs/PERFORMANCE.md).
 static __attribute__((noinline, unused)) struct thread *
 traced_choice_end(struct cpu *c, struct thread *requeued, struct thread *next)
 {

@@ -313,10 +313,10 @@ static inline void waitq_move(struct thread *t, uint8_t p)
 // shared side (`shared`: thread_raise_prio_shared) a thread on a queue that is not a mutex's
 // keeps its place: that queue's order is its own lock's (a channel's, a semaphore's), not held
 // here; the raise goes exclusive when it finds one (thread_raise_prio_shared_ok), so this is a
-// thread that blocked there on another CPU meanwhile (docs/smp.md, "t-pi"). In a shared entry a
-// thread on no wait queue is another CPU's to queue or take too (sched_set_prio_shared), unless
-// it is `owned`: this CPU's running thread, or a server this entry took off its channel, which
-// no other CPU can make ready (the message path's, thread_update_prio).
+// thread that blocked there on another CPU meanwhile (docs/smp.md, "Priority inheritance"). In
+// a shared entry a thread on no wait queue is another CPU's to queue or take too
+// (sched_set_prio_shared), unless it is `owned`: this CPU's running thread, or a server this
+// entry took off its channel, which no other CPU can make ready (thread_update_prio).
 static inline __attribute__((always_inline)) void prio_set(struct thread *t, uint8_t p,
                                                            uint8_t inh, bool by_call,
                                                            const bool traced, const bool shared,

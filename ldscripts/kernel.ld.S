@@ -21,6 +21,15 @@ SECTIONS
         . = ALIGN(4);
     } > KFLASH
 
+    /* the image's GNU build id (-Wl,--build-id): the kernel writes it into the trace (SYSTEM
+     * IMAGE, kernel/ktrace_image.c) so that host tools find this file by it */
+    .note.gnu.build-id : ALIGN(4) {
+        __kernel_build_id = .;
+        KEEP(*(.note.gnu.build-id))
+        __kernel_build_id_end = .;
+    } > KFLASH
+    __kernel_image_base = ORIGIN(KFLASH);
+
     /* the EHABI unwind tables: the kernel's stack( ) (kernel/arch/armv7m/unwind.c) */
     .ARM.extab : { *(.ARM.extab*) } > KFLASH
     .ARM.exidx : {

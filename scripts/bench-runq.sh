@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# The run-queue lock's contention (docs/smp.md, "The run queue: one, global, under one lock"):
+# The run-queue locks' contention (docs/smp.md, "Run queues"):
 # builds smpbench over a kernel that counts the lock's takes, the takes that found it held by
 # another CPU, and the time it was held (make KLOCK_STATS=1, build/<board>-klockstats), and runs
 # `smpbench pairs` on 2 CPUs under -icount shift=0 (the hold in instructions) and on the host's

@@ -9,7 +9,7 @@
 # taken exclusive and its calls run shared, per 100 000 events (SysInfo's counts): exclusive
 # entries are what serialises the writers. Then smpbench (user/apps/smpbench) with
 # 1, 2 and 4 CPUs: kernel events written by every CPU at once, events per second of virtual
-# time, and a message round trip within one CPU and between two (docs/smp.md, "Figures"); and
+# time, and a message round trip within one CPU and between two (docs/PERFORMANCE.md); and
 # mutex and semaphore operations of one and two pairs of threads (smpbench sync); and the message
 # pairs' exclusive entries while a D program counts their messages (smpbench pairs under dtrace).
 # Between the two, the writers' events per second on the host's clock, without -icount, with
@@ -42,13 +42,14 @@ done
 # events: the library's clock read per insert (the normal path, smp_user_events_per_s_wallclock_N)
 # and the kernel's at the drain (TraceUserEventAt with time 0, tflood -A kstamp=1:
 # _wallclock_kstamp_N), which on QEMU takes its global lock out of the insert (docs/smp.md,
-# "Issue 28, third round"). The runs are interleaved (1, 2, ... writers, each way, then again)
+# "QEMU's host-clock ceiling"). The runs are interleaved (1, 2, ... writers, each way, then again)
 # so that every figure sees the same host load, ROUNDS rounds (5), and each figure is the median;
 # the load average at the start and end goes to standard error. On a host whose cores are busy
 # with other work the figures are the host's too: compare test/qemu/bare/cntvct_smp.sh's control
 # loop, QEMU's own ceiling, taken the same way. Every run has the same virtual CPUs (as many
-# as the most writers measured: 2 on a 2-core host), as the issue sets it ("2 virtual CPUs on a
-# 2-core host"): one writer and two are compared on one machine, each writer a thread of its own.
+# as the most writers measured: 2 on a 2-core host, the figure's definition: "2 virtual CPUs
+# on a 2-core host"): one writer and two are compared on one machine, each writer a thread of
+# its own.
 cores=$(nproc 2>/dev/null || echo 1)
 rounds=${BENCH_SMP_ROUNDS:-5}
 wtmp=$(mktemp -d)
@@ -148,7 +149,7 @@ fi
 # boots it) on 4 CPUs under -icount shift=0,sleep=off (deterministic): the kernel entries that
 # ran exclusive and the calls that ran shared per second of its acquisition, as acq prints
 # them (SysInfo's counts): what of a traced application's kernel work still keeps the other
-# CPUs out (docs/smp.md, "Issue 28, eleventh round: the traced tick").
+# CPUs out (docs/smp.md, "The tick").
 if [ "$max" -ge 4 ] && [ -f "$b/acqtest.elf" ]; then
     line=$(QEMU_SMP=4 QEMU_TIMEOUT=600 QEMU_ARGS="appinit acq" \
            con_run_text "$b/acqtest.elf" -icount shift=0,sleep=off 2>&1 | grep 'acq: on 4 CPUs')
@@ -163,9 +164,9 @@ if [ "$max" -ge 4 ] && [ -f "$b/acqtest.elf" ]; then
 fi
 # The message pairs under a D program that fires on every message (image smpbenchd: the
 # target's dtrace starts smpbench pairs with -c), on 2 CPUs under -icount: exclusive entries
-# per 100 000 round trips, deterministic. Before issue 28's eleventh round every traced entry
-# went exclusive while D ran; now D's probes fire on the shared side under the D lock
-# (docs/smp.md, "Issue 28, eleventh round").
+# per 100 000 round trips, deterministic: D's probes fire on the shared side under the D lock,
+# so a running D program keeps only its own few entries exclusive (docs/smp.md, "D on several
+# CPUs").
 if [ "$max" -ge 2 ] && [ -f "$b/smpbenchd.elf" ]; then
     out=$(QEMU_SMP=2 QEMU_ICOUNT=1 QEMU_TIMEOUT=900 \
           QEMU_ARGS="dtrace -q -n 'msg:::send { @[cpu] = count(); }' -c smpbench ;; smpbench pairs" \

@@ -13,6 +13,11 @@
 #   BENCH d_profile_count_insns     a profile-997 firing of @ = count()
 #   BENCH d_profile_ustack_count_insns  a profile-997 firing of @[ustack()] = count()
 #   BENCH d_ustack_insns            the difference: ustack( ) itself, walk and interning
+#   BENCH profile_timer_firing_insns  one firing of the profile timer (kernel/kprof.c) whose
+#                                   clause's predicate is false: the interrupt's entry and exit,
+#                                   the schedules, the predicate and the timer armed again
+#                                   (a fourth boot, profile-997 /execname == "nobody"/; its
+#                                   firings the spin's time at 997 Hz)
 #   scripts/bench-stacks.sh BUILD_DIR...     (each build/<board>, its board from the name)
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
@@ -23,7 +28,8 @@ trap 'rm -rf "$tmp"' EXIT
 P='profile-997 /execname == "stackbench"/'
 "$H/dcompile" -n 'BEGIN { }' -o "$tmp/none.dobj" &&
     "$H/dcompile" -n "$P { @ = count(); }" -o "$tmp/count.dobj" &&
-    "$H/dcompile" -n "$P { @[ustack()] = count(); }" -o "$tmp/ustack.dobj" || exit 1
+    "$H/dcompile" -n "$P { @[ustack()] = count(); }" -o "$tmp/ustack.dobj" &&
+    "$H/dcompile" -n 'profile-997 /execname == "nobody"/ { }' -o "$tmp/idle.dobj" || exit 1
 rc=0
 for b in "$@"; do
     board=$(basename "$b")
@@ -35,10 +41,11 @@ for b in "$@"; do
     spin() { awk '$1 == "BENCH" && $2 == "stackbench_spin_insns" { print $3 }'; }
     fired() { awk '/^ +[0-9]+$/ { s += $1 } END { print s + 0 }'; }
     none=$(boot none sample) count=$(boot count spin) ustack=$(boot ustack spin)
-    s0=$(spin <<< "$none") s1=$(spin <<< "$count") s2=$(spin <<< "$ustack")
+    idle=$(boot idle spin)
+    s0=$(spin <<< "$none") s1=$(spin <<< "$count") s2=$(spin <<< "$ustack") s3=$(spin <<< "$idle")
     f1=$(fired <<< "$count") f2=$(fired <<< "$ustack")
     sample=$(awk '$1 == "BENCH" && $2 == "stack_sample_insns" { print $3 }' <<< "$none")
-    if [ -z "$s0" ] || [ -z "$s1" ] || [ -z "$s2" ] || [ "${f1:-0}" = 0 ] || [ "${f2:-0}" = 0 ] || [ -z "$sample" ]; then
+    if [ -z "$s0" ] || [ -z "$s1" ] || [ -z "$s2" ] || [ -z "$s3" ] || [ "${f1:-0}" = 0 ] || [ "${f2:-0}" = 0 ] || [ -z "$sample" ]; then
         echo "bench-stacks: $board: a boot gave no figure" >&2
         printf '%s\n' "$none" "$count" "$ustack" | tail -20 >&2
         rc=1
@@ -46,10 +53,11 @@ for b in "$@"; do
     fi
     echo "BENCH stack_sample_insns_$sfx $sample insns"
     # stackbench spins 5 times: the firings of one spin are a fifth of those counted
-    awk -v s0="$s0" -v s1="$s1" -v s2="$s2" -v f1="$f1" -v f2="$f2" -v x="$sfx" 'BEGIN {
+    awk -v s0="$s0" -v s1="$s1" -v s2="$s2" -v s3="$s3" -v f1="$f1" -v f2="$f2" -v x="$sfx" 'BEGIN {
         c = (s1 - s0) * 5 / f1; u = (s2 - s0) * 5 / f2
         printf "BENCH d_profile_count_insns_%s %.0f insns\n", x, c
         printf "BENCH d_profile_ustack_count_insns_%s %.0f insns\n", x, u
-        printf "BENCH d_ustack_insns_%s %.0f insns\n", x, u - c }'
+        printf "BENCH d_ustack_insns_%s %.0f insns\n", x, u - c
+        printf "BENCH profile_timer_firing_insns_%s %.0f insns\n", x, (s3 - s0) / (s3 * 997 / 1e9) }'
 done
 exit $rc

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT
-# Reading the console by its source (issue 25; sourced: `. scripts/console.sh`). The kernel
+# Reading the console by its source (sourced: `. scripts/console.sh`). The kernel
 # writes every line a process prints as "<pid>/<name>: <its text>" (kernel/kconsole.c), its
 # own lines start with "kernel: ", and no process can write a line that starts any other way
 # (its control characters come escaped). A verdict read through these functions is therefore

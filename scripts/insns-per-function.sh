@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: MIT
 # Instructions per function of one operation of a benchmark loop, counted from QEMU's own
 # execution log (-singlestep, -icount shift=0, one CPU) over a window gdb-multiarch marks on
-# QEMU's gdbstub: how the traced paths' costs were taken apart (docs/smp.md "Issue 28",
-# docs/PERFORMANCE.md). For each distinct operation (from one reach of ENTRY to the next),
+# QEMU's gdbstub: how the traced paths' costs are taken apart (docs/PERFORMANCE.md, "How
+# figures are measured"). For each distinct operation (from one reach of ENTRY to the next),
 # most frequent first, prints "INSNS op total T seen K" and one "INSNS   function count" line
 # per function reached. The most frequent is the loop's steady state; the rarer ones met a
 # timer tick or a buffer switch (scripts/insns_per_function.py says why ticks come often).

@@ -1,32 +1,46 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # Places the programs of one boot image in the board's program memory (user/module.mk runs it
-# once per image): each program gets a flash slot and a RAM region the MPU can map (a power of
-# two aligned on its size). A program's own wishes come first (a board's <name>_SLOT,
-# <name>_RAM_BASE), then the rest in the image's order, each in the first free slot and the
+# once per image): each program gets a flash slot (or several in a row: a board's
+# <name>_FLASH_SLOTS, for a program larger than one) and a RAM region the MPU can map (a power
+# of two aligned on its size). A program's own wishes come first (a board's <name>_SLOT,
+# <name>_RAM_BASE), then the rest in the image's order, each in the first free slots and the
 # lowest free RAM that fits.
-#   scripts/place-apps.sh IMAGE RAM_BASE RAM_END MAX_SLOTS name:slot:ramsize:rambase...
-# (slot and rambase "-" when the program does not ask). Prints "name:slot:rambase:ramsize"
-# words, or one word "ERROR:<message with _ for spaces>" when the image does not fit.
+#   scripts/place-apps.sh IMAGE RAM_BASE RAM_END MAX_SLOTS name:slot:ramsize:rambase:nslots...
+# (slot and rambase "-" when the program does not ask; nslots the flash slots it takes).
+# Prints "name:slot:rambase:ramsize" words, or one word "ERROR:<message with _ for spaces>"
+# when the image does not fit.
 set -u
 img=$1 base=$(($2)) end=$(($3)) max=$4; shift 4
 err() { m="ERROR:$img: $*"; echo "${m// /_}"; exit 0; }
-declare -a names slots rbase rsize used_slot
+declare -a names slots rbase rsize nslot used_slot
 n=0
 for w in "$@"; do
-    IFS=: read -r nm s z b <<<"$w"
-    names[n]=$nm; slots[n]=$s; rsize[n]=$((z)); rbase[n]=$b; n=$((n + 1))
+    IFS=: read -r nm s z b k <<<"$w"
+    names[n]=$nm; slots[n]=$s; rsize[n]=$((z)); rbase[n]=$b; nslot[n]=${k:-1}; n=$((n + 1))
 done
-# Flash slots: asked-for ones, then the first free one.
-for ((i = 0; i < n; i++)); do [ "${slots[i]}" != - ] && used_slot[${slots[i]}]=1; done
+# Flash slots: asked-for ones, then the first free run of as many as the program takes.
+for ((i = 0; i < n; i++)); do
+    [ "${slots[i]}" != - ] || continue
+    for ((j = 0; j < nslot[i]; j++)); do used_slot[$((slots[i] + j))]=1; done
+done
+free_run() { # first slot s such that s .. s+$1-1 are free
+    local s=0 j
+    while :; do
+        for ((j = 0; j < $1; j++)); do [ -n "${used_slot[s + j]:-}" ] && break; done
+        [ $j -eq $1 ] && { echo $s; return; }
+        s=$((s + 1))
+    done
+}
 for ((i = 0; i < n; i++)); do
     [ "${slots[i]}" != - ] && continue
-    s=0; while [ -n "${used_slot[s]:-}" ]; do s=$((s + 1)); done
-    slots[i]=$s; used_slot[s]=1
+    s=$(free_run "${nslot[i]}")
+    slots[i]=$s
+    for ((j = 0; j < nslot[i]; j++)); do used_slot[$((s + j))]=1; done
 done
 for ((i = 0; i < n; i++)); do
-    [ "${slots[i]}" -lt "$max" ] ||
-        err "${names[i]} needs flash slot ${slots[i]}: the board has $max [APP_MAX_SLOTS]: put fewer programs in this image"
+    [ $((slots[i] + nslot[i])) -le "$max" ] ||
+        err "${names[i]} needs flash slot $((slots[i] + nslot[i] - 1)): the board has $max [APP_MAX_SLOTS]: put fewer programs in this image"
 done
 # RAM: asked-for regions stay; the others go first-fit, each aligned on its size.
 overlaps() { # base size: 0 when [base, base+size) meets a placed region

@@ -5,7 +5,7 @@
 # parallel only between takes of that lock, so a kernel path that makes QEMU take it more
 # (an exception, an exception return, a system register QEMU marks as I/O such as the generic
 # timer's counter, a device register) scales worse across CPUs than its instruction count
-# says, and -icount cannot show it (docs/smp.md, "Issue 28, eleventh round: QEMU's lock").
+# says, and -icount cannot show it (docs/smp.md, "QEMU's host-clock ceiling").
 # It uses QEMU's own trace point qemu_mutex_lock (file and line of each take), which every
 # QEMU built with the log trace backend has (Debian's does), and counts only the mutex that
 # accel/tcg/cpu-exec.c takes (the BQL), so the figure needs no symbols.

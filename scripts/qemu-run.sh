@@ -3,8 +3,11 @@
 # Boots an image in QEMU and returns the exit status the image's pid 1 gave (semihosting exit).
 #   scripts/qemu-run.sh IMAGE.elf [extra qemu args...]
 # Environment: BOARD (default mps2-an385), QEMU_TIMEOUT seconds (default 60; 0 = none),
-# QEMU_ICOUNT=1 for deterministic instruction counting (-icount shift=0; =none on a board whose
-# qemu.sh otherwise sets an icount of its own, for the host's clock), QEMU_ARGS (the
+# QEMU_ICOUNT: 1 for instruction-counted time (-icount shift=0: a run's instruction counts
+# repeat, but a CPU's idle time passes on the host's clock), exact for the board's repeatable
+# mode (-icount shift=N,sleep=off, and the kernel options the board needs for it, below: the
+# same boot twice gives the same trace, event for event), none on a board whose qemu.sh
+# otherwise sets an icount of its own (for the host's clock), QEMU_ARGS (the
 # semihosting command line), QEMU_UART1 (file for the trace stream UART), QEMU_HANG seconds
 # (default 0 = off; scripts/run-tests.sh sets 45): a run with no console output and no trace
 # progress (the -f file in QEMU_ARGS, the QEMU_UART1 file) for that long is reported as hung
@@ -32,11 +35,23 @@ if [ -f "$img" ] && ! grep -qa -- "$board" "$img"; then
 fi
 sh_cfg=""
 uart1_opt() { echo "qemu-run: board '$board' has no trace UART" >&2; exit 2; }
+# QEMU_ICOUNT=exact: the board's qemu.sh may set exact_icount (the -icount value; default
+# shift=0,sleep=off) and exact_kopts (kernel options, kernel/kopts.h: idle=poll on the Cortex-M
+# boards, whose CPU waiting in WFI QEMU 7.2 wakes at every second timer deadline only under
+# sleep=off, docs/boards.md). The options go first on the semihosting command line, as the part
+# named "kernel" (a qemu.sh that passes QEMU_ARGS another way, as x86-pc's -append, adds them
+# itself).
+exact_icount=shift=0,sleep=off
+exact_kopts=
 # qemu_status RC: the image's exit status from QEMU's exit code (a board whose QEMU encodes
 # it, e.g. x86-pc's isa-debug-exit, redefines it).
 qemu_status() { echo "$1"; }
 . "$here/boards/$board/qemu.sh"
 [ "${QEMU_ICOUNT:-0}" = 1 ] && cmd+=(-icount shift=0)
+if [ "${QEMU_ICOUNT:-0}" = exact ]; then
+    cmd+=(-icount "$exact_icount")
+    [ -n "$exact_kopts" ] && [ -n "$sh_cfg" ] && QEMU_ARGS="kernel $exact_kopts ;; ${QEMU_ARGS:-}"
+fi
 # QEMU_ARGS: the command line programs read through semihosting (the tracelogger's options),
 # words separated by spaces (line breaks stay inside words); QEMU joins them again with single
 # spaces, and quotes inside stay for the program to read (the target's dtrace -n '...'). Words are not globbed, and commas

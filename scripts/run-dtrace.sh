@@ -7,10 +7,11 @@
 #   scripts/run-dtrace.sh IMAGE.elf
 # $target is the first program of APPS (without APPS, the demo's init), bound when it makes its
 # first kernel call (d/dtarget.h).
-# Environment (from the Makefile): B, H, S (script file) or D (clauses), D_OPTS, APPS,
+# Environment (from the Makefile): B, H, S (script file) or D (clauses), D_OPTS, ARGS (the
+# script's arguments, $1 $2 ..., split at blanks as a shell splits them), APPS,
 # TRACE_STORAGE (semihost: files on the host; uart: no host files, as on x86-pc).
-# On a board with semihosting the program is compiled on the host (dcompile) and the target
-# reads the .dobj; without (x86-pc), its text goes on the boot command line and the target's
+# On a board with semihosting the program is compiled on the host (dcompile, with the image's
+# kernel symbols for D's `name) and the target reads the .dobj; without (x86-pc), its text goes on the boot command line and the target's
 # dtrace compiles it (-n): line breaks are kept (a #pragma or #define needs a line of its
 # own), // comments are dropped to save room, and the text may not hold a single quote.
 set -u
@@ -19,9 +20,10 @@ here=$(dirname "$0")
 . "$here/console.sh"    # D's output shown as text: console source prefixes stripped
 trace=${TRACE_FILE:-trace.kev}
 if [ -z "${S:-}" ] && [ -z "${D:-}" ]; then
-    echo "usage: make dtrace S=script.d | D='clauses' [APPS=\"prog...\"] [D_OPTS=\"-q -x bufsize=16k\"]" >&2
+    echo "usage: make dtrace S=script.d | D='clauses' [APPS=\"prog...\"] [D_OPTS=\"-q -x bufsize=16k\"] [ARGS=\"arg...\"]" >&2
     exit 2
 fi
+eval "args=(${ARGS:-})" || { echo "make dtrace: cannot split ARGS=${ARGS:-}" >&2; exit 2; }
 # The board prints stack frames as addresses; stacksym names them from the image's ELF files
 # (STACKSYM: its options, -x for file:line, --folded for folded stacks; docs/profiling.md).
 symbolize() {
@@ -32,12 +34,19 @@ symbolize() {
     fi
 }
 # The capture samples stacks (tracelogger -p, SYSTEM STACK events) when the program has a
-# profile-N probe, at its highest N (at most the 1000 Hz tick; 1000 for a rate with a unit),
-# so that dtrace -i over trace.kev gives its stacks too; TL_OPTS overrides.
+# profile-N probe, at its highest rate (at most 5000, the profile provider's; a sampler and a
+# profile-N probe of one rate interrupt together, so that dtrace -i over trace.kev fires that
+# probe at the very samples the board fired it at, docs/profiling.md); TL_OPTS overrides.
 rates=$(printf '%s\n' "${D:-}" "$(cat "${S:-/dev/null}" 2>/dev/null)" | grep -o 'profile-[0-9a-z]*' | sed 's/profile-//')
 tl_opts=${TL_OPTS:-}
 if [ -z "$tl_opts" ] && [ -n "$rates" ]; then
-    hz=$(printf '%s\n' $rates | awk '/^[0-9]+$/ { n = $1 } !/^[0-9]+$/ { n = 1000 } n > m { m = n } END { print (m > 1000 || m < 1) ? 1000 : m }')
+    hz=$(printf '%s\n' $rates | awk '
+        /^[0-9]+(hz)?$/ { n = $0 + 0 }
+        /^[0-9]+(ms|msec)$/ { n = int(1000 / ($0 + 0)) }
+        /^[0-9]+(us|usec)$/ { n = int(1000000 / ($0 + 0)) }
+        /^[0-9]+(s|sec)$/ { n = 1 }
+        n > m { m = n }
+        END { print (m > 5000) ? 5000 : (m < 1 ? 1 : m) }')
     tl_opts="-p $hz"
 fi
 work=${APPS:+appinit}
@@ -54,7 +63,14 @@ if [ "${TRACE_STORAGE:-semihost}" = uart ]; then
         text=$D
     fi
     case $text in *"'"*) echo "make dtrace: on this board the D text goes on the boot command line and may not hold a single quote" >&2; exit 2;; esac
-    line="dtrace ${D_OPTS:-} -c $work -T $target -n '$text'$rest"
+    qargs=
+    for a in "${args[@]}"; do
+        case $a in *"'"*) echo "make dtrace: on this board the arguments go on the boot command line and may not hold a single quote" >&2; exit 2;; esac
+        qargs="$qargs '$a'"
+    done
+    # the tracelogger streams to UART 1, with the same options as on a board with host files
+    # (its stack samples: without them dtrace -i over the capture has no stacks)
+    line="dtrace ${D_OPTS:-} -c $work -T $target -n '$text'$qargs$rest${APPS:+ ;; tracelogger -d1 -u $tl_opts}"
     if [ ${#line} -gt 2000 ]; then
         echo "make dtrace: the D text makes a boot command line of ${#line} characters; this board takes 2000 at most (it has no host files): shorten the program" >&2
         exit 2
@@ -68,9 +84,9 @@ if [ "${TRACE_STORAGE:-semihost}" = uart ]; then
 else
     obj=$B/script.dobj
     if [ -n "${S:-}" ]; then
-        "$H/dcompile" ${D_OPTS:-} -T "$target" -s "$S" -o "$obj" || exit 1
+        "$H/dcompile" ${D_OPTS:-} --kernel "$img" -T "$target" -s "$S" -o "$obj" "${args[@]}" || exit 1
     else
-        "$H/dcompile" ${D_OPTS:-} -T "$target" -n "$D" -o "$obj" || exit 1
+        "$H/dcompile" ${D_OPTS:-} --kernel "$img" -T "$target" -n "$D" -o "$obj" "${args[@]}" || exit 1
     fi
     rm -f "$trace"
     QEMU_ARGS="dtrace -c $work $obj$rest${APPS:+ ;; tracelogger -d1 $tl_opts -f $trace}" \

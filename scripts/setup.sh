@@ -5,16 +5,28 @@
 #   scripts/setup.sh            what `make` and `make run` need
 #   scripts/setup.sh --test     also what `make test` needs (cmocka, clang for the fuzzers,
 #                               babeltrace2, headless chromium, chromium-driver and
-#                               python3-selenium for the analysis tools)
+#                               python3-selenium for the analysis tools, python3-distributed
+#                               and python3-pandas for kevsql's Dask cluster)
+#   scripts/setup.sh --bench    also what `make bench` needs (babeltrace2: the kevconv
+#                               benchmark times it beside our converters)
 # Set-up never removes a package: apt runs with --no-remove, and when a package is in the way
 # (apt would have to remove it to install ours) this says which and stops.
 set -eu
 
-want_test=0
-[ "${1:-}" = "--test" ] && want_test=1
+want_test=0 want_bench=0
+case "${1:-}" in
+--test) want_test=1 ;;
+--bench) want_bench=1 ;;
+"") ;;
+*) echo "usage: scripts/setup.sh [--test | --bench]" >&2; exit 2 ;;
+esac
 
 missing=()
-have() { command -v "$1" >/dev/null 2>&1; }
+# SETUP_HIDE="a b": take commands a and b as missing (test/tools/test_setup.sh).
+have() {
+    case " ${SETUP_HIDE:-} " in *" $1 "*) return 1 ;; esac
+    command -v "$1" >/dev/null 2>&1
+}
 
 have arm-none-eabi-gcc || missing+=(gcc-arm-none-eabi)
 [ -f /usr/lib/picolibc/arm-none-eabi/picolibc.specs ] || missing+=(picolibc-arm-none-eabi)
@@ -30,6 +42,9 @@ have gdb-multiarch || missing+=(gdb-multiarch)
 # stacksym (make dtrace's symbolised stacks): elfutils' libdwfl and libelf.
 [ -f /usr/include/elfutils/libdwfl.h ] || missing+=(libdw-dev)
 [ -f /usr/include/gelf.h ] || missing+=(libelf-dev)
+# kevsql (docs/sql.md): SQLite's library and headers; its interactive shell is Debian's sqlite3.
+[ -f /usr/include/sqlite3ext.h ] || missing+=(libsqlite3-dev)
+have sqlite3 || missing+=(sqlite3)
 if [ "$want_test" = 1 ]; then
     [ -f /usr/include/cmocka.h ] || missing+=(libcmocka-dev)
     have clang || missing+=(clang)
@@ -39,12 +54,19 @@ if [ "$want_test" = 1 ]; then
     have chromedriver || missing+=(chromium-driver)
     /usr/bin/python3 -c 'import selenium' 2>/dev/null || missing+=(python3-selenium)
     have python3 || missing+=(python3)
+    # kevsql --scheduler and its test: a Dask distributed cluster on Debian's python3
+    /usr/bin/python3 -c 'import distributed' 2>/dev/null || missing+=(python3-distributed)
+    /usr/bin/python3 -c 'import pandas' 2>/dev/null || missing+=(python3-pandas)
+fi
+if [ "$want_bench" = 1 ]; then
+    have babeltrace2 || missing+=(babeltrace2)
 fi
 
 [ ${#missing[@]} -eq 0 ] && exit 0
 
 cmd="apt-get update && apt-get install -y --no-remove ${missing[*]}"
-if [ "$(id -u)" != 0 ] || ! have apt-get; then
+# SETUP_DRY_RUN=1: say what is missing and install nothing (test/tools/test_setup.sh).
+if [ "$(id -u)" != 0 ] || ! have apt-get || [ "${SETUP_DRY_RUN:-0}" = 1 ]; then
     echo "setup: missing packages: ${missing[*]}" >&2
     echo "setup: run as root:  $cmd" >&2
     exit 1

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # Runs smpstress's pulse test (9) or wake-up test (10) many times, to look for a failure that
-# comes once in a while (docs/smp.md, "Timers across CPUs"). Each run's output is kept in DIR.
+# comes once in a while (docs/smp.md, "Wake-ups across CPUs"). Each run's output is kept in DIR.
 #   scripts/stress-wake.sh [-n RUNS] [-o DIR] [-b BUILD] FORM ARGS...
 # FORM: icount (-icount shift=0,sleep=off: the same run every time for the same ARGS), shifts
 # (-icount shift=0..3 in turn; from 4 up QEMU's turns between the CPUs alone can exceed test

@@ -9,6 +9,9 @@ include test/unit/module.mk
 include test/fuzz/module.mk
 -include test/qemu/module.mk
 
+# What make bench installs (scripts/setup.sh --bench).
+SCRIPT_TESTS_HOST += setup/bench|60|test/tools/test_setup.sh
+
 .PHONY: test-build bench-build check-host $(B)/tests.list $(HT)/tests.list
 test-build: $(HOST_TESTS) $(QEMU_TESTS_ELF) $(TEST_DEPS) $(TEST_DEPS_HOST) $(B)/tests.list
 bench-build: $(BENCH_DEPS)

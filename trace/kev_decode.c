@@ -656,7 +656,10 @@ static void upgrade_v101(struct kev_event *e)
     }
 }
 
-static int deliver(struct kev_reader *r, struct kev_event *e)
+// Bookkeeping of an event about to be given out: format 1.01's numbers, the 64-bit time (the
+// time-ordered walk's cursors rebuilt it already), the framing of CONTROL events, the counts,
+// the names. 0, or the error code.
+static int account(struct kev_reader *r, struct kev_event *e)
 {
     if (r->kr_ver_minor < 2)
         upgrade_v101(e);
@@ -671,7 +674,8 @@ static int deliver(struct kev_reader *r, struct kev_event *e)
         cs->cs_time_guess++;
     }
     cs->cs_last = e->t32;
-    e->t64 = (uint64_t)cs->cs_hi << 32 | e->t32;
+    if (!r->kr_merging)
+        e->t64 = (uint64_t)cs->cs_hi << 32 | e->t32;
 
     if (e->cls == KEV_C_CONTROL) {
         if (!r->kr_merging && control_event(r, e)) // framing was checked by the first walk
@@ -684,8 +688,12 @@ static int deliver(struct kev_reader *r, struct kev_event *e)
             cs->cs_rejected += e->w[1] & ~KEV_URING_GIVEN_UP;
         learn_names(r, e);
     }
-    if (r->kr_quiet)
-        return 0;
+    return 0;
+}
+
+// The callback for e (per event, else per class, else the catch-all), if any.
+static int dispatch(struct kev_reader *r, const struct kev_event *e)
+{
     kev_cb cb = 0;
     for (unsigned i = 0; i < r->kr_nevcb && !cb; i++)
         if (r->kr_evcb[i].cls == e->cls && r->kr_evcb[i].ev == e->ev)
@@ -720,18 +728,20 @@ static int check_totals(struct kev_reader *r)
     return 0;
 }
 
-// The file's slots in file order: every check, every count, events delivered as they come.
-static int walk_file_order(struct kev_reader *r)
+// The next event of the file in file order, with every check and every count: 1 with *e, 0
+// at the end of a sound file (its totals checked against the trailer), or the error code.
+// Position and an open combine event live in r->kr_walk, so each call resumes the last.
+static int file_step(struct kev_reader *r, struct kev_event *e)
 {
-    size_t off = r->kr_ev_off, end = r->kr_ev_end;
-    unsigned ncomb = 0; // payload words gathered for an open combine event
-    uint32_t comb_hdr = 0, comb_t = 0;
-    size_t comb_off = 0;
+    struct kev_walk *k = &r->kr_walk;
+    const size_t end = r->kr_ev_end;
     const uint32_t type_mask = KEV_TYPE_MASK << KEV_TYPE_SHIFT;
 
-    for (; end - off >= KEV_SLOT_BYTES; off += KEV_SLOT_BYTES) {
+    while (end - k->kw_off >= KEV_SLOT_BYTES) {
+        size_t off = k->kw_off;
+        k->kw_off += KEV_SLOT_BYTES;
         uint32_t h = rd32(r, off), t = rd32(r, off + 4);
-        uint32_t w[2] = { rd32(r, off + 8), rd32(r, off + 12) };
+        uint32_t w0 = rd32(r, off + 8), w1 = rd32(r, off + 12);
         unsigned cls = kev_hdr_class(h), type = kev_hdr_type(h);
         if (h == KEV_TRAILER_TAG && rd32(r, off + 4) == KEV_TRAILER_MAGIC)
             return fail(r, KEV_ERR_TRUNCATED, off, "file truncated inside the trailer", 0, 0, 0,
@@ -739,8 +749,8 @@ static int walk_file_order(struct kev_reader *r)
         if (cls == KEV_C_EMPTY || cls >= KEV_NCLASS)
             return fail(r, KEV_ERR_CORRUPT, off, "invalid slot: class ", "", cls,
                         " is not an event class", NONUM);
-        if (!r->kr_in_buf && !ncomb && type == KEV_TYPE_CB && cls == KEV_C_SYSTEM &&
-            kev_hdr_event(h) == KEV_SYS_SLOG && w[0] == KEV_LOSS_NOTE_OPCODE) {
+        if (!r->kr_in_buf && !k->kw_ncomb && type == KEV_TYPE_CB && cls == KEV_C_SYSTEM &&
+            kev_hdr_event(h) == KEV_SYS_SLOG && w0 == KEV_LOSS_NOTE_OPCODE) {
             // The loss note between buffers (kev.h): not an event of the capture.
             size_t o = off;
             unsigned n = 1;
@@ -755,32 +765,31 @@ static int walk_file_order(struct kev_reader *r)
                 return fail(r, KEV_ERR_CORRUPT, off, "unterminated loss note", 0, 0, 0, 0);
             r->kr_note_off = off;
             r->kr_note_nslots = n;
-            off = o;
+            k->kw_off = o + KEV_SLOT_BYTES;
             continue;
         }
         if (!r->kr_in_buf && !(cls == KEV_C_CONTROL && kev_hdr_event(h) == KEV_CTL_BUFFER &&
                                type == KEV_TYPE_S))
             return fail(r, KEV_ERR_CORRUPT, off, "event outside a buffer (expected CONTROL "
                         "BUFFER)", 0, 0, 0, 0);
-        if (ncomb) {
+        if (k->kw_ncomb) {
             if ((type != KEV_TYPE_CC && type != KEV_TYPE_CE) ||
-                (h & ~type_mask) != (comb_hdr & ~type_mask) || t != comb_t)
-                return fail(r, KEV_ERR_CORRUPT, comb_off, "unterminated combine event", 0, 0,
-                            0, 0);
-            if (ncomb + 2 > 2u * KEV_MAX_COMBINE_SLOTS)
-                return fail(r, KEV_ERR_CORRUPT, comb_off, "combine event longer than ", "",
+                (h & ~type_mask) != (k->kw_comb_hdr & ~type_mask) || t != k->kw_comb_t)
+                return fail(r, KEV_ERR_CORRUPT, k->kw_comb_off, "unterminated combine event", 0,
+                            0, 0, 0);
+            if (k->kw_ncomb + 2 > 2u * KEV_MAX_COMBINE_SLOTS)
+                return fail(r, KEV_ERR_CORRUPT, k->kw_comb_off, "combine event longer than ", "",
                             KEV_MAX_COMBINE_SLOTS, " slots", NONUM);
-            r->kr_comb[ncomb++] = w[0];
-            r->kr_comb[ncomb++] = w[1];
+            r->kr_comb[k->kw_ncomb++] = w0;
+            r->kr_comb[k->kw_ncomb++] = w1;
             if (type == KEV_TYPE_CC)
                 continue;
-            struct kev_event e = { comb_hdr, kev_hdr_class(comb_hdr), kev_hdr_event(comb_hdr),
-                                   kev_hdr_cpu(comb_hdr), comb_t, 0, r->kr_comb, ncomb,
-                                   ncomb / 2, comb_off };
-            ncomb = 0;
-            if (deliver(r, &e))
-                return r->kr_err;
-            continue;
+            uint32_t ch = k->kw_comb_hdr;
+            *e = (struct kev_event){ ch, kev_hdr_class(ch), kev_hdr_event(ch), kev_hdr_cpu(ch),
+                                     k->kw_comb_t, 0, r->kr_comb, k->kw_ncomb, k->kw_ncomb / 2,
+                                     k->kw_comb_off };
+            k->kw_ncomb = 0;
+            return account(r, e) ? r->kr_err : 1;
         }
         if (type == KEV_TYPE_CC || type == KEV_TYPE_CE)
             return fail(r, KEV_ERR_CORRUPT, off, "combine continuation without a begin slot", 0,
@@ -789,43 +798,37 @@ static int walk_file_order(struct kev_reader *r)
             if (cls == KEV_C_CONTROL)
                 return fail(r, KEV_ERR_CORRUPT, off, "CONTROL events are never combined", 0, 0,
                             0, 0);
-            comb_hdr = h;
-            comb_t = t;
-            comb_off = off;
-            r->kr_comb[0] = w[0];
-            r->kr_comb[1] = w[1];
-            ncomb = 2;
+            k->kw_comb_hdr = h;
+            k->kw_comb_t = t;
+            k->kw_comb_off = off;
+            r->kr_comb[0] = w0;
+            r->kr_comb[1] = w1;
+            k->kw_ncomb = 2;
             continue;
         }
-        struct kev_event e = { h, cls, kev_hdr_event(h), kev_hdr_cpu(h), t, 0, w, 2, 1, off };
-        if (deliver(r, &e))
-            return r->kr_err;
+        r->kr_comb[0] = w0;
+        r->kr_comb[1] = w1;
+        *e = (struct kev_event){ h, cls, kev_hdr_event(h), kev_hdr_cpu(h), t, 0, r->kr_comb, 2,
+                                 1, off };
+        return account(r, e) ? r->kr_err : 1;
     }
-    if (ncomb)
-        return fail(r, KEV_ERR_TRUNCATED, comb_off, "file truncated inside a combine event", 0,
-                    0, 0, 0);
-    if (end != off)
-        return fail(r, KEV_ERR_TRUNCATED, off, "file truncated inside a slot", 0, 0, 0, 0);
+    if (k->kw_ncomb)
+        return fail(r, KEV_ERR_TRUNCATED, k->kw_comb_off, "file truncated inside a combine event",
+                    0, 0, 0, 0);
+    if (end != k->kw_off)
+        return fail(r, KEV_ERR_TRUNCATED, k->kw_off, "file truncated inside a slot", 0, 0, 0, 0);
     if (r->kr_in_buf)
-        return fail(r, KEV_ERR_TRUNCATED, off, "file truncated: buffer sequence ", "",
+        return fail(r, KEV_ERR_TRUNCATED, k->kw_off, "file truncated: buffer sequence ", "",
                     r->kr_buf_seq, " has no BUFFER_END", NONUM);
     return check_totals(r);
 }
 
 // ---- time order across CPUs ------------------------------------------------------------------
 // Each CPU fills buffers of its own, so a file holds each CPU's events in order but the CPUs'
-// buffers one after another. Once walk_file_order has found the file sound, one cursor per CPU
-// walks that CPU's buffers (skipping the others' and the loss note) and the event with the
-// earliest 64-bit time goes next (ties: the lower CPU). No allocation: the cursors live here.
-struct cursor {
-    size_t off;           // next slot to read
-    int in_buf;           // inside one of this CPU's buffers
-    int have;             // `ev` holds the next event
-    struct kev_event ev;
-    uint32_t w[2u * KEV_MAX_COMBINE_SLOTS];
-    uint32_t hi, last;    // time rebuilding, as deliver() does it for this CPU
-    int have_time;
-};
+// buffers one after another. Once the file-order walk has found the file sound, one cursor per
+// CPU walks that CPU's buffers (skipping the others' and the loss note) and the event with the
+// earliest 64-bit time goes next (ties: the lower CPU). A cursor keeps where its next event
+// is, not its words: they are read from the file when the event goes out.
 
 // The first slot after the buffer (of any CPU) that starts at off: past its BUFFER_END.
 static size_t skip_buffer(const struct kev_reader *r, size_t off, unsigned cpu)
@@ -839,73 +842,60 @@ static size_t skip_buffer(const struct kev_reader *r, size_t off, unsigned cpu)
     return r->kr_ev_end;
 }
 
-// Reads cursor c's next event (of CPU cpu) into c->ev; c->have = 0 at the end of the file.
-static void cursor_next(const struct kev_reader *r, struct cursor *c, unsigned cpu)
+// Finds cursor c's next event (of CPU cpu): its slot, slot count and time; c->kc_have = 0 at
+// the end of the file.
+static void cursor_next(const struct kev_reader *r, struct kev_cursor *c, unsigned cpu)
 {
     const size_t end = r->kr_ev_end;
-    c->have = 0;
-    while (end - c->off >= KEV_SLOT_BYTES) {
-        size_t off = c->off;
+    c->kc_have = 0;
+    while (end - c->kc_off >= KEV_SLOT_BYTES) {
+        size_t off = c->kc_off;
         uint32_t h = rd32(r, off), t = rd32(r, off + 4);
         unsigned cls = kev_hdr_class(h), type = kev_hdr_type(h);
-        if (!c->in_buf) {
+        if (!c->kc_in_buf) {
             if (h == KEV_TRAILER_TAG)
                 break;
             if (!(cls == KEV_C_CONTROL && type == KEV_TYPE_S && kev_hdr_event(h) == KEV_CTL_BUFFER)) {
                 // The loss note (the only thing between buffers in a sound file): skip it.
-                while (end - c->off >= KEV_SLOT_BYTES && kev_hdr_type(rd32(r, c->off)) != KEV_TYPE_CE)
-                    c->off += KEV_SLOT_BYTES;
-                c->off += KEV_SLOT_BYTES;
+                while (end - c->kc_off >= KEV_SLOT_BYTES &&
+                       kev_hdr_type(rd32(r, c->kc_off)) != KEV_TYPE_CE)
+                    c->kc_off += KEV_SLOT_BYTES;
+                c->kc_off += KEV_SLOT_BYTES;
                 continue;
             }
             if (kev_hdr_cpu(h) != cpu) {
-                c->off = skip_buffer(r, off, kev_hdr_cpu(h));
+                c->kc_off = skip_buffer(r, off, kev_hdr_cpu(h));
                 continue;
             }
-            c->in_buf = 1;
+            c->kc_in_buf = 1;
         }
         unsigned n = 1;
-        c->w[0] = rd32(r, off + 8);
-        c->w[1] = rd32(r, off + 12);
-        if (type == KEV_TYPE_CB) {
+        if (type == KEV_TYPE_CB)
             while (n < KEV_MAX_COMBINE_SLOTS && end - (off + n * KEV_SLOT_BYTES) >= KEV_SLOT_BYTES) {
                 size_t o = off + n * KEV_SLOT_BYTES;
-                c->w[2 * n] = rd32(r, o + 8);
-                c->w[2 * n + 1] = rd32(r, o + 12);
                 n++;
                 if (kev_hdr_type(rd32(r, o)) == KEV_TYPE_CE)
                     break;
             }
-        }
-        c->off = off + n * KEV_SLOT_BYTES;
+        c->kc_off = off + n * KEV_SLOT_BYTES;
         if (cls == KEV_C_CONTROL && kev_hdr_event(h) == KEV_CTL_BUFFER_END)
-            c->in_buf = 0;
-        struct kev_event e = { h, cls, kev_hdr_event(h), cpu, t, 0, c->w, 2u * n, n, off };
-        if (cls == KEV_C_CONTROL && e.ev == KEV_CTL_TIME) {
-            c->hi = c->w[0];
-            c->have_time = 1;
-        } else if (c->have_time && t < c->last) {
-            c->hi++;
+            c->kc_in_buf = 0;
+        if (cls == KEV_C_CONTROL && kev_hdr_event(h) == KEV_CTL_TIME) {
+            c->kc_hi = rd32(r, off + 8);
+            c->kc_have_time = 1;
+        } else if (c->kc_have_time && t < c->kc_last) {
+            c->kc_hi++;
         }
-        c->last = t;
-        e.t64 = (uint64_t)c->hi << 32 | t;
-        c->ev = e;
-        c->have = 1;
+        c->kc_last = t;
+        c->kc_ev_off = off;
+        c->kc_nslots = n;
+        c->kc_t64 = (uint64_t)c->kc_hi << 32 | t;
+        c->kc_have = 1;
         return;
     }
 }
 
-// What a walk counts (kev_decode.h "Results" and the framing state).
-struct results {
-    struct kev_cpu_stats cpu[KEV_MAX_CPUS];
-    unsigned ncpu_seen;
-    uint64_t events, buffers, seq_missing, seq_reorder;
-    uint32_t first_seq, last_seq;
-    int64_t seq_lo, seq_hi;
-    int have_seq;
-};
-
-static void results_save(const struct kev_reader *r, struct results *s)
+static void results_save(const struct kev_reader *r, struct kev_results *s)
 {
     for (unsigned i = 0; i < KEV_MAX_CPUS; i++)
         s->cpu[i] = r->kr_cpu[i];
@@ -921,7 +911,7 @@ static void results_save(const struct kev_reader *r, struct results *s)
     s->have_seq = r->kr_have_seq;
 }
 
-static void results_restore(struct kev_reader *r, const struct results *s)
+static void results_restore(struct kev_reader *r, const struct kev_results *s)
 {
     for (unsigned i = 0; i < KEV_MAX_CPUS; i++)
         r->kr_cpu[i] = s->cpu[i];
@@ -939,69 +929,112 @@ static void results_restore(struct kev_reader *r, const struct results *s)
 
 static void results_clear(struct kev_reader *r)
 {
-    static const struct results zero;
+    static const struct kev_results zero;
     results_restore(r, &zero);
     r->kr_in_buf = 0;
     r->kr_buf_seq = 0;
     r->kr_buf_events = 0;
 }
 
-static int walk_time_order(struct kev_reader *r, unsigned ncpu)
+// The next event in time order: 1 with *e (its words gathered into kr_comb), 0 at the end.
+static int time_step(struct kev_reader *r, struct kev_event *e)
 {
-    static struct cursor cur[KEV_MAX_CPUS]; // one reader per thread (kev_decode.h)
-    for (unsigned i = 0; i < ncpu; i++) {
-        cur[i].off = r->kr_ev_off;
-        cur[i].in_buf = cur[i].have_time = 0;
-        cur[i].hi = cur[i].last = 0;
-        cursor_next(r, &cur[i], i);
+    struct kev_walk *k = &r->kr_walk;
+    int best = -1;
+    for (unsigned i = 0; i < k->kw_ncpu; i++)
+        if (k->kw_cur[i].kc_have && (best < 0 || k->kw_cur[i].kc_t64 < k->kw_cur[best].kc_t64))
+            best = (int)i;
+    if (best < 0)
+        return 0;
+    struct kev_cursor *c = &k->kw_cur[best];
+    size_t off = c->kc_ev_off;
+    uint32_t h = rd32(r, off);
+    for (unsigned s = 0; s < c->kc_nslots; s++) {
+        r->kr_comb[2 * s] = rd32(r, off + s * KEV_SLOT_BYTES + 8);
+        r->kr_comb[2 * s + 1] = rd32(r, off + s * KEV_SLOT_BYTES + 12);
     }
-    for (;;) {
-        int best = -1;
-        for (unsigned i = 0; i < ncpu; i++)
-            if (cur[i].have && (best < 0 || cur[i].ev.t64 < cur[best].ev.t64))
-                best = (int)i;
-        if (best < 0)
-            return 0;
-        struct kev_event e = cur[best].ev;
-        if (deliver(r, &e))
-            return r->kr_err;
-        cursor_next(r, &cur[best], (unsigned)best);
+    *e = (struct kev_event){ h, kev_hdr_class(h), kev_hdr_event(h), (unsigned)best,
+                             rd32(r, off + 4), c->kc_t64, r->kr_comb, 2u * c->kc_nslots,
+                             c->kc_nslots, off };
+    cursor_next(r, c, (unsigned)best);
+    return account(r, e) ? r->kr_err : 1;
+}
+
+// Decides how the walk goes (kev_decode.h, "Order of delivery"). Merging is for files whose
+// events come from several CPUs (the trailer counts each CPU's); one CPU's, or a file without
+// a trailer, is read once, in file order. Several CPUs: the whole file is checked and counted
+// first, quietly; a damaged file is then read again in file order (what a reader can make of
+// it, up to the damage).
+static void walk_start(struct kev_reader *r)
+{
+    struct kev_walk *k = &r->kr_walk;
+    unsigned ncpu = r->kr_trl_ncpu, busy = 0;
+    k->kw_off = r->kr_ev_off;
+    k->kw_mode = KEV_WALK_FILE;
+    for (unsigned c = 0; r->kr_have_trailer && c < ncpu && c < KEV_MAX_CPUS; c++)
+        busy += r->kr_trl_events[c] != 0;
+    if (busy <= 1 || ncpu > KEV_MAX_CPUS || r->kr_file_order)
+        return;
+    struct kev_event e;
+    int rc;
+    while ((rc = file_step(r, &e)) == 1)
+        ;
+    k->kw_off = r->kr_ev_off;
+    k->kw_ncomb = 0;
+    if (rc) {
+        results_clear(r);
+        r->kr_err = 0;
+        r->kr_err_off = 0;
+        r->kr_msg[0] = '\0';
+        return;
+    }
+    results_save(r, &k->kw_saved);
+    results_clear(r);
+    r->kr_merging = 1;
+    k->kw_mode = KEV_WALK_TIME;
+    k->kw_ncpu = ncpu;
+    for (unsigned i = 0; i < ncpu; i++) {
+        k->kw_cur[i] = (struct kev_cursor){ .kc_off = r->kr_ev_off };
+        cursor_next(r, &k->kw_cur[i], i);
+    }
+}
+
+int kev_next(struct kev_reader *r, struct kev_event *e)
+{
+    if (r->kr_err)
+        return r->kr_err;
+    struct kev_walk *k = &r->kr_walk;
+    int rc;
+    switch (k->kw_mode) {
+    case KEV_WALK_NONE:
+        walk_start(r);
+        return kev_next(r, e);
+    case KEV_WALK_FILE:
+        rc = file_step(r, e);
+        if (rc == 0)
+            k->kw_mode = KEV_WALK_DONE;
+        return rc;
+    case KEV_WALK_TIME:
+        rc = time_step(r, e);
+        if (rc == 0) {
+            results_restore(r, &k->kw_saved); // the first walk's counts and sequence checks
+            r->kr_merging = 0;
+            k->kw_mode = KEV_WALK_DONE;
+        }
+        return rc;
+    default:
+        return 0;
     }
 }
 
 int kev_decode(struct kev_reader *r)
 {
-    if (r->kr_err)
-        return r->kr_err;
-    // Merging is for files whose events come from several CPUs (the trailer counts each
-    // CPU's); one CPU's, or a file without a trailer, is read once, in file order.
-    unsigned ncpu = r->kr_trl_ncpu, busy = 0;
-    for (unsigned c = 0; r->kr_have_trailer && c < ncpu && c < KEV_MAX_CPUS; c++)
-        busy += r->kr_trl_events[c] != 0;
-    if (busy <= 1 || ncpu > KEV_MAX_CPUS || r->kr_file_order)
-        return walk_file_order(r);
-    // Several CPUs: check and count the whole file first, quietly. A damaged file is then
-    // read again in file order (what a reader can make of it, up to the damage).
-    r->kr_quiet = 1;
-    int err = walk_file_order(r);
-    r->kr_quiet = 0;
-    if (err) {
-        results_clear(r);
-        r->kr_err = 0;
-        r->kr_err_off = 0;
-        r->kr_msg[0] = '\0';
-        return walk_file_order(r);
-    }
-    struct results saved;
-    results_save(r, &saved);
-    results_clear(r);
-    r->kr_merging = 1;
-    err = walk_time_order(r, ncpu);
-    r->kr_merging = 0;
-    if (err)
-        return err;
-    results_restore(r, &saved);   // the first walk's counts and sequence checks
-    return 0;
+    struct kev_event e;
+    int rc;
+    while ((rc = kev_next(r, &e)) == 1)
+        if (dispatch(r, &e))
+            return r->kr_err;
+    return rc;
 }
 
 size_t kev_loss_note_text(const struct kev_reader *r, uint32_t *t32, char *buf, size_t n)

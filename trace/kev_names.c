@@ -97,6 +97,7 @@ const char *kev_system_name(unsigned ev)
     case KEV_SYS_FAULT: return "FAULT";
     case KEV_SYS_FUNC_ENTER: return "FUNC_ENTER";  // QNX's (docs/fbt.md)
     case KEV_SYS_FUNC_EXIT: return "FUNC_EXIT";
+    case KEV_SYS_IMAGE: return "IMAGE";  // ours: docs/trace-events.md "Images and build ids"
     default: return NULL;
     }
 }
@@ -127,6 +128,14 @@ const char *kev_errno_name(unsigned err)
     case 140: return "ECANCELED";
     default: return NULL;
     }
+}
+
+const char *kev_prio_cause_name(unsigned cause)
+{
+    static const char *const names[KEV_PRIO_NCAUSES] = {
+        "initial", "call", "mutex inheritance", "message inheritance", "inheritance ends",
+        "ceiling" };
+    return cause < KEV_PRIO_NCAUSES ? names[cause] : NULL;
 }
 
 const char *kev_kcall_name(unsigned callno)

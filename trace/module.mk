@@ -3,7 +3,7 @@
 # compiled into the kernel by the lead's makefiles and into host tools and tests here).
 TRACE_PORTABLE_SRCS := trace/kev_names.c trace/trace_ring.c
 TRACE_HOST_SRCS     := trace/kev_names.c trace/kev_file.c trace/kev_decode.c trace/kev_stack.c \
-                       trace/kev_text.c
+                       trace/kev_text.c trace/kev_image.c
 
 # Host unit tests (cmocka, ASan + UBSan). trace_ring.c reads the host port from test/unit.
 HOST_TESTS += $(HT)/test_trace_ring
@@ -44,9 +44,10 @@ $(HT)/test_trace_smp: $(TRACE_SMP_OBJS) $(call host_test_objs,trace/kev_names.c 
 	@echo "  LINK    $@"
 	$(Q)$(HOST_CC) -o $@ $^ -lcmocka $(HOST_TLDFLAGS)
 
-# The STACK / FAULT decoder on hand-built payloads (docs/trace-events.md's layout).
+# The STACK / FAULT / IMAGE decoders on hand-built payloads (docs/trace-events.md's layout).
 HOST_TESTS += $(HT)/test_kev_stack
-$(HT)/test_kev_stack: $(call host_test_objs,test/unit/test_kev_stack.c trace/kev_stack.c)
+$(HT)/test_kev_stack: $(call host_test_objs,test/unit/test_kev_stack.c trace/kev_stack.c trace/kev_image.c \
+                         trace/kev_decode.c trace/kev_text.c trace/kev_file.c trace/kev_names.c)
 	@echo "  LINK    $@"
 	$(Q)$(HOST_CC) -o $@ $^ -lcmocka $(HOST_TLDFLAGS)
 
@@ -74,11 +75,3 @@ $(HT)/test_trace_threads: test/unit/test_trace_threads.c trace/trace_ring.c \
 	@mkdir -p $(dir $@)
 	@echo "  TSANCC  $@"
 	$(Q)$(HOST_CC) $(TRACE_THR_CFLAGS) -o $@ $(filter %.c,$^) -fsanitize=thread -pthread
-
-# The wait analysis's priority inversions over hand-built event sequences (every middle
-# thread with its own share of the time lost).
-HOST_TESTS += $(HT)/test_kev_wait
-$(HT)/test_kev_wait: $(call host_test_objs,test/unit/test_kev_wait.c trace/kev_wait.c \
-                         trace/kev_decode.c trace/kev_text.c trace/kev_file.c trace/kev_names.c)
-	@echo "  LINK    $@"
-	$(Q)$(HOST_CC) -o $@ $^ -lcmocka $(HOST_TLDFLAGS)

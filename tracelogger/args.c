@@ -34,9 +34,10 @@ static void usage(void)
            "  -d1       passive: another program configures, starts and stops tracing\n"
            "  -A n=v    extra header attribute TRACE_N::v (the name in capitals)\n"
            "  -u        also send the file as a framed stream on UART 1 (tools/kevcapture)\n"
-           "  -p hz     sample the running thread's stack hz times a second (1-1000; the\n"
-           "            tick divided: 1000/hz ticks apart) as SYSTEM STACK events, for\n"
-           "            profiles over the capture (dtrace -i, docs/profiling.md); off by default\n"
+           "  -p hz     sample the running thread's stack hz times a second on each CPU (1-5000,\n"
+           "            from the profile timer; 1-1000 where the board has none) as SYSTEM\n"
+           "            STACK events, for profiles over the capture (dtrace -i, docs/profiling.md);\n"
+           "            off by default\n"
            "  -v        verbose\n"
            "  -x bufpolicy=switch|overwrite|ring|fill   what to do when no buffer is free\n"
            "  -x delay=ms   wait ms after each buffer written (a slow storage, for tests)\n"
@@ -141,8 +142,8 @@ int tl_parse_args(int argc, char **argv, struct tl_opts *o)
         case 's': if (number(optarg, &o->seconds, "-s")) goto bad; break;
         case 'c': o->iterations = 0; break;
         case 'p':
-            if (number(optarg, &o->stack_hz, "-p") || o->stack_hz < 1 || o->stack_hz > 1000) {
-                printf("tracelogger: -p takes 1 to 1000 samples a second\n");
+            if (number(optarg, &o->stack_hz, "-p") || o->stack_hz < 1 || o->stack_hz > 5000) {
+                printf("tracelogger: -p takes 1 to 5000 samples a second\n");
                 goto bad;
             }
             break;

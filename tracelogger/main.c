@@ -95,8 +95,12 @@ static int configure(void)
     // the start the other program's.
     if (opts.wide && TraceEvent(KTRACE_SETALLCLASSESWIDE, 0, 0, 0) < 0)
         return -1;
-    if (opts.stack_hz && TraceEvent(KTRACE_STACKSAMPLE, opts.stack_hz, 0, 0) < 0)
+    if (opts.stack_hz && TraceEvent(KTRACE_STACKSAMPLE, opts.stack_hz, 0, 0) < 0) {
+        printf("tracelogger: -p %u: the kernel refused the rate (errno %d; a board without a "
+               "profile timer samples at its tick, at most 1000 a second)\n",
+               (unsigned)opts.stack_hz, errno);
         return -1;
+    }
     if (opts.passive)
         return 0;
     TraceEvent(KTRACE_ADDALLCLASSES, 0, 0, 0);

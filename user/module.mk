@@ -15,7 +15,9 @@
 # its order, in the board's flash slots and RAM, so any board takes any program as long as the
 # image fits; when it does not, building the image says why.
 # A board may still place a program by hand (boards/<b>/user.mk): <name>_SLOT (flash slot),
-# <name>_RAM_SLOT (RAM size), <name>_RAM_BASE (RAM base, aligned on the size); and a board may
+# <name>_FLASH_SLOTS (flash slots in a row for a program larger than one; the kernel skips
+# the slots a program's image covers), <name>_RAM_SLOT (RAM size), <name>_RAM_BASE (RAM
+# base, aligned on the size); and a board may
 # leave images out (BOARD_NO_IMAGES := <image>... with BOARD_NO_IMAGES_WHY := <reason>, in its
 # board.mk, which is read before the programs' app.mk).
 #
@@ -78,9 +80,17 @@ $(error LIBC must be picolibc, newlib or board, not '$(LIBC)')
 endif
 # A board may change the above (programs, images, sizes) in boards/<board>/user.mk.
 -include boards/$(BOARD)/user.mk
-# The architecture's own linking with picolibc (ARMv7-M: keep the unwind tables), which may
-# depend on what the board's user.mk said.
-ULDFLAGS += $(if $(filter picolibc,$(LIBC)),$(ARCH_UPICOLDFLAGS))
+# A picolibc program's linker script: picolibc's with the GNU build id kept
+# (ldscripts/app-picolibc.ld), on ARM with the unwind tables too (app-exidx.ld: the
+# architecture's arch.mk sets APP_PICOLIBC_LD, a board's user.mk may set it per program).
+# Expanded when a program links, so that a target-specific value holds.
+APP_PICOLIBC_LD ?= ldscripts/app-picolibc.ld
+APP_LDSCRIPT = $(if $(filter picolibc,$(LIBC)),-T $(APP_PICOLIBC_LD))
+# Every program and image carries a GNU build id (given last: it overrides a C library's
+# specs that say none). The kernel writes the programs' and its own into the trace (SYSTEM
+# IMAGE, docs/trace-events.md), and every host tool finds the ELF files by it and refuses
+# one whose id differs (docs/analysis.md, "Symbols").
+BUILD_ID_LDFLAGS := -Wl,--build-id=sha1
 
 # make run APPS="a b" / make dtrace APPS="a b": an image of appinit (pid 1), the programs and
 # the tracelogger, and one with the target's dtrace first. Named after the programs, so that
@@ -115,12 +125,14 @@ $(B)/obj/user/%.c.o: user/%.c
 	$(Q)$(CC) $(UCFLAGS) -c $< -o $@
 	$(if $(filter %/trace_uring.c.o,$@),$(Q)$(URING_TEXT_CHECK))
 
-# The main thread's stack runs down from the top of the program's RAM towards its data.
-# picolibc's linker script reserves 0x800 for it whatever __stack_size says (--defsym comes
-# after the script's DEFINED() test), so the room is checked here, for every C library:
-# RAM top - end of data (__bss_end, or newlib's __heap_start) >= <name>_STACK, or when none is
-# given APP_STACK_MIN (picolibc's own reservation). newlib's and x86's scripts reserve
-# __stack_size (<name>_STACK, default 0x1000) themselves.
+# The main thread's stack runs down from the top of the program's RAM towards its data. Every
+# linker script reserves __stack_size for it: <name>_STACK, else APP_STACK_DEFAULT, which is
+# 0x1000, or 0x800 for a picolibc program linked by app-picolibc.ld (what picolibc's own
+# script reserved when the C library's specs gave it, before the build id needed a script of
+# ours: the boards with 8 KB RAM slots rely on it). The room is checked here, for every C
+# library: RAM top - end of data (__bss_end, or newlib's __heap_start) >= <name>_STACK, or
+# when none is given APP_STACK_MIN.
+APP_STACK_DEFAULT = $(if $(and $(filter picolibc,$(LIBC)),$(filter %app-picolibc.ld,$(APP_PICOLIBC_LD))),0x800,0x1000)
 APP_STACK_MIN := 0x800
 check_stack = end=$$($(CROSS)nm $(1) | awk '$$3 == "__bss_end" || $$3 == "__heap_start" { print $$1; exit }'); \
     room=$$(( $(2) + $(3) - 0x$$end )); \
@@ -164,23 +176,26 @@ $(B)/$(1)/$(2).elf: $$($(2)_OBJS) $(USER_LIB_OBJS) boards/$(BOARD)/board.mk \
                    $$(wildcard boards/$(BOARD)/user.mk) $$(wildcard $$($(2)_DIR)/app.mk)
 	@mkdir -p $$(dir $$@)
 	@echo "  LD      $$@ (slot $$($(1)_$(2)_SLOT), RAM $$($(1)_$(2)_RAM) +$$($(1)_$(2)_RAMSZ))"
-	$$(Q)$$(CC) $$(ULDFLAGS) -o $$@ $$($(2)_OBJS) $(USER_LIB_OBJS) \
-	    -Wl,--defsym=__flash=$$($(1)_$(2)_FLASH) -Wl,--defsym=__flash_size=$(APP_FLASH_SLOT) \
+	$$(Q)$$(CC) $$(ULDFLAGS) $$(APP_LDSCRIPT) $(BUILD_ID_LDFLAGS) -o $$@ $$($(2)_OBJS) $(USER_LIB_OBJS) \
+	    -Wl,--defsym=__flash=$$($(1)_$(2)_FLASH) \
+	    -Wl,--defsym=__flash_size=$$(call hexsum,$$(or $$($(2)_FLASH_SLOTS),1) * $(APP_FLASH_SLOT)) \
 	    -Wl,--defsym=__ram=$$($(1)_$(2)_RAM) -Wl,--defsym=__ram_size=$$($(1)_$(2)_RAMSZ) \
-	    -Wl,--defsym=__stack_size=$$(or $$($(2)_STACK),0x1000) -Wl,-Map=$$@.map || \
-	  { echo "$(2): does not fit a flash slot of $(APP_FLASH_SLOT) bytes or its RAM on $(BOARD) (see the error above)" >&2; exit 1; }
+	    -Wl,--defsym=__stack_size=$$(or $$($(2)_STACK),$$(APP_STACK_DEFAULT)) -Wl,-Map=$$@.map || \
+	  { echo "$(2): does not fit $$(or $$($(2)_FLASH_SLOTS),1) flash slot(s) of $(APP_FLASH_SLOT) bytes or its RAM on $(BOARD) (see the error above)" >&2; exit 1; }
 	$$(Q)$$(call check_stack,$$@,$$($(1)_$(2)_RAM),$$($(1)_$(2)_RAMSZ),$$(or $$($(2)_STACK),$(APP_STACK_MIN)),$(2))
 
 $(B)/$(1)/$(2).bin: $(B)/$(1)/$(2).elf
 	$$(Q)$$(OBJCOPY) -O binary $$< $$@
 endef
 
-# apps.S of an image: each program's flash image at its slot offset, and the boot program.
+# apps.S of an image: each program's flash image at its slot offset, the boot program, and
+# the image's ELF file as the build wrote it (the kernel's SYSTEM IMAGE event names it, so that
+# host tools find the build directory a capture came from: kernel/ktrace_image.c).
 # The image's programs are placed first (scripts/place-apps.sh): <image>_<name>_SLOT, _RAM,
 # _RAMSZ, or <image>_PLACE_ERROR when they do not fit.
 define IMAGE_template
 $(1)_PLACE := $$(shell scripts/place-apps.sh $(1) $(APP_RAM_BASE) $(APP_RAM_END) $(APP_MAX_SLOTS) \
-    $$(foreach a,$$($(1)_APPS),$$(a):$$(or $$($$(a)_SLOT),-):$$($$(a)_RAMSZ):$$(or $$($$(a)_RAM_BASE),-)))
+    $$(foreach a,$$($(1)_APPS),$$(a):$$(or $$($$(a)_SLOT),-):$$($$(a)_RAMSZ):$$(or $$($$(a)_RAM_BASE),-):$$(or $$($$(a)_FLASH_SLOTS),1)))
 $(1)_PLACE_ERROR := $$(subst _, ,$$(patsubst ERROR:%,%,$$(filter ERROR:%,$$($(1)_PLACE))))
 $$(foreach w,$$(filter-out ERROR:%,$$($(1)_PLACE)),$$(eval $(1)_$$(word 1,$$(subst :, ,$$(w)))_SLOT := $$(word 2,$$(subst :, ,$$(w)))) \
     $$(eval $(1)_$$(word 1,$$(subst :, ,$$(w)))_RAM := $$(word 3,$$(subst :, ,$$(w)))) \
@@ -198,7 +213,10 @@ $(B)/$(1)/apps.S: user/module.mk $$(if $$($(1)_PLACE_ERROR),,$$(foreach a,$$($(1
 	  echo '    .section .rodata.boot_app_name, "a"'; \
 	  echo '    .global boot_app_name'; \
 	  echo 'boot_app_name:'; \
-	  echo '    .asciz "$$(firstword $$($(1)_APPS))"'; } > $$@
+	  echo '    .asciz "$$(firstword $$($(1)_APPS))"'; \
+	  echo '    .global kernel_image_path'; \
+	  echo 'kernel_image_path:'; \
+	  echo '    .asciz "$(abspath $(B)/$(1).elf)"'; } > $$@
 
 $(B)/$(1)/apps.o: $(B)/$(1)/apps.S
 	$$(Q)$$(CC) $$(ARCH_CFLAGS) -c $$< -o $$@
@@ -228,7 +246,7 @@ $(B)/$(1).elf: $(B)/$(1)/apps.o $$($(1)_KOBJ_FILES) $(B)/$$($(1)_KLIB).a $(B)/ke
 endef
 
 # image_link IMAGE, OUT, TABLE: one link of an image's kernel and programs with an fbt table.
-image_link = $(CC) $(ARCH_CFLAGS) -nostdlib -T $(B)/kernel.ld -Wl,--gc-sections \
+image_link = $(CC) $(ARCH_CFLAGS) -nostdlib -T $(B)/kernel.ld -Wl,--gc-sections $(BUILD_ID_LDFLAGS) \
     -Wl,--undefined=kev_flight -Wl,-Map=$(2).map -o $(2) $(B)/$(1)/apps.o $($(1)_KOBJ_FILES) \
     -Wl,--whole-archive $(B)/$($(1)_KLIB).a -Wl,--no-whole-archive -lgcc $(3)
 

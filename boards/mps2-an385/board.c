@@ -15,10 +15,12 @@ void board_init(void)
 }
 
 void timer_cmsdk_cycles_attach(void);
+void timer_cmsdk_ptimer_attach(void);
 
 void board_late_init(void)
 {
     timer_cmsdk_cycles_attach();
+    timer_cmsdk_ptimer_attach();
 }
 
 uint32_t board_cycles_per_sec(void)

@@ -15,6 +15,7 @@
 //   0x20400000 +--------------------+
 //   0x40000000  CMSDK APB timer 0 (IRQ 8): free for a user driver (the demo's "device")
 //   0x40001000  CMSDK APB timer 1 (IRQ 9): the kernel's 64-bit cycle counter
+//   0x40002000  CMSDK APB dual timer (IRQ 10): the kernel's profile timer (kernel/ptimer.h)
 //   0x40004000  CMSDK APB UART 0 (IRQ 0 rx, 1 tx): the console
 //
 // APP_* come from board.mk (-D on the command line), the one place they are set.
@@ -38,6 +39,7 @@
 #define UART0_BASE        0x40004000u
 #define TIMER0_BASE       0x40000000u
 #define TIMER1_BASE       0x40001000u
+#define DUALTIMER_BASE    0x40002000u
 #define TIMER0_IRQ        8
 #define TIMER1_IRQ        9
 // The cycle counter's registers (timer 1), readable by programs (the MPU's clock region):
@@ -45,9 +47,11 @@
 #define BOARD_CYCLES_MMIO_BASE TIMER1_BASE
 #define BOARD_CYCLES_MMIO_SIZE 32u
 #define DUALTIMER_IRQ     10
+// The profile timer's line: its vector is the profile entry (kernel/arch/armv7m/vectors.c).
+#define BOARD_PTIMER_IRQ  DUALTIMER_IRQ
 
-// Lines a KAPP_F_IO program may attach: timer 0, the dual timer, and lines 24-31, which no
-// device on this board drives (software-triggered only; the tests use them).
-#define BOARD_USER_IRQ_MASK ((1u << TIMER0_IRQ) | (1u << DUALTIMER_IRQ) | 0xff000000u)
+// Lines a KAPP_F_IO program may attach: timer 0, and lines 24-31, which no device on this
+// board drives (software-triggered only; the tests use them).
+#define BOARD_USER_IRQ_MASK ((1u << TIMER0_IRQ) | 0xff000000u)
 
 #endif

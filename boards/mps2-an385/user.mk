@@ -6,5 +6,8 @@
 # dtrace gets a 512 KB RAM slot at the top of program RAM, clear of the demo's programs
 # (slots 0-5: 0x20040000-0x20070000) that share its image.
 dtrace_RAM_SLOT := 0x80000
+# Its code (the compiler, the preprocessor and the consumer) is more than one 128 KB flash
+# slot holds: it takes two in a row (user/module.mk <name>_FLASH_SLOTS).
+dtrace_FLASH_SLOTS := 2
 dtrace_RAM_BASE := 0x20180000
 $(B)/apps/dtrace/obj/user/apps/dtrace/dtrace.c.o: UCFLAGS += -DDTRACE_CC_ARENA=0x60000

@@ -12,7 +12,7 @@ CROSS       := aarch64-linux-gnu-
 # helpers, whose LSE test reads a Linux auxv value nothing here sets.
 ARCH_CFLAGS := -march=armv8-a -mgeneral-regs-only -mstrict-align -mno-outline-atomics -fno-pie -fno-pic \
                -fno-stack-protector -fno-asynchronous-unwind-tables -no-pie \
-               -Wl,--build-id=none -Wl,--no-warn-rwx-segments -Wl,-z,noexecstack \
+               -Wl,--no-warn-rwx-segments -Wl,-z,noexecstack \
                -Wl,-z,max-page-size=4096
 BOARD_SRCS  := boards/common/board_data.c boards/common/board_aarch64.c kernel/arch/aarch64/gicv2.c \
                boards/common/uart_pl011.c

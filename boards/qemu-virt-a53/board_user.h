@@ -18,7 +18,7 @@
 // Records in each of those rings and the process's (user/lib/apphdr.c; 64 elsewhere): a full
 // ring is a kernel entry, and on QEMU an entry costs a whole TLB and jump-cache flush (the
 // kernel switches TTBR0's ASID at every entry and exit), so 256 records make a flood about
-// three times faster on the host's clock than 64 (docs/smp.md, "Issue 28, third round").
+// three times faster on the host's clock than 64 (docs/smp.md, "User events").
 // 5 rings of 4 KB in each program's RAM.
 #define BOARD_USER_RING_RECORDS 256u
 

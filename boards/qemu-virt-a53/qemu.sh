@@ -26,6 +26,6 @@ uart1_opt() { cmd+=(-serial "file:$1"); }
 # icount at all, so QEMU runs the CPUs at once, a host thread each, on the host's clock
 # (scripts/bench-smp.sh's events per second of several writers).
 case ${QEMU_ICOUNT:-0} in
-1|none) ;;
+1|exact|none) ;;
 *) cmd+=(-icount shift=auto) ;;
 esac

@@ -9,7 +9,7 @@ CROSS       := aarch64-linux-gnu-
 # The same code generation as qemu-virt-a53 (see its board.mk).
 ARCH_CFLAGS := -march=armv8-a -mgeneral-regs-only -mstrict-align -mno-outline-atomics -fno-pie -fno-pic \
                -fno-stack-protector -fno-asynchronous-unwind-tables -no-pie \
-               -Wl,--build-id=none -Wl,--no-warn-rwx-segments -Wl,-z,noexecstack \
+               -Wl,--no-warn-rwx-segments -Wl,-z,noexecstack \
                -Wl,-z,max-page-size=4096
 # SEMIHOSTING=0: a build for the real board without a debug probe (docs/boards.md): program
 # output to the console UART, the trace out on the mini UART (tracelogger -u), no semihosting

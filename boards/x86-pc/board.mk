@@ -9,7 +9,7 @@ CROSS       := i686-linux-gnu-
 # may use it. -malign-double: 64-bit fields aligned on 8 as on ARM (the trace and D formats
 # assume it). No PIE: programs and kernel are linked for fixed addresses.
 ARCH_CFLAGS := -m32 -march=i686 -malign-double -mgeneral-regs-only -fno-pie -fno-pic -fno-stack-protector \
-               -fno-asynchronous-unwind-tables -fcf-protection=none -no-pie -Wl,--build-id=none \
+               -fno-asynchronous-unwind-tables -fcf-protection=none -no-pie \
                -Wl,--no-warn-rwx-segments -Wl,-z,noexecstack
 BOARD_SRCS  := boards/common/board_data.c boards/x86-pc/board.c boards/x86-pc/uart16550.c boards/x86-pc/pit_tsc.c
 

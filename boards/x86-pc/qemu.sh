@@ -17,8 +17,15 @@ cmd=(qemu-system-i386 -M pc -cpu qemu32,+nx -m 128 -rtc clock=vm -nic none -vga 
 # Time from the instruction count (unless qemu-run.sh asks for shift=0 itself): without it the
 # TSC follows the host's clock while QEMU's PIT catches up on ticks it was late with after a host
 # stall, so under load a few ticks come in a burst and 5 ms of timers take 4 ms of TSC time.
-[ "${QEMU_ICOUNT:-0}" = 1 ] || cmd+=(-icount shift=auto)
-[ -n "${QEMU_ARGS:-}" ] && cmd+=(-append "$QEMU_ARGS")
+case ${QEMU_ICOUNT:-0} in 1|exact|none) ;; *) cmd+=(-icount shift=auto) ;; esac
+# QEMU_ICOUNT=exact (scripts/qemu-run.sh): repeatable, with the idle thread spinning: under
+# sleep=off QEMU 7.2 lets a CPU halted in HLT sleep through the RTC's and the local APIC
+# timer's interrupts (the RTC at 2048 Hz served 1621 periods in 1.5 s; with idle=poll all
+# 3072). The option goes on the -append line, the first part.
+exact_icount=shift=2,sleep=off
+kargs=${QEMU_ARGS:-}
+[ "${QEMU_ICOUNT:-0}" = exact ] && kargs="kernel idle=poll ;; $kargs"
+[ -n "$kargs" ] && cmd+=(-append "$kargs")
 # The trace stream UART (COM2) is QEMU's second -serial.
 uart1_opt() { cmd+=(-serial "file:$1"); }
 qemu_status() {

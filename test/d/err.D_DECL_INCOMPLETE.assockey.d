@@ -1,6 +1,6 @@
 /*
  * An associative array keyed by a struct type that was never defined is refused when it is
- * declared (issue 25: a fuzz run found it compiled, then the verifier refused the object).
+ * declared, not compiled into an object the verifier would then refuse.
  */
 string names[struct undefined_tag];
 

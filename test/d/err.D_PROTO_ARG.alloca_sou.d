@@ -1,7 +1,7 @@
 /*
- * A struct passed by value to a subroutine that takes an integer is refused (issue 25:
- * fuzz_d_compile found alloca(*(struct my_req *)0) compiled, then the verifier refused the
- * object for its invalid argument type).
+ * A struct passed by value to a subroutine that takes an integer is refused by the compiler
+ * (alloca(*(struct my_req *)0) must not compile into an object the verifier then refuses for
+ * its invalid argument type; fuzz_d_compile looks for such pairs).
  */
 struct my_req { int op; int len; };
 

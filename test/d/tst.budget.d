@@ -1,6 +1,6 @@
 /* ARGS: -q -x strsize=2048 */
 /*
- * A firing's work is bounded (issue 17 item 12): index() of a 513-byte needle in a 512-byte
+ * A firing's work is bounded: index() of a 513-byte needle in a 512-byte
  * haystack may touch 263,000 bytes, more than the firing's budget (262,144 units: DIF
  * instructions plus string bytes), so it faults to ERROR with that reason at once; the
  * firing's other clauses run (their instructions are bounded when the program is loaded).

@@ -1,7 +1,7 @@
 /*
  * lquantize( ) takes up to 65535 levels (a 16-bit quantity, as libdtrace checks): what the
- * compiler accepts the kernel's verifier must accept too (issue 25: a fuzz run found
- * lquantize(1, 0, 20480, 1) compiled and then refused by the verifier).
+ * compiler accepts the kernel's verifier must accept too (lquantize(1, 0, 20480, 1) must
+ * not compile into an object the verifier refuses).
  */
 #pragma D option quiet
 

@@ -10,7 +10,7 @@ BEGIN
 	printf("nlwp %d state %d %c onpro %d bind %d\n", curpsinfo->pr_nlwp,
 	    curlwpsinfo->pr_state, curlwpsinfo->pr_sname, curlwpsinfo->pr_onpro,
 	    curlwpsinfo->pr_bindpro);
-	printf("caller %u ipl %u\n", caller, ipl);
+	printf("ipl %u\n", ipl);
 	printf("%d %d %d %d\n", DTRACEFLT_BADADDR, DTRACEFLT_DIVZERO, DTRACEFLT_TUPOFLOW,
 	    PR_MODEL_LP64);
 	exit(0);

@@ -55,7 +55,7 @@ endif
 BENCHES    += scripts/bench-smp.sh|$(B)|$(BOARD_MAX_CPUS)
 BENCH_DEPS += $(B)/smpbench.elf
 # QEMU's own ceiling on the host's clock, without our kernel: CNTVCT_EL0 reads and a control
-# loop on 1 and 2 virtual CPUs of the virt machine (docs/smp.md, "Issue 28, third round").
+# loop on 1 and 2 virtual CPUs of the virt machine (docs/smp.md, "QEMU's host-clock ceiling").
 ifeq ($(BOARD),qemu-virt-a53)
 BENCHES    += test/qemu/bare/cntvct_smp.sh
 endif
@@ -143,7 +143,7 @@ endif
 ACQPARITY_BOARDS := mps2-an385 qemu-virt-a53
 ifneq ($(filter acqparity,$(IMAGES)),)
 SCRIPT_TESTS += $(foreach b,$(ACQPARITY_BOARDS),qemu-acqparity/$(b)|300|BOARD=$(b)|test/qemu/test_dprobe_parity.sh|build/$(b)|$(H)|acq)
-TEST_DEPS    += $(B)/acqparity.elf $(H)/dcompile $(H)/dtrace
+TEST_DEPS    += $(B)/acqparity.elf $(H)/dcompile $(H)/dtrace $(H)/kevstat
 endif
 
 # Your own program on every board of the matrix (docs/applications.md): make new-app, make run
@@ -162,13 +162,13 @@ SCRIPT_TESTS_HOST += build/uring-text-check|60|test/qemu/test_uring_text_check.s
 # a level line at the pace of a kernel timer (user/apps/irqpace, the irqpacetest image).
 IRQRATE_BOARDS := mps2-an385 qemu-virt-a53 x86-pc raspi3b netduinoplus2
 SCRIPT_TESTS += $(foreach b,$(IRQRATE_BOARDS),qemu-irqrate/$(b)|180|test/qemu/test_irqrate.sh|$(b)|$(H))
-TEST_DEPS    += $(B)/irqtest.elf $(H)/traceprinter $(H)/kevcapture
+TEST_DEPS    += $(B)/irqtest.elf $(H)/traceprinter $(H)/kevcapture $(H)/kevstat $(H)/kevsql
 TEST_DEPS    += $(if $(BOARD_SWLINE_WINDOW),$(B)/irqpacetest.elf)
 # The real application, acq (docs/applications.md): its report, the capture's interrupt rate,
 # and its priority inversion in the scheduler's events.
 ACQ_TEST_BOARDS := mps2-an385 qemu-virt-a53
 SCRIPT_TESTS += $(foreach b,$(ACQ_TEST_BOARDS),qemu-acq/$(b)|240|test/qemu/test_acq.sh|$(b)|$(H))
-TEST_DEPS    += $(B)/acqtest.elf
+TEST_DEPS    += $(B)/acqtest.elf $(H)/kevstat $(H)/kevsql
 # make dtrace S=script.d on the boards that run dtrace: a script's lines and #pragma options
 # reach the board intact (x86-pc carries the text on its boot command line), with DTrace's
 # option syntax.
@@ -192,7 +192,7 @@ TICKCPU_BOARDS := qemu-virt-a53
 SCRIPT_TESTS += $(foreach b,$(TICKCPU_BOARDS),qemu-tickcpus/$(b)|300|test/qemu/test_dtrace_tick_cpus.sh|build/$(b)|$(H))
 TEST_DEPS    += $(H)/dcompile $(H)/dtrace $(H)/traceprinter $(foreach b,$(filter-out $(BOARD),$(TICKCPU_BOARDS)),matrix-images-$(b))
 # D on the shared side: a D program's counts of the messages of a pair per CPU on 4 CPUs, exact,
-# and the entries run shared meanwhile (docs/smp.md, "Issue 28, eleventh round").
+# and the entries run shared meanwhile (docs/smp.md, "D on several CPUs").
 DSHARED_BOARDS := qemu-virt-a53
 SCRIPT_TESTS += $(foreach b,$(DSHARED_BOARDS),qemu-dshared/$(b)|180|test/qemu/test_dshared.sh|build/$(b)|$(H))
 TEST_DEPS    += $(H)/dcompile $(foreach b,$(filter-out $(BOARD),$(DSHARED_BOARDS)),matrix-images-$(b))

@@ -71,6 +71,23 @@ acq_truth_inherit() {
     ok $? "acq_inherit ($name): the logger went from 10 to the filter's 30 ${up:-0} times ($rows kinds of inheritance), the filter blocked on the mutex ${blocks:-0} times"
 }
 
+# kevstat's interrupt-to-thread latency over the boot's capture against D's (acq_latency.d):
+# every interrupt of acq's line measured (D's count, but for one at either end of its START..STOP
+# window), and kevstat's worst case the one D saw, which D takes later (at MsgReceive's return,
+# with the probes' own time live): at most D's, and within 30% or 5 us of it.
+acq_truth_latency() {
+    local f=$1 name=$2 line dn dmax kn kmax
+    line=$(acq_val "$f" acq_latency_line c) dn=$(acq_val "$f" acq_latency_n c) dmax=$(acq_val "$f" acq_latency_max t)
+    read -r kn kmax < <("$h/kevstat" --json "$bt.kev" | python3 -c '
+import json, sys
+j = json.load(sys.stdin); q = [i for i in j["interrupts"] if i["irq"] == int(sys.argv[1])] or [{}]
+l = q[0].get("latency", {}); print(l.get("n", 0), l.get("max", 0) * 1e9 / j["trace"]["cycles_per_sec"])' "${line:--1}")
+    awk -v a="${dn:-0}" -v b="${kn:-0}" 'BEGIN { exit !(a > 0 && b >= a && b <= a + 2) }'
+    ok $? "acq_latency ($name): kevstat measured ${kn:-0} interrupts of line ${line:-?} to their thread, D ${dn:-?} between START and STOP"
+    awk -v d="${dmax:-0}" -v k="${kmax:-0}" 'BEGIN { x = d - k; exit !(d > 0 && k > 0 && x >= 0 && (x <= 0.3 * d || x <= 5000)) }'
+    ok $? "acq_latency ($name): kevstat's worst interrupt-to-thread latency ${kmax:-?} ns, D's ${dmax:-?} ns to MsgReceive's return"
+}
+
 acq_truth() {
     local bt=$1 board=$2 line samples ms hz reports audits waits longest rate what side device=
     grep -q '^acq_' "$bt.l" || return 0
@@ -85,8 +102,8 @@ acq_truth() {
     ok "$([ -n "$samples" ] && [ -n "$audits" ] && [ -n "$waits" ]; echo $?)" \
         "$(basename "$bt"): acq printed its samples, reports, audits and inversions (${samples:-?} samples in ${ms:-?} ms at ${hz:-?} Hz; ${reports:-?} reports, ${audits:-?} audits; ${waits:-?} inversions, longest ${longest:-?} us)"
     [ "${hz:-0}" = "$rate" ]; ok $? "$(basename "$bt"): acq programmed its device at ${hz:-?} Hz (the board's device: $rate Hz)"
-    for what in inversion sem irq inherit; do
-        grep -q "^acq_$what " "$bt.l" || continue
+    for what in inversion sem irq inherit latency; do
+        grep -q "^acq_${what}[ _]" "$bt.l" || continue
         for side in l c; do
             "acq_truth_$what" "$bt.$side" "$([ $side = l ] && echo live || echo capture)"
         done

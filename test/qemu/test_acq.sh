@@ -9,7 +9,12 @@
 #     1024 Hz), and acq's own sample count against the capture's (test/qemu/irq_rate_check.py);
 #   - the priority inversion in the scheduler's events: intervals where the supervisor waits on
 #     the semaphore while the hog runs and the logger, its holder, is preempted
-#     (test/qemu/acq_inversion_check.py), as many as acq measured.
+#     (test/qemu/acq_inversion_check.py), as many as acq measured;
+#   - kevstat over the capture (test/qemu/acq_kevstat_check.py): its list of waits against acq's
+#     own measure of the supervisor's waits, each CPU's running/idle time and each thread's CPU
+#     time against the independent reader of the file's bytes (test/tools/kev_reader.py);
+#   - kevsql over it: its inversion and waits against acq's measure, and its tables against the
+#     independent reader and kevstat (test/tools/check_sql.py).
 #   test/qemu/test_acq.sh BOARD HOSTDIR
 # Prints TAP.
 set -u
@@ -22,7 +27,7 @@ img=build/$board/acqtest.elf
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 rate=$(devtimer_rate_1khz "$board")
-echo "1..12"
+echo "1..32"
 capture_boot "$board" "$img" acq "$out" "$h"
 rc=$?
 grep 'acq:\|appinit:\|tracelogger:' "$out/run.log" | sed 's/^/# /'
@@ -46,3 +51,15 @@ waits=$(sed -n 's/.*acq: inversion: .* waited \([0-9]*\) times.*/\1/p' "$out/run
 ok $? "the trace shows the inversion: the supervisor blocked on the semaphore while the hog ran and the logger waited (${inversions:-0} of ${intervals:-0} waits, longest ${longest:-0} us)"
 [ -n "$waits" ] && [ "${inversions:-0}" = "$waits" ]
 ok $? "as many inversions in the trace as acq measured (${inversions:-0}, acq: ${waits:-none})"
+while read -r st text; do
+    ok "$st" "$text"
+done < <(python3 test/qemu/acq_kevstat_check.py "$h/kevstat" "$out/t.kev" "$out/run.log" "$h/kevsql")
+# kevsql's tables on the capture: the independent reader's counts and times, kevstat's sums
+python3 test/tools/check_sql.py "$h/kevsql" "$h/kevstat" "$out/t.kev" > "$out/sql.tap" 2>&1
+while IFS= read -r l; do
+    case $l in
+        "ok "*) ok 0 "kevsql: ${l#ok * - }" ;;
+        "not ok "*) ok 1 "kevsql: ${l#not ok * - }" ;;
+        *) echo "$l" ;;
+    esac
+done < "$out/sql.tap"

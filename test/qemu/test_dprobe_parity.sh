@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# One semantics, two places (issue 24): the D scripts of test/qemu/parity/ run live on the
+# One semantics, two places: the D scripts of test/qemu/parity/ run live on the
 # board and, with the host's dtrace -i, over the capture of that same boot; their answers must
 # agree. Two systems: the demo (the dtparity image: the demo under dtrace, with the tracelogger
 # init starts) and acq (the acqparity image: acq under dtrace with appinit and the tracelogger,
@@ -180,7 +180,7 @@ for s in "${scripts[@]}"; do
     [ -z "$detail" ]; ok $? "$name: the same answer live and over the capture ($1 rows)${detail:+ # $detail}"
 done
 # The demo's server threads contend for their mutex in some batch: lockstat's block has rows.
-# Sane figures (issue 24: off-cpu in the incoming thread's context gave four threads ~200 ms
+# Sane figures (off-cpu fired in the incoming thread's context would give four threads ~200 ms
 # each in a 250 ms run): on each side the programs' on-CPU time adds up to at most the span
 # of the switches seen times the CPUs.
 for side in l c; do

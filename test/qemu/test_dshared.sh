@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# D on the shared side (docs/smp.md, "Issue 28, eleventh round"): a D program counts the
+# D on the shared side (docs/smp.md, "D on several CPUs"): a D program counts the
 # messages of a client/server pair per CPU, all pairs at once (smpbench dcount ROUNDS, image
 # smpbenchd: dtrace -c smpbench), on 4 CPUs, once under -icount shift=0 (QEMU runs the CPUs
 # in turn, the same way each run) and once without (a host thread per CPU: firings truly at
@@ -12,8 +12,8 @@
 # the dynamic-variable hash) written by two CPUs at once, shows as a wrong number. No drop and
 # no error may be reported. And the firings did run on the shared side: the kernel entries
 # taken exclusive during the phase (SysInfo's count, as smpbench pairs reads it) are far below
-# the round trips (before the eleventh round every traced entry went exclusive while a D
-# program ran: three or more a round trip).
+# the round trips (were every traced entry exclusive while a D program runs, there would be
+# three or more a round trip).
 #   test/qemu/test_dshared.sh BUILD_DIR HOST_DIR      (a board with several CPUs; prints TAP)
 set -u
 b=$(cd "$1" && pwd) h=$(cd "$2" && pwd)
@@ -93,7 +93,7 @@ run() {
     ok $? "$mode: no drop, error or loss reported"
     # Under 5 % under -icount; under a quarter on the host's clock, whose CPUs' ticks (each one
     # exclusive while D runs) come with the host's load (4642 seen while other tests ran).
-    # Before the eleventh round: above 300 %.
+    # With every traced entry exclusive under D it would be above 300 %.
     local pct=5; [ "$mode" = host ] && pct=25
     [ -n "$excl" ] && [ -n "$trips" ] && [ "$trips" -gt 0 ] && [ $((excl * 100)) -lt $((trips * pct)) ]
     ok $? "$mode: entries ran shared while D ran: ${excl:-?} exclusive entries for ${trips:-?} round trips (under $pct %)"

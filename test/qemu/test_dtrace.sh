@@ -62,7 +62,7 @@ check "copyin reads the client's 200 requests as struct demo_msg: only reads (2)
 check "... and copyin of an address the client may not read is a fault, 200 times; all carry on" \
     "[ \$(grep -c 'invalid address (0x10)' $out/copyin.log) = 200 ] && demo_ok copyin && has copyin '^ +200$'"
 
-# A firing's work budget (issue 17 item 12): six index() calls of a 201-byte needle in a
+# A firing's work budget: six index() calls of a 201-byte needle in a
 # 255-byte haystack may touch 309,000 bytes, past the 262,144 units: each firing faults.
 d budget 'BEGIN { x = "aaaaaaaa"; x = strjoin(x, x); x = strjoin(x, x); x = strjoin(x, x); x = strjoin(x, x); x = strjoin(x, x); y = strjoin(substr(x, 0, 200), "b"); }
 kercall::MsgSend:entry /execname == "client"/ { n = index(x, y) + index(x, y) + index(x, y) + index(x, y) + index(x, y) + index(x, y); }'

@@ -78,7 +78,7 @@ ok $r "over the capture: each CPU's count is its timer interrupts as traceprinte
 
 # A second boot, traced without D: the tracelogger alone captures the demo. There the ticks
 # run on the shared side of the kernel lock, traced (kernel/main.c kernel_tick_traced_shared;
-# docs/smp.md, "Issue 28, eleventh round: the traced tick"), while under D above they run
+# docs/smp.md, "The tick"), while under D above they run
 # exclusive: the capture must read the same. The kernel's own tick (INT_ENTR 0x100, whichever
 # CPU takes the period) near TICK_HZ: each period taken once, by one CPU, none twice, none
 # lost; each timer interrupt's INT_ENTR has its INT_EXIT on its CPU; every CPU's timer
@@ -86,10 +86,10 @@ ok $r "over the capture: each CPU's count is its timer interrupts as traceprinte
 # waits for the lock hand QEMU's -icount round-robin its turns, a busy CPU keeps its turn up
 # to the next timer deadline, and a CPU whose turn comes a period late skips the period (seen:
 # 83 to 93 % per CPU; the same boot with the ticks exclusive read 89 to 95 %); and no CPU goes
-# 8 periods without one. That last one is the starved shared entry (docs/smp.md, "Issue 28,
-# eleventh round: a shared entry starved by writers"): an entry that waited for a moment with
-# no writer while the other CPUs' exclusive ticks followed each other kept its CPU's interrupts
-# masked for 20 ms of this very boot.
+# 8 periods without one. That last one catches a starved shared entry (docs/smp.md, "The
+# big-reader lock"): an entry that waited for a moment with no writer while the other CPUs'
+# exclusive ticks followed each other would keep its CPU's interrupts masked for 20 ms of
+# this very boot.
 (cd "$out" && BOARD=$board QEMU_ICOUNT=1 QEMU_ARGS="tracelogger -d1 -f $out/plain.kev" \
     QEMU_TIMEOUT=180 "$root/scripts/qemu-run.sh" "$b/demo.elf" -icount shift=0,sleep=off \
     > plain.log 2>&1)

@@ -29,10 +29,11 @@ check "kevdump reads the ring through QEMU's gdbstub (map at 0x$map)" "[ $? = 0 
 check "kevdump pointed at no map says so and exits 1 (no file)" \
     "[ $? = 1 ] && grep -q 'no valid flight-recorder map at 0x4' $out/bad.log && [ ! -e $out/bad.kev ]"
 # A CPU halted inside an event write: its write pointer holds the busy mark (its own struct
-# trace_cpu's address, docs/smp.md "Tracing"), so where its open buffer's events end is not
-# known. gdb puts the mark there on the CPU that wrote the program's last event (as a halt in
-# a hook's few instructions leaves it); kevdump must say which CPU's buffer it leaves out and
-# count that buffer's events lost: the dump's events plus its loss still make N.
+# trace_cpu's address, docs/smp.md "The trace on several CPUs"), so where its open buffer's
+# events end is not known. gdb puts the mark there on the CPU that wrote the program's last
+# event (as a halt in a hook's few instructions leaves it); kevdump must say which CPU's buffer
+# it leaves out and count that buffer's events lost: the dump's events plus its loss still
+# make N.
 mcpu=$(sed -n 's/.* CPU:0*\([0-9][0-9]*\) USREVENT:EVENT:1 .*/\1/p' "$out/dump.first.txt" 2>/dev/null | tail -1)
 gdb-multiarch -batch -nx -ex "target remote localhost:$port" \
     -ex "set var ktrace.tr_cpu[${mcpu:-0}].tc_wp = (struct kev_slot *)&ktrace.tr_cpu[${mcpu:-0}]" \

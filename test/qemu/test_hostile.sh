@@ -2,9 +2,9 @@
 # SPDX-License-Identifier: MIT
 # The hostile-process suite (docs/hostile.md): boots the hostile image and reports its
 # runner's TAP lines, and only its runner's (kt_hostile: an attacker's "ok" counts for nothing),
-# then checks the console the kernel wrote against the console attack (issue 25 items 5, 6):
-# no forged kernel or tracelogger line, no control character, no glued line; and (checks 9-12)
-# the red-team rerun's (docs/hostile.md): C1 controls, the line bound, two paths, threads on CPUs.
+# then checks the console the kernel wrote against the console attack (docs/hostile.md, attack
+# 15): no forged kernel or tracelogger line, no control character, no glued line; and (checks
+# 9-12) attack 18's: C1 controls, the line bound, two paths, threads on CPUs.
 #   test/qemu/test_hostile.sh IMAGE [qemu args...]
 set -u
 img=$1
@@ -39,7 +39,7 @@ has_text '/kt_attack: stdio: [\0]kept after a NUL'
 ok $? "a NUL inside a stdio line (semihosting's console on ARM boards) keeps the rest"
 has "${A}PARTIAL-END$" && has "$(con_from kt_hostile)# kt_hostile: a line while kt_attack's is partial$"
 ok $? "a partial line is kept apart until its newline"
-# The red-team rerun of issue 25 (docs/hostile.md; kt_attack's rerun.c, ATK_CONSOLE_C1)
+# Attack 18 (docs/hostile.md; kt_attack's rerun.c, ATK_CONSOLE_C1)
 has_text '/kt_attack: c1: [\xc2\x9b2J][\x9b2J][\xc2\x85][—][ok\x08\x08\x08]'
 ok $? "C1 controls (as UTF-8 and raw) and backspace come escaped, UTF-8 text intact"
 [ "$(LC_ALL=C sed -n '/^kernel: booting/,$p' "$raw" | LC_ALL=C grep -caP '\xc2[\x80-\x9f]|[\x00-\x7f][\x80-\xbf]')" = 0 ]

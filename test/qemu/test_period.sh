@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# An application keeps its period while the tracelogger writes the trace out (issue 29,
-# docs/x86.md). Boots the periodic image (user/apps/period: a 1 ms timer at priority 20, the
+# An application keeps its period while the tracelogger writes the trace out
+# (docs/x86.md). Boots the periodic image (user/apps/period: a 1 ms timer at priority 20, the
 # logger passive with every class traced) under -icount shift=0,sleep=off, so that the trace's
 # clock is QEMU's virtual clock, one instruction a nanosecond, and the host's load cannot show
 # through (under shift=auto it does: docs/x86.md). Checks the program's own measure of its

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# Per-thread user-event rings reused after their thread ended (TAP; docs/smp.md, "Per-thread
-# rings reused"): tflood -A respawn=12 runs 12 threads one after another on 12 different
+# Per-thread user-event rings reused after their thread ended (TAP; docs/smp.md, "User
+# events"): tflood -A respawn=12 runs 12 threads one after another on 12 different
 # stacks, three times the board's ring slots (BOARD_USER_RING_THREADS), each inserting 500 user
 # events (payload (k << 24) | sequence); then the same created by two threads at once. The
 # truths: the kernel's word to each thread on whether it

@@ -11,7 +11,7 @@
 #       event (SEND, RECEIVE, REPLY, MUTEX, SEM, ...) comes from the CPU it last ran on.
 # A waker that records the READY event after another CPU already took the thread (its queue's
 # lock let go first) breaks R1 and R2, and a capture read back would then run the thread on
-# the waker's CPU (issue 28's parity failure: live and dtrace -i disagreed by one).
+# the waker's CPU, and live D and dtrace -i over the capture would disagree.
 # A capture that lost events (CONTROL DROPPED) is checked on: each loss forgets every thread's
 # story before it. Prints the counts; exit 1 on any violation, or when the capture has fewer
 # than --min-cross THRUNNING events of the system's threads (pid > 0) whose READY another CPU

@@ -2,13 +2,13 @@
 # SPDX-License-Identifier: MIT
 # ustack( ) over a capture (dtrace -i) against gdb-multiarch. One boot of the stacks image runs
 # user/apps/stackchain under the board's dtrace with the tracelogger sampling stacks
-# (tracelogger -p 1000: SYSTEM STACK events, docs/trace-events.md); gdb, attached to QEMU,
+# (tracelogger -p 997: SYSTEM STACK events, docs/trace-events.md); gdb, attached to QEMU,
 # stops it in chain_spin (called from chain_e, under chain_d .. chain_a and main) and takes
 # `bt`. On the host, dtrace -i over that capture runs profile-997 { @[ustack()] = count(); }:
 # its stacks rooted in chain_spin must be gdb's, frame by frame: the same functions (stacksym
 # on the recorded pcs, gdb's DWARF names) and, for every caller frame, gdb's return address.
 # gdb unwinds with the ELF's DWARF CFI, the kernel with EHABI tables or frame records. Also:
-# the capture's samples are the board's (dtrace -i's profile-997 fires at the ticks the live
+# the capture's samples are the board's (dtrace -i's profile-997 fires at the samples the live
 # program's fired at: the same count, but for one firing at a CPU's first sample) and
 # traceprinter reads the file whole.
 # On a board without the dtrace image (netduinoplus2: no stacks.elf) the boot is the stackcap
@@ -36,10 +36,13 @@ tmp=$(mktemp -d)
 [ -n "${KEEP:-}" ] && echo "# files in $tmp"
 trap 'kill $qpid 2>/dev/null; [ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXIT
 echo "1..6"
-# (profile-331 besides: a probe that skips ticks, which a replay firing at every sample, or at
-# the wrong ones, would not match; profile-997 fires at nearly every tick)
+# (a probe every third sample besides, 3009027 ns, three of profile-997's 1003009: one that
+# skips samples, which a replay firing at every sample, or at the wrong ones, would not match;
+# on the sampler's grid, so that its times are samples too: a probe of another period fires
+# over the capture at the sample after its time, in that sample's thread, where the board
+# fired it in the thread of its own time)
 D='profile-997 /execname == "stackchain"/ { @[ustack()] = count(); }
-   profile-331 /execname == "stackchain"/ { @n["p331"] = count(); }'
+   profile-3009027ns /execname == "stackchain"/ { @n["p331"] = count(); }'
 "$H/dcompile" -n "$D" -o "$tmp/p.dobj" || { echo "not ok 1 - dcompile"; exit 1; }
 port=$((20000 + ($$ + 7) % 20000))
 board=$(basename "$B")
@@ -70,14 +73,14 @@ starve_qemu() {
 boot() {
     rm -f "$tmp/cap.kev" "$tmp/cap.uart" "$tmp/qemu.log"
     if [ $image = stackcap ]; then  # no dtrace on the board: appinit is pid 1, the capture alone
-        (cd "$tmp" && QEMU_ARGS="appinit stackchain ;; tracelogger -d1 -p 1000 -f cap.kev" \
+        (cd "$tmp" && QEMU_ARGS="appinit stackchain ;; tracelogger -d1 -p 997 -f cap.kev" \
             QEMU_TIMEOUT=120 "$here/scripts/qemu-run.sh" "$img" -S -gdb "tcp:127.0.0.1:$port" "${qlog[@]}" > "$tmp/run.out" 2>&1) &
     elif uart_board "$board"; then  # the program's text on the board, the capture from UART 1
-        (QEMU_ARGS="dtrace -c appinit -n '$D' ;; appinit stackchain ;; tracelogger -d1 -p 1000" \
+        (QEMU_ARGS="dtrace -c appinit -n '$D' ;; appinit stackchain ;; tracelogger -d1 -p 997" \
             QEMU_UART1=$tmp/cap.uart QEMU_TIMEOUT=120 \
             "$here/scripts/qemu-run.sh" "$img" -S -gdb "tcp:127.0.0.1:$port" "${qlog[@]}" > "$tmp/run.out" 2>&1) &
     else                            # the tracelogger writes cap.kev where QEMU runs (semihosting)
-        (cd "$tmp" && QEMU_ARGS="dtrace -c appinit $tmp/p.dobj ;; appinit stackchain ;; tracelogger -d1 -p 1000 -f cap.kev" \
+        (cd "$tmp" && QEMU_ARGS="dtrace -c appinit $tmp/p.dobj ;; appinit stackchain ;; tracelogger -d1 -p 997 -f cap.kev" \
             QEMU_TIMEOUT=120 "$here/scripts/qemu-run.sh" "$img" -S -gdb "tcp:127.0.0.1:$port" "${qlog[@]}" > "$tmp/run.out" 2>&1) &
     fi
     qpid=$!
@@ -91,7 +94,7 @@ boot() {
     "$H/traceprinter" "$tmp/cap.kev" > "$tmp/cap.txt" 2>&1
     samples=$(grep -c 'SYSTEM  :STACK .* user depth .*(stackchain' "$tmp/cap.txt")
     # dtrace -i's aggregation: blocks of frame lines ("              0xc007e") then a count
-    "$H/dtrace" -q -i "$tmp/cap.kev" -n "$D" > "$tmp/cap.agg" 2> "$tmp/cap.err"
+    "$H/dtrace" -q -i "$tmp/cap.kev" --no-symbols -n "$D" > "$tmp/cap.agg" 2> "$tmp/cap.err"
     awk '/^ +0x[0-9a-f]+$/ { s = s " " $1; next } /^ +[0-9]+$/ && s != "" { print $1 s; s = "" }' \
         "$tmp/cap.agg" | sort -rn > "$tmp/cap.stacks"   # "count pc0 pc1 ..." most frequent first
     # the stacks whose first frame stacksym puts in chain_spin; the most frequent one against gdb
@@ -161,10 +164,11 @@ done < "$tmp/gdb.frames"
 ok $bad "dtrace -i's ustack( ) in chain_spin is gdb's bt: $ngdb functions and every return address"
 [ $bad = 0 ] || sed 's/^/# /' "$tmp/names.diff"
 
-# the board's own profile-997 over the same samples' ticks: the same count. Both fire at the
-# same ticks by one rule: the capture samples every tick (-p 1000), the board stamps a tick's
-# STACK sample with the time kdt_tick decides by (kernel/main.c tick_samples), and both hold
-# profile-997's times to its period's multiples since boot (trace/period_due.h). Until they
+# the board's own profile-997 over the same samples: the same count. Both fire at the same
+# interrupts by one rule: the capture samples at profile-997's rate (-p 997), on the same grid
+# (the period's multiples since boot, trace/period_due.h), so a sample and a firing interrupt
+# together, and the board decides by the time the sample's STACK event was stamped with
+# (kernel/kprof.c), the one dtrace -i reads. Before the profile timer both came at the tick; until they
 # did, each counted from an origin of its own (the D program's start, the capture's first
 # event) and, on a loaded host, whose QEMU ticks come 0.2 to 18 ms apart, every tick less than
 # a period after the one before was a chance to fire at it on one side alone: 12 against 14,
@@ -172,14 +176,14 @@ ok $bad "dtrace -i's ustack( ) in chain_spin is gdb's bt: $ngdb functions and ev
 # CPU's first sample, so there it may fire where the board did not, or not where it did. A
 # CPU whose first sample in the capture is stackchain's (on qemu-virt-a53 CPU 0's, often)
 # allows one firing either way; on mps2-an385 the first is appinit's and the counts are equal.
-# Both totals are read alike: every count line of the stacks' aggregation; and profile-331's.
+# Both totals are read alike: every count line of the stacks' aggregation; and the third's.
 sum_counts() { awk '/^ +[0-9]+$/ { s += $1 } END { print s + 0 }'; }
 p331() { awk '$1 == "p331" { n = $2 } END { print n + 0 }'; }
 cap=$(sum_counts < "$tmp/cap.agg")
 cap331=$(p331 < "$tmp/cap.agg")
 if [ $image = stackcap ]; then
     n=$((n + 1))
-    echo "ok $n - dtrace -i fires profile-997 at the capture's samples as the board did # SKIP no target dtrace on $board ($cap firings over the capture, $cap331 of profile-331)"
+    echo "ok $n - dtrace -i fires profile-997 at the capture's samples as the board did # SKIP no target dtrace on $board ($cap firings over the capture, $cap331 every third)"
     exit 0
 fi
 live=$(con_of dtrace < "$tmp/run.out" | sum_counts)
@@ -192,4 +196,4 @@ edge=$(awk -v p="${scpid:-none}" '/SYSTEM  :STACK / && !seen[$2]++ && (/\(stackc
 d=$((cap > live ? cap - live : live - cap))
 d331=$((cap331 > live331 ? cap331 - live331 : live331 - cap331))
 [ "$live" -gt 0 ] && [ "$live331" -gt 0 ] && [ "$d" -le "$edge" ] && [ "$d331" -le "$edge" ]
-ok $? "dtrace -i fires profile-997 at the capture's samples as the board did: $cap firings, $live live; profile-331 $cap331, $live331 live ($edge CPUs first sampled in stackchain)"
+ok $? "dtrace -i fires profile-997 at the capture's samples as the board did: $cap firings, $live live; every third sample's probe $cap331, $live331 live ($edge CPUs first sampled in stackchain)"

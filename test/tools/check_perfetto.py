@@ -22,6 +22,9 @@
 #   - message flows (track events): every track event's track is described, a thread track
 #     has the tree's pid and tid, every flow id has at least two points (no start-only flow)
 #     and nothing after its terminating point;
+#   - instants with args (user events, faults: track_event_parser.cc and
+#     util/debug_annotation_parser.cc): an instant has a name; each debug annotation has a name
+#     (else "Debug annotation without name") and one value of a type the parser takes;
 #   - perf samples and their callstacks (importers/proto/profile_module.cc,
 #     stack_profile_sequence_state.cc): a sequence's interned data is used only after a packet
 #     of it said its incremental state was cleared, and only on that sequence; iids are
@@ -30,17 +33,22 @@
 #     callstack and the process tree's pid and tid (or 0, idle). -s N: N samples expected.
 # Scenario checks (kevscen): one sched_switch per RUNNING event, the worker's CPU time from
 # the sched_switch sequence, interrupts, names.
-# usage: check_perfetto.py [-l LOST] [-b BOOT_EPOCH_S] FILE [EXPECT-FILE RUNNING-EVENTS]
-# (prints TAP lines, no plan). -l: the .kev's lost-event total; -b: its BOOT_DATE in seconds.
+# usage: check_perfetto.py [-l LOST] [-b BOOT_EPOCH_S] [-d OUT] FILE [EXPECT-FILE RUNNING-EVENTS]
+# (prints TAP lines, no plan). -l: the .kev's lost-event total; -b: its BOOT_DATE in seconds;
+# -d: write every instant with args as a JSON line {"ts", "tid", "name", "cat", "args"} to OUT
+# (tid: the thread track's, from its TrackDescriptor).
 import sys
 from wake_target import wake_targets
 
 args = sys.argv[1:]
 want_lost = want_boot = comm_tid = None
 want_samples = None
-while args and args[0] in ("-l", "-b", "-c", "-s"):
+dump_path = None
+while args and args[0] in ("-l", "-b", "-c", "-s", "-d"):
     if args[0] == "-l":
         want_lost = int(args[1])
+    elif args[0] == "-d":
+        dump_path = args[1]
     elif args[0] == "-s":
         want_samples = int(args[1])
     elif args[0] == "-c":  # -c TID: print "# comm TID NAME TS" when TID's next_comm changes
@@ -127,6 +135,7 @@ ppids = {}
 descr = {}  # track uuid -> (pid, tid) or None for a non-thread track
 flowpts = {}  # flow id -> [(ts, terminating)]
 tevents = []
+instants = []  # (ts, TrackEvent fields) of track events with debug annotations
 for pkt in decoded:
     d = dict(pkt)
     ok_seq &= 10 in d
@@ -146,6 +155,8 @@ for pkt in decoded:
     if 11 in d:
         te = fields(d[11])
         tevents.append((d.get(8, 0), dict(te).get(11)))
+        if any(f == 4 for f, _ in te):
+            instants.append((d.get(8, 0), te))
         for f, v in te:
             if f in (47, 48):
                 flowpts.setdefault(int.from_bytes(v, "little") if isinstance(v, bytes) else v,
@@ -278,6 +289,39 @@ check("importer: every track event is on a described track (%d events)" % len(te
 check("importer: thread tracks have the process tree's pid and tid",
       all(v is None or v[1] == 0 or (v[1] in threads and threads[v[1]][1] == v[0])
           for v in descr.values()), [v for v in descr.values() if v and v[1] and v[1] not in threads][:5])
+# debug annotations: DebugAnnotation name 10 (or interned name_iid 1), one value among
+# bool 2, uint 3, int 4, double 5, string 6, pointer 7, nested 8, legacy JSON 9, dict 11, array 12
+VALUES = (2, 3, 4, 5, 6, 7, 8, 9, 11, 12)
+bad_args, dumped = [], []
+for ts, te in instants:
+    ted = dict(te)
+    name = ted.get(23)
+    if ted.get(9) != 3 or not name:
+        bad_args.append(("an instant without its type or name", ts))
+    args = {}
+    for f, v in te:
+        if f != 4:
+            continue
+        a = fields(v)
+        ad = dict(a)
+        nvals = [f2 for f2, _ in a if f2 in VALUES]
+        if 10 not in ad and 1 not in ad:
+            bad_args.append(("Debug annotation without name", ts))
+        elif len(nvals) != 1:
+            bad_args.append(("an annotation with %d values" % len(nvals), ts))
+        else:
+            val = ad[nvals[0]]
+            args[ad.get(10, b"").decode()] = val.decode() if isinstance(val, bytes) else val
+    tid = (descr.get(ted.get(11)) or (None, None))[1]
+    dumped.append({"ts": ts, "tid": tid, "name": name.decode() if name else None,
+                   "cat": [v.decode() for f, v in te if f == 22], "args": args})
+check("importer: %d instants with args, each named, each annotation named with one value"
+      % len(instants), not bad_args, bad_args[:3])
+if dump_path:
+    import json
+    with open(dump_path, "w") as out:
+        for x in dumped:
+            out.write(json.dumps(x) + "\n")
 badflow = [k for k, p in flowpts.items() if len(p) < 2 or any(term for ts, term in sorted(p)[:-1])]
 check("importer: message flows have two points or more, terminated last (%d flows)" % len(flowpts),
       not badflow, badflow[:5])

@@ -63,6 +63,10 @@ for key, want in sorted(exp.items()):
         q = find(stats["interrupts"], irq=int(part[1]))
         if part[2] == "count":
             check(key, q.get("count"), w)
+        elif part[2] == "rate":     # over the time the source was active
+            check(key + " (per second, to 1e-6)", round(q.get("rate_per_s", 0) / w, 6), 1.0)
+        elif part[2].startswith("latency_"):    # latency_n, latency_min, latency_max
+            check(key, q.get("latency", {}).get(part[2][len("latency_"):]), w)
         else:
             d = q.get(part[2], {})
             check(key + " (min, max, n)", (d.get("min"), d.get("max"), d.get("n")),

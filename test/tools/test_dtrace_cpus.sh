@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 # The host's dtrace over a capture from several CPUs (kevscen4's two-CPU scenario): `cpu` is
 # the CPU each event was recorded on, each CPU has its own buffers and aggregations, and
-# -x cpu=N replays CPU N's events alone (docs/smp.md, "D").
+# -x cpu=N replays CPU N's events alone (docs/smp.md, "D on several CPUs").
 # usage: test_dtrace_cpus.sh [BINDIR [SCRATCHDIR]]  (defaults: build/host build/host-test/kevconv)
 set -u
 bin=${1:-build/host}

@@ -79,6 +79,20 @@ want=$("$bin/kevscen" -s -r 2 sync "$dir/sync.kev" | sed -n 's/^expect user 101 
 rm -rf "$dir/sync.ctf"; "$bin/kev2ctf" -o "$dir/sync.ctf" "$dir/sync.kev" >/dev/null
 check "babeltrace2: a registered user event's text is its name and formatted words ($want)" \
     test "$(babeltrace2 "$dir/sync.ctf" | grep -c "code = 101, text = \"$want\"")" = 2
+# SYNC_WAIT and PRIO_CHANGE as declared events with named fields (they were kev_unknown with
+# raw words): the script's blocked request (filter on semaphore 3 held by logger) is a
+# kev_sync_wait whose waiter, kind, object and owner are those; its inheritance boosts of
+# logger are sched_pi_setprio (LTTng's fields, Trace Compass's priority) with the cause.
+babeltrace2 "$dir/sync.ctf" > "$dir/sync.txt"
+read -r _ _ rt rwho _ rus rkind robj rowner <<<"$("$bin/kevscen" -s -r 2 sync "$dir/sync.kev" | grep '^expect request ')"
+read -r _ _ bwho bn <<<"$("$bin/kevscen" -s -r 2 sync "$dir/sync.kev" | grep '^expect boosts ')"
+pidof() { "$bin/traceprinter" "$dir/sync.kev" | sed -n "s/.*PROCCREATE_NAME .* pid:\([0-9]*\) name:${1%/main}$/\1/p" | head -1; }
+wpid=$(pidof "$rwho"); opid=$(pidof "$rowner"); bpid=$(pidof "$bwho")
+check "babeltrace2: kev_sync_wait: ${rwho} blocked on ${rkind} ${robj} held by ${rowner} (pid $opid)" \
+    grep -q "kev_sync_wait: .* tid = $((wpid * 1000 + 1)), pid = $((wpid * 1000 + 1)), vtid = 1, kind = ( \"$rkind\" : container = [0-9]* ), object = $robj, owner_tid = $((opid * 1000 + 1)), owner_vpid = $opid, owner_vtid = 1 }" "$dir/sync.txt"
+check "babeltrace2: $bn sched_pi_setprio of $bwho by mutex inheritance, none of our events kev_unknown" \
+    test "$(grep -c "sched_pi_setprio: .* comm = \"${bwho%/main}\", tid = $((bpid * 1000 + 1)), .*cause = ( \"mutex inheritance\"" "$dir/sync.txt")" = "$bn" \
+        -a "$(grep -c 'kev_unknown: .*kev_class = 5, kev_event = 51[5-9]' "$dir/sync.txt")" = 0
 # A main thread renamed with ThreadName: babeltrace2 shows the new comm from the rename on.
 read -r _ _ rtid rold rnew rt <<<"$(${KEVSCEN4:-build/host-test/kevscen4} wake "$dir/wake.kev" | grep '^expect rename ')"
 comms=$(babeltrace2 "$dir/wake-ups across CPUs.ctf" | grep "sched_switch" | grep -o "next_comm = \"[a-z]*\", next_tid = $rtid," | uniq | sed 's/next_comm = "\([a-z]*\)".*/\1/' | tr '\n' ' ')

@@ -4,7 +4,8 @@
 # the rules Perfetto's trace processor imports ftrace by (sched continuity, waking before
 # runnable, FtraceEvent.pid, loss reaching its stats, clock snapshot, process tree) on the
 # scripted scenarios, kevgen traces with every overrun policy in both byte orders and two
-# CPUs, and its scheduling, wake-up and interrupt events match the scenarios; damaged input.
+# CPUs, and its scheduling, wake-up and interrupt events match the scenarios; user events are
+# instants with args by the importer's rules for debug annotations; damaged input.
 # usage: test_kev2perfetto.sh [BINDIR [SCRATCHDIR]]  (defaults: build/host build/host-test/kevconv)
 set -u
 bin=${1:-build/host}
@@ -70,6 +71,21 @@ for s in loss smp "overwrite-b"; do
     grep -A1 '^not ok' "$dir/consumers-$s.tap"
 done
 check "two CPUs: a bundle per CPU" grep -q 'CPUs with events: 0,1$' "$dir/smp.tap"
+# User events as instants with args (kevscen sync: a program registers code 101 and logs it
+# twice): one instant per USER event traceprinter prints, the registered ones named as the
+# script says ("wait_report: noise ran ..."), with the code and the formatted value.
+want=$("$bin/kevscen" -s -r 2 sync "$dir/sync.kev" | sed -n 's/^expect user 101 2 \([a-z_]*\) /\1: /p')
+nuser=$("$bin/traceprinter" "$dir/sync.kev" | grep -c 'USREVENT:')
+"$bin/kev2perfetto" -o "$dir/sync.pftrace" "$dir/sync.kev"
+python3 "$here/check_perfetto.py" -d "$dir/sync.inst" "$dir/sync.pftrace" >"$dir/sync.tap" 2>&1
+check "user events: $nuser instants with args by trace processor's rules, code 101 twice as '$want'" \
+    python3 -c 'import json, sys
+u = [x for x in map(json.loads, open(sys.argv[1])) if x["cat"] == ["user"]]
+w = [x for x in u if x["args"].get("code") == 101]
+sys.exit(0 if len(u) == int(sys.argv[2]) and len(w) == 2 and
+         all(x["name"] == sys.argv[3] and x["args"]["value"] == sys.argv[3].split(": ", 1)[1]
+             for x in w) else 1)' "$dir/sync.inst" "$nuser" "$want"
+grep '^not ok' "$dir/sync.tap"
 size=$(stat -c %s "$dir/basic.kev")
 head -c $((size - 100)) "$dir/basic.kev" >"$dir/trunc.kev"
 err=$("$bin/kev2perfetto" -o "$dir/trunc.pftrace" "$dir/trunc.kev" 2>&1); rc=$?

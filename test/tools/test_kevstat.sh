@@ -11,11 +11,13 @@ scratch stat "${2:-build/host-test/kevconv}"
 need python3
 
 # Each scenario in both ways of writing message events (kevscen -k: as the kernel does for a
-# waiting receiver) and with two round counts.
-for s in basic loss kbasic kloss; do
+# waiting receiver) and with two round counts; "ibasic" and "kibasic" with interrupts that come
+# while their driver is busy (kevscen -i: their latency counts the wait for the driver).
+for s in basic loss kbasic kloss ibasic kibasic; do
     k=; [ "${s#k}" != "$s" ] && k=-k
+    i=; case $s in *ibasic) i=-i ;; esac
     for r in 20 7; do
-        "$bin/kevscen" $k -r "$r" "${s#k}" "$dir/$s$r.kev" >"$dir/$s$r.expect"
+        "$bin/kevscen" $k $i -r "$r" "$(sed 's/^k\{0,1\}i\{0,1\}//' <<<"$s")" "$dir/$s$r.kev" >"$dir/$s$r.expect"
         if ! "$bin/kevstat" --json "$dir/$s$r.kev" >"$dir/$s$r.json" 2>"$dir/$s$r.err"; then
             notok "$s, $r rounds: kevstat --json runs" "$(cat "$dir/$s$r.err")"; continue; fi
         python3 "$here/check_stats.py" "$dir/$s$r.json" "$dir/$s$r.expect" >"$dir/$s$r.tap" 2>&1

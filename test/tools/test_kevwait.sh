@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# kevstat's "waits" section (trace/kev_wait.c): priority inversions (who, how long, every
+# kevstat's "waits" section (tools/analysis/kx_wait.c): every wait (when, who, on what, held
+# by whom, how long), priority inversions (who, how long, every
 # middle thread with its share when two take turns), the
 # boost of a mutex with inheritance, the critical path split into running / blocked on X held
 # by Y, and an ABBA deadlock's cycle, on kevscen's "sync" scenario whose answers kevscen
@@ -63,6 +64,17 @@ for v in events derived events-timeout derived-timeout; do
         open)
             check "$v: the cycle still open at the end of the truncated trace" has "$txt" \
                 "still blocked at the end of the trace" ;;
+        waits)
+            check "$v: every wait listed ($1)" has "$txt" \
+                "== Waits on mutexes, semaphores and condition variables: $1 ==" ;;
+        wait)   # when, who, in what state, how long, on what, held by whom
+            if [ "$4" = -1 ]; then
+                check "$v: $2 waits from $1 us on $5 $6 held by $7 to the end" grep -qE \
+                    "^ +$1\.000 us $2 waited [0-9.]+ us \(still at the end\) \($3\) on $5 $6 held by $7" <<<"$txt"
+            else
+                check "$v: $2 waits $4 us from $1 us on $5 $6 held by $7" grep -qE \
+                    "^ +$1\.000 us $2 waited $4\.000 us \($3\) on $5 $6 held by $7" <<<"$txt"
+            fi ;;
         esac
     done < <(grep '^expect ' "$dir/$v.expect")
     # The same findings in --json (what kevreport embeds), against the same expect lines.

@@ -15,8 +15,8 @@
 #include <cmocka.h>
 
 #include <uapi/kcall.h>
-#include "../../tools/kevconv/kx_ids.h"
-#include "../../tools/kevconv/kx_stats.h"
+#include "../../tools/analysis/kx_ids.h"
+#include "../../tools/analysis/kx_stats.h"
 
 static struct kev_reader rd; // empty: no names, 1 MHz
 static uint32_t words[8];
@@ -84,7 +84,7 @@ static void test_implicit_switch(void **state)
     assert_int_equal(s->th[a].state_t[KEV_TH_RUNNING], 150 + 60);
     assert_int_equal(s->th[a].state_t[KEV_TH_READY], 90);
     assert_int_equal(s->th[b].state_t[KEV_TH_RUNNING], 50);
-    assert_int_equal(s->idle_t[0], 40);     // 300..340 nobody ran
+    assert_int_equal(s->none_t[0], 40);     // 300..340 no thread known to run
     assert_int_equal(s->prio_t[10], 210);   // wide events: prio 10 * pid
     assert_int_equal(s->prio_t[20], 50);
     kx_stats_free(s);

@@ -14,6 +14,7 @@
 #include <d/dcc.h>
 #include <d/dcons.h>
 #include <d/dobj_opts.h>
+#include <d/dprinfo.h>
 #include <d/dprobes.h>
 #include <d/dvm.h>
 #include <d/dobj_file.h>
@@ -211,7 +212,8 @@ static void test_alloca(void **state)
 static void test_macros(void **state)
 {
     (void)state;
-    struct dcc_macros m = { 42, 7, 3, 4, 1000, 100, 1001, 101, 0 };
+    struct dcc_macros m = { .pid = 42, .ppid = 7, .pgid = 3, .sid = 4, .uid = 1000, .gid = 100,
+                           .euid = 1001, .egid = 101 };
     const char *src = "BEGIN { trace((long)($pid * 1000 + $ppid * 100 + $egid)); }";
     struct dcc_in in = { src, strlen(src), 0, 1, &m };
     struct dcc_out out;
@@ -247,6 +249,229 @@ static void test_macros(void **state)
     assert_string_equal(out.tag, "D_MACRO_UNDEF");
 }
 
+static int fake_symbol(const char *module, const char *name, uint64_t *addr)
+{
+    if ((module[0] && strcmp(module, "kernel") != 0) || strcmp(name, "kdt_fire") != 0)
+        return -1;
+    *addr = 0x89dc;
+    return 0;
+}
+
+/* run_args: compiles src with script arguments argv (argc of them, $0 first) and the given
+ * flags, fires BEGIN, and returns its first record's 8-byte value; or, when the compile fails,
+ * INT64_MIN with the error's tag in *tag. */
+static int64_t run_args(const char *src, const char *const *argv, unsigned argc, int defaultargs,
+                        int argref, char *tag)
+{
+    struct dcc_macros m = { .noids = 1, .argv = argv, .argc = argc,
+                            .defaultargs = defaultargs, .argref = argref };
+    struct dcc_in in = { src, strlen(src), 0, 1, &m };
+    struct dcc_out out;
+    tag[0] = 0;
+    if (dcc_compile(&in, arena, sizeof(arena), &out) != 0) {
+        strcpy(tag, out.tag);
+        return INT64_MIN;
+    }
+    struct dvm_opts o = { 4096, 4096, 4096, DVM_BUF_SWITCH, 1, 1, 0, 0 };
+    char err[256];
+    if (dvm_load(&st, out.obj, out.objlen, &o, mem, sizeof(mem), err, sizeof(err)) != 0)
+        fail_msg("%s: %s", src, err);
+    struct dvm_ctx ctx = { 0, 1234, 1, 1, 0, 0, 0, 0, "t", 0, 1 };
+    dvm_fire(&st, &ctx, DPROBE_BEGIN, NULL);
+    int64_t got = INT64_MIN + 1;
+    dvm_buf_read(&st, 0, 1, value_cb, &got);
+    return got;
+}
+
+/* Script arguments as dtrace(1M)'s operands (libdtrace's dt_lex.l): $N is the argument's text
+ * substituted as an integer, an identifier or else a string; $$N always the string; $0 the
+ * script; a missing one is D_MACRO_UNDEF unless defaultargs (0, ""); the last one must be
+ * named (D_MACRO_UNUSED) unless argref; probe descriptions take them too. */
+static void test_script_args(void **state)
+{
+    (void)state;
+    char tag[24];
+    const char *av[] = { "x.d", "42", "pid", "hello world", "\"quoted\"", "-0x10", "99999999999999999999" };
+    assert_int_equal(run_args("BEGIN { trace((long)$1); }", av, 2, 0, 0, tag), 42);
+    assert_int_equal(run_args("BEGIN { trace((long)$2 + $1); }", av, 3, 0, 0, tag), 1234 + 42);
+    assert_int_equal(run_args("BEGIN { trace(strlen($3)); trace($1 + $2); }", av, 4, 0, 0, tag), 11);
+    assert_int_equal(run_args("BEGIN { trace(strlen($4)); trace($3); }", av, 5, 0, 0, tag), 6);
+    assert_int_equal(run_args("BEGIN { trace((long)$5); trace($$4); }", av, 6, 0, 0, tag), -16);
+    assert_int_equal(run_args("BEGIN { trace(strlen($$1)); }", av, 2, 0, 0, tag), 2);
+    assert_int_equal(run_args("BEGIN { trace(strlen($0)); }", av, 1, 0, 0, tag), 3);
+    assert_int_equal(run_args("BEGIN { trace(strlen($$0)); }", av, 1, 0, 0, tag), 3);
+    assert_int_equal(run_args("BEGIN { trace((long)$1); }", av, 1, 0, 0, tag), INT64_MIN);
+    assert_string_equal(tag, "D_MACRO_UNDEF");
+    assert_int_equal(run_args("BEGIN { trace((long)$1 + strlen($$2)); }", av, 1, 1, 0, tag), 0);
+    assert_int_equal(run_args("#pragma D option defaultargs\nBEGIN { trace((long)$3); }", av, 1,
+                              0, 0, tag), 0);
+    assert_int_equal(run_args("BEGIN { trace((long)$1); }", av, 3, 0, 0, tag), INT64_MIN);
+    assert_string_equal(tag, "D_MACRO_UNUSED");
+    assert_int_equal(run_args("BEGIN { trace((long)$1); }", av, 3, 0, 1, tag), 42);
+    assert_int_equal(run_args("BEGIN { trace((long)$6); }", av, 7, 0, 0, tag), INT64_MIN);
+    assert_string_equal(tag, "D_MACRO_OFLOW");
+    assert_int_equal(run_args("BEGIN { trace((long)$pid); }", av, 1, 0, 0, tag), INT64_MIN);
+    assert_string_equal(tag, "D_MACRO_UNDEF");  /* noids: a board's compile has no $pid */
+    const char *pd[] = { "x.d", "BEGIN" };
+    assert_int_equal(run_args(":::$1 { trace(7L); }", pd, 2, 0, 0, tag), 7);
+    /* kernel symbols in backquotes: &`sym the front end's address, its value unsupported,
+     * an unknown name libdtrace's D_IDENT_UNDEF */
+    dcc_symbol = fake_symbol;
+    assert_int_equal(run_args("BEGIN { trace((long)&`kdt_fire); }", av, 1, 0, 0, tag), 0x89dc);
+    assert_int_equal(run_args("BEGIN { trace((long)&kernel`kdt_fire); }", av, 1, 0, 0, tag),
+                     0x89dc);
+    assert_int_equal(run_args("BEGIN { trace(`kdt_fire); }", av, 1, 0, 0, tag), INT64_MIN);
+    assert_string_equal(tag, "D_UNSUPPORTED");
+    assert_int_equal(run_args("BEGIN { trace((long)&`nosuch); }", av, 1, 0, 0, tag), INT64_MIN);
+    assert_string_equal(tag, "D_IDENT_UNDEF");
+    dcc_symbol = NULL;
+    /* a #! line is discarded wherever it stands, as libdtrace's lexer does */
+    assert_int_equal(run_args("/* header */\n#!/usr/sbin/dtrace -s\nBEGIN { trace(5L); }", av, 1,
+                              0, 0, tag), 5);
+}
+
+/* The threads and processes this test's engine host knows (d/dprinfo.h), by who; the
+ * first is the firing context of run_long (pid 1, tid 1, running). */
+static struct { uint32_t who; struct dvm_lwpinfo li; } fake[8] = {
+    { 0x10001, { .state = 1, .left = 1, .nlwp = 1, .fname = "t" } },
+};
+static unsigned nfake = 1;
+
+int dvm_lwpinfo(uint32_t who, struct dvm_lwpinfo *out)
+{
+    for (unsigned k = 0; k < nfake; k++)
+        if (fake[k].who == who || (!(who & 0xffffu) && fake[k].who >> 16 == who >> 16)) {
+            *out = fake[k].li;
+            return 0;
+        }
+    return -1;
+}
+
+static void rec_cb(void *arg, const struct dvm_rechdr *h)
+{
+    if (h->rh_size > sizeof(*h))
+        memcpy(arg, h + 1, h->rh_size - sizeof(*h) < 64 ? h->rh_size - sizeof(*h) : 64);
+}
+
+/* fire_probe: compiles src, fires probe id once with args a0..a3 in the context of thread
+ * pid/tid, and returns the first record's first 8 bytes (a string's first bytes in *text when
+ * text is not NULL). */
+static int64_t fire_probe(const char *src, uint32_t id, int32_t pid, int32_t tid, uint64_t a0,
+                          uint64_t a1, uint64_t a2, uint64_t a3, char *text)
+{
+    struct dcc_in in = { src, strlen(src), 0, 1, NULL };
+    struct dcc_out out;
+    if (dcc_compile(&in, arena, sizeof(arena), &out) != 0)
+        fail_msg("%s: %s", src, out.err);
+    struct dvm_opts o = { 4096, 4096, 4096, DVM_BUF_SWITCH, 1, 1, 0, 0 };
+    char err[256];
+    if (dvm_load(&st, out.obj, out.objlen, &o, mem, sizeof(mem), err, sizeof(err)) != 0)
+        fail_msg("%s: %s", src, err);
+    struct dvm_ctx ctx = { 0, pid, tid, 1, 0, 0, 0, 0, "t", 0, 1 };
+    uint64_t args[DVM_NARGS] = { a0, a1, a2, a3 };
+    dvm_fire(&st, &ctx, id, args);
+    char rec[64] = { 0 };
+    dvm_buf_read(&st, 0, 1, rec_cb, rec);
+    if (text)
+        memcpy(text, rec, sizeof(rec));
+    int64_t v;
+    memcpy(&v, rec, 8);
+    return v;
+}
+
+/* psinfo_t, lwpsinfo_t and cpuinfo_t (procinfo.c, d/dprinfo.h) against Solaris's constants
+ * (illumos's procfs.d, sys/proc.h, sys/sobject.h, sys/procfs.h), this kernel's states mapped
+ * as docs/d-probes.md says. */
+static void test_translators(void **state)
+{
+    (void)state;
+    /* pid 2: a program (its parent 1, three threads); pid 0: the idle thread */
+    static const struct { unsigned kstate, pr_state; char sname; unsigned stype; } map[] = {
+        { 1, 6, 'O', 0 }, { 2, 2, 'R', 0 }, { 3, 4, 'T', 0 }, { 0, 3, 'Z', 0 },
+        { 4, 1, 'S', 7 }, { 5, 1, 'S', 7 }, { 6, 1, 'S', 7 }, { 13, 1, 'S', 6 },
+        { 14, 1, 'S', 3 }, { 12, 1, 'S', 3 }, { 15, 1, 'S', 3 }, { 16, 1, 'S', 3 },
+        { 17, 1, 'S', 4 },
+    };
+    nfake = 3;
+    fake[1].who = 0x20003;
+    fake[1].li = (struct dvm_lwpinfo){ .ppid = 1, .nlwp = 3, .fname = "srv", .cpu = 0 };
+    fake[2].who = 0x00001;
+    fake[2].li = (struct dvm_lwpinfo){ .state = 1, .left = 1, .idle = 1, .nlwp = 1,
+                                       .fname = "kernel" };
+    for (size_t k = 0; k < sizeof(map) / sizeof(map[0]); k++) {
+        fake[1].li.state = fake[1].li.left = (uint8_t)map[k].kstate;
+        assert_int_equal(fire_probe("sched:::sleep { trace((long)args[0]->pr_state); }",
+                                    DPROBE_SCHED_SLEEP, 1, 1, 0x20003, 2, 10, 0, NULL),
+                         map[k].pr_state);
+        assert_int_equal(fire_probe("sched:::sleep { trace((long)args[0]->pr_sname); }",
+                                    DPROBE_SCHED_SLEEP, 1, 1, 0x20003, 2, 10, 0, NULL),
+                         map[k].sname);
+        assert_int_equal(fire_probe("sched:::sleep { trace((long)args[0]->pr_stype); }",
+                                    DPROBE_SCHED_SLEEP, 1, 1, 0x20003, 2, 10, 0, NULL),
+                         map[k].stype);
+        /* off-cpu: the state it goes off in is the probe's arg3, whatever the thread is now */
+        assert_int_equal(fire_probe("sched:::off-cpu { trace((long)curlwpsinfo->pr_state); }",
+                                    DPROBE_SCHED_OFFCPU, 1, 1, 0x20003, 2, 10, map[k].kstate,
+                                    NULL), map[k].pr_state);
+    }
+    /* woken: READY, the object it slept on still its pr_stype (xwork.d's wakeup) */
+    fake[1].li.state = 2;
+    fake[1].li.left = 14;
+    assert_int_equal(fire_probe("sched:::wakeup /args[0]->pr_stype == SOBJ_CV && "
+                                "args[0]->pr_state == SRUN/ { trace(1L); }",
+                                DPROBE_SCHED_WAKEUP, 1, 1, 0x20003, 2, 10, 14, NULL), 1);
+    /* the constants */
+    assert_int_equal(run_long("BEGIN { trace((long)(SSLEEP * 100 + SRUN * 10 + SONPROC)); }"),
+                     126);
+    assert_int_equal(run_long("BEGIN { trace((long)(SOBJ_MUTEX + SOBJ_SHUTTLE * 10)); }"), 71);
+    assert_int_equal(run_long("BEGIN { trace((long)(PR_IDLE | PR_ISSYS)); }"), 0x1400);
+    /* flags: the idle thread is PR_IDLE | PR_ISSYS, a program's thread neither */
+    assert_int_equal(fire_probe("sched:::on-cpu { trace((long)curlwpsinfo->pr_flag); }",
+                                DPROBE_SCHED_ONCPU, 0, 1, 1, 0, 0, 0, NULL), 0x1400);
+    assert_int_equal(fire_probe("sched:::on-cpu { trace((long)args[0]->pr_flag); }",
+                                DPROBE_SCHED_ONCPU, 0, 1, 0x20003, 2, 10, 0, NULL), 0);
+    /* another process's psinfo_t: its name, parent, threads; the thread's class */
+    char text[64];
+    fire_probe("sched:::wakeup { trace(args[1]->pr_fname); }", DPROBE_SCHED_WAKEUP, 1, 1,
+               0x20003, 2, 10, 5, text);
+    assert_string_equal(text, "srv");
+    assert_int_equal(fire_probe("sched:::wakeup { trace((long)(args[1]->pr_ppid * 10 + "
+                                "args[1]->pr_nlwp)); }", DPROBE_SCHED_WAKEUP, 1, 1, 0x20003, 2,
+                                10, 5, NULL), 13);
+    fire_probe("sched:::wakeup { trace(args[0]->pr_clname); }", DPROBE_SCHED_WAKEUP, 1, 1,
+               0x20003, 2, 10, 5, text);
+    assert_string_equal(text, "RT");
+    fire_probe("sched:::wakeup { trace(curlwpsinfo->pr_clname); }", DPROBE_SCHED_WAKEUP, 0, 1,
+               0x20003, 2, 10, 5, text);
+    assert_string_equal(text, "SYS");
+    fire_probe("proc:::create { trace(args[0]->pr_fname); }", DPROBE_PROC_CREATE, 1, 1, 2, 1,
+               0, 0, text);
+    assert_string_equal(text, "srv");
+    /* one id for a thread everywhere: curlwpsinfo->pr_addr is its args[0]->pr_addr */
+    assert_int_equal(fire_probe("sched:::on-cpu /curlwpsinfo->pr_addr == args[0]->pr_addr/ "
+                                "{ trace(1L); }", DPROBE_SCHED_ONCPU, 2, 3, 0x20003, 2, 10, 0,
+                                NULL), 1);
+    /* enqueue's args[2]: the CPU whose queue (arg3; -1: no CPU's) */
+    assert_int_equal(fire_probe("sched:::enqueue { trace((long)args[2]->cpu_id); }",
+                                DPROBE_SCHED_ENQUEUE, 1, 1, 0x20003, 2, 10, (uint64_t)-1, NULL),
+                     -1);
+    assert_int_equal(fire_probe("sched:::dequeue { trace((long)(curcpu->cpu_id * 10 + "
+                                "args[2]->cpu_id)); }", DPROBE_SCHED_DEQUEUE, 1, 1, 0x20003, 2,
+                                10, 3, NULL), 3);
+    /* a clause whose probes type args[2] differently; args[] of a probe with integers */
+    struct dcc_out out;
+    const char *multi = "sched:::enqueue, sched:::wakeup { trace(args[2]->cpu_id); }";
+    struct dcc_in in = { multi, strlen(multi), 0, 1, NULL };
+    assert_int_equal(dcc_compile(&in, arena, sizeof(arena), &out), -1);
+    assert_string_equal(out.tag, "D_ARGS_MULTI");
+    const char *intarg = "msg:::send { trace(args[0]->pr_pid); }";
+    in.src = intarg;
+    in.len = strlen(intarg);
+    assert_int_equal(dcc_compile(&in, arena, sizeof(arena), &out), -1);
+    assert_string_equal(out.tag, "D_TYPE_MEMBER");
+    nfake = 1;
+}
+
 static void buf_write(void *arg, const char *s, size_t n)
 {
     char *b = arg;
@@ -271,6 +496,53 @@ static void test_printf_times(void **state)
         struct dfmt_spec sp = { k & 1 ? 'T' : 'Y', 0, 0, 0, 0, 0, 0, -1, -1 };
         dfmt_int(&o, &sp, (int64_t)t * 1000000000, 'L');
         assert_string_equal(got, want);
+    }
+}
+
+/* printf's %e %f %g (and E, F, G) of a float's or a double's bits against the C library's
+ * printf of the same value: random bits (denormals, infinities and NaNs among them), and
+ * decimal fractions, with flags, widths and precisions. As libdtrace writes a precision into
+ * the format only when it is above 0, %.0f prints as %f. */
+static void test_printf_floats(void **state)
+{
+    (void)state;
+    static const char *const convs[][2] = {
+        { "%e", "%e" }, { "%f", "%f" }, { "%g", "%g" }, { "%E", "%E" }, { "%G", "%G" },
+        { "%F", "%F" }, { "%.3f", "%.3f" }, { "%.10g", "%.10g" }, { "%.1g", "%.1g" },
+        { "%12.4e", "%12.4e" }, { "%-12.2f|", "%-12.2f|" }, { "%+g", "%+g" },
+        { "% e", "% e" }, { "%#g", "%#g" }, { "%010.3f", "%010.3f" }, { "%.17g", "%.17g" },
+        { "%.20e", "%.20e" }, { "%.30f", "%.30f" }, { "%.0f", "%f" }, { "%#.0e", "%#e" },
+    };
+    srand(17);
+    for (int k = 0; k < 4000; k++) {
+        uint64_t bits = (uint64_t)rand() << 42 ^ (uint64_t)rand() << 21 ^ (uint64_t)rand();
+        double dv;
+        if (k % 3 == 0) { /* a decimal fraction, as a program's values tend to be */
+            dv = (double)(rand() % 2000000 - 1000000) / (double)(1 + rand() % 10000);
+            memcpy(&bits, &dv, 8);
+        }
+        int isf = k & 1;
+        if (isf) {
+            float fv = (float)dv;
+            uint32_t fb = (uint32_t)bits;
+            if (k % 3 == 0)
+                memcpy(&fb, &fv, 4);
+            memcpy(&fv, &fb, 4);
+            dv = fv;
+            bits = fb;
+        } else {
+            memcpy(&dv, &bits, 8);
+        }
+        for (size_t c = 0; c < sizeof(convs) / sizeof(convs[0]); c++) {
+            char want[512], got[512] = "";
+            snprintf(want, sizeof(want), convs[c][1], dv);
+            struct dcons_out o = { buf_write, got };
+            struct dfmt_arg a = { isf ? 'f' : 'd', (int64_t)bits, NULL };
+            dfmt_printf(&o, convs[c][0], &a, 1, NULL, NULL);
+            if (strcmp(got, want) != 0)
+                fail_msg("%s of %s bits %016llx: got \"%s\", want \"%s\"", convs[c][0],
+                         isf ? "float" : "double", (unsigned long long)bits, got, want);
+        }
     }
 }
 
@@ -657,7 +929,7 @@ static void test_option_values(void **state)
     assert_int_equal(dcc_compile(&in, arena, sizeof(arena), &out), 0);
     assert_int_equal(((const struct dif_hdr *)out.obj)->dh_strsize, 64);
     static const char *const bad_pragmas[] = { "#pragma D option strsize=2kb\nBEGIN { }",
-        "#pragma D option strsize=16k\nBEGIN { }", "#pragma D option strsize=1\nBEGIN { }" };
+        "#pragma D option strsize=32k\nBEGIN { }", "#pragma D option strsize=1\nBEGIN { }" };
     for (size_t k = 0; k < sizeof(bad_pragmas) / sizeof(bad_pragmas[0]); k++) {
         in.src = bad_pragmas[k];
         in.len = strlen(in.src);
@@ -716,6 +988,7 @@ int main(void)
         cmocka_unit_test(test_struct_layout),
         cmocka_unit_test(test_strtoll_procinfo),
         cmocka_unit_test(test_printf_times),
+        cmocka_unit_test(test_printf_floats),
         cmocka_unit_test(test_alloca),
         cmocka_unit_test(test_macros),
         cmocka_unit_test(test_error_lines),
@@ -725,6 +998,8 @@ int main(void)
         cmocka_unit_test(test_dobj_options),
         cmocka_unit_test(test_option_values),
         cmocka_unit_test(test_target_text),
+        cmocka_unit_test(test_script_args),
+        cmocka_unit_test(test_translators),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -396,7 +396,7 @@ static void test_memory_vars(void **state)
 
 /* llquantize's parameters are checked so that no size the engine computes can overflow:
  * llquantize(v, 512, 0, 6, 511) made factor^(high + 1) = 2^63 and a bucket count past the
- * aggregation's values (issue 17 item 11); a bucket count past the limit is refused too. */
+ * aggregation's values; a bucket count past the limit is refused too. */
 static void test_llquantize_sizes(void **state)
 {
     (void)state;

@@ -131,7 +131,7 @@ static void test_bad_address(void **state)
 }
 
 /* A fault that has no address (copyin( ) of more than scratch holds) reports address 0, not
- * the address of an earlier fault (issue 25: the ERROR record carried a stale one). */
+ * the address of an earlier fault (the ERROR record must not carry a stale one). */
 static void test_fault_addr_not_stale(void **state)
 {
     (void)state;
@@ -432,9 +432,9 @@ static void test_agg_increment(void **state)
     assert_int_equal(r.c, 4);
 }
 
-/* Negative and extreme values and increments in the quantize family (issue 25: the red team's
- * negquant / neglquant runs saw UBSan report signed overflow in agg.c): no undefined
- * behaviour (this binary runs under UBSan without recovery), each value in its bucket. */
+/* Negative and extreme values and increments in the quantize family (negquant / neglquant
+ * programs could make agg.c overflow a signed value): no undefined behaviour (this binary runs
+ * under UBSan without recovery), each value in its bucket. */
 static void test_agg_negative_extremes(void **state)
 {
     (void)state;
@@ -453,8 +453,8 @@ static void test_agg_negative_extremes(void **state)
 }
 
 /* dvm_agg_remove reads no more of the key than its caller says it holds, whatever the
- * aggregation's keys (issue 25: it read a whole key from any pointer; under ASan an 8-byte
- * block read as a string key is a heap overflow), and refuses an aggregation the program
+ * aggregation's keys (reading a whole key from any pointer would overflow: under ASan an
+ * 8-byte block read as a string key is a heap overflow), and refuses an aggregation the program
  * has not got. */
 static void test_agg_remove_reads_only_len(void **state)
 {

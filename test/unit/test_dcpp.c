@@ -57,7 +57,7 @@ static void test_conditionals(void **state)
     assert_string_equal(run("#if 0\n#if 1\nno\n#endif\n#elif 0x10 > 15 && 010 == 8 && "
                             "7 % 4 == 3 && -1 < 0\nyes\n#endif\n"),
                         "\n\n\n\n\nyes\n\n");
-    /* overflow wraps around as in GCC's and Clang's #if (issue 17 item 16): no undefined
+    /* overflow wraps around as in GCC's and Clang's #if: no undefined
      * behaviour for UBSan to report, the same answer on the board and the host */
     assert_string_equal(run("#if 9223372036854775807 + 1 == -9223372036854775807 - 1\nyes\n#endif\n"),
                         "\nyes\n\n");

@@ -112,7 +112,7 @@ static void test_pulses_by_priority(void **state)
 static void test_pulse_pool_exhaustion(void **state)
 {
     (void)state;
-    // One process queues at most KMAX_PULSES_PER_PROC (issue 17 item 3): the pool is never
+    // One process queues at most KMAX_PULSES_PER_PROC: the pool is never
     // one process's to empty.
     int sent = 0;
     while (ipc_send_pulse(pc, coid, 5, 1, 1) == 0)

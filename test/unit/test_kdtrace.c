@@ -128,7 +128,7 @@ static void test_load_go_read(void **state)
 }
 
 // KDT_AGGREMOVE's key must lie in the engine's block end to end: a key pointer a few bytes
-// before the block's end made the lookup read a whole key past it (issue 17 item 13).
+// before the block's end would make the lookup read a whole key past it.
 static void test_aggremove_key_range(void **state)
 {
     (void)state;
@@ -147,11 +147,11 @@ static void test_aggremove_key_range(void **state)
     assert_int_equal(dt(KDT_UNLOAD, 0, 0, 0), 0);
 }
 
-// A process decides nothing about D's `timestamp` (issue 25 item 2): a user-event ring
+// A process decides nothing about D's `timestamp`: a user-event ring
 // record's time goes through the trace's clamp (trace_time_clamp), and D's timestamp is the
-// time the trace slot got. Before, a record stamped just under 2^31 cycles in the past (a
-// time before boot, 85.9 s at 25 MHz) reached D as such, wrapped to ~1.8e19 ns, while the
-// trace put it at now.
+// time the trace slot got. Without the clamp a record stamped just under 2^31 cycles in the
+// past (a time before boot, 85.9 s at 25 MHz) would reach D as such, wrapped to ~1.8e19 ns,
+// while the trace put it at now.
 static uint64_t next_trace_value(const uint8_t *buf, int n, int *off)
 {
     while (*off + (int)sizeof(struct dvm_rechdr) + 8 <= n) {
@@ -230,7 +230,7 @@ static void test_user_event_timestamp_clamped(void **state)
     timestamp_session_stop();
 }
 
-// The red-team rerun of issue 25 (docs/hostile.md): the same on the trace's slow path (an
+// The same on the trace's slow path (docs/hostile.md; an
 // event filter on the USER class, as `tracelogger` and `dtrace -i` filters set; also a buffer
 // change or a time that went back), with a clock that moves at each read, as a real one does.
 // D's timestamp must still be the time the slot got, not a later reading of the clock.

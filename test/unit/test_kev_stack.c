@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 // The STACK / FAULT decoder (trace/kev_stack.c) against payloads built by hand from the layout
 // in docs/trace-events.md: 32- and 64-bit pcs, the cut-short reason and the depth bound, and
-// malformed payloads (short, over the depth bound, unknown kind) refused without reading past.
+// malformed payloads (short, over the depth bound, unknown kind) refused without reading past;
+// the IMAGE decoder (trace/kev_image.c) the same way: the id's bytes and the name after them,
+// a payload too short for its id or an id longer than the kernel writes refused.
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -9,6 +11,7 @@
 #include <string.h>
 #include <cmocka.h>
 #include <trace/kev_stack.h>
+#include <trace/kev_image.h>
 
 static void stack32(void **state)
 {
@@ -91,11 +94,49 @@ static void fault(void **state)
     assert_string_equal(b, "7/1 SIGILL undefined instruction pc 0xc00bc");
 }
 
+// An IMAGE payload as a little-endian 1.02 file gives it: [pid, length, load, id..., name].
+static void image(void **state)
+{
+    (void)state;
+    static struct kev_reader r;     // (byte order and version: a little-endian 1.02 file)
+    r.kr_ver_minor = 2;
+    uint32_t w[16] = { 5, 20, 0xc0000 };
+    uint8_t id[20];
+    for (unsigned i = 0; i < 20; i++)
+        id[i] = (uint8_t)(0x78 + i);
+    memcpy(&w[3], id, 20);
+    memcpy(&w[8], "stackfault", 11);
+    struct kev_event e = { .cls = KEV_C_SYSTEM, .ev = KEV_SYS_IMAGE, .w = w, .nw = 11 };
+    struct kev_image im;
+    assert_int_equal(kev_image_decode(&r, &e, &im), 0);
+    assert_int_equal(im.pid, 5);
+    assert_int_equal(im.base, 0xc0000);
+    assert_int_equal(im.id_len, 20);
+    assert_memory_equal(im.id, id, 20);
+    assert_string_equal(im.name, "stackfault");
+    char b[200];
+    kev_image_text(&im, b, sizeof(b));
+    assert_string_equal(b, "pid:5 build_id:78797a7b7c7d7e7f808182838485868788898a8b load:0x000c0000 "
+                           "name:stackfault");
+    e.nw = 7;                       // shorter than its id
+    assert_int_equal(kev_image_decode(&r, &e, &im), -1);
+    e.nw = 11;
+    w[1] = 33;                      // longer than the kernel writes
+    assert_int_equal(kev_image_decode(&r, &e, &im), -1);
+    w[1] = 0;                       // none: the name follows the three words
+    memcpy(&w[3], "demo.elf", 9);
+    assert_int_equal(kev_image_decode(&r, &e, &im), 0);
+    assert_int_equal(im.id_len, 0);
+    assert_string_equal(im.name, "demo.elf");
+    e.ev = KEV_SYS_STACK;           // not an IMAGE event
+    assert_int_equal(kev_image_decode(&r, &e, &im), -1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(stack32), cmocka_unit_test(stack64_cut), cmocka_unit_test(stack_bad),
-        cmocka_unit_test(fault),
+        cmocka_unit_test(fault), cmocka_unit_test(image),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

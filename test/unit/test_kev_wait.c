@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Priority inversions in the wait analysis (trace/kev_wait.c) over hand-built event sequences
+// Priority inversions in the wait analysis (tools/analysis/kx_wait.c) over hand-built event sequences
 // on one CPU, whose answers are written by hand from the schedule below: every thread that ran
 // in the owner's place while the waiter waited is named with its own share, largest first,
 // the shares add up to the time lost, and a thread above the waiter's priority is no middle.
@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <cmocka.h>
 #include <trace/kev.h>
-#include <trace/kev_wait.h>
+#include "../../tools/analysis/kx_wait.h"
 
 enum { LOW = 1, HIGH, MID_A, MID_B, TOP, MID_FIRST };
 static const int prio_of[] = { 0, 10, 30, 20, 25, 40 }; // MID_FIRST + i: 11 + i

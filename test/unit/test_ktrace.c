@@ -2,10 +2,12 @@
 // The kernel's trace glue on the host: buffers from the contiguous allocator (ENOMEM when no
 // block is large enough, EEXIST twice), the per-class hook flags following the ring, the
 // dynamic filter entry point the D engine uses, user events, the user-event rings' checks
-// (kernel/kuring.c), and the snapshot at START.
+// (kernel/kuring.c), the snapshot at START, and what each process runs (SYSTEM IMAGE: its
+// build id read from the note the program header names, refused unless whole and GNU's).
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
@@ -67,7 +69,7 @@ static void test_alloc_errors(void **state)
     assert_int_equal(te(KTRACE_INSERTSUSEREVENT, 3, 1, 2), 0);
 }
 
-// Another KAPP_F_TRACE process may not throw the owner's buffers away (issue 17 item 14), and
+// Another KAPP_F_TRACE process may not throw the owner's buffers away, and
 // a ring's memory is cleared when it is freed: the next one holds none of its words.
 static void test_dealloc_owner_and_clear(void **state)
 {
@@ -161,8 +163,9 @@ static void test_user_event_errors(void **state)
 // The user-event ring (kernel/kuring.c): registration checks; the drain stops at a record not
 // committed yet (the first one of a zeroed ring too), rejects a bad code, gives up a ring
 // whose head is past its size (rejected: at most its size), each with a URING_BAD event naming
-// the pid and never counted lost (issue 25 item 3: "lost" is only what the system could not
-// keep); a new capture skips what was written before it, without touching the ring at START.
+// the pid and never counted lost ("lost" is only what the system could not keep, so a
+// process cannot inflate it); a new capture skips what was written before it, without
+// touching the ring at START.
 static void test_user_ring(void **state)
 {
     (void)state;
@@ -241,8 +244,7 @@ static void test_user_ring(void **state)
 }
 
 // Records a process committed just before it ended (killed while a thread of it on another CPU
-// had written them, before any drain) reach the trace at its teardown, not lost uncounted
-// (issue 25).
+// had written them, before any drain) reach the trace at its teardown, not lost uncounted.
 static void test_ring_drained_when_the_process_ends(void **state)
 {
     (void)state;
@@ -271,6 +273,105 @@ static void test_ring_drained_when_the_process_ends(void **state)
     assert_int_equal(q->ur.addr, 0);
 }
 
+// The IMAGE events in the ring's buffers, pid -> (id length, load address, id, name): their
+// slots found by their headers and their payload gathered, as a reader of the file would.
+struct image_ev {
+    unsigned n;
+    uint32_t pid[8], len[8], base[8];
+    uint8_t id[8][32];
+    char name[8][32];
+};
+
+static void ring_images(struct image_ev *out)
+{
+    const uint32_t *mem = (const uint32_t *)(pool + (p->map_base - (uint32_t)(uintptr_t)pool));
+    size_t nslots = p->map_len / 16u;
+    memset(out, 0, sizeof(*out));
+    for (size_t i = 0; i < nslots && out->n < 8; i++) {
+        uint32_t h = mem[4 * i];
+        if (kev_hdr_type(h) != KEV_TYPE_CB || kev_hdr_class(h) != KEV_C_SYSTEM ||
+            kev_hdr_event(h) != KEV_SYS_IMAGE)
+            continue;
+        uint32_t w[64];
+        unsigned nw = 0;
+        for (size_t k = i; k < nslots && nw + 2 <= 64; k++) {
+            w[nw++] = mem[4 * k + 2];
+            w[nw++] = mem[4 * k + 3];
+            if (kev_hdr_type(mem[4 * k]) == KEV_TYPE_CE)
+                break;
+        }
+        unsigned j = out->n++, len = KEV_IMAGE_ID_LEN(w[1]);
+        out->pid[j] = w[0];
+        out->len[j] = len;
+        out->base[j] = w[2];
+        memcpy(out->id[j], &w[KEV_IMAGE_WORDS], len);   // (the host's memory order)
+        snprintf(out->name[j], sizeof(out->name[j]), "%s",
+                 (const char *)&w[KEV_IMAGE_WORDS + (len + 3) / 4]);
+    }
+}
+
+// One image event of pid, or NULL.
+static int image_of(const struct image_ev *e, uint32_t pid)
+{
+    for (unsigned j = 0; j < e->n; j++)
+        if (e->pid[j] == pid)
+            return (int)j;
+    return -1;
+}
+
+// A program's build id as the kernel writes it: the GNU note its header names, checked to lie
+// whole in the program's slot and to be GNU's build id (else written as none, length 0).
+static void test_image_events(void **state)
+{
+    (void)state;
+    static uint32_t slot[128];          // the program's flash slot (512 bytes), its note at 256
+    uint8_t *img = (uint8_t *)slot, id[20];
+    for (unsigned i = 0; i < sizeof(id); i++)
+        id[i] = (uint8_t)(0xa0 + i);
+    proc_scan_apps(kstub_addr(img), sizeof(slot), 0);   // (the slot's size; no program in it)
+    p->flash_base = kstub_addr(img);
+    struct { uint32_t off, namesz, descsz, type; const char *name; unsigned want; } cases[] = {
+        { 256, 4, 20, 3, "GNU", 20 },   // a SHA-1 build id
+        { 256, 4, 16, 3, "GNU", 16 },   // an MD5 one
+        { 256, 4, 40, 3, "GNU", 0 },    // longer than the event holds
+        { 256, 4, 20, 1, "GNU", 0 },    // another note type
+        { 256, 4, 20, 3, "GNV", 0 },    // another owner
+        { 482, 4, 20, 3, "GNU", 0 },    // misaligned
+        { 484, 4, 20, 3, "GNU", 0 },    // past the slot's end
+        { 0, 0, 0, 0, NULL, 0 },        // no note (build_id 0)
+    };
+    te(KTRACE_ALLOCBUFFER, 2, 0, 0);
+    te(KTRACE_ADDALLCLASSES, 0, 0, 0);
+    for (unsigned c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+        memset(img, 0, sizeof(slot));
+        trace_app.build_id = 0;
+        if (cases[c].name) {
+            uint8_t *n = img + cases[c].off;
+            memcpy(n, &cases[c].namesz, 4), memcpy(n + 4, &cases[c].descsz, 4);
+            memcpy(n + 8, &cases[c].type, 4), memcpy(n + 12, cases[c].name, 4);
+            if (cases[c].off + 16 + sizeof(id) <= sizeof(slot))
+                memcpy(n + 16, id, sizeof(id));
+            trace_app.build_id = kstub_addr(n);
+        }
+        te(KTRACE_START, 0, 0, 0);  // the snapshot: the kernel's image, then each process's
+        struct image_ev e;
+        ring_images(&e);
+        te(KTRACE_STOP, 0, 0, 0);
+        te(KTRACE_FLUSHBUFFER, 0, 0, 0);
+        int k = image_of(&e, 0), j = image_of(&e, 1);
+        assert_true(k >= 0 && j >= 0);
+        assert_int_equal(e.len[k], 0);  // (no linked kernel image on the host)
+        assert_int_equal(e.len[j], cases[c].want);
+        assert_int_equal(e.base[j], kstub_addr(img));
+        assert_string_equal(e.name[j], "p1");
+        if (cases[c].want)
+            assert_memory_equal(e.id[j], id, cases[c].want);
+        te(KTRACE_DEALLOCBUFFER, 0, 0, 0);
+        te(KTRACE_ALLOCBUFFER, 2, 0, 0);
+        te(KTRACE_ADDALLCLASSES, 0, 0, 0);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -281,6 +382,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_user_event_errors, setup, teardown),
         cmocka_unit_test_setup_teardown(test_user_ring, setup, teardown),
         cmocka_unit_test_setup_teardown(test_ring_drained_when_the_process_ends, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_image_events, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

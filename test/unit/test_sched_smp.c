@@ -140,8 +140,8 @@ static unsigned all_kicks(void)
     return k;
 }
 
-// The CPU that takes the kernel's tick charges its own thread alone (docs/smp.md, "Issue 28,
-// tenth round"): CPU 0's ticks leave CPU 1's thread's slice and flags as they were, and
+// The CPU that takes the kernel's tick charges its own thread alone (docs/smp.md, "The
+// tick"): CPU 0's ticks leave CPU 1's thread's slice and flags as they were, and
 // interrupt nobody.
 static void test_tick_touches_own_cpu_only(void **state)
 {

@@ -4,7 +4,7 @@
 // line at a time, each with its source ("<pid>/<name>: "), up to KCON_LINE - 2 characters
 // (long enough for dtrace's error lines); a longer line is cut there, a process's gathered
 // line goes out before its other console writes and when it ends, and control characters
-// come out escaped (issue 25).
+// come out escaped (docs/console.md).
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -80,8 +80,8 @@ static void test_long_line_and_flushes(void **state)
     assert_int_equal(kstub_console[kstub_console_len - 1], '\n');
 }
 
-// CR, ESC, NUL, other control bytes and DEL come out escaped; tab and text stay (issue 25
-// item 5: a process cannot move the cursor, clear the screen or reset the terminal).
+// CR, ESC, NUL, other control bytes and DEL come out escaped; tab and text stay (a process
+// cannot move the cursor, clear the screen or reset the terminal).
 static void test_control_characters_escaped(void **state)
 {
     (void)state;
@@ -94,7 +94,7 @@ static void test_control_characters_escaped(void **state)
     assert_string_equal(kstub_console, want);
 }
 
-// The red-team rerun of issue 25 (docs/hostile.md): C1 controls act on terminals too (CSI
+// C1 controls act on terminals too (docs/hostile.md, attack 18; CSI
 // U+009B as UTF-8 c2 9b clears a screen like ESC [ does); they come escaped, while UTF-8 text
 // whose continuation bytes fall in 0x80-0x9f (an em dash: e2 80 94) stays intact.
 static void test_c1_controls_escaped(void **state)

@@ -212,7 +212,8 @@ static void test_exact_events_both_byte_orders(void **st)
 }
 
 // Records a process's bad user-event ring had (SYSTEM URING_BAD [pid, n | given up]) are
-// rejected, counted apart from losses (issue 25 item 3): the decoder's kev_rejected_total,
+// rejected, counted apart from losses (a process cannot inflate the loss count): the
+// decoder's kev_rejected_total,
 // which traceprinter, kevstat and kevreport show, and never in kev_lost_total.
 static void test_rejected_apart_from_lost(void **st)
 {

@@ -3,8 +3,11 @@
 // Dwfl per file, searched in the order added (the programs', then the kernel image's).
 #define _GNU_SOURCE
 #include "tool_elfsym.h"
+#include <elfutils/libdwelf.h>
 #include <elfutils/libdwfl.h>
+#include <fcntl.h>
 #include <gelf.h>
+#include <unistd.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
@@ -19,6 +22,18 @@ struct elf_mod {
 static struct elf_mod elfs[MAX_ELFS];
 static unsigned nelfs;
 static int kernel_elf = -1; // elfs[] index of the kernel image's file
+static void (*on_lookup)(void);
+
+void elfsym_on_lookup(void (*fn)(void))
+{
+    on_lookup = fn;
+}
+
+static void before_lookup(void)
+{
+    if (on_lookup)
+        on_lookup();
+}
 
 static const Dwfl_Callbacks callbacks = {
     .find_elf = dwfl_build_id_find_elf,
@@ -61,7 +76,9 @@ static void module_name(const char *path, char *out, size_t n)
 
 // symbol_at: the function file i has a symbol for at addr, and the function's start (a Thumb
 // symbol's value has bit 0, cleared); NULL when the file has no symbol there (*held: the
-// file's range holds addr).
+// file's range holds addr). In an ARM file addr is looked up with bit 0 set: a Thumb
+// function's symbol is its start + 1, so its first instruction (a pc a profile sample or
+// func( ) can give: an idle loop's) would otherwise fall in the function before it.
 static const char *symbol_at(unsigned i, uint64_t addr, uint64_t *start, Dwfl_Module **mod,
                              int *held)
 {
@@ -69,61 +86,91 @@ static const char *symbol_at(unsigned i, uint64_t addr, uint64_t *start, Dwfl_Mo
     *held = m != NULL;
     if (!m)
         return NULL;
-    GElf_Off off;
-    GElf_Sym sym;
-    const char *f = dwfl_module_addrinfo(m, addr, &off, &sym, NULL, NULL, NULL);
-    if (!f)
-        return NULL;
-    *start = addr - off;
     GElf_Addr bias;
     Elf *elf = dwfl_module_getelf(m, &bias);
     GElf_Ehdr eh;
-    if (elf && gelf_getehdr(elf, &eh) && eh.e_machine == EM_ARM)
+    int arm = elf && gelf_getehdr(elf, &eh) && eh.e_machine == EM_ARM;
+    uint64_t look = arm ? addr | 1u : addr;
+    GElf_Off off;
+    GElf_Sym sym;
+    const char *f = dwfl_module_addrinfo(m, look, &off, &sym, NULL, NULL, NULL);
+    if (!f || f[0] == '$')  // none, or an ARM/AArch64 mapping symbol ($a, $t, $d, $x): no
+        return NULL;        // function (the kernel image's $d covers its programs' slots)
+    *start = look - off;
+    if (arm)
         *start &= ~(uint64_t)1u;
     *mod = m;
     return f;
 }
 
-// elfsym_frame: caller frames are looked up at pc - 1, the call itself, as gdb does (a call
-// may be a function's last instruction).
+// frame_in: pc named from file i; caller frames are looked up at pc - 1, the call itself, as
+// gdb does (a call may be a function's last instruction). 0, or -1 if i has no function there.
+static int frame_in(unsigned i, uint64_t pc, int caller, int with_lines, char *out, size_t n,
+                    char *fn_only, size_t fn_n)
+{
+    uint64_t look = caller && pc ? pc - 1 : pc, start;
+    Dwfl_Module *m;
+    int held;
+    const char *f = symbol_at(i, look, &start, &m, &held);
+    if (!f)
+        return -1;
+    if (pc > start)
+        snprintf(out, n, "%s`%s+0x%" PRIx64, elfs[i].name, f, pc - start);
+    else
+        snprintf(out, n, "%s`%s", elfs[i].name, f);
+    if (fn_only)
+        snprintf(fn_only, fn_n, "%s", f);
+    if (with_lines) {
+        Dwfl_Line *l = dwfl_module_getsrc(m, look);
+        int line = 0;
+        const char *src = l ? dwfl_lineinfo(l, NULL, &line, NULL, NULL, NULL) : NULL;
+        if (src) {
+            const char *b = strrchr(src, '/');
+            size_t len = strlen(out);
+            snprintf(out + len, n - len, " [%s:%d]", b ? b + 1 : src, line);
+        }
+    }
+    return 0;
+}
+
+// The files in search order: the programs' in the order added, then the kernel image's.
+static int search_order(unsigned k)
+{
+    if (kernel_elf < 0)
+        return (int)k;
+    if (k + 1 == nelfs)
+        return kernel_elf;
+    return (int)k < kernel_elf ? (int)k : (int)k + 1;
+}
+
 int elfsym_frame(uint64_t pc, int caller, int with_lines, char *out, size_t n, char *fn_only,
                  size_t fn_n)
 {
-    uint64_t look = caller && pc ? pc - 1 : pc, start;
-    for (unsigned i = 0; i < nelfs; i++) {
-        Dwfl_Module *m;
-        int held;
-        const char *f = symbol_at(i, look, &start, &m, &held);
-        if (!f)
-            continue;
-        if (pc > start)
-            snprintf(out, n, "%s`%s+0x%" PRIx64, elfs[i].name, f, pc - start);
-        else
-            snprintf(out, n, "%s`%s", elfs[i].name, f);
-        if (fn_only)
-            snprintf(fn_only, fn_n, "%s", f);
-        if (with_lines) {
-            Dwfl_Line *l = dwfl_module_getsrc(m, look);
-            int line = 0;
-            const char *src = l ? dwfl_lineinfo(l, NULL, &line, NULL, NULL, NULL) : NULL;
-            if (src) {
-                const char *b = strrchr(src, '/');
-                size_t len = strlen(out);
-                snprintf(out + len, n - len, " [%s:%d]", b ? b + 1 : src, line);
-            }
-        }
-        return 0;
-    }
+    before_lookup();
+    for (unsigned k = 0; k < nelfs; k++)
+        if (frame_in((unsigned)search_order(k), pc, caller, with_lines, out, n, fn_only, fn_n) == 0)
+            return 0;
     return -1;
+}
+
+int elfsym_frame_in(int idx, uint64_t pc, int caller, int with_lines, char *out, size_t n,
+                    char *fn, size_t fn_n)
+{
+    before_lookup();
+    if (idx < 0 || (unsigned)idx >= nelfs)
+        return -1;
+    return frame_in((unsigned)idx, pc, caller, with_lines, out, n, fn, fn_n);
 }
 
 int elfsym_lookup(uint64_t addr, int kernel, char *mod, size_t mod_n, char *fn, size_t fn_n,
                   uint64_t *off)
 {
+    before_lookup();
     int first = -1; // the first file whose range holds addr (a program's range runs from
                     // its flash to its RAM, over the others' flash): the one named if no
                     // file has a symbol there
-    for (unsigned i = 0; i < nelfs; i++) {
+    for (unsigned k = 0; k < nelfs; k++) {
+        unsigned i = (unsigned)search_order(k);
         if (((int)i == kernel_elf) != (kernel != 0))
             continue;
         Dwfl_Module *m;
@@ -147,29 +194,58 @@ int elfsym_lookup(uint64_t addr, int kernel, char *mod, size_t mod_n, char *fn, 
     return 0;
 }
 
-int elfsym_add(const char *tool, const char *path, int kernel)
+static void elf_init(void)
 {
     static int init;
     if (!init) {
         elf_version(EV_CURRENT);
         init = 1;
     }
+}
+
+int elfsym_add_as(const char *tool, const char *path, const char *name, int kernel)
+{
+    elf_init();
+    if (kernel && kernel_elf >= 0) {
+        fprintf(stderr, "%s: %s: a second kernel image (one is searched)\n", tool, path);
+        return -1;
+    }
+    if (add_elf(tool, path, name) != 0)
+        return -1;
+    if (kernel)
+        kernel_elf = (int)nelfs - 1;
+    return (int)nelfs - 1;
+}
+
+int elfsym_add(const char *tool, const char *path, int kernel)
+{
     char name[64];
     if (kernel)
         snprintf(name, sizeof(name), "kernel");
     else
         module_name(path, name, sizeof(name));
-    if (add_elf(tool, path, name) != 0)
+    return elfsym_add_as(tool, path, name, kernel) < 0 ? -1 : 0;
+}
+
+int elfsym_build_id(const char *path, uint8_t *id, size_t max)
+{
+    elf_init();
+    int fd = open(path, O_RDONLY);
+    if (fd < 0)
         return -1;
-    if (kernel) {
-        kernel_elf = (int)nelfs - 1;
-    } else if (kernel_elf >= 0) { // the kernel's file stays last, whatever the order given
-        struct elf_mod t = elfs[kernel_elf];
-        elfs[kernel_elf] = elfs[nelfs - 1];
-        elfs[nelfs - 1] = t;
-        kernel_elf = (int)nelfs - 1;
+    Elf *elf = elf_begin(fd, ELF_C_READ, NULL);
+    int len = -1;
+    if (elf && elf_kind(elf) == ELF_K_ELF) {
+        const void *p;
+        ssize_t l = dwelf_elf_gnu_build_id(elf, &p);
+        len = l > 0 && (size_t)l <= max ? (int)l : 0;
+        if (len)
+            memcpy(id, p, (size_t)len);
     }
-    return 0;
+    if (elf)
+        elf_end(elf);
+    close(fd);
+    return len;
 }
 
 int elfsym_option(const char *tool, int argc, char **argv, int *i)
@@ -179,6 +255,41 @@ int elfsym_option(const char *tool, int argc, char **argv, int *i)
         return 0;
     ++*i;
     return elfsym_add(tool, argv[*i], a[2] == 'k') == 0 ? 1 : -1;
+}
+
+static int first_module(Dwfl_Module *m, void **user, const char *name, Dwarf_Addr start,
+                        void *arg)
+{
+    (void)user, (void)name, (void)start;
+    *(Dwfl_Module **)arg = m;
+    return DWARF_CB_ABORT;
+}
+
+int elfsym_address(const char *module, const char *name, uint64_t *addr)
+{
+    int kernel = !module || !*module || !strcmp(module, "kernel");
+    for (unsigned i = 0; i < nelfs; i++) {
+        if (kernel ? (int)i != kernel_elf : strcmp(elfs[i].name, module) != 0)
+            continue;
+        Dwfl_Module *m = NULL;
+        dwfl_getmodules(elfs[i].dwfl, first_module, &m, 0);
+        int n = m ? dwfl_module_getsymtab(m) : -1;
+        for (int k = 1; k < n; k++) {
+            GElf_Sym sym;
+            const char *f = dwfl_module_getsym(m, k, &sym, NULL);
+            if (!f || strcmp(f, name) != 0 || sym.st_shndx == SHN_UNDEF)
+                continue;
+            GElf_Addr bias;
+            Elf *elf = dwfl_module_getelf(m, &bias);
+            GElf_Ehdr eh;
+            *addr = sym.st_value;
+            if (elf && gelf_getehdr(elf, &eh) && eh.e_machine == EM_ARM &&
+                GELF_ST_TYPE(sym.st_info) == STT_FUNC)
+                *addr &= ~(uint64_t)1u;
+            return 0;
+        }
+    }
+    return -1;
 }
 
 unsigned elfsym_count(void)

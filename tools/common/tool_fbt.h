@@ -5,11 +5,12 @@
 #ifndef TOOLS_TOOL_FBT_H
 #define TOOLS_TOOL_FBT_H
 
-// tool_fbt_option: takes --kernel FILE (and --kernel=FILE) out of argv (so that getopt never
-// sees it) and loads FILE's table; 0, or -1 after "tool: FILE: reason" (exit 1: a file that
-// cannot be read or has no table is an error, as a script that cannot be read is).
-int tool_fbt_option(const char *tool, int *argc, char **argv);
-// tool_fbt_load: the same for one file.
-int tool_fbt_load(const char *tool, const char *path);
+// tool_fbt_kernel: loads the table of the file each --kernel FILE in argv names (the board
+// image's ELF file, whose symbols the tools read too), leaving argv as it is; an image without
+// an fbt table gives no fbt probes. 0, or -1 after "tool: FILE: reason" (a file that cannot be
+// read, or a damaged table).
+int tool_fbt_kernel(const char *tool, int argc, char **argv);
+// tool_fbt_load: one file; required: a file without a table is an error too.
+int tool_fbt_load(const char *tool, const char *path, int required);
 
 #endif

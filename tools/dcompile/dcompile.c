@@ -18,22 +18,51 @@
 #include <d/optval.h>
 #include "../common/tool_file.h"
 #include "../common/tool_fbt.h"
+#include "../common/tool_elfsym.h"
 
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: dcompile [-q] [-T program] [-x opt=value]... (-s script.d | -n 'clause') "
-               "-o out.dobj\n"
+    fprintf(f, "usage: dcompile [-qZ] [-T program] [-x opt=value]... (-s script.d | -n 'clause') "
+               "-o out.dobj [arg ...]\n"
                "Compiles a D program for the target (make dtrace S=script.d boots it).\n"
                "  -s FILE   the D program      -n TEXT   a program given inline\n"
                "  -q        quiet output       -x o=v    bufsize, aggsize, dynvarsize, specsize,\n"
                "            nspec, bufpolicy (switch|fill|ring), bufresize (auto|manual),\n"
-               "            switchrate (hz or ms), quiet\n"
+               "            switchrate (hz or ms), quiet, strsize, defaultargs, argref,\n"
+               "            destructive\n"
                "  -o FILE   where the compiled program goes\n"
                "  -T NAME   $target is the first process named NAME, from its first kernel call\n"
                "            (d/dtarget.h); without -T, $target is undefined\n"
-               "  --kernel FILE  fbt probes: the kernel image the program will run on (its\n"
-               "            fbt table names them; docs/fbt.md)\n"
+               "  -Z        permit probe descriptions that match no probe\n"
+               "  --kernel FILE  the board image's ELF file: D's `symbol is its address there,\n"
+               "            and its fbt table names the fbt probes (docs/fbt.md)\n"
+               "  arg ...   the script's arguments: $1, $2 ... ($$1 as a string; $0 the script)\n"
                "Exit status: 0 compiled, 1 compile error or bad option, 2 bad usage.\n");
+}
+
+
+/* kernel_symbols: --kernel FILE (the kernel image's ELF file, whose symbols D's `name gives)
+ * taken out of argv before getopt; 0, or -1 after saying why. */
+static int symbol_of(const char *module, const char *name, uint64_t *addr)
+{
+    return elfsym_address(module, name, addr);
+}
+
+static int kernel_symbols(int *argc, char **argv)
+{
+    int n = 1;
+    for (int k = 1; k < *argc; k++) {
+        if (!strcmp(argv[k], "--kernel") && k + 1 < *argc) {
+            if (elfsym_add("dcompile", argv[++k], 1) != 0)
+                return -1;
+            dcc_symbol = symbol_of;
+            continue;
+        }
+        argv[n++] = argv[k];
+    }
+    *argc = n;
+    argv[n] = NULL;
+    return 0;
 }
 
 int main(int argc, char **argv)
@@ -42,17 +71,18 @@ int main(int argc, char **argv)
     dobj_defaults(&h);
     const char *script = NULL, *inline_src = NULL, *out = NULL, *target = NULL;
     char *xs[32];
-    int nx = 0, opt;
+    int nx = 0, opt, zdefs = 0;
     for (int i = 1; i < argc; i++)
         if (!strcmp(argv[i], "--help")) {
             usage(stdout);
             return 0;
         }
-    if (tool_fbt_option("dcompile", &argc, argv) != 0)
-        return 1;
-    while ((opt = getopt(argc, argv, "qx:s:n:o:hT:")) != -1) {
+    if (tool_fbt_kernel("dcompile", argc, argv) != 0 || kernel_symbols(&argc, argv) != 0)
+        return 2;
+    while ((opt = getopt(argc, argv, "qx:s:n:o:hT:Z")) != -1) {
         switch (opt) {
         case 'q': h.quiet = 1; break;
+        case 'Z': zdefs = 1; break;
         case 'x': if (nx < 32) xs[nx++] = optarg; break;
         case 's': script = optarg; break;
         case 'n': inline_src = optarg; break;
@@ -62,7 +92,7 @@ int main(int argc, char **argv)
         default: usage(stderr); return 2;
         }
     }
-    if (!out || !!script == !!inline_src || optind != argc) {
+    if (!out || !!script == !!inline_src) {
         usage(stderr);
         return 2;
     }
@@ -86,14 +116,29 @@ int main(int argc, char **argv)
         src = bound;
         len = n;
     }
+    if (zdefs) { /* -Z: as the pragma, after the text so that error lines stay the script's */
+        static const char z[] = "\n#pragma D option zdefs\n";
+        src = realloc(src, len + sizeof(z));
+        memcpy(src + len, z, sizeof(z));
+        len += sizeof(z) - 1;
+    }
     size_t arena_len = 1u << 20;
     void *arena = malloc(arena_len);
-    struct dcc_in in = { .src = src, .len = len };
+    /* the operands are the script's arguments, $1 on; $0 the script, as dtrace(1M)'s */
+    const char **args = calloc((size_t)(argc - optind) + 2u, sizeof(*args));
+    unsigned nargs = 0;
+    args[nargs++] = script ? script : "dcompile";
+    for (int k = optind; k < argc; k++)
+        args[nargs++] = argv[k];
+    struct dcc_macros macros = { .noids = 1, .argv = args, .argc = nargs };
+    struct dcc_in in = { .src = src, .len = len, .macros = &macros };
     for (int i = 0; i < nx; i++) {  /* -x strsize is the compiler's (as the host dtrace's) */
         uint64_t v;
         if (!strncmp(xs[i], "strsize=", 8) && d_optval_size(xs[i] + 8, &v) == 0 && v >= 2 &&
-            v <= 8192)
+            v <= DIF_STRSIZE_MAX)
             in.strsize = (unsigned)v;
+        macros.defaultargs |= !strcmp(xs[i], "defaultargs");
+        macros.argref |= !strcmp(xs[i], "argref");
     }
     static struct dcc_out co;
     if (!arena || dcc_compile(&in, arena, arena_len, &co) < 0) {

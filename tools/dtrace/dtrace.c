@@ -16,6 +16,10 @@
 #include "cmdproc.h"
 #include "../common/tool_file.h"
 #include "../common/tool_fbt.h"
+#include "../common/tool_elfsym.h"
+#include "../common/tool_map.h"
+#include "../common/tool_syms.h"
+#include "../stacksym/symfilter.h"
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
@@ -35,6 +39,7 @@ struct options {
     unsigned aggsortkeypos, aggsortpos, droptags, noerror, destructive, aggzoom, agghist, aggpack;
     unsigned encoding; /* DCONS_ENC_*: how distributions' bars are drawn */
     unsigned flowindent, zdefs; /* -F / -x flowindent, -Z / -x zdefs */
+    unsigned defaultargs, argref; /* -x defaultargs, -x argref: script arguments' checks */
     const char *script; /* for errors in #pragma D option */
     int pragma_line;    /* > 0: the option comes from a #pragma on this line */
     unsigned cpu_only;  /* -x cpu=N: N + 1 (only CPU N traces); 0: every CPU */
@@ -49,7 +54,8 @@ static void usage(FILE *f)
     fprintf(f, "Usage: dtrace [-CeFlqSvwZ] [-b bufsz] [-c cmd] [-D name[=def]] [-I path] "
                "[-P provider] [-m module] [-f function] [--kernel image.elf] "
                "[-i trace.kev] [-o output] [-p pid] [-U name] [-x opt[=val]] [-s script] "
-               "[-n probe-description-and-clause]\n"
+               "[-n probe-description-and-clause] [arg ...]\n"
+               "\targ: the script's arguments, $1 $2 ... ($$1: as a string; $0 the script)\n"
                "\t-A  anonymous tracing: not on the host (says why; see docs/dtrace-target.md)\n"
                "\t-b  set trace buffer size\n"
                "\t-c  run the specified command and exit upon its completion; $target is its "
@@ -74,9 +80,14 @@ static void usage(FILE *f)
                "\t-x  enable or modify compiler and tracing options\n"
                "\t-Z  permit probe descriptions that match zero probes\n"
                "\t-P  enable or list probes of the specified provider (-m module, -f function)\n"
-               "\t--kernel FILE  name the kernel's fbt probes from FILE, the image it runs on "
-               "(docs/fbt.md)\n"
-               "\t--help  print this message\n");
+               "\t--kernel FILE  the board image's ELF file: D's `symbol is its address there,\n"
+               "\t               its fbt table names the fbt probes (docs/fbt.md),\n"
+               "\t               and with -i the capture's kernel frames are named from it\n"
+               "\t--help  print this message\n"
+               "With -i, code addresses in the output (stack( ), ustack( ), func( ), ufunc( ),\n"
+               "%%a, ...) are named as stacksym names them, from the ELF files the capture ran,\n"
+               "found by build id:\n");
+    syms_usage(f);
 }
 
 /* parse_size: as libdtrace's dt_opt_size (d/optval.h); returns 0 if malformed. */
@@ -138,6 +149,8 @@ static const char *option_apply(struct options *o, const char *name, const char 
             if (!strcmp(name, "droptags")) o->droptags = 1;
             if (!strcmp(name, "noerror")) o->noerror = 1;
             if (!strcmp(name, "zdefs")) o->zdefs = 1;
+            if (!strcmp(name, "defaultargs")) o->defaultargs = 1;
+            if (!strcmp(name, "argref")) o->argref = 1;
             return NULL;
         }
     for (size_t k = 0; k < sizeof(runtime) / sizeof(runtime[0]); k++)
@@ -177,7 +190,7 @@ static const char *option_apply(struct options *o, const char *name, const char 
             else if (!strcmp(name, "dynvarsize")) o->dynvarsize = v;
             else if (!strcmp(name, "specsize")) o->specsize = v;
             else if (!strcmp(name, "strsize")) {
-                if (v < 2 || v > 8192)
+                if (v < 2 || v > DIF_STRSIZE_MAX)
                     goto bad;
                 o->strsize = v;
             }
@@ -297,11 +310,61 @@ static int term_ascii(void)
     return t && (!strcmp(t, "sun") || !strcmp(t, "sun-color") || !strcmp(t, "dumb"));
 }
 
+static void file_write(void *arg, const char *s, size_t n) { fwrite(s, 1, n, (FILE *)arg); }
+
+/* -i's output named (stacksym's rewriting, tools/stacksym/symfilter.c): the consumer's text is
+ * taken a line at a time; arg is the FILE, as file_write's, so that freopen( ) works alike. When
+ * no ELF file of the capture is found (a capture without build ids, nothing given), the text
+ * goes out as it is, its addresses and tokens for stacksym. */
+static struct symfilter sym_filter;
+static char *sym_line;
+static size_t sym_len, sym_cap;
+static int sym_files = -1; /* the files found, at the first write (-1: not looked yet) */
+
+static void sym_write(void *arg, const char *s, size_t n)
+{
+    if (sym_files < 0)
+        sym_files = (int)syms_files();
+    if (!sym_files) {
+        file_write(arg, s, n);
+        return;
+    }
+    for (size_t i = 0; i < n; i++) {
+        if (sym_len + 2 > sym_cap) {
+            sym_cap = sym_cap ? 2 * sym_cap : 4096;
+            sym_line = realloc(sym_line, sym_cap);
+            if (!sym_line) {
+                fprintf(stderr, "dtrace: out of memory\n");
+                exit(1);
+            }
+        }
+        sym_line[sym_len++] = s[i];
+        if (s[i] == '\n') {
+            sym_line[sym_len] = 0;
+            symfilter_line(&sym_filter, sym_line, (FILE *)arg);
+            sym_len = 0;
+        }
+    }
+}
+
+/* sym_flush: what sym_write holds (a line without its newline yet, printa( ) rows). */
+static void sym_flush(FILE *f)
+{
+    if (sym_len)
+        fwrite(sym_line, 1, sym_len, f);
+    sym_len = 0;
+    symfilter_end(&sym_filter, f);
+}
+
+static int sym_on; /* the consumer writes through sym_write */
+
 static FILE *run_out; /* where the consumer writes: stdout, -o's file or freopen( )'s */
 
 static int host_freopen(struct dcons *c, const char *path, const char **why)
 {
     FILE *f = stdout;
+    if (sym_on)
+        sym_flush(run_out);
     fflush(run_out);
     if (path[0] && !(f = fopen(path, "w"))) {
         *why = strerror(errno);
@@ -336,8 +399,8 @@ static int set_option_str(struct options *o, const char *arg)
     return set_option(o, buf, eq);
 }
 
-/* run_cpp: the script through cpp(1), keeping line markers for error lines. A first line
- * "#!interpreter" is blanked first (cpp would refuse it), as libdtrace does. */
+/* run_cpp: the script through cpp(1), keeping line markers for error lines. A line
+ * "#!interpreter" is blanked first (cpp would refuse it; libdtrace discards it anywhere). */
 static const char *cpp_defs[64]; /* -D, -U, -I as cpp(1) arguments, in command-line order */
 static int ncpp_defs;
 
@@ -347,9 +410,16 @@ static char *run_cpp(const char *path, size_t *len)
     char *src = (char *)tool_read_file(path, &srclen);
     if (!src)
         return NULL;
-    if (srclen >= 2 && src[0] == '#' && src[1] == '!')
-        for (size_t k = 0; k < srclen && src[k] != '\n'; k++)
-            src[k] = ' ';
+    for (size_t k = 0; k < srclen; k++) { /* each line "#!...", after blanks */
+        size_t j = k;
+        while (j < srclen && (src[j] == ' ' || src[j] == '\t' || src[j] == '\f' || src[j] == '\v'))
+            j++;
+        if (j + 1 < srclen && src[j] == '#' && src[j + 1] == '!')
+            for (; j < srclen && src[j] != '\n'; j++)
+                src[j] = ' ';
+        while (k < srclen && src[k] != '\n')
+            k++;
+    }
     int fd[2], in[2];
     if (pipe(fd) != 0 || pipe(in) != 0)
         return NULL;
@@ -408,7 +478,7 @@ static char *run_cpp(const char *path, size_t *len)
     return buf;
 }
 
-static void file_write(void *arg, const char *s, size_t n) { fwrite(s, 1, n, (FILE *)arg); }
+
 
 static uint64_t now_ns(clockid_t clk)
 {
@@ -480,6 +550,29 @@ static void disasm(const struct dif_obj *o)
     }
 }
 
+
+/* kernel_symbols: each --kernel FILE (the kernel image's ELF file) read for D's `name, before
+ * getopt; the option stays in argv for -i's frame names (tool_syms.h). 0, or -1 after saying
+ * why. */
+static int symbol_of(const char *module, const char *name, uint64_t *addr)
+{
+    return elfsym_address(module, name, addr);
+}
+
+static int kernel_symbols(int argc, char **argv)
+{
+    for (int k = 1; k + 1 < argc; k++) {
+        if (!strcmp(argv[k], "--"))
+            break;
+        if (!strcmp(argv[k], "--kernel")) {
+            if (elfsym_add("dtrace", argv[++k], 1) != 0)
+                return -1;
+            dcc_symbol = symbol_of;
+        }
+    }
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     struct options o = { .bufsize = 4u << 20, .aggsize = 4u << 20, .dynvarsize = 1u << 20,
@@ -498,8 +591,34 @@ int main(int argc, char **argv)
             usage(stdout);
             return 0;
         }
-    if (tool_fbt_option("dtrace", &argc, argv) != 0)
-        return 1;
+    if (tool_fbt_kernel("dtrace", argc, argv) != 0 || kernel_symbols(argc, argv) != 0)
+        return 2;
+    /* the long options of -i's names (tool_syms.h), taken out before getopt; an option's
+     * argument (a -n clause) is kept as it is */
+    int nkept = 1, k = 1;
+    for (; k < argc; k++) {
+        const char *a = argv[k];
+        int r = a[0] == '-' && a[1] == '-' && a[2] ? syms_option("dtrace", argc, argv, &k) : 0;
+        if (r < 0)
+            return 2;
+        if (r)
+            continue;
+        argv[nkept++] = argv[k];
+        if (!strcmp(a, "--")) {
+            k++;
+            break;
+        }
+        for (const char *c = a[0] == '-' ? a + 1 : ""; *c; c++)
+            if (strchr("bcDfiImnopPsUx", *c)) {
+                if (!c[1] && k + 1 < argc)
+                    argv[nkept++] = argv[++k];
+                break;
+            }
+    }
+    while (k < argc)    /* after "--": as they are */
+        argv[nkept++] = argv[k++];
+    argc = nkept;
+    argv[argc] = NULL;
     while ((opt = getopt(argc, argv, "Ab:c:CD:eFf:i:I:m:n:lo:p:P:qSs:U:vwx:Z")) != -1) {
         switch (opt) {
         case 'b':
@@ -583,7 +702,7 @@ int main(int argc, char **argv)
             return 2;
         }
     }
-    if (optind < argc || (script && text)) {
+    if (script && text) {
         usage(stderr);
         return 2;
     }
@@ -620,9 +739,18 @@ int main(int argc, char **argv)
     } else if (grab && cmdproc_grab((pid_t)target) != 0) {
         return 1;
     }
+    /* the operands are the script's arguments, $1 on; $0 is the script (or dtrace), as
+     * dtrace(1M) passes them */
+    const char **args = calloc((size_t)(argc - optind) + 2u, sizeof(*args));
+    unsigned nargs = 0;
+    args[nargs++] = script ? script : argv[0];
+    for (int k = optind; k < argc; k++)
+        args[nargs++] = argv[k];
     struct dcc_macros macros = { .pid = getpid(), .ppid = getppid(), .pgid = getpgrp(),
                                  .sid = getsid(0), .uid = getuid(), .gid = getgid(),
-                                 .euid = geteuid(), .egid = getegid(), .target = target };
+                                 .euid = geteuid(), .egid = getegid(), .target = target,
+                                 .argv = args, .argc = nargs,
+                                 .defaultargs = (int)o.defaultargs, .argref = (int)o.argref };
     if (o.zdefs) { /* -Z / -x zdefs: the compiler reads it as the pragma (after the text,
                     * so that error lines stay the script's) */
         static const char z[] = "\n#pragma D option zdefs\n";
@@ -715,7 +843,14 @@ int main(int argc, char **argv)
         fprintf(stderr, "dtrace: failed to open output file '%s': %s\n", outpath, strerror(errno));
         return 1;
     }
-    struct dcons_out so = { file_write, out }, se = { file_write, stderr };
+    uint8_t *cap_data = NULL;
+    size_t cap_len = 0;
+    int cap_mapped = 0;
+    if (capture && syms_active() && (cap_data = tool_map_file(capture, &cap_len, &cap_mapped))) {
+        syms_trace("dtrace", cap_data, cap_len);
+        sym_on = 1;
+    }
+    struct dcons_out so = { sym_on ? sym_write : file_write, out }, se = { file_write, stderr };
     static struct dcons cons;
     size_t cmem_len = 16u << 20;
     dcons_init(&cons, &st, &so, &se, malloc(cmem_len), cmem_len);
@@ -825,7 +960,12 @@ int main(int argc, char **argv)
     dvm_fire(&st, &ctx, DPROBE_END, NULL);
     consume(&st, &cons, 1);
     dcons_final(&cons);
+    if (sym_on)
+        sym_flush(run_out);
     fflush(run_out);
+    syms_end();
+    if (cap_data)
+        tool_unmap_file(cap_data, cap_len, cap_mapped);
     if (run_out != stdout)
         fclose(run_out);
     if (damaged)

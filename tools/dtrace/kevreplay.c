@@ -11,6 +11,7 @@
 #define _GNU_SOURCE     /* strptime, timegm */
 #include "kevreplay.h"
 #include "kevreplay_stacks.h"
+#include <d/dprinfo.h>
 #include <d/dprobes.h>
 #include <d/dfbt.h>
 #include <d/dutext.h>
@@ -20,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <trace/kev.h>
+#include <trace/period_due.h>
 #include <trace/kev_decode.h>
 
 /* The tick's interrupt line (uapi/ktrace.h KIRQ_TICK; the host tools do not include the
@@ -32,9 +34,24 @@ enum { KIRQ_CPUTICK_EV = 0x101 };
 struct rthread {
     uint32_t who, obj, owner;
     uint8_t used, state, prio, unstarted;
+    uint8_t left;               /* the state its last change left, while that change fires (a
+                                 * wakeup's: the one it slept in), as the kernel's
+                                 * traced_state; else its state */
+    uint8_t cpu;                /* the CPU it runs or last ran on */
     uint64_t blocked_at;        /* ns; 0: not blocked on a SYNC_* object in this call */
+    uint64_t vt, vt_since;      /* vtimestamp: ns on a CPU since the capture began, and since
+                                 * when it runs (0: it does not) */
 };
 #define RTHREADS 1024u
+
+/* A process as the capture tells it (the kernel's p->ppid and p->nthreads): its parent, from
+ * its CREATE_NAME until that parent ends; its threads created and not yet DEAD. */
+struct rproc {
+    uint32_t pid;
+    int32_t ppid, nlwp;
+    uint8_t used, spawning;     /* spawning: its first thread's CREATE is counted already */
+};
+#define RPROCS 256u
 
 struct replay {
     struct dvm_state *st;
@@ -55,8 +72,14 @@ struct replay {
     struct { int on; uint32_t who, sig; } fault[DVM_MAXCPU]; /* a FAULT awaiting its STACK */
     const struct dfbt *fbt;           /* the kernel's fbt table (--kernel), or NULL */
     uint16_t *fbt_pidx;               /* fbt id - DPROBE_FBT_BASE -> the program's probe + 1 */
+    int spawn_nameless;               /* a failed spawn's proc:::exec was said to have no name */
     struct rthread th[RTHREADS];
+    struct rproc pr[RPROCS];
+    struct kev_reader *r;
 };
+
+/* the replay under way, for dvm_lwpinfo (the engine's hooks are globals) */
+static struct replay *replay_now;
 
 static struct rthread *rthread(struct replay *p, uint32_t who)
 {
@@ -77,6 +100,77 @@ static struct rthread *rthread(struct replay *p, uint32_t who)
     memset(&spare, 0, sizeof(spare));
     spare.who = who;
     return &spare;
+}
+
+/* rthread_find: the thread who, or NULL when the capture has not named it. */
+static struct rthread *rthread_find(struct replay *p, uint32_t who)
+{
+    unsigned h = (who * 2654435761u) >> 22;
+    for (unsigned k = 0; k < RTHREADS; k++) {
+        struct rthread *t = &p->th[(h + k) % RTHREADS];
+        if (!t->used)
+            return NULL;
+        if (t->who == who)
+            return t;
+    }
+    return NULL;
+}
+
+/* rproc: process pid's entry (created, zeroed, when create is set); NULL when none. */
+static struct rproc *rproc(struct replay *p, uint32_t pid, int create)
+{
+    for (unsigned k = 0; k < RPROCS; k++) {
+        struct rproc *q = &p->pr[(pid + k) % RPROCS];
+        if (q->used && q->pid == pid)
+            return q;
+        if (!q->used) {
+            if (!create)
+                return NULL;
+            memset(q, 0, sizeof(*q));
+            q->used = 1;
+            q->pid = pid;
+            return q;
+        }
+    }
+    return NULL;    /* a full table: the process's counts are not kept */
+}
+
+/* dvm_lwpinfo (d/dprinfo.h) for the host's dtrace: over a capture, from the tables the events
+ * build, as the kernel's reads its own; when the host runs a program itself (BEGIN, tick-N,
+ * END, no capture), every firing is the consumer's: one thread, running. */
+int dvm_lwpinfo(uint32_t who, struct dvm_lwpinfo *out)
+{
+    struct replay *p = replay_now;
+    uint32_t pid = who >> 16;
+    if (!p) {
+        out->state = out->left = KEV_TH_RUNNING;
+        out->nlwp = 1;
+        out->fname = "dtrace";
+        return 0;
+    }
+    if (pid) {
+        const struct rproc *q = rproc(p, pid, 0);
+        const char *name = kev_proc_name(p->r, pid);
+        if (!q && !name)
+            return -1;
+        out->ppid = q ? q->ppid : 0;
+        out->nlwp = q ? q->nlwp : 0;
+        out->fname = name;
+    } else {
+        out->ppid = 0;
+        out->nlwp = 1;
+        out->fname = "kernel";
+    }
+    if (!(who & 0xffffu))
+        return 0;
+    const struct rthread *t = rthread_find(p, who);
+    if (!t || t->state == 0xff)
+        return -1;
+    out->state = t->state;
+    out->left = t->left;
+    out->cpu = t->cpu;
+    out->idle = pid == 0;
+    return 0;
 }
 
 static void consume(struct replay *p, int final)
@@ -104,8 +198,13 @@ static uint64_t timer_period(const struct replay *p, uint32_t k)
     return pr->dp_period;
 }
 
-/* advance: capture time reaches t (ns since boot): timers and switches up to t. */
-static void advance(struct replay *p, uint64_t t)
+static void set_ctx(struct replay *p, struct kev_reader *r, unsigned cpu);
+
+/* advance: capture time reaches t (ns since boot): timers and switches up to t. A profile-N
+ * probe without samples fires on every CPU in the context of the thread the capture says ran
+ * there; its arg0/arg1 (the interrupted pc) are 0, which rstacks_begin says: the capture holds
+ * no pc for those moments. */
+static void advance(struct replay *p, struct kev_reader *r, uint64_t t)
 {
     const struct dif_obj *o = &p->st->obj;
     for (;;) {
@@ -127,11 +226,18 @@ static void advance(struct replay *p, uint64_t t)
             if (!timer_period(p, k) || p->next[k] != when)
                 continue;
             uint64_t args[DVM_NARGS] = { 0 };
-            unsigned n = pr->dp_flags & DIF_PRF_PROFILE ? p->ncpus : 1;
-            for (p->ctx.cpu = 0; p->ctx.cpu < n; p->ctx.cpu++)
-                if (!(pr->dp_flags & DIF_PRF_PROFILE) || !p->cpu_only ||
-                    p->ctx.cpu == p->cpu_only - 1u)
-                    dvm_fire(p->st, &p->ctx, pr->dp_id, args);
+            if (!(pr->dp_flags & DIF_PRF_PROFILE)) {
+                p->ctx.cpu = 0;     /* tick-N: one CPU, the board's CPU 0 */
+                dvm_fire(p->st, &p->ctx, pr->dp_id, args);
+            } else {
+                struct dvm_ctx keep = p->ctx;
+                for (unsigned cpu = 0; cpu < p->ncpus; cpu++)
+                    if (!p->cpu_only || cpu == p->cpu_only - 1u) {
+                        set_ctx(p, r, cpu);
+                        dvm_fire(p->st, &p->ctx, pr->dp_id, args);
+                    }
+                p->ctx = keep;
+            }
             p->next[k] += pr->dp_period;
         }
     }
@@ -239,8 +345,15 @@ static void set_ctx(struct replay *p, struct kev_reader *r, unsigned cpu)
     p->ctx.pid = (int32_t)(who >> 16);
     p->ctx.tid = (int32_t)(who & 0xffffu);
     p->ctx.prio = who ? rthread(p, who)->prio : 0;
+    if (who) {  /* vtimestamp: its time on a CPU, as the kernel counts it from the switches */
+        const struct rthread *t = rthread(p, who);
+        p->ctx.vtimestamp = t->vt + (t->vt_since ? p->ctx.timestamp - t->vt_since : 0);
+    }
     const char *name = who >> 16 ? kev_proc_name(r, who >> 16) : "kernel";
     p->ctx.execname = name ? name : "";
+    const struct rproc *q = who >> 16 ? rproc(p, who >> 16, 0) : NULL;
+    p->ctx.ppid = q ? q->ppid : 0;
+    p->ctx.nlwp = who >> 16 ? (q ? q->nlwp : 0) : 1;
 }
 
 static void fire4(struct replay *p, uint32_t id, uint64_t a0, uint64_t a1, uint64_t a2,
@@ -298,6 +411,8 @@ static void fbt_begin(struct replay *p)
             p->fbt_pidx[id - DPROBE_FBT_BASE] = (uint16_t)(k + 1u);
     }
 }
+static void state_fire(struct replay *p, struct kev_reader *r, struct rthread *t, unsigned prev,
+                       unsigned cpu);
 
 /* on_thread: the sched, proc and lockstat probes a thread, priority or SYNC_* event fires,
  * as kdt_state, exit_end_kdt and ktrace_sync.c fire them on the board: args[0] (a who), arg1
@@ -312,8 +427,12 @@ static void on_thread(struct replay *p, struct kev_reader *r, const struct kev_e
     }
     if (e->cls == KEV_C_SYSTEM && e->ev == KEV_SYS_SNAPSHOT && e->nw >= 2 &&
         (w[0] & 0xffu) == 2u) {     /* CPU w[0] >> 8 runs w[1] */
-        if ((w[0] >> 8) < DVM_MAXCPU)
+        if ((w[0] >> 8) < DVM_MAXCPU) {
+            struct rthread *t = rthread(p, w[1]);
             p->cur[w[0] >> 8] = w[1];
+            t->cpu = (uint8_t)(w[0] >> 8);
+            t->vt_since = p->ctx.timestamp ? p->ctx.timestamp : 1;
+        }
         return;
     }
     if (e->cls == KEV_C_SYSTEM && e->ev == KEV_SYS_SNAPSHOT && e->nw >= 1) {
@@ -371,6 +490,11 @@ static void on_thread(struct replay *p, struct kev_reader *r, const struct kev_e
     uint32_t who = w[0] << 16 | (w[1] & 0xffffu), pid = w[0];
     struct rthread *t = rthread(p, who);
     if (e->ev == KEV_TH_CREATE || e->ev == KEV_TH_DESTROY) {
+        struct rproc *q = pid && e->ev == KEV_TH_CREATE ? rproc(p, pid, 1) : NULL;
+        if (q && q->spawning && (who & 0xffffu) == 1)
+            q->spawning = 0;    /* counted at its process's CREATE_NAME, as p->nthreads */
+        else if (q)
+            q->nlwp++;          /* (the kernel counts it before its CREATE) */
         if (p->in_snapshot)
             return;
         if (e->ev == KEV_TH_DESTROY) {
@@ -384,28 +508,78 @@ static void on_thread(struct replay *p, struct kev_reader *r, const struct kev_e
     }
     unsigned prev = t->state, st = e->ev;
     t->state = (uint8_t)st;
+    t->left = (uint8_t)(prev == 0xff ? st : prev);
     p->last_state[cpu] = who;
-    if (p->in_snapshot) {
-        if (st == KEV_TH_RUNNING)
-            p->cur[cpu] = who;
-        return;
-    }
+    if (!p->in_snapshot)
+        state_fire(p, r, t, prev, cpu);
+    else if (st == KEV_TH_RUNNING)
+        p->cur[cpu] = who;
+    t->left = (uint8_t)st;
+    if (st == KEV_TH_RUNNING)
+        t->cpu = (uint8_t)cpu;
+    struct rproc *q = pid && st == KEV_TH_DEAD ? rproc(p, pid, 0) : NULL;
+    if (q)
+        q->nlwp--;              /* (the kernel counts it out after its lwp-exit) */
+}
+
+/* spawned: a spawned process's first thread t runs for the first time: a spawn is Solaris's
+ * fork and exec at once, so proc:::start and proc:::exec fire here as in a forked child
+ * before its exec, with its parent's name (execname; exec's args[0] the program's), then
+ * exec-success as itself (kernel/kdtrace.c kdt_fire_spawned). */
+static void spawned(struct replay *p, struct kev_reader *r, const struct rthread *t)
+{
+    uint32_t who = t->who, pid = who >> 16;
+    const struct rproc *q = rproc(p, pid, 0);
+    const char *parent = q && q->ppid ? kev_proc_name(r, (uint32_t)q->ppid) : "kernel";
+    const char *name = kev_proc_name(r, pid), *own = p->ctx.execname;
+    p->ctx.execname = parent ? parent : "";
+    fire4(p, DPROBE_PROC_START, who, pid, t->prio, 0);
+    replay_text.p = (const uint8_t *)(name ? name : "");
+    replay_text.len = (uint32_t)strlen((const char *)replay_text.p) + 1u;
+    fire4(p, DPROBE_PROC_EXEC, DUTEXT_ADDR, 0, 0, 0);
+    replay_text.p = NULL;
+    replay_text.len = 0;
+    p->ctx.execname = own;
+    fire4(p, DPROBE_PROC_EXEC_SUCCESS, pid, 0, 0, 0);
+}
+
+/* runq_cpu: enqueue's and dequeue's arg3, the CPU whose run queue: with one CPU its own; with
+ * several, not in the capture (a READY event is the waker CPU's, and a thread may be taken from
+ * another CPU's queue than the one that runs it): -1, Solaris's "no CPU's queue". */
+static uint64_t runq_cpu(const struct replay *p)
+{
+    return p->ncpus > 1 ? (uint64_t)-1 : 0;
+}
+
+/* state_fire: the probes of thread t's state change from prev (on_thread). */
+static void state_fire(struct replay *p, struct kev_reader *r, struct rthread *t, unsigned prev,
+                       unsigned cpu)
+{
+    uint32_t who = t->who, pid = who >> 16;
+    unsigned st = t->state;
     switch (st) {
     case KEV_TH_RUNNING: {
-        fire4(p, DPROBE_SCHED_DEQUEUE, who, pid, t->prio, 0);
+        fire4(p, DPROBE_SCHED_DEQUEUE, who, pid, t->prio, runq_cpu(p));
         uint32_t old = p->cur[cpu];
         if (old == who)
             return;
         if (old)
             fire4(p, DPROBE_SCHED_OFFCPU, who, pid, t->prio, rthread(p, old)->state);
+        if (old) {
+            struct rthread *o = rthread(p, old);
+            if (o->vt_since)
+                o->vt += p->ctx.timestamp - o->vt_since;
+            o->vt_since = 0;
+        }
+        t->vt_since = p->ctx.timestamp ? p->ctx.timestamp : 1;
         p->cur[cpu] = who;
         set_ctx(p, r, cpu);
         fire4(p, DPROBE_SCHED_ONCPU, who, pid, t->prio, 0);
         if (t->unstarted) {
             t->unstarted = 0;
-            fire4(p, DPROBE_PROC_LWP_START, who, pid, t->prio, 0);
             if (pid && (who & 0xffffu) == 1)
-                fire4(p, DPROBE_PROC_EXEC_SUCCESS, pid, 0, 0, 0);
+                spawned(p, r, t);
+            fire4(p, DPROBE_PROC_LWP_START, who, pid, t->prio, 0);
         }
         return;
     }
@@ -419,7 +593,7 @@ static void on_thread(struct replay *p, struct kev_reader *r, const struct kev_e
             fire4(p, DPROBE_SCHED_PREEMPT, who, pid, t->prio, 0);
         else
             fire4(p, DPROBE_SCHED_WAKEUP, who, pid, t->prio, prev == 0xff ? 0 : prev);
-        fire4(p, DPROBE_SCHED_ENQUEUE, who, pid, t->prio, 0);
+        fire4(p, DPROBE_SCHED_ENQUEUE, who, pid, t->prio, runq_cpu(p));
         return;
     default: {
         uint32_t id;
@@ -455,6 +629,12 @@ static void no_capture_note(const struct dvm_state *st, const struct rstack_cens
         { DPROBE_PROC_SIGNAL_HANDLE, "proc:::signal-handle", "this kernel has no signal "
           "handlers" },
         { DPROBE_PROC_FAULT, "proc:::fault", "the capture has no fault event" },
+        { DPROBE_LOCK_SPIN_ACQUIRE, "lockstat:::spin-acquire", "the capture has no event for "
+          "the kernel's spin locks" },
+        { DPROBE_LOCK_SPIN_SPIN, "lockstat:::spin-spin", "the capture has no event for the "
+          "kernel's spin locks" },
+        { DPROBE_LOCK_SPIN_RELEASE, "lockstat:::spin-release", "the capture has no event for "
+          "the kernel's spin locks" },
     };
     for (unsigned k = 0; k < sizeof(none) / sizeof(none[0]); k++)
         if (dvm_enabled(st, none[k].id) && !(none[k].id == DPROBE_PROC_FAULT && c->faults))
@@ -469,6 +649,13 @@ static void no_capture_note(const struct dvm_state *st, const struct rstack_cens
             break;
         }
     }
+    /* caller and ucaller: the pcs a capture holds are its stack samples' and faults' */
+    for (uint32_t i = 0; i < st->obj.hdr->dh_ninsns; i++)
+        if (st->obj.insns[i] >> 24 == DIF_CALL && DIF_IDX(st->obj.insns[i]) == DIF_S_CALLER) {
+            fprintf(stderr, "dtrace: caller and ucaller over a capture: its pcs are its stack "
+                    "samples' (at profile-N: arg0, arg1), 0 at the other probes\n");
+            break;
+        }
 }
 
 /* fault_fire: proc:::fault for the FAULT pending on cpu, in the faulting thread's context,
@@ -523,13 +710,59 @@ static void on_stack(struct replay *p, struct kev_reader *r, const struct kev_ev
     for (uint32_t k = 0; k < o->hdr->dh_nprobes && k < 64; k++) {
         const struct dif_probe *pr = &o->probes[k];
         if ((pr->dp_flags & DIF_PRF_PROFILE) &&
-            rstacks_profile_due(k, cpu, p->ncpus, pr->dp_period, p->t0, t))
+            rstacks_profile_due(k, cpu, pr->dp_period, p->t0, t))
             fire4(p, pr->dp_id, s.kind == KEV_STACK_KERNEL ? pc : 0,
                   s.kind == KEV_STACK_USER ? pc : 0, 0, 0);
     }
     rstacks_clear();
     p->cur[cpu] = cur;
     set_ctx(p, r, cpu);
+}
+
+/* procs_before: a process's CREATE_NAME, before its proc:::create fires: its parent, and its
+ * first thread counted (the kernel's p->nthreads is 1 by then; the snapshot's processes
+ * count their threads as their CREATEs come). */
+static void procs_before(struct replay *p, const struct kev_event *e)
+{
+    if (e->cls != KEV_C_PR_TH || e->nw < 2 ||
+        (e->ev != KEV_PR_CREATE_NAME && e->ev != KEV_PR_CREATE))
+        return;
+    struct rproc *q = rproc(p, e->w[1], 1);
+    if (!q)
+        return;
+    q->ppid = (int32_t)e->w[0];
+    q->nlwp = p->in_snapshot ? 0 : 1;
+    q->spawning = !p->in_snapshot;
+}
+
+/* procs_after: a process's end, after its proc:::exit fired: its children lose their parent,
+ * as the kernel's proc_last_thread_gone leaves them. */
+static void procs_after(struct replay *p, const struct kev_event *e)
+{
+    if (e->cls != KEV_C_PR_TH || e->nw < 2 ||
+        (e->ev != KEV_PR_DESTROY_NAME && e->ev != KEV_PR_DESTROY))
+        return;
+    for (unsigned k = 0; k < RPROCS; k++)
+        if (p->pr[k].used && p->pr[k].ppid == (int32_t)e->w[1])
+            p->pr[k].ppid = 0;
+}
+
+/* spawn_failed: ProcSpawn returns err: proc:::exec and exec-failure, in the spawner's context
+ * (there is no child), before the call's return probe, as kernel/kcall.c fires them. The
+ * capture holds no name for a program that did not start: exec's args[0] is "" (said once). */
+static void spawn_failed(struct replay *p, uint64_t err)
+{
+    if (!p->spawn_nameless && dvm_enabled(p->st, DPROBE_PROC_EXEC)) {
+        fprintf(stderr, "dtrace: proc:::exec over a capture: the program a spawn failed to "
+                "start is not in the capture: its args[0] is \"\"\n");
+        p->spawn_nameless = 1;
+    }
+    replay_text.p = (const uint8_t *)"";
+    replay_text.len = 1;
+    fire4(p, DPROBE_PROC_EXEC, DUTEXT_ADDR, 0, 0, 0);
+    replay_text.p = NULL;
+    replay_text.len = 0;
+    fire4(p, DPROBE_PROC_EXEC_FAILURE, err, 0, 0, 0);
 }
 
 /* BEGIN, at capture time t (ns since boot), in the consumer's context: no thread of the
@@ -559,13 +792,18 @@ static int on_event(void *user, struct kev_reader *r, const struct kev_event *e)
         p->started = 1;
         p->t0 = t;
         p->next_switch += t;
+        /* tick-N a period after the start, as after KDT_GO on the board; profile-N on the
+         * board's grid, its period's multiples since boot (trace/period_due.h), so that in any
+         * span both fire at the same times on each CPU */
         for (uint32_t j = 0; j < p->st->obj.hdr->dh_nprobes && j < 64; j++)
-            p->next[j] += t;
+            p->next[j] = p->st->obj.probes[j].dp_flags & DIF_PRF_PROFILE
+                             ? period_first_due(p->st->obj.probes[j].dp_period, t)
+                             : p->next[j] + t;
         fire_begin(p, t);
         if (done(p))
             return 1;
     }
-    advance(p, t);
+    advance(p, r, t);
     if (done(p))
         return 1;
     unsigned cpu = e->cpu < p->ncpus ? e->cpu : 0;
@@ -589,10 +827,15 @@ static int on_event(void *user, struct kev_reader *r, const struct kev_event *e)
         replay_text.p = replay_bytes;
         replay_text.len = (uint32_t)kev_event_bytes(r, e, 0, replay_bytes, sizeof(replay_bytes));
     }
+    procs_before(p, e);
+    if (id >= DPROBE_KCALL_BASE && id < DPROBE_IRQ_BASE && (id - DPROBE_KCALL_BASE) / 2 ==
+        DPROBE_KCALL_PROC_SPAWN && (id - DPROBE_KCALL_BASE) % 2 && (int64_t)a[0] < 0)
+        spawn_failed(p, (uint64_t)-(int64_t)a[0]);
     if (id && fire)
         dvm_fire(p->st, &p->ctx, id, a);
     replay_text.p = NULL;
     replay_text.len = 0;
+    procs_after(p, e);
     on_thread(p, r, e, cpu);
     return done(p);
 }
@@ -674,6 +917,8 @@ int kev_replay(const char *path, struct dvm_state *st, struct dcons *cons,
     p.ncpus = ncpus;
     p.cpu_only = cpu_only;
     p.ctx.execname = "";
+    p.r = &r;
+    replay_now = &p;
     dvm_uread = replay_uread;
     if (rstacks_census(data, len, &p.stacks) != 0)
         memset(&p.stacks, 0, sizeof(p.stacks));

@@ -85,8 +85,10 @@ void rstacks_begin(const struct dvm_state *st, const struct rstack_census *c)
         profile |= (st->obj.probes[k].dp_flags & DIF_PRF_PROFILE) != 0;
     if (!c->samples && profile)
         fprintf(stderr, "dtrace: the capture has no stack samples (record them with "
-                "tracelogger -p HZ): profile-N fires by capture time%s\n",
-                st->stacks.mem ? " and its stacks are empty" : "");
+                "tracelogger -p HZ): profile-N fires by capture time, on each CPU in the "
+                "thread the capture says ran there, with arg0 and arg1 0 (the capture holds no "
+                "pc for those moments)%s\n",
+                st->stacks.mem ? ", and its stacks are empty" : "");
     else if (!c->samples && !c->faults && st->stacks.mem)
         fprintf(stderr, "dtrace: the capture has no stack samples nor faults (tracelogger -p "
                 "HZ records samples): stack( ) and ustack( ) are empty\n");
@@ -95,14 +97,13 @@ void rstacks_begin(const struct dvm_state *st, const struct rstack_census *c)
                 c->bad);
 }
 
-int rstacks_profile_due(unsigned k, unsigned cpu, unsigned ncpus, uint64_t period,
-                        uint64_t start, uint64_t t)
+int rstacks_profile_due(unsigned k, unsigned cpu, uint64_t period, uint64_t start, uint64_t t)
 {
     if (k >= 64 || cpu >= DVM_MAXCPU || !period)
         return 0;
     uint64_t *next = &due[k][cpu];
     if (!*next)
         *next = period_first_due(period, start);    /* the board's grid, not the capture's */
-    /* the board's rule (kernel/kdtrace.c kdt_tick) */
-    return period_fires(next, period, t, ncpus > 1 ? PERIOD_PROFILE_EARLY_NS : 0);
+    /* the board's rule (kernel/kdtrace.c kdt_timers_run) */
+    return period_fires(next, period, t, 0);
 }

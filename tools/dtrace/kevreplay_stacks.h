@@ -27,11 +27,11 @@ void rstacks_set(const struct kev_stack *s);
 void rstacks_clear(void);
 
 /* rstacks_profile_due: profile probe k (period ns) on cpu is due at a sample at time t (ns):
- * the first sample at or after each due time fires it (from half a tick before it when the
- * capture has several CPUs, ncpus), as the board's tick does (kernel/kdtrace.c kdt_tick); its
- * due times are its period's multiples since boot, the first one past start (the capture's
- * first time), as on the board (trace/period_due.h). */
-int rstacks_profile_due(unsigned k, unsigned cpu, unsigned ncpus, uint64_t period,
-                        uint64_t start, uint64_t t);
+ * the first sample at or after each due time fires it, once, as the board's profile timer
+ * fires it at its time (kernel/kdtrace.c kdt_timers_run); its due times are its period's
+ * multiples since boot, the first one past start (the capture's first time), as on the board
+ * (trace/period_due.h). A capture sampled at the probe's own rate holds a sample at each of
+ * them (the board's sampler and the probe interrupt together). */
+int rstacks_profile_due(unsigned k, unsigned cpu, uint64_t period, uint64_t start, uint64_t t);
 
 #endif

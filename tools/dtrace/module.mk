@@ -1,13 +1,17 @@
 # SPDX-License-Identifier: MIT
 # Host dtrace front end: build/host/dtrace.
-DTRACE_SRCS := tools/dtrace/dtrace.c tools/dtrace/kevreplay.c tools/dtrace/kevreplay_stacks.c tools/dtrace/kevtarget.c tools/dtrace/cmdproc.c tools/common/tool_file.c tools/common/tool_fbt.c $(D_ALL_SRCS) \
+DTRACE_SRCS := tools/dtrace/dtrace.c tools/dtrace/kevreplay.c tools/dtrace/kevreplay_stacks.c tools/dtrace/kevtarget.c tools/dtrace/cmdproc.c tools/common/tool_file.c tools/common/tool_elfsym.c tools/common/tool_fbt.c $(D_ALL_SRCS) \
                $(TRACE_HOST_SRCS)
+# -i names its output's code addresses as stacksym does, from the ELF files the capture ran
+# (found by build id: tools/common/tool_syms.c; libdwfl).
+DTRACE_SRCS += tools/stacksym/symfilter.c tools/stacksym/symaddr.c tools/common/tool_elfsym.c \
+               tools/common/tool_syms.c tools/common/tool_map.c
 HOST_TOOLS  += $(H)/dtrace
 
 $(H)/dtrace: $(call host_objs,$(DTRACE_SRCS))
 	@mkdir -p $(dir $@)
 	@echo "  HOSTLD  $@"
-	$(Q)$(HOST_CC) $^ -o $@ -lelf
+	$(Q)$(HOST_CC) $^ -o $@ -ldw -lelf
 
 # Conformance suite (test/d) and the engine's unit tests.
 TEST_DEPS_HOST    += $(H)/dtrace $(H)/kevgen
@@ -60,7 +64,7 @@ build/fuzz/fuzz_d_vm: test/fuzz/fuzz_d_vm.c $(D_ALL_SRCS)
 	@echo "  FUZZCC  $@"
 	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ $(filter %.c,$^)
 
-# Host benchmark: ns per probe firing for the issue's five cases.
+# Host benchmark: ns per probe firing for the five cases of test/d/bench_cases.h.
 BENCH_DEPS += $(H)/dbench
 BENCHES    += $(H)/dbench
 $(H)/dbench: $(call host_objs,tools/dtrace/dbench.c $(D_ALL_SRCS))

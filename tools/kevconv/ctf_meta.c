@@ -30,7 +30,24 @@ static const char *const header =
     "typealias integer { size = 64; align = 8; signed = false; } := uint64_t;\n"
     "typealias integer { size = 64; align = 8; signed = true; } := int64_t;\n"
     "typealias integer { size = 8; align = 8; signed = false; encoding = UTF8; base = 10; }"
-    " := char_t;\n\n";
+    " := char_t;\n"
+    "typealias integer { size = 32; align = 8; signed = false; base = 16; } := uint32_hex_t;\n"
+    "typealias integer { size = 64; align = 8; signed = false; base = 16; } := uint64_hex_t;\n\n";
+
+// The enumerations of our SYSTEM events' fields (trace/kev.h; names as kev_stack.c and
+// kev_names.c give them). A value without a label is shown as its number.
+static const char *const enums =
+    "typealias enum : uint8_t { SIGILL = 4, SIGBUS = 7, SIGKILL = 9, SIGSEGV = 11 }"
+    " := kev_signal_t;\n"
+    "typealias enum : uint8_t { other = 0, access, exec, alignment, \"undefined instruction\","
+    " \"divide by zero\", \"bus error\", stacking, breakpoint } := kev_fault_kind_t;\n"
+    "typealias enum : uint8_t { user = 1, kernel, fault } := kev_stack_kind_t;\n"
+    "typealias enum : uint8_t { complete = 0, \"unreadable frame\", \"unaligned frame\","
+    " \"frame loop\", \"frame out of bounds\", \"no unwind information\" } := kev_stack_end_t;\n"
+    "typealias enum : uint8_t { initial = 0, call, \"mutex inheritance\","
+    " \"message inheritance\", \"inheritance ends\", ceiling } := kev_prio_cause_t;\n"
+    "typealias enum : uint8_t { unknown = 0, mutex = 13, condvar = 14, semaphore = 17 }"
+    " := kev_sync_kind_t;\n\n";
 
 static const char *const states =
     "typealias enum : int32_t { DEAD = 0, RUNNING, READY, STOPPED, SEND, RECEIVE, REPLY, STACK,"
@@ -71,6 +88,7 @@ void ctf_write_metadata(FILE *f, const uint8_t uuid[16], const struct ctf_clock 
     fputs("typealias integer { size = 64; align = 8; signed = false;"
           " map = clock.monotonic.value; } := uint64_clock_monotonic_t;\n\n", f);
     fputs(states, f);
+    fputs(enums, f);
     fputs("stream {\n\tid = 0;\n\tevent.header := struct {\n\t\tuint32_t id;\n"
           "\t\tuint64_clock_monotonic_t timestamp;\n\t};\n"
           "\tpacket.context := struct {\n\t\tuint64_clock_monotonic_t timestamp_begin;\n"
@@ -116,6 +134,31 @@ void ctf_write_metadata(FILE *f, const uint8_t uuid[16], const struct ctf_clock 
     event(f, CTF_ID_KEV_USER, "kev_user",
           "\t\tuint16_t code;\n\t\tstring text;\n\t\tuint32_t _words_length;\n"
           "\t\tuint32_t words[_words_length];\n");
+    // Our SYSTEM events, fields named (docs/trace-events.md): a fault with the function
+    // holding its pc; a stack with its frames named (both from the ELF files the capture ran,
+    // found by build id: "0x..." when none names them); a priority change as LTTng's
+    // sched_pi_setprio (Trace Compass's thread priority follows it: LTTng priorities, kx_ids.h)
+    // with the kernel's own priorities and cause; a thread blocking on a mutex, semaphore or
+    // condvar with its owner (Linux tid, -1 when none); what a process runs, with its build id.
+    event(f, CTF_ID_KEV_FAULT, "kev_fault",
+          "\t\tint32_t tid;\n\t\tint32_t pid;\n\t\tint32_t vtid;\n\t\tkev_signal_t signal;\n"
+          "\t\tkev_fault_kind_t kind;\n\t\tuint8_t addr_valid;\n\t\tuint64_hex_t pc;\n"
+          "\t\tuint64_hex_t addr;\n\t\tstring function;\n");
+    event(f, CTF_ID_KEV_STACK, "kev_stack",
+          "\t\tint32_t tid;\n\t\tint32_t pid;\n\t\tint32_t vtid;\n\t\tkev_stack_kind_t kind;\n"
+          "\t\tkev_stack_end_t ended;\n\t\tuint8_t depth_bound;\n\t\tuint32_t _pcs_length;\n"
+          "\t\tuint64_hex_t pcs[_pcs_length];\n\t\tstring frames[_pcs_length];\n");
+    event(f, CTF_ID_SCHED_PI_SETPRIO, "sched_pi_setprio",
+          "\t\tchar_t comm[16];\n\t\tint32_t tid;\n\t\tint32_t oldprio;\n\t\tint32_t newprio;\n"
+          "\t\tint32_t vpid;\n\t\tint32_t vtid;\n\t\tint32_t kev_old_prio;\n"
+          "\t\tint32_t kev_prio;\n\t\tkev_prio_cause_t cause;\n");
+    event(f, CTF_ID_KEV_SYNC_WAIT, "kev_sync_wait",
+          "\t\tint32_t tid;\n\t\tint32_t pid;\n\t\tint32_t vtid;\n\t\tkev_sync_kind_t kind;\n"
+          "\t\tuint32_t object;\n\t\tint32_t owner_tid;\n\t\tint32_t owner_vpid;\n"
+          "\t\tint32_t owner_vtid;\n");
+    event(f, CTF_ID_KEV_IMAGE, "kev_image",
+          "\t\tint32_t pid;\n\t\tint32_t vpid;\n\t\tuint32_hex_t load;\n\t\tstring build_id;\n"
+          "\t\tstring name;\n");
     event(f, CTF_ID_KEV_UNKNOWN, "kev_unknown",
           "\t\tuint8_t kev_class;\n\t\tuint16_t kev_event;\n\t\tuint32_t _words_length;\n"
           "\t\tuint32_t words[_words_length];\n");

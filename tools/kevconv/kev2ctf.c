@@ -16,17 +16,24 @@
 #include <time.h>
 
 #include "ctf_meta.h"
+#include <trace/kev_image.h>
+#include <trace/kev_stack.h>
+#include <trace/kev_text.h>
 #include <trace/kev_userreg.h>
-#include "kx_ids.h"
+#include "../analysis/kx_ids.h"
+#include "../common/tool_syms.h"
 
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: kev2ctf [-v] -o DIR FILE.kev\n"
+    fprintf(f, "usage: kev2ctf [-v] [--symbols DIR]... -o DIR FILE.kev\n"
                "Converts a .kev trace into a CTF 1.8 trace in DIR (created if needed):\n"
                "DIR/metadata and DIR/channel0_<cpu>, for babeltrace2 and Trace Compass.\n"
+               "A fault's function and a stack's frames are named from the ELF files the capture\n"
+               "ran, found by build id.\n"
                "  -o DIR     output directory\n"
-               "  -v         print a summary (events, packets, discarded) on stderr\n"
-               "  -h, --help this text\n"
+               "  -v         print a summary (events, packets, discarded) on stderr\n");
+    syms_usage(f);
+    fprintf(f, "  -h, --help this text\n"
                "Exit status: 0 ok, 1 damaged or unreadable input or write error, 2 bad usage.\n");
 }
 
@@ -55,6 +62,8 @@ struct conv {
     int werr;
     unsigned snap_idle; // idle threads seen in the START snapshot so far
     struct kev_userreg ureg; // user event names and formats the trace declares
+    int sync_for[KEV_MAX_CPUS]; // the thread a SYNC_WAIT on this CPU is about: the last to
+                                // block on a mutex, semaphore or condvar here (+1; 0: current)
 };
 
 static void reserve(struct stream *s, size_t n)
@@ -314,6 +323,102 @@ static void unknown_event(struct stream *s, const struct kev_event *e)
     words_seq(s, e->w, e->nw);
 }
 
+// The Linux ids of QNX pid/tid (kx_ids.h), from the model when it knows the thread.
+static void linux_ids(const struct conv *c, uint32_t pid, uint32_t tid, int32_t *ltid,
+                      int32_t *lpid)
+{
+    int idx = kx_thread(c->m, pid, tid);
+    *ltid = idx >= 0 ? kx_ltid(c->m, idx) : kx_tid_of(pid, tid);
+    *lpid = idx >= 0 ? kx_lpid(c->m, idx) : kx_pid_of(pid);
+}
+
+static void put_thread(const struct conv *c, struct stream *s, uint32_t pid, uint32_t tid)
+{
+    int32_t ltid, lpid;
+    linux_ids(c, pid, tid, &ltid, &lpid);
+    put32(s, (uint32_t)ltid), put32(s, (uint32_t)lpid), put32(s, tid);
+}
+
+// Our SYSTEM events with named fields (ctf_meta.c); 0 when e is not one of them (or malformed).
+static int system_event(struct conv *c, struct stream *s, const struct kev_event *e)
+{
+    struct kev_fault f;
+    struct kev_stack st;
+    struct kev_image im;
+    char fn[512];
+    if (e->ev == KEV_SYS_FAULT && kev_fault_decode(e->w, e->nw, &f) == 0) {
+        syms_pc(f.pc, 0, fn, sizeof(fn), NULL, 0);
+        ev_header(s, CTF_ID_KEV_FAULT, e->t64, 12 + 3 + 16 + strlen(fn) + 1);
+        put_thread(c, s, f.pid, f.tid);
+        put8(s, (uint8_t)f.sig);
+        put8(s, (uint8_t)f.kind);
+        put8(s, (uint8_t)f.addr_valid);
+        put64(s, f.pc);
+        put64(s, f.addr);
+        put_str(s, fn);
+        return 1;
+    }
+    if (e->ev == KEV_SYS_STACK && kev_stack_decode(e->w, e->nw, &st) == 0) {
+        char names[KEV_STACK_MAXDEPTH][512];
+        size_t len = 0;
+        for (unsigned i = 0; i < st.depth; i++) {
+            syms_pc(st.pcs[i], i > 0, names[i], sizeof(names[i]), NULL, 0);
+            len += strlen(names[i]) + 1;
+        }
+        ev_header(s, CTF_ID_KEV_STACK, e->t64, 12 + 3 + 4 + 8u * st.depth + len);
+        put_thread(c, s, st.pid, st.tid);
+        put8(s, (uint8_t)st.kind);
+        put8(s, (uint8_t)st.ended);
+        put8(s, (uint8_t)st.at_max);
+        put32(s, st.depth);
+        for (unsigned i = 0; i < st.depth; i++)
+            put64(s, st.pcs[i]);
+        for (unsigned i = 0; i < st.depth; i++)
+            put_str(s, names[i]);
+        return 1;
+    }
+    if (e->ev == KEV_SYS_PRIO_CHANGE && e->nw >= 2) {
+        uint32_t pid = e->w[0] >> 16, tid = e->w[0] & 0xffffu;
+        unsigned prio = e->w[1] & 0xffu, old = (e->w[1] >> 8) & 0xffu;
+        int idx = kx_thread(c->m, pid, tid);
+        int32_t ltid, lpid;
+        linux_ids(c, pid, tid, &ltid, &lpid);
+        ev_header(s, CTF_ID_SCHED_PI_SETPRIO, e->t64, CTF_COMM_LEN + 33);
+        put_comm(s, idx >= 0 ? kx_lcomm(c->m, idx) : "");
+        put32(s, (uint32_t)ltid);
+        put32(s, (uint32_t)kx_lttng_prio((int)old)), put32(s, (uint32_t)kx_lttng_prio((int)prio));
+        put32(s, pid), put32(s, tid), put32(s, old), put32(s, prio);
+        put8(s, (uint8_t)(e->w[1] >> 16));
+        return 1;
+    }
+    if (e->ev == KEV_SYS_SYNC_WAIT && e->nw >= 2) {
+        int th = c->sync_for[e->cpu] ? c->sync_for[e->cpu] - 1 : c->m->cur[e->cpu];
+        uint32_t owner = e->w[1];
+        ev_header(s, CTF_ID_KEV_SYNC_WAIT, e->t64, 12 + 1 + 16);
+        if (th >= 0)
+            put_thread(c, s, c->m->th[th].pid, c->m->th[th].tid);
+        else
+            put32(s, (uint32_t)-1), put32(s, (uint32_t)-1), put32(s, 0);
+        put8(s, th >= 0 ? (uint8_t)c->m->th[th].state : 0);
+        put32(s, e->w[0]);
+        put32(s, owner ? (uint32_t)kx_tid_of(owner >> 16, owner & 0xffffu) : (uint32_t)-1);
+        put32(s, owner >> 16), put32(s, owner & 0xffffu);
+        c->sync_for[e->cpu] = 0;
+        return 1;
+    }
+    if (e->ev == KEV_SYS_IMAGE && kev_image_decode(c->m->r, e, &im) == 0) {
+        char hex[2 * KEV_IMAGE_ID_MAX + 1], name[2 * KEV_IMAGE_NAME_MAX];
+        kev_image_id_hex(im.id, im.id_len, hex, sizeof(hex));
+        kev_text_safe(name, sizeof(name), (const uint8_t *)im.name, strlen(im.name));
+        ev_header(s, CTF_ID_KEV_IMAGE, e->t64, 12 + strlen(hex) + strlen(name) + 2);
+        put32(s, (uint32_t)kx_pid_of(im.pid)), put32(s, im.pid), put32(s, im.base);
+        put_str(s, hex);
+        put_str(s, name);
+        return 1;
+    }
+    return 0;
+}
+
 static void process_event(struct conv *c, struct stream *s, const struct kev_event *e)
 {
     char name[KEV_NAME_MAX] = "";
@@ -434,8 +539,12 @@ static int on_event(void *user, struct kev_reader *r, const struct kev_event *e)
     char text[256];
     switch (e->cls) {
     case KEV_C_PR_TH:
-        if (e->nw >= 2 && e->ev <= KEV_TH_DESTROY)
+        if (e->nw >= 2 && e->ev <= KEV_TH_DESTROY) {
             thread_event(c, s, e);
+            int th = kx_thread(c->m, e->w[0], e->w[1]);
+            c->sync_for[e->cpu] = (e->ev == KEV_TH_MUTEX || e->ev == KEV_TH_SEM ||
+                                   e->ev == KEV_TH_CONDVAR) && th >= 0 ? th + 1 : 0;
+        }
         else if (e->nw >= 2)
             process_event(c, s, e);
         else
@@ -449,7 +558,7 @@ static int on_event(void *user, struct kev_reader *r, const struct kev_event *e)
         } else if (e->ev == KEV_SYS_TIMER) {
             ev_header(s, CTF_ID_KEV_TIMER, e->t64, 8);
             put32(s, e->w[0]), put32(s, e->w[1]);
-        } else {
+        } else if (!system_event(c, s, e)) {
             unknown_event(s, e);
         }
         break;
@@ -558,7 +667,7 @@ int main(int argc, char **argv)
 {
     const char *in = NULL, *dir = NULL;
     int verbose = 0;
-    for (int i = 1; i < argc; i++) {
+    for (int i = 1, k; i < argc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
             usage(stdout);
@@ -567,6 +676,9 @@ int main(int argc, char **argv)
             verbose = 1;
         } else if (!strcmp(a, "-o") && i + 1 < argc) {
             dir = argv[++i];
+        } else if ((k = syms_option("kev2ctf", argc, argv, &i)) != 0) {
+            if (k < 0)
+                return 2;
         } else if (kx_arg_file("kev2ctf", a, &in, usage) != 0) {
             return 2;
         }
@@ -589,6 +701,7 @@ int main(int argc, char **argv)
     c.dir = dir;
     c.m = &m;
     kx_model_init(&m, f.r);
+    syms_trace("kev2ctf", f.data, f.len);
     make_uuid(&f, c.uuid);
     int rc = kx_decode("kev2ctf", &f, on_event, &c);
     for (unsigned cpu = 0; cpu < KEV_MAX_CPUS; cpu++)
@@ -611,6 +724,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "kev2ctf: %llu events (+%llu derived), %llu packets, %llu discarded\n",
                 (unsigned long long)c.events, (unsigned long long)c.derived,
                 (unsigned long long)c.packets, (unsigned long long)discarded);
+    syms_end();
     kx_close(&f);
     return rc || c.werr ? 1 : 0;
 }

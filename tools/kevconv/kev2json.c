@@ -22,21 +22,31 @@
 // written only once it was received (send and receive together), so no flow has only a start;
 // "bp":"e" only on flow ends, the one phase it applies to.
 // Lost events (DROPPED, and the trailer's losses after the last buffer) are global instants.
+// Our SYSTEM events carry named args beside their words ("w"): a fault (named "fault SIGSEGV",
+// on the faulting thread's track, written when its stack follows: conv_fault.c) its signal,
+// kind, pc, address, the function holding the pc and the stack's frames; a STACK its kind and
+// frames; PRIO_CHANGE, SYNC_WAIT and IMAGE their fields. Code addresses are named from the
+// ELF files the capture ran, found by build id (tools/common/tool_syms.c).
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "kx_ids.h"
-#include "kx_msg.h"
+#include "conv_fault.h"
+#include "../analysis/kx_ids.h"
+#include "../analysis/kx_msg.h"
+#include "../common/tool_syms.h"
+#include <trace/kev_image.h>
 #include <trace/kev_userreg.h>
 #include <trace/kev_text.h>
 
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: kev2json [-o FILE.json] FILE.kev\n"
+    fprintf(f, "usage: kev2json [--symbols DIR]... [-o FILE.json] FILE.kev\n"
                "Converts a .kev trace into Chrome trace-event JSON (load it in Perfetto's UI).\n"
-               "  -o FILE    output file (default: standard output)\n"
-               "  -h, --help this text\n"
+               "Code addresses are named from the ELF files the capture ran, found by build id.\n"
+               "  -o FILE    output file (default: standard output)\n");
+    syms_usage(f);
+    fprintf(f, "  -h, --help this text\n"
                "Exit status: 0 ok, 1 damaged or unreadable input or write error, 2 bad usage.\n");
 }
 
@@ -133,6 +143,10 @@ struct conv {
     uint64_t cpu_t0[KEV_MAX_CPUS];
     uint64_t lost_seen[KEV_MAX_CPUS];
     uint8_t cpu_seen[KEV_MAX_CPUS];
+    struct cf_faults faults;                // a FAULT waits for its STACK (conv_fault.h)
+    int sync_for[KEV_MAX_CPUS];             // the thread a SYNC_WAIT on this CPU is about:
+                                            // the last to block on a mutex, semaphore or
+                                            // condvar here (+1; 0: the CPU's current one)
 };
 
 // Decimal digits of v (printf's float and integer paths are most of the run time otherwise).
@@ -403,14 +417,130 @@ static void comm_event(struct conv *c, const struct kev_event *e)
     }
 }
 
+// An instant on thread th's track whose args begin with the words ("w"); the caller adds
+// its named args (each starting with a comma) and closes it with instant_end.
+static void instant_begin(struct conv *c, const uint32_t *w, unsigned nw, uint64_t t, int th,
+                          const char *cat, const char *name)
+{
+    on_thread(c, "i", cat, th, t);
+    name_field(c, name);
+    o_str(&c->o, ",\"s\":\"t\",\"args\":{\"w\":[");
+    put_words(&c->o, w, nw);
+    o_str(&c->o, "]");
+}
+
+static void instant_end(struct conv *c)
+{
+    o_str(&c->o, "}}");
+}
+
 static void instant(struct conv *c, const struct kev_event *e, int th, const char *cat,
                     const char *name)
 {
-    on_thread(c, "i", cat, th, e->t64);
-    name_field(c, name);
-    o_str(&c->o, ",\"s\":\"t\",\"args\":{\"w\":[");
-    put_words(&c->o, e->w, e->nw);
-    o_str(&c->o, "]}}");
+    instant_begin(c, e->w, e->nw, e->t64, th, cat, name);
+    instant_end(c);
+}
+
+// Named args: ,"key":"string" and ,"key":number.
+static void arg_str(struct conv *c, const char *key, const char *v)
+{
+    o_printf(&c->o, ",\"%s\":", key);
+    o_json_str(&c->o, v);
+}
+
+static void arg_hex(struct conv *c, const char *key, uint64_t v)
+{
+    o_printf(&c->o, ",\"%s\":\"0x%llx\"", key, (unsigned long long)v);
+}
+
+// ,"frames":[...]: a recorded stack's frames named (tool_syms.h), innermost first.
+static void arg_frames(struct conv *c, const struct kev_stack *s)
+{
+    o_str(&c->o, ",\"frames\":[");
+    for (unsigned i = 0; i < s->depth; i++) {
+        char f[512];
+        syms_pc(s->pcs[i], i > 0, f, sizeof(f), NULL, 0);
+        if (i)
+            o_str(&c->o, ",");
+        o_json_str(&c->o, f);
+    }
+    o_str(&c->o, "]");
+}
+
+// A fault, written when its stack came (or could no longer come): on the faulting thread's
+// track at the FAULT's time, with its fields named and the function holding its pc.
+static void fault_record(struct conv *c, const struct cf_fault *x)
+{
+    const struct kev_fault *f = &x->f;
+    char name[48], fn[512];
+    snprintf(name, sizeof(name), "fault %s", kev_signal_name(f->sig));
+    instant_begin(c, x->w, 6, x->t, kx_thread(c->m, f->pid, f->tid), "kev.system", name);
+    arg_str(c, "signal", kev_signal_name(f->sig));
+    o_printf(&c->o, ",\"signo\":%u,\"pid\":%u,\"tid\":%u", f->sig, f->pid, f->tid);
+    arg_str(c, "kind", kev_fault_kind_name(f->kind));
+    arg_hex(c, "pc", f->pc);
+    if (f->addr_valid)
+        arg_hex(c, "addr", f->addr);
+    syms_pc(f->pc, 0, fn, sizeof(fn), NULL, 0);
+    arg_str(c, "function", fn);
+    if (x->have_stack)
+        arg_frames(c, &x->s);
+    instant_end(c);
+}
+
+// Our SYSTEM events with their fields named (a FAULT is held for its stack: fault_record).
+static void system_event(struct conv *c, const struct kev_event *e)
+{
+    struct kev_stack st;
+    struct kev_fault f;
+    struct kev_image im;
+    char name[64], text[2 * KEV_IMAGE_ID_MAX + 1];
+    int cur = c->m->cur[e->cpu];
+    const char *cn = kev_system_name(e->ev);
+    uint32_t w1 = e->nw >= 2 ? e->w[1] : 0;
+    if (e->ev == KEV_SYS_FAULT && kev_fault_decode(e->w, e->nw, &f) == 0)
+        return;     // held (cf_event): written by fault_record
+    if (e->ev == KEV_SYS_STACK && kev_stack_decode(e->w, e->nw, &st) == 0) {
+        snprintf(name, sizeof(name), "stack %s", kev_stack_kind_name(st.kind));
+        instant_begin(c, e->w, e->nw, e->t64, kx_thread(c->m, st.pid, st.tid), "kev.system", name);
+        arg_str(c, "kind", kev_stack_kind_name(st.kind));
+        if (st.ended)
+            arg_str(c, "cut_short", kev_stack_ended_name(st.ended));
+        arg_frames(c, &st);
+        instant_end(c);
+    } else if (e->ev == KEV_SYS_PRIO_CHANGE && e->nw >= 2) {
+        unsigned cause = (w1 >> 16) & 0xffu;
+        const char *cs = kev_prio_cause_name(cause);
+        snprintf(name, sizeof(name), "prio %u -> %u", (w1 >> 8) & 0xffu, w1 & 0xffu);
+        instant_begin(c, e->w, e->nw, e->t64, kx_thread(c->m, e->w[0] >> 16, e->w[0] & 0xffffu),
+                      "kev.system", name);
+        o_printf(&c->o, ",\"pid\":%u,\"tid\":%u,\"prio\":%u,\"old_prio\":%u", e->w[0] >> 16,
+                 e->w[0] & 0xffffu, w1 & 0xffu, (w1 >> 8) & 0xffu);
+        arg_str(c, "cause", cs ? cs : "?");
+        instant_end(c);
+    } else if (e->ev == KEV_SYS_SYNC_WAIT && e->nw >= 2) {
+        int th = c->sync_for[e->cpu] ? c->sync_for[e->cpu] - 1 : cur;
+        instant_begin(c, e->w, e->nw, e->t64, th, "kev.system", "sync wait");
+        o_printf(&c->o, ",\"object\":%u", e->w[0]);
+        if (w1)
+            o_printf(&c->o, ",\"owner_pid\":%u,\"owner_tid\":%u", w1 >> 16, w1 & 0xffffu);
+        instant_end(c);
+    } else if (e->ev == KEV_SYS_IMAGE && kev_image_decode(c->r, e, &im) == 0) {
+        char safe[2 * KEV_IMAGE_NAME_MAX];
+        kev_text_safe(safe, sizeof(safe), (const uint8_t *)im.name, strlen(im.name));
+        instant_begin(c, e->w, e->nw, e->t64, cur, "kev.system", "image");
+        o_printf(&c->o, ",\"pid\":%u", im.pid);
+        kev_image_id_hex(im.id, im.id_len, text, sizeof(text));
+        arg_str(c, "build_id", text);
+        arg_hex(c, "load", im.base);
+        arg_str(c, "name", safe);
+        instant_end(c);
+    } else {
+        snprintf(name, sizeof(name), "%s", cn ? cn : "event");
+        instant(c, e, cur, "kev.system", name);
+    }
+    if (e->ev == KEV_SYS_SYNC_WAIT)
+        c->sync_for[e->cpu] = 0;
 }
 
 static void prth_event(struct conv *c, const struct kev_event *e)
@@ -426,6 +556,8 @@ static void prth_event(struct conv *c, const struct kev_event *e)
         } else if (th >= 0 && c->cpu_th[e->cpu] == th) {
             cpu_close(c, e->cpu, e->t64);
         }
+        c->sync_for[e->cpu] = (e->ev == KEV_TH_MUTEX || e->ev == KEV_TH_SEM ||
+                               e->ev == KEV_TH_CONDVAR) && th >= 0 ? th + 1 : 0;
         instant(c, e, th, "kev.state", kev_thread_state_name(e->ev));
         return;
     }
@@ -444,6 +576,9 @@ static int on_event(void *user, struct kev_reader *r, const struct kev_event *e)
 {
     struct conv *c = user;
     char name[64];
+    struct cf_fault done;
+    if (cf_event(&c->faults, e, &done))
+        fault_record(c, &done);
     if (e->cls == KEV_C_CONTROL) {
         if (e->ev == KEV_CTL_DROPPED) {
             rec_begin(c, "i", "loss", 0, 0, e->t64);
@@ -468,13 +603,10 @@ static int on_event(void *user, struct kev_reader *r, const struct kev_event *e)
         instant(c, e, th, "kev.user", name);
         break;
     }
-    default: {
-        const char *cn = e->cls == KEV_C_SYSTEM ? kev_system_name(e->ev) : NULL;
-        snprintf(name, sizeof(name), "%s", cn ? cn : "event");
-        instant(c, e, c->m->cur[e->cpu], e->cls == KEV_C_SYSTEM ? "kev.system" : "kev.other",
-                name);
+    case KEV_C_SYSTEM: system_event(c, e); break;
+    default:
+        instant(c, e, c->m->cur[e->cpu], "kev.other", "event");
         break;
-    }
     }
     c->events++;
     kx_model_update(c->m, e);
@@ -484,6 +616,9 @@ static int on_event(void *user, struct kev_reader *r, const struct kev_event *e)
 // Names of every track, the loss after the last buffer, the totals.
 static void finish(struct conv *c)
 {
+    struct cf_fault done;
+    while (cf_flush(&c->faults, &done))
+        fault_record(c, &done);
     char label[80];
     uint64_t end = c->m->last_t;
     for (unsigned i = 0; i <= KX_MAX_THREADS; i++) // slices still open end with the trace
@@ -563,13 +698,16 @@ static void finish(struct conv *c)
 int main(int argc, char **argv)
 {
     const char *in = NULL, *out = NULL;
-    for (int i = 1; i < argc; i++) {
+    for (int i = 1, k; i < argc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
             usage(stdout);
             return 0;
         } else if (!strcmp(a, "-o") && i + 1 < argc) {
             out = argv[++i];
+        } else if ((k = syms_option("kev2json", argc, argv, &i)) != 0) {
+            if (k < 0)
+                return 2;
         } else if (kx_arg_file("kev2json", a, &in, usage) != 0) {
             return 2;
         }
@@ -595,6 +733,7 @@ int main(int argc, char **argv)
     }
     kx_model_init(&m, f.r);
     kx_msgs_init(&q);
+    syms_trace("kev2json", f.data, f.len);
     c.r = f.r;
     c.m = &m;
     c.q = &q;
@@ -612,6 +751,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "kev2json: %s: write error\n", out ? out : "stdout");
         rc = 1;
     }
+    syms_end();
     kx_close(&f);
     return rc;
 }

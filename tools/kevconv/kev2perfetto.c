@@ -19,7 +19,12 @@
 //   tracks described by TrackDescriptors with the same pid and tid as the scheduling events;
 //   written once the message is received, so no flow has only a start.
 // - the stack samples (SYSTEM STACK, tracelogger -p HZ) as perf samples with interned
-//   callstacks on a sequence of their own (kx_pf_stacks.c), named from --elf/--kernel files.
+//   callstacks on a sequence of their own (kx_pf_stacks.c), frames named from the ELF files
+//   the capture ran (found by build id: tools/common/tool_syms.c);
+// - user events and faults as instant TrackEvents with args (debug annotations) on the
+//   thread's track: a user event named as every tool names it ("NAME: value") with its code,
+//   text and words; a fault "fault SIGSEGV" with the signal, kind, pc, address, the function
+//   holding the pc and the stack the kernel recorded after it (conv_fault.c).
 // Kernel calls are in kev2json's output.
 // Wire format: protobuf varints and length-delimited fields, written by the small encoder
 // below. Field numbers (perfetto.protos): Trace.packet 1; TracePacket: ftrace_events 1,
@@ -35,27 +40,32 @@
 // utsname 1 {sysname 1, version 2, release 3, machine 4}, num_cpus 8; TracePacket
 // track_event 11, sequence_flags 13 (1: incremental state cleared), track_descriptor 60;
 // TrackDescriptor: uuid 1, name 2, thread 4 {pid 1, tid 2, thread_name 5}; TrackEvent:
-// type 9 (INSTANT 3), track_uuid 11, name 23, flow_ids 47 and terminating_flow_ids 48
-// (fixed64).
+// debug_annotations 4, type 9 (INSTANT 3), track_uuid 11, categories 22, name 23, flow_ids
+// 47 and terminating_flow_ids 48 (fixed64); DebugAnnotation: uint_value 3, int_value 4,
+// string_value 6, pointer_value 7, name 10 (debug_annotation.proto; trace processor's
+// debug_annotation_parser.cc needs a name on each and takes one value).
 #include <stdlib.h>
 #include <string.h>
 
-#include "kx_ids.h"
+#include "conv_fault.h"
+#include "../analysis/kx_ids.h"
 #include "kx_pb.h"
 #include "kx_pf_stacks.h"
-#include "../common/tool_elfsym.h"
-#include "kx_msg.h"
+#include "../common/tool_syms.h"
+#include "../analysis/kx_msg.h"
+#include <trace/kev_userreg.h>
 
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: kev2perfetto [--elf PROGRAM.elf]... [--kernel IMAGE.elf] -o FILE.perfetto-trace FILE.kev\n"
+    fprintf(f, "usage: kev2perfetto [--symbols DIR]... -o FILE.perfetto-trace FILE.kev\n"
                "Converts a .kev trace into a Perfetto protobuf trace (scheduling, wake-ups,\n"
-               "interrupts and losses as ftrace events, process tree, boot clock).\n"
-               "  -o FILE    output file\n"
-               "  --elf FILE, --kernel FILE  a program's / the kernel image's ELF file, to name\n"
-               "             the frames of the stack samples (tracelogger -p HZ), which become\n"
-               "             perf samples with callstacks (the UI's flame graph)\n"
-               "  -h, --help this text\n"
+               "interrupts and losses as ftrace events, process tree, boot clock, message\n"
+               "flows, user events and faults as instants with args, the stack samples of\n"
+               "tracelogger -p HZ as perf samples with callstacks: the UI's flame graph).\n"
+               "Code addresses are named from the ELF files the capture ran, found by build id.\n"
+               "  -o FILE    output file\n");
+    syms_usage(f);
+    fprintf(f, "  -h, --help this text\n"
                "Exit status: 0 ok, 1 damaged or unreadable input or write error, 2 bad usage.\n");
 }
 
@@ -82,6 +92,9 @@ struct conv {
     int16_t last_cpu[KX_MAX_THREADS];      // CPU each thread last ran on + 1 (0: not yet seen)
     struct kx_stacks stacks;               // stack samples, written as callstacks at the end
     int oom;
+    struct cf_faults faults;               // a FAULT waits for its STACK (conv_fault.h)
+    struct kev_userreg ureg;               // user event names and formats the trace declares
+    uint64_t instants;                     // user event and fault instants written
 };
 
 #define SEQ_TRACKS 200u // trusted_packet_sequence_id of the track descriptors and events
@@ -269,6 +282,89 @@ static void flow_point(struct conv *c, const struct kx_msg *g, int th, unsigned 
     c->flows++;
 }
 
+// A debug annotation of a TrackEvent (field 4): its name and one value.
+static void arg_str(struct pb *te, struct pb *tmp, const char *name, const char *v)
+{
+    tmp->len = 0;
+    pb_str(tmp, 10, name);
+    pb_str(tmp, 6, v);
+    pb_bytes(te, 4, tmp->p, tmp->len);
+}
+
+static void arg_uint(struct pb *te, struct pb *tmp, const char *name, uint64_t v, int pointer)
+{
+    tmp->len = 0;
+    pb_str(tmp, 10, name);
+    pb_int(tmp, pointer ? 7 : 3, (int64_t)v);
+    pb_bytes(te, 4, tmp->p, tmp->len);
+}
+
+// An instant on thread th's track at t, of category cat, with the args already in te
+// (TrackEvent fields), named name.
+static void thread_instant(struct conv *c, int th, uint64_t t, const char *cat, const char *name,
+                           struct pb *te)
+{
+    describe(c, th, 0);
+    pb_int(te, 9, 3);
+    pb_int(te, 11, (int64_t)track_uuid(c, th, 0));
+    pb_str(te, 22, cat);
+    pb_str(te, 23, name);
+    c->pkt.len = 0;
+    pb_int(&c->pkt, 8, (int64_t)ns(c, t));
+    pb_bytes(&c->pkt, 11, te->p, te->len);
+    pb_int(&c->pkt, 10, SEQ_TRACKS);
+    put_packet(c);
+    c->instants++;
+}
+
+// A user event on the track of the thread that wrote it: "NAME: value" as every tool names
+// it, with its code, its text (or its words through the registered format) and its words.
+static void user_event(struct conv *c, const struct kev_reader *r, const struct kev_event *e)
+{
+    int th = c->m->cur[e->cpu];
+    uint32_t pid = th >= 0 ? c->m->th[th].pid : 0;
+    char name[300], value[256], words[12 * 16 + 4];
+    kx_user_text(r, &c->ureg, pid, e, 1, name, sizeof(name));
+    kx_user_text(r, &c->ureg, pid, e, 0, value, sizeof(value));
+    if (!kev_userreg_find(&c->ureg, pid, e->ev) && !kx_user_string(r, e, name, sizeof(name)))
+        snprintf(name, sizeof(name), "user %u", e->ev);
+    size_t k = 0;
+    words[0] = 0;
+    for (unsigned i = 0; i < e->nw && i < 16; i++)
+        k += (size_t)snprintf(words + k, sizeof(words) - k, "%s0x%x", i ? " " : "", e->w[i]);
+    struct pb te = { 0 };
+    arg_uint(&te, &c->sub, "code", e->ev, 0);
+    arg_str(&te, &c->sub, "value", value);
+    arg_str(&te, &c->sub, "words", words);
+    thread_instant(c, th, e->t64, "user", name, &te);
+    free(te.p);
+}
+
+// A fault on the faulting thread's track: "fault SIGSEGV", with what the FAULT says, the
+// function holding its pc, and the stack the kernel recorded after it, frames named.
+static void fault_instant(struct conv *c, const struct cf_fault *x)
+{
+    const struct kev_fault *f = &x->f;
+    int th = kx_thread(c->m, f->pid, f->tid);
+    char name[64], fn[512], stack[8192];
+    snprintf(name, sizeof(name), "fault %s", kev_signal_name(f->sig));
+    struct pb te = { 0 };
+    arg_str(&te, &c->sub, "signal", kev_signal_name(f->sig));
+    arg_uint(&te, &c->sub, "signo", f->sig, 0);
+    arg_str(&te, &c->sub, "kind", kev_fault_kind_name(f->kind));
+    arg_uint(&te, &c->sub, "pc", f->pc, 1);
+    if (f->addr_valid)
+        arg_uint(&te, &c->sub, "addr", f->addr, 1);
+    syms_pc(f->pc, 0, fn, sizeof(fn), NULL, 0);
+    arg_str(&te, &c->sub, "function", fn);
+    if (x->have_stack) {
+        syms_stack(x->s.pcs, x->s.depth, "\n", stack, sizeof(stack));
+        arg_str(&te, &c->sub, "stack", stack);
+    }
+    thread_instant(c, th, x->t, "fault", name, &te);
+    free(te.p);
+}
+
 static void comm_event(struct conv *c, const struct kev_event *e)
 {
     const struct kx_msg *g;
@@ -285,9 +381,13 @@ static void comm_event(struct conv *c, const struct kev_event *e)
 
 static int on_event(void *user, struct kev_reader *r, const struct kev_event *e)
 {
-    (void)r;
     struct conv *c = user;
-    if (e->cls == KEV_C_PR_TH && e->ev <= KEV_TH_DESTROY && e->nw >= 2)
+    struct cf_fault done;
+    if (cf_event(&c->faults, e, &done))
+        fault_instant(c, &done);
+    if (e->cls == KEV_C_USER)
+        user_event(c, r, e);
+    else if (e->cls == KEV_C_PR_TH && e->ev <= KEV_TH_DESTROY && e->nw >= 2)
         thread_event(c, e);
     else if (e->cls == KEV_C_INT && e->nw >= 1)
         int_event(c, e);
@@ -439,7 +539,7 @@ int main(int argc, char **argv)
             return 0;
         } else if (!strcmp(a, "-o") && i + 1 < argc) {
             out = argv[++i];
-        } else if ((k = elfsym_option("kev2perfetto", argc, argv, &i)) != 0) {
+        } else if ((k = syms_option("kev2perfetto", argc, argv, &i)) != 0) {
             if (k < 0)
                 return 2;
         } else if (kx_arg_file("kev2perfetto", a, &in, usage) != 0) {
@@ -466,6 +566,7 @@ int main(int argc, char **argv)
         return 1;
     }
     kx_model_init(&m, f.r);
+    syms_trace("kev2perfetto", f.data, f.len);
     c.m = &m;
     c.hz = f.r->kr_cycles_per_sec ? f.r->kr_cycles_per_sec : 1000000000u;
     unsigned ncpu = f.r->kr_have_trailer ? f.r->kr_trl_ncpu : f.r->kr_board_ncpu;
@@ -475,6 +576,9 @@ int main(int argc, char **argv)
     system_info(&c, f.r);
     ftrace_stats(&c, 1, 0, ncpu);
     int rc = kx_decode_sorted("kev2perfetto", &f, on_event, &c);
+    struct cf_fault done;
+    while (cf_flush(&c.faults, &done))
+        fault_instant(&c, &done);
     for (unsigned cpu = 0; cpu < KEV_MAX_CPUS; cpu++)
         flush_bundle(&c, cpu);
     if (!rc)
@@ -492,7 +596,7 @@ int main(int argc, char **argv)
         free(c.bundle[cpu].p);
     free(c.ev.p), free(c.sub.p), free(c.pkt.p);
     kx_stacks_free(&c.stacks);
-    elfsym_end();
+    syms_end();
     kx_close(&f);
     return rc;
 }

@@ -11,7 +11,9 @@
 //   its text, or its words in hex - shown on click), events [[t, cpu, thread, "CLASS",
 //   "what"]] (the searchable event list, the first --max-events), waits [[waiter, t0, t1,
 //   owner, "object"]] (blocked-by arrows; a wait still open at the end lasts to the end),
-//   seg's sixth member the thread's priority (the priority lane; -1 unknown)
+//   seg's sixth member the thread's priority (the priority lane; -1 unknown); faults
+//   (kx_faults_json: each with its thread, time, fields, function and named frames: a finding
+//   and a marker on the thread's row, report_analysis.js)
 // A damaged or truncated file: the page says so at the top (stats.trace.damaged: the
 // decoder's message and byte offset) and the tool exits 1.
 // At most --max-segments state segments are kept (the earliest); the page says when it cut.
@@ -19,9 +21,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kx_stacks.h"
-#include "kx_stats.h"
-#include "../common/tool_elfsym.h"
+#include "../analysis/kx_stacks.h"
+#include "../analysis/kx_stats.h"
+#include "kx_faults.h"
+#include "../common/tool_syms.h"
 #include "report_rows.h"
 
 extern const char kevreport_css[], kevreport_js[], kevreport_analysis_js[],
@@ -29,18 +32,18 @@ extern const char kevreport_css[], kevreport_js[], kevreport_analysis_js[],
 
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: kevreport [-o FILE.html] [--max-segments N] [--elf PROGRAM.elf]...\n"
-               "                 [--kernel IMAGE.elf] FILE.kev\n"
+    fprintf(f, "usage: kevreport [-o FILE.html] [--max-segments N] [--symbols DIR]... FILE.kev\n"
                "Writes a self-contained HTML report: timeline with zoom and pan, CPU time,\n"
                "thread states, kernel calls, interrupts, messages, lost-event windows, user\n"
-               "events. A damaged or truncated file: the page says so (and where), exit 1.\n"
+               "events, findings (faults among them, with their function and stack), a flame\n"
+               "graph of the stack samples. A damaged or truncated file: the page says so (and\n"
+               "where), exit 1. Code addresses are named from the ELF files the capture ran,\n"
+               "found by build id.\n"
                "  -o FILE             output (default: FILE.kev with .html instead of .kev)\n"
                "  --max-segments N    timeline records kept (default 200000)\n"
-               "  --max-events N      rows of the event list kept (default 50000)\n"
-               "  --elf FILE          a program's ELF file, to name the frames of the flame\n"
-               "                      graph of the stack samples (tracelogger -p HZ)\n"
-               "  --kernel FILE       the kernel image's ELF file, the same for kernel frames\n"
-               "  -h, --help          this text\n"
+               "  --max-events N      rows of the event list kept (default 50000)\n");
+    syms_usage(f);
+    fprintf(f, "  -h, --help          this text\n"
                "Exit status: 0 ok, 1 damaged or unreadable input or write error, 2 bad usage.\n");
 }
 
@@ -67,42 +70,27 @@ static uint64_t rel(const struct rep *p, uint64_t t)
     return t >= p->s->t_first ? t - p->s->t_first : 0;
 }
 
-static void seg_out(struct rep *p, int th, uint64_t t0, uint64_t t1, unsigned st, int cpu)
+// A thread's state interval, as the model made it (kx_rows.h), is a timeline segment.
+static void seg_out(void *user, const struct kx_state_row *r)
 {
-    if (st >= KEV_TH_NSTATES || t1 < t0)
+    struct rep *p = user;
+    if (r->state >= KEV_TH_NSTATES || r->t1 < r->t0)
         return;
     if (p->nseg >= p->max_seg) {
         p->cut++;
         return;
     }
-    int prio = st == KEV_TH_RUNNING ? p->s->th[th].prio_run : p->s->m.th[th].prio;
-    fprintf(p->seg.f, "%s[%d,%llu,%llu,%u,%d,%d]", ftell(p->seg.f) ? "," : "", th,
-            (unsigned long long)rel(p, t0), (unsigned long long)rel(p, t1), st, cpu, prio);
+    fprintf(p->seg.f, "%s[%d,%llu,%llu,%u,%d,%d]", ftell(p->seg.f) ? "," : "", r->th,
+            (unsigned long long)rel(p, r->t0), (unsigned long long)rel(p, r->t1), r->state,
+            r->cpu, r->prio);
     p->nseg++;
 }
 
-// Thread states before and after an event: a changed (state, since) closes a segment.
-struct snap { int th; unsigned st; uint64_t since; int cpu; };
-
-static void take(const struct kx_stats *s, int th, struct snap *sn)
+// A wait with an owner, ended or still open at the end (to the end): a blocked-by arrow.
+static void wait_out(void *user, const struct kw_wait *w)
 {
-    sn->th = th;
-    if (th >= 0) {
-        sn->st = s->th[th].state;
-        sn->since = s->th[th].since;
-        sn->cpu = s->m.th[th].cpu;
-    }
-}
-
-static void compare(struct rep *p, const struct snap *before)
-{
-    const struct kx_stats *s = p->s;
-    int th = before->th;
-    if (th < 0)
-        return;
-    if (s->th[th].state != before->st || s->th[th].since != before->since)
-        seg_out(p, th, before->since, s->th[th].since, before->st,
-                before->st == KEV_TH_RUNNING ? before->cpu : -1);
+    struct rep *p = user;
+    report_wait_row(p->wt.f, p->s, w, rel(p, w->t0), rel(p, w->t1 ? w->t1 : p->s->t_last));
 }
 
 static void int_event(struct rep *p, const struct kev_event *e)
@@ -156,14 +144,10 @@ static int on_event(void *user, struct kev_reader *r, const struct kev_event *e)
     struct kx_stats *s = p->s;
     if (!s->events && e->cls != KEV_C_CONTROL)
         s->t_first = e->t64; // rel() needs it before kx_stats_event sets it
-    struct snap a = { -1, 0, 0, -1 }, b = { -1, 0, 0, -1 };
     if (kx_stacks_event(&p->stacks, &s->m, e) < 0)
         p->oom = 1;
-    if (e->cls == KEV_C_PR_TH && e->ev <= KEV_TH_DESTROY && e->nw >= 2) {
-        take(s, kx_thread(&s->m, e->w[0], e->w[1]), &a);
-        if (s->m.cur[e->cpu] != a.th)
-            take(s, s->m.cur[e->cpu], &b);
-    } else if (e->cls == KEV_C_INT) {
+    kx_faults_event(e);
+    if (e->cls == KEV_C_INT) {
         int_event(p, e);
     } else if (e->cls == KEV_C_USER) {
         user_event(p, r, e);
@@ -180,21 +164,14 @@ static int on_event(void *user, struct kev_reader *r, const struct kev_event *e)
             kx_msgs_release(p->q, g);
         }
     }
-    int th = -1, wait = -1;
     if (e->cls != KEV_C_CONTROL) {
-        th = kx_event_thread(&s->m, e);
-        wait = th >= 0 && s->kw ? s->kw->th[th].wait : -1;
+        int th = kx_event_thread(&s->m, e);
         if (p->nev < p->max_ev)
             report_event_row(p->ev.f, s, e, rel(p, e->t64), th, !p->nev), p->nev++;
         else
             p->ev_cut++;
     }
-    kx_stats_event(s, e);
-    compare(p, &a);
-    compare(p, &b);
-    if (wait >= 0 && s->kw->th[th].wait != wait) // the wait ended: its blocked-by arrow
-        report_wait_row(p->wt.f, s, &s->kw->wait[wait], rel(p, s->kw->wait[wait].t0),
-                        rel(p, e->t64));
+    kx_stats_event(s, e); // its records come to seg_out and wait_out
     return 0;
 }
 
@@ -216,13 +193,6 @@ static void put_json(FILE *out, const char *j, size_t n)
 static void write_page(FILE *out, struct rep *p, const char *title)
 {
     struct kx_stats *s = p->s;
-    for (unsigned i = 0; i < s->m.nth; i++) // close every open state at the end
-        seg_out(p, (int)i, s->th[i].since, s->t_last, s->th[i].state,
-                s->th[i].state == KEV_TH_RUNNING ? s->m.th[i].cpu : -1);
-    for (unsigned i = 0; s->kw && i < s->kw->nopen; i++) { // still blocked: to the end
-        const struct kw_wait *w = &s->kw->wait[s->kw->open[i]];
-        report_wait_row(p->wt.f, s, w, rel(p, w->t0), rel(p, s->t_last));
-    }
     fflush(p->seg.f), fflush(p->irq.f), fflush(p->flow.f), fflush(p->user.f);
     fflush(p->ev.f), fflush(p->wt.f);
 
@@ -280,7 +250,17 @@ static void write_page(FILE *out, struct rep *p, const char *title)
     fputs("],\n\"states\":[", out);
     for (unsigned st = 0; st < KEV_TH_NSTATES; st++)
         fprintf(out, "%s\"%s\"", st ? "," : "", kev_thread_state_name(st));
-    fputs("],\n\"stacks\":[", out); // kevstat --folded's lines (report_flame.js)
+    fputs("],\n\"faults\":", out);
+    m = open_memstream(&sj, &sn);
+    if (m) {
+        kx_faults_json(s, m);
+        fclose(m);
+        put_json(out, sj, sn);
+        free(sj);
+    } else {
+        fputs("{\"list\":[],\"more\":0}", out);
+    }
+    fputs(",\n\"stacks\":[", out); // kevstat --folded's lines (report_flame.js)
     m = open_memstream(&sj, &sn);
     if (m) {
         if (kx_stacks_folded(&p->stacks, m) != 0)
@@ -350,7 +330,7 @@ int main(int argc, char **argv)
                 fprintf(stderr, "kevreport: bad --max-events %s\n", argv[i]);
                 return 2;
             }
-        } else if ((k = elfsym_option("kevreport", argc, argv, &i)) != 0) {
+        } else if ((k = syms_option("kevreport", argc, argv, &i)) != 0) {
             if (k < 0)
                 return 2;
         } else if (kx_arg_file("kevreport", a, &in, usage) != 0) {
@@ -384,7 +364,9 @@ int main(int argc, char **argv)
         return 1;
     }
     kx_stats_init(p.s, f.r);
+    kx_stats_sink(p.s, &(struct kx_sink){ .user = &p, .state = seg_out, .wait = wait_out });
     kx_msgs_init(&q);
+    syms_trace("kevreport", f.data, f.len);
     int rc = kx_decode_sorted("kevreport", &f, on_event, &p);
     kx_stats_finish(p.s);
     FILE *o = fopen(out, "w");
@@ -405,7 +387,7 @@ int main(int argc, char **argv)
     if (kx_stacks_said("kevreport", &p.stacks, p.oom))
         rc = 1;
     kx_stacks_free(&p.stacks);
-    elfsym_end();
+    syms_end();
     if (p.s)
         kx_stats_free(p.s);
     free(p.s);

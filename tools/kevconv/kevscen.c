@@ -10,7 +10,10 @@
 //   client (pid 2) MsgSends to server (pid 3), which MsgSends to driver (pid 4); the server
 //   replies a fixed L cycles after the client's send; worker (pid 5) runs exactly N cycles;
 //   irq 5 has a handler of exactly H cycles and wakes the driver D cycles after its entry;
-//   the client's SemWait fails with EAGAIN each time.
+//   the client's SemWait fails with EAGAIN each time. With -i, in every fourth round (rounds
+//   1, 5, 9 ... from 0) irq 5 comes again B1 cycles after the driver ran, while it is still
+//   busy: its pulse is queued and the driver takes it B2 cycles later, when it calls
+//   MsgReceive again (interrupt-to-thread latency B2, where a thread made ready counts D).
 // Scenario "smp" (kevscen4, built for 4 CPUs): worker runs N0 cycles a round on CPU 0,
 //   client N1 on CPU 1, server 100 cycles on CPU 0 then 200 on CPU 1 (it migrates), and
 //   irq 7 on CPU 1 has a handler of exactly H1 cycles. Each CPU's buffer is saved whole, one
@@ -36,6 +39,8 @@
 #define N0 300u   // smp: worker's run per round on CPU 0
 #define N1 500u   // smp: client's run per round on CPU 1
 #define H1 20u    // smp: irq 7's handler on CPU 1
+#define B1 10u    // -i: the busy driver's interrupt, after it ran
+#define B2 20u    // -i: ... and the driver's receive of its pulse after that
 
 struct trace_ring ring;
 static struct kcap cap;
@@ -65,6 +70,7 @@ static const uint32_t *prio = basic_prio;
 // Without -k: as docs/kev-format.md describes (receive in the server's context, naming the
 // sender pid). The expected results are the same.
 static int kstyle;
+static int busy_irq; // -i
 
 void at(uint64_t t) { trace_host_port.now = t; }
 
@@ -211,6 +217,14 @@ static void round_at(uint64_t T, int first)
     else if (queued)
         ev(KEV_C_COMM, KEV_COMM_REC_PULSE, 2, DRIVER << 16 | 1);
     kc_out(KC_MsgReceive, 0);
+    if (busy_irq && (T / P) % 4 == 2) { // irq 5 again, the driver still busy: pulse queued
+        at(T + 1000 + D + B1), ev(KEV_C_INT, KEV_INT_ENTER, IRQ, 0);
+        at(T + 1000 + D + B1 + 2), ev(KEV_C_COMM, KEV_COMM_SND_PULSE, 0, 2);
+        at(T + 1000 + D + B1 + 4), ev(KEV_C_INT, KEV_INT_EXIT, IRQ, 0);
+        at(T + 1000 + D + B1 + B2), kc_in(KC_MsgReceive, 2); // takes it without blocking
+        ev(KEV_C_COMM, KEV_COMM_REC_PULSE, 2, DRIVER << 16 | 1);
+        kc_out(KC_MsgReceive, 0);
+    }
     at(T + 1090), kc_in(KC_MsgReceive, 2), th(KEV_TH_RECEIVE, DRIVER);
     th(KEV_TH_RUNNING, IDLE);
     at(T + 1900), th(KEV_TH_READY, CLIENT);
@@ -266,11 +280,13 @@ static void wake_round(uint64_t T)
 
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: kevscen [-k] [-N] [-s] [-t] [-r ROUNDS] basic|loss|smp|wake|sync FILE.kev\n"
+    fprintf(f, "usage: kevscen [-k] [-i] [-N] [-s] [-t] [-r ROUNDS] basic|loss|smp|wake|sync FILE.kev\n"
                "Writes a scripted trace and prints the analysis results it must give\n"
                "(\"expect KEY VALUE\" lines) and \"generated N events\".\n"
                "  -k         message events as the kernel writes them for a waiting receiver\n"
                "             (receive in the sender's context), and interrupt pulses\n"
+               "  -i         basic and loss: in every fourth round an interrupt while its driver\n"
+               "             is busy (its pulse taken later, without blocking)\n"
                "  -N         basic and loss: processes and threads named with terminal control\n"
                "             sequences and UTF-8, as a hostile program may name itself\n"
                "  -r ROUNDS  rounds of the script (default 20)\n"
@@ -293,6 +309,8 @@ int main(int argc, char **argv)
             return 0;
         } else if (!strcmp(argv[i], "-k")) {
             kstyle = 1;
+        } else if (!strcmp(argv[i], "-i")) {
+            busy_irq = 1;
         } else if (!strcmp(argv[i], "-N")) {
             pname = hostile_pname, tname = hostile_tname;
         } else if (!strcmp(argv[i], "-s")) {
@@ -431,9 +449,16 @@ int main(int argc, char **argv)
     printf("expect kcall.ThreadSleep.max %u\n", 2000u - 400u);
     printf("expect kcall.MsgSend.max %u\n", 330u - 5u);
     printf("expect kcall.MsgSend.min %u\n", 200u - 70u);
-    printf("expect irq.%u.count %llu\n", IRQ, (unsigned long long)R);
+    uint64_t nbusy = busy_irq ? (R + 2) / 4 : 0; // rounds 1, 5, 9, ... (from 0)
+    printf("expect irq.%u.count %llu\n", IRQ, (unsigned long long)(R + nbusy));
     printf("expect irq.%u.handler %u\n", IRQ, H);
-    printf("expect irq.%u.latency %u\n", IRQ, D);
+    if (nbusy) {    // every interrupt has its latency, the busy driver's ones too
+        printf("expect irq.%u.latency_n %llu\n", IRQ, (unsigned long long)(R + nbusy));
+        printf("expect irq.%u.latency_min %u\nexpect irq.%u.latency_max %u\n", IRQ, B2, IRQ, D);
+    } else {        // once a round: P cycles apart
+        printf("expect irq.%u.latency %u\n", IRQ, D);
+        printf("expect irq.%u.rate %u\n", IRQ, HZ / P);
+    }
     printf("expect msg.client/main>server.count %llu\n", (unsigned long long)R);
     printf("expect msg.client/main>server.latency %u\n", L);
     printf("expect msg.server/main>driver.latency %u\n", 180u - 70u);
@@ -442,7 +467,7 @@ int main(int argc, char **argv)
     printf("expect flows %llu\n", (unsigned long long)(2 * R));
     if (kstyle)
         printf("expect pulses.irq_%u>driver %llu\n", IRQ,
-               (unsigned long long)R);
+               (unsigned long long)(R + nbusy));
     if (loss) {
         printf("expect lost %llu\n", (unsigned long long)lost);
         printf("expect burst %llu %llu %llu\n", (unsigned long long)burst,

@@ -210,4 +210,21 @@ void sync_expect(unsigned rounds, int events, int timeout)
         printf("expect broken %llu\n", (unsigned long long)D + 1200);
     else
         printf("expect open\n");
+    // Every wait, in the order they end: "wait T WHO STATE US OBJECT N OWNER" (US -1: still
+    // waiting at the end of the trace).
+    printf("expect waits %u\n", 4 * rounds + 2);
+    for (unsigned r = 0; r < rounds; r++) {
+        uint64_t T = T0 + (uint64_t)r * SP;
+        printf("expect wait %llu ctl/main MUTEX 2040 mutex 7 logger/main\n",
+               (unsigned long long)T + 160);
+        printf("expect wait %llu filter/main SEM 2150 semaphore 3 logger/main\n",
+               (unsigned long long)T + 150);
+        printf("expect wait %llu ctl/main MUTEX 100 mutex 8 logger/main\n",
+               (unsigned long long)T + 5100);
+        printf("expect wait %llu ctl/main MUTEX 1900 mutex 9 logger/main\n",
+               (unsigned long long)T + 6100);
+    }
+    printf("expect wait %llu b/main MUTEX %d mutex 1 a/main\n", (unsigned long long)D + 200,
+           timeout ? 1000 : -1);
+    printf("expect wait %llu a/main MUTEX -1 mutex 2 b/main\n", (unsigned long long)D + 100);
 }

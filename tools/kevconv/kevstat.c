@@ -11,9 +11,9 @@
 #include <string.h>
 
 #include <trace/kev_panic.h>
-#include "kx_stacks.h"
-#include "kx_stats.h"
-#include "../common/tool_elfsym.h"
+#include "../analysis/kx_stacks.h"
+#include "../analysis/kx_stats.h"
+#include "../common/tool_syms.h"
 #include "kx_wait_text.h"
 #include "kx_faults.h"
 
@@ -45,8 +45,8 @@ static struct col col(const char *s, unsigned width)
 
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: kevstat [--json] [-s SECTION[,SECTION...]] FILE.kev\n"
-               "       kevstat --folded [--elf PROGRAM.elf]... [--kernel IMAGE.elf] FILE.kev\n"
+    fprintf(f, "usage: kevstat [--json] [-s SECTION[,SECTION...]] [--symbols DIR]... FILE.kev\n"
+               "       kevstat --folded [--symbols DIR]... FILE.kev\n"
                "Analyses a .kev trace. Sections (default: all):\n"
                "  cpu     CPU time per process, thread and priority\n"
                "  states  time each thread spent in each state\n"
@@ -55,17 +55,19 @@ static void usage(FILE *f)
                "  msg     messages per channel: count, send-to-reply latency, critical path\n"
                "  lost    lost-event windows and the classes around them\n"
                "  user    user events: count per event id and process\n"
-               "  waits   who blocked whom: priority inversions, deadlock cycles, threads\n"
-               "          still blocked at the end, owners of mutexes and semaphores\n"
-               "  faults  processes killed by a fault: signal, kind, pc, address, stack\n"
-               "          (SYSTEM FAULT / STACK; pipe through stacksym to name them)\n"
+               "  waits   who blocked whom: every wait on a mutex, semaphore or condition\n"
+               "          variable (who, on what, held by whom, how long, what the owner did\n"
+               "          meanwhile), priority inversions, deadlock cycles, threads still\n"
+               "          blocked at the end\n"
+               "  faults  processes killed by a fault: signal, kind, pc, address, the function\n"
+               "          and line holding the pc, the stack (SYSTEM FAULT / STACK)\n"
                "  --json      one JSON object with every result (times in cycles)\n"
                "  --folded    the capture's stack samples (tracelogger -p HZ) as folded stacks,\n"
                "              one line a stack, root first, the process first: \"stackchain;main;\n"
                "              chain_a;chain_spin 12\" (flamegraph.pl, inferno, speedscope)\n"
-               "  --elf FILE  a program's ELF file, to name its frames (else 0x addresses)\n"
-               "  --kernel FILE  the kernel image's ELF file, to name kernel frames\n"
-               "  -h, --help  this text\n"
+               "Code addresses are named from the ELF files the capture ran, found by build id:\n");
+    syms_usage(f);
+    fprintf(f, "  -h, --help  this text\n"
                "A damaged or truncated file: the results before the damage, the byte offset\n"
                "where decoding stopped, exit status 1.\n"
                "Exit status: 0 ok, 1 damaged or unreadable input, 2 bad usage.\n");
@@ -118,15 +120,16 @@ static void print_cpu(const struct kx_stats *s)
         printf("\n");
     }
     for (unsigned c = 0; c < KEV_MAX_CPUS; c++)
-        if (s->idle_t[c]) {
+        if (s->none_t[c]) {
             snprintf(lb, sizeof(lb), "(CPU %u: no thread running)", c);
-            printf("  %-32s %12.3f\n", lb, us(s, s->idle_t[c]));
+            printf("  %-32s %12.3f\n", lb, us(s, s->none_t[c]));
         }
-    if (ncpu > 1) {
-        printf("  %-32s %12s %12s\n", "CPU (threads running, none)", "running us", "idle us");
+    if (ncpu > 1) {     // each line adds up to the trace's span
+        printf("  %-32s %12s %12s %12s\n", "CPU", "running us", "idle us", "none us");
         for (unsigned c = 0; c < ncpu; c++) {
             snprintf(lb, sizeof(lb), "CPU %u", c);
-            printf("  %-32s %12.3f %12.3f\n", lb, us(s, s->busy_t[c]), us(s, s->idle_t[c]));
+            printf("  %-32s %12.3f %12.3f %12.3f\n", lb, us(s, s->busy_t[c]), us(s, s->idle_t[c]),
+                   us(s, s->none_t[c]));
         }
         printf("  %-32s %12llu\n", "migrations (all threads)", (unsigned long long)s->migrations);
     }
@@ -196,19 +199,25 @@ static void print_kcalls(const struct kx_stats *s)
 
 static void print_irq(const struct kx_stats *s)
 {
-    double secs = kx_seconds(s->r, s->t_last - s->t_first);
     printf("== Interrupts ==\n");
+    printf("  (rate: over the time a source was active, from its first interrupt to its last;\n"
+           "  latency: every interrupt that had a thread, to the moment the thread had it:\n"
+           "  received its pulse while running, or ran after being made ready, so one that\n"
+           "  came while its thread was busy or blocked elsewhere counts that wait too)\n");
     for (unsigned i = 0; i < KX_MAX_IRQ; i++) {
         const struct kx_irq_stats *q = &s->irq[i];
         if (!q->count)
             continue;
         const char *name = kev_int_pseudo_name(i);
-        printf("  irq %u%s%s%s: %llu interrupts, %.1f per second\n", i, name ? " (" : "",
-               name ? name : "", name ? ")" : "", (unsigned long long)q->count,
-               secs > 0 ? (double)q->count / secs : 0.0);
+        printf("  irq %u%s%s%s: %llu interrupts, %.1f per second over %.3f ms\n", i,
+               name ? " (" : "", name ? name : "", name ? ")" : "", (unsigned long long)q->count,
+               kx_irq_rate(s, q), us(s, q->last - q->first) / 1000);
         quantize(s, &q->total, "entry -> exit");
         quantize(s, &q->handler, "handler");
-        quantize(s, &q->latency, "interrupt -> thread running");
+        quantize(s, &q->latency, "interrupt -> its thread");
+        if (q->no_thread || q->unhandled)
+            printf("    %llu woke no thread, %llu not handled by the end of the trace\n",
+                   (unsigned long long)q->no_thread, (unsigned long long)q->unhandled);
     }
 }
 
@@ -318,6 +327,13 @@ static void print_user(const struct kx_stats *s)
     }
 }
 
+// The waits section, with every wait kept in `waits` during the pass.
+static FILE *waits;
+static void print_waits(const struct kx_stats *s)
+{
+    kx_wait_print(s, waits);
+}
+
 // The kernel's panic, when the capture ends with one (a post-mortem dump: docs/tracelogger.md).
 static struct kev_panic panic_seen;
 static int panic_cpu = -1;
@@ -366,6 +382,7 @@ static int print_folded(const char *in)
         kx_close(&f);
         return 1;
     }
+    syms_trace("kevstat", f.data, f.len);
     kx_model_init(&x->m, f.r);
     kx_stacks_init(&x->k);
     int rc = kx_decode_sorted("kevstat", &f, folded_cb, x);
@@ -382,6 +399,7 @@ static int print_folded(const char *in)
         rc = 1;
     kx_stacks_free(&x->k);
     free(x);
+    syms_end();
     kx_close(&f);
     return rc;
 }
@@ -400,7 +418,7 @@ int main(int argc, char **argv)
             json = 1;
         } else if (!strcmp(a, "--folded")) {
             folded = 1;
-        } else if ((k = elfsym_option("kevstat", argc, argv, &i)) != 0) {
+        } else if ((k = syms_option("kevstat", argc, argv, &i)) != 0) {
             if (k < 0)
                 return 2;
         } else if (!strcmp(a, "-s") && i + 1 < argc) {
@@ -426,20 +444,20 @@ int main(int argc, char **argv)
         usage(stderr);
         return 2;
     }
-    if (folded) {
-        int rc = print_folded(in);
-        elfsym_end();
-        return rc;
-    }
+    if (folded)
+        return print_folded(in);
     struct kx_file f;
     if (kx_open("kevstat", in, &f))
         return 1;
+    syms_trace("kevstat", f.data, f.len);
     struct kx_stats *s = calloc(1, sizeof(*s));
     if (!s) {
         fprintf(stderr, "kevstat: out of memory\n");
         return 1;
     }
     kx_stats_init(s, f.r);
+    if (!json && (want & 1u << 7) && (waits = tmpfile()) != NULL) // every wait, for -s waits
+        kx_stats_sink(s, &(struct kx_sink){ .user = waits, .wait = kx_wait_save });
     int rc = kx_decode_sorted("kevstat", &f, cb, s);
     kx_stats_finish(s);
     if (json) {
@@ -448,7 +466,7 @@ int main(int argc, char **argv)
         void (*const fn[NSECT])(const struct kx_stats *) = { print_cpu, print_states,
                                                              print_kcalls, print_irq,
                                                              print_msg, print_lost,
-                                                             print_user, kx_wait_print,
+                                                             print_user, print_waits,
                                                              kx_faults_print };
         if (kx_stats_damaged(s))
             printf("DAMAGED FILE: %s. The results below cover only the events before byte "
@@ -474,6 +492,9 @@ int main(int argc, char **argv)
         rc = 1;
     kx_stats_free(s);
     free(s);
+    if (waits)
+        fclose(waits);
+    syms_end();
     kx_close(&f);
     return rc;
 }

@@ -15,7 +15,7 @@
 // tid 3, callstack_iid 4.
 #include "kx_pf_stacks.h"
 #include <inttypes.h>
-#include "kx_ids.h"
+#include "../analysis/kx_ids.h"
 #include "../common/tool_elfsym.h"
 
 #define SEQ_STACKS 300u // the sequence of the callstacks and samples

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// The text form of the wait analysis (trace/kev_wait.c) for kevstat: where the trace's owner
+// The text form of the wait analysis (tools/analysis/kx_wait.c) for kevstat: where the trace's owner
 // and priority facts came from, priority inversions, deadlock cycles, threads still blocked
 // at the end, and a critical-path step split into running / preempted / blocked-on-X-held-by-Y.
 // Times are microseconds since boot, like every other tool's.
@@ -8,15 +8,6 @@
 static double us(const struct kx_stats *s, uint64_t cycles)
 {
     return kx_seconds(s->r, cycles) * 1e6;
-}
-
-const char *kx_wait_obj(const struct kx_stats *s, int obj, char *buf, size_t n)
-{
-    if (obj < 0 || !s->kw)
-        snprintf(buf, n, "an unknown object");
-    else
-        snprintf(buf, n, "%s %u", kw_kind_name(s->kw->obj[obj].kind), s->kw->obj[obj].id);
-    return buf;
 }
 
 static const char *who_prio(const struct kx_stats *s, int th, int p, char *buf, size_t n)
@@ -86,7 +77,39 @@ static void print_middles(const struct kx_stats *s, const struct kw_inv *v)
         printf("%sother threads for %.3f us", v->nmid ? ", " : "", us(s, v->others));
 }
 
-void kx_wait_print(const struct kx_stats *s)
+void kx_wait_save(void *user, const struct kw_wait *w)
+{
+    fwrite(w, sizeof(*w), 1, user);
+}
+
+// One wait: when, who, how long, on what, held by whom, and what the owner did meanwhile.
+static void print_wait(const struct kx_stats *s, const struct kw_wait *w)
+{
+    char a[120], b[120], o[80], lb[80];
+    uint64_t end = w->t1 ? w->t1 : s->kw->t_last;
+    printf("  %12.3f us %s waited %.3f us%s (%s) on %s held by %s", us(s, w->t0),
+           kx_label(&s->m, w->th, a, sizeof(a)), us(s, end - w->t0),
+           w->t1 ? "" : " (still at the end)", kev_thread_state_name(w->state),
+           kx_wait_obj(s, w->obj, o, sizeof(o)),
+           w->owner >= 0 ? kx_label(&s->m, w->owner, b, sizeof(b)) : "(nobody known)");
+    if (w->owner >= 0) {
+        printf(": owner running %.3f us, preempted %.3f us", us(s, w->own_run),
+               us(s, w->own_ready));
+        for (unsigned i = 0; i < w->npre; i++)
+            printf("%s%s %.3f us", i ? ", " : " (by ", kx_label(&s->m, w->pre[i].th, lb, sizeof(lb)),
+                   us(s, w->pre[i].t));
+        if (w->pre_other)
+            printf("%sothers %.3f us", w->npre ? ", " : " (by ", us(s, w->pre_other));
+        printf("%s, blocked %.3f us", w->npre || w->pre_other ? ")" : "", us(s, w->own_blocked));
+        if (w->owner_obj >= 0 && w->own_blocked)
+            printf(" on %s", kx_wait_obj(s, w->owner_obj, o, sizeof(o)));
+        if (w->inv_t)
+            printf("; inversion: %.3f us lost", us(s, w->inv_t));
+    }
+    printf("\n");
+}
+
+void kx_wait_print(const struct kx_stats *s, FILE *waits)
 {
     const struct kw *k = s->kw;
     char a[120], b[120], o[80];
@@ -105,6 +128,14 @@ void kx_wait_print(const struct kx_stats *s)
                                      : "from thread state events (no PRIO_CHANGE events: "
                                        "boosts seen as an owner's priority rising in its "
                                        "state events, only in wide mode)");
+    if (waits && !fflush(waits) && fseek(waits, 0, SEEK_END) == 0) {
+        long n = ftell(waits) / (long)sizeof(struct kw_wait);
+        rewind(waits);
+        printf("== Waits on mutexes, semaphores and condition variables: %ld ==\n", n);
+        struct kw_wait w;
+        while (fread(&w, sizeof(w), 1, waits) == 1)
+            print_wait(s, &w);
+    }
     printf("== Priority inversions: %u ==\n", k->ninv);
     for (unsigned i = 0; i < k->ninv; i++) {
         const struct kw_inv *v = &k->inv[i];

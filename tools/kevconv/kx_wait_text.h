@@ -3,16 +3,15 @@
 #ifndef TOOLS_KX_WAIT_TEXT_H
 #define TOOLS_KX_WAIT_TEXT_H
 
-#include "kx_stats.h"
+#include "../analysis/kx_stats.h"
 
-// "mutex 3", "semaphore 7", "an unknown object".
-const char *kx_wait_obj(const struct kx_stats *s, int obj, char *buf, size_t n);
-// The "waits" section: sources, inversions, boosts, deadlocks, threads still blocked.
-void kx_wait_print(const struct kx_stats *s);
+// The "waits" section: sources, every wait (read back from `waits`, the records kx_wait_save
+// wrote during the pass; NULL: not listed), inversions, boosts, deadlocks, threads still
+// blocked.
+void kx_wait_print(const struct kx_stats *s, FILE *waits);
+// The wait sink (kx_rows.h) that keeps every wait's record in the FILE user (a tmpfile).
+void kx_wait_save(void *user, const struct kw_wait *w);
 // One part of a split critical-path step, on one line after indent.
 void kx_wait_print_part(const struct kx_stats *s, const struct kw_part *p, const char *indent);
-
-// The "waits" member of the JSON object (kx_wait_json.c), after a comma.
-void kx_wait_json(const struct kx_stats *s, FILE *f);
 
 #endif

@@ -5,26 +5,28 @@
 #   kev2perfetto .kev -> Perfetto protobuf (ftrace sched_switch etc.: CPU tracks)
 #   kevstat    analyses (CPU, states, kernel calls, interrupts, messages, losses), text or JSON
 #   kevreport  one self-contained HTML report: timeline with zoom and pan, tables, histograms
-# kx.c holds what the tools share (file loading, the thread model).
+# What they compute and share is the analysis model, tools/analysis/ (its module.mk, read
+# before this one, sets AN_MODEL, AN_MSG, AN_STATS, AN_STACKS).
 KC := tools/kevconv
-KC_DECODE := $(KC)/kx.c $(KC)/kx_ids.c $(KC)/kx_sort.c tools/common/tool_file.c tools/common/tool_map.c \
-             trace/kev_userreg.c trace/kev_decode.c trace/kev_text.c trace/kev_file.c \
-             trace/kev_names.c trace/kev_panic.c trace/kev_stack.c
+$(if $(AN_MODEL),,$(error tools/analysis/module.mk must be read before tools/kevconv/module.mk))
+KC_DECODE := $(AN_MODEL)
 
 HOST_TOOLS += $(H)/kev2ctf $(H)/kev2json $(H)/kev2perfetto $(H)/kevstat $(H)/kevreport
-# the profile views (kevstat --folded, kev2perfetto, kevreport) name frames with libdwfl
-KC_STACKS := $(KC)/kx_stacks.c tools/common/tool_elfsym.c
-KC_STATS := $(KC)/kx_stats.c $(KC)/kx_stats_json.c $(KC)/kx_msg.c trace/kev_wait.c \
-            $(KC)/kx_wait_json.c $(KC)/kx_wait_text.c $(KC)/kx_faults.c
-$(H)/kev2ctf: $(call host_objs,$(KC)/kev2ctf.c $(KC)/ctf_meta.c $(KC_DECODE))
+# code addresses named from the ELF files a capture ran, found by build id (libdwfl)
+KC_SYMS   := tools/common/tool_elfsym.c tools/common/tool_syms.c
+# the profile views (kevstat --folded, kev2perfetto, kevreport): the model's stack samples,
+# named the same way ($(AN_STACKS) holds KC_SYMS)
+KC_STACKS := $(AN_STACKS)
+KC_STATS := $(AN_STATS) $(KC)/kx_wait_text.c $(KC)/kx_faults.c
+$(H)/kev2ctf: $(call host_objs,$(KC)/kev2ctf.c $(KC)/ctf_meta.c $(KC_SYMS) $(KC_DECODE))
 	@echo "  LINK    $@"
-	$(Q)$(HOST_CC) -o $@ $^
+	$(Q)$(HOST_CC) -o $@ $^ -ldw -lelf
 
-$(H)/kev2json: $(call host_objs,$(KC)/kev2json.c $(KC)/kx_msg.c $(KC_DECODE))
+$(H)/kev2json: $(call host_objs,$(KC)/kev2json.c $(AN_MSG) $(KC)/conv_fault.c $(KC_SYMS) $(KC_DECODE))
 	@echo "  LINK    $@"
-	$(Q)$(HOST_CC) -o $@ $^
+	$(Q)$(HOST_CC) -o $@ $^ -ldw -lelf
 
-$(H)/kev2perfetto: $(call host_objs,$(KC)/kev2perfetto.c $(KC)/kx_msg.c $(KC)/kx_pf_stacks.c $(KC_STACKS) \
+$(H)/kev2perfetto: $(call host_objs,$(KC)/kev2perfetto.c $(AN_MSG) $(KC)/kx_pf_stacks.c $(KC)/conv_fault.c $(KC_STACKS) \
                                   $(KC_DECODE))
 	@echo "  LINK    $@"
 	$(Q)$(HOST_CC) -o $@ $^ -ldw -lelf
@@ -69,17 +71,6 @@ SCRIPT_TESTS_HOST += kevconv-damage|300|test/tools/test_kevconv_damage.sh
 TEST_DEPS_HOST += $(H)/kev2perfetto
 SCRIPT_TESTS_HOST += kev2perfetto|300|test/tools/test_kev2perfetto.sh
 
-# Unit tests of the shared code (cmocka, ASan + UBSan).
-$(HT)/test_kx: $(call host_test_objs,test/tools/test_kx.c $(KC)/kx.c $(KC)/kx_ids.c tools/common/tool_file.c \
-                                     tools/common/tool_map.c $(KC)/kx_msg.c $(KC)/kx_stats.c \
-                                     $(KC)/kx_stats_json.c trace/kev_wait.c trace/kev_userreg.c \
-                                     $(KC)/kx_wait_json.c \
-                                     $(KC)/kx_wait_text.c trace/kev_decode.c trace/kev_text.c trace/kev_file.c \
-                                     trace/kev_names.c)
-	@echo "  TESTLD  $@"
-	$(Q)$(HOST_CC) $(HOST_TLDFLAGS) -o $@ $^ -lcmocka
-HOST_TESTS += $(HT)/test_kx
-
 # kevscen4: kevscen over the producer built for 4 CPUs (the "smp" scenario); its objects get
 # their own directory and -D, with the test flags (ASan + UBSan).
 KC4_SRCS := $(KC)/kevscen.c $(KC)/kevscen_sync.c trace/trace_ring.c tools/traceprinter/kev_capture.c trace/kev_file.c \
@@ -100,10 +91,10 @@ $(HT)/$(1): $(call host_test_objs,$(2))
 	@echo "  TESTLD  $$@"
 	$$(Q)$$(HOST_CC) $$(HOST_TLDFLAGS) -o $$@ $$^ -ldw -lelf
 endef
-$(eval $(call KC_SAN_template,kev2ctf,$(KC)/kev2ctf.c $(KC)/ctf_meta.c $(KC_DECODE)))
-$(eval $(call KC_SAN_template,kev2json,$(KC)/kev2json.c $(KC)/kx_msg.c $(KC_DECODE)))
-$(eval $(call KC_SAN_template,kev2perfetto,$(KC)/kev2perfetto.c $(KC)/kx_msg.c $(KC)/kx_pf_stacks.c \
-                                          $(KC_STACKS) $(KC_DECODE)))
+$(eval $(call KC_SAN_template,kev2ctf,$(KC)/kev2ctf.c $(KC)/ctf_meta.c $(KC_SYMS) $(KC_DECODE)))
+$(eval $(call KC_SAN_template,kev2json,$(KC)/kev2json.c $(AN_MSG) $(KC)/conv_fault.c $(KC_SYMS) $(KC_DECODE)))
+$(eval $(call KC_SAN_template,kev2perfetto,$(KC)/kev2perfetto.c $(AN_MSG) $(KC)/kx_pf_stacks.c \
+                                          $(KC)/conv_fault.c $(KC_STACKS) $(KC_DECODE)))
 $(eval $(call KC_SAN_template,kevstat,$(KC)/kevstat.c $(KC_STATS) $(KC_STACKS) $(KC_DECODE)))
 $(eval $(call KC_SAN_template,kevreport,$(KC)/kevreport.c $(KC)/report_rows.c $(KC)/report_assets.c \
                                         $(KC_STATS) $(KC_STACKS) $(KC_DECODE)))

@@ -273,7 +273,8 @@
   var cpu = section("cpu", "CPU time");
   var maxCpu = Math.max.apply(null, S.threads.map(function (t) { return t.cpu_cycles; }).concat([1]));
   // Several CPUs: each thread's migrations (switched in on another CPU than the time before)
-  // and each CPU's time with a thread running and with none.
+  // and each CPU's time running threads, its idle thread, and no thread known (they add up
+  // to the trace's span).
   var smp = tr.cpus > 1 && S.busy_cycles;
   cpu.appendChild(table(["thread", "CPU time", "share", "runs"].concat(smp ? ["migrations"] : []).concat([""]),
     S.threads.filter(function (t) { return t.cpu_cycles || t.runs; }).map(function (t) {
@@ -282,9 +283,10 @@
     })));
   if (smp) {
     cpu.appendChild(el("h3", { text: "Per CPU" }));
-    cpu.appendChild(table(["CPU", "threads running", "share", "no thread", "migrations (all threads)"],
+    cpu.appendChild(table(["CPU", "threads running", "share", "idle", "no thread known", "migrations (all threads)"],
       S.busy_cycles.map(function (b, c) {
-        return ["CPU " + c, fmtTime(b), pct(b, span), fmtTime(S.idle_cycles[c] || 0), c ? "" : S.migrations];
+        return ["CPU " + c, fmtTime(b), pct(b, span), fmtTime(S.idle_cycles[c] || 0),
+          fmtTime((S.none_cycles || [])[c] || 0), c ? "" : S.migrations];
       })));
   }
   cpu.appendChild(el("h3", { text: "Per process" }));

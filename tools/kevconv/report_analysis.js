@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: MIT
 // The analysis module of the kevreport page (embedded after report.js by report_assets.c; no
 // external code). Through window.kevReport it adds:
-//   * a findings panel (#findings): priority inversions (who, on what, time lost), deadlock
-//     cycles, inheritance boosts, threads still blocked at the end, each with a "show" button;
+//   * a findings panel (#findings): faults (who, the signal, pc, address, the function holding
+//     the pc and the stack, named by kevreport from the capture's ELF files; a marker on the
+//     faulting thread's row), priority inversions (who, on what, time lost), deadlock cycles,
+//     inheritance boosts, threads still blocked at the end, each with a "show" button;
 //   * go-to-time (#goto), a cursor, and statistics of a selected range (#range-*);
 //   * CPU load over time per CPU (#cpuload) and a priority lane (#priolane), clickable;
 //   * blocked-by arrows on the timeline, from a waiting thread to the owner of what it waits on;
@@ -33,7 +35,7 @@
   }
 
   // ---- findings ----------------------------------------------------------------------------
-  var fs = el("section", { id: "findings" }, [el("h2", { text: "Findings: who blocked whom" })]);
+  var fs = el("section", { id: "findings" }, [el("h2", { text: "Findings: faults, who blocked whom" })]);
   R.timelineSection.parentNode.insertBefore(fs, R.timelineSection);
   function finding(kind, text, t, width) {
     var b = el("button", { "class": "show", text: "show" });
@@ -50,6 +52,30 @@
     var parts = m.map(function (x) { return who(x.thread, x.thread_prio) + " for " + fmt(x.lost); });
     if (v.others_lost) parts.push("other threads for " + fmt(v.others_lost));
     return parts.join(", ");
+  }
+  // Faults (T.faults, kx_faults.c: computed and named once, by kevreport): a finding each with
+  // its stack, and a marker on the faulting thread's row (the overlay below).
+  var F = (T.faults && T.faults.list) || [];
+  if (F.length) {
+    var fl = el("ul", { id: "faults-list" });
+    F.forEach(function (f, i) {
+      var th = f.thread >= 0 ? T.threads[f.thread].name : f.process + " " + f.pid + "/" + f.tid;
+      var li = finding("fault", "Fault: " + th + " (pid " + f.pid + ") killed by " + f.signal +
+        " (" + f.kind + (f.addr ? " at " + f.addr : "") + ") at " + boot(f.t) + ", pc " + f.pc +
+        " in " + f.function + (f.source ? " [" + f.source + "]" : ""), f.t);
+      li.id = "fault-" + i;
+      if (f.frames.length) {
+        var ol = el("ol", { "class": "fault-stack" });
+        f.frames.forEach(function (fr) { ol.appendChild(el("li", { text: fr })); });
+        li.appendChild(ol);
+        if (f.cut_short) li.appendChild(el("span", { "class": "note", text: "stack cut short: " + f.cut_short }));
+      } else {
+        li.appendChild(el("span", { "class": "note", text: " (no stack recorded)" }));
+      }
+      fl.appendChild(li);
+    });
+    fs.appendChild(fl);
+    if (T.faults.more) fs.appendChild(el("p", { "class": "note", text: T.faults.more + " more faults not listed." }));
   }
   if (!W) fs.appendChild(el("p", { "class": "note", text: "No wait analysis (out of memory)." }));
   else {
@@ -127,7 +153,7 @@
   rView.onclick = function () { rangeStats(view.t0, view.t1); };
 
   // ---- CPU load over time and the priority lane (SVG, the whole trace) -------------------------
-  var NS = "http://www.w3.org/2000/svg", CW = 900, CH = 80, NB = 200, span = Math.max(T.span, 1);
+  var NS = "http://www.w3.org/2000/svg", CW = 900, CH = 80, span = Math.max(T.span, 1);
   function svg(w, h) { var s = document.createElementNS(NS, "svg"); s.setAttribute("width", w); s.setAttribute("height", h); return s; }
   function node(tag, attrs) { var n = document.createElementNS(NS, tag); for (var k in attrs) n.setAttribute(k, attrs[k]); return n; }
   function clickable(s) {
@@ -137,22 +163,21 @@
     });
     s.style.cursor = "pointer";
   }
-  var isIdle = T.threads.map(function (t) { return /(^|\/)idle$/.test(t.name); });
+  // The load is the analysis model's (S.cpu_load: each CPU's busy time, a thread other than
+  // idle running, per bucket of `width` cycles from t0; the buckets add up to busy_cycles).
   var cl = el("section", { id: "cpuload" }, [el("h2", { text: "CPU load over time (per CPU; click: go there)" })]);
   R.timelineSection.parentNode.insertBefore(cl, rs);
-  var cpus = {};
+  var L = S.cpu_load || { t0: first, width: 1, busy: [] }, cpus = {};
   T.seg.forEach(function (s) { if (T.states[s[3]] === "RUNNING" && s[4] >= 0) cpus[s[4]] = 1; });
   Object.keys(cpus).sort(function (a, b) { return a - b; }).forEach(function (c) {
-    var busy = new Float64Array(NB), bw = span / NB, tot = 0;
-    T.seg.forEach(function (s) {
-      if (T.states[s[3]] !== "RUNNING" || s[4] != c || isIdle[s[0]]) return;
-      tot += s[2] - s[1];
-      for (var i = Math.floor(s[1] / bw); i < NB && i * bw < s[2]; i++)
-        busy[i] += Math.max(0, Math.min(s[2], (i + 1) * bw) - Math.max(s[1], i * bw));
-    });
-    var s = svg(CW, CH), pts = [];
+    var busy = L.busy[c] || [], bw = L.width, NB = busy.length, tot = 0;
+    busy.forEach(function (b) { tot += b; });
+    var s = svg(CW, CH), pts = [], x0 = L.t0 - first;
     s.appendChild(node("rect", { x: 0, y: 0, width: CW, height: CH, fill: "#f6f6f6" }));
-    for (var i = 0; i < NB; i++) pts.push((i * CW / NB).toFixed(1) + "," + (CH - CH * busy[i] / bw).toFixed(1));
+    for (var i = 0; i < NB; i++) {
+      var w = Math.min(bw, span - (x0 + i * bw)); // the last bucket ends with the trace
+      pts.push(((x0 + (i + 0.5) * bw) / span * CW).toFixed(1) + "," + (CH - CH * busy[i] / Math.max(w, 1)).toFixed(1));
+    }
     s.appendChild(node("polyline", { points: pts.join(" "), fill: "none", stroke: R.hue(+c + 3), "stroke-width": 1.5 }));
     s.id = "cpuload-" + c;
     s.setAttribute("data-load", (tot / span).toFixed(4));
@@ -182,9 +207,18 @@
     pl.appendChild(s);
   });
 
-  // ---- blocked-by arrows and the cursor over the timeline ---------------------------------------
+  // ---- blocked-by arrows, fault markers and the cursor over the timeline ---------------------------
   R.overlays.push(function (g) {
-    var drawn = 0, AX = R.AXIS, RH = R.RH;
+    var drawn = 0, AX = R.AXIS, RH = R.RH, marked = 0;
+    F.forEach(function (f) {   // a red cross on the faulting thread's row, at the fault
+      if (!(f.thread in R.thRow) || f.t < view.t0 || f.t > view.t1) return;
+      var px = R.x(f.t), y = AX + R.thRow[f.thread] * RH;
+      g.strokeStyle = "#d00"; g.lineWidth = 2.5;
+      g.beginPath(); g.moveTo(px - 5, y + 2); g.lineTo(px + 5, y + RH - 2);
+      g.moveTo(px + 5, y + 2); g.lineTo(px - 5, y + RH - 2); g.stroke();
+      marked++;
+    });
+    R.canvas.setAttribute("data-fault-marks", marked);
     (T.waits || []).forEach(function (w) {
       if (w[2] < view.t0 || w[1] > view.t1 || !(w[0] in R.thRow) || !(w[3] in R.thRow)) return;
       var yw = AX + R.thRow[w[0]] * RH + RH / 2, yo = AX + R.thRow[w[3]] * RH + RH / 2;

@@ -3,7 +3,8 @@
 # folds stack aggregations for flame graphs (docs/profiling.md).
 HOST_TOOLS += $(H)/stacksym
 
-$(H)/stacksym: $(call host_objs,tools/stacksym/stacksym.c tools/stacksym/symaddr.c tools/common/tool_elfsym.c)
+$(H)/stacksym: $(call host_objs,tools/stacksym/stacksym.c tools/stacksym/symfilter.c tools/stacksym/symaddr.c \
+                              tools/common/tool_elfsym.c)
 	@mkdir -p $(dir $@)
 	@echo "  HOSTLD  $@"
 	$(Q)$(HOST_CC) $^ -o $@ -ldw -lelf
@@ -46,8 +47,9 @@ SCRIPT_TESTS += stacks/capture|180|test/stacks/test_stacks_capture.sh|$(B)|$(H)
 TEST_DEPS    += $(H)/traceprinter $(H)/dtrace
 endif
 ifneq ($(filter stackfault,$(IMAGES)),)
-SCRIPT_TESTS += stacks/fault-capture|120|test/stacks/test_fault_capture.sh|$(B)|$(H)
-TEST_DEPS    += $(B)/stackfault.elf $(H)/stacksym $(H)/dcompile $(H)/traceprinter $(H)/dtrace
+SCRIPT_TESTS += stacks/fault-capture|240|test/stacks/test_fault_capture.sh|$(B)|$(H)
+TEST_DEPS    += $(B)/stackfault.elf $(H)/stacksym $(H)/dcompile $(H)/traceprinter $(H)/dtrace \
+                $(H)/kevstat $(H)/kevreport $(H)/kev2ctf $(H)/kev2json $(H)/kev2perfetto
 endif
 # A board without the target's dtrace (netduinoplus2): the same capture test over the stackcap
 # image (appinit, stackchain, the tracelogger sampling), against gdb's bt alone.
@@ -58,7 +60,7 @@ endif
 $(foreach b,$(filter-out $(BOARD),netduinoplus2),$(eval SCRIPT_TESTS += stacks-$(b)/capture|180|BOARD=$(b)|test/stacks/test_stacks_capture.sh|build/$(b)|$(H)))
 define STACKS_CAPTURE_MATRIX_template
 SCRIPT_TESTS += stacks-$(1)/capture|180|BOARD=$(1)|test/stacks/test_stacks_capture.sh|build/$(1)|$(H)
-SCRIPT_TESTS += stacks-$(1)/fault-capture|120|BOARD=$(1)|test/stacks/test_fault_capture.sh|build/$(1)|$(H)
+SCRIPT_TESTS += stacks-$(1)/fault-capture|180|BOARD=$(1)|test/stacks/test_fault_capture.sh|build/$(1)|$(H)
 endef
 $(foreach b,$(filter-out $(BOARD),qemu-virt-a53 x86-pc),$(eval $(call STACKS_CAPTURE_MATRIX_template,$(b))))
 
@@ -74,3 +76,12 @@ define STACKS_PROFILE_MATRIX_template
 SCRIPT_TESTS += stacks-$(1)/profile-capture|180|BOARD=$(1)|test/stacks/test_profile_capture.sh|build/$(1)|$(H)
 endef
 $(foreach b,$(filter-out $(BOARD),qemu-virt-a53),$(eval $(call STACKS_PROFILE_MATRIX_template,$(b))))
+
+# The profile timer (test/stacks/test_hotshare.sh): user/apps/hotshare's hot function gets its
+# own share of profile-997's samples, live and over the capture (dtrace -i, kevstat --folded),
+# in QEMU's exact mode (whose second boot must give the same capture event for event) and on
+# the host's clock; profile-5000 over a capture without samples counts what it counted live.
+# The boards with dtrace whose QEMU has the three kinds of profile timer.
+HOTSHARE_BOARDS := mps2-an385 qemu-virt-a53 x86-pc
+SCRIPT_TESTS += $(foreach b,$(HOTSHARE_BOARDS),stacks-hotshare/$(b)|600|BOARD=$(b)|test/stacks/test_hotshare.sh|build/$(b)|$(H))
+TEST_DEPS    += $(H)/dcompile $(H)/dtrace $(H)/stacksym $(H)/kevstat $(foreach b,$(filter-out $(BOARD),$(HOTSHARE_BOARDS)),matrix-images-$(b))

@@ -4,7 +4,7 @@
 # kevgen and kevbench drive trace_ring with the host port from test/unit (a fake clock).
 TP := tools/traceprinter
 KEV_DECODE_SRCS := trace/kev_decode.c trace/kev_text.c trace/kev_file.c trace/kev_names.c trace/kev_panic.c \
-                   trace/kev_stack.c
+                   trace/kev_stack.c trace/kev_image.c
 KEV_GEN_SRCS    := $(TP)/kev_capture.c trace/trace_ring.c trace/kev_file.c trace/kev_names.c
 
 $(call host_objs,$(TP)/kevgen.c $(TP)/kevbench.c $(TP)/kev_capture.c trace/trace_ring.c): \

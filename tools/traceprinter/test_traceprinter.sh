@@ -144,7 +144,7 @@ check "a $(( $(stat -c %s "$dir/big.kev") / 1048576 )) MB trace prints whole wit
 check "and in time order (-m)" bash -c "prlimit --data=$lim '$tp' -m '$dir/big.kev' | grep -q '^events: 1500002 in '"
 rm -f "$dir/big.kev"
 # kevgen with a logger that keeps up (the kevconv benchmark's settings) loses nothing, at the
-# benchmark's 10 million events too (issue 27 saw 382 lost there; not reproduced since).
+# benchmark's 10 million events too (a loss of 382 was once reported there, never reproduced).
 "$gen" -n 10000000 -k 64 -d 10000 -o "$dir/bench.kev" >/dev/null
 check "kevgen -n 10000000 -k 64 -d 10000: nothing lost" \
     bash -c "'$tp' '$dir/bench.kev' | tail -2 | tr '\n' ' ' | grep -q '^events: 10000001 in [0-9]* buffers lost events: 0 \$'"

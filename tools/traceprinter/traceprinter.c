@@ -12,10 +12,10 @@
 #include <string.h>
 
 #include <trace/kev_decode.h>
-#include <trace/kev_wait.h> // KEV_SYS_SYNC_WAIT, KEV_SYS_PRIO_CHANGE
 #include <trace/kev_panic.h>
 #include <trace/kev_file.h>
 #include <trace/kev_stack.h>
+#include <trace/kev_image.h>
 #include <trace/kev_text.h>
 #include "../common/tool_map.h"
 #include "qnx_kercall.h"
@@ -180,8 +180,6 @@ static void raw_words(struct line *l, const struct kev_event *e, unsigned from, 
 // them): SYNC_WAIT object:X owner:pid/tid, PRIO_CHANGE pid/tid new <- old (cause). 1 if done.
 static int sync_event(const struct kev_reader *r, const struct kev_event *e, struct line *l)
 {
-    static const char *const cause[] = { "initial", "call", "mutex inheritance",
-                                         "message inheritance", "inheritance ends", "ceiling" };
     char tmp[80];
     if (e->nw < 2 || (e->ev != KEV_SYS_SYNC_WAIT && e->ev != KEV_SYS_PRIO_CHANGE))
         return 0;
@@ -197,17 +195,25 @@ static int sync_event(const struct kev_reader *r, const struct kev_event *e, str
     }
     unsigned c = (e->w[1] >> 16) & 0xffu;
     add(l, "pid:%u tid:%u priority:%u old:%u cause:%s%s", who_w >> 16, who_w & 0xffffu,
-        e->w[1] & 0xffu, (e->w[1] >> 8) & 0xffu, c <= 5 ? cause[c] : "?", tmp);
+        e->w[1] & 0xffu, (e->w[1] >> 8) & 0xffu,
+        kev_prio_cause_name(c) ? kev_prio_cause_name(c) : "?", tmp);
     return 1;
 }
 
-// Our stack and fault events (docs/trace-events.md "Stacks and faults"; QNX's printer skips
-// them): the shared decoder's line, with the thread's name. 1 if done.
+// Our stack, fault and image events (docs/trace-events.md "Stacks and faults", "Images and
+// build ids"; QNX's printer skips them): the shared decoder's line, with the thread's name.
+// 1 if done.
 static int stack_event(const struct kev_reader *r, const struct kev_event *e, struct line *l)
 {
-    char text[1024], tmp[80];
+    char text[1200], tmp[80];
     struct kev_stack s;
     struct kev_fault f;
+    struct kev_image im;
+    if (e->ev == KEV_SYS_IMAGE && kev_image_decode(r, e, &im) == 0) {
+        kev_image_text(&im, text, sizeof(text));
+        add(l, "%s", text);
+        return 1;
+    }
     if (e->ev == KEV_SYS_STACK && kev_stack_decode(e->w, e->nw, &s) == 0) {
         kev_stack_text(&s, text, sizeof(text));
         who(r, s.pid, s.tid, tmp, sizeof(tmp));

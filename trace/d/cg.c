@@ -6,6 +6,7 @@
 // branches are patched to strictly forward targets; every program ends with RET. The output
 // must still pass dif_verify(): the kernel does not trust the compiler either.
 #include "dcc_impl.h"
+#include <d/dprinfo.h>
 #include <d/dprobes.h>
 #include <d/dfbt.h>
 
@@ -71,6 +72,8 @@ struct cg {
     int line;
     struct xbind *xb; /* translator parameters in scope, innermost first */
     int keep_scratch; /* the clause calls alloca( ) or copyin( ): DIF_CLF_SCRATCH */
+    unsigned cur_clause; /* the clause being compiled (its enablings say its probes) */
+    struct dnode *float_node; /* a printf( ) argument that may be a float (push_float) */
     unsigned addrof;  /* inside the operand of unary & */
     const char *cur_desc; /* the clause's first probe description (messages) */
 };
@@ -314,11 +317,13 @@ static const struct subr subrs[] = {
     { "strlen", DIF_S_STRLEN, "s", T_UINT64 }, { "strjoin", DIF_S_STRJOIN, "ss", T_STRING },
     { "substr", DIF_S_SUBSTR2, "si", T_STRING }, { "substr", DIF_S_SUBSTR3, "sii", T_STRING },
     { "index", DIF_S_INDEX, "ss", T_INT32 }, { "rindex", DIF_S_RINDEX, "ss", T_INT32 },
+    { "index", DIF_S_INDEX3, "ssi", T_INT32 }, { "rindex", DIF_S_RINDEX3, "ssi", T_INT32 },
     { "strchr", DIF_S_STRCHR, "si", T_STRING }, { "strstr", DIF_S_STRSTR, "ss", T_STRING },
     { "lltostr", DIF_S_LLTOSTR, "i", T_STRING }, { "lltostr", DIF_S_LLTOSTR2, "ii", T_STRING },
     { "strtok", DIF_S_STRTOK, "Ss", T_STRING }, /* S: a string or NULL (0) */
     { "strtoll", DIF_S_STRTOLL, "s", T_INT64 }, { "strtoll", DIF_S_STRTOLL2, "si", T_INT64 },
     { "toupper", DIF_S_TOUPPER, "s", T_STRING }, { "tolower", DIF_S_TOLOWER, "s", T_STRING },
+    { "json", DIF_S_JSON, "ss", T_STRING },
     { "speculation", DIF_S_SPECULATION, "", T_INT32 },
     { "basename", DIF_S_BASENAME, "s", T_STRING }, { "dirname", DIF_S_DIRNAME, "s", T_STRING },
     { "cleanpath", DIF_S_CLEANPATH, "s", T_STRING }, { "strrchr", DIF_S_STRRCHR, "si", T_STRING },
@@ -1595,9 +1600,15 @@ static unsigned obj_rvalue(struct cg *g, struct dnode *n, struct dtype *t)
 {
     struct obj o;
     unsigned r = addr_of(g, n, &o);
+    if (o.t.kind == DT_FLOAT && !o.isarr && n == g->float_node && o.t.size != 16) {
+        emit(g, DIF_INSTR(o.t.size == 4 ? DIF_LDUW : DIF_LDX, r, 0, r)); /* its bits */
+        *t = o.t;
+        return r;
+    }
     if (o.t.kind == DT_FLOAT && !o.isarr)
         dcc_error(g->cc, n->line, "D_UNSUPPORTED", "floating-point values are not supported "
-                  "in this D subset");
+                  "in this D subset%s", n == g->float_node ? " (a long double: its layout is "
+                  "each target's own)" : " (printf( ) prints a float or double as such)");
     load_obj(g, r, &o, t);
     return r;
 }
@@ -1635,8 +1646,10 @@ static unsigned expr(struct cg *g, struct dnode *n, struct dtype *t)
     if (++g->depth > 256)
         dcc_error(g->cc, n->line, "D_SYNTAX", "expression nested too deeply");
     fix_index(g, n);
+    int line = g->line;
     unsigned r = expr_(g, n, t);
     g->depth--;
+    g->line = line; /* an error after it is its parent's, at the parent's line */
     return r;
 }
 
@@ -1655,7 +1668,110 @@ static void member_usable(struct cg *g, const struct dnode *n, const char *name,
                   n->s);
 }
 
-/* procinfo_member: curpsinfo->m and curlwpsinfo->m, as procinfo.c's tables say. */
+dcc_symbol_fn dcc_symbol;
+
+/* kernel_symbol: the address of `sym or mod`sym (name, as lexed) from the front end's kernel
+ * image (dcc_symbol); errors as libdtrace words them for a name it cannot resolve. */
+static uint64_t kernel_symbol(struct cg *g, const struct dnode *n)
+{
+    const char *name = n->s, *tick = strrchr(name, '`');
+    char mod[64];
+    size_t ml = (size_t)(tick - name);
+    if (ml && name[ml - 1] == '`')
+        dcc_error(g->cc, n->line, "D_SYM_BADREF", "%s: user symbols (``) are not supported "
+                  "in this D subset", name);
+    if (ml >= sizeof(mod) || !tick[1])
+        dcc_error(g->cc, n->line, "D_SYNTAX", "syntax error near \"%s\"", name);
+    memcpy(mod, name, ml);
+    mod[ml] = 0;
+    uint64_t addr;
+    if (!dcc_symbol)
+        dcc_error(g->cc, n->line, "D_IDENT_UNDEF", "failed to resolve %s: Unknown symbol name "
+                  "(no kernel symbol table here: the host's dtrace and dcompile read the "
+                  "image's with --kernel FILE, as make dtrace passes it)", name);
+    if (dcc_symbol(mod, tick + 1, &addr) != 0)
+        dcc_error(g->cc, n->line, "D_IDENT_UNDEF", "failed to resolve %s: Unknown symbol name",
+                  name);
+    return addr;
+}
+
+/* clause_has_probe: whether the clause being compiled enables table probe id. */
+static int clause_has_probe(struct cg *g, uint32_t id)
+{
+    for (unsigned e = 0; e < g->necbs; e++)
+        if (g->ecbs[e].de_clause == g->cur_clause && g->probes[g->ecbs[e].de_probe].dp_id == id)
+            return 1;
+    return 0;
+}
+
+/* call_info: r = DIF_S_PRINFO or _PRSTR (subr) of member for the who in register who (freed). */
+static void call_info(struct cg *g, unsigned subr, uint64_t member, unsigned who, unsigned r)
+{
+    emit(g, DIF_INSTR_IDX(DIF_SETX, intern_int(g, member), r));
+    emit(g, DIF_INSTR(DIF_PUSHT, r, DIF_TYPE_INT, 0));
+    emit(g, DIF_INSTR(DIF_PUSHT, who, DIF_TYPE_INT, 0));
+    reg_free(g, who);
+    emit(g, DIF_INSTR_IDX(DIF_CALL, subr, r));
+}
+
+/* emit_field: r = (word >> shift) & mask, word in r */
+static void emit_field(struct cg *g, unsigned r, unsigned shift, uint64_t mask)
+{
+    unsigned r2 = reg_alloc(g);
+    if (shift) {
+        emit(g, DIF_INSTR_IDX(DIF_SETX, intern_int(g, shift), r2));
+        emit(g, DIF_INSTR(DIF_SRL, r, r2, r));
+    }
+    emit(g, DIF_INSTR_IDX(DIF_SETX, intern_int(g, mask), r2));
+    emit(g, DIF_INSTR(DIF_AND, r, r2, r));
+    reg_free(g, r2);
+}
+
+/* translated_member: member m of a translated object (procinfo.c), the object's who (a
+ * thread's pid << 16 | tid, a process's pid << 16) computed by who_of into a new register:
+ * the engine's lookups (DCC_PM_INFO, _STR); fields and built-ins are the callers'. At
+ * sched:::off-cpu a thread's state is the one the probe says it goes off in (arg3), which
+ * the kernel took when it chose the next thread. */
+static void translated_member(struct cg *g, const struct dcc_procmember *m, unsigned r,
+                              unsigned (*who_of)(struct cg *g, void *arg), void *arg,
+                              int offcpu_state)
+{
+    unsigned b = 0, j = 0;
+    int offcpu = offcpu_state && (m->val == DPR_STATE || m->val == DPR_SNAME) &&
+                 m->how == DCC_PM_INFO && clause_has_probe(g, DPROBE_SCHED_OFFCPU);
+    if (offcpu) { /* id == off-cpu ? RSTATE(arg3) : STATE(who) */
+        unsigned r2 = reg_alloc(g);
+        emit(g, DIF_INSTR_IDX(DIF_BUILTIN, DIF_B_ID, r));
+        emit(g, DIF_INSTR_IDX(DIF_SETX, intern_int(g, DPROBE_SCHED_OFFCPU), r2));
+        emit(g, DIF_INSTR(DIF_CMP, r, r2, 0));
+        reg_free(g, r2);
+        b = emit(g, 0);
+        r2 = reg_alloc(g);
+        emit(g, DIF_INSTR_IDX(DIF_BUILTIN, DIF_B_ARG0 + 3, r2));
+        call_info(g, DIF_S_PRINFO, m->val == DPR_STATE ? DPR_RSTATE : DPR_RSNAME, r2, r);
+        j = emit(g, 0);
+        patch(g, b, DIF_BNE);
+    }
+    call_info(g, m->how == DCC_PM_STR ? DIF_S_PRSTR : DIF_S_PRINFO, m->val, who_of(g, arg), r);
+    if (offcpu)
+        patch(g, j, DIF_BA);
+}
+
+/* the firing thread's who: pid << 16 | tid, as every thread probe's arg0 names a thread */
+static unsigned cur_who(struct cg *g, void *arg)
+{
+    (void)arg;
+    unsigned r = reg_alloc(g), r2 = reg_alloc(g);
+    emit(g, DIF_INSTR_IDX(DIF_BUILTIN, DIF_B_PID, r));
+    emit(g, DIF_INSTR_IDX(DIF_SETX, intern_int(g, 16), r2));
+    emit(g, DIF_INSTR(DIF_SLL, r, r2, r));
+    emit(g, DIF_INSTR_IDX(DIF_BUILTIN, DIF_B_TID, r2));
+    emit(g, DIF_INSTR(DIF_OR, r, r2, r));
+    reg_free(g, r2);
+    return r;
+}
+
+/* procinfo_member: curpsinfo->m, curlwpsinfo->m and curcpu->m, as procinfo.c's tables say. */
 static unsigned procinfo_member(struct cg *g, struct dnode *n, struct dtype *t)
 {
     const char *tn;
@@ -1666,8 +1782,13 @@ static unsigned procinfo_member(struct cg *g, struct dnode *n, struct dtype *t)
     unsigned r = reg_alloc(g);
     if (m->how == DCC_PM_BUILTIN)
         emit(g, DIF_INSTR_IDX(DIF_BUILTIN, (unsigned)m->val, r));
-    else
+    else if (m->how == DCC_PM_CONST)
         emit(g, DIF_INSTR_IDX(DIF_SETX, intern_int(g, m->val), r));
+    else if (m->how == DCC_PM_FIELD) { /* pr_addr: the who */
+        reg_free(g, r);
+        r = cur_who(g, NULL);
+    } else
+        translated_member(g, m, r, cur_who, NULL, 1);
     *t = m->type;
     return r;
 }
@@ -1690,7 +1811,7 @@ static int is_probe_args(struct cg *g, const struct dnode *n, int64_t *k)
 static int fbt_args_type(struct cg *g, const struct dnode *n, int64_t k, struct dtype *t)
 {
     const struct dfbt *tab = dprobe_fbt_table();
-    unsigned ci = g->nclauses - 1, code = 0;
+    unsigned ci = g->cur_clause, code = 0;
     int have = 0;
     const char *func = "";
     for (unsigned e = 0; e < g->necbs; e++) {
@@ -1727,10 +1848,53 @@ static int fbt_args_type(struct cg *g, const struct dnode *n, int64_t k, struct 
     return 1;
 }
 
-/* probe_args_member: args[k]->m of the sched/proc thread probes, as procinfo.c's table says;
- * args[k] alone is argk (typed on fbt probes). */
+/* probe_argkind: args[k]'s translated type on the clause's probes (procinfo.c), which must
+ * agree, as libdtrace requires of a description matching several probes; 0 an integer. */
+static char probe_argkind(struct cg *g, const struct dnode *n, unsigned k)
+{
+    int seen = 0;
+    char kind = 0;
+    for (unsigned e = 0; e < g->necbs; e++) {
+        if (g->ecbs[e].de_clause != g->cur_clause)
+            continue;
+        uint32_t id = g->probes[g->ecbs[e].de_probe].dp_id;
+        char c = id < DPROBE_TIMER_BASE ? dcc_probe_argkind(id, k) : 0;
+        if (seen && c != kind)
+            dcc_error(g->cc, n->line, "D_ARGS_MULTI", "args[%d] may not be referenced because "
+                      "the probes of this clause give it different types", (int)k);
+        kind = c;
+        seen = 1;
+    }
+    return kind;
+}
+
+/* the who of a translated argument: a thread's (its word), its process's (the pid's half of
+ * it), or a process's from its pid */
+struct argsrc { unsigned word; char kind; };
+static unsigned arg_who(struct cg *g, void *arg)
+{
+    const struct argsrc *a = arg;
+    unsigned r = reg_alloc(g);
+    emit(g, DIF_INSTR_IDX(DIF_BUILTIN, DIF_B_ARG0 + a->word, r));
+    if (a->kind == DCC_ARG_PS)
+        emit_field(g, r, 0, 0xffff0000u);
+    else if (a->kind == DCC_ARG_PSPID) {
+        unsigned r2 = reg_alloc(g);
+        emit_field(g, r, 0, 0xffffu);
+        emit(g, DIF_INSTR_IDX(DIF_SETX, intern_int(g, 16), r2));
+        emit(g, DIF_INSTR(DIF_SLL, r, r2, r));
+        reg_free(g, r2);
+    } else {
+        emit_field(g, r, 0, 0xffffffffu);
+    }
+    return r;
+}
+
+/* probe_args: args[k]->m of a probe with translated arguments, as procinfo.c's tables say;
+ * args[k] alone is argk (a string's: the text at that address). */
 static unsigned probe_args(struct cg *g, struct dnode *n, int64_t k, struct dtype *t)
 {
+    char kind = probe_argkind(g, n, (unsigned)k);
     unsigned r = reg_alloc(g);
     *t = T_INT64;
     struct dtype ft;
@@ -1747,19 +1911,29 @@ static unsigned probe_args(struct cg *g, struct dnode *n, int64_t k, struct dtyp
     }
     if (n->kind != N_MEMBER) {
         emit(g, DIF_INSTR_IDX(DIF_BUILTIN, DIF_B_ARG0 + (unsigned)k, r));
+        if (kind == DCC_ARG_STR) { /* proc:::exec's args[0]: the name where arg0 points */
+            emit(g, DIF_INSTR(DIF_PUSHT, r, DIF_TYPE_INT, 0));
+            emit(g, DIF_INSTR_IDX(DIF_CALL, DIF_S_COPYINSTR, r));
+            *t = T_STRING;
+        }
         return r;
     }
     const char *tn;
-    const struct dcc_argmember *m = dcc_probe_arg((unsigned)k, &tn);
+    const struct dcc_procmember *m = dcc_argkind_members(kind, &tn);
     if (!m || n->op != T_ARROW)
-        dcc_error(g->cc, n->line, "D_TYPE_MEMBER", "args[%d] has no member %s here: only the "
-                  "sched and proc thread probes' args[0] and args[1] are typed", (int)k, n->s);
+        dcc_error(g->cc, n->line, "D_TYPE_MEMBER", "args[%d] has no member %s here: it is %s",
+                  (int)k, n->s, kind == DCC_ARG_STR ? "a string" : "an integer on these probes");
     while (m->name && strcmp(m->name, n->s) != 0)
         m++;
-    member_usable(g, n, m->name, m->how, tn, k == 0 ? "args[0]" : "args[1]");
+    char of[8] = "args[0]";
+    of[5] = (char)('0' + k);
+    member_usable(g, n, m->name, m->how, tn, of);
+    struct argsrc src = { kind == DCC_ARG_CPU ? 3u : 0u, kind };
     if (m->how == DCC_PM_CONST) {
-        emit(g, DIF_INSTR_IDX(DIF_SETX, intern_int(g, (uint64_t)(int64_t)(int32_t)m->mask), r));
-    } else if (k == 0 && m->arg == 2) {
+        emit(g, DIF_INSTR_IDX(DIF_SETX, intern_int(g, (uint64_t)(int64_t)(int32_t)m->val), r));
+    } else if (m->how == DCC_PM_INFO || m->how == DCC_PM_STR) {
+        translated_member(g, m, r, arg_who, &src, 0);
+    } else if (m->val == DCC_F_PRI) {
         /* pr_pri, the priority word: on change-pri, which fires before the change as
          * Solaris's, that word (arg2, Solaris's args[2]) is the new priority and the thread's
          * own, the old, is arg3 (docs/d-probes.md); the probe decides at run time */
@@ -1767,25 +1941,24 @@ static unsigned probe_args(struct cg *g, struct dnode *n, int64_t k, struct dtyp
         emit(g, DIF_INSTR_IDX(DIF_BUILTIN, DIF_B_ID, r));
         emit(g, DIF_INSTR_IDX(DIF_SETX, intern_int(g, DPROBE_SCHED_CHANGE_PRI), r2));
         emit(g, DIF_INSTR(DIF_CMP, r, r2, 0));
+        reg_free(g, r2);
         unsigned b = emit(g, 0);
         emit(g, DIF_INSTR_IDX(DIF_BUILTIN, DIF_B_ARG0 + 3, r));
         unsigned j = emit(g, 0);
         patch(g, b, DIF_BNE);
-        emit(g, DIF_INSTR_IDX(DIF_BUILTIN, DIF_B_ARG0 + m->arg, r));
+        emit(g, DIF_INSTR_IDX(DIF_BUILTIN, DIF_B_ARG0 + 2, r));
         patch(g, j, DIF_BA);
-        emit(g, DIF_INSTR_IDX(DIF_SETX, intern_int(g, m->mask), r2));
-        emit(g, DIF_INSTR(DIF_AND, r, r2, r));
-        reg_free(g, r2);
+        emit_field(g, r, 0, 0xffu);
     } else {
-        unsigned r2 = reg_alloc(g);
-        emit(g, DIF_INSTR_IDX(DIF_BUILTIN, DIF_B_ARG0 + m->arg, r));
-        if (m->shift) {
-            emit(g, DIF_INSTR_IDX(DIF_SETX, intern_int(g, m->shift), r2));
-            emit(g, DIF_INSTR(DIF_SRL, r, r2, r));
-        }
-        emit(g, DIF_INSTR_IDX(DIF_SETX, intern_int(g, m->mask), r2));
-        emit(g, DIF_INSTR(DIF_AND, r, r2, r));
-        reg_free(g, r2);
+        emit(g, DIF_INSTR_IDX(DIF_BUILTIN, DIF_B_ARG0 + src.word, r));
+        if (m->val == DCC_F_TID)
+            emit_field(g, r, 0, 0xffffu);
+        else if (m->val == DCC_F_PID)
+            emit_field(g, r, kind == DCC_ARG_PSPID ? 0 : 16, 0xffffu);
+        else if (m->val == DCC_F_WHO)
+            emit_field(g, r, 0, 0xffffffffu);
+        else /* DCC_F_CPU: an int */
+            emit(g, DIF_INSTR(DIF_SEXT, r, 4, r));
     }
     *t = m->type;
     return r;
@@ -1824,6 +1997,20 @@ static unsigned expr_(struct cg *g, struct dnode *n, struct dtype *t)
             if (b->type.kind == DIF_TYPE_INT)
                 convert(g, r, *t, b->type);
             *t = b->type;
+            return r;
+        }
+        if (strchr(n->s, '`')) { /* a kernel symbol: its value is kernel memory */
+            kernel_symbol(g, n);
+            dcc_error(g->cc, n->line, "D_UNSUPPORTED", "%s: D reads no kernel memory on this "
+                      "system (&%s is the symbol's address)", n->s, n->s);
+        }
+        if ((!strcmp(n->s, "caller") || !strcmp(n->s, "ucaller")) &&
+            !sym_find(g, n->s, DIF_SCOPE_GLOBAL)) { /* the engine's (d/dif.h DIF_S_CALLER) */
+            r = reg_alloc(g);
+            emit(g, DIF_INSTR_IDX(DIF_SETX, intern_int(g, n->s[0] == 'u'), r));
+            emit(g, DIF_INSTR(DIF_PUSHT, r, DIF_TYPE_INT, 0));
+            emit(g, DIF_INSTR_IDX(DIF_CALL, DIF_S_CALLER, r));
+            *t = T_UINT64;
             return r;
         }
         if ((!strcmp(n->s, "stackdepth") || !strcmp(n->s, "ustackdepth")) &&
@@ -1882,6 +2069,13 @@ static unsigned expr_(struct cg *g, struct dnode *n, struct dtype *t)
         return inline_array(g, n, t);
     case N_ADDROF: {
         struct obj o;
+        if (n->a->kind == N_IDENT && strchr(n->a->s, '`')) { /* &`sym: the symbol's address */
+            uint64_t addr = kernel_symbol(g, n->a);
+            r = reg_alloc(g);
+            emit(g, DIF_INSTR_IDX(DIF_SETX, intern_int(g, addr), r));
+            *t = dcc_ptr_to((struct dtype){ .kind = DT_NONE });
+            return r;
+        }
         fix_index(g, n->a);
         /* as libdtrace: a variable (of any type, arrays and structs too) or an aggregation
          * has no address; an element or a member of one has */
@@ -1957,21 +2151,24 @@ static unsigned expr_(struct cg *g, struct dnode *n, struct dtype *t)
     case N_COND: {
         /* libdtrace's order: the three operands, then the condition's type, then the
          * branches' (an action is no value) */
-        r = reg_alloc(g);
+        /* as libdtrace's dt_cg_ternary_op: the left arm's register is free again before the
+         * right arm, whose register is the result (the left arm's move into it is written
+         * once that register is known), so a chain of ?: in the right arms costs no more
+         * registers than one */
         unsigned rc = expr(g, n->a, &t2);
         struct dtype tc = t2;
         emit(g, DIF_INSTR(DIF_TST, rc, 0, 0));
         reg_free(g, rc);
         unsigned b = emit(g, 0);
         r2 = expr(g, n->b, t);
-        emit(g, DIF_INSTR(DIF_MOV, r2, 0, r));
+        unsigned mov = emit(g, 0);
         reg_free(g, r2);
         unsigned j = emit(g, 0);
         patch(g, b, DIF_BE);
-        r2 = expr(g, n->c, &t2);
-        emit(g, DIF_INSTR(DIF_MOV, r2, 0, r));
-        reg_free(g, r2);
+        r = expr(g, n->c, &t2);
+        g->insns[g->start + mov] = DIF_INSTR(DIF_MOV, r2, 0, r);
         patch(g, j, DIF_BA);
+        g->line = n->line;
         if (!is_scalar(tc))
             dcc_error(g->cc, n->line, "D_OP_SCALAR", "operator ?: expression must be of scalar "
                       "type");
@@ -2081,6 +2278,33 @@ static void stack_emit(struct cg *g, struct dnode *st, unsigned r)
     emit(g, DIF_INSTR(DIF_PUSHT, k, DIF_TYPE_INT, 0));
     reg_free(g, k);
     emit(g, DIF_INSTR_IDX(DIF_CALL, DIF_S_STACK, r));
+}
+
+/* push_float: a printf( ) argument of a float or double type (a declared variable, a member)
+ * is recorded as its bits, 'f' (a float's, in the low 4 bytes) or 'd' (a double's), for %e %f
+ * %g (fmt.c formats them exactly); D has no arithmetic on them, so only such an argument as a
+ * whole (g->float_node: obj_rvalue loads it) is a value. 0 when n is no float. */
+static int push_float(struct cg *g, struct dnode *n)
+{
+    struct dtype t;
+    if (g->nrec == DIF_RECMAX || (n->kind != N_IDENT && n->kind != N_MEMBER &&
+                                  n->kind != N_DEREF && n->kind != N_SUBSCR))
+        return 0;
+    unsigned ninsns = g->ninsns, regs = g->regs;
+    struct dnode *save = g->float_node;
+    g->float_node = n;
+    unsigned r = expr(g, n, &t);
+    g->float_node = save;
+    if (t.kind != DT_FLOAT) { /* compiled again as push_rec's */
+        g->ninsns = ninsns;
+        g->regs = (uint16_t)regs;
+        return 0;
+    }
+    emit(g, DIF_INSTR(DIF_PUSHR, r, DIF_TYPE_INT, 0));
+    reg_free(g, r);
+    g->rec[g->nrec++] = t.size == 4 ? 'f' : 'd';
+    g->rec[g->nrec] = 0;
+    return 1;
 }
 
 static void push_rec(struct cg *g, struct dnode *n)
@@ -2230,9 +2454,14 @@ static void printf_check(struct cg *g, const char *fmt, int line, const char *fn
             continue;
         }
         /* libdtrace rejects a malformed or unknown conversion as a syntax error */
-        if (!*f || !d_strchr("cdiouxXspYTkaA", *f))
+        if (!*f || !d_strchr("cdiouxXspYTkaAeEfFgG", *f))
             dcc_error(g->cc, line, "D_SYNTAX", "%s( ) format conversion #%d is not "
                       "supported", fn, (int)conv);
+        if (aggmode != 1 && arg < g->nrec &&
+            (g->rec[arg] == 'f' || g->rec[arg] == 'd') != (d_strchr("eEfFgG", *f) != NULL))
+            dcc_error(g->cc, line, "D_PRINTF_ARG_TYPE", "%s( ) argument #%d is incompatible "
+                      "with conversion #%d prototype (%%%c: %s)", fn, (int)arg + 2, (int)conv,
+                      *f, d_strchr("eEfFgG", *f) ? "a float or double" : "not a float");
         if (aggmode == 1)
             continue; /* printa: keys are checked once the aggregation is known (mode 2) */
         if (aggmode == 2) { /* printa's keys in g->rec: only stacks are told apart here */
@@ -2632,7 +2861,8 @@ static void statement(struct cg *g, struct dnode *st, uint32_t *recsize)
                           "incompatible with its conversion: %s( ) has type void",
                           count_list(st->b) - count_list(k) + 1, k->s);
         for (struct dnode *k = st->b->next; k; k = k->next)
-            push_rec(g, k);
+            if (!push_float(g, k))
+                push_rec(g, k);
         printf_check(g, st->b->s, st->line, "printf", 0);
         if (!g->nrec) { /* as libdtrace, a printf( ) of no value records a zero (8 bytes) */
             emit(g, DIF_INSTR(DIF_PUSHR, 0, DIF_TYPE_INT, 0));
@@ -3075,6 +3305,7 @@ static void clause(struct cg *g, struct dclause *c)
     struct dif_clause *dc = &g->clauses[ci];
     g->keep_scratch = 0;
     g->cur_desc = c->ndesc ? c->desc[0] : "";
+    g->cur_clause = ci;
     for (unsigned k = 0; k < c->ndesc; k++)
         match_desc(g, c->desc[k], ci, c->line);
     /* As libdtrace's dt_cook_clause: the statements first, then the predicate (so that
@@ -3341,9 +3572,12 @@ int dcc_compile(const struct dcc_in *in, void *arena, size_t arena_len, struct d
     cc->end = in->src + in->len;
     cc->line = 1;
     cc->strsize = in->strsize ? in->strsize : 256;
+    cc->defaultargs = in->macros && in->macros->defaultargs;
+    cc->argref = in->macros && in->macros->argref;
     if (setjmp(cc->fail))
         return -1;
     dcc_parse(cc);
+    dcc_args_check(cc);
     dcc_codegen(cc);
     return 0;
 }

@@ -141,6 +141,8 @@ struct dcc {
     jmp_buf fail;
     unsigned strsize;
     int zdefs;              /* #pragma D option zdefs (dtrace -Z): a description may match no probe */
+    int defaultargs, argref; /* dcc_in's, or their #pragma D option */
+    uint64_t argused;       /* script arguments $N named so far: bit N (lex.c) */
     /* lexer */
     const char *src, *end, *p;
     int line;
@@ -180,6 +182,11 @@ const char *d_subr_unsupported(const char *name);
 char d_symaddr_type(const char *name);
 char *dcc_strdup(struct dcc *cc, const char *s, size_t n);
 void dcc_lex_next(struct dcc *cc);
+/* dcc_args_check: after parsing, the last script argument must have been named (libdtrace's
+ * D_MACRO_UNUSED) unless -x argref */
+void dcc_args_check(struct dcc *cc);
+/* dcc_pdesc_expand: a probe description with its $N and $name macros replaced (lex.c) */
+const char *dcc_pdesc_expand(struct dcc *cc, const char *desc);
 void dcc_lex_pdesc(struct dcc *cc);
 const char *dcc_tokname(int tok);
 void dcc_parse(struct dcc *cc);
@@ -213,25 +220,29 @@ unsigned dcc_type_align(struct dcc *cc, struct dtype t);
 struct dtype dcc_ptr_to(struct dtype t);
 struct dtype dcc_deref(struct dtype t);
 
-/* procinfo.c: curpsinfo/curlwpsinfo members and constant built-ins (NULL name ends a table) */
-enum { DCC_PM_BUILTIN, DCC_PM_CONST, DCC_PM_NOCONV, DCC_PM_UNSUP };
+/* procinfo.c: the translated types' members (curpsinfo, curlwpsinfo, curcpu, args[]) and
+ * constant built-ins (NULL name ends a table) */
+enum { DCC_PM_BUILTIN, DCC_PM_CONST, DCC_PM_NOCONV, DCC_PM_UNSUP,
+       DCC_PM_FIELD,    /* a field of the thread's, process's or CPU's word: val DCC_F_* */
+       DCC_PM_INFO,     /* the engine's lookup by who: val a DPR_* member (d/dprinfo.h) */
+       DCC_PM_STR };    /* the same, a string: val a DPRS_* member */
+enum { DCC_F_WHO, DCC_F_TID, DCC_F_PID, DCC_F_PRI, DCC_F_CPU };
 struct dcc_procmember {
     const char *name;
-    uint8_t how;        /* DCC_PM_*: a built-in variable, a constant, no conversion, none here */
-    uint64_t val;       /* the DIF_B_* id or the constant */
+    uint8_t how;        /* DCC_PM_* */
+    uint64_t val;       /* the DIF_B_* id, the constant, the field or the member */
     struct dtype type;
 };
 const struct dcc_procmember *dcc_procinfo(const char *var, const char **type_name);
 const struct dcc_procmember *dcc_builtin_const(const char *name);
-/* procinfo.c: args[k]->member of the sched/proc thread probes: (arg >> shift) & mask */
-struct dcc_argmember {
-    const char *name;
-    uint8_t how;        /* DCC_PM_BUILTIN: from argument `arg`; else as dcc_procmember */
-    uint8_t arg, shift;
-    uint32_t mask;
-    struct dtype type;
-};
-const struct dcc_argmember *dcc_probe_arg(unsigned k, const char **type_name);
+/* args[k]'s translated type on probe id: DCC_ARG_* (0: an integer, argk itself) */
+enum { DCC_ARG_LWP = 'L',   /* lwpsinfo_t of the thread whose who is arg0 */
+       DCC_ARG_PS = 'P',    /* psinfo_t of that thread's process */
+       DCC_ARG_PSPID = 'p', /* psinfo_t of the process whose pid is arg0 */
+       DCC_ARG_CPU = 'C',   /* cpuinfo_t of the CPU in arg3 */
+       DCC_ARG_STR = 's' }; /* a string at the address in arg0 */
+char dcc_probe_argkind(uint32_t id, unsigned k);
+const struct dcc_procmember *dcc_argkind_members(char kind, const char **type_name);
 /* ctypes.c: <sys/types.h> integer type names (uchar_t, ulong_t, hrtime_t...) */
 int dcc_ctype(const char *name, struct dtype *t);
 

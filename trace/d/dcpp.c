@@ -567,6 +567,8 @@ static int directive(struct dcpp *p, const char *s, size_t n, struct cond *stack
 #define IS(x) (wl == sizeof(x) - 1 && !strncmp(w, x, wl))
     struct cond *top = &stack[*depth];
     int live = top->active;
+    if (n > 0 && s[0] == '!')
+        return 0; /* an interpreter line (#!/usr/sbin/dtrace -s), discarded as libdtrace does */
     if (IS("if") || IS("ifdef") || IS("ifndef")) {
         if (*depth + 1 >= MAXDEPTH)
             return fail(p, "conditionals nest too deeply", NULL);

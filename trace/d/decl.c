@@ -389,8 +389,8 @@ static void array_suffix(struct dcc *cc, struct declr *d)
         for (unsigned k = 0; k < n; k++) {
             d->pnames[k] = p[k].name;
             d->ptypes[k] = p[k].t;
-            /* a struct/union key must be complete: its bytes are the key (issue 25's fuzz
-             * run: `string names[struct ptt];` compiled, then failed verification) */
+            /* a struct/union key must be complete: its bytes are the key (else `string
+             * names[struct ptt];` would compile, then fail verification) */
             if (!p[k].t.ptr && p[k].t.kind == DT_SOU &&
                 (!dcc_sou(cc, p[k].t)->complete || !dcc_type_size(cc, p[k].t)))
                 dcc_error(cc, p[k].line, "D_DECL_INCOMPLETE", "associative array key of "

@@ -32,8 +32,16 @@ static int fail(char *err, size_t errlen, const char *what, const char *name, co
 int dobj_set_option(struct dobj_file_hdr *h, const char *name, const char *val, char *err,
                     size_t errlen)
 {
-    if (!d_strcmp(name, "zdefs")) /* the compiler took it */
+    /* the compiler took these (-Z, the script arguments' checks); destructive allows the
+     * consumer's system( ) and freopen( ), which this engine's kernel side never runs: a
+     * board's consumer has no shell or files to give them (docs/d-subset.md) */
+    if (!d_strcmp(name, "zdefs") || !d_strcmp(name, "defaultargs") ||
+        !d_strcmp(name, "argref"))
         return 0;
+    if (!d_strcmp(name, "destructive")) {
+        h->destructive = 1;
+        return 0;
+    }
     if (!d_strcmp(name, "quiet")) {
         h->quiet = 1;
         return 0;
@@ -86,7 +94,7 @@ int dobj_set_option(struct dobj_file_hdr *h, const char *name, const char *val, 
     }
     uint64_t v;
     if (!d_strcmp(name, "strsize")) { /* the compiler took it; only checked here */
-        if (d_optval_size(val, &v) != 0 || v < 2 || v > 8192)
+        if (d_optval_size(val, &v) != 0 || v < 2 || v > DIF_STRSIZE_MAX)
             return fail(err, errlen, "invalid value for option ", name, val);
         return 0;
     }

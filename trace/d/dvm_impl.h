@@ -11,7 +11,7 @@
  * the budget the program faults with DVM_F_BUDGET (to ERROR). The DIF instructions a probe's
  * clauses may run (their programs' lengths: branches only go forward) are bounded when the
  * object is loaded, to half of it, so they cost nothing at run time. Together: no firing
- * holds the kernel long (issue 17 item 12), about 10 ms of a 25 MHz Cortex-M3 at most. */
+ * holds the kernel long, about 10 ms of a 25 MHz Cortex-M3 at most. */
 #define DVM_FIRING_BUDGET (256 * 1024)
 
 struct dvm_cpu {

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // printf-style formatting for the D consumer, without stdio: conversions c d i o u x X s p %,
-// Y and T (times, in UTC)
+// Y and T (times, in UTC), e E f F g G (a float's or double's bits, exactly, as printf(3))
 // with flags - + space # 0 (and @ for printa), width and precision (either may be *), length
 // modifiers accepted and ignored (values carry their own size: a 4-byte value prints as
 // 4 bytes under %u/%x/%o, whatever modifier the format names).
@@ -124,12 +124,267 @@ static void fmt_time(char *buf, uint64_t ns, int rfc822)
     *p = 0;
 }
 
+/* ---- %e %f %g: a float's or double's exact decimal digits, rounded as printf(3) rounds
+ * (to nearest, ties to even), in integer arithmetic: the board's consumer has no floating
+ * point in its C library, and the host prints what the board prints. value = m * 2^e. */
+
+#define BIG_WORDS 36u          /* 1152 bits: 2^1024 and a double's fraction of 1074 bits */
+#define FLT_DIGITS 1200u       /* 309 integer digits, then fraction digits */
+
+struct big { uint32_t w[BIG_WORDS]; };
+
+/* big_mul_add: b = b * f + add; returns the carry out of the top word */
+static uint32_t big_mul_add(struct big *b, uint32_t f, uint32_t add)
+{
+    uint64_t c = add;
+    for (unsigned i = 0; i < BIG_WORDS; i++) {
+        c += (uint64_t)b->w[i] * f;
+        b->w[i] = (uint32_t)c;
+        c >>= 32;
+    }
+    return (uint32_t)c;
+}
+
+/* big_divmod: b /= d, returns the remainder */
+static uint32_t big_divmod(struct big *b, uint32_t d)
+{
+    uint64_t r = 0;
+    for (unsigned i = BIG_WORDS; i-- > 0;) {
+        r = r << 32 | b->w[i];
+        b->w[i] = (uint32_t)(r / d);
+        r %= d;
+    }
+    return (uint32_t)r;
+}
+
+static int big_zero(const struct big *b)
+{
+    for (unsigned i = 0; i < BIG_WORDS; i++)
+        if (b->w[i])
+            return 0;
+    return 1;
+}
+
+/* float_digits: the decimal digits of m * 2^e into d: the integer part's (no leading zeros;
+ * none for 0), *nint of them, then fraction digits until nfrac have been written, or until
+ * `sig` digits from the first non-zero one (sig > 0: %e's significant digits), plus one more
+ * to round on; *sticky: a non-zero digit lies beyond. Returns the digits written. */
+static unsigned float_digits(uint64_t m, int e, char *d, unsigned *nint, unsigned nfrac,
+                             unsigned sig, int *sticky)
+{
+    static struct big b;
+    unsigned n = 0, k = e < 0 ? (unsigned)-e : 0;
+    memset(&b, 0, sizeof(b));
+    /* integer part: m >> k (k < 64), or m << e */
+    uint64_t ip = k >= 64 ? 0 : m >> k;
+    if (e > 0) {
+        b.w[0] = (uint32_t)m;
+        b.w[1] = (uint32_t)(m >> 32);
+        for (int i = 0; i < e; i++)
+            big_mul_add(&b, 2, 0);
+    } else {
+        b.w[0] = (uint32_t)ip;
+        b.w[1] = (uint32_t)(ip >> 32);
+    }
+    char tmp[320];
+    unsigned t = 0;
+    while (!big_zero(&b) && t < sizeof(tmp)) {
+        uint32_t r = big_divmod(&b, 1000000000u);
+        for (int j = 0; j < 9; j++, r /= 10)
+            tmp[t++] = (char)('0' + r % 10);
+    }
+    while (t > 0 && tmp[t - 1] == '0')
+        t--;
+    while (t > 0)
+        d[n++] = tmp[--t];
+    *nint = n;
+    /* the fraction, (m mod 2^k) / 2^k: each digit the bits above k after times 10 */
+    memset(&b, 0, sizeof(b));
+    if (k) {
+        uint64_t f = k >= 64 ? m : m & ((1ull << k) - 1u);
+        b.w[0] = (uint32_t)f;
+        b.w[1] = (uint32_t)(f >> 32);
+    }
+    int seen = n > 0;
+    unsigned want = !sig ? nfrac + 1u : seen ? (sig > n ? sig - n : 0) + 1u : FLT_DIGITS, got = 0;
+    while (got < want && n < FLT_DIGITS) {
+        big_mul_add(&b, 10, 0);
+        unsigned digit = (b.w[k / 32] >> (k % 32)) | (k % 32 && k / 32 + 1 < BIG_WORDS
+                         ? b.w[k / 32 + 1] << (32 - k % 32) : 0);
+        digit &= 15u;
+        b.w[k / 32] &= (k % 32) ? (1u << (k % 32)) - 1u : 0u;
+        for (unsigned i = k / 32 + 1; i < BIG_WORDS; i++)
+            b.w[i] = 0;
+        d[n++] = (char)('0' + digit);
+        got++;
+        if (sig && !seen && digit) { /* %e: sig digits from the first non-zero one */
+            seen = 1;
+            want = got + sig;
+        }
+        if (sig && !seen && big_zero(&b)) /* zero: no digit will come */
+            break;
+    }
+    *sticky = !big_zero(&b);
+    return n;
+}
+
+/* round_at: keeps d[0..keep), rounding on d[keep] and what lies beyond (sticky), to nearest
+ * with ties to even; returns 1 when a carry ran out of the front (d[0] is then '1'). */
+static int round_at(char *d, unsigned keep, unsigned n, int sticky)
+{
+    if (keep >= n)
+        return 0;
+    int r = d[keep] - '0';
+    for (unsigned i = keep + 1; i < n; i++)
+        sticky |= d[i] != '0';
+    int odd = keep > 0 && (d[keep - 1] - '0') % 2;
+    if (r < 5 || (r == 5 && !sticky && !odd))
+        return 0;
+    for (unsigned i = keep; i-- > 0;) {
+        if (d[i] != '9') {
+            d[i]++;
+            return 0;
+        }
+        d[i] = '0';
+    }
+    memmove(d + 1, d, keep);    /* 9.99 -> 10.0 */
+    d[0] = '1';
+    return 1;
+}
+
+/* float_out: sign, body (the digits, point and exponent), padded as a number */
+static void float_out(const struct dcons_out *o, const struct dfmt_spec *sp, int neg,
+                      const char *body, int finite)
+{
+    const char *prefix = neg ? "-" : sp->plus ? "+" : sp->space ? " " : "";
+    int plen = (int)strlen(prefix), blen = (int)strlen(body);
+    int w = sp->width > plen + blen ? sp->width - plen - blen : 0;
+    int zero = sp->zero && !sp->minus && finite;
+    if (!sp->minus && !zero)
+        pad(o, ' ', w);
+    o->write(o->arg, prefix, (size_t)plen);
+    if (zero)
+        pad(o, '0', w);
+    o->write(o->arg, body, (size_t)blen);
+    if (sp->minus)
+        pad(o, ' ', w);
+}
+
+static void fmt_float(const struct dcons_out *o, const struct dfmt_spec *sp, uint64_t bits,
+                      char type)
+{
+    static char d[FLT_DIGITS + 2], body[FLT_DIGITS + 16];
+    char conv = sp->conv, lower = (char)(conv | 0x20);
+    int up = conv == 'E' || conv == 'F' || conv == 'G';
+    int neg, e;
+    uint64_t m;
+    unsigned ex;
+    if (type == 'f') { /* a float's bits */
+        neg = (int)(bits >> 31 & 1u);
+        ex = (unsigned)(bits >> 23 & 0xffu);
+        m = bits & 0x7fffffu;
+        if (ex == 0xff)
+            ex = 0x7ff;
+        else if (ex)
+            m |= 0x800000u;
+        e = (ex ? (int)ex : 1) - 150;
+    } else {
+        neg = (int)(bits >> 63);
+        ex = (unsigned)(bits >> 52 & 0x7ffu);
+        m = bits & 0xfffffffffffffull;
+        if (ex && ex != 0x7ff)
+            m |= 1ull << 52;
+        e = (ex ? (int)ex : 1) - 1075;
+    }
+    if (ex == 0x7ff) { /* as glibc: inf, nan (INF, NAN) */
+        float_out(o, sp, neg, m ? (up ? "NAN" : "nan") : up ? "INF" : "inf", 0);
+        return;
+    }
+    int prec = sp->prec < 0 ? 6 : sp->prec > 1100 ? 1100 : sp->prec;
+    unsigned nint, n;
+    int sticky;
+    char *p = body;
+    if (lower == 'g' && prec == 0)
+        prec = 1;
+    int x = 0; /* the decimal exponent of the first significant digit */
+    int use_e = lower == 'e';
+    if (lower != 'f') { /* the digits %e would print, and their exponent */
+        unsigned sig = (unsigned)(lower == 'g' ? prec : prec + 1);
+        n = float_digits(m, e, d, &nint, 0, sig, &sticky);
+        unsigned first = 0;
+        while (first < n && d[first] == '0')
+            first++;
+        if (first == n) { /* zero */
+            x = 0;
+            memset(d, '0', sig);
+        } else {
+            x = nint ? (int)nint - 1 : -(int)(first - nint) - 1;
+            memmove(d, d + first, n - first);
+            if (round_at(d, sig, n - first, sticky))
+                x++;
+        }
+        if (lower == 'g') { /* %f when -4 <= x < P: P - 1 - x decimals; else %e, P - 1 */
+            use_e = x < -4 || x >= prec;
+            prec = use_e ? prec - 1 : prec - 1 - x;
+        }
+        if (use_e) {
+            *p++ = d[0];
+            if (prec > 0 || sp->hash)
+                *p++ = '.';
+            memcpy(p, d + 1, (size_t)prec);
+            p += prec;
+        }
+    }
+    if (!use_e) { /* %f (and %g's) with prec decimals */
+        n = float_digits(m, e, d + 1, &nint, (unsigned)prec, 0, &sticky);
+        d[0] = '0';   /* room for a carry out of the front */
+        if (round_at(d, 1 + nint + (unsigned)prec, n + 1, sticky) || d[0] != '0')
+            nint++;
+        else
+            memmove(d, d + 1, nint + (unsigned)prec);
+        if (!nint)
+            *p++ = '0';
+        memcpy(p, d, nint);
+        p += nint;
+        if (prec > 0 || sp->hash)
+            *p++ = '.';
+        memcpy(p, d + nint, (size_t)prec);
+        p += prec;
+    }
+    if (lower == 'g' && !sp->hash) { /* no trailing zeros, nor a point with nothing after */
+        char *dot = NULL;
+        for (char *q = body; q < p && !dot; q++)
+            dot = *q == '.' ? q : NULL;
+        if (dot) {
+            while (p > dot + 1 && p[-1] == '0')
+                p--;
+            if (p == dot + 1)
+                p--;
+        }
+    }
+    if (use_e) {
+        *p++ = up ? 'E' : 'e';
+        *p++ = x < 0 ? '-' : '+';
+        unsigned ax = (unsigned)(x < 0 ? -x : x);
+        if (ax >= 100)
+            *p++ = (char)('0' + ax / 100);
+        *p++ = (char)('0' + ax / 10 % 10);
+        *p++ = (char)('0' + ax % 10);
+    }
+    *p = 0;
+    float_out(o, sp, neg, body, 1);
+}
+
 void dfmt_int(const struct dcons_out *o, const struct dfmt_spec *sp, int64_t v, char type)
 {
     char digits[72], prefix[4] = "";
     int n = 0;
     uint64_t m;
     char conv = sp->conv;
+    if (type == 'f' || type == 'd') { /* a float's or a double's bits: %e %f %g */
+        fmt_float(o, sp, (uint64_t)v, type);
+        return;
+    }
     if (conv == 'k' || type == 'k') { /* a stack: libdtrace's dt_print_stack (cstack.c) */
         dcons_stack_print(o, (uint64_t)v);
         return;

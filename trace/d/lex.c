@@ -121,7 +121,9 @@ static void directive(struct dcc *cc)
     const char *q = cc->p + 1, *eol = q;
     while (eol < cc->end && *eol != '\n')
         eol++;
-    if (q < eol && *q == '!' && cc->p == cc->src) { /* an interpreter line: #!/usr/sbin/dtrace */
+    if (q < eol && *q == '!') { /* an interpreter line, #!/usr/sbin/dtrace -s: discarded on any
+                                  * line, as libdtrace's lexer does (a script's header comment
+                                  * may come first) */
         cc->p = eol;
         return;
     }
@@ -175,14 +177,18 @@ static void directive(struct dcc *cc)
                 if ((size_t)(ne - ns) == 7 && memcmp(ns, "strsize", 7) == 0) {
                     /* sizes as every option takes them (2k, 0x100): d/optval.h */
                     uint64_t v = 0;
-                    if (d_optval_size(o->opts[o->nopts].value, &v) != 0 || v < 2 || v > 8192)
+                    if (d_optval_size(o->opts[o->nopts].value, &v) != 0 || v < 2 || v > DIF_STRSIZE_MAX)
                         dcc_error(cc, cc->line, "D_PRAGMA_OPTSET", "failed to set option "
                                   "'strsize' to '%s': Invalid value for specified option "
-                                  "(2 to 8k)", o->opts[o->nopts].value);
+                                  "(2 to 16k)", o->opts[o->nopts].value);
                     cc->strsize = (unsigned)v;
                 }
                 if ((size_t)(ne - ns) == 5 && memcmp(ns, "zdefs", 5) == 0)
                     cc->zdefs = 1; /* dtrace -Z: descriptions may match no probe */
+                if ((size_t)(ne - ns) == 11 && memcmp(ns, "defaultargs", 11) == 0)
+                    cc->defaultargs = 1; /* the $N after it may be missing: 0 or "" */
+                if ((size_t)(ne - ns) == 6 && memcmp(ns, "argref", 6) == 0)
+                    cc->argref = 1;
                 o->nopts++;
             } else if ((size_t)(eol - q) >= 5 && memcmp(q, "error", 5) == 0) {
                 q += 5;
@@ -394,6 +400,211 @@ static const struct optok ops[] = {
     { "^", T_CARET }, { "|", T_BAR }, { "!", T_NOT }, { "~", T_TILDE }, { "=", T_ASSIGN },
 };
 
+/* ---- macro variables and script arguments ($pid, $target, $1, $$1, $0) ---------------- */
+
+static const char *const macro_names[] = { "pid", "ppid", "pgid", "sid", "uid", "gid", "euid",
+                                           "egid", "target" };
+
+/* macro_value: $name's value; 0 when the front end defines no such macro variable. */
+static int macro_value(const struct dcc *cc, const char *name, size_t n, int64_t *v)
+{
+    const struct dcc_macros *m = cc->in->macros;
+    for (size_t k = 0; m && !m->noids && k < sizeof(macro_names) / sizeof(macro_names[0]); k++)
+        if (strlen(macro_names[k]) == n && !memcmp(macro_names[k], name, n)) {
+            const int64_t vals[] = { m->pid, m->ppid, m->pgid, m->sid, m->uid, m->gid,
+                                     m->euid, m->egid, m->target };
+            *v = vals[k];
+            return 1;
+        }
+    return 0;
+}
+
+/* arg_text: script argument n's text, now named; one not given is an error (written as tok
+ * was) unless defaultargs, which makes it "0" ($n) or "" ($$n), as libdtrace does. */
+static const char *arg_text(struct dcc *cc, uint64_t n, int str, const char *tok, size_t toklen)
+{
+    const struct dcc_macros *m = cc->in->macros;
+    if (!m || !m->argv || n >= m->argc) {
+        if (!cc->defaultargs)
+            dcc_error(cc, cc->line, "D_MACRO_UNDEF", "macro argument %.*s is not defined",
+                      (int)toklen, tok);
+        return str ? "" : "0";
+    }
+    if (n < 64)
+        cc->argused |= 1ull << n;
+    return m->argv[n];
+}
+
+/* c_integer: s is all of one C integer, as strtoull(s, &end, 0) reads one to its end (blanks
+ * and a sign first); *oflow when it does not fit 64 bits. */
+static int c_integer(const char *s, int *oflow)
+{
+    while (*s == ' ' || *s == '\t')
+        s++;
+    if (*s == '+' || *s == '-')
+        s++;
+    unsigned base = 10, digits = 0;
+    if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X') && hex_digit(s[2]) >= 0)
+        base = 16, s += 2;
+    else if (s[0] == '0')
+        base = 8;
+    uint64_t v = 0;
+    *oflow = 0;
+    for (int d; *s && (d = hex_digit(*s)) >= 0 && (unsigned)d < base; s++, digits++) {
+        if (v > (UINT64_MAX - (uint64_t)d) / base)
+            *oflow = 1;
+        v = v * base + (uint64_t)d;
+    }
+    return digits > 0 && *s == '\0';
+}
+
+/* str_token: the string token holding n bytes of s, its escapes read as a string literal's. */
+static void str_token(struct dcc *cc, const char *s, size_t n)
+{
+    const char *save = cc->end, *p = s;
+    char *buf = dcc_alloc(cc, n + 1);
+    size_t k = 0;
+    cc->end = s + n;
+    while (p < cc->end)
+        buf[k++] = *p == '\\' ? (p++, (char)escape(cc, &p)) : *p++;
+    cc->end = save;
+    buf[k] = 0;
+    cc->tokstr = buf;
+    cc->tokval = (int64_t)k;
+    cc->tok = T_STR;
+}
+
+/* macro: a token starting with '$', as dt_lex.l reads one: $name a macro variable (an int;
+ * $$name its decimal text as a string), $N the text of script argument N substituted (an
+ * integer, an identifier, or else a string, quotes stripped), $$N always a string. */
+static void macro(struct dcc *cc)
+{
+    const char *tok = cc->p;
+    int str = cc->p + 1 < cc->end && cc->p[1] == '$';
+    const char *s = cc->p += str ? 2 : 1;
+    while (cc->p < cc->end && (is_alpha(*cc->p) || is_digit(*cc->p)))
+        cc->p++;
+    size_t n = (size_t)(cc->p - s), toklen = (size_t)(cc->p - tok);
+    if (n == 0)
+        dcc_error(cc, cc->line, "D_SYNTAX", "syntax error near \"$\"");
+    if (!is_digit(*s)) {
+        int64_t v;
+        if (!macro_value(cc, s, n, &v))
+            dcc_error(cc, cc->line, "D_MACRO_UNDEF", "macro variable %.*s is not defined",
+                      (int)toklen, tok);
+        if (str) { /* libdtrace: the id as unsigned decimal text */
+            char num[24], *e = num + sizeof(num);
+            uint64_t u = (uint32_t)v;
+            *--e = 0;
+            do
+                *--e = (char)('0' + u % 10);
+            while ((u /= 10) != 0);
+            str_token(cc, e, strlen(e));
+            return;
+        }
+        cc->tok = T_INT;
+        cc->tokval = v;
+        cc->toktype = (struct dtype){ .kind = DIF_TYPE_INT, .size = 4, .sign = 1 };
+        return;
+    }
+    uint64_t k = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (!is_digit(s[i]))
+            dcc_error(cc, cc->line, "D_SYNTAX", "syntax error near \"%.*s\"", (int)toklen, tok);
+        k = k < 100000 ? k * 10 + (uint64_t)(s[i] - '0') : k;
+    }
+    const char *v = arg_text(cc, k, str, tok, toklen);
+    size_t vl = strlen(v);
+    int oflow = 0, isint = vl && c_integer(v, &oflow);
+    int isident = vl > 0;
+    for (size_t i = 0; i < vl && isident; i++)
+        isident = is_alpha(v[i]) || is_digit(v[i]) || v[i] == '`';
+    if (str || (!isint && !isident)) {
+        if (!str && vl >= 2 && v[0] == '"' && v[vl - 1] == '"')
+            str_token(cc, v + 1, vl - 2);
+        else
+            str_token(cc, v, vl);
+        return;
+    }
+    if (is_digit(v[0]) || v[0] == '-' || v[0] == '+') {
+        if (oflow)
+            dcc_error(cc, cc->line, "D_MACRO_OFLOW", "macro argument %.*s constant %s results "
+                      "in integer overflow", (int)toklen, tok, v);
+        const char *save_p = cc->p, *save_end = cc->end;
+        int neg = v[0] == '-';
+        cc->p = v + (v[0] == '-' || v[0] == '+');
+        cc->end = v + vl;
+        number(cc);
+        int rest = cc->p != cc->end;
+        cc->p = save_p;
+        cc->end = save_end;
+        if (rest)
+            dcc_error(cc, cc->line, "D_SYNTAX", "syntax error near \"%s\"", v);
+        if (neg)
+            cc->tokval = -cc->tokval;
+        return;
+    }
+    cc->tokstr = dcc_strdup(cc, v, vl);
+    cc->tok = T_IDENT;
+}
+
+void dcc_args_check(struct dcc *cc)
+{
+    const struct dcc_macros *m = cc->in->macros;
+    unsigned argc = m && m->argv ? m->argc : 0;
+    if (argc > 1 && !cc->argref && (argc - 1 >= 64 || !(cc->argused >> (argc - 1) & 1)))
+        dcc_error(cc, cc->line, "D_MACRO_UNUSED", "extraneous argument '%s' ($%u is not "
+                  "referenced)", m->argv[argc - 1], argc - 1);
+}
+
+const char *dcc_pdesc_expand(struct dcc *cc, const char *desc)
+{
+    if (!d_strchr(desc, '$'))
+        return desc;
+    size_t cap = 256, n = 0;
+    char *out = dcc_alloc(cc, cap);
+    for (const char *p = desc; *p;) {
+        const char *piece = p, *tok = p;
+        size_t len = 1;
+        char num[24];
+        if (*p == '$') {
+            int str = p[1] == '$';
+            const char *s = p + (str ? 2 : 1), *e = s;
+            while (is_alpha(*e) || is_digit(*e))
+                e++;
+            int64_t v;
+            if (e > s && is_digit(*s)) {
+                uint64_t k = 0;
+                for (const char *q = s; q < e; q++)
+                    k = k < 100000 ? k * 10 + (uint64_t)(*q - '0') : k;
+                piece = arg_text(cc, k, str, tok, (size_t)(e - tok));
+                len = strlen(piece);
+                p = e;
+            } else if (e > s && macro_value(cc, s, (size_t)(e - s), &v)) {
+                char *q = num + sizeof(num);
+                uint64_t u = (uint64_t)v;
+                *--q = 0;
+                do
+                    *--q = (char)('0' + u % 10);
+                while ((u /= 10) != 0);
+                piece = q;
+                len = strlen(q);
+                p = e;
+            } else {
+                p++;
+            }
+        } else {
+            p++;
+        }
+        if (n + len + 1 > cap)
+            dcc_error(cc, cc->line, "D_PDESC_INVAL", "probe description %s is too long", desc);
+        memcpy(out + n, piece, len);
+        n += len;
+    }
+    out[n] = 0;
+    return out;
+}
+
 void dcc_lex_next(struct dcc *cc)
 {
     skip(cc);
@@ -403,9 +614,9 @@ void dcc_lex_next(struct dcc *cc)
         return;
     }
     char c = *cc->p;
-    if (is_alpha(c)) {
+    if (is_alpha(c) || c == '`') { /* (dt_lex.l: a name may hold backquotes: `sym, mod`sym) */
         const char *s = cc->p;
-        while (cc->p < cc->end && (is_alpha(*cc->p) || is_digit(*cc->p)))
+        while (cc->p < cc->end && (is_alpha(*cc->p) || is_digit(*cc->p) || *cc->p == '`'))
             cc->p++;
         cc->tokstr = dcc_strdup(cc, s, (size_t)(cc->p - s));
         cc->tok = T_IDENT;
@@ -415,26 +626,9 @@ void dcc_lex_next(struct dcc *cc)
         number(cc);
         return;
     }
-    if (c == '$') { /* a macro variable: an int constant, as dt_lex.l's $name */
-        const char *s = ++cc->p;
-        while (cc->p < cc->end && (is_alpha(*cc->p) || is_digit(*cc->p)))
-            cc->p++;
-        char *name = dcc_strdup(cc, s, (size_t)(cc->p - s));
-        const struct dcc_macros *m = cc->in->macros;
-        static const char *const names[] = { "pid", "ppid", "pgid", "sid", "uid", "gid",
-                                              "euid", "egid", "target" };
-        for (size_t k = 0; m && k < sizeof(names) / sizeof(names[0]); k++)
-            if (!strcmp(names[k], name)) {
-                const int64_t v[] = { m->pid, m->ppid, m->pgid, m->sid, m->uid, m->gid,
-                                      m->euid, m->egid, m->target };
-                cc->tok = T_INT;
-                cc->tokval = v[k];
-                cc->toktype = (struct dtype){ .kind = DIF_TYPE_INT, .size = 4, .sign = 1 };
-                return;
-            }
-        if (!*name)
-            dcc_error(cc, cc->line, "D_SYNTAX", "syntax error near \"$\"");
-        dcc_error(cc, cc->line, "D_MACRO_UNDEF", "macro variable $%s is not defined", name);
+    if (c == '$') {
+        macro(cc);
+        return;
     }
     if (c == '"') {
         const char *p = cc->p + 1;
@@ -513,7 +707,7 @@ void dcc_lex_pdesc(struct dcc *cc)
         dcc_lex_next(cc);
         return;
     }
-    cc->tokstr = dcc_strdup(cc, s, (size_t)(cc->p - s));
+    cc->tokstr = (char *)dcc_pdesc_expand(cc, dcc_strdup(cc, s, (size_t)(cc->p - s)));
     cc->tok = T_PDESC;
 }
 

@@ -57,6 +57,10 @@ static const struct dprobe_desc fixed[DPROBE_COUNT - DPROBE_FIXED_BASE] = {
     { "lockstat", "", "", "adaptive-release" }, { "lockstat", "", "", "cv-block" },
     { "lockstat", "", "", "sem-block" },  { "lockstat", "", "", "sem-acquire" },
     { "lockstat", "", "", "sem-release" },
+    { "proc", "", "", "start" },          { "proc", "", "", "exec" },
+    { "proc", "", "", "exec-failure" },
+    { "lockstat", "", "", "spin-acquire" }, { "lockstat", "", "", "spin-spin" },
+    { "lockstat", "", "", "spin-release" },
 };
 
 static const struct dfbt *fbt_table;

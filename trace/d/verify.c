@@ -60,7 +60,8 @@ static int types_ok(struct vctx *v, uint32_t off, unsigned min, unsigned max)
     const char *s = v->o->strs + off;
     unsigned n = 0;
     for (; s[n]; n++)
-        if (!d_strchr("bhilBHILskymuna", s[n])) /* k: a stack, ymuna: addresses (dif.h) */
+        if (!d_strchr("bhilBHILskymunafd", s[n])) /* k: a stack, ymuna: addresses, f d: a
+                                                    * float's, a double's bits (dif.h) */
             return 0;
     return n >= min && n <= max;
 }
@@ -223,8 +224,8 @@ static int aggfunc_ok(const struct dif_agg *g)
     const int64_t *a = g->dg_param;
     switch (g->dg_func) {
     case DIF_AGG_LQUANTIZE:
-        /* levels: a 16-bit quantity, as the compiler (and libdtrace) allow (issue 25's fuzz
-         * run: lquantize(1, 0, 20480, 1) compiled, then failed verification) */
+        /* levels: a 16-bit quantity, as the compiler (and libdtrace) allow, so that what
+         * compiles verifies (lquantize(1, 0, 20480, 1), test/d/tst.lquantize.levels.d) */
         return a[2] > 0 && a[1] > a[0] && a[0] > -(1LL << 40) && a[1] < (1LL << 40) &&
                (a[1] - a[0]) / a[2] <= UINT16_MAX;
     case DIF_AGG_LLQUANTIZE:
@@ -247,7 +248,7 @@ int dif_verify(const void *blob, size_t len, struct dif_obj *o, char *err, size_
         return fail(&v, "object", h->dh_version, "unsupported version", ~0u);
     if (h->dh_size > len || h->dh_size > DIF_MAXOBJ || h->dh_flags || h->dh_pad)
         return fail(&v, "object", 0, "bad size or reserved field", ~0u);
-    if (h->dh_strsize < 2 || h->dh_strsize > 8192)
+    if (h->dh_strsize < 2 || h->dh_strsize > DIF_STRSIZE_MAX)
         return fail(&v, "object", 0, "bad string size", ~0u);
     if (table(&v, "ints", h->dh_nints, h->dh_ints, 8) ||
         table(&v, "strings", h->dh_strlen, h->dh_strs, 1) ||

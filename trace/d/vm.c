@@ -6,9 +6,66 @@
 // divisors, tuple and record stack depth and types, scratch space, string bounds (strsize).
 // Any failure stops the program with a fault code; nothing here can crash or loop.
 #include "dvm_impl.h"
+#include <d/dprinfo.h>
 #include <d/dstacks.h>
 
 dvm_uread_fn dvm_uread;
+
+__attribute__((weak)) int dvm_lwpinfo(uint32_t who, struct dvm_lwpinfo *out)
+{
+    (void)who, (void)out;
+    return -1;
+}
+
+/* Thread states (uapi/kstate.h's numbers, which the trace's events carry) as Solaris's
+ * (d/dprinfo.h): the blocked ones sleep on an object of a kind. */
+enum { KS_DEAD = 0, KS_RUNNING = 1, KS_READY = 2, KS_STOPPED = 3, KS_SEND = 4, KS_RECEIVE = 5,
+       KS_REPLY = 6, KS_NANOSLEEP = 12, KS_MUTEX = 13, KS_CONDVAR = 14, KS_JOIN = 15,
+       KS_INTR = 16, KS_SEM = 17 };
+
+static unsigned sobj_of(unsigned st)
+{
+    switch (st) {
+    case KS_SEND: case KS_RECEIVE: case KS_REPLY: return DPR_SOBJ_SHUTTLE;
+    case KS_MUTEX: return DPR_SOBJ_USER_PI;
+    case KS_CONDVAR: case KS_NANOSLEEP: case KS_JOIN: case KS_INTR: return DPR_SOBJ_CV;
+    case KS_SEM: return DPR_SOBJ_SEMA;
+    default: return 0;
+    }
+}
+
+/* pr_state (sname: pr_sname) of kernel state st */
+static uint64_t state_of(unsigned st, int sname)
+{
+    static const char names[] = "?SRZTO";
+    unsigned s = st == KS_RUNNING ? DPR_SONPROC : st == KS_READY ? DPR_SRUN
+               : st == KS_STOPPED ? DPR_SSTOP : st == KS_DEAD ? DPR_SZOMB
+               : sobj_of(st) ? DPR_SSLEEP : 0;
+    return sname ? (uint64_t)(uint8_t)names[s == DPR_SONPROC ? 5 : s] : s;
+}
+
+/* prinfo: DIF_S_PRINFO's member of thread (or process) who, as d/dprinfo.h maps it. */
+static uint64_t prinfo(int64_t member, uint64_t who)
+{
+    if (member == DPR_RSTATE || member == DPR_RSNAME)
+        return state_of((unsigned)who, member == DPR_RSNAME);
+    struct dvm_lwpinfo li = { 0 };
+    int ok = who <= UINT32_MAX && dvm_lwpinfo((uint32_t)who, &li) == 0;
+    switch (member) {
+    case DPR_STATE: case DPR_SNAME:
+        return ok ? state_of(li.state, member == DPR_SNAME) : member == DPR_SNAME ? '?' : 0;
+    case DPR_STYPE: /* the object it sleeps on; woken, the one it slept on (its wakeup's) */
+        return !ok ? 0 : sobj_of(li.state) ? sobj_of(li.state)
+             : li.state == KS_READY ? sobj_of(li.left) : 0;
+    case DPR_FLAG:
+        return !ok ? 0 : (who >> 16 == 0 ? DPR_PR_ISSYS : 0) | (li.idle ? DPR_PR_IDLE : 0) |
+                         (li.state == KS_STOPPED ? DPR_PR_STOPPED : 0);
+    case DPR_ONPRO: return ok ? li.cpu : 0;
+    case DPR_PPID: return ok ? (uint64_t)(int64_t)li.ppid : 0;
+    case DPR_NLWP: return ok ? (uint64_t)(int64_t)li.nlwp : 0;
+    default: return 0;
+    }
+}
 
 const char *dvm_fault_name(unsigned f)
 {
@@ -147,6 +204,216 @@ static unsigned dyn_key(struct dvm_cpu *c, unsigned v)
 }
 
 
+static int64_t digit_value(char ch);
+
+/* ---- json( ): DTrace's, a selector ("a.b[2].c", "[0]", "0.first") into a JSON text; the
+ * value's text as it stands (a string without its quotes, escapes kept; an object or array
+ * from its bracket to its match), or none when the text up to it is not valid JSON or it is
+ * not there. Iterative, bounded by the text (a firing's kernel stack is small). */
+
+static const char *json_ws(const char *p, const char *e)
+{
+    while (p < e && (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r'))
+        p++;
+    return p;
+}
+
+/* json_string: p at an opening quote; the position after the closing one, NULL if invalid */
+static const char *json_string(const char *p, const char *e)
+{
+    for (p++; p < e; p++) {
+        if (*p == '"')
+            return p + 1;
+        if ((unsigned char)*p < 0x20)
+            return NULL;
+        if (*p != '\\')
+            continue;
+        if (++p >= e)
+            return NULL;
+        if (*p == 'u') {
+            for (int k = 1; k <= 4; k++)
+                if (p + k >= e || digit_value(p[k]) > 15)
+                    return NULL;
+            p += 4;
+        } else if (!d_strchr("\"\\/bfnrt", *p)) {
+            return NULL;
+        }
+    }
+    return NULL;
+}
+
+/* json_scalar: a number, true, false or null at p: its end (a delimiter must follow), or NULL */
+static const char *json_scalar(const char *p, const char *e)
+{
+    const char *q = p;
+    static const char *const words[] = { "true", "false", "null" };
+    for (unsigned k = 0; k < 3; k++) {
+        size_t n = strlen(words[k]);
+        if ((size_t)(e - p) >= n && !memcmp(p, words[k], n))
+            q = p + n;
+    }
+    if (q == p) { /* -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)? */
+        if (q < e && *q == '-')
+            q++;
+        if (q < e && *q == '0')
+            q++;
+        else if (q < e && *q >= '1' && *q <= '9')
+            while (q < e && *q >= '0' && *q <= '9')
+                q++;
+        else
+            return NULL;
+        if (q < e && *q == '.') {
+            const char *f = ++q;
+            while (q < e && *q >= '0' && *q <= '9')
+                q++;
+            if (q == f)
+                return NULL;
+        }
+        if (q < e && (*q == 'e' || *q == 'E')) {
+            q++;
+            if (q < e && (*q == '+' || *q == '-'))
+                q++;
+            const char *x = q;
+            while (q < e && *q >= '0' && *q <= '9')
+                q++;
+            if (q == x)
+                return NULL;
+        }
+    }
+    const char *d = json_ws(q, e);
+    return d < e && d_strchr(",]}", *d) ? q : NULL;
+}
+
+/* json_value: the end of the value at p, or NULL; nested containers are followed with a
+ * depth and a bit per level saying whether it is an object (members: a key, ':', a value) */
+static const char *json_value(const char *p, const char *e)
+{
+    uint64_t objs = 0;
+    unsigned depth = 0;
+    for (;;) {
+        p = json_ws(p, e);
+        if (depth && (objs >> (depth - 1) & 1u)) { /* a member's key first */
+            if (p >= e || *p != '"' || !(p = json_string(p, e)))
+                return NULL;
+            p = json_ws(p, e);
+            if (p >= e || *p != ':')
+                return NULL;
+            p = json_ws(p + 1, e);
+        }
+        if (p >= e)
+            return NULL;
+        if (*p == '"') {
+            if (!(p = json_string(p, e)))
+                return NULL;
+        } else if (*p == '{' || *p == '[') {
+            const char *q = json_ws(p + 1, e);
+            if (q < e && *q == (*p == '{' ? '}' : ']')) {
+                p = q + 1;      /* empty */
+            } else {
+                if (depth == 64)
+                    return NULL;
+                objs = (objs & ~(1ull << depth)) | (uint64_t)(*p == '{') << depth;
+                depth++;
+                p++;
+                continue;       /* its first member or element */
+            }
+        } else if (!(p = json_scalar(p, e))) {
+            return NULL;
+        }
+        for (;;) { /* after a value: ',' and the next one, or the container's close */
+            if (!depth)
+                return p;
+            p = json_ws(p, e);
+            if (p < e && *p == ',') {
+                p++;
+                break;
+            }
+            if (p >= e || *p != ((objs >> (depth - 1) & 1u) ? '}' : ']'))
+                return NULL;
+            depth--;
+            p++;
+        }
+    }
+}
+
+/* json_find: the value that selector sel (n bytes) names in text [p, e): its start and end */
+static int json_find(const char *p, const char *e, const char *sel, unsigned n,
+                     const char **vs, const char **ve)
+{
+    unsigned i = 0;
+    while (i <= n) {
+        p = json_ws(p, e);
+        if (i == n)
+            break;
+        /* the next element: [N], or a name up to '.', '[' or the end */
+        const char *name = sel + i;
+        unsigned len = 0, index = 0, isindex = 0;
+        if (sel[i] == '[') {
+            for (i++; i < n && sel[i] >= '0' && sel[i] <= '9'; i++, len++)
+                index = index < 100000 ? index * 10 + (unsigned)(sel[i] - '0') : index;
+            if (!len || i >= n || sel[i] != ']')
+                return -1;
+            i++;
+            isindex = 1;
+        } else {
+            while (i < n && sel[i] != '.' && sel[i] != '[')
+                i++, len++;
+            if (!len)
+                return -1;
+            isindex = 1;
+            for (unsigned k = 0; k < len && isindex; k++) {
+                isindex = name[k] >= '0' && name[k] <= '9';
+                index = index < 100000 ? index * 10 + (unsigned)(name[k] - '0') : index;
+            }
+        }
+        if (i < n && sel[i] == '.')
+            i++;
+        if (p >= e || (*p != '{' && *p != '['))
+            return -1;
+        int obj = *p == '{';
+        if (!obj && !isindex)
+            return -1;
+        p = json_ws(p + 1, e);
+        for (unsigned k = 0;; k++) {
+            if (p < e && (*p == '}' || *p == ']'))
+                return -1;      /* the end: not there */
+            int hit = !obj && k == index;
+            if (obj) {
+                if (p >= e || *p != '"')
+                    return -1;
+                const char *ke = json_string(p, e);
+                if (!ke)
+                    return -1;
+                hit = (unsigned)(ke - p - 2) == len && !memcmp(p + 1, name, len);
+                p = json_ws(ke, e);
+                if (p >= e || *p != ':')
+                    return -1;
+                p = json_ws(p + 1, e);
+            }
+            if (hit)
+                break;
+            if (!(p = json_value(p, e)))
+                return -1;
+            p = json_ws(p, e);
+            if (p >= e || *p != ',')
+                return -1;
+            p = json_ws(p + 1, e);
+        }
+    }
+    if (p >= e)
+        return -1;
+    *vs = p;
+    if (*p == '"') {
+        if (!(*ve = json_string(p, e)))
+            return -1;
+        *vs = p + 1;
+        (*ve)--;
+        return 0;
+    }
+    *ve = *p == '{' || *p == '[' ? json_value(p, e) : json_scalar(p, e);
+    return *ve ? 0 : -1;
+}
+
 /* digit_value: a character's value as a digit of bases up to 36; 99 for anything else */
 static int64_t digit_value(char ch)
 {
@@ -173,6 +440,8 @@ __attribute__((noinline)) static uint64_t subr(struct dvm_cpu *c, unsigned id)
         [DIF_S_COPYIN] = "ii", [DIF_S_COPYINSTR] = "i", [DIF_S_COPYINSTR2] = "ii",
         [DIF_S_STRTOLL2] = "si", [DIF_S_ALLOCA] = "i", [DIF_S_SPECROOM] = "i",
         [DIF_S_STACK] = "ii", [DIF_S_STACKDEPTH] = "i", [DIF_S_COPYS] = "is",
+        [DIF_S_INDEX3] = "ssi", [DIF_S_RINDEX3] = "ssi", [DIF_S_PRINFO] = "ii",
+        [DIF_S_PRSTR] = "ii", [DIF_S_CALLER] = "i", [DIF_S_JSON] = "ss",
     };
     const char *s[3] = { 0 };
     unsigned len[3] = { 0 };
@@ -202,7 +471,8 @@ __attribute__((noinline)) static uint64_t subr(struct dvm_cpu *c, unsigned id)
     c->ntup = 0;
     /* the bytes this call may touch: a search compares up to the needle at every position */
     int64_t work = (int64_t)len[0] + len[1] + len[2];
-    if (id == DIF_S_INDEX || id == DIF_S_RINDEX || id == DIF_S_STRSTR)
+    if (id == DIF_S_INDEX || id == DIF_S_RINDEX || id == DIF_S_STRSTR || id == DIF_S_INDEX3 ||
+        id == DIF_S_RINDEX3)
         work = (int64_t)len[0] * ((int64_t)len[1] + 1);
     if (id == DIF_S_COPYIN)
         work = iv[1] < 0 || iv[1] > INT32_MAX ? INT32_MAX : iv[1];
@@ -231,6 +501,31 @@ __attribute__((noinline)) static uint64_t subr(struct dvm_cpu *c, unsigned id)
             }
         return (uint64_t)found;
     }
+    case DIF_S_INDEX3: case DIF_S_RINDEX3: {
+        /* as DTrace's: index from start on (a negative start is 0; at or past the end only
+         * "" is found, there), rindex from start back (a negative start finds only "", at
+         * 0; past the end is the end); "" in "" is at 0 */
+        int64_t pos = iv[2], l0 = len[0];
+        if (!len[0] && !len[1])
+            return 0;
+        if (id == DIF_S_INDEX3) {
+            pos = pos < 0 ? 0 : pos;
+            if (pos >= l0)
+                return len[1] ? (uint64_t)-1 : (uint64_t)l0;
+            for (int64_t k = pos; k + len[1] <= l0; k++)
+                if (memcmp(s[0] + k, s[1], len[1]) == 0)
+                    return (uint64_t)k;
+            return (uint64_t)-1;
+        }
+        if (pos < 0)
+            return len[1] ? (uint64_t)-1 : 0;
+        for (int64_t k = pos > l0 ? l0 : pos; k >= 0; k--)
+            if (k + len[1] <= l0 && memcmp(s[0] + k, s[1], len[1]) == 0)
+                return (uint64_t)k;
+        return (uint64_t)-1;
+    }
+    case DIF_S_PRINFO:
+        return prinfo(iv[0], (uint64_t)iv[1]);
     case DIF_S_STRTOLL: case DIF_S_STRTOLL2: {
         /* as DTrace's dtrace_strtoll: blanks, a sign, 0x in base 16, then the digits (0-9,
          * then a-z or A-Z) below the base, wrapping at 64 bits; a base outside 2..36 is an
@@ -272,6 +567,13 @@ __attribute__((noinline)) static uint64_t subr(struct dvm_cpu *c, unsigned id)
         return dvm_stack_value(c->st, (unsigned)iv[0] & 1u,
                                iv[1] > 0 && iv[1] < DVM_STACK_MAXDEPTH ? (unsigned)iv[1]
                                                                        : DVM_STACK_MAXDEPTH);
+    case DIF_S_CALLER: {
+        uint64_t pcs[1] = { 0 };
+        if (c->st->obj.probes[c->probe].dp_period) /* a timer's: the interrupted pc */
+            return c->args ? c->args[iv[0] ? 1 : 0] : 0;
+        return dvm_stack && dvm_stack(iv[0] ? DVM_STACK_USER : DVM_STACK_KERNEL, pcs, 1)
+                   ? pcs[0] : 0;
+    }
     case DIF_S_STACKDEPTH:
         return dvm_stack_depth((unsigned)iv[0] & 1u);
     case DIF_S_SPECROOM: /* speculate( )'s id: no room stops the clause, uncounted as error */
@@ -353,6 +655,27 @@ __attribute__((noinline)) static uint64_t subr(struct dvm_cpu *c, unsigned id)
             if (!d[n0])
                 break;
         }
+        break;
+    }
+    case DIF_S_PRSTR: { /* d/dprinfo.h */
+        struct dvm_lwpinfo li = { 0 };
+        const char *v = "";
+        if (iv[0] == DPRS_CLNAME)
+            v = (uint64_t)iv[1] >> 16 == 0 ? "SYS" : "RT";
+        else if ((uint64_t)iv[1] <= UINT32_MAX && dvm_lwpinfo((uint32_t)iv[1], &li) == 0 &&
+                 li.fname)
+            v = li.fname;
+        while (v[n0] && n0 < max) {
+            d[n0] = v[n0];
+            n0++;
+        }
+        break;
+    }
+    case DIF_S_JSON: {
+        const char *vs, *ve;
+        if (json_find(s[0], s[0] + len[0], s[1], len[1], &vs, &ve) == 0)
+            for (; vs < ve && n0 < max; vs++)
+                d[n0++] = *vs;
         break;
     }
     case DIF_S_STRJOIN:

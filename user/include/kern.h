@@ -110,7 +110,7 @@ int TraceEvent(unsigned cmd, uint32_t a, uint32_t b, uint32_t c);
 // kernel's time when it drains the user-event ring into the trace (the thread's next kernel
 // entry: up to a ring's worth of events later, the order kept). The kernel keeps ts only when
 // it lies between the ring's last event and the drain. It saves the insert a clock read, which
-// on QEMU takes its global lock (docs/smp.md, "Issue 28, third round"). 0 or -1 (errno).
+// on QEMU takes its global lock (docs/smp.md, "QEMU's host-clock ceiling"). 0 or -1 (errno).
 int TraceUserEventAt(uint32_t code, uint32_t ts, uint32_t a, uint32_t b);
 
 int DebugWrite(const char *buf, size_t len);

@@ -41,6 +41,9 @@ extern char __ram_base_sym[] __asm__("__ram");
 // The EHABI unwind table (ARM only: ldscripts/app-exidx.ld keeps it); 0 where there is none.
 extern char __exidx_start[] __attribute__((weak)), __exidx_end[] __attribute__((weak));
 extern char __ram_size_sym[] __asm__("__ram_size");
+// The GNU build-id note the linker scripts keep (ldscripts/app-picolibc.ld and the others); 0
+// where a script keeps none.
+extern char __build_id_note[] __attribute__((weak));
 void _start(uint32_t arg);
 
 #if defined(__arm__)
@@ -72,13 +75,15 @@ __attribute__((used)) static void app_header_emit(void)
                      ".word __bss_size, __ram, __ram_size, __stack\n"
                      ".word %c3, %c4, %c5, %c6\n"
                      ".word 0, 0\n"
+                     ".weak __build_id_note\n"
+                     ".word __build_id_note\n"
                      ".popsection"
                      :: "i"(KAPP_MAGIC), "i"(KAPP_VERSION),
                         "i"(offsetof(struct kapp_header, entry)), "i"(APP_FLAGS),
                         "i"(APP_PRIO), "i"(APP_MMIO_BASE), "i"(APP_MMIO_SIZE));
 }
-_Static_assert(offsetof(struct kapp_header, exidx_end) ==
-               offsetof(struct kapp_header, entry) + 14 * 4, "header fields follow entry");
+_Static_assert(offsetof(struct kapp_header, build_id) ==
+               offsetof(struct kapp_header, entry) + 15 * 4, "header fields follow entry");
 #else
 __attribute__((section(".text.init.enter"), used))
 const struct kapp_header __app_header = {
@@ -100,5 +105,6 @@ const struct kapp_header __app_header = {
     .mmio_size = APP_MMIO_SIZE,
     .exidx_start = (uint32_t)(uintptr_t)__exidx_start,
     .exidx_end = (uint32_t)(uintptr_t)__exidx_end,
+    .build_id = (uint32_t)(uintptr_t)__build_id_note,
 };
 #endif

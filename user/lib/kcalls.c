@@ -162,7 +162,7 @@ int TraceEvent(unsigned cmd, uint32_t a, uint32_t b, uint32_t c)
     return kresult(KCALL4(KC_TraceEvent, cmd, a, b, c));
 }
 
-// The kernel writes at most a chunk per call (its work per call is bounded, issue 17 item 7);
+// The kernel writes at most a chunk per call (its work per call is bounded);
 // the rest goes in further calls, between which higher priorities run.
 int DebugWrite(const char *buf, size_t len)
 {

@@ -232,9 +232,9 @@ static inline __attribute__((always_inline)) int uring_insert(uint32_t code, uin
             // and not committed yet; an event sent by kernel call now would come before
             // this thread's own records still behind that one. So: on several CPUs a drain
             // first (a kernel entry that does nothing else, on the shared side of the kernel
-            // lock, where ThreadYield is exclusive: docs/smp.md, "Issue 28, third round"),
-            // then yield (a kernel entry, and a turn for that thread) a few times; then the
-            // kernel call. One CPU yields at once, as before.
+            // lock: docs/smp.md, "User events"), then yield (a kernel entry, and a turn for
+            // that thread) a few times; then the kernel call, which the drain makes rare.
+            // One CPU yields at once.
             if (++full > 4)
                 return -1;
             if (URING_DRAIN_FIRST && full == 1)

@@ -89,14 +89,14 @@ static __attribute__((noinline)) void more_work_entry(unsigned kind)
 // returned to only when none is pending. Otherwise each would cost an entry and a wait for the
 // lock of its own, and a CPU whose every wait outlasted the tick's quarter-period guard
 // (cpu_timer_rearm, counted from the acknowledgement) and saw an interrupt arrive during it
-// went round those entries without running a user instruction: the livelock of docs/smp.md,
-// "Why acknowledging every interrupt before the lock stalled the traced demo". After interrupt
-// entries only: a kernel call's thread has made its progress, and an interrupt that arrived
-// during the call takes the next entry as before. (Served after calls too, they made the
-// two-flooder lossless flood of test_tracelogger.sh lose 2200 to 2700 events in each of 4
-// runs, every one of them ticks; why is not understood yet: docs/smp.md.) Bounded, so that a
-// storm cannot keep the lock from the other CPUs: what is left after ARRIVED_MAX takes a new
-// entry.
+// would go round those entries without running a user instruction (docs/smp.md,
+// "Interrupts").
+// After interrupt entries only: a kernel call's thread has made its progress, and an
+// interrupt that arrived during the call takes the next entry. (Served after calls too, they
+// made the two-flooder lossless flood of test_tracelogger.sh lose 2200 to 2700 events in each
+// of 4 runs, every one of them ticks; why is not understood yet: docs/smp.md.) Bounded, so
+// that a storm cannot keep the lock from the other CPUs: what is left after ARRIVED_MAX takes
+// a new entry.
 #define ARRIVED_MAX 4u
 static __attribute__((noinline)) void serve_arrived(void)
 {
@@ -152,8 +152,8 @@ static inline __attribute__((always_inline)) bool entry_shared(unsigned source,
 // line a process attached as an event (kernel/irq.c irq_shared_ok: not a kernel driver's, its
 // process alive, its pulse sure to be queued), each seen from the controller's next answer
 // without acknowledging it, so that every other interrupt is acknowledged under the exclusive
-// lock as before (docs/smp.md, "Why acknowledging every interrupt before the lock stalled the
-// traced demo"). False when the entry is to run exclusive; *line is then what the shared side
+// lock (docs/smp.md, "Interrupts"). False when the entry is to run exclusive; *line is then
+// what the shared side
 // acknowledged (another line came first), or INTC_NOT_ACKED.
 static inline __attribute__((always_inline)) bool entry_irq_shared(const bool traced, int *line)
 {
@@ -164,7 +164,8 @@ static inline __attribute__((always_inline)) bool entry_irq_shared(const bool tr
             return false;
     } else if (next == TICK_IRQ) {
         // Traced too: its events need no lock (kernel/main.c kernel_tick_traced_shared). A D
-        // program's tick-N and profile-N (kdt_tick) keep it exclusive.
+        // program keeps it exclusive; an interrupt that is (also) the profile timer's is taken
+        // exclusive (a64_tick_shared says so; irq_timer.c).
         if ((traced && (!KLOCK_SHARED_TRACED || kdt_active)) ||
             !kentry_choose_shared_begin(k_current, traced))
             return false;

@@ -20,6 +20,13 @@
 // CPU; the controller's IPI asks a CPU to reschedule (smp.c). The lines unmasked (`enabled`)
 // change on the shared side too (an event line's interrupt, InterruptMask / InterruptUnmask:
 // kernel/irq.c, each under its line's lock), so each change is one atomic update of the word.
+// The profile timer (kernel/ptimer.h) is the same virtual timer: each CPU's compare value is
+// the earlier of its next tick and its profile time (prof_at), as Solaris's cyclic subsystem
+// keeps one interrupt source per CPU for the clock and the profile cyclics alike. (The EL1
+// physical timer is the programs' device timer, and a CPU at EL1 has no third one.) An
+// interrupt then is the profile timer's, the tick's, or both (a64_irq_kind: KENTRY_PROFILE
+// first, while the interrupted thread is still the CPU's, then the tick's at the interrupt
+// that follows at once); one with the profile's time due is always taken exclusive.
 #include <kernel/arch.h>
 #include <kernel/board.h>
 #include <a64.h>
@@ -27,6 +34,7 @@
 #include <a64_intc.h>
 #include <kernel/tick_periods.h>
 #include <kernel/ktimer.h>
+#include <kernel/ptimer.h>
 
 #define TIMER_ENABLE     1u
 
@@ -39,9 +47,41 @@ static uint64_t tick_period;
 // or, several CPUs, by a tick on the shared side under the timer list's lock (arch_tick_claim),
 // while other shared entries read it (tick_is_cpu_share): relaxed atomic accesses there.
 static uint64_t tick_next;
-static uint64_t cpu_tick_next[KMAX_CPUS];    // each CPU's next timer compare value
+static uint64_t cpu_tick_next[KMAX_CPUS];    // each CPU's next tick (its own timer's part)
 static unsigned cpu_periods[KMAX_CPUS];      // periods its last timer interrupt covered
 static unsigned tick_periods;                // periods the tick being taken covers
+// Each CPU's profile time (0: none): written by ptimer_arm, for another CPU too (exclusive
+// side), read by the CPU itself whenever it writes its compare value (relaxed atomics).
+static uint64_t prof_at[KMAX_CPUS];
+
+// This CPU's compare value: its next tick, or its profile time when that comes first.
+static void cval_write(unsigned c)
+{
+    uint64_t at = cpu_tick_next[c], p = __atomic_load_n(&prof_at[c], __ATOMIC_RELAXED);
+    if (p && p < at)
+        at = p;
+    A64_SYSREG_WRITE(cntv_cval_el0, at);
+    a64_isb();
+}
+
+bool ptimer_present(void)
+{
+    return true;
+}
+
+void ptimer_arm(unsigned cpu, uint64_t at)
+{
+    __atomic_store_n(&prof_at[cpu], at, __ATOMIC_RELAXED);
+    if (cpu == cpu_id())
+        cval_write(cpu);
+}
+
+// What this CPU's timer interrupt at `now` is: its profile time due, its tick due.
+static bool prof_due(unsigned c, uint64_t now)
+{
+    uint64_t p = __atomic_load_n(&prof_at[c], __ATOMIC_RELAXED);
+    return p && p <= now;
+}
 
 void a64_irq_init(void)
 {
@@ -71,8 +111,7 @@ static uint64_t cpu_timer_rearm(void)
         periods++;
     }
     cpu_periods[c] = periods;
-    A64_SYSREG_WRITE(cntv_cval_el0, cpu_tick_next[c]);
-    a64_isb();
+    cval_write(c);
     return now;
 }
 
@@ -102,13 +141,17 @@ static bool tick_is_cpu_share(uint64_t now)
 // CPU busy on the shared side (message round trips) give its turn to one waiting for the
 // exclusive side, every period; taken shared there too, smpstress's test 2 (main's calls
 // exclusive on CPU 2 beside a pair on CPU 1) got about one exclusive entry a second of virtual
-// time and timed out (docs/smp.md, "Issue 28, tenth round").
+// time and timed out (docs/smp.md, "The tick").
 // *took: from and to of k_ticks when this CPU took the kernel's tick here, both 0 for a share
 // (what a traced tick records: kernel/main.c kernel_tick_traced_shared).
 bool a64_tick_shared(struct ktick_span *took)
 {
     took->from = took->to = 0;
-    return tick_is_cpu_share(A64_SYSREG_READ(cntvct_el0)) ||
+    unsigned c = cpu_id();
+    uint64_t now = A64_SYSREG_READ(cntvct_el0);
+    if (now < cpu_tick_next[c] || prof_due(c, now))    // the profile timer's, or not the tick's
+        return false;
+    return tick_is_cpu_share(now) ||
            (!a64_kernel_lock_wanted() && ktimer_tick_shared(took) != KTICK_EXCLUSIVE);
 }
 
@@ -140,7 +183,21 @@ unsigned a64_irq_kind(int line)
         return KENTRY_IPI;
     }
     if (line == TICK_IRQ) {
-        uint64_t now = cpu_timer_rearm();
+        // The profile timer's first, while the interrupted thread is still this CPU's: its
+        // compare value becomes the tick's, which, when due too, interrupts again as soon as
+        // this entry ends (kprof_expired arms the next profile time).
+        unsigned c = cpu_id();
+        uint64_t now = A64_SYSREG_READ(cntvct_el0);
+        if (prof_due(c, now)) {
+            __atomic_store_n(&prof_at[c], 0, __ATOMIC_RELAXED);
+            cval_write(c);
+            return KENTRY_PROFILE;
+        }
+        if (now < cpu_tick_next[c]) {   // neither: a profile time since moved or taken away
+            cval_write(c);
+            return KENTRY_RESCHED;
+        }
+        now = cpu_timer_rearm();
         if (tick_is_cpu_share(now))                // another CPU took this period's tick
             return KENTRY_CPUTICK;
         // Every period that ended is counted (kernel/include/kernel/tick_periods.h): a tick

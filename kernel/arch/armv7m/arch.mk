@@ -9,8 +9,8 @@ ARCH_SRCS := kernel/arch/armv7m/vectors.c kernel/arch/armv7m/entry.S \
 ARCH_SRCS      += kernel/arch/armv7m/ehabi.c kernel/arch/armv7m/unwind.c
 ARCH_CFLAGS    += -funwind-tables
 # A board that runs no dtrace (BOARD_NO_IMAGES, e.g. netduinoplus2's 32 KB slots) keeps its
-# programs' flash: no tables there.
-ARCH_UPICOLDFLAGS = $(if $(filter dtrace,$(BOARD_NO_IMAGES)),,-T ldscripts/app-exidx.ld)
+# programs' flash: no tables there (picolibc's script with the build id alone).
+APP_PICOLIBC_LD = ldscripts/$(if $(filter dtrace,$(BOARD_NO_IMAGES)),app-picolibc.ld,app-exidx.ld)
 # The fault's kind, pc and address for the trace (kernel/ktrace_fault.c).
 ARCH_SRCS += kernel/arch/armv7m/fault_where.c
 # SysTick cannot tell how many periods a late tick covers: the board's counter does.

@@ -8,6 +8,7 @@
  * whose entries are the same with kentry_traced, which calls kernel_entry_traced instead:
  * entry_select.c points VTOR at it, so that the untraced path pays nothing for tracing (not
  * even a test of the flag).
+ * The board's profile timer has a vector of its own (vectors.c), a KENTRY_PROFILE entry.
  * SVC, PendSV, SysTick and all device interrupts share one priority, so kentry never nests;
  * faults have a higher priority and only come here when taken in thread mode. */
     .syntax unified
@@ -27,11 +28,13 @@
     ENTRY_POINT exc_systick, 1, kentry
     ENTRY_POINT exc_irq, 2, kentry
     ENTRY_POINT exc_pendsv, 3, kentry
+    ENTRY_POINT exc_profile, 7, kentry      /* the board's profile timer (BOARD_PTIMER_IRQ) */
 #ifndef KTRACE_DISABLED
     ENTRY_POINT exc_svc_traced, 0, kentry_traced
     ENTRY_POINT exc_systick_traced, 1, kentry_traced
     ENTRY_POINT exc_irq_traced, 2, kentry_traced
     ENTRY_POINT exc_pendsv_traced, 3, kentry_traced
+    ENTRY_POINT exc_profile_traced, 7, kentry_traced
 #endif
 
     .macro FAULT_ENTRY name, to

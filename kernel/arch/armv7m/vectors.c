@@ -11,6 +11,7 @@ void exc_svc(void);
 void exc_systick(void);
 void exc_irq(void);
 void exc_pendsv(void);
+void exc_profile(void);
 void exc_fault(void);
 void reset_handler(void);
 void exc_nmi(void);
@@ -33,6 +34,17 @@ void reset_handler(void)
 
 typedef void (*vector_fn)(void);
 
+// A board with a profile timer (kernel/ptimer.h) names its line (board_config.h
+// BOARD_PTIMER_IRQ): its vector enters the kernel as KENTRY_PROFILE, in place of the device
+// interrupt entry the range gives every line (hence the one initializer overridden below).
+#ifdef BOARD_PTIMER_IRQ
+#define PTIMER_VECTOR(fn) [16 + BOARD_PTIMER_IRQ] = fn,
+#else
+#define PTIMER_VECTOR(fn)
+#endif
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Woverride-init"
+
 __attribute__((section(".vectors"), used))
 const vector_fn arch_vectors[16 + BOARD_NIRQ] = {
     [0] = (vector_fn)(uintptr_t)__stack_top,
@@ -47,6 +59,7 @@ const vector_fn arch_vectors[16 + BOARD_NIRQ] = {
     [14] = exc_pendsv,
     [15] = exc_systick,
     [16 ... 16 + BOARD_NIRQ - 1] = exc_irq,
+    PTIMER_VECTOR(exc_profile)
 };
 
 #ifndef KTRACE_DISABLED
@@ -55,6 +68,7 @@ void exc_systick_traced(void);
 void exc_irq_traced(void);
 void exc_pendsv_traced(void);
 void exc_fault_traced(void);
+void exc_profile_traced(void);
 
 // The same table while tracing runs (entry_select.c points VTOR here): the thread-mode
 // entries go to kentry_traced. VTOR needs the table aligned to its size rounded up to a
@@ -74,6 +88,8 @@ const vector_fn arch_vectors_traced[16 + BOARD_NIRQ] = {
     [14] = exc_pendsv_traced,
     [15] = exc_systick_traced,
     [16 ... 16 + BOARD_NIRQ - 1] = exc_irq_traced,
+    PTIMER_VECTOR(exc_profile_traced)
 };
 _Static_assert((16 + BOARD_NIRQ) * 4 <= 1024, "vector table larger than VECTORS_ALIGN");
 #endif
+#pragma GCC diagnostic pop

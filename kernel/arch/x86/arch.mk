@@ -16,3 +16,5 @@ ARCH_UCFLAGS := -fno-toplevel-reorder
 ARCH_SRCS += kernel/arch/x86/fault_where.c
 # The PIT cannot tell how many periods a late tick covers: the TSC does.
 ARCH_SRCS += kernel/tick_counter.c
+# The profile timer (kernel/ptimer.h): the local APIC's timer.
+ARCH_SRCS += kernel/arch/x86/lapic.c

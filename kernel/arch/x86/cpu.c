@@ -157,6 +157,7 @@ void arch_init(void)
     x86_paging_init();
     x86_pic_init();
     x86_fpu_init();
+    x86_lapic_init();
 }
 
 // The C side of every kernel entry (entry.S): the kernel's work for this vector, then any work

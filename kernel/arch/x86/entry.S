@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* Trap entry and exit, x86. Every way into the kernel (the kernel-call gate int 0x80, the PIT
- * tick, device interrupts, exceptions in ring 3) comes through x86_entry with interrupts off
+ * tick, device interrupts, the local APIC's timer, exceptions in ring 3) comes through x86_entry with interrupts off
  * (all gates are interrupt gates): the stub pushes a zero error code if the CPU pushed none and
  * the vector, x86_entry pushes the general registers, copies the whole frame into
  * k_current->ctx (struct arch_context, the first member of struct thread), and runs the kernel
@@ -62,6 +62,9 @@ vec_\n:
     VEC 45, 0
     VEC 46, 0
     VEC 47, 0
+    /* The local APIC: its timer (the profile timer) and its spurious vector. */
+    VEC 48, 0
+    VEC 255, 0
     /* The kernel-call gate. */
     VEC 128, 0
 
@@ -70,7 +73,7 @@ vec_\n:
     .global x86_vectors
     .align 4
 x86_vectors:
-    .irp n, 0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,32,33,34,35,36,37,38,39,40,41,42,43,44,45,46,47,128
+    .irp n, 0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,32,33,34,35,36,37,38,39,40,41,42,43,44,45,46,47,48,255,128
     .long \n, vec_\n
     .endr
     .long 0, 0
@@ -82,8 +85,8 @@ x86_entry:
     cld
     /* The kernel's data segments are its own: a process may have loaded any selector (the
      * null one, too) into ds/es/fs/gs, and the kernel uses ds and es (rep movsl below). All
-     * four get the flat data selector here and again before any return (issue 17 item 10), so
-     * none leaks from one process to the next; processes keep no segment state of their own. */
+     * four get the flat data selector here and again before any return, so none leaks from
+     * one process to the next; processes keep no segment state of their own. */
     movl $SEL_UDATA, %eax
     movl %eax, %ds
     movl %eax, %es

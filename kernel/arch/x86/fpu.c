@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: MIT
-// x87/SSE state per thread, x86 (issue 25 item 1), switched lazily: the FPU holds the state
-// of one thread, its owner. Whenever the kernel resumes a thread other than the owner it sets
-// CR0.TS, so that thread's first x87, MMX or SSE instruction traps (#NM, vector 7); the trap
-// saves the owner's registers into its slot (FXSAVE), loads the new thread's (FXRSTOR, or a
-// clean FNINIT state for a thread that never used the FPU) and makes it the owner. A thread
-// that uses no floating point costs nothing per switch but a compare; one that does pays one
-// trap per switch back to it (docs/PERFORMANCE.md, BENCH kernel-fpu-switch).
+// x87/SSE state per thread, x86, so that none leaks between processes (docs/hostile.md), switched
+// lazily: the FPU holds the state of one thread, its owner. Whenever the kernel resumes a thread
+// other than the owner it sets CR0.TS, so that thread's first x87, MMX or SSE instruction traps
+// (#NM, vector 7); the trap saves the owner's registers into its slot (FXSAVE), loads the new
+// thread's (FXRSTOR, or a clean FNINIT state for a thread that never used the FPU) and makes it
+// the owner. A thread that uses no floating point costs nothing per switch but a compare; one
+// that does pays one trap per switch back to it (docs/PERFORMANCE.md, x86_fpu_switch_added_insns).
 //
 // Invariants (the kernel is never interrupted on this uniprocessor port, so no locking):
 //   - `owner` is the thread whose registers are in the FPU, or NULL (nobody's: a clean state
@@ -53,8 +53,8 @@ void x86_fpu_set_ts(bool on)
 // Boot: the FPU on (no emulation; WAIT honours TS), SSE enabled where FXSR exists, TS set so
 // that the first thread to use the FPU traps and gets a clean state. NE: a thread's unmasked
 // x87 exception is a #MF of its own, which ends it (fault.c); without NE the PC's legacy path
-// (FERR# to IRQ 13, not a line this kernel takes) let it run on, its exception never taken
-// (red-team rerun of issue 25).
+// (FERR# to IRQ 13, not a line this kernel takes) would let it run on, its exception never
+// taken.
 void x86_fpu_init(void)
 {
     uint32_t a = 1, b, c, d, cr0, cr4;

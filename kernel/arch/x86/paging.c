@@ -9,8 +9,8 @@
 //   its maps              read-only for it; the kernel keeps writing (CR0.WP is off): the
 //                         trace ring (its logger), the D engine's block (its consumer)
 //   its device window     I/O ports below 0x10000 through the TSS bitmap; memory otherwise
-// Everything else (kernel image and RAM, other processes, the pool, devices) is reached by
-// the kernel only. arch_mpu_switch() revokes what the last process had, grants the next and
+// Everything else (kernel image and RAM, other processes, the pool, devices, the local APIC's
+// page in the 4th GB) is reached by the kernel only. arch_mpu_switch() revokes what the last process had, grants the next and
 // flushes the TLB (reloading cr3).
 #include <kernel/arch.h>
 #include <kernel/proc.h>
@@ -20,6 +20,9 @@
 #define PTE_P  0x1u
 #define PTE_RW 0x2u
 #define PTE_US 0x4u
+#define PTE_PWT 0x8u
+#define PTE_PCD 0x10u
+#define PTE_PS  0x80u      // a 2 MB page (a directory entry)
 #define PTE_NX (1ull << 63)
 #define PAGE   4096u
 #define IO_WINDOW_END 0x10000u      // device windows below this are I/O port ranges
@@ -29,6 +32,7 @@
 
 static uint64_t pdpt[4] __attribute__((aligned(32)));
 static uint64_t page_dir[512] __attribute__((aligned(4096)));
+static uint64_t page_dir_top[512] __attribute__((aligned(4096)));  // the 4th GB: the local APIC
 static uint64_t page_tab[IDMAP_SIZE / PAGE] __attribute__((aligned(4096)));
 static uint64_t nx;     // PTE_NX when the CPU has it, else 0
 
@@ -73,6 +77,10 @@ void x86_paging_init(void)
     for (uint32_t i = 0; i < IDMAP_SIZE / (512 * PAGE); i++)
         page_dir[i] = (uint32_t)(uintptr_t)&page_tab[i * 512] | PTE_P | PTE_RW | PTE_US;
     pdpt[0] = (uint32_t)(uintptr_t)page_dir | PTE_P;
+    // The local APIC's registers (lapic.c): the 2 MB page holding them, kernel only, uncached.
+    page_dir_top[(X86_APIC_BASE >> 21) & 511u] = (X86_APIC_BASE & ~0x1fffffu) | PTE_P | PTE_RW |
+                                                  PTE_PS | PTE_PWT | PTE_PCD | nx;
+    pdpt[3] = (uint32_t)(uintptr_t)page_dir_top | PTE_P;
     __asm__ volatile("movl %%cr4, %%eax\n\t"
                      "orl %1, %%eax\n\t"
                      "movl %%eax, %%cr4\n\t"

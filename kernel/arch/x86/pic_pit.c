@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Interrupt lines, x86 PC: the two 8259 PICs (lines 0-15, vectors 0x20-0x2f), lines 16-31 with
 // no hardware (software-raised only), the PIT's channel 0 as the tick, and the kernel entry's
-// classification. A raised line (arch_irq_set_pending) and a reschedule request
+// classification (the local APIC's vectors too: lapic.c). A raised line (arch_irq_set_pending) and a reschedule request
 // (arch_request_resched) are kept here and taken as kernel entries of their own as soon as the
 // current one ends (x86_more_work). Everything here runs inside the kernel, interrupts off.
 #include <kernel/arch.h>
@@ -65,6 +65,12 @@ unsigned x86_entry_kind(unsigned vector)
         return KENTRY_CALL;
     if (vector < VEC_IRQ0)
         return KENTRY_FAULT;
+    if (vector == VEC_PROF) {       // the local APIC's timer (lapic.c)
+        x86_lapic_eoi();
+        return KENTRY_PROFILE;
+    }
+    if (vector == VEC_APIC_SPURIOUS)
+        return KENTRY_RESCHED;
     unsigned irq = vector - VEC_IRQ0;
     if (pic_spurious(irq)) {
         if (irq >= 8)

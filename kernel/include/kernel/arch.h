@@ -20,6 +20,7 @@ enum kentry_kind {
     KENTRY_FAULT = 4,   // a thread faulted
     KENTRY_CPUTICK = 5, // this CPU's timer, when another CPU took the kernel's tick (SMP)
     KENTRY_IPI = 6,     // a reschedule IPI from another CPU (SMP): recorded, then the choice
+    KENTRY_PROFILE = 7, // this CPU's profile timer (kernel/ptimer.h): samples, profile-N, tick-N
 };
 
 void arch_init(void);

@@ -28,8 +28,8 @@
 // bounces between their caches, and under QEMU between its host threads' cores). KCACHE_LINE:
 // the largest data-cache line of the multiprocessor ports' CPUs (64 bytes on the Cortex-A53,
 // and on the x86-64 hosts QEMU runs on); as trace_ring.h's TRACE_CACHE_LINE. Nothing on the
-// one-CPU boards. docs/smp.md, "Issue 28: false sharing on the message path (t-share, eighth
-// round)".
+// one-CPU boards. docs/smp.md, "Cache lines": a line written by two CPUs on every entry is a
+// coherence miss per store on real cores.
 #ifndef KCACHE_LINE
 #define KCACHE_LINE 64u
 #endif
@@ -49,6 +49,8 @@ struct cpu {
     bool yield_pending;         // the running thread used up its slice (or yielded)
     bool kicked;                // an IPI asking this CPU to reschedule is on its way
     bool online;
+    bool stack_at_interrupt;    // profile-N / tick-N fire here in a kernel thread: stack( ) is
+                                // the pc it was interrupted at (kernel/kstack.c, kdtrace.c)
 #ifdef KCPU_USER_ROOT
     uintptr_t user_root;        // the translation root its user threads run on, set by the
                                 // arch's address-space switch and loaded at every return to a

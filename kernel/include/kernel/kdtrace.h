@@ -31,11 +31,13 @@ void kdt_fire_at(uint32_t id, uint32_t ts32, uint64_t a0, uint64_t a1, uint64_t 
 // kdt_vtime_switch: `next` is about to run (traced kernel exits while a program is active):
 // the CPU time of the thread that ran until now is added to its vtimestamp.
 void kdt_vtime_switch(struct thread *next);
-// Called on every timer interrupt of a CPU while a program runs: fires its profile-N probes
-// due on this CPU, and its tick-N probes too when this CPU takes the kernel's tick, by the
-// time `cycles` (board_cycles(): the tick's stack sample's own stamp when it took one,
-// kernel/main.c tick_samples).
-void kdt_tick(bool kernel_tick, uint64_t cycles);
+// The program's tick-N and profile-N probes (kernel/kprof.c runs them on each CPU, from its
+// profile timer or from the tick): kdt_timers_run fires those due on this CPU by the time
+// `cycles` (board_cycles(): the STACK event's own stamp when a sample was just taken),
+// profile-N on every CPU and tick-N where tick_cpu; kdt_timers_next gives the earliest time
+// (ns since boot) one of them is next due on cpu, 0 for none (no program running, none there).
+void kdt_timers_run(bool tick_cpu, uint64_t cycles);
+uint64_t kdt_timers_next(unsigned cpu, bool tick_cpu);
 void kdt_proc_gone(struct proc *p);
 // An exclusive exit with notifications (ktrace.c ktrace_exit_notify): when a shared firing ran
 // exit(), the probes go off now (kdtrace.c, LOCKING).
@@ -54,5 +56,15 @@ static inline void kdt_release(void) {}
 // stored payload, zero-padded), arg2 that size. kdt_text_read is kdt_uread's first step.
 void kdt_fire_payload(uint32_t code, const void *bytes, unsigned nwords);
 int kdt_text_read(void *dst, uint64_t addr, unsigned n);
+// proc:::start, exec and exec-success when a spawned process's first thread t first runs
+// (kdtrace.c; a spawn is Solaris's fork and exec at once: docs/d-probes.md).
+void kdt_fire_spawned(const struct thread *t);
+// proc:::exec and exec-failure in the spawner's context when ProcSpawn of program `name` (""
+// when it could not be read) fails with -err.
+void kdt_fire_spawn_failed(const char *name, int err);
+// The text copyin( )/copyinstr( ) read at DUTEXT_ADDR while a probe fires (kdtrace_text.c): len
+// bytes at p; kdt_text_clear( ) after the firing.
+void kdt_text_set(const void *p, unsigned len);
+void kdt_text_clear(void);
 
 #endif

@@ -84,8 +84,8 @@ static inline __attribute__((always_inline)) void shared_exit(struct thread *t, 
 // the entry is to run exclusive. Checked inside: only the exclusive side sets them, and it
 // cannot run now. An untraced entry goes exclusive while tracing or a D program runs
 // (ktrace_kernel_on: it came through the untraced entry before the switch); a traced one runs
-// shared with a D program too: D's probes fire under the D lock (kdtrace.c, LOCKING; before
-// issue 28's eleventh round a running D program sent every traced entry exclusive).
+// shared with a D program too: D's probes fire under the D lock (kdtrace.c, LOCKING), so a
+// running D program does not keep the other CPUs out of the kernel.
 static inline __attribute__((always_inline)) bool shared_enter(const struct thread *t,
                                                                const bool traced)
 {
@@ -109,10 +109,10 @@ static inline bool shared_call(uint32_t n)
 // The calls that touch only their caller, the clock, and (a sleep) the timer list under its
 // own lock: its own thread's and process's numbers, the generic timer's counter, a sleep (its
 // timer armed, the thread blocked: kcall_sleep), a yield (its CPU's yield flag, which the
-// exit's choice reads under this CPU's run-queue lock). Nothing else another CPU writes. They
-// were exclusive, and a program's clock_gettime, sleep or sched_yield on any CPU stopped the
-// others each time (docs/smp.md, "Issue 28, seventh round" and "eighth round: sleeps and
-// yields").
+// exit's choice reads under this CPU's run-queue lock). Nothing else another CPU writes, so
+// they run shared: a program's clock_gettime, sleep or sched_yield on one CPU does not stop
+// the others, which a kernel-wide exclusion for each call would (docs/smp.md, "What runs
+// shared").
 static inline bool shared_local_call(uint32_t n)
 {
     return n == KC_ClockTime || n == KC_ClockCycles || n == KC_ThreadSelf ||
@@ -121,9 +121,9 @@ static inline bool shared_local_call(uint32_t n)
 
 // The console's calls: DebugWrite, and semihosting's console writes (SYS_WRITEC, SYS_WRITE0:
 // picolibc's printf makes one a character). They touch the caller's memory and the console,
-// which has a lock of its own (kernel/kconsole.c). Exclusive before the eleventh round, each
-// of a printing program's characters kept the other CPUs out of the kernel (docs/smp.md,
-// "Issue 28, eleventh round: the console").
+// which has a lock of its own (kernel/kconsole.c). Shared, so that a printing program's
+// characters (one call each) do not keep the other CPUs out of the kernel (docs/smp.md,
+// "What runs shared").
 static inline bool shared_console_call(const struct thread *t, uint32_t n)
 {
     return n == KC_DebugWrite || (n == KC_Semihost && shost_console_op(arch_kc_arg(&t->ctx, 0)));
@@ -131,7 +131,7 @@ static inline bool shared_console_call(const struct thread *t, uint32_t n)
 
 // TraceEvent's inserts of a user event (QNX's API for them, each one call): the caller's
 // rings, this CPU's trace buffer and D's firing, each under its own lock or none
-// (ktrace.c ktrace_insert_user). Exclusive before the eleventh round.
+// (ktrace.c ktrace_insert_user), so no kernel-wide exclusion is needed.
 static inline bool shared_trace_insert(const struct thread *t, uint32_t n)
 {
     if (n != KC_TraceEvent)
@@ -166,7 +166,7 @@ enum shared_form { SHARED_MSG, SHARED_SYNC, SHARED_LOCAL };
 // A full user-event ring's drain, TraceEvent(KTRACE_USERDRAIN) (user/lib/trace_uring.c): the
 // entry has drained the caller's ring before any lock (the arch's entry,
 // kuring_drain_unlocked); nothing else is left to do, so two flooding threads on two CPUs
-// take no exclusive entry for it (docs/smp.md, "Issue 28, third round").
+// take no exclusive entry for it (docs/smp.md, "User events").
 static inline bool shared_user_drain(const struct thread *t, uint32_t n)
 {
     return n == KC_TraceEvent && arch_kc_arg(&t->ctx, 0) == KTRACE_USERDRAIN;
@@ -184,8 +184,8 @@ static inline __attribute__((always_inline)) bool entry_shared_body(struct threa
     // (The thread's user-event ring, its own or its process's, was drained before the lock:
     // the arch's entry, kuring_drain_unlocked (with a D program, inside the shared side, for
     // user:::event), which waits only while t is dying, which sends the entry exclusive.
-    // Draining the process's ring here again made a thread with a ring of its own drain
-    // another thread's, on another CPU: docs/smp.md, "Issue 28, third round".)
+    // The process's ring is not drained here again: a thread with a ring of its own would
+    // then drain another thread's, on another CPU, and the two writers' lines would bounce.)
     const uint32_t a[6] = { arch_kc_arg(&t->ctx, 0), arch_kc_arg(&t->ctx, 1),
                             arch_kc_arg(&t->ctx, 2), arch_kc_arg(&t->ctx, 3),
                             arch_kc_arg(&t->ctx, 4), arch_kc_arg(&t->ctx, 5) };

@@ -16,7 +16,7 @@
 #define KMAX_CHANNELS    32
 #define KMAX_CONNECTIONS 64
 #define KMAX_PULSES      64
-// Bounds on the pool above (issue 17): no one process, and no one channel, can take it all.
+// Bounds on the pool above: no one process, and no one channel, can take it all.
 // Interrupt pulses do not come from it (each attached line has its own, see irq.c).
 #define KMAX_PULSES_PER_PROC 16     // queued pulses a process has sent (or its timers)
 #define KMAX_PULSES_PER_CHAN 32     // queued pulses of processes on one channel
@@ -26,7 +26,7 @@
 #define KMAX_SEMS        32
 #define KMAX_IRQS        32
 // Per-process limits for a process without KAPP_F_PRIV: a quarter of each pool, so that no
-// one process can take everything (issue 17 item 8). Beyond them a create call is EAGAIN.
+// one process can take everything. Beyond them a create call is EAGAIN.
 #define KLIM_THREADS     (KMAX_THREADS / 4)
 #define KLIM_CHANNELS    (KMAX_CHANNELS / 4)
 #define KLIM_CONNECTIONS (KMAX_CONNECTIONS / 4)
@@ -34,7 +34,7 @@
 #define KLIM_MUTEXES     (KMAX_MUTEXES / 4)
 #define KLIM_CONDS       (KMAX_CONDS / 4)
 #define KLIM_SEMS        (KMAX_SEMS / 4)
-// The part of each pool only privileged processes may take (proc_may_take, issue 25 item 4).
+// The part of each pool only privileged processes may take (proc_may_take, docs/hostile.md).
 #define KLIM_RESERVE(pool) ((pool) / 8 > 0 ? (pool) / 8 : 1)
 #define KNAME_MAX        16
 

@@ -21,9 +21,9 @@
 //   and the entry runs exclusive, queued behind the writer (the ticket lock is fair), rather
 //   than wait for a moment with no writer, which writers that follow each other never leave.
 //   CPUs in shared mode exclude one another only through the locks below.
-//   Traced, the same entries run shared (KLOCK_SHARED_TRACED), with a D program running too
-//   (since issue 28's eleventh round): its probes fire under the D lock (KLOCK_RANK_D,
-//   kernel/kdtrace.c); the tick stays exclusive while D runs.
+//   Traced, the same entries run shared (KLOCK_SHARED_TRACED), with a D program running too:
+//   its probes fire under the D lock (KLOCK_RANK_D, kernel/kdtrace.c); the tick stays
+//   exclusive while D runs.
 //
 // Fine-grained locks, taken only in shared mode, always in increasing rank:
 //   KLOCK_RANK_COND  a condition variable's waiters and the state of the threads blocking on
@@ -47,7 +47,7 @@
 //                    the waiter blocked). The walk of the chain of owners under it takes no
 //                    other mutex's lock (their waiters are this lock's) and is bounded.
 //   KLOCK_RANK_RUNQ  one CPU's ready queues (sched.c struct runq: its queues, map, count of
-//                    threads others may take, and its flag in rq_over), per CPU (t-rq). A
+//                    threads others may take, and its flag in rq_over), per CPU. A
 //                    CPU's own is taken at its first use in a shared entry and kept until its
 //                    choice; another CPU's only where it is touched (a thread made ready
 //                    there, removed from there, pulled from there). Two at once only in
@@ -85,8 +85,8 @@
 //                    other lock held, nothing taken under it (so after D in the numbering).
 // A shared entry holds at most one channel. A thread that blocked in the entry is still this
 // CPU's `current` until its choice: another CPU may make it ready, but no CPU other than this
-// one takes it to run before this CPU's choice has stored another `current` (sched.c, R3;
-// a run-queue lock held across the entry did this before issue 28's per-CPU queues).
+// one takes it to run before this CPU's choice has stored another `current` (sched.c, R3),
+// with no lock held across the entry for it.
 // The order is checked in images built with KLOCK_CHECK (make KLOCK_CHECK=1): each CPU keeps a
 // mask of the ranks it holds, and taking a rank at or below one held is a kernel panic; so is
 // the exclusive side's work done in a shared entry (klock_check_exclusive: a channel's queues
@@ -150,14 +150,31 @@ static inline void klock_check_release(unsigned rank) { (void)rank; }
 static inline void klock_check_exclusive(const char *what) { (void)what; }
 #endif
 
+// D's lockstat spin probes (spin-acquire, spin-spin, spin-release: kernel/kdtrace.c): while a
+// program enables them, every lock below D's own rank goes through kspin_*_probed, which time
+// a lock that was not free and fire the probes (after the acquire, after the release, as
+// illumos's lockstat does), the lock held, in the current thread's context. D's lock is not
+// probed (its firings would take it again), nor the console's (it ranks after D's).
+extern bool kspin_probed;
+void kspin_lock_probed(struct kspin *l, unsigned rank);
+void kspin_unlock_probed(struct kspin *l, unsigned rank);
+
 static inline __attribute__((always_inline)) void kspin_lock(struct kspin *l, unsigned rank)
 {
+    if (__builtin_expect(kspin_probed, 0) && rank < KLOCK_RANK_D) {
+        kspin_lock_probed(l, rank);
+        return;
+    }
     klock_check_acquire(rank);
     arch_spin_lock(&l->word);
 }
 
 static inline __attribute__((always_inline)) void kspin_unlock(struct kspin *l, unsigned rank)
 {
+    if (__builtin_expect(kspin_probed, 0) && rank < KLOCK_RANK_D) {
+        kspin_unlock_probed(l, rank);
+        return;
+    }
     klock_check_release(rank);
     arch_spin_unlock(&l->word);
 }

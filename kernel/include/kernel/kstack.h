@@ -4,6 +4,7 @@
 #ifndef KERNEL_KSTACK_H
 #define KERNEL_KSTACK_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <kernel/cpu.h>
 
@@ -18,6 +19,10 @@ void kstack_report(uint64_t table_drops);
 // siblings set it): stack( ) leaves out the D engine's own frames below it, as DTrace's
 // stack( ) starts at the probe. Kernel entries never nest on a CPU while a probe fires.
 extern uintptr_t kstack_probe_site[];
+// While profile-N / tick-N fire on a CPU in a kernel thread (kdtrace.c sets struct cpu's
+// stack_at_interrupt), stack( ) is the pc the timer's interrupt found that thread at (its saved
+// pc, the one frame a KERNEL stack sample of the capture holds: kernel/ktrace_stack.c), as
+// DTrace's stack( ) at profile-N is the interrupted code's, not the profile timer's frames.
 #define KSTACK_MARK_PROBE_SITE() \
     (kstack_probe_site[cpu_id()] = (uintptr_t)__builtin_return_address(0))
 

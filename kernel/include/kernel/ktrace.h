@@ -81,6 +81,7 @@ void ktrace_proc_ev(const struct proc *p, unsigned ev);
 void ktrace_int_ev(unsigned ev, uint32_t irq, uint32_t who);
 void ktrace_int_handler_ev(uint32_t irq, uint32_t pid, uintptr_t ip, uintptr_t area);
 void ktrace_comm_ev(unsigned ev, uint32_t a, uint32_t b);
+void ktrace_msg_ev(unsigned ev, uint32_t rcvid, uint32_t b, const struct thread *client);
 void ktrace_timer_ev(uint32_t id, uint32_t pid);
 
 // Ownership and priority (kernel/ktrace_sync.c): the SYSTEM events and their D probes.
@@ -131,6 +132,15 @@ static inline void ktrace_proc(const struct proc *p, unsigned ev)
         ktrace_proc_ev(p, ev);
 }
 
+// What a process runs (SYSTEM IMAGE, kernel/ktrace_image.c): p's program, or with p NULL the
+// kernel's own image. Written once a process: at its creation, and in the START snapshot.
+void ktrace_image_ev(const struct proc *p);
+static inline void ktrace_image(const struct proc *p)
+{
+    if (KTRACE_ON(KEV_C_SYSTEM))
+        ktrace_image_ev(p);
+}
+
 static inline void ktrace_int(unsigned ev, uint32_t irq, uint32_t who)
 {
     if (KTRACE_ON(KEV_C_INT))
@@ -158,6 +168,16 @@ static inline void ktrace_comm(unsigned ev, uint32_t a, uint32_t b)
 {
     if (KTRACE_ON(KEV_C_COMM))
         ktrace_comm_ev(ev, a, b);
+}
+
+// A message event (SND_MESSAGE, REC_MESSAGE, REPLY_MESSAGE, MSG_ERROR: [rcvid, b]) and D's msg
+// probe, from the one site that holds the message's client (ipc.c): D's arguments are the
+// event's words and what the client carries, read there (ktrace.c kdt_msg).
+static inline void ktrace_msg(unsigned ev, uint32_t rcvid, uint32_t b,
+                              const struct thread *client)
+{
+    if (KTRACE_ON(KEV_C_COMM))
+        ktrace_msg_ev(ev, rcvid, b, client);
 }
 
 static inline void ktrace_timer(uint32_t id, uint32_t pid)

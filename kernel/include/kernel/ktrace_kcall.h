@@ -145,7 +145,7 @@ void ktrace_state_call(struct thread *t);
 // CPUs (AArch64) it is a call: inline, its slow path made the traced pass around it keep more
 // registers, saved and restored whether a thread changed state or not, where the call costs
 // about 5 a state change. With one CPU (the Cortex-M) the inline copy is the cheaper
-// (docs/PERFORMANCE.md, issue 28).
+// (docs/PERFORMANCE.md, the traced paths' added instructions).
 static inline void ktrace_state_traced(struct thread *t)
 {
 #if KMAX_CPUS > 1
@@ -169,14 +169,16 @@ static inline void ktrace_prio_traced(const struct thread *t, unsigned prio, uns
     ktrace_prio_ev(t, prio, cause);
 }
 
-// A message event on a traced path (ipc.c's traced copies), likewise.
-static inline void ktrace_comm_traced(unsigned ev, uint32_t a, uint32_t b)
+// A message event on a traced path (ipc.c's traced copies), likewise: the client goes to the
+// general hook, which fires D's msg probe from it (ktrace.h ktrace_msg).
+static inline void ktrace_msg_traced(unsigned ev, uint32_t rcvid, uint32_t b,
+                                     const struct thread *client)
 {
     if (__builtin_expect((ktrace_hot.plain >> KEV_C_COMM) & 1u, 1)) { // simple in either mode
-        trace_emit_simple_fast(&ktrace, KEV_C_COMM, ev, a, b);
+        trace_emit_simple_fast(&ktrace, KEV_C_COMM, ev, rcvid, b);
         return;
     }
-    ktrace_comm(ev, a, b);
+    ktrace_msg(ev, rcvid, b, client);
 }
 
 #endif

@@ -3,13 +3,13 @@
 // is freed while threads of its owner may run at EL0 on other CPUs, on translation tables
 // opened while the map was the process's. kunmap_others() marks each such CPU (`remap`),
 // interrupts it, and returns once each is waiting for the kernel lock, which it then switches
-// tables under (kunmap_waited) before anything else. docs/smp.md, "Issue 28, tenth round: a
-// freed map on other CPUs (t-unmap)".
+// tables under (kunmap_waited) before anything else. docs/smp.md, "Address spaces": entries
+// pay nothing for it.
 //
 // The per-CPU words (struct cpu), both touched only on the slow paths of the kernel lock
 // (kernel/arch/<arch>/smp.c) and by kunmap_others, never on an entry that finds the lock free:
 //   lock_waiting  set by its CPU before it waits for the kernel lock (its ticket: a shared
-//                 entry that meets a writer takes one too, since the eleventh round), cleared
+//                 entry that meets a writer takes one too), cleared
 //                 once it holds it, before it lets go. Read true under the exclusive lock: that CPU is in
 //                 the kernel, at EL1, and gets the lock only after this holder lets go.
 //   remap         set by an exclusive holder (kunmap_others), taken by its CPU in

@@ -71,7 +71,7 @@ static inline bool proc_privileged(const struct proc *p)
     return !p || !p->app || (p->app->flags & KAPP_F_PRIV);
 }
 
-// Quotas hold for a tree (issue 25 item 4, docs/ARCHITECTURE.md's privilege model): an
+// Quotas hold for a tree (docs/ARCHITECTURE.md's privilege model, docs/hostile.md): an
 // unprivileged process started by an unprivileged one shares its quota domain
 // (proc.quota_id), so the objects of every process of the tree count against one budget, a
 // quarter of each pool; and unprivileged processes together never take the last eighth of a
@@ -94,6 +94,8 @@ void proc_init(void);
 // Registers the programs found in the image's program slots. Returns how many.
 int proc_scan_apps(uint32_t flash_base, uint32_t slot_size, unsigned nslots);
 const struct kapp_header *proc_find_app(const char *name);
+// The bytes of flash a program's slot has (a program's image lies whole in its slot).
+uint32_t proc_slot_size(void);
 // Starts a program; `arg` reaches it as ProcArg(). Returns its pid or a negative errno.
 int proc_spawn(const char *name, int prio, uint32_t arg, struct proc *parent);
 struct proc *proc_by_pid(int pid);

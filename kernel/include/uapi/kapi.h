@@ -48,7 +48,7 @@ struct kpulse {
 
 // The header at the start of every user program's flash slot, filled in by the linker.
 #define KAPP_MAGIC   0x5050414bu   // "KAPP"
-#define KAPP_VERSION 1
+#define KAPP_VERSION 2
 #define KAPP_NAME_MAX 16
 #define KAPP_F_IO    0x1u   // may attach interrupts and map its device window
 #define KAPP_F_TRACE 0x2u   // may control tracing (allocate buffers, start, stop)
@@ -80,6 +80,8 @@ struct kapp_header {
     uint32_t mmio_size;
     uint32_t exidx_start;       // its ARM EHABI unwind table [start, end) for ustack( ), or 0
     uint32_t exidx_end;         // (kernel/arch/armv7m/unwind.c; docs/profiling.md)
+    uint32_t build_id;          // its GNU build-id note (ELF Nhdr, "GNU", the id), or 0: the
+                                // kernel writes the id into the trace (SYSTEM IMAGE)
 };
 
 // ProcInfo(slot, out) / ThreadInfo(slot, out): the process and thread tables, one slot at a
@@ -123,7 +125,7 @@ struct kthread_info {
 #define KSYSINFO_TICKS_LATE         25
 #define KSYSINFO_TIMER_OVERRUNS     26
 // Of KSYSINFO_TICKS, those counted on the shared side of the kernel lock (several CPUs: a
-// period with no kernel timer due, untraced; docs/smp.md, "Issue 28, tenth round"); the rest
+// period with no kernel timer due, untraced; docs/smp.md, "The tick"); the rest
 // were the exclusive tick's. EINVAL from a one-CPU kernel.
 #define KSYSINFO_TICKS_SHARED       27
 

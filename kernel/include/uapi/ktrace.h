@@ -54,9 +54,9 @@ enum ktrace_cmd {
     KTRACE_USERRING = 38,           // (struct kuser_ring *, nrec): the caller's user-event
                                     // ring (below); nrec a power of two, 0 unregisters
     KTRACE_STACKSAMPLE = 39,        // (hz): record the running thread's stack as a SYSTEM
-                                    // STACK event hz times a second (1..1000, taken as every
-                                    // 1000/hz ticks), 0 stops (docs/trace-events.md); returns
-                                    // the rate in effect
+                                    // STACK event hz times a second on each CPU (1..5000 from
+                                    // the profile timer; 1..1000 at the tick of a board without
+                                    // one), 0 stops (docs/trace-events.md); returns the rate
     KTRACE_USERDRAIN = 40,          // (): nothing but the kernel entry, which drains the
                                     // caller's user-event rings into the trace; on several
                                     // CPUs it runs on the shared side of the kernel lock (no
@@ -149,7 +149,7 @@ struct kuser_ring {
 #define KTRACE_BENCH_STALL    4
 #define KTRACE_BENCH_STALL_MAX 16u
 // The most iterations one KTRACE_BENCH call runs (EINVAL beyond): the kernel is not
-// preemptible inside it, so a call stays near 1-4 ms on a 25 MHz Cortex-M3 (issue 17 item 15).
+// preemptible inside it, so a call stays near 1-4 ms on a 25 MHz Cortex-M3.
 #define KTRACE_BENCH_MAX      4096u
 
 #endif

@@ -11,8 +11,8 @@ limit), and point --suite at the `tst/common` directory:
         | tar -x -C /tmp/suite
     test/d/illumos/run-illumos.py --suite /tmp/suite/test/tst/common
 
-The selection ("pure D") is the one behind the earlier figures (issue 11's
-report): tst.*.d, err.*.d and drp.*.d files whose probes are only
+The selection ("pure D", the one behind docs/d-subset.md's conformance
+figures): tst.*.d, err.*.d and drp.*.d files whose probes are only
 BEGIN/END/ERROR and tick-*/profile-*, with no trigger program beside them
 (<base>.exe or <base>.c), no `$target`/`$pid`, no kernel symbol (`sym: a
 kernel we do not have), leaving out the Apple-only directories and tests

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // No kernel: QEMU's virt machine with Cortex-A53s alone, to tell QEMU's ceiling from ours
-// (docs/smp.md, "Issue 28: what is QEMU's"). Every CPU QEMU gives (1 or 2: PSCI CPU_ON starts
+// (docs/smp.md, "QEMU's host-clock ceiling"). Every CPU QEMU gives (1 or 2: PSCI CPU_ON starts
 // the second, as kernel/arch/aarch64/smp.c does) runs the same loop at once, then CPU 0 prints
 // the loops' rate in loops per second of the generic timer, which without -icount follows the
 // host's clock. Two loops, chosen at build time:

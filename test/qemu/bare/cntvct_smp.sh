@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # QEMU's own ceiling for user events on the host's clock, without our kernel (docs/smp.md,
-# "Issue 28: what is QEMU's"): cntvct_smp.c on QEMU's virt machine, Cortex-A53, without -icount
+# "QEMU's host-clock ceiling"): cntvct_smp.c on QEMU's virt machine, Cortex-A53, without -icount
 # (the virtual CPUs run at once, a host thread each; the generic timer follows the host's
 # clock), with 1 and then 2 CPUs. Each CPU reads CNTVCT_EL0 LOOPS times (the read
 # user/lib/trace_uring.c makes per event), then, in a second image, runs a control loop of plain

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // No kernel: QEMU's mps2-an385 alone, to tell QEMU's timing from the kernel's (docs/boards.md,
-// "A 1 ms tick measures 2 ms under -icount sleep=off"). SysTick is programmed for 1 ms
+// "A Cortex-M waiting in WFI under -icount sleep=off"). SysTick is programmed for 1 ms
 // (RVR 24999 at the 25 MHz core clock) and each of its exceptions stores CMSDK timer 1's count
 // (free-running at the same 25 MHz); the waits between them are WFI (-DIDLE_WFI) or a spin.
 // Prints the 11 intervals in timer counts (25000 = 1 ms) over semihosting and exits.

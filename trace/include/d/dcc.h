@@ -17,9 +17,19 @@ struct dcc_opt {
 
 /* Macro variables: the compiling process's own ids, as dtrace(1) gives them ($pid is the
  * dtrace process's; no groups, sessions or users here: the front end says what it has). */
+#define DCC_MAXARGS 64   /* script arguments a front end passes, $0 included */
 struct dcc_macros {
     int64_t pid, ppid, pgid, sid, uid, gid, euid, egid;
     int64_t target;      /* $target: the process of -c / -p; 0 when there is none */
+    int noids;           /* 1: $pid ... $target are not defined (a board's compile: the ids
+                          * above would be the host's), only the arguments below */
+    /* Script arguments, as dtrace(1M) passes its operands: argv[0] is $0 (the script's name
+     * with -s, else the program's), argv[1..] $1, $2... (the text: an integer, an identifier
+     * or a string, as libdtrace's lexer reads it; $$N is always the string). */
+    const char *const *argv;
+    unsigned argc;       /* 0: none, not even $0 */
+    int defaultargs;     /* -x defaultargs: a missing $N is 0, $$N "" */
+    int argref;          /* -x argref: an argument the script never names is no error */
 };
 
 struct dcc_in {
@@ -27,7 +37,7 @@ struct dcc_in {
     size_t len;
     unsigned strsize;    /* string size (0: 256); #pragma D option strsize overrides */
     int errtags;         /* prefix messages with [D_TAG] */
-    const struct dcc_macros *macros; /* $pid, $ppid...; NULL: none is defined */
+    const struct dcc_macros *macros; /* $pid, $ppid..., $0, $1...; NULL: none is defined */
 };
 
 struct dcc_out {
@@ -40,6 +50,12 @@ struct dcc_out {
     char tag[24];        /* on error: D_* tag */
     char err[256];       /* on error: "[TAG] line N: message" or "line N: message" */
 };
+
+/* dcc_symbol: how a front end resolves a kernel symbol in backquotes (`name, module`name):
+ * its address, 0; -1 when it has no such symbol. Set by a host front end that read the kernel
+ * image's ELF file (dtrace, dcompile --kernel FILE); NULL (the board's dtrace): no symbols. */
+typedef int (*dcc_symbol_fn)(const char *module, const char *name, uint64_t *addr);
+extern dcc_symbol_fn dcc_symbol;
 
 /* dcc_compile: returns 0 with out->obj set, or -1 with out->err set. The arena must outlive the
  * object; about 1 MiB is plenty for scripts of a few hundred lines. */

@@ -24,6 +24,8 @@
 #define DIF_MAXOBJ    (1u << 20)
 #define DIF_MAXVARS   256u
 #define DIF_MAXAGGS   256u
+#define DIF_STRSIZE_MAX 16384u /* largest strsize (libdtrace has no bound; a record holds 65520
+                                * bytes, so a clause records three strings of this size) */
 #define DIF_AGGPARAMS 4u
 
 enum dif_op {
@@ -108,6 +110,16 @@ enum dif_subr {
     /* a string member's store, emitted by the compiler only: (dst, s) writes s into the
      * strsize bytes at dst, NUL-padded, where DIF_ST* could write all of them; -> dst */
     DIF_S_COPYS,
+    DIF_S_INDEX3,       /* index(s, sub, start), rindex(s, sub, start): searching from start */
+    DIF_S_RINDEX3,
+    /* a thread's or process's member as D's translators give it (d/dprinfo.h):
+     * (member, who) -> an int (enum dvm_prinfo_member) or a string (enum dvm_prstr_member) */
+    DIF_S_PRINFO, DIF_S_PRSTR,
+    /* caller/ucaller: (kind) -> at a tick-N or profile-N probe its arg0/arg1 (the pc the
+     * timer interrupted), else the firing's kernel/user stack's first frame (d/dstacks.h),
+     * 0 when the host has no stack there */
+    DIF_S_CALLER,
+    DIF_S_JSON,         /* json(s, selector): the value's text, "" (DTrace: NULL) when none */
     DIF_S_COUNT
 };
 
@@ -163,7 +175,8 @@ enum dif_aggfunc {
  * 'b','h','i','l' signed 1/2/4/8 bytes, 'B','H','I','L' unsigned, 's' string, 'k' a stack
  * (8 bytes: a stack id of the engine's stack table, d/dstacks.h; 0 the empty stack), and an
  * address printed symbolically (8 bytes): 'y' func( )/sym( ), 'm' mod( ), 'u' ufunc( )/usym( ),
- * 'n' umod( ), 'a' uaddr( ) (trace/d/symaddr.c).
+ * 'n' umod( ), 'a' uaddr( ) (trace/d/symaddr.c); 'f' a float's bits (low 4 bytes) and 'd' a
+ * double's (8), printf( )'s %e %f %g arguments.
  * Recorded ints always take 8 bytes (little-endian); strings take strsize bytes. */
 
 struct dif_prog {

@@ -22,7 +22,7 @@ struct dobj_file_hdr {
     uint32_t cpu_only;          // -x cpu=N: N + 1; 0: every CPU
     uint32_t encoding;          // -x encoding: d/dcons.h DCONS_ENC_*; 0: unset (ascii)
     uint32_t aggpack;           // -x aggpack: quantize/lquantize printed packed (d/dcons.h)
-    uint32_t reserved[1];
+    uint32_t destructive;       // -x destructive / -w: system( ), freopen( ) allowed
 };
 
 _Static_assert(sizeof(struct dobj_file_hdr) == 64, "dobj header layout");

@@ -40,8 +40,17 @@ enum dprobe_fixed {
     /* contention, after illumos's lockstat */
     DPROBE_LOCK_ADAPTIVE_ACQUIRE, DPROBE_LOCK_ADAPTIVE_BLOCK, DPROBE_LOCK_ADAPTIVE_RELEASE,
     DPROBE_LOCK_CV_BLOCK, DPROBE_LOCK_SEM_BLOCK, DPROBE_LOCK_SEM_ACQUIRE, DPROBE_LOCK_SEM_RELEASE,
+    /* a spawn as Solaris's fork and exec (docs/d-probes.md); exec-failure fires at the
+     * failed return of ProcSpawn, DPROBE_KCALL_PROC_SPAWN */
+    DPROBE_PROC_START, DPROBE_PROC_EXEC, DPROBE_PROC_EXEC_FAILURE,
+    /* the kernel's spin locks (several CPUs) */
+    DPROBE_LOCK_SPIN_ACQUIRE, DPROBE_LOCK_SPIN_SPIN, DPROBE_LOCK_SPIN_RELEASE,
     DPROBE_COUNT /* one past the last table id */
 };
+
+/* ProcSpawn's kernel-call number (uapi/kcall.h; the kernel checks it): dtrace -i fires
+ * proc:::exec-failure at its failed return, as the kernel does */
+#define DPROBE_KCALL_PROC_SPAWN 44u
 
 #define DPROBE_TIMER_BASE 0x10000u /* tick-/profile- probes: DPROBE_TIMER_BASE + k */
 /* fbt::<function>:entry and :return (docs/fbt.md): computed from the function's index in the

@@ -256,7 +256,7 @@ typedef void (*dvm_agg_cb)(void *arg, unsigned agg, const uint8_t *keys, const i
 void dvm_agg_walk(struct dvm_state *st, unsigned cpu, dvm_agg_cb cb, void *arg);
 void dvm_agg_clear(struct dvm_state *st, unsigned agg);          /* values to zero, keys kept */
 /* Drops agg's entry whose key is `keys`, which holds `len` bytes: the engine reads no more of
- * it, whatever its caller checked (issue 25); an entry with a longer key does not match.
+ * it, whatever its caller checked; an entry with a longer key does not match.
  * Returns 0, or -1 when agg is not one of the program's. */
 int dvm_agg_remove(struct dvm_state *st, unsigned agg, const uint8_t *keys, size_t len);
 /* The longest key among agg's entries (a `len` below it can miss a longer key). */

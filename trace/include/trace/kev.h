@@ -157,6 +157,7 @@ static inline const char *kev_int_pseudo_name(uint32_t irq)
 #define KEV_PRIO_MSG       3u  // a server takes its client's (or a pulse's) priority
 #define KEV_PRIO_INH_END   4u  // inheritance ends
 #define KEV_PRIO_CEILING   5u  // a priority ceiling (none in this kernel yet)
+#define KEV_PRIO_NCAUSES   6u
 // The kernel panicked (ours; docs/trace-events.md): the last event of a crashed kernel's
 // ring, written by kpanic before it halts (kernel/kpanic.c). A combine event:
 // [info, pc high, pc low, address high, address low, who] then the panic's message as a
@@ -224,6 +225,19 @@ static inline const char *kev_int_pseudo_name(uint32_t irq)
 // fbt probe and the SYSTEM class is traced.
 #define KEV_SYS_FUNC_ENTER  0x0au
 #define KEV_SYS_FUNC_EXIT   0x0bu
+// What a process runs (ours; docs/trace-events.md "Images and build ids"): written once a
+// process, at its creation and in the START snapshot, and the kernel's own (pid 0) at every
+// START. A combine event [pid, info, load address, build id...] then a NUL-terminated name:
+// info bits 0-7 the GNU build id's length in bytes (0: the image has none); the load address
+// is where the image's first byte lies (a program's slot, where its header is; the kernel's
+// flash); the id's bytes follow in memory order, as strings are stored, (length + 3) / 4
+// words; the name is the program's, or for the kernel the image's ELF file as the build
+// wrote it (so that host tools find the build directory: the programs' files are in the
+// directory of that name without ".elf"). Decoded by trace/kev_image.c.
+#define KEV_SYS_IMAGE       0x208u
+#define KEV_IMAGE_ID_MAX    32u    // the longest build id recorded (sha1's is 20 bytes)
+#define KEV_IMAGE_ID_LEN(i) ((i) & 0xffu)
+#define KEV_IMAGE_WORDS     3u     // the words before the id
 // QNX's SYSTEM SLOG (_NTO_TRACE_SYS_SLOG): [opcode, severity, message]. A writer puts one after
 // the last buffer when the capture lost events, so QNX's tools show the loss too (their
 // printer skips our DROPPED events); opcode _SLOG_SETCODE(_SLOGC_PROC, 0), severity
@@ -287,5 +301,7 @@ const char *kev_int_name(unsigned ev);           // "INT_ENTR", ...
 const char *kev_system_name(unsigned ev);        // "TIMER", "SNAPSHOT"
 const char *kev_kcall_name(unsigned callno);     // from uapi/kcall.h when present, else NULL
 const char *kev_errno_name(unsigned err);        // "EAGAIN", ... (the target's numbers)
+const char *kev_prio_cause_name(unsigned cause); // "initial", "mutex inheritance", ...
+                                                 // (PRIO_CHANGE's KEV_PRIO_*)
 
 #endif

@@ -71,6 +71,41 @@ struct kev_cpu_stats {
     int cs_have_time;
 };
 
+// What a walk counts (the reader's "Results" below and the framing state), kept while a file
+// of several CPUs is walked again in time order. Internal.
+struct kev_results {
+    struct kev_cpu_stats cpu[KEV_MAX_CPUS];
+    unsigned ncpu_seen;
+    uint64_t events, buffers, seq_missing, seq_reorder;
+    uint32_t first_seq, last_seq;
+    int64_t seq_lo, seq_hi;
+    int have_seq;
+};
+
+// One CPU's place in the time-ordered walk: where its next event is. Internal.
+struct kev_cursor {
+    size_t kc_off;        // next slot to read
+    size_t kc_ev_off;     // the next event's first slot
+    uint64_t kc_t64;      // its time
+    unsigned kc_nslots;
+    int kc_in_buf, kc_have, kc_have_time;
+    uint32_t kc_hi, kc_last;
+};
+
+enum kev_walk_mode { KEV_WALK_NONE, KEV_WALK_FILE, KEV_WALK_TIME, KEV_WALK_DONE };
+
+// Where kev_next is in the file. Internal.
+struct kev_walk {
+    enum kev_walk_mode kw_mode;
+    size_t kw_off;                 // file order: next slot
+    unsigned kw_ncomb;             // payload words gathered for an open combine event
+    uint32_t kw_comb_hdr, kw_comb_t;
+    size_t kw_comb_off;
+    unsigned kw_ncpu;              // time order: one cursor per CPU
+    struct kev_cursor kw_cur[KEV_MAX_CPUS];
+    struct kev_results kw_saved;   // the checking walk's counts
+};
+
 struct kev_reader {
     const uint8_t *kr_data;
     size_t kr_len;
@@ -122,10 +157,10 @@ struct kev_reader {
     // Order of delivery: several CPUs' events are merged in time order (kev_decode) unless
     // kr_file_order is set (before kev_decode) to get them as the file holds them.
     int kr_file_order;
-    int kr_quiet;    // internal: a checking walk, no callbacks
     int kr_merging;  // internal: the time-ordered walk of a file already checked
 
     // Decoding state.
+    struct kev_walk kr_walk;
     int kr_in_buf;
     uint32_t kr_buf_seq;
     uint64_t kr_buf_events;
@@ -137,6 +172,11 @@ int kev_open(struct kev_reader *r, const void *data, size_t len);
 // Decode every slot, calling the callbacks. 0, or the error code (events before it were
 // delivered). Also checks the totals against the trailer.
 int kev_decode(struct kev_reader *r);
+// The same walk one event at a time, for a reader that pulls (kev_decode is kev_next with the
+// callbacks): 1 with *e the next event (its words valid until the next call), 0 at the end of
+// a sound file (totals checked), or the error code (sticky; the events before it were given).
+// The first call on a file of several CPUs checks the whole file before the first event.
+int kev_next(struct kev_reader *r, struct kev_event *e);
 const char *kev_error(const struct kev_reader *r); // "" when there is no error
 
 void kev_set_user(struct kev_reader *r, void *user);

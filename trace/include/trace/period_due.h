@@ -7,7 +7,7 @@
 // timers (kernel/utimer.c, whose missed firings are its overruns), D's tick-N and profile-N
 // live (kernel/kdtrace.c), and dtrace -i replaying profile-N over a capture's samples
 // (tools/dtrace/kevreplay_stacks.c), so that the same script live and over the capture counts
-// alike. Below: where profile-N's times start, and its margin on several CPUs, shared likewise.
+// alike. Below: where profile-N's times start, shared likewise.
 #ifndef TRACE_PERIOD_DUE_H
 #define TRACE_PERIOD_DUE_H
 #include <stddef.h>
@@ -41,18 +41,12 @@ static inline uint64_t period_first_due(uint64_t period, uint64_t now)
     return (now / period + 1u) * period;
 }
 
-// On several CPUs a profile probe is due at a CPU's timer interrupt from half a tick before
-// its time: each CPU's timer has a phase of its own (staggered), so a probe due just after a
-// CPU's interrupt would otherwise fire there every other period. Half of the kernel's tick
-// (TICK_HZ 1000, which kernel/kdtrace.c asserts), here so that dtrace -i, which does not know
-// the tick, applies the board's margin.
-#define PERIOD_PROFILE_EARLY_NS 500000u
-
-// Whether a tick-N or profile-N probe due at *next fires at a tick at `now`, from `early`
-// before its time (PERIOD_PROFILE_EARLY_NS for profile-N on several CPUs, else 0); when it
-// does, *next moves on by period_next_due: once, not a burst for a late tick, in phase. The
-// board's tick (kernel/kdtrace.c) and dtrace -i's replay of a capture's samples
-// (tools/dtrace/kevreplay_stacks.c) decide by this one rule.
+// Whether a tick-N or profile-N probe (or a stack sample) due at *next fires at an interrupt at
+// `now`, from `early` before its time; when it does, *next moves on by period_next_due: once,
+// not a burst for a late interrupt, in phase. The board (kernel/kprof.c, kernel/kdtrace.c,
+// kernel/ktrace_stack.c, at each CPU's profile timer interrupt, or at the tick on a board
+// without one) and dtrace -i's replay of a capture's samples (tools/dtrace/kevreplay_stacks.c)
+// decide by this one rule, with `early` 0.
 static inline int period_fires(uint64_t *next, uint64_t period, uint64_t now, uint64_t early)
 {
     if (now + early < *next)

@@ -437,7 +437,7 @@ static inline void trace_emit_simple(struct trace_ring *r, unsigned cls, unsigne
 // A time claimed by a producer the kernel does not trust (a process's user-event ring), made
 // safe: kept when it lies after `last` and not after `now` (modulo 2^32), else `now`. The one
 // rule for such times: the trace ring's slot and D's `timestamp` both take its result
-// (trace_emit_simple_at returns it), so they cannot disagree (issue 25 item 2).
+// (trace_emit_simple_at returns it), so they cannot disagree.
 static inline uint32_t trace_time_clamp(uint32_t ts, uint32_t last, uint32_t now)
 {
     return ts - last > now - last ? now : ts;
@@ -446,7 +446,7 @@ static inline uint32_t trace_time_clamp(uint32_t ts, uint32_t last, uint32_t now
 // trace_emit_simple_at's general path (filters, a buffer change, time gone back): the event is
 // stamped there, so the time it got is read back from the CPU's last slot when one was
 // written, and is the clamp's otherwise (filtered out: no slot to agree with). Not a second
-// reading of the clock, which is later than the slot's (red-team rerun of issue 25).
+// reading of the clock, which is later than the slot's (D's timestamp must be the slot's).
 static __attribute__((noinline, unused)) uint32_t
 trace_emit_simple_at_slow(struct trace_ring *r, unsigned cls, unsigned ev, uint32_t ts, uint32_t a,
                           uint32_t b)
@@ -476,7 +476,7 @@ static inline uint32_t trace_emit_simple_at_advance(uint32_t *nowp, uint32_t ts)
 // ring's time stays monotonic whatever ts says. Returns the time the event was given (clamped
 // the same way when the class is not recorded). A caller emitting a batch reads the clock once
 // for all of it (kernel/kuring.c's drain: on QEMU a read of the counter takes its global lock,
-// docs/smp.md "Issue 28, third round"); a `*now` older than this CPU's last slot (an interrupt
+// docs/smp.md "QEMU's host-clock ceiling"); a `*now` older than this CPU's last slot (an interrupt
 // wrote one since) sends the event the general way, which stamps it afresh; *now is then moved
 // up to that time (a buffer switch stamps its slots afresh: the rest of the batch would go the
 // general way too).

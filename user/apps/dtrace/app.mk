@@ -17,8 +17,8 @@ dtrace_APPS := dtrace init srv client ticker driver worker
 
 # The compiler and the verifier run once per program, the consumer's formatting once per
 # record read, so their files are built for size (-Os) rather than speed: they are most of
-# this image, which must fit a 128 KB flash slot on the ARM boards (x86-pc has 256 KB slots:
-# its i686 code is larger).
+# this image (mps2-an385 gives it two of its 128 KB flash slots, boards/mps2-an385/user.mk;
+# the other boards' slots are 256 KB).
 $(foreach f,lex parse decl types procinfo ctypes cg dcpp dobj_opts optval subr_unsupported symaddr csymaddr dtarget consume caggpack flowindent fmt verify engine vm agg probes dfbt,$(eval \
     $(B)/apps/dtrace/obj/trace/d/$(f).c.o: UCFLAGS += -Os))
 

@@ -30,23 +30,26 @@ static uint8_t records[8 * 1024] __attribute__((aligned(8)));
 static uint8_t scratch[4 * 1024] __attribute__((aligned(8))); // merging aggregations
 #endif
 
-// What a kernel call's errno means, in the C library's words for the errors the DTrace and
-// semihosting calls give (uapi/kerrno.h), without the C library's whole strerror table
-// (newlib's would not leave this program room in a 128 KB flash slot).
-static const char *err_text(int e)
+// errtext: the few errors this program reports, in the C library's words (its strerror( )
+// table costs this 128 KB image 2.7 KB of flash for the hundred it never meets).
+static const char *errtext(int e)
 {
     switch (e) {
-    case EPERM: return "Not owner";
-    case ENOENT: return "No such file or directory";
-    case EIO: return "I/O error";
     case ENOMEM: return "Not enough space";
-    case EFAULT: return "Bad address";
-    case EBUSY: return "Device or resource busy";
     case EEXIST: return "File exists";
     case EINVAL: return "Invalid argument";
+    case EPERM: return "Operation not permitted";
+    case EFAULT: return "Bad address";
     case ENOSPC: return "No space left on device";
+    case ENOENT: return "No such file or directory";
+    case EBUSY: return "Device or resource busy";
+    case EIO: return "I/O error";
     case ECANCELED: return "Operation canceled";
-    default: return "error";
+    default: {
+        static char buf[24];
+        snprintf(buf, sizeof(buf), "error %d", e);
+        return buf;
+    }
     }
 }
 
@@ -84,7 +87,7 @@ static unsigned read_records(struct dcons *c, unsigned ncpu)
         int n = dt(KDT_READ, cpu, (uint32_t)(uintptr_t)records, sizeof(records));
         if (n < 0)
             fprintf(stderr, "dtrace: cannot read CPU %u's principal buffer: %s\n", cpu,
-                    err_text(errno));
+                    errtext(errno));
         for (int off = 0; n > 0 && off < n; count++) {
             const struct dvm_rechdr *r = (const struct dvm_rechdr *)(records + off);
             if (r->rh_size < sizeof(*r) || (int)r->rh_size > n - off)
@@ -144,9 +147,9 @@ static void fbt_table_load(void)
 
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: dtrace [-ql] [-b size] [-x opt=value]... [-o file] [-c program] "
+    fprintf(f, "usage: dtrace [-qlwZ] [-b size] [-x opt=value]... [-o file] [-c program] "
                "[-T program]\n"
-               "              (-s script.d | -n 'program' | FILE.dobj)\n"
+               "              (-s script.d | -n 'program' | FILE.dobj) [arg ...]\n"
                "  -s FILE   compile and run a D script (a host file, through semihosting)\n"
                "  -n TEXT   compile and run a program given inline (quote it)\n"
                "  FILE.dobj run a program compiled on the host (tools/dcompile)\n"
@@ -161,7 +164,44 @@ static void usage(FILE *f)
                "  -T PROG   $target is the first process named PROG instead (a program the\n"
                "            workload starts); bound at its first kernel call (d/dtarget.h)\n"
                "  -C        run the script file through the preprocessor (#define, #if...;\n"
-               "            no #include on a board)\n");
+               "            no #include on a board)\n"
+               "  -Z        permit probe descriptions that match no probe\n"
+               "  -w        permit destructive actions (system( ) and freopen( ), which a\n"
+               "            board's dtrace reports it cannot do)\n"
+               "  arg ...   with -s or -n: the script's arguments, $1 $2 ... ($$1 a string)\n");
+}
+
+// system( ) and freopen( ) are the consumer's: dtrace(1M) runs a shell command or reopens its
+// output file. This dtrace has neither a shell nor files of its own (-o names a host file
+// before tracing starts): each such action is reported against its probe, and tracing goes on.
+static int board_freopen(struct dcons *c, const char *path, const char **why)
+{
+    (void)c, (void)path;
+    *why = "the board's dtrace cannot reopen its output (run the script over a capture, "
+           "dtrace -i, for that)";
+    return -1;
+}
+
+static int board_system(struct dcons *c, const char *cmd, const char **why)
+{
+    (void)c, (void)cmd;
+    *why = "the board has no shell to run a command (run the script over a capture, "
+           "dtrace -i, for that)";
+    return -1;
+}
+
+// destructive_actions: the program has system( ) or freopen( ) (DTrace's destructive actions
+// that this engine has), which need -w or -x destructive.
+static int destructive_actions(const struct dobj_file_hdr *h)
+{
+    static struct dif_obj o;
+    char why[128];
+    if (dif_verify(h + 1, h->objlen, &o, why, sizeof(why)) != 0)
+        return 0;   // the kernel refuses it, with the verifier's reason
+    for (uint32_t k = 0; k < o.hdr->dh_nacts; k++)
+        if (o.acts[k].da_kind == DIF_ACT_SYSTEM || o.acts[k].da_kind == DIF_ACT_FREOPEN)
+            return 1;
+    return 0;
 }
 
 static int load_file(const char *path, struct dobj_file_hdr **h)
@@ -185,7 +225,7 @@ static int load_file(const char *path, struct dobj_file_hdr **h)
 // compile: the D source from -s or -n, compiled here into file[] as a header and object like
 // dcompile's, with the program's pragmas and then the command line's options applied.
 static int compile(const char *script, const char *text, char **xs, int nx, int quiet,
-                   const char *target, struct dobj_file_hdr **hp)
+                   const char *target, const struct dcc_macros *args, struct dobj_file_hdr **hp)
 {
 #ifdef DTRACE_CC_ARENA
     size_t len;
@@ -216,6 +256,21 @@ static int compile(const char *script, const char *text, char **xs, int nx, int 
     } else {
         len = strlen(text);
     }
+    int zdefs = 0;  // -Z, -x zdefs: the compiler reads them as the pragma, after the text
+    for (int i = 0; i < nx; i++)
+        zdefs |= !strcmp(xs[i], "zdefs");
+    static const char zpragma[] = "\n#pragma D option zdefs\n";
+    if (zdefs) {
+        char *into = text == script_text ? cpp_text : script_text;
+        if (len + sizeof(zpragma) > sizeof(cpp_text)) {
+            fprintf(stderr, "dtrace: the program is too long\n");
+            return -1;
+        }
+        memmove(into, text, len);
+        memcpy(into + len, zpragma, sizeof(zpragma));
+        len += sizeof(zpragma) - 1;
+        text = into;
+    }
     if (target && strstr(text, "$target")) { // bound when the program starts: d/dtarget.h
         char *bound = text == cpp_text ? script_text : cpp_text; // the buffer not holding text
         len = d_target_text(text, len, target, bound, sizeof(cpp_text));
@@ -227,7 +282,7 @@ static int compile(const char *script, const char *text, char **xs, int nx, int 
         text = bound;
     }
     static struct dcc_out co;
-    struct dcc_in in = { text, len, 0, 0, NULL };
+    struct dcc_in in = { text, len, 0, 0, args };
     if (dcc_compile(&in, cc_arena, cc_arena_len, &co) != 0) {
         if (script)
             fprintf(stderr, "dtrace: failed to compile script %s: %s\n", script, co.err);
@@ -255,7 +310,8 @@ static int compile(const char *script, const char *text, char **xs, int nx, int 
     *hp = h;
     return 0;
 #else
-    (void)script; (void)text; (void)xs; (void)nx; (void)quiet; (void)target; (void)hp;
+    (void)script; (void)text; (void)xs; (void)nx; (void)quiet; (void)target; (void)args;
+    (void)hp;
     fprintf(stderr, "dtrace: this board has no room for the D compiler: compile on the host "
                     "(make dtrace S=script.d, or tools/dcompile) and pass the .dobj file\n");
     return -1;
@@ -277,8 +333,9 @@ int main(void)
     const char *workload = NULL, *path = NULL, *script = NULL, *text = NULL, *outpath = NULL;
     const char *target = NULL;
     char *xs[16];
-    static char bufopt[40];
-    int nx = 0, quiet = 0, list = 0;
+    static char bufopt[40], zopt[] = "zdefs", wopt[] = "destructive";
+    const char *ops[DCC_MAXARGS];   // operands: a .dobj, or the script's arguments $1...
+    int nx = 0, quiet = 0, list = 0, nops = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         int has = i + 1 < argc;
@@ -291,6 +348,8 @@ int main(void)
             list = 1;
         } else if (!strcmp(a, "-C")) {
             use_cpp = 1;
+        } else if ((!strcmp(a, "-Z") || !strcmp(a, "-w")) && nx < 16) {
+            xs[nx++] = a[1] == 'Z' ? zopt : wopt;
         } else if (a[0] == '-' && strchr("scnoxbT", a[1]) && a[1] && !a[2]) {
             if (!has) {
                 fprintf(stderr, "dtrace: option %s needs an argument\n", a);
@@ -321,9 +380,30 @@ int main(void)
             fprintf(stderr, "dtrace: unknown option %s\n", a);
             usage(stderr);
             return 2;
+        } else if (nops < DCC_MAXARGS - 1) {
+            ops[nops++] = a;
         } else {
-            path = a;
+            fprintf(stderr, "dtrace: more than %d arguments\n", DCC_MAXARGS - 2);
+            return 2;
         }
+    }
+    // With -s or -n the operands are the script's arguments (dtrace(1M)'s); else the first is
+    // a compiled program, whose arguments dcompile took.
+    static const char *argv_d[DCC_MAXARGS];
+    struct dcc_macros args = { .noids = 1, .argv = argv_d, .argc = 1 };
+    argv_d[0] = script ? script : "dtrace";
+    for (int i = 0; i < nx; i++) {
+        args.defaultargs |= !strcmp(xs[i], "defaultargs");
+        args.argref |= !strcmp(xs[i], "argref");
+    }
+    if (script || text) {
+        for (int i = 0; i < nops; i++)
+            argv_d[args.argc++] = ops[i];
+    } else if (nops == 1) {
+        path = ops[0];
+    } else if (nops > 1) {
+        fprintf(stderr, "dtrace: a compiled program takes no arguments: dcompile took them\n");
+        return 2;
     }
     if (!!script + !!text + !!path > 1 || (!script && !text && !path && !list)) {
         usage(stderr);
@@ -339,7 +419,7 @@ int main(void)
     }
     // $target: the -T program, else the -c one (as DTrace's -c); see d/dtarget.h
     if (path ? load_file(path, &h) < 0
-             : compile(script, text, xs, nx, quiet, target ? target : workload, &h) < 0)
+             : compile(script, text, xs, nx, quiet, target ? target : workload, &args, &h) < 0)
         return 1;
     if (path && quiet)
         h->quiet = 1;
@@ -359,10 +439,14 @@ int main(void)
                 matched, matched == 1 ? "" : "s");
     FILE *outf = stdout;
     if (outpath && !(outf = fopen(outpath, "w"))) {
-        fprintf(stderr, "dtrace: cannot write %s: %s\n", outpath, err_text(errno));
+        fprintf(stderr, "dtrace: cannot write %s: %s\n", outpath, errtext(errno));
         return 1;
     }
 
+    if (!h->destructive && destructive_actions(h)) { // as libdtrace refuses them
+        fprintf(stderr, "dtrace: could not enable tracing: Destructive actions not allowed\n");
+        return 1;
+    }
     static char why[128];
     struct kdt_load l = {
         .obj = (uint32_t)(uintptr_t)(h + 1), .objlen = h->objlen, .bufsize = h->bufsize,
@@ -372,7 +456,7 @@ int main(void)
     };
     if (dt(KDT_LOAD, (uint32_t)(uintptr_t)&l, 0, 0) < 0) {
         fprintf(stderr, "dtrace: could not enable tracing: %s\n",
-                errno == EINVAL ? why : err_text(errno));
+                errno == EINVAL ? why : errtext(errno));
         return 1;
     }
     struct dvm_state *st = (struct dvm_state *)(uintptr_t)dt(KDT_STATE, 0, 0, 0);
@@ -387,6 +471,8 @@ int main(void)
 #else
     dcons_init(&cons, st, &out, &err, scratch, sizeof(scratch));
 #endif
+    static const struct dcons_host board_host = { NULL, board_freopen, board_system, NULL };
+    cons.host = &board_host;
     cons.quiet = (int)h->quiet;
     cons.encoding = (int)h->encoding;
     cons.aggpack = (int)h->aggpack; /* no TERM here: an unset encoding packs in utf8 */
@@ -411,7 +497,7 @@ int main(void)
     uint64_t go_at = ClockCycles();
     int placed = dt(KDT_GO, (uint32_t)(uintptr_t)why, sizeof(why), 0);
     if (placed < 0) {
-        fprintf(stderr, "dtrace: could not enable tracing: %s\n", why[0] ? why : err_text(errno));
+        fprintf(stderr, "dtrace: could not enable tracing: %s\n", why[0] ? why : errtext(errno));
         dt(KDT_UNLOAD, 0, 0, 0);
         return 1;
     }
@@ -440,7 +526,7 @@ int main(void)
     dcons_final(&cons);
     fflush(stdout);
     if (outf != stdout && fclose(outf) != 0)
-        fprintf(stderr, "dtrace: cannot write %s: %s\n", outpath, err_text(errno));
+        fprintf(stderr, "dtrace: cannot write %s: %s\n", outpath, errtext(errno));
     if (child > 0)
         ProcWait(child, &status);
     dt(KDT_UNLOAD, 0, 0, 0);

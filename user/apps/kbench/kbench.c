@@ -57,7 +57,7 @@ static int yielder(void *arg)
     return 0;
 }
 
-// x86 (issue 25 item 1): the switch when both threads use the x87 unit between yields, so
+// x86: the switch when both threads use the x87 unit between yields, so
 // every switch hands the FPU over (kernel/arch/x86/fpu.c: one #NM trap, FXSAVE, FXRSTOR).
 static inline __attribute__((always_inline)) void touch_fpu(const bool fpu)
 {

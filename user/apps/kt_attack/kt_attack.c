@@ -148,7 +148,7 @@ static int breakpoint(void)
     return 1;
 }
 
-// x86 (issue 25 item 1): leaves a value on the x87 stack and in xmm0, and sleeps while the
+// x86 (attack 14): leaves a value on the x87 stack and in xmm0, and sleeps while the
 // runner looks for them in its own registers; its own must be intact when it wakes.
 static int fpu_leak(void)
 {
@@ -165,7 +165,7 @@ static int fpu_leak(void)
 #endif
 }
 
-// Issue 25 items 5 and 6: lines that imitate the kernel, the tracelogger and a TAP pass;
+// Attack 15: lines that imitate the kernel, the tracelogger and a TAP pass;
 // control characters (CR, clear-screen, terminal reset, a NUL inside a line); a partial line
 // left open while the runner prints one of its own. The console must show each as this
 // process's text (test/qemu/test_hostile.sh reads it); here only the calls must succeed.
@@ -201,7 +201,7 @@ static int console_flood(void)
     return 0;
 }
 
-// Above its rights (issue 17 item 6): priorities over its ceiling for itself, a new thread
+// Above its rights (attack 9): priorities over its ceiling for itself, a new thread
 // and a program it starts, a privileged program, ProcKill; a pulse at 255 arrives capped.
 static uint8_t stack3[512] __attribute__((aligned(8)));
 static int prio_raise(void)
@@ -235,7 +235,7 @@ static int spin(void)
     return 1;
 }
 
-// Host files without KAPP_F_HOSTFS (issue 17 item 5): creating, opening and removing one are
+// Host files without KAPP_F_HOSTFS (attack 11): creating, opening and removing one are
 // refused with EPERM (ENOSYS where the board has no host); the console stays open to all.
 static int host_files(void)
 {
@@ -253,7 +253,7 @@ static int host_files(void)
     return bad;
 }
 
-// Takes as many of each kernel object as it is given (issue 17 item 8): each kind must stop at
+// Takes as many of each kernel object as it is given (attack 12): each kind must stop at
 // the process's limit with EAGAIN, and the runner must still get its own while these are held.
 static uint8_t hoard_stacks[HOSTILE_LIM_THREADS][256] __attribute__((aligned(8)));
 static int count_until_eagain(int (*make)(int), int most)
@@ -291,7 +291,7 @@ static int hoard(void)
     return bad;
 }
 
-// Issue 14: the process writes garbage into its own user-event ring (user/lib/trace_uring.c):
+// Attack 13: the process writes garbage into its own user-event ring (user/lib/trace_uring.c):
 // a committed record with an event code out of range, then a head far past anything it could
 // hold. The kernel must reject the bad record (never count it lost), deliver the good ones,
 // give the ring up (nrec 0, corrupt 1, SYSTEM URING_BAD events: kt_hostile checks the trace)
@@ -323,7 +323,7 @@ static int uring_garbage(void)
     return bad;
 }
 
-// Issue 25 item 4: this process starts the image's other flagless programs (kt_hoarder,
+// Attack 16: this process starts the image's other flagless programs (kt_hoarder,
 // kt_hoarder2, kt_hoarder3: each takes every object it is given and holds it) and hoards
 // too. A quota per process would let the tree take every pool; one per domain holds the
 // tree to one quarter, and a privileged process (the runner) still gets each kind. Exit
@@ -382,5 +382,5 @@ int main(void)
     case ATK_CONSOLE_FORGE:  return console_forge();
     case ATK_TREE_HOARD:     return tree_hoard();
     }
-    return rerun_attack(arg & 0xff, param);     // the red-team rerun's (rerun.c)
+    return rerun_attack(arg & 0xff, param);     // attacks 17 to 24 (rerun.c)
 }

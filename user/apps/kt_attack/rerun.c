@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-// kt_attack's side of the red-team rerun of issue 25 (docs/hostile.md, "Red-team rerun"): new
-// angles on the six weaknesses that were fixed. kt_hostile's rerun.c says what each proves and
+// kt_attack's side of the hostile suite's attacks 17 to 24 (docs/hostile.md): new angles on
+// the weaknesses attacks 13 to 16 cover. kt_hostile's rerun.c says what each proves and
 // checks what this process cannot forge (its own registers, the trace, the console as the
 // kernel wrote it); the exit status here only says that the calls behaved as expected.
 #include <kern.h>

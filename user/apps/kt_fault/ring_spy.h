@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 // The freed-ring check's words, shared by its two sides: kt_fault's mode 13 (the ring's owner,
 // whose reader thread looks for the pattern) and kt_smp's check_freed_ring (which writes it
-// into the next ring on the same memory). docs/smp.md, "Issue 28, tenth round: a freed map on
-// other CPUs (t-unmap)".
+// into the next ring on the same memory). docs/smp.md, "Address spaces": a freed map leaves
+// every CPU before the free returns.
 #ifndef KT_RING_SPY_H
 #define KT_RING_SPY_H
 

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT
 # kt_hoarder: a flagless program that takes every kernel object it is given, for the hostile
-# suite's tree attack (issue 25 item 4; user/module.mk reads this file: docs/applications.md).
+# suite's tree attack (attack 16; user/module.mk reads this file: docs/applications.md).
 PRIO := 10
 RAM  := 0x2000

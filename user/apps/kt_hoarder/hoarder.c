@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // kt_hoarder (and kt_hoarder2, kt_hoarder3, the same source): flagless programs that the
-// hostile suite's tree attack (issue 25 item 4, docs/hostile.md) starts from an unprivileged
+// hostile suite's tree attack (attack 16, docs/hostile.md) starts from an unprivileged
 // process. Each takes every kernel object it is given (threads, channels, connections, timers,
 // queued pulses, mutexes, condvars, semaphores) and holds them for HOSTILE_HOARD_NS. Exit
 // status 0 when every refusal was EAGAIN.

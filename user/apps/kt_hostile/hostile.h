@@ -6,24 +6,24 @@
 
 enum {
     ATK_NONE = 0,           // no attack: the victim's baseline latency
-    ATK_UNJOINED_EXIT,      // issue 17 item 1
-    ATK_UNJOINED_FAULT,     // item 1, by the kill path
-    ATK_MUTEX_DESTROY,      // item 2
-    ATK_TIMER_FOREIGN,      // item 4
-    ATK_PULSE_FLOOD,        // item 3
-    ATK_DEAD_CLIENT,        // item 9
-    ATK_SEGMENTS,           // item 10 (x86: segment registers)
-    ATK_CONSOLE_FLOOD,      // item 7
-    ATK_PRIO_RAISE,         // item 6: priorities, pulses, spawn and kill above its rights
-    ATK_SPIN,               // item 6: spin at its ceiling until a privileged process kills it
-    ATK_HOST_FILES,         // item 5: create and remove host files without KAPP_F_HOSTFS
-    ATK_HOARD,              // item 8: take every thread, channel, connection, timer, sync object
-    ATK_URING_GARBAGE,      // issue 14: garbage in its own user-event ring
-    ATK_FPU_LEAK,           // issue 25 item 1 (x86): x87/SSE values left for the next process
-    ATK_CONSOLE_FORGE,      // issue 25 items 5, 6: forged kernel and tracelogger lines, glued
-                            // lines, control characters (test/qemu/test_hostile.sh checks)
-    ATK_TREE_HOARD,         // issue 25 item 4: a process and the programs it starts hoard
-    // The red-team rerun of issue 25 (docs/hostile.md, "Red-team rerun"; rerun.c in both apps)
+    ATK_UNJOINED_EXIT,      // 1: exit with a finished thread never joined
+    ATK_UNJOINED_FAULT,     // 2: the same, ending in a fault (the kill path)
+    ATK_MUTEX_DESTROY,      // 3: destroy a mutex a CondWait waiter will take back
+    ATK_TIMER_FOREIGN,      // 4: a timer on another process's connection
+    ATK_PULSE_FLOOD,        // 5: as many pulses as the kernel takes on another's channel
+    ATK_DEAD_CLIENT,        // 6: a client that dies REPLY-blocked on a boosted server
+    ATK_SEGMENTS,           // 7: x86: segment registers left for the next process
+    ATK_CONSOLE_FLOOD,      // 8: long console writes at a low priority
+    ATK_PRIO_RAISE,         // 9: priorities, pulses, spawn and kill above its rights
+    ATK_SPIN,               // 10: spin at its ceiling until a privileged process kills it
+    ATK_HOST_FILES,         // 11: create and remove host files without KAPP_F_HOSTFS
+    ATK_HOARD,              // 12: take every thread, channel, connection, timer, sync object
+    ATK_URING_GARBAGE,      // 13: garbage in its own user-event ring
+    ATK_FPU_LEAK,           // 14: x86: x87/SSE values left for the next process
+    ATK_CONSOLE_FORGE,      // 15: forged kernel and tracelogger lines, glued lines, control
+                            // characters (test/qemu/test_hostile.sh checks)
+    ATK_TREE_HOARD,         // 16: a process and the programs it starts hoard
+    // Attacks 17 to 24: new angles on the same weaknesses (docs/hostile.md; rerun.c in both apps)
     ATK_FPU_CONTROL,        // FP control/status words, MMX, a pending exception, every vector
                             // register; the FPU left on (Cortex-M): param 1 spins, 2 CPACR
     ATK_CONSOLE_C1,         // C1 controls (UTF-8 and raw), backspace, a forgery past the line

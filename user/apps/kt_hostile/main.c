@@ -161,7 +161,7 @@ static void attack_segments(void)
 #endif
 }
 
-// Attack (x86, issue 25 item 1): the attacker leaves values on the x87 stack and in xmm0 and
+// Attack 14 (x86): the attacker leaves values on the x87 stack and in xmm0 and
 // sleeps; we run on the same CPU and must find neither in our registers (a thread's first FPU
 // state is a clean one). Then we leave our own and sleep: the attacker checks that its values
 // came back intact (its exit status).
@@ -188,7 +188,7 @@ static void attack_fpu(void)
 #endif
 }
 
-// Attack (issue 25 items 5, 6): the attacker imitates kernel, tracelogger and TAP lines,
+// Attack 15: the attacker imitates kernel, tracelogger and TAP lines,
 // writes control characters, and leaves a partial line open while we print a whole one. The
 // console is checked by test/qemu/test_hostile.sh (what the kernel wrote, not what we see).
 static void attack_console(void)
@@ -272,7 +272,7 @@ static int starter_pid(void)
     return 0;
 }
 
-// Attack (issue 25 item 4): a process and the programs it starts take every object each is
+// Attack 16: a process and the programs it starts take every object each is
 // given and hold them; we (privileged) must still get one of each kind, and the tree's
 // threads stay within one process's quota.
 static void attack_tree_hoard(void)
@@ -306,7 +306,7 @@ static void attack_tree_hoard(void)
     ChannelDestroy(ch);
 }
 
-// Attack (issue 14, issue 25 item 3): a process writes garbage into its own user-event ring
+// Attack 13: a process writes garbage into its own user-event ring
 // while we capture. Its good events arrive, its bad record and the records it claimed are
 // rejected, never counted lost (it cannot inflate the system's loss count), the kernel says
 // so (SYSTEM URING_BAD events naming it), and our own user events (through our ring, before
@@ -403,7 +403,7 @@ int main(void)
     attack_hoard();
     attack_tree_hoard();
     attack_uring_garbage();
-    hostile_rerun();            // the red-team rerun of issue 25 (rerun.c)
+    hostile_rerun();            // attacks 17 to 24 (rerun.c)
 
     victim_stop = true;
     ThreadJoin(vt, NULL);

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
-// The red-team rerun of issue 25 (docs/hostile.md, "Red-team rerun, 2026-11-23"): an
-// independent adversary's new angles on the six weaknesses the project fixed. Each attack is
-// committed by kt_attack (its rerun.c); this runner reads the verdict from what the attacker
-// cannot forge: this process's own registers, a fresh thread's, the trace it captures, the
-// queue of its own channel. The console attack is read by test/qemu/test_hostile.sh from the
-// console the kernel wrote.
+// The hostile suite's attacks 17 to 24 (docs/hostile.md): new angles on the weaknesses of
+// attacks 13 to 16 (FP state, the console, the user-event ring, quotas and pulses), and two
+// new surfaces (stack samples, kernel-call pointers). Each attack is committed by kt_attack
+// (its rerun.c); this runner reads the verdict from what the attacker cannot forge: its own
+// registers, a fresh thread's, the trace it captures, the queue of its own channel. The console
+// attack is read by test/qemu/test_hostile.sh from the console the kernel wrote.
 #include <kern.h>
 #include <errno.h>
 #include <stdbool.h>
@@ -365,7 +365,7 @@ static void attack_uring_start(void)
 
 void hostile_rerun(void)
 {
-    printf("# kt_hostile: red-team rerun of issue 25\n");
+    printf("# kt_hostile: attacks 17 to 24\n");
     attack_fpu_control();
     run_attack(ATK_CONSOLE_C1, 0, 10, 0, "C1 controls, backspace, a forgery past the line "
                "bound, a line of two paths, lines of threads on several CPUs");

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// The red-team rerun of issue 25 (rerun.c) and what it shares with the suite's runner (main.c).
+// The hostile suite's attacks 17 to 24 (rerun.c), and what it shares with the runner (main.c).
 #ifndef KT_HOSTILE_RERUN_H
 #define KT_HOSTILE_RERUN_H
 #include <stdbool.h>

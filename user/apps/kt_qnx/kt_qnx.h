@@ -13,7 +13,7 @@ struct qnx_seen {
 };
 void scan_qnx_events(uint32_t code, uint32_t d0, uint32_t d1, struct qnx_seen *s);
 // Run by ktest with ProcArg() 1 or 2 while ktest owns a running capture: this process's
-// control commands on it (issue 17 item 14). Returns the failures.
+// control commands on it (a capture is its owner's). Returns the failures.
 int intrude(int shared);
 
 #endif

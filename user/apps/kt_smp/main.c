@@ -422,9 +422,9 @@ static void check_ring_tables(unsigned ncpu)
 // call; A's main thread, on CPU 1, frees the ring; this process then allocates a ring of its
 // own (the same memory: the pool's first fit) and fills it with SPY_PATTERN. The reader must
 // fault (its CPU's table lost the ring: A is killed, SIGSEGV) before it can see the pattern
-// (it then ends A with status SPY_SAW). Before t-unmap's fix its CPU kept the ring mapped
-// until it switched tables, which a spinning thread never makes it do: status SPY_SAW, 3 runs
-// of 3. (docs/smp.md, "Issue 28, tenth round: a freed map on other CPUs (t-unmap)".)
+// (it then ends A with status SPY_SAW). A kernel that left the ring mapped on the reader's
+// CPU until that CPU switched tables (which a spinning thread never makes it do) gives
+// status SPY_SAW, 3 runs of 3. (docs/smp.md, "Address spaces".)
 
 static void check_freed_ring(unsigned ncpu)
 {

@@ -113,7 +113,7 @@ static void control_errors(void)
     CHECK_ERR(TE(KTRACE_ALLOCBUFFER, 0, 0, 0), EINVAL);
     CHECK_ERR(TE(KTRACE_ALLOCBUFFER, 65, 0, 0), EINVAL);
     CHECK_ERR(TE(99, 0, 0, 0), EINVAL);
-    // Bounded kernel work (issue 17 item 15): one KTRACE_BENCH call runs at most
+    // Bounded kernel work: one KTRACE_BENCH call runs at most
     // KTRACE_BENCH_MAX iterations; a million (350-680 ms of kernel time) is refused.
     CHECK_ERR(TE(KTRACE_BENCH, KTRACE_BENCH_LOOP, 1000000, 0), EINVAL);
     CHECK_ERR(TE(KTRACE_BENCH, KTRACE_BENCH_LOOP, KTRACE_BENCH_MAX + 1, 0), EINVAL);
@@ -314,7 +314,7 @@ static void tables(void)
     CHECK_ERR(ThreadInfo(48, &ti), EINVAL);
 }
 
-// Issue 14: 2-word user events go through this process's ring (user/lib/trace_uring.c) and
+// 2-word user events go through this process's ring (user/lib/trace_uring.c) and
 // reach the trace at its next kernel entry, before that entry's own events, stamped when they
 // were inserted (the board's counter is readable without a kernel call), in time order with the
 // kernel's events; events inserted while no capture ran are not in the next capture.
@@ -390,7 +390,7 @@ void test_trace(void)
 
 // QNX's TraceEvent() interface, exercised by kt_qnx (user/apps/kt_qnx: QNX instrumentation
 // compiled unchanged); it owns the ring while it runs and exits with its failure count.
-// A capture is its owner's (issue 17 item 14): another KAPP_F_TRACE process (kt_qnx, arg 1)
+// A capture is its owner's: another KAPP_F_TRACE process (kt_qnx, arg 1)
 // gets EPERM for every control command but the query while ktest's ring runs; once ktest
 // shares its control (KTRACE_SHARECONTROL), kt_qnx (arg 2) may stop and start it.
 static void owner_control(void)

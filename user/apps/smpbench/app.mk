@@ -12,7 +12,7 @@ smpbench_APPS := smpbench
 
 # smpbench under a D program (scripts/bench-smp.sh's _dtrace_ lines, test/qemu/test_dshared.sh):
 # the target's dtrace starts smpbench with -c, so that its probes fire on every message the
-# pairs pass (docs/smp.md, "Issue 28, eleventh round"). Only where the dtrace image is built.
+# pairs pass (docs/smp.md, "D on several CPUs"). Only where the dtrace image is built.
 ifneq ($(filter-out 1,$(or $(BOARD_MAX_CPUS),1)),)
 IMAGES        += $(if $(filter dtrace,$(BOARD_NO_IMAGES)),,smpbenchd)
 endif

@@ -4,7 +4,7 @@
 // 2), each pair's two threads bound to its own CPU, each pair on its own channel. The sender
 // (the higher priority) sends BATCH pulses, numbered, then a message; the receiver takes the
 // pulses it finds queued and then the message, and replies: so every pulse is a MsgSendPulse
-// and a MsgReceive that finds a pulse, the two calls issue 28 moved to the big-reader lock's
+// and a MsgReceive that finds a pulse, two calls that run on the big-reader lock's
 // shared side (kernel/ipc.c). Prints, for n = 1, 2:
 //   smp_pulse_exclusive_entries_per_1000_<n>pair  kernel entries that took the lock exclusive
 //       per 1000 pulses, setup and ticks included (before: every pulse's two calls, 2000+);

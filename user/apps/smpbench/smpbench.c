@@ -27,7 +27,7 @@
 //   smp_msg_{exclusive_entries,ipis,ticks}_per_100k_roundtrips_<n>pair  the same exclusive
 //       entries, the reschedule IPIs the CPUs took and the kernel's ticks meanwhile (SysInfo):
 //       exclusive entries beyond the ticks and the setup, and IPIs, are work one pair makes
-//       for the other's CPU (docs/smp.md, "Issue 28: false sharing on the message path").
+//       for the other's CPU (docs/smp.md, "Cache lines").
 //   smp_msg_ticks_shared_per_100k_roundtrips_<n>pair  of those ticks, the ones taken on the
 //       shared side (SysInfo KSYSINFO_TICKS_SHARED; the rest were exclusive entries).
 // `smpbench sync` the same for mutexes and semaphores (kernel/sync.c's shared side):
@@ -221,9 +221,9 @@ static uint64_t roundtrip(uint32_t cpu)
 }
 
 // ---- pairs: round trips per second of n client/server pairs, a pair per CPU ----
-// Round trips per pair and phase: about a second of the host's clock for one pair (180 000 a
-// second since the ninth round made a pair 8 x faster; at 20 000 a phase lasted 0.1 s, and a
-// 2-pair phase, which ends with its slower pair, caught the host's every hiccup).
+// Round trips per pair and phase: about a second of the host's clock for one pair (about
+// 180 000 a second; at 20 000 a phase lasts 0.1 s, and a 2-pair phase, which ends with its
+// slower pair, catches the host's every hiccup).
 #define PAIR_ROUNDS 160000u
 // Round trips per client in a phase: PAIR_ROUNDS, or dcount's own (below).
 static volatile uint32_t pair_rounds = PAIR_ROUNDS;
@@ -434,7 +434,7 @@ static void pairs(uint32_t ncpu, const struct pair_bench *pb)
         printf("BENCH smp_%s_ticks_per_100k_%ss_%lupair %s ticks\n", pb->what, pb->unit,
                (unsigned long)n, per(ticks[n - 1], trips, 100000u).s);
         // Of those ticks, the ones counted on the shared side (no timer due, untraced): the
-        // rest were exclusive entries (docs/smp.md, "Issue 28, tenth round").
+        // rest were exclusive entries (docs/smp.md, "The tick").
         printf("BENCH smp_%s_ticks_shared_per_100k_%ss_%lupair %s ticks\n", pb->what, pb->unit,
                (unsigned long)n, per(ticks_sh[n - 1], trips, 100000u).s);
         runq_print(n, &rq[n - 1], trips);     // (a KLOCK_STATS kernel's: sb_runq.c)

@@ -13,8 +13,8 @@
 // sooner, by the counter), and the insert answers 0. Under -icount the kernel's count of
 // exclusive entries during the rounds stays within what the ticks and the threads' own start
 // and end take: with the calls exclusive it would grow by seven a round on every CPU, with the
-// sleeps alone exclusive by one a sleep, with the inserts alone by one a round (as before the
-// eleventh round).
+// sleeps alone exclusive by one a sleep, with the inserts alone by one a round: each path's
+// own shared side is what the count checks.
 #include "st_local.h"
 #include "st_msg.h"
 #include <kern.h>

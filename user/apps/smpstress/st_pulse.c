@@ -103,9 +103,9 @@ static int pulse_sender(void *arg)
 // fixed turn, the same two senders can take every slot the receiver frees: one run (shift=2,
 // scripts/stress-wake.sh seed=3 pulse refusal-sleep=1000000) had CPU 3's sender at 4 pulses
 // for 5 s while CPUs 1 and 2 sent 364000 and 90000, each thread running and none waiting for
-// a wake-up. That was this test's unexplained failure (docs/smp.md, "Timers across CPUs").
-// A later build (the same kernel, its code laid out otherwise) had that sender at 0 for the
-// whole 5 s, and so a test that asked for every sender waited them out.
+// a wake-up (docs/smp.md, "Wake-ups across CPUs"). Another build (the same kernel, its code
+// laid out otherwise) had that sender at 0 for the whole 5 s, so a test that asks for every
+// sender would wait them out.
 static bool peer_seen(uint32_t inc, uint32_t ncpu)
 {
     for (uint32_t ms = 0; ms < 5000; ms++) {

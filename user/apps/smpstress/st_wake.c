@@ -4,8 +4,8 @@
 // often expires on another CPU than its own, which must then be interrupted (IPI) out of its
 // WFI to run it; and, on the same CPUs at the same time, pulse senders that sleep on every
 // refusal of the pulse bound while a receiver on CPU 0 frees the slots (a sleep racing with
-// the queue becoming free: the path of the pulse test's unexplained failure, docs/smp.md
-// "Tests"):
+// the queue becoming free, docs/smp.md "Wake-ups across CPUs": a sleep there is late, never
+// lost):
 //   a. a thread bound to each CPU sleeps WAKE_ROUNDS times, lengths from 1 ns to two tick
 //      periods (below a tick, a tick less a microsecond, a tick, a tick and a half...);
 //   b. a thread bound to each of CPUs 1..n-1 sends WAKE_PULSES numbered pulses to a receiver

@@ -16,8 +16,8 @@ static inline struct cpu *arch_this_cpu(void)
 // A hint that this CPU only spins (a thread's ThreadYield that may find nothing else to run):
 // YIELD lets a core that shares its pipeline, or a hypervisor or emulator running virtual CPUs
 // in turn, give the time to another. (QEMU's -icount runs the CPUs one at a time and ends this
-// one's turn there: without it a CPU whose threads yield in a loop kept its whole turn while the
-// others waited, docs/smp.md, "eighth round: sleeps and yields".)
+// one's turn there: without it a CPU whose threads yield in a loop keeps its whole turn while
+// the others wait.)
 static inline void arch_spin_hint(void)
 {
     __asm__ volatile("yield" ::: "memory");

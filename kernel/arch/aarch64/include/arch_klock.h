@@ -45,6 +45,13 @@ static inline __attribute__((always_inline)) void arch_spin_lock(volatile uint32
         a64_spin_wait(word);
 }
 
+// One try, as a lock's first step: true when the lock is now ours (D's lockstat spin probes
+// tell a lock taken at once from one waited for: kernel/klock.h).
+static inline __attribute__((always_inline)) bool arch_spin_trylock(volatile uint32_t *word)
+{
+    return a64_spin_try(word) == 0;
+}
+
 static inline __attribute__((always_inline)) void arch_spin_unlock(volatile uint32_t *word)
 {
     __asm__ volatile("stlr wzr, [%0]" :: "r"(word) : "memory");
@@ -56,8 +63,8 @@ static inline __attribute__((always_inline)) void arch_spin_unlock(volatile uint
 // follow each other (a tick sent exclusive because another CPU holds a ticket, smp.c
 // a64_kernel_lock_wanted, then the next CPU's for the same reason) left no such moment, and
 // under QEMU's -icount, which runs one virtual CPU at a time, a shared entry waited 20 ms of
-// virtual time with its CPU's interrupts masked (docs/smp.md, "Issue 28, eleventh round: a
-// shared entry starved by writers").
+// virtual time with its CPU's interrupts masked (docs/smp.md, "The big-reader lock": the
+// exclusive side's ticket bounds the wait).
 static inline __attribute__((always_inline)) bool arch_kernel_enter_shared(void)
 {
     volatile uint32_t *mine = &a64_shared_words[cpu_id()].in_kernel;

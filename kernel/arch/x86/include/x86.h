@@ -11,7 +11,10 @@
 #define SEL_TSS   0x28
 
 #define VEC_IRQ0   0x20     // the 8259s are remapped to 0x20-0x2f
+#define VEC_PROF   0x30     // the local APIC's timer: the profile timer (lapic.c)
 #define VEC_KCALL  0x80     // the kernel-call trap gate (DPL 3)
+#define VEC_APIC_SPURIOUS 0xff  // the local APIC's spurious vector (no EOI)
+#define X86_APIC_BASE 0xfee00000u   // the local APIC's registers (its reset base)
 
 // Offsets in struct arch_context (arch_context.h).
 #define X86_CTX_EAX    28
@@ -63,6 +66,9 @@ extern uint32_t x86_fault_cr2;
 _Noreturn void x86_kernel_fault(const struct arch_context *f);
 // paging.c
 void x86_paging_init(void);
+// lapic.c: the profile timer (kernel/ptimer.h)
+void x86_lapic_init(void);
+void x86_lapic_eoi(void);
 // fpu.c: x87/SSE state per thread, switched lazily (CR0.TS and #NM)
 struct thread;
 extern struct thread *x86_fpu_owner;   // whose registers the FPU holds (NULL: nobody's)

@@ -11,7 +11,7 @@
 // The user-event inserts (trace_uring.c) each start on a 1 KB boundary, which they are
 // smaller than, so that neither crosses a 4 KB page: QEMU chains its translated blocks only
 // within a page, and the same insert straddling one ran 25 % slower on the host's clock
-// (docs/smp.md, "Issue 28, fourth round").
+// (docs/smp.md, "User events"; scripts/check-uring-text.sh checks it).
 #define ARCH_URING_TEXT_ALIGN 1024
 
 static inline uintptr_t arch_ring_hint(void)

@@ -1,0 +1,77 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# kevsql --scheduler on a real Dask distributed cluster: Debian's dask-scheduler and two
+# dask-worker processes (one thread each) started on loopback as Dask's docs say, and kevsql's
+# answers over it against the same command on this machine alone (-j 2): a query over several
+# traces (each trace's rows, typed), a --merge over their union, and the same with the traces
+# and the extension sent to the workers as bytes (--send) instead of opened by their paths.
+# The cluster is stopped at the end (its processes, by their ids).
+# usage: test_kevsql_dask.sh [BINDIR [SCRATCHDIR]]  (defaults: build/host build/host-test/sql)
+set -u
+bin=${1:-build/host}
+here=$(dirname "$0")
+. "$here/tap.sh"
+scratch dask "${2:-build/host-test/sql}"
+need dask-scheduler
+need dask-worker
+sq=$bin/kevsql
+pids=()
+stop() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done; wait 2>/dev/null; }
+trap stop EXIT
+
+# a free port on loopback, by asking the kernel for one
+port=$(/usr/bin/python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+url=tcp://127.0.0.1:$port
+(cd "$dir" && exec dask-scheduler --host 127.0.0.1 --port "$port" --no-dashboard --no-show \
+    > "$dir/scheduler.log" 2>&1) &
+pids+=($!)
+for w in 1 2; do
+    (cd "$dir" && exec dask-worker "$url" --host 127.0.0.1 --nworkers 1 --nthreads 1 --no-nanny \
+        --no-dashboard --local-directory "$dir/w$w" > "$dir/worker$w.log" 2>&1) &
+    pids+=($!)
+done
+up=0
+for i in $(seq 120); do   # the workers registered with the scheduler
+    nw=$(/usr/bin/python3 - "$url" <<'PY' 2>/dev/null
+import sys
+from distributed import Client
+c = Client(sys.argv[1], timeout=5)
+print(len(c.scheduler_info()["workers"]))
+c.close()
+PY
+)
+    [ "${nw:-0}" = 2 ] && up=1 && break
+    sleep 1
+done
+check "a Dask scheduler and two workers up on $url" test "$up" = 1
+if [ "$up" != 1 ]; then tail -5 "$dir"/*.log | sed 's/^/# /'; finish; exit; fi
+
+# traces: kevscen's scripts and kevgen's, each with interrupts, messages, waits
+mkdir -p "$dir/traces"
+build/host/kevscen -r 7 basic "$dir/traces/a.kev" > /dev/null
+build/host/kevscen -k -i -r 9 basic "$dir/traces/b.kev" > /dev/null
+build/host/kevscen -s -r 4 sync "$dir/traces/c.kev" > /dev/null
+build/host/kevgen -e -n 20000 -o "$dir/traces/d.kev" > /dev/null
+${KEVSCEN4:-build/host-test/kevscen4} smp "$dir/traces/e.kev" > /dev/null
+q="SELECT l.label, t.cpu_ns, t.runs, t.share_pct FROM thread_cpu t JOIN thread_label l USING (utid)"
+m="SELECT board, count(DISTINCT trace) AS traces, sum(cpu_ns) AS cpu FROM result GROUP BY board"
+same() { # same A.json B.json: the same columns and rows (values parsed: JSON numbers)
+    /usr/bin/python3 - "$1" "$2" <<'PY'
+import json, sys
+a, b = (json.load(open(f)) for f in sys.argv[1:3])
+assert [c["name"] for c in a["columns"]] == [c["name"] for c in b["columns"]], (a["columns"], b["columns"])
+assert a["rows"] == b["rows"] and a["rows"], (a["rows"][:3], b["rows"][:3])
+PY
+}
+"$sq" -j 2 --json "$q" "$dir/traces" > "$dir/local.json"
+"$sq" --scheduler "$url" --json "$q" "$dir/traces" > "$dir/dask.json" 2> "$dir/dask.err"
+check "the query over 5 traces on the cluster: the rows this machine gives (-j 2)" same "$dir/local.json" "$dir/dask.json"
+"$sq" -j 2 --json --merge "$m" "$q" "$dir/traces" > "$dir/local-m.json"
+"$sq" --scheduler "$url" --json --merge "$m" "$q" "$dir/traces" > "$dir/dask-m.json" 2>> "$dir/dask.err"
+check "--merge over the union on the cluster: this machine's answer" same "$dir/local-m.json" "$dir/dask-m.json"
+"$sq" --scheduler "$url" --send --json "$q" "$dir/traces" > "$dir/dask-s.json" 2>> "$dir/dask.err"
+check "the traces and the extension sent to the workers as bytes: the same rows" same "$dir/local.json" "$dir/dask-s.json"
+on=$(sed -n 's/^kevsql: 5 traces on \([0-9]*\) workers.*/\1/p' "$dir/dask.err" | sort -u | tr '\n' ' ')
+check "the workers shared the traces (on how many workers each time: $on)" grep -q "traces on 2 workers" "$dir/dask.err"
+sed 's/^/# /' "$dir/dask.err" | head -10
+finish

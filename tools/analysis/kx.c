@@ -1,0 +1,380 @@
+// SPDX-License-Identifier: MIT
+// The analysis model's base: file loading, the thread model, names (see kx.h).
+#define _GNU_SOURCE // strptime, timegm
+#include "kx.h"
+#include "kx_ids.h"
+#include "../common/tool_file.h"
+#include "../common/tool_map.h"
+#include <trace/kev_userreg.h>
+#include <trace/kev_text.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+// ---- files -------------------------------------------------------------------------------------
+
+int kx_arg_file(const char *tool, const char *a, const char **in, void (*usage)(FILE *))
+{
+    if (a[0] == '-' && a[1]) {
+        fprintf(stderr, "%s: unknown option or missing value: %s\n", tool, a);
+        usage(stderr);
+        return 2;
+    }
+    if (*in) {
+        fprintf(stderr, "%s: only one FILE, got %s and %s\n", tool, *in, a);
+        return 2;
+    }
+    *in = a;
+    return 0;
+}
+
+int kx_open(const char *tool, const char *path, struct kx_file *f)
+{
+    memset(f, 0, sizeof(*f));
+    f->data = tool_map_file(path, &f->len, &f->mapped);
+    if (!f->data) {
+        fprintf(stderr, "%s: %s: %s\n", tool, path, strerror(errno));
+        return -1;
+    }
+    f->r = malloc(sizeof(*f->r));
+    if (!f->r) {
+        fprintf(stderr, "%s: out of memory\n", tool);
+        kx_close(f);
+        return -1;
+    }
+    if (kev_open(f->r, f->data, f->len)) {
+        fprintf(stderr, "%s: %s: %s\n", tool, path, kev_error(f->r));
+        kx_close(f);
+        return -1;
+    }
+    return 0;
+}
+
+void kx_close(struct kx_file *f)
+{
+    if (f->data)
+        tool_unmap_file(f->data, f->len, f->mapped);
+    free(f->r);
+    memset(f, 0, sizeof(*f));
+}
+
+int kx_decode(const char *tool, struct kx_file *f, kev_cb cb, void *user)
+{
+    kev_set_user(f->r, user);
+    kev_on_any(f->r, cb);
+    if (kev_decode(f->r)) {
+        fprintf(stderr, "%s: %s\n", tool, kev_error(f->r));
+        return 1;
+    }
+    return 0;
+}
+
+// ---- the model ---------------------------------------------------------------------------------
+
+static unsigned hash_of(uint32_t pid, uint32_t tid)
+{
+    uint32_t h = pid * 2654435761u ^ (tid + 0x9e3779b9u) * 40503u;
+    return (h ^ h >> 15) & (KX_HASH - 1);
+}
+
+static void set_str(char *dst, const char *src)
+{
+    size_t i = 0;
+    for (; src && src[i] && i + 1 < KEV_NAME_MAX; i++)
+        dst[i] = src[i];
+    dst[i] = 0;
+}
+
+int kx_thread(struct kx_model *m, uint32_t pid, uint32_t tid)
+{
+    unsigned h = hash_of(pid, tid);
+    for (;; h = (h + 1) & (KX_HASH - 1)) {
+        int32_t v = m->hash[h];
+        if (!v)
+            break;
+        struct kx_thread *t = &m->th[v - 1];
+        if (t->pid == pid && t->tid == tid)
+            return v - 1;
+    }
+    if (m->nth >= KX_MAX_THREADS)
+        return KX_NO_THREAD;
+    int idx = (int)m->nth++;
+    struct kx_thread *t = &m->th[idx];
+    memset(t, 0, sizeof(*t));
+    t->pid = pid;
+    t->tid = tid;
+    t->prio = -1;
+    t->state = KX_STATE_UNKNOWN;
+    t->cpu = -1;
+    if (m->r) {
+        set_str(t->name, kev_thread_name(m->r, pid, tid));
+        set_str(t->comm, kev_proc_name(m->r, pid));
+    }
+    m->hash[h] = idx + 1;
+    return idx;
+}
+
+void kx_model_init(struct kx_model *m, const struct kev_reader *r)
+{
+    memset(m, 0, sizeof(*m));
+    kx_model_setup(m, r);
+}
+
+void kx_model_setup(struct kx_model *m, const struct kev_reader *r)
+{
+    m->r = r;
+    for (unsigned c = 0; c < KEV_MAX_CPUS; c++)
+        m->cur[c] = m->prev[c] = KX_NO_THREAD;
+    for (unsigned i = 0; i < r->kr_nthreads; i++)
+        kx_thread(m, r->kr_threads[i].kn_pid, r->kr_threads[i].kn_tid);
+}
+
+static void leave_cpu(struct kx_model *m, int idx)
+{
+    struct kx_thread *t = &m->th[idx];
+    if (t->cpu >= 0 && m->cur[t->cpu] == idx) {
+        m->cur[t->cpu] = KX_NO_THREAD;
+        m->prev[t->cpu] = idx;
+    }
+    t->cpu = -1;
+}
+
+// Thread idx runs on cpu from now on.
+static void run_on(struct kx_model *m, int idx, unsigned cpu)
+{
+    struct kx_thread *t = &m->th[idx];
+    int prev = m->cur[cpu];
+    if (prev >= 0 && prev != idx)
+        m->th[prev].cpu = -1;
+    if (t->cpu >= 0 && t->cpu != (int)cpu && m->cur[t->cpu] == idx)
+        m->cur[t->cpu] = KX_NO_THREAD; // migrated
+    m->cur[cpu] = idx;
+    m->prev[cpu] = KX_NO_THREAD;
+    t->cpu = (int)cpu;
+    t->state = KEV_TH_RUNNING;
+}
+
+int kx_snapshot_cpu(const struct kev_event *e)
+{
+    if (e->cls != KEV_C_SYSTEM || e->ev != KEV_SYS_SNAPSHOT || e->nw < 2 || (e->w[0] & 0xffu) != 2u)
+        return -1;
+    unsigned c = (e->w[0] >> 8) & 0xffu;
+    return c < KEV_MAX_CPUS ? (int)c : -1;
+}
+
+static void thread_event(struct kx_model *m, const struct kev_event *e)
+{
+    int idx = kx_thread(m, e->w[0], e->w[1]);
+    if (idx < 0)
+        return;
+    struct kx_thread *t = &m->th[idx];
+    if (e->nw >= 4)
+        t->prio = (int)e->w[2];
+    if (e->ev == KEV_TH_RUNNING) {
+        unsigned cpu = e->cpu;
+        if (m->in_snapshot && kx_is_idle(m, idx) && t->tid >= 1 && t->tid <= KEV_MAX_CPUS)
+            cpu = t->tid - 1; // idle thread k + 1 is CPU k's, pinned there (kernel/main.c)
+        run_on(m, idx, cpu);
+    } else if (e->ev == KEV_TH_CREATE) {
+        t->state = KX_STATE_UNKNOWN;
+    } else if (e->ev == KEV_TH_DESTROY) {
+        leave_cpu(m, idx);
+        t->state = KEV_TH_DEAD;
+    } else {
+        leave_cpu(m, idx);
+        t->state = e->ev;
+    }
+}
+
+static void name_event(struct kx_model *m, const struct kev_event *e)
+{
+    char name[KEV_NAME_MAX];
+    if (e->ev == KEV_PR_CREATE_NAME && e->w[1] < KX_MAX_PID)
+        m->ppid[e->w[1]] = e->w[0];
+    kev_event_name(m->r, e, 2, name, sizeof(name));
+    if (e->ev == KEV_PR_THREAD_NAME) {
+        int idx = kx_thread(m, e->w[0], e->w[1] ? e->w[1] : 1);
+        if (idx >= 0 && m->th[idx].name[0] && strcmp(m->th[idx].name, name) && !m->in_snapshot)
+            m->th[idx].renamed = 1;
+        if (idx >= 0)
+            set_str(m->th[idx].name, name);
+        return;
+    }
+    for (unsigned i = 0; i < m->nth; i++) // PROCCREATE_NAME: rare, a scan is fine
+        if (m->th[i].pid == e->w[1])
+            set_str(m->th[i].comm, name);
+}
+
+void kx_model_update(struct kx_model *m, const struct kev_event *e)
+{
+    if (e->cls != KEV_C_CONTROL) {
+        if (!m->have_t)
+            m->first_t = e->t64, m->have_t = 1;
+        m->last_t = e->t64;
+    }
+    if (e->cls == KEV_C_PR_TH && e->nw >= 2) {
+        if (e->ev <= KEV_TH_DESTROY)
+            thread_event(m, e);
+        else if ((e->ev == KEV_PR_CREATE_NAME || e->ev == KEV_PR_THREAD_NAME) && e->nw >= 3)
+            name_event(m, e);
+        else if (e->ev == KEV_PR_CREATE && e->w[1] < KX_MAX_PID)
+            m->ppid[e->w[1]] = e->w[0];
+        else if (e->ev == KEV_PR_DESTROY || e->ev == KEV_PR_DESTROY_NAME)
+            for (unsigned i = 0; i < m->nth; i++)
+                if (m->th[i].pid == e->w[1] && m->th[i].state != KEV_TH_DEAD)
+                    leave_cpu(m, (int)i), m->th[i].state = KEV_TH_DEAD;
+    } else if (e->cls == KEV_C_INT && e->nw >= 1) {
+        unsigned c = e->cpu;
+        if (e->ev == KEV_INT_ENTER)
+            m->irq[c] = e->w[0] + 1, m->irq_how[c] = 1;
+        else if (e->ev == KEV_INT_HANDLER_ENTER && !m->irq[c])
+            m->irq[c] = kev_int_irq(e) + 1, m->irq_how[c] = 2;
+        else if (e->ev == KEV_INT_EXIT || (e->ev == KEV_INT_HANDLER_EXIT && m->irq_how[c] == 2))
+            m->irq[c] = 0, m->irq_how[c] = 0;
+    } else if (e->cls == KEV_C_SYSTEM && e->ev == KEV_SYS_PRIO_CHANGE && e->nw >= 2) {
+        // [who, new | old << 8 | cause << 16]: every thread's priority from the START snapshot
+        // on, in fast mode too (whose state events carry none)
+        int idx = kx_thread(m, e->w[0] >> 16, e->w[0] & 0xffffu);
+        if (idx >= 0)
+            m->th[idx].prio = (int)(e->w[1] & 0xffu);
+    } else if (e->cls == KEV_C_SYSTEM && e->ev == KEV_SYS_SNAPSHOT && e->nw >= 2) {
+        int c = kx_snapshot_cpu(e), idx;
+        if (c >= 0 && e->w[1] && (idx = kx_thread(m, e->w[1] >> 16, e->w[1] & 0xffffu)) >= 0)
+            run_on(m, idx, (unsigned)c);
+        else if (c < 0 && e->w[0] <= 1)
+            m->in_snapshot = e->w[0] == 0;
+    }
+}
+
+uint32_t kx_ppid(const struct kx_model *m, uint32_t pid)
+{
+    return pid < KX_MAX_PID ? m->ppid[pid] : 0;
+}
+
+const char *kx_label(const struct kx_model *m, int idx, char *buf, size_t n)
+{
+    if (idx < 0) {
+        snprintf(buf, n, "idle");
+        return buf;
+    }
+    const struct kx_thread *t = &m->th[idx];
+    if (t->comm[0] && t->name[0])
+        snprintf(buf, n, "%s/%s", t->comm, t->name);
+    else if (t->comm[0])
+        snprintf(buf, n, "%s/%u", t->comm, t->tid);
+    else if (t->name[0])
+        snprintf(buf, n, "%s", t->name);
+    else
+        snprintf(buf, n, "pid%u/%u", t->pid, t->tid);
+    return buf;
+}
+
+int kx_event_thread(struct kx_model *m, const struct kev_event *e)
+{
+    if (e->cls == KEV_C_PR_TH && e->ev <= KEV_TH_DESTROY && e->nw >= 2)
+        return kx_thread(m, e->w[0], e->w[1]);
+    return m->cur[e->cpu];
+}
+
+// ---- names and helpers -------------------------------------------------------------------------
+
+const char *kx_kcall_name(unsigned call, char *buf, size_t n)
+{
+    const char *s = kev_kcall_name(call);
+    if (s)
+        return s;
+    snprintf(buf, n, "kc%u", call);
+    return buf;
+}
+
+int kx_user_string(const struct kev_reader *r, const struct kev_event *e, char *buf, size_t n)
+{
+    if (e->nslots < 2) {
+        buf[0] = 0;
+        return 0;
+    }
+    kev_event_string(r, e, 0, buf, n);
+    size_t len = strlen(buf);
+    // The text and its NUL fill the event's slots (8 bytes a slot, the last padded), and a
+    // string alone takes at least two slots: trace_emit_string pads a text under 8 bytes to 9
+    // bytes, so that it is told from a two-word event (docs/trace-api.md). A text that ends
+    // a slot or more before the event does is words that happen to start with a printable byte.
+    size_t slots = (len + 1u + 7u) / 8u < 2u ? 2u : (len + 1u + 7u) / 8u;
+    return len > 0 && !strchr(buf, '?') && slots >= e->nslots;
+}
+
+void kx_user_text(const struct kev_reader *r, struct kev_userreg *g, uint32_t pid,
+                  const struct kev_event *e, int with_name, char *out, size_t n)
+{
+    char v[256];
+    int str = kx_user_string(r, e, v, sizeof(v));
+    if (e->ev == KEV_USER_REGISTRY && g && str)
+        kev_userreg_add(g, pid, v);
+    const struct kev_ureg_entry *u = g ? kev_userreg_find(g, pid, e->ev) : NULL;
+    if (!str && u && u->fmt[0]) {
+        kev_userreg_format(u->fmt, e->w, e->nw, v, sizeof(v));
+    } else if (!str) {
+        size_t k = 0;
+        v[0] = 0;
+        for (unsigned i = 0; i < e->nw && k + 12 < sizeof(v); i++)
+            k += (size_t)snprintf(v + k, sizeof(v) - k, "%s0x%x", i ? " " : "", e->w[i]);
+    }
+    snprintf(out, n, "%s%s%s", with_name && u ? u->name : "", with_name && u ? ": " : "", v);
+}
+
+// BOOT_DATE's layouts: date(1)'s with or without a zone, ISO 8601.
+int64_t kx_boot_time(const struct kev_reader *r)
+{
+    static const char *const layouts[] = { "%a %b %d %H:%M:%S %Y", "%a %b %d %H:%M:%S UTC %Y",
+                                           "%a %b %d %H:%M:%S GMT %Y", "%Y-%m-%dT%H:%M:%SZ",
+                                           "%Y-%m-%d %H:%M:%S" };
+    unsigned n;
+    const char *v = kev_attr(r, "BOOT_DATE", &n);
+    char buf[64];
+    if (!v || n >= sizeof(buf))
+        return 0;
+    memcpy(buf, v, n);
+    buf[n] = 0;
+    for (unsigned i = 0; i < sizeof(layouts) / sizeof(layouts[0]); i++) {
+        struct tm tm;
+        memset(&tm, 0, sizeof(tm));
+        const char *end = strptime(buf, layouts[i], &tm);
+        if (end && !*end)
+            return (int64_t)timegm(&tm);
+    }
+    return 0;
+}
+
+double kx_seconds(const struct kev_reader *r, uint64_t cycles)
+{
+    return r->kr_cycles_per_sec ? (double)cycles / (double)r->kr_cycles_per_sec : 0.0;
+}
+
+void kx_json_str(FILE *f, const char *s)
+{
+    putc('"', f);
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        size_t k = c >= 0x80 ? kev_utf8_len((const uint8_t *)s, 4) : 0; // ends at the NUL
+        if (k)      // UTF-8 text (a process's name) as it is
+            fwrite(s, 1, k, f), s += k - 1;
+        else if (c == '"' || c == '\\')
+            putc('\\', f), putc(c, f);
+        else if (c < 0x20 || c >= 0x7f)
+            fprintf(f, "\\u%04x", c);
+        else
+            putc(c, f);
+    }
+    putc('"', f);
+}
+
+unsigned kx_log2_bucket(uint64_t v)
+{
+    return v ? 64u - (unsigned)__builtin_clzll(v) : 0u;
+}

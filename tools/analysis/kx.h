@@ -1,0 +1,120 @@
+// SPDX-License-Identifier: MIT
+// The base of the analysis model every host tool over a .kev links (tools/analysis/): loading a .kev
+// file through the shared decoder (trace/kev_decode.c; nothing here parses the format) and a
+// small model of the system the tools all need: a table of threads with names and priorities,
+// the thread running on each CPU, and whether the START snapshot is being replayed.
+// The model is updated by kx_model_update() after a tool has looked at an event, so a tool
+// sees the state *before* the event (the previous thread of a context switch, for example).
+// Single-threaded; all state is in caller-owned structs (large: keep them static or on the heap).
+#ifndef TOOLS_KX_H
+#define TOOLS_KX_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <trace/kev_decode.h>
+
+// ---- files -------------------------------------------------------------------------------------
+struct kx_file {
+    uint8_t *data;
+    size_t len;
+    int mapped;           // data is mmap'd (else malloc'd)
+    struct kev_reader *r; // malloc'd
+};
+
+// Read path and parse its header; on failure print "tool: path: reason" and return -1.
+int kx_open(const char *tool, const char *path, struct kx_file *f);
+void kx_close(struct kx_file *f);
+// An argument a tool's own options did not take: an unknown option (or one missing its value)
+// is a usage error, the first other word is the input FILE (*in), a second one an error.
+// Returns 0, or 2 (the exit status for bad usage) after saying why.
+int kx_arg_file(const char *tool, const char *a, const char **in, void (*usage)(FILE *));
+// Decode every event, calling cb(user, r, e); on a decoding error print the message and
+// return 1 (the events before the problem have been delivered), else 0.
+int kx_decode(const char *tool, struct kx_file *f, kev_cb cb, void *user);
+// The same, with events delivered in time order across CPUs (kx_sort.c): for the tools that
+// follow threads and messages from one CPU to another. One CPU: the same as kx_decode.
+int kx_decode_sorted(const char *tool, struct kx_file *f, kev_cb cb, void *user);
+// The same events one at a time, for a reader that pulls (kevsql's cursors): kx_src_next gives
+// 1 with *e (its words valid until the next call), 0 at the end, else the decoder's error
+// (kev_error(r)) or -1 out of memory; the events before an error were given. r: opened with
+// kev_open, not yet decoded. kx_src_new returns NULL out of memory.
+struct kx_src;
+struct kx_src *kx_src_new(struct kev_reader *r);
+int kx_src_next(struct kx_src *s, struct kev_event *e);
+void kx_src_free(struct kx_src *s);
+
+// ---- the model ---------------------------------------------------------------------------------
+#define KX_MAX_THREADS 4096u
+#define KX_HASH        8192u // power of two, > 2 * KX_MAX_THREADS
+#define KX_STATE_UNKNOWN 255u
+#define KX_NO_THREAD   (-1)
+#define KX_MAX_PID     1024u // parents are remembered for pids below this
+
+struct kx_thread {
+    uint32_t pid, tid;
+    char name[KEV_NAME_MAX]; // thread name ("" when unknown)
+    int renamed;             // ThreadName changed a name it had (a main thread then shows it)
+    char comm[KEV_NAME_MAX]; // process name ("" when unknown)
+    int prio;                // -1 when unknown (from wide-mode state events and PRIO_CHANGE)
+    unsigned state;          // last KEV_TH_* state, or KX_STATE_UNKNOWN
+    int cpu;                 // CPU it runs on, or -1
+};
+
+struct kx_model {
+    const struct kev_reader *r;
+    struct kx_thread th[KX_MAX_THREADS];
+    unsigned nth;
+    int32_t hash[KX_HASH];    // thread index + 1, 0 = empty
+    int cur[KEV_MAX_CPUS];    // running thread index per CPU, or KX_NO_THREAD
+    int prev[KEV_MAX_CPUS];   // thread that left the CPU since its last RUNNING event, or -1
+    unsigned irq[KEV_MAX_CPUS];        // irq + 1 while an interrupt (or its handler) runs, else 0
+    uint8_t irq_how[KEV_MAX_CPUS];     // 1 entered by INT_ENTER, 2 by a bare HANDLER_ENTER
+    int in_snapshot;          // between SYSTEM SNAPSHOT start and end
+    uint64_t first_t, last_t; // first and last event time (cycles) seen so far
+    int have_t;
+    uint32_t ppid[KX_MAX_PID]; // parent of each process from PROCCREATE events (0 unknown)
+};
+
+// Start a model for r (after kev_open): threads named in the system page are added.
+void kx_model_init(struct kx_model *m, const struct kev_reader *r);
+// The same on a model already zero (calloc'd: its untouched pages stay unmapped).
+void kx_model_setup(struct kx_model *m, const struct kev_reader *r);
+// Index of thread (pid, tid), added when new; KX_NO_THREAD when the table is full.
+int kx_thread(struct kx_model *m, uint32_t pid, uint32_t tid);
+// Apply e (any class) to the model. The START snapshot's state events are all written on the
+// CPU that took it: a thread it lists as running is placed by the snapshot's per-CPU entries
+// (SYSTEM SNAPSHOT 2 | cpu << 8, who: that CPU runs who; the kernel writes none for a CPU
+// running its idle thread), an idle thread it lists as running on its own CPU (the kernel
+// makes one per CPU, tid k + 1 for CPU k, each pinned there), any other on the snapshot's CPU.
+void kx_model_update(struct kx_model *m, const struct kev_event *e);
+// The CPU a snapshot entry names (SYSTEM SNAPSHOT 2 | cpu << 8), -1 when e is none.
+int kx_snapshot_cpu(const struct kev_event *e);
+// Parent of process pid as PROCCREATE gave it, 0 when unknown.
+uint32_t kx_ppid(const struct kx_model *m, uint32_t pid);
+// "comm/name" or "comm" or "pid N" into buf.
+const char *kx_label(const struct kx_model *m, int idx, char *buf, size_t n);
+// Thread the event belongs to: the pid/tid in a thread event, else the CPU's current thread.
+int kx_event_thread(struct kx_model *m, const struct kev_event *e);
+
+// ---- names and small helpers -------------------------------------------------------------------
+// Kernel-call name from the decoder's table, or "kc<N>" in buf.
+const char *kx_kcall_name(unsigned call, char *buf, size_t n);
+// A user event's payload is a printable NUL-terminated string (copied into buf).
+int kx_user_string(const struct kev_reader *r, const struct kev_event *e, char *buf, size_t n);
+// A user event as every tool shows it: "NAME: value" when its process registered the code
+// (trace/kev_userreg.h; a registration itself, code KEV_USER_REGISTRY, is added to g), value
+// its text, its words through the registered format, else its words in hex. g may be NULL.
+struct kev_userreg;
+void kx_user_text(const struct kev_reader *r, struct kev_userreg *g, uint32_t pid,
+                  const struct kev_event *e, int with_name, char *out, size_t n);
+// The header's BOOT_DATE as UTC seconds since the epoch, 0 when absent or not understood.
+int64_t kx_boot_time(const struct kev_reader *r);
+// Seconds from cycles.
+double kx_seconds(const struct kev_reader *r, uint64_t cycles);
+// Write s as a JSON string (quoted, escaped).
+void kx_json_str(FILE *f, const char *s);
+// Index of the power-of-two bucket of v (0 for v == 0, else 1 + floor(log2 v)).
+unsigned kx_log2_bucket(uint64_t v);
+
+#endif

@@ -1,0 +1,81 @@
+// SPDX-License-Identifier: MIT
+// Message matching for the analysis model: links COMM events into messages, each a send
+// (SND_MESSAGE / SND_PULSE in the client's context), its receive (REC_* in the server's
+// context) and its reply (REPLY_MESSAGE / MSG_ERROR), and nests the messages a server sends
+// while it serves another (client -> server -> driver) so that a request's critical path can
+// be rebuilt when the outer request is replied to.
+// Matching rules: a receive in the server's context takes the oldest pending send from the
+// sender pid it names to the receiving process (docs/kev-format.md); a receive written in the
+// sender's context (the kernel hands the message to a waiting receiver, named as
+// pid << 16 | tid) takes the sender's newest pending send with the same id; one the kernel
+// writes in the receiver's own context (naming itself) takes the oldest pending send with the
+// same id (a pulse: SND_PULSE's second word); a reply takes the
+// message its server is serving with that receive id (and client pid, when not 0). Sends
+// never received and replies without a send are counted, not fatal. A thread blocks in
+// MsgSend until the reply, so a new message from it ends any earlier one still open (its
+// events were lost): that one is dropped and counted as stale (messages sent when the
+// running thread is unknown count as one thread).
+// Records live in a fixed pool; a request and the messages nested in it are freed when it
+// completes. Single-threaded.
+#ifndef TOOLS_KX_MSG_H
+#define TOOLS_KX_MSG_H
+
+#include "kx.h"
+
+#define KX_MSG_MAX 512u // messages in flight (a lossy trace's stale ones are dropped when full)
+
+enum kx_msg_step { KX_MSG_NONE, KX_MSG_SEND, KX_MSG_RECV, KX_MSG_REPLY };
+
+struct kx_msg {
+    int used, pulse, done, error;
+    int client, server;              // thread indices (server: KX_NO_THREAD until received;
+                                     // client: KX_NO_THREAD when an interrupt sent it)
+    unsigned irq;                    // irq + 1 when sent from an interrupt, else 0
+    unsigned send_cpu;               // the CPU the send was written on
+    uint32_t client_pid, srv_pid, coid, rcvid;
+    uint64_t t_send, t_recv, t_reply;
+    uint64_t id;                     // 1, 2, ... in send order (a flow id)
+    int parent, first_child, next_sibling; // nesting (indices, -1 = none)
+};
+
+struct kx_msgs {
+    struct kx_msg m[KX_MSG_MAX];
+    int serving[KX_MAX_THREADS];     // innermost message each thread serves, or -1
+    int live[KX_MSG_MAX];            // indices of used records, unordered
+    unsigned nlive;
+    int pos[KX_MSG_MAX];             // where each used record is in live[]
+    // Scan keys of live[k], kept beside it so that lookups stay in a few cache lines:
+    // lst = 1 pulse | 2 received | 4 done, lkey = srv_pid, lsrv = server, lcli = client thread.
+    uint8_t lst[KX_MSG_MAX];
+    uint32_t lkey[KX_MSG_MAX];
+    int lsrv[KX_MSG_MAX], lcli[KX_MSG_MAX];
+    int freel[KX_MSG_MAX];           // unused records
+    unsigned nfree;
+    uint64_t next_id;
+    uint64_t unmatched_recv, unmatched_reply, overflow;
+    uint64_t stale;                  // messages dropped: their client sent again (events lost)
+};
+
+// One step of a critical path: thread `th` worked on the request from t0 to t1 (`waiting`:
+// the client blocked before the server received the message).
+struct kx_seg {
+    int th;
+    uint64_t t0, t1;
+    int waiting;
+};
+
+void kx_msgs_init(struct kx_msgs *q);
+// The same on records already zero.
+void kx_msgs_setup(struct kx_msgs *q);
+// Apply a COMM event (e->cls == KEV_C_COMM; the model gives the current thread). Returns the
+// step and sets *msg to the record concerned (valid until the next call), or KX_MSG_NONE.
+enum kx_msg_step kx_msgs_event(struct kx_msgs *q, struct kx_model *m, const struct kev_event *e,
+                               const struct kx_msg **msg);
+// After a KX_MSG_REPLY of a request that nests no deeper than its client (a root): its
+// critical path into seg[0..max), returned count; *depth gets the number of threads chained.
+unsigned kx_msgs_path(const struct kx_msgs *q, const struct kx_msg *root, struct kx_seg *seg,
+                      unsigned max, unsigned *depth);
+// Free a completed root and what it nests (call after kx_msgs_path).
+void kx_msgs_release(struct kx_msgs *q, const struct kx_msg *root);
+
+#endif

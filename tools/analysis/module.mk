@@ -1,0 +1,45 @@
+# SPDX-License-Identifier: MIT
+# The analysis model every host tool over a .kev links (tools/analysis/): the time-ordered
+# event source, the thread model, ids in Linux terms, message matching, the analyses (CPU,
+# states, kernel calls, interrupts, messages, waits, losses, user events) and their JSON form,
+# the stack samples. kevstat prints it, kevreport draws it, the converters map it, kevsql
+# serves it as tables: each answer is computed here once.
+AN := tools/analysis
+# The model and the decoder it reads through.
+AN_MODEL  := $(AN)/kx.c $(AN)/kx_ids.c $(AN)/kx_sort.c tools/common/tool_file.c tools/common/tool_map.c \
+             trace/kev_userreg.c trace/kev_decode.c trace/kev_text.c trace/kev_file.c \
+             trace/kev_names.c trace/kev_panic.c trace/kev_stack.c trace/kev_image.c
+AN_MSG    := $(AN)/kx_msg.c
+# The analyses (with the message matching and the wait analysis they use).
+AN_STATS  := $(AN)/kx_stats.c $(AN)/kx_stats_json.c $(AN_MSG) $(AN)/kx_wait.c $(AN)/kx_wait_json.c \
+             $(AN)/kx_load.c
+# The stack samples, their frames named with libdwfl from the ELF files the capture ran, found by
+# build id (tool_syms.c; link with -ldw -lelf).
+AN_STACKS := $(AN)/kx_stacks.c tools/common/tool_elfsym.c tools/common/tool_syms.c
+
+# Unit tests of the model and the analyses (cmocka, ASan + UBSan).
+$(HT)/test_kx: $(call host_test_objs,test/tools/test_kx.c $(AN_STATS) $(filter-out $(AN)/kx_sort.c \
+                                     trace/kev_panic.c trace/kev_stack.c,$(AN_MODEL)))
+	@echo "  TESTLD  $@"
+	$(Q)$(HOST_CC) $(HOST_TLDFLAGS) -o $@ $^ -lcmocka
+HOST_TESTS += $(HT)/test_kx
+
+# The wait analysis's priority inversions over hand-built event sequences (every middle
+# thread with its own share of the time lost).
+HOST_TESTS += $(HT)/test_kev_wait
+$(HT)/test_kev_wait: $(call host_test_objs,test/unit/test_kev_wait.c $(AN)/kx_wait.c \
+                         trace/kev_decode.c trace/kev_text.c trace/kev_file.c trace/kev_names.c)
+	@echo "  LINK    $@"
+	$(Q)$(HOST_CC) -o $@ $^ -lcmocka $(HOST_TLDFLAGS)
+
+# libFuzzer target for the model as kevsql's tables walk it (time order, every record); seeds:
+# small kevgen traces and a two-CPU kevscen4 one.
+FUZZ_BINS += build/fuzz/fuzz_kev_model
+build/fuzz/fuzz_kev_model: test/fuzz/fuzz_kev_model.c $(AN_STATS) $(AN_MODEL) $(H)/kevgen $(HT)/kevscen4
+	@mkdir -p $(dir $@) $(dir $@)seeds-fuzz_kev_model
+	@echo "  FUZZCC  $@"
+	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ $(filter %.c,$^)
+	$(Q)$(H)/kevgen -n 60 -o $(dir $@)seeds-fuzz_kev_model/le.kev >/dev/null
+	$(Q)$(H)/kevgen -b -e -n 200 -o $(dir $@)seeds-fuzz_kev_model/be.kev >/dev/null
+	$(Q)$(H)/kevgen -k 1 -d 0 -n 1100 -o $(dir $@)seeds-fuzz_kev_model/lost.kev >/dev/null
+	$(Q)$(HT)/kevscen4 -r 2 smp $(dir $@)seeds-fuzz_kev_model/smp.kev >/dev/null

@@ -1,0 +1,136 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# kevsql's figures (docs/PERFORMANCE.md, "kevsql"), each beside what it is compared with, in the
+# same run on the same machine; every time is the median of RUNS runs (default 3,
+# KEVSQL_BENCH_RUNS) of the whole command:
+#   traceprinter_events_per_s, sql_scan_events_per_s: a 10M-event kevgen trace printed by
+#       traceprinter (> /dev/null), and counted by SELECT count(*) FROM event (the largest table)
+#   kevstat_cpu_s_10M, sql_cpu_by_thread_s_10M: each thread's CPU time on that trace, by
+#       kevstat -s cpu and by SELECT utid, sum(dur) FROM sched_slice GROUP BY utid
+#   sql_peak_anon_mb_10M: the most anonymous memory (RssAnon, the mapped trace's pages aside)
+#       a kevsql process held over that trace for the queries above and thread_state's count
+#   sql_loaded_cpu_by_thread_s_10M, sql_loaded_peak_anon_mb_10M: the other design, the same
+#       answer from sched_slice loaded into an SQLite table first (CREATE TABLE AS SELECT)
+#   sql_fleet_speedup_2proc: 200 traces of 100k events, one query, -j 2 against -j 1
+#   sql_fleet_speedup_dask_2workers: the same on a Dask cluster on this machine (Debian's
+#       dask-scheduler and dask-worker, one thread each): 2 workers against 1
+# usage: bench_kevsql.sh [BINDIR [SCRATCHDIR]]  (defaults: build/host build/bench-kevsql)
+set -eu
+bin=${1:-build/host}
+dir=${2:-build/bench-kevsql}
+runs=${KEVSQL_BENCH_RUNS:-3}
+n=${KEVSQL_BENCH_EVENTS:-10000000}
+ntraces=${KEVSQL_BENCH_TRACES:-200}
+mkdir -p "$dir"
+py=/usr/bin/python3
+
+"$bin/kevgen" -n "$n" -k 64 -d 10000 -o "$dir/bench.kev" >/dev/null
+events=$("$bin/kevsql" --csv --no-header "$dir/bench.kev" "SELECT count(*) FROM event")
+[ "${events:-0}" -ge "$n" ] || { echo "bench_kevsql: only ${events:-0} events in the trace" >&2; exit 1; }
+echo "# $events events, $(stat -c %s "$dir/bench.kev") bytes of .kev, $runs runs each" >&2
+
+# median NAME COMMAND...: the median wall time (s) of RUNS runs of the command
+median() {
+    local name=$1 t0 t1 i times=()
+    shift
+    for i in $(seq "$runs"); do
+        t0=$(date +%s.%N)
+        "$@" >/dev/null
+        t1=$(date +%s.%N)
+        times+=("$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.6f", b - a }')")
+    done
+    echo "# $name: ${times[*]} s" >&2
+    printf '%s\n' "${times[@]}" | sort -g | sed -n "$(( (runs + 1) / 2 ))p"
+}
+
+# peak_anon COMMAND...: the most RssAnon (MB) the process held, sampled every 2 ms
+peak_anon() {
+    "$py" - "$@" <<'PY'
+import subprocess, sys, time
+p = subprocess.Popen(sys.argv[1:], stdout=subprocess.DEVNULL)
+peak = 0
+while p.poll() is None:
+    try:
+        for line in open("/proc/%d/status" % p.pid):
+            if line.startswith("RssAnon:"):
+                peak = max(peak, int(line.split()[1]))
+    except OSError:
+        pass
+    time.sleep(0.002)
+if p.returncode:
+    sys.exit(p.returncode)
+print("%.1f" % (peak / 1024))
+PY
+}
+
+q_cpu="SELECT utid, sum(dur) FROM sched_slice GROUP BY utid"
+tp=$(median traceprinter "$bin/traceprinter" "$dir/bench.kev")
+scan=$(median sql_scan "$bin/kevsql" "$dir/bench.kev" "SELECT count(*) FROM event")
+ks=$(median kevstat_cpu "$bin/kevstat" -s cpu "$dir/bench.kev")
+sc=$(median sql_cpu "$bin/kevsql" "$dir/bench.kev" "$q_cpu")
+loaded="CREATE TEMP TABLE s AS SELECT * FROM sched_slice; SELECT utid, sum(dur) FROM s GROUP BY utid"
+sl=$(median sql_loaded_cpu "$bin/kevsql" "$dir/bench.kev" "$loaded")
+anon=0
+for q in "$q_cpu" "SELECT count(*) FROM event" "SELECT count(*) FROM thread_state"; do
+    a=$(peak_anon "$bin/kevsql" "$dir/bench.kev" "$q")
+    echo "# peak anonymous memory: $a MB for $q" >&2
+    anon=$(awk -v a="$a" -v b="$anon" 'BEGIN { print a > b ? a : b }')
+done
+lanon=$(peak_anon "$bin/kevsql" "$dir/bench.kev" "$loaded")
+printf 'BENCH traceprinter_events_per_s %.0f events/s\n' "$(awk -v e="$events" -v t="$tp" 'BEGIN { print e / t }')"
+printf 'BENCH sql_scan_events_per_s %.0f events/s\n' "$(awk -v e="$events" -v t="$scan" 'BEGIN { print e / t }')"
+printf 'BENCH sql_scan_vs_traceprinter_x %.1f x\n' "$(awk -v a="$tp" -v b="$scan" 'BEGIN { print a / b }')"
+printf 'BENCH kevstat_cpu_s_10M %.2f s\n' "$ks"
+printf 'BENCH sql_cpu_by_thread_s_10M %.2f s\n' "$sc"
+printf 'BENCH sql_cpu_vs_kevstat_x %.2f x\n' "$(awk -v a="$sc" -v b="$ks" 'BEGIN { print a / b }')"
+printf 'BENCH sql_peak_anon_mb_10M %.1f MB\n' "$anon"
+printf 'BENCH sql_loaded_cpu_by_thread_s_10M %.2f s\n' "$sl"
+printf 'BENCH sql_loaded_peak_anon_mb_10M %.1f MB\n' "$lanon"
+rm -f "$dir/bench.kev"
+
+# ---- many traces ---------------------------------------------------------------------------------
+mkdir -p "$dir/fleet"
+for i in $(seq "$ntraces"); do
+    "$bin/kevgen" -s "$i" -n 100000 -o "$dir/fleet/t$(printf '%03d' "$i").kev" >/dev/null
+done
+q_fleet="SELECT utid, sum(dur) AS cpu FROM sched_slice GROUP BY utid"
+j1=$(median fleet_j1 "$bin/kevsql" -j 1 --csv "$q_fleet" "$dir/fleet")
+j2=$(median fleet_j2 "$bin/kevsql" -j 2 --csv "$q_fleet" "$dir/fleet")
+printf 'BENCH sql_fleet_1proc_s %.2f s\n' "$j1"
+printf 'BENCH sql_fleet_2proc_s %.2f s\n' "$j2"
+printf 'BENCH sql_fleet_speedup_2proc %.2f x\n' "$(awk -v a="$j1" -v b="$j2" 'BEGIN { print a / b }')"
+
+# A Dask cluster on this machine: a scheduler and one worker, then a second one.
+pids=()
+stop() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done; wait 2>/dev/null || true; }
+trap stop EXIT
+port=$("$py" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+url=tcp://127.0.0.1:$port
+(cd "$dir" && exec dask-scheduler --host 127.0.0.1 --port "$port" --no-dashboard --no-show \
+    > "$dir/scheduler.log" 2>&1) &
+pids+=($!)
+workers() { # workers N: wait until N workers are registered
+    local i k
+    for i in $(seq 120); do
+        k=$("$py" -c "from distributed import Client; c = Client('$url', timeout=5); print(len(c.scheduler_info()['workers'])); c.close()" 2>/dev/null || true)
+        [ "${k:-0}" = "$1" ] && return 0
+        sleep 1
+    done
+    echo "bench_kevsql: the Dask cluster did not get $1 workers" >&2
+    return 1
+}
+worker() {
+    (cd "$dir" && exec dask-worker "$url" --host 127.0.0.1 --nworkers 1 --nthreads 1 --no-nanny \
+        --no-dashboard --local-directory "$dir/w$1" > "$dir/worker$1.log" 2>&1) &
+    pids+=($!)
+}
+worker 1
+workers 1
+d1=$(median dask_1worker "$bin/kevsql" --scheduler "$url" --csv "$q_fleet" "$dir/fleet")
+worker 2
+workers 2
+d2=$(median dask_2workers "$bin/kevsql" --scheduler "$url" --csv "$q_fleet" "$dir/fleet")
+printf 'BENCH sql_fleet_dask_1worker_s %.2f s\n' "$d1"
+printf 'BENCH sql_fleet_dask_2workers_s %.2f s\n' "$d2"
+printf 'BENCH sql_fleet_speedup_dask_2workers %.2f x\n' "$(awk -v a="$d1" -v b="$d2" 'BEGIN { print a / b }')"
+rm -rf "$dir/fleet"

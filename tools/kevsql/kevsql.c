@@ -1,0 +1,461 @@
+// SPDX-License-Identifier: MIT
+// kevsql: SQL over .kev traces (docs/sql.md).
+//   kevsql TRACE.kev 'SELECT ...'        the query's rows as a table (--csv, --json: typed)
+//   kevsql TRACE.kev                     an interactive shell (Debian's sqlite3 with the
+//                                        extension loaded and the trace open)
+//   kevsql --check TRACE.kev 'SELECT'    exit 1 when the query returns a row (CI asserts)
+//   kevsql 'SELECT ...' A.kev B.kev DIR  every trace in parallel (-j N): one table with the
+//                                        trace and its metadata (board, build, boot date);
+//                                        --merge 'SELECT ... FROM result' over their union
+//   ... --scheduler tcp://HOST:8786      the same on a Dask distributed cluster (kevsql_dask.py)
+// The extension (kevsql.so's code, linked in) is registered with sqlite3_auto_extension.
+// Exit status: 0 ok (--check: no row), 1 a row with --check, a damaged or unreadable trace, or
+// a failing query; 2 bad usage.
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "kevsql.h"
+
+int sqlite3_kevsql_init(sqlite3 *db, char **err, const sqlite3_api_routines *api);
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+        "usage: kevsql [--csv|--json] [--check] [--lenient] TRACE.kev ['SELECT ...']\n"
+        "       kevsql [--csv|--json] [-j N] [--merge 'SELECT ... FROM result'] 'SELECT ...'\n"
+        "              TRACE.kev|DIR...\n"
+        "       kevsql ... --scheduler tcp://HOST:PORT 'SELECT ...' TRACE.kev|DIR...\n"
+        "SQL over .kev traces: Perfetto's tables (sched_slice, thread_state, thread, process, cpu,\n"
+        "slice, counter, args, metadata, track, instant) and the kernel's own (event, kcall, irq,\n"
+        "msg, wait, user_event, fault, stack_sample, prio_change, lost, cpu_state, cpu_load(NS),\n"
+        "deadlock, ...) with a library of views (thread_cpu, irq_latency, period_jitter,\n"
+        "priority_inversion, deadlock_cycle, lock_contention, msg_latency, ...): SELECT * FROM\n"
+        "kev_tables lists them; docs/sql.md says what each column means. Times: ns since boot.\n"
+        "  One trace and a query: the rows as a table; one trace alone: an interactive shell\n"
+        "  (Debian's sqlite3 with the extension loaded and the trace open).\n"
+        "  Several traces (or a directory of .kev files): the query on each, in parallel, as one\n"
+        "  table whose first columns are the trace, its board, build and boot date.\n"
+        "  --csv, --json     CSV with a header line; JSON {\"columns\": [{name, type}], \"rows\"}\n"
+        "                    with numbers as numbers\n"
+        "  --no-header       table and CSV without the header line\n"
+        "  --check           exit 1 when the query returns a row (printed), else 0\n"
+        "  --lenient         a damaged trace: its rows up to the damage (said on stderr, exit 1)\n"
+        "                    instead of failing the query there\n"
+        "  -j N              traces queried at once (default: the CPUs)\n"
+        "  --merge SQL       a query over the union of the traces' rows, the table \"result\"\n"
+        "  --scheduler URL   run on a Dask distributed cluster (its scheduler's address); the\n"
+        "                    workers open a trace by its path when they all see it, else it is\n"
+        "                    sent to them (--send: always)\n"
+        "  -h, --help        this text\n"
+        "Exit status: 0 ok, 1 a row with --check, a damaged or unreadable trace or a failing\n"
+        "query, 2 bad usage.\n");
+}
+
+// ---- output -------------------------------------------------------------------------------------
+
+static void csv_field(FILE *f, const char *s)
+{
+    if (!strpbrk(s, ",\"\n\r")) {
+        fputs(s, f);
+        return;
+    }
+    putc('"', f);
+    for (; *s; s++) {
+        if (*s == '"')
+            putc('"', f);
+        putc(*s, f);
+    }
+    putc('"', f);
+}
+
+static void json_str(FILE *f, const char *s)
+{
+    putc('"', f);
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        if (*p == '"' || *p == '\\')
+            putc('\\', f), putc(*p, f);
+        else if (*p < 0x20)
+            fprintf(f, "\\u%04x", *p);
+        else
+            putc(*p, f);
+    }
+    putc('"', f);
+}
+
+// Table output keeps every row until the end to size its columns: fine for the answers of
+// questions; a long listing is better as --csv.
+struct table {
+    char **cell;
+    size_t n, cap;
+    int ncols;
+    int *width;
+    int *numeric;
+};
+
+static int table_add(struct table *t, const char *s)
+{
+    if (t->n == t->cap) {
+        size_t cap = t->cap ? 2 * t->cap : 256;
+        char **c = realloc(t->cell, cap * sizeof(*c));
+        if (!c)
+            return -1;
+        t->cell = c, t->cap = cap;
+    }
+    int col = (int)(t->n % (size_t)t->ncols);
+    t->cell[t->n] = strdup(s);
+    if (!t->cell[t->n])
+        return -1;
+    int w = (int)strlen(s);
+    if (w > t->width[col])
+        t->width[col] = w;
+    t->n++;
+    return 0;
+}
+
+// A column's type: its declared one (a table's column), else its first row's value's (an
+// expression's), "null" when that is NULL too.
+static const char *col_type(sqlite3_stmt *st, int i, int have_row)
+{
+    const char *d = sqlite3_column_decltype(st, i);
+    if (d)
+        return strstr(d, "INT") ? "integer" : strstr(d, "REAL") ? "real" : "text";
+    if (!have_row)
+        return "null";
+    switch (sqlite3_column_type(st, i)) {
+    case SQLITE_INTEGER: return "integer";
+    case SQLITE_FLOAT: return "real";
+    case SQLITE_TEXT: return "text";
+    case SQLITE_BLOB: return "blob";
+    default: return "null";
+    }
+}
+
+// A double as JSON: the shorter of %.15g and %.17g that reads back the same, with ".0" when it
+// would read as an integer (a real column stays real for its reader).
+static void json_double(double v)
+{
+    char b[40];
+    snprintf(b, sizeof(b), "%.15g", v);
+    if (strtod(b, NULL) != v)
+        snprintf(b, sizeof(b), "%.17g", v);
+    fputs(b, stdout);
+    if (!strpbrk(b, ".eni"))
+        fputs(".0", stdout);
+}
+
+long ksq_print(sqlite3 *db, const char *sql, const struct ksq_opts *o, const char *tool)
+{
+    sqlite3_stmt *st;
+    const char *tail = sql;
+    long rows = 0;
+    int failed = 0;
+    while (tail && *tail && !failed) {
+        if (sqlite3_prepare_v2(db, tail, -1, &st, &tail) != SQLITE_OK) {
+            fprintf(stderr, "%s: %s\n", tool, sqlite3_errmsg(db));
+            return -1;
+        }
+        if (!st)
+            continue; // blanks or a comment
+        int ncols = sqlite3_column_count(st);
+        struct table t = { 0 };
+        t.ncols = ncols;
+        t.width = calloc((size_t)ncols + 1, sizeof(int));
+        t.numeric = calloc((size_t)ncols + 1, sizeof(int));
+        if (o->header && ncols && o->format == KSQ_CSV) {
+            for (int i = 0; i < ncols; i++) {
+                fputs(i ? "," : "", stdout);
+                csv_field(stdout, sqlite3_column_name(st, i));
+            }
+            putchar('\n');
+        }
+        if (ncols && o->format == KSQ_TABLE && o->header)
+            for (int i = 0; i < ncols; i++)
+                table_add(&t, sqlite3_column_name(st, i));
+        int rc = sqlite3_step(st); // the first row: the JSON header's types may need it
+        if (ncols && o->format == KSQ_JSON) {
+            fputs("{\"columns\":[", stdout);
+            for (int i = 0; i < ncols; i++) {
+                fputs(i ? ",{\"name\":" : "{\"name\":", stdout);
+                json_str(stdout, sqlite3_column_name(st, i));
+                fputs(",\"type\":", stdout);
+                json_str(stdout, col_type(st, i, rc == SQLITE_ROW));
+                putchar('}');
+            }
+            fputs("],\"rows\":[", stdout);
+        }
+        long here = 0;
+        for (; rc == SQLITE_ROW; rc = sqlite3_step(st)) {
+            if (o->format == KSQ_JSON)
+                fputs(here ? ",\n[" : "\n[", stdout);
+            for (int i = 0; i < ncols; i++) {
+                int ty = sqlite3_column_type(st, i);
+                const char *s = (const char *)sqlite3_column_text(st, i);
+                if (o->format == KSQ_CSV) {
+                    fputs(i ? "," : "", stdout);
+                    if (s)
+                        csv_field(stdout, s);
+                } else if (o->format == KSQ_JSON) {
+                    fputs(i ? "," : "", stdout);
+                    if (ty == SQLITE_NULL)
+                        fputs("null", stdout);
+                    else if (ty == SQLITE_INTEGER)
+                        printf("%lld", (long long)sqlite3_column_int64(st, i));
+                    else if (ty == SQLITE_FLOAT)
+                        json_double(sqlite3_column_double(st, i));
+                    else
+                        json_str(stdout, s ? s : "");
+                } else {
+                    if (ty == SQLITE_INTEGER || ty == SQLITE_FLOAT)
+                        t.numeric[i] = 1;
+                    if (table_add(&t, s ? s : "NULL")) {
+                        fprintf(stderr, "%s: out of memory\n", tool);
+                        failed = 1;
+                        break;
+                    }
+                }
+            }
+            if (o->format == KSQ_CSV)
+                putchar('\n');
+            else if (o->format == KSQ_JSON)
+                putchar(']');
+            here++;
+        }
+        if (o->format == KSQ_JSON && ncols)
+            fputs("]}\n", stdout);
+        if (o->format == KSQ_TABLE) {
+            for (size_t k = 0; k < t.n; k++) {
+                int col = (int)(k % (size_t)ncols);
+                int w = t.width[col];
+                int right = t.numeric[col] && !(o->header && k < (size_t)ncols);
+                printf("%s%*s%s", col ? "  " : "", right ? w : -w, t.cell[k],
+                       col == ncols - 1 ? "\n" : "");
+                free(t.cell[k]);
+            }
+        }
+        free(t.cell), free(t.width), free(t.numeric);
+        rows += here;
+        if (rc != SQLITE_DONE && !failed) {
+            fprintf(stderr, "%s: %s\n", tool, sqlite3_errmsg(db));
+            failed = 1;
+        }
+        sqlite3_finalize(st);
+    }
+    fflush(stdout);
+    return failed ? -1 : rows;
+}
+
+// ---- one trace ----------------------------------------------------------------------------------
+
+sqlite3 *ksq_open(const char *path, int lenient, const char *tool)
+{
+    sqlite3 *db;
+    if (sqlite3_open(":memory:", &db) != SQLITE_OK) {
+        fprintf(stderr, "%s: cannot open SQLite\n", tool);
+        return NULL;
+    }
+    sqlite3_stmt *st;
+    int rc = sqlite3_prepare_v2(db, "SELECT kev_open(?1, ?2)", -1, &st, NULL);
+    if (rc == SQLITE_OK) {
+        sqlite3_bind_text(st, 1, path, -1, SQLITE_STATIC);
+        sqlite3_bind_text(st, 2, lenient ? "lenient" : "strict", -1, SQLITE_STATIC);
+        rc = sqlite3_step(st) == SQLITE_ROW ? SQLITE_OK : SQLITE_ERROR;
+    }
+    if (rc != SQLITE_OK) {
+        fprintf(stderr, "%s: %s\n", tool, sqlite3_errmsg(db));
+        sqlite3_finalize(st);
+        sqlite3_close(db);
+        return NULL;
+    }
+    sqlite3_finalize(st);
+    return db;
+}
+
+// A lenient query over a damaged trace: says where, once. 1 when damaged.
+static int say_damage(sqlite3 *db, const char *path, const char *tool)
+{
+    sqlite3_stmt *st;
+    int damaged = 0;
+    if (sqlite3_prepare_v2(db, "SELECT kev_damage()", -1, &st, NULL) != SQLITE_OK)
+        return 0;
+    if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_type(st, 0) != SQLITE_NULL) {
+        fprintf(stderr, "%s: %s: damaged: %s; the results cover the events before it\n", tool,
+                path, sqlite3_column_text(st, 0));
+        damaged = 1;
+    }
+    sqlite3_finalize(st);
+    return damaged;
+}
+
+// The interactive shell: Debian's sqlite3 with the extension beside this program loaded and the
+// trace open; without them, says what is missing.
+static int shell(const char *path)
+{
+    char self[PATH_MAX], so[PATH_MAX + 16];
+    ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+    if (n <= 0) {
+        fprintf(stderr, "kevsql: cannot find where kevsql is\n");
+        return 1;
+    }
+    self[n] = 0;
+    char *slash = strrchr(self, '/');
+    if (slash)
+        *slash = 0;
+    snprintf(so, sizeof(so), "%s/kevsql.so", self);
+    if (access(so, R_OK)) {
+        fprintf(stderr, "kevsql: %s: %s (the extension the shell loads)\n", so, strerror(errno));
+        return 1;
+    }
+    char *load = NULL, *open = NULL;
+    if (asprintf(&load, ".load %s", so) < 0 || asprintf(&open, "SELECT kev_open('%s') AS tables;",
+                                                          path) < 0)
+        return 1;
+    if (strchr(path, '\'')) {
+        fprintf(stderr, "kevsql: the shell takes a path without a quote (%s)\n", path);
+        return 2;
+    }
+    execlp("sqlite3", "sqlite3", "-cmd", load, "-cmd", open, "-cmd", ".headers on", "-cmd",
+           ".mode column", ":memory:", (char *)NULL);
+    fprintf(stderr, "kevsql: sqlite3: %s (Debian's sqlite3 package is the shell; scripts/setup.sh "
+            "installs it)\n", strerror(errno));
+    return 1;
+}
+
+// Where the Dask driver is: beside this program (make copies it there).
+static int dask(int argc, char **argv)
+{
+    char self[PATH_MAX], py[PATH_MAX + 32];
+    ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+    if (n <= 0)
+        return 1;
+    self[n] = 0;
+    char *slash = strrchr(self, '/');
+    if (slash)
+        *slash = 0;
+    snprintf(py, sizeof(py), "%s/kevsql_dask.py", self);
+    char **args = calloc((size_t)argc + 3, sizeof(char *));
+    if (!args)
+        return 1;
+    args[0] = "/usr/bin/python3";
+    args[1] = py;
+    for (int i = 1; i < argc; i++)
+        args[i + 1] = argv[i];
+    execv(args[0], args);
+    fprintf(stderr, "kevsql: /usr/bin/python3: %s (Debian's python3 with python3-distributed "
+            "runs --scheduler)\n", strerror(errno));
+    return 1;
+}
+
+static int is_trace(const char *a)
+{
+    struct stat sb;
+    return stat(a, &sb) == 0 && (S_ISDIR(sb.st_mode) || S_ISREG(sb.st_mode));
+}
+
+static int run(int argc, char **argv, const char **words, struct ksq_opts *po);
+
+int main(int argc, char **argv)
+{
+    struct ksq_opts o = { .format = KSQ_TABLE, .header = 1 };
+    const char **words = calloc((size_t)argc + 1, sizeof(char *));
+    o.traces = calloc((size_t)argc + 1, sizeof(char *));
+    if (!words || !o.traces)
+        return 1;
+    int rc = run(argc, argv, words, &o);
+    free(words);
+    free(o.traces);
+    return rc;
+}
+
+// The command itself, with words and o->traces room for every argument.
+static int run(int argc, char **argv, const char **words, struct ksq_opts *po)
+{
+    struct ksq_opts o = *po;
+    int nwords = 0, many = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+            usage(stdout);
+            return 0;
+        } else if (!strcmp(a, "--csv")) {
+            o.format = KSQ_CSV;
+        } else if (!strcmp(a, "--json")) {
+            o.format = KSQ_JSON;
+        } else if (!strcmp(a, "--no-header")) {
+            o.header = 0;
+        } else if (!strcmp(a, "--check")) {
+            o.check = 1;
+        } else if (!strcmp(a, "--lenient")) {
+            o.lenient = 1;
+        } else if (!strcmp(a, "-j") && i + 1 < argc) {
+            char *end;
+            o.jobs = (int)strtol(argv[++i], &end, 10);
+            if (*end || o.jobs < 1) {
+                fprintf(stderr, "kevsql: bad -j %s\n", argv[i]);
+                return 2;
+            }
+            many = 1;
+        } else if (!strcmp(a, "--merge") && i + 1 < argc) {
+            o.merge = argv[++i];
+            many = 1;
+        } else if (!strcmp(a, "--scheduler") && i + 1 < argc) {
+            i++;
+            return dask(argc, argv);
+        } else if (!strcmp(a, "--send")) {
+            fprintf(stderr, "kevsql: --send goes with --scheduler\n");
+            return 2;
+        } else if (a[0] == '-' && a[1]) {
+            fprintf(stderr, "kevsql: unknown option or missing value: %s\n", a);
+            usage(stderr);
+            return 2;
+        } else {
+            words[nwords++] = a;
+        }
+    }
+    sqlite3_auto_extension((void (*)(void))sqlite3_kevsql_init);
+    // Which word is the query: the one that is not a file or directory.
+    int query_first = 0;
+    for (int i = 0; i < nwords; i++) {
+        if (!o.query && !is_trace(words[i])) {
+            o.query = words[i];
+            query_first = i == 0;
+        } else {
+            o.traces[o.ntraces++] = words[i];
+        }
+    }
+    if (!o.ntraces) {
+        fprintf(stderr, "kevsql: no trace given%s%s\n", o.query ? " (no such file: " : "",
+                o.query ? "the query?)" : "");
+        usage(stderr);
+        return 2;
+    }
+    struct stat sb;
+    if (o.ntraces > 1 || many || (query_first && o.query) ||
+        (stat(o.traces[0], &sb) == 0 && S_ISDIR(sb.st_mode))) {
+        if (!o.query) {
+            fprintf(stderr, "kevsql: many traces need a query\n");
+            return 2;
+        }
+        if (o.check && o.merge) {
+            fprintf(stderr, "kevsql: --check takes the merge's rows\n");
+        }
+        return ksq_fleet(&o);
+    }
+    if (!o.query)
+        return shell(o.traces[0]);
+    sqlite3 *db = ksq_open(o.traces[0], o.lenient, "kevsql");
+    if (!db)
+        return 1;
+    long rows = ksq_print(db, o.query, &o, "kevsql");
+    int damaged = o.lenient && say_damage(db, o.traces[0], "kevsql");
+    sqlite3_close(db);
+    if (rows < 0 || damaged)
+        return 1;
+    return o.check && rows > 0 ? 1 : 0;
+}

@@ -1,0 +1,224 @@
+// SPDX-License-Identifier: MIT
+// kevsql's SQLite extension (docs/sql.md): a .kev trace as tables. Internal interfaces of its
+// files: ks_trace.c (one opened trace: the mapped file, its header's facts, and the small
+// tables a first pass computes once: threads, processes, CPUs, findings), ks_vtab.c (the
+// virtual-table module every table goes through: a cursor runs the analysis model over the
+// file and gives its records as rows, decoded on demand, memory bounded by the model's tables,
+// not the trace), ks_tables.c (each table: its columns and how a record fills them), ks_ext.c
+// (the entry point, kev_open() and the standard library of views).
+// One trace per opening (kev_open); many cursors may read it at once, each with its own reader.
+#ifndef TOOLS_KS_H
+#define TOOLS_KS_H
+
+#include <sqlite3ext.h>
+#include <stdint.h>
+
+#include "../analysis/kx_stats.h"
+
+// ---- one trace ----------------------------------------------------------------------------------
+struct ks_thread {           // thread table (utid = index)
+    uint32_t pid, tid;
+    char name[KEV_NAME_MAX], comm[KEV_NAME_MAX];
+    int64_t start, end;      // cycles, -1 unknown
+    int idle, prio;
+};
+struct ks_proc {             // process table (upid = pid)
+    uint32_t pid, ppid;
+    char name[KEV_NAME_MAX];
+    int64_t start, end;
+};
+struct ks_dl {               // a deadlock cycle's link: thread waits on obj held by owner
+    unsigned cycle, pos;
+    int th, owner;
+    char obj[48];
+    int64_t t, broken;
+};
+struct ks_cpu_sum {
+    uint64_t busy, idle, none;
+};
+struct ks_user {             // a user event code of a process: a counter track
+    uint32_t pid, code;
+    char name[KEV_NAME_MAX];
+};
+
+struct ks_trace {
+    int refs;
+    char *path;
+    uint8_t *data;
+    size_t len;
+    int mapped;
+    struct kev_reader *r;    // the opened header, system page and trailer (never walked)
+    uint64_t hz;
+    uint64_t ns_per_cycle;   // 1e9 / hz when that is whole (ks_ns multiplies), else 0
+    int strict;              // a damaged file fails the statement at the damage (else: noted)
+    // The first pass (ks_trace_summary), once: small tables.
+    int have_summary;
+    int summary_err;         // the decoder's error of that pass (0 sound)
+    char summary_msg[256];
+    size_t summary_off;
+    struct ks_thread *th;
+    unsigned nth;
+    struct ks_proc *proc;
+    unsigned nproc;
+    struct ks_dl *dl;
+    unsigned ndl;
+    struct ks_cpu_sum cpu[KEV_MAX_CPUS];
+    unsigned ncpu;
+    struct ks_user *user;
+    unsigned nuser;
+    struct kx_gap *gap;      // lost-event windows
+    unsigned ngap;
+    uint64_t t_first, t_last, events, lost;
+    // The damage a walk met (any table's cursor, the first pass): its message, 0 none.
+    int walk_err;
+    char walk_msg[256];
+};
+// A walk met the decoder's error: the trace keeps the first one (kev_damage()).
+void ks_trace_damaged(struct ks_trace *t, const struct kev_reader *r, int err);
+
+// Opens path (mapped, header parsed). NULL with *err set (sqlite3_malloc'd) on failure.
+struct ks_trace *ks_trace_open(const char *path, char **err);
+void ks_trace_ref(struct ks_trace *t);
+void ks_trace_unref(struct ks_trace *t);
+// The first pass over the whole trace (cached): 0, or -1 with *err.
+int ks_trace_summary(struct ks_trace *t, char **err);
+// Nanoseconds since boot of a time in cycles.
+int64_t ks_ns(const struct ks_trace *t, uint64_t cycles);
+// The header value of TRACE_<key> as a string into buf ("" when absent).
+const char *ks_attr(const struct ks_trace *t, const char *key, char *buf, size_t n);
+
+// ---- records ------------------------------------------------------------------------------------
+// What a cursor queues: one record per row, copied from the model's (kx_rows.h) or built from
+// an event. kind says which member.
+enum ks_kind { KS_STATE, KS_KCALL, KS_IRQ, KS_MSG, KS_WAIT, KS_CPU, KS_EVENT, KS_ARG };
+
+struct ks_msg_rec {
+    uint64_t id;
+    int client, server;
+    unsigned irq;            // irq + 1 for a pulse sent inside an interrupt
+    int pulse, error;
+    uint32_t client_pid, srv_pid, coid, rcvid;
+    uint64_t t_send, t_recv, t_reply;
+    uint64_t parent;         // the message this one was sent while serving (its id), 0 none
+};
+
+struct ks_cpu_rec {
+    unsigned cpu, what;      // 1 running, 2 idle, 0 none
+    int th;
+    uint64_t t0, t1;
+};
+
+#define KS_TEXT 200u
+// An event seen by a table that reads events themselves (event, user_event, instant, fault,
+// stack_sample, prio_change, lost): its fields, its thread, and what the table made of it.
+struct ks_ev_rec {
+    uint64_t id;             // the event's ordinal in the time-ordered walk (1, 2, ...)
+    uint64_t t;
+    unsigned cls, ev, cpu, nw;
+    int th;
+    uint32_t pid;
+    uint32_t w[8];           // the first words
+    size_t offset;
+    int64_t v[6];            // table-specific numbers
+    char text[KS_TEXT];      // table-specific text (a user event's value, a stack's frames)
+    char name[64];
+};
+
+struct ks_arg {              // one row of args
+    int64_t set;             // arg_set_id
+    char key[40];
+    int type;                // SQLITE_INTEGER, SQLITE_TEXT, SQLITE_FLOAT
+    int64_t i;
+    double d;
+    char s[KS_TEXT];
+};
+
+struct ks_rec {
+    enum ks_kind kind;
+    int sub;                 // which part of the record the row is (a wait's preemptor ...)
+    union {
+        struct kx_state_row st;
+        struct kx_kcall_row kc;
+        struct kx_irq_row irq;
+        struct ks_msg_rec msg;
+        struct kw_wait wait;
+        struct ks_cpu_rec cpu;
+        struct ks_ev_rec ev;
+        struct ks_arg arg;
+    } u;
+};
+
+// ---- tables -------------------------------------------------------------------------------------
+struct ks_cursor;
+struct ks_table;
+// The model's view of the cursor's walk, for a table's hooks: the model (NULL when the table
+// needs none), the stats (NULL unless the table needs the analyses), the reader.
+struct ks_walk {
+    struct ks_trace *t;
+    struct kev_reader *r;
+    struct kx_stats *s;      // the analyses (their model is s->m), when the table needs them
+    struct kx_model *m;      // the model alone otherwise (NULL when not needed)
+    struct ks_cursor *cur;
+    uint64_t nev;            // events walked
+    int64_t param;           // a table-valued function's argument (cpu_load's width)
+    const char *fail;        // a table's reason to fail the statement (the cursor says it)
+    void *state;             // a table's own state for the walk (sqlite3_free'd at its end)
+};
+
+// How a table gets its rows.
+enum ks_source {
+    KS_SRC_SUMMARY,          // from ks_trace's first pass (small; rows by index)
+    KS_SRC_EVENTS,           // from each event (on_event), in time order: ts constraints bound the walk
+    KS_SRC_MODEL,            // from the analyses' records (sinks), in the order they complete
+};
+
+struct ks_col {
+    const char *name;
+    const char *type;        // "INTEGER", "TEXT", "REAL" (the declared type)
+    int needs_model;         // this column needs the thread model (event tables)
+};
+
+struct ks_table {
+    const char *name;
+    const char *doc;         // one line, for kev_tables() and docs/sql.md
+    enum ks_source src;
+    const struct ks_col *cols;
+    unsigned ncols;
+    int ts_col;              // the column of the row's time (constraints on it), -1 none
+    int needs_stats;         // KS_SRC_EVENTS tables that also need the analyses (user names)
+    // KS_SRC_SUMMARY: rows and their columns
+    unsigned (*nrows)(struct ks_trace *t);
+    void (*summary_col)(struct ks_trace *t, unsigned row, int col, sqlite3_context *ctx);
+    // KS_SRC_EVENTS: look at e (the model before it); queue records with ks_push
+    void (*on_event)(struct ks_walk *w, const struct kev_event *e);
+    // KS_SRC_MODEL: which of the model's records (the sink's members set here)
+    void (*sink)(struct kx_sink *k);
+    // a column of a queued record
+    void (*rec_col)(struct ks_walk *w, const struct ks_rec *rec, int col, sqlite3_context *ctx);
+    int param_col;           // a hidden column that must be given (TABLE(value)), 0 none
+    void (*on_end)(struct ks_walk *w); // after the walk (and the model's last records)
+    unsigned skip;           // parts of the analyses the table does not need (KX_SKIP_*)
+};
+
+extern const struct ks_table *const ks_tables[];
+extern const unsigned ks_ntables;
+
+// Queue a record for the cursor of walk w (copied).
+void ks_push(struct ks_walk *w, const struct ks_rec *rec);
+// The cursor's sink user (for KS_SRC_MODEL sinks): the walk.
+struct ks_walk *ks_walk_of(void *user);
+
+// Results with the time in nanoseconds, NULL for an unknown (negative) one.
+void ks_result_ns(sqlite3_context *ctx, const struct ks_trace *t, uint64_t cycles, int known);
+void ks_result_text(sqlite3_context *ctx, const char *s);
+// A thread's utid as a result (NULL for none).
+void ks_result_utid(sqlite3_context *ctx, int th);
+
+// The extension's entry point (ks_ext.c): SQLite's name for a library called kevsql.
+int sqlite3_kevsql_init(sqlite3 *db, char **err, const sqlite3_api_routines *api);
+// The virtual-table module (ks_vtab.c), its trace given as the module's client data.
+extern const sqlite3_module ks_module;
+// The standard library's views (stdlib.sql, embedded).
+extern const char kevsql_stdlib_sql[];
+
+#endif

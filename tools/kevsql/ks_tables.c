@@ -1,0 +1,1721 @@
+// SPDX-License-Identifier: MIT
+// kevsql's tables (ks.h, docs/sql.md): each one's columns and how a record of the analysis
+// model (tools/analysis/kx_rows.h) or an event fills them. Perfetto's names and columns where
+// Perfetto has the concept (its trace processor's table definitions: sched_slice, thread_state,
+// thread, process, cpu, slice, counter, args, metadata, track), the kernel's own ids, states
+// and priorities in them; tables of our own for the rest. Times are nanoseconds since boot.
+#include <stdio.h>
+#include <string.h>
+
+#include "ks.h"
+#include "../analysis/kx_ids.h"
+#include <trace/kev_stack.h>
+
+SQLITE_EXTENSION_INIT3
+
+#define NCOL(a) (sizeof(a) / sizeof((a)[0]))
+
+static const char *state_name(unsigned st)
+{
+    return st < KEV_TH_NSTATES ? kev_thread_state_name(st) : NULL;
+}
+
+static void result_u(sqlite3_context *ctx, uint64_t v)
+{
+    sqlite3_result_int64(ctx, (sqlite3_int64)v);
+}
+
+// Track ids: the kind of track in the high byte, its owner (a utid, a CPU, ...) below.
+enum { TR_KCALL = 1, TR_MSG = 2, TR_IRQ = 3, TR_INSTANT = 4, TR_CPU_BUSY = 5, TR_IRQ_MSG = 6,
+       TR_USER = 7 };
+static int64_t track_id(unsigned kind, uint64_t owner)
+{
+    return (int64_t)kind << 24 | (int64_t)(owner & 0xffffffu);
+}
+// Slice ids: the record's id and its kind in the low 3 bits (arg_set_id is the same number).
+enum { SL_KCALL, SL_IRQ, SL_HANDLER, SL_MSG, SL_INSTANT };
+static int64_t slice_id(uint64_t id, unsigned kind)
+{
+    return (int64_t)(id << 3 | kind);
+}
+
+// ============================================================================================
+// Tables of the first pass
+// ============================================================================================
+
+static unsigned thread_rows(struct ks_trace *t) { return t->nth; }
+static const struct ks_col thread_cols[] = {
+    { "utid", "INTEGER", 0 }, { "tid", "INTEGER", 0 }, { "name", "TEXT", 0 },
+    { "upid", "INTEGER", 0 }, { "start_ts", "INTEGER", 0 }, { "end_ts", "INTEGER", 0 },
+    { "is_main_thread", "INTEGER", 0 }, { "is_idle", "INTEGER", 0 },
+    { "machine_id", "INTEGER", 0 }, { "arg_set_id", "INTEGER", 0 },
+    { "pid", "INTEGER", 0 }, { "label", "TEXT", 0 }, { "priority", "INTEGER", 0 },
+};
+static void thread_col(struct ks_trace *t, unsigned row, int col, sqlite3_context *ctx)
+{
+    const struct ks_thread *x = &t->th[row];
+    char lb[80];
+    switch (col) {
+    case 0: sqlite3_result_int(ctx, (int)row); break;
+    case 1: sqlite3_result_int64(ctx, x->tid); break;
+    case 2: ks_result_text(ctx, x->name[0] ? x->name : x->comm[0] ? x->comm : NULL); break;
+    case 3: case 10: sqlite3_result_int64(ctx, x->pid); break;
+    case 4: ks_result_ns(ctx, t, (uint64_t)x->start, x->start >= 0); break;
+    case 5: ks_result_ns(ctx, t, (uint64_t)x->end, x->end >= 0); break;
+    case 6: sqlite3_result_int(ctx, x->tid == 1); break;
+    case 7: sqlite3_result_int(ctx, x->idle); break;
+    case 11: // "process/thread" as every other tool names it
+        if (x->comm[0] && x->name[0])
+            snprintf(lb, sizeof(lb), "%s/%s", x->comm, x->name);
+        else if (x->comm[0])
+            snprintf(lb, sizeof(lb), "%s/%u", x->comm, x->tid);
+        else if (x->name[0])
+            snprintf(lb, sizeof(lb), "%s", x->name);
+        else
+            snprintf(lb, sizeof(lb), "pid%u/%u", x->pid, x->tid);
+        ks_result_text(ctx, lb);
+        break;
+    case 12:
+        if (x->prio >= 0)
+            sqlite3_result_int(ctx, x->prio);
+        else
+            sqlite3_result_null(ctx);
+        break;
+    default: sqlite3_result_null(ctx);
+    }
+}
+static const struct ks_table t_thread = {
+    .name = "thread",
+    .doc = "every thread seen (Perfetto's columns; tid is the kernel's, per process)",
+    .src = KS_SRC_SUMMARY,
+    .cols = thread_cols,
+    .ncols = NCOL(thread_cols),
+    .ts_col = -1,
+    .needs_stats = 0,
+    .nrows = thread_rows,
+    .summary_col = thread_col,
+};
+
+static unsigned process_rows(struct ks_trace *t) { return t->nproc; }
+static const struct ks_col process_cols[] = {
+    { "upid", "INTEGER", 0 }, { "pid", "INTEGER", 0 }, { "name", "TEXT", 0 },
+    { "start_ts", "INTEGER", 0 }, { "end_ts", "INTEGER", 0 }, { "parent_upid", "INTEGER", 0 },
+    { "uid", "INTEGER", 0 }, { "cmdline", "TEXT", 0 }, { "arg_set_id", "INTEGER", 0 },
+};
+static void process_col(struct ks_trace *t, unsigned row, int col, sqlite3_context *ctx)
+{
+    const struct ks_proc *p = &t->proc[row];
+    switch (col) {
+    case 0: case 1: sqlite3_result_int64(ctx, p->pid); break;
+    case 2: ks_result_text(ctx, p->name[0] ? p->name : NULL); break;
+    case 3: ks_result_ns(ctx, t, (uint64_t)p->start, p->start >= 0); break;
+    case 4: ks_result_ns(ctx, t, (uint64_t)p->end, p->end >= 0); break;
+    case 5:
+        if (p->ppid || p->pid == 1)
+            sqlite3_result_int64(ctx, p->ppid);
+        else
+            sqlite3_result_null(ctx);
+        break;
+    default: sqlite3_result_null(ctx);
+    }
+}
+static const struct ks_table t_process = {
+    .name = "process",
+    .doc = "every process seen (upid is the kernel's pid)",
+    .src = KS_SRC_SUMMARY,
+    .cols = process_cols,
+    .ncols = NCOL(process_cols),
+    .ts_col = -1,
+    .needs_stats = 0,
+    .nrows = process_rows,
+    .summary_col = process_col,
+};
+
+static unsigned cpu_rows(struct ks_trace *t) { return t->ncpu; }
+static const struct ks_col cpu_cols[] = {
+    { "id", "INTEGER", 0 }, { "cpu", "INTEGER", 0 }, { "cluster_id", "INTEGER", 0 },
+    { "processor", "TEXT", 0 }, { "machine_id", "INTEGER", 0 }, { "capacity", "INTEGER", 0 },
+    { "arg_set_id", "INTEGER", 0 }, { "running_ns", "INTEGER", 0 }, { "idle_ns", "INTEGER", 0 },
+    { "none_ns", "INTEGER", 0 },
+};
+static void cpu_col(struct ks_trace *t, unsigned row, int col, sqlite3_context *ctx)
+{
+    char buf[64];
+    switch (col) {
+    case 0: case 1: sqlite3_result_int(ctx, (int)row); break;
+    case 2: sqlite3_result_int(ctx, 0); break;
+    case 3: ks_result_text(ctx, ks_attr(t, "MACHINE", buf, sizeof(buf))); break;
+    case 7: sqlite3_result_int64(ctx, ks_ns(t, t->cpu[row].busy)); break;
+    case 8: sqlite3_result_int64(ctx, ks_ns(t, t->cpu[row].idle)); break;
+    case 9: sqlite3_result_int64(ctx, ks_ns(t, t->cpu[row].none)); break;
+    default: sqlite3_result_null(ctx);
+    }
+}
+static const struct ks_table t_cpu = {
+    .name = "cpu",
+    .doc = "each CPU, with its time running threads, its idle thread, no thread known",
+    .src = KS_SRC_SUMMARY,
+    .cols = cpu_cols,
+    .ncols = NCOL(cpu_cols),
+    .ts_col = -1,
+    .needs_stats = 0,
+    .nrows = cpu_rows,
+    .summary_col = cpu_col,
+};
+
+// metadata: Perfetto's (name, key_type, int_value, str_value). Rows by index.
+enum { MD_TRACE, MD_BOARD, MD_CPUS, MD_HZ, MD_BOOT_DATE, MD_BOOT_TIME, MD_DATE, MD_SYSNAME,
+       MD_NODENAME, MD_RELEASE, MD_VERSION, MD_MACHINE, MD_FORMAT, MD_EVENTS, MD_LOST,
+       MD_START, MD_END, MD_DAMAGED, MD_DAMAGE_ERROR, MD_DAMAGE_OFFSET, MD_BUILD, MD_N };
+static const char *const md_names[MD_N] = {
+    "trace", "board", "cpus", "cycles_per_sec", "boot_date", "boot_time", "capture_date",
+    "sysname", "nodename", "release", "version", "machine", "format_version", "events",
+    "lost_events", "trace_start_ns", "trace_end_ns", "damaged", "damage_error",
+    "damage_offset", "build",
+};
+static unsigned metadata_rows(struct ks_trace *t) { return MD_N + t->r->kr_nattr; }
+static const struct ks_col metadata_cols[] = {
+    { "name", "TEXT", 0 }, { "key_type", "TEXT", 0 }, { "int_value", "INTEGER", 0 },
+    { "str_value", "TEXT", 0 },
+};
+static void metadata_col(struct ks_trace *t, unsigned row, int col, sqlite3_context *ctx)
+{
+    char buf[256];
+    const char *s = NULL;
+    int have_i = 0;
+    int64_t i = 0;
+    if (row >= MD_N) { // the header's items, as "header.KEY"
+        const struct kev_attr *a = &t->r->kr_attr[row - MD_N];
+        if (col == 0) {
+            snprintf(buf, sizeof(buf), "header.%.*s", (int)a->ka_klen, a->ka_key);
+            ks_result_text(ctx, buf);
+        } else if (col == 1) {
+            ks_result_text(ctx, "single");
+        } else if (col == 3) {
+            snprintf(buf, sizeof(buf), "%.*s", (int)a->ka_vlen, a->ka_val);
+            ks_result_text(ctx, buf);
+        } else {
+            sqlite3_result_null(ctx);
+        }
+        return;
+    }
+    if (col == 0) {
+        ks_result_text(ctx, md_names[row]);
+        return;
+    }
+    if (col == 1) {
+        ks_result_text(ctx, "single");
+        return;
+    }
+    switch (row) {
+    case MD_TRACE: s = t->path; break;
+    case MD_BOARD: s = t->r->kr_board[0] ? t->r->kr_board : ks_attr(t, "MACHINE", buf, sizeof(buf)); break;
+    case MD_CPUS: i = t->r->kr_trl_ncpu ? t->r->kr_trl_ncpu : t->r->kr_board_ncpu, have_i = 1; break;
+    case MD_HZ: i = (int64_t)t->r->kr_cycles_per_sec, have_i = 1; break;
+    case MD_BOOT_DATE: s = ks_attr(t, "BOOT_DATE", buf, sizeof(buf)); break;
+    case MD_BOOT_TIME: i = kx_boot_time(t->r), have_i = i != 0; break;
+    case MD_DATE: s = ks_attr(t, "DATE", buf, sizeof(buf)); break;
+    case MD_SYSNAME: s = ks_attr(t, "SYSNAME", buf, sizeof(buf)); break;
+    case MD_NODENAME: s = ks_attr(t, "NODENAME", buf, sizeof(buf)); break;
+    case MD_RELEASE: s = ks_attr(t, "SYS_RELEASE", buf, sizeof(buf)); break;
+    case MD_VERSION: s = ks_attr(t, "SYS_VERSION", buf, sizeof(buf)); break;
+    case MD_MACHINE: s = ks_attr(t, "MACHINE", buf, sizeof(buf)); break;
+    case MD_FORMAT:
+        snprintf(buf, sizeof(buf), "%u.%02u", t->r->kr_ver_major, t->r->kr_ver_minor);
+        s = buf;
+        break;
+    case MD_EVENTS: i = (int64_t)t->events, have_i = t->have_summary; break;
+    case MD_LOST: i = (int64_t)kev_lost_total(t->r), have_i = t->r->kr_have_trailer; break;
+    case MD_START: i = ks_ns(t, t->t_first), have_i = t->have_summary && t->events; break;
+    case MD_END: i = ks_ns(t, t->t_last), have_i = t->have_summary && t->events; break;
+    case MD_DAMAGED: i = t->summary_err != 0, have_i = t->have_summary; break;
+    case MD_DAMAGE_ERROR: s = t->summary_err ? t->summary_msg : NULL; break;
+    case MD_DAMAGE_OFFSET: i = (int64_t)t->summary_off, have_i = t->summary_err != 0; break;
+    case MD_BUILD: // the build the image came from: SYS_VERSION (the kernel's version string)
+        s = ks_attr(t, "SYS_VERSION", buf, sizeof(buf));
+        break;
+    default: break;
+    }
+    if (col == 2 && have_i)
+        sqlite3_result_int64(ctx, i);
+    else if (col == 3 && s && *s)
+        ks_result_text(ctx, s);
+    else
+        sqlite3_result_null(ctx);
+}
+static const struct ks_table t_metadata = {
+    .name = "metadata",
+    .doc = "the trace's facts: board, CPUs, clock rate, build, boot time, header items",
+    .src = KS_SRC_SUMMARY,
+    .cols = metadata_cols,
+    .ncols = NCOL(metadata_cols),
+    .ts_col = -1,
+    .needs_stats = 0,
+    .nrows = metadata_rows,
+    .summary_col = metadata_col,
+};
+
+// Tracks: per thread its kernel calls, messages and instants; per CPU its interrupts and its
+// busy counter; per interrupt the pulses it sent; per (process, user event code) a counter.
+static unsigned track_count(struct ks_trace *t, unsigned *nthr, unsigned *ncpu)
+{
+    *nthr = 3 * t->nth;
+    *ncpu = 2 * t->ncpu;
+    return *nthr + *ncpu + t->nuser;
+}
+static unsigned track_rows(struct ks_trace *t)
+{
+    unsigned a, b;
+    return track_count(t, &a, &b);
+}
+// The track of row i: its id, name, type, and owner (utid, cpu or upid; -1 none).
+static void track_of(struct ks_trace *t, unsigned i, int64_t *id, char *name, size_t n,
+                     const char **type, int *utid, int *cpu, int64_t *upid)
+{
+    unsigned nthr, ncpu;
+    track_count(t, &nthr, &ncpu);
+    *utid = *cpu = -1;
+    *upid = -1;
+    static const char *const th_type[] = { "thread_kcalls", "thread_msgs", "thread_instants" };
+    static const unsigned th_kind[] = { TR_KCALL, TR_MSG, TR_INSTANT };
+    if (i < nthr) {
+        unsigned k = i % 3, u = i / 3;
+        *id = track_id(th_kind[k], u);
+        *type = th_type[k];
+        *utid = (int)u;
+        snprintf(name, n, "%s %s", k == 0 ? "kernel calls" : k == 1 ? "messages" : "events",
+                 t->th[u].name[0] ? t->th[u].name : t->th[u].comm);
+        return;
+    }
+    i -= nthr;
+    if (i < ncpu) {
+        unsigned c = i / 2;
+        *cpu = (int)c;
+        if (i % 2 == 0) {
+            *id = track_id(TR_IRQ, c), *type = "cpu_irq";
+            snprintf(name, n, "interrupts CPU %u", c);
+        } else {
+            *id = track_id(TR_CPU_BUSY, c), *type = "cpu_busy";
+            snprintf(name, n, "cpu.busy");
+        }
+        return;
+    }
+    i -= ncpu;
+    const struct ks_user *u = &t->user[i];
+    *id = track_id(TR_USER, (uint64_t)u->pid << 10 | (u->code & 0x3ffu));
+    *type = "user_counter";
+    *upid = u->pid;
+    if (u->name[0])
+        snprintf(name, n, "%s", u->name);
+    else
+        snprintf(name, n, "user %u", u->code);
+}
+static const struct ks_col track_cols[] = {
+    { "id", "INTEGER", 0 }, { "name", "TEXT", 0 }, { "type", "TEXT", 0 },
+    { "utid", "INTEGER", 0 }, { "cpu", "INTEGER", 0 }, { "upid", "INTEGER", 0 },
+};
+static void track_col(struct ks_trace *t, unsigned row, int col, sqlite3_context *ctx)
+{
+    int64_t id, upid;
+    char name[80];
+    const char *type;
+    int utid, cpu;
+    track_of(t, row, &id, name, sizeof(name), &type, &utid, &cpu, &upid);
+    switch (col) {
+    case 0: sqlite3_result_int64(ctx, id); break;
+    case 1: ks_result_text(ctx, name); break;
+    case 2: ks_result_text(ctx, type); break;
+    case 3: ks_result_utid(ctx, utid); break;
+    case 4: ks_result_utid(ctx, cpu); break;
+    case 5:
+        if (upid >= 0)
+            sqlite3_result_int64(ctx, upid);
+        else
+            sqlite3_result_null(ctx);
+        break;
+    default: sqlite3_result_null(ctx);
+    }
+}
+static const struct ks_table t_track = {
+    .name = "track",
+    .doc = "every track: a thread's kernel calls, messages, events; a CPU's interrupts and "
+    "busy counter; a process's user-event counter",
+    .src = KS_SRC_SUMMARY,
+    .cols = track_cols,
+    .ncols = NCOL(track_cols),
+    .ts_col = -1,
+    .needs_stats = 0,
+    .nrows = track_rows,
+    .summary_col = track_col,
+};
+
+static unsigned deadlock_rows(struct ks_trace *t) { return t->ndl; }
+static const struct ks_col deadlock_cols[] = {
+    { "cycle", "INTEGER", 0 }, { "position", "INTEGER", 0 }, { "ts", "INTEGER", 0 },
+    { "broken_ts", "INTEGER", 0 }, { "utid", "INTEGER", 0 }, { "object", "TEXT", 0 },
+    { "owner_utid", "INTEGER", 0 },
+};
+static void deadlock_col(struct ks_trace *t, unsigned row, int col, sqlite3_context *ctx)
+{
+    const struct ks_dl *d = &t->dl[row];
+    switch (col) {
+    case 0: sqlite3_result_int(ctx, (int)d->cycle); break;
+    case 1: sqlite3_result_int(ctx, (int)d->pos); break;
+    case 2: ks_result_ns(ctx, t, (uint64_t)d->t, 1); break;
+    case 3: ks_result_ns(ctx, t, (uint64_t)d->broken, d->broken >= 0); break;
+    case 4: ks_result_utid(ctx, d->th); break;
+    case 5: ks_result_text(ctx, d->obj); break;
+    case 6: ks_result_utid(ctx, d->owner); break;
+    default: sqlite3_result_null(ctx);
+    }
+}
+static const struct ks_table t_deadlock = {
+    .name = "deadlock",
+    .doc = "deadlock cycles (kevstat -s waits): one row per thread of a cycle, waiting on "
+    "an object its next thread holds",
+    .src = KS_SRC_SUMMARY,
+    .cols = deadlock_cols,
+    .ncols = NCOL(deadlock_cols),
+    .ts_col = -1,
+    .needs_stats = 0,
+    .nrows = deadlock_rows,
+    .summary_col = deadlock_col,
+};
+
+static unsigned lost_rows(struct ks_trace *t) { return t->ngap; }
+static const struct ks_col lost_cols[] = {
+    { "cpu", "INTEGER", 0 }, { "ts", "INTEGER", 0 }, { "dur", "INTEGER", 0 },
+    { "lost", "INTEGER", 0 }, { "after_end", "INTEGER", 0 },
+};
+static void lost_col(struct ks_trace *t, unsigned row, int col, sqlite3_context *ctx)
+{
+    const struct kx_gap *g = &t->gap[row];
+    switch (col) {
+    case 0: sqlite3_result_int(ctx, (int)g->cpu); break;
+    case 1: ks_result_ns(ctx, t, g->t0, 1); break;
+    case 2: sqlite3_result_int64(ctx, ks_ns(t, g->t1) - ks_ns(t, g->t0)); break;
+    case 3: result_u(ctx, g->lost); break;
+    case 4: sqlite3_result_int(ctx, g->after_end); break;
+    default: sqlite3_result_null(ctx);
+    }
+}
+static const struct ks_table t_lost = {
+    .name = "lost",
+    .doc = "lost-event windows: events of a CPU the capture could not keep, and where",
+    .src = KS_SRC_SUMMARY,
+    .cols = lost_cols,
+    .ncols = NCOL(lost_cols),
+    .ts_col = -1,
+    .needs_stats = 0,
+    .nrows = lost_rows,
+    .summary_col = lost_col,
+};
+
+// ============================================================================================
+// Tables of events (in time order)
+// ============================================================================================
+
+// The event's thread before it (the model's): its own pid/tid for a thread event.
+static int ev_thread(struct ks_walk *w, const struct kev_event *e)
+{
+    struct kx_model *m = w->s ? &w->s->m : w->m;
+    return m ? kx_event_thread(m, e) : -1;
+}
+
+static void ev_rec(struct ks_walk *w, const struct kev_event *e, struct ks_rec *rec)
+{
+    memset(rec, 0, sizeof(*rec));
+    struct ks_ev_rec *v = &rec->u.ev;
+    rec->kind = KS_EVENT;
+    v->id = w->nev;
+    v->t = e->t64;
+    v->cls = e->cls, v->ev = e->ev, v->cpu = e->cpu, v->nw = e->nw;
+    v->offset = e->offset;
+    memcpy(v->w, e->w, (e->nw < 8 ? e->nw : 8) * sizeof(uint32_t));
+    v->th = ev_thread(w, e);
+    struct kx_model *m = w->s ? &w->s->m : w->m;
+    v->pid = m && v->th >= 0 ? m->th[v->th].pid : 0;
+}
+
+static const struct ks_col event_cols[] = {
+    { "id", "INTEGER", 0 }, { "ts", "INTEGER", 0 }, { "cpu", "INTEGER", 0 },
+    { "utid", "INTEGER", 1 }, { "class", "TEXT", 0 }, { "type", "INTEGER", 0 },
+    { "name", "TEXT", 0 }, { "nwords", "INTEGER", 0 }, { "w0", "INTEGER", 0 },
+    { "w1", "INTEGER", 0 }, { "w2", "INTEGER", 0 }, { "w3", "INTEGER", 0 },
+    { "offset", "INTEGER", 0 },
+};
+static void event_on(struct ks_walk *w, const struct kev_event *e)
+{
+    if (e->cls == KEV_C_CONTROL)
+        return;
+    struct ks_rec rec;
+    memset(&rec, 0, sizeof(rec));
+    struct ks_ev_rec *v = &rec.u.ev;
+    rec.kind = KS_EVENT;
+    v->id = w->nev;
+    v->t = e->t64;
+    v->cls = e->cls, v->ev = e->ev, v->cpu = e->cpu, v->nw = e->nw;
+    v->offset = e->offset;
+    memcpy(v->w, e->w, (e->nw < 4 ? e->nw : 4) * sizeof(uint32_t));
+    v->th = w->m ? kx_event_thread(w->m, e) : -1;
+    ks_push(w, &rec);
+}
+// The kind of an event as a name: "RUNNING", "MsgSend/entry", "INT_ENTR", "SND_PULSE", ...
+static const char *event_name(const struct ks_ev_rec *v, char *b, size_t n)
+{
+    const char *s = NULL;
+    char nb[32];
+    switch (v->cls) {
+    case KEV_C_PR_TH:
+        s = v->ev <= KEV_TH_DESTROY ? kev_thread_state_name(v->ev) : kev_process_event_name(v->ev);
+        break;
+    case KEV_C_KER_CALL:
+        snprintf(b, n, "%s/%s", kx_kcall_name(v->ev % KEV_KC_MAX, nb, sizeof(nb)),
+                 v->ev < KEV_KC_MAX ? "entry" : v->ev < 2 * KEV_KC_MAX ? "exit" : "interrupted");
+        return b;
+    case KEV_C_INT: s = kev_int_name(v->ev); break;
+    case KEV_C_COMM: s = kev_comm_name(v->ev); break;
+    case KEV_C_SYSTEM: s = kev_system_name(v->ev); break;
+    case KEV_C_USER: snprintf(b, n, "user %u", v->ev); return b;
+    default: break;
+    }
+    if (s)
+        return s;
+    snprintf(b, n, "%s %u", kev_class_name(v->cls), v->ev);
+    return b;
+}
+static void event_col(struct ks_walk *w, const struct ks_rec *rec, int col, sqlite3_context *ctx)
+{
+    const struct ks_ev_rec *v = &rec->u.ev;
+    char b[64];
+    switch (col) {
+    case 0: result_u(ctx, v->id); break;
+    case 1: ks_result_ns(ctx, w->t, v->t, 1); break;
+    case 2: sqlite3_result_int(ctx, (int)v->cpu); break;
+    case 3: ks_result_utid(ctx, v->th); break;
+    case 4: ks_result_text(ctx, kev_class_name(v->cls)); break;
+    case 5: sqlite3_result_int(ctx, (int)v->ev); break;
+    case 6: ks_result_text(ctx, event_name(v, b, sizeof(b))); break;
+    case 7: sqlite3_result_int(ctx, (int)v->nw); break;
+    case 8: case 9: case 10: case 11:
+        if ((unsigned)(col - 8) < v->nw)
+            sqlite3_result_int64(ctx, v->w[col - 8]);
+        else
+            sqlite3_result_null(ctx);
+        break;
+    case 12: result_u(ctx, v->offset); break;
+    default: sqlite3_result_null(ctx);
+    }
+}
+static const struct ks_table t_event = {
+    .name = "event",
+    .doc = "every event of the trace (CONTROL aside), as decoded: the largest table",
+    .src = KS_SRC_EVENTS,
+    .cols = event_cols,
+    .ncols = NCOL(event_cols),
+    .ts_col = 1,
+    .needs_stats = 0,
+    .on_event = event_on,
+    .rec_col = event_col,
+};
+
+// user_event: a program's events, with their registered names and values (kx_user_value).
+static const struct ks_col user_cols[] = {
+    { "id", "INTEGER", 0 }, { "ts", "INTEGER", 0 }, { "cpu", "INTEGER", 0 },
+    { "utid", "INTEGER", 0 }, { "upid", "INTEGER", 0 }, { "code", "INTEGER", 0 },
+    { "name", "TEXT", 0 }, { "value", "TEXT", 0 }, { "is_string", "INTEGER", 0 },
+    { "nwords", "INTEGER", 0 }, { "w0", "INTEGER", 0 }, { "w1", "INTEGER", 0 },
+    { "arg_set_id", "INTEGER", 0 },
+};
+static void user_fill(struct ks_walk *w, const struct kev_event *e, struct ks_rec *rec)
+{
+    ev_rec(w, e, rec);
+    struct ks_ev_rec *v = &rec->u.ev;
+    char tmp[KS_TEXT];
+    const char *name = kx_user_name(w->s, v->pid, e->ev);
+    snprintf(v->name, sizeof(v->name), "%s", name ? name : "");
+    kx_user_value(w->s, e, v->pid, v->text, sizeof(v->text));
+    v->v[0] = kx_user_string(w->r, e, tmp, sizeof(tmp));
+}
+static void user_on(struct ks_walk *w, const struct kev_event *e)
+{
+    if (e->cls != KEV_C_USER)
+        return;
+    struct ks_rec rec;
+    user_fill(w, e, &rec);
+    ks_push(w, &rec);
+}
+static void user_col(struct ks_walk *w, const struct ks_rec *rec, int col, sqlite3_context *ctx)
+{
+    const struct ks_ev_rec *v = &rec->u.ev;
+    switch (col) {
+    case 0: result_u(ctx, v->id); break;
+    case 1: ks_result_ns(ctx, w->t, v->t, 1); break;
+    case 2: sqlite3_result_int(ctx, (int)v->cpu); break;
+    case 3: ks_result_utid(ctx, v->th); break;
+    case 4:
+        if (v->th >= 0)
+            sqlite3_result_int64(ctx, v->pid);
+        else
+            sqlite3_result_null(ctx);
+        break;
+    case 5: sqlite3_result_int(ctx, (int)v->ev); break;
+    case 6: ks_result_text(ctx, v->name[0] ? v->name : NULL); break;
+    case 7: ks_result_text(ctx, v->text); break;
+    case 8: sqlite3_result_int(ctx, (int)v->v[0]); break;
+    case 9: sqlite3_result_int(ctx, (int)v->nw); break;
+    case 10: case 11:
+        if ((unsigned)(col - 10) < v->nw && !v->v[0])
+            sqlite3_result_int64(ctx, (int32_t)v->w[col - 10]);
+        else
+            sqlite3_result_null(ctx);
+        break;
+    case 12: sqlite3_result_int64(ctx, slice_id(v->id, SL_INSTANT)); break;
+    default: sqlite3_result_null(ctx);
+    }
+}
+static const struct ks_table t_user_event = {
+    .name = "user_event",
+    .doc = "programs' user events: code, registered name, value as every tool formats it",
+    .src = KS_SRC_EVENTS,
+    .cols = user_cols,
+    .ncols = NCOL(user_cols),
+    .ts_col = 1,
+    .needs_stats = 1,
+    .on_event = user_on,
+    .rec_col = user_col,
+    .skip = KX_SKIP_MSG | KX_SKIP_WAIT,
+};
+
+// fault and stack_sample (trace/kev_stack.h)
+static const struct ks_col fault_cols[] = {
+    { "id", "INTEGER", 0 }, { "ts", "INTEGER", 0 }, { "cpu", "INTEGER", 0 },
+    { "utid", "INTEGER", 0 }, { "pid", "INTEGER", 0 }, { "tid", "INTEGER", 0 },
+    { "signal", "TEXT", 0 }, { "kind", "TEXT", 0 }, { "pc", "INTEGER", 0 },
+    { "addr", "INTEGER", 0 }, { "text", "TEXT", 0 },
+};
+static void fault_on(struct ks_walk *w, const struct kev_event *e)
+{
+    struct kev_fault f;
+    if (e->cls != KEV_C_SYSTEM || e->ev != KEV_SYS_FAULT || kev_fault_decode(e->w, e->nw, &f))
+        return;
+    struct ks_rec rec;
+    ev_rec(w, e, &rec);
+    struct ks_ev_rec *v = &rec.u.ev;
+    struct kx_model *m = w->s ? &w->s->m : w->m;
+    v->th = m ? kx_thread(m, f.pid, f.tid) : -1;
+    v->v[0] = f.pid, v->v[1] = f.tid, v->v[2] = (int64_t)f.pc;
+    v->v[3] = f.addr_valid ? (int64_t)f.addr : -1;
+    snprintf(v->name, sizeof(v->name), "%s", kev_signal_name(f.sig));
+    kev_fault_text(&f, v->text, sizeof(v->text));
+    v->v[4] = f.kind;
+    ks_push(w, &rec);
+}
+static void fault_col(struct ks_walk *w, const struct ks_rec *rec, int col, sqlite3_context *ctx)
+{
+    const struct ks_ev_rec *v = &rec->u.ev;
+    switch (col) {
+    case 0: result_u(ctx, v->id); break;
+    case 1: ks_result_ns(ctx, w->t, v->t, 1); break;
+    case 2: sqlite3_result_int(ctx, (int)v->cpu); break;
+    case 3: ks_result_utid(ctx, v->th); break;
+    case 4: case 5: sqlite3_result_int64(ctx, v->v[col - 4]); break;
+    case 6: ks_result_text(ctx, v->name); break;
+    case 7: ks_result_text(ctx, kev_fault_kind_name((unsigned)v->v[4])); break;
+    case 8: sqlite3_result_int64(ctx, v->v[2]); break;
+    case 9:
+        if (v->v[3] >= 0)
+            sqlite3_result_int64(ctx, v->v[3]);
+        else
+            sqlite3_result_null(ctx);
+        break;
+    case 10: ks_result_text(ctx, v->text); break;
+    default: sqlite3_result_null(ctx);
+    }
+}
+static const struct ks_table t_fault = {
+    .name = "fault",
+    .doc = "processes killed by a fault: signal, kind, pc, address (its stack: the "
+    "stack_sample of kind 'fault' of the same thread right after it)",
+    .src = KS_SRC_EVENTS,
+    .cols = fault_cols,
+    .ncols = NCOL(fault_cols),
+    .ts_col = 1,
+    .needs_stats = 0,
+    .on_event = fault_on,
+    .rec_col = fault_col,
+};
+
+static const struct ks_col stack_cols[] = {
+    { "id", "INTEGER", 0 }, { "ts", "INTEGER", 0 }, { "cpu", "INTEGER", 0 },
+    { "utid", "INTEGER", 0 }, { "pid", "INTEGER", 0 }, { "tid", "INTEGER", 0 },
+    { "kind", "TEXT", 0 }, { "depth", "INTEGER", 0 }, { "ended", "TEXT", 0 },
+    { "frames", "TEXT", 0 },
+};
+static void stack_on(struct ks_walk *w, const struct kev_event *e)
+{
+    struct kev_stack st;
+    if (e->cls != KEV_C_SYSTEM || e->ev != KEV_SYS_STACK || kev_stack_decode(e->w, e->nw, &st))
+        return;
+    struct ks_rec rec;
+    ev_rec(w, e, &rec);
+    struct ks_ev_rec *v = &rec.u.ev;
+    struct kx_model *m = w->s ? &w->s->m : w->m;
+    v->th = m ? kx_thread(m, st.pid, st.tid) : -1;
+    v->v[0] = st.pid, v->v[1] = st.tid, v->v[2] = st.kind, v->v[3] = st.depth, v->v[4] = st.ended;
+    size_t k = 0;
+    v->text[0] = 0;
+    for (unsigned i = 0; i < st.depth && k + 20 < sizeof(v->text); i++) // innermost first
+        k += (size_t)snprintf(v->text + k, sizeof(v->text) - k, "%s0x%llx", i ? ";" : "",
+                              (unsigned long long)st.pcs[i]);
+    ks_push(w, &rec);
+}
+static void stack_col(struct ks_walk *w, const struct ks_rec *rec, int col, sqlite3_context *ctx)
+{
+    const struct ks_ev_rec *v = &rec->u.ev;
+    switch (col) {
+    case 0: result_u(ctx, v->id); break;
+    case 1: ks_result_ns(ctx, w->t, v->t, 1); break;
+    case 2: sqlite3_result_int(ctx, (int)v->cpu); break;
+    case 3: ks_result_utid(ctx, v->th); break;
+    case 4: case 5: sqlite3_result_int64(ctx, v->v[col - 4]); break;
+    case 6: ks_result_text(ctx, kev_stack_kind_name((unsigned)v->v[2])); break;
+    case 7: sqlite3_result_int64(ctx, v->v[3]); break;
+    case 8:
+        if (v->v[4])
+            ks_result_text(ctx, kev_stack_ended_name((unsigned)v->v[4]));
+        else
+            sqlite3_result_null(ctx);
+        break;
+    case 9: ks_result_text(ctx, v->text); break;
+    default: sqlite3_result_null(ctx);
+    }
+}
+static const struct ks_table t_stack = {
+    .name = "stack_sample",
+    .doc = "stacks the capture holds: profile samples (user, kernel) and faults' "
+    "stacks; frames innermost first",
+    .src = KS_SRC_EVENTS,
+    .cols = stack_cols,
+    .ncols = NCOL(stack_cols),
+    .ts_col = 1,
+    .needs_stats = 0,
+    .on_event = stack_on,
+    .rec_col = stack_col,
+};
+
+static const struct ks_col prio_cols[] = {
+    { "id", "INTEGER", 0 }, { "ts", "INTEGER", 0 }, { "cpu", "INTEGER", 0 },
+    { "utid", "INTEGER", 0 }, { "old_priority", "INTEGER", 0 }, { "priority", "INTEGER", 0 },
+    { "cause", "INTEGER", 0 }, { "cause_name", "TEXT", 0 },
+};
+static void prio_on(struct ks_walk *w, const struct kev_event *e)
+{
+    if (e->cls != KEV_C_SYSTEM || e->ev != KEV_SYS_PRIO_CHANGE || e->nw < 2)
+        return;
+    struct ks_rec rec;
+    ev_rec(w, e, &rec);
+    struct kx_model *m = w->s ? &w->s->m : w->m;
+    rec.u.ev.th = m ? kx_thread(m, e->w[0] >> 16, e->w[0] & 0xffffu) : -1;
+    ks_push(w, &rec);
+}
+static void prio_col(struct ks_walk *w, const struct ks_rec *rec, int col, sqlite3_context *ctx)
+{
+    const struct ks_ev_rec *v = &rec->u.ev;
+    unsigned x = v->w[1];
+    switch (col) {
+    case 0: result_u(ctx, v->id); break;
+    case 1: ks_result_ns(ctx, w->t, v->t, 1); break;
+    case 2: sqlite3_result_int(ctx, (int)v->cpu); break;
+    case 3: ks_result_utid(ctx, v->th); break;
+    case 4: sqlite3_result_int(ctx, (int)(x >> 8 & 0xffu)); break;
+    case 5: sqlite3_result_int(ctx, (int)(x & 0xffu)); break;
+    case 6: sqlite3_result_int(ctx, (int)(x >> 16 & 0xffu)); break;
+    case 7: ks_result_text(ctx, kw_cause_name(x >> 16 & 0xffu)); break;
+    default: sqlite3_result_null(ctx);
+    }
+}
+static const struct ks_table t_prio = {
+    .name = "prio_change",
+    .doc = "priority changes with their cause (the capture's PRIO_CHANGE events)",
+    .src = KS_SRC_EVENTS,
+    .cols = prio_cols,
+    .ncols = NCOL(prio_cols),
+    .ts_col = 1,
+    .needs_stats = 0,
+    .on_event = prio_on,
+    .rec_col = prio_col,
+};
+
+// ============================================================================================
+// Tables of the model's records
+// ============================================================================================
+
+static void push_state(void *user, const struct kx_state_row *r)
+{
+    struct ks_rec rec = { .kind = KS_STATE };
+    rec.u.st = *r;
+    ks_push(ks_walk_of(user), &rec);
+}
+static void sink_state(struct kx_sink *k) { k->state = push_state; }
+
+static const struct ks_col sched_cols[] = {
+    { "id", "INTEGER", 0 }, { "ts", "INTEGER", 0 }, { "dur", "INTEGER", 0 },
+    { "cpu", "INTEGER", 0 }, { "utid", "INTEGER", 0 }, { "end_state", "TEXT", 0 },
+    { "priority", "INTEGER", 0 }, { "ucpu", "INTEGER", 0 },
+};
+static void sched_col(struct ks_walk *w, const struct ks_rec *rec, int col, sqlite3_context *ctx)
+{
+    const struct kx_state_row *r = &rec->u.st;
+    switch (col) {
+    case 0: result_u(ctx, r->id); break;
+    case 1: ks_result_ns(ctx, w->t, r->t0, 1); break;
+    case 2: sqlite3_result_int64(ctx, ks_ns(w->t, r->t1) - ks_ns(w->t, r->t0)); break;
+    case 3: case 7: ks_result_utid(ctx, r->cpu); break;
+    case 4: ks_result_utid(ctx, r->th); break;
+    case 5: ks_result_text(ctx, state_name(r->end_state)); break;
+    case 6:
+        if (r->prio >= 0)
+            sqlite3_result_int(ctx, r->prio);
+        else
+            sqlite3_result_null(ctx);
+        break;
+    default: sqlite3_result_null(ctx);
+    }
+}
+static void sched_push(void *user, const struct kx_state_row *r)
+{
+    if (r->state == KEV_TH_RUNNING)
+        push_state(user, r);
+}
+static void sink_sched(struct kx_sink *k) { k->state = sched_push; }
+static const struct ks_table t_sched = {
+    .name = "sched_slice",
+    .doc = "each time a thread ran on a CPU (Perfetto's; priority the kernel's, larger "
+    "more urgent; end_state the kernel's state name)",
+    .src = KS_SRC_MODEL,
+    .cols = sched_cols,
+    .ncols = NCOL(sched_cols),
+    .ts_col = 1,
+    .needs_stats = 1,
+    .sink = sink_sched,
+    .rec_col = sched_col,
+    .skip = KX_SKIP_MSG | KX_SKIP_WAIT,
+};
+
+static const struct ks_col ts_cols[] = {
+    { "id", "INTEGER", 0 }, { "ts", "INTEGER", 0 }, { "dur", "INTEGER", 0 },
+    { "cpu", "INTEGER", 0 }, { "utid", "INTEGER", 0 }, { "state", "TEXT", 0 },
+    { "io_wait", "INTEGER", 0 }, { "blocked_function", "TEXT", 0 },
+    { "waker_utid", "INTEGER", 0 }, { "waker_id", "INTEGER", 0 },
+    { "irq_context", "INTEGER", 0 }, { "ucpu", "INTEGER", 0 }, { "priority", "INTEGER", 0 },
+    { "end_state", "TEXT", 0 }, { "blocked_object", "TEXT", 0 },
+    { "blocked_owner_utid", "INTEGER", 0 }, { "wait_id", "INTEGER", 0 },
+    { "waker_irq", "INTEGER", 0 }, { "woken", "INTEGER", 0 },
+};
+static void ts_col(struct ks_walk *w, const struct ks_rec *rec, int col, sqlite3_context *ctx)
+{
+    const struct kx_state_row *r = &rec->u.st;
+    char nb[32];
+    int woken = r->state == KEV_TH_READY && r->woken;
+    switch (col) {
+    case 5: ks_result_text(ctx, state_name(r->state)); break;
+    case 3: case 11: ks_result_utid(ctx, r->cpu); break;
+    case 7:
+        if (r->kcall)
+            ks_result_text(ctx, kx_kcall_name(r->kcall - 1, nb, sizeof(nb)));
+        else
+            sqlite3_result_null(ctx);
+        break;
+    case 8: ks_result_utid(ctx, r->state == KEV_TH_READY ? r->waker : -1); break;
+    case 9:
+        if (r->state == KEV_TH_READY && r->waker_id)
+            result_u(ctx, r->waker_id);
+        else
+            sqlite3_result_null(ctx);
+        break;
+    case 10:
+        if (woken)
+            sqlite3_result_int(ctx, r->irq != 0);
+        else
+            sqlite3_result_null(ctx);
+        break;
+    case 12:
+        if (r->prio >= 0)
+            sqlite3_result_int(ctx, r->prio);
+        else
+            sqlite3_result_null(ctx);
+        break;
+    case 13: ks_result_text(ctx, state_name(r->end_state)); break;
+    case 14:
+        if (r->wait) {
+            char ob[48];
+            ks_result_text(ctx, kx_wait_obj(w->s, r->obj, ob, sizeof(ob)));
+        } else {
+            sqlite3_result_null(ctx);
+        }
+        break;
+    case 15: ks_result_utid(ctx, r->wait ? r->owner : -1); break;
+    case 16:
+        if (r->wait)
+            result_u(ctx, r->wait);
+        else
+            sqlite3_result_null(ctx);
+        break;
+    case 17:
+        if (woken && r->irq)
+            sqlite3_result_int(ctx, (int)r->irq - 1);
+        else
+            sqlite3_result_null(ctx);
+        break;
+    case 18: sqlite3_result_int(ctx, woken); break;
+    case 0: case 1: case 2: case 4: sched_col(w, rec, col, ctx); break;
+    default: sqlite3_result_null(ctx); // io_wait: the kernel has no such state
+    }
+}
+static const struct ks_table t_thread_state = {
+    .name = "thread_state",
+    .doc = "every thread's state over time (Perfetto's; states the kernel's names), "
+    "with the blocking object, its owner and the waker",
+    .src = KS_SRC_MODEL,
+    .cols = ts_cols,
+    .ncols = NCOL(ts_cols),
+    .ts_col = 1,
+    .needs_stats = 1,
+    .sink = sink_state,
+    .rec_col = ts_col,
+    .skip = KX_SKIP_MSG,
+};
+
+static void push_kcall(void *user, const struct kx_kcall_row *r)
+{
+    struct ks_rec rec = { .kind = KS_KCALL };
+    rec.u.kc = *r;
+    ks_push(ks_walk_of(user), &rec);
+}
+static void sink_kcall(struct kx_sink *k) { k->kcall = push_kcall; }
+static const struct ks_col kcall_cols[] = {
+    { "id", "INTEGER", 0 }, { "ts", "INTEGER", 0 }, { "dur", "INTEGER", 0 },
+    { "utid", "INTEGER", 0 }, { "cpu", "INTEGER", 0 }, { "call", "INTEGER", 0 },
+    { "name", "TEXT", 0 }, { "arg0", "INTEGER", 0 }, { "arg1", "INTEGER", 0 },
+    { "arg2", "INTEGER", 0 }, { "arg3", "INTEGER", 0 }, { "nargs", "INTEGER", 0 },
+    { "ret", "INTEGER", 0 }, { "errno", "INTEGER", 0 }, { "errno_name", "TEXT", 0 },
+    { "entered", "INTEGER", 0 }, { "exited", "INTEGER", 0 }, { "interrupted", "INTEGER", 0 },
+};
+static void kcall_col(struct ks_walk *w, const struct ks_rec *rec, int col, sqlite3_context *ctx)
+{
+    const struct kx_kcall_row *r = &rec->u.kc;
+    char nb[32];
+    switch (col) {
+    case 0: result_u(ctx, r->id); break;
+    case 1: ks_result_ns(ctx, w->t, r->t0 ? r->t0 : r->t1, 1); break;
+    case 2:
+        if (r->t0 && r->exited)
+            sqlite3_result_int64(ctx, ks_ns(w->t, r->t1) - ks_ns(w->t, r->t0));
+        else
+            sqlite3_result_null(ctx);
+        break;
+    case 3: ks_result_utid(ctx, r->th); break;
+    case 4: sqlite3_result_int(ctx, (int)r->cpu); break;
+    case 5: sqlite3_result_int(ctx, (int)r->call); break;
+    case 6: ks_result_text(ctx, kx_kcall_name(r->call, nb, sizeof(nb))); break;
+    case 7: case 8: case 9: case 10:
+        if ((unsigned)(col - 7) < r->nargs)
+            sqlite3_result_int64(ctx, r->arg[col - 7]);
+        else
+            sqlite3_result_null(ctx);
+        break;
+    case 11: sqlite3_result_int(ctx, (int)r->nargs); break;
+    case 12:
+        if (r->exited && !r->interrupted)
+            sqlite3_result_int(ctx, r->ret);
+        else
+            sqlite3_result_null(ctx);
+        break;
+    case 13:
+        if (r->exited && !r->interrupted)
+            sqlite3_result_int(ctx, (int)r->err);
+        else
+            sqlite3_result_null(ctx);
+        break;
+    case 14: ks_result_text(ctx, r->exited && r->err ? kev_errno_name(r->err) : NULL); break;
+    case 15: sqlite3_result_int(ctx, r->t0 != 0); break;
+    case 16: sqlite3_result_int(ctx, r->exited); break;
+    case 17: sqlite3_result_int(ctx, r->interrupted); break;
+    default: sqlite3_result_null(ctx);
+    }
+}
+static const struct ks_table t_kcall = {
+    .name = "kcall",
+    .doc = "every kernel call: entry to exit on its thread, arguments, result and errno",
+    .src = KS_SRC_MODEL,
+    .cols = kcall_cols,
+    .ncols = NCOL(kcall_cols),
+    .ts_col = 1,
+    .needs_stats = 1,
+    .sink = sink_kcall,
+    .rec_col = kcall_col,
+    .skip = KX_SKIP_MSG | KX_SKIP_WAIT,
+};
+
+static void push_irq(void *user, const struct kx_irq_row *r)
+{
+    struct ks_rec rec = { .kind = KS_IRQ };
+    rec.u.irq = *r;
+    ks_push(ks_walk_of(user), &rec);
+}
+static void sink_irq(struct kx_sink *k) { k->irq = push_irq; }
+static const struct ks_col irq_cols[] = {
+    { "id", "INTEGER", 0 }, { "ts", "INTEGER", 0 }, { "dur", "INTEGER", 0 },
+    { "cpu", "INTEGER", 0 }, { "irq", "INTEGER", 0 }, { "name", "TEXT", 0 },
+    { "handler_ts", "INTEGER", 0 }, { "handler_dur", "INTEGER", 0 }, { "utid", "INTEGER", 0 },
+    { "handled_ts", "INTEGER", 0 }, { "latency", "INTEGER", 0 }, { "how", "TEXT", 0 },
+};
+static void irq_col(struct ks_walk *w, const struct ks_rec *rec, int col, sqlite3_context *ctx)
+{
+    const struct kx_irq_row *r = &rec->u.irq;
+    char nb[48];
+    const char *pseudo = kev_int_pseudo_name(r->irq);
+    switch (col) {
+    case 0: result_u(ctx, r->id); break;
+    case 1: ks_result_ns(ctx, w->t, r->t0, 1); break;
+    case 2:
+        if (r->t1)
+            sqlite3_result_int64(ctx, ks_ns(w->t, r->t1) - ks_ns(w->t, r->t0));
+        else
+            sqlite3_result_null(ctx);
+        break;
+    case 3: sqlite3_result_int(ctx, (int)r->cpu); break;
+    case 4: sqlite3_result_int(ctx, (int)r->irq); break;
+    case 5:
+        snprintf(nb, sizeof(nb), "irq %u%s%s%s", r->irq, pseudo ? " (" : "", pseudo ? pseudo : "",
+                 pseudo ? ")" : "");
+        ks_result_text(ctx, nb);
+        break;
+    case 6: ks_result_ns(ctx, w->t, r->h0, r->h0 != 0); break;
+    case 7:
+        if (r->h0 && r->h1 >= r->h0)
+            sqlite3_result_int64(ctx, ks_ns(w->t, r->h1) - ks_ns(w->t, r->h0));
+        else
+            sqlite3_result_null(ctx);
+        break;
+    case 8: ks_result_utid(ctx, r->th); break;
+    case 9: ks_result_ns(ctx, w->t, r->t_th, r->t_th != 0); break;
+    case 10:
+        if (r->t_th)
+            sqlite3_result_int64(ctx, ks_ns(w->t, r->t_th) - ks_ns(w->t, r->t0));
+        else
+            sqlite3_result_null(ctx);
+        break;
+    case 11:
+        ks_result_text(ctx, r->how == KX_IRQ_PULSE ? "pulse" : r->how == KX_IRQ_WAKE ? "wake" : NULL);
+        break;
+    default: sqlite3_result_null(ctx);
+    }
+}
+static const struct ks_table t_irq = {
+    .name = "irq",
+    .doc = "every interrupt, its handler, and the thread that handled it with the "
+    "interrupt-to-thread latency (kevstat -s irq's)",
+    .src = KS_SRC_MODEL,
+    .cols = irq_cols,
+    .ncols = NCOL(irq_cols),
+    .ts_col = 1,
+    .needs_stats = 1,
+    .sink = sink_irq,
+    .rec_col = irq_col,
+    .skip = KX_SKIP_WAIT,
+};
+
+static void push_msg(void *user, const struct kx_msg *g)
+{
+    struct ks_walk *w = ks_walk_of(user);
+    struct ks_rec rec = { .kind = KS_MSG };
+    struct ks_msg_rec *m = &rec.u.msg;
+    m->id = g->id;
+    m->client = g->client, m->server = g->server;
+    m->irq = g->irq;
+    m->pulse = g->pulse, m->error = g->error;
+    m->client_pid = g->client_pid, m->srv_pid = g->srv_pid, m->coid = g->coid;
+    m->rcvid = g->rcvid;
+    m->t_send = g->t_send, m->t_recv = g->t_recv, m->t_reply = g->t_reply;
+    m->parent = g->parent >= 0 ? w->s->q.m[g->parent].id : 0;
+    ks_push(w, &rec);
+}
+static void sink_msg(struct kx_sink *k) { k->msg = push_msg; }
+static const struct ks_col msg_cols[] = {
+    { "id", "INTEGER", 0 }, { "ts", "INTEGER", 0 }, { "dur", "INTEGER", 0 },
+    { "client_utid", "INTEGER", 0 }, { "client_pid", "INTEGER", 0 },
+    { "server_utid", "INTEGER", 0 }, { "server_pid", "INTEGER", 0 }, { "irq", "INTEGER", 0 },
+    { "pulse", "INTEGER", 0 }, { "coid", "INTEGER", 0 }, { "rcvid", "INTEGER", 0 },
+    { "recv_ts", "INTEGER", 0 }, { "reply_ts", "INTEGER", 0 }, { "queue", "INTEGER", 0 },
+    { "error", "INTEGER", 0 }, { "parent_id", "INTEGER", 0 }, { "channel", "INTEGER", 0 },
+    { "code", "INTEGER", 0 },
+};
+static void msg_col(struct ks_walk *w, const struct ks_rec *rec, int col, sqlite3_context *ctx)
+{
+    const struct ks_msg_rec *m = &rec->u.msg;
+    uint64_t end = m->pulse ? m->t_recv : m->t_reply;
+    switch (col) {
+    case 0: result_u(ctx, m->id); break;
+    case 1: ks_result_ns(ctx, w->t, m->t_send, 1); break;
+    case 2: sqlite3_result_int64(ctx, ks_ns(w->t, end) - ks_ns(w->t, m->t_send)); break;
+    case 3: ks_result_utid(ctx, m->client); break;
+    case 4:
+        if (!m->irq)
+            sqlite3_result_int64(ctx, m->client_pid);
+        else
+            sqlite3_result_null(ctx);
+        break;
+    case 5: ks_result_utid(ctx, m->server); break;
+    case 6: // a pulse names its channel and code, not the server: the receiver's process
+        if (!m->pulse)
+            sqlite3_result_int64(ctx, m->srv_pid);
+        else if (m->server >= 0)
+            sqlite3_result_int64(ctx, w->s->m.th[m->server].pid);
+        else
+            sqlite3_result_null(ctx);
+        break;
+    case 16: case 17: // a pulse's key: channel << 16 | code
+        if (m->pulse)
+            sqlite3_result_int64(ctx, col == 16 ? m->srv_pid >> 16 : m->srv_pid & 0xffffu);
+        else
+            sqlite3_result_null(ctx);
+        break;
+    case 7:
+        if (m->irq)
+            sqlite3_result_int(ctx, (int)m->irq - 1);
+        else
+            sqlite3_result_null(ctx);
+        break;
+    case 8: sqlite3_result_int(ctx, m->pulse); break;
+    case 9: sqlite3_result_int64(ctx, m->coid); break;
+    case 10: sqlite3_result_int64(ctx, m->rcvid); break;
+    case 11: ks_result_ns(ctx, w->t, m->t_recv, m->t_recv != 0); break;
+    case 12: ks_result_ns(ctx, w->t, m->t_reply, !m->pulse && m->t_reply != 0); break;
+    case 13: sqlite3_result_int64(ctx, ks_ns(w->t, m->t_recv) - ks_ns(w->t, m->t_send)); break;
+    case 14: sqlite3_result_int(ctx, m->error); break;
+    case 15:
+        if (m->parent)
+            result_u(ctx, m->parent);
+        else
+            sqlite3_result_null(ctx);
+        break;
+    default: sqlite3_result_null(ctx);
+    }
+}
+static const struct ks_table t_msg = {
+    .name = "msg",
+    .doc = "every message (send to reply) and pulse (send to receive), its client, server and "
+    "times; parent_id the request its server was serving",
+    .src = KS_SRC_MODEL,
+    .cols = msg_cols,
+    .ncols = NCOL(msg_cols),
+    .ts_col = 1,
+    .needs_stats = 1,
+    .sink = sink_msg,
+    .rec_col = msg_col,
+    .skip = KX_SKIP_WAIT,
+};
+
+static void push_wait(void *user, const struct kw_wait *w)
+{
+    struct ks_rec rec = { .kind = KS_WAIT };
+    rec.u.wait = *w;
+    ks_push(ks_walk_of(user), &rec);
+}
+static void sink_wait(struct kx_sink *k) { k->wait = push_wait; }
+static const struct ks_col wait_cols[] = {
+    { "id", "INTEGER", 0 }, { "ts", "INTEGER", 0 }, { "dur", "INTEGER", 0 },
+    { "utid", "INTEGER", 0 }, { "state", "TEXT", 0 }, { "object", "TEXT", 0 },
+    { "owner_utid", "INTEGER", 0 }, { "owner_running", "INTEGER", 0 },
+    { "owner_preempted", "INTEGER", 0 }, { "owner_blocked", "INTEGER", 0 },
+    { "preempted_by_utid", "INTEGER", 0 }, { "inversion", "INTEGER", 0 },
+    { "owner_blocked_on", "TEXT", 0 }, { "still_waiting", "INTEGER", 0 },
+};
+static int64_t span_ns(struct ks_walk *w, uint64_t d)
+{
+    return ks_ns(w->t, d);
+}
+static void wait_col(struct ks_walk *w, const struct ks_rec *rec, int col, sqlite3_context *ctx)
+{
+    const struct kw_wait *x = &rec->u.wait;
+    char ob[48];
+    uint64_t end = x->t1 ? x->t1 : w->s->kw->t_last;
+    switch (col) {
+    case 0: result_u(ctx, x->serial); break;
+    case 1: ks_result_ns(ctx, w->t, x->t0, 1); break;
+    case 2: sqlite3_result_int64(ctx, ks_ns(w->t, end) - ks_ns(w->t, x->t0)); break;
+    case 3: ks_result_utid(ctx, x->th); break;
+    case 4: ks_result_text(ctx, state_name(x->state)); break;
+    case 5: ks_result_text(ctx, kx_wait_obj(w->s, x->obj, ob, sizeof(ob))); break;
+    case 6: ks_result_utid(ctx, x->owner); break;
+    case 7: sqlite3_result_int64(ctx, span_ns(w, x->own_run)); break;
+    case 8: sqlite3_result_int64(ctx, span_ns(w, x->own_ready)); break;
+    case 9: sqlite3_result_int64(ctx, span_ns(w, x->own_blocked)); break;
+    case 10: ks_result_utid(ctx, x->by); break;
+    case 11: sqlite3_result_int64(ctx, span_ns(w, x->inv_t)); break;
+    case 12:
+        if (x->owner_obj >= 0 && x->own_blocked)
+            ks_result_text(ctx, kx_wait_obj(w->s, x->owner_obj, ob, sizeof(ob)));
+        else
+            sqlite3_result_null(ctx);
+        break;
+    case 13: sqlite3_result_int(ctx, x->t1 == 0); break;
+    default: sqlite3_result_null(ctx);
+    }
+}
+static const struct ks_table t_wait = {
+    .name = "wait",
+    .doc = "every wait on a mutex, semaphore or condition variable (kevstat -s waits): who, "
+    "on what, held by whom, how long, what the owner did, the time an inversion lost",
+    .src = KS_SRC_MODEL,
+    .cols = wait_cols,
+    .ncols = NCOL(wait_cols),
+    .ts_col = 1,
+    .needs_stats = 1,
+    .sink = sink_wait,
+    .rec_col = wait_col,
+    .skip = KX_SKIP_MSG,
+};
+
+// wait_preemptor: each thread that ran in a waited-on owner's place (one row per wait and
+// thread; past KW_MAX_PRE threads one row with utid NULL for the rest)
+static void push_wait_pre(void *user, const struct kw_wait *w)
+{
+    struct ks_rec rec = { .kind = KS_WAIT };
+    rec.u.wait = *w;
+    for (unsigned i = 0; i < w->npre + (w->pre_other != 0); i++) {
+        rec.sub = (int)i;
+        ks_push(ks_walk_of(user), &rec);
+    }
+}
+static void sink_wait_pre(struct kx_sink *k) { k->wait = push_wait_pre; }
+static const struct ks_col wpre_cols[] = {
+    { "wait_id", "INTEGER", 0 }, { "utid", "INTEGER", 0 }, { "dur", "INTEGER", 0 },
+    { "inversion", "INTEGER", 0 }, { "waiter_utid", "INTEGER", 0 }, { "object", "TEXT", 0 },
+    { "owner_utid", "INTEGER", 0 },
+};
+static void wpre_col(struct ks_walk *w, const struct ks_rec *rec, int col, sqlite3_context *ctx)
+{
+    const struct kw_wait *x = &rec->u.wait;
+    int other = (unsigned)rec->sub >= x->npre;
+    char ob[48];
+    switch (col) {
+    case 0: result_u(ctx, x->serial); break;
+    case 1: ks_result_utid(ctx, other ? -1 : x->pre[rec->sub].th); break;
+    case 2: sqlite3_result_int64(ctx, span_ns(w, other ? x->pre_other : x->pre[rec->sub].t)); break;
+    case 3:
+        sqlite3_result_int64(ctx, span_ns(w, other ? x->inv_other : x->pre[rec->sub].inv_t));
+        break;
+    case 4: ks_result_utid(ctx, x->th); break;
+    case 5: ks_result_text(ctx, kx_wait_obj(w->s, x->obj, ob, sizeof(ob))); break;
+    case 6: ks_result_utid(ctx, x->owner); break;
+    default: sqlite3_result_null(ctx);
+    }
+}
+static const struct ks_table t_wait_pre = {
+    .name = "wait_preemptor",
+    .doc = "each thread that ran in the place of a waited-on owner, per wait: how "
+    "long, and how much of it an inversion lost",
+    .src = KS_SRC_MODEL,
+    .cols = wpre_cols,
+    .ncols = NCOL(wpre_cols),
+    .ts_col = -1,
+    .needs_stats = 1,
+    .sink = sink_wait_pre,
+    .rec_col = wpre_col,
+    .skip = KX_SKIP_MSG,
+};
+
+// cpu_state: each CPU's periods running a thread, its idle thread, or none known
+static void push_cpu(void *user, unsigned cpu, uint64_t t0, uint64_t t1, int th, unsigned what)
+{
+    struct ks_rec rec = { .kind = KS_CPU };
+    rec.u.cpu = (struct ks_cpu_rec){ cpu, what, th, t0, t1 };
+    ks_push(ks_walk_of(user), &rec);
+}
+static void sink_cpu(struct kx_sink *k) { k->cpu = push_cpu; }
+static const struct ks_col cpus_cols[] = {
+    { "ts", "INTEGER", 0 }, { "dur", "INTEGER", 0 }, { "cpu", "INTEGER", 0 },
+    { "utid", "INTEGER", 0 }, { "state", "TEXT", 0 },
+};
+static void cpus_col(struct ks_walk *w, const struct ks_rec *rec, int col, sqlite3_context *ctx)
+{
+    const struct ks_cpu_rec *r = &rec->u.cpu;
+    static const char *const what[] = { "none", "running", "idle" };
+    switch (col) {
+    case 0: ks_result_ns(ctx, w->t, r->t0, 1); break;
+    case 1: sqlite3_result_int64(ctx, ks_ns(w->t, r->t1) - ks_ns(w->t, r->t0)); break;
+    case 2: sqlite3_result_int(ctx, (int)r->cpu); break;
+    case 3: ks_result_utid(ctx, r->th); break;
+    case 4: ks_result_text(ctx, what[r->what % 3]); break;
+    default: sqlite3_result_null(ctx);
+    }
+}
+static const struct ks_table t_cpu_state = {
+    .name = "cpu_state",
+    .doc = "each CPU's time, period by period: a thread running, its idle thread, or no "
+    "thread known (they add up to the trace's span)",
+    .src = KS_SRC_MODEL,
+    .cols = cpus_cols,
+    .ncols = NCOL(cpus_cols),
+    .ts_col = 0,
+    .needs_stats = 1,
+    .sink = sink_cpu,
+    .rec_col = cpus_col,
+    .skip = KX_SKIP_MSG | KX_SKIP_WAIT,
+};
+
+// cpu_load(WIDTH): each CPU's busy time (a thread other than idle running) in buckets of WIDTH
+// ns from boot, from the model's busy periods (the ones cpu.running_ns adds up). A CPU's busy
+// periods come in time order: a bucket is given when a period starts past it. Buckets without
+// busy time are not given.
+struct load_state {
+    int64_t k[KEV_MAX_CPUS];     // the bucket being filled, -1 none
+    int64_t busy[KEV_MAX_CPUS];
+};
+static void load_flush(struct ks_walk *w, struct load_state *ls, unsigned cpu)
+{
+    if (ls->k[cpu] < 0 || !ls->busy[cpu])
+        return;
+    struct ks_rec rec = { .kind = KS_CPU };
+    rec.u.cpu = (struct ks_cpu_rec){ cpu, 1, -1, (uint64_t)ls->k[cpu], (uint64_t)ls->busy[cpu] };
+    ks_push(w, &rec);
+    ls->busy[cpu] = 0;
+}
+static void push_load(void *user, unsigned cpu, uint64_t t0, uint64_t t1, int th, unsigned what)
+{
+    (void)th;
+    struct ks_walk *w = ks_walk_of(user);
+    struct load_state *ls = w->state;
+    if (!ls) {
+        ls = w->state = sqlite3_malloc(sizeof(*ls));
+        if (!ls)
+            return;
+        for (unsigned c = 0; c < KEV_MAX_CPUS; c++)
+            ls->k[c] = -1, ls->busy[c] = 0;
+    }
+    int64_t width = w->param > 0 ? w->param : 1000000;
+    int64_t a = ks_ns(w->t, t0), b = ks_ns(w->t, t1);
+    if (what != 1 || b <= a || cpu >= KEV_MAX_CPUS)
+        return;
+    if ((b - a) / width > 1000000) { // a row a bucket: say so rather than give ten million
+        w->fail = "cpu_load: a busy period spans over a million buckets (a wider WIDTH?)";
+        return;
+    }
+    while (a < b) {
+        int64_t k = a / width, end = (k + 1) * width, to = end < b ? end : b;
+        if (k != ls->k[cpu]) {
+            load_flush(w, ls, cpu);
+            ls->k[cpu] = k;
+        }
+        ls->busy[cpu] += to - a;
+        a = to;
+    }
+}
+static void load_end(struct ks_walk *w)
+{
+    for (unsigned c = 0; w->state && c < KEV_MAX_CPUS; c++)
+        load_flush(w, w->state, c);
+}
+static void sink_load(struct kx_sink *k)
+{
+    k->cpu = push_load;
+}
+static const struct ks_col load_cols[] = {
+    { "cpu", "INTEGER", 0 }, { "ts", "INTEGER", 0 }, { "dur", "INTEGER", 0 },
+    { "busy_ns", "INTEGER", 0 }, { "load", "REAL", 0 }, { "width", "INTEGER", 0 },
+};
+static void load_col(struct ks_walk *w, const struct ks_rec *rec, int col, sqlite3_context *ctx)
+{
+    const struct ks_cpu_rec *r = &rec->u.cpu;
+    int64_t width = w->param > 0 ? w->param : 1000000;
+    switch (col) {
+    case 0: sqlite3_result_int(ctx, (int)r->cpu); break;
+    case 1: sqlite3_result_int64(ctx, (int64_t)r->t0 * width); break;
+    case 2: case 5: sqlite3_result_int64(ctx, width); break;
+    case 3: sqlite3_result_int64(ctx, (int64_t)r->t1); break;
+    case 4: sqlite3_result_double(ctx, (double)r->t1 / (double)width); break;
+    default: sqlite3_result_null(ctx);
+    }
+}
+static const struct ks_table t_cpu_load = {
+    .name = "cpu_load",
+    .doc = "cpu_load(WIDTH): each CPU's busy time and load per bucket of WIDTH ns from "
+    "boot (buckets without busy time left out)",
+    .src = KS_SRC_MODEL,
+    .cols = load_cols,
+    .ncols = NCOL(load_cols),
+    .ts_col = -1,
+    .needs_stats = 1,
+    .sink = sink_load,
+    .rec_col = load_col,
+    .param_col = 5,
+    .on_end = load_end,
+    .skip = KX_SKIP_MSG | KX_SKIP_WAIT,
+};
+
+// slice: kernel calls, interrupts and their handlers, messages (Perfetto's slice)
+static void sink_slice(struct kx_sink *k)
+{
+    k->kcall = push_kcall;
+    k->irq = push_irq;
+    k->msg = push_msg;
+}
+static void push_irq_slices(void *user, const struct kx_irq_row *r)
+{
+    struct ks_rec rec = { .kind = KS_IRQ };
+    rec.u.irq = *r;
+    ks_push(ks_walk_of(user), &rec);
+    if (r->h0) {
+        rec.sub = 1; // its handler, nested in it
+        ks_push(ks_walk_of(user), &rec);
+    }
+}
+static void sink_slice2(struct kx_sink *k)
+{
+    sink_slice(k);
+    k->irq = push_irq_slices;
+}
+static const struct ks_col slice_cols[] = {
+    { "id", "INTEGER", 0 }, { "ts", "INTEGER", 0 }, { "dur", "INTEGER", 0 },
+    { "track_id", "INTEGER", 0 }, { "category", "TEXT", 0 }, { "name", "TEXT", 0 },
+    { "depth", "INTEGER", 0 }, { "parent_id", "INTEGER", 0 }, { "arg_set_id", "INTEGER", 0 },
+    { "utid", "INTEGER", 0 }, { "cpu", "INTEGER", 0 },
+};
+static void slice_col(struct ks_walk *w, const struct ks_rec *rec, int col, sqlite3_context *ctx)
+{
+    char nb[64];
+    int64_t id = 0, track = 0;
+    int depth = 0, utid = -1, cpu = -1;
+    int64_t parent = -1;
+    const char *cat = "", *name = NULL;
+    uint64_t t0 = 0, t1 = 0;
+    int have_end = 1;
+    if (rec->kind == KS_KCALL) {
+        const struct kx_kcall_row *r = &rec->u.kc;
+        id = slice_id(r->id, SL_KCALL);
+        track = track_id(TR_KCALL, (uint64_t)r->th);
+        cat = "kcall";
+        name = kx_kcall_name(r->call, nb, sizeof(nb));
+        t0 = r->t0 ? r->t0 : r->t1, t1 = r->t1;
+        have_end = r->t0 && r->exited;
+        utid = r->th, cpu = (int)r->cpu;
+    } else if (rec->kind == KS_IRQ) {
+        const struct kx_irq_row *r = &rec->u.irq;
+        const char *pseudo = kev_int_pseudo_name(r->irq);
+        track = track_id(TR_IRQ, r->cpu);
+        cpu = (int)r->cpu;
+        if (rec->sub) {
+            id = slice_id(r->id, SL_HANDLER), parent = slice_id(r->id, SL_IRQ), depth = 1;
+            cat = "irq_handler";
+            t0 = r->h0, t1 = r->h1, have_end = r->h1 >= r->h0;
+        } else {
+            id = slice_id(r->id, SL_IRQ);
+            cat = "irq";
+            t0 = r->t0, t1 = r->t1, have_end = r->t1 != 0;
+        }
+        snprintf(nb, sizeof(nb), "irq %u%s%s%s%s", r->irq, pseudo ? " (" : "",
+                 pseudo ? pseudo : "", pseudo ? ")" : "", rec->sub ? " handler" : "");
+        name = nb;
+    } else if (rec->kind == KS_MSG) {
+        const struct ks_msg_rec *m = &rec->u.msg;
+        id = slice_id(m->id, SL_MSG);
+        track = m->irq ? track_id(TR_IRQ_MSG, m->irq - 1) : track_id(TR_MSG, (uint64_t)m->client);
+        cat = m->pulse ? "pulse" : "msg";
+        if (m->pulse)
+            snprintf(nb, sizeof(nb), "pulse %u to channel %u", m->srv_pid & 0xffffu, m->srv_pid >> 16);
+        else
+            snprintf(nb, sizeof(nb), "message to pid %u", m->srv_pid);
+        name = nb;
+        t0 = m->t_send, t1 = m->pulse ? m->t_recv : m->t_reply;
+        utid = m->client;
+    }
+    switch (col) {
+    case 0: case 8: sqlite3_result_int64(ctx, id); break;
+    case 1: ks_result_ns(ctx, w->t, t0, 1); break;
+    case 2:
+        if (have_end)
+            sqlite3_result_int64(ctx, ks_ns(w->t, t1) - ks_ns(w->t, t0));
+        else
+            sqlite3_result_int64(ctx, -1); // Perfetto: a slice that did not end
+        break;
+    case 3: sqlite3_result_int64(ctx, track); break;
+    case 4: ks_result_text(ctx, cat); break;
+    case 5: ks_result_text(ctx, name); break;
+    case 6: sqlite3_result_int(ctx, depth); break;
+    case 7:
+        if (parent >= 0)
+            sqlite3_result_int64(ctx, parent);
+        else
+            sqlite3_result_null(ctx);
+        break;
+    case 9: ks_result_utid(ctx, utid); break;
+    case 10: ks_result_utid(ctx, cpu); break;
+    default: sqlite3_result_null(ctx);
+    }
+}
+static const struct ks_table t_slice = {
+    .name = "slice",
+    .doc = "kernel calls on their thread's track, interrupts and their handlers on their "
+    "CPU's, messages and pulses on their sender's (Perfetto's slice)",
+    .src = KS_SRC_MODEL,
+    .cols = slice_cols,
+    .ncols = NCOL(slice_cols),
+    .ts_col = 1,
+    .needs_stats = 1,
+    .sink = sink_slice2,
+    .rec_col = slice_col,
+    .skip = KX_SKIP_WAIT,
+};
+
+// instant: user events and faults on their thread's event track
+static const struct ks_col instant_cols[] = {
+    { "id", "INTEGER", 0 }, { "ts", "INTEGER", 0 }, { "track_id", "INTEGER", 0 },
+    { "name", "TEXT", 0 }, { "category", "TEXT", 0 }, { "arg_set_id", "INTEGER", 0 },
+    { "utid", "INTEGER", 0 }, { "cpu", "INTEGER", 0 },
+};
+static void instant_on(struct ks_walk *w, const struct kev_event *e)
+{
+    if (e->cls == KEV_C_USER) {
+        struct ks_rec rec;
+        user_fill(w, e, &rec);
+        rec.sub = 0;
+        ks_push(w, &rec);
+    } else if (e->cls == KEV_C_SYSTEM && e->ev == KEV_SYS_FAULT) {
+        struct kev_fault f;
+        if (kev_fault_decode(e->w, e->nw, &f))
+            return;
+        struct ks_rec rec;
+        ev_rec(w, e, &rec);
+        rec.u.ev.th = kx_thread(&w->s->m, f.pid, f.tid);
+        snprintf(rec.u.ev.name, sizeof(rec.u.ev.name), "fault %s", kev_signal_name(f.sig));
+        rec.sub = 1;
+        ks_push(w, &rec);
+    }
+}
+static void instant_col(struct ks_walk *w, const struct ks_rec *rec, int col,
+                        sqlite3_context *ctx)
+{
+    const struct ks_ev_rec *v = &rec->u.ev;
+    char nb[80];
+    switch (col) {
+    case 0: case 5: sqlite3_result_int64(ctx, slice_id(v->id, SL_INSTANT)); break;
+    case 1: ks_result_ns(ctx, w->t, v->t, 1); break;
+    case 2: sqlite3_result_int64(ctx, track_id(TR_INSTANT, (uint64_t)v->th)); break;
+    case 3:
+        if (!rec->sub && !v->name[0])
+            snprintf(nb, sizeof(nb), "user %u", v->ev);
+        else
+            snprintf(nb, sizeof(nb), "%s", v->name);
+        ks_result_text(ctx, nb);
+        break;
+    case 4: ks_result_text(ctx, rec->sub ? "fault" : "user"); break;
+    case 6: ks_result_utid(ctx, v->th); break;
+    case 7: sqlite3_result_int(ctx, (int)v->cpu); break;
+    default: sqlite3_result_null(ctx);
+    }
+}
+static const struct ks_table t_instant = {
+    .name = "instant",
+    .doc = "user events and faults as instants on their thread's event track",
+    .src = KS_SRC_EVENTS,
+    .cols = instant_cols,
+    .ncols = NCOL(instant_cols),
+    .ts_col = 1,
+    .needs_stats = 1,
+    .on_event = instant_on,
+    .rec_col = instant_col,
+    .skip = KX_SKIP_MSG | KX_SKIP_WAIT,
+};
+
+// counter: each CPU's busy step (1 a thread other than idle runs, 0 not) at each change, and
+// each numeric user event's first word on its (process, code) track
+static void counter_on(struct ks_walk *w, const struct kev_event *e)
+{
+    if (e->cls != KEV_C_USER)
+        return;
+    struct ks_rec rec;
+    user_fill(w, e, &rec);
+    if (rec.u.ev.v[0] || !e->nw) // a string: no number
+        return;
+    rec.sub = 1;
+    ks_push(w, &rec);
+}
+static void sink_counter(struct kx_sink *k) { k->cpu = push_cpu; }
+static const struct ks_col counter_cols[] = {
+    { "id", "INTEGER", 0 }, { "ts", "INTEGER", 0 }, { "track_id", "INTEGER", 0 },
+    { "value", "REAL", 0 }, { "arg_set_id", "INTEGER", 0 }, { "cpu", "INTEGER", 0 },
+    { "name", "TEXT", 0 },
+};
+static void counter_col(struct ks_walk *w, const struct ks_rec *rec, int col,
+                        sqlite3_context *ctx)
+{
+    if (rec->kind == KS_CPU) {
+        const struct ks_cpu_rec *r = &rec->u.cpu;
+        switch (col) {
+        case 0: sqlite3_result_int64(ctx, (int64_t)r->t0 << 6 | r->cpu); break;
+        case 1: ks_result_ns(ctx, w->t, r->t0, 1); break;
+        case 2: sqlite3_result_int64(ctx, track_id(TR_CPU_BUSY, r->cpu)); break;
+        case 3: sqlite3_result_double(ctx, r->what == 1 ? 1.0 : 0.0); break;
+        case 5: sqlite3_result_int(ctx, (int)r->cpu); break;
+        case 6: ks_result_text(ctx, "cpu.busy"); break;
+        default: sqlite3_result_null(ctx);
+        }
+        return;
+    }
+    const struct ks_ev_rec *v = &rec->u.ev;
+    char nb[48];
+    switch (col) {
+    case 0: sqlite3_result_int64(ctx, slice_id(v->id, SL_INSTANT)); break;
+    case 1: ks_result_ns(ctx, w->t, v->t, 1); break;
+    case 2: sqlite3_result_int64(ctx, track_id(TR_USER, (uint64_t)v->pid << 10 | (v->ev & 0x3ffu))); break;
+    case 3: sqlite3_result_double(ctx, (double)(int32_t)v->w[0]); break;
+    case 5: sqlite3_result_int(ctx, (int)v->cpu); break;
+    case 6:
+        if (v->name[0])
+            ks_result_text(ctx, v->name);
+        else
+            snprintf(nb, sizeof(nb), "user %u", v->ev), ks_result_text(ctx, nb);
+        break;
+    default: sqlite3_result_null(ctx);
+    }
+}
+static const struct ks_table t_counter = {
+    .name = "counter",
+    .doc = "each CPU's busy step (track cpu.busy) and numeric user events' first word "
+    "(track per process and code)",
+    .src = KS_SRC_MODEL,
+    .cols = counter_cols,
+    .ncols = NCOL(counter_cols),
+    .ts_col = 1,
+    .needs_stats = 1,
+    .on_event = counter_on,
+    .sink = sink_counter,
+    .rec_col = counter_col,
+    .skip = KX_SKIP_MSG | KX_SKIP_WAIT,
+};
+
+// args: the arguments of slices and instants, by arg_set_id
+static void arg_push(struct ks_walk *w, int64_t set, const char *key, int type, int64_t i,
+                     const char *s)
+{
+    struct ks_rec rec = { .kind = KS_ARG };
+    struct ks_arg *a = &rec.u.arg;
+    a->set = set;
+    snprintf(a->key, sizeof(a->key), "%s", key);
+    a->type = type;
+    a->i = i;
+    if (s)
+        snprintf(a->s, sizeof(a->s), "%s", s);
+    ks_push(w, &rec);
+}
+static void args_kcall(void *user, const struct kx_kcall_row *r)
+{
+    struct ks_walk *w = ks_walk_of(user);
+    int64_t set = slice_id(r->id, SL_KCALL);
+    static const char *const key[] = { "args.arg0", "args.arg1", "args.arg2", "args.arg3" };
+    for (unsigned i = 0; i < r->nargs && i < 4; i++)
+        arg_push(w, set, key[i], SQLITE_INTEGER, r->arg[i], NULL);
+    if (r->exited && !r->interrupted) {
+        arg_push(w, set, "args.ret", SQLITE_INTEGER, r->ret, NULL);
+        if (r->err)
+            arg_push(w, set, "args.errno", SQLITE_INTEGER, r->err, NULL);
+    }
+}
+static void args_irq(void *user, const struct kx_irq_row *r)
+{
+    struct ks_walk *w = ks_walk_of(user);
+    int64_t set = slice_id(r->id, SL_IRQ);
+    arg_push(w, set, "args.irq", SQLITE_INTEGER, r->irq, NULL);
+    if (r->th >= 0)
+        arg_push(w, set, "args.utid", SQLITE_INTEGER, r->th, NULL);
+    if (r->t_th)
+        arg_push(w, set, "args.latency", SQLITE_INTEGER,
+                 ks_ns(w->t, r->t_th) - ks_ns(w->t, r->t0), NULL);
+}
+static void args_msg(void *user, const struct kx_msg *g)
+{
+    struct ks_walk *w = ks_walk_of(user);
+    int64_t set = slice_id(g->id, SL_MSG);
+    arg_push(w, set, "args.rcvid", SQLITE_INTEGER, g->rcvid, NULL);
+    arg_push(w, set, "args.server_pid", SQLITE_INTEGER, g->srv_pid, NULL);
+    if (g->server >= 0)
+        arg_push(w, set, "args.server_utid", SQLITE_INTEGER, g->server, NULL);
+    if (g->error)
+        arg_push(w, set, "args.error", SQLITE_INTEGER, g->error, NULL);
+}
+static void args_on(struct ks_walk *w, const struct kev_event *e)
+{
+    if (e->cls != KEV_C_USER)
+        return;
+    struct ks_rec rec;
+    user_fill(w, e, &rec);
+    const struct ks_ev_rec *v = &rec.u.ev;
+    int64_t set = slice_id(v->id, SL_INSTANT);
+    arg_push(w, set, "args.code", SQLITE_INTEGER, v->ev, NULL);
+    arg_push(w, set, "args.value", SQLITE_TEXT, 0, v->text);
+    for (unsigned i = 0; !v->v[0] && i < v->nw && i < 8; i++) {
+        char key[16];
+        snprintf(key, sizeof(key), "args.w%u", i);
+        arg_push(w, set, key, SQLITE_INTEGER, (int32_t)v->w[i], NULL);
+    }
+}
+static void sink_args(struct kx_sink *k)
+{
+    k->kcall = args_kcall;
+    k->irq = args_irq;
+    k->msg = args_msg;
+}
+static const struct ks_col args_cols[] = {
+    { "arg_set_id", "INTEGER", 0 }, { "flat_key", "TEXT", 0 }, { "key", "TEXT", 0 },
+    { "int_value", "INTEGER", 0 }, { "string_value", "TEXT", 0 }, { "real_value", "REAL", 0 },
+    { "value_type", "TEXT", 0 }, { "display_value", "TEXT", 0 },
+};
+static void args_col(struct ks_walk *w, const struct ks_rec *rec, int col, sqlite3_context *ctx)
+{
+    (void)w;
+    const struct ks_arg *a = &rec->u.arg;
+    char b[32];
+    switch (col) {
+    case 0: sqlite3_result_int64(ctx, a->set); break;
+    case 1: case 2: ks_result_text(ctx, a->key); break;
+    case 3:
+        if (a->type == SQLITE_INTEGER)
+            sqlite3_result_int64(ctx, a->i);
+        else
+            sqlite3_result_null(ctx);
+        break;
+    case 4: ks_result_text(ctx, a->type == SQLITE_TEXT ? a->s : NULL); break;
+    case 6: ks_result_text(ctx, a->type == SQLITE_TEXT ? "string" : "int"); break;
+    case 7:
+        if (a->type == SQLITE_TEXT)
+            ks_result_text(ctx, a->s);
+        else
+            snprintf(b, sizeof(b), "%lld", (long long)a->i), ks_result_text(ctx, b);
+        break;
+    default: sqlite3_result_null(ctx);
+    }
+}
+static const struct ks_table t_args = {
+    .name = "args",
+    .doc = "the arguments of slices and instants (Perfetto's args), by arg_set_id",
+    .src = KS_SRC_MODEL,
+    .cols = args_cols,
+    .ncols = NCOL(args_cols),
+    .ts_col = -1,
+    .needs_stats = 1,
+    .on_event = args_on,
+    .sink = sink_args,
+    .rec_col = args_col,
+    .skip = KX_SKIP_WAIT,
+};
+
+const struct ks_table *const ks_tables[] = {
+    &t_thread, &t_process, &t_cpu, &t_metadata, &t_track, &t_deadlock, &t_lost,
+    &t_event, &t_user_event, &t_fault, &t_stack, &t_prio, &t_instant,
+    &t_sched, &t_thread_state, &t_kcall, &t_irq, &t_msg, &t_wait, &t_wait_pre, &t_cpu_state,
+    &t_cpu_load, &t_slice, &t_counter, &t_args,
+};
+const unsigned ks_ntables = NCOL(ks_tables);

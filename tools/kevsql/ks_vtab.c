@@ -1,0 +1,422 @@
+// SPDX-License-Identifier: MIT
+// The virtual-table module behind every kevsql table (ks.h). A table is
+// `CREATE VIRTUAL TABLE temp.NAME USING kev(NAME, TRACE-ID)` (kev_open makes them). Rows are
+// decoded on demand: a cursor opens its own reader on the mapped file and walks it in time
+// order (kx_src), feeding the analysis model when the table needs it; the records the table
+// wants are queued and given one by one, so memory is the model's fixed tables and a short
+// queue, whatever the size of the trace (docs/sql.md, "Virtual or loaded"). Tables of the first
+// pass (threads, processes, ...) are read from the trace's cached summary.
+// Time constraints (ts >, >=, <, <=, = on a table whose rows come in time order: the event
+// tables) bound the walk: it stops past the upper bound and gives nothing before the lower.
+// A damaged file: the rows before the damage, then the statement fails with the decoder's
+// message and byte offset (strict, the default), or ends there (kevsql's lenient mode, which
+// says so itself).
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ks.h"
+
+SQLITE_EXTENSION_INIT3
+
+struct ks_vt {
+    sqlite3_vtab base;
+    const struct ks_table *tab;
+    struct ks_trace *t;
+};
+
+struct ks_cursor {
+    sqlite3_vtab_cursor base;
+    struct ks_vt *vt;
+    struct ks_walk w;
+    struct kev_reader *r;
+    struct kx_src *src;
+    struct ks_rec *q;         // the queue: records not given yet, q[qhead .. qlen)
+    size_t qhead, qlen, qcap;
+    const struct ks_rec *rec; // the current row (in the queue: pushes come only in next_row)
+    sqlite3_int64 rowid;
+    unsigned row;             // summary tables: the current index
+    int eof, done, finished, oom;
+    int err;                  // the decoder's error, to report once the queue is empty
+    int has_lo, has_hi;
+    int64_t lo, hi;           // ns bounds on the time column
+};
+
+// ---- helpers the tables use -------------------------------------------------------------------
+
+void ks_push(struct ks_walk *w, const struct ks_rec *rec)
+{
+    struct ks_cursor *c = w->cur;
+    if (c->qhead == c->qlen)
+        c->qhead = c->qlen = 0;
+    if (c->qlen == c->qcap) {
+        size_t cap = c->qcap ? 2 * c->qcap : 64;
+        struct ks_rec *q = sqlite3_realloc64(c->q, cap * sizeof(*q));
+        if (!q) {
+            c->oom = 1;
+            return;
+        }
+        c->q = q, c->qcap = cap;
+    }
+    c->q[c->qlen++] = *rec;
+}
+
+struct ks_walk *ks_walk_of(void *user)
+{
+    return user;
+}
+
+void ks_result_ns(sqlite3_context *ctx, const struct ks_trace *t, uint64_t cycles, int known)
+{
+    if (known)
+        sqlite3_result_int64(ctx, ks_ns(t, cycles));
+    else
+        sqlite3_result_null(ctx);
+}
+
+void ks_result_text(sqlite3_context *ctx, const char *s)
+{
+    if (s)
+        sqlite3_result_text(ctx, s, -1, SQLITE_TRANSIENT);
+    else
+        sqlite3_result_null(ctx);
+}
+
+void ks_result_utid(sqlite3_context *ctx, int th)
+{
+    if (th >= 0)
+        sqlite3_result_int(ctx, th);
+    else
+        sqlite3_result_null(ctx);
+}
+
+// ---- the table ------------------------------------------------------------------------------------
+
+static const struct ks_table *table_named(const char *name)
+{
+    for (unsigned i = 0; i < ks_ntables; i++)
+        if (!strcmp(ks_tables[i]->name, name))
+            return ks_tables[i];
+    return NULL;
+}
+
+// The trace of a CREATE VIRTUAL TABLE's second argument: the pointer kev_open wrote.
+static struct ks_trace *trace_arg(const char *arg)
+{
+    unsigned long long p = strtoull(arg, NULL, 10);
+    return (struct ks_trace *)(uintptr_t)p;
+}
+
+static int vt_connect(sqlite3 *db, void *aux, int argc, const char *const *argv,
+                      sqlite3_vtab **out, char **err)
+{
+    (void)aux;
+    if (argc < 5) {
+        *err = sqlite3_mprintf("kev: usage: CREATE VIRTUAL TABLE x USING kev(TABLE, TRACE)");
+        return SQLITE_ERROR;
+    }
+    const struct ks_table *tab = table_named(argv[3]);
+    if (!tab) {
+        *err = sqlite3_mprintf("kev: no table %s", argv[3]);
+        return SQLITE_ERROR;
+    }
+    struct ks_trace *t = trace_arg(argv[4]);
+    sqlite3_str *s = sqlite3_str_new(db);
+    sqlite3_str_appendall(s, "CREATE TABLE x(");
+    for (unsigned i = 0; i < tab->ncols; i++)
+        sqlite3_str_appendf(s, "%s\"%w\" %s%s", i ? ", " : "", tab->cols[i].name, tab->cols[i].type,
+                            tab->param_col && (int)i == tab->param_col ? " HIDDEN" : "");
+    sqlite3_str_appendall(s, ")");
+    char *sql = sqlite3_str_finish(s);
+    int rc = sql ? sqlite3_declare_vtab(db, sql) : SQLITE_NOMEM;
+    sqlite3_free(sql);
+    if (rc != SQLITE_OK)
+        return rc;
+    struct ks_vt *vt = sqlite3_malloc(sizeof(*vt));
+    if (!vt)
+        return SQLITE_NOMEM;
+    memset(vt, 0, sizeof(*vt));
+    vt->tab = tab;
+    vt->t = t;
+    ks_trace_ref(t);
+    *out = &vt->base;
+    return SQLITE_OK;
+}
+
+static int vt_disconnect(sqlite3_vtab *v)
+{
+    struct ks_vt *vt = (struct ks_vt *)v;
+    ks_trace_unref(vt->t);
+    sqlite3_free(vt);
+    return SQLITE_OK;
+}
+
+// idxNum bits: 8 the table's argument (argv[0]), 1 a lower bound (next argv), 2 an upper bound
+// (next argv), 4 the model is needed.
+enum { IDX_LO = 1, IDX_HI = 2, IDX_MODEL = 4, IDX_PARAM = 8 };
+
+static int vt_best_index(sqlite3_vtab *v, sqlite3_index_info *info)
+{
+    struct ks_vt *vt = (struct ks_vt *)v;
+    const struct ks_table *tab = vt->tab;
+    int lo = -1, hi = -1, num = 0, n = 0;
+    if (tab->param_col) { // a table-valued function: its argument must be given
+        int k = -1;
+        for (int i = 0; i < info->nConstraint && k < 0; i++)
+            if (info->aConstraint[i].iColumn == tab->param_col &&
+                info->aConstraint[i].op == SQLITE_INDEX_CONSTRAINT_EQ)
+                k = i;
+        if (k < 0 || !info->aConstraint[k].usable)
+            return SQLITE_CONSTRAINT;
+        info->aConstraintUsage[k].argvIndex = ++n;
+        info->aConstraintUsage[k].omit = 1;
+        num |= IDX_PARAM;
+    }
+    for (unsigned i = 0; i < tab->ncols && i < 63; i++)
+        if (tab->cols[i].needs_model && (info->colUsed & (1ull << i)))
+            num |= IDX_MODEL;
+    if (info->colUsed & (1ull << 63))
+        num |= IDX_MODEL;
+    if (tab->src == KS_SRC_EVENTS && tab->ts_col >= 0)
+        for (int i = 0; i < info->nConstraint; i++) {
+            const struct sqlite3_index_constraint *c = &info->aConstraint[i];
+            if (!c->usable || c->iColumn != tab->ts_col)
+                continue;
+            if ((c->op == SQLITE_INDEX_CONSTRAINT_GT || c->op == SQLITE_INDEX_CONSTRAINT_GE ||
+                 c->op == SQLITE_INDEX_CONSTRAINT_EQ) && lo < 0)
+                lo = i;
+            if ((c->op == SQLITE_INDEX_CONSTRAINT_LT || c->op == SQLITE_INDEX_CONSTRAINT_LE ||
+                 c->op == SQLITE_INDEX_CONSTRAINT_EQ) && hi < 0)
+                hi = i;
+        }
+    // SQLite checks each bound again (omit 0): the walk only needs to cover the range.
+    if (lo >= 0)
+        info->aConstraintUsage[lo].argvIndex = ++n, num |= IDX_LO;
+    if (hi >= 0 && hi != lo)
+        info->aConstraintUsage[hi].argvIndex = ++n, num |= IDX_HI;
+    else if (hi >= 0)
+        num |= IDX_HI;
+    info->idxNum = num;
+    double rows = tab->src == KS_SRC_SUMMARY ? 100.0 : 1e7;
+    if (lo >= 0)
+        rows /= 4;
+    if (hi >= 0)
+        rows /= 4;
+    info->estimatedRows = (sqlite3_int64)rows;
+    info->estimatedCost = rows;
+    // Event tables come in time order.
+    if (tab->src == KS_SRC_EVENTS && info->nOrderBy == 1 &&
+        info->aOrderBy[0].iColumn == tab->ts_col && !info->aOrderBy[0].desc)
+        info->orderByConsumed = 1;
+    return SQLITE_OK;
+}
+
+static int vt_open(sqlite3_vtab *v, sqlite3_vtab_cursor **out)
+{
+    struct ks_cursor *c = sqlite3_malloc(sizeof(*c));
+    if (!c)
+        return SQLITE_NOMEM;
+    memset(c, 0, sizeof(*c));
+    c->vt = (struct ks_vt *)v;
+    *out = &c->base;
+    return SQLITE_OK;
+}
+
+// Ends a cursor's walk: its reader, source, model, queue.
+static void walk_end(struct ks_cursor *c)
+{
+    kx_stats_delete(c->w.s);
+    sqlite3_free(c->w.m);
+    sqlite3_free(c->w.state);
+    c->w.state = NULL;
+    kx_src_free(c->src);
+    sqlite3_free(c->r);
+    sqlite3_free(c->q);
+    c->w.s = NULL, c->w.m = NULL, c->src = NULL, c->r = NULL, c->q = NULL;
+    c->qhead = c->qlen = c->qcap = 0;
+}
+
+static int vt_close(sqlite3_vtab_cursor *cur)
+{
+    struct ks_cursor *c = (struct ks_cursor *)cur;
+    walk_end(c);
+    sqlite3_free(c);
+    return SQLITE_OK;
+}
+
+static int set_error(struct ks_cursor *c, const char *fmt, const char *a)
+{
+    sqlite3_free(c->vt->base.zErrMsg);
+    c->vt->base.zErrMsg = sqlite3_mprintf(fmt, a);
+    return SQLITE_ERROR;
+}
+
+// Walks until a record is queued, or the file (or the time bound) ends.
+static int pump(struct ks_cursor *c)
+{
+    const struct ks_table *tab = c->vt->tab;
+    struct ks_walk *w = &c->w;
+    while (c->qhead == c->qlen && !c->done) {
+        struct kev_event e;
+        int rc = kx_src_next(c->src, &e);
+        if (rc != 1) {
+            c->done = 1;
+            c->err = rc;
+            ks_trace_damaged(w->t, c->r, rc);
+            break;
+        }
+        w->nev++;
+        if (tab->src == KS_SRC_EVENTS && e.cls != KEV_C_CONTROL && c->has_hi &&
+            ks_ns(w->t, e.t64) > c->hi) {
+            c->done = 1;        // time order: nothing later can be in range
+            break;
+        }
+        if (tab->on_event && !(c->has_lo && ks_ns(w->t, e.t64) < c->lo))
+            tab->on_event(w, &e);
+        if (w->s)
+            kx_stats_event(w->s, &e);
+        else if (w->m)
+            kx_model_update(w->m, &e);
+        if (c->oom)
+            return SQLITE_NOMEM;
+        if (w->fail)
+            return set_error(c, "%s", w->fail);
+    }
+    if (c->done && !c->finished) {
+        c->finished = 1;
+        if (w->s && tab->src == KS_SRC_MODEL)
+            kx_stats_finish(w->s); // what is still open at the end (or the damage) comes now
+        if (tab->on_end)
+            tab->on_end(w);
+    }
+    return c->oom ? SQLITE_NOMEM : SQLITE_OK;
+}
+
+static int next_row(struct ks_cursor *c)
+{
+    const struct ks_table *tab = c->vt->tab;
+    if (tab->src == KS_SRC_SUMMARY) {
+        if (c->rowid)
+            c->row++;
+        c->rowid++;
+        c->eof = c->row >= tab->nrows(c->vt->t);
+        return SQLITE_OK;
+    }
+    int rc = pump(c);
+    if (rc != SQLITE_OK)
+        return rc;
+    if (c->qhead == c->qlen) {
+        c->eof = 1;
+        if (c->err && c->err != -1 && c->vt->t->strict)
+            return set_error(c, "%s", kev_error(c->r));
+        if (c->err == -1)
+            return SQLITE_NOMEM;
+        return SQLITE_OK;
+    }
+    c->rec = &c->q[c->qhead++];
+    c->rowid++;
+    return SQLITE_OK;
+}
+
+static int vt_filter(sqlite3_vtab_cursor *cur, int num, const char *str, int argc,
+                     sqlite3_value **argv)
+{
+    (void)str;
+    struct ks_cursor *c = (struct ks_cursor *)cur;
+    struct ks_trace *t = c->vt->t;
+    const struct ks_table *tab = c->vt->tab;
+    walk_end(c);
+    memset(&c->w, 0, sizeof(c->w));
+    c->w.t = t;
+    c->w.cur = c;
+    c->rowid = 0, c->row = 0;
+    c->eof = c->done = c->finished = c->oom = c->err = 0;
+    c->has_lo = c->has_hi = 0;
+    int k = 0;
+    if ((num & IDX_PARAM) && k < argc)
+        c->w.param = sqlite3_value_int64(argv[k++]);
+    if ((num & IDX_LO) && k < argc)
+        c->has_lo = 1, c->lo = sqlite3_value_int64(argv[k++]);
+    if ((num & IDX_HI) && k < argc)
+        c->has_hi = 1, c->hi = sqlite3_value_int64(argv[k++]);
+    else if (num & IDX_HI) // ts = X: one value bounds both ends
+        c->has_hi = 1, c->hi = c->lo;
+    if (tab->src == KS_SRC_SUMMARY) {
+        char *err = NULL;
+        if (ks_trace_summary(t, &err)) {
+            sqlite3_free(c->vt->base.zErrMsg);
+            c->vt->base.zErrMsg = err;
+            return SQLITE_ERROR;
+        }
+        return next_row(c);
+    }
+    c->r = sqlite3_malloc(sizeof(*c->r));
+    if (!c->r)
+        return SQLITE_NOMEM;
+    if (kev_open(c->r, t->data, t->len))
+        return set_error(c, "%s", kev_error(c->r));
+    c->w.r = c->r;
+    c->src = kx_src_new(c->r);
+    if (!c->src)
+        return SQLITE_NOMEM;
+    if (tab->src == KS_SRC_MODEL || tab->needs_stats) {
+        c->w.s = kx_stats_new(c->r);
+        if (!c->w.s)
+            return SQLITE_NOMEM;
+        c->w.s->skip = tab->skip;
+        struct kx_sink k = { .user = &c->w };
+        if (tab->sink)
+            tab->sink(&k);
+        kx_stats_sink(c->w.s, &k);
+        c->w.m = NULL;
+    } else if (num & IDX_MODEL) {
+        c->w.m = sqlite3_malloc(sizeof(*c->w.m));
+        if (!c->w.m)
+            return SQLITE_NOMEM;
+        kx_model_init(c->w.m, c->r);
+    }
+    return next_row(c);
+}
+
+static int vt_next(sqlite3_vtab_cursor *cur)
+{
+    return next_row((struct ks_cursor *)cur);
+}
+
+static int vt_eof(sqlite3_vtab_cursor *cur)
+{
+    return ((struct ks_cursor *)cur)->eof;
+}
+
+static int vt_column(sqlite3_vtab_cursor *cur, sqlite3_context *ctx, int col)
+{
+    struct ks_cursor *c = (struct ks_cursor *)cur;
+    const struct ks_table *tab = c->vt->tab;
+    if (tab->src == KS_SRC_SUMMARY)
+        tab->summary_col(c->vt->t, c->row, col, ctx);
+    else
+        tab->rec_col(&c->w, c->rec, col, ctx);
+    return SQLITE_OK;
+}
+
+static int vt_rowid(sqlite3_vtab_cursor *cur, sqlite3_int64 *rowid)
+{
+    *rowid = ((struct ks_cursor *)cur)->rowid;
+    return SQLITE_OK;
+}
+
+const sqlite3_module ks_module = {
+    .iVersion = 0,
+    .xCreate = vt_connect,
+    .xConnect = vt_connect,
+    .xBestIndex = vt_best_index,
+    .xDisconnect = vt_disconnect,
+    .xDestroy = vt_disconnect,
+    .xOpen = vt_open,
+    .xClose = vt_close,
+    .xFilter = vt_filter,
+    .xNext = vt_next,
+    .xEof = vt_eof,
+    .xColumn = vt_column,
+    .xRowid = vt_rowid,
+};

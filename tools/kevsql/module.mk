@@ -1,0 +1,51 @@
+# SPDX-License-Identifier: MIT
+# kevsql: a .kev trace as SQL tables (docs/sql.md).
+#   kevsql.so   the SQLite extension (Debian's sqlite3 shell: .load; Python: load_extension)
+#   kevsql      the command: a query over one trace, or over many in parallel (--merge); an
+#               interactive shell; --check for CI
+# The extension's code and the analysis model it serves are compiled position-independent
+# (obj-pic/) once, for the extension and for the command, which registers the same extension
+# with sqlite3_auto_extension.
+KS := tools/kevsql
+KS_SRCS := $(KS)/ks_ext.c $(KS)/ks_vtab.c $(KS)/ks_trace.c $(KS)/ks_tables.c $(KS)/ks_stdlib.c \
+           $(AN_MODEL) $(AN_STATS)
+pic_objs = $(patsubst %.c,$(H)/obj-pic/%.o,$(1))
+
+$(H)/obj-pic/%.o: %.c
+	@mkdir -p $(dir $@)
+	@echo "  HOSTCC  $< (PIC)"
+	$(Q)$(HOST_CC) $(HOST_CFLAGS) -fPIC -c $< -o $@
+$(call pic_objs,$(KS)/ks_stdlib.c): $(KS)/stdlib.sql
+
+HOST_TOOLS += $(H)/kevsql.so $(H)/kevsql
+$(H)/kevsql.so: $(call pic_objs,$(KS_SRCS))
+	@echo "  LINK    $@"
+	$(Q)$(HOST_CC) -shared -o $@ $^
+
+$(H)/kevsql: $(call pic_objs,$(KS)/kevsql.c $(KS)/kevsql_fleet.c $(KS_SRCS))
+	@echo "  LINK    $@"
+	$(Q)$(HOST_CC) -o $@ $^ -lsqlite3
+
+# --scheduler: the Dask client, beside the command (kevsql runs it with Debian's python3)
+HOST_TOOLS += $(H)/kevsql_dask.py
+$(H)/kevsql_dask.py: $(KS)/kevsql_dask.py
+	@mkdir -p $(dir $@)
+	$(Q)cp $< $@ && chmod +x $@
+
+# Tests: the extension and the command against the independent reader, kevscen's scripts and
+# kevstat, the sqlite3 shell and Python as consumers, damaged input, many traces; the damaged
+# input again through the ASan + UBSan build; a real Dask cluster on loopback.
+TEST_DEPS_HOST += $(H)/kevsql $(H)/kevsql.so $(H)/kevsql_dask.py $(H)/kevstat $(H)/kevscen \
+                  $(H)/kevgen $(HT)/kevscen4 $(HT)/kevsql
+SCRIPT_TESTS_HOST += kevsql|400|test/tools/test_kevsql.sh
+SCRIPT_TESTS_HOST += kevsql-asan|300|test/tools/test_kevsql.sh|$(HT)|build/host-test/sql|damage
+SCRIPT_TESTS_HOST += kevsql-dask|240|test/tools/test_kevsql_dask.sh
+$(HT)/kevsql: $(call host_test_objs,$(KS)/kevsql.c $(KS)/kevsql_fleet.c $(KS_SRCS))
+	@echo "  TESTLD  $@"
+	$(Q)$(HOST_CC) $(HOST_TLDFLAGS) -o $@ $^ -lsqlite3
+$(call host_test_objs,$(KS)/ks_stdlib.c): $(KS)/stdlib.sql
+
+# Figures (make bench): kevsql beside traceprinter and kevstat, the loaded design, many traces
+# in processes and on a Dask cluster (docs/PERFORMANCE.md).
+BENCH_DEPS += $(H)/kevsql $(H)/kevsql.so $(H)/kevsql_dask.py $(H)/kevgen $(H)/traceprinter $(H)/kevstat
+BENCHES += tools/kevsql/bench_kevsql.sh

@@ -1,0 +1,166 @@
+-- SPDX-License-Identifier: MIT
+-- kevsql's standard library (docs/sql.md, "The standard library"): views over the tables that
+-- answer the questions an embedded developer asks of a capture. kev_open makes them (temp
+-- views, beside the temp tables); each one's first line says what a row is. Times in ns since
+-- boot, durations in ns. The findings views (priority inversions, deadlocks) are the same
+-- findings as kevstat -s waits: they sum the same records of the analysis model.
+
+-- Each thread with its name as every tool prints it and its process: a row per thread.
+CREATE TEMP VIEW thread_label AS -- kevsql stdlib
+SELECT t.utid, t.tid, t.upid, t.label, t.name, p.name AS process, t.is_idle
+FROM thread t LEFT JOIN process p USING (upid);
+
+-- Per-thread CPU time and runs, share of the trace's span: a row per thread that ran.
+CREATE TEMP VIEW thread_cpu AS -- kevsql stdlib
+SELECT s.utid, l.label, count(*) AS runs, sum(s.dur) AS cpu_ns,
+       round(100.0 * sum(s.dur) / ((SELECT int_value FROM metadata WHERE name = 'trace_end_ns') -
+                                  (SELECT int_value FROM metadata WHERE name = 'trace_start_ns')), 3) AS share_pct
+FROM sched_slice s JOIN thread_label l USING (utid)
+GROUP BY s.utid ORDER BY cpu_ns DESC;
+
+-- Per-thread time in each state: a row per (thread, state).
+CREATE TEMP VIEW thread_states AS -- kevsql stdlib
+SELECT s.utid, l.label, s.state, count(*) AS intervals, sum(s.dur) AS ns
+FROM thread_state s JOIN thread_label l USING (utid)
+GROUP BY s.utid, s.state ORDER BY s.utid, ns DESC;
+
+-- Per-process CPU time: a row per process.
+CREATE TEMP VIEW process_cpu AS -- kevsql stdlib
+SELECT l.upid, l.process, sum(s.dur) AS cpu_ns
+FROM sched_slice s JOIN thread_label l USING (utid)
+GROUP BY l.upid ORDER BY cpu_ns DESC;
+
+-- Each CPU's time running threads, its idle thread, and no thread known, and its load (the
+-- running share of the span): a row per CPU.
+CREATE TEMP VIEW cpu_usage AS -- kevsql stdlib
+SELECT cpu, running_ns, idle_ns, none_ns, running_ns + idle_ns + none_ns AS span_ns,
+       round(100.0 * running_ns / max(running_ns + idle_ns + none_ns, 1), 3) AS load_pct
+FROM cpu;
+
+-- CPU load per CPU over time, 1 ms buckets from boot (cpu_load(NS) for another width): a row
+-- per CPU and bucket with busy time; a bucket without any is left out (its load is 0).
+CREATE TEMP VIEW cpu_load_1ms AS -- kevsql stdlib
+SELECT * FROM cpu_load WHERE width = 1000000;
+
+-- Interrupt-to-thread latency per interrupt line (kevstat -s irq's): every interrupt that had
+-- a thread, to the moment the thread had it (min, mean, 99th percentile, max), the interrupts
+-- that woke no thread or were not handled by the end, and the rate over the time the line was
+-- active. A row per line.
+CREATE TEMP VIEW irq_latency AS -- kevsql stdlib
+WITH r AS (
+    SELECT irq, name, ts, utid, latency,
+           row_number() OVER (PARTITION BY irq ORDER BY latency IS NULL, latency) AS k,
+           count(latency) OVER (PARTITION BY irq) AS n
+    FROM irq)
+SELECT irq, name, count(*) AS interrupts, count(latency) AS measured,
+       sum(utid IS NULL) AS no_thread, sum(utid IS NOT NULL AND latency IS NULL) AS unhandled,
+       min(latency) AS min_ns, avg(latency) AS avg_ns, max(latency) AS max_ns,
+       max(CASE WHEN k = max(1, (n * 99 + 99) / 100) THEN latency END) AS p99_ns,
+       CASE WHEN count(*) > 1 THEN (count(*) - 1) * 1e9 / (max(ts) - min(ts)) END AS rate_per_s
+FROM r GROUP BY irq ORDER BY irq;
+
+-- A thread's activations: each time it was woken from a blocked state (released), when it ran
+-- (start), when it blocked again (end), and the time from its previous release (period). A
+-- row per activation of every thread.
+CREATE TEMP VIEW thread_activation AS -- kevsql stdlib
+WITH s AS (
+    SELECT utid, ts, dur, woken FROM thread_state
+    WHERE state NOT IN ('RUNNING', 'READY') OR woken = 1),
+e AS (SELECT *, lead(ts) OVER (PARTITION BY utid ORDER BY ts) AS next_ts FROM s)
+SELECT utid, ts AS release_ts, ts + dur AS start_ts, next_ts AS end_ts,
+       ts - lag(ts) OVER (PARTITION BY utid ORDER BY ts) AS period
+FROM e WHERE woken = 1;
+
+-- A periodic thread's period and jitter: a row per thread woken at least 3 times (periods
+-- from one run start to the next, what the thread itself would measure after each wait).
+CREATE TEMP VIEW period_jitter AS -- kevsql stdlib
+WITH a AS (
+    SELECT utid, start_ts, start_ts - lag(start_ts) OVER (PARTITION BY utid ORDER BY start_ts) AS p
+    FROM thread_activation)
+SELECT a.utid, l.label, count(p) AS periods, min(p) AS min_ns, avg(p) AS avg_ns, max(p) AS max_ns,
+       max(p) - min(p) AS jitter_ns
+FROM a JOIN thread_label l USING (utid)
+WHERE p IS NOT NULL GROUP BY a.utid HAVING count(p) >= 2 ORDER BY periods DESC;
+
+-- Deadline misses of periodic threads: an activation that ended (blocked again) after its
+-- deadline, the next release by the thread's mean period, or a period over twice the mean
+-- (a release missed). A row per miss.
+CREATE TEMP VIEW deadline_miss AS -- kevsql stdlib
+SELECT a.utid, l.label, a.release_ts, a.end_ts, a.end_ts - a.release_ts AS response_ns,
+       j.avg_ns AS period_ns, a.period,
+       CASE WHEN a.end_ts - a.release_ts > j.avg_ns THEN 'late' ELSE 'period' END AS kind
+FROM thread_activation a JOIN period_jitter j USING (utid) JOIN thread_label l USING (utid)
+WHERE a.end_ts - a.release_ts > j.avg_ns OR a.period > 2 * j.avg_ns;
+
+-- Priority inversions (kevstat -s waits'): a thread blocked on an object whose lower-priority
+-- owner was preempted by threads of a priority between the two. A row per (waiter, object,
+-- owner) with the time lost, as kevstat's INVERSION lines.
+CREATE TEMP VIEW priority_inversion AS -- kevsql stdlib
+SELECT w.utid AS waiter_utid, lw.label AS waiter, w.object, w.owner_utid, lo.label AS owner,
+       count(*) AS waits, sum(w.inversion) AS lost_ns, max(w.inversion) AS max_ns,
+       min(w.ts) AS first_ts
+FROM wait w JOIN thread_label lw ON lw.utid = w.utid JOIN thread_label lo ON lo.utid = w.owner_utid
+WHERE w.inversion > 0
+GROUP BY w.utid, w.object, w.owner_utid ORDER BY first_ts;
+
+-- Every middle thread of each inversion with its own share of the time lost (they add up to
+-- priority_inversion.lost_ns): a row per (waiter, object, owner, middle thread).
+CREATE TEMP VIEW priority_inversion_middle AS -- kevsql stdlib
+SELECT p.waiter_utid, lw.label AS waiter, p.object, p.owner_utid, lo.label AS owner,
+       p.utid AS middle_utid, coalesce(lm.label, '(other threads)') AS middle,
+       sum(p.inversion) AS lost_ns
+FROM wait_preemptor p JOIN wait w ON w.id = p.wait_id
+     JOIN thread_label lw ON lw.utid = p.waiter_utid JOIN thread_label lo ON lo.utid = p.owner_utid
+     LEFT JOIN thread_label lm ON lm.utid = p.utid
+WHERE p.inversion > 0 AND w.inversion > 0
+GROUP BY p.waiter_utid, p.object, p.owner_utid, p.utid ORDER BY lost_ns DESC;
+
+-- Deadlock cycles (kevstat -s waits'): a row per cycle, its threads in order as kevstat
+-- prints them ("b waits on mutex 1 held by a, which waits on mutex 2 held by b"), when it
+-- closed, when a wait of it ended (NULL: still blocked at the end).
+CREATE TEMP VIEW deadlock_cycle AS -- kevsql stdlib
+WITH RECURSIVE d AS (
+    SELECT d.cycle, d.position, d.ts, d.broken_ts, d.object, l.label, o.label AS owner
+    FROM deadlock d JOIN thread_label l ON l.utid = d.utid JOIN thread_label o ON o.utid = d.owner_utid),
+c(cycle, pos, n, text) AS (
+    SELECT cycle, 0, 1, label || ' waits on ' || object || ' held by ' || owner FROM d WHERE position = 0
+    UNION ALL
+    SELECT c.cycle, c.pos + 1, c.n + 1, c.text || ', which waits on ' || d.object || ' held by ' || d.owner
+    FROM c JOIN d ON d.cycle = c.cycle AND d.position = c.pos + 1)
+SELECT c.cycle, d.ts, d.broken_ts, c.n AS threads, c.text AS cycle_text
+FROM c JOIN d ON d.cycle = c.cycle AND d.position = 0
+WHERE c.n = (SELECT count(*) FROM deadlock x WHERE x.cycle = c.cycle)
+ORDER BY c.cycle;
+
+-- Lock contention by object and owner: a row per (object, owner) with the waits on it while
+-- that thread held it.
+CREATE TEMP VIEW lock_contention AS -- kevsql stdlib
+SELECT w.object, w.owner_utid, lo.label AS owner, count(*) AS waits,
+       count(DISTINCT w.utid) AS waiters, sum(w.dur) AS wait_ns, max(w.dur) AS max_wait_ns,
+       sum(w.owner_preempted) AS owner_preempted_ns
+FROM wait w LEFT JOIN thread_label lo ON lo.utid = w.owner_utid
+GROUP BY w.object, w.owner_utid ORDER BY wait_ns DESC;
+
+-- Message latency per channel (kevstat -s msg's: client thread to server process): count,
+-- errors, send-to-reply (pulses: send-to-receive) and queueing. A row per channel.
+CREATE TEMP VIEW msg_latency AS -- kevsql stdlib
+SELECT coalesce(lc.label, 'irq ' || m.irq) AS client, m.client_utid, m.irq, m.server_pid,
+       p.name AS server, m.pulse, count(*) AS messages, sum(m.error != 0) AS errors,
+       min(m.dur) AS min_ns, avg(m.dur) AS avg_ns, max(m.dur) AS max_ns,
+       avg(m.queue) AS avg_queue_ns, max(m.queue) AS max_queue_ns
+FROM msg m LEFT JOIN thread_label lc ON lc.utid = m.client_utid
+     LEFT JOIN process p ON p.upid = m.server_pid
+GROUP BY m.client_utid, m.irq, m.server_pid, m.pulse ORDER BY messages DESC;
+
+-- User-event intervals: from each user event to the next one of the same code in the same
+-- process. A row per interval.
+CREATE TEMP VIEW user_event_interval AS -- kevsql stdlib
+SELECT upid, code, name, ts, lead(ts) OVER (PARTITION BY upid, code ORDER BY ts) - ts AS dur,
+       value
+FROM user_event;
+
+-- Their statistics: a row per (process, code).
+CREATE TEMP VIEW user_event_stats AS -- kevsql stdlib
+SELECT upid, code, name, count(*) + 1 AS events, min(dur) AS min_ns, avg(dur) AS avg_ns,
+       max(dur) AS max_ns
+FROM user_event_interval WHERE dur IS NOT NULL GROUP BY upid, code ORDER BY upid, code;
