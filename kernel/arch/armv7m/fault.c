@@ -24,23 +24,25 @@
 // A thread's fault that came as a HardFault, noted by armv7m_thread_hardfault before the
 // thread is sent to armv7m_fault_redirect (entry.S): its status and pc, reported when the
 // redirect's UsageFault reaches arch_fault_info. One CPU on this architecture; 0: none.
+// Only where the fbt provider is built: without its trap a HardFault's level is no danger.
+#ifndef KFBT_DISABLED
 static struct {
-    uint32_t hfsr, cfsr, dfsr, pc;
+    uint32_t cfsr, dfsr, pc;
 } redirected;
 void armv7m_fault_redirect(void);
 void armv7m_thread_hardfault(uint32_t *frame);
 
 void armv7m_thread_hardfault(uint32_t *frame)
 {
-    redirected.hfsr = SCB_HFSR;
     redirected.cfsr = SCB_CFSR;
     redirected.dfsr = SCB_DFSR;
     redirected.pc = frame[6];
-    SCB_HFSR = redirected.hfsr;     // write-one-to-clear: the redirect's fault is its own
+    SCB_HFSR = SCB_HFSR;            // write-one-to-clear: the redirect's fault is its own
     SCB_CFSR = redirected.cfsr;
     SCB_DFSR = redirected.dfsr;
     frame[6] = (uint32_t)(uintptr_t)armv7m_fault_redirect & ~1u;
 }
+#endif
 
 // Whether thread t's pc holds a bkpt (read with the checked user-access path).
 bool armv7m_at_bkpt(const struct thread *t, uint32_t pc)
@@ -54,12 +56,17 @@ bool armv7m_at_bkpt(const struct thread *t, uint32_t pc)
 // arch_fault_where): true when the fault being handled is one.
 bool armv7m_fault_redirected(uint32_t pc, uint32_t *cfsr, uint32_t *dfsr, uint32_t *fpc)
 {
+#ifdef KFBT_DISABLED
+    (void)pc, (void)cfsr, (void)dfsr, (void)fpc;
+    return false;
+#else
     if (!redirected.pc || pc != ((uint32_t)(uintptr_t)armv7m_fault_redirect & ~1u))
         return false;
     *cfsr = redirected.cfsr;
     *dfsr = redirected.dfsr;
     *fpc = redirected.pc;
     return true;
+#endif
 }
 
 int arch_fault_info(char *buf, size_t size)
@@ -76,8 +83,11 @@ int arch_fault_info(char *buf, size_t size)
     SCB_SHCSR &= ~SHCSR_SVCALLPENDED;
     if (!(cfsr & (MMFSR_MSTKERR | MMFSR_MUNSTKERR)))
         pc = ((const uint32_t *)(uintptr_t)k_current->ctx.psp)[6];
-    if (armv7m_fault_redirected(pc, &cfsr, &dfsr, &pc))
+    if (armv7m_fault_redirected(pc, &cfsr, &dfsr, &pc)) {
+#ifndef KFBT_DISABLED
         redirected.pc = 0;      // the fault it stood for, reported once
+#endif
+    }
     if (!cfsr && armv7m_at_bkpt(k_current, pc))
         dfsr |= DFSR_BKPT;      // QEMU's core has no DFSR: the instruction says it
 
