@@ -662,6 +662,7 @@ int kdt_call(struct thread *t, uint32_t cmd, uint32_t a, uint32_t b, uint32_t c)
         return -EPERM;
     switch (cmd) {
     case KDT_GO: {
+        int placed;
         if (kdt_active)
             return -EBUSY;
         // tick-N a period from now; profile-N at its period's next multiple since boot, the
@@ -678,8 +679,11 @@ int kdt_call(struct thread *t, uint32_t cmd, uint32_t a, uint32_t b, uint32_t c)
         // reason in the consumer's buffer (a, b) when it cannot
         const char *why = "";
         int e = kfbt_enable(dst, &why);
-        if (e == 0 && (e = kusdt_enable(dst, &why)) < 0)
+        int u = e < 0 ? 0 : kusdt_enable(dst, &why);   // then the programs' USDT sites
+        if (u < 0) {
             kfbt_disable();
+            e = u;
+        }
         if (e < 0) {
             if (b && proc_can_write(p, a, b))
                 kstrlcpy((char *)(uintptr_t)a, why, b);
@@ -692,6 +696,7 @@ int kdt_call(struct thread *t, uint32_t cmd, uint32_t a, uint32_t b, uint32_t c)
         kdt_vtime_switch(k_current);
         ktrace_kdt_go(k_current);
         kdt_active = true;
+        placed = e;   // the fbt sites placed: KDT_GO's result
         spin_probes(true);
         if (wanted(DPROBE_BEGIN)) {   // BEGIN's clauses stop at the first exit(), as DTrace's
             struct dvm_ctx ctx;
@@ -701,7 +706,7 @@ int kdt_call(struct thread *t, uint32_t cmd, uint32_t a, uint32_t b, uint32_t c)
                 kdt_active = false;
         }
         kprof_update();     // the profile timers armed for the probes' first times
-        return 0;
+        return placed;
     }
     case KDT_STOP: {
         // END runs once, even after exit() switched the probes off; the fbt probes come off

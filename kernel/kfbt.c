@@ -162,7 +162,7 @@ int kfbt_enable(struct dvm_state *st, const char **why)
                            t->sites[live[i].site - 1u].ds_len);
     arch_fbt_patch_end();
     kfbt_stats.placed = ks->nlive;
-    return 0;
+    return (int)ks->nlive;
 }
 
 void kfbt_disable(void)

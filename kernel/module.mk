@@ -77,6 +77,23 @@ $(B)/kernel-notrace.a: $(KERNEL_NT_OBJS)
 	@echo "  AR      $@"
 	$(Q)rm -f $@ && $(CROSS)ar rcs $@ $^
 
+# The same kernel without the fbt provider: kfbt_none.c for kfbt.c, kfbt_fire.c and the
+# architecture's part, and the sources with an fbt hook (ARCH_FBT_HOOKS: the kernel-fault
+# path) built with -DKFBT_DISABLED. The baseline "fbt built in, no probe enabled" is held to,
+# instruction for instruction (test/qemu/test_fbt_zero.sh, scripts/bench-fbt.sh; docs/fbt.md).
+KERNEL_NF_SRCS := $(filter-out kernel/kfbt.c kernel/kfbt_fire.c $(ARCH_FBT_SRCS) $(ARCH_FBT_HOOKS),\
+                      $(KERNEL_ALL)) $(if $(KFBT),kernel/kfbt_none.c)
+KERNEL_NF_OBJS := $(patsubst %,$(B)/obj/%.o,$(KERNEL_NF_SRCS)) \
+                  $(patsubst %,$(B)/obj-nofbt/%.o,$(ARCH_FBT_HOOKS))
+$(B)/obj-nofbt/%.S.o: %.S
+	@mkdir -p $(dir $@)
+	@echo "  AS      $< (no fbt)"
+	$(Q)$(CC) $(KCFLAGS) -DKFBT_DISABLED -c $< -o $@
+
+$(B)/kernel-nofbt.a: $(KERNEL_NF_OBJS)
+	@echo "  AR      $@"
+	$(Q)rm -f $@ && $(CROSS)ar rcs $@ $^
+
 $(B)/kernel.ld: ldscripts/kernel.ld.S boards/$(BOARD)/board_config.h boards/$(BOARD)/board.mk
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) -E -P -x c -Iboards/$(BOARD) $(BOARD_DEFS) $< -o $@

@@ -220,6 +220,14 @@ FBT_BOARDS := mps2-an385
 SCRIPT_TESTS += $(foreach b,$(FBT_BOARDS),fbt-gen/$(b)|120|BOARD=$(b)|test/tools/test_fbtgen.sh|build/$(b)|$(H))
 SCRIPT_TESTS += $(foreach b,$(FBT_BOARDS),qemu-fbt-gdb/$(b)|400|BOARD=$(b)|test/qemu/test_fbt_gdb.sh|build/$(b)|$(H))
 SCRIPT_TESTS += $(foreach b,$(FBT_BOARDS),qemu-fbt-capture/$(b)|300|BOARD=$(b)|test/qemu/test_fbt_capture.sh|build/$(b)|$(H))
+# Every fbt probe at once while the hostile-process suite runs under D; and zero probe effect:
+# the kernel benchmarks with fbt built in and no probe enabled equal the kernel's without it.
+SCRIPT_TESTS += $(foreach b,$(FBT_BOARDS),qemu-fbt-all/$(b)|400|BOARD=$(b)|test/qemu/test_fbt_all.sh|build/$(b)|$(H))
+SCRIPT_TESTS += $(foreach b,$(FBT_BOARDS),qemu-fbt-zero/$(b)|300|BOARD=$(b)|test/qemu/test_fbt_zero.sh|build/$(b))
+# Its figures (scripts/bench-fbt.sh), on a board whose kernel has the provider.
+BENCHES      += $(if $(KFBT),scripts/bench-fbt.sh|$(B)|$(H))
+BENCH_DEPS   += $(if $(KFBT),$(B)/kbench.elf $(B)/kbench_nofbt.elf \
+                    $(B)/dtrace.elf $(H)/dcompile $(H)/dtrace)
 TEST_DEPS    += $(H)/fbtgen $(H)/dcompile $(H)/dtrace $(H)/kevcapture \
                 $(foreach b,$(filter-out $(BOARD),$(FBT_BOARDS)),matrix-images-$(b))
 

@@ -12,7 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
-int tool_fbt_load(const char *tool, const char *path)
+int tool_fbt_load(const char *tool, const char *path, int required)
 {
     static struct dfbt table;
     int fd = open(path, O_RDONLY);
@@ -46,10 +46,15 @@ int tool_fbt_load(const char *tool, const char *path)
         break;
     }
     char err[128];
-    if (!copy) {   // an image without the fbt provider: its fbt probes match nothing
+    if (!copy && !required) {   // an image without the provider: no fbt probes, no error
         elf_end(e);
         close(fd);
-        return 1;
+        return 0;
+    }
+    if (!copy) {
+        fprintf(stderr, "%s: %s: no fbt table (an image of a kernel with the fbt provider, "
+                "docs/fbt.md)\n", tool, path);
+        goto fail;
     }
     const struct dfbt_hdr *h = copy;
     if (len >= sizeof(*h) && h->dh_magic == DFBT_MAGIC && h->dh_len <= len)
@@ -70,25 +75,13 @@ fail:
     return -1;
 }
 
-int tool_fbt_option(const char *tool, int argc, char **argv)
+int tool_fbt_kernel(const char *tool, int argc, char **argv)
 {
-    for (int i = 1; i < argc; i++) {
-        const char *file = NULL;
-        int take = 0;
-        if (!strcmp(argv[i], "--kernel") && i + 1 < argc) {
-            file = argv[i + 1];
-            take = 2;
-        } else if (!strncmp(argv[i], "--kernel=", 9)) {
-            file = argv[i] + 9;
-            take = 1;
-        } else if (!strcmp(argv[i], "--")) {
+    for (int i = 1; i + 1 < argc; i++) {
+        if (!strcmp(argv[i], "--"))
             break;
-        }
-        if (!take)
-            continue;
-        if (tool_fbt_load(tool, file) < 0)
+        if (!strcmp(argv[i], "--kernel") && tool_fbt_load(tool, argv[++i], 0) != 0)
             return -1;
-        i += take - 1;
     }
     return 0;
 }

@@ -79,10 +79,8 @@ int main(int argc, char **argv)
             usage(stdout);
             return 0;
         }
-    if (tool_fbt_option("dcompile", argc, argv) != 0 ||
-        tool_usdt_option("dcompile", &argc, argv, 1) != 0)
-        return 1;
-    if (kernel_symbols(&argc, argv) != 0)
+    if (tool_fbt_kernel("dcompile", argc, argv) != 0 ||
+        tool_usdt_option("dcompile", &argc, argv, 1) != 0 || kernel_symbols(&argc, argv) != 0)
         return 2;
     while ((opt = getopt(argc, argv, "qx:s:n:o:hT:Z")) != -1) {
         switch (opt) {

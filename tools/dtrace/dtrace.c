@@ -81,8 +81,8 @@ static void usage(FILE *f)
                "\t-x  enable or modify compiler and tracing options\n"
                "\t-Z  permit probe descriptions that match zero probes\n"
                "\t-P  enable or list probes of the specified provider (-m module, -f function)\n"
-               "\t--kernel FILE  the board image's ELF file: D's `symbol is its address there, its\n"
-               "\t               fbt table names the fbt probes (docs/fbt.md),\n"
+               "\t--kernel FILE  the board image's ELF file: D's `symbol is its address there,\n"
+               "\t               its fbt table names the fbt probes (docs/fbt.md),\n"
                "\t               and with -i the capture's kernel frames are named from it\n"
                "\t--elf FILE  a program's ELF file: its USDT probes (docs/usdt.md), and with\n"
                "\t               -i its frames' names\n"
@@ -594,10 +594,8 @@ int main(int argc, char **argv)
             usage(stdout);
             return 0;
         }
-    if (tool_fbt_option("dtrace", argc, argv) != 0 ||
-        tool_usdt_option("dtrace", &argc, argv, 0) != 0)
-        return 1;
-    if (kernel_symbols(argc, argv) != 0)
+    if (tool_fbt_kernel("dtrace", argc, argv) != 0 ||
+        tool_usdt_option("dtrace", &argc, argv, 0) != 0 || kernel_symbols(argc, argv) != 0)
         return 2;
     /* the long options of -i's names (tool_syms.h), taken out before getopt; an option's
      * argument (a -n clause) is kept as it is */
@@ -615,7 +613,7 @@ int main(int argc, char **argv)
             break;
         }
         for (const char *c = a[0] == '-' ? a + 1 : ""; *c; c++)
-            if (strchr("bcDfiImnoPpsUx", *c)) {
+            if (strchr("bcDfiImnopPsUx", *c)) {
                 if (!c[1] && k + 1 < argc)
                     argv[nkept++] = argv[++k];
                 break;

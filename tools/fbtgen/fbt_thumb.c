@@ -138,8 +138,11 @@ static int decode32(unsigned hw1, unsigned hw2, uint64_t pc, struct insn *in)
         if (hw1 == 0xf85du && hw2 == 0xfb04u) {   // ldr.w pc, [sp], #4
             named(in, I_RET, "ldr pc, [sp], #4");
             in->ra = DFBT_RA_SP;
+        } else if ((hw1 & 0xfff0u) == 0xf850u && !(hw2 & 0x0fc0u)) {
+            named(in, I_JTAB, "ldr pc, [rn, rm]");  // a switch's table of addresses
         } else {
-            named(in, I_IJUMP, "ldr pc");
+            named(in, I_IJUMP, "ldr pc, [rn, #imm]");
+            in->unsure = 1;                         // a switch's or a tail call: not known
         }
     } else if (((hw1 & 0xfbffu) == 0xf2afu || (hw1 & 0xfbffu) == 0xf20fu) && !(hw2 & 0x8000u)) {
         uint64_t imm = ((hw1 >> 10) & 1u) << 11 | ((hw2 >> 12) & 7u) << 8 | (hw2 & 0xffu);

@@ -675,7 +675,7 @@ static void analyse(struct func *f, int list_insns)
         case I_RET: case I_IJUMP:
             if (in.cls == I_IJUMP && !f->indirect_at)
                 f->indirect_at = pc;
-            if (conditional) {
+            if (conditional || in.unsure) {
                 refuse(f, &f->insn_return_why, DFBT_WHY_EXIT, &in, pc);
                 break;
             }
@@ -985,7 +985,8 @@ static void write_table(const char *path, FILE *list, FILE *slots)
 
 // The second link must not move any code: every allocated section of the first link is in
 // the second at the same address with the same bytes, except the table's own, which starts
-// where it did and comes after every section of code, and the build id's bytes.
+// where it did and comes after every section of code, and the build id's (a hash of the
+// image: same place and size, other bytes).
 static int check(const char *p1, const char *p2)
 {
     struct image a = { 0 }, b = { 0 };
@@ -1007,9 +1008,10 @@ static int check(const char *p1, const char *p2)
             die("%s: section %s lies after the table", p1, s->name);
         if (!t || t->addr != s->addr || t->size != s->size)
             die("%s: section %s differs from %s's (address or size)", p2, s->name, p1);
-        // the GNU build id hashes the whole file, the table too: its place and size alone
-        if (s->data && t->data && strcmp(s->name, ".note.gnu.build-id") != 0 &&
-            memcmp(s->data, t->data, s->size) != 0)
+        // the GNU build id is a hash of the whole image, the table included: its bytes change
+        // with the table's, its place and size do not (checked above), and it holds no code
+        if (s->data && t->data && memcmp(s->data, t->data, s->size) != 0 &&
+            strcmp(s->name, ".note.gnu.build-id") != 0)
             die("%s: section %s's bytes differ from %s's", p2, s->name, p1);
         n++;
     }

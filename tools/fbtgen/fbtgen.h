@@ -36,6 +36,8 @@ struct insn {
     unsigned lit;       // I_PCREL: 1 a load from target, 0 target is the value
     unsigned reg;       // I_PCREL: the destination register
     unsigned size;      // I_PCREL with lit: bytes loaded (4 or 8)
+    unsigned unsure;    // I_IJUMP that may as well jump inside the function (a switch's
+                        // dispatch): the function's returns are not probed
     char what[24];      // for a refusal: the instruction's kind ("it", "tbb", "adr")
 };
 

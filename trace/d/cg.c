@@ -1811,7 +1811,7 @@ static int is_probe_args(struct cg *g, const struct dnode *n, int64_t *k)
 static int fbt_args_type(struct cg *g, const struct dnode *n, int64_t k, struct dtype *t)
 {
     const struct dfbt *tab = dprobe_fbt_table();
-    unsigned ci = g->nclauses - 1, code = 0;
+    unsigned ci = g->cur_clause, code = 0;
     int have = 0;
     const char *func = "";
     for (unsigned e = 0; e < g->necbs; e++) {

@@ -48,8 +48,8 @@ static inline uint32_t kfbt_hash(uint32_t addr, uint32_t mask)
 // The image's table, checked once (NULL: this image has none, or a damaged one).
 const struct dfbt *kfbt_table(void);
 // Places the fbt probes program st enables (its probes with DPROBE_FBT ids): under the
-// exclusive lock, before the program's probes go on. 0; or -errno with *why saying it in
-// DTrace's words ("fbt::F:entry: ...").
+// exclusive lock, before the program's probes go on. The number of sites placed (0: none);
+// or -errno with *why saying it in DTrace's words ("fbt: ...").
 int kfbt_enable(struct dvm_state *st, const char **why);
 // Removes every fbt probe (under the exclusive lock; nothing if none is placed).
 void kfbt_disable(void);

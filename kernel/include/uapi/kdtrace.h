@@ -11,9 +11,9 @@
 
 enum kdt_cmd {
     KDT_LOAD = 1,   // (struct kdt_load *): verify and load; EINVAL with the reason in errbuf
-    KDT_GO = 2,     // (errbuf, errlen): fires BEGIN, then the program's probes; EINVAL,
-                    // ENOSPC, ENOMEM with the reason in errbuf when its fbt probes cannot
-                    // be placed
+    KDT_GO = 2,     // (errbuf, errlen): fires BEGIN, then the program's probes; returns the
+                    // number of fbt probe sites placed; EINVAL, ENOSPC, ENOMEM with the
+                    // reason in errbuf when its fbt probes cannot be placed
     KDT_STOP = 3,   // fires END; probes stop
     KDT_READ = 4,   // (cpu, buf, len): the principal buffer's records; len >= bufsize
     KDT_STATE = 5,  // -> address of the engine's struct dvm_state (read-only mapping)

@@ -45,6 +45,8 @@ static const char *errtext(int e)
     case EIO: return "I/O error";
     case ECANCELED: return "Operation canceled";
     case EBUSY: return "Device or resource busy";
+    case EIO: return "I/O error";
+    case ECANCELED: return "Operation canceled";
     default: {
         static char buf[24];
         snprintf(buf, sizeof(buf), "error %d", e);
@@ -494,11 +496,16 @@ int main(void)
 
     int child = -1, status = 0;
     why[0] = 0;
-    if (dt(KDT_GO, (uint32_t)(uintptr_t)why, sizeof(why), 0) < 0) {
+    uint64_t go_at = ClockCycles();
+    int placed = dt(KDT_GO, (uint32_t)(uintptr_t)why, sizeof(why), 0);
+    if (placed < 0) {
         fprintf(stderr, "dtrace: could not enable tracing: %s\n", why[0] ? why : errtext(errno));
         dt(KDT_UNLOAD, 0, 0, 0);
         return 1;
     }
+    if (placed > 0 && !h->quiet)   // the fbt provider's sites (docs/fbt.md)
+        fprintf(stderr, "dtrace: %d fbt probe sites placed in %lu us\n", placed,
+                (unsigned long)((ClockCycles() - go_at) * 1000000u / ClockCyclesPerSec()));
     if (workload && (child = ProcSpawn(workload, 0, 0)) < 0)
         fprintf(stderr, "dtrace: cannot start %s: errno %d\n", workload, errno);
     // With a workload, tracing ends when it does; without one, when the program calls exit()
