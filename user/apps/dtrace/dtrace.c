@@ -45,8 +45,6 @@ static const char *errtext(int e)
     case EIO: return "I/O error";
     case ECANCELED: return "Operation canceled";
     case EBUSY: return "Device or resource busy";
-    case EIO: return "I/O error";
-    case ECANCELED: return "Operation canceled";
     default: {
         static char buf[24];
         snprintf(buf, sizeof(buf), "error %d", e);
