@@ -99,6 +99,11 @@ kercall:::entry
 {
 	@[execname] = count();
 }
+profile-997
+/pid == $target/
+{
+	self->sampled = 1;
+}
 END
 {
 	printf("target %d\n", $target);
@@ -114,6 +119,11 @@ host=$("$h/dtrace" -q -i "$out/target.kev" -c worker -n 'END { printf("%d\n", $t
     grep -qE '^  worker +[1-9]' "$out/target.log" &&
     [ "$(grep -cE '^  [a-z]+ +[0-9]+$' "$out/target.log")" = 1 ]
 ok $? "make dtrace APPS=worker: \$target is the app's pid ($live), as dtrace -i -c worker finds it in the capture (${host:-none})"
+# A profile-N probe makes the capture sample stacks too (tracelogger -p N: SYSTEM STACK
+# events), on every board: counted by a reader of the file written from docs/kev-format.md.
+stacks=$(python3 test/stacks/kev_count_stacks.py "$out/target.kev" 2>/dev/null)
+[ "${stacks:-0}" -gt 0 ]
+ok $? "make dtrace with a profile-997 clause: the capture holds stack samples (${stacks:-none} STACK events)"
 # A workload that fails fails make dtrace, as it fails make run for the same boot: stackfault's
 # NULL write kills it, appinit counts the failure and exits 1. The board's dtrace exits 0 as
 # dtrace(1M) does and says the workload's end ("dtrace: pid N (appinit) exited with status 1");
