@@ -10,7 +10,6 @@
 #include <stddef.h>
 #include <setjmp.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
 #include <kernel/kernel.h>
@@ -18,11 +17,6 @@
 
 struct cpu k_cpus[KMAX_CPUS];
 struct cpu *test_this_cpu = &k_cpus[0];
-
-// D's spin probes (kernel/kdtrace.c) are never enabled here: every lock takes the plain path.
-bool kspin_probed;
-void kspin_lock_probed(struct kspin *l, unsigned rank) { (void)l; (void)rank; abort(); }
-void kspin_unlock_probed(struct kspin *l, unsigned rank) { (void)l; (void)rank; abort(); }
 
 static jmp_buf panic_jmp;
 static char panic_msg[160];
