@@ -35,8 +35,9 @@ DIARY = set()
 MAX_LINE = 200
 MAX_CELL = 100
 
-# An issue number, an ordinal round, a working branch (t-irq, s-uring2: one letter, a dash, a
-# name) or a helper's clone (h14, h11a). Built from parts so that this file does not match.
+# An issue number, an ordinal round, a working branch (s, t or h, a dash, a lower-case name) or
+# a helper's clone (h, two digits, maybe a letter). Built from parts so that this file does not
+# match.
 HISTORY = re.compile("|".join([
     r"[Ii]ssues? #?[0-9]+",
     r"(?<!every )\b(second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|eleventh|twelfth|"
