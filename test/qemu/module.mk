@@ -173,7 +173,7 @@ TEST_DEPS    += $(B)/acqtest.elf $(H)/kevstat $(H)/kevsql
 # reach the board intact (x86-pc carries the text on its boot command line), with DTrace's
 # option syntax.
 DSCRIPT_BOARDS := mps2-an385 qemu-virt-a53 x86-pc
-SCRIPT_TESTS += $(foreach b,$(DSCRIPT_BOARDS),qemu-dscript/$(b)|300|test/qemu/test_dtrace_script.sh|$(b)|$(H))
+SCRIPT_TESTS += $(foreach b,$(DSCRIPT_BOARDS),qemu-dscript/$(b)|420|test/qemu/test_dtrace_script.sh|$(b)|$(H))
 TEST_DEPS    += $(H)/dcompile $(foreach b,$(filter-out $(BOARD),$(DSCRIPT_BOARDS)),matrix-images-$(b))
 # Who blocked whom on a real capture: user/apps/inversion and user/apps/deadlock under the
 # tracelogger, kevstat's findings against what the programs print (docs/analysis.md).

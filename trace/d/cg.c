@@ -3294,7 +3294,10 @@ static void clause_stmts(struct cg *g, struct dclause *c, struct dif_clause *dc)
         int kind = g->acts[g->nacts - 1].da_kind;
         if (kind == DIF_ACT_AGGINCR)
             kind = DIF_ACT_AGG;
-        print |= kind != DIF_ACT_EXPR && kind != DIF_ACT_AGG;
+        /* commit( ) and discard( ) record nothing: a clause of them and assignments stores
+         * no data (DTrace sizes its record 0), so its firings print no line */
+        print |= kind != DIF_ACT_EXPR && kind != DIF_ACT_AGG && kind != DIF_ACT_DISCARD &&
+                 kind != DIF_ACT_COMMIT;
         if (kind == DIF_ACT_COMMIT) {
             if (commit)
                 dcc_error(cc_of(g), s->line, "D_COMM_COMM", "commit( ) may not follow "

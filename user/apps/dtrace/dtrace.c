@@ -7,7 +7,9 @@
 // go through the kernel. The command line is its part of the boot command line (kargs); quote a program's text
 // ('...' or "...") to keep its spaces.
 // Exit status: the program's exit(n), 0 when it ends without one, 1 when it cannot run,
-// 2 for bad usage.
+// 2 for bad usage, as dtrace(1M)'s; a -c workload that fails (exits non-zero or is killed) is
+// said on stderr, "dtrace: pid N (name) exited with status S" or "... killed by signal S", so
+// that a caller can tell (scripts/run-dtrace.sh: make dtrace then fails as make run does).
 #include <kern.h>
 #include <errno.h>
 #include <stdio.h>
@@ -466,6 +468,7 @@ int main(void)
         return 1;
     if (workload && (child = ProcSpawn(workload, 0, 0)) < 0)
         fprintf(stderr, "dtrace: cannot start %s: errno %d\n", workload, errno);
+    const int workload_pid = child;
     // With a workload, tracing ends when it does; without one, when the program calls exit()
     // (dtrace(1M) would also stop on ^C; a board has none to send).
     for (;;) {
@@ -489,6 +492,12 @@ int main(void)
         fprintf(stderr, "dtrace: cannot write %s: %s\n", outpath, errtext(errno));
     if (child > 0)
         ProcWait(child, &status);
+    if (workload_pid > 0 && KW_SIGNALED(status))
+        fprintf(stderr, "dtrace: pid %d (%s) killed by signal %d\n", workload_pid, workload,
+                KW_TERMSIG(status));
+    else if (workload_pid > 0 && KW_EXITSTATUS(status))
+        fprintf(stderr, "dtrace: pid %d (%s) exited with status %d\n", workload_pid, workload,
+                KW_EXITSTATUS(status));
     dt(KDT_UNLOAD, 0, 0, 0);
     return cons.exited ? cons.exit_status : 0;
 }
