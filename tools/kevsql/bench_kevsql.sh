@@ -22,6 +22,7 @@ runs=${KEVSQL_BENCH_RUNS:-3}
 n=${KEVSQL_BENCH_EVENTS:-10000000}
 ntraces=${KEVSQL_BENCH_TRACES:-200}
 mkdir -p "$dir"
+dir=$(cd "$dir" && pwd)   # absolute: the Dask processes run in it and log to it
 py=/usr/bin/python3
 
 "$bin/kevgen" -n "$n" -k 64 -d 10000 -o "$dir/bench.kev" >/dev/null
