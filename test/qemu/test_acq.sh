@@ -27,7 +27,7 @@ img=build/$board/acqtest.elf
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 rate=$(devtimer_rate_1khz "$board")
-echo "1..32"
+echo "1..30"
 capture_boot "$board" "$img" acq "$out" "$h"
 rc=$?
 grep 'acq:\|appinit:\|tracelogger:' "$out/run.log" | sed 's/^/# /'
