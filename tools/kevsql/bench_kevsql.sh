@@ -21,10 +21,11 @@
 set -eu
 bin=${1:-build/host}
 dir=${2:-build/bench-kevsql}
+mkdir -p "$dir"
+dir=$(cd "$dir" && pwd)    # absolute: the Dask processes run in it
 runs=${KEVSQL_BENCH_RUNS:-3}
 n=${KEVSQL_BENCH_EVENTS:-10000000}
 ntraces=${KEVSQL_BENCH_TRACES:-200}
-mkdir -p "$dir"
 py=/usr/bin/python3
 
 "$bin/kevgen" -n "$n" -k 64 -d 10000 -o "$dir/bench.kev" >/dev/null
