@@ -180,7 +180,7 @@ TEST_DEPS    += $(H)/dcompile $(foreach b,$(filter-out $(BOARD),$(DSCRIPT_BOARDS
 # tracelogger, kevstat's findings against what the programs print (docs/analysis.md).
 ifneq ($(filter syncapps,$(IMAGES)),)
 SCRIPT_TESTS += qemu/sync-apps|120|test/qemu/test_sync_apps.sh|$(B)|$(H)
-TEST_DEPS    += $(B)/syncapps.elf $(H)/kevstat
+TEST_DEPS    += $(B)/syncapps.elf $(H)/kevstat $(H)/kevsql
 endif
 # D reads a string user event's text (docs/d-probes.md): user/apps/ustr's trace_logf texts,
 # live on the board and over the same boot's capture, against what ustr prints.
