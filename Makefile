@@ -19,7 +19,8 @@
 BOARD ?= mps2-an385
 export BOARD      # scripts/qemu-run.sh boots images the way boards/$(BOARD)/qemu.sh says
 ifeq ($(wildcard boards/$(BOARD)/board.mk),)
-$(error no board '$(BOARD)': boards/ has $(notdir $(wildcard boards/*)))
+# (a board is a directory with a board.mk: boards/common holds what several share)
+$(error no board '$(BOARD)': the boards are $(patsubst boards/%/board.mk,%,$(wildcard boards/*/board.mk)))
 endif
 include boards/$(BOARD)/board.mk
 # The C library for programs: picolibc, newlib, or a board's own runtime (BOARD_LIBC_DEFAULT).

@@ -24,6 +24,8 @@
 #include <kernel/board.h>
 #include <kernel/ktrace.h>
 #include <kernel/klock.h>
+#include <kernel/sched.h>
+#include <kernel/thread.h>
 #include <uapi/ktrace.h>
 
 enum irq_kind { IRQ_FREE = 0, IRQ_KERNEL, IRQ_EVENT };
@@ -49,6 +51,11 @@ struct irq_line {
 _Static_assert(KIRQ_TRACE == KMAX_IRQS, "the synthetic line follows the device lines");
 static struct irq_line lines[NLINES];
 uint64_t k_irq_count;
+// Lines of one CPU's own (arch_irq_cpu) whose process ended on another CPU, so their enable
+// could not be cleared there: their CPU disables one at its next interrupt, without calling it
+// spurious (a device timer the program left running). Exclusive side.
+static uint32_t orphaned;
+_Static_assert(KMAX_IRQS <= 32, "orphaned: a bit per device line");
 
 #define IRQ_ID_BASE 1
 
@@ -57,6 +64,39 @@ void irq_init(void)
     kmemset(lines, 0, sizeof(lines));
     k_irq_count = 0;
 }
+
+#if KMAX_CPUS > 1
+// A line whose enable one CPU's interrupt controller alone holds (kernel/arch.h arch_irq_cpu:
+// AArch64's device timer) is attached, masked, unmasked and detached on that CPU, and the
+// thread that does it is the device's user: bound there for good, as touching the device's
+// registers elsewhere binds it (so that its interrupts' pulses find it there, and it never
+// waits to move), wherever it calls from. A call from another CPU is entered again when the
+// thread runs there. True when the call may go on here; false when it goes again there (its
+// result is not written: the caller is not running).
+static bool on_line_cpu(unsigned irq)
+{
+    int c = arch_irq_cpu(irq);
+    if (c < 0)
+        return true;
+    struct thread *t = k_current;
+    sched_bind_fixed(t, 1u << c);
+    if ((unsigned)c == cpu_id())
+        return true;
+    t->kc_trace = 0;    // its traced entry has no exit: the call is entered again
+    arch_kc_restart(t);
+    return false;
+}
+
+// A mask or unmask the shared side leaves to the exclusive one: a CPU's own line called from
+// another CPU, or by a thread not bound to it yet (on_line_cpu moves or binds it).
+static bool line_binds(unsigned irq)
+{
+    int c = irq < KMAX_IRQS ? arch_irq_cpu(irq) : -1;
+    return c >= 0 && ((unsigned)c != cpu_id() || !k_current->affinity_fixed);
+}
+#else
+static inline bool on_line_cpu(unsigned irq) { (void)irq; return true; }
+#endif
 
 void irq_attach_kernel(unsigned irq, irq_handler_fn fn, void *arg)
 {
@@ -80,6 +120,8 @@ int irq_attach_event(struct proc *p, int prio, unsigned irq, int coid, int32_t c
         return -EINVAL;
     if (!ipc_conn_ok(p, coid))
         return -EBADF;
+    if (!synthetic && !on_line_cpu(irq))
+        return 0;
     struct irq_line *l = &lines[irq];
     l->kind = IRQ_EVENT;
     l->proc = p;
@@ -87,8 +129,10 @@ int irq_attach_event(struct proc *p, int prio, unsigned irq, int coid, int32_t c
     l->code = code;
     l->prio = prio;
     l->masked = false;
-    if (!synthetic)
+    if (!synthetic) {
+        orphaned &= ~(1u << irq);
         arch_irq_enable(irq);
+    }
     return (int)irq + IRQ_ID_BASE;
 }
 
@@ -130,6 +174,8 @@ int irq_detach(struct proc *p, int id)
     struct irq_line *l = line_of(p, id);
     if (!l)
         return -EINVAL;
+    if (id - IRQ_ID_BASE < KMAX_IRQS && !on_line_cpu((unsigned)(id - IRQ_ID_BASE)))
+        return 0;
     if (id - IRQ_ID_BASE < KMAX_IRQS)
         arch_irq_disable((unsigned)(id - IRQ_ID_BASE));
     ipc_pulse_cancel(&l->pend);
@@ -146,9 +192,11 @@ static inline __attribute__((always_inline)) int mask_body(struct proc *p, unsig
     if (!l || (unsigned)(id - IRQ_ID_BASE) != irq)
         return -EINVAL;
 #if KMAX_CPUS > 1
-    if (shared && mask_needs_exclusive(irq, mask))
+    if (shared && (mask_needs_exclusive(irq, mask) || line_binds(irq)))
         return KSHARED_RETRY;
 #endif
+    if (irq < KMAX_IRQS && !on_line_cpu(irq))
+        return 0;
     line_lock(l, shared);
     l->masked = mask;
     if (irq < KMAX_IRQS) {
@@ -252,7 +300,9 @@ static inline __attribute__((always_inline)) void dispatch_body(unsigned irq, co
     default:
         l->count++;
         arch_irq_disable(irq);
-        kprintf("kernel: spurious interrupt %u, line disabled\n", irq);
+        if (!((orphaned >> irq) & 1u))
+            kprintf("kernel: spurious interrupt %u, line disabled\n", irq);
+        orphaned &= ~(1u << irq);
         break;
     }
     ktrace_int(KEV_INT_EXIT, irq, 0);
@@ -289,6 +339,12 @@ void irq_proc_gone(struct proc *p)
 {
     for (unsigned i = 0; i < NLINES; i++) {
         if (lines[i].kind == IRQ_EVENT && lines[i].proc == p) {
+#if KMAX_CPUS > 1
+            int c = i < KMAX_IRQS ? arch_irq_cpu(i) : -1;
+            if (c >= 0 && (unsigned)c != cpu_id())
+                orphaned |= 1u << i;    // its CPU disables it (dispatch_body)
+            else
+#endif
             if (i < KMAX_IRQS)
                 arch_irq_disable(i);
             ipc_pulse_cancel(&lines[i].pend);

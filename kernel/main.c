@@ -95,6 +95,10 @@ static void kernel_tick(void)
 
 static void kernel_fault(struct thread *t)
 {
+#if KMAX_CPUS > 1
+    if (t->proc && arch_fault_retry(t))     // a device of another CPU's: t moves there
+        return;
+#endif
     char what[96];
     struct arch_fault_where where;
     arch_fault_where(&where);       // first: arch_fault_info may clear the fault status

@@ -871,6 +871,14 @@ int sched_set_runmask(struct thread *t, uint32_t mask)
 }
 
 #if KMAX_CPUS > 1
+void sched_bind_fixed(struct thread *t, uint32_t mask)
+{
+    t->affinity = mask;
+    t->affinity_fixed = true;
+    if (t->state == THS_RUNNING && !may_run_on(t, cpu_id()))
+        sched_make_ready(t, false);     // the exit's choice takes another; its CPU is kicked
+}
+
 static __attribute__((noinline)) struct thread *choose_smp(const bool traced)
 {
     return traced ? choose(KTRACE_HOOKS, false, true) : choose(false, false, true);

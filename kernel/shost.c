@@ -108,6 +108,10 @@ static int32_t con_putc(struct proc *p, char c)
 // Returns 0 when `name`/`len` may be used, writing the host's name into out (NUL-terminated)
 // and its length into *olen; -1 with p->shost_errno set when refused.
 #define SH_NAME_MAX 256
+// The host's name of the file an open or a remove names, one buffer for both: semihosting
+// calls run in exclusive kernel entries, one at a time (a buffer each held the same name
+// twice over, 288 bytes that netduinoplus2's kernel RAM needs).
+static char kname[SH_NAME_MAX + 32];
 static int host_name(struct proc *p, uint32_t name, uint32_t len, char *out, uint32_t *olen)
 {
     const volatile char *s = (const volatile char *)(uintptr_t)name;
@@ -174,7 +178,6 @@ int32_t shost_call(struct proc *p, uint32_t op, uint32_t param)
             return SH_CONSOLE_HANDLE;
         if (!host)
             return -1;
-        static char kname[SH_NAME_MAX + 32];
         uint32_t kblk[3] = { (uint32_t)(uintptr_t)kname, b[1], 0 };
         if (host_name(p, b[0], b[2], kname, &kblk[2]) < 0)
             return -1;
@@ -229,7 +232,6 @@ int32_t shost_call(struct proc *p, uint32_t op, uint32_t param)
         if (!host)
             return -1;
         {
-            static char kname[SH_NAME_MAX + 32];
             uint32_t kblk[2] = { (uint32_t)(uintptr_t)kname, 0 };
             if (host_name(p, b[0], b[1], kname, &kblk[1]) < 0)
                 return -1;

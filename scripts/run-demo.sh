@@ -34,20 +34,5 @@ else
     rc=${PIPESTATUS[0]}
 fi
 echo "run: the system exited with status $rc"
-if [ -s "$trace" ]; then
-    echo
-    echo "run: the first events of $trace ($tp $trace | less for all of them):"
-    "$tp" "$trace" | head -40
-    echo "..."
-    echo
-    echo "run: events by class:"
-    "$tp" -p '%Z' "$trace" | awk '$1 ~ /^[A-Z_]+$/ && NF == 1' | sort | uniq -c | sort -rn
-    "$tp" "$trace" | tail -4
-    report=${trace%.kev}.html
-    if [ -n "${4:-}" ] && "$4" -o "$report" "$trace"; then
-        echo
-        echo "run: the report (timeline, CPU time, kernel calls, interrupts, messages, losses):"
-        echo "     $(cd "$(dirname "$report")" && pwd)/$(basename "$report")"
-    fi
-fi
+"$(dirname "$0")/run-report.sh" "$trace" "$tp" "${4:-}"
 exit $rc

@@ -49,6 +49,8 @@ if [ -z "$tl_opts" ] && [ -n "$rates" ]; then
         END { print (m > 5000) ? 5000 : (m < 1 ? 1 : m) }')
     tl_opts="-p $hz"
 fi
+con=$(mktemp)     # the console's text, for the workload's verdict below
+trap 'rm -f "$con"' EXIT
 work=${APPS:+appinit}
 work=${work:-init}
 # $target: the first of APPS (appinit starts it), else the demo's init (d/dtarget.h)
@@ -78,7 +80,7 @@ if [ "${TRACE_STORAGE:-semihost}" = uart ]; then
     uart=$(dirname "$img")/trace.uart
     rm -f "$uart" "$trace"
     QEMU_ARGS=$line QEMU_UART1=$uart \
-        QEMU_TIMEOUT=${QEMU_TIMEOUT:-120} con_run_text "$img" | symbolize
+        QEMU_TIMEOUT=${QEMU_TIMEOUT:-120} con_run_text "$img" | tee "$con" | symbolize
     rc=${PIPESTATUS[0]}
     [ -n "${APPS:-}" ] && { "$H/kevcapture" -q -o "$trace" "$uart" || rc=1; }
 else
@@ -90,8 +92,14 @@ else
     fi
     rm -f "$trace"
     QEMU_ARGS="dtrace -c $work $obj$rest${APPS:+ ;; tracelogger -d1 $tl_opts -f $trace}" \
-        QEMU_TIMEOUT=${QEMU_TIMEOUT:-120} con_run_text "$img" | symbolize
+        QEMU_TIMEOUT=${QEMU_TIMEOUT:-120} con_run_text "$img" | tee "$con" | symbolize
     rc=${PIPESTATUS[0]}
+fi
+# The board's dtrace exits 0 as dtrace(1M) does when its -c workload fails, and says so: the
+# make target fails then, as make run does for the same boot (appinit's failures).
+if [ "$rc" = 0 ] && grep -aq '^dtrace: pid [0-9]* (.*) \(exited with status\|killed by signal\)' "$con"; then
+    rc=1
+    echo "dtrace: the workload failed (above): exit status $rc"
 fi
 echo "dtrace: the system exited with status $rc"
 if [ -n "${APPS:-}" ] && [ -s "$trace" ]; then

@@ -30,7 +30,7 @@ static void usage(void)
            "  -k num    kernel buffers of 16 KB (default " STR(BOARD_TRACE_BUFS) " on this board)\n"
            "  -f file   output file on the host (default tracebuffer.kev)\n"
            "  -F class  turn a class off: 1 kernel calls, 2 interrupts, 3 process, 4 thread,\n"
-           "            5 vthread (3-5 are one class here), 6 comm, 7 system\n"
+           "            5 vthread (3-5 are one class here), 6 comm, 7 system (not with -d1)\n"
            "  -d1       passive: another program configures, starts and stops tracing\n"
            "  -A n=v    extra header attribute TRACE_N::v (the name in capitals)\n"
            "  -u        also send the file as a framed stream on UART 1 (tools/kevcapture)\n"
@@ -187,6 +187,13 @@ int tl_parse_args(int argc, char **argv, struct tl_opts *o)
             printf("tracelogger: unknown option '%s'\n", a);
             goto bad;
         }
+    }
+    // Passive, the program that starts tracing chooses the classes (setup: -F is applied only
+    // when this logger starts it): a class turned off here would be on in the capture.
+    if (o->passive && o->classes_off) {
+        printf("tracelogger: -F has no effect with -d1 (passive: the program that starts "
+               "tracing chooses the classes)\n");
+        goto bad;
     }
     if (o->ring && o->policy >= 0 && o->policy != 2) {
         printf("tracelogger: -r conflicts with -x bufpolicy\n");

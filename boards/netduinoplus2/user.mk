@@ -25,3 +25,6 @@ $(B)/apps/tracelogger/obj/tracelogger/main.c.o: UCFLAGS += \
 # frame only. The stack tests' program keeps them, so that a capture of it unwinds whole
 # (test/stacks/test_stacks_capture.sh; docs/profiling.md); a program of yours can do the same.
 $(B)/%/stackchain.elf: APP_PICOLIBC_LD := ldscripts/app-exidx.ld
+
+# ktest's flash slot is full to its last bytes: its code is built for size here.
+$(B)/apps/ktest/obj/%.o: UCFLAGS += -Os

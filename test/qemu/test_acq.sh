@@ -15,6 +15,11 @@
 #     time against the independent reader of the file's bytes (test/tools/kev_reader.py);
 #   - kevsql over it: its inversion and waits against acq's measure, and its tables against the
 #     independent reader and kevstat (test/tools/check_sql.py).
+#   - with several CPUs, where acq's threads ran (docs/interrupts.md "Devices and CPUs"): its main
+#     thread, which programs and acknowledges the device timer (one CPU's own), on that CPU
+#     (0) alone once it first ran there (it starts anywhere and moves there when it first
+#     touches the timer), and its other threads on the other CPUs too (a program's threads may run
+#     anywhere unless it pins them, a device's owner too); the rate above is kept.
 #   test/qemu/test_acq.sh BOARD HOSTDIR
 # Prints TAP.
 set -u
@@ -27,7 +32,7 @@ img=build/$board/acqtest.elf
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 rate=$(devtimer_rate_1khz "$board")
-echo "1..30"
+echo "1..32"
 capture_boot "$board" "$img" acq "$out" "$h"
 rc=$?
 grep 'acq:\|appinit:\|tracelogger:' "$out/run.log" | sed 's/^/# /'
@@ -63,3 +68,24 @@ while IFS= read -r l; do
         *) echo "$l" ;;
     esac
 done < "$out/sql.tap"
+# Where acq's threads ran (THRUNNING events), by CPU: main on CPU 0 only, the others anywhere.
+read -r ncpu main_cpus other_cpus other_off0 < <("$h/traceprinter" "$out/t.kev" 2>/dev/null | awk '
+    /TRACE_CPU_NUM::/ { ncpu = $2 }
+    /PROCCREATE_NAME/ && / name:acq$/ { for (i = 1; i <= NF; i++) if ($i ~ /^pid:/) { acq = substr($i, 5) } }
+    /THRUNNING/ && acq != "" && $0 ~ (" pid:" acq " ") {
+        cpu = $2; sub(/CPU:/, "", cpu); cpu += 0
+        tid = $0; sub(/.* tid:/, "", tid); sub(/ .*/, "", tid)
+        if (tid == 1 && (cpu == 0 || on0)) { m[cpu] = 1; on0 = 1 }     # (before its first
+        else if (tid != 1) { o[cpu] = 1; if (cpu != 0) off++ }          # touch: anywhere)
+    }
+    END { ms = ""; for (c in m) ms = ms c ","; os = ""; for (c in o) os = os c ","
+          printf "%d %s %s %d\n", ncpu, ms == "" ? "-" : ms, os == "" ? "-" : os, off }')
+if [ "${ncpu:-1}" -gt 1 ]; then
+    [ "$main_cpus" = "0," ]
+    ok $? "acq's main thread, the device timer's user, ran on CPU 0 only once it had run there (CPUs $main_cpus)"
+    [ "${other_off0:-0}" -gt 0 ]
+    ok $? "acq's other threads ran on other CPUs than 0 too (CPUs $other_cpus; ${other_off0:-0} times off CPU 0)"
+else
+    n=$((n + 1)); echo "ok $n - ${TAP_PREFIX}acq's main thread on the device's CPU # SKIP one CPU"
+    n=$((n + 1)); echo "ok $n - ${TAP_PREFIX}acq's other threads on other CPUs # SKIP one CPU"
+fi

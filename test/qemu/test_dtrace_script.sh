@@ -4,6 +4,7 @@
 # reaches the board's dtrace with its lines intact (on x86-pc it travels on the boot command
 # line, where it was once folded onto one line and a leading #pragma swallowed the program),
 # and its options take DTrace's syntax. The expected output is DTrace's documented behaviour.
+# A workload that fails makes make dtrace fail, as make run does.
 #   test/qemu/test_dtrace_script.sh BOARD HOSTDIR
 # Prints TAP.
 set -u
@@ -98,6 +99,11 @@ kercall:::entry
 {
 	@[execname] = count();
 }
+profile-997
+/pid == $target/
+{
+	self->sampled = 1;
+}
 END
 {
 	printf("target %d\n", $target);
@@ -113,4 +119,22 @@ host=$("$h/dtrace" -q -i "$out/target.kev" -c worker -n 'END { printf("%d\n", $t
     grep -qE '^  worker +[1-9]' "$out/target.log" &&
     [ "$(grep -cE '^  [a-z]+ +[0-9]+$' "$out/target.log")" = 1 ]
 ok $? "make dtrace APPS=worker: \$target is the app's pid ($live), as dtrace -i -c worker finds it in the capture (${host:-none})"
+# A profile-N probe makes the capture sample stacks too (tracelogger -p N: SYSTEM STACK
+# events), on every board: counted by a reader of the file written from docs/kev-format.md.
+stacks=$(python3 test/stacks/kev_count_stacks.py "$out/target.kev" 2>/dev/null)
+[ "${stacks:-0}" -gt 0 ]
+ok $? "make dtrace with a profile-997 clause: the capture holds stack samples (${stacks:-none} STACK events)"
+# A workload that fails fails make dtrace, as it fails make run for the same boot: stackfault's
+# NULL write kills it, appinit counts the failure and exits 1. The board's dtrace exits 0 as
+# dtrace(1M) does and says the workload's end ("dtrace: pid N (appinit) exited with status 1");
+# run-dtrace.sh exits 1 on it, so make exits 2 for both.
+QEMU_ICOUNT=1 QEMU_TIMEOUT=120 TRACE_FILE=$out/fault.kev make -s BOARD=$board dtrace APPS=stackfault \
+    D='kercall:::entry { @ = count(); }' D_OPTS=-q >"$out/dfault.log" 2>&1
+drc=$?
+QEMU_ICOUNT=1 QEMU_TIMEOUT=120 TRACE_FILE=$out/runfault.kev make -s BOARD=$board run APPS=stackfault \
+    >"$out/rfault.log" 2>&1
+rrc=$?
+dump "$out/dfault.log" 4
+[ $drc = 2 ] && [ $rrc = 2 ] && grep -q '^dtrace: pid [0-9]* (appinit) exited with status 1$' "$out/dfault.log"
+ok $? "make dtrace APPS=stackfault exits $drc as make run does ($rrc) when the program faults, and says the workload's status"
 echo "1..$n"

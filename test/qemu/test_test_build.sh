@@ -5,11 +5,12 @@
 # netduinoplus2 has no dtrace image) skips the tests that boot it, and only those: the
 # dtrace test is listed exactly where the board builds the dtrace image. A C library a board
 # has none of (BOARD_NO_NEWLIB, BOARD_NO_PICOLIBC in its board.mk) is refused by make with the
-# reason, before any compiler runs. Host only. Prints TAP.
+# reason, before any compiler runs. A board that does not exist is refused naming the boards
+# that do (a directory with a board.mk; boards/common is none). Host only. Prints TAP.
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 boards=$(ls boards/*/board.mk | sed 's,boards/\(.*\)/board.mk,\1,')
-echo "1..$(( $(echo "$boards" | wc -w) * 5 ))"
+echo "1..$(( $(echo "$boards" | wc -w) * 5 + 1 ))"
 n=0
 for b in $boards; do
     out=$(make -n --no-print-directory BOARD="$b" test-build 2>&1)
@@ -62,3 +63,13 @@ for b in $boards; do
         fi
     done
 done
+# A misspelt board: refused, naming exactly the boards (not boards/common).
+out=$(make -n --no-print-directory BOARD=mps2 run 2>&1)
+rc=$?
+named=$(printf '%s\n' "$out" | sed -n "s/.*no board 'mps2': the boards are \(.*\)\.  Stop\./\1/p")
+n=$((n + 1))
+if [ $rc != 0 ] && [ "$named" = "$(echo $boards)" ]; then
+    echo "ok $n - BOARD=mps2 is refused naming the boards: $named"
+else
+    echo "not ok $n - BOARD=mps2 is refused naming the boards ($boards), not: ${named:-$out}"
+fi

@@ -63,6 +63,8 @@ SCRIPT_TESTS_HOST += hostile-names|60|test/tools/test_hostile_names.sh
 TEST_DEPS_HOST += $(H)/kevreport
 SCRIPT_TESTS_HOST += kevreport|300|test/tools/test_kevreport.sh
 SCRIPT_TESTS_HOST += kevreport-ui|300|test/tools/test_kevreport_ui.sh
+# make run's report step names the report it wrote, of a capture cut short too (QEMU_TIMEOUT).
+SCRIPT_TESTS_HOST += run-report|60|test/tools/test_run_report.sh
 
 # Benchmark: throughput of each tool and of babeltrace2 on a 10-million-event trace.
 BENCH_DEPS += $(H)/kev2ctf $(H)/kev2json $(H)/kev2perfetto $(H)/kevstat $(H)/kevreport $(H)/kevgen

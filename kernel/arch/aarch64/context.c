@@ -8,6 +8,7 @@
 #include <arch_kcall.h>
 #include <a64.h>
 #include <kernel/proc.h>
+#include <kernel/sched.h>
 #include <board_config.h>
 #include <stddef.h>
 
@@ -34,16 +35,41 @@ bool arch_thread_setup(struct thread *t, uint32_t entry, uint32_t arg0, uint32_t
     t->ctx.pstate = privileged ? SPSR_EL1T : SPSR_EL0T;
     if (k_current && k_current != t && k_current->proc && k_current->proc == t->proc)
         t->ctx.tpidr = k_current->ctx.tpidr;
-    // The device timer is the generic timer's EL1 physical timer, one per CPU: a program that
-    // drives it (its pseudo window) runs on CPU 0, where its interrupt is enabled and taken.
-    if (KMAX_CPUS > 1 && t->proc && t->proc->app->mmio_base == SYSREG_WINDOW_BASE &&
-        t->proc->app->mmio_size == SYSREG_WINDOW_SIZE)
-    {
-        t->affinity = 1u;
-        t->affinity_fixed = true;
-    }
     return true;
 }
+
+#if KMAX_CPUS > 1
+// SVC's return address is the instruction after it: one instruction back enters it again.
+void arch_kc_restart(struct thread *t)
+{
+    t->ctx.pc -= 4;
+}
+
+// The device timer is the generic timer's EL1 physical timer (CNTP_*), one per CPU, whose
+// interrupt (a PPI) only that CPU's controller enables: a program with its pseudo window may
+// program it from EL0 on A64_DEVTIMER_CPU alone (mmu.c opens CNTP there, CNTKCTL_EL0PTEN). Its
+// access from another CPU traps as an MSR/MRS from EL0 (exception class 0x18), and the thread
+// moves to that CPU, where the instruction runs again. Its other threads run anywhere.
+#define EC_MSR_MRS 0x18u
+// ISS of a trapped MSR/MRS: Op0 [21:20], Op2 [19:17], Op1 [16:14], CRn [13:10], CRm [4:1].
+#define ISS_SYSREG(op0, op1, crn, crm) \
+    ((uint32_t)(op0) << 20 | (uint32_t)(op1) << 14 | (uint32_t)(crn) << 10 | (uint32_t)(crm) << 1)
+#define ISS_SYSREG_MASK ISS_SYSREG(3, 7, 15, 15)
+bool arch_fault_retry(struct thread *t)
+{
+    uint64_t esr = t->ctx.esr;
+    unsigned op2 = (unsigned)(esr >> 17) & 7u;
+    if (((unsigned)(esr >> 26) & 0x3fu) != EC_MSR_MRS || cpu_id() == A64_DEVTIMER_CPU ||
+        !t->proc || t->proc->app->mmio_base != SYSREG_WINDOW_BASE ||
+        t->proc->app->mmio_size != SYSREG_WINDOW_SIZE)
+        return false;
+    // CNTP_TVAL_EL0, CNTP_CTL_EL0, CNTP_CVAL_EL0: op0 3, op1 3, CRn 14, CRm 2, op2 0-2
+    if (((uint32_t)esr & ISS_SYSREG_MASK) != ISS_SYSREG(3, 3, 14, 2) || op2 > 2u)
+        return false;
+    sched_bind_fixed(t, 1u << A64_DEVTIMER_CPU);
+    return true;    // (the return address is the trapped instruction: it runs again there)
+}
+#endif
 
 uint32_t arch_call_number(const struct thread *t) { return arch_kc_number(&t->ctx); }
 

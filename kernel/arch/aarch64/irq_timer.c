@@ -262,6 +262,14 @@ void arch_irq_disable(unsigned irq)
         intc_enable(irq, false);
 }
 
+#if KMAX_CPUS > 1
+// The device timer's line is its CPU's own PPI (context.c): the one a program may attach.
+int arch_irq_cpu(unsigned irq)
+{
+    return irq == DEVTIMER_LINE ? (int)A64_DEVTIMER_CPU : -1;
+}
+#endif
+
 void arch_irq_set_pending(unsigned irq)
 {
     if (irq < BOARD_NIRQ)

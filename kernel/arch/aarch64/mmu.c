@@ -12,7 +12,8 @@
 //                                      "EL1 writes, EL0 reads" encoding, which is why
 //                                      the kernel moves to its own table for such a process
 //                   its device window  memory pages, or the device timer's pseudo window
-//                                      (CNTKCTL_EL1.EL0PTEN: CNTP_* open to EL0)
+//                                      (CNTKCTL_EL1.EL0PTEN: CNTP_* open to EL0 on the
+//                                      timer's CPU alone, context.c; elsewhere they trap)
 // Programs run on the user table; the kernel runs on the table of whatever it interrupted
 // (entry.S), or on its own: see "The kernel on a user table" below. Everything outside code
 // memory (the kernel image and the
@@ -394,8 +395,9 @@ void arch_mpu_switch(const struct proc *p)
         key.base[2] = p->map_base, key.size[2] = p->map_len;
         key.base[3] = p->map2_base, key.size[3] = p->map2_len;
         uint32_t mb = p->app->mmio_base, ms = p->app->mmio_size;
-        if (mb == SYSREG_WINDOW_BASE && ms == SYSREG_WINDOW_SIZE)
-            key.cntkctl |= CNTKCTL_EL0PTEN | CNTKCTL_EL0PCTEN;
+        if (mb == SYSREG_WINDOW_BASE && ms == SYSREG_WINDOW_SIZE)    // the device timer: on
+            key.cntkctl |= CNTKCTL_EL0PCTEN |                          // its CPU (context.c)
+                           (c == A64_DEVTIMER_CPU ? CNTKCTL_EL0PTEN : 0u);
         else
             key.base[4] = mb, key.size[4] = ms;
     }

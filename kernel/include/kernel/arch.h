@@ -111,6 +111,21 @@ bool arch_irq_raised(unsigned irq);
 // [base, base + size) to EL0: under the exclusive lock, when that memory leaves its process
 // (kernel/kunmap.c). An arch whose tables are not per CPU answers for the one they share.
 bool arch_mpu_cpu_maps(unsigned cpu, uint32_t base, uint32_t size);
+// A device of one CPU's own (docs/interrupts.md "Devices and CPUs"): its interrupt line, whose
+// enable only that CPU's interrupt controller holds, and its registers, which each CPU has a
+// copy of (AArch64's device timer, the generic timer's CNTP: a per-CPU interrupt). A thread
+// that uses it is bound to that CPU (kernel/sched.c sched_bind_fixed) and does what it tried
+// again there; its other threads run anywhere.
+// arch_irq_cpu: the CPU whose controller alone enables line irq, or -1 when any CPU may
+// (kernel/irq.c makes a call on such a line again on its CPU).
+int arch_irq_cpu(unsigned irq);
+// arch_kc_restart: thread t's kernel call is entered again when t next runs (its arguments
+// as the call found them; its result was not written: t is not running).
+void arch_kc_restart(struct thread *t);
+// arch_fault_retry: a fault of thread t that is its touching a device of another CPU's
+// (kernel/main.c, before the fault kills its process): t is bound to that CPU, where its
+// instruction runs again; true. False for a fault.
+bool arch_fault_retry(struct thread *t);
 #endif
 
 void kernel_entry(unsigned kind);

@@ -44,6 +44,12 @@ void sched_tick(unsigned periods);
 // it goes back to the ready queue (its call's result set), for one of its CPUs to take.
 int sched_set_runmask(struct thread *t, uint32_t mask);
 #if KMAX_CPUS > 1
+// The running thread t uses a device of the CPUs in mask (kernel/arch.h arch_irq_cpu): bound
+// to them for good (ThreadCtl may not move it), and back on the ready queue, for one of them
+// to take, when it runs elsewhere. Its registers are left as they are.
+void sched_bind_fixed(struct thread *t, uint32_t mask);
+#endif
+#if KMAX_CPUS > 1
 // After a kernel entry: interrupts each other CPU that should now run another thread.
 void sched_kick_others(void);
 // A running thread's priority went down (thread_update_prio): a ready thread may now be more

@@ -21,9 +21,14 @@
 // the logger's formatting. A semaphore has no owner, so nothing inherits. The logger wakes the
 // hog while it also holds the mutex `stats`: the filter's next sample blocks on it, and the
 // logger inherits the filter's 30 until it unlocks (the kernel's mutexes inherit), which the
-// hog's burst cannot delay. The supervisor measures its waits, and the
-// trace shows them (SYNC_WAIT, the THSEM state). The CPU work is a calibrated loop, not a
-// clock-reading one, so that it costs no kernel calls and no trace events.
+// hog's burst cannot delay. An inversion needs the three on one CPU (on several the hog would
+// run beside the logger): the logger, the hog and the supervisor pin themselves to CPU 0, the
+// program's choice (ThreadCtl KTCTL_RUNMASK); the filter runs on any CPU, and the acquisition
+// thread, which programs and acknowledges the device timer, where the device binds it (a
+// device of CPU 0's own on AArch64: docs/interrupts.md "Devices and CPUs"). The supervisor
+// measures its waits, and the trace shows them (SYNC_WAIT, the THSEM state). The CPU work is
+// a calibrated loop, not a clock-reading one, so that it costs no kernel calls and no trace
+// events.
 // The acquisition thread is above everything else, so the inversion never costs a sample: it
 // counts the samples itself and holds them against the rate the device was programmed at.
 // It runs RUN_MS of board time, then stops every thread and exits 0 when every thread ended
@@ -96,6 +101,12 @@ static void spin_calibrate(void)
     loops_per_ms = (uint32_t)((uint64_t)n * cps / 1000u / (dt ? dt : 1));
 }
 
+// The inversion's three threads keep to CPU 0 (above; on a one-CPU board a no-op).
+static void on_cpu0(void)
+{
+    ThreadCtl(KTCTL_RUNMASK, (void *)1u);
+}
+
 // The filter server: an 8-sample moving average, min and max, under the mutex.
 static int filter(void *arg)
 {
@@ -136,6 +147,7 @@ static int filter(void *arg)
 static int logger(void *arg)
 {
     (void)arg;
+    on_cpu0();
     for (;;) {
         struct kpulse p;
         if (MsgReceive(logger_chid, &p, sizeof(p), NULL) != 0 || p.code == CODE_STOP)
@@ -160,6 +172,7 @@ static int logger(void *arg)
 static int supervisor(void *arg)
 {
     (void)arg;
+    on_cpu0();
     while (!stopping) {
         ThreadSleep(AUDIT_MS * 1000000ull);
         uint64_t t0 = ClockCycles();
@@ -185,6 +198,7 @@ static int supervisor(void *arg)
 static int hog(void *arg)
 {
     (void)arg;
+    on_cpu0();
     for (;;) {
         struct kpulse p;
         if (MsgReceive(hog_chid, &p, sizeof(p), NULL) != 0 || p.code == CODE_STOP)

@@ -30,6 +30,14 @@ void *stack_get(void);
 
 #define KTEST_PRIO 100
 
+// ktest checks the kernel's rules on one CPU (priority order, preemption, FIFO, round-robin;
+// kt_smp checks those of several): it keeps itself and every thread it creates on CPU 0, its
+// own choice (ThreadCtl KTCTL_RUNMASK; a no-op on a one-CPU board), since a device's owner
+// is not kept on one CPU for it (docs/interrupts.md "Devices and CPUs"). main.c.
+int ktest_thread_create(thread_fn fn, void *arg, void *stack, size_t stack_size, int prio,
+                        int policy);
+#define ThreadCreate ktest_thread_create
+
 void test_sched(void);
 void test_ipc(void);
 void test_sync(void);

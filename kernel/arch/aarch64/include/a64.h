@@ -22,6 +22,10 @@
 #define A64_CPU_USER_ROOT 16    // offsetof(struct cpu, user_root) (entry.S; checked in smp.c)
 #define A64_CPU_ENTRY_ROOT 24   // offsetof(struct cpu, entry_root) (likewise)
 
+// The CPU whose generic-timer CNTP is the programs' device timer (context.c): the boot CPU,
+// where the interrupt controller routes the devices' lines too.
+#define A64_DEVTIMER_CPU 0u
+
 #define SPSR_EL0T      0x0u
 #define SPSR_EL1T      0x4u
 
