@@ -93,6 +93,7 @@ SCRIPT_TESTS += $$(if $$(filter rtt,$$(MATRIX_TESTS_$(1))),qemu-$(1)/rtt|180|BOA
 SCRIPT_TESTS += $$(if $$(filter dtrace,$$(MATRIX_TESTS_$(1))),qemu-$(1)/dtrace|900|BOARD=$(1)|test/qemu/test_dtrace.sh|build/$(1)|$(H))
 # period: an application keeps its period with the tracelogger writing (test_period.sh).
 SCRIPT_TESTS += $$(if $$(filter period,$$(MATRIX_TESTS_$(1))),qemu-$(1)/period|180|BOARD=$(1)|test/qemu/test_period.sh|build/$(1)|$(H))
+TEST_DEPS    += $$(if $$(filter period,$$(MATRIX_TESTS_$(1))),$(H)/kevsql)
 SCRIPT_TESTS += $$(if $$(filter parity,$$(MATRIX_TESTS_$(1))),qemu-$(1)/parity|300|BOARD=$(1)|test/qemu/test_dprobe_parity.sh|build/$(1)|$(H))
 # acqparity: the parity corpus over acq (as qemu-acqparity/<board> below), on a board that runs
 # it from the matrix (x86-pc: the D text on the boot command line, the capture from COM2).
@@ -179,7 +180,7 @@ TEST_DEPS    += $(H)/dcompile $(foreach b,$(filter-out $(BOARD),$(DSCRIPT_BOARDS
 # tracelogger, kevstat's findings against what the programs print (docs/analysis.md).
 ifneq ($(filter syncapps,$(IMAGES)),)
 SCRIPT_TESTS += qemu/sync-apps|120|test/qemu/test_sync_apps.sh|$(B)|$(H)
-TEST_DEPS    += $(B)/syncapps.elf $(H)/kevstat
+TEST_DEPS    += $(B)/syncapps.elf $(H)/kevstat $(H)/kevsql
 endif
 # D reads a string user event's text (docs/d-probes.md): user/apps/ustr's trace_logf texts,
 # live on the board and over the same boot's capture, against what ustr prints.

@@ -32,7 +32,7 @@ img=build/$board/acqtest.elf
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 rate=$(devtimer_rate_1khz "$board")
-echo "1..34"
+echo "1..32"
 capture_boot "$board" "$img" acq "$out" "$h"
 rc=$?
 grep 'acq:\|appinit:\|tracelogger:' "$out/run.log" | sed 's/^/# /'

@@ -10,7 +10,9 @@
 # program programmed, both within TOL_US (10 % of the period), and that the logger saved
 # buffers while the program ran. On x86-pc QEMU's own trace of the 8259 (pic_set_irq,
 # pic_interrupt) says whether every rising edge of the PIT's line reached the CPU once: none
-# lost to a long stretch with interrupts off, none delivered twice.
+# lost to a long stretch with interrupts off, none delivered twice. kevsql's period_jitter and
+# deadline_miss views over the capture against the program's own measure: as many periods, the
+# shortest, mean and longest within 2 us (the program prints whole us), as many late ones.
 #   test/qemu/test_period.sh BUILDDIR HOSTDIR     (BOARD in the environment)
 # Prints TAP.
 set -u
@@ -20,12 +22,12 @@ board=${BOARD:-mps2-an385}
 root=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$root" || exit 1
 out=$(mktemp -d)
-trap 'rm -rf "$out"' EXIT
+trap '[ -n "${KEEP_OUT:-}" ] || rm -rf "$out"' EXIT
 PERIOD_US=1000  # period.c's PERIOD_US: what the program programmed
 PERIODS=1000    # period.c's PERIODS
 TICK_US=1000    # the kernel's tick (TICK_HZ, kernel/include/kernel/kernel.h)
 TOL_US=100
-echo "1..10"
+echo "1..12"
 QTRACE=()
 [ "$board" = x86-pc ] && QTRACE=(-trace pic_set_irq -trace pic_interrupt -D "$out/qemu.trace")
 if grep -q '^BOARD_TRACE_STORAGE *:= *uart' "boards/$board/board.mk"; then
@@ -43,7 +45,7 @@ fi
 grep -aE 'period:|tracelogger: ' "$out/run.log" | sed 's/^/# /'
 line=$(grep -a 'period: [0-9]* periods of' "$out/run.log" | tail -1)
 num() { printf '%s\n' "$line" | sed -n "s/.*$1 \([0-9]*\).*/\1/p"; }
-longest=$(num longest) shortest=$(num shortest)
+longest=$(num longest) shortest=$(num shortest) mean=$(num mean)
 late=$(printf '%s\n' "$line" | sed -n 's/.*, \([0-9]*\) late.*/\1/p')
 [ $rc = 0 ] && [ -n "$line" ] && grep -aq 'tracelogger: no events lost' "$out/run.log"
 echo "$([ $? = 0 ] && echo ok || echo not ok) 1 - $board: the periodic image runs to its end, the logger loses no event"
@@ -72,3 +74,14 @@ echo "$([ $? = 0 ] && echo ok || echo not ok) 5 - $board: the capture decodes"
 "$h/traceprinter" -m -p '%c %k %a' "$out/t.kev" 2>/dev/null |
     python3 test/qemu/period_check.py --cps "${cps:-1}" --period-us $PERIOD_US --tick-us $TICK_US \
         --tol-us $TOL_US --periods $PERIODS --tap-base 5 --label "$board"
+read -r np mn av mx < <("$h/kevsql" --csv --no-header "$out/t.kev" \
+    "SELECT periods, min_ns, avg_ns, max_ns FROM period_jitter WHERE label = 'period/main'" | tr ',' ' ')
+awk -v n="${np:-0}" -v a="${mn:-0}" -v m="${av:-0}" -v b="${mx:-0}" -v P=$PERIODS \
+    -v s="${shortest:-0}" -v e="${mean:-0}" -v l="${longest:-0}" 'BEGIN {
+
+    ok = n == P && (a / 1000 - s) ^ 2 <= 4 && (m / 1000 - e) ^ 2 <= 4 && (b / 1000 - l) ^ 2 <= 4
+    exit !ok }'
+echo "$([ $? = 0 ] && echo ok || echo not ok) 11 - $board: kevsql's period_jitter: ${np:-?} periods of period/main, shortest $(( ${mn:-0} / 1000 )) us, mean $(( ${av%.*} / 1000 )) us, longest $(( ${mx:-0} / 1000 )) us (the program: $PERIODS, ${shortest:-?}, ${mean:-?}, ${longest:-?} us)"
+misses=$("$h/kevsql" --csv --no-header "$out/t.kev" "SELECT count(*) FROM deadline_miss WHERE label = 'period/main'")
+[ -n "$misses" ] && [ "$misses" = "${late:-x}" ]
+echo "$([ $? = 0 ] && echo ok || echo not ok) 12 - $board: kevsql's deadline_miss: ${misses:-?} for period/main (the program counted ${late:-?} late)"

@@ -9,7 +9,9 @@
 # waited, measured with ClockCycles); kevstat --json must name the same inversion (who, on
 # what, how long), each middle thread with its own share of the time lost (within 3% + 100 us
 # of the program's own figure, largest first: mid, though mid2 preempted low first), the same
-# deadlock cycle, and no inversion on the mutex with inheritance.
+# deadlock cycle, and no inversion on the mutex with inheritance. kevsql's findings views over
+# the same capture name the same threads: priority_inversion and priority_inversion_middle
+# kevstat's inversions and every middle thread's share to the ns, deadlock_cycle its cycle.
 # On a board with several CPUs (qemu-virt-a53, QEMU_SMP=4: qemu-qemu-virt-a53/sync-apps) the
 # checks are the same: inversion binds its threads to one CPU itself (an inversion is a
 # one-CPU scenario), the deadlock's cycle closes on any number of CPUs.
@@ -34,8 +36,8 @@ ok $? "kevstat --json reads the capture"
 sed 's/^/# /' "$out/waits.txt"
 grep -a 'inversion: \|inheritance: \|deadlock: ' "$out/log" | sed 's/^/# /'
 
-python3 - "$out/t.json" "$out/log" >"$out/checks" 2>&1 <<'PY'
-import json, re, sys
+python3 - "$out/t.json" "$out/log" "$h/kevsql" "$out/t.kev" >"$out/checks" 2>&1 <<'PY'
+import json, re, subprocess, sys
 w = json.load(open(sys.argv[1]))["waits"]
 log = open(sys.argv[2], errors="replace").read()
 n = 0
@@ -97,6 +99,25 @@ if dl:
     cyc = [{(c["thread"], c["object"], c["owner"]) for c in d["cycle"]} for d in w["deadlocks"]]
     check(want in cyc, "the deadlock cycle: a waits on mutex %s held by b, which waits on mutex %s held by a (%s)" % (a2, b2, cyc))
     check(any(d["broken"] for d in w["deadlocks"]), "the cycle was broken (b's timeout)")
+# kevsql's views: kevstat's findings, the same threads and times (cycles turned into ns once)
+def sql(q):
+    r = subprocess.run([sys.argv[3], "--json", sys.argv[4], q], capture_output=True, text=True)
+    return json.loads(r.stdout)["rows"] if r.returncode == 0 else ["kevsql: " + r.stderr.strip()]
+hz = json.load(open(sys.argv[1]))["trace"]["cycles_per_sec"]
+ns = lambda c: c * 1000000000 // hz
+want = sorted([i["waiter"], i["object"], i["owner"], i["count"], ns(i["lost"])] for i in w["inversions"])
+got = sorted(sql("SELECT waiter, object, owner, waits, lost_ns FROM priority_inversion"))
+check(got == want and want, "kevsql: priority_inversion is kevstat's list (%s)" % got)
+want = sorted([i["waiter"], i["object"], m["thread"], ns(m["lost"])] for i in w["inversions"] for m in i["middles"])
+got = sorted(sql("SELECT waiter, object, middle, lost_ns FROM priority_inversion_middle "
+                 "WHERE middle_utid IS NOT NULL"))
+check(got == want and want, "kevsql: priority_inversion_middle names every middle thread with kevstat's share (%s)" % got)
+if dl:
+    rows = sql("SELECT cycle_text, broken_ts IS NOT NULL FROM deadlock_cycle")
+    txt = ["deadlock/%s waits on mutex %s held by deadlock/%s, which waits on mutex %s held by deadlock/%s"
+           % (x, m1, y, m2, x) for x, m1, y, m2 in (("a", a2, "b", b2), ("b", b2, "a", a2))]
+    check(len(rows) == len(w["deadlocks"]) and any(r[0] in txt and r[1] for r in rows),
+          "kevsql: deadlock_cycle has kevstat's cycles, a's and b's on mutexes %s and %s, broken (%s)" % (a2, b2, rows))
 PY
 [ $? = 0 ] || echo "not ok - the comparison ran to its end: $(tail -1 "$out/checks")" >>"$out/checks"
 while IFS= read -r line; do

@@ -8,7 +8,9 @@
 #     interrupt latencies and rates (irq, irq_latency), the priority inversions with every
 #     middle thread's share, the deadlock cycle and every wait (priority_inversion,
 #     priority_inversion_middle, deadlock_cycle, wait), user events by name;
-#   * the same answers kevstat --json gives (the views sum the same records: they must agree).
+#   * the same answers kevstat --json gives, exactly: the tables give the model's records and
+#     findings (an interrupt's latency, an inversion's time lost) turned into ns once, as the
+#     checker turns kevstat's cycles.
 #   check_sql.py KEVSQL KEVSTAT TRACE.kev [EXPECT]
 # Prints TAP lines (no plan); exit 1 when one failed.
 import json

@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # kevsql's figures (docs/PERFORMANCE.md, "kevsql"), each beside what it is compared with, in the
-# same run on the same machine; every time is the median of RUNS runs (default 3,
-# KEVSQL_BENCH_RUNS) of the whole command:
+# same run on the same machine; every figure is the median of RUNS runs (default 3,
+# KEVSQL_BENCH_RUNS) of the whole command. One process's figures take its CPU time (user +
+# system, from wait4): the machine is shared, and a neighbour's load lengthens the wall time
+# of both sides of a comparison by different amounts, not the work each side does. The fleet's
+# speedups take the wall time, which is what running on more cores shortens.
 #   traceprinter_events_per_s, sql_scan_events_per_s: a 10M-event kevgen trace printed by
 #       traceprinter (> /dev/null), and counted by SELECT count(*) FROM event (the largest table)
 #   kevstat_cpu_s_10M, sql_cpu_by_thread_s_10M: each thread's CPU time on that trace, by
@@ -18,11 +21,11 @@
 set -eu
 bin=${1:-build/host}
 dir=${2:-build/bench-kevsql}
+mkdir -p "$dir"
+dir=$(cd "$dir" && pwd)    # absolute: the Dask processes run in it
 runs=${KEVSQL_BENCH_RUNS:-3}
 n=${KEVSQL_BENCH_EVENTS:-10000000}
 ntraces=${KEVSQL_BENCH_TRACES:-200}
-mkdir -p "$dir"
-dir=$(cd "$dir" && pwd)   # absolute: the Dask processes run in it and log to it
 py=/usr/bin/python3
 
 "$bin/kevgen" -n "$n" -k 64 -d 10000 -o "$dir/bench.kev" >/dev/null
@@ -30,17 +33,25 @@ events=$("$bin/kevsql" --csv --no-header "$dir/bench.kev" "SELECT count(*) FROM 
 [ "${events:-0}" -ge "$n" ] || { echo "bench_kevsql: only ${events:-0} events in the trace" >&2; exit 1; }
 echo "# $events events, $(stat -c %s "$dir/bench.kev") bytes of .kev, $runs runs each" >&2
 
-# median NAME COMMAND...: the median wall time (s) of RUNS runs of the command
+# median NAME cpu|wall COMMAND...: the median CPU time (user + system of the command and its
+# children) or wall time (s) of RUNS runs of the command, its output thrown away
 median() {
-    local name=$1 t0 t1 i times=()
-    shift
+    local name=$1 what=$2 i times=()
+    shift 2
     for i in $(seq "$runs"); do
-        t0=$(date +%s.%N)
-        "$@" >/dev/null
-        t1=$(date +%s.%N)
-        times+=("$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.6f", b - a }')")
+        times+=("$("$py" - "$what" "$@" <<'PY'
+import os, subprocess, sys, time
+t0 = time.monotonic()
+p = subprocess.Popen(sys.argv[2:], stdout=subprocess.DEVNULL)
+_, status, ru = os.wait4(p.pid, 0)
+wall = time.monotonic() - t0
+if status:
+    sys.exit("bench_kevsql: %s failed" % sys.argv[2])
+print("%.6f" % (ru.ru_utime + ru.ru_stime if sys.argv[1] == "cpu" else wall))
+PY
+)")
     done
-    echo "# $name: ${times[*]} s" >&2
+    echo "# $name ($what): ${times[*]} s" >&2
     printf '%s\n' "${times[@]}" | sort -g | sed -n "$(( (runs + 1) / 2 ))p"
 }
 
@@ -65,12 +76,12 @@ PY
 }
 
 q_cpu="SELECT utid, sum(dur) FROM sched_slice GROUP BY utid"
-tp=$(median traceprinter "$bin/traceprinter" "$dir/bench.kev")
-scan=$(median sql_scan "$bin/kevsql" "$dir/bench.kev" "SELECT count(*) FROM event")
-ks=$(median kevstat_cpu "$bin/kevstat" -s cpu "$dir/bench.kev")
-sc=$(median sql_cpu "$bin/kevsql" "$dir/bench.kev" "$q_cpu")
+tp=$(median traceprinter cpu "$bin/traceprinter" "$dir/bench.kev")
+scan=$(median sql_scan cpu "$bin/kevsql" "$dir/bench.kev" "SELECT count(*) FROM event")
+ks=$(median kevstat_cpu cpu "$bin/kevstat" -s cpu "$dir/bench.kev")
+sc=$(median sql_cpu cpu "$bin/kevsql" "$dir/bench.kev" "$q_cpu")
 loaded="CREATE TEMP TABLE s AS SELECT * FROM sched_slice; SELECT utid, sum(dur) FROM s GROUP BY utid"
-sl=$(median sql_loaded_cpu "$bin/kevsql" "$dir/bench.kev" "$loaded")
+sl=$(median sql_loaded_cpu cpu "$bin/kevsql" "$dir/bench.kev" "$loaded")
 anon=0
 for q in "$q_cpu" "SELECT count(*) FROM event" "SELECT count(*) FROM thread_state"; do
     a=$(peak_anon "$bin/kevsql" "$dir/bench.kev" "$q")
@@ -95,8 +106,8 @@ for i in $(seq "$ntraces"); do
     "$bin/kevgen" -s "$i" -n 100000 -o "$dir/fleet/t$(printf '%03d' "$i").kev" >/dev/null
 done
 q_fleet="SELECT utid, sum(dur) AS cpu FROM sched_slice GROUP BY utid"
-j1=$(median fleet_j1 "$bin/kevsql" -j 1 --csv "$q_fleet" "$dir/fleet")
-j2=$(median fleet_j2 "$bin/kevsql" -j 2 --csv "$q_fleet" "$dir/fleet")
+j1=$(median fleet_j1 wall "$bin/kevsql" -j 1 --csv "$q_fleet" "$dir/fleet")
+j2=$(median fleet_j2 wall "$bin/kevsql" -j 2 --csv "$q_fleet" "$dir/fleet")
 printf 'BENCH sql_fleet_1proc_s %.2f s\n' "$j1"
 printf 'BENCH sql_fleet_2proc_s %.2f s\n' "$j2"
 printf 'BENCH sql_fleet_speedup_2proc %.2f x\n' "$(awk -v a="$j1" -v b="$j2" 'BEGIN { print a / b }')"
@@ -127,10 +138,10 @@ worker() {
 }
 worker 1
 workers 1
-d1=$(median dask_1worker "$bin/kevsql" --scheduler "$url" --csv "$q_fleet" "$dir/fleet")
+d1=$(median dask_1worker wall "$bin/kevsql" --scheduler "$url" --csv "$q_fleet" "$dir/fleet")
 worker 2
 workers 2
-d2=$(median dask_2workers "$bin/kevsql" --scheduler "$url" --csv "$q_fleet" "$dir/fleet")
+d2=$(median dask_2workers wall "$bin/kevsql" --scheduler "$url" --csv "$q_fleet" "$dir/fleet")
 printf 'BENCH sql_fleet_dask_1worker_s %.2f s\n' "$d1"
 printf 'BENCH sql_fleet_dask_2workers_s %.2f s\n' "$d2"
 printf 'BENCH sql_fleet_speedup_dask_2workers %.2f x\n' "$(awk -v a="$d1" -v b="$d2" 'BEGIN { print a / b }')"

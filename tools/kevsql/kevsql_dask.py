@@ -3,8 +3,9 @@
 # kevsql --scheduler tcp://HOST:PORT: the query over many traces on a Dask distributed cluster
 # (docs/sql.md, "Many traces, many machines"). The scheduler and workers are Dask's own
 # (Debian's python3-distributed: dask-scheduler and dask-worker started as Dask's docs say); this
-# is only their client. Each trace is one task: a worker opens it with the extension (kevsql.so,
-# through Python's sqlite3 module), runs the query and returns the rows as a pandas DataFrame
+# is only their client. A task is a batch of traces (four batches a worker thread): a worker
+# opens each with the extension (kevsql.so, through Python's sqlite3 module), runs the query
+# and returns its rows as a pandas DataFrame
 # with the trace and its metadata first; the client concatenates them and prints them, or puts
 # them in an in-memory SQLite table "result" and prints --merge's answer, in kevsql's formats.
 # A trace (and the extension) goes by its path when every worker sees the same file there
@@ -88,6 +89,11 @@ def run_one(name, trace_ref, so_ref, query, lenient):
     df = pd.DataFrame([[meta[k] for k in META] + list(r) for r in rows],
                       columns=META + named, dtype=object)
     return df, err
+
+
+def run_batch(names, trace_refs, so_ref, query, lenient):
+    """Several traces on a worker, one after the other: their run_one results in order."""
+    return [run_one(n, r, so_ref, query, lenient) for n, r in zip(names, trace_refs)]
 
 
 # ---- output, as kevsql prints it ------------------------------------------------------------------
@@ -193,11 +199,17 @@ def main():
         with open(files[i], "rb") as f:
             return client.scatter(f.read(), broadcast=i == 0)
     so_ref = ref(0)
-    futures = [client.submit(run_one, traces[k], ref(k + 1), so_ref, query, a.lenient,
-                             pure=False) for k in range(len(traces))]
+    # A task takes a batch of traces: one trace's query is a fraction of a second, near the
+    # cost of a task's round trip through the scheduler. Four batches a worker thread keep the
+    # workers busy to the end.
+    nthreads = sum(client.nthreads().values()) or 1
+    size = max(1, len(traces) // (4 * nthreads))
+    batches = [list(range(k, min(k + size, len(traces)))) for k in range(0, len(traces), size)]
+    futures = [client.submit(run_batch, [traces[k] for k in b], [ref(k + 1) for k in b], so_ref,
+                             query, a.lenient, pure=False) for b in batches]
     status = 0
     frames = []
-    results = client.gather(futures)
+    results = [r for batch in client.gather(futures) for r in batch]
     held = client.who_has(futures)   # which worker computed (holds) each trace's rows
     workers = {w for ws in held.values() for w in ws}
     print("kevsql: %d traces on %d workers of %s" % (len(traces), len(workers), a.scheduler),

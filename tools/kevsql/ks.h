@@ -33,6 +33,12 @@ struct ks_dl {               // a deadlock cycle's link: thread waits on obj hel
     char obj[48];
     int64_t t, broken;
 };
+struct ks_inv {              // a priority inversion's middle thread (kw_inv, kw_mid): one row each
+    unsigned inv;            // the finding, 1, 2 ... in the order kevstat lists them
+    int waiter, owner, middle; // middle -1: the rest past KW_MAX_PRE threads
+    char obj[48];
+    uint64_t count, lost, max, first, mid_lost; // cycles
+};
 struct ks_cpu_sum {
     uint64_t busy, idle, none;
 };
@@ -62,6 +68,8 @@ struct ks_trace {
     unsigned nproc;
     struct ks_dl *dl;
     unsigned ndl;
+    struct ks_inv *inv;
+    unsigned ninv;
     struct ks_cpu_sum cpu[KEV_MAX_CPUS];
     unsigned ncpu;
     struct ks_user *user;

@@ -382,6 +382,43 @@ static const struct ks_table t_deadlock = {
     .summary_col = deadlock_col,
 };
 
+static unsigned inversion_rows(struct ks_trace *t) { return t->ninv; }
+static const struct ks_col inversion_cols[] = {
+    { "inversion", "INTEGER", 0 }, { "waiter_utid", "INTEGER", 0 }, { "object", "TEXT", 0 },
+    { "owner_utid", "INTEGER", 0 }, { "waits", "INTEGER", 0 }, { "lost", "INTEGER", 0 },
+    { "max_lost", "INTEGER", 0 }, { "ts", "INTEGER", 0 }, { "middle_utid", "INTEGER", 0 },
+    { "middle_lost", "INTEGER", 0 },
+};
+static void inversion_col(struct ks_trace *t, unsigned row, int col, sqlite3_context *ctx)
+{
+    const struct ks_inv *v = &t->inv[row];
+    switch (col) {
+    case 0: sqlite3_result_int(ctx, (int)v->inv); break;
+    case 1: ks_result_utid(ctx, v->waiter); break;
+    case 2: ks_result_text(ctx, v->obj); break;
+    case 3: ks_result_utid(ctx, v->owner); break;
+    case 4: result_u(ctx, v->count); break;
+    case 5: sqlite3_result_int64(ctx, ks_ns(t, v->lost)); break;
+    case 6: sqlite3_result_int64(ctx, ks_ns(t, v->max)); break;
+    case 7: ks_result_ns(ctx, t, v->first, 1); break;
+    case 8: ks_result_utid(ctx, v->middle); break;
+    case 9: sqlite3_result_int64(ctx, ks_ns(t, v->mid_lost)); break;
+    default: sqlite3_result_null(ctx);
+    }
+}
+static const struct ks_table t_inversion = {
+    .name = "inversion",
+    .doc = "priority inversions (kevstat -s waits, the model's findings): one row per middle "
+    "thread of each, with the inversion's waits and time lost and the thread's share",
+    .src = KS_SRC_SUMMARY,
+    .cols = inversion_cols,
+    .ncols = NCOL(inversion_cols),
+    .ts_col = -1,
+    .needs_stats = 0,
+    .nrows = inversion_rows,
+    .summary_col = inversion_col,
+};
+
 static unsigned lost_rows(struct ks_trace *t) { return t->ngap; }
 static const struct ks_col lost_cols[] = {
     { "cpu", "INTEGER", 0 }, { "ts", "INTEGER", 0 }, { "dur", "INTEGER", 0 },
@@ -1002,8 +1039,8 @@ static void irq_col(struct ks_walk *w, const struct ks_rec *rec, int col, sqlite
     case 8: ks_result_utid(ctx, r->th); break;
     case 9: ks_result_ns(ctx, w->t, r->t_th, r->t_th != 0); break;
     case 10:
-        if (r->t_th)
-            sqlite3_result_int64(ctx, ks_ns(w->t, r->t_th) - ks_ns(w->t, r->t0));
+        if (r->t_th) // the model's latency (kevstat's), in ns
+            sqlite3_result_int64(ctx, ks_ns(w->t, r->t_th - r->t0));
         else
             sqlite3_result_null(ctx);
         break;
@@ -1713,7 +1750,7 @@ static const struct ks_table t_args = {
 };
 
 const struct ks_table *const ks_tables[] = {
-    &t_thread, &t_process, &t_cpu, &t_metadata, &t_track, &t_deadlock, &t_lost,
+    &t_thread, &t_process, &t_cpu, &t_metadata, &t_track, &t_deadlock, &t_inversion, &t_lost,
     &t_event, &t_user_event, &t_fault, &t_stack, &t_prio, &t_instant,
     &t_sched, &t_thread_state, &t_kcall, &t_irq, &t_msg, &t_wait, &t_wait_pre, &t_cpu_state,
     &t_cpu_load, &t_slice, &t_counter, &t_args,

@@ -63,6 +63,7 @@ void ks_trace_unref(struct ks_trace *t)
     sqlite3_free(t->th);
     sqlite3_free(t->proc);
     sqlite3_free(t->dl);
+    sqlite3_free(t->inv);
     sqlite3_free(t->user);
     sqlite3_free(t->gap);
     sqlite3_free(t);
@@ -240,6 +241,28 @@ int ks_trace_summary(struct ks_trace *t, char **err)
             d->t = (int64_t)kw->dl[i].t;
             d->broken = kw->dl[i].broken_t ? (int64_t)kw->dl[i].broken_t : -1;
         }
+    // priority inversions as kevstat lists them, one row per middle thread (at least one)
+    unsigned ni = 0;
+    for (unsigned i = 0; kw && i < kw->ninv; i++)
+        ni += kw->inv[i].nmid + (kw->inv[i].others != 0) + !kw->inv[i].nmid;
+    t->inv = sqlite3_malloc64((ni + 1) * sizeof(*t->inv));
+    if (!t->inv) {
+        *err = sqlite3_mprintf("kev: out of memory");
+        goto out;
+    }
+    for (unsigned i = 0; kw && i < kw->ninv; i++) {
+        const struct kw_inv *v = &kw->inv[i];
+        unsigned n = v->nmid + (v->others != 0);
+        for (unsigned j = 0; j < n || (j == 0 && n == 0); j++) {
+            struct ks_inv *x = &t->inv[t->ninv++];
+            x->inv = i + 1;
+            x->waiter = v->waiter, x->owner = v->owner;
+            x->middle = j < v->nmid ? v->mid[j].th : -1;
+            kx_wait_obj(s, v->obj, x->obj, sizeof(x->obj));
+            x->count = v->count, x->lost = v->lost, x->max = v->max, x->first = v->first_t;
+            x->mid_lost = j < v->nmid ? v->mid[j].lost : v->others;
+        }
+    }
     t->user = sqlite3_malloc64((s->nuser + 1) * sizeof(*t->user));
     t->gap = sqlite3_malloc64((s->ngaps + 1) * sizeof(*t->gap));
     if (!t->user || !t->gap) {

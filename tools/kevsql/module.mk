@@ -45,6 +45,15 @@ $(HT)/kevsql: $(call host_test_objs,$(KS)/kevsql.c $(KS)/kevsql_fleet.c $(KS_SRC
 	$(Q)$(HOST_CC) $(HOST_TLDFLAGS) -o $@ $^ -lsqlite3
 $(call host_test_objs,$(KS)/ks_stdlib.c): $(KS)/stdlib.sql
 
+# libFuzzer target for the extension: every table and view over any bytes (test/fuzz/); seeds:
+# the model's target's (small kevgen traces, a two-CPU kevscen4 one).
+FUZZ_BINS += build/fuzz/fuzz_kevsql
+build/fuzz/fuzz_kevsql: test/fuzz/fuzz_kevsql.c $(KS_SRCS) $(KS)/stdlib.sql build/fuzz/fuzz_kev_model
+	@mkdir -p $(dir $@)seeds-fuzz_kevsql
+	@echo "  FUZZCC  $@"
+	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ $(filter %.c,$^) -lsqlite3
+	$(Q)cp $(dir $@)seeds-fuzz_kev_model/*.kev $(dir $@)seeds-fuzz_kevsql/
+
 # Figures (make bench): kevsql beside traceprinter and kevstat, the loaded design, many traces
 # in processes and on a Dask cluster (docs/PERFORMANCE.md).
 BENCH_DEPS += $(H)/kevsql $(H)/kevsql.so $(H)/kevsql_dask.py $(H)/kevgen $(H)/traceprinter $(H)/kevstat

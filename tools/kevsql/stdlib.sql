@@ -94,26 +94,22 @@ WHERE a.end_ts - a.release_ts > j.avg_ns OR a.period > 2 * j.avg_ns;
 
 -- Priority inversions (kevstat -s waits'): a thread blocked on an object whose lower-priority
 -- owner was preempted by threads of a priority between the two. A row per (waiter, object,
--- owner) with the time lost, as kevstat's INVERSION lines.
+-- owner) with the time lost, as kevstat's INVERSION lines: the model's findings (inversion).
 CREATE TEMP VIEW priority_inversion AS -- kevsql stdlib
-SELECT w.utid AS waiter_utid, lw.label AS waiter, w.object, w.owner_utid, lo.label AS owner,
-       count(*) AS waits, sum(w.inversion) AS lost_ns, max(w.inversion) AS max_ns,
-       min(w.ts) AS first_ts
-FROM wait w JOIN thread_label lw ON lw.utid = w.utid JOIN thread_label lo ON lo.utid = w.owner_utid
-WHERE w.inversion > 0
-GROUP BY w.utid, w.object, w.owner_utid ORDER BY first_ts;
+SELECT i.waiter_utid, lw.label AS waiter, i.object, i.owner_utid, lo.label AS owner,
+       i.waits, i.lost AS lost_ns, i.max_lost AS max_ns, i.ts AS first_ts
+FROM inversion i JOIN thread_label lw ON lw.utid = i.waiter_utid
+     JOIN thread_label lo ON lo.utid = i.owner_utid
+GROUP BY i.inversion ORDER BY first_ts;
 
 -- Every middle thread of each inversion with its own share of the time lost (they add up to
 -- priority_inversion.lost_ns): a row per (waiter, object, owner, middle thread).
 CREATE TEMP VIEW priority_inversion_middle AS -- kevsql stdlib
-SELECT p.waiter_utid, lw.label AS waiter, p.object, p.owner_utid, lo.label AS owner,
-       p.utid AS middle_utid, coalesce(lm.label, '(other threads)') AS middle,
-       sum(p.inversion) AS lost_ns
-FROM wait_preemptor p JOIN wait w ON w.id = p.wait_id
-     JOIN thread_label lw ON lw.utid = p.waiter_utid JOIN thread_label lo ON lo.utid = p.owner_utid
-     LEFT JOIN thread_label lm ON lm.utid = p.utid
-WHERE p.inversion > 0 AND w.inversion > 0
-GROUP BY p.waiter_utid, p.object, p.owner_utid, p.utid ORDER BY lost_ns DESC;
+SELECT i.waiter_utid, lw.label AS waiter, i.object, i.owner_utid, lo.label AS owner,
+       i.middle_utid, coalesce(lm.label, '(other threads)') AS middle, i.middle_lost AS lost_ns
+FROM inversion i JOIN thread_label lw ON lw.utid = i.waiter_utid
+     JOIN thread_label lo ON lo.utid = i.owner_utid LEFT JOIN thread_label lm ON lm.utid = i.middle_utid
+WHERE i.middle_lost > 0 ORDER BY lost_ns DESC;
 
 -- Deadlock cycles (kevstat -s waits'): a row per cycle, its threads in order as kevstat
 -- prints them ("b waits on mutex 1 held by a, which waits on mutex 2 held by b"), when it
