@@ -50,6 +50,7 @@
 #include <kernel/kstack.h>
 #include <kernel/kunmap.h>
 #include <kernel/klock.h>
+#include <kernel/kfbt.h>
 #include <kernel/ktrace_kcall.h>
 #include <kernel/kprof.h>
 #include <uapi/kdtrace.h>
@@ -341,6 +342,20 @@ void kdt_fire_at(uint32_t id, uint32_t ts32, uint64_t a0, uint64_t a1, uint64_t 
     fire_as(k_current, id, args, ago < 0x80000000u ? ktimer_cycles_to_ns(now - ago) : 0);
 }
 
+void kdt_fire_probe(uint32_t pidx, const uint64_t *args)
+{
+    if (!kdt_active || (KMAX_CPUS > 1 && cpu_only && cpu_id() != cpu_only - 1u))
+        return;
+    KSTACK_MARK_PROBE_SITE(); // stack( ) starts at the probe's site (kernel/kstack.c)
+    struct dvm_ctx ctx;
+    d_lock();
+    fill_ctx_of(&ctx, k_current);
+    dvm_fire_probe(dst, &ctx, pidx, args);
+    if (dst->exiting)
+        exited();
+    d_unlock();
+}
+
 void kdt_fire_args(uint32_t id, const uint32_t *a, unsigned n)
 {
     if (!wanted(id))
@@ -474,6 +489,7 @@ static void unmap(void)
 static void unload(void)
 {
     kdt_active = false;
+    kfbt_disable();
     spin_probes(false);
     ktrace_sync_d_stop();
     unmap();
@@ -634,6 +650,8 @@ int kdt_call(struct thread *t, uint32_t cmd, uint32_t a, uint32_t b, uint32_t c)
         return -EPERM;
     if (cmd == KDT_LOAD)
         return load(p, a);
+    if (cmd == KDT_FBT_TABLE)
+        return kfbt_copy_table(p, a, b);
     if (cmd < KDT_LOAD || cmd > KDT_AGGREMOVE)
         return -EINVAL;
     if (!block)
@@ -642,6 +660,7 @@ int kdt_call(struct thread *t, uint32_t cmd, uint32_t a, uint32_t b, uint32_t c)
         return -EPERM;
     switch (cmd) {
     case KDT_GO: {
+        int placed;
         if (kdt_active)
             return -EBUSY;
         // tick-N a period from now; profile-N at its period's next multiple since boot, the
@@ -654,6 +673,15 @@ int kdt_call(struct thread *t, uint32_t cmd, uint32_t a, uint32_t b, uint32_t c)
             for (unsigned c = 0; c < KMAX_CPUS; c++)
                 timers[i].next_ns[c] = first;
         }
+        // the fbt probes first (their sites placed before the others go on), with the
+        // reason in the consumer's buffer (a, b) when it cannot
+        const char *why = "";
+        int e = kfbt_enable(dst, &why);
+        if (e < 0) {
+            if (b && proc_can_write(p, a, b))
+                kstrlcpy((char *)(uintptr_t)a, why, b);
+            return e;
+        }
         for (unsigned i = 0; i < KMAX_THREADS; i++)
             k_threads[i].vt_since = 0;
         for (unsigned c = 0; c < KMAX_CPUS; c++)
@@ -661,6 +689,7 @@ int kdt_call(struct thread *t, uint32_t cmd, uint32_t a, uint32_t b, uint32_t c)
         kdt_vtime_switch(k_current);
         ktrace_kdt_go(k_current);
         kdt_active = true;
+        placed = e;   // the fbt sites placed: KDT_GO's result
         spin_probes(true);
         if (wanted(DPROBE_BEGIN)) {   // BEGIN's clauses stop at the first exit(), as DTrace's
             struct dvm_ctx ctx;
@@ -670,10 +699,12 @@ int kdt_call(struct thread *t, uint32_t cmd, uint32_t a, uint32_t b, uint32_t c)
                 kdt_active = false;
         }
         kprof_update();     // the profile timers armed for the probes' first times
-        return 0;
+        return placed;
     }
     case KDT_STOP: {
-        // END runs once, even after exit() switched the probes off.
+        // END runs once, even after exit() switched the probes off; the fbt probes come off
+        // first, as DTrace disables its probes before END.
+        kfbt_disable();
         bool was = kdt_active;
         kdt_active = true;
         if (was || dst->exiting)

@@ -8,6 +8,7 @@
 #include <kernel/thread.h>
 #include <d/dstacks.h>
 #include <kernel/kernel.h>
+#include <kernel/kfbt.h>
 #include <kernel/arch.h>
 
 // Frames of the D engine between the probe's site and the unwinder, at most.
@@ -41,6 +42,9 @@ unsigned kstack_for_d(unsigned kind, uint64_t *pcs, unsigned max)
     }
     if (max > DVM_STACK_MAXDEPTH)
         max = DVM_STACK_MAXDEPTH;
+    int fbt = kfbt_stack(pcs, max);   // an fbt probe: from its function's caller (kfbt.h)
+    if (fbt >= 0)
+        return (unsigned)fbt;
     // the engine's frames (kdt_fire ... here) come first: walk deep enough to pass them,
     // then keep what lies from the probe's site on
     uint64_t all[DVM_STACK_MAXDEPTH + KSTACK_ENGINE_FRAMES];

@@ -24,8 +24,14 @@ KERNEL_SRCS += kernel/kpanic.c
 KERNEL_SRCS += kernel/klock_check.c
 # Several CPUs: a freed map taken back from the other CPUs' tables (kernel/kunmap.h).
 KERNEL_SRCS += kernel/kunmap.c
+# The fbt provider (docs/fbt.md): placing probes, and the trap, on the architectures that have
+# its trap (ARCH_FBT_SRCS, arch.mk) and the boards whose kernel text is RAM (not
+# BOARD_NO_FBT); elsewhere a stand-in that refuses fbt probes.
+KFBT := $(if $(BOARD_NO_FBT),,$(ARCH_FBT_SRCS))
+KERNEL_SRCS += $(if $(KFBT),kernel/kfbt.c kernel/kfbt_fire.c $(KFBT),kernel/kfbt_none.c)
+KCFLAGS     += $(if $(KFBT),,-DKFBT_DISABLED)
 # The D engine the kernel runs (trace/d/module.mk's D_ENGINE_SRCS).
-KERNEL_SRCS += trace/d/verify.c trace/d/vm.c trace/d/engine.c trace/d/agg.c trace/d/probes.c \
+KERNEL_SRCS += trace/d/verify.c trace/d/vm.c trace/d/engine.c trace/d/agg.c trace/d/probes.c trace/d/dfbt.c \
                trace/d/stacks.c
 KERNEL_ALL  := $(KERNEL_SRCS) $(ARCH_SRCS) $(BOARD_SRCS)
 KERNEL_OBJS := $(patsubst %,$(B)/obj/%.o,$(KERNEL_ALL))
@@ -64,6 +70,23 @@ $(B)/obj-notrace/%.S.o: %.S
 	$(Q)$(CC) $(KCFLAGS) -DKTRACE_DISABLED -c $< -o $@
 
 $(B)/kernel-notrace.a: $(KERNEL_NT_OBJS)
+	@echo "  AR      $@"
+	$(Q)rm -f $@ && $(CROSS)ar rcs $@ $^
+
+# The same kernel without the fbt provider: kfbt_none.c for kfbt.c, kfbt_fire.c and the
+# architecture's part, and the sources with an fbt hook (ARCH_FBT_HOOKS: the kernel-fault
+# path) built with -DKFBT_DISABLED. The baseline "fbt built in, no probe enabled" is held to,
+# instruction for instruction (test/qemu/test_fbt_zero.sh, scripts/bench-fbt.sh; docs/fbt.md).
+KERNEL_NF_SRCS := $(filter-out kernel/kfbt.c kernel/kfbt_fire.c $(ARCH_FBT_SRCS) $(ARCH_FBT_HOOKS),\
+                      $(KERNEL_ALL)) $(if $(KFBT),kernel/kfbt_none.c)
+KERNEL_NF_OBJS := $(patsubst %,$(B)/obj/%.o,$(KERNEL_NF_SRCS)) \
+                  $(patsubst %,$(B)/obj-nofbt/%.o,$(ARCH_FBT_HOOKS))
+$(B)/obj-nofbt/%.S.o: %.S
+	@mkdir -p $(dir $@)
+	@echo "  AS      $< (no fbt)"
+	$(Q)$(CC) $(KCFLAGS) -DKFBT_DISABLED -c $< -o $@
+
+$(B)/kernel-nofbt.a: $(KERNEL_NF_OBJS)
 	@echo "  AR      $@"
 	$(Q)rm -f $@ && $(CROSS)ar rcs $@ $^
 

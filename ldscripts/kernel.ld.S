@@ -50,6 +50,15 @@ SECTIONS
     } > KRAM AT > KFLASH
     __data_load = LOADADDR(.data);
 
+    /* The fbt table (trace/include/d/dfbt.h, docs/fbt.md): the last thing in the kernel's
+     * flash, after the image of .data too, so that the image's second link, which fills it
+     * (the first links an empty one), moves no code and no constant (fbtgen --check). Its
+     * slots are code: the section is executable. */
+    .fbt : ALIGN(16) {
+        __fbt_start = .;
+        KEEP(*(.fbt))
+    } > KFLASH
+
     .bss (NOLOAD) : {
         . = ALIGN(4);
         __bss_start = .;

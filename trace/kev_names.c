@@ -95,6 +95,8 @@ const char *kev_system_name(unsigned ev)
     case KEV_SYS_KPANIC: return "KPANIC";
     case KEV_SYS_STACK: return "STACK";  // ours: docs/trace-events.md "Stacks and faults"
     case KEV_SYS_FAULT: return "FAULT";
+    case KEV_SYS_FUNC_ENTER: return "FUNC_ENTER";  // QNX's (docs/fbt.md)
+    case KEV_SYS_FUNC_EXIT: return "FUNC_EXIT";
     case KEV_SYS_IMAGE: return "IMAGE";  // ours: docs/trace-events.md "Images and build ids"
     default: return NULL;
     }

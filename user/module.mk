@@ -225,12 +225,34 @@ $(1)_KLIB ?= kernel
 # <image>_KOBJS: kernel sources outside the kernel library that this image alone links (a test
 # facility such as kernel/kcrash.c), built with the kernel's flags.
 $(1)_KOBJ_FILES := $$(patsubst %,$(B)/obj/%.o,$$($(1)_KOBJS))
-$(B)/$(1).elf: $(B)/$(1)/apps.o $$($(1)_KOBJ_FILES) $(B)/$$($(1)_KLIB).a $(B)/kernel.ld
+# Linked twice (docs/fbt.md): first with an empty fbt table, whose image fbtgen reads to write
+# the image's table, then with that table, placed after all code; fbtgen --check then holds
+# the second link's code and constants to the first's, byte for byte. (The first link, the
+# table's source and fbtgen's listing of its decisions stay in $(B)/fbt/<image>/.) An image on a kernel
+# without the D provider (<image>_KLIB other than kernel) keeps the empty table.
+$(1)_FBT ?= $$(if $(KFBT),$$(filter kernel,$$($(1)_KLIB)))
+$(B)/$(1).elf: $(B)/$(1)/apps.o $$($(1)_KOBJ_FILES) $(B)/$$($(1)_KLIB).a $(B)/kernel.ld \
+               $(B)/fbt_empty.o $$(if $$($(1)_FBT),$(H)/fbtgen kernel/fbt.rules)
 	@echo "  IMAGE   $$@ ($$($(1)_APPS))"
-	$$(Q)$$(CC) $$(ARCH_CFLAGS) -nostdlib -T $(B)/kernel.ld -Wl,--gc-sections $(BUILD_ID_LDFLAGS) \
-	    -Wl,--undefined=kev_flight -Wl,-Map=$$@.map -o $$@ $(B)/$(1)/apps.o $$($(1)_KOBJ_FILES) -Wl,--whole-archive $(B)/$$($(1)_KLIB).a \
-	    -Wl,--no-whole-archive -lgcc
+	@mkdir -p $(B)/fbt/$(1)
+	$$(Q)$$(call image_link,$(1),$$(if $$($(1)_FBT),$(B)/fbt/$(1)/pass1.elf,$$@),$(B)/fbt_empty.o)
+	$$(if $$($(1)_FBT),$$(Q)$(H)/fbtgen --rules kernel/fbt.rules -o $(B)/fbt/$(1)/fbt.S \
+	    --list $(B)/fbt/$(1)/fbt.list $(B)/fbt/$(1)/pass1.elf 2>$(B)/fbt/$(1)/fbtgen.log || \
+	    { cat $(B)/fbt/$(1)/fbtgen.log >&2; exit 1; })
+	$$(if $$($(1)_FBT),$$(Q)$$(CC) $$(ARCH_CFLAGS) -c $(B)/fbt/$(1)/fbt.S -o $(B)/fbt/$(1)/fbt.o)
+	$$(if $$($(1)_FBT),$$(Q)$$(call image_link,$(1),$$@,$(B)/fbt/$(1)/fbt.o))
+	$$(if $$($(1)_FBT),$$(Q)$(H)/fbtgen --check $(B)/fbt/$(1)/pass1.elf $$@ >/dev/null || \
+	    { rm -f $$@; exit 1; })
 endef
+
+# image_link IMAGE, OUT, TABLE: one link of an image's kernel and programs with an fbt table.
+image_link = $(CC) $(ARCH_CFLAGS) -nostdlib -T $(B)/kernel.ld -Wl,--gc-sections $(BUILD_ID_LDFLAGS) \
+    -Wl,--undefined=kev_flight -Wl,-Map=$(2).map -o $(2) $(B)/$(1)/apps.o $($(1)_KOBJ_FILES) \
+    -Wl,--whole-archive $(B)/$($(1)_KLIB).a -Wl,--no-whole-archive -lgcc $(3)
+
+$(B)/fbt_empty.o: kernel/fbt_table.S
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(ARCH_CFLAGS) -c $< -o $@
 IMAGES := $(filter-out $(BOARD_NO_IMAGES),$(IMAGES))
 # A board may leave single programs out of every image (BOARD_NO_APPS := <name>... in its
 # board.mk, with a comment saying why): a program that spawns one then finds no such program

@@ -12,6 +12,8 @@ SEMIHOSTING ?= 1
 ifeq ($(SEMIHOSTING),0)
 ARCH_CFLAGS += -DBOARD_NO_SEMIHOSTING
 endif
+# Its kernel runs from flash, which the fbt provider cannot rewrite (docs/fbt.md, "Boards").
+BOARD_NO_FBT := kernel text in flash
 BOARD_SRCS  := boards/common/board_data.c boards/common/semihost_exit_armv7m.c \
                boards/netduinoplus2/board.c boards/netduinoplus2/uart_stm32.c \
                boards/netduinoplus2/timer_stm32.c

@@ -212,3 +212,21 @@ SCRIPT_TESTS_HOST += build/test-build|300|test/qemu/test_test_build.sh
 TLCMDLINE_BOARDS := mps2-an385 netduinoplus2 x86-pc
 SCRIPT_TESTS += $(foreach b,$(TLCMDLINE_BOARDS),qemu-tlcmdline/$(b)|180|test/qemu/test_tracelogger_cmdline.sh|$(b)|$(H))
 TEST_DEPS    += $(B)/demo.elf $(H)/traceprinter $(H)/kevcapture
+
+# The fbt provider (docs/fbt.md): fbtgen's decoder and slots against objdump; fbt counts,
+# arguments and return values against gdb's breakpoints, info args and finish in one boot;
+# fbt against the static probes, live and over that boot's capture.
+FBT_BOARDS := mps2-an385
+SCRIPT_TESTS += $(foreach b,$(FBT_BOARDS),fbt-gen/$(b)|120|BOARD=$(b)|test/tools/test_fbtgen.sh|build/$(b)|$(H))
+SCRIPT_TESTS += $(foreach b,$(FBT_BOARDS),qemu-fbt-gdb/$(b)|400|BOARD=$(b)|test/qemu/test_fbt_gdb.sh|build/$(b)|$(H))
+SCRIPT_TESTS += $(foreach b,$(FBT_BOARDS),qemu-fbt-capture/$(b)|300|BOARD=$(b)|test/qemu/test_fbt_capture.sh|build/$(b)|$(H))
+# Every fbt probe at once while the hostile-process suite runs under D; and zero probe effect:
+# the kernel benchmarks with fbt built in and no probe enabled equal the kernel's without it.
+SCRIPT_TESTS += $(foreach b,$(FBT_BOARDS),qemu-fbt-all/$(b)|400|BOARD=$(b)|test/qemu/test_fbt_all.sh|build/$(b)|$(H))
+SCRIPT_TESTS += $(foreach b,$(FBT_BOARDS),qemu-fbt-zero/$(b)|300|BOARD=$(b)|test/qemu/test_fbt_zero.sh|build/$(b))
+# Its figures (scripts/bench-fbt.sh), on a board whose kernel has the provider.
+BENCHES      += $(if $(KFBT),scripts/bench-fbt.sh|$(B)|$(H))
+BENCH_DEPS   += $(if $(KFBT),$(B)/kbench.elf $(B)/kbench_nofbt.elf \
+                    $(B)/dtrace.elf $(H)/dcompile $(H)/dtrace)
+TEST_DEPS    += $(H)/fbtgen $(H)/dcompile $(H)/dtrace $(H)/kevcapture \
+                $(foreach b,$(filter-out $(BOARD),$(FBT_BOARDS)),matrix-images-$(b))

@@ -3,7 +3,7 @@
 # aggpack's glyphs when no encoding is set, as libdtrace's dt_print_packed decides them: ascii
 # when TERM is sun, sun-color or dumb, UTF-8 block elements for any other TERM or none; an
 # encoding option overrides TERM. One key of quantize(4): one full bucket between the empty
-# ones either side (2 and 8), "X" in ascii, U+2588 in utf8 (docs/d-subset.md, aggpack).
+# ones either side (2 and 8), "X" in ascii, U+2588 in utf8 (docs/d-consumer.md, aggpack).
 # usage: test_dtrace_aggpack_term.sh [BINDIR]  (default: build/host)
 set -u
 bin=${1:-build/host}

@@ -5,9 +5,10 @@ KUNIT_CORE := kernel/kinit.c kernel/sched.c kernel/thread.c kernel/ktimer.c kern
               kernel/sync.c kernel/irq.c kernel/utimer.c kernel/pmem.c kernel/klib.c \
               kernel/shost.c kernel/kconsole.c kernel/kcall.c kernel/ktrace.c kernel/ktrace_sync.c kernel/kdtrace.c kernel/kdtrace_text.c kernel/kuring.c trace/trace_ring.c \
               kernel/kstack.c kernel/unwind.c kernel/ktrace_stack.c kernel/ktrace_image.c kernel/kprof.c \
-              trace/d/verify.c trace/d/vm.c trace/d/engine.c trace/d/agg.c trace/d/probes.c trace/d/stacks.c \
+              trace/d/verify.c trace/d/vm.c trace/d/engine.c trace/d/agg.c trace/d/probes.c trace/d/dfbt.c trace/d/stacks.c \
               test/unit/kstub.c
 KUNIT_CORE  += kernel/cpu_sum.c    # SysInfo's per-CPU totals (kcall.c)
+KUNIT_CORE  += kernel/kfbt_none.c  # the host has no fbt trap (kdtrace.c's KDT_GO asks it)
 KUNIT_TESTS := sched pmem ipc sync_timeout ktrace kdtrace shost
 
 KUNIT_EXTRA_kdtrace := trace/d/lex.c trace/d/parse.c trace/d/decl.c trace/d/types.c trace/d/procinfo.c trace/d/ctypes.c trace/d/cg.c trace/d/optval.c trace/d/subr_unsupported.c trace/d/symaddr.c   # the compiler

@@ -17,6 +17,7 @@
 #include <d/dtarget.h>
 #include <d/optval.h>
 #include "../common/tool_file.h"
+#include "../common/tool_fbt.h"
 #include "../common/tool_elfsym.h"
 
 static void usage(FILE *f)
@@ -33,7 +34,8 @@ static void usage(FILE *f)
                "  -T NAME   $target is the first process named NAME, from its first kernel call\n"
                "            (d/dtarget.h); without -T, $target is undefined\n"
                "  -Z        permit probe descriptions that match no probe\n"
-               "  --kernel FILE  the board image's ELF file: D's `symbol is its address there\n"
+               "  --kernel FILE  the board image's ELF file: D's `symbol is its address there,\n"
+               "            and its fbt table names the fbt probes (docs/fbt.md)\n"
                "  arg ...   the script's arguments: $1, $2 ... ($$1 as a string; $0 the script)\n"
                "Exit status: 0 compiled, 1 compile error or bad option, 2 bad usage.\n");
 }
@@ -75,7 +77,7 @@ int main(int argc, char **argv)
             usage(stdout);
             return 0;
         }
-    if (kernel_symbols(&argc, argv) != 0)
+    if (tool_fbt_kernel("dcompile", argc, argv) != 0 || kernel_symbols(&argc, argv) != 0)
         return 2;
     while ((opt = getopt(argc, argv, "qx:s:n:o:hT:Z")) != -1) {
         switch (opt) {

@@ -15,6 +15,7 @@
 #include "kevtarget.h"
 #include "cmdproc.h"
 #include "../common/tool_file.h"
+#include "../common/tool_fbt.h"
 #include "../common/tool_elfsym.h"
 #include "../common/tool_map.h"
 #include "../common/tool_syms.h"
@@ -51,6 +52,7 @@ static void on_sigint(int sig) { (void)sig; interrupted = 1; }
 static void usage(FILE *f)
 {
     fprintf(f, "Usage: dtrace [-CeFlqSvwZ] [-b bufsz] [-c cmd] [-D name[=def]] [-I path] "
+               "[-P provider] [-m module] [-f function] [--kernel image.elf] "
                "[-i trace.kev] [-o output] [-p pid] [-U name] [-x opt[=val]] [-s script] "
                "[-n probe-description-and-clause] [arg ...]\n"
                "\targ: the script's arguments, $1 $2 ... ($$1: as a string; $0 the script)\n"
@@ -77,7 +79,9 @@ static void usage(FILE *f)
                "\t-w  permit destructive actions\n"
                "\t-x  enable or modify compiler and tracing options\n"
                "\t-Z  permit probe descriptions that match zero probes\n"
+               "\t-P  enable or list probes of the specified provider (-m module, -f function)\n"
                "\t--kernel FILE  the board image's ELF file: D's `symbol is its address there,\n"
+               "\t               its fbt table names the fbt probes (docs/fbt.md),\n"
                "\t               and with -i the capture's kernel frames are named from it\n"
                "\t--help  print this message\n"
                "With -i, code addresses in the output (stack( ), ustack( ), func( ), ufunc( ),\n"
@@ -587,7 +591,7 @@ int main(int argc, char **argv)
             usage(stdout);
             return 0;
         }
-    if (kernel_symbols(argc, argv) != 0)
+    if (tool_fbt_kernel("dtrace", argc, argv) != 0 || kernel_symbols(argc, argv) != 0)
         return 2;
     /* the long options of -i's names (tool_syms.h), taken out before getopt; an option's
      * argument (a -n clause) is kept as it is */
@@ -605,7 +609,7 @@ int main(int argc, char **argv)
             break;
         }
         for (const char *c = a[0] == '-' ? a + 1 : ""; *c; c++)
-            if (strchr("bcDiInopsUx", *c)) {
+            if (strchr("bcDfiImnopPsUx", *c)) {
                 if (!c[1] && k + 1 < argc)
                     argv[nkept++] = argv[++k];
                 break;
@@ -615,7 +619,7 @@ int main(int argc, char **argv)
         argv[nkept++] = argv[k++];
     argc = nkept;
     argv[argc] = NULL;
-    while ((opt = getopt(argc, argv, "Ab:c:CD:eFi:I:n:lo:p:qSs:U:vwx:Z")) != -1) {
+    while ((opt = getopt(argc, argv, "Ab:c:CD:eFf:i:I:m:n:lo:p:P:qSs:U:vwx:Z")) != -1) {
         switch (opt) {
         case 'b':
             if (set_option(&o, "bufsize", optarg))
@@ -664,8 +668,15 @@ int main(int argc, char **argv)
         case 'e': compile_only = 1; break;
         case 'i': capture = optarg; break;
         case 'l': list = 1; break;
-        case 'n': {
-            /* each -n is one clause; a bare description gets an empty body */
+        case 'P': case 'm': case 'f': case 'n': {
+            /* each -n is one clause; a bare description gets an empty body. -P, -m and -f name
+             * the provider, module or function alone, as dtrace(1M)'s: "p:::", "m::", "f:" */
+            char desc[512];
+            if (opt != 'n') {
+                snprintf(desc, sizeof(desc), "%s%s", optarg,
+                         opt == 'P' ? ":::" : opt == 'm' ? "::" : ":");
+                optarg = desc;
+            }
             size_t n = strlen(optarg);
             int bare = strchr(optarg, '{') == NULL;
             text = realloc(text, textlen + n + 5);

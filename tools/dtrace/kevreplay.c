@@ -14,6 +14,7 @@
 #include "kevreplay_args.h"
 #include <d/dprinfo.h>
 #include <d/dprobes.h>
+#include <d/dfbt.h>
 #include <d/dutext.h>
 #include <d/lockstat.h>
 #include <time.h>
@@ -84,6 +85,8 @@ struct replay {
     struct rstack_census stacks;      /* the capture's STACK samples and FAULTs */
     uint64_t t0;                      /* ns of the first event */
     struct { int on; uint32_t who, sig; } fault[DVM_MAXCPU]; /* a FAULT awaiting its STACK */
+    const struct dfbt *fbt;           /* the kernel's fbt table (--kernel), or NULL */
+    uint16_t *fbt_pidx;               /* fbt id - DPROBE_FBT_BASE -> the program's probe + 1 */
     int spawn_nameless;               /* a failed spawn's proc:::exec was said to have no name */
     struct rthread th[RTHREADS];
     struct rproc pr[RPROCS];
@@ -437,6 +440,53 @@ static void fire4(struct replay *p, uint32_t id, uint64_t a0, uint64_t a1, uint6
         dvm_fire(p->st, &p->ctx, id, a);
 }
 
+/* fbt_fire: fbt::F:entry or :return for a FUNC_ENTER or FUNC_EXIT event, as the kernel's trap
+ * fired it (kernel/kfbt_fire.c): the function by its address (this_fn, w[0]), return with arg0
+ * the returning instruction's offset and arg1 the value, typed as the table types it. An
+ * entry's arguments are not in the event: 0 (said once, no_capture_note). */
+static void fbt_fire(struct replay *p, const struct kev_event *e)
+{
+    if (!p->fbt_pidx || e->nw < 2 || !p->firing)
+        return;
+    int ret = e->ev == KEV_SYS_FUNC_EXIT;
+    uint64_t thumb = p->fbt->hdr->dh_arch == DFBT_ARCH_THUMB2 ? 1u : 0u;
+    int f = dfbt_lookup(p->fbt, e->w[0] & ~thumb);
+    if (f < 0)
+        return;
+    uint16_t k = p->fbt_pidx[2u * (unsigned)f + (unsigned)ret];
+    if (!k)
+        return;
+    uint64_t a[DVM_NARGS] = { 0 };
+    if (ret && e->nw >= 4) {
+        unsigned type = p->fbt->funcs[f].df_ret_type, size = DFBT_T_SIZE(type);
+        uint64_t v = e->w[3] | (e->nw >= 5 ? (uint64_t)e->w[4] << 32 : 0);
+        if (type & DFBT_T_PTR)
+            size = p->fbt->hdr->dh_arch == DFBT_ARCH_A64 ? 8 : 4;
+        if (size && size < 8) {
+            unsigned sh = 64u - 8u * size;
+            v = (type & DFBT_T_SIGNED) ? (uint64_t)((int64_t)(v << sh) >> sh) : v << sh >> sh;
+        }
+        a[0] = e->w[2];
+        a[1] = v;
+    }
+    dvm_fire_probe(p->st, &p->ctx, k - 1u, a);
+}
+
+/* fbt_begin: the program's fbt probes by function, for fbt_fire; none without a table. */
+static void fbt_begin(struct replay *p)
+{
+    const struct dif_obj *o = &p->st->obj;
+    p->fbt = dprobe_fbt_table();
+    for (uint32_t k = 0; p->fbt && k < o->hdr->dh_nprobes; k++) {
+        uint32_t id = o->probes[k].dp_id;
+        if (!DPROBE_IS_FBT(id) || DPROBE_FBT_FUNC(id) >= p->fbt->nfuncs)
+            continue;
+        if (!p->fbt_pidx)
+            p->fbt_pidx = calloc(2u * p->fbt->nfuncs, sizeof(uint16_t));
+        if (p->fbt_pidx)
+            p->fbt_pidx[id - DPROBE_FBT_BASE] = (uint16_t)(k + 1u);
+    }
+}
 static void state_fire(struct replay *p, struct kev_reader *r, struct rthread *t, unsigned prev,
                        unsigned cpu);
 
@@ -447,6 +497,10 @@ static void on_thread(struct replay *p, struct kev_reader *r, const struct kev_e
                       unsigned cpu)
 {
     const uint32_t *w = e->w;
+    if (e->cls == KEV_C_SYSTEM && (e->ev == KEV_SYS_FUNC_ENTER || e->ev == KEV_SYS_FUNC_EXIT)) {
+        fbt_fire(p, e);
+        return;
+    }
     if (e->cls == KEV_C_SYSTEM && e->ev == KEV_SYS_SNAPSHOT && e->nw >= 2 &&
         (w[0] & 0xffu) == 2u) {     /* CPU w[0] >> 8 runs w[1] */
         if ((w[0] >> 8) < DVM_MAXCPU) {
@@ -680,6 +734,15 @@ static void no_capture_note(const struct dvm_state *st, const struct rstack_cens
         if (dvm_enabled(st, none[k].id) && !(none[k].id == DPROBE_PROC_FAULT && c->faults))
             fprintf(stderr, "dtrace: %s does not fire over a capture: %s\n", none[k].name,
                     none[k].why);
+    for (uint32_t k = 0; k < st->obj.hdr->dh_nprobes; k++) {
+        uint32_t id = st->obj.probes[k].dp_id;
+        if (DPROBE_IS_FBT(id) && !(id & 1u)) {
+            fprintf(stderr, "dtrace: fbt entry probes fire over a capture without their "
+                    "arguments (FUNC_ENTER holds the function and its caller): args[] and "
+                    "arg0-arg9 are 0 there\n");
+            break;
+        }
+    }
     /* caller and ucaller: the pcs a capture holds are its stack samples' and faults' */
     for (uint32_t i = 0; i < st->obj.hdr->dh_ninsns; i++)
         if (st->obj.insns[i] >> 24 == DIF_CALL && DIF_IDX(st->obj.insns[i]) == DIF_S_CALLER) {
@@ -964,6 +1027,7 @@ int kev_replay(const char *path, struct dvm_state *st, struct dcons *cons,
         memset(&p.stacks, 0, sizeof(p.stacks));
     no_capture_note(st, &p.stacks);
     rargs_begin(st);
+    fbt_begin(&p);
     rstacks_begin(st, &p.stacks);
     for (uint32_t j = 0; j < st->obj.hdr->dh_nprobes && j < 64; j++)
         p.next[j] = st->obj.probes[j].dp_period;
@@ -983,6 +1047,7 @@ int kev_replay(const char *path, struct dvm_state *st, struct dcons *cons,
     rargs_report(path);
     consume(&p, 0);
     free(data);
+    free(p.fbt_pidx);
     if (end_ctx) {              /* END fires at the last event's time, as after it on the board */
         end_ctx->timestamp = end_ctx->vtimestamp = p.ctx.timestamp;
         end_ctx->walltimestamp = p.ctx.walltimestamp;

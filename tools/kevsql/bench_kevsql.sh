@@ -22,6 +22,7 @@ runs=${KEVSQL_BENCH_RUNS:-3}
 n=${KEVSQL_BENCH_EVENTS:-10000000}
 ntraces=${KEVSQL_BENCH_TRACES:-200}
 mkdir -p "$dir"
+dir=$(cd "$dir" && pwd)   # absolute: the Dask processes run in it and log to it
 py=/usr/bin/python3
 
 "$bin/kevgen" -n "$n" -k 64 -d 10000 -o "$dir/bench.kev" >/dev/null
@@ -74,7 +75,7 @@ anon=0
 for q in "$q_cpu" "SELECT count(*) FROM event" "SELECT count(*) FROM thread_state"; do
     a=$(peak_anon "$bin/kevsql" "$dir/bench.kev" "$q")
     echo "# peak anonymous memory: $a MB for $q" >&2
-    anon=$(awk -v a="$a" -v b="$anon" 'BEGIN { print a > b ? a : b }')
+    anon=$(awk -v a="$a" -v b="$anon" 'BEGIN { print (a + 0 > b + 0 ? a : b) }')
 done
 lanon=$(peak_anon "$bin/kevsql" "$dir/bench.kev" "$loaded")
 printf 'BENCH traceprinter_events_per_s %.0f events/s\n' "$(awk -v e="$events" -v t="$tp" 'BEGIN { print e / t }')"

@@ -8,14 +8,15 @@
 #include "dcc_impl.h"
 #include <d/dprinfo.h>
 #include <d/dprobes.h>
+#include <d/dfbt.h>
 
 #define CAP_INSNS   16384u
 #define CAP_INTS    1024u
 #define CAP_STRS    32768u
 #define CAP_ACTS    1024u
 #define CAP_CLAUSES 256u
-#define CAP_PROBES  512u
-#define CAP_ECBS    2048u
+#define CAP_PROBES  2048u
+#define CAP_ECBS    4096u
 
 struct sym {
     const char *name;
@@ -74,6 +75,7 @@ struct cg {
     unsigned cur_clause; /* the clause being compiled (its enablings say its probes) */
     struct dnode *float_node; /* a printf( ) argument that may be a float (push_float) */
     unsigned addrof;  /* inside the operand of unary & */
+    const char *cur_desc; /* the clause's first probe description (messages) */
 };
 
 /* A translator's (or an inline array's) parameter while its expression is compiled: the
@@ -1802,6 +1804,50 @@ static int is_probe_args(struct cg *g, const struct dnode *n, int64_t *k)
     return 1;
 }
 
+/* fbt_args_type: the type of args[k] on the fbt probes the clause being compiled enables
+ * (docs/fbt.md: entry, the function's arguments as the kernel's DWARF types them; return,
+ * args[0] the returning instruction's offset and args[1] the return value): 1 with *t set, 0
+ * when the clause enables other probes. Several fbt probes must agree, as in DTrace. */
+static int fbt_args_type(struct cg *g, const struct dnode *n, int64_t k, struct dtype *t)
+{
+    const struct dfbt *tab = dprobe_fbt_table();
+    unsigned ci = g->cur_clause, code = 0;
+    int have = 0;
+    const char *func = "";
+    for (unsigned e = 0; e < g->necbs; e++) {
+        if (g->ecbs[e].de_clause != ci)
+            continue;
+        uint32_t id = g->probes[g->ecbs[e].de_probe].dp_id;
+        if (!DPROBE_IS_FBT(id) || !tab || DPROBE_FBT_FUNC(id) >= tab->nfuncs)
+            return 0;
+        const struct dfbt_func *f = &tab->funcs[DPROBE_FBT_FUNC(id)];
+        unsigned c = DFBT_T_NONE;
+        if (id & 1u)
+            c = k == 0 ? DFBT_T_SIGNED | 4u : k == 1 ? f->df_ret_type : DFBT_T_NONE;
+        else if (k < f->df_nargs)
+            c = f->df_arg_type[k];
+        if (have && c != code)
+            dcc_error(g->cc, n->line, "D_ARGS_MULTI", "args[ ] may not be referenced because "
+                      "probe description %s matches an unstable set of probes", g->cur_desc);
+        code = c;
+        have = 1;
+        func = dfbt_name(tab, DPROBE_FBT_FUNC(id));
+    }
+    if (!have)
+        return 0;
+    if (code == DFBT_T_NONE)
+        dcc_error(g->cc, n->line, "D_ARGS_IDX", "index %d is out of range for %s args[ ]%s",
+                  (int)k, g->cur_desc, k < DFBT_MAXARGS && *func ? " (no value D can type)" : "");
+    if (code & DFBT_T_PTR) {
+        *t = (struct dtype){ .kind = DIF_TYPE_INT, .size = 8, .sign = 0, .ptr = 1,
+                             .pkind = DT_NONE };
+    } else {
+        *t = (struct dtype){ .kind = DIF_TYPE_INT, .size = (uint8_t)DFBT_T_SIZE(code),
+                             .sign = (code & DFBT_T_SIGNED) != 0 };
+    }
+    return 1;
+}
+
 /* probe_argkind: args[k]'s translated type on the clause's probes (procinfo.c), which must
  * agree, as libdtrace requires of a description matching several probes; 0 an integer. */
 static char probe_argkind(struct cg *g, const struct dnode *n, unsigned k)
@@ -1851,6 +1897,18 @@ static unsigned probe_args(struct cg *g, struct dnode *n, int64_t k, struct dtyp
     char kind = probe_argkind(g, n, (unsigned)k);
     unsigned r = reg_alloc(g);
     *t = T_INT64;
+    struct dtype ft;
+    if (fbt_args_type(g, n, k, &ft)) {
+        if (n->kind == N_MEMBER)
+            dcc_error(g->cc, n->line, "D_TYPE_MEMBER", "args[%d] of %s has no member %s: an "
+                      "fbt argument is a value, and D reads no kernel memory here", (int)k,
+                      g->cur_desc, n->s);
+        emit(g, DIF_INSTR_IDX(DIF_BUILTIN, DIF_B_ARG0 + (unsigned)k, r));
+        if (!ft.ptr)
+            convert(g, r, T_INT64, ft);
+        *t = ft;
+        return r;
+    }
     if (n->kind != N_MEMBER) {
         emit(g, DIF_INSTR_IDX(DIF_BUILTIN, DIF_B_ARG0 + (unsigned)k, r));
         if (kind == DCC_ARG_STR) { /* proc:::exec's args[0]: the name where arg0 points */
@@ -3002,6 +3060,43 @@ static void ecb_add(struct cg *g, unsigned probe, unsigned clause, int line)
     g->necbs++;
 }
 
+/* fbt_unprobeable: a description without globs that names a kernel function the fbt table
+ * has but cannot probe there says why (docs/fbt.md, "What cannot be probed"). */
+static void fbt_unprobeable(struct cg *g, const char *const f[4], int line)
+{
+    const struct dfbt *t = dprobe_fbt_table();
+    if (!t || !f[2][0] || (f[0][0] && strcmp(f[0], "fbt")) ||
+        (f[1][0] && strcmp(f[1], DPROBE_FBT_MODULE)) ||
+        (f[3][0] && strcmp(f[3], "entry") && strcmp(f[3], "return")))
+        return;
+    for (uint32_t k = 0; k < t->nfuncs; k++) {
+        if (strcmp(dfbt_name(t, k), f[2]) != 0)
+            continue;
+        const struct dfbt_func *fn = &t->funcs[k];
+        int ret = !strcmp(f[3], "return") ||
+                  (!f[3][0] && fn->df_entry_why == DFBT_OK);
+        unsigned why = ret ? fn->df_return_why : fn->df_entry_why;
+        if (why == DFBT_OK)
+            continue;
+        if (why == DFBT_WHY_CALLEE) { /* name the code that rules it out, and the caller */
+            uint32_t root = fn->df_why_func;
+            for (unsigned n = 0; n < 64 && root < t->nfuncs &&
+                                 t->funcs[root].df_entry_why == DFBT_WHY_CALLEE; n++)
+                root = t->funcs[root].df_why_func;
+            if (root >= t->nfuncs)
+                root = fn->df_why_func;
+            int via = root != fn->df_why_func;
+            dcc_error(g->cc, line, "D_PDESC_ZERO", "fbt::%s:%s: %s cannot be probed: it is "
+                      "called from %s%s%s%s, which %s", f[2], ret ? "return" : "entry", f[2],
+                      dfbt_name(t, root), via ? " (through " : "",
+                      via ? dfbt_name(t, fn->df_why_func) : "", via ? ")" : "",
+                      dfbt_why_text(t->funcs[root].df_entry_why) + 3); /* "it is..." -> "is..." */
+        }
+        dcc_error(g->cc, line, "D_PDESC_ZERO", "fbt::%s:%s: %s cannot be probed: %s", f[2],
+                  ret ? "return" : "entry", f[2], dfbt_why_text(why));
+    }
+}
+
 static void match_desc(struct cg *g, const char *desc, unsigned clause, int line)
 {
     const char *f[4] = { "", "", "", "" };
@@ -3053,7 +3148,7 @@ static void match_desc(struct cg *g, const char *desc, unsigned clause, int line
         return;
     }
     unsigned hits = 0;
-    for (uint32_t id = 1; id < DPROBE_COUNT; id++) {
+    for (uint32_t id = dprobe_next(0); id; id = dprobe_next(id)) {
         struct dprobe_desc d;
         if (dprobe_get(id, &d) != 0)
             continue;
@@ -3063,6 +3158,8 @@ static void match_desc(struct cg *g, const char *desc, unsigned clause, int line
             hits++;
         }
     }
+    if (!hits && !glob)
+        fbt_unprobeable(g, f, line);
     if (!hits && !g->cc->zdefs) /* -Z: such a description enables nothing */
         dcc_error(g->cc, line, "D_PDESC_ZERO", "probe description %s does not match any probes",
                   desc);
@@ -3207,6 +3304,7 @@ static void clause(struct cg *g, struct dclause *c)
     unsigned ci = g->nclauses++;
     struct dif_clause *dc = &g->clauses[ci];
     g->keep_scratch = 0;
+    g->cur_desc = c->ndesc ? c->desc[0] : "";
     g->cur_clause = ci;
     for (unsigned k = 0; k < c->ndesc; k++)
         match_desc(g, c->desc[k], ci, c->line);

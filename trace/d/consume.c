@@ -1330,7 +1330,7 @@ void dcons_list_probes(const struct dcons_out *out, const struct dif_obj *o)
         }
         return;
     }
-    for (uint32_t id = 1; id < DPROBE_COUNT; id++) {
+    for (uint32_t id = dprobe_next(0); id; id = dprobe_next(id)) {
         struct dprobe_desc d;
         if (dprobe_get(id, &d) == 0)
             list_line(out, id, d.prov, d.mod, d.func, d.name);

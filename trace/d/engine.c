@@ -810,6 +810,23 @@ void dvm_fire(struct dvm_state *st, const struct dvm_ctx *ctx, uint32_t id,
         }
 }
 
+void dvm_fire_probe(struct dvm_state *st, const struct dvm_ctx *ctx, uint32_t pidx,
+                    const uint64_t args[DVM_NARGS])
+{
+    if (pidx >= st->obj.hdr->dh_nprobes)
+        return;
+    uint32_t id = st->obj.probes[pidx].dp_id;
+    uint32_t e = st->first_ecb[pidx]; /* as dvm_fire: a failing simple predicate first */
+    for (; e; e = st->ecb_link[e].next) {
+        const struct dvm_fastpred *fp = st->ecb_link[e].fast;
+        if (!fp || fast_pred(st, ctx, args, e, id, fp))
+            break;
+    }
+    if (!e || ctx->cpu >= st->opts.ncpu || st->exiting)
+        return;
+    fire_from(st, ctx, args, pidx, e);
+}
+
 /* ---- loading ----------------------------------------------------------------------------- */
 
 /* fast_operand_of: whether instruction i loads a fast-path operand; fills slot k. */

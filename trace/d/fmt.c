@@ -331,8 +331,10 @@ static void fmt_float(const struct dcons_out *o, const struct dfmt_spec *sp, uin
             *p++ = d[0];
             if (prec > 0 || sp->hash)
                 *p++ = '.';
-            memcpy(p, d + 1, (size_t)prec);
-            p += prec;
+            if (prec > 0) { /* always >= 0 here (%g's prec is at least 1): said for the compiler */
+                memcpy(p, d + 1, (size_t)prec);
+                p += prec;
+            }
         }
     }
     if (!use_e) { /* %f (and %g's) with prec decimals */

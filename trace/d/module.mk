@@ -2,7 +2,7 @@
 # The D engine (compiler, verifier, VM, aggregations, consumer): portable freestanding C.
 # D_ENGINE_SRCS is what the kernel links (verify, VM, buffers, aggregations, probe table);
 # D_ALL_SRCS adds the compiler and the consumer for host tools and the target dtrace program.
-D_ENGINE_SRCS := trace/d/verify.c trace/d/vm.c trace/d/engine.c trace/d/agg.c trace/d/probes.c \
+D_ENGINE_SRCS := trace/d/verify.c trace/d/vm.c trace/d/engine.c trace/d/agg.c trace/d/probes.c trace/d/dfbt.c \
                  trace/d/stacks.c
 D_CC_SRCS     := trace/d/lex.c trace/d/parse.c trace/d/decl.c trace/d/types.c trace/d/procinfo.c trace/d/ctypes.c trace/d/cg.c trace/d/dobj_opts.c trace/d/optval.c trace/d/subr_unsupported.c trace/d/symaddr.c trace/d/dtarget.c trace/d/dcpp.c
 D_CONS_SRCS   := trace/d/fmt.c trace/d/consume.c trace/d/caggpack.c trace/d/flowindent.c trace/d/cstack.c trace/d/csymaddr.c

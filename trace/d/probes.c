@@ -3,6 +3,7 @@
 // rest is one static list. Names of kernel calls come from the kernel's ABI header
 // (uapi/kcall.h, KCALL_LIST); the table holds no mutable state.
 #include <d/dprobes.h>
+#include <d/dfbt.h>
 #include "dutil.h"
 
 #if defined(__has_include)
@@ -62,8 +63,55 @@ static const struct dprobe_desc fixed[DPROBE_COUNT - DPROBE_FIXED_BASE] = {
     { "lockstat", "", "", "spin-release" },
 };
 
+static const struct dfbt *fbt_table;
+
+void dprobe_fbt_use(const struct dfbt *t)
+{
+    fbt_table = t;
+}
+
+const struct dfbt *dprobe_fbt_table(void)
+{
+    return fbt_table;
+}
+
+/* fbt_get: the fbt probe `id` names, if the table has that function and it can be probed
+ * there (entry or return): dprobe_get's answer for fbt ids. */
+static int fbt_get(uint32_t id, struct dprobe_desc *d)
+{
+    uint32_t f = DPROBE_FBT_FUNC(id);
+    if (!fbt_table || f >= fbt_table->nfuncs)
+        return -1;
+    const struct dfbt_func *fn = &fbt_table->funcs[f];
+    if ((id & 1u) ? fn->df_return_why != DFBT_OK : fn->df_entry_why != DFBT_OK)
+        return -1;
+    d->prov = "fbt";
+    d->mod = DPROBE_FBT_MODULE;
+    d->func = dfbt_name(fbt_table, f);
+    d->name = (id & 1u) ? "return" : "entry";
+    return 0;
+}
+
+uint32_t dprobe_next(uint32_t id)
+{
+    struct dprobe_desc d;
+    for (id++; id < DPROBE_COUNT; id++)
+        if (dprobe_get(id, &d) == 0)
+            return id;
+    if (!fbt_table)
+        return 0;
+    if (id < DPROBE_FBT_BASE)
+        id = DPROBE_FBT_BASE;
+    for (; id < DPROBE_FBT_BASE + 2u * fbt_table->nfuncs; id++)
+        if (fbt_get(id, &d) == 0)
+            return id;
+    return 0;
+}
+
 int dprobe_get(uint32_t id, struct dprobe_desc *d)
 {
+    if (DPROBE_IS_FBT(id))
+        return fbt_get(id, d);
     static const struct dprobe_desc dtrace[3] = {
         { "dtrace", "", "", "BEGIN" }, { "dtrace", "", "", "END" }, { "dtrace", "", "", "ERROR" },
     };

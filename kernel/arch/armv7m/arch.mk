@@ -15,3 +15,6 @@ APP_PICOLIBC_LD = ldscripts/$(if $(filter dtrace,$(BOARD_NO_IMAGES)),app-picolib
 ARCH_SRCS += kernel/arch/armv7m/fault_where.c
 # SysTick cannot tell how many periods a late tick covers: the board's counter does.
 ARCH_SRCS += kernel/tick_counter.c
+# fbt (docs/fbt.md): the trap (udf, taken as a UsageFault) and writing the kernel's text.
+ARCH_FBT_SRCS := kernel/arch/armv7m/fbt_trap.c kernel/arch/armv7m/fbt_patch.c
+ARCH_FBT_HOOKS := kernel/arch/armv7m/entry.S   # its kernel-fault path asks the trap

@@ -46,12 +46,54 @@
     beq 1f
     tst lr, #8              /* returning to handler mode: the kernel again */
     beq 1f
+#ifndef KFBT_DISABLED
+    mrs r0, ipsr            /* a thread's HardFault: handed to the faults' level first */
+    cmp r0, #3
+    beq thread_hardfault
+#endif
     movs r0, #4
     b \to
-1:  mov r0, lr
+1:  b kernel_fault_path
+    .endm
+
+/* A thread's fault that came as a HardFault (a bkpt where no debug monitor takes it: QEMU's
+ * Cortex-M). The kernel never handles a thread's fault at the HardFault's level, where
+ * nothing can preempt it (an fbt probe's trap, docs/fbt.md, would lock the core up): the
+ * fault is noted and the thread sent to armv7m_fault_redirect's udf, whose UsageFault comes
+ * back here at the faults' level and is reported as the original fault (fault.c). */
+#ifndef KFBT_DISABLED
+    .type thread_hardfault, %function
+    .thumb_func
+thread_hardfault:
+    mrs r0, psp
+    b armv7m_thread_hardfault      /* returns to the thread, which faults again at once */
+#endif
+
+    .global armv7m_fault_redirect
+    .type armv7m_fault_redirect, %function
+    .thumb_func
+armv7m_fault_redirect:
+    udf #0xfe
+
+/* A fault taken in the kernel: an fbt probe's trap (docs/fbt.md), which armv7m_fbt_trap
+ * handles and returns from to the site's slot, or a kernel bug, reported by
+ * arch_kernel_fault. Only faults come here: the kernel's own paths run none of it. */
+    .type kernel_fault_path, %function
+    .thumb_func
+kernel_fault_path:
+#ifndef KFBT_DISABLED
+    mov r0, lr
+    push {r0, r4-r11, lr}   /* struct fbt_regs (arch_fbt.h), above it the hardware's frame */
+    mov r0, sp
+    bl armv7m_fbt_trap
+    cmp r0, #0
+    pop {r0, r4-r11, lr}
+    it ne
+    bxne lr                 /* to the slot the frame's pc now names */
+#endif
+    mov r0, lr
     mrs r1, msp
     b arch_kernel_fault     /* does not return */
-    .endm
 
     FAULT_ENTRY exc_fault, kentry
 #ifndef KTRACE_DISABLED

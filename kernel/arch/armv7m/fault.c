@@ -4,6 +4,7 @@
 // in the kernel itself is a kernel bug: arch_kernel_fault() reports it and halts.
 #include <kernel/arch.h>
 #include <kernel/thread.h>
+#include <kernel/proc.h>
 #include <armv7m_regs.h>
 #include <uapi/kapi.h>
 #include <kernel/kpanic.h>
@@ -20,19 +21,75 @@
 #define UFSR_UNALIGNED (1u << 24)
 #define UFSR_DIVBYZERO (1u << 25)
 
+// A thread's fault that came as a HardFault, noted by armv7m_thread_hardfault before the
+// thread is sent to armv7m_fault_redirect (entry.S): its status and pc, reported when the
+// redirect's UsageFault reaches arch_fault_info. One CPU on this architecture; 0: none.
+// Only where the fbt provider is built: without its trap a HardFault's level is no danger.
+#ifndef KFBT_DISABLED
+static struct {
+    uint32_t cfsr, dfsr, pc;
+} redirected;
+void armv7m_fault_redirect(void);
+void armv7m_thread_hardfault(uint32_t *frame);
+
+void armv7m_thread_hardfault(uint32_t *frame)
+{
+    redirected.cfsr = SCB_CFSR;
+    redirected.dfsr = SCB_DFSR;
+    redirected.pc = frame[6];
+    SCB_HFSR = SCB_HFSR;            // write-one-to-clear: the redirect's fault is its own
+    SCB_CFSR = redirected.cfsr;
+    SCB_DFSR = redirected.dfsr;
+    frame[6] = (uint32_t)(uintptr_t)armv7m_fault_redirect & ~1u;
+}
+#endif
+
+// Whether thread t's pc holds a bkpt (read with the checked user-access path).
+bool armv7m_at_bkpt(const struct thread *t, uint32_t pc)
+{
+    uint16_t insn;
+    return t && t->proc && proc_can_read(t->proc, pc & ~1u, 2) &&
+           (insn = *(const uint16_t *)(uintptr_t)(pc & ~1u), (insn & 0xff00u) == 0xbe00u);
+}
+
+// Swaps the status registers' values for a redirected fault's noted ones (arch_fault_info,
+// arch_fault_where): true when the fault being handled is one.
+bool armv7m_fault_redirected(uint32_t pc, uint32_t *cfsr, uint32_t *dfsr, uint32_t *fpc)
+{
+#ifdef KFBT_DISABLED
+    (void)pc, (void)cfsr, (void)dfsr, (void)fpc;
+    return false;
+#else
+    if (!redirected.pc || pc != ((uint32_t)(uintptr_t)armv7m_fault_redirect & ~1u))
+        return false;
+    *cfsr = redirected.cfsr;
+    *dfsr = redirected.dfsr;
+    *fpc = redirected.pc;
+    return true;
+#endif
+}
+
 int arch_fault_info(char *buf, size_t size)
 {
-    uint32_t cfsr = SCB_CFSR, mmfar = SCB_MMFAR, bfar = SCB_BFAR;
+    uint32_t cfsr = SCB_CFSR, mmfar = SCB_MMFAR, bfar = SCB_BFAR, dfsr = SCB_DFSR;
     uint32_t pc = 0;
     int sig;
 
     SCB_CFSR = cfsr;            // write-one-to-clear
+    SCB_DFSR = dfsr;
     SCB_HFSR = SCB_HFSR;
     // A fault while stacking an svc leaves the svc pending; taken later, it would run as a
     // kernel call of whichever thread runs next. The faulting thread dies: drop it.
     SCB_SHCSR &= ~SHCSR_SVCALLPENDED;
     if (!(cfsr & (MMFSR_MSTKERR | MMFSR_MUNSTKERR)))
         pc = ((const uint32_t *)(uintptr_t)k_current->ctx.psp)[6];
+    if (armv7m_fault_redirected(pc, &cfsr, &dfsr, &pc)) {
+#ifndef KFBT_DISABLED
+        redirected.pc = 0;      // the fault it stood for, reported once
+#endif
+    }
+    if (!cfsr && armv7m_at_bkpt(k_current, pc))
+        dfsr |= DFSR_BKPT;      // QEMU's core has no DFSR: the instruction says it
 
     if (cfsr & 0xffu) {
         sig = KSIG_SEGV;
@@ -60,6 +117,9 @@ int arch_fault_info(char *buf, size_t size)
                          : (cfsr & UFSR_INVSTATE) ? "invalid state (bad jump)"
                          : (cfsr & UFSR_UNALIGNED) ? "unaligned access" : "usage fault";
         ksnprintf(buf, size, "%s at pc %p", what, (void *)(uintptr_t)pc);
+    } else if (dfsr & DFSR_BKPT) {
+        sig = KSIG_ILL;
+        ksnprintf(buf, size, "breakpoint (bkpt) at pc %p", (void *)(uintptr_t)pc);
     } else {
         sig = KSIG_SEGV;
         ksnprintf(buf, size, "hard fault, pc %p", (void *)(uintptr_t)pc);

@@ -59,12 +59,15 @@ void armv7m_fault_decode(uint32_t cfsr, struct arch_fault_where *w)
 
 void arch_fault_where(struct arch_fault_where *w)
 {
-    uint32_t cfsr = SCB_CFSR;
+    uint32_t cfsr = SCB_CFSR, dfsr = SCB_DFSR;
     const struct thread *t = k_current;
-    armv7m_fault_decode(cfsr, w);
-    w->pc = 0;
-    uint32_t pc;
+    uint32_t pc = 0;
     if (!armv7m_fault_stacking(cfsr) && t->proc &&
-        unwind_read_user(t->proc, t->ctx.psp + 24u, &pc, 4) == 0)
-        w->pc = pc;
+        unwind_read_user(t->proc, t->ctx.psp + 24u, &pc, 4) != 0)
+        pc = 0;
+    armv7m_fault_redirected(pc, &cfsr, &dfsr, &pc);   // a thread's HardFault (fault.c)
+    armv7m_fault_decode(cfsr, w);
+    if (w->kind == KEV_FAULT_OTHER && (dfsr & DFSR_BKPT || (!cfsr && armv7m_at_bkpt(t, pc))))
+        w->kind = KEV_FAULT_BREAK;   // a bkpt (the DebugMonitor's, or a redirected HardFault)
+    w->pc = pc;
 }

@@ -14,7 +14,11 @@ void arch_init(void)
     // MemManage, BusFault, UsageFault (SHPR1) above it.
     SCB_SHPR1 = PRIO_FAULT | PRIO_FAULT << 8 | PRIO_FAULT << 16;
     SCB_SHPR2 = PRIO_KERNEL << 24;
-    SCB_SHPR3 = PRIO_KERNEL << 16 | PRIO_KERNEL << 24;
+    // DebugMonitor (SHPR3's low byte) at the faults' level too, and enabled: a process's bkpt
+    // is a fault of its own like the others rather than a HardFault, so the kernel handles it
+    // where an fbt probe's trap can still be taken (docs/fbt.md; in a HardFault it could not).
+    SCB_SHPR3 = PRIO_FAULT | PRIO_KERNEL << 16 | PRIO_KERNEL << 24;
+    SCB_DEMCR |= DEMCR_MON_EN;
     for (unsigned i = 0; i < BOARD_NIRQ; i++)
         NVIC_IPR(i) = PRIO_KERNEL;
     SCB_SHCSR |= SHCSR_MEMFAULTENA | SHCSR_BUSFAULTENA | SHCSR_USGFAULTENA;

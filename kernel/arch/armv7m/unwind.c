@@ -10,6 +10,8 @@
 #include <kernel/proc.h>
 #include <ehabi.h>
 #include <board_config.h>
+#include <kernel/kfbt.h>
+#include <arch_fbt.h>
 #include <stdbool.h>
 #include <string.h>
 
@@ -85,6 +87,51 @@ __attribute__((noinline)) unsigned arch_unwind_kernel(uint64_t *pcs, unsigned ma
     if (err == UNWIND_OK)
         n = ehabi_unwind(&m, &tab, &r, pcs, max, &err);
     // the exception entry (entry.S) has no unwind entry of its own: that ends every walk
+    unwind_count(err == UNWIND_E_NOINFO || err < 0 ? UNWIND_OK : err);
+    return n;
+}
+
+// stack( ) in an fbt probe (kernel/kfbt.h): the probed function's caller first, as DTrace's
+// fbt probes give it (the function's own frame is not made yet at its entry, and is gone at its
+// return), from the trapped registers. At a site that pops the return address (pop {..., pc},
+// ldr pc, [sp], #4) that pop is done here on a copy of the registers, from the slot's copy of
+// the instruction, so the walk starts in the caller's own state.
+unsigned arch_fbt_unwind(const struct fbt_regs *tr, const struct dfbt_site *s, uint64_t *pcs,
+                         unsigned max)
+{
+    struct ehabi_regs r;
+    for (unsigned i = 0; i < 16; i++)
+        r.r[i] = (uint32_t)arch_fbt_reg(tr, i);
+    struct unwind_mem m = { kernel_read, NULL, r.r[13], (uintptr_t)__stack_top };
+    const uint16_t *insn = (const uint16_t *)(uintptr_t)s->ds_slot;
+    uint32_t list = 0;
+    if (s->ds_ra == DFBT_RA_LR) {
+        r.r[15] = r.r[14];
+    } else if ((insn[0] & 0xfe00u) == 0xbc00u) {   // pop {...}
+        list = (insn[0] & 0xffu) | (insn[0] & 0x100u) << 7;
+    } else if ((insn[0] & 0xffd0u) == 0xe890u) {   // ldmia.w sp!, {...}
+        list = insn[1];
+    } else {                                       // ldr.w pc, [sp], #4
+        list = 1u << 15;
+    }
+    for (unsigned i = 0; i < 16 && list; i++) {
+        if (!(list >> i & 1u))
+            continue;
+        uint32_t v;
+        if (kernel_read(NULL, r.r[13], &v, 4) != 0) {
+            unwind_count(UNWIND_E_READ);
+            return 0;
+        }
+        r.r[i] = v;
+        r.r[13] += 4;
+    }
+    r.r[15] &= ~1u;
+    m.lo = r.r[13];
+    struct ehabi_table tab = { (uint32_t)(uintptr_t)__exidx_start,
+                               (uint32_t)(uintptr_t)__exidx_end, KERNEL_FLASH_BASE,
+                               KERNEL_FLASH_BASE + KERNEL_FLASH_SIZE };
+    int err;
+    unsigned n = ehabi_unwind(&m, &tab, &r, pcs, max, &err);
     unwind_count(err == UNWIND_E_NOINFO || err < 0 ? UNWIND_OK : err);
     return n;
 }

@@ -11,13 +11,18 @@
 
 enum kdt_cmd {
     KDT_LOAD = 1,   // (struct kdt_load *): verify and load; EINVAL with the reason in errbuf
-    KDT_GO = 2,     // fires BEGIN, then the program's probes
+    KDT_GO = 2,     // (errbuf, errlen): fires BEGIN, then the program's probes; returns the
+                    // number of fbt probe sites placed; EINVAL, ENOSPC, ENOMEM with the
+                    // reason in errbuf when its fbt probes cannot be placed
     KDT_STOP = 3,   // fires END; probes stop
     KDT_READ = 4,   // (cpu, buf, len): the principal buffer's records; len >= bufsize
     KDT_STATE = 5,  // -> address of the engine's struct dvm_state (read-only mapping)
     KDT_UNLOAD = 6,
     KDT_AGGCLEAR = 7,   // (agg): clear() / the consumer's part of trunc(): values to zero
     KDT_AGGREMOVE = 8,  // (agg, keys): drop one key (trunc); keys as the consumer read them
+    KDT_FBT_TABLE = 9,  // (buf, len): the kernel's fbt table's description (d/dfbt.h: its
+                        // functions and names), copied when len holds it; returns its size
+                        // either way. ENOENT: this kernel has none. No program needed.
 };
 
 struct kdt_load {

@@ -53,6 +53,15 @@ enum dprobe_fixed {
 #define DPROBE_KCALL_PROC_SPAWN 44u
 
 #define DPROBE_TIMER_BASE 0x10000u /* tick-/profile- probes: DPROBE_TIMER_BASE + k */
+/* fbt::<function>:entry and :return (docs/fbt.md): computed from the function's index in the
+ * kernel's fbt table (d/dfbt.h), which the compiler and the kernel read alike. */
+#define DPROBE_FBT_BASE   0x20000u
+#define DPROBE_FBT_END    (DPROBE_FBT_BASE + 2u * 0x8000u)  /* DFBT_MAXFUNCS functions */
+#define DPROBE_FBT_ENTRY(f)  (DPROBE_FBT_BASE + 2u * (f))
+#define DPROBE_FBT_RETURN(f) (DPROBE_FBT_BASE + 2u * (f) + 1u)
+#define DPROBE_IS_FBT(id)    ((id) >= DPROBE_FBT_BASE && (id) < DPROBE_FBT_END)
+#define DPROBE_FBT_FUNC(id)  (((id) - DPROBE_FBT_BASE) / 2u)
+#define DPROBE_FBT_MODULE "kernel"   /* the kernel's one load object */
 
 struct dprobe_desc {
     const char *prov, *mod, *func, *name;
@@ -61,6 +70,15 @@ struct dprobe_desc {
 /* dprobe_get: fills *d for a table id; returns 0, or -1 for an id with no probe (an unused
  * kernel-call number, for instance). */
 int dprobe_get(uint32_t id, struct dprobe_desc *d);
+
+struct dfbt;
+/* dprobe_fbt_use: the kernel fbt table the process's probe names come from (the image's, read
+ * by --kernel, or the board's own kernel's); NULL: no fbt probes. One kernel per process. */
+void dprobe_fbt_use(const struct dfbt *t);
+const struct dfbt *dprobe_fbt_table(void);
+/* dprobe_next: the probe id after `id` that dprobe_get knows (table ids, then fbt ids), or 0
+ * after the last; dprobe_next(0) is the first. */
+uint32_t dprobe_next(uint32_t id);
 
 /* dprobe_glob: sh-style match of pattern (*, ?, [...], [!...]) against s; "" matches all. */
 int dprobe_glob(const char *pattern, const char *s);

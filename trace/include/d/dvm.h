@@ -236,6 +236,11 @@ static inline int dvm_enabled(const struct dvm_state *st, uint32_t id)
  * A firing nested inside another on the same CPU is dropped and counted, never recursed. */
 void dvm_fire(struct dvm_state *st, const struct dvm_ctx *ctx, uint32_t id,
               const uint64_t args[DVM_NARGS]);
+/* dvm_fire_probe: dvm_fire for the object's probe index pidx (its dif_probe), for a provider
+ * whose probes have ids outside the table (fbt: the kernel maps each probe site to the index
+ * once, at enabling). */
+void dvm_fire_probe(struct dvm_state *st, const struct dvm_ctx *ctx, uint32_t pidx,
+                    const uint64_t args[DVM_NARGS]);
 /* dvm_fire_begin: fires BEGIN (no arguments); the clauses after one that ran exit( ) do not
  * run, as in DTrace's kernel. Callers fire BEGIN through this, not dvm_fire. */
 void dvm_fire_begin(struct dvm_state *st, const struct dvm_ctx *ctx);

@@ -215,6 +215,16 @@ static inline const char *kev_int_pseudo_name(uint32_t irq)
 #define KEV_FAULT_STACKING  7u  // the exception could not be stacked (a bad stack pointer)
 #define KEV_FAULT_BREAK     8u  // a breakpoint instruction
 #define KEV_FAULT_NKINDS    9u
+// A kernel function's entry and return, as an fbt probe fired (docs/fbt.md; QNX's own numbers,
+// _NTO_TRACE_SYS_FUNC_ENTER/EXIT, which its -finstrument-functions library writes): ENTER
+// [this_fn, call_site], a simple event; EXIT a combine event [this_fn, call_site, offset,
+// value low, value high]: the returning instruction's offset in the function (its fbt
+// probe's arg0) and the return value (arg1; the high word only for an 8-byte value). this_fn
+// is the function's address as a pointer to it holds it (Thumb: bit 0 set), call_site the
+// return address into its caller. Recorded only while a D program enables the function's
+// fbt probe and the SYSTEM class is traced.
+#define KEV_SYS_FUNC_ENTER  0x0au
+#define KEV_SYS_FUNC_EXIT   0x0bu
 // What a process runs (ours; docs/trace-events.md "Images and build ids"): written once a
 // process, at its creation and in the START snapshot, and the kernel's own (pid 0) at every
 // START. A combine event [pid, info, load address, build id...] then a NUL-terminated name:

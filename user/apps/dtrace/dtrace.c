@@ -20,11 +20,13 @@
 #include <d/dobj_file.h>
 #include <d/dobj_opts.h>
 #include <d/dtarget.h>
+#include <d/dfbt.h>
+#include <d/dprobes.h>
 #include <uapi/kdtrace.h>
 
 uintptr_t sys_semihost(uintptr_t op, uintptr_t param);
 
-static uint8_t file[8 * 1024] __attribute__((aligned(8)));
+static uint8_t file[48 * 1024] __attribute__((aligned(8)));
 static uint8_t records[8 * 1024] __attribute__((aligned(8)));
 #ifndef DTRACE_CC_ARENA
 static uint8_t scratch[4 * 1024] __attribute__((aligned(8))); // merging aggregations
@@ -43,6 +45,8 @@ static const char *errtext(int e)
     case ENOSPC: return "No space left on device";
     case ENOENT: return "No such file or directory";
     case EBUSY: return "Device or resource busy";
+    case EIO: return "I/O error";
+    case ECANCELED: return "Operation canceled";
     default: {
         static char buf[24];
         snprintf(buf, sizeof(buf), "error %d", e);
@@ -118,6 +122,30 @@ static struct dcpp cpp; // -C: the board's own preprocessor (trace/d/dcpp.c)
 #endif
 static int use_cpp;
 static unsigned matched; // probes the program compiled here matched
+#ifdef DTRACE_CC_ARENA
+static size_t cc_arena_len; // the compiler's part of the arena (the fbt table takes the rest)
+#endif
+
+// The kernel's fbt probes (docs/fbt.md): their names and argument types come from the
+// kernel's own table, copied into the end of the compiler's arena; without a table (a kernel
+// built without one, or too large a copy) there are no fbt probes to name.
+static void fbt_table_load(void)
+{
+#ifdef DTRACE_CC_ARENA
+    static struct dfbt t;
+    cc_arena_len = sizeof(cc_arena);
+    int need = dt(KDT_FBT_TABLE, 0, 0, 0);
+    if (need <= 0 || (size_t)need > sizeof(cc_arena) / 4)
+        return;
+    size_t at = (sizeof(cc_arena) - (size_t)need) & ~(size_t)7;
+    char err[64];
+    if (dt(KDT_FBT_TABLE, (uint32_t)(uintptr_t)(cc_arena + at), (uint32_t)need, 0) != need ||
+        dfbt_open_desc(&t, cc_arena + at, (size_t)need, err, sizeof(err)) != 0)
+        return;
+    cc_arena_len = at;
+    dprobe_fbt_use(&t);
+#endif
+}
 
 static void usage(FILE *f)
 {
@@ -257,7 +285,7 @@ static int compile(const char *script, const char *text, char **xs, int nx, int 
     }
     static struct dcc_out co;
     struct dcc_in in = { text, len, 0, 0, args };
-    if (dcc_compile(&in, cc_arena, sizeof(cc_arena), &co) != 0) {
+    if (dcc_compile(&in, cc_arena, cc_arena_len, &co) != 0) {
         if (script)
             fprintf(stderr, "dtrace: failed to compile script %s: %s\n", script, co.err);
         else
@@ -384,6 +412,8 @@ int main(void)
         return 2;
     }
     struct dobj_file_hdr *h;
+    if (script || text || list)
+        fbt_table_load();
     if (list && !script && !text && !path) {
         struct dcons_out lo = { write_out, stdout };
         dcons_list_probes(&lo, NULL);
@@ -438,6 +468,7 @@ int main(void)
     // and aggregation); the compiler's arena is free once the program is compiled (or was
     // never used: a .dobj), so a board with one merges in it.
 #ifdef DTRACE_CC_ARENA
+    dprobe_fbt_use(NULL);   // the table's copy is the merge memory's now
     dcons_init(&cons, st, &out, &err, cc_arena, sizeof(cc_arena));
 #else
     dcons_init(&cons, st, &out, &err, scratch, sizeof(scratch));
@@ -464,8 +495,17 @@ int main(void)
         setvbuf(stdout, NULL, _IOLBF, 0);
 
     int child = -1, status = 0;
-    if (dt(KDT_GO, 0, 0, 0) < 0)
+    why[0] = 0;
+    uint64_t go_at = ClockCycles();
+    int placed = dt(KDT_GO, (uint32_t)(uintptr_t)why, sizeof(why), 0);
+    if (placed < 0) {
+        fprintf(stderr, "dtrace: could not enable tracing: %s\n", why[0] ? why : errtext(errno));
+        dt(KDT_UNLOAD, 0, 0, 0);
         return 1;
+    }
+    if (placed > 0 && !h->quiet)   // the fbt provider's sites (docs/fbt.md)
+        fprintf(stderr, "dtrace: %d fbt probe sites placed in %lu us\n", placed,
+                (unsigned long)((ClockCycles() - go_at) * 1000000u / ClockCyclesPerSec()));
     if (workload && (child = ProcSpawn(workload, 0, 0)) < 0)
         fprintf(stderr, "dtrace: cannot start %s: errno %d\n", workload, errno);
     const int workload_pid = child;

@@ -7,3 +7,8 @@ IMAGES += kbench kbench_notrace
 kbench_APPS := kbench kt_peer
 kbench_notrace_APPS := kbench kt_peer
 kbench_notrace_KLIB := kernel-notrace
+# The same on the kernel built without the fbt provider (kernel/module.mk kernel-nofbt): what
+# "fbt built in, no probe enabled" is held to (test/qemu/test_fbt_zero.sh, docs/fbt.md).
+IMAGES += kbench_nofbt
+kbench_nofbt_APPS := kbench kt_peer
+kbench_nofbt_KLIB := kernel-nofbt

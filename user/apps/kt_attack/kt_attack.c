@@ -82,10 +82,28 @@ static int timer_foreign(int coid)
     return 1;
 }
 
-// As many pulses as the kernel takes on pid 1's channel `chid`, then exit.
+// The runner's pid: the process that started this one (kt_hostile: pid 1 in the hostile
+// image, pid 2 where the board's dtrace runs the suite, docs/fbt.md).
+int hostile_runner(void)
+{
+    static int runner;
+    struct kproc_info pi;
+    int self = ProcSelf();
+    for (unsigned slot = 0; !runner; slot++) {
+        if (ProcInfo(slot, &pi) == 0) {
+            if (pi.pid == self)
+                runner = pi.ppid;
+        } else if (errno != ESRCH) {
+            break;      // past the table's end
+        }
+    }
+    return runner > 0 ? runner : 1;
+}
+
+// As many pulses as the kernel takes on the runner's channel `chid`, then exit.
 static int pulse_flood(int chid)
 {
-    int coid = ConnectAttach(1, chid);
+    int coid = ConnectAttach(hostile_runner(), chid);
     if (coid < 0)
         return 2;
     for (int i = 0; i < 200; i++)
@@ -94,11 +112,11 @@ static int pulse_flood(int chid)
     return 0;
 }
 
-// A message to pid 1's server, whose process ends (exit 0 from another thread) while this
+// A message to the runner's server, whose process ends (exit 0 from another thread) while this
 // thread is REPLY-blocked.
 static int dead_client(int chid)
 {
-    int coid = ConnectAttach(1, chid);
+    int coid = ConnectAttach(hostile_runner(), chid);
     char m[4] = "hi", r[4];
     ThreadCreate(exit_later, NULL, stack2, sizeof(stack2), 60, 0);
     MsgSend(coid, m, sizeof(m), r, sizeof(r));
@@ -115,6 +133,19 @@ static int segments(void)
     __asm__ volatile("movl %0, %%fs\n\tmovl %0, %%gs" :: "r"(0));
 #endif
     return 0;
+}
+
+// A breakpoint instruction, which no debugger takes here: never returns.
+static int breakpoint(void)
+{
+#if defined(__arm__)
+    __asm__ volatile("bkpt #1" ::: "memory");
+#elif defined(__aarch64__)
+    __asm__ volatile("brk #1" ::: "memory");
+#else
+    __asm__ volatile("int3" ::: "memory");
+#endif
+    return 1;
 }
 
 // x86 (attack 14): leaves a value on the x87 stack and in xmm0, and sleeps while the
@@ -187,7 +218,7 @@ static int prio_raise(void)
     errno = 0;
     bad |= !(ProcSpawn("kt_hostile", 0, 0) == -1 && errno == EPERM) << 4; // has KAPP_F_IO
     errno = 0;
-    bad |= !(ProcKill(1) == -1 && errno == EPERM) << 5;
+    bad |= !(ProcKill(hostile_runner()) == -1 && errno == EPERM) << 5;
     int chid = ChannelCreate(0), coid = ConnectAttach(0, chid);
     struct kpulse p = { 0, 0, 0, 0 };
     bad |= (MsgSendPulse(coid, 255, 3, 0) != 0 || MsgReceive(chid, &p, sizeof(p), NULL) != 0 ||
@@ -340,6 +371,7 @@ int main(void)
     case ATK_PULSE_FLOOD:    return pulse_flood(param);
     case ATK_DEAD_CLIENT:    return dead_client(param);
     case ATK_SEGMENTS:       return segments();
+    case ATK_BREAKPOINT:     return breakpoint();
     case ATK_CONSOLE_FLOOD:  return console_flood();
     case ATK_PRIO_RAISE:     return prio_raise();
     case ATK_SPIN:           return spin();

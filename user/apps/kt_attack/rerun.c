@@ -201,7 +201,7 @@ static int uring_stuck(void)
 // queued, charged to nobody. Exit 0 when the refusal was EAGAIN within its quota.
 static int pulse_chan_fill(int chid)
 {
-    int coid = ConnectAttach(1, chid), n = 0;
+    int coid = ConnectAttach(hostile_runner(), chid), n = 0;
     if (coid < 0)
         return 2;
     for (; n < 64; n++) {
@@ -263,7 +263,7 @@ static int uring_race(int param)
 
 // ---- pointers and another's child --------------------------------------------------------
 // Each call must be refused with the errno given, and reap or write nothing: `pid` is a child
-// of the runner's (it must still be the runner's to wait for), pid 1 is the runner.
+// of the runner's (it must still be the runner's to wait for), hostile_runner() the runner.
 static int refused(int r, int want)
 {
     return !(r == -1 && errno == want);
@@ -274,7 +274,7 @@ static int foreign_calls(int pid)
     void *code = (void *)(uintptr_t)&foreign_calls;    // its own program: read-only to it
     int st = 0x5a5a, bad = 0, chid = ChannelCreate(0);
     errno = 0; bad |= refused(ProcWait(pid, &st), ECHILD) << 0;
-    errno = 0; bad |= refused(ProcWait(1, &st), ECHILD) << 1;
+    errno = 0; bad |= refused(ProcWait(hostile_runner(), &st), ECHILD) << 1;
     errno = 0; bad |= refused(ProcWait(-1, k), EFAULT) << 2;
     errno = 0; bad |= refused(ThreadCtl(KTCTL_RUNMASK_GET_AND_SET, k), EFAULT) << 3;
     errno = 0; bad |= refused(ThreadCtl(KTCTL_RUNMASK_GET_AND_SET, code), EFAULT) << 4;

@@ -3,4 +3,5 @@
 #ifndef KT_ATTACK_RERUN_H
 #define KT_ATTACK_RERUN_H
 int rerun_attack(unsigned mode, int param);
+int hostile_runner(void);   // kt_attack.c: the runner's pid
 #endif

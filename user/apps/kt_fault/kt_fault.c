@@ -14,6 +14,7 @@ static uint8_t stack3[2048] __attribute__((aligned(16)));     // mode 13's reade
 // user/arch/<arch>/fault_arch.c
 void fault_exec_at(void *ram);
 void fault_bad_stack_call(void);
+void fault_breakpoint(void);
 
 static int fault_thread(void *arg)
 {
@@ -169,6 +170,9 @@ int main(void)
         return ring_spy();
     case 14:                // a refused D object's memory, read back through the next ring
         return refused_object();
+    case 15:
+        fault_breakpoint();
+        break;
     }
     return 0;
 }

@@ -7,3 +7,8 @@ FLAGS := KAPP_F_IO|KAPP_F_PRIV|KAPP_F_TRACE
 
 IMAGES       += hostile
 hostile_APPS := kt_hostile kt_attack kt_hoarder kt_hoarder2 kt_hoarder3
+
+# The same suite under the board's dtrace with every fbt probe placed (docs/fbt.md,
+# test/qemu/test_fbt_all.sh). Not on a board without the dtrace image.
+IMAGES           += $(if $(filter dtrace,$(BOARD_NO_IMAGES)),,fbthostile)
+fbthostile_APPS  := dtrace kt_hostile kt_attack kt_hoarder kt_hoarder2 kt_hoarder3

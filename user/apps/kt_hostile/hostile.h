@@ -36,7 +36,17 @@ enum {
     ATK_FOREIGN_CALLS,      // another's child waited for; kernel and code addresses as the
                             // out/in pointers of the calls that take one (param: a pid)
     ATK_URING_START,        // records pending in its ring while a capture starts
+    ATK_BREAKPOINT,         // a breakpoint instruction (bkpt, brk, int3) no debugger takes:
+                            // killed, and the kernel handles it where an fbt probe's trap can
+                            // still be taken (ARMv7-M in QEMU: a HardFault, docs/fbt.md)
 };
+// The signal a process's breakpoint instruction kills it with: an undefined instruction's,
+// but on x86 a general protection fault (int3's gate is the kernel's only: DPL 0).
+#if defined(__i386__)
+#define BREAKPOINT_SIG KSIG_SEGV
+#else
+#define BREAKPOINT_SIG KSIG_ILL
+#endif
 // How many programs the tree attack starts (kt_hoarder, kt_hoarder2, kt_hoarder3).
 #define HOSTILE_TREE_MEMBERS 3
 

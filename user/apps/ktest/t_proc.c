@@ -5,6 +5,13 @@
 // slot with a few bytes to spare: keep the strings short.
 #include "ktest.h"
 
+// A breakpoint instruction's signal: on x86 a general protection fault (int3's gate is DPL 0).
+#if defined(__i386__)
+#define BREAKPOINT_SIG KSIG_SEGV
+#else
+#define BREAKPOINT_SIG KSIG_ILL
+#endif
+
 static const struct {
     int mode;
     int sig;            // 0: expect a normal exit with status 42
@@ -24,6 +31,7 @@ static const struct {
     // Not a fault: a D object the kernel refused leaves nothing of itself in its memory, read
     // back through the next trace ring there (42; 77: it read the object, 1-3: no setup).
     { 14, 0, "refused D object not in next ring" },
+    { 15, BREAKPOINT_SIG, "breakpoint" },
 };
 
 void test_proc(void)

@@ -11,6 +11,7 @@
 
 void fault_exec_at(void *ram);
 void fault_bad_stack_call(void);
+void fault_breakpoint(void);
 
 // Writes `ret` twice at ram (8 bytes, word-aligned) and calls it. No cache maintenance: the
 // fetch must fault on the page's permission before anything is executed.
@@ -32,4 +33,12 @@ void fault_bad_stack_call(void)
                      "mov sp, x9"
                      :: "r"((uint64_t)BOARD_KERNEL_RAM_ADDR + 0x100u), "r"((uint64_t)KC_ProcSelf)
                      : "x0", "x8", "x9", "memory");
+}
+
+// A breakpoint instruction, which no debugger here takes: the process is killed (on ARMv7-M
+// in QEMU it comes as a HardFault, which the kernel hands down to the faults' level first:
+// kernel/arch/armv7m/entry.S).
+void fault_breakpoint(void)
+{
+    __asm__ volatile("brk #1" ::: "memory");
 }

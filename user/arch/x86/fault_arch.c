@@ -11,6 +11,7 @@
 
 void fault_exec_at(void *ram);
 void fault_bad_stack_call(void);
+void fault_breakpoint(void);
 
 // Writes `ret` four times at ram (4 bytes) and calls it.
 void fault_exec_at(void *ram)
@@ -31,4 +32,12 @@ void fault_bad_stack_call(void)
                      "movl %%esi, %%esp"
                      :: "i"(BOARD_KERNEL_RAM_ADDR + 0x100u), "i"(KC_ProcSelf)
                      : "eax", "esi", "memory");
+}
+
+// A breakpoint instruction, which no debugger here takes: the process is killed (on ARMv7-M
+// in QEMU it comes as a HardFault, which the kernel hands down to the faults' level first:
+// kernel/arch/armv7m/entry.S).
+void fault_breakpoint(void)
+{
+    __asm__ volatile("int3" ::: "memory");
 }

@@ -19,6 +19,8 @@
 #define SCB_HFSR   REG32(0xE000ED2Cu)
 #define SCB_MMFAR  REG32(0xE000ED34u)
 #define SCB_BFAR   REG32(0xE000ED38u)
+#define SCB_DFSR   REG32(0xE000ED30u)
+#define SCB_DEMCR  REG32(0xE000EDFCu)
 
 #define SYST_CSR   REG32(0xE000E010u)
 #define SYST_RVR   REG32(0xE000E014u)
@@ -45,6 +47,8 @@ uint32_t board_systick_hz(void);
 #define SHCSR_MEMFAULTENA (1u << 16)
 #define SHCSR_BUSFAULTENA (1u << 17)
 #define SHCSR_USGFAULTENA (1u << 18)
+#define DEMCR_MON_EN      (1u << 16)   // the DebugMonitor exception takes bkpt
+#define DFSR_BKPT         (1u << 1)
 
 // Exception priorities: faults above the kernel, everything that enters the kernel at one
 // level so that kernel entries never nest.

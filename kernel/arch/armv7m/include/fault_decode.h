@@ -13,5 +13,12 @@
 void armv7m_fault_decode(uint32_t cfsr, struct arch_fault_where *w);
 // The fault lost its exception frame: the hardware could not stack (or unstack) it.
 bool armv7m_fault_stacking(uint32_t cfsr);
+// A thread's HardFault redirected to the faults' level (fault.c, entry.S): when pc is the
+// redirect, its noted status and pc in *cfsr, *dfsr, *fpc, and true.
+bool armv7m_fault_redirected(uint32_t pc, uint32_t *cfsr, uint32_t *dfsr, uint32_t *fpc);
+// Whether thread t's pc holds a bkpt (a fault the status registers may not name: QEMU's
+// core implements no DFSR).
+struct thread;
+bool armv7m_at_bkpt(const struct thread *t, uint32_t pc);
 
 #endif

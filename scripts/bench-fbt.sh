@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# The fbt provider's figures (docs/fbt.md, docs/PERFORMANCE.md), QEMU -icount shift=0 (one
+# instruction a nanosecond), one CPU:
+#   fbt_disabled_added_insns_{null,switch,roundtrip}  kbench on the kernel with fbt built in
+#       and its table linked, no probe enabled, less the same on the kernel built without it
+#   fbt_probes_listed        the probes `dtrace -l -P fbt` lists for the board's dtrace image
+#   fbt_enable_all_us        the board's dtrace placing every fbt entry and return probe at
+#       once (its "N fbt probe sites placed in T us": virtual microseconds, about a thousand
+#       instructions each), and fbt_sites_placed the N
+#   scripts/bench-fbt.sh BUILD_DIR HOST_DIR
+set -u
+. "$(dirname "$0")/console.sh"
+b=$1 h=$2
+run() { QEMU_SMP=1 QEMU_ICOUNT=1 QEMU_TIMEOUT=600 con_run_text "$@" 2>&1; }
+val() { awk -v n="$1" '$1 == "BENCH" && $2 == n { print $3; exit }'; }
+fbt=$(run "$b/kbench.elf") || { echo "$fbt" >&2; exit 1; }
+nofbt=$(run "$b/kbench_nofbt.elf") || { echo "$nofbt" >&2; exit 1; }
+for k in kcall_null:null context_switch:switch msg_roundtrip:roundtrip; do
+    a=$(printf '%s\n' "$fbt" | val "${k%%:*}_insns") c=$(printf '%s\n' "$nofbt" | val "${k%%:*}_insns")
+    [ -n "$a" ] && [ -n "$c" ] || { echo "bench-fbt: no ${k%%:*}_insns" >&2; exit 1; }
+    echo "BENCH fbt_disabled_added_insns_${k#*:} $((a - c)) insns"
+done
+if [ -f "$b/dtrace.elf" ]; then
+    n=$("$h/dtrace" --kernel "$b/dtrace.elf" -l -P fbt | tail -n +2 | wc -l)
+    echo "BENCH fbt_probes_listed $n probes"
+    tmp2=$(mktemp -d)
+    "$h/dcompile" --kernel "$b/dtrace.elf" -n 'fbt:::entry, fbt:::return { @ = count(); }' \
+        -o "$tmp2/all.dobj" || exit 1
+    out=$(QEMU_ARGS="dtrace -c init $tmp2/all.dobj" run "$b/dtrace.elf")
+    rm -rf "$tmp2"
+    line=$(printf '%s\n' "$out" | grep -o '[0-9]* fbt probe sites placed in [0-9]* us' | head -1)
+    [ -n "$line" ] || { echo "$out" >&2; exit 1; }
+    echo "BENCH fbt_sites_placed $(echo "$line" | awk '{ print $1 }') sites"
+    echo "BENCH fbt_enable_all_us $(echo "$line" | awk '{ print $(NF - 1) }') us"
+fi

@@ -1,0 +1,154 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""The docs' sizes and the history they must not hold (docs/README.md, "How the pages are kept").
+
+Checks, as TAP lines, from the tree it sits in:
+  - every page in docs/ and the README is at most 6,000 words (wc -w's count), but the pages in
+    LONG, not rewritten yet; the pages in LIMITS at most their own limit;
+  - the pages in HELD have no line over 200 characters outside code blocks, where a table row
+    may be longer only if each of its cells is at most 100 characters;
+  - no issue number, round or working branch in any page but those in DIARY, nor anywhere
+    outside docs/ (code, comments, scripts, make files, tests, log strings): a rule states its
+    reason, and history is git's;
+  - every path of the tree the pages in HELD name in backticks exists;
+  - docs/README.md names every page in docs/.
+The lists below are the state of the rewrite: a page leaves LONG and joins HELD once it is
+rewritten as a reference.
+usage: test/tools/test_docs.py [ROOT]  (default: the tree this file is in)
+"""
+import os
+import re
+import subprocess
+import sys
+
+MAX_WORDS = 6000
+LIMITS = {"docs/smp.md": 5000, "docs/PERFORMANCE.md": 5000}
+# Pages still over MAX_WORDS, not rewritten yet (none today).
+LONG = set()
+# Pages rewritten as references: their lines and the paths they name are checked too.
+HELD = ["README.md", "docs/README.md", "docs/smp.md", "docs/PERFORMANCE.md", "docs/hostile.md",
+        "docs/ARCHITECTURE.md", "docs/aarch64.md", "docs/boards.md", "docs/console.md",
+        "docs/interrupts.md", "docs/timers.md", "docs/trace-api.md", "docs/tracelogger.md",
+        "docs/x86.md", "docs/d-subset.md", "docs/d-consumer.md"]
+# Pages that still tell their history: others are rewriting them.
+DIARY = set()
+MAX_LINE = 200
+MAX_CELL = 100
+
+# An issue number, an ordinal round, a working branch (s, t or h, a dash, a lower-case name) or
+# a helper's clone (h, two digits, maybe a letter). Built from parts so that this file does not
+# match.
+HISTORY = re.compile("|".join([
+    r"[Ii]ssues? #?[0-9]+",
+    r"(?<!every )\b(second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|eleventh|twelfth|"
+    + r"[0-9]+th) round\b",
+    r"(^|[^A-Za-z0-9_\\/.-])[sth]" + r"-[a-z][a-z0-9]+\b",
+    r"\bh" + r"[0-9]{2}[a-z]?\b",
+]))
+
+root = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else
+                       os.path.join(os.path.dirname(__file__), "..", ".."))
+os.chdir(root)
+n = 0
+failed = 0
+
+
+def ok(cond, what, detail=""):
+    global n, failed
+    n += 1
+    if not cond:
+        failed += 1
+    print("%s %d - %s" % ("ok" if cond else "not ok", n, what))
+    for line in detail.splitlines()[:20]:
+        print("# " + line)
+
+
+def words(path):
+    with open(path, encoding="utf-8") as f:
+        return len(f.read().split())
+
+
+def long_lines(path):
+    """Lines over MAX_LINE outside fenced code, and table rows whose cells are not all short."""
+    bad = []
+    fenced = False
+    with open(path, encoding="utf-8") as f:
+        for no, line in enumerate(f, 1):
+            line = line.rstrip("\n")
+            if line.lstrip().startswith("```"):
+                fenced = not fenced
+                continue
+            if fenced or len(line) <= MAX_LINE:
+                continue
+            if line.lstrip().startswith("|"):
+                cells = [c.strip() for c in line.strip().strip("|").split("|")]
+                if all(len(c) <= MAX_CELL for c in cells):
+                    continue
+            bad.append("%s:%d: %d characters" % (path, no, len(line)))
+    return bad
+
+
+def history(paths):
+    bad = []
+    for path in paths:
+        try:
+            with open(path, encoding="utf-8") as f:
+                for no, line in enumerate(f, 1):
+                    m = HISTORY.search(line)
+                    if m:
+                        bad.append("%s:%d: %s" % (path, no, line.strip()[:150]))
+        except (UnicodeDecodeError, IsADirectoryError, FileNotFoundError):
+            continue
+    return bad
+
+
+pages = sorted(["README.md"] + ["docs/" + p for p in os.listdir("docs") if p.endswith(".md")])
+for page in pages:
+    if page in LONG:
+        continue
+    limit = LIMITS.get(page, MAX_WORDS)
+    w = words(page)
+    ok(w <= limit, "%s: %d words (at most %d)" % (page, w, limit))
+for page in sorted(LONG):
+    ok(os.path.exists(page), "%s: still listed as long, and exists (%d words)" %
+       (page, words(page) if os.path.exists(page) else 0))
+
+for page in HELD:
+    bad = long_lines(page)
+    ok(not bad, "%s: no line over %d characters outside code and short-celled tables" %
+       (page, MAX_LINE), "\n".join(bad))
+
+bad = history([p for p in pages if p not in DIARY])
+ok(not bad, "the pages%s name no issue, round or working branch"
+   % (" (but %s)" % ", ".join(sorted(DIARY)) if DIARY else ""), "\n".join(bad))
+
+tracked = subprocess.run(["git", "ls-files", "-z"], capture_output=True, check=True).stdout
+files = [p for p in tracked.decode().split("\0")
+         if p and not p.startswith("docs/") and p != "README.md"]
+bad = history(files)
+ok(not bad, "code, comments, scripts and tests (%d files) name no issue, round or working branch"
+   % len(files), "\n".join(bad))
+
+# Every file or directory of the tree a rewritten page names in backticks exists: a page that
+# points at a renamed script or a moved header says so here (names with <...>, * or $ are
+# patterns, and build/ is made by the build).
+TREE_PATH = re.compile(r"`((?:kernel|trace|tracelogger|tools|test|scripts|user|boards|docs|"
+                       r"ldscripts)/[^`\s<>*$]*)`")
+missing = []
+for page in HELD:
+    with open(page, encoding="utf-8") as f:
+        for no, line in enumerate(f, 1):
+            for m in TREE_PATH.finditer(line):
+                path = m.group(1).split(":")[0].rstrip(".,;)")
+                if not os.path.exists(path):
+                    missing.append("%s:%d: %s" % (page, no, path))
+ok(not missing, "every tree path the rewritten pages name exists", "\n".join(missing))
+
+with open("docs/README.md", encoding="utf-8") as f:
+    index = f.read()
+missing = [p for p in pages if p.startswith("docs/") and p != "docs/README.md"
+           and os.path.basename(p) not in index]
+ok(not missing, "docs/README.md names every page in docs/", "\n".join(missing))
+
+print("1..%d" % n)
+sys.exit(1 if failed else 0)
