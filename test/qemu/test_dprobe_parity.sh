@@ -70,8 +70,9 @@ fits() {
 }
 
 # Batches: each a prelude and as many scripts as keep the compiled object under maxobj (and,
-# without semihosting, the boot command line under maxline).
-scripts=("$src"/*.d "${extra[@]}")
+# without semihosting, the boot command line under maxline). The argument scripts (parity/args/)
+# come last, in boots of their own, so that they add no clauses to the timing scripts' boots.
+scripts=("$src"/*.d "${extra[@]}" "$src"/args/*.d)
 [ ${#scripts[@]} -ge 30 ]; ok $? "the corpus has at least 30 scripts (${#scripts[@]})"
 batches=()
 cur=()
@@ -79,14 +80,19 @@ declare -A batch_of lost
 flush() {
     [ ${#cur[@]} -eq 0 ] && return
     k=${#batches[@]}
-    dtext "$src/prelude.d.in" "${cur[@]}" > "$out/b$k.d"
+    dtext "${pre[@]}" "${cur[@]}" > "$out/b$k.d"
     for f in "${cur[@]}"; do batch_of[$(basename "$f" .d)]=$k; done
     "$h/dcompile" -s "$out/b$k.d" -o "$out/b$k.dobj" >/dev/null 2>&1
     batches+=("$k")
     cur=()
 }
+pre=("$src/prelude.d.in")
 for s in "${scripts[@]}"; do
-    dtext "$src/prelude.d.in" "${cur[@]}" "$s" > "$out/try.d"
+    if [ "${s#"$src"/args/}" != "$s" ] && [ ${#pre[@]} = 1 ]; then
+        flush   # the argument scripts in boots of their own, with their own head too
+        pre=("$src/prelude.d.in" "$src/args/prelude.d.in")
+    fi
+    dtext "${pre[@]}" "${cur[@]}" "$s" > "$out/try.d"
     if ! "$h/dcompile" -s "$out/try.d" -o "$out/try.dobj" 2>"$out/try.err"; then
         echo "# $s does not compile: $(cat "$out/try.err")"
         ok 1 "$(basename "$s") compiles"
@@ -94,7 +100,7 @@ for s in "${scripts[@]}"; do
     fi
     if { [ "$(stat -c %s "$out/try.dobj")" -gt $maxobj ] || ! fits "$out/try.d"; } && [ ${#cur[@]} -gt 0 ]; then
         flush
-        dtext "$src/prelude.d.in" "$s" > "$out/try.d"
+        dtext "${pre[@]}" "$s" > "$out/try.d"
     fi
     if ! fits "$out/try.d"; then
         ok 1 "$(basename "$s") goes on $board's boot command line (no single quote, at most $maxline characters with the prelude)"
