@@ -559,9 +559,12 @@ static inline __attribute__((always_inline)) int reply(struct thread *t, int rcv
         return -EFAULT;
     uint32_t n = min_u32(bytes, client->reply_len);
     kmemcpy((void *)(uintptr_t)client->reply_buf, (const void *)(uintptr_t)msg, n);
+    // The event before the client is made ready, as QNX's MsgReply and our MsgError record
+    // theirs: msg:::reply reads the client's connection, which the client, once it can run
+    // again (at once on another CPU), may change with its next send.
+    trace_msg(KEV_COMM_REPLY_MESSAGE, rcvid, (uint32_t)status, client, traced);
     drop_inherited(t, traced);  // before the run queue: the priority lock ranks below it
     unblock(client, status, traced);
-    trace_msg(KEV_COMM_REPLY_MESSAGE, rcvid, (uint32_t)status, client, traced);
 #if KMAX_CPUS > 1
     chan_unlock(ch, shared);
 #endif

@@ -11,6 +11,7 @@
 #define _GNU_SOURCE     /* strptime, timegm */
 #include "kevreplay.h"
 #include "kevreplay_stacks.h"
+#include "kevreplay_args.h"
 #include <d/dprinfo.h>
 #include <d/dprobes.h>
 #include <d/dfbt.h>
@@ -30,10 +31,15 @@ enum { KIRQ_TICK_EV = 0x100 };
 /* A CPU's own timer interrupt in a period another CPU took the tick of (KIRQ_CPUTICK). */
 enum { KIRQ_CPUTICK_EV = 0x101 };
 
-/* A thread as the capture tells it, keyed by who (pid << 16 | tid). */
+/* A thread as the capture tells it, keyed by who (pid << 16 | tid); kc: the kernel call it is
+ * in (its entry event seen and no exit yet), with the arguments the entry carried (kc_nw: 2
+ * fast, 6 wide). */
 struct rthread {
     uint32_t who, obj, owner;
     uint8_t used, state, prio, unstarted;
+    uint8_t kc_open, kc_nw;
+    uint16_t kc;
+    uint32_t kc_a[6];
     uint8_t left;               /* the state its last change left, while that change fires (a
                                  * wakeup's: the one it slept in), as the kernel's
                                  * traced_state; else its state */
@@ -43,6 +49,15 @@ struct rthread {
                                  * when it runs (0: it does not) */
 };
 #define RTHREADS 1024u
+
+/* A client's message as its MsgSend's entry told it, keyed by its receive id (which names the
+ * client thread: every message of one thread has the same): the connection and the size the
+ * board's msg probes give as arg0 and arg2 (kernel/ktrace.c kdt_msg). */
+struct rmsg {
+    uint32_t rcvid, coid, bytes;
+    uint8_t used, coid_known, bytes_known;
+};
+#define RMSGS 1024u
 
 /* A process as the capture tells it (the kernel's p->ppid and p->nthreads): its parent, from
  * its CREATE_NAME until that parent ends; its threads created and not yet DEAD. */
@@ -75,6 +90,7 @@ struct replay {
     int spawn_nameless;               /* a failed spawn's proc:::exec was said to have no name */
     struct rthread th[RTHREADS];
     struct rproc pr[RPROCS];
+    struct rmsg msg[RMSGS];
     struct kev_reader *r;
 };
 
@@ -99,6 +115,26 @@ static struct rthread *rthread(struct replay *p, uint32_t who)
     static struct rthread spare;    /* a full table: a scratch entry, nothing remembered */
     memset(&spare, 0, sizeof(spare));
     spare.who = who;
+    return &spare;
+}
+
+static struct rmsg *rmsg(struct replay *p, uint32_t rcvid)
+{
+    unsigned h = (rcvid * 2654435761u) >> 22;
+    for (unsigned k = 0; k < RMSGS; k++) {
+        struct rmsg *m = &p->msg[(h + k) % RMSGS];
+        if (m->used && m->rcvid == rcvid)
+            return m;
+        if (!m->used) {
+            memset(m, 0, sizeof(*m));
+            m->used = 1;
+            m->rcvid = rcvid;
+            return m;
+        }
+    }
+    static struct rmsg spare;       /* a full table: nothing known */
+    memset(&spare, 0, sizeof(spare));
+    spare.rcvid = rcvid;
     return &spare;
 }
 
@@ -243,17 +279,19 @@ static void advance(struct replay *p, struct kev_reader *r, uint64_t t)
     }
 }
 
-/* probe_of: the probe an event fires and its arguments; 0 for none. */
+/* probe_of: the probe an event fires and its arguments as the board's hook gives them (the
+ * msg probes' are msg_args'); 0 for none. */
 static uint32_t probe_of(const struct kev_event *e, uint64_t *a)
 {
     const uint32_t *w = e->w;
     unsigned nw = e->nw;
-    for (unsigned k = 0; k < nw && k < DVM_NARGS; k++)
-        a[k] = w[k];
     switch (e->cls) {
     case KEV_C_KER_CALL:
-        if (e->ev < KEV_KC_MAX)
+        if (e->ev < KEV_KC_MAX) {   /* the call's arguments: 2 fast, 6 wide */
+            for (unsigned k = 0; k < nw && k < 6; k++)
+                a[k] = w[k];
             return e->ev < DPROBE_KCALL_MAX ? DPROBE_KCALL_ENTRY(e->ev) : 0;
+        }
         if (e->ev < 2 * KEV_KC_MAX && e->ev - KEV_KC_MAX < DPROBE_KCALL_MAX) {
             int32_t ret;
             uint32_t err;
@@ -264,15 +302,16 @@ static uint32_t probe_of(const struct kev_event *e, uint64_t *a)
             return DPROBE_KCALL_RETURN(e->ev - KEV_KC_MAX);
         }
         return 0;
-    case KEV_C_INT:
+    case KEV_C_INT:     /* arg0 the line, as the board's */
         if (nw < 1 || w[0] >= DPROBE_IRQ_MAX)
             return 0;
+        a[0] = w[0];
         if (e->ev == KEV_INT_ENTER)
             return DPROBE_IRQ_ENTRY(w[0]);
         if (e->ev == KEV_INT_EXIT)
             return DPROBE_IRQ_EXIT(w[0]);
         return 0;
-    case KEV_C_PR_TH:
+    case KEV_C_PR_TH:   /* arg0 the pid, arg1 the parent's (create) or the status (exit) */
         if (e->ev == KEV_PR_CREATE || e->ev == KEV_PR_CREATE_NAME ||
             e->ev == KEV_PR_DESTROY || e->ev == KEV_PR_DESTROY_NAME) {
             if (nw < 2)
@@ -285,25 +324,62 @@ static uint32_t probe_of(const struct kev_event *e, uint64_t *a)
                                                                          : DPROBE_PROC_EXIT;
         }
         return 0;   /* thread events: on_thread */
-    case KEV_C_COMM:
-        switch (e->ev) {
-        case KEV_COMM_SND_MESSAGE: return DPROBE_MSG_SEND;
-        case KEV_COMM_SND_PULSE: return DPROBE_MSG_PULSE;
-        case KEV_COMM_REC_MESSAGE: return DPROBE_MSG_RECEIVE;
-        case KEV_COMM_REPLY_MESSAGE: return DPROBE_MSG_REPLY;
-        case KEV_COMM_MSG_ERROR: return DPROBE_MSG_ERROR;
-        default: return 0;
-        }
     case KEV_C_USER:    /* one slot: its two words; longer: its payload (replay_text) */
         a[0] = e->ev;
         a[1] = e->nslots > 1 ? DUTEXT_ADDR : nw > 0 ? w[0] : 0;
         a[2] = e->nslots > 1 ? 4u * nw : nw > 1 ? w[1] : 0;
-        for (unsigned k = 3; k < DVM_NARGS; k++)
-            a[k] = 0;
         return DPROBE_USER_EVENT;
     default:
-        return 0;
+        return 0;   /* COMM: msg_args */
     }
+}
+
+/* The kernel-call numbers whose entry tells what a message or a block is about
+ * (uapi/kcall.h: QNX's numbers; the host tools do not include the kernel's headers). */
+enum { KC_MSGSEND_EV = 11, KC_MSGRECEIVE_EV = 14, KC_THREADJOIN_EV = 50, KC_PROCWAIT_EV = 62 };
+
+/* msg_args: the msg probe a COMM event fires, with the board's arguments (kernel/ktrace.c
+ * kdt_msg, comm_ev_d): arg0 the client's connection, arg1 the receive id, arg2 the message's
+ * bytes (0 for a reply), arg3 the event's second word (send: the server's pid; receive: the
+ * receiver; reply: the status; error: the errno); a pulse: arg0 its connection, arg1 its code
+ * (the event's key holds the channel in its upper half). The connection and size are the
+ * client's MsgSend's first and third arguments, remembered by receive id from its entry event
+ * when the SND_MESSAGE comes (in the client's context); *unk_coid, *unk_bytes get the
+ * arguments the capture does not hold. 0 for no probe. */
+static uint32_t msg_args(struct replay *p, const struct kev_event *e, unsigned cpu, uint64_t *a,
+                         unsigned *unk_coid, unsigned *unk_bytes)
+{
+    const uint32_t *w = e->w;
+    uint32_t id;
+    if (e->nw < 2)
+        return 0;
+    switch (e->ev) {
+    case KEV_COMM_SND_PULSE:
+        a[0] = w[0];
+        a[1] = w[1] & 0xffffu;
+        return DPROBE_MSG_PULSE;
+    case KEV_COMM_SND_MESSAGE: id = DPROBE_MSG_SEND; break;
+    case KEV_COMM_REC_MESSAGE: id = DPROBE_MSG_RECEIVE; break;
+    case KEV_COMM_REPLY_MESSAGE: id = DPROBE_MSG_REPLY; break;
+    case KEV_COMM_MSG_ERROR: id = DPROBE_MSG_ERROR; break;
+    default: return 0;
+    }
+    struct rmsg *m = rmsg(p, w[0]);
+    if (id == DPROBE_MSG_SEND) {
+        const struct rthread *c = p->cur[cpu] ? rthread(p, p->cur[cpu]) : NULL;
+        int sent = c && c->kc_open && c->kc == KC_MSGSEND_EV;
+        m->coid = sent ? c->kc_a[0] : 0;
+        m->bytes = sent && c->kc_nw > 2 ? c->kc_a[2] : 0;
+        m->coid_known = (uint8_t)sent;
+        m->bytes_known = (uint8_t)(sent && c->kc_nw > 2);
+    }
+    a[0] = m->coid;
+    a[1] = w[0];
+    a[2] = id == DPROBE_MSG_REPLY ? 0 : m->bytes;
+    a[3] = w[1];
+    *unk_coid = m->coid_known ? 0 : 1u << 0;
+    *unk_bytes = m->bytes_known || id == DPROBE_MSG_REPLY ? 0 : 1u << 2;
+    return id;
 }
 
 /* The payload of the user event being replayed, where copyin( )/copyinstr( ) at DUTEXT_ADDR
@@ -483,6 +559,15 @@ static void on_thread(struct replay *p, struct kev_reader *r, const struct kev_e
         /* lockstat, as kernel/ktrace_sync.c fires it (d/lockstat.h) */
         struct rthread *t = rthread(p, p->cur[cpu]);
         unsigned n = e->ev < KEV_KC_MAX ? e->ev : e->ev - KEV_KC_MAX;
+        if (e->ev < KEV_KC_MAX) {   /* the call it is in, for msg_args and block-*'s object */
+            t->kc_open = 1;
+            t->kc = (uint16_t)n;
+            t->kc_nw = (uint8_t)(e->nw < 6 ? e->nw : 6);
+            for (unsigned k = 0; k < 6; k++)
+                t->kc_a[k] = k < e->nw ? w[k] : 0;
+        } else if (e->ev < 2 * KEV_KC_MAX) {
+            t->kc_open = 0;
+        }
         const struct dprobe_lockcall *lc = dprobe_lockcall(n);
         if (!lc)
             return;
@@ -518,6 +603,8 @@ static void on_thread(struct replay *p, struct kev_reader *r, const struct kev_e
             return;
         if (e->ev == KEV_TH_DESTROY) {
             fire4(p, DPROBE_SCHED_EXIT, who, 0, 0, 0);  /* status: not in the capture */
+            if (p->firing)
+                rargs_missing(DPROBE_SCHED_EXIT, 1u << 1, RARGS_EXIT_STATUS);
             return;
         }
         fire4(p, DPROBE_SCHED_CREATE, who, pid, t->prio, 0);
@@ -615,21 +702,28 @@ static void state_fire(struct replay *p, struct kev_reader *r, struct rthread *t
         fire4(p, DPROBE_SCHED_ENQUEUE, who, pid, t->prio, runq_cpu(p));
         return;
     default: {
+        /* arg3, the object: the first argument of the call the thread blocked in (the
+         * board's t->coid, its channel's chid, t->join_tid), from that call's entry event;
+         * 0 for the others, as on the board (kernel/ktrace.c kdt_state) */
         uint32_t id;
+        unsigned call = 0;
         switch (st) {
-        case KEV_TH_SEND: id = DPROBE_SCHED_BLOCK_SEND; break;
-        case KEV_TH_RECEIVE: id = DPROBE_SCHED_BLOCK_RECEIVE; break;
-        case KEV_TH_REPLY: id = DPROBE_SCHED_BLOCK_REPLY; break;
+        case KEV_TH_SEND: id = DPROBE_SCHED_BLOCK_SEND; call = KC_MSGSEND_EV; break;
+        case KEV_TH_RECEIVE: id = DPROBE_SCHED_BLOCK_RECEIVE; call = KC_MSGRECEIVE_EV; break;
+        case KEV_TH_REPLY: id = DPROBE_SCHED_BLOCK_REPLY; call = KC_MSGSEND_EV; break;
         case KEV_TH_MUTEX: id = DPROBE_SCHED_BLOCK_MUTEX; break;
         case KEV_TH_CONDVAR: id = DPROBE_SCHED_BLOCK_COND; break;
         case KEV_TH_SEM: id = DPROBE_SCHED_BLOCK_SEM; break;
         case KEV_TH_NANOSLEEP: id = DPROBE_SCHED_BLOCK_SLEEP; break;
-        case KEV_TH_JOIN: id = DPROBE_SCHED_BLOCK_JOIN; break;
+        case KEV_TH_JOIN: id = DPROBE_SCHED_BLOCK_JOIN; call = KC_THREADJOIN_EV; break;
         default: return;
         }
+        int known = t->kc_open && (t->kc == call || (call == KC_THREADJOIN_EV &&
+                                                     t->kc == KC_PROCWAIT_EV));
         fire4(p, DPROBE_SCHED_SLEEP, who, pid, t->prio, st);
-        /* arg3, the object (connection, channel, thread), is not in the capture: 0 */
-        fire4(p, id, who, pid, t->prio, 0);
+        fire4(p, id, who, pid, t->prio, call && known ? t->kc_a[0] : 0);
+        if (call && !known && p->firing)
+            rargs_missing(id, 1u << 3, RARGS_BLOCK_OBJ);
         return;
     }
     }
@@ -828,7 +922,9 @@ static int on_event(void *user, struct kev_reader *r, const struct kev_event *e)
     unsigned cpu = e->cpu < p->ncpus ? e->cpu : 0;
     int fire = !p->cpu_only || cpu == p->cpu_only - 1u;   /* -x cpu: the CPU's state is kept */
     uint64_t a[DVM_NARGS] = { 0 };
-    uint32_t id = probe_of(e, a);
+    unsigned unk_coid = 0, unk_bytes = 0;
+    uint32_t id = e->cls == KEV_C_COMM ? msg_args(p, e, cpu, a, &unk_coid, &unk_bytes)
+                                       : probe_of(e, a);
     p->ctx.cpu = cpu;
     p->ctx.timestamp = p->ctx.vtimestamp = t;
     p->ctx.walltimestamp = p->wall0 + t;
@@ -850,8 +946,15 @@ static int on_event(void *user, struct kev_reader *r, const struct kev_event *e)
     if (id >= DPROBE_KCALL_BASE && id < DPROBE_IRQ_BASE && (id - DPROBE_KCALL_BASE) / 2 ==
         DPROBE_KCALL_PROC_SPAWN && (id - DPROBE_KCALL_BASE) % 2 && (int64_t)a[0] < 0)
         spawn_failed(p, (uint64_t)-(int64_t)a[0]);
-    if (id && fire)
+    if (id && fire) {
         dvm_fire(p->st, &p->ctx, id, a);
+        if (e->cls == KEV_C_KER_CALL && e->ev < KEV_KC_MAX && e->nw < 6)
+            rargs_missing(id, 0x3cu, RARGS_KCALL_FAST);
+        if (id == DPROBE_PROC_EXIT)
+            rargs_missing(id, 1u << 1, RARGS_EXIT_STATUS);
+        rargs_missing(id, unk_coid, RARGS_MSG_COID);
+        rargs_missing(id, unk_bytes, RARGS_MSG_BYTES);
+    }
     replay_text.p = NULL;
     replay_text.len = 0;
     procs_after(p, e);
@@ -942,6 +1045,7 @@ int kev_replay(const char *path, struct dvm_state *st, struct dcons *cons,
     if (rstacks_census(data, len, &p.stacks) != 0)
         memset(&p.stacks, 0, sizeof(p.stacks));
     no_capture_note(st, &p.stacks);
+    rargs_begin(st);
     fbt_begin(&p);
     rstacks_begin(st, &p.stacks);
     for (uint32_t j = 0; j < st->obj.hdr->dh_nprobes && j < 64; j++)
@@ -959,6 +1063,7 @@ int kev_replay(const char *path, struct dvm_state *st, struct dcons *cons,
         fprintf(stderr, "dtrace: %s: %s (replayed up to there)\n", path, kev_error(&r));
     else
         lost_note(path, &r);
+    rargs_report(path);
     consume(&p, 0);
     free(data);
     free(p.fbt_pidx);
