@@ -129,7 +129,8 @@ $(foreach b,$(MATRIX_BOARDS),$(eval $(call MATRIX_template,$(b))))
 # target's dtrace consumer) over the demo system. Not on a board without the dtrace image
 # (BOARD_NO_IMAGES in its user.mk: netduinoplus2), whose test-build then skips it.
 ifneq ($(filter dtrace,$(IMAGES)),)
-SCRIPT_TESTS += qemu/dtrace|300|test/qemu/test_dtrace.sh|$(B)|$(H)
+# (one boot per test/d program over the kernel: minutes, more on a loaded machine)
+SCRIPT_TESTS += qemu/dtrace|900|test/qemu/test_dtrace.sh|$(B)|$(H)
 TEST_DEPS    += $(B)/dtrace.elf $(H)/dcompile
 endif
 
