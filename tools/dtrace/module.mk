@@ -41,7 +41,7 @@ $(HT)/test_d_cc: $(call host_test_objs,test/unit/test_d_cc.c $(D_ALL_SRCS))
 
 # dtrace -i's user-event text over ring-written captures, a malformed one included.
 HOST_TESTS += $(HT)/test_dtrace_ustr
-$(HT)/test_dtrace_ustr: $(call host_test_objs,test/unit/test_dtrace_ustr.c tools/dtrace/kevreplay.c tools/dtrace/kevreplay_stacks.c \
+$(HT)/test_dtrace_ustr: $(call host_test_objs,test/unit/test_dtrace_ustr.c tools/dtrace/kevreplay.c tools/dtrace/kevreplay_stacks.c tools/dtrace/kevreplay_args.c \
                           tools/traceprinter/kev_capture.c trace/trace_ring.c $(TRACE_HOST_SRCS) \
                           $(D_ALL_SRCS))
 	@echo "  LINK    $@"
