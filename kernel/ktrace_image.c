@@ -48,7 +48,7 @@ void ktrace_image_ev(const struct proc *p)
     const char *name;
     if (p) {
         base = p->flash_base;
-        len = note_id(p->app->build_id, proc_app_end(p->app), &id);
+        len = note_id(p->app->build_id, proc_app_end(p), &id);
         name = p->name;
     } else {
         base = (uint32_t)(uintptr_t)__kernel_image_base;

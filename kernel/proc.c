@@ -77,12 +77,12 @@ const struct kapp_header *proc_find_app(const char *name)
     return NULL;
 }
 
-uint32_t proc_app_end(const struct kapp_header *app)
+uint32_t proc_app_end(const struct proc *p)
 {
     for (unsigned i = 0; i < napps; i++)
-        if (apps[i] == app)
+        if (apps[i] == p->app)
             return i + 1u < napps ? (uint32_t)(uintptr_t)apps[i + 1] : apps_end;
-    return (uint32_t)(uintptr_t)app + app_slot_size;
+    return p->flash_base + app_slot_size;
 }
 
 struct proc *proc_by_pid(int pid)
@@ -132,7 +132,7 @@ int proc_spawn(const char *name, int prio, uint32_t arg, struct proc *parent)
     // ARM: its unwind tables, after the .data image (ldscripts/app-exidx.ld), are its to read
     // too (ustack( ) reads them as the process: kernel/arch/armv7m/unwind.c)
     // (within its own slots: up to the next program's, the slots being in order)
-    uint32_t span = proc_app_end(app) - p->flash_base;
+    uint32_t span = proc_app_end(p) - p->flash_base;
     if (app->exidx_end > p->flash_base + p->flash_size &&
         app->exidx_end - p->flash_base <= span)
         p->flash_size = app->exidx_end - p->flash_base;

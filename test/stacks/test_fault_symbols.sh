@@ -23,7 +23,7 @@ if [ "$n" -ge 3 ]; then echo "ok 1 - $n faults of kt_fault reported with a pc"; 
 bad=0 checked=0
 while read -r line; do
     pc=$(sed 's/.* pc \(0x[0-9a-f]*\).*/\1/' <<< "$line")
-    got=$(sed -n 's/.*(kt_fault`\([A-Za-z_0-9.]*\)+0x[0-9a-f]* \[\([^]]*\)\])$/\1 \2/p' <<< "$line")
+    got=$(sed -n 's/.*(kt_fault`\([A-Za-z_0-9.]*\)\(+0x[0-9a-f]*\)\{0,1\} \[\([^]]*\)\])$/\1 \3/p' <<< "$line")
     want=$("$a2l" -f -e "$elf" "$pc" | paste -sd' ' | sed 's/ .*\/\([^/]*\)$/ \1/; s/ (discriminator [0-9]*)//')
     want_fn=${want%% *}; want_line=${want##* }
     case $want_line in '??'*) continue ;; esac # a pc in data (an execute fault): no line to name

@@ -94,9 +94,9 @@ void proc_init(void);
 // Registers the programs found in the image's program slots. Returns how many.
 int proc_scan_apps(uint32_t flash_base, uint32_t slot_size, unsigned nslots);
 const struct kapp_header *proc_find_app(const char *name);
-// The end of a program's flash: the next program's start, or the slots' end (a program larger
-// than a slot takes the slots after its own).
-uint32_t proc_app_end(const struct kapp_header *app);
+// The end of a process's program in flash: the next program's start, or the slots' end (a program
+// larger than a slot takes the slots after its own); one slot from its base if it is none of them.
+uint32_t proc_app_end(const struct proc *p);
 // Starts a program; `arg` reaches it as ProcArg(). Returns its pid or a negative errno.
 int proc_spawn(const char *name, int prio, uint32_t arg, struct proc *parent);
 struct proc *proc_by_pid(int pid);
