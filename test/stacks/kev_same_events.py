@@ -6,7 +6,10 @@
 # system page as long (its machine entry holds the boot's date), and everything after it, the
 # buffers' slots, byte for byte: every event's class, code, time, CPU and payload.
 #   kev_same_events.py A.kev B.kev   -> "same: N bytes of events" (status 0), or where they differ
-import re, sys
+#   kev_same_events.py --cycles-within N A.kev B.kev: the same, but a slot's time (data[0], and
+#   CONTROL TIME's 64-bit count) may differ by up to N cycles: the same events in the same order
+#   with the same payloads, and how many times differed, by how much at most
+import re, struct, sys
 
 HOST_LINES = ("TRACE_DATE::", "TRACE_BOOT_DATE::", "TRACE_FILE_NAME::")
 
@@ -23,7 +26,11 @@ def parts(path):
     return lines, syslen, d[end + syslen:]
 
 
-(ha, sa, ea), (hb, sb, eb) = parts(sys.argv[1]), parts(sys.argv[2])
+args = sys.argv[1:]
+within = None
+if args[:1] == ["--cycles-within"]:
+    within, args = int(args[1]), args[2:]
+(ha, sa, ea), (hb, sb, eb) = parts(args[0]), parts(args[1])
 if ha != hb:
     diff = [(x, y) for x, y in zip(ha, hb) if x != y]
     print("headers differ: %s" % (diff[:2] or "in their number of items"))
@@ -31,6 +38,27 @@ if ha != hb:
 if sa != sb:
     print("system pages differ in length: %d, %d" % (sa, sb))
     sys.exit(1)
+if within is not None and len(ea) == len(eb) and len(ea) % 16 == 0:
+    moved = worst = 0
+    for k in range(0, len(ea), 16):
+        a, b = struct.unpack_from("<4I", ea, k), struct.unpack_from("<4I", eb, k)
+        if a == b:
+            continue
+        control_time = (a[0] >> 10) & 31 == 1 and a[0] & 1023 == 1
+        if control_time:   # data[1], data[2]: the 64-bit cycle count, high then low
+            d = abs(((a[2] << 32) | a[3]) - ((b[2] << 32) | b[3]))
+            same_rest = a[0] == b[0]
+        else:
+            d = min((a[1] - b[1]) % (1 << 32), (b[1] - a[1]) % (1 << 32))
+            same_rest = (a[0], a[2], a[3]) == (b[0], b[2], b[3])
+        if not same_rest or d > within:
+            print("events differ at slot %d of %d beyond a time %d cycles apart (%s)"
+                  % (k // 16, len(ea) // 16, within, "time %d apart" % d if same_rest else "payload"))
+            sys.exit(1)
+        moved += 1
+        worst = max(worst, d)
+    print("same: %d slots of events, %d times moved, at most %d cycles" % (len(ea) // 16, moved, worst))
+    sys.exit(0)
 if ea != eb:
     n = next((i for i in range(min(len(ea), len(eb))) if ea[i] != eb[i]), min(len(ea), len(eb)))
     print("events differ from byte %d of %d / %d (slot %d)" % (n, len(ea), len(eb), n // 16))

@@ -12,7 +12,7 @@
 #    (dtrace -i with the same script: the very samples, the same counts) and by kevstat --folded
 #    (no line in the sampler's own frames);
 #  - in QEMU's exact mode (QEMU_ICOUNT=exact: -icount shift=N,sleep=off), where the device keeps
-#    its rate (every period served) and a second boot gives the same capture event for event
+#    its rate (every period served) and a second boot gives the same capture event for event (several CPUs: times within a period)
 #    (kev_same_events.py: all but the header's dates and file name) and the same D output;
 #  - on the host's clock (QEMU_ICOUNT=none), where QEMU fires its timers late when the host
 #    does not run it: the samples' own times say how late (each one's distance from its time
@@ -122,8 +122,20 @@ own=$(grep -c 'kprof\|ktrace_stack\|tick_samples\|kernel_tick' "$tmp/e1.folded")
 ok $? "exact, kevstat --folded: $fhot samples in hot_spin (live: ${hot:-?}), $own lines in the sampler's own frames"
 grep 'kprof\|ktrace_stack\|tick_samples\|kernel_tick' "$tmp/e1.folded" | head -3 | sed 's/^/# /'
 boot e2 exact "-p 997" "$D"
-same=$(python3 "$here/test/stacks/kev_same_events.py" "$tmp/e1.kev" "$tmp/e2.kev")
-[ $? = 0 ] && diff <(grep -v 'e1.kev\|e2.kev' "$tmp/e1.out") <(grep -v 'e1.kev\|e2.kev' "$tmp/e2.out") > "$tmp/e12.diff"
+# On one CPU the repeat is byte for byte. With several, QEMU wakes a CPU idle in WFI for its
+# timer at a moment that varies from boot to boot (seen: the idle CPUs' samples up to 2,971
+# cycles apart, a few other events 1 cycle, on qemu-virt-a53): there every event must repeat in
+# the same order with the same payload, its time within a 997 Hz period (each sample in its own
+# period), and the count of times that moved is printed.
+within=()
+if ! grep -aq 'TRACE_CPU_NUM::1\($\|[^0-9]\)' "$tmp/e1.kev"; then
+    cps=$(grep -ao 'TRACE_CYCLES_PER_SEC::[0-9]*' "$tmp/e1.kev" | head -1 | sed 's/.*:://')
+    within=(--cycles-within $(( ${cps:-0} / 997 )))
+fi
+same=$(python3 "$here/test/stacks/kev_same_events.py" "${within[@]}" "$tmp/e1.kev" "$tmp/e2.kev")
+rc=$?
+diff <(grep -v 'e1.kev\|e2.kev' "$tmp/e1.out") <(grep -v 'e1.kev\|e2.kev' "$tmp/e2.out") > "$tmp/e12.diff"
+[ $rc = 0 ] && [ ! -s "$tmp/e12.diff" ]
 ok $? "exact, a second boot: the capture holds the same events ($same), the console and D the same output"
 sed 's/^/# /' "$tmp/e12.diff" | head -6
 
