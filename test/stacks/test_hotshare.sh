@@ -123,7 +123,7 @@ ok $? "exact, kevstat --folded: $fhot samples in hot_spin (live: ${hot:-?}), $ow
 grep 'kprof\|ktrace_stack\|tick_samples\|kernel_tick' "$tmp/e1.folded" | head -3 | sed 's/^/# /'
 boot e2 exact "-p 997" "$D"
 # On one CPU the repeat is byte for byte. With several, QEMU wakes a CPU idle in WFI for its
-# timer at a moment that varies from boot to boot (seen: the idle CPUs' samples up to 2,971
+# timer at a moment that varies from boot to boot (seen: the idle CPUs' samples up to 6,419
 # cycles apart, a few other events 1 cycle, on qemu-virt-a53): there every event must repeat in
 # the same order with the same payload, its time within a 997 Hz period (each sample in its own
 # period), and the count of times that moved is printed.
