@@ -10,7 +10,7 @@
 //   client (pid 2) MsgSends to server (pid 3), which MsgSends to driver (pid 4); the server
 //   replies a fixed L cycles after the client's send; worker (pid 5) runs exactly N cycles;
 //   irq 5 has a handler of exactly H cycles and wakes the driver D cycles after its entry;
-//   the client's SemWait fails with EAGAIN each time. With -i, in every fourth round (rounds
+//   the client's SemWait fails with EAGAIN each time. With -i, in one round of every four (rounds
 //   1, 5, 9 ... from 0) irq 5 comes again B1 cycles after the driver ran, while it is still
 //   busy: its pulse is queued and the driver takes it B2 cycles later, when it calls
 //   MsgReceive again (interrupt-to-thread latency B2, where a thread made ready counts D).
@@ -285,7 +285,7 @@ static void usage(FILE *f)
                "(\"expect KEY VALUE\" lines) and \"generated N events\".\n"
                "  -k         message events as the kernel writes them for a waiting receiver\n"
                "             (receive in the sender's context), and interrupt pulses\n"
-               "  -i         basic and loss: in every fourth round an interrupt while its driver\n"
+               "  -i         basic and loss: in one round of every four an interrupt while its driver\n"
                "             is busy (its pulse taken later, without blocking)\n"
                "  -N         basic and loss: processes and threads named with terminal control\n"
                "             sequences and UTF-8, as a hostile program may name itself\n"
