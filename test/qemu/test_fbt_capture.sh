@@ -29,7 +29,7 @@ img=$B/dtparity.elf
 tmp=$(mktemp -d)
 [ -n "${KEEP:-}" ] && echo "# files in $tmp"
 trap '[ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXIT
-echo "1..10"
+echo "1..11"
 # Where the message calls run: the exclusive path's handlers, and on several CPUs the shared
 # fast path's too (a shared try that must retry exclusive returns KSHARED_RETRY, -65536, and
 # the call runs again: only the other returns end a call).
@@ -133,3 +133,9 @@ timed=$(awk 'f && NF == 7 { n += $4 } /^  function/ { f = 1 } END { print n + 0 
     python3 "$here/test/tools/check_perfetto.py" -f "$timed" "$tmp/run.pftrace" > "$tmp/pf.tap" 2>&1
 ok $? "kev2perfetto: the $timed timed calls as nested slices on each CPU's track, as Perfetto imports them"
 grep '^not ok' "$tmp/pf.tap" | head -5 | sed 's/^/# /'
+# kevsql's slice table holds the same calls (category 'function'), each parent a call of its own
+q="SELECT sum(dur >= 0), sum(parent_id IS NOT NULL AND parent_id NOT IN
+   (SELECT id FROM slice WHERE category = 'function')) FROM slice WHERE category = 'function'"
+read -r sq_timed sq_orphans < <("$H/kevsql" --csv --no-header "$tmp/run.kev" "$q" 2>&1 | tr ',' ' ')
+[ "${sq_timed:-x}" = "$timed" ] && [ "${sq_orphans:-x}" = 0 ]
+ok $? "kevsql: slice holds the $timed timed calls (${sq_timed:-?}), every parent_id a call's slice"
