@@ -8,6 +8,7 @@
 #  - static and dynamic agree: a kernel call's handler's fbt entry count equals its kercall
 #    probe's (MsgSend), the successful replies' fbt return count equals msg:::reply's, and the
 #    traced dispatch's entries equal every kercall:::entry;
+#  - a timer probe after the fbt ones (its id is not an fbt return's: the board refused that);
 #  - the capture's answers equal the board's, aggregation by aggregation, count for count
 #    (return values included: the replay's arg1 comes from FUNC_EXIT), for the firings in the
 #    demo's processes (pid > 3: dtrace, init and the tracelogger come first, the capture
@@ -49,6 +50,7 @@ kercall:::entry { @s["call", "kercall"] = count(); }
 fbt::kcall_dispatch_traced:entry { @s["call", "fbt"] = count(); }
 fbt::sched_*:entry, fbt::thread_*:entry, fbt::ipc_*:entry /pid > 3/ { @e[probefunc] = count(); }
 fbt::sched_*:return, fbt::thread_*:return, fbt::ipc_*:return /pid > 3/ { @r[probefunc, arg1] = count(); }
+tick-1s { ticks++; }
 END {
     printa("@@S %s %s %@d\n", @s);
     printa("@@E %s %@d\n", @e);

@@ -3144,9 +3144,11 @@ static void match_desc(struct cg *g, const char *desc, unsigned clause, int line
         for (unsigned j = 0; j < g->nprobes; j++)
             if (g->probes[j].dp_flags && !strcmp(g->strs + g->probes[j].dp_name, f[3]))
                 id = g->probes[j].dp_id, found = 1;
+        /* a new one: past the timer ids in use, counted in the timer range alone (an fbt or
+         * USDT id above it is no timer's) */
         if (!found)
             for (unsigned j = 0; j < g->nprobes; j++)
-                if (g->probes[j].dp_id >= id)
+                if (g->probes[j].dp_id >= id && g->probes[j].dp_id < DPROBE_FBT_BASE)
                     id = g->probes[j].dp_id + 1;
         ecb_add(g, probe_add(g, id, &d, period, tick ? DIF_PRF_TICK : DIF_PRF_PROFILE, line),
                 clause, line);
