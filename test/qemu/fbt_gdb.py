@@ -6,6 +6,9 @@
 # DWARF locations) and, through a `finish` breakpoint, its return value. Writes
 #   COUNT name n / ARGS name v... / RET name v
 # to FBT_OUT. FBT_FUNCS: "name:address ..." (addresses from nm: clones have dotted names).
+# FBT_WINDOW: the functions that place and remove the probes, "kfbt_enable kfbt_disable" by
+# default (test/qemu/test_usdt.sh counts a program's functions under its pid probes:
+# "kpid_enable kpid_disable").
 import os
 import gdb
 
@@ -67,8 +70,9 @@ class Count(gdb.Breakpoint):
         return False
 
 
-Window("kfbt_enable", True)
-Window("kfbt_disable", False)
+place, remove = os.environ.get("FBT_WINDOW", "kfbt_enable kfbt_disable").split()
+Window(place, True)
+Window(remove, False)
 for name, addr in funcs:
     Count(name, addr)
 

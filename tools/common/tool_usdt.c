@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Reading programs' USDT notes for the host tools (tool_usdt.h). A stapsdt note (type 3,
+// Reading programs' USDT notes and functions for the host tools (tool_usdt.h). A stapsdt note (type 3,
 // owner "stapsdt") holds the site's address, the .stapsdt.base address the program was linked
 // with, the semaphore's address (0: none), then the provider, the name and the arguments'
 // places as NUL-terminated strings. A site's address is corrected by where .stapsdt.base
@@ -18,6 +18,39 @@
 
 static struct dprobe_usdt sites[DPROBE_USDT_MAX];
 static unsigned nsites;
+static struct dprobe_pidfn fns[DPROBE_PID_MAX];
+static unsigned nfns;
+
+// The functions of symtab a pid probe can name (docs/pid.md): each STT_FUNC symbol with a
+// size, the module mod. 0, or -1 after saying there are too many.
+static int load_functions(const char *tool, const char *path, Elf *e, const char *mod)
+{
+    for (Elf_Scn *scn = NULL; (scn = elf_nextscn(e, scn));) {
+        GElf_Shdr sh;
+        if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_SYMTAB)
+            continue;
+        Elf_Data *d = elf_getdata(scn, NULL);
+        size_t n = sh.sh_entsize ? sh.sh_size / sh.sh_entsize : 0;
+        for (size_t i = 0; d && i < n; i++) {
+            GElf_Sym s;
+            const char *name;
+            if (!gelf_getsym(d, (int)i, &s) || GELF_ST_TYPE(s.st_info) != STT_FUNC ||
+                !s.st_size || !(name = elf_strptr(e, sh.sh_link, s.st_name)) || !*name)
+                continue;
+            if (nfns == DPROBE_PID_MAX) {
+                fprintf(stderr, "%s: %s: more than %u functions in all\n", tool, path,
+                        DPROBE_PID_MAX);
+                return -1;
+            }
+            fns[nfns].mod = mod;
+            fns[nfns].func = strdup(name);
+            fns[nfns].addr = (uint32_t)(s.st_value & ~(uint64_t)1);
+            nfns++;
+        }
+    }
+    dprobe_pid_use(fns, nfns);
+    return 0;
+}
 
 // The function of symtab that holds addr (a Thumb function's value without its bit 0).
 static char *func_of(Elf *e, uint64_t addr)
@@ -61,6 +94,10 @@ int tool_usdt_load(const char *tool, const char *path)
     size_t ml = strlen(mod);
     if (ml > 4 && !strcmp(mod + ml - 4, ".elf"))
         mod[ml - 4] = '\0';
+    if (load_functions(tool, path, e, mod) < 0) {
+        rc = -1;
+        goto out;
+    }
     uint64_t base_now = 0;
     int wide = gelf_getclass(e) == ELFCLASS64;
     for (Elf_Scn *scn = NULL; (scn = elf_nextscn(e, scn));) {

@@ -3033,8 +3033,8 @@ static uint64_t timer_period(const char *s)
 static unsigned probe_add(struct cg *g, uint32_t id, const struct dprobe_desc *d,
                           uint64_t period, uint32_t flags, int line)
 {
-    for (unsigned k = 0; k < g->nprobes; k++)
-        if (g->probes[k].dp_id == id)
+    for (unsigned k = 0; k < g->nprobes; k++)  /* (pid probes: one per process too) */
+        if (g->probes[k].dp_id == id && (!DPROBE_IS_PID(id) || g->probes[k].dp_period == period))
             return k;
     if (g->nprobes == CAP_PROBES)
         dcc_error(g->cc, line, "D_DIF_SIZE", "too many probes");
@@ -3102,6 +3102,52 @@ static void fbt_unprobeable(struct cg *g, const char *const f[4], int line)
     }
 }
 
+/* pid_desc: a description whose provider is pid<PID> or pid$target (after d_target_text,
+ * pid__dtrace_target) names functions of the programs' ELF files (--elf): one probe per
+ * function the module and function fields match, its address and process in dp_period
+ * (d/dprobes.h). Returns 0 when the provider is not pid's. Only :entry is placed. */
+static int pid_desc(struct cg *g, const char *const f[4], const char *desc, unsigned clause,
+                    int line)
+{
+    const char *p = f[0];
+    uint64_t pid = 0;
+    if (strncmp(p, "pid", 3))
+        return 0;
+    if (!strcmp(p + 3, "__dtrace_target")) {
+        pid = DPROBE_PID_TARGET;
+    } else {
+        if (!p[3])
+            return 0;
+        for (const char *q = p + 3; *q; q++) {
+            if (*q < '0' || *q > '9')
+                return 0;
+            pid = pid * 10u + (uint64_t)(*q - '0');
+            if (pid >= DPROBE_PID_TARGET)
+                dcc_error(g->cc, line, "D_PDESC_INVAL", "invalid probe description \"%s\": "
+                          "no such process id", desc);
+        }
+    }
+    if (dprobe_glob(f[3], "return") && !dprobe_glob(f[3], "entry"))
+        dcc_error(g->cc, line, "D_PDESC_ZERO", "probe description %s: pid return probes are "
+                  "not placed on this system (docs/pid.md)", desc);
+    unsigned hits = 0;
+    for (unsigned k = 0; k < dprobe_pid_count(); k++) {
+        const struct dprobe_pidfn *fn = dprobe_pid_fn(k);
+        if (!dprobe_glob(f[1], fn->mod) || !dprobe_glob(f[2], fn->func) ||
+            !dprobe_glob(f[3], "entry"))
+            continue;
+        struct dprobe_desc d = { pid == DPROBE_PID_TARGET ? "pid" : p, fn->mod, fn->func,
+                                 "entry" };
+        ecb_add(g, probe_add(g, DPROBE_PID_BASE + 2u * k, &d, fn->addr | pid << 32, 0, line),
+                clause, line);
+        hits++;
+    }
+    if (!hits && !g->cc->zdefs)
+        dcc_error(g->cc, line, "D_PDESC_ZERO", "probe description %s does not match any probes",
+                  desc);
+    return 1;
+}
+
 static void match_desc(struct cg *g, const char *desc, unsigned clause, int line)
 {
     const char *f[4] = { "", "", "", "" };
@@ -3152,6 +3198,8 @@ static void match_desc(struct cg *g, const char *desc, unsigned clause, int line
                 clause, line);
         return;
     }
+    if (pid_desc(g, f, desc, clause, line))
+        return;
     unsigned hits = 0;
     for (uint32_t id = dprobe_next(0); id; id = dprobe_next(id)) {
         struct dprobe_desc d;
