@@ -15,6 +15,7 @@
 struct site {
     uint32_t addr;
     uint32_t insn;              // the displaced instruction
+    uint32_t func;              // a return's function (its first instruction); 0: an entry
     uint16_t pidx;              // the D program's probe index
     uint16_t len;
     int32_t pid;                // the probe's process; 0: $target, not bound yet
@@ -32,10 +33,11 @@ static bool in_text(const struct kapp_header *h, uint32_t addr, unsigned len)
     return addr >= start && addr + len <= h->data_source && addr + len > addr;
 }
 
-static bool same(uint32_t addr, const struct kapp_header *app, int32_t pid)
+static bool same(uint32_t addr, const struct kapp_header *app, int32_t pid, bool ret)
 {
     for (unsigned i = 0; i < nsites; i++)
-        if (sites[i].addr == addr && sites[i].app == app && sites[i].pid == pid)
+        if (sites[i].addr == addr && sites[i].app == app && sites[i].pid == pid &&
+            (sites[i].func != 0) == ret)
             return true;
     return false;
 }
@@ -63,6 +65,8 @@ int kpid_enable(struct dvm_state *st, const struct proc *consumer, const char **
             continue;
         const char *prov = dif_str(&st->obj, pr->dp_prov), *fn = dif_str(&st->obj, pr->dp_func);
         const char *mod = dif_str(&st->obj, pr->dp_mod);
+        bool ret = (pr->dp_id - DPROBE_PID_BASE) & 1u;
+        const char *pn = ret ? "return" : "entry";
         const struct kapp_header *h = proc_find_app(mod);
         uint32_t addr = (uint32_t)pr->dp_period, want = (uint32_t)(pr->dp_period >> 32);
         const struct proc *p = want == DPROBE_PID_TARGET ? NULL : proc_by_pid((int)want);
@@ -70,41 +74,51 @@ int kpid_enable(struct dvm_state *st, const struct proc *consumer, const char **
         const struct site *other = placed_at(addr);
         int e = 0;
         if (nsites == KPID_MAX_SITES) {
-            ksnprintf(msg, sizeof(msg), "%s:%s:%s:entry: more than %u pid probes enabled at once",
-                      prov, mod, fn, KPID_MAX_SITES);
+            ksnprintf(msg, sizeof(msg), "%s:%s:%s:%s: more than %u pid probes enabled at once",
+                      prov, mod, fn, pn, KPID_MAX_SITES);
             e = -ENOSPC;
         } else if (!h) {
-            ksnprintf(msg, sizeof(msg), "%s:%s:%s:entry: no program named %s", prov, mod, fn,
+            ksnprintf(msg, sizeof(msg), "%s:%s:%s:%s: no program named %s", prov, mod, fn, pn,
                       mod);
             e = -ENOENT;
         } else if (want != DPROBE_PID_TARGET && (!p || p->state != PROC_ALIVE || p->exiting)) {
-            ksnprintf(msg, sizeof(msg), "%s:%s:%s:entry: failed to grab process %u: no such "
-                      "process", prov, mod, fn, (unsigned)want);
+            ksnprintf(msg, sizeof(msg), "%s:%s:%s:%s: failed to grab process %u: no such "
+                      "process", prov, mod, fn, pn, (unsigned)want);
             e = -ESRCH;
         } else if (p && p->app != h) {
-            ksnprintf(msg, sizeof(msg), "%s:%s:%s:entry: process %u does not run %s", prov, mod,
-                      fn, (unsigned)want, mod);
+            ksnprintf(msg, sizeof(msg), "%s:%s:%s:%s: process %u does not run %s", prov, mod,
+                      fn, pn, (unsigned)want, mod);
             e = -ESRCH;
         } else if (p && !(consumer->app->flags & KAPP_F_PRIV) && consumer->app != p->app) {
-            ksnprintf(msg, sizeof(msg), "%s:%s:%s:entry: failed to grab process %u: permission "
-                      "denied", prov, mod, fn, (unsigned)want);
+            ksnprintf(msg, sizeof(msg), "%s:%s:%s:%s: failed to grab process %u: permission "
+                      "denied", prov, mod, fn, pn, (unsigned)want);
             e = -EPERM;
-        } else if ((addr & 1u) || !in_text(h, addr, 4)) {
-            ksnprintf(msg, sizeof(msg), "%s:%s:%s:entry: %p is not in the text of %s", prov, mod,
-                      fn, (void *)(uintptr_t)addr, mod);
+        } else if ((addr & 1u) || !in_text(h, addr, 4) ||
+                   (ret && (pr->dp_pad > addr || !in_text(h, pr->dp_pad, 2)))) {
+            ksnprintf(msg, sizeof(msg), "%s:%s:%s:%s: %p is not in the text of %s", prov, mod,
+                      fn, pn, (void *)(uintptr_t)addr, mod);
             e = -EINVAL;
-        } else if (same(addr, h, want == DPROBE_PID_TARGET ? 0 : (int32_t)want)) {
-            continue;       // the same function named twice for one process: placed once
+        } else if (same(addr, h, want == DPROBE_PID_TARGET ? 0 : (int32_t)want, ret)) {
+            continue;       // the same probe named twice for one process: placed once
         } else if (other) {
             s->insn = other->insn;
             s->len = other->len;
+            e = ret != arch_pid_is_return(s->insn, s->len);     // (refused below)
         } else if (*(const volatile uint16_t *)(uintptr_t)addr == utrap ||
-                   !arch_pid_decode(addr, &s->insn, &ulen)) {
-            ksnprintf(msg, sizeof(msg), "%s:%s:%s:entry: %s cannot be probed: its first "
-                      "instruction cannot be run out of line", prov, mod, fn, fn);
-            e = -ENOTSUP;
+                   !arch_pid_decode(addr, &s->insn, &ulen) ||
+                   ret != arch_pid_is_return(s->insn, ulen)) {
+            e = 1;
         } else {
             s->len = (uint16_t)ulen;
+        }
+        if (e > 0 && ret) {
+            ksnprintf(msg, sizeof(msg), "%s:%s:%s:%s: %s cannot be probed: %p is not a return "
+                      "the kernel can run", prov, mod, fn, pn, fn, (void *)(uintptr_t)addr);
+            e = -ENOTSUP;
+        } else if (e > 0) {
+            ksnprintf(msg, sizeof(msg), "%s:%s:%s:%s: %s cannot be probed: its first "
+                      "instruction cannot be run out of line", prov, mod, fn, pn, fn);
+            e = -ENOTSUP;
         }
         if (e < 0) {
             kpid_disable();
@@ -112,6 +126,7 @@ int kpid_enable(struct dvm_state *st, const struct proc *consumer, const char **
             return e;
         }
         s->addr = addr;
+        s->func = ret ? pr->dp_pad : 0;
         s->pidx = (uint16_t)k;
         s->pid = want == DPROBE_PID_TARGET ? 0 : (int32_t)want;
         s->app = h;
@@ -151,12 +166,19 @@ bool kpid_fault(struct thread *t)
                     sites[j].pid = t->proc->pid;
         if (s->pid != t->proc->pid)
             continue;
-        // entry: the arguments as the AAPCS passes them, r0-r3 then the caller's stack
+        // entry: the arguments as the AAPCS passes them, r0-r3 then the caller's stack;
+        // return: the return's offset in the function and the value (r0, before the return
+        // runs: the host takes no return that reloads r0)
         uint64_t args[DVM_NARGS] = { 0 };
         for (unsigned a = 0; a < 4; a++)
             args[a] = arch_usdt_reg(t, a);
         uint32_t sp = arch_usdt_reg(t, 13);
-        for (unsigned a = 4; a < DVM_NARGS; a++) {
+        if (s->func) {
+            args[0] = pc - s->func;
+            args[1] = arch_usdt_reg(t, 0);
+            args[2] = args[3] = 0;
+        }
+        for (unsigned a = 4; !s->func && a < DVM_NARGS; a++) {
             uint32_t w = 0, at = sp + 4u * (a - 4u);
             if (proc_can_read(t->proc, at, 4))
                 w = *(const volatile uint32_t *)(uintptr_t)at;

@@ -15,9 +15,10 @@
 #  - a probe that matches nothing, and a site address that is not a site: DTrace-worded
 #    refusals, nothing placed;
 #  - in the same boot, pid$target probes on two of usdtdemo's functions (docs/pid.md), with
-#    gdb-multiarch attached to that QEMU (test/qemu/fbt_gdb.py): each probe fired as often as
-#    gdb's breakpoint on the function's first instruction was hit while the probes were
-#    placed, and the first call's arguments D printed are gdb's `info args`.
+#    gdb-multiarch attached to that QEMU (test/qemu/fbt_gdb.py): each entry probe fired as
+#    often as gdb's breakpoint on the function's first instruction was hit while the probes
+#    were placed, and so did each return probe; the first call's arguments D printed are
+#    gdb's `info args`, its return value gdb's `finish`, and the return's offset objdump's.
 #   test/qemu/test_usdt.sh BUILD_DIR HOST_DIR     (BOARD in the environment)
 set -u
 B=$(cd "$1" && pwd); H=$(cd "$2" && pwd)
@@ -32,7 +33,7 @@ tmp=$(mktemp -d)
 trap 'kill $qpid 2>/dev/null; [ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXIT
 qpid=
 cross=arm-none-eabi-
-echo "1..13"
+echo "1..15"
 
 # 1-3: three listings of the same notes
 dec() { while read -r p nm a; do printf '%s %s %d\n' "$p" "$nm" "$a"; done | sort; }
@@ -78,6 +79,9 @@ D
 pidfuncs="step_plain spread"
 cat > "$tmp/pid.d" <<'D'
 pid$target::step_plain:entry, pid$target::spread:entry { @p[probefunc] = count(); }
+pid$target::step_plain:return, pid$target::spread:return { @p[strjoin(probefunc, "-return")] = count(); }
+pid$target::step_plain:return /!r_step_plain++/ { printf("RET step_plain 1 %d %d\n", (int)arg1, arg0); }
+pid$target::spread:return /!r_spread++/ { printf("RET spread 1 %d %d\n", (int)arg1, arg0); }
 pid$target::step_plain:entry /!a_step_plain++/ { printf("ARGS step_plain 1 %d %d\n", arg0, arg1); }
 pid$target::spread:entry /!a_spread++/ {
     printf("ARGS spread 1 %d %d %d %d %d\n", (int)arg0, (int)arg1, (int)arg2, (int)arg3, (int)arg4); }
@@ -110,7 +114,7 @@ ok $rc "usdtdemo ran under dtrace with its USDT probes enabled and exited 0"
 line=$(grep -o 'usdtdemo: passed step [0-9]* third [0-9]* done [0-9]*, acc [0-9]*' "$tmp/live")
 read -r ps pt pd acc < <(echo "$line" | sed -E 's/.*step ([0-9]+) third ([0-9]+) done ([0-9]+), acc ([0-9]+)/\1 \2 \3 \4/')
 con_of dtrace < "$tmp/live" | grep '^@@' > "$tmp/board"
-con_of dtrace < "$tmp/live" | grep -E '^(COUNT|ARGS) ' > "$tmp/pid.out"
+con_of dtrace < "$tmp/live" | grep -E '^(COUNT|ARGS|RET) ' > "$tmp/pid.out"
 v() { awk -v k="$1" '$1 == "@@N" && $2 == k { print $3 }' "$tmp/board"; }
 echo "# program: step $ps third $pt done $pd acc $acc; D: step $(v step) third $(v third) done $(v done)"
 check "each probe fired as often as the program passed its site (step $ps, third $pt, done $pd)" \
@@ -178,6 +182,14 @@ for f in $pidfuncs; do
     [ -n "$g" ] && [ "${d:-0}" = "$g" ] && [ "$g" -gt 0 ] || bad=1
 done
 ok $bad "pid\$target::F:entry fired as often as gdb's breakpoint on F was hit (D/gdb:$counts)"
+bad=0 counts=""
+for f in $pidfuncs; do
+    d=$(awk -v f="$f-return" '$1 == "COUNT" && $2 == f { print $3 }' "$tmp/pid.out")
+    g=$(awk -v f="$f" '$1 == "COUNT" && $2 == f { print $3 }' "$tmp/gdb.out" 2>/dev/null)
+    counts="$counts $f ${d:-0}/${g:-?}"
+    [ -n "$g" ] && [ "${d:-0}" = "$g" ] || bad=1
+done
+ok $bad "pid\$target::F:return fired once a call too (returns/gdb's hits:$counts)"
 [ $bad = 0 ] || tail -5 "$tmp/gdb.log" | sed 's/^/# gdb: /'
 python3 - "$tmp/pid.out" "$tmp/gdb.out" "$pidfuncs" > "$tmp/pidcmp" <<'PY'
 import sys
@@ -208,3 +220,18 @@ sed -n '/^#/p' "$tmp/pidcmp"
 read -r _ nvals _ nbad < <(grep '^VALUES' "$tmp/pidcmp")
 check "the first call's entry arguments D printed equal gdb's info args ($nvals values, spread's fifth from the stack)" \
     '[ "${nbad:-1}" = 0 ] && [ "${nvals:-0}" = 7 ]'
+# the return: arg1 against gdb's finish, arg0 against the offset of the function's return
+# instruction in objdump's disassembly (each function has one)
+rets=""
+bad=0
+for f in $pidfuncs; do
+    read -r dv doff < <(awk -v f="$f" '$1 == "RET" && $2 == f { print $4, $5 }' "$tmp/pid.out")
+    gv=$(awk -v f="$f" '$1 == "RET" && $2 == f { print $4 }' "$tmp/gdb.out" 2>/dev/null)
+    start=$(${cross}nm "$prog" | awk -v f="$f" '$3 == f { print $1 }')
+    at=$(${cross}objdump -d "$prog" | awk -v f="<$f>:" '$2 == f { on = 1; next } on && /^$/ { exit }
+        on && ($3 == "bx" && $4 == "lr" || $3 ~ /^(pop|ldmia)/ && /pc}/) { sub(":", "", $1); print $1 }')
+    off=$(( 0x${at:-0} - (0x${start:-0} & ~1) ))
+    rets="$rets $f $dv/$gv at +$doff/+$off"
+    [ -n "$gv" ] && [ "$dv" = "$gv" ] && [ "$doff" = "$off" ] && [ -n "$at" ] || bad=1
+done
+ok $bad "the first return's arg1 is gdb's finish value, its arg0 the return's offset in objdump (D/oracle:$rets)"

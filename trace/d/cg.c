@@ -3105,7 +3105,8 @@ static void fbt_unprobeable(struct cg *g, const char *const f[4], int line)
 /* pid_desc: a description whose provider is pid<PID> or pid$target (after d_target_text,
  * pid__dtrace_target) names functions of the programs' ELF files (--elf): one probe per
  * function the module and function fields match, its address and process in dp_period
- * (d/dprobes.h). Returns 0 when the provider is not pid's. Only :entry is placed. */
+ * (d/dprobes.h); :return one per return instruction, the function's start in dp_pad.
+ * Returns 0 when the provider is not pid's. */
 static int pid_desc(struct cg *g, const char *const f[4], const char *desc, unsigned clause,
                     int line)
 {
@@ -3127,20 +3128,35 @@ static int pid_desc(struct cg *g, const char *const f[4], const char *desc, unsi
                           "no such process id", desc);
         }
     }
-    if (dprobe_glob(f[3], "return") && !dprobe_glob(f[3], "entry"))
-        dcc_error(g->cc, line, "D_PDESC_ZERO", "probe description %s: pid return probes are "
-                  "not placed on this system (docs/pid.md)", desc);
+    int glob = 0;
+    for (const char *q = desc; *q; q++)
+        if (*q == '*' || *q == '?' || *q == '[')
+            glob = 1;
     unsigned hits = 0;
     for (unsigned k = 0; k < dprobe_pid_count(); k++) {
         const struct dprobe_pidfn *fn = dprobe_pid_fn(k);
-        if (!dprobe_glob(f[1], fn->mod) || !dprobe_glob(f[2], fn->func) ||
-            !dprobe_glob(f[3], "entry"))
+        if (!dprobe_glob(f[1], fn->mod) || !dprobe_glob(f[2], fn->func))
             continue;
-        struct dprobe_desc d = { pid == DPROBE_PID_TARGET ? "pid" : p, fn->mod, fn->func,
-                                 "entry" };
-        ecb_add(g, probe_add(g, DPROBE_PID_BASE + 2u * k, &d, fn->addr | pid << 32, 0, line),
-                clause, line);
-        hits++;
+        const char *prov = pid == DPROBE_PID_TARGET ? "pid" : p;
+        if (dprobe_glob(f[3], "entry")) {
+            struct dprobe_desc d = { prov, fn->mod, fn->func, "entry" };
+            ecb_add(g, probe_add(g, DPROBE_PID_BASE + 2u * k, &d, fn->addr | pid << 32, 0, line),
+                    clause, line);
+            hits++;
+        }
+        if (!dprobe_glob(f[3], "return"))
+            continue;
+        if (fn->ret_why && !glob)
+            dcc_error(g->cc, line, "D_PDESC_ZERO", "%s:%s:%s:return: %s cannot be probed: %s",
+                      f[0], fn->mod, fn->func, fn->func, fn->ret_why);
+        struct dprobe_desc d = { prov, fn->mod, fn->func, "return" };
+        for (unsigned j = 0; j < fn->nrets; j++) {  /* one probe entry per return */
+            unsigned at = probe_add(g, DPROBE_PID_BASE + 2u * k + 1u, &d,
+                                    fn->rets[j] | pid << 32, 0, line);
+            g->probes[at].dp_pad = fn->addr;
+            ecb_add(g, at, clause, line);
+            hits++;
+        }
     }
     if (!hits && !g->cc->zdefs)
         dcc_error(g->cc, line, "D_PDESC_ZERO", "probe description %s does not match any probes",

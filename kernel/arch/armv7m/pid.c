@@ -6,13 +6,16 @@
 // stack, r4-r11 where kentry saved them, sp the frame's top) rather than out of line: a slot
 // the thread could execute would have to be in its own memory, and a program's text is
 // shared and read-only to it. The decoder takes the instructions GCC opens a Thumb function
-// with, each a whole instruction whose effects are registers and the stack:
+// with and return by, each a whole instruction whose effects are registers and the stack:
 //   push {rlist[, lr]} (16-bit), push.w = stmdb sp!, {rlist} (no sp, no pc),
-//   sub sp, sp, #imm7*4, ldr rt, [pc, #imm8*4], mov rd, rm (neither sp nor pc), nop.
-// What writes the stack (push, sub sp) moves sp down; the hardware's frame then lies below
-// the new sp, so it is moved down too (8-aligned, xPSR bit 9 saying whether a word pads it,
-// as the hardware would have stacked it) and the saved psp names it: the exception return
-// pops it and the thread runs on with sp where the instruction left it. Every store is
+//   sub sp, sp, #imm7*4, ldr rt, [pc, #imm8*4], mov rd, rm (neither sp nor pc), nop;
+//   bx lr, mov pc, lr, pop {rlist, pc}, pop.w = ldmia sp!, {rlist, pc} (no sp, no lr),
+//   ldr pc, [sp], #4 (a return to Arm state, bit 0 of the address clear, stays the thread's
+//   fault, as it would have been).
+// What moves sp (push, sub sp, pop) moves the hardware's frame with it, to just below the new
+// sp (8-aligned, xPSR bit 9 saying whether a word pads it, as the hardware would have stacked
+// it), and the saved psp names it: the exception return pops it and the thread runs on with
+// sp where the instruction left it. Every store is
 // checked with proc_can_write first, so a thread whose stack cannot take it keeps its fault,
 // as the instruction itself would have faulted.
 #include <kernel/kpid.h>
@@ -32,17 +35,30 @@ static unsigned popcount16(uint32_t v)
     return (unsigned)__builtin_popcount(v & 0xffffu);
 }
 
+bool arch_pid_is_return(uint32_t insn, unsigned len)
+{
+    uint32_t hw1 = insn & 0xffffu, hw2 = insn >> 16;
+    if (len == 4)
+        return (hw1 == 0xe8bdu && (hw2 & 0x8000u)) || insn == 0xfb04f85du;
+    return hw1 == 0x4770u || hw1 == 0x46f7u || (hw1 & 0xff00u) == 0xbd00u;
+}
+
 bool arch_pid_decode(uintptr_t addr, uint32_t *insn, unsigned *len)
 {
     uint32_t hw1 = *(const volatile uint16_t *)addr;
-    if ((hw1 & 0xf800u) >= 0xe800u) {   // a 32-bit encoding: only push.w
+    if ((hw1 & 0xf800u) >= 0xe800u) {   // 32-bit: push.w, pop.w {..., pc}, ldr pc, [sp], #4
         uint32_t hw2 = *(const volatile uint16_t *)(addr + 2);
         *insn = hw1 | hw2 << 16;
         *len = 4;
-        return hw1 == 0xe92du && !(hw2 & 0xa000u) && popcount16(hw2) >= 2;
+        if (hw1 == 0xe8bdu)
+            return (hw2 & 0xe000u) == 0x8000u && popcount16(hw2) >= 2;
+        return (hw1 == 0xe92du && !(hw2 & 0xa000u) && popcount16(hw2) >= 2) ||
+               *insn == 0xfb04f85du;
     }
     *insn = hw1;
     *len = 2;
+    if (arch_pid_is_return(hw1, 2))                 // bx lr, mov pc, lr, pop {..., pc}
+        return true;
     if ((hw1 & 0xfe00u) == 0xb400u)                 // push {rlist[, lr]}
         return (hw1 & 0x1ffu) != 0;
     if ((hw1 & 0xff80u) == 0xb080u || (hw1 & 0xf800u) == 0x4800u || hw1 == 0xbf00u)
@@ -72,21 +88,46 @@ static void set_reg(struct thread *t, unsigned n, uint32_t v)
         f[5] = v;
 }
 
-// Stores n words (vals) at sp - 4n, and moves the thread's frame below them: sp becomes
-// sp - 4n - down. False, nothing written, when the thread may not write there.
-static bool push_words(struct thread *t, const uint32_t *vals, unsigned n, uint32_t down)
+// Makes the thread's sp nsp: stores n words (vals) at nsp (a push's), and moves the thread's
+// frame just below nsp (8-aligned, as the hardware stacks it). False, nothing written, when
+// the thread may not write there.
+static bool set_sp(struct thread *t, uint32_t nsp, const uint32_t *vals, unsigned n)
 {
-    uint32_t sp = arch_usdt_reg(t, 13), nsp = sp - 4u * n - down;
-    uint32_t f = (nsp - 32u) & ~7u;             // the new frame, 8-aligned below nsp
+    uint32_t sp = arch_usdt_reg(t, 13), top = nsp > sp ? nsp : sp;
+    uint32_t f = (nsp - 32u) & ~7u;
     uint32_t fr[8];
-    if (nsp > sp || f > nsp || !proc_can_write(t->proc, f, sp - f))
+    if (f > nsp || nsp + 4u * n < nsp || nsp + 4u * n > top ||
+        !proc_can_write(t->proc, f, top - f))
         return false;
     kmemcpy(fr, frame(t), sizeof(fr));          // (the stores may overlap the old frame)
     for (unsigned i = 0; i < n; i++)
-        *(volatile uint32_t *)(uintptr_t)(nsp + down + 4u * i) = vals[i];
+        *(volatile uint32_t *)(uintptr_t)(nsp + 4u * i) = vals[i];
     fr[7] = (fr[7] & ~(1u << 9)) | (f + 32u != nsp ? 1u << 9 : 0u);
     kmemcpy((void *)(uintptr_t)f, fr, sizeof(fr));
     t->ctx.psp = f;
+    return true;
+}
+
+// A return that loads registers (list: bit r for register r, bit 15 the pc) from sp upwards
+// and sp past them; false when the thread may not read them or the pc is not Thumb code.
+static bool pop_words(struct thread *t, uint32_t list)
+{
+    uint32_t sp = arch_usdt_reg(t, 13), vals[16];
+    unsigned n = 0;
+    if (!proc_can_read(t->proc, sp, 4u * (unsigned)__builtin_popcount(list)))
+        return false;
+    for (unsigned r = 0; r < 16; r++)
+        if (list & (1u << r)) {
+            vals[n] = *(const volatile uint32_t *)(uintptr_t)(sp + 4u * n);
+            n++;
+        }
+    if (!(vals[n - 1] & 1u) || !set_sp(t, sp + 4u * n, vals, 0))
+        return false;
+    n = 0;
+    for (unsigned r = 0; r < 15; r++)
+        if (list & (1u << r))
+            set_reg(t, r, vals[n++]);
+    arch_usdt_resume(t, vals[n] & ~1u);
     return true;
 }
 
@@ -94,15 +135,29 @@ bool arch_pid_emulate(struct thread *t, uint32_t pc, uint32_t insn, unsigned len
 {
     uint32_t hw1 = insn & 0xffffu, vals[16] = { 0 };
     unsigned n = 0;
+    uint32_t sp = arch_usdt_reg(t, 13);
+    if (insn == 0xfb04f85du)                        // ldr pc, [sp], #4
+        return pop_words(t, 1u << 15);
+    if (len == 4 && hw1 == 0xe8bdu)                 // pop.w {..., pc}
+        return pop_words(t, insn >> 16);
+    if ((hw1 & 0xff00u) == 0xbd00u)                 // pop {..., pc}
+        return pop_words(t, (hw1 & 0xffu) | 1u << 15);
+    if (hw1 == 0x4770u || hw1 == 0x46f7u) {         // bx lr, mov pc, lr
+        uint32_t lr = arch_usdt_reg(t, 14);
+        if (!(lr & 1u))
+            return false;                           // (bx to ARM state: the thread's fault)
+        arch_usdt_resume(t, lr & ~1u);
+        return true;
+    }
     if (len == 4 || (hw1 & 0xfe00u) == 0xb400u) {  // push / push.w: lowest register lowest
         uint32_t list = len == 4 ? insn >> 16 : (hw1 & 0xffu) | ((hw1 & 0x100u) << 6);
         for (unsigned r = 0; r < 15; r++)
             if (list & (1u << r))
                 vals[n++] = arch_usdt_reg(t, r);
-        if (!push_words(t, vals, n, 0))
+        if (!set_sp(t, sp - 4u * n, vals, n))
             return false;
     } else if ((hw1 & 0xff80u) == 0xb080u) {        // sub sp, sp, #imm7*4
-        if (!push_words(t, vals, 0, (hw1 & 0x7fu) * 4u))
+        if (!set_sp(t, sp - (hw1 & 0x7fu) * 4u, vals, 0))
             return false;
     } else if ((hw1 & 0xf800u) == 0x4800u) {        // ldr rt, [pc, #imm8*4]
         uint32_t at = ((pc + 4u) & ~3u) + (hw1 & 0xffu) * 4u;

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-// pid probes (docs/pid.md): pid<PID>:<program>:<function>:entry on a program's own function.
+// pid probes (docs/pid.md): pid<PID>:<program>:<function>:entry and :return on a program's
+// own function (a return probe's site is each return instruction the host found).
 // While a D program enables one, the function's first instruction holds the architecture's
 // pid trap; a thread that reaches it takes the trap as its fault, which fires the probe when
 // the thread is the probe's process and then runs the displaced instruction in the kernel, by
@@ -47,6 +48,8 @@ uint16_t arch_pid_trap(void);
 // Decodes the instruction at addr (in a program's text, readable by the kernel): true when
 // it is one the kernel can run out of line (*insn its encoding, *len its bytes).
 bool arch_pid_decode(uintptr_t addr, uint32_t *insn, unsigned *len);
+// True when insn (len bytes) is a return arch_pid_decode accepts (a :return site's).
+bool arch_pid_is_return(uint32_t insn, unsigned len);
 // Runs the displaced instruction insn (len bytes, at pc) for the trapped thread t, and
 // resumes t after it; false when it cannot (a store outside t's memory): t's fault stands.
 bool arch_pid_emulate(struct thread *t, uint32_t pc, uint32_t insn, unsigned len);
