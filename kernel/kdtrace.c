@@ -515,6 +515,7 @@ void kdt_proc_gone(struct proc *p)
 {
     if (block && consumer == p)
         unload();
+    kpid_proc_gone(p);      // the pid probes on p come off its program's text
 }
 
 static uint32_t align8(uint32_t v)

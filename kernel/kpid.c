@@ -148,6 +148,26 @@ void kpid_disable(void)
     kpid_stats.placed = 0;
 }
 
+void kpid_proc_gone(const struct proc *p)
+{
+    unsigned keep = 0;
+    for (unsigned i = 0; i < nsites; i++) {
+        struct site s = sites[i];
+        if (s.pid != p->pid) {
+            sites[keep++] = s;
+            continue;
+        }
+        bool still = false;     // another process's probe at the same instruction
+        for (unsigned j = 0; j < nsites; j++)
+            if (j != i && sites[j].addr == s.addr && sites[j].pid != p->pid)
+                still = true;
+        if (!still && *(const volatile uint16_t *)(uintptr_t)s.addr == arch_pid_trap())
+            arch_usdt_write(s.addr, (uint16_t)s.insn);
+    }
+    nsites = keep;
+    kpid_stats.placed = keep;
+}
+
 bool kpid_fault(struct thread *t)
 {
     uint32_t pc;

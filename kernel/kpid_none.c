@@ -24,6 +24,11 @@ void kpid_disable(void)
 {
 }
 
+void kpid_proc_gone(const struct proc *p)
+{
+    (void)p;
+}
+
 bool kpid_fault(struct thread *t)
 {
     (void)t;

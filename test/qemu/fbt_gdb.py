@@ -8,7 +8,8 @@
 # to FBT_OUT. FBT_FUNCS: "name:address ..." (addresses from nm: clones have dotted names).
 # FBT_WINDOW: the functions that place and remove the probes, "kfbt_enable kfbt_disable" by
 # default (test/qemu/test_usdt.sh counts a program's functions under its pid probes:
-# "kpid_enable kpid_disable").
+# "kpid_enable kpid_disable"). FBT_TEXT: "address:length ..." of code to read when the window
+# closes, written as TEXT address hex (what the probed functions' text holds then).
 import os
 import gdb
 
@@ -50,6 +51,10 @@ class Window(gdb.Breakpoint):
         if not self.opens and state["open"]:
             state["open"] = False
             state["done"] = True
+            for w in os.environ.get("FBT_TEXT", "").split():
+                a, n = (int(x, 0) for x in w.split(":"))
+                mem = gdb.selected_inferior().read_memory(a, n)
+                out.write("TEXT %#x %s\n" % (a, bytes(mem).hex()))
         return False
 
 

@@ -18,7 +18,11 @@
 #    gdb-multiarch attached to that QEMU (test/qemu/fbt_gdb.py): each entry probe fired as
 #    often as gdb's breakpoint on the function's first instruction was hit while the probes
 #    were placed, and so did each return probe; the first call's arguments D printed are
-#    gdb's `info args`, its return value gdb's `finish`, and the return's offset objdump's.
+#    gdb's `info args`, its return value gdb's `finish`, and the return's offset objdump's;
+#    when the D program stops, after usdtdemo exited, the functions' text is the ELF file's
+#    again (their probes came off with the process: gdb reads both);
+#  - pid probes the host refuses in DTrace's words: a function that does not exist, an entry
+#    the kernel cannot displace, a return it cannot run.
 #   test/qemu/test_usdt.sh BUILD_DIR HOST_DIR     (BOARD in the environment)
 set -u
 B=$(cd "$1" && pwd); H=$(cd "$2" && pwd)
@@ -33,7 +37,7 @@ tmp=$(mktemp -d)
 trap 'kill $qpid 2>/dev/null; [ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXIT
 qpid=
 cross=arm-none-eabi-
-echo "1..15"
+echo "1..19"
 
 # 1-3: three listings of the same notes
 dec() { while read -r p nm a; do printf '%s %s %d\n' "$p" "$nm" "$a"; done | sort; }
@@ -90,10 +94,11 @@ D
 cat "$tmp/usdt.d" "$tmp/pid.d" > "$tmp/both.d"
 "$H/dcompile" --elf "$prog" -T usdtdemo -s "$tmp/both.d" -o "$tmp/usdt.dobj" 2> "$tmp/dcompile.err" ||
     sed 's/^/# /' "$tmp/dcompile.err"
-addrs=""
+addrs="" texts=""
 for f in $pidfuncs; do
-    a=$(${cross}nm "$prog" | awk -v f="$f" '$3 == f && $2 ~ /[tT]/ { print $1; exit }')
+    read -r a sz < <(${cross}nm -S "$prog" | awk -v f="$f" '$4 == f && $3 ~ /[tT]/ { print $1, $2; exit }')
     addrs="$addrs $f:0x$(printf '%x' $((0x$a & ~1)))"
+    texts="$texts 0x$(printf '%x' $((0x$a & ~1))):$((0x$sz))"
 done
 port=$((20000 + $$ % 20000))
 (cd "$tmp" && QEMU_ARGS="dtrace -c appinit $tmp/usdt.dobj ;; appinit usdtdemo ;; tracelogger -d1 -f $tmp/run.kev" QEMU_ICOUNT=1 \
@@ -103,7 +108,7 @@ for _ in $(seq 50); do # until QEMU listens
     (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null && break
     sleep 0.1
 done
-FBT_WINDOW="kpid_enable kpid_disable" FBT_FUNCS=$addrs FBT_OUT=$tmp/gdb.out timeout 300 \
+FBT_WINDOW="kpid_enable kpid_disable" FBT_TEXT=$texts FBT_FUNCS=$addrs FBT_OUT=$tmp/gdb.out timeout 300 \
     gdb-multiarch -batch -nx -ex "file $img" -ex "add-symbol-file $prog" \
     -ex "target remote 127.0.0.1:$port" -ex "source $here/test/qemu/fbt_gdb.py" > "$tmp/gdb.log" 2>&1
 wait $qpid
@@ -235,3 +240,27 @@ for f in $pidfuncs; do
     [ -n "$gv" ] && [ "$dv" = "$gv" ] && [ "$doff" = "$off" ] && [ -n "$at" ] || bad=1
 done
 ok $bad "the first return's arg1 is gdb's finish value, its arg0 the return's offset in objdump (D/oracle:$rets)"
+
+# 16: the probed functions' text when the D program stops (usdtdemo has exited): the ELF
+# file's bytes, as gdb reads them from the file
+bad=0 nt=0
+for w in $texts; do
+    a=${w%%:*} len=${w##*:}
+    live=$(awk -v a="$(printf '%#x' $a)" '$1 == "TEXT" && $2 == a { print $3 }' "$tmp/gdb.out" 2>/dev/null)
+    file=$(gdb-multiarch -batch -nx "$prog" -ex "python print(bytes(gdb.selected_inferior().read_memory($a, $len)).hex())" 2>/dev/null | tail -1)
+    nt=$((nt + 1))
+    [ -n "$live" ] && [ "$live" = "$file" ] || { bad=1; echo "# $a: text $live, ELF $file"; }
+done
+ok $bad "after usdtdemo exited, its $nt probed functions' text is the ELF file's again (no trap left)"
+
+# 17-19: what the host refuses, in DTrace's words, before anything reaches the board
+refuse() {     # refuse DESCRIPTION EXPECTED-TEXT
+    "$H/dcompile" --elf "$prog" -T usdtdemo -n "$1 { @ = count(); }" -o "$tmp/r.dobj" > "$tmp/refuse" 2>&1
+    grep -qF "$2" "$tmp/refuse" || { sed 's/^/# /' "$tmp/refuse"; return 1; }
+}
+refuse 'pid$target::nosuch:entry' 'probe description pid$target::nosuch:entry does not match any probes'
+ok $? "a pid probe on a function usdtdemo does not have: 'does not match any probes'"
+refuse 'pid$target::ProcExit:entry' 'pid$target:usdtdemo:ProcExit:entry: ProcExit cannot be probed: its first instruction cannot be run out of line'
+ok $? "an entry whose first instruction the kernel cannot displace (ProcExit's movs): 'cannot be probed'"
+refuse 'pid$target::__i_vfprintf:return' 'pid$target:usdtdemo:__i_vfprintf:return: __i_vfprintf cannot be probed: it can leave by a tail call or an indirect jump'
+ok $? "a return the kernel cannot run alone (__i_vfprintf leaves by an indirect jump too): 'cannot be probed'"

@@ -6,6 +6,7 @@
 // really is, as gdb does for a prelinked file (here always the same).
 #include "tool_usdt.h"
 #include "../fbtgen/fbtgen.h"
+#include <d/dpid_thumb.h>
 #include <d/dprobes.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -87,6 +88,10 @@ static void find_returns(Elf *e, struct dprobe_pidfn *fn, uint32_t size, const u
         unsigned hw1 = text[off] | (unsigned)text[off + 1] << 8;
         unsigned hw2 = in.len == 4 ? (text[off + 2] | (unsigned)text[off + 3] << 8) : 0;
         if (in.cls == I_RET) {
+            if (!dpid_thumb_is_return(hw1, hw2)) {
+                fn->ret_why = "a return the kernel cannot run";
+                break;
+            }
             if (cond) {
                 fn->ret_why = "it returns conditionally (in an IT block)";
                 break;
@@ -165,7 +170,13 @@ static int load_functions(const char *tool, const char *path, Elf *e, const char
             fns[nfns].func = strdup(name);
             fns[nfns].addr = (uint32_t)(s.st_value & ~(uint64_t)1);
             fns[nfns].nrets = 0;
+            fns[nfns].entry_why = NULL;
             fns[nfns].ret_why = "the return probes of this architecture are not placed";
+            uint8_t first[4] = { 0 };
+            if (thumb && (read_code(e, fns[nfns].addr, first, s.st_size >= 4 ? 4 : 2) < 0 ||
+                          !dpid_thumb_can_run(first[0] | (unsigned)first[1] << 8,
+                                              first[2] | (unsigned)first[3] << 8)))
+                fns[nfns].entry_why = "its first instruction cannot be run out of line";
             if (thumb && data_at && code_at)
                 find_returns(e, &fns[nfns], (uint32_t)s.st_size, data_at, code_at,
                              nd > nc ? nd : nc);

@@ -3128,6 +3128,7 @@ static int pid_desc(struct cg *g, const char *const f[4], const char *desc, unsi
                           "no such process id", desc);
         }
     }
+    const char *shown = pid == DPROBE_PID_TARGET ? "pid$target" : p;   /* in messages */
     int glob = 0;
     for (const char *q = desc; *q; q++)
         if (*q == '*' || *q == '?' || *q == '[')
@@ -3138,7 +3139,10 @@ static int pid_desc(struct cg *g, const char *const f[4], const char *desc, unsi
         if (!dprobe_glob(f[1], fn->mod) || !dprobe_glob(f[2], fn->func))
             continue;
         const char *prov = pid == DPROBE_PID_TARGET ? "pid" : p;
-        if (dprobe_glob(f[3], "entry")) {
+        if (dprobe_glob(f[3], "entry") && fn->entry_why && !glob)
+            dcc_error(g->cc, line, "D_PDESC_ZERO", "%s:%s:%s:entry: %s cannot be probed: %s",
+                      shown, fn->mod, fn->func, fn->func, fn->entry_why);
+        if (dprobe_glob(f[3], "entry") && !fn->entry_why) {
             struct dprobe_desc d = { prov, fn->mod, fn->func, "entry" };
             ecb_add(g, probe_add(g, DPROBE_PID_BASE + 2u * k, &d, fn->addr | pid << 32, 0, line),
                     clause, line);
@@ -3148,7 +3152,7 @@ static int pid_desc(struct cg *g, const char *const f[4], const char *desc, unsi
             continue;
         if (fn->ret_why && !glob)
             dcc_error(g->cc, line, "D_PDESC_ZERO", "%s:%s:%s:return: %s cannot be probed: %s",
-                      f[0], fn->mod, fn->func, fn->func, fn->ret_why);
+                      shown, fn->mod, fn->func, fn->func, fn->ret_why);
         struct dprobe_desc d = { prov, fn->mod, fn->func, "return" };
         for (unsigned j = 0; j < fn->nrets; j++) {  /* one probe entry per return */
             unsigned at = probe_add(g, DPROBE_PID_BASE + 2u * k + 1u, &d,
@@ -3159,8 +3163,8 @@ static int pid_desc(struct cg *g, const char *const f[4], const char *desc, unsi
         }
     }
     if (!hits && !g->cc->zdefs)
-        dcc_error(g->cc, line, "D_PDESC_ZERO", "probe description %s does not match any probes",
-                  desc);
+        dcc_error(g->cc, line, "D_PDESC_ZERO", "probe description %s:%s:%s:%s does not match "
+                  "any probes", shown, f[1], f[2], f[3]);
     return 1;
 }
 

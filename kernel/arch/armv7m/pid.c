@@ -5,13 +5,9 @@
 // the thread's registers (r0-r3, r12, lr, pc and xPSR in the frame the hardware pushed on its
 // stack, r4-r11 where kentry saved them, sp the frame's top) rather than out of line: a slot
 // the thread could execute would have to be in its own memory, and a program's text is
-// shared and read-only to it. The decoder takes the instructions GCC opens a Thumb function
-// with and return by, each a whole instruction whose effects are registers and the stack:
-//   push {rlist[, lr]} (16-bit), push.w = stmdb sp!, {rlist} (no sp, no pc),
-//   sub sp, sp, #imm7*4, ldr rt, [pc, #imm8*4], mov rd, rm (neither sp nor pc), nop;
-//   bx lr, mov pc, lr, pop {rlist, pc}, pop.w = ldmia sp!, {rlist, pc} (no sp, no lr),
-//   ldr pc, [sp], #4 (a return to Arm state, bit 0 of the address clear, stays the thread's
-//   fault, as it would have been).
+// shared and read-only to it. The instructions are the ones GCC opens a Thumb function with
+// and returns by (d/dpid_thumb.h, which the host tools read too); a return to Arm state (bit 0
+// of the address clear) stays the thread's fault, as it would have been.
 // What moves sp (push, sub sp, pop) moves the hardware's frame with it, to just below the new
 // sp (8-aligned, xPSR bit 9 saying whether a word pads it, as the hardware would have stacked
 // it), and the saved psp names it: the exception return pops it and the thread runs on with
@@ -22,6 +18,7 @@
 #include <kernel/kusdt.h>
 #include <kernel/proc.h>
 #include <kernel/thread.h>
+#include <d/dpid_thumb.h>
 
 #define PID_UDF 0xdefdu         // udf #0xfd
 
@@ -30,44 +27,20 @@ uint16_t arch_pid_trap(void)
     return PID_UDF;
 }
 
-static unsigned popcount16(uint32_t v)
-{
-    return (unsigned)__builtin_popcount(v & 0xffffu);
-}
-
 bool arch_pid_is_return(uint32_t insn, unsigned len)
 {
-    uint32_t hw1 = insn & 0xffffu, hw2 = insn >> 16;
-    if (len == 4)
-        return (hw1 == 0xe8bdu && (hw2 & 0x8000u)) || insn == 0xfb04f85du;
-    return hw1 == 0x4770u || hw1 == 0x46f7u || (hw1 & 0xff00u) == 0xbd00u;
+    uint32_t hw1 = insn & 0xffffu;
+    return dpid_thumb_len(hw1) == len && dpid_thumb_is_return(hw1, insn >> 16);
 }
 
 bool arch_pid_decode(uintptr_t addr, uint32_t *insn, unsigned *len)
 {
-    uint32_t hw1 = *(const volatile uint16_t *)addr;
-    if ((hw1 & 0xf800u) >= 0xe800u) {   // 32-bit: push.w, pop.w {..., pc}, ldr pc, [sp], #4
-        uint32_t hw2 = *(const volatile uint16_t *)(addr + 2);
-        *insn = hw1 | hw2 << 16;
-        *len = 4;
-        if (hw1 == 0xe8bdu)
-            return (hw2 & 0xe000u) == 0x8000u && popcount16(hw2) >= 2;
-        return (hw1 == 0xe92du && !(hw2 & 0xa000u) && popcount16(hw2) >= 2) ||
-               *insn == 0xfb04f85du;
-    }
-    *insn = hw1;
-    *len = 2;
-    if (arch_pid_is_return(hw1, 2))                 // bx lr, mov pc, lr, pop {..., pc}
-        return true;
-    if ((hw1 & 0xfe00u) == 0xb400u)                 // push {rlist[, lr]}
-        return (hw1 & 0x1ffu) != 0;
-    if ((hw1 & 0xff80u) == 0xb080u || (hw1 & 0xf800u) == 0x4800u || hw1 == 0xbf00u)
-        return true;                                // sub sp, #imm; ldr rt, [pc, #imm]; nop
-    if ((hw1 & 0xff00u) == 0x4600u) {               // mov rd, rm
-        unsigned rd = (hw1 & 7u) | ((hw1 >> 4) & 8u), rm = (hw1 >> 3) & 15u;
-        return rd != 13 && rd != 15 && rm != 13 && rm != 15;
-    }
-    return false;
+    uint32_t hw1 = *(const volatile uint16_t *)addr, hw2 = 0;
+    *len = dpid_thumb_len(hw1);
+    if (*len == 4)
+        hw2 = *(const volatile uint16_t *)(addr + 2);
+    *insn = hw1 | hw2 << 16;
+    return dpid_thumb_can_run(hw1, hw2);
 }
 
 static uint32_t *frame(const struct thread *t)
@@ -136,7 +109,7 @@ bool arch_pid_emulate(struct thread *t, uint32_t pc, uint32_t insn, unsigned len
     uint32_t hw1 = insn & 0xffffu, vals[16] = { 0 };
     unsigned n = 0;
     uint32_t sp = arch_usdt_reg(t, 13);
-    if (insn == 0xfb04f85du)                        // ldr pc, [sp], #4
+    if (insn == DPID_THUMB_LDR_PC_SP)               // ldr pc, [sp], #4
         return pop_words(t, 1u << 15);
     if (len == 4 && hw1 == 0xe8bdu)                 // pop.w {..., pc}
         return pop_words(t, insn >> 16);

@@ -33,6 +33,10 @@ struct proc;
 int kpid_enable(struct dvm_state *st, const struct proc *consumer, const char **why);
 // Removes every pid probe (nothing if none is placed).
 void kpid_disable(void);
+// Process p is ending: the probes on it come off (its sites freed, the text given back its
+// instructions where no other process's probe is placed), so nothing of them is left for the
+// next process of its program.
+void kpid_proc_gone(const struct proc *p);
 // From the thread-fault path: true when thread t's fault was a placed pid site's trap (its
 // probe fired if t is the probe's process, the displaced instruction run, the thread resumed
 // after it), false for any other fault.

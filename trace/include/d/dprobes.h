@@ -106,6 +106,7 @@ const struct dprobe_usdt *dprobe_usdt_site(uint32_t id);
 struct dprobe_pidfn {
     const char *mod, *func;
     uint32_t addr;      /* its first instruction (a Thumb function's value without bit 0) */
+    const char *entry_why;           /* NULL, or why :entry cannot be probed */
     uint32_t rets[DPROBE_PID_RETS];  /* its return instructions */
     unsigned nrets;
     const char *ret_why;             /* NULL, or why :return cannot be probed */
