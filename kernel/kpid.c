@@ -6,6 +6,7 @@
 #include <kernel/kpid.h>
 #include <kernel/kusdt.h>
 #include <kernel/kdtrace.h>
+#include <kernel/ktrace.h>
 #include <kernel/proc.h>
 #include <kernel/thread.h>
 #include <d/dvm.h>
@@ -206,7 +207,23 @@ bool kpid_fault(struct thread *t)
         }
         kpid_stats.fired++;
         fired = true;
+        if (!KTRACE_ON(KEV_C_SYSTEM)) {
+            kdt_fire_probe(s->pidx, args);
+            continue;
+        }
+        // the firing and its FUNC event together (as fbt's, kernel/kfbt_fire.c): the
+        // function (Thumb bit set), the call site, and for a return its offset and value
+        uint32_t fn = (s->func ? s->func : s->addr) | 1u;
+        uint32_t w[4] = { fn, arch_usdt_reg(t, 14), (uint32_t)args[0], (uint32_t)args[1] };
+        if (s->func)
+            w[1] = arch_pid_return_address(t, s->insn, s->len);
+        kdt_hold();
         kdt_fire_probe(s->pidx, args);
+        if (s->func)
+            trace_emit_words(&ktrace, KEV_C_SYSTEM, KEV_SYS_FUNC_EXIT, w, 4);
+        else
+            trace_emit_simple(&ktrace, KEV_C_SYSTEM, KEV_SYS_FUNC_ENTER, w[0], w[1]);
+        kdt_release();
     }
     if (!run)
         return false;

@@ -20,7 +20,9 @@
 #    were placed, and so did each return probe; the first call's arguments D printed are
 #    gdb's `info args`, its return value gdb's `finish`, and the return's offset objdump's;
 #    when the D program stops, after usdtdemo exited, the functions' text is the ELF file's
-#    again (their probes came off with the process: gdb reads both);
+#    again (their probes came off with the process: gdb reads both); dtrace -i over that
+#    boot's capture (SYSTEM FUNC_ENTER/FUNC_EXIT events) gives the pid clauses' counts and
+#    return values the board gave;
 #  - pid probes the host refuses in DTrace's words: a function that does not exist, an entry
 #    the kernel cannot displace, a return it cannot run.
 #   test/qemu/test_usdt.sh BUILD_DIR HOST_DIR     (BOARD in the environment)
@@ -37,7 +39,7 @@ tmp=$(mktemp -d)
 trap 'kill $qpid 2>/dev/null; [ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXIT
 qpid=
 cross=arm-none-eabi-
-echo "1..19"
+echo "1..20"
 
 # 1-3: three listings of the same notes
 dec() { while read -r p nm a; do printf '%s %s %d\n' "$p" "$nm" "$a"; done | sort; }
@@ -264,3 +266,12 @@ refuse 'pid$target::ProcExit:entry' 'pid$target:usdtdemo:ProcExit:entry: ProcExi
 ok $? "an entry whose first instruction the kernel cannot displace (ProcExit's movs): 'cannot be probed'"
 refuse 'pid$target::__i_vfprintf:return' 'pid$target:usdtdemo:__i_vfprintf:return: __i_vfprintf cannot be probed: it can leave by a tail call or an indirect jump'
 ok $? "a return the kernel cannot run alone (__i_vfprintf leaves by an indirect jump too): 'cannot be probed'"
+
+# 20: the pid probes over the capture: the same counts and return values (entry arguments are
+# not in FUNC_ENTER: the ARGS lines are left out)
+"$H/dtrace" -q --elf "$prog" -i "$tmp/run.kev" -c usdtdemo -s "$tmp/pid.d" 2> "$tmp/pidreplay.err" |
+    grep -E '^(COUNT|RET) ' | sort > "$tmp/pidreplay"
+grep -E '^(COUNT|RET) ' "$tmp/pid.out" | sort > "$tmp/pidboard"
+diff "$tmp/pidboard" "$tmp/pidreplay" > "$tmp/d5" && [ "$(wc -l < "$tmp/pidreplay")" = 6 ]
+ok $? "dtrace -i over the capture gives the board's pid counts and return values ($(wc -l < "$tmp/pidreplay") lines)"
+[ -s "$tmp/d5" ] && sed 's/^/# /' "$tmp/d5" | head -10

@@ -43,6 +43,21 @@ bool arch_pid_decode(uintptr_t addr, uint32_t *insn, unsigned *len)
     return dpid_thumb_can_run(hw1, hw2);
 }
 
+uint32_t arch_pid_return_address(const struct thread *t, uint32_t insn, unsigned len)
+{
+    uint32_t hw1 = insn & 0xffffu, sp = arch_usdt_reg(t, 13), below = 0;
+    if (hw1 == 0x4770u || hw1 == 0x46f7u)
+        return arch_usdt_reg(t, 14);
+    if (len == 4 && hw1 == 0xe8bdu)
+        below = dpid_popcount16(insn >> 16) - 1u;     // pop.w: the pc's word is the last
+    else if (len == 2)
+        below = dpid_popcount16(hw1 & 0xffu);         // pop: after the low registers'
+    uint32_t at = sp + 4u * below;
+    if (!proc_can_read(t->proc, at, 4))
+        return 0;
+    return *(const volatile uint32_t *)(uintptr_t)at;
+}
+
 static uint32_t *frame(const struct thread *t)
 {
     return (uint32_t *)(uintptr_t)t->ctx.psp;

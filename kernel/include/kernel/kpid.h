@@ -54,6 +54,9 @@ uint16_t arch_pid_trap(void);
 bool arch_pid_decode(uintptr_t addr, uint32_t *insn, unsigned *len);
 // True when insn (len bytes) is a return arch_pid_decode accepts (a :return site's).
 bool arch_pid_is_return(uint32_t insn, unsigned len);
+// The address the return insn (len bytes) will go to, read from the trapped thread t (its lr
+// or its stack), 0 when it cannot be read: the capture's FUNC_EXIT call site.
+uint32_t arch_pid_return_address(const struct thread *t, uint32_t insn, unsigned len);
 // Runs the displaced instruction insn (len bytes, at pc) for the trapped thread t, and
 // resumes t after it; false when it cannot (a store outside t's memory): t's fault stands.
 bool arch_pid_emulate(struct thread *t, uint32_t pc, uint32_t insn, unsigned len);
