@@ -274,4 +274,4 @@ ok $? "a return the kernel cannot run alone (__i_vfprintf leaves by an indirect 
 grep -E '^(COUNT|RET) ' "$tmp/pid.out" | sort > "$tmp/pidboard"
 diff "$tmp/pidboard" "$tmp/pidreplay" > "$tmp/d5" && [ "$(wc -l < "$tmp/pidreplay")" = 6 ]
 ok $? "dtrace -i over the capture gives the board's pid counts and return values ($(wc -l < "$tmp/pidreplay") lines)"
-[ -s "$tmp/d5" ] && sed 's/^/# /' "$tmp/d5" | head -10
+if [ -s "$tmp/d5" ]; then sed 's/^/# /' "$tmp/d5" | head -10; fi
