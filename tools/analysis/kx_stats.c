@@ -83,6 +83,8 @@ void kx_stats_free(struct kx_stats *s)
     s->kw = NULL;
     free(s->ureg);
     s->ureg = NULL;
+    kx_funcs_free(s->funcs);
+    s->funcs = NULL;
 }
 
 double kx_irq_rate(const struct kx_stats *s, const struct kx_irq_stats *q)
@@ -661,7 +663,16 @@ void kx_stats_event(struct kx_stats *s, const struct kev_event *e)
             comm_event(s, e);
         break;
     case KEV_C_USER: user_event(s, e); break;
-    case KEV_C_SYSTEM: snapshot_entry(s, e); break;
+    case KEV_C_SYSTEM:
+        if (e->ev == KEV_SYS_FUNC_ENTER || e->ev == KEV_SYS_FUNC_EXIT) {
+            if (!s->funcs)
+                s->funcs = kx_funcs_new();
+            if (s->funcs)
+                kx_funcs_event(s->funcs, e, th, &s->sink);
+        } else {
+            snapshot_entry(s, e);
+        }
+        break;
     default: break;
     }
     if (s->kw && !(s->skip & KX_SKIP_WAIT))
@@ -689,6 +700,7 @@ void kx_stats_finish(struct kx_stats *s)
         cpu_close(s, c, s->t_last);
     for (unsigned c = 0; c < KEV_MAX_CPUS; c++)
         s->cpu_open[c] = -1;
+    kx_funcs_finish(s->funcs, &s->sink);
     for (uint64_t id = 1; id <= s->next_irq; ) { // in the interrupts' order
         int slot = -1;
         for (unsigned i = 0; i < KX_MAX_IRQ_OPEN; i++)
