@@ -22,7 +22,7 @@
 #    when the D program stops, after usdtdemo exited, the functions' text is the ELF file's
 #    again (their probes came off with the process: gdb reads both); dtrace -i over that
 #    boot's capture (SYSTEM FUNC_ENTER/FUNC_EXIT events) gives the pid clauses' counts and
-#    return values the board gave;
+#    return values the board gave, and kevstat -s funcs the same calls;
 #  - pid probes the host refuses in DTrace's words: a function that does not exist, an entry
 #    the kernel cannot displace, a return it cannot run.
 #   test/qemu/test_usdt.sh BUILD_DIR HOST_DIR     (BOARD in the environment)
@@ -39,7 +39,7 @@ tmp=$(mktemp -d)
 trap 'kill $qpid 2>/dev/null; [ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXIT
 qpid=
 cross=arm-none-eabi-
-echo "1..20"
+echo "1..21"
 
 # 1-3: three listings of the same notes
 dec() { while read -r p nm a; do printf '%s %s %d\n' "$p" "$nm" "$a"; done | sort; }
@@ -275,3 +275,17 @@ grep -E '^(COUNT|RET) ' "$tmp/pid.out" | sort > "$tmp/pidboard"
 diff "$tmp/pidboard" "$tmp/pidreplay" > "$tmp/d5" && [ "$(wc -l < "$tmp/pidreplay")" = 6 ]
 ok $? "dtrace -i over the capture gives the board's pid counts and return values ($(wc -l < "$tmp/pidreplay") lines)"
 if [ -s "$tmp/d5" ]; then sed 's/^/# /' "$tmp/d5" | head -10; fi
+
+# 21: kevstat's function calls over the same capture (its FUNC events, named from the ELF
+# files the capture ran): each probed function's entries and returns as D counted them
+"$H/kevstat" -s funcs "$tmp/run.kev" > "$tmp/funcs" 2>&1
+bad=0 calls=""
+for f in $pidfuncs; do
+    read -r e r < <(awk -v f="$f" '$1 == f { print $2, $3 }' "$tmp/funcs")
+    d=$(awk -v f="$f" '$1 == "COUNT" && $2 == f { print $3 }' "$tmp/pid.out")
+    dr=$(awk -v f="$f-return" '$1 == "COUNT" && $2 == f { print $3 }' "$tmp/pid.out")
+    calls="$calls $f ${e:-?}/${r:-?}"
+    [ -n "$d" ] && [ "${e:-}" = "$d" ] && [ "${r:-}" = "$dr" ] || bad=1
+done
+ok $bad "kevstat -s funcs over the capture: each function's entries and returns as D counted them ($calls)"
+if [ $bad != 0 ]; then sed 's/^/# /' "$tmp/funcs" | head -10; fi
