@@ -52,6 +52,7 @@
 #include <kernel/klock.h>
 #include <kernel/kfbt.h>
 #include <kernel/kusdt.h>
+#include <kernel/kpid.h>
 #include <kernel/ktrace_kcall.h>
 #include <kernel/kprof.h>
 #include <uapi/kdtrace.h>
@@ -492,6 +493,7 @@ static void unload(void)
     kdt_active = false;
     kfbt_disable();
     kusdt_disable();
+    kpid_disable();
     spin_probes(false);
     ktrace_sync_d_stop();
     unmap();
@@ -513,6 +515,7 @@ void kdt_proc_gone(struct proc *p)
 {
     if (block && consumer == p)
         unload();
+    kpid_proc_gone(p);      // the pid probes on p come off its program's text
 }
 
 static uint32_t align8(uint32_t v)
@@ -680,6 +683,8 @@ int kdt_call(struct thread *t, uint32_t cmd, uint32_t a, uint32_t b, uint32_t c)
         const char *why = "";
         int e = kfbt_enable(dst, &why);
         int u = e < 0 ? 0 : kusdt_enable(dst, &why);   // then the programs' USDT sites
+        if (u == 0 && e >= 0 && (u = kpid_enable(dst, consumer, &why)) < 0)
+            kusdt_disable();                           // and their pid probes
         if (u < 0) {
             kfbt_disable();
             e = u;
@@ -713,6 +718,7 @@ int kdt_call(struct thread *t, uint32_t cmd, uint32_t a, uint32_t b, uint32_t c)
         // first, as DTrace disables its probes before END.
         kfbt_disable();
         kusdt_disable();
+        kpid_disable();
         bool was = kdt_active;
         kdt_active = true;
         if (was || dst->exiting)

@@ -87,6 +87,7 @@ struct replay {
     struct { int on; uint32_t who, sig; } fault[DVM_MAXCPU]; /* a FAULT awaiting its STACK */
     const struct dfbt *fbt;           /* the kernel's fbt table (--kernel), or NULL */
     uint16_t *fbt_pidx;               /* fbt id - DPROBE_FBT_BASE -> the program's probe + 1 */
+    int32_t pid_target;               /* the process pid$target probes fire in (0: not yet) */
     int spawn_nameless;               /* a failed spawn's proc:::exec was said to have no name */
     struct rthread th[RTHREADS];
     struct rproc pr[RPROCS];
@@ -472,6 +473,42 @@ static void fbt_fire(struct replay *p, const struct kev_event *e)
     dvm_fire_probe(p->st, &p->ctx, k - 1u, a);
 }
 
+/* pid_fire: the pid probes of a FUNC event's program function (docs/pid.md): an entry's by
+ * the function's address, a return's by the returning instruction's (the function plus the
+ * offset w[2]), in the process the probe names; pid$target's is the first process a pid
+ * event of a $target probe comes from, as the kernel binds it. An entry's arguments are not
+ * in the event: 0, as fbt's. Returns 1 when the object has a pid probe on that function. */
+static int pid_fire(struct replay *p, const struct kev_event *e)
+{
+    const struct dif_obj *o = &p->st->obj;
+    int ret = e->ev == KEV_SYS_FUNC_EXIT, known = 0;
+    if (e->nw < 2 || (ret && e->nw < 4))
+        return 0;
+    uint32_t fn = e->w[0] & ~1u, at = ret ? fn + e->w[2] : fn;
+    for (uint32_t k = 0; k < o->hdr->dh_nprobes; k++) {
+        const struct dif_probe *pr = &o->probes[k];
+        if (!DPROBE_IS_PID(pr->dp_id) || (int)((pr->dp_id - DPROBE_PID_BASE) & 1u) != ret ||
+            (uint32_t)pr->dp_period != at || (ret && pr->dp_pad != fn))
+            continue;
+        known = 1;
+        uint32_t want = (uint32_t)(pr->dp_period >> 32);
+        if (want == DPROBE_PID_TARGET) {
+            if (!p->pid_target)
+                p->pid_target = p->ctx.pid;
+            want = (uint32_t)p->pid_target;
+        }
+        if (!p->firing || (uint32_t)p->ctx.pid != want)
+            continue;
+        uint64_t a[DVM_NARGS] = { 0 };
+        if (ret) {
+            a[0] = e->w[2];
+            a[1] = e->w[3] | (e->nw >= 5 ? (uint64_t)e->w[4] << 32 : 0);
+        }
+        dvm_fire_probe(p->st, &p->ctx, k, a);
+    }
+    return known;
+}
+
 /* usdt_fire: the USDT probes of the site a USDT event names (docs/usdt.md), with the
  * arguments the event holds. */
 static void usdt_fire(struct replay *p, const struct kev_event *e)
@@ -513,7 +550,8 @@ static void on_thread(struct replay *p, struct kev_reader *r, const struct kev_e
 {
     const uint32_t *w = e->w;
     if (e->cls == KEV_C_SYSTEM && (e->ev == KEV_SYS_FUNC_ENTER || e->ev == KEV_SYS_FUNC_EXIT)) {
-        fbt_fire(p, e);
+        if (!pid_fire(p, e))
+            fbt_fire(p, e);
         return;
     }
     if (e->cls == KEV_C_SYSTEM && e->ev == KEV_SYS_USDT) {
@@ -755,10 +793,10 @@ static void no_capture_note(const struct dvm_state *st, const struct rstack_cens
                     none[k].why);
     for (uint32_t k = 0; k < st->obj.hdr->dh_nprobes; k++) {
         uint32_t id = st->obj.probes[k].dp_id;
-        if (DPROBE_IS_FBT(id) && !(id & 1u)) {
-            fprintf(stderr, "dtrace: fbt entry probes fire over a capture without their "
-                    "arguments (FUNC_ENTER holds the function and its caller): args[] and "
-                    "arg0-arg9 are 0 there\n");
+        if ((DPROBE_IS_FBT(id) || DPROBE_IS_PID(id)) && !(id & 1u)) {
+            fprintf(stderr, "dtrace: fbt and pid entry probes fire over a capture without "
+                    "their arguments (FUNC_ENTER holds the function and its caller): args[] "
+                    "and arg0-arg9 are 0 there\n");
             break;
         }
     }
