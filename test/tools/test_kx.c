@@ -57,7 +57,7 @@ static struct kx_stats *new_stats(void)
 // again ending its open call and those above it.
 static void fn_ev(struct kx_stats *s, unsigned kind, uint64_t t, uint32_t fn, unsigned cpu)
 {
-    mk(KEV_C_SYSTEM, kind, t, fn, 0x100, 4, 7, kind == KEV_SYS_FUNC_ENTER ? 2 : 4);
+    mk(KEV_C_SYSTEM, kind, t, fn, 0x100, 4, 7, kind == KEV_SYS_FUNC_ENTER ? 2 : 4);   // kernel's
     ev.cpu = cpu;
     kx_stats_event(s, &ev);
 }

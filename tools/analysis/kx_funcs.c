@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: MIT
-// Function calls paired from fbt's FUNC_ENTER and FUNC_EXIT events (kx_funcs.h): a stack of
-// open calls per CPU, a table of functions by address.
+// Function calls paired from fbt's and pid's FUNC_ENTER and FUNC_EXIT events (kx_funcs.h): a
+// stack of open calls per CPU for the kernel's, per thread for programs', a table of
+// functions by address, and where each process's image lies (IMAGE events).
 #include "kx_funcs.h"
 #include "kx.h"
+
+#include <trace/kev_image.h>
 
 #include <stdlib.h>
 #include <string.h>
@@ -10,6 +13,7 @@
 struct open_call {
     uint64_t fn, t0, id;
     int th;
+    int user;
 };
 
 struct call_stack {
@@ -17,8 +21,13 @@ struct call_stack {
     unsigned n;
 };
 
+#define MAX_IMAGES 256u
+
 struct kx_funcs {
-    struct call_stack *stack[KEV_MAX_CPUS];        // by CPU
+    struct call_stack *stack[KEV_MAX_CPUS];        // the kernel's, by CPU
+    struct call_stack *tstack[KX_MAX_THREADS + 1u]; // programs', by thread (last: none known)
+    struct { uint32_t pid, base; } image[MAX_IMAGES]; // each image's first byte (pid 0: kernel)
+    unsigned nimage;
     struct kx_func_stats *fn;
     unsigned nfn, cap;
     int32_t *hash;                                 // function index + 1, 0 empty; 2 * cap slots
@@ -38,6 +47,8 @@ void kx_funcs_free(struct kx_funcs *f)
         return;
     for (unsigned i = 0; i < KEV_MAX_CPUS; i++)
         free(f->stack[i]);
+    for (unsigned i = 0; i <= KX_MAX_THREADS; i++)
+        free(f->tstack[i]);
     free(f->fn);
     free(f->hash);
     free(f);
@@ -94,6 +105,44 @@ static struct call_stack *stack_of(struct kx_funcs *f, unsigned cpu)
     return f->stack[cpu];
 }
 
+static struct call_stack *thread_stack(struct kx_funcs *f, int th)
+{
+    unsigned i = th >= 0 && (unsigned)th < KX_MAX_THREADS ? (unsigned)th : KX_MAX_THREADS;
+    if (!f->tstack[i])
+        f->tstack[i] = calloc(1, sizeof(struct call_stack));
+    return f->tstack[i];
+}
+
+void kx_funcs_image(struct kx_funcs *f, const struct kev_reader *r, const struct kev_event *e)
+{
+    struct kev_image im;
+    if (!f || kev_image_decode(r, e, &im) != 0)
+        return;
+    for (unsigned i = 0; i < f->nimage; i++)
+        if (f->image[i].pid == im.pid) {
+            f->image[i].base = im.base;
+            return;
+        }
+    if (f->nimage < MAX_IMAGES)
+        f->image[f->nimage].pid = im.pid, f->image[f->nimage++].base = im.base;
+}
+
+// Whether fn is a function of process pid's program: at or above its image's first byte and
+// below the next image's (a program's or the kernel's) above it.
+static int in_program(const struct kx_funcs *f, uint32_t pid, uint64_t fn)
+{
+    uint64_t base = UINT64_MAX, next = UINT64_MAX;
+    for (unsigned i = 0; i < f->nimage; i++)
+        if (pid && f->image[i].pid == pid)
+            base = f->image[i].base;
+    if (base == UINT64_MAX || fn < base)
+        return 0;
+    for (unsigned i = 0; i < f->nimage; i++)
+        if (f->image[i].base > base && f->image[i].base < next)
+            next = f->image[i].base;
+    return fn < next;
+}
+
 // The open calls from the stack's entry `from` up end with no return recorded: counted, and
 // each a row without an end (t1 0), so a call made in one still has its parent among the rows.
 static void end_unpaired(struct kx_funcs *f, struct call_stack *st, unsigned cpu, unsigned from,
@@ -105,6 +154,7 @@ static void end_unpaired(struct kx_funcs *f, struct call_stack *st, unsigned cpu
             struct kx_func_row r = {
                 .id = st->c[j].id, .parent = j ? st->c[j - 1].id : 0, .t0 = st->c[j].t0,
                 .th = st->c[j].th, .cpu = cpu, .fn = st->c[j].fn, .depth = j,
+                .user = st->c[j].user,
             };
             k->func(k->user, &r);
         }
@@ -112,30 +162,32 @@ static void end_unpaired(struct kx_funcs *f, struct call_stack *st, unsigned cpu
     st->n = from;
 }
 
-void kx_funcs_event(struct kx_funcs *f, const struct kev_event *e, int th, const struct kx_sink *k)
+void kx_funcs_event(struct kx_funcs *f, const struct kev_event *e, int th, uint32_t pid,
+                    const struct kx_sink *k)
 {
     if (e->cls != KEV_C_SYSTEM || e->nw < 2 ||
         (e->ev != KEV_SYS_FUNC_ENTER && e->ev != KEV_SYS_FUNC_EXIT))
         return;
     struct kx_func_stats *s = func(f, e->w[0]);
-    struct call_stack *st = stack_of(f, e->cpu);
+    int user = in_program(f, pid, e->w[0]);
+    struct call_stack *st = user ? thread_stack(f, th) : stack_of(f, e->cpu);
     if (!s || !st) {
         f->dropped++;
         return;
     }
     if (e->ev == KEV_SYS_FUNC_ENTER) {
         s->entries++;
-        // A function already open on this CPU was left without a recorded return (its
-        // :return not enabled): kernel functions do not call themselves, so that call and
-        // the ones above it have ended.
-        for (unsigned j = 0; j < st->n; j++)
+        // A kernel function already open on this CPU was left without a recorded return
+        // (its :return not enabled): kernel functions do not call themselves, so that call
+        // and the ones above it have ended. (A program's may: no such rule there.)
+        for (unsigned j = 0; !user && j < st->n; j++)
             if (st->c[j].fn == e->w[0]) {
                 end_unpaired(f, st, e->cpu, j, k);
                 break;
             }
         if (st->n == KX_FUNC_DEPTH) // the outermost open call gives way: all end unrecorded
             end_unpaired(f, st, e->cpu, 0, k);
-        st->c[st->n++] = (struct open_call){ e->w[0], e->t64, ++f->next_id, th };
+        st->c[st->n++] = (struct open_call){ e->w[0], e->t64, ++f->next_id, th, user };
         return;
     }
     s->returns++;
@@ -158,7 +210,7 @@ void kx_funcs_event(struct kx_funcs *f, const struct kev_event *e, int th, const
             .id = id, .parent = parent, .t0 = t0, .t1 = e->t64, .th = th_in, .cpu = e->cpu, .fn = e->w[0], .call_site = e->w[1],
             .ret_off = e->nw > 2 ? e->w[2] : 0,
             .value = (e->nw > 3 ? e->w[3] : 0) | (e->nw > 4 ? (uint64_t)e->w[4] << 32 : 0),
-            .depth = st->n,
+            .depth = st->n, .user = user,
         };
         k->func(k->user, &r);
     }
@@ -169,6 +221,9 @@ void kx_funcs_finish(struct kx_funcs *f, const struct kx_sink *k)
     for (unsigned cpu = 0; f && cpu < KEV_MAX_CPUS; cpu++)
         if (f->stack[cpu])
             end_unpaired(f, f->stack[cpu], cpu, 0, k);
+    for (unsigned i = 0; f && i <= KX_MAX_THREADS; i++)
+        if (f->tstack[i])
+            end_unpaired(f, f->tstack[i], 0, 0, k);
 }
 
 const struct kx_func_stats *kx_funcs_table(const struct kx_funcs *f, unsigned *n)

@@ -27,7 +27,7 @@ static void result_u(sqlite3_context *ctx, uint64_t v)
 
 // Track ids: the kind of track in the high byte, its owner (a utid, a CPU, ...) below.
 enum { TR_KCALL = 1, TR_MSG = 2, TR_IRQ = 3, TR_INSTANT = 4, TR_CPU_BUSY = 5, TR_IRQ_MSG = 6,
-       TR_USER = 7, TR_FUNC = 8 };
+       TR_USER = 7, TR_FUNC = 8, TR_FUNC_THREAD = 9 };
 static int64_t track_id(unsigned kind, uint64_t owner)
 {
     return (int64_t)kind << 24 | (int64_t)(owner & 0xffffffu);
@@ -1480,7 +1480,7 @@ static void slice_col(struct ks_walk *w, const struct ks_rec *rec, int col, sqli
         id = slice_id(r->id, SL_FUNC);
         parent = r->parent ? slice_id(r->parent, SL_FUNC) : -1;
         depth = (int)r->depth;
-        track = track_id(TR_FUNC, r->cpu);
+        track = r->user ? track_id(TR_FUNC_THREAD, (uint64_t)r->th) : track_id(TR_FUNC, r->cpu);
         cat = "function";
         snprintf(nb, sizeof(nb), "0x%llx", (unsigned long long)r->fn);
         name = nb;
@@ -1514,8 +1514,9 @@ static void slice_col(struct ks_walk *w, const struct ks_rec *rec, int col, sqli
 static const struct ks_table t_slice = {
     .name = "slice",
     .doc = "kernel calls on their thread's track, interrupts and their handlers on their "
-    "CPU's, messages and pulses on their sender's, kernel function calls fbt recorded on "
-    "their CPU's (category 'function', named by address) (Perfetto's slice)",
+    "CPU's, messages and pulses on their sender's, function calls fbt and pid recorded on "
+    "their CPU's (the kernel's) or thread's (a program's) (category 'function', named by "
+    "address) (Perfetto's slice)",
     .src = KS_SRC_MODEL,
     .cols = slice_cols,
     .ncols = NCOL(slice_cols),
