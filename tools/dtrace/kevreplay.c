@@ -5,7 +5,7 @@
 // header's boot date), on the event's CPU, in the context (pid, tid,
 // execname) of the thread last seen running on that CPU. Events with no probe are skipped.
 // The sched, proc and lockstat probes follow the kernel's rules (kernel/ktrace.c kdt_state,
-// exit_end_kdt; kernel/ktrace_sync.c) from each thread's state, priority and SYNC_* call as
+// kdt_switch; kernel/ktrace_sync.c) from each thread's state, priority and SYNC_* call as
 // the capture tells them (struct rthread); the probes a capture holds no event for are named
 // once on stderr (no_capture_note).
 #define _GNU_SOURCE     /* strptime, timegm */
@@ -545,7 +545,7 @@ static void state_fire(struct replay *p, struct kev_reader *r, struct rthread *t
                        unsigned cpu);
 
 /* on_thread: the sched, proc and lockstat probes a thread, priority or SYNC_* event fires,
- * as kdt_state, exit_end_kdt and ktrace_sync.c fire them on the board: args[0] (a who), arg1
+ * as kdt_state, kdt_switch and ktrace_sync.c fire them on the board: args[0] (a who), arg1
  * its pid, arg2 its priority. */
 static void on_thread(struct replay *p, struct kev_reader *r, const struct kev_event *e,
                       unsigned cpu)
