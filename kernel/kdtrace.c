@@ -89,7 +89,7 @@ static uint32_t cpu_only;
 // in a site's firings (a hold inside a hold) has that site's time. Per CPU, written by that
 // CPU alone.
 static uint8_t d_held[KMAX_CPUS];       // this CPU's nested holds
-static uint32_t site_ts[KMAX_CPUS];     // the open site's time (low cycle word)
+static uint64_t site_at[KMAX_CPUS];     // the open site's time (cycles)
 #if KMAX_CPUS > 1
 static struct kspin kdt_lock;
 static inline bool in_shared(void) { return arch_kernel_in_shared(); }
@@ -103,7 +103,7 @@ static inline void d_lock(void)
 #if KMAX_CPUS > 1
         kspin_lock(&kdt_lock, KLOCK_RANK_D);
 #endif
-        site_ts[c] = (uint32_t)board_cycles();
+        site_at[c] = board_cycles();
     }
 }
 static inline void d_unlock(void)
@@ -116,12 +116,10 @@ static inline void d_unlock(void)
 #endif
 }
 
-// The open site's time as a full cycle count: its low word lies in the recent past (a site
-// lasts far less than 2^32 cycles).
-static uint64_t site_cycles(void)
+// The open site's time (cycles): one reading of the clock a site.
+static inline uint64_t site_cycles(void)
 {
-    uint64_t now = board_cycles();
-    return now - (uint32_t)((uint32_t)now - site_ts[cpu_id()]);
+    return site_at[cpu_id()];
 }
 
 static uint64_t now_ns(void) { return ktimer_cycles_to_ns(board_cycles()); }
@@ -131,11 +129,12 @@ uint64_t kdt_site_cycles(void)
     return site_cycles();
 }
 
+// ts32 was stamped after the hold began (its low word), far less than 2^32 cycles later.
 void kdt_site_set(uint32_t ts32)
 {
     unsigned c = cpu_id();
     if (d_held[c] == 1)     // the outermost hold's site (a nested one keeps its time)
-        site_ts[c] = ts32;
+        site_at[c] += (uint32_t)(ts32 - (uint32_t)site_at[c]);
 }
 
 // copyin's reader (dvm_uread): the current process's memory, only the bytes proc_can_read
