@@ -809,9 +809,8 @@ static int insert_user(struct thread *t, uint32_t cmd, uint32_t code, uint32_t a
         unsigned len = 0;
         while (s[len])
             len++;
-        unsigned nwords = (len + 4u) / 4u < 3u ? 3u : (len + 4u) / 4u; // trace_emit_string
         kmemset(s + len, 0, sizeof(s) - len);
-        kdt_fire_payload(code, s, nwords);
+        kdt_fire_payload(code, s, trace_string_words(len));
     }
     return 0;
 }

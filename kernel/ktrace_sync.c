@@ -52,28 +52,27 @@ void ktrace_sync_d_stop(void)
 static __attribute__((noinline)) void prio_ev_d(const struct thread *t, unsigned prio,
                                                 unsigned cause)
 {
-    uint32_t old = t->prio;
     // Solaris's change-pri fires before the change: args[2] the new priority; ours adds arg3
-    // the old one and arg4 the cause.
-    const uint32_t a[5] = { ktrace_who(t), ktrace_pid(t), prio, old, cause };
+    // the old one and arg4 the cause: the event's words, unpacked.
+    const uint32_t a[5] = { ktrace_who(t), ktrace_pid(t), prio, t->prio, cause };
     kdt_hold();
     uint32_t before = ktrace_stamp_here();
-    trace_emit_simple(&ktrace, KEV_C_SYSTEM, KEV_SYS_PRIO_CHANGE, ktrace_who(t),
-                      (prio & 0xffu) | (old & 0xffu) << 8 | cause << 16);
+    trace_emit_simple(&ktrace, KEV_C_SYSTEM, KEV_SYS_PRIO_CHANGE, a[0],
+                      ktrace_prio_word(t, prio, cause));
     ktrace_site_take(before);   // the probe at the event's time
     kdt_fire_args(DPROBE_SCHED_CHANGE_PRI, a, 5);
     kdt_release();
 }
 
+// (An initial priority, at a thread's creation or in the snapshot, is no change: no probe.)
 void ktrace_prio_ev(const struct thread *t, unsigned prio, unsigned cause)
 {
     if (kdt_active && cause != KEV_PRIO_INITIAL) {
         prio_ev_d(t, prio, cause);
         return;
     }
-    uint32_t old = t->prio;
     trace_emit_simple(&ktrace, KEV_C_SYSTEM, KEV_SYS_PRIO_CHANGE, ktrace_who(t),
-                      (prio & 0xffu) | (old & 0xffu) << 8 | cause << 16);
+                      ktrace_prio_word(t, prio, cause));
 }
 
 // The time blocked runs from the SYNC_WAIT event's stamp to the call's exit event's (both

@@ -8,7 +8,7 @@
 #include <string.h>
 
 struct open_call {
-    uint64_t fn, t0;
+    uint64_t fn, t0, id;
     int th;
 };
 
@@ -22,7 +22,9 @@ struct kx_funcs {
     struct kx_func_stats *fn;
     unsigned nfn, cap;
     int32_t *hash;                                 // function index + 1, 0 empty; 2 * cap slots
-    uint64_t dropped;
+    uint64_t dropped;                              // events with no room to count them
+    uint64_t unpaired;                             // entries that ended with no return seen
+    uint64_t next_id;
 };
 
 struct kx_funcs *kx_funcs_new(void)
@@ -92,6 +94,24 @@ static struct call_stack *stack_of(struct kx_funcs *f, unsigned cpu)
     return f->stack[cpu];
 }
 
+// The open calls from the stack's entry `from` up end with no return recorded: counted, and
+// each a row without an end (t1 0), so a call made in one still has its parent among the rows.
+static void end_unpaired(struct kx_funcs *f, struct call_stack *st, unsigned cpu, unsigned from,
+                         const struct kx_sink *k)
+{
+    for (unsigned j = st->n; j-- > from;) {
+        f->unpaired++;
+        if (k && k->func) {
+            struct kx_func_row r = {
+                .id = st->c[j].id, .parent = j ? st->c[j - 1].id : 0, .t0 = st->c[j].t0,
+                .th = st->c[j].th, .cpu = cpu, .fn = st->c[j].fn, .depth = j,
+            };
+            k->func(k->user, &r);
+        }
+    }
+    st->n = from;
+}
+
 void kx_funcs_event(struct kx_funcs *f, const struct kev_event *e, int th, const struct kx_sink *k)
 {
     if (e->cls != KEV_C_SYSTEM || e->nw < 2 ||
@@ -105,12 +125,17 @@ void kx_funcs_event(struct kx_funcs *f, const struct kev_event *e, int th, const
     }
     if (e->ev == KEV_SYS_FUNC_ENTER) {
         s->entries++;
-        if (st->n == KX_FUNC_DEPTH) { // the oldest open call gives way
-            memmove(&st->c[0], &st->c[1], (KX_FUNC_DEPTH - 1u) * sizeof(st->c[0]));
-            st->n--;
-            f->dropped++;
-        }
-        st->c[st->n++] = (struct open_call){ e->w[0], e->t64, th };
+        // A function already open on this CPU was left without a recorded return (its
+        // :return not enabled): kernel functions do not call themselves, so that call and
+        // the ones above it have ended.
+        for (unsigned j = 0; j < st->n; j++)
+            if (st->c[j].fn == e->w[0]) {
+                end_unpaired(f, st, e->cpu, j, k);
+                break;
+            }
+        if (st->n == KX_FUNC_DEPTH) // the outermost open call gives way: all end unrecorded
+            end_unpaired(f, st, e->cpu, 0, k);
+        st->c[st->n++] = (struct open_call){ e->w[0], e->t64, ++f->next_id, th };
         return;
     }
     s->returns++;
@@ -119,8 +144,10 @@ void kx_funcs_event(struct kx_funcs *f, const struct kev_event *e, int th, const
         i--;
     if (i == 0) // not entered on this CPU's stack: counted, not timed
         return;
+    end_unpaired(f, st, e->cpu, i, k); // the calls above it ended without a recorded return
     uint64_t t0 = st->c[i - 1].t0, d = e->t64 - t0;
     int th_in = st->c[i - 1].th;
+    uint64_t id = st->c[i - 1].id, parent = i > 1 ? st->c[i - 2].id : 0;
     st->n = i - 1; // the call and any left open above it end here
     s->timed++;
     s->total += d;
@@ -128,13 +155,20 @@ void kx_funcs_event(struct kx_funcs *f, const struct kev_event *e, int th, const
         s->max = d;
     if (k && k->func) {
         struct kx_func_row r = {
-            .t0 = t0, .t1 = e->t64, .th = th_in, .cpu = e->cpu, .fn = e->w[0], .call_site = e->w[1],
+            .id = id, .parent = parent, .t0 = t0, .t1 = e->t64, .th = th_in, .cpu = e->cpu, .fn = e->w[0], .call_site = e->w[1],
             .ret_off = e->nw > 2 ? e->w[2] : 0,
             .value = (e->nw > 3 ? e->w[3] : 0) | (e->nw > 4 ? (uint64_t)e->w[4] << 32 : 0),
             .depth = st->n,
         };
         k->func(k->user, &r);
     }
+}
+
+void kx_funcs_finish(struct kx_funcs *f, const struct kx_sink *k)
+{
+    for (unsigned cpu = 0; f && cpu < KEV_MAX_CPUS; cpu++)
+        if (f->stack[cpu])
+            end_unpaired(f, f->stack[cpu], cpu, 0, k);
 }
 
 const struct kx_func_stats *kx_funcs_table(const struct kx_funcs *f, unsigned *n)
@@ -146,4 +180,9 @@ const struct kx_func_stats *kx_funcs_table(const struct kx_funcs *f, unsigned *n
 uint64_t kx_funcs_dropped(const struct kx_funcs *f)
 {
     return f ? f->dropped : 0;
+}
+
+uint64_t kx_funcs_unpaired(const struct kx_funcs *f)
+{
+    return f ? f->unpaired : 0;
 }

@@ -11,7 +11,8 @@
 // and no times; one whose entry was not enabled has returns alone. A return with no entry of
 // its function on the CPU's stack (entered before the capture, or not enabled) is counted
 // and not timed; entries left above a return of an outer function (their returns not
-// recorded) are dropped from the stack untimed. Each timed call is also a row (kx_rows.h
+// recorded) end there untimed, and so does an open call of a function entered again on the
+// same CPU (kernel functions do not call themselves: its return was not recorded). Each timed call is also a row (kx_rows.h
 // struct kx_func_row) for a tool that wants them one by one (slices in kev2perfetto).
 // Single-threaded; memory grows with the functions and threads seen (bounded per thread).
 #ifndef TOOLS_KX_FUNCS_H
@@ -20,7 +21,7 @@
 #include "kx_rows.h"
 #include <trace/kev_decode.h>
 
-#define KX_FUNC_DEPTH 64u    // calls open per CPU; the oldest is dropped past it (counted)
+#define KX_FUNC_DEPTH 64u    // calls open per CPU; past it they all end unrecorded (counted)
 
 struct kx_func_stats {
     uint64_t fn;             // the function's address as the event holds it (Thumb: bit 0 set)
@@ -36,9 +37,14 @@ void kx_funcs_free(struct kx_funcs *f);
 // model's current thread of its CPU, -1 none known; a call's row names its entry's); a timed
 // call goes to k->func if set.
 void kx_funcs_event(struct kx_funcs *f, const struct kev_event *e, int th, const struct kx_sink *k);
+// At the end of the trace: the calls still open end, unrecorded (rows without an end).
+void kx_funcs_finish(struct kx_funcs *f, const struct kx_sink *k);
 // The functions seen, in the order they were first seen.
 const struct kx_func_stats *kx_funcs_table(const struct kx_funcs *f, unsigned *n);
-// Entries dropped from full stacks, and events the tables had no room for.
+// Events the tables had no memory for.
 uint64_t kx_funcs_dropped(const struct kx_funcs *f);
+// Entries that ended with no return seen: above an outer return, entered again, on a full stack
+// (all of its calls), or open at the end (kx_funcs_finish).
+uint64_t kx_funcs_unpaired(const struct kx_funcs *f);
 
 #endif

@@ -700,6 +700,7 @@ void kx_stats_finish(struct kx_stats *s)
         cpu_close(s, c, s->t_last);
     for (unsigned c = 0; c < KEV_MAX_CPUS; c++)
         s->cpu_open[c] = -1;
+    kx_funcs_finish(s->funcs, &s->sink);
     for (uint64_t id = 1; id <= s->next_irq; ) { // in the interrupts' order
         int slot = -1;
         for (unsigned i = 0; i < KX_MAX_IRQ_OPEN; i++)

@@ -324,6 +324,8 @@ static void arg_uint(struct pb *te, struct pb *tmp, const char *name, uint64_t v
 static void func_keep(void *user, const struct kx_func_row *r)
 {
     struct conv *c = user;
+    if (!r->t1) // no return recorded: no slice
+        return;
     if (c->nrows == c->caprows) {
         size_t cap = c->caprows ? 2 * c->caprows : 1024;
         struct kx_func_row *t = realloc(c->rows, cap * sizeof(*t));

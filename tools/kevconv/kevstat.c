@@ -416,9 +416,13 @@ static void print_funcs(const struct kx_stats *s)
         else
             printf(" %12s %10s %10s\n", "-", "-", "-");
     }
+    if (kx_funcs_unpaired(s->funcs))
+        printf("  %llu entries with no return recorded (their :return not enabled, or past "
+               "%u open calls on a CPU)\n", (unsigned long long)kx_funcs_unpaired(s->funcs),
+               KX_FUNC_DEPTH);
     if (kx_funcs_dropped(s->funcs))
-        printf("  %llu entries not paired: a thread's open calls past %u, or no memory\n",
-               (unsigned long long)kx_funcs_dropped(s->funcs), KX_FUNC_DEPTH);
+        printf("  %llu function events not counted: out of memory\n",
+               (unsigned long long)kx_funcs_dropped(s->funcs));
     free(v);
 }
 
