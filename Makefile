@@ -103,6 +103,8 @@ include user/module.mk
                     tracelogger/module.mk)
 include test/module.mk
 
+NPROC := $(shell nproc 2>/dev/null || echo 1)
+
 # ---- top-level targets -----------------------------------------------------------------------
 .PHONY: all run test bench debug clean setup setup-test setup-bench images tools fuzz dtrace new-app
 all: images tools
@@ -131,8 +133,10 @@ run: setup
 new-app:
 	$(Q)scripts/new-app.sh "$(NAME)"
 
+# make test builds with a job per CPU and runs the tests TEST_JOBS at a time (default the CPUs;
+# scripts/run-tests.sh, test/alone.list).
 test: setup-test
-	$(Q)$(MAKE) --no-print-directory all test-build
+	$(Q)$(MAKE) --no-print-directory -j$(NPROC) all test-build
 	$(Q)scripts/run-tests.sh $(B)/tests.list
 
 bench: setup-bench

@@ -11,7 +11,12 @@
 #  - the capture's answers equal the board's, aggregation by aggregation, count for count
 #    (return values included: the replay's arg1 comes from FUNC_EXIT), for the firings in the
 #    demo's processes (pid > 3: dtrace, init and the tracelogger come first, the capture
-#    starts with the tracelogger, as the parity test's scripts restrict theirs).
+#    starts with the tracelogger, as the parity test's scripts restrict theirs);
+#  - kevstat -s funcs over the capture: every function's entries and returns equal dtrace -i's
+#    counts of fbt:::entry and fbt:::return there, and the time of two functions (one that
+#    switches threads inside, sched_choose_traced) equals a D program's sum of return time
+#    less entry time paired on the CPU; kev2perfetto gives each timed call as a slice that
+#    Perfetto's import rules accept (test/tools/check_perfetto.py).
 #   test/qemu/test_fbt_capture.sh BUILD_DIR HOST_DIR     (BOARD in the environment)
 set -u
 B=$(cd "$1" && pwd); H=$(cd "$2" && pwd)
@@ -24,7 +29,7 @@ img=$B/dtparity.elf
 tmp=$(mktemp -d)
 [ -n "${KEEP:-}" ] && echo "# files in $tmp"
 trap '[ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXIT
-echo "1..7"
+echo "1..10"
 # Where the message calls run: the exclusive path's handlers, and on several CPUs the shared
 # fast path's too (a shared try that must retry exclusive returns KSHARED_RETRY, -65536, and
 # the call runs again: only the other returns end a call).
@@ -94,3 +99,37 @@ awk '$1 == "@@S" { v[$2 " " $3] = $4 } END { bad = 0
         v["send fbt"], v["reply msg"], v["reply fbt"], v["call kercall"], v["call fbt"]
     exit bad }' "$tmp/replay.out"
 ok $? "over the capture, the static probes and their fbt counterparts agree too"
+# kevstat's function calls (tools/analysis/kx_funcs.c) against D over the same capture
+cat > "$tmp/calls.d" <<'EOF'
+#pragma D option quiet
+fbt:::entry { @n[probefunc, "entries"] = count(); }
+fbt:::return { @n[probefunc, "returns"] = count(); }
+fbt::ipc_reply_traced:entry, fbt::sched_choose_traced:entry { t0[cpu, probefunc] = timestamp; }
+fbt::ipc_reply_traced:return, fbt::sched_choose_traced:return /t0[cpu, probefunc]/
+{ @t[probefunc] = sum(timestamp - t0[cpu, probefunc]); t0[cpu, probefunc] = 0; }
+END { printa("N %s %s %@d\n", @n); printa("T %s %@d\n", @t); }
+EOF
+"$H/dtrace" -q --kernel "$img" -i "$tmp/run.kev" -s "$tmp/calls.d" > "$tmp/calls.out" 2>> "$tmp/replay.err"
+"$H/kevstat" -s funcs --kernel "$img" "$tmp/run.kev" > "$tmp/funcs.txt" 2>&1
+awk '$1 == "N" { print $2, $3, $4 }' "$tmp/calls.out" | sort > "$tmp/calls.d.counts"
+awk 'f && NF == 7 { print $1, "entries", $2; print $1, "returns", $3 } /^  function/ { f = 1 }' \
+    "$tmp/funcs.txt" | awk '$3 > 0' | sort > "$tmp/calls.kevstat.counts"
+nfn=$(wc -l < "$tmp/calls.d.counts")
+cmp -s "$tmp/calls.d.counts" "$tmp/calls.kevstat.counts" && [ "$nfn" -gt 20 ]
+ok $? "kevstat -s funcs: entries and returns of each function equal dtrace -i's counts ($nfn)"
+diff "$tmp/calls.d.counts" "$tmp/calls.kevstat.counts" | head -5 | sed 's/^/# /'
+good=1
+for fn in ipc_reply_traced sched_choose_traced; do
+    d=$(awk -v f="$fn" '$1 == "T" && $2 == f { print $3 }' "$tmp/calls.out")
+    k=$(awk -v f="$fn" '$1 == f && NF == 7 { printf "%.0f", $5 * 1000 }' "$tmp/funcs.txt")
+    echo "# $fn: D over the capture ${d:-?} ns, kevstat ${k:-?} ns"
+    [ -n "$d" ] && [ "$d" -gt 0 ] && [ "$d" = "$k" ] || good=0
+done
+[ $good = 1 ]
+ok $? "kevstat's time in a function equals D's sum of return less entry on each CPU"
+# kev2perfetto's function slices: Perfetto's slice rules, one slice per call kevstat timed
+timed=$(awk 'f && NF == 7 { n += $4 } /^  function/ { f = 1 } END { print n + 0 }' "$tmp/funcs.txt")
+"$H/kev2perfetto" --kernel "$img" -o "$tmp/run.pftrace" "$tmp/run.kev" > "$tmp/pf.err" 2>&1 &&
+    python3 "$here/test/tools/check_perfetto.py" -f "$timed" "$tmp/run.pftrace" > "$tmp/pf.tap" 2>&1
+ok $? "kev2perfetto: the $timed timed calls as nested slices on each CPU's track, as Perfetto imports them"
+grep '^not ok' "$tmp/pf.tap" | head -5 | sed 's/^/# /'

@@ -25,6 +25,10 @@
 #   - instants with args (user events, faults: track_event_parser.cc and
 #     util/debug_annotation_parser.cc): an instant has a name; each debug annotation has a name
 #     (else "Debug annotation without name") and one value of a type the parser takes;
+#   - slices (track_event_parser.cc, slice_tracker.cc; the UI's function graph): events of a
+#     track taken in time order (a stable sort, as the sorter keeps packets of equal time), a
+#     begin has a name, an end closes the track's innermost open slice (else
+#     misplaced_end_event), none is left open; -f N: N slices expected;
 #   - perf samples and their callstacks (importers/proto/profile_module.cc,
 #     stack_profile_sequence_state.cc): a sequence's interned data is used only after a packet
 #     of it said its incremental state was cleared, and only on that sequence; iids are
@@ -33,7 +37,8 @@
 #     callstack and the process tree's pid and tid (or 0, idle). -s N: N samples expected.
 # Scenario checks (kevscen): one sched_switch per RUNNING event, the worker's CPU time from
 # the sched_switch sequence, interrupts, names.
-# usage: check_perfetto.py [-l LOST] [-b BOOT_EPOCH_S] [-d OUT] FILE [EXPECT-FILE RUNNING-EVENTS]
+# usage: check_perfetto.py [-l LOST] [-b BOOT_EPOCH_S] [-d OUT] [-f SLICES] FILE [EXPECT-FILE
+#                          RUNNING-EVENTS]
 # (prints TAP lines, no plan). -l: the .kev's lost-event total; -b: its BOOT_DATE in seconds;
 # -d: write every instant with args as a JSON line {"ts", "tid", "name", "cat", "args"} to OUT
 # (tid: the thread track's, from its TrackDescriptor).
@@ -43,9 +48,12 @@ from wake_target import wake_targets
 args = sys.argv[1:]
 want_lost = want_boot = comm_tid = None
 want_samples = None
+want_slices = None
 dump_path = None
-while args and args[0] in ("-l", "-b", "-c", "-s", "-d"):
-    if args[0] == "-l":
+while args and args[0] in ("-l", "-b", "-c", "-s", "-d", "-f"):
+    if args[0] == "-f":
+        want_slices = int(args[1])
+    elif args[0] == "-l":
         want_lost = int(args[1])
     elif args[0] == "-d":
         dump_path = args[1]
@@ -135,7 +143,8 @@ ppids = {}
 descr = {}  # track uuid -> (pid, tid) or None for a non-thread track
 flowpts = {}  # flow id -> [(ts, terminating)]
 tevents = []
-instants = []  # (ts, TrackEvent fields) of track events with debug annotations
+instants = []  # (ts, TrackEvent fields) of instants (type 3) with debug annotations
+slicepts = []  # (ts, packet index, TrackEvent fields) of slice begins and ends (types 1, 2)
 for pkt in decoded:
     d = dict(pkt)
     ok_seq &= 10 in d
@@ -155,7 +164,9 @@ for pkt in decoded:
     if 11 in d:
         te = fields(d[11])
         tevents.append((d.get(8, 0), dict(te).get(11)))
-        if any(f == 4 for f, _ in te):
+        if dict(te).get(9) in (1, 2):
+            slicepts.append((d.get(8, 0), len(tevents), te))
+        elif any(f == 4 for f, _ in te):
             instants.append((d.get(8, 0), te))
         for f, v in te:
             if f in (47, 48):
@@ -322,6 +333,25 @@ if dump_path:
     with open(dump_path, "w") as out:
         for x in dumped:
             out.write(json.dumps(x) + "\n")
+# slices: per track in time order (stable), begins named, ends closing the innermost open one
+open_on, bad_slices, nslices = {}, [], 0
+for ts, i, te in sorted(slicepts, key=lambda x: (x[0], x[1])):
+    ted = dict(te)
+    stack = open_on.setdefault(ted.get(11), [])
+    if ted.get(9) == 1:
+        if not ted.get(23):
+            bad_slices.append(("a slice begin without a name", ts))
+        stack.append(ts)
+    elif not stack:
+        bad_slices.append(("misplaced_end_event", ts))
+    else:
+        stack.pop()
+        nslices += 1
+left = sum(len(v) for v in open_on.values())
+check("importer: %d slices, each begin named, each end closing its track's innermost slice, "
+      "none left open" % nslices, not bad_slices and not left, (bad_slices[:3], left))
+if want_slices is not None:
+    check("%d slices, as many as expected" % want_slices, nslices == want_slices, nslices)
 badflow = [k for k, p in flowpts.items() if len(p) < 2 or any(term for ts, term in sorted(p)[:-1])]
 check("importer: message flows have two points or more, terminated last (%d flows)" % len(flowpts),
       not badflow, badflow[:5])

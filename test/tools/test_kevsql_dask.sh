@@ -69,8 +69,10 @@ check "the query over 5 traces on the cluster: the rows this machine gives (-j 2
 "$sq" -j 2 --json --merge "$m" "$q" "$dir/traces" > "$dir/local-m.json"
 "$sq" --scheduler "$url" --json --merge "$m" "$q" "$dir/traces" > "$dir/dask-m.json" 2>> "$dir/dask.err"
 check "--merge over the union on the cluster: this machine's answer" same "$dir/local-m.json" "$dir/dask-m.json"
-"$sq" --scheduler "$url" --send --json "$q" "$dir/traces" > "$dir/dask-s.json" 2>> "$dir/dask.err"
+"$sq" --send --timing --scheduler "$url" --json "$q" "$dir/traces" > "$dir/dask-s.json" 2>> "$dir/dask.err"
 check "the traces and the extension sent to the workers as bytes: the same rows" same "$dir/local.json" "$dir/dask-s.json"
+check "--timing (before --scheduler) says how long the cluster's part took" \
+    grep -qE "^kevsql: the cluster's part took [0-9]+\\.[0-9]{3} s$" "$dir/dask.err"
 on=$(sed -n 's/^kevsql: 5 traces on \([0-9]*\) workers.*/\1/p' "$dir/dask.err" | sort -u | tr '\n' ' ')
 check "the workers shared the traces (on how many workers each time: $on)" grep -q "traces on 2 workers" "$dir/dask.err"
 sed 's/^/# /' "$dir/dask.err" | head -10

@@ -51,6 +51,49 @@ static struct kx_stats *new_stats(void)
     return s;
 }
 
+// Function calls (kx_funcs.c): nested calls paired on their CPU across a thread switch, a
+// return with no entry counted untimed, an entry whose return was not recorded dropped when
+// an outer call returns, and a stack past KX_FUNC_DEPTH bounded and counted.
+static void fn_ev(struct kx_stats *s, unsigned kind, uint64_t t, uint32_t fn, unsigned cpu)
+{
+    mk(KEV_C_SYSTEM, kind, t, fn, 0x100, 4, 7, kind == KEV_SYS_FUNC_ENTER ? 2 : 4);
+    ev.cpu = cpu;
+    kx_stats_event(s, &ev);
+}
+
+static void test_function_calls(void **state)
+{
+    (void)state;
+    struct kx_stats *s = new_stats();
+    th(s, KEV_TH_RUNNING, 1, 5, 1);
+    fn_ev(s, KEV_SYS_FUNC_ENTER, 10, 0xa1, 0);   // a
+    fn_ev(s, KEV_SYS_FUNC_ENTER, 12, 0xb1, 0);   //   b
+    fn_ev(s, KEV_SYS_FUNC_ENTER, 13, 0xc1, 1);   // c on another CPU
+    th(s, KEV_TH_RUNNING, 14, 6, 1);             // the scheduler switches threads inside b
+    fn_ev(s, KEV_SYS_FUNC_EXIT, 15, 0xb1, 0);    //   b: 3
+    fn_ev(s, KEV_SYS_FUNC_ENTER, 16, 0xd1, 0);   //   d, its return not recorded
+    fn_ev(s, KEV_SYS_FUNC_EXIT, 20, 0xa1, 0);    // a: 10, d dropped
+    fn_ev(s, KEV_SYS_FUNC_EXIT, 21, 0xe1, 0);    // e: never entered
+    fn_ev(s, KEV_SYS_FUNC_EXIT, 23, 0xc1, 1);    // c: 10
+    unsigned n;
+    const struct kx_func_stats *f = kx_funcs_table(s->funcs, &n);
+    assert_int_equal(n, 5);
+    uint64_t want[5][5] = { { 0xa1, 1, 1, 1, 10 }, { 0xb1, 1, 1, 1, 3 }, { 0xc1, 1, 1, 1, 10 },
+                            { 0xd1, 1, 0, 0, 0 }, { 0xe1, 0, 1, 0, 0 } };
+    for (unsigned i = 0; i < 5; i++) {
+        assert_int_equal(f[i].fn, want[i][0]);
+        assert_int_equal(f[i].entries, want[i][1]);
+        assert_int_equal(f[i].returns, want[i][2]);
+        assert_int_equal(f[i].timed, want[i][3]);
+        assert_int_equal(f[i].total, want[i][4]);
+    }
+    for (unsigned i = 0; i < KX_FUNC_DEPTH + 3; i++)
+        fn_ev(s, KEV_SYS_FUNC_ENTER, 30 + i, 0xf1, 0);
+    assert_int_equal(kx_funcs_dropped(s->funcs), 3);
+    kx_stats_free(s);
+    free(s);
+}
+
 static void test_buckets(void **state)
 {
     (void)state;
@@ -357,6 +400,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_buckets),
+        cmocka_unit_test(test_function_calls),
         cmocka_unit_test(test_implicit_switch),
         cmocka_unit_test(test_nested_request),
         cmocka_unit_test(test_kernel_form_and_irq_pulse),

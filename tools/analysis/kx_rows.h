@@ -70,6 +70,20 @@ struct kx_irq_row {
     uint64_t msg;        // the pulse's message id (kx_msg.h), 0 none
 };
 
+// A function call timed from its entry to its return on one CPU (kx_funcs.h): an fbt
+// probe's firings, FUNC_ENTER and FUNC_EXIT. depth: the calls still open below it on the
+// CPU's stack when it began (0: outermost).
+struct kx_func_row {
+    uint64_t t0, t1;
+    int th;              // the thread running at its entry, -1 none known
+    unsigned cpu;
+    uint64_t fn;         // the function's address as the events hold it (Thumb: bit 0 set)
+    uint64_t call_site;  // the return address into its caller
+    uint64_t ret_off;    // the returning instruction's offset in the function
+    uint64_t value;      // the return value (the event's words; 0 for a function without one)
+    unsigned depth;
+};
+
 // What a tool gives to get the rows; any member may be NULL.
 struct kx_msg;
 struct kw_wait;
@@ -85,6 +99,8 @@ struct kx_sink {
     // CPU cpu ran a thread other than idle (what 1), its idle thread (2) or no thread known
     // (0) from t0 to t1: the periods busy_t, idle_t and none_t add up
     void (*cpu)(void *user, unsigned cpu, uint64_t t0, uint64_t t1, int th, unsigned what);
+    // a function call timed entry to return
+    void (*func)(void *user, const struct kx_func_row *r);
 };
 
 #endif

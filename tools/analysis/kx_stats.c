@@ -83,6 +83,8 @@ void kx_stats_free(struct kx_stats *s)
     s->kw = NULL;
     free(s->ureg);
     s->ureg = NULL;
+    kx_funcs_free(s->funcs);
+    s->funcs = NULL;
 }
 
 double kx_irq_rate(const struct kx_stats *s, const struct kx_irq_stats *q)
@@ -661,7 +663,16 @@ void kx_stats_event(struct kx_stats *s, const struct kev_event *e)
             comm_event(s, e);
         break;
     case KEV_C_USER: user_event(s, e); break;
-    case KEV_C_SYSTEM: snapshot_entry(s, e); break;
+    case KEV_C_SYSTEM:
+        if (e->ev == KEV_SYS_FUNC_ENTER || e->ev == KEV_SYS_FUNC_EXIT) {
+            if (!s->funcs)
+                s->funcs = kx_funcs_new();
+            if (s->funcs)
+                kx_funcs_event(s->funcs, e, th, &s->sink);
+        } else {
+            snapshot_entry(s, e);
+        }
+        break;
     default: break;
     }
     if (s->kw && !(s->skip & KX_SKIP_WAIT))

@@ -17,6 +17,7 @@
 #ifndef TOOLS_KX_STATS_H
 #define TOOLS_KX_STATS_H
 
+#include "kx_funcs.h"
 #include "kx_load.h"
 #include "kx_msg.h"
 #include "kx_rows.h"
@@ -164,6 +165,7 @@ struct kx_stats {
     uint64_t user_other;              // user events past KX_MAX_USER pairs (counted, not listed)
     struct kw *kw;                    // who blocked whom (kx_wait.c; heap, NULL if none)
     struct kev_userreg *ureg;         // user event names and formats (heap, NULL if none)
+    struct kx_funcs *funcs;           // fbt's function calls (heap, NULL until the first)
 };
 
 void kx_stats_init(struct kx_stats *s, const struct kev_reader *r);

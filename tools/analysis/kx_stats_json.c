@@ -300,5 +300,15 @@ void kx_stats_json(const struct kx_stats *s, FILE *f)
     gaps(s, f);
     users(s, f);
     kx_wait_json(s, f);
+    unsigned nfn;
+    const struct kx_func_stats *fs = kx_funcs_table(s->funcs, &nfn);
+    fputs(",\n\"funcs\":[", f);
+    for (unsigned i = 0; i < nfn; i++)
+        fprintf(f, "%s\n{\"fn\":%llu,\"entries\":%llu,\"returns\":%llu,\"timed\":%llu,"
+                   "\"total\":%llu,\"max\":%llu}", i ? "," : "", (unsigned long long)fs[i].fn,
+                (unsigned long long)fs[i].entries, (unsigned long long)fs[i].returns,
+                (unsigned long long)fs[i].timed, (unsigned long long)fs[i].total,
+                (unsigned long long)fs[i].max);
+    fprintf(f, "],\n\"funcs_dropped\":%llu", (unsigned long long)kx_funcs_dropped(s->funcs));
     fputs("}\n", f);
 }

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: MIT
 # The analysis model every host tool over a .kev links (tools/analysis/): the time-ordered
 # event source, the thread model, ids in Linux terms, message matching, the analyses (CPU,
-# states, kernel calls, interrupts, messages, waits, losses, user events) and their JSON form,
+# states, kernel calls, interrupts, messages, waits, losses, user events, function calls) and their JSON form,
 # the stack samples. kevstat prints it, kevreport draws it, the converters map it, kevsql
 # serves it as tables: each answer is computed here once.
 AN := tools/analysis
@@ -12,7 +12,7 @@ AN_MODEL  := $(AN)/kx.c $(AN)/kx_ids.c $(AN)/kx_sort.c tools/common/tool_file.c 
 AN_MSG    := $(AN)/kx_msg.c
 # The analyses (with the message matching and the wait analysis they use).
 AN_STATS  := $(AN)/kx_stats.c $(AN)/kx_stats_json.c $(AN_MSG) $(AN)/kx_wait.c $(AN)/kx_wait_json.c \
-             $(AN)/kx_load.c
+             $(AN)/kx_load.c $(AN)/kx_funcs.c
 # The stack samples, their frames named with libdwfl from the ELF files the capture ran, found by
 # build id (tool_syms.c; link with -ldw -lelf).
 AN_STACKS := $(AN)/kx_stacks.c tools/common/tool_elfsym.c tools/common/tool_syms.c

@@ -24,7 +24,12 @@
 // - user events and faults as instant TrackEvents with args (debug annotations) on the
 //   thread's track: a user event named as every tool names it ("NAME: value") with its code,
 //   text and words; a fault "fault SIGSEGV" with the signal, kind, pc, address, the function
-//   holding the pc and the stack the kernel recorded after it (conv_fault.c).
+//   holding the pc and the stack the kernel recorded after it (conv_fault.c);
+// - the kernel function calls fbt recorded (FUNC_ENTER/EXIT, paired on their CPU by
+//   tools/analysis/kx_funcs.c) as slices, begin and end, on a track per CPU ("cpu N kernel
+//   functions"), nested as they ran: the UI's function-graph view; named from the kernel's ELF
+//   file found by build id, with the caller's return address, the return value and the
+//   returning instruction's offset as args.
 // Kernel calls are in kev2json's output.
 // Wire format: protobuf varints and length-delimited fields, written by the small encoder
 // below. Field numbers (perfetto.protos): Trace.packet 1; TracePacket: ftrace_events 1,
@@ -40,7 +45,7 @@
 // utsname 1 {sysname 1, version 2, release 3, machine 4}, num_cpus 8; TracePacket
 // track_event 11, sequence_flags 13 (1: incremental state cleared), track_descriptor 60;
 // TrackDescriptor: uuid 1, name 2, thread 4 {pid 1, tid 2, thread_name 5}; TrackEvent:
-// debug_annotations 4, type 9 (INSTANT 3), track_uuid 11, categories 22, name 23, flow_ids
+// debug_annotations 4, type 9 (SLICE_BEGIN 1, SLICE_END 2, INSTANT 3), track_uuid 11, categories 22, name 23, flow_ids
 // 47 and terminating_flow_ids 48 (fixed64); DebugAnnotation: uint_value 3, int_value 4,
 // string_value 6, pointer_value 7, name 10 (debug_annotation.proto; trace processor's
 // debug_annotation_parser.cc needs a name on each and takes one value).
@@ -52,6 +57,7 @@
 #include "kx_pb.h"
 #include "kx_pf_stacks.h"
 #include "../common/tool_syms.h"
+#include "../analysis/kx_funcs.h"
 #include "../analysis/kx_msg.h"
 #include <trace/kev_userreg.h>
 
@@ -95,6 +101,12 @@ struct conv {
     struct cf_faults faults;               // a FAULT waits for its STACK (conv_fault.h)
     struct kev_userreg ureg;               // user event names and formats the trace declares
     uint64_t instants;                     // user event and fault instants written
+    struct kx_funcs *funcs;                // fbt's function calls, paired (NULL: none yet)
+    struct kx_sink func_sink;
+    struct kx_func_row *rows;              // the calls, written as slices at the end
+    size_t nrows, caprows;
+    uint8_t cpu_described[KEV_MAX_CPUS];   // a CPU's function track was described
+    uint64_t slices;                       // function slices written
 };
 
 #define SEQ_TRACKS 200u // trusted_packet_sequence_id of the track descriptors and events
@@ -282,6 +294,113 @@ static void flow_point(struct conv *c, const struct kx_msg *g, int th, unsigned 
     c->flows++;
 }
 
+// A CPU's track of kernel function slices, described before its first slice.
+static uint64_t cpu_track(struct conv *c, unsigned cpu)
+{
+    uint64_t uuid = 0x300000000ull + cpu;
+    if (!c->cpu_described[cpu]) {
+        c->cpu_described[cpu] = 1;
+        struct pb d = { 0 };
+        char name[40];
+        snprintf(name, sizeof(name), "cpu %u kernel functions", cpu);
+        pb_int(&d, 1, (int64_t)uuid);
+        pb_str(&d, 2, name);
+        c->pkt.len = 0;
+        pb_bytes(&c->pkt, 60, d.p, d.len);
+        pb_int(&c->pkt, 10, SEQ_TRACKS);
+        if (!c->seq_started)
+            pb_int(&c->pkt, 13, 1), c->seq_started = 1;
+        put_packet(c);
+        free(d.p);
+    }
+    return uuid;
+}
+
+static void arg_uint(struct pb *te, struct pb *tmp, const char *name, uint64_t v, int pointer);
+
+// A function call (kx_funcs.c's row, when its return came), kept: the slices are written at
+// the end in time order, so that a reader that sorts by time alone (a stable sort, as trace
+// processor's) keeps them nested where times are equal (func_order).
+static void func_keep(void *user, const struct kx_func_row *r)
+{
+    struct conv *c = user;
+    if (c->nrows == c->caprows) {
+        size_t cap = c->caprows ? 2 * c->caprows : 1024;
+        struct kx_func_row *t = realloc(c->rows, cap * sizeof(*t));
+        if (!t) {
+            c->oom = 1;
+            return;
+        }
+        c->rows = t, c->caprows = cap;
+    }
+    c->rows[c->nrows++] = *r;
+}
+
+// A slice's begin or end: the row and which. At one time: ends of longer calls first (inner
+// before outer), then begins (outer before inner), then the ends of calls that took no time
+// (inner before outer), so every end closes the slice it belongs to.
+struct func_point {
+    uint64_t t;
+    unsigned cls;   // 0 end, 1 begin, 2 end of a call of no time
+    int depth;      // the order within the class (ends: deeper first)
+    size_t row;
+};
+
+static int func_order(const void *a, const void *b)
+{
+    const struct func_point *x = a, *y = b;
+    if (x->t != y->t)
+        return x->t < y->t ? -1 : 1;
+    if (x->cls != y->cls)
+        return x->cls < y->cls ? -1 : 1;
+    if (x->depth != y->depth)
+        return x->depth < y->depth ? -1 : 1;
+    return x->row < y->row ? -1 : x->row > y->row;
+}
+
+static void func_slices(struct conv *c)
+{
+    struct func_point *p = malloc(2 * c->nrows * sizeof(*p) + 1);
+    if (!p) {
+        c->oom = c->nrows != 0;
+        return;
+    }
+    for (size_t i = 0; i < c->nrows; i++) {
+        const struct kx_func_row *r = &c->rows[i];
+        int d = (int)r->depth;
+        p[2 * i] = (struct func_point){ r->t0, 1, d, i };
+        p[2 * i + 1] = (struct func_point){ r->t1, r->t1 == r->t0 ? 2u : 0u, -d, i };
+    }
+    qsort(p, 2 * c->nrows, sizeof(*p), func_order);
+    for (size_t k = 0; k < 2 * c->nrows; k++) {
+        const struct kx_func_row *r = &c->rows[p[k].row];
+        int end = p[k].cls != 1;
+        uint64_t uuid = cpu_track(c, r->cpu % KEV_MAX_CPUS);
+        struct pb te = { 0 }, tmp = { 0 };
+        pb_int(&te, 9, end ? 2 : 1);
+        pb_int(&te, 11, (int64_t)uuid);
+        if (!end) {
+            char at[160], fn[128];
+            if (!syms_pc(r->fn, 0, at, sizeof(at), fn, sizeof(fn)) || !fn[0])
+                snprintf(fn, sizeof(fn), "0x%llx", (unsigned long long)r->fn);
+            pb_str(&te, 23, fn);
+            arg_uint(&te, &tmp, "call_site", r->call_site, 1);
+        } else {
+            arg_uint(&te, &tmp, "return_value", r->value, 0);
+            arg_uint(&te, &tmp, "return_offset", r->ret_off, 0);
+            c->slices++;
+        }
+        c->pkt.len = 0;
+        pb_int(&c->pkt, 8, (int64_t)ns(c, p[k].t));
+        pb_bytes(&c->pkt, 11, te.p, te.len);
+        pb_int(&c->pkt, 10, SEQ_TRACKS);
+        put_packet(c);
+        free(te.p);
+        free(tmp.p);
+    }
+    free(p);
+}
+
 // A debug annotation of a TrackEvent (field 4): its name and one value.
 static void arg_str(struct pb *te, struct pb *tmp, const char *name, const char *v)
 {
@@ -393,6 +512,12 @@ static int on_event(void *user, struct kev_reader *r, const struct kev_event *e)
         int_event(c, e);
     else if (e->cls == KEV_C_COMM)
         comm_event(c, e);
+    else if (e->cls == KEV_C_SYSTEM && (e->ev == KEV_SYS_FUNC_ENTER || e->ev == KEV_SYS_FUNC_EXIT)) {
+        if (!c->funcs && !(c->funcs = kx_funcs_new()))
+            c->oom = 1;
+        else
+            kx_funcs_event(c->funcs, e, current_of(c->m, e->cpu), &c->func_sink);
+    }
     else if (kx_stacks_event(&c->stacks, c->m, e) < 0)
         c->oom = 1;
     else if (e->cls == KEV_C_CONTROL && e->ev == KEV_CTL_DROPPED && e->nw >= 1) {
@@ -568,6 +693,7 @@ int main(int argc, char **argv)
     kx_model_init(&m, f.r);
     syms_trace("kev2perfetto", f.data, f.len);
     c.m = &m;
+    c.func_sink = (struct kx_sink){ .user = &c, .func = func_keep };
     c.hz = f.r->kr_cycles_per_sec ? f.r->kr_cycles_per_sec : 1000000000u;
     unsigned ncpu = f.r->kr_have_trailer ? f.r->kr_trl_ncpu : f.r->kr_board_ncpu;
     if (ncpu == 0 || ncpu > KEV_MAX_CPUS)
@@ -585,6 +711,7 @@ int main(int argc, char **argv)
         trailing_losses(&c, f.r, ncpu);
     ftrace_stats(&c, 2, m.last_t, ncpu);
     process_tree(&c);
+    func_slices(&c);
     kx_pf_stacks(&c.stacks, c.hz, put_stack_packet, &c);
     if (kx_stacks_said("kev2perfetto", &c.stacks, c.oom))
         rc = 1;
@@ -596,6 +723,8 @@ int main(int argc, char **argv)
         free(c.bundle[cpu].p);
     free(c.ev.p), free(c.sub.p), free(c.pkt.p);
     kx_stacks_free(&c.stacks);
+    kx_funcs_free(c.funcs);
+    free(c.rows);
     syms_end();
     kx_close(&f);
     return rc;

@@ -18,8 +18,8 @@
 #include "kx_faults.h"
 
 static const char *const sections[] = { "cpu", "states", "kcalls", "irq", "msg", "lost",
-                                        "user", "waits", "faults" };
-#define NSECT 9u
+                                        "user", "waits", "faults", "funcs" };
+#define NSECT 10u
 
 // A name column: s padded with spaces to `width` characters, not bytes (names from a capture
 // keep their UTF-8, trace/kev_text.c, and printf's %-32s would count each byte of a
@@ -61,6 +61,9 @@ static void usage(FILE *f)
                "          blocked at the end\n"
                "  faults  processes killed by a fault: signal, kind, pc, address, the function\n"
                "          and line holding the pc, the stack (SYSTEM FAULT / STACK)\n"
+               "  funcs   function calls the capture recorded from fbt probes (FUNC_ENTER/EXIT):\n"
+               "          entries, returns, calls timed entry to return on their thread, total\n"
+               "          and longest time (shown with every section only when recorded)\n"
                "  --json      one JSON object with every result (times in cycles)\n"
                "  --folded    the capture's stack samples (tracelogger -p HZ) as folded stacks,\n"
                "              one line a stack, root first, the process first: \"stackchain;main;\n"
@@ -371,6 +374,54 @@ static int folded_cb(void *user, struct kev_reader *r, const struct kev_event *e
     return 0;
 }
 
+// The function calls fbt's firings recorded (kx_funcs.h), the most time first. Explicitly
+// asked for (-s funcs) with none recorded, it says how a capture gets them.
+static int funcs_asked;
+static int by_total(const void *a, const void *b)
+{
+    const struct kx_func_stats *x = a, *y = b;
+    if (x->total != y->total)
+        return x->total < y->total ? 1 : -1;
+    if (x->entries + x->returns != y->entries + y->returns)
+        return x->entries + x->returns < y->entries + y->returns ? 1 : -1;
+    return x->fn < y->fn ? -1 : x->fn > y->fn;
+}
+
+static void print_funcs(const struct kx_stats *s)
+{
+    unsigned n;
+    const struct kx_func_stats *t = kx_funcs_table(s->funcs, &n);
+    if (!n) {
+        if (funcs_asked)
+            printf("== Function calls ==\n  none recorded: a capture records fbt::F:entry and "
+                   ":return firings while a D program enables them (docs/fbt.md)\n");
+        return;
+    }
+    struct kx_func_stats *v = malloc(n * sizeof(*v));
+    if (!v)
+        return;
+    memcpy(v, t, n * sizeof(*v));
+    qsort(v, n, sizeof(*v), by_total);
+    printf("== Function calls (fbt firings) ==\n  %-32s %9s %9s %9s %12s %10s %10s\n", "function",
+           "entries", "returns", "timed", "total us", "mean us", "max us");
+    for (unsigned i = 0; i < n; i++) {
+        char at[160], fn[128];
+        if (!syms_pc(v[i].fn, 0, at, sizeof(at), fn, sizeof(fn)) || !fn[0])
+            snprintf(fn, sizeof(fn), "0x%llx", (unsigned long long)v[i].fn);
+        printf("  %s %9llu %9llu %9llu", col(fn, 32).s, (unsigned long long)v[i].entries,
+               (unsigned long long)v[i].returns, (unsigned long long)v[i].timed);
+        if (v[i].timed)
+            printf(" %12.3f %10.3f %10.3f\n", us(s, v[i].total),
+                   us(s, v[i].total) / (double)v[i].timed, us(s, v[i].max));
+        else
+            printf(" %12s %10s %10s\n", "-", "-", "-");
+    }
+    if (kx_funcs_dropped(s->funcs))
+        printf("  %llu entries not paired: a thread's open calls past %u, or no memory\n",
+               (unsigned long long)kx_funcs_dropped(s->funcs), KX_FUNC_DEPTH);
+    free(v);
+}
+
 static int print_folded(const char *in)
 {
     struct kx_file f;
@@ -434,6 +485,7 @@ int main(int argc, char **argv)
                     return 2;
                 }
                 want |= 1u << k;
+                funcs_asked |= k == 9;
             }
         } else if (kx_arg_file("kevstat", a, &in, usage) != 0) {
             return 2;
@@ -467,7 +519,7 @@ int main(int argc, char **argv)
                                                              print_kcalls, print_irq,
                                                              print_msg, print_lost,
                                                              print_user, print_waits,
-                                                             kx_faults_print };
+                                                             kx_faults_print, print_funcs };
         if (kx_stats_damaged(s))
             printf("DAMAGED FILE: %s. The results below cover only the events before byte "
                    "offset %llu; what follows it (events and losses) is unknown.\n",

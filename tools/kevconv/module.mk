@@ -26,7 +26,7 @@ $(H)/kev2json: $(call host_objs,$(KC)/kev2json.c $(AN_MSG) $(KC)/conv_fault.c $(
 	@echo "  LINK    $@"
 	$(Q)$(HOST_CC) -o $@ $^ -ldw -lelf
 
-$(H)/kev2perfetto: $(call host_objs,$(KC)/kev2perfetto.c $(AN_MSG) $(KC)/kx_pf_stacks.c $(KC)/conv_fault.c $(KC_STACKS) \
+$(H)/kev2perfetto: $(call host_objs,$(KC)/kev2perfetto.c $(AN_MSG) $(AN)/kx_funcs.c $(KC)/kx_pf_stacks.c $(KC)/conv_fault.c $(KC_STACKS) \
                                   $(KC_DECODE))
 	@echo "  LINK    $@"
 	$(Q)$(HOST_CC) -o $@ $^ -ldw -lelf

@@ -16,7 +16,10 @@
 #       answer from sched_slice loaded into an SQLite table first (CREATE TABLE AS SELECT)
 #   sql_fleet_speedup_2proc: 200 traces of 100k events, one query, -j 2 against -j 1
 #   sql_fleet_speedup_dask_2workers: the same on a Dask cluster on this machine (Debian's
-#       dask-scheduler and dask-worker, one thread each): 2 workers against 1
+#       dask-scheduler and dask-worker, one thread each): 2 workers against 1, the cluster's
+#       part of the command (--timing: from asking the workers to the merged rows); the whole
+#       command's wall times beside it (sql_fleet_dask_*_s), which add the client's own start,
+#       its Python imports and connection, the same for any number of workers
 # usage: bench_kevsql.sh [BINDIR [SCRATCHDIR]]  (defaults: build/host build/bench-kevsql)
 set -eu
 bin=${1:-build/host}
@@ -138,11 +141,26 @@ worker() {
 }
 worker 1
 workers 1
+# cluster_median NAME: the median over RUNS runs of the cluster's part, as --timing says it
+cluster_median() {
+    local i times=()
+    for i in $(seq "$runs"); do
+        times+=("$("$bin/kevsql" --timing --scheduler "$url" --csv "$q_fleet" "$dir/fleet" 2>&1 >/dev/null |
+                  sed -n "s/^kevsql: the cluster's part took \([0-9.]*\) s$/\1/p")")
+    done
+    echo "# $1 (cluster): ${times[*]} s" >&2
+    printf '%s\n' "${times[@]}" | sort -g | sed -n "$(( (runs + 1) / 2 ))p"
+}
 d1=$(median dask_1worker wall "$bin/kevsql" --scheduler "$url" --csv "$q_fleet" "$dir/fleet")
+c1=$(cluster_median dask_1worker)
 worker 2
 workers 2
 d2=$(median dask_2workers wall "$bin/kevsql" --scheduler "$url" --csv "$q_fleet" "$dir/fleet")
+c2=$(cluster_median dask_2workers)
 printf 'BENCH sql_fleet_dask_1worker_s %.2f s\n' "$d1"
 printf 'BENCH sql_fleet_dask_2workers_s %.2f s\n' "$d2"
-printf 'BENCH sql_fleet_speedup_dask_2workers %.2f x\n' "$(awk -v a="$d1" -v b="$d2" 'BEGIN { print a / b }')"
+printf 'BENCH sql_fleet_dask_1worker_cluster_s %.2f s\n' "$c1"
+printf 'BENCH sql_fleet_dask_2workers_cluster_s %.2f s\n' "$c2"
+printf 'BENCH sql_fleet_speedup_dask_2workers %.2f x\n' "$(awk -v a="$c1" -v b="$c2" 'BEGIN { print a / b }')"
+printf 'BENCH sql_fleet_speedup_dask_2workers_command %.2f x\n' "$(awk -v a="$d1" -v b="$d2" 'BEGIN { print a / b }')"
 rm -rf "$dir/fleet"

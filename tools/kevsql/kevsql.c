@@ -52,7 +52,8 @@ static void usage(FILE *f)
         "  --merge SQL       a query over the union of the traces' rows, the table \"result\"\n"
         "  --scheduler URL   run on a Dask distributed cluster (its scheduler's address); the\n"
         "                    workers open a trace by its path when they all see it, else it is\n"
-        "                    sent to them (--send: always)\n"
+        "                    sent to them (--send: always); --timing says on stderr how long\n"
+        "                    the cluster took, from asking the workers to the merged rows\n"
         "  -h, --help        this text\n"
         "Exit status: 0 ok, 1 a row with --check, a damaged or unreadable trace or a failing\n"
         "query, 2 bad usage.\n");
@@ -378,6 +379,10 @@ static int run(int argc, char **argv, const char **words, struct ksq_opts *po)
 {
     struct ksq_opts o = *po;
     int nwords = 0, many = 0;
+    // On a cluster the Dask driver reads every option, its own (--send, --timing) included.
+    for (int i = 1; i + 1 < argc; i++)
+        if (!strcmp(argv[i], "--scheduler"))
+            return dask(argc, argv);
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
@@ -404,11 +409,8 @@ static int run(int argc, char **argv, const char **words, struct ksq_opts *po)
         } else if (!strcmp(a, "--merge") && i + 1 < argc) {
             o.merge = argv[++i];
             many = 1;
-        } else if (!strcmp(a, "--scheduler") && i + 1 < argc) {
-            i++;
-            return dask(argc, argv);
-        } else if (!strcmp(a, "--send")) {
-            fprintf(stderr, "kevsql: --send goes with --scheduler\n");
+        } else if (!strcmp(a, "--send") || !strcmp(a, "--timing")) {
+            fprintf(stderr, "kevsql: %s goes with --scheduler\n", a);
             return 2;
         } else if (a[0] == '-' && a[1]) {
             fprintf(stderr, "kevsql: unknown option or missing value: %s\n", a);

@@ -11,8 +11,10 @@
 # A trace (and the extension) goes by its path when every worker sees the same file there
 # (same size), and as bytes otherwise: the task writes them to a file of its own and opens that.
 #   kevsql_dask.py [--csv|--json] [--no-header] [--lenient] [--check] [--merge SQL] [--send]
-#                  --scheduler URL 'SELECT ...' TRACE.kev|DIR...
-# (--send: bytes even where the workers see the paths, to try that way on one machine)
+#                  [--timing] --scheduler URL 'SELECT ...' TRACE.kev|DIR...
+# (--send: bytes even where the workers see the paths, to try that way on one machine;
+# --timing: says on stderr how long the cluster's part took, from asking the workers what they
+# see to the merged rows, apart from this client's own start: its imports and its connection)
 # Exit status as kevsql's: 0 ok, 1 a row with --check or a trace that failed, 2 bad usage.
 import argparse
 import hashlib
@@ -20,6 +22,7 @@ import json
 import os
 import sqlite3
 import sys
+import time
 
 META = ["trace", "board", "build", "boot_date"]
 
@@ -171,6 +174,8 @@ def main():
     ap.add_argument("--scheduler", required=True)
     ap.add_argument("--send", action="store_true",
                     help="send the traces and the extension to the workers even where they see them")
+    ap.add_argument("--timing", action="store_true",
+                    help="say how long the cluster's part took (submission to merged rows)")
     ap.add_argument("words", nargs="+")
     a = ap.parse_args()
     query = None
@@ -187,6 +192,7 @@ def main():
     so = os.path.join(here, "kevsql.so")
     from distributed import Client
     client = Client(a.scheduler)
+    t0 = time.monotonic()
     # What every worker sees at the paths: the file by its path, else its bytes.
     files = [os.path.abspath(so)] + [os.path.abspath(t) for t in traces]
     sizes = [os.path.getsize(f) if os.path.isfile(f) else -1 for f in files]
@@ -235,6 +241,8 @@ def main():
         cur = db.execute(a.merge)
         cols = [d[0] for d in cur.description]
         rows = cur.fetchall()
+    if a.timing:
+        print("kevsql: the cluster's part took %.3f s" % (time.monotonic() - t0), file=sys.stderr)
     types = [next((sql_type(r[i]) for r in rows[:1]), "null") for i in range(len(cols))]
     print_rows(cols, types, rows, a.fmt or "table", a.header)
     if a.check and rows:
