@@ -52,6 +52,7 @@
 #include <kernel/klock.h>
 #include <kernel/kfbt.h>
 #include <kernel/kusdt.h>
+#include <kernel/kpid.h>
 #include <kernel/ktrace_kcall.h>
 #include <kernel/kprof.h>
 #include <uapi/kdtrace.h>
@@ -78,30 +79,64 @@ static unsigned ntimers;
 // its own) fire wherever they come, so that a program still starts, ends and counts time.
 static uint32_t cpu_only;
 
-// The engine's lock (LOCKING above). Several CPUs only; with one it compiles away.
-// A CPU may hold it across a hook's firings and its trace event (kdt_hold), so that the order
-// of D's firings is the capture's order: the firings inside nest (this CPU's count).
+// The engine's lock (LOCKING above; several CPUs only, with one it compiles away), and the
+// site's time. A CPU may hold the lock across a hook's trace event and its firings (kdt_hold),
+// so that the order of D's firings is the capture's order: the firings inside nest (this CPU's
+// count). The outermost hold opens a site: every firing inside it has one time, its
+// `timestamp` (docs/d-probes.md "Time"), the hook's event's stamp once the hook gave it
+// (kdt_site_set), else the time the hold began. So a probe's time is the instant the kernel
+// reached its site, never later for the clauses that ran before it, and the very time its
+// event carries. A firing outside any hold is a site of its own, at its own time; one nested
+// in a site's firings (a hold inside a hold) has that site's time. Per CPU, written by that
+// CPU alone.
+static uint8_t d_held[KMAX_CPUS];       // this CPU's nested holds
+static uint64_t site_at[KMAX_CPUS];     // the open site's time (cycles)
 #if KMAX_CPUS > 1
 static struct kspin kdt_lock;
-static unsigned d_held[KMAX_CPUS];     // this CPU's nested holds (written by this CPU alone)
+static inline bool in_shared(void) { return arch_kernel_in_shared(); }
+#else
+static inline bool in_shared(void) { return false; }
+#endif
 static inline void d_lock(void)
 {
-    if (d_held[cpu_id()]++ == 0)
+    unsigned c = cpu_id();
+    if (d_held[c]++ == 0) {
+#if KMAX_CPUS > 1
         kspin_lock(&kdt_lock, KLOCK_RANK_D);
+#endif
+        site_at[c] = board_cycles();
+    }
 }
 static inline void d_unlock(void)
 {
+#if KMAX_CPUS > 1
     if (--d_held[cpu_id()] == 0)
         kspin_unlock(&kdt_lock, KLOCK_RANK_D);
-}
-static inline bool in_shared(void) { return arch_kernel_in_shared(); }
 #else
-static inline void d_lock(void) {}
-static inline void d_unlock(void) {}
-static inline bool in_shared(void) { return false; }
+    d_held[0]--;
 #endif
+}
+
+// The open site's time (cycles): one reading of the clock a site.
+static inline uint64_t site_cycles(void)
+{
+    return site_at[cpu_id()];
+}
 
 static uint64_t now_ns(void) { return ktimer_cycles_to_ns(board_cycles()); }
+
+uint64_t kdt_site_cycles(void)
+{
+    return site_cycles();
+}
+
+// ts32 was stamped after the hold began (its low word), far less than 2^32 cycles later.
+void kdt_site_set(uint32_t ts32)
+{
+    unsigned c = cpu_id();
+    if (d_held[c] == 1)     // the outermost hold's site (a nested one keeps its time)
+        site_at[c] += (uint32_t)(ts32 - (uint32_t)site_at[c]);
+}
 
 // copyin's reader (dvm_uread): the current process's memory, only the bytes proc_can_read
 // allows it (its RAM, flash and mappings), so a bad address is a fault to ERROR, never a
@@ -150,14 +185,15 @@ int dvm_lwpinfo(uint32_t who, struct dvm_lwpinfo *out)
     return -1;
 }
 
-// vtimestamp: the time a thread has spent on the CPU while D programs ran. Counted at every
-// kernel exit of the traced path while a program is active (kdt_vtime_switch), so it costs
-// nothing otherwise; KDT_GO starts the clock for the thread that is running. vt_running is
-// the thread whose clock runs on each CPU. Under the D lock: a thread's clock (vt_since,
-// vt_cycles) is opened by the CPU it goes on and closed by the one it left, and on the shared
-// side the two exits may come in either order (the thread left CPU A, whose choice released
-// it, and CPU B chose it before A's exit reached here), so B's opening closes what A left
-// running first and takes it off A's slot: A's exit then closes nothing of it.
+// vtimestamp: the time a thread has spent on the CPU while D programs ran. Its clock switches
+// at each RUNNING event while a program is active (kdt_vtime_switch, from ktrace.c's
+// kdt_switch, at that event's site time), so it costs nothing otherwise and dtrace -i keeps
+// the same clocks from the capture's THRUNNING events; KDT_GO starts the clock for the thread
+// that is running. vt_running is the thread whose clock runs on each CPU. Under the D lock: a
+// thread's clock (vt_since, vt_cycles) is opened by the CPU it goes on and closed by the one it
+// left, and on several CPUs the two may come in either order (the thread blocked on CPU A and
+// CPU B chose it before A's next choice), so B's opening closes what A left running first and
+// takes it off A's slot: A's next choice then closes nothing of it.
 static struct thread *vt_running[KMAX_CPUS];   // per CPU, under the D lock
 
 static void vtime_switch_locked(struct thread *next)
@@ -166,7 +202,7 @@ static void vtime_switch_locked(struct thread *next)
     struct thread **running = &vt_running[me];
     if (next == *running)
         return;
-    uint64_t now = board_cycles();
+    uint64_t now = site_cycles();
     if (*running && (*running)->vt_since) {
         (*running)->vt_cycles += now - (*running)->vt_since;
         (*running)->vt_since = 0;
@@ -188,22 +224,22 @@ void kdt_vtime_switch(struct thread *next)
     d_unlock();
 }
 
-// t's vtimestamp, under the D lock.
-static uint64_t vtime_ns(const struct thread *t)
+// t's vtimestamp at `now` (the site's cycles), under the D lock.
+static uint64_t vtime_ns(const struct thread *t, uint64_t now)
 {
     if (!t)
         return 0;
     uint64_t c = t->vt_cycles;
     if (t->vt_since)
-        c += board_cycles() - t->vt_since;
+        c += now - t->vt_since;
     return ktimer_cycles_to_ns(c);
 }
 
 // A firing's context, in thread t's name (k_current, or the thread going off the CPU for
-// sched:::off-cpu). t's fields read here (proc, tid, index, prio; the process's pid, ppid,
+// sched:::off-cpu), at the time `cycles` (the site's). t's fields read here (proc, tid, index, prio; the process's pid, ppid,
 // name, nthreads) are written on the exclusive side, or (prio) under the locks of the site that
 // fires (thread.c, sync.c): a shared firing "as" another thread sees them as that site does.
-static void fill_ctx_of(struct dvm_ctx *ctx, const struct thread *t)
+static void fill_ctx_of(struct dvm_ctx *ctx, const struct thread *t, uint64_t cycles)
 {
     const struct proc *p = t ? t->proc : NULL;
     ctx->cpu = cpu_id();   // D's principal buffers, aggregations and speculations are per CPU
@@ -211,8 +247,8 @@ static void fill_ctx_of(struct dvm_ctx *ctx, const struct thread *t)
     ctx->tid = p ? t->tid : (t ? t->index + 1 : 0);
     ctx->ppid = p ? p->ppid : 0;
     ctx->errno_ = 0;
-    ctx->timestamp = ctx->walltimestamp = now_ns();
-    ctx->vtimestamp = vtime_ns(t);
+    ctx->timestamp = ctx->walltimestamp = ktimer_cycles_to_ns(cycles);
+    ctx->vtimestamp = vtime_ns(t, cycles);
     ctx->execname = p ? p->name : "kernel";
     ctx->prio = t ? t->prio : 0;
     ctx->nlwp = p ? p->nthreads : 1;
@@ -248,7 +284,7 @@ static void fire_named(const struct thread *t, uint32_t id, const uint64_t args[
 {
     struct dvm_ctx ctx;
     d_lock();
-    fill_ctx_of(&ctx, t);
+    fill_ctx_of(&ctx, t, site_cycles());
     if (execname)
         ctx.execname = execname;
     if (at_ns)
@@ -350,7 +386,7 @@ void kdt_fire_probe(uint32_t pidx, const uint64_t *args)
     KSTACK_MARK_PROBE_SITE(); // stack( ) starts at the probe's site (kernel/kstack.c)
     struct dvm_ctx ctx;
     d_lock();
-    fill_ctx_of(&ctx, k_current);
+    fill_ctx_of(&ctx, k_current, site_cycles());
     dvm_fire_probe(dst, &ctx, pidx, args);
     if (dst->exiting)
         exited();
@@ -405,6 +441,10 @@ static void spin_probes(bool on)
                           dvm_enabled(dst, DPROBE_LOCK_SPIN_RELEASE));
 }
 
+#else
+static void spin_probes(bool on) { (void)on; }
+#endif
+
 void kdt_hold(void)
 {
     d_lock();
@@ -414,9 +454,6 @@ void kdt_release(void)
 {
     d_unlock();
 }
-#else
-static void spin_probes(bool on) { (void)on; }
-#endif
 
 void kdt_settle(void)
 {
@@ -492,6 +529,7 @@ static void unload(void)
     kdt_active = false;
     kfbt_disable();
     kusdt_disable();
+    kpid_disable();
     spin_probes(false);
     ktrace_sync_d_stop();
     unmap();
@@ -513,6 +551,7 @@ void kdt_proc_gone(struct proc *p)
 {
     if (block && consumer == p)
         unload();
+    kpid_proc_gone(p);      // the pid probes on p come off its program's text
 }
 
 static uint32_t align8(uint32_t v)
@@ -680,6 +719,8 @@ int kdt_call(struct thread *t, uint32_t cmd, uint32_t a, uint32_t b, uint32_t c)
         const char *why = "";
         int e = kfbt_enable(dst, &why);
         int u = e < 0 ? 0 : kusdt_enable(dst, &why);   // then the programs' USDT sites
+        if (u == 0 && e >= 0 && (u = kpid_enable(dst, consumer, &why)) < 0)
+            kusdt_disable();                           // and their pid probes
         if (u < 0) {
             kfbt_disable();
             e = u;
@@ -700,7 +741,7 @@ int kdt_call(struct thread *t, uint32_t cmd, uint32_t a, uint32_t b, uint32_t c)
         spin_probes(true);
         if (wanted(DPROBE_BEGIN)) {   // BEGIN's clauses stop at the first exit(), as DTrace's
             struct dvm_ctx ctx;
-            fill_ctx_of(&ctx, k_current);    // (exclusive: no firing under way)
+            fill_ctx_of(&ctx, k_current, board_cycles());    // (exclusive: no firing under way)
             dvm_fire_begin(dst, &ctx);
             if (dst->exiting)
                 kdt_active = false;
@@ -713,6 +754,7 @@ int kdt_call(struct thread *t, uint32_t cmd, uint32_t a, uint32_t b, uint32_t c)
         // first, as DTrace disables its probes before END.
         kfbt_disable();
         kusdt_disable();
+        kpid_disable();
         bool was = kdt_active;
         kdt_active = true;
         if (was || dst->exiting)

@@ -92,12 +92,14 @@ static void fire(uint32_t pidx, const uint64_t *args, unsigned ev, const uint32_
         kdt_fire_probe(pidx, args);
         return;
     }
-    kdt_hold();
-    kdt_fire_probe(pidx, args);
+    kdt_hold();     // the event first: its stamp is the probe's time (ktrace.h)
+    uint32_t before = ktrace_stamp_here();
     if (nw == 2)
         trace_emit_simple(&ktrace, KEV_C_SYSTEM, ev, w[0], w[1]);
     else
         trace_emit_words(&ktrace, KEV_C_SYSTEM, ev, w, nw);
+    ktrace_site_take(before);
+    kdt_fire_probe(pidx, args);
     kdt_release();
 }
 

@@ -194,80 +194,58 @@ void ktrace_notes_defer(void)
 }
 #endif
 
-// D's side of a kernel exit: virtual time and the on-/off-CPU probes. As Solaris's: off-cpu
-// fires in the context of the thread going off (args[0] the one coming on), then on-cpu in the
-// context of the one coming on (k_current by now). Out of line, so that the exit without D
-// keeps no frame for it.
-static const struct thread *kdt_on_cpu[KMAX_CPUS];  // the thread D last saw go on each CPU
+// D's view of each CPU: the thread its last RUNNING event chose (kdt_chosen: the on-/off-CPU
+// probes fire there, at that event's site, as dtrace -i fires them at the capture's
+// THRUNNING), and the thread its last traced exit returned to (kdt_on_cpu: sched:::remain-cpu,
+// which has no event, fires at an exit that returns to the thread the CPU ran before). Per CPU,
+// under the D lock (kdt_chosen) or by this CPU alone (kdt_on_cpu).
+static const struct thread *kdt_chosen[KMAX_CPUS];
+static const struct thread *kdt_on_cpu[KMAX_CPUS];
 
 void ktrace_kdt_go(const struct thread *running)
 {
     for (unsigned c = 0; c < KMAX_CPUS; c++)
-        kdt_on_cpu[c] = NULL;   // other CPUs: their next exit fires on-cpu alone
-    kdt_on_cpu[cpu_id()] = running;
+        kdt_chosen[c] = kdt_on_cpu[c] = NULL;  // other CPUs: their next choice fires on-cpu alone
+    kdt_chosen[cpu_id()] = kdt_on_cpu[cpu_id()] = running;
 }
 
-// The state the thread going off this CPU had when the one coming on was chosen (its RUNNING
-// event, emitted by this CPU under the D lock: kdt_state), for sched:::off-cpu's arg3 at the
-// exit: by then another CPU may have changed it (woken it, on the shared side), and the
-// capture's replay takes the state at the RUNNING event. Per CPU; `on` says for which choice.
-// One CPU: nothing changes the state in between, and netduinoplus2's kernel RAM has no 8 bytes
-// to spare for it (its acqtest image overflowed).
-#if KMAX_CPUS > 1
-static struct {
-    const struct thread *on;
-    uint8_t state;
-} kdt_off_snap[KMAX_CPUS];
-#endif
-
-static void kdt_off_state_at_choice(const struct thread *t)
+// next was chosen to run on this CPU (its RUNNING event, within its site: state_ev_d). As
+// Solaris's, off-cpu fires in the context of the thread going off (args[0] the one coming on,
+// arg3 the state the one going off is left in, as its last event recorded it), then on-cpu in
+// the context of the one coming on, and at its first run a spawned process's proc:::start,
+// exec and exec-success and a new thread's lwp-start; vtimestamp's clocks switch at the same
+// time. All in next's name, not k_current's (still the thread going off).
+static void kdt_switch(struct thread *next)
 {
-#if KMAX_CPUS > 1
     unsigned c = cpu_id();
-    const struct thread *prev = kdt_on_cpu[c];
-    if (prev && prev != t) {
-        kdt_off_snap[c].on = t;
-        kdt_off_snap[c].state = prev->traced_state;
+    const struct thread *prev = kdt_chosen[c];
+    if (next == prev)
+        return;
+    kdt_chosen[c] = next;
+    kdt_vtime_switch(next);
+    if (prev)
+        kdt_fire_as(prev, DPROBE_SCHED_OFFCPU, ktrace_who(next), ktrace_pid(next), next->prio,
+                    prev->traced_state);
+    kdt_fire_as(next, DPROBE_SCHED_ONCPU, ktrace_who(next), ktrace_pid(next), next->prio, 0);
+    if (next->dt_unstarted) {
+        next->dt_unstarted = 0;
+        if (next->proc && next->tid == 1)   // a spawned process's first instruction
+            kdt_fire_spawned(next);
+        kdt_fire_as(next, DPROBE_PROC_LWP_START, ktrace_who(next), ktrace_pid(next), next->prio,
+                    0);
     }
-#else
-    (void)t;
-#endif
 }
 
-// The state sched:::off-cpu reports for prev, leaving CPU c for next.
-static unsigned kdt_off_state(unsigned c, const struct thread *prev, const struct thread *next)
-{
-#if KMAX_CPUS > 1
-    unsigned st = kdt_off_snap[c].on == next ? kdt_off_snap[c].state : (prev ? prev->state : 0);
-    kdt_off_snap[c].on = NULL;
-    return st;
-#else
-    (void)c, (void)next;
-    return prev ? prev->state : 0;
-#endif
-}
-
+// D's side of a kernel exit: sched:::remain-cpu when the scheduler kept the thread this CPU
+// ran (here, not in sched.c's hot path). Out of line, so that the exit without D keeps no
+// frame for it.
 static __attribute__((noinline)) void exit_end_kdt(struct thread *next)
 {
-    kdt_vtime_switch(next);
     unsigned c = cpu_id();
     const struct thread *prev = kdt_on_cpu[c];
-    if (next != prev) {
-        kdt_on_cpu[c] = next;
-        unsigned st = kdt_off_state(c, prev, next);
-        if (prev)
-            kdt_fire_as(prev, DPROBE_SCHED_OFFCPU, ktrace_who(next), ktrace_pid(next),
-                        next->prio, st);
-        kdt_fire(DPROBE_SCHED_ONCPU, ktrace_who(next), ktrace_pid(next), next->prio, 0);
-        if (next->dt_unstarted) {
-            next->dt_unstarted = 0;
-            if (next->proc && next->tid == 1)   // a spawned process's first instruction
-                kdt_fire_spawned(next);
-            kdt_fire(DPROBE_PROC_LWP_START, ktrace_who(next), ktrace_pid(next), next->prio, 0);
-        }
-    } else {    // the scheduler kept the thread this CPU ran (here, not in sched.c's hot path)
+    kdt_on_cpu[c] = next;
+    if (next == prev)
         kdt_fire(DPROBE_SCHED_REMAIN_CPU, ktrace_who(next), ktrace_pid(next), next->prio, 0);
-    }
 }
 
 // Traced kernel calls still open when tracing starts or stops would get an exit event
@@ -286,14 +264,23 @@ void ktrace_kcall_entry_full(struct thread *t, uint32_t n, const uint32_t *a)
 {
     unsigned ev = KEV_KC_ENTRY(n < KEV_KC_MAX ? n : KEV_KC_MAX - 1); // unknown ones share it
     bool ring = ring_on(KEV_C_KER_CALL);
+    const bool d = kdt_active;  // (a firing's exit() may clear it: the hold is let go still)
+    uint32_t before = 0;
+    if (d) {            // the event's stamp is the entry probe's time (ktrace_site_take)
+        kdt_hold();
+        before = ktrace_stamp_here();
+    }
     if (ring && trace_is_wide(&ktrace, KEV_C_KER_CALL, ev))
         trace_emit_words(&ktrace, KEV_C_KER_CALL, ev, a, 6);
     else if (ring)
         trace_emit_simple(&ktrace, KEV_C_KER_CALL, ev, a[0], a[1]);
-    if (kdt_active && n < DPROBE_KCALL_MAX)
-        kdt_fire_args(DPROBE_KCALL_ENTRY(n), a, 6);
-    if (kdt_active)
+    if (d) {
+        ktrace_site_take(before);
+        if (n < DPROBE_KCALL_MAX)
+            kdt_fire_args(DPROBE_KCALL_ENTRY(n), a, 6);
         ktrace_sync_call_entry(t, n, a);
+        kdt_release();
+    }
     t->kc_trace = (uint16_t)(ev + 1);
 }
 
@@ -322,20 +309,30 @@ void ktrace_state_call(struct thread *t)
 }
 #endif
 
-// The general kernel-call exit: D's probe, filtered classes.
+// The general kernel-call exit: D's probe, filtered classes. The return probe and lockstat's
+// have the exit event's time (the site's): the time blocked ends where the capture's does.
 void ktrace_kcall_exit_full(struct thread *t, unsigned n)
 {
     uint32_t r0 = arch_kc_result(&t->ctx, 0), r1 = arch_kc_result(&t->ctx, 1);
-    if (kdt_active && n < DPROBE_KCALL_MAX)
-        kdt_fire(DPROBE_KCALL_RETURN(n), (uint64_t)(int64_t)(int32_t)r0, n, 0, 0);
     int32_t result = (int32_t)r0;
-    if (ring_on(KEV_C_KER_CALL)) {
-        ktrace_kcall_exit_words(n + 1u, &r0, &r1);
-        trace_emit_simple(&ktrace, KEV_C_KER_CALL, KEV_KC_EXIT(n), r0, r1);
+    const bool d = kdt_active;  // (a firing's exit() may clear it: the hold is let go still)
+    uint32_t before = 0;
+    if (d) {
+        kdt_hold();
+        before = ktrace_stamp_here();
     }
-    // lockstat's probes after the exit event: the time blocked ends where the capture's does
-    if (kdt_active)
+    if (ring_on(KEV_C_KER_CALL)) {
+        uint32_t w0 = r0, w1 = r1;
+        ktrace_kcall_exit_words(n + 1u, &w0, &w1);
+        trace_emit_simple(&ktrace, KEV_C_KER_CALL, KEV_KC_EXIT(n), w0, w1);
+    }
+    if (d) {
+        ktrace_site_take(before);
+        if (n < DPROBE_KCALL_MAX)
+            kdt_fire(DPROBE_KCALL_RETURN(n), (uint64_t)(int64_t)result, n, 0, 0);
         ktrace_sync_call_return(t, n, result);
+        kdt_release();
+    }
 }
 
 // The rare end of a traced entry (ktrace_exit_end): D's side, another thread to tell the
@@ -371,7 +368,7 @@ static inline uint64_t runq_cpu(const struct thread *t)
 // The D probes of a state change (docs/d-probes.md), in the context of the thread on the CPU
 // (k_current), args[0] (arg0, a who) the thread that changes, arg1 its pid, arg2 its priority:
 // Solaris's sleep and the block-* probes, preempt, wakeup, enqueue, dequeue, lwp-exit.
-static void kdt_state(const struct thread *t)
+static void kdt_state(struct thread *t, unsigned prev)
 {
     uint32_t who = ktrace_who(t), pid = ktrace_pid(t), obj = 0, id;
     switch (t->state) {
@@ -385,18 +382,18 @@ static void kdt_state(const struct thread *t)
     case THS_JOIN:      id = DPROBE_SCHED_BLOCK_JOIN; obj = (uint32_t)t->join_tid; break;
     case THS_RUNNING:
         kdt_fire(DPROBE_SCHED_DEQUEUE, who, pid, t->prio, runq_cpu(t));
-        kdt_off_state_at_choice(t);
+        kdt_switch(t);
         return;
     case THS_DEAD:
         kdt_fire(DPROBE_PROC_LWP_EXIT, who, pid, t->prio, 0);
         return;
     case THS_READY:
-        if (t->traced_state == THS_READY)
+        if (prev == THS_READY)
             return;     // requeued at a new priority: sched:::change-pri said it
-        if (t->traced_state == THS_RUNNING)
+        if (prev == THS_RUNNING)
             kdt_fire(DPROBE_SCHED_PREEMPT, who, pid, t->prio, 0);
         else
-            kdt_fire(DPROBE_SCHED_WAKEUP, who, pid, t->prio, t->traced_state);
+            kdt_fire(DPROBE_SCHED_WAKEUP, who, pid, t->prio, prev);
         kdt_fire(DPROBE_SCHED_ENQUEUE, who, pid, t->prio, runq_cpu(t));
         return;
     default:
@@ -421,15 +418,19 @@ static inline void state_emit(const struct thread *t)
     }
 }
 
-// With a D program: its probes, the tracer's view and the event under the D lock (kdt_hold,
+// With a D program: the tracer's view, the event and its probes under the D lock (kdt_hold,
 // kdtrace.c), so that two CPUs' changes of one thread reach D and the capture in one order
-// (the parity test's live answers equal dtrace -i's over the capture only so). Out of line:
-// the path without D is what it was.
+// (the parity test's live answers equal dtrace -i's over the capture only so), the probes at
+// the event's time (prev: the state the thread left). Out of line: the path without D is what
+// it was.
 static __attribute__((noinline)) void state_ev_d(const struct thread *t)
 {
     kdt_hold();
-    kdt_state(t);
+    unsigned prev = t->traced_state;
+    uint32_t before = ktrace_stamp_here();
     state_emit(t);
+    ktrace_site_take(before);
+    kdt_state((struct thread *)t, prev);
     kdt_release();
 }
 
@@ -444,16 +445,24 @@ void ktrace_state_ev(const struct thread *t)
 
 void ktrace_thread_ev(const struct thread *t, unsigned ev)
 {
-    if (kdt_active && !in_snapshot && ev == KEV_TH_CREATE) {
+    if (ev == KEV_TH_CREATE)    // every thread's priority, from its creation or the snapshot
+        ktrace_prio_ev(t, t->prio, KEV_PRIO_INITIAL);
+    if (!kdt_active) {
+        trace_emit_simple(&ktrace, KEV_C_PR_TH, ev, ktrace_pid(t), ktrace_tid(t));
+        return;
+    }
+    kdt_hold();     // the event, then its probes at its time
+    uint32_t before = ktrace_stamp_here();
+    trace_emit_simple(&ktrace, KEV_C_PR_TH, ev, ktrace_pid(t), ktrace_tid(t));
+    ktrace_site_take(before);
+    if (!in_snapshot && ev == KEV_TH_CREATE) {
         kdt_fire(DPROBE_SCHED_CREATE, ktrace_who(t), ktrace_pid(t), t->prio, 0);
         kdt_fire(DPROBE_PROC_LWP_CREATE, ktrace_who(t), ktrace_pid(t), t->prio, 0);
         ((struct thread *)t)->dt_unstarted = 1;
     }
-    if (kdt_active && ev == KEV_TH_DESTROY)
+    if (ev == KEV_TH_DESTROY)
         kdt_fire(DPROBE_SCHED_EXIT, ktrace_who(t), (uint64_t)(int64_t)t->exit_status, 0, 0);
-    if (ev == KEV_TH_CREATE)    // every thread's priority, from its creation or the snapshot
-        ktrace_prio_ev(t, t->prio, KEV_PRIO_INITIAL);
-    trace_emit_simple(&ktrace, KEV_C_PR_TH, ev, ktrace_pid(t), ktrace_tid(t));
+    kdt_release();
 }
 
 void ktrace_thread_name_ev(const struct thread *t)
@@ -464,25 +473,36 @@ void ktrace_thread_name_ev(const struct thread *t)
 
 void ktrace_proc_ev(const struct proc *p, unsigned ev)
 {
-    if (kdt_active && !in_snapshot && ev == KEV_PR_CREATE_NAME)
-        kdt_fire(DPROBE_PROC_CREATE, (uint32_t)p->pid, (uint32_t)p->ppid, 0, 0);
-    if (kdt_active && ev == KEV_PR_DESTROY_NAME)
-        kdt_fire(DPROBE_PROC_EXIT, (uint32_t)p->pid, (uint64_t)(int64_t)p->exit_status, 0, 0);
     uint32_t w[2] = { (uint32_t)p->ppid, (uint32_t)p->pid };
+    if (!kdt_active) {
+        trace_emit_string(&ktrace, KEV_C_PR_TH, ev, w, 2, p->name);
+        return;
+    }
+    kdt_hold();     // the event, then its probes at its time
+    uint32_t before = ktrace_stamp_here();
     trace_emit_string(&ktrace, KEV_C_PR_TH, ev, w, 2, p->name);
+    ktrace_site_take(before);
+    if (!in_snapshot && ev == KEV_PR_CREATE_NAME)
+        kdt_fire(DPROBE_PROC_CREATE, (uint32_t)p->pid, (uint32_t)p->ppid, 0, 0);
+    if (ev == KEV_PR_DESTROY_NAME)
+        kdt_fire(DPROBE_PROC_EXIT, (uint32_t)p->pid, (uint64_t)(int64_t)p->exit_status, 0, 0);
+    kdt_release();
 }
 
-// With D: the interrupt's probes and its event under the D lock (as state_ev_d), out of line.
+// With D: the interrupt's event and its probes under the D lock, at the event's time (as
+// state_ev_d), out of line.
 static __attribute__((noinline)) void int_ev_d(unsigned ev, uint32_t irq, uint32_t who)
 {
     kdt_hold();
+    uint32_t before = ktrace_stamp_here();
+    trace_emit_simple(&ktrace, KEV_C_INT, ev, irq, who);
+    ktrace_site_take(before);
     if (irq < DPROBE_IRQ_MAX && (ev == KEV_INT_ENTER || ev == KEV_INT_EXIT))
         kdt_fire(ev == KEV_INT_ENTER ? DPROBE_IRQ_ENTRY(irq) : DPROBE_IRQ_EXIT(irq), irq, 0, 0, 0);
     // sched:::tick: every CPU's timer interrupt, the kernel's tick or this CPU's share of it
     if ((irq == KIRQ_TICK || irq == KIRQ_CPUTICK) && ev == KEV_INT_ENTER && k_current)
         kdt_fire(DPROBE_SCHED_TICK, ktrace_who(k_current), ktrace_pid(k_current),
                  k_current->prio, 0);
-    trace_emit_simple(&ktrace, KEV_C_INT, ev, irq, who);
     kdt_release();
 }
 
@@ -519,13 +539,16 @@ static void kdt_msg(unsigned ev, uint32_t rcvid, uint32_t b, const struct thread
     kdt_fire(id, (uint32_t)client->coid, rcvid, bytes, b);
 }
 
-// With D: the probe and its event under the D lock (as state_ev_d), out of line.
+// With D: the event and its probe under the D lock, at the event's time (as state_ev_d), out
+// of line.
 static __attribute__((noinline)) void msg_ev_d(unsigned ev, uint32_t rcvid, uint32_t b,
                                                const struct thread *client)
 {
     kdt_hold();
-    kdt_msg(ev, rcvid, b, client);
+    uint32_t before = ktrace_stamp_here();
     trace_emit_simple(&ktrace, KEV_C_COMM, ev, rcvid, b);
+    ktrace_site_take(before);
+    kdt_msg(ev, rcvid, b, client);
     kdt_release();
 }
 
@@ -543,9 +566,11 @@ void ktrace_msg_ev(unsigned ev, uint32_t rcvid, uint32_t b, const struct thread 
 static __attribute__((noinline)) void comm_ev_d(unsigned ev, uint32_t a, uint32_t b)
 {
     kdt_hold();
+    uint32_t before = ktrace_stamp_here();
+    trace_emit_simple(&ktrace, KEV_C_COMM, ev, a, b);
+    ktrace_site_take(before);
     if (ev == KEV_COMM_SND_PULSE)
         kdt_fire(DPROBE_MSG_PULSE, a, b & 0xffffu, 0, 0);
-    trace_emit_simple(&ktrace, KEV_C_COMM, ev, a, b);
     kdt_release();
 }
 
@@ -742,12 +767,16 @@ static int query(struct proc *p, uint32_t out)
 static int insert_user(struct thread *t, uint32_t cmd, uint32_t code, uint32_t a, uint32_t b)
 {
     struct proc *p = t->proc;
+    // With D (kdt_hold in ktrace_insert_user), the event first: its stamp is the probe's time.
+    uint32_t before = __builtin_expect(kdt_active, 0) ? ktrace_stamp_here() : 0;
     if (cmd == KTRACE_INSERTSUSEREVENT) {
         // no call (64-bit arguments) while no D program runs; a longer event fires below,
         // with the payload the ring gets (d/dutext.h)
-        if (__builtin_expect(kdt_active, 0))
-            kdt_fire(DPROBE_USER_EVENT, code, a, b, 0);
         trace_emit_simple(&ktrace, KEV_C_USER, code, a, b);
+        if (__builtin_expect(kdt_active, 0)) {
+            ktrace_site_take(before);
+            kdt_fire(DPROBE_USER_EVENT, code, a, b, 0);
+        }
         return 0;
     }
     if (cmd == KTRACE_INSERTCUSEREVENT) {
@@ -757,15 +786,16 @@ static int insert_user(struct thread *t, uint32_t cmd, uint32_t code, uint32_t a
         if ((a & 3u) || !proc_can_read(p, a, b * 4u))
             return -EFAULT;
         kmemcpy(w, (const void *)(uintptr_t)a, b * 4u);
+        trace_emit_words(&ktrace, KEV_C_USER, code, w, b);
         if (__builtin_expect(kdt_active, 0)) {  // D sees what the ring stores: <= 2 words in
-            if (b & 1u)                         // one slot, more as a payload
+            ktrace_site_take(before);           // one slot, more as a payload
+            if (b & 1u)
                 w[b] = 0;
             if (b <= 2u)
                 kdt_fire(DPROBE_USER_EVENT, code, b ? w[0] : 0, b > 1u ? w[1] : 0, 0);
             else
                 kdt_fire_payload(code, w, b);
         }
-        trace_emit_words(&ktrace, KEV_C_USER, code, w, b);
         return 0;
     }
     char s[USER_MAX_STRING];
@@ -773,15 +803,15 @@ static int insert_user(struct thread *t, uint32_t cmd, uint32_t code, uint32_t a
     if (n == -EFAULT)
         return n;
     // Longer strings are cut to USER_MAX_STRING - 1 bytes (said in docs/trace-api.md).
+    trace_emit_string(&ktrace, KEV_C_USER, code, NULL, 0, s);
     if (__builtin_expect(kdt_active, 0)) {  // the stored payload: the text, zeros to its slots
+        ktrace_site_take(before);
         unsigned len = 0;
         while (s[len])
             len++;
-        unsigned nwords = (len + 4u) / 4u < 3u ? 3u : (len + 4u) / 4u; // trace_emit_string
         kmemset(s + len, 0, sizeof(s) - len);
-        kdt_fire_payload(code, s, nwords);
+        kdt_fire_payload(code, s, trace_string_words(len));
     }
-    trace_emit_string(&ktrace, KEV_C_USER, code, NULL, 0, s);
     return 0;
 }
 

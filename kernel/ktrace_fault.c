@@ -31,6 +31,12 @@ static uint32_t fault_si_code(unsigned kind)
 void ktrace_fault(struct thread *t, int sig, const struct arch_fault_where *where)
 {
     ktrace_comm(KEV_COMM_SIGNAL, (uint32_t)sig, fault_si_code(where->kind));
+    const bool d = kdt_active;  // (a firing's exit() may clear it: the hold is let go still)
+    uint32_t before = 0;
+    if (d) {            // proc:::fault at the FAULT event's time
+        kdt_hold();
+        before = ktrace_stamp_here();
+    }
     if (KTRACE_ON(KEV_C_SYSTEM) && ktrace.tr_running) {
         uint32_t w[6] = {
             ktrace_who(t),
@@ -40,8 +46,12 @@ void ktrace_fault(struct thread *t, int sig, const struct arch_fault_where *wher
             (uint32_t)(where->addr >> 32), (uint32_t)where->addr,
         };
         trace_emit_words(&ktrace, KEV_C_SYSTEM, KEV_SYS_FAULT, w, 6);
+        if (d)
+            ktrace_site_take(before);
         ktrace_stack_user(t, KEV_STACK_FAULT);
     }
-    if (kdt_active)     // proc:::fault, in the faulting thread's context: arg0 the signal
+    if (d) {            // proc:::fault, in the faulting thread's context: arg0 the signal
         kdt_fire(DPROBE_PROC_FAULT, (uint64_t)sig, 0, 0, 0);
+        kdt_release();
+    }
 }

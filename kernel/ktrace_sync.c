@@ -17,7 +17,7 @@
 #include <uapi/kcall.h>
 
 // Per thread slot, while a D program runs: the object of its traced SYNC_* call (its first
-// argument), and when (low cycle word; 0: not blocked) and behind whom (who) it blocked.
+// argument), and when (cycles; 0: not blocked) and behind whom (who) it blocked.
 // Taken from the contiguous allocator when a D program is loaded and given back at unload,
 // not kept in struct thread: the smallest boards have no RAM for it (KDT_LOAD fails with
 // ENOMEM without it). No lock of its own: a slot is written by its own thread's entries (the
@@ -25,7 +25,8 @@
 // entry that requeues it on a mutex (a CondSignal: under the objects' locks, which ordered its
 // block before), shared or exclusive; the pointer changes at KDT_LOAD and KDT_UNLOAD, exclusive.
 struct dt_sync {
-    uint32_t obj, owner, since;
+    uint32_t obj, owner;
+    uint64_t since;
 };
 static struct dt_sync *dt_sync;
 
@@ -46,48 +47,51 @@ void ktrace_sync_d_stop(void)
     dt_sync = NULL;
 }
 
-// The low cycle word now; 1 at least, so that 0 can mean "not blocked".
-static uint32_t cycles_now32(void)
-{
-    uint32_t c = (uint32_t)board_cycles();
-    return c ? c : 1u;
-}
-
 // With D: change-pri and the event under the D lock (ktrace.c's state_ev_d says why), out of
 // line so that the path without D is what it was.
 static __attribute__((noinline)) void prio_ev_d(const struct thread *t, unsigned prio,
                                                 unsigned cause)
 {
-    uint32_t old = t->prio;
     // Solaris's change-pri fires before the change: args[2] the new priority; ours adds arg3
-    // the old one and arg4 the cause.
-    const uint32_t a[5] = { ktrace_who(t), ktrace_pid(t), prio, old, cause };
+    // the old one and arg4 the cause: the event's words, unpacked.
+    const uint32_t a[5] = { ktrace_who(t), ktrace_pid(t), prio, t->prio, cause };
     kdt_hold();
+    uint32_t before = ktrace_stamp_here();
+    trace_emit_simple(&ktrace, KEV_C_SYSTEM, KEV_SYS_PRIO_CHANGE, a[0],
+                      ktrace_prio_word(t, prio, cause));
+    ktrace_site_take(before);   // the probe at the event's time
     kdt_fire_args(DPROBE_SCHED_CHANGE_PRI, a, 5);
-    trace_emit_simple(&ktrace, KEV_C_SYSTEM, KEV_SYS_PRIO_CHANGE, ktrace_who(t),
-                      (prio & 0xffu) | (old & 0xffu) << 8 | cause << 16);
     kdt_release();
 }
 
+// (An initial priority, at a thread's creation or in the snapshot, is no change: no probe.)
 void ktrace_prio_ev(const struct thread *t, unsigned prio, unsigned cause)
 {
     if (kdt_active && cause != KEV_PRIO_INITIAL) {
         prio_ev_d(t, prio, cause);
         return;
     }
-    uint32_t old = t->prio;
     trace_emit_simple(&ktrace, KEV_C_SYSTEM, KEV_SYS_PRIO_CHANGE, ktrace_who(t),
-                      (prio & 0xffu) | (old & 0xffu) << 8 | cause << 16);
+                      ktrace_prio_word(t, prio, cause));
 }
 
+// The time blocked runs from the SYNC_WAIT event's stamp to the call's exit event's (both
+// their sites' times, kdt_site_cycles), in cycles converted once, as dtrace -i measures it.
 void ktrace_sync_wait_ev(struct thread *t, uint32_t obj, const struct thread *owner)
 {
     uint32_t who = owner ? ktrace_who(owner) : 0;
-    if (kdt_active && dt_sync) {
-        dt_sync[t->index].owner = who;
-        dt_sync[t->index].since = cycles_now32();
+    if (!kdt_active || !dt_sync) {
+        trace_emit_simple(&ktrace, KEV_C_SYSTEM, KEV_SYS_SYNC_WAIT, obj, who);
+        return;
     }
+    kdt_hold();
+    uint32_t before = ktrace_stamp_here();
     trace_emit_simple(&ktrace, KEV_C_SYSTEM, KEV_SYS_SYNC_WAIT, obj, who);
+    ktrace_site_take(before);
+    uint64_t since = kdt_site_cycles();
+    dt_sync[t->index].owner = who;
+    dt_sync[t->index].since = since ? since : 1u;   // (0 means not blocked)
+    kdt_release();
 }
 
 _Static_assert(DPROBE_LOCKCALL_MUTEX_LOCK == KC_MutexLock &&
@@ -105,9 +109,9 @@ void ktrace_sync_call_entry(struct thread *t, uint32_t n, const uint32_t *a)
     }
 }
 
-// lockstat's probes at a SYNC_* call's successful return (d/lockstat.h): arg0 the object; the
-// *-block probes arg1 the time blocked (ns), arg2 the owner (who) it blocked behind, 0 when
-// none known.
+// lockstat's probes at a SYNC_* call's successful return (d/lockstat.h), within the exit
+// event's site (ktrace_kcall_exit_full): arg0 the object; the *-block probes arg1 the time
+// blocked (ns), arg2 the owner (who) it blocked behind, 0 when none known.
 void ktrace_sync_call_return(struct thread *t, unsigned n, int32_t result)
 {
     const struct dprobe_lockcall *lc = dprobe_lockcall(n);
@@ -115,8 +119,8 @@ void ktrace_sync_call_return(struct thread *t, unsigned n, int32_t result)
         return;
     struct dt_sync *d = &dt_sync[t->index];
     if (d->since && lc->blocked)
-        kdt_fire(lc->blocked, d->obj,
-                 ktimer_cycles_to_ns((uint32_t)board_cycles() - d->since), d->owner, 0);
+        kdt_fire(lc->blocked, d->obj, ktimer_cycles_to_ns(kdt_site_cycles() - d->since),
+                 d->owner, 0);
     if (lc->done)
         kdt_fire(lc->done, d->obj, 0, 0, 0);
     d->since = 0;

@@ -162,9 +162,11 @@ bool kusdt_fault(struct thread *t)
             w[2 + 2 * i] = (uint32_t)args[i];
             w[3 + 2 * i] = (uint32_t)(args[i] >> 32);
         }
-        kdt_hold();
-        kdt_fire_probe(s->pidx, args);
+        kdt_hold();     // the event first: its stamp is the probe's time (ktrace.h)
+        uint32_t before = ktrace_stamp_here();
         trace_emit_words(&ktrace, KEV_C_SYSTEM, KEV_SYS_USDT, w, 2u + 2u * s->nargs);
+        ktrace_site_take(before);
+        kdt_fire_probe(s->pidx, args);
         kdt_release();
     }
     arch_usdt_resume(t, pc + len);

@@ -4,6 +4,7 @@
 // from thread mode lands (arch.h contract); it does the work of that entry and picks the thread
 // to resume. When pid 1 ends, the system halts with its exit status.
 #include <kernel/kusdt.h>
+#include <kernel/kpid.h>
 #include <kernel/kernel.h>
 #include <kernel/arch.h>
 #include <kernel/board.h>
@@ -97,6 +98,8 @@ static void kernel_tick(void)
 static void kernel_fault(struct thread *t)
 {
     if (kusdt_fault(t))     // a placed USDT site's trap: fired, the thread goes on
+        return;
+    if (kpid_fault(t))      // a placed pid probe's trap: fired, its instruction run
         return;
 #if KMAX_CPUS > 1
     if (t->proc && arch_fault_retry(t))     // a device of another CPU's: t moves there

@@ -13,9 +13,9 @@
 set -u
 list=$1
 logdir=$(dirname "$list")/test-logs
-resdir=$logdir/.results
 mkdir -p "$logdir"
-rm -rf "$resdir" && mkdir -p "$resdir"
+resdir=$(mktemp -d "$logdir/.results.XXXXXX")   # this run's own: two runners may share a log dir
+trap 'rm -rf "$resdir"' EXIT
 here=$(cd "$(dirname "$0")/.." && pwd)
 jobs=${TEST_JOBS:-$(nproc 2>/dev/null || echo 1)}
 export CMOCKA_MESSAGE_OUTPUT=TAP

@@ -12,9 +12,9 @@ include test/fuzz/module.mk
 # What make bench installs (scripts/setup.sh --bench).
 SCRIPT_TESTS_HOST += setup/bench|60|test/tools/test_setup.sh
 
-# The docs' sizes, lines, named paths and index, and no history named in docs or code
-# (docs/README.md, "How the pages are kept").
-SCRIPT_TESTS_HOST += docs|60|test/tools/test_docs.py
+# The docs' sizes, lines, named paths and index, no history named in docs or code, and every
+# sh block of the docs run as written (docs/README.md, "How the pages are kept").
+SCRIPT_TESTS_HOST += docs|120|test/tools/test_docs.py
 
 .PHONY: test-build bench-build check-host $(B)/tests.list $(HT)/tests.list
 test-build: $(HOST_TESTS) $(QEMU_TESTS_ELF) $(TEST_DEPS) $(TEST_DEPS_HOST) $(B)/tests.list

@@ -400,9 +400,8 @@ void trace_emit_string(struct trace_ring *r, unsigned cls, unsigned ev, const ui
     unsigned room = max_bytes - 4u * nwords, n = 0;
     while (str && n + 1u < room && str[n])
         n++;
-    // A string alone always takes two slots or more (its NUL padded to 9 bytes, 3 words), so
-    // that a reader can tell it from a two-word event (D's user:::event, docs/d-probes.md).
-    char pad[9] = { 0 };
+    // A string alone always takes two slots or more (TRACE_STRING_MIN_BYTES, trace_ring.h).
+    char pad[TRACE_STRING_MIN_BYTES] = { 0 };
     if (nwords == 0 && n + 1u < sizeof(pad)) {
         for (unsigned i = 0; i < n; i++)
             pad[i] = str[i];

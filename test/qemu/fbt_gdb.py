@@ -6,6 +6,10 @@
 # DWARF locations) and, through a `finish` breakpoint, its return value. Writes
 #   COUNT name n / ARGS name v... / RET name v
 # to FBT_OUT. FBT_FUNCS: "name:address ..." (addresses from nm: clones have dotted names).
+# FBT_WINDOW: the functions that place and remove the probes, "kfbt_enable kfbt_disable" by
+# default (test/qemu/test_usdt.sh counts a program's functions under its pid probes:
+# "kpid_enable kpid_disable"). FBT_TEXT: "address:length ..." of code to read when the window
+# closes, written as TEXT address hex (what the probed functions' text holds then).
 import os
 import gdb
 
@@ -47,6 +51,10 @@ class Window(gdb.Breakpoint):
         if not self.opens and state["open"]:
             state["open"] = False
             state["done"] = True
+            for w in os.environ.get("FBT_TEXT", "").split():
+                a, n = (int(x, 0) for x in w.split(":"))
+                mem = gdb.selected_inferior().read_memory(a, n)
+                out.write("TEXT %#x %s\n" % (a, bytes(mem).hex()))
         return False
 
 
@@ -67,8 +75,9 @@ class Count(gdb.Breakpoint):
         return False
 
 
-Window("kfbt_enable", True)
-Window("kfbt_disable", False)
+place, remove = os.environ.get("FBT_WINDOW", "kfbt_enable kfbt_disable").split()
+Window(place, True)
+Window(remove, False)
 for name, addr in funcs:
     Count(name, addr)
 

@@ -14,7 +14,10 @@ acq_val() {
 }
 
 # The inversion script's count is acq's own: the supervisor's waits over 100 us are exactly
-# those the hog ran in; the longest within the parity tolerance (30% or 0.3 ms).
+# those the hog ran in. The longest lies within acq's own measure of it, its ClockCycles before
+# and after SemWait (up to 1 us of acq's rounding to whole us), which is longer by what ran in
+# between: the kernel's entry and exit with the batch's clauses, and whatever preempted the
+# supervisor there (measured 18.8 us on mps2-an385): at most 100 us.
 acq_truth_inversion() {
     local f=$1 name=$2 inv other invmax
     inv=$(acq_val "$f" acq_inversion c 1)
@@ -22,9 +25,9 @@ acq_truth_inversion() {
     [ -n "$inv" ] && [ "$inv" = "${waits:-x}" ]
     ok $? "acq_inversion ($name): the supervisor blocked on the semaphore while the hog ran ${inv:-0} times, acq measured ${waits:-?} (and ${other:-0} short waits without the hog)"
     invmax=$(acq_val "$f" acq_inversion_max t 1)
-    awk -v d="${invmax:-0}" -v a="${longest:-0}" 'BEGIN { a *= 1000; x = d > a ? d - a : a - d; m = d > a ? d : a
-        exit !(d > 0 && (x <= 0.3 * m || x <= 300000)) }'
-    ok $? "acq_inversion_max ($name): the longest inversion ${invmax:-?} ns, acq measured ${longest:-?} us"
+    awk -v d="${invmax:-0}" -v a="${longest:-0}" 'BEGIN { a *= 1000
+        exit !(d > 0 && d <= a + 1000 && a - d <= 100000) }'
+    ok $? "acq_inversion_max ($name): the longest inversion ${invmax:-?} ns, within acq's own ${longest:-?} us and at most 100 us less"
 }
 
 # Every SemWait returns with the semaphore (sem-acquire) and is posted back: the supervisor's

@@ -193,8 +193,11 @@ check "-o writes the output to a host file; exit(3) is the status" \
 # variables of the dtrace process, noerror) stay on the host. On one CPU, as the host's
 # expected output assumes: on several,
 # the CPU column, and which CPU's buffer a tick-N record lands in, are the board's to choose
-# (DTrace's too); the per-CPU behaviour has checks of its own below. Under -icount: the board's
-# time follows its instructions, so timer probes keep their rates whatever the host's load.
+# (DTrace's too); the per-CPU behaviour has checks of its own below. In the board's exact mode
+# (QEMU_ICOUNT=exact: -icount with sleep=off, scripts/qemu-run.sh): the board's time follows
+# its instructions, idle time included, so timer probes keep their rates whatever the host's
+# load (under -icount alone an idle CPU's time passes on the host's clock, and a loaded host
+# saw tick-100hz fire 90 times in tick-1s's second), and an idle wait takes no host time.
 d_dir=$(dirname "$0")/../d
 for f in "$d_dir"/tst.*.d; do
     s=$(basename "$f" .d)
@@ -208,7 +211,7 @@ for f in "$d_dir"/tst.*.d; do
     case $s in tst.lquantize.levels) continue ;; esac
     [ -e "$f.err" ] || [ -e "$f.exit" ] && continue
     args=$(head -1 "$f" | sed -n 's|^/\* ARGS: \(.*\) \*/$|\1|p')
-    QEMU_SMP=1 QEMU_ICOUNT=1 t "conf-$s" "dtrace $args -s $f"
+    QEMU_SMP=1 QEMU_ICOUNT=exact t "conf-$s" "dtrace $args -s $f"
     grep -vE '^kernel: |^dtrace: (script|description) matched ' "$out/conf-$s.log" |
         sed '1{/^$/d}' >"$out/conf-$s.out"
     check "$s.d compiled on the board prints its .out" "[ $rc = 0 ] && cmp -s $out/conf-$s.out $f.out"

@@ -8,6 +8,7 @@
 #  - static and dynamic agree: a kernel call's handler's fbt entry count equals its kercall
 #    probe's (MsgSend), the successful replies' fbt return count equals msg:::reply's, and the
 #    traced dispatch's entries equal every kercall:::entry;
+#  - a timer probe after the fbt ones (its id is not an fbt return's: the board refused that);
 #  - the capture's answers equal the board's, aggregation by aggregation, count for count
 #    (return values included: the replay's arg1 comes from FUNC_EXIT), for the firings in the
 #    demo's processes (pid > 3: dtrace, init and the tracelogger come first, the capture
@@ -16,7 +17,8 @@
 #    counts of fbt:::entry and fbt:::return there, and the time of two functions (one that
 #    switches threads inside, sched_choose_traced) equals a D program's sum of return time
 #    less entry time paired on the CPU; kev2perfetto gives each timed call as a slice that
-#    Perfetto's import rules accept (test/tools/check_perfetto.py).
+#    Perfetto's import rules accept (test/tools/check_perfetto.py); kevsql's slice table and
+#    kevreport's Function calls section hold the same calls.
 #   test/qemu/test_fbt_capture.sh BUILD_DIR HOST_DIR     (BOARD in the environment)
 set -u
 B=$(cd "$1" && pwd); H=$(cd "$2" && pwd)
@@ -29,7 +31,7 @@ img=$B/dtparity.elf
 tmp=$(mktemp -d)
 [ -n "${KEEP:-}" ] && echo "# files in $tmp"
 trap '[ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXIT
-echo "1..10"
+echo "1..12"
 # Where the message calls run: the exclusive path's handlers, and on several CPUs the shared
 # fast path's too (a shared try that must retry exclusive returns KSHARED_RETRY, -65536, and
 # the call runs again: only the other returns end a call).
@@ -48,6 +50,7 @@ kercall:::entry { @s["call", "kercall"] = count(); }
 fbt::kcall_dispatch_traced:entry { @s["call", "fbt"] = count(); }
 fbt::sched_*:entry, fbt::thread_*:entry, fbt::ipc_*:entry /pid > 3/ { @e[probefunc] = count(); }
 fbt::sched_*:return, fbt::thread_*:return, fbt::ipc_*:return /pid > 3/ { @r[probefunc, arg1] = count(); }
+tick-1s { ticks++; }
 END {
     printa("@@S %s %s %@d\n", @s);
     printa("@@E %s %@d\n", @e);
@@ -133,3 +136,27 @@ timed=$(awk 'f && NF == 7 { n += $4 } /^  function/ { f = 1 } END { print n + 0 
     python3 "$here/test/tools/check_perfetto.py" -f "$timed" "$tmp/run.pftrace" > "$tmp/pf.tap" 2>&1
 ok $? "kev2perfetto: the $timed timed calls as nested slices on each CPU's track, as Perfetto imports them"
 grep '^not ok' "$tmp/pf.tap" | head -5 | sed 's/^/# /'
+# kevsql's slice table holds the same calls (category 'function'), each parent a call of its own
+q="SELECT sum(dur >= 0), sum(parent_id IS NOT NULL AND parent_id NOT IN
+   (SELECT id FROM slice WHERE category = 'function')) FROM slice WHERE category = 'function'"
+read -r sq_timed sq_orphans < <("$H/kevsql" --csv --no-header "$tmp/run.kev" "$q" 2>&1 | tr ',' ' ')
+[ "${sq_timed:-x}" = "$timed" ] && [ "${sq_orphans:-x}" = 0 ]
+ok $? "kevsql: slice holds the $timed timed calls (${sq_timed:-?}), every parent_id a call's slice"
+# kevreport's data: every function with kevstat's numbers, named (its Function calls section)
+"$H/kevreport" --kernel "$img" -o "$tmp/run.html" "$tmp/run.kev" > /dev/null 2>&1
+python3 - "$tmp/run.html" "$tmp/funcs.txt" <<'PY' > "$tmp/report.check" 2>&1
+import json, re, sys
+h = open(sys.argv[1]).read()
+d = json.loads(re.search(r'<script id="kev-data" type="application/json">\n(.*?)\n</script>', h, re.S).group(1))
+names = d["timeline"]["fn_names"]
+rep = sorted((names[str(f["fn"])], f["entries"], f["returns"], f["timed"]) for f in d["stats"]["funcs"])
+rows, on = [], False
+for line in open(sys.argv[2]):
+    w = line.split()
+    if on and len(w) == 7:
+        rows.append((w[0], int(w[1]), int(w[2]), int(w[3])))
+    on = on or line.startswith("  function")
+assert rep == sorted(rows) and len(rows) > 20, (rep[:3], sorted(rows)[:3])
+PY
+ok $? "kevreport's Function calls data: every function named, with kevstat's counts"
+sed 's/^/# /' "$tmp/report.check" | head -3

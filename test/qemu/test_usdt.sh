@@ -13,7 +13,18 @@
 #  - the same D program with dtrace -i over that boot's capture (SYSTEM USDT events, taken by
 #    the tracelogger appinit starts) gives the board's answers, count for count;
 #  - a probe that matches nothing, and a site address that is not a site: DTrace-worded
-#    refusals, nothing placed.
+#    refusals, nothing placed;
+#  - in the same boot, pid$target probes on two of usdtdemo's functions (docs/pid.md), with
+#    gdb-multiarch attached to that QEMU (test/qemu/fbt_gdb.py): each entry probe fired as
+#    often as gdb's breakpoint on the function's first instruction was hit while the probes
+#    were placed, and so did each return probe; the first call's arguments D printed are
+#    gdb's `info args`, its return value gdb's `finish`, and the return's offset objdump's;
+#    when the D program stops, after usdtdemo exited, the functions' text is the ELF file's
+#    again (their probes came off with the process: gdb reads both); dtrace -i over that
+#    boot's capture (SYSTEM FUNC_ENTER/FUNC_EXIT events) gives the pid clauses' counts and
+#    return values the board gave, and kevstat -s funcs the same calls;
+#  - pid probes the host refuses in DTrace's words: a function that does not exist, an entry
+#    the kernel cannot displace, a return it cannot run.
 #   test/qemu/test_usdt.sh BUILD_DIR HOST_DIR     (BOARD in the environment)
 set -u
 B=$(cd "$1" && pwd); H=$(cd "$2" && pwd)
@@ -25,9 +36,10 @@ img=$B/usdt.elf
 prog=$B/usdt/usdtdemo.elf
 tmp=$(mktemp -d)
 [ -n "${KEEP:-}" ] && echo "# files in $tmp"
-trap '[ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXIT
+trap 'kill $qpid 2>/dev/null; [ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXIT
+qpid=
 cross=arm-none-eabi-
-echo "1..11"
+echo "1..21"
 
 # 1-3: three listings of the same notes
 dec() { while read -r p nm a; do printf '%s %s %d\n' "$p" "$nm" "$a"; done | sort; }
@@ -68,16 +80,48 @@ demo:::step /arg0 == 7/ { printf("@@A step %d %d %s %s\n", arg0, arg1, probemod,
 END { printa("@@N %s %@d\n", @n); printa("@@N %s %@d\n", @s); printa("@@N %s %@d\n", @mx);
     printa("@@N %s %@d\n", @mn); }
 D
-"$H/dcompile" --elf "$prog" -s "$tmp/usdt.d" -o "$tmp/usdt.dobj" 2> "$tmp/dcompile.err" ||
+# pid probes on two functions of usdtdemo: step_plain (opens with a pc-relative load) and
+# spread (a push, and its fifth argument on the stack), their counts and first arguments
+pidfuncs="step_plain spread"
+cat > "$tmp/pid.d" <<'D'
+pid$target::step_plain:entry, pid$target::spread:entry { @p[probefunc] = count(); }
+pid$target::step_plain:return, pid$target::spread:return { @p[strjoin(probefunc, "-return")] = count(); }
+pid$target::step_plain:return /!r_step_plain++/ { printf("RET step_plain 1 %d %d\n", (int)arg1, arg0); }
+pid$target::spread:return /!r_spread++/ { printf("RET spread 1 %d %d\n", (int)arg1, arg0); }
+pid$target::step_plain:entry /!a_step_plain++/ { printf("ARGS step_plain 1 %d %d\n", arg0, arg1); }
+pid$target::spread:entry /!a_spread++/ {
+    printf("ARGS spread 1 %d %d %d %d %d\n", (int)arg0, (int)arg1, (int)arg2, (int)arg3, (int)arg4); }
+END { printa("COUNT %s %@d\n", @p); }
+D
+cat "$tmp/usdt.d" "$tmp/pid.d" > "$tmp/both.d"
+"$H/dcompile" --elf "$prog" -T usdtdemo -s "$tmp/both.d" -o "$tmp/usdt.dobj" 2> "$tmp/dcompile.err" ||
     sed 's/^/# /' "$tmp/dcompile.err"
+addrs="" texts=""
+for f in $pidfuncs; do
+    read -r a sz < <(${cross}nm -S "$prog" | awk -v f="$f" '$4 == f && $3 ~ /[tT]/ { print $1, $2; exit }')
+    addrs="$addrs $f:0x$(printf '%x' $((0x$a & ~1)))"
+    texts="$texts 0x$(printf '%x' $((0x$a & ~1))):$((0x$sz))"
+done
+port=$((20000 + $$ % 20000))
 (cd "$tmp" && QEMU_ARGS="dtrace -c appinit $tmp/usdt.dobj ;; appinit usdtdemo ;; tracelogger -d1 -f $tmp/run.kev" QEMU_ICOUNT=1 \
-    QEMU_TIMEOUT=${QEMU_TIMEOUT:-120} "$here/scripts/qemu-run.sh" "$img" > "$tmp/live" 2>&1)
+    QEMU_TIMEOUT=${QEMU_TIMEOUT:-120} "$here/scripts/qemu-run.sh" "$img" -S -gdb "tcp:127.0.0.1:$port" > "$tmp/live" 2>&1) &
+qpid=$!
+for _ in $(seq 50); do # until QEMU listens
+    (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null && break
+    sleep 0.1
+done
+FBT_WINDOW="kpid_enable kpid_disable" FBT_TEXT=$texts FBT_FUNCS=$addrs FBT_OUT=$tmp/gdb.out timeout 300 \
+    gdb-multiarch -batch -nx -ex "file $img" -ex "add-symbol-file $prog" \
+    -ex "target remote 127.0.0.1:$port" -ex "source $here/test/qemu/fbt_gdb.py" > "$tmp/gdb.log" 2>&1
+wait $qpid
 rc=$?
+qpid=
 ok $rc "usdtdemo ran under dtrace with its USDT probes enabled and exited 0"
 [ $rc = 0 ] || tail -20 "$tmp/live" | sed 's/^/# /'
 line=$(grep -o 'usdtdemo: passed step [0-9]* third [0-9]* done [0-9]*, acc [0-9]*' "$tmp/live")
 read -r ps pt pd acc < <(echo "$line" | sed -E 's/.*step ([0-9]+) third ([0-9]+) done ([0-9]+), acc ([0-9]+)/\1 \2 \3 \4/')
 con_of dtrace < "$tmp/live" | grep '^@@' > "$tmp/board"
+con_of dtrace < "$tmp/live" | grep -E '^(COUNT|ARGS|RET) ' > "$tmp/pid.out"
 v() { awk -v k="$1" '$1 == "@@N" && $2 == k { print $3 }' "$tmp/board"; }
 echo "# program: step $ps third $pt done $pd acc $acc; D: step $(v step) third $(v third) done $(v done)"
 check "each probe fired as often as the program passed its site (step $ps, third $pt, done $pd)" \
@@ -135,3 +179,113 @@ cp "$tmp/moved.elf" "$tmp/usdtdemo.elf"
 grep -q "dtrace: could not enable tracing: demo:usdtdemo::done: 0x[0-9a-f]* is not a USDT site of usdtdemo" "$tmp/moved"
 ok $? "a note that names no site: 'is not a USDT site of usdtdemo', refused before anything is written"
 [ $? = 0 ] || tail -8 "$tmp/moved" | sed 's/^/# /'
+
+# 12-13: the pid probes against gdb over the same run
+bad=0 counts=""
+for f in $pidfuncs; do
+    d=$(awk -v f="$f" '$1 == "COUNT" && $2 == f { print $3 }' "$tmp/pid.out")
+    g=$(awk -v f="$f" '$1 == "COUNT" && $2 == f { print $3 }' "$tmp/gdb.out" 2>/dev/null)
+    counts="$counts $f ${d:-0}/${g:-?}"
+    [ -n "$g" ] && [ "${d:-0}" = "$g" ] && [ "$g" -gt 0 ] || bad=1
+done
+ok $bad "pid\$target::F:entry fired as often as gdb's breakpoint on F was hit (D/gdb:$counts)"
+bad=0 counts=""
+for f in $pidfuncs; do
+    d=$(awk -v f="$f-return" '$1 == "COUNT" && $2 == f { print $3 }' "$tmp/pid.out")
+    g=$(awk -v f="$f" '$1 == "COUNT" && $2 == f { print $3 }' "$tmp/gdb.out" 2>/dev/null)
+    counts="$counts $f ${d:-0}/${g:-?}"
+    [ -n "$g" ] && [ "${d:-0}" = "$g" ] || bad=1
+done
+ok $bad "pid\$target::F:return fired once a call too (returns/gdb's hits:$counts)"
+[ $bad = 0 ] || tail -5 "$tmp/gdb.log" | sed 's/^/# gdb: /'
+python3 - "$tmp/pid.out" "$tmp/gdb.out" "$pidfuncs" > "$tmp/pidcmp" <<'PY'
+import sys
+def table(path):
+    t = {}
+    try:
+        for line in open(path):
+            w = line.split()
+            if len(w) >= 3 and w[0] == "ARGS":
+                t[w[1]] = w[3:]
+    except OSError:
+        pass
+    return t
+d, g = table(sys.argv[1]), table(sys.argv[2])
+m, n, bad = (1 << 64) - 1, 0, 0
+for f in sys.argv[3].split():
+    if f not in d or f not in g or len(g[f]) > len(d[f]):
+        print("# %s: D %s, gdb %s" % (f, d.get(f), g.get(f))); bad += 1; continue
+    for k, v in enumerate(g[f]):
+        if v == "-":
+            continue
+        n += 1
+        if int(d[f][k]) & m != int(v) & m:
+            print("# %s: arg%d D %s, gdb %s" % (f, k, d[f][k], v)); bad += 1
+print("VALUES %d BAD %d" % (n, bad))
+PY
+sed -n '/^#/p' "$tmp/pidcmp"
+read -r _ nvals _ nbad < <(grep '^VALUES' "$tmp/pidcmp")
+check "the first call's entry arguments D printed equal gdb's info args ($nvals values, spread's fifth from the stack)" \
+    '[ "${nbad:-1}" = 0 ] && [ "${nvals:-0}" = 7 ]'
+# the return: arg1 against gdb's finish, arg0 against the offset of the function's return
+# instruction in objdump's disassembly (each function has one)
+rets=""
+bad=0
+for f in $pidfuncs; do
+    read -r dv doff < <(awk -v f="$f" '$1 == "RET" && $2 == f { print $4, $5 }' "$tmp/pid.out")
+    gv=$(awk -v f="$f" '$1 == "RET" && $2 == f { print $4 }' "$tmp/gdb.out" 2>/dev/null)
+    start=$(${cross}nm "$prog" | awk -v f="$f" '$3 == f { print $1 }')
+    at=$(${cross}objdump -d "$prog" | awk -v f="<$f>:" '$2 == f { on = 1; next } on && /^$/ { exit }
+        on && ($3 == "bx" && $4 == "lr" || $3 ~ /^(pop|ldmia)/ && /pc}/) { sub(":", "", $1); print $1 }')
+    off=$(( 0x${at:-0} - (0x${start:-0} & ~1) ))
+    rets="$rets $f $dv/$gv at +$doff/+$off"
+    [ -n "$gv" ] && [ "$dv" = "$gv" ] && [ "$doff" = "$off" ] && [ -n "$at" ] || bad=1
+done
+ok $bad "the first return's arg1 is gdb's finish value, its arg0 the return's offset in objdump (D/oracle:$rets)"
+
+# 16: the probed functions' text when the D program stops (usdtdemo has exited): the ELF
+# file's bytes, as gdb reads them from the file
+bad=0 nt=0
+for w in $texts; do
+    a=${w%%:*} len=${w##*:}
+    live=$(awk -v a="$(printf '%#x' $a)" '$1 == "TEXT" && $2 == a { print $3 }' "$tmp/gdb.out" 2>/dev/null)
+    file=$(gdb-multiarch -batch -nx "$prog" -ex "python print(bytes(gdb.selected_inferior().read_memory($a, $len)).hex())" 2>/dev/null | tail -1)
+    nt=$((nt + 1))
+    [ -n "$live" ] && [ "$live" = "$file" ] || { bad=1; echo "# $a: text $live, ELF $file"; }
+done
+ok $bad "after usdtdemo exited, its $nt probed functions' text is the ELF file's again (no trap left)"
+
+# 17-19: what the host refuses, in DTrace's words, before anything reaches the board
+refuse() {     # refuse DESCRIPTION EXPECTED-TEXT
+    "$H/dcompile" --elf "$prog" -T usdtdemo -n "$1 { @ = count(); }" -o "$tmp/r.dobj" > "$tmp/refuse" 2>&1
+    grep -qF "$2" "$tmp/refuse" || { sed 's/^/# /' "$tmp/refuse"; return 1; }
+}
+refuse 'pid$target::nosuch:entry' 'probe description pid$target::nosuch:entry does not match any probes'
+ok $? "a pid probe on a function usdtdemo does not have: 'does not match any probes'"
+refuse 'pid$target::ProcExit:entry' 'pid$target:usdtdemo:ProcExit:entry: ProcExit cannot be probed: its first instruction cannot be run out of line'
+ok $? "an entry whose first instruction the kernel cannot displace (ProcExit's movs): 'cannot be probed'"
+refuse 'pid$target::__i_vfprintf:return' 'pid$target:usdtdemo:__i_vfprintf:return: __i_vfprintf cannot be probed: it can leave by a tail call or an indirect jump'
+ok $? "a return the kernel cannot run alone (__i_vfprintf leaves by an indirect jump too): 'cannot be probed'"
+
+# 20: the pid probes over the capture: the same counts and return values (entry arguments are
+# not in FUNC_ENTER: the ARGS lines are left out)
+"$H/dtrace" -q --elf "$prog" -i "$tmp/run.kev" -c usdtdemo -s "$tmp/pid.d" 2> "$tmp/pidreplay.err" |
+    grep -E '^(COUNT|RET) ' | sort > "$tmp/pidreplay"
+grep -E '^(COUNT|RET) ' "$tmp/pid.out" | sort > "$tmp/pidboard"
+diff "$tmp/pidboard" "$tmp/pidreplay" > "$tmp/d5" && [ "$(wc -l < "$tmp/pidreplay")" = 6 ]
+ok $? "dtrace -i over the capture gives the board's pid counts and return values ($(wc -l < "$tmp/pidreplay") lines)"
+if [ -s "$tmp/d5" ]; then sed 's/^/# /' "$tmp/d5" | head -10; fi
+
+# 21: kevstat's function calls over the same capture (its FUNC events, named from the ELF
+# files the capture ran): each probed function's entries and returns as D counted them
+"$H/kevstat" -s funcs "$tmp/run.kev" > "$tmp/funcs" 2>&1
+bad=0 calls=""
+for f in $pidfuncs; do
+    read -r e r < <(awk -v f="$f" '$1 == f { print $2, $3 }' "$tmp/funcs")
+    d=$(awk -v f="$f" '$1 == "COUNT" && $2 == f { print $3 }' "$tmp/pid.out")
+    dr=$(awk -v f="$f-return" '$1 == "COUNT" && $2 == f { print $3 }' "$tmp/pid.out")
+    calls="$calls $f ${e:-?}/${r:-?}"
+    [ -n "$d" ] && [ "${e:-}" = "$d" ] && [ "${r:-}" = "$dr" ] || bad=1
+done
+ok $bad "kevstat -s funcs over the capture: each function's entries and returns as D counted them ($calls)"
+if [ $bad != 0 ]; then sed 's/^/# /' "$tmp/funcs" | head -10; fi

@@ -11,15 +11,24 @@ Checks, as TAP lines, from the tree it sits in:
     outside docs/ (code, comments, scripts, make files, tests, log strings): a rule states its
     reason, and history is git's;
   - every path of the tree the pages in HELD name in backticks exists;
-  - docs/README.md names every page in docs/.
+  - docs/README.md names every page in docs/;
+  - every ```sh block of every page runs as written: the test runs it (bash -e, pipefail) in a
+    scratch directory, also its HOME, holding a small capture, trace.kev (kevgen's), a directory
+    of captures, traces/, an empty ~/.debug, and `build` (this tree's build/, whose host tools
+    are on PATH), or the line just
+    before the block says why not, as `<!-- not run by the docs test: REASON -->` (a QEMU boot
+    of minutes, a board on a desk, a command another test runs).
 HELD is every page; LONG and DIARY stay empty unless a page is being rewritten (then it is named
 there, for as long as that takes).
-usage: test/tools/test_docs.py [ROOT]  (default: the tree this file is in)
+usage: test/tools/test_docs.py [ROOT [HOSTDIR]]  (default: the tree this file is in, and its
+       build/host; the sh blocks need HOSTDIR's tools: make test and make check-host build them)
 """
 import os
 import re
+import shutil
 import subprocess
 import sys
+import tempfile
 
 MAX_WORDS = 6000
 LIMITS = {"docs/smp.md": 5000, "docs/PERFORMANCE.md": 5000}
@@ -147,6 +156,65 @@ with open("docs/README.md", encoding="utf-8") as f:
 missing = [p for p in pages if p.startswith("docs/") and p != "docs/README.md"
            and os.path.basename(p) not in index]
 ok(not missing, "docs/README.md names every page in docs/", "\n".join(missing))
+
+# ---- every sh block runs as written, or says why not -------------------------------------------
+NOT_RUN = re.compile(r"^<!-- not run by the docs test: (\S.*) -->$")
+BLOCK_TIMEOUT = 60
+
+
+def sh_blocks(path):
+    """(line of the fence, the lines of the block, the not-run reason or None) for each ```sh."""
+    with open(path, encoding="utf-8") as f:
+        lines = f.read().split("\n")
+    i = 0
+    while i < len(lines):
+        if lines[i].strip() == "```sh":
+            j = i + 1
+            while j < len(lines) and not lines[j].strip().startswith("```"):
+                j += 1
+            m = NOT_RUN.match(lines[i - 1].strip()) if i else None
+            yield i + 1, lines[i + 1:j], m.group(1) if m else None
+            i = j
+        i += 1
+
+
+def scratch_dir(host):
+    """A directory like the one the docs' commands assume: trace.kev, traces/, build/."""
+    d = tempfile.mkdtemp(prefix="docs-cmds.")
+    os.symlink(os.path.join(root, "build"), os.path.join(d, "build"))
+    os.mkdir(os.path.join(d, "traces"))
+    os.mkdir(os.path.join(d, ".debug"))     # ~/.debug, a build-id cache (empty: HOME is d)
+    gens = [("trace.kev", ["-n", "3000"]), ("traces/a.kev", ["-n", "2000", "-s", "2"]),
+            ("traces/b.kev", ["-e", "-n", "2000", "-s", "3"])]
+    for name, args in gens:
+        subprocess.run([os.path.join(host, "kevgen")] + args + ["-o", os.path.join(d, name)],
+                       check=True, stdout=subprocess.DEVNULL)
+    return d
+
+
+host = os.path.abspath(sys.argv[2] if len(sys.argv) > 2 else os.path.join("build", "host"))
+blocks = [(page, line, body, why) for page in HELD for line, body, why in sh_blocks(page)]
+to_run = [b for b in blocks if b[3] is None]
+if to_run and not os.path.exists(os.path.join(host, "kevgen")):
+    ok(False, "the host tools the docs' commands run are built (%s/kevgen)" % host)
+    to_run = []
+scratch = scratch_dir(host) if to_run else None
+env = dict(os.environ, PATH=host + os.pathsep + os.environ.get("PATH", ""),
+           HOME=scratch or "/nonexistent", PAGER="cat", LC_ALL="C")
+for page, line, body, why in to_run:
+    script = "set -e -o pipefail\n" + "\n".join(body) + "\n"
+    try:
+        r = subprocess.run(["bash", "-c", script], cwd=scratch, env=env, capture_output=True,
+                           text=True, timeout=BLOCK_TIMEOUT, stdin=subprocess.DEVNULL)
+        good, detail = r.returncode == 0, "exit %d\n%s" % (r.returncode, r.stderr[-1500:])
+    except subprocess.TimeoutExpired:
+        good, detail = False, "not done within %d s" % BLOCK_TIMEOUT
+    ok(good, "%s:%d: its sh block runs as written" % (page, line), "" if good else detail)
+if scratch:
+    shutil.rmtree(scratch, ignore_errors=True)
+ok(all(why.strip() for _, _, _, why in blocks if why is not None),
+   "%d sh blocks run, %d marked not run, each with its reason" %
+   (len(to_run), len(blocks) - len(to_run)))
 
 print("1..%d" % n)
 sys.exit(1 if failed else 0)

@@ -52,11 +52,12 @@ static struct kx_stats *new_stats(void)
 }
 
 // Function calls (kx_funcs.c): nested calls paired on their CPU across a thread switch, a
-// return with no entry counted untimed, an entry whose return was not recorded dropped when
-// an outer call returns, and a stack past KX_FUNC_DEPTH bounded and counted.
+// return with no entry counted untimed, an entry whose return was not recorded ended when an
+// outer call returns, a stack past KX_FUNC_DEPTH bounded and counted, and a function entered
+// again ending its open call and those above it.
 static void fn_ev(struct kx_stats *s, unsigned kind, uint64_t t, uint32_t fn, unsigned cpu)
 {
-    mk(KEV_C_SYSTEM, kind, t, fn, 0x100, 4, 7, kind == KEV_SYS_FUNC_ENTER ? 2 : 4);
+    mk(KEV_C_SYSTEM, kind, t, fn, 0x100, 4, 7, kind == KEV_SYS_FUNC_ENTER ? 2 : 4);   // kernel's
     ev.cpu = cpu;
     kx_stats_event(s, &ev);
 }
@@ -87,9 +88,13 @@ static void test_function_calls(void **state)
         assert_int_equal(f[i].timed, want[i][3]);
         assert_int_equal(f[i].total, want[i][4]);
     }
-    for (unsigned i = 0; i < KX_FUNC_DEPTH + 3; i++)
-        fn_ev(s, KEV_SYS_FUNC_ENTER, 30 + i, 0xf1, 0);
-    assert_int_equal(kx_funcs_dropped(s->funcs), 3);
+    assert_int_equal(kx_funcs_unpaired(s->funcs), 1);           // d
+    for (unsigned i = 0; i < KX_FUNC_DEPTH + 3; i++)               // the first 64 end at 65
+        fn_ev(s, KEV_SYS_FUNC_ENTER, 30 + i, 0x1000 + 2 * i, 0);
+    assert_int_equal(kx_funcs_unpaired(s->funcs), 1 + 64);
+    fn_ev(s, KEV_SYS_FUNC_ENTER, 200, 0x1000 + 2 * 65, 0);         // entered again: 65 and 66 end
+    assert_int_equal(kx_funcs_unpaired(s->funcs), 65 + 2);
+    assert_int_equal(kx_funcs_dropped(s->funcs), 0);
     kx_stats_free(s);
     free(s);
 }

@@ -1,15 +1,19 @@
 // SPDX-License-Identifier: MIT
-// Function calls paired from fbt's FUNC_ENTER and FUNC_EXIT events (kx_funcs.h): a stack of
-// open calls per CPU, a table of functions by address.
+// Function calls paired from fbt's and pid's FUNC_ENTER and FUNC_EXIT events (kx_funcs.h): a
+// stack of open calls per CPU for the kernel's, per thread for programs', a table of
+// functions by address, and where each process's image lies (IMAGE events).
 #include "kx_funcs.h"
 #include "kx.h"
+
+#include <trace/kev_image.h>
 
 #include <stdlib.h>
 #include <string.h>
 
 struct open_call {
-    uint64_t fn, t0;
+    uint64_t fn, t0, id;
     int th;
+    int user;
 };
 
 struct call_stack {
@@ -17,12 +21,19 @@ struct call_stack {
     unsigned n;
 };
 
+#define MAX_IMAGES 256u
+
 struct kx_funcs {
-    struct call_stack *stack[KEV_MAX_CPUS];        // by CPU
+    struct call_stack *stack[KEV_MAX_CPUS];        // the kernel's, by CPU
+    struct call_stack *tstack[KX_MAX_THREADS + 1u]; // programs', by thread (last: none known)
+    struct { uint32_t pid, base; } image[MAX_IMAGES]; // each image's first byte (pid 0: kernel)
+    unsigned nimage;
     struct kx_func_stats *fn;
     unsigned nfn, cap;
     int32_t *hash;                                 // function index + 1, 0 empty; 2 * cap slots
-    uint64_t dropped;
+    uint64_t dropped;                              // events with no room to count them
+    uint64_t unpaired;                             // entries that ended with no return seen
+    uint64_t next_id;
 };
 
 struct kx_funcs *kx_funcs_new(void)
@@ -36,6 +47,8 @@ void kx_funcs_free(struct kx_funcs *f)
         return;
     for (unsigned i = 0; i < KEV_MAX_CPUS; i++)
         free(f->stack[i]);
+    for (unsigned i = 0; i <= KX_MAX_THREADS; i++)
+        free(f->tstack[i]);
     free(f->fn);
     free(f->hash);
     free(f);
@@ -92,25 +105,89 @@ static struct call_stack *stack_of(struct kx_funcs *f, unsigned cpu)
     return f->stack[cpu];
 }
 
-void kx_funcs_event(struct kx_funcs *f, const struct kev_event *e, int th, const struct kx_sink *k)
+static struct call_stack *thread_stack(struct kx_funcs *f, int th)
+{
+    unsigned i = th >= 0 && (unsigned)th < KX_MAX_THREADS ? (unsigned)th : KX_MAX_THREADS;
+    if (!f->tstack[i])
+        f->tstack[i] = calloc(1, sizeof(struct call_stack));
+    return f->tstack[i];
+}
+
+void kx_funcs_image(struct kx_funcs *f, const struct kev_reader *r, const struct kev_event *e)
+{
+    struct kev_image im;
+    if (!f || kev_image_decode(r, e, &im) != 0)
+        return;
+    for (unsigned i = 0; i < f->nimage; i++)
+        if (f->image[i].pid == im.pid) {
+            f->image[i].base = im.base;
+            return;
+        }
+    if (f->nimage < MAX_IMAGES)
+        f->image[f->nimage].pid = im.pid, f->image[f->nimage++].base = im.base;
+}
+
+// Whether fn is a function of process pid's program: at or above its image's first byte and
+// below the next image's (a program's or the kernel's) above it.
+static int in_program(const struct kx_funcs *f, uint32_t pid, uint64_t fn)
+{
+    uint64_t base = UINT64_MAX, next = UINT64_MAX;
+    for (unsigned i = 0; i < f->nimage; i++)
+        if (pid && f->image[i].pid == pid)
+            base = f->image[i].base;
+    if (base == UINT64_MAX || fn < base)
+        return 0;
+    for (unsigned i = 0; i < f->nimage; i++)
+        if (f->image[i].base > base && f->image[i].base < next)
+            next = f->image[i].base;
+    return fn < next;
+}
+
+// The open calls from the stack's entry `from` up end with no return recorded: counted, and
+// each a row without an end (t1 0), so a call made in one still has its parent among the rows.
+static void end_unpaired(struct kx_funcs *f, struct call_stack *st, unsigned cpu, unsigned from,
+                         const struct kx_sink *k)
+{
+    for (unsigned j = st->n; j-- > from;) {
+        f->unpaired++;
+        if (k && k->func) {
+            struct kx_func_row r = {
+                .id = st->c[j].id, .parent = j ? st->c[j - 1].id : 0, .t0 = st->c[j].t0,
+                .th = st->c[j].th, .cpu = cpu, .fn = st->c[j].fn, .depth = j,
+                .user = st->c[j].user,
+            };
+            k->func(k->user, &r);
+        }
+    }
+    st->n = from;
+}
+
+void kx_funcs_event(struct kx_funcs *f, const struct kev_event *e, int th, uint32_t pid,
+                    const struct kx_sink *k)
 {
     if (e->cls != KEV_C_SYSTEM || e->nw < 2 ||
         (e->ev != KEV_SYS_FUNC_ENTER && e->ev != KEV_SYS_FUNC_EXIT))
         return;
     struct kx_func_stats *s = func(f, e->w[0]);
-    struct call_stack *st = stack_of(f, e->cpu);
+    int user = in_program(f, pid, e->w[0]);
+    struct call_stack *st = user ? thread_stack(f, th) : stack_of(f, e->cpu);
     if (!s || !st) {
         f->dropped++;
         return;
     }
     if (e->ev == KEV_SYS_FUNC_ENTER) {
         s->entries++;
-        if (st->n == KX_FUNC_DEPTH) { // the oldest open call gives way
-            memmove(&st->c[0], &st->c[1], (KX_FUNC_DEPTH - 1u) * sizeof(st->c[0]));
-            st->n--;
-            f->dropped++;
-        }
-        st->c[st->n++] = (struct open_call){ e->w[0], e->t64, th };
+        // A kernel function already open on this CPU was left without a recorded return
+        // (its :return not enabled): kernel functions do not call themselves, so that call
+        // and the ones above it have ended. (A program's may: no such rule there.)
+        for (unsigned j = 0; !user && j < st->n; j++)
+            if (st->c[j].fn == e->w[0]) {
+                end_unpaired(f, st, e->cpu, j, k);
+                break;
+            }
+        if (st->n == KX_FUNC_DEPTH) // the outermost open call gives way: all end unrecorded
+            end_unpaired(f, st, e->cpu, 0, k);
+        st->c[st->n++] = (struct open_call){ e->w[0], e->t64, ++f->next_id, th, user };
         return;
     }
     s->returns++;
@@ -119,8 +196,10 @@ void kx_funcs_event(struct kx_funcs *f, const struct kev_event *e, int th, const
         i--;
     if (i == 0) // not entered on this CPU's stack: counted, not timed
         return;
+    end_unpaired(f, st, e->cpu, i, k); // the calls above it ended without a recorded return
     uint64_t t0 = st->c[i - 1].t0, d = e->t64 - t0;
     int th_in = st->c[i - 1].th;
+    uint64_t id = st->c[i - 1].id, parent = i > 1 ? st->c[i - 2].id : 0;
     st->n = i - 1; // the call and any left open above it end here
     s->timed++;
     s->total += d;
@@ -128,13 +207,23 @@ void kx_funcs_event(struct kx_funcs *f, const struct kev_event *e, int th, const
         s->max = d;
     if (k && k->func) {
         struct kx_func_row r = {
-            .t0 = t0, .t1 = e->t64, .th = th_in, .cpu = e->cpu, .fn = e->w[0], .call_site = e->w[1],
+            .id = id, .parent = parent, .t0 = t0, .t1 = e->t64, .th = th_in, .cpu = e->cpu, .fn = e->w[0], .call_site = e->w[1],
             .ret_off = e->nw > 2 ? e->w[2] : 0,
             .value = (e->nw > 3 ? e->w[3] : 0) | (e->nw > 4 ? (uint64_t)e->w[4] << 32 : 0),
-            .depth = st->n,
+            .depth = st->n, .user = user,
         };
         k->func(k->user, &r);
     }
+}
+
+void kx_funcs_finish(struct kx_funcs *f, const struct kx_sink *k)
+{
+    for (unsigned cpu = 0; f && cpu < KEV_MAX_CPUS; cpu++)
+        if (f->stack[cpu])
+            end_unpaired(f, f->stack[cpu], cpu, 0, k);
+    for (unsigned i = 0; f && i <= KX_MAX_THREADS; i++)
+        if (f->tstack[i])
+            end_unpaired(f, f->tstack[i], 0, 0, k);
 }
 
 const struct kx_func_stats *kx_funcs_table(const struct kx_funcs *f, unsigned *n)
@@ -146,4 +235,9 @@ const struct kx_func_stats *kx_funcs_table(const struct kx_funcs *f, unsigned *n
 uint64_t kx_funcs_dropped(const struct kx_funcs *f)
 {
     return f ? f->dropped : 0;
+}
+
+uint64_t kx_funcs_unpaired(const struct kx_funcs *f)
+{
+    return f ? f->unpaired : 0;
 }

@@ -70,10 +70,12 @@ struct kx_irq_row {
     uint64_t msg;        // the pulse's message id (kx_msg.h), 0 none
 };
 
-// A function call timed from its entry to its return on one CPU (kx_funcs.h): an fbt
-// probe's firings, FUNC_ENTER and FUNC_EXIT. depth: the calls still open below it on the
+// A function call from its entry to its return (kx_funcs.h): an fbt or pid probe's firings,
+// FUNC_ENTER and FUNC_EXIT; t1 0: no return recorded (the rest then 0 too). depth: the calls still open below it on the
 // CPU's stack when it began (0: outermost).
 struct kx_func_row {
+    uint64_t id;         // calls numbered in the order they were entered (1, 2...)
+    uint64_t parent;     // the call it was made in (the one below on the stack), 0 none
     uint64_t t0, t1;
     int th;              // the thread running at its entry, -1 none known
     unsigned cpu;
@@ -81,7 +83,8 @@ struct kx_func_row {
     uint64_t call_site;  // the return address into its caller
     uint64_t ret_off;    // the returning instruction's offset in the function
     uint64_t value;      // the return value (the event's words; 0 for a function without one)
-    unsigned depth;
+    unsigned depth;      // on its stack: its CPU's (a kernel function) or its thread's
+    int user;            // a program's function (pid), else the kernel's (fbt)
 };
 
 // What a tool gives to get the rows; any member may be NULL.

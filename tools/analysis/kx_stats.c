@@ -668,8 +668,13 @@ void kx_stats_event(struct kx_stats *s, const struct kev_event *e)
             if (!s->funcs)
                 s->funcs = kx_funcs_new();
             if (s->funcs)
-                kx_funcs_event(s->funcs, e, th, &s->sink);
+                kx_funcs_event(s->funcs, e, th, th >= 0 ? s->m.th[th].pid : 0, &s->sink);
         } else {
+            if (e->ev == KEV_SYS_IMAGE) {   // where programs lie, for their functions' calls
+                if (!s->funcs)
+                    s->funcs = kx_funcs_new();
+                kx_funcs_image(s->funcs, s->r, e);
+            }
             snapshot_entry(s, e);
         }
         break;
@@ -700,6 +705,7 @@ void kx_stats_finish(struct kx_stats *s)
         cpu_close(s, c, s->t_last);
     for (unsigned c = 0; c < KEV_MAX_CPUS; c++)
         s->cpu_open[c] = -1;
+    kx_funcs_finish(s->funcs, &s->sink);
     for (uint64_t id = 1; id <= s->next_irq; ) { // in the interrupts' order
         int slot = -1;
         for (unsigned i = 0; i < KX_MAX_IRQ_OPEN; i++)

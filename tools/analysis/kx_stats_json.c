@@ -309,6 +309,8 @@ void kx_stats_json(const struct kx_stats *s, FILE *f)
                 (unsigned long long)fs[i].entries, (unsigned long long)fs[i].returns,
                 (unsigned long long)fs[i].timed, (unsigned long long)fs[i].total,
                 (unsigned long long)fs[i].max);
-    fprintf(f, "],\n\"funcs_dropped\":%llu", (unsigned long long)kx_funcs_dropped(s->funcs));
+    fprintf(f, "],\n\"funcs_unpaired\":%llu,\"funcs_dropped\":%llu",
+            (unsigned long long)kx_funcs_unpaired(s->funcs),
+            (unsigned long long)kx_funcs_dropped(s->funcs));
     fputs("}\n", f);
 }

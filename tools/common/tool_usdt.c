@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: MIT
-// Reading programs' USDT notes for the host tools (tool_usdt.h). A stapsdt note (type 3,
+// Reading programs' USDT notes and functions for the host tools (tool_usdt.h). A stapsdt note (type 3,
 // owner "stapsdt") holds the site's address, the .stapsdt.base address the program was linked
 // with, the semaphore's address (0: none), then the provider, the name and the arguments'
 // places as NUL-terminated strings. A site's address is corrected by where .stapsdt.base
 // really is, as gdb does for a prelinked file (here always the same).
 #include "tool_usdt.h"
+#include "../fbtgen/fbtgen.h"
+#include <d/dpid_thumb.h>
 #include <d/dprobes.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -18,6 +20,174 @@
 
 static struct dprobe_usdt sites[DPROBE_USDT_MAX];
 static unsigned nsites;
+static struct dprobe_pidfn fns[DPROBE_PID_MAX];
+static unsigned nfns;
+
+// n bytes of e's loaded code at addr; 0, or -1 when no section holds them all.
+static int read_code(Elf *e, uint32_t addr, uint8_t *out, uint32_t n)
+{
+    for (Elf_Scn *scn = NULL; (scn = elf_nextscn(e, scn));) {
+        GElf_Shdr sh;
+        if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_PROGBITS ||
+            !(sh.sh_flags & SHF_EXECINSTR) || addr < sh.sh_addr ||
+            (uint64_t)addr + n > sh.sh_addr + sh.sh_size)
+            continue;
+        Elf_Data *d = elf_getdata(scn, NULL);
+        if (!d || d->d_size < sh.sh_size)
+            return -1;
+        memcpy(out, (const uint8_t *)d->d_buf + (addr - sh.sh_addr), n);
+        return 0;
+    }
+    return -1;
+}
+
+// The function fn's returns (docs/pid.md), by fbtgen's Thumb decoder over its bytes (code
+// reads n bytes at an address; -1 outside the file): every return instruction, or ret_why.
+// Literal pools ($d mapping symbols up to the next $t) are not decoded. A return the kernel
+// runs in place of the thread (bx lr, pop or ldm of pc, ldr pc from the stack) can be
+// probed; a function that may also leave another way (a branch out of it: a tail call, an
+// indirect jump, a conditional return in an IT block) has no :return probe, nor one whose
+// return reloads r0, the return value the probe reads before it. The mapping symbols' arrays
+// hold nmap entries each (zero past their own count).
+static void find_returns(Elf *e, struct dprobe_pidfn *fn, uint32_t size, const uint32_t *data_at,
+                         const uint32_t *code_at, unsigned nmap)
+{
+    fn->nrets = 0;
+    fn->ret_why = NULL;
+    uint8_t *text = malloc(size);
+    if (!text || read_code(e, fn->addr, text, size) < 0) {
+        free(text);
+        fn->ret_why = "its code is not in the file";
+        return;
+    }
+    unsigned itleft = 0;
+    for (uint32_t off = 0; off < size;) {
+        uint32_t pc = fn->addr + off;
+        int in_data = 0;
+        for (unsigned k = 0; k < nmap; k++)
+            if (data_at[k] == pc)
+                in_data = 1;
+        if (in_data) {      // to the next $t in the function, or its end
+            uint32_t next = fn->addr + size;
+            for (unsigned k = 0; k < nmap; k++)
+                if (code_at[k] > pc && code_at[k] < next)
+                    next = code_at[k];
+            off = next - fn->addr;
+            continue;
+        }
+        struct insn in;
+        if (fbt_thumb2.decode(text + off, size - off, pc, &in) < 0 || in.cls == I_BAD) {
+            fn->ret_why = "an instruction the decoder does not know";
+            break;
+        }
+        int cond = itleft > 0;
+        if (itleft)
+            itleft--;
+        if (in.cls == I_IT)
+            itleft = in.it;
+        unsigned hw1 = text[off] | (unsigned)text[off + 1] << 8;
+        unsigned hw2 = in.len == 4 ? (text[off + 2] | (unsigned)text[off + 3] << 8) : 0;
+        if (in.cls == I_RET) {
+            if (!dpid_thumb_is_return(hw1, hw2)) {
+                fn->ret_why = "a return the kernel cannot run";
+                break;
+            }
+            if (cond) {
+                fn->ret_why = "it returns conditionally (in an IT block)";
+                break;
+            }
+            if ((in.len == 2 && (hw1 & 0xfe01u) == 0xbc01u) ||
+                (in.len == 4 && hw1 == 0xe8bdu && (hw2 & 1u))) {
+                fn->ret_why = "its return reloads r0, the return value";
+                break;
+            }
+            if (fn->nrets == DPROBE_PID_RETS) {
+                fn->ret_why = "it has more returns than a probe places";
+                break;
+            }
+            fn->rets[fn->nrets++] = pc;
+        } else if (in.cls == I_IJUMP || in.cls == I_JTAB ||
+                   ((in.cls == I_BRANCH || in.cls == I_CBRANCH) &&
+                    (in.target < fn->addr || in.target >= fn->addr + size))) {
+            fn->ret_why = "it can leave by a tail call or an indirect jump";
+            break;
+        }
+        off += in.len;
+    }
+    if (!fn->ret_why && !fn->nrets)
+        fn->ret_why = "it never returns";
+    if (fn->ret_why)
+        fn->nrets = 0;
+    free(text);
+}
+
+// The functions of symtab a pid probe can name (docs/pid.md): each STT_FUNC symbol with a
+// size, the module mod. 0, or -1 after saying there are too many.
+static int load_functions(const char *tool, const char *path, Elf *e, const char *mod)
+{
+    GElf_Ehdr eh;
+    int thumb = gelf_getehdr(e, &eh) && eh.e_machine == EM_ARM;
+    uint32_t *data_at = NULL, *code_at = NULL;   // ARM's mapping symbols ($d, $t)
+    unsigned nd = 0, nc = 0;
+    for (Elf_Scn *scn = NULL; thumb && (scn = elf_nextscn(e, scn));) {
+        GElf_Shdr sh;
+        if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_SYMTAB)
+            continue;
+        Elf_Data *d = elf_getdata(scn, NULL);
+        size_t n = sh.sh_entsize ? sh.sh_size / sh.sh_entsize : 0;
+        data_at = calloc(n + 1, sizeof(*data_at));
+        code_at = calloc(n + 1, sizeof(*code_at));
+        for (size_t i = 0; d && data_at && code_at && i < n; i++) {
+            GElf_Sym s;
+            const char *name;
+            if (!gelf_getsym(d, (int)i, &s) || !(name = elf_strptr(e, sh.sh_link, s.st_name)))
+                continue;
+            if (!strncmp(name, "$d", 2))
+                data_at[nd++] = (uint32_t)s.st_value;
+            else if (!strncmp(name, "$t", 2))
+                code_at[nc++] = (uint32_t)s.st_value;
+        }
+        break;
+    }
+    for (Elf_Scn *scn = NULL; (scn = elf_nextscn(e, scn));) {
+        GElf_Shdr sh;
+        if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_SYMTAB)
+            continue;
+        Elf_Data *d = elf_getdata(scn, NULL);
+        size_t n = sh.sh_entsize ? sh.sh_size / sh.sh_entsize : 0;
+        for (size_t i = 0; d && i < n; i++) {
+            GElf_Sym s;
+            const char *name;
+            if (!gelf_getsym(d, (int)i, &s) || GELF_ST_TYPE(s.st_info) != STT_FUNC ||
+                !s.st_size || !(name = elf_strptr(e, sh.sh_link, s.st_name)) || !*name)
+                continue;
+            if (nfns == DPROBE_PID_MAX) {
+                fprintf(stderr, "%s: %s: more than %u functions in all\n", tool, path,
+                        DPROBE_PID_MAX);
+                return -1;
+            }
+            fns[nfns].mod = mod;
+            fns[nfns].func = strdup(name);
+            fns[nfns].addr = (uint32_t)(s.st_value & ~(uint64_t)1);
+            fns[nfns].nrets = 0;
+            fns[nfns].entry_why = NULL;
+            fns[nfns].ret_why = "the return probes of this architecture are not placed";
+            uint8_t first[4] = { 0 };
+            if (thumb && (read_code(e, fns[nfns].addr, first, s.st_size >= 4 ? 4 : 2) < 0 ||
+                          !dpid_thumb_can_run(first[0] | (unsigned)first[1] << 8,
+                                              first[2] | (unsigned)first[3] << 8)))
+                fns[nfns].entry_why = "its first instruction cannot be run out of line";
+            if (thumb && data_at && code_at)
+                find_returns(e, &fns[nfns], (uint32_t)s.st_size, data_at, code_at,
+                             nd > nc ? nd : nc);
+            nfns++;
+        }
+    }
+    free(data_at);
+    free(code_at);
+    dprobe_pid_use(fns, nfns);
+    return 0;
+}
 
 // The function of symtab that holds addr (a Thumb function's value without its bit 0).
 static char *func_of(Elf *e, uint64_t addr)
@@ -61,6 +231,10 @@ int tool_usdt_load(const char *tool, const char *path)
     size_t ml = strlen(mod);
     if (ml > 4 && !strcmp(mod + ml - 4, ".elf"))
         mod[ml - 4] = '\0';
+    if (load_functions(tool, path, e, mod) < 0) {
+        rc = -1;
+        goto out;
+    }
     uint64_t base_now = 0;
     int wide = gelf_getclass(e) == ELFCLASS64;
     for (Elf_Scn *scn = NULL; (scn = elf_nextscn(e, scn));) {

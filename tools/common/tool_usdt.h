@@ -2,7 +2,9 @@
 // A program's USDT probes for the host tools that name them (dtrace, dcompile; docs/usdt.md):
 // the option --elf FILE reads FILE's .note.stapsdt (Debian's sys/sdt.h notes, as readelf -n
 // and gdb's info probes read them) and adds its sites to the process's table
-// (dprobe_usdt_use), the module being the program's name (FILE's name without ".elf").
+// (dprobe_usdt_use), and its symbol table's functions to the functions pid probes name
+// (dprobe_pid_use, docs/pid.md), the module being the program's name (FILE's name without
+// ".elf").
 #ifndef TOOLS_TOOL_USDT_H
 #define TOOLS_TOOL_USDT_H
 

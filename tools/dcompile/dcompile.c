@@ -37,7 +37,8 @@ static void usage(FILE *f)
                "  -Z        permit probe descriptions that match no probe\n"
                "  --kernel FILE  the board image's ELF file: D's `symbol is its address there,\n"
                "            and its fbt table names the fbt probes (docs/fbt.md)\n"
-               "  --elf FILE  a program's ELF file: its USDT probes (docs/usdt.md)\n"
+               "  --elf FILE  a program's ELF file: its USDT probes (docs/usdt.md) and the\n"
+               "            functions pid probes name (docs/pid.md)\n"
                "  arg ...   the script's arguments: $1, $2 ... ($$1 as a string; $0 the script)\n"
                "Exit status: 0 compiled, 1 compile error or bad option, 2 bad usage.\n");
 }

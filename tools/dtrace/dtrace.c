@@ -84,8 +84,9 @@ static void usage(FILE *f)
                "\t--kernel FILE  the board image's ELF file: D's `symbol is its address there,\n"
                "\t               its fbt table names the fbt probes (docs/fbt.md),\n"
                "\t               and with -i the capture's kernel frames are named from it\n"
-               "\t--elf FILE  a program's ELF file: its USDT probes (docs/usdt.md), and with\n"
-               "\t               -i its frames' names\n"
+               "\t--elf FILE  a program's ELF file: its USDT probes (docs/usdt.md), the\n"
+               "\t               functions pid probes name (docs/pid.md), and with -i its\n"
+               "\t               frames' names\n"
                "\t--help  print this message\n"
                "With -i, code addresses in the output (stack( ), ustack( ), func( ), ufunc( ),\n"
                "%%a, ...) are named as stacksym names them, from the ELF files the capture ran,\n"
@@ -883,9 +884,15 @@ int main(int argc, char **argv)
     struct dvm_ctx ctx = { 0, (int32_t)getpid(), (int32_t)getpid(), (int32_t)getppid(), 0, t0, 0,
                            wall0, "dtrace", 0, 1 }; // BEGIN runs in the consumer: one thread
     const struct dif_obj *ob = &st.obj;
+    /* each timer probe's next firing, by probe index (any index: a program may name many
+     * probes before its timers) */
     uint32_t ntimers = 0;
-    uint64_t next[64] = { 0 };
-    for (uint32_t k = 0; k < ob->hdr->dh_nprobes && ntimers < 64; k++)
+    uint64_t *next = calloc(ob->hdr->dh_nprobes + 1u, sizeof(uint64_t));
+    if (!next) {
+        fprintf(stderr, "dtrace: out of memory\n");
+        return 1;
+    }
+    for (uint32_t k = 0; k < ob->hdr->dh_nprobes; k++)
         if (ob->probes[k].dp_flags)   /* a timer (a USDT site's dp_period is its address) */
             next[k] = ob->probes[k].dp_period, ntimers++;
     /* the consumer reads the buffers every switchrate, or every aggrate when that is shorter:
@@ -914,7 +921,7 @@ int main(int argc, char **argv)
     int watch = !capture && (child > 0 || grab), gone = 0;
     while (ntimers && !st.exiting && !interrupted && !filled(&st) && !gone) {
         uint64_t t = next_switch;
-        for (uint32_t k = 0; k < ob->hdr->dh_nprobes && k < 64; k++)
+        for (uint32_t k = 0; k < ob->hdr->dh_nprobes; k++)
             if (ob->probes[k].dp_flags && next[k] < t)
                 t = next[k];
         vt = t;
@@ -928,7 +935,7 @@ int main(int argc, char **argv)
             next_switch += period;
             continue;
         }
-        for (uint32_t k = 0; k < ob->hdr->dh_nprobes && k < 64; k++) {
+        for (uint32_t k = 0; k < ob->hdr->dh_nprobes; k++) {
             const struct dif_probe *p = &ob->probes[k];
             if (!p->dp_flags || next[k] != vt)
                 continue;
@@ -949,6 +956,7 @@ int main(int argc, char **argv)
         consume(&st, &cons, 0);
         gone = cmdproc_exited(child > 0 ? child : (pid_t)target, child > 0);
     }
+    free(next);
     consume(&st, &cons, 0);
     if (st.exiting && !capture) {
         /* dtrace(1M) learns of exit( ) at its next status check, every statusrate (1s, at

@@ -5,7 +5,7 @@
 // header's boot date), on the event's CPU, in the context (pid, tid,
 // execname) of the thread last seen running on that CPU. Events with no probe are skipped.
 // The sched, proc and lockstat probes follow the kernel's rules (kernel/ktrace.c kdt_state,
-// exit_end_kdt; kernel/ktrace_sync.c) from each thread's state, priority and SYNC_* call as
+// kdt_switch; kernel/ktrace_sync.c) from each thread's state, priority and SYNC_* call as
 // the capture tells them (struct rthread); the probes a capture holds no event for are named
 // once on stderr (no_capture_note).
 #define _GNU_SOURCE     /* strptime, timegm */
@@ -44,9 +44,10 @@ struct rthread {
                                  * wakeup's: the one it slept in), as the kernel's
                                  * traced_state; else its state */
     uint8_t cpu;                /* the CPU it runs or last ran on */
-    uint64_t blocked_at;        /* ns; 0: not blocked on a SYNC_* object in this call */
-    uint64_t vt, vt_since;      /* vtimestamp: ns on a CPU since the capture began, and since
-                                 * when it runs (0: it does not) */
+    uint64_t blocked_at;        /* cycles; 0: not blocked on a SYNC_* object in this call */
+    uint64_t vt, vt_since;      /* vtimestamp's clock, as kernel/kdtrace.c keeps it: cycles on
+                                 * a CPU since the capture began, and since when it runs (0:
+                                 * it does not) */
 };
 #define RTHREADS 1024u
 
@@ -79,6 +80,8 @@ struct replay {
     uint64_t next[64];
     struct dvm_ctx ctx;
     uint32_t cur[DVM_MAXCPU];         /* who runs on each CPU (0: not known yet) */
+    uint32_t vt_running[DVM_MAXCPU];  /* whose vtimestamp clock runs on each CPU (0: none) */
+    uint64_t now_cycles;              /* the event's time, in cycles since boot */
     uint32_t last_state[DVM_MAXCPU];  /* whose state event a CPU recorded last (SYNC_WAIT's) */
     int in_snapshot;
     int firing;                       /* this event's CPU fires probes (-x cpu) */
@@ -87,6 +90,7 @@ struct replay {
     struct { int on; uint32_t who, sig; } fault[DVM_MAXCPU]; /* a FAULT awaiting its STACK */
     const struct dfbt *fbt;           /* the kernel's fbt table (--kernel), or NULL */
     uint16_t *fbt_pidx;               /* fbt id - DPROBE_FBT_BASE -> the program's probe + 1 */
+    int32_t pid_target;               /* the process pid$target probes fire in (0: not yet) */
     int spawn_nameless;               /* a failed spawn's proc:::exec was said to have no name */
     struct rthread th[RTHREADS];
     struct rproc pr[RPROCS];
@@ -413,7 +417,43 @@ static uint64_t boot_date_ns(const struct kev_reader *r)
     return secs > 0 ? (uint64_t)secs * 1000000000ull : 0;
 }
 
-/* set_ctx: the context of the thread running on cpu (the board's fill_ctx). */
+/* cycles_ns: a cycle count in nanoseconds, in the kernel's own integer arithmetic
+ * (ktimer_cycles_to_ns), so that the host's value is the board's. */
+static uint64_t cycles_ns(const struct replay *p, uint64_t c)
+{
+    uint64_t hz = p->cps ? p->cps : 1000000000u;
+    return (c / hz) * 1000000000ull + (c % hz) * 1000000000ull / hz;
+}
+
+/* vtime_switch: who is RUNNING on cpu from the event's time: vtimestamp's clocks switch as
+ * the board's do at that event (kernel/kdtrace.c vtime_switch_locked): the clock of the thread
+ * that ran there stops, who's starts; a thread still counted on the CPU it left (another CPU
+ * ran it first) is closed there. */
+static void vtime_switch(struct replay *p, unsigned cpu, uint32_t who)
+{
+    uint64_t now = p->now_cycles ? p->now_cycles : 1u;     /* (vt_since 0: not running) */
+    if (who == p->vt_running[cpu])
+        return;
+    if (p->vt_running[cpu]) {
+        struct rthread *o = rthread(p, p->vt_running[cpu]);
+        if (o->vt_since) {
+            o->vt += now - o->vt_since;
+            o->vt_since = 0;
+        }
+    }
+    struct rthread *t = rthread(p, who);
+    if (t->vt_since) {
+        for (unsigned c = 0; c < DVM_MAXCPU; c++)
+            if (c != cpu && p->vt_running[c] == who)
+                p->vt_running[c] = 0;
+        t->vt += now - t->vt_since;
+    }
+    p->vt_running[cpu] = who;
+    t->vt_since = now;
+}
+
+/* set_ctx: the context of the thread running on cpu (the board's fill_ctx): its vtimestamp is
+ * its clock at the event's time, converted once. */
 static void set_ctx(struct replay *p, struct kev_reader *r, unsigned cpu)
 {
     uint32_t who = p->cur[cpu];
@@ -423,7 +463,7 @@ static void set_ctx(struct replay *p, struct kev_reader *r, unsigned cpu)
     p->ctx.prio = who ? rthread(p, who)->prio : 0;
     if (who) {  /* vtimestamp: its time on a CPU, as the kernel counts it from the switches */
         const struct rthread *t = rthread(p, who);
-        p->ctx.vtimestamp = t->vt + (t->vt_since ? p->ctx.timestamp - t->vt_since : 0);
+        p->ctx.vtimestamp = cycles_ns(p, t->vt + (t->vt_since ? p->now_cycles - t->vt_since : 0));
     }
     const char *name = who >> 16 ? kev_proc_name(r, who >> 16) : "kernel";
     p->ctx.execname = name ? name : "";
@@ -472,6 +512,42 @@ static void fbt_fire(struct replay *p, const struct kev_event *e)
     dvm_fire_probe(p->st, &p->ctx, k - 1u, a);
 }
 
+/* pid_fire: the pid probes of a FUNC event's program function (docs/pid.md): an entry's by
+ * the function's address, a return's by the returning instruction's (the function plus the
+ * offset w[2]), in the process the probe names; pid$target's is the first process a pid
+ * event of a $target probe comes from, as the kernel binds it. An entry's arguments are not
+ * in the event: 0, as fbt's. Returns 1 when the object has a pid probe on that function. */
+static int pid_fire(struct replay *p, const struct kev_event *e)
+{
+    const struct dif_obj *o = &p->st->obj;
+    int ret = e->ev == KEV_SYS_FUNC_EXIT, known = 0;
+    if (e->nw < 2 || (ret && e->nw < 4))
+        return 0;
+    uint32_t fn = e->w[0] & ~1u, at = ret ? fn + e->w[2] : fn;
+    for (uint32_t k = 0; k < o->hdr->dh_nprobes; k++) {
+        const struct dif_probe *pr = &o->probes[k];
+        if (!DPROBE_IS_PID(pr->dp_id) || (int)((pr->dp_id - DPROBE_PID_BASE) & 1u) != ret ||
+            (uint32_t)pr->dp_period != at || (ret && pr->dp_pad != fn))
+            continue;
+        known = 1;
+        uint32_t want = (uint32_t)(pr->dp_period >> 32);
+        if (want == DPROBE_PID_TARGET) {
+            if (!p->pid_target)
+                p->pid_target = p->ctx.pid;
+            want = (uint32_t)p->pid_target;
+        }
+        if (!p->firing || (uint32_t)p->ctx.pid != want)
+            continue;
+        uint64_t a[DVM_NARGS] = { 0 };
+        if (ret) {
+            a[0] = e->w[2];
+            a[1] = e->w[3] | (e->nw >= 5 ? (uint64_t)e->w[4] << 32 : 0);
+        }
+        dvm_fire_probe(p->st, &p->ctx, k, a);
+    }
+    return known;
+}
+
 /* usdt_fire: the USDT probes of the site a USDT event names (docs/usdt.md), with the
  * arguments the event holds. */
 static void usdt_fire(struct replay *p, const struct kev_event *e)
@@ -506,14 +582,15 @@ static void state_fire(struct replay *p, struct kev_reader *r, struct rthread *t
                        unsigned cpu);
 
 /* on_thread: the sched, proc and lockstat probes a thread, priority or SYNC_* event fires,
- * as kdt_state, exit_end_kdt and ktrace_sync.c fire them on the board: args[0] (a who), arg1
+ * as kdt_state, kdt_switch and ktrace_sync.c fire them on the board: args[0] (a who), arg1
  * its pid, arg2 its priority. */
 static void on_thread(struct replay *p, struct kev_reader *r, const struct kev_event *e,
                       unsigned cpu)
 {
     const uint32_t *w = e->w;
     if (e->cls == KEV_C_SYSTEM && (e->ev == KEV_SYS_FUNC_ENTER || e->ev == KEV_SYS_FUNC_EXIT)) {
-        fbt_fire(p, e);
+        if (!pid_fire(p, e))
+            fbt_fire(p, e);
         return;
     }
     if (e->cls == KEV_C_SYSTEM && e->ev == KEV_SYS_USDT) {
@@ -526,7 +603,7 @@ static void on_thread(struct replay *p, struct kev_reader *r, const struct kev_e
             struct rthread *t = rthread(p, w[1]);
             p->cur[w[0] >> 8] = w[1];
             t->cpu = (uint8_t)(w[0] >> 8);
-            t->vt_since = p->ctx.timestamp ? p->ctx.timestamp : 1;
+            vtime_switch(p, w[0] >> 8, w[1]);
         }
         return;
     }
@@ -547,7 +624,7 @@ static void on_thread(struct replay *p, struct kev_reader *r, const struct kev_e
     if (e->cls == KEV_C_SYSTEM && e->ev == KEV_SYS_SYNC_WAIT && e->nw >= 2) {
         struct rthread *t = rthread(p, p->last_state[cpu]);
         t->owner = w[1];
-        t->blocked_at = p->ctx.timestamp;
+        t->blocked_at = p->now_cycles ? p->now_cycles : 1u;    /* (0: not blocked) */
         return;
     }
     if (e->cls == KEV_C_INT && e->ev == KEV_INT_ENTER && e->nw >= 1 &&
@@ -582,7 +659,8 @@ static void on_thread(struct replay *p, struct kev_reader *r, const struct kev_e
         if (!kev_kcall_exit(e, &ret, &err) || err)
             return;
         if (t->blocked_at && lc->blocked)
-            fire4(p, lc->blocked, t->obj, p->ctx.timestamp - t->blocked_at, t->owner, 0);
+            fire4(p, lc->blocked, t->obj, cycles_ns(p, p->now_cycles - t->blocked_at),
+                  t->owner, 0);     /* (the cycles converted once, as the board does) */
         if (lc->done)
             fire4(p, lc->done, t->obj, 0, 0, 0);
         t->blocked_at = 0;
@@ -669,15 +747,11 @@ static void state_fire(struct replay *p, struct kev_reader *r, struct rthread *t
         uint32_t old = p->cur[cpu];
         if (old == who)
             return;
-        if (old)
-            fire4(p, DPROBE_SCHED_OFFCPU, who, pid, t->prio, rthread(p, old)->state);
+        vtime_switch(p, cpu, who);
         if (old) {
-            struct rthread *o = rthread(p, old);
-            if (o->vt_since)
-                o->vt += p->ctx.timestamp - o->vt_since;
-            o->vt_since = 0;
+            set_ctx(p, r, cpu);     /* the one going off: its clock stopped now */
+            fire4(p, DPROBE_SCHED_OFFCPU, who, pid, t->prio, rthread(p, old)->state);
         }
-        t->vt_since = p->ctx.timestamp ? p->ctx.timestamp : 1;
         p->cur[cpu] = who;
         set_ctx(p, r, cpu);
         fire4(p, DPROBE_SCHED_ONCPU, who, pid, t->prio, 0);
@@ -755,10 +829,10 @@ static void no_capture_note(const struct dvm_state *st, const struct rstack_cens
                     none[k].why);
     for (uint32_t k = 0; k < st->obj.hdr->dh_nprobes; k++) {
         uint32_t id = st->obj.probes[k].dp_id;
-        if (DPROBE_IS_FBT(id) && !(id & 1u)) {
-            fprintf(stderr, "dtrace: fbt entry probes fire over a capture without their "
-                    "arguments (FUNC_ENTER holds the function and its caller): args[] and "
-                    "arg0-arg9 are 0 there\n");
+        if ((DPROBE_IS_FBT(id) || DPROBE_IS_PID(id)) && !(id & 1u)) {
+            fprintf(stderr, "dtrace: fbt and pid entry probes fire over a capture without "
+                    "their arguments (FUNC_ENTER holds the function and its caller): args[] "
+                    "and arg0-arg9 are 0 there\n");
             break;
         }
     }
@@ -895,8 +969,8 @@ static int on_event(void *user, struct kev_reader *r, const struct kev_event *e)
         return 0;
     /* timestamp: nanoseconds since boot from the event's cycle count, in the kernel's own
      * integer arithmetic (ktimer_cycles_to_ns), so that the host's value is the board's. */
-    uint64_t hz = p->cps ? p->cps : 1000000000u;
-    uint64_t t = (e->t64 / hz) * 1000000000ull + (e->t64 % hz) * 1000000000ull / hz;
+    uint64_t t = cycles_ns(p, e->t64);
+    p->now_cycles = e->t64;
     if (!p->started) {
         /* The capture starts here, as a session would have: BEGIN's timestamp is this first
          * event's time (on the board BEGIN fires just before the events it sees, so
@@ -926,7 +1000,7 @@ static int on_event(void *user, struct kev_reader *r, const struct kev_event *e)
     uint32_t id = e->cls == KEV_C_COMM ? msg_args(p, e, cpu, a, &unk_coid, &unk_bytes)
                                        : probe_of(e, a);
     p->ctx.cpu = cpu;
-    p->ctx.timestamp = p->ctx.vtimestamp = t;
+    p->ctx.timestamp = t;
     p->ctx.walltimestamp = p->wall0 + t;
     if (p->in_snapshot && id == DPROBE_PROC_CREATE)
         id = 0;     /* the snapshot's processes are not news (the board fires nothing) */

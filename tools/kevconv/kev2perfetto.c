@@ -25,11 +25,12 @@
 //   thread's track: a user event named as every tool names it ("NAME: value") with its code,
 //   text and words; a fault "fault SIGSEGV" with the signal, kind, pc, address, the function
 //   holding the pc and the stack the kernel recorded after it (conv_fault.c);
-// - the kernel function calls fbt recorded (FUNC_ENTER/EXIT, paired on their CPU by
-//   tools/analysis/kx_funcs.c) as slices, begin and end, on a track per CPU ("cpu N kernel
-//   functions"), nested as they ran: the UI's function-graph view; named from the kernel's ELF
-//   file found by build id, with the caller's return address, the return value and the
-//   returning instruction's offset as args.
+// - the function calls fbt and pid recorded (FUNC_ENTER/EXIT, paired by
+//   tools/analysis/kx_funcs.c) as slices, begin and end, nested as they ran: a kernel
+//   function's on a track per CPU ("cpu N kernel functions"), a program's on its thread's
+//   track: the UI's function-graph view; named from the ELF files found by build id, with
+//   the caller's return address, the return value and the returning instruction's offset as
+//   args.
 // Kernel calls are in kev2json's output.
 // Wire format: protobuf varints and length-delimited fields, written by the small encoder
 // below. Field numbers (perfetto.protos): Trace.packet 1; TracePacket: ftrace_events 1,
@@ -324,6 +325,8 @@ static void arg_uint(struct pb *te, struct pb *tmp, const char *name, uint64_t v
 static void func_keep(void *user, const struct kx_func_row *r)
 {
     struct conv *c = user;
+    if (!r->t1) // no return recorded: no slice
+        return;
     if (c->nrows == c->caprows) {
         size_t cap = c->caprows ? 2 * c->caprows : 1024;
         struct kx_func_row *t = realloc(c->rows, cap * sizeof(*t));
@@ -375,7 +378,13 @@ static void func_slices(struct conv *c)
     for (size_t k = 0; k < 2 * c->nrows; k++) {
         const struct kx_func_row *r = &c->rows[p[k].row];
         int end = p[k].cls != 1;
-        uint64_t uuid = cpu_track(c, r->cpu % KEV_MAX_CPUS);
+        uint64_t uuid;
+        if (r->user) {   // a program's function: on its thread's track
+            describe(c, r->th, 0);
+            uuid = track_uuid(c, r->th, 0);
+        } else {
+            uuid = cpu_track(c, r->cpu % KEV_MAX_CPUS);
+        }
         struct pb te = { 0 }, tmp = { 0 };
         pb_int(&te, 9, end ? 2 : 1);
         pb_int(&te, 11, (int64_t)uuid);
@@ -516,7 +525,14 @@ static int on_event(void *user, struct kev_reader *r, const struct kev_event *e)
         if (!c->funcs && !(c->funcs = kx_funcs_new()))
             c->oom = 1;
         else
-            kx_funcs_event(c->funcs, e, current_of(c->m, e->cpu), &c->func_sink);
+            kx_funcs_event(c->funcs, e, current_of(c->m, e->cpu),
+                           current_of(c->m, e->cpu) >= 0 ? c->m->th[current_of(c->m, e->cpu)].pid : 0,
+                           &c->func_sink);
+    } else if (e->cls == KEV_C_SYSTEM && e->ev == KEV_SYS_IMAGE) {
+        if (!c->funcs && !(c->funcs = kx_funcs_new()))
+            c->oom = 1;
+        else
+            kx_funcs_image(c->funcs, r, e);
     }
     else if (kx_stacks_event(&c->stacks, c->m, e) < 0)
         c->oom = 1;

@@ -283,7 +283,26 @@ static void write_page(FILE *out, struct rep *p, const char *title)
         }
         free(sj);
     }
-    fputs("]}}\n</script>\n<script>\n", out);
+    // the functions fbt's calls name (stats.funcs), by address: "fn_names" {"ADDR": "name"}
+    fputs("],\n\"fn_names\":{", out);
+    unsigned nfn;
+    const struct kx_func_stats *fs = kx_funcs_table(s->funcs, &nfn);
+    for (unsigned i = 0; i < nfn; i++) {
+        char at[160], fn[128];
+        if (!syms_pc(fs[i].fn, 0, at, sizeof(at), fn, sizeof(fn)) || !fn[0])
+            snprintf(fn, sizeof(fn), "0x%llx", (unsigned long long)fs[i].fn);
+        fprintf(out, "%s\"%llu\":", i ? "," : "", (unsigned long long)fs[i].fn);
+        m = open_memstream(&sj, &sn);
+        if (m) {
+            kx_json_str(m, fn);
+            fclose(m);
+            put_json(out, sj, sn);
+            free(sj);
+        } else {
+            fputs("\"\"", out);
+        }
+    }
+    fputs("}}}\n</script>\n<script>\n", out);
     fputs(kevreport_js, out);
     fputs("</script>\n<script>\n", out);
     fputs(kevreport_analysis_js, out);

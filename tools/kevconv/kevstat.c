@@ -61,7 +61,7 @@ static void usage(FILE *f)
                "          blocked at the end\n"
                "  faults  processes killed by a fault: signal, kind, pc, address, the function\n"
                "          and line holding the pc, the stack (SYSTEM FAULT / STACK)\n"
-               "  funcs   function calls the capture recorded from fbt probes (FUNC_ENTER/EXIT):\n"
+               "  funcs   function calls the capture recorded from fbt and pid probes (FUNC_*):\n"
                "          entries, returns, calls timed entry to return on their thread, total\n"
                "          and longest time (shown with every section only when recorded)\n"
                "  --json      one JSON object with every result (times in cycles)\n"
@@ -393,8 +393,8 @@ static void print_funcs(const struct kx_stats *s)
     const struct kx_func_stats *t = kx_funcs_table(s->funcs, &n);
     if (!n) {
         if (funcs_asked)
-            printf("== Function calls ==\n  none recorded: a capture records fbt::F:entry and "
-                   ":return firings while a D program enables them (docs/fbt.md)\n");
+            printf("== Function calls ==\n  none recorded: a capture records fbt's and pid's "
+                   "entry and return firings while a D program enables them (docs/fbt.md)\n");
         return;
     }
     struct kx_func_stats *v = malloc(n * sizeof(*v));
@@ -402,7 +402,7 @@ static void print_funcs(const struct kx_stats *s)
         return;
     memcpy(v, t, n * sizeof(*v));
     qsort(v, n, sizeof(*v), by_total);
-    printf("== Function calls (fbt firings) ==\n  %-32s %9s %9s %9s %12s %10s %10s\n", "function",
+    printf("== Function calls (fbt and pid firings) ==\n  %-32s %9s %9s %9s %12s %10s %10s\n", "function",
            "entries", "returns", "timed", "total us", "mean us", "max us");
     for (unsigned i = 0; i < n; i++) {
         char at[160], fn[128];
@@ -416,9 +416,13 @@ static void print_funcs(const struct kx_stats *s)
         else
             printf(" %12s %10s %10s\n", "-", "-", "-");
     }
+    if (kx_funcs_unpaired(s->funcs))
+        printf("  %llu entries with no return recorded (their :return not enabled, or past "
+               "%u open calls on a CPU)\n", (unsigned long long)kx_funcs_unpaired(s->funcs),
+               KX_FUNC_DEPTH);
     if (kx_funcs_dropped(s->funcs))
-        printf("  %llu entries not paired: a thread's open calls past %u, or no memory\n",
-               (unsigned long long)kx_funcs_dropped(s->funcs), KX_FUNC_DEPTH);
+        printf("  %llu function events not counted: out of memory\n",
+               (unsigned long long)kx_funcs_dropped(s->funcs));
     free(v);
 }
 

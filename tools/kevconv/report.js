@@ -381,6 +381,18 @@
   })));
   if (S.user_events_not_listed) ue.appendChild(el("p", { "class": "note", text: S.user_events_not_listed + " more user events not listed." }));
 
+  // ---- function calls (fbt firings the capture recorded: stats.funcs, tools/analysis/kx_funcs.c)
+  if (S.funcs && S.funcs.length) {
+    var fc = section("funcs", "Function calls");
+    var fns = S.funcs.slice().sort(function (a, b) { return b.total - a.total || (b.entries + b.returns) - (a.entries + a.returns); });
+    fc.appendChild(table(["function", "entries", "returns", "timed", "total", "mean", "longest"], fns.map(function (f) {
+      var name = (T.fn_names && T.fn_names[String(f.fn)]) || ("0x" + f.fn.toString(16));
+      return [name, f.entries, f.returns, f.timed, f.timed ? fmtTime(f.total) : "-",
+        f.timed ? fmtTime(f.total / f.timed) : "-", f.timed ? fmtTime(f.max) : "-"];
+    })));
+    if (S.funcs_unpaired) fc.appendChild(el("p", { "class": "note", text: S.funcs_unpaired + " entries with no return recorded (their :return not enabled): counted, not timed." }));
+  }
+
   // The page's parts for the modules that follow this script (report_analysis.js; a flame
   // graph): they add sections, draw over the timeline (overlays) and follow the view (changed).
   window.kevReport = { D: D, S: S, T: T, hz: hz, el: el, table: table, section: section,

@@ -27,13 +27,13 @@ static void result_u(sqlite3_context *ctx, uint64_t v)
 
 // Track ids: the kind of track in the high byte, its owner (a utid, a CPU, ...) below.
 enum { TR_KCALL = 1, TR_MSG = 2, TR_IRQ = 3, TR_INSTANT = 4, TR_CPU_BUSY = 5, TR_IRQ_MSG = 6,
-       TR_USER = 7 };
+       TR_USER = 7, TR_FUNC = 8, TR_FUNC_THREAD = 9 };
 static int64_t track_id(unsigned kind, uint64_t owner)
 {
     return (int64_t)kind << 24 | (int64_t)(owner & 0xffffffu);
 }
 // Slice ids: the record's id and its kind in the low 3 bits (arg_set_id is the same number).
-enum { SL_KCALL, SL_IRQ, SL_HANDLER, SL_MSG, SL_INSTANT };
+enum { SL_KCALL, SL_IRQ, SL_HANDLER, SL_MSG, SL_INSTANT, SL_FUNC };
 static int64_t slice_id(uint64_t id, unsigned kind)
 {
     return (int64_t)(id << 3 | kind);
@@ -1410,10 +1410,17 @@ static void push_irq_slices(void *user, const struct kx_irq_row *r)
         ks_push(ks_walk_of(user), &rec);
     }
 }
+static void push_func(void *user, const struct kx_func_row *r)
+{
+    struct ks_rec rec = { .kind = KS_FUNC };
+    rec.u.fn = *r;
+    ks_push(ks_walk_of(user), &rec);
+}
 static void sink_slice2(struct kx_sink *k)
 {
     sink_slice(k);
     k->irq = push_irq_slices;
+    k->func = push_func;
 }
 static const struct ks_col slice_cols[] = {
     { "id", "INTEGER", 0 }, { "ts", "INTEGER", 0 }, { "dur", "INTEGER", 0 },
@@ -1468,6 +1475,17 @@ static void slice_col(struct ks_walk *w, const struct ks_rec *rec, int col, sqli
         name = nb;
         t0 = m->t_send, t1 = m->pulse ? m->t_recv : m->t_reply;
         utid = m->client;
+    } else if (rec->kind == KS_FUNC) {   // an fbt-timed kernel function call (kx_funcs.h)
+        const struct kx_func_row *r = &rec->u.fn;
+        id = slice_id(r->id, SL_FUNC);
+        parent = r->parent ? slice_id(r->parent, SL_FUNC) : -1;
+        depth = (int)r->depth;
+        track = r->user ? track_id(TR_FUNC_THREAD, (uint64_t)r->th) : track_id(TR_FUNC, r->cpu);
+        cat = "function";
+        snprintf(nb, sizeof(nb), "0x%llx", (unsigned long long)r->fn);
+        name = nb;
+        t0 = r->t0, t1 = r->t1, have_end = r->t1 != 0;
+        utid = r->th, cpu = (int)r->cpu;
     }
     switch (col) {
     case 0: case 8: sqlite3_result_int64(ctx, id); break;
@@ -1496,7 +1514,9 @@ static void slice_col(struct ks_walk *w, const struct ks_rec *rec, int col, sqli
 static const struct ks_table t_slice = {
     .name = "slice",
     .doc = "kernel calls on their thread's track, interrupts and their handlers on their "
-    "CPU's, messages and pulses on their sender's (Perfetto's slice)",
+    "CPU's, messages and pulses on their sender's, function calls fbt and pid recorded on "
+    "their CPU's (the kernel's) or thread's (a program's) (category 'function', named by "
+    "address) (Perfetto's slice)",
     .src = KS_SRC_MODEL,
     .cols = slice_cols,
     .ncols = NCOL(slice_cols),

@@ -3054,8 +3054,8 @@ static uint64_t timer_period(const char *s)
 static unsigned probe_add(struct cg *g, uint32_t id, const struct dprobe_desc *d,
                           uint64_t period, uint32_t flags, int line)
 {
-    for (unsigned k = 0; k < g->nprobes; k++)
-        if (g->probes[k].dp_id == id)
+    for (unsigned k = 0; k < g->nprobes; k++)  /* (pid probes: one per process too) */
+        if (g->probes[k].dp_id == id && (!DPROBE_IS_PID(id) || g->probes[k].dp_period == period))
             return k;
     if (g->nprobes == CAP_PROBES)
         dcc_error(g->cc, line, "D_DIF_SIZE", "too many probes");
@@ -3123,6 +3123,72 @@ static void fbt_unprobeable(struct cg *g, const char *const f[4], int line)
     }
 }
 
+/* pid_desc: a description whose provider is pid<PID> or pid$target (after d_target_text,
+ * pid__dtrace_target) names functions of the programs' ELF files (--elf): one probe per
+ * function the module and function fields match, its address and process in dp_period
+ * (d/dprobes.h); :return one per return instruction, the function's start in dp_pad.
+ * Returns 0 when the provider is not pid's. */
+static int pid_desc(struct cg *g, const char *const f[4], const char *desc, unsigned clause,
+                    int line)
+{
+    const char *p = f[0];
+    uint64_t pid = 0;
+    if (strncmp(p, "pid", 3))
+        return 0;
+    if (!strcmp(p + 3, "__dtrace_target")) {
+        pid = DPROBE_PID_TARGET;
+    } else {
+        if (!p[3])
+            return 0;
+        for (const char *q = p + 3; *q; q++) {
+            if (*q < '0' || *q > '9')
+                return 0;
+            pid = pid * 10u + (uint64_t)(*q - '0');
+            if (pid >= DPROBE_PID_TARGET)
+                dcc_error(g->cc, line, "D_PDESC_INVAL", "invalid probe description \"%s\": "
+                          "no such process id", desc);
+        }
+    }
+    const char *shown = pid == DPROBE_PID_TARGET ? "pid$target" : p;   /* in messages */
+    int glob = 0;
+    for (const char *q = desc; *q; q++)
+        if (*q == '*' || *q == '?' || *q == '[')
+            glob = 1;
+    unsigned hits = 0;
+    for (unsigned k = 0; k < dprobe_pid_count(); k++) {
+        const struct dprobe_pidfn *fn = dprobe_pid_fn(k);
+        if (!dprobe_glob(f[1], fn->mod) || !dprobe_glob(f[2], fn->func))
+            continue;
+        const char *prov = pid == DPROBE_PID_TARGET ? "pid" : p;
+        if (dprobe_glob(f[3], "entry") && fn->entry_why && !glob)
+            dcc_error(g->cc, line, "D_PDESC_ZERO", "%s:%s:%s:entry: %s cannot be probed: %s",
+                      shown, fn->mod, fn->func, fn->func, fn->entry_why);
+        if (dprobe_glob(f[3], "entry") && !fn->entry_why) {
+            struct dprobe_desc d = { prov, fn->mod, fn->func, "entry" };
+            ecb_add(g, probe_add(g, DPROBE_PID_BASE + 2u * k, &d, fn->addr | pid << 32, 0, line),
+                    clause, line);
+            hits++;
+        }
+        if (!dprobe_glob(f[3], "return"))
+            continue;
+        if (fn->ret_why && !glob)
+            dcc_error(g->cc, line, "D_PDESC_ZERO", "%s:%s:%s:return: %s cannot be probed: %s",
+                      shown, fn->mod, fn->func, fn->func, fn->ret_why);
+        struct dprobe_desc d = { prov, fn->mod, fn->func, "return" };
+        for (unsigned j = 0; j < fn->nrets; j++) {  /* one probe entry per return */
+            unsigned at = probe_add(g, DPROBE_PID_BASE + 2u * k + 1u, &d,
+                                    fn->rets[j] | pid << 32, 0, line);
+            g->probes[at].dp_pad = fn->addr;
+            ecb_add(g, at, clause, line);
+            hits++;
+        }
+    }
+    if (!hits && !g->cc->zdefs)
+        dcc_error(g->cc, line, "D_PDESC_ZERO", "probe description %s:%s:%s:%s does not match "
+                  "any probes", shown, f[1], f[2], f[3]);
+    return 1;
+}
+
 static void match_desc(struct cg *g, const char *desc, unsigned clause, int line)
 {
     const char *f[4] = { "", "", "", "" };
@@ -3165,14 +3231,18 @@ static void match_desc(struct cg *g, const char *desc, unsigned clause, int line
         for (unsigned j = 0; j < g->nprobes; j++)
             if (g->probes[j].dp_flags && !strcmp(g->strs + g->probes[j].dp_name, f[3]))
                 id = g->probes[j].dp_id, found = 1;
+        /* a new one: past the timer ids in use, counted in the timer range alone (an fbt or
+         * USDT id above it is no timer's) */
         if (!found)
             for (unsigned j = 0; j < g->nprobes; j++)
-                if (g->probes[j].dp_id >= id)
+                if (g->probes[j].dp_id >= id && g->probes[j].dp_id < DPROBE_FBT_BASE)
                     id = g->probes[j].dp_id + 1;
         ecb_add(g, probe_add(g, id, &d, period, tick ? DIF_PRF_TICK : DIF_PRF_PROFILE, line),
                 clause, line);
         return;
     }
+    if (pid_desc(g, f, desc, clause, line))
+        return;
     unsigned hits = 0;
     for (uint32_t id = dprobe_next(0); id; id = dprobe_next(id)) {
         struct dprobe_desc d;

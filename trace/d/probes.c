@@ -115,6 +115,40 @@ static int usdt_get(uint32_t id, struct dprobe_desc *d)
     return 0;
 }
 
+static const struct dprobe_pidfn *pid_fns;
+static unsigned pid_n;
+
+void dprobe_pid_use(const struct dprobe_pidfn *fns, unsigned n)
+{
+    pid_fns = fns;
+    pid_n = n < DPROBE_PID_MAX ? n : DPROBE_PID_MAX;
+}
+
+const struct dprobe_pidfn *dprobe_pid_fn(unsigned k)
+{
+    return k < pid_n ? &pid_fns[k] : NULL;
+}
+
+unsigned dprobe_pid_count(void)
+{
+    return pid_n;
+}
+
+/* pid_get: a pid id's function and name; the provider is "pid" (the process is the
+ * object's, not the id's). Not in dprobe_next's walk: a pid probe exists once a description
+ * names its process, as in DTrace, where dtrace -l lists them only for -p PID. */
+static int pid_get(uint32_t id, struct dprobe_desc *d)
+{
+    const struct dprobe_pidfn *f = dprobe_pid_fn((id - DPROBE_PID_BASE) / 2u);
+    if (!f)
+        return -1;
+    d->prov = "pid";
+    d->mod = f->mod;
+    d->func = f->func;
+    d->name = (id & 1u) ? "return" : "entry";
+    return 0;
+}
+
 const struct dprobe_usdt *dprobe_usdt_site(uint32_t id)
 {
     return DPROBE_IS_USDT(id) && id - DPROBE_USDT_BASE < usdt_n
@@ -149,6 +183,8 @@ int dprobe_get(uint32_t id, struct dprobe_desc *d)
 {
     if (DPROBE_IS_USDT(id))
         return usdt_get(id, d);
+    if (DPROBE_IS_PID(id))
+        return pid_get(id, d);
     if (DPROBE_IS_FBT(id))
         return fbt_get(id, d);
     static const struct dprobe_desc dtrace[3] = {

@@ -18,5 +18,6 @@ ARCH_SRCS += kernel/tick_counter.c
 # fbt (docs/fbt.md): the trap (udf, taken as a UsageFault) and writing the kernel's text.
 ARCH_FBT_SRCS := kernel/arch/armv7m/fbt_trap.c kernel/arch/armv7m/fbt_patch.c
 ARCH_FBT_HOOKS := kernel/arch/armv7m/entry.S   # its kernel-fault path asks the trap
-# USDT (docs/usdt.md): a program's site's trap (udf, the thread's UsageFault) and writing it.
-ARCH_USDT_SRCS := kernel/arch/armv7m/usdt.c
+# USDT (docs/usdt.md): a program's site's trap (udf, the thread's UsageFault) and writing it;
+# pid probes (docs/pid.md): their trap and the displaced instruction's emulation.
+ARCH_USDT_SRCS := kernel/arch/armv7m/usdt.c kernel/arch/armv7m/pid.c

@@ -28,8 +28,9 @@ void kdt_fire_probe(uint32_t pidx, const uint64_t *args);
 // The same for an event that happened at ts32 (low cycle word; a user-event ring's record):
 // timestamp is that time when it lies in the past, else now.
 void kdt_fire_at(uint32_t id, uint32_t ts32, uint64_t a0, uint64_t a1, uint64_t a2);
-// kdt_vtime_switch: `next` is about to run (traced kernel exits while a program is active):
-// the CPU time of the thread that ran until now is added to its vtimestamp.
+// kdt_vtime_switch: `next` was chosen to run on this CPU (its RUNNING event, while a program
+// is active): the CPU time of the thread that ran until then is added to its vtimestamp, at
+// the site's time (kdt_hold below).
 void kdt_vtime_switch(struct thread *next);
 // The program's tick-N and profile-N probes (kernel/kprof.c runs them on each CPU, from its
 // profile timer or from the tick): kdt_timers_run fires those due on this CPU by the time
@@ -42,22 +43,24 @@ void kdt_proc_gone(struct proc *p);
 // An exclusive exit with notifications (ktrace.c ktrace_exit_notify): when a shared firing ran
 // exit(), the probes go off now (kdtrace.c, LOCKING).
 void kdt_settle(void);
-// The D lock held across a hook's firings and its trace event while a program runs (ktrace.c),
-// so that D fires in the order the capture records; kdt_fire and the others nest inside.
-#if KMAX_CPUS > 1
+// The D lock held across a hook's trace event and its firings while a program runs
+// (ktrace.c), so that D fires in the order the capture records; kdt_fire and the others nest
+// inside. The outermost hold opens the hook's site: its firings all have one time, the time
+// the hold began, or the hook's event's stamp once kdt_site_set gave it (ts32: the slot's low
+// cycle word), so that each probe's timestamp is its event's (docs/d-probes.md "Time").
 void kdt_hold(void);
 void kdt_release(void);
-#else
-static inline void kdt_hold(void) {}       // (one CPU: firings never overlap)
-static inline void kdt_release(void) {}
-#endif
+void kdt_site_set(uint32_t ts32);
+// The open site's time (cycles); only within a hold.
+uint64_t kdt_site_cycles(void);
 // user:::event for a user event stored in more than one slot (kdtrace_text.c, d/dutext.h):
 // arg1 DUTEXT_ADDR, where copyin/copyinstr read `bytes` (dutext_size(nwords) of them, the
 // stored payload, zero-padded), arg2 that size. kdt_text_read is kdt_uread's first step.
 void kdt_fire_payload(uint32_t code, const void *bytes, unsigned nwords);
 int kdt_text_read(void *dst, uint64_t addr, unsigned n);
-// proc:::start, exec and exec-success when a spawned process's first thread t first runs
-// (kdtrace.c; a spawn is Solaris's fork and exec at once: docs/d-probes.md).
+// proc:::start, exec and exec-success when a spawned process's first thread t is first chosen
+// to run (its first RUNNING event: ktrace.c kdt_switch; a spawn is Solaris's fork and exec at
+// once: docs/d-probes.md).
 void kdt_fire_spawned(const struct thread *t);
 // proc:::exec and exec-failure in the spawner's context when ProcSpawn of program `name` (""
 // when it could not be read) fails with -err.

@@ -18,6 +18,23 @@ struct proc;
 
 extern struct trace_ring ktrace;
 
+// One time per site (kdtrace.h kdt_hold): a hook that records an event and fires D probes
+// reads this CPU's last slot stamp before it writes its event (ktrace_stamp_here), then
+// ktrace_site_take(before) gives the event's own stamp to the probes it fires; nothing when
+// no slot was written (the class not recorded, the event filtered or lost: the probes keep
+// the time the hold began). Inline, so that no fbt probe lies between the two reads.
+void kdt_site_set(uint32_t ts32);
+static inline uint32_t ktrace_stamp_here(void)
+{
+    return ktrace.tr_cpu[trace_port_cpu()].tc_last;
+}
+static inline void ktrace_site_take(uint32_t before)
+{
+    uint32_t now = ktrace_stamp_here();
+    if (now != before)
+        kdt_site_set(now);
+}
+
 // Mirror of ktrace.tr_active, one byte a class: the hooks' test.
 extern uint8_t ktrace_cls_on[KEV_NCLASS];
 // Non-zero while tracing runs or notifications wait: the exception entry's one test, which

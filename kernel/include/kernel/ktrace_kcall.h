@@ -155,6 +155,14 @@ static inline void ktrace_state_traced(struct thread *t)
 #endif
 }
 
+// PRIO_CHANGE's second word (docs/trace-events.md): t's priority is about to become prio
+// (its current one, t->prio, is the old), for cause (KEV_PRIO_*). The one place the word is
+// made: the inline path below and the general hook (kernel/ktrace_sync.c) both take it.
+static inline uint32_t ktrace_prio_word(const struct thread *t, unsigned prio, unsigned cause)
+{
+    return (prio & 0xffu) | ((uint32_t)t->prio & 0xffu) << 8 | cause << 16;
+}
+
 // t's effective priority is about to become prio (PRIO_CHANGE, kernel/ktrace_sync.c), once
 // the caller saw KTRACE_ON(KEV_C_SYSTEM): inline when SYSTEM is on the inline path (it is in
 // the default capture, and a server takes its client's priority twice a message), else the
@@ -163,7 +171,7 @@ static inline void ktrace_prio_traced(const struct thread *t, unsigned prio, uns
 {
     if (ktrace_fast_on(KEV_C_SYSTEM)) {
         trace_emit_simple_fast(&ktrace, KEV_C_SYSTEM, KEV_SYS_PRIO_CHANGE, ktrace_who(t),
-                               (prio & 0xffu) | (uint32_t)t->prio << 8 | cause << 16);
+                               ktrace_prio_word(t, prio, cause));
         return;
     }
     ktrace_prio_ev(t, prio, cause);

@@ -72,6 +72,19 @@ enum dprobe_fixed {
 #define DPROBE_USDT_MAX   256u
 #define DPROBE_IS_USDT(id) ((id) >= DPROBE_USDT_BASE && (id) < DPROBE_USDT_BASE + DPROBE_USDT_MAX)
 
+/* pid probes (docs/pid.md): pid<PID>:<program>:<function>:entry, a program's function named
+ * from its ELF file's symbol table, one id a function: DPROBE_PID_BASE + 2 x the function's
+ * index in the table the host tool read (dprobe_pid_use). The provider's process is not in
+ * the id: the compiled object carries it with the function's address in dif_probe's
+ * dp_period (low word the address, high word the pid, DPROBE_PID_TARGET for $target), which
+ * the kernel checks against the process and its program's text before it places anything.
+ * An id's :return is one dif_probe per return instruction of the function (the same id, each
+ * its own address), with the function's first instruction in dp_pad (arg0 is the offset). */
+#define DPROBE_PID_BASE   0x50000u
+#define DPROBE_PID_MAX    4096u
+#define DPROBE_IS_PID(id) ((id) >= DPROBE_PID_BASE && (id) < DPROBE_PID_BASE + 2u * DPROBE_PID_MAX)
+#define DPROBE_PID_TARGET 0xffffffffu   /* dp_period's high word: pid$target */
+
 struct dprobe_desc {
     const char *prov, *mod, *func, *name;
 };
@@ -86,6 +99,23 @@ struct dprobe_usdt {
 void dprobe_usdt_use(const struct dprobe_usdt *sites, unsigned n);
 /* dprobe_usdt_site: USDT id's site (NULL: no such site). */
 const struct dprobe_usdt *dprobe_usdt_site(uint32_t id);
+
+/* One function a pid probe can name (the module is its program's name): its entry, and its
+ * returns when the host's decoder found them all and each is one the kernel can run. */
+#define DPROBE_PID_RETS 8u
+struct dprobe_pidfn {
+    const char *mod, *func;
+    uint32_t addr;      /* its first instruction (a Thumb function's value without bit 0) */
+    const char *entry_why;           /* NULL, or why :entry cannot be probed */
+    uint32_t rets[DPROBE_PID_RETS];  /* its return instructions */
+    unsigned nrets;
+    const char *ret_why;             /* NULL, or why :return cannot be probed */
+};
+/* dprobe_pid_use: the functions pid probe names come from (n at most DPROBE_PID_MAX). */
+void dprobe_pid_use(const struct dprobe_pidfn *fns, unsigned n);
+/* dprobe_pid_fn: function k of that table (NULL: no such function), and their number. */
+const struct dprobe_pidfn *dprobe_pid_fn(unsigned k);
+unsigned dprobe_pid_count(void);
 
 /* dprobe_get: fills *d for a table id; returns 0, or -1 for an id with no probe (an unused
  * kernel-call number, for instance). */

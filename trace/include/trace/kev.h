@@ -252,18 +252,19 @@ static inline const char *kev_int_pseudo_name(uint32_t irq)
 #define KEV_LOSS_NOTE_SEVERITY 3u
 
 // ---- COMM events (QNX numbering) ---------------------------------------------------------------
-#define KEV_COMM_SND_MESSAGE 0u  // [connection id, receiver pid]
-#define KEV_COMM_SND_PULSE   1u
-#define KEV_COMM_REC_MESSAGE 2u  // [receive id, sender pid]
-#define KEV_COMM_REC_PULSE   3u
+// (the words of each: docs/trace-events.md; who = pid << 16 | tid)
+#define KEV_COMM_SND_MESSAGE 0u  // [rcvid, pid of the channel's owner]
+#define KEV_COMM_SND_PULSE   1u  // [connection (0: the kernel), channel << 16 | code]
+#define KEV_COMM_REC_MESSAGE 2u  // [rcvid, who of the receiver]
+#define KEV_COMM_REC_PULSE   3u  // [channel << 16 | code, who of the receiver]
 #define KEV_COMM_SND_PULSE_EXE 4u
 #define KEV_COMM_SND_PULSE_DIS 5u
 #define KEV_COMM_SND_PULSE_DEA 6u
 #define KEV_COMM_SND_PULSE_UN  7u
 #define KEV_COMM_SND_PULSE_QUN 8u
-#define KEV_COMM_SIGNAL        9u
-#define KEV_COMM_REPLY_MESSAGE 10u
-#define KEV_COMM_MSG_ERROR     11u
+#define KEV_COMM_SIGNAL        9u  // [si_signo, si_code]
+#define KEV_COMM_REPLY_MESSAGE 10u // [rcvid, status]
+#define KEV_COMM_MSG_ERROR     11u // [rcvid, errno]
 #define KEV_COMM_NEVENTS       12u
 
 // ---- USER events: codes 0-1023 chosen by the application ---------------------------------------

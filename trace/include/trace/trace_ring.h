@@ -278,6 +278,18 @@ void trace_emit_words_slow(struct trace_ring *r, unsigned cls, unsigned ev, cons
                            unsigned nwords);
 void trace_emit_string(struct trace_ring *r, unsigned cls, unsigned ev, const uint32_t *w,
                        unsigned nwords, const char *str);
+// A string alone (no words before it) takes at least this many bytes, its NUL and zeros
+// after it, so that it fills two slots or more and a reader tells it from a two-word event
+// (D's user:::event, docs/d-probes.md).
+#define TRACE_STRING_MIN_BYTES 9u
+// The payload words trace_emit_string stores for a string alone of len bytes (NUL not
+// counted; len below KEV_MAX_COMBINE_SLOTS * 8, so nothing is cut): what a consumer that sees
+// the same payload (D's user:::event) is given, from this one rule.
+static inline unsigned trace_string_words(unsigned len)
+{
+    unsigned bytes = len + 1u < TRACE_STRING_MIN_BYTES ? TRACE_STRING_MIN_BYTES : len + 1u;
+    return (bytes + 3u) / 4u;
+}
 
 // The words other CPUs may change while a hook reads them unlocked (tr_active, tr_slow,
 // tr_wide): one relaxed atomic load, a plain load on every target, so that the race is a

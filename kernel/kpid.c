@@ -1,0 +1,233 @@
+// SPDX-License-Identifier: MIT
+// pid probes: placing them on programs' functions and firing them (kernel/kpid.h,
+// docs/pid.md). The sites are written with USDT's writer (arch_usdt_write: the MPU opened on
+// the site alone, for the kernel alone) and come to the kernel through the same thread-fault
+// path (arch_usdt_trapped); the trap differs from USDT's, so each provider knows its own.
+#include <kernel/kpid.h>
+#include <kernel/kusdt.h>
+#include <kernel/kdtrace.h>
+#include <kernel/ktrace.h>
+#include <kernel/proc.h>
+#include <kernel/thread.h>
+#include <d/dvm.h>
+#include <d/dprobes.h>
+#include <uapi/kerrno.h>
+
+struct site {
+    uint32_t addr;
+    uint32_t insn;              // the displaced instruction
+    uint32_t func;              // a return's function (its first instruction); 0: an entry
+    uint16_t pidx;              // the D program's probe index
+    uint16_t len;
+    int32_t pid;                // the probe's process; 0: $target, not bound yet
+    const struct kapp_header *app;
+};
+
+static struct site sites[KPID_MAX_SITES];
+static unsigned nsites;
+struct kpid_stats kpid_stats;
+
+// The program's text: after its header, up to the image of its data.
+static bool in_text(const struct kapp_header *h, uint32_t addr, unsigned len)
+{
+    uint32_t start = (uint32_t)(uintptr_t)h + (uint32_t)sizeof(*h);
+    return addr >= start && addr + len <= h->data_source && addr + len > addr;
+}
+
+static bool same(uint32_t addr, const struct kapp_header *app, int32_t pid, bool ret)
+{
+    for (unsigned i = 0; i < nsites; i++)
+        if (sites[i].addr == addr && sites[i].app == app && sites[i].pid == pid &&
+            (sites[i].func != 0) == ret)
+            return true;
+    return false;
+}
+
+// The site placed at addr for another probe (the same function named for two processes):
+// its displaced instruction, which the text no longer holds.
+static const struct site *placed_at(uint32_t addr)
+{
+    for (unsigned i = 0; i < nsites; i++)
+        if (sites[i].addr == addr)
+            return &sites[i];
+    return NULL;
+}
+
+int kpid_enable(struct dvm_state *st, const struct proc *consumer, const char **why)
+{
+    static char msg[112];
+    uint16_t trap = arch_pid_trap(), nop, utrap;
+    unsigned ulen;
+    arch_usdt_insns(&nop, &utrap, &ulen);
+    nsites = 0;
+    for (uint32_t k = 0; k < st->obj.hdr->dh_nprobes; k++) {
+        const struct dif_probe *pr = &st->obj.probes[k];
+        if (!DPROBE_IS_PID(pr->dp_id))
+            continue;
+        const char *prov = dif_str(&st->obj, pr->dp_prov), *fn = dif_str(&st->obj, pr->dp_func);
+        const char *mod = dif_str(&st->obj, pr->dp_mod);
+        bool ret = (pr->dp_id - DPROBE_PID_BASE) & 1u;
+        const char *pn = ret ? "return" : "entry";
+        const struct kapp_header *h = proc_find_app(mod);
+        uint32_t addr = (uint32_t)pr->dp_period, want = (uint32_t)(pr->dp_period >> 32);
+        const struct proc *p = want == DPROBE_PID_TARGET ? NULL : proc_by_pid((int)want);
+        struct site *s = &sites[nsites];
+        const struct site *other = placed_at(addr);
+        int e = 0;
+        if (nsites == KPID_MAX_SITES) {
+            ksnprintf(msg, sizeof(msg), "%s:%s:%s:%s: more than %u pid probes enabled at once",
+                      prov, mod, fn, pn, KPID_MAX_SITES);
+            e = -ENOSPC;
+        } else if (!h) {
+            ksnprintf(msg, sizeof(msg), "%s:%s:%s:%s: no program named %s", prov, mod, fn, pn,
+                      mod);
+            e = -ENOENT;
+        } else if (want != DPROBE_PID_TARGET && (!p || p->state != PROC_ALIVE || p->exiting)) {
+            ksnprintf(msg, sizeof(msg), "%s:%s:%s:%s: failed to grab process %u: no such "
+                      "process", prov, mod, fn, pn, (unsigned)want);
+            e = -ESRCH;
+        } else if (p && p->app != h) {
+            ksnprintf(msg, sizeof(msg), "%s:%s:%s:%s: process %u does not run %s", prov, mod,
+                      fn, pn, (unsigned)want, mod);
+            e = -ESRCH;
+        } else if (p && !(consumer->app->flags & KAPP_F_PRIV) && consumer->app != p->app) {
+            ksnprintf(msg, sizeof(msg), "%s:%s:%s:%s: failed to grab process %u: permission "
+                      "denied", prov, mod, fn, pn, (unsigned)want);
+            e = -EPERM;
+        } else if ((addr & 1u) || !in_text(h, addr, 4) ||
+                   (ret && (pr->dp_pad > addr || !in_text(h, pr->dp_pad, 2)))) {
+            ksnprintf(msg, sizeof(msg), "%s:%s:%s:%s: %p is not in the text of %s", prov, mod,
+                      fn, pn, (void *)(uintptr_t)addr, mod);
+            e = -EINVAL;
+        } else if (same(addr, h, want == DPROBE_PID_TARGET ? 0 : (int32_t)want, ret)) {
+            continue;       // the same probe named twice for one process: placed once
+        } else if (other) {
+            s->insn = other->insn;
+            s->len = other->len;
+            e = ret != arch_pid_is_return(s->insn, s->len);     // (refused below)
+        } else if (*(const volatile uint16_t *)(uintptr_t)addr == utrap ||
+                   !arch_pid_decode(addr, &s->insn, &ulen) ||
+                   ret != arch_pid_is_return(s->insn, ulen)) {
+            e = 1;
+        } else {
+            s->len = (uint16_t)ulen;
+        }
+        if (e > 0 && ret) {
+            ksnprintf(msg, sizeof(msg), "%s:%s:%s:%s: %s cannot be probed: %p is not a return "
+                      "the kernel can run", prov, mod, fn, pn, fn, (void *)(uintptr_t)addr);
+            e = -ENOTSUP;
+        } else if (e > 0) {
+            ksnprintf(msg, sizeof(msg), "%s:%s:%s:%s: %s cannot be probed: its first "
+                      "instruction cannot be run out of line", prov, mod, fn, pn, fn);
+            e = -ENOTSUP;
+        }
+        if (e < 0) {
+            kpid_disable();
+            *why = msg;
+            return e;
+        }
+        s->addr = addr;
+        s->func = ret ? pr->dp_pad : 0;
+        s->pidx = (uint16_t)k;
+        s->pid = want == DPROBE_PID_TARGET ? 0 : (int32_t)want;
+        s->app = h;
+        nsites++;
+    }
+    for (unsigned i = 0; i < nsites; i++)
+        arch_usdt_write(sites[i].addr, trap);
+    kpid_stats.placed = nsites;
+    return 0;
+}
+
+void kpid_disable(void)
+{
+    uint16_t trap = arch_pid_trap();
+    for (unsigned i = 0; i < nsites; i++)
+        if (*(const volatile uint16_t *)(uintptr_t)sites[i].addr == trap)
+            arch_usdt_write(sites[i].addr, (uint16_t)sites[i].insn);
+    nsites = 0;
+    kpid_stats.placed = 0;
+}
+
+void kpid_proc_gone(const struct proc *p)
+{
+    unsigned keep = 0;
+    for (unsigned i = 0; i < nsites; i++) {
+        struct site s = sites[i];
+        if (s.pid != p->pid) {
+            sites[keep++] = s;
+            continue;
+        }
+        bool still = false;     // another process's probe at the same instruction
+        for (unsigned j = 0; j < nsites; j++)
+            if (j != i && sites[j].addr == s.addr && sites[j].pid != p->pid)
+                still = true;
+        if (!still && *(const volatile uint16_t *)(uintptr_t)s.addr == arch_pid_trap())
+            arch_usdt_write(s.addr, (uint16_t)s.insn);
+    }
+    nsites = keep;
+    kpid_stats.placed = keep;
+}
+
+bool kpid_fault(struct thread *t)
+{
+    uint32_t pc;
+    if (!t->proc || !nsites || !arch_usdt_trapped(t, &pc))
+        return false;
+    const struct site *run = NULL;
+    bool fired = false;
+    for (unsigned i = 0; i < nsites; i++) {
+        struct site *s = &sites[i];
+        if (s->addr != pc || s->app != t->proc->app)
+            continue;
+        run = s;
+        if (!s->pid)    // pid$target: the first process of the program to call it
+            for (unsigned j = 0; j < nsites; j++)
+                if (!sites[j].pid && sites[j].app == s->app)
+                    sites[j].pid = t->proc->pid;
+        if (s->pid != t->proc->pid)
+            continue;
+        // entry: the arguments as the AAPCS passes them, r0-r3 then the caller's stack;
+        // return: the return's offset in the function and the value (r0, before the return
+        // runs: the host takes no return that reloads r0)
+        uint64_t args[DVM_NARGS] = { 0 };
+        for (unsigned a = 0; a < 4; a++)
+            args[a] = arch_usdt_reg(t, a);
+        uint32_t sp = arch_usdt_reg(t, 13);
+        if (s->func) {
+            args[0] = pc - s->func;
+            args[1] = arch_usdt_reg(t, 0);
+            args[2] = args[3] = 0;
+        }
+        for (unsigned a = 4; !s->func && a < DVM_NARGS; a++) {
+            uint32_t w = 0, at = sp + 4u * (a - 4u);
+            if (proc_can_read(t->proc, at, 4))
+                w = *(const volatile uint32_t *)(uintptr_t)at;
+            args[a] = w;
+        }
+        kpid_stats.fired++;
+        fired = true;
+        if (!KTRACE_ON(KEV_C_SYSTEM)) {
+            kdt_fire_probe(s->pidx, args);
+            continue;
+        }
+        // the firing and its FUNC event together (as fbt's, kernel/kfbt_fire.c): the
+        // function (Thumb bit set), the call site, and for a return its offset and value
+        uint32_t fn = (s->func ? s->func : s->addr) | 1u;
+        uint32_t w[4] = { fn, arch_usdt_reg(t, 14), (uint32_t)args[0], (uint32_t)args[1] };
+        if (s->func)
+            w[1] = arch_pid_return_address(t, s->insn, s->len);
+        kdt_hold();
+        kdt_fire_probe(s->pidx, args);
+        if (s->func)
+            trace_emit_words(&ktrace, KEV_C_SYSTEM, KEV_SYS_FUNC_EXIT, w, 4);
+        else
+            trace_emit_simple(&ktrace, KEV_C_SYSTEM, KEV_SYS_FUNC_ENTER, w[0], w[1]);
+        kdt_release();
+    }
+    if (!run)
+        return false;
+    if (!fired)
+        kpid_stats.passed++;
+    return arch_pid_emulate(t, pc, run->insn, run->len);
+}
