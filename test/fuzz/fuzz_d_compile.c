@@ -34,7 +34,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (size <= 16384 && dcpp_run(&cpp, (const char *)data, size, cpp_out, sizeof(cpp_out)) == 0 &&
         (cpp.outlen >= sizeof(cpp_out) || cpp_out[cpp.outlen] != 0))
         abort(); /* the result is terminated right after the length it reports */
-    struct dcc_in in = { (const char *)data, size, 0, (size & 1) != 0, NULL };
+    struct dcc_in in = { (const char *)data, size, 0, (size & 1) != 0, NULL, 0 };
     static struct dcc_out out;
     if (size > 16384 || dcc_compile(&in, arena, sizeof(arena), &out) != 0)
         return 0;

@@ -49,7 +49,7 @@ static void run(size_t len)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     if (!tmpl_len) {
-        struct dcc_in in = { script, sizeof(script) - 1, 0, 0, NULL };
+        struct dcc_in in = { script, sizeof(script) - 1, 0, 0, NULL, 0 };
         static struct dcc_out out;
         if (dcc_compile(&in, arena, sizeof(arena), &out) != 0)
             abort();

@@ -209,11 +209,6 @@ for f in "$d_dir"/tst.*.d; do
     # a 65537-bucket lquantize( ) needs 512 KB, over the board's 256 KB aggsize: the board counts
     # the drop ("1 aggregation drop"); the compiler/verifier agreement it checks runs on the host
     case $s in tst.lquantize.levels) continue ;; esac
-    # tst.regsseven compiled by the board's own dtrace on qemu-virt-a53 ends in a data abort in
-    # its probe walk (dprobe_next_kernel reading a corrupted fbt table pointer): an open bug of
-    # the board's compiler, left out here until it is fixed; the host runs the script
-    # (d-conformance)
-    case $s in tst.regsseven) continue ;; esac
     [ -e "$f.err" ] || [ -e "$f.exit" ] && continue
     args=$(head -1 "$f" | sed -n 's|^/\* ARGS: \(.*\) \*/$|\1|p')
     QEMU_SMP=1 QEMU_ICOUNT=exact t "conf-$s" "dtrace $args -s $f"
@@ -221,6 +216,21 @@ for f in "$d_dir"/tst.*.d; do
         sed '1{/^$/d}' >"$out/conf-$s.out"
     check "$s.d compiled on the board prints its .out" "[ $rc = 0 ] && cmp -s $out/conf-$s.out $f.out"
 done
+
+# The board's compiler stays in its stack (docs/d-subset.md, "Nesting"): 127 nested
+# parentheses, the deepest the compiler's nesting bound lets through, either compile or are
+# refused as too deep for the board compiler's stack (on qemu-virt-a53 they are: 66 fit), and
+# dtrace exits with its own status, its data untouched (the fbt table's pointer, just below
+# the stack, was what a deeper stack once overwrote).
+deep=$(printf '%0.s(' $(seq 127))1$(printf '%0.s)' $(seq 127))
+QEMU_SMP=1 QEMU_ICOUNT=1 t deepcc "dtrace -q -n 'BEGIN { x = $deep; printf(\"%d\\n\", x); exit(0); }'"
+refused="[ $rc = 1 ] && has deepcc \"expression nested too deeply for the compiler's stack \\(28672 bytes\\)\""
+case ${BOARD:-mps2-an385} in
+qemu-virt-a53) deep_ok=$refused ;;
+*)             deep_ok="{ $refused; } || { [ $rc = 0 ] && has deepcc '^1$'; }" ;;
+esac
+check "127 nested parentheses on the board: compiled, or refused as too deep for its stack" \
+    "$deep_ok && ! has deepcc 'killed|abort'"
 
 # aggpack with no encoding set: the board's dtrace has no TERM, which libdtrace's
 # dt_print_packed takes as a terminal that draws UTF-8, so block elements (the host's TERM rule:

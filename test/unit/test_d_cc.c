@@ -111,7 +111,7 @@ static void test_random_expressions(void **state)
         char e[1024], src[1200];
         int64_t want = gen(e, sizeof(e), 1 + k % 4);
         snprintf(src, sizeof(src), "BEGIN { trace((long)(%s)); }", e);
-        struct dcc_in in = { src, strlen(src), 0, 1, NULL };
+        struct dcc_in in = { src, strlen(src), 0, 1, NULL, 0 };
         struct dcc_out out;
         if (dcc_compile(&in, arena, sizeof(arena), &out) != 0)
             fail_msg("%s: %s", src, out.err);
@@ -131,7 +131,7 @@ static void test_random_expressions(void **state)
 /* run_long: compiles src, fires BEGIN and returns the 8-byte value its first record holds. */
 static int64_t run_long(const char *src)
 {
-    struct dcc_in in = { src, strlen(src), 0, 1, NULL };
+    struct dcc_in in = { src, strlen(src), 0, 1, NULL, 0 };
     struct dcc_out out;
     if (dcc_compile(&in, arena, sizeof(arena), &out) != 0)
         fail_msg("%s: %s", src, out.err);
@@ -187,7 +187,7 @@ static void test_strtoll_procinfo(void **state)
         { "BEGIN { trace(curpsinfo); }", "D_UNSUPPORTED" },
     };
     for (size_t j = 0; j < sizeof(bad) / sizeof(bad[0]); j++) {
-        struct dcc_in in = { bad[j][0], strlen(bad[j][0]), 0, 1, NULL };
+        struct dcc_in in = { bad[j][0], strlen(bad[j][0]), 0, 1, NULL, 0 };
         assert_int_not_equal(dcc_compile(&in, arena, sizeof(arena), &out), 0);
         assert_string_equal(out.tag, bad[j][1]);
     }
@@ -215,7 +215,7 @@ static void test_macros(void **state)
     struct dcc_macros m = { .pid = 42, .ppid = 7, .pgid = 3, .sid = 4, .uid = 1000, .gid = 100,
                            .euid = 1001, .egid = 101 };
     const char *src = "BEGIN { trace((long)($pid * 1000 + $ppid * 100 + $egid)); }";
-    struct dcc_in in = { src, strlen(src), 0, 1, &m };
+    struct dcc_in in = { src, strlen(src), 0, 1, &m, 0 };
     struct dcc_out out;
     if (dcc_compile(&in, arena, sizeof(arena), &out) != 0)
         fail_msg("%s", out.err);
@@ -265,7 +265,7 @@ static int64_t run_args(const char *src, const char *const *argv, unsigned argc,
 {
     struct dcc_macros m = { .noids = 1, .argv = argv, .argc = argc,
                             .defaultargs = defaultargs, .argref = argref };
-    struct dcc_in in = { src, strlen(src), 0, 1, &m };
+    struct dcc_in in = { src, strlen(src), 0, 1, &m, 0 };
     struct dcc_out out;
     tag[0] = 0;
     if (dcc_compile(&in, arena, sizeof(arena), &out) != 0) {
@@ -359,7 +359,7 @@ static void rec_cb(void *arg, const struct dvm_rechdr *h)
 static int64_t fire_probe(const char *src, uint32_t id, int32_t pid, int32_t tid, uint64_t a0,
                           uint64_t a1, uint64_t a2, uint64_t a3, char *text)
 {
-    struct dcc_in in = { src, strlen(src), 0, 1, NULL };
+    struct dcc_in in = { src, strlen(src), 0, 1, NULL, 0 };
     struct dcc_out out;
     if (dcc_compile(&in, arena, sizeof(arena), &out) != 0)
         fail_msg("%s: %s", src, out.err);
@@ -461,7 +461,7 @@ static void test_translators(void **state)
     /* a clause whose probes type args[2] differently; args[] of a probe with integers */
     struct dcc_out out;
     const char *multi = "sched:::enqueue, sched:::wakeup { trace(args[2]->cpu_id); }";
-    struct dcc_in in = { multi, strlen(multi), 0, 1, NULL };
+    struct dcc_in in = { multi, strlen(multi), 0, 1, NULL, 0 };
     assert_int_equal(dcc_compile(&in, arena, sizeof(arena), &out), -1);
     assert_string_equal(out.tag, "D_ARGS_MULTI");
     const char *intarg = "msg:::send { trace(args[0]->pr_pid); }";
@@ -626,7 +626,7 @@ static void test_fast_predicates(void **state)
         char src[256];
         snprintf(src, sizeof(src), "int g; BEGIN { g = %lld; } BEGIN /%s %s %s/ { trace(1); }",
                  (long long)g, names[x], ops[op], names[y]);
-        struct dcc_in in = { src, strlen(src), 0, 1, NULL };
+        struct dcc_in in = { src, strlen(src), 0, 1, NULL, 0 };
         struct dcc_out out;
         if (dcc_compile(&in, arena, sizeof(arena), &out) != 0)
             fail_msg("%s: %s", src, out.err);
@@ -662,7 +662,7 @@ static void test_fast_predicates(void **state)
 
 static void expect_error(const char *src, const char *tag, int line)
 {
-    struct dcc_in in = { src, strlen(src), 0, 1, NULL };
+    struct dcc_in in = { src, strlen(src), 0, 1, NULL, 0 };
     struct dcc_out out;
     assert_int_equal(dcc_compile(&in, arena, sizeof(arena), &out), -1);
     if (strcmp(out.tag, tag) != 0 || out.line != line)
@@ -799,7 +799,7 @@ static void test_literal_types(void **state)
     for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
         char src[128];
         snprintf(src, sizeof(src), "BEGIN { trace(%s); }", cases[k].expr);
-        struct dcc_in in = { src, strlen(src), 0, 1, NULL };
+        struct dcc_in in = { src, strlen(src), 0, 1, NULL, 0 };
         struct dcc_out out;
         if (dcc_compile(&in, arena, sizeof(arena), &out) != 0)
             fail_msg("%s: %s", src, out.err);
@@ -860,7 +860,7 @@ static void test_dobj_options(void **state)
     assert_memory_equal(&h, &before, sizeof(h)); /* a refused option changes nothing */
 
     struct dcc_in in = { "#pragma D option bufsize=4k\n#pragma D option quiet\nBEGIN { }",
-                         0, 0, 0, NULL };
+                         0, 0, 0, NULL, 0 };
     in.len = strlen(in.src);
     struct dcc_out out;
     assert_int_equal(dcc_compile(&in, arena, sizeof(arena), &out), 0);
@@ -919,7 +919,7 @@ static void test_option_values(void **state)
 
     /* the compiler's strsize: the string type's size in the object */
     struct dcc_in in = { "#pragma D option strsize=2k\nBEGIN { trace(execname); }", 0, 0, 0,
-                         NULL };
+                         NULL, 0 };
     in.len = strlen(in.src);
     struct dcc_out out;
     assert_int_equal(dcc_compile(&in, arena, sizeof(arena), &out), 0);
@@ -967,7 +967,7 @@ static void test_target_text(void **state)
     assert_non_null(strstr(out, "/pid == __dtrace_target/"));
     assert_non_null(strstr(out, "$targetx"));
     assert_memory_equal(out, "#!/usr/sbin/dtrace -s\n", 22);
-    struct dcc_in in = { out, n, 0, 1, NULL };
+    struct dcc_in in = { out, n, 0, 1, NULL, 0 };
     struct dcc_out co;
     assert_int_equal(dcc_compile(&in, arena, sizeof(arena), &co), -1);
     assert_int_equal(co.line, 3); /* the script's own line 3 */

@@ -19,7 +19,7 @@ static size_t bloblen;
 /* compile: compiles src into blob (a private, aligned copy). */
 static void compile(const char *src)
 {
-    struct dcc_in in = { src, strlen(src), 0, 1, NULL };
+    struct dcc_in in = { src, strlen(src), 0, 1, NULL, 0 };
     struct dcc_out out;
     int rc = dcc_compile(&in, arena, sizeof(arena), &out);
     if (rc != 0)

@@ -23,7 +23,7 @@ static struct dvm_state st;
 
 static void compile(const char *src)
 {
-    struct dcc_in in = { src, strlen(src), 0, 1, NULL };
+    struct dcc_in in = { src, strlen(src), 0, 1, NULL, 0 };
     struct dcc_out out;
     if (dcc_compile(&in, arena, sizeof(arena), &out) != 0)
         fail_msg("compile failed: %s", out.err);

@@ -74,7 +74,7 @@ static void replay(const char *prog, unsigned strsize, struct text *out, struct 
     static uint8_t arena[1u << 20];
     static struct dcc_out co;
     memset(&co, 0, sizeof(co));
-    struct dcc_in in = { prog, strlen(prog), strsize, 0, NULL };
+    struct dcc_in in = { prog, strlen(prog), strsize, 0, NULL, 0 };
     assert_int_equal(dcc_compile(&in, arena, sizeof(arena), &co), 0);
     static struct dvm_state st;
     struct dvm_opts vo = { 1u << 16, 1u << 16, 1u << 16, 0, 0, 1, 1, 1u << 12 };

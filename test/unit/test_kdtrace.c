@@ -55,7 +55,7 @@ static int teardown(void **state)
 // Compiles src into ram (the caller's memory) and fills a kdt_load for it.
 static void compile(const char *src, struct kdt_load *l)
 {
-    struct dcc_in in = { .src = src, .len = strlen(src) };
+    struct dcc_in in = { .src = src, .len = strlen(src), 0 };
     static struct dcc_out out;
     assert_int_equal(dcc_compile(&in, arena, sizeof(arena), &out), 0);
     assert_true(out.objlen < 16384);

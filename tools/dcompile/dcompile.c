@@ -135,7 +135,7 @@ int main(int argc, char **argv)
     for (int k = optind; k < argc; k++)
         args[nargs++] = argv[k];
     struct dcc_macros macros = { .noids = 1, .argv = args, .argc = nargs };
-    struct dcc_in in = { .src = src, .len = len, .macros = &macros };
+    struct dcc_in in = { .src = src, .len = len, .macros = &macros, 0 };
     for (int i = 0; i < nx; i++) {  /* -x strsize is the compiler's (as the host dtrace's) */
         uint64_t v;
         if (!strncmp(xs[i], "strsize=", 8) && d_optval_size(xs[i] + 8, &v) == 0 && v >= 2 &&

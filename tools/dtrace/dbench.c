@@ -54,7 +54,7 @@ static unsigned bench_stack(unsigned kind, uint64_t *pcs, unsigned max)
 
 static int bench(const char *name, const char *src)
 {
-    struct dcc_in in = { src, strlen(src), 0, 0, NULL };
+    struct dcc_in in = { src, strlen(src), 0, 0, NULL, 0 };
     static struct dcc_out out;
     char err[256];
     if (dcc_compile(&in, arena, sizeof(arena), &out) != 0) {
@@ -104,7 +104,7 @@ static void discard(void *arg, const char *s, size_t n)
 static int bench_printa(void)
 {
     static const char src[] = "kercall::MsgSend:entry { @[pid, tid] = count(); }";
-    struct dcc_in in = { src, strlen(src), 0, 0, NULL };
+    struct dcc_in in = { src, strlen(src), 0, 0, NULL, 0 };
     static struct dcc_out out;
     char err[256];
     if (dcc_compile(&in, arena, sizeof(arena), &out) != 0) {

@@ -763,7 +763,7 @@ int main(int argc, char **argv)
         memcpy(text + textlen, z, sizeof(z));
         textlen += sizeof(z) - 1;
     }
-    struct dcc_in in = { text, textlen, (unsigned)o.strsize, (int)o.errtags, &macros };
+    struct dcc_in in = { text, textlen, (unsigned)o.strsize, (int)o.errtags, &macros, 0 };
     struct dcc_out *co = calloc(1, sizeof(*co));
     if (dcc_compile(&in, arena, sizeof(arena), co) != 0) {
         if (script)

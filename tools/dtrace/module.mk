@@ -39,6 +39,12 @@ $(HT)/test_d_cc: $(call host_test_objs,test/unit/test_d_cc.c $(D_ALL_SRCS))
 	@echo "  LINK    $@"
 	$(Q)$(HOST_CC) -o $@ $^ -lcmocka $(HOST_TLDFLAGS)
 
+# The compiler keeps to the stack room it is given (a board's dtrace: DTRACE_CC_STACK).
+HOST_TESTS += $(HT)/test_d_ccstack
+$(HT)/test_d_ccstack: $(call host_test_objs,test/unit/test_d_ccstack.c $(D_ALL_SRCS))
+	@echo "  LINK    $@"
+	$(Q)$(HOST_CC) -o $@ $^ -lcmocka -lpthread $(HOST_TLDFLAGS)
+
 # dtrace -i's user-event text over ring-written captures, a malformed one included.
 HOST_TESTS += $(HT)/test_dtrace_ustr
 $(HT)/test_dtrace_ustr: $(call host_test_objs,test/unit/test_dtrace_ustr.c tools/dtrace/kevreplay.c tools/dtrace/kevreplay_stacks.c tools/dtrace/kevreplay_args.c \

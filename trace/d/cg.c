@@ -1031,6 +1031,8 @@ static unsigned assignment(struct cg *g, struct dnode *n, struct dtype *t)
 }
 
 static unsigned expr_(struct cg *g, struct dnode *n, struct dtype *t);
+static unsigned unop(struct cg *g, struct dnode *n, struct dtype *t);
+static unsigned ternary(struct cg *g, struct dnode *n, struct dtype *t);
 
 /* ---- objects in D memory: struct/union variables, declared arrays, pointers ---------------- */
 
@@ -1645,9 +1647,17 @@ static unsigned expr(struct cg *g, struct dnode *n, struct dtype *t)
 {
     if (++g->depth > 256)
         dcc_error(g->cc, n->line, "D_SYNTAX", "expression nested too deeply");
+    dcc_stack_check(g->cc, n->line);
     fix_index(g, n);
     int line = g->line;
-    unsigned r = expr_(g, n, t);
+    unsigned r;
+    g->line = n->line;
+    switch (n->kind) {
+    case N_BIN: r = binop(g, n, t); break;
+    case N_UN: r = unop(g, n, t); break;
+    case N_COND: r = ternary(g, n, t); break;
+    default: r = expr_(g, n, t); break;
+    }
     g->depth--;
     g->line = line; /* an error after it is its parent's, at the parent's line */
     return r;
@@ -1964,10 +1974,86 @@ static unsigned probe_args(struct cg *g, struct dnode *n, int64_t k, struct dtyp
     return r;
 }
 
-static unsigned expr_(struct cg *g, struct dnode *n, struct dtype *t)
+/* unop: code for a unary operator's node n (-, +, !, ~). */
+static unsigned unop(struct cg *g, struct dnode *n, struct dtype *t)
+{
+    unsigned r;
+    if (n->op == T_MINUS && n->a->kind == N_INT) { /* a negative literal: one setx */
+        r = reg_alloc(g);
+        *t = promote(n->a->type);
+        uint64_t v = 0 - (uint64_t)n->a->ival;
+        if (t->size == 4)
+            v = t->sign ? (uint64_t)(int64_t)(int32_t)v : (uint32_t)v;
+        emit(g, DIF_INSTR_IDX(DIF_SETX, intern_int(g, v), r));
+        return r;
+    }
+    r = expr(g, n->a, t);
+    if ((n->op == T_MINUS || n->op == T_PLUS) && (t->kind != DIF_TYPE_INT || t->ptr))
+        dcc_error(g->cc, n->line, "D_OP_ARITH", "operator %s requires an operand of "
+                  "arithmetic type", dcc_tokname(n->op));
+    if (n->op == T_NOT) {
+        if (!is_scalar(*t))
+            dcc_error(g->cc, n->line, "D_OP_SCALAR", "operator ! requires an operand of "
+                      "scalar type");
+        emit(g, DIF_INSTR(DIF_TST, r, 0, 0));
+        reg_free(g, r);
+        *t = T_INT32;
+        return bool_result(g, DIF_BE);
+    }
+    need_int(g, *t, n->line, dcc_tokname(n->op));
+    *t = promote(*t);
+    if (n->op == T_MINUS)
+        emit(g, DIF_INSTR(DIF_SUB, 0, r, r));
+    else if (n->op == T_TILDE)
+        emit(g, DIF_INSTR(DIF_NOT, r, 0, r));
+    return r;
+}
+
+/* ternary: code for a ?: node n. */
+static unsigned ternary(struct cg *g, struct dnode *n, struct dtype *t)
+{
+    unsigned r, r2;
+    struct dtype t2;
+    /* libdtrace's order: the three operands, then the condition's type, then the
+     * branches' (an action is no value) */
+    /* as libdtrace's dt_cg_ternary_op: the left arm's register is free again before the
+     * right arm, whose register is the result (the left arm's move into it is written
+     * once that register is known), so a chain of ?: in the right arms costs no more
+     * registers than one */
+    unsigned rc = expr(g, n->a, &t2);
+    struct dtype tc = t2;
+    emit(g, DIF_INSTR(DIF_TST, rc, 0, 0));
+    reg_free(g, rc);
+    unsigned b = emit(g, 0);
+    r2 = expr(g, n->b, t);
+    unsigned mov = emit(g, 0);
+    reg_free(g, r2);
+    unsigned j = emit(g, 0);
+    patch(g, b, DIF_BE);
+    r = expr(g, n->c, &t2);
+    g->insns[g->start + mov] = DIF_INSTR(DIF_MOV, r2, 0, r);
+    patch(g, j, DIF_BA);
+    g->line = n->line;
+    if (!is_scalar(tc))
+        dcc_error(g->cc, n->line, "D_OP_SCALAR", "operator ?: expression must be of scalar "
+                  "type");
+    if (is_action_call(n->b) || is_action_call(n->c))
+        dcc_error(g->cc, n->line, "D_OP_ACT", "action cannot be used in a conditional "
+                  "context");
+    if (t->kind != t2.kind)
+        dcc_error(g->cc, n->line, "D_OP_INCOMPAT", "?: operands must have compatible types");
+    if (t->kind == DIF_TYPE_INT)
+        *t = arith(*t, t2);
+    return r;
+}
+
+/* expr_: code for any other node (expr). Not inlined into expr: its frame is large (its
+ * cases' locals), and a chain of operators recurses through expr, binop, unop and ternary
+ * alone. */
+__attribute__((noinline)) static unsigned expr_(struct cg *g, struct dnode *n, struct dtype *t)
 {
     int64_t argk;
-    unsigned r, r2;
+    unsigned r;
     struct dtype t2;
     g->line = n->line;
     switch (n->kind) {
@@ -2112,75 +2198,10 @@ static unsigned expr_(struct cg *g, struct dnode *n, struct dtype *t)
         dcc_error(g->cc, n->line, "D_AGG_SCALAR", "aggregations cannot be used in expressions");
     case N_CALL:
         return call(g, n, t);
-    case N_BIN:
-        return binop(g, n, t);
-    case N_UN:
-        if (n->op == T_MINUS && n->a->kind == N_INT) { /* a negative literal: one setx */
-            r = reg_alloc(g);
-            *t = promote(n->a->type);
-            uint64_t v = 0 - (uint64_t)n->a->ival;
-            if (t->size == 4)
-                v = t->sign ? (uint64_t)(int64_t)(int32_t)v : (uint32_t)v;
-            emit(g, DIF_INSTR_IDX(DIF_SETX, intern_int(g, v), r));
-            return r;
-        }
-        r = expr(g, n->a, t);
-        if ((n->op == T_MINUS || n->op == T_PLUS) && (t->kind != DIF_TYPE_INT || t->ptr))
-            dcc_error(g->cc, n->line, "D_OP_ARITH", "operator %s requires an operand of "
-                      "arithmetic type", dcc_tokname(n->op));
-        if (n->op == T_NOT) {
-            if (!is_scalar(*t))
-                dcc_error(g->cc, n->line, "D_OP_SCALAR", "operator ! requires an operand of "
-                          "scalar type");
-            emit(g, DIF_INSTR(DIF_TST, r, 0, 0));
-            reg_free(g, r);
-            *t = T_INT32;
-            return bool_result(g, DIF_BE);
-        }
-        need_int(g, *t, n->line, dcc_tokname(n->op));
-        *t = promote(*t);
-        if (n->op == T_MINUS)
-            emit(g, DIF_INSTR(DIF_SUB, 0, r, r));
-        else if (n->op == T_TILDE)
-            emit(g, DIF_INSTR(DIF_NOT, r, 0, r));
-        return r;
     case N_PREINC: case N_PREDEC: case N_POSTINC: case N_POSTDEC:
         return incdec(g, n, t);
     case N_ASSIGN:
         return assignment(g, n, t);
-    case N_COND: {
-        /* libdtrace's order: the three operands, then the condition's type, then the
-         * branches' (an action is no value) */
-        /* as libdtrace's dt_cg_ternary_op: the left arm's register is free again before the
-         * right arm, whose register is the result (the left arm's move into it is written
-         * once that register is known), so a chain of ?: in the right arms costs no more
-         * registers than one */
-        unsigned rc = expr(g, n->a, &t2);
-        struct dtype tc = t2;
-        emit(g, DIF_INSTR(DIF_TST, rc, 0, 0));
-        reg_free(g, rc);
-        unsigned b = emit(g, 0);
-        r2 = expr(g, n->b, t);
-        unsigned mov = emit(g, 0);
-        reg_free(g, r2);
-        unsigned j = emit(g, 0);
-        patch(g, b, DIF_BE);
-        r = expr(g, n->c, &t2);
-        g->insns[g->start + mov] = DIF_INSTR(DIF_MOV, r2, 0, r);
-        patch(g, j, DIF_BA);
-        g->line = n->line;
-        if (!is_scalar(tc))
-            dcc_error(g->cc, n->line, "D_OP_SCALAR", "operator ?: expression must be of scalar "
-                      "type");
-        if (is_action_call(n->b) || is_action_call(n->c))
-            dcc_error(g->cc, n->line, "D_OP_ACT", "action cannot be used in a conditional "
-                      "context");
-        if (t->kind != t2.kind)
-            dcc_error(g->cc, n->line, "D_OP_INCOMPAT", "?: operands must have compatible types");
-        if (t->kind == DIF_TYPE_INT)
-            *t = arith(*t, t2);
-        return r;
-    }
     case N_CAST:
         if (n->type.kind == DT_FLOAT)
             dcc_error(g->cc, n->line, "D_UNSUPPORTED", "floating-point values are not "
@@ -3652,6 +3673,15 @@ int dcc_compile(const struct dcc_in *in, void *arena, size_t arena_len, struct d
     cc->strsize = in->strsize ? in->strsize : 256;
     cc->defaultargs = in->macros && in->macros->defaultargs;
     cc->argref = in->macros && in->macros->argref;
+    if (in->stack_room) {
+        /* The checks sit where the parser and the code generator recurse; what runs below
+         * the deepest one (an expression's own frame, its helpers, an error's formatting)
+         * takes at most DCC_STACK_BELOW bytes more (the largest frame, cg.c's expr, is 704
+         * bytes on AArch64 -Os; the figure was measured on qemu-virt-a53, test_dtrace.sh). */
+        enum { DCC_STACK_BELOW = 4096 };
+        uintptr_t top = (uintptr_t)__builtin_frame_address(0);
+        cc->stack_floor = top - (in->stack_room > DCC_STACK_BELOW ? in->stack_room - DCC_STACK_BELOW : 0);
+    }
     if (setjmp(cc->fail))
         return -1;
     dcc_parse(cc);

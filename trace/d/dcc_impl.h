@@ -153,6 +153,7 @@ struct dcc {
     char *tokstr;       /* identifiers, strings, probe descriptions */
     int in_pred;
     int depth;          /* expression nesting, bounded so the stack is */
+    uintptr_t stack_floor; /* dcc_stack_check: the lowest frame address allowed; 0: none */
     unsigned nifs;      /* if statements split so far (their hidden this-> variables) */
     struct dname *names;
     unsigned nenums;
@@ -174,6 +175,9 @@ struct dcc {
 _Noreturn void dcc_error(struct dcc *cc, int line, const char *tag, const char *fmt, ...)
     __attribute__((format(printf, 4, 5))); /* conversions: %s %.*s %u %d %c */
 void *dcc_alloc(struct dcc *cc, size_t n);
+/* dcc_stack_check: a D_SYNTAX error at `line` if the caller's frame lies below the stack room
+ * dcc_in gave (stack_room); called where the parser and the code generator recurse. */
+void dcc_stack_check(struct dcc *cc, int line);
 /* d_subr_unsupported: why a DTrace subroutine this engine lacks is missing; NULL for the rest
  * (subr_unsupported.c) */
 const char *d_subr_unsupported(const char *name);

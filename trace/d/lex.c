@@ -16,6 +16,13 @@ void *dcc_alloc(struct dcc *cc, size_t n)
     return p;
 }
 
+void dcc_stack_check(struct dcc *cc, int line)
+{
+    if (cc->stack_floor && (uintptr_t)__builtin_frame_address(0) < cc->stack_floor)
+        dcc_error(cc, line, "D_SYNTAX", "expression nested too deeply for the compiler's stack "
+                  "(%u bytes)", (unsigned)cc->in->stack_room);
+}
+
 char *dcc_strdup(struct dcc *cc, const char *s, size_t n)
 {
     char *d = dcc_alloc(cc, n + 1);

@@ -347,6 +347,7 @@ static struct dnode *unary(struct dcc *cc)
 {
     if (++cc->depth > MAX_DEPTH)
         dcc_error(cc, cc->tokline, "D_SYNTAX", "expression nested too deeply");
+    dcc_stack_check(cc, cc->tokline);
     struct dnode *n = unary_(cc);
     cc->depth--;
     return n;
@@ -420,23 +421,33 @@ static int pred_end(struct dcc *cc)
     return p >= cc->end || *p == '{';
 }
 
-static struct dnode *binary(struct dcc *cc, int level)
+/* bin_level: the precedence level (index in levels[]) of the binary operator just lexed; -1
+ * for any other token, and for the '/' that closes a predicate. */
+static int bin_level(struct dcc *cc)
 {
-    if (level == NLEVELS)
-        return unary(cc);
-    struct dnode *l = binary(cc, level + 1);
-    for (;;) {
-        int hit = 0;
+    for (int level = 0; level < NLEVELS; level++)
         for (int k = 0; k < 5 && levels[level][k]; k++)
             if (cc->tok == levels[level][k])
-                hit = 1;
-        if (!hit || (cc->tok == T_SLASH && cc->in_pred && pred_end(cc)))
+                return cc->tok == T_SLASH && cc->in_pred && pred_end(cc) ? -1 : level;
+    return -1;
+}
+
+/* binary: an operand and the binary operators that follow it at `level` or tighter, each
+ * left-associative (precedence climbing): a right operand recurses once, at one level above its
+ * operator's, so a parenthesis costs one frame here rather than one per level (the board's
+ * compiler stack, dcc_in's stack_room). */
+static struct dnode *binary(struct dcc *cc, int level)
+{
+    struct dnode *l = unary(cc);
+    for (;;) {
+        int op_level = bin_level(cc);
+        if (op_level < level)
             return l;
         struct dnode *n = node(cc, N_BIN, cc->tokline);
         n->op = (uint8_t)cc->tok;
         next(cc);
         n->a = l;
-        n->b = binary(cc, level + 1);
+        n->b = binary(cc, op_level + 1);
         l = n;
     }
 }

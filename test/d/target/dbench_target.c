@@ -123,7 +123,7 @@ static uint32_t now(void) { return TIMER0_VALUE; } /* counts down */
 
 static int bench(const char *name, const char *src)
 {
-    struct dcc_in in = { src, strlen(src), 64, 0, NULL };
+    struct dcc_in in = { src, strlen(src), 64, 0, NULL, 0 };
     char err[128];
     if (dcc_compile(&in, arena, sizeof(arena), &out) != 0) {
         puts_sh(out.err);

@@ -38,6 +38,12 @@ struct dcc_in {
     unsigned strsize;    /* string size (0: 256); #pragma D option strsize overrides */
     int errtags;         /* prefix messages with [D_TAG] */
     const struct dcc_macros *macros; /* $pid, $ppid..., $0, $1...; NULL: none is defined */
+    /* Bytes of stack the compiler may use below dcc_compile's own frame; 0: no limit but the
+     * nesting bounds. A script whose nesting would go deeper is refused (D_SYNTAX, "nested too
+     * deeply for the compiler's stack") instead of running the stack into the caller's data: a
+     * board's dtrace gives the room its linker reserved (its STACK, user/module.mk) less what
+     * its own frames above the compiler take. The stack is taken to grow down. */
+    size_t stack_room;
 };
 
 struct dcc_out {

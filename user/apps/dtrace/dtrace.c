@@ -113,8 +113,14 @@ static int any_filled(const struct dvm_state *st)
 }
 
 // The compiler's working memory: boards with room set DTRACE_CC_ARENA (boards/<b>/user.mk);
-// without it, programs come compiled from the host.
+// without it, programs come compiled from the host. DTRACE_CC_STACK: the bytes of stack the
+// compiler may take below its call (a deeper script is refused with a D_SYNTAX error): the
+// board reserves it and what main's frames above take (dtrace_STACK, boards/<b>/user.mk; the
+// link checks the room).
 #ifdef DTRACE_CC_ARENA
+#ifndef DTRACE_CC_STACK
+#error "a board that compiles D on the target gives its compiler stack, DTRACE_CC_STACK"
+#endif
 static uint8_t cc_arena[DTRACE_CC_ARENA] __attribute__((aligned(8)));
 static char script_text[16 * 1024];
 static char cpp_text[16 * 1024];
@@ -284,7 +290,7 @@ static int compile(const char *script, const char *text, char **xs, int nx, int 
         text = bound;
     }
     static struct dcc_out co;
-    struct dcc_in in = { text, len, 0, 0, args };
+    struct dcc_in in = { text, len, 0, 0, args, DTRACE_CC_STACK };
     if (dcc_compile(&in, cc_arena, cc_arena_len, &co) != 0) {
         if (script)
             fprintf(stderr, "dtrace: failed to compile script %s: %s\n", script, co.err);

@@ -37,6 +37,10 @@ static uint32_t ss_ncpu;
 
 static int own_mutex[SS_MAXCPU], own_sem[SS_MAXCPU];
 static volatile uint32_t own_count[SS_MAXCPU], own_errs[SS_MAXCPU];
+// The first call that failed on each CPU: its name, the round, its result and errno.
+static const char *own_fail_call[SS_MAXCPU];
+static uint32_t own_fail_round[SS_MAXCPU];
+static int own_fail_rc[SS_MAXCPU], own_fail_errno[SS_MAXCPU];
 
 // Whether a call failed with `err` (-1 and errno, as the library returns errors).
 static bool fails_with(int r, int err)
@@ -49,21 +53,41 @@ static void bind_to(uint32_t c)
     ThreadCtl(KTCTL_RUNMASK, (void *)(uintptr_t)(1u << c));
 }
 
+// own_check: counts a failed call of own_objects (bad), noting the first one of CPU c.
+static uint32_t own_check(uint32_t c, bool bad, const char *call, uint32_t round, int rc)
+{
+    if (bad && !own_fail_call[c]) {
+        own_fail_call[c] = call;
+        own_fail_round[c] = round;
+        own_fail_rc[c] = rc;
+        own_fail_errno[c] = errno;
+    }
+    return bad;
+}
+
 static int own_objects(void *arg)
 {
     uint32_t c = (uint32_t)(uintptr_t)arg, errs = 0;
     bind_to(c);
-    int m = own_mutex[c], s = own_sem[c];
+    int m = own_mutex[c], s = own_sem[c], r;
     for (uint32_t i = 0; i < SYNC_OPS; i++) {
-        errs += MutexLock(m) != 0;
-        if (i == 0)
-            errs += !fails_with(MutexLock(m), EDEADLK);   // its own: refused, not a deadlock
+        r = MutexLock(m);
+        errs += own_check(c, r != 0, "MutexLock", i, r);
+        if (i == 0) {       // its own: refused, not a deadlock
+            r = MutexLock(m);
+            errs += own_check(c, !fails_with(r, EDEADLK), "MutexLock (its own)", i, r);
+        }
         own_count[c]++;
-        errs += MutexUnlock(m) != 0;
-        if (i == 0)
-            errs += !fails_with(MutexUnlock(m), EPERM);   // no longer its own
-        errs += SemPost(s) != 0;
-        errs += SemWait(s) != 0;
+        r = MutexUnlock(m);
+        errs += own_check(c, r != 0, "MutexUnlock", i, r);
+        if (i == 0) {       // no longer its own
+            r = MutexUnlock(m);
+            errs += own_check(c, !fails_with(r, EPERM), "MutexUnlock (not its own)", i, r);
+        }
+        r = SemPost(s);
+        errs += own_check(c, r != 0, "SemPost", i, r);
+        r = SemWait(s);
+        errs += own_check(c, r != 0, "SemWait", i, r);
     }
     own_errs[c] = errs;
     return 0;
@@ -94,7 +118,15 @@ static bool test_own_objects(void)
     for (uint32_t c = 0; c < ss_ncpu; c++) {
         bad += own_count[c] != SYNC_OPS;
         errs += own_errs[c];
-        errs += MutexDestroy(own_mutex[c]) != 0 || SemDestroy(own_sem[c]) != 0;
+        if (own_fail_call[c])
+            printf("# test 5: CPU %lu's first failed call: %s in round %lu returned %d errno %d\n",
+                   (unsigned long)c, own_fail_call[c], (unsigned long)own_fail_round[c],
+                   own_fail_rc[c], own_fail_errno[c]);
+        int rm = MutexDestroy(own_mutex[c]), rs = SemDestroy(own_sem[c]);
+        if (rm != 0 || rs != 0)
+            printf("# test 5: CPU %lu's MutexDestroy returned %d, SemDestroy %d (errno %d)\n",
+                   (unsigned long)c, rm, rs, errno);
+        errs += rm != 0 || rs != 0;
     }
     bool ok = joined == ss_ncpu && !bad && !errs;
     printf("%s 5 - a thread on each of %lu CPUs with its own mutex and semaphore, %u rounds of "
