@@ -5,8 +5,8 @@
 # (Debian's python3-distributed: dask-scheduler and dask-worker started as Dask's docs say); this
 # is only their client. A task is a batch of traces (four batches a worker thread): a worker
 # opens each with the extension (kevsql.so, through Python's sqlite3 module), runs the query
-# and returns its rows as a pandas DataFrame
-# with the trace and its metadata first; the client concatenates them and prints them, or puts
+# and returns the batch's rows as one pandas DataFrame, each with its trace and the trace's
+# metadata first; the client concatenates them and prints them, or puts
 # them in an in-memory SQLite table "result" and prints --merge's answer, in kevsql's formats.
 # A trace (and the extension) goes by its path when every worker sees the same file there
 # (same size), and as bytes otherwise: the task writes them to a file of its own and opens that.
@@ -63,8 +63,8 @@ def local_file(ref, name):
 
 
 def run_one(name, trace_ref, so_ref, query, lenient):
-    """One trace on a worker: (DataFrame with the trace and its metadata first, error or None)."""
-    import pandas as pd
+    """One trace on a worker: (column names, rows with the trace and its metadata first,
+    error or None); the rows None when the query failed there."""
     so = local_file(so_ref, "kevsql.so")
     path = local_file(trace_ref, "trace.kev")
     db = sqlite3.connect(":memory:")
@@ -85,18 +85,33 @@ def run_one(name, trace_ref, so_ref, query, lenient):
             if dmg:
                 err = "damaged: %s; its rows cover the events before it" % dmg
     except sqlite3.Error as e:
-        return None, str(e)
+        return None, None, str(e)
     finally:
         db.close()
     named = [c + "_" if c in META else c for c in cols]
-    df = pd.DataFrame([[meta[k] for k in META] + list(r) for r in rows],
-                      columns=META + named, dtype=object)
-    return df, err
+    first = [meta[k] for k in META]
+    return META + named, [first + list(r) for r in rows], err
 
 
 def run_batch(names, trace_refs, so_ref, query, lenient):
-    """Several traces on a worker, one after the other: their run_one results in order."""
-    return [run_one(n, r, so_ref, query, lenient) for n, r in zip(names, trace_refs)]
+    """Several traces on a worker, one after the other: one pandas DataFrame of all their rows
+    (one frame a batch: the client then takes a few frames, not one a trace), each trace's
+    error or None, and the traces whose query failed."""
+    import pandas as pd
+    cols, rows, errs = None, [], []
+    for n, r in zip(names, trace_refs):
+        c, got, err = run_one(n, r, so_ref, query, lenient)
+        errs.append(err)
+        if got is None:
+            continue
+        if cols is None:
+            cols = c
+        elif c != cols:
+            errs[-1] = "its columns differ from the first trace's: %s" % ", ".join(c)
+            continue
+        rows += got
+    df = pd.DataFrame(rows, columns=cols, dtype=object) if cols is not None else None
+    return df, errs
 
 
 # ---- output, as kevsql prints it ------------------------------------------------------------------
@@ -215,17 +230,17 @@ def main():
                              query, a.lenient, pure=False) for b in batches]
     status = 0
     frames = []
-    results = [r for batch in client.gather(futures) for r in batch]
+    gathered = client.gather(futures)
     held = client.who_has(futures)   # which worker computed (holds) each trace's rows
     workers = {w for ws in held.values() for w in ws}
     print("kevsql: %d traces on %d workers of %s" % (len(traces), len(workers), a.scheduler),
           file=sys.stderr)
-    for k, (df, err) in enumerate(results):
+    errors = [e for df, errs in gathered for e in errs]
+    for k, err in enumerate(errors):
         if err:
             print("kevsql: %s: %s" % (traces[k], err), file=sys.stderr)
             status = 1
-        if df is not None:
-            frames.append(df)
+    frames = [df for df, errs in gathered if df is not None]
     client.close()
     if not frames:
         return status
