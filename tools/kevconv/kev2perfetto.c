@@ -243,6 +243,19 @@ static uint64_t track_uuid(const struct conv *c, int th, unsigned irq)
     return irq ? 0x200000000ull + irq : 0x100000000ull + (uint32_t)kx_ltid(c->m, th);
 }
 
+// A TrackDescriptor packet (d: its fields, freed here) on the track events' sequence, the first
+// one saying the sequence's state is cleared.
+static void put_descriptor(struct conv *c, struct pb *d)
+{
+    c->pkt.len = 0;
+    pb_bytes(&c->pkt, 60, d->p, d->len);
+    pb_int(&c->pkt, 10, SEQ_TRACKS);
+    if (!c->seq_started)
+        pb_int(&c->pkt, 13, 1), c->seq_started = 1;
+    put_packet(c);
+    free(d->p);
+}
+
 // The track's TrackDescriptor, once, before its first event.
 static void describe(struct conv *c, int th, unsigned irq)
 {
@@ -264,13 +277,7 @@ static void describe(struct conv *c, int th, unsigned irq)
         pb_str(&c->sub, 5, kx_lcomm(c->m, th));
         pb_bytes(&d, 4, c->sub.p, c->sub.len);
     }
-    c->pkt.len = 0;
-    pb_bytes(&c->pkt, 60, d.p, d.len);
-    pb_int(&c->pkt, 10, SEQ_TRACKS);
-    if (!c->seq_started)
-        pb_int(&c->pkt, 13, 1), c->seq_started = 1;
-    put_packet(c);
-    free(d.p);
+    put_descriptor(c, &d);
 }
 
 // One flow point of message g: an instant on the track with the flow id (field 47, or 48
@@ -306,13 +313,7 @@ static uint64_t cpu_track(struct conv *c, unsigned cpu)
         snprintf(name, sizeof(name), "cpu %u kernel functions", cpu);
         pb_int(&d, 1, (int64_t)uuid);
         pb_str(&d, 2, name);
-        c->pkt.len = 0;
-        pb_bytes(&c->pkt, 60, d.p, d.len);
-        pb_int(&c->pkt, 10, SEQ_TRACKS);
-        if (!c->seq_started)
-            pb_int(&c->pkt, 13, 1), c->seq_started = 1;
-        put_packet(c);
-        free(d.p);
+        put_descriptor(c, &d);
     }
     return uuid;
 }
