@@ -522,18 +522,15 @@ static int on_event(void *user, struct kev_reader *r, const struct kev_event *e)
         int_event(c, e);
     else if (e->cls == KEV_C_COMM)
         comm_event(c, e);
-    else if (e->cls == KEV_C_SYSTEM && (e->ev == KEV_SYS_FUNC_ENTER || e->ev == KEV_SYS_FUNC_EXIT)) {
+    else if (e->cls == KEV_C_SYSTEM && (e->ev == KEV_SYS_FUNC_ENTER || e->ev == KEV_SYS_FUNC_EXIT ||
+                                        e->ev == KEV_SYS_IMAGE)) {
+        int th = current_of(c->m, e->cpu);
         if (!c->funcs && !(c->funcs = kx_funcs_new()))
             c->oom = 1;
-        else
-            kx_funcs_event(c->funcs, e, current_of(c->m, e->cpu),
-                           current_of(c->m, e->cpu) >= 0 ? c->m->th[current_of(c->m, e->cpu)].pid : 0,
-                           &c->func_sink);
-    } else if (e->cls == KEV_C_SYSTEM && e->ev == KEV_SYS_IMAGE) {
-        if (!c->funcs && !(c->funcs = kx_funcs_new()))
-            c->oom = 1;
-        else
+        else if (e->ev == KEV_SYS_IMAGE)
             kx_funcs_image(c->funcs, r, e);
+        else
+            kx_funcs_event(c->funcs, e, th, th >= 0 ? c->m->th[th].pid : 0, &c->func_sink);
     }
     else if (kx_stacks_event(&c->stacks, c->m, e) < 0)
         c->oom = 1;
