@@ -190,6 +190,22 @@ static void put_json(FILE *out, const char *j, size_t n)
     }
 }
 
+// s as a JSON string, written as put_json writes (an empty string when memory is short).
+static void put_json_str(FILE *out, const char *s)
+{
+    char *j = NULL;
+    size_t n = 0;
+    FILE *m = open_memstream(&j, &n);
+    if (!m) {
+        fputs("\"\"", out);
+        return;
+    }
+    kx_json_str(m, s);
+    fclose(m);
+    put_json(out, j, n);
+    free(j);
+}
+
 static void write_page(FILE *out, struct rep *p, const char *title)
 {
     struct kx_stats *s = p->s;
@@ -206,8 +222,8 @@ static void write_page(FILE *out, struct rep *p, const char *title)
     fputs(kevreport_css, out);
     fputs("</style></head>\n<body>\n<script id=\"kev-data\" type=\"application/json\">\n"
           "{\"stats\":", out);
-    char *sj = NULL, *lj = NULL;
-    size_t sn = 0, ln = 0;
+    char *sj = NULL;
+    size_t sn = 0;
     FILE *m = open_memstream(&sj, &sn);
     if (m) {
         kx_stats_json(s, m);
@@ -220,13 +236,7 @@ static void write_page(FILE *out, struct rep *p, const char *title)
     for (unsigned i = 0; i < s->m.nth; i++) {
         fprintf(out, "%s{\"pid\":%u,\"tid\":%u,\"name\":", i ? "," : "", s->m.th[i].pid,
                 s->m.th[i].tid);
-        m = open_memstream(&sj, &sn);
-        if (m) {
-            kx_json_str(m, kx_label(&s->m, (int)i, lb, sizeof(lb)));
-            fclose(m);
-            put_json(out, sj, sn);
-            free(sj);
-        }
+        put_json_str(out, kx_label(&s->m, (int)i, lb, sizeof(lb)));
         fputs("}", out);
     }
     fprintf(out, "],\n\"span\":%llu,\"cut\":%llu,\n\"seg\":[", (unsigned long long)rel(p, s->t_last),
@@ -273,13 +283,7 @@ static void write_page(FILE *out, struct rep *p, const char *title)
                 break;
             *nl = '\0';
             fputs(k ? "," : "", out);
-            FILE *q = open_memstream(&lj, &ln);
-            if (q) {
-                kx_json_str(q, l);
-                fclose(q);
-                put_json(out, lj, ln);
-                free(lj);
-            }
+            put_json_str(out, l);
         }
         free(sj);
     }
@@ -292,15 +296,7 @@ static void write_page(FILE *out, struct rep *p, const char *title)
         if (!syms_pc(fs[i].fn, 0, at, sizeof(at), fn, sizeof(fn)) || !fn[0])
             snprintf(fn, sizeof(fn), "0x%llx", (unsigned long long)fs[i].fn);
         fprintf(out, "%s\"%llu\":", i ? "," : "", (unsigned long long)fs[i].fn);
-        m = open_memstream(&sj, &sn);
-        if (m) {
-            kx_json_str(m, fn);
-            fclose(m);
-            put_json(out, sj, sn);
-            free(sj);
-        } else {
-            fputs("\"\"", out);
-        }
+        put_json_str(out, fn);
     }
     fputs("}}}\n</script>\n<script>\n", out);
     fputs(kevreport_js, out);
