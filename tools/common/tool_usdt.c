@@ -121,6 +121,35 @@ static void find_returns(Elf *e, struct dprobe_pidfn *fn, uint32_t size, const u
     free(text);
 }
 
+// The function symbols (STT_FUNC) of e's symbol tables, one a call: 1 with *s and its name,
+// 0 after the last. A walk starts zeroed but for its file: { e, NULL, NULL, 0, 0, 0 }.
+struct func_walk {
+    Elf *e;
+    Elf_Scn *scn;
+    Elf_Data *d;
+    size_t i, n, link;
+};
+
+static int next_func(struct func_walk *w, GElf_Sym *s, const char **name)
+{
+    for (;;) {
+        while (w->d && w->i < w->n) {
+            if (gelf_getsym(w->d, (int)w->i++, s) && GELF_ST_TYPE(s->st_info) == STT_FUNC &&
+                (*name = elf_strptr(w->e, w->link, s->st_name)) != NULL)
+                return 1;
+        }
+        GElf_Shdr sh;
+        do {
+            if (!(w->scn = elf_nextscn(w->e, w->scn)))
+                return 0;
+        } while (!gelf_getshdr(w->scn, &sh) || sh.sh_type != SHT_SYMTAB);
+        w->d = elf_getdata(w->scn, NULL);
+        w->n = sh.sh_entsize ? sh.sh_size / sh.sh_entsize : 0;
+        w->i = 0;
+        w->link = sh.sh_link;
+    }
+}
+
 // The functions of symtab a pid probe can name (docs/pid.md): each STT_FUNC symbol with a
 // size, the module mod. 0, or -1 after saying there are too many.
 static int load_functions(const char *tool, const char *path, Elf *e, const char *mod)
@@ -149,39 +178,31 @@ static int load_functions(const char *tool, const char *path, Elf *e, const char
         }
         break;
     }
-    for (Elf_Scn *scn = NULL; (scn = elf_nextscn(e, scn));) {
-        GElf_Shdr sh;
-        if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_SYMTAB)
+    GElf_Sym s;
+    const char *name;
+    for (struct func_walk w = { e, NULL, NULL, 0, 0, 0 }; next_func(&w, &s, &name);) {
+        if (!s.st_size || !*name)
             continue;
-        Elf_Data *d = elf_getdata(scn, NULL);
-        size_t n = sh.sh_entsize ? sh.sh_size / sh.sh_entsize : 0;
-        for (size_t i = 0; d && i < n; i++) {
-            GElf_Sym s;
-            const char *name;
-            if (!gelf_getsym(d, (int)i, &s) || GELF_ST_TYPE(s.st_info) != STT_FUNC ||
-                !s.st_size || !(name = elf_strptr(e, sh.sh_link, s.st_name)) || !*name)
-                continue;
-            if (nfns == DPROBE_PID_MAX) {
-                fprintf(stderr, "%s: %s: more than %u functions in all\n", tool, path,
-                        DPROBE_PID_MAX);
-                return -1;
-            }
-            fns[nfns].mod = mod;
-            fns[nfns].func = strdup(name);
-            fns[nfns].addr = (uint32_t)(s.st_value & ~(uint64_t)1);
-            fns[nfns].nrets = 0;
-            fns[nfns].entry_why = NULL;
-            fns[nfns].ret_why = "the return probes of this architecture are not placed";
-            uint8_t first[4] = { 0 };
-            if (thumb && (read_code(e, fns[nfns].addr, first, s.st_size >= 4 ? 4 : 2) < 0 ||
-                          !dpid_thumb_can_run(first[0] | (unsigned)first[1] << 8,
-                                              first[2] | (unsigned)first[3] << 8)))
-                fns[nfns].entry_why = "its first instruction cannot be run out of line";
-            if (thumb && data_at && code_at)
-                find_returns(e, &fns[nfns], (uint32_t)s.st_size, data_at, code_at,
-                             nd > nc ? nd : nc);
-            nfns++;
+        if (nfns == DPROBE_PID_MAX) {
+            fprintf(stderr, "%s: %s: more than %u functions in all\n", tool, path,
+                    DPROBE_PID_MAX);
+            return -1;
         }
+        fns[nfns].mod = mod;
+        fns[nfns].func = strdup(name);
+        fns[nfns].addr = (uint32_t)(s.st_value & ~(uint64_t)1);
+        fns[nfns].nrets = 0;
+        fns[nfns].entry_why = NULL;
+        fns[nfns].ret_why = "the return probes of this architecture are not placed";
+        uint8_t first[4] = { 0 };
+        if (thumb && (read_code(e, fns[nfns].addr, first, s.st_size >= 4 ? 4 : 2) < 0 ||
+                      !dpid_thumb_can_run(first[0] | (unsigned)first[1] << 8,
+                                          first[2] | (unsigned)first[3] << 8)))
+            fns[nfns].entry_why = "its first instruction cannot be run out of line";
+        if (thumb && data_at && code_at)
+            find_returns(e, &fns[nfns], (uint32_t)s.st_size, data_at, code_at,
+                         nd > nc ? nd : nc);
+        nfns++;
     }
     free(data_at);
     free(code_at);
@@ -192,20 +213,12 @@ static int load_functions(const char *tool, const char *path, Elf *e, const char
 // The function of symtab that holds addr (a Thumb function's value without its bit 0).
 static char *func_of(Elf *e, uint64_t addr)
 {
-    for (Elf_Scn *scn = NULL; (scn = elf_nextscn(e, scn));) {
-        GElf_Shdr sh;
-        if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_SYMTAB)
-            continue;
-        Elf_Data *d = elf_getdata(scn, NULL);
-        size_t n = sh.sh_entsize ? sh.sh_size / sh.sh_entsize : 0;
-        for (size_t i = 0; d && i < n; i++) {
-            GElf_Sym s;
-            if (!gelf_getsym(d, (int)i, &s) || GELF_ST_TYPE(s.st_info) != STT_FUNC)
-                continue;
-            uint64_t v = s.st_value & ~(uint64_t)1;
-            if (addr >= v && addr < v + s.st_size)
-                return strdup(elf_strptr(e, sh.sh_link, s.st_name));
-        }
+    GElf_Sym s;
+    const char *name;
+    for (struct func_walk w = { e, NULL, NULL, 0, 0, 0 }; next_func(&w, &s, &name);) {
+        uint64_t v = s.st_value & ~(uint64_t)1;
+        if (addr >= v && addr < v + s.st_size)
+            return strdup(name);
     }
     return strdup("");
 }
