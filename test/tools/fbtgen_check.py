@@ -144,6 +144,22 @@ for site, slot, kind, n, fn in sites:
         taken = fin.get(target_of(s0[3]) or 0)
         if not (s0[1] == mn and jump_back(nxt) and taken and target_of(taken[3]) == target_of(orig[3])):
             fail("%s: %s %s, slot %s %s" % (fn, orig[1], orig[2], s0[1], s0[2]))
+    elif arch == "a64" and (mn in ("cbz", "cbnz", "tbz", "tbnz") or orig[1].startswith("b.")):
+        # the test, taken to the branch at +8 to the old target; else the branch back at +4
+        taken = fin.get(target_of(s0[3]) or 0)
+        if not (s0[1] == orig[1] and target_of(s0[3]) == slot + 8 and jump_back(nxt) and taken
+                and target_of(taken[3]) == target_of(orig[3])):
+            fail("%s: %s %s, slot %s %s" % (fn, orig[1], orig[2], s0[1], s0[2]))
+    elif arch == "a64" and mn in ("ldr", "ldrsw") and target_of(orig[3]) is not None:
+        # ldr xN, [pc + 8] of the literal's value (zero- or sign-extended), then back
+        rt = orig[2].split(",")[0]
+        lo, hi = word_at(target_of(orig[3])), word_at(target_of(orig[3]) + 4)
+        want = (lo | hi << 32) if rt.startswith("x") and mn == "ldr" else \
+               (lo - (1 << 32 if mn == "ldrsw" and lo >> 31 else 0)) & (1 << 64) - 1
+        got = word_at(slot + 8) | word_at(slot + 12) << 32
+        if not (s0[1] == "ldr" and target_of(s0[3]) == slot + 8 and jump_back(nxt) and want == got):
+            fail("%s: literal load %s %s, slot %s %s, value %#x vs %#x" %
+                 (fn, orig[1], orig[2], s0[1], s0[2], want, got))
     elif mn in ("bl", "call", "adr", "adrp") or "pc" in orig[2].split(",")[1:]:
         pass    # rewritten forms the live tests run (test_fbt_gdb.sh); their values are checked there
     else:

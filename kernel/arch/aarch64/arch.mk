@@ -16,3 +16,7 @@ ARCH_CFLAGS  += -DKCPU_USER_ROOT
 ARCH_UCFLAGS := -mno-omit-leaf-frame-pointer
 # The fault's kind, pc and address for the trace (kernel/ktrace_fault.c).
 ARCH_SRCS += kernel/arch/aarch64/fault_where.c
+# fbt (docs/fbt.md): the trap (brk, taken as the kernel's synchronous exception) and writing the
+# kernel's text.
+ARCH_FBT_SRCS := kernel/arch/aarch64/fbt_trap.c kernel/arch/aarch64/fbt_patch.c
+ARCH_FBT_HOOKS := kernel/arch/aarch64/entry.S   # its kernel-fault path asks the trap

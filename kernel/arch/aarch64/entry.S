@@ -17,6 +17,7 @@
  * kernel stack, set once when the CPU starts and at its top at every entry (the two words
  * pushed here are popped before the kernel runs). */
 #include <a64.h>
+#include <arch_fbt.h>
 
     .macro SAVE_AND_ENTER source
     stp x0, x1, [sp, #-16]!
@@ -198,8 +199,60 @@ a64_resume:
     ldp x0, x1, [x0, #0]
     eret
 
-/* A synchronous exception on SP_EL1: the kernel faulted. */
+/* A synchronous exception on SP_EL1: the kernel faulted, or ran an fbt probe's trap (brk #0xfb:
+ * docs/fbt.md). With the fbt provider built in, x0-x30, sp, ELR and SPSR go into a frame (struct
+ * fbt_regs, arch_fbt.h) below the trapped code's stack pointer and a64_fbt_trap decides: a
+ * site's trap returns to the site's slot (ELR from the frame) with every register as it was;
+ * anything else goes on to the report. The kernel's own paths run none of this. */
 a64_kernel_sync:
+#ifndef KFBT_DISABLED
+    sub sp, sp, #A64_FBT_FRAME
+    stp x0, x1, [sp, #0]
+    stp x2, x3, [sp, #16]
+    stp x4, x5, [sp, #32]
+    stp x6, x7, [sp, #48]
+    stp x8, x9, [sp, #64]
+    stp x10, x11, [sp, #80]
+    stp x12, x13, [sp, #96]
+    stp x14, x15, [sp, #112]
+    stp x16, x17, [sp, #128]
+    stp x18, x19, [sp, #144]
+    stp x20, x21, [sp, #160]
+    stp x22, x23, [sp, #176]
+    stp x24, x25, [sp, #192]
+    stp x26, x27, [sp, #208]
+    stp x28, x29, [sp, #224]
+    add x0, sp, #A64_FBT_FRAME
+    stp x30, x0, [sp, #240]
+    mrs x0, elr_el1
+    mrs x1, spsr_el1
+    stp x0, x1, [sp, #256]
+    mov x0, sp
+    bl a64_fbt_trap
+    cbz w0, 1f
+    ldp x0, x1, [sp, #256]
+    msr elr_el1, x0
+    msr spsr_el1, x1
+    ldp x2, x3, [sp, #16]
+    ldp x4, x5, [sp, #32]
+    ldp x6, x7, [sp, #48]
+    ldp x8, x9, [sp, #64]
+    ldp x10, x11, [sp, #80]
+    ldp x12, x13, [sp, #96]
+    ldp x14, x15, [sp, #112]
+    ldp x16, x17, [sp, #128]
+    ldp x18, x19, [sp, #144]
+    ldp x20, x21, [sp, #160]
+    ldp x22, x23, [sp, #176]
+    ldp x24, x25, [sp, #192]
+    ldp x26, x27, [sp, #208]
+    ldp x28, x29, [sp, #224]
+    ldr x30, [sp, #240]
+    ldp x0, x1, [sp, #0]
+    add sp, sp, #A64_FBT_FRAME
+    eret
+1:
+#endif
     mrs x0, esr_el1
     mrs x1, elr_el1
     mrs x2, far_el1
@@ -216,6 +269,7 @@ a64_bad_vector:
 a64_enter_current:
     mov sp, x0
     b a64_resume
+    .size a64_enter_current, . - a64_enter_current
 
 /* a64_start_boot_thread(stack_top): leaves the boot code for the first kernel entry. The boot
  * pseudo thread (EL1t, on the given stack) makes its one kernel call, ThreadExit; the kernel
@@ -233,6 +287,7 @@ a64_start_boot_thread:
     svc #0
 2:  wfi
     b 2b
+    .size a64_start_boot_thread, . - a64_start_boot_thread
 
     /* The kernel stacks, A64_KSTACK bytes per CPU: CPU n's top is a64_kstacks + (n+1) * A64_KSTACK. */
     .bss

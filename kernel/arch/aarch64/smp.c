@@ -18,6 +18,7 @@
 #include <kernel/sched.h>
 #include <kernel/thread.h>
 #include <kernel/ktrace.h>
+#include <kernel/board.h>
 #include <a64.h>
 #include <a64_intc.h>
 #include <stddef.h>
@@ -47,6 +48,10 @@ uint64_t a64_boot_el;
 static struct {
     volatile uint32_t next, owner;
 } kernel_lock_word;
+
+// Set for every other CPU by an exclusive holder that changed kernel text (fbt_patch.c), taken
+// by its CPU with an ISB when it gets the lock after waiting for it (a64_fbt_resync_others).
+static volatile uint8_t fbt_resync[KMAX_CPUS];
 
 struct a64_shared_word a64_shared_words[KMAX_CPUS];
 uint64_t k_klock_exclusive_entries;
@@ -117,8 +122,48 @@ void a64_kernel_lock(void)
         if (i != self)
             wait_for(&a64_shared_words[i].in_kernel, 0);
     k_klock_exclusive_entries++;
-    if (unlikely(waited))
+    if (unlikely(waited)) {
         kunmap_waited(this_cpu());
+        if (fbt_resync[self]) {     // kernel text changed while this CPU waited
+            fbt_resync[self] = 0;
+            a64_isb();
+        }
+    }
+}
+
+// After the exclusive holder changed kernel text and made every CPU's instruction caches
+// forget it (docs/fbt.md, "Placing on several CPUs"): every other CPU is at EL0, idle, or on
+// its way into the kernel, and each must synchronise its context before it runs kernel text
+// the table lets probe. An exception entry does so for those still to come. One already on
+// the entry path runs only code the rules leave unprobed (the entry, the shared side's try,
+// this lock: reason "lock") up to the wait for the lock, which it takes after this CPU lets
+// go: every other CPU is marked, and once each CPU holding a ticket behind ours is seen
+// waiting (it waits: this CPU holds the lock), each ends its wait with an ISB. A CPU that
+// takes a ticket after the count below waits as well. Bounded: a CPU that does not show up
+// within the limit is counted (it still meets the mark if it waits).
+uint32_t a64_fbt_resync_late;
+void a64_fbt_resync_others(void)
+{
+    unsigned self = cpu_id();
+    for (unsigned c = 0; c < k_ncpus; c++)
+        if (c != self)
+            fbt_resync[c] = 1;
+    __asm__ volatile("dmb ish" ::: "memory");
+    uint32_t behind = load_acquire(&kernel_lock_word.next) - kernel_lock_word.owner - 1u;
+    uint64_t t0 = board_cycles();
+    uint64_t limit = (uint64_t)board_cycles_per_sec() / 10u;   // 100 ms
+    for (;;) {
+        uint32_t waiting = 0;
+        for (unsigned c = 0; c < k_ncpus; c++)
+            waiting += c != self && *(volatile bool *)&k_cpus[c].lock_waiting;
+        if (waiting >= behind)
+            return;
+        if (board_cycles() - t0 > limit) {
+            a64_fbt_resync_late++;
+            return;
+        }
+        arch_spin_hint();
+    }
 }
 
 // Whether a CPU holds the exclusive side or waits for it (has a ticket): a look, no order.
@@ -192,5 +237,9 @@ _Noreturn void a64_secondary(uint64_t id)
 void arch_cpu_kick(unsigned cpu)
 {
     intc_send_ipi(cpu);
+}
+#else
+void a64_fbt_resync_others(void)
+{
 }
 #endif
