@@ -100,10 +100,12 @@ while True:
         vals = [as_int(sym.value(frame)) for sym in block if sym.is_argument]
         out.write("ARGS %s %d %s\n" % (name, sampled[name],
                                        " ".join("-" if v is None else str(v) for v in vals)))
-        # `bt`'s callers: each machine frame once (an inlined caller shares its pc), up to the
+        # `bt`'s callers: each machine frame once (an inlined caller shares its pc; a frame gdb
+        # makes up for a function that left by a tail call has no machine frame), up to the
         # exception entry's frame
         pcs, f = [], frame.older()
-        while f is not None and f.type() in (gdb.NORMAL_FRAME, gdb.INLINE_FRAME) and len(pcs) < 8:
+        while f is not None and f.type() in (gdb.NORMAL_FRAME, gdb.INLINE_FRAME,
+                                             gdb.TAILCALL_FRAME) and len(pcs) < 8:
             if f.type() == gdb.NORMAL_FRAME:
                 pcs.append(f.pc())
             f = f.older()

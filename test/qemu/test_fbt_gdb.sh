@@ -83,15 +83,19 @@ con_of dtrace < "$tmp/run.out" | awk '
     END { if (s != "") print s }' > "$tmp/d.out"
 # counts: every function's, equal
 bad=0
+called=""
 for f in $funcs; do
     d=$(awk -v f="$f" '$1 == "COUNT" && $2 == f { print $3 }' "$tmp/d.out")
     g=$(awk -v f="$f" '$1 == "COUNT" && $2 == f { print $3 }' "$tmp/gdb.out")
     echo "# $f: fbt::$f:entry fired ${d:-0} times, gdb's breakpoint was hit ${g:-?} times"
-    [ -n "$g" ] && [ "${d:-0}" = "$g" ] && [ "$g" -gt 0 ] || bad=1
+    [ -n "$g" ] && [ "${d:-0}" = "$g" ] || bad=1
+    [ "${g:-0}" -gt 0 ] && called="$called $f"   # (a board's kernel may not call one at all)
 done
-ok $bad "every function's fbt::F:entry count equals gdb's hit count"
+nc=$(echo $called | wc -w)
+check "every function's fbt::F:entry count equals gdb's hit count ($nc of them called, at least 6)" \
+    '[ $bad = 0 ] && [ "$nc" -ge 6 ]'
 # arguments: each value gdb could read, equal (as 64-bit two's complement)
-python3 - "$tmp/d.out" "$tmp/gdb.out" "$funcs" > "$tmp/cmp.out" <<'EOF'
+python3 - "$tmp/d.out" "$tmp/gdb.out" "$called" > "$tmp/cmp.out" <<'EOF'
 import sys
 def table(path, kind):    # (name, call) -> values
     t = {}
@@ -128,8 +132,10 @@ for key, g in g_st.items():
     d = d_st.get(key)
     if d is None:
         print("# %s call %s: no stack( ) from D" % key); bad += 1; continue
-    # D's walk ends at the exception entry, gdb's may go on: D's frames are gdb's first ones
-    if len(d) < 2 or [int(x, 16) for x in d] != [int(x, 16) for x in g[:len(d)]]:
+    # Each walk ends where its unwinder does (D's at the exception entry; gdb's at the
+    # entry, or earlier where its DWARF unwinder gives up): the frames both give, equal
+    n = min(len(d), len(g))
+    if len(d) < 2 or n < 1 or [int(x, 16) for x in d[:n]] != [int(x, 16) for x in g[:n]]:
         print("# %s call %s: stack( ) %s, gdb's callers %s" % (key[0], key[1], d, g)); bad += 1
     nst += 1
     nframes += len(d)
