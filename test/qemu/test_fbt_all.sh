@@ -3,7 +3,7 @@
 # Every fbt probe at once (docs/fbt.md, "How it is checked"): fbt:::entry and fbt:::return,
 # every function the table lets probe, counted by the board's dtrace while a workload that
 # attacks the kernel runs: the hostile-process suite (kt_hostile under dtrace: the fbthostile
-# image), and on a board with several CPUs the SMP stress test on every CPU too (smpstressd).
+# image), and on a board with several CPUs the SMP stress test's shared-side part too (smpstressd).
 # The probes must cost the system nothing but time: it ends normally (no kernel fault, no
 # hang: QEMU's timeout), the workload runs to its end (the suite through its last attack,
 # a breakpoint instruction among them; smpstress's checks), D drops nothing and faults nowhere,
@@ -32,7 +32,10 @@ for s in $systems; do
     img=$B/$image.elf
     TAP_PREFIX="$image: "
     rest=""
-    [ "$work" = appinit ] && rest=" ;; appinit smpstress"
+    # smpstress's part that stays bounded with every probe firing: MsgError on the shared
+    # side between CPUs (its other parts count exclusive entries, which a D program raises
+    # by design, or make millions of calls, hours at a thousand instructions a probe)
+    [ "$work" = appinit ] && rest=" ;; appinit smpstress ;; smpstress icount error"
     if uart_board "$board"; then
         args="dtrace -q -c $work -n '$D'$rest"
     else
@@ -62,7 +65,7 @@ for s in $systems; do
     else
         nok=$(con_of smpstress < "$tmp/$image.out" | grep -c '^ok ')
         nbad=$(con_of smpstress < "$tmp/$image.out" | grep -c '^not ok ')
-        check "smpstress ran its checks ($nok ok, $nbad not ok)" '[ "$nok" -gt 10 ] && [ "$nbad" = 0 ]'
+        check "smpstress ran its checks ($nok ok, $nbad not ok)" '[ "$nok" -ge 1 ] && [ "$nbad" = 0 ]'
     fi
     ! con_of dtrace < "$tmp/$image.out" | grep -qE '^dtrace: .*(drops|error)'
     ok $? "D dropped nothing and faulted nowhere"

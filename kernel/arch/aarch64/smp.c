@@ -144,6 +144,8 @@ void a64_kernel_lock(void)
 uint32_t a64_fbt_resync_late;
 void a64_fbt_resync_others(void)
 {
+    if (k_ncpus < 2)
+        return;   // (one CPU online takes no lock: its words say nothing)
     unsigned self = cpu_id();
     for (unsigned c = 0; c < k_ncpus; c++)
         if (c != self)
