@@ -10,7 +10,11 @@
 // trees rule out, docs/fbt.md) resumes without firing, counted.
 //
 // Runs in the trap: interrupts off, on the trapped CPU, inside whatever kernel entry (and
-// locks) the trapped code was in; takes the D lock (a leaf) and the ring's own locks.
+// locks) the trapped code was in; takes the D lock (a leaf) and the ring's own locks. Several
+// CPUs may trap at once (in shared mode): what a firing writes is its CPU's own (firing[],
+// its dvm context) or under the D lock (kdt_fire_probe, kdt_hold: reentrant per CPU, so the
+// event and its probe are one critical section); the hash and table are only read; the
+// figures are atomic.
 #include <kernel/kfbt.h>
 #include <kernel/kdtrace.h>
 #include <kernel/ktrace.h>
@@ -149,9 +153,9 @@ bool kfbt_trap(struct fbt_regs *r, uintptr_t pc)
         return false;
     unsigned me = cpu_id();
     if (!l) {
-        kfbt_stats.stale++;
+        __atomic_fetch_add(&kfbt_stats.stale, 1u, __ATOMIC_RELAXED);   // (CPUs trap at once)
     } else if (firing[me].regs) {
-        kfbt_stats.nested++;
+        __atomic_fetch_add(&kfbt_stats.nested, 1u, __ATOMIC_RELAXED);
     } else {
         firing[me].regs = r;
         firing[me].site = s;
