@@ -218,14 +218,14 @@ TEST_DEPS    += $(B)/demo.elf $(H)/traceprinter $(H)/kevcapture
 # The fbt provider (docs/fbt.md): fbtgen's decoder and slots against objdump; fbt counts,
 # arguments and return values against gdb's breakpoints, info args and finish in one boot;
 # fbt against the static probes, live and over that boot's capture.
-# AArch64: the decoder and gdb's oracle on both boards; every probe at once and zero probe
-# effect on the four CPUs of qemu-virt-a53 (FBT_A64_BOARDS).
+# AArch64: the decoder and gdb's oracle on both boards; the capture, every probe at once and zero
+# probe effect on the four CPUs of qemu-virt-a53 (FBT_A64_BOARDS).
 FBT_BOARDS := mps2-an385
 FBT_GEN_BOARDS := $(FBT_BOARDS) qemu-virt-a53 raspi3b
 FBT_A64_BOARDS := qemu-virt-a53
 SCRIPT_TESTS += $(foreach b,$(FBT_GEN_BOARDS),fbt-gen/$(b)|120|BOARD=$(b)|test/tools/test_fbtgen.sh|build/$(b)|$(H))
 SCRIPT_TESTS += $(foreach b,$(FBT_BOARDS) $(FBT_A64_BOARDS) raspi3b,qemu-fbt-gdb/$(b)|400|BOARD=$(b)|test/qemu/test_fbt_gdb.sh|build/$(b)|$(H))
-SCRIPT_TESTS += $(foreach b,$(FBT_BOARDS),qemu-fbt-capture/$(b)|300|BOARD=$(b)|test/qemu/test_fbt_capture.sh|build/$(b)|$(H))
+SCRIPT_TESTS += $(foreach b,$(FBT_BOARDS) $(FBT_A64_BOARDS),qemu-fbt-capture/$(b)|300|BOARD=$(b)|test/qemu/test_fbt_capture.sh|build/$(b)|$(H))
 # Every fbt probe at once while the hostile-process suite runs under D; and zero probe effect:
 # the kernel benchmarks with fbt built in and no probe enabled equal the kernel's without it.
 SCRIPT_TESTS += $(foreach b,$(FBT_BOARDS) $(FBT_A64_BOARDS),qemu-fbt-all/$(b)|400|BOARD=$(b)|test/qemu/test_fbt_all.sh|build/$(b)|$(H))
