@@ -162,15 +162,15 @@ for site, slot, kind, n, fn in sites:
         if not (s0[1] == "ldr.w" and s0[2].startswith(rt + ",") and jump_back(nxt) and v == sv):
             fail("%s: literal load %s %s, slot %s %s / %s, value %s vs %s" %
                  (fn, orig[1], orig[2], s0[1], s0[2], nxt, v, sv))
-    elif arch == "arm" and mn in ("cbz", "cbnz"):
-        taken = fin.get(target_of(s0[3]) or 0)
-        if not (s0[1] == mn and jump_back(nxt) and taken and target_of(taken[3]) == target_of(orig[3])):
-            fail("%s: %s %s, slot %s %s" % (fn, orig[1], orig[2], s0[1], s0[2]))
     elif arch == "x86" and mn == "call" and target_of(orig[3]) is not None:
         # call rel32 out of line: push the return address, then jmp to the callee
         if not (s0[1] == "push" and s0[2] == "$%#x" % back and nxt is not None and
                 nxt[1] == "jmp" and target_of(nxt[3]) == target_of(orig[3])):
             fail("%s: %s %s, slot %s %s then %s" % (fn, orig[1], orig[2], s0[1], s0[2], nxt))
+    elif arch == "arm" and mn in ("cbz", "cbnz"):
+        taken = fin.get(target_of(s0[3]) or 0)
+        if not (s0[1] == mn and jump_back(nxt) and taken and target_of(taken[3]) == target_of(orig[3])):
+            fail("%s: %s %s, slot %s %s" % (fn, orig[1], orig[2], s0[1], s0[2]))
     elif mn in ("bl", "call", "adr", "adrp") or "pc" in orig[2].split(",")[1:]:
         pass    # rewritten forms the live tests run (test_fbt_gdb.sh); their values are checked there
     else:
