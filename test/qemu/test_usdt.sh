@@ -24,7 +24,8 @@
 #    boot's capture (SYSTEM FUNC_ENTER/FUNC_EXIT events) gives the pid clauses' counts and
 #    return values the board gave, and kevstat -s funcs the same calls;
 #  - pid probes the host refuses in DTrace's words: a function that does not exist, an entry
-#    the kernel cannot displace, a return it cannot run.
+#    the kernel cannot displace, a return it cannot run; and those only the kernel can: a
+#    process that does not exist, a process that runs another program.
 #   test/qemu/test_usdt.sh BUILD_DIR HOST_DIR     (BOARD in the environment)
 set -u
 B=$(cd "$1" && pwd); H=$(cd "$2" && pwd)
@@ -39,7 +40,7 @@ tmp=$(mktemp -d)
 trap 'kill $qpid 2>/dev/null; [ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXIT
 qpid=
 cross=arm-none-eabi-
-echo "1..21"
+echo "1..22"
 
 # 1-3: three listings of the same notes
 dec() { while read -r p nm a; do printf '%s %s %d\n' "$p" "$nm" "$a"; done | sort; }
@@ -289,3 +290,17 @@ for f in $pidfuncs; do
 done
 ok $bad "kevstat -s funcs over the capture: each function's entries and returns as D counted them ($calls)"
 if [ $bad != 0 ]; then sed 's/^/# /' "$tmp/funcs" | head -10; fi
+
+# 22: what only the kernel can refuse, in DTrace's words, nothing placed: a pid probe on a
+# process that does not exist, and on one that runs another program (pid 1 is dtrace). A boot
+# each, refused at enabling (about half a second).
+bad=0
+for want in 'pid999|failed to grab process 999: no such process' 'pid1|process 1 does not run usdtdemo'; do
+    prov=${want%%|*}
+    "$H/dcompile" --elf "$prog" -n "$prov::step_plain:entry { @ = count(); }" -o "$tmp/k.dobj" > "$tmp/k.err" 2>&1 || bad=1
+    (cd "$tmp" && QEMU_ARGS="dtrace -c usdtdemo $tmp/k.dobj" QEMU_ICOUNT=1 \
+        QEMU_TIMEOUT=${QEMU_TIMEOUT:-120} "$here/scripts/qemu-run.sh" "$img" > "$tmp/kref" 2>&1)
+    grep -qF "dtrace: could not enable tracing: $prov:usdtdemo:step_plain:entry: ${want#*|}" "$tmp/kref" &&
+        ! grep -q '^usdtdemo: passed' "$tmp/kref" || { bad=1; tail -4 "$tmp/kref" | sed 's/^/# /'; }
+done
+ok $bad "the kernel refuses a pid probe on a process that does not exist or runs another program, and runs nothing"

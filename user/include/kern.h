@@ -100,6 +100,8 @@ int ProcWait(int pid, int *status);
 // Ends process pid as killed (ProcWait sees KW_TERMSIG == KSIG_KILL). Needs KAPP_F_PRIV (EPERM).
 int ProcKill(int pid);
 int ProcSelf(void);
+// The pid of the process that started this one (its ppid in ProcInfo), or -1.
+int ProcParent(void);
 int ProcInfo(unsigned slot, struct kproc_info *out);
 int ThreadInfo(unsigned slot, struct kthread_info *out);
 

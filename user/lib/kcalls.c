@@ -148,6 +148,19 @@ _Noreturn void ProcExit(int status)
 int ProcWait(int pid, int *status) { return kresult(KCALL2(KC_ProcWait, pid, status)); }
 int ProcKill(int pid) { return kresult(KCALL1(KC_ProcKill, pid)); }
 int ProcSelf(void) { return KCALL0(KC_ProcSelf); }
+int ProcParent(void)
+{
+    struct kproc_info pi;
+    int self = ProcSelf();
+    for (unsigned slot = 0;; slot++) {     // a free slot is ESRCH; past the last, EINVAL
+        if (ProcInfo(slot, &pi) == 0) {
+            if (pi.pid == self)
+                return pi.ppid;
+        } else if (errno != ESRCH) {
+            return -1;
+        }
+    }
+}
 int ProcInfo(unsigned slot, struct kproc_info *out) { return kresult(KCALL2(KC_ProcInfo, slot, out)); }
 int ThreadInfo(unsigned slot, struct kthread_info *out)
 {

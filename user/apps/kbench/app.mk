@@ -12,3 +12,7 @@ kbench_notrace_KLIB := kernel-notrace
 IMAGES += kbench_nofbt
 kbench_nofbt_APPS := kbench kt_peer
 kbench_nofbt_KLIB := kernel-nofbt
+# kbench under the board's dtrace (`dtrace -c kbench PROGRAM`): an enabled probe's whole
+# firing read off kbench's own figures (scripts/bench-fbt.sh, fbt_entry_count_insns).
+IMAGES += $(if $(filter dtrace,$(BOARD_NO_IMAGES)),,kbench_dtrace)
+kbench_dtrace_APPS := dtrace kbench kt_peer

@@ -261,17 +261,6 @@ static void attack_hoard(void)
     ChannelDestroy(ch);
 }
 
-// The process that started this one (0: none, in the hostile image where this is pid 1; the
-// board's dtrace when it runs the suite under D, test/qemu/test_fbt_all.sh): not of the tree.
-static int starter_pid(void)
-{
-    struct kproc_info pi = { 0 };
-    for (unsigned slot = 0; ProcInfo(slot, &pi) == 0 || errno == ESRCH; slot++)
-        if (pi.pid == ProcSelf())
-            return pi.ppid;
-    return 0;
-}
-
 // Attack 16: a process and the programs it starts take every object each is
 // given and hold them; we (privileged) must still get one of each kind, and the tree's
 // threads stay within one process's quota.
@@ -282,7 +271,9 @@ static void attack_tree_hoard(void)
     int pid = ProcSpawn("kt_attack", 10, ATK_TREE_HOARD);
     ThreadSleep(HOSTILE_HOARD_NS / 2);
     struct kthread_info ti;
-    int tree_threads = 0, starter = starter_pid();
+    // The process that started this one is not of the tree (the board's dtrace when it runs the
+    // suite under D, test/qemu/test_fbt_all.sh; none in the hostile image).
+    int tree_threads = 0, starter = ProcParent();
     for (unsigned s = 0; ThreadInfo(s, &ti) == 0; s++)
         tree_threads += ti.pid > 0 && ti.pid != ProcSelf() && ti.pid != starter;
     int ch = ChannelCreate(0), co = ch > 0 ? ConnectAttach(0, ch) : -1;

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // kt_peer: a server in its own process for the kernel tests and benchmarks. ProcArg(): low
-// 16 bits = the parent's channel to say hello on (pid 1); bit 16 = die after receiving the
+// 16 bits = the parent's channel to say hello on (the process that spawned it); bit 16 = die after receiving the
 // first request without replying; bit 17 = try to attach an interrupt and exit with errno;
 // bit 18 = try to allocate trace buffers and exit with errno; bit 19 (with 17) = first unmask
 // and mask the line in bits 0-7 with the id in bits 8-15 (attached by the parent, not by this
@@ -38,7 +38,7 @@ int main(void)
         return InterruptAttachEvent(24, coid, 1) < 0 ? errno : 0;
     }
     int chid = ChannelCreate(0);
-    int parent = ConnectAttach(1, (int)(arg & 0xffff));
+    int parent = ConnectAttach(ProcParent(), (int)(arg & 0xffff));
     int32_t hello[4] = { 0x48454c4f, chid, 0, 0 };
     if (MsgSend(parent, hello, sizeof(hello), NULL, 0) < 0)
         return 1;
