@@ -218,7 +218,7 @@ TEST_DEPS    += $(B)/demo.elf $(H)/traceprinter $(H)/kevcapture
 # The fbt provider (docs/fbt.md): fbtgen's decoder and slots against objdump; fbt counts,
 # arguments and return values against gdb's breakpoints, info args and finish in one boot;
 # fbt against the static probes, live and over that boot's capture.
-FBT_BOARDS := mps2-an385
+FBT_BOARDS := mps2-an385 x86-pc
 SCRIPT_TESTS += $(foreach b,$(FBT_BOARDS),fbt-gen/$(b)|120|BOARD=$(b)|test/tools/test_fbtgen.sh|build/$(b)|$(H))
 SCRIPT_TESTS += $(foreach b,$(FBT_BOARDS),qemu-fbt-gdb/$(b)|400|BOARD=$(b)|test/qemu/test_fbt_gdb.sh|build/$(b)|$(H))
 SCRIPT_TESTS += $(foreach b,$(FBT_BOARDS),qemu-fbt-capture/$(b)|300|BOARD=$(b)|test/qemu/test_fbt_capture.sh|build/$(b)|$(H))
