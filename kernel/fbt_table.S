@@ -5,13 +5,13 @@
  * second link takes the table fbtgen wrote for it (its own assembler file) instead. */
     .section .fbt, "ax"
     .balign 16
-    .word 0x5442464b        /* DFBT_MAGIC */
-    .word 1                 /* DFBT_VERSION */
-    .word 0, 0              /* arch, address */
-    .word 0, 64             /* no function */
-    .word 64, 0             /* no string */
-    .word 64                /* the description: this header */
-    .word 0, 64             /* no site */
-    .word 64, 0             /* no slot */
-    .word 64                /* the whole table */
-    .word 0, 0              /* no text */
+    .4byte 0x5442464b      /* DFBT_MAGIC */
+    .4byte 1               /* DFBT_VERSION */
+    .4byte 0, 0            /* arch, address */
+    .4byte 0, 64           /* no function */
+    .4byte 64, 0           /* no string */
+    .4byte 64              /* the description: this header */
+    .4byte 0, 64           /* no site */
+    .4byte 64, 0           /* no slot */
+    .4byte 64              /* the whole table */
+    .4byte 0, 0            /* no text */

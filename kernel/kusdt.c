@@ -12,6 +12,7 @@
 
 struct site {
     uint32_t addr;
+    uint32_t sem;               // its is-enabled semaphore (a u16 in the program's memory), or 0
     uint16_t pidx;              // the D program's probe index
     uint16_t nargs;
     const struct kapp_header *app;
@@ -20,6 +21,7 @@ struct site {
 
 static struct site sites[KUSDT_MAX_SITES];
 static unsigned nsites;
+static bool raised;             // the sites' semaphores are raised (once all are placed)
 struct kusdt_stats kusdt_stats;
 
 // The program's text: after its header, up to the image of its data.
@@ -27,6 +29,43 @@ static bool in_text(const struct kapp_header *h, uint32_t addr, unsigned len)
 {
     uint32_t start = (uint32_t)(uintptr_t)h + (uint32_t)sizeof(*h);
     return addr >= start && addr + len <= h->data_source && addr + len > addr;
+}
+
+// The program's static variables (.data and .bss), where a semaphore is declared.
+static bool in_range(uint32_t addr, unsigned len, uint32_t start, uint32_t size)
+{
+    return addr >= start && addr + len <= start + size && addr + len > addr;
+}
+static bool in_statics(const struct kapp_header *h, uint32_t addr, unsigned len)
+{
+    return in_range(addr, len, h->data_start, h->data_size) ||
+           in_range(addr, len, h->bss_start, h->bss_size);
+}
+
+// Raises (by 1) or lowers every placed site's semaphore in process p, which runs the site's
+// program: what the program's USDT_ENABLED reads. One process runs a program at a time, at
+// the addresses it was linked for (kernel/proc.c), so the semaphore's address is p's.
+static void semaphores(const struct proc *p, int by)
+{
+    if (!raised)
+        return;
+    for (unsigned i = 0; i < nsites; i++) {
+        volatile uint16_t *sem = (volatile uint16_t *)(uintptr_t)sites[i].sem;
+        if (sem && sites[i].app == p->app && (by > 0 || *sem > 0))
+            *sem = (uint16_t)(*sem + by);
+    }
+}
+
+static void semaphores_all(int by)
+{
+    for (unsigned i = 0; i < KMAX_PROCS; i++)
+        if (k_procs[i].state == PROC_ALIVE)
+            semaphores(&k_procs[i], by);
+}
+
+void kusdt_proc_start(const struct proc *p)
+{
+    semaphores(p, 1);
 }
 
 static const struct site *find(uint32_t pc)
@@ -62,11 +101,16 @@ int kusdt_enable(struct dvm_state *st, const char **why)
         } else if (!h) {
             ksnprintf(msg, sizeof(msg), "%s:%s::%s: no program named %s", prov, mod, name, mod);
             e = -ENOENT;
-        } else if (pr->dp_period >> 32 || (addr & (len - 1u)) || !in_text(h, addr, len) ||
+        } else if ((addr & (len - 1u)) || !in_text(h, addr, len) ||
                    (*(const volatile uint16_t *)(uintptr_t)addr != nop &&
                     *(const volatile uint16_t *)(uintptr_t)addr != trap)) {
             ksnprintf(msg, sizeof(msg), "%s:%s::%s: %p is not a USDT site of %s", prov, mod,
                       name, (void *)(uintptr_t)addr, mod);
+            e = -EINVAL;
+        } else if ((pr->dp_period >> 32) && (((pr->dp_period >> 32) & 1u) ||
+                                              !in_statics(h, (uint32_t)(pr->dp_period >> 32), 2))) {
+            ksnprintf(msg, sizeof(msg), "%s:%s::%s: semaphore %p is not a variable of %s",
+                      prov, mod, name, (void *)(uintptr_t)(pr->dp_period >> 32), mod);
             e = -EINVAL;
         } else if (find(addr)) {
             continue;       // the same site named twice: placed once
@@ -86,12 +130,15 @@ int kusdt_enable(struct dvm_state *st, const char **why)
             return e;
         }
         s->addr = addr;
+        s->sem = (uint32_t)(pr->dp_period >> 32);
         s->pidx = (uint16_t)k;
         s->app = h;
         nsites++;
     }
     for (unsigned i = 0; i < nsites; i++)
         arch_usdt_write(sites[i].addr, trap);
+    raised = true;
+    semaphores_all(1);
     kusdt_stats.placed = nsites;
     return 0;
 }
@@ -101,6 +148,8 @@ void kusdt_disable(void)
     uint16_t nop, trap;
     unsigned len;
     arch_usdt_insns(&nop, &trap, &len);
+    semaphores_all(-1);
+    raised = false;
     for (unsigned i = 0; i < nsites; i++)
         if (*(const volatile uint16_t *)(uintptr_t)sites[i].addr == trap)
             arch_usdt_write(sites[i].addr, nop);

@@ -23,6 +23,11 @@ void kusdt_disable(void)
 {
 }
 
+void kusdt_proc_start(const struct proc *p)
+{
+    (void)p;
+}
+
 bool kusdt_fault(struct thread *t)
 {
     (void)t;

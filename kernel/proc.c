@@ -16,6 +16,7 @@
 #include <kernel/shost.h>
 #include <kernel/kuring.h>
 #include <kernel/kdtrace.h>
+#include <kernel/kusdt.h>
 #include <d/dprobes.h>
 #include <kernel/ktrace_kcall.h>
 
@@ -147,6 +148,7 @@ int proc_spawn(const char *name, int prio, uint32_t arg, struct proc *parent)
     kmemcpy((void *)(uintptr_t)app->data_start, (const void *)(uintptr_t)app->data_source,
             app->data_size);
     kmemset((void *)(uintptr_t)app->bss_start, 0, app->bss_size);
+    kusdt_proc_start(p);        // its enabled USDT probes' semaphores, raised in it
 
     t->tid = (uint16_t)p->next_tid++;
     thread_set_trace_ids(t, (uint32_t)p->pid, t->tid);

@@ -6,6 +6,9 @@
 # (no branch but the return, after which come padding and constants), so a pass runs each of
 # their instructions up to the return once, and the difference of their counts, read from the
 # program's own code with binutils' objdump, is what the site adds to a pass.
+# usdt_is_enabled_disabled_insns: what an is-enabled check (USDT_ENABLED, a semaphore) costs
+# while the probe is off: usdtdemo's costly( ) is nothing but the check and its guarded code,
+# so the instructions it runs up to its first return, less that return, are the check's.
 #   scripts/bench-usdt.sh BUILD_DIR
 set -eu
 B=$1
@@ -25,3 +28,7 @@ case "$a$b" in *branch*) echo "bench-usdt: step or step_plain branches: not comp
 [ "$a" -gt 0 ] && [ "$b" -gt 0 ] || { echo "bench-usdt: no step/step_plain in $prog" >&2; exit 1; }
 echo "# step $a instructions, step_plain $b (objdump -d $prog)"
 echo "BENCH usdt_disabled_insns $((a - b)) insns"
+c=$(${cross}objdump -d "$prog" | awk '$2 == "<costly>:" { on = 1; next } on && /^$/ { exit }
+        on && /^ *[0-9a-f]+:/ { n++; if ($0 ~ /\tbx\tlr/) { print n - 1; exit } }')
+[ -n "$c" ] || { echo "bench-usdt: no costly( ) in $prog" >&2; exit 1; }
+echo "BENCH usdt_is_enabled_disabled_insns $c insns"

@@ -44,6 +44,8 @@ have gdb-multiarch || missing+=(gdb-multiarch)
 # stacksym (make dtrace's symbolised stacks): elfutils' libdwfl and libelf.
 [ -f /usr/include/elfutils/libdwfl.h ] || missing+=(libdw-dev)
 [ -f /usr/include/gelf.h ] || missing+=(libelf-dev)
+# fbtgen's i386 decoder (tools/fbtgen/fbt_i386.c): Capstone's instruction lengths and operands.
+[ -f /usr/include/capstone/capstone.h ] || missing+=(libcapstone-dev)
 # kevsql (docs/sql.md): SQLite's library and headers; its interactive shell is Debian's sqlite3.
 [ -f /usr/include/sqlite3ext.h ] || missing+=(libsqlite3-dev)
 have sqlite3 || missing+=(sqlite3)

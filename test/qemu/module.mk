@@ -220,7 +220,7 @@ TEST_DEPS    += $(B)/demo.elf $(H)/traceprinter $(H)/kevcapture
 # fbt against the static probes, live and over that boot's capture.
 # AArch64: the decoder and gdb's oracle on both boards; the capture, every probe at once and zero
 # probe effect on the four CPUs of qemu-virt-a53 (FBT_A64_BOARDS).
-FBT_BOARDS := mps2-an385
+FBT_BOARDS := mps2-an385 x86-pc
 FBT_GEN_BOARDS := $(FBT_BOARDS) qemu-virt-a53 raspi3b
 FBT_A64_BOARDS := qemu-virt-a53
 SCRIPT_TESTS += $(foreach b,$(FBT_GEN_BOARDS),fbt-gen/$(b)|120|BOARD=$(b)|test/tools/test_fbtgen.sh|build/$(b)|$(H))

@@ -130,17 +130,21 @@ nfn=$(wc -l < "$tmp/calls.d.counts")
 cmp -s "$tmp/calls.d.counts" "$tmp/calls.kevstat.counts" && [ "$nfn" -gt 20 ]
 ok $? "kevstat -s funcs: entries and returns of each function equal dtrace -i's counts ($nfn)"
 diff "$tmp/calls.d.counts" "$tmp/calls.kevstat.counts" | head -5 | sed 's/^/# /'
+# D takes each timestamp in whole nanoseconds, kevstat the sum of cycles once: where a cycle
+# is not a whole number of nanoseconds (x86-pc's TSC) D's sum is off by under 1 ns a call
 good=1
 rfn=$(for f in $rfns; do awk -v f=$f '$1 == "N" && $2 == f && $3 == "entries" { print $4, f }' \
       "$tmp/calls.out"; done | sort -n | tail -1 | awk '{ print $2 }')
 for fn in ${rfn:-ipc_reply_traced} sched_choose_traced; do
     d=$(awk -v f="$fn" '$1 == "T" && $2 == f { print $3 }' "$tmp/calls.out")
     k=$(awk -v f="$fn" '$1 == f && NF == 7 { printf "%.0f", $5 * 1000 }' "$tmp/funcs.txt")
-    echo "# $fn: D over the capture ${d:-?} ns, kevstat ${k:-?} ns"
-    [ -n "$d" ] && [ "$d" -gt 0 ] && [ "$d" = "$k" ] || good=0
+    nt=$(awk -v f="$fn" '$1 == f && NF == 7 { print $4 }' "$tmp/funcs.txt")
+    echo "# $fn: D over the capture ${d:-?} ns, kevstat ${k:-?} ns, ${nt:-?} timed calls"
+    [ -n "$d" ] && [ "$d" -gt 0 ] && [ -n "$k" ] && [ -n "$nt" ] &&
+        [ $(( d > k ? d - k : k - d )) -le "$nt" ] || good=0
 done
 [ $good = 1 ]
-ok $? "kevstat's time in a function equals D's sum of return less entry on each CPU"
+ok $? "kevstat's time in a function equals D's sum of return less entry on each CPU (within 1 ns a call)"
 # kev2perfetto's function slices: Perfetto's slice rules, one slice per call kevstat timed
 timed=$(awk 'f && NF == 7 { n += $4 } /^  function/ { f = 1 } END { print n + 0 }' "$tmp/funcs.txt")
 "$H/kev2perfetto" --kernel "$img" -o "$tmp/run.pftrace" "$tmp/run.kev" > "$tmp/pf.err" 2>&1 &&

@@ -34,16 +34,21 @@ for f in $want; do
 done
 nf=$(echo $funcs | wc -w)
 check "$nf of the oracle's functions can be probed in this image (at least 6)" '[ "$nf" -ge 6 ]'
-# The D side: counts, first arguments, first return values.
-{
-    for f in $funcs; do
-        v=${f//./_}
-        printf 'fbt::%s:entry { @c["%s"] = count(); }\n' "$f" "$f"
-        printf 'fbt::%s:entry /a_%s < 5/ { a_%s++; printf("ARGS %s %%d' "$f" "$v" "$v" "$f"
-        printf ' %%d %%d %%d %%d %%d %%d %%d %%d\\n", a_%s, arg0, arg1, arg2, arg3, arg4, arg5, arg6, arg7);' "$v"
-        printf ' printf("STACK %s %%d", a_%s); stack(); }\n' "$f" "$v"
-        printf 'fbt::%s:return /r_%s < 5/ { r_%s++; printf("RET %s %%d %%d\\n", r_%s, arg1); }\n' "$f" "$v" "$v" "$f" "$v"
-    done
+# The D side: counts, first arguments, first return values, in few clauses (x86-pc carries
+# the program's text on its boot command line, at most 2047 bytes).
+entries=$(for f in $funcs; do printf 'fbt::%s:entry,' "$f"; done)
+returns=$(for f in $funcs; do printf 'fbt::%s:return,' "$f"; done)
+{   # small strings (probefunc in a record takes strsize bytes), few aggregation rows and a
+    # quick switch keep a board's small principal buffer from dropping the samples
+    printf '#pragma D option strsize=32\n#pragma D option aggsize=4k\n'
+    printf '#pragma D option dynvarsize=4k\n#pragma D option switchrate=10ms\n'
+    printf '%s { @c[probefunc] = count(); }\n' "${entries%,}"
+    printf '%s /fa[probefunc] < 5/ { fa[probefunc]++;' "${entries%,}"
+    printf ' printf("ARGS %%s %%d %%d %%d %%d %%d %%d %%d %%d %%d\\n", probefunc, fa[probefunc],'
+    printf ' arg0, arg1, arg2, arg3, arg4, arg5, arg6, arg7);'
+    printf ' printf("STACK %%s %%d", probefunc, fa[probefunc]); stack(); }\n'
+    printf '%s /fr[probefunc] < 5/ { fr[probefunc]++;' "${returns%,}"
+    printf ' printf("RET %%s %%d %%d\\n", probefunc, fr[probefunc], arg1); }\n'
     printf 'END { printa("COUNT %%s %%@d\\n", @c); }\n'
 } > "$tmp/oracle.d"
 "$H/dcompile" --kernel "$img" -q -s "$tmp/oracle.d" -o "$tmp/oracle.dobj" 2> "$tmp/dcompile.err"
@@ -55,8 +60,8 @@ for f in $funcs; do
     addrs="$addrs $f:0x$(printf '%x' $((0x$a & ~1)))"
 done
 port=$((20000 + $$ % 20000))
-if uart_board "$board"; then
-    args="dtrace -q -c init -s $tmp/oracle.d"
+if uart_board "$board"; then     # no host files: the board compiles the text
+    args="dtrace -q -c init -n '$(cat "$tmp/oracle.d")'"
 else
     args="dtrace -q -c init $tmp/oracle.dobj"
 fi

@@ -40,7 +40,7 @@ tmp=$(mktemp -d)
 trap 'kill $qpid 2>/dev/null; [ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXIT
 qpid=
 cross=arm-none-eabi-
-echo "1..22"
+echo "1..25"
 
 # 1-3: three listings of the same notes
 dec() { while read -r p nm a; do printf '%s %s %d\n' "$p" "$nm" "$a"; done | sort; }
@@ -51,8 +51,8 @@ gdb-multiarch -q -batch -ex 'info probes' "$prog" 2>/dev/null |
 "$H/dtrace" --elf "$prog" -l 2>"$tmp/list.err" |
     awk '$2 == "demo" { print $2, $5, $3 }' | sort -u > "$tmp/dnames"
 nsites=$(wc -l < "$tmp/readelf")
-check "readelf -n lists usdtdemo's $nsites USDT sites (step, third, done)" \
-    '[ "$nsites" -ge 3 ] && [ "$(cut -d" " -f2 "$tmp/readelf" | sort -u | tr "\n" " ")" = "done step third " ]'
+check "readelf -n lists usdtdemo's $nsites USDT sites (step, third, done, costly)" \
+    '[ "$nsites" -ge 4 ] && [ "$(cut -d" " -f2 "$tmp/readelf" | sort -u | tr "\n" " ")" = "costly done step third " ]'
 diff "$tmp/readelf" "$tmp/gdb" > "$tmp/d1"
 ok $? "gdb-multiarch's info probes lists the same sites at the same addresses"
 [ -s "$tmp/d1" ] && sed 's/^/# /' "$tmp/d1"
@@ -77,6 +77,7 @@ cat > "$tmp/usdt.d" <<'D'
 demo:::step { @n["step"] = count(); @s["step-arg0"] = sum(arg0); @mx["step-arg1"] = max(arg1); }
 demo:::third { @n["third"] = count(); @s["third-arg0"] = sum(arg0); @mn["third-arg1"] = min((int)arg1); }
 demo:::done { @n["done"] = count(); }
+demo:::costly { @n["costly"] = count(); @s["costly-arg0"] = sum(arg0); }
 demo:::step /arg0 == 7/ { printf("@@A step %d %d %s %s\n", arg0, arg1, probemod, probefunc); }
 END { printa("@@N %s %@d\n", @n); printa("@@N %s %@d\n", @s); printa("@@N %s %@d\n", @mx);
     printa("@@N %s %@d\n", @mn); }
@@ -119,8 +120,8 @@ rc=$?
 qpid=
 ok $rc "usdtdemo ran under dtrace with its USDT probes enabled and exited 0"
 [ $rc = 0 ] || tail -20 "$tmp/live" | sed 's/^/# /'
-line=$(grep -o 'usdtdemo: passed step [0-9]* third [0-9]* done [0-9]*, acc [0-9]*' "$tmp/live")
-read -r ps pt pd acc < <(echo "$line" | sed -E 's/.*step ([0-9]+) third ([0-9]+) done ([0-9]+), acc ([0-9]+)/\1 \2 \3 \4/')
+line=$(grep -o 'usdtdemo: passed step [0-9]* third [0-9]* done [0-9]*, acc [0-9]* (plain [0-9]*), costly [0-9]*' "$tmp/live")
+read -r ps pt pd acc pc < <(echo "$line" | sed -E 's/.*step ([0-9]+) third ([0-9]+) done ([0-9]+), acc ([0-9]+).*costly ([0-9]+)/\1 \2 \3 \4 \5/')
 con_of dtrace < "$tmp/live" | grep '^@@' > "$tmp/board"
 con_of dtrace < "$tmp/live" | grep -E '^(COUNT|ARGS|RET) ' > "$tmp/pid.out"
 v() { awk -v k="$1" '$1 == "@@N" && $2 == k { print $3 }' "$tmp/board"; }
@@ -304,3 +305,47 @@ for want in 'pid999|failed to grab process 999: no such process' 'pid1|process 1
         ! grep -q '^usdtdemo: passed' "$tmp/kref" || { bad=1; tail -4 "$tmp/kref" | sed 's/^/# /'; }
 done
 ok $bad "the kernel refuses a pid probe on a process that does not exist or runs another program, and runs nothing"
+
+# 23-25: is-enabled (sys/sdt.h's semaphores, docs/usdt.md): demo:::costly computes its argument
+# only under USDT_ENABLED, and the program counts how often it did. Its semaphore, as
+# readelf -n and gdb's info probes give it, is the program's variable (nm); enabled (the boot
+# above) the guarded code ran on every pass and D saw each; with only demo:::done enabled it
+# never ran; and a note whose semaphore is not one of the program's variables is refused.
+sem_r=$(readelf -n "$prog" | awk '/Name: costly/ { n = 1 } n && /Semaphore:/ { print $NF; exit }')
+sem_g=$(gdb-multiarch -q -batch -ex 'info probes' "$prog" 2>/dev/null | awk '$1 == "stap" && $3 == "costly" { print $5 }')
+sem_n=$(${cross}nm "$prog" | awk '$3 == "demo_costly_semaphore" { print "0x" $1 }')
+check "demo:::costly's semaphore: readelf $sem_r, gdb $sem_g, the program's variable $sem_n" \
+    '[ -n "$sem_n" ] && [ "$((sem_r))" = "$((sem_n))" ] && [ "$((sem_g))" = "$((sem_n))" ]'
+check "enabled, the is-enabled code ran on every pass (the program's count ${pc:-?} of 30) and D saw each ($(v costly), arguments summed $(v costly-arg0) of 465)" \
+    '[ "${pc:-}" = 30 ] && [ "$(v costly)" = 30 ] && [ "$(v costly-arg0)" = 465 ]'
+"$H/dcompile" --elf "$prog" -q -n 'demo:::done { @ = count(); } END { printa("DONE %@d\n", @); }' -o "$tmp/off.dobj" 2> "$tmp/off.err" ||
+    sed 's/^/# /' "$tmp/off.err"
+(cd "$tmp" && QEMU_ARGS="dtrace -c usdtdemo $tmp/off.dobj" QEMU_ICOUNT=1 \
+    QEMU_TIMEOUT=${QEMU_TIMEOUT:-120} "$here/scripts/qemu-run.sh" "$img" > "$tmp/off" 2>&1)
+/usr/bin/python3 - "$prog" "$tmp/badsem.elf" <<'PY'
+import struct, subprocess, sys
+src, dst = sys.argv[1], sys.argv[2]
+data = bytearray(open(src, 'rb').read())
+for line in subprocess.run(['readelf', '-SW', src], capture_output=True, text=True).stdout.splitlines():
+    f = line.replace('[ ', '[').split()
+    if len(f) > 5 and f[1] == '.note.stapsdt':
+        off, size = int(f[4], 16), int(f[5], 16)
+pos = off
+while pos < off + size:
+    namesz, descsz, typ = struct.unpack_from('<III', data, pos)
+    desc = pos + 12 + ((namesz + 3) & ~3)
+    if bytes(data[desc + 12:desc + descsz]).split(b'\0')[1] == b'costly':
+        struct.pack_into('<I', data, desc + 8, struct.unpack_from('<I', data, desc)[0])  # its text
+    pos = desc + ((descsz + 3) & ~3)
+open(dst, 'wb').write(data)
+PY
+mkdir -p "$tmp/bad" && cp "$tmp/badsem.elf" "$tmp/bad/usdtdemo.elf"
+"$H/dcompile" --elf "$tmp/bad/usdtdemo.elf" -q -n 'demo:::costly { @ = count(); }' -o "$tmp/badsem.dobj" 2> "$tmp/badsem.err" ||
+    sed 's/^/# /' "$tmp/badsem.err"
+(cd "$tmp" && QEMU_ARGS="dtrace -c usdtdemo $tmp/badsem.dobj" QEMU_ICOUNT=1 \
+    QEMU_TIMEOUT=${QEMU_TIMEOUT:-120} "$here/scripts/qemu-run.sh" "$img" > "$tmp/badsem" 2>&1)
+check "disabled, it never ran ($(grep -o 'costly [0-9]*$' "$tmp/off" | head -1)) while demo:::done fired; a semaphore that is not the program's variable is refused" \
+    'grep -q "usdtdemo: passed step 30 .*, costly 0" "$tmp/off" && con_of dtrace < "$tmp/off" | grep -q "^DONE 1$" &&
+     grep -q "could not enable tracing: demo:usdtdemo::costly: semaphore 0x[0-9a-f]* is not a variable of usdtdemo" "$tmp/badsem" &&
+     ! grep -q "usdtdemo: passed" "$tmp/badsem"'
+[ $? = 0 ] || tail -n 3 "$tmp/off" "$tmp/badsem" | sed 's/^/# /'

@@ -7,11 +7,13 @@
 #  2. what it says of control flow is what objdump prints: its calls are bl/call to the same
 #     target, its branches b/jmp to the same target, its returns pop pc / bx lr / ret, its
 #     literal loads read the address objdump names; and every bl / call objdump prints in those
-#     functions is a call for fbtgen;
+#     functions is a call for fbtgen; an i386 switch's table jump reads a table whose first
+#     address lies in its function;
 #  3. every site's slot, disassembled by objdump from the image the table is linked into, is
 #     the displaced instruction (objdump's own text of it) followed by a branch back to the
 #     instruction after it; an exit's slot is the exit itself; a pc-relative instruction's slot
-#     loads the very value (the literal's word, or the address) and branches back.
+#     loads the very value (the literal's word, or the address) and branches back; an i386
+#     call's slot pushes the address after it and jumps to the callee.
 #   fbtgen_check.py FBTGEN OBJDUMP RULES FIRST.elf FINAL.elf
 import re
 import subprocess
@@ -60,6 +62,21 @@ for line in run(fbtgen, "--insns", first).splitlines():
     insns.append((int(a, 16), int(n), cls, int(tgt, 16), fn))
 funcs = {fn for *_, fn in insns}
 
+# each function's span, and the words of the data a switch's table jump reads (x86)
+fspan = {}
+for a, n, cls, tgt, fn in insns:
+    lo = fspan[fn].start if fn in fspan else a
+    fspan[fn] = range(lo, a + n)
+rodata = {}   # (the kernel linker script puts .rodata into .text)
+if arch == "x86":
+    for line in run(objdump, "-s", "-j", ".text", first).splitlines():
+        m = re.match(r"^ ([0-9a-f]+) ((?:[0-9a-f]{1,8} ?){1,4})", line)
+        if m:
+            for k, w in enumerate(m.group(2).split()):
+                rodata[int(m.group(1), 16) + 4 * k] = int.from_bytes(bytes.fromhex(w), "little")
+def tabword(addr):
+    return rodata.get(addr)
+
 # 1 and 2
 n_ok = 0
 for a, n, cls, tgt, fn in insns:
@@ -89,6 +106,11 @@ for a, n, cls, tgt, fn in insns:
     elif cls == "pcrel" and arch == "arm" and base == "ldr" and literal_of(ops) is not None:
         if literal_of(ops) != tgt:
             fail("%#x: a literal at %#x for fbtgen, objdump %s" % (a, tgt, ops))
+    elif cls == "jtab" and arch == "x86":
+        # jmp *TABLE(,%reg,4): a switch's dispatch, its table's first address inside the function
+        m = re.match(r"^\*0x([0-9a-f]+)\(,%e[a-z]+,4\)$", o[2])
+        if not m or tabword(int(m.group(1), 16)) not in fspan.get(fn, range(0)):
+            fail("%#x: a switch's table jump for fbtgen, objdump: %s %s" % (a, mn, ops))
     elif base in ("bl", "call") and cls != "call" and not ops.startswith("*"):
         fail("%#x: objdump's %s %s is no call for fbtgen (%s)" % (a, mn, ops, cls))
     n_ok += 1
@@ -140,6 +162,11 @@ for site, slot, kind, n, fn in sites:
         if not (s0[1] == "ldr.w" and s0[2].startswith(rt + ",") and jump_back(nxt) and v == sv):
             fail("%s: literal load %s %s, slot %s %s / %s, value %s vs %s" %
                  (fn, orig[1], orig[2], s0[1], s0[2], nxt, v, sv))
+    elif arch == "x86" and mn == "call" and target_of(orig[3]) is not None:
+        # call rel32 out of line: push the return address, then jmp to the callee
+        if not (s0[1] == "push" and s0[2] == "$%#x" % back and nxt is not None and
+                nxt[1] == "jmp" and target_of(nxt[3]) == target_of(orig[3])):
+            fail("%s: %s %s, slot %s %s then %s" % (fn, orig[1], orig[2], s0[1], s0[2], nxt))
     elif arch == "arm" and mn in ("cbz", "cbnz"):
         taken = fin.get(target_of(s0[3]) or 0)
         if not (s0[1] == mn and jump_back(nxt) and taken and target_of(taken[3]) == target_of(orig[3])):

@@ -272,9 +272,10 @@ int tool_usdt_load(const char *tool, const char *path)
             if (nh.n_type != STAPSDT_TYPE || nh.n_namesz != 8 ||
                 memcmp((const char *)d->d_buf + noff, "stapsdt", 8) || nh.n_descsz < 3 * aw + 3)
                 continue;
-            uint64_t pc = 0, base = 0;
+            uint64_t pc = 0, base = 0, sem = 0;
             memcpy(&pc, desc, aw);      // (the host and the targets are little-endian)
             memcpy(&base, desc + aw, aw);
+            memcpy(&sem, desc + 2 * aw, aw);
             const char *prov = desc + 3 * aw, *end = desc + nh.n_descsz;
             const char *pname = memchr(prov, 0, (size_t)(end - prov));
             const char *args = pname ? memchr(pname + 1, 0, (size_t)(end - pname - 1)) : NULL;
@@ -298,6 +299,7 @@ int tool_usdt_load(const char *tool, const char *path)
             u->mod = mod;
             u->func = func_of(e, pc);
             u->addr = (uint32_t)pc;
+            u->sem = (uint32_t)sem;
             found++;
         }
     }

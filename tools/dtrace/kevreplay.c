@@ -235,7 +235,7 @@ static uint64_t timer_period(const struct replay *p, uint32_t k)
     const struct dif_probe *pr = &p->st->obj.probes[k];
     if (p->stacks.samples && (pr->dp_flags & DIF_PRF_PROFILE))
         return 0;
-    return pr->dp_flags ? pr->dp_period : 0;   /* a USDT site's is its address */
+    return pr->dp_flags ? pr->dp_period : 0;   /* (a USDT site's is its address) */
 }
 
 static void set_ctx(struct replay *p, struct kev_reader *r, unsigned cpu);
@@ -559,7 +559,7 @@ static void usdt_fire(struct replay *p, const struct kev_event *e)
         a[i] = e->w[2 + 2 * i] | (uint64_t)e->w[3 + 2 * i] << 32;
     const struct dif_obj *o = &p->st->obj;
     for (uint32_t k = 0; k < o->hdr->dh_nprobes; k++)
-        if (DPROBE_IS_USDT(o->probes[k].dp_id) && o->probes[k].dp_period == e->w[0])
+        if (DPROBE_IS_USDT(o->probes[k].dp_id) && (uint32_t)o->probes[k].dp_period == e->w[0])
             dvm_fire_probe(p->st, &p->ctx, k, a);
 }
 

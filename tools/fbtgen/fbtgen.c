@@ -697,6 +697,13 @@ static void analyse(struct func *f, int list_insns)
     }
     if (!have_first)
         refuse(f, &f->insn_entry_why, DFBT_WHY_NODATA, NULL, f->addr);
+    // GCC's name.cold: the rarely run part of a function, placed apart and entered by a jump
+    // (its "entry" has no caller's return address, and its returns are its function's, whose
+    // jump into it stands for them: a tail call's return)
+    if (strstr(f->name, ".cold")) {
+        refuse(f, &f->insn_entry_why, DFBT_WHY_PART, NULL, f->addr);
+        refuse(f, &f->insn_return_why, DFBT_WHY_PART, NULL, f->addr);
+    }
     if (!f->nexits)
         refuse(f, &f->insn_return_why, DFBT_WHY_NORETURN, NULL, f->addr);
     if (list_insns || f->insn_entry_why != DFBT_OK)

@@ -3068,8 +3068,9 @@ static unsigned probe_add(struct cg *g, uint32_t id, const struct dprobe_desc *d
     p->dp_period = period;
     p->dp_flags = flags;
     const struct dprobe_usdt *u = dprobe_usdt_site(id);
-    if (u) {   /* a USDT site: where it is and where its arguments are (docs/usdt.md) */
-        p->dp_period = u->addr;
+    if (u) {   /* a USDT site: where it is, its semaphore and where its arguments are
+                * (docs/usdt.md) */
+        p->dp_period = u->addr | (uint64_t)u->sem << 32;
         p->dp_pad = intern_str(g, u->args);
     }
     return g->nprobes++;

@@ -119,6 +119,8 @@ const char *dfbt_why_text(unsigned why)
         [DFBT_WHY_NORETURN] = "it never returns",
         [DFBT_WHY_EXIT] = "it can leave by an instruction that cannot be replaced",
         [DFBT_WHY_NODATA] = "it holds no code the table's decoder reads",
+        [DFBT_WHY_PART] = "it is a part of another function the compiler placed apart, "
+                          "entered by a jump",
     };
     return why < DFBT_WHY_COUNT ? text[why] : "unknown reason";
 }

@@ -377,7 +377,7 @@ int dif_verify(const void *blob, size_t len, struct dif_obj *o, char *err, size_
         if (!str_ok(&v, p->dp_prov) || !str_ok(&v, p->dp_mod) || !str_ok(&v, p->dp_func) ||
             !str_ok(&v, p->dp_name) || (p->dp_flags & ~3u) ||
             (DPROBE_IS_USDT(p->dp_id)   /* a site's address and its arguments' places */
-                 ? p->dp_flags || !str_ok(&v, p->dp_pad) || !p->dp_period
+                 ? p->dp_flags || !str_ok(&v, p->dp_pad) || !(uint32_t)p->dp_period
              : DPROBE_IS_PID(p->dp_id)   /* an address, its process, a return's function */
                  ? p->dp_flags || !(uint32_t)p->dp_period
                  : p->dp_pad || ((p->dp_flags != 0) != (p->dp_period != 0))))

@@ -18,3 +18,6 @@ ARCH_SRCS += kernel/arch/x86/fault_where.c
 ARCH_SRCS += kernel/tick_counter.c
 # The profile timer (kernel/ptimer.h): the local APIC's timer.
 ARCH_SRCS += kernel/arch/x86/lapic.c
+# fbt (docs/fbt.md): the trap (int3, the kernel's #BP) and writing the kernel's text.
+ARCH_FBT_SRCS := kernel/arch/x86/fbt_trap.c kernel/arch/x86/fbt_patch.c
+ARCH_FBT_HOOKS := kernel/arch/x86/entry.S   # its kernel-fault path asks the trap

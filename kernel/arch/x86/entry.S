@@ -99,6 +99,20 @@ x86_entry:
     jae 1f
     testl $3, X86_CTX_CS(%esi)      /* ... taken in ring 0: the kernel (or idle) faulted */
     jnz 1f
+#ifndef KFBT_DISABLED
+    /* An fbt probe's int3 (docs/fbt.md): x86_fbt_trap fires it and sets the frame's eip to
+     * the site's slot, where the iret resumes; any other fault is the kernel's. Only faults
+     * come here: the kernel's own paths run none of it. */
+    pushl %esi
+    call x86_fbt_trap
+    addl $4, %esp
+    testb %al, %al
+    jz 7f
+    popal
+    addl $8, %esp                   /* vector, error code */
+    iret
+7:
+#endif
     pushl %esi
     call x86_kernel_fault           /* does not return */
 1:  movl k_cpus, %edi

@@ -3,8 +3,10 @@
 // portable kernel/unwind.c; kernel and programs are built with -fno-omit-frame-pointer
 // (arch.mk). A user stack starts from the trap frame saved at kernel entry (eip, ebp), read
 // with the checked user-access path (proc_can_read); the kernel's own from this function's
-// caller, within the kernel stack.
+// caller, within the kernel stack; an fbt probe's from the trapped registers.
 #include <kernel/unwind.h>
+#include <kernel/kfbt.h>
+#include <arch_fbt.h>
 #include <kernel/thread.h>
 #include <kernel/proc.h>
 #include <x86.h>
@@ -37,6 +39,23 @@ __attribute__((noinline)) unsigned arch_unwind_kernel(uint64_t *pcs, unsigned ma
     int err;
     unsigned n = unwind_frame_records(&m, 4, 0, fp, pcs, max, &err);
     // the entry code makes no frame: its ebp is the interrupted code's; no error
+    unwind_count(err == UNWIND_E_BOUNDS || err == UNWIND_E_READ ? UNWIND_OK : err);
+    return n;
+}
+
+// stack( ) in an fbt probe (kernel/kfbt.h): the probed function's caller first, as DTrace's fbt
+// probes give it. At every i386 site (the entry, a ret, a tail call's jmp) the return address
+// is the word at esp and ebp is still, or again, the caller's frame pointer: the function's
+// own record is not pushed yet, or already popped.
+unsigned arch_fbt_unwind(const struct fbt_regs *tr, const struct dfbt_site *s, uint64_t *pcs,
+                         unsigned max)
+{
+    (void)s;
+    uint32_t sp = (uint32_t)arch_fbt_sp(tr);
+    struct unwind_mem m = { unwind_read_bounded, NULL, sp, (uintptr_t)x86_kstack_top };
+    m.ctx = &m;
+    int err;
+    unsigned n = unwind_frame_records(&m, 4, arch_fbt_link(tr), tr->ebp, pcs, max, &err);
     unwind_count(err == UNWIND_E_BOUNDS || err == UNWIND_E_READ ? UNWIND_OK : err);
     return n;
 }

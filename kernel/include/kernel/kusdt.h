@@ -18,6 +18,7 @@
 
 struct dvm_state;
 struct thread;
+struct proc;
 
 // Sites placed at once, at most (the memory for them is static: KUSDT_MAX_SITES x 60 bytes).
 #define KUSDT_MAX_SITES 64u
@@ -27,6 +28,9 @@ struct thread;
 int kusdt_enable(struct dvm_state *st, const char **why);
 // Removes every USDT probe (nothing if none is placed).
 void kusdt_disable(void);
+// A process of a program was just loaded (its memory fresh from the image): the semaphores
+// of its placed sites are raised in it (docs/usdt.md, "Is-enabled").
+void kusdt_proc_start(const struct proc *p);
 // From the thread-fault path: true when thread t's fault was a placed site's trap (its probe
 // fired, the thread resumes after the site), false for any other fault.
 bool kusdt_fault(struct thread *t);

@@ -56,6 +56,8 @@ enum dfbt_why {
     DFBT_WHY_NORETURN,      // (return) it has no return instruction
     DFBT_WHY_EXIT,          // (return) it can leave by an instruction that cannot be replaced
     DFBT_WHY_NODATA,        // a symbol with no code the decoder could read (data, veneer)
+    DFBT_WHY_PART,          // a part of another function (GCC's name.cold): entered by a jump,
+                            // it leaves by its function's returns
     DFBT_WHY_COUNT
 };
 

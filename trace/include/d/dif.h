@@ -231,7 +231,7 @@ struct dif_clause {
 struct dif_probe {
     uint32_t dp_id;       /* probe id: the provider table's id, or a timer id */
     uint32_t dp_prov, dp_mod, dp_func, dp_name; /* string offsets */
-    uint64_t dp_period;   /* tick-/profile-: period in ns; else 0 */
+    uint64_t dp_period;   /* tick-/profile-: period in ns; USDT, pid: d/dprobes.h; else 0 */
     uint32_t dp_flags;    /* DIF_PRF_* */
     uint32_t dp_pad;
 };

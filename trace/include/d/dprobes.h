@@ -65,9 +65,10 @@ enum dprobe_fixed {
 
 /* USDT probes (docs/usdt.md): a program's static probes, as its ELF file's .note.stapsdt
  * describes them, one id a site: DPROBE_USDT_BASE + the site's index in the table the host
- * tool read (dprobe_usdt_use). The compiled object carries each enabled site's address and
- * its arguments' places (dif_probe's dp_period and dp_pad), which the kernel checks against
- * the program's text before it places anything. */
+ * tool read (dprobe_usdt_use). The compiled object carries each enabled site's address, its
+ * is-enabled semaphore's (0: none) and its arguments' places (dif_probe's dp_period, low word
+ * and high word, and dp_pad), which the kernel checks against the program's text and memory
+ * before it places anything. */
 #define DPROBE_USDT_BASE  0x40000u
 #define DPROBE_USDT_MAX   256u
 #define DPROBE_IS_USDT(id) ((id) >= DPROBE_USDT_BASE && (id) < DPROBE_USDT_BASE + DPROBE_USDT_MAX)
@@ -93,6 +94,7 @@ struct dprobe_desc {
 struct dprobe_usdt {
     const char *prov, *mod, *func, *name, *args;
     uint32_t addr;
+    uint32_t sem;       /* its is-enabled semaphore's address (0: none) */
 };
 /* dprobe_usdt_use: the USDT sites the process's probe names come from (n at most
  * DPROBE_USDT_MAX); NULL: none. */

@@ -5,8 +5,10 @@
 // step without its site, so that the site's cost when disabled can be read from the code
 // (scripts/bench-usdt.sh: their instructions compared). step_plain and spread are the same
 // test's pid probes (docs/pid.md): spread has an argument on the stack and opens with a push.
+// demo:::costly, an is-enabled probe, is in costly.c.
 #include <stdio.h>
 #include <usdt.h>
+#include "usdtdemo.h"
 
 static volatile unsigned passed_step, passed_plain, passed_third, passed_done, passed_spread;
 
@@ -52,10 +54,11 @@ int main(void)
             passed_third++;
             USDT(demo, third, passed_third, -(int)i);
         }
+        costly(i);
     }
     USDT(demo, done);
     passed_done++;
-    printf("usdtdemo: passed step %u third %u done %u, acc %u (plain %u)\n", passed_step,
-           passed_third, passed_done, acc, plain);
+    printf("usdtdemo: passed step %u third %u done %u, acc %u (plain %u), costly %u\n",
+           passed_step, passed_third, passed_done, acc, plain, passed_costly);
     return acc == plain ? 0 : 1;
 }
