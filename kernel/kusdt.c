@@ -68,6 +68,14 @@ void kusdt_proc_start(const struct proc *p)
     semaphores(p, 1);
 }
 
+// The instruction at addr, len bytes (2 or 4), in a program's text.
+static uint32_t insn_at(uint32_t addr, unsigned len)
+{
+    if (len == 4)
+        return *(const volatile uint32_t *)(uintptr_t)addr;
+    return *(const volatile uint16_t *)(uintptr_t)addr;
+}
+
 static const struct site *find(uint32_t pc)
 {
     for (unsigned i = 0; i < nsites; i++)
@@ -79,7 +87,7 @@ static const struct site *find(uint32_t pc)
 int kusdt_enable(struct dvm_state *st, const char **why)
 {
     static char msg[96];
-    uint16_t nop, trap;
+    uint32_t nop, trap;
     unsigned len;
     arch_usdt_insns(&nop, &trap, &len);
     nsites = 0;
@@ -102,8 +110,7 @@ int kusdt_enable(struct dvm_state *st, const char **why)
             ksnprintf(msg, sizeof(msg), "%s:%s::%s: no program named %s", prov, mod, name, mod);
             e = -ENOENT;
         } else if ((addr & (len - 1u)) || !in_text(h, addr, len) ||
-                   (*(const volatile uint16_t *)(uintptr_t)addr != nop &&
-                    *(const volatile uint16_t *)(uintptr_t)addr != trap)) {
+                   (insn_at(addr, len) != nop && insn_at(addr, len) != trap)) {
             ksnprintf(msg, sizeof(msg), "%s:%s::%s: %p is not a USDT site of %s", prov, mod,
                       name, (void *)(uintptr_t)addr, mod);
             e = -EINVAL;
@@ -115,7 +122,8 @@ int kusdt_enable(struct dvm_state *st, const char **why)
         } else if (find(addr)) {
             continue;       // the same site named twice: placed once
         } else {
-            int n = dusdt_parse(dif_str(&st->obj, pr->dp_pad), s->args, &bad);
+            int n = dusdt_parse(dif_str(&st->obj, pr->dp_pad), arch_usdt_syntax(), s->args,
+                                &bad);
             if (n < 0) {
                 ksnprintf(msg, sizeof(msg), "%s:%s::%s: argument place '%s' not understood",
                           prov, mod, name, bad);
@@ -145,13 +153,13 @@ int kusdt_enable(struct dvm_state *st, const char **why)
 
 void kusdt_disable(void)
 {
-    uint16_t nop, trap;
+    uint32_t nop, trap;
     unsigned len;
     arch_usdt_insns(&nop, &trap, &len);
     semaphores_all(-1);
     raised = false;
     for (unsigned i = 0; i < nsites; i++)
-        if (*(const volatile uint16_t *)(uintptr_t)sites[i].addr == trap)
+        if (insn_at(sites[i].addr, len) == trap)
             arch_usdt_write(sites[i].addr, nop);
     nsites = 0;
     kusdt_stats.placed = 0;
@@ -165,10 +173,11 @@ static uint64_t arg_value(struct thread *t, const struct dusdt_arg *a)
     case DUSDT_IMM:
         return dusdt_extend(a, (uint64_t)(int64_t)a->value);
     case DUSDT_MEM: {
-        uint32_t addr = arch_usdt_reg(t, a->reg) + (uint32_t)a->value;
+        uintptr_t at = arch_usdt_reg(t, a->reg) + (uintptr_t)(intptr_t)a->value;
+        uint32_t addr = (uint32_t)at;
         unsigned size = (unsigned)(a->size < 0 ? -a->size : a->size);
         uint64_t v = 0;
-        if (!proc_can_read(t->proc, addr, size))
+        if (at != addr || !proc_can_read(t->proc, addr, size))
             return 0;       // (a place the program's own code just read: not expected)
         kmemcpy(&v, (const void *)(uintptr_t)addr, size);
         return dusdt_extend(a, v);
@@ -180,7 +189,7 @@ static uint64_t arg_value(struct thread *t, const struct dusdt_arg *a)
 
 bool kusdt_fault(struct thread *t)
 {
-    uint16_t nop, trap;
+    uint32_t nop, trap;
     unsigned len;
     uint32_t pc;
     arch_usdt_insns(&nop, &trap, &len);
@@ -191,7 +200,7 @@ bool kusdt_fault(struct thread *t)
         // A site removed after this thread fetched its trap holds the no-op again: resume
         // there. Any other undefined instruction is the program's own fault.
         if (!in_text(t->proc->app, pc, len) ||
-            *(const volatile uint16_t *)(uintptr_t)pc != nop)
+            insn_at(pc, len) != nop)
             return false;
         kusdt_stats.stale++;
         arch_usdt_resume(t, pc + len);

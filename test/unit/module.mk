@@ -86,3 +86,9 @@ $(HT)/test_ktimer_smp: $(KTIMER_SMP_OBJS)
 	@echo "  TESTLD  $@"
 	$(Q)$(HOST_CC) $(HOST_TLDFLAGS) -o $@ $^ -lcmocka
 HOST_TESTS += $(HT)/test_ktimer_smp
+
+# A USDT note's argument places in ARM's and AArch64's syntax (trace/d/dusdt.c).
+$(HT)/test_dusdt: $(call host_test_objs,test/unit/test_dusdt.c trace/d/dusdt.c)
+	@echo "  TESTLD  $@"
+	$(Q)$(HOST_CC) $(HOST_TLDFLAGS) -o $@ $^ -lcmocka
+HOST_TESTS += $(HT)/test_dusdt
