@@ -9,18 +9,23 @@
 # usdt_is_enabled_disabled_insns: what an is-enabled check (USDT_ENABLED, a semaphore) costs
 # while the probe is off: usdtdemo's costly( ) is nothing but the check and its guarded code,
 # so the instructions it runs up to its first return, less that return, are the check's.
+# The program's architecture from its ELF header: Thumb (bx lr) or A64 (ret).
 #   scripts/bench-usdt.sh BUILD_DIR
 set -eu
 B=$1
 prog=$B/usdt/usdtdemo.elf
-cross=${CROSS:-arm-none-eabi-}
+case $(readelf -h "$prog" | awk '$1 == "Machine:" { print $2 }') in
+AArch64) cross=${CROSS:-aarch64-linux-gnu-} ;;
+*)       cross=${CROSS:-arm-none-eabi-} ;;
+esac
 count() {
     ${cross}objdump -d "$prog" | awk -v f="<$1>:" '
         $2 == f { on = 1; next } on && /^$/ { exit }
         on && /^ *[0-9a-f]+:/ && $0 !~ /\.word/ {
             n++
-            if ($0 ~ /\tbx\tlr/) exit      # the return: what follows is padding and constants
-            if ($0 ~ /\tb[a-z.]*[ \t]/ || $0 ~ /\tc[bn]z/) br++ }
+            # the return: what follows is padding and constants
+            if ($0 ~ /\tbx\tlr/ || $0 ~ /\tret([ \t]|$)/) exit
+            if ($0 ~ /\tb[a-z.]*[ \t]/ || $0 ~ /\tc[bn]z/ || $0 ~ /\t(cbn?z|tbn?z)[ \t]/) br++ }
         END { if (br) print "branch"; else print n + 0 }'
 }
 a=$(count step) b=$(count step_plain)
@@ -29,6 +34,6 @@ case "$a$b" in *branch*) echo "bench-usdt: step or step_plain branches: not comp
 echo "# step $a instructions, step_plain $b (objdump -d $prog)"
 echo "BENCH usdt_disabled_insns $((a - b)) insns"
 c=$(${cross}objdump -d "$prog" | awk '$2 == "<costly>:" { on = 1; next } on && /^$/ { exit }
-        on && /^ *[0-9a-f]+:/ { n++; if ($0 ~ /\tbx\tlr/) { print n - 1; exit } }')
+        on && /^ *[0-9a-f]+:/ { n++; if ($0 ~ /\tbx\tlr/ || $0 ~ /\tret([ \t]|$)/) { print n - 1; exit } }')
 [ -n "$c" ] || { echo "bench-usdt: no costly( ) in $prog" >&2; exit 1; }
 echo "BENCH usdt_is_enabled_disabled_insns $c insns"
