@@ -11,8 +11,8 @@
 // work) and back. One aligned 32-bit store (never seen half written), cleaned to the point of
 // unification, every CPU's instruction cache invalidated (IC IALLUIS), completed, and this
 // CPU's context synchronised, as fbt does (fbt_patch.c). The other CPUs need no stop: `nop` and
-// `brk` are among the instructions the architecture lets one CPU replace while another
-// executes them (Arm ARM, "Concurrent modification and execution of instructions"): a CPU
+// `brk` are both among the instructions one CPU may replace while another executes them (the
+// ARMv8-A Reference Manual, B2.6.5, "Concurrent modification and execution of instructions"): a CPU
 // running the program meanwhile executes the old or the new one. One that still runs the
 // `nop` misses a firing while the D program starts; one that takes the `brk` after the `nop` is
 // back resumes past it (kusdt.c, the stale trap).
