@@ -170,8 +170,8 @@ ok $? "a USDT probe that does not exist: 'does not match any probes'"
 [ $? = 0 ] || sed 's/^/# /' "$tmp/nomatch"
 
 # 11: a site address that is not a site (the note of demo:::done moved to the instruction
-# after its nop, 2 or 4 bytes on, in a copy of the ELF file): the kernel checks the site before it writes
-# anything and refuses in DTrace's words.
+# after its nop, 2 or 4 bytes on, in a copy of the ELF file): the kernel checks the site
+# before it writes anything and refuses in DTrace's words.
 python3 - "$prog" "$tmp/moved.elf" "$insn" <<'PY'
 import struct, subprocess, sys
 src, dst = sys.argv[1], sys.argv[2]
