@@ -27,8 +27,8 @@
 #    the kernel cannot displace, a return it cannot run; and those only the kernel can: a
 #    process that does not exist, a process that runs another program.
 # Where: mps2-an385 (Thumb) runs all of it. qemu-virt-a53 (A64, 4 CPUs) runs the USDT checks
-# (the sites' nop read with A64's objdump, a moved note 4 bytes on, ELF64's notes) and skips
-# the pid ones: the kernel places no pid probe on AArch64 yet (kpid_none.c).
+# (the sites' nop read with A64's objdump, a moved note 4 bytes on, ELF64's notes); of the pid
+# ones only the kernel's refusal: it places no pid probe on AArch64 yet (kpid_none.c).
 #   test/qemu/test_usdt.sh BUILD_DIR HOST_DIR     (BOARD in the environment)
 set -u
 B=$(cd "$1" && pwd); H=$(cd "$2" && pwd)
@@ -202,7 +202,17 @@ ok $? "a note that names no site: 'is not a USDT site of usdtdemo', refused befo
 
 # 12-22: the pid provider (on the boards that place its probes)
 if [ $pid = no ]; then
-    skip_pid 11 "pid probes: gdb's counts, arguments, returns, text, refusals, capture"
+    skip_pid 10 "pid probes: gdb's counts, arguments, returns, text, the host's refusals, capture"
+    # what the kernel says instead, nothing run (a boot refused at enabling)
+    "$H/dcompile" --elf "$prog" -T usdtdemo -n 'pid$target::step_plain:entry { @ = count(); }' \
+        -o "$tmp/k.dobj" > "$tmp/k.err" 2>&1
+    (cd "$tmp" && QEMU_ARGS="dtrace -c usdtdemo $tmp/k.dobj" QEMU_ICOUNT=1 \
+        QEMU_TIMEOUT=${QEMU_TIMEOUT:-120} "$here/scripts/qemu-run.sh" "$img" > "$tmp/kref" 2>&1)
+    grep -qF "dtrace: could not enable tracing: pid probes cannot be placed on this board" "$tmp/kref" &&
+        ! grep -q '^usdtdemo: passed' "$tmp/kref"
+    r=$?
+    ok $r "the kernel refuses a pid probe here (kpid_none.c's reason) and runs nothing"
+    [ $r = 0 ] || tail -4 "$tmp/kref" | sed 's/^/# /'
 else
 # 12-13: the pid probes against gdb over the same run
 bad=0 counts=""
