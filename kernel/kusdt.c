@@ -68,6 +68,15 @@ void kusdt_proc_start(const struct proc *p)
     semaphores(p, 1);
 }
 
+// The instruction at a site, its len bytes (1 on x86, 2 on Thumb): what is compared with the
+// no-op and the trap (a wider read could run past the program's text).
+static uint16_t site_insn(uint32_t addr, unsigned len)
+{
+    if (len == 1)
+        return *(const volatile uint8_t *)(uintptr_t)addr;
+    return *(const volatile uint16_t *)(uintptr_t)addr;
+}
+
 static const struct site *find(uint32_t pc)
 {
     for (unsigned i = 0; i < nsites; i++)
@@ -102,8 +111,7 @@ int kusdt_enable(struct dvm_state *st, const char **why)
             ksnprintf(msg, sizeof(msg), "%s:%s::%s: no program named %s", prov, mod, name, mod);
             e = -ENOENT;
         } else if ((addr & (len - 1u)) || !in_text(h, addr, len) ||
-                   (*(const volatile uint16_t *)(uintptr_t)addr != nop &&
-                    *(const volatile uint16_t *)(uintptr_t)addr != trap)) {
+                   (site_insn(addr, len) != nop && site_insn(addr, len) != trap)) {
             ksnprintf(msg, sizeof(msg), "%s:%s::%s: %p is not a USDT site of %s", prov, mod,
                       name, (void *)(uintptr_t)addr, mod);
             e = -EINVAL;
@@ -151,7 +159,7 @@ void kusdt_disable(void)
     semaphores_all(-1);
     raised = false;
     for (unsigned i = 0; i < nsites; i++)
-        if (*(const volatile uint16_t *)(uintptr_t)sites[i].addr == trap)
+        if (site_insn(sites[i].addr, len) == trap)
             arch_usdt_write(sites[i].addr, nop);
     nsites = 0;
     kusdt_stats.placed = 0;
@@ -191,7 +199,7 @@ bool kusdt_fault(struct thread *t)
         // A site removed after this thread fetched its trap holds the no-op again: resume
         // there. Any other undefined instruction is the program's own fault.
         if (!in_text(t->proc->app, pc, len) ||
-            *(const volatile uint16_t *)(uintptr_t)pc != nop)
+            site_insn(pc, len) != nop)
             return false;
         kusdt_stats.stale++;
         arch_usdt_resume(t, pc + len);

@@ -34,8 +34,10 @@ KCFLAGS     += $(if $(KFBT),,-DKFBT_DISABLED)
 # trap (ARCH_USDT_SRCS); elsewhere refused.
 KUSDT := $(if $(BOARD_NO_FBT),,$(ARCH_USDT_SRCS))
 KERNEL_SRCS += $(if $(KUSDT),kernel/kusdt.c $(KUSDT) trace/d/dusdt.c,kernel/kusdt_none.c)
-# pid probes (docs/pid.md): where USDT sites are placed, on the same writer and fault path.
-KERNEL_SRCS += $(if $(KUSDT),kernel/kpid.c,kernel/kpid_none.c)
+# pid probes (docs/pid.md): where USDT sites are placed and the architecture has pid's trap and
+# out-of-line step (ARCH_PID_SRCS), on the same writer and fault path.
+KPID := $(if $(KUSDT),$(ARCH_PID_SRCS))
+KERNEL_SRCS += $(if $(KPID),kernel/kpid.c $(KPID),kernel/kpid_none.c)
 # The D engine the kernel runs (trace/d/module.mk's D_ENGINE_SRCS).
 KERNEL_SRCS += trace/d/verify.c trace/d/vm.c trace/d/engine.c trace/d/agg.c trace/d/probes.c trace/d/dfbt.c \
                trace/d/stacks.c

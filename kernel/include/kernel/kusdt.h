@@ -42,7 +42,8 @@ struct kusdt_stats {
 extern struct kusdt_stats kusdt_stats;
 
 // ---- the architecture's part (kernel/arch/<arch>/usdt.c) ---------------------------------
-// The no-op the header writes and the trap that replaces it (the same length, *len bytes).
+// The no-op the header writes and the trap that replaces it (the same length, *len bytes: 2 on
+// Thumb, 1 on x86, whose values fit the low byte).
 void arch_usdt_insns(uint16_t *nop, uint16_t *trap, unsigned *len);
 // Writes a site's instruction (its len bytes) in a program's text, made visible to
 // instruction fetch before it returns.
