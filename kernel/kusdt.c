@@ -173,7 +173,8 @@ static uint64_t arg_value(struct thread *t, const struct dusdt_arg *a)
     case DUSDT_IMM:
         return dusdt_extend(a, (uint64_t)(int64_t)a->value);
     case DUSDT_MEM: {
-        uint32_t addr = arch_usdt_reg(t, a->reg) + (uint32_t)a->value;
+        uint32_t base = a->reg == DUSDT_NOREG ? 0 : arch_usdt_reg(t, a->reg);
+        uint32_t addr = base + (uint32_t)a->value;
         unsigned size = (unsigned)(a->size < 0 ? -a->size : a->size);
         uint64_t v = 0;
         if (!proc_can_read(t->proc, addr, size))

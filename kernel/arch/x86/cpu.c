@@ -136,8 +136,10 @@ _Noreturn void x86_boot(uint32_t magic, uint32_t mbi)
     tss.ss0 = SEL_KDATA;
     tss.iomap_base = (uint16_t)__builtin_offsetof(struct tss, iomap);
     kmemset(tss.iomap, 0xff, sizeof(tss.iomap));
+    // Ring 3 may raise the kernel call and #BP (a USDT site's int3, docs/usdt.md): with DPL 0
+    // a program's int3 would come as a general-protection fault.
     for (const uint32_t *v = x86_vectors; v[1]; v += 2)
-        idt[v[0]] = gate_desc(v[1], v[0] == VEC_KCALL ? 3 : 0);
+        idt[v[0]] = gate_desc(v[1], v[0] == VEC_KCALL || v[0] == VEC_BP ? 3 : 0);
     load_tables();
     if (magic != 0x2badb002u)
         kpanic("not booted by a Multiboot loader (eax %x)", (unsigned)magic);

@@ -4,7 +4,9 @@
 // (negative: signed), PLACE an operand in the assembler's syntax. Read by the host tools, which
 // list them, and by the kernel, which evaluates them when the site's probe fires. ARM (Thumb)
 // syntax: a register (r0-r12, sl, fp, ip, sp, lr), an immediate (#5, #-3), or a word in memory
-// ([r7], [sp, #8], [r3, #-4]).
+// ([r7], [sp, #8], [r3, #-4]). i386 (AT&T) syntax: a register (%eax, %ebp, %ax, %al), an
+// immediate ($5, $-3), a word in memory (8(%ebp), -4(%esp), (%eax)) or at an address (0x51000c:
+// the host tools write a symbol's address where the note names the symbol).
 #ifndef D_DUSDT_H
 #define D_DUSDT_H
 
@@ -13,10 +15,12 @@
 #define DUSDT_MAXARGS 6     // the header's limit (usdt.h), and D's arg0-arg5
 
 enum { DUSDT_NONE, DUSDT_REG, DUSDT_MEM, DUSDT_IMM };
+#define DUSDT_NOREG 0xffu  // a DUSDT_MEM place with no base register: value is the address
 
 struct dusdt_arg {
     uint8_t kind;       // DUSDT_*
-    uint8_t reg;        // DUSDT_REG, DUSDT_MEM: the register's number (DWARF's: r0-r15)
+    uint8_t reg;        // DUSDT_REG, DUSDT_MEM: the register's number (DWARF's: r0-r15 on
+                        // ARM, eax-edi 0-7 on i386); DUSDT_MEM at an address: DUSDT_NOREG
     int8_t size;        // bytes, negative when signed
     uint8_t pad;
     int32_t value;      // DUSDT_MEM: the offset; DUSDT_IMM: the value
