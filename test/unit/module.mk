@@ -10,6 +10,7 @@ KUNIT_CORE := kernel/kinit.c kernel/sched.c kernel/thread.c kernel/ktimer.c kern
 KUNIT_CORE  += kernel/cpu_sum.c    # SysInfo's per-CPU totals (kcall.c)
 KUNIT_CORE  += kernel/kfbt_none.c  # the host has no fbt trap (kdtrace.c's KDT_GO asks it)
 KUNIT_CORE  += kernel/kusdt_none.c # nor a USDT site's
+KUNIT_CORE  += kernel/bootfile_none.c  # nor files from a boot loader (shost.c)
 KUNIT_CORE  += kernel/kpid_none.c  # nor a pid probe's
 KUNIT_TESTS := sched pmem ipc sync_timeout ktrace kdtrace shost
 

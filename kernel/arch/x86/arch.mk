@@ -24,3 +24,5 @@ ARCH_FBT_HOOKS := kernel/arch/x86/entry.S   # its kernel-fault path asks the tra
 # USDT (docs/usdt.md): a program's site's trap (int3, ring 3's #BP, the thread's fault) and
 # writing it. No pid probes yet (no ARCH_PID_SRCS: kpid_none.c refuses them).
 ARCH_USDT_SRCS := kernel/arch/x86/usdt.c
+# Multiboot modules (QEMU's -initrd, GRUB's `module`) as read-only host files (kernel/bootfile.h).
+ARCH_BOOTFILES := yes

@@ -55,6 +55,7 @@ const char *x86_boot_cmdline(void);
 // is refused, never cut (cpu.c).
 #define X86_BOOT_CMDLINE_MAX 2047
 size_t x86_boot_cmdline_over(void);
+unsigned x86_boot_files_refused(void);
 // entry.S
 extern uint8_t x86_kstack_top[];
 _Noreturn void x86_start_boot_thread(uint32_t stack_top);
