@@ -240,12 +240,14 @@ TEST_DEPS    += $(H)/fbtgen $(H)/dcompile $(H)/dtrace $(H)/kevcapture \
 # USDT probes (docs/usdt.md): readelf -n, gdb's info probes and dtrace -l --elf list the same
 # sites; enabled, they fire as often as the program says it passed them, with its arguments;
 # a site that is not one is refused. The disabled site's cost, from the program's code.
-USDT_BOARDS := mps2-an385
+# x86-pc: the same checks but the pid ones (its dtrace reads the object as a Multiboot module).
+USDT_BOARDS := mps2-an385 x86-pc
+PID_BOARDS  := mps2-an385
 SCRIPT_TESTS += $(foreach b,$(USDT_BOARDS),qemu-usdt/$(b)|120|BOARD=$(b)|test/qemu/test_usdt.sh|build/$(b)|$(H))
-TEST_DEPS    += $(H)/dcompile $(H)/dtrace $(H)/kevstat $(foreach b,$(filter-out $(BOARD),$(USDT_BOARDS)),matrix-images-$(b))
+TEST_DEPS    += $(H)/dcompile $(H)/dtrace $(H)/kevstat $(H)/kevcapture $(foreach b,$(filter-out $(BOARD),$(USDT_BOARDS)),matrix-images-$(b))
 BENCHES      += $(if $(filter $(BOARD),$(USDT_BOARDS)),scripts/bench-usdt.sh|$(B))
 # pid probes (docs/pid.md): a firing's instructions beside the same clause on a USDT probe.
-BENCHES      += $(if $(filter $(BOARD),$(USDT_BOARDS)),scripts/bench-pid.sh|$(B)|$(H))
+BENCHES      += $(if $(filter $(BOARD),$(PID_BOARDS)),scripts/bench-pid.sh|$(B)|$(H))
 BENCH_DEPS   += $(if $(filter $(BOARD),$(USDT_BOARDS)),$(B)/usdt.elf)
 # Code in flash (docs/usdt.md): gdb's reads and writes show that QEMU models no Flash Patch and
 # Breakpoint unit and no DebugMonitor exception on netduinoplus2.

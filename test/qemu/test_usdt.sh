@@ -26,6 +26,10 @@
 #  - pid probes the host refuses in DTrace's words: a function that does not exist, an entry
 #    the kernel cannot displace, a return it cannot run; and those only the kernel can: a
 #    process that does not exist, a process that runs another program.
+# On x86-pc (no semihosting) the same checks of the USDT provider: the board's dtrace opens the
+# host-compiled object as a Multiboot module (boards/x86-pc/qemu.sh, docs/x86.md), the capture
+# comes out of the trace UART (kevcapture), and the pid parts, which x86 does not place yet,
+# are skipped.
 #   test/qemu/test_usdt.sh BUILD_DIR HOST_DIR     (BOARD in the environment)
 set -u
 B=$(cd "$1" && pwd); H=$(cd "$2" && pwd)
@@ -39,7 +43,10 @@ tmp=$(mktemp -d)
 [ -n "${KEEP:-}" ] && echo "# files in $tmp"
 trap 'kill $qpid 2>/dev/null; [ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXIT
 qpid=
-cross=arm-none-eabi-
+case $board in      # the board's binutils; pid probes (Thumb only); the capture's way out
+    x86-pc) cross=i686-linux-gnu- dis= site_len=1 pid= ;;
+    *)      cross=arm-none-eabi- dis="-M force-thumb" site_len=2 pid=1 ;;
+esac
 echo "1..25"
 
 # 1-3: three listings of the same notes
@@ -65,7 +72,7 @@ ok $? "dtrace -l --elf lists the same probes ($(tr '\n' ',' < "$tmp/dn2"))"
 # 4: each site is a nop in the image the board runs (its .apps section holds the programs' bytes)
 bad=0
 while read -r p nm a; do
-    ins=$(${cross}objdump -D -M force-thumb --start-address=$a --stop-address=$((a + 2)) "$img" |
+    ins=$(${cross}objdump -D $dis --start-address=$a --stop-address=$((a + site_len)) "$img" |
           awk -F'\t' '/^ *[0-9a-f]+:/ { print $3; exit }')
     [ "$ins" = "nop" ] || { echo "# site $p:::$nm at $a holds '$ins'"; bad=1; }
 done < "$tmp/readelf"
@@ -95,7 +102,7 @@ pid$target::spread:entry /!a_spread++/ {
     printf("ARGS spread 1 %d %d %d %d %d\n", (int)arg0, (int)arg1, (int)arg2, (int)arg3, (int)arg4); }
 END { printa("COUNT %s %@d\n", @p); }
 D
-cat "$tmp/usdt.d" "$tmp/pid.d" > "$tmp/both.d"
+if [ -n "$pid" ]; then cat "$tmp/usdt.d" "$tmp/pid.d"; else cat "$tmp/usdt.d"; fi > "$tmp/both.d"
 "$H/dcompile" --elf "$prog" -T usdtdemo -s "$tmp/both.d" -o "$tmp/usdt.dobj" 2> "$tmp/dcompile.err" ||
     sed 's/^/# /' "$tmp/dcompile.err"
 addrs="" texts=""
@@ -104,6 +111,13 @@ for f in $pidfuncs; do
     addrs="$addrs $f:0x$(printf '%x' $((0x$a & ~1)))"
     texts="$texts 0x$(printf '%x' $((0x$a & ~1))):$((0x$sz))"
 done
+if [ -z "$pid" ]; then      # the USDT probes alone; the capture streamed on the trace UART
+    (cd "$tmp" && QEMU_ARGS="dtrace -c appinit $tmp/usdt.dobj ;; appinit usdtdemo ;; tracelogger -d1 -u" \
+        QEMU_UART1=$tmp/run.uart QEMU_ICOUNT=1 QEMU_TIMEOUT=${QEMU_TIMEOUT:-120} \
+        "$here/scripts/qemu-run.sh" "$img" > "$tmp/live" 2>&1)
+    rc=$?
+    "$H/kevcapture" -q -o "$tmp/run.kev" "$tmp/run.uart" >> "$tmp/live" 2>&1 || rc=1
+else
 port=$((20000 + $$ % 20000))
 (cd "$tmp" && QEMU_ARGS="dtrace -c appinit $tmp/usdt.dobj ;; appinit usdtdemo ;; tracelogger -d1 -f $tmp/run.kev" QEMU_ICOUNT=1 \
     QEMU_TIMEOUT=${QEMU_TIMEOUT:-120} "$here/scripts/qemu-run.sh" "$img" -S -gdb "tcp:127.0.0.1:$port" > "$tmp/live" 2>&1) &
@@ -118,6 +132,7 @@ FBT_WINDOW="kpid_enable kpid_disable" FBT_TEXT=$texts FBT_FUNCS=$addrs FBT_OUT=$
 wait $qpid
 rc=$?
 qpid=
+fi
 ok $rc "usdtdemo ran under dtrace with its USDT probes enabled and exited 0"
 [ $rc = 0 ] || tail -20 "$tmp/live" | sed 's/^/# /'
 line=$(grep -o 'usdtdemo: passed step [0-9]* third [0-9]* done [0-9]*, acc [0-9]* (plain [0-9]*), costly [0-9]*' "$tmp/live")
@@ -182,6 +197,14 @@ grep -q "dtrace: could not enable tracing: demo:usdtdemo::done: 0x[0-9a-f]* is n
 ok $? "a note that names no site: 'is not a USDT site of usdtdemo', refused before anything is written"
 [ $? = 0 ] || tail -8 "$tmp/moved" | sed 's/^/# /'
 
+# 12-22: pid probes, where they are placed (Thumb programs); the rest skip them
+if [ -z "$pid" ]; then
+    for d in "entry counts against gdb" "return counts" "entry arguments against gdb" \
+             "return values and offsets" "text restored" "no such function" "entry not displaceable" \
+             "return not runnable" "dtrace -i over the capture" "kevstat -s funcs" "kernel refusals"; do
+        ok 0 "pid probes: $d # SKIP pid probes are not placed on $board (docs/pid.md)"
+    done
+else
 # 12-13: the pid probes against gdb over the same run
 bad=0 counts=""
 for f in $pidfuncs; do
@@ -305,6 +328,7 @@ for want in 'pid999|failed to grab process 999: no such process' 'pid1|process 1
         ! grep -q '^usdtdemo: passed' "$tmp/kref" || { bad=1; tail -4 "$tmp/kref" | sed 's/^/# /'; }
 done
 ok $bad "the kernel refuses a pid probe on a process that does not exist or runs another program, and runs nothing"
+fi
 
 # 23-25: is-enabled (sys/sdt.h's semaphores, docs/usdt.md): demo:::costly computes its argument
 # only under USDT_ENABLED, and the program counts how often it did. Its semaphore, as
