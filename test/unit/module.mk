@@ -93,3 +93,9 @@ $(HT)/test_dusdt: $(call host_test_objs,test/unit/test_dusdt.c trace/d/dusdt.c)
 	@echo "  TESTLD  $@"
 	$(Q)$(HOST_CC) $(HOST_TLDFLAGS) -o $@ $^ -lcmocka
 HOST_TESTS += $(HT)/test_dusdt
+
+# Files from the boot loader (kernel/bootfile.c) through shost.c's semihosting calls.
+$(HT)/test_bootfile: $(call host_test_objs,test/unit/test_bootfile.c $(filter-out kernel/bootfile_none.c,$(KUNIT_CORE)) kernel/bootfile.c)
+	@echo "  TESTLD  $@"
+	$(Q)$(HOST_CC) $(HOST_TLDFLAGS) -o $@ $^ -lcmocka
+HOST_TESTS += $(HT)/test_bootfile
