@@ -56,7 +56,8 @@ static const struct site *placed_at(uint32_t addr)
 int kpid_enable(struct dvm_state *st, const struct proc *consumer, const char **why)
 {
     static char msg[112];
-    uint16_t trap = arch_pid_trap(), nop, utrap;
+    uint16_t trap = arch_pid_trap();
+    uint32_t nop, utrap;
     unsigned ulen;
     arch_usdt_insns(&nop, &utrap, &ulen);
     nsites = 0;

@@ -68,10 +68,12 @@ void kusdt_proc_start(const struct proc *p)
     semaphores(p, 1);
 }
 
-// The instruction at a site, its len bytes (1 on x86, 2 on Thumb): what is compared with the
-// no-op and the trap (a wider read could run past the program's text).
-static uint16_t site_insn(uint32_t addr, unsigned len)
+// The instruction at addr, len bytes (1, 2 or 4), in a program's text: no byte past it is read
+// (an x86 site is 1 byte, and may be its text's last).
+static uint32_t insn_at(uint32_t addr, unsigned len)
 {
+    if (len == 4)
+        return *(const volatile uint32_t *)(uintptr_t)addr;
     if (len == 1)
         return *(const volatile uint8_t *)(uintptr_t)addr;
     return *(const volatile uint16_t *)(uintptr_t)addr;
@@ -88,7 +90,7 @@ static const struct site *find(uint32_t pc)
 int kusdt_enable(struct dvm_state *st, const char **why)
 {
     static char msg[96];
-    uint16_t nop, trap;
+    uint32_t nop, trap;
     unsigned len;
     arch_usdt_insns(&nop, &trap, &len);
     nsites = 0;
@@ -111,7 +113,7 @@ int kusdt_enable(struct dvm_state *st, const char **why)
             ksnprintf(msg, sizeof(msg), "%s:%s::%s: no program named %s", prov, mod, name, mod);
             e = -ENOENT;
         } else if ((addr & (len - 1u)) || !in_text(h, addr, len) ||
-                   (site_insn(addr, len) != nop && site_insn(addr, len) != trap)) {
+                   (insn_at(addr, len) != nop && insn_at(addr, len) != trap)) {
             ksnprintf(msg, sizeof(msg), "%s:%s::%s: %p is not a USDT site of %s", prov, mod,
                       name, (void *)(uintptr_t)addr, mod);
             e = -EINVAL;
@@ -123,7 +125,8 @@ int kusdt_enable(struct dvm_state *st, const char **why)
         } else if (find(addr)) {
             continue;       // the same site named twice: placed once
         } else {
-            int n = dusdt_parse(dif_str(&st->obj, pr->dp_pad), s->args, &bad);
+            int n = dusdt_parse(dif_str(&st->obj, pr->dp_pad), arch_usdt_syntax(), s->args,
+                                &bad);
             if (n < 0) {
                 ksnprintf(msg, sizeof(msg), "%s:%s::%s: argument place '%s' not understood",
                           prov, mod, name, bad);
@@ -153,13 +156,13 @@ int kusdt_enable(struct dvm_state *st, const char **why)
 
 void kusdt_disable(void)
 {
-    uint16_t nop, trap;
+    uint32_t nop, trap;
     unsigned len;
     arch_usdt_insns(&nop, &trap, &len);
     semaphores_all(-1);
     raised = false;
     for (unsigned i = 0; i < nsites; i++)
-        if (site_insn(sites[i].addr, len) == trap)
+        if (insn_at(sites[i].addr, len) == trap)
             arch_usdt_write(sites[i].addr, nop);
     nsites = 0;
     kusdt_stats.placed = 0;
@@ -173,11 +176,12 @@ static uint64_t arg_value(struct thread *t, const struct dusdt_arg *a)
     case DUSDT_IMM:
         return dusdt_extend(a, (uint64_t)(int64_t)a->value);
     case DUSDT_MEM: {
-        uint32_t base = a->reg == DUSDT_NOREG ? 0 : arch_usdt_reg(t, a->reg);
-        uint32_t addr = base + (uint32_t)a->value;
+        uintptr_t base = a->reg == DUSDT_NOREG ? 0 : arch_usdt_reg(t, a->reg);
+        uintptr_t at = base + (uintptr_t)(intptr_t)a->value;
+        uint32_t addr = (uint32_t)at;
         unsigned size = (unsigned)(a->size < 0 ? -a->size : a->size);
         uint64_t v = 0;
-        if (!proc_can_read(t->proc, addr, size))
+        if (at != addr || !proc_can_read(t->proc, addr, size))
             return 0;       // (a place the program's own code just read: not expected)
         kmemcpy(&v, (const void *)(uintptr_t)addr, size);
         return dusdt_extend(a, v);
@@ -189,7 +193,7 @@ static uint64_t arg_value(struct thread *t, const struct dusdt_arg *a)
 
 bool kusdt_fault(struct thread *t)
 {
-    uint16_t nop, trap;
+    uint32_t nop, trap;
     unsigned len;
     uint32_t pc;
     arch_usdt_insns(&nop, &trap, &len);
@@ -200,7 +204,7 @@ bool kusdt_fault(struct thread *t)
         // A site removed after this thread fetched its trap holds the no-op again: resume
         // there. Any other undefined instruction is the program's own fault.
         if (!in_text(t->proc->app, pc, len) ||
-            site_insn(pc, len) != nop)
+            insn_at(pc, len) != nop)
             return false;
         kusdt_stats.stale++;
         arch_usdt_resume(t, pc + len);

@@ -36,8 +36,8 @@ KUSDT := $(if $(BOARD_NO_FBT),,$(ARCH_USDT_SRCS))
 KERNEL_SRCS += $(if $(KUSDT),kernel/kusdt.c $(KUSDT) trace/d/dusdt.c,kernel/kusdt_none.c)
 # Files the boot loader hands the kernel (kernel/bootfile.h), where the arch's loader has them.
 KERNEL_SRCS += $(if $(ARCH_BOOTFILES),kernel/bootfile.c,kernel/bootfile_none.c)
-# pid probes (docs/pid.md): where USDT sites are placed and the architecture has pid's trap and
-# out-of-line step (ARCH_PID_SRCS), on the same writer and fault path.
+# pid probes (docs/pid.md): where USDT sites are placed (the same writer and fault path) and
+# the architecture can run a function's first instruction out of line (ARCH_PID_SRCS).
 KPID := $(if $(KUSDT),$(ARCH_PID_SRCS))
 KERNEL_SRCS += $(if $(KPID),kernel/kpid.c $(KPID),kernel/kpid_none.c)
 # The D engine the kernel runs (trace/d/module.mk's D_ENGINE_SRCS).

@@ -9,14 +9,17 @@
 # usdt_is_enabled_disabled_insns: what an is-enabled check (USDT_ENABLED, a semaphore) costs
 # while the probe is off: usdtdemo's costly( ) is nothing but the check and its guarded code,
 # so the instructions it runs up to its first return, less that return, are the check's.
+# The program's architecture from its ELF header: Thumb (bx lr) or A64 (ret).
 #   scripts/bench-usdt.sh BUILD_DIR
 set -eu
 B=$1
 prog=$B/usdt/usdtdemo.elf
-# the board's binutils, its return and its branches (Thumb: bx lr; b*, cbz; i386: ret; j*, call)
-case $(basename "$B") in
-    x86-pc) cross=${CROSS:-i686-linux-gnu-} ret='\tret' branch='\t(j[a-z]+|call)[ \t]' ;;
-    *)      cross=${CROSS:-arm-none-eabi-} ret='\tbx\tlr' branch='\t(b[a-z.]*|c[bn]z)[ \t]' ;;
+# the board's binutils, its return and its branches (Thumb: bx lr; b*, cbz; A64: ret; b*, cbz,
+# tbz; i386: ret; j*, call)
+case $(readelf -h "$prog" | awk '$1 == "Machine:" { print $2 }') in
+AArch64) cross=${CROSS:-aarch64-linux-gnu-} ret='\tret([ \t]|$)' branch='\t(b[a-z.]*|cbn?z|tbn?z)[ \t]' ;;
+Intel)   cross=${CROSS:-i686-linux-gnu-} ret='\tret([ \t]|$)' branch='\t(j[a-z]+|call)[ \t]' ;;
+*)       cross=${CROSS:-arm-none-eabi-} ret='\tbx\tlr' branch='\t(b[a-z.]*|c[bn]z)[ \t]' ;;
 esac
 count() {
     ${cross}objdump -d "$prog" | awk -v f="<$1>:" -v ret="$ret" -v branch="$branch" '

@@ -88,7 +88,7 @@ $(HT)/test_ktimer_smp: $(KTIMER_SMP_OBJS)
 	$(Q)$(HOST_CC) $(HOST_TLDFLAGS) -o $@ $^ -lcmocka
 HOST_TESTS += $(HT)/test_ktimer_smp
 
-# USDT argument places (trace/d/dusdt.c): ARM and i386 syntax, and the places refused.
+# A USDT note's argument places in ARM's, AArch64's and i386's syntax (trace/d/dusdt.c).
 $(HT)/test_dusdt: $(call host_test_objs,test/unit/test_dusdt.c trace/d/dusdt.c)
 	@echo "  TESTLD  $@"
 	$(Q)$(HOST_CC) $(HOST_TLDFLAGS) -o $@ $^ -lcmocka

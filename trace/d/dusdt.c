@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
-// Reading a USDT site's argument places (d/dusdt.h).
+// Reading a USDT site's argument places (d/dusdt.h), in ARM's or AArch64's syntax.
 #include <d/dusdt.h>
+#include <stdbool.h>
 
 static const char *blanks(const char *s)
 {
@@ -9,6 +10,7 @@ static const char *blanks(const char *s)
     return s;
 }
 
+// A decimal or 0x number, signed, that fits 32 bits signed: *out, *s past it; -1 if none.
 static int num(const char **s, int32_t *out)
 {
     const char *p = *s;
@@ -17,7 +19,7 @@ static int num(const char **s, int32_t *out)
         neg = *p++ == '-';
     if (*p < '0' || *p > '9')
         return -1;
-    uint32_t v = 0, base = 10;
+    uint64_t v = 0, base = 10;
     if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X'))
         base = 16, p += 2;
     for (;; p++) {
@@ -31,14 +33,19 @@ static int num(const char **s, int32_t *out)
         else
             break;
         v = v * base + d;
+        if (v > 0xffffffffu)
+            return -1;      // (a wider constant than a place this reader keeps)
     }
-    *out = neg ? -(int32_t)v : (int32_t)v;
+    // ARM's notes write a word's constant as its unsigned value (#4294967295): keep its bits
+    if (neg ? v > 0x80000000u : v > 0xffffffffu)
+        return -1;
+    *out = neg ? (int32_t)(0u - (uint32_t)v) : (int32_t)(uint32_t)v;
     *s = p;
     return 0;
 }
 
 // An ARM register's name: its number, *s past it; -1 if none.
-static int reg(const char **s)
+static int reg_arm(const char **s)
 {
     static const struct { const char *name; uint8_t n; } alias[] = {
         { "sl", 10 }, { "fp", 11 }, { "ip", 12 }, { "sp", 13 }, { "lr", 14 },
@@ -60,6 +67,44 @@ static int reg(const char **s)
             return alias[i].n;
         }
     return -1;
+}
+
+// An AArch64 register's name (x0-x30, w0-w30: the same register; sp): its DWARF number, *s
+// past it; -1 if none.
+static int reg_a64(const char **s)
+{
+    const char *p = *s;
+    if ((p[0] == 'x' || p[0] == 'w') && p[1] >= '0' && p[1] <= '9') {
+        int n = p[1] - '0';
+        p += 2;
+        if (*p >= '0' && *p <= '9')
+            n = n * 10 + (*p++ - '0');
+        if (n > 30)
+            return -1;
+        *s = p;
+        return n;
+    }
+    if (p[0] == 's' && p[1] == 'p') {
+        *s = p + 2;
+        return 31;
+    }
+    return -1;
+}
+
+static int reg(const char **s, unsigned syntax)
+{
+    int r = syntax == DUSDT_SYNTAX_A64 ? reg_a64(s) : reg_arm(s);
+    const char *p = *s;
+    if (r >= 0 && ((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9')))
+        return -1;      // (a longer name: not a register this reader knows)
+    return r;
+}
+
+// An immediate: ARM's start with '#', AArch64's are a bare number ('#' accepted too).
+static bool immediate(const char *s, unsigned syntax)
+{
+    return *s == '#' || (syntax == DUSDT_SYNTAX_A64 && ((*s >= '0' && *s <= '9') ||
+                                                        *s == '-' || *s == '+'));
 }
 
 // An i386 register's name after its '%' (AT&T syntax): its DWARF number (eax ecx edx ebx esp
@@ -115,10 +160,14 @@ static int place_i386(const char **s, struct dusdt_arg *a)
     return 0;
 }
 
-int dusdt_parse(const char *text, struct dusdt_arg *args, const char **bad)
+int dusdt_parse(const char *text, unsigned syntax, struct dusdt_arg *args, const char **bad)
 {
     for (unsigned i = 0; i < DUSDT_MAXARGS; i++)
         args[i] = (struct dusdt_arg){ DUSDT_NONE, 0, 0, 0, 0 };
+    if (syntax != DUSDT_SYNTAX_ARM && syntax != DUSDT_SYNTAX_A64 && syntax != DUSDT_SYNTAX_I386) {
+        *bad = text;
+        return -1;
+    }
     const char *s = blanks(text);
     int n = 0;
     while (*s) {
@@ -133,31 +182,36 @@ int dusdt_parse(const char *text, struct dusdt_arg *args, const char **bad)
             return -1;
         a->size = (int8_t)size;
         int r;
-        if (*s == '%' || *s == '$' || *s == '(' || *s == '-' || (*s >= '0' && *s <= '9')) {
-            if (place_i386(&s, a) != 0)     // (no ARM place starts so)
+        if (syntax == DUSDT_SYNTAX_I386) {
+            if (place_i386(&s, a) != 0)
                 return -1;
-        } else if (*s == '#') {
-            s++;
+        } else if (immediate(s, syntax)) {
+            if (*s == '#')
+                s++;
             if (num(&s, &a->value) != 0)
                 return -1;
             a->kind = DUSDT_IMM;
         } else if (*s == '[') {
             s = blanks(s + 1);
-            if ((r = reg(&s)) < 0)
+            if ((r = reg(&s, syntax)) < 0)
                 return -1;
             a->kind = DUSDT_MEM;
             a->reg = (uint8_t)r;
             s = blanks(s);
             if (*s == ',') {
                 s = blanks(s + 1);
-                if (*s++ != '#' || num(&s, &a->value) != 0)
+                if (*s == '#')
+                    s++;
+                else if (syntax == DUSDT_SYNTAX_ARM)
+                    return -1;
+                if (num(&s, &a->value) != 0)
                     return -1;
                 s = blanks(s);
             }
             if (*s++ != ']')
                 return -1;
         } else {
-            if ((r = reg(&s)) < 0)
+            if ((r = reg(&s, syntax)) < 0)
                 return -1;
             a->kind = DUSDT_REG;
             a->reg = (uint8_t)r;

@@ -20,3 +20,6 @@ ARCH_SRCS += kernel/arch/aarch64/fault_where.c
 # kernel's text.
 ARCH_FBT_SRCS := kernel/arch/aarch64/fbt_trap.c kernel/arch/aarch64/fbt_patch.c
 ARCH_FBT_HOOKS := kernel/arch/aarch64/entry.S   # its kernel-fault path asks the trap
+# USDT (docs/usdt.md): a program's site's trap (brk, the thread's synchronous exception from
+# EL0) and writing it on the kernel's table. No pid probes yet (kpid_none.c refuses them).
+ARCH_USDT_SRCS := kernel/arch/aarch64/usdt.c

@@ -21,4 +21,4 @@ ARCH_FBT_HOOKS := kernel/arch/armv7m/entry.S   # its kernel-fault path asks the 
 # USDT (docs/usdt.md): a program's site's trap (udf, the thread's UsageFault) and writing it;
 # pid probes (docs/pid.md): their trap and the displaced instruction's emulation.
 ARCH_USDT_SRCS := kernel/arch/armv7m/usdt.c
-ARCH_PID_SRCS := kernel/arch/armv7m/pid.c
+ARCH_PID_SRCS  := kernel/arch/armv7m/pid.c

@@ -10,6 +10,7 @@
 // ISB (and the exception return after it) makes instruction fetch see it.
 #include <kernel/kusdt.h>
 #include <kernel/thread.h>
+#include <d/dusdt.h>
 #include <armv7m_regs.h>
 
 #define USDT_MPU_REGION 7u
@@ -22,20 +23,25 @@
 #define THUMB_NOP       0xbf00u
 #define USDT_UDF        0xdefcu      // udf #0xfc (fbt's is #0xfb)
 
-void arch_usdt_insns(uint16_t *nop, uint16_t *trap, unsigned *len)
+void arch_usdt_insns(uint32_t *nop, uint32_t *trap, unsigned *len)
 {
     *nop = THUMB_NOP;
     *trap = USDT_UDF;
     *len = 2;
 }
 
-void arch_usdt_write(uintptr_t addr, uint16_t insn)
+unsigned arch_usdt_syntax(void)
+{
+    return DUSDT_SYNTAX_ARM;
+}
+
+void arch_usdt_write(uintptr_t addr, uint32_t insn)
 {
     MPU_RNR = USDT_MPU_REGION;
     MPU_RBAR = (uint32_t)addr & ~31u;
     MPU_RASR = RASR_AP_PRW | RASR_NORMAL | RASR_SIZE_32 | 1u;
     __asm__ volatile("dsb\n\tisb" ::: "memory");
-    *(volatile uint16_t *)addr = insn;
+    *(volatile uint16_t *)addr = (uint16_t)insn;
     __asm__ volatile("dsb" ::: "memory");
     MPU_RNR = USDT_MPU_REGION;
     MPU_RASR = 0;
@@ -55,7 +61,7 @@ bool arch_usdt_trapped(struct thread *t, uint32_t *pc)
     return true;
 }
 
-uint32_t arch_usdt_reg(const struct thread *t, unsigned n)
+uintptr_t arch_usdt_reg(const struct thread *t, unsigned n)
 {
     const uint32_t *f = frame(t);
     if (n < 4)

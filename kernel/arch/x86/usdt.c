@@ -9,21 +9,27 @@
 #include <kernel/kusdt.h>
 #include <kernel/thread.h>
 #include <x86.h>
+#include <d/dusdt.h>
 
 #define X86_NOP  0x90u
 #define X86_INT3 0xccu
 
-void arch_usdt_insns(uint16_t *nop, uint16_t *trap, unsigned *len)
+void arch_usdt_insns(uint32_t *nop, uint32_t *trap, unsigned *len)
 {
     *nop = X86_NOP;
     *trap = X86_INT3;
     *len = 1;
 }
 
-void arch_usdt_write(uintptr_t addr, uint16_t insn)
+void arch_usdt_write(uintptr_t addr, uint32_t insn)
 {
     *(volatile uint8_t *)addr = (uint8_t)insn;
     __asm__ volatile("" ::: "memory");
+}
+
+unsigned arch_usdt_syntax(void)
+{
+    return DUSDT_SYNTAX_I386;
 }
 
 bool arch_usdt_trapped(struct thread *t, uint32_t *pc)
@@ -35,7 +41,7 @@ bool arch_usdt_trapped(struct thread *t, uint32_t *pc)
 }
 
 // DWARF's i386 numbering: eax ecx edx ebx esp ebp esi edi, then eip.
-uint32_t arch_usdt_reg(const struct thread *t, unsigned n)
+uintptr_t arch_usdt_reg(const struct thread *t, unsigned n)
 {
     const struct arch_context *c = &t->ctx;
     switch (n) {

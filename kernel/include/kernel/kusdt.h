@@ -42,18 +42,20 @@ struct kusdt_stats {
 extern struct kusdt_stats kusdt_stats;
 
 // ---- the architecture's part (kernel/arch/<arch>/usdt.c) ---------------------------------
-// The no-op the header writes and the trap that replaces it (the same length, *len bytes: 2 on
-// Thumb, 1 on x86, whose values fit the low byte).
-void arch_usdt_insns(uint16_t *nop, uint16_t *trap, unsigned *len);
+// The no-op the header writes and the trap that replaces it (the same length, *len bytes: 1,
+// 2 or 4; the instruction in the low bytes, as a little-endian load of them reads it).
+void arch_usdt_insns(uint32_t *nop, uint32_t *trap, unsigned *len);
 // Writes a site's instruction (its len bytes) in a program's text, made visible to
-// instruction fetch before it returns.
-void arch_usdt_write(uintptr_t addr, uint16_t insn);
+// instruction fetch before it returns (on every CPU).
+void arch_usdt_write(uintptr_t addr, uint32_t insn);
+// The assembler syntax of the argument places in this architecture's notes (DUSDT_SYNTAX_*).
+unsigned arch_usdt_syntax(void);
 // The faulting thread's pc when its fault was an undefined instruction; false for any other
 // fault (the fault's status untouched either way: the fault path reports it).
 bool arch_usdt_trapped(struct thread *t, uint32_t *pc);
 // A user register of the faulting thread (DWARF number), and resuming it at pc (the fault's
 // status cleared: it was dealt with).
-uint32_t arch_usdt_reg(const struct thread *t, unsigned n);
+uintptr_t arch_usdt_reg(const struct thread *t, unsigned n);
 void arch_usdt_resume(struct thread *t, uint32_t pc);
 
 #endif
