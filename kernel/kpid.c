@@ -12,6 +12,7 @@
 #include <d/dvm.h>
 #include <d/dprobes.h>
 #include <uapi/kerrno.h>
+#include <arch_usdt.h>
 
 struct site {
     uint32_t addr;
@@ -56,10 +57,8 @@ static const struct site *placed_at(uint32_t addr)
 int kpid_enable(struct dvm_state *st, const struct proc *consumer, const char **why)
 {
     static char msg[112];
-    uint16_t trap = arch_pid_trap();
-    uint32_t nop, utrap;
+    uint16_t trap = arch_pid_trap(), utrap = ARCH_USDT_TRAP;
     unsigned ulen;
-    arch_usdt_insns(&nop, &utrap, &ulen);
     nsites = 0;
     for (uint32_t k = 0; k < st->obj.hdr->dh_nprobes; k++) {
         const struct dif_probe *pr = &st->obj.probes[k];

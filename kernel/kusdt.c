@@ -9,6 +9,15 @@
 #include <d/dprobes.h>
 #include <d/dusdt.h>
 #include <uapi/kerrno.h>
+#include <arch_usdt.h>
+
+#if ARCH_USDT_LEN == 4
+typedef uint32_t usdt_insn_t;
+#elif ARCH_USDT_LEN == 2
+typedef uint16_t usdt_insn_t;
+#else
+typedef uint8_t usdt_insn_t;
+#endif
 
 struct site {
     uint32_t addr;
@@ -68,15 +77,11 @@ void kusdt_proc_start(const struct proc *p)
     semaphores(p, 1);
 }
 
-// The instruction at addr, len bytes (1, 2 or 4), in a program's text: no byte past it is read
-// (an x86 site is 1 byte, and may be its text's last).
-static uint32_t insn_at(uint32_t addr, unsigned len)
+// The instruction at addr in a program's text, its ARCH_USDT_LEN bytes (no byte past it: an
+// x86 site is 1 byte, and may be its text's last).
+static usdt_insn_t insn_at(uint32_t addr)
 {
-    if (len == 4)
-        return *(const volatile uint32_t *)(uintptr_t)addr;
-    if (len == 1)
-        return *(const volatile uint8_t *)(uintptr_t)addr;
-    return *(const volatile uint16_t *)(uintptr_t)addr;
+    return *(const volatile usdt_insn_t *)(uintptr_t)addr;
 }
 
 static const struct site *find(uint32_t pc)
@@ -90,9 +95,8 @@ static const struct site *find(uint32_t pc)
 int kusdt_enable(struct dvm_state *st, const char **why)
 {
     static char msg[96];
-    uint32_t nop, trap;
-    unsigned len;
-    arch_usdt_insns(&nop, &trap, &len);
+    const uint32_t nop = ARCH_USDT_NOP, trap = ARCH_USDT_TRAP;
+    const unsigned len = ARCH_USDT_LEN;
     nsites = 0;
     for (uint32_t k = 0; k < st->obj.hdr->dh_nprobes; k++) {
         const struct dif_probe *pr = &st->obj.probes[k];
@@ -113,7 +117,7 @@ int kusdt_enable(struct dvm_state *st, const char **why)
             ksnprintf(msg, sizeof(msg), "%s:%s::%s: no program named %s", prov, mod, name, mod);
             e = -ENOENT;
         } else if ((addr & (len - 1u)) || !in_text(h, addr, len) ||
-                   (insn_at(addr, len) != nop && insn_at(addr, len) != trap)) {
+                   (insn_at(addr) != nop && insn_at(addr) != trap)) {
             ksnprintf(msg, sizeof(msg), "%s:%s::%s: %p is not a USDT site of %s", prov, mod,
                       name, (void *)(uintptr_t)addr, mod);
             e = -EINVAL;
@@ -156,14 +160,11 @@ int kusdt_enable(struct dvm_state *st, const char **why)
 
 void kusdt_disable(void)
 {
-    uint32_t nop, trap;
-    unsigned len;
-    arch_usdt_insns(&nop, &trap, &len);
     semaphores_all(-1);
     raised = false;
     for (unsigned i = 0; i < nsites; i++)
-        if (insn_at(sites[i].addr, len) == trap)
-            arch_usdt_write(sites[i].addr, nop);
+        if (insn_at(sites[i].addr) == ARCH_USDT_TRAP)
+            arch_usdt_write(sites[i].addr, ARCH_USDT_NOP);
     nsites = 0;
     kusdt_stats.placed = 0;
 }
@@ -193,21 +194,17 @@ static uint64_t arg_value(struct thread *t, const struct dusdt_arg *a)
 
 bool kusdt_fault(struct thread *t)
 {
-    uint32_t nop, trap;
-    unsigned len;
     uint32_t pc;
-    arch_usdt_insns(&nop, &trap, &len);
     if (!t->proc || !arch_usdt_trapped(t, &pc))
         return false;
     const struct site *s = find(pc);
     if (!s) {
         // A site removed after this thread fetched its trap holds the no-op again: resume
         // there. Any other undefined instruction is the program's own fault.
-        if (!in_text(t->proc->app, pc, len) ||
-            insn_at(pc, len) != nop)
+        if (!in_text(t->proc->app, pc, ARCH_USDT_LEN) || insn_at(pc) != ARCH_USDT_NOP)
             return false;
         kusdt_stats.stale++;
-        arch_usdt_resume(t, pc + len);
+        arch_usdt_resume(t, pc + ARCH_USDT_LEN);
         return true;
     }
     if (s->app != t->proc->app)
@@ -231,6 +228,6 @@ bool kusdt_fault(struct thread *t)
         kdt_fire_probe(s->pidx, args);
         kdt_release();
     }
-    arch_usdt_resume(t, pc + len);
+    arch_usdt_resume(t, pc + ARCH_USDT_LEN);
     return true;
 }

@@ -20,18 +20,9 @@
 #include <kernel/thread.h>
 #include <d/dusdt.h>
 #include <a64.h>
+#include <arch_usdt.h>
 
-#define A64_NOP         0xd503201fu
-#define USDT_BRK_IMM    0xfcu
-#define USDT_BRK        (0xd4200000u | USDT_BRK_IMM << 5)   // brk #0xfc
 #define EC_BRK64        0x3cu
-
-void arch_usdt_insns(uint32_t *nop, uint32_t *trap, unsigned *len)
-{
-    *nop = A64_NOP;
-    *trap = USDT_BRK;
-    *len = 4;
-}
 
 unsigned arch_usdt_syntax(void)
 {
@@ -59,7 +50,7 @@ void arch_usdt_write(uintptr_t addr, uint32_t insn)
 bool arch_usdt_trapped(struct thread *t, uint32_t *pc)
 {
     uint64_t esr = t->ctx.esr;
-    if (((esr >> 26) & 0x3fu) != EC_BRK64 || (esr & 0xffffu) != USDT_BRK_IMM ||
+    if (((esr >> 26) & 0x3fu) != EC_BRK64 || (esr & 0xffffu) != ARCH_USDT_BRK_IMM ||
         t->ctx.pc > 0xffffffffu)
         return false;
     *pc = (uint32_t)t->ctx.pc;

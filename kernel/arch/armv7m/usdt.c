@@ -12,6 +12,7 @@
 #include <kernel/thread.h>
 #include <d/dusdt.h>
 #include <armv7m_regs.h>
+#include <arch_usdt.h>
 
 #define USDT_MPU_REGION 7u
 #define RASR_AP_PRW     (1u << 24)
@@ -19,16 +20,6 @@
 #define RASR_SIZE_32    (4u << 1)    // 2^(4+1) bytes
 #define UFSR_UNDEFINSTR (1u << 16)
 #define HFSR_FORCED     (1u << 30)
-
-#define THUMB_NOP       0xbf00u
-#define USDT_UDF        0xdefcu      // udf #0xfc (fbt's is #0xfb)
-
-void arch_usdt_insns(uint32_t *nop, uint32_t *trap, unsigned *len)
-{
-    *nop = THUMB_NOP;
-    *trap = USDT_UDF;
-    *len = 2;
-}
 
 unsigned arch_usdt_syntax(void)
 {

@@ -10,16 +10,7 @@
 #include <kernel/thread.h>
 #include <x86.h>
 #include <d/dusdt.h>
-
-#define X86_NOP  0x90u
-#define X86_INT3 0xccu
-
-void arch_usdt_insns(uint32_t *nop, uint32_t *trap, unsigned *len)
-{
-    *nop = X86_NOP;
-    *trap = X86_INT3;
-    *len = 1;
-}
+#include <arch_usdt.h>
 
 void arch_usdt_write(uintptr_t addr, uint32_t insn)
 {

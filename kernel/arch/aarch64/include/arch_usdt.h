@@ -1,0 +1,12 @@
+// SPDX-License-Identifier: MIT
+// USDT's instructions, AArch64 (kernel/kusdt.h, kernel/arch/aarch64/usdt.c): sys/sdt.h's A64
+// `nop` at a site, and the `brk #0xfc` a placed probe holds there (fbt's is #0xfb).
+#ifndef ARCH_USDT_H
+#define ARCH_USDT_H
+
+#define ARCH_USDT_BRK_IMM 0xfcu
+#define ARCH_USDT_NOP   0xd503201fu
+#define ARCH_USDT_TRAP  (0xd4200000u | ARCH_USDT_BRK_IMM << 5)
+#define ARCH_USDT_LEN   4u
+
+#endif

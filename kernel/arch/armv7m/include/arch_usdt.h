@@ -1,0 +1,11 @@
+// SPDX-License-Identifier: MIT
+// USDT's instructions, ARMv7-M (kernel/kusdt.h, kernel/arch/armv7m/usdt.c): sys/sdt.h's Thumb
+// `nop` at a site, and the `udf #0xfc` a placed probe holds there (fbt's is #0xfb).
+#ifndef ARCH_USDT_H
+#define ARCH_USDT_H
+
+#define ARCH_USDT_NOP   0xbf00u
+#define ARCH_USDT_TRAP  0xdefcu
+#define ARCH_USDT_LEN   2u
+
+#endif
