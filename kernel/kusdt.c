@@ -13,8 +13,10 @@
 
 #if ARCH_USDT_LEN == 4
 typedef uint32_t usdt_insn_t;
-#else
+#elif ARCH_USDT_LEN == 2
 typedef uint16_t usdt_insn_t;
+#else
+typedef uint8_t usdt_insn_t;
 #endif
 
 struct site {
@@ -75,7 +77,8 @@ void kusdt_proc_start(const struct proc *p)
     semaphores(p, 1);
 }
 
-// The instruction at addr in a program's text.
+// The instruction at addr in a program's text, its ARCH_USDT_LEN bytes (no byte past it: an
+// x86 site is 1 byte, and may be its text's last).
 static usdt_insn_t insn_at(uint32_t addr)
 {
     return *(const volatile usdt_insn_t *)(uintptr_t)addr;
@@ -174,7 +177,8 @@ static uint64_t arg_value(struct thread *t, const struct dusdt_arg *a)
     case DUSDT_IMM:
         return dusdt_extend(a, (uint64_t)(int64_t)a->value);
     case DUSDT_MEM: {
-        uintptr_t at = arch_usdt_reg(t, a->reg) + (uintptr_t)(intptr_t)a->value;
+        uintptr_t base = a->reg == DUSDT_NOREG ? 0 : arch_usdt_reg(t, a->reg);
+        uintptr_t at = base + (uintptr_t)(intptr_t)a->value;
         uint32_t addr = (uint32_t)at;
         unsigned size = (unsigned)(a->size < 0 ? -a->size : a->size);
         uint64_t v = 0;

@@ -34,6 +34,8 @@ KCFLAGS     += $(if $(KFBT),,-DKFBT_DISABLED)
 # trap (ARCH_USDT_SRCS); elsewhere refused.
 KUSDT := $(if $(BOARD_NO_FBT),,$(ARCH_USDT_SRCS))
 KERNEL_SRCS += $(if $(KUSDT),kernel/kusdt.c $(KUSDT) trace/d/dusdt.c,kernel/kusdt_none.c)
+# Files the boot loader hands the kernel (kernel/bootfile.h), where the arch's loader has them.
+KERNEL_SRCS += $(if $(ARCH_BOOTFILES),kernel/bootfile.c,kernel/bootfile_none.c)
 # pid probes (docs/pid.md): where USDT sites are placed (the same writer and fault path) and
 # the architecture can run a function's first instruction out of line (ARCH_PID_SRCS).
 KPID := $(if $(KUSDT),$(ARCH_PID_SRCS))

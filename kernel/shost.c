@@ -7,6 +7,7 @@
 #include <kernel/arch.h>
 #include <kernel/board.h>
 #include <kernel/kconsole.h>
+#include <kernel/bootfile.h>
 
 enum {
     SH_OPEN = 0x01, SH_CLOSE = 0x02, SH_WRITEC = 0x03, SH_WRITE0 = 0x04, SH_WRITE = 0x05,
@@ -152,6 +153,25 @@ static bool is_console_name(uint32_t name, uint32_t len)
     return len == 3 && s[0] == ':' && s[1] == 't' && s[2] == 't';
 }
 
+// SYS_OPEN without a host: a file the boot loader handed the kernel (kernel/bootfile.h), read
+// only, under the same permission as a host file's. A name that is none of them: -1, with
+// ENOENT (or, when the loader gave no files at all, SH_ERRNO's ENOSYS: no files here).
+static int32_t boot_open(struct proc *p, uint32_t name, uint32_t len, uint32_t mode)
+{
+    if (!(p->app->flags & KAPP_F_HOSTFS)) {
+        p->shost_errno = 1; // EPERM
+        return -1;
+    }
+    int32_t h = bootfile_open(p, (const volatile char *)(uintptr_t)name, len, mode);
+    if (h < 0) {
+        if (bootfile_count())
+            p->shost_errno = 2; // ENOENT
+        return -1;
+    }
+    handle_set(p, (uint32_t)h, true);
+    return h;
+}
+
 int32_t shost_call(struct proc *p, uint32_t op, uint32_t param)
 {
     const volatile uint32_t *b;
@@ -177,7 +197,7 @@ int32_t shost_call(struct proc *p, uint32_t op, uint32_t param)
         if (is_console_name(b[0], b[2]))   // writes go through the trusted console
             return SH_CONSOLE_HANDLE;
         if (!host)
-            return -1;
+            return boot_open(p, b[0], b[2], b[1]);
         uint32_t kblk[3] = { (uint32_t)(uintptr_t)kname, b[1], 0 };
         if (host_name(p, b[0], b[2], kname, &kblk[2]) < 0)
             return -1;
@@ -196,9 +216,11 @@ int32_t shost_call(struct proc *p, uint32_t op, uint32_t param)
             return -1;
         if (b[0] == SH_CONSOLE_HANDLE)
             return 0;
-        if (!host || !handle_owned(p, b[0]))
+        if (!handle_owned(p, b[0]))
             return -1;
         handle_set(p, b[0], false);
+        if (!host)
+            return bootfile_close(p, b[0]);
         return arch_semihost(op, param);
     case SH_WRITE:
     case SH_READ:
@@ -211,8 +233,11 @@ int32_t shost_call(struct proc *p, uint32_t op, uint32_t param)
                 console_write(p, b[1], b[2]);
             return op == SH_WRITE ? 0 : (int32_t)b[2];    // reads: nothing read
         }
-        if (!host || !handle_owned(p, b[0]))
+        if (!handle_owned(p, b[0]))
             return -1;
+        if (!host)      // the loader's files are read-only
+            return op == SH_READ ? bootfile_read(p, b[0], (volatile uint8_t *)(uintptr_t)b[1], b[2])
+                                 : -1;
         if (op == SH_WRITE)
             con_flush(p);   // its console line so far first: a file may be the terminal too
         return arch_semihost(op, param);
@@ -223,8 +248,11 @@ int32_t shost_call(struct proc *p, uint32_t op, uint32_t param)
             return -1;
         if (b[0] == SH_CONSOLE_HANDLE)
             return op == SH_ISTTY ? 1 : -1;
-        if (!host || !handle_owned(p, b[0]))
+        if (!handle_owned(p, b[0]))
             return -1;
+        if (!host)
+            return op == SH_SEEK ? bootfile_seek(p, b[0], b[1])
+                 : op == SH_FLEN ? bootfile_flen(p, b[0]) : 0;
         return arch_semihost(op, param);
     case SH_REMOVE:
         if (!(b = block(p, param, 2)) || b[1] > 255 || !proc_can_read(p, b[0], b[1] + 1))
@@ -280,12 +308,14 @@ int32_t shost_call(struct proc *p, uint32_t op, uint32_t param)
 void shost_proc_gone(struct proc *p)
 {
     con_flush(p); // what it printed last, even without a newline
-    if (!board_has_semihosting())
-        return;
+    bool host = board_has_semihosting();
     for (uint32_t h = 0; h < SH_MAX_HANDLE; h++) {
         if (handle_owned(p, h)) {
             uint32_t blk[1] = { h };
-            arch_semihost(SH_CLOSE, (uint32_t)(uintptr_t)blk);
+            if (host)
+                arch_semihost(SH_CLOSE, (uint32_t)(uintptr_t)blk);
+            else
+                bootfile_close(p, h);
             handle_set(p, h, false);
         }
     }

@@ -14,18 +14,20 @@
 set -eu
 B=$1
 prog=$B/usdt/usdtdemo.elf
+# the board's binutils, its return and its branches (Thumb: bx lr; b*, cbz; A64: ret; b*, cbz,
+# tbz; i386: ret; j*, call)
 case $(readelf -h "$prog" | awk '$1 == "Machine:" { print $2 }') in
-AArch64) cross=${CROSS:-aarch64-linux-gnu-} ;;
-*)       cross=${CROSS:-arm-none-eabi-} ;;
+AArch64) cross=${CROSS:-aarch64-linux-gnu-} ret='\tret([ \t]|$)' branch='\t(b[a-z.]*|cbn?z|tbn?z)[ \t]' ;;
+Intel)   cross=${CROSS:-i686-linux-gnu-} ret='\tret([ \t]|$)' branch='\t(j[a-z]+|call)[ \t]' ;;
+*)       cross=${CROSS:-arm-none-eabi-} ret='\tbx\tlr' branch='\t(b[a-z.]*|c[bn]z)[ \t]' ;;
 esac
 count() {
-    ${cross}objdump -d "$prog" | awk -v f="<$1>:" '
+    ${cross}objdump -d "$prog" | awk -v f="<$1>:" -v ret="$ret" -v branch="$branch" '
         $2 == f { on = 1; next } on && /^$/ { exit }
         on && /^ *[0-9a-f]+:/ && $0 !~ /\.word/ {
             n++
-            # the return: what follows is padding and constants
-            if ($0 ~ /\tbx\tlr/ || $0 ~ /\tret([ \t]|$)/) exit
-            if ($0 ~ /\tb[a-z.]*[ \t]/ || $0 ~ /\tc[bn]z/ || $0 ~ /\t(cbn?z|tbn?z)[ \t]/) br++ }
+            if ($0 ~ ret) exit      # the return: what follows is padding and constants
+            if ($0 ~ branch) br++ }
         END { if (br) print "branch"; else print n + 0 }'
 }
 a=$(count step) b=$(count step_plain)
@@ -33,7 +35,7 @@ case "$a$b" in *branch*) echo "bench-usdt: step or step_plain branches: not comp
 [ "$a" -gt 0 ] && [ "$b" -gt 0 ] || { echo "bench-usdt: no step/step_plain in $prog" >&2; exit 1; }
 echo "# step $a instructions, step_plain $b (objdump -d $prog)"
 echo "BENCH usdt_disabled_insns $((a - b)) insns"
-c=$(${cross}objdump -d "$prog" | awk '$2 == "<costly>:" { on = 1; next } on && /^$/ { exit }
-        on && /^ *[0-9a-f]+:/ { n++; if ($0 ~ /\tbx\tlr/ || $0 ~ /\tret([ \t]|$)/) { print n - 1; exit } }')
+c=$(${cross}objdump -d "$prog" | awk -v ret="$ret" '$2 == "<costly>:" { on = 1; next } on && /^$/ { exit }
+        on && /^ *[0-9a-f]+:/ { n++; if ($0 ~ ret) { print n - 1; exit } }')
 [ -n "$c" ] || { echo "bench-usdt: no costly( ) in $prog" >&2; exit 1; }
 echo "BENCH usdt_is_enabled_disabled_insns $c insns"

@@ -6,6 +6,7 @@
 #include <kernel/board.h>
 #include <kernel/arch.h>
 #include <x86.h>
+#include <kernel/bootfile.h>
 #include <board_config.h>
 
 void uart16550_init(void);
@@ -25,6 +26,11 @@ void board_late_init(void)
     if (over)
         kprintf("kernel: boot command line of %u bytes is over the %u the kernel keeps: "
                 "not given to programs\n", (unsigned)over, (unsigned)X86_BOOT_CMDLINE_MAX);
+    unsigned refused = x86_boot_files_refused();
+    if (refused)
+        kprintf("kernel: %u boot module(s) not kept as files: more than %u, a name over %u "
+                "characters, or loaded over memory the kernel uses (docs/x86.md)\n", refused,
+                BOOTFILE_MAX, BOOTFILE_NAME_MAX);
 }
 
 bool board_has_semihosting(void)

@@ -26,6 +26,16 @@ exact_icount=shift=2,sleep=off
 kargs=${QEMU_ARGS:-}
 [ "${QEMU_ICOUNT:-0}" = exact ] && kargs="kernel idle=poll ;; $kargs"
 [ -n "$kargs" ] && cmd+=(-append "$kargs")
+# Host files: no semihosting, so every word of QEMU_ARGS that names an existing file (a D
+# object for the board's dtrace, a D script) goes to the kernel as a Multiboot module, its
+# command line the word itself, which the kernel serves to the program that opens that name
+# (docs/x86.md, "Host files"). QEMU's -initrd separates modules with commas (doubled in a name).
+mods=
+read -ra qwords <<< "${QEMU_ARGS:-}"      # (words, never globbed: a D program may hold a *)
+for w in "${qwords[@]}"; do
+    [ -f "$w" ] && [ -r "$w" ] && mods="${mods:+$mods,}${w//,/,,}"
+done
+[ -n "$mods" ] && cmd+=(-initrd "$mods")
 # The trace stream UART (COM2) is QEMU's second -serial.
 uart1_opt() { cmd+=(-serial "file:$1"); }
 qemu_status() {

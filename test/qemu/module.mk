@@ -240,11 +240,12 @@ TEST_DEPS    += $(H)/fbtgen $(H)/dcompile $(H)/dtrace $(H)/kevcapture \
 # USDT probes (docs/usdt.md): readelf -n, gdb's info probes and dtrace -l --elf list the same
 # sites; enabled, they fire as often as the program says it passed them, with its arguments;
 # a site that is not one is refused. The disabled site's cost, from the program's code.
-# The same script checks the pid provider where its probes are placed (PID_BOARDS).
-USDT_BOARDS := mps2-an385 qemu-virt-a53
+# The same script checks the pid provider where its probes are placed (PID_BOARDS); x86-pc's
+# dtrace reads the host-compiled object as a Multiboot module (docs/x86.md, "Host files").
+USDT_BOARDS := mps2-an385 qemu-virt-a53 x86-pc
 PID_BOARDS  := mps2-an385
 SCRIPT_TESTS += $(foreach b,$(USDT_BOARDS),qemu-usdt/$(b)|120|BOARD=$(b)|test/qemu/test_usdt.sh|build/$(b)|$(H))
-TEST_DEPS    += $(H)/dcompile $(H)/dtrace $(H)/kevstat $(foreach b,$(filter-out $(BOARD),$(USDT_BOARDS)),matrix-images-$(b))
+TEST_DEPS    += $(H)/dcompile $(H)/dtrace $(H)/kevstat $(H)/kevcapture $(foreach b,$(filter-out $(BOARD),$(USDT_BOARDS)),matrix-images-$(b))
 BENCHES      += $(if $(filter $(BOARD),$(USDT_BOARDS)),scripts/bench-usdt.sh|$(B))
 # pid probes (docs/pid.md): a firing's instructions beside the same clause on a USDT probe.
 BENCHES      += $(if $(filter $(BOARD),$(PID_BOARDS)),scripts/bench-pid.sh|$(B)|$(H))

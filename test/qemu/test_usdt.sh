@@ -28,7 +28,10 @@
 #    process that does not exist, a process that runs another program.
 # Where: mps2-an385 (Thumb) runs all of it. qemu-virt-a53 (A64, 4 CPUs) runs the USDT checks
 # (the sites' nop read with A64's objdump, a moved note 4 bytes on, ELF64's notes); of the pid
-# ones only the kernel's refusal: it places no pid probe on AArch64 yet (kpid_none.c).
+# ones only the kernel's refusal: it places no pid probe on AArch64 yet (kpid_none.c). x86-pc
+# (i386) runs the same as qemu-virt-a53 without semihosting: its dtrace opens the host-compiled
+# objects as Multiboot modules (boards/x86-pc/qemu.sh, docs/x86.md) and the capture comes out
+# of the trace UART, rebuilt by kevcapture.
 #   test/qemu/test_usdt.sh BUILD_DIR HOST_DIR     (BOARD in the environment)
 set -u
 B=$(cd "$1" && pwd); H=$(cd "$2" && pwd)
@@ -44,8 +47,15 @@ trap 'kill $qpid 2>/dev/null; [ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXIT
 qpid=
 case $board in
 qemu-virt-a53|raspi3b) cross=aarch64-linux-gnu- objdump_m="" insn=4 pid=no ;;
+x86-pc)                cross=i686-linux-gnu- objdump_m="" insn=1 pid=no ;;
 *)                     cross=arm-none-eabi- objdump_m="-M force-thumb" insn=2 pid=yes ;;
 esac
+# the main boot's capture: a host file through semihosting, or the trace UART's stream
+if [ "$board" = x86-pc ]; then
+    tlog="tracelogger -d1 -u" uart=$tmp/run.uart
+else
+    tlog="tracelogger -d1 -f $tmp/run.kev" uart=
+fi
 skip_pid() {    # skip_pid N WHAT: N checks of the pid provider, not run on this board
     for _ in $(seq "$1"); do
         n=$((n + 1)); echo "ok $n - ${TAP_PREFIX:-}$2 # SKIP no pid probes on $board's architecture yet"
@@ -117,9 +127,10 @@ addrs="" texts=""
 done
 port=$((20000 + $$ % 20000))
 if [ $pid = no ]; then      # no gdb: it counts the pid probes' functions
-(cd "$tmp" && QEMU_ARGS="dtrace -c appinit $tmp/usdt.dobj ;; appinit usdtdemo ;; tracelogger -d1 -f $tmp/run.kev" QEMU_ICOUNT=1 \
-    QEMU_TIMEOUT=${QEMU_TIMEOUT:-120} "$here/scripts/qemu-run.sh" "$img" > "$tmp/live" 2>&1)
+(cd "$tmp" && QEMU_ARGS="dtrace -c appinit $tmp/usdt.dobj ;; appinit usdtdemo ;; $tlog" QEMU_ICOUNT=1 \
+    QEMU_UART1=$uart QEMU_TIMEOUT=${QEMU_TIMEOUT:-120} "$here/scripts/qemu-run.sh" "$img" > "$tmp/live" 2>&1)
 rc=$?
+[ -z "$uart" ] || "$H/kevcapture" -q -o "$tmp/run.kev" "$uart" >> "$tmp/live" 2>&1 || rc=1
 else
 (cd "$tmp" && QEMU_ARGS="dtrace -c appinit $tmp/usdt.dobj ;; appinit usdtdemo ;; tracelogger -d1 -f $tmp/run.kev" QEMU_ICOUNT=1 \
     QEMU_TIMEOUT=${QEMU_TIMEOUT:-120} "$here/scripts/qemu-run.sh" "$img" -S -gdb "tcp:127.0.0.1:$port" > "$tmp/live" 2>&1) &

@@ -10,6 +10,7 @@ KUNIT_CORE := kernel/kinit.c kernel/sched.c kernel/thread.c kernel/ktimer.c kern
 KUNIT_CORE  += kernel/cpu_sum.c    # SysInfo's per-CPU totals (kcall.c)
 KUNIT_CORE  += kernel/kfbt_none.c  # the host has no fbt trap (kdtrace.c's KDT_GO asks it)
 KUNIT_CORE  += kernel/kusdt_none.c # nor a USDT site's
+KUNIT_CORE  += kernel/bootfile_none.c  # nor files from a boot loader (shost.c)
 KUNIT_CORE  += kernel/kpid_none.c  # nor a pid probe's
 KUNIT_TESTS := sched pmem ipc sync_timeout ktrace kdtrace shost
 
@@ -87,8 +88,14 @@ $(HT)/test_ktimer_smp: $(KTIMER_SMP_OBJS)
 	$(Q)$(HOST_CC) $(HOST_TLDFLAGS) -o $@ $^ -lcmocka
 HOST_TESTS += $(HT)/test_ktimer_smp
 
-# A USDT note's argument places in ARM's and AArch64's syntax (trace/d/dusdt.c).
+# A USDT note's argument places in ARM's, AArch64's and i386's syntax (trace/d/dusdt.c).
 $(HT)/test_dusdt: $(call host_test_objs,test/unit/test_dusdt.c trace/d/dusdt.c)
 	@echo "  TESTLD  $@"
 	$(Q)$(HOST_CC) $(HOST_TLDFLAGS) -o $@ $^ -lcmocka
 HOST_TESTS += $(HT)/test_dusdt
+
+# Files from the boot loader (kernel/bootfile.c) through shost.c's semihosting calls.
+$(HT)/test_bootfile: $(call host_test_objs,test/unit/test_bootfile.c $(filter-out kernel/bootfile_none.c,$(KUNIT_CORE)) kernel/bootfile.c)
+	@echo "  TESTLD  $@"
+	$(Q)$(HOST_CC) $(HOST_TLDFLAGS) -o $@ $^ -lcmocka
+HOST_TESTS += $(HT)/test_bootfile

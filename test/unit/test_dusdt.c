@@ -5,7 +5,7 @@
 // and of a program with struct members, locals, constants and narrow signed arguments, at -O0
 // and -O2; the rest (marked) are hand-written. Each is read into the register's DWARF number (ARM r0-r15 with sp 13; AArch64
 // x0-x30, sp 31), the offset or value, and the size; what this reader does not know is
-// refused with the place named, never read as something else.
+// refused with the place named, never read as something else. i386 (AT&T) places: test_i386.
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -110,6 +110,52 @@ static void test_a64(void **state)
     assert_int_equal(dusdt_parse("8@x0", 7, a, &bad), -1);
 }
 
+// i386 (AT&T): usdtdemo's notes as i686-linux-gnu-gcc wrote them at -O2 (readelf -n), the
+// symbol of `4@passed_third` already the address the host tools put there; the rest hand-written.
+static void test_i386(void **state)
+{
+    (void)state;
+    struct dusdt_arg a[DUSDT_MAXARGS];
+    const char *bad = NULL;
+    assert_int_equal(dusdt_parse("4@8(%ebp) 4@%eax", DUSDT_SYNTAX_I386, a, &bad), 2);
+    expect(&a[0], DUSDT_MEM, 5, 4, 8);
+    expect(&a[1], DUSDT_REG, 0, 4, 0);
+    assert_int_equal(dusdt_parse("4@0x51001c -4@%eax", DUSDT_SYNTAX_I386, a, &bad), 2);
+    expect(&a[0], DUSDT_MEM, DUSDT_NOREG, 4, 0x51001c);
+    expect(&a[1], DUSDT_REG, 0, -4, 0);
+    assert_int_equal(dusdt_parse("4@%ecx 4@%edx 4@%ebx 4@%esp 4@%ebp 4@%esi", DUSDT_SYNTAX_I386,
+                                 a, &bad), 6);
+    for (int i = 0; i < 6; i++)
+        expect(&a[i], DUSDT_REG, i + 1, 4, 0);
+    assert_int_equal(dusdt_parse("4@%edi 2@%ax 1@%bl -1@%cl 4@$5 -4@$-3", DUSDT_SYNTAX_I386, a,
+                                 &bad), 6);
+    expect(&a[0], DUSDT_REG, 7, 4, 0);
+    expect(&a[1], DUSDT_REG, 0, 2, 0);
+    expect(&a[2], DUSDT_REG, 3, 1, 0);
+    expect(&a[3], DUSDT_REG, 1, -1, 0);
+    expect(&a[4], DUSDT_IMM, 0, 4, 5);
+    expect(&a[5], DUSDT_IMM, 0, -4, -3);
+    assert_int_equal(dusdt_parse("-4@-12(%ebp) 4@(%eax) 8@0x10(%esp)", DUSDT_SYNTAX_I386, a,
+                                 &bad), 3);
+    expect(&a[0], DUSDT_MEM, 5, -4, -12);
+    expect(&a[1], DUSDT_MEM, 0, 4, 0);
+    expect(&a[2], DUSDT_MEM, 4, 8, 16);
+    // refused, the place named: an index register, a symbol the host left, %ah, a bad size,
+    // an unclosed operand, a bad immediate; and another syntax's places
+    static const struct { const char *text, *at; } no[] = {
+        { "4@%eax 4@(%eax,%ebx,4)", "4@(%eax,%ebx,4)" }, { "4@passed_third", "4@passed_third" },
+        { "4@%ah", "4@%ah" }, { "4@%eax 3@%ecx", "3@%ecx" }, { "4@8(%ebp", "4@8(%ebp" },
+        { "4@$x", "4@$x" }, { "4@r0", "4@r0" }, { "4@[x0, 12]", "4@[x0, 12]" },
+    };
+    for (size_t i = 0; i < sizeof(no) / sizeof(no[0]); i++) {
+        assert_int_equal(dusdt_parse(no[i].text, DUSDT_SYNTAX_I386, a, &bad), -1);
+        assert_string_equal(bad, no[i].at);
+    }
+    // and an i386 place in the ARM and AArch64 syntaxes
+    assert_int_equal(dusdt_parse("4@%eax", DUSDT_SYNTAX_ARM, a, &bad), -1);
+    assert_int_equal(dusdt_parse("4@8(%ebp)", DUSDT_SYNTAX_A64, a, &bad), -1);
+}
+
 static void test_extend(void **state)
 {
     (void)state;
@@ -127,6 +173,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_arm),
         cmocka_unit_test(test_a64),
+        cmocka_unit_test(test_i386),
         cmocka_unit_test(test_extend),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

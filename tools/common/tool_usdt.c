@@ -223,6 +223,66 @@ static char *func_of(Elf *e, uint64_t addr)
     return strdup("");
 }
 
+// The value of the symbol named [name, name + len) in e's symbol table; -1 if none.
+static int64_t symbol_value(Elf *e, const char *name, size_t len)
+{
+    for (Elf_Scn *scn = NULL; (scn = elf_nextscn(e, scn));) {
+        GElf_Shdr sh;
+        Elf_Data *d;
+        if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_SYMTAB || !(d = elf_getdata(scn, NULL)))
+            continue;
+        for (size_t i = 0; i < sh.sh_size / (sh.sh_entsize ? sh.sh_entsize : 1); i++) {
+            GElf_Sym sym;
+            const char *n;
+            if (gelf_getsym(d, (int)i, &sym) && sym.st_shndx != SHN_UNDEF &&
+                (n = elf_strptr(e, sh.sh_link, sym.st_name)) && strlen(n) == len &&
+                !memcmp(n, name, len))
+                return (int64_t)sym.st_value;
+        }
+    }
+    return -1;
+}
+
+// i386 notes name a static variable by its symbol (`4@passed_third`, `4@tab+8(%eax)`), which
+// the kernel cannot look up: each such place is rewritten with the symbol's address
+// (`4@0x51000c`), the same operand in AT&T syntax. A name not in the symbol table is left as
+// it is, and the kernel refuses the place. Returns a new string.
+static char *args_i386(Elf *e, const char *args)
+{
+    size_t cap = strlen(args) * 2 + 64, o = 0;
+    char *out = malloc(cap);
+    for (const char *p = args; *p;) {
+        if (o + strlen(p) + 32 >= cap)      // (an iteration writes at most 20 more than it reads)
+            out = realloc(out, cap = o + strlen(p) + 64);
+        const char *at = strchr(p, '@');
+        const char *sym = at ? at + 1 : NULL;
+        if (!sym || !(*sym == '_' || *sym == '.' || (*sym >= 'a' && *sym <= 'z') ||
+                      (*sym >= 'A' && *sym <= 'Z'))) {
+            out[o++] = *p++;
+            continue;
+        }
+        const char *end = sym;
+        while (*end == '_' || *end == '.' || (*end >= 'a' && *end <= 'z') ||
+               (*end >= 'A' && *end <= 'Z') || (*end >= '0' && *end <= '9'))
+            end++;
+        int64_t v = symbol_value(e, sym, (size_t)(end - sym));
+        memcpy(out + o, p, (size_t)(sym - p));
+        o += (size_t)(sym - p);
+        if (v < 0) {
+            memcpy(out + o, sym, (size_t)(end - sym));
+            o += (size_t)(end - sym);
+        } else {
+            char *q;
+            if (*end == '+' || *end == '-')     // sym+8: the offset joins the address
+                v += strtol(end, &q, 0), end = q;
+            o += (size_t)snprintf(out + o, cap - o, "%#llx", (unsigned long long)v);
+        }
+        p = end;
+    }
+    out[o] = '\0';
+    return out;
+}
+
 int tool_usdt_load(const char *tool, const char *path)
 {
     int fd = open(path, O_RDONLY);
@@ -250,6 +310,8 @@ int tool_usdt_load(const char *tool, const char *path)
     }
     uint64_t base_now = 0;
     int wide = gelf_getclass(e) == ELFCLASS64;
+    GElf_Ehdr eh;
+    int i386 = gelf_getehdr(e, &eh) && eh.e_machine == EM_386;
     for (Elf_Scn *scn = NULL; (scn = elf_nextscn(e, scn));) {
         GElf_Shdr sh;
         const char *name;
@@ -295,7 +357,7 @@ int tool_usdt_load(const char *tool, const char *path)
             struct dprobe_usdt *u = &sites[nsites++];
             u->prov = strdup(prov);
             u->name = strdup(pname + 1);
-            u->args = strdup(args + 1);
+            u->args = i386 ? args_i386(e, args + 1) : strdup(args + 1);
             u->mod = mod;
             u->func = func_of(e, pc);
             u->addr = (uint32_t)pc;

@@ -107,11 +107,64 @@ static bool immediate(const char *s, unsigned syntax)
                                                         *s == '-' || *s == '+'));
 }
 
+// An i386 register's name after its '%' (AT&T syntax): its DWARF number (eax ecx edx ebx esp
+// ebp esi edi), *s past it; -1 if none. The 16- and 8-bit names (%ax, %al) are the same
+// register, which the place's size then cuts; %ah-%dh (bits 8-15) are not read.
+static int reg_i386(const char **s)
+{
+    static const char names[8][3] = { "ax", "cx", "dx", "bx", "sp", "bp", "si", "di" };
+    const char *p = *s;
+    int wide = p[0] == 'e';
+    if (wide)
+        p++;
+    for (int n = 0; n < 8; n++)
+        if (p[0] == names[n][0] && p[1] == names[n][1]) {
+            *s = p + 2;
+            return n;
+        }
+    if (!wide && p[1] == 'l' && (p[0] == 'a' || p[0] == 'c' || p[0] == 'd' || p[0] == 'b')) {
+        *s = p + 2;
+        return p[0] == 'a' ? 0 : p[0] == 'c' ? 1 : p[0] == 'd' ? 2 : 3;
+    }
+    return -1;
+}
+
+// An i386 operand (AT&T syntax): %reg, $imm, or memory: [disp](%reg) or a bare address
+// (the host writes a symbol's address in place of its name: tools/common/tool_usdt.c).
+static int place_i386(const char **s, struct dusdt_arg *a)
+{
+    int r;
+    if (**s == '%') {
+        (*s)++;
+        if ((r = reg_i386(s)) < 0)
+            return -1;
+        a->kind = DUSDT_REG;
+        a->reg = (uint8_t)r;
+        return 0;
+    }
+    if (**s == '$') {
+        (*s)++;
+        a->kind = DUSDT_IMM;
+        return num(s, &a->value);
+    }
+    a->kind = DUSDT_MEM;
+    a->reg = DUSDT_NOREG;
+    if (**s != '(' && num(s, &a->value) != 0)
+        return -1;
+    if (**s == '(') {
+        (*s)++;
+        if (*(*s)++ != '%' || (r = reg_i386(s)) < 0 || *(*s)++ != ')')
+            return -1;      // (an index register, (%eax,%ebx,4), is not read)
+        a->reg = (uint8_t)r;
+    }
+    return 0;
+}
+
 int dusdt_parse(const char *text, unsigned syntax, struct dusdt_arg *args, const char **bad)
 {
     for (unsigned i = 0; i < DUSDT_MAXARGS; i++)
         args[i] = (struct dusdt_arg){ DUSDT_NONE, 0, 0, 0, 0 };
-    if (syntax != DUSDT_SYNTAX_ARM && syntax != DUSDT_SYNTAX_A64) {
+    if (syntax != DUSDT_SYNTAX_ARM && syntax != DUSDT_SYNTAX_A64 && syntax != DUSDT_SYNTAX_I386) {
         *bad = text;
         return -1;
     }
@@ -129,7 +182,10 @@ int dusdt_parse(const char *text, unsigned syntax, struct dusdt_arg *args, const
             return -1;
         a->size = (int8_t)size;
         int r;
-        if (immediate(s, syntax)) {
+        if (syntax == DUSDT_SYNTAX_I386) {
+            if (place_i386(&s, a) != 0)
+                return -1;
+        } else if (immediate(s, syntax)) {
             if (*s == '#')
                 s++;
             if (num(&s, &a->value) != 0)

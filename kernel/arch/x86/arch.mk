@@ -21,3 +21,8 @@ ARCH_SRCS += kernel/arch/x86/lapic.c
 # fbt (docs/fbt.md): the trap (int3, the kernel's #BP) and writing the kernel's text.
 ARCH_FBT_SRCS := kernel/arch/x86/fbt_trap.c kernel/arch/x86/fbt_patch.c
 ARCH_FBT_HOOKS := kernel/arch/x86/entry.S   # its kernel-fault path asks the trap
+# USDT (docs/usdt.md): a program's site's trap (int3, ring 3's #BP, the thread's fault) and
+# writing it. No pid probes yet (no ARCH_PID_SRCS: kpid_none.c refuses them).
+ARCH_USDT_SRCS := kernel/arch/x86/usdt.c
+# Multiboot modules (QEMU's -initrd, GRUB's `module`) as read-only host files (kernel/bootfile.h).
+ARCH_BOOTFILES := yes

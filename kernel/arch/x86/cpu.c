@@ -6,6 +6,7 @@
 // never executable" rule of the ARM port without PAE's NX bit.
 #include <kernel/arch.h>
 #include <kernel/ktrace.h>
+#include <kernel/bootfile.h>
 #include <x86.h>
 #include <board_config.h>
 
@@ -100,6 +101,45 @@ static void save_cmdline(uint32_t magic, uint32_t mbi)
         boot_cmdline[i] = c[i];
 }
 
+// Multiboot modules (QEMU's -initrd FILE,FILE; GRUB's `module FILE`): the host files a
+// privileged program may read (kernel/bootfile.h), each named by its command line's first
+// word. Kept only where nothing else of the kernel's lives: kernel RAM past the stacks (where
+// QEMU puts them, after the image's last byte) or memory past the pool, up to the end of the
+// identity map; anything else is counted in boot_files_refused, which the board says at boot.
+#define MB_INFO_MODS (1u << 3)      // `mods_count` (offset 20) and `mods_addr` (24) are valid
+extern uint32_t __stack_top[];
+static unsigned boot_files_refused;
+
+static bool free_memory(uint32_t start, uint32_t end)
+{
+    uint32_t ram_free = (uint32_t)(uintptr_t)__stack_top;
+    return start <= end && ((start >= ram_free && end <= KERNEL_RAM_BASE + KERNEL_RAM_SIZE) ||
+                            (start >= POOL_BASE + POOL_SIZE && end <= IDMAP_SIZE));
+}
+
+static void save_modules(uint32_t magic, uint32_t mbi)
+{
+    const uint32_t *info = (const uint32_t *)(uintptr_t)mbi;
+    if (magic != 0x2badb002u || !mbi || !(info[0] & MB_INFO_MODS))
+        return;
+    const uint32_t *mod = (const uint32_t *)(uintptr_t)info[6];
+    for (uint32_t i = 0; i < info[5]; i++, mod += 4) {
+        const char *name = (const char *)(uintptr_t)mod[2];
+        uint32_t len = 0;
+        while (name && name[len] && name[len] != ' ')
+            len++;
+        if (!name || !free_memory(mod[0], mod[1]) ||
+            bootfile_add(name, len, mod[0], mod[1] - mod[0]) < 0)
+            boot_files_refused++;
+    }
+}
+
+// How many of the loader's modules were not kept (board_late_init says so).
+unsigned x86_boot_files_refused(void)
+{
+    return boot_files_refused;
+}
+
 // The boot command line (board_boot_cmdline on x86-pc), NULL when empty or too long.
 const char *x86_boot_cmdline(void)
 {
@@ -125,6 +165,7 @@ _Noreturn void x86_boot(uint32_t magic, uint32_t mbi)
     for (d = __bss_start; d < __bss_end; d++)
         *d = 0;
     save_cmdline(magic, mbi);
+    save_modules(magic, mbi);
 
     gdt[0] = 0;
     gdt[1] = seg_desc(0, 0xfffff, 0x9a);                             // kernel code
@@ -136,8 +177,10 @@ _Noreturn void x86_boot(uint32_t magic, uint32_t mbi)
     tss.ss0 = SEL_KDATA;
     tss.iomap_base = (uint16_t)__builtin_offsetof(struct tss, iomap);
     kmemset(tss.iomap, 0xff, sizeof(tss.iomap));
+    // Ring 3 may raise the kernel call and #BP (a USDT site's int3, docs/usdt.md): with DPL 0
+    // a program's int3 would come as a general-protection fault.
     for (const uint32_t *v = x86_vectors; v[1]; v += 2)
-        idt[v[0]] = gate_desc(v[1], v[0] == VEC_KCALL ? 3 : 0);
+        idt[v[0]] = gate_desc(v[1], v[0] == VEC_KCALL || v[0] == VEC_BP ? 3 : 0);
     load_tables();
     if (magic != 0x2badb002u)
         kpanic("not booted by a Multiboot loader (eax %x)", (unsigned)magic);

@@ -43,7 +43,7 @@ extern struct kusdt_stats kusdt_stats;
 
 // ---- the architecture's part (kernel/arch/<arch>/usdt.c) ---------------------------------
 // <arch_usdt.h>: ARCH_USDT_NOP, the no-op the header writes, and ARCH_USDT_TRAP, the trap
-// that replaces it, each ARCH_USDT_LEN bytes (2 or 4; as a little-endian load of them reads).
+// that replaces it, each ARCH_USDT_LEN bytes (1, 2 or 4; as a little-endian load of them reads).
 // Writes a site's instruction (its len bytes) in a program's text, made visible to
 // instruction fetch before it returns (on every CPU).
 void arch_usdt_write(uintptr_t addr, uint32_t insn);

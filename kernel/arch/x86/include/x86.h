@@ -13,6 +13,7 @@
 #define VEC_IRQ0   0x20     // the 8259s are remapped to 0x20-0x2f
 #define VEC_PROF   0x30     // the local APIC's timer: the profile timer (lapic.c)
 #define VEC_KCALL  0x80     // the kernel-call trap gate (DPL 3)
+#define VEC_BP     3        // #BP: int3 (DPL 3: USDT sites in programs; fbt in the kernel)
 #define VEC_APIC_SPURIOUS 0xff  // the local APIC's spurious vector (no EOI)
 #define X86_APIC_BASE 0xfee00000u   // the local APIC's registers (its reset base)
 
@@ -54,6 +55,7 @@ const char *x86_boot_cmdline(void);
 // is refused, never cut (cpu.c).
 #define X86_BOOT_CMDLINE_MAX 2047
 size_t x86_boot_cmdline_over(void);
+unsigned x86_boot_files_refused(void);
 // entry.S
 extern uint8_t x86_kstack_top[];
 _Noreturn void x86_start_boot_thread(uint32_t stack_top);

@@ -313,36 +313,83 @@ int setvbuf(FILE *f, char *buf, int mode, size_t size)
     return 0;
 }
 
-// No files on a PC: there is no host behind the kernel (no semihosting).
+// Files: a PC has no host behind the kernel, but the boot loader may hand the kernel host
+// files (Multiboot modules: docs/x86.md, "Host files"), which the kernel serves read-only
+// through the same semihosting calls as the ARM boards' host (kernel/shost.c). So fopen for
+// reading opens one of those; writing fails with ENOSYS.
+enum { SH_OPEN = 0x01, SH_CLOSE = 0x02, SH_READ = 0x06, SH_ERRNO = 0x13 };
+uintptr_t sys_semihost(uintptr_t op, uintptr_t param);
+#define FOPEN_MAX_FILES 4
+static struct x86rt_file opened[FOPEN_MAX_FILES];
+static bool opened_used[FOPEN_MAX_FILES];
+
 FILE *fopen(const char *path, const char *mode)
 {
-    (void)path;
-    (void)mode;
-    errno = ENOSYS;
+    if (mode[0] != 'r' || strchr(mode, '+')) {
+        errno = ENOSYS;
+        return NULL;
+    }
+    for (int i = 0; i < FOPEN_MAX_FILES; i++)
+        if (!opened_used[i]) {
+            uint32_t blk[3] = { (uint32_t)(uintptr_t)path, strchr(mode, 'b') ? 1u : 0u,
+                                (uint32_t)strlen(path) };
+            int h = (int)sys_semihost(SH_OPEN, (uintptr_t)blk);
+            if (h < 0) {
+                errno = (int)sys_semihost(SH_ERRNO, 0);
+                return NULL;
+            }
+            opened_used[i] = true;
+            opened[i].fd = h;
+            return &opened[i];
+        }
+    errno = EAGAIN;
     return NULL;
+}
+
+static int file_index(const FILE *f)
+{
+    for (int i = 0; i < FOPEN_MAX_FILES; i++)
+        if (opened_used[i] && f == &opened[i])
+            return i;
+    return -1;
 }
 
 int fclose(FILE *f)
 {
-    (void)f;
-    return 0;
-}
-
-char *fgets(char *buf, int size, FILE *f)
-{
-    (void)buf;
-    (void)size;
-    (void)f;
-    return NULL;
+    int i = file_index(f);
+    if (i < 0)
+        return 0;
+    uint32_t blk[1] = { (uint32_t)f->fd };
+    opened_used[i] = false;
+    return sys_semihost(SH_CLOSE, (uintptr_t)blk) == 0 ? 0 : EOF;
 }
 
 size_t fread(void *p, size_t size, size_t n, FILE *f)
 {
-    (void)p;
-    (void)size;
-    (void)n;
-    (void)f;
-    return 0;
+    if (file_index(f) < 0 || !size || !n)
+        return 0;
+    uint32_t blk[3] = { (uint32_t)f->fd, (uint32_t)(uintptr_t)p, (uint32_t)(size * n) };
+    intptr_t left = (intptr_t)sys_semihost(SH_READ, (uintptr_t)blk);
+    if (left < 0)
+        return 0;
+    return (size * n - (size_t)left) / size;
+}
+
+char *fgets(char *buf, int size, FILE *f)
+{
+    int n = 0;
+    while (n + 1 < size) {
+        char c;
+        if (fread(&c, 1, 1, f) != 1)
+            break;
+        buf[n++] = c;
+        if (c == '\n')
+            break;
+    }
+    if (n == 0)
+        return NULL;
+    buf[n] = '\0';
+    return buf;
 }
 
 int remove(const char *path)
