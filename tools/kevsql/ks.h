@@ -198,6 +198,7 @@ struct ks_table {
     // KS_SRC_SUMMARY: rows and their columns
     unsigned (*nrows)(struct ks_trace *t);
     void (*summary_col)(struct ks_trace *t, unsigned row, int col, sqlite3_context *ctx);
+    int summary_lazy;        // its rows need no pass: summary_col runs it for the columns that do
     // KS_SRC_EVENTS: look at e (the model before it); queue records with ks_push
     void (*on_event)(struct ks_walk *w, const struct kev_event *e);
     // KS_SRC_MODEL: which of the model's records (the sink's members set here)

@@ -178,9 +178,22 @@ static const struct ks_col metadata_cols[] = {
     { "name", "TEXT", 0 }, { "key_type", "TEXT", 0 }, { "int_value", "INTEGER", 0 },
     { "str_value", "TEXT", 0 },
 };
+// The rows whose values come from the pass over the events; the others are the header's and
+// the trailer's, so that the board or the build of a trace costs no pass (kevsql's fleet asks
+// them of every trace).
+static int md_needs_pass(unsigned row)
+{
+    return row == MD_EVENTS || (row >= MD_START && row <= MD_DAMAGE_OFFSET);
+}
 static void metadata_col(struct ks_trace *t, unsigned row, int col, sqlite3_context *ctx)
 {
     char buf[256];
+    char *err = NULL;
+    if (col >= 2 && row < MD_N && md_needs_pass(row) && ks_trace_summary(t, &err)) {
+        sqlite3_result_error(ctx, err, -1);
+        sqlite3_free(err);
+        return;
+    }
     const char *s = NULL;
     int have_i = 0;
     int64_t i = 0;
@@ -253,6 +266,7 @@ static const struct ks_table t_metadata = {
     .needs_stats = 0,
     .nrows = metadata_rows,
     .summary_col = metadata_col,
+    .summary_lazy = 1,
 };
 
 // Tracks: per thread its kernel calls, messages and instants; per CPU its interrupts and its

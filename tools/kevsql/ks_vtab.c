@@ -343,7 +343,7 @@ static int vt_filter(sqlite3_vtab_cursor *cur, int num, const char *str, int arg
         c->has_hi = 1, c->hi = c->lo;
     if (tab->src == KS_SRC_SUMMARY) {
         char *err = NULL;
-        if (ks_trace_summary(t, &err)) {
+        if (!tab->summary_lazy && ks_trace_summary(t, &err)) {
             sqlite3_free(c->vt->base.zErrMsg);
             c->vt->base.zErrMsg = err;
             return SQLITE_ERROR;
