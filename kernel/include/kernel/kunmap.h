@@ -29,6 +29,12 @@
 // tables once it has it). Panics if one does not come within a second of the IPI.
 void kunmap_others(uint32_t base, uint32_t size);
 
+// Under the exclusive lock: returns once every other online CPU waits for the kernel lock, so
+// that none runs a thread (at EL0) until this holder lets go. For writes to programs' text
+// that another CPU may not execute meanwhile (kernel/kpid.c). The same wait, the same IPI, for
+// every CPU; panics as kunmap_others does.
+void kcpus_hold(void);
+
 // The kernel lock's slow path, before it waits.
 static inline void kunmap_wait_begin(struct cpu *c)
 {
@@ -40,6 +46,7 @@ static inline void kunmap_wait_begin(struct cpu *c)
 void kunmap_waited(struct cpu *c);
 #else
 static inline void kunmap_others(uint32_t base, uint32_t size) { (void)base; (void)size; }
+static inline void kcpus_hold(void) { }
 #endif
 
 #endif
