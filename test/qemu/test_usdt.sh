@@ -26,12 +26,12 @@
 #  - pid probes the host refuses in DTrace's words: a function that does not exist, an entry
 #    the kernel cannot displace, a return it cannot run; and those only the kernel can: a
 #    process that does not exist, a process that runs another program.
-# Where: mps2-an385 (Thumb) runs all of it. qemu-virt-a53 (A64, 4 CPUs) runs the USDT checks
-# (the sites' nop read with A64's objdump, a moved note 4 bytes on, ELF64's notes); of the pid
-# ones only the kernel's refusal: it places no pid probe on AArch64 yet (kpid_none.c). x86-pc
-# (i386) runs the same as qemu-virt-a53 without semihosting: its dtrace opens the host-compiled
-# objects as Multiboot modules (boards/x86-pc/qemu.sh, docs/x86.md) and the capture comes out
-# of the trace UART, rebuilt by kevcapture.
+# Where: mps2-an385 (Thumb) and qemu-virt-a53 (A64, 4 CPUs: the sites' nop read with A64's
+# objdump, a moved note 4 bytes on, ELF64's notes, spread's fifth argument in x4) run all of
+# it. x86-pc (i386) runs the USDT checks and of the pid ones only the kernel's refusal
+# (kpid_none.c), without semihosting: its dtrace opens the host-compiled objects as Multiboot
+# modules (boards/x86-pc/qemu.sh, docs/x86.md) and the capture comes out of the trace UART,
+# rebuilt by kevcapture.
 #   test/qemu/test_usdt.sh BUILD_DIR HOST_DIR     (BOARD in the environment)
 set -u
 B=$(cd "$1" && pwd); H=$(cd "$2" && pwd)
@@ -46,9 +46,15 @@ tmp=$(mktemp -d)
 trap 'kill $qpid 2>/dev/null; [ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXIT
 qpid=
 case $board in
-qemu-virt-a53|raspi3b) cross=aarch64-linux-gnu- objdump_m="" insn=4 pid=no ;;
+qemu-virt-a53|raspi3b) cross=aarch64-linux-gnu- objdump_m="" insn=4 pid=yes ;;
 x86-pc)                cross=i686-linux-gnu- objdump_m="" insn=1 pid=no ;;
 *)                     cross=arm-none-eabi- objdump_m="-M force-thumb" insn=2 pid=yes ;;
+esac
+# the host's pid refusals: a function whose first instruction the kernel cannot run, and one
+# that can leave other than by a return it runs (each instruction set's own example)
+case $board in
+qemu-virt-a53|raspi3b) noentry="strnlen add" noreturn=libc_thread_init ;;
+*)                     noentry="ProcExit movs" noreturn=__i_vfprintf ;;
 esac
 # the main boot's capture: a host file through semihosting, or the trace UART's stream
 if [ "$board" = x86-pc ]; then
@@ -103,8 +109,9 @@ demo:::step /arg0 == 7/ { printf("@@A step %d %d %s %s\n", arg0, arg1, probemod,
 END { printa("@@N %s %@d\n", @n); printa("@@N %s %@d\n", @s); printa("@@N %s %@d\n", @mx);
     printa("@@N %s %@d\n", @mn); }
 D
-# pid probes on two functions of usdtdemo: step_plain (opens with a pc-relative load) and
-# spread (a push, and its fifth argument on the stack), their counts and first arguments
+# pid probes on two functions of usdtdemo: step_plain (opens with a pc-relative load; on A64
+# a frame record's stp) and spread (a push, and its fifth argument on the stack; on A64 a mov,
+# and the fifth in x4), their counts and first arguments
 pidfuncs="step_plain spread"
 cat > "$tmp/pid.d" <<'D'
 pid$target::step_plain:entry, pid$target::spread:entry { @p[probefunc] = count(); }
@@ -270,7 +277,7 @@ print("VALUES %d BAD %d" % (n, bad))
 PY
 sed -n '/^#/p' "$tmp/pidcmp"
 read -r _ nvals _ nbad < <(grep '^VALUES' "$tmp/pidcmp")
-check "the first call's entry arguments D printed equal gdb's info args ($nvals values, spread's fifth from the stack)" \
+check "the first call's entry arguments D printed equal gdb's info args ($nvals values, spread's fifth too)" \
     '[ "${nbad:-1}" = 0 ] && [ "${nvals:-0}" = 7 ]'
 # the return: arg1 against gdb's finish, arg0 against the offset of the function's return
 # instruction in objdump's disassembly (each function has one)
@@ -281,7 +288,7 @@ for f in $pidfuncs; do
     gv=$(awk -v f="$f" '$1 == "RET" && $2 == f { print $4 }' "$tmp/gdb.out" 2>/dev/null)
     start=$(${cross}nm "$prog" | awk -v f="$f" '$3 == f { print $1 }')
     at=$(${cross}objdump -d "$prog" | awk -v f="<$f>:" '$2 == f { on = 1; next } on && /^$/ { exit }
-        on && ($3 == "bx" && $4 == "lr" || $3 ~ /^(pop|ldmia)/ && /pc}/) { sub(":", "", $1); print $1 }')
+        on && ($3 == "bx" && $4 == "lr" || $3 ~ /^(pop|ldmia)/ && /pc}/ || $3 == "ret") { sub(":", "", $1); print $1 }')
     off=$(( 0x${at:-0} - (0x${start:-0} & ~1) ))
     rets="$rets $f $dv/$gv at +$doff/+$off"
     [ -n "$gv" ] && [ "$dv" = "$gv" ] && [ "$doff" = "$off" ] && [ -n "$at" ] || bad=1
@@ -307,10 +314,11 @@ refuse() {     # refuse DESCRIPTION EXPECTED-TEXT
 }
 refuse 'pid$target::nosuch:entry' 'probe description pid$target::nosuch:entry does not match any probes'
 ok $? "a pid probe on a function usdtdemo does not have: 'does not match any probes'"
-refuse 'pid$target::ProcExit:entry' 'pid$target:usdtdemo:ProcExit:entry: ProcExit cannot be probed: its first instruction cannot be run out of line'
-ok $? "an entry whose first instruction the kernel cannot displace (ProcExit's movs): 'cannot be probed'"
-refuse 'pid$target::__i_vfprintf:return' 'pid$target:usdtdemo:__i_vfprintf:return: __i_vfprintf cannot be probed: it can leave by a tail call or an indirect jump'
-ok $? "a return the kernel cannot run alone (__i_vfprintf leaves by an indirect jump too): 'cannot be probed'"
+set -- $noentry
+refuse "pid\$target::$1:entry" "pid\$target:usdtdemo:$1:entry: $1 cannot be probed: its first instruction cannot be run out of line"
+ok $? "an entry whose first instruction the kernel cannot displace ($1's $2): 'cannot be probed'"
+refuse "pid\$target::$noreturn:return" "pid\$target:usdtdemo:$noreturn:return: $noreturn cannot be probed: it can leave by a tail call or an indirect jump"
+ok $? "a return the kernel cannot run alone ($noreturn can leave by a tail call or an indirect jump): 'cannot be probed'"
 
 # 20: the pid probes over the capture: the same counts and return values (entry arguments are
 # not in FUNC_ENTER: the ARGS lines are left out)
