@@ -48,9 +48,9 @@ int spread(int a, int b, int c, int d, int e)
 
 int main(void)
 {
-    static char buf[320];       // (the whole boot line: kargs reads it all)
-    char *argv[24];             // (every word of it, too)
-    int argc = kargs("usdtdemo", buf, sizeof(buf), argv, 24);
+    static char buf[2048];      // the whole boot line, as appinit reads it (x86-pc's D text)
+    char *argv[32];             // (the words of every part, up to usdtdemo's)
+    int argc = kargs("usdtdemo", buf, sizeof(buf), argv, 32);
     if (argc < 0) {
         printf("usdtdemo: the command line does not fit its %u bytes\n", (unsigned)sizeof(buf));
         return 2;
