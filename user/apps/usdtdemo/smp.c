@@ -14,8 +14,8 @@
 #include <stdint.h>
 #include "usdtdemo.h"
 
-#define SMP_MAX   8u
-#define SMP_STACK 4096u
+#define SMP_MAX   4u        // (the boards with several CPUs have 4)
+#define SMP_STACK 2048u
 
 static uint8_t stacks[SMP_MAX][SMP_STACK] __attribute__((aligned(16)));
 static volatile uint32_t stop;
