@@ -9,7 +9,9 @@
 // EL1 (an entry from a table with a map moves to the kernel's table before anything else,
 // mmu.c (2)), and the first thing it does with the lock, after this holder lets go, is to
 // switch tables again, for its thread's process, which no longer has the map
-// (kunmap_waited). Only then does it return to a thread.
+// (kunmap_waited). Only then does it return to a thread. The same wait for every other CPU,
+// with no map to take back, keeps them all off EL0 while the holder writes a program's text
+// (kcpus_hold: pid probes, docs/pid.md "Several CPUs").
 //
 // Why the wait cannot deadlock: it waits for the marked CPUs to wait for the lock, not to get
 // it. Why it ends: every other CPU is then at EL0, where interrupts are open, or on its way

@@ -4,7 +4,8 @@
 // opened while the map was the process's. kunmap_others() marks each such CPU (`remap`),
 // interrupts it, and returns once each is waiting for the kernel lock, which it then switches
 // tables under (kunmap_waited) before anything else. docs/smp.md, "Address spaces": entries
-// pay nothing for it.
+// pay nothing for it. kcpus_hold() is the same wait for every other CPU (a program's text
+// written while none runs a thread: docs/pid.md, "Several CPUs").
 //
 // The per-CPU words (struct cpu), both touched only on the slow paths of the kernel lock
 // (kernel/arch/<arch>/smp.c) and by kunmap_others, never on an entry that finds the lock free:
