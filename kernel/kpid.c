@@ -111,7 +111,7 @@ int kpid_enable(struct dvm_state *st, const struct proc *consumer, const char **
             ksnprintf(msg, sizeof(msg), "%s:%s:%s:%s: failed to grab process %u: permission "
                       "denied", prov, mod, fn, pn, (unsigned)want);
             e = -EPERM;
-        } else if ((addr & (ARCH_PID_ALIGN - 1u)) || !in_text(h, addr, ARCH_PID_LEN) ||
+        } else if ((addr & (ARCH_PID_ALIGN - 1u)) || !in_text(h, addr, 4) ||   // (decoded: 4)
                    (ret && (pr->dp_pad > addr || !in_text(h, pr->dp_pad, ARCH_PID_LEN)))) {
             ksnprintf(msg, sizeof(msg), "%s:%s:%s:%s: %p is not in the text of %s", prov, mod,
                       fn, pn, (void *)(uintptr_t)addr, mod);
