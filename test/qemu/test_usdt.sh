@@ -25,7 +25,11 @@
 #    return values the board gave, and kevstat -s funcs the same calls;
 #  - pid probes the host refuses in DTrace's words: a function that does not exist, an entry
 #    the kernel cannot displace, a return it cannot run; and those only the kernel can: a
-#    process that does not exist, a process that runs another program.
+#    process that does not exist, a process that runs another program;
+#  - on A64, each entry instruction the kernel runs for a thread, a function each
+#    (usdtdemo shapes, user/apps/usdtdemo/shapes.c): D's entry and return counts, arguments
+#    and return values on them are the program's own, and every result the program checked
+#    right.
 # Where: mps2-an385 (Thumb) and qemu-virt-a53 (A64, 4 CPUs: the sites' nop read with A64's
 # objdump, a moved note 4 bytes on, ELF64's notes, spread's fifth argument in x4) run all of
 # it. x86-pc (i386) runs the USDT checks and of the pid ones only the kernel's refusal
@@ -67,7 +71,7 @@ skip_pid() {    # skip_pid N WHAT: N checks of the pid provider, not run on this
         n=$((n + 1)); echo "ok $n - ${TAP_PREFIX:-}$2 # SKIP no pid probes on $board's architecture yet"
     done
 }
-echo "1..25"
+echo "1..26"
 
 # 1-3: three listings of the same notes
 dec() { while read -r p nm a; do printf '%s %s %d\n' "$p" "$nm" "$a"; done | sort; }
@@ -402,3 +406,36 @@ check "disabled, it never ran ($(grep -o 'costly [0-9]*$' "$tmp/off" | head -1))
      grep -q "could not enable tracing: demo:usdtdemo::costly: semaphore 0x[0-9a-f]* is not a variable of usdtdemo" "$tmp/badsem" &&
      ! grep -q "usdtdemo: passed" "$tmp/badsem"'
 [ $? = 0 ] || tail -n 3 "$tmp/off" "$tmp/badsem" | sed 's/^/# /'
+
+# 26: A64's pid-entry instructions, a function opening with each (usdtdemo shapes): every
+# result right (the program's check), and D's counts, arguments and return values on each
+# the program's (its own sums; a return value's sum taken mod 2^32, as the program's)
+if [ "$insn" != 4 ]; then
+    n=$((n + 1)); echo "ok $n - ${TAP_PREFIX:-}A64's pid-entry instructions # SKIP not an A64 board"
+else
+    cat > "$tmp/shapes.d" <<'D'
+#pragma D option quiet
+pid$target::shape_*:entry { @c[probefunc] = count(); @a[probefunc] = sum(arg0); }
+pid$target::shape_*:return { @n[probefunc] = count(); @r[probefunc] = sum((unsigned)arg1); }
+END { printa("SHAPE %s C %@d\n", @c); printa("SHAPE %s A %@d\n", @a); printa("SHAPE %s N %@d\n", @n);
+    printa("SHAPE %s R %@d\n", @r); }
+D
+    "$H/dcompile" --elf "$prog" -T usdtdemo -s "$tmp/shapes.d" -o "$tmp/shapes.dobj" 2> "$tmp/shapes.err" ||
+        sed 's/^/# /' "$tmp/shapes.err"
+    (cd "$tmp" && QEMU_ARGS="dtrace -c usdtdemo $tmp/shapes.dobj ;; usdtdemo shapes" QEMU_ICOUNT=1 \
+        QEMU_TIMEOUT=${QEMU_TIMEOUT:-120} "$here/scripts/qemu-run.sh" "$img" > "$tmp/shapes" 2>&1)
+    firsts=$(${cross}objdump -d "$prog" | awk '/^[0-9a-f]+ <shape_[a-z_]+>:$/ { f = 1; next }
+        f && /^ +[0-9a-f]+:/ { if ($3 != ".word") print $3; f = 0 }' | sort -u | tr '\n' ' ')
+    con_of dtrace < "$tmp/shapes" | awk '$1 == "SHAPE" { print $2, $3, $4 }' | sort > "$tmp/dshapes"
+    grep -o 'usdtdemo: shape [a-z_]* calls [0-9]* args [0-9]* results [0-9]*' "$tmp/shapes" |
+        awk '{ print $3, "C", $5; print $3, "A", $7; print $3, "N", $5; print $3, "R", $9 }' |
+        sort > "$tmp/pshapes"
+    nsh=$(awk '$2 == "C"' "$tmp/pshapes" | wc -l)
+    bad=$(join -j1 <(awk '{ print $1 "/" $2, $3 }' "$tmp/pshapes" | sort) \
+                   <(awk '{ print $1 "/" $2, $3 }' "$tmp/dshapes" | sort) |
+          awk '{ d = $3; if ($1 ~ /\/R$/) d = d % 4294967296; if (d != $2) print $1, $2, $3 }')
+    check "A64's pid-entry instructions ($firsts): each of $nsh functions opening with one fired on every call, arguments and return values the program's, every result right" \
+        '[ "$nsh" -ge 10 ] && [ -z "$bad" ] && [ "$(wc -l < "$tmp/dshapes")" = "$(wc -l < "$tmp/pshapes")" ] &&
+         grep -q "usdtdemo: shapes 0 wrong" "$tmp/shapes"'
+    [ -z "$bad" ] || echo "$bad" | sed 's/^/# D differs: /'
+fi

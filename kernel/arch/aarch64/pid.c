@@ -101,31 +101,31 @@ bool arch_pid_emulate(struct thread *t, uint32_t pc, uint32_t insn, unsigned len
     if (len != 4)
         return false;
     switch (dpid_a64_kind(w)) {
-    case DPID_A64_RETK:
+    case DPID_A64_I_RET:
         t->ctx.pc = t->ctx.x[30];
         return true;
-    case DPID_A64_STP_PRE:
-    case DPID_A64_STP_OFF:
+    case DPID_A64_I_STP_PRE:
+    case DPID_A64_I_STP_OFF:
         off = sext(w >> 15, 7) * 8;
         if (!store(t, off, v, 2))
             return false;
-        if (dpid_a64_kind(w) == DPID_A64_STP_PRE)
+        if (dpid_a64_kind(w) == DPID_A64_I_STP_PRE)
             t->ctx.sp += (uint64_t)off;
         break;
-    case DPID_A64_STR_PRE:
+    case DPID_A64_I_STR_PRE:
         off = sext(w >> 12, 9);
         if (!store(t, off, v, 1))
             return false;
         t->ctx.sp += (uint64_t)off;
         break;
-    case DPID_A64_STR_OFF:
+    case DPID_A64_I_STR_OFF:
         if (!store(t, (int64_t)((w >> 10) & 0xfffu) * 8, v, 1))
             return false;
         break;
-    case DPID_A64_SUB_SP:
+    case DPID_A64_I_SUB_SP:
         t->ctx.sp -= (uint64_t)((w >> 10) & 0xfffu) << (w & (1u << 22) ? 12 : 0);
         break;
-    case DPID_A64_ADD_SP: {
+    case DPID_A64_I_ADD_SP: {
         uint64_t r = t->ctx.sp + ((uint64_t)((w >> 10) & 0xfffu) << (w & (1u << 22) ? 12 : 0));
         if (rd == 31)
             t->ctx.sp = r;
@@ -133,12 +133,12 @@ bool arch_pid_emulate(struct thread *t, uint32_t pc, uint32_t insn, unsigned len
             t->ctx.x[rd] = r;
         break;
     }
-    case DPID_A64_MOV: {                           // orr xD, xzr, xM (w: the low half)
+    case DPID_A64_I_MOV: {                           // orr xD, xzr, xM (w: the low half)
         uint64_t m = xreg(t, (w >> 16) & 31u);
         set_x(t, rd, w >> 31 ? m : (uint32_t)m);
         break;
     }
-    case DPID_A64_ADR: {
+    case DPID_A64_I_ADR: {
         int64_t imm = sext(((w >> 5) & 0x7ffffu) << 2 | ((w >> 29) & 3u), 21);
         if (w >> 31)                               // adrp: 4 KB pages
             set_x(t, rd, (pc & ~0xfffull) + (uint64_t)(imm * 4096));
@@ -146,14 +146,14 @@ bool arch_pid_emulate(struct thread *t, uint32_t pc, uint32_t insn, unsigned len
             set_x(t, rd, pc + (uint64_t)imm);
         break;
     }
-    case DPID_A64_MOVZ: {                          // movz, movn (bit 30 clear)
+    case DPID_A64_I_MOVZ: {                          // movz, movn (bit 30 clear)
         uint64_t r = (uint64_t)((w >> 5) & 0xffffu) << (16u * ((w >> 21) & 3u));
         if (!(w & (1u << 30)))
             r = ~r;
         set_x(t, rd, w >> 31 ? r : (uint32_t)r);
         break;
     }
-    case DPID_A64_NOPK:
+    case DPID_A64_I_NOP:
         break;
     default:
         return false;

@@ -20,18 +20,18 @@
 #define DPID_A64_NOP  0xd503201fu
 
 enum dpid_a64_kind {
-    DPID_A64_NONE,
-    DPID_A64_STP_PRE,       // stp xA, xB, [sp, #imm7*8]!
-    DPID_A64_STP_OFF,       // stp xA, xB, [sp, #imm7*8]
-    DPID_A64_STR_PRE,       // str xT, [sp, #imm9]!
-    DPID_A64_STR_OFF,       // str xT, [sp, #imm12*8]
-    DPID_A64_SUB_SP,        // sub sp, sp, #imm12[, lsl #12]
-    DPID_A64_ADD_SP,        // add xD|sp, sp, #imm12[, lsl #12]
-    DPID_A64_MOV,           // orr xD, xzr, xM / orr wD, wzr, wM
-    DPID_A64_ADR,           // adr / adrp xD, label
-    DPID_A64_MOVZ,          // movz / movn, 64 or 32 bits
-    DPID_A64_NOPK,          // nop
-    DPID_A64_RETK,          // ret
+    DPID_A64_I_NONE,
+    DPID_A64_I_STP_PRE,   // stp xA, xB, [sp, #imm7*8]!
+    DPID_A64_I_STP_OFF,   // stp xA, xB, [sp, #imm7*8]
+    DPID_A64_I_STR_PRE,   // str xT, [sp, #imm9]!
+    DPID_A64_I_STR_OFF,   // str xT, [sp, #imm12*8]
+    DPID_A64_I_SUB_SP,    // sub sp, sp, #imm12[, lsl #12]
+    DPID_A64_I_ADD_SP,    // add xD|sp, sp, #imm12[, lsl #12]
+    DPID_A64_I_MOV,       // orr xD, xzr, xM / orr wD, wzr, wM
+    DPID_A64_I_ADR,       // adr / adrp xD, label
+    DPID_A64_I_MOVZ,      // movz / movn, 64 or 32 bits
+    DPID_A64_I_NOP,       // nop
+    DPID_A64_I_RET,       // ret
 };
 
 static inline unsigned dpid_a64_rn(uint32_t w)
@@ -39,32 +39,32 @@ static inline unsigned dpid_a64_rn(uint32_t w)
     return (w >> 5) & 31u;
 }
 
-// What the kernel does for instruction w (DPID_A64_NONE: not one it runs).
+// What the kernel does for instruction w (DPID_A64_I_NONE: not one it runs).
 static inline enum dpid_a64_kind dpid_a64_kind(uint32_t w)
 {
     if (w == DPID_A64_RET)
-        return DPID_A64_RETK;
+        return DPID_A64_I_RET;
     if (w == DPID_A64_NOP)
-        return DPID_A64_NOPK;
+        return DPID_A64_I_NOP;
     if ((w & 0xffc00000u) == 0xa9800000u && dpid_a64_rn(w) == 31u)
-        return DPID_A64_STP_PRE;
+        return DPID_A64_I_STP_PRE;
     if ((w & 0xffc00000u) == 0xa9000000u && dpid_a64_rn(w) == 31u)
-        return DPID_A64_STP_OFF;
+        return DPID_A64_I_STP_OFF;
     if ((w & 0xffe00c00u) == 0xf8000c00u && dpid_a64_rn(w) == 31u)
-        return DPID_A64_STR_PRE;
+        return DPID_A64_I_STR_PRE;
     if ((w & 0xffc00000u) == 0xf9000000u && dpid_a64_rn(w) == 31u)
-        return DPID_A64_STR_OFF;
+        return DPID_A64_I_STR_OFF;
     if ((w & 0xff8003ffu) == 0xd10003ffu)
-        return DPID_A64_SUB_SP;
+        return DPID_A64_I_SUB_SP;
     if ((w & 0xff8003e0u) == 0x910003e0u)
-        return DPID_A64_ADD_SP;
+        return DPID_A64_I_ADD_SP;
     if ((w & 0x7fe0ffe0u) == 0x2a0003e0u)
-        return DPID_A64_MOV;
+        return DPID_A64_I_MOV;
     if ((w & 0x1f000000u) == 0x10000000u)
-        return DPID_A64_ADR;
+        return DPID_A64_I_ADR;
     if ((w & 0x7f800000u) == 0x52800000u || (w & 0x7f800000u) == 0x12800000u)
-        return (w & 0x80000000u) || !(w & 0x00400000u) ? DPID_A64_MOVZ : DPID_A64_NONE;
-    return DPID_A64_NONE;
+        return (w >> 31) || !(w & (1u << 22)) ? DPID_A64_I_MOVZ : DPID_A64_I_NONE;  // (w: lsl 0, 16)
+    return DPID_A64_I_NONE;
 }
 
 // A return the kernel can run.
@@ -76,7 +76,7 @@ static inline bool dpid_a64_is_return(uint32_t w)
 // Any instruction the kernel can run (an entry's).
 static inline bool dpid_a64_can_run(uint32_t w)
 {
-    return dpid_a64_kind(w) != DPID_A64_NONE;
+    return dpid_a64_kind(w) != DPID_A64_I_NONE;
 }
 
 #endif

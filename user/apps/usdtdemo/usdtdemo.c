@@ -6,7 +6,8 @@
 // (scripts/bench-usdt.sh: their instructions compared). step_plain and spread are the same
 // test's pid probes (docs/pid.md): spread has an argument on the stack and opens with a push.
 // demo:::costly, an is-enabled probe, is in costly.c; "usdtdemo smp MS" on the boot command
-// line runs step_plain on every CPU at once instead (smp.c).
+// line runs step_plain on every CPU at once instead (smp.c), "usdtdemo shapes" A64's
+// function openings (shapes.c).
 #include <kern.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -57,6 +58,8 @@ int main(void)
     }
     if (argc >= 2 && !strcmp(argv[1], "smp"))
         return smp_run(argc >= 3 ? (unsigned)atoi(argv[2]) : 1000u);
+    if (argc >= 2 && !strcmp(argv[1], "shapes"))
+        return shapes_run();
     unsigned acc = 0, plain = 0;
     for (unsigned i = 1; i <= 30; i++) {
         acc = step(i, acc);

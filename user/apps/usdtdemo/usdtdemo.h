@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-// usdtdemo's files: the is-enabled probe (costly.c) for the loop in usdtdemo.c, and its run
-// on every CPU at once (smp.c).
+// usdtdemo's files: the is-enabled probe (costly.c) for the loop in usdtdemo.c, its run on
+// every CPU at once (smp.c) and A64's function openings (shapes.c).
 #ifndef USDTDEMO_H
 #define USDTDEMO_H
 
@@ -11,5 +11,7 @@ void costly(unsigned i);
 unsigned step_plain(unsigned i, unsigned acc);
 // "usdtdemo smp MS": a thread on each CPU calls step_plain for MS milliseconds (smp.c)
 int smp_run(unsigned ms);
+// "usdtdemo shapes": A64's pid-entry instructions, a function each (shapes.c)
+int shapes_run(void);
 
 #endif
