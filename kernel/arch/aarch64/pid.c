@@ -96,7 +96,7 @@ bool arch_pid_emulate(struct thread *t, uint32_t pc, uint32_t insn, unsigned len
 {
     uint32_t w = insn;
     unsigned rd = w & 31u;
-    uint64_t v[2] = { xreg(t, w & 31u), xreg(t, (w >> 10) & 31u) };     // Rt, Rt2
+    uint64_t v[2] = { xreg(t, rd), xreg(t, (w >> 10) & 31u) };      // a store's Rt, Rt2
     int64_t off;
     if (len != 4)
         return false;
@@ -133,20 +133,20 @@ bool arch_pid_emulate(struct thread *t, uint32_t pc, uint32_t insn, unsigned len
             t->ctx.x[rd] = r;
         break;
     }
-    case DPID_A64_I_MOV: {                           // orr xD, xzr, xM (w: the low half)
+    case DPID_A64_I_MOV: {                  // orr xD, xzr, xM (w: the low half)
         uint64_t m = xreg(t, (w >> 16) & 31u);
         set_x(t, rd, w >> 31 ? m : (uint32_t)m);
         break;
     }
     case DPID_A64_I_ADR: {
         int64_t imm = sext(((w >> 5) & 0x7ffffu) << 2 | ((w >> 29) & 3u), 21);
-        if (w >> 31)                               // adrp: 4 KB pages
+        if (w >> 31)                        // adrp: 4 KB pages
             set_x(t, rd, (pc & ~0xfffull) + (uint64_t)(imm * 4096));
         else
             set_x(t, rd, pc + (uint64_t)imm);
         break;
     }
-    case DPID_A64_I_MOVZ: {                          // movz, movn (bit 30 clear)
+    case DPID_A64_I_MOVZ: {                 // movz, movn (bit 30 clear)
         uint64_t r = (uint64_t)((w >> 5) & 0xffffu) << (16u * ((w >> 21) & 3u));
         if (!(w & (1u << 30)))
             r = ~r;
