@@ -2,8 +2,11 @@
 // pid probes: placing them on programs' functions and firing them (kernel/kpid.h,
 // docs/pid.md). The sites are written with USDT's writer (arch_usdt_write: the MPU opened on
 // the site alone, for the kernel alone) and come to the kernel through the same thread-fault
-// path (arch_usdt_trapped); the trap differs from USDT's, so each provider knows its own.
+// path; the trap differs from USDT's (arch_pid_trapped), so each provider knows its own. On
+// several CPUs each write is made while no other CPU can run a program's text (kcpus_hold:
+// docs/pid.md, "Several CPUs").
 #include <kernel/kpid.h>
+#include <kernel/kunmap.h>
 #include <kernel/kusdt.h>
 #include <kernel/kdtrace.h>
 #include <kernel/ktrace.h>
@@ -24,6 +27,14 @@ struct site {
     const struct kapp_header *app;
 };
 
+#if ARCH_PID_LEN == 4
+typedef uint32_t pid_insn_t;
+#elif ARCH_PID_LEN == 2
+typedef uint16_t pid_insn_t;
+#else
+typedef uint8_t pid_insn_t;
+#endif
+
 static struct site sites[KPID_MAX_SITES];
 static unsigned nsites;
 struct kpid_stats kpid_stats;
@@ -33,6 +44,12 @@ static bool in_text(const struct kapp_header *h, uint32_t addr, unsigned len)
 {
     uint32_t start = (uint32_t)(uintptr_t)h + (uint32_t)sizeof(*h);
     return addr >= start && addr + len <= h->data_source && addr + len > addr;
+}
+
+// The trap's ARCH_PID_LEN bytes at addr, in a program's text.
+static pid_insn_t insn_at(uint32_t addr)
+{
+    return *(const volatile pid_insn_t *)(uintptr_t)addr;
 }
 
 static bool same(uint32_t addr, const struct kapp_header *app, int32_t pid, bool ret)
@@ -57,7 +74,7 @@ static const struct site *placed_at(uint32_t addr)
 int kpid_enable(struct dvm_state *st, const struct proc *consumer, const char **why)
 {
     static char msg[112];
-    uint16_t trap = arch_pid_trap(), utrap = ARCH_USDT_TRAP;
+    pid_insn_t utrap = (pid_insn_t)ARCH_USDT_TRAP;
     unsigned ulen;
     nsites = 0;
     for (uint32_t k = 0; k < st->obj.hdr->dh_nprobes; k++) {
@@ -94,8 +111,8 @@ int kpid_enable(struct dvm_state *st, const struct proc *consumer, const char **
             ksnprintf(msg, sizeof(msg), "%s:%s:%s:%s: failed to grab process %u: permission "
                       "denied", prov, mod, fn, pn, (unsigned)want);
             e = -EPERM;
-        } else if ((addr & 1u) || !in_text(h, addr, 4) ||
-                   (ret && (pr->dp_pad > addr || !in_text(h, pr->dp_pad, 2)))) {
+        } else if ((addr & (ARCH_PID_ALIGN - 1u)) || !in_text(h, addr, 4) ||   // (decoded: 4)
+                   (ret && (pr->dp_pad > addr || !in_text(h, pr->dp_pad, ARCH_PID_LEN)))) {
             ksnprintf(msg, sizeof(msg), "%s:%s:%s:%s: %p is not in the text of %s", prov, mod,
                       fn, pn, (void *)(uintptr_t)addr, mod);
             e = -EINVAL;
@@ -105,7 +122,7 @@ int kpid_enable(struct dvm_state *st, const struct proc *consumer, const char **
             s->insn = other->insn;
             s->len = other->len;
             e = ret != arch_pid_is_return(s->insn, s->len);     // (refused below)
-        } else if (*(const volatile uint16_t *)(uintptr_t)addr == utrap ||
+        } else if (insn_at(addr) == utrap ||
                    !arch_pid_decode(addr, &s->insn, &ulen) ||
                    ret != arch_pid_is_return(s->insn, ulen)) {
             e = 1;
@@ -133,18 +150,31 @@ int kpid_enable(struct dvm_state *st, const struct proc *consumer, const char **
         s->app = h;
         nsites++;
     }
+    if (nsites)
+        kcpus_hold();       // no other CPU at EL0 until this CPU lets the lock go
     for (unsigned i = 0; i < nsites; i++)
-        arch_usdt_write(sites[i].addr, trap);
+        arch_usdt_write(sites[i].addr, arch_pid_trap());
     kpid_stats.placed = nsites;
     return 0;
 }
 
+// Gives the site at addr its instruction back, if it holds the trap (the first to come off
+// has held the others: one hold for them all).
+static void restore(uint32_t addr, uint32_t insn, bool *held)
+{
+    if (insn_at(addr) != (pid_insn_t)arch_pid_trap())
+        return;
+    if (!*held)
+        kcpus_hold();
+    *held = true;
+    arch_usdt_write(addr, insn);
+}
+
 void kpid_disable(void)
 {
-    uint16_t trap = arch_pid_trap();
+    bool held = false;
     for (unsigned i = 0; i < nsites; i++)
-        if (*(const volatile uint16_t *)(uintptr_t)sites[i].addr == trap)
-            arch_usdt_write(sites[i].addr, (uint16_t)sites[i].insn);
+        restore(sites[i].addr, sites[i].insn, &held);
     nsites = 0;
     kpid_stats.placed = 0;
 }
@@ -152,6 +182,7 @@ void kpid_disable(void)
 void kpid_proc_gone(const struct proc *p)
 {
     unsigned keep = 0;
+    bool held = false;
     for (unsigned i = 0; i < nsites; i++) {
         struct site s = sites[i];
         if (s.pid != p->pid) {
@@ -162,17 +193,31 @@ void kpid_proc_gone(const struct proc *p)
         for (unsigned j = 0; j < nsites; j++)
             if (j != i && sites[j].addr == s.addr && sites[j].pid != p->pid)
                 still = true;
-        if (!still && *(const volatile uint16_t *)(uintptr_t)s.addr == arch_pid_trap())
-            arch_usdt_write(s.addr, (uint16_t)s.insn);
+        if (!still)
+            restore(s.addr, s.insn, &held);
     }
     nsites = keep;
     kpid_stats.placed = keep;
 }
 
+// A pid trap no site holds: a site removed while this thread, trapped on another CPU, waited
+// for the kernel lock (kpid_disable held every other CPU in the kernel, this one among them,
+// past its trap). The text holds the instruction again: the thread resumes at it, unchanged.
+// Where the trap is only known by its instruction (ARCH_PID_TRAP_SEEN 0: one CPU, nothing
+// removed while a thread waits), the fault stands.
+static bool stale(struct thread *t, uint32_t pc)
+{
+    if (!ARCH_PID_TRAP_SEEN || !in_text(t->proc->app, pc, ARCH_PID_LEN) ||
+        insn_at(pc) == (pid_insn_t)arch_pid_trap())
+        return false;
+    kpid_stats.stale++;
+    return true;
+}
+
 bool kpid_fault(struct thread *t)
 {
     uint32_t pc;
-    if (!t->proc || !nsites || !arch_usdt_trapped(t, &pc))
+    if (!t->proc || !arch_pid_trapped(t, &pc))
         return false;
     const struct site *run = NULL;
     bool fired = false;
@@ -191,18 +236,19 @@ bool kpid_fault(struct thread *t)
         // return: the return's offset in the function and the value (r0, before the return
         // runs: the host takes no return that reloads r0)
         uint64_t args[DVM_NARGS] = { 0 };
-        for (unsigned a = 0; a < 4; a++)
+        for (unsigned a = 0; a < ARCH_PID_REG_ARGS; a++)
             args[a] = arch_usdt_reg(t, a);
-        uint32_t sp = arch_usdt_reg(t, 13);
+        uintptr_t sp = arch_usdt_reg(t, ARCH_PID_SP);
         if (s->func) {
             args[0] = pc - s->func;
             args[1] = arch_usdt_reg(t, 0);
             args[2] = args[3] = 0;
         }
-        for (unsigned a = 4; !s->func && a < DVM_NARGS; a++) {
-            uint32_t w = 0, at = sp + 4u * (a - 4u);
-            if (proc_can_read(t->proc, at, 4))
-                w = *(const volatile uint32_t *)(uintptr_t)at;
+        for (unsigned a = ARCH_PID_REG_ARGS; !s->func && a < DVM_NARGS; a++) {
+            uintptr_t at = sp + sizeof(uintptr_t) * (a - ARCH_PID_REG_ARGS);
+            uintptr_t w = 0;
+            if (at == (uint32_t)at && proc_can_read(t->proc, (uint32_t)at, sizeof(w)))
+                w = *(const volatile uintptr_t *)at;
             args[a] = w;
         }
         kpid_stats.fired++;
@@ -212,9 +258,11 @@ bool kpid_fault(struct thread *t)
             continue;
         }
         // the firing and its FUNC event together (as fbt's, kernel/kfbt_fire.c): the
-        // function (Thumb bit set), the call site, and for a return its offset and value
-        uint32_t fn = (s->func ? s->func : s->addr) | 1u;
-        uint32_t w[4] = { fn, arch_usdt_reg(t, 14), (uint32_t)args[0], (uint32_t)args[1] };
+        // function (with a Thumb function's bit), the call site, and for a return its offset
+        // and value
+        uint32_t fn = (s->func ? s->func : s->addr) | ARCH_PID_FUNC_BIT;
+        uint32_t w[4] = { fn, (uint32_t)arch_usdt_reg(t, ARCH_PID_LR), (uint32_t)args[0],
+                          (uint32_t)args[1] };
         if (s->func)
             w[1] = arch_pid_return_address(t, s->insn, s->len);
         kdt_hold();
@@ -226,7 +274,7 @@ bool kpid_fault(struct thread *t)
         kdt_release();
     }
     if (!run)
-        return false;
+        return stale(t, pc);
     if (!fired)
         kpid_stats.passed++;
     return arch_pid_emulate(t, pc, run->insn, run->len);

@@ -243,10 +243,14 @@ TEST_DEPS    += $(H)/fbtgen $(H)/dcompile $(H)/dtrace $(H)/kevcapture \
 # The same script checks the pid provider where its probes are placed (PID_BOARDS); x86-pc's
 # dtrace reads the host-compiled object as a Multiboot module (docs/x86.md, "Host files").
 USDT_BOARDS := mps2-an385 qemu-virt-a53 x86-pc
-PID_BOARDS  := mps2-an385
+PID_BOARDS  := mps2-an385 qemu-virt-a53
 SCRIPT_TESTS += $(foreach b,$(USDT_BOARDS),qemu-usdt/$(b)|120|BOARD=$(b)|test/qemu/test_usdt.sh|build/$(b)|$(H))
 TEST_DEPS    += $(H)/dcompile $(H)/dtrace $(H)/kevstat $(H)/kevcapture $(foreach b,$(filter-out $(BOARD),$(USDT_BOARDS)),matrix-images-$(b))
 BENCHES      += $(if $(filter $(BOARD),$(USDT_BOARDS)),scripts/bench-usdt.sh|$(B))
+# pid probes placed and removed while the probed function runs on every CPU (docs/pid.md,
+# "Several CPUs"), on the boards with several CPUs that place them.
+PID_SMP_BOARDS := qemu-virt-a53
+SCRIPT_TESTS += $(foreach b,$(PID_SMP_BOARDS),qemu-pid-smp/$(b)|300|BOARD=$(b)|test/qemu/test_pid_smp.sh|build/$(b)|$(H))
 # pid probes (docs/pid.md): a firing's instructions beside the same clause on a USDT probe.
 BENCHES      += $(if $(filter $(BOARD),$(PID_BOARDS)),scripts/bench-pid.sh|$(B)|$(H))
 BENCH_DEPS   += $(if $(filter $(BOARD),$(USDT_BOARDS)),$(B)/usdt.elf)

@@ -25,13 +25,17 @@
 #    return values the board gave, and kevstat -s funcs the same calls;
 #  - pid probes the host refuses in DTrace's words: a function that does not exist, an entry
 #    the kernel cannot displace, a return it cannot run; and those only the kernel can: a
-#    process that does not exist, a process that runs another program.
-# Where: mps2-an385 (Thumb) runs all of it. qemu-virt-a53 (A64, 4 CPUs) runs the USDT checks
-# (the sites' nop read with A64's objdump, a moved note 4 bytes on, ELF64's notes); of the pid
-# ones only the kernel's refusal: it places no pid probe on AArch64 yet (kpid_none.c). x86-pc
-# (i386) runs the same as qemu-virt-a53 without semihosting: its dtrace opens the host-compiled
-# objects as Multiboot modules (boards/x86-pc/qemu.sh, docs/x86.md) and the capture comes out
-# of the trace UART, rebuilt by kevcapture.
+#    process that does not exist, a process that runs another program;
+#  - on A64, each entry instruction the kernel runs for a thread, a function each
+#    (usdtdemo shapes, user/apps/usdtdemo/shapes.c): D's entry and return counts, arguments
+#    and return values on them are the program's own, and every result the program checked
+#    right.
+# Where: mps2-an385 (Thumb) and qemu-virt-a53 (A64, 4 CPUs: the sites' nop read with A64's
+# objdump, a moved note 4 bytes on, ELF64's notes, spread's fifth argument in x4) run all of
+# it. x86-pc (i386) runs the USDT checks and of the pid ones only the kernel's refusal
+# (kpid_none.c), without semihosting: its dtrace opens the host-compiled objects as Multiboot
+# modules (boards/x86-pc/qemu.sh, docs/x86.md) and the capture comes out of the trace UART,
+# rebuilt by kevcapture.
 #   test/qemu/test_usdt.sh BUILD_DIR HOST_DIR     (BOARD in the environment)
 set -u
 B=$(cd "$1" && pwd); H=$(cd "$2" && pwd)
@@ -46,9 +50,15 @@ tmp=$(mktemp -d)
 trap 'kill $qpid 2>/dev/null; [ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXIT
 qpid=
 case $board in
-qemu-virt-a53|raspi3b) cross=aarch64-linux-gnu- objdump_m="" insn=4 pid=no ;;
+qemu-virt-a53|raspi3b) cross=aarch64-linux-gnu- objdump_m="" insn=4 pid=yes ;;
 x86-pc)                cross=i686-linux-gnu- objdump_m="" insn=1 pid=no ;;
 *)                     cross=arm-none-eabi- objdump_m="-M force-thumb" insn=2 pid=yes ;;
+esac
+# the host's pid refusals: a function whose first instruction the kernel cannot run, and one
+# that can leave other than by a return it runs (each instruction set's own example)
+case $board in
+qemu-virt-a53|raspi3b) noentry="strnlen add" noreturn=libc_thread_init ;;
+*)                     noentry="ProcExit movs" noreturn=__i_vfprintf ;;
 esac
 # the main boot's capture: a host file through semihosting, or the trace UART's stream
 if [ "$board" = x86-pc ]; then
@@ -61,7 +71,7 @@ skip_pid() {    # skip_pid N WHAT: N checks of the pid provider, not run on this
         n=$((n + 1)); echo "ok $n - ${TAP_PREFIX:-}$2 # SKIP no pid probes on $board's architecture yet"
     done
 }
-echo "1..25"
+echo "1..26"
 
 # 1-3: three listings of the same notes
 dec() { while read -r p nm a; do printf '%s %s %d\n' "$p" "$nm" "$a"; done | sort; }
@@ -103,8 +113,9 @@ demo:::step /arg0 == 7/ { printf("@@A step %d %d %s %s\n", arg0, arg1, probemod,
 END { printa("@@N %s %@d\n", @n); printa("@@N %s %@d\n", @s); printa("@@N %s %@d\n", @mx);
     printa("@@N %s %@d\n", @mn); }
 D
-# pid probes on two functions of usdtdemo: step_plain (opens with a pc-relative load) and
-# spread (a push, and its fifth argument on the stack), their counts and first arguments
+# pid probes on two functions of usdtdemo: step_plain (opens with a pc-relative load; on A64
+# a frame record's stp) and spread (a push, and its fifth argument on the stack; on A64 a mov,
+# and the fifth in x4), their counts and first arguments
 pidfuncs="step_plain spread"
 cat > "$tmp/pid.d" <<'D'
 pid$target::step_plain:entry, pid$target::spread:entry { @p[probefunc] = count(); }
@@ -270,7 +281,7 @@ print("VALUES %d BAD %d" % (n, bad))
 PY
 sed -n '/^#/p' "$tmp/pidcmp"
 read -r _ nvals _ nbad < <(grep '^VALUES' "$tmp/pidcmp")
-check "the first call's entry arguments D printed equal gdb's info args ($nvals values, spread's fifth from the stack)" \
+check "the first call's entry arguments D printed equal gdb's info args ($nvals values, spread's fifth too)" \
     '[ "${nbad:-1}" = 0 ] && [ "${nvals:-0}" = 7 ]'
 # the return: arg1 against gdb's finish, arg0 against the offset of the function's return
 # instruction in objdump's disassembly (each function has one)
@@ -281,7 +292,7 @@ for f in $pidfuncs; do
     gv=$(awk -v f="$f" '$1 == "RET" && $2 == f { print $4 }' "$tmp/gdb.out" 2>/dev/null)
     start=$(${cross}nm "$prog" | awk -v f="$f" '$3 == f { print $1 }')
     at=$(${cross}objdump -d "$prog" | awk -v f="<$f>:" '$2 == f { on = 1; next } on && /^$/ { exit }
-        on && ($3 == "bx" && $4 == "lr" || $3 ~ /^(pop|ldmia)/ && /pc}/) { sub(":", "", $1); print $1 }')
+        on && ($3 == "bx" && $4 == "lr" || $3 ~ /^(pop|ldmia)/ && /pc}/ || $3 == "ret") { sub(":", "", $1); print $1 }')
     off=$(( 0x${at:-0} - (0x${start:-0} & ~1) ))
     rets="$rets $f $dv/$gv at +$doff/+$off"
     [ -n "$gv" ] && [ "$dv" = "$gv" ] && [ "$doff" = "$off" ] && [ -n "$at" ] || bad=1
@@ -307,10 +318,11 @@ refuse() {     # refuse DESCRIPTION EXPECTED-TEXT
 }
 refuse 'pid$target::nosuch:entry' 'probe description pid$target::nosuch:entry does not match any probes'
 ok $? "a pid probe on a function usdtdemo does not have: 'does not match any probes'"
-refuse 'pid$target::ProcExit:entry' 'pid$target:usdtdemo:ProcExit:entry: ProcExit cannot be probed: its first instruction cannot be run out of line'
-ok $? "an entry whose first instruction the kernel cannot displace (ProcExit's movs): 'cannot be probed'"
-refuse 'pid$target::__i_vfprintf:return' 'pid$target:usdtdemo:__i_vfprintf:return: __i_vfprintf cannot be probed: it can leave by a tail call or an indirect jump'
-ok $? "a return the kernel cannot run alone (__i_vfprintf leaves by an indirect jump too): 'cannot be probed'"
+set -- $noentry
+refuse "pid\$target::$1:entry" "pid\$target:usdtdemo:$1:entry: $1 cannot be probed: its first instruction cannot be run out of line"
+ok $? "an entry whose first instruction the kernel cannot displace ($1's $2): 'cannot be probed'"
+refuse "pid\$target::$noreturn:return" "pid\$target:usdtdemo:$noreturn:return: $noreturn cannot be probed: it can leave by a tail call or an indirect jump"
+ok $? "a return the kernel cannot run alone ($noreturn can leave by a tail call or an indirect jump): 'cannot be probed'"
 
 # 20: the pid probes over the capture: the same counts and return values (entry arguments are
 # not in FUNC_ENTER: the ARGS lines are left out)
@@ -394,3 +406,36 @@ check "disabled, it never ran ($(grep -o 'costly [0-9]*$' "$tmp/off" | head -1))
      grep -q "could not enable tracing: demo:usdtdemo::costly: semaphore 0x[0-9a-f]* is not a variable of usdtdemo" "$tmp/badsem" &&
      ! grep -q "usdtdemo: passed" "$tmp/badsem"'
 [ $? = 0 ] || tail -n 3 "$tmp/off" "$tmp/badsem" | sed 's/^/# /'
+
+# 26: A64's pid-entry instructions, a function opening with each (usdtdemo shapes): every
+# result right (the program's check), and D's counts, arguments and return values on each
+# the program's (its own sums; a return value's sum taken mod 2^32, as the program's)
+if [ "$insn" != 4 ]; then
+    n=$((n + 1)); echo "ok $n - ${TAP_PREFIX:-}A64's pid-entry instructions # SKIP not an A64 board"
+else
+    cat > "$tmp/shapes.d" <<'D'
+#pragma D option quiet
+pid$target::shape_*:entry { @c[probefunc] = count(); @a[probefunc] = sum(arg0); }
+pid$target::shape_*:return { @n[probefunc] = count(); @r[probefunc] = sum((unsigned)arg1); }
+END { printa("SHAPE %s C %@d\n", @c); printa("SHAPE %s A %@d\n", @a); printa("SHAPE %s N %@d\n", @n);
+    printa("SHAPE %s R %@d\n", @r); }
+D
+    "$H/dcompile" --elf "$prog" -T usdtdemo -s "$tmp/shapes.d" -o "$tmp/shapes.dobj" 2> "$tmp/shapes.err" ||
+        sed 's/^/# /' "$tmp/shapes.err"
+    (cd "$tmp" && QEMU_ARGS="dtrace -c usdtdemo $tmp/shapes.dobj ;; usdtdemo shapes" QEMU_ICOUNT=1 \
+        QEMU_TIMEOUT=${QEMU_TIMEOUT:-120} "$here/scripts/qemu-run.sh" "$img" > "$tmp/shapes" 2>&1)
+    firsts=$(${cross}objdump -d "$prog" | awk '/^[0-9a-f]+ <shape_[a-z_]+>:$/ { f = 1; next }
+        f && /^ +[0-9a-f]+:/ { if ($3 != ".word") print $3; f = 0 }' | sort -u | tr '\n' ' ')
+    con_of dtrace < "$tmp/shapes" | awk '$1 == "SHAPE" { print $2, $3, $4 }' | sort > "$tmp/dshapes"
+    grep -o 'usdtdemo: shape [a-z_]* calls [0-9]* args [0-9]* results [0-9]*' "$tmp/shapes" |
+        awk '{ print $3, "C", $5; print $3, "A", $7; print $3, "N", $5; print $3, "R", $9 }' |
+        sort > "$tmp/pshapes"
+    nsh=$(awk '$2 == "C"' "$tmp/pshapes" | wc -l)
+    bad=$(join -j1 <(awk '{ print $1 "/" $2, $3 }' "$tmp/pshapes" | sort) \
+                   <(awk '{ print $1 "/" $2, $3 }' "$tmp/dshapes" | sort) |
+          awk '{ d = $3; if ($1 ~ /\/R$/) d = d % 4294967296; if (d != $2) print $1, $2, $3 }')
+    check "A64's pid-entry instructions ($firsts): each of $nsh functions opening with one fired on every call, arguments and return values the program's, every result right" \
+        '[ "$nsh" -ge 10 ] && [ -z "$bad" ] && [ "$(wc -l < "$tmp/dshapes")" = "$(wc -l < "$tmp/pshapes")" ] &&
+         grep -q "usdtdemo: shapes 0 wrong" "$tmp/shapes"'
+    [ -z "$bad" ] || echo "$bad" | sed 's/^/# D differs: /'
+fi

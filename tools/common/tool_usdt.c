@@ -6,6 +6,7 @@
 // really is, as gdb does for a prelinked file (here always the same).
 #include "tool_usdt.h"
 #include "../fbtgen/fbtgen.h"
+#include <d/dpid_a64.h>
 #include <d/dpid_thumb.h>
 #include <d/dprobes.h>
 #include <errno.h>
@@ -41,16 +42,65 @@ static int read_code(Elf *e, uint32_t addr, uint8_t *out, uint32_t n)
     return -1;
 }
 
-// The function fn's returns (docs/pid.md), by fbtgen's Thumb decoder over its bytes (code
-// reads n bytes at an address; -1 outside the file): every return instruction, or ret_why.
-// Literal pools ($d mapping symbols up to the next $t) are not decoded. A return the kernel
-// runs in place of the thread (bx lr, pop or ldm of pc, ldr pc from the stack) can be
-// probed; a function that may also leave another way (a branch out of it: a tail call, an
-// indirect jump, a conditional return in an IT block) has no :return probe, nor one whose
-// return reloads r0, the return value the probe reads before it. The mapping symbols' arrays
-// hold nmap entries each (zero past their own count).
-static void find_returns(Elf *e, struct dprobe_pidfn *fn, uint32_t size, const uint32_t *data_at,
-                         const uint32_t *code_at, unsigned nmap)
+// What the pid provider can displace, per instruction set (d/dpid_thumb.h, d/dpid_a64.h):
+// the decoder that finds a function's returns, whether a function's first instruction can be
+// run for the thread (p: its bytes, avail of them in the function), and why a return cannot
+// be probed (NULL: it can).
+struct pid_isa {
+    const struct fbt_isa *dec;
+    int (*can_run)(const uint8_t *p, uint32_t avail);
+    const char *(*ret_why)(const uint8_t *p, unsigned len);
+};
+
+static uint32_t le16(const uint8_t *p)
+{
+    return p[0] | (uint32_t)p[1] << 8;
+}
+
+static uint32_t le32(const uint8_t *p)
+{
+    return le16(p) | le16(p + 2) << 16;
+}
+
+static int thumb_can_run(const uint8_t *p, uint32_t avail)
+{
+    return dpid_thumb_can_run(le16(p), avail >= 4 ? le16(p + 2) : 0);
+}
+
+static const char *thumb_ret_why(const uint8_t *p, unsigned len)
+{
+    uint32_t hw1 = le16(p), hw2 = len == 4 ? le16(p + 2) : 0;
+    if (!dpid_thumb_is_return(hw1, hw2))
+        return "a return the kernel cannot run";
+    if ((len == 2 && (hw1 & 0xfe01u) == 0xbc01u) || (len == 4 && hw1 == 0xe8bdu && (hw2 & 1u)))
+        return "its return reloads r0, the return value";
+    return NULL;
+}
+
+static int a64_can_run(const uint8_t *p, uint32_t avail)
+{
+    return avail >= 4 && dpid_a64_can_run(le32(p));
+}
+
+static const char *a64_ret_why(const uint8_t *p, unsigned len)
+{
+    return len == 4 && dpid_a64_is_return(le32(p)) ? NULL : "a return the kernel cannot run";
+}
+
+static const struct pid_isa pid_thumb = { &fbt_thumb2, thumb_can_run, thumb_ret_why };
+static const struct pid_isa pid_a64 = { &fbt_a64, a64_can_run, a64_ret_why };
+
+// The function fn's returns (docs/pid.md), by fbtgen's decoder for its instruction set over
+// its bytes: every return instruction, or ret_why. Literal pools ($d mapping symbols up to the
+// next $t, Thumb's) are not decoded. A return the kernel runs in place of the thread (Thumb:
+// bx lr, pop or ldm of pc, ldr pc from the stack; A64: ret) can be probed; a function that may
+// also leave another way (a branch out of it: a tail call, an indirect jump, a conditional
+// return in an IT block) has no :return probe, nor one whose return reloads r0, the return
+// value the probe reads before it. The mapping symbols' arrays hold nmap entries each (zero
+// past their own count).
+static void find_returns(Elf *e, const struct pid_isa *isa, struct dprobe_pidfn *fn,
+                         uint32_t size, const uint32_t *data_at, const uint32_t *code_at,
+                         unsigned nmap)
 {
     fn->nrets = 0;
     fn->ret_why = NULL;
@@ -76,7 +126,7 @@ static void find_returns(Elf *e, struct dprobe_pidfn *fn, uint32_t size, const u
             continue;
         }
         struct insn in;
-        if (fbt_thumb2.decode(text + off, size - off, pc, &in) < 0 || in.cls == I_BAD) {
+        if (isa->dec->decode(text + off, size - off, pc, &in) < 0 || in.cls == I_BAD) {
             fn->ret_why = "an instruction the decoder does not know";
             break;
         }
@@ -85,20 +135,11 @@ static void find_returns(Elf *e, struct dprobe_pidfn *fn, uint32_t size, const u
             itleft--;
         if (in.cls == I_IT)
             itleft = in.it;
-        unsigned hw1 = text[off] | (unsigned)text[off + 1] << 8;
-        unsigned hw2 = in.len == 4 ? (text[off + 2] | (unsigned)text[off + 3] << 8) : 0;
         if (in.cls == I_RET) {
-            if (!dpid_thumb_is_return(hw1, hw2)) {
-                fn->ret_why = "a return the kernel cannot run";
+            if ((fn->ret_why = isa->ret_why(text + off, in.len)) != NULL)
                 break;
-            }
             if (cond) {
                 fn->ret_why = "it returns conditionally (in an IT block)";
-                break;
-            }
-            if ((in.len == 2 && (hw1 & 0xfe01u) == 0xbc01u) ||
-                (in.len == 4 && hw1 == 0xe8bdu && (hw2 & 1u))) {
-                fn->ret_why = "its return reloads r0, the return value";
                 break;
             }
             if (fn->nrets == DPROBE_PID_RETS) {
@@ -155,7 +196,9 @@ static int next_func(struct func_walk *w, GElf_Sym *s, const char **name)
 static int load_functions(const char *tool, const char *path, Elf *e, const char *mod)
 {
     GElf_Ehdr eh;
-    int thumb = gelf_getehdr(e, &eh) && eh.e_machine == EM_ARM;
+    int ok = gelf_getehdr(e, &eh) != NULL, thumb = ok && eh.e_machine == EM_ARM;
+    const struct pid_isa *isa = thumb ? &pid_thumb :
+                                ok && eh.e_machine == EM_AARCH64 ? &pid_a64 : NULL;
     uint32_t *data_at = NULL, *code_at = NULL;   // ARM's mapping symbols ($d, $t)
     unsigned nd = 0, nc = 0;
     for (Elf_Scn *scn = NULL; thumb && (scn = elf_nextscn(e, scn));) {
@@ -195,12 +238,11 @@ static int load_functions(const char *tool, const char *path, Elf *e, const char
         fns[nfns].entry_why = NULL;
         fns[nfns].ret_why = "the return probes of this architecture are not placed";
         uint8_t first[4] = { 0 };
-        if (thumb && (read_code(e, fns[nfns].addr, first, s.st_size >= 4 ? 4 : 2) < 0 ||
-                      !dpid_thumb_can_run(first[0] | (unsigned)first[1] << 8,
-                                          first[2] | (unsigned)first[3] << 8)))
+        uint32_t n1 = s.st_size >= 4 ? 4 : (uint32_t)s.st_size;
+        if (isa && (read_code(e, fns[nfns].addr, first, n1) < 0 || !isa->can_run(first, n1)))
             fns[nfns].entry_why = "its first instruction cannot be run out of line";
-        if (thumb && data_at && code_at)
-            find_returns(e, &fns[nfns], (uint32_t)s.st_size, data_at, code_at,
+        if (isa && (!thumb || (data_at && code_at)))
+            find_returns(e, isa, &fns[nfns], (uint32_t)s.st_size, data_at, code_at,
                          nd > nc ? nd : nc);
         nfns++;
     }

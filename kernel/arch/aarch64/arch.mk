@@ -21,5 +21,7 @@ ARCH_SRCS += kernel/arch/aarch64/fault_where.c
 ARCH_FBT_SRCS := kernel/arch/aarch64/fbt_trap.c kernel/arch/aarch64/fbt_patch.c
 ARCH_FBT_HOOKS := kernel/arch/aarch64/entry.S   # its kernel-fault path asks the trap
 # USDT (docs/usdt.md): a program's site's trap (brk, the thread's synchronous exception from
-# EL0) and writing it on the kernel's table. No pid probes yet (kpid_none.c refuses them).
+# EL0) and writing it on the kernel's table; pid probes (docs/pid.md): their trap and the
+# displaced instruction's emulation.
 ARCH_USDT_SRCS := kernel/arch/aarch64/usdt.c
+ARCH_PID_SRCS  := kernel/arch/aarch64/pid.c

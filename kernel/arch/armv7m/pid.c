@@ -22,9 +22,14 @@
 
 #define PID_UDF 0xdefdu         // udf #0xfd
 
-uint16_t arch_pid_trap(void)
+uint32_t arch_pid_trap(void)
 {
     return PID_UDF;
+}
+
+bool arch_pid_trapped(struct thread *t, uint32_t *pc)
+{
+    return arch_usdt_trapped(t, pc);
 }
 
 bool arch_pid_is_return(uint32_t insn, unsigned len)

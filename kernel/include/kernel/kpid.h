@@ -43,12 +43,17 @@ void kpid_proc_gone(const struct proc *p);
 bool kpid_fault(struct thread *t);
 struct kpid_stats {
     uint32_t placed, fired, passed;     // passed: trapped in a process the probe does not name
+    uint32_t stale;     // trapped on a site removed while the thread waited for the kernel
 };
 extern struct kpid_stats kpid_stats;
 
 // ---- the architecture's part (kernel/arch/<arch>/pid.c) ----------------------------------
-// The pid trap (one halfword on ARMv7-M).
-uint16_t arch_pid_trap(void);
+// The pid trap, its ARCH_PID_LEN bytes (arch_usdt.h: one halfword on ARMv7-M, a word on A64).
+uint32_t arch_pid_trap(void);
+// From the thread-fault path: true when thread t's fault may be a pid site's trap, *pc its
+// address. Where ARCH_PID_TRAP_SEEN is 1 the fault says it was the pid trap itself (A64: the
+// brk's comment), not only an instruction that traps (ARMv7-M: any undefined one).
+bool arch_pid_trapped(struct thread *t, uint32_t *pc);
 // Decodes the instruction at addr (in a program's text, readable by the kernel): true when
 // it is one the kernel can run out of line (*insn its encoding, *len its bytes).
 bool arch_pid_decode(uintptr_t addr, uint32_t *insn, unsigned *len);

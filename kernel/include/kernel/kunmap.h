@@ -4,7 +4,8 @@
 // opened while the map was the process's. kunmap_others() marks each such CPU (`remap`),
 // interrupts it, and returns once each is waiting for the kernel lock, which it then switches
 // tables under (kunmap_waited) before anything else. docs/smp.md, "Address spaces": entries
-// pay nothing for it.
+// pay nothing for it. kcpus_hold() is the same wait for every other CPU (a program's text
+// written while none runs a thread: docs/pid.md, "Several CPUs").
 //
 // The per-CPU words (struct cpu), both touched only on the slow paths of the kernel lock
 // (kernel/arch/<arch>/smp.c) and by kunmap_others, never on an entry that finds the lock free:
@@ -29,6 +30,12 @@
 // tables once it has it). Panics if one does not come within a second of the IPI.
 void kunmap_others(uint32_t base, uint32_t size);
 
+// Under the exclusive lock: returns once every other online CPU waits for the kernel lock, so
+// that none runs a thread (at EL0) until this holder lets go. For writes to programs' text
+// that another CPU may not execute meanwhile (kernel/kpid.c). The same wait, the same IPI, for
+// every CPU; panics as kunmap_others does.
+void kcpus_hold(void);
+
 // The kernel lock's slow path, before it waits.
 static inline void kunmap_wait_begin(struct cpu *c)
 {
@@ -40,6 +47,7 @@ static inline void kunmap_wait_begin(struct cpu *c)
 void kunmap_waited(struct cpu *c);
 #else
 static inline void kunmap_others(uint32_t base, uint32_t size) { (void)base; (void)size; }
+static inline void kcpus_hold(void) { }
 #endif
 
 #endif

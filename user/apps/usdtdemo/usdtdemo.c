@@ -5,8 +5,13 @@
 // step without its site, so that the site's cost when disabled can be read from the code
 // (scripts/bench-usdt.sh: their instructions compared). step_plain and spread are the same
 // test's pid probes (docs/pid.md): spread has an argument on the stack and opens with a push.
-// demo:::costly, an is-enabled probe, is in costly.c.
+// demo:::costly, an is-enabled probe, is in costly.c; "usdtdemo smp MS" on the boot command
+// line runs step_plain on every CPU at once instead (smp.c), "usdtdemo shapes" A64's
+// function openings (shapes.c).
+#include <kern.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include <usdt.h>
 #include "usdtdemo.h"
 
@@ -44,6 +49,17 @@ int spread(int a, int b, int c, int d, int e)
 
 int main(void)
 {
+    static char buf[2048];      // the whole boot line, as appinit reads it (x86-pc's D text)
+    char *argv[32];             // (the words of every part, up to usdtdemo's)
+    int argc = kargs("usdtdemo", buf, sizeof(buf), argv, 32);
+    if (argc < 0) {
+        printf("usdtdemo: the command line does not fit its %u bytes\n", (unsigned)sizeof(buf));
+        return 2;
+    }
+    if (argc >= 2 && !strcmp(argv[1], "smp"))
+        return smp_run(argc >= 3 ? (unsigned)atoi(argv[2]) : 1000u);
+    if (argc >= 2 && !strcmp(argv[1], "shapes"))
+        return shapes_run();
     unsigned acc = 0, plain = 0;
     for (unsigned i = 1; i <= 30; i++) {
         acc = step(i, acc);
