@@ -121,6 +121,11 @@ with tempfile.NamedTemporaryFile(suffix=".S") as t, tempfile.NamedTemporaryFile(
     run(fbtgen, "--rules", rules, "-o", t.name, "--slots", sl.name, first)
     sites = [l.split() for l in open(sl.name).read().splitlines()]
 fin = objdump_insns(final)
+# .fbt is one blob, its table before its slots: objdump's sweep over the table's bytes can end
+# inside the first slot (an x86 instruction has no alignment), so the slots are read again from
+# their own start
+if sites:
+    fin.update(objdump_insns(final, "--start-address=%#x" % min(int(s[1], 16) for s in sites)))
 words = {}
 for line in run(objdump, "-s", "-j", ".fbt", "-j", ".text", final).splitlines():
     m = re.match(r"^ ([0-9a-f]+) ((?:[0-9a-f]{1,8} ?){1,4})", line)
