@@ -33,10 +33,12 @@ check "high got the mutex while mid still spun on low's CPU, low worked meanwhil
 "$h/traceprinter" "$out/t.kev" >"$out/t.txt" 2>"$out/traceprinter.err"
 ok $? "traceprinter reads the capture"
 # Low's and mid's PRIO_CHANGE events after their creation's (cause initial), and high's
-# SYNC_WAIT on the mutex, in the capture's order.
+# SYNC_WAIT on the mutex, in time order: traceprinter prints the file's buffers as the logger
+# saved them, and each CPU fills its own, so a later CPU's buffer can come first in the file
+# (t: is fixed-width hex, the run far shorter than its wrap).
 ev=$(grep -a -e "SYNC_WAIT.*object:0x$(printf %x "${mtx/x/0}") owner:$low " \
              -e "PRIO_CHANGE.*pid:${low%/*} tid:${low#*/} " -e "PRIO_CHANGE.*pid:${mid%/*} tid:${mid#*/} " \
-         "$out/t.txt" | grep -av 'cause:initial' | sed 's/^t:0x[0-9a-f]* //')
+         "$out/t.txt" | grep -av 'cause:initial' | LC_ALL=C sort -s -k1,1 | sed 's/^t:0x[0-9a-f]* //')
 printf '%s\n' "$ev" | sed 's/^/# /'
 want="SYNC_WAIT object owner:$low
 PRIO_CHANGE $low 30 10 mutex inheritance
