@@ -2,7 +2,9 @@
 // pid probes: placing them on programs' functions and firing them (kernel/kpid.h,
 // docs/pid.md). The sites are written with USDT's writer (arch_usdt_write: the MPU opened on
 // the site alone, for the kernel alone) and come to the kernel through the same thread-fault
-// path (arch_usdt_trapped); the trap differs from USDT's, so each provider knows its own.
+// path (arch_usdt_trapped). Each provider knows its own sites by address: on ARMv7-M the traps
+// differ too, on x86 both are int3 (a pid site never holds USDT's nop: d/dpid_i386.h).
+// A site's trap is ARCH_PID_LEN bytes (<arch_usdt.h>) over the first of its instruction's.
 #include <kernel/kpid.h>
 #include <kernel/kusdt.h>
 #include <kernel/kdtrace.h>
@@ -35,6 +37,19 @@ static bool in_text(const struct kapp_header *h, uint32_t addr, unsigned len)
     return addr >= start && addr + len <= h->data_source && addr + len > addr;
 }
 
+// The site placed whose instruction holds [addr, addr + len) in part, at another address: a
+// trap there would be read as another instruction's bytes (on x86 the trap is one byte and the
+// rest of a displaced instruction is read from the text).
+static const struct site *overlapped(uint32_t addr, unsigned len)
+{
+    for (unsigned i = 0; i < nsites; i++) {
+        uint32_t a = sites[i].addr;
+        if (a != addr && ((addr > a && addr < a + sites[i].len) || (a > addr && a < addr + len)))
+            return &sites[i];
+    }
+    return NULL;
+}
+
 static bool same(uint32_t addr, const struct kapp_header *app, int32_t pid, bool ret)
 {
     for (unsigned i = 0; i < nsites; i++)
@@ -42,6 +57,14 @@ static bool same(uint32_t addr, const struct kapp_header *app, int32_t pid, bool
             (sites[i].func != 0) == ret)
             return true;
     return false;
+}
+
+// The ARCH_PID_LEN bytes at addr (a trap's, or the instruction's first).
+static uint32_t text_at(uint32_t addr)
+{
+    uint32_t v = 0;
+    kmemcpy(&v, (const void *)(uintptr_t)addr, ARCH_PID_LEN);
+    return v;
 }
 
 // The site placed at addr for another probe (the same function named for two processes):
@@ -57,7 +80,7 @@ static const struct site *placed_at(uint32_t addr)
 int kpid_enable(struct dvm_state *st, const struct proc *consumer, const char **why)
 {
     static char msg[112];
-    uint16_t trap = arch_pid_trap(), utrap = ARCH_USDT_TRAP;
+    uint32_t trap = arch_pid_trap(), utrap = ARCH_USDT_TRAP;
     unsigned ulen;
     nsites = 0;
     for (uint32_t k = 0; k < st->obj.hdr->dh_nprobes; k++) {
@@ -94,8 +117,8 @@ int kpid_enable(struct dvm_state *st, const struct proc *consumer, const char **
             ksnprintf(msg, sizeof(msg), "%s:%s:%s:%s: failed to grab process %u: permission "
                       "denied", prov, mod, fn, pn, (unsigned)want);
             e = -EPERM;
-        } else if ((addr & 1u) || !in_text(h, addr, 4) ||
-                   (ret && (pr->dp_pad > addr || !in_text(h, pr->dp_pad, 2)))) {
+        } else if ((addr & (ARCH_PID_ALIGN - 1u)) || !in_text(h, addr, ARCH_PID_LEN) ||
+                   (ret && (pr->dp_pad > addr || !in_text(h, pr->dp_pad, ARCH_PID_LEN)))) {
             ksnprintf(msg, sizeof(msg), "%s:%s:%s:%s: %p is not in the text of %s", prov, mod,
                       fn, pn, (void *)(uintptr_t)addr, mod);
             e = -EINVAL;
@@ -105,10 +128,14 @@ int kpid_enable(struct dvm_state *st, const struct proc *consumer, const char **
             s->insn = other->insn;
             s->len = other->len;
             e = ret != arch_pid_is_return(s->insn, s->len);     // (refused below)
-        } else if (*(const volatile uint16_t *)(uintptr_t)addr == utrap ||
-                   !arch_pid_decode(addr, &s->insn, &ulen) ||
-                   ret != arch_pid_is_return(s->insn, ulen)) {
+        } else if (text_at(addr) == utrap || !arch_pid_decode(addr, &s->insn, &ulen) ||
+                   !in_text(h, addr, ulen) || ret != arch_pid_is_return(s->insn, ulen)) {
             e = 1;
+        } else if ((other = overlapped(addr, ulen)) != NULL) {
+            ksnprintf(msg, sizeof(msg), "%s:%s:%s:%s: %p is inside the instruction probed at "
+                      "%p", prov, mod, fn, pn, (void *)(uintptr_t)addr,
+                      (void *)(uintptr_t)other->addr);
+            e = -EINVAL;
         } else {
             s->len = (uint16_t)ulen;
         }
@@ -141,10 +168,10 @@ int kpid_enable(struct dvm_state *st, const struct proc *consumer, const char **
 
 void kpid_disable(void)
 {
-    uint16_t trap = arch_pid_trap();
+    uint32_t trap = arch_pid_trap();
     for (unsigned i = 0; i < nsites; i++)
-        if (*(const volatile uint16_t *)(uintptr_t)sites[i].addr == trap)
-            arch_usdt_write(sites[i].addr, (uint16_t)sites[i].insn);
+        if (text_at(sites[i].addr) == trap)
+            arch_usdt_write(sites[i].addr, sites[i].insn);
     nsites = 0;
     kpid_stats.placed = 0;
 }
@@ -162,8 +189,8 @@ void kpid_proc_gone(const struct proc *p)
         for (unsigned j = 0; j < nsites; j++)
             if (j != i && sites[j].addr == s.addr && sites[j].pid != p->pid)
                 still = true;
-        if (!still && *(const volatile uint16_t *)(uintptr_t)s.addr == arch_pid_trap())
-            arch_usdt_write(s.addr, (uint16_t)s.insn);
+        if (!still && text_at(s.addr) == arch_pid_trap())
+            arch_usdt_write(s.addr, s.insn);
     }
     nsites = keep;
     kpid_stats.placed = keep;
@@ -187,23 +214,16 @@ bool kpid_fault(struct thread *t)
                     sites[j].pid = t->proc->pid;
         if (s->pid != t->proc->pid)
             continue;
-        // entry: the arguments as the AAPCS passes them, r0-r3 then the caller's stack;
-        // return: the return's offset in the function and the value (r0, before the return
-        // runs: the host takes no return that reloads r0)
+        // entry: the arguments as the architecture's calling convention passes them;
+        // return: the return's offset in the function and the value (the return value
+        // register, DWARF's 0, before the return runs: the host takes no return that
+        // reloads it)
         uint64_t args[DVM_NARGS] = { 0 };
-        for (unsigned a = 0; a < 4; a++)
-            args[a] = arch_usdt_reg(t, a);
-        uint32_t sp = arch_usdt_reg(t, 13);
         if (s->func) {
             args[0] = pc - s->func;
             args[1] = arch_usdt_reg(t, 0);
-            args[2] = args[3] = 0;
-        }
-        for (unsigned a = 4; !s->func && a < DVM_NARGS; a++) {
-            uint32_t w = 0, at = sp + 4u * (a - 4u);
-            if (proc_can_read(t->proc, at, 4))
-                w = *(const volatile uint32_t *)(uintptr_t)at;
-            args[a] = w;
+        } else {
+            arch_pid_entry_args(t, args);
         }
         kpid_stats.fired++;
         fired = true;
@@ -212,11 +232,11 @@ bool kpid_fault(struct thread *t)
             continue;
         }
         // the firing and its FUNC event together (as fbt's, kernel/kfbt_fire.c): the
-        // function (Thumb bit set), the call site, and for a return its offset and value
-        uint32_t fn = (s->func ? s->func : s->addr) | 1u;
-        uint32_t w[4] = { fn, arch_usdt_reg(t, 14), (uint32_t)args[0], (uint32_t)args[1] };
-        if (s->func)
-            w[1] = arch_pid_return_address(t, s->insn, s->len);
+        // function (as the symbol table gives it: ARCH_PID_FUNC_BIT), the call site, and for
+        // a return its offset and value
+        uint32_t fn = (s->func ? s->func : s->addr) | ARCH_PID_FUNC_BIT;
+        uint32_t w[4] = { fn, 0, (uint32_t)args[0], (uint32_t)args[1] };
+        w[1] = s->func ? arch_pid_return_address(t, s->insn, s->len) : arch_pid_caller(t);
         kdt_hold();
         kdt_fire_probe(s->pidx, args);
         if (s->func)
