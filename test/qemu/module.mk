@@ -243,7 +243,7 @@ TEST_DEPS    += $(H)/fbtgen $(H)/dcompile $(H)/dtrace $(H)/kevcapture \
 # The same script checks the pid provider where its probes are placed (PID_BOARDS); x86-pc's
 # dtrace reads the host-compiled object as a Multiboot module (docs/x86.md, "Host files").
 USDT_BOARDS := mps2-an385 qemu-virt-a53 x86-pc
-PID_BOARDS  := mps2-an385
+PID_BOARDS  := mps2-an385 x86-pc
 SCRIPT_TESTS += $(foreach b,$(USDT_BOARDS),qemu-usdt/$(b)|120|BOARD=$(b)|test/qemu/test_usdt.sh|build/$(b)|$(H))
 TEST_DEPS    += $(H)/dcompile $(H)/dtrace $(H)/kevstat $(H)/kevcapture $(foreach b,$(filter-out $(BOARD),$(USDT_BOARDS)),matrix-images-$(b))
 BENCHES      += $(if $(filter $(BOARD),$(USDT_BOARDS)),scripts/bench-usdt.sh|$(B))

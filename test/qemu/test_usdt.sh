@@ -26,12 +26,14 @@
 #  - pid probes the host refuses in DTrace's words: a function that does not exist, an entry
 #    the kernel cannot displace, a return it cannot run; and those only the kernel can: a
 #    process that does not exist, a process that runs another program.
-# Where: mps2-an385 (Thumb) runs all of it. qemu-virt-a53 (A64, 4 CPUs) runs the USDT checks
-# (the sites' nop read with A64's objdump, a moved note 4 bytes on, ELF64's notes); of the pid
-# ones only the kernel's refusal: it places no pid probe on AArch64 yet (kpid_none.c). x86-pc
-# (i386) runs the same as qemu-virt-a53 without semihosting: its dtrace opens the host-compiled
-# objects as Multiboot modules (boards/x86-pc/qemu.sh, docs/x86.md) and the capture comes out
-# of the trace UART, rebuilt by kevcapture.
+# Where: mps2-an385 (Thumb) and x86-pc (i386) run all of it; x86-pc has no semihosting: its
+# dtrace opens the host-compiled objects as Multiboot modules (boards/x86-pc/qemu.sh,
+# docs/x86.md) and the capture comes out of the trace UART, rebuilt by kevcapture. The refused
+# functions are each architecture's own (an entry the kernel cannot run: Thumb's movs, i386's
+# load from memory; a return: a function that also leaves by an indirect jump). qemu-virt-a53
+# (A64, 4 CPUs) runs the USDT checks (the sites' nop read with A64's objdump, a moved note 4
+# bytes on, ELF64's notes); of the pid ones only the kernel's refusal: it places no pid probe
+# on AArch64 yet (kpid_none.c).
 #   test/qemu/test_usdt.sh BUILD_DIR HOST_DIR     (BOARD in the environment)
 set -u
 B=$(cd "$1" && pwd); H=$(cd "$2" && pwd)
@@ -47,9 +49,18 @@ trap 'kill $qpid 2>/dev/null; [ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXIT
 qpid=
 case $board in
 qemu-virt-a53|raspi3b) cross=aarch64-linux-gnu- objdump_m="" insn=4 pid=no ;;
-x86-pc)                cross=i686-linux-gnu- objdump_m="" insn=1 pid=no ;;
+x86-pc)                cross=i686-linux-gnu- objdump_m="" insn=1 pid=yes ;;
 *)                     cross=arm-none-eabi- objdump_m="-M force-thumb" insn=2 pid=yes ;;
 esac
+# pid: the bit a function's symbol adds to its address (Thumb's), the refused functions (an
+# entry the kernel cannot run, a return it cannot run alone) and objdump's return mnemonic
+if [ "$board" = x86-pc ]; then
+    fbit=0 noentry=count_spread noentry_why="count_spread's load from memory" noret=fmt_out
+    noret_why="fmt_out leaves by its switch's indirect jump too" ret_re='^ret'
+else
+    fbit=1 noentry=ProcExit noentry_why="ProcExit's movs" noret=__i_vfprintf
+    noret_why="__i_vfprintf leaves by an indirect jump too" ret_re='^(bx\tlr|pop.*pc}|ldmia.*pc})'
+fi
 # the main boot's capture: a host file through semihosting, or the trace UART's stream
 if [ "$board" = x86-pc ]; then
     tlog="tracelogger -d1 -u" uart=$tmp/run.uart
@@ -122,8 +133,8 @@ if [ $pid = yes ]; then cat "$tmp/usdt.d" "$tmp/pid.d"; else cat "$tmp/usdt.d"; 
 addrs="" texts=""
 [ $pid = yes ] && for f in $pidfuncs; do
     read -r a sz < <(${cross}nm -S "$prog" | awk -v f="$f" '$4 == f && $3 ~ /[tT]/ { print $1, $2; exit }')
-    addrs="$addrs $f:0x$(printf '%x' $((0x$a & ~1)))"
-    texts="$texts 0x$(printf '%x' $((0x$a & ~1))):$((0x$sz))"
+    addrs="$addrs $f:0x$(printf '%x' $((0x$a & ~fbit)))"
+    texts="$texts 0x$(printf '%x' $((0x$a & ~fbit))):$((0x$sz))"
 done
 port=$((20000 + $$ % 20000))
 if [ $pid = no ]; then      # no gdb: it counts the pid probes' functions
@@ -132,8 +143,8 @@ if [ $pid = no ]; then      # no gdb: it counts the pid probes' functions
 rc=$?
 [ -z "$uart" ] || "$H/kevcapture" -q -o "$tmp/run.kev" "$uart" >> "$tmp/live" 2>&1 || rc=1
 else
-(cd "$tmp" && QEMU_ARGS="dtrace -c appinit $tmp/usdt.dobj ;; appinit usdtdemo ;; tracelogger -d1 -f $tmp/run.kev" QEMU_ICOUNT=1 \
-    QEMU_TIMEOUT=${QEMU_TIMEOUT:-120} "$here/scripts/qemu-run.sh" "$img" -S -gdb "tcp:127.0.0.1:$port" > "$tmp/live" 2>&1) &
+(cd "$tmp" && QEMU_ARGS="dtrace -c appinit $tmp/usdt.dobj ;; appinit usdtdemo ;; $tlog" QEMU_ICOUNT=1 \
+    QEMU_UART1=$uart QEMU_TIMEOUT=${QEMU_TIMEOUT:-120} "$here/scripts/qemu-run.sh" "$img" -S -gdb "tcp:127.0.0.1:$port" > "$tmp/live" 2>&1) &
 qpid=$!
 for _ in $(seq 50); do # until QEMU listens
     (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null && break
@@ -145,6 +156,7 @@ FBT_WINDOW="kpid_enable kpid_disable" FBT_TEXT=$texts FBT_FUNCS=$addrs FBT_OUT=$
 wait $qpid
 rc=$?
 qpid=
+[ -z "$uart" ] || "$H/kevcapture" -q -o "$tmp/run.kev" "$uart" >> "$tmp/live" 2>&1 || rc=1
 fi
 ok $rc "usdtdemo ran under dtrace with its USDT probes enabled and exited 0"
 [ $rc = 0 ] || tail -20 "$tmp/live" | sed 's/^/# /'
@@ -280,9 +292,9 @@ for f in $pidfuncs; do
     read -r dv doff < <(awk -v f="$f" '$1 == "RET" && $2 == f { print $4, $5 }' "$tmp/pid.out")
     gv=$(awk -v f="$f" '$1 == "RET" && $2 == f { print $4 }' "$tmp/gdb.out" 2>/dev/null)
     start=$(${cross}nm "$prog" | awk -v f="$f" '$3 == f { print $1 }')
-    at=$(${cross}objdump -d "$prog" | awk -v f="<$f>:" '$2 == f { on = 1; next } on && /^$/ { exit }
-        on && ($3 == "bx" && $4 == "lr" || $3 ~ /^(pop|ldmia)/ && /pc}/) { sub(":", "", $1); print $1 }')
-    off=$(( 0x${at:-0} - (0x${start:-0} & ~1) ))
+    at=$(${cross}objdump -d "$prog" | awk -F'\t' -v f="<$f>:" -v re="$ret_re" '$0 ~ f { on = 1; next }
+        on && /^$/ { exit } on && ($3 "\t" $4) ~ re { sub(":", "", $1); sub(/^ */, "", $1); print $1 }')
+    off=$(( 0x${at:-0} - (0x${start:-0} & ~fbit) ))
     rets="$rets $f $dv/$gv at +$doff/+$off"
     [ -n "$gv" ] && [ "$dv" = "$gv" ] && [ "$doff" = "$off" ] && [ -n "$at" ] || bad=1
 done
@@ -307,10 +319,10 @@ refuse() {     # refuse DESCRIPTION EXPECTED-TEXT
 }
 refuse 'pid$target::nosuch:entry' 'probe description pid$target::nosuch:entry does not match any probes'
 ok $? "a pid probe on a function usdtdemo does not have: 'does not match any probes'"
-refuse 'pid$target::ProcExit:entry' 'pid$target:usdtdemo:ProcExit:entry: ProcExit cannot be probed: its first instruction cannot be run out of line'
-ok $? "an entry whose first instruction the kernel cannot displace (ProcExit's movs): 'cannot be probed'"
-refuse 'pid$target::__i_vfprintf:return' 'pid$target:usdtdemo:__i_vfprintf:return: __i_vfprintf cannot be probed: it can leave by a tail call or an indirect jump'
-ok $? "a return the kernel cannot run alone (__i_vfprintf leaves by an indirect jump too): 'cannot be probed'"
+refuse "pid\$target::$noentry:entry" "pid\$target:usdtdemo:$noentry:entry: $noentry cannot be probed: its first instruction cannot be run out of line"
+ok $? "an entry whose first instruction the kernel cannot displace ($noentry_why): 'cannot be probed'"
+refuse "pid\$target::$noret:return" "pid\$target:usdtdemo:$noret:return: $noret cannot be probed: it can leave by a tail call or an indirect jump"
+ok $? "a return the kernel cannot run alone ($noret_why): 'cannot be probed'"
 
 # 20: the pid probes over the capture: the same counts and return values (entry arguments are
 # not in FUNC_ENTER: the ARGS lines are left out)

@@ -6,6 +6,7 @@
 // really is, as gdb does for a prelinked file (here always the same).
 #include "tool_usdt.h"
 #include "../fbtgen/fbtgen.h"
+#include <d/dpid_i386.h>
 #include <d/dpid_thumb.h>
 #include <d/dprobes.h>
 #include <errno.h>
@@ -41,17 +42,19 @@ static int read_code(Elf *e, uint32_t addr, uint8_t *out, uint32_t n)
     return -1;
 }
 
-// The function fn's returns (docs/pid.md), by fbtgen's Thumb decoder over its bytes (code
-// reads n bytes at an address; -1 outside the file): every return instruction, or ret_why.
-// Literal pools ($d mapping symbols up to the next $t) are not decoded. A return the kernel
-// runs in place of the thread (bx lr, pop or ldm of pc, ldr pc from the stack) can be
-// probed; a function that may also leave another way (a branch out of it: a tail call, an
-// indirect jump, a conditional return in an IT block) has no :return probe, nor one whose
-// return reloads r0, the return value the probe reads before it. The mapping symbols' arrays
-// hold nmap entries each (zero past their own count).
-static void find_returns(Elf *e, struct dprobe_pidfn *fn, uint32_t size, const uint32_t *data_at,
-                         const uint32_t *code_at, unsigned nmap)
+// The function fn's returns (docs/pid.md), by fbtgen's decoder of the file's architecture
+// (Thumb's, or i386's when i386 is set) over its bytes: every return instruction, or
+// ret_why. Literal pools ($d mapping symbols up to the next $t) are not decoded. A return the
+// kernel runs in place of the thread (Thumb: bx lr, pop or ldm of pc, ldr pc from the stack;
+// i386: ret, ret $imm16) can be probed; a function that may also leave another way (a branch
+// out of it: a tail call, an indirect jump, a conditional return in an IT block) has no
+// :return probe, nor a Thumb one whose return reloads r0, the return value the probe reads
+// before it (an i386 ret loads only eip). The mapping symbols' arrays hold nmap entries each
+// (zero past their own count).
+static void find_returns(Elf *e, struct dprobe_pidfn *fn, uint32_t size, int i386,
+                         const uint32_t *data_at, const uint32_t *code_at, unsigned nmap)
 {
+    const struct fbt_isa *isa = i386 ? &fbt_i386 : &fbt_thumb2;
     fn->nrets = 0;
     fn->ret_why = NULL;
     uint8_t *text = malloc(size);
@@ -76,7 +79,7 @@ static void find_returns(Elf *e, struct dprobe_pidfn *fn, uint32_t size, const u
             continue;
         }
         struct insn in;
-        if (fbt_thumb2.decode(text + off, size - off, pc, &in) < 0 || in.cls == I_BAD) {
+        if (isa->decode(text + off, size - off, pc, &in) < 0 || in.cls == I_BAD) {
             fn->ret_why = "an instruction the decoder does not know";
             break;
         }
@@ -85,10 +88,10 @@ static void find_returns(Elf *e, struct dprobe_pidfn *fn, uint32_t size, const u
             itleft--;
         if (in.cls == I_IT)
             itleft = in.it;
-        unsigned hw1 = text[off] | (unsigned)text[off + 1] << 8;
+        unsigned hw1 = text[off] | (in.len >= 2 ? (unsigned)text[off + 1] << 8 : 0u);
         unsigned hw2 = in.len == 4 ? (text[off + 2] | (unsigned)text[off + 3] << 8) : 0;
         if (in.cls == I_RET) {
-            if (!dpid_thumb_is_return(hw1, hw2)) {
+            if (i386 ? !dpid_i386_is_return(text + off, in.len) : !dpid_thumb_is_return(hw1, hw2)) {
                 fn->ret_why = "a return the kernel cannot run";
                 break;
             }
@@ -96,8 +99,8 @@ static void find_returns(Elf *e, struct dprobe_pidfn *fn, uint32_t size, const u
                 fn->ret_why = "it returns conditionally (in an IT block)";
                 break;
             }
-            if ((in.len == 2 && (hw1 & 0xfe01u) == 0xbc01u) ||
-                (in.len == 4 && hw1 == 0xe8bdu && (hw2 & 1u))) {
+            if (!i386 && ((in.len == 2 && (hw1 & 0xfe01u) == 0xbc01u) ||
+                          (in.len == 4 && hw1 == 0xe8bdu && (hw2 & 1u)))) {
                 fn->ret_why = "its return reloads r0, the return value";
                 break;
             }
@@ -156,6 +159,7 @@ static int load_functions(const char *tool, const char *path, Elf *e, const char
 {
     GElf_Ehdr eh;
     int thumb = gelf_getehdr(e, &eh) && eh.e_machine == EM_ARM;
+    int i386 = !thumb && gelf_getehdr(e, &eh) && eh.e_machine == EM_386;
     uint32_t *data_at = NULL, *code_at = NULL;   // ARM's mapping symbols ($d, $t)
     unsigned nd = 0, nc = 0;
     for (Elf_Scn *scn = NULL; thumb && (scn = elf_nextscn(e, scn));) {
@@ -194,14 +198,23 @@ static int load_functions(const char *tool, const char *path, Elf *e, const char
         fns[nfns].nrets = 0;
         fns[nfns].entry_why = NULL;
         fns[nfns].ret_why = "the return probes of this architecture are not placed";
-        uint8_t first[4] = { 0 };
+        uint8_t first[DPID_I386_MAXLEN] = { 0 };
+        unsigned flen = 0, avail = s.st_size < sizeof(first) ? (unsigned)s.st_size :
+                                   (unsigned)sizeof(first);
         if (thumb && (read_code(e, fns[nfns].addr, first, s.st_size >= 4 ? 4 : 2) < 0 ||
                       !dpid_thumb_can_run(first[0] | (unsigned)first[1] << 8,
                                           first[2] | (unsigned)first[3] << 8)))
             fns[nfns].entry_why = "its first instruction cannot be run out of line";
+        if (i386 && (read_code(e, fns[nfns].addr, first, avail) < 0 ||
+                     !dpid_i386_can_run(first, avail, &flen)))
+            fns[nfns].entry_why = "its first instruction cannot be run out of line";
         if (thumb && data_at && code_at)
-            find_returns(e, &fns[nfns], (uint32_t)s.st_size, data_at, code_at,
+            find_returns(e, &fns[nfns], (uint32_t)s.st_size, 0, data_at, code_at,
                          nd > nc ? nd : nc);
+        if (i386) {
+            uint32_t none = 0;
+            find_returns(e, &fns[nfns], (uint32_t)s.st_size, 1, &none, &none, 0);
+        }
         nfns++;
     }
     free(data_at);
