@@ -127,9 +127,9 @@ int kpid_enable(struct dvm_state *st, const struct proc *consumer, const char **
         } else if (other) {
             s->insn = other->insn;
             s->len = other->len;
-            e = ret != arch_pid_is_return(s->insn, s->len);     // (refused below)
+            e = ret && !arch_pid_is_return(s->insn, s->len);    // (refused below)
         } else if (text_at(addr) == utrap || !arch_pid_decode(addr, &s->insn, &ulen) ||
-                   !in_text(h, addr, ulen) || ret != arch_pid_is_return(s->insn, ulen)) {
+                   !in_text(h, addr, ulen) || (ret && !arch_pid_is_return(s->insn, ulen))) {
             e = 1;
         } else if ((other = overlapped(addr, ulen)) != NULL) {
             ksnprintf(msg, sizeof(msg), "%s:%s:%s:%s: %p is inside the instruction probed at "

@@ -249,6 +249,9 @@ TEST_DEPS    += $(H)/dcompile $(H)/dtrace $(H)/kevstat $(H)/kevcapture $(foreach
 BENCHES      += $(if $(filter $(BOARD),$(USDT_BOARDS)),scripts/bench-usdt.sh|$(B))
 # pid probes (docs/pid.md): a firing's instructions beside the same clause on a USDT probe.
 BENCHES      += $(if $(filter $(BOARD),$(PID_BOARDS)),scripts/bench-pid.sh|$(B)|$(H))
+# Each i386 instruction a pid probe displaces, run by the kernel under the program's own checks
+# (pidops, x86-pc's image; its images come with USDT_BOARDS' above).
+SCRIPT_TESTS += qemu-pid-i386/x86-pc|120|BOARD=x86-pc|test/qemu/test_pid_i386.sh|build/x86-pc|$(H)
 BENCH_DEPS   += $(if $(filter $(BOARD),$(USDT_BOARDS)),$(B)/usdt.elf)
 # Code in flash (docs/usdt.md): gdb's reads and writes show that QEMU models no Flash Patch and
 # Breakpoint unit and no DebugMonitor exception on netduinoplus2.

@@ -194,7 +194,7 @@ static int load_functions(const char *tool, const char *path, Elf *e, const char
         }
         fns[nfns].mod = mod;
         fns[nfns].func = strdup(name);
-        fns[nfns].addr = (uint32_t)(s.st_value & ~(uint64_t)1);
+        fns[nfns].addr = (uint32_t)(s.st_value & (thumb ? ~(uint64_t)1 : ~(uint64_t)0));
         fns[nfns].nrets = 0;
         fns[nfns].entry_why = NULL;
         fns[nfns].ret_why = "the return probes of this architecture are not placed";
@@ -223,13 +223,16 @@ static int load_functions(const char *tool, const char *path, Elf *e, const char
     return 0;
 }
 
-// The function of symtab that holds addr (a Thumb function's value without its bit 0).
+// The function of symtab that holds addr (a Thumb function's value without its bit 0; other
+// architectures' functions may start on any byte).
 static char *func_of(Elf *e, uint64_t addr)
 {
     GElf_Sym s;
+    GElf_Ehdr eh;
     const char *name;
+    uint64_t mask = gelf_getehdr(e, &eh) && eh.e_machine == EM_ARM ? ~(uint64_t)1 : ~(uint64_t)0;
     for (struct func_walk w = { e, NULL, NULL, 0, 0, 0 }; next_func(&w, &s, &name);) {
-        uint64_t v = s.st_value & ~(uint64_t)1;
+        uint64_t v = s.st_value & mask;
         if (addr >= v && addr < v + s.st_size)
             return strdup(name);
     }

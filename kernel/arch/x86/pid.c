@@ -120,7 +120,8 @@ static void sub_esp(struct thread *t, uint32_t v)
     t->ctx.eflags = (t->ctx.eflags & ~EFLAGS_ARITH) | (f & EFLAGS_ARITH);
 }
 
-bool arch_pid_emulate(struct thread *t, uint32_t pc, uint32_t insn, unsigned len)
+// Runs it; false (nothing changed) when the thread may not make its stack access.
+static bool run(struct thread *t, uint32_t pc, uint32_t insn, unsigned len)
 {
     uint8_t b[DPID_I386_MAXLEN];
     if (!insn_bytes(pc, insn, len, b))
@@ -158,4 +159,14 @@ bool arch_pid_emulate(struct thread *t, uint32_t pc, uint32_t insn, unsigned len
     }
     arch_usdt_resume(t, pc + len);
     return true;
+}
+
+// A thread whose instruction cannot run keeps its fault, reported at that instruction (eip
+// back on it: #BP left it past the int3).
+bool arch_pid_emulate(struct thread *t, uint32_t pc, uint32_t insn, unsigned len)
+{
+    if (run(t, pc, insn, len))
+        return true;
+    t->ctx.eip = pc;
+    return false;
 }
