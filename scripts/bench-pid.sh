@@ -12,12 +12,13 @@
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 b=$1 h=$2
+board=${BOARD:-$(basename "$b")}     # (make bench exports it; else the build directory's)
 prog=$b/usdt/usdtdemo.elf
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 firing() {   # firing NAME CLAUSE: the kernel's instructions a firing of CLAUSE's probe
     "$h/dcompile" --elf "$prog" -T usdtdemo -q -n "$2" -o "$tmp/$1.dobj" || return 1
-    BOARD=mps2-an385 QEMU_ARGS="dtrace -c appinit $tmp/$1.dobj ;; appinit usdtdemo" \
+    BOARD=$board QEMU_ARGS="dtrace -c appinit $tmp/$1.dobj ;; appinit usdtdemo" \
         "$here/insns-per-function.sh" -e kernel_fault -s 3 -n 5 "$b/usdt.elf" 2>&1 |
         awk '$1 == "INSNS" && $2 == "op" { n++; if (n == 1) total = $4; next }
              n == 1 && $1 == "INSNS" && $2 == "user" { user = $3 }

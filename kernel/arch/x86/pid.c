@@ -76,13 +76,15 @@ uint32_t arch_pid_caller(const struct thread *t)
     return top_word(t);
 }
 
-// cdecl: every argument on the stack, the first at esp + 4 (above the return address).
+// cdecl: every argument on the stack, the first at esp + 4 (above the return address). The
+// words are checked at once, one by one only when some cannot be read (the stack's top).
 void arch_pid_entry_args(const struct thread *t, uint64_t *args)
 {
     uint32_t sp = t->ctx.esp;
+    bool all = sp + 4u > sp && proc_can_read(t->proc, sp + 4u, 4u * DVM_NARGS);
     for (unsigned a = 0; a < DVM_NARGS; a++) {
         uint32_t at = sp + 4u + 4u * a;
-        if (at > sp && proc_can_read(t->proc, at, 4))
+        if (all || (at > sp && proc_can_read(t->proc, at, 4)))
             args[a] = *(const volatile uint32_t *)(uintptr_t)at;
     }
 }
