@@ -5,7 +5,7 @@
 // prefix, whose effects are registers, the stack and (sub's) the arithmetic flags:
 //   entry: push %r32 (50+r), push $imm8 / $imm32 (6a ib, 68 id), sub $imm8 / $imm32, %esp
 //          (83 ec ib, 81 ec id), mov %r32, %r32 (89 /r, 8b /r, register forms),
-//          lea disp(%esp), %r32 (8d /r, SIB 24: no index), mov $imm32, %r32 (b8+r id);
+//          lea disp(%esp), %r32 (8d /r, SIB base esp, no index), mov $imm32, %r32 (b8+r id);
 //   return (and an entry too): ret (c3), ret $imm16 (c2 iw).
 // `nop` (90) is not displaced: it is USDT's site, and a pid site never holds it, so neither
 // provider can take the other's int3 (kernel/kusdt.c's stale trap is a nop again).
@@ -39,8 +39,8 @@ static inline bool dpid_i386_can_run(const uint8_t *p, unsigned avail, unsigned 
     else if (avail >= 2 && (op == 0x89u || op == 0x8bu) && (p[1] & 0xc0u) == 0xc0u)
         n = 2;                                          // mov %r32, %r32
     else if (avail >= 3 && op == 0x8du && (p[1] & 7u) == 4u && (p[1] & 0xc0u) != 0xc0u &&
-             p[2] == 0x24u)                             // lea disp(%esp), %r32
-        n = (p[1] & 0xc0u) == 0x00u ? 3u : (p[1] & 0xc0u) == 0x40u ? 4u : 7u;
+             (p[2] & 0x3fu) == 0x24u)                   // lea disp(%esp), %r32 (SIB: base
+        n = (p[1] & 0xc0u) == 0x00u ? 3u : (p[1] & 0xc0u) == 0x40u ? 4u : 7u;   // esp, no index)
     if (!n || n > avail)
         return false;
     *len = n;
