@@ -18,7 +18,10 @@
 #    push and the thread keeps its fault (pidops killed at ops_push_reg's address, nm's), and
 #    the boot goes on (dtrace prints, the tracelogger loses nothing);
 #  - dtrace -i over the boot's capture (its FUNC events; pidops's functions start on odd
-#    addresses too) gives the board's counts, and kevstat -s funcs the same calls.
+#    addresses too) gives the board's counts, and kevstat -s funcs the same calls;
+#  - a probe inside another probed instruction (a copy of the ELF file whose twin_sub8_flags
+#    symbol names ops_mov_imm's second byte, 0x68: push $imm32 to the host): the kernel
+#    refuses it in DTrace's words, nothing placed, the program never started.
 #   test/qemu/test_pid_i386.sh BUILD_DIR HOST_DIR      (BOARD=x86-pc)
 set -u
 B=$(cd "$1" && pwd); H=$(cd "$2" && pwd)
@@ -30,7 +33,7 @@ prog=$B/pidops/pidops.elf
 tmp=$(mktemp -d)
 [ -n "${KEEP:-}" ] && echo "# files in $tmp"
 trap '[ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXIT
-echo "1..7"
+echo "1..8"
 
 # 1: the first instruction of each function, as objdump reads it
 cat > "$tmp/want" <<'T'
@@ -122,3 +125,32 @@ while read -r _ f p c; do
     [ "$got" = "$c" ] || { bad=1; echo "# kevstat: $f $p ${got:-none}, D $c"; }
 done < "$tmp/board"
 ok $bad "kevstat -s funcs over the capture: each function's entries and returns as D counted them"
+
+# 8: a site inside another's instruction (a boot refused at enabling)
+mkdir -p "$tmp/moved"
+python3 - "$prog" "$tmp/moved/pidops.elf" <<'PY'
+import struct, subprocess, sys
+src, dst = sys.argv[1], sys.argv[2]
+data = bytearray(open(src, 'rb').read())
+syms = {}
+for line in subprocess.run(['readelf', '-sW', src], capture_output=True, text=True).stdout.splitlines():
+    f = line.split()
+    if len(f) == 8 and f[3] == 'FUNC':
+        syms[f[7]] = (int(f[0].rstrip(':')), int(f[1], 16))
+for line in subprocess.run(['readelf', '-SW', src], capture_output=True, text=True).stdout.splitlines():
+    f = line.replace('[ ', '[').split()
+    if len(f) > 5 and f[1] == '.symtab':
+        off = int(f[4], 16)
+idx = syms['twin_sub8_flags'][0]
+struct.pack_into('<I', data, off + 16 * idx + 4, syms['ops_mov_imm'][1] + 1)
+open(dst, 'wb').write(data)
+PY
+"$H/dcompile" --elf "$tmp/moved/pidops.elf" -T pidops \
+    -n 'pid$target::ops_mov_imm:entry, pid$target::twin_sub8_flags:entry { @ = count(); }' \
+    -o "$tmp/in.dobj" > "$tmp/in.err" 2>&1 || sed 's/^/# /' "$tmp/in.err"
+(cd "$tmp" && QEMU_ARGS="dtrace -c pidops $tmp/in.dobj" QEMU_ICOUNT=1 \
+    QEMU_TIMEOUT=${QEMU_TIMEOUT:-120} "$here/scripts/qemu-run.sh" "$img" > "$tmp/inside" 2>&1)
+grep -q "dtrace: could not enable tracing: pid:pidops:twin_sub8_flags:entry: 0x[0-9a-f]* is inside the instruction probed at 0x0*$(printf '%x' $((0x$(i686-linux-gnu-nm "$prog" | awk '$3 == "ops_mov_imm" { print $1 }'))))" "$tmp/inside" &&
+    ! grep -q "pidops: called" "$tmp/inside"
+ok $? "a probe inside another probed instruction (ops_mov_imm's second byte): refused by the kernel, nothing run"
+[ $? = 0 ] || tail -4 "$tmp/inside" | sed 's/^/# /'
