@@ -114,8 +114,9 @@ demo:::step /arg0 == 7/ { printf("@@A step %d %d %s %s\n", arg0, arg1, probemod,
 END { printa("@@N %s %@d\n", @n); printa("@@N %s %@d\n", @s); printa("@@N %s %@d\n", @mx);
     printa("@@N %s %@d\n", @mn); }
 D
-# pid probes on two functions of usdtdemo: step_plain (opens with a pc-relative load) and
-# spread (a push, and its fifth argument on the stack), their counts and first arguments
+# pid probes on two functions of usdtdemo: step_plain (on Thumb it opens with a pc-relative
+# load, on i386 with push %ebp) and spread (a push, and its fifth argument on the stack), their
+# counts and first arguments
 pidfuncs="step_plain spread"
 cat > "$tmp/pid.d" <<'D'
 pid$target::step_plain:entry, pid$target::spread:entry { @p[probefunc] = count(); }
