@@ -2,9 +2,11 @@
 // pid probes: placing them on programs' functions and firing them (kernel/kpid.h,
 // docs/pid.md). The sites are written with USDT's writer (arch_usdt_write: the MPU opened on
 // the site alone, for the kernel alone) and come to the kernel through the same thread-fault
-// path; the trap differs from USDT's (arch_pid_trapped), so each provider knows its own. On
-// several CPUs each write is made while no other CPU can run a program's text (kcpus_hold:
-// docs/pid.md, "Several CPUs").
+// path; the trap differs from USDT's where the architecture allows (arch_pid_trapped), and
+// each provider knows its own sites by address (on x86 both traps are int3; a pid site never
+// holds USDT's nop: d/dpid_i386.h). A site's trap is ARCH_PID_LEN bytes (<arch_usdt.h>) over
+// the first of its instruction's. On several CPUs each write is made while no other CPU can
+// run a program's text (kcpus_hold: docs/pid.md, "Several CPUs").
 #include <kernel/kpid.h>
 #include <kernel/kunmap.h>
 #include <kernel/kusdt.h>
@@ -50,6 +52,19 @@ static bool in_text(const struct kapp_header *h, uint32_t addr, unsigned len)
 static pid_insn_t insn_at(uint32_t addr)
 {
     return *(const volatile pid_insn_t *)(uintptr_t)addr;
+}
+
+// The site placed whose instruction holds [addr, addr + len) in part, at another address: a
+// trap there would be read as another instruction's bytes (on x86 the trap is one byte and the
+// rest of a displaced instruction is read from the text).
+static const struct site *overlapped(uint32_t addr, unsigned len)
+{
+    for (unsigned i = 0; i < nsites; i++) {
+        uint32_t a = sites[i].addr;
+        if (a != addr && ((addr > a && addr < a + sites[i].len) || (a > addr && a < addr + len)))
+            return &sites[i];
+    }
+    return NULL;
 }
 
 static bool same(uint32_t addr, const struct kapp_header *app, int32_t pid, bool ret)
@@ -121,11 +136,15 @@ int kpid_enable(struct dvm_state *st, const struct proc *consumer, const char **
         } else if (other) {
             s->insn = other->insn;
             s->len = other->len;
-            e = ret != arch_pid_is_return(s->insn, s->len);     // (refused below)
-        } else if (insn_at(addr) == utrap ||
-                   !arch_pid_decode(addr, &s->insn, &ulen) ||
-                   ret != arch_pid_is_return(s->insn, ulen)) {
+            e = ret && !arch_pid_is_return(s->insn, s->len);    // (refused below)
+        } else if (insn_at(addr) == utrap || !arch_pid_decode(addr, &s->insn, &ulen) ||
+                   !in_text(h, addr, ulen) || (ret && !arch_pid_is_return(s->insn, ulen))) {
             e = 1;
+        } else if ((other = overlapped(addr, ulen)) != NULL) {
+            ksnprintf(msg, sizeof(msg), "%s:%s:%s:%s: %p is inside the instruction probed at "
+                      "%p", prov, mod, fn, pn, (void *)(uintptr_t)addr,
+                      (void *)(uintptr_t)other->addr);
+            e = -EINVAL;
         } else {
             s->len = (uint16_t)ulen;
         }
@@ -232,24 +251,16 @@ bool kpid_fault(struct thread *t)
                     sites[j].pid = t->proc->pid;
         if (s->pid != t->proc->pid)
             continue;
-        // entry: the arguments as the AAPCS passes them, r0-r3 then the caller's stack;
-        // return: the return's offset in the function and the value (r0, before the return
-        // runs: the host takes no return that reloads r0)
+        // entry: the arguments as the architecture's calling convention passes them;
+        // return: the return's offset in the function and the value (the return value
+        // register, DWARF's 0, before the return runs: the host takes no return that
+        // reloads it)
         uint64_t args[DVM_NARGS] = { 0 };
-        for (unsigned a = 0; a < ARCH_PID_REG_ARGS; a++)
-            args[a] = arch_usdt_reg(t, a);
-        uintptr_t sp = arch_usdt_reg(t, ARCH_PID_SP);
         if (s->func) {
             args[0] = pc - s->func;
             args[1] = arch_usdt_reg(t, 0);
-            args[2] = args[3] = 0;
-        }
-        for (unsigned a = ARCH_PID_REG_ARGS; !s->func && a < DVM_NARGS; a++) {
-            uintptr_t at = sp + sizeof(uintptr_t) * (a - ARCH_PID_REG_ARGS);
-            uintptr_t w = 0;
-            if (at == (uint32_t)at && proc_can_read(t->proc, (uint32_t)at, sizeof(w)))
-                w = *(const volatile uintptr_t *)at;
-            args[a] = w;
+        } else {
+            arch_pid_entry_args(t, args);
         }
         kpid_stats.fired++;
         fired = true;
@@ -258,13 +269,11 @@ bool kpid_fault(struct thread *t)
             continue;
         }
         // the firing and its FUNC event together (as fbt's, kernel/kfbt_fire.c): the
-        // function (with a Thumb function's bit), the call site, and for a return its offset
-        // and value
+        // function (as the symbol table gives it: ARCH_PID_FUNC_BIT), the call site, and for
+        // a return its offset and value
         uint32_t fn = (s->func ? s->func : s->addr) | ARCH_PID_FUNC_BIT;
-        uint32_t w[4] = { fn, (uint32_t)arch_usdt_reg(t, ARCH_PID_LR), (uint32_t)args[0],
-                          (uint32_t)args[1] };
-        if (s->func)
-            w[1] = arch_pid_return_address(t, s->insn, s->len);
+        uint32_t w[4] = { fn, 0, (uint32_t)args[0], (uint32_t)args[1] };
+        w[1] = s->func ? arch_pid_return_address(t, s->insn, s->len) : arch_pid_caller(t);
         kdt_hold();
         kdt_fire_probe(s->pidx, args);
         if (s->func)

@@ -8,16 +8,17 @@
 # usdtdemo under the board's dtrace: an operation is one reach of kernel_fault to the next
 # (one firing and the program's code up to the next), the most frequent shape is the loop's
 # steady state, and the program's own instructions ("user") are taken off.
-#   scripts/bench-pid.sh BUILD_DIR HOST_DIR     (BOARD in the environment: mps2-an385 by default)
+#   scripts/bench-pid.sh BUILD_DIR HOST_DIR     (BOARD in the environment, else BUILD_DIR's name)
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 b=$1 h=$2
+board=${BOARD:-$(basename "$b")}     # (make bench exports it; else the build directory's)
 prog=$b/usdt/usdtdemo.elf
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 firing() {   # firing NAME CLAUSE: the kernel's instructions a firing of CLAUSE's probe
     "$h/dcompile" --elf "$prog" -T usdtdemo -q -n "$2" -o "$tmp/$1.dobj" || return 1
-    BOARD=${BOARD:-mps2-an385} QEMU_ARGS="dtrace -c appinit $tmp/$1.dobj ;; appinit usdtdemo" \
+    BOARD=$board QEMU_ARGS="dtrace -c appinit $tmp/$1.dobj ;; appinit usdtdemo" \
         "$here/insns-per-function.sh" -e kernel_fault -s 3 -n 5 "$b/usdt.elf" 2>&1 |
         awk '$1 == "INSNS" && $2 == "op" { n++; if (n == 1) total = $4; next }
              n == 1 && $1 == "INSNS" && $2 == "user" { user = $3 }

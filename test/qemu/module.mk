@@ -243,7 +243,7 @@ TEST_DEPS    += $(H)/fbtgen $(H)/dcompile $(H)/dtrace $(H)/kevcapture \
 # The same script checks the pid provider where its probes are placed (PID_BOARDS); x86-pc's
 # dtrace reads the host-compiled object as a Multiboot module (docs/x86.md, "Host files").
 USDT_BOARDS := mps2-an385 qemu-virt-a53 raspi3b x86-pc
-PID_BOARDS  := mps2-an385 qemu-virt-a53 raspi3b
+PID_BOARDS  := mps2-an385 qemu-virt-a53 raspi3b x86-pc
 SCRIPT_TESTS += $(foreach b,$(USDT_BOARDS),qemu-usdt/$(b)|120|BOARD=$(b)|test/qemu/test_usdt.sh|build/$(b)|$(H))
 TEST_DEPS    += $(H)/dcompile $(H)/dtrace $(H)/kevstat $(H)/kevcapture $(foreach b,$(filter-out $(BOARD),$(USDT_BOARDS)),matrix-images-$(b))
 BENCHES      += $(if $(filter $(BOARD),$(USDT_BOARDS)),scripts/bench-usdt.sh|$(B))
@@ -253,6 +253,9 @@ PID_SMP_BOARDS := qemu-virt-a53
 SCRIPT_TESTS += $(foreach b,$(PID_SMP_BOARDS),qemu-pid-smp/$(b)|300|BOARD=$(b)|test/qemu/test_pid_smp.sh|build/$(b)|$(H))
 # pid probes (docs/pid.md): a firing's instructions beside the same clause on a USDT probe.
 BENCHES      += $(if $(filter $(BOARD),$(PID_BOARDS)),scripts/bench-pid.sh|$(B)|$(H))
+# Each i386 instruction a pid probe displaces, run by the kernel under the program's own checks
+# (pidops, x86-pc's image; its images come with USDT_BOARDS' above).
+SCRIPT_TESTS += qemu-pid-i386/x86-pc|120|BOARD=x86-pc|test/qemu/test_pid_i386.sh|build/x86-pc|$(H)
 BENCH_DEPS   += $(if $(filter $(BOARD),$(USDT_BOARDS)),$(B)/usdt.elf)
 # Code in flash (docs/usdt.md): gdb's reads and writes show that QEMU models no Flash Patch and
 # Breakpoint unit and no DebugMonitor exception on netduinoplus2.

@@ -29,13 +29,14 @@
 #  - on A64, each entry instruction the kernel runs for a thread, a function each
 #    (usdtdemo shapes, user/apps/usdtdemo/shapes.c): D's entry and return counts, arguments
 #    and return values on them are the program's own, and every result the program checked
-#    right.
-# Where: mps2-an385 (Thumb) and qemu-virt-a53 (A64, 4 CPUs: the sites' nop read with A64's
-# objdump, a moved note 4 bytes on, ELF64's notes, spread's fifth argument in x4) run all of
-# it. x86-pc (i386) runs the USDT checks and of the pid ones only the kernel's refusal
-# (kpid_none.c), without semihosting: its dtrace opens the host-compiled objects as Multiboot
-# modules (boards/x86-pc/qemu.sh, docs/x86.md) and the capture comes out of the trace UART,
-# rebuilt by kevcapture.
+#    right (test/qemu/test_pid_i386.sh does the same for i386).
+# Where: mps2-an385 (Thumb), qemu-virt-a53 and raspi3b (A64: the sites' nop read with A64's
+# objdump, a moved note 4 bytes on, ELF64's notes, spread's fifth argument in x4) and x86-pc
+# (i386) run all of it. x86-pc has no semihosting: its dtrace opens the host-compiled objects
+# as Multiboot modules (boards/x86-pc/qemu.sh, docs/x86.md) and the capture comes out of the
+# trace UART, rebuilt by kevcapture. The refused functions are each instruction set's own (an
+# entry the kernel cannot run: Thumb's movs, A64's add, i386's load from memory; a return: a
+# function that also leaves by a tail call or an indirect jump).
 #   test/qemu/test_usdt.sh BUILD_DIR HOST_DIR     (BOARD in the environment)
 set -u
 B=$(cd "$1" && pwd); H=$(cd "$2" && pwd)
@@ -51,14 +52,21 @@ trap 'kill $qpid 2>/dev/null; [ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXIT
 qpid=
 case $board in
 qemu-virt-a53|raspi3b) cross=aarch64-linux-gnu- objdump_m="" insn=4 pid=yes ;;
-x86-pc)                cross=i686-linux-gnu- objdump_m="" insn=1 pid=no ;;
+x86-pc)                cross=i686-linux-gnu- objdump_m="" insn=1 pid=yes ;;
 *)                     cross=arm-none-eabi- objdump_m="-M force-thumb" insn=2 pid=yes ;;
 esac
-# the host's pid refusals: a function whose first instruction the kernel cannot run, and one
-# that can leave other than by a return it runs (each instruction set's own example)
+# pid: the bit a function's symbol adds to its address (Thumb's), the refused functions (an
+# entry the kernel cannot run, a return it cannot run alone) and objdump's return mnemonic
 case $board in
-qemu-virt-a53|raspi3b) noentry="strnlen add" noreturn=libc_thread_init ;;
-*)                     noentry="ProcExit movs" noreturn=__i_vfprintf ;;
+x86-pc)
+    fbit=0 noentry=count_spread noentry_why="count_spread's load from memory" noret=fmt_out
+    noret_why="fmt_out leaves by its switch's indirect jump too" ret_re='^ret' ;;
+qemu-virt-a53|raspi3b)
+    fbit=0 noentry=strnlen noentry_why="strnlen's add" noret=libc_thread_init
+    noret_why="libc_thread_init can leave by a tail call or an indirect jump" ret_re='^ret' ;;
+*)
+    fbit=1 noentry=ProcExit noentry_why="ProcExit's movs" noret=__i_vfprintf
+    noret_why="__i_vfprintf leaves by an indirect jump too" ret_re='^(bx\tlr|pop.*pc}|ldmia.*pc})' ;;
 esac
 # the main boot's capture: a host file through semihosting, or the trace UART's stream
 if [ "$board" = x86-pc ]; then
@@ -113,9 +121,10 @@ demo:::step /arg0 == 7/ { printf("@@A step %d %d %s %s\n", arg0, arg1, probemod,
 END { printa("@@N %s %@d\n", @n); printa("@@N %s %@d\n", @s); printa("@@N %s %@d\n", @mx);
     printa("@@N %s %@d\n", @mn); }
 D
-# pid probes on two functions of usdtdemo: step_plain (opens with a pc-relative load; on A64
-# a frame record's stp) and spread (a push, and its fifth argument on the stack; on A64 a mov,
-# and the fifth in x4), their counts and first arguments
+# pid probes on two functions of usdtdemo: step_plain (on Thumb it opens with a pc-relative
+# load, on A64 with a frame record's stp, on i386 with push %ebp) and spread (a push, and its
+# fifth argument on the stack; on A64 a mov, and the fifth in x4), their counts and first
+# arguments
 pidfuncs="step_plain spread"
 cat > "$tmp/pid.d" <<'D'
 pid$target::step_plain:entry, pid$target::spread:entry { @p[probefunc] = count(); }
@@ -133,8 +142,8 @@ if [ $pid = yes ]; then cat "$tmp/usdt.d" "$tmp/pid.d"; else cat "$tmp/usdt.d"; 
 addrs="" texts=""
 [ $pid = yes ] && for f in $pidfuncs; do
     read -r a sz < <(${cross}nm -S "$prog" | awk -v f="$f" '$4 == f && $3 ~ /[tT]/ { print $1, $2; exit }')
-    addrs="$addrs $f:0x$(printf '%x' $((0x$a & ~1)))"
-    texts="$texts 0x$(printf '%x' $((0x$a & ~1))):$((0x$sz))"
+    addrs="$addrs $f:0x$(printf '%x' $((0x$a & ~fbit)))"
+    texts="$texts 0x$(printf '%x' $((0x$a & ~fbit))):$((0x$sz))"
 done
 port=$((20000 + $$ % 20000))
 if [ $pid = no ]; then      # no gdb: it counts the pid probes' functions
@@ -143,8 +152,8 @@ if [ $pid = no ]; then      # no gdb: it counts the pid probes' functions
 rc=$?
 [ -z "$uart" ] || "$H/kevcapture" -q -o "$tmp/run.kev" "$uart" >> "$tmp/live" 2>&1 || rc=1
 else
-(cd "$tmp" && QEMU_ARGS="dtrace -c appinit $tmp/usdt.dobj ;; appinit usdtdemo ;; tracelogger -d1 -f $tmp/run.kev" QEMU_ICOUNT=1 \
-    QEMU_TIMEOUT=${QEMU_TIMEOUT:-120} "$here/scripts/qemu-run.sh" "$img" -S -gdb "tcp:127.0.0.1:$port" > "$tmp/live" 2>&1) &
+(cd "$tmp" && QEMU_ARGS="dtrace -c appinit $tmp/usdt.dobj ;; appinit usdtdemo ;; $tlog" QEMU_ICOUNT=1 \
+    QEMU_UART1=$uart QEMU_TIMEOUT=${QEMU_TIMEOUT:-120} "$here/scripts/qemu-run.sh" "$img" -S -gdb "tcp:127.0.0.1:$port" > "$tmp/live" 2>&1) &
 qpid=$!
 for _ in $(seq 50); do # until QEMU listens
     (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null && break
@@ -156,6 +165,7 @@ FBT_WINDOW="kpid_enable kpid_disable" FBT_TEXT=$texts FBT_FUNCS=$addrs FBT_OUT=$
 wait $qpid
 rc=$?
 qpid=
+[ -z "$uart" ] || "$H/kevcapture" -q -o "$tmp/run.kev" "$uart" >> "$tmp/live" 2>&1 || rc=1
 fi
 ok $rc "usdtdemo ran under dtrace with its USDT probes enabled and exited 0"
 [ $rc = 0 ] || tail -20 "$tmp/live" | sed 's/^/# /'
@@ -291,9 +301,9 @@ for f in $pidfuncs; do
     read -r dv doff < <(awk -v f="$f" '$1 == "RET" && $2 == f { print $4, $5 }' "$tmp/pid.out")
     gv=$(awk -v f="$f" '$1 == "RET" && $2 == f { print $4 }' "$tmp/gdb.out" 2>/dev/null)
     start=$(${cross}nm "$prog" | awk -v f="$f" '$3 == f { print $1 }')
-    at=$(${cross}objdump -d "$prog" | awk -v f="<$f>:" '$2 == f { on = 1; next } on && /^$/ { exit }
-        on && ($3 == "bx" && $4 == "lr" || $3 ~ /^(pop|ldmia)/ && /pc}/ || $3 == "ret") { sub(":", "", $1); print $1 }')
-    off=$(( 0x${at:-0} - (0x${start:-0} & ~1) ))
+    at=$(${cross}objdump -d "$prog" | awk -F'\t' -v f="<$f>:" -v re="$ret_re" '$0 ~ f { on = 1; next }
+        on && /^$/ { exit } on && ($3 "\t" $4) ~ re { sub(":", "", $1); sub(/^ */, "", $1); print $1 }')
+    off=$(( 0x${at:-0} - (0x${start:-0} & ~fbit) ))
     rets="$rets $f $dv/$gv at +$doff/+$off"
     [ -n "$gv" ] && [ "$dv" = "$gv" ] && [ "$doff" = "$off" ] && [ -n "$at" ] || bad=1
 done
@@ -318,11 +328,10 @@ refuse() {     # refuse DESCRIPTION EXPECTED-TEXT
 }
 refuse 'pid$target::nosuch:entry' 'probe description pid$target::nosuch:entry does not match any probes'
 ok $? "a pid probe on a function usdtdemo does not have: 'does not match any probes'"
-set -- $noentry
-refuse "pid\$target::$1:entry" "pid\$target:usdtdemo:$1:entry: $1 cannot be probed: its first instruction cannot be run out of line"
-ok $? "an entry whose first instruction the kernel cannot displace ($1's $2): 'cannot be probed'"
-refuse "pid\$target::$noreturn:return" "pid\$target:usdtdemo:$noreturn:return: $noreturn cannot be probed: it can leave by a tail call or an indirect jump"
-ok $? "a return the kernel cannot run alone ($noreturn can leave by a tail call or an indirect jump): 'cannot be probed'"
+refuse "pid\$target::$noentry:entry" "pid\$target:usdtdemo:$noentry:entry: $noentry cannot be probed: its first instruction cannot be run out of line"
+ok $? "an entry whose first instruction the kernel cannot displace ($noentry_why): 'cannot be probed'"
+refuse "pid\$target::$noret:return" "pid\$target:usdtdemo:$noret:return: $noret cannot be probed: it can leave by a tail call or an indirect jump"
+ok $? "a return the kernel cannot run alone ($noret_why): 'cannot be probed'"
 
 # 20: the pid probes over the capture: the same counts and return values (entry arguments are
 # not in FUNC_ENTER: the ARGS lines are left out)

@@ -94,6 +94,12 @@ $(HT)/test_dusdt: $(call host_test_objs,test/unit/test_dusdt.c trace/d/dusdt.c)
 	$(Q)$(HOST_CC) $(HOST_TLDFLAGS) -o $@ $^ -lcmocka
 HOST_TESTS += $(HT)/test_dusdt
 
+# The i386 instructions a pid probe displaces (d/dpid_i386.h), against Capstone's decoder.
+$(HT)/test_dpid_i386: $(call host_test_objs,test/unit/test_dpid_i386.c)
+	@echo "  TESTLD  $@"
+	$(Q)$(HOST_CC) $(HOST_TLDFLAGS) -o $@ $^ -lcmocka -lcapstone
+HOST_TESTS += $(HT)/test_dpid_i386
+
 # Files from the boot loader (kernel/bootfile.c) through shost.c's semihosting calls.
 $(HT)/test_bootfile: $(call host_test_objs,test/unit/test_bootfile.c $(filter-out kernel/bootfile_none.c,$(KUNIT_CORE)) kernel/bootfile.c)
 	@echo "  TESTLD  $@"

@@ -7,6 +7,7 @@
 #include "tool_usdt.h"
 #include "../fbtgen/fbtgen.h"
 #include <d/dpid_a64.h>
+#include <d/dpid_i386.h>
 #include <d/dpid_thumb.h>
 #include <d/dprobes.h>
 #include <errno.h>
@@ -42,7 +43,8 @@ static int read_code(Elf *e, uint32_t addr, uint8_t *out, uint32_t n)
     return -1;
 }
 
-// What the pid provider can displace, per instruction set (d/dpid_thumb.h, d/dpid_a64.h):
+// What the pid provider can displace, per instruction set (d/dpid_thumb.h, d/dpid_a64.h,
+// d/dpid_i386.h):
 // the decoder that finds a function's returns, whether a function's first instruction can be
 // run for the thread (p: its bytes, avail of them in the function), and why a return cannot
 // be probed (NULL: it can).
@@ -87,13 +89,26 @@ static const char *a64_ret_why(const uint8_t *p, unsigned len)
     return len == 4 && dpid_a64_is_return(le32(p)) ? NULL : "a return the kernel cannot run";
 }
 
+static int i386_can_run(const uint8_t *p, uint32_t avail)
+{
+    unsigned len;
+    return dpid_i386_can_run(p, avail, &len);
+}
+
+static const char *i386_ret_why(const uint8_t *p, unsigned len)
+{
+    return dpid_i386_is_return(p, len) ? NULL : "a return the kernel cannot run";
+}
+
 static const struct pid_isa pid_thumb = { &fbt_thumb2, thumb_can_run, thumb_ret_why };
 static const struct pid_isa pid_a64 = { &fbt_a64, a64_can_run, a64_ret_why };
+static const struct pid_isa pid_i386 = { &fbt_i386, i386_can_run, i386_ret_why };
 
 // The function fn's returns (docs/pid.md), by fbtgen's decoder for its instruction set over
 // its bytes: every return instruction, or ret_why. Literal pools ($d mapping symbols up to the
 // next $t, Thumb's) are not decoded. A return the kernel runs in place of the thread (Thumb:
-// bx lr, pop or ldm of pc, ldr pc from the stack; A64: ret) can be probed; a function that may
+// bx lr, pop or ldm of pc, ldr pc from the stack; A64: ret; i386: ret, ret $imm16) can be
+// probed; a function that may
 // also leave another way (a branch out of it: a tail call, an indirect jump, a conditional
 // return in an IT block) has no :return probe, nor one whose return reloads r0, the return
 // value the probe reads before it. The mapping symbols' arrays hold nmap entries each (zero
@@ -198,7 +213,8 @@ static int load_functions(const char *tool, const char *path, Elf *e, const char
     GElf_Ehdr eh;
     int ok = gelf_getehdr(e, &eh) != NULL, thumb = ok && eh.e_machine == EM_ARM;
     const struct pid_isa *isa = thumb ? &pid_thumb :
-                                ok && eh.e_machine == EM_AARCH64 ? &pid_a64 : NULL;
+                                ok && eh.e_machine == EM_AARCH64 ? &pid_a64 :
+                                ok && eh.e_machine == EM_386 ? &pid_i386 : NULL;
     uint32_t *data_at = NULL, *code_at = NULL;   // ARM's mapping symbols ($d, $t)
     unsigned nd = 0, nc = 0;
     for (Elf_Scn *scn = NULL; thumb && (scn = elf_nextscn(e, scn));) {
@@ -233,12 +249,13 @@ static int load_functions(const char *tool, const char *path, Elf *e, const char
         }
         fns[nfns].mod = mod;
         fns[nfns].func = strdup(name);
-        fns[nfns].addr = (uint32_t)(s.st_value & ~(uint64_t)1);
+        fns[nfns].addr = (uint32_t)(s.st_value & (thumb ? ~(uint64_t)1 : ~(uint64_t)0));
         fns[nfns].nrets = 0;
         fns[nfns].entry_why = NULL;
         fns[nfns].ret_why = "the return probes of this architecture are not placed";
-        uint8_t first[4] = { 0 };
-        uint32_t n1 = s.st_size >= 4 ? 4 : (uint32_t)s.st_size;
+        uint8_t first[DPID_I386_MAXLEN] = { 0 };     // (the longest first instruction read)
+        uint32_t n1 = s.st_size < (thumb ? 4u : sizeof(first)) ? (uint32_t)s.st_size :
+                      (thumb ? 4u : (uint32_t)sizeof(first));
         if (isa && (read_code(e, fns[nfns].addr, first, n1) < 0 || !isa->can_run(first, n1)))
             fns[nfns].entry_why = "its first instruction cannot be run out of line";
         if (isa && (!thumb || (data_at && code_at)))
@@ -252,13 +269,16 @@ static int load_functions(const char *tool, const char *path, Elf *e, const char
     return 0;
 }
 
-// The function of symtab that holds addr (a Thumb function's value without its bit 0).
+// The function of symtab that holds addr (a Thumb function's value without its bit 0; other
+// architectures' functions may start on any byte).
 static char *func_of(Elf *e, uint64_t addr)
 {
     GElf_Sym s;
+    GElf_Ehdr eh;
     const char *name;
+    uint64_t mask = gelf_getehdr(e, &eh) && eh.e_machine == EM_ARM ? ~(uint64_t)1 : ~(uint64_t)0;
     for (struct func_walk w = { e, NULL, NULL, 0, 0, 0 }; next_func(&w, &s, &name);) {
-        uint64_t v = s.st_value & ~(uint64_t)1;
+        uint64_t v = s.st_value & mask;
         if (addr >= v && addr < v + s.st_size)
             return strdup(name);
     }

@@ -512,18 +512,33 @@ static void fbt_fire(struct replay *p, const struct kev_event *e)
     dvm_fire_probe(p->st, &p->ctx, k - 1u, a);
 }
 
+/* pid_on: whether the object has a pid probe (a return's when ret) on the function at fn. */
+static int pid_on(const struct dif_obj *o, uint32_t fn, int ret)
+{
+    for (uint32_t k = 0; k < o->hdr->dh_nprobes; k++) {
+        const struct dif_probe *pr = &o->probes[k];
+        if (DPROBE_IS_PID(pr->dp_id) && (int)((pr->dp_id - DPROBE_PID_BASE) & 1u) == ret &&
+            (ret ? pr->dp_pad : (uint32_t)pr->dp_period) == fn)
+            return 1;
+    }
+    return 0;
+}
+
 /* pid_fire: the pid probes of a FUNC event's program function (docs/pid.md): an entry's by
  * the function's address, a return's by the returning instruction's (the function plus the
  * offset w[2]), in the process the probe names; pid$target's is the first process a pid
  * event of a $target probe comes from, as the kernel binds it. An entry's arguments are not
- * in the event: 0, as fbt's. Returns 1 when the object has a pid probe on that function. */
+ * in the event: 0, as fbt's. The event names a Thumb function with bit 0 set and any other
+ * by its address (x86's may be odd): the address itself when a probe is on it, else without
+ * bit 0. Returns 1 when the object has a pid probe on that function. */
 static int pid_fire(struct replay *p, const struct kev_event *e)
 {
     const struct dif_obj *o = &p->st->obj;
     int ret = e->ev == KEV_SYS_FUNC_EXIT, known = 0;
     if (e->nw < 2 || (ret && e->nw < 4))
         return 0;
-    uint32_t fn = e->w[0] & ~1u, at = ret ? fn + e->w[2] : fn;
+    uint32_t fn = pid_on(o, e->w[0], ret) ? e->w[0] : e->w[0] & ~1u;
+    uint32_t at = ret ? fn + e->w[2] : fn;
     for (uint32_t k = 0; k < o->hdr->dh_nprobes; k++) {
         const struct dif_probe *pr = &o->probes[k];
         if (!DPROBE_IS_PID(pr->dp_id) || (int)((pr->dp_id - DPROBE_PID_BASE) & 1u) != ret ||

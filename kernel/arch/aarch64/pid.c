@@ -20,6 +20,7 @@
 #include <kernel/proc.h>
 #include <kernel/thread.h>
 #include <d/dpid_a64.h>
+#include <d/dvm.h>
 #include <arch_usdt.h>
 
 #define EC_BRK64 0x3cu
@@ -38,6 +39,24 @@ bool arch_pid_trapped(struct thread *t, uint32_t *pc)
         return false;
     *pc = (uint32_t)t->ctx.pc;
     return true;
+}
+
+uint32_t arch_pid_caller(const struct thread *t)
+{
+    return (uint32_t)arch_usdt_reg(t, 30);
+}
+
+// AAPCS64: x0-x7, then the caller's stack in 8-byte slots (integers and pointers).
+void arch_pid_entry_args(const struct thread *t, uint64_t *args)
+{
+    uintptr_t sp = arch_usdt_reg(t, 31);
+    for (unsigned a = 0; a < 8 && a < DVM_NARGS; a++)
+        args[a] = arch_usdt_reg(t, a);
+    for (unsigned a = 8; a < DVM_NARGS; a++) {
+        uintptr_t at = sp + 8u * (a - 8u);
+        if (at == (uint32_t)at && proc_can_read(t->proc, (uint32_t)at, 8))
+            args[a] = *(const volatile uint64_t *)at;
+    }
 }
 
 bool arch_pid_is_return(uint32_t insn, unsigned len)

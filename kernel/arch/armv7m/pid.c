@@ -19,6 +19,7 @@
 #include <kernel/proc.h>
 #include <kernel/thread.h>
 #include <d/dpid_thumb.h>
+#include <d/dvm.h>
 
 #define PID_UDF 0xdefdu         // udf #0xfd
 
@@ -30,6 +31,24 @@ uint32_t arch_pid_trap(void)
 bool arch_pid_trapped(struct thread *t, uint32_t *pc)
 {
     return arch_usdt_trapped(t, pc);
+}
+
+uint32_t arch_pid_caller(const struct thread *t)
+{
+    return arch_usdt_reg(t, 14);
+}
+
+// The AAPCS: r0-r3, then the words at the caller's sp.
+void arch_pid_entry_args(const struct thread *t, uint64_t *args)
+{
+    uint32_t sp = arch_usdt_reg(t, 13);
+    for (unsigned a = 0; a < 4; a++)
+        args[a] = arch_usdt_reg(t, a);
+    for (unsigned a = 4; a < DVM_NARGS; a++) {
+        uint32_t at = sp + 4u * (a - 4u);
+        if (proc_can_read(t->proc, at, 4))
+            args[a] = *(const volatile uint32_t *)(uintptr_t)at;
+    }
 }
 
 bool arch_pid_is_return(uint32_t insn, unsigned len)

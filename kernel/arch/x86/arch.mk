@@ -22,7 +22,10 @@ ARCH_SRCS += kernel/arch/x86/lapic.c
 ARCH_FBT_SRCS := kernel/arch/x86/fbt_trap.c kernel/arch/x86/fbt_patch.c
 ARCH_FBT_HOOKS := kernel/arch/x86/entry.S   # its kernel-fault path asks the trap
 # USDT (docs/usdt.md): a program's site's trap (int3, ring 3's #BP, the thread's fault) and
-# writing it. No pid probes yet (no ARCH_PID_SRCS: kpid_none.c refuses them).
+# writing it.
 ARCH_USDT_SRCS := kernel/arch/x86/usdt.c
+# pid probes (docs/pid.md): the same int3 over a function's first byte, and the displaced
+# instruction emulated on the thread's registers.
+ARCH_PID_SRCS := kernel/arch/x86/pid.c
 # Multiboot modules (QEMU's -initrd, GRUB's `module`) as read-only host files (kernel/bootfile.h).
 ARCH_BOOTFILES := yes

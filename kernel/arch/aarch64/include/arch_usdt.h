@@ -2,8 +2,8 @@
 // USDT's instructions, AArch64 (kernel/kusdt.h, kernel/arch/aarch64/usdt.c): sys/sdt.h's A64
 // `nop` at a site, and the `brk #0xfc` a placed probe holds there (fbt's is #0xfb). And the
 // pid probes' (kernel/kpid.c, arch/aarch64/pid.c): their trap `brk #0xfd`, a word on a word;
-// a function's address as it is; AAPCS64's arguments, x0-x7 then the stack's 8-byte slots
-// (sp register 31, lr x30); the trap known by the exception (the brk's comment in ESR_EL1).
+// a function's address as it is; the trap known by the exception (the brk's comment in
+// ESR_EL1).
 #ifndef ARCH_USDT_H
 #define ARCH_USDT_H
 
@@ -16,9 +16,6 @@
 #define ARCH_PID_LEN        4u
 #define ARCH_PID_ALIGN      4u
 #define ARCH_PID_FUNC_BIT   0u
-#define ARCH_PID_REG_ARGS   8u
-#define ARCH_PID_SP         31u
-#define ARCH_PID_LR         30u
 #define ARCH_PID_TRAP_SEEN  1
 
 #endif
