@@ -204,25 +204,7 @@ ok $? "a USDT probe that does not exist: 'does not match any probes'"
 # 11: a site address that is not a site (the note of demo:::done moved to the instruction
 # after its nop, 2 or 4 bytes on, in a copy of the ELF file): the kernel checks the site
 # before it writes anything and refuses in DTrace's words.
-python3 - "$prog" "$tmp/moved.elf" "$insn" <<'PY'
-import struct, subprocess, sys
-src, dst = sys.argv[1], sys.argv[2]
-data = bytearray(open(src, 'rb').read())
-for line in subprocess.run(['readelf', '-SW', src], capture_output=True, text=True).stdout.splitlines():
-    f = line.replace('[ ', '[').split()
-    if len(f) > 5 and f[1] == '.note.stapsdt':
-        off, size = int(f[4], 16), int(f[5], 16)
-w, wf = (8, '<Q') if data[4] == 2 else (4, '<I')      # ELF64's notes: 8-byte addresses
-pos = off
-while pos < off + size:
-    namesz, descsz, typ = struct.unpack_from('<III', data, pos)
-    desc = pos + 12 + ((namesz + 3) & ~3)
-    strings = bytes(data[desc + 3 * w:desc + descsz]).split(b'\0')
-    if strings[1] == b'done':
-        struct.pack_into(wf, data, desc, struct.unpack_from(wf, data, desc)[0] + int(sys.argv[3]))
-    pos = desc + ((descsz + 3) & ~3)
-open(dst, 'wb').write(data)
-PY
+python3 "$here/test/qemu/usdt_note.py" "$prog" "$tmp/moved.elf" done "pc+$insn"
 cp "$tmp/moved.elf" "$tmp/usdtdemo.elf"
 "$H/dcompile" --elf "$tmp/usdtdemo.elf" -n 'demo:::done { @ = count(); }' -o "$tmp/moved.dobj" 2> "$tmp/moved.err" ||
     sed 's/^/# /' "$tmp/moved.err"
@@ -387,24 +369,7 @@ check "enabled, the is-enabled code ran on every pass (the program's count ${pc:
     sed 's/^/# /' "$tmp/off.err"
 (cd "$tmp" && QEMU_ARGS="dtrace -c usdtdemo $tmp/off.dobj" QEMU_ICOUNT=1 \
     QEMU_TIMEOUT=${QEMU_TIMEOUT:-120} "$here/scripts/qemu-run.sh" "$img" > "$tmp/off" 2>&1)
-/usr/bin/python3 - "$prog" "$tmp/badsem.elf" <<'PY'
-import struct, subprocess, sys
-src, dst = sys.argv[1], sys.argv[2]
-data = bytearray(open(src, 'rb').read())
-for line in subprocess.run(['readelf', '-SW', src], capture_output=True, text=True).stdout.splitlines():
-    f = line.replace('[ ', '[').split()
-    if len(f) > 5 and f[1] == '.note.stapsdt':
-        off, size = int(f[4], 16), int(f[5], 16)
-w, wf = (8, '<Q') if data[4] == 2 else (4, '<I')      # ELF64's notes: 8-byte addresses
-pos = off
-while pos < off + size:
-    namesz, descsz, typ = struct.unpack_from('<III', data, pos)
-    desc = pos + 12 + ((namesz + 3) & ~3)
-    if bytes(data[desc + 3 * w:desc + descsz]).split(b'\0')[1] == b'costly':
-        struct.pack_into(wf, data, desc + 2 * w, struct.unpack_from(wf, data, desc)[0])  # its text
-    pos = desc + ((descsz + 3) & ~3)
-open(dst, 'wb').write(data)
-PY
+python3 "$here/test/qemu/usdt_note.py" "$prog" "$tmp/badsem.elf" costly sem=pc
 mkdir -p "$tmp/bad" && cp "$tmp/badsem.elf" "$tmp/bad/usdtdemo.elf"
 "$H/dcompile" --elf "$tmp/bad/usdtdemo.elf" -q -n 'demo:::costly { @ = count(); }' -o "$tmp/badsem.dobj" 2> "$tmp/badsem.err" ||
     sed 's/^/# /' "$tmp/badsem.err"

@@ -16,19 +16,6 @@
 
 #define A64_BRK_FILL 0xd4201fc0u    // brk #0xfe: a slot's unused words (never executed)
 
-static int64_t sext(uint64_t v, unsigned bits)
-{
-    uint64_t m = 1ull << (bits - 1);
-    v &= (m << 1) - 1;
-    return (int64_t)(v ^ m) - (int64_t)m;
-}
-
-static void named(struct insn *in, enum insn_class c, const char *what)
-{
-    in->cls = c;
-    snprintf(in->what, sizeof(in->what), "%s", what);
-}
-
 static uint32_t word_of(const uint8_t *p)
 {
     return p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
@@ -37,7 +24,7 @@ static uint32_t word_of(const uint8_t *p)
 // The imm19 of b.cond, cbz/cbnz and the literal loads (bits 23:5), in bytes from the pc.
 static int64_t imm19(uint32_t w)
 {
-    return sext((w >> 5) & 0x7ffffu, 19) * 4;
+    return fbt_sext((w >> 5) & 0x7ffffu, 19) * 4;
 }
 
 static int a64_decode(const uint8_t *p, size_t avail, uint64_t pc, struct insn *in)
@@ -49,70 +36,70 @@ static int a64_decode(const uint8_t *p, size_t avail, uint64_t pc, struct insn *
         return -1;
     }
     uint32_t w = word_of(p);
-    named(in, I_OTHER, "");
+    fbt_named(in, I_OTHER, "");
     if ((w & 0x7c000000u) == 0x14000000u) {                  // B, BL: imm26
         bool link = w >> 31;
-        named(in, link ? I_CALL : I_BRANCH, link ? "bl" : "b");
-        in->target = pc + (uint64_t)(sext(w & 0x3ffffffu, 26) * 4);
+        fbt_named(in, link ? I_CALL : I_BRANCH, link ? "bl" : "b");
+        in->target = pc + (uint64_t)(fbt_sext(w & 0x3ffffffu, 26) * 4);
     } else if ((w & 0xff000010u) == 0x54000000u) {           // B.cond
-        named(in, I_CBRANCH, "b.cond");
+        fbt_named(in, I_CBRANCH, "b.cond");
         in->target = pc + (uint64_t)imm19(w);
     } else if ((w & 0x7e000000u) == 0x34000000u) {           // CBZ, CBNZ
-        named(in, I_CBRANCH, "cbz");
+        fbt_named(in, I_CBRANCH, "cbz");
         in->target = pc + (uint64_t)imm19(w);
     } else if ((w & 0x7e000000u) == 0x36000000u) {           // TBZ, TBNZ: imm14
-        named(in, I_CBRANCH, "tbz");
-        in->target = pc + (uint64_t)(sext((w >> 5) & 0x3fffu, 14) * 4);
+        fbt_named(in, I_CBRANCH, "tbz");
+        in->target = pc + (uint64_t)(fbt_sext((w >> 5) & 0x3fffu, 14) * 4);
     } else if ((w & 0xfe000000u) == 0xd6000000u) {           // branch to a register
         unsigned rn = (w >> 5) & 31u;
         uint32_t op = w & 0xfffffc1fu;
         if (op == 0xd65f0000u && rn == 30) {
-            named(in, I_RET, "ret");
+            fbt_named(in, I_RET, "ret");
             in->ra = DFBT_RA_LR;
         } else if (op == 0xd65f0000u) {
             // ret xN: leaves for an address no DFBT_RA_* names (compilers return by x30)
-            named(in, I_IJUMP, "ret xN");
+            fbt_named(in, I_IJUMP, "ret xN");
             in->unsure = 1;
         } else if (op == 0xd61f0000u) {
             // br xN: a tail call through a register, or a switch's dispatch (adr, ldrb, add,
             // br): the two look alike, so the function's returns are not probed
-            named(in, I_IJUMP, "br");
+            fbt_named(in, I_IJUMP, "br");
             in->unsure = 1;
         } else if (op == 0xd63f0000u) {
-            named(in, I_ICALL, "blr");
+            fbt_named(in, I_ICALL, "blr");
         } else {
-            named(in, I_BAD, "eret/drps/pauth");
+            fbt_named(in, I_BAD, "eret/drps/pauth");
         }
     } else if ((w & 0x1f000000u) == 0x10000000u) {           // ADR, ADRP
         uint64_t imm = ((w >> 29) & 3u) | ((uint64_t)((w >> 5) & 0x7ffffu) << 2);
         in->reg = w & 31u;
         if (w >> 31) {
-            named(in, I_PCREL, "adrp");
-            in->target = (pc & ~0xfffull) + (uint64_t)(sext(imm, 21) * 4096);
+            fbt_named(in, I_PCREL, "adrp");
+            in->target = (pc & ~0xfffull) + (uint64_t)(fbt_sext(imm, 21) * 4096);
         } else {
-            named(in, I_PCREL, "adr");
-            in->target = pc + (uint64_t)sext(imm, 21);
+            fbt_named(in, I_PCREL, "adr");
+            in->target = pc + (uint64_t)fbt_sext(imm, 21);
         }
     } else if ((w & 0x3b000000u) == 0x18000000u) {           // LDR (literal) and kin
         unsigned opc = w >> 30, simd = (w >> 26) & 1u;
         in->reg = w & 31u;
         in->target = pc + (uint64_t)imm19(w);
         if (simd) {
-            named(in, I_PCREL, "ldr simd literal");
+            fbt_named(in, I_PCREL, "ldr simd literal");
             in->reg = 32;   // not rewritten (the kernel is built with general registers only)
         } else if (opc == 3) {
-            named(in, I_OTHER, "prfm literal");   // a hint: harmless from anywhere
+            fbt_named(in, I_OTHER, "prfm literal");   // a hint: harmless from anywhere
         } else {
-            named(in, I_PCREL, opc == 2 ? "ldrsw literal" : "ldr literal");
+            fbt_named(in, I_PCREL, opc == 2 ? "ldrsw literal" : "ldr literal");
             in->lit = 1;
             in->size = opc == 1 ? 8u : 4u;
         }
     } else if ((w & 0xffe0001fu) == 0xd4200000u) {
-        named(in, I_TRAP, "brk");
+        fbt_named(in, I_TRAP, "brk");
     } else if ((w & 0xffe0001fu) == 0xd4400000u) {
-        named(in, I_TRAP, "hlt");
+        fbt_named(in, I_TRAP, "hlt");
     } else if ((w & 0xffff0000u) == 0) {
-        named(in, I_TRAP, "udf");
+        fbt_named(in, I_TRAP, "udf");
     }
     return 0;
 }

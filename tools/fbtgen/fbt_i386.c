@@ -33,12 +33,6 @@ static csh cs(void)
     return handle;
 }
 
-static void named(struct insn *in, enum insn_class c, const char *what)
-{
-    in->cls = c;
-    snprintf(in->what, sizeof(in->what), "%.*s", (int)sizeof(in->what) - 1, what);
-}
-
 static int in_group(const cs_insn *x, unsigned g)
 {
     for (unsigned i = 0; i < x->detail->groups_count; i++)
@@ -69,11 +63,11 @@ static int i386_decode(const uint8_t *p, size_t avail, uint64_t pc, struct insn 
     cs_insn *x;
     if (cs_disasm(cs(), p, avail, pc, 1, &x) != 1) {
         in->len = 1;
-        named(in, I_BAD, "undecodable");
+        fbt_named(in, I_BAD, "undecodable");
         return -1;
     }
     in->len = x->size;
-    named(in, I_OTHER, x->mnemonic);
+    fbt_named(in, I_OTHER, x->mnemonic);
     int table;
     switch (x->id) {
     case X86_INS_RET:                       // ret, ret imm16: the return address at esp

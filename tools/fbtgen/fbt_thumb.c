@@ -9,77 +9,64 @@
 
 #define UDF_FILL 0xdefeu    // udf #0xfe: a slot's unused halfwords (never executed)
 
-static int64_t sext(uint64_t v, unsigned bits)
-{
-    uint64_t m = 1ull << (bits - 1);
-    v &= (m << 1) - 1;
-    return (int64_t)(v ^ m) - (int64_t)m;
-}
-
-static void named(struct insn *in, enum insn_class c, const char *what)
-{
-    in->cls = c;
-    snprintf(in->what, sizeof(in->what), "%s", what);
-}
-
 static int decode16(unsigned hw, uint64_t pc, struct insn *in)
 {
     uint64_t base4 = (pc + 4) & ~3ull;   // Align(PC, 4) of the literal and ADR forms
     if ((hw & 0xff00u) == 0xbf00u && (hw & 0xfu)) {
-        named(in, I_IT, "it");
+        fbt_named(in, I_IT, "it");
         in->it = 4u - (unsigned)__builtin_ctz(hw & 0xfu);
     } else if ((hw & 0xfe00u) == 0xbc00u && (hw & 0x100u)) {   // pop {..., pc}
-        named(in, I_RET, "pop");
+        fbt_named(in, I_RET, "pop");
         in->ra = DFBT_RA_SP + (unsigned)__builtin_popcount(hw & 0x1ffu) - 1u;
     } else if ((hw & 0xff87u) == 0x4700u) {                     // bx rm
         unsigned rm = (hw >> 3) & 15u;
         if (rm == 14) {
-            named(in, I_RET, "bx lr");
+            fbt_named(in, I_RET, "bx lr");
             in->ra = DFBT_RA_LR;
         } else {
-            named(in, rm == 15 ? I_BAD : I_IJUMP, "bx");
+            fbt_named(in, rm == 15 ? I_BAD : I_IJUMP, "bx");
         }
     } else if ((hw & 0xff87u) == 0x4780u) {
-        named(in, I_ICALL, "blx");
+        fbt_named(in, I_ICALL, "blx");
     } else if ((hw & 0xf000u) == 0xd000u) {
         unsigned cond = (hw >> 8) & 15u;
         if (cond == 14)
-            named(in, I_TRAP, "udf");
+            fbt_named(in, I_TRAP, "udf");
         else if (cond == 15)
-            named(in, I_OTHER, "svc");
+            fbt_named(in, I_OTHER, "svc");
         else {
-            named(in, I_CBRANCH, "b<c>");
-            in->target = pc + 4 + (uint64_t)sext((hw & 0xffu) << 1, 9);
+            fbt_named(in, I_CBRANCH, "b<c>");
+            in->target = pc + 4 + (uint64_t)fbt_sext((hw & 0xffu) << 1, 9);
         }
     } else if ((hw & 0xf800u) == 0xe000u) {
-        named(in, I_BRANCH, "b");
-        in->target = pc + 4 + (uint64_t)sext((hw & 0x7ffu) << 1, 12);
+        fbt_named(in, I_BRANCH, "b");
+        in->target = pc + 4 + (uint64_t)fbt_sext((hw & 0x7ffu) << 1, 12);
     } else if ((hw & 0xf500u) == 0xb100u) {
-        named(in, I_CBRANCH, "cbz");
+        fbt_named(in, I_CBRANCH, "cbz");
         in->target = pc + 4 + ((((hw >> 9) & 1u) << 6) | (((hw >> 3) & 0x1fu) << 1));
     } else if ((hw & 0xf800u) == 0x4800u) {
-        named(in, I_PCREL, "ldr literal");
+        fbt_named(in, I_PCREL, "ldr literal");
         in->lit = 1;
         in->size = 4;
         in->reg = (hw >> 8) & 7u;
         in->target = base4 + (hw & 0xffu) * 4u;
     } else if ((hw & 0xf800u) == 0xa000u) {
-        named(in, I_PCREL, "adr");
+        fbt_named(in, I_PCREL, "adr");
         in->reg = (hw >> 8) & 7u;
         in->target = base4 + (hw & 0xffu) * 4u;
     } else if ((hw & 0xfc00u) == 0x4400u) {   // add, cmp, mov with high registers
         unsigned op = (hw >> 8) & 3u, rm = (hw >> 3) & 15u, rdn = ((hw >> 4) & 8u) | (hw & 7u);
         if (op == 2 && rm == 14 && rdn == 15) {
-            named(in, I_RET, "mov pc, lr");
+            fbt_named(in, I_RET, "mov pc, lr");
             in->ra = DFBT_RA_LR;
         } else if (rm == 15) {
-            named(in, I_PCREL, "pc operand");
+            fbt_named(in, I_PCREL, "pc operand");
             in->reg = 16; // not rewritable
         } else if (rdn == 15 && op != 1) {
-            named(in, I_BAD, "write of pc");
+            fbt_named(in, I_BAD, "write of pc");
         }
     } else if ((hw & 0xff00u) == 0xbe00u) {
-        named(in, I_TRAP, "bkpt");
+        fbt_named(in, I_TRAP, "bkpt");
     }
     return 0;
 }
@@ -94,59 +81,59 @@ static int decode32(unsigned hw1, unsigned hw2, uint64_t pc, struct insn *in)
             unsigned i1 = !(j1 ^ s), i2 = !(j2 ^ s);
             uint64_t off = (uint64_t)s << 24 | (uint64_t)i1 << 23 | (uint64_t)i2 << 22 |
                            (uint64_t)(hw1 & 0x3ffu) << 12 | (uint64_t)(hw2 & 0x7ffu) << 1;
-            named(in, kind == 0x9000u ? I_BRANCH : I_CALL, kind == 0x9000u ? "b.w" : "bl");
-            in->target = pc + 4 + (uint64_t)sext(off, 25);
+            fbt_named(in, kind == 0x9000u ? I_BRANCH : I_CALL, kind == 0x9000u ? "b.w" : "bl");
+            in->target = pc + 4 + (uint64_t)fbt_sext(off, 25);
         } else if (kind == 0xc000u) {
-            named(in, I_BAD, "blx imm");
+            fbt_named(in, I_BAD, "blx imm");
         } else if (((hw1 >> 7) & 7u) == 7u) {   // op1 = hw1[9:7] = 111x: misc, msr/mrs, udf.w
             if ((hw1 & 0xfff0u) == 0xf7f0u && (hw2 & 0xf000u) == 0xa000u)
-                named(in, I_TRAP, "udf.w");
+                fbt_named(in, I_TRAP, "udf.w");
             else if ((hw1 & 0xffe0u) == 0xf3c0u)
-                named(in, I_BAD, "bxj/eret");
+                fbt_named(in, I_BAD, "bxj/eret");
         } else {                                // B<c>.W T3
             uint64_t off = (uint64_t)s << 20 | (uint64_t)j2 << 19 | (uint64_t)j1 << 18 |
                            (uint64_t)(hw1 & 0x3fu) << 12 | (uint64_t)(hw2 & 0x7ffu) << 1;
-            named(in, I_CBRANCH, "b<c>.w");
-            in->target = pc + 4 + (uint64_t)sext(off, 21);
+            fbt_named(in, I_CBRANCH, "b<c>.w");
+            in->target = pc + 4 + (uint64_t)fbt_sext(off, 21);
         }
     } else if ((hw1 & 0xfff0u) == 0xe8d0u && (hw2 & 0xffe0u) == 0xf000u) {
-        named(in, I_JTAB, "tbb/tbh");
+        fbt_named(in, I_JTAB, "tbb/tbh");
     } else if ((hw1 & 0xffd0u) == 0xe890u && (hw2 & 0x8000u)) {   // LDM(IA) with pc
         if ((hw1 & 0xfu) == 13 && (hw1 & 0x20u)) {
-            named(in, I_RET, "pop.w");
+            fbt_named(in, I_RET, "pop.w");
             in->ra = DFBT_RA_SP + (unsigned)__builtin_popcount(hw2 & 0xdfffu) - 1u;
         } else {
-            named(in, I_IJUMP, "ldm pc");
+            fbt_named(in, I_IJUMP, "ldm pc");
         }
     } else if ((hw1 & 0xffd0u) == 0xe910u && (hw2 & 0x8000u)) {   // LDMDB with pc
-        named(in, I_IJUMP, "ldmdb pc");
+        fbt_named(in, I_IJUMP, "ldmdb pc");
     } else if ((hw1 & 0xff7fu) == 0xf85fu) {                     // LDR (literal) T2
         unsigned rt = hw2 >> 12;
         if (rt == 15) {
-            named(in, I_BAD, "ldr pc literal");
+            fbt_named(in, I_BAD, "ldr pc literal");
         } else {
-            named(in, I_PCREL, "ldr.w literal");
+            fbt_named(in, I_PCREL, "ldr.w literal");
             in->lit = 1;
             in->size = 4;
             in->reg = rt;
             in->target = (hw1 & 0x80u) ? base4 + (hw2 & 0xfffu) : base4 - (hw2 & 0xfffu);
         }
     } else if ((hw1 & 0xfe5fu) == 0xf81fu || (hw1 & 0xfe5fu) == 0xe85fu) {
-        named(in, I_PCREL, "ldrb/ldrh/ldrd literal");  // other literal loads: not rewritten
+        fbt_named(in, I_PCREL, "ldrb/ldrh/ldrd literal");  // other literal loads: not rewritten
         in->reg = 16;
     } else if (((hw1 & 0xfff0u) == 0xf850u || (hw1 & 0xfff0u) == 0xf8d0u) && (hw2 >> 12) == 15) {
         if (hw1 == 0xf85du && hw2 == 0xfb04u) {   // ldr.w pc, [sp], #4
-            named(in, I_RET, "ldr pc, [sp], #4");
+            fbt_named(in, I_RET, "ldr pc, [sp], #4");
             in->ra = DFBT_RA_SP;
         } else if ((hw1 & 0xfff0u) == 0xf850u && !(hw2 & 0x0fc0u)) {
-            named(in, I_JTAB, "ldr pc, [rn, rm]");  // a switch's table of addresses
+            fbt_named(in, I_JTAB, "ldr pc, [rn, rm]");  // a switch's table of addresses
         } else {
-            named(in, I_IJUMP, "ldr pc, [rn, #imm]");
+            fbt_named(in, I_IJUMP, "ldr pc, [rn, #imm]");
             in->unsure = 1;                         // a switch's or a tail call: not known
         }
     } else if (((hw1 & 0xfbffu) == 0xf2afu || (hw1 & 0xfbffu) == 0xf20fu) && !(hw2 & 0x8000u)) {
         uint64_t imm = ((hw1 >> 10) & 1u) << 11 | ((hw2 >> 12) & 7u) << 8 | (hw2 & 0xffu);
-        named(in, I_PCREL, "adr.w");
+        fbt_named(in, I_PCREL, "adr.w");
         in->reg = (hw2 >> 8) & 15u;
         in->target = (hw1 & 0xfbffu) == 0xf2afu ? base4 - imm : base4 + imm;
     }
@@ -165,7 +152,7 @@ static int thumb_decode(const uint8_t *p, size_t avail, uint64_t pc, struct insn
         in->cls = I_BAD;
         return -1;
     }
-    named(in, I_OTHER, "");
+    fbt_named(in, I_OTHER, "");
     if (in->len == 2)
         return decode16(hw1, pc, in);
     return decode32(hw1, p[2] | (unsigned)p[3] << 8, pc, in);

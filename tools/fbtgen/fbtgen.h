@@ -10,6 +10,7 @@
 #include <d/dfbt.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 enum insn_class {
     I_OTHER,    // runs the same anywhere (out of line as it is)
@@ -40,6 +41,21 @@ struct insn {
                         // dispatch): the function's returns are not probed
     char what[24];      // for a refusal: the instruction's kind ("it", "tbb", "adr")
 };
+
+// The decoders' shared pieces: v's low `bits` bits as a signed number (an offset field), and
+// an instruction's class with the kind a refusal names.
+static inline int64_t fbt_sext(uint64_t v, unsigned bits)
+{
+    uint64_t m = 1ull << (bits - 1);
+    v &= (m << 1) - 1;
+    return (int64_t)(v ^ m) - (int64_t)m;
+}
+
+static inline void fbt_named(struct insn *in, enum insn_class c, const char *what)
+{
+    in->cls = c;
+    snprintf(in->what, sizeof(in->what), "%.*s", (int)sizeof(in->what) - 1, what);
+}
 
 // How the generator reads the linked image: n bytes at addr, 0 or -1.
 typedef int (*fbt_read_fn)(uint64_t addr, void *dst, size_t n);
