@@ -7,8 +7,10 @@
 # buffers' slots, byte for byte: every event's class, code, time, CPU and payload.
 #   kev_same_events.py A.kev B.kev   -> "same: N bytes of events" (status 0), or where they differ
 #   kev_same_events.py --cycles-within N A.kev B.kev: the same, but a slot's time (data[0], and
-#   CONTROL TIME's 64-bit count) may differ by up to N cycles: the same events in the same order
-#   with the same payloads, and how many times differed, by how much at most
+#   CONTROL TIME's 64-bit count) may differ by up to N cycles, and so may a payload word, as a
+#   time carried in a payload moves with its event (a timer's due time; a program's own
+#   measure of time, in its units): the same events in the same order, each word within N of
+#   its counterpart, and how many times and payloads differed, by how much at most
 import re, struct, sys
 
 HOST_LINES = ("TRACE_DATE::", "TRACE_BOOT_DATE::", "TRACE_FILE_NAME::")
@@ -39,7 +41,9 @@ if sa != sb:
     print("system pages differ in length: %d, %d" % (sa, sb))
     sys.exit(1)
 if within is not None and len(ea) == len(eb) and len(ea) % 16 == 0:
-    moved = worst = 0
+    def apart(x, y):
+        return min((x - y) % (1 << 32), (y - x) % (1 << 32))
+    moved = worst = pmoved = pworst = 0
     for k in range(0, len(ea), 16):
         a, b = struct.unpack_from("<4I", ea, k), struct.unpack_from("<4I", eb, k)
         if a == b:
@@ -47,17 +51,22 @@ if within is not None and len(ea) == len(eb) and len(ea) % 16 == 0:
         control_time = (a[0] >> 10) & 31 == 1 and a[0] & 1023 == 1
         if control_time:   # data[1], data[2]: the 64-bit cycle count, high then low
             d = abs(((a[2] << 32) | a[3]) - ((b[2] << 32) | b[3]))
-            same_rest = a[0] == b[0]
+            p = 0
         else:
-            d = min((a[1] - b[1]) % (1 << 32), (b[1] - a[1]) % (1 << 32))
-            same_rest = (a[0], a[2], a[3]) == (b[0], b[2], b[3])
-        if not same_rest or d > within:
-            print("events differ at slot %d of %d beyond a time %d cycles apart (%s)"
-                  % (k // 16, len(ea) // 16, within, "time %d apart" % d if same_rest else "payload"))
+            d = apart(a[1], b[1])
+            p = max(apart(a[2], b[2]), apart(a[3], b[3]))
+        if a[0] != b[0] or d > within or p > within:
+            why = "header" if a[0] != b[0] else "time %d apart" % d if d > within else \
+                "payload %d apart" % p
+            print("events differ at slot %d of %d beyond %d cycles apart (%s)"
+                  % (k // 16, len(ea) // 16, within, why))
             sys.exit(1)
-        moved += 1
+        moved += d != 0
         worst = max(worst, d)
-    print("same: %d slots of events, %d times moved, at most %d cycles" % (len(ea) // 16, moved, worst))
+        pmoved += p != 0
+        pworst = max(pworst, p)
+    print("same: %d slots of events, %d times moved, at most %d cycles; %d payloads, at most %d"
+          % (len(ea) // 16, moved, worst, pmoved, pworst))
     sys.exit(0)
 if ea != eb:
     n = next((i for i in range(min(len(ea), len(eb))) if ea[i] != eb[i]), min(len(ea), len(eb)))
