@@ -6,7 +6,7 @@
 # pid$target probes on step_plain are placed while those threads run (the first boot on the
 # instruction count, the others with QEMU's CPUs running at once on host threads) and come
 # off, after 800 firings, while they still run (the program
-# runs on until it has seen its text trapped and back, 20 ms more). Checked
+# runs on until it has seen its text trapped and back, and each thread has called again). Checked
 # against the program's own counters:
 #  - nothing crashed: both exited 0, and every thread's results were right (a displaced
 #    instruction run wrong, a torn write seen by another CPU, would show there or as a fault);

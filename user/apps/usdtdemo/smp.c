@@ -65,7 +65,16 @@ int smp_run(unsigned ms)
         tids[c] = ThreadCreate(caller, (void *)(uintptr_t)c, stacks[c], SMP_STACK, 0, 0);
     uint32_t w = *(const volatile uint32_t *)((uintptr_t)step_plain & ~(uintptr_t)1);
     bool placed = wait_text(w, true, &ms), removed = placed && wait_text(w, false, &ms);
-    ThreadSleep(20000000u);         // calls after the removal too
+    // calls after the removal too: every thread's next two (the first may have entered while
+    // placed), however long the host holds its CPU back
+    uint32_t then[SMP_MAX];
+    for (uint32_t c = 0; c < ncpu; c++)
+        then[c] = calls[c];
+    for (uint32_t c = 0; c < ncpu; c++)
+        while (tids[c] >= 0 && calls[c] - then[c] < 2u && ms) {
+            ms--;
+            ThreadSleep(1000000u);
+        }
     __atomic_store_n(&stop, 1, __ATOMIC_RELAXED);
     uint32_t bad = 0, total = 0;
     for (uint32_t c = 0; c < ncpu; c++) {
