@@ -21,9 +21,9 @@
 #include <kernel/thread.h>
 #include <d/dpid_a64.h>
 #include <d/dvm.h>
+#include <a64.h>
 #include <arch_usdt.h>
 
-#define EC_BRK64 0x3cu
 #define PID_BRK  (0xd4200000u | ARCH_PID_BRK_IMM << 5)     // brk #0xfd
 
 uint32_t arch_pid_trap(void)
@@ -33,12 +33,7 @@ uint32_t arch_pid_trap(void)
 
 bool arch_pid_trapped(struct thread *t, uint32_t *pc)
 {
-    uint64_t esr = t->ctx.esr;
-    if (((esr >> 26) & 0x3fu) != EC_BRK64 || (esr & 0xffffu) != ARCH_PID_BRK_IMM ||
-        t->ctx.pc > 0xffffffffu)
-        return false;
-    *pc = (uint32_t)t->ctx.pc;
-    return true;
+    return a64_brk_trapped(t, ARCH_PID_BRK_IMM, pc);
 }
 
 uint32_t arch_pid_caller(const struct thread *t)

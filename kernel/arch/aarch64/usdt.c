@@ -47,14 +47,18 @@ void arch_usdt_write(uintptr_t addr, uint32_t insn)
     }
 }
 
-bool arch_usdt_trapped(struct thread *t, uint32_t *pc)
+bool a64_brk_trapped(const struct thread *t, unsigned imm, uint32_t *pc)
 {
     uint64_t esr = t->ctx.esr;
-    if (((esr >> 26) & 0x3fu) != EC_BRK64 || (esr & 0xffffu) != ARCH_USDT_BRK_IMM ||
-        t->ctx.pc > 0xffffffffu)
+    if (((esr >> 26) & 0x3fu) != EC_BRK64 || (esr & 0xffffu) != imm || t->ctx.pc > 0xffffffffu)
         return false;
     *pc = (uint32_t)t->ctx.pc;
     return true;
+}
+
+bool arch_usdt_trapped(struct thread *t, uint32_t *pc)
+{
+    return a64_brk_trapped(t, ARCH_USDT_BRK_IMM, pc);
 }
 
 uintptr_t arch_usdt_reg(const struct thread *t, unsigned n)

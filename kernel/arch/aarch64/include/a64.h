@@ -63,6 +63,10 @@ struct ktick_span;
 bool a64_tick_shared(struct ktick_span *took);
 unsigned a64_cputick_take(void);
 bool a64_more_work(unsigned *kind);
+struct thread;
+// Whether thread t's synchronous exception was `brk #imm` (ESR_EL1: class 0x3C, the comment),
+// *pc its address: the user-text traps of USDT (#0xfc) and pid (#0xfd), usdt.c.
+bool a64_brk_trapped(const struct thread *t, unsigned imm, uint32_t *pc);
 // fault.c
 _Noreturn void a64_kernel_fault(uint64_t esr, uint64_t elr, uint64_t far, uint64_t spsr);
 // mmu.c
