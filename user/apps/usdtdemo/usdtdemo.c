@@ -6,7 +6,8 @@
 // (scripts/bench-usdt.sh: their instructions compared). step_plain and spread are the same
 // test's pid probes (docs/pid.md): spread has an argument on the stack and opens with a push.
 // demo:::costly, an is-enabled probe, is in costly.c; "usdtdemo smp MS" on the boot command
-// line runs step_plain on every CPU at once instead (smp.c), "usdtdemo shapes" A64's
+// line ("usdtdemo smp MS WORD": WORD step_plain's first word in the ELF file) runs
+// step_plain on every CPU at once instead (smp.c), "usdtdemo shapes" A64's
 // function openings (shapes.c).
 #include <kern.h>
 #include <stdio.h>
@@ -57,7 +58,8 @@ int main(void)
         return 2;
     }
     if (argc >= 2 && !strcmp(argv[1], "smp"))
-        return smp_run(argc >= 3 ? (unsigned)atoi(argv[2]) : 1000u);
+        return smp_run(argc >= 3 ? (unsigned)atoi(argv[2]) : 1000u,
+                       argc >= 4 ? (uint32_t)strtoul(argv[3], NULL, 0) : 0);
     if (argc >= 2 && !strcmp(argv[1], "shapes"))
         return shapes_run();
     unsigned acc = 0, plain = 0;
