@@ -122,9 +122,15 @@ int kpid_enable(struct dvm_state *st, const struct proc *consumer, const char **
             ksnprintf(msg, sizeof(msg), "%s:%s:%s:%s: process %u does not run %s", prov, mod,
                       fn, pn, (unsigned)want, mod);
             e = -ESRCH;
-        } else if (p && !(consumer->app->flags & KAPP_F_PRIV) && consumer->app != p->app) {
-            ksnprintf(msg, sizeof(msg), "%s:%s:%s:%s: failed to grab process %u: permission "
-                      "denied", prov, mod, fn, pn, (unsigned)want);
+        } else if (!(consumer->app->flags & KAPP_F_PRIV) && consumer->app != h) {
+            // who may: a privileged consumer, or one that runs the probed program (p runs h
+            // here; pid$target binds to h's first process at its trap, so h decides it too)
+            if (p)
+                ksnprintf(msg, sizeof(msg), "%s:%s:%s:%s: failed to grab process %u: "
+                          "permission denied", prov, mod, fn, pn, (unsigned)want);
+            else
+                ksnprintf(msg, sizeof(msg), "%s:%s:%s:%s: failed to grab a process of %s: "
+                          "permission denied", prov, mod, fn, pn, mod);
             e = -EPERM;
         } else if ((addr & (ARCH_PID_ALIGN - 1u)) || !in_text(h, addr, 4) ||   // (decoded: 4)
                    (ret && (pr->dp_pad > addr || !in_text(h, pr->dp_pad, ARCH_PID_LEN)))) {

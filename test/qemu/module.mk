@@ -253,6 +253,9 @@ PID_SMP_BOARDS := qemu-virt-a53
 SCRIPT_TESTS += $(foreach b,$(PID_SMP_BOARDS),qemu-pid-smp/$(b)|300|BOARD=$(b)|test/qemu/test_pid_smp.sh|build/$(b)|$(H))
 # pid probes (docs/pid.md): a firing's instructions beside the same clause on a USDT probe.
 BENCHES      += $(if $(filter $(BOARD),$(PID_BOARDS)),scripts/bench-pid.sh|$(B)|$(H))
+# Who may place pid probes (docs/pid.md, "Who may"): a consumer without KAPP_F_PRIV (pidself,
+# the pidperm image) refused on another program's process, accepted on its own.
+SCRIPT_TESTS += $(foreach b,$(PID_BOARDS),qemu-pid-perm/$(b)|120|BOARD=$(b)|test/qemu/test_pid_perm.sh|build/$(b)|$(H))
 # Each i386 instruction a pid probe displaces, run by the kernel under the program's own checks
 # (pidops, x86-pc's image; its images come with USDT_BOARDS' above).
 SCRIPT_TESTS += qemu-pid-i386/x86-pc|120|BOARD=x86-pc|test/qemu/test_pid_i386.sh|build/x86-pc|$(H)
