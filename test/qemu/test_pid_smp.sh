@@ -50,7 +50,7 @@ for round in $(seq "$rounds"); do
     # instructions each), the others with the CPUs at once, a host thread each
     icount=none
     [ "$round" = 1 ] && icount=0
-    (cd "$tmp" && QEMU_ARGS="appinit usdtdemo dtrace ;; usdtdemo smp 60000 $word ;; dtrace $tmp/smp.dobj" \
+    (cd "$tmp" && QEMU_ARGS="appinit usdtdemo dtrace ;; usdtdemo smp 100000 $word ;; dtrace $tmp/smp.dobj" \
         QEMU_ICOUNT=$icount QEMU_TIMEOUT=${QEMU_TIMEOUT:-120} "$here/scripts/qemu-run.sh" "$img" > "$tmp/live" 2>&1)
     rc=$?
     sum=$(grep -o 'usdtdemo: smp [0-9]* threads on [0-9]* CPUs, [0-9]* calls, [0-9]* wrong or lost' "$tmp/live")
