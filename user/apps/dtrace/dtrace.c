@@ -17,12 +17,12 @@
 #include <d/dcons.h>
 #include <d/dcc.h>
 #include <d/dcpp.h>
-#include <d/dobj_file.h>
 #include <d/dobj_opts.h>
 #include <d/dtarget.h>
 #include <d/dfbt.h>
 #include <d/dprobes.h>
 #include <uapi/kdtrace.h>
+#include <kdt_dobj.h>
 
 uintptr_t sys_semihost(uintptr_t op, uintptr_t param);
 
@@ -456,12 +456,7 @@ int main(void)
         return 1;
     }
     static char why[128];
-    struct kdt_load l = {
-        .obj = (uint32_t)(uintptr_t)(h + 1), .objlen = h->objlen, .bufsize = h->bufsize,
-        .aggsize = h->aggsize, .dynvarsize = h->dynvarsize, .specsize = h->specsize,
-        .bufpolicy = h->bufpolicy, .bufresize_manual = h->bufresize_manual, .nspec = h->nspec,
-        .errbuf = (uint32_t)(uintptr_t)why, .errlen = sizeof(why), .cpu_only = h->cpu_only,
-    };
+    struct kdt_load l = kdt_load_of(h, why, sizeof(why));
     if (dt(KDT_LOAD, (uint32_t)(uintptr_t)&l, 0, 0) < 0) {
         fprintf(stderr, "dtrace: could not enable tracing: %s\n",
                 errno == EINVAL ? why : errtext(errno));

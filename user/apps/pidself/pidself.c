@@ -16,9 +16,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <d/dif.h>
-#include <d/dobj_file.h>
 #include <d/dvm.h>
 #include <uapi/kdtrace.h>
+#include <kdt_dobj.h>
 
 static volatile unsigned calls;     // the program's own count of pidself_step's calls
 static uint8_t file[16384] __attribute__((aligned(8)));
@@ -91,12 +91,7 @@ int main(void)
         return 2;
     }
     static char why[128];
-    struct kdt_load l = {
-        .obj = (uint32_t)(uintptr_t)(h + 1), .objlen = h->objlen, .bufsize = h->bufsize,
-        .aggsize = h->aggsize, .dynvarsize = h->dynvarsize, .specsize = h->specsize,
-        .bufpolicy = h->bufpolicy, .bufresize_manual = h->bufresize_manual, .nspec = h->nspec,
-        .errbuf = (uint32_t)(uintptr_t)why, .errlen = sizeof(why), .cpu_only = h->cpu_only,
-    };
+    struct kdt_load l = kdt_load_of(h, why, sizeof(why));
     if (dt(KDT_LOAD, (uint32_t)(uintptr_t)&l, 0, 0) < 0) {
         printf("pidself: could not enable tracing: %s\n", errno == EINVAL ? why : "load failed");
         return 1;
