@@ -29,7 +29,7 @@
 #  - on A64, each entry instruction the kernel runs for a thread, a function each
 #    (usdtdemo shapes, user/apps/usdtdemo/shapes.c): D's entry and return counts, arguments
 #    and return values on them are the program's own, and every result the program checked
-#    right (test/qemu/test_pid_i386.sh does the same for i386).
+#    right (test/qemu/test_pid_ops.sh does the same for i386 and Thumb).
 # Where: mps2-an385 (Thumb), qemu-virt-a53 and raspi3b (A64: the sites' nop read with A64's
 # objdump, a moved note 4 bytes on, ELF64's notes, spread's fifth argument in x4) and x86-pc
 # (i386) run all of it. x86-pc has no semihosting: its dtrace opens the host-compiled objects
