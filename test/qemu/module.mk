@@ -256,9 +256,10 @@ BENCHES      += $(if $(filter $(BOARD),$(PID_BOARDS)),scripts/bench-pid.sh|$(B)|
 # Who may place pid probes (docs/pid.md, "Who may"): a consumer without KAPP_F_PRIV (pidself,
 # the pidperm image) refused on another program's process, accepted on its own.
 SCRIPT_TESTS += $(foreach b,$(PID_BOARDS),qemu-pid-perm/$(b)|120|BOARD=$(b)|test/qemu/test_pid_perm.sh|build/$(b)|$(H))
-# Each i386 instruction a pid probe displaces, run by the kernel under the program's own checks
-# (pidops, x86-pc's image; its images come with USDT_BOARDS' above).
-SCRIPT_TESTS += qemu-pid-i386/x86-pc|120|BOARD=x86-pc|test/qemu/test_pid_i386.sh|build/x86-pc|$(H)
+# Each i386 and Thumb instruction a pid probe displaces, run by the kernel under the program's
+# own checks (pidops, an image on these boards; it comes with USDT_BOARDS' images above).
+PIDOPS_BOARDS := mps2-an385 x86-pc
+SCRIPT_TESTS += $(foreach b,$(PIDOPS_BOARDS),qemu-pid-ops/$(b)|120|BOARD=$(b)|test/qemu/test_pid_ops.sh|build/$(b)|$(H))
 BENCH_DEPS   += $(if $(filter $(BOARD),$(USDT_BOARDS)),$(B)/usdt.elf)
 # Code in flash (docs/usdt.md): gdb's reads and writes show that QEMU models no Flash Patch and
 # Breakpoint unit and no DebugMonitor exception on netduinoplus2.

@@ -29,13 +29,13 @@
 #  - on A64, each entry instruction the kernel runs for a thread, a function each
 #    (usdtdemo shapes, user/apps/usdtdemo/shapes.c): D's entry and return counts, arguments
 #    and return values on them are the program's own, and every result the program checked
-#    right (test/qemu/test_pid_i386.sh does the same for i386).
+#    right (test/qemu/test_pid_ops.sh does the same for i386 and Thumb).
 # Where: mps2-an385 (Thumb), qemu-virt-a53 and raspi3b (A64: the sites' nop read with A64's
 # objdump, a moved note 4 bytes on, ELF64's notes, spread's fifth argument in x4) and x86-pc
 # (i386) run all of it. x86-pc has no semihosting: its dtrace opens the host-compiled objects
 # as Multiboot modules (boards/x86-pc/qemu.sh, docs/x86.md) and the capture comes out of the
 # trace UART, rebuilt by kevcapture. The refused functions are each instruction set's own (an
-# entry the kernel cannot run: Thumb's movs, A64's add, i386's load from memory; a return: a
+# entry the kernel cannot run: Thumb's cmp, A64's add, i386's load from memory; a return: a
 # function that also leaves by a tail call or an indirect jump).
 #   test/qemu/test_usdt.sh BUILD_DIR HOST_DIR     (BOARD in the environment)
 set -u
@@ -65,7 +65,7 @@ qemu-virt-a53|raspi3b)
     fbit=0 noentry=strnlen noentry_why="strnlen's add" noret=libc_thread_init
     noret_why="libc_thread_init can leave by a tail call or an indirect jump" ret_re='^ret' ;;
 *)
-    fbit=1 noentry=ProcExit noentry_why="ProcExit's movs" noret=__i_vfprintf
+    fbit=1 noentry=strtol noentry_why="strtol's cmp" noret=__i_vfprintf
     noret_why="__i_vfprintf leaves by an indirect jump too" ret_re='^(bx\tlr|pop.*pc}|ldmia.*pc})' ;;
 esac
 # the main boot's capture: a host file through semihosting, or the trace UART's stream

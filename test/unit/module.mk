@@ -100,6 +100,12 @@ $(HT)/test_dpid_i386: $(call host_test_objs,test/unit/test_dpid_i386.c)
 	$(Q)$(HOST_CC) $(HOST_TLDFLAGS) -o $@ $^ -lcmocka -lcapstone
 HOST_TESTS += $(HT)/test_dpid_i386
 
+# The Thumb instructions a pid probe displaces (d/dpid_thumb.h), against Capstone's decoder.
+$(HT)/test_dpid_thumb: $(call host_test_objs,test/unit/test_dpid_thumb.c)
+	@echo "  TESTLD  $@"
+	$(Q)$(HOST_CC) $(HOST_TLDFLAGS) -o $@ $^ -lcmocka -lcapstone
+HOST_TESTS += $(HT)/test_dpid_thumb
+
 # Files from the boot loader (kernel/bootfile.c) through shost.c's semihosting calls.
 $(HT)/test_bootfile: $(call host_test_objs,test/unit/test_bootfile.c $(filter-out kernel/bootfile_none.c,$(KUNIT_CORE)) kernel/bootfile.c)
 	@echo "  TESTLD  $@"

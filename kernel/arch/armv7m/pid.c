@@ -7,7 +7,9 @@
 // the thread could execute would have to be in its own memory, and a program's text is
 // shared and read-only to it. The instructions are the ones GCC opens a Thumb function with
 // and returns by (d/dpid_thumb.h, which the host tools read too); a return to Arm state (bit 0
-// of the address clear) stays the thread's fault, as it would have been.
+// of the address clear) stays the thread's fault, as it would have been. The flag-setting
+// movs writes APSR.N and .Z in the frame's xPSR (C and V as they were); inside an IT block
+// (xPSR's IT bits not zero) it would be another instruction, and stays the thread's fault.
 // What moves sp (push, sub sp, pop) moves the hardware's frame with it, to just below the new
 // sp (8-aligned, xPSR bit 9 saying whether a word pads it, as the hardware would have stacked
 // it), and the saved psp names it: the exception return pops it and the thread runs on with
@@ -22,6 +24,9 @@
 #include <d/dvm.h>
 
 #define PID_UDF 0xdefdu         // udf #0xfd
+#define XPSR_N  (1u << 31)
+#define XPSR_Z  (1u << 30)
+#define XPSR_IT 0x0600fc00u     // IT[1:0] in bits 26:25, IT[7:2] in bits 15:10
 
 uint32_t arch_pid_trap(void)
 {
@@ -178,6 +183,13 @@ bool arch_pid_emulate(struct thread *t, uint32_t pc, uint32_t insn, unsigned len
         set_reg(t, (hw1 >> 8) & 7u, *(const volatile uint32_t *)(uintptr_t)at);
     } else if ((hw1 & 0xff00u) == 0x4600u) {        // mov rd, rm
         set_reg(t, (hw1 & 7u) | ((hw1 >> 4) & 8u), arch_usdt_reg(t, (hw1 >> 3) & 15u));
+    } else if (dpid_thumb_is_movs(hw1)) {          // movs rd, #imm8 / movs rd, rm
+        uint32_t *f = frame(t);
+        uint32_t v = (hw1 & 0x2000u) ? hw1 & 0xffu : arch_usdt_reg(t, (hw1 >> 3) & 7u);
+        if (f[7] & XPSR_IT)
+            return false;
+        f[7] = (f[7] & ~(XPSR_N | XPSR_Z)) | (v & XPSR_N) | (v ? 0u : XPSR_Z);
+        set_reg(t, hw1 & 0x2000u ? (hw1 >> 8) & 7u : hw1 & 7u, v);
     } else if (hw1 != 0xbf00u) {
         return false;
     }
