@@ -5,7 +5,7 @@
 # answers over it against the same command on this machine alone (-j 2): a query over several
 # traces (each trace's rows, typed), a --merge over their union, and the same with the traces
 # and the extension sent to the workers as bytes (--send) instead of opened by their paths.
-# The cluster is stopped at the end (its processes, by their ids).
+# The cluster is stopped at the end (its processes, by their ids; killed if one lingers).
 # usage: test_kevsql_dask.sh [BINDIR [SCRATCHDIR]]  (defaults: build/host build/host-test/sql)
 set -u
 bin=${1:-build/host}
@@ -16,7 +16,21 @@ need dask-scheduler
 need dask-worker
 sq=$bin/kevsql
 pids=()
-stop() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done; wait 2>/dev/null; }
+# The workers first (a worker whose scheduler is gone can wait on it as it closes), then the
+# scheduler; what has not ended 10 s after its SIGTERM is killed, so the test never outlives
+# its answers.
+stop() {
+    local i p alive
+    for ((i = ${#pids[@]} - 1; i >= 0; i--)); do kill "${pids[i]}" 2>/dev/null; done
+    for i in $(seq 100); do
+        alive=0
+        for p in "${pids[@]}"; do kill -0 "$p" 2>/dev/null && alive=1; done
+        [ $alive = 0 ] && break
+        sleep 0.1
+    done
+    for p in "${pids[@]}"; do kill -9 "$p" 2>/dev/null; done
+    wait 2>/dev/null
+}
 trap stop EXIT
 
 # a free port on loopback, by asking the kernel for one
