@@ -132,7 +132,7 @@ ok $? "the host accepts the $(wc -l < "$tmp/want") entries and $nrets returns, a
 [ $r2 = 0 ] || sed 's/^/# /' "$tmp/refuse"
 
 # 3-5: the boot
-(cd "$tmp" && QEMU_ARGS="dtrace -c appinit $tmp/ops.dobj ;; appinit pidops tracelogger ;; pidops bad ;; $tlog" \
+(cd "$tmp" && QEMU_ARGS="dtrace -c appinit $tmp/ops.dobj ;; appinit pidops ;; pidops bad ;; $tlog" \
     QEMU_UART1=$uart QEMU_ICOUNT=1 QEMU_TIMEOUT=${QEMU_TIMEOUT:-120} \
     "$here/scripts/qemu-run.sh" "$img" > "$tmp/live" 2>&1)
 [ -z "$uart" ] || "$H/kevcapture" -q -o "$tmp/run.kev" "$uart" >> "$tmp/live" 2>&1
