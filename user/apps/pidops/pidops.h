@@ -8,8 +8,9 @@
 // pidops.c: one result of one function, against what the instruction must have left.
 void pidops_expect(const char *what, unsigned got, unsigned want);
 
-// The arch's file: calls each of its functions once with round i's arguments (i from 1) and
-// hands each result to pidops_expect; on round 1 it prints one line of what it measured.
+// The arch's file: calls each of its functions once, on the arguments of round i (i from
+// 1), and hands each result to pidops_expect; on round 1 it prints one line of what it
+// measured.
 void pidops_round(int i);
 
 // The arch's file: runs, probed, a displaced instruction the kernel must refuse when the thread
