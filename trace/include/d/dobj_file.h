@@ -6,6 +6,8 @@
 #ifndef D_DOBJ_FILE_H
 #define D_DOBJ_FILE_H
 
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #define DOBJ_MAGIC   0x4f54444bu    // "KDTO"
@@ -26,5 +28,12 @@ struct dobj_file_hdr {
 };
 
 _Static_assert(sizeof(struct dobj_file_hdr) == 64, "dobj header layout");
+
+// Whether the n bytes at h are such a file: this header and the whole object after it.
+static inline bool dobj_file_ok(const struct dobj_file_hdr *h, size_t n)
+{
+    return n >= sizeof(*h) && h->magic == DOBJ_MAGIC && h->version == DOBJ_VERSION &&
+           h->objlen <= n - sizeof(*h);
+}
 
 #endif

@@ -222,8 +222,7 @@ static int load_file(const char *path, struct dobj_file_hdr **h)
     size_t n = fread(file, 1, sizeof(file), f);
     fclose(f);
     *h = (struct dobj_file_hdr *)file;
-    if (n < sizeof(**h) || (*h)->magic != DOBJ_MAGIC || (*h)->version != DOBJ_VERSION ||
-        (*h)->objlen > n - sizeof(**h)) {
+    if (!dobj_file_ok(*h, n)) {
         fprintf(stderr, "dtrace: %s is not a compiled D program (tools/dcompile)\n", path);
         return -1;
     }

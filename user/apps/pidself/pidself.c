@@ -47,8 +47,7 @@ static const struct dobj_file_hdr *load_file(const char *path)
     size_t n = fread(file, 1, sizeof(file), f);
     fclose(f);
     const struct dobj_file_hdr *h = (const struct dobj_file_hdr *)file;
-    if (n < sizeof(*h) || h->magic != DOBJ_MAGIC || h->version != DOBJ_VERSION ||
-        h->objlen > n - sizeof(*h)) {
+    if (!dobj_file_ok(h, n)) {
         printf("pidself: %s is not a compiled D program (tools/dcompile)\n", path);
         return NULL;
     }
