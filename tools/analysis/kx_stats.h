@@ -33,7 +33,8 @@
 #define KX_PATH_MAX 64u
 #define KX_NPRIO 256u
 #define KX_MAX_USER 256u     // (id, process) pairs counted one by one; the rest in user_other
-#define KX_MAX_IRQ_OPEN 256u // interrupts waiting for their thread (older ones end unhandled)
+#define KX_MAX_IRQ_OPEN 256u
+#define KX_WAIT_MIN_NS 100000u // the default threshold of a listed wait (kx_stats.wait_min_ns) // interrupts waiting for their thread (older ones end unhandled)
 
 struct kx_dist {
     uint64_t n, sum, min, max;
@@ -122,6 +123,9 @@ struct kx_stats {
     const struct kev_reader *r;
     struct kx_sink sink;              // who wants the records (kx_stats_sink)
     unsigned skip;                    // KX_SKIP_*
+    uint64_t wait_min_ns;             // with wait_min_set, waits listed from this length (0:
+    int wait_min_set;                 // all); else each waiter's own threshold, 1% of its
+                                      // period, at most KX_WAIT_MIN_NS (kw_wait_groups)
     struct kx_th_stats th[KX_MAX_THREADS];
     uint64_t prio_t[KX_NPRIO];
     // Each CPU's time from the first event to the last, by what ran there (the model's
@@ -206,6 +210,12 @@ void kx_stats_json(const struct kx_stats *s, FILE *f);
 // The wait analysis's object as every tool names it: "mutex 3", "semaphore 7", "an unknown
 // object" (kx_wait_json.c).
 const char *kx_wait_obj(const struct kx_stats *s, int obj, char *buf, size_t n);
+// The waits grouped by waiter, object and holder at the threshold s->wait_min_* (kw_wait_groups,
+// times in cycles); *under the waits under it. The caller frees *out.
+size_t kx_wait_groups(const struct kx_stats *s, struct kw_group **out, uint64_t *under);
+// --wait-min's value: "250us", "1.5ms", "2s", "800ns" (a bare number: microseconds) into *ns;
+// -1 with the reason on stderr, prefixed with the tool's name, when not understood.
+int kx_wait_min_arg(const char *tool, const char *arg, uint64_t *ns);
 // The "waits" member of the JSON object (kx_wait_json.c), after a comma.
 void kx_wait_json(const struct kx_stats *s, FILE *f);
 

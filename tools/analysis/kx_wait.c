@@ -75,6 +75,8 @@ void kw_setup(struct kw *k, kw_thread_fn thread_of, void *user)
 
 void kw_free(struct kw *k)
 {
+    free(k->done), k->done = NULL;
+    k->ndone = k->done_cap = 0;
     for (unsigned i = 0; i < KW_MAX_THREADS; i++)
         free(k->th[i].hist), k->th[i].hist = NULL;
 }
@@ -316,6 +318,21 @@ static void add_inversion(struct kw *k, const struct kw_wait *w)
     }
 }
 
+// Keeps the ended wait w for the grouping (kx_wait_groups.c).
+static void keep_done(struct kw *k, const struct kw_wait *w, uint64_t t1)
+{
+    if (k->ndone == k->done_cap) {
+        size_t cap = k->done_cap ? 2 * k->done_cap : 256;
+        struct kw_done *d = realloc(k->done, cap * sizeof(*d));
+        if (!d) {
+            k->done_lost++;
+            return;
+        }
+        k->done = d, k->done_cap = cap;
+    }
+    k->done[k->ndone++] = (struct kw_done){ w->th, w->obj, w->owner, w->state, w->t0, t1 };
+}
+
 static void close_wait(struct kw *k, int x, uint64_t t)
 {
     struct kw_thread *s = &k->th[x];
@@ -328,6 +345,7 @@ static void close_wait(struct kw *k, int x, uint64_t t)
         }
     if (w->inv_t && w->owner >= 0)
         add_inversion(k, w);
+    keep_done(k, w, t);
     if (w->owner < 0)
         k->waits_no_owner++;
     if (k->on_wait)
@@ -376,6 +394,12 @@ static void thread_event(struct kw *k, const struct kev_event *e, int x)
         if (st != KEV_TH_READY)
             k->cur[cpu] = -1;
     }
+    if ((st == KEV_TH_READY || st == KEV_TH_RUNNING) && blocked(s->state) &&
+        s->state != KEV_TH_MUTEX && s->state != NO_STATE) {
+        if (!s->wakes++)
+            s->wake_first = t;
+        s->wake_last = t;
+    }
     if (s->wait >= 0 && st != s->state && st != NO_STATE) {
         unsigned was = k->wait[s->wait].state;
         int obj = k->wait[s->wait].obj;
@@ -413,13 +437,14 @@ static void prio_change(struct kw *k, const struct kev_event *e)
     if (x < 0)
         return;
     flush(k, e->t64);
-    unsigned cause = (e->w[1] >> 16) & 0xffu;
+    enum kx_prio_kind kind = kx_prio_kind(e->w[1]);
     struct kw_thread *s = &k->th[x];
-    if ((cause == KW_PRIO_MUTEX_PI || cause == KW_PRIO_MSG_PI) && s->base_prio < 0)
+    if ((kind == KX_PRIO_BOOST || kind == KX_PRIO_MSG_UP) && s->base_prio < 0)
         s->base_prio = (int)((e->w[1] >> 8) & 0xffu);
-    if (cause == KW_PRIO_MUTEX_PI || cause == KW_PRIO_MSG_PI)
+    if (kx_prio_is_boost(kind))
         s->boosts++;
-    if (cause == KW_PRIO_PI_END)
+    s->prio_n[kind]++;
+    if (kind == KX_PRIO_INH_END)
         s->base_prio = -1;
     s->prio = (int)(e->w[1] & 0xffu);
 }
@@ -491,8 +516,19 @@ void kw_finish(struct kw *k)
     flush(k, k->t_last);
     for (unsigned i = 0; i < k->nopen; i++)
         check_cycle(k, k->wait[k->open[i]].th, k->t_last);
-    for (unsigned i = 0; k->on_wait && i < k->nopen; i++)
-        k->on_wait(k->on_wait_user, &k->wait[k->open[i]]);
+    for (unsigned i = 0; i < k->nopen; i++) {
+        keep_done(k, &k->wait[k->open[i]], k->t_last);
+        if (k->on_wait)
+            k->on_wait(k->on_wait_user, &k->wait[k->open[i]]);
+    }
+}
+
+uint64_t kw_period(const struct kw *k, int th)
+{
+    if (!valid(th) || k->th[th].wakes < 3)
+        return 0;
+    const struct kw_thread *s = &k->th[th];
+    return (s->wake_last - s->wake_first) / (s->wakes - 1);
 }
 
 const struct kw_wait *kw_wait_by_serial(const struct kw *k, uint64_t serial)

@@ -21,8 +21,11 @@
 #ifndef TOOLS_KX_WAIT_H
 #define TOOLS_KX_WAIT_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include <trace/kev_decode.h>
+
+#include "kx_prio.h"
 
 #ifndef KEV_SYS_SYNC_WAIT
 #define KEV_SYS_SYNC_WAIT   0x203u // [object, owner pid << 16 | tid or 0]
@@ -95,8 +98,10 @@ struct kw_thread {
     unsigned kc_call;   // pending SYNC_* call + 1
     uint32_t kc_obj;
     int wait;           // open wait record index, -1 none
-    uint64_t boosts;    // PRIO_CHANGE by inheritance (mutex or message)
+    uint64_t boosts;    // boosts by mutex inheritance (kx_prio_is_boost: the one rule)
+    uint64_t prio_n[KX_PRIO_NKINDS]; // its PRIO_CHANGE events by kind (kx_prio_kind)
     int base_prio;      // priority before the current boost, -1 none
+    uint64_t wakes, wake_first, wake_last; // wake-ups from a wait not on a mutex (its period)
     struct kw_iv *hist; // ring of KW_HIST, allocated at the first interval
     unsigned nhist;     // intervals written (hist[(nhist - 1) % KW_HIST] is the newest)
 };
@@ -137,6 +142,14 @@ struct kw_part {
     int own_by;         // who preempted the owner for the longest
 };
 
+// A wait that ended (or was still open at the end: t1 the trace's end), kept for the grouping
+// by waiter and object (kx_wait_groups.c).
+struct kw_done {
+    int th, obj, owner;
+    unsigned state;
+    uint64_t t0, t1;
+};
+
 typedef int (*kw_thread_fn)(void *user, uint32_t pid, uint32_t tid);
 
 typedef void (*kw_wait_fn)(void *user, const struct kw_wait *w);
@@ -162,6 +175,9 @@ struct kw {
     struct kw_deadlock dl[KW_MAX_DL];
     unsigned ndl;
     uint64_t sync_events, prio_events, waits_no_owner, t_last;
+    struct kw_done *done;        // every wait, in the order they ended (grown; kw_free frees)
+    size_t ndone, done_cap;
+    uint64_t done_lost;          // waits not kept (out of memory)
 };
 
 void kw_init(struct kw *k, kw_thread_fn thread_of, void *user);
@@ -197,6 +213,27 @@ const struct kw_wait *kw_wait_by_serial(const struct kw *k, uint64_t serial);
 // state intervals; time older than its ring is reported as state 255 (unknown).
 unsigned kw_split(const struct kw *k, int th, uint64_t t0, uint64_t t1, struct kw_part *p,
                   unsigned max);
+// A thread's period: the mean time between its wake-ups from waits other than a mutex's
+// (sleeps, receives, semaphores...), 0 when it woke fewer than 3 times.
+uint64_t kw_period(const struct kw *k, int th);
+
+// Waits grouped by waiter, object and holder (kx_wait_groups.c): count, total and worst of
+// the waits at or over the threshold, which is `min` cycles when `dflt` is 0, else each
+// waiter's own: 1% of its period (kw_period) when under `dflt` cycles, else `dflt` (100 us).
+struct kw_group {
+    int waiter, obj, owner;
+    unsigned state;      // the waiter's KEV_TH_* state (MUTEX, SEM, CONDVAR)
+    uint64_t count, total, worst;
+    uint64_t worst_t0, first_t0;
+    uint64_t min;        // the threshold its waits were held to
+    uint64_t under;      // its waits under the threshold (not counted above)
+};
+// The groups with a wait at or over its threshold, largest total first, in a malloc'd array
+// (*out, the caller frees; NULL and 0 when none, or out of memory); *under_all counts the
+// waits under their threshold in all groups.
+size_t kw_wait_groups(const struct kw *k, uint64_t min, uint64_t dflt, struct kw_group **out,
+                      uint64_t *under_all);
+
 const char *kw_kind_name(enum kw_kind kind);
 const char *kw_cause_name(unsigned cause);
 

@@ -2,7 +2,43 @@
 // The wait analysis (kx_wait.c) as the "waits" member of kevstat --json's object, which
 // kevreport embeds for its findings panel and blocked-by arrows. Times in cycles since boot.
 // An inversion's "middle" is its largest middle thread; "middles" names every one of them.
+// "groups" are the waits that cost something (kw_wait_groups), "boosts" each thread's boosts by
+// the one rule (kx_prio.h) with its other priority changes by kind.
 #include "kx_stats.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+int kx_wait_min_arg(const char *tool, const char *arg, uint64_t *ns)
+{
+    static const struct { const char *unit; double ns; } u[] = {
+        { "", 1e3 }, { "ns", 1 }, { "us", 1e3 }, { "ms", 1e6 }, { "s", 1e9 } };
+    char *end;
+    double v = strtod(arg, &end);
+    for (unsigned i = 0; end != arg && v >= 0 && v < 1e6 && i < sizeof(u) / sizeof(u[0]); i++)
+        if (!strcmp(end, u[i].unit)) {
+            *ns = (uint64_t)(v * u[i].ns + 0.5);
+            return 0;
+        }
+    fprintf(stderr, "%s: --wait-min %s: not a time; give a length such as 250us, 1.5ms or 0 "
+            "(0: every wait)\n", tool, arg);
+    return -1;
+}
+
+static uint64_t ns_to_cycles(const struct kx_stats *s, uint64_t ns)
+{
+    return (uint64_t)((double)ns * (double)s->r->kr_cycles_per_sec / 1e9 + 0.5);
+}
+
+size_t kx_wait_groups(const struct kx_stats *s, struct kw_group **out, uint64_t *under)
+{
+    *out = NULL;
+    *under = 0;
+    if (!s->kw)
+        return 0;
+    return kw_wait_groups(s->kw, ns_to_cycles(s, s->wait_min_ns),
+                          s->wait_min_set ? 0 : ns_to_cycles(s, KX_WAIT_MIN_NS), out, under);
+}
 
 const char *kx_wait_obj(const struct kx_stats *s, int obj, char *buf, size_t n)
 {
@@ -71,15 +107,45 @@ void kx_wait_json(const struct kx_stats *s, FILE *f)
         }
         fputs("]}", f);
     }
+    struct kw_group *g;
+    uint64_t under;
+    size_t ng = kx_wait_groups(s, &g, &under);
+    fprintf(f, "],\"threshold_ns\":%lld,\"default_threshold_ns\":%u,\"under_threshold\":%llu,"
+            "\"waits_not_kept\":%llu,\"groups\":[",
+            s->wait_min_set ? (long long)s->wait_min_ns : -1LL,
+            KX_WAIT_MIN_NS, (unsigned long long)under, (unsigned long long)k->done_lost);
+    for (size_t i = 0; i < ng; i++) {
+        const struct kw_group *x = &g[i];
+        fputs(i ? ",\n{" : "\n{", f);
+        thread(f, s, "waiter", x->waiter, k->th[x->waiter].prio);
+        fputc(',', f), object(f, s, x->obj);
+        fputc(',', f), thread(f, s, "owner", x->owner, x->owner >= 0 ? k->th[x->owner].prio : -1);
+        fprintf(f, ",\"state\":\"%s\",\"count\":%llu,\"total\":%llu,\"worst\":%llu,"
+                "\"worst_at\":%llu,\"first\":%llu,\"threshold\":%llu,\"under\":%llu,"
+                "\"period\":%llu}", kev_thread_state_name(x->state), (unsigned long long)x->count,
+                (unsigned long long)x->total, (unsigned long long)x->worst,
+                (unsigned long long)x->worst_t0, (unsigned long long)x->first_t0,
+                (unsigned long long)x->min, (unsigned long long)x->under,
+                (unsigned long long)kw_period(k, x->waiter));
+    }
+    free(g);
+    // Every thread whose priority inheritance changed its priority: "count" its boosts (the
+    // one rule, kx_prio_is_boost), the rest of its PRIO_CHANGE events by kind.
     fputs("],\"boosts\":[", f);
     int first = 1;
-    for (unsigned i = 0; i < s->m.nth && i < KW_MAX_THREADS; i++)
-        if (k->th[i].boosts) {
-            fputs(first ? "{" : ",{", f);
-            thread(f, s, "thread", (int)i, k->th[i].prio);
-            fprintf(f, ",\"count\":%llu}", (unsigned long long)k->th[i].boosts);
-            first = 0;
-        }
+    for (unsigned i = 0; i < s->m.nth && i < KW_MAX_THREADS; i++) {
+        const uint64_t *n = k->th[i].prio_n;
+        if (!k->th[i].boosts && !n[KX_PRIO_MSG_UP] && !n[KX_PRIO_MSG_DOWN])
+            continue;
+        fputs(first ? "{" : ",{", f);
+        thread(f, s, "thread", (int)i, k->th[i].prio);
+        fprintf(f, ",\"count\":%llu,\"kinds\":{", (unsigned long long)k->th[i].boosts);
+        for (unsigned j = 0; j < KX_PRIO_NKINDS; j++)
+            fprintf(f, "%s\"%s\":%llu", j ? "," : "", kx_prio_kind_name((enum kx_prio_kind)j),
+                    (unsigned long long)n[j]);
+        fputs("}}", f);
+        first = 0;
+    }
     // Waits still open at the end: a truncated trace's blocked threads, drawn to its end.
     fprintf(f, "],\"end\":%llu,\"blocked_at_end\":[", (unsigned long long)k->t_last);
     for (unsigned i = 0; i < k->nopen; i++) {

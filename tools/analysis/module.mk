@@ -11,7 +11,8 @@ AN_MODEL  := $(AN)/kx.c $(AN)/kx_ids.c $(AN)/kx_sort.c tools/common/tool_file.c 
              trace/kev_names.c trace/kev_panic.c trace/kev_stack.c trace/kev_image.c
 AN_MSG    := $(AN)/kx_msg.c
 # The analyses (with the message matching and the wait analysis they use).
-AN_STATS  := $(AN)/kx_stats.c $(AN)/kx_stats_json.c $(AN_MSG) $(AN)/kx_wait.c $(AN)/kx_wait_json.c \
+AN_STATS  := $(AN)/kx_stats.c $(AN)/kx_stats_json.c $(AN_MSG) $(AN)/kx_wait.c $(AN)/kx_prio.c \
+             $(AN)/kx_wait_groups.c $(AN)/kx_wait_json.c \
              $(AN)/kx_load.c $(AN)/kx_funcs.c
 # The stack samples, their frames named with libdwfl from the ELF files the capture ran, found by
 # build id (tool_syms.c; link with -ldw -lelf).
@@ -27,7 +28,7 @@ HOST_TESTS += $(HT)/test_kx
 # The wait analysis's priority inversions over hand-built event sequences (every middle
 # thread with its own share of the time lost).
 HOST_TESTS += $(HT)/test_kev_wait
-$(HT)/test_kev_wait: $(call host_test_objs,test/unit/test_kev_wait.c $(AN)/kx_wait.c \
+$(HT)/test_kev_wait: $(call host_test_objs,test/unit/test_kev_wait.c $(AN)/kx_wait.c $(AN)/kx_prio.c $(AN)/kx_wait_groups.c \
                          trace/kev_decode.c trace/kev_text.c trace/kev_file.c trace/kev_names.c)
 	@echo "  LINK    $@"
 	$(Q)$(HOST_CC) -o $@ $^ -lcmocka $(HOST_TLDFLAGS)

@@ -32,7 +32,8 @@ extern const char kevreport_css[], kevreport_js[], kevreport_analysis_js[],
 
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: kevreport [-o FILE.html] [--max-segments N] [--symbols DIR]... FILE.kev\n"
+    fprintf(f, "usage: kevreport [-o FILE.html] [--max-segments N] [--wait-min TIME]\n"
+               "                 [--symbols DIR]... FILE.kev\n"
                "Writes a self-contained HTML report: timeline with zoom and pan, CPU time,\n"
                "thread states, kernel calls, interrupts, messages, lost-event windows, user\n"
                "events, findings (faults among them, with their function and stack), a flame\n"
@@ -41,7 +42,10 @@ static void usage(FILE *f)
                "found by build id.\n"
                "  -o FILE             output (default: FILE.kev with .html instead of .kev)\n"
                "  --max-segments N    timeline records kept (default 200000)\n"
-               "  --max-events N      rows of the event list kept (default 50000)\n");
+               "  --max-events N      rows of the event list kept (default 50000)\n"
+               "  --wait-min TIME     findings list the waits of TIME or longer (250us, 1.5ms;\n"
+               "                      0: every wait); default: those over 1%% of the waiter's\n"
+               "                      period, or 100 us\n");
     syms_usage(f);
     fprintf(f, "  -h, --help          this text\n"
                "Exit status: 0 ok, 1 damaged or unreadable input or write error, 2 bad usage.\n");
@@ -324,6 +328,8 @@ int main(int argc, char **argv)
 {
     const char *in = NULL, *out = NULL;
     unsigned long long max_seg = 200000, max_ev = 50000;
+    uint64_t wait_min = 0;
+    int wait_min_set = 0;
     for (int i = 1, k; i < argc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
@@ -345,6 +351,10 @@ int main(int argc, char **argv)
                 fprintf(stderr, "kevreport: bad --max-events %s\n", argv[i]);
                 return 2;
             }
+        } else if (!strcmp(a, "--wait-min") && i + 1 < argc) {
+            if (kx_wait_min_arg("kevreport", argv[++i], &wait_min))
+                return 2;
+            wait_min_set = 1;
         } else if ((k = syms_option("kevreport", argc, argv, &i)) != 0) {
             if (k < 0)
                 return 2;
@@ -379,6 +389,8 @@ int main(int argc, char **argv)
         return 1;
     }
     kx_stats_init(p.s, f.r);
+    p.s->wait_min_ns = wait_min;
+    p.s->wait_min_set = wait_min_set;
     kx_stats_sink(p.s, &(struct kx_sink){ .user = &p, .state = seg_out, .wait = wait_out });
     kx_msgs_init(&q);
     syms_trace("kevreport", f.data, f.len);

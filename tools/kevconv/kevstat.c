@@ -45,7 +45,8 @@ static struct col col(const char *s, unsigned width)
 
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: kevstat [--json] [-s SECTION[,SECTION...]] [--symbols DIR]... FILE.kev\n"
+    fprintf(f, "usage: kevstat [--json] [-s SECTION[,SECTION...]] [--wait-min TIME]\n"
+               "               [--symbols DIR]... FILE.kev\n"
                "       kevstat --folded [--symbols DIR]... FILE.kev\n"
                "Analyses a .kev trace. Sections (default: all):\n"
                "  cpu     CPU time per process, thread and priority\n"
@@ -58,13 +59,17 @@ static void usage(FILE *f)
                "  waits   who blocked whom: every wait on a mutex, semaphore or condition\n"
                "          variable (who, on what, held by whom, how long, what the owner did\n"
                "          meanwhile), priority inversions, deadlock cycles, threads still\n"
-               "          blocked at the end\n"
+               "          blocked at the end; the waits that cost something grouped by\n"
+               "          waiter, object and holder (count, total, worst), and each thread's\n"
+               "          boosts by mutex priority inheritance (message inheritance apart)\n"
                "  faults  processes killed by a fault: signal, kind, pc, address, the function\n"
                "          and line holding the pc, the stack (SYSTEM FAULT / STACK)\n"
                "  funcs   function calls the capture recorded from fbt and pid probes (FUNC_*):\n"
                "          entries, returns, calls timed entry to return on their thread, total\n"
                "          and longest time (shown with every section only when recorded)\n"
                "  --json      one JSON object with every result (times in cycles)\n"
+               "  --wait-min TIME  group the waits of TIME or longer (250us, 1.5ms; 0: all);\n"
+               "              default: those over 1%% of the waiter's period, or 100 us\n"
                "  --folded    the capture's stack samples (tracelogger -p HZ) as folded stacks,\n"
                "              one line a stack, root first, the process first: \"stackchain;main;\n"
                "              chain_a;chain_spin 12\" (flamegraph.pl, inferno, speedscope)\n"
@@ -463,6 +468,8 @@ int main(int argc, char **argv)
 {
     const char *in = NULL;
     int json = 0, folded = 0;
+    uint64_t wait_min = 0;
+    int wait_min_set = 0;
     unsigned want = (1u << NSECT) - 1;
     for (int i = 1, k; i < argc; i++) {
         const char *a = argv[i];
@@ -473,6 +480,10 @@ int main(int argc, char **argv)
             json = 1;
         } else if (!strcmp(a, "--folded")) {
             folded = 1;
+        } else if (!strcmp(a, "--wait-min") && i + 1 < argc) {
+            if (kx_wait_min_arg("kevstat", argv[++i], &wait_min))
+                return 2;
+            wait_min_set = 1;
         } else if ((k = syms_option("kevstat", argc, argv, &i)) != 0) {
             if (k < 0)
                 return 2;
@@ -512,6 +523,8 @@ int main(int argc, char **argv)
         return 1;
     }
     kx_stats_init(s, f.r);
+    s->wait_min_ns = wait_min;
+    s->wait_min_set = wait_min_set;
     if (!json && (want & 1u << 7) && (waits = tmpfile()) != NULL) // every wait, for -s waits
         kx_stats_sink(s, &(struct kx_sink){ .user = waits, .wait = kx_wait_save });
     int rc = kx_decode_sorted("kevstat", &f, cb, s);

@@ -5,6 +5,8 @@
 // Times are microseconds since boot, like every other tool's.
 #include "kx_wait_text.h"
 
+#include <stdlib.h>
+
 static double us(const struct kx_stats *s, uint64_t cycles)
 {
     return kx_seconds(s->r, cycles) * 1e6;
@@ -109,6 +111,29 @@ static void print_wait(const struct kx_stats *s, const struct kw_wait *w)
     printf("\n");
 }
 
+// Who blocked whom, how long: the waits at or over their threshold, by waiter, object and holder.
+static void print_groups(const struct kx_stats *s)
+{
+    struct kw_group *g;
+    uint64_t under;
+    char a[120], b[120], o[80];
+    size_t n = kx_wait_groups(s, &g, &under);
+    if (s->wait_min_set)
+        printf("== Waits of %.3f us or more, by waiter and object: %zu ==\n",
+               (double)s->wait_min_ns / 1e3, n);
+    else
+        printf("== Waits of 1%% of the waiter's period or %u us or more, by waiter and object: "
+               "%zu ==\n", KX_WAIT_MIN_NS / 1000u, n);
+    for (size_t i = 0; i < n; i++)
+        printf("  %s on %s held by %s: %llu wait(s), %.3f us in all, worst %.3f us at %.3f us\n",
+               who(s, g[i].waiter, a, sizeof(a)), kx_wait_obj(s, g[i].obj, o, sizeof(o)),
+               who(s, g[i].owner, b, sizeof(b)), (unsigned long long)g[i].count,
+               us(s, g[i].total), us(s, g[i].worst), us(s, g[i].worst_t0));
+    if (under)
+        printf("  (%llu shorter waits not listed)\n", (unsigned long long)under);
+    free(g);
+}
+
 void kx_wait_print(const struct kx_stats *s, FILE *waits)
 {
     const struct kw *k = s->kw;
@@ -146,10 +171,19 @@ void kx_wait_print(const struct kx_stats *s, FILE *waits)
         printf(": %.3f us lost (%llu times, longest %.3f us, first at %.3f us)\n",
                us(s, v->lost), (unsigned long long)v->count, us(s, v->max), us(s, v->first_t));
     }
-    for (unsigned i = 0; i < s->m.nth && i < KW_MAX_THREADS; i++)
+    // "boosted" by the one rule (kx_prio.h): mutex inheritance raising; a server taking its
+    // clients' priorities is message inheritance, up and down, counted on its own line
+    for (unsigned i = 0; i < s->m.nth && i < KW_MAX_THREADS; i++) {
+        const uint64_t *n = k->th[i].prio_n;
         if (k->th[i].boosts)
             printf("  boosted %llu times by priority inheritance: %s\n",
                    (unsigned long long)k->th[i].boosts, who(s, (int)i, a, sizeof(a)));
+        if (n[KX_PRIO_MSG_UP] || n[KX_PRIO_MSG_DOWN])
+            printf("  message inheritance (not a boost): %s raised %llu times, lowered %llu "
+                   "times to its clients' priorities\n", who(s, (int)i, a, sizeof(a)),
+                   (unsigned long long)n[KX_PRIO_MSG_UP], (unsigned long long)n[KX_PRIO_MSG_DOWN]);
+    }
+    print_groups(s);
     printf("== Deadlocks: %u ==\n", k->ndl);
     for (unsigned i = 0; i < k->ndl; i++) {
         const struct kw_deadlock *d = &k->dl[i];

@@ -758,7 +758,8 @@ static const struct ks_table t_stack = {
 static const struct ks_col prio_cols[] = {
     { "id", "INTEGER", 0 }, { "ts", "INTEGER", 0 }, { "cpu", "INTEGER", 0 },
     { "utid", "INTEGER", 0 }, { "old_priority", "INTEGER", 0 }, { "priority", "INTEGER", 0 },
-    { "cause", "INTEGER", 0 }, { "cause_name", "TEXT", 0 },
+    { "cause", "INTEGER", 0 }, { "cause_name", "TEXT", 0 }, { "kind", "TEXT", 0 },
+    { "is_boost", "INTEGER", 0 },
 };
 static void prio_on(struct ks_walk *w, const struct kev_event *e)
 {
@@ -783,12 +784,16 @@ static void prio_col(struct ks_walk *w, const struct ks_rec *rec, int col, sqlit
     case 5: sqlite3_result_int(ctx, (int)(x & 0xffu)); break;
     case 6: sqlite3_result_int(ctx, (int)(x >> 16 & 0xffu)); break;
     case 7: ks_result_text(ctx, kw_cause_name(x >> 16 & 0xffu)); break;
+    // the one rule of every tool (kx_prio.h): a boost is a rise by mutex inheritance
+    case 8: ks_result_text(ctx, kx_prio_kind_name(kx_prio_kind(x))); break;
+    case 9: sqlite3_result_int(ctx, kx_prio_is_boost(kx_prio_kind(x))); break;
     default: sqlite3_result_null(ctx);
     }
 }
 static const struct ks_table t_prio = {
     .name = "prio_change",
-    .doc = "priority changes with their cause (the capture's PRIO_CHANGE events)",
+    .doc = "priority changes with their cause and kind (the capture's PRIO_CHANGE events; "
+           "is_boost: a rise by mutex inheritance, the rule kevstat and kevreport count)",
     .src = KS_SRC_EVENTS,
     .cols = prio_cols,
     .ncols = NCOL(prio_cols),
