@@ -28,7 +28,7 @@
 #include "report_rows.h"
 
 extern const char kevreport_css[], kevreport_js[], kevreport_analysis_js[],
-    kevreport_flame_js[]; // report_assets.c
+    kevreport_flame_js[], kevreport_contents_js[]; // report_assets.c
 
 static void usage(FILE *f)
 {
@@ -308,6 +308,8 @@ static void write_page(FILE *out, struct rep *p, const char *title)
     fputs(kevreport_analysis_js, out);
     fputs("</script>\n<script>\n", out);
     fputs(kevreport_flame_js, out);
+    fputs("</script>\n<script>\n", out);
+    fputs(kevreport_contents_js, out);
     fputs("</script>\n</body></html>\n", out);
 }
 

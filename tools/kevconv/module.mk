@@ -36,7 +36,8 @@ $(H)/kevstat: $(call host_objs,$(KC)/kevstat.c $(KC_STATS) $(KC_STACKS) $(KC_DEC
 	$(Q)$(HOST_CC) -o $@ $^ -ldw -lelf
 
 # The report's page template is embedded with .incbin: rebuild when it changes.
-$(call host_objs,$(KC)/report_assets.c): $(KC)/report.css $(KC)/report.js $(KC)/report_analysis.js $(KC)/report_flame.js
+$(call host_objs,$(KC)/report_assets.c): $(KC)/report.css $(KC)/report.js $(KC)/report_analysis.js $(KC)/report_flame.js \
+    $(KC)/report_contents.js
 $(H)/kevreport: $(call host_objs,$(KC)/kevreport.c $(KC)/report_rows.c $(KC)/report_assets.c $(KC_STATS) \
                                $(KC_STACKS) $(KC_DECODE))
 	@echo "  LINK    $@"
@@ -103,6 +104,7 @@ $(eval $(call KC_SAN_template,kevreport,$(KC)/kevreport.c $(KC)/report_rows.c $(
 $(eval $(call KC_SAN_template,kevscen,$(KC)/kevscen.c $(KC)/kevscen_sync.c tools/traceprinter/kev_capture.c \
                                       trace/trace_ring.c trace/kev_file.c trace/kev_names.c))
 $(call host_test_objs,$(KC)/report_assets.c): $(KC)/report.css $(KC)/report.js \
-                                              $(KC)/report_analysis.js $(KC)/report_flame.js
+                                              $(KC)/report_analysis.js $(KC)/report_flame.js \
+                                              $(KC)/report_contents.js
 TEST_DEPS_HOST += $(addprefix $(HT)/,$(KC_SAN_TOOLS) kevscen)
 SCRIPT_TESTS_HOST += kevconv-damage-asan|300|test/tools/test_kevconv_damage.sh|$(HT)

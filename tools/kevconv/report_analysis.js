@@ -3,8 +3,10 @@
 // external code). Through window.kevReport it adds:
 //   * a findings panel (#findings): faults (who, the signal, pc, address, the function holding
 //     the pc and the stack, named by kevreport from the capture's ELF files; a marker on the
-//     faulting thread's row), priority inversions (who, on what, time lost), deadlock cycles,
-//     inheritance boosts, threads still blocked at the end, each with a "show" button;
+//     faulting thread's row), who blocked whom and how long (the waits over a threshold by
+//     waiter, object and holder: count, total, worst), priority inversions ranked by the time
+//     they cost, deadlock cycles, boosts by the one rule (kx_prio.h), message inheritance
+//     apart, threads still blocked at the end, each with a "show" button;
 //   * go-to-time (#goto), a cursor, and statistics of a selected range (#range-*);
 //   * CPU load over time per CPU (#cpuload) and a priority lane (#priolane), clickable;
 //   * blocked-by arrows on the timeline, from a waiting thread to the owner of what it waits on;
@@ -82,13 +84,54 @@
     fs.appendChild(el("p", { "class": "note", text: (W.sync_events ? "Owners from SYNC_WAIT events" :
       "Owners derived from MutexLock/MutexUnlock/SemWait/SemPost (no SYNC_WAIT events: locks taken before the capture have no known owner)") +
       "; " + (W.prio_events ? "priorities from PRIO_CHANGE events." : "priorities from thread state events (no PRIO_CHANGE events: boosts seen as an owner's priority rising in its state events, only in wide mode).") }));
+    // The threshold a wait is listed from: the user's (kevreport --wait-min), else each
+    // waiter's own (1% of its period, at most the default 100 us): kw_wait_groups.
+    var dflt = W.default_threshold_ns * hz / 1e9;
+    var rule = W.threshold_ns >= 0 ? "waits of " + fmt(W.threshold_ns * hz / 1e9) + " or more (kevreport --wait-min)"
+      : "waits longer than 1% of the waiter's period or " + fmt(dflt) + " (kevreport --wait-min TIME to choose)";
+    // Who blocked whom, how long: a row per waiter, object and holder, largest total first,
+    // each with a "show" button on its worst wait.
+    fs.appendChild(el("h3", { id: "waits-h", text: "Who blocked whom, how long: " + W.groups.length + " waiter/object pair(s)" }));
+    fs.appendChild(el("p", { "class": "note", id: "waits-rule", text: "Listed: " + rule + "; " +
+      (W.under_threshold ? W.under_threshold + " shorter wait(s) not listed." : "no shorter wait left out.") +
+      (W.waits_not_kept ? " " + W.waits_not_kept + " waits not kept (out of memory)." : "") }));
+    if (!W.groups.length) fs.appendChild(el("p", { id: "waits-none", text: "No wait on a mutex, semaphore or condition variable over the threshold." }));
+    else {
+      var wt = R.table(["waiter", "waited on", "held by", "waits", "total", "worst", "worst at", ""],
+        W.groups.map(function (g) {
+          var b = el("button", { "class": "show", text: "show" });
+          b.onclick = function () { goTo(g.worst_at - first + g.worst / 2, Math.max(3 * g.worst, T.span / 500)); R.canvas.scrollIntoView(); };
+          return [who(g.waiter, g.waiter_prio), g.object + " (" + g.state + ")", g.owner ? who(g.owner, g.owner_prio) : "nobody known",
+            g.count, fmt(g.total), fmt(g.worst), fmt(g.worst_at), b];
+        }));
+      wt.id = "waits-table";
+      fs.appendChild(wt);
+    }
+    // Priority inversions, ranked by the time they cost; one that cost less than the
+    // threshold of its waiter is counted, not listed (on several CPUs a boosted owner may
+    // wait a few hundred ns for a CPU: not a finding).
+    var thr = {};
+    W.groups.forEach(function (g) { thr[g.waiter + "|" + g.object + "|" + g.owner] = g.threshold; });
+    var invs = W.inversions.slice().sort(function (a, b) { return b.lost - a.lost; });
+    var small = invs.filter(function (v) {
+      var t = thr[v.waiter + "|" + v.object + "|" + v.owner];
+      return v.lost < (t !== undefined ? t : W.threshold_ns >= 0 ? W.threshold_ns * hz / 1e9 : dflt);
+    });
+    invs = invs.filter(function (v) { return small.indexOf(v) < 0; });
+    fs.appendChild(el("h3", { id: "inversions-h", text: "Priority inversions: " + invs.length }));
     var ul = el("ul", { id: "findings-list" });
-    W.inversions.forEach(function (v) {
+    invs.forEach(function (v) {
       ul.appendChild(finding("inversion", "Priority inversion: " + who(v.waiter, v.waiter_prio) + " blocked on " +
         v.object + " held by " + who(v.owner, v.owner_prio) + ", preempted by " + middles(v) +
         ": " + fmt(v.lost) + " lost in " + v.count + " wait(s), longest " + fmt(v.max) + ", first at " + fmt(v.first),
         v.first - first, 3 * v.max));
     });
+    if (small.length) {
+      var lost = 0;
+      small.forEach(function (v) { lost += v.lost; });
+      fs.appendChild(el("p", { "class": "note", id: "inversions-small", text: small.length +
+        " inversion(s) under the threshold not listed (" + fmt(lost) + " lost in all)." }));
+    }
     W.deadlocks.forEach(function (d) {
       var parts = d.cycle.map(function (c, i) {
         return (i ? "which" : c.thread) + " waits on " + c.object + " held by " + c.owner;
@@ -97,8 +140,15 @@
         (d.broken ? "; broken at " + fmt(d.broken) + " (a wait ended: timeout or kill)" :
           "; still blocked at the end of the trace"), d.t - first));
     });
+    // "boosted" by the one rule (tools/analysis/kx_prio.h): a rise by mutex inheritance; a
+    // server taking its clients' priorities is message inheritance, shown apart.
     W.boosts.forEach(function (b) {
-      ul.appendChild(el("li", { "class": "finding boost", text: b.thread + " boosted " + b.count + " time(s) by priority inheritance" }));
+      var k = b.kinds || {};
+      if (b.count)
+        ul.appendChild(el("li", { "class": "finding boost", text: b.thread + " boosted " + b.count + " time(s) by priority inheritance (mutex)" }));
+      if (k["message inheritance up"] || k["message inheritance down"])
+        ul.appendChild(el("li", { "class": "finding msginh", text: b.thread + " took its clients' priorities (message inheritance, not a boost): raised " +
+          (k["message inheritance up"] || 0) + " time(s), lowered " + (k["message inheritance down"] || 0) + " time(s)" }));
     });
     W.blocked_at_end.forEach(function (b) {
       ul.appendChild(finding("blocked", "Still blocked at the end: " + b.thread + " since " + fmt(b.since) +

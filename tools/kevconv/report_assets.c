@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 // The HTML report's stylesheet and scripts (report.css, report.js, report_analysis.js,
-// report_flame.js), embedded in kevreport as
+// report_flame.js, report_contents.js), embedded in kevreport as
 // NUL-terminated strings so that the report needs no file at run time. module.mk makes this
-// object depend on both files.
+// object depend on each of them.
 __asm__(".section .rodata\n"
         ".global kevreport_css\n"
         "kevreport_css:\n"
@@ -19,5 +19,9 @@ __asm__(".section .rodata\n"
         ".global kevreport_flame_js\n"
         "kevreport_flame_js:\n"
         ".incbin \"tools/kevconv/report_flame.js\"\n"
+        ".byte 0\n"
+        ".global kevreport_contents_js\n"
+        "kevreport_contents_js:\n"
+        ".incbin \"tools/kevconv/report_contents.js\"\n"
         ".byte 0\n"
         ".previous\n");
