@@ -171,6 +171,13 @@ TEST_DEPS    += $(if $(BOARD_SWLINE_WINDOW),$(B)/irqpacetest.elf)
 ACQ_TEST_BOARDS := mps2-an385 qemu-virt-a53
 SCRIPT_TESTS += $(foreach b,$(ACQ_TEST_BOARDS),qemu-acq/$(b)|240|test/qemu/test_acq.sh|$(b)|$(H))
 TEST_DEPS    += $(B)/acqtest.elf $(H)/kevstat $(H)/kevsql
+# Who blocked whom, how long, and why a priority changed: user/apps/auditor's own counts of its
+# consumer's waits and its client's messages against kevstat, kevsql and the report read in
+# Chromium (test_auditor.sh; qemu-virt-a53 with its 4 CPUs, the program on CPU 0).
+AUDITOR_BOARDS := mps2-an385 qemu-virt-a53
+SCRIPT_TESTS += $(foreach b,$(AUDITOR_BOARDS),qemu-auditor/$(b)|300|BOARD=$(b)|test/qemu/test_auditor.sh|build/$(b)|$(H))
+TEST_DEPS    += $(B)/auditortest.elf $(H)/kevstat $(H)/kevsql $(H)/kevreport
+TEST_DEPS    += $(foreach b,$(filter-out $(BOARD),$(AUDITOR_BOARDS)),matrix-images-$(b))
 # make dtrace S=script.d on the boards that run dtrace: a script's lines and #pragma options
 # reach the board intact (x86-pc carries the text on its boot command line), with DTrace's
 # option syntax.
