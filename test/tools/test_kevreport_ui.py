@@ -6,8 +6,11 @@
 # (computed from the script, not from a tool); "show" and go-to-time move the view; the event
 # list searches and filters (counts against traceprinter's lines) and follows the view; a range
 # gives the first round's noise 100% of the CPU; CPU load, priority lane, blocked-by arrows; a
-# truncated trace's blocked threads drawn to its end. Prints TAP.
-#   test_kevreport_ui.py PAGE.html EXPECT TRACEPRINTER_OUTPUT KEVSTAT_JSON
+# truncated trace's blocked threads drawn to its end; who blocked whom (the script's waits
+# grouped with their counts and totals), inversions ranked by the time they cost, the contents
+# bar, and at a threshold over every wait (PAGE_MIN, --wait-min 10ms) none listed, each counted.
+# Prints TAP.
+#   test_kevreport_ui.py PAGE.html EXPECT TRACEPRINTER_OUTPUT KEVSTAT_JSON [PAGE_MIN.html]
 import json, re, sys, shutil
 from chromium_driver import chromium
 from selenium.webdriver.common.by import By
@@ -15,6 +18,7 @@ from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
 page, expect_f, tp_f, js_f = sys.argv[1:5]
+page_min = sys.argv[5] if len(sys.argv) > 5 else None  # the same at kevreport --wait-min 10ms
 expect = [l.split()[1:] for l in open(expect_f) if l.startswith("expect ")]
 tp = open(tp_f, errors="replace").read().splitlines()
 stats = json.load(open(js_f))
@@ -30,6 +34,16 @@ def check(cond, what, diag=""):
         print("not ok %d - %s" % (n, what))
         if diag:
             print("# " + str(diag)[:400])
+
+def fmt_time(us):  # report.js's fmtTime
+    s = us / 1e6
+    if s < 1e-3: return "%.*f us" % (2 if s < 1e-5 else 1, us)
+    if s < 1: return "%.*f ms" % (3 if s < 1e-2 else 2, s * 1e3)
+    return "%.3f s" % s
+
+def ms_of(t):
+    v, u = t.split()
+    return float(v) * {"s": 1e3, "ms": 1, "us": 1e-3, "ns": 1e-6}[u]
 
 def fmt_ms(us):  # report.js's fmtTime for 1 ms <= t < 1 s
     s = us / 1e6
@@ -148,8 +162,46 @@ try:
     # the truncated trace's blocked threads: drawn to its end
     segs = d.execute_script("var T = kevReport.T; return T.seg.filter(function (s) { return /^(a|b)\\/main$/.test(T.threads[s[0]].name) && T.states[s[3]] === 'MUTEX'; }).map(function (s) { return [s[2], T.span]; });")
     check(len(segs) == 2 and all(s[0] == s[1] for s in segs), "a and b: MUTEX drawn to the end of the trace", segs)
+    # who blocked whom, how long: the script's waits grouped by waiter, object and holder, each
+    # group's count and total (its waits still open at the end left out: they last to the
+    # end), largest total first; the inversions ranked by the time they cost
+    groups = {}
+    for e in expect:
+        if e[0] == "wait":
+            g = groups.setdefault((e[2], e[5] + " " + e[6], e[7]), [0, 0, False])
+            if int(e[4]) < 0:
+                g[2] = True
+            else:
+                g[0] += 1; g[1] += int(e[4])
+    rows = [[td.text for td in tr.find_elements(By.TAG_NAME, "td")]
+            for tr in d.find_elements(By.CSS_SELECTOR, "#waits-table tr")[1:]]
+    got = {(r[0].split(" (prio")[0], r[1].split(" (")[0], r[2].split(" (prio")[0]): (int(r[3]), r[4]) for r in rows}
+    want = {k: (v[0], fmt_time(v[1])) for k, v in groups.items() if not v[2]}
+    check(want and all(got.get(k) == v for k, v in want.items()),
+          "who blocked whom: every waiter, object and holder with the script's count and total (%s)" % want, rows)
+    tot = [ms_of(r[4]) for r in rows]
+    check(tot == sorted(tot, reverse=True), "largest total first (%s)" % tot)
+    lost = [re.search(r": ([0-9.]+ \w+) lost in", t) for t in inv]
+    lost = [ms_of(x.group(1)) if x else -1 for x in lost]
+    wl = sorted((int(e[6]) / 1000 for e in expect if e[0] == "inversion"), reverse=True)
+    check(lost == wl, "inversions ranked by the time they cost: %s ms, the script's %s" % (lost, wl))
+    # the contents bar: every section one click away, in the page's order
+    links = [a.get_attribute("href").split("#")[-1] for a in d.find_elements(By.CSS_SELECTOR, "#contents a")]
+    ids = [x.get_attribute("id") for x in d.find_elements(By.CSS_SELECTOR, "body > section[id]")]
+    check(links == ids and "findings" in ids and ids[-1] == "events", "contents bar: %s, the event list last" % links)
     errs = [l for l in d.get_log("browser") if l.get("level") == "SEVERE"]
     check(not errs, "no error in the browser's console", errs)
+    # the same page at kevreport --wait-min 10ms: every wait and inversion of the script costs
+    # less (the longest inversion 6 ms in all): none listed, each counted with the time they lost
+    if page_min:
+        d.get("file://" + page_min)
+        WebDriverWait(d, 20).until(lambda d: d.find_element(By.TAG_NAME, "body").get_attribute("data-contents") == "1")
+        small = d.find_elements(By.ID, "inversions-small")
+        want = "%d inversion(s) under the threshold not listed (%s lost in all)." % (len(wl), fmt_time(sum(wl) * 1000))
+        check(not d.find_elements(By.CSS_SELECTOR, "#findings li.inversion") and small and small[0].text == want,
+              "--wait-min 10ms: no inversion listed, '%s'" % want, small[0].text if small else None)
+        check(d.find_elements(By.ID, "waits-none") and "waits of 10.00 ms or more" in d.find_element(By.ID, "waits-rule").text,
+              "--wait-min 10ms: no wait listed, the page says the threshold")
 finally:
     d.quit()
     shutil.rmtree(prof, ignore_errors=True)

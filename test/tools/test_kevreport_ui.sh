@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: MIT
 # kevreport's analysis page in a real browser (Chromium through chromedriver, Debian's
 # python3-selenium): test_kevreport_ui.py clicks and searches as a user would, over kevscen's
-# "sync" scenario (inversions, inheritance, a deadlock left open at the end of the trace), and
+# "sync" scenario (inversions, inheritance, a deadlock left open at the end of the trace; its
+# page at the default threshold of a listed wait and at --wait-min 10ms), and
 # its flame graph over a capture with stack samples (test_kevreport_flame.py).
 # Chromium, chromedriver or selenium missing is a failure, not a skip.
 # usage: test_kevreport_ui.sh [BINDIR [SCRATCHDIR]]  (defaults: build/host build/host-test/kevconv)
@@ -20,10 +21,11 @@ if ! /usr/bin/python3 -c 'import selenium' 2>/dev/null; then
 fi
 "$bin/kevscen" -s -r 3 sync "$dir/s.kev" >"$dir/s.expect"
 "$bin/kevreport" -o "$dir/s.html" "$dir/s.kev" >/dev/null
+"$bin/kevreport" --wait-min 10ms -o "$dir/s10.html" "$dir/s.kev" >/dev/null
 "$bin/traceprinter" "$dir/s.kev" >"$dir/s.tp"
 "$bin/kevstat" --json "$dir/s.kev" >"$dir/s.json"
 timeout 120 /usr/bin/python3 "$here/test_kevreport_ui.py" "$(realpath "$dir/s.html")" "$dir/s.expect" \
-    "$dir/s.tp" "$dir/s.json" >"$dir/ui.tap" 2>&1
+    "$dir/s.tp" "$dir/s.json" "$(realpath "$dir/s10.html")" >"$dir/ui.tap" 2>&1
 rc=$?
 while IFS= read -r line; do
     case $line in
