@@ -161,9 +161,17 @@ void kx_wait_print(const struct kx_stats *s, FILE *waits)
         while (fread(&w, sizeof(w), 1, waits) == 1)
             print_wait(s, &w);
     }
+    // ranked by the time they cost, the costliest first
+    unsigned order[KW_MAX_INV];
+    for (unsigned i = 0; i < k->ninv; i++) {
+        unsigned j = i;
+        for (; j > 0 && k->inv[order[j - 1]].lost < k->inv[i].lost; j--)
+            order[j] = order[j - 1];
+        order[j] = i;
+    }
     printf("== Priority inversions: %u ==\n", k->ninv);
     for (unsigned i = 0; i < k->ninv; i++) {
-        const struct kw_inv *v = &k->inv[i];
+        const struct kw_inv *v = &k->inv[order[i]];
         printf("  INVERSION %s blocked on %s held by %s, preempted by ",
                who_prio(s, v->waiter, v->pw, a, sizeof(a)), kx_wait_obj(s, v->obj, o, sizeof(o)),
                who_prio(s, v->owner, v->po, b, sizeof(b)));
