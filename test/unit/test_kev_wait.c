@@ -4,6 +4,9 @@
 // in the owner's place while the waiter waited is named with its own share, largest first,
 // the shares add up to the time lost, and a thread above the waiter's priority is no middle.
 // Threads are their pid (tid 1); state events are wide ([pid, tid, prio, policy]).
+// Also the one rule for "boosted" (kx_prio.c) over PRIO_CHANGE words built as the kernel's
+// encoding says (trace/include/trace/kev.h: new | old << 8 | cause << 16), and the grouping of
+// waits at a threshold (kx_wait_groups.c) against waits whose lengths are written here.
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -166,12 +169,109 @@ static void test_more_middles_than_kept(void **st)
     free(k);
 }
 
+// t: thread th's priority goes from old to now for `cause` (KEV_PRIO_*).
+static void prio_change(struct kw *k, uint64_t t, int th, unsigned old, unsigned now,
+                        unsigned cause)
+{
+    uint32_t w[2] = { (uint32_t)th << 16 | 1u, now | old << 8 | cause << 16 };
+    struct kev_event e = { .cls = KEV_C_SYSTEM, .ev = KEV_SYS_PRIO_CHANGE, .t64 = t, .w = w,
+                           .nw = 2 };
+    kw_event(k, &e, th);
+}
+
+// A server lowered and raised by its clients' messages is never boosted; an owner raised by a
+// mutex waiter is, once; lowered while still inheriting, back at the end, its own change: not.
+static void test_boost_rule(void **st)
+{
+    (void)st;
+    struct kw *k = new_kw();
+    state(k, 0, KEV_TH_RUNNING, LOW);
+    prio_change(k, 10, MID_A, 20, 5, KEV_PRIO_MSG);       // a client of 5 sends
+    prio_change(k, 20, MID_A, 5, 20, KEV_PRIO_INH_END);   // the server replies
+    prio_change(k, 30, MID_A, 20, 35, KEV_PRIO_MSG);      // a client of 35 sends
+    prio_change(k, 40, MID_A, 35, 20, KEV_PRIO_INH_END);
+    prio_change(k, 50, LOW, 10, 30, KEV_PRIO_MUTEX);      // HIGH waits on what LOW holds
+    prio_change(k, 60, LOW, 30, 25, KEV_PRIO_MUTEX);      // HIGH gave up, MID_B still waits
+    prio_change(k, 70, LOW, 25, 10, KEV_PRIO_INH_END);    // LOW unlocks
+    prio_change(k, 80, TOP, 40, 5, KEV_PRIO_CALL);        // TOP lowers itself
+    kw_finish(k);
+    assert_int_equal(k->th[LOW].boosts, 1);
+    assert_int_equal(k->th[LOW].prio_n[KX_PRIO_BOOST_LESS], 1);
+    assert_int_equal(k->th[LOW].prio_n[KX_PRIO_INH_END], 1);
+    assert_int_equal(k->th[MID_A].boosts, 0);
+    assert_int_equal(k->th[MID_A].prio_n[KX_PRIO_MSG_UP], 1);
+    assert_int_equal(k->th[MID_A].prio_n[KX_PRIO_MSG_DOWN], 1);
+    assert_int_equal(k->th[TOP].boosts, 0);
+    assert_int_equal(k->th[TOP].prio_n[KX_PRIO_OWN], 1);
+    assert_int_equal(kx_prio_kind(5u | 20u << 8 | 7u << 16), KX_PRIO_UNKNOWN);
+    kw_free(k);
+    free(k);
+}
+
+// HIGH wakes from a sleep every 1000 cycles (its period: 1% is 10) and waits on mutex 5 held by
+// LOW for 50, 150 and 400 cycles; a fourth wake-up without a wait.
+static struct kw *periodic_waits(void)
+{
+    static const uint64_t len[] = { 50, 150, 400 };
+    struct kw *k = new_kw();
+    state(k, 0, KEV_TH_RUNNING, LOW);
+    state(k, 1, KEV_TH_NANOSLEEP, HIGH);
+    for (unsigned i = 0; i < 4; i++) {
+        uint64_t t = 1000 * (i + 1);
+        state(k, t, KEV_TH_RUNNING, HIGH);              // woken, LOW preempted
+        if (i < 3) {
+            block(k, t + 10, HIGH, 5, LOW);
+            state(k, t + 10, KEV_TH_RUNNING, LOW);
+            state(k, t + 10 + len[i], KEV_TH_RUNNING, HIGH); // handed the mutex
+        }
+        state(k, t + 600, KEV_TH_NANOSLEEP, HIGH);
+        state(k, t + 600, KEV_TH_RUNNING, LOW);
+    }
+    kw_finish(k);
+    return k;
+}
+
+static void test_wait_groups_threshold(void **st)
+{
+    (void)st;
+    struct kw *k = periodic_waits();
+    struct kw_group *g;
+    uint64_t under;
+    assert_int_equal(kw_period(k, HIGH), 1000);
+    // a threshold of 100 cycles: the waits of 150 and 400, the one of 50 counted apart
+    assert_int_equal(kw_wait_groups(k, 100, 0, &g, &under), 1);
+    assert_int_equal(g[0].waiter, HIGH);
+    assert_int_equal(g[0].owner, LOW);
+    assert_int_equal(k->obj[g[0].obj].id, 5);
+    assert_int_equal(g[0].count, 2);
+    assert_int_equal(g[0].total, 550);
+    assert_int_equal(g[0].worst, 400);
+    assert_int_equal(g[0].worst_t0, 3010);
+    assert_int_equal(under, 1);
+    free(g);
+    // the default of 100: HIGH's own, 1% of its period (10), is lower: every wait
+    assert_int_equal(kw_wait_groups(k, 0, 100, &g, &under), 1);
+    assert_int_equal(g[0].count, 3);
+    assert_int_equal(g[0].total, 600);
+    assert_int_equal(g[0].min, 10);
+    assert_int_equal(under, 0);
+    free(g);
+    // over every wait: no group, every wait counted under
+    assert_int_equal(kw_wait_groups(k, 1000, 0, &g, &under), 0);
+    assert_null(g);
+    assert_int_equal(under, 3);
+    kw_free(k);
+    free(k);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_two_middles_each_their_share),
         cmocka_unit_test(test_shares_summed_over_waits),
         cmocka_unit_test(test_more_middles_than_kept),
+        cmocka_unit_test(test_boost_rule),
+        cmocka_unit_test(test_wait_groups_threshold),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
