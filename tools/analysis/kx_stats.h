@@ -213,6 +213,8 @@ const char *kx_wait_obj(const struct kx_stats *s, int obj, char *buf, size_t n);
 // The waits grouped by waiter, object and holder at the threshold s->wait_min_* (kw_wait_groups,
 // times in cycles); *under the waits under it. The caller frees *out.
 size_t kx_wait_groups(const struct kx_stats *s, struct kw_group **out, uint64_t *under);
+// Thread th's threshold at s->wait_min_* (kw_threshold, cycles).
+uint64_t kx_wait_threshold(const struct kx_stats *s, int th);
 // --wait-min's value: "250us", "1.5ms", "2s", "800ns" (a bare number: microseconds) into *ns;
 // -1 with the reason on stderr, prefixed with the tool's name, when not understood.
 int kx_wait_min_arg(const char *tool, const char *arg, uint64_t *ns);

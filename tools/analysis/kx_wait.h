@@ -233,6 +233,9 @@ struct kw_group {
 // waits under their threshold in all groups.
 size_t kw_wait_groups(const struct kw *k, uint64_t min, uint64_t dflt, struct kw_group **out,
                       uint64_t *under_all);
+// The threshold of thread th's waits by the same rule (cycles). A priority inversion that
+// cost its waiter less than that in all is no finding: counted, not listed.
+uint64_t kw_threshold(const struct kw *k, int th, uint64_t min, uint64_t dflt);
 
 const char *kw_kind_name(enum kw_kind kind);
 const char *kw_cause_name(unsigned cause);

@@ -15,7 +15,7 @@ static int by_total(const void *a, const void *b)
     return x->first_t0 < y->first_t0 ? -1 : x->first_t0 > y->first_t0;
 }
 
-static uint64_t threshold(const struct kw *k, int th, uint64_t min, uint64_t dflt)
+uint64_t kw_threshold(const struct kw *k, int th, uint64_t min, uint64_t dflt)
 {
     if (!dflt)
         return min;
@@ -48,7 +48,7 @@ size_t kw_wait_groups(const struct kw *k, uint64_t min, uint64_t dflt, struct kw
             }
             g[n++] = (struct kw_group){ .waiter = d->th, .obj = d->obj, .owner = d->owner,
                                         .state = d->state,
-                                        .min = threshold(k, d->th, min, dflt) };
+                                        .min = kw_threshold(k, d->th, min, dflt) };
         }
         struct kw_group *x = &g[j];
         uint64_t len = d->t1 - d->t0;

@@ -30,6 +30,12 @@ static uint64_t ns_to_cycles(const struct kx_stats *s, uint64_t ns)
     return (uint64_t)((double)ns * (double)s->r->kr_cycles_per_sec / 1e9 + 0.5);
 }
 
+uint64_t kx_wait_threshold(const struct kx_stats *s, int th)
+{
+    return kw_threshold(s->kw, th, ns_to_cycles(s, s->wait_min_ns),
+                        s->wait_min_set ? 0 : ns_to_cycles(s, KX_WAIT_MIN_NS));
+}
+
 size_t kx_wait_groups(const struct kx_stats *s, struct kw_group **out, uint64_t *under)
 {
     *out = NULL;
@@ -91,7 +97,11 @@ void kx_wait_json(const struct kx_stats *s, FILE *f)
             thread(f, s, "thread", v->mid[j].th, v->mid[j].prio);
             fprintf(f, ",\"lost\":%llu}", (unsigned long long)v->mid[j].lost);
         }
-        fprintf(f, "],\"others_lost\":%llu}", (unsigned long long)v->others);
+        // a finding only when it cost at least the waiter's threshold in all (kw_threshold)
+        uint64_t thr = kx_wait_threshold(s, v->waiter);
+        fprintf(f, "],\"others_lost\":%llu,\"threshold\":%llu,\"listed\":%s}",
+                (unsigned long long)v->others, (unsigned long long)thr,
+                v->lost >= thr ? "true" : "false");
     }
     fputs("],\"deadlocks\":[", f);
     for (unsigned i = 0; i < k->ndl; i++) {

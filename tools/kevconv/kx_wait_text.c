@@ -169,10 +169,16 @@ void kx_wait_print(const struct kx_stats *s, FILE *waits)
             order[j] = order[j - 1];
         order[j] = i;
     }
-    printf("== Priority inversions: %u ==\n", k->ninv);
+    unsigned listed = 0;
+    for (unsigned i = 0; i < k->ninv; i++)
+        listed += k->inv[i].lost >= kx_wait_threshold(s, k->inv[i].waiter);
+    printf("== Priority inversions: %u ==\n", listed);
     for (unsigned i = 0; i < k->ninv; i++) {
         const struct kw_inv *v = &k->inv[order[i]];
-        printf("  INVERSION %s blocked on %s held by %s, preempted by ",
+        // one that cost its waiter less than its threshold in all: counted, no finding
+        int small = v->lost < kx_wait_threshold(s, v->waiter);
+        printf("  %s %s blocked on %s held by %s, preempted by ",
+               small ? "(under the threshold, not a finding) inversion" : "INVERSION",
                who_prio(s, v->waiter, v->pw, a, sizeof(a)), kx_wait_obj(s, v->obj, o, sizeof(o)),
                who_prio(s, v->owner, v->po, b, sizeof(b)));
         print_middles(s, v);

@@ -108,15 +108,10 @@
       fs.appendChild(wt);
     }
     // Priority inversions, ranked by the time they cost; one that cost less than the
-    // threshold of its waiter is counted, not listed (on several CPUs a boosted owner may
-    // wait a few hundred ns for a CPU: not a finding).
-    var thr = {};
-    W.groups.forEach(function (g) { thr[g.waiter + "|" + g.object + "|" + g.owner] = g.threshold; });
+    // threshold of its waiter in all ("listed" false: kw_threshold) is counted, not listed
+    // (on several CPUs a boosted owner may wait a few hundred ns for a CPU: not a finding).
     var invs = W.inversions.slice().sort(function (a, b) { return b.lost - a.lost; });
-    var small = invs.filter(function (v) {
-      var t = thr[v.waiter + "|" + v.object + "|" + v.owner];
-      return v.lost < (t !== undefined ? t : W.threshold_ns >= 0 ? W.threshold_ns * hz / 1e9 : dflt);
-    });
+    var small = invs.filter(function (v) { return !v.listed; });
     invs = invs.filter(function (v) { return small.indexOf(v) < 0; });
     fs.appendChild(el("h3", { id: "inversions-h", text: "Priority inversions: " + invs.length }));
     var ul = el("ul", { id: "findings-list" });
