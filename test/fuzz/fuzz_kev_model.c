@@ -58,8 +58,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (!src)
         return 0;
     kx_stats_init(&s, &r);
-    kx_stats_sink(&s, &(struct kx_sink){ NULL, on_state, on_kcall, on_irq, on_msg, on_wait,
-                                         on_cpu });
+    kx_stats_sink(&s, &(struct kx_sink){ .state = on_state, .kcall = on_kcall, .irq = on_irq,
+                                         .msg = on_msg, .wait = on_wait, .cpu = on_cpu });
     struct kev_event e;
     while (kx_src_next(src, &e) == 1)
         kx_stats_event(&s, &e);
