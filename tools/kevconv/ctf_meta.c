@@ -34,8 +34,8 @@ static const char *const header =
     "typealias integer { size = 32; align = 8; signed = false; base = 16; } := uint32_hex_t;\n"
     "typealias integer { size = 64; align = 8; signed = false; base = 16; } := uint64_hex_t;\n\n";
 
-// The enumerations of our SYSTEM events' fields (trace/kev.h; names as kev_stack.c and
-// kev_names.c give them). A value without a label is shown as its number.
+// The enumerations of our SYSTEM events' fields (trace/kev.h; names as the event table,
+// trace/kev_events.c, gives them). A value without a label is shown as its number.
 static const char *const enums =
     "typealias enum : uint8_t { SIGILL = 4, SIGBUS = 7, SIGKILL = 9, SIGSEGV = 11 }"
     " := kev_signal_t;\n"

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT
-# Post-capture analysis tools over the shared decoder (trace/kev_decode.c):
+# Post-capture analysis tools over the shared decoder (trace/kev_decode.c trace/kev_fields.c):
 #   kev2ctf    .kev -> CTF 1.8 directory (babeltrace2, Trace Compass)
 #   kev2json   .kev -> Chrome trace-event JSON (Perfetto UI)
 #   kev2perfetto .kev -> Perfetto protobuf (ftrace sched_switch etc.: CPU tracks)
@@ -46,7 +46,7 @@ $(H)/kevreport: $(call host_objs,$(KC)/kevreport.c $(KC)/report_rows.c $(KC)/rep
 $(call host_objs,$(KC)/kevscen.c $(KC)/kevscen_sync.c): HOST_CFLAGS += -Itest/unit
 HOST_TOOLS += $(H)/kevscen
 $(H)/kevscen: $(call host_objs,$(KC)/kevscen.c $(KC)/kevscen_sync.c tools/traceprinter/kev_capture.c trace/trace_ring.c \
-                               trace/kev_file.c trace/kev_names.c)
+                               trace/kev_file.c trace/kev_events.c trace/kev_kercall.c)
 	@echo "  LINK    $@"
 	$(Q)$(HOST_CC) -o $@ $^
 
@@ -76,7 +76,7 @@ SCRIPT_TESTS_HOST += kev2perfetto|300|test/tools/test_kev2perfetto.sh
 # kevscen4: kevscen over the producer built for 4 CPUs (the "smp" scenario); its objects get
 # their own directory and -D, with the test flags (ASan + UBSan).
 KC4_SRCS := $(KC)/kevscen.c $(KC)/kevscen_sync.c trace/trace_ring.c tools/traceprinter/kev_capture.c trace/kev_file.c \
-            trace/kev_names.c
+            trace/kev_events.c trace/kev_kercall.c
 $(HT)/obj-kc4/%.o: %.c
 	@mkdir -p $(dir $@)
 	@echo "  TESTCC  $< (4 CPUs)"
@@ -101,7 +101,7 @@ $(eval $(call KC_SAN_template,kevstat,$(KC)/kevstat.c $(KC_STATS) $(KC_STACKS) $
 $(eval $(call KC_SAN_template,kevreport,$(KC)/kevreport.c $(KC)/report_rows.c $(KC)/report_assets.c \
                                         $(KC_STATS) $(KC_STACKS) $(KC_DECODE)))
 $(eval $(call KC_SAN_template,kevscen,$(KC)/kevscen.c $(KC)/kevscen_sync.c tools/traceprinter/kev_capture.c \
-                                      trace/trace_ring.c trace/kev_file.c trace/kev_names.c))
+                                      trace/trace_ring.c trace/kev_file.c trace/kev_events.c trace/kev_kercall.c))
 $(call host_test_objs,$(KC)/report_assets.c): $(KC)/report.css $(KC)/report.js \
                                               $(KC)/report_analysis.js $(KC)/report_flame.js
 TEST_DEPS_HOST += $(addprefix $(HT)/,$(KC_SAN_TOOLS) kevscen)
