@@ -475,6 +475,14 @@ static const struct kev_event_desc *find(const struct kev_event_desc *t, unsigne
     return NULL;
 }
 
+unsigned kev_event_rows(void) { return kev_event_table_len + kev_nextra; }
+
+const struct kev_event_desc *kev_event_row(unsigned i)
+{
+    return i < kev_event_table_len ? &kev_event_table[i]
+           : i < kev_event_rows()  ? &kev_extra[i - kev_event_table_len] : NULL;
+}
+
 const struct kev_event_desc *kev_event_describe(unsigned cls, unsigned ev)
 {
     const struct kev_event_desc *d = find(kev_extra, kev_nextra, cls, ev);

@@ -26,6 +26,22 @@ static struct kev_field *add(struct kev_fields *o, const char *name, unsigned ki
     return f;
 }
 
+static int same(const char *a, const char *b)
+{
+    while (*a && *a == *b)
+        a++, b++;
+    return *a == *b;
+}
+
+// 1 when a field called name is already decoded.
+static int kev_field_count(const struct kev_fields *o, const char *name)
+{
+    for (unsigned i = 0; i < o->n; i++)
+        if (same(o->f[i].name, name))
+            return 1;
+    return 0;
+}
+
 static const char *text_begin(struct kev_fields *o) { return o->text + o->ntext; }
 
 static void text_end(struct kev_fields *o)
@@ -85,6 +101,11 @@ static void kcall_fields(const struct kev_reader *r, const struct kev_event *e,
     const char *s = c < QNX_KERCALL_NUM ? (d->kcall == 2 ? qnx_kercalls[c].exit
                                                         : d->kcall == 1 ? qnx_kercalls[c].entry
                                                                         : NULL) : NULL;
+    // Our own calls sit on numbers QNX leaves spare: their words are the call's registers.
+    int spare = 0;
+    if (c < QNX_KERCALL_NUM)
+        for (const char *q = qnx_kercalls[c].name; q && *q && !spare; q++)
+            spare = q[0] == 'S' && q[1] == 'P' && q[2] == 'A' && q[3] == 'R' && q[4] == 'E';
     int32_t ret;
     uint32_t err;
     if (d->kcall == 2 && kev_kcall_exit(e, &ret, &err)) {
@@ -95,9 +116,23 @@ static void kcall_fields(const struct kev_reader *r, const struct kev_event *e,
             f->v = err;
         if (ret == -1 || err)
             return;
-        if (s && s[0] == '@')
-            s = NULL; // QNX's other name: its words are ret and an unused one
-        o->n = 0;     // a success: the layout names the words below
+        if (spare || (s && s[0] == '@')) { // the words are the result and a second one
+            if (e->nw >= 2 && (f = add(o, "ret2", KEV_K_HEX, "the result's second word")))
+                f->v = e->w[1];
+            return;
+        }
+        o->n = 0; // a success: the layout names the words below
+    }
+    if (spare && d->kcall == 1) {
+        static const char *const argn[] = { "arg0", "arg1", "arg2", "arg3", "arg4", "arg5" };
+        for (unsigned i = 0; i < e->nw && i < NELEM(argn); i++) {
+            struct kev_field *f = add(o, argn[i], KEV_K_HEX, "the call's argument (a register)");
+            if (f)
+                f->v = e->w[i];
+        }
+        if (e->nw > NELEM(argn))
+            raw_words(o, e, "more", NELEM(argn));
+        return;
     }
     if (!s) {
         raw_words(o, e, "args", 0);
@@ -145,7 +180,14 @@ static void kcall_fields(const struct kev_reader *r, const struct kev_event *e,
         }
         while (o->ntext && o->text[o->ntext - 1] == '_')
             o->ntext--;
+        unsigned base = (unsigned)(o->ntext - (size_t)(name - o->text));
         text_end(o);
+        for (unsigned k = 2; kev_field_count(o, name) && k < 10; k++) { // QNX repeats some
+            o->ntext = (size_t)(name - o->text) + base;
+            text_put(o, '_');
+            text_put(o, (char)('0' + k));
+            text_end(o);
+        }
         if (type == 'S') { // a string: this word and the 's' words after it, in fast mode one
             unsigned nwords = 1;
             if (!fast)
@@ -309,12 +351,8 @@ unsigned kev_fields_decode(const struct kev_reader *r, const struct kev_event *e
 
 const struct kev_field *kev_field_get(const struct kev_fields *fs, const char *name)
 {
-    for (unsigned i = 0; i < fs->n; i++) {
-        const char *a = fs->f[i].name, *b = name;
-        while (*a && *a == *b)
-            a++, b++;
-        if (!*a && !*b)
+    for (unsigned i = 0; i < fs->n; i++)
+        if (same(fs->f[i].name, name))
             return &fs->f[i];
-    }
     return NULL;
 }

@@ -4,6 +4,7 @@
 #   kev2json   .kev -> Chrome trace-event JSON (Perfetto UI)
 #   kev2perfetto .kev -> Perfetto protobuf (ftrace sched_switch etc.: CPU tracks)
 #   kevstat    analyses (CPU, states, kernel calls, interrupts, messages, losses), text or JSON
+#   kevtable   the event table, or a capture's events with their named fields
 #   kevreport  one self-contained HTML report: timeline with zoom and pan, tables, histograms
 # What they compute and share is the analysis model, tools/analysis/ (its module.mk, read
 # before this one, sets AN_MODEL, AN_MSG, AN_STATS, AN_STACKS).
@@ -34,6 +35,13 @@ $(H)/kev2perfetto: $(call host_objs,$(KC)/kev2perfetto.c $(AN_MSG) $(AN)/kx_func
 $(H)/kevstat: $(call host_objs,$(KC)/kevstat.c $(KC_STATS) $(KC_STACKS) $(KC_DECODE))
 	@echo "  LINK    $@"
 	$(Q)$(HOST_CC) -o $@ $^ -ldw -lelf
+
+# kevtable: the event table, and any capture decoded by it (trace/kev_events.h).
+HOST_TOOLS += $(H)/kevtable
+$(H)/kevtable: $(call host_objs,$(KC)/kevtable.c tools/common/tool_file.c trace/kev_decode.c trace/kev_fields.c \
+                               trace/kev_text.c trace/kev_file.c trace/kev_events.c trace/kev_kercall.c)
+	@echo "  LINK    $@"
+	$(Q)$(HOST_CC) -o $@ $^
 
 # The report's page template is embedded with .incbin: rebuild when it changes.
 $(call host_objs,$(KC)/report_assets.c): $(KC)/report.css $(KC)/report.js $(KC)/report_analysis.js $(KC)/report_flame.js

@@ -86,6 +86,9 @@ extern const unsigned kev_event_table_len;
 
 // The row describing (cls, ev), or NULL. Rows added by kev_events_add() are looked up first.
 const struct kev_event_desc *kev_event_describe(unsigned cls, unsigned ev);
+// Every row, the table's then the added ones: i < kev_event_rows() (a stable index).
+unsigned kev_event_rows(void);
+const struct kev_event_desc *kev_event_row(unsigned i);
 // Rows a program (a test) adds to the table; at most one set, kept by pointer.
 void kev_events_add(const struct kev_event_desc *rows, unsigned n);
 // The event's name: the row's, or for a kernel call "<Name>" of the call (kev_kcall_name,
