@@ -9,6 +9,8 @@
 #include <ctype.h>
 #include <string.h>
 #include <trace/kev.h>
+#include <trace/kev_decode.h>
+#include <trace/kev_events.h>
 
 static void str(FILE *f, const char *s)
 {
@@ -53,6 +55,67 @@ static const char *const states =
     "typealias enum : int32_t { DEAD = 0, RUNNING, READY, STOPPED, SEND, RECEIVE, REPLY, STACK,"
     " WAITTHREAD, WAITPAGE, SIGSUSPEND, SIGWAITINFO, NANOSLEEP, MUTEX, CONDVAR, JOIN, INTR,"
     " SEM, WAITCTX, NET_SEND, NET_REPLY, WAITCHILD, CREATE, DESTROY } := kev_state_t;\n\n";
+
+enum ctf_ftype ctf_field_type(unsigned kind)
+{
+    switch (kind) {
+    case KEV_K_S32: return CTF_T_S64;
+    case KEV_K_HEX: case KEV_K_ADDR: case KEV_K_WHO: return CTF_T_HEX;
+    case KEV_K_STRING: return CTF_T_STR;
+    case KEV_K_WORDS: case KEV_K_ADDRS: case KEV_K_U64S: return CTF_T_SEQ;
+    default: return CTF_T_U64;
+    }
+}
+
+const struct kev_fields *ctf_kcall_entry_fields(unsigned call)
+{
+    static struct kev_fields fs[KEV_KC_MAX];
+    static unsigned char done[KEV_KC_MAX];
+    static struct kev_reader r; // the fake event's words are zero: no byte order to know
+    if (call >= KEV_KC_MAX)
+        return NULL;
+    if (!done[call]) {
+        static const uint32_t zero[6];
+        struct kev_event e = { .cls = KEV_C_KER_CALL, .ev = call, .w = zero, .nw = 6,
+                               .nslots = 3 };
+        kev_fields_decode(&r, &e, &fs[call]);
+        done[call] = 1;
+    }
+    return &fs[call];
+}
+
+static void field_decl(FILE *f, const char *name, unsigned kind)
+{
+    switch (ctf_field_type(kind)) {
+    case CTF_T_S64: fprintf(f, "\t\tint64_t %s;\n", name); break;
+    case CTF_T_HEX: fprintf(f, "\t\tuint64_hex_t %s;\n", name); break;
+    case CTF_T_STR: fprintf(f, "\t\tstring %s;\n", name); break;
+    case CTF_T_SEQ:
+        fprintf(f, "\t\tuint32_t _%s_length;\n\t\t%s %s[_%s_length];\n", name,
+                kind == KEV_K_U64S ? "uint64_t" : "uint64_hex_t", name, name);
+        break;
+    default: fprintf(f, "\t\tuint64_t %s;\n", name); break;
+    }
+}
+
+// The class of a table row: kev_<name in lower case>, its fields the row's (a USER-like row's
+// data field may be text instead: both are declared, one written empty).
+static void table_event(FILE *f, unsigned row, const struct kev_event_desc *d)
+{
+    char name[64] = "kev_";
+    size_t n = strlen(name);
+    for (const char *p = d->name; *p && n + 1 < sizeof(name); p++)
+        name[n++] = (char)tolower((unsigned char)*p);
+    name[n] = 0;
+    fprintf(f, "event {\n\tname = \"%s\";\n\tid = %u;\n\tstream_id = 0;\n"
+               "\tfields := struct {\n\t\tuint16_t kev_event;\n", name, CTF_ID_TABLE + row);
+    for (unsigned k = 0; k < d->nfields; k++) {
+        if (d->fields[k].layout == KEV_L_USER)
+            field_decl(f, "text", KEV_K_STRING);
+        field_decl(f, d->fields[k].name, d->fields[k].kind);
+    }
+    fputs("\t};\n};\n\n", f);
+}
 
 static void event(FILE *f, unsigned id, const char *name, const char *fields)
 {
@@ -179,11 +242,20 @@ void ctf_write_metadata(FILE *f, const uint8_t uuid[16], const struct ctf_clock 
         else
             snprintf(kc, sizeof(kc), "kc%u", c);
         snprintf(name, sizeof(name), "syscall_entry_%s", kc);
-        event(f, CTF_ID_SYSCALL_ENTRY + c, name,
-              "\t\tuint32_t _args_length;\n\t\tuint32_t args[_args_length];\n");
+        // The arguments named by the table (trace/kev_kercall.c); nargs says how many words
+        // the entry recorded (2 fast, 6 wide): a field past them was not recorded, written 0.
+        fprintf(f, "event {\n\tname = \"%s\";\n\tid = %u;\n\tstream_id = 0;\n"
+                   "\tfields := struct {\n\t\tuint8_t nargs;\n", name, CTF_ID_SYSCALL_ENTRY + c);
+        const struct kev_fields *fs = ctf_kcall_entry_fields(c);
+        for (unsigned k = 0; k < fs->n; k++)
+            field_decl(f, fs->f[k].name, fs->f[k].kind);
+        fputs("\t};\n};\n\n", f);
         snprintf(name, sizeof(name), "syscall_exit_%s", kc);
         event(f, CTF_ID_SYSCALL_EXIT + c, name,
               "\t\tint64_t ret;\n\t\tuint8_t interrupted;\n\t\tuint32_t _extra_length;\n"
               "\t\tuint32_t extra[_extra_length];\n");
     }
+    for (unsigned i = 0; i < kev_event_rows(); i++)
+        if (!kev_event_row(i)->kcall)
+            table_event(f, i, kev_event_row(i));
 }

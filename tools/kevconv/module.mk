@@ -51,9 +51,9 @@ $(H)/kevreport: $(call host_objs,$(KC)/kevreport.c $(KC)/report_rows.c $(KC)/rep
 	$(Q)$(HOST_CC) -o $@ $^ -ldw -lelf
 
 # kevscen: scripted traces with known analysis results (the host port's fake clock, like kevgen).
-$(call host_objs,$(KC)/kevscen.c $(KC)/kevscen_sync.c): HOST_CFLAGS += -Itest/unit
+$(call host_objs,$(KC)/kevscen.c $(KC)/kevscen_sync.c $(KC)/kevscen_events.c): HOST_CFLAGS += -Itest/unit
 HOST_TOOLS += $(H)/kevscen
-$(H)/kevscen: $(call host_objs,$(KC)/kevscen.c $(KC)/kevscen_sync.c tools/traceprinter/kev_capture.c trace/trace_ring.c \
+$(H)/kevscen: $(call host_objs,$(KC)/kevscen.c $(KC)/kevscen_sync.c $(KC)/kevscen_events.c tools/traceprinter/kev_capture.c trace/trace_ring.c \
                                trace/kev_file.c trace/kev_events.c trace/kev_kercall.c)
 	@echo "  LINK    $@"
 	$(Q)$(HOST_CC) -o $@ $^
@@ -83,7 +83,7 @@ SCRIPT_TESTS_HOST += kev2perfetto|300|test/tools/test_kev2perfetto.sh
 
 # kevscen4: kevscen over the producer built for 4 CPUs (the "smp" scenario); its objects get
 # their own directory and -D, with the test flags (ASan + UBSan).
-KC4_SRCS := $(KC)/kevscen.c $(KC)/kevscen_sync.c trace/trace_ring.c tools/traceprinter/kev_capture.c trace/kev_file.c \
+KC4_SRCS := $(KC)/kevscen.c $(KC)/kevscen_sync.c $(KC)/kevscen_events.c trace/trace_ring.c tools/traceprinter/kev_capture.c trace/kev_file.c \
             trace/kev_events.c trace/kev_kercall.c
 $(HT)/obj-kc4/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -108,7 +108,7 @@ $(eval $(call KC_SAN_template,kev2perfetto,$(KC)/kev2perfetto.c $(AN_MSG) $(AN)/
 $(eval $(call KC_SAN_template,kevstat,$(KC)/kevstat.c $(KC_STATS) $(KC_STACKS) $(KC_DECODE)))
 $(eval $(call KC_SAN_template,kevreport,$(KC)/kevreport.c $(KC)/report_rows.c $(KC)/report_assets.c \
                                         $(KC_STATS) $(KC_STACKS) $(KC_DECODE)))
-$(eval $(call KC_SAN_template,kevscen,$(KC)/kevscen.c $(KC)/kevscen_sync.c tools/traceprinter/kev_capture.c \
+$(eval $(call KC_SAN_template,kevscen,$(KC)/kevscen.c $(KC)/kevscen_sync.c $(KC)/kevscen_events.c tools/traceprinter/kev_capture.c \
                                       trace/trace_ring.c trace/kev_file.c trace/kev_events.c trace/kev_kercall.c))
 $(call host_test_objs,$(KC)/report_assets.c): $(KC)/report.css $(KC)/report.js \
                                               $(KC)/report_analysis.js $(KC)/report_flame.js
