@@ -280,14 +280,14 @@ static const struct kev_field_desc f_image[] = {
     W("pid", PID, 0, "the process (0: the kernel)"),
     B("id_len", U32, 1, 0, 8, NULL, "the build id's length in bytes (0: none)"),
     W("load", ADDR, 2, "where the image's first byte lies"),
-    { "build_id", KEV_K_STRING, KEV_L_BYTES, 3, 0, 0, 0, NULL,
+    { "build_id", KEV_K_STRING, KEV_L_BYTES, 3, 1, 0, 0, NULL,
       "the GNU build id, as hex (readelf -n's spelling)" },
     STR("name", KEV_W_NEXT, "the program's name; the kernel's ELF file"),
 };
 static const struct kev_field_desc f_usdt[] = {
     W("site", ADDR, 0, "the probe site's address"),
     W("nargs", U32, 1, "the argument count"),
-    { "args", KEV_K_U64S, KEV_L_ARGS, 2, 0, 0, 0, NULL, "the arguments (each low, high)" },
+    { "args", KEV_K_U64S, KEV_L_ARGS, 2, 1, 0, 0, NULL, "the arguments (each low, high)" },
 };
 static const struct kev_field_desc f_user[] = {
     { "data", KEV_K_WORDS, KEV_L_USER, 0, 0, 0, 0, NULL,

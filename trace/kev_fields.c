@@ -241,7 +241,7 @@ unsigned kev_fields_decode(const struct kev_reader *r, const struct kev_event *e
         return o->n;
     }
     unsigned next = 0;      // the word after the last field's
-    uint64_t prev = 0;      // the last integer field's value (a count or a length)
+    uint64_t vals[KEV_MAX_FIELDS] = { 0 }; // each row field's value (counts, lengths)
     uint32_t info = 0;      // STACK's info word (PC64)
     for (unsigned i = 0; i < d->nfields; i++) {
         const struct kev_field_desc *fd = &d->fields[i];
@@ -256,7 +256,7 @@ unsigned kev_fields_decode(const struct kev_reader *r, const struct kev_event *e
             f->v = fd->bits ? (e->w[w] >> fd->shift) & ((fd->bits >= 32 ? 0u : 1u << fd->bits) - 1u)
                             : e->w[w];
             f->names = fd->names;
-            prev = f->v;
+            vals[i] = f->v;
             if (w == 1)
                 info = e->w[1];
             next = w + 1;
@@ -279,9 +279,10 @@ unsigned kev_fields_decode(const struct kev_reader *r, const struct kev_event *e
                 return o->n;
             next = w + string_at(r, e, w, o, &f->str);
             break;
-        case KEV_L_BYTES: { // prev is the length in bytes
+        case KEV_L_BYTES: { // field `shift` is the length in bytes
             uint8_t b[KEV_IMAGE_ID_MAX];
-            size_t len = prev < sizeof(b) ? (size_t)prev : sizeof(b);
+            uint64_t want = fd->shift < KEV_MAX_FIELDS ? vals[fd->shift] : 0;
+            size_t len = want < sizeof(b) ? (size_t)want : sizeof(b);
             size_t got = w < e->nw ? kev_event_bytes(r, e, w, b, len) : 0;
             static const char hex[] = "0123456789abcdef";
             if (!(f = add(o, fd->name, KEV_K_STRING, fd->meaning)))
@@ -311,7 +312,8 @@ unsigned kev_fields_decode(const struct kev_reader *r, const struct kev_event *e
                 for (unsigned k = w; k < e->nw; k++)
                     vals_put(o, e->w[k]);
             else
-                for (unsigned k = w, a = 0; k + 1 < e->nw && a < prev; k += 2, a++)
+                for (unsigned k = w, a = 0; k + 1 < e->nw && a < vals[fd->shift % KEV_MAX_FIELDS];
+                     k += 2, a++)
                     vals_put(o, pair(&e->w[k], 0));
             f->n = (unsigned)(vals_begin(o) - f->arr);
             next = e->nw;

@@ -246,13 +246,16 @@ static void kcall_close(struct conv *c, int th, unsigned slot, uint64_t t)
     c->open_call[slot] = 0;
 }
 
-// ,"fields":{...}: the event's fields as the event table names them (trace/kev_events.h):
+// ,"event":"NAME","fields":{...}: the event's name and fields as the event table gives them
+// (trace/kev_events.h):
 // numbers as numbers, addresses and ids as "0x..." strings, enums and errnos with their
 // names beside ("cause":2,"cause_name":"mutex inheritance"), strings, arrays.
 static void fields_arg(struct conv *c, const struct kev_event *e)
 {
     static struct kev_fields fs;
     kev_fields_decode(c->r, e, &fs);
+    o_str(&c->o, ",\"event\":");
+    o_json_str(&c->o, fs.name);
     o_str(&c->o, ",\"fields\":{");
     for (unsigned i = 0; i < fs.n; i++) {
         const struct kev_field *f = &fs.f[i];
@@ -341,8 +344,9 @@ static uint32_t irq_tid(unsigned cpu, uint32_t irq)
 }
 
 // An end on interrupt irq's track for its open slice: "irq N" (what 1) or "handler" (2).
+// e: the event that ends it (its fields become the end's args), NULL for a derived end.
 static void irq_end(struct conv *c, uint32_t irq, uint32_t tid, unsigned what, int derived,
-                    uint64_t t)
+                    uint64_t t, const struct kev_event *e)
 {
     char name[32];
     rec_begin(c, "E", "kev.int", PID_IRQ, tid, t);
@@ -351,7 +355,15 @@ static void irq_end(struct conv *c, uint32_t irq, uint32_t tid, unsigned what, i
     else
         snprintf(name, sizeof(name), "irq %u", irq);
     name_field(c, name);
-    o_str(&c->o, derived ? ",\"args\":{\"derived\":1}}" : "}");
+    if (derived) {
+        o_str(&c->o, ",\"args\":{\"derived\":1}}");
+    } else if (e) {
+        o_printf(&c->o, ",\"args\":{\"irq\":%u", irq);
+        fields_arg(c, e);
+        o_str(&c->o, "}}");
+    } else {
+        o_str(&c->o, "}");
+    }
 }
 
 // Interrupt slices: "irq N" from entry to exit, "handler" inside it (or alone when the
@@ -368,28 +380,32 @@ static void int_event(struct conv *c, const struct kev_event *e)
     case KEV_INT_ENTER:
         if (depth) { // an earlier exit was lost: close what is open
             if (*depth & 2)
-                irq_end(c, irq, tid, 2, 1, e->t64);
+                irq_end(c, irq, tid, 2, 1, e->t64, NULL);
             if (*depth & 1)
-                irq_end(c, irq, tid, 1, 1, e->t64);
+                irq_end(c, irq, tid, 1, 1, e->t64, NULL);
         }
         rec_begin(c, "B", "kev.int", PID_IRQ, tid, e->t64);
         snprintf(name, sizeof(name), "irq %u", irq);
         name_field(c, name);
-        o_str(&c->o, "}");
+        o_printf(&c->o, ",\"args\":{\"irq\":%u", irq);
+        fields_arg(c, e);
+        o_str(&c->o, "}}");
         if (depth)
             *depth = 1;
         return;
     case KEV_INT_HANDLER_ENTER:
         if (depth && (*depth & 2)) // the handler's exit was lost
-            irq_end(c, irq, tid, 2, 1, e->t64);
+            irq_end(c, irq, tid, 2, 1, e->t64, NULL);
         rec_begin(c, "B", "kev.int", PID_IRQ, tid, e->t64);
-        o_str(&c->o, ",\"name\":\"handler\"}");
+        o_printf(&c->o, ",\"name\":\"handler\",\"args\":{\"irq\":%u", irq);
+        fields_arg(c, e);
+        o_str(&c->o, "}}");
         if (depth)
             *depth |= 2;
         return;
     case KEV_INT_HANDLER_EXIT:
         if (depth && (*depth & 2)) {
-            irq_end(c, irq, tid, 2, 0, e->t64);
+            irq_end(c, irq, tid, 2, 0, e->t64, e);
             *depth &= (uint8_t)~2u;
             return;
         }
@@ -397,8 +413,8 @@ static void int_event(struct conv *c, const struct kev_event *e)
     case KEV_INT_EXIT:
         if (depth && (*depth & 1)) {
             if (*depth & 2)
-                irq_end(c, irq, tid, 2, 1, e->t64);
-            irq_end(c, irq, tid, 1, 0, e->t64);
+                irq_end(c, irq, tid, 2, 1, e->t64, NULL);
+            irq_end(c, irq, tid, 1, 0, e->t64, e);
             *depth = 0;
             return;
         }
@@ -410,7 +426,9 @@ static void int_event(struct conv *c, const struct kev_event *e)
     const char *n = kev_int_name(e->ev);
     snprintf(name, sizeof(name), "%s %u", n ? n : "INT", irq);
     name_field(c, name);
-    o_str(&c->o, ",\"s\":\"t\"}");
+    o_printf(&c->o, ",\"s\":\"t\",\"args\":{\"irq\":%u", irq);
+    fields_arg(c, e);
+    o_str(&c->o, "}}");
 }
 
 // A record on the track of whoever runs on e's CPU: the interrupt, else the current thread.
@@ -521,7 +539,9 @@ static void fault_record(struct conv *c, const struct cf_fault *x)
     const struct kev_fault *f = &x->f;
     char name[48], fn[512];
     snprintf(name, sizeof(name), "fault %s", kev_signal_name(f->sig));
-    instant_begin(c, NULL, x->w, 6, x->t, kx_thread(c->m, f->pid, f->tid), "kev.system", name);
+    struct kev_event fe = { .cls = KEV_C_SYSTEM, .ev = KEV_SYS_FAULT, .cpu = x->cpu, .w = x->w,
+                            .nw = 6, .nslots = 3, .t64 = x->t };
+    instant_begin(c, &fe, x->w, 6, x->t, kx_thread(c->m, f->pid, f->tid), "kev.system", name);
     arg_str(c, "signal", kev_signal_name(f->sig));
     o_printf(&c->o, ",\"signo\":%u,\"pid\":%u,\"tid\":%u", f->sig, f->pid, f->tid);
     arg_str(c, "kind", kev_fault_kind_name(f->kind));
@@ -675,9 +695,9 @@ static void finish(struct conv *c)
         for (uint32_t irq = 0; irq < MAX_IRQ; irq++) {
             uint8_t *d = &c->irq_depth[cpu][irq];
             if (*d & 2)
-                irq_end(c, irq, irq_tid(cpu, irq), 2, 1, end);
+                irq_end(c, irq, irq_tid(cpu, irq), 2, 1, end, NULL);
             if (*d & 1)
-                irq_end(c, irq, irq_tid(cpu, irq), 1, 1, end);
+                irq_end(c, irq, irq_tid(cpu, irq), 1, 1, end, NULL);
             *d = 0;
         }
     for (unsigned cpu = 0; cpu < KEV_MAX_CPUS; cpu++) {

@@ -47,8 +47,8 @@ enum kev_flayout {
     KEV_L_STRING,  // a NUL-terminated string from w[word] (KEV_W_NEXT: after the last field)
     KEV_L_REST,    // the words from w[word] to the end
     KEV_L_PCS,     // STACK's pcs: one word each, or two (high first) when info has PC64
-    KEV_L_ARGS,    // USDT's arguments: `count` of them (the field before), low word first
-    KEV_L_BYTES,   // IMAGE's build id: `length` bytes (the field before), whole words
+    KEV_L_ARGS,    // USDT's arguments: a count of them (field number `shift`), low word first
+    KEV_L_BYTES,   // IMAGE's build id: a length in bytes (field number `shift`), whole words
     KEV_L_USER,    // a USER event: its text when it is a string event, else its words
 };
 #define KEV_W_NEXT 0xffu // word: just after the words the fields before took
