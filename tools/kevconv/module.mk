@@ -19,16 +19,19 @@ KC_SYMS   := tools/common/tool_elfsym.c tools/common/tool_syms.c
 # named the same way ($(AN_STACKS) holds KC_SYMS)
 KC_STACKS := $(AN_STACKS)
 KC_STATS := $(AN_STATS) $(KC)/kx_wait_text.c $(KC)/kx_faults.c
-$(H)/kev2ctf: $(call host_objs,$(KC)/kev2ctf.c $(KC)/ctf_meta.c $(KC_SYMS) $(KC_DECODE))
+KC_CTF_SRCS := $(KC)/kev2ctf.c $(KC)/ctf_meta.c $(KC_SYMS) $(KC_DECODE)
+KC_JSON_SRCS := $(KC)/kev2json.c $(AN_MSG) $(KC)/conv_fault.c $(KC_SYMS) $(KC_DECODE)
+KC_PF_SRCS := $(KC)/kev2perfetto.c $(AN_MSG) $(AN)/kx_funcs.c $(KC)/kx_pf_stacks.c $(KC)/conv_fault.c $(KC_STACKS) \
+              $(KC_DECODE)
+$(H)/kev2ctf: $(call host_objs,$(KC_CTF_SRCS))
 	@echo "  LINK    $@"
 	$(Q)$(HOST_CC) -o $@ $^ -ldw -lelf
 
-$(H)/kev2json: $(call host_objs,$(KC)/kev2json.c $(AN_MSG) $(KC)/conv_fault.c $(KC_SYMS) $(KC_DECODE))
+$(H)/kev2json: $(call host_objs,$(KC_JSON_SRCS))
 	@echo "  LINK    $@"
 	$(Q)$(HOST_CC) -o $@ $^ -ldw -lelf
 
-$(H)/kev2perfetto: $(call host_objs,$(KC)/kev2perfetto.c $(AN_MSG) $(AN)/kx_funcs.c $(KC)/kx_pf_stacks.c $(KC)/conv_fault.c $(KC_STACKS) \
-                                  $(KC_DECODE))
+$(H)/kev2perfetto: $(call host_objs,$(KC_PF_SRCS))
 	@echo "  LINK    $@"
 	$(Q)$(HOST_CC) -o $@ $^ -ldw -lelf
 
@@ -38,8 +41,9 @@ $(H)/kevstat: $(call host_objs,$(KC)/kevstat.c $(KC_STATS) $(KC_STACKS) $(KC_DEC
 
 # kevtable: the event table, and any capture decoded by it (trace/kev_events.h).
 HOST_TOOLS += $(H)/kevtable
-$(H)/kevtable: $(call host_objs,$(KC)/kevtable.c tools/common/tool_file.c trace/kev_decode.c trace/kev_fields.c \
-                               trace/kev_text.c trace/kev_file.c trace/kev_events.c trace/kev_kercall.c)
+KC_TABLE_SRCS := $(KC)/kevtable.c tools/common/tool_file.c trace/kev_decode.c trace/kev_fields.c \
+                 trace/kev_text.c trace/kev_file.c trace/kev_events.c trace/kev_kercall.c
+$(H)/kevtable: $(call host_objs,$(KC_TABLE_SRCS))
 	@echo "  LINK    $@"
 	$(Q)$(HOST_CC) -o $@ $^
 
@@ -53,8 +57,9 @@ $(H)/kevreport: $(call host_objs,$(KC)/kevreport.c $(KC)/report_rows.c $(KC)/rep
 # kevscen: scripted traces with known analysis results (the host port's fake clock, like kevgen).
 $(call host_objs,$(KC)/kevscen.c $(KC)/kevscen_sync.c $(KC)/kevscen_events.c): HOST_CFLAGS += -Itest/unit
 HOST_TOOLS += $(H)/kevscen
-$(H)/kevscen: $(call host_objs,$(KC)/kevscen.c $(KC)/kevscen_sync.c $(KC)/kevscen_events.c tools/traceprinter/kev_capture.c trace/trace_ring.c \
-                               trace/kev_file.c trace/kev_events.c trace/kev_kercall.c)
+KC_SCEN_SRCS := $(KC)/kevscen.c $(KC)/kevscen_sync.c $(KC)/kevscen_events.c tools/traceprinter/kev_capture.c \
+                trace/trace_ring.c trace/kev_file.c trace/kev_events.c trace/kev_kercall.c
+$(H)/kevscen: $(call host_objs,$(KC_SCEN_SRCS))
 	@echo "  LINK    $@"
 	$(Q)$(HOST_CC) -o $@ $^
 
@@ -80,6 +85,7 @@ BENCHES += tools/kevconv/bench_kevconv.sh
 SCRIPT_TESTS_HOST += kevconv-damage|300|test/tools/test_kevconv_damage.sh
 TEST_DEPS_HOST += $(H)/kev2perfetto
 SCRIPT_TESTS_HOST += kev2perfetto|300|test/tools/test_kev2perfetto.sh
+
 
 # kevscen4: kevscen over the producer built for 4 CPUs (the "smp" scenario); its objects get
 # their own directory and -D, with the test flags (ASan + UBSan).

@@ -11,8 +11,9 @@ $(call host_objs,$(TP)/kevgen.c $(TP)/kevbench.c $(TP)/kev_capture.c trace/trace
     HOST_CFLAGS += -Itest/unit
 
 HOST_TOOLS += $(H)/traceprinter $(H)/kevgen $(H)/kevbench
-$(H)/traceprinter: $(call host_objs,$(TP)/traceprinter.c $(TP)/qnx_kercall.c \
-    tools/common/tool_file.c tools/common/tool_map.c $(KEV_DECODE_SRCS))
+TP_SRCS := $(TP)/traceprinter.c $(TP)/qnx_kercall.c tools/common/tool_file.c tools/common/tool_map.c \
+           $(KEV_DECODE_SRCS)
+$(H)/traceprinter: $(call host_objs,$(TP_SRCS))
 	@echo "  LINK    $@"
 	$(Q)$(HOST_CC) -o $@ $^
 
