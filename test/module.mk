@@ -32,7 +32,11 @@ $(addprefix $(HT)/evrow/,$(EVROW_TOOLS)):
 	@mkdir -p $(dir $@)
 	@echo "  LINK    $@"
 	$(Q)$(HOST_CC) -o $@ $^ -ldw -lelf
-TEST_DEPS_HOST += $(addprefix $(HT)/evrow/,$(EVROW_TOOLS)) $(H)/kevtable $(H)/kevscen
+$(HT)/evrow/kevsql: $(call pic_objs,$(KS)/kevsql.c $(KS)/kevsql_fleet.c $(KS_SRCS)) $(EVROW_OBJ)
+	@mkdir -p $(dir $@)
+	@echo "  LINK    $@"
+	$(Q)$(HOST_CC) -o $@ $^ -lsqlite3
+TEST_DEPS_HOST += $(addprefix $(HT)/evrow/,$(EVROW_TOOLS) kevsql) $(H)/kevtable $(H)/kevscen $(H)/kevsql
 SCRIPT_TESTS_HOST += event-table|300|test/tools/test_event_table.sh
 
 .PHONY: test-build bench-build check-host $(B)/tests.list $(HT)/tests.list

@@ -4,12 +4,14 @@
 # and value kevscen wrote (its expect-* lines: the truth, chosen by the writer, not read back
 # by the code under test). Prints TAP lines (no plan).
 # usage: check_event_table.py EXPECT KEVTABLE.txt BABELTRACE2.txt KEV2JSON.json
-#                             PERFETTO-INSTANTS.jsonl TRACEPRINTER.txt
+#                             PERFETTO-INSTANTS.jsonl TRACEPRINTER.txt KEVSQL.csv LISTING.md
+# (KEVSQL.csv: "class,type,arg_set_id,key,value" rows of kevsql's event JOIN args; LISTING.md:
+# kevtable's listing, which gives each name its class and number)
 import json
 import re
 import sys
 
-expect, kevtable, bt2, jsonf, pfinst, tp = sys.argv[1:7]
+expect, kevtable, bt2, jsonf, pfinst, tp, sqlf, listing = sys.argv[1:9]
 fields, texts, arrays, kcalls = {}, {}, {}, []
 for line in open(expect):
     p = line.split()
@@ -169,3 +171,28 @@ for nm in ("USDT", "FUNC_EXIT", "URING_BAD", "TIMER"):
         want_f = list(fields.get(nm, {})) + list(arrays.get(nm, {}))
         check("traceprinter: %s with its fields named (%s)" % (nm, " ".join(want_f)),
               all(f + ":" in line for f in want_f), line)
+
+# ---- kevsql: event JOIN args, keys fields.NAME ----
+import csv
+number = {}  # (class name, number) -> event name, from the listing
+cls = None
+for line in open(listing):
+    m = re.match(r"### (\w+) \(class \d+\)", line)
+    if m:
+        cls = m.group(1)
+    m = re.match(r"\| (\d+)(?:-(\d+))? \| (\w+) \|", line)
+    if m and cls:
+        for k in range(int(m.group(1)), int(m.group(2) or m.group(1)) + 1):
+            number[(cls, k)] = m.group(3)
+sq = {}
+for row in csv.reader(open(sqlf)):
+    if len(row) < 5:
+        continue
+    nm = number.get((row[0], int(row[1])))
+    if nm:
+        sq.setdefault(nm, {}).setdefault(row[2], {})[row[3].replace("fields.", "", 1)] = (
+            row[4].split() if " " in row[4] and row[4].startswith("0x") else row[4])
+bad = [(nm, best("kevsql", nm, list(sq[nm].values()))) for nm in names if nm in sq]
+check("kevsql: every event's fields in args (fields.NAME) with the value kevscen wrote",
+      all(nm in sq for nm in names) and all(not b for _, b in bad),
+      ([nm for nm in names if nm not in sq], [x for x in bad if x[1]]))

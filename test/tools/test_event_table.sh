@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: MIT
 # The event table (trace/kev_events.c) against its readers: kevscen's "events" capture holds
 # one of every event of the table with values kevscen chose (its expect-* lines, the truth);
-# kevtable, traceprinter, babeltrace2 over kev2ctf's output, kev2json and kev2perfetto (its
-# protobuf read by check_perfetto.py's reader of Perfetto's wire format) must each name every
+# kevtable, traceprinter, babeltrace2 over kev2ctf's output, kev2json, kev2perfetto (its
+# protobuf read by check_perfetto.py's reader of Perfetto's wire format) and kevsql (its event
+# and args tables) must each name every
 # event with every field and value (check_event_table.py). Then the same with a test-only
 # row (test/tools/test_event_row.c) linked into test builds of kevscen and the consumers:
 # the event no consumer's code knows is named with its fields by each. And the docs: the
@@ -34,8 +35,12 @@ consumers() {
     python3 "$here/check_perfetto.py" -d "$s.pfinst" "$s.pftrace" >"$s.pftap" 2>&1
     grep -q '^ok .*kernel-call slices, each begin named' "$s.pftap"
     check "$2: kev2perfetto's kernel-call slices keep trace processor's rules" test $? = 0
+    "$b/kevtable" >"$s.listing"
+    "$b/kevsql" --csv --no-header "$s.kev" "SELECT e.class, e.type, e.arg_set_id, a.key, \
+        a.display_value FROM event e JOIN args a USING (arg_set_id)" >"$s.sql" 2>"$s.err" ||
+        { notok "$2: kevsql reads it" "$(cat "$s.err")"; return; }
     python3 "$here/check_event_table.py" "$s.expect" "$s.kevtable" "$s.bt" "$s.json" "$s.pfinst" \
-        "$s.tp" >"$s.tap" 2>&1 || echo "not ok 0 - check_event_table.py failed" >>"$s.tap"
+        "$s.tp" "$s.sql" "$s.listing" >"$s.tap" 2>&1 || echo "not ok 0 - check_event_table.py failed" >>"$s.tap"
     while IFS= read -r line; do
         case $line in
             "ok "*) ok "$2: ${line#ok * - }" ;;
