@@ -4,6 +4,9 @@
 # table (build/host/kevtable's output), so that the page says what trace/kev_events.c does.
 # usage: scripts/event-table-doc.sh [HOSTDIR]   (default build/host; run make tools first)
 set -eu
+case ${1:-} in
+    -h|--help) sed -n '3,5p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+esac
 cd "$(dirname "$0")/.."
 host=${1:-build/host}
 page=docs/event-table.md
