@@ -11,6 +11,7 @@
 #include <trace/kev.h>
 #include <trace/kev_decode.h>
 #include <trace/kev_events.h>
+#include <trace/kev_stack.h>
 
 static void str(FILE *f, const char *s)
 {
@@ -36,25 +37,34 @@ static const char *const header =
     "typealias integer { size = 32; align = 8; signed = false; base = 16; } := uint32_hex_t;\n"
     "typealias integer { size = 64; align = 8; signed = false; base = 16; } := uint64_hex_t;\n\n";
 
-// The enumerations of our SYSTEM events' fields (trace/kev.h; names as the event table,
-// trace/kev_events.c, gives them). A value without a label is shown as its number.
-static const char *const enums =
-    "typealias enum : uint8_t { SIGILL = 4, SIGBUS = 7, SIGKILL = 9, SIGSEGV = 11 }"
-    " := kev_signal_t;\n"
-    "typealias enum : uint8_t { other = 0, access, exec, alignment, \"undefined instruction\","
-    " \"divide by zero\", \"bus error\", stacking, breakpoint } := kev_fault_kind_t;\n"
-    "typealias enum : uint8_t { user = 1, kernel, fault } := kev_stack_kind_t;\n"
-    "typealias enum : uint8_t { complete = 0, \"unreadable frame\", \"unaligned frame\","
-    " \"frame loop\", \"frame out of bounds\", \"no unwind information\" } := kev_stack_end_t;\n"
-    "typealias enum : uint8_t { initial = 0, call, \"mutex inheritance\","
-    " \"message inheritance\", \"inheritance ends\", ceiling } := kev_prio_cause_t;\n"
-    "typealias enum : uint8_t { unknown = 0, mutex = 13, condvar = 14, semaphore = 17 }"
-    " := kev_sync_kind_t;\n\n";
+// The enumerations of our SYSTEM events' fields, written from the event table's value names
+// (trace/kev_events.c) so that they cannot differ from it. A value without a label is shown
+// as its number.
+static void enum_of(FILE *f, const char *name, const char *(*label)(unsigned), unsigned n)
+{
+    fprintf(f, "typealias enum : %s {", !strcmp(name, "kev_state_t") ? "int32_t" : "uint8_t");
+    const char *sep = " ";
+    for (unsigned v = 0; v < n; v++) {
+        const char *l = label(v);
+        if (!l || l[0] == '?')
+            continue;
+        fprintf(f, "%s\"%s\" = %u", sep, l, v);
+        sep = ", ";
+    }
+    fprintf(f, " } := %s;\n", name);
+}
 
-static const char *const states =
-    "typealias enum : int32_t { DEAD = 0, RUNNING, READY, STOPPED, SEND, RECEIVE, REPLY, STACK,"
-    " WAITTHREAD, WAITPAGE, SIGSUSPEND, SIGWAITINFO, NANOSLEEP, MUTEX, CONDVAR, JOIN, INTR,"
-    " SEM, WAITCTX, NET_SEND, NET_REPLY, WAITCHILD, CREATE, DESTROY } := kev_state_t;\n\n";
+static void enums(FILE *f)
+{
+    enum_of(f, "kev_state_t", kev_thread_state_name, KEV_TH_DESTROY + 1); // THCREATE is 24
+    enum_of(f, "kev_signal_t", kev_signal_name, 32);
+    enum_of(f, "kev_fault_kind_t", kev_fault_kind_name, KEV_FAULT_NKINDS);
+    enum_of(f, "kev_stack_kind_t", kev_stack_kind_name, 16);
+    enum_of(f, "kev_stack_end_t", kev_stack_ended_name, 16);
+    enum_of(f, "kev_prio_cause_t", kev_prio_cause_name, KEV_PRIO_NCAUSES);
+    fputs("typealias enum : uint8_t { unknown = 0, mutex = 13, condvar = 14, semaphore = 17 }"
+          " := kev_sync_kind_t;\n\n", f);
+}
 
 enum ctf_ftype ctf_field_type(unsigned kind)
 {
@@ -150,8 +160,7 @@ void ctf_write_metadata(FILE *f, const uint8_t uuid[16], const struct ctf_clock 
             u, (unsigned long long)clk->freq, (long long)clk->offset_s);
     fputs("typealias integer { size = 64; align = 8; signed = false;"
           " map = clock.monotonic.value; } := uint64_clock_monotonic_t;\n\n", f);
-    fputs(states, f);
-    fputs(enums, f);
+    enums(f);
     fputs("stream {\n\tid = 0;\n\tevent.header := struct {\n\t\tuint32_t id;\n"
           "\t\tuint64_clock_monotonic_t timestamp;\n\t};\n"
           "\tpacket.context := struct {\n\t\tuint64_clock_monotonic_t timestamp_begin;\n"
