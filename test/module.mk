@@ -16,6 +16,29 @@ SCRIPT_TESTS_HOST += setup/bench|60|test/tools/test_setup.sh
 # sh block of the docs run as written (docs/README.md, "How the pages are kept").
 SCRIPT_TESTS_HOST += docs|120|test/tools/test_docs.py
 
+# The event table test (read after the tools' module.mk files, whose source lists it uses): a
+# capture of every event read by every consumer, and the consumers
+# built again with a test-only row (test/tools/test_event_row.c, added before main through
+# kev_events_add) in $(HT)/evrow/, their own code unchanged.
+EVROW_OBJ := $(call host_objs,test/tools/test_event_row.c)
+EVROW_TOOLS := kevscen kevtable traceprinter kev2ctf kev2json kev2perfetto
+$(HT)/evrow/kevscen: $(call host_objs,$(KC_SCEN_SRCS)) $(EVROW_OBJ)
+$(HT)/evrow/kevtable: $(call host_objs,$(KC_TABLE_SRCS)) $(EVROW_OBJ)
+$(HT)/evrow/traceprinter: $(call host_objs,$(TP_SRCS)) $(EVROW_OBJ)
+$(HT)/evrow/kev2ctf: $(call host_objs,$(KC_CTF_SRCS)) $(EVROW_OBJ)
+$(HT)/evrow/kev2json: $(call host_objs,$(KC_JSON_SRCS)) $(EVROW_OBJ)
+$(HT)/evrow/kev2perfetto: $(call host_objs,$(KC_PF_SRCS)) $(EVROW_OBJ)
+$(addprefix $(HT)/evrow/,$(EVROW_TOOLS)):
+	@mkdir -p $(dir $@)
+	@echo "  LINK    $@"
+	$(Q)$(HOST_CC) -o $@ $^ -ldw -lelf
+$(HT)/evrow/kevsql: $(call pic_objs,$(KS)/kevsql.c $(KS)/kevsql_fleet.c $(KS_SRCS)) $(EVROW_OBJ)
+	@mkdir -p $(dir $@)
+	@echo "  LINK    $@"
+	$(Q)$(HOST_CC) -o $@ $^ -lsqlite3
+TEST_DEPS_HOST += $(addprefix $(HT)/evrow/,$(EVROW_TOOLS) kevsql) $(H)/kevtable $(H)/kevscen $(H)/kevsql
+SCRIPT_TESTS_HOST += event-table|300|test/tools/test_event_table.sh
+
 .PHONY: test-build bench-build check-host $(B)/tests.list $(HT)/tests.list
 test-build: $(HOST_TESTS) $(QEMU_TESTS_ELF) $(TEST_DEPS) $(TEST_DEPS_HOST) $(B)/tests.list
 bench-build: $(BENCH_DEPS)

@@ -46,40 +46,8 @@ int kev_fault_decode(const uint32_t *w, unsigned nw, struct kev_fault *f)
     return 0;
 }
 
-const char *kev_stack_kind_name(unsigned kind)
-{
-    static const char *const names[] = { "?", "user", "kernel", "fault" };
-    return kind < sizeof(names) / sizeof(names[0]) ? names[kind] : "?";
-}
-
-// The kernel's unwind errors (kernel/unwind.h enum unwind_err), in its order.
-const char *kev_stack_ended_name(unsigned ended)
-{
-    static const char *const names[] = { "complete", "unreadable frame", "unaligned frame",
-                                         "frame loop", "frame out of bounds",
-                                         "no unwind information" };
-    return ended < sizeof(names) / sizeof(names[0]) ? names[ended] : "?";
-}
-
-const char *kev_fault_kind_name(unsigned kind)
-{
-    static const char *const names[KEV_FAULT_NKINDS] = {
-        "other", "access", "exec", "alignment", "undefined instruction", "divide by zero",
-        "bus error", "stacking", "breakpoint" };
-    return kind < KEV_FAULT_NKINDS ? names[kind] : "?";
-}
-
-// The target's signal numbers (uapi/kapi.h KSIG_*).
-const char *kev_signal_name(unsigned sig)
-{
-    switch (sig) {
-    case 4: return "SIGILL";
-    case 7: return "SIGBUS";
-    case 9: return "SIGKILL";
-    case 11: return "SIGSEGV";
-    default: return "?";
-    }
-}
+// The names of STACK and FAULT values (kev_stack_kind_name, ...) are the event table's
+// (trace/kev_events.c).
 
 int kev_stack_text(const struct kev_stack *s, char *buf, size_t size)
 {

@@ -1,28 +1,28 @@
 # SPDX-License-Identifier: MIT
 # trace/: the portable trace format, producer ring, .kev writer and decoder (freestanding C,
 # compiled into the kernel by the lead's makefiles and into host tools and tests here).
-TRACE_PORTABLE_SRCS := trace/kev_names.c trace/trace_ring.c
-TRACE_HOST_SRCS     := trace/kev_names.c trace/kev_file.c trace/kev_decode.c trace/kev_stack.c \
+TRACE_PORTABLE_SRCS := trace/kev_events.c trace/kev_kercall.c trace/trace_ring.c
+TRACE_HOST_SRCS     := trace/kev_events.c trace/kev_kercall.c trace/kev_file.c trace/kev_decode.c trace/kev_fields.c trace/kev_stack.c \
                        trace/kev_text.c trace/kev_image.c
 
 # Host unit tests (cmocka, ASan + UBSan). trace_ring.c reads the host port from test/unit.
 HOST_TESTS += $(HT)/test_trace_ring
 $(HT)/test_trace_ring: $(call host_test_objs,test/unit/test_trace_ring.c trace/trace_ring.c \
-                                              trace/kev_names.c)
+                                              trace/kev_events.c trace/kev_kercall.c)
 	@echo "  LINK    $@"
 	$(Q)$(HOST_CC) -o $@ $^ -lcmocka $(HOST_TLDFLAGS)
 
 HOST_TESTS += $(HT)/test_trace_kev
 $(HT)/test_trace_kev: $(call host_test_objs,test/unit/test_trace_kev.c trace/trace_ring.c \
-                         trace/kev_names.c trace/kev_file.c trace/kev_decode.c trace/kev_text.c \
+                         trace/kev_events.c trace/kev_kercall.c trace/kev_file.c trace/kev_decode.c trace/kev_fields.c trace/kev_text.c \
                          trace/kev_stream.c tools/traceprinter/kev_capture.c)
 	@echo "  LINK    $@"
 	$(Q)$(HOST_CC) -o $@ $^ -lcmocka $(HOST_TLDFLAGS)
 
 # libFuzzer target for the decoder; seeds are small kevgen traces (both byte orders, losses).
 FUZZ_BINS += build/fuzz/fuzz_kev_decode
-build/fuzz/fuzz_kev_decode: test/fuzz/fuzz_kev_decode.c trace/kev_decode.c trace/kev_text.c trace/kev_file.c \
-                            trace/kev_names.c $(H)/kevgen
+build/fuzz/fuzz_kev_decode: test/fuzz/fuzz_kev_decode.c trace/kev_decode.c trace/kev_fields.c trace/kev_text.c trace/kev_file.c \
+                            trace/kev_events.c trace/kev_kercall.c $(H)/kevgen
 	@mkdir -p $(dir $@) $(dir $@)seeds-fuzz_kev_decode
 	@echo "  FUZZCC  $@"
 	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ $(filter %.c,$^)
@@ -39,15 +39,15 @@ $(HT)/obj-smp/%.o: %.c
 	$(Q)$(HOST_CC) $(HOST_TCFLAGS) -DTRACE_MAX_CPUS=4u -c $< -o $@
 
 HOST_TESTS += $(HT)/test_trace_smp
-$(HT)/test_trace_smp: $(TRACE_SMP_OBJS) $(call host_test_objs,trace/kev_names.c \
-                         trace/kev_file.c trace/kev_decode.c trace/kev_text.c)
+$(HT)/test_trace_smp: $(TRACE_SMP_OBJS) $(call host_test_objs,trace/kev_events.c trace/kev_kercall.c \
+                         trace/kev_file.c trace/kev_decode.c trace/kev_fields.c trace/kev_text.c)
 	@echo "  LINK    $@"
 	$(Q)$(HOST_CC) -o $@ $^ -lcmocka $(HOST_TLDFLAGS)
 
 # The STACK / FAULT / IMAGE decoders on hand-built payloads (docs/trace-events.md's layout).
 HOST_TESTS += $(HT)/test_kev_stack
 $(HT)/test_kev_stack: $(call host_test_objs,test/unit/test_kev_stack.c trace/kev_stack.c trace/kev_image.c \
-                         trace/kev_decode.c trace/kev_text.c trace/kev_file.c trace/kev_names.c)
+                         trace/kev_decode.c trace/kev_fields.c trace/kev_text.c trace/kev_file.c trace/kev_events.c trace/kev_kercall.c)
 	@echo "  LINK    $@"
 	$(Q)$(HOST_CC) -o $@ $^ -lcmocka $(HOST_TLDFLAGS)
 
@@ -60,7 +60,7 @@ $(HT)/test_kev_text: $(call host_test_objs,test/unit/test_kev_text.c trace/kev_t
 # The KPANIC decoder on hand-built payloads: today's layout and a capture from before it.
 HOST_TESTS += $(HT)/test_kev_panic
 $(HT)/test_kev_panic: $(call host_test_objs,test/unit/test_kev_panic.c trace/kev_panic.c \
-                         trace/kev_stack.c trace/kev_decode.c trace/kev_text.c trace/kev_file.c trace/kev_names.c)
+                         trace/kev_stack.c trace/kev_decode.c trace/kev_fields.c trace/kev_text.c trace/kev_file.c trace/kev_events.c trace/kev_kercall.c)
 	@echo "  LINK    $@"
 	$(Q)$(HOST_CC) -o $@ $^ -lcmocka $(HOST_TLDFLAGS)
 

@@ -334,22 +334,25 @@ if dump_path:
         for x in dumped:
             out.write(json.dumps(x) + "\n")
 # slices: per track in time order (stable), begins named, ends closing the innermost open one
-open_on, bad_slices, nslices = {}, [], 0
+# (kernel calls, category "kcall", are counted apart from the function slices -f counts)
+open_on, bad_slices, nslices, nkcalls = {}, [], 0, 0
 for ts, i, te in sorted(slicepts, key=lambda x: (x[0], x[1])):
     ted = dict(te)
     stack = open_on.setdefault(ted.get(11), [])
     if ted.get(9) == 1:
         if not ted.get(23):
             bad_slices.append(("a slice begin without a name", ts))
-        stack.append(ts)
+        stack.append(ted.get(22) == b"kcall")
     elif not stack:
         bad_slices.append(("misplaced_end_event", ts))
+    elif stack.pop():
+        nkcalls += 1
     else:
-        stack.pop()
         nslices += 1
 left = sum(len(v) for v in open_on.values())
-check("importer: %d slices, each begin named, each end closing its track's innermost slice, "
-      "none left open" % nslices, not bad_slices and not left, (bad_slices[:3], left))
+check("importer: %d function and %d kernel-call slices, each begin named, each end closing its "
+      "track's innermost slice, none left open" % (nslices, nkcalls),
+      not bad_slices and not left, (bad_slices[:3], left))
 if want_slices is not None:
     check("%d slices, as many as expected" % want_slices, nslices == want_slices, nslices)
 badflow = [k for k, p in flowpts.items() if len(p) < 2 or any(term for ts, term in sorted(p)[:-1])]

@@ -7,8 +7,8 @@
 AN := tools/analysis
 # The model and the decoder it reads through.
 AN_MODEL  := $(AN)/kx.c $(AN)/kx_ids.c $(AN)/kx_sort.c tools/common/tool_file.c tools/common/tool_map.c \
-             trace/kev_userreg.c trace/kev_decode.c trace/kev_text.c trace/kev_file.c \
-             trace/kev_names.c trace/kev_panic.c trace/kev_stack.c trace/kev_image.c
+             trace/kev_userreg.c trace/kev_decode.c trace/kev_fields.c trace/kev_text.c trace/kev_file.c \
+             trace/kev_events.c trace/kev_kercall.c trace/kev_panic.c trace/kev_stack.c trace/kev_image.c
 AN_MSG    := $(AN)/kx_msg.c
 # The analyses (with the message matching and the wait analysis they use).
 AN_STATS  := $(AN)/kx_stats.c $(AN)/kx_stats_json.c $(AN_MSG) $(AN)/kx_wait.c $(AN)/kx_prio.c \
@@ -29,7 +29,7 @@ HOST_TESTS += $(HT)/test_kx
 # thread with its own share of the time lost).
 HOST_TESTS += $(HT)/test_kev_wait
 $(HT)/test_kev_wait: $(call host_test_objs,test/unit/test_kev_wait.c $(AN)/kx_wait.c $(AN)/kx_prio.c $(AN)/kx_wait_groups.c \
-                         trace/kev_decode.c trace/kev_text.c trace/kev_file.c trace/kev_names.c)
+                         trace/kev_decode.c trace/kev_fields.c trace/kev_text.c trace/kev_file.c trace/kev_events.c trace/kev_kercall.c)
 	@echo "  LINK    $@"
 	$(Q)$(HOST_CC) -o $@ $^ -lcmocka $(HOST_TLDFLAGS)
 

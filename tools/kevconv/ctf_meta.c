@@ -9,6 +9,9 @@
 #include <ctype.h>
 #include <string.h>
 #include <trace/kev.h>
+#include <trace/kev_decode.h>
+#include <trace/kev_events.h>
+#include <trace/kev_stack.h>
 
 static void str(FILE *f, const char *s)
 {
@@ -34,25 +37,95 @@ static const char *const header =
     "typealias integer { size = 32; align = 8; signed = false; base = 16; } := uint32_hex_t;\n"
     "typealias integer { size = 64; align = 8; signed = false; base = 16; } := uint64_hex_t;\n\n";
 
-// The enumerations of our SYSTEM events' fields (trace/kev.h; names as kev_stack.c and
-// kev_names.c give them). A value without a label is shown as its number.
-static const char *const enums =
-    "typealias enum : uint8_t { SIGILL = 4, SIGBUS = 7, SIGKILL = 9, SIGSEGV = 11 }"
-    " := kev_signal_t;\n"
-    "typealias enum : uint8_t { other = 0, access, exec, alignment, \"undefined instruction\","
-    " \"divide by zero\", \"bus error\", stacking, breakpoint } := kev_fault_kind_t;\n"
-    "typealias enum : uint8_t { user = 1, kernel, fault } := kev_stack_kind_t;\n"
-    "typealias enum : uint8_t { complete = 0, \"unreadable frame\", \"unaligned frame\","
-    " \"frame loop\", \"frame out of bounds\", \"no unwind information\" } := kev_stack_end_t;\n"
-    "typealias enum : uint8_t { initial = 0, call, \"mutex inheritance\","
-    " \"message inheritance\", \"inheritance ends\", ceiling } := kev_prio_cause_t;\n"
-    "typealias enum : uint8_t { unknown = 0, mutex = 13, condvar = 14, semaphore = 17 }"
-    " := kev_sync_kind_t;\n\n";
+// The enumerations of our SYSTEM events' fields, written from the event table's value names
+// (trace/kev_events.c) so that they cannot differ from it. A value without a label is shown
+// as its number.
+static void enum_of(FILE *f, const char *name, const char *(*label)(unsigned), unsigned n)
+{
+    fprintf(f, "typealias enum : %s {", !strcmp(name, "kev_state_t") ? "int32_t" : "uint8_t");
+    const char *sep = " ";
+    for (unsigned v = 0; v < n; v++) {
+        const char *l = label(v);
+        if (!l || l[0] == '?')
+            continue;
+        fprintf(f, "%s\"%s\" = %u", sep, l, v);
+        sep = ", ";
+    }
+    fprintf(f, " } := %s;\n", name);
+}
 
-static const char *const states =
-    "typealias enum : int32_t { DEAD = 0, RUNNING, READY, STOPPED, SEND, RECEIVE, REPLY, STACK,"
-    " WAITTHREAD, WAITPAGE, SIGSUSPEND, SIGWAITINFO, NANOSLEEP, MUTEX, CONDVAR, JOIN, INTR,"
-    " SEM, WAITCTX, NET_SEND, NET_REPLY, WAITCHILD, CREATE, DESTROY } := kev_state_t;\n\n";
+static void enums(FILE *f)
+{
+    enum_of(f, "kev_state_t", kev_thread_state_name, KEV_TH_DESTROY + 1); // THCREATE is 24
+    enum_of(f, "kev_signal_t", kev_signal_name, 32);
+    enum_of(f, "kev_fault_kind_t", kev_fault_kind_name, KEV_FAULT_NKINDS);
+    enum_of(f, "kev_stack_kind_t", kev_stack_kind_name, 16);
+    enum_of(f, "kev_stack_end_t", kev_stack_ended_name, 16);
+    enum_of(f, "kev_prio_cause_t", kev_prio_cause_name, KEV_PRIO_NCAUSES);
+    fputs("typealias enum : uint8_t { unknown = 0, mutex = 13, condvar = 14, semaphore = 17 }"
+          " := kev_sync_kind_t;\n\n", f);
+}
+
+enum ctf_ftype ctf_field_type(unsigned kind)
+{
+    switch (kind) {
+    case KEV_K_S32: return CTF_T_S64;
+    case KEV_K_HEX: case KEV_K_ADDR: case KEV_K_WHO: return CTF_T_HEX;
+    case KEV_K_STRING: return CTF_T_STR;
+    case KEV_K_WORDS: case KEV_K_ADDRS: case KEV_K_U64S: return CTF_T_SEQ;
+    default: return CTF_T_U64;
+    }
+}
+
+const struct kev_fields *ctf_kcall_entry_fields(unsigned call)
+{
+    static struct kev_fields fs[KEV_KC_MAX];
+    static unsigned char done[KEV_KC_MAX];
+    static struct kev_reader r; // the fake event's words are zero: no byte order to know
+    if (call >= KEV_KC_MAX)
+        return NULL;
+    if (!done[call]) {
+        static const uint32_t zero[6];
+        struct kev_event e = { .cls = KEV_C_KER_CALL, .ev = call, .w = zero, .nw = 6,
+                               .nslots = 3 };
+        kev_fields_decode(&r, &e, &fs[call]);
+        done[call] = 1;
+    }
+    return &fs[call];
+}
+
+static void field_decl(FILE *f, const char *name, unsigned kind)
+{
+    switch (ctf_field_type(kind)) {
+    case CTF_T_S64: fprintf(f, "\t\tint64_t %s;\n", name); break;
+    case CTF_T_HEX: fprintf(f, "\t\tuint64_hex_t %s;\n", name); break;
+    case CTF_T_STR: fprintf(f, "\t\tstring %s;\n", name); break;
+    case CTF_T_SEQ:
+        fprintf(f, "\t\tuint32_t _%s_length;\n\t\t%s %s[_%s_length];\n", name,
+                kind == KEV_K_U64S ? "uint64_t" : "uint64_hex_t", name, name);
+        break;
+    default: fprintf(f, "\t\tuint64_t %s;\n", name); break;
+    }
+}
+
+// The class of a table row: kev_<name in lower case>, its fields the row's (a USER-like row's
+// data field may be text instead: both are declared, one written empty).
+static void table_event(FILE *f, unsigned row, const struct kev_event_desc *d)
+{
+    char name[64] = "kev_";
+    size_t n = strlen(name);
+    for (const char *p = d->name; *p && n + 1 < sizeof(name); p++)
+        name[n++] = (char)tolower((unsigned char)*p);
+    name[n] = 0;
+    fprintf(f, "event {\n\tname = \"%s\";\n\tid = %u;\n\tstream_id = 0;\n"
+               "\tfields := struct {\n\t\tuint16_t kev_event;\n", name, CTF_ID_TABLE + row);
+    for (unsigned k = 0; k < d->nfields; k++) {
+        if (d->fields[k].layout == KEV_L_USER)
+            field_decl(f, "text", KEV_K_STRING);
+        field_decl(f, d->fields[k].name, d->fields[k].kind);
+    }
+    fputs("\t};\n};\n\n", f);
+}
 
 static void event(FILE *f, unsigned id, const char *name, const char *fields)
 {
@@ -87,8 +160,7 @@ void ctf_write_metadata(FILE *f, const uint8_t uuid[16], const struct ctf_clock 
             u, (unsigned long long)clk->freq, (long long)clk->offset_s);
     fputs("typealias integer { size = 64; align = 8; signed = false;"
           " map = clock.monotonic.value; } := uint64_clock_monotonic_t;\n\n", f);
-    fputs(states, f);
-    fputs(enums, f);
+    enums(f);
     fputs("stream {\n\tid = 0;\n\tevent.header := struct {\n\t\tuint32_t id;\n"
           "\t\tuint64_clock_monotonic_t timestamp;\n\t};\n"
           "\tpacket.context := struct {\n\t\tuint64_clock_monotonic_t timestamp_begin;\n"
@@ -179,11 +251,20 @@ void ctf_write_metadata(FILE *f, const uint8_t uuid[16], const struct ctf_clock 
         else
             snprintf(kc, sizeof(kc), "kc%u", c);
         snprintf(name, sizeof(name), "syscall_entry_%s", kc);
-        event(f, CTF_ID_SYSCALL_ENTRY + c, name,
-              "\t\tuint32_t _args_length;\n\t\tuint32_t args[_args_length];\n");
+        // The arguments named by the table (trace/kev_kercall.c); nargs says how many words
+        // the entry recorded (2 fast, 6 wide): a field past them was not recorded, written 0.
+        fprintf(f, "event {\n\tname = \"%s\";\n\tid = %u;\n\tstream_id = 0;\n"
+                   "\tfields := struct {\n\t\tuint8_t nargs;\n", name, CTF_ID_SYSCALL_ENTRY + c);
+        const struct kev_fields *fs = ctf_kcall_entry_fields(c);
+        for (unsigned k = 0; k < fs->n; k++)
+            field_decl(f, fs->f[k].name, fs->f[k].kind);
+        fputs("\t};\n};\n\n", f);
         snprintf(name, sizeof(name), "syscall_exit_%s", kc);
         event(f, CTF_ID_SYSCALL_EXIT + c, name,
               "\t\tint64_t ret;\n\t\tuint8_t interrupted;\n\t\tuint32_t _extra_length;\n"
               "\t\tuint32_t extra[_extra_length];\n");
     }
+    for (unsigned i = 0; i < kev_event_rows(); i++)
+        if (!kev_event_row(i)->kcall)
+            table_event(f, i, kev_event_row(i));
 }

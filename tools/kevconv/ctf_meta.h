@@ -38,7 +38,21 @@ enum ctf_id {
     CTF_ID_KEV_COMM = 32,            // + COMM event number (KEV_COMM_NEVENTS of them)
     CTF_ID_SYSCALL_ENTRY = 64,       // + call number (< KEV_KC_MAX)
     CTF_ID_SYSCALL_EXIT = 64 + 128,  // + call number
+    CTF_ID_TABLE = 64 + 256,         // + the event table's row (kev_event_row): the events
+                                     // above does not name, each a kev_<name> class whose
+                                     // fields are the row's (ctf_table_fields)
 };
+
+struct kev_event_desc;
+struct kev_fields;
+// The CTF type of each of a table row's fields (ctf_meta.c), used by the metadata and the
+// stream writer alike: CTF_T_U64, CTF_T_S64, CTF_T_HEX (uint64), CTF_T_STR (string),
+// CTF_T_SEQ (uint32 length, then uint64 values).
+enum ctf_ftype { CTF_T_U64, CTF_T_S64, CTF_T_HEX, CTF_T_STR, CTF_T_SEQ };
+enum ctf_ftype ctf_field_type(unsigned kind);
+// A kernel call's entry fields, named by the table: the wide layout's (a fake 6-word entry
+// decoded), so every entry of the call fits one class; fields an entry lacks are written 0.
+const struct kev_fields *ctf_kcall_entry_fields(unsigned call);
 
 #define CTF_COMM_LEN 16u // LTTng's char comm[16]
 #define CTF_MAGIC 0xc1fc1fc1u

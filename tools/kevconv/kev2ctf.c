@@ -16,6 +16,7 @@
 #include <time.h>
 
 #include "ctf_meta.h"
+#include <trace/kev_events.h>
 #include <trace/kev_image.h>
 #include <trace/kev_stack.h>
 #include <trace/kev_text.h>
@@ -49,6 +50,7 @@ struct stream {
     uint64_t seq;         // packets written
     uint64_t discarded;   // events lost on this CPU so far (the CTF counter)
     uint64_t nev;         // events in the open packet
+    const struct kev_reader *r; // the capture's reader (strings' byte order), set per event
 };
 
 struct conv {
@@ -315,8 +317,51 @@ static void thread_event(struct conv *c, struct stream *s, const struct kev_even
     }
 }
 
+// One decoded field, as ctf_meta.c declared it (a field the event lacks: 0, "", none).
+static void put_field(struct stream *s, const struct kev_field *fl, unsigned kind)
+{
+    switch (ctf_field_type(kind)) {
+    case CTF_T_STR: {
+        const char *t = fl && fl->kind == KEV_K_STRING && fl->str ? fl->str : "";
+        reserve(s, strlen(t) + 1);
+        put_str(s, t);
+        break;
+    }
+    case CTF_T_SEQ: {
+        unsigned n = fl && fl->arr ? fl->n : 0;
+        reserve(s, 4 + 8u * n);
+        put32(s, n);
+        for (unsigned i = 0; i < n; i++)
+            put64(s, fl->arr[i]);
+        break;
+    }
+    default:
+        reserve(s, 8);
+        put64(s, fl && !KEV_K_IS_ARRAY(fl->kind) && fl->kind != KEV_K_STRING ? fl->v : 0);
+        break;
+    }
+}
+
+// An event the classes above do not name: its table row's class (kev_<name>) with the fields
+// the table gives it; kev_unknown only for an event no row describes.
 static void unknown_event(struct stream *s, const struct kev_event *e)
 {
+    static struct kev_fields fs;
+    const struct kev_event_desc *d = kev_event_describe(e->cls, e->ev);
+    for (unsigned i = 0; d && !d->kcall && i < kev_event_rows(); i++) {
+        if (kev_event_row(i) != d)
+            continue;
+        kev_fields_decode(s->r, e, &fs);
+        ev_header(s, CTF_ID_TABLE + i, e->t64, 2);
+        put16(s, (uint16_t)e->ev);
+        for (unsigned k = 0; k < d->nfields; k++) {
+            const struct kev_field_desc *fd = &d->fields[k];
+            if (fd->layout == KEV_L_USER)
+                put_field(s, kev_field_get(&fs, "text"), KEV_K_STRING);
+            put_field(s, kev_field_get(&fs, fd->name), fd->kind);
+        }
+        return;
+    }
     ev_header(s, CTF_ID_KEV_UNKNOWN, e->t64, 8 + 4u * e->nw);
     put8(s, (uint8_t)e->cls);
     put16(s, (uint16_t)e->ev);
@@ -449,9 +494,14 @@ static void process_event(struct conv *c, struct stream *s, const struct kev_eve
 static void kcall_event(struct stream *s, const struct kev_event *e)
 {
     unsigned call = e->ev % KEV_KC_MAX;
-    if (e->ev < KEV_KC_MAX) {
-        ev_header(s, CTF_ID_SYSCALL_ENTRY + call, e->t64, 4 + 4u * e->nw);
-        words_seq(s, e->w, e->nw);
+    if (e->ev < KEV_KC_MAX) { // the fields the table names (ctf_kcall_entry_fields)
+        static struct kev_fields fs;
+        const struct kev_fields *cls = ctf_kcall_entry_fields(call);
+        kev_fields_decode(s->r, e, &fs);
+        ev_header(s, CTF_ID_SYSCALL_ENTRY + call, e->t64, 1);
+        put8(s, (uint8_t)e->nw);
+        for (unsigned k = 0; k < cls->n; k++)
+            put_field(s, kev_field_get(&fs, cls->f[k].name), cls->f[k].kind);
     } else if (e->ev < 3 * KEV_KC_MAX) {
         unsigned extra = e->nw > 2 ? e->nw - 1 : 0;
         ev_header(s, CTF_ID_SYSCALL_EXIT + call, e->t64, 13 + 4u * extra);
@@ -524,9 +574,9 @@ static void control_event(struct conv *c, const struct kev_event *e)
 
 static int on_event(void *user, struct kev_reader *r, const struct kev_event *e)
 {
-    (void)r;
     struct conv *c = user;
     struct stream *s = &c->s[e->cpu];
+    s->r = r;
     if (e->cls == KEV_C_CONTROL) {
         control_event(c, e);
         kx_model_update(c->m, e);

@@ -25,7 +25,8 @@
 // Our SYSTEM events carry named args beside their words ("w"): a fault (named "fault SIGSEGV",
 // on the faulting thread's track, written when its stack follows: conv_fault.c) its signal,
 // kind, pc, address, the function holding the pc and the stack's frames; a STACK its kind and
-// frames; PRIO_CHANGE, SYNC_WAIT and IMAGE their fields. Code addresses are named from the
+// frames; PRIO_CHANGE, SYNC_WAIT and IMAGE their fields. Every instant, kernel-call entry and
+// COMM record also carries "fields": the event's fields as the event table names them. Code addresses are named from the
 // ELF files the capture ran, found by build id (tools/common/tool_syms.c).
 #include <stdarg.h>
 #include <stdlib.h>
@@ -35,6 +36,7 @@
 #include "../analysis/kx_ids.h"
 #include "../analysis/kx_msg.h"
 #include "../common/tool_syms.h"
+#include <trace/kev_events.h>
 #include <trace/kev_image.h>
 #include <trace/kev_userreg.h>
 #include <trace/kev_text.h>
@@ -244,6 +246,46 @@ static void kcall_close(struct conv *c, int th, unsigned slot, uint64_t t)
     c->open_call[slot] = 0;
 }
 
+// ,"event":"NAME","fields":{...}: the event's name and fields as the event table gives them
+// (trace/kev_events.h):
+// numbers as numbers, addresses and ids as "0x..." strings, enums and errnos with their
+// names beside ("cause":2,"cause_name":"mutex inheritance"), strings, arrays.
+static void fields_arg(struct conv *c, const struct kev_event *e)
+{
+    static struct kev_fields fs;
+    kev_fields_decode(c->r, e, &fs);
+    o_str(&c->o, ",\"event\":");
+    o_json_str(&c->o, fs.name);
+    o_str(&c->o, ",\"fields\":{");
+    for (unsigned i = 0; i < fs.n; i++) {
+        const struct kev_field *f = &fs.f[i];
+        o_printf(&c->o, "%s\"%s\":", i ? "," : "", f->name);
+        if (f->kind == KEV_K_STRING) {
+            char safe[512];
+            kev_text_safe(safe, sizeof(safe), (const uint8_t *)f->str, strlen(f->str));
+            o_json_str(&c->o, safe);
+        } else if (KEV_K_IS_ARRAY(f->kind)) {
+            o_str(&c->o, "[");
+            for (unsigned k = 0; k < f->n; k++)
+                o_printf(&c->o, "%s\"0x%llx\"", k ? "," : "", (unsigned long long)f->arr[k]);
+            o_str(&c->o, "]");
+        } else if (f->kind == KEV_K_HEX || f->kind == KEV_K_ADDR || f->kind == KEV_K_WHO) {
+            o_printf(&c->o, "\"0x%llx\"", (unsigned long long)f->v);
+        } else if (f->kind == KEV_K_S32) {
+            o_printf(&c->o, "%lld", (long long)(int64_t)f->v);
+        } else {
+            put_u64(&c->o, f->v);
+            const char *nm = f->kind == KEV_K_ERRNO ? kev_errno_name((unsigned)f->v)
+                             : f->kind == KEV_K_ENUM && f->names ? f->names((unsigned)f->v) : NULL;
+            if (nm) {
+                o_printf(&c->o, ",\"%s_name\":", f->name);
+                o_json_str(&c->o, nm);
+            }
+        }
+    }
+    o_str(&c->o, "}");
+}
+
 static void kcall_event(struct conv *c, const struct kev_event *e)
 {
     int th = c->m->cur[e->cpu];
@@ -258,7 +300,9 @@ static void kcall_event(struct conv *c, const struct kev_event *e)
         name_field(c, name);
         o_str(&c->o, ",\"args\":{\"a\":[");
         put_words(&c->o, e->w, e->nw);
-        o_str(&c->o, "]}}");
+        o_str(&c->o, "]");
+        fields_arg(c, e);
+        o_str(&c->o, "}}");
         c->open_call[slot] = (uint16_t)(call + 1);
     } else if (e->ev < 3 * KEV_KC_MAX) {
         int open = c->open_call[slot] == call + 1;
@@ -284,6 +328,7 @@ static void kcall_event(struct conv *c, const struct kev_event *e)
             if (kev_errno_name(err))
                 o_printf(&c->o, ",\"errno_name\":\"%s\"", kev_errno_name(err));
         }
+        fields_arg(c, e);
         o_str(&c->o, e->ev >= 2 * KEV_KC_MAX ? ",\"interrupted\":1}}" : "}}");
         c->open_call[slot] = 0;
     } else {
@@ -299,8 +344,9 @@ static uint32_t irq_tid(unsigned cpu, uint32_t irq)
 }
 
 // An end on interrupt irq's track for its open slice: "irq N" (what 1) or "handler" (2).
+// e: the event that ends it (its fields become the end's args), NULL for a derived end.
 static void irq_end(struct conv *c, uint32_t irq, uint32_t tid, unsigned what, int derived,
-                    uint64_t t)
+                    uint64_t t, const struct kev_event *e)
 {
     char name[32];
     rec_begin(c, "E", "kev.int", PID_IRQ, tid, t);
@@ -309,7 +355,15 @@ static void irq_end(struct conv *c, uint32_t irq, uint32_t tid, unsigned what, i
     else
         snprintf(name, sizeof(name), "irq %u", irq);
     name_field(c, name);
-    o_str(&c->o, derived ? ",\"args\":{\"derived\":1}}" : "}");
+    if (derived) {
+        o_str(&c->o, ",\"args\":{\"derived\":1}}");
+    } else if (e) {
+        o_printf(&c->o, ",\"args\":{\"irq\":%u", irq);
+        fields_arg(c, e);
+        o_str(&c->o, "}}");
+    } else {
+        o_str(&c->o, "}");
+    }
 }
 
 // Interrupt slices: "irq N" from entry to exit, "handler" inside it (or alone when the
@@ -326,28 +380,32 @@ static void int_event(struct conv *c, const struct kev_event *e)
     case KEV_INT_ENTER:
         if (depth) { // an earlier exit was lost: close what is open
             if (*depth & 2)
-                irq_end(c, irq, tid, 2, 1, e->t64);
+                irq_end(c, irq, tid, 2, 1, e->t64, NULL);
             if (*depth & 1)
-                irq_end(c, irq, tid, 1, 1, e->t64);
+                irq_end(c, irq, tid, 1, 1, e->t64, NULL);
         }
         rec_begin(c, "B", "kev.int", PID_IRQ, tid, e->t64);
         snprintf(name, sizeof(name), "irq %u", irq);
         name_field(c, name);
-        o_str(&c->o, "}");
+        o_printf(&c->o, ",\"args\":{\"irq\":%u", irq);
+        fields_arg(c, e);
+        o_str(&c->o, "}}");
         if (depth)
             *depth = 1;
         return;
     case KEV_INT_HANDLER_ENTER:
         if (depth && (*depth & 2)) // the handler's exit was lost
-            irq_end(c, irq, tid, 2, 1, e->t64);
+            irq_end(c, irq, tid, 2, 1, e->t64, NULL);
         rec_begin(c, "B", "kev.int", PID_IRQ, tid, e->t64);
-        o_str(&c->o, ",\"name\":\"handler\"}");
+        o_printf(&c->o, ",\"name\":\"handler\",\"args\":{\"irq\":%u", irq);
+        fields_arg(c, e);
+        o_str(&c->o, "}}");
         if (depth)
             *depth |= 2;
         return;
     case KEV_INT_HANDLER_EXIT:
         if (depth && (*depth & 2)) {
-            irq_end(c, irq, tid, 2, 0, e->t64);
+            irq_end(c, irq, tid, 2, 0, e->t64, e);
             *depth &= (uint8_t)~2u;
             return;
         }
@@ -355,8 +413,8 @@ static void int_event(struct conv *c, const struct kev_event *e)
     case KEV_INT_EXIT:
         if (depth && (*depth & 1)) {
             if (*depth & 2)
-                irq_end(c, irq, tid, 2, 1, e->t64);
-            irq_end(c, irq, tid, 1, 0, e->t64);
+                irq_end(c, irq, tid, 2, 1, e->t64, NULL);
+            irq_end(c, irq, tid, 1, 0, e->t64, e);
             *depth = 0;
             return;
         }
@@ -368,7 +426,9 @@ static void int_event(struct conv *c, const struct kev_event *e)
     const char *n = kev_int_name(e->ev);
     snprintf(name, sizeof(name), "%s %u", n ? n : "INT", irq);
     name_field(c, name);
-    o_str(&c->o, ",\"s\":\"t\"}");
+    o_printf(&c->o, ",\"s\":\"t\",\"args\":{\"irq\":%u", irq);
+    fields_arg(c, e);
+    o_str(&c->o, "}}");
 }
 
 // A record on the track of whoever runs on e's CPU: the interrupt, else the current thread.
@@ -405,7 +465,9 @@ static void comm_event(struct conv *c, const struct kev_event *e)
     const char *n = kev_comm_name(e->ev);
     on_context(c, "X", "kev.comm", e);
     name_field(c, n ? n : "COMM");
-    o_printf(&c->o, ",\"dur\":0,\"args\":{\"id\":%u,\"pid\":%u}}", e->w[0], e->w[1]);
+    o_printf(&c->o, ",\"dur\":0,\"args\":{\"id\":%u,\"pid\":%u", e->w[0], e->w[1]);
+    fields_arg(c, e);
+    o_str(&c->o, "}}");
     const struct kx_msg *g;
     enum kx_msg_step step = kx_msgs_event(c->q, c->m, e, &g);
     if (step == KX_MSG_RECV) { // the send's point now that the flow will have a second one
@@ -419,14 +481,17 @@ static void comm_event(struct conv *c, const struct kev_event *e)
 
 // An instant on thread th's track whose args begin with the words ("w"); the caller adds
 // its named args (each starting with a comma) and closes it with instant_end.
-static void instant_begin(struct conv *c, const uint32_t *w, unsigned nw, uint64_t t, int th,
-                          const char *cat, const char *name)
+// The event's table fields follow ("fields", when e is given).
+static void instant_begin(struct conv *c, const struct kev_event *e, const uint32_t *w,
+                          unsigned nw, uint64_t t, int th, const char *cat, const char *name)
 {
     on_thread(c, "i", cat, th, t);
     name_field(c, name);
     o_str(&c->o, ",\"s\":\"t\",\"args\":{\"w\":[");
     put_words(&c->o, w, nw);
     o_str(&c->o, "]");
+    if (e)
+        fields_arg(c, e);
 }
 
 static void instant_end(struct conv *c)
@@ -437,7 +502,7 @@ static void instant_end(struct conv *c)
 static void instant(struct conv *c, const struct kev_event *e, int th, const char *cat,
                     const char *name)
 {
-    instant_begin(c, e->w, e->nw, e->t64, th, cat, name);
+    instant_begin(c, e, e->w, e->nw, e->t64, th, cat, name);
     instant_end(c);
 }
 
@@ -474,7 +539,9 @@ static void fault_record(struct conv *c, const struct cf_fault *x)
     const struct kev_fault *f = &x->f;
     char name[48], fn[512];
     snprintf(name, sizeof(name), "fault %s", kev_signal_name(f->sig));
-    instant_begin(c, x->w, 6, x->t, kx_thread(c->m, f->pid, f->tid), "kev.system", name);
+    struct kev_event fe = { .cls = KEV_C_SYSTEM, .ev = KEV_SYS_FAULT, .cpu = x->cpu, .w = x->w,
+                            .nw = 6, .nslots = 3, .t64 = x->t };
+    instant_begin(c, &fe, x->w, 6, x->t, kx_thread(c->m, f->pid, f->tid), "kev.system", name);
     arg_str(c, "signal", kev_signal_name(f->sig));
     o_printf(&c->o, ",\"signo\":%u,\"pid\":%u,\"tid\":%u", f->sig, f->pid, f->tid);
     arg_str(c, "kind", kev_fault_kind_name(f->kind));
@@ -502,7 +569,7 @@ static void system_event(struct conv *c, const struct kev_event *e)
         return;     // held (cf_event): written by fault_record
     if (e->ev == KEV_SYS_STACK && kev_stack_decode(e->w, e->nw, &st) == 0) {
         snprintf(name, sizeof(name), "stack %s", kev_stack_kind_name(st.kind));
-        instant_begin(c, e->w, e->nw, e->t64, kx_thread(c->m, st.pid, st.tid), "kev.system", name);
+        instant_begin(c, e, e->w, e->nw, e->t64, kx_thread(c->m, st.pid, st.tid), "kev.system", name);
         arg_str(c, "kind", kev_stack_kind_name(st.kind));
         if (st.ended)
             arg_str(c, "cut_short", kev_stack_ended_name(st.ended));
@@ -512,7 +579,7 @@ static void system_event(struct conv *c, const struct kev_event *e)
         unsigned cause = (w1 >> 16) & 0xffu;
         const char *cs = kev_prio_cause_name(cause);
         snprintf(name, sizeof(name), "prio %u -> %u", (w1 >> 8) & 0xffu, w1 & 0xffu);
-        instant_begin(c, e->w, e->nw, e->t64, kx_thread(c->m, e->w[0] >> 16, e->w[0] & 0xffffu),
+        instant_begin(c, e, e->w, e->nw, e->t64, kx_thread(c->m, e->w[0] >> 16, e->w[0] & 0xffffu),
                       "kev.system", name);
         o_printf(&c->o, ",\"pid\":%u,\"tid\":%u,\"prio\":%u,\"old_prio\":%u", e->w[0] >> 16,
                  e->w[0] & 0xffffu, w1 & 0xffu, (w1 >> 8) & 0xffu);
@@ -520,7 +587,7 @@ static void system_event(struct conv *c, const struct kev_event *e)
         instant_end(c);
     } else if (e->ev == KEV_SYS_SYNC_WAIT && e->nw >= 2) {
         int th = c->sync_for[e->cpu] ? c->sync_for[e->cpu] - 1 : cur;
-        instant_begin(c, e->w, e->nw, e->t64, th, "kev.system", "sync wait");
+        instant_begin(c, e, e->w, e->nw, e->t64, th, "kev.system", "sync wait");
         o_printf(&c->o, ",\"object\":%u", e->w[0]);
         if (w1)
             o_printf(&c->o, ",\"owner_pid\":%u,\"owner_tid\":%u", w1 >> 16, w1 & 0xffffu);
@@ -528,7 +595,7 @@ static void system_event(struct conv *c, const struct kev_event *e)
     } else if (e->ev == KEV_SYS_IMAGE && kev_image_decode(c->r, e, &im) == 0) {
         char safe[2 * KEV_IMAGE_NAME_MAX];
         kev_text_safe(safe, sizeof(safe), (const uint8_t *)im.name, strlen(im.name));
-        instant_begin(c, e->w, e->nw, e->t64, cur, "kev.system", "image");
+        instant_begin(c, e, e->w, e->nw, e->t64, cur, "kev.system", "image");
         o_printf(&c->o, ",\"pid\":%u", im.pid);
         kev_image_id_hex(im.id, im.id_len, text, sizeof(text));
         arg_str(c, "build_id", text);
@@ -628,9 +695,9 @@ static void finish(struct conv *c)
         for (uint32_t irq = 0; irq < MAX_IRQ; irq++) {
             uint8_t *d = &c->irq_depth[cpu][irq];
             if (*d & 2)
-                irq_end(c, irq, irq_tid(cpu, irq), 2, 1, end);
+                irq_end(c, irq, irq_tid(cpu, irq), 2, 1, end, NULL);
             if (*d & 1)
-                irq_end(c, irq, irq_tid(cpu, irq), 1, 1, end);
+                irq_end(c, irq, irq_tid(cpu, irq), 1, 1, end, NULL);
             *d = 0;
         }
     for (unsigned cpu = 0; cpu < KEV_MAX_CPUS; cpu++) {

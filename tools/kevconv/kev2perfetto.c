@@ -31,7 +31,12 @@
 //   track: the UI's function-graph view; named from the ELF files found by build id, with
 //   the caller's return address, the return value and the returning instruction's offset as
 //   args.
-// Kernel calls are in kev2json's output.
+// - kernel calls as slices, entry to exit, on a "kernel calls" track under the calling
+//   thread's (a call whose exit is missing - the thread died in it, or it was lost - ends at
+//   the thread's next call, its death, or the end of the trace); the events the above does
+//   not place (PRIO_CHANGE, SYNC_WAIT, USDT, TIMER, KPANIC, process events, SIGNAL, ...) as
+//   instants on the thread's track; both with the event's fields as the event table names
+//   them (trace/kev_events.h) as args.
 // Wire format: protobuf varints and length-delimited fields, written by the small encoder
 // below. Field numbers (perfetto.protos): Trace.packet 1; TracePacket: ftrace_events 1,
 // process_tree 2, clock_snapshot 6, timestamp 8, trusted_packet_sequence_id 10,
@@ -45,7 +50,7 @@
 // FtraceStats: phase 1 (START 1, END 2), cpu_stats 2 {cpu 1, overrun 3}; SystemInfo:
 // utsname 1 {sysname 1, version 2, release 3, machine 4}, num_cpus 8; TracePacket
 // track_event 11, sequence_flags 13 (1: incremental state cleared), track_descriptor 60;
-// TrackDescriptor: uuid 1, name 2, thread 4 {pid 1, tid 2, thread_name 5}; TrackEvent:
+// TrackDescriptor: uuid 1, name 2, thread 4 {pid 1, tid 2, thread_name 5}, parent_uuid 5; TrackEvent:
 // debug_annotations 4, type 9 (SLICE_BEGIN 1, SLICE_END 2, INSTANT 3), track_uuid 11, categories 22, name 23, flow_ids
 // 47 and terminating_flow_ids 48 (fixed64); DebugAnnotation: uint_value 3, int_value 4,
 // string_value 6, pointer_value 7, name 10 (debug_annotation.proto; trace processor's
@@ -58,8 +63,10 @@
 #include "kx_pb.h"
 #include "kx_pf_stacks.h"
 #include "../common/tool_syms.h"
+#include <trace/kev_events.h>
 #include "../analysis/kx_funcs.h"
 #include "../analysis/kx_msg.h"
+#include <trace/kev_text.h>
 #include <trace/kev_userreg.h>
 
 static void usage(FILE *f)
@@ -108,6 +115,10 @@ struct conv {
     size_t nrows, caprows;
     uint8_t cpu_described[KEV_MAX_CPUS];   // a CPU's function track was described
     uint64_t slices;                       // function slices written
+    uint16_t kc_open[KX_MAX_THREADS + 1];  // the call (+1) whose slice is open on the thread's
+                                           // kernel-call track (last: no thread known)
+    uint8_t kc_described[KX_MAX_THREADS + 1];
+    uint64_t kcalls;                       // kernel-call slices written
 };
 
 #define SEQ_TRACKS 200u // trusted_packet_sequence_id of the track descriptors and events
@@ -508,12 +519,160 @@ static void comm_event(struct conv *c, const struct kev_event *e)
     }
 }
 
+// The event's fields, as the event table names them, as debug annotations of te: integers
+// as uint or int values, addresses as pointers, strings and arrays ("0x.. 0x..") as strings.
+static void table_args(struct conv *c, const struct kev_reader *r, const struct kev_event *e,
+                       struct pb *te)
+{
+    static struct kev_fields fs;
+    kev_fields_decode(r, e, &fs);
+    for (unsigned i = 0; i < fs.n; i++) {
+        const struct kev_field *f = &fs.f[i];
+        if (f->kind == KEV_K_STRING) {
+            char safe[512];
+            kev_text_safe(safe, sizeof(safe), (const uint8_t *)f->str, strlen(f->str));
+            arg_str(te, &c->sub, f->name, safe);
+        } else if (KEV_K_IS_ARRAY(f->kind)) {
+            char list[1024];
+            size_t k = 0;
+            list[0] = 0;
+            for (unsigned j = 0; j < f->n && k + 24 < sizeof(list); j++)
+                k += (size_t)snprintf(list + k, sizeof(list) - k, "%s0x%llx", j ? " " : "",
+                                      (unsigned long long)f->arr[j]);
+            arg_str(te, &c->sub, f->name, list);
+        } else if (f->kind == KEV_K_S32) {
+            c->sub.len = 0;
+            pb_str(&c->sub, 10, f->name);
+            pb_int(&c->sub, 4, (int64_t)f->v);
+            pb_bytes(te, 4, c->sub.p, c->sub.len);
+        } else {
+            arg_uint(te, &c->sub, f->name, f->v, f->kind == KEV_K_ADDR);
+        }
+    }
+}
+
+// The kernel-call track of thread th: a child of its thread track, described once.
+static uint64_t kcall_track(struct conv *c, int th)
+{
+    uint64_t uuid = 0x400000000ull + (uint32_t)kx_ltid(c->m, th);
+    uint8_t *done = &c->kc_described[th >= 0 ? (unsigned)th : KX_MAX_THREADS];
+    if (!*done) {
+        describe(c, th, 0);
+        *done = 1;
+        struct pb d = { 0 };
+        pb_int(&d, 1, (int64_t)uuid);
+        pb_str(&d, 2, "kernel calls");
+        pb_int(&d, 5, (int64_t)track_uuid(c, th, 0));
+        put_descriptor(c, &d);
+    }
+    return uuid;
+}
+
+// A TrackEvent of type (1 begin, 2 end, 3 instant) on track uuid at t; te holds its args.
+static void track_event(struct conv *c, uint64_t uuid, unsigned type, uint64_t t,
+                        const char *cat, const char *name, struct pb *te)
+{
+    pb_int(te, 9, type);
+    pb_int(te, 11, (int64_t)uuid);
+    if (cat)
+        pb_str(te, 22, cat);
+    if (name)
+        pb_str(te, 23, name);
+    c->pkt.len = 0;
+    pb_int(&c->pkt, 8, (int64_t)ns(c, t));
+    pb_bytes(&c->pkt, 11, te->p, te->len);
+    pb_int(&c->pkt, 10, SEQ_TRACKS);
+    put_packet(c);
+}
+
+// Close th's open kernel-call slice at t (its exit is missing).
+static void kcall_close(struct conv *c, int th, uint64_t t)
+{
+    unsigned slot = th >= 0 ? (unsigned)th : KX_MAX_THREADS;
+    if (!c->kc_open[slot])
+        return;
+    struct pb te = { 0 };
+    arg_uint(&te, &c->sub, "exit_missing", 1, 0);
+    track_event(c, kcall_track(c, th), 2, t, NULL, NULL, &te);
+    free(te.p);
+    c->kc_open[slot] = 0;
+    c->kcalls++;
+}
+
+// A kernel call's entry begins a slice named for the call, its exit ends it (an exit without
+// its entry is an instant); the fields of each are the slice's args.
+static void kcall_event(struct conv *c, const struct kev_reader *r, const struct kev_event *e)
+{
+    int th = current_of(c->m, e->cpu);
+    unsigned slot = th >= 0 ? (unsigned)th : KX_MAX_THREADS, call = e->ev % KEV_KC_MAX;
+    if (c->m->in_snapshot || e->ev >= 2 * KEV_KC_MAX)
+        return;
+    char nb[48];
+    const char *name = kev_kcall_name(call);
+    if (!name)
+        name = kev_event_title(e->cls, e->ev, nb, sizeof(nb));
+    uint64_t uuid = kcall_track(c, th);
+    struct pb te = { 0 };
+    table_args(c, r, e, &te);
+    if (e->ev < KEV_KC_MAX) {
+        kcall_close(c, th, e->t64);
+        track_event(c, uuid, 1, e->t64, "kcall", name, &te);
+        c->kc_open[slot] = (uint16_t)(call + 1);
+    } else if (c->kc_open[slot] == call + 1) {
+        track_event(c, uuid, 2, e->t64, NULL, NULL, &te);
+        c->kc_open[slot] = 0;
+        c->kcalls++;
+    } else {
+        kcall_close(c, th, e->t64);
+        char label[64];
+        snprintf(label, sizeof(label), "%s exit", name);
+        track_event(c, uuid, 3, e->t64, "kcall", label, &te);
+    }
+    free(te.p);
+}
+
+// An event no view above places: an instant named as the table names it, on the track of the
+// thread it is about (its "who", or pid and tid) or else the thread current on its CPU.
+static void table_instant(struct conv *c, const struct kev_reader *r, const struct kev_event *e)
+{
+    static struct kev_fields fs;
+    if (c->m->in_snapshot)
+        return;
+    kev_fields_decode(r, e, &fs);
+    int th = -1;
+    const struct kev_field *who = kev_field_get(&fs, "who");
+    const struct kev_field *pid = kev_field_get(&fs, "pid"), *tid = kev_field_get(&fs, "tid");
+    if (who && who->v)
+        th = kx_thread(c->m, (uint32_t)(who->v >> 16), (uint32_t)(who->v & 0xffffu));
+    else if (pid && tid)
+        th = kx_thread(c->m, (uint32_t)pid->v, (uint32_t)tid->v);
+    if (th < 0)
+        th = current_of(c->m, e->cpu);
+    describe(c, th, 0);
+    struct pb te = { 0 };
+    table_args(c, r, e, &te);
+    char cat[16];
+    snprintf(cat, sizeof(cat), "kev.%s", kev_class_name(e->cls) ? kev_class_name(e->cls) : "?");
+    track_event(c, track_uuid(c, th, 0), 3, e->t64, cat, fs.name, &te);
+    free(te.p);
+    c->instants++;
+}
+
 static int on_event(void *user, struct kev_reader *r, const struct kev_event *e)
 {
     struct conv *c = user;
     struct cf_fault done;
     if (cf_event(&c->faults, e, &done))
         fault_instant(c, &done);
+    if (e->cls == KEV_C_KER_CALL)
+        kcall_event(c, r, e);
+    else if (e->cls == KEV_C_PR_TH && (e->ev == KEV_TH_DEAD || e->ev == KEV_TH_DESTROY) && e->nw >= 2)
+        kcall_close(c, kx_thread(c->m, e->w[0], e->w[1]), e->t64); // died in a call
+    else if ((e->cls == KEV_C_PR_TH && e->ev > KEV_TH_DESTROY) ||
+             (e->cls == KEV_C_COMM && e->ev == KEV_COMM_SIGNAL) ||
+             (e->cls == KEV_C_SYSTEM && e->ev != KEV_SYS_STACK && e->ev != KEV_SYS_FAULT &&
+              e->ev != KEV_SYS_FUNC_ENTER && e->ev != KEV_SYS_FUNC_EXIT))
+        table_instant(c, r, e); // (then as below, as every event)
     if (e->cls == KEV_C_USER)
         user_event(c, r, e);
     else if (e->cls == KEV_C_PR_TH && e->ev <= KEV_TH_DESTROY && e->nw >= 2)
@@ -723,6 +882,9 @@ int main(int argc, char **argv)
         flush_bundle(&c, cpu);
     if (!rc)
         trailing_losses(&c, f.r, ncpu);
+    for (unsigned th = 0; th <= KX_MAX_THREADS; th++) // calls still open end with the trace
+        if (c.kc_open[th])
+            kcall_close(&c, th < KX_MAX_THREADS ? (int)th : -1, m.last_t);
     ftrace_stats(&c, 2, m.last_t, ncpu);
     process_tree(&c);
     func_slices(&c);

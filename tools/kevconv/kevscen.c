@@ -280,7 +280,7 @@ static void wake_round(uint64_t T)
 
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: kevscen [-k] [-i] [-N] [-s] [-t] [-r ROUNDS] basic|loss|smp|wake|sync FILE.kev\n"
+    fprintf(f, "usage: kevscen [-k] [-i] [-N] [-s] [-t] [-r ROUNDS] basic|loss|smp|wake|sync|events FILE.kev\n"
                "Writes a scripted trace and prints the analysis results it must give\n"
                "(\"expect KEY VALUE\" lines) and \"generated N events\".\n"
                "  -k         message events as the kernel writes them for a waiting receiver\n"
@@ -295,6 +295,8 @@ static void usage(FILE *f)
                "  sync       priority inversions, inheritance and an ABBA deadlock\n"
                "             (kevscen_sync.c); -s with SYNC_WAIT and PRIO_CHANGE events,\n"
                "             -t the deadlock broken by a timeout\n"
+               "  events     one of every event of the event table (trace/kev_events.c) a\n"
+               "             round, \"expect-*\" lines the fields each must decode to\n"
                "  -h, --help this text\n");
 }
 
@@ -332,7 +334,8 @@ int main(int argc, char **argv)
     int wake = scen && !strcmp(scen, "wake");
     int smp = scen && (!strcmp(scen, "smp") || wake);
     int sync = scen && !strcmp(scen, "sync");
-    if (!out || (!loss && !smp && !sync && strcmp(scen, "basic")) || rounds < 2) {
+    int events = scen && !strcmp(scen, "events");
+    if (!out || (!loss && !smp && !sync && !events && strcmp(scen, "basic")) || rounds < 2) {
         usage(stderr);
         return 2;
     }
@@ -362,6 +365,11 @@ int main(int argc, char **argv)
     uint64_t burst_t0 = 0, burst_t1 = 0, burst = 0, lost = 0;
     for (unsigned i = 0; i < rounds; i++) {
         uint64_t T = T0 + (uint64_t)i * P;
+        if (events) { // every event of the table, once a round
+            events_round(T0 + (uint64_t)i * 10000u);
+            kcap_drain(&cap, &ring);
+            continue;
+        }
         if (sync) {
             sync_round(T0 + (uint64_t)i * 10000u, sync_events);
             if (i + 1 == rounds)
@@ -393,7 +401,7 @@ int main(int argc, char **argv)
         }
         kcap_drain(&cap, &ring);
     }
-    at(T0 + (uint64_t)rounds * (sync ? 10000u : P) + (sync ? 3000u : 0));
+    at(T0 + (uint64_t)rounds * (sync || events ? 10000u : P) + (sync ? 3000u : 0));
     kcap_finish(&cap, &ring);
     FILE *f = fopen(out, "wb");
     if (!f || fwrite(cap.data, 1, cap.len, f) != cap.len || fclose(f)) {
@@ -402,6 +410,11 @@ int main(int argc, char **argv)
     }
     uint64_t R = rounds;
     printf("generated %llu events\n", (unsigned long long)emitted);
+    if (events) {
+        kcap_free(&cap);
+        free(mem);
+        return 0;
+    }
     if (sync) {
         sync_expect(rounds, sync_events, sync_timeout);
         kcap_free(&cap);

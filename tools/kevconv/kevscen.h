@@ -26,4 +26,8 @@ void sync_round(uint64_t T, int events);
 void sync_deadlock(uint64_t T, int events, int timeout);
 void sync_expect(unsigned rounds, int events, int timeout);
 
+// The "events" scenario (kevscen_events.c): one of every event of the event table, with the
+// fields each must decode to printed as expect-* lines.
+void events_round(uint64_t T);
+
 #endif

@@ -1,9 +1,10 @@
 # SPDX-License-Identifier: MIT
-# Post-capture analysis tools over the shared decoder (trace/kev_decode.c):
+# Post-capture analysis tools over the shared decoder (trace/kev_decode.c trace/kev_fields.c):
 #   kev2ctf    .kev -> CTF 1.8 directory (babeltrace2, Trace Compass)
 #   kev2json   .kev -> Chrome trace-event JSON (Perfetto UI)
 #   kev2perfetto .kev -> Perfetto protobuf (ftrace sched_switch etc.: CPU tracks)
 #   kevstat    analyses (CPU, states, kernel calls, interrupts, messages, losses), text or JSON
+#   kevtable   the event table, or a capture's events with their named fields
 #   kevreport  one self-contained HTML report: timeline with zoom and pan, tables, histograms
 # What they compute and share is the analysis model, tools/analysis/ (its module.mk, read
 # before this one, sets AN_MODEL, AN_MSG, AN_STATS, AN_STACKS).
@@ -18,22 +19,33 @@ KC_SYMS   := tools/common/tool_elfsym.c tools/common/tool_syms.c
 # named the same way ($(AN_STACKS) holds KC_SYMS)
 KC_STACKS := $(AN_STACKS)
 KC_STATS := $(AN_STATS) $(KC)/kx_wait_text.c $(KC)/kx_faults.c
-$(H)/kev2ctf: $(call host_objs,$(KC)/kev2ctf.c $(KC)/ctf_meta.c $(KC_SYMS) $(KC_DECODE))
+KC_CTF_SRCS := $(KC)/kev2ctf.c $(KC)/ctf_meta.c $(KC_SYMS) $(KC_DECODE)
+KC_JSON_SRCS := $(KC)/kev2json.c $(AN_MSG) $(KC)/conv_fault.c $(KC_SYMS) $(KC_DECODE)
+KC_PF_SRCS := $(KC)/kev2perfetto.c $(AN_MSG) $(AN)/kx_funcs.c $(KC)/kx_pf_stacks.c $(KC)/conv_fault.c $(KC_STACKS) \
+              $(KC_DECODE)
+$(H)/kev2ctf: $(call host_objs,$(KC_CTF_SRCS))
 	@echo "  LINK    $@"
 	$(Q)$(HOST_CC) -o $@ $^ -ldw -lelf
 
-$(H)/kev2json: $(call host_objs,$(KC)/kev2json.c $(AN_MSG) $(KC)/conv_fault.c $(KC_SYMS) $(KC_DECODE))
+$(H)/kev2json: $(call host_objs,$(KC_JSON_SRCS))
 	@echo "  LINK    $@"
 	$(Q)$(HOST_CC) -o $@ $^ -ldw -lelf
 
-$(H)/kev2perfetto: $(call host_objs,$(KC)/kev2perfetto.c $(AN_MSG) $(AN)/kx_funcs.c $(KC)/kx_pf_stacks.c $(KC)/conv_fault.c $(KC_STACKS) \
-                                  $(KC_DECODE))
+$(H)/kev2perfetto: $(call host_objs,$(KC_PF_SRCS))
 	@echo "  LINK    $@"
 	$(Q)$(HOST_CC) -o $@ $^ -ldw -lelf
 
 $(H)/kevstat: $(call host_objs,$(KC)/kevstat.c $(KC_STATS) $(KC_STACKS) $(KC_DECODE))
 	@echo "  LINK    $@"
 	$(Q)$(HOST_CC) -o $@ $^ -ldw -lelf
+
+# kevtable: the event table, and any capture decoded by it (trace/kev_events.h).
+HOST_TOOLS += $(H)/kevtable
+KC_TABLE_SRCS := $(KC)/kevtable.c tools/common/tool_file.c trace/kev_decode.c trace/kev_fields.c \
+                 trace/kev_text.c trace/kev_file.c trace/kev_events.c trace/kev_kercall.c
+$(H)/kevtable: $(call host_objs,$(KC_TABLE_SRCS))
+	@echo "  LINK    $@"
+	$(Q)$(HOST_CC) -o $@ $^
 
 # The report's page template is embedded with .incbin: rebuild when it changes.
 $(call host_objs,$(KC)/report_assets.c): $(KC)/report.css $(KC)/report.js $(KC)/report_analysis.js $(KC)/report_flame.js \
@@ -44,10 +56,11 @@ $(H)/kevreport: $(call host_objs,$(KC)/kevreport.c $(KC)/report_rows.c $(KC)/rep
 	$(Q)$(HOST_CC) -o $@ $^ -ldw -lelf
 
 # kevscen: scripted traces with known analysis results (the host port's fake clock, like kevgen).
-$(call host_objs,$(KC)/kevscen.c $(KC)/kevscen_sync.c): HOST_CFLAGS += -Itest/unit
+$(call host_objs,$(KC)/kevscen.c $(KC)/kevscen_sync.c $(KC)/kevscen_events.c): HOST_CFLAGS += -Itest/unit
 HOST_TOOLS += $(H)/kevscen
-$(H)/kevscen: $(call host_objs,$(KC)/kevscen.c $(KC)/kevscen_sync.c tools/traceprinter/kev_capture.c trace/trace_ring.c \
-                               trace/kev_file.c trace/kev_names.c)
+KC_SCEN_SRCS := $(KC)/kevscen.c $(KC)/kevscen_sync.c $(KC)/kevscen_events.c tools/traceprinter/kev_capture.c \
+                trace/trace_ring.c trace/kev_file.c trace/kev_events.c trace/kev_kercall.c
+$(H)/kevscen: $(call host_objs,$(KC_SCEN_SRCS))
 	@echo "  LINK    $@"
 	$(Q)$(HOST_CC) -o $@ $^
 
@@ -74,10 +87,11 @@ SCRIPT_TESTS_HOST += kevconv-damage|300|test/tools/test_kevconv_damage.sh
 TEST_DEPS_HOST += $(H)/kev2perfetto
 SCRIPT_TESTS_HOST += kev2perfetto|300|test/tools/test_kev2perfetto.sh
 
+
 # kevscen4: kevscen over the producer built for 4 CPUs (the "smp" scenario); its objects get
 # their own directory and -D, with the test flags (ASan + UBSan).
-KC4_SRCS := $(KC)/kevscen.c $(KC)/kevscen_sync.c trace/trace_ring.c tools/traceprinter/kev_capture.c trace/kev_file.c \
-            trace/kev_names.c
+KC4_SRCS := $(KC)/kevscen.c $(KC)/kevscen_sync.c $(KC)/kevscen_events.c trace/trace_ring.c tools/traceprinter/kev_capture.c trace/kev_file.c \
+            trace/kev_events.c trace/kev_kercall.c
 $(HT)/obj-kc4/%.o: %.c
 	@mkdir -p $(dir $@)
 	@echo "  TESTCC  $< (4 CPUs)"
@@ -101,8 +115,8 @@ $(eval $(call KC_SAN_template,kev2perfetto,$(KC)/kev2perfetto.c $(AN_MSG) $(AN)/
 $(eval $(call KC_SAN_template,kevstat,$(KC)/kevstat.c $(KC_STATS) $(KC_STACKS) $(KC_DECODE)))
 $(eval $(call KC_SAN_template,kevreport,$(KC)/kevreport.c $(KC)/report_rows.c $(KC)/report_assets.c \
                                         $(KC_STATS) $(KC_STACKS) $(KC_DECODE)))
-$(eval $(call KC_SAN_template,kevscen,$(KC)/kevscen.c $(KC)/kevscen_sync.c tools/traceprinter/kev_capture.c \
-                                      trace/trace_ring.c trace/kev_file.c trace/kev_names.c))
+$(eval $(call KC_SAN_template,kevscen,$(KC)/kevscen.c $(KC)/kevscen_sync.c $(KC)/kevscen_events.c tools/traceprinter/kev_capture.c \
+                                      trace/trace_ring.c trace/kev_file.c trace/kev_events.c trace/kev_kercall.c))
 $(call host_test_objs,$(KC)/report_assets.c): $(KC)/report.css $(KC)/report.js \
                                               $(KC)/report_analysis.js $(KC)/report_flame.js \
                                               $(KC)/report_contents.js

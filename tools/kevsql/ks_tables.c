@@ -9,7 +9,9 @@
 
 #include "ks.h"
 #include "../analysis/kx_ids.h"
+#include <trace/kev_events.h>
 #include <trace/kev_stack.h>
+#include <trace/kev_text.h>
 
 SQLITE_EXTENSION_INIT3
 
@@ -33,7 +35,8 @@ static int64_t track_id(unsigned kind, uint64_t owner)
     return (int64_t)kind << 24 | (int64_t)(owner & 0xffffffu);
 }
 // Slice ids: the record's id and its kind in the low 3 bits (arg_set_id is the same number).
-enum { SL_KCALL, SL_IRQ, SL_HANDLER, SL_MSG, SL_INSTANT, SL_FUNC };
+enum { SL_KCALL, SL_IRQ, SL_HANDLER, SL_MSG, SL_INSTANT, SL_FUNC, SL_EVENT }; // SL_EVENT: an
+// event's own fields (event.arg_set_id), not a slice
 static int64_t slice_id(uint64_t id, unsigned kind)
 {
     return (int64_t)(id << 3 | kind);
@@ -493,7 +496,7 @@ static const struct ks_col event_cols[] = {
     { "utid", "INTEGER", 1 }, { "class", "TEXT", 0 }, { "type", "INTEGER", 0 },
     { "name", "TEXT", 0 }, { "nwords", "INTEGER", 0 }, { "w0", "INTEGER", 0 },
     { "w1", "INTEGER", 0 }, { "w2", "INTEGER", 0 }, { "w3", "INTEGER", 0 },
-    { "offset", "INTEGER", 0 },
+    { "offset", "INTEGER", 0 }, { "arg_set_id", "INTEGER", 0 },
 };
 static void event_on(struct ks_walk *w, const struct kev_event *e)
 {
@@ -555,12 +558,14 @@ static void event_col(struct ks_walk *w, const struct ks_rec *rec, int col, sqli
             sqlite3_result_null(ctx);
         break;
     case 12: result_u(ctx, v->offset); break;
+    case 13: sqlite3_result_int64(ctx, slice_id(v->id, SL_EVENT)); break; // its fields in args
     default: sqlite3_result_null(ctx);
     }
 }
 static const struct ks_table t_event = {
     .name = "event",
-    .doc = "every event of the trace (CONTROL aside), as decoded: the largest table",
+    .doc = "every event of the trace (CONTROL aside), as decoded: the largest table; its fields,"
+           " named by the event table, are in args (arg_set_id, keys fields.NAME)",
     .src = KS_SRC_EVENTS,
     .cols = event_cols,
     .ncols = NCOL(event_cols),
@@ -1722,8 +1727,37 @@ static void args_msg(void *user, const struct kx_msg *g)
     if (g->error)
         arg_push(w, set, "args.error", SQLITE_INTEGER, g->error, NULL);
 }
+// Every event's fields as the event table names them (trace/kev_events.h), keys "fields.NAME",
+// by the event's arg_set_id: integers as integers, strings and arrays ("0x.. 0x..") as text.
+static void args_fields(struct ks_walk *w, const struct kev_event *e)
+{
+    static struct kev_fields fs;
+    int64_t set = slice_id(w->nev, SL_EVENT);
+    kev_fields_decode(w->r, e, &fs);
+    for (unsigned i = 0; i < fs.n; i++) {
+        const struct kev_field *f = &fs.f[i];
+        char key[40], text[KS_TEXT];
+        snprintf(key, sizeof(key), "fields.%s", f->name);
+        if (f->kind == KEV_K_STRING) {
+            kev_text_safe(text, sizeof(text), (const uint8_t *)f->str, strlen(f->str));
+            arg_push(w, set, key, SQLITE_TEXT, 0, text);
+        } else if (KEV_K_IS_ARRAY(f->kind)) {
+            size_t k = 0;
+            text[0] = 0;
+            for (unsigned j = 0; j < f->n && k + 24 < sizeof(text); j++)
+                k += (size_t)snprintf(text + k, sizeof(text) - k, "%s0x%llx", j ? " " : "",
+                                      (unsigned long long)f->arr[j]);
+            arg_push(w, set, key, SQLITE_TEXT, 0, text);
+        } else {
+            arg_push(w, set, key, SQLITE_INTEGER,
+                     f->kind == KEV_K_S32 ? (int64_t)f->v : (int64_t)(uint64_t)f->v, NULL);
+        }
+    }
+}
 static void args_on(struct ks_walk *w, const struct kev_event *e)
 {
+    if (e->cls != KEV_C_CONTROL)
+        args_fields(w, e);
     if (e->cls != KEV_C_USER)
         return;
     struct ks_rec rec;

@@ -3,16 +3,17 @@
 # synthetic .kev files through the real ring and writer, for tests), kevbench (host figures).
 # kevgen and kevbench drive trace_ring with the host port from test/unit (a fake clock).
 TP := tools/traceprinter
-KEV_DECODE_SRCS := trace/kev_decode.c trace/kev_text.c trace/kev_file.c trace/kev_names.c trace/kev_panic.c \
+KEV_DECODE_SRCS := trace/kev_decode.c trace/kev_fields.c trace/kev_text.c trace/kev_file.c trace/kev_events.c trace/kev_kercall.c trace/kev_panic.c \
                    trace/kev_stack.c trace/kev_image.c
-KEV_GEN_SRCS    := $(TP)/kev_capture.c trace/trace_ring.c trace/kev_file.c trace/kev_names.c
+KEV_GEN_SRCS    := $(TP)/kev_capture.c trace/trace_ring.c trace/kev_file.c trace/kev_events.c trace/kev_kercall.c
 
 $(call host_objs,$(TP)/kevgen.c $(TP)/kevbench.c $(TP)/kev_capture.c trace/trace_ring.c): \
     HOST_CFLAGS += -Itest/unit
 
 HOST_TOOLS += $(H)/traceprinter $(H)/kevgen $(H)/kevbench
-$(H)/traceprinter: $(call host_objs,$(TP)/traceprinter.c $(TP)/qnx_kercall.c $(TP)/qnx_kercall_tab.c \
-    tools/common/tool_file.c tools/common/tool_map.c $(KEV_DECODE_SRCS))
+TP_SRCS := $(TP)/traceprinter.c $(TP)/qnx_kercall.c tools/common/tool_file.c tools/common/tool_map.c \
+           $(KEV_DECODE_SRCS)
+$(H)/traceprinter: $(call host_objs,$(TP_SRCS))
 	@echo "  LINK    $@"
 	$(Q)$(HOST_CC) -o $@ $^
 
@@ -20,7 +21,7 @@ $(H)/kevgen: $(call host_objs,$(TP)/kevgen.c $(KEV_GEN_SRCS))
 	@echo "  LINK    $@"
 	$(Q)$(HOST_CC) -o $@ $^
 
-$(H)/kevbench: $(call host_objs,$(TP)/kevbench.c $(KEV_GEN_SRCS) trace/kev_decode.c trace/kev_text.c)
+$(H)/kevbench: $(call host_objs,$(TP)/kevbench.c $(KEV_GEN_SRCS) trace/kev_decode.c trace/kev_fields.c trace/kev_text.c)
 	@echo "  LINK    $@"
 	$(Q)$(HOST_CC) -o $@ $^
 

@@ -19,6 +19,7 @@
 #include <trace/kev_text.h>
 #include "../common/tool_map.h"
 #include "qnx_kercall.h"
+#include <trace/kev_events.h>
 
 #define DEFAULT_FORMAT "t:%T CPU:%C %k %a"
 #define WRAP_WORDS 6u // without -n, payloads longer than this continue on extra lines
@@ -173,6 +174,42 @@ static void raw_words(struct line *l, const struct kev_event *e, unsigned from, 
         if (!one_line && i > from && (i - from) % WRAP_WORDS == 0)
             add(l, "\n%*s", 24, "");
         add(l, "%s0x%08x", i > from ? " " : "", e->w[i]);
+    }
+}
+
+// An event QNX prints no format for, by the event table (trace/kev_events.h): "name:value"
+// per field, hex for addresses, ids and threads, names of enums in parentheses, strings
+// quoted; the raw words when no row describes the event.
+static void table_fields(const struct kev_reader *r, const struct kev_event *e, struct line *l,
+                         int one_line)
+{
+    static struct kev_fields fs;
+    kev_fields_decode(r, e, &fs);
+    if (!fs.desc) {
+        raw_words(l, e, 0, one_line);
+        return;
+    }
+    for (unsigned i = 0; i < fs.n; i++) {
+        const struct kev_field *f = &fs.f[i];
+        add(l, "%s%s:", i ? " " : "", f->name);
+        if (f->kind == KEV_K_STRING) {
+            char safe[512];
+            kev_text_safe(safe, sizeof(safe), (const uint8_t *)f->str, strlen(f->str));
+            add(l, "\"%s\"", safe);
+        } else if (KEV_K_IS_ARRAY(f->kind)) {
+            for (unsigned k = 0; k < f->n; k++)
+                add(l, "%s0x%llx", k ? " " : "", (unsigned long long)f->arr[k]);
+        } else if (f->kind == KEV_K_HEX || f->kind == KEV_K_ADDR || f->kind == KEV_K_WHO) {
+            add(l, f->v >> 32 ? "0x%llx" : "0x%08llx", (unsigned long long)f->v);
+        } else if (f->kind == KEV_K_S32) {
+            add(l, "%lld", (long long)(int64_t)f->v);
+        } else {
+            const char *nm = f->kind == KEV_K_ERRNO ? kev_errno_name((unsigned)f->v)
+                             : f->kind == KEV_K_ENUM && f->names ? f->names((unsigned)f->v) : NULL;
+            add(l, "%llu", (unsigned long long)f->v);
+            if (nm)
+                add(l, " (%s)", nm);
+        }
     }
 }
 
@@ -337,11 +374,11 @@ static void arguments(const struct kev_reader *r, const struct kev_event *e, int
             add(l, "%s", name);
             return;
         }
-        raw_words(l, e, 0, one_line);
+        table_fields(r, e, l, one_line);
         return;
     }
     default:
-        raw_words(l, e, 0, one_line);
+        table_fields(r, e, l, one_line);
         return;
     }
 }

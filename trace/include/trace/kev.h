@@ -296,7 +296,7 @@ _Static_assert(KEV_CLASS_BITS(KEV_C_KER_CALL) == 0x800u, "KER_CALL is QNX's 2 <<
 _Static_assert(KEV_TH_DESTROY < 64u, "thread events stay below process events");
 _Static_assert(KEV_BUF_SLOTS - KEV_HIGH_WATER >= 300u, "300 slots of headroom for interrupts");
 
-// ---- name tables (kev_names.c; usable on target and host) --------------------------------------
+// ---- names (trace/kev_events.c, the event table; usable on target and host) ---------------------
 // Each returns a static string, or NULL when the number has no name.
 const char *kev_class_name(unsigned cls);        // "CONTROL", "KER_CALL", ...
 const char *kev_thread_state_name(unsigned st);  // "DEAD", "RUNNING", ... "CREATE", "DESTROY"

@@ -1,15 +1,17 @@
 // SPDX-License-Identifier: MIT
-// How QNX's traceprinter lays out kernel-call events, as data: for each QNX kernel-call number
+// The kernel-call part of the event table (trace/kev_events.h): how QNX lays out kernel-call
+// events, as data: for each QNX kernel-call number
 // (<sys/kercalls.h> __KER_*, which uapi/kcall.h uses) the name QNX prints and the list of
-// argument fields of its entry and exit events. Our traceprinter formats KER_CALL / KER_EXIT
-// lines from this table so that they read as QNX's do (qnx_kercall.c). The facts (names,
+// argument fields of its entry and exit events. The field decoder names KER_CALL fields from it and
+// traceprinter formats KER_CALL / KER_EXIT lines from it as QNX's do (qnx_kercall.c). The facts (names,
 // labels, field types and order) were taken from QNX's published traceprinter source
 // (utils/t/traceprinter/traceprinter.c in github.com/vocho/openqnx); the code is ours.
 //
 // A field is "<f><T><label>": f (optional) = also shown in fast mode (2-word events); T = H hex
 // word, D signed decimal word, P pointer, S first 4 bytes of a string, s 4 more string bytes.
 // NULL: QNX prints no fixed layout for that event (we print raw words).
-#include "qnx_kercall.h"
+#include <stddef.h>
+#include <trace/kev_kercall.h>
 
 const struct qnx_kercall qnx_kercalls[QNX_KERCALL_NUM] = {
     [0] = { "NOP", "fHdummy fHempty", "fHempty fHempty" },

@@ -1,0 +1,198 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+# Checks that every consumer names every event of a kevscen "events" capture with every field
+# and value kevscen wrote (its expect-* lines: the truth, chosen by the writer, not read back
+# by the code under test). Prints TAP lines (no plan).
+# usage: check_event_table.py EXPECT KEVTABLE.txt BABELTRACE2.txt KEV2JSON.json
+#                             PERFETTO-INSTANTS.jsonl TRACEPRINTER.txt KEVSQL.csv LISTING.md
+# (KEVSQL.csv: "class,type,arg_set_id,key,value" rows of kevsql's event JOIN args; LISTING.md:
+# kevtable's listing, which gives each name its class and number)
+import json
+import re
+import sys
+
+expect, kevtable, bt2, jsonf, pfinst, tp, sqlf, listing = sys.argv[1:9]
+fields, texts, arrays, kcalls = {}, {}, {}, []
+for line in open(expect):
+    p = line.split()
+    if not p:
+        continue
+    if p[0] == "expect-field":
+        fields.setdefault(p[1], {})[p[2]] = int(p[3])
+    elif p[0] == "expect-text":
+        texts.setdefault(p[1], {})[p[2]] = p[3]
+    elif p[0] == "expect-array":
+        arrays.setdefault(p[1], {})[p[2]] = int(p[3])
+    elif p[0] == "expect-kcall":
+        kcalls.append(p[2]) if p[2] not in kcalls else None
+names = sorted(set(fields) | set(texts) | set(arrays))
+n = 0
+
+
+def check(name, cond, detail=""):
+    global n
+    n += 1
+    print("%s %d - %s" % ("ok" if cond else "not ok", n, name))
+    if not cond and detail:
+        print("# " + str(detail)[:1500])
+
+
+def as_int(v):
+    if isinstance(v, (int, float)):
+        return int(v)
+    v = str(v).strip().strip('"')
+    m = re.match(r'^\(\s*"[^"]*"\s*:\s*container\s*=\s*(\S+)\s*\)$', v)  # a CTF enum
+    if m:
+        v = m.group(1)
+    v = re.sub(r"\s*\(.*\)$", "", v)
+    return int(v, 0)
+
+
+def compare(tool, name, got):
+    """got: field -> value (str/int/list) of the first event called name."""
+    bad = []
+    for f, v in fields.get(name, {}).items():
+        try:
+            if f not in got or as_int(got[f]) != v:
+                bad.append((f, v, got.get(f)))
+        except ValueError:
+            bad.append((f, v, got.get(f)))
+    for f, v in texts.get(name, {}).items():
+        if f not in got or str(got[f]).strip('"') != v:
+            bad.append((f, v, got.get(f)))
+    for f, k in arrays.get(name, {}).items():
+        g = got.get(f, got.get("text") if f == "data" else None)
+        cnt = len(g) if isinstance(g, list) else (len(str(g).split()) if g else 0)
+        if g is None or (f != "data" and cnt < k):
+            bad.append((f, "%d values" % k, g))
+    return bad
+
+
+# ---- kevtable (the decoder itself) ----
+def best(tool, name, occurrences):
+    """The comparison of the occurrence of name that matches best (kevscen's own event among
+    the snapshot's and the scenario's others of the same name)."""
+    return min((compare(tool, name, g) for g in occurrences), key=len, default=["absent"])
+
+
+tok = re.compile(r'(\w+)=("(?:[^"\\]|\\.)*"|\[[^\]]*\]|[^\s(]+(?:\([^)]*\))?)')
+seen = {}
+kev_names = set()
+for line in open(kevtable):
+    p = line.split(None, 4)
+    if len(p) < 4:
+        continue
+    kev_names.add(p[3])
+    got = {}
+    for k, v in tok.findall(p[4] if len(p) > 4 else ""):
+        got[k] = v.strip("[]").split(",") if v.startswith("[") else v
+    seen.setdefault(p[3], []).append(got)
+bad = [(nm, best("kevtable", nm, seen[nm])) for nm in names if nm in seen]
+check("kevtable: all %d events of the table are in the capture" % len(names),
+      all(nm in seen for nm in names), [nm for nm in names if nm not in seen])
+check("kevtable: every field with the value kevscen wrote", all(not b for _, b in bad),
+      [x for x in bad if x[1]])
+missing = [k for k in kcalls if "KER_CALL_" + k not in kev_names or "KER_EXIT_" + k not in kev_names]
+check("kevtable: the entry and exit of all %d kernel calls, named" % len(kcalls), not missing, missing)
+
+# ---- babeltrace2 over kev2ctf's output ----
+bt_lines = open(bt2).read().splitlines()
+check("babeltrace2: no kev_unknown event", not any(" kev_unknown:" in l for l in bt_lines),
+      [l for l in bt_lines if " kev_unknown:" in l][:3])
+ev_re = re.compile(r"\] \(\+[0-9.?]+\) \S+ (\w+): \{ cpu_id = \d+ \}, \{ (.*) \}$")
+bt = {}
+for l in bt_lines:
+    m = ev_re.search(l)
+    if m:
+        bt.setdefault(m.group(1), []).append(m.group(2))
+
+
+def bt_fields(body):
+    got = {}
+    for m in re.finditer(r'(\w+) = (\[ (?:\[\d+\] = [^,\]]+(?:, )?)*\]|\[ \]|"(?:[^"\\]|\\.)*"|'
+                         r'\([^)]*\)|[^,]+)', body):
+        k, v = m.group(1), m.group(2).strip()
+        got[k] = re.findall(r"\] = ([^,\]]+)", v) if v.startswith("[") else v
+    return got
+
+
+# The classes kev2ctf wrote by hand before the table (LTTng-style or with derived fields:
+# Linux ids, named frames) keep their own field names; the table's classes are checked here.
+HAND = {"kev_fault", "kev_stack", "kev_sync_wait", "kev_image", "kev_timer_expire", "kev_user"}
+bad, ctf_checked = [], 0
+for nm in names:
+    cls = "kev_" + nm.lower()
+    if cls in bt and cls not in HAND:
+        ctf_checked += 1
+        b = best("ctf", nm, [bt_fields(x) for x in bt[cls]])
+        if b:
+            bad.append((nm, b))
+check("babeltrace2: %d table events as kev_<name> classes with every field and value" % ctf_checked,
+      ctf_checked > 0 and not bad, bad)
+raw = [l for l in bt_lines if re.search(r"syscall_entry_\w+: .*\bargs = \[", l)]
+check("babeltrace2: kernel-call entries with named arguments (no raw args[])", not raw, raw[:2])
+nok = [k for k in kcalls if "syscall_entry_" + k not in bt or "syscall_exit_" + k not in bt]
+check("babeltrace2: all %d kernel calls' entries and exits" % len(kcalls), not nok, nok)
+
+# ---- kev2json ----
+doc = json.load(open(jsonf))
+recs = doc["traceEvents"] if isinstance(doc, dict) else doc
+js = {}
+for r in recs:
+    a = r.get("args") or {}
+    if "event" in a:
+        js.setdefault(a["event"], []).append(a.get("fields", {}))
+bad = [(nm, best("json", nm, js[nm])) for nm in names if nm in js]
+check("kev2json: every event named, with its fields", all(nm in js for nm in names),
+      [nm for nm in names if nm not in js])
+check("kev2json: every field with the value kevscen wrote", all(not b for _, b in bad),
+      [x for x in bad if x[1]])
+
+# ---- kev2perfetto: the events no other view places, as instants with args ----
+pf = {}
+for line in open(pfinst):
+    x = json.loads(line)
+    pf.setdefault(x["name"], []).append(x["args"])
+placed_elsewhere = re.compile(r"^(TH|INT_|SND_|REC_|REPLY_|MSG_ERROR|USER|FUNC_|STACK|FAULT|IMAGE|SNAPSHOT)")
+want = [nm for nm in names if not placed_elsewhere.match(nm)]
+bad = [(nm, best("perfetto", nm, pf.get(nm, [{}]))) for nm in want]
+check("kev2perfetto: %d events as instants named by the table, with every field and value"
+      % len(want), all(nm in pf for nm in want) and all(not b for _, b in bad),
+      ([nm for nm in want if nm not in pf], [x for x in bad if x[1]]))
+
+# ---- traceprinter: every event named ----
+text = open(tp).read()
+QNX_NAMES = {"USER": "USREVENT"}  # QNX's own print name kept
+miss = [nm for nm in names if not re.search(r"[\s:]%s\b" % re.escape(QNX_NAMES.get(nm, nm)), text)]
+check("traceprinter: every event named", not miss, miss)
+for nm in ("USDT", "FUNC_EXIT", "URING_BAD", "TIMER"):
+    if nm in names:
+        line = next((l for l in text.splitlines() if ":%s " % nm in l), "")
+        want_f = list(fields.get(nm, {})) + list(arrays.get(nm, {}))
+        check("traceprinter: %s with its fields named (%s)" % (nm, " ".join(want_f)),
+              all(f + ":" in line for f in want_f), line)
+
+# ---- kevsql: event JOIN args, keys fields.NAME ----
+import csv
+number = {}  # (class name, number) -> event name, from the listing
+cls = None
+for line in open(listing):
+    m = re.match(r"### (\w+) \(class \d+\)", line)
+    if m:
+        cls = m.group(1)
+    m = re.match(r"\| (\d+)(?:-(\d+))? \| (\w+) \|", line)
+    if m and cls:
+        for k in range(int(m.group(1)), int(m.group(2) or m.group(1)) + 1):
+            number[(cls, k)] = m.group(3)
+sq = {}
+for row in csv.reader(open(sqlf)):
+    if len(row) < 5:
+        continue
+    nm = number.get((row[0], int(row[1])))
+    if nm:
+        sq.setdefault(nm, {}).setdefault(row[2], {})[row[3].replace("fields.", "", 1)] = (
+            row[4].split() if " " in row[4] and row[4].startswith("0x") else row[4])
+bad = [(nm, best("kevsql", nm, list(sq[nm].values()))) for nm in names if nm in sq]
+check("kevsql: every event's fields in args (fields.NAME) with the value kevscen wrote",
+      all(nm in sq for nm in names) and all(not b for _, b in bad),
+      ([nm for nm in names if nm not in sq], [x for x in bad if x[1]]))

@@ -1,0 +1,107 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# The event table (trace/kev_events.c) against its readers: kevscen's "events" capture holds
+# one of every event of the table with values kevscen chose (its expect-* lines, the truth);
+# kevtable, traceprinter, babeltrace2 over kev2ctf's output, kev2json, kev2perfetto (its
+# protobuf read by check_perfetto.py's reader of Perfetto's wire format) and kevsql (its event
+# and args tables) must each name every
+# event with every field and value (check_event_table.py). Then the same with a test-only
+# row (test/tools/test_event_row.c) linked into test builds of kevscen and the consumers:
+# the event no consumer's code knows is named with its fields by each. And the docs: the
+# listing docs/event-table.md is kevtable's output, and trace-events.md's tables name each
+# event number as the table does.
+# usage: test_event_table.sh [BINDIR [TESTBINDIR [SCRATCHDIR]]]
+#        (defaults: build/host build/host-test build/host-test/kevconv)
+set -u
+bin=${1:-build/host}
+tbin=${2:-build/host-test}
+here=$(dirname "$0")
+root=$(cd "$here/../.." && pwd)
+. "$here/tap.sh"
+scratch events "${3:-build/host-test/kevconv}"
+need babeltrace2
+
+# consumers BINDIR NAME: the capture NAME.kev through every consumer of BINDIR, then the checks
+consumers() {
+    local b=$1 s=$dir/$2 line
+    "$b/kevscen" -r 2 events "$s.kev" >"$s.expect" || { notok "$2: kevscen writes it"; return; }
+    "$b/kevtable" "$s.kev" >"$s.kevtable" 2>"$s.err" || { notok "$2: kevtable reads it" "$(cat "$s.err")"; return; }
+    "$b/traceprinter" "$s.kev" >"$s.tp" 2>"$s.err" || { notok "$2: traceprinter reads it" "$(cat "$s.err")"; return; }
+    rm -rf "$s.ctf"
+    "$b/kev2ctf" -o "$s.ctf" "$s.kev" 2>"$s.err" || { notok "$2: kev2ctf converts it" "$(cat "$s.err")"; return; }
+    babeltrace2 "$s.ctf" >"$s.bt" 2>"$s.bterr" || { notok "$2: babeltrace2 reads it" "$(head -3 "$s.bterr")"; return; }
+    "$b/kev2json" -o "$s.json" "$s.kev" 2>"$s.err" || { notok "$2: kev2json converts it" "$(cat "$s.err")"; return; }
+    "$b/kev2perfetto" -o "$s.pftrace" "$s.kev" 2>"$s.err" || { notok "$2: kev2perfetto converts it" "$(cat "$s.err")"; return; }
+    python3 "$here/check_perfetto.py" -d "$s.pfinst" "$s.pftrace" >"$s.pftap" 2>&1
+    grep -q '^ok .*kernel-call slices, each begin named' "$s.pftap"
+    check "$2: kev2perfetto's kernel-call slices keep trace processor's rules" test $? = 0
+    "$b/kevtable" >"$s.listing"
+    "$b/kevsql" --csv --no-header "$s.kev" "SELECT e.class, e.type, e.arg_set_id, a.key, \
+        a.display_value FROM event e JOIN args a USING (arg_set_id)" >"$s.sql" 2>"$s.err" ||
+        { notok "$2: kevsql reads it" "$(cat "$s.err")"; return; }
+    python3 "$here/check_event_table.py" "$s.expect" "$s.kevtable" "$s.bt" "$s.json" "$s.pfinst" \
+        "$s.tp" "$s.sql" "$s.listing" >"$s.tap" 2>&1 || echo "not ok 0 - check_event_table.py failed" >>"$s.tap"
+    while IFS= read -r line; do
+        case $line in
+            "ok "*) ok "$2: ${line#ok * - }" ;;
+            "not ok "*) notok "$2: ${line#not ok * - }" ;;
+            *) echo "$line" ;;
+        esac
+    done <"$s.tap"
+}
+
+consumers "$bin" table
+consumers "$tbin/evrow" test-row
+grep -q '^expect-field TEST_ONLY level ' "$dir/test-row.expect"
+check "test-row: the test-only event is written (its row, kevscen's one emit site for all rows)" test $? = 0
+grep -q 'TEST_ONLY' "$dir/table.expect"
+check "table: the test-only row is in the test builds alone" test $? = 1
+grep -q ' TEST_ONLY who=0x[0-9a-f]* level=[0-9]* flagged=1 where=0x[0-9a-f]* label="label_[0-9]*"$' \
+    "$dir/test-row.kevtable"
+check "test-row: kevtable names its five fields" test $? = 0
+
+# The docs: the listing is kevtable's output; trace-events.md's event numbers are the table's.
+marker='<!-- kevtable: the lines below are generated -->'
+diff <(sed "1,/^$marker\$/d" "$root/docs/event-table.md") <("$bin/kevtable") >"$dir/doc.diff"
+check "docs/event-table.md is kevtable's output (scripts/event-table-doc.sh rewrites it)" \
+    test $? = 0
+python3 - "$root/docs/trace-events.md" "$dir/table.kevtable" "$bin/kevtable" >"$dir/doc.tap" <<'PY'
+import re, subprocess, sys
+page, _, kevtable = sys.argv[1:4]
+names = {}  # (class, number) -> name, from kevtable's listing
+cls = None
+for line in subprocess.run([kevtable], capture_output=True, text=True).stdout.splitlines():
+    m = re.match(r"### (\w+) \(class (\d+)\)", line)
+    if m:
+        cls = int(m.group(2))
+    m = re.match(r"\| (\d+)(?:-(\d+))? \| (\w+) \|", line)
+    if m and cls is not None:
+        for n in range(int(m.group(1)), int(m.group(2) or m.group(1)) + 1):
+            names[(cls, n)] = m.group(3)
+bad, seen, cls = [], 0, None
+for line in open(page):
+    m = re.match(r"## \w+ \(class (\d+)\)", line)
+    if m:
+        cls = int(m.group(1))
+    elif line.startswith("## "):
+        cls = None
+    m = re.match(r"\| (0x[0-9a-f]+|\d+) (\w+)", line)
+    if m and cls is not None:
+        seen += 1
+        n, nm = int(m.group(1), 0), m.group(2)
+        got = names.get((cls, n), "")
+        if nm not in (got, got[2:] if got.startswith("TH") else None):
+            bad.append((cls, m.group(1), nm, got))
+print("%s 1 - trace-events.md: its %d event rows name each number as the table does"
+      % ("ok" if seen and not bad else "not ok", seen))
+if bad:
+    print("# " + str(bad))
+PY
+while IFS= read -r line; do
+    case $line in
+        "ok "*) ok "${line#ok * - }" ;;
+        "not ok "*) notok "${line#not ok * - }" ;;
+        *) echo "$line" ;;
+    esac
+done <"$dir/doc.tap"
+finish

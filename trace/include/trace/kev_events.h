@@ -1,0 +1,137 @@
+// SPDX-License-Identifier: MIT
+// The description of every trace event, read by every tool: for each event its class and
+// number, name, fields (name, kind, where in the payload, meaning), its fast and wide layouts,
+// the QNX encoding where QNX defines it, and the D probes its site fires. The rows are in
+// trace/kev_events.c (one row an event, greppable by name); the kernel-call layouts, QNX's,
+// in trace/kev_kercall.c. kev_fields_decode() turns any event into named, typed fields from
+// those rows, so a reader names an event and its fields without a copy of its layout.
+// Pure data and lookups, freestanding (no libc): usable on target and host, no state.
+#ifndef TRACE_KEV_EVENTS_H
+#define TRACE_KEV_EVENTS_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <trace/kev.h>
+
+struct kev_reader;
+struct kev_event;
+
+// What a field means (its kind) - a reader formats and links by it. Every kind but the
+// last four is one integer value (up to 64 bits).
+enum kev_fkind {
+    KEV_K_U32,      // a count or number, decimal
+    KEV_K_S32,      // a signed value (a call's result)
+    KEV_K_HEX,      // flags, ids, keys: shown in hex
+    KEV_K_PID,      // a process id
+    KEV_K_TID,      // a thread id, 1-based within its process
+    KEV_K_WHO,      // a thread as pid << 16 | tid
+    KEV_K_PRIO,     // a thread priority
+    KEV_K_ERRNO,    // an errno (the target's numbers, kev_errno_name)
+    KEV_K_IRQ,      // an interrupt number (kev_int_pseudo_name for the non-lines)
+    KEV_K_ADDR,     // a code or data address
+    KEV_K_CYCLES,   // a cycle count (time)
+    KEV_K_ENUM,     // a number with names (the field's names function)
+    KEV_K_FLAG,     // 0 or 1
+    KEV_K_STRING,   // text (NUL-terminated in the payload)
+    KEV_K_WORDS,    // an array of 32-bit words
+    KEV_K_ADDRS,    // an array of addresses (a stack's pcs)
+    KEV_K_U64S,     // an array of 64-bit values (USDT arguments)
+};
+#define KEV_K_IS_ARRAY(k) ((k) == KEV_K_WORDS || (k) == KEV_K_ADDRS || (k) == KEV_K_U64S)
+
+// Where a field is in the payload (words w[0..nw)).
+enum kev_flayout {
+    KEV_L_WORD,    // w[word] >> shift, `bits` wide (0: the whole word)
+    KEV_L_HI_LO,   // a 64-bit value: w[word] high, w[word + 1] low
+    KEV_L_LO_HI,   // a 64-bit value: w[word] low, w[word + 1] high (FUNC_EXIT's value)
+    KEV_L_STRING,  // a NUL-terminated string from w[word] (KEV_W_NEXT: after the last field)
+    KEV_L_REST,    // the words from w[word] to the end
+    KEV_L_PCS,     // STACK's pcs: one word each, or two (high first) when info has PC64
+    KEV_L_ARGS,    // USDT's arguments: a count of them (field number `shift`), low word first
+    KEV_L_BYTES,   // IMAGE's build id: a length in bytes (field number `shift`), whole words
+    KEV_L_USER,    // a USER event: its text when it is a string event, else its words
+};
+#define KEV_W_NEXT 0xffu // word: just after the words the fields before took
+
+struct kev_field_desc {
+    const char *name;   // as readers print it: "pid", "new_prio"
+    uint8_t kind;       // enum kev_fkind
+    uint8_t layout;     // enum kev_flayout
+    uint8_t word;       // first payload word (or KEV_W_NEXT)
+    uint8_t shift, bits;
+    uint8_t wide;       // 1: present only in a wide-mode event (its payload is longer)
+    const char *(*names)(unsigned v); // KEV_K_ENUM: the value's name, NULL when it has none
+    const char *meaning;
+};
+
+// An event, or a run of events numbered lo..hi that share a layout (kernel calls, states, USER).
+struct kev_event_desc {
+    uint8_t cls;          // KEV_C_*
+    uint16_t lo, hi;      // event numbers
+    const char *name;     // "PRIO_CHANGE", "THRUNNING"; a run's common name ("KER_CALL", "USER")
+    const char *when;     // what the event records, when it is written
+    const struct kev_field_desc *fields;
+    uint8_t nfields;
+    uint8_t fast_words, wide_words; // payload words in each mode; 0: variable (combine)
+    uint8_t kcall;        // 1 entry, 2 exit, 3 interrupted: the fields come from the call's
+                          // QNX layout (trace/kev_kercall.c), not from `fields`
+    const char *qnx;      // QNX's encoding ("_NTO_TRACE_SYSTEM / _NTO_TRACE_SYS_FUNC_ENTER"),
+                          // NULL when the event is ours
+    const char *probes;   // the D probes the site fires, with their arguments ("" when none)
+};
+
+// The table (trace/kev_events.c), in class then number order.
+extern const struct kev_event_desc kev_event_table[];
+extern const unsigned kev_event_table_len;
+
+// The row describing (cls, ev), or NULL. Rows added by kev_events_add() are looked up first.
+const struct kev_event_desc *kev_event_describe(unsigned cls, unsigned ev);
+// Every row, the table's then the added ones: i < kev_event_rows() (a stable index).
+unsigned kev_event_rows(void);
+const struct kev_event_desc *kev_event_row(unsigned i);
+// Rows a program (a test) adds to the table; at most one set, kept by pointer.
+void kev_events_add(const struct kev_event_desc *rows, unsigned n);
+// The event's name: the row's, or for a kernel call "<Name>" of the call (kev_kcall_name,
+// else QNX's); writes "<class>_<n>" into buf when no row describes it.
+const char *kev_event_title(unsigned cls, unsigned ev, char *buf, size_t n);
+
+// ---- the generic field decoder ----------------------------------------------------------------
+#define KEV_MAX_FIELDS 40u
+
+struct kev_field {
+    const char *name;
+    uint8_t kind;             // enum kev_fkind
+    uint64_t v;               // an integer kind's value
+    const char *str;          // KEV_K_STRING: the text (in the caller's kev_fields)
+    const uint64_t *arr;      // an array kind: its values
+    unsigned n;               // ... and their count
+    const char *(*names)(unsigned v); // KEV_K_ENUM's names
+    const char *meaning;
+};
+
+// Everything one event decodes to; big (keep it static or on the heap), reused per event.
+struct kev_fields {
+    const struct kev_event_desc *desc; // NULL: no row (then fields hold the raw words)
+    const char *name;                  // the event's name (see kev_event_title)
+    struct kev_field f[KEV_MAX_FIELDS];
+    unsigned n;
+    char namebuf[48];
+    char text[2048];                   // the strings' bytes
+    size_t ntext;
+    uint64_t vals[2u * KEV_MAX_COMBINE_SLOTS]; // the arrays' values
+    unsigned nvals;
+};
+
+// Decode e into named, typed fields from its row (a field the payload is too short for is
+// left out: fast vs wide). An event no row describes gives one field "words" (its raw
+// payload). Returns out->n. r is needed for strings (byte order); never fails.
+unsigned kev_fields_decode(const struct kev_reader *r, const struct kev_event *e,
+                           struct kev_fields *out);
+// The field called name, or NULL.
+const struct kev_field *kev_field_get(const struct kev_fields *fs, const char *name);
+// The kind's name as readers write it in schemas: "u32", "pid", "string", "addrs", ...
+const char *kev_fkind_name(unsigned kind);
+// 1 when the kind is signed (S32, ERRNO is not).
+static inline int kev_fkind_signed(unsigned kind) { return kind == KEV_K_S32; }
+
+#endif

@@ -1,0 +1,19 @@
+// SPDX-License-Identifier: MIT
+// The kernel-call rows of the event table: for each QNX kernel-call number the name QNX prints
+// and the fields of its entry and exit events (trace/kev_kercall.c). The generic field decoder
+// (trace/kev_events.h) names a KER_CALL event's fields from here; traceprinter prints them
+// QNX's way from the same rows (tools/traceprinter/qnx_kercall.c).
+#ifndef TRACE_KEV_KERCALL_H
+#define TRACE_KEV_KERCALL_H
+
+#define QNX_KERCALL_NUM 101u // __KER_NOP .. __KER_MT_CTL
+
+struct qnx_kercall {
+    const char *name;  // as QNX prints it: "MSG_SENDV"
+    const char *entry; // fields of the entry event, space separated, or NULL
+    const char *exit;  // fields of the exit event (may start "@NAME " when QNX prints another name)
+};
+
+extern const struct qnx_kercall qnx_kercalls[QNX_KERCALL_NUM];
+
+#endif

@@ -1,0 +1,560 @@
+// SPDX-License-Identifier: MIT
+// The event table (trace/kev_events.h): one row per kernel trace event, the only place its
+// layout and meaning are written, and the generic decoder that reads events by it. The
+// kernel-call rows' fields are QNX's layouts (trace/kev_kercall.c). A row gives: class,
+// number(s), name, when it is written, its fields (word, bits, kind, meaning), the payload
+// words in fast and wide mode (0: a combine event of variable length), QNX's encoding (NULL:
+// ours, on a number QNX leaves free) and the D probes its site fires. The decoder that reads
+// events by these rows is trace/kev_fields.c.
+// Adding an event: docs/adding-an-event.md. docs/trace-events.md's tables are checked equal to
+// these rows by test/tools/test_event_table.py (over `kevtable`'s output).
+// Pure data and lookups, freestanding: no libc, no state but kev_events_add's one pointer
+// (set once before decoding; not locked).
+#include <trace/kev_events.h>
+#include <trace/kev_kercall.h>
+#include <trace/kev_stack.h>
+
+#if defined(__has_include)
+#if __has_include(<uapi/kcall.h>)
+#include <uapi/kcall.h>
+#define KEV_HAVE_KCALL_LIST 1
+#endif
+#endif
+
+#define NELEM(a) (sizeof(a) / sizeof((a)[0]))
+
+// ---- value names (enumerations of fields) -----------------------------------------------------
+
+static const char *const kev_class_names[KEV_NCLASS] = {
+    "EMPTY", "CONTROL", "KER_CALL", "INT", "PR_TH", "SYSTEM", "USER", "COMM",
+};
+
+const char *kev_class_name(unsigned cls)
+{
+    return cls < KEV_NCLASS ? kev_class_names[cls] : NULL;
+}
+
+const char *kev_prio_cause_name(unsigned cause)
+{
+    static const char *const names[KEV_PRIO_NCAUSES] = {
+        "initial", "call", "mutex inheritance", "message inheritance", "inheritance ends",
+        "ceiling" };
+    return cause < KEV_PRIO_NCAUSES ? names[cause] : NULL;
+}
+
+const char *kev_stack_kind_name(unsigned kind)
+{
+    static const char *const names[] = { "?", "user", "kernel", "fault" };
+    return kind < NELEM(names) ? names[kind] : "?";
+}
+
+// The kernel's unwind errors (kernel/unwind.h enum unwind_err), in its order.
+const char *kev_stack_ended_name(unsigned ended)
+{
+    static const char *const names[] = { "complete", "unreadable frame", "unaligned frame",
+                                         "frame loop", "frame out of bounds",
+                                         "no unwind information" };
+    return ended < NELEM(names) ? names[ended] : "?";
+}
+
+const char *kev_fault_kind_name(unsigned kind)
+{
+    static const char *const names[KEV_FAULT_NKINDS] = {
+        "other", "access", "exec", "alignment", "undefined instruction", "divide by zero",
+        "bus error", "stacking", "breakpoint" };
+    return kind < KEV_FAULT_NKINDS ? names[kind] : "?";
+}
+
+// The target's signal numbers (uapi/kapi.h KSIG_*).
+const char *kev_signal_name(unsigned sig)
+{
+    switch (sig) {
+    case 4: return "SIGILL";
+    case 7: return "SIGBUS";
+    case 8: return "SIGFPE";
+    case 9: return "SIGKILL";
+    case 11: return "SIGSEGV";
+    default: return "?";
+    }
+}
+
+// The target's errno numbers (newlib's and picolibc's, uapi/kerrno.h), spelled out because a
+// host build of kerrno.h takes the host's values.
+const char *kev_errno_name(unsigned err)
+{
+    switch (err) {
+    case 1: return "EPERM";
+    case 2: return "ENOENT";
+    case 3: return "ESRCH";
+    case 4: return "EINTR";
+    case 5: return "EIO";
+    case 9: return "EBADF";
+    case 10: return "ECHILD";
+    case 11: return "EAGAIN";
+    case 12: return "ENOMEM";
+    case 14: return "EFAULT";
+    case 16: return "EBUSY";
+    case 17: return "EEXIST";
+    case 22: return "EINVAL";
+    case 28: return "ENOSPC";
+    case 45: return "EDEADLK";
+    case 88: return "ENOSYS";
+    case 116: return "ETIMEDOUT";
+    case 134: return "ENOTSUP";
+    case 140: return "ECANCELED";
+    default: return NULL;
+    }
+}
+
+#ifdef KEV_HAVE_KCALL_LIST
+#define KEV_KCALL_NAME(num, name, nargs) [num] = #name,
+static const char *const kev_kcall_names[KEV_KC_MAX] = { KCALL_LIST(KEV_KCALL_NAME) };
+#undef KEV_KCALL_NAME
+#endif
+
+// Kernel-call names come from the kernel's ABI header uapi/kcall.h (KCALL_LIST) when the
+// include path has it; without it NULL, and tools print numbers.
+const char *kev_kcall_name(unsigned callno)
+{
+#ifdef KEV_HAVE_KCALL_LIST
+    return callno < KEV_KC_MAX ? kev_kcall_names[callno] : NULL;
+#else
+    (void)callno;
+    return NULL;
+#endif
+}
+
+static const char *name_or_null(const char *s) { return s && s[0] != '?' ? s : NULL; }
+static const char *stack_kind_names(unsigned v) { return name_or_null(kev_stack_kind_name(v)); }
+static const char *stack_ended_names(unsigned v) { return name_or_null(kev_stack_ended_name(v)); }
+static const char *fault_kind_names(unsigned v) { return name_or_null(kev_fault_kind_name(v)); }
+static const char *signal_names(unsigned v) { return name_or_null(kev_signal_name(v)); }
+static const char *policy_names(unsigned v)
+{
+    static const char *const names[] = { NULL, "FIFO", "RR", "OTHER" };
+    return v < NELEM(names) ? names[v] : NULL;
+}
+static const char *panic_origin_names(unsigned v)
+{
+    return v == KEV_PANIC_CALL ? "call" : v == KEV_PANIC_EXCEPTION ? "exception" : NULL;
+}
+static const char *snapshot_names(unsigned v)
+{
+    static const char *const names[] = { "start", "end", "cpu runs" };
+    return v < NELEM(names) ? names[v] : NULL;
+}
+
+// ---- the rows ---------------------------------------------------------------------------------
+// Field helpers: a whole word; bits of a word; a 64-bit value high word first; present only in
+// wide mode; a NUL-terminated string; the words to the end.
+#define W(n, k, w, m)           { n, KEV_K_##k, KEV_L_WORD, w, 0, 0, 0, NULL, m }
+#define WW(n, k, w, m)          { n, KEV_K_##k, KEV_L_WORD, w, 0, 0, 1, NULL, m }
+#define B(n, k, w, s, b, f, m)  { n, KEV_K_##k, KEV_L_WORD, w, s, b, 0, f, m }
+#define HL(n, k, w, m)          { n, KEV_K_##k, KEV_L_HI_LO, w, 0, 0, 0, NULL, m }
+#define STR(n, w, m)            { n, KEV_K_STRING, KEV_L_STRING, w, 0, 0, 0, NULL, m }
+#define ROW(c, lo, hi, name, when, flds, fw, ww, qnx, probes) \
+    { KEV_C_##c, lo, hi, name, when, flds, NELEM(flds), fw, ww, 0, qnx, probes }
+#define KROW(lo, hi, name, when, kc, qnx, probes) \
+    { KEV_C_KER_CALL, lo, hi, name, when, NULL, 0, 2, 6, kc, qnx, probes }
+
+static const struct kev_field_desc f_time[] = {
+    HL("cycles", CYCLES, 0, "the 64-bit cycle counter"),
+};
+static const struct kev_field_desc f_buffer[] = {
+    W("seq", U32, 0, "the buffer's sequence number"),
+    W("nevents", U32, 1, "0 (QNX's num_events, which its kernel also leaves 0)"),
+};
+static const struct kev_field_desc f_buffer_end[] = {
+    W("seq", U32, 0, "the buffer's sequence number"),
+    W("nevents", U32, 1, "the events in the buffer"),
+};
+static const struct kev_field_desc f_dropped[] = {
+    W("lost", U32, 0, "events lost just before this point"),
+    W("lost_total", U32, 1, "events lost on this CPU so far"),
+};
+static const struct kev_field_desc f_int[] = {
+    W("irq", IRQ, 0, "the interrupt number"),
+};
+static const struct kev_field_desc f_int_handler_enter[] = {
+    W("pid", PID, 0, "the process told (0: the kernel)"),
+    W("irq", IRQ, 1, "the interrupt number"),
+    W("handler", ADDR, 2, "the handler's address (0: a pulse-delivering attach)"),
+    W("area", ADDR, 3, "the handler's argument"),
+};
+static const struct kev_field_desc f_int_handler_exit[] = {
+    W("irq", IRQ, 0, "the interrupt number"),
+    W("pid", PID, 1, "the process told (0: the kernel)"),
+};
+static const struct kev_field_desc f_thread[] = {
+    W("pid", PID, 0, "the thread's process"),
+    W("tid", TID, 1, "the thread"),
+    WW("prio", PRIO, 2, "its priority (wide mode)"),
+    { "policy", KEV_K_ENUM, KEV_L_WORD, 3, 0, 0, 1, policy_names,
+      "its scheduling policy (wide mode)" },
+};
+static const struct kev_field_desc f_thread_life[] = {
+    W("pid", PID, 0, "the thread's process"),
+    W("tid", TID, 1, "the thread"),
+};
+static const struct kev_field_desc f_proc[] = {
+    W("ppid", PID, 0, "the parent process"),
+    W("pid", PID, 1, "the process"),
+};
+static const struct kev_field_desc f_proc_name[] = {
+    W("ppid", PID, 0, "the parent process"),
+    W("pid", PID, 1, "the process"),
+    STR("name", 2, "the program's name"),
+};
+static const struct kev_field_desc f_thread_name[] = {
+    W("pid", PID, 0, "the thread's process"),
+    W("tid", TID, 1, "the thread"),
+    STR("name", 2, "its name"),
+};
+static const struct kev_field_desc f_func_enter[] = {
+    W("this_fn", ADDR, 0, "the function, as a pointer to it holds it (Thumb: bit 0 set)"),
+    W("call_site", ADDR, 1, "the return address into its caller"),
+};
+static const struct kev_field_desc f_func_exit[] = {
+    W("this_fn", ADDR, 0, "the function, as a pointer to it holds it (Thumb: bit 0 set)"),
+    W("call_site", ADDR, 1, "the return address into its caller"),
+    W("offset", HEX, 2, "the returning instruction's offset in the function (fbt's arg0)"),
+    { "value", KEV_K_HEX, KEV_L_LO_HI, 3, 0, 0, 0, NULL,
+      "the return value (fbt's arg1; the high word only for an 8-byte value)" },
+};
+static const struct kev_field_desc f_slog[] = {
+    W("opcode", HEX, 0, "1: _SLOG_SETCODE(_SLOGC_PROC, 0)"),
+    W("severity", U32, 1, "3: _SLOG_WARNING"),
+    STR("message", 2, "the loss, in words"),
+};
+static const struct kev_field_desc f_timer[] = {
+    W("timer_id", HEX, 0, "the timer"),
+    W("pid", PID, 1, "its owner"),
+};
+static const struct kev_field_desc f_snapshot[] = {
+    B("what", ENUM, 0, 0, 8, snapshot_names, "0 start, 1 end, 2 which thread a CPU runs"),
+    B("cpu", U32, 0, 8, 8, NULL, "for 2: the CPU"),
+    W("who", WHO, 1, "for 2: the thread it runs"),
+};
+static const struct kev_field_desc f_uring_bad[] = {
+    W("pid", PID, 0, "the process whose ring it is"),
+    B("rejected", U32, 1, 0, 31, NULL, "records rejected (never counted lost)"),
+    B("given_up", FLAG, 1, 31, 1, NULL, "the kernel gave the ring up"),
+};
+static const struct kev_field_desc f_sync_wait[] = {
+    W("object", HEX, 0, "the mutex, semaphore or condvar (the SYNC_* call's first argument)"),
+    W("owner", WHO, 1, "the owner (a semaphore: its last taker; a condvar: 0), 0: none"),
+};
+static const struct kev_field_desc f_prio_change[] = {
+    W("who", WHO, 0, "the thread"),
+    B("new_prio", PRIO, 1, 0, 8, NULL, "its effective priority after"),
+    B("old_prio", PRIO, 1, 8, 8, NULL, "before"),
+    B("cause", ENUM, 1, 16, 8, kev_prio_cause_name, "why (KEV_PRIO_*)"),
+};
+static const struct kev_field_desc f_stack[] = {
+    W("who", WHO, 0, "the thread whose stack this is (kernel threads: pid 0)"),
+    B("kind", ENUM, 1, 0, 4, stack_kind_names, "1 user (a sample), 2 kernel, 3 fault"),
+    B("depth", U32, 1, 8, 8, NULL, "the pcs (0-32)"),
+    B("ended", ENUM, 1, 16, 4, stack_ended_names, "0 complete, else the unwind error"),
+    B("at_max", FLAG, 1, 20, 1, NULL, "the depth bound ended the walk"),
+    B("pc64", FLAG, 1, 24, 1, NULL, "each pc is two words, high first"),
+    { "pcs", KEV_K_ADDRS, KEV_L_PCS, 2, 0, 0, 0, NULL, "the pcs, innermost first" },
+};
+static const struct kev_field_desc f_fault[] = {
+    W("who", WHO, 0, "the faulting thread"),
+    B("signal", ENUM, 1, 0, 8, signal_names, "the signal the process is killed with"),
+    B("kind", ENUM, 1, 8, 8, fault_kind_names, "what the hardware said (KEV_FAULT_*)"),
+    B("addr_valid", FLAG, 1, 16, 1, NULL, "addr is known"),
+    HL("pc", ADDR, 2, "the faulting instruction"),
+    HL("addr", ADDR, 4, "the faulting data address (0 when not known)"),
+};
+static const struct kev_field_desc f_kpanic[] = {
+    B("origin", ENUM, 0, 0, 8, panic_origin_names, "0x10 kpanic() called, 0x11 an exception"),
+    B("kind", ENUM, 0, 8, 8, fault_kind_names, "an exception's kind (KEV_FAULT_*)"),
+    B("addr_valid", FLAG, 0, 16, 1, NULL, "addr is known"),
+    HL("pc", ADDR, 1, "the faulting instruction; for a call, kpanic's caller"),
+    HL("addr", ADDR, 3, "the fault address (0 when not known)"),
+    W("who", WHO, 5, "the thread on that CPU"),
+    STR("message", 6, "the panic's message"),
+};
+static const struct kev_field_desc f_image[] = {
+    W("pid", PID, 0, "the process (0: the kernel)"),
+    B("id_len", U32, 1, 0, 8, NULL, "the build id's length in bytes (0: none)"),
+    W("load", ADDR, 2, "where the image's first byte lies"),
+    { "build_id", KEV_K_STRING, KEV_L_BYTES, 3, 1, 0, 0, NULL,
+      "the GNU build id, as hex (readelf -n's spelling)" },
+    STR("name", KEV_W_NEXT, "the program's name; the kernel's ELF file"),
+};
+static const struct kev_field_desc f_usdt[] = {
+    W("site", ADDR, 0, "the probe site's address"),
+    W("nargs", U32, 1, "the argument count"),
+    { "args", KEV_K_U64S, KEV_L_ARGS, 2, 1, 0, 0, NULL, "the arguments (each low, high)" },
+};
+static const struct kev_field_desc f_user[] = {
+    { "data", KEV_K_WORDS, KEV_L_USER, 0, 0, 0, 0, NULL,
+      "the words (INSERTSUSEREVENT, INSERTCUSEREVENT), or the text (INSERTUSRSTREVENT)" },
+};
+static const struct kev_field_desc f_snd_message[] = {
+    W("rcvid", HEX, 0, "names the client thread; links send, receive and reply"),
+    W("pid", PID, 1, "the channel's owner"),
+};
+static const struct kev_field_desc f_snd_pulse[] = {
+    W("coid", HEX, 0, "the connection (0: the kernel)"),
+    B("code", HEX, 1, 0, 16, NULL, "the pulse's code (low 16 bits)"),
+    B("chid", U32, 1, 16, 16, NULL, "the channel"),
+};
+static const struct kev_field_desc f_rec_message[] = {
+    W("rcvid", HEX, 0, "names the client thread"),
+    W("who", WHO, 1, "the receiver"),
+};
+static const struct kev_field_desc f_rec_pulse[] = {
+    B("code", HEX, 0, 0, 16, NULL, "the pulse's code"),
+    B("chid", U32, 0, 16, 16, NULL, "the channel"),
+    W("who", WHO, 1, "the receiver"),
+};
+static const struct kev_field_desc f_pulse_other[] = {
+    W("scoid", HEX, 0, "QNX's server connection"),
+    W("pid", PID, 1, "QNX's process"),
+};
+static const struct kev_field_desc f_signal[] = {
+    B("signo", ENUM, 0, 0, 32, signal_names, "si_signo"),
+    W("code", U32, 1, "si_code as QNX's siginfo.h gives it"),
+};
+static const struct kev_field_desc f_reply[] = {
+    W("rcvid", HEX, 0, "the client"),
+    W("status", S32, 1, "the reply's status"),
+};
+static const struct kev_field_desc f_msg_error[] = {
+    W("rcvid", HEX, 0, "the client"),
+    W("errno", ERRNO, 1, "the error"),
+};
+
+#define THR(st, nm) ROW(PR_TH, st, st, nm, "a thread enters this state", f_thread, 2, 4, \
+    "_NTO_TRACE_THREAD / _NTO_TRACE_" nm, \
+    "sched::: sleep, block-*, wakeup, preempt, enqueue, dequeue; proc:::lwp-exit (THDEAD)")
+
+const struct kev_event_desc kev_event_table[] = {
+    ROW(CONTROL, KEV_CTL_TIME, KEV_CTL_TIME, "TIME", "the ring: the cycle counter's high word moved",
+        f_time, 2, 2, "_NTO_TRACE_CONTROL / _NTO_TRACE_CONTROLTIME", ""),
+    ROW(CONTROL, KEV_CTL_BUFFER, KEV_CTL_BUFFER, "BUFFER", "the ring: a buffer's first slot",
+        f_buffer, 2, 2, "_NTO_TRACE_CONTROL / _NTO_TRACE_CONTROLBUFFER", ""),
+    ROW(CONTROL, KEV_CTL_BUFFER_END, KEV_CTL_BUFFER_END, "BUFFER_END", "the ring: a buffer's last slot",
+        f_buffer_end, 2, 2, NULL, ""),
+    ROW(CONTROL, KEV_CTL_DROPPED, KEV_CTL_DROPPED, "DROPPED", "the ring: events were lost",
+        f_dropped, 2, 2, NULL, ""),
+
+    KROW(0, KEV_KC_MAX - 1, "KER_CALL", "a kernel call is entered", 1,
+         "_NTO_TRACE_KERCALLENTER / __KER_*",
+         "kercall::<Name>:entry (arg0-arg5 the call's arguments)"),
+    KROW(KEV_KC_MAX, 2 * KEV_KC_MAX - 1, "KER_EXIT",
+         "the call returns to its thread, blocked time included", 2,
+         "_NTO_TRACE_KERCALLEXIT / __KER_*",
+         "kercall::<Name>:return (arg0 the result, -errno on failure); lockstat at a SYNC_* return"),
+    KROW(2 * KEV_KC_MAX, 3 * KEV_KC_MAX - 1, "KER_INTR", "QNX's interrupted call; never written here",
+         3, "_NTO_TRACE_KERCALLINT / __KER_*", ""),
+
+    ROW(INT, KEV_INT_ENTER, KEV_INT_ENTER, "INT_ENTR",
+        "a device interrupt, the tick, a CPU's tick share or a reschedule IPI is taken", f_int, 2, 2,
+        "_NTO_TRACE_INT / _NTO_TRACE_INTENTER", "interrupt::irqN:entry; sched:::tick (the tick)"),
+    ROW(INT, KEV_INT_EXIT, KEV_INT_EXIT, "INT_EXIT", "its end", f_int, 2, 2,
+        "_NTO_TRACE_INT / _NTO_TRACE_INTEXIT", "interrupt::irqN:exit"),
+    ROW(INT, KEV_INT_HANDLER_ENTER, KEV_INT_HANDLER_ENTER, "INT_HANDLER_ENTR",
+        "before a driver's handler, or the pulse sent for an event line", f_int_handler_enter, 0, 0,
+        "_NTO_TRACE_INT / _NTO_TRACE_INT_HANDLER_ENTER", ""),
+    ROW(INT, KEV_INT_HANDLER_EXIT, KEV_INT_HANDLER_EXIT, "INT_HANDLER_EXIT", "after it",
+        f_int_handler_exit, 2, 2, "_NTO_TRACE_INT / _NTO_TRACE_INT_HANDLER_EXIT", ""),
+
+    THR(KEV_TH_DEAD, "THDEAD"), THR(KEV_TH_RUNNING, "THRUNNING"), THR(KEV_TH_READY, "THREADY"),
+    THR(KEV_TH_STOPPED, "THSTOPPED"), THR(KEV_TH_SEND, "THSEND"), THR(KEV_TH_RECEIVE, "THRECEIVE"),
+    THR(KEV_TH_REPLY, "THREPLY"), THR(KEV_TH_STACK, "THSTACK"), THR(KEV_TH_WAITTHREAD, "THWAITTHREAD"),
+    THR(KEV_TH_WAITPAGE, "THWAITPAGE"), THR(KEV_TH_SIGSUSPEND, "THSIGSUSPEND"),
+    THR(KEV_TH_SIGWAITINFO, "THSIGWAITINFO"), THR(KEV_TH_NANOSLEEP, "THNANOSLEEP"),
+    THR(KEV_TH_MUTEX, "THMUTEX"), THR(KEV_TH_CONDVAR, "THCONDVAR"), THR(KEV_TH_JOIN, "THJOIN"),
+    THR(KEV_TH_INTR, "THINTR"), THR(KEV_TH_SEM, "THSEM"), THR(KEV_TH_WAITCTX, "THWAITCTX"),
+    THR(KEV_TH_NET_SEND, "THNET_SEND"), THR(KEV_TH_NET_REPLY, "THNET_REPLY"),
+    ROW(PR_TH, KEV_TH_WAITCHILD, KEV_TH_WAITCHILD, "THWAITCHILD",
+        "files before 2026-11: a thread blocked in ProcWait (now THJOIN)", f_thread, 2, 4, NULL, ""),
+    ROW(PR_TH, KEV_TH_CREATE, KEV_TH_CREATE, "THCREATE", "a thread is created", f_thread_life, 2, 2,
+        "_NTO_TRACE_THREAD / _NTO_TRACE_THCREATE", "sched:::create, proc:::lwp-create"),
+    ROW(PR_TH, KEV_TH_DESTROY, KEV_TH_DESTROY, "THDESTROY",
+        "a thread's slot is freed (joined, detached, or its process ended)", f_thread_life, 2, 2,
+        "_NTO_TRACE_THREAD / _NTO_TRACE_THDESTROY", "sched:::exit"),
+    ROW(PR_TH, KEV_PR_CREATE, KEV_PR_CREATE, "PROCCREATE", "a process starts (not written here)",
+        f_proc, 2, 2, "_NTO_TRACE_PROCESS / _NTO_TRACE_PROCCREATE", ""),
+    ROW(PR_TH, KEV_PR_DESTROY, KEV_PR_DESTROY, "PROCDESTROY", "a process ends (not written here)",
+        f_proc, 2, 2, "_NTO_TRACE_PROCESS / _NTO_TRACE_PROCDESTROY", ""),
+    ROW(PR_TH, KEV_PR_CREATE_NAME, KEV_PR_CREATE_NAME, "PROCCREATE_NAME", "a process starts",
+        f_proc_name, 0, 0, "_NTO_TRACE_PROCESS / _NTO_TRACE_PROCCREATE_NAME", "proc:::create"),
+    ROW(PR_TH, KEV_PR_DESTROY_NAME, KEV_PR_DESTROY_NAME, "PROCDESTROY_NAME",
+        "a process ends (becomes a zombie)", f_proc_name, 0, 0,
+        "_NTO_TRACE_PROCESS / _NTO_TRACE_PROCDESTROY_NAME", "proc:::exit"),
+    ROW(PR_TH, KEV_PR_THREAD_NAME, KEV_PR_THREAD_NAME, "PROCTHREAD_NAME",
+        "a thread is named (spawn names the main thread \"main\")", f_thread_name, 0, 0,
+        "_NTO_TRACE_PROCESS / _NTO_TRACE_PROCTHREAD_NAME", ""),
+
+    ROW(SYSTEM, KEV_SYS_FUNC_ENTER, KEV_SYS_FUNC_ENTER, "FUNC_ENTER",
+        "an enabled fbt or pid entry probe fired", f_func_enter, 2, 2,
+        "_NTO_TRACE_SYSTEM / _NTO_TRACE_SYS_FUNC_ENTER", "fbt::<function>:entry, pid<p>::<function>:entry"),
+    ROW(SYSTEM, KEV_SYS_FUNC_EXIT, KEV_SYS_FUNC_EXIT, "FUNC_EXIT",
+        "an enabled fbt or pid return probe fired", f_func_exit, 5, 5,
+        "_NTO_TRACE_SYSTEM / _NTO_TRACE_SYS_FUNC_EXIT",
+        "fbt::<function>:return, pid<p>::<function>:return (arg0 offset, arg1 value)"),
+    ROW(SYSTEM, KEV_SYS_SLOG, KEV_SYS_SLOG, "SLOG",
+        "not an event of the capture: the loss note after the last buffer", f_slog, 0, 0,
+        "_NTO_TRACE_SYSTEM / _NTO_TRACE_SYS_SLOG", ""),
+    ROW(SYSTEM, KEV_SYS_TIMER, KEV_SYS_TIMER, "TIMER", "a user timer expires", f_timer, 2, 2,
+        NULL, ""),
+    ROW(SYSTEM, KEV_SYS_SNAPSHOT, KEV_SYS_SNAPSHOT, "SNAPSHOT", "brackets the snapshot START writes",
+        f_snapshot, 2, 2, NULL, ""),
+    ROW(SYSTEM, KEV_SYS_URING_BAD, KEV_SYS_URING_BAD, "URING_BAD",
+        "the kernel rejected records of a process's user-event ring", f_uring_bad, 2, 2, NULL, ""),
+    ROW(SYSTEM, KEV_SYS_SYNC_WAIT, KEV_SYS_SYNC_WAIT, "SYNC_WAIT",
+        "a thread blocks on a mutex, semaphore or condvar", f_sync_wait, 2, 2, NULL,
+        "lockstat:::*-block, at the call's return"),
+    ROW(SYSTEM, KEV_SYS_PRIO_CHANGE, KEV_SYS_PRIO_CHANGE, "PRIO_CHANGE",
+        "a thread's effective priority is about to change", f_prio_change, 2, 2, NULL,
+        "sched:::change-pri (not initial; args[0] the thread, args[2] the new priority)"),
+    ROW(SYSTEM, KEV_SYS_STACK, KEV_SYS_STACK, "STACK", "a call stack (sample, kernel thread, fault)",
+        f_stack, 0, 0, NULL, "proc:::fault's ustack() (kind fault)"),
+    ROW(SYSTEM, KEV_SYS_FAULT, KEV_SYS_FAULT, "FAULT", "a process's thread faulted", f_fault, 6, 6,
+        NULL, "proc:::fault (arg0 the signal)"),
+    ROW(SYSTEM, KEV_SYS_KPANIC, KEV_SYS_KPANIC, "KPANIC", "the kernel panicked", f_kpanic, 0, 0,
+        NULL, ""),
+    ROW(SYSTEM, KEV_SYS_IMAGE, KEV_SYS_IMAGE, "IMAGE", "what a process runs", f_image, 0, 0, NULL, ""),
+    ROW(SYSTEM, KEV_SYS_USDT, KEV_SYS_USDT, "USDT", "a program's USDT probe fired while enabled",
+        f_usdt, 0, 0, NULL, "the site's USDT probe (args the recorded arguments)"),
+
+    ROW(USER, 0, 1023, "USER", "TraceEvent(INSERTSUSEREVENT, INSERTCUSEREVENT, INSERTUSRSTREVENT)",
+        f_user, 2, 0, "_NTO_TRACE_USER / the code", "user:::event"),
+
+    ROW(COMM, KEV_COMM_SND_MESSAGE, KEV_COMM_SND_MESSAGE, "SND_MESSAGE", "MsgSend", f_snd_message,
+        2, 2, "_NTO_TRACE_COMM / _NTO_TRACE_COMM_SMSG", "msg:::send"),
+    ROW(COMM, KEV_COMM_SND_PULSE, KEV_COMM_SND_PULSE, "SND_PULSE",
+        "a pulse is sent (by a process, an interrupt or a timer)", f_snd_pulse, 2, 2,
+        "_NTO_TRACE_COMM / _NTO_TRACE_COMM_SPULSE", "msg:::pulse"),
+    ROW(COMM, KEV_COMM_REC_MESSAGE, KEV_COMM_REC_MESSAGE, "REC_MESSAGE", "a server receives the message",
+        f_rec_message, 2, 2, "_NTO_TRACE_COMM / _NTO_TRACE_COMM_RMSG", "msg:::receive"),
+    ROW(COMM, KEV_COMM_REC_PULSE, KEV_COMM_REC_PULSE, "REC_PULSE", "a thread receives a pulse",
+        f_rec_pulse, 2, 2, "_NTO_TRACE_COMM / _NTO_TRACE_COMM_RPULSE", ""),
+    ROW(COMM, KEV_COMM_SND_PULSE_EXE, KEV_COMM_SND_PULSE_EXE, "SND_PULSE_EXE", "not written here",
+        f_pulse_other, 2, 2, "_NTO_TRACE_COMM / _NTO_TRACE_COMM_SPULSE_EXE", ""),
+    ROW(COMM, KEV_COMM_SND_PULSE_DIS, KEV_COMM_SND_PULSE_DIS, "SND_PULSE_DIS", "not written here",
+        f_pulse_other, 2, 2, "_NTO_TRACE_COMM / _NTO_TRACE_COMM_SPULSE_DIS", ""),
+    ROW(COMM, KEV_COMM_SND_PULSE_DEA, KEV_COMM_SND_PULSE_DEA, "SND_PULSE_DEA", "not written here",
+        f_pulse_other, 2, 2, "_NTO_TRACE_COMM / _NTO_TRACE_COMM_SPULSE_DEA", ""),
+    ROW(COMM, KEV_COMM_SND_PULSE_UN, KEV_COMM_SND_PULSE_UN, "SND_PULSE_UN", "not written here",
+        f_pulse_other, 2, 2, "_NTO_TRACE_COMM / _NTO_TRACE_COMM_SPULSE_UN", ""),
+    ROW(COMM, KEV_COMM_SND_PULSE_QUN, KEV_COMM_SND_PULSE_QUN, "SND_PULSE_QUN", "not written here",
+        f_pulse_other, 2, 2, "_NTO_TRACE_COMM / _NTO_TRACE_COMM_SPULSE_QUN", ""),
+    ROW(COMM, KEV_COMM_SIGNAL, KEV_COMM_SIGNAL, "SIGNAL",
+        "a process's thread faulted and is killed with a signal", f_signal, 2, 2,
+        "_NTO_TRACE_COMM / _NTO_TRACE_COMM_SIGNAL", "proc:::fault (with FAULT)"),
+    ROW(COMM, KEV_COMM_REPLY_MESSAGE, KEV_COMM_REPLY_MESSAGE, "REPLY_MESSAGE", "MsgReply", f_reply,
+        2, 2, "_NTO_TRACE_COMM / _NTO_TRACE_COMM_REPLY", "msg:::reply"),
+    ROW(COMM, KEV_COMM_MSG_ERROR, KEV_COMM_MSG_ERROR, "MSG_ERROR", "MsgError", f_msg_error, 2, 2,
+        "_NTO_TRACE_COMM / _NTO_TRACE_COMM_ERROR", "msg:::error"),
+};
+const unsigned kev_event_table_len = NELEM(kev_event_table);
+
+// ---- the names the readers print, from the rows -----------------------------------------------
+
+static const struct kev_event_desc *kev_extra;
+static unsigned kev_nextra;
+
+void kev_events_add(const struct kev_event_desc *rows, unsigned n)
+{
+    kev_extra = rows;
+    kev_nextra = n;
+}
+
+static const struct kev_event_desc *find(const struct kev_event_desc *t, unsigned n, unsigned cls,
+                                         unsigned ev)
+{
+    for (unsigned i = 0; i < n; i++)
+        if (t[i].cls == cls && ev >= t[i].lo && ev <= t[i].hi)
+            return &t[i];
+    return NULL;
+}
+
+unsigned kev_event_rows(void) { return kev_event_table_len + kev_nextra; }
+
+const struct kev_event_desc *kev_event_row(unsigned i)
+{
+    return i < kev_event_table_len ? &kev_event_table[i]
+           : i < kev_event_rows()  ? &kev_extra[i - kev_event_table_len] : NULL;
+}
+
+const struct kev_event_desc *kev_event_describe(unsigned cls, unsigned ev)
+{
+    const struct kev_event_desc *d = find(kev_extra, kev_nextra, cls, ev);
+    return d ? d : find(kev_event_table, kev_event_table_len, cls, ev);
+}
+
+static const char *single(unsigned cls, unsigned ev)
+{
+    const struct kev_event_desc *d = kev_event_describe(cls, ev);
+    return d && d->lo == d->hi ? d->name : NULL;
+}
+
+// "THRUNNING" -> "RUNNING": the state's name without QNX's prefix.
+const char *kev_thread_state_name(unsigned st)
+{
+    const char *s = st < 64u ? single(KEV_C_PR_TH, st) : NULL;
+    return s && s[0] == 'T' && s[1] == 'H' ? s + 2 : s;
+}
+const char *kev_control_name(unsigned ev) { return single(KEV_C_CONTROL, ev); }
+const char *kev_process_event_name(unsigned ev) { return ev >= 64u ? single(KEV_C_PR_TH, ev) : NULL; }
+const char *kev_comm_name(unsigned ev) { return single(KEV_C_COMM, ev); }
+const char *kev_int_name(unsigned ev) { return single(KEV_C_INT, ev); }
+const char *kev_system_name(unsigned ev) { return single(KEV_C_SYSTEM, ev); }
+
+static void put_str(char *buf, size_t n, size_t *k, const char *s)
+{
+    while (s && *s && *k + 1 < n)
+        buf[(*k)++] = *s++;
+    if (n)
+        buf[*k < n ? *k : n - 1] = 0;
+}
+
+static void put_num(char *buf, size_t n, size_t *k, unsigned v)
+{
+    char d[12];
+    unsigned i = sizeof(d) - 1;
+    d[i] = 0;
+    do
+        d[--i] = (char)('0' + v % 10u);
+    while ((v /= 10u) && i);
+    put_str(buf, n, k, d + i);
+}
+
+const char *kev_event_title(unsigned cls, unsigned ev, char *buf, size_t n)
+{
+    const struct kev_event_desc *d = kev_event_describe(cls, ev);
+    size_t k = 0;
+    if (d && d->kcall) {
+        unsigned c = ev % KEV_KC_MAX;
+        const char *call = kev_kcall_name(c);
+        if (!call && c < QNX_KERCALL_NUM)
+            call = qnx_kercalls[c].name;
+        put_str(buf, n, &k, d->name);
+        put_str(buf, n, &k, "_");
+        if (call)
+            put_str(buf, n, &k, call);
+        else
+            put_num(buf, n, &k, c);
+        return buf;
+    }
+    if (d)
+        return d->name;
+    put_str(buf, n, &k, kev_class_name(cls) ? kev_class_name(cls) : "CLASS");
+    put_str(buf, n, &k, "_");
+    put_num(buf, n, &k, ev);
+    return buf;
+}
+
+const char *kev_fkind_name(unsigned kind)
+{
+    static const char *const names[] = {
+        "u32", "s32", "hex", "pid", "tid", "who", "prio", "errno", "irq", "addr", "cycles",
+        "enum", "flag", "string", "words", "addrs", "u64s" };
+    return kind < NELEM(names) ? names[kind] : "?";
+}

@@ -1,0 +1,360 @@
+// SPDX-License-Identifier: MIT
+// The generic field decoder (trace/kev_events.h): any event to named, typed fields, read from
+// its row of the event table (trace/kev_events.c) and, for kernel calls, from QNX's layouts
+// (trace/kev_kercall.c). Freestanding, no allocation: the fields, their strings and arrays
+// are in the caller's struct kev_fields. Every read is bounded by the event's nw words.
+#include <trace/kev_decode.h>
+#include <trace/kev_events.h>
+#include <trace/kev_kercall.h>
+
+#define NELEM(a) (sizeof(a) / sizeof((a)[0]))
+
+static struct kev_field *add(struct kev_fields *o, const char *name, unsigned kind,
+                             const char *meaning)
+{
+    if (o->n >= KEV_MAX_FIELDS)
+        return NULL;
+    struct kev_field *f = &o->f[o->n++];
+    f->name = name;
+    f->kind = (uint8_t)kind;
+    f->v = 0;
+    f->str = NULL;
+    f->arr = NULL;
+    f->n = 0;
+    f->names = NULL;
+    f->meaning = meaning;
+    return f;
+}
+
+static int same(const char *a, const char *b)
+{
+    while (*a && *a == *b)
+        a++, b++;
+    return *a == *b;
+}
+
+// 1 when a field called name is already decoded.
+static int kev_field_count(const struct kev_fields *o, const char *name)
+{
+    for (unsigned i = 0; i < o->n; i++)
+        if (same(o->f[i].name, name))
+            return 1;
+    return 0;
+}
+
+static const char *text_begin(struct kev_fields *o) { return o->text + o->ntext; }
+
+static void text_end(struct kev_fields *o)
+{
+    if (o->ntext < sizeof(o->text))
+        o->text[o->ntext++] = 0;
+    else
+        o->text[sizeof(o->text) - 1] = 0;
+}
+
+static void text_put(struct kev_fields *o, char c)
+{
+    if (o->ntext + 1 < sizeof(o->text))
+        o->text[o->ntext++] = c;
+}
+
+// The bytes of words w[first..] in memory order up to their NUL (the file's byte order).
+static unsigned string_at(const struct kev_reader *r, const struct kev_event *e, unsigned first,
+                          struct kev_fields *o, const char **s)
+{
+    uint8_t b[4u * 2u * KEV_MAX_COMBINE_SLOTS];
+    size_t n = first < e->nw ? kev_event_bytes(r, e, first, b, sizeof(b)) : 0;
+    size_t len = 0;
+    *s = text_begin(o);
+    while (len < n && b[len])
+        text_put(o, (char)b[len++]);
+    text_end(o);
+    return (unsigned)((len + 4u) / 4u); // words taken, NUL included
+}
+
+static const uint64_t *vals_begin(const struct kev_fields *o) { return o->vals + o->nvals; }
+
+static void vals_put(struct kev_fields *o, uint64_t v)
+{
+    if (o->nvals < NELEM(o->vals))
+        o->vals[o->nvals++] = v;
+}
+
+static void raw_words(struct kev_fields *o, const struct kev_event *e, const char *name,
+                      unsigned from)
+{
+    struct kev_field *f = add(o, name, KEV_K_WORDS, "the payload's words");
+    if (!f)
+        return;
+    f->arr = vals_begin(o);
+    for (unsigned i = from; i < e->nw; i++)
+        vals_put(o, e->w[i]);
+    f->n = (unsigned)(vals_begin(o) - f->arr);
+}
+
+// A kernel call's fields by QNX's layout: fast (2 words) the fields marked f, wide all of
+// them while words remain. Fields named "empty" are skipped; a string's words are one field.
+static void kcall_fields(const struct kev_reader *r, const struct kev_event *e,
+                         const struct kev_event_desc *d, struct kev_fields *o)
+{
+    unsigned c = e->ev % KEV_KC_MAX;
+    const char *s = c < QNX_KERCALL_NUM ? (d->kcall == 2 ? qnx_kercalls[c].exit
+                                                        : d->kcall == 1 ? qnx_kercalls[c].entry
+                                                                        : NULL) : NULL;
+    // Our own calls sit on numbers QNX leaves spare: their words are the call's registers.
+    int spare = 0;
+    if (c < QNX_KERCALL_NUM)
+        for (const char *q = qnx_kercalls[c].name; q && *q && !spare; q++)
+            spare = q[0] == 'S' && q[1] == 'P' && q[2] == 'A' && q[3] == 'R' && q[4] == 'E';
+    int32_t ret;
+    uint32_t err;
+    if (d->kcall == 2 && kev_kcall_exit(e, &ret, &err)) {
+        struct kev_field *f = add(o, "ret", KEV_K_S32, "the call's result (-1: failed)");
+        if (f)
+            f->v = (uint64_t)(int64_t)ret;
+        if (err && (f = add(o, "errno", KEV_K_ERRNO, "why it failed")))
+            f->v = err;
+        if (ret == -1 || err)
+            return;
+        if (spare || (s && s[0] == '@')) { // the words are the result and a second one
+            if (e->nw >= 2 && (f = add(o, "ret2", KEV_K_HEX, "the result's second word")))
+                f->v = e->w[1];
+            return;
+        }
+        o->n = 0; // a success: the layout names the words below
+    }
+    if (spare && d->kcall == 1) {
+        static const char *const argn[] = { "arg0", "arg1", "arg2", "arg3", "arg4", "arg5" };
+        for (unsigned i = 0; i < e->nw && i < NELEM(argn); i++) {
+            struct kev_field *f = add(o, argn[i], KEV_K_HEX, "the call's argument (a register)");
+            if (f)
+                f->v = e->w[i];
+        }
+        if (e->nw > NELEM(argn))
+            raw_words(o, e, "more", NELEM(argn));
+        return;
+    }
+    if (!s) {
+        raw_words(o, e, "args", 0);
+        return;
+    }
+    if (s[0] == '@') {
+        while (*s && *s != ' ')
+            s++;
+        while (*s == ' ')
+            s++;
+    }
+    int fast = e->nw <= 2;
+    unsigned w = 0;
+    // Labels are kept in text[] so that each field has its own NUL-terminated name.
+    while (*s && w < e->nw) {
+        const char *p = s;
+        unsigned len = 0;
+        while (p[len] && p[len] != ' ')
+            len++;
+        s = p + len + (p[len] == ' ');
+        int marked = p[0] == 'f';
+        if (marked)
+            p++, len--;
+        if (len == 0 || (fast && !marked) || p[0] == 's')
+            continue;
+        char type = p[0];
+        const char *label = p + 1;
+        unsigned llen = len - 1;
+        int empty = llen == 5 && label[0] == 'e' && label[1] == 'm' && label[2] == 'p' &&
+                    label[3] == 't' && label[4] == 'y';
+        if (empty) {
+            w++;
+            continue;
+        }
+        const char *name = text_begin(o);
+        for (unsigned i = 0; i < llen; i++) { // "event->sigev_value" -> "event_sigev_value"
+            char ch = label[i];
+            if (ch == '-' && label[i + 1] == '>')
+                continue;
+            if (!((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9')))
+                ch = '_';
+            if (ch == '_' && o->ntext && o->text[o->ntext - 1] == '_')
+                continue;
+            text_put(o, ch);
+        }
+        while (o->ntext && o->text[o->ntext - 1] == '_')
+            o->ntext--;
+        unsigned base = (unsigned)(o->ntext - (size_t)(name - o->text));
+        text_end(o);
+        for (unsigned k = 2; kev_field_count(o, name) && k < 10; k++) { // QNX repeats some
+            o->ntext = (size_t)(name - o->text) + base;
+            text_put(o, '_');
+            text_put(o, (char)('0' + k));
+            text_end(o);
+        }
+        if (type == 'S') { // a string: this word and the 's' words after it, in fast mode one
+            unsigned nwords = 1;
+            if (!fast)
+                for (const char *q = s; q[0] == 's' && (q[1] == ' ' || !q[1]); q += 1 + (q[1] == ' '))
+                    nwords++;
+            struct kev_field *f = add(o, name, KEV_K_STRING, "text (its first bytes)");
+            if (!f)
+                return;
+            const char *str = text_begin(o);
+            uint8_t b[64];
+            size_t nb = kev_event_bytes(r, e, w, b, nwords * 4u < sizeof(b) ? nwords * 4u : sizeof(b));
+            for (size_t i = 0; i < nb && b[i]; i++)
+                text_put(o, (char)b[i]);
+            text_end(o);
+            f->str = str;
+            w += nwords;
+            continue;
+        }
+        struct kev_field *f = add(o, name, type == 'D' ? KEV_K_S32 : type == 'P' ? KEV_K_ADDR
+                                                                                   : KEV_K_HEX,
+                                  "the call's argument (QNX's layout)");
+        if (!f)
+            return;
+        f->v = type == 'D' ? (uint64_t)(int64_t)(int32_t)e->w[w] : e->w[w];
+        w++;
+    }
+    if (w < e->nw && !fast)
+        raw_words(o, e, "more", w);
+}
+
+static uint64_t pair(const uint32_t *w, int hi_first)
+{
+    return hi_first ? (uint64_t)w[0] << 32 | w[1] : (uint64_t)w[1] << 32 | w[0];
+}
+
+unsigned kev_fields_decode(const struct kev_reader *r, const struct kev_event *e,
+                           struct kev_fields *o)
+{
+    const struct kev_event_desc *d = kev_event_describe(e->cls, e->ev);
+    o->desc = d;
+    o->n = 0;
+    o->ntext = 0;
+    o->nvals = 0;
+    o->name = kev_event_title(e->cls, e->ev, o->namebuf, sizeof(o->namebuf));
+    if (!d) {
+        raw_words(o, e, "words", 0);
+        return o->n;
+    }
+    if (d->kcall) {
+        kcall_fields(r, e, d, o);
+        return o->n;
+    }
+    unsigned next = 0;      // the word after the last field's
+    uint64_t vals[KEV_MAX_FIELDS] = { 0 }; // each row field's value (counts, lengths)
+    uint32_t info = 0;      // STACK's info word (PC64)
+    for (unsigned i = 0; i < d->nfields; i++) {
+        const struct kev_field_desc *fd = &d->fields[i];
+        unsigned w = fd->word == KEV_W_NEXT ? next : fd->word;
+        struct kev_field *f;
+        switch (fd->layout) {
+        case KEV_L_WORD:
+            if (w >= e->nw)
+                continue;
+            if (!(f = add(o, fd->name, fd->kind, fd->meaning)))
+                return o->n;
+            f->v = fd->bits ? (e->w[w] >> fd->shift) & ((fd->bits >= 32 ? 0u : 1u << fd->bits) - 1u)
+                            : e->w[w];
+            f->names = fd->names;
+            vals[i] = f->v;
+            if (w == 1)
+                info = e->w[1];
+            next = w + 1;
+            break;
+        case KEV_L_HI_LO:
+        case KEV_L_LO_HI:
+            if (w + 1 >= e->nw) {
+                if (fd->layout == KEV_L_LO_HI && w < e->nw && (f = add(o, fd->name, fd->kind, fd->meaning)))
+                    f->v = e->w[w];
+                next = e->nw;
+                continue;
+            }
+            if (!(f = add(o, fd->name, fd->kind, fd->meaning)))
+                return o->n;
+            f->v = pair(&e->w[w], fd->layout == KEV_L_HI_LO);
+            next = w + 2;
+            break;
+        case KEV_L_STRING:
+            if (!(f = add(o, fd->name, KEV_K_STRING, fd->meaning)))
+                return o->n;
+            next = w + string_at(r, e, w, o, &f->str);
+            break;
+        case KEV_L_BYTES: { // field `shift` is the length in bytes
+            uint8_t b[KEV_IMAGE_ID_MAX];
+            uint64_t want = fd->shift < KEV_MAX_FIELDS ? vals[fd->shift] : 0;
+            size_t len = want < sizeof(b) ? (size_t)want : sizeof(b);
+            size_t got = w < e->nw ? kev_event_bytes(r, e, w, b, len) : 0;
+            static const char hex[] = "0123456789abcdef";
+            if (!(f = add(o, fd->name, KEV_K_STRING, fd->meaning)))
+                return o->n;
+            f->str = text_begin(o);
+            for (size_t k = 0; k < got; k++) {
+                text_put(o, hex[b[k] >> 4]);
+                text_put(o, hex[b[k] & 15u]);
+            }
+            text_end(o);
+            next = w + (unsigned)((len + 3u) / 4u);
+            break;
+        }
+        case KEV_L_REST:
+        case KEV_L_PCS:
+        case KEV_L_ARGS:
+            if (!(f = add(o, fd->name, fd->kind, fd->meaning)))
+                return o->n;
+            f->arr = vals_begin(o);
+            if (fd->layout == KEV_L_REST)
+                for (unsigned k = w; k < e->nw; k++)
+                    vals_put(o, e->w[k]);
+            else if (fd->layout == KEV_L_PCS && (info & KEV_STACK_PC64))
+                for (unsigned k = w; k + 1 < e->nw; k += 2)
+                    vals_put(o, pair(&e->w[k], 1));
+            else if (fd->layout == KEV_L_PCS)
+                for (unsigned k = w; k < e->nw; k++)
+                    vals_put(o, e->w[k]);
+            else
+                for (unsigned k = w, a = 0; k + 1 < e->nw && a < vals[fd->shift % KEV_MAX_FIELDS];
+                     k += 2, a++)
+                    vals_put(o, pair(&e->w[k], 0));
+            f->n = (unsigned)(vals_begin(o) - f->arr);
+            next = e->nw;
+            break;
+        case KEV_L_USER: {
+            const char *s = NULL;
+            // A string event takes two slots or more and its text and NUL fill them: 8 bytes a
+            // slot, the last padded (a text under 8 bytes is padded to 9, docs/trace-api.md).
+            if (e->nslots >= 2) {
+                size_t mark = o->ntext;
+                string_at(r, e, 0, o, &s);
+                size_t len = o->ntext - mark - 1;
+                size_t slots = (len + 1u + 7u) / 8u < 2u ? 2u : (len + 1u + 7u) / 8u;
+                int printable = len > 0;
+                for (size_t k = 0; k < len && printable; k++)
+                    printable = (unsigned char)s[k] >= 0x20 && (unsigned char)s[k] < 0x7f;
+                if (!printable || slots < e->nslots) {
+                    o->ntext = mark;
+                    s = NULL;
+                }
+            }
+            if (s) {
+                if ((f = add(o, "text", KEV_K_STRING, "the string (INSERTUSRSTREVENT)")))
+                    f->str = s;
+            } else {
+                raw_words(o, e, fd->name, 0);
+            }
+            next = e->nw;
+            break;
+        }
+        default:
+            break;
+        }
+    }
+    return o->n;
+}
+
+const struct kev_field *kev_field_get(const struct kev_fields *fs, const char *name)
+{
+    for (unsigned i = 0; i < fs->n; i++)
+        if (same(fs->f[i].name, name))
+            return &fs->f[i];
+    return NULL;
+}
