@@ -21,7 +21,8 @@ struct dvm_state;
 struct thread;
 struct proc;
 
-// Sites placed at once, at most (the memory for them is static: KUSDT_MAX_SITES x 60 bytes).
+// Sites placed at once, at most (the memory for them is static: KUSDT_MAX_SITES x 68 bytes;
+// 72 on AArch64).
 #define KUSDT_MAX_SITES 64u
 
 // Places the USDT probes program st enables (under the exclusive lock, at KDT_GO); 0, or
