@@ -261,7 +261,7 @@ SCRIPT_TESTS += $(foreach b,$(PID_BOARDS),qemu-pid-perm/$(b)|120|BOARD=$(b)|test
 # and the trap, a unit inside its wide instruction and its .data variable as a semaphore:
 # refused (EPERM), the victim's own looks unchanged; the same on its own program refused by
 # its loaded notes (EINVAL); its own real site accepted, counted, the no-op back after.
-SCRIPT_TESTS += $(foreach b,$(USDT_BOARDS),qemu-usdt-perm/$(b)|240|BOARD=$(b)|test/qemu/test_usdt_perm.sh|build/$(b)|$(H))
+SCRIPT_TESTS += $(foreach b,$(USDT_BOARDS),qemu-usdt-perm/$(b)|480|BOARD=$(b)|test/qemu/test_usdt_perm.sh|build/$(b)|$(H))
 # Each i386 and Thumb instruction a pid probe displaces, run by the kernel under the program's
 # own checks (pidops, an image on these boards; it comes with USDT_BOARDS' images above).
 PIDOPS_BOARDS := mps2-an385 x86-pc
