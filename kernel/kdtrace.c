@@ -718,7 +718,7 @@ int kdt_call(struct thread *t, uint32_t cmd, uint32_t a, uint32_t b, uint32_t c)
         // reason in the consumer's buffer (a, b) when it cannot
         const char *why = "";
         int e = kfbt_enable(dst, &why);
-        int u = e < 0 ? 0 : kusdt_enable(dst, &why);   // then the programs' USDT sites
+        int u = e < 0 ? 0 : kusdt_enable(dst, consumer, &why);   // then the programs' USDT sites
         if (u == 0 && e >= 0 && (u = kpid_enable(dst, consumer, &why)) < 0)
             kusdt_disable();                           // and their pid probes
         if (u < 0) {

@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: MIT
 // USDT probes: placing them in programs' text and firing them (kernel/kusdt.h, docs/usdt.md).
+// A site, and its semaphore, is only one the program's own notes name, as its image holds them
+// (the header's usdt_notes), and only for a consumer that may trace the program (privileged,
+// or running it: kpid.c's rule); what the D object says is checked against them.
 #include <kernel/kusdt.h>
 #include <kernel/kdtrace.h>
 #include <kernel/ktrace.h>
@@ -8,6 +11,7 @@
 #include <d/dvm.h>
 #include <d/dprobes.h>
 #include <d/dusdt.h>
+#include <d/dusdt_note.h>
 #include <uapi/kerrno.h>
 #include <arch_usdt.h>
 
@@ -21,6 +25,7 @@ typedef uint8_t usdt_insn_t;
 
 struct site {
     uint32_t addr;
+    uint32_t orig;              // the unit the site held before the trap (its note's no-op)
     uint32_t sem;               // its is-enabled semaphore (a u16 in the program's memory), or 0
     uint16_t pidx;              // the D program's probe index
     uint16_t nargs;
@@ -65,6 +70,21 @@ static void semaphores(const struct proc *p, int by)
     }
 }
 
+// The note of program h's image that names the site at addr, in *n: true; false if none does.
+// The notes are the program's own, loaded with its image (the program's pointers are the
+// kernel's width: the same architecture).
+static bool note_of(const struct kapp_header *h, uint32_t addr, struct dusdt_note *n)
+{
+    if (h->usdt_notes_end <= h->usdt_notes)
+        return false;
+    const uint8_t *notes = (const uint8_t *)(uintptr_t)h->usdt_notes;
+    uint32_t size = h->usdt_notes_end - h->usdt_notes, off = 0;
+    while (dusdt_note_next(notes, size, (unsigned)sizeof(uintptr_t), &off, n) > 0)
+        if (n->pc == addr)
+            return true;
+    return false;
+}
+
 static void semaphores_all(int by)
 {
     for (unsigned i = 0; i < KMAX_PROCS; i++)
@@ -92,9 +112,9 @@ static const struct site *find(uint32_t pc)
     return NULL;
 }
 
-int kusdt_enable(struct dvm_state *st, const char **why)
+int kusdt_enable(struct dvm_state *st, const struct proc *consumer, const char **why)
 {
-    static char msg[96];
+    static char msg[128];
     const uint32_t nop = ARCH_USDT_NOP, trap = ARCH_USDT_TRAP;
     const unsigned len = ARCH_USDT_LEN;
     nsites = 0;
@@ -105,9 +125,10 @@ int kusdt_enable(struct dvm_state *st, const char **why)
         const char *prov = dif_str(&st->obj, pr->dp_prov), *name = dif_str(&st->obj, pr->dp_name);
         const char *mod = dif_str(&st->obj, pr->dp_mod);
         const struct kapp_header *h = proc_find_app(mod);
-        uint32_t addr = (uint32_t)pr->dp_period;
+        uint32_t addr = (uint32_t)pr->dp_period, sem = (uint32_t)(pr->dp_period >> 32);
         const char *bad = "";
         struct site *s = &sites[nsites];
+        struct dusdt_note n;
         int e = 0;
         if (nsites == KUSDT_MAX_SITES) {
             ksnprintf(msg, sizeof(msg), "%s:%s::%s: more than %u USDT sites enabled at once",
@@ -116,15 +137,24 @@ int kusdt_enable(struct dvm_state *st, const char **why)
         } else if (!h) {
             ksnprintf(msg, sizeof(msg), "%s:%s::%s: no program named %s", prov, mod, name, mod);
             e = -ENOENT;
-        } else if ((addr & (len - 1u)) || !in_text(h, addr, len) ||
-                   (insn_at(addr) != nop && insn_at(addr) != trap)) {
+        } else if (!(consumer->app->flags & KAPP_F_PRIV) && consumer->app != h) {
+            // who may: a privileged consumer, or one that runs the program (kpid.c's rule)
+            ksnprintf(msg, sizeof(msg), "%s:%s::%s: failed to grab a process of %s: "
+                      "permission denied", prov, mod, name, mod);
+            e = -EPERM;
+        } else if (!note_of(h, addr, &n) || kstrncmp(n.prov, prov, SIZE_MAX) ||
+                   kstrncmp(n.name, name, SIZE_MAX) ||
+                   (addr & (len - 1u)) || !in_text(h, addr, len) || insn_at(addr) != nop) {
+            // the image's note names this probe here, and the unit holds the no-op sys/sdt.h
+            // wrote: an instruction boundary of the program's code, no constant that happens
+            // to equal the no-op or the trap, no halfword inside another instruction
             ksnprintf(msg, sizeof(msg), "%s:%s::%s: %p is not a USDT site of %s", prov, mod,
                       name, (void *)(uintptr_t)addr, mod);
             e = -EINVAL;
-        } else if ((pr->dp_period >> 32) && (((pr->dp_period >> 32) & 1u) ||
-                                              !in_statics(h, (uint32_t)(pr->dp_period >> 32), 2))) {
-            ksnprintf(msg, sizeof(msg), "%s:%s::%s: semaphore %p is not a variable of %s",
-                      prov, mod, name, (void *)(uintptr_t)(pr->dp_period >> 32), mod);
+        } else if (sem != n.sem || (sem && ((sem & 1u) || !in_statics(h, sem, 2)))) {
+            // the semaphore is the one the image's note names for the site, a variable
+            ksnprintf(msg, sizeof(msg), "%s:%s::%s: semaphore %p is not a semaphore of %s",
+                      prov, mod, name, (void *)(uintptr_t)sem, mod);
             e = -EINVAL;
         } else if (find(addr)) {
             continue;       // the same site named twice: placed once
@@ -145,7 +175,8 @@ int kusdt_enable(struct dvm_state *st, const char **why)
             return e;
         }
         s->addr = addr;
-        s->sem = (uint32_t)(pr->dp_period >> 32);
+        s->orig = insn_at(addr);
+        s->sem = sem;
         s->pidx = (uint16_t)k;
         s->app = h;
         nsites++;
@@ -162,9 +193,9 @@ void kusdt_disable(void)
 {
     semaphores_all(-1);
     raised = false;
-    for (unsigned i = 0; i < nsites; i++)
+    for (unsigned i = 0; i < nsites; i++)     // the unit that was there, where the trap is
         if (insn_at(sites[i].addr) == ARCH_USDT_TRAP)
-            arch_usdt_write(sites[i].addr, ARCH_USDT_NOP);
+            arch_usdt_write(sites[i].addr, sites[i].orig);
     nsites = 0;
     kusdt_stats.placed = 0;
 }
@@ -201,7 +232,9 @@ bool kusdt_fault(struct thread *t)
     if (!s) {
         // A site removed after this thread fetched its trap holds the no-op again: resume
         // there. Any other undefined instruction is the program's own fault.
-        if (!in_text(t->proc->app, pc, ARCH_USDT_LEN) || insn_at(pc) != ARCH_USDT_NOP)
+        struct dusdt_note n;
+        if (!in_text(t->proc->app, pc, ARCH_USDT_LEN) || insn_at(pc) != ARCH_USDT_NOP ||
+            !note_of(t->proc->app, pc, &n))
             return false;
         kusdt_stats.stale++;
         arch_usdt_resume(t, pc + ARCH_USDT_LEN);

@@ -8,8 +8,9 @@
 #include <d/dprobes.h>
 #include <uapi/kerrno.h>
 
-int kusdt_enable(struct dvm_state *st, const char **why)
+int kusdt_enable(struct dvm_state *st, const struct proc *consumer, const char **why)
 {
+    (void)consumer;
     for (uint32_t k = 0; k < st->obj.hdr->dh_nprobes; k++)
         if (DPROBE_IS_USDT(st->obj.probes[k].dp_id)) {
             *why = "USDT probes cannot be placed on this board: its programs' text cannot be "

@@ -33,7 +33,7 @@ KCFLAGS     += $(if $(KFBT),,-DKFBT_DISABLED)
 # USDT probes (docs/usdt.md): placed where programs' text is RAM and the architecture has the
 # trap (ARCH_USDT_SRCS); elsewhere refused.
 KUSDT := $(if $(BOARD_NO_FBT),,$(ARCH_USDT_SRCS))
-KERNEL_SRCS += $(if $(KUSDT),kernel/kusdt.c $(KUSDT) trace/d/dusdt.c,kernel/kusdt_none.c)
+KERNEL_SRCS += $(if $(KUSDT),kernel/kusdt.c $(KUSDT) trace/d/dusdt.c trace/d/dusdt_note.c,kernel/kusdt_none.c)
 # Files the boot loader hands the kernel (kernel/bootfile.h), where the arch's loader has them.
 KERNEL_SRCS += $(if $(ARCH_BOOTFILES),kernel/bootfile.c,kernel/bootfile_none.c)
 # pid probes (docs/pid.md): where USDT sites are placed (the same writer and fault path) and

@@ -49,7 +49,7 @@ int proc_scan_apps(uint32_t flash_base, uint32_t slot_size, unsigned nslots)
         if (h->magic != KAPP_MAGIC)
             continue;
         if (h->version != KAPP_VERSION || h->name[KAPP_NAME_MAX - 1] != '\0' ||
-            !arch_mpu_region_ok(h->ram_base, h->ram_size) ||
+            !arch_mpu_region_ok(h->ram_base, h->ram_size) || h->usdt_notes_end < h->usdt_notes ||
             (h->mmio_size && !arch_mpu_region_ok(h->mmio_base, h->mmio_size))) {
             kprintf("kernel: program slot %u: bad header, ignored\n", i);
             continue;
@@ -58,6 +58,8 @@ int proc_scan_apps(uint32_t flash_base, uint32_t slot_size, unsigned nslots)
         // <name>_FLASH_SLOTS): they hold its code, not headers.
         uint32_t end = h->exidx_end > h->data_source + h->data_size
                            ? h->exidx_end : h->data_source + h->data_size;
+        if (h->usdt_notes_end > end)
+            end = h->usdt_notes_end;
         uint32_t span = end - (uint32_t)(uintptr_t)h, more = 0;
         if (end > (uint32_t)(uintptr_t)h && span > slot_size)
             more = (span - 1u) / slot_size;

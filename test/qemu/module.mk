@@ -263,6 +263,12 @@ BENCHES      += $(if $(filter $(BOARD),$(PID_BOARDS)),scripts/bench-pid.sh|$(B)|
 # Who may place pid probes (docs/pid.md, "Who may"): a consumer without KAPP_F_PRIV (pidself,
 # the pidperm image) refused on another program's process, accepted on its own.
 SCRIPT_TESTS += $(foreach b,$(PID_BOARDS),qemu-pid-perm/$(b)|120|BOARD=$(b)|test/qemu/test_pid_perm.sh|build/$(b)|$(H))
+# Who may place USDT probes, and where (docs/usdt.md, "Who may"): the same consumer (pidself,
+# the usdtperm image) naming another program's real site, its constants equal to the no-op
+# and the trap, a unit inside its wide instruction and its .data variable as a semaphore:
+# refused (EPERM), the victim's own looks unchanged; the same on its own program refused by
+# its loaded notes (EINVAL); its own real site accepted, counted, the no-op back after.
+SCRIPT_TESTS += $(foreach b,$(USDT_BOARDS),qemu-usdt-perm/$(b)|480|BOARD=$(b)|test/qemu/test_usdt_perm.sh|build/$(b)|$(H))
 # Each i386 and Thumb instruction a pid probe displaces, run by the kernel under the program's
 # own checks (pidops, an image on these boards; it comes with USDT_BOARDS' images above).
 PIDOPS_BOARDS := mps2-an385 x86-pc

@@ -357,7 +357,7 @@ fi
 # only under USDT_ENABLED, and the program counts how often it did. Its semaphore, as
 # readelf -n and gdb's info probes give it, is the program's variable (nm); enabled (the boot
 # above) the guarded code ran on every pass and D saw each; with only demo:::done enabled it
-# never ran; and a note whose semaphore is not one of the program's variables is refused.
+# never ran; and a note whose semaphore is not the one usdtdemo's own note names is refused.
 sem_r=$(readelf -n "$prog" | awk '/Name: costly/ { n = 1 } n && /Semaphore:/ { print $NF; exit }')
 sem_g=$(gdb-multiarch -q -batch -ex 'info probes' "$prog" 2>/dev/null | awk '$1 == "stap" && $3 == "costly" { print $5 }')
 sem_n=$(${cross}nm "$prog" | awk '$3 == "demo_costly_semaphore" { print "0x" $1 }')
@@ -375,9 +375,9 @@ mkdir -p "$tmp/bad" && cp "$tmp/badsem.elf" "$tmp/bad/usdtdemo.elf"
     sed 's/^/# /' "$tmp/badsem.err"
 (cd "$tmp" && QEMU_ARGS="dtrace -c usdtdemo $tmp/badsem.dobj" QEMU_ICOUNT=1 \
     QEMU_TIMEOUT=${QEMU_TIMEOUT:-120} "$here/scripts/qemu-run.sh" "$img" > "$tmp/badsem" 2>&1)
-check "disabled, it never ran ($(grep -o 'costly [0-9]*$' "$tmp/off" | head -1)) while demo:::done fired; a semaphore that is not the program's variable is refused" \
+check "disabled, it never ran ($(grep -o 'costly [0-9]*$' "$tmp/off" | head -1)) while demo:::done fired; a semaphore that is not the one usdtdemo's image names is refused" \
     'grep -q "usdtdemo: passed step 30 .*, costly 0" "$tmp/off" && con_of dtrace < "$tmp/off" | grep -q "^DONE 1$" &&
-     grep -q "could not enable tracing: demo:usdtdemo::costly: semaphore 0x[0-9a-f]* is not a variable of usdtdemo" "$tmp/badsem" &&
+     grep -q "could not enable tracing: demo:usdtdemo::costly: semaphore 0x[0-9a-f]* is not a semaphore of usdtdemo" "$tmp/badsem" &&
      ! grep -q "usdtdemo: passed" "$tmp/badsem"'
 [ $? = 0 ] || tail -n 3 "$tmp/off" "$tmp/badsem" | sed 's/^/# /'
 

@@ -1,9 +1,11 @@
 # SPDX-License-Identifier: MIT
 # Writes a copy of a program's ELF file with one USDT note changed, for test_usdt.sh's refusals:
 # the note of probe NAME (its stapsdt descriptor: pc, base, semaphore, then the strings) gets
-# its pc moved by N bytes ("pc+N": no longer a site), or its semaphore set to its pc ("sem=pc":
-# an address in the text, no variable). ELF32 and ELF64 notes alike (4- or 8-byte addresses).
-#   usdt_note.py SRC DST NAME pc+N|sem=pc
+# its pc moved by N bytes ("pc+N": no longer a site), its semaphore set to its pc ("sem=pc":
+# an address in the text, no variable), or its pc or semaphore set to an address ("pc=0xA",
+# "sem=0xA": another of the program's things, test_usdt_perm.sh). ELF32 and ELF64 notes alike
+# (4- or 8-byte addresses).
+#   usdt_note.py SRC DST NAME pc+N|sem=pc|pc=ADDR|sem=ADDR
 import struct
 import subprocess
 import sys
@@ -29,6 +31,10 @@ while pos < off + size:
             struct.pack_into(wf, data, desc, pc + int(edit[3:]))
         elif edit == "sem=pc":
             struct.pack_into(wf, data, desc + 2 * w, pc)
+        elif edit.startswith("pc="):
+            struct.pack_into(wf, data, desc, int(edit[3:], 0))
+        elif edit.startswith("sem="):
+            struct.pack_into(wf, data, desc + 2 * w, int(edit[4:], 0))
         else:
             sys.exit("usdt_note.py: no edit %s" % edit)
         found = True

@@ -94,6 +94,13 @@ $(HT)/test_dusdt: $(call host_test_objs,test/unit/test_dusdt.c trace/d/dusdt.c)
 	$(Q)$(HOST_CC) $(HOST_TLDFLAGS) -o $@ $^ -lcmocka
 HOST_TESTS += $(HT)/test_dusdt
 
+# A program's USDT notes read from their bytes, as the kernel reads its images' (trace/d/dusdt_note.c):
+# systemtap's layout with 4- and 8-byte addresses, other notes passed over, malformed ones refused.
+$(HT)/test_dusdt_note: $(call host_test_objs,test/unit/test_dusdt_note.c trace/d/dusdt_note.c)
+	@echo "  TESTLD  $@"
+	$(Q)$(HOST_CC) $(HOST_TLDFLAGS) -o $@ $^ -lcmocka
+HOST_TESTS += $(HT)/test_dusdt_note
+
 # The i386 instructions a pid probe displaces (d/dpid_i386.h), against Capstone's decoder.
 $(HT)/test_dpid_i386: $(call host_test_objs,test/unit/test_dpid_i386.c)
 	@echo "  TESTLD  $@"

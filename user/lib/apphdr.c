@@ -44,6 +44,12 @@ extern char __ram_size_sym[] __asm__("__ram_size");
 // The GNU build-id note the linker scripts keep (ldscripts/app-picolibc.ld and the others); 0
 // where a script keeps none.
 extern char __build_id_note[] __attribute__((weak));
+// The USDT sites' stapsdt notes, loaded into the image by the same scripts (docs/usdt.md): the
+// kernel places probes only at the sites, and raises only the semaphores, they name.
+extern char __usdt_notes[] __attribute__((weak)), __usdt_notes_end[] __attribute__((weak));
+// sys/sdt.h's notes are not allocated (no "a"), and an output section of such input is not
+// loaded: this empty input section of the same name, allocated, makes the linker load it.
+__asm__(".pushsection .note.stapsdt, \"a\", %note\n.popsection");
 void _start(uint32_t arg);
 
 #if defined(__arm__)
@@ -77,13 +83,17 @@ __attribute__((used)) static void app_header_emit(void)
                      ".word 0, 0\n"
                      ".weak __build_id_note\n"
                      ".word __build_id_note\n"
+                     ".weak __usdt_notes, __usdt_notes_end\n"
+                     ".word __usdt_notes, __usdt_notes_end\n"
                      ".popsection"
                      :: "i"(KAPP_MAGIC), "i"(KAPP_VERSION),
                         "i"(offsetof(struct kapp_header, entry)), "i"(APP_FLAGS),
                         "i"(APP_PRIO), "i"(APP_MMIO_BASE), "i"(APP_MMIO_SIZE));
 }
 _Static_assert(offsetof(struct kapp_header, build_id) ==
-               offsetof(struct kapp_header, entry) + 15 * 4, "header fields follow entry");
+               offsetof(struct kapp_header, entry) + 15 * 4 &&
+               offsetof(struct kapp_header, usdt_notes_end) ==
+               offsetof(struct kapp_header, entry) + 17 * 4, "header fields follow entry");
 #else
 __attribute__((section(".text.init.enter"), used))
 const struct kapp_header __app_header = {
@@ -106,5 +116,7 @@ const struct kapp_header __app_header = {
     .exidx_start = (uint32_t)(uintptr_t)__exidx_start,
     .exidx_end = (uint32_t)(uintptr_t)__exidx_end,
     .build_id = (uint32_t)(uintptr_t)__build_id_note,
+    .usdt_notes = (uint32_t)(uintptr_t)__usdt_notes,
+    .usdt_notes_end = (uint32_t)(uintptr_t)__usdt_notes_end,
 };
 #endif

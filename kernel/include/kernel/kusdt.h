@@ -7,10 +7,11 @@
 // written and a site costs its no-op.
 //
 // A site comes from the D object (its address and its arguments' places, which the host read
-// from the program's ELF file), so the kernel trusts none of it: the site must lie in the text
-// of the program the probe names, on an instruction boundary the program's own no-op marks
-// (the site must hold the no-op the header writes, or this provider's trap), before anything
-// is written.
+// from the program's ELF file), so the kernel trusts none of it: the consumer must be allowed
+// to trace the program the probe names (privileged, or running that program: the pid rule),
+// the program's own notes, as its image holds them, must name the probe at that address,
+// which must hold the no-op the header wrote, and the semaphore must be the one that note
+// names, before anything is written. Removing a site writes back the unit it held.
 #ifndef KERNEL_KUSDT_H
 #define KERNEL_KUSDT_H
 
@@ -20,12 +21,14 @@ struct dvm_state;
 struct thread;
 struct proc;
 
-// Sites placed at once, at most (the memory for them is static: KUSDT_MAX_SITES x 60 bytes).
+// Sites placed at once, at most (the memory for them is static: KUSDT_MAX_SITES x 68 bytes;
+// 72 on AArch64).
 #define KUSDT_MAX_SITES 64u
 
 // Places the USDT probes program st enables (under the exclusive lock, at KDT_GO); 0, or
 // -errno with *why saying it in DTrace's words. Nothing is left placed on an error.
-int kusdt_enable(struct dvm_state *st, const char **why);
+// consumer: the process that loaded st (its program decides what it may trace).
+int kusdt_enable(struct dvm_state *st, const struct proc *consumer, const char **why);
 // Removes every USDT probe (nothing if none is placed).
 void kusdt_disable(void);
 // A process of a program was just loaded (its memory fresh from the image): the semaphores

@@ -48,7 +48,7 @@ struct kpulse {
 
 // The header at the start of every user program's flash slot, filled in by the linker.
 #define KAPP_MAGIC   0x5050414bu   // "KAPP"
-#define KAPP_VERSION 2
+#define KAPP_VERSION 3
 #define KAPP_NAME_MAX 16
 #define KAPP_F_IO    0x1u   // may attach interrupts and map its device window
 #define KAPP_F_TRACE 0x2u   // may control tracing (allocate buffers, start, stop)
@@ -82,6 +82,9 @@ struct kapp_header {
     uint32_t exidx_end;         // (kernel/arch/armv7m/unwind.c; docs/profiling.md)
     uint32_t build_id;          // its GNU build-id note (ELF Nhdr, "GNU", the id), or 0: the
                                 // kernel writes the id into the trace (SYSTEM IMAGE)
+    uint32_t usdt_notes;        // its USDT sites' stapsdt notes [start, end), as built into the
+    uint32_t usdt_notes_end;    // image (0, 0: none): the only sites and semaphores the kernel
+                                // places a probe at (kernel/kusdt.c, docs/usdt.md)
 };
 
 // ProcInfo(slot, out) / ThreadInfo(slot, out): the process and thread tables, one slot at a

@@ -6,3 +6,8 @@ PRIO  := 10
 FLAGS := KAPP_F_TRACE|KAPP_F_HOSTFS
 IMAGES        += $(if $(KPID),pidperm)
 pidperm_APPS  := pidself pidpeer
+# The same consumer for USDT's rule (docs/usdt.md, "Who may"; test/qemu/test_usdt_perm.sh):
+# its own bait (usdtpeer's usdt_bait.c), and usdtpeer, the program it starts, in usdtperm.
+pidself_EXTRA := user/apps/usdtpeer/usdt_bait.c trace/d/dusdt_note.c
+IMAGES        += $(if $(KUSDT),usdtperm)
+usdtperm_APPS := pidself usdtpeer

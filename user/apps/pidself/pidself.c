@@ -1,14 +1,18 @@
 // SPDX-License-Identifier: MIT
 // pidself: a D consumer without KAPP_F_PRIV, for the pid provider's rule of who may trace a
-// process (docs/pid.md, "Who may"; test/qemu/test_pid_perm.sh). Its command line is
-//     pidself OBJ N [PEER MS]
+// process (docs/pid.md, "Who may"; test/qemu/test_pid_perm.sh), and for USDT's
+// (docs/usdt.md, "Who may"; test/qemu/test_usdt_perm.sh). Its command line is
+//     pidself OBJ N [PEER MS [HOLD]]
 // It loads the host-compiled D object OBJ (tools/dcompile) and starts it; with PEER it first
-// starts that program (pidpeer, which reads its own text as it starts and again MS ms later)
-// and keeps the object loaded until it has ended. Refused, it prints the kernel's reason as
-// dtrace does and exits 1. Accepted, it calls its own pidself_step N times, stops the object
-// and prints its own count of those calls beside the D globals `entries` and `returns` (the
-// object's clauses count its probes' firings there), read from the engine's state the
-// kernel maps read-only into the consumer (KDT_STATE).
+// starts that program (pidpeer, which reads its own text as it starts and again MS ms later;
+// usdtpeer, which reads its bait) and keeps the object loaded until it has ended, or with HOLD
+// only HOLD ms, then stops and unloads it before waiting for PEER. Refused, it prints the
+// kernel's reason as dtrace does and exits 1. Accepted, it calls its own pidself_step and
+// passes its own USDT site bait:::mark N times each, stops the object and prints its own
+// count of those calls beside the D globals `entries` and `returns` (the object's clauses
+// count its probes' firings there), read from the engine's state the kernel maps read-only
+// into the consumer (KDT_STATE), and `marks` on a line of its own. Either way it reports its
+// own bait (usdt_bait.h) as it reads it, after the object was stopped.
 #include <kern.h>
 #include <errno.h>
 #include <stdint.h>
@@ -19,6 +23,7 @@
 #include <d/dvm.h>
 #include <uapi/kdtrace.h>
 #include <kdt_dobj.h>
+#include "../usdtpeer/usdt_bait.h"
 
 static volatile unsigned calls;     // the program's own count of pidself_step's calls
 static uint8_t file[16384] __attribute__((aligned(8)));
@@ -76,8 +81,8 @@ int main(void)
     static char buf[512];
     char *argv[8];
     int argc = kargs("pidself", buf, sizeof(buf), argv, 8);
-    if (argc != 3 && argc != 5) {
-        printf("pidself: usage: pidself OBJ N [PEER MS]\n");
+    if (argc != 3 && argc != 5 && argc != 6) {
+        printf("pidself: usage: pidself OBJ N [PEER MS [HOLD]]\n");
         return 2;
     }
     const struct dobj_file_hdr *h = load_file(argv[1]);
@@ -85,7 +90,7 @@ int main(void)
         return 2;
     unsigned n = (unsigned)atoi(argv[2]);
     int peer = -1;
-    if (argc == 5 && (peer = ProcSpawn(argv[3], 0, (uint32_t)atoi(argv[4]))) < 0) {
+    if (argc >= 5 && (peer = ProcSpawn(argv[3], 0, (uint32_t)atoi(argv[4]))) < 0) {
         printf("pidself: cannot start %s: errno %d\n", argv[3], errno);
         return 2;
     }
@@ -103,10 +108,14 @@ int main(void)
     else if (go < 0)
         printf("pidself: could not enable tracing: %s (errno %d)\n", why, e);
     unsigned acc = 0;
-    for (unsigned i = 0; go >= 0 && i < n; i++)
+    for (unsigned i = 0; go >= 0 && i < n; i++) {
         acc = pidself_step(i, acc);
+        bait_mark(i);
+    }
     int status = 0;
-    if (peer > 0)   // the object stays loaded while the peer reads its text again
+    if (argc == 6)  // the object stays loaded HOLD ms
+        ThreadSleep((uint64_t)atoi(argv[5]) * 1000000u);
+    else if (peer > 0)  // the object stays loaded while the peer reads its text again
         ProcWait(peer, &status);
     if (go >= 0) {
         dt(KDT_STOP, 0, 0, 0);
@@ -114,8 +123,12 @@ int main(void)
         printf("pidself: pid %d called pidself_step %u times (acc %u); D: entries %s, "
                "returns %s\n", ProcSelf(), calls, acc, global(st, "entries").s,
                global(st, "returns").s);
+        printf("pidself: D: marks %s\n", global(st, "marks").s);
     }
     dt(KDT_UNLOAD, 0, 0, 0);
+    bait_report("pidself", "after");
+    if (argc == 6 && peer > 0)
+        ProcWait(peer, &status);
     if (peer > 0)
         printf("pidself: %s (pid %d) exited with status %d\n", argv[3], peer,
                KW_EXITSTATUS(status));
