@@ -555,9 +555,9 @@ static void store_var(struct cg *g, struct dnode *n, unsigned r, struct dtype t)
     if (s->type.kind != t.kind)
         dcc_error(g->cc, n->line, "D_OP_INCOMPAT", "operands have incompatible types: %s%s is %s",
                   scope_prefix(s->scope), n->s, s->type.kind == DIF_TYPE_STR ? "a string" : "an integer");
-    /* as dt_cg_typecast: cut only when the variable's type is narrower or of the other
-     * signedness; a value of the variable's own type keeps its 64 bits */
-    convert(g, r, t, s->type);
+    /* as libdtrace's dt_cg_asgn_op: a scalar variable keeps the register's 64 bits whatever
+     * its type (DIF's registers and variables are 64-bit); its type narrows where the value
+     * is recorded, stored in memory or cast, not here */
     emit(g, DIF_INSTR_IDX(st_op[s->scope], sym_id(g, s), r));
 }
 
