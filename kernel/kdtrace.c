@@ -279,12 +279,13 @@ static void exited(void)
 // One firing of probe id in t's context: under the D lock, the context filled and the engine
 // run. at_ns: the event's own time (kdt_fire_at), 0 for now; execname: the name the firing
 // gives the process (NULL: its own).
-static void fire_named(const struct thread *t, uint32_t id, const uint64_t args[DVM_NARGS],
-                       uint64_t at_ns, const char *execname)
+static void fire_errno(const struct thread *t, uint32_t id, const uint64_t args[DVM_NARGS],
+                       uint64_t at_ns, const char *execname, int32_t err)
 {
     struct dvm_ctx ctx;
     d_lock();
     fill_ctx_of(&ctx, t, site_cycles());
+    ctx.errno_ = err;
     if (execname)
         ctx.execname = execname;
     if (at_ns)
@@ -293,6 +294,12 @@ static void fire_named(const struct thread *t, uint32_t id, const uint64_t args[
     if (dst->exiting)
         exited();
     d_unlock();
+}
+
+static void fire_named(const struct thread *t, uint32_t id, const uint64_t args[DVM_NARGS],
+                       uint64_t at_ns, const char *execname)
+{
+    fire_errno(t, id, args, at_ns, execname, 0);
 }
 
 static void fire_as(const struct thread *t, uint32_t id, const uint64_t args[DVM_NARGS],
@@ -355,6 +362,17 @@ void kdt_fire(uint32_t id, uint64_t a0, uint64_t a1, uint64_t a2, uint64_t a3)
     KSTACK_MARK_PROBE_SITE(); // stack( ) starts at the probe's site (kernel/kstack.c)
     uint64_t args[DVM_NARGS] = { a0, a1, a2, a3 };
     fire_as(k_current, id, args, 0);
+}
+
+void kdt_fire_kcall_return(unsigned n, int32_t result, bool raw)
+{
+    uint32_t id = DPROBE_KCALL_RETURN(n);
+    if (!wanted(id))
+        return;
+    KSTACK_MARK_PROBE_SITE(); // stack( ) starts at the probe's site (kernel/kstack.c)
+    uint64_t args[DVM_NARGS] = { (uint64_t)(int64_t)result, n };
+    // the call failed when its result is a negative errno (kcall.c), unless it is raw
+    fire_errno(k_current, id, args, 0, NULL, !raw && result < 0 ? -result : 0);
 }
 
 void kdt_fire_as(const struct thread *t, uint32_t id, uint64_t a0, uint64_t a1, uint64_t a2,

@@ -329,7 +329,7 @@ void ktrace_kcall_exit_full(struct thread *t, unsigned n)
     if (d) {
         ktrace_site_take(before);
         if (n < DPROBE_KCALL_MAX)
-            kdt_fire(DPROBE_KCALL_RETURN(n), (uint64_t)(int64_t)result, n, 0, 0);
+            kdt_fire_kcall_return(n, result, ktrace_kc_raw[n + 1u] != 0);
         ktrace_sync_call_return(t, n, result);
         kdt_release();
     }

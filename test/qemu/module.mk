@@ -188,6 +188,9 @@ endif
 USTR_BOARDS := mps2-an385 qemu-virt-a53
 SCRIPT_TESTS += $(foreach b,$(USTR_BOARDS),qemu-ustr/$(b)|300|test/qemu/test_dtrace_ustr.sh|$(b)|$(H))
 TEST_DEPS    += $(H)/dcompile $(H)/dtrace
+# D's errno at kercall:::return (docs/d-probes.md): user/apps/kcerr's failing calls, live on
+# the board and over the same boot's capture, against the errnos kcerr says it got.
+SCRIPT_TESTS += qemu-errno/mps2-an385|300|test/qemu/test_dtrace_errno.sh|mps2-an385|$(H)
 # sched:::tick on every CPU, live and over the same boot's capture, each CPU's count near the
 # rate its timer was programmed at (docs/d-probes.md): the boards with several CPUs in QEMU.
 TICKCPU_BOARDS := qemu-virt-a53

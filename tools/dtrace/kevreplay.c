@@ -1020,6 +1020,11 @@ static int on_event(void *user, struct kev_reader *r, const struct kev_event *e)
     if (p->in_snapshot && id == DPROBE_PROC_CREATE)
         id = 0;     /* the snapshot's processes are not news (the board fires nothing) */
     set_ctx(p, r, cpu);
+    /* errno: a failing call's at its kercall:::return (the exit event's), else 0, as the
+     * board's kdt_fire_kcall_return */
+    int32_t kret;
+    uint32_t kerr = 0;
+    p->ctx.errno_ = kev_kcall_exit(e, &kret, &kerr) ? (int32_t)kerr : 0;
     p->firing = fire;
     if (e->cls == KEV_C_SYSTEM && (e->ev == KEV_SYS_STACK || e->ev == KEV_SYS_FAULT)) {
         on_stack(p, r, e, cpu, t);
