@@ -3249,8 +3249,11 @@ static void match_desc(struct cg *g, const char *desc, unsigned clause, int line
         struct dprobe_desc d;
         if (dprobe_get(id, &d) != 0)
             continue;
-        if (dprobe_glob(f[0], d.prov) && dprobe_glob(f[1], d.mod) &&
-            dprobe_glob(f[2], d.func) && dprobe_glob(f[3], d.name)) {
+        struct dprobe_desc a;   /* or by its Solaris sdt name (the probe keeps its own) */
+        if ((dprobe_glob(f[0], d.prov) && dprobe_glob(f[1], d.mod) &&
+             dprobe_glob(f[2], d.func) && dprobe_glob(f[3], d.name)) ||
+            (dprobe_sdt_alias(&d, &a) && dprobe_glob(f[0], a.prov) && dprobe_glob(f[1], a.mod) &&
+             dprobe_glob(f[2], a.func) && dprobe_glob(f[3], a.name))) {
             ecb_add(g, probe_add(g, id, &d, 0, 0, line), clause, line);
             hits++;
         }
