@@ -430,7 +430,11 @@ static __attribute__((noinline)) void state_ev_d(const struct thread *t)
     uint32_t before = ktrace_stamp_here();
     state_emit(t);
     ktrace_site_take(before);
+    // while its probes fire, the state it left (pr_stype at wakeup: the object it slept on),
+    // as dtrace -i's replay holds it (kevreplay.c on_thread); under the D lock
+    ((struct thread *)t)->traced_state = (uint8_t)prev;
     kdt_state((struct thread *)t, prev);
+    ((struct thread *)t)->traced_state = t->state;
     kdt_release();
 }
 
