@@ -188,6 +188,12 @@ endif
 USTR_BOARDS := mps2-an385 qemu-virt-a53
 SCRIPT_TESTS += $(foreach b,$(USTR_BOARDS),qemu-ustr/$(b)|300|test/qemu/test_dtrace_ustr.sh|$(b)|$(H))
 TEST_DEPS    += $(H)/dcompile $(H)/dtrace
+# pid globs (docs/pid.md): what a glob places and leaves out against readelf's functions of the
+# demo's client; a.out for the target's program; one function that cannot be placed an error.
+ifneq ($(filter dtrace,$(IMAGES)),)
+SCRIPT_TESTS += qemu/pid-glob|60|test/qemu/test_pid_glob.sh|$(B)|$(H)
+TEST_DEPS    += $(B)/dtrace.elf $(H)/dtrace
+endif
 # D's errno at kercall:::return (docs/d-probes.md): user/apps/kcerr's failing calls, live on
 # the board and over the same boot's capture, against the errnos kcerr says it got.
 SCRIPT_TESTS += qemu-errno/mps2-an385|300|test/qemu/test_dtrace_errno.sh|mps2-an385|$(H)
