@@ -197,6 +197,9 @@ endif
 # D's errno at kercall:::return (docs/d-probes.md): user/apps/kcerr's failing calls, live on
 # the board and over the same boot's capture, against the errnos kcerr says it got.
 SCRIPT_TESTS += qemu-errno/mps2-an385|300|test/qemu/test_dtrace_errno.sh|mps2-an385|$(H)
+# walltimestamp live is the host's date (semihosting's SYS_TIME at the program's start),
+# against the host's own date read around the boot.
+SCRIPT_TESTS += qemu-walltime/mps2-an385|300|test/qemu/test_dtrace_walltime.sh|mps2-an385|$(H)
 # sched:::tick on every CPU, live and over the same boot's capture, each CPU's count near the
 # rate its timer was programmed at (docs/d-probes.md): the boards with several CPUs in QEMU.
 TICKCPU_BOARDS := qemu-virt-a53
