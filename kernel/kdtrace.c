@@ -235,6 +235,22 @@ static uint64_t vtime_ns(const struct thread *t, uint64_t now)
     return ktimer_cycles_to_ns(c);
 }
 
+// walltimestamp's base: the host's date at boot in ns since 1970, read once per program at
+// KDT_GO with semihosting's SYS_TIME (whole seconds) less the time since boot; 0 on a board
+// without semihosting (walltimestamp is then the time since boot). A capture's is its header's
+// boot date (the tracelogger reads the same clock; kevreplay.c boot_date_ns).
+static uint64_t wall_base_ns;
+
+static void wall_base_read(uint64_t now)
+{
+    wall_base_ns = 0;
+    if (!board_has_semihosting())
+        return;
+    int32_t secs = arch_semihost(0x11, 0);      // SYS_TIME: seconds since 1970 on the host
+    uint64_t ns = secs > 0 ? (uint64_t)secs * 1000000000ull : 0;
+    wall_base_ns = ns > now ? ns - now : 0;
+}
+
 // A firing's context, in thread t's name (k_current, or the thread going off the CPU for
 // sched:::off-cpu), at the time `cycles` (the site's). t's fields read here (proc, tid, index, prio; the process's pid, ppid,
 // name, nthreads) are written on the exclusive side, or (prio) under the locks of the site that
@@ -247,7 +263,8 @@ static void fill_ctx_of(struct dvm_ctx *ctx, const struct thread *t, uint64_t cy
     ctx->tid = p ? t->tid : (t ? t->index + 1 : 0);
     ctx->ppid = p ? p->ppid : 0;
     ctx->errno_ = 0;
-    ctx->timestamp = ctx->walltimestamp = ktimer_cycles_to_ns(cycles);
+    ctx->timestamp = ktimer_cycles_to_ns(cycles);
+    ctx->walltimestamp = wall_base_ns + ctx->timestamp;
     ctx->vtimestamp = vtime_ns(t, cycles);
     ctx->execname = p ? p->name : "kernel";
     ctx->prio = t ? t->prio : 0;
@@ -279,20 +296,29 @@ static void exited(void)
 // One firing of probe id in t's context: under the D lock, the context filled and the engine
 // run. at_ns: the event's own time (kdt_fire_at), 0 for now; execname: the name the firing
 // gives the process (NULL: its own).
-static void fire_named(const struct thread *t, uint32_t id, const uint64_t args[DVM_NARGS],
-                       uint64_t at_ns, const char *execname)
+static void fire_errno(const struct thread *t, uint32_t id, const uint64_t args[DVM_NARGS],
+                       uint64_t at_ns, const char *execname, int32_t err)
 {
     struct dvm_ctx ctx;
     d_lock();
     fill_ctx_of(&ctx, t, site_cycles());
+    ctx.errno_ = err;
     if (execname)
         ctx.execname = execname;
-    if (at_ns)
-        ctx.timestamp = ctx.walltimestamp = at_ns;
+    if (at_ns) {
+        ctx.timestamp = at_ns;
+        ctx.walltimestamp = wall_base_ns + at_ns;
+    }
     dvm_fire(dst, &ctx, id, args);
     if (dst->exiting)
         exited();
     d_unlock();
+}
+
+static void fire_named(const struct thread *t, uint32_t id, const uint64_t args[DVM_NARGS],
+                       uint64_t at_ns, const char *execname)
+{
+    fire_errno(t, id, args, at_ns, execname, 0);
 }
 
 static void fire_as(const struct thread *t, uint32_t id, const uint64_t args[DVM_NARGS],
@@ -357,6 +383,17 @@ void kdt_fire(uint32_t id, uint64_t a0, uint64_t a1, uint64_t a2, uint64_t a3)
     fire_as(k_current, id, args, 0);
 }
 
+void kdt_fire_kcall_return(unsigned n, int32_t result, bool raw)
+{
+    uint32_t id = DPROBE_KCALL_RETURN(n);
+    if (!wanted(id))
+        return;
+    KSTACK_MARK_PROBE_SITE(); // stack( ) starts at the probe's site (kernel/kstack.c)
+    uint64_t args[DVM_NARGS] = { (uint64_t)(int64_t)result, n };
+    // the call failed when its result is a negative errno (kcall.c), unless it is raw
+    fire_errno(k_current, id, args, 0, NULL, !raw && result < 0 ? -result : 0);
+}
+
 void kdt_fire_as(const struct thread *t, uint32_t id, uint64_t a0, uint64_t a1, uint64_t a2,
                  uint64_t a3)
 {
@@ -365,6 +402,16 @@ void kdt_fire_as(const struct thread *t, uint32_t id, uint64_t a0, uint64_t a1, 
     KSTACK_MARK_PROBE_SITE(); // stack( ) starts at the probe's site (kernel/kstack.c)
     uint64_t args[DVM_NARGS] = { a0, a1, a2, a3 };
     fire_as(t, id, args, 0);
+}
+
+void kdt_fire_as_at(const struct thread *t, uint32_t id, uint64_t at_cycles, uint64_t a0,
+                    uint64_t a1, uint64_t a2, uint64_t a3)
+{
+    if (!wanted(id))
+        return;
+    KSTACK_MARK_PROBE_SITE(); // stack( ) starts at the probe's site (kernel/kstack.c)
+    uint64_t args[DVM_NARGS] = { a0, a1, a2, a3 };
+    fire_as(t, id, args, at_cycles ? ktimer_cycles_to_ns(at_cycles) : 0);
 }
 
 void kdt_fire_at(uint32_t id, uint32_t ts32, uint64_t a0, uint64_t a1, uint64_t a2)
@@ -707,6 +754,7 @@ int kdt_call(struct thread *t, uint32_t cmd, uint32_t a, uint32_t b, uint32_t c)
         // tick-N a period from now; profile-N at its period's next multiple since boot, the
         // times dtrace -i holds a capture's samples to (trace/period_due.h)
         uint64_t now = now_ns();
+        wall_base_read(now);
         for (unsigned i = 0; i < ntimers; i++) {
             uint64_t first = timers[i].flags & DIF_PRF_PROFILE
                                  ? period_first_due(timers[i].period_ns, now)

@@ -201,11 +201,17 @@ void ktrace_notes_defer(void)
 // under the D lock (kdt_chosen) or by this CPU alone (kdt_on_cpu).
 static const struct thread *kdt_chosen[KMAX_CPUS];
 static const struct thread *kdt_on_cpu[KMAX_CPUS];
+// When the thread kdt_chosen names left RUNNING on this CPU (its state event's site, cycles;
+// 0: not since its switch): sched:::off-cpu's time, the switch's start, as dtrace -i takes it
+// from the same event (kevreplay.c off_at). Under the D lock.
+static uint64_t kdt_off_at[KMAX_CPUS];
 
 void ktrace_kdt_go(const struct thread *running)
 {
-    for (unsigned c = 0; c < KMAX_CPUS; c++)
+    for (unsigned c = 0; c < KMAX_CPUS; c++) {
         kdt_chosen[c] = kdt_on_cpu[c] = NULL;  // other CPUs: their next choice fires on-cpu alone
+        kdt_off_at[c] = 0;
+    }
     kdt_chosen[cpu_id()] = kdt_on_cpu[cpu_id()] = running;
 }
 
@@ -219,13 +225,17 @@ static void kdt_switch(struct thread *next)
 {
     unsigned c = cpu_id();
     const struct thread *prev = kdt_chosen[c];
-    if (next == prev)
+    if (next == prev) {
+        kdt_off_at[c] = 0;  // it runs on: no switch
         return;
+    }
     kdt_chosen[c] = next;
     kdt_vtime_switch(next);
-    if (prev)
-        kdt_fire_as(prev, DPROBE_SCHED_OFFCPU, ktrace_who(next), ktrace_pid(next), next->prio,
-                    prev->traced_state);
+    uint64_t off_at = kdt_off_at[c];
+    kdt_off_at[c] = 0;
+    if (prev)   // at the time it left RUNNING, when its event says so: the switch's start
+        kdt_fire_as_at(prev, DPROBE_SCHED_OFFCPU, off_at, ktrace_who(next), ktrace_pid(next),
+                       next->prio, prev->traced_state);
     kdt_fire_as(next, DPROBE_SCHED_ONCPU, ktrace_who(next), ktrace_pid(next), next->prio, 0);
     if (next->dt_unstarted) {
         next->dt_unstarted = 0;
@@ -329,7 +339,7 @@ void ktrace_kcall_exit_full(struct thread *t, unsigned n)
     if (d) {
         ktrace_site_take(before);
         if (n < DPROBE_KCALL_MAX)
-            kdt_fire(DPROBE_KCALL_RETURN(n), (uint64_t)(int64_t)result, n, 0, 0);
+            kdt_fire_kcall_return(n, result, ktrace_kc_raw[n + 1u] != 0);
         ktrace_sync_call_return(t, n, result);
         kdt_release();
     }
@@ -430,7 +440,13 @@ static __attribute__((noinline)) void state_ev_d(const struct thread *t)
     uint32_t before = ktrace_stamp_here();
     state_emit(t);
     ktrace_site_take(before);
+    // while its probes fire, the state it left (pr_stype at wakeup: the object it slept on),
+    // as dtrace -i's replay holds it (kevreplay.c on_thread); under the D lock
+    ((struct thread *)t)->traced_state = (uint8_t)prev;
+    if (prev == THS_RUNNING && t->state != THS_RUNNING && kdt_chosen[cpu_id()] == t)
+        kdt_off_at[cpu_id()] = kdt_site_cycles();
     kdt_state((struct thread *)t, prev);
+    ((struct thread *)t)->traced_state = t->state;
     kdt_release();
 }
 

@@ -195,6 +195,18 @@ endif
 USTR_BOARDS := mps2-an385 qemu-virt-a53
 SCRIPT_TESTS += $(foreach b,$(USTR_BOARDS),qemu-ustr/$(b)|300|test/qemu/test_dtrace_ustr.sh|$(b)|$(H))
 TEST_DEPS    += $(H)/dcompile $(H)/dtrace
+# pid globs (docs/pid.md): what a glob places and leaves out against readelf's functions of the
+# demo's client; a.out for the target's program; one function that cannot be placed an error.
+ifneq ($(filter dtrace,$(IMAGES)),)
+SCRIPT_TESTS += qemu/pid-glob|60|test/qemu/test_pid_glob.sh|$(B)|$(H)
+TEST_DEPS    += $(B)/dtrace.elf $(H)/dtrace
+endif
+# D's errno at kercall:::return (docs/d-probes.md): user/apps/kcerr's failing calls, live on
+# the board and over the same boot's capture, against the errnos kcerr says it got.
+SCRIPT_TESTS += qemu-errno/mps2-an385|300|test/qemu/test_dtrace_errno.sh|mps2-an385|$(H)
+# walltimestamp live is the host's date (semihosting's SYS_TIME at the program's start),
+# against the host's own date read around the boot.
+SCRIPT_TESTS += qemu-walltime/mps2-an385|300|test/qemu/test_dtrace_walltime.sh|mps2-an385|$(H)
 # sched:::tick on every CPU, live and over the same boot's capture, each CPU's count near the
 # rate its timer was programmed at (docs/d-probes.md): the boards with several CPUs in QEMU.
 TICKCPU_BOARDS := qemu-virt-a53

@@ -150,6 +150,10 @@ int main(int argc, char **argv)
                 script ? script : "(inline)", co.err);
         return 1;
     }
+    if (co.pid_skipped) /* a pid glob placed what it could: say what it left out */
+        fprintf(stderr, "dcompile: %u pid probe%s matched by a glob not placed (%s: %s)\n",
+                co.pid_skipped, co.pid_skipped == 1 ? "" : "s", co.pid_skip_func,
+                co.pid_skip_why);
     char why[128];
     if (dobj_apply_options(&h, &co, xs, nx, why, sizeof(why)) != 0) {
         fprintf(stderr, "dcompile: %s\n", why);

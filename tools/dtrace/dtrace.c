@@ -774,6 +774,10 @@ int main(int argc, char **argv)
         return 1;
     }
     o.script = script;
+    if (co->pid_skipped) /* a pid glob placed what it could: say what it left out */
+        fprintf(stderr, "dtrace: %u pid probe%s matched by a glob not placed (%s: %s)\n",
+                co->pid_skipped, co->pid_skipped == 1 ? "" : "s", co->pid_skip_func,
+                co->pid_skip_why);
     for (unsigned k = 0; k < co->nopts; k++) {
         o.pragma_line = co->opts[k].line > 0 ? co->opts[k].line : 1;
         if (set_option(&o, co->opts[k].name, co->opts[k].value[0] ? co->opts[k].value : NULL))

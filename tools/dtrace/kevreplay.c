@@ -80,6 +80,9 @@ struct replay {
     uint64_t next[64];
     struct dvm_ctx ctx;
     uint32_t cur[DVM_MAXCPU];         /* who runs on each CPU (0: not known yet) */
+    uint64_t off_at[DVM_MAXCPU];      /* when cur left RUNNING there (ns; 0: not since it ran):
+                                       * sched:::off-cpu's time, the switch's start, as the
+                                       * board's (ktrace.c kdt_off_at) */
     uint32_t vt_running[DVM_MAXCPU];  /* whose vtimestamp clock runs on each CPU (0: none) */
     uint64_t now_cycles;              /* the event's time, in cycles since boot */
     uint32_t last_state[DVM_MAXCPU];  /* whose state event a CPU recorded last (SYNC_WAIT's) */
@@ -709,6 +712,8 @@ static void on_thread(struct replay *p, struct kev_reader *r, const struct kev_e
     t->state = (uint8_t)st;
     t->left = (uint8_t)(prev == 0xff ? st : prev);
     p->last_state[cpu] = who;
+    if (!p->in_snapshot && prev == KEV_TH_RUNNING && st != KEV_TH_RUNNING && p->cur[cpu] == who)
+        p->off_at[cpu] = p->ctx.timestamp;   /* this CPU's switch starts */
     if (!p->in_snapshot)
         state_fire(p, r, t, prev, cpu);
     else if (st == KEV_TH_RUNNING)
@@ -760,13 +765,23 @@ static void state_fire(struct replay *p, struct kev_reader *r, struct rthread *t
     case KEV_TH_RUNNING: {
         fire4(p, DPROBE_SCHED_DEQUEUE, who, pid, t->prio, runq_cpu(p));
         uint32_t old = p->cur[cpu];
-        if (old == who)
+        if (old == who) {
+            p->off_at[cpu] = 0;     /* it runs on: no switch */
             return;
+        }
         vtime_switch(p, cpu, who);
         if (old) {
             set_ctx(p, r, cpu);     /* the one going off: its clock stopped now */
+            uint64_t now = p->ctx.timestamp, wall = p->ctx.walltimestamp;
+            if (p->off_at[cpu]) {   /* at the time it left RUNNING */
+                p->ctx.timestamp = p->off_at[cpu];
+                p->ctx.walltimestamp = wall - (now - p->off_at[cpu]);
+            }
             fire4(p, DPROBE_SCHED_OFFCPU, who, pid, t->prio, rthread(p, old)->state);
+            p->ctx.timestamp = now;
+            p->ctx.walltimestamp = wall;
         }
+        p->off_at[cpu] = 0;
         p->cur[cpu] = who;
         set_ctx(p, r, cpu);
         fire4(p, DPROBE_SCHED_ONCPU, who, pid, t->prio, 0);
@@ -1020,6 +1035,11 @@ static int on_event(void *user, struct kev_reader *r, const struct kev_event *e)
     if (p->in_snapshot && id == DPROBE_PROC_CREATE)
         id = 0;     /* the snapshot's processes are not news (the board fires nothing) */
     set_ctx(p, r, cpu);
+    /* errno: a failing call's at its kercall:::return (the exit event's), else 0, as the
+     * board's kdt_fire_kcall_return */
+    int32_t kret;
+    uint32_t kerr = 0;
+    p->ctx.errno_ = kev_kcall_exit(e, &kret, &kerr) ? (int32_t)kerr : 0;
     p->firing = fire;
     if (e->cls == KEV_C_SYSTEM && (e->ev == KEV_SYS_STACK || e->ev == KEV_SYS_FAULT)) {
         on_stack(p, r, e, cpu, t);

@@ -555,9 +555,9 @@ static void store_var(struct cg *g, struct dnode *n, unsigned r, struct dtype t)
     if (s->type.kind != t.kind)
         dcc_error(g->cc, n->line, "D_OP_INCOMPAT", "operands have incompatible types: %s%s is %s",
                   scope_prefix(s->scope), n->s, s->type.kind == DIF_TYPE_STR ? "a string" : "an integer");
-    /* as dt_cg_typecast: cut only when the variable's type is narrower or of the other
-     * signedness; a value of the variable's own type keeps its 64 bits */
-    convert(g, r, t, s->type);
+    /* as libdtrace's dt_cg_asgn_op: a scalar variable keeps the register's 64 bits whatever
+     * its type (DIF's registers and variables are 64-bit); its type narrows where the value
+     * is recorded, stored in memory or cast, not here */
     emit(g, DIF_INSTR_IDX(st_op[s->scope], sym_id(g, s), r));
 }
 
@@ -3129,6 +3129,16 @@ static void fbt_unprobeable(struct cg *g, const char *const f[4], int line)
  * function the module and function fields match, its address and process in dp_period
  * (d/dprobes.h); :return one per return instruction, the function's start in dp_pad.
  * Returns 0 when the provider is not pid's. */
+/* pid_skip: a function a glob matched that cannot be placed, counted for the front end */
+static void pid_skip(struct cg *g, const char *func, const char *why)
+{
+    struct dcc_out *o = g->cc->out;
+    if (!o->pid_skipped++) {
+        d_strlcpy(o->pid_skip_func, func, sizeof(o->pid_skip_func));
+        o->pid_skip_why = why;
+    }
+}
+
 static int pid_desc(struct cg *g, const char *const f[4], const char *desc, unsigned clause,
                     int line)
 {
@@ -3151,19 +3161,29 @@ static int pid_desc(struct cg *g, const char *const f[4], const char *desc, unsi
         }
     }
     const char *shown = pid == DPROBE_PID_TARGET ? "pid$target" : p;   /* in messages */
-    int glob = 0;
+    /* a description of many functions (an empty function field, or a glob) places every one
+     * it can and counts the rest (dcc_out.pid_skipped, which the front ends report); one
+     * naming a single function that cannot be placed is an error */
+    int glob = !f[2][0];
     for (const char *q = desc; *q; q++)
         if (*q == '*' || *q == '?' || *q == '[')
             glob = 1;
+    /* a.out is DTrace's name for the target's main program: the first program the front end
+     * loaded (make dtrace loads the first of APPS, the target, first) */
+    const char *mod = f[1];
+    if (!strcmp(mod, "a.out") && dprobe_pid_count())
+        mod = dprobe_pid_fn(0)->mod;
     unsigned hits = 0;
     for (unsigned k = 0; k < dprobe_pid_count(); k++) {
         const struct dprobe_pidfn *fn = dprobe_pid_fn(k);
-        if (!dprobe_glob(f[1], fn->mod) || !dprobe_glob(f[2], fn->func))
+        if (!dprobe_glob(mod, fn->mod) || !dprobe_glob(f[2], fn->func))
             continue;
         const char *prov = pid == DPROBE_PID_TARGET ? "pid" : p;
         if (dprobe_glob(f[3], "entry") && fn->entry_why && !glob)
             dcc_error(g->cc, line, "D_PDESC_ZERO", "%s:%s:%s:entry: %s cannot be probed: %s",
                       shown, fn->mod, fn->func, fn->func, fn->entry_why);
+        if (dprobe_glob(f[3], "entry") && fn->entry_why)
+            pid_skip(g, fn->func, fn->entry_why);
         if (dprobe_glob(f[3], "entry") && !fn->entry_why) {
             struct dprobe_desc d = { prov, fn->mod, fn->func, "entry" };
             ecb_add(g, probe_add(g, DPROBE_PID_BASE + 2u * k, &d, fn->addr | pid << 32, 0, line),
@@ -3175,6 +3195,8 @@ static int pid_desc(struct cg *g, const char *const f[4], const char *desc, unsi
         if (fn->ret_why && !glob)
             dcc_error(g->cc, line, "D_PDESC_ZERO", "%s:%s:%s:return: %s cannot be probed: %s",
                       shown, fn->mod, fn->func, fn->func, fn->ret_why);
+        if (fn->ret_why)
+            pid_skip(g, fn->func, fn->ret_why);
         struct dprobe_desc d = { prov, fn->mod, fn->func, "return" };
         for (unsigned j = 0; j < fn->nrets; j++) {  /* one probe entry per return */
             unsigned at = probe_add(g, DPROBE_PID_BASE + 2u * k + 1u, &d,
@@ -3249,8 +3271,11 @@ static void match_desc(struct cg *g, const char *desc, unsigned clause, int line
         struct dprobe_desc d;
         if (dprobe_get(id, &d) != 0)
             continue;
-        if (dprobe_glob(f[0], d.prov) && dprobe_glob(f[1], d.mod) &&
-            dprobe_glob(f[2], d.func) && dprobe_glob(f[3], d.name)) {
+        struct dprobe_desc a;   /* or by its Solaris sdt name (the probe keeps its own) */
+        if ((dprobe_glob(f[0], d.prov) && dprobe_glob(f[1], d.mod) &&
+             dprobe_glob(f[2], d.func) && dprobe_glob(f[3], d.name)) ||
+            (dprobe_sdt_alias(&d, &a) && dprobe_glob(f[0], a.prov) && dprobe_glob(f[1], a.mod) &&
+             dprobe_glob(f[2], a.func) && dprobe_glob(f[3], a.name))) {
             ecb_add(g, probe_add(g, id, &d, 0, 0, line), clause, line);
             hits++;
         }

@@ -495,6 +495,59 @@ static struct dnode *expr(struct dcc *cc)
 
 static struct dnode *statements(struct dcc *cc);
 
+/* ---- ?: as a statement, with actions for operands ---------------------------------------
+ * `OPT_x ? printf(...) : 1;`, the idiom of scripts written for Solaris 10 (whose DTrace
+ * accepted actions and subroutines with side effects as ?: operands; illumos refuses them,
+ * D_OP_ACT): a ?: whose value is dropped and one of whose arms calls something runs as
+ * `if (OPT_x) printf(...); else 1;` (split like any if, below), each arm's calls only when
+ * its arm is chosen. A ?: used for its value keeps DTrace's rule (cg.c: D_OP_ACT). */
+static int calls_in(const struct dnode *n)
+{
+    if (!n)
+        return 0;
+    switch (n->kind) {
+    case N_CALL: return 1;
+    case N_COND: return calls_in(n->b) || calls_in(n->c);
+    case N_COMMA: return calls_in(n->a) || calls_in(n->b);
+    default: return 0;
+    }
+}
+
+static struct dnode *cond_statement(struct dcc *cc, struct dnode *s);
+
+/* An arm's statements: a comma list one by one, an integer constant none (its value would be
+ * dropped), a ?: with calls an if of its own. */
+static struct dnode *arm_statements(struct dcc *cc, struct dnode *n)
+{
+    if (!n || n->kind == N_INT)
+        return NULL;
+    if (n->kind == N_COMMA) {
+        struct dnode *a = arm_statements(cc, n->a), *b = arm_statements(cc, n->b);
+        if (!a)
+            return b;
+        struct dnode *t = a;
+        while (t->next)
+            t = t->next;
+        t->next = b;
+        return a;
+    }
+    return cond_statement(cc, n);
+}
+
+static struct dnode *cond_statement(struct dcc *cc, struct dnode *s)
+{
+    if (s->kind != N_COND || !calls_in(s))
+        return s;
+    if (++cc->depth > 64)
+        dcc_error(cc, s->line, "D_SYNTAX", "?: statements nested too deeply");
+    struct dnode *n = node(cc, N_IF, s->line);
+    n->a = s->a;
+    n->b = arm_statements(cc, s->b);
+    n->c = arm_statements(cc, s->c);
+    cc->depth--;
+    return n;
+}
+
 /* if (cond) stmt-or-block [else stmt-or-block]: an N_IF node; the clause holding it is split
  * into clauses after parsing (split_clause). */
 static struct dnode *if_statement(struct dcc *cc);
@@ -513,7 +566,7 @@ static struct dnode *body(struct dcc *cc)
         next(cc);
         return NULL;
     }
-    struct dnode *s = expr(cc);
+    struct dnode *s = cond_statement(cc, expr(cc));
     if (cc->tok == T_SEMI)
         next(cc);
     else if (cc->tok != T_RBRACE)
@@ -556,7 +609,7 @@ static struct dnode *statements(struct dcc *cc)
             tail = &s->next;
             continue;
         }
-        struct dnode *s = expr(cc);
+        struct dnode *s = cond_statement(cc, expr(cc));
         *tail = s;
         tail = &s->next;
         if (cc->tok == T_SEMI)

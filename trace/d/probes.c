@@ -294,3 +294,18 @@ int dprobe_glob(const char *p, const char *s)
         s = ++retry;
     }
 }
+
+/* Solaris's sdt provider names the interrupt handler's start and end (interrupt-start,
+ * interrupt-complete), which scripts written for it use; here they are the interrupt
+ * provider's irqN entry and exit: the same firings, arg0 the line (Solaris's is the device's
+ * dev_info, which this kernel has none of). */
+int dprobe_sdt_alias(const struct dprobe_desc *d, struct dprobe_desc *a)
+{
+    if (strcmp(d->prov, "interrupt") != 0)
+        return 0;
+    a->prov = "sdt";
+    a->mod = "";
+    a->func = "";
+    a->name = strcmp(d->name, "entry") == 0 ? "interrupt-start" : "interrupt-complete";
+    return 1;
+}

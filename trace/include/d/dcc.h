@@ -52,6 +52,11 @@ struct dcc_out {
     unsigned nprobes;    /* probes matched */
     unsigned nopts;      /* #pragma D option settings, in source order */
     struct dcc_opt opts[DCC_MAXOPTS];
+    /* pid functions a glob matched but could not place (a description naming one function
+     * that cannot be placed is an error instead): how many, the first one's name and why */
+    unsigned pid_skipped;
+    char pid_skip_func[48];
+    const char *pid_skip_why;
     int line;            /* on error: source line */
     char tag[24];        /* on error: D_* tag */
     char err[256];       /* on error: "[TAG] line N: message" or "line N: message" */

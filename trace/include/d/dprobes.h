@@ -132,6 +132,9 @@ const struct dfbt *dprobe_fbt_table(void);
  * after the last; dprobe_next(0) is the first. */
 uint32_t dprobe_next(uint32_t id);
 
+/* dprobe_sdt_alias: the Solaris sdt name that also names probe *d (sdt:::interrupt-start for
+ * interrupt::irqN:entry, sdt:::interrupt-complete for its exit) into *a; 0 when it has none. */
+int dprobe_sdt_alias(const struct dprobe_desc *d, struct dprobe_desc *a);
 /* dprobe_glob: sh-style match of pattern (*, ?, [...], [!...]) against s; "" matches all. */
 int dprobe_glob(const char *pattern, const char *s);
 
