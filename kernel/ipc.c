@@ -87,6 +87,7 @@ int ipc_channel_create(struct proc *p, uint32_t flags)
         ch->in_use = true;
         ch->chid = i + CHID_BASE;
         ch->owner = p;
+        ch->name[0] = '\0';
         list_init(&ch->send_q);
         list_init(&ch->recv_q);
         list_init(&ch->pulses);
@@ -114,6 +115,7 @@ static void channel_teardown(struct channel *ch)
     for (int i = 0; i < KMAX_CONNECTIONS; i++)
         if (connections[i].in_use && connections[i].chan == ch)
             connections[i].chan = NULL;
+    ch->name[0] = '\0';    // its name goes with it: name_open now fails with ENOENT
     ch->in_use = false;
 }
 
@@ -124,6 +126,12 @@ int ipc_channel_destroy(struct proc *p, int chid)
         return -ESRCH;
     channel_teardown(ch);
     return 0;
+}
+
+struct channel *ipc_channel_of(const struct proc *p, int chid)
+{
+    struct channel *ch = chan_lookup(chid);
+    return ch && ch->owner == p ? ch : NULL;
 }
 
 int ipc_connect_attach(struct proc *p, int pid, int chid)

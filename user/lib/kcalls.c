@@ -4,7 +4,7 @@
 #include <errno.h>
 #include "trace_uring.h"
 
-_Static_assert(EFAULT == 14 && ETIMEDOUT == 116 && ECANCELED == 140,
+_Static_assert(EFAULT == 14 && ETIMEDOUT == 116 && ECANCELED == 140 && ENAMETOOLONG == 91,
                "uapi/kerrno.h must match the C library's errno values");
 
 int kresult(int32_t r)
@@ -64,6 +64,10 @@ int ChannelCreate(unsigned flags) { return kresult(KCALL1(KC_ChannelCreate, flag
 int ChannelDestroy(int chid) { return kresult(KCALL1(KC_ChannelDestroy, chid)); }
 int ConnectAttach(int pid, int chid) { return kresult(KCALL2(KC_ConnectAttach, pid, chid)); }
 int ConnectDetach(int coid) { return kresult(KCALL1(KC_ConnectDetach, coid)); }
+int NameCtl(int cmd, int arg, const char *name)
+{
+    return kresult(KCALL3(KC_NameCtl, cmd, arg, name));
+}
 
 int32_t MsgSend_r(int coid, const void *smsg, size_t sbytes, void *rmsg, size_t rbytes)
 {

@@ -17,6 +17,7 @@ struct channel {
     struct list recv_q;     // RECEIVE-blocked server threads, by priority
     struct list pulses;     // queued pulses, by priority
     int32_t npulses;        // of them, those charged to a process (KMAX_PULSES_PER_CHAN)
+    char name[KNAME_CHAN_MAX];  // its name (kernel/kname.c), "" for none; cleared with it
 #if KMAX_CPUS > 1
     struct kspin lock;      // the queues in shared mode (kernel/klock.h, rank CHAN)
 #endif
@@ -45,6 +46,8 @@ extern struct channel k_channels[KMAX_CHANNELS];
 void ipc_init(void);
 int ipc_channel_create(struct proc *p, uint32_t flags);
 int ipc_channel_destroy(struct proc *p, int chid);
+// The channel chid if p owns it, else NULL.
+struct channel *ipc_channel_of(const struct proc *p, int chid);
 int ipc_connect_attach(struct proc *p, int pid, int chid);
 int ipc_connect_detach(struct proc *p, int coid);
 bool ipc_conn_ok(const struct proc *p, int coid);
@@ -96,5 +99,7 @@ void ipc_pulse_cancel(struct pulse *res);
 // Cleanup when a thread dies in an IPC state, and when its process goes away.
 void ipc_thread_gone(struct thread *t);
 void ipc_proc_gone(struct proc *p);
+// NameCtl (uapi/kapi.h, KNAMECTL_*): the channels' names (kname.c).
+int kname_ctl(struct proc *p, uint32_t cmd, uint32_t arg, uint32_t uname);
 
 #endif
