@@ -77,7 +77,7 @@ endif
 ifeq ($(LIBC),picolibc)
 LIBC_SPECS := --specs=picolibc.specs
 ULDFLAGS   := $(ARCH_CFLAGS) $(LIBC_SPECS) --oslib=semihost -nostartfiles \
-              -Wl,--gc-sections -DPICOLIBC_INTEGER_PRINTF_SCANF
+              -Wl,--gc-sections -DPICOLIBC_DOUBLE_PRINTF_SCANF
 else ifeq ($(LIBC),newlib)
 LIBC_SPECS := --specs=nano.specs
 ULDFLAGS   := $(ARCH_CFLAGS) $(LIBC_SPECS) -nostartfiles -Wl,--gc-sections \
