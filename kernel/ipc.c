@@ -87,7 +87,6 @@ int ipc_channel_create(struct proc *p, uint32_t flags)
         ch->in_use = true;
         ch->chid = i + CHID_BASE;
         ch->owner = p;
-        ch->name[0] = '\0';
         list_init(&ch->send_q);
         list_init(&ch->recv_q);
         list_init(&ch->pulses);
@@ -115,7 +114,7 @@ static void channel_teardown(struct channel *ch)
     for (int i = 0; i < KMAX_CONNECTIONS; i++)
         if (connections[i].in_use && connections[i].chan == ch)
             connections[i].chan = NULL;
-    ch->name[0] = '\0';    // its name goes with it: name_open now fails with ENOENT
+    kname_channel_gone(ch); // its name goes with it: name_open now fails with ENOENT
     ch->in_use = false;
 }
 

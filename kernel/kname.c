@@ -1,15 +1,23 @@
 // SPDX-License-Identifier: MIT
 // The names of channels: NameCtl (uapi/kapi.h, KNAMECTL_*), under name_attach() and name_open()
 // (user/lib/name.c). QNX keeps these names in its path manager (/dev/name/local); this system
-// has none, so the kernel keeps one name per channel, in the channel itself (struct channel),
-// local to the system. A name lives exactly as long as its channel: channel_teardown (ipc.c)
-// clears it when the channel is destroyed or its process ends, so a dead server's name is gone
-// before anyone can open it. A flood of names is bounded by the channel quota (each name needs
-// a channel of its own, KLIM_CHANNELS). Runs on the exclusive side (not a shared call,
-// kernel/kentry_shared.h): the channel table does not change under it.
+// has none, so the kernel keeps them, local to the system, in a small table of its own
+// (KMAX_NAMES: kernel RAM is scarce on the smallest board). A name lives exactly as long as its
+// channel: channel_teardown (ipc.c) calls kname_channel_gone when the channel is destroyed or
+// its process ends, so a dead server's name is gone before anyone can open it. A flood of names
+// is bounded by the pool's quotas (KLIM_NAMES a quota domain, proc_may_take), as every pool is.
+// Runs on the exclusive side (not a shared call, kernel/kentry_shared.h): neither this table
+// nor the channels change under it.
 #include <kernel/ipc.h>
 #include <kernel/proc.h>
 #include <kernel/kernel.h>
+
+struct kname {
+    const struct channel *chan;     // NULL: a free entry
+    char name[KNAME_CHAN_MAX];
+};
+
+static struct kname names[KMAX_NAMES];
 
 // Copies the user's name and checks it: its length (without the NUL) or a negative errno.
 static int name_copy(const struct proc *p, uint32_t uname, char *name)
@@ -27,12 +35,43 @@ static int name_copy(const struct proc *p, uint32_t uname, char *name)
     return n;
 }
 
-static struct channel *name_find(const char *name)
+static struct kname *name_find(const char *name)
 {
-    for (int i = 0; i < KMAX_CHANNELS; i++)
-        if (k_channels[i].in_use && strcmp(k_channels[i].name, name) == 0)
-            return &k_channels[i];
+    for (int i = 0; i < KMAX_NAMES; i++)
+        if (names[i].chan && strcmp(names[i].name, name) == 0)
+            return &names[i];
     return NULL;
+}
+
+static struct kname *name_of(const struct channel *ch)
+{
+    for (int i = 0; i < KMAX_NAMES; i++)
+        if (names[i].chan == ch)
+            return &names[i];
+    return NULL;
+}
+
+static int name_attach(struct proc *p, const struct channel *ch, const char *name)
+{
+    if (name_of(ch))
+        return -EBUSY;
+    if (name_find(name))
+        return -EEXIST;
+    int held = 0, used = 0;
+    struct kname *free = NULL;
+    for (int i = 0; i < KMAX_NAMES; i++) {
+        if (!names[i].chan) {
+            free = free ? free : &names[i];
+            continue;
+        }
+        used++;
+        held += proc_same_quota(names[i].chan->owner, p);
+    }
+    if (!free || !proc_may_take(p, held, used, KMAX_NAMES, KLIM_NAMES))
+        return -EAGAIN;
+    free->chan = ch;
+    kstrlcpy(free->name, name, sizeof(free->name));
+    return 0;
 }
 
 int kname_ctl(struct proc *p, uint32_t cmd, uint32_t arg, uint32_t uname)
@@ -41,34 +80,36 @@ int kname_ctl(struct proc *p, uint32_t cmd, uint32_t arg, uint32_t uname)
     int n = name_copy(p, uname, name);
     if (n < 0)
         return n;
-    struct channel *ch;
+    const struct channel *ch;
+    struct kname *k;
     switch (cmd) {
     case KNAMECTL_ATTACH:
         ch = ipc_channel_of(p, (int)arg);
-        if (!ch)
-            return -ESRCH;
-        if (ch->name[0])
-            return -EBUSY;
-        if (name_find(name))
-            return -EEXIST;
-        kstrlcpy(ch->name, name, sizeof(ch->name));
-        return 0;
+        return ch ? name_attach(p, ch, name) : -ESRCH;
     case KNAMECTL_DETACH:
         ch = ipc_channel_of(p, (int)arg);
         if (!ch)
             return -ESRCH;
-        if (strcmp(ch->name, name) != 0)
+        k = name_of(ch);
+        if (!k || strcmp(k->name, name) != 0)
             return -ENOENT;
-        ch->name[0] = '\0';
+        k->chan = NULL;
         return 0;
     case KNAMECTL_OPEN:
         if (arg != 0)
             return -EINVAL;
-        ch = name_find(name);
-        if (!ch)
+        k = name_find(name);
+        if (!k)
             return -ENOENT;
-        return ipc_connect_attach(p, ch->owner->pid, ch->chid);
+        return ipc_connect_attach(p, k->chan->owner->pid, k->chan->chid);
     default:
         return -EINVAL;
     }
+}
+
+void kname_channel_gone(const struct channel *ch)
+{
+    struct kname *k = name_of(ch);
+    if (k)
+        k->chan = NULL;
 }

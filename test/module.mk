@@ -14,7 +14,7 @@ SCRIPT_TESTS_HOST += setup/bench|60|test/tools/test_setup.sh
 
 # The docs' sizes, lines, named paths and index, no history named in docs or code, and every
 # sh block of the docs run as written (docs/README.md, "How the pages are kept").
-SCRIPT_TESTS_HOST += docs|120|test/tools/test_docs.py
+SCRIPT_TESTS_HOST += docs|600|test/tools/test_docs.py
 
 .PHONY: test-build bench-build check-host $(B)/tests.list $(HT)/tests.list
 test-build: $(HOST_TESTS) $(QEMU_TESTS_ELF) $(TEST_DEPS) $(TEST_DEPS_HOST) $(B)/tests.list

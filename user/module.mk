@@ -164,7 +164,8 @@ APP_RAM_END ?= $(call hexsum,$(APP_RAM_BASE) + $(APP_MAX_SLOTS) * $(APP_RAM_SLOT
 # c_string WORDS: WORDS as a C string literal inside a single-quoted shell word.
 c_string = "$(subst ','\'',$(subst ",\",$(subst \,\\,$(strip $(1)))))"
 
-# A program's objects, compiled once per board.
+# A program's objects, compiled once per board (<name>_UCFLAGS_OUT: flags its sources are
+# compiled without, e.g. pfcheck's -mgeneral-regs-only).
 define APP_template
 $(1)_DIR   ?= user/apps/$(1)
 $(1)_SRCS  := $$(wildcard $$($(1)_DIR)/*.c) $$($(1)_EXTRA)
@@ -174,7 +175,7 @@ $(1)_RAMSZ := $$(or $$($(1)_RAM_SLOT),$$(if $$($(1)_RAM),$$(call pow2_at_least,$
 $$(patsubst %,$(B)/apps/$(1)/obj/%.o,$$($(1)_SRCS)): $(B)/apps/$(1)/obj/%.c.o: %.c
 	@mkdir -p $$(dir $$@)
 	@echo "  CC      $$<"
-	$$(Q)$$(CC) $$(UCFLAGS) -I$$($(1)_DIR) -c $$< -o $$@
+	$$(Q)$$(CC) $$(filter-out $$($(1)_UCFLAGS_OUT),$$(UCFLAGS)) -I$$($(1)_DIR) -c $$< -o $$@
 
 $(B)/apps/$(1)/apphdr.o: user/lib/apphdr.c user/module.mk $$(wildcard $$($(1)_DIR)/app.mk) \
                          boards/$(BOARD)/board.mk $$(wildcard boards/$(BOARD)/user.mk)

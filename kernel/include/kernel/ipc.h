@@ -17,7 +17,6 @@ struct channel {
     struct list recv_q;     // RECEIVE-blocked server threads, by priority
     struct list pulses;     // queued pulses, by priority
     int32_t npulses;        // of them, those charged to a process (KMAX_PULSES_PER_CHAN)
-    char name[KNAME_CHAN_MAX];  // its name (kernel/kname.c), "" for none; cleared with it
 #if KMAX_CPUS > 1
     struct kspin lock;      // the queues in shared mode (kernel/klock.h, rank CHAN)
 #endif
@@ -99,7 +98,9 @@ void ipc_pulse_cancel(struct pulse *res);
 // Cleanup when a thread dies in an IPC state, and when its process goes away.
 void ipc_thread_gone(struct thread *t);
 void ipc_proc_gone(struct proc *p);
-// NameCtl (uapi/kapi.h, KNAMECTL_*): the channels' names (kname.c).
+// NameCtl (uapi/kapi.h, KNAMECTL_*): the channels' names (kname.c); a channel's name goes
+// with it (channel_teardown calls kname_channel_gone).
 int kname_ctl(struct proc *p, uint32_t cmd, uint32_t arg, uint32_t uname);
+void kname_channel_gone(const struct channel *ch);
 
 #endif

@@ -151,9 +151,10 @@ struct kthread_info {
 // (user/lib/name.c; docs/applications.md, "Programs that find each other by name"). A name is
 // 1 to KNAME_CHAN_MAX - 1 bytes, printable, no '/' and no space (EINVAL), longer is ENAMETOOLONG;
 // it belongs to one channel of the system, and goes with the channel (ChannelDestroy, or its
-// process's end).
+// process's end). The kernel keeps KMAX_NAMES of them (kernel/kname.c).
 //   KNAMECTL_ATTACH (arg = chid): the caller's channel takes the name. ESRCH: not the caller's
-//     channel; EBUSY: the channel has a name already; EEXIST: another channel has this name.
+//     channel; EBUSY: the channel has a name already; EEXIST: another channel has this name;
+//     EAGAIN: the caller's quota of names is taken (KLIM_NAMES, or the pool of KMAX_NAMES).
 //   KNAMECTL_DETACH (arg = chid): the caller's channel gives its name up. ESRCH: not the
 //     caller's channel; ENOENT: the channel does not have this name.
 //   KNAMECTL_OPEN (arg = 0): a connection to the named channel (a coid, as ConnectAttach

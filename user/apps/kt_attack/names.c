@@ -44,7 +44,8 @@ int names_attack(int runner_chid)
     int coid = name_open("kt_hostile", 0);
     bad |= (coid < 0) << 13;
     name_close(coid);
-    // A flood: a channel and a name each, until the channel quota stops it (EAGAIN).
+    // A flood: a channel and a name each, until the names' quota (KLIM_NAMES) or the channels'
+    // stops it, with EAGAIN.
     int n = 1;          // "fifteen_letters" is one
     char name[KNAME_CHAN_MAX];
     for (int i = 0; i < 64; i++) {
@@ -54,8 +55,10 @@ int names_attack(int runner_chid)
             break;
         }
         snprintf(name, sizeof(name), NAMES_FLOOD_FMT, i);
-        if (NameCtl(KNAMECTL_ATTACH, ch, name) != 0)
-            bad |= 1 << 15;
+        if (NameCtl(KNAMECTL_ATTACH, ch, name) != 0) {
+            bad |= (errno != EAGAIN) << 15;
+            break;
+        }
         n++;
     }
     bad |= (n > NAMES_FLOOD_MAX) << 16;

@@ -24,8 +24,9 @@ typedef struct _name_attach {
 
 // Creates a channel and gives it the name `path` (1 to KNAME_CHAN_MAX - 1 printable bytes, no
 // '/' or space). NULL with errno: EINVAL (empty or bad name, unknown flag), ENAMETOOLONG,
-// EEXIST (the name is taken), EAGAIN (no channel left for this program), ENOMEM (no
-// name_attach_t left: NAME_ATTACH_MAX per program), ENOTSUP (dpp or a global name).
+// EEXIST (the name is taken), EAGAIN (the program holds its quota of names, 2 unless privileged,
+// or no channel is left for it), ENOMEM (no name_attach_t left: NAME_ATTACH_MAX per program),
+// ENOTSUP (dpp or a global name).
 name_attach_t *name_attach(dispatch_t *dpp, const char *path, unsigned flags);
 // Removes the name and destroys its channel: clients' sends fail with ESRCH, name_open ENOENT.
 int name_detach(name_attach_t *attach, unsigned flags);
@@ -35,6 +36,6 @@ int name_open(const char *name, int flags);
 // Closes a connection name_open gave (ConnectDetach).
 int name_close(int coid);
 
-#define NAME_ATTACH_MAX 8   // name_attach_t a program can hold (the channel quota, KLIM_CHANNELS)
+#define NAME_ATTACH_MAX 8   // name_attach_t a program can hold (a privileged one may hold more names)
 
 #endif
