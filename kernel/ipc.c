@@ -114,6 +114,7 @@ static void channel_teardown(struct channel *ch)
     for (int i = 0; i < KMAX_CONNECTIONS; i++)
         if (connections[i].in_use && connections[i].chan == ch)
             connections[i].chan = NULL;
+    kname_channel_gone(ch); // its name goes with it: name_open now fails with ENOENT
     ch->in_use = false;
 }
 
@@ -124,6 +125,12 @@ int ipc_channel_destroy(struct proc *p, int chid)
         return -ESRCH;
     channel_teardown(ch);
     return 0;
+}
+
+struct channel *ipc_channel_of(const struct proc *p, int chid)
+{
+    struct channel *ch = chan_lookup(chid);
+    return ch && ch->owner == p ? ch : NULL;
 }
 
 int ipc_connect_attach(struct proc *p, int pid, int chid)

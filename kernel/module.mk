@@ -2,7 +2,7 @@
 # The kernel: portable core + arch + board, built once per board into a library that every
 # boot image of that board links with its own program table (apps.S).
 KERNEL_SRCS := kernel/main.c kernel/kinit.c kernel/klib.c kernel/sched.c kernel/thread.c kernel/ktimer.c \
-               kernel/proc.c kernel/ipc.c kernel/sync.c kernel/irq.c kernel/utimer.c \
+               kernel/proc.c kernel/ipc.c kernel/kname.c kernel/sync.c kernel/irq.c kernel/utimer.c \
                kernel/pmem.c kernel/kcall.c kernel/shost.c kernel/kconsole.c kernel/ktrace.c kernel/ktrace_sync.c \
                kernel/kdtrace.c kernel/kdtrace_text.c kernel/kuring.c trace/trace_ring.c kernel/unwind.c kernel/unwind_read.c \
                kernel/kstack.c

@@ -14,7 +14,7 @@ SCRIPT_TESTS_HOST += setup/bench|60|test/tools/test_setup.sh
 
 # The docs' sizes, lines, named paths and index, no history named in docs or code, and every
 # sh block of the docs run as written (docs/README.md, "How the pages are kept").
-SCRIPT_TESTS_HOST += docs|120|test/tools/test_docs.py
+SCRIPT_TESTS_HOST += docs|600|test/tools/test_docs.py
 
 # The event table test (read after the tools' module.mk files, whose source lists it uses): a
 # capture of every event read by every consumer, and the consumers

@@ -10,6 +10,9 @@
 #   URING  records in its user-event ring (user/lib/trace_uring.c; a power of two, 0 none;
 #          default the board's BOARD_USER_RING_RECORDS or 64)
 #   EXTRA  more sources (e.g. from trace/)
+#   ARGS   its command-line arguments: main(argc, argv) receives argv[0] = its name, then these
+#          words ('...' and "..." keep spaces); `make run APPS=<name> <name>_ARGS='...'` replaces
+#          them for one build (user/lib/apphdr.c, crt0.c)
 # and may declare boot images: IMAGES += <image> and <image>_APPS := <programs, pid 1 first>.
 # Programs are linked per image: each image places its own programs (scripts/place-apps.sh), in
 # its order, in the board's flash slots and RAM, so any board takes any program as long as the
@@ -38,6 +41,7 @@ STACK :=
 RAM   :=
 URING :=
 EXTRA :=
+ARGS  :=
 APP   := $(1)
 APP_DIR := $(patsubst %/,%,$(dir $(2)))
 include $(2)
@@ -50,7 +54,15 @@ $(1)_STACK := $$(or $$(STACK),$$($(1)_STACK))
 $(1)_RAM   := $$(or $$(RAM),$$($(1)_RAM))
 $(1)_URING := $$(or $$(URING),$$($(1)_URING))
 $(1)_EXTRA := $$(EXTRA) $$($(1)_EXTRA)
+$(1)_ARGS  := $$(or $$(APP_MK_ARGS),$$($(1)_ARGS))
 endef
+# An app.mk's ARGS: `make dtrace ARGS=...` (the D program's $$1 ...) sets ARGS on make's command
+# line, which would hide every app.mk's own; then each app.mk's line is read as text instead.
+ifeq ($(origin ARGS),command line)
+APP_MK_ARGS = $(shell sed -n 's/^ARGS[[:space:]]*:=[[:space:]]*//p' $(APP_DIR)/app.mk)
+else
+APP_MK_ARGS = $(ARGS)
+endif
 $(foreach m,$(APP_MKS),$(eval $(call APP_load,$(if $(filter tracelogger/%,$(m)),tracelogger,$(notdir $(patsubst %/app.mk,%,$(m)))),$(m))))
 ALL_APPS := $(sort $(ALL_APPS))
 
@@ -65,7 +77,7 @@ endif
 ifeq ($(LIBC),picolibc)
 LIBC_SPECS := --specs=picolibc.specs
 ULDFLAGS   := $(ARCH_CFLAGS) $(LIBC_SPECS) --oslib=semihost -nostartfiles \
-              -Wl,--gc-sections -DPICOLIBC_INTEGER_PRINTF_SCANF
+              -Wl,--gc-sections -DPICOLIBC_DOUBLE_PRINTF_SCANF
 else ifeq ($(LIBC),newlib)
 LIBC_SPECS := --specs=nano.specs
 ULDFLAGS   := $(ARCH_CFLAGS) $(LIBC_SPECS) -nostartfiles -Wl,--gc-sections \
@@ -115,7 +127,7 @@ UCFLAGS += $(ARCH_UCFLAGS) # the architecture's flags for programs alone (arch.m
 USDT_SDT_H := $(firstword $(wildcard /usr/include/sys/sdt.h /usr/include/*/sys/sdt.h))
 UCFLAGS += $(if $(USDT_SDT_H),-DUSDT_SDT_H='"$(USDT_SDT_H)"')
 
-USER_LIB_SRCS := user/lib/kcalls.c user/lib/crt0.c user/lib/kargs.c user/lib/trace_qnx.c \
+USER_LIB_SRCS := user/lib/kcalls.c user/lib/crt0.c user/lib/kargs.c user/lib/name.c user/lib/trace_qnx.c \
                  user/lib/trace_start.c user/lib/trace_uring.c user/lib/trace_log.c \
                  $(if $(filter board,$(LIBC)),$(BOARD_USER_LIB_SRCS),user/lib/libc_$(LIBC).c)
 USER_LIB_OBJS := $(patsubst %,$(B)/obj/%.o,$(USER_LIB_SRCS))
@@ -149,7 +161,11 @@ hexsum = $(shell printf '0x%08x' $$(( $(1) )))
 pow2_at_least = $(shell n=$$(( $(1) )); z=$$(( $(2) )); while [ $$z -lt $$n ]; do z=$$((z * 2)); done; printf '0x%x' $$z)
 APP_RAM_END ?= $(call hexsum,$(APP_RAM_BASE) + $(APP_MAX_SLOTS) * $(APP_RAM_SLOT))
 
-# A program's objects, compiled once per board.
+# c_string WORDS: WORDS as a C string literal inside a single-quoted shell word.
+c_string = "$(subst ','\'',$(subst ",\",$(subst \,\\,$(strip $(1)))))"
+
+# A program's objects, compiled once per board (<name>_UCFLAGS_OUT: flags its sources are
+# compiled without, e.g. pfcheck's -mgeneral-regs-only).
 define APP_template
 $(1)_DIR   ?= user/apps/$(1)
 $(1)_SRCS  := $$(wildcard $$($(1)_DIR)/*.c) $$($(1)_EXTRA)
@@ -159,7 +175,7 @@ $(1)_RAMSZ := $$(or $$($(1)_RAM_SLOT),$$(if $$($(1)_RAM),$$(call pow2_at_least,$
 $$(patsubst %,$(B)/apps/$(1)/obj/%.o,$$($(1)_SRCS)): $(B)/apps/$(1)/obj/%.c.o: %.c
 	@mkdir -p $$(dir $$@)
 	@echo "  CC      $$<"
-	$$(Q)$$(CC) $$(UCFLAGS) -I$$($(1)_DIR) -c $$< -o $$@
+	$$(Q)$$(CC) $$(filter-out $$($(1)_UCFLAGS_OUT),$$(UCFLAGS)) -I$$($(1)_DIR) -c $$< -o $$@
 
 $(B)/apps/$(1)/apphdr.o: user/lib/apphdr.c user/module.mk $$(wildcard $$($(1)_DIR)/app.mk) \
                          boards/$(BOARD)/board.mk $$(wildcard boards/$(BOARD)/user.mk)
@@ -168,7 +184,16 @@ $(B)/apps/$(1)/apphdr.o: user/lib/apphdr.c user/module.mk $$(wildcard $$($(1)_DI
 	    -DAPP_PRIO=$$(or $$($(1)_PRIO),$(APP_DEFAULT_PRIO)) \
 	    -DAPP_MMIO_BASE=$$(or $$(word 1,$$($(1)_MMIO)),0) \
 	    -DAPP_MMIO_SIZE=$$(or $$(word 2,$$($(1)_MMIO)),0) \
-	    $$(if $$($(1)_URING),-DAPP_URING=$$($(1)_URING)u) -c $$< -o $$@
+	    $$(if $$($(1)_URING),-DAPP_URING=$$($(1)_URING)u) \
+	    -DAPP_ARGS='$$(call c_string,$$($(1)_ARGS))' -DAPP_ARGC=$$(words $$($(1)_ARGS)) -c $$< -o $$@
+
+# Its arguments as they were last built: rewritten when they change (a new app.mk ARGS, or
+# <name>_ARGS on make's command line), so that apphdr.o is rebuilt with them.
+ifneq ($$(wildcard $(B)/apps/$(1)/args.txt):$$(file < $(B)/apps/$(1)/args.txt),$(B)/apps/$(1)/args.txt:$$(strip $$($(1)_ARGS)))
+$$(shell mkdir -p $(B)/apps/$(1))
+$$(file > $(B)/apps/$(1)/args.txt,$$(strip $$($(1)_ARGS)))
+endif
+$(B)/apps/$(1)/apphdr.o: $(B)/apps/$(1)/args.txt
 endef
 $(foreach a,$(ALL_APPS),$(eval $(call APP_template,$(a))))
 

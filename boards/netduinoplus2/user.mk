@@ -28,3 +28,8 @@ $(B)/%/stackchain.elf: APP_PICOLIBC_LD := ldscripts/app-exidx.ld
 
 # ktest's flash slot is full to its last bytes: its code is built for size here.
 $(B)/apps/ktest/obj/%.o: UCFLAGS += -Os
+
+# ktest's flash slot has no room for picolibc's full printf (floating point, some 4 KB): it
+# keeps the integer-only variant here, which prints no 64-bit integers (ktest prints its 64-bit
+# values with u64txt, kern.h). Every other program links the full one (user/module.mk).
+$(B)/%/ktest.elf: ULDFLAGS := $(patsubst -DPICOLIBC_DOUBLE_PRINTF_SCANF,-DPICOLIBC_INTEGER_PRINTF_SCANF,$(ULDFLAGS))

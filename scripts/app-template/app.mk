@@ -15,3 +15,8 @@ MMIO  :=
 STACK :=
 # RAM    bytes of RAM it needs (data, bss, stacks); empty: the board's slot (8-64 KB).
 RAM   :=
+# ARGS   its arguments: main(argc, argv) gets argv[0] = "@NAME@", then these words. This
+#        program: none (sensor and server in one program), -s (the server, under its own
+#        name), -c <server's program name> (the sensor alone, talking to that server).
+#        `make run APPS=@NAME@ @NAME@_ARGS='-s'` replaces them for one build.
+ARGS  :=

@@ -154,6 +154,13 @@ endif
 APPS_TEST_BOARDS := $(patsubst boards/%/matrix.mk,%,$(wildcard boards/*/matrix.mk))
 SCRIPT_TESTS += $(foreach b,$(APPS_TEST_BOARDS),qemu-apps/$(b)|900|test/qemu/test_apps.sh|$(b)|$(H))
 TEST_DEPS    += $(H)/traceprinter $(H)/dtrace $(H)/kevcapture $(H)/kevreport $(H)/dcompile
+# Programs that find each other by name (name_attach, name_open), made by make new-app and
+# given their parts by ARGS, on every board of the matrix.
+SCRIPT_TESTS += $(foreach b,$(APPS_TEST_BOARDS),qemu-names/$(b)|600|test/qemu/test_names.sh|$(b)|$(H))
+# The printf family on every board against the host's printf (user/apps/pfcheck).
+SCRIPT_TESTS += $(foreach b,$(APPS_TEST_BOARDS),qemu-printf/$(b)|120|test/qemu/test_printf.sh|$(b))
+# ClockCycles() read in user mode against the kernel's clock, and its kernel calls in a capture.
+SCRIPT_TESTS += $(foreach b,$(APPS_TEST_BOARDS),qemu-cycles/$(b)|180|test/qemu/test_cycles.sh|$(b)|$(H))
 # How images place their programs, and the messages when they do not fit (host only).
 SCRIPT_TESTS_HOST += build/place-apps|120|test/qemu/test_place_apps.sh
 # The build check of the AArch64 user-event inserts' size (scripts/check-uring-text.sh; host only).

@@ -160,6 +160,13 @@ ok(not missing, "docs/README.md names every page in docs/", "\n".join(missing))
 # ---- every sh block runs as written, or says why not -------------------------------------------
 NOT_RUN = re.compile(r"^<!-- not run by the docs test: (\S.*) -->$")
 BLOCK_TIMEOUT = 60
+# A block that writes programs into the tree and boots them (docs/applications.md's example of
+# two programs): run from the top of the tree, the programs it names renamed to fresh names
+# (whole words) so that a user's own directories are never touched, and removed afterwards;
+# its capture goes to the scratch directory. It builds and boots: a longer limit.
+IN_TREE = re.compile(r"^<!-- run by the docs test in the tree, its programs under fresh names: "
+                     r"([a-z][a-z0-9_ ]*) -->$")
+IN_TREE_TIMEOUT = 480
 
 
 def sh_blocks(path):
@@ -173,7 +180,11 @@ def sh_blocks(path):
             while j < len(lines) and not lines[j].strip().startswith("```"):
                 j += 1
             m = NOT_RUN.match(lines[i - 1].strip()) if i else None
-            yield i + 1, lines[i + 1:j], m.group(1) if m else None
+            t = IN_TREE.match(lines[i - 1].strip()) if i else None
+            body = lines[i + 1:j]
+            if t:
+                body = ("IN_TREE", t.group(1).split(), body)
+            yield i + 1, body, m.group(1) if m else None
             i = j
         i += 1
 
@@ -202,14 +213,28 @@ scratch = scratch_dir(host) if to_run else None
 env = dict(os.environ, PATH=host + os.pathsep + os.environ.get("PATH", ""),
            HOME=scratch or "/nonexistent", PAGER="cat", LC_ALL="C")
 for page, line, body, why in to_run:
+    cwd, limit, fresh, benv = scratch, BLOCK_TIMEOUT, {}, env
+    if isinstance(body, tuple):
+        _, names, body = body
+        fresh = {w: "d%s%d" % (w[:7], os.getpid()) for w in names}
+        words = re.compile(r"\b(%s)\b" % "|".join(map(re.escape, names)))
+        body = [words.sub(lambda m: fresh[m.group(1)], b) for b in body]
+        cwd, limit = root, IN_TREE_TIMEOUT
+        benv = dict(env, TRACE_FILE=os.path.join(scratch, "in-tree.kev"))
     script = "set -e -o pipefail\n" + "\n".join(body) + "\n"
     try:
-        r = subprocess.run(["bash", "-c", script], cwd=scratch, env=env, capture_output=True,
-                           text=True, timeout=BLOCK_TIMEOUT, stdin=subprocess.DEVNULL)
-        good, detail = r.returncode == 0, "exit %d\n%s" % (r.returncode, r.stderr[-1500:])
+        r = subprocess.run(["bash", "-c", script], cwd=cwd, env=benv, capture_output=True,
+                           text=True, timeout=limit, stdin=subprocess.DEVNULL)
+        good, detail = r.returncode == 0, "exit %d\n%s%s" % (r.returncode, r.stdout[-1500:],
+                                                             r.stderr[-1500:])
     except subprocess.TimeoutExpired:
-        good, detail = False, "not done within %d s" % BLOCK_TIMEOUT
-    ok(good, "%s:%d: its sh block runs as written" % (page, line), "" if good else detail)
+        good, detail = False, "not done within %d s" % limit
+    finally:
+        for name in fresh.values():
+            shutil.rmtree(os.path.join(root, "user", "apps", name), ignore_errors=True)
+    ok(good, "%s:%d: its sh block runs as written%s" %
+       (page, line, " (in the tree, as %s)" % " ".join(fresh.values()) if fresh else ""),
+       "" if good else detail)
 if scratch:
     shutil.rmtree(scratch, ignore_errors=True)
 ok(all(why.strip() for _, _, _, why in blocks if why is not None),

@@ -1170,11 +1170,20 @@ int dvm_load(struct dvm_state *st, const void *objp, size_t objlen, const struct
     if ((needed && o->bufsize < 8) || (speculates && o->specsize < 8) ||
         (h->dh_naggs && o->aggsize < 8))
         return err_set(err, errlen, "No space left on device");
+    /* The principal buffers as asked for, kept out of what the aggregations and speculations
+     * may take below: they are allocated last, and halving them for the others' sake lowered
+     * bufsize on every board run of a script that aggregates, where a smaller aggregation
+     * buffer was what bufresize=auto should give up first. */
+    unsigned nbuf = o->bufpolicy == DVM_BUF_SWITCH ? 2u : 1u;
+    uint64_t bufsize = o->bufsize & ~(uint64_t)7u;
+    if (bufsize > (1u << 30))
+        bufsize = 1u << 30;
+    uint64_t princ = (bufsize + 8u) * nbuf * o->ncpu + 8u;
     /* aggregation buffers, only if the script aggregates; bufresize=auto halves aggsize until
-     * they fit the engine's memory */
+     * they fit the engine's memory beside the principal buffers */
     uint64_t aggsize = o->aggsize & ~(uint64_t)7u;
     while (h->dh_naggs && aggsize > 64 &&
-           (aggsize + aggsize / 64u + 16u) * o->ncpu > (uint64_t)(a.size - a.used)) {
+           (aggsize + aggsize / 64u + 16u) * o->ncpu + princ > (uint64_t)(a.size - a.used)) {
         if (o->bufresize_manual)
             return err_set(err, errlen, "not enough memory for aggregations (aggsize)");
         aggsize = (aggsize / 2u) & ~(uint64_t)7u;
@@ -1200,7 +1209,7 @@ int dvm_load(struct dvm_state *st, const void *objp, size_t objlen, const struct
         }
     uint64_t specsize = o->specsize & ~(uint64_t)7u;
     while (st->specrec_size && specsize > 64 &&
-           (specsize + 8u) * o->nspec > (uint64_t)(a.size - a.used)) {
+           (specsize + 8u) * o->nspec + princ > (uint64_t)(a.size - a.used)) {
         if (o->bufresize_manual)
             return err_set(err, errlen, "not enough memory for speculations (specsize)");
         specsize = (specsize / 2u) & ~(uint64_t)7u;
@@ -1224,10 +1233,6 @@ int dvm_load(struct dvm_state *st, const void *objp, size_t objlen, const struct
                 reserve += (uint32_t)sizeof(struct dvm_rechdr) + ((cl->dc_recsize + 7u) & ~7u);
         }
     /* principal buffers last: bufresize=auto halves bufsize until they fit */
-    unsigned nbuf = o->bufpolicy == DVM_BUF_SWITCH ? 2u : 1u;
-    uint64_t bufsize = o->bufsize & ~(uint64_t)7u;
-    if (bufsize > (1u << 30))
-        bufsize = 1u << 30;
     for (;;) {
         uint64_t need = (bufsize + 8u) * nbuf * o->ncpu;
         if (need <= (uint64_t)(a.size - ((a.used + 7u) & ~(size_t)7u)) || bufsize < 64)

@@ -52,6 +52,9 @@ int ChannelCreate(unsigned flags);
 int ChannelDestroy(int chid);
 int ConnectAttach(int pid, int chid);
 int ConnectDetach(int coid);
+// The channels' names (KNAMECTL_*, uapi/kapi.h); programs use name_attach() and name_open()
+// (<sys/dispatch.h>, user/lib/name.c), which call it.
+int NameCtl(int cmd, int arg, const char *name);
 int MsgSend(int coid, const void *smsg, size_t sbytes, void *rmsg, size_t rbytes);
 int MsgReceive(int chid, void *msg, size_t bytes, struct kmsg_info *info);
 int MsgReply(int rcvid, int status, const void *msg, size_t bytes);

@@ -35,6 +35,19 @@ uint32_t trace_uring_thread_mem[BOARD_USER_RING_THREADS * URING_THREAD_WORDS]
 struct trace_uring_slot trace_uring_slots[BOARD_USER_RING_THREADS];
 #endif
 
+// The program's arguments (ARGS in its app.mk, or <name>_ARGS on make's command line): its name
+// and the words, split in place by crt0.c into app_argv for main(argc, argv).
+#ifndef APP_ARGS
+#define APP_ARGS ""
+#endif
+#ifndef APP_ARGC
+#define APP_ARGC 0
+#endif
+char app_cmdline[] = APP_NAME " " APP_ARGS;
+const char app_name[] = APP_NAME;
+char *app_argv[APP_ARGC + 2];     // the name, at most APP_ARGC words, NULL
+const int app_argv_size = APP_ARGC + 2;
+
 extern char __data_source[], __data_start[], __data_size[], __bss_start[], __bss_size[],
     __stack[];
 extern char __ram_base_sym[] __asm__("__ram");

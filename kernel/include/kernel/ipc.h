@@ -45,6 +45,8 @@ extern struct channel k_channels[KMAX_CHANNELS];
 void ipc_init(void);
 int ipc_channel_create(struct proc *p, uint32_t flags);
 int ipc_channel_destroy(struct proc *p, int chid);
+// The channel chid if p owns it, else NULL.
+struct channel *ipc_channel_of(const struct proc *p, int chid);
 int ipc_connect_attach(struct proc *p, int pid, int chid);
 int ipc_connect_detach(struct proc *p, int coid);
 bool ipc_conn_ok(const struct proc *p, int coid);
@@ -96,5 +98,9 @@ void ipc_pulse_cancel(struct pulse *res);
 // Cleanup when a thread dies in an IPC state, and when its process goes away.
 void ipc_thread_gone(struct thread *t);
 void ipc_proc_gone(struct proc *p);
+// NameCtl (uapi/kapi.h, KNAMECTL_*): the channels' names (kname.c); a channel's name goes
+// with it (channel_teardown calls kname_channel_gone).
+int kname_ctl(struct proc *p, uint32_t cmd, uint32_t arg, uint32_t uname);
+void kname_channel_gone(const struct channel *ch);
 
 #endif

@@ -25,6 +25,8 @@
 #define KMAX_CONDS       32
 #define KMAX_SEMS        32
 #define KMAX_IRQS        32
+#define KMAX_NAMES       8      // channels' names (kname.c): 20 bytes each, netduinoplus2's
+                                // kernel RAM has room for few
 // Per-process limits for a process without KAPP_F_PRIV: a quarter of each pool, so that no
 // one process can take everything. Beyond them a create call is EAGAIN.
 #define KLIM_THREADS     (KMAX_THREADS / 4)
@@ -34,6 +36,7 @@
 #define KLIM_MUTEXES     (KMAX_MUTEXES / 4)
 #define KLIM_CONDS       (KMAX_CONDS / 4)
 #define KLIM_SEMS        (KMAX_SEMS / 4)
+#define KLIM_NAMES       (KMAX_NAMES / 4)
 // The part of each pool only privileged processes may take (proc_may_take, docs/hostile.md).
 #define KLIM_RESERVE(pool) ((pool) / 8 > 0 ? (pool) / 8 : 1)
 #define KNAME_MAX        16

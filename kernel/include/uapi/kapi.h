@@ -149,4 +149,22 @@ struct kthread_info {
 #define KDEBUG_FAULT_PLAIN        0
 #define KDEBUG_FAULT_TRACE_LOCKED 1
 
+// NameCtl(cmd, arg, name) (ours, number 99, QNX's spare NET_SPARE2): the names of channels, what
+// QNX's path manager keeps under /dev/name/local for name_attach() and name_open()
+// (user/lib/name.c; docs/applications.md, "Programs that find each other by name"). A name is
+// 1 to KNAME_CHAN_MAX - 1 bytes, printable, no '/' and no space (EINVAL), longer is ENAMETOOLONG;
+// it belongs to one channel of the system, and goes with the channel (ChannelDestroy, or its
+// process's end). The kernel keeps KMAX_NAMES of them (kernel/kname.c).
+//   KNAMECTL_ATTACH (arg = chid): the caller's channel takes the name. ESRCH: not the caller's
+//     channel; EBUSY: the channel has a name already; EEXIST: another channel has this name;
+//     EAGAIN: the caller's quota of names is taken (KLIM_NAMES, or the pool of KMAX_NAMES).
+//   KNAMECTL_DETACH (arg = chid): the caller's channel gives its name up. ESRCH: not the
+//     caller's channel; ENOENT: the channel does not have this name.
+//   KNAMECTL_OPEN (arg = 0): a connection to the named channel (a coid, as ConnectAttach
+//     gives). ENOENT: no channel has the name; EAGAIN: the caller's connections are all taken.
+#define KNAMECTL_ATTACH 1
+#define KNAMECTL_DETACH 2
+#define KNAMECTL_OPEN   3
+#define KNAME_CHAN_MAX  16  // bytes of a channel's name with its NUL
+
 #endif

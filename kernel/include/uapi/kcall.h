@@ -9,7 +9,7 @@
 // Numbers are QNX's (<sys/kercalls.h> __KER_*), so that QNX's own traceprinter names our calls:
 // a call with a QNX counterpart has its number (MsgSend = __KER_MSG_SENDV 11, MutexLock =
 // __KER_SYNC_MUTEX_LOCK 80, ThreadYield = __KER_SCHED_YIELD 90, ...). Calls QNX does not have
-// take numbers QNX leaves SPARE (3-6, 9, 33, 34, 38, 44, 45, 53, 54, 61-64, 69, 76, 77, 98), which
+// take numbers QNX leaves SPARE (3-6, 9, 33, 34, 38, 44, 45, 53, 54, 61-64, 69, 76, 77, 98, 99), which
 // QNX's printer shows as "<GROUP>_SPARE<n>" with two hex words. Numbers are stable from here on:
 // trace files and D scripts name them (format 1.02, docs/kev-format.md).
 #ifndef UAPI_KCALL_H
@@ -70,17 +70,18 @@
     X(89, ThreadSetPrio, 3) \
     X(90, ThreadYield, 0) \
     X(98, ProcKill, 1) \
-    X(52, ThreadCtl, 2)
+    X(52, ThreadCtl, 2) \
+    X(99, NameCtl, 3)
 // Calls added after the host tools' generated workloads were fixed (their golden files were
 // printed by QNX's own traceprinter): the last KCALL_ADDED_LATER entries above, which
 // tools/traceprinter/kev_capture.c leaves out of its draw so that its traces stay the same.
-#define KCALL_ADDED_LATER 1
+#define KCALL_ADDED_LATER 2
 
 enum kcall_number {
 #define KCALL_ENUM(num, name, nargs) KC_##name = num,
     KCALL_LIST(KCALL_ENUM)
 #undef KCALL_ENUM
-    KC_COUNT = KC_ProcKill + 1      // the highest number + 1 (the list is not in order)
+    KC_COUNT = KC_NameCtl + 1       // the highest number + 1 (the list is not in order)
 };
 
 #endif

@@ -50,6 +50,9 @@
 #ifndef EDEADLK
 #define EDEADLK 45
 #endif
+#ifndef ENAMETOOLONG
+#define ENAMETOOLONG 91
+#endif
 #ifndef ENOSYS
 #define ENOSYS 88
 #endif

@@ -478,8 +478,15 @@ int main(void)
     cons.quiet = (int)h->quiet;
     cons.encoding = (int)h->encoding;
     cons.aggpack = (int)h->aggpack; /* no TERM here: an unset encoding packs in utf8 */
+    // bufresize=auto gave the principal buffers less than asked (the engine halves them only
+    // when they alone do not fit the kernel's block for D): say why and what to do.
     if (st->bufsize_lowered)
-        fprintf(stderr, "dtrace: buffer size lowered to %luk\n",
+        fprintf(stderr, "dtrace: buffer size lowered to %luk: the kernel's memory for D holds "
+                        "no larger principal buffers on %u CPU(s) beside aggsize %luk; ask for "
+                        "less (-b %luk, or a smaller -x aggsize), or -x bufresize=manual to stop "
+                        "instead\n",
+                (unsigned long)(st->bufsize_lowered / 1024), (unsigned)st->opts.ncpu,
+                (unsigned long)(st->agg[0].size / 1024),
                 (unsigned long)(st->bufsize_lowered / 1024));
     // The kernel hands over a whole principal buffer per read: one larger than what this
     // program reads at once could never be read (KDT_READ says ENOSPC), so refuse it now

@@ -9,6 +9,7 @@
 #include <board_user.h>
 #include "../kt_hostile/hostile.h"
 #include "rerun.h"
+#include "names.h"
 
 static uint8_t stack2[512] __attribute__((aligned(8)));
 static int mtx, cnd;
@@ -381,6 +382,7 @@ int main(void)
     case ATK_FPU_LEAK:       return fpu_leak();
     case ATK_CONSOLE_FORGE:  return console_forge();
     case ATK_TREE_HOARD:     return tree_hoard();
+    case ATK_NAMES:          return names_attack(param);
     }
     return rerun_attack(arg & 0xff, param);     // attacks 17 to 24 (rerun.c)
 }

@@ -39,6 +39,8 @@ enum {
     ATK_BREAKPOINT,         // a breakpoint instruction (bkpt, brk, int3) no debugger takes:
                             // killed, and the kernel handles it where an fbt probe's trap can
                             // still be taken (ARMv7-M in QEMU: a HardFault, docs/fbt.md)
+    ATK_NAMES,              // 26: names: another's, too long, bad, a flood (param: the
+                            // runner's named channel; kt_attack/names.c)
 };
 // The signal a process's breakpoint instruction kills it with: an undefined instruction's,
 // but on x86 a general protection fault (int3's gate is the kernel's only: DPL 0).

@@ -19,6 +19,8 @@
 #include "hostile.h"
 #include "rerun.h"
 #include "capture.h"
+#include "../kt_attack/names.h"
+#include <sys/dispatch.h>
 
 static int tap_n, tap_failed;
 
@@ -366,6 +368,39 @@ static void attack_uring_garbage(void)
           (unsigned long)q.recorded, (unsigned long)q.dropped, (unsigned long)q.generated);
 }
 
+// Attack 26: the channels' names. The runner names a channel "kt_hostile"; the attacker
+// (kt_attack/names.c) tries to take, remove and misuse names and floods them; then every name
+// it held must be gone with it, and the runner's own name and a new one must still work.
+static void attack_names(void)
+{
+    name_attach_t *att = name_attach(NULL, "kt_hostile", 0);
+    check(att != NULL, "the runner names its channel kt_hostile (errno %d)", att ? 0 : errno);
+    run_attack(ATK_NAMES, att ? (uint32_t)att->chid : 0, 10, 0,
+               "names: another's, too long, malformed, on another's channel, a flood");
+    int left = 0;
+    char name[KNAME_CHAN_MAX];
+    for (int i = 0; i <= NAMES_FLOOD_MAX; i++) {
+        snprintf(name, sizeof(name), NAMES_FLOOD_FMT, i);
+        int c = name_open(name, 0);
+        left += c >= 0 || errno != ENOENT;
+        if (c >= 0)
+            name_close(c);
+    }
+    int c = name_open("fifteen_letters", 0);
+    left += c >= 0 || errno != ENOENT;
+    check(left == 0, "attack 26: no name the attacker held outlived it (name_open: ENOENT; %d left)",
+          left);
+    c = name_open("kt_hostile", 0);
+    name_attach_t *after = name_attach(NULL, "kt_after", 0);
+    check(c >= 0 && after != NULL,
+          "attack 26: the runner's name still opens and a new name still attaches");
+    name_close(c);
+    if (after)
+        name_detach(after, 0);
+    if (att)
+        name_detach(att, 0);
+}
+
 int main(void)
 {
     setvbuf(stdout, NULL, _IOLBF, 0);
@@ -395,6 +430,7 @@ int main(void)
     attack_tree_hoard();
     attack_uring_garbage();
     hostile_rerun();            // attacks 17 to 24 (rerun.c)
+    attack_names();             // attack 26
 
     victim_stop = true;
     ThreadJoin(vt, NULL);
