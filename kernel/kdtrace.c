@@ -138,19 +138,47 @@ void kdt_site_set(uint32_t ts32)
         site_at[c] += (uint32_t)(ts32 - (uint32_t)site_at[c]);
 }
 
+static bool kdt_user_allowed(const struct thread *t);
+
 // copyin's reader (dvm_uread): the current process's memory, only the bytes proc_can_read
 // allows it (its RAM, flash and mappings), so a bad address is a fault to ERROR, never a
-// kernel fault.
+// kernel fault; and only a process the consumer may trace (else DVM_UREAD_PRIV, the ERROR's
+// privilege fault). A user event's payload is the trace's, which any consumer captures: read
+// in any process.
 static int kdt_uread(void *dst, uint64_t addr, unsigned n)
 {
     const struct thread *t = k_current;
     int text = kdt_text_read(dst, addr, n);     // a user event's payload (kdtrace_text.c)
     if (text)
         return text > 0 ? 0 : -1;
+    if (!kdt_user_allowed(t))
+        return DVM_UREAD_PRIV;
     if (!t || !t->proc || addr > UINT32_MAX || !proc_can_read(t->proc, (uint32_t)addr, n))
         return -1;
     memcpy(dst, (const void *)(uintptr_t)addr, n);
     return 0;
+}
+
+// Whether the consumer may trace process p (DTrace's dtrace_proc, docs/pid.md "Who may"):
+// a privileged consumer any process, another only its own program's (a program runs as one
+// process at a time). The rule of the pid provider's placing (kpid.c) and of the actions that
+// read user memory (dvm_user_ok below). Read in firings: consumer and the apps change on the
+// exclusive side alone.
+bool kdt_may_trace(const struct proc *p)
+{
+    return consumer && p && ((consumer->app->flags & KAPP_F_PRIV) || consumer->app == p->app);
+}
+
+// dvm_user_ok: the firing's process (the thread on the CPU) is one the consumer may trace; a
+// kernel thread has no user memory, and its reads stay kdt_uread's invalid addresses.
+static bool kdt_user_allowed(const struct thread *t)
+{
+    return !t || !t->proc || kdt_may_trace(t->proc);
+}
+
+static int kdt_user_ok(void)
+{
+    return kdt_user_allowed(k_current);
 }
 
 // dvm_lwpinfo, D's translated types (d/dprinfo.h): thread `who` (pid << 16 | tid, its trace_who), or the
@@ -637,6 +665,7 @@ static int load(struct proc *p, uint32_t uargs)
         return -EINVAL;
     }
     dvm_uread = kdt_uread;
+    dvm_user_ok = kdt_user_ok;  // copyin, copyinstr, ustack: the consumer's processes only
     dvm_stack = kstack_for_d; // stack( ), ustack( ) (kernel/kstack.c)
     // Its tick-N / profile-N probes.
     ntimers = 0;
@@ -684,6 +713,27 @@ static int read_records(struct proc *p, uint32_t cpu, uint32_t buf, uint32_t len
     return (int)r.off;
 }
 
+// fbt's probes are the kernel's functions, their arguments kernel pointers and any process's
+// values: DTrace's dtrace_kernel privilege. A consumer without KAPP_F_PRIV that enables one
+// is refused at KDT_GO (EPERM), naming the first such probe, and nothing is placed.
+static int fbt_allowed(const struct proc *p, const char **why)
+{
+    static char msg[112];
+    if (p->app->flags & KAPP_F_PRIV)
+        return 0;
+    for (uint32_t k = 0; k < dst->obj.hdr->dh_nprobes; k++) {
+        const struct dif_probe *pr = &dst->obj.probes[k];
+        if (!DPROBE_IS_FBT(pr->dp_id))
+            continue;
+        ksnprintf(msg, sizeof(msg), "fbt:kernel:%s:%s: kernel probes need privilege "
+                  "(KAPP_F_PRIV)", dif_str(&dst->obj, pr->dp_func),
+                  pr->dp_id & 1u ? "return" : "entry");
+        *why = msg;
+        return -EPERM;
+    }
+    return 0;
+}
+
 int kdt_call(struct thread *t, uint32_t cmd, uint32_t a, uint32_t b, uint32_t c)
 {
     struct proc *p = t->proc;
@@ -691,8 +741,8 @@ int kdt_call(struct thread *t, uint32_t cmd, uint32_t a, uint32_t b, uint32_t c)
         return -EPERM;
     if (cmd == KDT_LOAD)
         return load(p, a);
-    if (cmd == KDT_FBT_TABLE)
-        return kfbt_copy_table(p, a, b);
+    if (cmd == KDT_FBT_TABLE)   // every kernel function's address: kernel data, privileged
+        return p->app->flags & KAPP_F_PRIV ? kfbt_copy_table(p, a, b) : -EPERM;
     if (cmd < KDT_LOAD || cmd > KDT_AGGREMOVE)
         return -EINVAL;
     if (!block)
@@ -717,7 +767,9 @@ int kdt_call(struct thread *t, uint32_t cmd, uint32_t a, uint32_t b, uint32_t c)
         // the fbt probes first (their sites placed before the others go on), with the
         // reason in the consumer's buffer (a, b) when it cannot
         const char *why = "";
-        int e = kfbt_enable(dst, &why);
+        int e = fbt_allowed(p, &why);
+        if (e == 0)
+            e = kfbt_enable(dst, &why);
         int u = e < 0 ? 0 : kusdt_enable(dst, &why);   // then the programs' USDT sites
         if (u == 0 && e >= 0 && (u = kpid_enable(dst, consumer, &why)) < 0)
             kusdt_disable();                           // and their pid probes

@@ -256,6 +256,9 @@ BENCHES      += $(if $(filter $(BOARD),$(PID_BOARDS)),scripts/bench-pid.sh|$(B)|
 # Who may place pid probes (docs/pid.md, "Who may"): a consumer without KAPP_F_PRIV (pidself,
 # the pidperm image) refused on another program's process, accepted on its own.
 SCRIPT_TESTS += $(foreach b,$(PID_BOARDS),qemu-pid-perm/$(b)|120|BOARD=$(b)|test/qemu/test_pid_perm.sh|build/$(b)|$(H))
+# What a D consumer without KAPP_F_PRIV may read and probe (docs/hostile.md, "What a consumer
+# may do"): copyin, copyinstr, ustack in another program's context are ERRORs; fbt refused.
+SCRIPT_TESTS += $(foreach b,$(PID_BOARDS),qemu-d-priv/$(b)|120|BOARD=$(b)|test/qemu/test_d_priv.sh|build/$(b)|$(H))
 # Each i386 and Thumb instruction a pid probe displaces, run by the kernel under the program's
 # own checks (pidops, an image on these boards; it comes with USDT_BOARDS' images above).
 PIDOPS_BOARDS := mps2-an385 x86-pc
