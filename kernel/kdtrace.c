@@ -594,21 +594,39 @@ static void copy_err(struct proc *p, const struct kdt_load *l, const char *msg)
     kstrlcpy((char *)(uintptr_t)l->errbuf, msg, l->errlen);
 }
 
+// A refusal of KDT_LOAD: its reason in the consumer's buffer (every refusal has one), e.
+static int refuse(struct proc *p, const struct kdt_load *l, int e, const char *msg)
+{
+    copy_err(p, l, msg);
+    return e;
+}
+
 static int load(struct proc *p, uint32_t uargs)
 {
     struct kdt_load l;
     char err[128];
 
-    if (block)
-        return -EEXIST;
     if (!proc_can_read(p, uargs, sizeof(l)))
-        return -EFAULT;
+        return -EFAULT;     // (no buffer to say so in)
     kmemcpy(&l, (const void *)(uintptr_t)uargs, sizeof(l));
-    if (!l.objlen || l.objlen > 64u * 1024u || !proc_can_read(p, l.obj, l.objlen))
-        return l.objlen > 64u * 1024u ? -EINVAL : -EFAULT;
-    if (l.bufpolicy > DVM_BUF_RING || l.nspec > DVM_MAXSPEC || l.bufsize > (1u << 20) ||
-        l.aggsize > (1u << 20) || l.dynvarsize > (1u << 20) || l.specsize > (1u << 20))
-        return -EINVAL;
+    if (block)
+        return refuse(p, &l, -EEXIST, "a D program is already loaded (one at a time)");
+    if (!l.objlen || l.objlen > KDT_OBJ_MAX) {
+        ksnprintf(err, sizeof(err), "the compiled program is %u bytes: the kernel loads 1 to "
+                  "%u (KDT_OBJ_MAX)", (unsigned)l.objlen, (unsigned)KDT_OBJ_MAX);
+        return refuse(p, &l, -EINVAL, err);
+    }
+    if (!proc_can_read(p, l.obj, l.objlen))
+        return refuse(p, &l, -EFAULT, "the compiled program is not in the caller's memory");
+    if (l.bufpolicy > DVM_BUF_RING)
+        return refuse(p, &l, -EINVAL, "bufpolicy: not switch, fill or ring");
+    if (l.nspec > DVM_MAXSPEC)
+        return refuse(p, &l, -EINVAL, "nspec: more speculations than the engine keeps "
+                      "(DVM_MAXSPEC)");
+    if (l.bufsize > (1u << 20) || l.aggsize > (1u << 20) || l.dynvarsize > (1u << 20) ||
+        l.specsize > (1u << 20))
+        return refuse(p, &l, -EINVAL, "bufsize, aggsize, dynvarsize and specsize are at most "
+                      "1m each");
     if (l.cpu_only && l.cpu_only - 1u >= k_ncpus) {
         char msg[32] = "cpu option: no CPU ";
         size_t at = sizeof("cpu option: no CPU ") - 1u;
@@ -617,8 +635,7 @@ static int load(struct proc *p, uint32_t uargs)
             msg[at++] = (char)('0' + c / 10u % 10u);
         msg[at++] = (char)('0' + c % 10u);
         msg[at] = '\0';
-        copy_err(p, &l, msg);
-        return -EINVAL;
+        return refuse(p, &l, -EINVAL, msg);
     }
 
     // The block: the engine's state, the object, the buffers, the tables. Asking for what the
@@ -630,7 +647,7 @@ static int load(struct proc *p, uint32_t uargs)
                             l.nspec * l.specsize) + l.dynvarsize + 16384u;
     uint32_t size = 0, align = 0;
     if (ktrace_sync_d_start() < 0)  // lockstat's per-thread words, before the block takes all
-        return -ENOMEM;
+        return refuse(p, &l, -ENOMEM, "no memory for the D provider's per-thread words");
     for (uint32_t want = need; want >= 16384u; want /= 2) {
         arch_map_layout(want, &size, &align);
         block = pmem_alloc(&k_pmem, size, align);
@@ -639,7 +656,10 @@ static int load(struct proc *p, uint32_t uargs)
     }
     if (!block) {
         ktrace_sync_d_stop();
-        return -ENOMEM;
+        ksnprintf(err, sizeof(err), "no memory for the program's block (%u bytes%s): lower "
+                  "bufsize, aggsize, dynvarsize, nspec or specsize", (unsigned)need,
+                  l.bufresize_manual ? ", bufresize=manual" : "");
+        return refuse(p, &l, -ENOMEM, err);
     }
     block_len = size;
     kmemset(block, 0, sizeof(struct dvm_state));

@@ -96,7 +96,7 @@ int main(void)
     static char why[128];
     struct kdt_load l = kdt_load_of(h, why, sizeof(why));
     if (dt(KDT_LOAD, (uint32_t)(uintptr_t)&l, 0, 0) < 0) {
-        printf("pidself: could not enable tracing: %s\n", errno == EINVAL ? why : "load failed");
+        printf("pidself: could not enable tracing: %s\n", why[0] ? why : "load failed");
         return 1;
     }
     why[0] = 0;
