@@ -262,7 +262,7 @@ SCRIPT_TESTS += $(foreach b,$(PID_BOARDS),qemu-d-priv/$(b)|120|BOARD=$(b)|test/q
 # Each i386 and Thumb instruction a pid probe displaces, run by the kernel under the program's
 # own checks (pidops, an image on these boards; it comes with USDT_BOARDS' images above).
 PIDOPS_BOARDS := mps2-an385 x86-pc
-SCRIPT_TESTS += $(foreach b,$(PIDOPS_BOARDS),qemu-pid-ops/$(b)|120|BOARD=$(b)|test/qemu/test_pid_ops.sh|build/$(b)|$(H))
+SCRIPT_TESTS += $(foreach b,$(PIDOPS_BOARDS),qemu-pid-ops/$(b)|180|BOARD=$(b)|test/qemu/test_pid_ops.sh|build/$(b)|$(H))
 BENCH_DEPS   += $(if $(filter $(BOARD),$(USDT_BOARDS)),$(B)/usdt.elf)
 # Code in flash (docs/usdt.md): gdb's reads and writes show that QEMU models no Flash Patch and
 # Breakpoint unit and no DebugMonitor exception on netduinoplus2.
