@@ -181,6 +181,27 @@ static int kdt_user_ok(void)
     return kdt_user_allowed(k_current);
 }
 
+// D's `name (dvm_kread): the kernel variable's bytes, for a privileged consumer only (DTrace's
+// dtrace_kernel; a program that reads one is refused at KDT_GO otherwise: kvar_allowed), and
+// only inside the kernel's own data and bss (ldscripts/kernel.ld.S), which the compiler's
+// symbol table names; anything else is an invalid address.
+extern uint8_t __data_start[], __data_end[], __bss_start[], __bss_end[];
+
+static bool inside(uint64_t addr, unsigned n, const uint8_t *lo, const uint8_t *hi)
+{
+    return addr >= (uintptr_t)lo && addr <= (uintptr_t)hi && n <= (uintptr_t)hi - addr;
+}
+
+static int kdt_kread(void *dst, uint64_t addr, unsigned n)
+{
+    if (!consumer || !(consumer->app->flags & KAPP_F_PRIV))
+        return DVM_UREAD_PRIV;
+    if (!inside(addr, n, __data_start, __data_end) && !inside(addr, n, __bss_start, __bss_end))
+        return -1;
+    memcpy(dst, (const void *)(uintptr_t)addr, n);
+    return 0;
+}
+
 // dvm_lwpinfo, D's translated types (d/dprinfo.h): thread `who` (pid << 16 | tid, its trace_who), or the
 // process who >> 16 when who's tid is 0, from the thread and process tables. Read in a firing
 // under the D lock: the tables are written on the exclusive side (a thread's state and
@@ -686,6 +707,7 @@ static int load(struct proc *p, uint32_t uargs)
     }
     dvm_uread = kdt_uread;
     dvm_user_ok = kdt_user_ok;  // copyin, copyinstr, ustack: the consumer's processes only
+    dvm_kread = kdt_kread;      // `name: a privileged consumer's
     dvm_stack = kstack_for_d; // stack( ), ustack( ) (kernel/kstack.c)
     // Its tick-N / profile-N probes.
     ntimers = 0;
@@ -754,6 +776,19 @@ static int fbt_allowed(const struct proc *p, const char **why)
     return 0;
 }
 
+// `name reads kernel data: privileged too. The program's instructions name the subroutine.
+static int kvar_allowed(const struct proc *p, const char **why)
+{
+    if (p->app->flags & KAPP_F_PRIV)
+        return 0;
+    for (uint32_t i = 0; i < dst->obj.hdr->dh_ninsns; i++)
+        if (DIF_OP(dst->obj.insns[i]) == DIF_CALL && DIF_IDX(dst->obj.insns[i]) == DIF_S_KVAR) {
+            *why = "kernel variables (`name) need privilege (KAPP_F_PRIV)";
+            return -EPERM;
+        }
+    return 0;
+}
+
 int kdt_call(struct thread *t, uint32_t cmd, uint32_t a, uint32_t b, uint32_t c)
 {
     struct proc *p = t->proc;
@@ -788,6 +823,8 @@ int kdt_call(struct thread *t, uint32_t cmd, uint32_t a, uint32_t b, uint32_t c)
         // reason in the consumer's buffer (a, b) when it cannot
         const char *why = "";
         int e = fbt_allowed(p, &why);
+        if (e == 0)
+            e = kvar_allowed(p, &why);
         if (e == 0)
             e = kfbt_enable(dst, &why);
         int u = e < 0 ? 0 : kusdt_enable(dst, &why);   // then the programs' USDT sites

@@ -259,6 +259,9 @@ SCRIPT_TESTS += $(foreach b,$(PID_BOARDS),qemu-pid-perm/$(b)|120|BOARD=$(b)|test
 # What a D consumer without KAPP_F_PRIV may read and probe (docs/hostile.md, "What a consumer
 # may do"): copyin, copyinstr, ustack in another program's context are ERRORs; fbt refused.
 SCRIPT_TESTS += $(foreach b,$(PID_BOARDS),qemu-d-priv/$(b)|120|BOARD=$(b)|test/qemu/test_d_priv.sh|build/$(b)|$(H))
+# Kernel variables by symbol (docs/fbt.md, "Kernel variables"): D's `name against gdb's read.
+KVAR_BOARDS := mps2-an385 qemu-virt-a53
+SCRIPT_TESTS += $(foreach b,$(KVAR_BOARDS),qemu-d-kvar/$(b)|300|BOARD=$(b)|test/qemu/test_d_kvar.sh|build/$(b)|$(H))
 # Each i386 and Thumb instruction a pid probe displaces, run by the kernel under the program's
 # own checks (pidops, an image on these boards; it comes with USDT_BOARDS' images above).
 PIDOPS_BOARDS := mps2-an385 x86-pc

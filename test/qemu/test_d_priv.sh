@@ -11,7 +11,8 @@
 #  - the same actions in pidself's own kernel calls (/pid == 1/): no error, and the value read
 #    is the secret pidself prints (the attack reads what it aims at when it is allowed);
 #  - an fbt probe: refused at KDT_GO with EPERM and the reason; the fbt table (KDT_FBT_TABLE)
-#    refused with EPERM; pidpeer runs to its end unharmed.
+#    refused with EPERM; pidpeer runs to its end unharmed;
+#  - a kernel variable (`k_ncpus): refused at KDT_GO with EPERM and the reason.
 #   test/qemu/test_d_priv.sh BUILD_DIR HOST_DIR     (BOARD in the environment)
 set -u
 B=$(cd "$1" && pwd); H=$(cd "$2" && pwd)
@@ -26,7 +27,7 @@ peer=$B/pidperm/pidpeer.elf
 tmp=$(mktemp -d)
 [ -n "${KEEP:-}" ] && echo "# files in $tmp"
 trap '[ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXIT
-echo "1..4"
+echo "1..5"
 
 boot() {    # boot NAME ARGS...: pidself's command line, the console in $tmp/NAME
     local name=$1; shift
@@ -114,4 +115,14 @@ con_text < "$f" | grep -qF "pidself: could not enable tracing: fbt:kernel:proc_s
     grep -q "^kernel: pid 1 exited with status 1; halting" "$f" && ! grep -q "killed\|fault" "$f"
 r=$?
 ok $r "fbt::proc_spawn:entry refused at KDT_GO (EPERM, the reason given), the fbt table refused (EPERM); pidpeer ends with status 0"
+[ $r = 0 ] || tail -8 "$f" | sed 's/^/# /'
+
+# 5: a kernel variable: refused
+compile kvar 'BEGIN { n = `k_ncpus; }' --kernel "$img"
+boot kvar "$tmp/kvar.dobj" 10
+f=$tmp/kvar
+con_text < "$f" | grep -qF "pidself: could not enable tracing: kernel variables (\`name) need privilege (KAPP_F_PRIV) (EPERM)" &&
+    grep -q "^kernel: pid 1 exited with status 1; halting" "$f" && ! grep -q "killed\|fault" "$f"
+r=$?
+ok $r "\`k_ncpus refused at KDT_GO (EPERM, the reason given)"
 [ $r = 0 ] || tail -8 "$f" | sed 's/^/# /'

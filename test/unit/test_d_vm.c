@@ -184,6 +184,57 @@ static void test_user_read_privilege(void **state)
     assert_int_equal(r.first[4], 7);
 }
 
+/* D's `name (DIF_S_KVAR): the host's reader refusing the consumer is the kernel-privilege
+ * fault, DTRACEFLT_KPRIV (6) as ERROR's arg4; with no reader (a capture's replay) an invalid
+ * address; read, the variable's bytes zero-extended. */
+static int kvar_of(const char *mod, const char *name, uint64_t *addr, uint64_t *size)
+{
+    (void)mod;
+    *addr = 0x1000;
+    *size = !strcmp(name, "k_ncpus") ? 4 : 2;
+    return !strcmp(name, "k_ncpus") || !strcmp(name, "small") ? 0 : -1;
+}
+static int kread_refused(void *dst, uint64_t addr, unsigned n)
+{
+    (void)dst, (void)addr, (void)n;
+    return DVM_UREAD_PRIV;
+}
+static int kread_ok(void *dst, uint64_t addr, unsigned n)
+{
+    static const uint8_t mem[4] = { 0xfe, 0xff, 0xff, 0x7f };
+    if (addr != 0x1000 || n > 4)
+        return -1;
+    memcpy(dst, mem, n);
+    return 0;
+}
+
+static void test_kernel_variable(void **state)
+{
+    (void)state;
+    dcc_kvar = kvar_of;
+    compile("BEGIN { trace(`ncpus); } BEGIN { trace(`small); } ERROR { trace(arg4); }");
+    dcc_kvar = NULL;
+    load(DVM_BUF_SWITCH, 4096);
+    dvm_kread = kread_refused;
+    fire(DPROBE_BEGIN, 0);
+    dvm_kread = NULL;
+    fire(DPROBE_BEGIN, 0);
+    dvm_kread = kread_ok;
+    fire(DPROBE_BEGIN, 0);
+    dvm_kread = NULL;
+    struct recs r = read_all();
+    assert_int_equal(r.nerr, 4);
+    assert_int_equal(r.err[0].er_fault, DVM_F_KPRIV);
+    assert_int_equal(r.err[1].er_fault, DVM_F_KPRIV);
+    assert_int_equal(r.err[2].er_fault, DVM_F_BADADDR);
+    assert_non_null(strstr(dvm_fault_name(DVM_F_KPRIV), "privilege"));
+    assert_int_equal(r.n, 6);   /* 6, 6, 1, 1 from ERROR; then the two values */
+    assert_int_equal(r.first[0], 6);
+    assert_int_equal(r.first[2], 1);
+    assert_int_equal(r.first[4], 0x7ffffffe);
+    assert_int_equal(r.first[5], 0xfffe);
+}
+
 static void test_misaligned(void **state)
 {
     (void)state;
@@ -827,6 +878,7 @@ int main(void)
         cmocka_unit_test(test_agg_increment),
         cmocka_unit_test(test_agg_negative_extremes),
         cmocka_unit_test(test_fault_addr_not_stale), cmocka_unit_test(test_user_read_privilege),
+        cmocka_unit_test(test_kernel_variable),
         cmocka_unit_test(test_agg_remove_reads_only_len),     cmocka_unit_test(test_speculate_drops_clause),
         cmocka_unit_test(test_tiny_buffers),      cmocka_unit_test(test_exit_once),
             cmocka_unit_test(test_speculation),       cmocka_unit_test(test_random_bytecode),

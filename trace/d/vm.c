@@ -11,6 +11,7 @@
 
 dvm_uread_fn dvm_uread;
 dvm_user_ok_fn dvm_user_ok;
+dvm_kread_fn dvm_kread;
 
 /* user_refused: a stack action (ustack, ucaller, ustackdepth) in a firing whose process the
  * consumer may not trace (dvm_user_ok): the clause faults with DVM_F_UPRIV, an ERROR counted as
@@ -86,6 +87,7 @@ const char *dvm_fault_name(unsigned f)
         "divide-by-zero", "out of scratch space", "tuple stack overflow",
         "work budget of the firing exhausted", "speculative drop",
         "invalid user access (privilege: a process the consumer may not trace)",
+        "invalid kernel access (privilege: kernel variables need KAPP_F_PRIV)",
     };
     return f < DVM_F_COUNT ? names[f] : "unknown fault";
 }
@@ -455,6 +457,7 @@ __attribute__((noinline)) static uint64_t subr(struct dvm_cpu *c, unsigned id)
         [DIF_S_STACK] = "ii", [DIF_S_STACKDEPTH] = "i", [DIF_S_COPYS] = "is",
         [DIF_S_INDEX3] = "ssi", [DIF_S_RINDEX3] = "ssi", [DIF_S_PRINFO] = "ii",
         [DIF_S_PRSTR] = "ii", [DIF_S_CALLER] = "i", [DIF_S_JSON] = "ss",
+        [DIF_S_KVAR] = "ii",
     };
     const char *s[3] = { 0 };
     unsigned len[3] = { 0 };
@@ -582,6 +585,17 @@ __attribute__((noinline)) static uint64_t subr(struct dvm_cpu *c, unsigned id)
         return dvm_stack_value(c->st, (unsigned)iv[0] & 1u,
                                iv[1] > 0 && iv[1] < DVM_STACK_MAXDEPTH ? (unsigned)iv[1]
                                                                        : DVM_STACK_MAXDEPTH);
+    case DIF_S_KVAR: { /* `name: its bytes, little-endian as every target is */
+        uint64_t v = 0;
+        int r = iv[1] == 1 || iv[1] == 2 || iv[1] == 4 || iv[1] == 8
+                ? (dvm_kread ? dvm_kread(&v, (uint64_t)iv[0], (unsigned)iv[1]) : -1) : -1;
+        if (r != 0) {
+            c->fault = r == DVM_UREAD_PRIV ? DVM_F_KPRIV : DVM_F_BADADDR;
+            c->fault_addr = (uint64_t)iv[0];
+            return 0;
+        }
+        return v;
+    }
     case DIF_S_CALLER: {
         uint64_t pcs[1] = { 0 };
         if (c->st->obj.probes[c->probe].dp_flags) /* a timer's: the interrupted pc */

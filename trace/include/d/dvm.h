@@ -51,6 +51,7 @@ enum dvm_fault {
     DVM_F_NOSCRATCH, DVM_F_TUPLE, DVM_F_BUDGET,
     DVM_F_SPECDROP, /* not an error: speculate( ) found no room, the clause stops there */
     DVM_F_UPRIV,    /* user memory (copyin, ustack) of a process the consumer may not trace */
+    DVM_F_KPRIV,    /* a kernel variable (`name), for a consumer without the privilege */
     DVM_F_COUNT
 };
 const char *dvm_fault_name(unsigned fault);
@@ -191,6 +192,12 @@ extern dvm_uread_fn dvm_uread;
  * process. */
 typedef int (*dvm_user_ok_fn)(void);
 extern dvm_user_ok_fn dvm_user_ok;
+/* dvm_kread: copies the n bytes of the kernel variable at addr (`name in D: DIF_S_KVAR) to
+ * dst; 0, -1 when they are not the kernel's data (an invalid address), DVM_UREAD_PRIV when
+ * the consumer may not read the kernel (the fault DVM_F_KPRIV). Set by the kernel; NULL (a
+ * capture replay, which holds no kernel memory): every read an invalid address. */
+typedef int (*dvm_kread_fn)(void *dst, uint64_t addr, unsigned n);
+extern dvm_kread_fn dvm_kread;
 
 /* The stack table (d/dstacks.h, trace/d/stacks.c): interned stacks, chained by hash. */
 struct dvm_stacktab {
