@@ -138,16 +138,65 @@ void kdt_site_set(uint32_t ts32)
         site_at[c] += (uint32_t)(ts32 - (uint32_t)site_at[c]);
 }
 
+static bool kdt_user_allowed(const struct thread *t);
+
 // copyin's reader (dvm_uread): the current process's memory, only the bytes proc_can_read
 // allows it (its RAM, flash and mappings), so a bad address is a fault to ERROR, never a
-// kernel fault.
+// kernel fault; and only a process the consumer may trace (else DVM_UREAD_PRIV, the ERROR's
+// privilege fault). A user event's payload is the trace's, which any consumer captures: read
+// in any process.
 static int kdt_uread(void *dst, uint64_t addr, unsigned n)
 {
     const struct thread *t = k_current;
     int text = kdt_text_read(dst, addr, n);     // a user event's payload (kdtrace_text.c)
     if (text)
         return text > 0 ? 0 : -1;
+    if (!kdt_user_allowed(t))
+        return DVM_UREAD_PRIV;
     if (!t || !t->proc || addr > UINT32_MAX || !proc_can_read(t->proc, (uint32_t)addr, n))
+        return -1;
+    memcpy(dst, (const void *)(uintptr_t)addr, n);
+    return 0;
+}
+
+// Whether the consumer may trace process p (DTrace's dtrace_proc, docs/pid.md "Who may"):
+// a privileged consumer any process, another only its own program's (a program runs as one
+// process at a time). The rule of the pid provider's placing (kpid.c) and of the actions that
+// read user memory (dvm_user_ok below). Read in firings: consumer and the apps change on the
+// exclusive side alone.
+bool kdt_may_trace(const struct proc *p)
+{
+    return consumer && p && ((consumer->app->flags & KAPP_F_PRIV) || consumer->app == p->app);
+}
+
+// dvm_user_ok: the firing's process (the thread on the CPU) is one the consumer may trace; a
+// kernel thread has no user memory, and its reads stay kdt_uread's invalid addresses.
+static bool kdt_user_allowed(const struct thread *t)
+{
+    return !t || !t->proc || kdt_may_trace(t->proc);
+}
+
+static int kdt_user_ok(void)
+{
+    return kdt_user_allowed(k_current);
+}
+
+// D's `name (dvm_kread): the kernel variable's bytes, for a privileged consumer only (DTrace's
+// dtrace_kernel; a program that reads one is refused at KDT_GO otherwise: kvar_allowed), and
+// only inside the kernel's own data and bss (ldscripts/kernel.ld.S), which the compiler's
+// symbol table names; anything else is an invalid address.
+extern uint8_t __data_start[], __data_end[], __bss_start[], __bss_end[];
+
+static bool inside(uint64_t addr, unsigned n, const uint8_t *lo, const uint8_t *hi)
+{
+    return addr >= (uintptr_t)lo && addr <= (uintptr_t)hi && n <= (uintptr_t)hi - addr;
+}
+
+static int kdt_kread(void *dst, uint64_t addr, unsigned n)
+{
+    if (!consumer || !(consumer->app->flags & KAPP_F_PRIV))
+        return DVM_UREAD_PRIV;
+    if (!inside(addr, n, __data_start, __data_end) && !inside(addr, n, __bss_start, __bss_end))
         return -1;
     memcpy(dst, (const void *)(uintptr_t)addr, n);
     return 0;
@@ -613,21 +662,39 @@ static void copy_err(struct proc *p, const struct kdt_load *l, const char *msg)
     kstrlcpy((char *)(uintptr_t)l->errbuf, msg, l->errlen);
 }
 
+// A refusal of KDT_LOAD: its reason in the consumer's buffer (every refusal has one), e.
+static int refuse(struct proc *p, const struct kdt_load *l, int e, const char *msg)
+{
+    copy_err(p, l, msg);
+    return e;
+}
+
 static int load(struct proc *p, uint32_t uargs)
 {
     struct kdt_load l;
     char err[128];
 
-    if (block)
-        return -EEXIST;
     if (!proc_can_read(p, uargs, sizeof(l)))
-        return -EFAULT;
+        return -EFAULT;     // (no buffer to say so in)
     kmemcpy(&l, (const void *)(uintptr_t)uargs, sizeof(l));
-    if (!l.objlen || l.objlen > 64u * 1024u || !proc_can_read(p, l.obj, l.objlen))
-        return l.objlen > 64u * 1024u ? -EINVAL : -EFAULT;
-    if (l.bufpolicy > DVM_BUF_RING || l.nspec > DVM_MAXSPEC || l.bufsize > (1u << 20) ||
-        l.aggsize > (1u << 20) || l.dynvarsize > (1u << 20) || l.specsize > (1u << 20))
-        return -EINVAL;
+    if (block)
+        return refuse(p, &l, -EEXIST, "a D program is already loaded (one at a time)");
+    if (!l.objlen || l.objlen > KDT_OBJ_MAX) {
+        ksnprintf(err, sizeof(err), "the compiled program is %u bytes: the kernel loads 1 to "
+                  "%u (KDT_OBJ_MAX)", (unsigned)l.objlen, (unsigned)KDT_OBJ_MAX);
+        return refuse(p, &l, -EINVAL, err);
+    }
+    if (!proc_can_read(p, l.obj, l.objlen))
+        return refuse(p, &l, -EFAULT, "the compiled program is not in the caller's memory");
+    if (l.bufpolicy > DVM_BUF_RING)
+        return refuse(p, &l, -EINVAL, "bufpolicy: not switch, fill or ring");
+    if (l.nspec > DVM_MAXSPEC)
+        return refuse(p, &l, -EINVAL, "nspec: more speculations than the engine keeps "
+                      "(DVM_MAXSPEC)");
+    if (l.bufsize > (1u << 20) || l.aggsize > (1u << 20) || l.dynvarsize > (1u << 20) ||
+        l.specsize > (1u << 20))
+        return refuse(p, &l, -EINVAL, "bufsize, aggsize, dynvarsize and specsize are at most "
+                      "1m each");
     if (l.cpu_only && l.cpu_only - 1u >= k_ncpus) {
         char msg[32] = "cpu option: no CPU ";
         size_t at = sizeof("cpu option: no CPU ") - 1u;
@@ -636,8 +703,7 @@ static int load(struct proc *p, uint32_t uargs)
             msg[at++] = (char)('0' + c / 10u % 10u);
         msg[at++] = (char)('0' + c % 10u);
         msg[at] = '\0';
-        copy_err(p, &l, msg);
-        return -EINVAL;
+        return refuse(p, &l, -EINVAL, msg);
     }
 
     // The block: the engine's state, the object, the buffers, the tables. Asking for what the
@@ -649,7 +715,7 @@ static int load(struct proc *p, uint32_t uargs)
                             l.nspec * l.specsize) + l.dynvarsize + 16384u;
     uint32_t size = 0, align = 0;
     if (ktrace_sync_d_start() < 0)  // lockstat's per-thread words, before the block takes all
-        return -ENOMEM;
+        return refuse(p, &l, -ENOMEM, "no memory for the D provider's per-thread words");
     for (uint32_t want = need; want >= 16384u; want /= 2) {
         arch_map_layout(want, &size, &align);
         block = pmem_alloc(&k_pmem, size, align);
@@ -658,7 +724,10 @@ static int load(struct proc *p, uint32_t uargs)
     }
     if (!block) {
         ktrace_sync_d_stop();
-        return -ENOMEM;
+        ksnprintf(err, sizeof(err), "no memory for the program's block (%u bytes%s): lower "
+                  "bufsize, aggsize, dynvarsize, nspec or specsize", (unsigned)need,
+                  l.bufresize_manual ? ", bufresize=manual" : "");
+        return refuse(p, &l, -ENOMEM, err);
     }
     block_len = size;
     kmemset(block, 0, sizeof(struct dvm_state));
@@ -684,6 +753,8 @@ static int load(struct proc *p, uint32_t uargs)
         return -EINVAL;
     }
     dvm_uread = kdt_uread;
+    dvm_user_ok = kdt_user_ok;  // copyin, copyinstr, ustack: the consumer's processes only
+    dvm_kread = kdt_kread;      // `name: a privileged consumer's
     dvm_stack = kstack_for_d; // stack( ), ustack( ) (kernel/kstack.c)
     // Its tick-N / profile-N probes.
     ntimers = 0;
@@ -731,6 +802,40 @@ static int read_records(struct proc *p, uint32_t cpu, uint32_t buf, uint32_t len
     return (int)r.off;
 }
 
+// fbt's probes are the kernel's functions, their arguments kernel pointers and any process's
+// values: DTrace's dtrace_kernel privilege. A consumer without KAPP_F_PRIV that enables one
+// is refused at KDT_GO (EPERM), naming the first such probe, and nothing is placed.
+static int fbt_allowed(const struct proc *p, const char **why)
+{
+    static char msg[112];
+    if (p->app->flags & KAPP_F_PRIV)
+        return 0;
+    for (uint32_t k = 0; k < dst->obj.hdr->dh_nprobes; k++) {
+        const struct dif_probe *pr = &dst->obj.probes[k];
+        if (!DPROBE_IS_FBT(pr->dp_id))
+            continue;
+        ksnprintf(msg, sizeof(msg), "fbt:kernel:%s:%s: kernel probes need privilege "
+                  "(KAPP_F_PRIV)", dif_str(&dst->obj, pr->dp_func),
+                  pr->dp_id & 1u ? "return" : "entry");
+        *why = msg;
+        return -EPERM;
+    }
+    return 0;
+}
+
+// `name reads kernel data: privileged too. The program's instructions name the subroutine.
+static int kvar_allowed(const struct proc *p, const char **why)
+{
+    if (p->app->flags & KAPP_F_PRIV)
+        return 0;
+    for (uint32_t i = 0; i < dst->obj.hdr->dh_ninsns; i++)
+        if (DIF_OP(dst->obj.insns[i]) == DIF_CALL && DIF_IDX(dst->obj.insns[i]) == DIF_S_KVAR) {
+            *why = "kernel variables (`name) need privilege (KAPP_F_PRIV)";
+            return -EPERM;
+        }
+    return 0;
+}
+
 int kdt_call(struct thread *t, uint32_t cmd, uint32_t a, uint32_t b, uint32_t c)
 {
     struct proc *p = t->proc;
@@ -738,8 +843,8 @@ int kdt_call(struct thread *t, uint32_t cmd, uint32_t a, uint32_t b, uint32_t c)
         return -EPERM;
     if (cmd == KDT_LOAD)
         return load(p, a);
-    if (cmd == KDT_FBT_TABLE)
-        return kfbt_copy_table(p, a, b);
+    if (cmd == KDT_FBT_TABLE)   // every kernel function's address: kernel data, privileged
+        return p->app->flags & KAPP_F_PRIV ? kfbt_copy_table(p, a, b) : -EPERM;
     if (cmd < KDT_LOAD || cmd > KDT_AGGREMOVE)
         return -EINVAL;
     if (!block)
@@ -765,7 +870,11 @@ int kdt_call(struct thread *t, uint32_t cmd, uint32_t a, uint32_t b, uint32_t c)
         // the fbt probes first (their sites placed before the others go on), with the
         // reason in the consumer's buffer (a, b) when it cannot
         const char *why = "";
-        int e = kfbt_enable(dst, &why);
+        int e = fbt_allowed(p, &why);
+        if (e == 0)
+            e = kvar_allowed(p, &why);
+        if (e == 0)
+            e = kfbt_enable(dst, &why);
         int u = e < 0 ? 0 : kusdt_enable(dst, consumer, &why);   // then the programs' USDT sites
         if (u == 0 && e >= 0 && (u = kpid_enable(dst, consumer, &why)) < 0)
             kusdt_disable();                           // and their pid probes

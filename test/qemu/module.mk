@@ -288,10 +288,16 @@ SCRIPT_TESTS += $(foreach b,$(PID_BOARDS),qemu-pid-perm/$(b)|120|BOARD=$(b)|test
 # refused (EPERM), the victim's own looks unchanged; the same on its own program refused by
 # its loaded notes (EINVAL); its own real site accepted, counted, the no-op back after.
 SCRIPT_TESTS += $(foreach b,$(USDT_BOARDS),qemu-usdt-perm/$(b)|480|BOARD=$(b)|test/qemu/test_usdt_perm.sh|build/$(b)|$(H))
+# What a D consumer without KAPP_F_PRIV may read and probe (docs/hostile.md, "What a consumer
+# may do"): copyin, copyinstr, ustack in another program's context are ERRORs; fbt refused.
+SCRIPT_TESTS += $(foreach b,$(PID_BOARDS),qemu-d-priv/$(b)|120|BOARD=$(b)|test/qemu/test_d_priv.sh|build/$(b)|$(H))
+# Kernel variables by symbol (docs/fbt.md, "Kernel variables"): D's `name against gdb's read.
+KVAR_BOARDS := mps2-an385 qemu-virt-a53
+SCRIPT_TESTS += $(foreach b,$(KVAR_BOARDS),qemu-d-kvar/$(b)|300|BOARD=$(b)|test/qemu/test_d_kvar.sh|build/$(b)|$(H))
 # Each i386 and Thumb instruction a pid probe displaces, run by the kernel under the program's
 # own checks (pidops, an image on these boards; it comes with USDT_BOARDS' images above).
 PIDOPS_BOARDS := mps2-an385 x86-pc
-SCRIPT_TESTS += $(foreach b,$(PIDOPS_BOARDS),qemu-pid-ops/$(b)|120|BOARD=$(b)|test/qemu/test_pid_ops.sh|build/$(b)|$(H))
+SCRIPT_TESTS += $(foreach b,$(PIDOPS_BOARDS),qemu-pid-ops/$(b)|180|BOARD=$(b)|test/qemu/test_pid_ops.sh|build/$(b)|$(H))
 BENCH_DEPS   += $(if $(filter $(BOARD),$(USDT_BOARDS)),$(B)/usdt.elf)
 # Code in flash (docs/usdt.md): gdb's reads and writes show that QEMU models no Flash Patch and
 # Breakpoint unit and no DebugMonitor exception on netduinoplus2.

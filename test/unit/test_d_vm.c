@@ -146,6 +146,95 @@ static void test_fault_addr_not_stale(void **state)
     assert_int_equal(r.err[1].er_addr, 0);
 }
 
+/* The kernel's privilege rule (docs/hostile.md, "What a consumer may do"): copyin's reader
+ * refusing the process (DVM_UREAD_PRIV) and the stack hook refusing it are each an ERROR with
+ * the privilege fault, DTrace's DTRACEFLT_UPRIV (7) as ERROR's arg4, named "privilege"; a
+ * plain bad address stays "invalid address". */
+static int uread_refused(void *dst, uint64_t addr, unsigned n)
+{
+    (void)dst, (void)n;
+    return addr == 64 ? -1 : DVM_UREAD_PRIV;
+}
+static int user_not_ok(void) { return 0; }
+
+static void test_user_read_privilege(void **state)
+{
+    (void)state;
+    compile("BEGIN { this->p = copyin(16, 4); } BEGIN { this->s = copyinstr(32); }"
+            "BEGIN { this->q = copyin(64, 4); } BEGIN { @[ustack()] = count(); }"
+            "BEGIN { this->u = ucaller; } ERROR { trace(arg4); }");
+    load(DVM_BUF_SWITCH, 4096);
+    dvm_uread_fn saved = dvm_uread;
+    dvm_uread = uread_refused;
+    dvm_user_ok = user_not_ok;
+    fire(DPROBE_BEGIN, 0);
+    dvm_uread = saved;
+    dvm_user_ok = NULL;
+    struct recs r = read_all();
+    assert_int_equal(r.nerr, 5);
+    assert_int_equal(r.err[0].er_fault, DVM_F_UPRIV);
+    assert_int_equal(r.err[1].er_fault, DVM_F_UPRIV);
+    assert_int_equal(r.err[2].er_fault, DVM_F_BADADDR);
+    assert_int_equal(r.err[3].er_fault, DVM_F_UPRIV);
+    assert_int_equal(r.err[4].er_fault, DVM_F_UPRIV);
+    assert_non_null(strstr(dvm_fault_name(DVM_F_UPRIV), "privilege"));
+    assert_int_equal(r.n, 5);   /* ERROR's trace(arg4): 7, 7, 1, 7, 7 */
+    assert_int_equal(r.first[0], 7);
+    assert_int_equal(r.first[2], 1);
+    assert_int_equal(r.first[4], 7);
+}
+
+/* D's `name (DIF_S_KVAR): the host's reader refusing the consumer is the kernel-privilege
+ * fault, DTRACEFLT_KPRIV (6) as ERROR's arg4; with no reader (a capture's replay) an invalid
+ * address; read, the variable's bytes zero-extended. */
+static int kvar_of(const char *mod, const char *name, uint64_t *addr, uint64_t *size)
+{
+    (void)mod;
+    *addr = 0x1000;
+    *size = !strcmp(name, "k_ncpus") ? 4 : 2;
+    return !strcmp(name, "k_ncpus") || !strcmp(name, "small") ? 0 : -1;
+}
+static int kread_refused(void *dst, uint64_t addr, unsigned n)
+{
+    (void)dst, (void)addr, (void)n;
+    return DVM_UREAD_PRIV;
+}
+static int kread_ok(void *dst, uint64_t addr, unsigned n)
+{
+    static const uint8_t mem[4] = { 0xfe, 0xff, 0xff, 0x7f };
+    if (addr != 0x1000 || n > 4)
+        return -1;
+    memcpy(dst, mem, n);
+    return 0;
+}
+
+static void test_kernel_variable(void **state)
+{
+    (void)state;
+    dcc_kvar = kvar_of;
+    compile("BEGIN { trace(`ncpus); } BEGIN { trace(`small); } ERROR { trace(arg4); }");
+    dcc_kvar = NULL;
+    load(DVM_BUF_SWITCH, 4096);
+    dvm_kread = kread_refused;
+    fire(DPROBE_BEGIN, 0);
+    dvm_kread = NULL;
+    fire(DPROBE_BEGIN, 0);
+    dvm_kread = kread_ok;
+    fire(DPROBE_BEGIN, 0);
+    dvm_kread = NULL;
+    struct recs r = read_all();
+    assert_int_equal(r.nerr, 4);
+    assert_int_equal(r.err[0].er_fault, DVM_F_KPRIV);
+    assert_int_equal(r.err[1].er_fault, DVM_F_KPRIV);
+    assert_int_equal(r.err[2].er_fault, DVM_F_BADADDR);
+    assert_non_null(strstr(dvm_fault_name(DVM_F_KPRIV), "privilege"));
+    assert_int_equal(r.n, 6);   /* 6, 6, 1, 1 from ERROR; then the two values */
+    assert_int_equal(r.first[0], 6);
+    assert_int_equal(r.first[2], 1);
+    assert_int_equal(r.first[4], 0x7ffffffe);
+    assert_int_equal(r.first[5], 0xfffe);
+}
+
 static void test_misaligned(void **state)
 {
     (void)state;
@@ -788,7 +877,8 @@ int main(void)
         cmocka_unit_test(test_agg_ctxkey_selfset),
         cmocka_unit_test(test_agg_increment),
         cmocka_unit_test(test_agg_negative_extremes),
-        cmocka_unit_test(test_fault_addr_not_stale),
+        cmocka_unit_test(test_fault_addr_not_stale), cmocka_unit_test(test_user_read_privilege),
+        cmocka_unit_test(test_kernel_variable),
         cmocka_unit_test(test_agg_remove_reads_only_len),     cmocka_unit_test(test_speculate_drops_clause),
         cmocka_unit_test(test_tiny_buffers),      cmocka_unit_test(test_exit_once),
             cmocka_unit_test(test_speculation),       cmocka_unit_test(test_random_bytecode),

@@ -292,6 +292,29 @@ int elfsym_address(const char *module, const char *name, uint64_t *addr)
     return -1;
 }
 
+int elfsym_object(const char *module, const char *name, uint64_t *addr, uint64_t *size)
+{
+    int kernel = !module || !*module || !strcmp(module, "kernel");
+    for (unsigned i = 0; i < nelfs; i++) {
+        if (kernel ? (int)i != kernel_elf : strcmp(elfs[i].name, module) != 0)
+            continue;
+        Dwfl_Module *m = NULL;
+        dwfl_getmodules(elfs[i].dwfl, first_module, &m, 0);
+        int n = m ? dwfl_module_getsymtab(m) : -1;
+        for (int k = 1; k < n; k++) {
+            GElf_Sym sym;
+            const char *f = dwfl_module_getsym(m, k, &sym, NULL);
+            if (f && !strcmp(f, name) && sym.st_shndx != SHN_UNDEF &&
+                GELF_ST_TYPE(sym.st_info) == STT_OBJECT) {
+                *addr = sym.st_value;
+                *size = sym.st_size;
+                return 0;
+            }
+        }
+    }
+    return -1;
+}
+
 unsigned elfsym_count(void)
 {
     return nelfs;

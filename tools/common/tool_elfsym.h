@@ -40,6 +40,9 @@ int elfsym_lookup(uint64_t addr, int kernel, char *mod, size_t mod_n, char *fn, 
 // NULL/"": the kernel's, as D's `name and kernel`name) or a program's (its name); 0, or -1 when
 // no such file has it. A Thumb function's address is given without its bit 0.
 int elfsym_address(const char *module, const char *name, uint64_t *addr);
+// elfsym_object: the same file's data object `name` (STT_OBJECT): its address and size, 0; -1
+// when it has none of that name (D's `name as a value).
+int elfsym_object(const char *module, const char *name, uint64_t *addr, uint64_t *size);
 // elfsym_on_lookup: fn runs before each lookup (elfsym_frame, _frame_in, _lookup): a caller
 // that finds files on demand adds them there (tool_syms.c). NULL: none.
 void elfsym_on_lookup(void (*fn)(void));

@@ -572,6 +572,7 @@ static int kernel_symbols(int argc, char **argv)
             if (elfsym_add("dtrace", argv[++k], 1) != 0)
                 return -1;
             dcc_symbol = symbol_of;
+            dcc_kvar = elfsym_object;
         }
     }
     return 0;

@@ -1679,6 +1679,7 @@ static void member_usable(struct cg *g, const struct dnode *n, const char *name,
 }
 
 dcc_symbol_fn dcc_symbol;
+dcc_kvar_fn dcc_kvar;
 
 /* kernel_symbol: the address of `sym or mod`sym (name, as lexed) from the front end's kernel
  * image (dcc_symbol); errors as libdtrace words them for a name it cannot resolve. */
@@ -1703,6 +1704,50 @@ static uint64_t kernel_symbol(struct cg *g, const struct dnode *n)
         dcc_error(g->cc, n->line, "D_IDENT_UNDEF", "failed to resolve %s: Unknown symbol name",
                   name);
     return addr;
+}
+
+/* kernel_variable: `name (or mod`name) as a value: the kernel's data object of that name in
+ * the image's symbol table (dcc_kvar), or the one a Solaris name means here, read when the
+ * clause runs (DIF_S_KVAR: the kernel reads it for a privileged consumer only). Its value is
+ * an unsigned integer of the object's size, which must be 1, 2, 4 or 8 bytes. */
+static unsigned kernel_variable(struct cg *g, const struct dnode *n, struct dtype *t)
+{
+    static const char *const alias[][2] = {
+        { "ncpus", "k_ncpus" }, { "ncpus_online", "k_ncpus" }, { "mpid", "next_pid" },
+    };
+    const char *name = n->s, *tick = strrchr(name, '`'), *sym = tick + 1;
+    char mod[64];
+    size_t ml = (size_t)(tick - name);
+    uint64_t addr = 0, size = 0;
+    if ((ml && name[ml - 1] == '`') || ml >= sizeof(mod) || !tick[1] || !dcc_kvar)
+        kernel_symbol(g, n);    /* its errors, in its words */
+    if (!dcc_kvar)
+        dcc_error(g->cc, n->line, "D_IDENT_UNDEF", "failed to resolve %s: no kernel variables "
+                  "here", name);
+    memcpy(mod, name, ml);
+    mod[ml] = 0;
+    int found = dcc_kvar(mod, sym, &addr, &size) == 0;
+    for (unsigned i = 0; !found && i < sizeof(alias) / sizeof(alias[0]); i++)
+        if (!strcmp(sym, alias[i][0]))
+            found = dcc_kvar(mod, alias[i][1], &addr, &size) == 0;
+    if (!found)
+        kernel_symbol(g, n);    /* an unknown name: its error, in libdtrace's words */
+    if (!found)
+        dcc_error(g->cc, n->line, "D_UNSUPPORTED", "%s is not a kernel variable (a data object "
+                  "of the image; &%s is the symbol's address)", name, name);
+    if (size != 1 && size != 2 && size != 4 && size != 8)
+        dcc_error(g->cc, n->line, "D_UNSUPPORTED", "%s: a kernel variable of %u bytes: D reads "
+                  "integers of 1, 2, 4 or 8 bytes (&%s is its address)", name, (unsigned)size,
+                  name);
+    unsigned r = reg_alloc(g), rs = reg_alloc(g);
+    emit(g, DIF_INSTR_IDX(DIF_SETX, intern_int(g, addr), r));
+    emit(g, DIF_INSTR(DIF_PUSHT, r, DIF_TYPE_INT, 0));
+    emit(g, DIF_INSTR_IDX(DIF_SETX, intern_int(g, size), rs));
+    emit(g, DIF_INSTR(DIF_PUSHT, rs, DIF_TYPE_INT, 0));
+    reg_free(g, rs);
+    emit(g, DIF_INSTR_IDX(DIF_CALL, DIF_S_KVAR, r));
+    *t = (struct dtype){ .kind = DIF_TYPE_INT, .size = (uint8_t)size };
+    return r;
 }
 
 /* clause_has_probe: whether the clause being compiled enables table probe id. */
@@ -2085,11 +2130,8 @@ __attribute__((noinline)) static unsigned expr_(struct cg *g, struct dnode *n, s
             *t = b->type;
             return r;
         }
-        if (strchr(n->s, '`')) { /* a kernel symbol: its value is kernel memory */
-            kernel_symbol(g, n);
-            dcc_error(g->cc, n->line, "D_UNSUPPORTED", "%s: D reads no kernel memory on this "
-                      "system (&%s is the symbol's address)", n->s, n->s);
-        }
+        if (strchr(n->s, '`')) /* a kernel variable: its value is kernel memory */
+            return kernel_variable(g, n, t);
         if ((!strcmp(n->s, "caller") || !strcmp(n->s, "ucaller")) &&
             !sym_find(g, n->s, DIF_SCOPE_GLOBAL)) { /* the engine's (d/dif.h DIF_S_CALLER) */
             r = reg_alloc(g);

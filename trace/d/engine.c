@@ -299,11 +299,12 @@ static void fault(struct dvm_state *st, struct dvm_cpu *c, uint32_t action, uint
     if (st->in_error || !m)
         return;
     /* ERROR: arg1 epid, arg2 action, arg3 DIF offset, arg4 fault as DTrace numbers it (its
-     * DTRACEFLT_* constants: tuple overflow is 8; the work budget, DTrace's unknown, 0),
-     * arg5 address */
+     * DTRACEFLT_* constants: tuple overflow is 8, a refused user read UPRIV's 7, a refused
+     * kernel read KPRIV's 6; the work budget, DTrace's unknown, 0), arg5 address */
     static const uint8_t dtrace_flt[DVM_F_COUNT] = {
         [DVM_F_BADADDR] = 1, [DVM_F_BADALIGN] = 2, [DVM_F_ILLOP] = 3, [DVM_F_DIVZERO] = 4,
-        [DVM_F_NOSCRATCH] = 5, [DVM_F_TUPLE] = 8, [DVM_F_BUDGET] = 0,
+        [DVM_F_NOSCRATCH] = 5, [DVM_F_TUPLE] = 8, [DVM_F_BUDGET] = 0, [DVM_F_UPRIV] = 7,
+        [DVM_F_KPRIV] = 6,
     };
     uint64_t args[DVM_NARGS] = { 0, er.er_epid, er.er_action, er.er_offset,
                                  er.er_fault < DVM_F_COUNT ? dtrace_flt[er.er_fault] : 0,

@@ -10,6 +10,19 @@
 #include <d/dstacks.h>
 
 dvm_uread_fn dvm_uread;
+dvm_user_ok_fn dvm_user_ok;
+dvm_kread_fn dvm_kread;
+
+/* user_refused: a stack action (ustack, ucaller, ustackdepth) in a firing whose process the
+ * consumer may not trace (dvm_user_ok): the clause faults with DVM_F_UPRIV, an ERROR counted as
+ * any other. (copyin's reader says so itself: DVM_UREAD_PRIV.) */
+static int user_refused(struct dvm_cpu *c)
+{
+    if (!dvm_user_ok || dvm_user_ok())
+        return 0;
+    c->fault = DVM_F_UPRIV;
+    return 1;
+}
 
 __attribute__((weak)) int dvm_lwpinfo(uint32_t who, struct dvm_lwpinfo *out)
 {
@@ -73,6 +86,8 @@ const char *dvm_fault_name(unsigned f)
         "no fault", "invalid address", "invalid alignment", "illegal operation",
         "divide-by-zero", "out of scratch space", "tuple stack overflow",
         "work budget of the firing exhausted", "speculative drop",
+        "invalid user access (privilege: a process the consumer may not trace)",
+        "invalid kernel access (privilege: kernel variables need KAPP_F_PRIV)",
     };
     return f < DVM_F_COUNT ? names[f] : "unknown fault";
 }
@@ -442,6 +457,7 @@ __attribute__((noinline)) static uint64_t subr(struct dvm_cpu *c, unsigned id)
         [DIF_S_STACK] = "ii", [DIF_S_STACKDEPTH] = "i", [DIF_S_COPYS] = "is",
         [DIF_S_INDEX3] = "ssi", [DIF_S_RINDEX3] = "ssi", [DIF_S_PRINFO] = "ii",
         [DIF_S_PRSTR] = "ii", [DIF_S_CALLER] = "i", [DIF_S_JSON] = "ss",
+        [DIF_S_KVAR] = "ii",
     };
     const char *s[3] = { 0 };
     unsigned len[3] = { 0 };
@@ -564,17 +580,34 @@ __attribute__((noinline)) static uint64_t subr(struct dvm_cpu *c, unsigned id)
     case DIF_S_SPECULATION:
         return dvm_spec_alloc(c->st, c->ctx->cpu);
     case DIF_S_STACK: /* trace/d/stacks.c: bounded by DVM_STACK_MAXDEPTH frames */
+        if ((iv[0] & 1) && user_refused(c))
+            return 0;
         return dvm_stack_value(c->st, (unsigned)iv[0] & 1u,
                                iv[1] > 0 && iv[1] < DVM_STACK_MAXDEPTH ? (unsigned)iv[1]
                                                                        : DVM_STACK_MAXDEPTH);
+    case DIF_S_KVAR: { /* `name: its bytes, little-endian as every target is */
+        uint64_t v = 0;
+        int r = iv[1] == 1 || iv[1] == 2 || iv[1] == 4 || iv[1] == 8
+                ? (dvm_kread ? dvm_kread(&v, (uint64_t)iv[0], (unsigned)iv[1]) : -1) : -1;
+        if (r != 0) {
+            c->fault = r == DVM_UREAD_PRIV ? DVM_F_KPRIV : DVM_F_BADADDR;
+            c->fault_addr = (uint64_t)iv[0];
+            return 0;
+        }
+        return v;
+    }
     case DIF_S_CALLER: {
         uint64_t pcs[1] = { 0 };
         if (c->st->obj.probes[c->probe].dp_flags) /* a timer's: the interrupted pc */
             return c->args ? c->args[iv[0] ? 1 : 0] : 0;
+        if (iv[0] && user_refused(c))
+            return 0;
         return dvm_stack && dvm_stack(iv[0] ? DVM_STACK_USER : DVM_STACK_KERNEL, pcs, 1)
                    ? pcs[0] : 0;
     }
     case DIF_S_STACKDEPTH:
+        if ((iv[0] & 1) && user_refused(c))
+            return 0;
         return dvm_stack_depth((unsigned)iv[0] & 1u);
     case DIF_S_SPECROOM: /* speculate( )'s id: no room stops the clause, uncounted as error */
         if (!dvm_spec_room(c->st, c, (uint64_t)iv[0]))
@@ -626,8 +659,9 @@ __attribute__((noinline)) static uint64_t subr(struct dvm_cpu *c, unsigned id)
             c->fault = DVM_F_NOSCRATCH;
             return 0;
         }
-        if (!dvm_uread || dvm_uread(p, (uint64_t)iv[0], (unsigned)iv[1]) != 0) {
-            c->fault = DVM_F_BADADDR;
+        int r = dvm_uread ? dvm_uread(p, (uint64_t)iv[0], (unsigned)iv[1]) : -1;
+        if (r != 0) {
+            c->fault = r == DVM_UREAD_PRIV ? DVM_F_UPRIV : DVM_F_BADADDR;
             c->fault_addr = (uint64_t)iv[0];
             return 0;
         }
@@ -647,8 +681,9 @@ __attribute__((noinline)) static uint64_t subr(struct dvm_cpu *c, unsigned id)
         uint64_t lim = id == DIF_S_COPYINSTR2 && iv[1] >= 0 && (uint64_t)iv[1] < max
                        ? (uint64_t)iv[1] : max;
         for (; n0 < lim; n0++) {
-            if (!dvm_uread || dvm_uread(d + n0, (uint64_t)iv[0] + n0, 1) != 0) {
-                c->fault = DVM_F_BADADDR;
+            int r = dvm_uread ? dvm_uread(d + n0, (uint64_t)iv[0] + n0, 1) : -1;
+            if (r != 0) {
+                c->fault = r == DVM_UREAD_PRIV ? DVM_F_UPRIV : DVM_F_BADADDR;
                 c->fault_addr = (uint64_t)iv[0] + n0;
                 return 0;
             }

@@ -8,8 +8,12 @@
 // shared and read-only to it. The instructions are the ones GCC opens a Thumb function with
 // and returns by (d/dpid_thumb.h, which the host tools read too); a return to Arm state (bit 0
 // of the address clear) stays the thread's fault, as it would have been. The flag-setting
-// movs writes APSR.N and .Z in the frame's xPSR (C and V as they were); inside an IT block
-// (xPSR's IT bits not zero) it would be another instruction, and stays the thread's fault.
+// movs writes APSR.N and .Z in the frame's xPSR (C and V as they were). Inside an IT block
+// (xPSR's IT bits not zero) every instruction is conditional and the CPU advances the IT state
+// past it, run or not: the kernel does the same (it_step): a failed condition skips the
+// instruction, a passed one runs it, and the next instruction sees the IT state the CPU would
+// have left. There movs rd, #imm is a mov (no flags: the ARMv7-M manual's T1 encoding outside
+// IT only); movs rd, rm is UNPREDICTABLE and stays the thread's fault.
 // What moves sp (push, sub sp, pop) moves the hardware's frame with it, to just below the new
 // sp (8-aligned, xPSR bit 9 saying whether a word pads it, as the hardware would have stacked
 // it), and the saved psp names it: the exception return pops it and the thread runs on with
@@ -148,7 +152,62 @@ static bool pop_words(struct thread *t, uint32_t list)
     return true;
 }
 
+// The IT state (ITSTATE[7:0]) in an xPSR, and an xPSR with it replaced.
+static uint32_t it_of(uint32_t xpsr)
+{
+    return ((xpsr >> 25) & 3u) | ((xpsr >> 8) & 0xfcu);
+}
+
+static uint32_t with_it(uint32_t xpsr, uint32_t it)
+{
+    return (xpsr & ~XPSR_IT) | (it & 3u) << 25 | (it & 0xfcu) << 8;
+}
+
+// Whether condition cond (ARM's 4-bit code) holds for the xPSR's N, Z, C, V.
+static bool cond_holds(uint32_t cond, uint32_t xpsr)
+{
+    bool n = xpsr >> 31 & 1u, z = xpsr >> 30 & 1u, c = xpsr >> 29 & 1u, v = xpsr >> 28 & 1u;
+    bool r;
+    switch (cond >> 1) {
+    case 0: r = z; break;                   // eq
+    case 1: r = c; break;                   // cs
+    case 2: r = n; break;                   // mi
+    case 3: r = v; break;                   // vs
+    case 4: r = c && !z; break;             // hi
+    case 5: r = n == v; break;              // ge
+    case 6: r = n == v && !z; break;        // gt
+    default: return true;                   // al
+    }
+    return (cond & 1u) && cond != 15u ? !r : r;
+}
+
+// ITAdvance: the IT state after one instruction of the block.
+static uint32_t it_step(uint32_t it)
+{
+    return (it & 7u) == 0 ? 0u : (it & 0xe0u) | ((it << 1) & 0x1fu);
+}
+
+static bool emulate(struct thread *t, uint32_t pc, uint32_t insn, unsigned len, bool in_it);
+
 bool arch_pid_emulate(struct thread *t, uint32_t pc, uint32_t insn, unsigned len)
+{
+    uint32_t *f = frame(t), xpsr = f[7], it = it_of(xpsr);
+    if (!(it & 0xfu))
+        return emulate(t, pc, insn, len, false);
+    // In an IT block: the state advanced first (a return, the block's last, leaves it 0; a
+    // frame moved by push or pop carries it), put back if the instruction is not run.
+    f[7] = with_it(xpsr, it_step(it));
+    if (!cond_holds(it >> 4, xpsr)) {
+        arch_usdt_resume(t, pc + len);
+        return true;
+    }
+    if (emulate(t, pc, insn, len, true))
+        return true;
+    frame(t)[7] = xpsr;
+    return false;
+}
+
+static bool emulate(struct thread *t, uint32_t pc, uint32_t insn, unsigned len, bool in_it)
 {
     uint32_t hw1 = insn & 0xffffu, vals[16] = { 0 };
     unsigned n = 0;
@@ -186,9 +245,10 @@ bool arch_pid_emulate(struct thread *t, uint32_t pc, uint32_t insn, unsigned len
     } else if (dpid_thumb_is_movs(hw1)) {          // movs rd, #imm8 / movs rd, rm
         uint32_t *f = frame(t);
         uint32_t v = (hw1 & 0x2000u) ? hw1 & 0xffu : arch_usdt_reg(t, (hw1 >> 3) & 7u);
-        if (f[7] & XPSR_IT)
-            return false;
-        f[7] = (f[7] & ~(XPSR_N | XPSR_Z)) | (v & XPSR_N) | (v ? 0u : XPSR_Z);
+        if (in_it && !(hw1 & 0x2000u))
+            return false;                           // movs rd, rm in IT: UNPREDICTABLE
+        if (!in_it)                                 // (in IT: mov rd, #imm, no flags)
+            f[7] = (f[7] & ~(XPSR_N | XPSR_Z)) | (v & XPSR_N) | (v ? 0u : XPSR_Z);
         set_reg(t, hw1 & 0x2000u ? (hw1 >> 8) & 7u : hw1 & 7u, v);
     } else if (hw1 != 0xbf00u) {
         return false;

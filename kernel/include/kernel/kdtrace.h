@@ -46,6 +46,9 @@ void kdt_vtime_switch(struct thread *next);
 void kdt_timers_run(bool tick_cpu, uint64_t cycles);
 uint64_t kdt_timers_next(unsigned cpu, bool tick_cpu);
 void kdt_proc_gone(struct proc *p);
+// Whether the loaded program's consumer may trace p: privileged (KAPP_F_PRIV), or p runs the
+// consumer's own program (docs/hostile.md, "What a consumer may do").
+bool kdt_may_trace(const struct proc *p);
 // An exclusive exit with notifications (ktrace.c ktrace_exit_notify): when a shared firing ran
 // exit(), the probes go off now (kdtrace.c, LOCKING).
 void kdt_settle(void);

@@ -10,7 +10,8 @@
 #include <stdint.h>
 
 enum kdt_cmd {
-    KDT_LOAD = 1,   // (struct kdt_load *): verify and load; EINVAL with the reason in errbuf
+    KDT_LOAD = 1,   // (struct kdt_load *): verify and load; refused (EINVAL, ENOMEM, EEXIST,
+                    // EFAULT) with the reason in errbuf, when the struct itself is readable
     KDT_GO = 2,     // (errbuf, errlen): fires BEGIN, then the program's probes; returns the
                     // number of fbt probe sites placed; EINVAL, ENOSPC, ENOMEM with the
                     // reason in errbuf when its fbt probes cannot be placed
@@ -24,6 +25,8 @@ enum kdt_cmd {
                         // functions and names), copied when len holds it; returns its size
                         // either way. ENOENT: this kernel has none. No program needed.
 };
+
+#define KDT_OBJ_MAX (64u * 1024u)   // the largest compiled program KDT_LOAD takes (bytes)
 
 struct kdt_load {
     uint32_t obj, objlen;           // the DIF object in the caller's memory

@@ -67,6 +67,11 @@ struct dcc_out {
  * image's ELF file (dtrace, dcompile --kernel FILE); NULL (the board's dtrace): no symbols. */
 typedef int (*dcc_symbol_fn)(const char *module, const char *name, uint64_t *addr);
 extern dcc_symbol_fn dcc_symbol;
+/* dcc_kvar: the same front end's kernel variables (`name as a value): a data object's address
+ * and size in bytes, 0; -1 when the image has no such object. NULL: none. */
+typedef int (*dcc_kvar_fn)(const char *module, const char *name, uint64_t *addr,
+                           uint64_t *size);
+extern dcc_kvar_fn dcc_kvar;
 
 /* dcc_compile: returns 0 with out->obj set, or -1 with out->err set. The arena must outlive the
  * object; about 1 MiB is plenty for scripts of a few hundred lines. */

@@ -120,6 +120,9 @@ enum dif_subr {
      * 0 when the host has no stack there */
     DIF_S_CALLER,
     DIF_S_JSON,         /* json(s, selector): the value's text, "" (DTrace: NULL) when none */
+    /* a kernel variable's value (`name), emitted by the compiler only: (addr, size) -> its
+     * size bytes (1, 2, 4 or 8), zero-extended, read through the host's dvm_kread */
+    DIF_S_KVAR,
     DIF_S_COUNT
 };
 

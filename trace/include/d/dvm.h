@@ -50,6 +50,8 @@ enum dvm_fault {
     DVM_F_NONE = 0, DVM_F_BADADDR, DVM_F_BADALIGN, DVM_F_ILLOP, DVM_F_DIVZERO,
     DVM_F_NOSCRATCH, DVM_F_TUPLE, DVM_F_BUDGET,
     DVM_F_SPECDROP, /* not an error: speculate( ) found no room, the clause stops there */
+    DVM_F_UPRIV,    /* user memory (copyin, ustack) of a process the consumer may not trace */
+    DVM_F_KPRIV,    /* a kernel variable (`name), for a consumer without the privilege */
     DVM_F_COUNT
 };
 const char *dvm_fault_name(unsigned fault);
@@ -176,11 +178,26 @@ struct dvm_aggmemo {
 struct dvm_cpu;
 
 /* dvm_uread_fn: copies n bytes of the current (traced) process's memory at addr to dst; 0, or
- * -1 when any of them is not memory that process may read. It must not fault. */
+ * -1 when any of them is not memory that process may read, or DVM_UREAD_PRIV when the
+ * consumer may not trace that process (the fault DVM_F_UPRIV). It must not fault. */
+#define DVM_UREAD_PRIV (-2)
 typedef int (*dvm_uread_fn)(void *dst, uint64_t addr, unsigned n);
 /* copyin's reader, set once by the engine's host (the kernel; a capture replay); NULL:
  * nothing is readable. A global, not in dvm_state, which a consumer may see mapped. */
 extern dvm_uread_fn dvm_uread;
+/* dvm_user_ok: whether the firing's process is one the consumer may trace (DTrace's
+ * dtrace_proc rule: privileged, or its own program), asked before the actions that walk its
+ * user stack (ustack, ucaller, ustackdepth); no: the action faults with DVM_F_UPRIV. Set by
+ * the kernel; NULL (a capture replay: the capture holds only what was recorded): every
+ * process. */
+typedef int (*dvm_user_ok_fn)(void);
+extern dvm_user_ok_fn dvm_user_ok;
+/* dvm_kread: copies the n bytes of the kernel variable at addr (`name in D: DIF_S_KVAR) to
+ * dst; 0, -1 when they are not the kernel's data (an invalid address), DVM_UREAD_PRIV when
+ * the consumer may not read the kernel (the fault DVM_F_KPRIV). Set by the kernel; NULL (a
+ * capture replay, which holds no kernel memory): every read an invalid address. */
+typedef int (*dvm_kread_fn)(void *dst, uint64_t addr, unsigned n);
+extern dvm_kread_fn dvm_kread;
 
 /* The stack table (d/dstacks.h, trace/d/stacks.c): interned stacks, chained by hash. */
 struct dvm_stacktab {

@@ -456,9 +456,8 @@ int main(void)
     }
     static char why[128];
     struct kdt_load l = kdt_load_of(h, why, sizeof(why));
-    if (dt(KDT_LOAD, (uint32_t)(uintptr_t)&l, 0, 0) < 0) {
-        fprintf(stderr, "dtrace: could not enable tracing: %s\n",
-                errno == EINVAL ? why : errtext(errno));
+    if (dt(KDT_LOAD, (uint32_t)(uintptr_t)&l, 0, 0) < 0) {   // the kernel's reason
+        fprintf(stderr, "dtrace: could not enable tracing: %s\n", why[0] ? why : errtext(errno));
         return 1;
     }
     struct dvm_state *st = (struct dvm_state *)(uintptr_t)dt(KDT_STATE, 0, 0, 0);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // pidpeer: a program other than pidself, whose function pidpeer_work a pid probe of
-// pidself's names. It prints that function's first four bytes as it starts and again after
+// pidself's names, and whose secrets D's copyin of pidself's may not read. It prints that
+// function's first four bytes as it starts and again after
 // ProcArg() ms, while pidself's refused D program is still loaded (docs/pid.md, "Who may"):
 // the test compares both with the ELF file's bytes, so a trap written there would show.
 #include <kern.h>
@@ -8,6 +9,10 @@
 #include <stdio.h>
 
 static volatile unsigned calls;
+// Its secrets, which a consumer that may not trace it must not read (copyin, copyinstr:
+// docs/hostile.md "What a consumer may do"); it prints them itself, the test's truth.
+volatile uint64_t pidpeer_secret = 0x5ec2e7c0ffee1234ull;
+volatile char pidpeer_secret_text[16] = "hunter2-peer";
 
 __attribute__((noinline)) unsigned pidpeer_work(unsigned i, unsigned acc);
 
@@ -31,6 +36,9 @@ static void print_text(const char *when)
 
 int main(void)
 {
+    printf("pidpeer: pid %d, secret %08lx%08lx \"%s\"\n", ProcSelf(),
+           (unsigned long)(uint32_t)(pidpeer_secret >> 32),
+           (unsigned long)(uint32_t)pidpeer_secret, (const char *)pidpeer_secret_text);
     print_text("at start");
     ThreadSleep((uint64_t)ProcArg() * 1000000u);
     unsigned acc = 0;

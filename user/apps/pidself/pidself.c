@@ -11,8 +11,10 @@
 // passes its own USDT site bait:::mark N times each, stops the object and prints its own
 // count of those calls beside the D globals `entries` and `returns` (the object's clauses
 // count its probes' firings there), read from the engine's state the kernel maps read-only
-// into the consumer (KDT_STATE), and `marks` on a line of its own. Either way it reports its
-// own bait (usdt_bait.h) as it reads it, after the object was stopped.
+// into the consumer (KDT_STATE), and `marks` on a line of its own; then every D global
+// integer, the engine's error count, whether it may read the kernel's fbt table, and its own
+// secret (test/qemu/test_d_priv.sh). Either way it reports its own bait (usdt_bait.h) as it
+// reads it, after the object was stopped.
 #include <kern.h>
 #include <errno.h>
 #include <stdint.h>
@@ -26,6 +28,8 @@
 #include "../usdtpeer/usdt_bait.h"
 
 static volatile unsigned calls;     // the program's own count of pidself_step's calls
+// What its own D program may read of it (copyin: the consumer's own program); printed.
+volatile uint64_t pidself_secret = 0x0123fedcba987654ull;
 static uint8_t file[16384] __attribute__((aligned(8)));
 
 __attribute__((noinline)) unsigned pidself_step(unsigned i, unsigned acc);
@@ -97,7 +101,7 @@ int main(void)
     static char why[128];
     struct kdt_load l = kdt_load_of(h, why, sizeof(why));
     if (dt(KDT_LOAD, (uint32_t)(uintptr_t)&l, 0, 0) < 0) {
-        printf("pidself: could not enable tracing: %s\n", errno == EINVAL ? why : "load failed");
+        printf("pidself: could not enable tracing: %s\n", why[0] ? why : "load failed");
         return 1;
     }
     why[0] = 0;
@@ -125,6 +129,28 @@ int main(void)
                global(st, "returns").s);
         printf("pidself: D: marks %s\n", global(st, "marks").s);
     }
+    if (go >= 0) {     // every D global integer, and the errors the engine counted
+        const struct dvm_state *st = (const struct dvm_state *)(uintptr_t)dt(KDT_STATE, 0, 0, 0);
+        uint64_t errs = 0;
+        for (uint32_t k = 0; k < st->obj.hdr->dh_nvars; k++) {
+            const struct dif_var *v = &st->obj.vars[k];
+            if (v->dv_scope == DIF_SCOPE_GLOBAL && v->dv_type == DIF_TYPE_INT && v->dv_size <= 8)
+                printf("pidself: D %s = %s\n", dif_str(&st->obj, v->dv_name),
+                       global(st, dif_str(&st->obj, v->dv_name)).s);
+        }
+        for (unsigned c = 0; c < st->opts.ncpu; c++)
+            errs += st->stats[c].errors;
+        printf("pidself: D errors %s\n", u64txt(errs).s);
+    }
+    // the kernel's fbt table (every kernel function's address): privileged consumers only
+    static uint8_t table[64];
+    int tl = dt(KDT_FBT_TABLE, (uint32_t)(uintptr_t)table, sizeof(table), 0);
+    if (tl < 0)
+        printf("pidself: fbt table: %s\n", errno == EPERM ? "refused (EPERM)" : "errno");
+    else
+        printf("pidself: fbt table: %d bytes\n", tl);
+    printf("pidself: own secret %08lx%08lx\n", (unsigned long)(uint32_t)(pidself_secret >> 32),
+           (unsigned long)(uint32_t)pidself_secret);
     dt(KDT_UNLOAD, 0, 0, 0);
     bait_report("pidself", "after");
     if (argc == 6 && peer > 0)

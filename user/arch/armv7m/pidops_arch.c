@@ -37,7 +37,8 @@ uint64_t flagged(uint64_t (*fn)(uint32_t), uint32_t apsr, uint32_t v);
 // (sp's error) << 16 when fn did not leave sp where it was before the three words.
 unsigned popped(void (*fn)(void), unsigned a, unsigned b);
 unsigned ldr_popped(void (*fn)(void));          // the same with one word: sp's error
-// cmp r0, r0; it eq, then ops_movs_it's first instruction, inside that IT block.
+// cmp r0, r0; it eq, then ops_movs_it's first instruction, inside that IT block: movs r1, r0,
+// which is UNPREDICTABLE there (the ARMv7-M manual), so the kernel does not run it.
 void bad_it(void);
 
 #define FUNC(name) ".globl " #name "\n.type " #name ", %function\n.thumb_func\n" #name ":\n"
@@ -80,7 +81,87 @@ __asm__(".text\n.syntax unified\n.thumb\n"
         FUNC(ldr_popped) "push {r4, lr}\n mov r4, sp\n adr r3, 1f\n adds r3, #1\n push {r3}\n"
         "bx r0\n .p2align 2\n1: mov r3, sp\n subs r0, r4, r3\n pop {r4, pc}\n" END(ldr_popped)
         FUNC(bad_it) "cmp r0, r0\n .inst.n 0xbf08\n" END(bad_it)
-        FUNC(ops_movs_it) ".inst.n 0x2105\n bx lr\n" END(ops_movs_it));
+        FUNC(ops_movs_it) ".inst.n 0x0001\n bx lr\n" END(ops_movs_it));
+
+// Inside IT blocks, each condition N (0 eq ... 13 le): itin_K_N sets r1 and r3 to 0 and opens
+// an IT block whose first instruction is ito_K_N's, the probed one (twin: itwin_K_N, the
+// same, never probed). Reached through flagged(), the flags set first. The blocks are written
+// as raw halfwords (the assembler would refuse the IT's first instruction as a function's):
+// ITE N: the instruction K, then `mov r3, #1` (0x2301, in IT a mov) under the other condition,
+// so the second shows whether the kernel left the IT state as the CPU would; IT N for the
+// returns. Each gives r1 (what K wrote) | r3 << 32; the returns 55 taken, 77 not.
+#define ITE(n) ".inst.n 0xbf04 | (" #n " << 4) | (((" #n " & 1) ^ 1) << 3)\n"
+#define IT1(n) ".inst.n 0xbf08 | (" #n " << 4)\n"
+#define IT_PRE "mov.w r1, #0\n mov.w r3, #0\n"
+#define IT_OUT "mov r0, r1\n mov r1, r3\n bx lr\n"
+#define IT_FN(pre, k, n, body) \
+    ".p2align 2\n" FUNC(itin_##k##_##n) pre IT_PRE body(ito_##k##_##n, n) END(itin_##k##_##n) \
+    ".p2align 2\n" FUNC(itwin_##k##_##n) pre IT_PRE body(itwo_##k##_##n, n) END(itwin_##k##_##n)
+#define ITB(sym, n, first) ITE(n) FUNC(sym) first ".inst.n 0x2301\n" IT_OUT END(sym)
+#define B_MOV(sym, n)  ITB(sym, n, ".inst.n 0x4601\n")           /* mov r1, r0 */
+#define B_MOVI(sym, n) ITB(sym, n, ".inst.n 0x21c8\n")           /* mov r1, #200 */
+#define B_NOP(sym, n)  ITB(sym, n, ".inst.n 0xbf00\n")           /* nop */
+/* ldr r1, [pc, #4] at 2 mod 4 (the block is word-aligned, 10 bytes in): the word 8 past it */
+#define B_LDR(sym, n) ITE(n) FUNC(sym) ".inst.n 0x4901\n .inst.n 0x2301\n b.n 1f\n" \
+    ".p2align 2\n .word 0x600dcafe\n1:" IT_OUT END(sym)
+/* sub sp, #16: r1 the bytes sp went down (sp back after) */
+#define B_SUB(sym, n) ITE(n) FUNC(sym) ".inst.n 0xb084\n .inst.n 0x2301\n mov r1, sp\n" \
+    "subs r1, r2, r1\n mov sp, r2\n" IT_OUT END(sym)
+#define B_BX(sym, n) IT1(n) FUNC(sym) ".inst.n 0x4770\n movs r0, #77\n bx lr\n" END(sym)
+#define B_MOVPC(sym, n) IT1(n) FUNC(sym) ".inst.n 0x46f7\n movs r0, #77\n bx lr\n" END(sym)
+#define IT_ALL(n) \
+    IT_FN("", mov, n, B_MOV) IT_FN("", movi, n, B_MOVI) IT_FN("", nop, n, B_NOP) \
+    IT_FN("", ldr, n, B_LDR) \
+    IT_FN("mov r2, sp\n", sub, n, B_SUB) IT_FN("mov.w r0, #55\n", bx, n, B_BX) \
+    IT_FN("mov.w r0, #55\n", movpc, n, B_MOVPC)
+#define IT_KINDS(X, n) X(mov, n) X(movi, n) X(nop, n) X(ldr, n) X(sub, n) X(bx, n) X(movpc, n)
+#define IT_CONDS(X) X(0) X(1) X(2) X(3) X(4) X(5) X(6) X(7) X(8) X(9) X(10) X(11) X(12) X(13)
+#define IT_DECL(k, n) uint64_t itin_##k##_##n(uint32_t), itwin_##k##_##n(uint32_t);
+#define IT_DECLS(n) IT_KINDS(IT_DECL, n)
+IT_CONDS(IT_DECLS)
+__asm__(".text\n.syntax unified\n.thumb\n" IT_CONDS(IT_ALL));
+
+struct it_case {
+    const char *name;
+    uint64_t (*fn)(uint32_t), (*twin)(uint32_t);
+};
+#define IT_ROW(k, n) { "ito_" #k "_" #n, itin_##k##_##n, itwin_##k##_##n },
+#define IT_ROWS(n) IT_KINDS(IT_ROW, n)
+static const struct it_case it_cases[] = { IT_CONDS(IT_ROWS) };
+
+// The ARM condition n on the flags apsr (N Z C V in bits 31-28), as the architecture defines it.
+static int cond_true(unsigned n, uint32_t apsr)
+{
+    int N = apsr >> 31 & 1, Z = apsr >> 30 & 1, C = apsr >> 29 & 1, V = apsr >> 28 & 1;
+    int r = n / 2 == 0 ? Z : n / 2 == 1 ? C : n / 2 == 2 ? N : n / 2 == 3 ? V :
+            n / 2 == 4 ? C && !Z : n / 2 == 5 ? N == V : N == V && !Z;
+    return n & 1 ? !r : r;
+}
+
+// Each IT case under the flags apsr: the probed function against its twin, and both against
+// what the condition says K must have done.
+static void it_round(uint32_t apsr, uint32_t v)
+{
+    for (unsigned i = 0; i < sizeof(it_cases) / sizeof(it_cases[0]); i++) {
+        const struct it_case *c = &it_cases[i];
+        unsigned n = (unsigned)(i / 7u);
+        int t = cond_true(n, apsr);
+        uint64_t got = flagged(c->fn, apsr, v), want = flagged(c->twin, apsr, v);
+        pidops_expect(c->name, (uint32_t)got, (uint32_t)want);
+        pidops_expect(c->name, (uint32_t)(got >> 32), (uint32_t)(want >> 32));
+        uint32_t k = (uint32_t)want, e = (uint32_t)(want >> 32), kw;
+        switch (i % 7u) {
+        case 0: kw = t ? v : 0; break;
+        case 1: kw = t ? 200u : 0; break;
+        case 3: kw = t ? 0x600dcafeu : 0; break;
+        case 4: kw = t ? 16u : 0; break;
+        case 5: case 6: kw = t ? 55u : 77u; break;
+        default: kw = 0; break;
+        }
+        pidops_expect(c->name, k, kw);      // the twin: the CPU's own run, as the manual says
+        pidops_expect(c->name, e, i % 7u >= 5u ? 0u : (uint32_t)!t);
+    }
+}
 
 static const uint32_t values[] = { 0, 1, 0x80000000u, 0x7fffffffu, 0xffffffffu };
 
@@ -114,6 +195,7 @@ void pidops_round(int i)
     uint32_t z = movs_check("ops_movs_zero", ops_movs_zero, twin_movs_zero, apsr, v, 0);
     uint32_t m = movs_check("ops_movs_imm", ops_movs_imm, twin_movs_imm, apsr, v, 200);
     uint32_t r = movs_check("ops_movs_reg", ops_movs_reg, twin_movs_reg, apsr, v, v);
+    it_round(apsr, v);
     if (i == 1)
         printf("pidops: flags movs #0 %#lx movs #200 %#lx movs r1, r0 (r0 %#lx) %#lx\n",
                (unsigned long)z, (unsigned long)m, (unsigned long)v, (unsigned long)r);
@@ -122,5 +204,5 @@ void pidops_round(int i)
 void pidops_bad(void)
 {
     bad_it();
-    printf("pidops: ops_movs_it ran its mov in the IT block\n");
+    printf("pidops: ops_movs_it ran its movs r1, r0 in the IT block\n");
 }

@@ -1,0 +1,128 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# What a D consumer without KAPP_F_PRIV may read and probe (docs/hostile.md, "What a consumer
+# may do"): pidself (KAPP_F_TRACE|KAPP_F_HOSTFS) loads a host-compiled D object in the pidperm
+# image, where pidpeer (pid 2, started by pidself) is a program it may not trace. A boot each
+# (-icount, about a second):
+#  - copyin, copyinstr and ustack() in pidpeer's kernel calls (kercall:::entry /pid == 2/):
+#    every one is D's ERROR with DTrace's fault number for a privilege refusal (arg4 ==
+#    DTRACEFLT_UPRIV, 7), counted by the engine as errors; the values D kept are not pidpeer's
+#    secrets, which pidpeer prints itself and gdb-multiarch reads from its ELF file;
+#  - the same actions in pidself's own kernel calls (/pid == 1/): no error, and the value read
+#    is the secret pidself prints (the attack reads what it aims at when it is allowed);
+#  - an fbt probe: refused at KDT_GO with EPERM and the reason; the fbt table (KDT_FBT_TABLE)
+#    refused with EPERM; pidpeer runs to its end unharmed;
+#  - a kernel variable (`k_ncpus): refused at KDT_GO with EPERM and the reason.
+#   test/qemu/test_d_priv.sh BUILD_DIR HOST_DIR     (BOARD in the environment)
+set -u
+B=$(cd "$1" && pwd); H=$(cd "$2" && pwd)
+here=$(cd "$(dirname "$0")/../.." && pwd)
+. "$here/scripts/console.sh"
+. "$here/test/qemu/tap_lib.sh"
+board=${BOARD:-mps2-an385}
+TAP_PREFIX="$board: "
+img=$B/pidperm.elf
+self=$B/pidperm/pidself.elf
+peer=$B/pidperm/pidpeer.elf
+tmp=$(mktemp -d)
+[ -n "${KEEP:-}" ] && echo "# files in $tmp"
+trap '[ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXIT
+echo "1..5"
+
+boot() {    # boot NAME ARGS...: pidself's command line, the console in $tmp/NAME
+    local name=$1; shift
+    (cd "$tmp" && QEMU_ARGS="pidself $*" QEMU_ICOUNT=1 QEMU_TIMEOUT=${QEMU_TIMEOUT:-60} \
+        "$here/scripts/qemu-run.sh" "$img" > "$tmp/$name" 2>&1)
+}
+gaddr() {   # gaddr ELF SYMBOL: its address, as gdb-multiarch reads the ELF file
+    gdb-multiarch -q -batch -ex "p/x &$2" "$1" 2>/dev/null | sed -n 's/^\$1 = \(0x[0-9a-f]*\).*/\1/p'
+}
+gval() {    # gval ELF SYMBOL: its 64-bit initial value, 16 hex digits
+    gdb-multiarch -q -batch -ex "p/x $2" "$1" 2>/dev/null |
+        sed -n 's/^\$1 = \(0x[0-9a-f]*\).*/\1/p' | xargs printf '%016x' 2>/dev/null
+}
+dglobal() { # dglobal FILE NAME: a D global pidself printed
+    con_of pidself < "$1" | sed -n "s/^pidself: D $2 = //p"
+}
+gotof() {   # gotof FILE: the 64 bits copyin read (hi, lo), 16 hex digits
+    printf '%08x%08x' "$(dglobal "$1" hi)" "$(dglobal "$1" lo)" 2>/dev/null
+}
+compile() { # compile NAME D-TEXT [dcompile options]: $tmp/NAME.dobj, its errors shown
+    local n=$1 d=$2; shift 2
+    "$H/dcompile" "$@" -n "$d" -o "$tmp/$n.dobj" > "$tmp/$n.err" 2>&1 || sed 's/^/# /' "$tmp/$n.err"
+}
+
+# 1: the truths: the peer's secrets and the consumer's, from the ELF files
+psec=$(gaddr "$peer" pidpeer_secret); ptext=$(gaddr "$peer" pidpeer_secret_text)
+ssec=$(gaddr "$self" pidself_secret)
+psecv=$(gval "$peer" pidpeer_secret); ssecv=$(gval "$self" pidself_secret)
+check "gdb-multiarch reads the secrets' addresses ($psec $ptext $ssec) and values ($psecv $ssecv)" \
+    '[ -n "$psec" ] && [ -n "$ptext" ] && [ -n "$ssec" ] && [ ${#psecv} = 16 ] && [ ${#ssecv} = 16 ]'
+
+# The attack: three user-memory actions in the process `pid`'s kernel calls (a fault ends its
+# clause: three ERRORs a call), ERROR counting DTrace's fault numbers.
+attack() {  # attack PID SECRET-ADDR TEXT-ADDR
+    echo "BEGIN { fires = 0; lo = 0; hi = 0; gotlen = 0; errs = 0; uprivs = 0; stacks = 0; }
+        kercall:::entry /pid == $1/ { fires = fires + 1; lo = *(uint32_t *)copyin($2, 4);
+                                      hi = *(uint32_t *)copyin($2 + 4, 4); }
+        kercall:::entry /pid == $1/ { gotlen = strlen(copyinstr($3)); }
+        kercall:::entry /pid == $1/ { @u[ustack()] = count(); stacks = stacks + 1; }
+        ERROR { errs = errs + 1; uprivs = uprivs + (arg4 == 7 ? 1 : 0); }"
+}
+
+# 2: pidpeer's memory, from its own kernel calls: refused, each action an ERROR
+compile peer "$(attack 2 "$psec" "$ptext")"
+boot peer "$tmp/peer.dobj" 10 pidpeer 50
+f=$tmp/peer
+fires=$(dglobal "$f" fires); got=$(gotof "$f"); gotlen=$(dglobal "$f" gotlen)
+errs=$(dglobal "$f" errs); uprivs=$(dglobal "$f" uprivs); stacks=$(dglobal "$f" stacks)
+counted=$(con_of pidself < "$f" | sed -n 's/^pidself: D errors //p')
+shown=$(con_of pidpeer < "$f" | sed -n 's/^pidpeer: pid 2, secret \([0-9a-f]*\) .*/\1/p')
+ok_peer() {
+    [ -n "$fires" ] && [ "$fires" -gt 0 ] && [ "$errs" = $((3 * fires)) ] && [ "$uprivs" = "$errs" ] &&
+        [ "$counted" = "$errs" ] && [ "$got" = 0000000000000000 ] && [ "$gotlen" = 0 ] && [ "$stacks" = 0 ] &&
+        [ "$shown" = "$psecv" ] && [ "$got" != "$psecv" ] &&
+        grep -qE "$(con_from pidself)pidself: pidpeer \(pid 2\) exited with status 0$" "$f" &&
+        grep -q "^kernel: pid 1 exited with status 0; halting" "$f"
+}
+ok_peer
+r=$?
+ok $r "copyin, copyinstr, ustack() in pidpeer's $fires kernel calls: $errs ERRORs, $uprivs of them DTRACEFLT_UPRIV (7), the engine counted $counted; D kept got $got, length $gotlen, $stacks stacks; pidpeer's secret ($shown) unread"
+[ $r = 0 ] || tail -12 "$f" | sed 's/^/# /'
+
+# 3: its own memory, from its own kernel calls: read, no error
+compile own "$(attack 1 "$ssec" "$ssec")"
+boot own "$tmp/own.dobj" 10
+f=$tmp/own
+fires=$(dglobal "$f" fires); got=$(gotof "$f"); errs=$(dglobal "$f" errs)
+stacks=$(dglobal "$f" stacks)
+shown=$(con_of pidself < "$f" | sed -n 's/^pidself: own secret //p')
+gothex=$got
+[ -n "$fires" ] && [ "$fires" -gt 0 ] && [ "$errs" = 0 ] && [ "$stacks" = "$fires" ] &&
+    [ "$gothex" = "$ssecv" ] && [ "$shown" = "$ssecv" ] &&
+    grep -q "^kernel: pid 1 exited with status 0; halting" "$f"
+r=$?
+ok $r "the same actions in pidself's own $fires kernel calls: $errs errors, $stacks stacks, copyin read $gothex, the secret it prints ($shown)"
+[ $r = 0 ] || tail -12 "$f" | sed 's/^/# /'
+
+# 4: fbt, and the fbt table: refused
+compile fbt 'BEGIN { n = 0; } fbt::proc_spawn:entry { n = n + 1; }' --kernel "$img"
+boot fbt "$tmp/fbt.dobj" 10 pidpeer 50
+f=$tmp/fbt
+con_text < "$f" | grep -qF "pidself: could not enable tracing: fbt:kernel:proc_spawn:entry: kernel probes need privilege (KAPP_F_PRIV) (EPERM)" &&
+    con_of pidself < "$f" | grep -qx "pidself: fbt table: refused (EPERM)" &&
+    grep -qE "$(con_from pidself)pidself: pidpeer \(pid 2\) exited with status 0$" "$f" &&
+    grep -q "^kernel: pid 1 exited with status 1; halting" "$f" && ! grep -q "killed\|fault" "$f"
+r=$?
+ok $r "fbt::proc_spawn:entry refused at KDT_GO (EPERM, the reason given), the fbt table refused (EPERM); pidpeer ends with status 0"
+[ $r = 0 ] || tail -8 "$f" | sed 's/^/# /'
+
+# 5: a kernel variable: refused
+compile kvar 'BEGIN { n = `k_ncpus; }' --kernel "$img"
+boot kvar "$tmp/kvar.dobj" 10
+f=$tmp/kvar
+con_text < "$f" | grep -qF "pidself: could not enable tracing: kernel variables (\`name) need privilege (KAPP_F_PRIV) (EPERM)" &&
+    grep -q "^kernel: pid 1 exited with status 1; halting" "$f" && ! grep -q "killed\|fault" "$f"
+r=$?
+ok $r "\`k_ncpus refused at KDT_GO (EPERM, the reason given)"
+[ $r = 0 ] || tail -8 "$f" | sed 's/^/# /'
