@@ -57,6 +57,8 @@ struct ks_trace {
     uint64_t hz;
     uint64_t ns_per_cycle;   // 1e9 / hz when that is whole (ks_ns multiplies), else 0
     int strict;              // a damaged file fails the statement at the damage (else: noted)
+    unsigned id;             // its number on the connection that opened it (kev_open: 1, 2 ...):
+                             // the tables' second argument names it, never an address
     // The first pass (ks_trace_summary), once: small tables.
     int have_summary;
     int summary_err;         // the decoder's error of that pass (0 sound)
@@ -223,6 +225,28 @@ void ks_result_ns(sqlite3_context *ctx, const struct ks_trace *t, uint64_t cycle
 void ks_result_text(sqlite3_context *ctx, const char *s);
 // A thread's utid as a result (NULL for none).
 void ks_result_utid(sqlite3_context *ctx, int th);
+
+// What kev_open made on a connection (one trace at a time): the virtual-table module's client
+// data, so a table's arguments can only name the trace this connection opened.
+struct ks_conn {
+    struct ks_trace *t;      // the open trace, NULL none
+    unsigned next_id;        // the id the next kev_open gives its trace
+    // Reads of the tables (xFilter) in the statement(s) running now: SQLite reopens a table's
+    // cursor at each step of a recursive query, so they are counted per connection, keyed by
+    // the busy statements, their run counts and the plans made (a new run, or a statement
+    // prepared since, perhaps at a freed one's address, starts a new count).
+    uint64_t run_key, plans;
+    unsigned walks, scans;
+    sqlite3 *db;             // its connection, and the next one the process has (ks_ext.c)
+    struct ks_conn *next;
+};
+
+// A statement reads the tables (xFilter) at most this many times: a recursive query or a
+// correlated subquery over the tables that walk the trace (event or model tables) walks it at
+// most KS_MAX_WALKS times; over the small first-pass tables, KS_MAX_SCANS times. Past it the
+// statement fails, saying why (a service running users' queries is not held by one).
+#define KS_MAX_WALKS 4096u
+#define KS_MAX_SCANS 65536u
 
 // The extension's entry point (ks_ext.c): SQLite's name for a library called kevsql.
 int sqlite3_kevsql_init(sqlite3 *db, char **err, const sqlite3_api_routines *api);

@@ -17,11 +17,6 @@
 
 SQLITE_EXTENSION_INIT1
 
-// What kev_open made on a connection (one trace at a time).
-struct ks_conn {
-    struct ks_trace *t;
-};
-
 static int exec_fmt(sqlite3 *db, char **err, const char *fmt, ...)
 {
     va_list ap;
@@ -93,10 +88,11 @@ static void fn_kev_open(sqlite3_context *ctx, int argc, sqlite3_value **argv)
     t->strict = !mode || strcmp(mode, "lenient");
     drop_all(db, c);
     c->t = t;
+    t->id = ++c->next_id;
     int rc = SQLITE_OK;
     for (unsigned i = 0; i < ks_ntables && rc == SQLITE_OK; i++)
-        rc = exec_fmt(db, &err, "CREATE VIRTUAL TABLE temp.\"%w\" USING kev(%s, %llu)",
-                      ks_tables[i]->name, ks_tables[i]->name, (unsigned long long)(uintptr_t)t);
+        rc = exec_fmt(db, &err, "CREATE VIRTUAL TABLE temp.\"%w\" USING kev(%s, %u)",
+                      ks_tables[i]->name, ks_tables[i]->name, t->id);
     if (rc == SQLITE_OK) // Perfetto's name for sched_slice with its columns
         rc = exec_fmt(db, &err, "CREATE TEMP VIEW sched AS SELECT * FROM sched_slice");
     if (rc == SQLITE_OK)
@@ -137,9 +133,28 @@ static void fn_kev_damage(sqlite3_context *ctx, int argc, sqlite3_value **argv)
         sqlite3_result_null(ctx);
 }
 
+// The connections the extension is registered on, so that loading it again on one (Python's
+// load_extension twice, the shell's .load) keeps its open trace and its tables' module: the
+// tables hold the ks_conn. Guarded by SQLite's application mutex (a no-op single-threaded).
+static struct ks_conn *conns;
+
+static struct ks_conn **conn_link(sqlite3 *db)
+{
+    struct ks_conn **p = &conns;
+    while (*p && (*p)->db != db)
+        p = &(*p)->next;
+    return p;
+}
+
 static void conn_free(void *p)
 {
     struct ks_conn *c = p;
+    sqlite3_mutex *mx = sqlite3_mutex_alloc(SQLITE_MUTEX_STATIC_APP1);
+    sqlite3_mutex_enter(mx);
+    struct ks_conn **l = conn_link(c->db);
+    if (*l == c)
+        *l = c->next;
+    sqlite3_mutex_leave(mx);
     if (c->t)
         ks_trace_unref(c->t);
     sqlite3_free(c);
@@ -217,15 +232,40 @@ static const sqlite3_module kt_module = {
     .xEof = kt_eof, .xColumn = kt_column, .xRowid = kt_rowid,
 };
 
+// load_extension() from SQL: refused with the reason, whatever the host allowed. A query is
+// data (a fleet or a service runs users' queries); loading code is the host program's act
+// (the shell's .load, Python's load_extension, sqlite3_load_extension), which stays as it was.
+static void fn_no_load_extension(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+    (void)argc, (void)argv;
+    sqlite3_result_error(ctx, "load_extension() from SQL is disabled where kevsql is loaded: "
+                              "load extensions from the host program (.load, load_extension)",
+                         -1);
+}
+
 int sqlite3_kevsql_init(sqlite3 *db, char **err, const sqlite3_api_routines *api)
 {
     (void)err;
     SQLITE_EXTENSION_INIT2(api);
+    sqlite3_mutex *mx = sqlite3_mutex_alloc(SQLITE_MUTEX_STATIC_APP1);
+    sqlite3_mutex_enter(mx);
+    int known = *conn_link(db) != NULL;
+    sqlite3_mutex_leave(mx);
+    if (known) // loaded on this connection already: its functions and module stand
+        return SQLITE_OK;
     struct ks_conn *c = sqlite3_malloc(sizeof(*c));
     if (!c)
         return SQLITE_NOMEM;
     memset(c, 0, sizeof(*c));
-    int rc = sqlite3_create_module(db, "kev", &ks_module, NULL);
+    c->db = db;
+    // load_extension() from SQL: ours, which refuses, in place of SQLite's (an application's
+    // function overrides a built-in one); the C API is the host's and stays as it was.
+    int rc = SQLITE_OK;
+    for (int n = 1; n <= 2 && rc == SQLITE_OK; n++)
+        rc = sqlite3_create_function_v2(db, "load_extension", n, SQLITE_UTF8 | SQLITE_DIRECTONLY,
+                                        NULL, fn_no_load_extension, NULL, NULL, NULL);
+    if (rc == SQLITE_OK)
+        rc = sqlite3_create_module(db, "kev", &ks_module, c);
     if (rc == SQLITE_OK)
         rc = sqlite3_create_module(db, "kev_tables", &kt_module, NULL);
     if (rc == SQLITE_OK)
@@ -243,5 +283,11 @@ int sqlite3_kevsql_init(sqlite3 *db, char **err, const sqlite3_api_routines *api
     if (rc == SQLITE_OK)
         rc = sqlite3_create_function_v2(db, "kev_ns", 1, SQLITE_UTF8 | SQLITE_DETERMINISTIC, c,
                                         fn_kev_ns, NULL, NULL, NULL);
+    if (rc == SQLITE_OK) {
+        sqlite3_mutex_enter(mx);
+        c->next = conns;
+        conns = c;
+        sqlite3_mutex_leave(mx);
+    }
     return rc;
 }

@@ -40,6 +40,10 @@ TEST_DEPS_HOST += $(H)/kevsql $(H)/kevsql.so $(H)/kevsql_dask.py $(H)/kevstat $(
 SCRIPT_TESTS_HOST += kevsql|400|test/tools/test_kevsql.sh
 SCRIPT_TESTS_HOST += kevsql-asan|300|test/tools/test_kevsql.sh|$(HT)|build/host-test/sql|damage
 SCRIPT_TESTS_HOST += kevsql-dask|240|test/tools/test_kevsql_dask.sh
+# hostile SQL (virtual-table arguments, load_extension, recursion, LIMIT/OFFSET): optimised and
+# under ASan + UBSan, with the sqlite3 shell and Python as consumers
+SCRIPT_TESTS_HOST += kevsql-hostile|300|test/tools/test_kevsql_hostile.sh
+SCRIPT_TESTS_HOST += kevsql-hostile-asan|400|test/tools/test_kevsql_hostile.sh|$(HT)
 $(HT)/kevsql: $(call host_test_objs,$(KS)/kevsql.c $(KS)/kevsql_fleet.c $(KS_SRCS))
 	@echo "  TESTLD  $@"
 	$(Q)$(HOST_CC) $(HOST_TLDFLAGS) -o $@ $^ -lsqlite3
