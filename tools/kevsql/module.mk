@@ -58,6 +58,21 @@ build/fuzz/fuzz_kevsql: test/fuzz/fuzz_kevsql.c $(KS_SRCS) $(KS)/stdlib.sql buil
 	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ $(filter %.c,$^) -lsqlite3
 	$(Q)cp $(dir $@)seeds-fuzz_kev_model/*.kev $(dir $@)seeds-fuzz_kevsql/
 
+# libFuzzer target for the extension's SQL surface: any SQL over a small open trace (test/fuzz/);
+# seeds: the queries of fuzz_kevsql_sql.seeds, one file each.
+FUZZ_BINS += build/fuzz/fuzz_kevsql_sql
+build/fuzz/fuzz_kevsql_sql: test/fuzz/fuzz_kevsql_sql.c test/fuzz/fuzz_kevsql_sql.seeds $(KS_SRCS) \
+                            $(KS)/stdlib.sql $(H)/kevgen
+	@mkdir -p $(dir $@)seeds-fuzz_kevsql_sql
+	@echo "  FUZZCC  $@"
+	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ $(filter %.c,$^) -lsqlite3
+	$(Q)$(H)/kevgen -n 300 -o $(dir $@)fuzz_kevsql_sql.kev > /dev/null
+	$(Q)i=0; while IFS= read -r q; do i=$$((i + 1)); printf '%s\n' "$$q" \
+	    > $(dir $@)seeds-fuzz_kevsql_sql/q$$i.sql; done < test/fuzz/fuzz_kevsql_sql.seeds
+# make test's short run of it (make fuzz runs it for FUZZ_SECONDS or FUZZ_RUNS)
+TEST_DEPS_HOST += build/fuzz/fuzz_kevsql_sql
+SCRIPT_TESTS_HOST += fuzz/kevsql-sql|300|test/fuzz/test_fuzz_short.sh|build/fuzz/fuzz_kevsql_sql|3000
+
 # Figures (make bench): kevsql beside traceprinter and kevstat, the loaded design, many traces
 # in processes and on a Dask cluster (docs/PERFORMANCE.md).
 BENCH_DEPS += $(H)/kevsql $(H)/kevsql.so $(H)/kevsql_dask.py $(H)/kevgen $(H)/traceprinter $(H)/kevstat
