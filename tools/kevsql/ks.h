@@ -66,6 +66,8 @@ struct ks_trace {
     size_t summary_off;
     struct ks_thread *th;
     unsigned nth;
+    int *row_th;             // the thread table's rows: row 0 the swapper (-1), then each
+    unsigned nrow_th;        // thread that is not a CPU's idle thread (utid = its index + 1)
     struct ks_proc *proc;
     unsigned nproc;
     struct ks_dl *dl;
@@ -223,8 +225,13 @@ struct ks_walk *ks_walk_of(void *user);
 // Results with the time in nanoseconds, NULL for an unknown (negative) one.
 void ks_result_ns(sqlite3_context *ctx, const struct ks_trace *t, uint64_t cycles, int known);
 void ks_result_text(sqlite3_context *ctx, const char *s);
-// A thread's utid as a result (NULL for none).
-void ks_result_utid(sqlite3_context *ctx, int th);
+// A thread's utid, Perfetto's meaning: 0 for the idle thread of every CPU (its "swapper"), the
+// model's thread number + 1 for any other; -1 for none (th < 0). Runs the first pass if needed.
+int ks_utid(struct ks_trace *t, int th);
+// As a result: NULL for none.
+void ks_result_thread(sqlite3_context *ctx, struct ks_trace *t, int th);
+// A number as a result, NULL when negative (a CPU not known).
+void ks_result_nonneg(sqlite3_context *ctx, int v);
 
 // What kev_open made on a connection (one trace at a time): the virtual-table module's client
 // data, so a table's arguments can only name the trace this connection opened.

@@ -43,20 +43,34 @@ static int64_t slice_id(uint64_t id, unsigned kind)
 // Tables of the first pass
 // ============================================================================================
 
-static unsigned thread_rows(struct ks_trace *t) { return t->nth; }
+// Row 0 is Perfetto's utid 0, the "swapper": every CPU's idle thread (their time per CPU is
+// cpu.idle_ns); then each other thread the model saw, utid its number + 1.
+static unsigned thread_rows(struct ks_trace *t) { return t->nrow_th; }
 static const struct ks_col thread_cols[] = {
     { "utid", "INTEGER", 0 }, { "tid", "INTEGER", 0 }, { "name", "TEXT", 0 },
     { "upid", "INTEGER", 0 }, { "start_ts", "INTEGER", 0 }, { "end_ts", "INTEGER", 0 },
     { "is_main_thread", "INTEGER", 0 }, { "is_idle", "INTEGER", 0 },
     { "machine_id", "INTEGER", 0 }, { "arg_set_id", "INTEGER", 0 },
     { "pid", "INTEGER", 0 }, { "label", "TEXT", 0 }, { "priority", "INTEGER", 0 },
+    { "id", "INTEGER", 0 },
 };
 static void thread_col(struct ks_trace *t, unsigned row, int col, sqlite3_context *ctx)
 {
-    const struct ks_thread *x = &t->th[row];
+    int th = t->row_th[row];
+    if (th < 0) { // the swapper
+        switch (col) {
+        case 0: case 1: case 13: sqlite3_result_int(ctx, 0); break;
+        case 2: ks_result_text(ctx, "swapper"); break;
+        case 7: sqlite3_result_int(ctx, 1); break;
+        case 11: ks_result_text(ctx, "idle"); break;
+        default: sqlite3_result_null(ctx);
+        }
+        return;
+    }
+    const struct ks_thread *x = &t->th[th];
     char lb[80];
     switch (col) {
-    case 0: sqlite3_result_int(ctx, (int)row); break;
+    case 0: case 13: sqlite3_result_int(ctx, th + 1); break;
     case 1: sqlite3_result_int64(ctx, x->tid); break;
     case 2: ks_result_text(ctx, x->name[0] ? x->name : x->comm[0] ? x->comm : NULL); break;
     case 3: case 10: sqlite3_result_int64(ctx, x->pid); break;
@@ -339,8 +353,8 @@ static void track_col(struct ks_trace *t, unsigned row, int col, sqlite3_context
     case 0: sqlite3_result_int64(ctx, id); break;
     case 1: ks_result_text(ctx, name); break;
     case 2: ks_result_text(ctx, type); break;
-    case 3: ks_result_utid(ctx, utid); break;
-    case 4: ks_result_utid(ctx, cpu); break;
+    case 3: ks_result_thread(ctx, t, utid); break;
+    case 4: ks_result_nonneg(ctx, cpu); break;
     case 5:
         if (upid >= 0)
             sqlite3_result_int64(ctx, upid);
@@ -377,9 +391,9 @@ static void deadlock_col(struct ks_trace *t, unsigned row, int col, sqlite3_cont
     case 1: sqlite3_result_int(ctx, (int)d->pos); break;
     case 2: ks_result_ns(ctx, t, (uint64_t)d->t, 1); break;
     case 3: ks_result_ns(ctx, t, (uint64_t)d->broken, d->broken >= 0); break;
-    case 4: ks_result_utid(ctx, d->th); break;
+    case 4: ks_result_thread(ctx, t, d->th); break;
     case 5: ks_result_text(ctx, d->obj); break;
-    case 6: ks_result_utid(ctx, d->owner); break;
+    case 6: ks_result_thread(ctx, t, d->owner); break;
     default: sqlite3_result_null(ctx);
     }
 }
@@ -408,14 +422,14 @@ static void inversion_col(struct ks_trace *t, unsigned row, int col, sqlite3_con
     const struct ks_inv *v = &t->inv[row];
     switch (col) {
     case 0: sqlite3_result_int(ctx, (int)v->inv); break;
-    case 1: ks_result_utid(ctx, v->waiter); break;
+    case 1: ks_result_thread(ctx, t, v->waiter); break;
     case 2: ks_result_text(ctx, v->obj); break;
-    case 3: ks_result_utid(ctx, v->owner); break;
+    case 3: ks_result_thread(ctx, t, v->owner); break;
     case 4: result_u(ctx, v->count); break;
     case 5: sqlite3_result_int64(ctx, ks_ns(t, v->lost)); break;
     case 6: sqlite3_result_int64(ctx, ks_ns(t, v->max)); break;
     case 7: ks_result_ns(ctx, t, v->first, 1); break;
-    case 8: ks_result_utid(ctx, v->middle); break;
+    case 8: ks_result_thread(ctx, t, v->middle); break;
     case 9: sqlite3_result_int64(ctx, ks_ns(t, v->mid_lost)); break;
     default: sqlite3_result_null(ctx);
     }
@@ -543,7 +557,7 @@ static void event_col(struct ks_walk *w, const struct ks_rec *rec, int col, sqli
     case 0: result_u(ctx, v->id); break;
     case 1: ks_result_ns(ctx, w->t, v->t, 1); break;
     case 2: sqlite3_result_int(ctx, (int)v->cpu); break;
-    case 3: ks_result_utid(ctx, v->th); break;
+    case 3: ks_result_thread(ctx, w->t, v->th); break;
     case 4: ks_result_text(ctx, kev_class_name(v->cls)); break;
     case 5: sqlite3_result_int(ctx, (int)v->ev); break;
     case 6: ks_result_text(ctx, event_name(v, b, sizeof(b))); break;
@@ -603,7 +617,7 @@ static void user_col(struct ks_walk *w, const struct ks_rec *rec, int col, sqlit
     case 0: result_u(ctx, v->id); break;
     case 1: ks_result_ns(ctx, w->t, v->t, 1); break;
     case 2: sqlite3_result_int(ctx, (int)v->cpu); break;
-    case 3: ks_result_utid(ctx, v->th); break;
+    case 3: ks_result_thread(ctx, w->t, v->th); break;
     case 4:
         if (v->th >= 0)
             sqlite3_result_int64(ctx, v->pid);
@@ -641,7 +655,7 @@ static const struct ks_table t_user_event = {
 // fault and stack_sample (trace/kev_stack.h)
 static const struct ks_col fault_cols[] = {
     { "id", "INTEGER", 0 }, { "ts", "INTEGER", 0 }, { "cpu", "INTEGER", 0 },
-    { "utid", "INTEGER", 0 }, { "pid", "INTEGER", 0 }, { "tid", "INTEGER", 0 },
+    { "utid", "INTEGER", 1 }, { "pid", "INTEGER", 0 }, { "tid", "INTEGER", 0 },
     { "signal", "TEXT", 0 }, { "kind", "TEXT", 0 }, { "pc", "INTEGER", 0 },
     { "addr", "INTEGER", 0 }, { "text", "TEXT", 0 },
 };
@@ -669,7 +683,7 @@ static void fault_col(struct ks_walk *w, const struct ks_rec *rec, int col, sqli
     case 0: result_u(ctx, v->id); break;
     case 1: ks_result_ns(ctx, w->t, v->t, 1); break;
     case 2: sqlite3_result_int(ctx, (int)v->cpu); break;
-    case 3: ks_result_utid(ctx, v->th); break;
+    case 3: ks_result_thread(ctx, w->t, v->th); break;
     case 4: case 5: sqlite3_result_int64(ctx, v->v[col - 4]); break;
     case 6: ks_result_text(ctx, v->name); break;
     case 7: ks_result_text(ctx, kev_fault_kind_name((unsigned)v->v[4])); break;
@@ -699,7 +713,7 @@ static const struct ks_table t_fault = {
 
 static const struct ks_col stack_cols[] = {
     { "id", "INTEGER", 0 }, { "ts", "INTEGER", 0 }, { "cpu", "INTEGER", 0 },
-    { "utid", "INTEGER", 0 }, { "pid", "INTEGER", 0 }, { "tid", "INTEGER", 0 },
+    { "utid", "INTEGER", 1 }, { "pid", "INTEGER", 0 }, { "tid", "INTEGER", 0 },
     { "kind", "TEXT", 0 }, { "depth", "INTEGER", 0 }, { "ended", "TEXT", 0 },
     { "frames", "TEXT", 0 },
 };
@@ -728,7 +742,7 @@ static void stack_col(struct ks_walk *w, const struct ks_rec *rec, int col, sqli
     case 0: result_u(ctx, v->id); break;
     case 1: ks_result_ns(ctx, w->t, v->t, 1); break;
     case 2: sqlite3_result_int(ctx, (int)v->cpu); break;
-    case 3: ks_result_utid(ctx, v->th); break;
+    case 3: ks_result_thread(ctx, w->t, v->th); break;
     case 4: case 5: sqlite3_result_int64(ctx, v->v[col - 4]); break;
     case 6: ks_result_text(ctx, kev_stack_kind_name((unsigned)v->v[2])); break;
     case 7: sqlite3_result_int64(ctx, v->v[3]); break;
@@ -757,7 +771,7 @@ static const struct ks_table t_stack = {
 
 static const struct ks_col prio_cols[] = {
     { "id", "INTEGER", 0 }, { "ts", "INTEGER", 0 }, { "cpu", "INTEGER", 0 },
-    { "utid", "INTEGER", 0 }, { "old_priority", "INTEGER", 0 }, { "priority", "INTEGER", 0 },
+    { "utid", "INTEGER", 1 }, { "old_priority", "INTEGER", 0 }, { "priority", "INTEGER", 0 },
     { "cause", "INTEGER", 0 }, { "cause_name", "TEXT", 0 },
 };
 static void prio_on(struct ks_walk *w, const struct kev_event *e)
@@ -778,7 +792,7 @@ static void prio_col(struct ks_walk *w, const struct ks_rec *rec, int col, sqlit
     case 0: result_u(ctx, v->id); break;
     case 1: ks_result_ns(ctx, w->t, v->t, 1); break;
     case 2: sqlite3_result_int(ctx, (int)v->cpu); break;
-    case 3: ks_result_utid(ctx, v->th); break;
+    case 3: ks_result_thread(ctx, w->t, v->th); break;
     case 4: sqlite3_result_int(ctx, (int)(x >> 8 & 0xffu)); break;
     case 5: sqlite3_result_int(ctx, (int)(x & 0xffu)); break;
     case 6: sqlite3_result_int(ctx, (int)(x >> 16 & 0xffu)); break;
@@ -822,8 +836,8 @@ static void sched_col(struct ks_walk *w, const struct ks_rec *rec, int col, sqli
     case 0: result_u(ctx, r->id); break;
     case 1: ks_result_ns(ctx, w->t, r->t0, 1); break;
     case 2: sqlite3_result_int64(ctx, ks_ns(w->t, r->t1) - ks_ns(w->t, r->t0)); break;
-    case 3: case 7: ks_result_utid(ctx, r->cpu); break;
-    case 4: ks_result_utid(ctx, r->th); break;
+    case 3: case 7: ks_result_nonneg(ctx, r->cpu); break;
+    case 4: ks_result_thread(ctx, w->t, r->th); break;
     case 5: ks_result_text(ctx, state_name(r->end_state)); break;
     case 6:
         if (r->prio >= 0)
@@ -871,14 +885,14 @@ static void ts_col(struct ks_walk *w, const struct ks_rec *rec, int col, sqlite3
     int woken = r->state == KEV_TH_READY && r->woken;
     switch (col) {
     case 5: ks_result_text(ctx, state_name(r->state)); break;
-    case 3: case 11: ks_result_utid(ctx, r->cpu); break;
+    case 3: case 11: ks_result_nonneg(ctx, r->cpu); break;
     case 7:
         if (r->kcall)
             ks_result_text(ctx, kx_kcall_name(r->kcall - 1, nb, sizeof(nb)));
         else
             sqlite3_result_null(ctx);
         break;
-    case 8: ks_result_utid(ctx, r->state == KEV_TH_READY ? r->waker : -1); break;
+    case 8: ks_result_thread(ctx, w->t, r->state == KEV_TH_READY ? r->waker : -1); break;
     case 9:
         if (r->state == KEV_TH_READY && r->waker_id)
             result_u(ctx, r->waker_id);
@@ -906,7 +920,7 @@ static void ts_col(struct ks_walk *w, const struct ks_rec *rec, int col, sqlite3
             sqlite3_result_null(ctx);
         }
         break;
-    case 15: ks_result_utid(ctx, r->wait ? r->owner : -1); break;
+    case 15: ks_result_thread(ctx, w->t, r->wait ? r->owner : -1); break;
     case 16:
         if (r->wait)
             result_u(ctx, r->wait);
@@ -966,7 +980,7 @@ static void kcall_col(struct ks_walk *w, const struct ks_rec *rec, int col, sqli
         else
             sqlite3_result_null(ctx);
         break;
-    case 3: ks_result_utid(ctx, r->th); break;
+    case 3: ks_result_thread(ctx, w->t, r->th); break;
     case 4: sqlite3_result_int(ctx, (int)r->cpu); break;
     case 5: sqlite3_result_int(ctx, (int)r->call); break;
     case 6: ks_result_text(ctx, kx_kcall_name(r->call, nb, sizeof(nb))); break;
@@ -1050,7 +1064,7 @@ static void irq_col(struct ks_walk *w, const struct ks_rec *rec, int col, sqlite
         else
             sqlite3_result_null(ctx);
         break;
-    case 8: ks_result_utid(ctx, r->th); break;
+    case 8: ks_result_thread(ctx, w->t, r->th); break;
     case 9: ks_result_ns(ctx, w->t, r->t_th, r->t_th != 0); break;
     case 10:
         if (r->t_th) // the model's latency (kevstat's), in ns
@@ -1111,14 +1125,14 @@ static void msg_col(struct ks_walk *w, const struct ks_rec *rec, int col, sqlite
     case 0: result_u(ctx, m->id); break;
     case 1: ks_result_ns(ctx, w->t, m->t_send, 1); break;
     case 2: sqlite3_result_int64(ctx, ks_ns(w->t, end) - ks_ns(w->t, m->t_send)); break;
-    case 3: ks_result_utid(ctx, m->client); break;
+    case 3: ks_result_thread(ctx, w->t, m->client); break;
     case 4:
         if (!m->irq)
             sqlite3_result_int64(ctx, m->client_pid);
         else
             sqlite3_result_null(ctx);
         break;
-    case 5: ks_result_utid(ctx, m->server); break;
+    case 5: ks_result_thread(ctx, w->t, m->server); break;
     case 6: // a pulse names its channel and code, not the server: the receiver's process
         if (!m->pulse)
             sqlite3_result_int64(ctx, m->srv_pid);
@@ -1197,14 +1211,14 @@ static void wait_col(struct ks_walk *w, const struct ks_rec *rec, int col, sqlit
     case 0: result_u(ctx, x->serial); break;
     case 1: ks_result_ns(ctx, w->t, x->t0, 1); break;
     case 2: sqlite3_result_int64(ctx, ks_ns(w->t, end) - ks_ns(w->t, x->t0)); break;
-    case 3: ks_result_utid(ctx, x->th); break;
+    case 3: ks_result_thread(ctx, w->t, x->th); break;
     case 4: ks_result_text(ctx, state_name(x->state)); break;
     case 5: ks_result_text(ctx, kx_wait_obj(w->s, x->obj, ob, sizeof(ob))); break;
-    case 6: ks_result_utid(ctx, x->owner); break;
+    case 6: ks_result_thread(ctx, w->t, x->owner); break;
     case 7: sqlite3_result_int64(ctx, span_ns(w, x->own_run)); break;
     case 8: sqlite3_result_int64(ctx, span_ns(w, x->own_ready)); break;
     case 9: sqlite3_result_int64(ctx, span_ns(w, x->own_blocked)); break;
-    case 10: ks_result_utid(ctx, x->by); break;
+    case 10: ks_result_thread(ctx, w->t, x->by); break;
     case 11: sqlite3_result_int64(ctx, span_ns(w, x->inv_t)); break;
     case 12:
         if (x->owner_obj >= 0 && x->own_blocked)
@@ -1254,14 +1268,14 @@ static void wpre_col(struct ks_walk *w, const struct ks_rec *rec, int col, sqlit
     char ob[48];
     switch (col) {
     case 0: result_u(ctx, x->serial); break;
-    case 1: ks_result_utid(ctx, other ? -1 : x->pre[rec->sub].th); break;
+    case 1: ks_result_thread(ctx, w->t, other ? -1 : x->pre[rec->sub].th); break;
     case 2: sqlite3_result_int64(ctx, span_ns(w, other ? x->pre_other : x->pre[rec->sub].t)); break;
     case 3:
         sqlite3_result_int64(ctx, span_ns(w, other ? x->inv_other : x->pre[rec->sub].inv_t));
         break;
-    case 4: ks_result_utid(ctx, x->th); break;
+    case 4: ks_result_thread(ctx, w->t, x->th); break;
     case 5: ks_result_text(ctx, kx_wait_obj(w->s, x->obj, ob, sizeof(ob))); break;
-    case 6: ks_result_utid(ctx, x->owner); break;
+    case 6: ks_result_thread(ctx, w->t, x->owner); break;
     default: sqlite3_result_null(ctx);
     }
 }
@@ -1299,7 +1313,7 @@ static void cpus_col(struct ks_walk *w, const struct ks_rec *rec, int col, sqlit
     case 0: ks_result_ns(ctx, w->t, r->t0, 1); break;
     case 1: sqlite3_result_int64(ctx, ks_ns(w->t, r->t1) - ks_ns(w->t, r->t0)); break;
     case 2: sqlite3_result_int(ctx, (int)r->cpu); break;
-    case 3: ks_result_utid(ctx, r->th); break;
+    case 3: ks_result_thread(ctx, w->t, r->th); break;
     case 4: ks_result_text(ctx, what[r->what % 3]); break;
     default: sqlite3_result_null(ctx);
     }
@@ -1520,8 +1534,8 @@ static void slice_col(struct ks_walk *w, const struct ks_rec *rec, int col, sqli
         else
             sqlite3_result_null(ctx);
         break;
-    case 9: ks_result_utid(ctx, utid); break;
-    case 10: ks_result_utid(ctx, cpu); break;
+    case 9: ks_result_thread(ctx, w->t, utid); break;
+    case 10: ks_result_nonneg(ctx, cpu); break;
     default: sqlite3_result_null(ctx);
     }
 }
@@ -1583,7 +1597,7 @@ static void instant_col(struct ks_walk *w, const struct ks_rec *rec, int col,
         ks_result_text(ctx, nb);
         break;
     case 4: ks_result_text(ctx, rec->sub ? "fault" : "user"); break;
-    case 6: ks_result_utid(ctx, v->th); break;
+    case 6: ks_result_thread(ctx, w->t, v->th); break;
     case 7: sqlite3_result_int(ctx, (int)v->cpu); break;
     default: sqlite3_result_null(ctx);
     }
@@ -1701,7 +1715,7 @@ static void args_irq(void *user, const struct kx_irq_row *r)
     int64_t set = slice_id(r->id, SL_IRQ);
     arg_push(w, set, "args.irq", SQLITE_INTEGER, r->irq, NULL);
     if (r->th >= 0)
-        arg_push(w, set, "args.utid", SQLITE_INTEGER, r->th, NULL);
+        arg_push(w, set, "args.utid", SQLITE_INTEGER, ks_utid(w->t, r->th), NULL);
     if (r->t_th)
         arg_push(w, set, "args.latency", SQLITE_INTEGER,
                  ks_ns(w->t, r->t_th) - ks_ns(w->t, r->t0), NULL);
@@ -1713,7 +1727,7 @@ static void args_msg(void *user, const struct kx_msg *g)
     arg_push(w, set, "args.rcvid", SQLITE_INTEGER, g->rcvid, NULL);
     arg_push(w, set, "args.server_pid", SQLITE_INTEGER, g->srv_pid, NULL);
     if (g->server >= 0)
-        arg_push(w, set, "args.server_utid", SQLITE_INTEGER, g->server, NULL);
+        arg_push(w, set, "args.server_utid", SQLITE_INTEGER, ks_utid(w->t, g->server), NULL);
     if (g->error)
         arg_push(w, set, "args.error", SQLITE_INTEGER, g->error, NULL);
 }

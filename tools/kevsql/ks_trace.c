@@ -61,6 +61,7 @@ void ks_trace_unref(struct ks_trace *t)
     sqlite3_free(t->r);
     sqlite3_free(t->path);
     sqlite3_free(t->th);
+    sqlite3_free(t->row_th);
     sqlite3_free(t->proc);
     sqlite3_free(t->dl);
     sqlite3_free(t->inv);
@@ -208,6 +209,15 @@ int ks_trace_summary(struct ks_trace *t, char **err)
         }
     }
     t->nth = s->m.nth;
+    t->row_th = sqlite3_malloc64((s->m.nth + 1) * sizeof(*t->row_th));
+    if (!t->row_th) {
+        *err = sqlite3_mprintf("kev: out of memory");
+        goto out;
+    }
+    t->row_th[t->nrow_th++] = -1;
+    for (unsigned i = 0; i < s->m.nth; i++)
+        if (!t->th[i].idle)
+            t->row_th[t->nrow_th++] = (int)i;
     for (unsigned i = 0; i < r->kr_nprocs; i++) // processes named but without a thread seen
         if (add_proc(t, r->kr_procs[i].kn_pid, p, r->kr_procs[i].kn_name)) {
             *err = sqlite3_mprintf("kev: out of memory");

@@ -86,10 +86,33 @@ void ks_result_text(sqlite3_context *ctx, const char *s)
         sqlite3_result_null(ctx);
 }
 
-void ks_result_utid(sqlite3_context *ctx, int th)
+int ks_utid(struct ks_trace *t, int th)
 {
-    if (th >= 0)
-        sqlite3_result_int(ctx, th);
+    if (th < 0)
+        return -1;
+    if (!t->have_summary) {
+        char *err = NULL;
+        ks_trace_summary(t, &err); // its failure is the summary tables' to say
+        sqlite3_free(err);
+    }
+    if ((unsigned)th < t->nth && t->th[th].idle)
+        return 0;
+    return th + 1;
+}
+
+void ks_result_thread(sqlite3_context *ctx, struct ks_trace *t, int th)
+{
+    int u = ks_utid(t, th);
+    if (u >= 0)
+        sqlite3_result_int(ctx, u);
+    else
+        sqlite3_result_null(ctx);
+}
+
+void ks_result_nonneg(sqlite3_context *ctx, int v)
+{
+    if (v >= 0)
+        sqlite3_result_int(ctx, v);
     else
         sqlite3_result_null(ctx);
 }
