@@ -244,6 +244,7 @@ struct ks_conn {
     // prepared since, perhaps at a freed one's address, starts a new count).
     uint64_t run_key, plans;
     unsigned walks, scans;
+    struct ks_argcache *args; // EXTRACT_ARG's copy of the open trace's args (ks_ext.c), NULL none
     sqlite3 *db;             // its connection, and the next one the process has (ks_ext.c)
     struct ks_conn *next;
 };

@@ -20,6 +20,23 @@ static const char *state_name(unsigned st)
     return st < KEV_TH_NSTATES ? kev_thread_state_name(st) : NULL;
 }
 
+// A kernel state as Perfetto's thread_state and sched_slice.end_state write it (Linux's
+// letters, the trace processor's "Running"): "R" runnable after a wakeup, "R+" runnable
+// after a preemption, "S" blocked (every QNX blocking state a signal or a timeout can end),
+// "D" waiting for a page or stack (uninterruptible), "T" stopped, "X" dead. The kernel's own
+// name is the kernel_state / kernel_end_state column.
+static const char *perfetto_state(unsigned st, int woken)
+{
+    switch (st) {
+    case KEV_TH_RUNNING: return "Running";
+    case KEV_TH_READY: return woken ? "R" : "R+";
+    case KEV_TH_DEAD: return "X";
+    case KEV_TH_STOPPED: return "T";
+    case KEV_TH_WAITPAGE: case KEV_TH_STACK: return "D";
+    default: return st < KEV_TH_NSTATES ? "S" : NULL;
+    }
+}
+
 static void result_u(sqlite3_context *ctx, uint64_t v)
 {
     sqlite3_result_int64(ctx, (sqlite3_int64)v);
@@ -115,12 +132,13 @@ static const struct ks_col process_cols[] = {
     { "upid", "INTEGER", 0 }, { "pid", "INTEGER", 0 }, { "name", "TEXT", 0 },
     { "start_ts", "INTEGER", 0 }, { "end_ts", "INTEGER", 0 }, { "parent_upid", "INTEGER", 0 },
     { "uid", "INTEGER", 0 }, { "cmdline", "TEXT", 0 }, { "arg_set_id", "INTEGER", 0 },
+    { "id", "INTEGER", 0 },
 };
 static void process_col(struct ks_trace *t, unsigned row, int col, sqlite3_context *ctx)
 {
     const struct ks_proc *p = &t->proc[row];
     switch (col) {
-    case 0: case 1: sqlite3_result_int64(ctx, p->pid); break;
+    case 0: case 1: case 9: sqlite3_result_int64(ctx, p->pid); break;
     case 2: ks_result_text(ctx, p->name[0] ? p->name : NULL); break;
     case 3: ks_result_ns(ctx, t, (uint64_t)p->start, p->start >= 0); break;
     case 4: ks_result_ns(ctx, t, (uint64_t)p->end, p->end >= 0); break;
@@ -827,7 +845,8 @@ static void sink_state(struct kx_sink *k) { k->state = push_state; }
 static const struct ks_col sched_cols[] = {
     { "id", "INTEGER", 0 }, { "ts", "INTEGER", 0 }, { "dur", "INTEGER", 0 },
     { "cpu", "INTEGER", 0 }, { "utid", "INTEGER", 0 }, { "end_state", "TEXT", 0 },
-    { "priority", "INTEGER", 0 }, { "ucpu", "INTEGER", 0 },
+    { "priority", "INTEGER", 0 }, { "ucpu", "INTEGER", 0 }, { "ts_end", "INTEGER", 0 },
+    { "kernel_end_state", "TEXT", 0 },
 };
 static void sched_col(struct ks_walk *w, const struct ks_rec *rec, int col, sqlite3_context *ctx)
 {
@@ -838,7 +857,9 @@ static void sched_col(struct ks_walk *w, const struct ks_rec *rec, int col, sqli
     case 2: sqlite3_result_int64(ctx, ks_ns(w->t, r->t1) - ks_ns(w->t, r->t0)); break;
     case 3: case 7: ks_result_nonneg(ctx, r->cpu); break;
     case 4: ks_result_thread(ctx, w->t, r->th); break;
-    case 5: ks_result_text(ctx, state_name(r->end_state)); break;
+    case 5: ks_result_text(ctx, perfetto_state(r->end_state, 0)); break;
+    case 8: ks_result_ns(ctx, w->t, r->t1, 1); break;
+    case 9: ks_result_text(ctx, state_name(r->end_state)); break;
     case 6:
         if (r->prio >= 0)
             sqlite3_result_int(ctx, r->prio);
@@ -876,7 +897,7 @@ static const struct ks_col ts_cols[] = {
     { "irq_context", "INTEGER", 0 }, { "ucpu", "INTEGER", 0 }, { "priority", "INTEGER", 0 },
     { "end_state", "TEXT", 0 }, { "blocked_object", "TEXT", 0 },
     { "blocked_owner_utid", "INTEGER", 0 }, { "wait_id", "INTEGER", 0 },
-    { "waker_irq", "INTEGER", 0 }, { "woken", "INTEGER", 0 },
+    { "waker_irq", "INTEGER", 0 }, { "woken", "INTEGER", 0 }, { "kernel_state", "TEXT", 0 },
 };
 static void ts_col(struct ks_walk *w, const struct ks_rec *rec, int col, sqlite3_context *ctx)
 {
@@ -884,7 +905,8 @@ static void ts_col(struct ks_walk *w, const struct ks_rec *rec, int col, sqlite3
     char nb[32];
     int woken = r->state == KEV_TH_READY && r->woken;
     switch (col) {
-    case 5: ks_result_text(ctx, state_name(r->state)); break;
+    case 5: ks_result_text(ctx, perfetto_state(r->state, woken)); break;
+    case 19: ks_result_text(ctx, state_name(r->state)); break;
     case 3: case 11: ks_result_nonneg(ctx, r->cpu); break;
     case 7:
         if (r->kcall)
@@ -1454,7 +1476,8 @@ static const struct ks_col slice_cols[] = {
     { "id", "INTEGER", 0 }, { "ts", "INTEGER", 0 }, { "dur", "INTEGER", 0 },
     { "track_id", "INTEGER", 0 }, { "category", "TEXT", 0 }, { "name", "TEXT", 0 },
     { "depth", "INTEGER", 0 }, { "parent_id", "INTEGER", 0 }, { "arg_set_id", "INTEGER", 0 },
-    { "utid", "INTEGER", 0 }, { "cpu", "INTEGER", 0 },
+    { "utid", "INTEGER", 0 }, { "cpu", "INTEGER", 0 }, { "cat", "TEXT", 0 },
+    { "thread_ts", "INTEGER", 0 }, { "thread_dur", "INTEGER", 0 },
 };
 static void slice_col(struct ks_walk *w, const struct ks_rec *rec, int col, sqlite3_context *ctx)
 {
@@ -1525,7 +1548,7 @@ static void slice_col(struct ks_walk *w, const struct ks_rec *rec, int col, sqli
             sqlite3_result_int64(ctx, -1); // Perfetto: a slice that did not end
         break;
     case 3: sqlite3_result_int64(ctx, track); break;
-    case 4: ks_result_text(ctx, cat); break;
+    case 4: case 11: ks_result_text(ctx, cat); break;
     case 5: ks_result_text(ctx, name); break;
     case 6: sqlite3_result_int(ctx, depth); break;
     case 7:
@@ -1700,36 +1723,36 @@ static void args_kcall(void *user, const struct kx_kcall_row *r)
 {
     struct ks_walk *w = ks_walk_of(user);
     int64_t set = slice_id(r->id, SL_KCALL);
-    static const char *const key[] = { "args.arg0", "args.arg1", "args.arg2", "args.arg3" };
+    static const char *const key[] = { "arg0", "arg1", "arg2", "arg3" };
     for (unsigned i = 0; i < r->nargs && i < 4; i++)
         arg_push(w, set, key[i], SQLITE_INTEGER, r->arg[i], NULL);
     if (r->exited && !r->interrupted) {
-        arg_push(w, set, "args.ret", SQLITE_INTEGER, r->ret, NULL);
+        arg_push(w, set, "ret", SQLITE_INTEGER, r->ret, NULL);
         if (r->err)
-            arg_push(w, set, "args.errno", SQLITE_INTEGER, r->err, NULL);
+            arg_push(w, set, "errno", SQLITE_INTEGER, r->err, NULL);
     }
 }
 static void args_irq(void *user, const struct kx_irq_row *r)
 {
     struct ks_walk *w = ks_walk_of(user);
     int64_t set = slice_id(r->id, SL_IRQ);
-    arg_push(w, set, "args.irq", SQLITE_INTEGER, r->irq, NULL);
+    arg_push(w, set, "irq", SQLITE_INTEGER, r->irq, NULL);
     if (r->th >= 0)
-        arg_push(w, set, "args.utid", SQLITE_INTEGER, ks_utid(w->t, r->th), NULL);
+        arg_push(w, set, "utid", SQLITE_INTEGER, ks_utid(w->t, r->th), NULL);
     if (r->t_th)
-        arg_push(w, set, "args.latency", SQLITE_INTEGER,
+        arg_push(w, set, "latency", SQLITE_INTEGER,
                  ks_ns(w->t, r->t_th) - ks_ns(w->t, r->t0), NULL);
 }
 static void args_msg(void *user, const struct kx_msg *g)
 {
     struct ks_walk *w = ks_walk_of(user);
     int64_t set = slice_id(g->id, SL_MSG);
-    arg_push(w, set, "args.rcvid", SQLITE_INTEGER, g->rcvid, NULL);
-    arg_push(w, set, "args.server_pid", SQLITE_INTEGER, g->srv_pid, NULL);
+    arg_push(w, set, "rcvid", SQLITE_INTEGER, g->rcvid, NULL);
+    arg_push(w, set, "server_pid", SQLITE_INTEGER, g->srv_pid, NULL);
     if (g->server >= 0)
-        arg_push(w, set, "args.server_utid", SQLITE_INTEGER, ks_utid(w->t, g->server), NULL);
+        arg_push(w, set, "server_utid", SQLITE_INTEGER, ks_utid(w->t, g->server), NULL);
     if (g->error)
-        arg_push(w, set, "args.error", SQLITE_INTEGER, g->error, NULL);
+        arg_push(w, set, "error", SQLITE_INTEGER, g->error, NULL);
 }
 static void args_on(struct ks_walk *w, const struct kev_event *e)
 {
@@ -1739,11 +1762,11 @@ static void args_on(struct ks_walk *w, const struct kev_event *e)
     user_fill(w, e, &rec);
     const struct ks_ev_rec *v = &rec.u.ev;
     int64_t set = slice_id(v->id, SL_INSTANT);
-    arg_push(w, set, "args.code", SQLITE_INTEGER, v->ev, NULL);
-    arg_push(w, set, "args.value", SQLITE_TEXT, 0, v->text);
+    arg_push(w, set, "code", SQLITE_INTEGER, v->ev, NULL);
+    arg_push(w, set, "value", SQLITE_TEXT, 0, v->text);
     for (unsigned i = 0; !v->v[0] && i < v->nw && i < 8; i++) {
         char key[16];
-        snprintf(key, sizeof(key), "args.w%u", i);
+        snprintf(key, sizeof(key), "w%u", i);
         arg_push(w, set, key, SQLITE_INTEGER, (int32_t)v->w[i], NULL);
     }
 }

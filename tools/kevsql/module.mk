@@ -49,6 +49,14 @@ $(HT)/kevsql: $(call host_test_objs,$(KS)/kevsql.c $(KS)/kevsql_fleet.c $(KS_SRC
 	$(Q)$(HOST_CC) $(HOST_TLDFLAGS) -o $@ $^ -lsqlite3
 $(call host_test_objs,$(KS)/ks_stdlib.c): $(KS)/stdlib.sql
 
+# Perfetto's queries on a real capture of a 1-CPU and a 4-CPU board, against traceprinter's events
+# (the sqlcap image: user/apps/stackfault/app.mk)
+SQLCAP_BOARDS := mps2-an385 qemu-virt-a53
+SCRIPT_TESTS += $(foreach b,$(SQLCAP_BOARDS),qemu-kevsql-perfetto/$(b)|400|BOARD=$(b)|test/tools/test_kevsql_perfetto.sh|build/$(b)|$(H))
+TEST_DEPS    += $(if $(filter $(BOARD),$(SQLCAP_BOARDS)),$(B)/sqlcap.elf) \
+                $(foreach b,$(filter-out $(BOARD),$(SQLCAP_BOARDS)),matrix-images-$(b)) \
+                $(H)/kevsql $(H)/kevstat $(H)/traceprinter $(H)/dcompile
+
 # libFuzzer target for the extension: every table and view over any bytes (test/fuzz/); seeds:
 # the model's target's (small kevgen traces, a two-CPU kevscen4 one).
 FUZZ_BINS += build/fuzz/fuzz_kevsql
