@@ -109,6 +109,7 @@ prio = []             # (ts, pid, tid, priority)
 faults, stacks = [], []
 proc_names = {}       # pid -> name
 proc_of = {}          # pid -> name, for CPU time by process
+kernel_build = None   # the kernel image's build id (IMAGE pid:0)
 in_snap = False
 unplaced = {}
 first = last = None
@@ -204,6 +205,10 @@ for t, cpu, cls, ev, rest in events:
     elif cls == "SYSTEM" and ev in ("FAULT", "STACK"):
         mm = re.match(r"(\d+)/(\d+)", rest)
         (faults if ev == "FAULT" else stacks).append((ns(t), int(mm.group(1)), int(mm.group(2))))
+    elif cls == "SYSTEM" and ev == "IMAGE":
+        mm = re.match(r"pid:(\d+) build_id:([0-9a-f]+)", rest)
+        if mm and mm.group(1) == "0" and kernel_build is None:
+            kernel_build = mm.group(2)
     elif cls == "PROCESS" and ev == "PROCCREATE_NAME":
         mm = re.search(r"pid:(\d+) name:(\S+)", rest)
         proc_names[int(mm.group(1))] = mm.group(2)
@@ -321,6 +326,13 @@ check("sched.ts_end: the last run ends with the trace", sql("SELECT max(ts_end) 
       [(ns(last),)])
 # 23 stats
 check("stats: no event lost", sql("SELECT value FROM stats WHERE name = 'kev_lost_events'"), [(0,)])
+# 24 the build: the kernel image's build id, in metadata and in the fleet's build column
+check("metadata's build is the kernel image's build id",
+      sql("SELECT str_value FROM metadata WHERE name = 'build'"), [(kernel_build,)])
+r = subprocess.run([kevsql, "--csv", "--no-header", "SELECT 1", kev], capture_output=True, text=True)
+queries += 1
+check("the fleet's build column is the kernel image's build id",
+      r.stdout.strip().split(",")[2:3] if r.returncode == 0 else r.stderr, [kernel_build])
 print("# %d queries" % queries)
 print("1..%d" % n)
 sys.exit(1 if fails else 0)

@@ -10,6 +10,7 @@
 #include "ks.h"
 #include "../analysis/kx_ids.h"
 #include <trace/kev_stack.h>
+#include <trace/kev_image.h>
 
 SQLITE_EXTENSION_INIT3
 
@@ -217,6 +218,31 @@ static int md_needs_pass(unsigned row)
 {
     return row == MD_EVENTS || (row >= MD_START && row <= MD_DAMAGE_OFFSET);
 }
+// The kernel image's GNU build id in hex (readelf -n's), from the capture's first IMAGE event of
+// pid 0: the kernel writes its images at the start, so the walk stops there (at most
+// KS_IMAGE_SCAN events); NULL for a capture without one (recorded before IMAGE events).
+#define KS_IMAGE_SCAN 4096u
+static const char *kernel_build_id(struct ks_trace *t, char *buf, size_t n)
+{
+    struct kev_reader *r = sqlite3_malloc(sizeof(*r));
+    const char *found = NULL;
+    if (!r || kev_open(r, t->data, t->len)) {
+        sqlite3_free(r);
+        return NULL;
+    }
+    struct kev_event e;
+    for (unsigned k = 0; !found && k < KS_IMAGE_SCAN && kev_next(r, &e) == 1; k++) {
+        struct kev_image im;
+        if (e.cls == KEV_C_SYSTEM && e.ev == KEV_SYS_IMAGE && !kev_image_decode(r, &e, &im) &&
+            im.pid == 0 && im.id_len) {
+            kev_image_id_hex(im.id, im.id_len, buf, n);
+            found = buf;
+        }
+    }
+    sqlite3_free(r);
+    return found;
+}
+
 static void metadata_col(struct ks_trace *t, unsigned row, int col, sqlite3_context *ctx)
 {
     char buf[256];
@@ -276,8 +302,8 @@ static void metadata_col(struct ks_trace *t, unsigned row, int col, sqlite3_cont
     case MD_DAMAGED: i = t->summary_err != 0, have_i = t->have_summary; break;
     case MD_DAMAGE_ERROR: s = t->summary_err ? t->summary_msg : NULL; break;
     case MD_DAMAGE_OFFSET: i = (int64_t)t->summary_off, have_i = t->summary_err != 0; break;
-    case MD_BUILD: // the build the image came from: SYS_VERSION (the kernel's version string)
-        s = ks_attr(t, "SYS_VERSION", buf, sizeof(buf));
+    case MD_BUILD: // the build the capture ran: its kernel image's GNU build id (its IMAGE event)
+        s = kernel_build_id(t, buf, sizeof(buf));
         break;
     default: break;
     }
