@@ -22,6 +22,9 @@ int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 // The extension's entry point (tools/kevsql/ks_ext.c), registered as kevsql registers it.
 int sqlite3_kevsql_init(sqlite3 *db, char **err, const sqlite3_api_routines *api);
+// Its symbol options (ks_syms.c): code addresses stay raw here, so no input makes the target
+// open the files its IMAGE events name.
+int ks_syms_option(int argc, char **argv, int *i);
 
 static char trace[4096];     // fuzz_kevsql_sql.kev beside the fuzzer (make builds it)
 static sqlite3 *db;
@@ -84,6 +87,9 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
     }
     snprintf(trace, sizeof(trace), "%s/fuzz_kevsql_sql.kev", abs);
     free(abs);
+    char *no_syms[] = { "fuzz", "--no-symbols" };
+    int one = 1;
+    ks_syms_option(2, no_syms, &one);
     sqlite3_auto_extension((void (*)(void))sqlite3_kevsql_init);
     sqlite3_hard_heap_limit64(512ll << 20);
     fresh();

@@ -41,4 +41,28 @@ while IFS= read -r line; do
     esac
 done < "$dir/check.out"
 grep -q '^1\.\.' "$dir/check.out" || notok "check_perfetto_sql.py ran to its end" "$(tail -5 "$dir/check.out")"
+
+# Symbols: the fault's stack frames named by the capture's build ids are binutils' addr2line's
+# functions on the program's ELF (a caller frame at its return address - 1), innermost first
+elf=$B/sqlcap/stackfault.elf
+case $(readelf -h "$elf" | sed -n 's/ *Machine: *//p') in
+    ARM) a2l=arm-none-eabi-addr2line ;;
+    AArch64) a2l=aarch64-linux-gnu-addr2line ;;
+    *) a2l=addr2line ;;
+esac
+raw=$("$H/kevsql" --csv --no-header --no-symbols "$dir/cap.kev" "SELECT frames FROM stack_sample WHERE kind = 'fault'")
+named=$("$H/kevsql" --csv --no-header "$dir/cap.kev" "SELECT frames FROM stack_sample WHERE kind = 'fault'")
+want=$(k=0; for pc in ${raw//;/ }; do
+           [ $k = 0 ] && a=$pc || a=$(printf '0x%x' $((pc - 1)))
+           $a2l -f -e "$elf" "$a" | head -1; k=1; done | tr '\n' ' ')
+got=$(tr ';' '\n' <<<"$named" | sed 's/^[^`]*`//; s/+0x[0-9a-f]*$//' | tr '\n' ' ')
+if [ -n "$raw" ] && [ "$got" = "$want" ] && grep -q '^stackfault`' <<<"$named"; then
+    ok "$(basename "$B"): stack_sample's frames are named as addr2line names them ($got)"
+else
+    notok "$(basename "$B"): stack_sample's frames are named as addr2line names them" "kevsql: $named" "addr2line: $want" "raw: $raw"
+fi
+out=$("$H/kevsql" --symbols "$dir/no-such-dir" "$dir/cap.kev" 'SELECT 1' 2>&1)
+rc=$?
+[ $rc = 2 ] && grep -q 'not a directory' <<<"$out" && ok "--symbols on a missing directory: bad usage, said" \
+    || notok "--symbols on a missing directory: bad usage, said" "exit $rc: $out"
 finish

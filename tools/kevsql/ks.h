@@ -12,6 +12,7 @@
 
 #include <sqlite3ext.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "../analysis/kx_stats.h"
 
@@ -57,6 +58,7 @@ struct ks_trace {
     uint64_t hz;
     uint64_t ns_per_cycle;   // 1e9 / hz when that is whole (ks_ns multiplies), else 0
     int strict;              // a damaged file fails the statement at the damage (else: noted)
+    unsigned sym_gen;        // its number in the process, for the symbol lookup (ks_syms.c)
     unsigned id;             // its number on the connection that opened it (kev_open: 1, 2 ...):
                              // the tables' second argument names it, never an address
     // The first pass (ks_trace_summary), once: small tables.
@@ -255,6 +257,23 @@ struct ks_conn {
 // statement fails, saying why (a service running users' queries is not held by one).
 #define KS_MAX_WALKS 4096u
 #define KS_MAX_SCANS 65536u
+
+// ---- names of code addresses (ks_syms.c) ----------------------------------------------------------
+// kevsql's symbol options (--elf, --kernel, --symbols DIR, --no-symbols: tool_syms.h), kept and
+// given again for each trace: 1 one was (*i on its argument), 0 not one, -1 said why.
+int ks_syms_option(int argc, char **argv, int *i);
+void ks_syms_usage(FILE *f);
+// A number for a trace just opened (its sym_gen).
+unsigned ks_syms_gen(void);
+// pc named as every tool names a frame ("stackfault`fault_c+0x4"), "0x..." when nothing names
+// it; 1 when named (fn, when not NULL: the function alone). A stack's frames named, innermost
+// first, joined by ';'.
+int ks_syms_pc(const struct ks_trace *t, uint64_t pc, int caller, char *out, size_t n, char *fn,
+               size_t fn_n);
+void ks_syms_stack(const struct ks_trace *t, const uint64_t *pcs, unsigned depth, char *out,
+                   size_t n);
+// Ends t's lookup if it has one (before its bytes are unmapped).
+void ks_syms_forget(const struct ks_trace *t);
 
 // The extension's entry point (ks_ext.c): SQLite's name for a library called kevsql.
 int sqlite3_kevsql_init(sqlite3 *db, char **err, const sqlite3_api_routines *api);

@@ -5,6 +5,7 @@
 // thread, process, cpu, slice, counter, args, metadata, track), the kernel's own ids, states
 // and priorities in them; tables of our own for the rest. Times are nanoseconds since boot.
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "ks.h"
@@ -796,7 +797,19 @@ static void stack_col(struct ks_walk *w, const struct ks_rec *rec, int col, sqli
         else
             sqlite3_result_null(ctx);
         break;
-    case 9: ks_result_text(ctx, v->text); break;
+    case 9: { // the frames named (the record holds them in hex, innermost first)
+        uint64_t pcs[KEV_STACK_MAXDEPTH];
+        unsigned depth = 0;
+        for (const char *p = v->text; *p && depth < KEV_STACK_MAXDEPTH; ) {
+            pcs[depth++] = strtoull(p, (char **)&p, 16);
+            while (*p == ';')
+                p++;
+        }
+        char named[2048];
+        ks_syms_stack(w->t, pcs, depth, named, sizeof(named));
+        ks_result_text(ctx, named);
+        break;
+    }
     default: sqlite3_result_null(ctx);
     }
 }
@@ -1507,7 +1520,7 @@ static const struct ks_col slice_cols[] = {
 };
 static void slice_col(struct ks_walk *w, const struct ks_rec *rec, int col, sqlite3_context *ctx)
 {
-    char nb[64];
+    char nb[128];
     int64_t id = 0, track = 0;
     int depth = 0, utid = -1, cpu = -1;
     int64_t parent = -1;
@@ -1559,7 +1572,9 @@ static void slice_col(struct ks_walk *w, const struct ks_rec *rec, int col, sqli
         depth = (int)r->depth;
         track = r->user ? track_id(TR_FUNC_THREAD, (uint64_t)r->th) : track_id(TR_FUNC, r->cpu);
         cat = "function";
-        snprintf(nb, sizeof(nb), "0x%llx", (unsigned long long)r->fn);
+        char at[160]; // named as Perfetto shows it (kev2perfetto's): the function alone
+        if (!ks_syms_pc(w->t, r->fn, 0, at, sizeof(at), nb, sizeof(nb)) || !nb[0])
+            snprintf(nb, sizeof(nb), "0x%llx", (unsigned long long)r->fn);
         name = nb;
         t0 = r->t0, t1 = r->t1, have_end = r->t1 != 0;
         utid = r->th, cpu = (int)r->cpu;

@@ -24,6 +24,7 @@ struct ks_trace *ks_trace_open(const char *path, char **err)
     memset(t, 0, sizeof(*t));
     t->refs = 1;
     t->strict = 1;
+    t->sym_gen = ks_syms_gen();
     t->path = sqlite3_mprintf("%s", path);
     t->data = tool_map_file(path, &t->len, &t->mapped);
     if (!t->data) {
@@ -56,6 +57,7 @@ void ks_trace_unref(struct ks_trace *t)
 {
     if (!t || --t->refs > 0)
         return;
+    ks_syms_forget(t);
     if (t->data)
         tool_unmap_file(t->data, t->len, t->mapped);
     sqlite3_free(t->r);

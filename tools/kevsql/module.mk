@@ -8,7 +8,10 @@
 # with sqlite3_auto_extension.
 KS := tools/kevsql
 KS_SRCS := $(KS)/ks_ext.c $(KS)/ks_vtab.c $(KS)/ks_trace.c $(KS)/ks_tables.c $(KS)/ks_stdlib.c \
+           $(KS)/ks_syms.c tools/common/tool_syms.c tools/common/tool_elfsym.c \
            $(AN_MODEL) $(AN_STATS)
+# names of code addresses: the shared build-id lookup (tools/common/tool_syms.h) and libdw
+KS_LIBS := -ldw -lelf
 pic_objs = $(patsubst %.c,$(H)/obj-pic/%.o,$(1))
 
 $(H)/obj-pic/%.o: %.c
@@ -20,11 +23,11 @@ $(call pic_objs,$(KS)/ks_stdlib.c): $(KS)/stdlib.sql
 HOST_TOOLS += $(H)/kevsql.so $(H)/kevsql
 $(H)/kevsql.so: $(call pic_objs,$(KS_SRCS))
 	@echo "  LINK    $@"
-	$(Q)$(HOST_CC) -shared -o $@ $^
+	$(Q)$(HOST_CC) -shared -o $@ $^ $(KS_LIBS)
 
 $(H)/kevsql: $(call pic_objs,$(KS)/kevsql.c $(KS)/kevsql_fleet.c $(KS_SRCS))
 	@echo "  LINK    $@"
-	$(Q)$(HOST_CC) -o $@ $^ -lsqlite3
+	$(Q)$(HOST_CC) -o $@ $^ -lsqlite3 $(KS_LIBS)
 
 # --scheduler: the Dask client, beside the command (kevsql runs it with Debian's python3)
 HOST_TOOLS += $(H)/kevsql_dask.py
@@ -46,7 +49,7 @@ SCRIPT_TESTS_HOST += kevsql-hostile|300|test/tools/test_kevsql_hostile.sh
 SCRIPT_TESTS_HOST += kevsql-hostile-asan|400|test/tools/test_kevsql_hostile.sh|$(HT)
 $(HT)/kevsql: $(call host_test_objs,$(KS)/kevsql.c $(KS)/kevsql_fleet.c $(KS_SRCS))
 	@echo "  TESTLD  $@"
-	$(Q)$(HOST_CC) $(HOST_TLDFLAGS) -o $@ $^ -lsqlite3
+	$(Q)$(HOST_CC) $(HOST_TLDFLAGS) -o $@ $^ -lsqlite3 $(KS_LIBS)
 $(call host_test_objs,$(KS)/ks_stdlib.c): $(KS)/stdlib.sql
 
 # Perfetto's queries on a real capture of a 1-CPU and a 4-CPU board, against traceprinter's events
@@ -63,7 +66,7 @@ FUZZ_BINS += build/fuzz/fuzz_kevsql
 build/fuzz/fuzz_kevsql: test/fuzz/fuzz_kevsql.c $(KS_SRCS) $(KS)/stdlib.sql build/fuzz/fuzz_kev_model
 	@mkdir -p $(dir $@)seeds-fuzz_kevsql
 	@echo "  FUZZCC  $@"
-	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ $(filter %.c,$^) -lsqlite3
+	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ $(filter %.c,$^) -lsqlite3 $(KS_LIBS)
 	$(Q)cp $(dir $@)seeds-fuzz_kev_model/*.kev $(dir $@)seeds-fuzz_kevsql/
 
 # libFuzzer target for the extension's SQL surface: any SQL over a small open trace (test/fuzz/);
@@ -73,7 +76,7 @@ build/fuzz/fuzz_kevsql_sql: test/fuzz/fuzz_kevsql_sql.c test/fuzz/fuzz_kevsql_sq
                             $(KS)/stdlib.sql $(H)/kevgen
 	@mkdir -p $(dir $@)seeds-fuzz_kevsql_sql
 	@echo "  FUZZCC  $@"
-	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ $(filter %.c,$^) -lsqlite3
+	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ $(filter %.c,$^) -lsqlite3 $(KS_LIBS)
 	$(Q)$(H)/kevgen -n 300 -o $(dir $@)fuzz_kevsql_sql.kev > /dev/null
 	$(Q)i=0; while IFS= read -r q; do i=$$((i + 1)); printf '%s\n' "$$q" \
 	    > $(dir $@)seeds-fuzz_kevsql_sql/q$$i.sql; done < test/fuzz/fuzz_kevsql_sql.seeds
