@@ -16,6 +16,9 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 // The extension's entry point (tools/kevsql/ks_ext.c), registered as kevsql registers it.
 int sqlite3_kevsql_init(sqlite3 *db, char **err, const sqlite3_api_routines *api);
+// Its symbol options (ks_syms.c): code addresses stay raw here, so no input makes the target
+// open the files its IMAGE events name.
+int ks_syms_option(int argc, char **argv, int *i);
 
 static uint64_t sum;
 
@@ -39,6 +42,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     static int registered;
     if (!registered) {
         snprintf(path, sizeof(path), "/tmp/fuzz_kevsql.%d.kev", (int)getpid());
+        char *no_syms[] = { "fuzz", "--no-symbols" };
+        int one = 1;
+        ks_syms_option(2, no_syms, &one);
         sqlite3_auto_extension((void (*)(void))sqlite3_kevsql_init);
         registered = 1;
     }

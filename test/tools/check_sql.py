@@ -60,14 +60,19 @@ st = json.loads(subprocess.run([kevstat, "--json", trace], capture_output=True, 
 counts = {"%s/%d" % (c, t): k for c, t, k in sql("SELECT class, type, count(*) FROM event GROUP BY 1, 2")}
 check("every event kind's count is the independent reader's (%d kinds, %d events)"
       % (len(counts), sum(counts.values())), counts, ind["counts"])
-cpu = {p: v for p, v in sql("SELECT t.pid || '/' || t.tid, sum(s.dur) FROM sched_slice s "
-                            "JOIN thread t USING (utid) GROUP BY s.utid HAVING sum(s.dur) > 0")}
-slices = dict(sql("SELECT t.pid || '/' || t.tid, count(*) FROM sched_slice s JOIN thread t "
-                  "USING (utid) GROUP BY s.utid"))
-want = {p: ns(v) for p, v in ind["cpu"].items() if v}
+# utid 0 is every CPU's idle thread (Perfetto's swapper): the reader's idle threads together
+cpu = {p: v for p, v in sql("SELECT CASE WHEN s.utid = 0 THEN 'idle' ELSE t.pid || '/' || t.tid "
+                            "END, sum(s.dur) FROM sched_slice s JOIN thread t USING (utid) "
+                            "GROUP BY s.utid HAVING sum(s.dur) > 0")}
+slices = dict(sql("SELECT CASE WHEN s.utid = 0 THEN 'idle' ELSE t.pid || '/' || t.tid END, "
+                  "count(*) FROM sched_slice s JOIN thread t USING (utid) GROUP BY s.utid"))
+idle_keys = set(ind.get("idle_threads", []))
+want = {p: ns(v) for p, v in ind["cpu"].items() if v and p not in idle_keys}
+if any(ind["cpu"].get(p) for p in idle_keys):
+    want["idle"] = sum(ns(ind["cpu"][p]) for p in idle_keys)
 close = set(cpu) == set(want) and all(abs(cpu[p] - want[p]) <= slices[p] for p in want)
-check("every thread's CPU time (sched_slice) is the independent reader's, to a ns a slice",
-      close or cpu, True if close else want)
+check("every thread's CPU time (sched_slice; utid 0 every idle thread) is the independent "
+      "reader's, to a ns a slice", close or cpu, True if close else want)
 idle = {str(c): v for c, v in sql("SELECT cpu, idle_ns FROM cpu WHERE idle_ns > 0")}
 check("each CPU's idle time (cpu.idle_ns) is the independent reader's idle thread's",
       idle, {c: ns(v) for c, v in ind["idle"].items() if v})

@@ -92,6 +92,7 @@ def analyse(data):
     big = items.get("BIG_ENDIAN") == "TRUE"
     names = {}          # (pid, tid) -> name, from PROCTHREAD_NAME [pid, tid, name]
     counts, cpu_time, idle = {}, {}, {}
+    idle_threads = set()  # "pid/tid" of the threads that ran as a CPU's idle thread
     running = {}        # cpu -> (pid, tid, since)
     where = {}          # (pid, tid) -> cpu
     in_snap = False
@@ -105,6 +106,7 @@ def analyse(data):
             cpu_time[key] = cpu_time.get(key, 0) + t - since
             if pid == 0 or names.get((pid, tid)) == "idle":
                 idle[cpu] = idle.get(cpu, 0) + t - since
+                idle_threads.add(key)
 
     def start(cpu, pid, tid, t):
         if (pid, tid) in where:
@@ -157,6 +159,7 @@ def analyse(data):
     for cpu in list(running):
         stop(cpu, last)
     return {"counts": counts, "cpu": cpu_time, "idle": {str(c): v for c, v in idle.items()},
+            "idle_threads": sorted(idle_threads),
             "span": [first, last], "hz": int(items.get("CYCLES_PER_SEC", "0"))}
 
 

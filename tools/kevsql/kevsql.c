@@ -54,6 +54,10 @@ static void usage(FILE *f)
         "                    workers open a trace by its path when they all see it, else it is\n"
         "                    sent to them (--send: always); --timing says on stderr how long\n"
         "                    the cluster took, from asking the workers to the merged rows\n"
+        "Code addresses (fbt and pid slices, stack frames) are named from the ELF files the\n"
+        "capture's build ids find (docs/symbols.md):\n");
+    ks_syms_usage(f);
+    fprintf(f,
         "  -h, --help        this text\n"
         "Exit status: 0 ok, 1 a row with --check, a damaged or unreadable trace or a failing\n"
         "query, 2 bad usage.\n");
@@ -378,7 +382,7 @@ int main(int argc, char **argv)
 static int run(int argc, char **argv, const char **words, struct ksq_opts *po)
 {
     struct ksq_opts o = *po;
-    int nwords = 0, many = 0;
+    int nwords = 0, many = 0, k;
     // On a cluster the Dask driver reads every option, its own (--send, --timing) included.
     for (int i = 1; i + 1 < argc; i++)
         if (!strcmp(argv[i], "--scheduler"))
@@ -412,6 +416,9 @@ static int run(int argc, char **argv, const char **words, struct ksq_opts *po)
         } else if (!strcmp(a, "--send") || !strcmp(a, "--timing")) {
             fprintf(stderr, "kevsql: %s goes with --scheduler\n", a);
             return 2;
+        } else if ((k = ks_syms_option(argc, argv, &i)) != 0) {
+            if (k < 0)
+                return 2;
         } else if (a[0] == '-' && a[1]) {
             fprintf(stderr, "kevsql: unknown option or missing value: %s\n", a);
             usage(stderr);

@@ -12,6 +12,7 @@
 
 #include <sqlite3ext.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "../analysis/kx_stats.h"
 
@@ -57,6 +58,9 @@ struct ks_trace {
     uint64_t hz;
     uint64_t ns_per_cycle;   // 1e9 / hz when that is whole (ks_ns multiplies), else 0
     int strict;              // a damaged file fails the statement at the damage (else: noted)
+    unsigned sym_gen;        // its number in the process, for the symbol lookup (ks_syms.c)
+    unsigned id;             // its number on the connection that opened it (kev_open: 1, 2 ...):
+                             // the tables' second argument names it, never an address
     // The first pass (ks_trace_summary), once: small tables.
     int have_summary;
     int summary_err;         // the decoder's error of that pass (0 sound)
@@ -64,6 +68,8 @@ struct ks_trace {
     size_t summary_off;
     struct ks_thread *th;
     unsigned nth;
+    int *row_th;             // the thread table's rows: row 0 the swapper (-1), then each
+    unsigned nrow_th;        // thread that is not a CPU's idle thread (utid = its index + 1)
     struct ks_proc *proc;
     unsigned nproc;
     struct ks_dl *dl;
@@ -221,8 +227,53 @@ struct ks_walk *ks_walk_of(void *user);
 // Results with the time in nanoseconds, NULL for an unknown (negative) one.
 void ks_result_ns(sqlite3_context *ctx, const struct ks_trace *t, uint64_t cycles, int known);
 void ks_result_text(sqlite3_context *ctx, const char *s);
-// A thread's utid as a result (NULL for none).
-void ks_result_utid(sqlite3_context *ctx, int th);
+// A thread's utid, Perfetto's meaning: 0 for the idle thread of every CPU (its "swapper"), the
+// model's thread number + 1 for any other; -1 for none (th < 0). Runs the first pass if needed.
+int ks_utid(struct ks_trace *t, int th);
+// As a result: NULL for none.
+void ks_result_thread(sqlite3_context *ctx, struct ks_trace *t, int th);
+// A number as a result, NULL when negative (a CPU not known).
+void ks_result_nonneg(sqlite3_context *ctx, int v);
+
+// What kev_open made on a connection (one trace at a time): the virtual-table module's client
+// data, so a table's arguments can only name the trace this connection opened.
+struct ks_conn {
+    struct ks_trace *t;      // the open trace, NULL none
+    unsigned next_id;        // the id the next kev_open gives its trace
+    // Reads of the tables (xFilter) in the statement(s) running now: SQLite reopens a table's
+    // cursor at each step of a recursive query, so they are counted per connection, keyed by
+    // the busy statements, their run counts and the plans made (a new run, or a statement
+    // prepared since, perhaps at a freed one's address, starts a new count).
+    uint64_t run_key, plans;
+    unsigned walks, scans;
+    struct ks_argcache *args; // EXTRACT_ARG's copy of the open trace's args (ks_ext.c), NULL none
+    sqlite3 *db;             // its connection, and the next one the process has (ks_ext.c)
+    struct ks_conn *next;
+};
+
+// A statement reads the tables (xFilter) at most this many times: a recursive query or a
+// correlated subquery over the tables that walk the trace (event or model tables) walks it at
+// most KS_MAX_WALKS times; over the small first-pass tables, KS_MAX_SCANS times. Past it the
+// statement fails, saying why (a service running users' queries is not held by one).
+#define KS_MAX_WALKS 4096u
+#define KS_MAX_SCANS 65536u
+
+// ---- names of code addresses (ks_syms.c) ----------------------------------------------------------
+// kevsql's symbol options (--elf, --kernel, --symbols DIR, --no-symbols: tool_syms.h), kept and
+// given again for each trace: 1 one was (*i on its argument), 0 not one, -1 said why.
+int ks_syms_option(int argc, char **argv, int *i);
+void ks_syms_usage(FILE *f);
+// A number for a trace just opened (its sym_gen).
+unsigned ks_syms_gen(void);
+// pc named as every tool names a frame ("stackfault`fault_c+0x4"), "0x..." when nothing names
+// it; 1 when named (fn, when not NULL: the function alone). A stack's frames named, innermost
+// first, joined by ';'.
+int ks_syms_pc(const struct ks_trace *t, uint64_t pc, int caller, char *out, size_t n, char *fn,
+               size_t fn_n);
+void ks_syms_stack(const struct ks_trace *t, const uint64_t *pcs, unsigned depth, char *out,
+                   size_t n);
+// Ends t's lookup if it has one (before its bytes are unmapped).
+void ks_syms_forget(const struct ks_trace *t);
 
 // The extension's entry point (ks_ext.c): SQLite's name for a library called kevsql.
 int sqlite3_kevsql_init(sqlite3 *db, char **err, const sqlite3_api_routines *api);

@@ -11,16 +11,12 @@
 //   kev_ns(CYCLES)           nanoseconds since boot of a time in the trace's cycles
 // The tables are virtual (ks_vtab.c): rows are decoded from the mapped file when a query reads
 // them, so a trace larger than memory can be queried.
+#include <stdlib.h>
 #include <string.h>
 
 #include "ks.h"
 
 SQLITE_EXTENSION_INIT1
-
-// What kev_open made on a connection (one trace at a time).
-struct ks_conn {
-    struct ks_trace *t;
-};
 
 static int exec_fmt(sqlite3 *db, char **err, const char *fmt, ...)
 {
@@ -93,10 +89,11 @@ static void fn_kev_open(sqlite3_context *ctx, int argc, sqlite3_value **argv)
     t->strict = !mode || strcmp(mode, "lenient");
     drop_all(db, c);
     c->t = t;
+    t->id = ++c->next_id;
     int rc = SQLITE_OK;
     for (unsigned i = 0; i < ks_ntables && rc == SQLITE_OK; i++)
-        rc = exec_fmt(db, &err, "CREATE VIRTUAL TABLE temp.\"%w\" USING kev(%s, %llu)",
-                      ks_tables[i]->name, ks_tables[i]->name, (unsigned long long)(uintptr_t)t);
+        rc = exec_fmt(db, &err, "CREATE VIRTUAL TABLE temp.\"%w\" USING kev(%s, %u)",
+                      ks_tables[i]->name, ks_tables[i]->name, t->id);
     if (rc == SQLITE_OK) // Perfetto's name for sched_slice with its columns
         rc = exec_fmt(db, &err, "CREATE TEMP VIEW sched AS SELECT * FROM sched_slice");
     if (rc == SQLITE_OK)
@@ -137,9 +134,211 @@ static void fn_kev_damage(sqlite3_context *ctx, int argc, sqlite3_value **argv)
         sqlite3_result_null(ctx);
 }
 
+// The connections the extension is registered on, so that loading it again on one (Python's
+// load_extension twice, the shell's .load) keeps its open trace and its tables' module: the
+// tables hold the ks_conn. Guarded by SQLite's application mutex (a no-op single-threaded).
+static struct ks_conn *conns;
+
+static struct ks_conn **conn_link(sqlite3 *db)
+{
+    struct ks_conn **p = &conns;
+    while (*p && (*p)->db != db)
+        p = &(*p)->next;
+    return p;
+}
+
+// ---- Perfetto's functions: trace_start(), trace_end(), EXTRACT_ARG(arg_set_id, key) --------------
+
+static struct ks_trace *summarised(sqlite3_context *ctx, const char *fn)
+{
+    struct ks_conn *c = sqlite3_user_data(ctx);
+    char *err = NULL;
+    if (!c->t) {
+        char *m = sqlite3_mprintf("%s: no trace (kev_open first)", fn);
+        sqlite3_result_error(ctx, m ? m : fn, -1);
+        sqlite3_free(m);
+        return NULL;
+    }
+    if (ks_trace_summary(c->t, &err)) {
+        sqlite3_result_error(ctx, err ? err : "kev: the trace's first pass failed", -1);
+        sqlite3_free(err);
+        return NULL;
+    }
+    sqlite3_free(err);
+    return c->t;
+}
+
+// trace_start() / trace_end(): the first and last event's time (ns since boot), as
+// metadata's trace_start_ns / trace_end_ns and trace_bounds give them; NULL for no event.
+static void fn_trace_start(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+    (void)argc, (void)argv;
+    struct ks_trace *t = summarised(ctx, "trace_start");
+    if (t)
+        ks_result_ns(ctx, t, t->t_first, t->events > 0);
+}
+
+static void fn_trace_end(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+    (void)argc, (void)argv;
+    struct ks_trace *t = summarised(ctx, "trace_end");
+    if (t)
+        ks_result_ns(ctx, t, t->t_last, t->events > 0);
+}
+
+// EXTRACT_ARG's copy of the args table, sorted by (arg_set_id, key): made by one walk of
+// `args` at the first call after kev_open, freed by the next kev_open or kev_close. It is the
+// one thing in kevsql that grows with the trace (about 60 bytes an argument): a query that
+// reads many arguments gets them by a binary search each instead of a walk each.
+struct ks_argv {
+    int64_t set;
+    char *key;
+    int type;
+    int64_t i;
+    double d;
+    char *s;
+};
+struct ks_argcache {
+    unsigned trace_id;
+    struct ks_argv *v;
+    size_t n;
+};
+
+static void argcache_free(struct ks_argcache *a)
+{
+    if (!a)
+        return;
+    for (size_t i = 0; i < a->n; i++) {
+        sqlite3_free(a->v[i].key);
+        sqlite3_free(a->v[i].s);
+    }
+    sqlite3_free(a->v);
+    sqlite3_free(a);
+}
+
+static int argv_cmp(int64_t set, const char *key, const struct ks_argv *b)
+{
+    if (set != b->set)
+        return set < b->set ? -1 : 1;
+    return strcmp(key, b->key);
+}
+
+static int argv_sort(const void *x, const void *y)
+{
+    const struct ks_argv *a = x;
+    return argv_cmp(a->set, a->key, y);
+}
+
+static struct ks_argcache *argcache_make(sqlite3 *db, unsigned id, char **err)
+{
+    struct ks_argcache *a = sqlite3_malloc(sizeof(*a));
+    sqlite3_stmt *st = NULL;
+    if (!a)
+        return NULL;
+    memset(a, 0, sizeof(*a));
+    a->trace_id = id;
+    size_t cap = 0;
+    int rc = sqlite3_prepare_v2(db, "SELECT arg_set_id, key, value_type, int_value, real_value, "
+                                "string_value FROM temp.args", -1, &st, NULL);
+    if (rc == SQLITE_OK)
+        rc = SQLITE_ROW;
+    while (rc == SQLITE_ROW && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+        if (a->n == cap) {
+            cap = cap ? 2 * cap : 1024;
+            struct ks_argv *v = sqlite3_realloc64(a->v, cap * sizeof(*v));
+            if (!v) {
+                rc = SQLITE_NOMEM;
+                break;
+            }
+            a->v = v;
+        }
+        struct ks_argv *x = &a->v[a->n++];
+        memset(x, 0, sizeof(*x));
+        x->set = sqlite3_column_int64(st, 0);
+        x->key = sqlite3_mprintf("%s", (const char *)sqlite3_column_text(st, 1));
+        const char *ty = (const char *)sqlite3_column_text(st, 2);
+        x->type = ty && !strcmp(ty, "string") ? SQLITE_TEXT : ty && !strcmp(ty, "real") ?
+                  SQLITE_FLOAT : SQLITE_INTEGER;
+        x->i = sqlite3_column_int64(st, 3);
+        x->d = sqlite3_column_double(st, 4);
+        if (sqlite3_column_type(st, 5) != SQLITE_NULL)
+            x->s = sqlite3_mprintf("%s", (const char *)sqlite3_column_text(st, 5));
+        if (!x->key || (sqlite3_column_type(st, 5) != SQLITE_NULL && !x->s)) {
+            rc = SQLITE_NOMEM;
+            break;
+        }
+    }
+    if (rc != SQLITE_DONE) {
+        *err = sqlite3_mprintf("EXTRACT_ARG: reading args: %s", rc == SQLITE_NOMEM ?
+                               "out of memory" : sqlite3_errmsg(db));
+        sqlite3_finalize(st);
+        argcache_free(a);
+        return NULL;
+    }
+    sqlite3_finalize(st);
+    if (a->n)
+        qsort(a->v, a->n, sizeof(*a->v), argv_sort);
+    return a;
+}
+
+// EXTRACT_ARG(arg_set_id, key): the value of that argument (Perfetto's function), NULL when the
+// set has no such key.
+static void fn_extract_arg(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+    (void)argc;
+    struct ks_conn *c = sqlite3_user_data(ctx);
+    if (!c->t) {
+        sqlite3_result_error(ctx, "EXTRACT_ARG: no trace (kev_open first)", -1);
+        return;
+    }
+    if (sqlite3_value_type(argv[0]) == SQLITE_NULL || sqlite3_value_type(argv[1]) == SQLITE_NULL) {
+        sqlite3_result_null(ctx);
+        return;
+    }
+    if (!c->args || c->args->trace_id != c->t->id) {
+        char *err = NULL;
+        argcache_free(c->args);
+        c->args = argcache_make(sqlite3_context_db_handle(ctx), c->t->id, &err);
+        if (!c->args) {
+            sqlite3_result_error(ctx, err ? err : "EXTRACT_ARG: out of memory", -1);
+            sqlite3_free(err);
+            return;
+        }
+    }
+    int64_t set = sqlite3_value_int64(argv[0]);
+    const char *key = (const char *)sqlite3_value_text(argv[1]);
+    size_t lo = 0, hi = c->args->n;
+    while (key && lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        int k = argv_cmp(set, key, &c->args->v[mid]);
+        if (k == 0) {
+            const struct ks_argv *x = &c->args->v[mid];
+            if (x->type == SQLITE_TEXT)
+                ks_result_text(ctx, x->s);
+            else if (x->type == SQLITE_FLOAT)
+                sqlite3_result_double(ctx, x->d);
+            else
+                sqlite3_result_int64(ctx, x->i);
+            return;
+        }
+        if (k < 0)
+            hi = mid;
+        else
+            lo = mid + 1;
+    }
+    sqlite3_result_null(ctx);
+}
+
 static void conn_free(void *p)
 {
     struct ks_conn *c = p;
+    argcache_free(c->args);
+    sqlite3_mutex *mx = sqlite3_mutex_alloc(SQLITE_MUTEX_STATIC_APP1);
+    sqlite3_mutex_enter(mx);
+    struct ks_conn **l = conn_link(c->db);
+    if (*l == c)
+        *l = c->next;
+    sqlite3_mutex_leave(mx);
     if (c->t)
         ks_trace_unref(c->t);
     sqlite3_free(c);
@@ -217,15 +416,40 @@ static const sqlite3_module kt_module = {
     .xEof = kt_eof, .xColumn = kt_column, .xRowid = kt_rowid,
 };
 
+// load_extension() from SQL: refused with the reason, whatever the host allowed. A query is
+// data (a fleet or a service runs users' queries); loading code is the host program's act
+// (the shell's .load, Python's load_extension, sqlite3_load_extension), which stays as it was.
+static void fn_no_load_extension(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+    (void)argc, (void)argv;
+    sqlite3_result_error(ctx, "load_extension() from SQL is disabled where kevsql is loaded: "
+                              "load extensions from the host program (.load, load_extension)",
+                         -1);
+}
+
 int sqlite3_kevsql_init(sqlite3 *db, char **err, const sqlite3_api_routines *api)
 {
     (void)err;
     SQLITE_EXTENSION_INIT2(api);
+    sqlite3_mutex *mx = sqlite3_mutex_alloc(SQLITE_MUTEX_STATIC_APP1);
+    sqlite3_mutex_enter(mx);
+    int known = *conn_link(db) != NULL;
+    sqlite3_mutex_leave(mx);
+    if (known) // loaded on this connection already: its functions and module stand
+        return SQLITE_OK;
     struct ks_conn *c = sqlite3_malloc(sizeof(*c));
     if (!c)
         return SQLITE_NOMEM;
     memset(c, 0, sizeof(*c));
-    int rc = sqlite3_create_module(db, "kev", &ks_module, NULL);
+    c->db = db;
+    // load_extension() from SQL: ours, which refuses, in place of SQLite's (an application's
+    // function overrides a built-in one); the C API is the host's and stays as it was.
+    int rc = SQLITE_OK;
+    for (int n = 1; n <= 2 && rc == SQLITE_OK; n++)
+        rc = sqlite3_create_function_v2(db, "load_extension", n, SQLITE_UTF8 | SQLITE_DIRECTONLY,
+                                        NULL, fn_no_load_extension, NULL, NULL, NULL);
+    if (rc == SQLITE_OK)
+        rc = sqlite3_create_module(db, "kev", &ks_module, c);
     if (rc == SQLITE_OK)
         rc = sqlite3_create_module(db, "kev_tables", &kt_module, NULL);
     if (rc == SQLITE_OK)
@@ -243,5 +467,20 @@ int sqlite3_kevsql_init(sqlite3 *db, char **err, const sqlite3_api_routines *api
     if (rc == SQLITE_OK)
         rc = sqlite3_create_function_v2(db, "kev_ns", 1, SQLITE_UTF8 | SQLITE_DETERMINISTIC, c,
                                         fn_kev_ns, NULL, NULL, NULL);
+    if (rc == SQLITE_OK)
+        rc = sqlite3_create_function_v2(db, "trace_start", 0, SQLITE_UTF8, c, fn_trace_start, NULL,
+                                        NULL, NULL);
+    if (rc == SQLITE_OK)
+        rc = sqlite3_create_function_v2(db, "trace_end", 0, SQLITE_UTF8, c, fn_trace_end, NULL,
+                                        NULL, NULL);
+    if (rc == SQLITE_OK)
+        rc = sqlite3_create_function_v2(db, "extract_arg", 2, SQLITE_UTF8, c, fn_extract_arg,
+                                        NULL, NULL, NULL);
+    if (rc == SQLITE_OK) {
+        sqlite3_mutex_enter(mx);
+        c->next = conns;
+        conns = c;
+        sqlite3_mutex_leave(mx);
+    }
     return rc;
 }

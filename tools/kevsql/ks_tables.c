@@ -5,6 +5,7 @@
 // thread, process, cpu, slice, counter, args, metadata, track), the kernel's own ids, states
 // and priorities in them; tables of our own for the rest. Times are nanoseconds since boot.
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "ks.h"
@@ -12,6 +13,7 @@
 #include <trace/kev_events.h>
 #include <trace/kev_stack.h>
 #include <trace/kev_text.h>
+#include <trace/kev_image.h>
 
 SQLITE_EXTENSION_INIT3
 
@@ -20,6 +22,23 @@ SQLITE_EXTENSION_INIT3
 static const char *state_name(unsigned st)
 {
     return st < KEV_TH_NSTATES ? kev_thread_state_name(st) : NULL;
+}
+
+// A kernel state as Perfetto's thread_state and sched_slice.end_state write it (Linux's
+// letters, the trace processor's "Running"): "R" runnable after a wakeup, "R+" runnable
+// after a preemption, "S" blocked (every QNX blocking state a signal or a timeout can end),
+// "D" waiting for a page or stack (uninterruptible), "T" stopped, "X" dead. The kernel's own
+// name is the kernel_state / kernel_end_state column.
+static const char *perfetto_state(unsigned st, int woken)
+{
+    switch (st) {
+    case KEV_TH_RUNNING: return "Running";
+    case KEV_TH_READY: return woken ? "R" : "R+";
+    case KEV_TH_DEAD: return "X";
+    case KEV_TH_STOPPED: return "T";
+    case KEV_TH_WAITPAGE: case KEV_TH_STACK: return "D";
+    default: return st < KEV_TH_NSTATES ? "S" : NULL;
+    }
 }
 
 static void result_u(sqlite3_context *ctx, uint64_t v)
@@ -46,20 +65,34 @@ static int64_t slice_id(uint64_t id, unsigned kind)
 // Tables of the first pass
 // ============================================================================================
 
-static unsigned thread_rows(struct ks_trace *t) { return t->nth; }
+// Row 0 is Perfetto's utid 0, the "swapper": every CPU's idle thread (their time per CPU is
+// cpu.idle_ns); then each other thread the model saw, utid its number + 1.
+static unsigned thread_rows(struct ks_trace *t) { return t->nrow_th; }
 static const struct ks_col thread_cols[] = {
     { "utid", "INTEGER", 0 }, { "tid", "INTEGER", 0 }, { "name", "TEXT", 0 },
     { "upid", "INTEGER", 0 }, { "start_ts", "INTEGER", 0 }, { "end_ts", "INTEGER", 0 },
     { "is_main_thread", "INTEGER", 0 }, { "is_idle", "INTEGER", 0 },
     { "machine_id", "INTEGER", 0 }, { "arg_set_id", "INTEGER", 0 },
     { "pid", "INTEGER", 0 }, { "label", "TEXT", 0 }, { "priority", "INTEGER", 0 },
+    { "id", "INTEGER", 0 },
 };
 static void thread_col(struct ks_trace *t, unsigned row, int col, sqlite3_context *ctx)
 {
-    const struct ks_thread *x = &t->th[row];
+    int th = t->row_th[row];
+    if (th < 0) { // the swapper
+        switch (col) {
+        case 0: case 1: case 13: sqlite3_result_int(ctx, 0); break;
+        case 2: ks_result_text(ctx, "swapper"); break;
+        case 7: sqlite3_result_int(ctx, 1); break;
+        case 11: ks_result_text(ctx, "idle"); break;
+        default: sqlite3_result_null(ctx);
+        }
+        return;
+    }
+    const struct ks_thread *x = &t->th[th];
     char lb[80];
     switch (col) {
-    case 0: sqlite3_result_int(ctx, (int)row); break;
+    case 0: case 13: sqlite3_result_int(ctx, th + 1); break;
     case 1: sqlite3_result_int64(ctx, x->tid); break;
     case 2: ks_result_text(ctx, x->name[0] ? x->name : x->comm[0] ? x->comm : NULL); break;
     case 3: case 10: sqlite3_result_int64(ctx, x->pid); break;
@@ -104,12 +137,13 @@ static const struct ks_col process_cols[] = {
     { "upid", "INTEGER", 0 }, { "pid", "INTEGER", 0 }, { "name", "TEXT", 0 },
     { "start_ts", "INTEGER", 0 }, { "end_ts", "INTEGER", 0 }, { "parent_upid", "INTEGER", 0 },
     { "uid", "INTEGER", 0 }, { "cmdline", "TEXT", 0 }, { "arg_set_id", "INTEGER", 0 },
+    { "id", "INTEGER", 0 },
 };
 static void process_col(struct ks_trace *t, unsigned row, int col, sqlite3_context *ctx)
 {
     const struct ks_proc *p = &t->proc[row];
     switch (col) {
-    case 0: case 1: sqlite3_result_int64(ctx, p->pid); break;
+    case 0: case 1: case 9: sqlite3_result_int64(ctx, p->pid); break;
     case 2: ks_result_text(ctx, p->name[0] ? p->name : NULL); break;
     case 3: ks_result_ns(ctx, t, (uint64_t)p->start, p->start >= 0); break;
     case 4: ks_result_ns(ctx, t, (uint64_t)p->end, p->end >= 0); break;
@@ -188,6 +222,31 @@ static int md_needs_pass(unsigned row)
 {
     return row == MD_EVENTS || (row >= MD_START && row <= MD_DAMAGE_OFFSET);
 }
+// The kernel image's GNU build id in hex (readelf -n's), from the capture's first IMAGE event of
+// pid 0: the kernel writes its images at the start, so the walk stops there (at most
+// KS_IMAGE_SCAN events); NULL for a capture without one (recorded before IMAGE events).
+#define KS_IMAGE_SCAN 4096u
+static const char *kernel_build_id(struct ks_trace *t, char *buf, size_t n)
+{
+    struct kev_reader *r = sqlite3_malloc(sizeof(*r));
+    const char *found = NULL;
+    if (!r || kev_open(r, t->data, t->len)) {
+        sqlite3_free(r);
+        return NULL;
+    }
+    struct kev_event e;
+    for (unsigned k = 0; !found && k < KS_IMAGE_SCAN && kev_next(r, &e) == 1; k++) {
+        struct kev_image im;
+        if (e.cls == KEV_C_SYSTEM && e.ev == KEV_SYS_IMAGE && !kev_image_decode(r, &e, &im) &&
+            im.pid == 0 && im.id_len) {
+            kev_image_id_hex(im.id, im.id_len, buf, n);
+            found = buf;
+        }
+    }
+    sqlite3_free(r);
+    return found;
+}
+
 static void metadata_col(struct ks_trace *t, unsigned row, int col, sqlite3_context *ctx)
 {
     char buf[256];
@@ -247,8 +306,8 @@ static void metadata_col(struct ks_trace *t, unsigned row, int col, sqlite3_cont
     case MD_DAMAGED: i = t->summary_err != 0, have_i = t->have_summary; break;
     case MD_DAMAGE_ERROR: s = t->summary_err ? t->summary_msg : NULL; break;
     case MD_DAMAGE_OFFSET: i = (int64_t)t->summary_off, have_i = t->summary_err != 0; break;
-    case MD_BUILD: // the build the image came from: SYS_VERSION (the kernel's version string)
-        s = ks_attr(t, "SYS_VERSION", buf, sizeof(buf));
+    case MD_BUILD: // the build the capture ran: its kernel image's GNU build id (its IMAGE event)
+        s = kernel_build_id(t, buf, sizeof(buf));
         break;
     default: break;
     }
@@ -342,8 +401,8 @@ static void track_col(struct ks_trace *t, unsigned row, int col, sqlite3_context
     case 0: sqlite3_result_int64(ctx, id); break;
     case 1: ks_result_text(ctx, name); break;
     case 2: ks_result_text(ctx, type); break;
-    case 3: ks_result_utid(ctx, utid); break;
-    case 4: ks_result_utid(ctx, cpu); break;
+    case 3: ks_result_thread(ctx, t, utid); break;
+    case 4: ks_result_nonneg(ctx, cpu); break;
     case 5:
         if (upid >= 0)
             sqlite3_result_int64(ctx, upid);
@@ -380,9 +439,9 @@ static void deadlock_col(struct ks_trace *t, unsigned row, int col, sqlite3_cont
     case 1: sqlite3_result_int(ctx, (int)d->pos); break;
     case 2: ks_result_ns(ctx, t, (uint64_t)d->t, 1); break;
     case 3: ks_result_ns(ctx, t, (uint64_t)d->broken, d->broken >= 0); break;
-    case 4: ks_result_utid(ctx, d->th); break;
+    case 4: ks_result_thread(ctx, t, d->th); break;
     case 5: ks_result_text(ctx, d->obj); break;
-    case 6: ks_result_utid(ctx, d->owner); break;
+    case 6: ks_result_thread(ctx, t, d->owner); break;
     default: sqlite3_result_null(ctx);
     }
 }
@@ -411,14 +470,14 @@ static void inversion_col(struct ks_trace *t, unsigned row, int col, sqlite3_con
     const struct ks_inv *v = &t->inv[row];
     switch (col) {
     case 0: sqlite3_result_int(ctx, (int)v->inv); break;
-    case 1: ks_result_utid(ctx, v->waiter); break;
+    case 1: ks_result_thread(ctx, t, v->waiter); break;
     case 2: ks_result_text(ctx, v->obj); break;
-    case 3: ks_result_utid(ctx, v->owner); break;
+    case 3: ks_result_thread(ctx, t, v->owner); break;
     case 4: result_u(ctx, v->count); break;
     case 5: sqlite3_result_int64(ctx, ks_ns(t, v->lost)); break;
     case 6: sqlite3_result_int64(ctx, ks_ns(t, v->max)); break;
     case 7: ks_result_ns(ctx, t, v->first, 1); break;
-    case 8: ks_result_utid(ctx, v->middle); break;
+    case 8: ks_result_thread(ctx, t, v->middle); break;
     case 9: sqlite3_result_int64(ctx, ks_ns(t, v->mid_lost)); break;
     default: sqlite3_result_null(ctx);
     }
@@ -546,7 +605,7 @@ static void event_col(struct ks_walk *w, const struct ks_rec *rec, int col, sqli
     case 0: result_u(ctx, v->id); break;
     case 1: ks_result_ns(ctx, w->t, v->t, 1); break;
     case 2: sqlite3_result_int(ctx, (int)v->cpu); break;
-    case 3: ks_result_utid(ctx, v->th); break;
+    case 3: ks_result_thread(ctx, w->t, v->th); break;
     case 4: ks_result_text(ctx, kev_class_name(v->cls)); break;
     case 5: sqlite3_result_int(ctx, (int)v->ev); break;
     case 6: ks_result_text(ctx, event_name(v, b, sizeof(b))); break;
@@ -565,7 +624,7 @@ static void event_col(struct ks_walk *w, const struct ks_rec *rec, int col, sqli
 static const struct ks_table t_event = {
     .name = "event",
     .doc = "every event of the trace (CONTROL aside), as decoded: the largest table; its fields,"
-           " named by the event table, are in args (arg_set_id, keys fields.NAME)",
+           " named by the event table, are in args (arg_set_id, keys the field names)",
     .src = KS_SRC_EVENTS,
     .cols = event_cols,
     .ncols = NCOL(event_cols),
@@ -608,7 +667,7 @@ static void user_col(struct ks_walk *w, const struct ks_rec *rec, int col, sqlit
     case 0: result_u(ctx, v->id); break;
     case 1: ks_result_ns(ctx, w->t, v->t, 1); break;
     case 2: sqlite3_result_int(ctx, (int)v->cpu); break;
-    case 3: ks_result_utid(ctx, v->th); break;
+    case 3: ks_result_thread(ctx, w->t, v->th); break;
     case 4:
         if (v->th >= 0)
             sqlite3_result_int64(ctx, v->pid);
@@ -646,7 +705,7 @@ static const struct ks_table t_user_event = {
 // fault and stack_sample (trace/kev_stack.h)
 static const struct ks_col fault_cols[] = {
     { "id", "INTEGER", 0 }, { "ts", "INTEGER", 0 }, { "cpu", "INTEGER", 0 },
-    { "utid", "INTEGER", 0 }, { "pid", "INTEGER", 0 }, { "tid", "INTEGER", 0 },
+    { "utid", "INTEGER", 1 }, { "pid", "INTEGER", 0 }, { "tid", "INTEGER", 0 },
     { "signal", "TEXT", 0 }, { "kind", "TEXT", 0 }, { "pc", "INTEGER", 0 },
     { "addr", "INTEGER", 0 }, { "text", "TEXT", 0 },
 };
@@ -674,7 +733,7 @@ static void fault_col(struct ks_walk *w, const struct ks_rec *rec, int col, sqli
     case 0: result_u(ctx, v->id); break;
     case 1: ks_result_ns(ctx, w->t, v->t, 1); break;
     case 2: sqlite3_result_int(ctx, (int)v->cpu); break;
-    case 3: ks_result_utid(ctx, v->th); break;
+    case 3: ks_result_thread(ctx, w->t, v->th); break;
     case 4: case 5: sqlite3_result_int64(ctx, v->v[col - 4]); break;
     case 6: ks_result_text(ctx, v->name); break;
     case 7: ks_result_text(ctx, kev_fault_kind_name((unsigned)v->v[4])); break;
@@ -704,7 +763,7 @@ static const struct ks_table t_fault = {
 
 static const struct ks_col stack_cols[] = {
     { "id", "INTEGER", 0 }, { "ts", "INTEGER", 0 }, { "cpu", "INTEGER", 0 },
-    { "utid", "INTEGER", 0 }, { "pid", "INTEGER", 0 }, { "tid", "INTEGER", 0 },
+    { "utid", "INTEGER", 1 }, { "pid", "INTEGER", 0 }, { "tid", "INTEGER", 0 },
     { "kind", "TEXT", 0 }, { "depth", "INTEGER", 0 }, { "ended", "TEXT", 0 },
     { "frames", "TEXT", 0 },
 };
@@ -733,7 +792,7 @@ static void stack_col(struct ks_walk *w, const struct ks_rec *rec, int col, sqli
     case 0: result_u(ctx, v->id); break;
     case 1: ks_result_ns(ctx, w->t, v->t, 1); break;
     case 2: sqlite3_result_int(ctx, (int)v->cpu); break;
-    case 3: ks_result_utid(ctx, v->th); break;
+    case 3: ks_result_thread(ctx, w->t, v->th); break;
     case 4: case 5: sqlite3_result_int64(ctx, v->v[col - 4]); break;
     case 6: ks_result_text(ctx, kev_stack_kind_name((unsigned)v->v[2])); break;
     case 7: sqlite3_result_int64(ctx, v->v[3]); break;
@@ -743,7 +802,19 @@ static void stack_col(struct ks_walk *w, const struct ks_rec *rec, int col, sqli
         else
             sqlite3_result_null(ctx);
         break;
-    case 9: ks_result_text(ctx, v->text); break;
+    case 9: { // the frames named (the record holds them in hex, innermost first)
+        uint64_t pcs[KEV_STACK_MAXDEPTH];
+        unsigned depth = 0;
+        for (const char *p = v->text; *p && depth < KEV_STACK_MAXDEPTH; ) {
+            pcs[depth++] = strtoull(p, (char **)&p, 16);
+            while (*p == ';')
+                p++;
+        }
+        char named[2048];
+        ks_syms_stack(w->t, pcs, depth, named, sizeof(named));
+        ks_result_text(ctx, named);
+        break;
+    }
     default: sqlite3_result_null(ctx);
     }
 }
@@ -762,7 +833,7 @@ static const struct ks_table t_stack = {
 
 static const struct ks_col prio_cols[] = {
     { "id", "INTEGER", 0 }, { "ts", "INTEGER", 0 }, { "cpu", "INTEGER", 0 },
-    { "utid", "INTEGER", 0 }, { "old_priority", "INTEGER", 0 }, { "priority", "INTEGER", 0 },
+    { "utid", "INTEGER", 1 }, { "old_priority", "INTEGER", 0 }, { "priority", "INTEGER", 0 },
     { "cause", "INTEGER", 0 }, { "cause_name", "TEXT", 0 }, { "kind", "TEXT", 0 },
     { "is_boost", "INTEGER", 0 },
 };
@@ -784,7 +855,7 @@ static void prio_col(struct ks_walk *w, const struct ks_rec *rec, int col, sqlit
     case 0: result_u(ctx, v->id); break;
     case 1: ks_result_ns(ctx, w->t, v->t, 1); break;
     case 2: sqlite3_result_int(ctx, (int)v->cpu); break;
-    case 3: ks_result_utid(ctx, v->th); break;
+    case 3: ks_result_thread(ctx, w->t, v->th); break;
     case 4: sqlite3_result_int(ctx, (int)(x >> 8 & 0xffu)); break;
     case 5: sqlite3_result_int(ctx, (int)(x & 0xffu)); break;
     case 6: sqlite3_result_int(ctx, (int)(x >> 16 & 0xffu)); break;
@@ -823,7 +894,8 @@ static void sink_state(struct kx_sink *k) { k->state = push_state; }
 static const struct ks_col sched_cols[] = {
     { "id", "INTEGER", 0 }, { "ts", "INTEGER", 0 }, { "dur", "INTEGER", 0 },
     { "cpu", "INTEGER", 0 }, { "utid", "INTEGER", 0 }, { "end_state", "TEXT", 0 },
-    { "priority", "INTEGER", 0 }, { "ucpu", "INTEGER", 0 },
+    { "priority", "INTEGER", 0 }, { "ucpu", "INTEGER", 0 }, { "ts_end", "INTEGER", 0 },
+    { "kernel_end_state", "TEXT", 0 },
 };
 static void sched_col(struct ks_walk *w, const struct ks_rec *rec, int col, sqlite3_context *ctx)
 {
@@ -832,9 +904,11 @@ static void sched_col(struct ks_walk *w, const struct ks_rec *rec, int col, sqli
     case 0: result_u(ctx, r->id); break;
     case 1: ks_result_ns(ctx, w->t, r->t0, 1); break;
     case 2: sqlite3_result_int64(ctx, ks_ns(w->t, r->t1) - ks_ns(w->t, r->t0)); break;
-    case 3: case 7: ks_result_utid(ctx, r->cpu); break;
-    case 4: ks_result_utid(ctx, r->th); break;
-    case 5: ks_result_text(ctx, state_name(r->end_state)); break;
+    case 3: case 7: ks_result_nonneg(ctx, r->cpu); break;
+    case 4: ks_result_thread(ctx, w->t, r->th); break;
+    case 5: ks_result_text(ctx, perfetto_state(r->end_state, 0)); break;
+    case 8: ks_result_ns(ctx, w->t, r->t1, 1); break;
+    case 9: ks_result_text(ctx, state_name(r->end_state)); break;
     case 6:
         if (r->prio >= 0)
             sqlite3_result_int(ctx, r->prio);
@@ -872,7 +946,7 @@ static const struct ks_col ts_cols[] = {
     { "irq_context", "INTEGER", 0 }, { "ucpu", "INTEGER", 0 }, { "priority", "INTEGER", 0 },
     { "end_state", "TEXT", 0 }, { "blocked_object", "TEXT", 0 },
     { "blocked_owner_utid", "INTEGER", 0 }, { "wait_id", "INTEGER", 0 },
-    { "waker_irq", "INTEGER", 0 }, { "woken", "INTEGER", 0 },
+    { "waker_irq", "INTEGER", 0 }, { "woken", "INTEGER", 0 }, { "kernel_state", "TEXT", 0 },
 };
 static void ts_col(struct ks_walk *w, const struct ks_rec *rec, int col, sqlite3_context *ctx)
 {
@@ -880,15 +954,16 @@ static void ts_col(struct ks_walk *w, const struct ks_rec *rec, int col, sqlite3
     char nb[32];
     int woken = r->state == KEV_TH_READY && r->woken;
     switch (col) {
-    case 5: ks_result_text(ctx, state_name(r->state)); break;
-    case 3: case 11: ks_result_utid(ctx, r->cpu); break;
+    case 5: ks_result_text(ctx, perfetto_state(r->state, woken)); break;
+    case 19: ks_result_text(ctx, state_name(r->state)); break;
+    case 3: case 11: ks_result_nonneg(ctx, r->cpu); break;
     case 7:
         if (r->kcall)
             ks_result_text(ctx, kx_kcall_name(r->kcall - 1, nb, sizeof(nb)));
         else
             sqlite3_result_null(ctx);
         break;
-    case 8: ks_result_utid(ctx, r->state == KEV_TH_READY ? r->waker : -1); break;
+    case 8: ks_result_thread(ctx, w->t, r->state == KEV_TH_READY ? r->waker : -1); break;
     case 9:
         if (r->state == KEV_TH_READY && r->waker_id)
             result_u(ctx, r->waker_id);
@@ -916,7 +991,7 @@ static void ts_col(struct ks_walk *w, const struct ks_rec *rec, int col, sqlite3
             sqlite3_result_null(ctx);
         }
         break;
-    case 15: ks_result_utid(ctx, r->wait ? r->owner : -1); break;
+    case 15: ks_result_thread(ctx, w->t, r->wait ? r->owner : -1); break;
     case 16:
         if (r->wait)
             result_u(ctx, r->wait);
@@ -976,7 +1051,7 @@ static void kcall_col(struct ks_walk *w, const struct ks_rec *rec, int col, sqli
         else
             sqlite3_result_null(ctx);
         break;
-    case 3: ks_result_utid(ctx, r->th); break;
+    case 3: ks_result_thread(ctx, w->t, r->th); break;
     case 4: sqlite3_result_int(ctx, (int)r->cpu); break;
     case 5: sqlite3_result_int(ctx, (int)r->call); break;
     case 6: ks_result_text(ctx, kx_kcall_name(r->call, nb, sizeof(nb))); break;
@@ -1060,7 +1135,7 @@ static void irq_col(struct ks_walk *w, const struct ks_rec *rec, int col, sqlite
         else
             sqlite3_result_null(ctx);
         break;
-    case 8: ks_result_utid(ctx, r->th); break;
+    case 8: ks_result_thread(ctx, w->t, r->th); break;
     case 9: ks_result_ns(ctx, w->t, r->t_th, r->t_th != 0); break;
     case 10:
         if (r->t_th) // the model's latency (kevstat's), in ns
@@ -1121,14 +1196,14 @@ static void msg_col(struct ks_walk *w, const struct ks_rec *rec, int col, sqlite
     case 0: result_u(ctx, m->id); break;
     case 1: ks_result_ns(ctx, w->t, m->t_send, 1); break;
     case 2: sqlite3_result_int64(ctx, ks_ns(w->t, end) - ks_ns(w->t, m->t_send)); break;
-    case 3: ks_result_utid(ctx, m->client); break;
+    case 3: ks_result_thread(ctx, w->t, m->client); break;
     case 4:
         if (!m->irq)
             sqlite3_result_int64(ctx, m->client_pid);
         else
             sqlite3_result_null(ctx);
         break;
-    case 5: ks_result_utid(ctx, m->server); break;
+    case 5: ks_result_thread(ctx, w->t, m->server); break;
     case 6: // a pulse names its channel and code, not the server: the receiver's process
         if (!m->pulse)
             sqlite3_result_int64(ctx, m->srv_pid);
@@ -1207,14 +1282,14 @@ static void wait_col(struct ks_walk *w, const struct ks_rec *rec, int col, sqlit
     case 0: result_u(ctx, x->serial); break;
     case 1: ks_result_ns(ctx, w->t, x->t0, 1); break;
     case 2: sqlite3_result_int64(ctx, ks_ns(w->t, end) - ks_ns(w->t, x->t0)); break;
-    case 3: ks_result_utid(ctx, x->th); break;
+    case 3: ks_result_thread(ctx, w->t, x->th); break;
     case 4: ks_result_text(ctx, state_name(x->state)); break;
     case 5: ks_result_text(ctx, kx_wait_obj(w->s, x->obj, ob, sizeof(ob))); break;
-    case 6: ks_result_utid(ctx, x->owner); break;
+    case 6: ks_result_thread(ctx, w->t, x->owner); break;
     case 7: sqlite3_result_int64(ctx, span_ns(w, x->own_run)); break;
     case 8: sqlite3_result_int64(ctx, span_ns(w, x->own_ready)); break;
     case 9: sqlite3_result_int64(ctx, span_ns(w, x->own_blocked)); break;
-    case 10: ks_result_utid(ctx, x->by); break;
+    case 10: ks_result_thread(ctx, w->t, x->by); break;
     case 11: sqlite3_result_int64(ctx, span_ns(w, x->inv_t)); break;
     case 12:
         if (x->owner_obj >= 0 && x->own_blocked)
@@ -1264,14 +1339,14 @@ static void wpre_col(struct ks_walk *w, const struct ks_rec *rec, int col, sqlit
     char ob[48];
     switch (col) {
     case 0: result_u(ctx, x->serial); break;
-    case 1: ks_result_utid(ctx, other ? -1 : x->pre[rec->sub].th); break;
+    case 1: ks_result_thread(ctx, w->t, other ? -1 : x->pre[rec->sub].th); break;
     case 2: sqlite3_result_int64(ctx, span_ns(w, other ? x->pre_other : x->pre[rec->sub].t)); break;
     case 3:
         sqlite3_result_int64(ctx, span_ns(w, other ? x->inv_other : x->pre[rec->sub].inv_t));
         break;
-    case 4: ks_result_utid(ctx, x->th); break;
+    case 4: ks_result_thread(ctx, w->t, x->th); break;
     case 5: ks_result_text(ctx, kx_wait_obj(w->s, x->obj, ob, sizeof(ob))); break;
-    case 6: ks_result_utid(ctx, x->owner); break;
+    case 6: ks_result_thread(ctx, w->t, x->owner); break;
     default: sqlite3_result_null(ctx);
     }
 }
@@ -1309,7 +1384,7 @@ static void cpus_col(struct ks_walk *w, const struct ks_rec *rec, int col, sqlit
     case 0: ks_result_ns(ctx, w->t, r->t0, 1); break;
     case 1: sqlite3_result_int64(ctx, ks_ns(w->t, r->t1) - ks_ns(w->t, r->t0)); break;
     case 2: sqlite3_result_int(ctx, (int)r->cpu); break;
-    case 3: ks_result_utid(ctx, r->th); break;
+    case 3: ks_result_thread(ctx, w->t, r->th); break;
     case 4: ks_result_text(ctx, what[r->what % 3]); break;
     default: sqlite3_result_null(ctx);
     }
@@ -1450,11 +1525,12 @@ static const struct ks_col slice_cols[] = {
     { "id", "INTEGER", 0 }, { "ts", "INTEGER", 0 }, { "dur", "INTEGER", 0 },
     { "track_id", "INTEGER", 0 }, { "category", "TEXT", 0 }, { "name", "TEXT", 0 },
     { "depth", "INTEGER", 0 }, { "parent_id", "INTEGER", 0 }, { "arg_set_id", "INTEGER", 0 },
-    { "utid", "INTEGER", 0 }, { "cpu", "INTEGER", 0 },
+    { "utid", "INTEGER", 0 }, { "cpu", "INTEGER", 0 }, { "cat", "TEXT", 0 },
+    { "thread_ts", "INTEGER", 0 }, { "thread_dur", "INTEGER", 0 },
 };
 static void slice_col(struct ks_walk *w, const struct ks_rec *rec, int col, sqlite3_context *ctx)
 {
-    char nb[64];
+    char nb[128];
     int64_t id = 0, track = 0;
     int depth = 0, utid = -1, cpu = -1;
     int64_t parent = -1;
@@ -1506,7 +1582,9 @@ static void slice_col(struct ks_walk *w, const struct ks_rec *rec, int col, sqli
         depth = (int)r->depth;
         track = r->user ? track_id(TR_FUNC_THREAD, (uint64_t)r->th) : track_id(TR_FUNC, r->cpu);
         cat = "function";
-        snprintf(nb, sizeof(nb), "0x%llx", (unsigned long long)r->fn);
+        char at[160]; // named as Perfetto shows it (kev2perfetto's): the function alone
+        if (!ks_syms_pc(w->t, r->fn, 0, at, sizeof(at), nb, sizeof(nb)) || !nb[0])
+            snprintf(nb, sizeof(nb), "0x%llx", (unsigned long long)r->fn);
         name = nb;
         t0 = r->t0, t1 = r->t1, have_end = r->t1 != 0;
         utid = r->th, cpu = (int)r->cpu;
@@ -1521,7 +1599,7 @@ static void slice_col(struct ks_walk *w, const struct ks_rec *rec, int col, sqli
             sqlite3_result_int64(ctx, -1); // Perfetto: a slice that did not end
         break;
     case 3: sqlite3_result_int64(ctx, track); break;
-    case 4: ks_result_text(ctx, cat); break;
+    case 4: case 11: ks_result_text(ctx, cat); break;
     case 5: ks_result_text(ctx, name); break;
     case 6: sqlite3_result_int(ctx, depth); break;
     case 7:
@@ -1530,8 +1608,8 @@ static void slice_col(struct ks_walk *w, const struct ks_rec *rec, int col, sqli
         else
             sqlite3_result_null(ctx);
         break;
-    case 9: ks_result_utid(ctx, utid); break;
-    case 10: ks_result_utid(ctx, cpu); break;
+    case 9: ks_result_thread(ctx, w->t, utid); break;
+    case 10: ks_result_nonneg(ctx, cpu); break;
     default: sqlite3_result_null(ctx);
     }
 }
@@ -1593,7 +1671,7 @@ static void instant_col(struct ks_walk *w, const struct ks_rec *rec, int col,
         ks_result_text(ctx, nb);
         break;
     case 4: ks_result_text(ctx, rec->sub ? "fault" : "user"); break;
-    case 6: ks_result_utid(ctx, v->th); break;
+    case 6: ks_result_thread(ctx, w->t, v->th); break;
     case 7: sqlite3_result_int(ctx, (int)v->cpu); break;
     default: sqlite3_result_null(ctx);
     }
@@ -1696,39 +1774,39 @@ static void args_kcall(void *user, const struct kx_kcall_row *r)
 {
     struct ks_walk *w = ks_walk_of(user);
     int64_t set = slice_id(r->id, SL_KCALL);
-    static const char *const key[] = { "args.arg0", "args.arg1", "args.arg2", "args.arg3" };
+    static const char *const key[] = { "arg0", "arg1", "arg2", "arg3" };
     for (unsigned i = 0; i < r->nargs && i < 4; i++)
         arg_push(w, set, key[i], SQLITE_INTEGER, r->arg[i], NULL);
     if (r->exited && !r->interrupted) {
-        arg_push(w, set, "args.ret", SQLITE_INTEGER, r->ret, NULL);
+        arg_push(w, set, "ret", SQLITE_INTEGER, r->ret, NULL);
         if (r->err)
-            arg_push(w, set, "args.errno", SQLITE_INTEGER, r->err, NULL);
+            arg_push(w, set, "errno", SQLITE_INTEGER, r->err, NULL);
     }
 }
 static void args_irq(void *user, const struct kx_irq_row *r)
 {
     struct ks_walk *w = ks_walk_of(user);
     int64_t set = slice_id(r->id, SL_IRQ);
-    arg_push(w, set, "args.irq", SQLITE_INTEGER, r->irq, NULL);
+    arg_push(w, set, "irq", SQLITE_INTEGER, r->irq, NULL);
     if (r->th >= 0)
-        arg_push(w, set, "args.utid", SQLITE_INTEGER, r->th, NULL);
+        arg_push(w, set, "utid", SQLITE_INTEGER, ks_utid(w->t, r->th), NULL);
     if (r->t_th)
-        arg_push(w, set, "args.latency", SQLITE_INTEGER,
+        arg_push(w, set, "latency", SQLITE_INTEGER,
                  ks_ns(w->t, r->t_th) - ks_ns(w->t, r->t0), NULL);
 }
 static void args_msg(void *user, const struct kx_msg *g)
 {
     struct ks_walk *w = ks_walk_of(user);
     int64_t set = slice_id(g->id, SL_MSG);
-    arg_push(w, set, "args.rcvid", SQLITE_INTEGER, g->rcvid, NULL);
-    arg_push(w, set, "args.server_pid", SQLITE_INTEGER, g->srv_pid, NULL);
+    arg_push(w, set, "rcvid", SQLITE_INTEGER, g->rcvid, NULL);
+    arg_push(w, set, "server_pid", SQLITE_INTEGER, g->srv_pid, NULL);
     if (g->server >= 0)
-        arg_push(w, set, "args.server_utid", SQLITE_INTEGER, g->server, NULL);
+        arg_push(w, set, "server_utid", SQLITE_INTEGER, ks_utid(w->t, g->server), NULL);
     if (g->error)
-        arg_push(w, set, "args.error", SQLITE_INTEGER, g->error, NULL);
+        arg_push(w, set, "error", SQLITE_INTEGER, g->error, NULL);
 }
-// Every event's fields as the event table names them (trace/kev_events.h), keys "fields.NAME",
-// by the event's arg_set_id: integers as integers, strings and arrays ("0x.. 0x..") as text.
+// Every event's fields as the event table names them (trace/kev_events.h), keyed by the field's
+// name alone as Perfetto keys an event's fields, by the event's arg_set_id: integers as integers, strings and arrays ("0x.. 0x..") as text.
 static void args_fields(struct ks_walk *w, const struct kev_event *e)
 {
     static struct kev_fields fs;
@@ -1736,8 +1814,8 @@ static void args_fields(struct ks_walk *w, const struct kev_event *e)
     kev_fields_decode(w->r, e, &fs);
     for (unsigned i = 0; i < fs.n; i++) {
         const struct kev_field *f = &fs.f[i];
-        char key[40], text[KS_TEXT];
-        snprintf(key, sizeof(key), "fields.%s", f->name);
+        const char *key = f->name;
+        char text[KS_TEXT];
         if (f->kind == KEV_K_STRING) {
             kev_text_safe(text, sizeof(text), (const uint8_t *)f->str, strlen(f->str));
             arg_push(w, set, key, SQLITE_TEXT, 0, text);
@@ -1764,11 +1842,11 @@ static void args_on(struct ks_walk *w, const struct kev_event *e)
     user_fill(w, e, &rec);
     const struct ks_ev_rec *v = &rec.u.ev;
     int64_t set = slice_id(v->id, SL_INSTANT);
-    arg_push(w, set, "args.code", SQLITE_INTEGER, v->ev, NULL);
-    arg_push(w, set, "args.value", SQLITE_TEXT, 0, v->text);
+    arg_push(w, set, "code", SQLITE_INTEGER, v->ev, NULL);
+    arg_push(w, set, "value", SQLITE_TEXT, 0, v->text);
     for (unsigned i = 0; !v->v[0] && i < v->nw && i < 8; i++) {
         char key[16];
-        snprintf(key, sizeof(key), "args.w%u", i);
+        snprintf(key, sizeof(key), "w%u", i);
         arg_push(w, set, key, SQLITE_INTEGER, (int32_t)v->w[i], NULL);
     }
 }

@@ -24,6 +24,7 @@ struct ks_trace *ks_trace_open(const char *path, char **err)
     memset(t, 0, sizeof(*t));
     t->refs = 1;
     t->strict = 1;
+    t->sym_gen = ks_syms_gen();
     t->path = sqlite3_mprintf("%s", path);
     t->data = tool_map_file(path, &t->len, &t->mapped);
     if (!t->data) {
@@ -56,11 +57,13 @@ void ks_trace_unref(struct ks_trace *t)
 {
     if (!t || --t->refs > 0)
         return;
+    ks_syms_forget(t);
     if (t->data)
         tool_unmap_file(t->data, t->len, t->mapped);
     sqlite3_free(t->r);
     sqlite3_free(t->path);
     sqlite3_free(t->th);
+    sqlite3_free(t->row_th);
     sqlite3_free(t->proc);
     sqlite3_free(t->dl);
     sqlite3_free(t->inv);
@@ -208,6 +211,15 @@ int ks_trace_summary(struct ks_trace *t, char **err)
         }
     }
     t->nth = s->m.nth;
+    t->row_th = sqlite3_malloc64((s->m.nth + 1) * sizeof(*t->row_th));
+    if (!t->row_th) {
+        *err = sqlite3_mprintf("kev: out of memory");
+        goto out;
+    }
+    t->row_th[t->nrow_th++] = -1;
+    for (unsigned i = 0; i < s->m.nth; i++)
+        if (!t->th[i].idle)
+            t->row_th[t->nrow_th++] = (int)i;
     for (unsigned i = 0; i < r->kr_nprocs; i++) // processes named but without a thread seen
         if (add_proc(t, r->kr_procs[i].kn_pid, p, r->kr_procs[i].kn_name)) {
             *err = sqlite3_mprintf("kev: out of memory");

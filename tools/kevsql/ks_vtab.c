@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 // The virtual-table module behind every kevsql table (ks.h). A table is
-// `CREATE VIRTUAL TABLE temp.NAME USING kev(NAME, TRACE-ID)` (kev_open makes them). Rows are
+// `CREATE VIRTUAL TABLE temp.NAME USING kev(NAME, TRACE-ID)` (kev_open makes them): TRACE-ID
+// is the number kev_open gave the trace it opened on this connection (the module's client data
+// holds it), so SQL can name only that trace, never an address; anything else is an error. Rows are
 // decoded on demand: a cursor opens its own reader on the mapped file and walks it in time
 // order (kx_src), feeding the analysis model when the table needs it; the records the table
 // wants are queued and given one by one, so memory is the model's fixed tables and a short
@@ -21,6 +23,8 @@ SQLITE_EXTENSION_INIT3
 
 struct ks_vt {
     sqlite3_vtab base;
+    sqlite3 *db;
+    struct ks_conn *conn;
     const struct ks_table *tab;
     struct ks_trace *t;
 };
@@ -82,10 +86,33 @@ void ks_result_text(sqlite3_context *ctx, const char *s)
         sqlite3_result_null(ctx);
 }
 
-void ks_result_utid(sqlite3_context *ctx, int th)
+int ks_utid(struct ks_trace *t, int th)
 {
-    if (th >= 0)
-        sqlite3_result_int(ctx, th);
+    if (th < 0)
+        return -1;
+    if (!t->have_summary) {
+        char *err = NULL;
+        ks_trace_summary(t, &err); // its failure is the summary tables' to say
+        sqlite3_free(err);
+    }
+    if ((unsigned)th < t->nth && t->th[th].idle)
+        return 0;
+    return th + 1;
+}
+
+void ks_result_thread(sqlite3_context *ctx, struct ks_trace *t, int th)
+{
+    int u = ks_utid(t, th);
+    if (u >= 0)
+        sqlite3_result_int(ctx, u);
+    else
+        sqlite3_result_null(ctx);
+}
+
+void ks_result_nonneg(sqlite3_context *ctx, int v)
+{
+    if (v >= 0)
+        sqlite3_result_int(ctx, v);
     else
         sqlite3_result_null(ctx);
 }
@@ -100,18 +127,25 @@ static const struct ks_table *table_named(const char *name)
     return NULL;
 }
 
-// The trace of a CREATE VIRTUAL TABLE's second argument: the pointer kev_open wrote.
-static struct ks_trace *trace_arg(const char *arg)
+// The trace a CREATE VIRTUAL TABLE's second argument names: the id kev_open gave the trace
+// open on this connection, in decimal; NULL for anything else.
+static struct ks_trace *trace_arg(const struct ks_conn *conn, const char *arg)
 {
-    unsigned long long p = strtoull(arg, NULL, 10);
-    return (struct ks_trace *)(uintptr_t)p;
+    if (!conn || !conn->t || !arg || !*arg)
+        return NULL;
+    unsigned long long id = 0;
+    for (const char *p = arg; *p; p++) {
+        if (*p < '0' || *p > '9' || id > 0xffffffffull)
+            return NULL;
+        id = id * 10 + (unsigned)(*p - '0');
+    }
+    return id == conn->t->id ? conn->t : NULL;
 }
 
 static int vt_connect(sqlite3 *db, void *aux, int argc, const char *const *argv,
                       sqlite3_vtab **out, char **err)
 {
-    (void)aux;
-    if (argc < 5) {
+    if (argc != 5) {
         *err = sqlite3_mprintf("kev: usage: CREATE VIRTUAL TABLE x USING kev(TABLE, TRACE)");
         return SQLITE_ERROR;
     }
@@ -120,7 +154,12 @@ static int vt_connect(sqlite3 *db, void *aux, int argc, const char *const *argv,
         *err = sqlite3_mprintf("kev: no table %s", argv[3]);
         return SQLITE_ERROR;
     }
-    struct ks_trace *t = trace_arg(argv[4]);
+    struct ks_trace *t = trace_arg(aux, argv[4]);
+    if (!t) {
+        *err = sqlite3_mprintf("kev: %s is not the trace open on this connection (kev_open(PATH) "
+                               "makes the tables; their second argument is its number)", argv[4]);
+        return SQLITE_ERROR;
+    }
     sqlite3_str *s = sqlite3_str_new(db);
     sqlite3_str_appendall(s, "CREATE TABLE x(");
     for (unsigned i = 0; i < tab->ncols; i++)
@@ -138,6 +177,8 @@ static int vt_connect(sqlite3 *db, void *aux, int argc, const char *const *argv,
     memset(vt, 0, sizeof(*vt));
     vt->tab = tab;
     vt->t = t;
+    vt->db = db;
+    vt->conn = aux;
     ks_trace_ref(t);
     *out = &vt->base;
     return SQLITE_OK;
@@ -160,6 +201,7 @@ static int vt_best_index(sqlite3_vtab *v, sqlite3_index_info *info)
     struct ks_vt *vt = (struct ks_vt *)v;
     const struct ks_table *tab = vt->tab;
     int lo = -1, hi = -1, num = 0, n = 0;
+    vt->conn->plans++;
     if (tab->param_col) { // a table-valued function: its argument must be given
         int k = -1;
         for (int i = 0; i < info->nConstraint && k < 0; i++)
@@ -318,6 +360,22 @@ static int next_row(struct ks_cursor *c)
     return SQLITE_OK;
 }
 
+// Counts a read of vt's table in the statements running now (ks_conn); 1 when past the bound.
+static int reads_over(struct ks_vt *vt)
+{
+    struct ks_conn *conn = vt->conn;
+    uint64_t key = conn->plans;
+    for (sqlite3_stmt *st = sqlite3_next_stmt(vt->db, NULL); st; st = sqlite3_next_stmt(vt->db, st))
+        if (sqlite3_stmt_busy(st))
+            key = key * 1000003u + (uint64_t)(uintptr_t)st * 31u +
+                  (uint64_t)sqlite3_stmt_status(st, SQLITE_STMTSTATUS_RUN, 0);
+    if (key != conn->run_key)
+        conn->run_key = key, conn->walks = conn->scans = 0;
+    if (vt->tab->src == KS_SRC_SUMMARY)
+        return ++conn->scans > KS_MAX_SCANS;
+    return ++conn->walks > KS_MAX_WALKS;
+}
+
 static int vt_filter(sqlite3_vtab_cursor *cur, int num, const char *str, int argc,
                      sqlite3_value **argv)
 {
@@ -326,6 +384,15 @@ static int vt_filter(sqlite3_vtab_cursor *cur, int num, const char *str, int arg
     struct ks_trace *t = c->vt->t;
     const struct ks_table *tab = c->vt->tab;
     walk_end(c);
+    if (reads_over(c->vt)) {
+        unsigned max = tab->src == KS_SRC_SUMMARY ? KS_MAX_SCANS : KS_MAX_WALKS;
+        sqlite3_free(c->vt->base.zErrMsg);
+        c->vt->base.zErrMsg = sqlite3_mprintf(
+            "kev: %s read %u times in one statement (a recursive query or a correlated subquery "
+            "over it): read it once, WITH x AS MATERIALIZED (SELECT ... FROM %s)", tab->name,
+            max, tab->name);
+        return SQLITE_ERROR;
+    }
     memset(&c->w, 0, sizeof(c->w));
     c->w.t = t;
     c->w.cur = c;

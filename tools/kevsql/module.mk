@@ -8,7 +8,10 @@
 # with sqlite3_auto_extension.
 KS := tools/kevsql
 KS_SRCS := $(KS)/ks_ext.c $(KS)/ks_vtab.c $(KS)/ks_trace.c $(KS)/ks_tables.c $(KS)/ks_stdlib.c \
+           $(KS)/ks_syms.c tools/common/tool_syms.c tools/common/tool_elfsym.c \
            $(AN_MODEL) $(AN_STATS)
+# names of code addresses: the shared build-id lookup (tools/common/tool_syms.h) and libdw
+KS_LIBS := -ldw -lelf
 pic_objs = $(patsubst %.c,$(H)/obj-pic/%.o,$(1))
 
 $(H)/obj-pic/%.o: %.c
@@ -20,11 +23,11 @@ $(call pic_objs,$(KS)/ks_stdlib.c): $(KS)/stdlib.sql
 HOST_TOOLS += $(H)/kevsql.so $(H)/kevsql
 $(H)/kevsql.so: $(call pic_objs,$(KS_SRCS))
 	@echo "  LINK    $@"
-	$(Q)$(HOST_CC) -shared -o $@ $^
+	$(Q)$(HOST_CC) -shared -o $@ $^ $(KS_LIBS)
 
 $(H)/kevsql: $(call pic_objs,$(KS)/kevsql.c $(KS)/kevsql_fleet.c $(KS_SRCS))
 	@echo "  LINK    $@"
-	$(Q)$(HOST_CC) -o $@ $^ -lsqlite3
+	$(Q)$(HOST_CC) -o $@ $^ -lsqlite3 $(KS_LIBS)
 
 # --scheduler: the Dask client, beside the command (kevsql runs it with Debian's python3)
 HOST_TOOLS += $(H)/kevsql_dask.py
@@ -40,10 +43,22 @@ TEST_DEPS_HOST += $(H)/kevsql $(H)/kevsql.so $(H)/kevsql_dask.py $(H)/kevstat $(
 SCRIPT_TESTS_HOST += kevsql|400|test/tools/test_kevsql.sh
 SCRIPT_TESTS_HOST += kevsql-asan|300|test/tools/test_kevsql.sh|$(HT)|build/host-test/sql|damage
 SCRIPT_TESTS_HOST += kevsql-dask|240|test/tools/test_kevsql_dask.sh
+# hostile SQL (virtual-table arguments, load_extension, recursion, LIMIT/OFFSET): optimised and
+# under ASan + UBSan, with the sqlite3 shell and Python as consumers
+SCRIPT_TESTS_HOST += kevsql-hostile|300|test/tools/test_kevsql_hostile.sh
+SCRIPT_TESTS_HOST += kevsql-hostile-asan|400|test/tools/test_kevsql_hostile.sh|$(HT)
 $(HT)/kevsql: $(call host_test_objs,$(KS)/kevsql.c $(KS)/kevsql_fleet.c $(KS_SRCS))
 	@echo "  TESTLD  $@"
-	$(Q)$(HOST_CC) $(HOST_TLDFLAGS) -o $@ $^ -lsqlite3
+	$(Q)$(HOST_CC) $(HOST_TLDFLAGS) -o $@ $^ -lsqlite3 $(KS_LIBS)
 $(call host_test_objs,$(KS)/ks_stdlib.c): $(KS)/stdlib.sql
+
+# Perfetto's queries on a real capture of a 1-CPU and a 4-CPU board, against traceprinter's events
+# (the sqlcap image: user/apps/stackfault/app.mk)
+SQLCAP_BOARDS := mps2-an385 qemu-virt-a53
+SCRIPT_TESTS += $(foreach b,$(SQLCAP_BOARDS),qemu-kevsql-perfetto/$(b)|400|BOARD=$(b)|test/tools/test_kevsql_perfetto.sh|build/$(b)|$(H))
+TEST_DEPS    += $(if $(filter $(BOARD),$(SQLCAP_BOARDS)),$(B)/sqlcap.elf) \
+                $(foreach b,$(filter-out $(BOARD),$(SQLCAP_BOARDS)),matrix-images-$(b)) \
+                $(H)/kevsql $(H)/kevstat $(H)/traceprinter $(H)/dcompile
 
 # libFuzzer target for the extension: every table and view over any bytes (test/fuzz/); seeds:
 # the model's target's (small kevgen traces, a two-CPU kevscen4 one).
@@ -51,8 +66,23 @@ FUZZ_BINS += build/fuzz/fuzz_kevsql
 build/fuzz/fuzz_kevsql: test/fuzz/fuzz_kevsql.c $(KS_SRCS) $(KS)/stdlib.sql build/fuzz/fuzz_kev_model
 	@mkdir -p $(dir $@)seeds-fuzz_kevsql
 	@echo "  FUZZCC  $@"
-	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ $(filter %.c,$^) -lsqlite3
+	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ $(filter %.c,$^) -lsqlite3 $(KS_LIBS)
 	$(Q)cp $(dir $@)seeds-fuzz_kev_model/*.kev $(dir $@)seeds-fuzz_kevsql/
+
+# libFuzzer target for the extension's SQL surface: any SQL over a small open trace (test/fuzz/);
+# seeds: the queries of fuzz_kevsql_sql.seeds, one file each.
+FUZZ_BINS += build/fuzz/fuzz_kevsql_sql
+build/fuzz/fuzz_kevsql_sql: test/fuzz/fuzz_kevsql_sql.c test/fuzz/fuzz_kevsql_sql.seeds $(KS_SRCS) \
+                            $(KS)/stdlib.sql $(H)/kevgen
+	@mkdir -p $(dir $@)seeds-fuzz_kevsql_sql
+	@echo "  FUZZCC  $@"
+	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ $(filter %.c,$^) -lsqlite3 $(KS_LIBS)
+	$(Q)$(H)/kevgen -n 300 -o $(dir $@)fuzz_kevsql_sql.kev > /dev/null
+	$(Q)i=0; while IFS= read -r q; do i=$$((i + 1)); printf '%s\n' "$$q" \
+	    > $(dir $@)seeds-fuzz_kevsql_sql/q$$i.sql; done < test/fuzz/fuzz_kevsql_sql.seeds
+# make test's short run of it (make fuzz runs it for FUZZ_SECONDS or FUZZ_RUNS)
+TEST_DEPS_HOST += build/fuzz/fuzz_kevsql_sql
+SCRIPT_TESTS_HOST += fuzz/kevsql-sql|300|test/fuzz/test_fuzz_short.sh|build/fuzz/fuzz_kevsql_sql|3000
 
 # Figures (make bench): kevsql beside traceprinter and kevstat, the loaded design, many traces
 # in processes and on a Dask cluster (docs/PERFORMANCE.md).

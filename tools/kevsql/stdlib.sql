@@ -20,9 +20,9 @@ GROUP BY s.utid ORDER BY cpu_ns DESC;
 
 -- Per-thread time in each state: a row per (thread, state).
 CREATE TEMP VIEW thread_states AS -- kevsql stdlib
-SELECT s.utid, l.label, s.state, count(*) AS intervals, sum(s.dur) AS ns
+SELECT s.utid, l.label, s.kernel_state AS state, count(*) AS intervals, sum(s.dur) AS ns
 FROM thread_state s JOIN thread_label l USING (utid)
-GROUP BY s.utid, s.state ORDER BY s.utid, ns DESC;
+GROUP BY s.utid, s.kernel_state ORDER BY s.utid, ns DESC;
 
 -- Per-process CPU time: a row per process.
 CREATE TEMP VIEW process_cpu AS -- kevsql stdlib
@@ -65,7 +65,7 @@ FROM r GROUP BY irq ORDER BY irq;
 CREATE TEMP VIEW thread_activation AS -- kevsql stdlib
 WITH s AS (
     SELECT utid, ts, dur, woken FROM thread_state
-    WHERE state NOT IN ('RUNNING', 'READY') OR woken = 1),
+    WHERE kernel_state NOT IN ('RUNNING', 'READY') OR woken = 1),
 e AS (SELECT *, lead(ts) OVER (PARTITION BY utid ORDER BY ts) AS next_ts FROM s)
 SELECT utid, ts AS release_ts, ts + dur AS start_ts, next_ts AS end_ts,
        ts - lag(ts) OVER (PARTITION BY utid ORDER BY ts) AS period
@@ -160,3 +160,37 @@ CREATE TEMP VIEW user_event_stats AS -- kevsql stdlib
 SELECT upid, code, name, count(*) + 1 AS events, min(dur) AS min_ns, avg(dur) AS avg_ns,
        max(dur) AS max_ns
 FROM user_event_interval WHERE dur IS NOT NULL GROUP BY upid, code ORDER BY upid, code;
+
+-- Perfetto's names for what the tables hold (its trace processor's tables and views, with the
+-- columns kevsql can fill):
+-- trace_bounds: the first and last event's time.
+CREATE TEMP VIEW trace_bounds AS -- kevsql stdlib
+SELECT trace_start() AS start_ts, trace_end() AS end_ts;
+
+-- thread_track, cpu_track, counter_track, process_track: the tracks by what owns them.
+CREATE TEMP VIEW thread_track AS -- kevsql stdlib
+SELECT id, name, type, utid FROM track WHERE utid IS NOT NULL;
+CREATE TEMP VIEW cpu_track AS -- kevsql stdlib
+SELECT id, name, type, cpu FROM track WHERE cpu IS NOT NULL;
+CREATE TEMP VIEW counter_track AS -- kevsql stdlib
+SELECT id, name, type, cpu, upid FROM track WHERE type IN ('cpu_busy', 'user_counter');
+CREATE TEMP VIEW process_track AS -- kevsql stdlib
+SELECT id, name, type, upid FROM track WHERE upid IS NOT NULL;
+
+-- thread_slice: the slices on a thread's track, with its thread and process.
+CREATE TEMP VIEW thread_slice AS -- kevsql stdlib
+SELECT s.*, t.upid FROM slice s JOIN thread t USING (utid);
+
+-- process_slice: the slices with their process (a thread's slice is its process's).
+CREATE TEMP VIEW process_slice AS -- kevsql stdlib
+SELECT s.*, t.upid FROM slice s JOIN thread t USING (utid) WHERE t.upid IS NOT NULL;
+
+-- stats: what the trace lost or could not read (Perfetto's columns; kevsql's names).
+CREATE TEMP VIEW stats AS -- kevsql stdlib
+SELECT 'kev_lost_events' AS name, NULL AS idx, 'data_loss' AS severity, 'trace' AS source,
+       (SELECT int_value FROM metadata WHERE name = 'lost_events') AS value,
+       'events the kernel could not record (lost-event windows: the lost table)' AS description
+UNION ALL
+SELECT 'kev_damaged', NULL, 'error', 'trace',
+       (SELECT int_value FROM metadata WHERE name = 'damaged'),
+       'the file is damaged: the tables end at the damage (kev_damage() says where)';

@@ -1,0 +1,338 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+# kevsql answers queries as Perfetto's documentation and its users write them (docs/sql.md,
+# "Perfetto's names"), each against the same answer computed by this file from traceprinter's
+# text of the capture (`traceprinter -n`): an independent reader of the events that shares no
+# code with kevsql or its analysis model. What it derives:
+#   * who runs on each CPU: a THRUNNING starts a run there; the thread's next state event, or
+#     the next THRUNNING on that CPU, ends it (the START snapshot's entries place the threads
+#     running then: an idle thread, pid 0 tid k + 1, on CPU k; the others where their entry
+#     says); an idle thread is pid 0 (Perfetto's utid 0, the "swapper");
+#   * each thread's state from one state event to its next, READY as "R" after a block and
+#     "R+" after running (a preemption), the blocking states "S", DEAD "X";
+#   * kernel calls (KER_CALL on the thread running on that CPU), interrupts (INT_ENTR), their
+#     exits' ret_val, user events (USREVENT), PRIO_CHANGE, FAULT and STACK with their pid/tid,
+#     processes (PROCCREATE_NAME), the first and last event.
+# usage: check_perfetto_sql.py KEVSQL KEVSTAT CAPTURE.kev CAPTURE.txt   (TAP on stdout)
+import json
+import re
+import subprocess
+import sys
+
+kevsql, kevstat, kev, txt = sys.argv[1:5]
+n = fails = 0
+queries = 0
+
+
+def check(name, got, want):
+    global n, fails
+    n += 1
+    if got == want:
+        print("ok %d - %s" % (n, name))
+    else:
+        fails += 1
+        print("not ok %d - %s" % (n, name))
+        print("#   kevsql: %s" % str(got)[:600])
+        print("#   reader: %s" % str(want)[:600])
+
+
+def sql(q):
+    global queries
+    queries += 1
+    r = subprocess.run([kevsql, "--json", kev, q], capture_output=True, text=True)
+    if r.returncode:
+        return "error: " + r.stderr.strip()
+    out = json.loads(r.stdout)
+    rows = out["rows"] if isinstance(out, dict) else out
+    return [tuple(row.values()) if isinstance(row, dict) else tuple(row) for row in rows]
+
+
+# ---- the reader ---------------------------------------------------------------------------------
+hz = None
+line_re = re.compile(r"^t:0x([0-9a-f]+) CPU:(\d+) (\S+)\s*:(\S+)\s*(.*)$")
+msb = 0
+last_lsb = None
+events = []
+for line in open(txt, errors="replace"):
+    m = re.match(r"\s*TRACE_CYCLES_PER_SEC:: (\d+)", line)
+    if m:
+        hz = int(m.group(1))
+    m = line_re.match(line.rstrip("\n"))
+    if not m:
+        continue
+    lsb, cpu, cls, ev, rest = int(m.group(1), 16), int(m.group(2)), m.group(3), m.group(4), m.group(5)
+    if cls == "CONTROL" and ev == "TIME":
+        mm = re.search(r"msb:0x([0-9a-f]+)", rest)
+        if mm:
+            msb = int(mm.group(1), 16)
+    events.append(((msb << 32) | lsb, cpu, cls, ev, rest))
+# traceprinter prints each buffer as the file holds it; the CPUs' buffers interleave: time order
+# (stable, so the START snapshot keeps its order)
+events.sort(key=lambda e: e[0])
+
+
+def ns(cycles):
+    return cycles * 1000000000 // hz
+
+
+STATE = {"THDEAD": "DEAD", "THRUNNING": "RUNNING", "THREADY": "READY", "THSTOPPED": "STOPPED",
+         "THSEND": "SEND", "THRECEIVE": "RECEIVE", "THREPLY": "REPLY", "THSTACK": "STACK",
+         "THWAITTHREAD": "WAITTHREAD", "THWAITPAGE": "WAITPAGE", "THSIGSUSPEND": "SIGSUSPEND",
+         "THSIGWAITINFO": "SIGWAITINFO", "THNANOSLEEP": "NANOSLEEP", "THMUTEX": "MUTEX",
+         "THCONDVAR": "CONDVAR", "THJOIN": "JOIN", "THINTR": "INTR", "THSEM": "SEM",
+         "THWAITCTX": "WAITCTX", "THNET_SEND": "NET_SEND", "THNET_REPLY": "NET_REPLY"}
+
+
+def letter(state, prev):
+    if state == "RUNNING":
+        return "Running"
+    if state == "READY":
+        return "R+" if prev == "RUNNING" else "R"
+    return {"DEAD": "X", "STOPPED": "T", "WAITPAGE": "D", "STACK": "D"}.get(state, "S")
+
+
+pidtid = re.compile(r"pid:(\d+) tid:(\d+)")
+running = {}          # cpu -> (pid, tid, since)
+where = {}            # (pid, tid) -> cpu
+run_time = {}         # (pid, tid) -> ns
+cpu_busy = {}         # cpu -> ns running a thread other than idle
+runs = {}             # (pid, tid) -> count of runs
+state_of = {}         # (pid, tid) -> (state, since)
+state_time = {}       # (pid, tid, letter) -> ns
+ready_count = {"R": 0, "R+": 0}
+kcalls = {}           # call number -> entries
+kcall_pid = {}        # pid -> kernel call entries
+kcall_err = 0         # exits with ret_val:-1
+irqs = {}             # irq -> INT_ENTR count
+user_events = []      # (ts, code, d0)
+prio = []             # (ts, pid, tid, priority)
+faults, stacks = [], []
+proc_names = {}       # pid -> name
+proc_of = {}          # pid -> name, for CPU time by process
+kernel_build = None   # the kernel image's build id (IMAGE pid:0)
+in_snap = False
+unplaced = {}
+first = last = None
+
+
+def stop(cpu, t):
+    if cpu in running:
+        pid, tid, since = running.pop(cpu)
+        where.pop((pid, tid), None)
+        d = ns(t) - ns(since)
+        run_time[(pid, tid)] = run_time.get((pid, tid), 0) + d
+        if pid != 0:
+            cpu_busy[cpu] = cpu_busy.get(cpu, 0) + d
+
+
+def start(cpu, pid, tid, t):
+    if (pid, tid) in where:
+        stop(where[(pid, tid)], t)
+    stop(cpu, t)
+    running[cpu] = (pid, tid, t)
+    where[(pid, tid)] = cpu
+    runs[(pid, tid)] = runs.get((pid, tid), 0) + 1
+
+
+def enter_state(who, state, t):
+    # READY after RUNNING is a preemption ("R+"), after a block a wakeup ("R"); a READY that
+    # follows a READY (a requeue: a priority change) keeps the first one's letter
+    if who in state_of:
+        prev, since, lt = state_of[who]
+        state_time[who + (lt,)] = state_time.get(who + (lt,), 0) + ns(t) - ns(since)
+    else:
+        prev, lt = None, None
+    if state is None:
+        return
+    new = lt if state == "READY" and prev == "READY" else letter(state, prev)
+    if state == "READY" and who[0] != 0:   # an interval per state event, as kevsql's rows
+        ready_count[new] += 1
+    state_of[who] = (state, t, new)
+
+
+for t, cpu, cls, ev, rest in events:
+    if cls == "CONTROL":
+        continue
+    first = t if first is None else first
+    last = t
+    if cls == "SYSTEM" and ev == "SNAPSHOT":
+        w = [int(x, 16) for x in rest.split()[:2]]
+        if w[0] & 0xff == 2:
+            who = (w[1] >> 16, w[1] & 0xffff)
+            start((w[0] >> 8) & 0xff, who[0], who[1], unplaced.pop(who, t))
+        elif w[0] == 0:
+            in_snap = True
+        elif w[0] == 1:
+            in_snap = False
+            for (pid, tid), since in unplaced.items():
+                start(cpu, pid, tid, since)
+            unplaced = {}
+        continue
+    if cls == "THREAD" and ev in STATE:
+        m = pidtid.search(rest)
+        who = (int(m.group(1)), int(m.group(2)))
+        state = STATE[ev]
+        enter_state(who, state, t)
+        if state == "RUNNING":
+            if in_snap:
+                if who[0] == 0:
+                    start(who[1] - 1, who[0], who[1], t)
+                else:
+                    unplaced[who] = t
+                continue
+            start(cpu, who[0], who[1], t)
+        elif who in where:
+            stop(where[who], t)
+        continue
+    if cls == "KER_CALL":
+        num = int(ev.split("/")[-1])
+        kcalls[num] = kcalls.get(num, 0) + 1
+        if cpu in running:
+            pid = running[cpu][0]
+            kcall_pid[pid] = kcall_pid.get(pid, 0) + 1
+    elif cls == "KER_EXIT" and rest.startswith("ret_val:-1"):
+        kcall_err += 1
+    elif cls == "INT_ENTR":
+        irq = int(re.search(r"\((\d+)\)", ev + " " + rest).group(1))
+        irqs[irq] = irqs.get(irq, 0) + 1
+    elif cls.startswith("USREVENT"):
+        mm = re.search(r"EVENT:(\d+)\s*, d0:0x([0-9a-f]+)", cls + ":" + ev + rest)
+        if mm:
+            user_events.append((ns(t), int(mm.group(1)), int(mm.group(2), 16)))
+    elif cls == "SYSTEM" and ev == "PRIO_CHANGE":
+        mm = re.search(r"pid:(\d+) tid:(\d+) priority:(\d+)", rest)
+        prio.append((ns(t), int(mm.group(1)), int(mm.group(2)), int(mm.group(3))))
+    elif cls == "SYSTEM" and ev in ("FAULT", "STACK"):
+        mm = re.match(r"(\d+)/(\d+)", rest)
+        (faults if ev == "FAULT" else stacks).append((ns(t), int(mm.group(1)), int(mm.group(2))))
+    elif cls == "SYSTEM" and ev == "IMAGE":
+        mm = re.match(r"pid:(\d+) build_id:([0-9a-f]+)", rest)
+        if mm and mm.group(1) == "0" and kernel_build is None:
+            kernel_build = mm.group(2)
+    elif cls == "PROCESS" and ev == "PROCCREATE_NAME":
+        mm = re.search(r"pid:(\d+) name:(\S+)", rest)
+        proc_names[int(mm.group(1))] = mm.group(2)
+for cpu in list(running):
+    stop(cpu, last)
+for who in list(state_of):
+    enter_state(who, None, last)
+ncpu = 1 + max(c for _, c, _, _, _ in events)
+
+# ---- the queries ---------------------------------------------------------------------------------
+# 1 top threads by CPU (Perfetto's docs: sched joined with thread)
+got = sql("SELECT t.upid, t.tid, sum(s.dur) AS cpu FROM sched s JOIN thread t USING (utid) "
+          "WHERE s.utid != 0 GROUP BY s.utid ORDER BY cpu DESC, t.upid, t.tid LIMIT 5")
+want = sorted(((p, t, v) for (p, t), v in run_time.items() if p != 0 and v),
+              key=lambda x: (-x[2], x[0], x[1]))[:5]
+check("top 5 threads by CPU time (sched JOIN thread, utid != 0)", got, want)
+# 2 per-CPU busy time
+got = sql("SELECT cpu, sum(dur) FROM sched_slice WHERE utid != 0 GROUP BY cpu ORDER BY cpu")
+check("per-CPU running time, utid != 0 (every CPU's idle thread is utid 0)", got,
+      sorted((c, v) for c, v in cpu_busy.items() if v))
+# 3 the same against kevstat's per-CPU running time
+js = json.loads(subprocess.run([kevstat, "--json", kev], capture_output=True, text=True).stdout)
+check("per-CPU running time is kevstat's (its busy cycles)", got,
+      [(c, ns(v)) for c, v in enumerate(js["busy_cycles"]) if v])
+# 4 utilisation over the trace's bounds
+got = sql("SELECT cpu, round(100.0 * sum(dur) / (trace_end() - trace_start()), 3) FROM sched "
+          "WHERE utid != 0 GROUP BY cpu ORDER BY cpu")
+check("per-CPU utilisation over trace_end() - trace_start()", got,
+      sorted((c, round(100.0 * v / (ns(last) - ns(first)), 3)) for c, v in cpu_busy.items() if v))
+# 5 trace_bounds
+check("trace_bounds: the first and last event", sql("SELECT start_ts, end_ts FROM trace_bounds"),
+      [(ns(first), ns(last))])
+# 6 the idle thread (utid 0): its time on each CPU
+got = sql("SELECT cpu, sum(dur) FROM sched WHERE utid = 0 GROUP BY cpu ORDER BY cpu")
+check("utid 0's time per CPU is the idle threads' (pid 0)", got,
+      sorted((c, sum(v for (p, t), v in run_time.items() if p == 0 and t - 1 == c))
+             for c in range(ncpu) if run_time.get((0, c + 1))))
+# 7 thread 0 is the swapper
+check("thread utid 0 is the swapper (tid 0, is_idle)",
+      sql("SELECT tid, name, is_idle FROM thread WHERE utid = 0"), [(0, "swapper", 1)])
+# 8 runs per thread
+got = sql("SELECT t.upid, t.tid, count(*) FROM sched s JOIN thread t USING (utid) WHERE utid != 0 "
+          "GROUP BY s.utid ORDER BY 1, 2")
+check("runs per thread (count of sched slices)", got,
+      sorted((p, t, k) for (p, t), k in runs.items() if p != 0))
+# 9 CPU by process (sched JOIN thread JOIN process)
+got = sql("SELECT p.name, sum(s.dur) FROM sched s JOIN thread t USING (utid) JOIN process p "
+          "USING (upid) GROUP BY p.upid ORDER BY p.upid")
+byproc = {}
+for (p, t), v in run_time.items():
+    if p != 0:
+        byproc[p] = byproc.get(p, 0) + v
+check("CPU time by process (sched JOIN thread JOIN process)", got,
+      [(proc_names.get(p), v) for p, v in sorted(byproc.items())])
+# 10 thread state durations by Perfetto's letters
+got = sql("SELECT t.upid, t.tid, s.state, sum(s.dur) FROM thread_state s JOIN thread t USING "
+          "(utid) WHERE s.utid != 0 GROUP BY s.utid, s.state ORDER BY 1, 2, 3")
+check("time in each state per thread, Perfetto's letters (Running, R, R+, S, X)", got,
+      sorted((p, t, lt, v) for (p, t, lt), v in state_time.items() if p != 0))
+# 11 runnable after a wakeup vs after a preemption
+got = sql("SELECT state, count(*) FROM thread_state WHERE utid != 0 AND state IN ('R', 'R+') "
+          "GROUP BY state ORDER BY state")
+check("thread_state 'R' (woken) and 'R+' (preempted) intervals", got,
+      sorted((k, v) for k, v in ready_count.items() if v))
+# 12 wakeup latency: the time from a wakeup to running, per thread
+check("wakeup latency: each thread's time in 'R', from its wakeups to its runs",
+      sql("SELECT t.upid, t.tid, sum(s.dur) FROM thread_state s JOIN thread t USING (utid) "
+          "WHERE s.state = 'R' AND s.utid != 0 GROUP BY s.utid ORDER BY 1, 2"),
+      sorted((p, t, v) for (p, t, lt), v in state_time.items() if lt == "R" and p != 0))
+# 13 slices by name: kernel calls
+got = sql("SELECT k.call, count(*) FROM slice s JOIN (SELECT DISTINCT call, name FROM kcall) k "
+          "USING (name) WHERE s.cat = 'kcall' AND s.ts > trace_start() GROUP BY k.call ORDER BY 1")
+check("kernel-call slices by name, per call", got,
+      sorted(kcalls.items()) if isinstance(got, list) else kcalls)
+# 14 interrupts by EXTRACT_ARG(arg_set_id, 'irq')
+got = sql("SELECT EXTRACT_ARG(arg_set_id, 'irq'), count(*) FROM slice WHERE cat = 'irq' "
+          "GROUP BY 1 ORDER BY 1")
+check("interrupt slices per EXTRACT_ARG(arg_set_id, 'irq')", got, sorted(irqs.items()))
+# 15 EXTRACT_ARG ret
+got = sql("SELECT count(*) FROM slice WHERE cat = 'kcall' AND EXTRACT_ARG(arg_set_id, 'ret') = -1")
+check("kernel calls whose EXTRACT_ARG(arg_set_id, 'ret') is -1", got, [(kcall_err,)])
+# 16 args.key as Perfetto names it
+got = sql("SELECT count(*) FROM args WHERE key = 'ret' AND int_value = -1")
+check("args.key = 'ret' (Perfetto's key, not 'args.ret')", got, [(kcall_err,)])
+# 17 kernel calls per process (thread_slice)
+got = sql("SELECT upid, count(*) FROM thread_slice WHERE cat = 'kcall' AND ts > trace_start() "
+          "AND utid != 0 GROUP BY upid ORDER BY upid")
+check("kernel-call slices per process (thread_slice.upid)", got,
+      sorted((p, k) for p, k in kcall_pid.items() if p != 0))
+# 18 counters over time: user events' values on their counter tracks
+got = sql("SELECT c.ts, c.value FROM counter c JOIN counter_track t ON c.track_id = t.id "
+          "WHERE t.type = 'user_counter' ORDER BY c.ts")
+check("user counters over time (counter JOIN counter_track)", got,
+      [(ts, float(v)) for ts, _, v in user_events] if isinstance(got, list) and got and
+      isinstance(got[0][1], float) else [(ts, v) for ts, _, v in user_events])
+# 19 priority changes with their thread
+got = sql("SELECT p.ts, t.upid, t.tid, p.priority FROM prio_change p JOIN thread t USING (utid) "
+          "WHERE p.utid != 0 ORDER BY p.id")
+check("prio_change JOIN thread: every change with its thread (utid filled)", got,
+      [x for x in prio if x[1] != 0])
+got = sql("SELECT count(*) FROM prio_change WHERE utid IS NULL")
+check("prio_change: no NULL utid", got, [(0,)])
+# 20 faults and stacks with their thread
+check("fault JOIN thread: the faulting thread",
+      sql("SELECT f.ts, t.upid, t.tid FROM fault f JOIN thread t USING (utid) ORDER BY f.ts"), faults)
+check("stack_sample JOIN thread: each stack's thread",
+      sql("SELECT s.ts, t.upid, t.tid FROM stack_sample s JOIN thread t USING (utid) ORDER BY s.ts"),
+      stacks)
+# 21 processes
+check("processes named (process.name)",
+      sql("SELECT upid, name FROM process WHERE name IS NOT NULL AND upid != 0 ORDER BY upid"),
+      sorted(proc_names.items()))
+# 22 sched.ts_end
+check("sched.ts_end: the last run ends with the trace", sql("SELECT max(ts_end) FROM sched"),
+      [(ns(last),)])
+# 23 stats
+check("stats: no event lost", sql("SELECT value FROM stats WHERE name = 'kev_lost_events'"), [(0,)])
+# 24 the build: the kernel image's build id, in metadata and in the fleet's build column
+check("metadata's build is the kernel image's build id",
+      sql("SELECT str_value FROM metadata WHERE name = 'build'"), [(kernel_build,)])
+r = subprocess.run([kevsql, "--csv", "--no-header", "SELECT 1", kev], capture_output=True, text=True)
+queries += 1
+check("the fleet's build column is the kernel image's build id",
+      r.stdout.strip().split(",")[2:3] if r.returncode == 0 else r.stderr, [kernel_build])
+print("# %d queries" % queries)
+print("1..%d" % n)
+sys.exit(1 if fails else 0)

@@ -1,0 +1,97 @@
+// SPDX-License-Identifier: MIT
+// Names for the code addresses kevsql's tables give (fbt and pid slices, stack frames): the
+// shared lookup every host tool uses (tools/common/tool_syms.h: the capture's build ids, the
+// files given, --symbols DIR, the build directory ...), over the trace whose rows are being
+// made. That lookup is process-wide and serves one capture at a time, so it follows the trace
+// asked about: a different trace (another connection's, or the next kev_open) ends the
+// previous one's lookup and starts its own, with the options kevsql was given. A trace that is
+// closed ends its lookup before its bytes are unmapped. Guarded by SQLite's second application
+// mutex: the extension may run on several connections of one process.
+#include <string.h>
+
+#include "ks.h"
+#include "../common/tool_syms.h"
+
+SQLITE_EXTENSION_INIT3
+
+#define KS_SYM_ARGS 64
+static char *opt_argv[KS_SYM_ARGS];     // the options given (ks_syms_option), re-applied per trace
+static int opt_argc;
+static const struct ks_trace *current;  // the trace the lookup serves, NULL none
+static unsigned current_gen;
+static unsigned gen;                    // a number per opened trace (pointers are reused)
+
+static sqlite3_mutex *mutex(void)
+{
+    return sqlite3_mutex_alloc(SQLITE_MUTEX_STATIC_APP2);
+}
+
+int ks_syms_option(int argc, char **argv, int *i)
+{
+    int at = *i, k = syms_option("kevsql", argc, argv, i);
+    if (k != 1)
+        return k;
+    for (int j = at; j <= *i && opt_argc < KS_SYM_ARGS; j++)
+        opt_argv[opt_argc++] = argv[j];
+    syms_end(); // given again for each trace (ks_syms_pc)
+    return 1;
+}
+
+void ks_syms_usage(FILE *f)
+{
+    syms_usage(f);
+}
+
+unsigned ks_syms_gen(void)
+{
+    sqlite3_mutex *mx = mutex();
+    sqlite3_mutex_enter(mx);
+    unsigned g = ++gen;
+    sqlite3_mutex_leave(mx);
+    return g;
+}
+
+// The lookup for t, started if it serves another trace (the mutex held).
+static void follow(const struct ks_trace *t)
+{
+    if (current == t && current_gen == t->sym_gen)
+        return;
+    syms_end();
+    for (int i = 0; i < opt_argc; i++)
+        if (syms_option("kevsql", opt_argc, opt_argv, &i) < 0)
+            break; // said when it was first given
+    syms_trace("kevsql", t->data, t->len);
+    current = t, current_gen = t->sym_gen;
+}
+
+int ks_syms_pc(const struct ks_trace *t, uint64_t pc, int caller, char *out, size_t n, char *fn,
+               size_t fn_n)
+{
+    sqlite3_mutex *mx = mutex();
+    sqlite3_mutex_enter(mx);
+    follow(t);
+    int named = syms_pc(pc, caller, out, n, fn, fn_n);
+    sqlite3_mutex_leave(mx);
+    return named;
+}
+
+void ks_syms_stack(const struct ks_trace *t, const uint64_t *pcs, unsigned depth, char *out,
+                   size_t n)
+{
+    sqlite3_mutex *mx = mutex();
+    sqlite3_mutex_enter(mx);
+    follow(t);
+    syms_stack(pcs, depth, ";", out, n);
+    sqlite3_mutex_leave(mx);
+}
+
+void ks_syms_forget(const struct ks_trace *t)
+{
+    sqlite3_mutex *mx = mutex();
+    sqlite3_mutex_enter(mx);
+    if (current == t) {
+        syms_end();
+        current = NULL;
+    }
+    sqlite3_mutex_leave(mx);
+}
