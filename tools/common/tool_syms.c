@@ -7,6 +7,7 @@
 #include "tool_syms.h"
 #include "tool_elfsym.h"
 #include <limits.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <trace/kev_image.h>
@@ -24,6 +25,8 @@ struct image {
     char name[KEV_IMAGE_NAME_MAX];  // the program's name as recorded (raw)
     char mod[64];                   // its module name in frames: the name made safe, "kernel"
     int done;                       // looked up
+    const char *path;               // its file once looked up (NULL: none found)
+    int given;                      // that file was given with --elf/--kernel
 };
 
 struct given {
@@ -195,6 +198,8 @@ static void resolve(struct image *im)
         if (same) {
             if (!g->added)
                 g->added = 1 + elfsym_add_as(tool, g->path, im->mod, im->kernel);
+            im->path = g->path;
+            im->given = 1;
             return;
         }
         if (g->kernel == im->kernel && !strcmp(g->mod, im->mod) && !s.refused[0]) {
@@ -210,6 +215,7 @@ static void resolve(struct image *im)
         found = by_build(&s, img, where, sizeof(where));
     if (found) {
         elfsym_add_as(tool, s.found, im->mod, im->kernel);
+        im->path = strdup(s.found);
         if (!im->id_len)
             fprintf(stderr, "%s: the capture gives %s (pid %u) no build id: %s used unchecked\n",
                     tool, im->mod, im->pid, s.found);
@@ -391,6 +397,19 @@ void syms_usage(FILE *f)
 int syms_active(void)
 {
     return !no_symbols;
+}
+
+unsigned syms_programs(void (*fn)(void *arg, const char *mod, const char *path, int given),
+                       void *arg)
+{
+    resolve_all();
+    unsigned n = 0;
+    for (unsigned k = 0; k < nimages && !no_symbols; k++)
+        if (!images[k].kernel) {
+            fn(arg, images[k].mod, images[k].path, images[k].given);
+            n++;
+        }
+    return n;
 }
 
 unsigned syms_files(void)

@@ -33,6 +33,12 @@ int syms_active(void);
 // syms_files: looks every image up now; the number of ELF files found (0: nothing can be named,
 // e.g. a capture without IMAGE events and no --elf given).
 unsigned syms_files(void);
+// syms_programs: each program the capture ran (its images looked up now, as syms_files does),
+// for a tool that reads more than names from their files (dtrace -i: USDT and pid probes):
+// fn(arg, module, path, given) once a program, path its file found by build id (NULL: none),
+// given 1 when that file was given with --elf. The number of programs (0 under --no-symbols).
+unsigned syms_programs(void (*fn)(void *arg, const char *mod, const char *path, int given),
+                       void *arg);
 // syms_pc: pc as a frame is named ("stackfault`fault_c+0x4", module`function+offset; a
 // caller frame is looked up at its call, pc - 1), or "0x..." when no file names it (or
 // --no-symbols); 1 when named. fn, when not NULL, gets the function alone ("" when unnamed).
