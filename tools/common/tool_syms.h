@@ -3,9 +3,10 @@
 // (dtrace -i, kevstat, kevreport, kev2ctf, kev2json, kev2perfetto; docs/symbols.md). The
 // capture says what each process ran and the kernel's own image, with their
 // GNU build ids (SYSTEM IMAGE, trace/kev_image.h); this finds each file by its id, in order:
-// the files given with --elf/--kernel, each --symbols DIR (laid out as perf's build-id cache,
-// gdb's debug-file-directory, debuginfod's cache, or a directory of ELF files), the build
-// directory the kernel's image was built in, and build/<board>/ under the current directory.
+// the files given with --elf/--kernel, the build directory the kernel's image was built in and
+// build/<board>/ under the current directory, each --symbols DIR (laid out as perf's build-id
+// cache, gdb's debug-file-directory, debuginfod's cache, or a directory of ELF files), the
+// build-id caches ~/.debug and /usr/lib/debug, then the debuginfod servers of DEBUGINFOD_URLS.
 // A file whose id is not the capture's is refused with a message and never used: that
 // process's addresses stay raw. Files are found when an address is first named (elfsym's
 // lookups ask): then the capture is read once for its IMAGE events (whatever the order its

@@ -51,6 +51,13 @@ SCRIPT_TESTS += stacks/fault-capture|240|test/stacks/test_fault_capture.sh|$(B)|
 TEST_DEPS    += $(B)/stackfault.elf $(H)/stacksym $(H)/dcompile $(H)/traceprinter $(H)/dtrace \
                 $(H)/kevstat $(H)/kevreport $(H)/kev2ctf $(H)/kev2json $(H)/kev2perfetto
 endif
+# Symbols from anywhere: the same program's capture with its build directory gone, named from
+# ~/.debug and from Debian's debuginfod server on loopback, against addr2line
+# (test/stacks/test_symbols_anywhere.sh, docs/symbols.md).
+ifneq ($(filter stackfault,$(IMAGES)),)
+SCRIPT_TESTS += stacks/symbols-anywhere|240|test/stacks/test_symbols_anywhere.sh|$(B)|$(H)
+TEST_DEPS    += $(B)/stackfault.elf $(H)/dcompile $(H)/dtrace $(H)/kevstat $(H)/kev2json
+endif
 # A board without the target's dtrace (netduinoplus2): the same capture test over the stackcap
 # image (appinit, stackchain, the tracelogger sampling), against gdb's bt alone.
 ifneq ($(filter stackcap,$(IMAGES)),)
