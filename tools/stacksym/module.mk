@@ -90,5 +90,9 @@ $(foreach b,$(filter-out $(BOARD),qemu-virt-a53),$(eval $(call STACKS_PROFILE_MA
 # the host's clock; profile-5000 over a capture without samples counts what it counted live.
 # The boards with dtrace whose QEMU has the three kinds of profile timer.
 HOTSHARE_BOARDS := mps2-an385 qemu-virt-a53 x86-pc
+# profile-997 over an idle CPU (test/stacks/test_idle_share.sh): hotshare's share of the samples
+# is its CPU time by kevstat in all three clock modes, live and over the capture.
+IDLESHARE_BOARDS := mps2-an385
+SCRIPT_TESTS += $(foreach b,$(IDLESHARE_BOARDS),stacks-idleshare/$(b)|600|BOARD=$(b)|test/stacks/test_idle_share.sh|build/$(b)|$(H))
 SCRIPT_TESTS += $(foreach b,$(HOTSHARE_BOARDS),stacks-hotshare/$(b)|600|BOARD=$(b)|test/stacks/test_hotshare.sh|build/$(b)|$(H))
 TEST_DEPS    += $(H)/dcompile $(H)/dtrace $(H)/stacksym $(H)/kevstat $(foreach b,$(filter-out $(BOARD),$(HOTSHARE_BOARDS)),matrix-images-$(b))
