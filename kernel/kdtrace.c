@@ -586,7 +586,13 @@ void kdt_timers_run(bool tick_cpu, uint64_t cycles)
         // Fell behind (a late interrupt, docs/timers.md): fire once, not a burst of the
         // firings missed, and keep the phase (as illumos's cyclics do past their catch-up).
         // dtrace -i replays captures by the same rule.
-        if (period_fires(next, timers[i].period_ns, now, 0))
+        // profile-N fires for the periods a late interrupt passed over too, as the capture's
+        // samples are taken (period_fires_catch_up, ktrace_stack.c); tick-N once.
+        uint64_t period = timers[i].period_ns;
+        unsigned n = timers[i].flags & DIF_PRF_PROFILE
+                         ? period_fires_catch_up(next, period, now, PERIOD_CATCH_UP_MAX)
+                         : (unsigned)period_fires(next, period, now, 0);
+        while (n--)
             kdt_fire(timers[i].id, kernel_pc, user_pc, 0, 0);
     }
     this_cpu()->stack_at_interrupt = false;

@@ -112,18 +112,28 @@ bool ktrace_stack_due(uint64_t now, uint32_t *ts)
     unsigned cpu = cpu_id();
     if (!ktrace_stack_period)
         return false;
+    const struct thread *t = k_current;
     uint64_t next = widen(sample_next[cpu], now);
-    if (!period_fires(&next, ktrace_stack_period, now, 0))
+    // A late interrupt samples the periods it passed over too (period_fires_catch_up): one
+    // STACK event each, so that a capture's samples are its CPU's time at the sampler's rate.
+    unsigned n = period_fires_catch_up(&next, ktrace_stack_period, now, PERIOD_CATCH_UP_MAX);
+    if (!n)
         return false;
     sample_next[cpu] = (uint32_t)next;
-    const struct thread *t = k_current;
     if (!t || !KTRACE_ON(KEV_C_SYSTEM) || !ktrace.tr_running)
         return false;
-    if (t->proc)
-        return user_stack(t, KEV_STACK_USER, ts);
+    if (t->proc) {
+        bool ok = true;
+        for (unsigned i = 0; i < n && ok; i++)
+            ok = user_stack(t, KEV_STACK_USER, ts);
+        return ok;
+    }
     // A kernel thread (a CPU's idle thread): where the interrupt found it, its saved pc, the
     // one frame stack( ) gives at profile-N there (kernel/kstack.c), not the sampler's own
     // frames (which are the same at every sample).
     uint64_t pc = arch_thread_pc(t);
-    return emit(ktrace_who(t), KEV_STACK_KERNEL, &pc, 1, 0, ts);
+    bool ok = true;
+    for (unsigned i = 0; i < n && ok; i++)
+        ok = emit(ktrace_who(t), KEV_STACK_KERNEL, &pc, 1, 0, ts);
+    return ok;
 }

@@ -6,7 +6,8 @@
 #   scripts/setup.sh --test     also what `make test` needs (cmocka, clang for the fuzzers,
 #                               babeltrace2, headless chromium, chromium-driver and
 #                               python3-selenium for the analysis tools, python3-distributed
-#                               and python3-pandas for kevsql's Dask cluster)
+#                               and python3-pandas for kevsql's Dask cluster, Debian's
+#                               debuginfod server for the symbols test)
 #   scripts/setup.sh --bench    also what `make bench` needs (babeltrace2: the kevconv
 #                               benchmark times it beside our converters)
 # Set-up never removes a package: apt runs with --no-remove, and when a package is in the way
@@ -44,6 +45,9 @@ have gdb-multiarch || missing+=(gdb-multiarch)
 # stacksym (make dtrace's symbolised stacks): elfutils' libdwfl and libelf.
 [ -f /usr/include/elfutils/libdwfl.h ] || missing+=(libdw-dev)
 [ -f /usr/include/gelf.h ] || missing+=(libelf-dev)
+# Every host tool that names code addresses asks debuginfod servers (DEBUGINFOD_URLS) for an
+# ELF file found nowhere else (tools/common/tool_syms.c): elfutils' libdebuginfod.
+[ -f /usr/include/elfutils/debuginfod.h ] || missing+=(libdebuginfod-dev)
 # fbtgen's i386 decoder (tools/fbtgen/fbt_i386.c): Capstone's instruction lengths and operands.
 [ -f /usr/include/capstone/capstone.h ] || missing+=(libcapstone-dev)
 # kevsql (docs/sql.md): SQLite's library and headers; its interactive shell is Debian's sqlite3.
@@ -53,6 +57,8 @@ if [ "$want_test" = 1 ]; then
     [ -f /usr/include/cmocka.h ] || missing+=(libcmocka-dev)
     have clang || missing+=(clang)
     have babeltrace2 || missing+=(babeltrace2)
+    # the symbols test serves a build with Debian's debuginfod server on loopback
+    have debuginfod || missing+=(debuginfod)
     have chromium || missing+=(chromium)
     # kevreport's browser test: chromedriver and Debian's selenium client for Debian's python3
     have chromedriver || missing+=(chromium-driver)

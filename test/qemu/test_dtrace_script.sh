@@ -119,6 +119,25 @@ host=$("$h/dtrace" -q -i "$out/target.kev" -c worker -n 'END { printf("%d\n", $t
     grep -qE '^  worker +[1-9]' "$out/target.log" &&
     [ "$(grep -cE '^  [a-z]+ +[0-9]+$' "$out/target.log")" = 1 ]
 ok $? "make dtrace APPS=worker: \$target is the app's pid ($live), as dtrace -i -c worker finds it in the capture (${host:-none})"
+# make dtrace D='...' passes the program's text as typed, as an S= file does: $target, $1 and
+# $$2 reach D unexpanded by make or the shell (make once turned pid$target into pidarget). The
+# truths: the pid the same boot's capture gives worker (dtrace -i -c worker, above), ARGS as
+# given, and worker's source, where count_primes returns twice (its main thread and worker-2).
+# Where the board compiles D itself (no host files) it cannot name a pid probe (docs/pid.md).
+if [ "${storage:-semihost}" = uart ]; then
+    dprog='kercall:::entry /pid == $target/ { n++; } END { printf("as typed %d %d %s %s\n", $target, $1, $$2, n > 0 ? "hit" : "none"); }'
+    want=hit
+else
+    dprog='pid$target::count_primes:return { n++; } END { printf("as typed %d %d %s %d\n", $target, $1, $$2, n); }'
+    want=2
+fi
+TRACE_FILE=$out/typed.kev QEMU_ICOUNT=1 QEMU_TIMEOUT=240 make -s BOARD=$board dtrace APPS=worker \
+    D="$dprog" ARGS="41 seven" D_OPTS=-q >"$out/typed.log" 2>&1
+rc=$?
+dump "$out/typed.log" 4
+typed=$("$h/dtrace" -q -i "$out/typed.kev" -c worker -n 'END { printf("%d\n", $target); }' 2>/dev/null | head -1)
+[ $rc = 0 ] && [ -n "$typed" ] && grep -qx "as typed $typed 41 seven $want" "$out/typed.log"
+ok $? "make dtrace D='...' keeps \$target ($typed), \$1 and \$\$2 as typed: '$(grep -m1 '^as typed' "$out/typed.log")'"
 # A profile-N probe makes the capture sample stacks too (tracelogger -p N: SYSTEM STACK
 # events), on every board: counted by a reader of the file written from docs/kev-format.md.
 stacks=$(python3 test/stacks/kev_count_stacks.py "$out/target.kev" 2>/dev/null)

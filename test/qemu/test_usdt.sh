@@ -79,7 +79,7 @@ skip_pid() {    # skip_pid N WHAT: N checks of the pid provider, not run on this
         n=$((n + 1)); echo "ok $n - ${TAP_PREFIX:-}$2 # SKIP no pid probes on $board's architecture yet"
     done
 }
-echo "1..26"
+echo "1..30"
 
 # 1-3: three listings of the same notes
 dec() { while read -r p nm a; do printf '%s %s %d\n' "$p" "$nm" "$a"; done | sort; }
@@ -194,6 +194,21 @@ diff "$tmp/board.sorted" "$tmp/replay" > "$tmp/d3" && [ "$(wc -l < "$tmp/replay"
 ok $? "dtrace -i over the capture gives the board's $(wc -l < "$tmp/board.sorted") answers, count for count and argument for argument"
 [ -s "$tmp/d3" ] && sed 's/^/# /' "$tmp/d3" | head -20
 [ -s "$tmp/replay.err" ] && sed 's/^/# stderr: /' "$tmp/replay.err" | head -5
+# The same with no --elf: dtrace -i finds usdtdemo's file by the build id the capture records
+# (docs/symbols.md), as kevstat does. With the capture's record of its build directory pointed
+# elsewhere (and run from a directory with no build/), nothing is found: the probe that matches
+# nothing says which program has no file and what to pass, and exits 1.
+"$H/dtrace" -q -i "$tmp/run.kev" -s "$tmp/usdt.d" 2> "$tmp/byid.err" | grep '^@@' | sort > "$tmp/byid"
+diff "$tmp/board.sorted" "$tmp/byid" > /dev/null && [ "$(wc -l < "$tmp/byid")" -ge 8 ]
+ok $? "dtrace -i without --elf finds usdtdemo by the capture's build id: the board's $(wc -l < "$tmp/byid") answers"
+[ $? = 0 ] || sed 's/^/# stderr: /' "$tmp/byid.err" | head -5
+python3 "$here/test/stacks/kev_image_path.py" "$tmp/run.kev" "$tmp/gone.kev" "$tmp/gone/usdt.elf" > /dev/null
+(cd "$tmp" && "$H/dtrace" -q -i gone.kev -s usdt.d > gone.out 2> gone.err)
+rc=$?
+[ $rc = 1 ] && grep -q 'demo:::step does not match any probes' "$tmp/gone.err" &&
+    grep -q "programs without: .*usdtdemo.*--elf FILE.*--symbols DIR" "$tmp/gone.err"
+ok $? "with usdtdemo's file nowhere, demo:::step is refused (rc $rc), naming usdtdemo and --elf / --symbols"
+[ $? = 0 ] || sed 's/^/# /' "$tmp/gone.err" | head -5
 
 # 10: a probe description matching nothing: the compiler says so in DTrace's words
 "$H/dcompile" --elf "$prog" -n 'demo:::nosuch { exit(0); }' -o "$tmp/x.dobj" > "$tmp/nomatch" 2>&1
@@ -323,6 +338,20 @@ grep -E '^(COUNT|RET) ' "$tmp/pid.out" | sort > "$tmp/pidboard"
 diff "$tmp/pidboard" "$tmp/pidreplay" > "$tmp/d5" && [ "$(wc -l < "$tmp/pidreplay")" = 6 ]
 ok $? "dtrace -i over the capture gives the board's pid counts and return values ($(wc -l < "$tmp/pidreplay") lines)"
 if [ -s "$tmp/d5" ]; then sed 's/^/# /' "$tmp/d5" | head -10; fi
+# The same with neither --elf nor -c: the file by build id, and $target the only process of
+# the capture that ran usdtdemo, the program the pid$target probes name.
+"$H/dtrace" -q -i "$tmp/run.kev" -s "$tmp/pid.d" 2> "$tmp/pidbyid.err" |
+    grep -E '^(COUNT|RET) ' | sort > "$tmp/pidbyid"
+diff "$tmp/pidboard" "$tmp/pidbyid" > /dev/null && [ "$(wc -l < "$tmp/pidbyid")" = 6 ]
+ok $? "dtrace -i without --elf or -c gives the same pid counts and return values (\$target bound from the capture)"
+[ $? = 0 ] || sed 's/^/# stderr: /' "$tmp/pidbyid.err" | head -5
+# $target in a predicate alone names no program: said, with the processes to choose from
+"$H/dtrace" -q -i "$tmp/run.kev" -n 'kercall:::entry /pid == $target/ { @ = count(); }' \
+    > /dev/null 2> "$tmp/notarget.err"
+rc=$?
+[ $rc = 1 ] && grep -q 'give -c NAME or -p PID.*usdtdemo (pid [0-9]*)' "$tmp/notarget.err"
+ok $? "\$target with no pid probe and no -c over a capture: refused (rc $rc), naming the processes"
+[ $? = 0 ] || sed 's/^/# /' "$tmp/notarget.err" | head -3
 
 # 21: kevstat's function calls over the same capture (its FUNC events, named from the ELF
 # files the capture ran): each probed function's entries and returns as D counted them

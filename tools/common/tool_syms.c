@@ -6,9 +6,13 @@
 #define _GNU_SOURCE
 #include "tool_syms.h"
 #include "tool_elfsym.h"
+#include <dlfcn.h>
+#include <elfutils/debuginfod.h>
 #include <limits.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #include <trace/kev_image.h>
 #include <trace/kev_text.h>
 
@@ -24,6 +28,8 @@ struct image {
     char name[KEV_IMAGE_NAME_MAX];  // the program's name as recorded (raw)
     char mod[64];                   // its module name in frames: the name made safe, "kernel"
     int done;                       // looked up
+    const char *path;               // its file once looked up (NULL: none found)
+    int given;                      // that file was given with --elf/--kernel
 };
 
 struct given {
@@ -176,6 +182,63 @@ static int by_build(struct search *s, const char *img, char *where, size_t wn)
     return 0;
 }
 
+// by_cache: the build-id caches every machine has by default, as perf and gdb read them:
+// perf's ~/.debug and the debug-file-directory /usr/lib/debug (Debian's -dbgsym packages).
+static int by_cache(struct search *s)
+{
+    char p[PATH_MAX];
+    const char *home = getenv("HOME");
+    if (home && home[0] && snprintf(p, sizeof(p), "%s/.debug", home) < (int)sizeof(p) &&
+        by_id(s, p))
+        return 1;
+    return by_id(s, "/usr/lib/debug");
+}
+
+// by_debuginfod: the debuginfod servers of DEBUGINFOD_URLS (none set: not asked), through
+// elfutils' libdebuginfod (its client cache, DEBUGINFOD_CACHE_PATH, DEBUGINFOD_TIMEOUT; the
+// debuginfo first, then the executable). The library is opened when first needed, as libdwfl
+// opens it itself: so every tool linking this file needs no other link flag, and a machine
+// without it still names frames from the places above. Sets *asked when a server was asked.
+static int by_debuginfod(struct search *s, int *asked)
+{
+    static void *lib;
+    static debuginfod_client *client;
+    static int failed;
+    static debuginfod_client *(*begin)(void);
+    static int (*find[2])(debuginfod_client *, const unsigned char *, int, char **);
+    const char *urls = getenv("DEBUGINFOD_URLS");
+    if (!s->im->id_len || !urls || !urls[strspn(urls, " ")] || failed)
+        return 0;
+    if (!client) {
+        lib = dlopen("libdebuginfod.so.1", RTLD_NOW | RTLD_LOCAL);
+        if (lib) {
+            *(void **)&begin = dlsym(lib, "debuginfod_begin");
+            *(void **)&find[0] = dlsym(lib, "debuginfod_find_debuginfo");
+            *(void **)&find[1] = dlsym(lib, "debuginfod_find_executable");
+        }
+        if (!lib || !begin || !find[0] || !find[1] || !(client = begin())) {
+            fprintf(stderr, "%s: DEBUGINFOD_URLS is set but libdebuginfod cannot be used (%s): "
+                    "install libdebuginfod1 (scripts/setup.sh)\n", tool,
+                    lib ? "no client" : dlerror());
+            failed = 1;
+            return 0;
+        }
+    }
+    *asked = 1;
+    for (int k = 0; k < 2; k++) {
+        char *path = NULL;
+        int fd = find[k](client, s->im->id, (int)s->im->id_len, &path);
+        if (fd < 0)
+            continue;
+        close(fd);
+        int ok = path && try_file(s, path);
+        free(path);
+        if (ok)
+            return 1;
+    }
+    return 0;
+}
+
 // resolve: finds im's file and adds it to elfsym, or says why there is none.
 static void resolve(struct image *im)
 {
@@ -195,6 +258,8 @@ static void resolve(struct image *im)
         if (same) {
             if (!g->added)
                 g->added = 1 + elfsym_add_as(tool, g->path, im->mod, im->kernel);
+            im->path = g->path;
+            im->given = 1;
             return;
         }
         if (g->kernel == im->kernel && !strcmp(g->mod, im->mod) && !s.refused[0]) {
@@ -203,13 +268,14 @@ static void resolve(struct image *im)
             s.refused_len = g->id_len;
         }
     }
-    int found = 0;
+    int found = by_build(&s, img, where, sizeof(where)), asked = 0;
     for (unsigned k = 0; k < ndirs && !found; k++)
         found = by_id(&s, dirs[k]) || by_name(&s, dirs[k], img);
     if (!found)
-        found = by_build(&s, img, where, sizeof(where));
+        found = by_cache(&s) || by_debuginfod(&s, &asked);
     if (found) {
         elfsym_add_as(tool, s.found, im->mod, im->kernel);
+        im->path = strdup(s.found);
         if (!im->id_len)
             fprintf(stderr, "%s: the capture gives %s (pid %u) no build id: %s used unchecked\n",
                     tool, im->mod, im->pid, s.found);
@@ -222,10 +288,13 @@ static void resolve(struct image *im)
                 "capture's %s (rebuilt since?); refused: its addresses are left raw\n", tool,
                 s.refused, im->mod, im->pid, s.refused_len ? rhex : "none", hex);
     } else {
-        fprintf(stderr, "%s: no ELF file of %s (pid %u, build id %s) in %s%s or --symbols: its "
-                "addresses are left raw\n", tool, im->mod, im->pid, im->id_len ? hex : "none",
+        fprintf(stderr, "%s: no ELF file of %s (pid %u, build id %s) in %s%s, --symbols, "
+                "~/.debug, /usr/lib/debug or %s: its addresses are left raw\n", tool, im->mod,
+                im->pid, im->id_len ? hex : "none",
                 where[0] ? where : "the capture's build directory",
-                where[0] ? " (the capture's build)" : "");
+                where[0] ? " (the capture's build)" : "",
+                asked ? "the debuginfod servers of DEBUGINFOD_URLS" :
+                        "debuginfod (DEBUGINFOD_URLS is not set)");
     }
 }
 
@@ -391,6 +460,19 @@ void syms_usage(FILE *f)
 int syms_active(void)
 {
     return !no_symbols;
+}
+
+unsigned syms_programs(void (*fn)(void *arg, const char *mod, const char *path, int given),
+                       void *arg)
+{
+    resolve_all();
+    unsigned n = 0;
+    for (unsigned k = 0; k < nimages && !no_symbols; k++)
+        if (!images[k].kernel) {
+            fn(arg, images[k].mod, images[k].path, images[k].given);
+            n++;
+        }
+    return n;
 }
 
 unsigned syms_files(void)

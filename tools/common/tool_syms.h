@@ -3,9 +3,10 @@
 // (dtrace -i, kevstat, kevreport, kev2ctf, kev2json, kev2perfetto; docs/symbols.md). The
 // capture says what each process ran and the kernel's own image, with their
 // GNU build ids (SYSTEM IMAGE, trace/kev_image.h); this finds each file by its id, in order:
-// the files given with --elf/--kernel, each --symbols DIR (laid out as perf's build-id cache,
-// gdb's debug-file-directory, debuginfod's cache, or a directory of ELF files), the build
-// directory the kernel's image was built in, and build/<board>/ under the current directory.
+// the files given with --elf/--kernel, the build directory the kernel's image was built in and
+// build/<board>/ under the current directory, each --symbols DIR (laid out as perf's build-id
+// cache, gdb's debug-file-directory, debuginfod's cache, or a directory of ELF files), the
+// build-id caches ~/.debug and /usr/lib/debug, then the debuginfod servers of DEBUGINFOD_URLS.
 // A file whose id is not the capture's is refused with a message and never used: that
 // process's addresses stay raw. Files are found when an address is first named (elfsym's
 // lookups ask): then the capture is read once for its IMAGE events (whatever the order its
@@ -33,6 +34,12 @@ int syms_active(void);
 // syms_files: looks every image up now; the number of ELF files found (0: nothing can be named,
 // e.g. a capture without IMAGE events and no --elf given).
 unsigned syms_files(void);
+// syms_programs: each program the capture ran (its images looked up now, as syms_files does),
+// for a tool that reads more than names from their files (dtrace -i: USDT and pid probes):
+// fn(arg, module, path, given) once a program, path its file found by build id (NULL: none),
+// given 1 when that file was given with --elf. The number of programs (0 under --no-symbols).
+unsigned syms_programs(void (*fn)(void *arg, const char *mod, const char *path, int given),
+                       void *arg);
 // syms_pc: pc as a frame is named ("stackfault`fault_c+0x4", module`function+offset; a
 // caller frame is looked up at its call, pc - 1), or "0x..." when no file names it (or
 // --no-symbols); 1 when named. fn, when not NULL, gets the function alone ("" when unnamed).

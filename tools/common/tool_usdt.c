@@ -347,6 +347,17 @@ static char *args_i386(Elf *e, const char *args)
 
 int tool_usdt_load(const char *tool, const char *path)
 {
+    const char *slash = strrchr(path, '/');
+    char mod[256];
+    snprintf(mod, sizeof(mod), "%s", slash ? slash + 1 : path);
+    size_t ml = strlen(mod);
+    if (ml > 4 && !strcmp(mod + ml - 4, ".elf"))
+        mod[ml - 4] = '\0';
+    return tool_usdt_load_as(tool, path, mod);
+}
+
+int tool_usdt_load_as(const char *tool, const char *path, const char *module)
+{
     int fd = open(path, O_RDONLY);
     if (fd < 0) {
         fprintf(stderr, "%s: %s: %s\n", tool, path, strerror(errno));
@@ -361,11 +372,7 @@ int tool_usdt_load(const char *tool, const char *path)
         rc = -1;
         goto out;
     }
-    const char *slash = strrchr(path, '/');
-    char *mod = strdup(slash ? slash + 1 : path);
-    size_t ml = strlen(mod);
-    if (ml > 4 && !strcmp(mod + ml - 4, ".elf"))
-        mod[ml - 4] = '\0';
+    char *mod = strdup(module);
     if (load_functions(tool, path, e, mod) < 0) {
         rc = -1;
         goto out;

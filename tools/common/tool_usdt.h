@@ -14,5 +14,8 @@
 int tool_usdt_option(const char *tool, int *argc, char **argv, int remove);
 // tool_usdt_load: one file's sites; their number, or -1 after saying why.
 int tool_usdt_load(const char *tool, const char *path);
+// tool_usdt_load_as: the same under the module name given (a file found by build id, whose
+// name is not the program's: dtrace -i, tool_syms.h).
+int tool_usdt_load_as(const char *tool, const char *path, const char *module);
 
 #endif

@@ -13,6 +13,7 @@
 #include <d/optval.h>
 #include "kevreplay.h"
 #include "kevtarget.h"
+#include "kevprogs.h"
 #include "cmdproc.h"
 #include "../common/tool_file.h"
 #include "../common/tool_fbt.h"
@@ -766,12 +767,40 @@ int main(int argc, char **argv)
     }
     struct dcc_in in = { text, textlen, (unsigned)o.strsize, (int)o.errtags, &macros, 0 };
     struct dcc_out *co = calloc(1, sizeof(*co));
-    if (dcc_compile(&in, arena, sizeof(arena), co) != 0) {
+    /* Over a capture, the programs it ran are found by the build ids it records (kevprogs.h):
+     * their USDT and pid probes are read when the program needs them, to bind $target (no -c
+     * or -p: the only process that ran the program its pid$target probes name; compiled once
+     * with a placeholder pid to learn which) or when a probe matched nothing without them. */
+    uint8_t *cap_data = NULL;
+    size_t cap_len = 0;
+    int cap_mapped = 0;
+    if (capture && syms_active() && (cap_data = tool_map_file(capture, &cap_len, &cap_mapped)))
+        syms_trace("dtrace", cap_data, cap_len);
+    if (capture && !target_cmd && !grab && strstr(text, "$target")) {
+        enum { PLACEHOLDER = 0x7ffffffe };
+        kevprogs_load();
+        macros.target = PLACEHOLDER;
+        if (dcc_compile(&in, arena, sizeof(arena), co) == 0) {
+            if (kevprogs_target(capture, co->obj, co->objlen, PLACEHOLDER, &target) != 0)
+                return 1;
+            if (!o.quiet)
+                fprintf(stderr, "dtrace: $target is pid %lld, the capture's only process of "
+                        "the program its pid probes name (-c NAME or -p PID to choose)\n",
+                        (long long)target);
+        }
+        macros.target = target;
+    }
+    int rc = dcc_compile(&in, arena, sizeof(arena), co);
+    if (rc != 0 && capture && !strcmp(co->tag, "D_PDESC_ZERO") && kevprogs_load() > 0)
+        rc = dcc_compile(&in, arena, sizeof(arena), co);
+    if (rc != 0) {
         if (script)
             fprintf(stderr, "dtrace: failed to compile script %s: %s\n", script, co->err);
         else
             fprintf(stderr, "dtrace: invalid probe specifier %.*s: %s\n",
                     (int)(textlen ? textlen - 1 : 0), text, co->err);
+        if (capture && !strcmp(co->tag, "D_PDESC_ZERO"))
+            kevprogs_hint(stderr);
         return 1;
     }
     o.script = script;
@@ -853,13 +882,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "dtrace: failed to open output file '%s': %s\n", outpath, strerror(errno));
         return 1;
     }
-    uint8_t *cap_data = NULL;
-    size_t cap_len = 0;
-    int cap_mapped = 0;
-    if (capture && syms_active() && (cap_data = tool_map_file(capture, &cap_len, &cap_mapped))) {
-        syms_trace("dtrace", cap_data, cap_len);
-        sym_on = 1;
-    }
+    sym_on = cap_data != NULL;
     struct dcons_out so = { sym_on ? sym_write : file_write, out }, se = { file_write, stderr };
     static struct dcons cons;
     size_t cmem_len = 16u << 20;

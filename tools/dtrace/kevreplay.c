@@ -926,8 +926,10 @@ static void on_stack(struct replay *p, struct kev_reader *r, const struct kev_ev
     uint64_t pc = s.depth ? s.pcs[0] : 0;
     for (uint32_t k = 0; k < o->hdr->dh_nprobes && k < 64; k++) {
         const struct dif_probe *pr = &o->probes[k];
-        if ((pr->dp_flags & DIF_PRF_PROFILE) &&
-            rstacks_profile_due(k, cpu, pr->dp_period, p->t0, t))
+        unsigned n = pr->dp_flags & DIF_PRF_PROFILE
+                         ? rstacks_profile_due(k, cpu, pr->dp_period, p->t0, t)
+                         : 0;
+        while (n--)
             fire4(p, pr->dp_id, s.kind == KEV_STACK_KERNEL ? pc : 0,
                   s.kind == KEV_STACK_USER ? pc : 0, 0, 0);
     }

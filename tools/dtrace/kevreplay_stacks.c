@@ -97,13 +97,16 @@ void rstacks_begin(const struct dvm_state *st, const struct rstack_census *c)
                 c->bad);
 }
 
-int rstacks_profile_due(unsigned k, unsigned cpu, uint64_t period, uint64_t start, uint64_t t)
+unsigned rstacks_profile_due(unsigned k, unsigned cpu, uint64_t period, uint64_t start,
+                             uint64_t t)
 {
     if (k >= 64 || cpu >= DVM_MAXCPU || !period)
         return 0;
     uint64_t *next = &due[k][cpu];
     if (!*next)
         *next = period_first_due(period, start);    /* the board's grid, not the capture's */
-    /* the board's rule (kernel/kdtrace.c kdt_timers_run) */
-    return period_fires(next, period, t, 0);
+    /* the board's rule (kernel/kdtrace.c kdt_timers_run): a late sample also fires the periods
+     * it passed over, which the board sampled in as many STACK events of the same moment (the
+     * later ones then find nothing due) */
+    return period_fires_catch_up(next, period, t, PERIOD_CATCH_UP_MAX);
 }

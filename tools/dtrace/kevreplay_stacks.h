@@ -26,12 +26,14 @@ void rstacks_begin(const struct dvm_state *st, const struct rstack_census *c);
 void rstacks_set(const struct kev_stack *s);
 void rstacks_clear(void);
 
-/* rstacks_profile_due: profile probe k (period ns) on cpu is due at a sample at time t (ns):
- * the first sample at or after each due time fires it, once, as the board's profile timer
- * fires it at its time (kernel/kdtrace.c kdt_timers_run); its due times are its period's
- * multiples since boot, the first one past start (the capture's first time), as on the board
- * (trace/period_due.h). A capture sampled at the probe's own rate holds a sample at each of
- * them (the board's sampler and the probe interrupt together). */
-int rstacks_profile_due(unsigned k, unsigned cpu, uint64_t period, uint64_t start, uint64_t t);
+/* rstacks_profile_due: how many times profile probe k (period ns) on cpu fires at a sample at
+ * time t (ns): the first sample at or after each due time fires it, as the board's profile
+ * timer fires it at its time (kernel/kdtrace.c kdt_timers_run), once and once more for each
+ * period a late one passed over (trace/period_due.h period_fires_catch_up); its due times are
+ * its period's multiples since boot, the first one past start (the capture's first time), as
+ * on the board. A capture sampled at the probe's own rate holds a sample at each of them (the
+ * board's sampler and the probe interrupt together). */
+unsigned rstacks_profile_due(unsigned k, unsigned cpu, uint64_t period, uint64_t start,
+                             uint64_t t);
 
 #endif

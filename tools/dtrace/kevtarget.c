@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // $target over a capture: the capture's process table (the shared decoder's names, from the
 // START snapshot and the process-creation events) answers -p PID and -c NAME, as dtrace(1M)
-// answers them from the live system's processes.
+// answers them from the live system's processes; without either, the only process that ran
+// the program a pid$target probe names (kev_capture_procs).
 #include "kevtarget.h"
 #include "../common/tool_file.h"
 #include <stdio.h>
@@ -45,4 +46,39 @@ int kev_capture_target(const char *path, const char *name, int64_t *pid)
         fprintf(stderr, "dtrace: failed to grab pid %lld: no such process in %s\n",
                 (long long)*pid, path);
     return -1;
+}
+
+int kev_capture_procs(const char *path, const char *const *names, unsigned n, int64_t *pid,
+                      char *list, size_t listn)
+{
+    size_t len;
+    uint8_t *data = tool_read_file(path, &len);
+    static struct kev_reader r;
+    if (!data || kev_open(&r, data, len) != 0) {
+        fprintf(stderr, "dtrace: cannot read %s%s%s\n", path, data ? ": " : "",
+                data ? kev_error(&r) : "");
+        free(data);
+        return -1;
+    }
+    kev_decode(&r);
+    int found = 0;
+    size_t used = 0;
+    if (listn)
+        list[0] = 0;
+    for (unsigned i = 0; i < r.kr_nprocs; i++) {
+        const struct kev_name *p = &r.kr_procs[i];
+        int match = !n;
+        for (unsigned k = 0; k < n && !match; k++)
+            match = name_matches(p->kn_name, names[k]);
+        if (!match || !p->kn_pid)
+            continue;
+        if (!found++)
+            *pid = p->kn_pid;
+        int w = used < listn ? snprintf(list + used, listn - used, "%s%s (pid %u)",
+                                        found > 1 ? ", " : "", p->kn_name, (unsigned)p->kn_pid) : 0;
+        if (w > 0)
+            used += (size_t)w;
+    }
+    free(data);
+    return found;
 }

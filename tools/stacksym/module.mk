@@ -51,6 +51,13 @@ SCRIPT_TESTS += stacks/fault-capture|240|test/stacks/test_fault_capture.sh|$(B)|
 TEST_DEPS    += $(B)/stackfault.elf $(H)/stacksym $(H)/dcompile $(H)/traceprinter $(H)/dtrace \
                 $(H)/kevstat $(H)/kevreport $(H)/kev2ctf $(H)/kev2json $(H)/kev2perfetto
 endif
+# Symbols from anywhere: the same program's capture with its build directory gone, named from
+# ~/.debug and from Debian's debuginfod server on loopback, against addr2line
+# (test/stacks/test_symbols_anywhere.sh, docs/symbols.md).
+ifneq ($(filter stackfault,$(IMAGES)),)
+SCRIPT_TESTS += stacks/symbols-anywhere|240|test/stacks/test_symbols_anywhere.sh|$(B)|$(H)
+TEST_DEPS    += $(B)/stackfault.elf $(H)/dcompile $(H)/dtrace $(H)/kevstat $(H)/kev2json
+endif
 # A board without the target's dtrace (netduinoplus2): the same capture test over the stackcap
 # image (appinit, stackchain, the tracelogger sampling), against gdb's bt alone.
 ifneq ($(filter stackcap,$(IMAGES)),)
@@ -83,5 +90,9 @@ $(foreach b,$(filter-out $(BOARD),qemu-virt-a53),$(eval $(call STACKS_PROFILE_MA
 # the host's clock; profile-5000 over a capture without samples counts what it counted live.
 # The boards with dtrace whose QEMU has the three kinds of profile timer.
 HOTSHARE_BOARDS := mps2-an385 qemu-virt-a53 x86-pc
+# profile-997 over an idle CPU (test/stacks/test_idle_share.sh): hotshare's share of the samples
+# is its CPU time by kevstat in all three clock modes, live and over the capture.
+IDLESHARE_BOARDS := mps2-an385
+SCRIPT_TESTS += $(foreach b,$(IDLESHARE_BOARDS),stacks-idleshare/$(b)|600|BOARD=$(b)|test/stacks/test_idle_share.sh|build/$(b)|$(H))
 SCRIPT_TESTS += $(foreach b,$(HOTSHARE_BOARDS),stacks-hotshare/$(b)|600|BOARD=$(b)|test/stacks/test_hotshare.sh|build/$(b)|$(H))
 TEST_DEPS    += $(H)/dcompile $(H)/dtrace $(H)/stacksym $(H)/kevstat $(foreach b,$(filter-out $(BOARD),$(HOTSHARE_BOARDS)),matrix-images-$(b))

@@ -13,14 +13,23 @@ void arch_init(void)
     // SVC (SHPR2 top byte), PendSV and SysTick (SHPR3 top two bytes) at the kernel level;
     // MemManage, BusFault, UsageFault (SHPR1) above it.
     SCB_SHPR1 = PRIO_FAULT | PRIO_FAULT << 8 | PRIO_FAULT << 16;
-    SCB_SHPR2 = PRIO_KERNEL << 24;
+    SCB_SHPR2 = PRIO_KERNEL_REST << 24;
     // DebugMonitor (SHPR3's low byte) at the faults' level too, and enabled: a process's bkpt
     // is a fault of its own like the others rather than a HardFault, so the kernel handles it
     // where an fbt probe's trap can still be taken (docs/fbt.md; in a HardFault it could not).
-    SCB_SHPR3 = PRIO_FAULT | PRIO_KERNEL << 16 | PRIO_KERNEL << 24;
+    SCB_SHPR3 = PRIO_FAULT | PRIO_KERNEL_REST << 16 | PRIO_KERNEL_REST << 24;
     SCB_DEMCR |= DEMCR_MON_EN;
+    // One group for every kernel entry (none preempts another), and within it the profile
+    // timer's interrupt first (docs/profiling.md, "Samples of an idle CPU"): when several are
+    // pending at once, as when a CPU waiting in WFI is woken late for timers that expired
+    // meanwhile, the sample is taken before the others run and before the thread they wake
+    // is switched in (PendSV), so it finds the CPU as it was at the sample's time: idle.
+    SCB_AIRCR = AIRCR_VECTKEY | AIRCR_PRIGROUP(6);
     for (unsigned i = 0; i < BOARD_NIRQ; i++)
-        NVIC_IPR(i) = PRIO_KERNEL;
+        NVIC_IPR(i) = PRIO_KERNEL_REST;
+#ifdef BOARD_PTIMER_IRQ
+    NVIC_IPR(BOARD_PTIMER_IRQ) = PRIO_KERNEL;
+#endif
     SCB_SHCSR |= SHCSR_MEMFAULTENA | SHCSR_BUSFAULTENA | SHCSR_USGFAULTENA;
     SCB_CCR |= CCR_DIV_0_TRP;
     arch_mpu_init();

@@ -55,4 +55,29 @@ static inline int period_fires(uint64_t *next, uint64_t period, uint64_t now, ui
     return 1;
 }
 
+// How many firings of a profile-N probe (or stack samples) a profile interrupt at `now` owes
+// its CPU when the one due at *next came late (0: not due yet): that one and every period it
+// passed over, at most max in all, *next moved on past now as period_fires moves it. A sampler
+// samples a CPU at its rate whatever it does: QEMU wakes a CPU waiting in WFI or HLT late for
+// the timers that expired meanwhile (under -icount by whole periods) and, on the host's clock,
+// runs the board late when the host does not run it; served once, the CPU lost the samples of
+// those periods, which its idle time lost most, and a profile over-counted the threads that
+// run (docs/profiling.md, "Samples of an idle CPU"). The periods passed over are the thread's
+// the interrupt finds (the profile timer's is taken first of the interrupts pending: no other
+// thread ran meanwhile). The board (kernel/kdtrace.c, kernel/ktrace_stack.c) and dtrace -i over
+// a capture's samples (tools/dtrace/kevreplay_stacks.c) count by this one rule; tick-N and the
+// periodic timers keep period_fires' once.
+// The most firings one late interrupt gives: 64 periods, 64 ms of a 1 kHz profile, bound the
+// time the interrupt takes; a wake later still loses the rest.
+#define PERIOD_CATCH_UP_MAX 64u
+static inline unsigned period_fires_catch_up(uint64_t *next, uint64_t period, uint64_t now,
+                                             unsigned max)
+{
+    uint64_t missed;
+    if (now < *next)
+        return 0;
+    *next = period_next_due(*next, period, now, &missed);
+    return missed + 1u < max ? (unsigned)missed + 1u : max;
+}
+
 #endif

@@ -54,6 +54,14 @@ uint32_t board_systick_hz(void);
 // level so that kernel entries never nest.
 #define PRIO_FAULT  0x00u
 #define PRIO_KERNEL 0x80u
+// The kernel's level split by PRIGROUP 6 (AIRCR): bit 7 the group (which preempts), bits 6-0
+// the subpriority (which of several pending at one group is taken first, never a preemption).
+// Every kernel entry is at PRIO_KERNEL_REST but the profile timer's, at PRIO_KERNEL: see
+// arch_init.
+#define PRIO_KERNEL_REST (PRIO_KERNEL | 0x40u)
+#define SCB_AIRCR  REG32(0xE000ED0Cu)
+#define AIRCR_VECTKEY    (0x05FAu << 16)
+#define AIRCR_PRIGROUP(n) ((uint32_t)(n) << 8)
 
 // Arch-internal entry points.
 void arch_mpu_init(void);
