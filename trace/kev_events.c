@@ -483,10 +483,24 @@ const struct kev_event_desc *kev_event_row(unsigned i)
            : i < kev_event_rows()  ? &kev_extra[i - kev_event_table_len] : NULL;
 }
 
+// The table is in (class, first number) order: the last row at or before (cls, ev) is the
+// only one that can hold it (readers call this once an event: a binary search).
 const struct kev_event_desc *kev_event_describe(unsigned cls, unsigned ev)
 {
-    const struct kev_event_desc *d = find(kev_extra, kev_nextra, cls, ev);
-    return d ? d : find(kev_event_table, kev_event_table_len, cls, ev);
+    const struct kev_event_desc *d = kev_nextra ? find(kev_extra, kev_nextra, cls, ev) : NULL;
+    if (d)
+        return d;
+    unsigned lo = 0, hi = kev_event_table_len; // the answer is below hi
+    while (lo < hi) {
+        unsigned mid = lo + (hi - lo) / 2;
+        const struct kev_event_desc *m = &kev_event_table[mid];
+        if (m->cls < cls || (m->cls == cls && m->lo <= ev))
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    d = lo ? &kev_event_table[lo - 1] : NULL;
+    return d && d->cls == cls && ev >= d->lo && ev <= d->hi ? d : NULL;
 }
 
 static const char *single(unsigned cls, unsigned ev)

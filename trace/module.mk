@@ -51,6 +51,13 @@ $(HT)/test_kev_stack: $(call host_test_objs,test/unit/test_kev_stack.c trace/kev
 	@echo "  LINK    $@"
 	$(Q)$(HOST_CC) -o $@ $^ -lcmocka $(HOST_TLDFLAGS)
 
+# The generic field decoder (kev_fields.c) on hand-built events, and the table's lookup.
+HOST_TESTS += $(HT)/test_kev_fields
+$(HT)/test_kev_fields: $(call host_test_objs,test/unit/test_kev_fields.c trace/kev_fields.c trace/kev_events.c \
+                         trace/kev_kercall.c trace/kev_decode.c trace/kev_text.c trace/kev_file.c)
+	@echo "  LINK    $@"
+	$(Q)$(HOST_CC) -o $@ $^ -lcmocka $(HOST_TLDFLAGS)
+
 # Names made safe to print (kev_text.c): the console's escapes, UTF-8 kept, nothing cut.
 HOST_TESTS += $(HT)/test_kev_text
 $(HT)/test_kev_text: $(call host_test_objs,test/unit/test_kev_text.c trace/kev_text.c)

@@ -17,6 +17,7 @@
 # than --min-cross THRUNNING events of the system's threads (pid > 0) whose READY another CPU
 # recorded.
 #   thread_states_check.py CAPTURE.txt [--min-cross N]
+import re
 import sys
 from tp_events import events, who as who_of
 
@@ -46,11 +47,12 @@ for n, _, cpu, cls, ev, rest in events(path):
         drops += 1
         continue
     if cls == 'SYSTEM' and ev == 'SNAPSHOT':   # the start's: 0 begins, 1 ends, 2 "CPU runs"
-        w = [int(x, 16) for x in rest.split()[:2]]
-        if (w[0] & 0xff) == 2:
-            ran_on[(w[1] >> 16, w[1] & 0xffff)] = w[0] >> 8
-        elif (w[0] & 0xff) in (0, 1):
-            in_snapshot = w[0] == 0
+        f = dict(re.findall(r'(\w+):(\S+)', rest))   # what:2 (cpu runs) cpu:N who:0x...
+        what, who = int(f.get('what', '0'), 0), int(f.get('who', '0'), 0)
+        if what == 2:
+            ran_on[(who >> 16, who & 0xffff)] = int(f.get('cpu', '0'), 0)
+        elif what in (0, 1):
+            in_snapshot = what == 0
         continue
     if cls != 'THREAD' or not ev.startswith('TH') or ev in ('THCREATE', 'THDESTROY'):
         continue

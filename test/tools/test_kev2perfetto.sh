@@ -20,7 +20,7 @@ for s in basic kbasic loss; do
     "$bin/kevscen" $k "${s#k}" "$dir/$s.kev" >"$dir/$s.expect"
     if ! "$bin/kev2perfetto" -o "$dir/$s.pftrace" "$dir/$s.kev" 2>"$dir/$s.err"; then
         notok "$s: kev2perfetto converts" "$(cat "$dir/$s.err")"; continue; fi
-    running=$("$bin/traceprinter" "$dir/$s.kev" | sed -n '/SNAPSHOT *0x00000001/,$p' | grep -c THRUNNING)
+    running=$("$bin/traceprinter" "$dir/$s.kev" | sed -n '/SNAPSHOT *what:1 /,$p' | grep -c THRUNNING)
     lost=$(kev_counts "$dir/$s.kev"); lost=${lost#* }
     python3 "$here/check_perfetto.py" -l "$lost" -b 1795240800 "$dir/$s.pftrace" "$dir/$s.expect" "$running" >"$dir/$s.tap" 2>&1
     rc=$?

@@ -250,6 +250,19 @@ static void kcall_close(struct conv *c, int th, unsigned slot, uint64_t t)
 // (trace/kev_events.h):
 // numbers as numbers, addresses and ids as "0x..." strings, enums and errnos with their
 // names beside ("cause":2,"cause_name":"mutex inheritance"), strings, arrays.
+static void o_hex(struct out *o, uint64_t v) // "0x..." (a JSON string)
+{
+    char b[24];
+    unsigned i = sizeof(b);
+    b[--i] = 0;
+    b[--i] = '"';
+    do
+        b[--i] = "0123456789abcdef"[v & 15u];
+    while ((v >>= 4) && i > 4);
+    b[--i] = 'x', b[--i] = '0', b[--i] = '"';
+    o_str(o, b + i);
+}
+
 static void fields_arg(struct conv *c, const struct kev_event *e)
 {
     static struct kev_fields fs;
@@ -259,26 +272,34 @@ static void fields_arg(struct conv *c, const struct kev_event *e)
     o_str(&c->o, ",\"fields\":{");
     for (unsigned i = 0; i < fs.n; i++) {
         const struct kev_field *f = &fs.f[i];
-        o_printf(&c->o, "%s\"%s\":", i ? "," : "", f->name);
+        o_str(&c->o, i ? ",\"" : "\""); // table names are identifiers: no escaping
+        o_str(&c->o, f->name);
+        o_str(&c->o, "\":");
         if (f->kind == KEV_K_STRING) {
             char safe[512];
             kev_text_safe(safe, sizeof(safe), (const uint8_t *)f->str, strlen(f->str));
             o_json_str(&c->o, safe);
         } else if (KEV_K_IS_ARRAY(f->kind)) {
             o_str(&c->o, "[");
-            for (unsigned k = 0; k < f->n; k++)
-                o_printf(&c->o, "%s\"0x%llx\"", k ? "," : "", (unsigned long long)f->arr[k]);
+            for (unsigned k = 0; k < f->n; k++) {
+                if (k)
+                    o_str(&c->o, ",");
+                o_hex(&c->o, f->arr[k]);
+            }
             o_str(&c->o, "]");
         } else if (f->kind == KEV_K_HEX || f->kind == KEV_K_ADDR || f->kind == KEV_K_WHO) {
-            o_printf(&c->o, "\"0x%llx\"", (unsigned long long)f->v);
-        } else if (f->kind == KEV_K_S32) {
-            o_printf(&c->o, "%lld", (long long)(int64_t)f->v);
+            o_hex(&c->o, f->v);
+        } else if (f->kind == KEV_K_S32 && (int64_t)f->v < 0) {
+            o_str(&c->o, "-");
+            put_u64(&c->o, (uint64_t)-(int64_t)f->v);
         } else {
             put_u64(&c->o, f->v);
             const char *nm = f->kind == KEV_K_ERRNO ? kev_errno_name((unsigned)f->v)
                              : f->kind == KEV_K_ENUM && f->names ? f->names((unsigned)f->v) : NULL;
             if (nm) {
-                o_printf(&c->o, ",\"%s_name\":", f->name);
+                o_str(&c->o, ",\"");
+                o_str(&c->o, f->name);
+                o_str(&c->o, "_name\":");
                 o_json_str(&c->o, nm);
             }
         }

@@ -23,11 +23,18 @@ static void usage(FILE *f)
           "  \"cycles cpu CLASS NAME field=value ...\" (strings quoted, arrays in [ ]).\n", f);
 }
 
-static void print_table(void)
+// Prints the listing; 1 when the table is not in (class, number) order, which
+// kev_event_describe's binary search needs.
+static int print_table(void)
 {
     unsigned last = ~0u;
     for (unsigned i = 0; i < kev_event_rows(); i++) {
-        const struct kev_event_desc *d = kev_event_row(i);
+        const struct kev_event_desc *d = kev_event_row(i), *p = i ? kev_event_row(i - 1) : NULL;
+        if (p && i < kev_event_table_len && (d->cls < p->cls || (d->cls == p->cls && d->lo <= p->hi))) {
+            fprintf(stderr, "kevtable: trace/kev_events.c: row %s (class %u, %u) is out of "
+                    "(class, number) order or overlaps %s: move it\n", d->name, d->cls, d->lo, p->name);
+            return 1;
+        }
         if (d->cls != last) {
             printf("%s### %s (class %u)\n\n", last == ~0u ? "" : "\n", kev_class_name(d->cls),
                    d->cls);
@@ -50,6 +57,7 @@ static void print_table(void)
             printf(" | combine");
         printf(" | %s | %s |\n", d->qnx ? "yes" : "ours", d->probes && d->probes[0] ? d->probes : "-");
     }
+    return 0;
 }
 
 static void print_field(const struct kev_field *f)
@@ -122,9 +130,7 @@ int main(int argc, char **argv)
         usage(stderr);
         return 2;
     }
-    if (argc == 1) {
-        print_table();
-        return 0;
-    }
+    if (argc == 1)
+        return print_table();
     return print_events(argv[1]);
 }

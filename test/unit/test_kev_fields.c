@@ -1,0 +1,138 @@
+// SPDX-License-Identifier: MIT
+// The generic field decoder (trace/kev_fields.c) on events built by hand from the layouts
+// docs/trace-events.md and QNX's traceprinter give: PRIO_CHANGE's packed word, FUNC_EXIT's
+// value low word first, a kernel call's fields fast and wide as QNX labels them, our own calls'
+// registers, a failed exit; payloads shorter than they claim (USDT's count, IMAGE's id
+// length, a 64-bit stack's odd word) read no word past the event; an event no row describes
+// gives its raw words; and every row of the table is found by its first and last number.
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <string.h>
+#include <cmocka.h>
+#include <trace/kev_decode.h>
+#include <trace/kev_events.h>
+
+static struct kev_reader rd; // little-endian, as the host: strings are read in memory order
+static struct kev_fields fs;
+
+static const struct kev_field *decode(unsigned cls, unsigned ev, const uint32_t *w, unsigned nw,
+                                      const char *field)
+{
+    struct kev_event e = { .cls = cls, .ev = ev, .w = w, .nw = nw, .nslots = (nw + 1) / 2 };
+    kev_fields_decode(&rd, &e, &fs);
+    return field ? kev_field_get(&fs, field) : NULL;
+}
+
+static void prio_change(void **state)
+{
+    (void)state;
+    uint32_t w[] = { 5u << 16 | 2u, 30u | 10u << 8 | (uint32_t)KEV_PRIO_MUTEX << 16 };
+    assert_non_null(decode(KEV_C_SYSTEM, KEV_SYS_PRIO_CHANGE, w, 2, "who"));
+    assert_string_equal(fs.name, "PRIO_CHANGE");
+    assert_int_equal(kev_field_get(&fs, "who")->v, 0x50002u);
+    assert_int_equal(kev_field_get(&fs, "new_prio")->v, 30);
+    assert_int_equal(kev_field_get(&fs, "old_prio")->v, 10);
+    const struct kev_field *c = kev_field_get(&fs, "cause");
+    assert_int_equal(c->v, KEV_PRIO_MUTEX);
+    assert_string_equal(c->names((unsigned)c->v), "mutex inheritance");
+}
+
+static void func_exit(void **state)
+{
+    (void)state;
+    uint32_t w[] = { 0x8001, 0x8100, 0x1c, 0x89abcdef, 0x01234567 };
+    const struct kev_field *v = decode(KEV_C_SYSTEM, KEV_SYS_FUNC_EXIT, w, 5, "value");
+    assert_non_null(v);
+    assert_true(v->v == 0x0123456789abcdefull);
+    assert_int_equal(kev_field_get(&fs, "offset")->v, 0x1c);
+    v = decode(KEV_C_SYSTEM, KEV_SYS_FUNC_EXIT, w, 4, "value"); // a 4-byte value: its low word
+    assert_non_null(v);
+    assert_int_equal(v->v, 0x89abcdef);
+}
+
+static void kcall(void **state)
+{
+    (void)state;
+    uint32_t w[] = { 0x40000003, 2, 1, 0x6c6c6568 /* "hell" */, 0x6f, 0 };
+    decode(KEV_C_KER_CALL, 11, w, 2, NULL); // QNX's MSG_SENDV fast: "fHcoid ... fSmsg"
+    assert_string_equal(fs.name, "KER_CALL_MsgSend");
+    assert_int_equal(fs.n, 2);
+    assert_string_equal(fs.f[0].name, "coid");
+    assert_int_equal(fs.f[0].v, 0x40000003);
+    assert_string_equal(fs.f[1].name, "msg");
+    decode(KEV_C_KER_CALL, 11, w, 6, NULL); // wide: coid sparts rparts msg (three words)
+    assert_int_equal(fs.n, 4);
+    assert_string_equal(fs.f[1].name, "sparts");
+    assert_int_equal(fs.f[1].v, 2);
+    assert_string_equal(fs.f[2].name, "rparts");
+    assert_string_equal(fs.f[3].name, "msg");
+    assert_string_equal(fs.f[3].str, "hello");
+    decode(KEV_C_KER_CALL, 3, w, 2, NULL); // ThreadSelf, ours, on QNX's SPARE1: registers
+    assert_int_equal(fs.n, 2);
+    assert_string_equal(fs.f[0].name, "arg0");
+    uint32_t fail[] = { 0xffffffffu, 11 };
+    decode(KEV_C_KER_CALL, KEV_KC_EXIT(11), fail, 2, NULL);
+    assert_string_equal(fs.name, "KER_EXIT_MsgSend");
+    assert_int_equal((int64_t)kev_field_get(&fs, "ret")->v, -1);
+    assert_int_equal(kev_field_get(&fs, "errno")->v, 11);
+}
+
+static void short_payloads(void **state)
+{
+    (void)state;
+    uint32_t usdt[] = { 0x1001, 5, 1, 0, 2, 0 };  // claims 5 arguments, holds 2
+    const struct kev_field *a = decode(KEV_C_SYSTEM, KEV_SYS_USDT, usdt, 6, "args");
+    assert_non_null(a);
+    assert_int_equal(a->n, 2);
+    assert_int_equal(kev_field_get(&fs, "nargs")->v, 5);
+    uint32_t image[] = { 7, 32, 0x10000, 0x04030201 }; // a 32-byte id in one word, no name
+    a = decode(KEV_C_SYSTEM, KEV_SYS_IMAGE, image, 4, "build_id");
+    assert_non_null(a);
+    assert_string_equal(a->str, "01020304");
+    assert_string_equal(kev_field_get(&fs, "name")->str, "");
+    uint32_t st[] = { 1, KEV_STACK_INFO(KEV_STACK_USER, 2, 0) | KEV_STACK_PC64, 0, 0x400, 0 };
+    a = decode(KEV_C_SYSTEM, KEV_SYS_STACK, st, 5, "pcs"); // 64-bit pcs, an odd word left
+    assert_non_null(a);
+    assert_int_equal(a->n, 1);
+    assert_int_equal(a->arr[0], 0x400);
+    uint32_t one[] = { 9 };                       // PRIO_CHANGE cut to one word
+    assert_null(decode(KEV_C_SYSTEM, KEV_SYS_PRIO_CHANGE, one, 1, "new_prio"));
+    assert_non_null(kev_field_get(&fs, "who"));
+}
+
+static void unknown(void **state)
+{
+    (void)state;
+    uint32_t w[] = { 1, 2, 3 };
+    const struct kev_field *f = decode(KEV_C_SYSTEM, 0x3ff, w, 3, "words");
+    assert_null(fs.desc);
+    assert_string_equal(fs.name, "SYSTEM_1023");
+    assert_non_null(f);
+    assert_int_equal(f->n, 3);
+    assert_int_equal(f->arr[2], 3);
+}
+
+static void every_row_found(void **state)
+{
+    (void)state;
+    for (unsigned i = 0; i < kev_event_table_len; i++) {
+        const struct kev_event_desc *d = &kev_event_table[i];
+        assert_ptr_equal(kev_event_describe(d->cls, d->lo), d);
+        assert_ptr_equal(kev_event_describe(d->cls, d->hi), d);
+    }
+    assert_null(kev_event_describe(KEV_C_SYSTEM, 0x3ff));
+    assert_null(kev_event_describe(KEV_C_CONTROL, 3));
+    assert_null(kev_event_describe(KEV_C_EMPTY, 0));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(prio_change), cmocka_unit_test(func_exit), cmocka_unit_test(kcall),
+        cmocka_unit_test(short_payloads), cmocka_unit_test(unknown),
+        cmocka_unit_test(every_row_found),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
