@@ -325,7 +325,9 @@ check("processes named (process.name)",
 check("sched.ts_end: the last run ends with the trace", sql("SELECT max(ts_end) FROM sched"),
       [(ns(last),)])
 # 23 stats
-check("stats: no event lost", sql("SELECT value FROM stats WHERE name = 'kev_lost_events'"), [(0,)])
+lost = [int(m.group(1)) for m in (re.match(r"lost events: (\d+)", l) for l in open(txt)) if m]
+check("stats: kev_lost_events is traceprinter's lost events",
+      sql("SELECT value FROM stats WHERE name = 'kev_lost_events'"), [(lost[-1] if lost else None,)])
 # 24 the build: the kernel image's build id, in metadata and in the fleet's build column
 check("metadata's build is the kernel image's build id",
       sql("SELECT str_value FROM metadata WHERE name = 'build'"), [(kernel_build,)])

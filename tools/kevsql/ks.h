@@ -240,23 +240,22 @@ void ks_result_nonneg(sqlite3_context *ctx, int v);
 struct ks_conn {
     struct ks_trace *t;      // the open trace, NULL none
     unsigned next_id;        // the id the next kev_open gives its trace
-    // Reads of the tables (xFilter) in the statement(s) running now: SQLite reopens a table's
-    // cursor at each step of a recursive query, so they are counted per connection, keyed by
-    // the busy statements, their run counts and the plans made (a new run, or a statement
-    // prepared since, perhaps at a freed one's address, starts a new count).
+    // Walks of the trace (xFilter on an event or model table) in the statement(s) running now:
+    // SQLite reopens a table's cursor at each step of a recursive query, so they are counted
+    // per connection, keyed by the busy statements, their run counts and the plans made (a new
+    // run, or a statement prepared since, perhaps at a freed one's address, starts a new count).
     uint64_t run_key, plans;
-    unsigned walks, scans;
+    unsigned walks;
     struct ks_argcache *args; // EXTRACT_ARG's copy of the open trace's args (ks_ext.c), NULL none
     sqlite3 *db;             // its connection, and the next one the process has (ks_ext.c)
     struct ks_conn *next;
 };
 
-// A statement reads the tables (xFilter) at most this many times: a recursive query or a
-// correlated subquery over the tables that walk the trace (event or model tables) walks it at
-// most KS_MAX_WALKS times; over the small first-pass tables, KS_MAX_SCANS times. Past it the
-// statement fails, saying why (a service running users' queries is not held by one).
+// A statement walks the trace (an event or model table's xFilter) at most this many times: a
+// recursive query or a correlated subquery over those tables; past it the statement fails,
+// saying why (a service running users' queries is not held by one). The first pass's small
+// tables are read as often as a query asks, as SQLite's own tables are.
 #define KS_MAX_WALKS 4096u
-#define KS_MAX_SCANS 65536u
 
 // ---- names of code addresses (ks_syms.c) ----------------------------------------------------------
 // kevsql's symbol options (--elf, --kernel, --symbols DIR, --no-symbols: tool_syms.h), kept and

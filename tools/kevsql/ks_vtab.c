@@ -360,19 +360,21 @@ static int next_row(struct ks_cursor *c)
     return SQLITE_OK;
 }
 
-// Counts a read of vt's table in the statements running now (ks_conn); 1 when past the bound.
+// Counts a walk of vt's table in the statements running now (ks_conn); 1 when past the bound.
+// The first pass's tables (thread, process, ...) are not counted: reading one again costs its
+// few rows, as an SQLite table's would, and a join reads it once per row of the other table.
 static int reads_over(struct ks_vt *vt)
 {
     struct ks_conn *conn = vt->conn;
+    if (vt->tab->src == KS_SRC_SUMMARY)
+        return 0;
     uint64_t key = conn->plans;
     for (sqlite3_stmt *st = sqlite3_next_stmt(vt->db, NULL); st; st = sqlite3_next_stmt(vt->db, st))
         if (sqlite3_stmt_busy(st))
             key = key * 1000003u + (uint64_t)(uintptr_t)st * 31u +
                   (uint64_t)sqlite3_stmt_status(st, SQLITE_STMTSTATUS_RUN, 0);
     if (key != conn->run_key)
-        conn->run_key = key, conn->walks = conn->scans = 0;
-    if (vt->tab->src == KS_SRC_SUMMARY)
-        return ++conn->scans > KS_MAX_SCANS;
+        conn->run_key = key, conn->walks = 0;
     return ++conn->walks > KS_MAX_WALKS;
 }
 
@@ -385,7 +387,7 @@ static int vt_filter(sqlite3_vtab_cursor *cur, int num, const char *str, int arg
     const struct ks_table *tab = c->vt->tab;
     walk_end(c);
     if (reads_over(c->vt)) {
-        unsigned max = tab->src == KS_SRC_SUMMARY ? KS_MAX_SCANS : KS_MAX_WALKS;
+        unsigned max = KS_MAX_WALKS;
         sqlite3_free(c->vt->base.zErrMsg);
         c->vt->base.zErrMsg = sqlite3_mprintf(
             "kev: %s read %u times in one statement (a recursive query or a correlated subquery "
