@@ -85,8 +85,9 @@ check "each program's note (readelf -n) names bait:::mark with its semaphore (nm
     'noted "$peer" && noted "$self"'
 
 # -icount (guest time the instruction count), but on raspi3b: there, under -icount shift=0
-# (with or without sleep=off), usdtpeer's and pidself's sleeps stop waking after a few dozen
-# 1-ms sleeps, and the boot hangs; its own -icount shift=auto runs them (qemu.sh)
+# (with or without sleep=off), a sleeping guest wakes late (qemu-pid-perm/raspi3b's four
+# boots take 81 s), and usdtpeer's dozens of 1-ms sleeps were seen to stall the boot past
+# qemu-run's 45 s without output; its own -icount shift=auto runs them (its qemu.sh)
 icount=1
 [ "$board" = raspi3b ] && icount=0
 boot() {    # boot NAME ARGS...: pidself's command line, the console in $tmp/NAME
