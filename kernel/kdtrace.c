@@ -453,16 +453,6 @@ void kdt_fire_as(const struct thread *t, uint32_t id, uint64_t a0, uint64_t a1, 
     fire_as(t, id, args, 0);
 }
 
-void kdt_fire_as_at(const struct thread *t, uint32_t id, uint64_t at_cycles, uint64_t a0,
-                    uint64_t a1, uint64_t a2, uint64_t a3)
-{
-    if (!wanted(id))
-        return;
-    KSTACK_MARK_PROBE_SITE(); // stack( ) starts at the probe's site (kernel/kstack.c)
-    uint64_t args[DVM_NARGS] = { a0, a1, a2, a3 };
-    fire_as(t, id, args, at_cycles ? ktimer_cycles_to_ns(at_cycles) : 0);
-}
-
 void kdt_fire_at(uint32_t id, uint32_t ts32, uint64_t a0, uint64_t a1, uint64_t a2)
 {
     if (!wanted(id))

@@ -201,17 +201,11 @@ void ktrace_notes_defer(void)
 // under the D lock (kdt_chosen) or by this CPU alone (kdt_on_cpu).
 static const struct thread *kdt_chosen[KMAX_CPUS];
 static const struct thread *kdt_on_cpu[KMAX_CPUS];
-// When the thread kdt_chosen names left RUNNING on this CPU (its state event's site, cycles;
-// 0: not since its switch): sched:::off-cpu's time, the switch's start, as dtrace -i takes it
-// from the same event (kevreplay.c off_at). Under the D lock.
-static uint64_t kdt_off_at[KMAX_CPUS];
 
 void ktrace_kdt_go(const struct thread *running)
 {
-    for (unsigned c = 0; c < KMAX_CPUS; c++) {
+    for (unsigned c = 0; c < KMAX_CPUS; c++)
         kdt_chosen[c] = kdt_on_cpu[c] = NULL;  // other CPUs: their next choice fires on-cpu alone
-        kdt_off_at[c] = 0;
-    }
     kdt_chosen[cpu_id()] = kdt_on_cpu[cpu_id()] = running;
 }
 
@@ -225,17 +219,13 @@ static void kdt_switch(struct thread *next)
 {
     unsigned c = cpu_id();
     const struct thread *prev = kdt_chosen[c];
-    if (next == prev) {
-        kdt_off_at[c] = 0;  // it runs on: no switch
+    if (next == prev)
         return;
-    }
     kdt_chosen[c] = next;
     kdt_vtime_switch(next);
-    uint64_t off_at = kdt_off_at[c];
-    kdt_off_at[c] = 0;
-    if (prev)   // at the time it left RUNNING, when its event says so: the switch's start
-        kdt_fire_as_at(prev, DPROBE_SCHED_OFFCPU, off_at, ktrace_who(next), ktrace_pid(next),
-                       next->prio, prev->traced_state);
+    if (prev)
+        kdt_fire_as(prev, DPROBE_SCHED_OFFCPU, ktrace_who(next), ktrace_pid(next), next->prio,
+                    prev->traced_state);
     kdt_fire_as(next, DPROBE_SCHED_ONCPU, ktrace_who(next), ktrace_pid(next), next->prio, 0);
     if (next->dt_unstarted) {
         next->dt_unstarted = 0;
@@ -443,8 +433,6 @@ static __attribute__((noinline)) void state_ev_d(const struct thread *t)
     // while its probes fire, the state it left (pr_stype at wakeup: the object it slept on),
     // as dtrace -i's replay holds it (kevreplay.c on_thread); under the D lock
     ((struct thread *)t)->traced_state = (uint8_t)prev;
-    if (prev == THS_RUNNING && t->state != THS_RUNNING && kdt_chosen[cpu_id()] == t)
-        kdt_off_at[cpu_id()] = kdt_site_cycles();
     kdt_state((struct thread *)t, prev);
     ((struct thread *)t)->traced_state = t->state;
     kdt_release();

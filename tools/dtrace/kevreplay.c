@@ -80,9 +80,6 @@ struct replay {
     uint64_t next[64];
     struct dvm_ctx ctx;
     uint32_t cur[DVM_MAXCPU];         /* who runs on each CPU (0: not known yet) */
-    uint64_t off_at[DVM_MAXCPU];      /* when cur left RUNNING there (ns; 0: not since it ran):
-                                       * sched:::off-cpu's time, the switch's start, as the
-                                       * board's (ktrace.c kdt_off_at) */
     uint32_t vt_running[DVM_MAXCPU];  /* whose vtimestamp clock runs on each CPU (0: none) */
     uint64_t now_cycles;              /* the event's time, in cycles since boot */
     uint32_t last_state[DVM_MAXCPU];  /* whose state event a CPU recorded last (SYNC_WAIT's) */
@@ -712,8 +709,6 @@ static void on_thread(struct replay *p, struct kev_reader *r, const struct kev_e
     t->state = (uint8_t)st;
     t->left = (uint8_t)(prev == 0xff ? st : prev);
     p->last_state[cpu] = who;
-    if (!p->in_snapshot && prev == KEV_TH_RUNNING && st != KEV_TH_RUNNING && p->cur[cpu] == who)
-        p->off_at[cpu] = p->ctx.timestamp;   /* this CPU's switch starts */
     if (!p->in_snapshot)
         state_fire(p, r, t, prev, cpu);
     else if (st == KEV_TH_RUNNING)
@@ -765,23 +760,13 @@ static void state_fire(struct replay *p, struct kev_reader *r, struct rthread *t
     case KEV_TH_RUNNING: {
         fire4(p, DPROBE_SCHED_DEQUEUE, who, pid, t->prio, runq_cpu(p));
         uint32_t old = p->cur[cpu];
-        if (old == who) {
-            p->off_at[cpu] = 0;     /* it runs on: no switch */
+        if (old == who)
             return;
-        }
         vtime_switch(p, cpu, who);
         if (old) {
             set_ctx(p, r, cpu);     /* the one going off: its clock stopped now */
-            uint64_t now = p->ctx.timestamp, wall = p->ctx.walltimestamp;
-            if (p->off_at[cpu]) {   /* at the time it left RUNNING */
-                p->ctx.timestamp = p->off_at[cpu];
-                p->ctx.walltimestamp = wall - (now - p->off_at[cpu]);
-            }
             fire4(p, DPROBE_SCHED_OFFCPU, who, pid, t->prio, rthread(p, old)->state);
-            p->ctx.timestamp = now;
-            p->ctx.walltimestamp = wall;
         }
-        p->off_at[cpu] = 0;
         p->cur[cpu] = who;
         set_ctx(p, r, cpu);
         fire4(p, DPROBE_SCHED_ONCPU, who, pid, t->prio, 0);

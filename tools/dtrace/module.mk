@@ -27,9 +27,6 @@ SCRIPT_TESTS_HOST += dtrace-span|60|test/tools/test_dtrace_span.sh
 # A variable first assigned 0 keeps a later 64-bit value: a per-call time total over a capture
 # against the one traceprinter's events give (kcall_time_total.py).
 SCRIPT_TESTS_HOST += dtrace-var64|60|test/tools/test_dtrace_var64.sh
-# sched:::off-cpu at the switch's start, on-cpu when the next thread runs: the switch time
-# over kevscen's captures against traceprinter's events (switch_time_total.py).
-SCRIPT_TESTS_HOST += dtrace-switch|60|test/tools/test_dtrace_switch.sh
 TEST_DEPS_HOST    += $(HT)/kevscen4
 HOST_TESTS        += $(HT)/test_d_verify $(HT)/test_d_vm $(HT)/test_d_cc $(HT)/test_dcpp
 

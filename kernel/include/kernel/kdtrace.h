@@ -24,9 +24,6 @@ void kdt_fire_kcall_return(unsigned n, int32_t result, bool raw);
 // The same in the context of thread t (sched:::off-cpu: the thread going off, not k_current).
 void kdt_fire_as(const struct thread *t, uint32_t id, uint64_t a0, uint64_t a1, uint64_t a2,
                  uint64_t a3);
-// kdt_fire_as at an earlier site's time, at_cycles (kdt_site_cycles()); 0: now.
-void kdt_fire_as_at(const struct thread *t, uint32_t id, uint64_t at_cycles, uint64_t a0,
-                    uint64_t a1, uint64_t a2, uint64_t a3);
 void kdt_fire_args(uint32_t id, const uint32_t *args, unsigned n);
 // Fires the loaded program's probe of index pidx (its dif_probe; the fbt provider maps each
 // placed site to it once, kernel/kfbt.c) with args (DVM_NARGS of them).
