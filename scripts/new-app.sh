@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # `make new-app NAME=<name>`: writes user/apps/<name>/ from scripts/app-template/ (a periodic
-# sensor task and the ctrl server it reports to, one user event per reading), ready for
-# `make run APPS=<name>`. Refuses an existing directory and a name that is not a C-like word.
+# sensor task and the ctrl server it reports to, found by name, one user event per reading),
+# ready for `make run APPS=<name>`. Refuses an existing directory and a name that is not a C-like word.
 set -u
 name=${1:-}
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -22,4 +22,5 @@ done
 echo "new-app: wrote user/apps/$name/ (main.c, app.mk). Next:"
 echo "  make run APPS=$name                      boot it with a trace capture (trace.kev, trace.html)"
 echo "  make dtrace APPS=$name D='user:::event /arg0 == 100/ { @avg = avg(arg2); }'"
+echo "  ARGS := -s  (or -c <server>) in app.mk  two such programs find each other by name"
 echo "  docs/applications.md                     the walk-through, and the other boards"
