@@ -699,6 +699,7 @@ static int load(struct proc *p, uint32_t uargs)
         dst = NULL;
         return -EINVAL;
     }
+    dst->scrub = !(p->app->flags & KAPP_F_PRIV);  // no kernel pointer left in its mapping
     dvm_uread = kdt_uread;
     dvm_user_ok = kdt_user_ok;  // copyin, copyinstr, ustack: the consumer's processes only
     dvm_kread = kdt_kread;      // `name: a privileged consumer's
