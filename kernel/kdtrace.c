@@ -55,6 +55,7 @@
 #include <kernel/kpid.h>
 #include <kernel/ktrace_kcall.h>
 #include <kernel/kprof.h>
+#include <kernel/kdata.h>
 #include <uapi/kdtrace.h>
 
 bool kdt_active;
@@ -183,20 +184,13 @@ static int kdt_user_ok(void)
 
 // D's `name (dvm_kread): the kernel variable's bytes, for a privileged consumer only (DTrace's
 // dtrace_kernel; a program that reads one is refused at KDT_GO otherwise: kvar_allowed), and
-// only inside the kernel's own data and bss (ldscripts/kernel.ld.S), which the compiler's
-// symbol table names; anything else is an invalid address.
-extern uint8_t __data_start[], __data_end[], __bss_start[], __bss_end[];
-
-static bool inside(uint64_t addr, unsigned n, const uint8_t *lo, const uint8_t *hi)
-{
-    return addr >= (uintptr_t)lo && addr <= (uintptr_t)hi && n <= (uintptr_t)hi - addr;
-}
-
+// only inside the kernel's own data and bss (kernel/kdata.c), which the compiler's symbol
+// table names; anything else is an invalid address.
 static int kdt_kread(void *dst, uint64_t addr, unsigned n)
 {
     if (!consumer || !(consumer->app->flags & KAPP_F_PRIV))
         return DVM_UREAD_PRIV;
-    if (!inside(addr, n, __data_start, __data_end) && !inside(addr, n, __bss_start, __bss_end))
+    if (!kdata_holds(addr, n))
         return -1;
     memcpy(dst, (const void *)(uintptr_t)addr, n);
     return 0;
@@ -748,6 +742,7 @@ static int load(struct proc *p, uint32_t uargs)
         dst = NULL;
         return -EINVAL;
     }
+    dst->scrub = !(p->app->flags & KAPP_F_PRIV);  // no kernel pointer left in its mapping
     dvm_uread = kdt_uread;
     dvm_user_ok = kdt_user_ok;  // copyin, copyinstr, ustack: the consumer's processes only
     dvm_kread = kdt_kread;      // `name: a privileged consumer's

@@ -18,6 +18,8 @@ KERNEL_SRCS += kernel/kopts.c
 KERNEL_SRCS += kernel/cpu_sum.c
 # The flight recorder's map of the ring, for kevdump (tools/kevdump).
 KERNEL_SRCS += kernel/kflight.c
+# The kernel's data and bss as a range, where D's `name reads (kernel/kdtrace.c).
+KERNEL_SRCS += kernel/kdata.c
 # The panic path: the KPANIC event, and the halt in place in flight-recorder mode.
 KERNEL_SRCS += kernel/kpanic.c
 # Several CPUs: the lock-order checker (kernel/klock.h; make KLOCK_CHECK=1 builds it in).

@@ -12,7 +12,9 @@
 #    is the secret pidself prints (the attack reads what it aims at when it is allowed);
 #  - an fbt probe: refused at KDT_GO with EPERM and the reason; the fbt table (KDT_FBT_TABLE)
 #    refused with EPERM; pidpeer runs to its end unharmed;
-#  - a kernel variable (`k_ncpus): refused at KDT_GO with EPERM and the reason.
+#  - a kernel variable (`k_ncpus): refused at KDT_GO with EPERM and the reason;
+#  - a program whose buffers the kernel's contiguous memory cannot hold (bufresize=manual):
+#    KDT_LOAD's refusal carries its reason and the options that lower it.
 #   test/qemu/test_d_priv.sh BUILD_DIR HOST_DIR     (BOARD in the environment)
 set -u
 B=$(cd "$1" && pwd); H=$(cd "$2" && pwd)
@@ -27,7 +29,7 @@ peer=$B/pidperm/pidpeer.elf
 tmp=$(mktemp -d)
 [ -n "${KEEP:-}" ] && echo "# files in $tmp"
 trap '[ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXIT
-echo "1..5"
+echo "1..6"
 
 boot() {    # boot NAME ARGS...: pidself's command line, the console in $tmp/NAME
     local name=$1; shift
@@ -125,4 +127,15 @@ con_text < "$f" | grep -qF "pidself: could not enable tracing: kernel variables 
     grep -q "^kernel: pid 1 exited with status 1; halting" "$f" && ! grep -q "killed\|fault" "$f"
 r=$?
 ok $r "\`k_ncpus refused at KDT_GO (EPERM, the reason given)"
+[ $r = 0 ] || tail -8 "$f" | sed 's/^/# /'
+
+# 6: a load refused for memory: the reason, not an errno alone
+compile big 'BEGIN { n = 1; }' -x bufsize=1m -x aggsize=1m -x dynvarsize=1m -x bufresize=manual
+boot big "$tmp/big.dobj" 10
+f=$tmp/big
+why=$(con_of pidself < "$f" | sed -n 's/^pidself: could not enable tracing: //p')
+echo "$why" | grep -qE "^no memory for the program's block \([0-9]+ bytes, bufresize=manual\): lower bufsize, aggsize, dynvarsize, nspec or specsize$" &&
+    grep -q "^kernel: pid 1 exited with status 1; halting" "$f"
+r=$?
+ok $r "1m buffers with bufresize=manual: KDT_LOAD refused with its reason ('$why')"
 [ $r = 0 ] || tail -8 "$f" | sed 's/^/# /'

@@ -314,8 +314,8 @@ static void test_script_args(void **state)
     assert_string_equal(tag, "D_MACRO_UNDEF");  /* noids: a board's compile has no $pid */
     const char *pd[] = { "x.d", "BEGIN" };
     assert_int_equal(run_args(":::$1 { trace(7L); }", pd, 2, 0, 0, tag), 7);
-    /* kernel symbols in backquotes: &`sym the front end's address, its value unsupported,
-     * an unknown name libdtrace's D_IDENT_UNDEF */
+    /* kernel symbols in backquotes: &`sym the front end's address, its value unsupported
+     * without the front end's variables (dcc_kvar), an unknown name libdtrace's D_IDENT_UNDEF */
     dcc_symbol = fake_symbol;
     assert_int_equal(run_args("BEGIN { trace((long)&`kdt_fire); }", av, 1, 0, 0, tag), 0x89dc);
     assert_int_equal(run_args("BEGIN { trace((long)&kernel`kdt_fire); }", av, 1, 0, 0, tag),

@@ -14,6 +14,7 @@
 #include <d/dif.h>
 #include <d/dprobes.h>
 #include <d/dvm.h>
+#include "../../trace/d/dvm_impl.h"   /* the per-CPU work area (test_scrub_after_firing) */
 
 static uint8_t arena[2 << 20] __attribute__((aligned(8)));
 static uint64_t blob[1 << 14];
@@ -233,6 +234,36 @@ static void test_kernel_variable(void **state)
     assert_int_equal(r.first[2], 1);
     assert_int_equal(r.first[4], 0x7ffffffe);
     assert_int_equal(r.first[5], 0xfffe);
+}
+
+/* A consumer that may not see kernel addresses (st.scrub, set by the kernel for one without
+ * KAPP_F_PRIV): after a firing the work area it can read holds no register, tuple or record
+ * value and no context or argument pointer (execname's, the arguments' addresses); without
+ * scrub the same firing leaves them there. */
+static int work_area_clear(const struct dvm_cpu *c)
+{
+    int clear = !c->ctx && !c->args;
+    for (unsigned i = 0; i < DIF_NREGS; i++)
+        clear &= !c->regs[i];
+    for (unsigned i = 0; i < DIF_TUPMAX; i++)
+        clear &= !c->tup[i];
+    for (unsigned i = 0; i < DIF_RECMAX; i++)
+        clear &= !c->rec[i];
+    return clear;
+}
+
+static void test_scrub_after_firing(void **state)
+{
+    (void)state;
+    compile("BEGIN { this->s = execname; x = arg0 + 1; trace(execname); trace(x); }");
+    load(DVM_BUF_SWITCH, 4096);
+    st.scrub = 0;
+    fire(DPROBE_BEGIN, 0x12345678);
+    assert_false(work_area_clear(&st.cpus[0]));
+    st.scrub = 1;
+    fire(DPROBE_BEGIN, 0x12345678);
+    assert_true(work_area_clear(&st.cpus[0]));
+    st.scrub = 0;
 }
 
 static void test_misaligned(void **state)
@@ -878,7 +909,7 @@ int main(void)
         cmocka_unit_test(test_agg_increment),
         cmocka_unit_test(test_agg_negative_extremes),
         cmocka_unit_test(test_fault_addr_not_stale), cmocka_unit_test(test_user_read_privilege),
-        cmocka_unit_test(test_kernel_variable),
+        cmocka_unit_test(test_kernel_variable), cmocka_unit_test(test_scrub_after_firing),
         cmocka_unit_test(test_agg_remove_reads_only_len),     cmocka_unit_test(test_speculate_drops_clause),
         cmocka_unit_test(test_tiny_buffers),      cmocka_unit_test(test_exit_once),
             cmocka_unit_test(test_speculation),       cmocka_unit_test(test_random_bytecode),

@@ -1722,8 +1722,8 @@ static unsigned kernel_variable(struct cg *g, const struct dnode *n, struct dtyp
     if ((ml && name[ml - 1] == '`') || ml >= sizeof(mod) || !tick[1] || !dcc_kvar)
         kernel_symbol(g, n);    /* its errors, in its words */
     if (!dcc_kvar)
-        dcc_error(g->cc, n->line, "D_IDENT_UNDEF", "failed to resolve %s: no kernel variables "
-                  "here", name);
+        dcc_error(g->cc, n->line, "D_UNSUPPORTED", "%s: no kernel variables here (&%s is the "
+                  "symbol's address)", name, name);
     memcpy(mod, name, ml);
     mod[ml] = 0;
     int found = dcc_kvar(mod, sym, &addr, &size) == 0;
@@ -3100,7 +3100,8 @@ static unsigned probe_add(struct cg *g, uint32_t id, const struct dprobe_desc *d
         if (g->probes[k].dp_id == id && (!DPROBE_IS_PID(id) || g->probes[k].dp_period == period))
             return k;
     if (g->nprobes == CAP_PROBES)
-        dcc_error(g->cc, line, "D_DIF_SIZE", "too many probes");
+        dcc_error(g->cc, line, "D_DIF_SIZE", "too many probes: a program enables at most %u",
+                  CAP_PROBES);
     struct dif_probe *p = &g->probes[g->nprobes];
     p->dp_id = id;
     p->dp_prov = intern_str(g, d->prov);
@@ -3123,7 +3124,9 @@ static unsigned probe_add(struct cg *g, uint32_t id, const struct dprobe_desc *d
 static void ecb_add(struct cg *g, unsigned probe, unsigned clause, int line)
 {
     if (g->necbs == CAP_ECBS)
-        dcc_error(g->cc, line, "D_DIF_SIZE", "too many enablings");
+        dcc_error(g->cc, line, "D_DIF_SIZE", "too many enablings: a program enables at most "
+                  "%u (each clause once per probe it matches): fewer clauses on wide "
+                  "descriptions such as fbt:::entry", CAP_ECBS);
     g->ecbs[g->necbs].de_probe = probe;
     g->ecbs[g->necbs].de_clause = clause;
     g->necbs++;

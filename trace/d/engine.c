@@ -731,7 +731,7 @@ static inline void run_probe(struct dvm_state *st, struct dvm_cpu *c, uint32_t p
 
 /* firing_enter: ctx->cpu's state, set up for a firing, unless the engine is already running
  * there (a probe fired from inside the engine, by an interrupt hook say: dropped and counted,
- * never recursed): NULL. The firing ends with c->busy = 0. */
+ * never recursed): NULL. The firing ends with firing_leave. */
 static inline __attribute__((always_inline)) struct dvm_cpu *
 firing_enter(struct dvm_state *st, const struct dvm_ctx *ctx, const uint64_t *args)
 {
@@ -747,6 +747,20 @@ firing_enter(struct dvm_state *st, const struct dvm_ctx *ctx, const uint64_t *ar
     return c;
 }
 
+/* firing_leave: the end of a firing on c; with st->scrub, nothing of it stays in the work
+ * area but what the program stored (its variables, records, aggregations). */
+static void firing_leave(struct dvm_state *st, struct dvm_cpu *c)
+{
+    if (st->scrub) {
+        c->ctx = NULL;
+        c->args = NULL;
+        memset(c->regs, 0, sizeof(c->regs));
+        memset(c->tup, 0, sizeof(c->tup));
+        memset(c->rec, 0, sizeof(c->rec));
+    }
+    c->busy = 0;
+}
+
 /* fire_from: runs probe pidx's clauses from ECB e on, on ctx->cpu (see firing_enter). */
 static inline __attribute__((always_inline)) void
 fire_from(struct dvm_state *st, const struct dvm_ctx *ctx, const uint64_t *args,
@@ -756,7 +770,7 @@ fire_from(struct dvm_state *st, const struct dvm_ctx *ctx, const uint64_t *args,
     if (!c)
         return;
     run_probe_from(st, c, pidx, e);
-    c->busy = 0;
+    firing_leave(st, c);
 }
 
 /* dvm_fire_begin: BEGIN's clauses in program order, as dvm_fire, except that those after one
@@ -776,7 +790,7 @@ void dvm_fire_begin(struct dvm_state *st, const struct dvm_ctx *ctx)
         if (!l->fast || fast_pred(st, ctx, zero, e, DPROBE_BEGIN, l->fast))
             run_ecb(st, c, e - 1);
     }
-    c->busy = 0;
+    firing_leave(st, c);
 }
 
 void dvm_fire(struct dvm_state *st, const struct dvm_ctx *ctx, uint32_t id,

@@ -234,6 +234,11 @@ struct dvm_state {
     struct dvm_fastpred *fastpred; /* per clause */
     struct dvm_fastpred *shortop;  /* per clause: the operand of a CTXKEY/SELFSET shortcut */
     struct dvm_stacktab stacks;    /* when the program uses stack( )/ustack( ) */
+    /* set by the host for a consumer that may not see kernel addresses (the kernel: one
+     * without KAPP_F_PRIV): after each firing the per-CPU work area (its registers, tuple and
+     * record stacks, the context and argument pointers) is cleared, so the block the consumer
+     * reads keeps no kernel pointer a firing held (docs/hostile.md) */
+    unsigned scrub;
 };
 
 /* dvm_load: verifies obj and lays the engine out in mem. Returns 0, or -1 with a message in

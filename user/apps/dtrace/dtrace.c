@@ -220,8 +220,16 @@ static int load_file(const char *path, struct dobj_file_hdr **h)
         return -1;
     }
     size_t n = fread(file, 1, sizeof(file), f);
+    char c;
+    int more = n == sizeof(file) && fread(&c, 1, 1, f) == 1;
     fclose(f);
     *h = (struct dobj_file_hdr *)file;
+    if (more) {     // a limit of this program's memory (its RAM slot), not of the kernel's
+        fprintf(stderr, "dtrace: %s is larger than the %u bytes this dtrace reads: enable "
+                "fewer probes (each clause on each probe it matches is 8 bytes, each probe "
+                "32)\n", path, (unsigned)sizeof(file));
+        return -1;
+    }
     if (!dobj_file_ok(*h, n)) {
         fprintf(stderr, "dtrace: %s is not a compiled D program (tools/dcompile)\n", path);
         return -1;
