@@ -44,7 +44,9 @@ EXTRA :=
 ARGS  :=
 APP   := $(1)
 APP_DIR := $(patsubst %/,%,$(dir $(2)))
-include $(2)
+# (-include: a test's program directory removed between the wildcard above and here, by a test
+# running beside this make, must not stop it; a program that is there is read as ever.)
+-include $(2)
 ALL_APPS += $(1)
 $(1)_DIR   := $$(APP_DIR)
 $(1)_PRIO  := $$(or $$(PRIO),$$($(1)_PRIO))
