@@ -44,7 +44,9 @@ EXTRA :=
 ARGS  :=
 APP   := $(1)
 APP_DIR := $(patsubst %/,%,$(dir $(2)))
-include $(2)
+# (-include: a test's program directory removed between the wildcard above and here, by a test
+# running beside this make, must not stop it; a program that is there is read as ever.)
+-include $(2)
 ALL_APPS += $(1)
 $(1)_DIR   := $$(APP_DIR)
 $(1)_PRIO  := $$(or $$(PRIO),$$($(1)_PRIO))
@@ -188,13 +190,15 @@ $(B)/apps/$(1)/apphdr.o: user/lib/apphdr.c user/module.mk $$(wildcard $$($(1)_DI
 	    -DAPP_ARGS='$$(call c_string,$$($(1)_ARGS))' -DAPP_ARGC=$$(words $$($(1)_ARGS)) -c $$< -o $$@
 
 # Its arguments as they were last built: rewritten when they change (a new app.mk ARGS, or
-# <name>_ARGS on make's command line), so that apphdr.o is rebuilt with them.
-ifneq ($$(wildcard $(B)/apps/$(1)/args.txt):$$(file < $(B)/apps/$(1)/args.txt),$(B)/apps/$(1)/args.txt:$$(strip $$($(1)_ARGS)))
-$$(shell mkdir -p $(B)/apps/$(1))
-$$(file > $(B)/apps/$(1)/args.txt,$$(strip $$($(1)_ARGS)))
+# <name>_ARGS on make's command line), so that apphdr.o is rebuilt with them. (One directory
+# for all programs, made once: a shell per program would slow every parse of the tree.)
+ifneq ($$(wildcard $(APP_ARGS_DIR)/$(1)):$$(file < $(APP_ARGS_DIR)/$(1)),$(APP_ARGS_DIR)/$(1):$$(strip $$($(1)_ARGS)))
+$$(file > $(APP_ARGS_DIR)/$(1),$$(strip $$($(1)_ARGS)))
 endif
-$(B)/apps/$(1)/apphdr.o: $(B)/apps/$(1)/args.txt
+$(B)/apps/$(1)/apphdr.o: $(APP_ARGS_DIR)/$(1)
 endef
+APP_ARGS_DIR := $(B)/app-args
+$(shell mkdir -p $(APP_ARGS_DIR))
 $(foreach a,$(ALL_APPS),$(eval $(call APP_template,$(a))))
 
 # APP_link IMAGE, NAME: the program linked for its place in one image, $(B)/<image>/<name>.elf.
