@@ -795,17 +795,18 @@ static int read_records(struct proc *p, uint32_t cpu, uint32_t buf, uint32_t len
 
 // fbt's probes are the kernel's functions, their arguments kernel pointers and any process's
 // values: DTrace's dtrace_kernel privilege. A consumer without KAPP_F_PRIV that enables one
-// is refused at KDT_GO (EPERM), naming the first such probe, and nothing is placed.
-static int fbt_allowed(const struct proc *p, const char **why)
+// is refused at KDT_GO (EPERM), naming the first such probe in msg, and nothing is placed.
+// msg is the caller's (on its stack: no kernel RAM is kept for a message, which the smallest
+// board has none of to spare).
+static int fbt_allowed(const struct proc *p, char *msg, size_t n, const char **why)
 {
-    static char msg[112];
     if (p->app->flags & KAPP_F_PRIV)
         return 0;
     for (uint32_t k = 0; k < dst->obj.hdr->dh_nprobes; k++) {
         const struct dif_probe *pr = &dst->obj.probes[k];
         if (!DPROBE_IS_FBT(pr->dp_id))
             continue;
-        ksnprintf(msg, sizeof(msg), "fbt:kernel:%s:%s: kernel probes need privilege "
+        ksnprintf(msg, n, "fbt:kernel:%s:%s: kernel probes need privilege "
                   "(KAPP_F_PRIV)", dif_str(&dst->obj, pr->dp_func),
                   pr->dp_id & 1u ? "return" : "entry");
         *why = msg;
@@ -861,7 +862,8 @@ int kdt_call(struct thread *t, uint32_t cmd, uint32_t a, uint32_t b, uint32_t c)
         // the fbt probes first (their sites placed before the others go on), with the
         // reason in the consumer's buffer (a, b) when it cannot
         const char *why = "";
-        int e = fbt_allowed(p, &why);
+        char fbtmsg[112];
+        int e = fbt_allowed(p, fbtmsg, sizeof(fbtmsg), &why);
         if (e == 0)
             e = kvar_allowed(p, &why);
         if (e == 0)
