@@ -35,7 +35,7 @@ $(addprefix $(HT)/evrow/,$(EVROW_TOOLS)):
 $(HT)/evrow/kevsql: $(call pic_objs,$(KS)/kevsql.c $(KS)/kevsql_fleet.c $(KS_SRCS)) $(EVROW_OBJ)
 	@mkdir -p $(dir $@)
 	@echo "  LINK    $@"
-	$(Q)$(HOST_CC) -o $@ $^ -lsqlite3
+	$(Q)$(HOST_CC) -o $@ $^ -lsqlite3 $(KS_LIBS)
 TEST_DEPS_HOST += $(addprefix $(HT)/evrow/,$(EVROW_TOOLS) kevsql) $(H)/kevtable $(H)/kevscen $(H)/kevsql
 SCRIPT_TESTS_HOST += event-table|300|test/tools/test_event_table.sh
 
