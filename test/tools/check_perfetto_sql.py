@@ -7,7 +7,8 @@
 #   * who runs on each CPU: a THRUNNING starts a run there; the thread's next state event, or
 #     the next THRUNNING on that CPU, ends it (the START snapshot's entries place the threads
 #     running then: an idle thread, pid 0 tid k + 1, on CPU k; the others where their entry
-#     says); an idle thread is pid 0 (Perfetto's utid 0, the "swapper");
+#     says); process 0's threads (each CPU's idle thread, the kernel's boot thread) are
+#     Perfetto's utid 0, the "swapper";
 #   * each thread's state from one state event to its next, READY as "R" after a block and
 #     "R+" after running (a preemption), the blocking states "S", DEAD "X";
 #   * kernel calls (KER_CALL on the thread running on that CPU), interrupts (INT_ENTR), their
@@ -96,6 +97,7 @@ running = {}          # cpu -> (pid, tid, since)
 where = {}            # (pid, tid) -> cpu
 run_time = {}         # (pid, tid) -> ns
 cpu_busy = {}         # cpu -> ns running a thread other than idle
+cpu_idle = {}         # cpu -> ns running process 0's threads (Perfetto's utid 0)
 runs = {}             # (pid, tid) -> count of runs
 state_of = {}         # (pid, tid) -> (state, since)
 state_time = {}       # (pid, tid, letter) -> ns
@@ -123,6 +125,8 @@ def stop(cpu, t):
         run_time[(pid, tid)] = run_time.get((pid, tid), 0) + d
         if pid != 0:
             cpu_busy[cpu] = cpu_busy.get(cpu, 0) + d
+        else:                            # the kernel's own threads: idle, boot
+            cpu_idle[cpu] = cpu_idle.get(cpu, 0) + d
 
 
 def start(cpu, pid, tid, t):
@@ -243,9 +247,8 @@ check("trace_bounds: the first and last event", sql("SELECT start_ts, end_ts FRO
       [(ns(first), ns(last))])
 # 6 the idle thread (utid 0): its time on each CPU
 got = sql("SELECT cpu, sum(dur) FROM sched WHERE utid = 0 GROUP BY cpu ORDER BY cpu")
-check("utid 0's time per CPU is the idle threads' (pid 0)", got,
-      sorted((c, sum(v for (p, t), v in run_time.items() if p == 0 and t - 1 == c))
-             for c in range(ncpu) if run_time.get((0, c + 1))))
+check("utid 0's time per CPU is process 0's threads' there (idle, boot)", got,
+      sorted((c, v) for c, v in cpu_idle.items() if v))
 # 7 thread 0 is the swapper
 check("thread utid 0 is the swapper (tid 0, is_idle)",
       sql("SELECT tid, name, is_idle FROM thread WHERE utid = 0"), [(0, "swapper", 1)])
