@@ -159,14 +159,15 @@ for t, cpu, cls, ev, rest in events:
         continue
     first = t if first is None else first
     last = t
-    if cls == "SYSTEM" and ev == "SNAPSHOT":
-        w = [int(x, 16) for x in rest.split()[:2]]
-        if w[0] & 0xff == 2:
-            who = (w[1] >> 16, w[1] & 0xffff)
-            start((w[0] >> 8) & 0xff, who[0], who[1], unplaced.pop(who, t))
-        elif w[0] == 0:
+    if cls == "SYSTEM" and ev == "SNAPSHOT":   # what:2 (which thread a CPU runs) cpu:N who:0x..
+        f = dict(re.findall(r"(\w+):(\S+)", rest))
+        what, who_w = int(f.get("what", "0"), 0), int(f.get("who", "0"), 0)
+        if what == 2:
+            who = (who_w >> 16, who_w & 0xffff)
+            start(int(f.get("cpu", "0"), 0), who[0], who[1], unplaced.pop(who, t))
+        elif what == 0:
             in_snap = True
-        elif w[0] == 1:
+        elif what == 1:
             in_snap = False
             for (pid, tid), since in unplaced.items():
                 start(cpu, pid, tid, since)
