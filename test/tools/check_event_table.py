@@ -172,7 +172,7 @@ for nm in ("USDT", "FUNC_EXIT", "URING_BAD", "TIMER"):
         check("traceprinter: %s with its fields named (%s)" % (nm, " ".join(want_f)),
               all(f + ":" in line for f in want_f), line)
 
-# ---- kevsql: event JOIN args, keys the field names ----
+# ---- kevsql: event JOIN args, keys fields.NAME ----
 import csv
 number = {}  # (class name, number) -> event name, from the listing
 cls = None
@@ -193,6 +193,6 @@ for row in csv.reader(open(sqlf)):
         sq.setdefault(nm, {}).setdefault(row[2], {})[row[3].replace("fields.", "", 1)] = (
             row[4].split() if " " in row[4] and row[4].startswith("0x") else row[4])
 bad = [(nm, best("kevsql", nm, list(sq[nm].values()))) for nm in names if nm in sq]
-check("kevsql: every event's fields in args (by name) with the value kevscen wrote",
+check("kevsql: every event's fields in args (fields.NAME) with the value kevscen wrote",
       all(nm in sq for nm in names) and all(not b for _, b in bad),
       ([nm for nm in names if nm not in sq], [x for x in bad if x[1]]))

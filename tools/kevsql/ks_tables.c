@@ -624,7 +624,7 @@ static void event_col(struct ks_walk *w, const struct ks_rec *rec, int col, sqli
 static const struct ks_table t_event = {
     .name = "event",
     .doc = "every event of the trace (CONTROL aside), as decoded: the largest table; its fields,"
-           " named by the event table, are in args (arg_set_id, keys the field names)",
+           " named by the event table, are in args (arg_set_id, keys fields.NAME)",
     .src = KS_SRC_EVENTS,
     .cols = event_cols,
     .ncols = NCOL(event_cols),
@@ -1805,8 +1805,9 @@ static void args_msg(void *user, const struct kx_msg *g)
     if (g->error)
         arg_push(w, set, "error", SQLITE_INTEGER, g->error, NULL);
 }
-// Every event's fields as the event table names them (trace/kev_events.h), keyed by the field's
-// name alone as Perfetto keys an event's fields, by the event's arg_set_id: integers as integers, strings and arrays ("0x.. 0x..") as text.
+// Every event's fields as the event table names them (trace/kev_events.h), keys "fields.NAME"
+// (apart from the slices' keys, so that a count of key 'ret' counts kernel calls once), by the
+// event's arg_set_id: integers as integers, strings and arrays ("0x.. 0x..") as text.
 static void args_fields(struct ks_walk *w, const struct kev_event *e)
 {
     static struct kev_fields fs;
@@ -1814,8 +1815,8 @@ static void args_fields(struct ks_walk *w, const struct kev_event *e)
     kev_fields_decode(w->r, e, &fs);
     for (unsigned i = 0; i < fs.n; i++) {
         const struct kev_field *f = &fs.f[i];
-        const char *key = f->name;
-        char text[KS_TEXT];
+        char key[40], text[KS_TEXT];
+        snprintf(key, sizeof(key), "fields.%s", f->name);
         if (f->kind == KEV_K_STRING) {
             kev_text_safe(text, sizeof(text), (const uint8_t *)f->str, strlen(f->str));
             arg_push(w, set, key, SQLITE_TEXT, 0, text);
