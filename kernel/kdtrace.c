@@ -710,21 +710,26 @@ static int load(struct proc *p, uint32_t uargs)
     // options add up to; with bufresize=auto the engine lowers bufsize to fit a smaller block.
     // Principal buffers, aggregations and speculations are per CPU, as in DTrace.
     unsigned ncpu = k_ncpus < DVM_MAXCPU ? k_ncpus : DVM_MAXCPU;
-    // The engine's own tables beside the fixed 16 KB grow with the enablings: a chain link
-    // each and a cached aggregation entry each per CPU (trace/d/engine.c's dvm_load): read from
-    // the object's header, not yet verified, so bounded by what its size can hold (an
-    // enabling is 8 bytes of it): 4,500 on four AArch64 CPUs are 430 KB.
-    uint32_t necbs = 0;
-    if (l.objlen >= sizeof(struct dif_hdr))
-        kmemcpy(&necbs, (const uint8_t *)(uintptr_t)l.obj + offsetof(struct dif_hdr, dh_necbs),
-                sizeof(necbs));
+    // The engine's own tables beside the fixed 16 KB (trace/d/engine.c's dvm_load) grow with
+    // the program: a chain link per enabling and a cached aggregation entry per enabling and
+    // CPU (4,500 enablings on four AArch64 CPUs are 430 KB), eight strings of scratch per CPU,
+    // and the stack table of stack( ) and ustack( ). Read from the object's header, not yet
+    // verified, so each bounded: enablings by what the object's size can hold (8 bytes each),
+    // strsize by DIF_STRSIZE_MAX.
+    struct dif_hdr oh = { 0 };
+    if (l.objlen >= sizeof(oh))
+        kmemcpy(&oh, (const void *)(uintptr_t)l.obj, sizeof(oh));
+    uint32_t necbs = oh.dh_necbs, strsize = (oh.dh_strsize + 7u) & ~7u;
     if (necbs > l.objlen / sizeof(struct dif_ecb))
         necbs = l.objlen / sizeof(struct dif_ecb);
+    if (strsize > DIF_STRSIZE_MAX)
+        strsize = DIF_STRSIZE_MAX;
     uint32_t need = align8(sizeof(struct dvm_state)) + align8(l.objlen) +
                     ncpu * ((l.bufpolicy == DVM_BUF_SWITCH ? 2u : 1u) * l.bufsize + l.aggsize +
-                            l.nspec * l.specsize) + l.dynvarsize + 16384u +
+                            l.nspec * l.specsize + 8u * strsize) + l.dynvarsize + 16384u +
                     (necbs + 1u) * (uint32_t)(sizeof(struct dvm_ecb_link) +
-                                              ncpu * sizeof(struct dvm_constagg));
+                                              ncpu * sizeof(struct dvm_constagg)) +
+                    DVM_STACKTAB_SIZE + DVM_STACKTAB_SIZE / 32u;
     uint32_t size = 0, align = 0;
     if (ktrace_sync_d_start() < 0)  // lockstat's per-thread words, before the block takes all
         return refuse(p, &l, -ENOMEM, "no memory for the D provider's per-thread words");

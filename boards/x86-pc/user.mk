@@ -17,5 +17,5 @@ dtrace_RAM_BASE := 0x00580000
 # adds 4 KB for main's frames above it (1.3 KB measured). 28 KB hold 66 nested parentheses
 # on AArch64 (docs/d-subset.md, "Nesting": measured by painting the stack under gdb).
 dtrace_STACK := 0x8000
-$(B)/apps/dtrace/obj/user/apps/dtrace/dtrace.c.o: UCFLAGS += -DDTRACE_CC_ARENA=0x58000 \
+$(B)/apps/dtrace/obj/user/apps/dtrace/dtrace.c.o: UCFLAGS += -DDTRACE_CC_ARENA=0x64000 \
     -DDTRACE_CC_STACK=0x7000
