@@ -3138,10 +3138,10 @@ static void ecbs_grow(struct cg *g, int line)
     } else {
         struct dif_ecb *n = d_alloc(a, have + more);
         if (!n)
-            dcc_error(g->cc, line, "D_NOMEM", "out of compiler memory for %u enablings (each "
-                      "clause once per probe it matches): fewer clauses on wide descriptions "
-                      "such as fbt:::entry, or compile on the host (tools/dcompile)",
-                      g->necbs + 1u);
+            dcc_error(g->cc, line, "D_NOMEM", "out of compiler memory for %u enablings (its "
+                      "%u KB arena: a board's DTRACE_CC_ARENA): fewer clauses on wide "
+                      "descriptions such as fbt:::entry, or compile it on the host "
+                      "(tools/dcompile)", g->necbs + 1u, (unsigned)(a->size / 1024u));
         memcpy(n, g->ecbs, have);
         g->ecbs = n;
     }
