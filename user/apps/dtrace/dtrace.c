@@ -131,11 +131,12 @@ static struct dcpp cpp; // -C: the board's own preprocessor (trace/d/dcpp.c)
 // second buffer in the RAM slot, bounds a program; the arena is the consumer's merge memory
 // once the kernel holds the copy. A board without an arena reads into a 48 KB buffer.
 #ifdef DTRACE_CC_ARENA
-#define file cc_arena
-#define FILE_ROOM cc_arena_len
+#define PROG_MEM cc_arena
+#define PROG_ROOM cc_arena_len
 #else
-static uint8_t file[48 * 1024] __attribute__((aligned(8)));
-#define FILE_ROOM sizeof(file)
+static uint8_t prog_mem[48 * 1024] __attribute__((aligned(8)));
+#define PROG_MEM prog_mem
+#define PROG_ROOM sizeof(prog_mem)
 #endif
 static int use_cpp;
 static unsigned matched; // probes the program compiled here matched
@@ -230,15 +231,15 @@ static int load_file(const char *path, struct dobj_file_hdr **h)
         fprintf(stderr, "dtrace: cannot open %s\n", path);
         return -1;
     }
-    size_t n = fread(file, 1, FILE_ROOM, f);
+    size_t n = fread(PROG_MEM, 1, PROG_ROOM, f);
     char c;
-    int more = n == FILE_ROOM && fread(&c, 1, 1, f) == 1;
+    int more = n == PROG_ROOM && fread(&c, 1, 1, f) == 1;
     fclose(f);
-    *h = (struct dobj_file_hdr *)file;
+    *h = (struct dobj_file_hdr *)PROG_MEM;
     if (more) {     // a limit of this program's memory (its RAM slot), not of the kernel's
         fprintf(stderr, "dtrace: %s is larger than the %u bytes this dtrace reads (%s): "
                 "enable fewer probes (each clause on each probe it matches is 8 bytes, each "
-                "probe 32)\n", path, (unsigned)FILE_ROOM,
+                "probe 32)\n", path, (unsigned)PROG_ROOM,
 #ifdef DTRACE_CC_ARENA
                 "its compiler arena, DTRACE_CC_ARENA in boards/<board>/user.mk"
 #else
@@ -254,7 +255,7 @@ static int load_file(const char *path, struct dobj_file_hdr **h)
     return 0;
 }
 
-// compile: the D source from -s or -n, compiled here into file[] as a header and object like
+// compile: the D source from -s or -n, compiled here into PROG_MEM as a header and object like
 // dcompile's, with the program's pragmas and then the command line's options applied.
 static int compile(const char *script, const char *text, char **xs, int nx, int quiet,
                    const char *target, const struct dcc_macros *args, struct dobj_file_hdr **hp)
@@ -334,7 +335,7 @@ static int compile(const char *script, const char *text, char **xs, int nx, int 
     if (quiet)
         hdr.quiet = 1;
     hdr.objlen = (uint32_t)co.objlen;
-    struct dobj_file_hdr *h = (struct dobj_file_hdr *)file;
+    struct dobj_file_hdr *h = (struct dobj_file_hdr *)PROG_MEM;
     memmove(h + 1, co.obj, co.objlen);  // within the compiler's part: it produced it there
     *h = hdr;
     matched = co.nprobes;
