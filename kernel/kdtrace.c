@@ -640,6 +640,15 @@ void kdt_proc_gone(struct proc *p)
     kpid_proc_gone(p);      // the pid probes on p come off its program's text
 }
 
+// The largest compiled program KDT_LOAD takes: KDT_OBJ_MAX, or the board's own where its
+// memory has room for a larger block (BOARD_KDT_OBJ_MAX in boards/<b>/board.mk: a heavy program
+// on every fbt probe, docs/fbt.md, "Heavy programs").
+#ifdef BOARD_KDT_OBJ_MAX
+#define KDT_OBJ_LIMIT ((uint32_t)(BOARD_KDT_OBJ_MAX))
+#else
+#define KDT_OBJ_LIMIT KDT_OBJ_MAX
+#endif
+
 static uint32_t align8(uint32_t v)
 {
     return (v + 7u) & ~7u;
@@ -669,9 +678,10 @@ static int load(struct proc *p, uint32_t uargs)
     kmemcpy(&l, (const void *)(uintptr_t)uargs, sizeof(l));
     if (block)
         return refuse(p, &l, -EEXIST, "a D program is already loaded (one at a time)");
-    if (!l.objlen || l.objlen > KDT_OBJ_MAX) {
-        ksnprintf(err, sizeof(err), "the compiled program is %u bytes: the kernel loads 1 to "
-                  "%u (KDT_OBJ_MAX)", (unsigned)l.objlen, (unsigned)KDT_OBJ_MAX);
+    if (!l.objlen || l.objlen > KDT_OBJ_LIMIT) {
+        ksnprintf(err, sizeof(err), "the compiled program is %u bytes: this kernel loads 1 to "
+                  "%u (BOARD_KDT_OBJ_MAX in the board's board.mk raises it)",
+                  (unsigned)l.objlen, (unsigned)KDT_OBJ_LIMIT);
         return refuse(p, &l, -EINVAL, err);
     }
     if (!proc_can_read(p, l.obj, l.objlen))
@@ -700,9 +710,26 @@ static int load(struct proc *p, uint32_t uargs)
     // options add up to; with bufresize=auto the engine lowers bufsize to fit a smaller block.
     // Principal buffers, aggregations and speculations are per CPU, as in DTrace.
     unsigned ncpu = k_ncpus < DVM_MAXCPU ? k_ncpus : DVM_MAXCPU;
+    // The engine's own tables beside the fixed 16 KB (trace/d/engine.c's dvm_load) grow with
+    // the program: a chain link per enabling and a cached aggregation entry per enabling and
+    // CPU (4,500 enablings on four AArch64 CPUs are 430 KB), eight strings of scratch per CPU,
+    // and the stack table of stack( ) and ustack( ). Read from the object's header, not yet
+    // verified, so each bounded: enablings by what the object's size can hold (8 bytes each),
+    // strsize by DIF_STRSIZE_MAX.
+    struct dif_hdr oh = { 0 };
+    if (l.objlen >= sizeof(oh))
+        kmemcpy(&oh, (const void *)(uintptr_t)l.obj, sizeof(oh));
+    uint32_t necbs = oh.dh_necbs, strsize = (oh.dh_strsize + 7u) & ~7u;
+    if (necbs > l.objlen / sizeof(struct dif_ecb))
+        necbs = l.objlen / sizeof(struct dif_ecb);
+    if (strsize > DIF_STRSIZE_MAX)
+        strsize = DIF_STRSIZE_MAX;
     uint32_t need = align8(sizeof(struct dvm_state)) + align8(l.objlen) +
                     ncpu * ((l.bufpolicy == DVM_BUF_SWITCH ? 2u : 1u) * l.bufsize + l.aggsize +
-                            l.nspec * l.specsize) + l.dynvarsize + 16384u;
+                            l.nspec * l.specsize + 8u * strsize) + l.dynvarsize + 16384u +
+                    (necbs + 1u) * (uint32_t)(sizeof(struct dvm_ecb_link) +
+                                              ncpu * sizeof(struct dvm_constagg)) +
+                    DVM_STACKTAB_SIZE + DVM_STACKTAB_SIZE / 32u;
     uint32_t size = 0, align = 0;
     if (ktrace_sync_d_start() < 0)  // lockstat's per-thread words, before the block takes all
         return refuse(p, &l, -ENOMEM, "no memory for the D provider's per-thread words");

@@ -51,6 +51,9 @@ BOARD_DEFS  := -DAPP_FLASH_BASE=$(APP_FLASH_BASE) -DAPP_FLASH_SLOT=$(APP_FLASH_S
                -DAPP_RAM_BASE=$(APP_RAM_BASE) -DAPP_RAM_SLOT=$(APP_RAM_SLOT) \
                -DAPP_MAX_SLOTS=$(APP_MAX_SLOTS) -DKMAX_CPUS=$(or $(BOARD_MAX_CPUS),1) \
                $(if $(BOARD_CONSOLE_LINE),-DKCON_LINE=$(BOARD_CONSOLE_LINE))
+# A board's larger limit on a compiled D program (kernel/kdtrace.c, KDT_OBJ_LIMIT).
+$(B)/obj/kernel/kdtrace.c.o: KCFLAGS += $(if $(BOARD_KDT_OBJ_MAX),-DBOARD_KDT_OBJ_MAX=$(BOARD_KDT_OBJ_MAX))
+$(B)/obj/kernel/kdtrace.c.o: boards/$(BOARD)/board.mk
 KCFLAGS     += $(BOARD_DEFS) $(if $(filter 1,$(KLOCK_CHECK)),-DKLOCK_CHECK)
 # The run-queue lock's contention counters (make KLOCK_STATS=1, build/<b>-klockstats; sched.c).
 KCFLAGS     += $(if $(filter 1,$(KLOCK_STATS)),-DKLOCK_STATS)

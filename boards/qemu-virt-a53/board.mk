@@ -41,3 +41,8 @@ BOARD_TRACE_UART_WINDOW := 0x09040000 0x1000
 PICOLIBC_SPECS := /usr/lib/picolibc/aarch64-linux-gnu/picolibc.specs
 # Debian has no newlib for AArch64: make test runs no LIBC=newlib variants on this board.
 BOARD_NO_NEWLIB := 1
+
+# D programs KDT_LOAD takes up to 256 KB (the kernel's default is 64 KB): thirteen clauses on
+# every fbt probe compile to ~75 KB, and the block they go into comes from the 2 MB pool, with
+# room for it (docs/fbt.md, "Heavy programs").
+BOARD_KDT_OBJ_MAX := 0x40000

@@ -13,6 +13,7 @@
 //   0x40800000 +--------------------+
 //              | program RAM slots  |  one per program, APP_RAM_SLOT (64 KB) each
 //   0x40900000 +--------------------+
+//              | dtrace's RAM       |  its compiler arena (user.mk)                (1 MB)
 //   0x40a00000 +--------------------+
 //              | contiguous pool    |  pmem: trace buffers and other large blocks   (2 MB)
 //   0x40c00000 +--------------------+

@@ -44,3 +44,8 @@ BOARD_USER_LIB_SRCS := user/arch/x86/libc/stdio.c user/arch/x86/libc/string.c \
                        user/arch/x86/libc/stdlib.c user/arch/x86/libc/crt.c \
                        user/arch/x86/libc/posix.c user/arch/x86/libc/setjmp.c
 BOARD_TRACE_STORAGE := uart   # no semihosting: make run captures the trace from COM2
+
+# D programs KDT_LOAD takes up to 256 KB (the kernel's default is 64 KB): thirteen clauses on
+# every fbt probe compile to ~75 KB, and the block they go into comes from the 2 MB pool, with
+# room for it (docs/fbt.md, "Heavy programs").
+BOARD_KDT_OBJ_MAX := 0x40000

@@ -255,6 +255,9 @@ SCRIPT_TESTS += $(foreach b,$(FBT_BOARDS) $(FBT_A64_BOARDS),qemu-fbt-capture/$(b
 # Every fbt probe at once while the hostile-process suite runs under D; and zero probe effect:
 # the kernel benchmarks with fbt built in and no probe enabled equal the kernel's without it.
 SCRIPT_TESTS += $(foreach b,$(FBT_BOARDS) $(FBT_A64_BOARDS),qemu-fbt-all/$(b)|400|BOARD=$(b)|test/qemu/test_fbt_all.sh|build/$(b)|$(H))
+# A heavy program (thirteen clauses with every kind of action) on every fbt probe: it loads and
+# counts right where memory allows, and mps2-an385 names the limits it keeps.
+SCRIPT_TESTS += $(foreach b,$(FBT_BOARDS) $(FBT_A64_BOARDS),qemu-fbt-heavy/$(b)|500|BOARD=$(b)|test/qemu/test_fbt_heavy.sh|build/$(b)|$(H))
 SCRIPT_TESTS += $(foreach b,$(FBT_BOARDS) $(FBT_A64_BOARDS),qemu-fbt-zero/$(b)|300|BOARD=$(b)|test/qemu/test_fbt_zero.sh|build/$(b))
 # Its figures (scripts/bench-fbt.sh), on a board whose kernel has the provider.
 BENCHES      += $(if $(KFBT),scripts/bench-fbt.sh|$(B)|$(H))

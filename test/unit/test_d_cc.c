@@ -980,6 +980,38 @@ static void test_target_text(void **state)
     assert_int_equal(dcc_compile(&in, arena, sizeof(arena), &co), 0);
 }
 
+/* The enabling table grows past its first 4,096 (clause, probe) pairs: a program of n clauses
+ * on a description matching p probes enables n x p (DTrace's rule: each clause once per probe
+ * it matches), counted from the one-clause program's matches; a verified object holds them
+ * all. In an arena too small for them the error names the arena and the way round it. */
+static void test_enabling_table(void **state)
+{
+    (void)state;
+    static char src[64 * 1024];
+    struct dcc_in in = { "kercall:::entry { n++; }", 24, 0, 0, NULL, 0 };
+    static struct dcc_out out;
+    assert_int_equal(dcc_compile(&in, arena, sizeof(arena), &out), 0);
+    unsigned p = out.nprobes, n = 4096u / p + 2u;
+    assert_true(p > 16u && n <= 200u);
+    size_t len = 0;
+    for (unsigned k = 0; k < n; k++)
+        len += (size_t)snprintf(src + len, sizeof(src) - len, "kercall:::entry { c%u++; }\n", k);
+    in.src = src;
+    in.len = len;
+    assert_int_equal(dcc_compile(&in, arena, sizeof(arena), &out), 0);
+    const struct dif_hdr *h = out.obj;
+    if (h->dh_necbs != n * p || h->dh_necbs <= 4096u)
+        fail_msg("%u clauses on %u probes: %u enablings", n, p, h->dh_necbs);
+    static struct dif_obj o;
+    char why[128];
+    if (dif_verify(out.obj, out.objlen, &o, why, sizeof(why)) != 0)
+        fail_msg("the object is refused: %s", why);
+    assert_int_equal(dcc_compile(&in, arena, 96u * 1024u, &out), -1);
+    assert_string_equal(out.tag, "D_NOMEM");
+    if (!strstr(out.err, "DTRACE_CC_ARENA") || !strstr(out.err, "tools/dcompile"))
+        fail_msg("no limit named: %s", out.err);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1000,6 +1032,7 @@ int main(void)
         cmocka_unit_test(test_target_text),
         cmocka_unit_test(test_script_args),
         cmocka_unit_test(test_translators),
+        cmocka_unit_test(test_enabling_table),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -16,7 +16,13 @@
 #define CAP_ACTS    1024u
 #define CAP_CLAUSES 256u
 #define CAP_PROBES  2048u
-#define CAP_ECBS    4096u
+/* Enablings (clause, probe pairs): the table starts at CAP_ECBS_FIRST and doubles as clauses
+ * on wide descriptions (fbt:::entry over every kernel function) need, in place when it is the
+ * arena's last allocation; CAP_ECBS bounds it (the kernel's engine keeps per-CPU state for
+ * each, docs/fbt.md, "Heavy programs"), and the arena's size bounds it before that on a
+ * board (DTRACE_CC_ARENA). */
+#define CAP_ECBS_FIRST 4096u
+#define CAP_ECBS       32768u
 
 struct sym {
     const char *name;
@@ -64,7 +70,7 @@ struct cg {
     struct dif_probe *probes;
     unsigned nprobes;
     struct dif_ecb *ecbs;
-    unsigned necbs;
+    unsigned necbs, capecbs;
     uint16_t regs; /* bit r set: %rr in use */
     unsigned depth; /* expr() nesting */
     char rec[DIF_RECMAX + 1];
@@ -3119,6 +3125,29 @@ static unsigned probe_add(struct cg *g, uint32_t id, const struct dprobe_desc *d
     return g->nprobes++;
 }
 
+/* ecbs_grow: twice the enabling table's room, in place when nothing was allocated after it
+ * (the arena is a bump allocator), else in a new copy; out of the compiler's memory is an
+ * error that names the arena. */
+static void ecbs_grow(struct cg *g, int line)
+{
+    struct d_arena *a = &g->cc->arena;
+    size_t have = g->capecbs * sizeof(struct dif_ecb), more = have;
+    if ((uint8_t *)g->ecbs + have == a->base + a->used && more <= a->size - a->used) {
+        memset(a->base + a->used, 0, more);
+        a->used += more;
+    } else {
+        struct dif_ecb *n = d_alloc(a, have + more);
+        if (!n)
+            dcc_error(g->cc, line, "D_NOMEM", "out of compiler memory for %u enablings (its "
+                      "%u KB arena: a board's DTRACE_CC_ARENA): fewer clauses on wide "
+                      "descriptions such as fbt:::entry, or compile it on the host "
+                      "(tools/dcompile)", g->necbs + 1u, (unsigned)(a->size / 1024u));
+        memcpy(n, g->ecbs, have);
+        g->ecbs = n;
+    }
+    g->capecbs *= 2u;
+}
+
 /* ecb_add: one enabling per description matching the probe: a clause whose descriptions
  * name a probe twice runs twice on it, as in DTrace. */
 static void ecb_add(struct cg *g, unsigned probe, unsigned clause, int line)
@@ -3127,6 +3156,8 @@ static void ecb_add(struct cg *g, unsigned probe, unsigned clause, int line)
         dcc_error(g->cc, line, "D_DIF_SIZE", "too many enablings: a program enables at most "
                   "%u (each clause once per probe it matches): fewer clauses on wide "
                   "descriptions such as fbt:::entry", CAP_ECBS);
+    if (g->necbs == g->capecbs)
+        ecbs_grow(g, line);
     g->ecbs[g->necbs].de_probe = probe;
     g->ecbs[g->necbs].de_clause = clause;
     g->necbs++;
@@ -3638,7 +3669,8 @@ void dcc_codegen(struct dcc *cc)
     g->acts = dcc_alloc(cc, CAP_ACTS * sizeof(struct dif_act));
     g->clauses = dcc_alloc(cc, CAP_CLAUSES * sizeof(struct dif_clause));
     g->probes = dcc_alloc(cc, CAP_PROBES * sizeof(struct dif_probe));
-    g->ecbs = dcc_alloc(cc, CAP_ECBS * sizeof(struct dif_ecb));
+    g->ecbs = dcc_alloc(cc, CAP_ECBS_FIRST * sizeof(struct dif_ecb));
+    g->capecbs = CAP_ECBS_FIRST;
     g->strlen = 1; /* offset 0 is "" */
     if (!cc->clauses && !cc->inlines && !cc->xlators)
         dcc_error(cc, cc->line, "D_EMPTY", "empty D program translation unit");

@@ -12,7 +12,9 @@ void *dcc_alloc(struct dcc *cc, size_t n)
 {
     void *p = d_alloc(&cc->arena, n);
     if (!p)
-        dcc_error(cc, cc->tokline, "D_NOMEM", "out of compiler memory");
+        dcc_error(cc, cc->tokline, "D_NOMEM", "out of compiler memory (its %u KB arena: a "
+                  "board's DTRACE_CC_ARENA): a smaller program, or compile it on the host "
+                  "(tools/dcompile)", (unsigned)(cc->arena.size / 1024u));
     return p;
 }
 

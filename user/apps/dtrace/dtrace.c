@@ -26,7 +26,6 @@
 
 uintptr_t sys_semihost(uintptr_t op, uintptr_t param);
 
-static uint8_t file[48 * 1024] __attribute__((aligned(8)));
 static uint8_t records[8 * 1024] __attribute__((aligned(8)));
 #ifndef DTRACE_CC_ARENA
 static uint8_t scratch[4 * 1024] __attribute__((aligned(8))); // merging aggregations
@@ -126,10 +125,23 @@ static char script_text[16 * 1024];
 static char cpp_text[16 * 1024];
 static struct dcpp cpp; // -C: the board's own preprocessor (trace/d/dcpp.c)
 #endif
+// The compiled program (a header and its object, as dcompile writes it) until KDT_LOAD copies
+// it into the kernel: at the start of the compiler's arena on a board with one (read there from
+// a .dobj, or moved there from where the compiler left it), so that the arena's room, not a
+// second buffer in the RAM slot, bounds a program; the arena is the consumer's merge memory
+// once the kernel holds the copy. A board without an arena reads into a 48 KB buffer.
+#ifdef DTRACE_CC_ARENA
+#define PROG_MEM cc_arena
+#define PROG_ROOM cc_arena_len
+#else
+static uint8_t prog_mem[48 * 1024] __attribute__((aligned(8)));
+#define PROG_MEM prog_mem
+#define PROG_ROOM sizeof(prog_mem)
+#endif
 static int use_cpp;
 static unsigned matched; // probes the program compiled here matched
 #ifdef DTRACE_CC_ARENA
-static size_t cc_arena_len; // the compiler's part of the arena (the fbt table takes the rest)
+static size_t cc_arena_len = DTRACE_CC_ARENA; // the compiler's part (the fbt table's after)
 #endif
 
 // The kernel's fbt probes (docs/fbt.md): their names and argument types come from the
@@ -219,15 +231,21 @@ static int load_file(const char *path, struct dobj_file_hdr **h)
         fprintf(stderr, "dtrace: cannot open %s\n", path);
         return -1;
     }
-    size_t n = fread(file, 1, sizeof(file), f);
+    size_t n = fread(PROG_MEM, 1, PROG_ROOM, f);
     char c;
-    int more = n == sizeof(file) && fread(&c, 1, 1, f) == 1;
+    int more = n == PROG_ROOM && fread(&c, 1, 1, f) == 1;
     fclose(f);
-    *h = (struct dobj_file_hdr *)file;
+    *h = (struct dobj_file_hdr *)PROG_MEM;
     if (more) {     // a limit of this program's memory (its RAM slot), not of the kernel's
-        fprintf(stderr, "dtrace: %s is larger than the %u bytes this dtrace reads: enable "
-                "fewer probes (each clause on each probe it matches is 8 bytes, each probe "
-                "32)\n", path, (unsigned)sizeof(file));
+        fprintf(stderr, "dtrace: %s is larger than the %u bytes this dtrace reads (%s): "
+                "enable fewer probes (each clause on each probe it matches is 8 bytes, each "
+                "probe 32)\n", path, (unsigned)PROG_ROOM,
+#ifdef DTRACE_CC_ARENA
+                "its compiler arena, DTRACE_CC_ARENA in boards/<board>/user.mk"
+#else
+                "its file buffer"
+#endif
+                );
         return -1;
     }
     if (!dobj_file_ok(*h, n)) {
@@ -237,7 +255,7 @@ static int load_file(const char *path, struct dobj_file_hdr **h)
     return 0;
 }
 
-// compile: the D source from -s or -n, compiled here into file[] as a header and object like
+// compile: the D source from -s or -n, compiled here into PROG_MEM as a header and object like
 // dcompile's, with the program's pragmas and then the command line's options applied.
 static int compile(const char *script, const char *text, char **xs, int nx, int quiet,
                    const char *target, const struct dcc_macros *args, struct dobj_file_hdr **hp)
@@ -305,22 +323,21 @@ static int compile(const char *script, const char *text, char **xs, int nx, int 
             fprintf(stderr, "dtrace: invalid probe specifier %s: %s\n", text, co.err);
         return -1;
     }
-    struct dobj_file_hdr *h = (struct dobj_file_hdr *)file;
-    if (co.objlen > sizeof(file) - sizeof(*h)) {
-        fprintf(stderr, "dtrace: the compiled program (%u bytes) is larger than %u\n",
-                (unsigned)co.objlen, (unsigned)(sizeof(file) - sizeof(*h)));
-        return -1;
-    }
-    dobj_defaults(h);
+    // The header is made apart (the options it reads are in the arena), then the object
+    // moves down to follow it at the arena's start (memmove: the two may overlap).
+    static struct dobj_file_hdr hdr;
+    dobj_defaults(&hdr);
     char why[128];
-    if (dobj_apply_options(h, &co, xs, nx, why, sizeof(why)) != 0) {
+    if (dobj_apply_options(&hdr, &co, xs, nx, why, sizeof(why)) != 0) {
         fprintf(stderr, "dtrace: %s\n", why);
         return -1;
     }
     if (quiet)
-        h->quiet = 1;
-    h->objlen = (uint32_t)co.objlen;
-    memcpy(h + 1, co.obj, co.objlen);
+        hdr.quiet = 1;
+    hdr.objlen = (uint32_t)co.objlen;
+    struct dobj_file_hdr *h = (struct dobj_file_hdr *)PROG_MEM;
+    memmove(h + 1, co.obj, co.objlen);  // within the compiler's part: it produced it there
+    *h = hdr;
     matched = co.nprobes;
     *hp = h;
     return 0;
