@@ -273,6 +273,9 @@ PID_BOARDS  := mps2-an385 qemu-virt-a53 raspi3b x86-pc
 SCRIPT_TESTS += $(foreach b,$(USDT_BOARDS),qemu-usdt/$(b)|120|BOARD=$(b)|test/qemu/test_usdt.sh|build/$(b)|$(H))
 TEST_DEPS    += $(H)/dcompile $(H)/dtrace $(H)/kevstat $(H)/kevcapture $(foreach b,$(filter-out $(BOARD),$(USDT_BOARDS)),matrix-images-$(b))
 BENCHES      += $(if $(filter $(BOARD),$(USDT_BOARDS)),scripts/bench-usdt.sh|$(B))
+# dcompile without -T binds $target as dtrace -i does, to the program its pid$target probes
+# name: the object equals -T NAME's (no boot: the board's usdtdemo ELF file).
+SCRIPT_TESTS += $(if $(filter $(BOARD),$(PID_BOARDS)),dcompile-target/$(BOARD)|60|test/tools/test_dcompile_target.sh|$(H)|$(B)/usdt/usdtdemo.elf)
 # pid probes placed and removed while the probed function runs on every CPU (docs/pid.md,
 # "Several CPUs"), on the boards with several CPUs that place them.
 PID_SMP_BOARDS := qemu-virt-a53
