@@ -297,6 +297,9 @@ SCRIPT_TESTS += $(foreach b,$(PID_BOARDS),qemu-d-priv/$(b)|120|BOARD=$(b)|test/q
 # Kernel variables by symbol (docs/fbt.md, "Kernel variables"): D's `name against gdb's read.
 KVAR_BOARDS := mps2-an385 qemu-virt-a53
 SCRIPT_TESTS += $(foreach b,$(KVAR_BOARDS),qemu-d-kvar/$(b)|300|BOARD=$(b)|test/qemu/test_d_kvar.sh|build/$(b)|$(H))
+# raise( ) (docs/d-subset.md): the board's dtrace kills the firing process; worker's wait
+# status and its own count of primes (python's) are the truths.
+SCRIPT_TESTS += $(foreach b,$(KVAR_BOARDS),qemu-d-raise/$(b)|200|BOARD=$(b)|test/qemu/test_d_raise.sh|build/$(b)|$(H))
 # Each i386 and Thumb instruction a pid probe displaces, run by the kernel under the program's
 # own checks (pidops, an image on these boards; it comes with USDT_BOARDS' images above).
 PIDOPS_BOARDS := mps2-an385 x86-pc

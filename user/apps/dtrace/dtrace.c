@@ -174,8 +174,8 @@ static void usage(FILE *f)
                "  -C        run the script file through the preprocessor (#define, #if...;\n"
                "            no #include on a board)\n"
                "  -Z        permit probe descriptions that match no probe\n"
-               "  -w        permit destructive actions (system( ) and freopen( ), which a\n"
-               "            board's dtrace reports it cannot do)\n"
+               "  -w        permit destructive actions (raise(SIGKILL), a ProcKill of the\n"
+               "            firing process; system( ) and freopen( ), which it cannot do)\n"
                "  arg ...   with -s or -n: the script's arguments, $1 $2 ... ($$1 a string)\n");
 }
 
@@ -198,8 +198,24 @@ static int board_system(struct dcons *c, const char *cmd, const char **why)
     return -1;
 }
 
-// destructive_actions: the program has system( ) or freopen( ) (DTrace's destructive actions
-// that this engine has), which need -w or -x destructive.
+// board_raise: raise( ) as this kernel can: its one signal is the kill (KSIG_KILL, 9), which
+// ProcKill sends; another signal is refused, said against the clause's probe.
+static int board_raise(struct dcons *c, int64_t pid, int64_t sig, const char **why)
+{
+    (void)c;
+    if (sig != KSIG_KILL) {
+        *why = "this kernel's only signal is SIGKILL (9), which ProcKill sends";
+        return -1;
+    }
+    if (ProcKill((int)pid) != 0) {
+        *why = errno == ESRCH ? "no such process (it has exited)" : errtext(errno);
+        return -1;
+    }
+    return 0;
+}
+
+// destructive_actions: the program has system( ), freopen( ) or raise( ) (DTrace's
+// destructive actions that this engine has), which need -w or -x destructive.
 static int destructive_actions(const struct dobj_file_hdr *h)
 {
     static struct dif_obj o;
@@ -207,7 +223,8 @@ static int destructive_actions(const struct dobj_file_hdr *h)
     if (dif_verify(h + 1, h->objlen, &o, why, sizeof(why)) != 0)
         return 0;   // the kernel refuses it, with the verifier's reason
     for (uint32_t k = 0; k < o.hdr->dh_nacts; k++)
-        if (o.acts[k].da_kind == DIF_ACT_SYSTEM || o.acts[k].da_kind == DIF_ACT_FREOPEN)
+        if (o.acts[k].da_kind == DIF_ACT_SYSTEM || o.acts[k].da_kind == DIF_ACT_FREOPEN ||
+            o.acts[k].da_kind == DIF_ACT_RAISE)
             return 1;
     return 0;
 }
@@ -480,7 +497,8 @@ int main(void)
 #else
     dcons_init(&cons, st, &out, &err, scratch, sizeof(scratch));
 #endif
-    static const struct dcons_host board_host = { NULL, board_freopen, board_system, NULL };
+    static const struct dcons_host board_host = { NULL, board_freopen, board_system, NULL,
+                                                  board_raise };
     cons.host = &board_host;
     cons.quiet = (int)h->quiet;
     cons.encoding = (int)h->encoding;
