@@ -255,6 +255,9 @@ SCRIPT_TESTS += $(foreach b,$(FBT_BOARDS) $(FBT_A64_BOARDS),qemu-fbt-capture/$(b
 # Every fbt probe at once while the hostile-process suite runs under D; and zero probe effect:
 # the kernel benchmarks with fbt built in and no probe enabled equal the kernel's without it.
 SCRIPT_TESTS += $(foreach b,$(FBT_BOARDS) $(FBT_A64_BOARDS),qemu-fbt-all/$(b)|400|BOARD=$(b)|test/qemu/test_fbt_all.sh|build/$(b)|$(H))
+# Every fbt:::entry under a slow clock (-icount shift=6,sleep=off): dtrace says what the probes
+# cost before the workload starts, and the workload still ends (python's count of primes).
+SCRIPT_TESTS += $(if $(filter $(BOARD),mps2-an385),qemu-fbt-slow/$(BOARD)|600|BOARD=$(BOARD)|test/qemu/test_fbt_slow.sh|$(B)|$(H))
 SCRIPT_TESTS += $(foreach b,$(FBT_BOARDS) $(FBT_A64_BOARDS),qemu-fbt-zero/$(b)|300|BOARD=$(b)|test/qemu/test_fbt_zero.sh|build/$(b))
 # Its figures (scripts/bench-fbt.sh), on a board whose kernel has the provider.
 BENCHES      += $(if $(KFBT),scripts/bench-fbt.sh|$(B)|$(H))

@@ -769,6 +769,7 @@ fire_from(struct dvm_state *st, const struct dvm_ctx *ctx, const uint64_t *args,
     struct dvm_cpu *c = firing_enter(st, ctx, args);
     if (!c)
         return;
+    st->stats[ctx->cpu].fired++;   /* this CPU's: no other writes it */
     run_probe_from(st, c, pidx, e);
     firing_leave(st, c);
 }
