@@ -258,6 +258,9 @@ SCRIPT_TESTS += $(foreach b,$(FBT_BOARDS) $(FBT_A64_BOARDS),qemu-fbt-all/$(b)|40
 # A heavy program (thirteen clauses with every kind of action) on every fbt probe: it loads and
 # counts right where memory allows, and mps2-an385 names the limits it keeps.
 SCRIPT_TESTS += $(foreach b,$(FBT_BOARDS) $(FBT_A64_BOARDS),qemu-fbt-heavy/$(b)|500|BOARD=$(b)|test/qemu/test_fbt_heavy.sh|build/$(b)|$(H))
+# Every fbt:::entry under a slow clock (-icount shift=6,sleep=off): dtrace says what the probes
+# cost before the workload starts, and the workload still ends (python's count of primes).
+SCRIPT_TESTS += $(if $(filter $(BOARD),mps2-an385),qemu-fbt-slow/$(BOARD)|600|BOARD=$(BOARD)|test/qemu/test_fbt_slow.sh|$(B)|$(H))
 SCRIPT_TESTS += $(foreach b,$(FBT_BOARDS) $(FBT_A64_BOARDS),qemu-fbt-zero/$(b)|300|BOARD=$(b)|test/qemu/test_fbt_zero.sh|build/$(b))
 # Its figures (scripts/bench-fbt.sh), on a board whose kernel has the provider.
 BENCHES      += $(if $(KFBT),scripts/bench-fbt.sh|$(B)|$(H))
@@ -276,6 +279,9 @@ PID_BOARDS  := mps2-an385 qemu-virt-a53 raspi3b x86-pc
 SCRIPT_TESTS += $(foreach b,$(USDT_BOARDS),qemu-usdt/$(b)|120|BOARD=$(b)|test/qemu/test_usdt.sh|build/$(b)|$(H))
 TEST_DEPS    += $(H)/dcompile $(H)/dtrace $(H)/kevstat $(H)/kevcapture $(foreach b,$(filter-out $(BOARD),$(USDT_BOARDS)),matrix-images-$(b))
 BENCHES      += $(if $(filter $(BOARD),$(USDT_BOARDS)),scripts/bench-usdt.sh|$(B))
+# dcompile without -T binds $target as dtrace -i does, to the program its pid$target probes
+# name: the object equals -T NAME's (no boot: the board's usdtdemo ELF file).
+SCRIPT_TESTS += $(if $(filter $(BOARD),$(PID_BOARDS)),dcompile-target/$(BOARD)|60|test/tools/test_dcompile_target.sh|$(H)|$(B)/usdt/usdtdemo.elf)
 # pid probes placed and removed while the probed function runs on every CPU (docs/pid.md,
 # "Several CPUs"), on the boards with several CPUs that place them.
 PID_SMP_BOARDS := qemu-virt-a53
@@ -297,6 +303,9 @@ SCRIPT_TESTS += $(foreach b,$(PID_BOARDS),qemu-d-priv/$(b)|120|BOARD=$(b)|test/q
 # Kernel variables by symbol (docs/fbt.md, "Kernel variables"): D's `name against gdb's read.
 KVAR_BOARDS := mps2-an385 qemu-virt-a53
 SCRIPT_TESTS += $(foreach b,$(KVAR_BOARDS),qemu-d-kvar/$(b)|300|BOARD=$(b)|test/qemu/test_d_kvar.sh|build/$(b)|$(H))
+# raise( ) (docs/d-subset.md): the board's dtrace kills the firing process; worker's wait
+# status and its own count of primes (python's) are the truths.
+SCRIPT_TESTS += $(foreach b,$(KVAR_BOARDS),qemu-d-raise/$(b)|200|BOARD=$(b)|test/qemu/test_d_raise.sh|build/$(b)|$(H))
 # Each i386 and Thumb instruction a pid probe displaces, run by the kernel under the program's
 # own checks (pidops, an image on these boards; it comes with USDT_BOARDS' images above).
 PIDOPS_BOARDS := mps2-an385 x86-pc

@@ -15,6 +15,8 @@
 #include <d/dobj_file.h>
 #include <d/dobj_opts.h>
 #include <d/dtarget.h>
+#include <d/dif.h>
+#include <d/dprobes.h>
 #include <d/optval.h>
 #include "../common/tool_file.h"
 #include "../common/tool_fbt.h"
@@ -33,7 +35,7 @@ static void usage(FILE *f)
                "            destructive\n"
                "  -o FILE   where the compiled program goes\n"
                "  -T NAME   $target is the first process named NAME, from its first kernel call\n"
-               "            (d/dtarget.h); without -T, $target is undefined\n"
+               "            (d/dtarget.h); without -T, the program its pid$target probes name\n"
                "  -Z        permit probe descriptions that match no probe\n"
                "  --kernel FILE  the board image's ELF file: D's `symbol is its address there,\n"
                "            and its fbt table names the fbt probes (docs/fbt.md)\n"
@@ -67,6 +69,81 @@ static int kernel_symbols(int *argc, char **argv)
     *argc = n;
     argv[n] = NULL;
     return 0;
+}
+
+/* bind_target: src with $target bound to the first process named name (d/dtarget.h), its
+ * length in *n; NULL when name is not a program name. */
+static char *bind_target(const char *src, size_t len, const char *name, size_t *n)
+{
+    size_t cap = len * 3 + 512;
+    char *bound = malloc(cap);
+    *n = bound ? d_target_text(src, len, name, bound, cap) : 0;
+    if (!*n) {
+        free(bound);
+        return NULL;
+    }
+    return bound;
+}
+
+/* target_program: without -T, $target is bound as dtrace -i binds it over a capture (docs/
+ * d-consumer.md): by the one program the pid$target probes name, its first process to reach
+ * one (as -T NAME). The text is compiled once with $target bound to a placeholder name to learn
+ * which programs those probes name. Returns that program's name, or NULL after saying why
+ * (no pid$target probe, or probes on several programs: -T must say which). */
+static char *target_program(const char *src, size_t len, const struct dcc_in *given, int quiet)
+{
+    size_t n;
+    char *text = bind_target(src, len, "placeholder", &n);
+    size_t arena_len = 1u << 20;
+    void *arena = malloc(arena_len);
+    static struct dcc_out co;
+    struct dcc_in in = *given;
+    in.src = text;
+    in.len = n;
+    char *name = NULL, names[512] = "";
+    unsigned nmods = 0;
+    static struct dif_obj o;
+    char err[256];
+    if (text && arena && dcc_compile(&in, arena, arena_len, &co) == 0 &&
+        dif_verify(co.obj, co.objlen, &o, err, sizeof(err)) == 0) {
+        for (uint32_t k = 0; k < o.hdr->dh_nprobes; k++) {
+            const struct dif_probe *p = &o.probes[k];
+            if (!DPROBE_IS_PID(p->dp_id) || (uint32_t)(p->dp_period >> 32) != DPROBE_PID_TARGET)
+                continue;
+            const char *m = dif_str(&o, p->dp_mod);
+            unsigned seen = 0;
+            for (uint32_t j = 0; j < k && !seen; j++)   /* named by an earlier probe? */
+                seen = DPROBE_IS_PID(o.probes[j].dp_id) &&
+                       (uint32_t)(o.probes[j].dp_period >> 32) == DPROBE_PID_TARGET &&
+                       !strcmp(dif_str(&o, o.probes[j].dp_mod), m);
+            if (seen)
+                continue;
+            size_t l = strlen(names);
+            snprintf(names + l, sizeof(names) - l, "%s%s", l ? ", " : "", m);
+            if (!nmods++)
+                name = strdup(m);
+        }
+    } else if (text && arena) {   /* the compile proper below says what is wrong */
+        free(text);
+        free(arena);
+        return strdup("unbound");
+    }
+    free(text);
+    free(arena);
+    if (nmods == 1) {
+        if (!quiet)
+            fprintf(stderr, "dcompile: $target is the first process of %s, the program its "
+                    "pid$target probes name (-T NAME to choose another)\n", name);
+        return name;
+    }
+    if (!nmods)
+        fprintf(stderr, "dcompile: $target names no process: give -T NAME, the program whose "
+                "first process is $target (no pid$target probe names one)\n");
+    else
+        fprintf(stderr, "dcompile: pid$target: the probes name %u programs (%s): give -T NAME "
+                "to say which one's process is $target\n", nmods, names);
+    free(name);
+    return NULL;
 }
 
 int main(int argc, char **argv)
@@ -109,18 +186,6 @@ int main(int argc, char **argv)
     }
     if (inline_src)
         len = strlen(src);
-    if (target && strstr(src, "$target")) { /* bound when the program starts */
-        size_t cap = len * 3 + 512;
-        char *bound = malloc(cap);
-        size_t n = bound ? d_target_text(src, len, target, bound, cap) : 0;
-        if (!n) {
-            fprintf(stderr, "dcompile: -T %s: not a program name\n", target);
-            return 2;
-        }
-        free(src);
-        src = bound;
-        len = n;
-    }
     if (zdefs) { /* -Z: as the pragma, after the text so that error lines stay the script's */
         static const char z[] = "\n#pragma D option zdefs\n";
         src = realloc(src, len + sizeof(z));
@@ -144,6 +209,18 @@ int main(int argc, char **argv)
             in.strsize = (unsigned)v;
         macros.defaultargs |= !strcmp(xs[i], "defaultargs");
         macros.argref |= !strcmp(xs[i], "argref");
+    }
+    if (strstr(src, "$target")) {  /* bound when the program starts (d/dtarget.h) */
+        if (!target && !(target = target_program(src, len, &in, h.quiet)))
+            return 1;
+        char *bound = bind_target(src, len, target, &in.len);
+        if (!bound) {
+            fprintf(stderr, "dcompile: -T %s: not a program name\n", target);
+            return 2;
+        }
+        free(src);
+        src = bound;
+        in.src = src;
     }
     static struct dcc_out co;
     if (!arena || dcc_compile(&in, arena, arena_len, &co) < 0) {

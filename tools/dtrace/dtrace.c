@@ -394,6 +394,23 @@ static int host_system(struct dcons *c, const char *cmd, const char **why)
     return 0;
 }
 
+/* host_raise: raise( ) sends the signal to the process that fired the probe, as DTrace's
+ * does; over a capture that process is not running here, which is said instead. */
+static int run_capture;
+static int host_raise(struct dcons *c, int64_t pid, int64_t sig, const char **why)
+{
+    (void)c;
+    if (run_capture) {
+        *why = "the process is one of a capture's, not running here (nothing sent)";
+        return -1;
+    }
+    if (sig <= 0 || sig >= 65 || pid <= 0 || kill((pid_t)pid, (int)sig) != 0) {
+        *why = sig <= 0 || sig >= 65 || pid <= 0 ? "no such signal or process" : strerror(errno);
+        return -1;
+    }
+    return 0;
+}
+
 static int set_option_str(struct options *o, const char *arg)
 {
     char buf[128];
@@ -839,7 +856,8 @@ int main(int argc, char **argv)
         return 1;
     }
     for (uint32_t k = 0; k < st.obj.hdr->dh_nacts && !o.destructive; k++)
-        if (st.obj.acts[k].da_kind == DIF_ACT_SYSTEM || st.obj.acts[k].da_kind == DIF_ACT_FREOPEN) {
+        if (st.obj.acts[k].da_kind == DIF_ACT_SYSTEM || st.obj.acts[k].da_kind == DIF_ACT_FREOPEN ||
+            st.obj.acts[k].da_kind == DIF_ACT_RAISE) {
             /* as libdtrace refuses them without -w / -x destructive */
             fprintf(stderr, "dtrace: could not enable tracing: Destructive actions not allowed\n");
             return 1;
@@ -891,7 +909,9 @@ int main(int argc, char **argv)
     cons.aggsortkey = (int)o.aggsortkey;
     cons.aggsortrev = (int)o.aggsortrev;
     cons.droptags = (int)o.droptags;
-    static const struct dcons_host host = { host_setopt, host_freopen, host_system, NULL };
+    static const struct dcons_host host = { host_setopt, host_freopen, host_system, NULL,
+                                            host_raise };
+    run_capture = capture != NULL;
     cons.host = &host;
     run_opts = &o;
     run_out = out;

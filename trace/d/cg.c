@@ -3056,6 +3056,19 @@ static void statement(struct cg *g, struct dnode *st, uint32_t *recsize)
         printf_check(g, st->b->s, st->line, "system", 0);
         a = act_new(g, DIF_ACT_SYSTEM, st->line);
         a->da_arg = intern_str(g, st->b->s);
+    } else if (!strcmp(fn, "raise")) {
+        /* raise(sig): the consumer signals the firing process, as DTrace's raise( ) signals
+         * the current one; the record holds the signal and that process's id */
+        proto_other(g, st);     /* libdtrace's prototype checks and words */
+        push_rec(g, st->b);
+        struct dnode *who = dcc_alloc(g->cc, sizeof(*who));
+        memset(who, 0, sizeof(*who));
+        who->kind = N_IDENT;
+        who->s = "pid";
+        who->line = st->line;
+        push_rec(g, who);
+        g->rec[0] = g->rec[1] = 'l';   /* both read as 64-bit integers */
+        a = act_new(g, DIF_ACT_RAISE, st->line);
     } else if (!strcmp(fn, "stack") || !strcmp(fn, "ustack") || !strcmp(fn, "jstack")) {
         stack_check(g, st);
         if (fn[0] != 'j')

@@ -1113,6 +1113,17 @@ static void host_action(struct dcons *c, uint32_t epid, const struct dif_act *a,
         }
         return;
     }
+    if (a->da_kind == DIF_ACT_RAISE) {   /* args: the signal, the firing process */
+        if (n == 2 && h && h->raise)
+            rc = h->raise(c, args[1].i, args[0].i, &why);
+        if (rc != 0) {
+            error_head(c, epid);
+            outf_int(&c->err, "raise(%d) ", args[0].i);
+            outf_int(&c->err, "of pid %d failed: ", args[1].i);
+            outf_str(&c->err, "%s\n", why);
+        }
+        return;
+    }
     if (a->da_kind == DIF_ACT_FREOPEN) {
         if (h && h->freopen)
             rc = h->freopen(c, dif_str(o, a->da_arg), &why);
@@ -1218,7 +1229,7 @@ void dcons_record(void *arg, const struct dvm_rechdr *h)
         case DIF_ACT_STACK: /* libdtrace's dt_print_stack (trace/d/cstack.c); jstack( ): none */
             dcons_stack_print(&c->out, n ? (uint64_t)args[0].i : 0);
             break;
-        case DIF_ACT_SETOPT: case DIF_ACT_FREOPEN: case DIF_ACT_SYSTEM:
+        case DIF_ACT_SETOPT: case DIF_ACT_FREOPEN: case DIF_ACT_SYSTEM: case DIF_ACT_RAISE:
             host_action(c, h->rh_epid, a, args, n);
             break;
         default:

@@ -574,7 +574,7 @@ __attribute__((noinline)) static void run_ecb(struct dvm_state *st, struct dvm_c
             goto failed;
         switch (a->da_kind) {
         case DIF_ACT_TRACE: case DIF_ACT_PRINTF: case DIF_ACT_EXIT: case DIF_ACT_TRUNC:
-        case DIF_ACT_NORMALIZE: case DIF_ACT_SYSTEM: case DIF_ACT_STACK:
+        case DIF_ACT_NORMALIZE: case DIF_ACT_SYSTEM: case DIF_ACT_STACK: case DIF_ACT_RAISE:
             if (a->da_kind == DIF_ACT_STACK && !a->da_size)
                 break; /* jstack( ): no frames, no record */
             if (a->da_kind == DIF_ACT_EXIT && (st->exiting || exiting) &&
@@ -769,6 +769,7 @@ fire_from(struct dvm_state *st, const struct dvm_ctx *ctx, const uint64_t *args,
     struct dvm_cpu *c = firing_enter(st, ctx, args);
     if (!c)
         return;
+    st->stats[ctx->cpu].fired++;   /* this CPU's: no other writes it */
     run_probe_from(st, c, pidx, e);
     firing_leave(st, c);
 }

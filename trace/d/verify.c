@@ -334,6 +334,8 @@ int dif_verify(const void *blob, size_t len, struct dif_obj *o, char *err, size_
             (a->da_size || !str_ok(&v, a->da_arg) ||
              (a->da_kind == DIF_ACT_SETOPT && a->da_arg2 != UINT32_MAX && !str_ok(&v, a->da_arg2))))
             return fail(&v, "action", k, "bad option or file name", ~0u);
+        if (a->da_kind == DIF_ACT_RAISE && d_strcmp(o->strs + a->da_types, "ll") != 0)
+            return fail(&v, "action", k, "raise( ) records a signal and a pid", ~0u);
         if ((a->da_kind == DIF_ACT_PRINTF || a->da_kind == DIF_ACT_SYSTEM) &&
             !str_ok(&v, a->da_arg))
             return fail(&v, "action", k, "bad format", ~0u);

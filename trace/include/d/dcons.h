@@ -46,6 +46,8 @@ struct dcons_host {
     int (*freopen)(struct dcons *c, const char *path, const char **why);
     int (*system)(struct dcons *c, const char *cmd, const char **why);
     void *arg;
+    /* raise( ): signal sig to process pid, the one that fired the probe */
+    int (*raise)(struct dcons *c, int64_t pid, int64_t sig, const char **why);
 };
 
 /* the encoding option's values, as libdtrace's dt_encoding (unset: tables draw @s, aggpack's lines

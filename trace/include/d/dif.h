@@ -158,6 +158,8 @@ enum dif_actkind {
                          * nothing: the consumer sets it when it reads the clause's record */
     DIF_ACT_FREOPEN,    /* da_arg the file the consumer's output goes to ("": back to stdout) */
     DIF_ACT_SYSTEM,     /* as DIF_ACT_PRINTF; the consumer runs the formatted command */
+    DIF_ACT_RAISE,      /* raise(sig): records "ll", the signal and the firing process's pid;
+                         * the consumer signals that process (DTrace's raise) */
     DIF_ACT_NKINDS
 };
 #define DIF_TRACEMEM_MAX 1024u

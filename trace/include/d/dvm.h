@@ -80,6 +80,7 @@ _Static_assert(sizeof(struct dvm_rechdr) == 8 && sizeof(struct dvm_errrec) == 24
 
 struct dvm_stats {
     uint64_t drops, aggdrops, dynvardrops, errors, specdrops, specfailed;
+    uint64_t fired;        /* probe firings that ran clauses (the board's dtrace times them) */
     int filled;            /* fill policy: this CPU's buffer is full */
 };
 

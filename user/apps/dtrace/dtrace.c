@@ -186,8 +186,8 @@ static void usage(FILE *f)
                "  -C        run the script file through the preprocessor (#define, #if...;\n"
                "            no #include on a board)\n"
                "  -Z        permit probe descriptions that match no probe\n"
-               "  -w        permit destructive actions (system( ) and freopen( ), which a\n"
-               "            board's dtrace reports it cannot do)\n"
+               "  -w        permit destructive actions (raise(SIGKILL), a ProcKill of the\n"
+               "            firing process; system( ) and freopen( ), which it cannot do)\n"
                "  arg ...   with -s or -n: the script's arguments, $1 $2 ... ($$1 a string)\n");
 }
 
@@ -210,8 +210,97 @@ static int board_system(struct dcons *c, const char *cmd, const char **why)
     return -1;
 }
 
-// destructive_actions: the program has system( ) or freopen( ) (DTrace's destructive actions
-// that this engine has), which need -w or -x destructive.
+// board_raise: raise( ) as this kernel can: its one signal is the kill (KSIG_KILL, 9), which
+// ProcKill sends; another signal is refused, said against the clause's probe.
+static int board_raise(struct dcons *c, int64_t pid, int64_t sig, const char **why)
+{
+    (void)c;
+    if (sig != KSIG_KILL) {
+        *why = "this kernel's only signal is SIGKILL (9), which ProcKill sends";
+        return -1;
+    }
+    if (ProcKill((int)pid) != 0) {
+        *why = errno == ESRCH ? "no such process (it has exited)" : errtext(errno);
+        return -1;
+    }
+    return 0;
+}
+
+// The probes' cost, measured before the workload starts: a loop of pure computation timed
+// before the probes go on (spin_for: about 10 ms of iterations) and again after. What the
+// loop lost is what the probes took of this CPU (interrupts' and ticks' firings); the
+// firings the engine counted meanwhile give the cost of one. A lower bound: a workload that
+// switches threads or calls the kernel fires more probes per tick than this loop. A program whose probes take
+// most of the CPU (fbt on every function, under a slow clock) then says so before it runs.
+static volatile uint32_t spin_sink;
+
+static void spin(uint32_t n)
+{
+    uint32_t x = 1;
+    for (uint32_t i = 0; i < n; i++)
+        x = x * 1664525u + 1013904223u;
+    spin_sink = x;
+}
+
+// spin_for: the iterations of about 10 ms of spin( ) (at most 2^26); *cycles their time.
+static uint32_t spin_for(uint64_t *cycles)
+{
+    uint64_t want = ClockCyclesPerSec() / 100u;
+    for (uint32_t n = 1u << 12;; n <<= 1) {
+        uint64_t t0 = ClockCycles();
+        spin(n);
+        *cycles = ClockCycles() - t0;
+        if (*cycles >= want || n >= 1u << 26)
+            return n;
+    }
+}
+
+static uint64_t fired(const struct dvm_state *st)
+{
+    uint64_t n = 0;
+    for (unsigned c = 0; c < st->opts.ncpu; c++)
+        n += st->stats[c].fired;
+    return n;
+}
+
+// dt_has_fbt: the program enables fbt probes (whose cost probe_cost measures).
+static int dt_has_fbt(const struct dobj_file_hdr *h)
+{
+    static struct dif_obj o;
+    char why[128];
+    if (dif_verify(h + 1, h->objlen, &o, why, sizeof(why)) != 0)
+        return 0;
+    for (uint32_t k = 0; k < o.hdr->dh_nprobes; k++)
+        if (o.probes[k].dp_id >= DPROBE_FBT_BASE && o.probes[k].dp_id < DPROBE_FBT_END)
+            return 1;
+    return 0;
+}
+
+// probe_cost: times n iterations (in 16 parts, stopping at 50 times the unprobed time,
+// before) now that the probes are on, and says what they cost when they took at least half.
+static void probe_cost(const struct dvm_state *st, int sites, uint32_t n, uint64_t before)
+{
+    uint64_t f0 = fired(st), t0 = ClockCycles(), t = 0;
+    unsigned parts = 0;
+    while (parts < 16 && (t = ClockCycles() - t0) < 50u * before) {
+        spin(n / 16u);
+        parts++;
+    }
+    t = (ClockCycles() - t0) * 16u / parts;   // the whole loop's time, had it run
+    uint64_t firings = fired(st) - f0;
+    if (t < 2u * before || !firings)
+        return;
+    uint64_t per_cpu = firings / st->opts.ncpu ? firings / st->opts.ncpu : 1;
+    unsigned long cost_us = (unsigned long)((t - before) * 1000000u / per_cpu /
+                                            ClockCyclesPerSec());
+    fprintf(stderr, "dtrace: %d fbt probe sites placed: a firing costs about %lu us and the "
+                    "probes take %lu%% of a busy CPU: the run will be at least %lu times "
+                    "slower (fewer probes, or a faster clock, to go faster)\n", sites, cost_us,
+            (unsigned long)((t - before) * 100u / t), (unsigned long)(t / before));
+}
+
+// destructive_actions: the program has system( ), freopen( ) or raise( ) (DTrace's
+// destructive actions that this engine has), which need -w or -x destructive.
 static int destructive_actions(const struct dobj_file_hdr *h)
 {
     static struct dif_obj o;
@@ -219,7 +308,8 @@ static int destructive_actions(const struct dobj_file_hdr *h)
     if (dif_verify(h + 1, h->objlen, &o, why, sizeof(why)) != 0)
         return 0;   // the kernel refuses it, with the verifier's reason
     for (uint32_t k = 0; k < o.hdr->dh_nacts; k++)
-        if (o.acts[k].da_kind == DIF_ACT_SYSTEM || o.acts[k].da_kind == DIF_ACT_FREOPEN)
+        if (o.acts[k].da_kind == DIF_ACT_SYSTEM || o.acts[k].da_kind == DIF_ACT_FREOPEN ||
+            o.acts[k].da_kind == DIF_ACT_RAISE)
             return 1;
     return 0;
 }
@@ -497,7 +587,8 @@ int main(void)
 #else
     dcons_init(&cons, st, &out, &err, scratch, sizeof(scratch));
 #endif
-    static const struct dcons_host board_host = { NULL, board_freopen, board_system, NULL };
+    static const struct dcons_host board_host = { NULL, board_freopen, board_system, NULL,
+                                                  board_raise };
     cons.host = &board_host;
     cons.quiet = (int)h->quiet;
     cons.encoding = (int)h->encoding;
@@ -527,6 +618,8 @@ int main(void)
 
     int child = -1, status = 0;
     why[0] = 0;
+    uint64_t unprobed = 0;   // the cost loop's time before the probes go on
+    uint32_t spins = dt_has_fbt(h) ? spin_for(&unprobed) : 0;
     uint64_t go_at = ClockCycles();
     int placed = dt(KDT_GO, (uint32_t)(uintptr_t)why, sizeof(why), 0);
     if (placed < 0) {
@@ -537,6 +630,8 @@ int main(void)
     if (placed > 0 && !h->quiet)   // the fbt provider's sites (docs/fbt.md)
         fprintf(stderr, "dtrace: %d fbt probe sites placed in %lu us\n", placed,
                 (unsigned long)((ClockCycles() - go_at) * 1000000u / ClockCyclesPerSec()));
+    if (placed > 0 && spins)
+        probe_cost(st, placed, spins, unprobed);
     if (workload && (child = ProcSpawn(workload, 0, 0)) < 0)
         fprintf(stderr, "dtrace: cannot start %s: errno %d\n", workload, errno);
     const int workload_pid = child;
