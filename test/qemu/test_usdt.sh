@@ -65,8 +65,8 @@ qemu-virt-a53|raspi3b)
     fbit=0 noentry=strnlen noentry_why="strnlen's add" noret=libc_thread_init
     noret_why="libc_thread_init can leave by a tail call or an indirect jump" ret_re='^ret' ;;
 *)
-    fbit=1 noentry=strtol noentry_why="strtol's cmp" noret=__i_vfprintf
-    noret_why="__i_vfprintf leaves by an indirect jump too" ret_re='^(bx\tlr|pop.*pc}|ldmia.*pc})' ;;
+    fbit=1 noentry=strtol noentry_why="strtol's cmp" noret=__d_vfprintf
+    noret_why="__d_vfprintf leaves by an indirect jump too" ret_re='^(bx\tlr|pop.*pc}|ldmia.*pc})' ;;
 esac
 # the main boot's capture: a host file through semihosting, or the trace UART's stream
 if [ "$board" = x86-pc ]; then
