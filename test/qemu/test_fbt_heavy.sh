@@ -59,7 +59,7 @@ ok $? "the kernel ended the boot itself, no fault of its own"
 con_of dtrace < "$tmp/heavy.out" > "$tmp/dtrace.out"
 ! grep -q 'could not enable tracing' "$tmp/dtrace.out"
 ok $? "KDT_LOAD and KDT_GO took it ($(grep -m1 -o 'could not enable tracing.*' "$tmp/dtrace.out"))"
-sites=$(sed -n 's/^dtrace: \([0-9]*\) fbt probe sites placed.*/\1/p' "$tmp/dtrace.out")
+sites=$(sed -n 's/^dtrace: \([0-9]*\) fbt probe sites placed in .*/\1/p' "$tmp/dtrace.out" | head -1)
 check "its fbt probe sites were placed (${sites:-none})" '[ "${sites:-0}" -gt 200 ]'
 grep -o '@@.*' "$tmp/dtrace.out" > "$tmp/d"  # (not quiet: a record may follow its probe's name)
 e=$(awk '$1 == "@@N" && $2 == "entry" { print $3 }' "$tmp/d")
