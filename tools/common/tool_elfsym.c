@@ -265,7 +265,10 @@ static int first_module(Dwfl_Module *m, void **user, const char *name, Dwarf_Add
     return DWARF_CB_ABORT;
 }
 
-int elfsym_address(const char *module, const char *name, uint64_t *addr)
+// The first defined symbol `name` of the module's file (module "kernel", NULL or "": the kernel
+// image's) whose type is `type` (STT_NOTYPE: any type): 0 with *sym and its module *mp; -1.
+static int find_symbol(const char *module, const char *name, int type, GElf_Sym *sym,
+                       Dwfl_Module **mp)
 {
     int kernel = !module || !*module || !strcmp(module, "kernel");
     for (unsigned i = 0; i < nelfs; i++) {
@@ -275,44 +278,42 @@ int elfsym_address(const char *module, const char *name, uint64_t *addr)
         dwfl_getmodules(elfs[i].dwfl, first_module, &m, 0);
         int n = m ? dwfl_module_getsymtab(m) : -1;
         for (int k = 1; k < n; k++) {
-            GElf_Sym sym;
-            const char *f = dwfl_module_getsym(m, k, &sym, NULL);
-            if (!f || strcmp(f, name) != 0 || sym.st_shndx == SHN_UNDEF)
-                continue;
-            GElf_Addr bias;
-            Elf *elf = dwfl_module_getelf(m, &bias);
-            GElf_Ehdr eh;
-            *addr = sym.st_value;
-            if (elf && gelf_getehdr(elf, &eh) && eh.e_machine == EM_ARM &&
-                GELF_ST_TYPE(sym.st_info) == STT_FUNC)
-                *addr &= ~(uint64_t)1u;
-            return 0;
-        }
-    }
-    return -1;
-}
-
-int elfsym_object(const char *module, const char *name, uint64_t *addr, uint64_t *size)
-{
-    int kernel = !module || !*module || !strcmp(module, "kernel");
-    for (unsigned i = 0; i < nelfs; i++) {
-        if (kernel ? (int)i != kernel_elf : strcmp(elfs[i].name, module) != 0)
-            continue;
-        Dwfl_Module *m = NULL;
-        dwfl_getmodules(elfs[i].dwfl, first_module, &m, 0);
-        int n = m ? dwfl_module_getsymtab(m) : -1;
-        for (int k = 1; k < n; k++) {
-            GElf_Sym sym;
-            const char *f = dwfl_module_getsym(m, k, &sym, NULL);
-            if (f && !strcmp(f, name) && sym.st_shndx != SHN_UNDEF &&
-                GELF_ST_TYPE(sym.st_info) == STT_OBJECT) {
-                *addr = sym.st_value;
-                *size = sym.st_size;
+            const char *f = dwfl_module_getsym(m, k, sym, NULL);
+            if (f && !strcmp(f, name) && sym->st_shndx != SHN_UNDEF &&
+                (type == STT_NOTYPE || GELF_ST_TYPE(sym->st_info) == type)) {
+                *mp = m;
                 return 0;
             }
         }
     }
     return -1;
+}
+
+int elfsym_address(const char *module, const char *name, uint64_t *addr)
+{
+    GElf_Sym sym;
+    Dwfl_Module *m;
+    if (find_symbol(module, name, STT_NOTYPE, &sym, &m) < 0)
+        return -1;
+    GElf_Addr bias;
+    Elf *elf = dwfl_module_getelf(m, &bias);
+    GElf_Ehdr eh;
+    *addr = sym.st_value;
+    if (elf && gelf_getehdr(elf, &eh) && eh.e_machine == EM_ARM &&
+        GELF_ST_TYPE(sym.st_info) == STT_FUNC)
+        *addr &= ~(uint64_t)1u;
+    return 0;
+}
+
+int elfsym_object(const char *module, const char *name, uint64_t *addr, uint64_t *size)
+{
+    GElf_Sym sym;
+    Dwfl_Module *m;
+    if (find_symbol(module, name, STT_OBJECT, &sym, &m) < 0)
+        return -1;
+    *addr = sym.st_value;
+    *size = sym.st_size;
+    return 0;
 }
 
 unsigned elfsym_count(void)
