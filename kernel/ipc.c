@@ -356,7 +356,7 @@ static inline void unblock(struct thread *t, int32_t ret, const bool traced)
 static inline void update_prio(struct thread *t, const bool traced)
 {
     if (traced || !KTRACE_HOOKS)
-        thread_update_prio(t);
+        thread_update_prio_msg(t);
     else
         thread_update_prio_quiet(t);
 }
@@ -398,7 +398,7 @@ static void deliver_pulse(struct thread *srv, const struct kpulse *kp, struct ch
     write_info(srv, &info);
     ktrace_comm(KEV_COMM_REC_PULSE, pulse_key(ch, kp->code), who(srv));
     srv->ipc_prio = (uint8_t)kp->priority;
-    thread_update_prio(srv);
+    thread_update_prio_msg(srv);
 }
 
 // Takes the first RECEIVE-blocked server of a channel off its queue (it stays blocked).

@@ -248,16 +248,28 @@ void thread_arm_timeout(struct thread *t, uint64_t ns)
     ktimer_start_after(&t->timeout, ktimer_ns_to_ticks(ns));   // (k_ticks read under its lock)
 }
 
-// Why t's priority becomes p (trace/kev.h KEV_PRIO_*): inherited from a mutex waiter or a
-// message, or back to its own; by_call while ThreadSetPrio/SchedSet changes t's own priority.
-// (The first two exclude each other: a mutex's priority is above the message's.)
-static inline unsigned prio_cause(const struct thread *t, uint8_t p, uint8_t inh, bool by_call)
+// What asks for a recomputation of t's priority: it tells the trace's cause apart where the
+// numbers alone cannot (a server at its client's priority that also inherited from a mutex
+// waiter drops back to the client's priority when the mutex goes: inheritance ended, not a
+// message). Constants at every call site.
+enum prio_why {
+    PRIO_BY_CHANGE = 0,     // a mutex's waiters or a chain of owners changed
+    PRIO_BY_CALL,           // ThreadSetPrio / SchedSet on t's own priority
+    PRIO_BY_MSG,            // the message path set or cleared t's ipc_prio (ipc.c)
+};
+
+// Why t's priority becomes p (trace/kev.h KEV_PRIO_*): the message's priority, when the message
+// path changed it; inherited from a mutex waiter; or back to its own (by a call, or as an
+// inheritance ends). A mutex's priority is above the message's, so the first two exclude each
+// other.
+static inline unsigned prio_cause(const struct thread *t, uint8_t p, uint8_t inh,
+                                  enum prio_why why)
 {
-    if (t->ipc_prio && p == t->ipc_prio)
+    if (why == PRIO_BY_MSG && t->ipc_prio && p == t->ipc_prio)
         return KEV_PRIO_MSG;
     if (inh == p && inh > t->base_prio && inh > t->ipc_prio)
         return KEV_PRIO_MUTEX;
-    return by_call ? KEV_PRIO_CALL : KEV_PRIO_INH_END;
+    return why == PRIO_BY_CALL ? KEV_PRIO_CALL : KEV_PRIO_INH_END;
 }
 
 #if KMAX_CPUS > 1
@@ -318,13 +330,13 @@ static inline void waitq_move(struct thread *t, uint8_t p)
 // (sched_set_prio_shared), unless it is `owned`: this CPU's running thread, or a server this
 // entry took off its channel, which no other CPU can make ready (thread_update_prio).
 static inline __attribute__((always_inline)) void prio_set(struct thread *t, uint8_t p,
-                                                           uint8_t inh, bool by_call,
+                                                           uint8_t inh, enum prio_why why,
                                                            const bool traced, const bool shared,
                                                            const bool owned)
 {
     (void)owned;
     if (traced && KTRACE_ON(KEV_C_SYSTEM))   // inline: a message's server changes twice
-        ktrace_prio_traced(t, p, prio_cause(t, p, inh, by_call));
+        ktrace_prio_traced(t, p, prio_cause(t, p, inh, why));
     if (t->state == THS_READY) {
 #if KMAX_CPUS > 1
         if (arch_kernel_in_shared()) {
@@ -356,11 +368,11 @@ static inline struct thread *chain_next(const struct thread *t)
     return (t->state == THS_MUTEX && t->wait_mutex) ? t->wait_mutex->owner : NULL;
 }
 
-// The body of thread_update_prio and its twins; `traced` and `by_call` are constants in each.
+// The body of thread_update_prio and its twins; `traced` and `why` are constants in each.
 // The message calls' untraced copies (ipc.c) take the one without the PRIO_CHANGE hook, as
 // they take their state changes' (nothing can be recorded on an untraced entry).
 static inline __attribute__((always_inline)) void update_prio(struct thread *t,
-                                                              const bool traced, bool by_call,
+                                                              const bool traced, enum prio_why why,
                                                               const bool owned)
 {
     // Follow the chain of mutex owners; bounded so that a cycle (deadlock) cannot hang us.
@@ -375,12 +387,12 @@ static inline __attribute__((always_inline)) void update_prio(struct thread *t,
             p = inh;
         if (p == t->prio)
             return;
-        prio_set(t, p, inh, by_call, traced, false, owned);
+        prio_set(t, p, inh, why, traced, false, owned);
 #if KMAX_CPUS > 1
         if (owned)
             return;         // (it is not MUTEX-blocked: no chain goes on from it)
 #endif
-        by_call = false;    // the owners down the chain change by inheritance
+        why = PRIO_BY_CHANGE;   // the owners down the chain change by inheritance
         t = chain_next(t);
     }
 }
@@ -388,20 +400,21 @@ static inline __attribute__((always_inline)) void update_prio(struct thread *t,
 #if KMAX_CPUS > 1
 // The priority lock around a recomputation, when t holds a mutex (see prio_lock above).
 static inline __attribute__((always_inline)) void update_prio_locking(struct thread *t,
-                                                                      const bool traced)
+                                                                      const bool traced,
+                                                                      enum prio_why why)
 {
     if (list_empty(&t->held_mutexes)) {
-        update_prio(t, traced, false, true);
+        update_prio(t, traced, why, true);
         return;
     }
     prio_lock();
-    update_prio(t, traced, false, true);
+    update_prio(t, traced, why, true);
     prio_unlock();
 }
 
 void thread_update_prio_locked(struct thread *t)
 {
-    update_prio(t, true, false, false);
+    update_prio(t, true, PRIO_BY_CHANGE, false);
 }
 
 bool thread_raise_prio_shared_ok(const struct thread *t, uint8_t p)
@@ -421,7 +434,7 @@ bool thread_raise_prio_shared_ok(const struct thread *t, uint8_t p)
 void thread_raise_prio_shared(struct thread *t, uint8_t p)
 {
     for (int depth = 0; t && t->prio < p && depth < KMAX_THREADS; depth++) {
-        prio_set(t, p, p, false, true, true, false);
+        prio_set(t, p, p, PRIO_BY_CHANGE, true, true, false);
         t = chain_next(t);
     }
 }
@@ -430,23 +443,32 @@ void thread_raise_prio_shared(struct thread *t, uint8_t p)
 void thread_update_prio(struct thread *t)
 {
 #if KMAX_CPUS > 1
-    update_prio_locking(t, true);
+    update_prio_locking(t, true, PRIO_BY_CHANGE);
 #else
-    update_prio(t, true, false, false);     // (sync.c's too: chains)
+    update_prio(t, true, PRIO_BY_CHANGE, false);    // (sync.c's too: chains)
+#endif
+}
+
+void thread_update_prio_msg(struct thread *t)
+{
+#if KMAX_CPUS > 1
+    update_prio_locking(t, true, PRIO_BY_MSG);
+#else
+    update_prio(t, true, PRIO_BY_MSG, false);
 #endif
 }
 
 void thread_update_prio_quiet(struct thread *t)
 {
 #if KMAX_CPUS > 1
-    update_prio_locking(t, false);
+    update_prio_locking(t, false, PRIO_BY_MSG);
 #else
-    update_prio(t, false, false, false);
+    update_prio(t, false, PRIO_BY_MSG, false);
 #endif
 }
 
 void thread_set_base_prio(struct thread *t, uint8_t prio)
 {
     t->base_prio = prio;
-    update_prio(t, true, true, false);
+    update_prio(t, true, PRIO_BY_CALL, false);
 }

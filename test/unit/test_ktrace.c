@@ -3,7 +3,8 @@
 // block is large enough, EEXIST twice), the per-class hook flags following the ring, the
 // dynamic filter entry point the D engine uses, user events, the user-event rings' checks
 // (kernel/kuring.c), the snapshot at START, and what each process runs (SYSTEM IMAGE: its
-// build id read from the note the program header names, refused unless whole and GNU's).
+// build id read from the note the program header names, refused unless whole and GNU's), and
+// the cause each PRIO_CHANGE gives (a server's message priority and a mutex's inheritance mixed).
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -15,6 +16,9 @@
 #include <kernel/ktrace.h>
 #include <kernel/pmem.h>
 #include <kernel/kuring.h>
+#include <kernel/ipc.h>
+#include <kernel/sync.h>
+#include <kernel/ktrace_kcall.h>
 #include <uapi/ktrace.h>
 
 static uint8_t ram[4096] __attribute__((aligned(4096)));
@@ -372,6 +376,66 @@ static void test_image_events(void **state)
     }
 }
 
+// The PRIO_CHANGE events of thread `who` in the ring's buffers, in order: (new priority, cause).
+static unsigned ring_prio_changes(uint32_t who, uint8_t *prio, uint8_t *cause, unsigned max)
+{
+    const uint32_t *mem = (const uint32_t *)(pool + (p->map_base - (uint32_t)(uintptr_t)pool));
+    size_t nslots = p->map_len / 16u;
+    unsigned n = 0;
+    for (size_t i = 0; i < nslots && n < max; i++) {
+        uint32_t h = mem[4 * i];
+        if (kev_hdr_class(h) != KEV_C_SYSTEM || kev_hdr_event(h) != KEV_SYS_PRIO_CHANGE ||
+            mem[4 * i + 2] != who)
+            continue;
+        prio[n] = (uint8_t)(mem[4 * i + 3] & 0xffu);
+        cause[n++] = (uint8_t)((mem[4 * i + 3] >> 16) & 0xffu);
+    }
+    return n;
+}
+
+// A server at its client's priority (message inheritance) takes a mutex a higher thread then
+// waits for (mutex inheritance); when it gives the mutex up it drops back to the client's
+// priority: that is the mutex's inheritance ending, not a message, and the reply ends the
+// message's. The numbers alone (the new priority equals the message's) cannot tell.
+static void test_prio_causes_message_then_mutex(void **state)
+{
+    (void)state;
+    struct thread *srv = kstub_thread(p, 10), *cli = kstub_thread(p, 20),
+                  *hi = kstub_thread(p, 40);
+    int chid = ipc_channel_create(p, 0), coid = ipc_connect_attach(p, 1, chid);
+    int mid = mutex_create(p);
+    assert_true(chid > 0 && coid > 0 && mid > 0);
+    te(KTRACE_ALLOCBUFFER, 2, 0, 0);
+    te(KTRACE_ADDALLCLASSES, 0, 0, 0);
+    te(KTRACE_STARTNOSTATE, 0, 0, 0);
+
+    kstub_run(cli);
+    assert_int_equal(ipc_send_traced(cli, coid, kstub_addr(ram), 4, kstub_addr(ram + 64), 4), 0);
+    kstub_run(srv);
+    int rcvid = ipc_receive_traced(srv, chid, kstub_addr(ram + 128), 64, 0);
+    assert_true(rcvid > 0);
+    assert_int_equal(srv->prio, 20);                    // the client's
+    assert_int_equal(mutex_lock(srv, mid), 0);
+    kstub_run(hi);
+    mutex_lock(hi, mid);                                // blocks: the server inherits 40
+    assert_int_equal(hi->state, THS_MUTEX);
+    assert_int_equal(srv->prio, 40);
+    kstub_run(srv);
+    assert_int_equal(mutex_unlock(srv, mid), 0);
+    assert_int_equal(srv->prio, 20);                    // back to the client's
+    assert_int_equal(ipc_reply_traced(srv, rcvid, 0, 0, 0), 0);
+    assert_int_equal(srv->prio, 10);                    // its own
+    te(KTRACE_STOP, 0, 0, 0);
+
+    uint8_t prio[8], cause[8];
+    unsigned n = ring_prio_changes(ktrace_who(srv), prio, cause, 8);
+    assert_int_equal(n, 4);
+    assert_int_equal(prio[0], 20), assert_int_equal(cause[0], KEV_PRIO_MSG);
+    assert_int_equal(prio[1], 40), assert_int_equal(cause[1], KEV_PRIO_MUTEX);
+    assert_int_equal(prio[2], 20), assert_int_equal(cause[2], KEV_PRIO_INH_END);
+    assert_int_equal(prio[3], 10), assert_int_equal(cause[3], KEV_PRIO_INH_END);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -383,6 +447,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_user_ring, setup, teardown),
         cmocka_unit_test_setup_teardown(test_ring_drained_when_the_process_ends, setup, teardown),
         cmocka_unit_test_setup_teardown(test_image_events, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_prio_causes_message_then_mutex, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -132,6 +132,9 @@ void thread_set_result64(struct thread *t, uint64_t ret);
 // (several CPUs): this CPU's running thread, or a server the message path took off its
 // channel, which no other CPU makes ready meanwhile (the owners down the chain need not be).
 void thread_update_prio(struct thread *t);
+// The same after the message path set or cleared t's ipc_prio (ipc.c): the trace's cause is
+// the message's priority where that is what t takes.
+void thread_update_prio_msg(struct thread *t);
 // The same without the PRIO_CHANGE hook: for the message calls' untraced copies (ipc.c).
 void thread_update_prio_quiet(struct thread *t);
 #if KMAX_CPUS > 1
