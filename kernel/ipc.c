@@ -73,12 +73,7 @@ int ipc_channel_create(struct proc *p, uint32_t flags)
 {
     if (flags != 0)
         return -EINVAL;
-    int held = 0, used = 0;
-    for (int i = 0; i < KMAX_CHANNELS; i++) {
-        used += k_channels[i].in_use;
-        held += k_channels[i].in_use && proc_same_quota(k_channels[i].owner, p);
-    }
-    if (!proc_may_take(p, held, used, KMAX_CHANNELS, KLIM_CHANNELS))
+    if (!proc_may_take_from(p, k_channels, KMAX_CHANNELS, owner, KLIM_CHANNELS))
         return -EAGAIN;
     for (int i = 0; i < KMAX_CHANNELS; i++) {
         struct channel *ch = &k_channels[i];
@@ -142,12 +137,7 @@ int ipc_connect_attach(struct proc *p, int pid, int chid)
         return -ESRCH;
     if (!ch || ch->owner != target)
         return -ESRCH;
-    int held = 0, used = 0;
-    for (int i = 0; i < KMAX_CONNECTIONS; i++) {
-        used += connections[i].in_use;
-        held += connections[i].in_use && proc_same_quota(connections[i].owner, p);
-    }
-    if (!proc_may_take(p, held, used, KMAX_CONNECTIONS, KLIM_CONNECTIONS))
+    if (!proc_may_take_from(p, connections, KMAX_CONNECTIONS, owner, KLIM_CONNECTIONS))
         return -EAGAIN;
     for (int i = 0; i < KMAX_CONNECTIONS; i++) {
         struct connection *c = &connections[i];

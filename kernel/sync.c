@@ -72,32 +72,17 @@ static struct ksem *sem_lookup(const struct proc *p, int id)
 // May p take one more of each pool's objects: its quota domain's limit (proc.h).
 static bool may_take_mutexes(const struct proc *p)
 {
-    int held = 0, used = 0;
-    for (int i = 0; i < KMAX_MUTEXES; i++) {
-        used += mutexes[i].in_use;
-        held += mutexes[i].in_use && proc_same_quota(mutexes[i].owner_proc, p);
-    }
-    return proc_may_take(p, held, used, KMAX_MUTEXES, KLIM_MUTEXES);
+    return proc_may_take_from(p, mutexes, KMAX_MUTEXES, owner_proc, KLIM_MUTEXES);
 }
 
 static bool may_take_conds(const struct proc *p)
 {
-    int held = 0, used = 0;
-    for (int i = 0; i < KMAX_CONDS; i++) {
-        used += conds[i].in_use;
-        held += conds[i].in_use && proc_same_quota(conds[i].owner_proc, p);
-    }
-    return proc_may_take(p, held, used, KMAX_CONDS, KLIM_CONDS);
+    return proc_may_take_from(p, conds, KMAX_CONDS, owner_proc, KLIM_CONDS);
 }
 
 static bool may_take_sems(const struct proc *p)
 {
-    int held = 0, used = 0;
-    for (int i = 0; i < KMAX_SEMS; i++) {
-        used += sems[i].in_use;
-        held += sems[i].in_use && proc_same_quota(sems[i].owner_proc, p);
-    }
-    return proc_may_take(p, held, used, KMAX_SEMS, KLIM_SEMS);
+    return proc_may_take_from(p, sems, KMAX_SEMS, owner_proc, KLIM_SEMS);
 }
 
 int mutex_create(struct proc *p)

@@ -36,12 +36,7 @@ static void thread_timeout_fired(struct ktimer *tm)
 
 struct thread *thread_alloc(struct proc *p)
 {
-    int held = 0, used = 0;
-    for (unsigned i = 0; i < KMAX_THREADS; i++) {
-        used += k_threads[i].in_use;
-        held += k_threads[i].in_use && proc_same_quota(k_threads[i].proc, p);
-    }
-    if (p && !proc_may_take(p, held, used, KMAX_THREADS, KLIM_THREADS)) // proc.h: a tree's
+    if (p && !proc_may_take_from(p, k_threads, KMAX_THREADS, proc, KLIM_THREADS)) // a tree's
         return NULL;
     for (unsigned i = 0; i < KMAX_THREADS; i++) {
         struct thread *t = &k_threads[i];

@@ -76,12 +76,7 @@ int utimer_create(struct proc *p, int prio, int coid, int32_t code, int32_t valu
         return -EINVAL;
     if (!ipc_conn_ok(p, coid))     // only a connection of the caller's own
         return -EBADF;
-    int held = 0, used = 0;
-    for (int i = 0; i < KMAX_TIMERS; i++) {
-        used += utimers[i].in_use;
-        held += utimers[i].in_use && proc_same_quota(utimers[i].proc, p);
-    }
-    if (!proc_may_take(p, held, used, KMAX_TIMERS, KLIM_TIMERS))
+    if (!proc_may_take_from(p, utimers, KMAX_TIMERS, proc, KLIM_TIMERS))
         return -EAGAIN;
     for (int i = 0; i < KMAX_TIMERS; i++) {
         struct utimer *u = &utimers[i];

@@ -90,6 +90,17 @@ static inline bool proc_may_take(const struct proc *p, int held, int used, int p
     return held < lim && pool - used > KLIM_RESERVE(pool);
 }
 
+// proc_may_take over a pool that is an array of n objects with an `in_use` flag and the process
+// that took each in member `owner_member`: counts them, then asks.
+#define proc_may_take_from(p, pool, n, owner_member, lim) ({                              \
+    int held_ = 0, used_ = 0;                                                            \
+    for (int i_ = 0; i_ < (int)(n); i_++) {                                              \
+        used_ += (pool)[i_].in_use;                                                      \
+        held_ += (pool)[i_].in_use && proc_same_quota((pool)[i_].owner_member, (p));     \
+    }                                                                                    \
+    proc_may_take((p), held_, used_, (int)(n), (lim));                                   \
+})
+
 void proc_init(void);
 // Registers the programs found in the image's program slots. Returns how many.
 int proc_scan_apps(uint32_t flash_base, uint32_t slot_size, unsigned nslots);
