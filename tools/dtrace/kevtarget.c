@@ -16,18 +16,29 @@ static int name_matches(const char *have, const char *want)
     return !strcmp(have, want) || (base && !strcmp(base + 1, want));
 }
 
-int kev_capture_target(const char *path, const char *name, int64_t *pid)
+// The capture at path read and decoded into r (its processes); the file's bytes, which the
+// caller frees, or NULL after saying why. A damaged tail still leaves the processes seen
+// before it.
+static uint8_t *decode_capture(const char *path, struct kev_reader *r)
 {
     size_t len;
     uint8_t *data = tool_read_file(path, &len);
-    static struct kev_reader r;
-    if (!data || kev_open(&r, data, len) != 0) {
+    if (!data || kev_open(r, data, len) != 0) {
         fprintf(stderr, "dtrace: cannot read %s%s%s\n", path, data ? ": " : "",
-                data ? kev_error(&r) : "");
+                data ? kev_error(r) : "");
         free(data);
-        return -1;
+        return NULL;
     }
-    kev_decode(&r); /* a damaged tail still leaves the processes seen before it */
+    kev_decode(r);
+    return data;
+}
+
+int kev_capture_target(const char *path, const char *name, int64_t *pid)
+{
+    static struct kev_reader r;
+    uint8_t *data = decode_capture(path, &r);
+    if (!data)
+        return -1;
     int found = 0;
     for (unsigned i = 0; i < r.kr_nprocs && !found; i++) {
         if (name ? name_matches(r.kr_procs[i].kn_name, name)
@@ -51,16 +62,10 @@ int kev_capture_target(const char *path, const char *name, int64_t *pid)
 int kev_capture_procs(const char *path, const char *const *names, unsigned n, int64_t *pid,
                       char *list, size_t listn)
 {
-    size_t len;
-    uint8_t *data = tool_read_file(path, &len);
     static struct kev_reader r;
-    if (!data || kev_open(&r, data, len) != 0) {
-        fprintf(stderr, "dtrace: cannot read %s%s%s\n", path, data ? ": " : "",
-                data ? kev_error(&r) : "");
-        free(data);
+    uint8_t *data = decode_capture(path, &r);
+    if (!data)
         return -1;
-    }
-    kev_decode(&r);
     int found = 0;
     size_t used = 0;
     if (listn)
