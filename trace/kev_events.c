@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // The event table (trace/kev_events.h): one row per kernel trace event, the only place its
 // layout and meaning are written, and the generic decoder that reads events by it. The
-// kernel-call rows' fields are QNX's layouts (trace/kev_kercall.c). A row gives: class,
+// kernel-call rows' fields are each call's arguments (trace/kev_kercall.c: this kernel's, and
+// QNX's layouts for a QNX system's capture). A row gives: class,
 // number(s), name, when it is written, its fields (word, bits, kind, meaning), the payload
 // words in fast and wide mode (0: a combine event of variable length), QNX's encoding (NULL:
 // ours, on a number QNX leaves free) and the D probes its site fires. The decoder that reads

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The generic field decoder (trace/kev_events.h): any event to named, typed fields, read from
-// its row of the event table (trace/kev_events.c) and, for kernel calls, from QNX's layouts
-// (trace/kev_kercall.c). Freestanding, no allocation: the fields, their strings and arrays
+// its row of the event table (trace/kev_events.c) and, for kernel calls, from this kernel's
+// layouts of its calls, or QNX's for a QNX system's capture (trace/kev_kercall.c). Freestanding, no allocation: the fields, their strings and arrays
 // are in the caller's struct kev_fields. Every read is bounded by the event's nw words.
 #include <trace/kev_decode.h>
 #include <trace/kev_events.h>
@@ -92,6 +92,38 @@ static void raw_words(struct kev_fields *o, const struct kev_event *e, const cha
     f->n = (unsigned)(vals_begin(o) - f->arr);
 }
 
+// This kernel's layout of call c's entry when the capture is this kernel's (it carries the
+// board's record in its system page; a QNX system's capture has QNX's layouts), else NULL.
+static const char *our_kercall(const struct kev_reader *r, unsigned c)
+{
+    return r && r->kr_board_hz && c < KEV_OUR_KERCALL_NUM ? kev_our_kercalls[c] : NULL;
+}
+
+// An entry's words named by this kernel's layout of the call (trace/kev_kercall.c): its
+// arguments in their registers' order, the first two in a fast event.
+static void our_kcall_args(const struct kev_event *e, const char *s, struct kev_fields *o)
+{
+    unsigned w = 0;
+    while (*s && w < e->nw) {
+        char type = *s++;
+        const char *name = text_begin(o);
+        while (*s && *s != ' ')
+            text_put(o, *s++);
+        text_end(o);
+        while (*s == ' ')
+            s++;
+        enum kev_fkind k = type == 'D' ? KEV_K_S32 : type == 'U' ? KEV_K_U32
+                        : type == 'P' ? KEV_K_ADDR : type == 'I' ? KEV_K_PID
+                        : type == 'T' ? KEV_K_TID : type == 'R' ? KEV_K_PRIO
+                        : type == 'Q' ? KEV_K_IRQ : KEV_K_HEX;
+        struct kev_field *f = add(o, name, k, "the call's argument");
+        if (!f)
+            return;
+        f->v = k == KEV_K_S32 ? (uint64_t)(int64_t)(int32_t)e->w[w] : e->w[w];
+        w++;
+    }
+}
+
 // A kernel call's fields by QNX's layout: fast (2 words) the fields marked f, wide all of
 // them while words remain. Fields named "empty" are skipped; a string's words are one field.
 static void kcall_fields(const struct kev_reader *r, const struct kev_event *e,
@@ -106,6 +138,8 @@ static void kcall_fields(const struct kev_reader *r, const struct kev_event *e,
     if (c < QNX_KERCALL_NUM)
         for (const char *q = qnx_kercalls[c].name; q && *q && !spare; q++)
             spare = q[0] == 'S' && q[1] == 'P' && q[2] == 'A' && q[3] == 'R' && q[4] == 'E';
+    const char *ours = our_kercall(r, c);
+    spare |= ours != NULL;  // our exits: the result, then the second word (kev_kcall_exit)
     int32_t ret;
     uint32_t err;
     if (d->kcall == 2 && kev_kcall_exit(e, &ret, &err)) {
@@ -122,6 +156,10 @@ static void kcall_fields(const struct kev_reader *r, const struct kev_event *e,
             return;
         }
         o->n = 0; // a success: the layout names the words below
+    }
+    if (d->kcall == 1 && (ours = our_kercall(r, c)) != NULL) {
+        our_kcall_args(e, ours, o);
+        return;
     }
     if (spare && d->kcall == 1) {
         static const char *const argn[] = { "arg0", "arg1", "arg2", "arg3", "arg4", "arg5" };

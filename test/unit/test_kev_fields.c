@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 // The generic field decoder (trace/kev_fields.c) on events built by hand from the layouts
 // docs/trace-events.md and QNX's traceprinter give: PRIO_CHANGE's packed word, FUNC_EXIT's
-// value low word first, a kernel call's fields fast and wide as QNX labels them, our own calls'
-// registers, a failed exit; payloads shorter than they claim (USDT's count, IMAGE's id
+// value low word first, a kernel call's fields fast and wide as QNX labels them (a QNX system's
+// capture) and as this kernel passes them (ours: user/lib/kcalls.c's order), a failed exit; payloads shorter than they claim (USDT's count, IMAGE's id
 // length, a 64-bit stack's odd word) read no word past the event; an event no row describes
 // gives its raw words; and every row of the table is found by its first and last number.
 #include <stdarg.h>
@@ -79,6 +79,45 @@ static void kcall(void **state)
     assert_int_equal(kev_field_get(&fs, "errno")->v, 11);
 }
 
+// A capture of this kernel (its system page has the board's record): each call's own
+// arguments, in the order user/lib/kcalls.c passes them, whatever QNX puts on that number.
+static void kcall_ours(void **state)
+{
+    (void)state;
+    struct kev_reader saved = rd;
+    rd.kr_board_hz = 25000000;
+    uint32_t send[] = { 3, 0x20004000, 16, 0x20004100, 4, 0 };
+    decode(KEV_C_KER_CALL, 11, send, 6, NULL);          // MsgSend(coid, smsg, sbytes, rmsg, rbytes)
+    assert_int_equal(fs.n, 5);
+    const char *want[] = { "coid", "smsg", "sbytes", "rmsg", "rbytes" };
+    for (unsigned i = 0; i < 5; i++) {
+        assert_string_equal(fs.f[i].name, want[i]);
+        assert_int_equal(fs.f[i].v, send[i]);
+    }
+    assert_int_equal(fs.f[1].kind, KEV_K_ADDR);
+    decode(KEV_C_KER_CALL, 11, send, 2, NULL);          // fast: the first two
+    assert_int_equal(fs.n, 2);
+    uint32_t tmo[] = { 500000000u, 0 };                 // TimerTimeout(500 ms): QNX's 75 is
+    decode(KEV_C_KER_CALL, 75, tmo, 2, NULL);           // TIMER_TIMEOUT "timeout_flags ..."
+    assert_string_equal(fs.f[0].name, "ns_lo");
+    assert_int_equal(fs.f[0].v, 500000000u);
+    uint32_t spawn[] = { 0x2004006a, 0, 1, 0, 0, 0 };   // ProcSpawn, on QNX's CONNECT_SPARE1
+    decode(KEV_C_KER_CALL, 44, spawn, 6, NULL);
+    assert_int_equal(fs.n, 3);
+    assert_string_equal(fs.f[0].name, "name");
+    assert_string_equal(fs.f[1].name, "priority");
+    assert_int_equal(fs.f[1].kind, KEV_K_PRIO);
+    assert_string_equal(fs.f[2].name, "arg");
+    uint32_t wait[] = { 0xffffffffu, 0x20047f44 };      // ProcWait(-1, &status): any child
+    decode(KEV_C_KER_CALL, 62, wait, 2, NULL);
+    assert_int_equal((int64_t)kev_field_get(&fs, "pid")->v, -1);
+    uint32_t ok[] = { 9, 0 };
+    decode(KEV_C_KER_CALL, KEV_KC_EXIT(55), ok, 2, NULL); // InterruptAttachEvent's id
+    assert_int_equal((int64_t)kev_field_get(&fs, "ret")->v, 9);
+    assert_null(kev_field_get(&fs, "handler_p"));       // not QNX's INTERRUPT_ATTACH exit
+    rd = saved;
+}
+
 static void short_payloads(void **state)
 {
     (void)state;
@@ -131,6 +170,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(prio_change), cmocka_unit_test(func_exit), cmocka_unit_test(kcall),
+        cmocka_unit_test(kcall_ours),
         cmocka_unit_test(short_payloads), cmocka_unit_test(unknown),
         cmocka_unit_test(every_row_found),
     };

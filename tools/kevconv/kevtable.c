@@ -47,7 +47,7 @@ static int print_table(void)
         else
             printf("| %u-%u | %s | ", d->lo, d->hi, d->name);
         if (d->kcall)
-            printf("the call's, QNX's layout (`trace/kev_kercall.c`)");
+            printf("the call's arguments and result (`trace/kev_kercall.c`)");
         for (unsigned k = 0; k < d->nfields; k++)
             printf("%s`%s` %s%s", k ? ", " : "", d->fields[k].name,
                    kev_fkind_name(d->fields[k].kind), d->fields[k].wide ? " (wide)" : "");

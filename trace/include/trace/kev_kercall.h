@@ -16,4 +16,12 @@ struct qnx_kercall {
 
 extern const struct qnx_kercall qnx_kercalls[QNX_KERCALL_NUM];
 
+// This kernel's own calls (kernel/include/uapi/kcall.h KCALL_LIST): the arguments its entry
+// event carries, which are the call's registers (user/lib/kcalls.c), not QNX's layout of the
+// same number. Indexed by call number, NULL for a number this kernel has no call on. A field
+// is "<T><label>": T = D signed, U unsigned, H hex, P address, I pid, T tid, R priority,
+// Q interrupt line; the first two are the fast event's two words.
+#define KEV_OUR_KERCALL_NUM 100u
+extern const char *const kev_our_kercalls[KEV_OUR_KERCALL_NUM];
+
 #endif
