@@ -35,7 +35,7 @@ static const char *proc_name(const struct kx_stats *s, uint32_t pid)
     for (unsigned i = 0; i < s->m.nth; i++)
         if (s->m.th[i].pid == pid && s->m.th[i].comm[0])
             return s->m.th[i].comm;
-    return "";
+    return pid == 0 ? "kernel" : "";     // process 0 has no name event: the kernel's own
 }
 
 static void threads(const struct kx_stats *s, FILE *f)
