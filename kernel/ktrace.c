@@ -19,6 +19,7 @@
 #include <kernel/ktrace_kcall.h>
 #include <kernel/ipc.h>
 #include <kernel/ktimer.h>
+#include <kernel/kev_emit.h>
 #include <d/dprobes.h>
 #include <uapi/kcall.h>
 #include <uapi/ktrace.h>
@@ -447,26 +448,20 @@ void ktrace_state_ev(const struct thread *t)
     state_emit(t);
 }
 
+// THCREATE (a thread's priority first, from its creation or the snapshot) or THDESTROY, and
+// their probes (none for the snapshot's: its state is not news).
 void ktrace_thread_ev(const struct thread *t, unsigned ev)
 {
-    if (ev == KEV_TH_CREATE)    // every thread's priority, from its creation or the snapshot
+    const bool d = kdt_active;  // (a firing's exit() may clear it: the hold is let go still)
+    if (ev == KEV_TH_CREATE) {
         ktrace_prio_ev(t, t->prio, KEV_PRIO_INITIAL);
-    if (!kdt_active) {
-        trace_emit_simple(&ktrace, KEV_C_PR_TH, ev, ktrace_pid(t), ktrace_tid(t));
-        return;
+        kev_emit_thcreate(d && !in_snapshot, ktrace_pid(t), ktrace_tid(t), ktrace_who(t),
+                          t->prio);
+        if (d && !in_snapshot)
+            ((struct thread *)t)->dt_unstarted = 1;    // its lwp-start is at its first run
+    } else {
+        kev_emit_thdestroy(d, ktrace_pid(t), ktrace_tid(t), ktrace_who(t), t->exit_status);
     }
-    kdt_hold();     // the event, then its probes at its time
-    uint32_t before = ktrace_stamp_here();
-    trace_emit_simple(&ktrace, KEV_C_PR_TH, ev, ktrace_pid(t), ktrace_tid(t));
-    ktrace_site_take(before);
-    if (!in_snapshot && ev == KEV_TH_CREATE) {
-        kdt_fire(DPROBE_SCHED_CREATE, ktrace_who(t), ktrace_pid(t), t->prio, 0);
-        kdt_fire(DPROBE_PROC_LWP_CREATE, ktrace_who(t), ktrace_pid(t), t->prio, 0);
-        ((struct thread *)t)->dt_unstarted = 1;
-    }
-    if (ev == KEV_TH_DESTROY)
-        kdt_fire(DPROBE_SCHED_EXIT, ktrace_who(t), (uint64_t)(int64_t)t->exit_status, 0, 0);
-    kdt_release();
 }
 
 void ktrace_thread_name_ev(const struct thread *t)
@@ -475,39 +470,25 @@ void ktrace_thread_name_ev(const struct thread *t)
     trace_emit_string(&ktrace, KEV_C_PR_TH, KEV_PR_THREAD_NAME, w, 2, t->name);
 }
 
+// PROCCREATE_NAME or PROCDESTROY_NAME, and their probes (none for the snapshot's).
 void ktrace_proc_ev(const struct proc *p, unsigned ev)
 {
-    uint32_t w[2] = { (uint32_t)p->ppid, (uint32_t)p->pid };
-    if (!kdt_active) {
-        trace_emit_string(&ktrace, KEV_C_PR_TH, ev, w, 2, p->name);
-        return;
-    }
-    kdt_hold();     // the event, then its probes at its time
-    uint32_t before = ktrace_stamp_here();
-    trace_emit_string(&ktrace, KEV_C_PR_TH, ev, w, 2, p->name);
-    ktrace_site_take(before);
-    if (!in_snapshot && ev == KEV_PR_CREATE_NAME)
-        kdt_fire(DPROBE_PROC_CREATE, (uint32_t)p->pid, (uint32_t)p->ppid, 0, 0);
-    if (ev == KEV_PR_DESTROY_NAME)
-        kdt_fire(DPROBE_PROC_EXIT, (uint32_t)p->pid, (uint64_t)(int64_t)p->exit_status, 0, 0);
-    kdt_release();
+    const bool d = kdt_active;
+    if (ev == KEV_PR_CREATE_NAME)
+        kev_emit_proccreate_name(d && !in_snapshot, (uint32_t)p->ppid, (uint32_t)p->pid, p->name);
+    else
+        kev_emit_procdestroy_name(d, (uint32_t)p->ppid, (uint32_t)p->pid, p->name,
+                                  p->exit_status);
 }
 
-// With D: the interrupt's event and its probes under the D lock, at the event's time (as
-// state_ev_d), out of line.
+// With D: out of line, so that the path without it is the ring's write alone. sched:::tick in
+// the context of the thread the interrupt found (every CPU's timer interrupt, the kernel's
+// tick or this CPU's share of it).
 static __attribute__((noinline)) void int_ev_d(unsigned ev, uint32_t irq, uint32_t who)
 {
-    kdt_hold();
-    uint32_t before = ktrace_stamp_here();
-    trace_emit_simple(&ktrace, KEV_C_INT, ev, irq, who);
-    ktrace_site_take(before);
-    if (irq < DPROBE_IRQ_MAX && (ev == KEV_INT_ENTER || ev == KEV_INT_EXIT))
-        kdt_fire(ev == KEV_INT_ENTER ? DPROBE_IRQ_ENTRY(irq) : DPROBE_IRQ_EXIT(irq), irq, 0, 0, 0);
-    // sched:::tick: every CPU's timer interrupt, the kernel's tick or this CPU's share of it
-    if ((irq == KIRQ_TICK || irq == KIRQ_CPUTICK) && ev == KEV_INT_ENTER && k_current)
-        kdt_fire(DPROBE_SCHED_TICK, ktrace_who(k_current), ktrace_pid(k_current),
-                 k_current->prio, 0);
-    kdt_release();
+    const struct thread *cur = k_current;
+    kev_emit_int(true, ev, irq, who, cur, cur ? ktrace_who(cur) : 0, cur ? ktrace_pid(cur) : 0,
+                 cur ? cur->prio : 0);
 }
 
 void ktrace_int_ev(unsigned ev, uint32_t irq, uint32_t who)
@@ -516,7 +497,7 @@ void ktrace_int_ev(unsigned ev, uint32_t irq, uint32_t who)
         int_ev_d(ev, irq, who);
         return;
     }
-    trace_emit_simple(&ktrace, KEV_C_INT, ev, irq, who);
+    kev_emit_int(false, ev, irq, who, NULL, 0, 0, 0);
 }
 
 void ktrace_int_handler_ev(uint32_t irq, uint32_t pid, uintptr_t ip, uintptr_t area)
@@ -525,35 +506,26 @@ void ktrace_int_handler_ev(uint32_t irq, uint32_t pid, uintptr_t ip, uintptr_t a
     trace_emit_words(&ktrace, KEV_C_INT, KEV_INT_HANDLER_ENTER, w, 4);
 }
 
-// D's msg probes (docs/d-probes.md): arg0 the client's connection, arg1 the receive id, arg2
-// the message's bytes (0 for a reply: its size is not kept), arg3 the event's second word (the
-// server's pid, the receiver, the status or the error). The client is the one the site holds
-// (ipc.c): nothing is looked up here.
-static void kdt_msg(unsigned ev, uint32_t rcvid, uint32_t b, const struct thread *client)
+// A message event [rcvid, b] from the site that holds its client (ipc.c): b is the server's
+// pid, the receiver, the status or the error; msg's probes take the client's connection and
+// its message's size from the client (kev_emit.h).
+static inline void msg_emit(bool d, unsigned ev, uint32_t rcvid, uint32_t b,
+                            const struct thread *client)
 {
-    unsigned id;
+    uint32_t coid = (uint32_t)client->coid, bytes = client->msg_len;   // (read only under d)
     switch (ev) {
-    case KEV_COMM_SND_MESSAGE:   id = DPROBE_MSG_SEND; break;
-    case KEV_COMM_REC_MESSAGE:   id = DPROBE_MSG_RECEIVE; break;
-    case KEV_COMM_REPLY_MESSAGE: id = DPROBE_MSG_REPLY; break;
-    case KEV_COMM_MSG_ERROR:     id = DPROBE_MSG_ERROR; break;
-    default: return;
+    case KEV_COMM_SND_MESSAGE:   kev_emit_snd_message(d, rcvid, b, coid, bytes); return;
+    case KEV_COMM_REC_MESSAGE:   kev_emit_rec_message(d, rcvid, b, coid, bytes); return;
+    case KEV_COMM_REPLY_MESSAGE: kev_emit_reply_message(d, rcvid, b, coid); return;
+    default:                     kev_emit_msg_error(d, rcvid, b, coid, bytes); return;
     }
-    uint32_t bytes = id != DPROBE_MSG_REPLY ? client->msg_len : 0;
-    kdt_fire(id, (uint32_t)client->coid, rcvid, bytes, b);
 }
 
-// With D: the event and its probe under the D lock, at the event's time (as state_ev_d), out
-// of line.
+// With D: out of line, so that the path without it is the ring's write alone.
 static __attribute__((noinline)) void msg_ev_d(unsigned ev, uint32_t rcvid, uint32_t b,
                                                const struct thread *client)
 {
-    kdt_hold();
-    uint32_t before = ktrace_stamp_here();
-    trace_emit_simple(&ktrace, KEV_C_COMM, ev, rcvid, b);
-    ktrace_site_take(before);
-    kdt_msg(ev, rcvid, b, client);
-    kdt_release();
+    msg_emit(true, ev, rcvid, b, client);
 }
 
 void ktrace_msg_ev(unsigned ev, uint32_t rcvid, uint32_t b, const struct thread *client)
@@ -562,29 +534,17 @@ void ktrace_msg_ev(unsigned ev, uint32_t rcvid, uint32_t b, const struct thread 
         msg_ev_d(ev, rcvid, b, client);
         return;
     }
-    trace_emit_simple(&ktrace, KEV_C_COMM, ev, rcvid, b);
+    msg_emit(false, ev, rcvid, b, client);
 }
 
-// The other COMM events: a pulse's send (D's msg:::pulse: arg0 the sender's connection, arg1
-// the pulse's code, the low half of the event's second word) and receipt, a signal.
-static __attribute__((noinline)) void comm_ev_d(unsigned ev, uint32_t a, uint32_t b)
-{
-    kdt_hold();
-    uint32_t before = ktrace_stamp_here();
-    trace_emit_simple(&ktrace, KEV_C_COMM, ev, a, b);
-    ktrace_site_take(before);
-    if (ev == KEV_COMM_SND_PULSE)
-        kdt_fire(DPROBE_MSG_PULSE, a, b & 0xffffu, 0, 0);
-    kdt_release();
-}
-
+// The other COMM events: a pulse's send (msg:::pulse, kev_emit.h), its receipt, a signal (no
+// probe of their own: the signal's proc:::fault is FAULT's, kernel/ktrace_fault.c).
 void ktrace_comm_ev(unsigned ev, uint32_t a, uint32_t b)
 {
-    if (kdt_active) {
-        comm_ev_d(ev, a, b);
-        return;
-    }
-    trace_emit_simple(&ktrace, KEV_C_COMM, ev, a, b);
+    if (ev == KEV_COMM_SND_PULSE)
+        kev_emit_snd_pulse(kdt_active, a, b & 0xffffu, b >> 16);
+    else
+        trace_emit_simple(&ktrace, KEV_C_COMM, ev, a, b);
 }
 
 void ktrace_timer_ev(uint32_t id, uint32_t pid)

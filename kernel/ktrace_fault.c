@@ -10,6 +10,7 @@
 #include <kernel/ktrace.h>
 #include <kernel/ktrace_kcall.h>
 #include <kernel/kdtrace.h>
+#include <kernel/kev_emit.h>
 #include <kernel/thread.h>
 #include <d/dprobes.h>
 
@@ -31,27 +32,8 @@ static uint32_t fault_si_code(unsigned kind)
 void ktrace_fault(struct thread *t, int sig, const struct arch_fault_where *where)
 {
     ktrace_comm(KEV_COMM_SIGNAL, (uint32_t)sig, fault_si_code(where->kind));
-    const bool d = kdt_active;  // (a firing's exit() may clear it: the hold is let go still)
-    uint32_t before = 0;
-    if (d) {            // proc:::fault at the FAULT event's time
-        kdt_hold();
-        before = ktrace_stamp_here();
-    }
-    if (KTRACE_ON(KEV_C_SYSTEM) && ktrace.tr_running) {
-        uint32_t w[6] = {
-            ktrace_who(t),
-            ((uint32_t)sig & 0xffu) | (where->kind & 0xffu) << 8 |
-                (where->addr_valid ? KEV_FAULT_ADDR_VALID : 0u),
-            (uint32_t)(where->pc >> 32), (uint32_t)where->pc,
-            (uint32_t)(where->addr >> 32), (uint32_t)where->addr,
-        };
-        trace_emit_words(&ktrace, KEV_C_SYSTEM, KEV_SYS_FAULT, w, 6);
-        if (d)
-            ktrace_site_take(before);
-        ktrace_stack_user(t, KEV_STACK_FAULT);
-    }
-    if (d) {            // proc:::fault, in the faulting thread's context: arg0 the signal
-        kdt_fire(DPROBE_PROC_FAULT, (uint64_t)sig, 0, 0, 0);
-        kdt_release();
-    }
+    // FAULT, its STACK and proc:::fault (in the faulting thread's context: arg0 the signal)
+    // at the FAULT event's time (kev_emit.h)
+    kev_emit_fault(kdt_active, KTRACE_ON(KEV_C_SYSTEM) && ktrace.tr_running, t, ktrace_who(t),
+                   sig, where->kind, where->addr_valid, where->pc, where->addr);
 }

@@ -7,6 +7,7 @@
 // entry/exit and SYNC_WAIT events (tools/dtrace/kevreplay.c).
 #include <kernel/ktrace.h>
 #include <kernel/ktrace_kcall.h>
+#include <kernel/kev_emit.h>
 #include <kernel/kdtrace.h>
 #include <kernel/thread.h>
 #include <kernel/board.h>
@@ -47,21 +48,11 @@ void ktrace_sync_d_stop(void)
     dt_sync = NULL;
 }
 
-// With D: change-pri and the event under the D lock (ktrace.c's state_ev_d says why), out of
-// line so that the path without D is what it was.
+// With D: out of line, so that the path without D is the ring's write alone.
 static __attribute__((noinline)) void prio_ev_d(const struct thread *t, unsigned prio,
                                                 unsigned cause)
 {
-    // Solaris's change-pri fires before the change: args[2] the new priority; ours adds arg3
-    // the old one and arg4 the cause: the event's words, unpacked.
-    const uint32_t a[5] = { ktrace_who(t), ktrace_pid(t), prio, t->prio, cause };
-    kdt_hold();
-    uint32_t before = ktrace_stamp_here();
-    trace_emit_simple(&ktrace, KEV_C_SYSTEM, KEV_SYS_PRIO_CHANGE, a[0],
-                      ktrace_prio_word(t, prio, cause));
-    ktrace_site_take(before);   // the probe at the event's time
-    kdt_fire_args(DPROBE_SCHED_CHANGE_PRI, a, 5);
-    kdt_release();
+    kev_emit_prio_change(true, ktrace_who(t), ktrace_pid(t), prio, t->prio, cause);
 }
 
 // (An initial priority, at a thread's creation or in the snapshot, is no change: no probe.)
@@ -71,8 +62,7 @@ void ktrace_prio_ev(const struct thread *t, unsigned prio, unsigned cause)
         prio_ev_d(t, prio, cause);
         return;
     }
-    trace_emit_simple(&ktrace, KEV_C_SYSTEM, KEV_SYS_PRIO_CHANGE, ktrace_who(t),
-                      ktrace_prio_word(t, prio, cause));
+    kev_emit_prio_change(false, ktrace_who(t), 0, prio, t->prio, cause);
 }
 
 // The time blocked runs from the SYNC_WAIT event's stamp to the call's exit event's (both
@@ -84,14 +74,13 @@ void ktrace_sync_wait_ev(struct thread *t, uint32_t obj, const struct thread *ow
         trace_emit_simple(&ktrace, KEV_C_SYSTEM, KEV_SYS_SYNC_WAIT, obj, who);
         return;
     }
-    kdt_hold();
-    uint32_t before = ktrace_stamp_here();
+    uint32_t before = kev_site_open(true);
     trace_emit_simple(&ktrace, KEV_C_SYSTEM, KEV_SYS_SYNC_WAIT, obj, who);
-    ktrace_site_take(before);
+    kev_site_stamp(true, before);
     uint64_t since = kdt_site_cycles();
     dt_sync[t->index].owner = who;
     dt_sync[t->index].since = since ? since : 1u;   // (0 means not blocked)
-    kdt_release();
+    kev_site_close(true);
 }
 
 _Static_assert(DPROBE_LOCKCALL_MUTEX_LOCK == KC_MutexLock &&

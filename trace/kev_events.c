@@ -14,6 +14,7 @@
 #include <trace/kev_events.h>
 #include <trace/kev_kercall.h>
 #include <trace/kev_stack.h>
+#include <trace/kev_dargs.h>
 
 #if defined(__has_include)
 #if __has_include(<uapi/kcall.h>)
@@ -154,9 +155,24 @@ static const char *snapshot_names(unsigned v)
 #define HL(n, k, w, m)          { n, KEV_K_##k, KEV_L_HI_LO, w, 0, 0, 0, NULL, m }
 #define STR(n, w, m)            { n, KEV_K_STRING, KEV_L_STRING, w, 0, 0, 0, NULL, m }
 #define ROW(c, lo, hi, name, when, flds, fw, ww, qnx, probes) \
-    { KEV_C_##c, lo, hi, name, when, flds, NELEM(flds), fw, ww, 0, qnx, probes }
-#define KROW(lo, hi, name, when, kc, qnx, probes) \
-    { KEV_C_KER_CALL, lo, hi, name, when, NULL, 0, 2, 6, kc, qnx, probes }
+    { KEV_C_##c, lo, hi, name, when, flds, NELEM(flds), fw, ww, 0, qnx, probes, KEV_D_NONE, 0, NULL }
+// A row whose D probes its site derives (OWN) or another event fires (LATER): enum kev_dsite.
+#define ROWO(ds, c, lo, hi, name, when, flds, fw, ww, qnx, probes) \
+    { KEV_C_##c, lo, hi, name, when, flds, NELEM(flds), fw, ww, 0, qnx, probes, KEV_D_##ds, 0, NULL }
+// A row whose emit helper fires D: dl its probes, from trace/kev_dargs.h's macros (DPROBES).
+#define ROWE(c, lo, hi, name, when, flds, fw, ww, qnx, probes, dl) \
+    { KEV_C_##c, lo, hi, name, when, flds, NELEM(flds), fw, ww, 0, qnx, probes, KEV_D_EMIT, \
+      NELEM(dl), dl }
+#define KROW(lo, hi, name, when, kc, qnx, probes, ds) \
+    { KEV_C_KER_CALL, lo, hi, name, when, NULL, 0, 2, 6, kc, qnx, probes, KEV_D_##ds, 0, NULL }
+
+// A D column's probe, from a kev_dargs.h macro: the arguments' names (a field's, or "@" and a
+// value the site passes); the id, which the site computes, is dropped.
+#define DPROBE_ROW(probe, id, ...) \
+    { probe, NELEM(((const char *[]){ __VA_ARGS__ })), { __VA_ARGS__ } },
+#define DFIELD(x) #x
+#define DSITE(x) "@" #x
+#define DPROBES(m) m(DPROBE_ROW, DFIELD, DSITE)
 
 static const struct kev_field_desc f_time[] = {
     HL("cycles", CYCLES, 0, "the 64-bit cycle counter"),
@@ -329,7 +345,23 @@ static const struct kev_field_desc f_msg_error[] = {
     W("errno", ERRNO, 1, "the error"),
 };
 
-#define THR(st, nm) ROW(PR_TH, st, st, nm, "a thread enters this state", f_thread, 2, 4, \
+static const struct kev_dprobe d_int_entr[] = {
+    DPROBES(KEV_D_INT_ENTR_IRQ) DPROBES(KEV_D_INT_ENTR_TICK) };
+static const struct kev_dprobe d_int_exit[] = { DPROBES(KEV_D_INT_EXIT_IRQ) };
+static const struct kev_dprobe d_thcreate[] = {
+    DPROBES(KEV_D_THCREATE_CREATE) DPROBES(KEV_D_THCREATE_LWP) };
+static const struct kev_dprobe d_thdestroy[] = { DPROBES(KEV_D_THDESTROY_EXIT) };
+static const struct kev_dprobe d_proccreate[] = { DPROBES(KEV_D_PROCCREATE_NAME_CREATE) };
+static const struct kev_dprobe d_procdestroy[] = { DPROBES(KEV_D_PROCDESTROY_NAME_EXIT) };
+static const struct kev_dprobe d_prio_change[] = { DPROBES(KEV_D_PRIO_CHANGE_CHANGE_PRI) };
+static const struct kev_dprobe d_fault[] = { DPROBES(KEV_D_FAULT_FAULT) };
+static const struct kev_dprobe d_snd_message[] = { DPROBES(KEV_D_SND_MESSAGE_SEND) };
+static const struct kev_dprobe d_snd_pulse[] = { DPROBES(KEV_D_SND_PULSE_PULSE) };
+static const struct kev_dprobe d_rec_message[] = { DPROBES(KEV_D_REC_MESSAGE_RECEIVE) };
+static const struct kev_dprobe d_reply[] = { DPROBES(KEV_D_REPLY_MESSAGE_REPLY) };
+static const struct kev_dprobe d_msg_error[] = { DPROBES(KEV_D_MSG_ERROR_ERROR) };
+
+#define THR(st, nm) ROWO(OWN, PR_TH, st, st, nm, "a thread enters this state", f_thread, 2, 4, \
     "_NTO_TRACE_THREAD / _NTO_TRACE_" nm, \
     "sched::: sleep, block-*, wakeup, preempt, enqueue, dequeue; proc:::lwp-exit (THDEAD)")
 
@@ -345,19 +377,21 @@ const struct kev_event_desc kev_event_table[] = {
 
     KROW(0, KEV_KC_MAX - 1, "KER_CALL", "a kernel call is entered", 1,
          "_NTO_TRACE_KERCALLENTER / __KER_*",
-         "kercall::<Name>:entry (arg0-arg5 the call's arguments)"),
+         "kercall::<Name>:entry (arg0-arg5 the call's arguments)", OWN),
     KROW(KEV_KC_MAX, 2 * KEV_KC_MAX - 1, "KER_EXIT",
          "the call returns to its thread, blocked time included", 2,
          "_NTO_TRACE_KERCALLEXIT / __KER_*",
-         "kercall::<Name>:return (arg0 the result, -errno on failure); lockstat at a SYNC_* return"),
+         "kercall::<Name>:return (arg0 the result, -errno on failure); lockstat at a SYNC_* return",
+         OWN),
     KROW(2 * KEV_KC_MAX, 3 * KEV_KC_MAX - 1, "KER_INTR", "QNX's interrupted call; never written here",
-         3, "_NTO_TRACE_KERCALLINT / __KER_*", ""),
+         3, "_NTO_TRACE_KERCALLINT / __KER_*", "", NONE),
 
-    ROW(INT, KEV_INT_ENTER, KEV_INT_ENTER, "INT_ENTR",
+    ROWE(INT, KEV_INT_ENTER, KEV_INT_ENTER, "INT_ENTR",
         "a device interrupt, the tick, a CPU's tick share or a reschedule IPI is taken", f_int, 2, 2,
-        "_NTO_TRACE_INT / _NTO_TRACE_INTENTER", "interrupt::irqN:entry; sched:::tick (the tick)"),
-    ROW(INT, KEV_INT_EXIT, KEV_INT_EXIT, "INT_EXIT", "its end", f_int, 2, 2,
-        "_NTO_TRACE_INT / _NTO_TRACE_INTEXIT", "interrupt::irqN:exit"),
+        "_NTO_TRACE_INT / _NTO_TRACE_INTENTER", "interrupt::irqN:entry; sched:::tick (the tick)",
+        d_int_entr),
+    ROWE(INT, KEV_INT_EXIT, KEV_INT_EXIT, "INT_EXIT", "its end", f_int, 2, 2,
+        "_NTO_TRACE_INT / _NTO_TRACE_INTEXIT", "interrupt::irqN:exit", d_int_exit),
     ROW(INT, KEV_INT_HANDLER_ENTER, KEV_INT_HANDLER_ENTER, "INT_HANDLER_ENTR",
         "before a driver's handler, or the pulse sent for an event line", f_int_handler_enter, 0, 0,
         "_NTO_TRACE_INT / _NTO_TRACE_INT_HANDLER_ENTER", ""),
@@ -374,28 +408,30 @@ const struct kev_event_desc kev_event_table[] = {
     THR(KEV_TH_NET_SEND, "THNET_SEND"), THR(KEV_TH_NET_REPLY, "THNET_REPLY"),
     ROW(PR_TH, KEV_TH_WAITCHILD, KEV_TH_WAITCHILD, "THWAITCHILD",
         "files before 2026-11: a thread blocked in ProcWait (now THJOIN)", f_thread, 2, 4, NULL, ""),
-    ROW(PR_TH, KEV_TH_CREATE, KEV_TH_CREATE, "THCREATE", "a thread is created", f_thread_life, 2, 2,
-        "_NTO_TRACE_THREAD / _NTO_TRACE_THCREATE", "sched:::create, proc:::lwp-create"),
-    ROW(PR_TH, KEV_TH_DESTROY, KEV_TH_DESTROY, "THDESTROY",
+    ROWE(PR_TH, KEV_TH_CREATE, KEV_TH_CREATE, "THCREATE", "a thread is created", f_thread_life, 2, 2,
+        "_NTO_TRACE_THREAD / _NTO_TRACE_THCREATE", "sched:::thread-create, proc:::lwp-create",
+        d_thcreate),
+    ROWE(PR_TH, KEV_TH_DESTROY, KEV_TH_DESTROY, "THDESTROY",
         "a thread's slot is freed (joined, detached, or its process ended)", f_thread_life, 2, 2,
-        "_NTO_TRACE_THREAD / _NTO_TRACE_THDESTROY", "sched:::exit"),
+        "_NTO_TRACE_THREAD / _NTO_TRACE_THDESTROY", "sched:::thread-exit", d_thdestroy),
     ROW(PR_TH, KEV_PR_CREATE, KEV_PR_CREATE, "PROCCREATE", "a process starts (not written here)",
         f_proc, 2, 2, "_NTO_TRACE_PROCESS / _NTO_TRACE_PROCCREATE", ""),
     ROW(PR_TH, KEV_PR_DESTROY, KEV_PR_DESTROY, "PROCDESTROY", "a process ends (not written here)",
         f_proc, 2, 2, "_NTO_TRACE_PROCESS / _NTO_TRACE_PROCDESTROY", ""),
-    ROW(PR_TH, KEV_PR_CREATE_NAME, KEV_PR_CREATE_NAME, "PROCCREATE_NAME", "a process starts",
-        f_proc_name, 0, 0, "_NTO_TRACE_PROCESS / _NTO_TRACE_PROCCREATE_NAME", "proc:::create"),
-    ROW(PR_TH, KEV_PR_DESTROY_NAME, KEV_PR_DESTROY_NAME, "PROCDESTROY_NAME",
+    ROWE(PR_TH, KEV_PR_CREATE_NAME, KEV_PR_CREATE_NAME, "PROCCREATE_NAME", "a process starts",
+        f_proc_name, 0, 0, "_NTO_TRACE_PROCESS / _NTO_TRACE_PROCCREATE_NAME", "proc:::create",
+        d_proccreate),
+    ROWE(PR_TH, KEV_PR_DESTROY_NAME, KEV_PR_DESTROY_NAME, "PROCDESTROY_NAME",
         "a process ends (becomes a zombie)", f_proc_name, 0, 0,
-        "_NTO_TRACE_PROCESS / _NTO_TRACE_PROCDESTROY_NAME", "proc:::exit"),
+        "_NTO_TRACE_PROCESS / _NTO_TRACE_PROCDESTROY_NAME", "proc:::exit", d_procdestroy),
     ROW(PR_TH, KEV_PR_THREAD_NAME, KEV_PR_THREAD_NAME, "PROCTHREAD_NAME",
         "a thread is named (spawn names the main thread \"main\")", f_thread_name, 0, 0,
         "_NTO_TRACE_PROCESS / _NTO_TRACE_PROCTHREAD_NAME", ""),
 
-    ROW(SYSTEM, KEV_SYS_FUNC_ENTER, KEV_SYS_FUNC_ENTER, "FUNC_ENTER",
+    ROWO(OWN, SYSTEM, KEV_SYS_FUNC_ENTER, KEV_SYS_FUNC_ENTER, "FUNC_ENTER",
         "an enabled fbt or pid entry probe fired", f_func_enter, 2, 2,
         "_NTO_TRACE_SYSTEM / _NTO_TRACE_SYS_FUNC_ENTER", "fbt::<function>:entry, pid<p>::<function>:entry"),
-    ROW(SYSTEM, KEV_SYS_FUNC_EXIT, KEV_SYS_FUNC_EXIT, "FUNC_EXIT",
+    ROWO(OWN, SYSTEM, KEV_SYS_FUNC_EXIT, KEV_SYS_FUNC_EXIT, "FUNC_EXIT",
         "an enabled fbt or pid return probe fired", f_func_exit, 5, 5,
         "_NTO_TRACE_SYSTEM / _NTO_TRACE_SYS_FUNC_EXIT",
         "fbt::<function>:return, pid<p>::<function>:return (arg0 offset, arg1 value)"),
@@ -408,32 +444,33 @@ const struct kev_event_desc kev_event_table[] = {
         f_snapshot, 2, 2, NULL, ""),
     ROW(SYSTEM, KEV_SYS_URING_BAD, KEV_SYS_URING_BAD, "URING_BAD",
         "the kernel rejected records of a process's user-event ring", f_uring_bad, 2, 2, NULL, ""),
-    ROW(SYSTEM, KEV_SYS_SYNC_WAIT, KEV_SYS_SYNC_WAIT, "SYNC_WAIT",
+    ROWO(LATER, SYSTEM, KEV_SYS_SYNC_WAIT, KEV_SYS_SYNC_WAIT, "SYNC_WAIT",
         "a thread blocks on a mutex, semaphore or condvar", f_sync_wait, 2, 2, NULL,
         "lockstat:::*-block, at the call's return"),
-    ROW(SYSTEM, KEV_SYS_PRIO_CHANGE, KEV_SYS_PRIO_CHANGE, "PRIO_CHANGE",
+    ROWE(SYSTEM, KEV_SYS_PRIO_CHANGE, KEV_SYS_PRIO_CHANGE, "PRIO_CHANGE",
         "a thread's effective priority is about to change", f_prio_change, 2, 2, NULL,
-        "sched:::change-pri (not initial; args[0] the thread, args[2] the new priority)"),
-    ROW(SYSTEM, KEV_SYS_STACK, KEV_SYS_STACK, "STACK", "a call stack (sample, kernel thread, fault)",
+        "sched:::change-pri (not initial; args[0] the thread, args[2] the new priority)",
+        d_prio_change),
+    ROWO(LATER, SYSTEM, KEV_SYS_STACK, KEV_SYS_STACK, "STACK", "a call stack (sample, kernel thread, fault)",
         f_stack, 0, 0, NULL, "proc:::fault's ustack() (kind fault)"),
-    ROW(SYSTEM, KEV_SYS_FAULT, KEV_SYS_FAULT, "FAULT", "a process's thread faulted", f_fault, 6, 6,
-        NULL, "proc:::fault (arg0 the signal)"),
+    ROWE(SYSTEM, KEV_SYS_FAULT, KEV_SYS_FAULT, "FAULT", "a process's thread faulted", f_fault, 6, 6,
+        NULL, "proc:::fault (arg0 the signal)", d_fault),
     ROW(SYSTEM, KEV_SYS_KPANIC, KEV_SYS_KPANIC, "KPANIC", "the kernel panicked", f_kpanic, 0, 0,
         NULL, ""),
     ROW(SYSTEM, KEV_SYS_IMAGE, KEV_SYS_IMAGE, "IMAGE", "what a process runs", f_image, 0, 0, NULL, ""),
-    ROW(SYSTEM, KEV_SYS_USDT, KEV_SYS_USDT, "USDT", "a program's USDT probe fired while enabled",
+    ROWO(OWN, SYSTEM, KEV_SYS_USDT, KEV_SYS_USDT, "USDT", "a program's USDT probe fired while enabled",
         f_usdt, 0, 0, NULL, "the site's USDT probe (args the recorded arguments)"),
 
-    ROW(USER, 0, 1023, "USER", "TraceEvent(INSERTSUSEREVENT, INSERTCUSEREVENT, INSERTUSRSTREVENT)",
+    ROWO(OWN, USER, 0, 1023, "USER", "TraceEvent(INSERTSUSEREVENT, INSERTCUSEREVENT, INSERTUSRSTREVENT)",
         f_user, 2, 0, "_NTO_TRACE_USER / the code", "user:::event"),
 
-    ROW(COMM, KEV_COMM_SND_MESSAGE, KEV_COMM_SND_MESSAGE, "SND_MESSAGE", "MsgSend", f_snd_message,
-        2, 2, "_NTO_TRACE_COMM / _NTO_TRACE_COMM_SMSG", "msg:::send"),
-    ROW(COMM, KEV_COMM_SND_PULSE, KEV_COMM_SND_PULSE, "SND_PULSE",
+    ROWE(COMM, KEV_COMM_SND_MESSAGE, KEV_COMM_SND_MESSAGE, "SND_MESSAGE", "MsgSend", f_snd_message,
+        2, 2, "_NTO_TRACE_COMM / _NTO_TRACE_COMM_SMSG", "msg:::send", d_snd_message),
+    ROWE(COMM, KEV_COMM_SND_PULSE, KEV_COMM_SND_PULSE, "SND_PULSE",
         "a pulse is sent (by a process, an interrupt or a timer)", f_snd_pulse, 2, 2,
-        "_NTO_TRACE_COMM / _NTO_TRACE_COMM_SPULSE", "msg:::pulse"),
-    ROW(COMM, KEV_COMM_REC_MESSAGE, KEV_COMM_REC_MESSAGE, "REC_MESSAGE", "a server receives the message",
-        f_rec_message, 2, 2, "_NTO_TRACE_COMM / _NTO_TRACE_COMM_RMSG", "msg:::receive"),
+        "_NTO_TRACE_COMM / _NTO_TRACE_COMM_SPULSE", "msg:::pulse", d_snd_pulse),
+    ROWE(COMM, KEV_COMM_REC_MESSAGE, KEV_COMM_REC_MESSAGE, "REC_MESSAGE", "a server receives the message",
+        f_rec_message, 2, 2, "_NTO_TRACE_COMM / _NTO_TRACE_COMM_RMSG", "msg:::receive", d_rec_message),
     ROW(COMM, KEV_COMM_REC_PULSE, KEV_COMM_REC_PULSE, "REC_PULSE", "a thread receives a pulse",
         f_rec_pulse, 2, 2, "_NTO_TRACE_COMM / _NTO_TRACE_COMM_RPULSE", ""),
     ROW(COMM, KEV_COMM_SND_PULSE_EXE, KEV_COMM_SND_PULSE_EXE, "SND_PULSE_EXE", "not written here",
@@ -446,13 +483,13 @@ const struct kev_event_desc kev_event_table[] = {
         f_pulse_other, 2, 2, "_NTO_TRACE_COMM / _NTO_TRACE_COMM_SPULSE_UN", ""),
     ROW(COMM, KEV_COMM_SND_PULSE_QUN, KEV_COMM_SND_PULSE_QUN, "SND_PULSE_QUN", "not written here",
         f_pulse_other, 2, 2, "_NTO_TRACE_COMM / _NTO_TRACE_COMM_SPULSE_QUN", ""),
-    ROW(COMM, KEV_COMM_SIGNAL, KEV_COMM_SIGNAL, "SIGNAL",
+    ROWO(LATER, COMM, KEV_COMM_SIGNAL, KEV_COMM_SIGNAL, "SIGNAL",
         "a process's thread faulted and is killed with a signal", f_signal, 2, 2,
         "_NTO_TRACE_COMM / _NTO_TRACE_COMM_SIGNAL", "proc:::fault (with FAULT)"),
-    ROW(COMM, KEV_COMM_REPLY_MESSAGE, KEV_COMM_REPLY_MESSAGE, "REPLY_MESSAGE", "MsgReply", f_reply,
-        2, 2, "_NTO_TRACE_COMM / _NTO_TRACE_COMM_REPLY", "msg:::reply"),
-    ROW(COMM, KEV_COMM_MSG_ERROR, KEV_COMM_MSG_ERROR, "MSG_ERROR", "MsgError", f_msg_error, 2, 2,
-        "_NTO_TRACE_COMM / _NTO_TRACE_COMM_ERROR", "msg:::error"),
+    ROWE(COMM, KEV_COMM_REPLY_MESSAGE, KEV_COMM_REPLY_MESSAGE, "REPLY_MESSAGE", "MsgReply", f_reply,
+        2, 2, "_NTO_TRACE_COMM / _NTO_TRACE_COMM_REPLY", "msg:::reply", d_reply),
+    ROWE(COMM, KEV_COMM_MSG_ERROR, KEV_COMM_MSG_ERROR, "MSG_ERROR", "MsgError", f_msg_error, 2, 2,
+        "_NTO_TRACE_COMM / _NTO_TRACE_COMM_ERROR", "msg:::error", d_msg_error),
 };
 const unsigned kev_event_table_len = NELEM(kev_event_table);
 

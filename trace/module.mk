@@ -82,3 +82,13 @@ $(HT)/test_trace_threads: test/unit/test_trace_threads.c trace/trace_ring.c \
 	@mkdir -p $(dir $@)
 	@echo "  TSANCC  $@"
 	$(Q)$(HOST_CC) $(TRACE_THR_CFLAGS) -o $@ $(filter %.c,$^) -fsanitize=thread -pthread
+
+# The kernel's emit helpers (kernel/include/kernel/kev_emit.h) against the event table's rows:
+# each helper's ring event read back by the table's decoder, its D firings by the row's D
+# column, so that the table and the kernel's emit sites cannot drift.
+HOST_TESTS += $(HT)/test_kev_emit
+$(HT)/test_kev_emit: $(call host_test_objs,test/unit/test_kev_emit.c trace/trace_ring.c trace/kev_events.c \
+                       trace/kev_kercall.c trace/kev_file.c trace/kev_decode.c trace/kev_fields.c \
+                       trace/kev_text.c trace/d/probes.c trace/d/dfbt.c tools/traceprinter/kev_capture.c)
+	@echo "  LINK    $@"
+	$(Q)$(HOST_CC) -o $@ $^ -lcmocka $(HOST_TLDFLAGS)

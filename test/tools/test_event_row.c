@@ -16,7 +16,7 @@ static const struct kev_field_desc test_fields[] = {
 
 static const struct kev_event_desc test_rows[] = {
     { KEV_C_SYSTEM, 0x3f0, 0x3f0, "TEST_ONLY", "written only by a test", test_fields,
-      sizeof(test_fields) / sizeof(test_fields[0]), 0, 0, 0, 0, "" },
+      sizeof(test_fields) / sizeof(test_fields[0]), 0, 0, 0, 0, "", KEV_D_NONE, 0, NULL },
 };
 
 __attribute__((constructor)) static void test_event_row_add(void)

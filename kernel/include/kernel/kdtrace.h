@@ -25,6 +25,8 @@ void kdt_fire_kcall_return(unsigned n, int32_t result, bool raw);
 void kdt_fire_as(const struct thread *t, uint32_t id, uint64_t a0, uint64_t a1, uint64_t a2,
                  uint64_t a3);
 void kdt_fire_args(uint32_t id, const uint32_t *args, unsigned n);
+// The same with 64-bit arguments a[0..n) (the rest 0): the emit helpers' (kernel/kev_emit.h).
+void kdt_fire_n(uint32_t id, const uint64_t *a, unsigned n);
 // Fires the loaded program's probe of index pidx (its dif_probe; the fbt provider maps each
 // placed site to it once, kernel/kfbt.c) with args (DVM_NARGS of them).
 void kdt_fire_probe(uint32_t pidx, const uint64_t *args);

@@ -13,6 +13,7 @@
 
 #include <kernel/thread.h>
 #include <kernel/ktrace.h>
+#include <kernel/kev_emit.h>
 #include <uapi/kcall.h>
 #include <arch_kcall.h>
 
@@ -157,10 +158,10 @@ static inline void ktrace_state_traced(struct thread *t)
 
 // PRIO_CHANGE's second word (docs/trace-events.md): t's priority is about to become prio
 // (its current one, t->prio, is the old), for cause (KEV_PRIO_*). The one place the word is
-// made: the inline path below and the general hook (kernel/ktrace_sync.c) both take it.
+// made (kev_emit.h): the inline path below and the general hook (kernel/ktrace_sync.c).
 static inline uint32_t ktrace_prio_word(const struct thread *t, unsigned prio, unsigned cause)
 {
-    return (prio & 0xffu) | ((uint32_t)t->prio & 0xffu) << 8 | cause << 16;
+    return kev_prio_change_word(prio, t->prio, cause);
 }
 
 // t's effective priority is about to become prio (PRIO_CHANGE, kernel/ktrace_sync.c), once

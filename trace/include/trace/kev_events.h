@@ -64,6 +64,27 @@ struct kev_field_desc {
     const char *meaning;
 };
 
+// How an event's site feeds D (the row's D column).
+enum kev_dsite {
+    KEV_D_NONE,     // no D probe
+    KEV_D_EMIT,     // the kernel's emit helper fires `d` (trace/kev_dargs.h) with the event's
+                    // values, at its stamp (kernel/include/kernel/kev_emit.h)
+    KEV_D_OWN,      // the site derives its probes itself: a kernel call's, the states' sched
+                    // probes, fbt, pid, USDT, user events (docs/d-probes.md)
+    KEV_D_LATER,    // the event's values feed a probe another event fires (SYNC_WAIT's
+                    // lockstat at the call's return, SIGNAL's and STACK's at FAULT)
+};
+
+// One D probe an event's emit helper fires, and its arguments in order (trace/kev_dargs.h):
+// each a field of the row by its name, or "@name", a value the site passes beside the words.
+// Arguments after the last are 0.
+#define KEV_DPROBE_MAX_ARGS 6u
+struct kev_dprobe {
+    const char *probe;        // "sched:::change-pri"; a family "interrupt::irqN:entry"
+    uint8_t nargs;
+    const char *args[KEV_DPROBE_MAX_ARGS];
+};
+
 // An event, or a run of events numbered lo..hi that share a layout (kernel calls, states, USER).
 struct kev_event_desc {
     uint8_t cls;          // KEV_C_*
@@ -78,6 +99,9 @@ struct kev_event_desc {
     const char *qnx;      // QNX's encoding ("_NTO_TRACE_SYSTEM / _NTO_TRACE_SYS_FUNC_ENTER"),
                           // NULL when the event is ours
     const char *probes;   // the D probes the site fires, with their arguments ("" when none)
+    uint8_t dsite;        // enum kev_dsite
+    uint8_t nd;
+    const struct kev_dprobe *d; // KEV_D_EMIT: the probes the emit helper fires, in its order
 };
 
 // The table (trace/kev_events.c), in class then number order.

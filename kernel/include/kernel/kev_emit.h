@@ -1,0 +1,254 @@
+// SPDX-License-Identifier: MIT
+// The kernel's emit helpers: for each event whose row in the event table (trace/kev_events.c)
+// feeds D from its own site (KEV_D_EMIT), one call that takes the event's values once, named as
+// the row names its fields (and the values its probes add, trace/kev_dargs.h), writes the ring's
+// slot(s) from them and, with d, fires the row's D probes with the same values, in
+// kev_dargs.h's order, at the event's own stamp (ktrace_site_take), all under one hold of the D
+// lock (kdt_hold), so that two CPUs' events reach D and the capture in one order (what the
+// parity tests compare). d is the caller's test: a D program runs and the site wants its
+// probes. A caller passes a constant (the path without D inlines to the ring's write alone) or
+// keeps the d == true copy out of line; the values its probes add are read only under d.
+// Adding a probe to an event: its macro in kev_dargs.h, its name in the row, a line here.
+// test/unit/test_kev_emit.c calls every helper and holds its ring words and its firings
+// against the table's row.
+// Locking: the ring's writers' (trace/trace_ring.h); the D lock is taken here, when d.
+#ifndef KERNEL_KEV_EMIT_H
+#define KERNEL_KEV_EMIT_H
+
+#include <kernel/ktrace.h>
+#include <kernel/kdtrace.h>
+#include <kernel/ktrace_stack.h>
+#include <uapi/ktrace.h>
+#include <trace/kev_dargs.h>
+
+// A D argument: the helper's parameter (or local) the kev_dargs.h macro names.
+#define KEV_EMIT_ARG(x) ((uint64_t)(x))
+// One firing: the probe's id and its arguments (kdt_fire_n pads the rest with 0).
+#define KEV_EMIT_FIRE(probe, id, ...)                                                         \
+    kdt_fire_n((id), (const uint64_t[]){ __VA_ARGS__ },                                        \
+               (unsigned)(sizeof((const uint64_t[]){ __VA_ARGS__ }) / sizeof(uint64_t)));
+// Fires the probe kev_dargs.h's macro m describes.
+#define KEV_EMIT_D(m) m(KEV_EMIT_FIRE, KEV_EMIT_ARG, KEV_EMIT_ARG)
+
+// The site's bracket: with d, the D lock and this CPU's last stamp before the event is written
+// (kev_site_open), the event's own stamp given to the firings once it is (kev_site_stamp: none
+// when no slot was written, the class filtered or the event lost), and the lock let go.
+// Inline, so that no fbt probe lies between the stamp's two reads.
+static inline uint32_t kev_site_open(bool d)
+{
+    if (!d)
+        return 0;
+    kdt_hold();
+    return ktrace_stamp_here();
+}
+
+static inline void kev_site_stamp(bool d, uint32_t before)
+{
+    if (d)
+        ktrace_site_take(before);
+}
+
+static inline void kev_site_close(bool d)
+{
+    if (d)
+        kdt_release();
+}
+
+// ---- INT ----------------------------------------------------------------------------------------
+
+// INT_ENTR, INT_EXIT, INT_HANDLER_EXIT [irq, who]: interrupt::irqN:entry and :exit, and at the
+// entry of the tick (the kernel's, or a CPU's share) sched:::tick in the interrupted thread's
+// context: cur (NULL: none) and its who, pid and priority.
+static inline void kev_emit_int(bool d, unsigned ev, uint32_t irq, uint32_t who,
+                                const struct thread *cur, uint32_t cur_who, uint32_t cur_pid,
+                                unsigned cur_prio)
+{
+    uint32_t before = kev_site_open(d);
+    trace_emit_simple(&ktrace, KEV_C_INT, ev, irq, who);
+    if (!d)
+        return;
+    kev_site_stamp(d, before);
+    if (irq < DPROBE_IRQ_MAX && ev == KEV_INT_ENTER)
+        KEV_EMIT_D(KEV_D_INT_ENTR_IRQ)
+    if (irq < DPROBE_IRQ_MAX && ev == KEV_INT_EXIT)
+        KEV_EMIT_D(KEV_D_INT_EXIT_IRQ)
+    if ((irq == KIRQ_TICK || irq == KIRQ_CPUTICK) && ev == KEV_INT_ENTER && cur)
+        KEV_EMIT_D(KEV_D_INT_ENTR_TICK)
+    kev_site_close(d);
+}
+
+// ---- PR_TH --------------------------------------------------------------------------------------
+
+// THCREATE [pid, tid]: sched:::thread-create and proc:::lwp-create (who, prio: the thread's).
+static inline void kev_emit_thcreate(bool d, uint32_t pid, uint32_t tid, uint32_t who,
+                                     unsigned prio)
+{
+    uint32_t before = kev_site_open(d);
+    trace_emit_simple(&ktrace, KEV_C_PR_TH, KEV_TH_CREATE, pid, tid);
+    if (!d)
+        return;
+    kev_site_stamp(d, before);
+    KEV_EMIT_D(KEV_D_THCREATE_CREATE)
+    KEV_EMIT_D(KEV_D_THCREATE_LWP)
+    kev_site_close(d);
+}
+
+// THDESTROY [pid, tid]: sched:::thread-exit (who, status: the thread's exit status).
+static inline void kev_emit_thdestroy(bool d, uint32_t pid, uint32_t tid, uint32_t who,
+                                      int32_t status)
+{
+    uint32_t before = kev_site_open(d);
+    trace_emit_simple(&ktrace, KEV_C_PR_TH, KEV_TH_DESTROY, pid, tid);
+    if (!d)
+        return;
+    kev_site_stamp(d, before);
+    KEV_EMIT_D(KEV_D_THDESTROY_EXIT)
+    kev_site_close(d);
+}
+
+// PROCCREATE_NAME [ppid, pid, name]: proc:::create.
+static inline void kev_emit_proccreate_name(bool d, uint32_t ppid, uint32_t pid,
+                                            const char *name)
+{
+    const uint32_t w[2] = { ppid, pid };
+    uint32_t before = kev_site_open(d);
+    trace_emit_string(&ktrace, KEV_C_PR_TH, KEV_PR_CREATE_NAME, w, 2, name);
+    if (!d)
+        return;
+    kev_site_stamp(d, before);
+    KEV_EMIT_D(KEV_D_PROCCREATE_NAME_CREATE)
+    kev_site_close(d);
+}
+
+// PROCDESTROY_NAME [ppid, pid, name]: proc:::exit (status: the process's exit status).
+static inline void kev_emit_procdestroy_name(bool d, uint32_t ppid, uint32_t pid,
+                                             const char *name, int32_t status)
+{
+    const uint32_t w[2] = { ppid, pid };
+    uint32_t before = kev_site_open(d);
+    trace_emit_string(&ktrace, KEV_C_PR_TH, KEV_PR_DESTROY_NAME, w, 2, name);
+    if (!d)
+        return;
+    kev_site_stamp(d, before);
+    KEV_EMIT_D(KEV_D_PROCDESTROY_NAME_EXIT)
+    kev_site_close(d);
+}
+
+// ---- SYSTEM -------------------------------------------------------------------------------------
+
+// PRIO_CHANGE's second word (docs/trace-events.md): the new priority, the old, the cause.
+static inline uint32_t kev_prio_change_word(unsigned new_prio, unsigned old_prio, unsigned cause)
+{
+    return (new_prio & 0xffu) | (old_prio & 0xffu) << 8 | cause << 16;   // cause < KEV_PRIO_NCAUSES
+}
+
+// PRIO_CHANGE [who, new_prio | old_prio << 8 | cause << 16]: sched:::change-pri (pid: the
+// thread's). An initial priority is no change: the caller passes d false for it.
+static inline void kev_emit_prio_change(bool d, uint32_t who, uint32_t pid, unsigned new_prio,
+                                        unsigned old_prio, unsigned cause)
+{
+    uint32_t before = kev_site_open(d);
+    trace_emit_simple(&ktrace, KEV_C_SYSTEM, KEV_SYS_PRIO_CHANGE, who,
+                      kev_prio_change_word(new_prio, old_prio, cause));
+    if (!d)
+        return;
+    kev_site_stamp(d, before);
+    KEV_EMIT_D(KEV_D_PRIO_CHANGE_CHANGE_PRI)
+    kev_site_close(d);
+}
+
+// FAULT [who, signal | kind << 8 | addr_valid << 16, pc (high, low), addr (high, low)], when
+// `ring` (the caller's test: SYSTEM recorded), then the faulting thread t's STACK of kind FAULT
+// (kernel/ktrace_stack.c) within the same site; proc:::fault in t's context (the caller's
+// k_current), whether or not the ring records.
+static inline void kev_emit_fault(bool d, bool ring, const struct thread *t, uint32_t who,
+                                  int signal, unsigned kind, bool addr_valid, uint64_t pc,
+                                  uint64_t addr)
+{
+    uint32_t before = kev_site_open(d);
+    if (ring) {
+        const uint32_t w[6] = {
+            who,
+            ((uint32_t)signal & 0xffu) | (kind & 0xffu) << 8 |
+                (addr_valid ? KEV_FAULT_ADDR_VALID : 0u),
+            (uint32_t)(pc >> 32), (uint32_t)pc, (uint32_t)(addr >> 32), (uint32_t)addr,
+        };
+        trace_emit_words(&ktrace, KEV_C_SYSTEM, KEV_SYS_FAULT, w, 6);
+        kev_site_stamp(d, before);
+        ktrace_stack_user(t, KEV_STACK_FAULT);
+    }
+    if (!d)
+        return;
+    KEV_EMIT_D(KEV_D_FAULT_FAULT)
+    kev_site_close(d);
+}
+
+// ---- COMM ---------------------------------------------------------------------------------------
+// The message events [rcvid, b] and msg's probes: coid the client's connection, bytes its
+// message's size (a reply's: 0, not kept), both read by the caller from the client the site
+// holds (kernel/ipc.c).
+
+static inline void kev_emit_snd_message(bool d, uint32_t rcvid, uint32_t pid, uint32_t coid,
+                                        uint32_t bytes)
+{
+    uint32_t before = kev_site_open(d);
+    trace_emit_simple(&ktrace, KEV_C_COMM, KEV_COMM_SND_MESSAGE, rcvid, pid);
+    if (!d)
+        return;
+    kev_site_stamp(d, before);
+    KEV_EMIT_D(KEV_D_SND_MESSAGE_SEND)
+    kev_site_close(d);
+}
+
+static inline void kev_emit_rec_message(bool d, uint32_t rcvid, uint32_t who, uint32_t coid,
+                                        uint32_t bytes)
+{
+    uint32_t before = kev_site_open(d);
+    trace_emit_simple(&ktrace, KEV_C_COMM, KEV_COMM_REC_MESSAGE, rcvid, who);
+    if (!d)
+        return;
+    kev_site_stamp(d, before);
+    KEV_EMIT_D(KEV_D_REC_MESSAGE_RECEIVE)
+    kev_site_close(d);
+}
+
+static inline void kev_emit_reply_message(bool d, uint32_t rcvid, uint32_t status, uint32_t coid)
+{
+    const uint32_t bytes = 0;   // a reply's size is not kept
+    uint32_t before = kev_site_open(d);
+    trace_emit_simple(&ktrace, KEV_C_COMM, KEV_COMM_REPLY_MESSAGE, rcvid, status);
+    if (!d)
+        return;
+    kev_site_stamp(d, before);
+    KEV_EMIT_D(KEV_D_REPLY_MESSAGE_REPLY)
+    kev_site_close(d);
+}
+
+// (The field is QNX's `errno`; the parameter keeps the name so that kev_dargs.h's F(errno)
+// finds it: no <errno.h> may be included before this header.)
+static inline void kev_emit_msg_error(bool d, uint32_t rcvid, uint32_t errno, uint32_t coid,
+                                      uint32_t bytes)
+{
+    uint32_t before = kev_site_open(d);
+    trace_emit_simple(&ktrace, KEV_C_COMM, KEV_COMM_MSG_ERROR, rcvid, errno);
+    if (!d)
+        return;
+    kev_site_stamp(d, before);
+    KEV_EMIT_D(KEV_D_MSG_ERROR_ERROR)
+    kev_site_close(d);
+}
+
+// SND_PULSE [coid, code | chid << 16]: msg:::pulse (the sender's connection, the code).
+static inline void kev_emit_snd_pulse(bool d, uint32_t coid, unsigned code, unsigned chid)
+{
+    uint32_t before = kev_site_open(d);
+    trace_emit_simple(&ktrace, KEV_C_COMM, KEV_COMM_SND_PULSE, coid,
+                      (code & 0xffffu) | (uint32_t)chid << 16);
+    if (!d)
+        return;
+    kev_site_stamp(d, before);
+    KEV_EMIT_D(KEV_D_SND_PULSE_PULSE)
+    kev_site_close(d);
+}
+
+#endif

@@ -1,0 +1,353 @@
+// SPDX-License-Identifier: MIT
+// The kernel's emit helpers (kernel/include/kernel/kev_emit.h) held against the event table
+// (trace/kev_events.c), so that the two cannot drift: every row whose D column says its emit
+// helper fires D (KEV_D_EMIT) is emitted here through its helper into a real ring, the capture
+// is read back with the table's own decoder (kev_fields_decode), and each D firing the helper
+// made is compared with the row: the probe by its name (d/dprobes.h's), each argument with the
+// decoded field the row names, or the value the site passed; the firing's stamp with the
+// event's. Without D a helper writes the same event and fires nothing. The table's D column is
+// checked on its own too: a row names probes exactly when it says how they are fired, and an
+// emit row's arguments are its fields.
+// The D side here is a recorder (kdt_fire_n and the D lock's hold); the ring, the capture and
+// the decoder are the real ones.
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <cmocka.h>
+#include <trace/kev_decode.h>
+#include <trace/kev_events.h>
+#include <trace/trace_ring.h>
+#include <d/dprobes.h>
+#include "../../tools/traceprinter/kev_capture.h"
+#undef errno    // MSG_ERROR's field is QNX's `errno` (kev_emit.h)
+#include <kernel/kev_emit.h>
+
+// ---- the D side, recorded ---------------------------------------------------------------------
+
+#define NARGS KEV_DPROBE_MAX_ARGS
+struct firing {
+    uint32_t id;
+    uint64_t a[NARGS];
+    uint32_t site;      // the site's stamp when it fired (kdt_site_set's)
+};
+static struct firing fired[8];
+static unsigned nfired, holds, nstacks;
+static uint32_t site_ts;
+
+struct trace_ring ktrace;
+bool kdt_active;
+
+void kdt_hold(void)
+{
+    holds++;
+    site_ts = 0;
+}
+
+void kdt_release(void)
+{
+    assert_int_equal(holds, 1);
+    holds--;
+}
+
+void kdt_site_set(uint32_t ts32)
+{
+    site_ts = ts32;
+}
+
+void kdt_fire_n(uint32_t id, const uint64_t *a, unsigned n)
+{
+    assert_int_equal(holds, 1);     // within the event's hold
+    assert_true(nfired < 8 && n <= NARGS);
+    struct firing *f = &fired[nfired++];
+    memset(f, 0, sizeof(*f));
+    f->id = id;
+    f->site = site_ts;
+    for (unsigned i = 0; i < n; i++)
+        f->a[i] = a[i];
+}
+
+void ktrace_stack_user(const struct thread *t, unsigned kind)
+{
+    (void)t;
+    assert_int_equal(kind, KEV_STACK_FAULT);
+    nstacks++;
+}
+
+// ---- one emit: the ring's event read back, the firings --------------------------------------
+
+static struct kev_slot mem[2 * KEV_BUF_SLOTS];
+static struct kcap cap;
+static struct kev_reader rd;
+static struct kev_event ev;     // the one event the emit wrote
+static struct kev_fields fs;    // ... decoded by the table
+// A thread the helpers only pass on (to ktrace_stack_user, or test for NULL): never read.
+static const struct thread *th = (const struct thread *)(uintptr_t)0x1000u;
+
+static void ring_up(void)
+{
+    memset(&trace_host_port, 0, sizeof(trace_host_port));
+    trace_host_port.now = 0x1234500ull;
+    assert_int_equal(trace_ring_init(&ktrace, mem, sizeof(mem), 2), 0);
+    trace_filter_all(&ktrace, 1);
+    assert_int_equal(trace_ring_start(&ktrace), 0);
+    kcap_begin(&cap, 0, 1000000);
+    nfired = holds = nstacks = 0;
+}
+
+// Stops the ring and reads back its one event (not CONTROL) into ev and fs.
+static void read_back(unsigned cls, unsigned evno)
+{
+    kcap_finish(&cap, &ktrace);
+    assert_int_equal(kev_open(&rd, cap.data, cap.len), 0);
+    unsigned n = 0;
+    struct kev_event e;
+    int r;
+    while ((r = kev_next(&rd, &e)) == 1) {
+        if (e.cls == KEV_C_CONTROL)
+            continue;
+        ev = e;     // (its words are valid until the next call: decoded now)
+        kev_fields_decode(&rd, &e, &fs);
+        n++;
+    }
+    assert_int_equal(r, 0);
+    assert_int_equal(n, 1);
+    assert_int_equal(ev.cls, cls);
+    assert_int_equal(ev.ev, evno);
+    assert_non_null(fs.desc);
+}
+
+// A value the site passes beside the event's words (a "@name" argument).
+struct site_val {
+    const char *name;
+    uint64_t v;
+};
+
+static int probe_matches(const char *row_probe, uint32_t id)
+{
+    struct dprobe_desc d;
+    char name[96], want[96];
+    if (dprobe_get(id, &d) != 0)
+        return 0;
+    snprintf(name, sizeof(name), "%s:%s:%s:%s", d.prov, d.mod, d.func, d.name);
+    // a family: interrupt::irqN:entry names interrupt::irq5:entry
+    const char *n = strstr(row_probe, "irqN");
+    if (n) {
+        snprintf(want, sizeof(want), "%.*sirq*%s", (int)(n - row_probe), row_probe, n + 4);
+        return dprobe_glob(want, name);
+    }
+    return strcmp(row_probe, name) == 0;
+}
+
+static uint64_t arg_value(const char *arg, const struct site_val *sv, unsigned nsv)
+{
+    if (arg[0] == '@') {
+        for (unsigned i = 0; i < nsv; i++)
+            if (strcmp(sv[i].name, arg + 1) == 0)
+                return sv[i].v;
+        fail_msg("the test gives no site value %s", arg);
+    }
+    const struct kev_field *f = kev_field_get(&fs, arg);
+    if (!f)
+        fail_msg("%s: no field %s decoded", fs.name, arg);
+    return f->v;
+}
+
+// Every firing is one of the row's probes, with the row's arguments' values, at the event's
+// stamp; returns a bit per row probe fired.
+static unsigned check_firings(const struct site_val *sv, unsigned nsv)
+{
+    const struct kev_event_desc *row = fs.desc;
+    unsigned seen = 0;
+    for (unsigned k = 0; k < nfired; k++) {
+        const struct firing *f = &fired[k];
+        unsigned p = 0;
+        while (p < row->nd && !probe_matches(row->d[p].probe, f->id))
+            p++;
+        if (p == row->nd)
+            fail_msg("%s fired probe id %u, which its row does not name", row->name, f->id);
+        seen |= 1u << p;
+        assert_int_equal(f->site, ev.t32);   // one stamp: the event's
+        for (unsigned i = 0; i < NARGS; i++) {
+            uint64_t want = i < row->d[p].nargs ? arg_value(row->d[p].args[i], sv, nsv) : 0;
+            if (f->a[i] != want)
+                fail_msg("%s %s arg%u: fired 0x%llx, the row's %s is 0x%llx", row->name,
+                         row->d[p].probe, i, (unsigned long long)f->a[i],
+                         i < row->d[p].nargs ? row->d[p].args[i] : "(none)",
+                         (unsigned long long)want);
+        }
+    }
+    return seen;
+}
+
+// ---- each emit row's helper, with D and without ----------------------------------------------
+
+static unsigned rows_done[64];
+static unsigned nrows_done;
+
+static void done(const struct kev_event_desc *row, unsigned seen)
+{
+    assert_int_equal(seen, (1u << row->nd) - 1u);   // every probe of the row fired
+    rows_done[nrows_done++] = (unsigned)(row - kev_event_table);
+}
+
+// One emit of a helper with d true: emit is called between ring_up and read_back.
+#define EMIT_CASE(cls, evno, call, ...)                                                 \
+    do {                                                                                \
+        const struct site_val sv[] = { { "", 0 }, __VA_ARGS__ };                        \
+        ring_up();                                                                      \
+        call;                                                                           \
+        assert_int_equal(holds, 0);                                                     \
+        read_back(cls, evno);                                                           \
+        seen |= check_firings(sv, sizeof(sv) / sizeof(sv[0]));                          \
+        kcap_free(&cap);                                                                \
+    } while (0)
+// The same with d false: the same event, no firing, no hold.
+#define PLAIN_CASE(cls, evno, call)                                                     \
+    do {                                                                                \
+        ring_up();                                                                      \
+        call;                                                                           \
+        read_back(cls, evno);                                                           \
+        assert_int_equal(nfired, 0);                                                    \
+        kcap_free(&cap);                                                                \
+    } while (0)
+
+static void every_emit_row_against_its_helper(void **state)
+{
+    (void)state;
+    unsigned seen;
+
+    seen = 0;
+    EMIT_CASE(KEV_C_INT, KEV_INT_ENTER, kev_emit_int(true, KEV_INT_ENTER, 5, 0, th, 0, 0, 0));
+    EMIT_CASE(KEV_C_INT, KEV_INT_ENTER,
+              kev_emit_int(true, KEV_INT_ENTER, KIRQ_TICK, 0, th, 0x30002, 3, 17),
+              { "cur_who", 0x30002 }, { "cur_pid", 3 }, { "cur_prio", 17 });
+    PLAIN_CASE(KEV_C_INT, KEV_INT_ENTER, kev_emit_int(false, KEV_INT_ENTER, 5, 0, th, 0, 0, 0));
+    done(fs.desc, seen);
+
+    seen = 0;
+    EMIT_CASE(KEV_C_INT, KEV_INT_EXIT, kev_emit_int(true, KEV_INT_EXIT, 7, 0, th, 0, 0, 0));
+    done(fs.desc, seen);
+
+    seen = 0;
+    EMIT_CASE(KEV_C_PR_TH, KEV_TH_CREATE, kev_emit_thcreate(true, 4, 2, 0x40002, 21),
+              { "who", 0x40002 }, { "prio", 21 });
+    PLAIN_CASE(KEV_C_PR_TH, KEV_TH_CREATE, kev_emit_thcreate(false, 4, 2, 0x40002, 21));
+    done(fs.desc, seen);
+
+    seen = 0;
+    EMIT_CASE(KEV_C_PR_TH, KEV_TH_DESTROY, kev_emit_thdestroy(true, 4, 3, 0x40003, -9),
+              { "who", 0x40003 }, { "status", (uint64_t)-9 });
+    done(fs.desc, seen);
+
+    seen = 0;
+    EMIT_CASE(KEV_C_PR_TH, KEV_PR_CREATE_NAME, kev_emit_proccreate_name(true, 1, 6, "gw"));
+    PLAIN_CASE(KEV_C_PR_TH, KEV_PR_CREATE_NAME, kev_emit_proccreate_name(false, 1, 6, "gw"));
+    assert_string_equal(kev_field_get(&fs, "name")->str, "gw");
+    done(fs.desc, seen);
+
+    seen = 0;
+    EMIT_CASE(KEV_C_PR_TH, KEV_PR_DESTROY_NAME, kev_emit_procdestroy_name(true, 1, 6, "gw", 3),
+              { "status", 3 });
+    done(fs.desc, seen);
+
+    seen = 0;
+    EMIT_CASE(KEV_C_SYSTEM, KEV_SYS_PRIO_CHANGE,
+              kev_emit_prio_change(true, 0x50002, 5, 30, 10, KEV_PRIO_MUTEX), { "pid", 5 });
+    PLAIN_CASE(KEV_C_SYSTEM, KEV_SYS_PRIO_CHANGE,
+               kev_emit_prio_change(false, 0x50002, 5, 30, 10, KEV_PRIO_MUTEX));
+    assert_int_equal(kev_field_get(&fs, "old_prio")->v, 10);
+    done(fs.desc, seen);
+
+    seen = 0;
+    EMIT_CASE(KEV_C_SYSTEM, KEV_SYS_FAULT,
+              kev_emit_fault(true, true, th, 0x60001, 11, KEV_FAULT_ACCESS, true, 0x8123, 0x20000010));
+    assert_int_equal(nstacks, 1);   // its STACK, within the site
+    assert_int_equal(kev_field_get(&fs, "addr")->v, 0x20000010);
+    done(fs.desc, seen);
+
+    seen = 0;
+    EMIT_CASE(KEV_C_COMM, KEV_COMM_SND_MESSAGE, kev_emit_snd_message(true, 0x10002, 7, 0x40000001, 48),
+              { "coid", 0x40000001 }, { "bytes", 48 });
+    PLAIN_CASE(KEV_C_COMM, KEV_COMM_SND_MESSAGE, kev_emit_snd_message(false, 0x10002, 7, 1, 48));
+    done(fs.desc, seen);
+
+    seen = 0;
+    EMIT_CASE(KEV_C_COMM, KEV_COMM_REC_MESSAGE, kev_emit_rec_message(true, 0x10002, 0x70001, 3, 48),
+              { "coid", 3 }, { "bytes", 48 });
+    done(fs.desc, seen);
+
+    seen = 0;
+    EMIT_CASE(KEV_C_COMM, KEV_COMM_REPLY_MESSAGE, kev_emit_reply_message(true, 0x10002, -1, 3),
+              { "coid", 3 }, { "bytes", 0 });
+    assert_int_equal(fired[0].a[3], 0xffffffffu);     // the status as the event's word
+    done(fs.desc, seen);
+
+    seen = 0;
+    EMIT_CASE(KEV_C_COMM, KEV_COMM_MSG_ERROR, kev_emit_msg_error(true, 0x10002, 22, 3, 48),
+              { "coid", 3 }, { "bytes", 48 });
+    done(fs.desc, seen);
+
+    seen = 0;
+    EMIT_CASE(KEV_C_COMM, KEV_COMM_SND_PULSE, kev_emit_snd_pulse(true, 0x40000002, 0x1234, 9));
+    assert_int_equal(kev_field_get(&fs, "chid")->v, 9);
+    done(fs.desc, seen);
+
+    // every row the table says its emit helper fires D for was emitted above, once
+    for (unsigned i = 0; i < kev_event_table_len; i++) {
+        unsigned n = 0;
+        for (unsigned k = 0; k < nrows_done; k++)
+            n += rows_done[k] == i;
+        if (kev_event_table[i].dsite == KEV_D_EMIT && n != 1)
+            fail_msg("%s: the table says its emit helper fires D; this test emits it %u times",
+                     kev_event_table[i].name, n);
+    }
+}
+
+// ---- the table's D column on its own -----------------------------------------------------------
+
+static int row_has_field(const struct kev_event_desc *row, const char *name)
+{
+    for (unsigned i = 0; i < row->nfields; i++)
+        if (strcmp(row->fields[i].name, name) == 0)
+            return 1;
+    return 0;
+}
+
+static void d_column_says_how_each_probe_fires(void **state)
+{
+    (void)state;
+    unsigned emit = 0;
+    for (unsigned i = 0; i < kev_event_table_len; i++) {
+        const struct kev_event_desc *row = &kev_event_table[i];
+        if ((row->probes[0] != 0) != (row->dsite != KEV_D_NONE))
+            fail_msg("%s: D probes \"%s\" but how they fire is %u", row->name, row->probes,
+                     row->dsite);
+        if ((row->dsite == KEV_D_EMIT) != (row->nd > 0))
+            fail_msg("%s: an emit row lists its probes, and only it", row->name);
+        for (unsigned p = 0; p < row->nd; p++) {
+            const struct kev_dprobe *d = &row->d[p];
+            // the text readers print names the probe
+            if (!strstr(row->probes, d->probe))
+                fail_msg("%s: \"%s\" does not name %s", row->name, row->probes, d->probe);
+            assert_true(d->nargs >= 1 && d->nargs <= KEV_DPROBE_MAX_ARGS);
+            for (unsigned a = 0; a < d->nargs; a++)
+                if (d->args[a][0] != '@' && !row_has_field(row, d->args[a]))
+                    fail_msg("%s %s: argument %s is no field of the row", row->name, d->probe,
+                             d->args[a]);
+        }
+        emit += row->dsite == KEV_D_EMIT;
+    }
+    assert_true(emit >= 10);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(d_column_says_how_each_probe_fires),
+        cmocka_unit_test(every_emit_row_against_its_helper),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,62 @@
+// SPDX-License-Identifier: MIT
+// The D probes each kernel event feeds and their arguments in order: the one place that order
+// is written. KEV_D_<EVENT>_<PROBE>(P, F, S) expands to P(probe, id, arguments...), each
+// argument F(field), a field of the event's row named as the row names it, or S(value), a value
+// the site has beside the event's words (named here, said in docs/d-probes.md). Two readers
+// expand each macro:
+//  - the kernel's emit helpers (kernel/include/kernel/kev_emit.h), with F and S giving the
+//    helper's parameters of those names: the firing takes the values the ring's words took;
+//  - the event table (trace/kev_events.c), with F and S giving the names: a row's D column
+//    (struct kev_dprobe), which test_kev_emit checks against the fields and the firings.
+// Arguments after the last one written are 0. A probe family's id is computed by the site (interrupt::irqN:entry); the table drops ids.
+// Adding a probe to an event: a macro here, its name in the row, one line in the helper.
+#ifndef TRACE_KEV_DARGS_H
+#define TRACE_KEV_DARGS_H
+
+#include <d/dprobes.h>
+
+// ---- INT ----------------------------------------------------------------------------------------
+#define KEV_D_INT_ENTR_IRQ(P, F, S) \
+    P("interrupt::irqN:entry", DPROBE_IRQ_ENTRY(irq), F(irq))
+#define KEV_D_INT_ENTR_TICK(P, F, S) \
+    P("sched:::tick", DPROBE_SCHED_TICK, S(cur_who), S(cur_pid), S(cur_prio))
+#define KEV_D_INT_EXIT_IRQ(P, F, S) \
+    P("interrupt::irqN:exit", DPROBE_IRQ_EXIT(irq), F(irq))
+
+// ---- PR_TH --------------------------------------------------------------------------------------
+#define KEV_D_THCREATE_CREATE(P, F, S) \
+    P("sched:::thread-create", DPROBE_SCHED_CREATE, S(who), F(pid), S(prio))
+#define KEV_D_THCREATE_LWP(P, F, S) \
+    P("proc:::lwp-create", DPROBE_PROC_LWP_CREATE, S(who), F(pid), S(prio))
+#define KEV_D_THDESTROY_EXIT(P, F, S) \
+    P("sched:::thread-exit", DPROBE_SCHED_EXIT, S(who), S(status))
+#define KEV_D_PROCCREATE_NAME_CREATE(P, F, S) \
+    P("proc:::create", DPROBE_PROC_CREATE, F(pid), F(ppid))
+#define KEV_D_PROCDESTROY_NAME_EXIT(P, F, S) \
+    P("proc:::exit", DPROBE_PROC_EXIT, F(pid), S(status))
+
+// ---- SYSTEM -------------------------------------------------------------------------------------
+// Solaris's change-pri fires before the change: args[2] the new priority; ours adds arg3 the
+// old one and arg4 the cause.
+#define KEV_D_PRIO_CHANGE_CHANGE_PRI(P, F, S) \
+    P("sched:::change-pri", DPROBE_SCHED_CHANGE_PRI, F(who), S(pid), F(new_prio), F(old_prio), \
+      F(cause))
+#define KEV_D_FAULT_FAULT(P, F, S) \
+    P("proc:::fault", DPROBE_PROC_FAULT, F(signal))
+
+// ---- COMM ---------------------------------------------------------------------------------------
+// msg's probes: arg0 the client's connection, arg1 the receive id, arg2 the message's bytes (0
+// for a reply: its size is not kept), arg3 the event's second word.
+#define KEV_D_SND_MESSAGE_SEND(P, F, S) \
+    P("msg:::send", DPROBE_MSG_SEND, S(coid), F(rcvid), S(bytes), F(pid))
+#define KEV_D_REC_MESSAGE_RECEIVE(P, F, S) \
+    P("msg:::receive", DPROBE_MSG_RECEIVE, S(coid), F(rcvid), S(bytes), F(who))
+#define KEV_D_REPLY_MESSAGE_REPLY(P, F, S) \
+    P("msg:::reply", DPROBE_MSG_REPLY, S(coid), F(rcvid), S(bytes), F(status))
+#define KEV_D_MSG_ERROR_ERROR(P, F, S) \
+    P("msg:::error", DPROBE_MSG_ERROR, S(coid), F(rcvid), S(bytes), F(errno))
+// msg:::pulse: arg0 the sender's connection, arg1 the pulse's code.
+#define KEV_D_SND_PULSE_PULSE(P, F, S) \
+    P("msg:::pulse", DPROBE_MSG_PULSE, F(coid), F(code))
+
+#endif
