@@ -10,6 +10,7 @@
 #include <kernel/board.h>
 #include <kernel/arch.h>
 #include <kernel/cpu.h>
+#include <kernel/kloadavg.h>
 #if KMAX_CPUS > 1
 #include <kernel/klock.h>
 static struct kspin timer_lock;
@@ -135,6 +136,7 @@ enum ktick_shared ktimer_tick_shared(struct ktick_span *span)
             if (n > 1)
                 __atomic_store_n(&k_ticks_late, k_ticks_late + (n - 1u), __ATOMIC_RELAXED);
             this_cpu()->ticks_shared += n;
+            kloadavg_tick(ticks);   // avenrun, once a second, under timer_lock (kloadavg.c)
             if (span)
                 span->from = ticks - n, span->to = ticks;
             r = KTICK_TAKEN;

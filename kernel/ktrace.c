@@ -195,27 +195,26 @@ void ktrace_notes_defer(void)
 }
 #endif
 
-// D's view of each CPU: the thread its last RUNNING event chose (kdt_chosen: the on-/off-CPU
-// probes fire there, at that event's site, as dtrace -i fires them at the capture's
-// THRUNNING), and the thread its last traced exit returned to (kdt_on_cpu: sched:::remain-cpu,
-// which has no event, fires at an exit that returns to the thread the CPU ran before). Per CPU,
-// under the D lock (kdt_chosen) or by this CPU alone (kdt_on_cpu).
+// D's view of each CPU: the thread its last RUNNING event chose (kdt_chosen: off-cpu fires
+// there, at that event's site, as dtrace -i fires it at the capture's THRUNNING), and the
+// thread its last traced exit returned to (kdt_on_cpu: sched:::remain-cpu, which has no event,
+// fires at an exit that returns to the thread the CPU ran before). Per CPU, under the D lock
+// (kdt_chosen) or by this CPU alone (kdt_on_cpu).
 static const struct thread *kdt_chosen[KMAX_CPUS];
 static const struct thread *kdt_on_cpu[KMAX_CPUS];
 
 void ktrace_kdt_go(const struct thread *running)
 {
     for (unsigned c = 0; c < KMAX_CPUS; c++)
-        kdt_chosen[c] = kdt_on_cpu[c] = NULL;  // other CPUs: their next choice fires on-cpu alone
+        kdt_chosen[c] = kdt_on_cpu[c] = NULL;  // other CPUs: their next choice fires no off-cpu
     kdt_chosen[cpu_id()] = kdt_on_cpu[cpu_id()] = running;
 }
 
-// next was chosen to run on this CPU (its RUNNING event, within its site: state_ev_d). As
-// Solaris's, off-cpu fires in the context of the thread going off (args[0] the one coming on,
-// arg3 the state the one going off is left in, as its last event recorded it), then on-cpu in
-// the context of the one coming on, and at its first run a spawned process's proc:::start,
-// exec and exec-success and a new thread's lwp-start; vtimestamp's clocks switch at the same
-// time. All in next's name, not k_current's (still the thread going off).
+// next was chosen to run on this CPU (its RUNNING event, within its site: state_ev_d): the
+// switch starts. As Solaris's, off-cpu fires in the context of the thread going off (args[0]
+// the one coming on, arg3 the state the one going off is left in, as its last event recorded
+// it), and vtimestamp's clocks switch; on-cpu waits for the kernel's exit into next
+// (kdt_oncpu). In next's name, not k_current's (still the thread going off).
 static void kdt_switch(struct thread *next)
 {
     unsigned c = cpu_id();
@@ -227,6 +226,13 @@ static void kdt_switch(struct thread *next)
     if (prev)
         kdt_fire_as(prev, DPROBE_SCHED_OFFCPU, ktrace_who(next), ktrace_pid(next), next->prio,
                     prev->traced_state);
+}
+
+// The switch's end (ktrace_switched, within its ONCPU event's site): on-cpu in the context of
+// the thread coming on, then at its first run a spawned process's proc:::start, exec and
+// exec-success and a new thread's lwp-start.
+static void kdt_oncpu(struct thread *next)
+{
     kdt_fire_as(next, DPROBE_SCHED_ONCPU, ktrace_who(next), ktrace_pid(next), next->prio, 0);
     if (next->dt_unstarted) {
         next->dt_unstarted = 0;
@@ -235,6 +241,28 @@ static void kdt_switch(struct thread *next)
         kdt_fire_as(next, DPROBE_PROC_LWP_START, ktrace_who(next), ktrace_pid(next), next->prio,
                     0);
     }
+}
+
+// A traced exit returns into next, another thread than this CPU ran last: the ring learns its
+// current thread (its filters), then the ONCPU event and D's on-cpu at that event's stamp, so
+// that off-cpu (the RUNNING event, earlier on this CPU) to on-cpu is the switch's time, live
+// and over the capture alike. Out of line: one a switch.
+void ktrace_switched(struct thread *next)
+{
+    unsigned c = cpu_id();
+    ktrace_hot.ran[c] = next;   // (not reset when tracing or D starts: the first exit into
+                                // another thread says so)
+    trace_ring_set_current(&ktrace, ktrace_pid(next), ktrace_tid(next));
+    if (!kdt_active) {
+        trace_emit_simple(&ktrace, KEV_C_SYSTEM, KEV_SYS_ONCPU, ktrace_who(next), c);
+        return;
+    }
+    kdt_hold();     // the event, then its probes at its time
+    uint32_t before = ktrace_stamp_here();
+    trace_emit_simple(&ktrace, KEV_C_SYSTEM, KEV_SYS_ONCPU, ktrace_who(next), c);
+    ktrace_site_take(before);
+    kdt_oncpu(next);
+    kdt_release();
 }
 
 // D's side of a kernel exit: sched:::remain-cpu when the scheduler kept the thread this CPU

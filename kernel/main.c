@@ -29,6 +29,7 @@
 #include <kernel/tick_periods.h>
 #include <uapi/ktrace.h>
 #include <board_config.h>
+#include <kernel/kloadavg.h>
 
 extern const char boot_app_name[];      // from the image's program table (apps.S)
 
@@ -89,6 +90,7 @@ static void kernel_tick(void)
     if (periods > 1)
         k_ticks_late += periods - 1u;
     ktimer_run(k_ticks);
+    kloadavg_tick(k_ticks);     // avenrun, once a second (kloadavg.c)
     sched_tick(KMAX_CPUS > 1 ? arch_cpu_tick_periods() : periods);
     if (unlikely(ktrace_kernel_on))     // (a TIME event at least every 2^32 cycles)
         tick_traced(true, k_ticks - periods, k_ticks);

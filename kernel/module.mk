@@ -12,6 +12,8 @@ KERNEL_SRCS += kernel/ktrace_stack.c kernel/ktrace_fault.c
 KERNEL_SRCS += kernel/ktrace_image.c
 # The profile provider's timer work: samples, profile-N, tick-N (kernel/ptimer.h).
 KERNEL_SRCS += kernel/kprof.c
+# The load average, Solaris's avenrun, sampled once a second by the tick.
+KERNEL_SRCS += kernel/kloadavg.c
 # The kernel's own options from the boot command line (idle=poll).
 KERNEL_SRCS += kernel/kopts.c
 # Totals over the CPUs of their counters, for SysInfo.

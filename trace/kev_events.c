@@ -252,6 +252,10 @@ static const struct kev_field_desc f_snapshot[] = {
     B("cpu", U32, 0, 8, 8, NULL, "for 2: the CPU"),
     W("who", WHO, 1, "for 2: the thread it runs"),
 };
+static const struct kev_field_desc f_oncpu[] = {
+    W("who", WHO, 0, "the thread the CPU now runs"),
+    W("cpu", U32, 1, "the CPU"),
+};
 static const struct kev_field_desc f_uring_bad[] = {
     W("pid", PID, 0, "the process whose ring it is"),
     B("rejected", U32, 1, 0, 31, NULL, "records rejected (never counted lost)"),
@@ -460,6 +464,9 @@ const struct kev_event_desc kev_event_table[] = {
     ROW(SYSTEM, KEV_SYS_IMAGE, KEV_SYS_IMAGE, "IMAGE", "what a process runs", f_image, 0, 0, NULL, ""),
     ROWO(OWN, SYSTEM, KEV_SYS_USDT, KEV_SYS_USDT, "USDT", "a program's USDT probe fired while enabled",
         f_usdt, 0, 0, NULL, "the site's USDT probe (args the recorded arguments)"),
+    ROW(SYSTEM, KEV_SYS_ONCPU, KEV_SYS_ONCPU, "ONCPU",
+        "the kernel returns into another thread than the CPU ran last", f_oncpu, 2, 2, NULL,
+        "sched:::on-cpu, and a new thread's proc:::lwp-start (a process's start, exec)"),
 
     ROWO(OWN, USER, 0, 1023, "USER", "TraceEvent(INSERTSUSEREVENT, INSERTCUSEREVENT, INSERTUSRSTREVENT)",
         f_user, 2, 0, "_NTO_TRACE_USER / the code", "user:::event"),

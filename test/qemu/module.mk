@@ -303,6 +303,13 @@ SCRIPT_TESTS += $(foreach b,$(PID_BOARDS),qemu-d-priv/$(b)|120|BOARD=$(b)|test/q
 # Kernel variables by symbol (docs/fbt.md, "Kernel variables"): D's `name against gdb's read.
 KVAR_BOARDS := mps2-an385 qemu-virt-a53
 SCRIPT_TESTS += $(foreach b,$(KVAR_BOARDS),qemu-d-kvar/$(b)|300|BOARD=$(b)|test/qemu/test_d_kvar.sh|build/$(b)|$(H))
+# The load average (kernel/kloadavg.c, Solaris's avenrun): `avenrun after loadgen kept a known
+# number of threads runnable for 4 s, against the exponential averages computed on the host
+# (test/tools/loadavg_expect.py). Its own boot of about 2 s: no other boot has that load.
+SCRIPT_TESTS += $(foreach b,$(KVAR_BOARDS),qemu-loadavg/$(b)|120|BOARD=$(b)|test/qemu/test_loadavg.sh|build/$(b)|$(H))
+ifneq ($(filter loadavgd,$(IMAGES)),)
+TEST_DEPS    += $(B)/loadavgd.elf $(H)/dcompile
+endif
 # raise( ) (docs/d-subset.md): the board's dtrace kills the firing process; worker's wait
 # status and its own count of primes (python's) are the truths.
 SCRIPT_TESTS += $(foreach b,$(KVAR_BOARDS),qemu-d-raise/$(b)|200|BOARD=$(b)|test/qemu/test_d_raise.sh|build/$(b)|$(H))

@@ -213,6 +213,29 @@ for side in l c; do
         "$out/all.$side" > "$out/sane.$side"
     ok $? "on-CPU time is sane ($([ $side = l ] && echo live || echo capture)): sum, span ns, CPUs = $(cat "$out/sane.$side")"
 done
+# The switch's time (switch_time.d): off-cpu at the choice, on-cpu at the exit into the next
+# thread, each at its own event's stamp. On each side it takes time (above 0), less than
+# switch_bound ns (a switch is the scheduler, D's firings at its two sites and the exit: some
+# thousands of instructions, 64 ns each under shift=6; 2 ms is 31,250), the probes fire in
+# Solaris's contexts, and no timestamp goes back on a CPU. The capture's answer is
+# traceprinter's events' (test/tools/switch_time_total.py: THRUNNING of another thread to the
+# CPU's next ONCPU), whose stamps never go back on a CPU either.
+switch_bound=2000000
+for side in l c; do
+    awk -v bound=$switch_bound '$1 ~ /^switch_/ { v[$1] = $NF }
+         END { printf "%d ns in %d switches, longest %d ns, %d in the wrong context, %d back", v["switch_time"], v["switch_n"], v["switch_max"], v["switch_ctx"], v["switch_back"]
+               exit !(v["switch_time"] > 0 && v["switch_n"] > 0 && v["switch_max"] > 0 && v["switch_max"] < bound && ("switch_ctx" in v) && v["switch_ctx"] == 0 && ("switch_back" in v) && v["switch_back"] == 0) }' \
+        "$out/all.$side" > "$out/switch.$side"
+    ok $? "the switches take time, under $switch_bound ns, in Solaris's contexts, never back ($([ $side = l ] && echo live || echo capture)): $(cat "$out/switch.$side")"
+done
+k=${batch_of[switch_time]:-}
+if [ -n "$k" ]; then
+    want=$(python3 "$root/test/tools/switch_time_total.py" "$out/b$k.txt" 3 | paste -sd ' ' -)
+    got=$(awk '$1 == "switch_time" { t = $NF } $1 == "switch_n" { n = $NF } $1 == "switch_max" { m = $NF }
+               END { printf "%d %d %d BACK 0", t, n, m }' "$out/b$k.c")
+    [ "$want" = "$got" ]
+    ok $? "switch_time over the capture is traceprinter's events' (total, switches, longest, stamps back): '$got' '$want'"
+fi
 # Contention is the run's timing (semihosting's host I/O makes it vary): when no batch had
 # any, the block probes' parity was not exercised, which the test says rather than fails.
 n=$((n + 1))

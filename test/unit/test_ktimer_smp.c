@@ -29,6 +29,13 @@ struct cpu *test_this_cpu = &k_cpus[0];
 void (*test_spin_hook)(void);
 uint64_t board_cycles(void) { return 0; }
 uint32_t board_cycles_per_sec(void) { return 1000000u; }
+// The load average's sample (kernel/kloadavg.c) has no threads to count here.
+uint64_t kloadavg_due = TICK_HZ;
+void kloadavg_seconds(uint64_t ticks)
+{
+    while (kloadavg_due <= ticks)
+        kloadavg_due += TICK_HZ;
+}
 
 // The arch's counter of periods that ended and no tick counted (irq_timer.c's tick_next).
 static unsigned periods_pending;

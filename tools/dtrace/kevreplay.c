@@ -85,7 +85,7 @@ struct replay {
     uint32_t last_state[DVM_MAXCPU];  /* whose state event a CPU recorded last (SYNC_WAIT's) */
     int in_snapshot;
     int firing;                       /* this event's CPU fires probes (-x cpu) */
-    struct rstack_census stacks;      /* the capture's STACK samples and FAULTs */
+    struct rstack_census stacks;      /* the capture's STACK samples, FAULTs, ONCPU events */
     uint64_t t0;                      /* ns of the first event */
     struct { int on; uint32_t who, sig; } fault[DVM_MAXCPU]; /* a FAULT awaiting its STACK */
     const struct dfbt *fbt;           /* the kernel's fbt table (--kernel), or NULL */
@@ -595,6 +595,7 @@ static void fbt_begin(struct replay *p)
 }
 static void state_fire(struct replay *p, struct kev_reader *r, struct rthread *t, unsigned prev,
                        unsigned cpu);
+static void oncpu_fire(struct replay *p, struct kev_reader *r, struct rthread *t);
 
 /* on_thread: the sched, proc and lockstat probes a thread, priority or SYNC_* event fires,
  * as kdt_state, kdt_switch and ktrace_sync.c fire them on the board: args[0] (a who), arg1
@@ -624,6 +625,15 @@ static void on_thread(struct replay *p, struct kev_reader *r, const struct kev_e
     }
     if (e->cls == KEV_C_SYSTEM && e->ev == KEV_SYS_SNAPSHOT && e->nw >= 1) {
         p->in_snapshot = w[0] == 0;
+        return;
+    }
+    if (e->cls == KEV_C_SYSTEM && e->ev == KEV_SYS_ONCPU && e->nw >= 1) {
+        /* the kernel returned into w[0] on this CPU: the switch ends (its THRUNNING began it) */
+        if (p->cur[cpu] != w[0]) {  /* chosen before the capture began */
+            p->cur[cpu] = w[0];
+            set_ctx(p, r, cpu);
+        }
+        oncpu_fire(p, r, rthread(p, w[0]));
         return;
     }
     if (e->cls == KEV_C_SYSTEM && e->ev == KEV_SYS_PRIO_CHANGE && e->nw >= 2) {
@@ -750,6 +760,21 @@ static uint64_t runq_cpu(const struct replay *p)
     return p->ncpus > 1 ? (uint64_t)-1 : 0;
 }
 
+/* oncpu_fire: the switch's end, as the board's kdt_oncpu (kernel/ktrace.c): on-cpu in the
+ * context of t, the thread coming on (p->cur[cpu], set_ctx), then at its first run a spawned
+ * process's start and exec probes and the thread's lwp-start. */
+static void oncpu_fire(struct replay *p, struct kev_reader *r, struct rthread *t)
+{
+    uint32_t who = t->who, pid = who >> 16;
+    fire4(p, DPROBE_SCHED_ONCPU, who, pid, t->prio, 0);
+    if (t->unstarted) {
+        t->unstarted = 0;
+        if (pid && (who & 0xffffu) == 1)
+            spawned(p, r, t);
+        fire4(p, DPROBE_PROC_LWP_START, who, pid, t->prio, 0);
+    }
+}
+
 /* state_fire: the probes of thread t's state change from prev (on_thread). */
 static void state_fire(struct replay *p, struct kev_reader *r, struct rthread *t, unsigned prev,
                        unsigned cpu)
@@ -769,13 +794,8 @@ static void state_fire(struct replay *p, struct kev_reader *r, struct rthread *t
         }
         p->cur[cpu] = who;
         set_ctx(p, r, cpu);
-        fire4(p, DPROBE_SCHED_ONCPU, who, pid, t->prio, 0);
-        if (t->unstarted) {
-            t->unstarted = 0;
-            if (pid && (who & 0xffffu) == 1)
-                spawned(p, r, t);
-            fire4(p, DPROBE_PROC_LWP_START, who, pid, t->prio, 0);
-        }
+        if (!p->stacks.oncpu)   /* a capture without ONCPU events: the switch's end is here */
+            oncpu_fire(p, r, t);
         return;
     }
     case KEV_TH_DEAD:

@@ -48,7 +48,9 @@ static int count(void *user, struct kev_reader *r, const struct kev_event *e)
     struct rstack_census *c = user;
     struct kev_stack s;
     struct kev_fault f;
-    if (e->ev == KEV_SYS_STACK) {
+    if (e->ev == KEV_SYS_ONCPU) {
+        c->oncpu++;
+    } else if (e->ev == KEV_SYS_STACK) {
         if (kev_stack_decode(e->w, e->nw, &s) != 0)
             c->bad++;
         else if (s.kind != KEV_STACK_FAULT)
@@ -71,6 +73,7 @@ int rstacks_census(const uint8_t *data, size_t len, struct rstack_census *c)
     kev_set_user(&r, c);
     kev_on_event(&r, KEV_C_SYSTEM, KEV_SYS_STACK, count);
     kev_on_event(&r, KEV_C_SYSTEM, KEV_SYS_FAULT, count);
+    kev_on_event(&r, KEV_C_SYSTEM, KEV_SYS_ONCPU, count);
     kev_decode(&r);     /* a damaged file: what came before the damage (kev_replay says why) */
     return 0;
 }

@@ -14,6 +14,7 @@
 /* What a capture holds: STACK samples (kinds USER and KERNEL) and FAULT events. */
 struct rstack_census {
     unsigned samples, faults, bad;   /* bad: STACK/FAULT events that do not decode */
+    unsigned oncpu;     /* ONCPU events: on-cpu fires at them, else at THRUNNING (kevreplay.c) */
 };
 /* rstacks_census: decodes the file once more, counting (0, or -1 when it cannot be read). */
 int rstacks_census(const uint8_t *data, size_t len, struct rstack_census *c);

@@ -1712,11 +1712,9 @@ static uint64_t kernel_symbol(struct cg *g, const struct dnode *n)
     return addr;
 }
 
-/* kernel_variable: `name (or mod`name) as a value: the kernel's data object of that name in
- * the image's symbol table (dcc_kvar), or the one a Solaris name means here, read when the
- * clause runs (DIF_S_KVAR: the kernel reads it for a privileged consumer only). Its value is
- * an unsigned integer of the object's size, which must be 1, 2, 4 or 8 bytes. */
-static unsigned kernel_variable(struct cg *g, const struct dnode *n, struct dtype *t)
+/* kernel_object: the image's data object `name (or mod`name), or the one a Solaris name means
+ * here, in addr and size (dcc_kvar); its errors are kernel_variable's. */
+static void kernel_object(struct cg *g, const struct dnode *n, uint64_t *addr, uint64_t *size)
 {
     static const char *const alias[][2] = {
         { "ncpus", "k_ncpus" }, { "ncpus_online", "k_ncpus" }, { "mpid", "next_pid" },
@@ -1724,7 +1722,6 @@ static unsigned kernel_variable(struct cg *g, const struct dnode *n, struct dtyp
     const char *name = n->s, *tick = strrchr(name, '`'), *sym = tick + 1;
     char mod[64];
     size_t ml = (size_t)(tick - name);
-    uint64_t addr = 0, size = 0;
     if ((ml && name[ml - 1] == '`') || ml >= sizeof(mod) || !tick[1] || !dcc_kvar)
         kernel_symbol(g, n);    /* its errors, in its words */
     if (!dcc_kvar)
@@ -1732,19 +1729,21 @@ static unsigned kernel_variable(struct cg *g, const struct dnode *n, struct dtyp
                   "symbol's address)", name, name);
     memcpy(mod, name, ml);
     mod[ml] = 0;
-    int found = dcc_kvar(mod, sym, &addr, &size) == 0;
+    int found = dcc_kvar(mod, sym, addr, size) == 0;
     for (unsigned i = 0; !found && i < sizeof(alias) / sizeof(alias[0]); i++)
         if (!strcmp(sym, alias[i][0]))
-            found = dcc_kvar(mod, alias[i][1], &addr, &size) == 0;
+            found = dcc_kvar(mod, alias[i][1], addr, size) == 0;
     if (!found)
         kernel_symbol(g, n);    /* an unknown name: its error, in libdtrace's words */
     if (!found)
         dcc_error(g->cc, n->line, "D_UNSUPPORTED", "%s is not a kernel variable (a data object "
                   "of the image; &%s is the symbol's address)", name, name);
-    if (size != 1 && size != 2 && size != 4 && size != 8)
-        dcc_error(g->cc, n->line, "D_UNSUPPORTED", "%s: a kernel variable of %u bytes: D reads "
-                  "integers of 1, 2, 4 or 8 bytes (&%s is its address)", name, (unsigned)size,
-                  name);
+}
+
+/* kernel_read: r = the kernel's unsigned integer of size bytes at addr, read when the clause
+ * runs (DIF_S_KVAR: the kernel reads it for a privileged consumer only). */
+static unsigned kernel_read(struct cg *g, uint64_t addr, uint64_t size, struct dtype *t)
+{
     unsigned r = reg_alloc(g), rs = reg_alloc(g);
     emit(g, DIF_INSTR_IDX(DIF_SETX, intern_int(g, addr), r));
     emit(g, DIF_INSTR(DIF_PUSHT, r, DIF_TYPE_INT, 0));
@@ -1754,6 +1753,48 @@ static unsigned kernel_variable(struct cg *g, const struct dnode *n, struct dtyp
     emit(g, DIF_INSTR_IDX(DIF_CALL, DIF_S_KVAR, r));
     *t = (struct dtype){ .kind = DIF_TYPE_INT, .size = (uint8_t)size };
     return r;
+}
+
+/* kernel_variable: `name (or mod`name) as a value: the kernel's data object of that name in
+ * the image's symbol table, or the one a Solaris name means here, read when the clause runs.
+ * Its value is an unsigned integer of the object's size, which must be 1, 2, 4 or 8 bytes. */
+static unsigned kernel_variable(struct cg *g, const struct dnode *n, struct dtype *t)
+{
+    uint64_t addr = 0, size = 0;
+    kernel_object(g, n, &addr, &size);
+    if (size != 1 && size != 2 && size != 4 && size != 8)
+        dcc_error(g->cc, n->line, "D_UNSUPPORTED", "%s: a kernel variable of %u bytes: D reads "
+                  "integers of 1, 2, 4 or 8 bytes (&%s is its address)", n->s, (unsigned)size,
+                  n->s);
+    return kernel_read(g, addr, size, t);
+}
+
+/* kernel_element: `name[i], an element of a kernel array whose element type D knows (the
+ * symbol table gives only the object's size): Solaris's `avenrun, int[3] (kernel/kloadavg.c).
+ * The index is a constant within the object, checked here; the element is read as
+ * kernel_variable reads an object. */
+static unsigned kernel_element(struct cg *g, const struct dnode *n, struct dtype *t)
+{
+    static const struct { const char *name; unsigned elem; } arrays[] = { { "avenrun", 4 } };
+    const char *sym = strrchr(n->s, '`') + 1;
+    unsigned elem = 0;
+    for (unsigned i = 0; i < sizeof(arrays) / sizeof(arrays[0]); i++)
+        if (!strcmp(sym, arrays[i].name))
+            elem = arrays[i].elem;
+    uint64_t addr = 0, size = 0;
+    kernel_object(g, n, &addr, &size);
+    if (!elem)
+        dcc_error(g->cc, n->line, "D_UNSUPPORTED", "%s[]: D knows the element type of no kernel "
+                  "array but `avenrun's (the symbol table gives only sizes): read %s whole or "
+                  "at &%s", n->s, n->s, n->s);
+    int64_t i;
+    if (!n->b || n->b->next || !const_value(n->b, &i))
+        dcc_error(g->cc, n->line, "D_UNSUPPORTED", "%s[]: a kernel array takes one constant "
+                  "index here", n->s);
+    if (i < 0 || (uint64_t)i >= size / elem)
+        dcc_error(g->cc, n->line, "D_ARR_BADREF", "%s[%d]: the index is outside the array "
+                  "(%u elements)", n->s, (int)i, (unsigned)(size / elem));
+    return kernel_read(g, addr + (uint64_t)i * elem, elem, t);
 }
 
 /* clause_has_probe: whether the clause being compiled enables table probe id. */
@@ -2179,6 +2220,8 @@ __attribute__((noinline)) static unsigned expr_(struct cg *g, struct dnode *n, s
         return load_var(g, n, t, NULL);
     }
     case N_SELF: case N_THIS: case N_INDEX:
+        if (n->kind == N_INDEX && n->s && strchr(n->s, '`')) /* `avenrun[0]: kernel memory */
+            return kernel_element(g, n, t);
         if (is_probe_args(g, n, &argk))
             return probe_args(g, n, argk, t);
         if (is_obj(g, n))

@@ -22,6 +22,8 @@ void ktrace_kcall_entry_full(struct thread *t, uint32_t n, const uint32_t *a);
 void ktrace_kcall_entry_frame(struct thread *t, uint32_t n);
 void ktrace_kcall_exit_full(struct thread *t, unsigned n);
 void ktrace_exit_slow(struct thread *next);
+// A traced exit into another thread than this CPU's last (ktrace_hot.ran): the switch's end.
+void ktrace_switched(struct thread *next);
 
 // The payload words naming a thread (thread.h: kept with its tid, one load each).
 static inline uint32_t ktrace_pid(const struct thread *t)
@@ -98,12 +100,16 @@ static inline void ktrace_kcall_exit_words(unsigned kc, uint32_t *r0, uint32_t *
 #endif
 }
 
-// The end of a traced kernel entry, once the next thread is chosen: its kernel call's exit
-// event (t->kc_trace, set at the entry), and telling the ring about a new thread; the rest
+// The end of a traced kernel entry, once the next thread is chosen: the ONCPU event when it
+// is another thread than this CPU's last exit returned to (the switch ends here, the last
+// portable step before the arch restores next's registers), its kernel call's exit event
+// (t->kc_trace, set at the entry), and telling the ring about a new thread; the rest
 // (D's side, or the ring's thread not known) out of line. Classes that change outside the
 // commands (the ring stopping itself) are synced where they change (ktrace_port_stopped).
 static inline void ktrace_exit_end(struct thread *next)
 {
+    if (__builtin_expect(next != ktrace_hot.ran[cpu_id()], 0))
+        ktrace_switched(next);  // (ktrace.c: the ONCPU event, D's on-cpu), before the call's exit
     unsigned kc = next->kc_trace;
     if (kc) {
         next->kc_trace = 0;

@@ -240,6 +240,11 @@ static inline const char *kev_int_pseudo_name(uint32_t irq)
 // a D program enables the site and the SYSTEM class is traced, so that dtrace -i fires the
 // same clauses over the capture (docs/trace-events.md).
 #define KEV_SYS_USDT        0x209u
+// A thread runs on the CPU (ours; docs/trace-events.md): [who], written at the kernel's exit
+// into a thread other than the one this CPU last returned to, after the choice's RUNNING event
+// and before the thread's kernel-call exit event. sched:::on-cpu fires here, off-cpu at the
+// RUNNING event, so that the switch's time between the two is in the capture.
+#define KEV_SYS_ONCPU       0x20au
 #define KEV_IMAGE_ID_MAX    32u    // the longest build id recorded (sha1's is 20 bytes)
 #define KEV_IMAGE_ID_LEN(i) ((i) & 0xffu)
 #define KEV_IMAGE_WORDS     3u     // the words before the id
