@@ -4,8 +4,8 @@
 // looks every image up that was not yet, adds the file it finds to elfsym, and says once per
 // image why it has none (refused: another build id; or not found).
 #define _GNU_SOURCE
-#include "tool_syms.h"
-#include "tool_elfsym.h"
+#include <kevhost/tool_syms.h>
+#include <kevhost/tool_elfsym.h>
 #include <dlfcn.h>
 #include <elfutils/debuginfod.h>
 #include <limits.h>

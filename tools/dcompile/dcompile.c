@@ -18,10 +18,10 @@
 #include <d/dif.h>
 #include <d/dprobes.h>
 #include <d/optval.h>
-#include "../common/tool_file.h"
-#include "../common/tool_fbt.h"
-#include "../common/tool_usdt.h"
-#include "../common/tool_elfsym.h"
+#include <kevhost/tool_file.h>
+#include <kevhost/tool_fbt.h>
+#include <kevhost/tool_usdt.h>
+#include <kevhost/tool_elfsym.h>
 
 static void usage(FILE *f)
 {

@@ -21,8 +21,8 @@
 #include <trace/kev_stack.h>
 #include <trace/kev_text.h>
 #include <trace/kev_userreg.h>
-#include "../analysis/kx_ids.h"
-#include "../common/tool_syms.h"
+#include <kevhost/kx_ids.h>
+#include <kevhost/tool_syms.h>
 
 static void usage(FILE *f)
 {

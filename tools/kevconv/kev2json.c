@@ -32,10 +32,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "conv_fault.h"
-#include "../analysis/kx_ids.h"
-#include "../analysis/kx_msg.h"
-#include "../common/tool_syms.h"
+#include <kevhost/conv_fault.h>
+#include <kevhost/kx_ids.h>
+#include <kevhost/kx_msg.h>
+#include <kevhost/tool_syms.h>
 #include <trace/kev_events.h>
 #include <trace/kev_image.h>
 #include <trace/kev_userreg.h>

@@ -58,14 +58,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "conv_fault.h"
-#include "../analysis/kx_ids.h"
-#include "kx_pb.h"
-#include "kx_pf_stacks.h"
-#include "../common/tool_syms.h"
+#include <kevhost/conv_fault.h>
+#include <kevhost/kx_ids.h>
+#include <kevhost/kx_pb.h>
+#include <kevhost/kx_pf_stacks.h>
+#include <kevhost/tool_syms.h>
 #include <trace/kev_events.h>
-#include "../analysis/kx_funcs.h"
-#include "../analysis/kx_msg.h"
+#include <kevhost/kx_funcs.h>
+#include <kevhost/kx_msg.h>
 #include <trace/kev_text.h>
 #include <trace/kev_userreg.h>
 

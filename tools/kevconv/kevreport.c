@@ -21,10 +21,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../analysis/kx_stacks.h"
-#include "../analysis/kx_stats.h"
-#include "kx_faults.h"
-#include "../common/tool_syms.h"
+#include <kevhost/kx_stacks.h>
+#include <kevhost/kx_stats.h>
+#include <kevhost/kx_faults.h>
+#include <kevhost/tool_syms.h>
 #include "report_rows.h"
 
 extern const char kevreport_css[], kevreport_js[], kevreport_analysis_js[],

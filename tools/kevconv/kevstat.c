@@ -11,11 +11,11 @@
 #include <string.h>
 
 #include <trace/kev_panic.h>
-#include "../analysis/kx_stacks.h"
-#include "../analysis/kx_stats.h"
-#include "../common/tool_syms.h"
-#include "kx_wait_text.h"
-#include "kx_faults.h"
+#include <kevhost/kx_stacks.h>
+#include <kevhost/kx_stats.h>
+#include <kevhost/tool_syms.h>
+#include <kevhost/kx_wait_text.h>
+#include <kevhost/kx_faults.h>
 
 static const char *const sections[] = { "cpu", "states", "kcalls", "irq", "msg", "lost",
                                         "user", "waits", "faults", "funcs" };

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../common/tool_file.h"
+#include <kevhost/tool_file.h>
 #include <trace/kev_decode.h>
 #include <trace/kev_events.h>
 

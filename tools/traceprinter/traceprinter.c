@@ -17,7 +17,7 @@
 #include <trace/kev_stack.h>
 #include <trace/kev_image.h>
 #include <trace/kev_text.h>
-#include "../common/tool_map.h"
+#include <kevhost/tool_map.h>
 #include "qnx_kercall.h"
 #include <trace/kev_events.h>
 
