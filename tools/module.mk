@@ -34,7 +34,10 @@ $(KEVHOST_LIB): $(call pic_objs,$(KEVHOST_SRCS))
 	@echo "  AR      $@"
 	$(Q)rm -f $@ && ar rcs $@ $^
 
-# No file under tools/ includes another folder's file by a relative path; the library includes
-# no tool's file; a library source is compiled once (test/tools/test_host_layout.sh).
+# No tool includes another tool's files: every "../" include is a test's (test/tools/test_host_layout.sh).
 TEST_DEPS_HOST    += $(KEVHOST_LIB)
 SCRIPT_TESTS_HOST += host-layout|30|test/tools/test_host_layout.sh
+# The option loop (tools/common/tool_opts.c) as each tool over a capture answers it.
+TEST_DEPS_HOST    += $(H)/kev2ctf $(H)/kev2json $(H)/kev2perfetto $(H)/kevstat $(H)/kevreport \
+                     $(H)/kevtable $(H)/traceprinter $(H)/kevgen
+SCRIPT_TESTS_HOST += tool-opts|60|test/tools/test_tool_opts.sh

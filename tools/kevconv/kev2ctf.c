@@ -24,19 +24,20 @@
 #include <kevhost/kx_ids.h>
 #include <kevhost/tool_syms.h>
 
-static void usage(FILE *f)
-{
-    fprintf(f, "usage: kev2ctf [-v] [--symbols DIR]... -o DIR FILE.kev\n"
-               "Converts a .kev trace into a CTF 1.8 trace in DIR (created if needed):\n"
-               "DIR/metadata and DIR/channel0_<cpu>, for babeltrace2 and Trace Compass.\n"
-               "A fault's function and a stack's frames are named from the ELF files the capture\n"
-               "ran, found by build id.\n"
-               "  -o DIR     output directory\n"
-               "  -v         print a summary (events, packets, discarded) on stderr\n");
-    syms_usage(f);
-    fprintf(f, "  -h, --help this text\n"
-               "Exit status: 0 ok, 1 damaged or unreadable input or write error, 2 bad usage.\n");
-}
+static const struct tool_opt opts[] = {
+    { 'o', 'o', NULL, "DIR", "output directory", NULL },
+    { 'v', 'v', NULL, NULL, "print a summary (events, packets, discarded) on stderr", NULL },
+    { .also = syms_opts },
+    { 0 },
+};
+static const struct tool_cmd cmd = {
+    "kev2ctf", "[-v] [--symbols DIR]... -o DIR FILE.kev",
+    "Converts a .kev trace into a CTF 1.8 trace in DIR (created if needed):\n"
+    "DIR/metadata and DIR/channel0_<cpu>, for babeltrace2 and Trace Compass.\n"
+    "A fault's function and a stack's frames are named from the ELF files the capture\n"
+    "ran, found by build id.\n",
+    opts, "Exit status: 0 ok, 1 damaged or unreadable input or write error, 2 bad usage.\n",
+};
 
 // ---- stream packets ----------------------------------------------------------------------------
 
@@ -717,27 +718,21 @@ int main(int argc, char **argv)
 {
     const char *in = NULL, *dir = NULL;
     int verbose = 0;
-    for (int i = 1, k; i < argc; i++) {
-        const char *a = argv[i];
-        if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-            usage(stdout);
-            return 0;
-        } else if (!strcmp(a, "-v")) {
+    struct tool_args a = { argc, argv, 0, NULL };
+    for (int id; (id = tool_opts_next(&cmd, &a)) != TOOL_OPTS_END;) {
+        if (id < 0)
+            return tool_opts_exit(id);
+        if (id == 'v')
             verbose = 1;
-        } else if (!strcmp(a, "-o") && i + 1 < argc) {
-            dir = argv[++i];
-        } else if ((k = syms_option("kev2ctf", argc, argv, &i)) != 0) {
-            if (k < 0)
-                return 2;
-        } else if (kx_arg_file("kev2ctf", a, &in, usage) != 0) {
+        else if (id == 'o')
+            dir = a.val;
+        else if (syms_take(cmd.name, id, a.val) < 0)
             return 2;
-        }
     }
-    if (!in || !dir) {
-        fprintf(stderr, "kev2ctf: %s\n", in ? "-o DIR is required" : "no FILE given");
-        usage(stderr);
+    if (tool_one_file(&cmd, &a, &in))
         return 2;
-    }
+    if (!dir)
+        return tool_usage_error(&cmd, "-o DIR is required");
     struct kx_file f;
     if (kx_open("kev2ctf", in, &f))
         return 1;

@@ -69,19 +69,20 @@
 #include <trace/kev_text.h>
 #include <trace/kev_userreg.h>
 
-static void usage(FILE *f)
-{
-    fprintf(f, "usage: kev2perfetto [--symbols DIR]... -o FILE.perfetto-trace FILE.kev\n"
-               "Converts a .kev trace into a Perfetto protobuf trace (scheduling, wake-ups,\n"
-               "interrupts and losses as ftrace events, process tree, boot clock, message\n"
-               "flows, user events and faults as instants with args, the stack samples of\n"
-               "tracelogger -p HZ as perf samples with callstacks: the UI's flame graph).\n"
-               "Code addresses are named from the ELF files the capture ran, found by build id.\n"
-               "  -o FILE    output file\n");
-    syms_usage(f);
-    fprintf(f, "  -h, --help this text\n"
-               "Exit status: 0 ok, 1 damaged or unreadable input or write error, 2 bad usage.\n");
-}
+static const struct tool_opt opts[] = {
+    { 'o', 'o', NULL, "FILE", "output file", NULL },
+    { .also = syms_opts },
+    { 0 },
+};
+static const struct tool_cmd cmd = {
+    "kev2perfetto", "[--symbols DIR]... -o FILE.perfetto-trace FILE.kev",
+    "Converts a .kev trace into a Perfetto protobuf trace (scheduling, wake-ups,\n"
+    "interrupts and losses as ftrace events, process tree, boot clock, message\n"
+    "flows, user events and faults as instants with args, the stack samples of\n"
+    "tracelogger -p HZ as perf samples with callstacks: the UI's flame graph).\n"
+    "Code addresses are named from the ELF files the capture ran, found by build id.\n",
+    opts, "Exit status: 0 ok, 1 damaged or unreadable input or write error, 2 bad usage.\n",
+};
 
 // ---- the conversion ------------------------------------------------------------------------------
 
@@ -830,25 +831,19 @@ static void trailing_losses(struct conv *c, const struct kev_reader *r, unsigned
 int main(int argc, char **argv)
 {
     const char *in = NULL, *out = NULL;
-    for (int i = 1, k; i < argc; i++) {
-        const char *a = argv[i];
-        if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-            usage(stdout);
-            return 0;
-        } else if (!strcmp(a, "-o") && i + 1 < argc) {
-            out = argv[++i];
-        } else if ((k = syms_option("kev2perfetto", argc, argv, &i)) != 0) {
-            if (k < 0)
-                return 2;
-        } else if (kx_arg_file("kev2perfetto", a, &in, usage) != 0) {
+    struct tool_args a = { argc, argv, 0, NULL };
+    for (int id; (id = tool_opts_next(&cmd, &a)) != TOOL_OPTS_END;) {
+        if (id < 0)
+            return tool_opts_exit(id);
+        if (id == 'o')
+            out = a.val;
+        else if (syms_take(cmd.name, id, a.val) < 0)
             return 2;
-        }
     }
-    if (!in || !out) {
-        fprintf(stderr, "kev2perfetto: %s\n", in ? "-o FILE is required" : "no FILE given");
-        usage(stderr);
+    if (tool_one_file(&cmd, &a, &in))
         return 2;
-    }
+    if (!out)
+        return tool_usage_error(&cmd, "-o FILE is required");
     struct kx_file f;
     if (kx_open("kev2perfetto", in, &f))
         return 1;
