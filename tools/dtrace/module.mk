@@ -5,7 +5,7 @@ DTRACE_SRCS := tools/dtrace/dtrace.c tools/dtrace/kevreplay.c tools/dtrace/kevre
 # -i names its output's code addresses as stacksym does, from the ELF files the capture ran
 # (found by build id: tools/common/tool_syms.c; libdwfl).
 DTRACE_SRCS += tools/common/symfilter.c tools/common/symaddr.c tools/common/tool_elfsym.c \
-               tools/common/tool_syms.c tools/common/tool_map.c
+               tools/common/tool_syms.c tools/common/tool_opts.c tools/common/tool_map.c
 HOST_TOOLS  += $(H)/dtrace
 
 $(H)/dtrace: $(call kevhost_objs,$(DTRACE_SRCS))

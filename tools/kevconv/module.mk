@@ -14,7 +14,7 @@ KC_DECODE := $(AN_MODEL)
 
 HOST_TOOLS += $(H)/kev2ctf $(H)/kev2json $(H)/kev2perfetto $(H)/kevstat $(H)/kevreport
 # code addresses named from the ELF files a capture ran, found by build id (libdwfl)
-KC_SYMS   := tools/common/tool_elfsym.c tools/common/tool_syms.c
+KC_SYMS   := tools/common/tool_elfsym.c tools/common/tool_syms.c tools/common/tool_opts.c
 # the profile views (kevstat --folded, kev2perfetto, kevreport): the model's stack samples,
 # named the same way ($(AN_STACKS) holds KC_SYMS)
 KC_STACKS := $(AN_STACKS)
@@ -41,7 +41,7 @@ $(H)/kevstat: $(call kevhost_objs,$(KC)/kevstat.c $(KC_STATS) $(KC_STACKS) $(KC_
 
 # kevtable: the event table, and any capture decoded by it (trace/kev_events.h).
 HOST_TOOLS += $(H)/kevtable
-KC_TABLE_SRCS := $(KC)/kevtable.c tools/common/tool_file.c trace/kev_decode.c trace/kev_fields.c \
+KC_TABLE_SRCS := $(KC)/kevtable.c tools/common/tool_file.c tools/common/tool_opts.c trace/kev_decode.c trace/kev_fields.c \
                  trace/kev_text.c trace/kev_file.c trace/kev_events.c trace/kev_kercall.c
 $(H)/kevtable: $(call kevhost_objs,$(KC_TABLE_SRCS))
 	@echo "  LINK    $@"
