@@ -115,17 +115,24 @@ static void o_printf(struct out *o, const char *fmt, ...)
 static void o_json_str(struct out *o, const char *s)
 {
     o_mem(o, "\"", 1);
-    for (; *s; s++) {
+    while (*s) {
+        size_t run = 0;     // printable ASCII that needs no escape: copied in one piece
+        while (s[run] >= 0x20 && s[run] < 0x7f && s[run] != '"' && s[run] != '\\')
+            run++;
+        if (run) {
+            o_mem(o, s, run);
+            s += run;
+            continue;
+        }
         unsigned char ch = (unsigned char)*s;
         size_t k = ch >= 0x80 ? kev_utf8_len((const uint8_t *)s, 4) : 0; // ends at the NUL
         if (k)
             o_mem(o, s, k), s += k - 1;
         else if (ch == '"' || ch == '\\')
             o_mem(o, "\\", 1), o_mem(o, s, 1);
-        else if (ch < 0x20 || ch >= 0x7f)
-            o_printf(o, "\\u%04x", ch);
         else
-            o_mem(o, s, 1);
+            o_printf(o, "\\u%04x", ch);
+        s++;
     }
     o_mem(o, "\"", 1);
 }

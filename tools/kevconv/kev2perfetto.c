@@ -298,7 +298,8 @@ static void flow_point(struct conv *c, const struct kx_msg *g, int th, unsigned 
                        const char *what, unsigned flow_field)
 {
     describe(c, th, irq);
-    struct pb te = { 0 };
+    static struct pb te;   // per event: one buffer reused, no allocation each time
+    te.len = 0;
     char name[32];
     snprintf(name, sizeof(name), "%s %s", g->pulse ? "pulse" : "msg", what);
     pb_int(&te, 9, 3);
@@ -310,7 +311,6 @@ static void flow_point(struct conv *c, const struct kx_msg *g, int th, unsigned 
     pb_bytes(&c->pkt, 11, te.p, te.len);
     pb_int(&c->pkt, 10, SEQ_TRACKS);
     put_packet(c);
-    free(te.p);
     c->flows++;
 }
 
@@ -473,12 +473,12 @@ static void user_event(struct conv *c, const struct kev_reader *r, const struct 
     words[0] = 0;
     for (unsigned i = 0; i < e->nw && i < 16; i++)
         k += (size_t)snprintf(words + k, sizeof(words) - k, "%s0x%x", i ? " " : "", e->w[i]);
-    struct pb te = { 0 };
+    static struct pb te;   // per event: one buffer reused, no allocation each time
+    te.len = 0;
     arg_uint(&te, &c->sub, "code", e->ev, 0);
     arg_str(&te, &c->sub, "value", value);
     arg_str(&te, &c->sub, "words", words);
     thread_instant(c, th, e->t64, "user", name, &te);
-    free(te.p);
 }
 
 // A fault on the faulting thread's track: "fault SIGSEGV", with what the FAULT says, the
@@ -592,10 +592,10 @@ static void kcall_close(struct conv *c, int th, uint64_t t)
     unsigned slot = th >= 0 ? (unsigned)th : KX_MAX_THREADS;
     if (!c->kc_open[slot])
         return;
-    struct pb te = { 0 };
+    static struct pb te;   // per event: one buffer reused, no allocation each time
+    te.len = 0;
     arg_uint(&te, &c->sub, "exit_missing", 1, 0);
     track_event(c, kcall_track(c, th), 2, t, NULL, NULL, &te);
-    free(te.p);
     c->kc_open[slot] = 0;
     c->kcalls++;
 }
@@ -613,7 +613,8 @@ static void kcall_event(struct conv *c, const struct kev_reader *r, const struct
     if (!name)
         name = kev_event_title(e->cls, e->ev, nb, sizeof(nb));
     uint64_t uuid = kcall_track(c, th);
-    struct pb te = { 0 };
+    static struct pb te;   // per event: one buffer reused, no allocation each time
+    te.len = 0;
     table_args(c, r, e, &te);
     if (e->ev < KEV_KC_MAX) {
         kcall_close(c, th, e->t64);
@@ -629,7 +630,6 @@ static void kcall_event(struct conv *c, const struct kev_reader *r, const struct
         snprintf(label, sizeof(label), "%s exit", name);
         track_event(c, uuid, 3, e->t64, "kcall", label, &te);
     }
-    free(te.p);
 }
 
 // An event no view above places: an instant named as the table names it, on the track of the
@@ -650,12 +650,12 @@ static void table_instant(struct conv *c, const struct kev_reader *r, const stru
     if (th < 0)
         th = current_of(c->m, e->cpu);
     describe(c, th, 0);
-    struct pb te = { 0 };
+    static struct pb te;   // per event: one buffer reused, no allocation each time
+    te.len = 0;
     table_args(c, r, e, &te);
     char cat[16];
     snprintf(cat, sizeof(cat), "kev.%s", kev_class_name(e->cls) ? kev_class_name(e->cls) : "?");
     track_event(c, track_uuid(c, th, 0), 3, e->t64, cat, fs.name, &te);
-    free(te.p);
     c->instants++;
 }
 
