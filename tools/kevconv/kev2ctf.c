@@ -615,9 +615,15 @@ static int on_event(void *user, struct kev_reader *r, const struct kev_event *e)
         break;
     case KEV_C_COMM:
         if (e->ev < KEV_COMM_NEVENTS) {
+            // the row's fields by name (ctf_meta.c declares the same), then the thread's tid
+            static struct kev_fields fs;
+            const struct kev_event_desc *d = kev_event_describe(KEV_C_COMM, e->ev);
             int cur = c->m->cur[e->cpu];
-            ev_header(s, CTF_ID_KEV_COMM + e->ev, e->t64, 12);
-            put32(s, e->w[0]), put32(s, e->w[1]);
+            kev_fields_decode(s->r, e, &fs);
+            ev_header(s, CTF_ID_KEV_COMM + e->ev, e->t64, 4);
+            for (unsigned k = 0; d && k < d->nfields; k++)
+                put_field(s, kev_field_get(&fs, d->fields[k].name), d->fields[k].kind);
+            reserve(s, 4);
             put32(s, (uint32_t)kx_ltid(c->m, cur));
         } else {
             unknown_event(s, e);
