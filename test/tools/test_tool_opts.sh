@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# The tools' one option loop (tools/common/tool_opts.c): for every tool that reads a capture,
+# The tools' one option loop (tools/common/tool_opts.c): for every tool that runs it,
 # --help prints its usage and exits 0; every option --help lists is one the tool takes (each is
 # given with a value where --help names one, and the tool goes on to complain of the missing
 # FILE, never of the option); an unknown option, long or short, and an option without its value
@@ -12,7 +12,7 @@ bin=${1:-build/host}
 here=$(dirname "$0")
 . "$here/tap.sh"
 scratch toolopts "${2:-build/host-test}"
-tools="kev2ctf kev2json kev2perfetto kevstat kevreport kevtable traceprinter"
+tools="kev2ctf kev2json kev2perfetto kevstat kevreport kevtable traceprinter dcompile"
 
 for t in $tools; do
     out=$("$bin/$t" --help 2>&1); rc=$?
@@ -49,7 +49,7 @@ for t in $tools; do
 done
 
 # an option's missing value, named with what it needs (the tools that take -o)
-for t in kev2ctf kev2json kev2perfetto kevreport; do
+for t in kev2ctf kev2json kev2perfetto kevreport dcompile; do
     err=$("$bin/$t" "$dir/none.kev" -o 2>&1 >/dev/null); rc=$?
     check "$t -o without its value: named, exit 2" test "$rc" = 2 -a -n "$(grep -F -- '-o needs its' <<<"$err")"
 done
