@@ -41,8 +41,9 @@ endif
 # ---- host toolchain --------------------------------------------------------------------------
 HOST_CC      ?= gcc
 HOST_WARN    := -Wall -Wextra -Werror -Wstrict-prototypes -Wmissing-prototypes -Wundef
-HOST_CFLAGS  := -std=gnu11 -O2 -g $(HOST_WARN) -Itrace/include -Ikernel/include -MMD -MP
-HOST_TCFLAGS := -std=gnu11 -O1 -g $(HOST_WARN) -Wno-missing-prototypes -Itrace/include \
+# tools/include: the host library's public headers (<kevhost/...>, tools/module.mk)
+HOST_CFLAGS  := -std=gnu11 -O2 -g $(HOST_WARN) -Itrace/include -Itools/include -Ikernel/include -MMD -MP
+HOST_TCFLAGS := -std=gnu11 -O1 -g $(HOST_WARN) -Wno-missing-prototypes -Itrace/include -Itools/include \
                 -Ikernel/include -Itest/unit -MMD -MP -DHOST_TEST \
                 -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all \
                 -fno-pie
@@ -65,7 +66,7 @@ FUZZ_RSS_MB  ?= 2048
 FUZZ_CC      ?= clang
 # -fno-sanitize-recover=all: a fuzzer stops (and fails) at the first UBSan report, as ASan does.
 FUZZ_CFLAGS  := -std=gnu11 -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
-                -Itrace/include \
+                -Itrace/include -Itools/include \
                 -Ikernel/include -Wall -Wextra -Werror -DHOST_TEST
 
 # host_objs, host_test_objs: object paths for a list of C sources.

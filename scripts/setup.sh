@@ -48,7 +48,7 @@ have gdb-multiarch || missing+=(gdb-multiarch)
 # Every host tool that names code addresses asks debuginfod servers (DEBUGINFOD_URLS) for an
 # ELF file found nowhere else (tools/common/tool_syms.c): elfutils' libdebuginfod.
 [ -f /usr/include/elfutils/debuginfod.h ] || missing+=(libdebuginfod-dev)
-# fbtgen's i386 decoder (tools/fbtgen/fbt_i386.c): Capstone's instruction lengths and operands.
+# fbtgen's i386 decoder (tools/common/fbt_i386.c): Capstone's instruction lengths and operands.
 [ -f /usr/include/capstone/capstone.h ] || missing+=(libcapstone-dev)
 # kevsql (docs/sql.md): SQLite's library and headers; its interactive shell is Debian's sqlite3.
 [ -f /usr/include/sqlite3ext.h ] || missing+=(libsqlite3-dev)

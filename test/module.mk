@@ -22,17 +22,17 @@ SCRIPT_TESTS_HOST += docs|600|test/tools/test_docs.py
 # kev_events_add) in $(HT)/evrow/, their own code unchanged.
 EVROW_OBJ := $(call host_objs,test/tools/test_event_row.c)
 EVROW_TOOLS := kevscen kevtable traceprinter kev2ctf kev2json kev2perfetto
-$(HT)/evrow/kevscen: $(call host_objs,$(KC_SCEN_SRCS)) $(EVROW_OBJ)
-$(HT)/evrow/kevtable: $(call host_objs,$(KC_TABLE_SRCS)) $(EVROW_OBJ)
-$(HT)/evrow/traceprinter: $(call host_objs,$(TP_SRCS)) $(EVROW_OBJ)
-$(HT)/evrow/kev2ctf: $(call host_objs,$(KC_CTF_SRCS)) $(EVROW_OBJ)
-$(HT)/evrow/kev2json: $(call host_objs,$(KC_JSON_SRCS)) $(EVROW_OBJ)
-$(HT)/evrow/kev2perfetto: $(call host_objs,$(KC_PF_SRCS)) $(EVROW_OBJ)
+$(HT)/evrow/kevscen: $(EVROW_OBJ) $(call kevhost_objs,$(KC_SCEN_SRCS))
+$(HT)/evrow/kevtable: $(EVROW_OBJ) $(call kevhost_objs,$(KC_TABLE_SRCS))
+$(HT)/evrow/traceprinter: $(EVROW_OBJ) $(call kevhost_objs,$(TP_SRCS))
+$(HT)/evrow/kev2ctf: $(EVROW_OBJ) $(call kevhost_objs,$(KC_CTF_SRCS))
+$(HT)/evrow/kev2json: $(EVROW_OBJ) $(call kevhost_objs,$(KC_JSON_SRCS))
+$(HT)/evrow/kev2perfetto: $(EVROW_OBJ) $(call kevhost_objs,$(KC_PF_SRCS))
 $(addprefix $(HT)/evrow/,$(EVROW_TOOLS)):
 	@mkdir -p $(dir $@)
 	@echo "  LINK    $@"
 	$(Q)$(HOST_CC) -o $@ $^ -ldw -lelf
-$(HT)/evrow/kevsql: $(call pic_objs,$(KS)/kevsql.c $(KS)/kevsql_fleet.c $(KS_SRCS)) $(EVROW_OBJ)
+$(HT)/evrow/kevsql: $(EVROW_OBJ) $(call kevhost_pic_objs,$(KS)/kevsql.c $(KS)/kevsql_fleet.c $(KS_SRCS))
 	@mkdir -p $(dir $@)
 	@echo "  LINK    $@"
 	$(Q)$(HOST_CC) -o $@ $^ -lsqlite3 $(KS_LIBS)

@@ -530,11 +530,27 @@ const struct kev_event_desc *kev_event_row(unsigned i)
 
 // The table is in (class, first number) order: the last row at or before (cls, ev) is the
 // only one that can hold it (readers call this once an event: a binary search).
+// The row last found for each (class, event) pair of the first classes and events, as the row's
+// index + 1 (0: not looked up yet): the readers look up every event, and a hit costs a load
+// and a compare instead of the binary search. An entry is one 16-bit word, read and written
+// relaxed, and checked against the constant table before use, so a stale entry or one written
+// by another thread only costs the search. Host tools only (the kernel never looks events up).
+#define MEMO_CLASSES 8u
+#define MEMO_EVENTS  256u
+static uint16_t row_memo[MEMO_CLASSES][MEMO_EVENTS];
+
 const struct kev_event_desc *kev_event_describe(unsigned cls, unsigned ev)
 {
     const struct kev_event_desc *d = kev_nextra ? find(kev_extra, kev_nextra, cls, ev) : NULL;
     if (d)
         return d;
+    uint16_t *memo = cls < MEMO_CLASSES && ev < MEMO_EVENTS ? &row_memo[cls][ev] : NULL;
+    unsigned h = memo ? __atomic_load_n(memo, __ATOMIC_RELAXED) : 0;
+    if (h && h <= kev_event_table_len) {
+        d = &kev_event_table[h - 1];
+        if (d->cls == cls && ev >= d->lo && ev <= d->hi)
+            return d;
+    }
     unsigned lo = 0, hi = kev_event_table_len; // the answer is below hi
     while (lo < hi) {
         unsigned mid = lo + (hi - lo) / 2;
@@ -545,7 +561,11 @@ const struct kev_event_desc *kev_event_describe(unsigned cls, unsigned ev)
             hi = mid;
     }
     d = lo ? &kev_event_table[lo - 1] : NULL;
-    return d && d->cls == cls && ev >= d->lo && ev <= d->hi ? d : NULL;
+    if (!d || d->cls != cls || ev < d->lo || ev > d->hi)
+        return NULL;
+    if (memo && lo <= UINT16_MAX)
+        __atomic_store_n(memo, (uint16_t)lo, __ATOMIC_RELAXED);
+    return d;
 }
 
 static const char *single(unsigned cls, unsigned ev)
@@ -587,7 +607,12 @@ static void put_num(char *buf, size_t n, size_t *k, unsigned v)
 
 const char *kev_event_title(unsigned cls, unsigned ev, char *buf, size_t n)
 {
-    const struct kev_event_desc *d = kev_event_describe(cls, ev);
+    return kev_event_title_of(kev_event_describe(cls, ev), cls, ev, buf, n);
+}
+
+const char *kev_event_title_of(const struct kev_event_desc *d, unsigned cls, unsigned ev,
+                               char *buf, size_t n)
+{
     size_t k = 0;
     if (d && d->kcall) {
         unsigned c = ev % KEV_KC_MAX;

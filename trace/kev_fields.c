@@ -269,7 +269,7 @@ unsigned kev_fields_decode(const struct kev_reader *r, const struct kev_event *e
     o->n = 0;
     o->ntext = 0;
     o->nvals = 0;
-    o->name = kev_event_title(e->cls, e->ev, o->namebuf, sizeof(o->namebuf));
+    o->name = kev_event_title_of(d, e->cls, e->ev, o->namebuf, sizeof(o->namebuf));
     if (!d) {
         raw_words(o, e, "words", 0);
         return o->n;

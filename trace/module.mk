@@ -15,7 +15,7 @@ $(HT)/test_trace_ring: $(call host_test_objs,test/unit/test_trace_ring.c trace/t
 HOST_TESTS += $(HT)/test_trace_kev
 $(HT)/test_trace_kev: $(call host_test_objs,test/unit/test_trace_kev.c trace/trace_ring.c \
                          trace/kev_events.c trace/kev_kercall.c trace/kev_file.c trace/kev_decode.c trace/kev_fields.c trace/kev_text.c \
-                         trace/kev_stream.c tools/traceprinter/kev_capture.c)
+                         trace/kev_stream.c tools/common/kev_capture.c)
 	@echo "  LINK    $@"
 	$(Q)$(HOST_CC) -o $@ $^ -lcmocka $(HOST_TLDFLAGS)
 
@@ -31,7 +31,7 @@ build/fuzz/fuzz_kev_decode: test/fuzz/fuzz_kev_decode.c trace/kev_decode.c trace
 	$(Q)$(H)/kevgen -k 1 -d 0 -n 1100 -o $(dir $@)seeds-fuzz_kev_decode/lost.kev >/dev/null
 
 # The same producer built for 4 CPUs: its objects get their own directory and -D.
-TRACE_SMP_SRCS := test/unit/test_trace_smp.c trace/trace_ring.c tools/traceprinter/kev_capture.c
+TRACE_SMP_SRCS := test/unit/test_trace_smp.c trace/trace_ring.c tools/common/kev_capture.c
 TRACE_SMP_OBJS := $(patsubst %.c,$(HT)/obj-smp/%.o,$(TRACE_SMP_SRCS))
 $(HT)/obj-smp/%.o: %.c
 	@mkdir -p $(dir $@)

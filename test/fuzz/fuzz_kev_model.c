@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../tools/analysis/kx_stats.h"
+#include <kevhost/kx_stats.h>
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -57,7 +57,7 @@ respawn() {
 
     # babeltrace2, through kev2ctf: the same events, every one once.
     "$h/kev2ctf" -o "$c-ctf" "$c.kev" >"$c-kev2ctf.log" 2>&1 &&
-        babeltrace2 "$c-ctf" 2>"$c-bt2.err" | sed -n 's/.* kev_user: .* words = \[ \[0\] = \([0-9]*\), .*/\1/p' |
+        babeltrace2 "$c-ctf" 2>"$c-bt2.err" | sed -n 's/.* kev_user: .* data = \[ \[0\] = \([0-9]*\), .*/\1/p' |
         awk '{ printf "0x%08x\n", $1 }' | sort >"$c-bt2.txt"
     check "$1: babeltrace2 reads the same $((T * N)) events ($(wc -l <"$c-bt2.txt"))" \
         "sort $want | cmp -s - $c-bt2.txt"

@@ -116,12 +116,15 @@ def bt_fields(body):
     return got
 
 
-# The classes kev2ctf wrote by hand before the table (LTTng-style or with derived fields:
-# Linux ids, named frames) keep their own field names; the table's classes are checked here.
+# The classes kev2ctf declares itself (LTTng-style, or with fields derived beside the table's:
+# Linux ids, named frames) are checked by test_kev2ctf.sh; the table's classes, the COMM
+# events' kev_comm_<name> among them, are checked here field by field.
 HAND = {"kev_fault", "kev_stack", "kev_sync_wait", "kev_image", "kev_timer_expire", "kev_user"}
 bad, ctf_checked = [], 0
 for nm in names:
     cls = "kev_" + nm.lower()
+    if cls not in bt and "kev_comm_" + nm.lower() in bt:
+        cls = "kev_comm_" + nm.lower()
     if cls in bt and cls not in HAND:
         ctf_checked += 1
         b = best("ctf", nm, [bt_fields(x) for x in bt[cls]])

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-# The three converters agree on ids and priorities (tools/kevconv/kx_ids.h): the threads that
+# The three converters agree on ids and priorities (tools/include/kevhost/kx_ids.h): the threads that
 # run in the CTF's sched_switch events (babeltrace2) and in the Perfetto trace's have the same
 # tids, each thread the same priority (LTTng prio + 100 = Perfetto's kernel prio), the same
 # process (CTF statedump / fork pid = Perfetto tgid), and every one of them has a track with

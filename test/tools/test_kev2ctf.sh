@@ -47,7 +47,7 @@ roundtrip() { # roundtrip NAME KEV [NCPU]
 roundtrip le "$dir/le.kev"
 roundtrip be "$dir/be.kev"
 # (a string event's raw words differ: its bytes are stored in memory order, as QNX's)
-nowords() { sed -E '/text = "[^"]+"/s/words = \[.*\]/words = []/'; }
+nowords() { sed -E '/text = "[^"]+"/s/data = \[.*\]/data = []/'; }
 check "big- and little-endian traces convert to the same events" \
     diff -q <(babeltrace2 "$dir/le.ctf" | nowords) <(babeltrace2 "$dir/be.ctf" | nowords)
 for p in switch overwrite ring fill; do
@@ -121,7 +121,8 @@ check "syscall_entry_<name> from the kernel-call table" \
     test "$(grep -c 'syscall_entry_MsgSend:' <<<"$txt")" = $((2 * R))
 check "syscall_exit_<name> carries the error" grep -q 'syscall_exit_SemWait: .*ret = -11' <<<"$txt"
 check "irq_handler_entry / exit" test "$(grep -c ' irq_handler_entry: .*irq = 5' <<<"$txt")" = "$R"
-check "message events keep their ids" grep -q 'kev_comm_snd_message: .*id = 5, other = 3, tid = 2001' <<<"$txt"
+check "message events keep their ids, named by the event table" \
+    grep -q 'kev_comm_snd_message: .*rcvid = 0x5, pid = 3, tid = 2001' <<<"$txt"
 check "process events give Linux pids (pid 2001, parent procnto of idle only: 1001)" \
     grep -q 'kev_process_create: .*ppid = 1001, pid = 2001, vpid = 2, name = "client"' <<<"$txt"
 check "user string events keep the text" grep -q 'kev_user: .*text = "user checkpoint"' <(babeltrace2 "$dir/le.ctf")

@@ -15,8 +15,8 @@
 #include <cmocka.h>
 
 #include <uapi/kcall.h>
-#include "../../tools/analysis/kx_ids.h"
-#include "../../tools/analysis/kx_stats.h"
+#include <kevhost/kx_ids.h>
+#include <kevhost/kx_stats.h>
 
 static struct kev_reader rd; // empty: no names, 1 MHz
 static uint32_t words[8];

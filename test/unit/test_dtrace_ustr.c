@@ -21,7 +21,7 @@
 #include <d/dvm.h>
 #include <trace/trace_ring.h>
 #include "../../tools/dtrace/kevreplay.h"
-#include "../../tools/traceprinter/kev_capture.h"
+#include <kevhost/kev_capture.h>
 
 static struct kev_slot mem[2 * KEV_BUF_SLOTS];
 static struct trace_ring ring;

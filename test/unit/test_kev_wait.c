@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <cmocka.h>
 #include <trace/kev.h>
-#include "../../tools/analysis/kx_wait.h"
+#include <kevhost/kx_wait.h>
 
 enum { LOW = 1, HIGH, MID_A, MID_B, TOP, MID_FIRST };
 static const int prio_of[] = { 0, 10, 30, 20, 25, 40 }; // MID_FIRST + i: 11 + i

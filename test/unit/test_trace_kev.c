@@ -18,7 +18,7 @@
 #include <trace/kev_file.h>
 #include <trace/kev_stream.h>
 #include <trace/trace_ring.h>
-#include "../../tools/traceprinter/kev_capture.h"
+#include <kevhost/kev_capture.h>
 
 #define NBUF 4u
 static struct kev_slot mem[NBUF * KEV_BUF_SLOTS];

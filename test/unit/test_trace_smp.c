@@ -11,7 +11,7 @@
 
 #include <trace/kev_decode.h>
 #include <trace/trace_ring.h>
-#include "../../tools/traceprinter/kev_capture.h"
+#include <kevhost/kev_capture.h>
 
 _Static_assert(TRACE_MAX_CPUS == 4, "this test is built for 4 CPUs");
 // No cache line holds two CPUs' hot fields, nor one CPU's and the words every hook reads.

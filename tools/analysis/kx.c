@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
 // The analysis model's base: file loading, the thread model, names (see kx.h).
 #define _GNU_SOURCE // strptime, timegm
-#include "kx.h"
-#include "kx_ids.h"
-#include "../common/tool_file.h"
-#include "../common/tool_map.h"
+#include <kevhost/kx.h>
+#include <kevhost/kx_ids.h>
+#include <kevhost/tool_file.h>
+#include <kevhost/tool_map.h>
 #include <trace/kev_userreg.h>
 #include <trace/kev_text.h>
 

@@ -2,8 +2,8 @@
 // Function calls paired from fbt's and pid's FUNC_ENTER and FUNC_EXIT events (kx_funcs.h): a
 // stack of open calls per CPU for the kernel's, per thread for programs', a table of
 // functions by address, and where each process's image lies (IMAGE events).
-#include "kx_funcs.h"
-#include "kx.h"
+#include <kevhost/kx_funcs.h>
+#include <kevhost/kx.h>
 
 #include <trace/kev_image.h>
 

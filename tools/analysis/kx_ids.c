@@ -2,7 +2,7 @@
 // Kernel ids, names and priorities in Linux / LTTng terms (see kx_ids.h for the rules).
 #include <string.h>
 
-#include "kx_ids.h"
+#include <kevhost/kx_ids.h>
 
 int kx_is_idle(const struct kx_model *m, int th)
 {

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // CPU load over time in buckets that grow with the trace (kx_load.h).
-#include "kx_load.h"
+#include <kevhost/kx_load.h>
 
 #include <string.h>
 

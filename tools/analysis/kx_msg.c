@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // Message matching (see kx_msg.h).
-#include "kx_msg.h"
+#include <kevhost/kx_msg.h>
 
 #include <string.h>
 

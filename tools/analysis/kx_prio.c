@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // PRIO_CHANGE's cause and direction read once (kx_prio.h).
-#include "kx_prio.h"
+#include <kevhost/kx_prio.h>
 
 #include <trace/kev.h>
 

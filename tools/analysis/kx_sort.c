@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kx.h"
+#include <kevhost/kx.h>
 
 #define KX_SORT_MAX (1u << 18)
 #define KX_INLINE_WORDS 4u

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: MIT
 // A capture's stack samples (kx_stacks.h): distinct stacks in a hash table by their process,
 // kind and pcs; samples in time order as the decoder delivers them.
-#include "kx_stacks.h"
+#include <kevhost/kx_stacks.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
-#include "kx_ids.h"
-#include "../common/tool_elfsym.h"
+#include <kevhost/kx_ids.h>
+#include <kevhost/tool_elfsym.h>
 
 void kx_stacks_init(struct kx_stacks *k)
 {

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // One-pass analyses of a decoded trace (see kx_stats.h); the JSON writer is kx_stats_json.c.
-#include "kx_stats.h"
-#include "kx_ids.h"
+#include <kevhost/kx_stats.h>
+#include <kevhost/kx_ids.h>
 
 #include <stdlib.h>
 #include <string.h>

@@ -4,7 +4,7 @@
 // [lower bound, count] pairs for the non-empty buckets, bucket [2^(b-1), 2^b) (0 alone).
 #include <string.h>
 
-#include "kx_stats.h"
+#include <kevhost/kx_stats.h>
 
 static void dist(FILE *f, const char *key, const struct kx_dist *d)
 {

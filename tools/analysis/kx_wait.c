@@ -4,7 +4,7 @@
 // Invariant: every open wait's owner has been accounted up to its seg_t; flush() brings all
 // of them to the time of the event about to change a thread's state, CPU or priority, so a
 // segment always has one owner state, one thread on the owner's CPU and fixed priorities.
-#include "kx_wait.h"
+#include <kevhost/kx_wait.h>
 
 #include <stdlib.h>
 #include <string.h>

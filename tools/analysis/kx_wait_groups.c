@@ -3,7 +3,7 @@
 // object and holder, each group with the count, total and worst of its waits at or over the
 // threshold (the user's, else each waiter's own: 1% of its period, at most the default), so a
 // finding is a wait that cost something, not every handover of a lock.
-#include "kx_wait.h"
+#include <kevhost/kx_wait.h>
 
 #include <stdlib.h>
 

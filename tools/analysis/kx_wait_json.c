@@ -4,7 +4,7 @@
 // An inversion's "middle" is its largest middle thread; "middles" names every one of them.
 // "groups" are the waits that cost something (kw_wait_groups), "boosts" each thread's boosts by
 // the one rule (kx_prio.h) with its other priority changes by kind.
-#include "kx_stats.h"
+#include <kevhost/kx_stats.h>
 
 #include <stdlib.h>
 #include <string.h>

@@ -2,7 +2,7 @@
 // Naming code addresses from an image's ELF files with elfutils' libdwfl (tool_elfsym.h): one
 // Dwfl per file, searched in the order added (the programs', then the kernel image's).
 #define _GNU_SOURCE
-#include "tool_elfsym.h"
+#include <kevhost/tool_elfsym.h>
 #include <elfutils/libdwelf.h>
 #include <elfutils/libdwfl.h>
 #include <fcntl.h>

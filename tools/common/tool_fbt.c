@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Reading an image's fbt table for the host tools (tool_fbt.h): the .fbt section of the ELF
 // file, checked by dfbt_open before anything reads it.
-#include "tool_fbt.h"
+#include <kevhost/tool_fbt.h>
 #include <d/dfbt.h>
 #include <d/dprobes.h>
 #include <errno.h>

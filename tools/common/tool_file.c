@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-// tool_read_file (tools/common/tool_file.h).
-#include "tool_file.h"
+// tool_read_file (tools/include/kevhost/tool_file.h).
+#include <kevhost/tool_file.h>
 
 #include <errno.h>
 #include <stdio.h>

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-// tool_map_file (tools/common/tool_map.h).
-#include "tool_map.h"
+// tool_map_file (tools/include/kevhost/tool_map.h).
+#include <kevhost/tool_map.h>
 
 #include <fcntl.h>
 #include <stdlib.h>
@@ -8,7 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "tool_file.h"
+#include <kevhost/tool_file.h>
 
 uint8_t *tool_map_file(const char *path, size_t *len, int *mapped)
 {

@@ -4,8 +4,8 @@
 // looks every image up that was not yet, adds the file it finds to elfsym, and says once per
 // image why it has none (refused: another build id; or not found).
 #define _GNU_SOURCE
-#include "tool_syms.h"
-#include "tool_elfsym.h"
+#include <kevhost/tool_syms.h>
+#include <kevhost/tool_elfsym.h>
 #include <dlfcn.h>
 #include <elfutils/debuginfod.h>
 #include <limits.h>
@@ -390,24 +390,28 @@ void syms_trace(const char *t, const void *data, size_t len)
     hook();
 }
 
-int syms_option(const char *t, int argc, char **argv, int *i)
+const struct tool_opt syms_opts[] = {
+    { SYMS_OPT_SYMBOLS, 0, "symbols", "DIR",
+      "look ELF files up by build id in DIR too (perf's build-id cache,\n"
+      "a debug-file-directory, debuginfod's cache, or ELF files)", NULL },
+    { SYMS_OPT_ELF, 0, "elf", "FILE",
+      "a program's ELF file: used when its build id is the capture's\n"
+      "(files are found by the ids the capture records, in the build\n"
+      "directory it came from)", NULL },
+    { SYMS_OPT_KERNEL, 0, "kernel", "FILE", "the kernel image's ELF file, likewise", NULL },
+    { SYMS_OPT_NONE, 0, "no-symbols", NULL, "leave code addresses raw", NULL },
+    { 0, 0, NULL, NULL, NULL, NULL },
+};
+
+int syms_take(const char *t, int id, const char *v)
 {
-    const char *a = argv[*i];
     tool = t;
     hook();
-    if (!strcmp(a, "--no-symbols")) {
+    if (id == SYMS_OPT_NONE) {
         no_symbols = 1;
         return 1;
     }
-    int kernel = !strcmp(a, "--kernel");
-    if (strcmp(a, "--elf") && !kernel && strcmp(a, "--symbols"))
-        return 0;
-    if (*i + 1 >= argc) {
-        fprintf(stderr, "%s: %s needs an argument\n", t, a);
-        return -1;
-    }
-    const char *v = argv[++*i];
-    if (!strcmp(a, "--symbols")) {
+    if (id == SYMS_OPT_SYMBOLS) {
         struct stat st;
         if (stat(v, &st) != 0 || !S_ISDIR(st.st_mode)) {
             fprintf(stderr, "%s: --symbols %s: not a directory\n", t, v);
@@ -420,6 +424,9 @@ int syms_option(const char *t, int argc, char **argv, int *i)
         dirs[ndirs++] = v;
         return 1;
     }
+    if (id != SYMS_OPT_ELF && id != SYMS_OPT_KERNEL)
+        return 0;
+    int kernel = id == SYMS_OPT_KERNEL;
     if (ngiven == MAX_GIVEN) {
         fprintf(stderr, "%s: more than %d ELF files\n", t, MAX_GIVEN);
         return -1;
@@ -446,15 +453,25 @@ int syms_option(const char *t, int argc, char **argv, int *i)
     return 1;
 }
 
+int syms_option(const char *t, int argc, char **argv, int *i)
+{
+    const char *a = argv[*i];
+    const struct tool_opt *o = syms_opts;
+    while (o->id && !(a[0] == '-' && a[1] == '-' && !strcmp(a + 2, o->lng)))
+        o++;
+    if (!o->id)
+        return 0;
+    if (o->arg && *i + 1 >= argc) {
+        fprintf(stderr, "%s: %s needs an argument\n", t, a);
+        return -1;
+    }
+    return syms_take(t, o->id, o->arg ? argv[++*i] : NULL);
+}
+
 void syms_usage(FILE *f)
 {
-    fprintf(f,
-            "  --symbols DIR   look ELF files up by build id in DIR too (perf's build-id cache,\n"
-            "                  a debug-file-directory, debuginfod's cache, or ELF files)\n"
-            "  --elf FILE      a program's ELF file, --kernel FILE the image's: used when its\n"
-            "                  build id is the capture's (files are found by the ids the\n"
-            "                  capture records, in the build directory it came from)\n"
-            "  --no-symbols    leave code addresses raw\n");
+    for (const struct tool_opt *o = syms_opts; o->id; o++)
+        tool_help_line(f, o);
 }
 
 int syms_active(void)

@@ -4,8 +4,8 @@
 // with, the semaphore's address (0: none), then the provider, the name and the arguments'
 // places as NUL-terminated strings. A site's address is corrected by where .stapsdt.base
 // really is, as gdb does for a prelinked file (here always the same).
-#include "tool_usdt.h"
-#include "../fbtgen/fbtgen.h"
+#include <kevhost/tool_usdt.h>
+#include <kevhost/fbt_insn.h>
 #include <d/dpid_a64.h>
 #include <d/dpid_i386.h>
 #include <d/dpid_thumb.h>

@@ -18,32 +18,41 @@
 #include <d/dif.h>
 #include <d/dprobes.h>
 #include <d/optval.h>
-#include "../common/tool_file.h"
-#include "../common/tool_fbt.h"
-#include "../common/tool_usdt.h"
-#include "../common/tool_elfsym.h"
+#include <kevhost/tool_file.h>
+#include <kevhost/tool_fbt.h>
+#include <kevhost/tool_usdt.h>
+#include <kevhost/tool_elfsym.h>
+#include <kevhost/tool_opts.h>
 
-static void usage(FILE *f)
-{
-    fprintf(f, "usage: dcompile [-qZ] [-T program] [-x opt=value]... (-s script.d | -n 'clause') "
-               "-o out.dobj [arg ...]\n"
-               "Compiles a D program for the target (make dtrace S=script.d boots it).\n"
-               "  -s FILE   the D program      -n TEXT   a program given inline\n"
-               "  -q        quiet output       -x o=v    bufsize, aggsize, dynvarsize, specsize,\n"
-               "            nspec, bufpolicy (switch|fill|ring), bufresize (auto|manual),\n"
-               "            switchrate (hz or ms), quiet, strsize, defaultargs, argref,\n"
-               "            destructive\n"
-               "  -o FILE   where the compiled program goes\n"
-               "  -T NAME   $target is the first process named NAME, from its first kernel call\n"
-               "            (d/dtarget.h); without -T, the program its pid$target probes name\n"
-               "  -Z        permit probe descriptions that match no probe\n"
-               "  --kernel FILE  the board image's ELF file: D's `symbol is its address there,\n"
-               "            and its fbt table names the fbt probes (docs/fbt.md)\n"
-               "  --elf FILE  a program's ELF file: its USDT probes (docs/usdt.md) and the\n"
-               "            functions pid probes name (docs/pid.md)\n"
-               "  arg ...   the script's arguments: $1, $2 ... ($$1 as a string; $0 the script)\n"
-               "Exit status: 0 compiled, 1 compile error or bad option, 2 bad usage.\n");
-}
+static const struct tool_opt opts[] = {
+    { 's', 's', NULL, "FILE", "the D program", NULL },
+    { 'n', 'n', NULL, "TEXT", "a program given inline", NULL },
+    { 'o', 'o', NULL, "FILE", "where the compiled program goes", NULL },
+    { 'q', 'q', NULL, NULL, "quiet output", NULL },
+    { 'x', 'x', NULL, "OPT=VALUE",
+      "bufsize, aggsize, dynvarsize, specsize, nspec, bufpolicy\n"
+      "(switch|fill|ring), bufresize (auto|manual), switchrate (hz or ms),\n"
+      "quiet, strsize, defaultargs, argref, destructive", NULL },
+    { 'T', 'T', NULL, "NAME",
+      "$target is the first process named NAME, from its first kernel call\n"
+      "(d/dtarget.h); without -T, the program its pid$target probes name", NULL },
+    { 'Z', 'Z', NULL, NULL, "permit probe descriptions that match no probe", NULL },
+    // taken out of argv before the loop (tool_fbt_kernel, tool_usdt_option, kernel_symbols)
+    { TOOL_OPT_LONG, 0, "kernel", "FILE",
+      "the board image's ELF file: D's `symbol is its address there,\n"
+      "and its fbt table names the fbt probes (docs/fbt.md)", NULL },
+    { TOOL_OPT_LONG + 1, 0, "elf", "FILE",
+      "a program's ELF file: its USDT probes (docs/usdt.md) and the\n"
+      "functions pid probes name (docs/pid.md)", NULL },
+    { 0 },
+};
+static const struct tool_cmd cmd = {
+    "dcompile", "[-qZ] [-T program] [-x opt=value]... (-s script.d | -n 'clause') "
+    "-o out.dobj [arg ...]",
+    "Compiles a D program for the target (make dtrace S=script.d boots it).\n"
+    "  arg ...   the script's arguments: $1, $2 ... ($$1 as a string; $0 the script)\n",
+    opts, "Exit status: 0 compiled, 1 compile error or bad option, 2 bad usage.\n",
+};
 
 
 /* kernel_symbols: --kernel FILE (the kernel image's ELF file, whose symbols D's `name gives)
@@ -153,31 +162,35 @@ int main(int argc, char **argv)
     const char *script = NULL, *inline_src = NULL, *out = NULL, *target = NULL;
     char *xs[32];
     int nx = 0, opt, zdefs = 0;
-    for (int i = 1; i < argc; i++)
+    for (int i = 1; i < argc && strcmp(argv[i], "--"); i++)
         if (!strcmp(argv[i], "--help")) {
-            usage(stdout);
+            tool_help(&cmd, stdout);
             return 0;
         }
     if (tool_fbt_kernel("dcompile", argc, argv) != 0 ||
         tool_usdt_option("dcompile", &argc, argv, 1) != 0 || kernel_symbols(&argc, argv) != 0)
         return 2;
-    while ((opt = getopt(argc, argv, "qx:s:n:o:hT:Z")) != -1) {
+    struct tool_args a = { argc, argv, 0, NULL };
+    while ((opt = tool_opts_next(&cmd, &a)) != TOOL_OPTS_END) {
         switch (opt) {
         case 'q': h.quiet = 1; break;
         case 'Z': zdefs = 1; break;
-        case 'x': if (nx < 32) xs[nx++] = optarg; break;
-        case 's': script = optarg; break;
-        case 'n': inline_src = optarg; break;
-        case 'o': out = optarg; break;
-        case 'T': target = optarg; break;
-        case 'h': usage(stdout); return 0;
-        default: usage(stderr); return 2;
+        case 'x':
+            if (nx == 32)
+                return tool_usage_error(&cmd, "more than 32 -x options");
+            xs[nx++] = (char *)a.val;
+            break;
+        case 's': script = a.val; break;
+        case 'n': inline_src = a.val; break;
+        case 'o': out = a.val; break;
+        case 'T': target = a.val; break;
+        default: return tool_opts_exit(opt);
         }
     }
-    if (!out || !!script == !!inline_src) {
-        usage(stderr);
-        return 2;
-    }
+    if (!out)
+        return tool_usage_error(&cmd, "-o FILE is required");
+    if (!!script == !!inline_src)
+        return tool_usage_error(&cmd, "give one program: -s FILE or -n TEXT");
     size_t len = 0;
     char *src = inline_src ? strdup(inline_src) : (char *)tool_read_file(script, &len);
     if (!src) {
@@ -195,10 +208,10 @@ int main(int argc, char **argv)
     size_t arena_len = 1u << 20;
     void *arena = malloc(arena_len);
     /* the operands are the script's arguments, $1 on; $0 the script, as dtrace(1M)'s */
-    const char **args = calloc((size_t)(argc - optind) + 2u, sizeof(*args));
+    const char **args = calloc((size_t)(argc - a.ind) + 2u, sizeof(*args));
     unsigned nargs = 0;
     args[nargs++] = script ? script : "dcompile";
-    for (int k = optind; k < argc; k++)
+    for (int k = a.ind; k < argc; k++)
         args[nargs++] = argv[k];
     struct dcc_macros macros = { .noids = 1, .argv = args, .argc = nargs };
     struct dcc_in in = { .src = src, .len = len, .macros = &macros, 0 };

@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: MIT
 # dcompile: D programs compiled on the host for the target's dtrace program.
 HOST_TOOLS += $(H)/dcompile
-$(H)/dcompile: $(call host_objs,tools/dcompile/dcompile.c tools/common/tool_file.c tools/common/tool_elfsym.c \
-                              tools/common/tool_fbt.c tools/common/tool_usdt.c tools/fbtgen/fbt_thumb.c tools/fbtgen/fbt_a64.c tools/fbtgen/fbt_i386.c $(D_CC_SRCS) trace/d/verify.c trace/d/probes.c \
+$(H)/dcompile: $(call kevhost_objs,tools/dcompile/dcompile.c tools/common/tool_file.c tools/common/tool_elfsym.c \
+                              tools/common/tool_fbt.c tools/common/tool_usdt.c tools/common/fbt_thumb.c tools/common/fbt_a64.c tools/common/fbt_i386.c $(D_CC_SRCS) trace/d/verify.c trace/d/probes.c \
                               trace/d/dfbt.c)
 	@echo "  LINK    $@"
 	$(Q)$(HOST_CC) -o $@ $^ -ldw -lelf -lcapstone

@@ -15,13 +15,13 @@
 #include "kevtarget.h"
 #include "kevprogs.h"
 #include "cmdproc.h"
-#include "../common/tool_file.h"
-#include "../common/tool_fbt.h"
-#include "../common/tool_usdt.h"
-#include "../common/tool_elfsym.h"
-#include "../common/tool_map.h"
-#include "../common/tool_syms.h"
-#include "../stacksym/symfilter.h"
+#include <kevhost/tool_file.h>
+#include <kevhost/tool_fbt.h>
+#include <kevhost/tool_usdt.h>
+#include <kevhost/tool_elfsym.h>
+#include <kevhost/tool_map.h>
+#include <kevhost/tool_syms.h>
+#include <kevhost/symfilter.h>
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
@@ -317,7 +317,7 @@ static int term_ascii(void)
 
 static void file_write(void *arg, const char *s, size_t n) { fwrite(s, 1, n, (FILE *)arg); }
 
-/* -i's output named (stacksym's rewriting, tools/stacksym/symfilter.c): the consumer's text is
+/* -i's output named (stacksym's rewriting, tools/common/symfilter.c): the consumer's text is
  * taken a line at a time; arg is the FILE, as file_write's, so that freopen( ) works alike. When
  * no ELF file of the capture is found (a capture without build ids, nothing given), the text
  * goes out as it is, its addresses and tokens for stacksym. */

@@ -6,8 +6,8 @@
 // which programs the capture holds and what to pass. Single-threaded.
 #include "kevprogs.h"
 #include "kevtarget.h"
-#include "../common/tool_syms.h"
-#include "../common/tool_usdt.h"
+#include <kevhost/tool_syms.h>
+#include <kevhost/tool_usdt.h>
 #include <d/dif.h>
 #include <d/dprobes.h>
 #include <stdio.h>

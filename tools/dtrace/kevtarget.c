@@ -4,7 +4,7 @@
 // answers them from the live system's processes; without either, the only process that ran
 // the program a pid$target probe names (kev_capture_procs).
 #include "kevtarget.h"
-#include "../common/tool_file.h"
+#include <kevhost/tool_file.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -10,7 +10,7 @@
 //   fbtgen --check PASS1.elf FINAL.elf      the second link's text equals the first's
 //   fbtgen --insns PASS1.elf                every instruction's address, length and class
 #define _GNU_SOURCE
-#include "fbtgen.h"
+#include <kevhost/fbt_insn.h>
 #include <dwarf.h>
 #include <elfutils/libdw.h>
 #include <errno.h>

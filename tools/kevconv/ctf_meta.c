@@ -204,8 +204,8 @@ void ctf_write_metadata(FILE *f, const uint8_t uuid[16], const struct ctf_clock 
           "\t\tint32_t tid;\n\t\tint32_t pid;\n\t\tint32_t vtid;\n\t\tstring name;\n");
     event(f, CTF_ID_KEV_TIMER, "kev_timer_expire", "\t\tuint32_t timer_id;\n\t\tint32_t pid;\n");
     event(f, CTF_ID_KEV_USER, "kev_user",
-          "\t\tuint16_t code;\n\t\tstring text;\n\t\tuint32_t _words_length;\n"
-          "\t\tuint32_t words[_words_length];\n");
+          "\t\tuint16_t code;\n\t\tstring text;\n\t\tuint32_t _data_length;\n"
+          "\t\tuint32_t data[_data_length];\n");
     // Our SYSTEM events, fields named (docs/trace-events.md): a fault with the function
     // holding its pc; a stack with its frames named (both from the ELF files the capture ran,
     // found by build id: "0x..." when none names them); a priority change as LTTng's
@@ -218,12 +218,12 @@ void ctf_write_metadata(FILE *f, const uint8_t uuid[16], const struct ctf_clock 
           "\t\tuint64_hex_t addr;\n\t\tstring function;\n");
     event(f, CTF_ID_KEV_STACK, "kev_stack",
           "\t\tint32_t tid;\n\t\tint32_t pid;\n\t\tint32_t vtid;\n\t\tkev_stack_kind_t kind;\n"
-          "\t\tkev_stack_end_t ended;\n\t\tuint8_t depth_bound;\n\t\tuint32_t _pcs_length;\n"
+          "\t\tkev_stack_end_t ended;\n\t\tuint8_t at_max;\n\t\tuint32_t _pcs_length;\n"
           "\t\tuint64_hex_t pcs[_pcs_length];\n\t\tstring frames[_pcs_length];\n");
     event(f, CTF_ID_SCHED_PI_SETPRIO, "sched_pi_setprio",
           "\t\tchar_t comm[16];\n\t\tint32_t tid;\n\t\tint32_t oldprio;\n\t\tint32_t newprio;\n"
-          "\t\tint32_t vpid;\n\t\tint32_t vtid;\n\t\tint32_t kev_old_prio;\n"
-          "\t\tint32_t kev_prio;\n\t\tkev_prio_cause_t cause;\n");
+          "\t\tint32_t vpid;\n\t\tint32_t vtid;\n\t\tint32_t old_prio;\n"
+          "\t\tint32_t new_prio;\n\t\tkev_prio_cause_t cause;\n");
     event(f, CTF_ID_KEV_SYNC_WAIT, "kev_sync_wait",
           "\t\tint32_t tid;\n\t\tint32_t pid;\n\t\tint32_t vtid;\n\t\tkev_sync_kind_t kind;\n"
           "\t\tuint32_t object;\n\t\tint32_t owner_tid;\n\t\tint32_t owner_vpid;\n"
@@ -241,8 +241,13 @@ void ctf_write_metadata(FILE *f, const uint8_t uuid[16], const struct ctf_clock 
         for (; s && *s && n + 1 < sizeof(name); s++)
             name[n++] = (char)tolower((unsigned char)*s);
         name[n] = 0;
-        event(f, CTF_ID_KEV_COMM + ev, name,
-              "\t\tuint32_t id;\n\t\tuint32_t other;\n\t\tint32_t tid;\n");
+        // the table's fields (kev2ctf.c writes them by name), then the tid of the thread that ran
+        fprintf(f, "event {\n\tname = \"%s\";\n\tid = %u;\n\tstream_id = 0;\n"
+                   "\tfields := struct {\n", name, CTF_ID_KEV_COMM + ev);
+        const struct kev_event_desc *d = kev_event_describe(KEV_C_COMM, ev);
+        for (unsigned k = 0; d && k < d->nfields; k++)
+            field_decl(f, d->fields[k].name, d->fields[k].kind);
+        fputs("\t\tint32_t tid;\n\t};\n};\n\n", f);
     }
     for (unsigned c = 0; c < KEV_KC_MAX; c++) {
         char kc[24], name[64];

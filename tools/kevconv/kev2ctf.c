@@ -21,22 +21,23 @@
 #include <trace/kev_stack.h>
 #include <trace/kev_text.h>
 #include <trace/kev_userreg.h>
-#include "../analysis/kx_ids.h"
-#include "../common/tool_syms.h"
+#include <kevhost/kx_ids.h>
+#include <kevhost/tool_syms.h>
 
-static void usage(FILE *f)
-{
-    fprintf(f, "usage: kev2ctf [-v] [--symbols DIR]... -o DIR FILE.kev\n"
-               "Converts a .kev trace into a CTF 1.8 trace in DIR (created if needed):\n"
-               "DIR/metadata and DIR/channel0_<cpu>, for babeltrace2 and Trace Compass.\n"
-               "A fault's function and a stack's frames are named from the ELF files the capture\n"
-               "ran, found by build id.\n"
-               "  -o DIR     output directory\n"
-               "  -v         print a summary (events, packets, discarded) on stderr\n");
-    syms_usage(f);
-    fprintf(f, "  -h, --help this text\n"
-               "Exit status: 0 ok, 1 damaged or unreadable input or write error, 2 bad usage.\n");
-}
+static const struct tool_opt opts[] = {
+    { 'o', 'o', NULL, "DIR", "output directory", NULL },
+    { 'v', 'v', NULL, NULL, "print a summary (events, packets, discarded) on stderr", NULL },
+    { .also = syms_opts },
+    { 0 },
+};
+static const struct tool_cmd cmd = {
+    "kev2ctf", "[-v] [--symbols DIR]... -o DIR FILE.kev",
+    "Converts a .kev trace into a CTF 1.8 trace in DIR (created if needed):\n"
+    "DIR/metadata and DIR/channel0_<cpu>, for babeltrace2 and Trace Compass.\n"
+    "A fault's function and a stack's frames are named from the ELF files the capture\n"
+    "ran, found by build id.\n",
+    opts, "Exit status: 0 ok, 1 damaged or unreadable input or write error, 2 bad usage.\n",
+};
 
 // ---- stream packets ----------------------------------------------------------------------------
 
@@ -614,9 +615,15 @@ static int on_event(void *user, struct kev_reader *r, const struct kev_event *e)
         break;
     case KEV_C_COMM:
         if (e->ev < KEV_COMM_NEVENTS) {
+            // the row's fields by name (ctf_meta.c declares the same), then the thread's tid
+            static struct kev_fields fs;
+            const struct kev_event_desc *d = kev_event_describe(KEV_C_COMM, e->ev);
             int cur = c->m->cur[e->cpu];
-            ev_header(s, CTF_ID_KEV_COMM + e->ev, e->t64, 12);
-            put32(s, e->w[0]), put32(s, e->w[1]);
+            kev_fields_decode(s->r, e, &fs);
+            ev_header(s, CTF_ID_KEV_COMM + e->ev, e->t64, 4);
+            for (unsigned k = 0; d && k < d->nfields; k++)
+                put_field(s, kev_field_get(&fs, d->fields[k].name), d->fields[k].kind);
+            reserve(s, 4);
             put32(s, (uint32_t)kx_ltid(c->m, cur));
         } else {
             unknown_event(s, e);
@@ -717,27 +724,21 @@ int main(int argc, char **argv)
 {
     const char *in = NULL, *dir = NULL;
     int verbose = 0;
-    for (int i = 1, k; i < argc; i++) {
-        const char *a = argv[i];
-        if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-            usage(stdout);
-            return 0;
-        } else if (!strcmp(a, "-v")) {
+    struct tool_args a = { argc, argv, 0, NULL };
+    for (int id; (id = tool_opts_next(&cmd, &a)) != TOOL_OPTS_END;) {
+        if (id < 0)
+            return tool_opts_exit(id);
+        if (id == 'v')
             verbose = 1;
-        } else if (!strcmp(a, "-o") && i + 1 < argc) {
-            dir = argv[++i];
-        } else if ((k = syms_option("kev2ctf", argc, argv, &i)) != 0) {
-            if (k < 0)
-                return 2;
-        } else if (kx_arg_file("kev2ctf", a, &in, usage) != 0) {
+        else if (id == 'o')
+            dir = a.val;
+        else if (syms_take(cmd.name, id, a.val) < 0)
             return 2;
-        }
     }
-    if (!in || !dir) {
-        fprintf(stderr, "kev2ctf: %s\n", in ? "-o DIR is required" : "no FILE given");
-        usage(stderr);
+    if (tool_one_file(&cmd, &a, &in))
         return 2;
-    }
+    if (!dir)
+        return tool_usage_error(&cmd, "-o DIR is required");
     struct kx_file f;
     if (kx_open("kev2ctf", in, &f))
         return 1;

@@ -32,25 +32,26 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "conv_fault.h"
-#include "../analysis/kx_ids.h"
-#include "../analysis/kx_msg.h"
-#include "../common/tool_syms.h"
+#include <kevhost/conv_fault.h>
+#include <kevhost/kx_ids.h>
+#include <kevhost/kx_msg.h>
+#include <kevhost/tool_syms.h>
 #include <trace/kev_events.h>
 #include <trace/kev_image.h>
 #include <trace/kev_userreg.h>
 #include <trace/kev_text.h>
 
-static void usage(FILE *f)
-{
-    fprintf(f, "usage: kev2json [--symbols DIR]... [-o FILE.json] FILE.kev\n"
-               "Converts a .kev trace into Chrome trace-event JSON (load it in Perfetto's UI).\n"
-               "Code addresses are named from the ELF files the capture ran, found by build id.\n"
-               "  -o FILE    output file (default: standard output)\n");
-    syms_usage(f);
-    fprintf(f, "  -h, --help this text\n"
-               "Exit status: 0 ok, 1 damaged or unreadable input or write error, 2 bad usage.\n");
-}
+static const struct tool_opt opts[] = {
+    { 'o', 'o', NULL, "FILE", "output file (default: standard output)", NULL },
+    { .also = syms_opts },
+    { 0 },
+};
+static const struct tool_cmd cmd = {
+    "kev2json", "[--symbols DIR]... [-o FILE.json] FILE.kev",
+    "Converts a .kev trace into Chrome trace-event JSON (load it in Perfetto's UI).\n"
+    "Code addresses are named from the ELF files the capture ran, found by build id.\n",
+    opts, "Exit status: 0 ok, 1 damaged or unreadable input or write error, 2 bad usage.\n",
+};
 
 #define PID_IRQ   1000000u
 #define PID_CPU   1000001u
@@ -114,17 +115,24 @@ static void o_printf(struct out *o, const char *fmt, ...)
 static void o_json_str(struct out *o, const char *s)
 {
     o_mem(o, "\"", 1);
-    for (; *s; s++) {
+    while (*s) {
+        size_t run = 0;     // printable ASCII that needs no escape: copied in one piece
+        while (s[run] >= 0x20 && s[run] < 0x7f && s[run] != '"' && s[run] != '\\')
+            run++;
+        if (run) {
+            o_mem(o, s, run);
+            s += run;
+            continue;
+        }
         unsigned char ch = (unsigned char)*s;
         size_t k = ch >= 0x80 ? kev_utf8_len((const uint8_t *)s, 4) : 0; // ends at the NUL
         if (k)
             o_mem(o, s, k), s += k - 1;
         else if (ch == '"' || ch == '\\')
             o_mem(o, "\\", 1), o_mem(o, s, 1);
-        else if (ch < 0x20 || ch >= 0x7f)
-            o_printf(o, "\\u%04x", ch);
         else
-            o_mem(o, s, 1);
+            o_printf(o, "\\u%04x", ch);
+        s++;
     }
     o_mem(o, "\"", 1);
 }
@@ -786,25 +794,17 @@ static void finish(struct conv *c)
 int main(int argc, char **argv)
 {
     const char *in = NULL, *out = NULL;
-    for (int i = 1, k; i < argc; i++) {
-        const char *a = argv[i];
-        if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-            usage(stdout);
-            return 0;
-        } else if (!strcmp(a, "-o") && i + 1 < argc) {
-            out = argv[++i];
-        } else if ((k = syms_option("kev2json", argc, argv, &i)) != 0) {
-            if (k < 0)
-                return 2;
-        } else if (kx_arg_file("kev2json", a, &in, usage) != 0) {
+    struct tool_args a = { argc, argv, 0, NULL };
+    for (int id; (id = tool_opts_next(&cmd, &a)) != TOOL_OPTS_END;) {
+        if (id < 0)
+            return tool_opts_exit(id);
+        if (id == 'o')
+            out = a.val;
+        else if (syms_take(cmd.name, id, a.val) < 0)
             return 2;
-        }
     }
-    if (!in) {
-        fprintf(stderr, "kev2json: no FILE given\n");
-        usage(stderr);
+    if (tool_one_file(&cmd, &a, &in))
         return 2;
-    }
     struct kx_file f;
     if (kx_open("kev2json", in, &f))
         return 1;

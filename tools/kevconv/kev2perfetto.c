@@ -58,30 +58,31 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "conv_fault.h"
-#include "../analysis/kx_ids.h"
-#include "kx_pb.h"
-#include "kx_pf_stacks.h"
-#include "../common/tool_syms.h"
+#include <kevhost/conv_fault.h>
+#include <kevhost/kx_ids.h>
+#include <kevhost/kx_pb.h>
+#include <kevhost/kx_pf_stacks.h>
+#include <kevhost/tool_syms.h>
 #include <trace/kev_events.h>
-#include "../analysis/kx_funcs.h"
-#include "../analysis/kx_msg.h"
+#include <kevhost/kx_funcs.h>
+#include <kevhost/kx_msg.h>
 #include <trace/kev_text.h>
 #include <trace/kev_userreg.h>
 
-static void usage(FILE *f)
-{
-    fprintf(f, "usage: kev2perfetto [--symbols DIR]... -o FILE.perfetto-trace FILE.kev\n"
-               "Converts a .kev trace into a Perfetto protobuf trace (scheduling, wake-ups,\n"
-               "interrupts and losses as ftrace events, process tree, boot clock, message\n"
-               "flows, user events and faults as instants with args, the stack samples of\n"
-               "tracelogger -p HZ as perf samples with callstacks: the UI's flame graph).\n"
-               "Code addresses are named from the ELF files the capture ran, found by build id.\n"
-               "  -o FILE    output file\n");
-    syms_usage(f);
-    fprintf(f, "  -h, --help this text\n"
-               "Exit status: 0 ok, 1 damaged or unreadable input or write error, 2 bad usage.\n");
-}
+static const struct tool_opt opts[] = {
+    { 'o', 'o', NULL, "FILE", "output file", NULL },
+    { .also = syms_opts },
+    { 0 },
+};
+static const struct tool_cmd cmd = {
+    "kev2perfetto", "[--symbols DIR]... -o FILE.perfetto-trace FILE.kev",
+    "Converts a .kev trace into a Perfetto protobuf trace (scheduling, wake-ups,\n"
+    "interrupts and losses as ftrace events, process tree, boot clock, message\n"
+    "flows, user events and faults as instants with args, the stack samples of\n"
+    "tracelogger -p HZ as perf samples with callstacks: the UI's flame graph).\n"
+    "Code addresses are named from the ELF files the capture ran, found by build id.\n",
+    opts, "Exit status: 0 ok, 1 damaged or unreadable input or write error, 2 bad usage.\n",
+};
 
 // ---- the conversion ------------------------------------------------------------------------------
 
@@ -297,7 +298,8 @@ static void flow_point(struct conv *c, const struct kx_msg *g, int th, unsigned 
                        const char *what, unsigned flow_field)
 {
     describe(c, th, irq);
-    struct pb te = { 0 };
+    static struct pb te;   // per event: one buffer reused, no allocation each time
+    te.len = 0;
     char name[32];
     snprintf(name, sizeof(name), "%s %s", g->pulse ? "pulse" : "msg", what);
     pb_int(&te, 9, 3);
@@ -309,7 +311,6 @@ static void flow_point(struct conv *c, const struct kx_msg *g, int th, unsigned 
     pb_bytes(&c->pkt, 11, te.p, te.len);
     pb_int(&c->pkt, 10, SEQ_TRACKS);
     put_packet(c);
-    free(te.p);
     c->flows++;
 }
 
@@ -472,12 +473,12 @@ static void user_event(struct conv *c, const struct kev_reader *r, const struct 
     words[0] = 0;
     for (unsigned i = 0; i < e->nw && i < 16; i++)
         k += (size_t)snprintf(words + k, sizeof(words) - k, "%s0x%x", i ? " " : "", e->w[i]);
-    struct pb te = { 0 };
+    static struct pb te;   // per event: one buffer reused, no allocation each time
+    te.len = 0;
     arg_uint(&te, &c->sub, "code", e->ev, 0);
     arg_str(&te, &c->sub, "value", value);
     arg_str(&te, &c->sub, "words", words);
     thread_instant(c, th, e->t64, "user", name, &te);
-    free(te.p);
 }
 
 // A fault on the faulting thread's track: "fault SIGSEGV", with what the FAULT says, the
@@ -591,10 +592,10 @@ static void kcall_close(struct conv *c, int th, uint64_t t)
     unsigned slot = th >= 0 ? (unsigned)th : KX_MAX_THREADS;
     if (!c->kc_open[slot])
         return;
-    struct pb te = { 0 };
+    static struct pb te;   // per event: one buffer reused, no allocation each time
+    te.len = 0;
     arg_uint(&te, &c->sub, "exit_missing", 1, 0);
     track_event(c, kcall_track(c, th), 2, t, NULL, NULL, &te);
-    free(te.p);
     c->kc_open[slot] = 0;
     c->kcalls++;
 }
@@ -612,7 +613,8 @@ static void kcall_event(struct conv *c, const struct kev_reader *r, const struct
     if (!name)
         name = kev_event_title(e->cls, e->ev, nb, sizeof(nb));
     uint64_t uuid = kcall_track(c, th);
-    struct pb te = { 0 };
+    static struct pb te;   // per event: one buffer reused, no allocation each time
+    te.len = 0;
     table_args(c, r, e, &te);
     if (e->ev < KEV_KC_MAX) {
         kcall_close(c, th, e->t64);
@@ -628,7 +630,6 @@ static void kcall_event(struct conv *c, const struct kev_reader *r, const struct
         snprintf(label, sizeof(label), "%s exit", name);
         track_event(c, uuid, 3, e->t64, "kcall", label, &te);
     }
-    free(te.p);
 }
 
 // An event no view above places: an instant named as the table names it, on the track of the
@@ -649,12 +650,12 @@ static void table_instant(struct conv *c, const struct kev_reader *r, const stru
     if (th < 0)
         th = current_of(c->m, e->cpu);
     describe(c, th, 0);
-    struct pb te = { 0 };
+    static struct pb te;   // per event: one buffer reused, no allocation each time
+    te.len = 0;
     table_args(c, r, e, &te);
     char cat[16];
     snprintf(cat, sizeof(cat), "kev.%s", kev_class_name(e->cls) ? kev_class_name(e->cls) : "?");
     track_event(c, track_uuid(c, th, 0), 3, e->t64, cat, fs.name, &te);
-    free(te.p);
     c->instants++;
 }
 
@@ -830,25 +831,19 @@ static void trailing_losses(struct conv *c, const struct kev_reader *r, unsigned
 int main(int argc, char **argv)
 {
     const char *in = NULL, *out = NULL;
-    for (int i = 1, k; i < argc; i++) {
-        const char *a = argv[i];
-        if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-            usage(stdout);
-            return 0;
-        } else if (!strcmp(a, "-o") && i + 1 < argc) {
-            out = argv[++i];
-        } else if ((k = syms_option("kev2perfetto", argc, argv, &i)) != 0) {
-            if (k < 0)
-                return 2;
-        } else if (kx_arg_file("kev2perfetto", a, &in, usage) != 0) {
+    struct tool_args a = { argc, argv, 0, NULL };
+    for (int id; (id = tool_opts_next(&cmd, &a)) != TOOL_OPTS_END;) {
+        if (id < 0)
+            return tool_opts_exit(id);
+        if (id == 'o')
+            out = a.val;
+        else if (syms_take(cmd.name, id, a.val) < 0)
             return 2;
-        }
     }
-    if (!in || !out) {
-        fprintf(stderr, "kev2perfetto: %s\n", in ? "-o FILE is required" : "no FILE given");
-        usage(stderr);
+    if (tool_one_file(&cmd, &a, &in))
         return 2;
-    }
+    if (!out)
+        return tool_usage_error(&cmd, "-o FILE is required");
     struct kx_file f;
     if (kx_open("kev2perfetto", in, &f))
         return 1;

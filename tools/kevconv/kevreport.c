@@ -21,35 +21,38 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../analysis/kx_stacks.h"
-#include "../analysis/kx_stats.h"
-#include "kx_faults.h"
-#include "../common/tool_syms.h"
+#include <kevhost/kx_stacks.h>
+#include <kevhost/kx_stats.h>
+#include <kevhost/kx_faults.h>
+#include <kevhost/tool_syms.h>
 #include "report_rows.h"
 
 extern const char kevreport_css[], kevreport_js[], kevreport_analysis_js[],
     kevreport_flame_js[], kevreport_contents_js[]; // report_assets.c
 
-static void usage(FILE *f)
-{
-    fprintf(f, "usage: kevreport [-o FILE.html] [--max-segments N] [--wait-min TIME]\n"
-               "                 [--symbols DIR]... FILE.kev\n"
-               "Writes a self-contained HTML report: timeline with zoom and pan, CPU time,\n"
-               "thread states, kernel calls, interrupts, messages, lost-event windows, user\n"
-               "events, findings (faults among them, with their function and stack), a flame\n"
-               "graph of the stack samples. A damaged or truncated file: the page says so (and\n"
-               "where), exit 1. Code addresses are named from the ELF files the capture ran,\n"
-               "found by build id.\n"
-               "  -o FILE             output (default: FILE.kev with .html instead of .kev)\n"
-               "  --max-segments N    timeline records kept (default 200000)\n"
-               "  --max-events N      rows of the event list kept (default 50000)\n"
-               "  --wait-min TIME     findings list the waits of TIME or longer (250us, 1.5ms;\n"
-               "                      0: every wait); default: those over 1%% of the waiter's\n"
-               "                      period, or 100 us\n");
-    syms_usage(f);
-    fprintf(f, "  -h, --help          this text\n"
-               "Exit status: 0 ok, 1 damaged or unreadable input or write error, 2 bad usage.\n");
-}
+enum { OPT_MAX_SEGMENTS = TOOL_OPT_LONG, OPT_MAX_EVENTS, OPT_WAIT_MIN };
+static const struct tool_opt opts[] = {
+    { 'o', 'o', NULL, "FILE", "output (default: FILE.kev with .html instead of .kev)", NULL },
+    { OPT_MAX_SEGMENTS, 0, "max-segments", "N", "timeline records kept (default 200000)", NULL },
+    { OPT_MAX_EVENTS, 0, "max-events", "N", "rows of the event list kept (default 50000)", NULL },
+    { OPT_WAIT_MIN, 0, "wait-min", "TIME",
+      "findings list the waits of TIME or longer (250us, 1.5ms;\n"
+      "0: every wait); default: those over 1% of the waiter's\n"
+      "period, or 100 us", NULL },
+    { .also = syms_opts },
+    { 0 },
+};
+static const struct tool_cmd cmd = {
+    "kevreport", "[-o FILE.html] [--max-segments N] [--wait-min TIME]\n"
+    "                 [--symbols DIR]... FILE.kev",
+    "Writes a self-contained HTML report: timeline with zoom and pan, CPU time,\n"
+    "thread states, kernel calls, interrupts, messages, lost-event windows, user\n"
+    "events, findings (faults among them, with their function and stack), a flame\n"
+    "graph of the stack samples. A damaged or truncated file: the page says so (and\n"
+    "where), exit 1. Code addresses are named from the ELF files the capture ran,\n"
+    "found by build id.\n",
+    opts, "Exit status: 0 ok, 1 damaged or unreadable input or write error, 2 bad usage.\n",
+};
 
 struct buf {
     char *p;
@@ -332,43 +335,31 @@ int main(int argc, char **argv)
     unsigned long long max_seg = 200000, max_ev = 50000;
     uint64_t wait_min = 0;
     int wait_min_set = 0;
-    for (int i = 1, k; i < argc; i++) {
-        const char *a = argv[i];
-        if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-            usage(stdout);
-            return 0;
-        } else if (!strcmp(a, "-o") && i + 1 < argc) {
-            out = argv[++i];
-        } else if (!strcmp(a, "--max-segments") && i + 1 < argc) {
-            char *end;
-            max_seg = strtoull(argv[++i], &end, 0);
-            if (*end || !max_seg) {
-                fprintf(stderr, "kevreport: bad --max-segments %s\n", argv[i]);
-                return 2;
-            }
-        } else if (!strcmp(a, "--max-events") && i + 1 < argc) {
-            char *end;
-            max_ev = strtoull(argv[++i], &end, 0);
-            if (*end) {
-                fprintf(stderr, "kevreport: bad --max-events %s\n", argv[i]);
-                return 2;
-            }
-        } else if (!strcmp(a, "--wait-min") && i + 1 < argc) {
-            if (kx_wait_min_arg("kevreport", argv[++i], &wait_min))
+    struct tool_args a = { argc, argv, 0, NULL };
+    for (int id; (id = tool_opts_next(&cmd, &a)) != TOOL_OPTS_END;) {
+        char *end;
+        if (id < 0)
+            return tool_opts_exit(id);
+        if (id == 'o') {
+            out = a.val;
+        } else if (id == OPT_MAX_SEGMENTS) {
+            max_seg = strtoull(a.val, &end, 0);
+            if (*end || !max_seg)
+                return tool_usage_error(&cmd, "bad --max-segments %s", a.val);
+        } else if (id == OPT_MAX_EVENTS) {
+            max_ev = strtoull(a.val, &end, 0);
+            if (*end)
+                return tool_usage_error(&cmd, "bad --max-events %s", a.val);
+        } else if (id == OPT_WAIT_MIN) {
+            if (kx_wait_min_arg(cmd.name, a.val, &wait_min))
                 return 2;
             wait_min_set = 1;
-        } else if ((k = syms_option("kevreport", argc, argv, &i)) != 0) {
-            if (k < 0)
-                return 2;
-        } else if (kx_arg_file("kevreport", a, &in, usage) != 0) {
+        } else if (syms_take(cmd.name, id, a.val) < 0) {
             return 2;
         }
     }
-    if (!in) {
-        fprintf(stderr, "kevreport: no FILE given\n");
-        usage(stderr);
+    if (tool_one_file(&cmd, &a, &in))
         return 2;
-    }
     char outbuf[4096];
     if (!out) {
         size_t n = strlen(in);

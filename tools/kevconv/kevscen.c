@@ -2,7 +2,7 @@
 // kevscen: writes scripted .kev traces whose analysis results are known in advance, for the
 // tests of kev2ctf, kev2json, kevstat and kevreport. The events go through the real producer
 // (trace/trace_ring.c with the host port's fake clock, set by hand before every event) and the
-// real writer (trace/kev_file.c, via tools/traceprinter/kev_capture.c), exactly like kevgen.
+// real writer (trace/kev_file.c, via tools/common/kev_capture.c), exactly like kevgen.
 // Alongside the trace it prints "expect KEY VALUE" lines computed from the script's own
 // parameters (never from a tool's output), and "generated N events".
 //

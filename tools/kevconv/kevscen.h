@@ -6,7 +6,7 @@
 
 #include <stdint.h>
 
-#include "../traceprinter/kev_capture.h"
+#include <kevhost/kev_capture.h>
 
 extern struct trace_ring ring;
 extern uint64_t emitted;                   // events written

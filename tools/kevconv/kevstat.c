@@ -11,11 +11,11 @@
 #include <string.h>
 
 #include <trace/kev_panic.h>
-#include "../analysis/kx_stacks.h"
-#include "../analysis/kx_stats.h"
-#include "../common/tool_syms.h"
-#include "kx_wait_text.h"
-#include "kx_faults.h"
+#include <kevhost/kx_stacks.h>
+#include <kevhost/kx_stats.h>
+#include <kevhost/tool_syms.h>
+#include <kevhost/kx_wait_text.h>
+#include <kevhost/kx_faults.h>
 
 static const char *const sections[] = { "cpu", "states", "kcalls", "irq", "msg", "lost",
                                         "user", "waits", "faults", "funcs" };
@@ -43,43 +43,49 @@ static struct col col(const char *s, unsigned width)
     return c;
 }
 
-static void usage(FILE *f)
-{
-    fprintf(f, "usage: kevstat [--json] [-s SECTION[,SECTION...]] [--wait-min TIME]\n"
-               "               [--symbols DIR]... FILE.kev\n"
-               "       kevstat --folded [--symbols DIR]... FILE.kev\n"
-               "Analyses a .kev trace. Sections (default: all):\n"
-               "  cpu     CPU time per process, thread and priority\n"
-               "  states  time each thread spent in each state\n"
-               "  kcalls  kernel calls: count, errors by errno, latency histogram\n"
-               "  irq     interrupts: rate, handler time, interrupt-to-thread latency\n"
-               "  msg     messages per channel: count, send-to-reply latency, critical path\n"
-               "  lost    lost-event windows and the classes around them\n"
-               "  user    user events: count per event id and process\n"
-               "  waits   who blocked whom: every wait on a mutex, semaphore or condition\n"
-               "          variable (who, on what, held by whom, how long, what the owner did\n"
-               "          meanwhile), priority inversions, deadlock cycles, threads still\n"
-               "          blocked at the end; the waits that cost something grouped by\n"
-               "          waiter, object and holder (count, total, worst), and each thread's\n"
-               "          boosts by mutex priority inheritance (message inheritance apart)\n"
-               "  faults  processes killed by a fault: signal, kind, pc, address, the function\n"
-               "          and line holding the pc, the stack (SYSTEM FAULT / STACK)\n"
-               "  funcs   function calls the capture recorded from fbt and pid probes (FUNC_*):\n"
-               "          entries, returns, calls timed entry to return on their thread, total\n"
-               "          and longest time (shown with every section only when recorded)\n"
-               "  --json      one JSON object with every result (times in cycles)\n"
-               "  --wait-min TIME  group the waits of TIME or longer (250us, 1.5ms; 0: all);\n"
-               "              default: those over 1%% of the waiter's period, or 100 us\n"
-               "  --folded    the capture's stack samples (tracelogger -p HZ) as folded stacks,\n"
-               "              one line a stack, root first, the process first: \"stackchain;main;\n"
-               "              chain_a;chain_spin 12\" (flamegraph.pl, inferno, speedscope)\n"
-               "Code addresses are named from the ELF files the capture ran, found by build id:\n");
-    syms_usage(f);
-    fprintf(f, "  -h, --help  this text\n"
-               "A damaged or truncated file: the results before the damage, the byte offset\n"
-               "where decoding stopped, exit status 1.\n"
-               "Exit status: 0 ok, 1 damaged or unreadable input, 2 bad usage.\n");
-}
+enum { OPT_JSON = TOOL_OPT_LONG, OPT_FOLDED, OPT_WAIT_MIN };
+static const struct tool_opt opts[] = {
+    { 's', 's', NULL, "SECTION[,SECTION...]", "the sections to print (default: all)", NULL },
+    { OPT_JSON, 0, "json", NULL, "one JSON object with every result (times in cycles)", NULL },
+    { OPT_WAIT_MIN, 0, "wait-min", "TIME",
+      "group the waits of TIME or longer (250us, 1.5ms; 0: all);\n"
+      "default: those over 1% of the waiter's period, or 100 us", NULL },
+    { OPT_FOLDED, 0, "folded", NULL,
+      "the capture's stack samples (tracelogger -p HZ) as folded stacks,\n"
+      "one line a stack, root first, the process first: \"stackchain;main;\n"
+      "chain_a;chain_spin 12\" (flamegraph.pl, inferno, speedscope)", NULL },
+    { .also = syms_opts },
+    { 0 },
+};
+static const struct tool_cmd cmd = {
+    "kevstat", "[--json] [-s SECTION[,SECTION...]] [--wait-min TIME]\n"
+    "               [--symbols DIR]... FILE.kev\n"
+    "       kevstat --folded [--symbols DIR]... FILE.kev",
+    "Analyses a .kev trace. Sections (default: all):\n"
+    "  cpu     CPU time per process, thread and priority\n"
+    "  states  time each thread spent in each state\n"
+    "  kcalls  kernel calls: count, errors by errno, latency histogram\n"
+    "  irq     interrupts: rate, handler time, interrupt-to-thread latency\n"
+    "  msg     messages per channel: count, send-to-reply latency, critical path\n"
+    "  lost    lost-event windows and the classes around them\n"
+    "  user    user events: count per event id and process\n"
+    "  waits   who blocked whom: every wait on a mutex, semaphore or condition\n"
+    "          variable (who, on what, held by whom, how long, what the owner did\n"
+    "          meanwhile), priority inversions, deadlock cycles, threads still\n"
+    "          blocked at the end; the waits that cost something grouped by\n"
+    "          waiter, object and holder (count, total, worst), and each thread's\n"
+    "          boosts by mutex priority inheritance (message inheritance apart)\n"
+    "  faults  processes killed by a fault: signal, kind, pc, address, the function\n"
+    "          and line holding the pc, the stack (SYSTEM FAULT / STACK)\n"
+    "  funcs   function calls the capture recorded from fbt and pid probes (FUNC_*):\n"
+    "          entries, returns, calls timed entry to return on their thread, total\n"
+    "          and longest time (shown with every section only when recorded)\n"
+    "Code addresses are named from the ELF files the capture ran, found by build id.\n",
+    opts,
+    "A damaged or truncated file: the results before the damage, the byte offset\n"
+    "where decoding stopped, exit status 1.\n"
+    "Exit status: 0 ok, 1 damaged or unreadable input, 2 bad usage.\n",
+};
 
 static double us(const struct kx_stats *s, uint64_t cycles)
 {
@@ -471,46 +477,37 @@ int main(int argc, char **argv)
     uint64_t wait_min = 0;
     int wait_min_set = 0;
     unsigned want = (1u << NSECT) - 1;
-    for (int i = 1, k; i < argc; i++) {
-        const char *a = argv[i];
-        if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-            usage(stdout);
-            return 0;
-        } else if (!strcmp(a, "--json")) {
+    struct tool_args a = { argc, argv, 0, NULL };
+    for (int id; (id = tool_opts_next(&cmd, &a)) != TOOL_OPTS_END;) {
+        if (id < 0)
+            return tool_opts_exit(id);
+        if (id == OPT_JSON) {
             json = 1;
-        } else if (!strcmp(a, "--folded")) {
+        } else if (id == OPT_FOLDED) {
             folded = 1;
-        } else if (!strcmp(a, "--wait-min") && i + 1 < argc) {
-            if (kx_wait_min_arg("kevstat", argv[++i], &wait_min))
+        } else if (id == OPT_WAIT_MIN) {
+            if (kx_wait_min_arg(cmd.name, a.val, &wait_min))
                 return 2;
             wait_min_set = 1;
-        } else if ((k = syms_option("kevstat", argc, argv, &i)) != 0) {
-            if (k < 0)
-                return 2;
-        } else if (!strcmp(a, "-s") && i + 1 < argc) {
+        } else if (id == 's') {
             want = 0;
             char buf[256];
-            snprintf(buf, sizeof(buf), "%s", argv[++i]);
+            snprintf(buf, sizeof(buf), "%s", a.val);
             for (char *tok = strtok(buf, ","); tok; tok = strtok(NULL, ",")) {
                 unsigned k = 0;
                 while (k < NSECT && strcmp(tok, sections[k]))
                     k++;
-                if (k == NSECT) {
-                    fprintf(stderr, "kevstat: unknown section %s\n", tok);
-                    return 2;
-                }
+                if (k == NSECT)
+                    return tool_usage_error(&cmd, "unknown section %s", tok);
                 want |= 1u << k;
                 funcs_asked |= k == 9;
             }
-        } else if (kx_arg_file("kevstat", a, &in, usage) != 0) {
+        } else if (syms_take(cmd.name, id, a.val) < 0) {
             return 2;
         }
     }
-    if (!in) {
-        fprintf(stderr, "kevstat: no FILE given\n");
-        usage(stderr);
+    if (tool_one_file(&cmd, &a, &in))
         return 2;
-    }
     if (folded)
         return print_folded(in);
     struct kx_file f;

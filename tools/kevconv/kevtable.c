@@ -10,18 +10,22 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../common/tool_file.h"
+#include <kevhost/tool_file.h>
+#include <kevhost/tool_opts.h>
 #include <trace/kev_decode.h>
 #include <trace/kev_events.h>
 
-static void usage(FILE *f)
-{
-    fputs("usage: kevtable [--help] [FILE.kev]\n"
-          "  Without FILE: print the event table (every event's class, number, name, fields with\n"
-          "  their kinds and meanings, fast and wide words, QNX encoding, D probes) as Markdown.\n"
-          "  With FILE: print each event of the capture with its named fields, one line each:\n"
-          "  \"cycles cpu CLASS NAME field=value ...\" (strings quoted, arrays in [ ]).\n", f);
-}
+static const struct tool_opt opts[] = {
+    { 0 },
+};
+static const struct tool_cmd cmd = {
+    "kevtable", "[--help] [FILE.kev]",
+    "  Without FILE: print the event table (every event's class, number, name, fields with\n"
+    "  their kinds and meanings, fast and wide words, QNX encoding, D probes) as Markdown.\n"
+    "  With FILE: print each event of the capture with its named fields, one line each:\n"
+    "  \"cycles cpu CLASS NAME field=value ...\" (strings quoted, arrays in [ ]).\n",
+    opts, "Exit status: 0 ok, 1 unreadable or damaged capture, 2 bad usage.\n",
+};
 
 // Prints the listing; 1 when the table is not in (class, number) order, which
 // kev_event_describe's binary search needs.
@@ -122,15 +126,15 @@ static int print_events(const char *path)
 
 int main(int argc, char **argv)
 {
-    if (argc > 1 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
-        usage(stdout);
-        return 0;
-    }
-    if (argc > 2 || (argc == 2 && argv[1][0] == '-' && argv[1][1])) {
-        usage(stderr);
+    struct tool_args a = { argc, argv, 0, NULL };
+    int id = tool_opts_next(&cmd, &a);     // kevtable's one option is --help
+    if (id != TOOL_OPTS_END)
+        return tool_opts_exit(id);
+    if (a.ind + 1 < argc) {
+        fprintf(stderr, "kevtable: only one FILE, got %s and %s\n", argv[a.ind], argv[a.ind + 1]);
         return 2;
     }
-    if (argc == 1)
+    if (a.ind == argc)
         return print_table();
-    return print_events(argv[1]);
+    return print_events(argv[a.ind]);
 }

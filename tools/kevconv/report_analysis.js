@@ -135,7 +135,7 @@
         (d.broken ? "; broken at " + fmt(d.broken) + " (a wait ended: timeout or kill)" :
           "; still blocked at the end of the trace"), d.t - first));
     });
-    // "boosted" by the one rule (tools/analysis/kx_prio.h): a rise by mutex inheritance; a
+    // "boosted" by the one rule (tools/include/kevhost/kx_prio.h): a rise by mutex inheritance; a
     // server taking its clients' priorities is message inheritance, shown apart.
     W.boosts.forEach(function (b) {
       var k = b.kinds || {};

@@ -3,7 +3,7 @@
 #ifndef TOOLS_REPORT_ROWS_H
 #define TOOLS_REPORT_ROWS_H
 
-#include "kx_wait_text.h"
+#include <kevhost/kx_wait_text.h>
 
 // One event as a JSON array [t, cpu, thread, "CLASS", "what"] (t: cycles from the first),
 // after a comma unless first.

@@ -2,10 +2,10 @@
 # kevrtt (the stand-in RTT probe) and kevdump (the trace ring of a halted target), both over
 # the GDB remote protocol client in gdb_remote.c.
 HOST_TOOLS += $(H)/kevrtt
-$(H)/kevrtt: $(call host_objs,tools/kevdump/kevrtt.c tools/kevdump/rtt_find.c tools/kevdump/gdb_remote.c)
+$(H)/kevrtt: $(call kevhost_objs,tools/kevdump/kevrtt.c tools/kevdump/rtt_find.c tools/kevdump/gdb_remote.c)
 	@echo "  LINK    $@"
 	$(Q)$(HOST_CC) -o $@ $^
 HOST_TOOLS += $(H)/kevdump
-$(H)/kevdump: $(call host_objs,tools/kevdump/kevdump.c tools/kevdump/gdb_remote.c trace/kev_file.c)
+$(H)/kevdump: $(call kevhost_objs,tools/kevdump/kevdump.c tools/kevdump/gdb_remote.c trace/kev_file.c)
 	@echo "  LINK    $@"
 	$(Q)$(HOST_CC) -o $@ $^

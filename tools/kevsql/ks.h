@@ -14,7 +14,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "../analysis/kx_stats.h"
+#include <kevhost/kx_stats.h>
 
 // ---- one trace ----------------------------------------------------------------------------------
 struct ks_thread {           // thread table (utid = index)

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // Names for the code addresses kevsql's tables give (fbt and pid slices, stack frames): the
-// shared lookup every host tool uses (tools/common/tool_syms.h: the capture's build ids, the
+// shared lookup every host tool uses (tools/include/kevhost/tool_syms.h: the capture's build ids, the
 // files given, --symbols DIR, the build directory ...), over the trace whose rows are being
 // made. That lookup is process-wide and serves one capture at a time, so it follows the trace
 // asked about: a different trace (another connection's, or the next kev_open) ends the
@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "ks.h"
-#include "../common/tool_syms.h"
+#include <kevhost/tool_syms.h>
 
 SQLITE_EXTENSION_INIT3
 

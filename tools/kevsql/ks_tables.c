@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "ks.h"
-#include "../analysis/kx_ids.h"
+#include <kevhost/kx_ids.h>
 #include <trace/kev_events.h>
 #include <trace/kev_stack.h>
 #include <trace/kev_text.h>

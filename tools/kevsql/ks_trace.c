@@ -9,8 +9,8 @@
 #include <errno.h>
 
 #include "ks.h"
-#include "../analysis/kx_ids.h"
-#include "../common/tool_map.h"
+#include <kevhost/kx_ids.h>
+#include <kevhost/tool_map.h>
 
 SQLITE_EXTENSION_INIT3
 

@@ -3,29 +3,23 @@
 #   kevsql.so   the SQLite extension (Debian's sqlite3 shell: .load; Python: load_extension)
 #   kevsql      the command: a query over one trace, or over many in parallel (--merge); an
 #               interactive shell; --check for CI
-# The extension's code and the analysis model it serves are compiled position-independent
-# (obj-pic/) once, for the extension and for the command, which registers the same extension
-# with sqlite3_auto_extension.
+# The extension's code is compiled position-independent (obj-pic/, tools/module.mk's rule) once,
+# for the extension and for the command, which registers the same extension with
+# sqlite3_auto_extension; both link the host library (the model they serve) as the tools do.
 KS := tools/kevsql
 KS_SRCS := $(KS)/ks_ext.c $(KS)/ks_vtab.c $(KS)/ks_trace.c $(KS)/ks_tables.c $(KS)/ks_stdlib.c \
-           $(KS)/ks_syms.c tools/common/tool_syms.c tools/common/tool_elfsym.c \
+           $(KS)/ks_syms.c tools/common/tool_syms.c tools/common/tool_opts.c tools/common/tool_elfsym.c \
            $(AN_MODEL) $(AN_STATS)
-# names of code addresses: the shared build-id lookup (tools/common/tool_syms.h) and libdw
+# names of code addresses: the shared build-id lookup (tools/include/kevhost/tool_syms.h) and libdw
 KS_LIBS := -ldw -lelf
-pic_objs = $(patsubst %.c,$(H)/obj-pic/%.o,$(1))
-
-$(H)/obj-pic/%.o: %.c
-	@mkdir -p $(dir $@)
-	@echo "  HOSTCC  $< (PIC)"
-	$(Q)$(HOST_CC) $(HOST_CFLAGS) -fPIC -c $< -o $@
 $(call pic_objs,$(KS)/ks_stdlib.c): $(KS)/stdlib.sql
 
 HOST_TOOLS += $(H)/kevsql.so $(H)/kevsql
-$(H)/kevsql.so: $(call pic_objs,$(KS_SRCS))
+$(H)/kevsql.so: $(call kevhost_pic_objs,$(KS_SRCS))
 	@echo "  LINK    $@"
 	$(Q)$(HOST_CC) -shared -o $@ $^ $(KS_LIBS)
 
-$(H)/kevsql: $(call pic_objs,$(KS)/kevsql.c $(KS)/kevsql_fleet.c $(KS_SRCS))
+$(H)/kevsql: $(call kevhost_pic_objs,$(KS)/kevsql.c $(KS)/kevsql_fleet.c $(KS_SRCS))
 	@echo "  LINK    $@"
 	$(Q)$(HOST_CC) -o $@ $^ -lsqlite3 $(KS_LIBS)
 

@@ -3,7 +3,7 @@
 # folds stack aggregations for flame graphs (docs/profiling.md).
 HOST_TOOLS += $(H)/stacksym
 
-$(H)/stacksym: $(call host_objs,tools/stacksym/stacksym.c tools/stacksym/symfilter.c tools/stacksym/symaddr.c \
+$(H)/stacksym: $(call kevhost_objs,tools/stacksym/stacksym.c tools/common/symfilter.c tools/common/symaddr.c \
                               tools/common/tool_elfsym.c)
 	@mkdir -p $(dir $@)
 	@echo "  HOSTLD  $@"

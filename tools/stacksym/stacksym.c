@@ -17,9 +17,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "stacksym.h"
-#include "symfilter.h"
-#include "../common/tool_elfsym.h"
+#include <kevhost/stacksym.h>
+#include <kevhost/symfilter.h>
+#include <kevhost/tool_elfsym.h>
 
 static void usage(FILE *f)
 {

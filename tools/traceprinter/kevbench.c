@@ -10,7 +10,7 @@
 #include <time.h>
 
 #include <trace/kev_decode.h>
-#include "kev_capture.h"
+#include <kevhost/kev_capture.h>
 
 #define RUNS 7
 #define EMITS 2000000u

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kev_capture.h"
+#include <kevhost/kev_capture.h>
 
 static void usage(FILE *f)
 {

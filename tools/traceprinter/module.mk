@@ -5,23 +5,23 @@
 TP := tools/traceprinter
 KEV_DECODE_SRCS := trace/kev_decode.c trace/kev_fields.c trace/kev_text.c trace/kev_file.c trace/kev_events.c trace/kev_kercall.c trace/kev_panic.c \
                    trace/kev_stack.c trace/kev_image.c
-KEV_GEN_SRCS    := $(TP)/kev_capture.c trace/trace_ring.c trace/kev_file.c trace/kev_events.c trace/kev_kercall.c
+KEV_GEN_SRCS    := tools/common/kev_capture.c trace/trace_ring.c trace/kev_file.c trace/kev_events.c trace/kev_kercall.c
 
-$(call host_objs,$(TP)/kevgen.c $(TP)/kevbench.c $(TP)/kev_capture.c trace/trace_ring.c): \
+$(call host_objs,$(TP)/kevgen.c $(TP)/kevbench.c tools/common/kev_capture.c trace/trace_ring.c): \
     HOST_CFLAGS += -Itest/unit
 
 HOST_TOOLS += $(H)/traceprinter $(H)/kevgen $(H)/kevbench
-TP_SRCS := $(TP)/traceprinter.c $(TP)/qnx_kercall.c tools/common/tool_file.c tools/common/tool_map.c \
+TP_SRCS := $(TP)/traceprinter.c $(TP)/qnx_kercall.c tools/common/tool_file.c tools/common/tool_map.c tools/common/tool_opts.c \
            $(KEV_DECODE_SRCS)
-$(H)/traceprinter: $(call host_objs,$(TP_SRCS))
+$(H)/traceprinter: $(call kevhost_objs,$(TP_SRCS))
 	@echo "  LINK    $@"
 	$(Q)$(HOST_CC) -o $@ $^
 
-$(H)/kevgen: $(call host_objs,$(TP)/kevgen.c $(KEV_GEN_SRCS))
+$(H)/kevgen: $(call kevhost_objs,$(TP)/kevgen.c $(KEV_GEN_SRCS))
 	@echo "  LINK    $@"
 	$(Q)$(HOST_CC) -o $@ $^
 
-$(H)/kevbench: $(call host_objs,$(TP)/kevbench.c $(KEV_GEN_SRCS) trace/kev_decode.c trace/kev_fields.c trace/kev_text.c)
+$(H)/kevbench: $(call kevhost_objs,$(TP)/kevbench.c $(KEV_GEN_SRCS) trace/kev_decode.c trace/kev_fields.c trace/kev_text.c)
 	@echo "  LINK    $@"
 	$(Q)$(HOST_CC) -o $@ $^
 

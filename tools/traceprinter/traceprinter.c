@@ -17,7 +17,8 @@
 #include <trace/kev_stack.h>
 #include <trace/kev_image.h>
 #include <trace/kev_text.h>
-#include "../common/tool_map.h"
+#include <kevhost/tool_map.h>
+#include <kevhost/tool_opts.h>
 #include "qnx_kercall.h"
 #include <trace/kev_events.h>
 
@@ -32,25 +33,26 @@ struct opts {
     int merge;          // -m: several CPUs in time order
 };
 
-static void usage(FILE *f)
-{
-    fprintf(f,
-            "usage: traceprinter [-n] [-m] [-p FORMAT] FILE.kev\n"
-            "Prints the events of a .kev trace, one line each, then a summary of losses.\n"
-            "Events come in file order, as QNX's traceprinter prints them: buffer after\n"
-            "buffer, so several CPUs' events come a buffer at a time.\n"
-            "  -m         merge several CPUs' events in time order (the other tools' order)\n"
-            "  -n         keep every event on one line (long payloads otherwise continue on\n"
-            "             indented lines)\n"
-            "  -p FORMAT  columns to print (default \"%s\"):\n"
-            "             %%c cycles (64-bit)   %%T low 32 cycle bits (hex)  %%t microseconds\n"
-            "             %%C CPU   %%e event number   %%Z class   %%z event name\n"
-            "             %%k class and event as QNX's traceprinter writes them\n"
-            "             %%a arguments   %%%% a percent sign\n"
-            "  -h, --help this text\n"
-            "Exit status: 0 ok, 1 damaged or unreadable file, 2 bad usage.\n",
-            DEFAULT_FORMAT);
-}
+static const struct tool_opt opts[] = {
+    { 'm', 'm', NULL, NULL, "merge several CPUs' events in time order (the other tools' order)", NULL },
+    { 'n', 'n', NULL, NULL,
+      "keep every event on one line (long payloads otherwise continue on\n"
+      "indented lines)", NULL },
+    { 'p', 'p', NULL, "FORMAT",
+      "columns to print (default \"" DEFAULT_FORMAT "\"):\n"
+      "%c cycles (64-bit)   %T low 32 cycle bits (hex)  %t microseconds\n"
+      "%C CPU   %e event number   %Z class   %z event name\n"
+      "%k class and event as QNX's traceprinter writes them\n"
+      "%a arguments   %% a percent sign", NULL },
+    { 0 },
+};
+static const struct tool_cmd cmd = {
+    "traceprinter", "[-n] [-m] [-p FORMAT] FILE.kev",
+    "Prints the events of a .kev trace, one line each, then a summary of losses.\n"
+    "Events come in file order, as QNX's traceprinter prints them: buffer after\n"
+    "buffer, so several CPUs' events come a buffer at a time.\n",
+    opts, "Exit status: 0 ok, 1 damaged or unreadable file, 2 bad usage.\n",
+};
 
 // ---- names ----------------------------------------------------------------------------------
 
@@ -511,39 +513,21 @@ static void print_summary(const struct kev_reader *r, int rc)
 int main(int argc, char **argv)
 {
     struct opts o = { DEFAULT_FORMAT, 0, 0, NULL, 0 };
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-            usage(stdout);
-            return 0;
-        } else if (!strcmp(a, "-n")) {
+    struct tool_args a = { argc, argv, 0, NULL };
+    for (int id; (id = tool_opts_next(&cmd, &a)) != TOOL_OPTS_END;) {
+        if (id < 0)
+            return tool_opts_exit(id);
+        if (id == 'n') {
             o.one_line = 1;
-        } else if (!strcmp(a, "-m")) {
+        } else if (id == 'm') {
             o.merge = 1;
-        } else if (!strcmp(a, "-p")) {
-            if (++i >= argc) {
-                fprintf(stderr, "traceprinter: -p needs a FORMAT\n");
-                usage(stderr);
-                return 2;
-            }
-            o.fmt = argv[i];
+        } else if (id == 'p') {
+            o.fmt = a.val;
             o.custom_fmt = 1;
-        } else if (a[0] == '-' && a[1]) {
-            fprintf(stderr, "traceprinter: unknown option %s\n", a);
-            usage(stderr);
-            return 2;
-        } else if (o.file) {
-            fprintf(stderr, "traceprinter: only one FILE, got %s and %s\n", o.file, a);
-            return 2;
-        } else {
-            o.file = a;
         }
     }
-    if (!o.file) {
-        fprintf(stderr, "traceprinter: no FILE given\n");
-        usage(stderr);
+    if (tool_one_file(&cmd, &a, &o.file))
         return 2;
-    }
     if (check_format(o.fmt)) {
         fprintf(stderr, "traceprinter: bad -p FORMAT \"%s\" (see --help)\n", o.fmt);
         return 2;

@@ -74,7 +74,7 @@
     X(99, NameCtl, 3)
 // Calls added after the host tools' generated workloads were fixed (their golden files were
 // printed by QNX's own traceprinter): the last KCALL_ADDED_LATER entries above, which
-// tools/traceprinter/kev_capture.c leaves out of its draw so that its traces stay the same.
+// tools/common/kev_capture.c leaves out of its draw so that its traces stay the same.
 #define KCALL_ADDED_LATER 2
 
 enum kcall_number {

@@ -118,6 +118,9 @@ void kev_events_add(const struct kev_event_desc *rows, unsigned n);
 // The event's name: the row's, or for a kernel call "<Name>" of the call (kev_kcall_name,
 // else QNX's); writes "<class>_<n>" into buf when no row describes it.
 const char *kev_event_title(unsigned cls, unsigned ev, char *buf, size_t n);
+// kev_event_title_of: the same for the row d already found (kev_event_describe), or NULL.
+const char *kev_event_title_of(const struct kev_event_desc *d, unsigned cls, unsigned ev,
+                               char *buf, size_t n);
 
 // ---- the generic field decoder ----------------------------------------------------------------
 #define KEV_MAX_FIELDS 40u

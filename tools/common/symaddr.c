@@ -14,8 +14,8 @@
 // token names (the board says which: count and sum add, min and max keep theirs; an avg( ),
 // stddev( ) or quantize( ) row has no merge and stays one row an address).
 #define _GNU_SOURCE
-#include "stacksym.h"
-#include "../common/tool_elfsym.h"
+#include <kevhost/stacksym.h>
+#include <kevhost/tool_elfsym.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>

@@ -8,7 +8,7 @@
 #define KX_FAULTS_H
 
 #include <stdio.h>
-#include "../analysis/kx_stats.h"
+#include <kevhost/kx_stats.h>
 
 // Fed every event in time order (kevstat's and kevreport's callbacks).
 void kx_faults_event(const struct kev_event *e);

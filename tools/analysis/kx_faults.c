@@ -2,11 +2,11 @@
 // A capture's faults (kx_faults.h). Keeps the first KX_MAX_FAULTS faults (a capture holds
 // few: each kills its process) and counts the rest; a FAULT's stack is the STACK of kind FAULT
 // of the same thread that the kernel writes right after it on the same CPU.
-#include "kx_faults.h"
+#include <kevhost/kx_faults.h>
 #include <string.h>
 #include <trace/kev_stack.h>
-#include "../common/tool_elfsym.h"
-#include "../common/tool_syms.h"
+#include <kevhost/tool_elfsym.h>
+#include <kevhost/tool_syms.h>
 
 #define KX_MAX_FAULTS 64u
 

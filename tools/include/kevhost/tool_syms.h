@@ -19,7 +19,16 @@
 
 #include <stdint.h>
 #include <stdio.h>
+#include <kevhost/tool_opts.h>
 #include <trace/kev_decode.h>
+
+// The options every trace reader takes (--symbols DIR, --elf FILE, --kernel FILE,
+// --no-symbols): a tool splices syms_opts into its table ({ .also = syms_opts }) and hands
+// each id of the SYMS_OPT_ range to syms_take.
+enum { SYMS_OPT_SYMBOLS = 0x2000, SYMS_OPT_ELF, SYMS_OPT_KERNEL, SYMS_OPT_NONE };
+extern const struct tool_opt syms_opts[];
+// syms_take: option id with its value: 1 taken, 0 not one of these, -1 after saying why.
+int syms_take(const char *tool, int id, const char *val);
 
 // syms_option: a tool's options --elf FILE, --kernel FILE, --symbols DIR and --no-symbols:
 // 1 when argv[*i] was one (*i on its argument), 0 when not, -1 after saying why (bad usage).

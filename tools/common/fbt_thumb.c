@@ -3,7 +3,7 @@
 // out-of-line code of a displaced instruction. Encodings from the ARMv7-M Architecture
 // Reference Manual, chapter A5 (16-bit and 32-bit instruction encodings) and A7 (B, BL, CBZ,
 // LDR literal, ADR, POP, LDM, BX, IT, UDF).
-#include "fbtgen.h"
+#include <kevhost/fbt_insn.h>
 #include <stdio.h>
 #include <string.h>
 

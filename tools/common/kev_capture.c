@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // Host capture and synthetic workload (see kev_capture.h).
-#include "kev_capture.h"
+#include <kevhost/kev_capture.h>
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -3,7 +3,7 @@
 // and priority facts came from, priority inversions, deadlock cycles, threads still blocked
 // at the end, and a critical-path step split into running / preempted / blocked-on-X-held-by-Y.
 // Times are microseconds since boot, like every other tool's.
-#include "kx_wait_text.h"
+#include <kevhost/kx_wait_text.h>
 
 #include <stdlib.h>
 

@@ -2,9 +2,9 @@
 // D's output rewritten with names, a line at a time (symfilter.h): stacksym's loop, shared
 // with dtrace -i.
 #define _GNU_SOURCE
-#include "symfilter.h"
-#include "stacksym.h"
-#include "../common/tool_elfsym.h"
+#include <kevhost/symfilter.h>
+#include <kevhost/stacksym.h>
+#include <kevhost/tool_elfsym.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>

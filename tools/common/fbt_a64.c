@@ -9,7 +9,7 @@
 // The instructions that read the pc are the branches, ADR, ADRP and the literal loads: A64 has
 // no pc operand in its data-processing or other load/store forms (the pc is not a general
 // register), so everything else runs the same out of line.
-#include "fbtgen.h"
+#include <kevhost/fbt_insn.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // Faults with their stacks, for the converters (conv_fault.h).
-#include "conv_fault.h"
+#include <kevhost/conv_fault.h>
 #include <string.h>
 
 int cf_event(struct cf_faults *p, const struct kev_event *e, struct cf_fault *done)

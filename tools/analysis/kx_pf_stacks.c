@@ -13,10 +13,10 @@
 // InternedString iid 1, str 2; Frame iid 1, function_name_id 2, mapping_id 3, rel_pc 4;
 // Callstack iid 1, frame_ids 2; Mapping iid 1, path_string_ids 7; PerfSample cpu 1, pid 2,
 // tid 3, callstack_iid 4.
-#include "kx_pf_stacks.h"
+#include <kevhost/kx_pf_stacks.h>
 #include <inttypes.h>
-#include "../analysis/kx_ids.h"
-#include "../common/tool_elfsym.h"
+#include <kevhost/kx_ids.h>
+#include <kevhost/tool_elfsym.h>
 
 #define SEQ_STACKS 300u // the sequence of the callstacks and samples
 

@@ -8,7 +8,7 @@
 // No i386 instruction reads its own address except the relative branches and calls (there is
 // no EIP-relative data access in 32-bit mode), so every other instruction runs out of line as
 // it is; a direct branch, conditional branch or call is rewritten for the slot's address.
-#include "fbtgen.h"
+#include <kevhost/fbt_insn.h>
 #include <capstone/capstone.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -3,7 +3,7 @@
 #ifndef TOOLS_KX_WAIT_TEXT_H
 #define TOOLS_KX_WAIT_TEXT_H
 
-#include "../analysis/kx_stats.h"
+#include <kevhost/kx_stats.h>
 
 // The "waits" section: sources, every wait (read back from `waits`, the records kx_wait_save
 // wrote during the pass; NULL: not listed), inversions, boosts, deadlocks, threads still

@@ -4,7 +4,7 @@
 #ifndef TOOLS_KX_PF_STACKS_H
 #define TOOLS_KX_PF_STACKS_H
 #include "kx_pb.h"
-#include "../analysis/kx_stacks.h"
+#include <kevhost/kx_stacks.h>
 
 // put(ctx, pkt) writes one TracePacket's fields as a Trace.packet (and empties pkt).
 typedef void (*kx_pf_put)(void *ctx, struct pb *pkt);

@@ -1,0 +1,43 @@
+# SPDX-License-Identifier: MIT
+# The host library, build/host/libkevhost.a: what the host tools share, compiled once and linked
+# by every tool (docs/ARCHITECTURE.md, "The host side"). It holds
+#   trace/          the .kev reader: the decoder, the event table, the field decoder, the
+#                   stream and the stack, fault, image and panic records
+#   tools/common/   files, ELF symbols by build id, the fbt/pid/USDT tables of ELF files and the
+#                   instruction decoders they use, stacksym's address naming
+#   tools/analysis/ the analysis model and every analysis the tools print or serve
+# Its public headers are tools/include/kevhost/ (<kevhost/kx.h>) beside trace/include
+# (<trace/kev_decode.h>); a tool includes its own folder's headers and these, never another
+# tool's. The objects are position-independent (obj-pic/) so that kevsql.so links the same
+# archive; -fno-semantic-interposition lets calls inside it be inlined as in an executable.
+# A tool links it after its own objects: $(H)/tool: $(call kevhost_objs,its sources).
+# Libraries its members need: -ldw -lelf (ELF symbols), -lcapstone (fbt_i386.c).
+KEVHOST_LIB  := $(H)/libkevhost.a
+KEVHOST_SRCS := trace/kev_events.c trace/kev_kercall.c trace/kev_file.c trace/kev_decode.c \
+                trace/kev_fields.c trace/kev_text.c trace/kev_stack.c trace/kev_image.c \
+                trace/kev_panic.c trace/kev_userreg.c trace/kev_stream.c \
+                $(filter-out tools/common/kev_capture.c,$(wildcard tools/common/*.c)) \
+                $(wildcard tools/analysis/*.c)
+
+pic_objs = $(patsubst %.c,$(H)/obj-pic/%.o,$(1))
+# kevhost_objs, kevhost_pic_objs: a tool's objects for a list of sources, those the library
+# holds taken from it instead (the lists stay whole for the ASan + UBSan and fuzzing builds,
+# which compile every source with their own flags).
+kevhost_objs     = $(call host_objs,$(filter-out $(KEVHOST_SRCS),$(1))) $(KEVHOST_LIB)
+kevhost_pic_objs = $(call pic_objs,$(filter-out $(KEVHOST_SRCS),$(1))) $(KEVHOST_LIB)
+$(H)/obj-pic/%.o: %.c
+	@mkdir -p $(dir $@)
+	@echo "  HOSTCC  $< (PIC)"
+	$(Q)$(HOST_CC) $(HOST_CFLAGS) -fPIC -fno-semantic-interposition -c $< -o $@
+
+$(KEVHOST_LIB): $(call pic_objs,$(KEVHOST_SRCS))
+	@echo "  AR      $@"
+	$(Q)rm -f $@ && ar rcs $@ $^
+
+# No tool includes another tool's files: every "../" include is a test's (test/tools/test_host_layout.sh).
+TEST_DEPS_HOST    += $(KEVHOST_LIB)
+SCRIPT_TESTS_HOST += host-layout|30|test/tools/test_host_layout.sh
+# The option loop (tools/common/tool_opts.c) as each tool over a capture answers it.
+TEST_DEPS_HOST    += $(H)/kev2ctf $(H)/kev2json $(H)/kev2perfetto $(H)/kevstat $(H)/kevreport \
+                     $(H)/kevtable $(H)/traceprinter $(H)/kevgen $(H)/dcompile
+SCRIPT_TESTS_HOST += tool-opts|60|test/tools/test_tool_opts.sh
