@@ -77,7 +77,7 @@ build/fuzz/fuzz_kevsql_sql: test/fuzz/fuzz_kevsql_sql.c test/fuzz/fuzz_kevsql_sq
 	@mkdir -p $(dir $@)seeds-fuzz_kevsql_sql
 	@echo "  FUZZCC  $@"
 	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ $(filter %.c,$^) -lsqlite3 $(KS_LIBS)
-	$(Q)$(H)/kevgen -n 300 -o $(dir $@)fuzz_kevsql_sql.kev > /dev/null
+	$(Q)$(H)/kevgen -n 100 -o $(dir $@)fuzz_kevsql_sql.kev > /dev/null
 	$(Q)i=0; while IFS= read -r q; do i=$$((i + 1)); printf '%s\n' "$$q" \
 	    > $(dir $@)seeds-fuzz_kevsql_sql/q$$i.sql; done < test/fuzz/fuzz_kevsql_sql.seeds
 # make test's short run of it (make fuzz runs it for FUZZ_SECONDS or FUZZ_RUNS)
