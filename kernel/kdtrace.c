@@ -572,6 +572,9 @@ void kdt_timers_run(bool tick_cpu, uint64_t cycles)
     const struct thread *t = k_current;
     uint32_t pc = t ? arch_thread_pc(t) : 0;
     uint64_t kernel_pc = t && !t->proc ? pc : 0, user_pc = t && t->proc ? pc : 0;
+    const struct dvm_state *d = dst;
+    if (kernel_pc && (!d || d->scrub)) // a consumer without KAPP_F_PRIV sees no kernel address
+        kernel_pc = DVM_KADDR_HIDDEN;
     uint64_t now = ktimer_cycles_to_ns(cycles);
     this_cpu()->stack_at_interrupt = t && !t->proc;
     for (unsigned i = 0; i < ntimers; i++) {

@@ -5,10 +5,17 @@
 // with any argument, kev_open / kev_close / kev_ns, recursion, LIMIT / OFFSET ...), every column
 // of every row fetched. Errors are answers; a crash, a sanitizer report or a hang is a finding.
 // fuzz_kevsql is the other side: any bytes as the trace, fixed SQL.
-// The connection is kept from one input to the next while the input left its schema as it was
-// (the cost of kev_open would dominate); an input that changed it gets a fresh one. A
-// statement's run is bounded by a progress handler (the budget below): a long query is not a
-// finding, the extension's own bounds (KS_MAX_WALKS) are what the fuzzer checks.
+// Cheap runs (10 M of them are the goal, docs/sql.md "Hostile SQL"): the extension keeps rows
+// (ks_keep_rows): the trace is opened and its first pass made once a process, each table's walk
+// runs once for each plan and its rows and model are kept, so an input costs SQLite's work on
+// a few hundred rows, not the model's 6 MB set up again under ASan (the walk itself is
+// fuzz_kevsql's and fuzz_kev_model's to fuzz). The connection is kept from one input to the
+// next while the input left its schema as it was; one that changed only main's is given an
+// empty main again (SQLITE_DBCONFIG_RESET_DATABASE), one that changed temp's (the tables,
+// kev_open, kev_close) a fresh connection over the same opened trace. As SQLite's own fuzzers
+// do, SQLite's limits are small (SQLITE_LIMIT_*) and a progress handler stops an input after
+// a budget of VM steps: a long query is not a finding, the extension's own bounds
+// (KS_MAX_WALKS) are what the fuzzer checks. Inputs longer than MAX_LEN are skipped.
 #include <libgen.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -25,10 +32,14 @@ int sqlite3_kevsql_init(sqlite3 *db, char **err, const sqlite3_api_routines *api
 // Its symbol options (ks_syms.c): code addresses stay raw here, so no input makes the target
 // open the files its IMAGE events name.
 int ks_syms_option(int argc, char **argv, int *i);
+// Rows kept for every read of the trace (ks.h): the budget, in bytes.
+void ks_keep_rows(size_t max_bytes);
+
+#define MAX_LEN 1024
 
 static char trace[4096];     // fuzz_kevsql_sql.kev beside the fuzzer (make builds it)
 static sqlite3 *db;
-static long long schema;     // the schema's versions after the last fresh opening
+static long long schema_main, schema_temp; // their versions after the last fresh opening
 static unsigned budget;      // progress-handler calls left for this input
 static uint64_t sum;
 
@@ -38,19 +49,26 @@ static int progress(void *p)
     return budget-- == 0;
 }
 
-static long long schema_version(void)
+static long long schema_version(const char *q)
 {
-    long long v = 0;
-    const char *q[] = { "PRAGMA main.schema_version", "PRAGMA temp.schema_version" };
-    for (int i = 0; i < 2; i++) {
-        sqlite3_stmt *st;
-        if (sqlite3_prepare_v2(db, q[i], -1, &st, NULL) != SQLITE_OK)
-            return -1;
-        if (sqlite3_step(st) == SQLITE_ROW)
-            v = v * 1000003 + sqlite3_column_int64(st, 0);
-        sqlite3_finalize(st);
-    }
+    long long v = -1;
+    sqlite3_stmt *st;
+    if (sqlite3_prepare_v2(db, q, -1, &st, NULL) != SQLITE_OK)
+        return -1;
+    if (sqlite3_step(st) == SQLITE_ROW)
+        v = sqlite3_column_int64(st, 0);
+    sqlite3_finalize(st);
     return v;
+}
+
+static long long main_version(void)
+{
+    return schema_version("PRAGMA main.schema_version");
+}
+
+static long long temp_version(void)
+{
+    return schema_version("PRAGMA temp.schema_version");
 }
 
 static void fresh(void)
@@ -65,6 +83,11 @@ static void fresh(void)
     sqlite3_limit(db, SQLITE_LIMIT_ATTACHED, 0);       // no file written: ATTACH, VACUUM INTO
     sqlite3_limit(db, SQLITE_LIMIT_LENGTH, 1 << 20);   // no gigabyte blobs
     sqlite3_limit(db, SQLITE_LIMIT_SQL_LENGTH, 1 << 16);
+    sqlite3_limit(db, SQLITE_LIMIT_VDBE_OP, 25000);    // no statement of a million opcodes
+    sqlite3_limit(db, SQLITE_LIMIT_EXPR_DEPTH, 200);   // the parser's recursion, under ASan
+    sqlite3_limit(db, SQLITE_LIMIT_COMPOUND_SELECT, 50);
+    sqlite3_limit(db, SQLITE_LIMIT_LIKE_PATTERN_LENGTH, 100);
+    sqlite3_limit(db, SQLITE_LIMIT_TRIGGER_DEPTH, 10);
     char *q = sqlite3_mprintf("SELECT kev_open(%Q)", trace);
     if (sqlite3_exec(db, q, NULL, NULL, NULL) != SQLITE_OK) {
         fprintf(stderr, "fuzz_kevsql_sql: kev_open(%s) failed: %s\n", trace, sqlite3_errmsg(db));
@@ -72,7 +95,17 @@ static void fresh(void)
     }
     sqlite3_free(q);
     sqlite3_progress_handler(db, 1000, progress, NULL);
-    schema = schema_version();
+    schema_main = main_version();
+    schema_temp = temp_version();
+}
+
+// main's schema changed, temp's not: an empty main again on the same connection.
+static void reset_main(void)
+{
+    sqlite3_db_config(db, SQLITE_DBCONFIG_RESET_DATABASE, 1, 0);
+    sqlite3_exec(db, "VACUUM main", NULL, NULL, NULL);
+    sqlite3_db_config(db, SQLITE_DBCONFIG_RESET_DATABASE, 0, 0);
+    schema_main = main_version();
 }
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
@@ -90,6 +123,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
     char *no_syms[] = { "fuzz", "--no-symbols" };
     int one = 1;
     ks_syms_option(2, no_syms, &one);
+    ks_keep_rows(256u << 20);
     sqlite3_auto_extension((void (*)(void))sqlite3_kevsql_init);
     sqlite3_hard_heap_limit64(512ll << 20);
     fresh();
@@ -98,12 +132,14 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
+    if (size > MAX_LEN)
+        return 0;
     char *sql = malloc(size + 1);
     if (!sql)
         return 0;
     memcpy(sql, data, size);
     sql[size] = 0;
-    budget = 2000; // 2M VM instructions for the whole input
+    budget = 300; // 300k VM instructions for the whole input
     const char *tail = sql;
     while (tail && *tail && budget) {
         sqlite3_stmt *st = NULL;
@@ -127,7 +163,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     budget = ~0u;
     if (!sqlite3_get_autocommit(db))
         sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
-    if (schema_version() != schema)
+    if (temp_version() != schema_temp)
         fresh();
+    else if (main_version() != schema_main)
+        reset_main();
     return 0;
 }

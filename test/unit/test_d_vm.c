@@ -13,6 +13,7 @@
 #include <d/dcc.h>
 #include <d/dif.h>
 #include <d/dprobes.h>
+#include <d/dstacks.h>
 #include <d/dvm.h>
 #include "../../trace/d/dvm_impl.h"   /* the per-CPU work area (test_scrub_after_firing) */
 
@@ -264,6 +265,45 @@ static void test_scrub_after_firing(void **state)
     fire(DPROBE_BEGIN, 0x12345678);
     assert_true(work_area_clear(&st.cpus[0]));
     st.scrub = 0;
+}
+
+/* Kernel frames (docs/hostile.md, "What a consumer may do"): for a consumer that may not see
+ * kernel addresses (st.scrub), stack( )'s kernel frames and caller are each an ERROR with the
+ * kernel-privilege fault (DTRACEFLT_KPRIV, 6, as ERROR's arg4) and nothing of them recorded;
+ * its user frames (ucaller) are its own; without scrub the same clauses give the frames the
+ * host's stack hook wrote. */
+static unsigned kernel_frames(unsigned kind, uint64_t *pcs, unsigned max)
+{
+    if (max == 0)
+        return 0;
+    pcs[0] = kind == DVM_STACK_KERNEL ? 0x80001234u : 0x2000u;
+    return 1;
+}
+
+static void test_kernel_frames_privilege(void **state)
+{
+    (void)state;
+    compile("BEGIN { @[stack()] = count(); } BEGIN { trace(caller); } BEGIN { trace(ucaller); }"
+            " ERROR { trace(arg4); }");
+    load(DVM_BUF_SWITCH, 4096);
+    dvm_stack_fn saved = dvm_stack;
+    dvm_stack = kernel_frames;
+    st.scrub = 1;
+    fire(DPROBE_BEGIN, 0);
+    st.scrub = 0;
+    fire(DPROBE_BEGIN, 0);
+    dvm_stack = saved;
+    struct recs r = read_all();
+    assert_int_equal(r.nerr, 2);
+    assert_int_equal(r.err[0].er_fault, DVM_F_KPRIV);
+    assert_int_equal(r.err[1].er_fault, DVM_F_KPRIV);
+    /* scrubbed: 6, 6 from ERROR, ucaller 0x2000; then caller 0x80001234, ucaller 0x2000 */
+    assert_int_equal(r.n, 5);
+    assert_int_equal(r.first[0], 6);
+    assert_int_equal(r.first[1], 6);
+    assert_int_equal(r.first[2], 0x2000);
+    assert_int_equal(r.first[3], 0x80001234u);
+    assert_int_equal(r.first[4], 0x2000);
 }
 
 static void test_misaligned(void **state)
@@ -909,6 +949,7 @@ int main(void)
         cmocka_unit_test(test_agg_increment),
         cmocka_unit_test(test_agg_negative_extremes),
         cmocka_unit_test(test_fault_addr_not_stale), cmocka_unit_test(test_user_read_privilege),
+        cmocka_unit_test(test_kernel_frames_privilege),
         cmocka_unit_test(test_kernel_variable), cmocka_unit_test(test_scrub_after_firing),
         cmocka_unit_test(test_agg_remove_reads_only_len),     cmocka_unit_test(test_speculate_drops_clause),
         cmocka_unit_test(test_tiny_buffers),      cmocka_unit_test(test_exit_once),

@@ -86,11 +86,15 @@ struct ks_trace {
     // The damage a walk met (any table's cursor, the first pass): its message, 0 none.
     int walk_err;
     char walk_msg[256];
+    struct ks_kept *kept;    // finished walks kept for reuse (ks_keep_rows), NULL none
+    size_t kept_bytes;
 };
 // A walk met the decoder's error: the trace keeps the first one (kev_damage()).
 void ks_trace_damaged(struct ks_trace *t, const struct kev_reader *r, int err);
 
 // Opens path (mapped, header parsed). NULL with *err set (sqlite3_malloc'd) on failure.
+// With rows kept (ks_keep_rows), a path opened before is the same trace again, its first pass
+// and kept walks with it (one connection at a time: kev_open sets its id and mode).
 struct ks_trace *ks_trace_open(const char *path, char **err);
 void ks_trace_ref(struct ks_trace *t);
 void ks_trace_unref(struct ks_trace *t);
@@ -250,6 +254,18 @@ struct ks_conn {
     sqlite3 *db;             // its connection, and the next one the process has (ks_ext.c)
     struct ks_conn *next;
 };
+
+// Keeping rows, for a fuzzer that runs many small queries over one small trace (test/fuzz/
+// fuzz_kevsql_sql.c), never for kevsql itself (a large trace's rows do not fit in memory):
+// with max_bytes > 0, a table's walk runs to its end at its first read, and a walk that ended
+// clean is kept with its trace (its rows, its model) and given again to every later read with
+// the same plan (table, model or not, argument, time bounds), up to max_bytes of kept rows and
+// models a trace; a trace once opened stays open for the process. 0 (the default): every read
+// walks the file. Set before any trace is opened.
+void ks_keep_rows(size_t max_bytes);
+extern size_t ks_keep_max;
+// Frees t's kept walks (ks_trace_unref, when its last table is gone).
+void ks_kept_free(struct ks_trace *t);
 
 // A statement walks the trace (an event or model table's xFilter) at most this many times: a
 // recursive query or a correlated subquery over those tables; past it the statement fails,

@@ -14,7 +14,57 @@
 
 SQLITE_EXTENSION_INIT3
 
+// With rows kept (ks_keep_rows): the traces opened, each with a reference of this list's, so
+// that a path opened again (a fresh connection of a fuzzer) is the same trace. Guarded by
+// SQLite's third application mutex.
+struct ks_open_trace {
+    struct ks_trace *t;
+    struct ks_open_trace *next;
+};
+static struct ks_open_trace *opened;
+
+static struct ks_trace *opened_find(const char *path)
+{
+    for (struct ks_open_trace *o = opened; o; o = o->next)
+        if (!strcmp(o->t->path, path)) {
+            ks_trace_ref(o->t);
+            return o->t;
+        }
+    return NULL;
+}
+
+static void opened_add(struct ks_trace *t)
+{
+    struct ks_open_trace *o = sqlite3_malloc(sizeof(*o));
+    if (!o)
+        return; // not kept: opened again next time
+    o->t = t;
+    o->next = opened;
+    opened = o;
+    ks_trace_ref(t);
+}
+
+static struct ks_trace *trace_open(const char *path, char **err);
+
 struct ks_trace *ks_trace_open(const char *path, char **err)
+{
+    if (!ks_keep_max)
+        return trace_open(path, err);
+    sqlite3_mutex *mx = sqlite3_mutex_alloc(SQLITE_MUTEX_STATIC_APP3);
+    sqlite3_mutex_enter(mx);
+    struct ks_trace *t = opened_find(path);
+    if (!t) {
+        t = trace_open(path, err);
+        if (t)
+            opened_add(t);
+    }
+    sqlite3_mutex_leave(mx);
+    if (t)
+        t->strict = 1;
+    return t;
+}
+
+static struct ks_trace *trace_open(const char *path, char **err)
 {
     struct ks_trace *t = sqlite3_malloc(sizeof(*t));
     if (!t) {
@@ -58,6 +108,7 @@ void ks_trace_unref(struct ks_trace *t)
     if (!t || --t->refs > 0)
         return;
     ks_syms_forget(t);
+    ks_kept_free(t);
     if (t->data)
         tool_unmap_file(t->data, t->len, t->mapped);
     sqlite3_free(t->r);

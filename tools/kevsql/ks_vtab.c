@@ -13,6 +13,8 @@
 // A damaged file: the rows before the damage, then the statement fails with the decoder's
 // message and byte offset (strict, the default), or ends there (kevsql's lenient mode, which
 // says so itself).
+// Kept rows (ks_keep_rows, for the SQL fuzzer only): a walk runs to its end at once and, if it
+// ended clean, is kept with the trace; a cursor with the same plan reads the kept rows.
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,9 +31,31 @@ struct ks_vt {
     struct ks_trace *t;
 };
 
+// A finished walk kept with its trace (ks_keep_rows): its plan, and what rec_col reads (the
+// walk's model, state and reader stay as the walk left them; cursors only read them).
+struct ks_kept {
+    struct ks_kept *next;
+    const struct ks_table *tab;
+    int num;                  // the plan's idxNum (model, argument, bounds)
+    int64_t param, lo, hi;
+    struct ks_walk w;
+    struct kx_src *src;
+    struct ks_rec *q;         // every row, in order
+    size_t n;
+};
+
+size_t ks_keep_max;
+
+void ks_keep_rows(size_t max_bytes)
+{
+    ks_keep_max = max_bytes;
+}
+
 struct ks_cursor {
     sqlite3_vtab_cursor base;
     struct ks_vt *vt;
+    const struct ks_kept *kept; // the kept walk this cursor reads (it owns none of it), NULL none
+    int eager;                // walk to the end before giving a row (rows kept)
     struct ks_walk w;
     struct kev_reader *r;
     struct kx_src *src;
@@ -264,9 +288,13 @@ static int vt_open(sqlite3_vtab *v, sqlite3_vtab_cursor **out)
     return SQLITE_OK;
 }
 
-// Ends a cursor's walk: its reader, source, model, queue.
+// Ends a cursor's walk: its reader, source, model, queue (a kept walk's are the trace's).
 static void walk_end(struct ks_cursor *c)
 {
+    if (c->kept) {
+        c->kept = NULL;
+        c->w.s = NULL, c->w.m = NULL, c->w.state = NULL, c->src = NULL, c->r = NULL, c->q = NULL;
+    }
     kx_stats_delete(c->w.s);
     sqlite3_free(c->w.m);
     sqlite3_free(c->w.state);
@@ -298,7 +326,7 @@ static int pump(struct ks_cursor *c)
 {
     const struct ks_table *tab = c->vt->tab;
     struct ks_walk *w = &c->w;
-    while (c->qhead == c->qlen && !c->done) {
+    while ((c->eager || c->qhead == c->qlen) && !c->done) {
         struct kev_event e;
         int rc = kx_src_next(c->src, &e);
         if (rc != 1) {
@@ -378,6 +406,126 @@ static int reads_over(struct ks_vt *vt)
     return ++conn->walks > KS_MAX_WALKS;
 }
 
+// Starts a cursor's walk over the file: its reader, source, and the model or analyses the
+// plan (num) needs.
+static int walk_start(struct ks_cursor *c, int num)
+{
+    struct ks_trace *t = c->vt->t;
+    const struct ks_table *tab = c->vt->tab;
+    c->r = sqlite3_malloc(sizeof(*c->r));
+    if (!c->r)
+        return SQLITE_NOMEM;
+    if (kev_open(c->r, t->data, t->len))
+        return set_error(c, "%s", kev_error(c->r));
+    c->w.r = c->r;
+    c->src = kx_src_new(c->r);
+    if (!c->src)
+        return SQLITE_NOMEM;
+    if (tab->src == KS_SRC_MODEL || tab->needs_stats) {
+        c->w.s = kx_stats_new(c->r);
+        if (!c->w.s)
+            return SQLITE_NOMEM;
+        c->w.s->skip = tab->skip;
+        struct kx_sink k = { .user = &c->w };
+        if (tab->sink)
+            tab->sink(&k);
+        kx_stats_sink(c->w.s, &k);
+        c->w.m = NULL;
+    } else if (num & IDX_MODEL) {
+        c->w.m = sqlite3_malloc(sizeof(*c->w.m));
+        if (!c->w.m)
+            return SQLITE_NOMEM;
+        kx_model_init(c->w.m, c->r);
+    }
+    return SQLITE_OK;
+}
+
+// ---- kept walks (ks_keep_rows) -------------------------------------------------------------------
+
+static int same_plan(const struct ks_kept *k, const struct ks_cursor *c, int num)
+{
+    return k->tab == c->vt->tab && k->num == num &&
+           (!(num & IDX_PARAM) || k->param == c->w.param) &&
+           (!c->has_lo || k->lo == c->lo) && (!c->has_hi || k->hi == c->hi);
+}
+
+static const struct ks_kept *kept_find(const struct ks_cursor *c, int num)
+{
+    for (const struct ks_kept *k = c->vt->t->kept; k; k = k->next)
+        if (same_plan(k, c, num))
+            return k;
+    return NULL;
+}
+
+// Keeps the cursor's finished walk with its trace (the cursor then reads it as kept): only
+// one that ended clean (no damage, no table's failure), within the trace's budget; NULL when
+// not kept (the cursor gives its queue as usual).
+static const struct ks_kept *kept_add(struct ks_cursor *c, int num)
+{
+    struct ks_trace *t = c->vt->t;
+    size_t bytes = sizeof(struct ks_kept) + c->qlen * sizeof(*c->q) +
+                   (c->w.s ? sizeof(*c->w.s) : 0) + (c->w.m ? sizeof(*c->w.m) : 0);
+    if (!c->done || c->err || c->w.fail || c->oom || c->qhead ||
+        t->kept_bytes + bytes > ks_keep_max)
+        return NULL;
+    struct ks_kept *k = sqlite3_malloc(sizeof(*k));
+    if (!k)
+        return NULL;
+    memset(k, 0, sizeof(*k));
+    k->tab = c->vt->tab;
+    k->num = num;
+    k->param = c->w.param;
+    k->lo = c->has_lo ? c->lo : 0;
+    k->hi = c->has_hi ? c->hi : 0;
+    k->w = c->w;
+    k->w.cur = NULL;
+    k->src = c->src;
+    k->q = c->q;
+    k->n = c->qlen;
+    k->next = t->kept;
+    t->kept = k;
+    t->kept_bytes += bytes;
+    c->w.s = NULL, c->w.m = NULL, c->w.state = NULL, c->src = NULL, c->q = NULL;
+    c->qhead = c->qlen = c->qcap = 0;
+    // the reader stays with the walk (rec_col may read the file through it)
+    c->r = NULL;
+    return k;
+}
+
+// The cursor reads a kept walk's rows: its walk is the kept one's, already at its end.
+static int kept_read(struct ks_cursor *c, const struct ks_kept *k)
+{
+    walk_end(c);
+    c->kept = k;
+    int64_t param = c->w.param;
+    c->w = k->w;
+    c->w.cur = c;
+    c->w.param = param;
+    c->r = k->w.r;
+    c->src = k->src;
+    c->q = k->q;
+    c->qhead = 0, c->qlen = c->qcap = k->n;
+    c->done = c->finished = 1;
+    c->err = 0;
+    return next_row(c);
+}
+
+void ks_kept_free(struct ks_trace *t)
+{
+    while (t->kept) {
+        struct ks_kept *k = t->kept;
+        t->kept = k->next;
+        kx_stats_delete(k->w.s);
+        sqlite3_free(k->w.m);
+        sqlite3_free(k->w.state);
+        kx_src_free(k->src);
+        sqlite3_free(k->w.r);
+        sqlite3_free(k->q);
+        sqlite3_free(k);
+    }
+    t->kept_bytes = 0;
+}
+
 static int vt_filter(sqlite3_vtab_cursor *cur, int num, const char *str, int argc,
                      sqlite3_value **argv)
 {
@@ -419,32 +567,19 @@ static int vt_filter(sqlite3_vtab_cursor *cur, int num, const char *str, int arg
         }
         return next_row(c);
     }
-    c->r = sqlite3_malloc(sizeof(*c->r));
-    if (!c->r)
-        return SQLITE_NOMEM;
-    if (kev_open(c->r, t->data, t->len))
-        return set_error(c, "%s", kev_error(c->r));
-    c->w.r = c->r;
-    c->src = kx_src_new(c->r);
-    if (!c->src)
-        return SQLITE_NOMEM;
-    if (tab->src == KS_SRC_MODEL || tab->needs_stats) {
-        c->w.s = kx_stats_new(c->r);
-        if (!c->w.s)
-            return SQLITE_NOMEM;
-        c->w.s->skip = tab->skip;
-        struct kx_sink k = { .user = &c->w };
-        if (tab->sink)
-            tab->sink(&k);
-        kx_stats_sink(c->w.s, &k);
-        c->w.m = NULL;
-    } else if (num & IDX_MODEL) {
-        c->w.m = sqlite3_malloc(sizeof(*c->w.m));
-        if (!c->w.m)
-            return SQLITE_NOMEM;
-        kx_model_init(c->w.m, c->r);
-    }
-    return next_row(c);
+    const struct ks_kept *kept = ks_keep_max ? kept_find(c, num) : NULL;
+    if (kept)
+        return kept_read(c, kept);
+    int rc = walk_start(c, num);
+    if (rc != SQLITE_OK || !ks_keep_max)
+        return rc == SQLITE_OK ? next_row(c) : rc;
+    c->eager = 1;
+    rc = pump(c);
+    c->eager = 0;
+    if (rc != SQLITE_OK)
+        return rc;
+    kept = kept_add(c, num);
+    return kept ? kept_read(c, kept) : next_row(c);
 }
 
 static int vt_next(sqlite3_vtab_cursor *cur)

@@ -41,6 +41,12 @@ SCRIPT_TESTS_HOST += kevsql-dask|240|test/tools/test_kevsql_dask.sh
 # under ASan + UBSan, with the sqlite3 shell and Python as consumers
 SCRIPT_TESTS_HOST += kevsql-hostile|300|test/tools/test_kevsql_hostile.sh
 SCRIPT_TESTS_HOST += kevsql-hostile-asan|400|test/tools/test_kevsql_hostile.sh|$(HT)
+# rows kept for the SQL fuzzer (ks_keep_rows) against the walk's, every table, under ASan + UBSan
+$(HT)/test_kevsql_keep: $(call host_test_objs,test/tools/test_kevsql_keep.c $(KS_SRCS))
+	@echo "  TESTLD  $@"
+	$(Q)$(HOST_CC) $(HOST_TLDFLAGS) -o $@ $^ -lsqlite3 $(KS_LIBS)
+TEST_DEPS_HOST += $(HT)/test_kevsql_keep
+SCRIPT_TESTS_HOST += kevsql-keep|180|test/tools/test_kevsql_keep.sh|$(HT)|$(H)
 $(HT)/kevsql: $(call host_test_objs,$(KS)/kevsql.c $(KS)/kevsql_fleet.c $(KS_SRCS))
 	@echo "  TESTLD  $@"
 	$(Q)$(HOST_CC) $(HOST_TLDFLAGS) -o $@ $^ -lsqlite3 $(KS_LIBS)
@@ -71,7 +77,7 @@ build/fuzz/fuzz_kevsql_sql: test/fuzz/fuzz_kevsql_sql.c test/fuzz/fuzz_kevsql_sq
 	@mkdir -p $(dir $@)seeds-fuzz_kevsql_sql
 	@echo "  FUZZCC  $@"
 	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ $(filter %.c,$^) -lsqlite3 $(KS_LIBS)
-	$(Q)$(H)/kevgen -n 300 -o $(dir $@)fuzz_kevsql_sql.kev > /dev/null
+	$(Q)$(H)/kevgen -n 100 -o $(dir $@)fuzz_kevsql_sql.kev > /dev/null
 	$(Q)i=0; while IFS= read -r q; do i=$$((i + 1)); printf '%s\n' "$$q" \
 	    > $(dir $@)seeds-fuzz_kevsql_sql/q$$i.sql; done < test/fuzz/fuzz_kevsql_sql.seeds
 # make test's short run of it (make fuzz runs it for FUZZ_SECONDS or FUZZ_RUNS)

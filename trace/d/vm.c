@@ -24,6 +24,18 @@ static int user_refused(struct dvm_cpu *c)
     return 1;
 }
 
+/* kernel_refused: an action that gives a kernel code address (stack( )'s kernel frames,
+ * caller) for a consumer that may not see kernel addresses (st->scrub: the kernel's consumer
+ * without KAPP_F_PRIV): the clause faults with DVM_F_KPRIV, an ERROR counted as any other,
+ * DTrace's dtrace_kernel rule. */
+static int kernel_refused(struct dvm_cpu *c)
+{
+    if (!c->st->scrub)
+        return 0;
+    c->fault = DVM_F_KPRIV;
+    return 1;
+}
+
 __attribute__((weak)) int dvm_lwpinfo(uint32_t who, struct dvm_lwpinfo *out)
 {
     (void)who, (void)out;
@@ -87,7 +99,7 @@ const char *dvm_fault_name(unsigned f)
         "divide-by-zero", "out of scratch space", "tuple stack overflow",
         "work budget of the firing exhausted", "speculative drop",
         "invalid user access (privilege: a process the consumer may not trace)",
-        "invalid kernel access (privilege: kernel variables need KAPP_F_PRIV)",
+        "invalid kernel access (privilege: kernel variables and frames need KAPP_F_PRIV)",
     };
     return f < DVM_F_COUNT ? names[f] : "unknown fault";
 }
@@ -580,7 +592,7 @@ __attribute__((noinline)) static uint64_t subr(struct dvm_cpu *c, unsigned id)
     case DIF_S_SPECULATION:
         return dvm_spec_alloc(c->st, c->ctx->cpu);
     case DIF_S_STACK: /* trace/d/stacks.c: bounded by DVM_STACK_MAXDEPTH frames */
-        if ((iv[0] & 1) && user_refused(c))
+        if ((iv[0] & 1) ? user_refused(c) : kernel_refused(c))
             return 0;
         return dvm_stack_value(c->st, (unsigned)iv[0] & 1u,
                                iv[1] > 0 && iv[1] < DVM_STACK_MAXDEPTH ? (unsigned)iv[1]
@@ -598,6 +610,8 @@ __attribute__((noinline)) static uint64_t subr(struct dvm_cpu *c, unsigned id)
     }
     case DIF_S_CALLER: {
         uint64_t pcs[1] = { 0 };
+        if (!iv[0] && kernel_refused(c))
+            return 0;
         if (c->st->obj.probes[c->probe].dp_flags) /* a timer's: the interrupted pc */
             return c->args ? c->args[iv[0] ? 1 : 0] : 0;
         if (iv[0] && user_refused(c))

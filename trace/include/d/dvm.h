@@ -51,7 +51,8 @@ enum dvm_fault {
     DVM_F_NOSCRATCH, DVM_F_TUPLE, DVM_F_BUDGET,
     DVM_F_SPECDROP, /* not an error: speculate( ) found no room, the clause stops there */
     DVM_F_UPRIV,    /* user memory (copyin, ustack) of a process the consumer may not trace */
-    DVM_F_KPRIV,    /* a kernel variable (`name), for a consumer without the privilege */
+    DVM_F_KPRIV,    /* a kernel variable (`name), stack( ), caller, for a consumer without
+                     * the privilege */
     DVM_F_COUNT
 };
 const char *dvm_fault_name(unsigned fault);
@@ -198,6 +199,10 @@ extern dvm_user_ok_fn dvm_user_ok;
  * the consumer may not read the kernel (the fault DVM_F_KPRIV). Set by the kernel; NULL (a
  * capture replay, which holds no kernel memory): every read an invalid address. */
 typedef int (*dvm_kread_fn)(void *dst, uint64_t addr, unsigned n);
+/* A kernel code address a consumer that may not see one gets in its place (a timer probe's
+ * arg0, the interrupted kernel pc): not 0, which says "not in the kernel" (DTrace's profile
+ * arg0), and in no kernel's text. */
+#define DVM_KADDR_HIDDEN UINT64_MAX
 extern dvm_kread_fn dvm_kread;
 
 /* The stack table (d/dstacks.h, trace/d/stacks.c): interned stacks, chained by hash. */
@@ -238,7 +243,8 @@ struct dvm_state {
     /* set by the host for a consumer that may not see kernel addresses (the kernel: one
      * without KAPP_F_PRIV): after each firing the per-CPU work area (its registers, tuple and
      * record stacks, the context and argument pointers) is cleared, so the block the consumer
-     * reads keeps no kernel pointer a firing held (docs/hostile.md) */
+     * reads keeps no kernel pointer a firing held (docs/hostile.md); and the actions that
+     * give kernel code addresses (stack( )'s kernel frames, caller) fault with DVM_F_KPRIV */
     unsigned scrub;
 };
 
