@@ -123,6 +123,25 @@ static void cpu_account(struct kx_stats *s, unsigned cpu, uint64_t t)
     s->acc_cur[cpu] = s->m.cur[cpu];
 }
 
+// The START snapshot has ended at t. Its THRUNNING events all come from the CPU that took it and
+// only its "CPU c runs who" entries, after them, place each thread: the model's CPUs were not
+// who ran there while it lasted, so the CPU sums skipped it. Each CPU's thread is counted there
+// from its own THRUNNING (when its run began, as its per-thread time counts it), the time before
+// as nobody known: a CPU's busy time is then the sum of its threads' runs there.
+static void snapshot_cpus(struct kx_stats *s, uint64_t t)
+{
+    for (unsigned c = 0; c < s->ncpu; c++) {
+        int idx = s->m.cur[c];
+        if (idx == s->acc_cur[c])
+            continue;
+        uint64_t from = t;
+        if (idx >= 0 && s->th[idx].state == KEV_TH_RUNNING && s->th[idx].since < t)
+            from = s->th[idx].since > s->acc_since[c] ? s->th[idx].since : s->acc_since[c];
+        cpu_close(s, c, from);
+        s->acc_cur[c] = idx;
+    }
+}
+
 // ---- threads -------------------------------------------------------------------------------------
 
 // Thread idx leaves its state at t for st: the interval it ends is summed and given to the sink.
@@ -682,11 +701,15 @@ void kx_stats_event(struct kx_stats *s, const struct kev_event *e)
     }
     if (s->kw && !(s->skip & KX_SKIP_WAIT))
         kw_event(s->kw, e, th);
+    int was_snapshot = s->m.in_snapshot;
     kx_model_update(&s->m, e);
     if (s->m.in_snapshot && e->cls == KEV_C_PR_TH && e->ev == KEV_TH_RUNNING && th >= 0 &&
         s->m.th[th].cpu >= 0)
         s->th[th].run_cpu = (unsigned)s->m.th[th].cpu + 1u; // where the model placed it
-    if (e->cls == KEV_C_PR_TH || (e->cls == KEV_C_SYSTEM && e->ev == KEV_SYS_SNAPSHOT))
+    if (was_snapshot && !s->m.in_snapshot)
+        snapshot_cpus(s, e->t64);
+    else if (!s->m.in_snapshot &&
+             (e->cls == KEV_C_PR_TH || (e->cls == KEV_C_SYSTEM && e->ev == KEV_SYS_SNAPSHOT)))
         for (unsigned c = 0; c < s->ncpu; c++) // who runs where may have changed
             cpu_account(s, c, e->t64);
 }
