@@ -142,6 +142,33 @@ static void snapshot_cpus(struct kx_stats *s, uint64_t t)
     }
 }
 
+// ---- flows between slices -------------------------------------------------------------------------
+
+// The slice open on thread th now: its kernel call in progress (its entry seen).
+static struct kx_slice_ref open_kcall(const struct kx_stats *s, int th)
+{
+    if (th >= 0 && s->th[th].kc_call)
+        return (struct kx_slice_ref){ KX_SLICE_KCALL, s->th[th].kc_id };
+    return (struct kx_slice_ref){ KX_SLICE_NONE, 0 };
+}
+
+// The interrupt in progress on cpu, its record (a slice).
+static struct kx_slice_ref open_irq(const struct kx_stats *s, unsigned cpu)
+{
+    if (cpu < KEV_MAX_CPUS && s->cpu_open[cpu] >= 0)
+        return (struct kx_slice_ref){ KX_SLICE_IRQ, s->irq_open[s->cpu_open[cpu]].row.id };
+    return (struct kx_slice_ref){ KX_SLICE_NONE, 0 };
+}
+
+static void flow(struct kx_stats *s, enum kx_flow_kind kind, struct kx_slice_ref out,
+                 struct kx_slice_ref in, uint64_t t, uint64_t msg)
+{
+    if (!s->sink.flow || out.kind == KX_SLICE_NONE || in.kind == KX_SLICE_NONE)
+        return;
+    struct kx_flow_row r = { ++s->next_flow, t, kind, out, in, msg };
+    s->sink.flow(s->sink.user, &r);
+}
+
 // ---- threads -------------------------------------------------------------------------------------
 
 // Thread idx leaves its state at t for st: the interval it ends is summed and given to the sink.
@@ -309,6 +336,8 @@ static void thread_event(struct kx_stats *s, const struct kev_event *e, int idx)
         ts->waker = w != idx ? w : -1;
         ts->waker_id = ts->waker >= 0 ? s->th[ts->waker].iv_id : 0;
         ts->waker_irq = s->cpu_irq[cpu];
+        flow(s, KX_FLOW_WAKE, s->m.irq[cpu] ? open_irq(s, cpu) : open_kcall(s, ts->waker),
+             open_kcall(s, idx), t, 0);
         int slot = s->cpu_open[cpu];
         if (s->cpu_irq[cpu] && slot >= 0 && s->irq_open[slot].row.how == KX_IRQ_NONE) {
             s->irq_open[slot].row.how = KX_IRQ_WAKE; // the first thread an interrupt made ready
@@ -521,6 +550,21 @@ static void comm_event(struct kx_stats *s, const struct kev_event *e)
     enum kx_msg_step step = kx_msgs_event(&s->q, &s->m, e, &g);
     if (g && g->pulse && g->irq && (step == KX_MSG_SEND || step == KX_MSG_RECV))
         irq_pulse(s, e, step, g);
+    if (g && s->sink.flow) {
+        unsigned i = (unsigned)(g - s->q.m);
+        static const struct kx_slice_ref none = { KX_SLICE_NONE, 0 };
+        if (step == KX_MSG_SEND) {
+            s->msg_out[i] = g->irq ? open_irq(s, e->cpu) : open_kcall(s, g->client);
+            s->msg_in[i] = none;
+        } else if (step == KX_MSG_RECV) {
+            s->msg_in[i] = open_kcall(s, g->server);
+            flow(s, KX_FLOW_SEND, s->msg_out[i], s->msg_in[i], e->t64, g->id);
+        } else if (step == KX_MSG_REPLY) {
+            flow(s, KX_FLOW_REPLY, s->msg_in[i], open_kcall(s, g->client), e->t64, g->id);
+        }
+        if (step == KX_MSG_REPLY || (step == KX_MSG_RECV && g->pulse))
+            s->msg_out[i] = s->msg_in[i] = none;   // the record's flows are given
+    }
     if (step == KX_MSG_RECV && g->pulse) {
         int ch = chan_of(s, g);
         if (ch >= 0)
