@@ -1,16 +1,25 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# profile-N samples a CPU at its rate whatever it does, waiting in WFI included, in every clock
-# mode (docs/profiling.md, "Samples of an idle CPU"). user/apps/hotshare serves its device
-# timer (2 kHz) and spins a share of each period, the CPU idle the rest; QEMU wakes a CPU
-# waiting in WFI late for the timers that expired meanwhile, so a profile that lost the idle
+# profile-N samples every CPU at its rate whatever it does, waiting in WFI or hlt included, in
+# every clock mode (docs/profiling.md, "Samples of an idle CPU"). user/apps/hotshare serves its
+# device timer (2 kHz) and spins a share of each period, its CPU idle the rest; QEMU wakes a CPU
+# waiting in WFI/hlt late for the timers that expired meanwhile, so a profile that lost the idle
 # CPU's samples, or took them after the thread the wake made ready was switched in, gave
-# hotshare four times its CPU share. The truth is not the profile's: hotshare's CPU time by
-# kevstat over the capture, divided by the window the program timed itself between its start
-# and stop events (its own "of N us"). The profile's share in that window (the D predicate on
-# the same events), live on the board and by dtrace -i over the same boot's capture, must be
-# within 5 points of it, under the host's clock (as make dtrace runs), QEMU_ICOUNT=1 and
-# QEMU_ICOUNT=exact (on the host's clock, a boot the host ran too late is booted again, below).
+# hotshare four times its CPU share. The truth is not the profile's: hotshare's running time
+# inside the window its own user events mark (EV_START to EV_STOP), read from traceprinter's
+# events of the capture (window_cpu_time.py, which also gives its whole running time, held
+# against kevstat's), against that window: a share of one CPU. The program's own counters
+# bound it: its hot time (the cycle counter around each spin) is time it ran. The profile's
+# share in that window (the D predicate on the same events), each CPU's samples of hotshare
+# against that CPU's samples, added over the CPUs, live on the board and by dtrace -i over the
+# same boot's capture, must be within 5 points of it, under the host's clock (as make dtrace
+# runs), QEMU_ICOUNT=1 and QEMU_ICOUNT=exact.
+# On the host's clock a loaded host runs QEMU late: a boot with over a tenth of its samples
+# over 100 us late is booted again, at most twice; the last boot is judged all the same, and a
+# profile check it fails then prints "ok ... # SKIP" with the lateness, after a line that says
+# it was not judged and not passed. On this shared 2-core machine every host-clock boot is that
+# late (26-92 % of the samples in the boots measured), and its profile checks pass or are skipped
+# as each boot goes.
 #   test/stacks/test_idle_share.sh BUILD_DIR HOST_DIR     (BOARD in the environment)
 set -u
 B=$(cd "$1" && pwd); H=$(cd "$2" && pwd)
@@ -28,12 +37,12 @@ D='user:::event /arg0 == 230/ { on = 1; }
 user:::event /arg0 == 231/ { on = 0; }
 profile-997 /on/ { @[cpu, execname] = count(); }'
 
-# share FILE: hotshare's share (%) of one CPU's samples in FILE's D output ("cpu name count"
-# rows): its samples on every CPU against the samples of a CPU (all of them / the CPUs), as
-# kevstat's CPU time against the window is a share of one CPU
+# share FILE: hotshare's share (%) of one CPU in FILE's D output ("cpu name count" rows): on
+# each CPU its samples against that CPU's samples, added over the CPUs (a CPU's samples are its
+# time, whatever the others took); and the samples in all
 share() {
-    awk 'NF == 3 && $1 ~ /^[0-9]+$/ && $3 ~ /^[0-9]+$/ { n += $3; c[$1] = 1; if ($2 == "hotshare") h += $3 }
-         END { k = length(c); printf "%.1f %d\n", n ? 100 * h * k / n : -1, n }' "$1"
+    awk 'NF == 3 && $1 ~ /^[0-9]+$/ && $3 ~ /^[0-9]+$/ { n += $3; c[$1] += $3; if ($2 == "hotshare") h[$1] += $3 }
+         END { for (k in h) s += 100 * h[k] / c[k]; printf "%.1f %d\n", n ? s : -1, n }' "$1"
 }
 points() { # A B PTS: |A - B| <= PTS
     awk -v a="$1" -v b="$2" -v p="$3" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(a >= 0 && d <= p) }'
@@ -60,20 +69,35 @@ for mode in none 1 exact; do
         [ $mode != none ] || [ "$lt" -le 10 ] && break
         echo "# QEMU_ICOUNT=$mode, boot $try: $lt % of the samples came over 100 us late"
     done
-    span=$(sed -n 's/.*hotshare: [0-9]* periods at [0-9]* Hz, hot [0-9]* us of \([0-9]*\) us.*/\1/p' "$tmp/$mode.out" | head -1)
+    hot=$(sed -n 's/.*hotshare: [0-9]* periods at [0-9]* Hz, hot \([0-9]*\) us of [0-9]* us.*/\1/p' "$tmp/$mode.out" | head -1)
+    "$H/traceprinter" -n "$tmp/$mode.kev" > "$tmp/$mode.txt" 2>&1
+    read -r run_us span truth whole lost <<< "$(python3 "$here/test/stacks/window_cpu_time.py" \
+        "$tmp/$mode.txt" hotshare 230 231 2> "$tmp/$mode.win.err")"
     cpu_us=$("$H/kevstat" -s cpu "$tmp/$mode.kev" 2>/dev/null | awk '$1 == "hotshare/main" { print $2; exit }')
-    truth=$(awk -v c="${cpu_us:-0}" -v s="${span:-0}" 'BEGIN { printf "%.1f", s ? 100 * c / s : -1 }')
-    [ $rc = 0 ] && [ -n "$span" ] && [ -n "$cpu_us" ] && points "$truth" 50 50
-    ok $? "QEMU_ICOUNT=$mode: hotshare ran 30 % hot at 2 kHz; kevstat's CPU time ${cpu_us:-?} us in its ${span:-?} us window: $truth %"
-    [ -n "$span" ] || tail -8 "$tmp/$mode.out" | sed 's/^/# /'
-    skip=
-    [ $mode = none ] && [ "$lt" -gt 10 ] && skip=" # SKIP the host ran QEMU late: $lt % of the samples over 100 us late in each of 3 boots"
+    [ $rc = 0 ] && [ -n "$hot" ] && [ -n "$truth" ] && points "$truth" 50 50 &&
+        awk -v h="$hot" -v r="$run_us" 'BEGIN { exit !(h <= r + 1) }' && points "${cpu_us:-x}" "$whole" 1
+    ok $? "QEMU_ICOUNT=$mode: hotshare ran ${run_us:-?} us of its ${span:-?} us window by traceprinter's events: ${truth:-?} % of a CPU (its own hot time ${hot:-?} us, no more; in all ${whole:-?} us, kevstat ${cpu_us:-?} us; ${lost:-?} events lost)"
+    [ -n "$truth" ] || { tail -8 "$tmp/$mode.out"; cat "$tmp/$mode.win.err"; } | sed 's/^/# /'
+    truth=${truth:--1}
+    # A late boot is judged all the same; a check it fails is reported as a SKIP, which is not
+    # a pass (said on a line of its own), with the lateness that excuses it.
+    late_boot=
+    [ $mode = none ] && [ "$lt" -gt 10 ] && late_boot=1
+    judge() { # NAME SHARE: the share against the truth, within 5 points
+        if points "$2" "$truth" 5; then
+            ok 0 "$1"
+        elif [ -n "$late_boot" ]; then
+            echo "# QEMU_ICOUNT=$mode: the next check is not judged and not passed: $2 % against the truth $truth %, in a boot the host ran late"
+            ok 0 "$1 # SKIP the host ran QEMU late: $lt % of the samples over 100 us late in each of 3 boots"
+        else
+            ok 1 "$1"
+            return 1
+        fi
+    }
     read -r live nl <<< "$(share "$tmp/$mode.out")"
-    points "$live" "$truth" 5 || [ -n "$skip" ]
-    ok $? "QEMU_ICOUNT=$mode, live: hotshare in $live % of the window's $nl samples, its CPU share $truth % (5 points; $lt % late)$skip"
+    judge "QEMU_ICOUNT=$mode, live: hotshare in $live % of the window's $nl samples, its CPU share $truth % (5 points; $lt % late)" "$live"
     "$H/dtrace" -q -i "$tmp/$mode.kev" -n "$D" > "$tmp/$mode.over" 2> "$tmp/$mode.over.err"
     read -r over no <<< "$(share "$tmp/$mode.over")"
-    points "$over" "$truth" 5 || [ -n "$skip" ]
-    ok $? "QEMU_ICOUNT=$mode, dtrace -i over the capture: hotshare in $over % of $no samples (5 points)$skip"
-    [ $? = 0 ] || sed 's/^/# /' "$tmp/$mode.over.err" | head -3
+    judge "QEMU_ICOUNT=$mode, dtrace -i over the capture: hotshare in $over % of $no samples (5 points)" "$over" ||
+        sed 's/^/# /' "$tmp/$mode.over.err" | head -3
 done
