@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # Runs every test listed in a tests.list file (one "name<TAB>timeout<TAB>command" a line) and
-# prints one summary line at the end: "N passed, M failed".
+# prints one summary line at the end: "N passed, M failed" (", K skipped" when any was).
 # Every test speaks TAP: a line "ok ..." is a pass, "not ok ..." a failure (cmocka does this with
-# CMOCKA_MESSAGE_OUTPUT=TAP). A test that exits non-zero without reporting a failure, times out,
+# CMOCKA_MESSAGE_OUTPUT=TAP), "ok ... # SKIP ..." neither: a check not judged, counted apart. A test that exits non-zero without reporting a failure, times out,
 # or reports nothing at all counts as one failure: a test that asserts nothing is not a pass.
 #
 # Tests run TEST_JOBS at a time (default: the CPUs), longest limit first, so the long ones do
@@ -51,23 +51,25 @@ run_one() {
     RUN_TESTS_TIMEOUT=$tmo timeout -k 5 "$tmo" bash -c "$cmd" >"$log" 2>&1 </dev/null
     rc=$?
     secs=$(( $(date +%s) - start ))
-    p=$(grep -cE '^ok ' "$log")
+    s=$(grep -ciE '^ok .*# *skip' "$log")
+    p=$(( $(grep -cE '^ok ' "$log") - s ))
     f=$(grep -cE '^not ok ' "$log")
     if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
         f=$((f + 1)); extra=" (timed out after ${tmo}s)"
     elif [ "$rc" != 0 ] && [ "$f" = 0 ]; then
         f=$((f + 1)); extra=" (exit status $rc)"
-    elif [ "$p" = 0 ] && [ "$f" = 0 ]; then
+    elif [ "$p" = 0 ] && [ "$f" = 0 ] && [ "$s" = 0 ]; then
         f=1; extra=" (reported no test)"
     fi
+    [ "$s" = 0 ] || extra="$extra, $s skipped"
     if [ "$f" = 0 ]; then
-        line=$(printf '  PASS  %-32s %4d ok  %3ds' "$name" "$p" "$secs")
+        line=$(printf '  PASS  %-32s %4d ok  %3ds%s' "$name" "$p" "$secs" "$extra")
     else
         line=$(printf '  FAIL  %-32s %4d ok %3d failed%s  (log: %s)\n' "$name" "$p" "$f" "$extra" "$log"
                grep -E '^not ok ' "$log" | head -20 | sed 's/^/          /')
     fi
     printf '%s\n' "$line"       # one write: lines of tests ending together do not mix
-    echo "$p $f $name" > "$resdir/$i"
+    echo "$p $f $s $name" > "$resdir/$i"
 }
 
 # A snapshot of the list (a test may rebuild it while this runs), numbered in its order; with
@@ -93,18 +95,22 @@ for e in "${entries[@]}"; do
 done
 wait
 
-pass=0; fail=0; failed_names=()
+pass=0; fail=0; skip=0; failed_names=()
 for e in "${entries[@]}"; do
     IFS=$'\t' read -r i name _ <<<"$e"
     if [ -f "$resdir/$i" ]; then
-        read -r p f _ < "$resdir/$i"
+        read -r p f s _ < "$resdir/$i"
     else
-        p=0; f=1; echo "  FAIL  $name: no result (the runner lost it)"
+        p=0; f=1; s=0; echo "  FAIL  $name: no result (the runner lost it)"
     fi
-    pass=$((pass + p)); fail=$((fail + f))
+    pass=$((pass + p)); fail=$((fail + f)); skip=$((skip + s))
     [ "$f" != 0 ] && failed_names+=("$name")
 done
 echo
 [ ${#failed_names[@]} -gt 0 ] && echo "failed: ${failed_names[*]}"
-echo "$pass passed, $fail failed"
+if [ "$skip" = 0 ]; then
+    echo "$pass passed, $fail failed"
+else
+    echo "$pass passed, $fail failed, $skip skipped"
+fi
 [ "$fail" = 0 ]

@@ -123,6 +123,52 @@ static void cpu_account(struct kx_stats *s, unsigned cpu, uint64_t t)
     s->acc_cur[cpu] = s->m.cur[cpu];
 }
 
+// The START snapshot has ended at t. Its THRUNNING events all come from the CPU that took it and
+// only its "CPU c runs who" entries, after them, place each thread: the model's CPUs were not
+// who ran there while it lasted, so the CPU sums skipped it. Each CPU's thread is counted there
+// from its own THRUNNING (when its run began, as its per-thread time counts it), the time before
+// as nobody known: a CPU's busy time is then the sum of its threads' runs there.
+static void snapshot_cpus(struct kx_stats *s, uint64_t t)
+{
+    for (unsigned c = 0; c < s->ncpu; c++) {
+        int idx = s->m.cur[c];
+        if (idx == s->acc_cur[c])
+            continue;
+        uint64_t from = t;
+        if (idx >= 0 && s->th[idx].state == KEV_TH_RUNNING && s->th[idx].since < t)
+            from = s->th[idx].since > s->acc_since[c] ? s->th[idx].since : s->acc_since[c];
+        cpu_close(s, c, from);
+        s->acc_cur[c] = idx;
+    }
+}
+
+// ---- flows between slices -------------------------------------------------------------------------
+
+// The slice open on thread th now: its kernel call in progress (its entry seen).
+static struct kx_slice_ref open_kcall(const struct kx_stats *s, int th)
+{
+    if (th >= 0 && s->th[th].kc_call)
+        return (struct kx_slice_ref){ KX_SLICE_KCALL, s->th[th].kc_id };
+    return (struct kx_slice_ref){ KX_SLICE_NONE, 0 };
+}
+
+// The interrupt in progress on cpu, its record (a slice).
+static struct kx_slice_ref open_irq(const struct kx_stats *s, unsigned cpu)
+{
+    if (cpu < KEV_MAX_CPUS && s->cpu_open[cpu] >= 0)
+        return (struct kx_slice_ref){ KX_SLICE_IRQ, s->irq_open[s->cpu_open[cpu]].row.id };
+    return (struct kx_slice_ref){ KX_SLICE_NONE, 0 };
+}
+
+static void flow(struct kx_stats *s, enum kx_flow_kind kind, struct kx_slice_ref out,
+                 struct kx_slice_ref in, uint64_t t, uint64_t msg)
+{
+    if (!s->sink.flow || out.kind == KX_SLICE_NONE || in.kind == KX_SLICE_NONE)
+        return;
+    struct kx_flow_row r = { ++s->next_flow, t, kind, out, in, msg };
+    s->sink.flow(s->sink.user, &r);
+}
+
 // ---- threads -------------------------------------------------------------------------------------
 
 // Thread idx leaves its state at t for st: the interval it ends is summed and given to the sink.
@@ -290,6 +336,8 @@ static void thread_event(struct kx_stats *s, const struct kev_event *e, int idx)
         ts->waker = w != idx ? w : -1;
         ts->waker_id = ts->waker >= 0 ? s->th[ts->waker].iv_id : 0;
         ts->waker_irq = s->cpu_irq[cpu];
+        flow(s, KX_FLOW_WAKE, s->m.irq[cpu] ? open_irq(s, cpu) : open_kcall(s, ts->waker),
+             open_kcall(s, idx), t, 0);
         int slot = s->cpu_open[cpu];
         if (s->cpu_irq[cpu] && slot >= 0 && s->irq_open[slot].row.how == KX_IRQ_NONE) {
             s->irq_open[slot].row.how = KX_IRQ_WAKE; // the first thread an interrupt made ready
@@ -502,6 +550,21 @@ static void comm_event(struct kx_stats *s, const struct kev_event *e)
     enum kx_msg_step step = kx_msgs_event(&s->q, &s->m, e, &g);
     if (g && g->pulse && g->irq && (step == KX_MSG_SEND || step == KX_MSG_RECV))
         irq_pulse(s, e, step, g);
+    if (g && s->sink.flow) {
+        unsigned i = (unsigned)(g - s->q.m);
+        static const struct kx_slice_ref none = { KX_SLICE_NONE, 0 };
+        if (step == KX_MSG_SEND) {
+            s->msg_out[i] = g->irq ? open_irq(s, e->cpu) : open_kcall(s, g->client);
+            s->msg_in[i] = none;
+        } else if (step == KX_MSG_RECV) {
+            s->msg_in[i] = open_kcall(s, g->server);
+            flow(s, KX_FLOW_SEND, s->msg_out[i], s->msg_in[i], e->t64, g->id);
+        } else if (step == KX_MSG_REPLY) {
+            flow(s, KX_FLOW_REPLY, s->msg_in[i], open_kcall(s, g->client), e->t64, g->id);
+        }
+        if (step == KX_MSG_REPLY || (step == KX_MSG_RECV && g->pulse))
+            s->msg_out[i] = s->msg_in[i] = none;   // the record's flows are given
+    }
     if (step == KX_MSG_RECV && g->pulse) {
         int ch = chan_of(s, g);
         if (ch >= 0)
@@ -682,11 +745,15 @@ void kx_stats_event(struct kx_stats *s, const struct kev_event *e)
     }
     if (s->kw && !(s->skip & KX_SKIP_WAIT))
         kw_event(s->kw, e, th);
+    int was_snapshot = s->m.in_snapshot;
     kx_model_update(&s->m, e);
     if (s->m.in_snapshot && e->cls == KEV_C_PR_TH && e->ev == KEV_TH_RUNNING && th >= 0 &&
         s->m.th[th].cpu >= 0)
         s->th[th].run_cpu = (unsigned)s->m.th[th].cpu + 1u; // where the model placed it
-    if (e->cls == KEV_C_PR_TH || (e->cls == KEV_C_SYSTEM && e->ev == KEV_SYS_SNAPSHOT))
+    if (was_snapshot && !s->m.in_snapshot)
+        snapshot_cpus(s, e->t64);
+    else if (!s->m.in_snapshot &&
+             (e->cls == KEV_C_PR_TH || (e->cls == KEV_C_SYSTEM && e->ev == KEV_SYS_SNAPSHOT)))
         for (unsigned c = 0; c < s->ncpu; c++) // who runs where may have changed
             cpu_account(s, c, e->t64);
 }

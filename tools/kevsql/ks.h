@@ -108,7 +108,8 @@ const char *ks_attr(const struct ks_trace *t, const char *key, char *buf, size_t
 // ---- records ------------------------------------------------------------------------------------
 // What a cursor queues: one record per row, copied from the model's (kx_rows.h) or built from
 // an event. kind says which member.
-enum ks_kind { KS_STATE, KS_KCALL, KS_IRQ, KS_MSG, KS_WAIT, KS_CPU, KS_EVENT, KS_ARG, KS_FUNC };
+enum ks_kind { KS_STATE, KS_KCALL, KS_IRQ, KS_MSG, KS_WAIT, KS_CPU, KS_EVENT, KS_ARG, KS_FUNC,
+               KS_FLOW };
 
 struct ks_msg_rec {
     uint64_t id;
@@ -164,6 +165,7 @@ struct ks_rec {
         struct ks_ev_rec ev;
         struct ks_arg arg;
         struct kx_func_row fn;
+        struct kx_flow_row flow;
     } u;
 };
 

@@ -1629,6 +1629,60 @@ static const struct ks_table t_slice = {
     .skip = KX_SKIP_WAIT,
 };
 
+// flow: Perfetto's flow between two slices: a message's send to its receive and its receive to
+// its reply, a wakeup from the waker's slice to the woken thread's (kx_rows.h, kx_flow_row)
+static void push_flow(void *user, const struct kx_flow_row *r)
+{
+    struct ks_rec rec = { .kind = KS_FLOW };
+    rec.u.flow = *r;
+    ks_push(ks_walk_of(user), &rec);
+}
+static void sink_flow(struct kx_sink *k) { k->flow = push_flow; }
+static const struct ks_col flow_cols[] = {
+    { "id", "INTEGER", 0 }, { "type", "TEXT", 0 }, { "slice_out", "INTEGER", 0 },
+    { "slice_in", "INTEGER", 0 }, { "trace_id", "INTEGER", 0 }, { "arg_set_id", "INTEGER", 0 },
+    { "ts", "INTEGER", 0 }, { "kind", "TEXT", 0 }, { "msg_id", "INTEGER", 0 },
+};
+static int64_t flow_slice(const struct kx_slice_ref *r)
+{
+    return slice_id(r->id, r->kind == KX_SLICE_IRQ ? SL_IRQ : SL_KCALL);
+}
+static void flow_col(struct ks_walk *w, const struct ks_rec *rec, int col, sqlite3_context *ctx)
+{
+    static const char *const kinds[] = { "send", "reply", "wakeup" };
+    const struct kx_flow_row *r = &rec->u.flow;
+    switch (col) {
+    case 0: result_u(ctx, r->id); break;
+    case 1: ks_result_text(ctx, "flow"); break;
+    case 2: sqlite3_result_int64(ctx, flow_slice(&r->out)); break;
+    case 3: sqlite3_result_int64(ctx, flow_slice(&r->in)); break;
+    case 6: ks_result_ns(ctx, w->t, r->t, 1); break;
+    case 7: ks_result_text(ctx, kinds[r->kind]); break;
+    case 8:
+        if (r->msg)
+            result_u(ctx, r->msg);
+        else
+            sqlite3_result_null(ctx);
+        break;
+    default: sqlite3_result_null(ctx);
+    }
+}
+static const struct ks_table t_flow = {
+    .name = "flow",
+    .doc = "flows between slices (Perfetto's flow): a message or pulse from the sender's "
+    "slice at the send to the receiver's kernel call at the receive (kind 'send'), a message "
+    "from that receive to the client's kernel call at the reply ('reply'), a wakeup from the "
+    "waker's kernel call or interrupt to the call the woken thread blocked in ('wakeup')",
+    .src = KS_SRC_MODEL,
+    .cols = flow_cols,
+    .ncols = NCOL(flow_cols),
+    .ts_col = 6,
+    .needs_stats = 1,
+    .sink = sink_flow,
+    .rec_col = flow_col,
+    .skip = KX_SKIP_WAIT,
+};
+
 // instant: user events and faults on their thread's event track
 static const struct ks_col instant_cols[] = {
     { "id", "INTEGER", 0 }, { "ts", "INTEGER", 0 }, { "track_id", "INTEGER", 0 },
@@ -1905,6 +1959,6 @@ const struct ks_table *const ks_tables[] = {
     &t_thread, &t_process, &t_cpu, &t_metadata, &t_track, &t_deadlock, &t_inversion, &t_lost,
     &t_event, &t_user_event, &t_fault, &t_stack, &t_prio, &t_instant,
     &t_sched, &t_thread_state, &t_kcall, &t_irq, &t_msg, &t_wait, &t_wait_pre, &t_cpu_state,
-    &t_cpu_load, &t_slice, &t_counter, &t_args,
+    &t_cpu_load, &t_slice, &t_counter, &t_args, &t_flow,
 };
 const unsigned ks_ntables = NCOL(ks_tables);

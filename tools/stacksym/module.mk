@@ -91,8 +91,10 @@ $(foreach b,$(filter-out $(BOARD),qemu-virt-a53),$(eval $(call STACKS_PROFILE_MA
 # The boards with dtrace whose QEMU has the three kinds of profile timer.
 HOTSHARE_BOARDS := mps2-an385 qemu-virt-a53 x86-pc
 # profile-997 over an idle CPU (test/stacks/test_idle_share.sh): hotshare's share of the samples
-# is its CPU time by kevstat in all three clock modes, live and over the capture.
-IDLESHARE_BOARDS := mps2-an385
+# is its running time in its own window by traceprinter's events, in all three clock modes,
+# live and over the capture; on one CPU, four (qemu-virt-a53) and x86's APIC timer.
+IDLESHARE_BOARDS := mps2-an385 qemu-virt-a53 x86-pc
 SCRIPT_TESTS += $(foreach b,$(IDLESHARE_BOARDS),stacks-idleshare/$(b)|600|BOARD=$(b)|test/stacks/test_idle_share.sh|build/$(b)|$(H))
 SCRIPT_TESTS += $(foreach b,$(HOTSHARE_BOARDS),stacks-hotshare/$(b)|600|BOARD=$(b)|test/stacks/test_hotshare.sh|build/$(b)|$(H))
-TEST_DEPS    += $(H)/dcompile $(H)/dtrace $(H)/stacksym $(H)/kevstat $(foreach b,$(filter-out $(BOARD),$(HOTSHARE_BOARDS)),matrix-images-$(b))
+TEST_DEPS    += $(H)/dcompile $(H)/dtrace $(H)/stacksym $(H)/kevstat $(H)/traceprinter \
+                $(foreach b,$(filter-out $(BOARD),$(HOTSHARE_BOARDS)),matrix-images-$(b))

@@ -33,6 +33,7 @@
 
 static bool present;
 static uint32_t apic_per_cal, tsc_per_cal;  // counts of each clock in the calibration window
+static uint64_t armed_at;   // the TSC time the timer is armed for; 0: stopped
 
 static inline volatile uint32_t *reg(uint32_t off)
 {
@@ -96,12 +97,20 @@ bool ptimer_present(void)
     return present;
 }
 
+// True when the timer's time has come, whether or not its interrupt was raised yet: a device
+// line taken at the same wake must not go first (pic_pit.c). Cheap while the timer is stopped.
+bool x86_lapic_timer_due(void)
+{
+    return armed_at && x86_rdtsc() >= armed_at;
+}
+
 // One CPU: cpu is 0. A count of 0 stops the timer; a time due now or past counts 1.
 void ptimer_arm(unsigned cpu, uint64_t at)
 {
     (void)cpu;
     if (!present)
         return;
+    armed_at = at;
     if (!at) {
         *reg(APIC_TIMER_INIT) = 0;
         return;

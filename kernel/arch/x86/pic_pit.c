@@ -25,6 +25,8 @@ static bool resched;
 static bool tick_on;
 static uint32_t pit_period;     // the tick's period in TSC cycles
 static unsigned current_irq;
+static unsigned deferred_kind;  // a device line's entry taken after the profile timer's; 0: none
+static unsigned deferred_irq;
 
 static void pic_write_masks(void)
 {
@@ -82,14 +84,30 @@ unsigned x86_entry_kind(unsigned vector)
     if (irq >= 8)
         outb(PIC2_CMD, PIC_EOI);
     outb(PIC1_CMD, PIC_EOI);
-    if (irq == PIT_IRQ)
-        return KENTRY_TICK;
+    unsigned kind = irq == PIT_IRQ ? KENTRY_TICK : KENTRY_IRQ;
+    // The profile timer's time has come too (QEMU wakes a CPU in hlt late, with the 8259's line
+    // and the APIC's timer both due): the profile's entry first, in the thread this interrupted
+    // (an idle CPU's idle thread), as its interrupt would have been taken at its time; the
+    // device's entry right after (x86_more_work). Taken the other way, the device's pulse made
+    // its thread ready and the sample fell in that thread (docs/profiling.md, "Samples of an
+    // idle CPU"). The APIC's own interrupt, when it comes, finds nothing due (kernel/kprof.c).
+    if (x86_lapic_timer_due()) {
+        deferred_kind = kind;
+        deferred_irq = irq;
+        return KENTRY_PROFILE;
+    }
     current_irq = irq;
-    return KENTRY_IRQ;
+    return kind;
 }
 
 bool x86_more_work(unsigned *kind)
 {
+    if (deferred_kind) {
+        *kind = deferred_kind;
+        current_irq = deferred_irq;
+        deferred_kind = 0;
+        return true;
+    }
     uint32_t ready = pending & enabled;
     if (ready) {
         unsigned irq = (unsigned)__builtin_ctz(ready);

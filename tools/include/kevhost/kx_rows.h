@@ -87,6 +87,30 @@ struct kx_func_row {
     int user;            // a program's function (pid), else the kernel's (fbt)
 };
 
+// A slice of the model's records, by kind and record id (kx_kcall_row.id, kx_irq_row.id): what
+// a flow joins. KX_SLICE_NONE: none was open.
+enum kx_slice_kind { KX_SLICE_NONE, KX_SLICE_KCALL, KX_SLICE_IRQ };
+struct kx_slice_ref {
+    enum kx_slice_kind kind;
+    uint64_t id;
+};
+
+// A flow from one slice to another, each open at the flow's moment on its side (kev2perfetto's
+// flow ids join a message's points the same way): a message or pulse from the sender's slice at
+// the send (its kernel call, or the interrupt it was sent in) to the receiver's kernel call at
+// the receive (KX_FLOW_SEND, at the receive); a message from that receive to the client's
+// kernel call at the reply (KX_FLOW_REPLY, at the reply); a wakeup from the waker's slice (its
+// kernel call, or the interrupt) to the kernel call the woken thread blocked in (KX_FLOW_WAKE,
+// at the READY). Given only when both slices are known.
+enum kx_flow_kind { KX_FLOW_SEND, KX_FLOW_REPLY, KX_FLOW_WAKE };
+struct kx_flow_row {
+    uint64_t id;         // flows numbered in the order they were given (1, 2...)
+    uint64_t t;
+    enum kx_flow_kind kind;
+    struct kx_slice_ref out, in;
+    uint64_t msg;        // the message's id (kx_msg.h), 0 for a wakeup
+};
+
 // What a tool gives to get the rows; any member may be NULL.
 struct kx_msg;
 struct kw_wait;
@@ -104,6 +128,8 @@ struct kx_sink {
     void (*cpu)(void *user, unsigned cpu, uint64_t t0, uint64_t t1, int th, unsigned what);
     // a function call timed entry to return
     void (*func)(void *user, const struct kx_func_row *r);
+    // a flow between two slices (messages: unless KX_SKIP_MSG)
+    void (*flow)(void *user, const struct kx_flow_row *r);
 };
 
 #endif

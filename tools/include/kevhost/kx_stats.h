@@ -120,6 +120,9 @@ struct kx_user {
 struct kx_stats {
     struct kx_model m;
     struct kx_msgs q;
+    // each message record's slices for its flows (by its index in q.m): the sender's at the
+    // send, the receiver's at the receive
+    struct kx_slice_ref msg_out[KX_MSG_MAX], msg_in[KX_MSG_MAX];
     const struct kev_reader *r;
     struct kx_sink sink;              // who wants the records (kx_stats_sink)
     unsigned skip;                    // KX_SKIP_*
@@ -136,7 +139,7 @@ struct kx_stats {
     struct kx_load load;              // busy_t over time (kx_load.h)
     unsigned ncpu;                    // CPUs seen (highest + 1)
     uint64_t migrations;              // every thread's, summed
-    uint64_t next_iv, next_kc, next_irq; // record ids
+    uint64_t next_iv, next_kc, next_irq, next_flow; // record ids
     struct kx_kc_stats kc[KEV_KC_MAX];
     struct kx_irq_stats irq[KX_MAX_IRQ];
     unsigned cpu_irq[KEV_MAX_CPUS];   // irq + 1 in progress on each CPU

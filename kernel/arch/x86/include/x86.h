@@ -71,6 +71,7 @@ void x86_paging_init(void);
 // lapic.c: the profile timer (kernel/ptimer.h)
 void x86_lapic_init(void);
 void x86_lapic_eoi(void);
+bool x86_lapic_timer_due(void);
 // fpu.c: x87/SSE state per thread, switched lazily (CR0.TS and #NM)
 struct thread;
 extern struct thread *x86_fpu_owner;   // whose registers the FPU holds (NULL: nobody's)
