@@ -64,6 +64,29 @@ struct kev_field_desc {
     const char *meaning;
 };
 
+// One D probe an event's site fires, with its arguments: the D column in machine form (dtrace -i
+// fires these over a capture; `probes` is the same in words). probe is provider:module:function:
+// name, where "<FIELD>" is that field's value ("interrupt::irq<irq>:entry") and "<call>" the
+// kernel call's name. args lists the arguments in order, space-separated; each is
+//   FIELD      the field's value             FIELD.pid  a who field's process (who >> 16)
+//   $ev        the event's number            $call      the kernel call's number
+//   $words     the payload's words, one an argument (a call's arguments; fast mode holds two)
+//   $result    a kernel call's result, -errno on failure
+//   $user      a USER event's two words, or its payload's address (copyin) and size
+//   ?NAME      a value the site knows and the event does not carry (a reader says so)
+//   N          that number
+// unless: space-separated conditions under which the site does not fire it: "FIELD=N", or
+// "$snapshot" (an event of START's snapshot of the system). derived: 1 when the probe follows
+// from the state a reader keeps over many events (the scheduler's, lockstat's), or from a
+// program's own probe tables (fbt, pid, USDT), not from this event's fields alone; its args
+// then say in words what they are. A row's list ends with a NULL probe.
+struct kev_dprobe {
+    const char *probe;
+    const char *args;
+    const char *unless;
+    uint8_t derived;
+};
+
 // An event, or a run of events numbered lo..hi that share a layout (kernel calls, states, USER).
 struct kev_event_desc {
     uint8_t cls;          // KEV_C_*
@@ -78,6 +101,7 @@ struct kev_event_desc {
     const char *qnx;      // QNX's encoding ("_NTO_TRACE_SYSTEM / _NTO_TRACE_SYS_FUNC_ENTER"),
                           // NULL when the event is ours
     const char *probes;   // the D probes the site fires, with their arguments ("" when none)
+    const struct kev_dprobe *dprobes; // the same, each probe and its arguments (NULL: none)
 };
 
 // The table (trace/kev_events.c), in class then number order.
