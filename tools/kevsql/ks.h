@@ -212,6 +212,7 @@ struct ks_col {
 // row of the event table (trace/kev_events.c) read one stated way, or a value of the model. A
 // new event's fields reach such a table by a declaration, with no code.
 struct ks_walk;
+struct kev_fields;
 enum ks_dcol_src {
     KS_DC_ID,                // the event's ordinal in the walk (the event table's id)
     KS_DC_TS,                // its time, ns since boot
@@ -229,7 +230,8 @@ struct ks_dcol {
     const char *field;       // the row's field it reads
     const char *cond;        // KS_DC_IF's flag field
     const char *(*names)(unsigned v);
-    int (*value)(struct ks_walk *w, const struct kev_event *e, int64_t *v, char *text, size_t n);
+    int (*value)(struct ks_walk *w, const struct kev_event *e, const struct kev_fields *fs,
+                 int64_t *v, char *text, size_t n);
 };
 struct ks_decl {
     uint8_t cls;             // the event (KEV_C_*, its number)

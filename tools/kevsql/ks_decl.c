@@ -64,7 +64,8 @@ void ks_decl_on(struct ks_walk *w, const struct kev_event *e)
             break;
         case KS_DC_MODEL: {
             int got = used < sizeof(v->text)
-                          ? c->value(w, e, &v->v[i], v->text + used, sizeof(v->text) - used) : 0;
+                          ? c->value(w, e, fs, &v->v[i], v->text + used,
+                                         sizeof(v->text) - used) : 0;
             if (got == 2) {         // a text: its offset
                 v->v[i] = (int64_t)used;
                 used += strlen(v->text + used) + 1;

@@ -713,11 +713,11 @@ static const struct ks_table t_user_event = {
 #define DC_MODEL(n, t, value) { { n, t, 0 }, KS_DC_MODEL, NULL, NULL, NULL, value }
 
 // fault: FAULT's fields (trace/kev_stack.h), its text as every tool writes it
-static int fault_text(struct ks_walk *w, const struct kev_event *e, int64_t *v, char *text,
-                      size_t n)
+static int fault_text(struct ks_walk *w, const struct kev_event *e, const struct kev_fields *fs,
+                      int64_t *v, char *text, size_t n)
 {
     struct kev_fault f;
-    (void)w, (void)v;
+    (void)w, (void)fs, (void)v;
     if (kev_fault_decode(e->w, e->nw, &f))
         return 0;
     kev_fault_text(&f, text, n);
@@ -818,18 +818,25 @@ static const struct ks_table t_stack = {
 
 // prio_change: PRIO_CHANGE's fields; its kind by the one rule of every tool (kx_prio.h): a
 // boost is a rise by mutex inheritance
-static int prio_kind(struct ks_walk *w, const struct kev_event *e, int64_t *v, char *text,
-                     size_t n)
+static enum kx_prio_kind prio_kind_of(const struct kev_fields *fs)
 {
-    (void)w, (void)v;
-    snprintf(text, n, "%s", kx_prio_kind_name(kx_prio_kind(e->w[1])));
+    const struct kev_field *now = kev_field_get(fs, "new_prio"), *was = kev_field_get(fs, "old_prio"),
+                           *cause = kev_field_get(fs, "cause");
+    return now && was && cause ? kx_prio_kind((unsigned)now->v, (unsigned)was->v, (unsigned)cause->v)
+                               : KX_PRIO_UNKNOWN;
+}
+static int prio_kind(struct ks_walk *w, const struct kev_event *e, const struct kev_fields *fs,
+                     int64_t *v, char *text, size_t n)
+{
+    (void)w, (void)e, (void)v;
+    snprintf(text, n, "%s", kx_prio_kind_name(prio_kind_of(fs)));
     return 2;
 }
-static int prio_is_boost(struct ks_walk *w, const struct kev_event *e, int64_t *v, char *text,
-                         size_t n)
+static int prio_is_boost(struct ks_walk *w, const struct kev_event *e,
+                         const struct kev_fields *fs, int64_t *v, char *text, size_t n)
 {
-    (void)w, (void)text, (void)n;
-    *v = kx_prio_is_boost(kx_prio_kind(e->w[1]));
+    (void)w, (void)e, (void)text, (void)n;
+    *v = kx_prio_is_boost(prio_kind_of(fs));
     return 1;
 }
 static const struct ks_dcol prio_cols[] = {
