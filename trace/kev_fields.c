@@ -251,6 +251,10 @@ int kev_field_read(const struct kev_event *e, const struct kev_field_desc *fd, u
         return 1;
     case KEV_L_HI_LO:
     case KEV_L_LO_HI:
+        if (fd->layout == KEV_L_LO_HI && w + 1 == e->nw) { // its low word alone, as decoded
+            *v = e->w[w];
+            return 1;
+        }
         if (w + 1 >= e->nw)
             return 0;
         *v = pair(&e->w[w], fd->layout == KEV_L_HI_LO);

@@ -153,6 +153,14 @@ static void field_read(void **state)
     assert_int_equal(kev_field_read(&fe, kev_field_desc_get(KEV_C_SYSTEM, KEV_SYS_FAULT, "pc"),
                                     &v), 1);
     assert_int_equal(v, 0x102345678ull);
+    uint32_t x[] = { 0x1001u, 0x2002u, 8u, 0xcafeu, 0x1u };   // FUNC_EXIT's value, low word first
+    struct kev_event xe = { .cls = KEV_C_SYSTEM, .ev = KEV_SYS_FUNC_EXIT, .w = x, .nw = 5 };
+    const struct kev_field_desc *val = kev_field_desc_get(KEV_C_SYSTEM, KEV_SYS_FUNC_EXIT, "value");
+    assert_int_equal(kev_field_read(&xe, val, &v), 1);
+    assert_int_equal(v, 0x10000cafeull);
+    xe.nw = 4;                          // its high word cut: the low word, as decoded
+    assert_int_equal(kev_field_read(&xe, val, &v), 1);
+    assert_int_equal(v, 0xcafeu);
 }
 
 int main(void)

@@ -19,6 +19,8 @@ const struct kx_fields *kx_fields(void)
         f.rmsg_who = kev_field_desc_get(KEV_C_COMM, KEV_COMM_REC_MESSAGE, "who");
         f.rpulse_who = kev_field_desc_get(KEV_C_COMM, KEV_COMM_REC_PULSE, "who");
         f.th_prio = kev_field_desc_get(KEV_C_PR_TH, KEV_TH_RUNNING, "prio");
+        f.fexit_offset = kev_field_desc_get(KEV_C_SYSTEM, KEV_SYS_FUNC_EXIT, "offset");
+        f.fexit_value = kev_field_desc_get(KEV_C_SYSTEM, KEV_SYS_FUNC_EXIT, "value");
         done = 1;
     }
     return &f;

@@ -16,6 +16,7 @@ struct kx_fields {
     const struct kev_field_desc *sync_object, *sync_owner;                    // SYNC_WAIT
     const struct kev_field_desc *rmsg_who, *rpulse_who;                       // REC_*
     const struct kev_field_desc *th_prio;     // a thread state's priority (wide; every state's row)
+    const struct kev_field_desc *fexit_offset, *fexit_value;                  // FUNC_EXIT
 };
 const struct kx_fields *kx_fields(void);
 
@@ -25,6 +26,12 @@ static inline uint32_t kx_field(const struct kev_event *e, const struct kev_fiel
     uint64_t v = 0;
     kev_field_read(e, fd, &v);
     return (uint32_t)v;
+}
+static inline uint64_t kx_field64(const struct kev_event *e, const struct kev_field_desc *fd)
+{
+    uint64_t v = 0;
+    kev_field_read(e, fd, &v);
+    return v;
 }
 
 #endif

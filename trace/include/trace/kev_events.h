@@ -157,7 +157,8 @@ const struct kev_field *kev_field_get(const struct kev_fields *fs, const char *n
 // its events looks each up once, then reads it with kev_field_read (no decoding of the rest).
 const struct kev_field_desc *kev_field_desc_get(unsigned cls, unsigned ev, const char *name);
 // A one-value field (a word, bits of one, a 64-bit pair) of e: 1 and *v, or 0 when e's payload is
-// too short for it (a fast event's wide field) or fd is NULL or not one value at a fixed word.
+// too short for it (a fast event's wide field) or fd is NULL or not one value at a fixed word; a
+// low-word-first pair of which only the low word is present reads as that word (the decoder's).
 int kev_field_read(const struct kev_event *e, const struct kev_field_desc *fd, uint64_t *v);
 // A who value (KEV_K_WHO): the thread's process and its thread id.
 static inline uint32_t kev_who_pid(uint64_t who) { return (uint32_t)(who >> 16) & 0xffffu; }
