@@ -233,7 +233,7 @@ struct ks_dcol {
     int (*value)(struct ks_walk *w, const struct kev_event *e, const struct kev_fields *fs,
                  int64_t *v, char *text, size_t n);
 };
-struct ks_decl {
+struct ks_decl {            // (at most KS_DECL_COLS columns: each declaration asserts it)
     uint8_t cls;             // the event (KEV_C_*, its number)
     uint16_t ev;
     const struct ks_dcol *cols;

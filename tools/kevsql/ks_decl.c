@@ -83,11 +83,11 @@ void ks_decl_on(struct ks_walk *w, const struct kev_event *e)
 void ks_decl_col(struct ks_walk *w, const struct ks_rec *rec, int col, sqlite3_context *ctx)
 {
     const struct ks_decl_rec *v = &rec->u.decl;
-    const struct ks_dcol *c = &w->tab->decl->cols[col];
     if (col < 0 || (unsigned)col >= KS_DECL_COLS || (v->null >> col & 1u)) {
         sqlite3_result_null(ctx);
         return;
     }
+    const struct ks_dcol *c = &w->tab->decl->cols[col];
     switch (c->src) {
     case KS_DC_ID: sqlite3_result_int64(ctx, (sqlite3_int64)v->id); break;
     case KS_DC_TS: ks_result_ns(ctx, w->t, v->t, 1); break;

@@ -731,6 +731,7 @@ static const struct ks_dcol fault_cols[] = {
     DC_FIELD("pc", "pc"), DC("addr", "INTEGER", 0, KS_DC_IF, "addr", "addr_valid", NULL, NULL),
     DC_MODEL("text", "TEXT", fault_text),
 };
+_Static_assert(NCOL(fault_cols) <= KS_DECL_COLS, "a declared table has at most KS_DECL_COLS columns");
 static const struct ks_decl fault_decl = { KEV_C_SYSTEM, KEV_SYS_FAULT, fault_cols };
 static const struct ks_table t_fault = {
     .name = "fault",
@@ -845,6 +846,7 @@ static const struct ks_dcol prio_cols[] = {
     DC_NAME("cause_name", "cause", kw_cause_name), DC_MODEL("kind", "TEXT", prio_kind),
     DC_MODEL("is_boost", "INTEGER", prio_is_boost),
 };
+_Static_assert(NCOL(prio_cols) <= KS_DECL_COLS, "a declared table has at most KS_DECL_COLS columns");
 static const struct ks_decl prio_decl = { KEV_C_SYSTEM, KEV_SYS_PRIO_CHANGE, prio_cols };
 static const struct ks_table t_prio = {
     .name = "prio_change",
