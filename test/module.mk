@@ -19,7 +19,7 @@ SCRIPT_TESTS_HOST += docs|600|test/tools/test_docs.py
 # The event table test (read after the tools' module.mk files, whose source lists it uses): a
 # capture of every event read by every consumer, and the consumers
 # built again with a test-only row (test/tools/test_event_row.c, added before main through
-# kev_events_add) in $(HT)/evrow/, their own code unchanged.
+# kev_events_add) in $(HT)/evrow/, their own code unchanged; dtrace -i fires its D probe.
 EVROW_OBJ := $(call host_objs,test/tools/test_event_row.c)
 EVROW_TOOLS := kevscen kevtable traceprinter kev2ctf kev2json kev2perfetto
 $(HT)/evrow/kevscen: $(EVROW_OBJ) $(call kevhost_objs,$(KC_SCEN_SRCS))
@@ -32,11 +32,15 @@ $(addprefix $(HT)/evrow/,$(EVROW_TOOLS)):
 	@mkdir -p $(dir $@)
 	@echo "  LINK    $@"
 	$(Q)$(HOST_CC) -o $@ $^ -ldw -lelf
+$(HT)/evrow/dtrace: $(EVROW_OBJ) $(call kevhost_objs,$(DTRACE_SRCS))
+	@mkdir -p $(dir $@)
+	@echo "  LINK    $@"
+	$(Q)$(HOST_CC) -o $@ $^ -ldw -lelf -lcapstone
 $(HT)/evrow/kevsql: $(EVROW_OBJ) $(call kevhost_pic_objs,$(KS)/kevsql.c $(KS)/kevsql_fleet.c $(KS_SRCS))
 	@mkdir -p $(dir $@)
 	@echo "  LINK    $@"
 	$(Q)$(HOST_CC) -o $@ $^ -lsqlite3 $(KS_LIBS)
-TEST_DEPS_HOST += $(addprefix $(HT)/evrow/,$(EVROW_TOOLS) kevsql) $(H)/kevtable $(H)/kevscen $(H)/kevsql
+TEST_DEPS_HOST += $(addprefix $(HT)/evrow/,$(EVROW_TOOLS) kevsql dtrace) $(H)/kevtable $(H)/kevscen $(H)/kevsql
 SCRIPT_TESTS_HOST += event-table|300|test/tools/test_event_table.sh
 
 .PHONY: test-build bench-build check-host $(B)/tests.list $(HT)/tests.list

@@ -155,24 +155,12 @@ static const char *snapshot_names(unsigned v)
 #define HL(n, k, w, m)          { n, KEV_K_##k, KEV_L_HI_LO, w, 0, 0, 0, NULL, m }
 #define STR(n, w, m)            { n, KEV_K_STRING, KEV_L_STRING, w, 0, 0, 0, NULL, m }
 #define ROW(c, lo, hi, name, when, flds, fw, ww, qnx, probes) \
-    { KEV_C_##c, lo, hi, name, when, flds, NELEM(flds), fw, ww, 0, qnx, probes, KEV_D_NONE, 0, NULL }
-// A row whose D probes its site derives (OWN) or another event fires (LATER): enum kev_dsite.
-#define ROWO(ds, c, lo, hi, name, when, flds, fw, ww, qnx, probes) \
-    { KEV_C_##c, lo, hi, name, when, flds, NELEM(flds), fw, ww, 0, qnx, probes, KEV_D_##ds, 0, NULL }
-// A row whose emit helper fires D: dl its probes, from trace/kev_dargs.h's macros (DPROBES).
-#define ROWE(c, lo, hi, name, when, flds, fw, ww, qnx, probes, dl) \
-    { KEV_C_##c, lo, hi, name, when, flds, NELEM(flds), fw, ww, 0, qnx, probes, KEV_D_EMIT, \
-      NELEM(dl), dl }
-#define KROW(lo, hi, name, when, kc, qnx, probes, ds) \
-    { KEV_C_KER_CALL, lo, hi, name, when, NULL, 0, 2, 6, kc, qnx, probes, KEV_D_##ds, 0, NULL }
-
-// A D column's probe, from a kev_dargs.h macro: the arguments' names (a field's, or "@" and a
-// value the site passes); the id, which the site computes, is dropped.
-#define DPROBE_ROW(probe, id, ...) \
-    { probe, NELEM(((const char *[]){ __VA_ARGS__ })), { __VA_ARGS__ } },
-#define DFIELD(x) #x
-#define DSITE(x) "@" #x
-#define DPROBES(m) m(DPROBE_ROW, DFIELD, DSITE)
+    { KEV_C_##c, lo, hi, name, when, flds, NELEM(flds), fw, ww, 0, qnx, probes, KEV_D_NONE, NULL }
+// A row whose site fires D probes: ds how (enum kev_dsite), dp which, with their arguments.
+#define ROWD(ds, c, lo, hi, name, when, flds, fw, ww, qnx, probes, dp) \
+    { KEV_C_##c, lo, hi, name, when, flds, NELEM(flds), fw, ww, 0, qnx, probes, KEV_D_##ds, dp }
+#define KROW(lo, hi, name, when, kc, qnx, probes, ds, dp) \
+    { KEV_C_KER_CALL, lo, hi, name, when, NULL, 0, 2, 6, kc, qnx, probes, KEV_D_##ds, dp }
 
 static const struct kev_field_desc f_time[] = {
     HL("cycles", CYCLES, 0, "the 64-bit cycle counter"),
@@ -349,25 +337,100 @@ static const struct kev_field_desc f_msg_error[] = {
     W("errno", ERRNO, 1, "the error"),
 };
 
-static const struct kev_dprobe d_int_entr[] = {
-    DPROBES(KEV_D_INT_ENTR_IRQ) DPROBES(KEV_D_INT_ENTR_TICK) };
-static const struct kev_dprobe d_int_exit[] = { DPROBES(KEV_D_INT_EXIT_IRQ) };
-static const struct kev_dprobe d_thcreate[] = {
-    DPROBES(KEV_D_THCREATE_CREATE) DPROBES(KEV_D_THCREATE_LWP) };
-static const struct kev_dprobe d_thdestroy[] = { DPROBES(KEV_D_THDESTROY_EXIT) };
-static const struct kev_dprobe d_proccreate[] = { DPROBES(KEV_D_PROCCREATE_NAME_CREATE) };
-static const struct kev_dprobe d_procdestroy[] = { DPROBES(KEV_D_PROCDESTROY_NAME_EXIT) };
-static const struct kev_dprobe d_prio_change[] = { DPROBES(KEV_D_PRIO_CHANGE_CHANGE_PRI) };
-static const struct kev_dprobe d_fault[] = { DPROBES(KEV_D_FAULT_FAULT) };
-static const struct kev_dprobe d_snd_message[] = { DPROBES(KEV_D_SND_MESSAGE_SEND) };
-static const struct kev_dprobe d_snd_pulse[] = { DPROBES(KEV_D_SND_PULSE_PULSE) };
-static const struct kev_dprobe d_rec_message[] = { DPROBES(KEV_D_REC_MESSAGE_RECEIVE) };
-static const struct kev_dprobe d_reply[] = { DPROBES(KEV_D_REPLY_MESSAGE_REPLY) };
-static const struct kev_dprobe d_msg_error[] = { DPROBES(KEV_D_MSG_ERROR_ERROR) };
+// ---- the D column: each probe a site fires and its arguments (struct kev_dprobe) ------------
+// The kernel fires these where it writes the event (kernel/ktrace.c), as docs/d-probes.md
+// describes them; dtrace -i fires over a capture the ones not derived.
+#define D_END { NULL, NULL, NULL, 0 }
+static const struct kev_dprobe d_kcall_entry[] = {
+    { "kercall::<call>:entry", "$words", NULL, 0 }, D_END,
+};
+static const struct kev_dprobe d_kcall_exit[] = {
+    { "kercall::<call>:return", "$result $call", NULL, 0 },
+    { "lockstat:::*-acquire, *-release, *-block", "a SYNC_* call's object; a block's time and "
+      "owner (SYNC_WAIT)", NULL, 1 },
+    D_END,
+};
+static const struct kev_dprobe d_int_enter[] = {
+    { "interrupt::irq<irq>:entry", "irq", NULL, 0 },
+    { "sched:::tick", "the interrupted thread (who, its pid, its priority), at lines 0x100 and "
+      "0x101", NULL, 1 },
+    D_END,
+};
+static const struct kev_dprobe d_int_exit[] = {
+    { "interrupt::irq<irq>:exit", "irq", NULL, 0 }, D_END,
+};
+static const struct kev_dprobe d_thread_state[] = {
+    { "sched:::sleep, block-*, wakeup, preempt, enqueue, dequeue, on-cpu, off-cpu; "
+      "proc:::lwp-start, lwp-exit, start, exec, exec-success",
+      "the thread (who, its pid, its priority), and the state it left or the object it waits "
+      "on", NULL, 1 },
+    D_END,
+};
+static const struct kev_dprobe d_thread_create[] = {
+    { "sched:::thread-create, proc:::lwp-create", "who pid, its priority", "$snapshot", 1 },
+    D_END,
+};
+static const struct kev_dprobe d_thread_destroy[] = {
+    { "sched:::thread-exit", "who, its status (not in the event)", "$snapshot", 1 }, D_END,
+};
+static const struct kev_dprobe d_proc_create[] = {
+    { "proc:::create", "pid ppid", "$snapshot", 0 }, D_END,
+};
+static const struct kev_dprobe d_proc_exit[] = {
+    { "proc:::exit", "pid ?status", NULL, 0 }, D_END,
+};
+static const struct kev_dprobe d_func[] = {
+    { "fbt::<function>:entry, :return; pid<p>::<function>:entry, :return",
+      "a return's offset and value (typed as the function returns it)", NULL, 1 },
+    D_END,
+};
+static const struct kev_dprobe d_sync_wait[] = {
+    { "lockstat:::*-block", "at the call's return: the object, the time blocked, the owner",
+      NULL, 1 },
+    D_END,
+};
+static const struct kev_dprobe d_prio_change[] = {
+    { "sched:::change-pri", "who who.pid new_prio old_prio cause", "cause=0 $snapshot", 0 },
+    D_END,
+};
+static const struct kev_dprobe d_fault[] = {
+    { "proc:::fault", "the signal; ustack() the STACK (kind fault) that follows", NULL, 1 },
+    D_END,
+};
+static const struct kev_dprobe d_stack[] = {
+    { "profile:::profile-N, proc:::fault", "a sample: the kernel pc, the user pc; its pcs the "
+      "firing's stack()", NULL, 1 },
+    D_END,
+};
+static const struct kev_dprobe d_usdt[] = {
+    { "the site's USDT probes", "the recorded arguments", NULL, 1 }, D_END,
+};
+static const struct kev_dprobe d_user[] = {
+    { "user:::event", "$ev $user", NULL, 0 }, D_END,
+};
+static const struct kev_dprobe d_snd_message[] = {
+    { "msg:::send", "?coid rcvid ?bytes pid", NULL, 0 }, D_END,
+};
+static const struct kev_dprobe d_snd_pulse[] = {
+    { "msg:::pulse", "coid code", NULL, 0 }, D_END,
+};
+static const struct kev_dprobe d_rec_message[] = {
+    { "msg:::receive", "?coid rcvid ?bytes who", NULL, 0 }, D_END,
+};
+static const struct kev_dprobe d_reply[] = {
+    { "msg:::reply", "?coid rcvid 0 status", NULL, 0 }, D_END,
+};
+static const struct kev_dprobe d_msg_error[] = {
+    { "msg:::error", "?coid rcvid ?bytes errno", NULL, 0 }, D_END,
+};
+static const struct kev_dprobe d_signal[] = {
+    { "proc:::fault", "with the FAULT before it", NULL, 1 }, D_END,
+};
 
-#define THR(st, nm) ROWO(OWN, PR_TH, st, st, nm, "a thread enters this state", f_thread, 2, 4, \
+#define THR(st, nm) ROWD(OWN, PR_TH, st, st, nm, "a thread enters this state", f_thread, 2, 4, \
     "_NTO_TRACE_THREAD / _NTO_TRACE_" nm, \
-    "sched::: sleep, block-*, wakeup, preempt, enqueue, dequeue; proc:::lwp-exit (THDEAD)")
+    "sched::: sleep, block-*, wakeup, preempt, enqueue, dequeue; proc:::lwp-exit (THDEAD)", \
+    d_thread_state)
 
 const struct kev_event_desc kev_event_table[] = {
     ROW(CONTROL, KEV_CTL_TIME, KEV_CTL_TIME, "TIME", "the ring: the cycle counter's high word moved",
@@ -381,20 +444,18 @@ const struct kev_event_desc kev_event_table[] = {
 
     KROW(0, KEV_KC_MAX - 1, "KER_CALL", "a kernel call is entered", 1,
          "_NTO_TRACE_KERCALLENTER / __KER_*",
-         "kercall::<Name>:entry (arg0-arg5 the call's arguments)", OWN),
+         "kercall::<Name>:entry (arg0-arg5 the call's arguments)", OWN, d_kcall_entry),
     KROW(KEV_KC_MAX, 2 * KEV_KC_MAX - 1, "KER_EXIT",
          "the call returns to its thread, blocked time included", 2,
          "_NTO_TRACE_KERCALLEXIT / __KER_*",
-         "kercall::<Name>:return (arg0 the result, -errno on failure); lockstat at a SYNC_* return",
-         OWN),
+         "kercall::<Name>:return (arg0 the result, -errno on failure); lockstat at a SYNC_* return", OWN, d_kcall_exit),
     KROW(2 * KEV_KC_MAX, 3 * KEV_KC_MAX - 1, "KER_INTR", "QNX's interrupted call; never written here",
-         3, "_NTO_TRACE_KERCALLINT / __KER_*", "", NONE),
+         3, "_NTO_TRACE_KERCALLINT / __KER_*", "", NONE, NULL),
 
-    ROWE(INT, KEV_INT_ENTER, KEV_INT_ENTER, "INT_ENTR",
+    ROWD(EMIT, INT, KEV_INT_ENTER, KEV_INT_ENTER, "INT_ENTR",
         "a device interrupt, the tick, a CPU's tick share or a reschedule IPI is taken", f_int, 2, 2,
-        "_NTO_TRACE_INT / _NTO_TRACE_INTENTER", "interrupt::irqN:entry; sched:::tick (the tick)",
-        d_int_entr),
-    ROWE(INT, KEV_INT_EXIT, KEV_INT_EXIT, "INT_EXIT", "its end", f_int, 2, 2,
+        "_NTO_TRACE_INT / _NTO_TRACE_INTENTER", "interrupt::irqN:entry; sched:::tick (the tick)", d_int_enter),
+    ROWD(EMIT, INT, KEV_INT_EXIT, KEV_INT_EXIT, "INT_EXIT", "its end", f_int, 2, 2,
         "_NTO_TRACE_INT / _NTO_TRACE_INTEXIT", "interrupt::irqN:exit", d_int_exit),
     ROW(INT, KEV_INT_HANDLER_ENTER, KEV_INT_HANDLER_ENTER, "INT_HANDLER_ENTR",
         "before a driver's handler, or the pulse sent for an event line", f_int_handler_enter, 0, 0,
@@ -412,33 +473,31 @@ const struct kev_event_desc kev_event_table[] = {
     THR(KEV_TH_NET_SEND, "THNET_SEND"), THR(KEV_TH_NET_REPLY, "THNET_REPLY"),
     ROW(PR_TH, KEV_TH_WAITCHILD, KEV_TH_WAITCHILD, "THWAITCHILD",
         "files before 2026-11: a thread blocked in ProcWait (now THJOIN)", f_thread, 2, 4, NULL, ""),
-    ROWE(PR_TH, KEV_TH_CREATE, KEV_TH_CREATE, "THCREATE", "a thread is created", f_thread_life, 2, 2,
-        "_NTO_TRACE_THREAD / _NTO_TRACE_THCREATE", "sched:::thread-create, proc:::lwp-create",
-        d_thcreate),
-    ROWE(PR_TH, KEV_TH_DESTROY, KEV_TH_DESTROY, "THDESTROY",
+    ROWD(EMIT, PR_TH, KEV_TH_CREATE, KEV_TH_CREATE, "THCREATE", "a thread is created", f_thread_life, 2, 2,
+        "_NTO_TRACE_THREAD / _NTO_TRACE_THCREATE", "sched:::thread-create, proc:::lwp-create", d_thread_create),
+    ROWD(EMIT, PR_TH, KEV_TH_DESTROY, KEV_TH_DESTROY, "THDESTROY",
         "a thread's slot is freed (joined, detached, or its process ended)", f_thread_life, 2, 2,
-        "_NTO_TRACE_THREAD / _NTO_TRACE_THDESTROY", "sched:::thread-exit", d_thdestroy),
-    ROW(PR_TH, KEV_PR_CREATE, KEV_PR_CREATE, "PROCCREATE", "a process starts (not written here)",
-        f_proc, 2, 2, "_NTO_TRACE_PROCESS / _NTO_TRACE_PROCCREATE", ""),
-    ROW(PR_TH, KEV_PR_DESTROY, KEV_PR_DESTROY, "PROCDESTROY", "a process ends (not written here)",
-        f_proc, 2, 2, "_NTO_TRACE_PROCESS / _NTO_TRACE_PROCDESTROY", ""),
-    ROWE(PR_TH, KEV_PR_CREATE_NAME, KEV_PR_CREATE_NAME, "PROCCREATE_NAME", "a process starts",
-        f_proc_name, 0, 0, "_NTO_TRACE_PROCESS / _NTO_TRACE_PROCCREATE_NAME", "proc:::create",
-        d_proccreate),
-    ROWE(PR_TH, KEV_PR_DESTROY_NAME, KEV_PR_DESTROY_NAME, "PROCDESTROY_NAME",
+        "_NTO_TRACE_THREAD / _NTO_TRACE_THDESTROY", "sched:::thread-exit", d_thread_destroy),
+    ROWD(NONE, PR_TH, KEV_PR_CREATE, KEV_PR_CREATE, "PROCCREATE", "a process starts (not written here)",
+        f_proc, 2, 2, "_NTO_TRACE_PROCESS / _NTO_TRACE_PROCCREATE", "", d_proc_create),
+    ROWD(NONE, PR_TH, KEV_PR_DESTROY, KEV_PR_DESTROY, "PROCDESTROY", "a process ends (not written here)",
+        f_proc, 2, 2, "_NTO_TRACE_PROCESS / _NTO_TRACE_PROCDESTROY", "", d_proc_exit),
+    ROWD(EMIT, PR_TH, KEV_PR_CREATE_NAME, KEV_PR_CREATE_NAME, "PROCCREATE_NAME", "a process starts",
+        f_proc_name, 0, 0, "_NTO_TRACE_PROCESS / _NTO_TRACE_PROCCREATE_NAME", "proc:::create", d_proc_create),
+    ROWD(EMIT, PR_TH, KEV_PR_DESTROY_NAME, KEV_PR_DESTROY_NAME, "PROCDESTROY_NAME",
         "a process ends (becomes a zombie)", f_proc_name, 0, 0,
-        "_NTO_TRACE_PROCESS / _NTO_TRACE_PROCDESTROY_NAME", "proc:::exit", d_procdestroy),
+        "_NTO_TRACE_PROCESS / _NTO_TRACE_PROCDESTROY_NAME", "proc:::exit", d_proc_exit),
     ROW(PR_TH, KEV_PR_THREAD_NAME, KEV_PR_THREAD_NAME, "PROCTHREAD_NAME",
         "a thread is named (spawn names the main thread \"main\")", f_thread_name, 0, 0,
         "_NTO_TRACE_PROCESS / _NTO_TRACE_PROCTHREAD_NAME", ""),
 
-    ROWO(OWN, SYSTEM, KEV_SYS_FUNC_ENTER, KEV_SYS_FUNC_ENTER, "FUNC_ENTER",
+    ROWD(OWN, SYSTEM, KEV_SYS_FUNC_ENTER, KEV_SYS_FUNC_ENTER, "FUNC_ENTER",
         "an enabled fbt or pid entry probe fired", f_func_enter, 2, 2,
-        "_NTO_TRACE_SYSTEM / _NTO_TRACE_SYS_FUNC_ENTER", "fbt::<function>:entry, pid<p>::<function>:entry"),
-    ROWO(OWN, SYSTEM, KEV_SYS_FUNC_EXIT, KEV_SYS_FUNC_EXIT, "FUNC_EXIT",
+        "_NTO_TRACE_SYSTEM / _NTO_TRACE_SYS_FUNC_ENTER", "fbt::<function>:entry, pid<p>::<function>:entry", d_func),
+    ROWD(OWN, SYSTEM, KEV_SYS_FUNC_EXIT, KEV_SYS_FUNC_EXIT, "FUNC_EXIT",
         "an enabled fbt or pid return probe fired", f_func_exit, 5, 5,
         "_NTO_TRACE_SYSTEM / _NTO_TRACE_SYS_FUNC_EXIT",
-        "fbt::<function>:return, pid<p>::<function>:return (arg0 offset, arg1 value)"),
+        "fbt::<function>:return, pid<p>::<function>:return (arg0 offset, arg1 value)", d_func),
     ROW(SYSTEM, KEV_SYS_SLOG, KEV_SYS_SLOG, "SLOG",
         "not an event of the capture: the loss note after the last buffer", f_slog, 0, 0,
         "_NTO_TRACE_SYSTEM / _NTO_TRACE_SYS_SLOG", ""),
@@ -448,35 +507,34 @@ const struct kev_event_desc kev_event_table[] = {
         f_snapshot, 2, 2, NULL, ""),
     ROW(SYSTEM, KEV_SYS_URING_BAD, KEV_SYS_URING_BAD, "URING_BAD",
         "the kernel rejected records of a process's user-event ring", f_uring_bad, 2, 2, NULL, ""),
-    ROWO(LATER, SYSTEM, KEV_SYS_SYNC_WAIT, KEV_SYS_SYNC_WAIT, "SYNC_WAIT",
+    ROWD(LATER, SYSTEM, KEV_SYS_SYNC_WAIT, KEV_SYS_SYNC_WAIT, "SYNC_WAIT",
         "a thread blocks on a mutex, semaphore or condvar", f_sync_wait, 2, 2, NULL,
-        "lockstat:::*-block, at the call's return"),
-    ROWE(SYSTEM, KEV_SYS_PRIO_CHANGE, KEV_SYS_PRIO_CHANGE, "PRIO_CHANGE",
+        "lockstat:::*-block, at the call's return", d_sync_wait),
+    ROWD(EMIT, SYSTEM, KEV_SYS_PRIO_CHANGE, KEV_SYS_PRIO_CHANGE, "PRIO_CHANGE",
         "a thread's effective priority is about to change", f_prio_change, 2, 2, NULL,
-        "sched:::change-pri (not initial; args[0] the thread, args[2] the new priority)",
-        d_prio_change),
-    ROWO(LATER, SYSTEM, KEV_SYS_STACK, KEV_SYS_STACK, "STACK", "a call stack (sample, kernel thread, fault)",
-        f_stack, 0, 0, NULL, "proc:::fault's ustack() (kind fault)"),
-    ROWE(SYSTEM, KEV_SYS_FAULT, KEV_SYS_FAULT, "FAULT", "a process's thread faulted", f_fault, 6, 6,
+        "sched:::change-pri (not initial; args[0] the thread, args[2] the new priority)", d_prio_change),
+    ROWD(LATER, SYSTEM, KEV_SYS_STACK, KEV_SYS_STACK, "STACK", "a call stack (sample, kernel thread, fault)",
+        f_stack, 0, 0, NULL, "proc:::fault's ustack() (kind fault)", d_stack),
+    ROWD(EMIT, SYSTEM, KEV_SYS_FAULT, KEV_SYS_FAULT, "FAULT", "a process's thread faulted", f_fault, 6, 6,
         NULL, "proc:::fault (arg0 the signal)", d_fault),
     ROW(SYSTEM, KEV_SYS_KPANIC, KEV_SYS_KPANIC, "KPANIC", "the kernel panicked", f_kpanic, 0, 0,
         NULL, ""),
     ROW(SYSTEM, KEV_SYS_IMAGE, KEV_SYS_IMAGE, "IMAGE", "what a process runs", f_image, 0, 0, NULL, ""),
-    ROWO(OWN, SYSTEM, KEV_SYS_USDT, KEV_SYS_USDT, "USDT", "a program's USDT probe fired while enabled",
-        f_usdt, 0, 0, NULL, "the site's USDT probe (args the recorded arguments)"),
-    ROW(SYSTEM, KEV_SYS_ONCPU, KEV_SYS_ONCPU, "ONCPU",
+    ROWD(OWN, SYSTEM, KEV_SYS_USDT, KEV_SYS_USDT, "USDT", "a program's USDT probe fired while enabled",
+        f_usdt, 0, 0, NULL, "the site's USDT probe (args the recorded arguments)", d_usdt),
+    ROWD(OWN, SYSTEM, KEV_SYS_ONCPU, KEV_SYS_ONCPU, "ONCPU",
         "the kernel returns into another thread than the CPU ran last", f_oncpu, 2, 2, NULL,
-        "sched:::on-cpu, and a new thread's proc:::lwp-start (a process's start, exec)"),
+        "sched:::on-cpu, and a new thread's proc:::lwp-start (a process's start, exec)", NULL),
 
-    ROWO(OWN, USER, 0, 1023, "USER", "TraceEvent(INSERTSUSEREVENT, INSERTCUSEREVENT, INSERTUSRSTREVENT)",
-        f_user, 2, 0, "_NTO_TRACE_USER / the code", "user:::event"),
+    ROWD(OWN, USER, 0, 1023, "USER", "TraceEvent(INSERTSUSEREVENT, INSERTCUSEREVENT, INSERTUSRSTREVENT)",
+        f_user, 2, 0, "_NTO_TRACE_USER / the code", "user:::event", d_user),
 
-    ROWE(COMM, KEV_COMM_SND_MESSAGE, KEV_COMM_SND_MESSAGE, "SND_MESSAGE", "MsgSend", f_snd_message,
+    ROWD(EMIT, COMM, KEV_COMM_SND_MESSAGE, KEV_COMM_SND_MESSAGE, "SND_MESSAGE", "MsgSend", f_snd_message,
         2, 2, "_NTO_TRACE_COMM / _NTO_TRACE_COMM_SMSG", "msg:::send", d_snd_message),
-    ROWE(COMM, KEV_COMM_SND_PULSE, KEV_COMM_SND_PULSE, "SND_PULSE",
+    ROWD(EMIT, COMM, KEV_COMM_SND_PULSE, KEV_COMM_SND_PULSE, "SND_PULSE",
         "a pulse is sent (by a process, an interrupt or a timer)", f_snd_pulse, 2, 2,
         "_NTO_TRACE_COMM / _NTO_TRACE_COMM_SPULSE", "msg:::pulse", d_snd_pulse),
-    ROWE(COMM, KEV_COMM_REC_MESSAGE, KEV_COMM_REC_MESSAGE, "REC_MESSAGE", "a server receives the message",
+    ROWD(EMIT, COMM, KEV_COMM_REC_MESSAGE, KEV_COMM_REC_MESSAGE, "REC_MESSAGE", "a server receives the message",
         f_rec_message, 2, 2, "_NTO_TRACE_COMM / _NTO_TRACE_COMM_RMSG", "msg:::receive", d_rec_message),
     ROW(COMM, KEV_COMM_REC_PULSE, KEV_COMM_REC_PULSE, "REC_PULSE", "a thread receives a pulse",
         f_rec_pulse, 2, 2, "_NTO_TRACE_COMM / _NTO_TRACE_COMM_RPULSE", ""),
@@ -490,12 +548,12 @@ const struct kev_event_desc kev_event_table[] = {
         f_pulse_other, 2, 2, "_NTO_TRACE_COMM / _NTO_TRACE_COMM_SPULSE_UN", ""),
     ROW(COMM, KEV_COMM_SND_PULSE_QUN, KEV_COMM_SND_PULSE_QUN, "SND_PULSE_QUN", "not written here",
         f_pulse_other, 2, 2, "_NTO_TRACE_COMM / _NTO_TRACE_COMM_SPULSE_QUN", ""),
-    ROWO(LATER, COMM, KEV_COMM_SIGNAL, KEV_COMM_SIGNAL, "SIGNAL",
+    ROWD(LATER, COMM, KEV_COMM_SIGNAL, KEV_COMM_SIGNAL, "SIGNAL",
         "a process's thread faulted and is killed with a signal", f_signal, 2, 2,
-        "_NTO_TRACE_COMM / _NTO_TRACE_COMM_SIGNAL", "proc:::fault (with FAULT)"),
-    ROWE(COMM, KEV_COMM_REPLY_MESSAGE, KEV_COMM_REPLY_MESSAGE, "REPLY_MESSAGE", "MsgReply", f_reply,
+        "_NTO_TRACE_COMM / _NTO_TRACE_COMM_SIGNAL", "proc:::fault (with FAULT)", d_signal),
+    ROWD(EMIT, COMM, KEV_COMM_REPLY_MESSAGE, KEV_COMM_REPLY_MESSAGE, "REPLY_MESSAGE", "MsgReply", f_reply,
         2, 2, "_NTO_TRACE_COMM / _NTO_TRACE_COMM_REPLY", "msg:::reply", d_reply),
-    ROWE(COMM, KEV_COMM_MSG_ERROR, KEV_COMM_MSG_ERROR, "MSG_ERROR", "MsgError", f_msg_error, 2, 2,
+    ROWD(EMIT, COMM, KEV_COMM_MSG_ERROR, KEV_COMM_MSG_ERROR, "MSG_ERROR", "MsgError", f_msg_error, 2, 2,
         "_NTO_TRACE_COMM / _NTO_TRACE_COMM_ERROR", "msg:::error", d_msg_error),
 };
 const unsigned kev_event_table_len = NELEM(kev_event_table);

@@ -261,6 +261,47 @@ static uint64_t pair(const uint32_t *w, int hi_first)
     return hi_first ? (uint64_t)w[0] << 32 | w[1] : (uint64_t)w[1] << 32 | w[0];
 }
 
+// One word's bits as the field describes them (bits 0: the whole word).
+static uint64_t word_bits(uint32_t w, const struct kev_field_desc *fd)
+{
+    return fd->bits ? (w >> fd->shift) & ((fd->bits >= 32 ? 0u : 1u << fd->bits) - 1u) : w;
+}
+
+const struct kev_field_desc *kev_field_desc_get(unsigned cls, unsigned ev, const char *name)
+{
+    const struct kev_event_desc *d = kev_event_describe(cls, ev);
+    for (unsigned i = 0; d && i < d->nfields; i++)
+        if (same(d->fields[i].name, name))
+            return &d->fields[i];
+    return NULL;
+}
+
+int kev_field_read(const struct kev_event *e, const struct kev_field_desc *fd, uint64_t *v)
+{
+    if (!fd || fd->word == KEV_W_NEXT)
+        return 0;
+    unsigned w = fd->word;
+    switch (fd->layout) {
+    case KEV_L_WORD:
+        if (w >= e->nw)
+            return 0;
+        *v = word_bits(e->w[w], fd);
+        return 1;
+    case KEV_L_HI_LO:
+    case KEV_L_LO_HI:
+        if (fd->layout == KEV_L_LO_HI && w + 1 == e->nw) { // its low word alone, as decoded
+            *v = e->w[w];
+            return 1;
+        }
+        if (w + 1 >= e->nw)
+            return 0;
+        *v = pair(&e->w[w], fd->layout == KEV_L_HI_LO);
+        return 1;
+    default:
+        return 0;
+    }
+}
+
 unsigned kev_fields_decode(const struct kev_reader *r, const struct kev_event *e,
                            struct kev_fields *o)
 {
@@ -291,8 +332,7 @@ unsigned kev_fields_decode(const struct kev_reader *r, const struct kev_event *e
                 continue;
             if (!(f = add(o, fd->name, fd->kind, fd->meaning)))
                 return o->n;
-            f->v = fd->bits ? (e->w[w] >> fd->shift) & ((fd->bits >= 32 ? 0u : 1u << fd->bits) - 1u)
-                            : e->w[w];
+            f->v = word_bits(e->w[w], fd);
             f->names = fd->names;
             vals[i] = f->v;
             if (w == 1)

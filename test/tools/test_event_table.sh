@@ -7,7 +7,8 @@
 # and args tables) must each name every
 # event with every field and value (check_event_table.py). Then the same with a test-only
 # row (test/tools/test_event_row.c) linked into test builds of kevscen and the consumers:
-# the event no consumer's code knows is named with its fields by each. And the docs: the
+# the event no consumer's code knows is named with its fields by each, and dtrace -i fires the
+# D probe its row's D column names, with its fields as arguments. And the docs: the
 # listing docs/event-table.md is kevtable's output, and trace-events.md's tables name each
 # event number as the table does.
 # usage: test_event_table.sh [BINDIR [TESTBINDIR [SCRATCHDIR]]]
@@ -59,6 +60,21 @@ check "table: the test-only row is in the test builds alone" test $? = 1
 grep -q ' TEST_ONLY who=0x[0-9a-f]* level=[0-9]* flagged=1 where=0x[0-9a-f]* label="label_[0-9]*"$' \
     "$dir/test-row.kevtable"
 check "test-row: kevtable names its five fields" test $? = 0
+
+# dtrace -i fires the D probe of the test row's D column (proc:::signal-handle: who, its pid,
+# level, flagged, where) once per TEST_ONLY event, with the values kevscen wrote; the build
+# without the row fires it for no event of the same capture.
+dscript='proc:::signal-handle { printf("%d %d %d %d %d\n", arg0, arg1, arg2, arg3, arg4); }'
+"$tbin/evrow/dtrace" -q -i "$dir/test-row.kev" -n "$dscript" >"$dir/test-row.d" 2>"$dir/test-row.derr"
+awk '$1 == "expect-field" && $2 == "TEST_ONLY" { v[$3] = $4 }
+     $1 == "expect-field" && $2 == "TEST_ONLY" && $3 == "where" {
+         printf "%d %d %d %d %d\n", v["who"], int(v["who"] / 65536), v["level"], v["flagged"], v["where"] }' \
+    "$dir/test-row.expect" >"$dir/test-row.dwant"
+test -s "$dir/test-row.dwant" && diff "$dir/test-row.dwant" <(grep . "$dir/test-row.d") >"$dir/test-row.ddiff"
+check "test-row: dtrace -i fires its D probe with its fields, per event ($(wc -l <"$dir/test-row.dwant") events)" \
+    test $? = 0
+"$bin/dtrace" -q -i "$dir/test-row.kev" -n "$dscript" 2>/dev/null | grep -q .
+check "test-row: the build without the row fires that probe for no event" test $? = 1
 
 # The docs: the listing is kevtable's output; trace-events.md's event numbers are the table's.
 marker='<!-- kevtable: the lines below are generated -->'

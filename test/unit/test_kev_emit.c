@@ -15,19 +15,20 @@
 #include <setjmp.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
 #include <trace/kev_decode.h>
 #include <trace/kev_events.h>
 #include <trace/trace_ring.h>
 #include <d/dprobes.h>
-#include "../../tools/traceprinter/kev_capture.h"
+#include <kevhost/kev_capture.h>
 #undef errno    // MSG_ERROR's field is QNX's `errno` (kev_emit.h)
 #include <kernel/kev_emit.h>
 
 // ---- the D side, recorded ---------------------------------------------------------------------
 
-#define NARGS KEV_DPROBE_MAX_ARGS
+#define NARGS 6u          // a firing's arguments (kdt_fire_n's)
 struct firing {
     uint32_t id;
     uint64_t a[NARGS];
@@ -119,64 +120,113 @@ static void read_back(unsigned cls, unsigned evno)
     assert_non_null(fs.desc);
 }
 
-// A value the site passes beside the event's words (a "@name" argument).
+// A value the site passes beside the event's words (a "?name" argument of the D column).
 struct site_val {
     const char *name;
     uint64_t v;
 };
 
-static int probe_matches(const char *row_probe, uint32_t id)
+// Does one probe of a D column entry ("sched:::thread-create, proc:::lwp-create"; a family
+// "interrupt::irq<irq>:entry") name the probe fired as id?
+static int probe_matches(const char *list, uint32_t id)
 {
     struct dprobe_desc d;
     char name[96], want[96];
     if (dprobe_get(id, &d) != 0)
         return 0;
     snprintf(name, sizeof(name), "%s:%s:%s:%s", d.prov, d.mod, d.func, d.name);
-    // a family: interrupt::irqN:entry names interrupt::irq5:entry
-    const char *n = strstr(row_probe, "irqN");
-    if (n) {
-        snprintf(want, sizeof(want), "%.*sirq*%s", (int)(n - row_probe), row_probe, n + 4);
-        return dprobe_glob(want, name);
+    for (const char *s = list; *s;) {
+        size_t len = strcspn(s, ",");
+        size_t w = 0;
+        for (size_t i = 0; i < len && w + 1 < sizeof(want); i++) {
+            if (s[i] == '<') {          // <field>: any value
+                want[w++] = '*';
+                while (i < len && s[i] != '>')
+                    i++;
+            } else {
+                want[w++] = s[i];
+            }
+        }
+        want[w] = 0;
+        if (dprobe_glob(want, name))
+            return 1;
+        s += len;
+        while (*s == ',' || *s == ' ')
+            s++;
     }
-    return strcmp(row_probe, name) == 0;
+    return 0;
 }
 
+// The value an argument of the D column gives: a field, FIELD.pid (a who field's process),
+// ?NAME (a value the site passes), or a number.
 static uint64_t arg_value(const char *arg, const struct site_val *sv, unsigned nsv)
 {
-    if (arg[0] == '@') {
+    if (arg[0] == '?') {
         for (unsigned i = 0; i < nsv; i++)
             if (strcmp(sv[i].name, arg + 1) == 0)
                 return sv[i].v;
         fail_msg("the test gives no site value %s", arg);
     }
-    const struct kev_field *f = kev_field_get(&fs, arg);
+    if (arg[0] >= '0' && arg[0] <= '9')
+        return strtoull(arg, NULL, 0);
+    char field[48];
+    snprintf(field, sizeof(field), "%s", arg);
+    char *dot = strstr(field, ".pid");
+    if (dot)
+        *dot = 0;
+    const struct kev_field *f = kev_field_get(&fs, field);
     if (!f)
-        fail_msg("%s: no field %s decoded", fs.name, arg);
-    return f->v;
+        fail_msg("%s: no field %s decoded", fs.name, field);
+    return dot ? kev_who_pid(f->v) : f->v;
 }
 
-// Every firing is one of the row's probes, with the row's arguments' values, at the event's
-// stamp; returns a bit per row probe fired.
+static unsigned ndprobes(const struct kev_event_desc *row)
+{
+    unsigned n = 0;
+    while (row->dprobes && row->dprobes[n].probe)
+        n++;
+    return n;
+}
+
+// The next argument of a D column entry's list into tok; returns the rest, or NULL at the end.
+static const char *next_arg(const char *s, char *tok, size_t n)
+{
+    while (*s == ' ')
+        s++;
+    if (!*s)
+        return NULL;
+    size_t len = strcspn(s, " ");
+    snprintf(tok, n, "%.*s", (int)len, s);
+    return s + len;
+}
+
+// Every firing is one of the row's probes, with the row's arguments' values (a derived entry's
+// arguments are words: its probe only), at the event's stamp; returns a bit per entry fired.
 static unsigned check_firings(const struct site_val *sv, unsigned nsv)
 {
     const struct kev_event_desc *row = fs.desc;
-    unsigned seen = 0;
+    unsigned seen = 0, nd = ndprobes(row);
     for (unsigned k = 0; k < nfired; k++) {
         const struct firing *f = &fired[k];
         unsigned p = 0;
-        while (p < row->nd && !probe_matches(row->d[p].probe, f->id))
+        while (p < nd && !probe_matches(row->dprobes[p].probe, f->id))
             p++;
-        if (p == row->nd)
+        if (p == nd)
             fail_msg("%s fired probe id %u, which its row does not name", row->name, f->id);
         seen |= 1u << p;
         assert_int_equal(f->site, ev.t32);   // one stamp: the event's
+        if (row->dprobes[p].derived)
+            continue;
+        const char *s = row->dprobes[p].args;
+        char tok[48];
         for (unsigned i = 0; i < NARGS; i++) {
-            uint64_t want = i < row->d[p].nargs ? arg_value(row->d[p].args[i], sv, nsv) : 0;
+            const char *rest = s ? next_arg(s, tok, sizeof(tok)) : NULL;
+            uint64_t want = rest ? arg_value(tok, sv, nsv) : 0;
             if (f->a[i] != want)
                 fail_msg("%s %s arg%u: fired 0x%llx, the row's %s is 0x%llx", row->name,
-                         row->d[p].probe, i, (unsigned long long)f->a[i],
-                         i < row->d[p].nargs ? row->d[p].args[i] : "(none)",
-                         (unsigned long long)want);
+                         row->dprobes[p].probe, i, (unsigned long long)f->a[i],
+                         rest ? tok : "(none)", (unsigned long long)want);
+            s = rest;
         }
     }
     return seen;
@@ -189,7 +239,7 @@ static unsigned nrows_done;
 
 static void done(const struct kev_event_desc *row, unsigned seen)
 {
-    assert_int_equal(seen, (1u << row->nd) - 1u);   // every probe of the row fired
+    assert_int_equal(seen, (1u << ndprobes(row)) - 1u);   // every entry of the row fired
     rows_done[nrows_done++] = (unsigned)(row - kev_event_table);
 }
 
@@ -325,18 +375,24 @@ static void d_column_says_how_each_probe_fires(void **state)
         if ((row->probes[0] != 0) != (row->dsite != KEV_D_NONE))
             fail_msg("%s: D probes \"%s\" but how they fire is %u", row->name, row->probes,
                      row->dsite);
-        if ((row->dsite == KEV_D_EMIT) != (row->nd > 0))
-            fail_msg("%s: an emit row lists its probes, and only it", row->name);
-        for (unsigned p = 0; p < row->nd; p++) {
-            const struct kev_dprobe *d = &row->d[p];
-            // the text readers print names the probe
-            if (!strstr(row->probes, d->probe))
-                fail_msg("%s: \"%s\" does not name %s", row->name, row->probes, d->probe);
-            assert_true(d->nargs >= 1 && d->nargs <= KEV_DPROBE_MAX_ARGS);
-            for (unsigned a = 0; a < d->nargs; a++)
-                if (d->args[a][0] != '@' && !row_has_field(row, d->args[a]))
+        if (row->dsite == KEV_D_EMIT && !ndprobes(row))
+            fail_msg("%s: an emit row lists its probes", row->name);
+        for (unsigned p = 0; p < ndprobes(row); p++) {
+            const struct kev_dprobe *d = &row->dprobes[p];
+            if (d->derived)
+                continue;
+            char tok[48], field[48];
+            for (const char *s = d->args; (s = next_arg(s, tok, sizeof(tok))) != NULL;) {
+                if (tok[0] == '?' || tok[0] == '$' || (tok[0] >= '0' && tok[0] <= '9'))
+                    continue;
+                snprintf(field, sizeof(field), "%s", tok);
+                char *dot = strstr(field, ".pid");
+                if (dot)
+                    *dot = 0;
+                if (!row_has_field(row, field))
                     fail_msg("%s %s: argument %s is no field of the row", row->name, d->probe,
-                             d->args[a]);
+                             tok);
+            }
         }
         emit += row->dsite == KEV_D_EMIT;
     }

@@ -4,7 +4,8 @@
 // value low word first, a kernel call's fields fast and wide as QNX labels them (a QNX system's
 // capture) and as this kernel passes them (ours: user/lib/kcalls.c's order), a failed exit; payloads shorter than they claim (USDT's count, IMAGE's id
 // length, a 64-bit stack's odd word) read no word past the event; an event no row describes
-// gives its raw words; and every row of the table is found by its first and last number.
+// gives its raw words; every row of the table is found by its first and last number; and one
+// field read alone by its row's description (kev_field_read) gives the same values.
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -166,13 +167,48 @@ static void every_row_found(void **state)
     assert_null(kev_event_describe(KEV_C_EMPTY, 0));
 }
 
+// kev_field_read, one field looked up once by name, on the same hand-packed words: PRIO_CHANGE's
+// bits, FAULT's 64-bit pc high word first; a short payload and a field of no row read nothing.
+static void field_read(void **state)
+{
+    (void)state;
+    uint32_t w[] = { 5u << 16 | 2u, 30u | 10u << 8 | (uint32_t)KEV_PRIO_MUTEX << 16 };
+    struct kev_event e = { .cls = KEV_C_SYSTEM, .ev = KEV_SYS_PRIO_CHANGE, .w = w, .nw = 2 };
+    uint64_t v = 0;
+    const struct kev_field_desc *old = kev_field_desc_get(KEV_C_SYSTEM, KEV_SYS_PRIO_CHANGE,
+                                                          "old_prio");
+    assert_int_equal(kev_field_read(&e, old, &v), 1);
+    assert_int_equal(v, 10);
+    assert_int_equal(kev_field_read(&e, kev_field_desc_get(KEV_C_SYSTEM, KEV_SYS_PRIO_CHANGE,
+                                                           "who"), &v), 1);
+    assert_int_equal(kev_who_pid(v), 5);
+    assert_int_equal(kev_who_tid(v), 2);
+    e.nw = 1;
+    assert_int_equal(kev_field_read(&e, old, &v), 0);
+    assert_null(kev_field_desc_get(KEV_C_SYSTEM, KEV_SYS_PRIO_CHANGE, "no_such_field"));
+    assert_int_equal(kev_field_read(&e, NULL, &v), 0);
+    uint32_t f[] = { 0x10001u, 11u, 0x1u, 0x2345678u, 0, 0 };
+    struct kev_event fe = { .cls = KEV_C_SYSTEM, .ev = KEV_SYS_FAULT, .w = f, .nw = 6 };
+    assert_int_equal(kev_field_read(&fe, kev_field_desc_get(KEV_C_SYSTEM, KEV_SYS_FAULT, "pc"),
+                                    &v), 1);
+    assert_int_equal(v, 0x102345678ull);
+    uint32_t x[] = { 0x1001u, 0x2002u, 8u, 0xcafeu, 0x1u };   // FUNC_EXIT's value, low word first
+    struct kev_event xe = { .cls = KEV_C_SYSTEM, .ev = KEV_SYS_FUNC_EXIT, .w = x, .nw = 5 };
+    const struct kev_field_desc *val = kev_field_desc_get(KEV_C_SYSTEM, KEV_SYS_FUNC_EXIT, "value");
+    assert_int_equal(kev_field_read(&xe, val, &v), 1);
+    assert_int_equal(v, 0x10000cafeull);
+    xe.nw = 4;                          // its high word cut: the low word, as decoded
+    assert_int_equal(kev_field_read(&xe, val, &v), 1);
+    assert_int_equal(v, 0xcafeu);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(prio_change), cmocka_unit_test(func_exit), cmocka_unit_test(kcall),
         cmocka_unit_test(kcall_ours),
         cmocka_unit_test(short_payloads), cmocka_unit_test(unknown),
-        cmocka_unit_test(every_row_found),
+        cmocka_unit_test(every_row_found), cmocka_unit_test(field_read),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -203,7 +203,7 @@ static void test_boost_rule(void **st)
     assert_int_equal(k->th[MID_A].prio_n[KX_PRIO_MSG_DOWN], 1);
     assert_int_equal(k->th[TOP].boosts, 0);
     assert_int_equal(k->th[TOP].prio_n[KX_PRIO_OWN], 1);
-    assert_int_equal(kx_prio_kind(5u | 20u << 8 | 7u << 16), KX_PRIO_UNKNOWN);
+    assert_int_equal(kx_prio_kind(5u, 20u, 7u), KX_PRIO_UNKNOWN);
     kw_free(k);
     free(k);
 }

@@ -5,6 +5,7 @@
 #include <kevhost/kx_ids.h>
 #include <kevhost/tool_file.h>
 #include <kevhost/tool_map.h>
+#include <kevhost/kx_fields.h>
 #include <trace/kev_userreg.h>
 #include <trace/kev_text.h>
 
@@ -162,9 +163,11 @@ static void run_on(struct kx_model *m, int idx, unsigned cpu)
 
 int kx_snapshot_cpu(const struct kev_event *e)
 {
-    if (e->cls != KEV_C_SYSTEM || e->ev != KEV_SYS_SNAPSHOT || e->nw < 2 || (e->w[0] & 0xffu) != 2u)
+    const struct kx_fields *f = kx_fields();
+    if (e->cls != KEV_C_SYSTEM || e->ev != KEV_SYS_SNAPSHOT || e->nw < 2 ||
+        kx_field(e, f->snap_what) != 2u)
         return -1;
-    unsigned c = (e->w[0] >> 8) & 0xffu;
+    unsigned c = kx_field(e, f->snap_cpu);
     return c < KEV_MAX_CPUS ? (int)c : -1;
 }
 
@@ -175,7 +178,7 @@ static void thread_event(struct kx_model *m, const struct kev_event *e)
         return;
     struct kx_thread *t = &m->th[idx];
     if (e->nw >= 4)
-        t->prio = (int)e->w[2];
+        t->prio = (int)kx_field(e, kx_fields()->th_prio);
     if (e->ev == KEV_TH_RUNNING) {
         unsigned cpu = e->cpu;
         if (m->in_snapshot && kx_is_idle(m, idx) && t->tid >= 1 && t->tid <= KEV_MAX_CPUS)
@@ -238,17 +241,21 @@ void kx_model_update(struct kx_model *m, const struct kev_event *e)
         else if (e->ev == KEV_INT_EXIT || (e->ev == KEV_INT_HANDLER_EXIT && m->irq_how[c] == 2))
             m->irq[c] = 0, m->irq_how[c] = 0;
     } else if (e->cls == KEV_C_SYSTEM && e->ev == KEV_SYS_PRIO_CHANGE && e->nw >= 2) {
-        // [who, new | old << 8 | cause << 16]: every thread's priority from the START snapshot
-        // on, in fast mode too (whose state events carry none)
-        int idx = kx_thread(m, e->w[0] >> 16, e->w[0] & 0xffffu);
+        // every thread's priority from the START snapshot on, in fast mode too (whose state
+        // events carry none)
+        const struct kx_fields *f = kx_fields();
+        uint32_t who = kx_field(e, f->prio_who);
+        int idx = kx_thread(m, kev_who_pid(who), kev_who_tid(who));
         if (idx >= 0)
-            m->th[idx].prio = (int)(e->w[1] & 0xffu);
+            m->th[idx].prio = (int)kx_field(e, f->prio_new);
     } else if (e->cls == KEV_C_SYSTEM && e->ev == KEV_SYS_SNAPSHOT && e->nw >= 2) {
+        const struct kx_fields *f = kx_fields();
+        uint32_t who = kx_field(e, f->snap_who), what = kx_field(e, f->snap_what);
         int c = kx_snapshot_cpu(e), idx;
-        if (c >= 0 && e->w[1] && (idx = kx_thread(m, e->w[1] >> 16, e->w[1] & 0xffffu)) >= 0)
+        if (c >= 0 && who && (idx = kx_thread(m, kev_who_pid(who), kev_who_tid(who))) >= 0)
             run_on(m, idx, (unsigned)c);
-        else if (c < 0 && e->w[0] <= 1)
-            m->in_snapshot = e->w[0] == 0;
+        else if (c < 0 && what <= 1)   // 0 the snapshot starts, 1 it ends
+            m->in_snapshot = what == 0;
     }
 }
 

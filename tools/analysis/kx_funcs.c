@@ -4,6 +4,7 @@
 // functions by address, and where each process's image lies (IMAGE events).
 #include <kevhost/kx_funcs.h>
 #include <kevhost/kx.h>
+#include <kevhost/kx_fields.h>
 
 #include <trace/kev_image.h>
 
@@ -208,8 +209,8 @@ void kx_funcs_event(struct kx_funcs *f, const struct kev_event *e, int th, uint3
     if (k && k->func) {
         struct kx_func_row r = {
             .id = id, .parent = parent, .t0 = t0, .t1 = e->t64, .th = th_in, .cpu = e->cpu, .fn = e->w[0], .call_site = e->w[1],
-            .ret_off = e->nw > 2 ? e->w[2] : 0,
-            .value = (e->nw > 3 ? e->w[3] : 0) | (e->nw > 4 ? (uint64_t)e->w[4] << 32 : 0),
+            .ret_off = kx_field(e, kx_fields()->fexit_offset),
+            .value = kx_field64(e, kx_fields()->fexit_value),
             .depth = st->n, .user = user,
         };
         k->func(k->user, &r);

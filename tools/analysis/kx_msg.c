@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Message matching (see kx_msg.h).
 #include <kevhost/kx_msg.h>
+#include <kevhost/kx_fields.h>
 
 #include <string.h>
 
@@ -203,8 +204,10 @@ static enum kx_msg_step on_recv(struct kx_msgs *q, struct kx_model *m, const str
     int pulse = e->ev == KEV_COMM_REC_PULSE;
     int server = cur;
     int best = -1;
-    if (e->w[1] > 0xffffu) {
-        int named = kx_thread(m, e->w[1] >> 16, e->w[1] & 0xffffu);
+    const struct kx_fields *f = kx_fields();
+    uint32_t who = kx_field(e, pulse ? f->rpulse_who : f->rmsg_who); // the receiver
+    if (who > 0xffffu) {
+        int named = kx_thread(m, kev_who_pid(who), kev_who_tid(who));
         if (named == cur && !m->irq[e->cpu])
             best = match_queued(q, e, pulse);
         else if (cur >= 0 || m->irq[e->cpu])

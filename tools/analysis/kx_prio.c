@@ -4,9 +4,8 @@
 
 #include <trace/kev.h>
 
-enum kx_prio_kind kx_prio_kind(uint32_t word)
+enum kx_prio_kind kx_prio_kind(unsigned now, unsigned was, unsigned cause)
 {
-    unsigned now = word & 0xffu, was = word >> 8 & 0xffu, cause = word >> 16 & 0xffu;
     switch (cause) {
     case KEV_PRIO_INITIAL: return KX_PRIO_START;
     case KEV_PRIO_CALL:    return KX_PRIO_OWN;

@@ -2,6 +2,7 @@
 // One-pass analyses of a decoded trace (see kx_stats.h); the JSON writer is kx_stats_json.c.
 #include <kevhost/kx_stats.h>
 #include <kevhost/kx_ids.h>
+#include <kevhost/kx_fields.h>
 
 #include <stdlib.h>
 #include <string.h>
@@ -308,7 +309,7 @@ static void thread_event(struct kx_stats *s, const struct kev_event *e, int idx)
         int prev = s->m.cur[cpu];
         if (prev >= 0 && prev != idx && s->th[prev].state == KEV_TH_RUNNING && !s->m.in_snapshot)
             set_state(s, prev, KEV_TH_READY, t); // switched out without its own event
-        ts->prio_run = e->nw >= 4 ? (int)e->w[2] : s->m.th[idx].prio;
+        ts->prio_run = e->nw >= 4 ? (int)kx_field(e, kx_fields()->th_prio) : s->m.th[idx].prio;
         ts->runs++;
         if (ts->irq_wait >= 0)
             irq_handled(s, idx, t);
@@ -352,9 +353,10 @@ static void thread_event(struct kx_stats *s, const struct kev_event *e, int idx)
 static void snapshot_entry(struct kx_stats *s, const struct kev_event *e)
 {
     int c = kx_snapshot_cpu(e);
-    if (c < 0 || !e->w[1])
+    uint32_t who = kx_field(e, kx_fields()->snap_who);
+    if (c < 0 || !who)
         return;
-    int idx = kx_thread(&s->m, e->w[1] >> 16, e->w[1] & 0xffffu);
+    int idx = kx_thread(&s->m, kev_who_pid(who), kev_who_tid(who));
     if (idx >= 0 && s->th[idx].state == KEV_TH_RUNNING)
         s->th[idx].run_cpu = (unsigned)c + 1u;
 }

@@ -5,6 +5,7 @@
 // of them to the time of the event about to change a thread's state, CPU or priority, so a
 // segment always has one owner state, one thread on the owner's CPU and fixed priorities.
 #include <kevhost/kx_wait.h>
+#include <kevhost/kx_fields.h>
 
 #include <stdlib.h>
 #include <string.h>
@@ -370,7 +371,7 @@ static void thread_event(struct kw *k, const struct kev_event *e, int x)
     if (e->nw >= 4 && e->ev < KEV_TH_NSTATES && !k->prio_events) {
         // No PRIO_CHANGE events: a rise of an owner's priority while a thread waits on what
         // it holds is taken as an inheritance boost (wide-mode state events carry priorities).
-        int p = (int)e->w[2];
+        int p = (int)kx_field(e, kx_fields()->th_prio);
         for (unsigned i = 0; i < k->nopen && s->prio >= 0 && p > s->prio; i++)
             if (k->wait[k->open[i]].owner == x) {
                 s->boosts++;
@@ -421,8 +422,9 @@ static void sync_wait(struct kw *k, const struct kev_event *e, int x)
         return;
     struct kw_wait *w = &k->wait[k->th[x].wait];
     enum kw_kind kind = kind_of_state(w->state);
-    int obj = find_obj(k, kind, e->w[0]);
-    int owner = who_thread(k, e->w[1]);
+    const struct kx_fields *f = kx_fields();
+    int obj = find_obj(k, kind, kx_field(e, f->sync_object));
+    int owner = who_thread(k, kx_field(e, f->sync_owner));
     w->obj = obj;
     w->owner = owner == x ? -1 : owner;
     if (kind != KW_COND)
@@ -433,20 +435,22 @@ static void sync_wait(struct kw *k, const struct kev_event *e, int x)
 static void prio_change(struct kw *k, const struct kev_event *e)
 {
     k->prio_events++;
-    int x = who_thread(k, e->w[0]);
+    const struct kx_fields *f = kx_fields();
+    int x = who_thread(k, kx_field(e, f->prio_who));
     if (x < 0)
         return;
     flush(k, e->t64);
-    enum kx_prio_kind kind = kx_prio_kind(e->w[1]);
+    unsigned now = kx_field(e, f->prio_new), was = kx_field(e, f->prio_old);
+    enum kx_prio_kind kind = kx_prio_kind(now, was, kx_field(e, f->prio_cause));
     struct kw_thread *s = &k->th[x];
     if ((kind == KX_PRIO_BOOST || kind == KX_PRIO_MSG_UP) && s->base_prio < 0)
-        s->base_prio = (int)((e->w[1] >> 8) & 0xffu);
+        s->base_prio = (int)was;
     if (kx_prio_is_boost(kind))
         s->boosts++;
     s->prio_n[kind]++;
     if (kind == KX_PRIO_INH_END)
         s->base_prio = -1;
-    s->prio = (int)(e->w[1] & 0xffu);
+    s->prio = (int)now;
 }
 
 static void kcall(struct kw *k, const struct kev_event *e, int x)

@@ -6,7 +6,7 @@
 # serves it as tables: each answer is computed here once.
 AN := tools/analysis
 # The model and the decoder it reads through.
-AN_MODEL  := $(AN)/kx.c $(AN)/kx_ids.c $(AN)/kx_sort.c tools/common/tool_file.c tools/common/tool_map.c \
+AN_MODEL  := $(AN)/kx.c $(AN)/kx_fields.c $(AN)/kx_ids.c $(AN)/kx_sort.c tools/common/tool_file.c tools/common/tool_map.c \
              trace/kev_userreg.c trace/kev_decode.c trace/kev_fields.c trace/kev_text.c trace/kev_file.c \
              trace/kev_events.c trace/kev_kercall.c trace/kev_panic.c trace/kev_stack.c trace/kev_image.c
 AN_MSG    := $(AN)/kx_msg.c
@@ -28,7 +28,7 @@ HOST_TESTS += $(HT)/test_kx
 # The wait analysis's priority inversions over hand-built event sequences (every middle
 # thread with its own share of the time lost).
 HOST_TESTS += $(HT)/test_kev_wait
-$(HT)/test_kev_wait: $(call host_test_objs,test/unit/test_kev_wait.c $(AN)/kx_wait.c $(AN)/kx_prio.c $(AN)/kx_wait_groups.c \
+$(HT)/test_kev_wait: $(call host_test_objs,test/unit/test_kev_wait.c $(AN)/kx_wait.c $(AN)/kx_fields.c $(AN)/kx_prio.c $(AN)/kx_wait_groups.c \
                          trace/kev_decode.c trace/kev_fields.c trace/kev_text.c trace/kev_file.c trace/kev_events.c trace/kev_kercall.c)
 	@echo "  LINK    $@"
 	$(Q)$(HOST_CC) -o $@ $^ -lcmocka $(HOST_TLDFLAGS)

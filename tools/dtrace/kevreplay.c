@@ -12,6 +12,7 @@
 #include "kevreplay.h"
 #include "kevreplay_stacks.h"
 #include "kevreplay_args.h"
+#include "kevreplay_table.h"
 #include <d/dprinfo.h>
 #include <d/dprobes.h>
 #include <d/dfbt.h>
@@ -283,107 +284,47 @@ static void advance(struct replay *p, struct kev_reader *r, uint64_t t)
     }
 }
 
-/* probe_of: the probe an event fires and its arguments as the board's hook gives them (the
- * msg probes' are msg_args'); 0 for none. */
-static uint32_t probe_of(const struct kev_event *e, uint64_t *a)
-{
-    const uint32_t *w = e->w;
-    unsigned nw = e->nw;
-    switch (e->cls) {
-    case KEV_C_KER_CALL:
-        if (e->ev < KEV_KC_MAX) {   /* the call's arguments: 2 fast, 6 wide */
-            for (unsigned k = 0; k < nw && k < 6; k++)
-                a[k] = w[k];
-            return e->ev < DPROBE_KCALL_MAX ? DPROBE_KCALL_ENTRY(e->ev) : 0;
-        }
-        if (e->ev < 2 * KEV_KC_MAX && e->ev - KEV_KC_MAX < DPROBE_KCALL_MAX) {
-            int32_t ret;
-            uint32_t err;
-            /* arg0 as the board's D sees it: the result, or -errno on failure */
-            if (kev_kcall_exit(e, &ret, &err))
-                a[0] = err ? (uint64_t)-(int64_t)err : (uint64_t)(int64_t)ret;
-            a[1] = e->ev - KEV_KC_MAX;
-            return DPROBE_KCALL_RETURN(e->ev - KEV_KC_MAX);
-        }
-        return 0;
-    case KEV_C_INT:     /* arg0 the line, as the board's */
-        if (nw < 1 || w[0] >= DPROBE_IRQ_MAX)
-            return 0;
-        a[0] = w[0];
-        if (e->ev == KEV_INT_ENTER)
-            return DPROBE_IRQ_ENTRY(w[0]);
-        if (e->ev == KEV_INT_EXIT)
-            return DPROBE_IRQ_EXIT(w[0]);
-        return 0;
-    case KEV_C_PR_TH:   /* arg0 the pid, arg1 the parent's (create) or the status (exit) */
-        if (e->ev == KEV_PR_CREATE || e->ev == KEV_PR_CREATE_NAME ||
-            e->ev == KEV_PR_DESTROY || e->ev == KEV_PR_DESTROY_NAME) {
-            if (nw < 2)
-                return 0;
-            a[0] = w[1];
-            a[1] = w[0];
-            if (e->ev == KEV_PR_DESTROY_NAME || e->ev == KEV_PR_DESTROY)
-                a[1] = 0;   /* the board's arg1 is the exit status, not in the capture */
-            return e->ev == KEV_PR_CREATE || e->ev == KEV_PR_CREATE_NAME ? DPROBE_PROC_CREATE
-                                                                         : DPROBE_PROC_EXIT;
-        }
-        return 0;   /* thread events: on_thread */
-    case KEV_C_USER:    /* one slot: its two words; longer: its payload (replay_text) */
-        a[0] = e->ev;
-        a[1] = e->nslots > 1 ? DUTEXT_ADDR : nw > 0 ? w[0] : 0;
-        a[2] = e->nslots > 1 ? 4u * nw : nw > 1 ? w[1] : 0;
-        return DPROBE_USER_EVENT;
-    default:
-        return 0;   /* COMM: msg_args */
-    }
-}
-
 /* The kernel-call numbers whose entry tells what a message or a block is about
  * (uapi/kcall.h: QNX's numbers; the host tools do not include the kernel's headers). */
 enum { KC_MSGSEND_EV = 11, KC_MSGRECEIVE_EV = 14, KC_THREADJOIN_EV = 50, KC_PROCWAIT_EV = 62 };
 
-/* msg_args: the msg probe a COMM event fires, with the board's arguments (kernel/ktrace.c
- * kdt_msg, comm_ev_d): arg0 the client's connection, arg1 the receive id, arg2 the message's
- * bytes (0 for a reply), arg3 the event's second word (send: the server's pid; receive: the
- * receiver; reply: the status; error: the errno); a pulse: arg0 its connection, arg1 its code
- * (the event's key holds the channel in its upper half). The connection and size are the
- * client's MsgSend's first and third arguments, remembered by receive id from its entry event
- * when the SND_MESSAGE comes (in the client's context); *unk_coid, *unk_bytes get the
- * arguments the capture does not hold. 0 for no probe. */
-static uint32_t msg_args(struct replay *p, const struct kev_event *e, unsigned cpu, uint64_t *a,
-                         unsigned *unk_coid, unsigned *unk_bytes)
+/* msg_seen: a message's connection and size, which the board's msg probes give as arg0 and
+ * arg2 (kernel/ktrace.c kdt_msg) and no COMM event carries: the client's MsgSend's first and
+ * third arguments, remembered by receive id (which names the client thread) from its entry
+ * event when its SND_MESSAGE comes, in the client's context. */
+static void msg_seen(struct replay *p, const struct kev_event *e, unsigned cpu)
 {
-    const uint32_t *w = e->w;
-    uint32_t id;
-    if (e->nw < 2)
+    if (e->cls != KEV_C_COMM || e->ev != KEV_COMM_SND_MESSAGE || e->nw < 2)
+        return;
+    struct rmsg *m = rmsg(p, e->w[0]);
+    const struct rthread *c = p->cur[cpu] ? rthread(p, p->cur[cpu]) : NULL;
+    int sent = c && c->kc_open && c->kc == KC_MSGSEND_EV;
+    m->coid = sent ? c->kc_a[0] : 0;
+    m->bytes = sent && c->kc_nw > 2 ? c->kc_a[2] : 0;
+    m->coid_known = (uint8_t)sent;
+    m->bytes_known = (uint8_t)(sent && c->kc_nw > 2);
+}
+
+/* site_value: the values the table's D column names ?NAME (rtable_site_fn): a message's
+ * connection and size, by the event's receive id (msg_seen); an exit status is in no event. */
+static int site_value(void *user, const char *name, const struct kev_fields *fs, uint64_t *v)
+{
+    struct replay *p = user;
+    const struct kev_field *id = kev_field_get(fs, "rcvid");
+    int coid = !strcmp(name, "coid"), bytes = !strcmp(name, "bytes");
+    if (!id || (!coid && !bytes))
         return 0;
-    switch (e->ev) {
-    case KEV_COMM_SND_PULSE:
-        a[0] = w[0];
-        a[1] = w[1] & 0xffffu;
-        return DPROBE_MSG_PULSE;
-    case KEV_COMM_SND_MESSAGE: id = DPROBE_MSG_SEND; break;
-    case KEV_COMM_REC_MESSAGE: id = DPROBE_MSG_RECEIVE; break;
-    case KEV_COMM_REPLY_MESSAGE: id = DPROBE_MSG_REPLY; break;
-    case KEV_COMM_MSG_ERROR: id = DPROBE_MSG_ERROR; break;
-    default: return 0;
-    }
-    struct rmsg *m = rmsg(p, w[0]);
-    if (id == DPROBE_MSG_SEND) {
-        const struct rthread *c = p->cur[cpu] ? rthread(p, p->cur[cpu]) : NULL;
-        int sent = c && c->kc_open && c->kc == KC_MSGSEND_EV;
-        m->coid = sent ? c->kc_a[0] : 0;
-        m->bytes = sent && c->kc_nw > 2 ? c->kc_a[2] : 0;
-        m->coid_known = (uint8_t)sent;
-        m->bytes_known = (uint8_t)(sent && c->kc_nw > 2);
-    }
-    a[0] = m->coid;
-    a[1] = w[0];
-    a[2] = id == DPROBE_MSG_REPLY ? 0 : m->bytes;
-    a[3] = w[1];
-    *unk_coid = m->coid_known ? 0 : 1u << 0;
-    *unk_bytes = m->bytes_known || id == DPROBE_MSG_REPLY ? 0 : 1u << 2;
-    return id;
+    const struct rmsg *m = rmsg(p, (uint32_t)id->v);
+    *v = coid ? m->coid : m->bytes;
+    return coid ? m->coid_known : m->bytes_known;
+}
+
+/* rargs_why_of: the note a missing argument of the D column's takes (kevreplay_args.h). */
+static int rargs_why_of(const char *name)
+{
+    return !strcmp(name, "$words") ? RARGS_KCALL_FAST : !strcmp(name, "coid") ? RARGS_MSG_COID
+           : !strcmp(name, "bytes") ? RARGS_MSG_BYTES : !strcmp(name, "status")
+           ? RARGS_EXIT_STATUS : -1;
 }
 
 /* The payload of the user event being replayed, where copyin( )/copyinstr( ) at DUTEXT_ADDR
@@ -637,13 +578,7 @@ static void on_thread(struct replay *p, struct kev_reader *r, const struct kev_e
         return;
     }
     if (e->cls == KEV_C_SYSTEM && e->ev == KEV_SYS_PRIO_CHANGE && e->nw >= 2) {
-        struct rthread *t = rthread(p, w[0]);
-        unsigned prio = w[1] & 0xffu, old = (w[1] >> 8) & 0xffu, cause = w[1] >> 16;
-        if (cause != KEV_PRIO_INITIAL && !p->in_snapshot && p->firing) {
-            uint64_t a[DVM_NARGS] = { w[0], w[0] >> 16, prio, old, cause };
-            dvm_fire(p->st, &p->ctx, DPROBE_SCHED_CHANGE_PRI, a);
-        }
-        t->prio = (uint8_t)prio;
+        rthread(p, w[0])->prio = (uint8_t)(w[1] & 0xffu);   /* (fired: table_fire) */
         return;
     }
     if (e->cls == KEV_C_SYSTEM && e->ev == KEV_SYS_SYNC_WAIT && e->nw >= 2) {
@@ -989,6 +924,40 @@ static void spawn_failed(struct replay *p, uint64_t err)
     fire4(p, DPROBE_PROC_EXEC_FAILURE, err, 0, 0, 0);
 }
 
+/* table_fire: the probes the event table's D column says e's site fires (kevreplay_table.h),
+ * with their arguments; the ones the capture does not hold fire as 0 and are noted. A failed
+ * ProcSpawn's return first fires proc:::exec and exec-failure, as the kernel does. */
+static void table_fire(struct replay *p, struct kev_reader *r, const struct kev_event *e,
+                       int fire)
+{
+    static struct kev_fields fs;
+    struct rtable_fire f[4];
+    unsigned n = rtable_probes(r, e, p->in_snapshot, site_value, p, &fs, f, 4);
+    for (unsigned i = 0; i < n; i++) {
+        if (f[i].id == DPROBE_KCALL_RETURN(DPROBE_KCALL_PROC_SPAWN) && (int64_t)f[i].a[0] < 0)
+            spawn_failed(p, (uint64_t)-(int64_t)f[i].a[0]);
+        if (!fire)
+            continue;
+        if (f[i].payload) {
+            replay_text.p = replay_bytes;
+            replay_text.len = (uint32_t)kev_event_bytes(r, e, 0, replay_bytes,
+                                                        sizeof(replay_bytes));
+        }
+        dvm_fire(p->st, &p->ctx, f[i].id, f[i].a);
+        replay_text.p = NULL;
+        replay_text.len = 0;
+        unsigned args[RARGS_NWHY] = { 0 };   /* one note a reason, all its arguments */
+        for (unsigned k = 0; k < DVM_NARGS; k++) {
+            int why = f[i].unknown >> k & 1u ? rargs_why_of(f[i].unknown_name[k]) : -1;
+            if (why >= 0)
+                args[why] |= 1u << k;
+        }
+        for (unsigned w = 0; w < RARGS_NWHY; w++)
+            if (args[w])
+                rargs_missing(f[i].id, args[w], (enum rargs_why)w);
+    }
+}
+
 /* BEGIN, at capture time t (ns since boot), in the consumer's context: no thread of the
  * capture's. */
 static void fire_begin(struct replay *p, uint64_t t)
@@ -1032,15 +1001,9 @@ static int on_event(void *user, struct kev_reader *r, const struct kev_event *e)
         return 1;
     unsigned cpu = e->cpu < p->ncpus ? e->cpu : 0;
     int fire = !p->cpu_only || cpu == p->cpu_only - 1u;   /* -x cpu: the CPU's state is kept */
-    uint64_t a[DVM_NARGS] = { 0 };
-    unsigned unk_coid = 0, unk_bytes = 0;
-    uint32_t id = e->cls == KEV_C_COMM ? msg_args(p, e, cpu, a, &unk_coid, &unk_bytes)
-                                       : probe_of(e, a);
     p->ctx.cpu = cpu;
     p->ctx.timestamp = t;
     p->ctx.walltimestamp = p->wall0 + t;
-    if (p->in_snapshot && id == DPROBE_PROC_CREATE)
-        id = 0;     /* the snapshot's processes are not news (the board fires nothing) */
     set_ctx(p, r, cpu);
     /* errno: a failing call's at its kercall:::return (the exit event's), else 0, as the
      * board's kdt_fire_kcall_return */
@@ -1054,25 +1017,9 @@ static int on_event(void *user, struct kev_reader *r, const struct kev_event *e)
     }
     if (p->fault[cpu].on)       /* a FAULT whose STACK did not follow */
         fault_fire(p, r, cpu, NULL);
-    if (id == DPROBE_USER_EVENT && e->nslots > 1) {
-        replay_text.p = replay_bytes;
-        replay_text.len = (uint32_t)kev_event_bytes(r, e, 0, replay_bytes, sizeof(replay_bytes));
-    }
+    msg_seen(p, e, cpu);
     procs_before(p, e);
-    if (id >= DPROBE_KCALL_BASE && id < DPROBE_IRQ_BASE && (id - DPROBE_KCALL_BASE) / 2 ==
-        DPROBE_KCALL_PROC_SPAWN && (id - DPROBE_KCALL_BASE) % 2 && (int64_t)a[0] < 0)
-        spawn_failed(p, (uint64_t)-(int64_t)a[0]);
-    if (id && fire) {
-        dvm_fire(p->st, &p->ctx, id, a);
-        if (e->cls == KEV_C_KER_CALL && e->ev < KEV_KC_MAX && e->nw < 6)
-            rargs_missing(id, 0x3cu, RARGS_KCALL_FAST);
-        if (id == DPROBE_PROC_EXIT)
-            rargs_missing(id, 1u << 1, RARGS_EXIT_STATUS);
-        rargs_missing(id, unk_coid, RARGS_MSG_COID);
-        rargs_missing(id, unk_bytes, RARGS_MSG_BYTES);
-    }
-    replay_text.p = NULL;
-    replay_text.len = 0;
+    table_fire(p, r, e, fire);
     procs_after(p, e);
     on_thread(p, r, e, cpu);
     return done(p);

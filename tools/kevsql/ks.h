@@ -109,7 +109,7 @@ const char *ks_attr(const struct ks_trace *t, const char *key, char *buf, size_t
 // What a cursor queues: one record per row, copied from the model's (kx_rows.h) or built from
 // an event. kind says which member.
 enum ks_kind { KS_STATE, KS_KCALL, KS_IRQ, KS_MSG, KS_WAIT, KS_CPU, KS_EVENT, KS_ARG, KS_FUNC,
-               KS_FLOW };
+               KS_FLOW, KS_DECL };
 
 struct ks_msg_rec {
     uint64_t id;
@@ -152,6 +152,17 @@ struct ks_arg {              // one row of args
     char s[KS_TEXT];
 };
 
+#define KS_DECL_COLS 16u
+// A row of a declared table (ks_decl.c): each column's value as the event gave it.
+struct ks_decl_rec {
+    uint64_t id, t;          // the event's ordinal in the walk, its time
+    unsigned cpu;
+    int th;                  // the thread of the declaration's who field (-1: none)
+    int64_t v[KS_DECL_COLS]; // an integer column's value; a TEXT model value's offset in text
+    uint32_t null;           // a bit per column: NULL
+    char text[KS_TEXT];      // the model's text values, each NUL-terminated
+};
+
 struct ks_rec {
     enum ks_kind kind;
     int sub;                 // which part of the record the row is (a wait's preemptor ...)
@@ -166,6 +177,7 @@ struct ks_rec {
         struct ks_arg arg;
         struct kx_func_row fn;
         struct kx_flow_row flow;
+        struct ks_decl_rec decl;
     } u;
 };
 
@@ -184,6 +196,7 @@ struct ks_walk {
     int64_t param;           // a table-valued function's argument (cpu_load's width)
     const char *fail;        // a table's reason to fail the statement (the cursor says it)
     void *state;             // a table's own state for the walk (sqlite3_free'd at its end)
+    const struct ks_table *tab; // the table the walk fills
 };
 
 // How a table gets its rows.
@@ -198,6 +211,41 @@ struct ks_col {
     const char *type;        // "INTEGER", "TEXT", "REAL" (the declared type)
     int needs_model;         // this column needs the thread model (event tables)
 };
+
+// ---- declared tables (ks_decl.c) -------------------------------------------------------------------
+// A table of one event's rows, declared: its event and its columns, each a field of the event's
+// row of the event table (trace/kev_events.c) read one stated way, or a value of the model. A
+// new event's fields reach such a table by a declaration, with no code.
+struct ks_walk;
+struct kev_fields;
+enum ks_dcol_src {
+    KS_DC_ID,                // the event's ordinal in the walk (the event table's id)
+    KS_DC_TS,                // its time, ns since boot
+    KS_DC_CPU,               // its CPU
+    KS_DC_UTID,              // the thread the who field `field` names (NULL: the model has none)
+    KS_DC_FIELD,             // the field's value
+    KS_DC_PID, KS_DC_TID,    // a who field's process, its thread id
+    KS_DC_NAME,              // the field's value named by names()
+    KS_DC_IF,                // the field's value, NULL unless the flag field `cond` is 1
+    KS_DC_MODEL,             // value(): 1 an integer in *v, 2 a text in text, 0 NULL
+};
+struct ks_dcol {
+    struct ks_col col;       // its name, declared type, whether it needs the model
+    uint8_t src;             // enum ks_dcol_src
+    const char *field;       // the row's field it reads
+    const char *cond;        // KS_DC_IF's flag field
+    const char *(*names)(unsigned v);
+    int (*value)(struct ks_walk *w, const struct kev_event *e, const struct kev_fields *fs,
+                 int64_t *v, char *text, size_t n);
+};
+struct ks_decl {            // (at most KS_DECL_COLS columns: each declaration asserts it)
+    uint8_t cls;             // the event (KEV_C_*, its number)
+    uint16_t ev;
+    const struct ks_dcol *cols;
+};
+// The hooks of every declared table (its on_event and rec_col).
+void ks_decl_on(struct ks_walk *w, const struct kev_event *e);
+void ks_decl_col(struct ks_walk *w, const struct ks_rec *rec, int col, sqlite3_context *ctx);
 
 struct ks_table {
     const char *name;
@@ -220,7 +268,13 @@ struct ks_table {
     int param_col;           // a hidden column that must be given (TABLE(value)), 0 none
     void (*on_end)(struct ks_walk *w); // after the walk (and the model's last records)
     unsigned skip;           // parts of the analyses the table does not need (KX_SKIP_*)
+    const struct ks_decl *decl; // a declared table (then cols is NULL): its event and columns
 };
+// Column i of a table, declared or written out.
+static inline const struct ks_col *ks_col_of(const struct ks_table *t, unsigned i)
+{
+    return t->decl ? &t->decl->cols[i].col : &t->cols[i];
+}
 
 extern const struct ks_table *const ks_tables[];
 extern const unsigned ks_ntables;

@@ -396,7 +396,7 @@ static int kt_column(sqlite3_vtab_cursor *cur, sqlite3_context *ctx, int col)
     } else if (col == 1) {
         sqlite3_str *s = sqlite3_str_new(NULL);
         for (unsigned i = 0; i < t->ncols; i++)
-            sqlite3_str_appendf(s, "%s%s", i ? ", " : "", t->cols[i].name);
+            sqlite3_str_appendf(s, "%s%s", i ? ", " : "", ks_col_of(t, i)->name);
         char *x = sqlite3_str_finish(s);
         ks_result_text(ctx, x);
         sqlite3_free(x);

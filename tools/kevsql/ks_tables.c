@@ -702,65 +702,51 @@ static const struct ks_table t_user_event = {
     .skip = KX_SKIP_MSG | KX_SKIP_WAIT,
 };
 
-// fault and stack_sample (trace/kev_stack.h)
-static const struct ks_col fault_cols[] = {
-    { "id", "INTEGER", 0 }, { "ts", "INTEGER", 0 }, { "cpu", "INTEGER", 0 },
-    { "utid", "INTEGER", 1 }, { "pid", "INTEGER", 0 }, { "tid", "INTEGER", 0 },
-    { "signal", "TEXT", 0 }, { "kind", "TEXT", 0 }, { "pc", "INTEGER", 0 },
-    { "addr", "INTEGER", 0 }, { "text", "TEXT", 0 },
-};
-static void fault_on(struct ks_walk *w, const struct kev_event *e)
+// ---- declared tables: an event's fields as columns (ks.h struct ks_decl, ks_decl.c) ------------
+#define DC(n, t, nm, src, f, cond, names, value) { { n, t, nm }, src, f, cond, names, value }
+#define DC_ID { { "id", "INTEGER", 0 }, KS_DC_ID, NULL, NULL, NULL, NULL }
+#define DC_TS { { "ts", "INTEGER", 0 }, KS_DC_TS, NULL, NULL, NULL, NULL }
+#define DC_CPU { { "cpu", "INTEGER", 0 }, KS_DC_CPU, NULL, NULL, NULL, NULL }
+#define DC_UTID(who) { { "utid", "INTEGER", 1 }, KS_DC_UTID, who, NULL, NULL, NULL }
+#define DC_FIELD(n, f) { { n, "INTEGER", 0 }, KS_DC_FIELD, f, NULL, NULL, NULL }
+#define DC_NAME(n, f, names) { { n, "TEXT", 0 }, KS_DC_NAME, f, NULL, names, NULL }
+#define DC_MODEL(n, t, value) { { n, t, 0 }, KS_DC_MODEL, NULL, NULL, NULL, value }
+
+// fault: FAULT's fields (trace/kev_stack.h), its text as every tool writes it
+static int fault_text(struct ks_walk *w, const struct kev_event *e, const struct kev_fields *fs,
+                      int64_t *v, char *text, size_t n)
 {
     struct kev_fault f;
-    if (e->cls != KEV_C_SYSTEM || e->ev != KEV_SYS_FAULT || kev_fault_decode(e->w, e->nw, &f))
-        return;
-    struct ks_rec rec;
-    ev_rec(w, e, &rec);
-    struct ks_ev_rec *v = &rec.u.ev;
-    struct kx_model *m = w->s ? &w->s->m : w->m;
-    v->th = m ? kx_thread(m, f.pid, f.tid) : -1;
-    v->v[0] = f.pid, v->v[1] = f.tid, v->v[2] = (int64_t)f.pc;
-    v->v[3] = f.addr_valid ? (int64_t)f.addr : -1;
-    snprintf(v->name, sizeof(v->name), "%s", kev_signal_name(f.sig));
-    kev_fault_text(&f, v->text, sizeof(v->text));
-    v->v[4] = f.kind;
-    ks_push(w, &rec);
+    (void)w, (void)fs, (void)v;
+    if (kev_fault_decode(e->w, e->nw, &f))
+        return 0;
+    kev_fault_text(&f, text, n);
+    return 2;
 }
-static void fault_col(struct ks_walk *w, const struct ks_rec *rec, int col, sqlite3_context *ctx)
-{
-    const struct ks_ev_rec *v = &rec->u.ev;
-    switch (col) {
-    case 0: result_u(ctx, v->id); break;
-    case 1: ks_result_ns(ctx, w->t, v->t, 1); break;
-    case 2: sqlite3_result_int(ctx, (int)v->cpu); break;
-    case 3: ks_result_thread(ctx, w->t, v->th); break;
-    case 4: case 5: sqlite3_result_int64(ctx, v->v[col - 4]); break;
-    case 6: ks_result_text(ctx, v->name); break;
-    case 7: ks_result_text(ctx, kev_fault_kind_name((unsigned)v->v[4])); break;
-    case 8: sqlite3_result_int64(ctx, v->v[2]); break;
-    case 9:
-        if (v->v[3] >= 0)
-            sqlite3_result_int64(ctx, v->v[3]);
-        else
-            sqlite3_result_null(ctx);
-        break;
-    case 10: ks_result_text(ctx, v->text); break;
-    default: sqlite3_result_null(ctx);
-    }
-}
+static const struct ks_dcol fault_cols[] = {
+    DC_ID, DC_TS, DC_CPU, DC_UTID("who"),
+    DC("pid", "INTEGER", 0, KS_DC_PID, "who", NULL, NULL, NULL),
+    DC("tid", "INTEGER", 0, KS_DC_TID, "who", NULL, NULL, NULL),
+    DC_NAME("signal", "signal", kev_signal_name), DC_NAME("kind", "kind", kev_fault_kind_name),
+    DC_FIELD("pc", "pc"), DC("addr", "INTEGER", 0, KS_DC_IF, "addr", "addr_valid", NULL, NULL),
+    DC_MODEL("text", "TEXT", fault_text),
+};
+_Static_assert(NCOL(fault_cols) <= KS_DECL_COLS, "a declared table has at most KS_DECL_COLS columns");
+static const struct ks_decl fault_decl = { KEV_C_SYSTEM, KEV_SYS_FAULT, fault_cols };
 static const struct ks_table t_fault = {
     .name = "fault",
     .doc = "processes killed by a fault: signal, kind, pc, address (its stack: the "
     "stack_sample of kind 'fault' of the same thread right after it)",
     .src = KS_SRC_EVENTS,
-    .cols = fault_cols,
+    .decl = &fault_decl,
     .ncols = NCOL(fault_cols),
     .ts_col = 1,
     .needs_stats = 0,
-    .on_event = fault_on,
-    .rec_col = fault_col,
+    .on_event = ks_decl_on,
+    .rec_col = ks_decl_col,
 };
 
+// stack_sample (trace/kev_stack.h)
 static const struct ks_col stack_cols[] = {
     { "id", "INTEGER", 0 }, { "ts", "INTEGER", 0 }, { "cpu", "INTEGER", 0 },
     { "utid", "INTEGER", 1 }, { "pid", "INTEGER", 0 }, { "tid", "INTEGER", 0 },
@@ -831,52 +817,48 @@ static const struct ks_table t_stack = {
     .rec_col = stack_col,
 };
 
-static const struct ks_col prio_cols[] = {
-    { "id", "INTEGER", 0 }, { "ts", "INTEGER", 0 }, { "cpu", "INTEGER", 0 },
-    { "utid", "INTEGER", 1 }, { "old_priority", "INTEGER", 0 }, { "priority", "INTEGER", 0 },
-    { "cause", "INTEGER", 0 }, { "cause_name", "TEXT", 0 }, { "kind", "TEXT", 0 },
-    { "is_boost", "INTEGER", 0 },
+// prio_change: PRIO_CHANGE's fields; its kind by the one rule of every tool (kx_prio.h): a
+// boost is a rise by mutex inheritance
+static enum kx_prio_kind prio_kind_of(const struct kev_fields *fs)
+{
+    const struct kev_field *now = kev_field_get(fs, "new_prio"), *was = kev_field_get(fs, "old_prio"),
+                           *cause = kev_field_get(fs, "cause");
+    return now && was && cause ? kx_prio_kind((unsigned)now->v, (unsigned)was->v, (unsigned)cause->v)
+                               : KX_PRIO_UNKNOWN;
+}
+static int prio_kind(struct ks_walk *w, const struct kev_event *e, const struct kev_fields *fs,
+                     int64_t *v, char *text, size_t n)
+{
+    (void)w, (void)e, (void)v;
+    snprintf(text, n, "%s", kx_prio_kind_name(prio_kind_of(fs)));
+    return 2;
+}
+static int prio_is_boost(struct ks_walk *w, const struct kev_event *e,
+                         const struct kev_fields *fs, int64_t *v, char *text, size_t n)
+{
+    (void)w, (void)e, (void)text, (void)n;
+    *v = kx_prio_is_boost(prio_kind_of(fs));
+    return 1;
+}
+static const struct ks_dcol prio_cols[] = {
+    DC_ID, DC_TS, DC_CPU, DC_UTID("who"), DC_FIELD("old_priority", "old_prio"),
+    DC_FIELD("priority", "new_prio"), DC_FIELD("cause", "cause"),
+    DC_NAME("cause_name", "cause", kw_cause_name), DC_MODEL("kind", "TEXT", prio_kind),
+    DC_MODEL("is_boost", "INTEGER", prio_is_boost),
 };
-static void prio_on(struct ks_walk *w, const struct kev_event *e)
-{
-    if (e->cls != KEV_C_SYSTEM || e->ev != KEV_SYS_PRIO_CHANGE || e->nw < 2)
-        return;
-    struct ks_rec rec;
-    ev_rec(w, e, &rec);
-    struct kx_model *m = w->s ? &w->s->m : w->m;
-    rec.u.ev.th = m ? kx_thread(m, e->w[0] >> 16, e->w[0] & 0xffffu) : -1;
-    ks_push(w, &rec);
-}
-static void prio_col(struct ks_walk *w, const struct ks_rec *rec, int col, sqlite3_context *ctx)
-{
-    const struct ks_ev_rec *v = &rec->u.ev;
-    unsigned x = v->w[1];
-    switch (col) {
-    case 0: result_u(ctx, v->id); break;
-    case 1: ks_result_ns(ctx, w->t, v->t, 1); break;
-    case 2: sqlite3_result_int(ctx, (int)v->cpu); break;
-    case 3: ks_result_thread(ctx, w->t, v->th); break;
-    case 4: sqlite3_result_int(ctx, (int)(x >> 8 & 0xffu)); break;
-    case 5: sqlite3_result_int(ctx, (int)(x & 0xffu)); break;
-    case 6: sqlite3_result_int(ctx, (int)(x >> 16 & 0xffu)); break;
-    case 7: ks_result_text(ctx, kw_cause_name(x >> 16 & 0xffu)); break;
-    // the one rule of every tool (kx_prio.h): a boost is a rise by mutex inheritance
-    case 8: ks_result_text(ctx, kx_prio_kind_name(kx_prio_kind(x))); break;
-    case 9: sqlite3_result_int(ctx, kx_prio_is_boost(kx_prio_kind(x))); break;
-    default: sqlite3_result_null(ctx);
-    }
-}
+_Static_assert(NCOL(prio_cols) <= KS_DECL_COLS, "a declared table has at most KS_DECL_COLS columns");
+static const struct ks_decl prio_decl = { KEV_C_SYSTEM, KEV_SYS_PRIO_CHANGE, prio_cols };
 static const struct ks_table t_prio = {
     .name = "prio_change",
     .doc = "priority changes with their cause and kind (the capture's PRIO_CHANGE events; "
            "is_boost: a rise by mutex inheritance, the rule kevstat and kevreport count)",
     .src = KS_SRC_EVENTS,
-    .cols = prio_cols,
+    .decl = &prio_decl,
     .ncols = NCOL(prio_cols),
     .ts_col = 1,
     .needs_stats = 0,
-    .on_event = prio_on,
-    .rec_col = prio_col,
+    .on_event = ks_decl_on,
+    .rec_col = ks_decl_col,
 };
 
 // ============================================================================================

@@ -187,7 +187,8 @@ static int vt_connect(sqlite3 *db, void *aux, int argc, const char *const *argv,
     sqlite3_str *s = sqlite3_str_new(db);
     sqlite3_str_appendall(s, "CREATE TABLE x(");
     for (unsigned i = 0; i < tab->ncols; i++)
-        sqlite3_str_appendf(s, "%s\"%w\" %s%s", i ? ", " : "", tab->cols[i].name, tab->cols[i].type,
+        sqlite3_str_appendf(s, "%s\"%w\" %s%s", i ? ", " : "", ks_col_of(tab, i)->name,
+                            ks_col_of(tab, i)->type,
                             tab->param_col && (int)i == tab->param_col ? " HIDDEN" : "");
     sqlite3_str_appendall(s, ")");
     char *sql = sqlite3_str_finish(s);
@@ -239,7 +240,7 @@ static int vt_best_index(sqlite3_vtab *v, sqlite3_index_info *info)
         num |= IDX_PARAM;
     }
     for (unsigned i = 0; i < tab->ncols && i < 63; i++)
-        if (tab->cols[i].needs_model && (info->colUsed & (1ull << i)))
+        if (ks_col_of(tab, i)->needs_model && (info->colUsed & (1ull << i)))
             num |= IDX_MODEL;
     if (info->colUsed & (1ull << 63))
         num |= IDX_MODEL;
@@ -546,6 +547,7 @@ static int vt_filter(sqlite3_vtab_cursor *cur, int num, const char *str, int arg
     memset(&c->w, 0, sizeof(c->w));
     c->w.t = t;
     c->w.cur = c;
+    c->w.tab = tab;
     c->rowid = 0, c->row = 0;
     c->eof = c->done = c->finished = c->oom = c->err = 0;
     c->has_lo = c->has_hi = 0;

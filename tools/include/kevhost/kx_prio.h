@@ -22,8 +22,8 @@ enum kx_prio_kind {
     KX_PRIO_NKINDS
 };
 
-// The kind of a PRIO_CHANGE from its second word.
-enum kx_prio_kind kx_prio_kind(uint32_t word);
+// The kind of a PRIO_CHANGE from its fields new_prio, old_prio and cause.
+enum kx_prio_kind kx_prio_kind(unsigned now, unsigned was, unsigned cause);
 // "boost", "message inheritance up", ... (also kevsql's prio_change.kind)
 const char *kx_prio_kind_name(enum kx_prio_kind kind);
 // The one rule for "boosted": a rise by mutex priority inheritance.

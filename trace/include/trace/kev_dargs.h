@@ -1,15 +1,16 @@
 // SPDX-License-Identifier: MIT
-// The D probes each kernel event feeds and their arguments in order: the one place that order
-// is written. KEV_D_<EVENT>_<PROBE>(P, F, S) expands to P(probe, id, arguments...), each
-// argument F(field), a field of the event's row named as the row names it, or S(value), a value
-// the site has beside the event's words (named here, said in docs/d-probes.md). Two readers
-// expand each macro:
-//  - the kernel's emit helpers (kernel/include/kernel/kev_emit.h), with F and S giving the
-//    helper's parameters of those names: the firing takes the values the ring's words took;
-//  - the event table (trace/kev_events.c), with F and S giving the names: a row's D column
-//    (struct kev_dprobe), which test_kev_emit checks against the fields and the firings.
-// Arguments after the last one written are 0. A probe family's id is computed by the site (interrupt::irqN:entry); the table drops ids.
-// Adding a probe to an event: a macro here, its name in the row, one line in the helper.
+// The kernel's side of the event table's D column: for each event whose emit helper fires D
+// (KEV_D_EMIT rows of trace/kev_events.c), the probes it fires and their arguments in order.
+// KEV_D_<EVENT>_<PROBE>(P, F, S) expands to P(probe, id, arguments...), each argument F(field),
+// a field of the event's row named as the row names it, or S(value), a value the site has
+// beside the event's words (the row's "?value"). The kernel's emit helpers
+// (kernel/include/kernel/kev_emit.h) expand them with F and S giving the helper's parameters of
+// those names, so the firing takes the values the ring's words took. The row's D column says
+// the same in the form every reader reads (dtrace -i fires it over a capture); test_kev_emit
+// fires every helper and holds each firing against the row, so the two cannot drift.
+// Arguments after the last one written are 0. A probe family's id is computed by the site
+// (interrupt::irqN:entry). Adding a probe to an event: its entry in the row, a macro here, one
+// line in the helper.
 #ifndef TRACE_KEV_DARGS_H
 #define TRACE_KEV_DARGS_H
 

@@ -67,22 +67,36 @@ struct kev_field_desc {
 // How an event's site feeds D (the row's D column).
 enum kev_dsite {
     KEV_D_NONE,     // no D probe
-    KEV_D_EMIT,     // the kernel's emit helper fires `d` (trace/kev_dargs.h) with the event's
-                    // values, at its stamp (kernel/include/kernel/kev_emit.h)
+    KEV_D_EMIT,     // the kernel's emit helper fires the row's dprobes with the event's values,
+                    // at its stamp, in trace/kev_dargs.h's argument order (kernel/include/
+                    // kernel/kev_emit.h; test_kev_emit holds the two equal)
     KEV_D_OWN,      // the site derives its probes itself: a kernel call's, the states' sched
                     // probes, fbt, pid, USDT, user events (docs/d-probes.md)
     KEV_D_LATER,    // the event's values feed a probe another event fires (SYNC_WAIT's
                     // lockstat at the call's return, SIGNAL's and STACK's at FAULT)
 };
 
-// One D probe an event's emit helper fires, and its arguments in order (trace/kev_dargs.h):
-// each a field of the row by its name, or "@name", a value the site passes beside the words.
-// Arguments after the last are 0.
-#define KEV_DPROBE_MAX_ARGS 6u
+// One D probe an event's site fires, with its arguments: the D column in machine form (dtrace -i
+// fires these over a capture; `probes` is the same in words). probe is provider:module:function:
+// name, where "<FIELD>" is that field's value ("interrupt::irq<irq>:entry") and "<call>" the
+// kernel call's name. args lists the arguments in order, space-separated; each is
+//   FIELD      the field's value             FIELD.pid  a who field's process (who >> 16)
+//   $ev        the event's number            $call      the kernel call's number
+//   $words     the payload's words, one an argument (a call's arguments; fast mode holds two)
+//   $result    a kernel call's result, -errno on failure
+//   $user      a USER event's two words, or its payload's address (copyin) and size
+//   ?NAME      a value the site knows and the event does not carry (a reader says so)
+//   N          that number
+// unless: space-separated conditions under which the site does not fire it: "FIELD=N", or
+// "$snapshot" (an event of START's snapshot of the system). derived: 1 when the probe follows
+// from the state a reader keeps over many events (the scheduler's, lockstat's), or from a
+// program's own probe tables (fbt, pid, USDT), not from this event's fields alone; its args
+// then say in words what they are. A row's list ends with a NULL probe.
 struct kev_dprobe {
-    const char *probe;        // "sched:::change-pri"; a family "interrupt::irqN:entry"
-    uint8_t nargs;
-    const char *args[KEV_DPROBE_MAX_ARGS];
+    const char *probe;
+    const char *args;
+    const char *unless;
+    uint8_t derived;
 };
 
 // An event, or a run of events numbered lo..hi that share a layout (kernel calls, states, USER).
@@ -99,9 +113,8 @@ struct kev_event_desc {
     const char *qnx;      // QNX's encoding ("_NTO_TRACE_SYSTEM / _NTO_TRACE_SYS_FUNC_ENTER"),
                           // NULL when the event is ours
     const char *probes;   // the D probes the site fires, with their arguments ("" when none)
-    uint8_t dsite;        // enum kev_dsite
-    uint8_t nd;
-    const struct kev_dprobe *d; // KEV_D_EMIT: the probes the emit helper fires, in its order
+    uint8_t dsite;        // enum kev_dsite: how the site fires them
+    const struct kev_dprobe *dprobes; // the same, each probe and its arguments (NULL: none)
 };
 
 // The table (trace/kev_events.c), in class then number order.
@@ -156,6 +169,16 @@ unsigned kev_fields_decode(const struct kev_reader *r, const struct kev_event *e
                            struct kev_fields *out);
 // The field called name, or NULL.
 const struct kev_field *kev_field_get(const struct kev_fields *fs, const char *name);
+// The row's field called name for event (cls, ev), or NULL: a reader that reads a few fields of
+// its events looks each up once, then reads it with kev_field_read (no decoding of the rest).
+const struct kev_field_desc *kev_field_desc_get(unsigned cls, unsigned ev, const char *name);
+// A one-value field (a word, bits of one, a 64-bit pair) of e: 1 and *v, or 0 when e's payload is
+// too short for it (a fast event's wide field) or fd is NULL or not one value at a fixed word; a
+// low-word-first pair of which only the low word is present reads as that word (the decoder's).
+int kev_field_read(const struct kev_event *e, const struct kev_field_desc *fd, uint64_t *v);
+// A who value (KEV_K_WHO): the thread's process and its thread id.
+static inline uint32_t kev_who_pid(uint64_t who) { return (uint32_t)(who >> 16) & 0xffffu; }
+static inline uint32_t kev_who_tid(uint64_t who) { return (uint32_t)who & 0xffffu; }
 // The kind's name as readers write it in schemas: "u32", "pid", "string", "addrs", ...
 const char *kev_fkind_name(unsigned kind);
 // 1 when the kind is signed (S32, ERRNO is not).
