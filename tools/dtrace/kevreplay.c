@@ -53,7 +53,7 @@ struct rthread {
 
 /* A client's message as its MsgSend's entry told it, keyed by its receive id (which names the
  * client thread: every message of one thread has the same): the connection and the size the
- * board's msg probes give as arg0 and arg2 (kernel/ktrace.c kdt_msg). */
+ * board's msg probes give as arg0 and arg2 (trace/include/trace/kev_dargs.h). */
 struct rmsg {
     uint32_t rcvid, coid, bytes;
     uint8_t used, coid_known, bytes_known;
@@ -342,8 +342,8 @@ static uint32_t probe_of(const struct kev_event *e, uint64_t *a)
  * (uapi/kcall.h: QNX's numbers; the host tools do not include the kernel's headers). */
 enum { KC_MSGSEND_EV = 11, KC_MSGRECEIVE_EV = 14, KC_THREADJOIN_EV = 50, KC_PROCWAIT_EV = 62 };
 
-/* msg_args: the msg probe a COMM event fires, with the board's arguments (kernel/ktrace.c
- * kdt_msg, comm_ev_d): arg0 the client's connection, arg1 the receive id, arg2 the message's
+/* msg_args: the msg probe a COMM event fires, with the board's arguments (their order:
+ * trace/include/trace/kev_dargs.h): arg0 the client's connection, arg1 the receive id, arg2 the message's
  * bytes (0 for a reply), arg3 the event's second word (send: the server's pid; receive: the
  * receiver; reply: the status; error: the errno); a pulse: arg0 its connection, arg1 its code
  * (the event's key holds the channel in its upper half). The connection and size are the
