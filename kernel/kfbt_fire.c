@@ -18,6 +18,7 @@
 #include <kernel/kfbt.h>
 #include <kernel/kdtrace.h>
 #include <kernel/ktrace.h>
+#include <kernel/kev_emit.h>
 #include <d/dvm.h>
 #include <d/dprobes.h>
 
@@ -92,19 +93,7 @@ static uint64_t return_address(const struct fbt_regs *r, const struct dfbt_site 
 static void fire(uint32_t pidx, const uint64_t *args, unsigned ev, const uint32_t *w,
                  unsigned nw)
 {
-    if (!KTRACE_ON(KEV_C_SYSTEM)) {
-        kdt_fire_probe(pidx, args);
-        return;
-    }
-    kdt_hold();     // the event first: its stamp is the probe's time (ktrace.h)
-    uint32_t before = ktrace_stamp_here();
-    if (nw == 2)
-        trace_emit_simple(&ktrace, KEV_C_SYSTEM, ev, w[0], w[1]);
-    else
-        trace_emit_words(&ktrace, KEV_C_SYSTEM, ev, w, nw);
-    ktrace_site_take(before);
-    kdt_fire_probe(pidx, args);
-    kdt_release();
+    kev_emit_probe_event(KTRACE_ON(KEV_C_SYSTEM), ev, w, nw, pidx, args);  // (kev_emit.h)
 }
 
 static void fire_site(const struct fbt_regs *r, const struct dfbt *t,

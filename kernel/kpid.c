@@ -12,6 +12,7 @@
 #include <kernel/kusdt.h>
 #include <kernel/kdtrace.h>
 #include <kernel/ktrace.h>
+#include <kernel/kev_emit.h>
 #include <kernel/proc.h>
 #include <kernel/thread.h>
 #include <d/dvm.h>
@@ -274,19 +275,14 @@ bool kpid_fault(struct thread *t)
             kdt_fire_probe(s->pidx, args);
             continue;
         }
-        // the firing and its FUNC event together (as fbt's, kernel/kfbt_fire.c): the
+        // the firing and its FUNC event from one call (as fbt's, kernel/kev_emit.h): the
         // function (as the symbol table gives it: ARCH_PID_FUNC_BIT), the call site, and for
         // a return its offset and value
         uint32_t fn = (s->func ? s->func : s->addr) | ARCH_PID_FUNC_BIT;
         uint32_t w[4] = { fn, 0, (uint32_t)args[0], (uint32_t)args[1] };
         w[1] = s->func ? arch_pid_return_address(t, s->insn, s->len) : arch_pid_caller(t);
-        kdt_hold();
-        kdt_fire_probe(s->pidx, args);
-        if (s->func)
-            trace_emit_words(&ktrace, KEV_C_SYSTEM, KEV_SYS_FUNC_EXIT, w, 4);
-        else
-            trace_emit_simple(&ktrace, KEV_C_SYSTEM, KEV_SYS_FUNC_ENTER, w[0], w[1]);
-        kdt_release();
+        kev_emit_probe_event(true, s->func ? KEV_SYS_FUNC_EXIT : KEV_SYS_FUNC_ENTER, w,
+                             s->func ? 4u : 2u, s->pidx, args);
     }
     if (!run)
         return stale(t, pc);

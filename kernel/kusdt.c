@@ -6,6 +6,7 @@
 #include <kernel/kusdt.h>
 #include <kernel/kdtrace.h>
 #include <kernel/ktrace.h>
+#include <kernel/kev_emit.h>
 #include <kernel/proc.h>
 #include <kernel/thread.h>
 #include <d/dvm.h>
@@ -246,21 +247,14 @@ bool kusdt_fault(struct thread *t)
     for (unsigned i = 0; i < s->nargs; i++)
         args[i] = arg_value(t, &s->args[i]);
     kusdt_stats.fired++;
-    if (!KTRACE_ON(KEV_C_SYSTEM)) {
-        kdt_fire_probe(s->pidx, args);
-    } else {    // the firing and its USDT event together (kev.h), in the capture's order
-        uint32_t w[2 + 2 * DUSDT_MAXARGS] = { pc, s->nargs };
-        for (unsigned i = 0; i < s->nargs; i++) {
-            w[2 + 2 * i] = (uint32_t)args[i];
-            w[3 + 2 * i] = (uint32_t)(args[i] >> 32);
-        }
-        kdt_hold();     // the event first: its stamp is the probe's time (ktrace.h)
-        uint32_t before = ktrace_stamp_here();
-        trace_emit_words(&ktrace, KEV_C_SYSTEM, KEV_SYS_USDT, w, 2u + 2u * s->nargs);
-        ktrace_site_take(before);
-        kdt_fire_probe(s->pidx, args);
-        kdt_release();
+    // the firing and its USDT event together (kev.h, kev_emit.h), in the capture's order
+    uint32_t w[2 + 2 * DUSDT_MAXARGS] = { pc, s->nargs };
+    for (unsigned i = 0; i < s->nargs; i++) {
+        w[2 + 2 * i] = (uint32_t)args[i];
+        w[3 + 2 * i] = (uint32_t)(args[i] >> 32);
     }
+    kev_emit_probe_event(KTRACE_ON(KEV_C_SYSTEM), KEV_SYS_USDT, w, 2u + 2u * s->nargs, s->pidx,
+                         args);
     arch_usdt_resume(t, pc + ARCH_USDT_LEN);
     return true;
 }

@@ -54,6 +54,29 @@ static inline void kev_site_close(bool d)
         kdt_release();
 }
 
+// ---- a program's probe and its event ------------------------------------------------------------
+
+// FUNC_ENTER, FUNC_EXIT (fbt, pid) and USDT: the loaded program's enabled probe pidx fires with
+// args, and when `ring` (the caller's test: SYSTEM traced) the event w[0..nw) is written first,
+// the probe at its stamp, within one hold. The probe's arguments are its own (the function's,
+// the site's registers), not the event's fields: the rows are KEV_D_OWN.
+static inline void kev_emit_probe_event(bool ring, unsigned ev, const uint32_t *w, unsigned nw,
+                                        uint32_t pidx, const uint64_t *args)
+{
+    if (!ring) {
+        kdt_fire_probe(pidx, args);
+        return;
+    }
+    uint32_t before = kev_site_open(true);
+    if (nw == 2)
+        trace_emit_simple(&ktrace, KEV_C_SYSTEM, ev, w[0], w[1]);
+    else
+        trace_emit_words(&ktrace, KEV_C_SYSTEM, ev, w, nw);
+    kev_site_stamp(true, before);
+    kdt_fire_probe(pidx, args);
+    kev_site_close(true);
+}
+
 // ---- INT ----------------------------------------------------------------------------------------
 
 // INT_ENTR, INT_EXIT, INT_HANDLER_EXIT [irq, who]: interrupt::irqN:entry and :exit, and at the

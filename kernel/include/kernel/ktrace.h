@@ -193,7 +193,7 @@ static inline void ktrace_comm(unsigned ev, uint32_t a, uint32_t b)
 
 // A message event (SND_MESSAGE, REC_MESSAGE, REPLY_MESSAGE, MSG_ERROR: [rcvid, b]) and D's msg
 // probe, from the one site that holds the message's client (ipc.c): D's arguments are the
-// event's words and what the client carries, read there (ktrace.c kdt_msg).
+// event's words and what the client carries, read there (ktrace.c msg_emit, kev_emit.h).
 static inline void ktrace_msg(unsigned ev, uint32_t rcvid, uint32_t b,
                               const struct thread *client)
 {
