@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: MIT
-// dtrace -i: replays a .kev capture through the D engine. Each decoded event fires the probe
-// the kernel hook would have fired (docs/d-probes.md) with the same arguments, at the
-// board's time (cycles since boot converted to ns as the kernel does; walltimestamp from the
-// header's boot date), on the event's CPU, in the context (pid, tid,
-// execname) of the thread last seen running on that CPU. Events with no probe are skipped.
-// The sched, proc and lockstat probes follow the kernel's rules (kernel/ktrace.c kdt_state,
+// dtrace -i: replays a .kev capture through the D engine. Each decoded event fires the probes
+// its row's D column in the event table names (kevreplay_table.c), the ones the kernel's site
+// fired (docs/d-probes.md), with the same arguments, at the board's time (cycles since boot
+// converted to ns as the kernel does; walltimestamp from the header's boot date), on the
+// event's CPU, in the context (pid, tid, execname) of the thread last seen running on that
+// CPU. Events with no probe are skipped. The column's derived probes: the sched, proc and
+// lockstat probes follow the kernel's rules (kernel/ktrace.c kdt_state,
 // kdt_switch; kernel/ktrace_sync.c) from each thread's state, priority and SYNC_* call as
 // the capture tells them (struct rthread); the probes a capture holds no event for are named
 // once on stderr (no_capture_note).
