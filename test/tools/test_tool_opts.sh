@@ -57,6 +57,10 @@ for t in kev2ctf kev2json kev2perfetto kevreport dcompile; do
 done
 err=$("$bin/kevstat" --wait-min 2>&1 >/dev/null); rc=$?
 check "kevstat --wait-min without its value: named, exit 2" test "$rc" = 2 -a -n "$(grep -F -- '--wait-min needs its TIME' <<<"$err")"
+# dtrace keeps dtrace(1M)'s getopt loop: getopt names the option, dtrace points to --help
+err=$("$bin/dtrace" -Q -n 'BEGIN { exit(0); }' 2>&1 >/dev/null); rc=$?
+check "dtrace: an unknown option is named, points to --help, exit 2" \
+    test "$rc" = 2 -a -n "$(grep -F -- "'Q'" <<<"$err")" -a -n "$(grep -F -- 'dtrace --help' <<<"$err")"
 "$bin/kevgen" -n 20 -o "$dir/a.kev" >/dev/null
 err=$("$bin/traceprinter" "$dir/a.kev" "$dir/a.kev" 2>&1 >/dev/null); rc=$?
 check "traceprinter with two FILEs: refused, exit 2" test "$rc" = 2 -a -n "$(grep -F 'only one FILE' <<<"$err")"
