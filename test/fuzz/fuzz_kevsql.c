@@ -12,13 +12,14 @@
 #include <unistd.h>
 
 #include <sqlite3.h>
+#include <kevhost/tool_syms.h>
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 // The extension's entry point (tools/kevsql/ks_ext.c), registered as kevsql registers it.
 int sqlite3_kevsql_init(sqlite3 *db, char **err, const sqlite3_api_routines *api);
 // Its symbol options (ks_syms.c): code addresses stay raw here, so no input makes the target
 // open the files its IMAGE events name.
-int ks_syms_option(int argc, char **argv, int *i);
+int ks_syms_take(int id, const char *val);
 
 static uint64_t sum;
 
@@ -42,9 +43,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     static int registered;
     if (!registered) {
         snprintf(path, sizeof(path), "/tmp/fuzz_kevsql.%d.kev", (int)getpid());
-        char *no_syms[] = { "fuzz", "--no-symbols" };
-        int one = 1;
-        ks_syms_option(2, no_syms, &one);
+        ks_syms_take(SYMS_OPT_NONE, NULL);
         sqlite3_auto_extension((void (*)(void))sqlite3_kevsql_init);
         registered = 1;
     }

@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include <sqlite3.h>
+#include <kevhost/tool_syms.h>
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -31,7 +32,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int sqlite3_kevsql_init(sqlite3 *db, char **err, const sqlite3_api_routines *api);
 // Its symbol options (ks_syms.c): code addresses stay raw here, so no input makes the target
 // open the files its IMAGE events name.
-int ks_syms_option(int argc, char **argv, int *i);
+int ks_syms_take(int id, const char *val);
 // Rows kept for every read of the trace (ks.h): the budget, in bytes.
 void ks_keep_rows(size_t max_bytes);
 
@@ -120,9 +121,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
     }
     snprintf(trace, sizeof(trace), "%s/fuzz_kevsql_sql.kev", abs);
     free(abs);
-    char *no_syms[] = { "fuzz", "--no-symbols" };
-    int one = 1;
-    ks_syms_option(2, no_syms, &one);
+    ks_syms_take(SYMS_OPT_NONE, NULL);
     ks_keep_rows(256u << 20);
     sqlite3_auto_extension((void (*)(void))sqlite3_kevsql_init);
     sqlite3_hard_heap_limit64(512ll << 20);

@@ -721,8 +721,8 @@ int main(int argc, char **argv)
             if (set_option_str(&o, optarg))
                 return 2;
             break;
-        default:
-            usage(stderr);
+        default:   /* getopt named the option, as dtrace(1M)'s does */
+            fprintf(stderr, "dtrace --help lists the options\n");
             return 2;
         }
     }

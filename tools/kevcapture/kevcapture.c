@@ -13,21 +13,23 @@
 #include <termios.h>
 #include <unistd.h>
 #include <trace/kev_stream.h>
+#include <kevhost/tool_opts.h>
 
-static void usage(FILE *f)
-{
-    fprintf(f, "usage: kevcapture [-o OUT.kev] [-q] [INPUT]\n"
-               "Rebuilds a .kev trace from the tracelogger's framed stream (tracelogger -u, or\n"
-               "-x rtt through a probe's RTT server).\n"
-               "  INPUT     a file, pipe, pty or serial device (default: standard input), or\n"
-               "            HOST:PORT, a TCP server such as OpenOCD's `rtt server start PORT 0`\n"
-               "            (tried for 10 s); a terminal is switched to raw mode; reading stops\n"
-               "            at the END frame\n"
-               "  -o FILE   where to write the trace (default capture.kev)\n"
-               "  -q        only report problems\n"
-               "  -h        this text\n"
-               "Exit status: 0 complete and undamaged, 1 damaged or incomplete, 2 bad usage.\n");
-}
+static const struct tool_opt opts[] = {
+    { 'o', 'o', NULL, "FILE", "where to write the trace (default capture.kev)", NULL },
+    { 'q', 'q', NULL, NULL, "only report problems", NULL },
+    { 0 },
+};
+static const struct tool_cmd cmd = {
+    "kevcapture", "[-o OUT.kev] [-q] [INPUT]",
+    "Rebuilds a .kev trace from the tracelogger's framed stream (tracelogger -u, or\n"
+    "-x rtt through a probe's RTT server).\n"
+    "  INPUT     a file, pipe, pty or serial device (default: standard input), or\n"
+    "            HOST:PORT, a TCP server such as OpenOCD's `rtt server start PORT 0`\n"
+    "            (tried for 10 s); a terminal is switched to raw mode; reading stops\n"
+    "            at the END frame\n",
+    opts, "Exit status: 0 complete and undamaged, 1 damaged or incomplete, 2 bad usage.\n",
+};
 
 struct ctx {
     FILE *out;
@@ -103,25 +105,18 @@ int main(int argc, char **argv)
 {
     const char *out_name = "capture.kev", *in_name = NULL;
     int quiet = 0, opt;
-    for (int i = 1; i < argc; i++)
-        if (strcmp(argv[i], "--help") == 0) {
-            usage(stdout);
-            return 0;
-        }
-    while ((opt = getopt(argc, argv, "o:qh")) != -1) {
+    struct tool_args a = { argc, argv, 0, NULL };
+    while ((opt = tool_opts_next(&cmd, &a)) != TOOL_OPTS_END) {
         switch (opt) {
-        case 'o': out_name = optarg; break;
+        case 'o': out_name = a.val; break;
         case 'q': quiet = 1; break;
-        case 'h': usage(stdout); return 0;
-        default: usage(stderr); return 2;
+        default: return tool_opts_exit(opt);
         }
     }
-    if (optind < argc - 1) {
-        usage(stderr);
-        return 2;
-    }
-    if (optind < argc)
-        in_name = argv[optind];
+    if (a.ind < argc - 1)
+        return tool_usage_error(&cmd, "only one INPUT, got %s and %s", argv[a.ind], argv[a.ind + 1]);
+    if (a.ind < argc)
+        in_name = argv[a.ind];
 
     int fd = 0;
     if (in_name && access(in_name, F_OK) != 0 && strchr(in_name, ':')) {

@@ -16,25 +16,30 @@
 #include <trace/kev.h>
 #include <trace/kev_file.h>
 #include <trace/kev_flight.h>
+#include <kevhost/tool_opts.h>
 
 #define MAX_CPUS 64u
 
-static void usage(FILE *f)
-{
-    fprintf(f, "usage: kevdump -g HOST:PORT (-a ADDR | -s START:LEN) [-c HZ] [-o OUT.kev] [-q]\n"
-               "Reads the kernel's trace ring from a halted target through a GDB server and\n"
-               "writes the buffers it holds as a .kev (run with tracelogger -r: a flight\n"
-               "recorder), with the kernel's loss counts in its trailer.\n"
-               "  -g HOST:PORT  the GDB server (QEMU -gdb tcp::PORT or -s: 1234; OpenOCD 3333;\n"
-               "                J-Link GDB Server 2331); the target is halted while it reads\n"
-               "  -a ADDR       the kernel's map of the ring: `nm IMAGE.elf | grep kev_flight`\n"
-               "  -s START:LEN  or scan this range for it (the kernel image's)\n"
-               "  -c HZ         the cycle counter's rate (the kernel's boot line says it;\n"
-               "                default 25000000)\n"
-               "  -o FILE       output (default dump.kev)\n"
-               "  -q            no summary\n"
-               "Exit status: 0 written, 1 error, 2 usage.\n");
-}
+static const struct tool_opt opts[] = {
+    { 'g', 'g', NULL, "HOST:PORT",
+      "the GDB server (QEMU -gdb tcp::PORT or -s: 1234; OpenOCD 3333;\n"
+      "J-Link GDB Server 2331); the target is halted while it reads", NULL },
+    { 'a', 'a', NULL, "ADDR", "the kernel's map of the ring: `nm IMAGE.elf | grep kev_flight`", NULL },
+    { 's', 's', NULL, "START:LEN", "or scan this range for it (the kernel image's)", NULL },
+    { 'c', 'c', NULL, "HZ",
+      "the cycle counter's rate (the kernel's boot line says it;\n"
+      "default 25000000)", NULL },
+    { 'o', 'o', NULL, "FILE", "output (default dump.kev)", NULL },
+    { 'q', 'q', NULL, NULL, "no summary", NULL },
+    { 0 },
+};
+static const struct tool_cmd cmd = {
+    "kevdump", "-g HOST:PORT (-a ADDR | -s START:LEN) [-c HZ] [-o OUT.kev] [-q]",
+    "Reads the kernel's trace ring from a halted target through a GDB server and\n"
+    "writes the buffers it holds as a .kev (run with tracelogger -r: a flight\n"
+    "recorder), with the kernel's loss counts in its trailer.\n",
+    opts, "Exit status: 0 written, 1 error, 2 usage.\n",
+};
 
 static uint32_t le32(const uint8_t *p)
 {
@@ -138,30 +143,37 @@ int main(int argc, char **argv)
     const char *server = NULL, *out_name = "dump.kev";
     unsigned long long map_addr = 0, scan_start = 0, scan_len = 0, hz = 25000000;
     int quiet = 0, opt;
-    for (int i = 1; i < argc; i++)
-        if (strcmp(argv[i], "--help") == 0) {
-            usage(stdout);
-            return 0;
-        }
-    while ((opt = getopt(argc, argv, "g:a:s:c:o:qh")) != -1) {
+    struct tool_args ta = { argc, argv, 0, NULL };
+    while ((opt = tool_opts_next(&cmd, &ta)) != TOOL_OPTS_END) {
         char *end;
         switch (opt) {
-        case 'g': server = optarg; break;
-        case 'a': map_addr = strtoull(optarg, &end, 0); if (*end || !map_addr) goto bad; break;
-        case 's':
-            scan_start = strtoull(optarg, &end, 0);
-            if (*end != ':' || !(scan_len = strtoull(end + 1, &end, 0)) || *end)
-                goto bad;
+        case 'g': server = ta.val; break;
+        case 'a':
+            map_addr = strtoull(ta.val, &end, 0);
+            if (*end || !map_addr)
+                return tool_usage_error(&cmd, "bad -a %s: give the map's address", ta.val);
             break;
-        case 'c': hz = strtoull(optarg, &end, 0); if (*end || !hz) goto bad; break;
-        case 'o': out_name = optarg; break;
+        case 's':
+            scan_start = strtoull(ta.val, &end, 0);
+            if (*end != ':' || !(scan_len = strtoull(end + 1, &end, 0)) || *end)
+                return tool_usage_error(&cmd, "bad -s %s: give START:LEN", ta.val);
+            break;
+        case 'c':
+            hz = strtoull(ta.val, &end, 0);
+            if (*end || !hz)
+                return tool_usage_error(&cmd, "bad -c %s: give the rate in Hz", ta.val);
+            break;
+        case 'o': out_name = ta.val; break;
         case 'q': quiet = 1; break;
-        case 'h': usage(stdout); return 0;
-        default: goto bad;
+        default: return tool_opts_exit(opt);
         }
     }
-    if (!server || optind != argc || (!map_addr && !scan_len))
-        goto bad;
+    if (!server)
+        return tool_usage_error(&cmd, "-g HOST:PORT is required");
+    if (ta.ind != argc)
+        return tool_usage_error(&cmd, "%s: no operand is taken", argv[ta.ind]);
+    if (!map_addr && !scan_len)
+        return tool_usage_error(&cmd, "-a ADDR or -s START:LEN is required");
 
     static struct gdbr g;
     if (gdbr_connect(&g, server) < 0 || gdbr_halt(&g) < 0)
@@ -341,7 +353,4 @@ gdb_error:
 fail:
     gdbr_close(&g);
     return 1;
-bad:
-    usage(stderr);
-    return 2;
 }

@@ -18,23 +18,26 @@
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
+#include <kevhost/tool_opts.h>
 
-static void usage(FILE *f)
-{
-    fprintf(f, "usage: kevrtt -g HOST:PORT (-a ADDR | -s START:LEN) [-o FILE | -l PORT]\n"
-               "              [-i USEC] [-t SEC] [-q]\n"
-               "Reads the tracelogger's RTT up-channel (tracelogger -x rtt) through a GDB server\n"
-               "while the target runs, as a debug probe would, until the target ends.\n"
-               "  -g HOST:PORT  the GDB server (QEMU -gdb tcp::PORT, OpenOCD 3333, J-Link 2331)\n"
-               "  -a ADDR       the control block's address\n"
-               "  -s START:LEN  or scan this RAM range for its ID (\"SEGGER RTT\")\n"
-               "  -o FILE       write the stream here (default: standard output)\n"
-               "  -l PORT       or serve it to one TCP client on PORT (as OpenOCD's rtt server)\n"
-               "  -i USEC       pause between reads while the channel is empty (default 1000)\n"
-               "  -t SEC        give up when no control block appears within SEC s (default 30)\n"
-               "  -q            no summary\n"
-               "Exit status: 0 the target ended after its stream was read, 1 error, 2 usage.\n");
-}
+static const struct tool_opt opts[] = {
+    { 'g', 'g', NULL, "HOST:PORT", "the GDB server (QEMU -gdb tcp::PORT, OpenOCD 3333, J-Link 2331)", NULL },
+    { 'a', 'a', NULL, "ADDR", "the control block's address", NULL },
+    { 's', 's', NULL, "START:LEN", "or scan this RAM range for its ID (\"SEGGER RTT\")", NULL },
+    { 'o', 'o', NULL, "FILE", "write the stream here (default: standard output)", NULL },
+    { 'l', 'l', NULL, "PORT", "or serve it to one TCP client on PORT (as OpenOCD's rtt server)", NULL },
+    { 'i', 'i', NULL, "USEC", "pause between reads while the channel is empty (default 1000)", NULL },
+    { 't', 't', NULL, "SEC", "give up when no control block appears within SEC s (default 30)", NULL },
+    { 'q', 'q', NULL, NULL, "no summary", NULL },
+    { 0 },
+};
+static const struct tool_cmd cmd = {
+    "kevrtt", "-g HOST:PORT (-a ADDR | -s START:LEN) [-o FILE | -l PORT]\n"
+    "              [-i USEC] [-t SEC] [-q]",
+    "Reads the tracelogger's RTT up-channel (tracelogger -x rtt) through a GDB server\n"
+    "while the target runs, as a debug probe would, until the target ends.\n",
+    opts, "Exit status: 0 the target ended after its stream was read, 1 error, 2 usage.\n",
+};
 
 static double now(void)
 {
@@ -88,32 +91,37 @@ int main(int argc, char **argv)
     unsigned long long addr = 0, scan_start = 0, scan_len = 0;
     unsigned interval_us = 1000, give_up = 30;
     int quiet = 0, opt;
-    for (int i = 1; i < argc; i++)
-        if (strcmp(argv[i], "--help") == 0) {
-            usage(stdout);
-            return 0;
-        }
-    while ((opt = getopt(argc, argv, "g:a:s:o:l:i:t:qh")) != -1) {
+    struct tool_args ta = { argc, argv, 0, NULL };
+    while ((opt = tool_opts_next(&cmd, &ta)) != TOOL_OPTS_END) {
         char *end;
         switch (opt) {
-        case 'g': server = optarg; break;
-        case 'a': addr = strtoull(optarg, &end, 0); if (*end || !addr) goto bad; break;
-        case 's':
-            scan_start = strtoull(optarg, &end, 0);
-            if (*end != ':' || !(scan_len = strtoull(end + 1, &end, 0)) || *end)
-                goto bad;
+        case 'g': server = ta.val; break;
+        case 'a':
+            addr = strtoull(ta.val, &end, 0);
+            if (*end || !addr)
+                return tool_usage_error(&cmd, "bad -a %s: give the control block's address", ta.val);
             break;
-        case 'o': out_name = optarg; break;
-        case 'l': port = optarg; break;
-        case 'i': interval_us = (unsigned)strtoul(optarg, NULL, 0); break;
-        case 't': give_up = (unsigned)strtoul(optarg, NULL, 0); break;
+        case 's':
+            scan_start = strtoull(ta.val, &end, 0);
+            if (*end != ':' || !(scan_len = strtoull(end + 1, &end, 0)) || *end)
+                return tool_usage_error(&cmd, "bad -s %s: give START:LEN", ta.val);
+            break;
+        case 'o': out_name = ta.val; break;
+        case 'l': port = ta.val; break;
+        case 'i': interval_us = (unsigned)strtoul(ta.val, NULL, 0); break;
+        case 't': give_up = (unsigned)strtoul(ta.val, NULL, 0); break;
         case 'q': quiet = 1; break;
-        case 'h': usage(stdout); return 0;
-        default: goto bad;
+        default: return tool_opts_exit(opt);
         }
     }
-    if (!server || optind != argc || (!addr && !scan_len) || (out_name && port))
-        goto bad;
+    if (!server)
+        return tool_usage_error(&cmd, "-g HOST:PORT is required");
+    if (ta.ind != argc)
+        return tool_usage_error(&cmd, "%s: no operand is taken", argv[ta.ind]);
+    if (!addr && !scan_len)
+        return tool_usage_error(&cmd, "-a ADDR or -s START:LEN is required");
+    if (out_name && port)
+        return tool_usage_error(&cmd, "-o FILE or -l PORT, not both");
 
     int out = 1;
     if (out_name && strcmp(out_name, "-") != 0 &&
@@ -205,7 +213,4 @@ gdb_error:
     fprintf(stderr, "kevrtt: %s\n", g.err);
     gdbr_close(&g);
     return 1;
-bad:
-    usage(stderr);
-    return 2;
 }

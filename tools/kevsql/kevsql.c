@@ -22,48 +22,58 @@
 #include <unistd.h>
 
 #include "kevsql.h"
+#include <kevhost/tool_opts.h>
+#include <kevhost/tool_syms.h>
 
 int sqlite3_kevsql_init(sqlite3 *db, char **err, const sqlite3_api_routines *api);
 
-static void usage(FILE *f)
-{
-    fprintf(f,
-        "usage: kevsql [--csv|--json] [--check] [--lenient] TRACE.kev ['SELECT ...']\n"
-        "       kevsql [--csv|--json] [-j N] [--merge 'SELECT ... FROM result'] 'SELECT ...'\n"
-        "              TRACE.kev|DIR...\n"
-        "       kevsql ... --scheduler tcp://HOST:PORT 'SELECT ...' TRACE.kev|DIR...\n"
-        "SQL over .kev traces: Perfetto's tables (sched_slice, thread_state, thread, process, cpu,\n"
-        "slice, counter, args, metadata, track, instant, trace_bounds, thread_slice, the track\n"
-        "views, stats), functions (EXTRACT_ARG, trace_start(), trace_end()) and meanings (utid 0\n"
-        "the idle threads, states R, R+, S, Running), and the kernel's own (event, kcall, irq,\n"
-        "msg, wait, user_event, fault, stack_sample, prio_change, lost, cpu_state, cpu_load(NS),\n"
-        "deadlock, ...) with a library of views (thread_cpu, irq_latency, period_jitter,\n"
-        "priority_inversion, deadlock_cycle, lock_contention, msg_latency, ...): SELECT * FROM\n"
-        "kev_tables lists them; docs/sql.md says what each column means. Times: ns since boot.\n"
-        "  One trace and a query: the rows as a table; one trace alone: an interactive shell\n"
-        "  (Debian's sqlite3 with the extension loaded and the trace open).\n"
-        "  Several traces (or a directory of .kev files): the query on each, in parallel, as one\n"
-        "  table whose first columns are the trace, its board, build and boot date.\n"
-        "  --csv, --json     CSV with a header line; JSON {\"columns\": [{name, type}], \"rows\"}\n"
-        "                    with numbers as numbers\n"
-        "  --no-header       table and CSV without the header line\n"
-        "  --check           exit 1 when the query returns a row (printed), else 0\n"
-        "  --lenient         a damaged trace: its rows up to the damage (said on stderr, exit 1)\n"
-        "                    instead of failing the query there\n"
-        "  -j N              traces queried at once (default: the CPUs)\n"
-        "  --merge SQL       a query over the union of the traces' rows, the table \"result\"\n"
-        "  --scheduler URL   run on a Dask distributed cluster (its scheduler's address); the\n"
-        "                    workers open a trace by its path when they all see it, else it is\n"
-        "                    sent to them (--send: always); --timing says on stderr how long\n"
-        "                    the cluster took, from asking the workers to the merged rows\n"
-        "Code addresses (fbt and pid slices, stack frames) are named from the ELF files the\n"
-        "capture's build ids find (docs/symbols.md):\n");
-    ks_syms_usage(f);
-    fprintf(f,
-        "  -h, --help        this text\n"
-        "Exit status: 0 ok, 1 a row with --check, a damaged or unreadable trace or a failing\n"
-        "query, 2 bad usage.\n");
-}
+enum { OPT_CSV = TOOL_OPT_LONG, OPT_JSON, OPT_NO_HEADER, OPT_CHECK, OPT_LENIENT, OPT_MERGE,
+       OPT_SCHEDULER, OPT_SEND, OPT_TIMING };
+static const struct tool_opt opts[] = {
+    { OPT_CSV, 0, "csv", NULL, "CSV with a header line", NULL },
+    { OPT_JSON, 0, "json", NULL,
+      "JSON {\"columns\": [{name, type}], \"rows\"} with numbers as numbers", NULL },
+    { OPT_NO_HEADER, 0, "no-header", NULL, "table and CSV without the header line", NULL },
+    { OPT_CHECK, 0, "check", NULL, "exit 1 when the query returns a row (printed), else 0", NULL },
+    { OPT_LENIENT, 0, "lenient", NULL,
+      "a damaged trace: its rows up to the damage (said on stderr, exit 1)\n"
+      "instead of failing the query there", NULL },
+    { 'j', 'j', NULL, "N", "traces queried at once (default: the CPUs)", NULL },
+    { OPT_MERGE, 0, "merge", "SQL", "a query over the union of the traces' rows, the table \"result\"",
+      NULL },
+    { OPT_SCHEDULER, 0, "scheduler", "URL",
+      "run on a Dask distributed cluster (its scheduler's address); the\n"
+      "workers open a trace by its path when they all see it, else it is\n"
+      "sent to them (--send: always); --timing says on stderr how long\n"
+      "the cluster took, from asking the workers to the merged rows", NULL },
+    { OPT_SEND, 0, "send", NULL, "with --scheduler: send every trace to the workers", NULL },
+    { OPT_TIMING, 0, "timing", NULL, "with --scheduler: how long the cluster took", NULL },
+    { .also = syms_opts },
+    { 0 },
+};
+static const struct tool_cmd cmd = {
+    "kevsql", "[--csv|--json] [--check] [--lenient] TRACE.kev ['SELECT ...']\n"
+    "       kevsql [--csv|--json] [-j N] [--merge 'SELECT ... FROM result'] 'SELECT ...'\n"
+    "              TRACE.kev|DIR...\n"
+    "       kevsql ... --scheduler tcp://HOST:PORT 'SELECT ...' TRACE.kev|DIR...",
+    "SQL over .kev traces: Perfetto's tables (sched_slice, thread_state, thread, process, cpu,\n"
+    "slice, counter, args, metadata, track, instant, trace_bounds, thread_slice, the track\n"
+    "views, stats), functions (EXTRACT_ARG, trace_start(), trace_end()) and meanings (utid 0\n"
+    "the idle threads, states R, R+, S, Running), and the kernel's own (event, kcall, irq,\n"
+    "msg, wait, user_event, fault, stack_sample, prio_change, lost, cpu_state, cpu_load(NS),\n"
+    "deadlock, ...) with a library of views (thread_cpu, irq_latency, period_jitter,\n"
+    "priority_inversion, deadlock_cycle, lock_contention, msg_latency, ...): SELECT * FROM\n"
+    "kev_tables lists them; docs/sql.md says what each column means. Times: ns since boot.\n"
+    "  One trace and a query: the rows as a table; one trace alone: an interactive shell\n"
+    "  (Debian's sqlite3 with the extension loaded and the trace open).\n"
+    "  Several traces (or a directory of .kev files): the query on each, in parallel, as one\n"
+    "  table whose first columns are the trace, its board, build and boot date.\n"
+    "Code addresses (fbt and pid slices, stack frames) are named from the ELF files the\n"
+    "capture's build ids find (docs/symbols.md).\n",
+    opts,
+    "Exit status: 0 ok, 1 a row with --check, a damaged or unreadable trace or a failing\n"
+    "query, 2 bad usage.\n",
+};
 
 // ---- output -------------------------------------------------------------------------------------
 
@@ -389,46 +399,33 @@ static int run(int argc, char **argv, const char **words, struct ksq_opts *po)
     for (int i = 1; i + 1 < argc; i++)
         if (!strcmp(argv[i], "--scheduler"))
             return dask(argc, argv);
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-            usage(stdout);
-            return 0;
-        } else if (!strcmp(a, "--csv")) {
-            o.format = KSQ_CSV;
-        } else if (!strcmp(a, "--json")) {
-            o.format = KSQ_JSON;
-        } else if (!strcmp(a, "--no-header")) {
-            o.header = 0;
-        } else if (!strcmp(a, "--check")) {
-            o.check = 1;
-        } else if (!strcmp(a, "--lenient")) {
-            o.lenient = 1;
-        } else if (!strcmp(a, "-j") && i + 1 < argc) {
-            char *end;
-            o.jobs = (int)strtol(argv[++i], &end, 10);
-            if (*end || o.jobs < 1) {
-                fprintf(stderr, "kevsql: bad -j %s\n", argv[i]);
-                return 2;
-            }
+    struct tool_args a = { argc, argv, 0, NULL };
+    for (int id; (id = tool_opts_next(&cmd, &a)) != TOOL_OPTS_END;) {
+        char *end;
+        if (id < 0)
+            return tool_opts_exit(id);
+        switch (id) {
+        case OPT_CSV: o.format = KSQ_CSV; break;
+        case OPT_JSON: o.format = KSQ_JSON; break;
+        case OPT_NO_HEADER: o.header = 0; break;
+        case OPT_CHECK: o.check = 1; break;
+        case OPT_LENIENT: o.lenient = 1; break;
+        case 'j':
+            o.jobs = (int)strtol(a.val, &end, 10);
+            if (*end || o.jobs < 1)
+                return tool_usage_error(&cmd, "bad -j %s", a.val);
             many = 1;
-        } else if (!strcmp(a, "--merge") && i + 1 < argc) {
-            o.merge = argv[++i];
-            many = 1;
-        } else if (!strcmp(a, "--send") || !strcmp(a, "--timing")) {
-            fprintf(stderr, "kevsql: %s goes with --scheduler\n", a);
-            return 2;
-        } else if ((k = ks_syms_option(argc, argv, &i)) != 0) {
-            if (k < 0)
+            break;
+        case OPT_MERGE: o.merge = a.val; many = 1; break;
+        case OPT_SEND: case OPT_TIMING: case OPT_SCHEDULER:
+            return tool_usage_error(&cmd, "%s goes with --scheduler", argv[a.ind - 1]);
+        default:
+            if ((k = ks_syms_take(id, a.val)) < 0)
                 return 2;
-        } else if (a[0] == '-' && a[1]) {
-            fprintf(stderr, "kevsql: unknown option or missing value: %s\n", a);
-            usage(stderr);
-            return 2;
-        } else {
-            words[nwords++] = a;
         }
     }
+    for (int i = a.ind; i < argc; i++)
+        words[nwords++] = argv[i];
     sqlite3_auto_extension((void (*)(void))sqlite3_kevsql_init);
     // Which word is the query: the one that is not a file or directory.
     int query_first = 0;
@@ -441,10 +438,8 @@ static int run(int argc, char **argv, const char **words, struct ksq_opts *po)
         }
     }
     if (!o.ntraces) {
-        fprintf(stderr, "kevsql: no trace given%s%s\n", o.query ? " (no such file: " : "",
-                o.query ? "the query?)" : "");
-        usage(stderr);
-        return 2;
+        return tool_usage_error(&cmd, "no trace given%s%s", o.query ? " (no such file: " : "",
+                                o.query ? "the query?)" : "");
     }
     struct stat sb;
     if (o.ntraces > 1 || many || (query_first && o.query) ||

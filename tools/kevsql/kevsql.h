@@ -29,9 +29,8 @@ long ksq_print(sqlite3 *db, const char *sql, const struct ksq_opts *o, const cha
 // metadata, or --merge's answer over it. The exit status.
 int ksq_fleet(const struct ksq_opts *o);
 
-// The extension's symbol options (ks_syms.c: --elf, --kernel, --symbols DIR, --no-symbols),
-// kept for every trace the command opens: 1 one was, 0 not one, -1 said why.
-int ks_syms_option(int argc, char **argv, int *i);
-void ks_syms_usage(FILE *f);
+// The extension's symbol options (ks_syms.c: syms_opts, --elf, --kernel, --symbols DIR,
+// --no-symbols), kept for every trace the command opens: 1 one was, 0 not one, -1 said why.
+int ks_syms_take(int id, const char *val);
 
 #endif

@@ -330,10 +330,9 @@ void ks_kept_free(struct ks_trace *t);
 #define KS_MAX_WALKS 4096u
 
 // ---- names of code addresses (ks_syms.c) ----------------------------------------------------------
-// kevsql's symbol options (--elf, --kernel, --symbols DIR, --no-symbols: tool_syms.h), kept and
-// given again for each trace: 1 one was (*i on its argument), 0 not one, -1 said why.
-int ks_syms_option(int argc, char **argv, int *i);
-void ks_syms_usage(FILE *f);
+// kevsql's symbol options (syms_opts: --elf, --kernel, --symbols DIR, --no-symbols,
+// tool_syms.h), kept and given again for each trace: 1 one was, 0 not one, -1 said why.
+int ks_syms_take(int id, const char *val);
 // A number for a trace just opened (its sym_gen).
 unsigned ks_syms_gen(void);
 // pc named as every tool names a frame ("stackfault`fault_c+0x4"), "0x..." when nothing names

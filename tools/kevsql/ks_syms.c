@@ -7,6 +7,7 @@
 // previous one's lookup and starts its own, with the options kevsql was given. A trace that is
 // closed ends its lookup before its bytes are unmapped. Guarded by SQLite's second application
 // mutex: the extension may run on several connections of one process.
+#include <stdio.h>
 #include <string.h>
 
 #include "ks.h"
@@ -15,8 +16,9 @@
 SQLITE_EXTENSION_INIT3
 
 #define KS_SYM_ARGS 64
-static char *opt_argv[KS_SYM_ARGS];     // the options given (ks_syms_option), re-applied per trace
-static int opt_argc;
+static int opt_id[KS_SYM_ARGS];         // the options given (ks_syms_take), re-applied per trace
+static const char *opt_val[KS_SYM_ARGS];
+static int opt_n;
 static const struct ks_trace *current;  // the trace the lookup serves, NULL none
 static unsigned current_gen;
 static unsigned gen;                    // a number per opened trace (pointers are reused)
@@ -26,20 +28,18 @@ static sqlite3_mutex *mutex(void)
     return sqlite3_mutex_alloc(SQLITE_MUTEX_STATIC_APP2);
 }
 
-int ks_syms_option(int argc, char **argv, int *i)
+int ks_syms_take(int id, const char *val)
 {
-    int at = *i, k = syms_option("kevsql", argc, argv, i);
+    int k = syms_take("kevsql", id, val);
     if (k != 1)
         return k;
-    for (int j = at; j <= *i && opt_argc < KS_SYM_ARGS; j++)
-        opt_argv[opt_argc++] = argv[j];
+    if (opt_n == KS_SYM_ARGS) {
+        fprintf(stderr, "kevsql: more than %d symbol options\n", KS_SYM_ARGS);
+        return -1;
+    }
+    opt_id[opt_n] = id, opt_val[opt_n++] = val;
     syms_end(); // given again for each trace (ks_syms_pc)
     return 1;
-}
-
-void ks_syms_usage(FILE *f)
-{
-    syms_usage(f);
 }
 
 unsigned ks_syms_gen(void)
@@ -57,8 +57,8 @@ static void follow(const struct ks_trace *t)
     if (current == t && current_gen == t->sym_gen)
         return;
     syms_end();
-    for (int i = 0; i < opt_argc; i++)
-        if (syms_option("kevsql", opt_argc, opt_argv, &i) < 0)
+    for (int i = 0; i < opt_n; i++)
+        if (syms_take("kevsql", opt_id[i], opt_val[i]) < 0)
             break; // said when it was first given
     syms_trace("kevsql", t->data, t->len);
     current = t, current_gen = t->sym_gen;

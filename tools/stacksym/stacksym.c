@@ -12,7 +12,6 @@
 // Other lines pass through unchanged. docs/profiling.md.
 #define _GNU_SOURCE
 #include <errno.h>
-#include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,41 +19,42 @@
 #include <kevhost/stacksym.h>
 #include <kevhost/symfilter.h>
 #include <kevhost/tool_elfsym.h>
+#include <kevhost/tool_opts.h>
 
-static void usage(FILE *f)
-{
-    fprintf(f, "usage: stacksym [-x] [--folded] [-k KERNEL.elf] PROGRAM.elf... < dtrace-output\n"
-               "Symbolises the stack frames (lines of an address alone) that the board's dtrace\n"
-               "prints, as libdtrace prints them: module`function+0xoffset.\n"
-               "  -k FILE     the kernel image's ELF (module \"kernel\"), searched last\n"
-               "  -x          add each frame's source file and line: [file.c:27]\n"
-               "D's func( ), sym( ), mod( ), ufunc( ), usym( ), umod( ), uaddr( ) and %%a/%%A values\n"
-               "are named too, and printa( ) rows keyed by one function merged, as libdtrace does.\n"
-               "  --folded    print stack aggregations (@[ustack()] = count()) as folded stacks,\n"
-               "              root first: \"main;f;g 12\" (flamegraph.pl, inferno, speedscope)\n"
-               "  -h, --help  this text\n");
-}
+enum { OPT_FOLDED = TOOL_OPT_LONG };
+static const struct tool_opt opts[] = {
+    { 'k', 'k', NULL, "FILE", "the kernel image's ELF (module \"kernel\"), searched last", NULL },
+    { 'x', 'x', NULL, NULL, "add each frame's source file and line: [file.c:27]", NULL },
+    { OPT_FOLDED, 0, "folded", NULL,
+      "print stack aggregations (@[ustack()] = count()) as folded stacks,\n"
+      "root first: \"main;f;g 12\" (flamegraph.pl, inferno, speedscope)", NULL },
+    { 0 },
+};
+static const struct tool_cmd cmd = {
+    "stacksym", "[-x] [--folded] [-k KERNEL.elf] PROGRAM.elf... < dtrace-output",
+    "Symbolises the stack frames (lines of an address alone) that the board's dtrace\n"
+    "prints, as libdtrace prints them: module`function+0xoffset.\n"
+    "D's func( ), sym( ), mod( ), ufunc( ), usym( ), umod( ), uaddr( ) and %a/%A values\n"
+    "are named too, and printa( ) rows keyed by one function merged, as libdtrace does.\n",
+    opts, "Exit status: 0 ok, 1 an unreadable ELF file, 2 bad usage.\n",
+};
 
 int main(int argc, char **argv)
 {
-    static const struct option longopts[] = {
-        { "folded", no_argument, NULL, 'f' }, { "help", no_argument, NULL, 'h' }, { 0, 0, 0, 0 } };
     const char *kernel = NULL;
     int folded = 0, with_lines = 0, c;
-    while ((c = getopt_long(argc, argv, "k:xh", longopts, NULL)) != -1) {
+    struct tool_args a = { argc, argv, 0, NULL };
+    while ((c = tool_opts_next(&cmd, &a)) != TOOL_OPTS_END) {
         switch (c) {
-        case 'k': kernel = optarg; break;
+        case 'k': kernel = a.val; break;
         case 'x': with_lines = 1; break;
-        case 'f': folded = 1; break;
-        case 'h': usage(stdout); return 0;
-        default: usage(stderr); return 2;
+        case OPT_FOLDED: folded = 1; break;
+        default: return tool_opts_exit(c);
         }
     }
-    if (optind == argc && !kernel) {
-        usage(stderr);
-        return 2;
-    }
-    for (int i = optind; i < argc; i++)
+    if (a.ind == argc && !kernel)
+        return tool_usage_error(&cmd, "give the ELF files: PROGRAM.elf... or -k KERNEL.elf");
+    for (int i = a.ind; i < argc; i++)
         if (elfsym_add("stacksym", argv[i], 0) != 0)
             return 1;
     if (kernel && elfsym_add("stacksym", kernel, 1) != 0)
