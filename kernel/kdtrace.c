@@ -325,6 +325,11 @@ static bool wanted(uint32_t id)
     return kdt_active && (id >= DPROBE_TIMER_BASE || dvm_enabled(dst, id));
 }
 
+bool kdt_wanted(uint32_t id)
+{
+    return wanted(id);
+}
+
 // exit() ran (dst->exiting): END is the consumer's to fire, at KDT_STOP, and nothing fires
 // meanwhile (dvm_fire tests exiting). The probes go off here on the exclusive side; a shared
 // firing leaves that to its CPU's next exclusive exit (LOCKING above).

@@ -253,7 +253,8 @@ void ktrace_switched(struct thread *next)
     ktrace_hot.ran[c] = next;   // (not reset when tracing or D starts: the first exit into
                                 // another thread says so)
     trace_ring_set_current(&ktrace, ktrace_pid(next), ktrace_tid(next));
-    if (!kdt_active) {
+    if (!kdt_active || (!next->dt_unstarted && !kdt_wanted(DPROBE_SCHED_ONCPU))) {
+        // nothing of D's to fire: no hold (on several CPUs the D lock, taken at every switch)
         trace_emit_simple(&ktrace, KEV_C_SYSTEM, KEV_SYS_ONCPU, ktrace_who(next), c);
         return;
     }

@@ -57,6 +57,8 @@ void kdt_settle(void);
 // the hold began, or the hook's event's stamp once kdt_site_set gave it (ts32: the slot's low
 // cycle word), so that each probe's timestamp is its event's (docs/d-probes.md "Time").
 void kdt_hold(void);
+// Whether probe id fires now (a program runs and enables it, on this CPU under -x cpu).
+bool kdt_wanted(uint32_t id);
 void kdt_release(void);
 void kdt_site_set(uint32_t ts32);
 // The open site's time (cycles); only within a hold.

@@ -5,9 +5,9 @@
 // classes take the inline path (the ring records them with no filter and no D program runs:
 // `fast` in fast mode, `plain` in either mode for events that are always simple): one test
 // replaces the separate ring, D, wide-mode and filter tests. The entry event reuses the number
-// and arguments the dispatcher read from the saved frame; the exit's bookkeeping (the ring's
-// current thread, D's side) is one compare that sends the rare case out of line
-// (ktrace_exit_slow, ktrace.c).
+// and arguments the dispatcher read from the saved frame; the exit's bookkeeping is two
+// compares that send the rare cases out of line: a switch's end (ktrace_switched) and the
+// ring's current thread or D's side (ktrace_exit_slow, ktrace.c).
 #ifndef KERNEL_KTRACE_KCALL_H
 #define KERNEL_KTRACE_KCALL_H
 
