@@ -250,8 +250,8 @@ static void kdt_oncpu(struct thread *next)
 void ktrace_switched(struct thread *next)
 {
     unsigned c = cpu_id();
-    ktrace_hot.ran[c] = next;   // (not reset when tracing or D starts: the first exit into
-                                // another thread says so)
+    this_cpu()->trace_ran = next;   // (not reset when tracing or D starts: the first exit
+                                    // into another thread says so)
     trace_ring_set_current(&ktrace, ktrace_pid(next), ktrace_tid(next));
     if (!kdt_active || (!next->dt_unstarted && !kdt_wanted(DPROBE_SCHED_ONCPU))) {
         // nothing of D's to fire: no hold (on several CPUs the D lock, taken at every switch)

@@ -10,7 +10,6 @@
 #define KERNEL_KTRACE_H
 
 #include <kernel/kernel.h>
-#include <kernel/cpu.h>
 #include <trace/trace_ring.h>
 #include <uapi/ktrace.h>
 
@@ -69,9 +68,6 @@ struct ktrace_hot {
                         // stop) waiting for its kernel exit (ktrace.c)
     const struct thread *current; // who the ring was last told runs; NULL sends the
                                   // exit out of line (a D program runs, or not known yet)
-    const struct thread *ran[KMAX_CPUS];  // the thread each CPU's last traced exit returned
-                                          // to, written by that CPU alone: another one there
-                                          // is a switch's end (ktrace_switched, ktrace.c)
 };
 extern struct ktrace_hot ktrace_hot;
 

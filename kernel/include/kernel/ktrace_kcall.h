@@ -12,6 +12,7 @@
 #define KERNEL_KTRACE_KCALL_H
 
 #include <kernel/thread.h>
+#include <kernel/cpu.h>
 #include <kernel/ktrace.h>
 #include <kernel/kev_emit.h>
 #include <uapi/kcall.h>
@@ -22,7 +23,7 @@ void ktrace_kcall_entry_full(struct thread *t, uint32_t n, const uint32_t *a);
 void ktrace_kcall_entry_frame(struct thread *t, uint32_t n);
 void ktrace_kcall_exit_full(struct thread *t, unsigned n);
 void ktrace_exit_slow(struct thread *next);
-// A traced exit into another thread than this CPU's last (ktrace_hot.ran): the switch's end.
+// A traced exit into another thread than this CPU's last (cpu.h trace_ran): the switch's end.
 void ktrace_switched(struct thread *next);
 
 // The payload words naming a thread (thread.h: kept with its tid, one load each).
@@ -108,7 +109,7 @@ static inline void ktrace_kcall_exit_words(unsigned kc, uint32_t *r0, uint32_t *
 // commands (the ring stopping itself) are synced where they change (ktrace_port_stopped).
 static inline void ktrace_exit_end(struct thread *next)
 {
-    if (__builtin_expect(next != ktrace_hot.ran[cpu_id()], 0))
+    if (__builtin_expect(next != this_cpu()->trace_ran, 0))
         ktrace_switched(next);  // (ktrace.c: the ONCPU event, D's on-cpu), before the call's exit
     unsigned kc = next->kc_trace;
     if (kc) {
