@@ -13,9 +13,10 @@
 #include <string.h>
 
 #include <sqlite3.h>
+#include <kevhost/tool_syms.h>
 
 int sqlite3_kevsql_init(sqlite3 *db, char **err, const sqlite3_api_routines *api);
-int ks_syms_option(int argc, char **argv, int *i);
+int ks_syms_take(int id, const char *val);
 void ks_keep_rows(size_t max_bytes);
 
 // A query's rows as one text: columns split by '|', rows by '\n'; NULL on an error (said).
@@ -71,9 +72,7 @@ int main(int argc, char **argv)
                "  each table of each trace read with rows kept (ks_keep_rows) against a walk\n");
         return argc < 2 ? 2 : 0;
     }
-    char *no_syms[] = { "test", "--no-symbols" };
-    int one = 1;
-    ks_syms_option(2, no_syms, &one);
+    ks_syms_take(SYMS_OPT_NONE, NULL);
     sqlite3_auto_extension((void (*)(void))sqlite3_kevsql_init);
     int n = 0, failed = 0;
     // the truths first, every trace, before rows are kept (ks_keep_rows: set before any open)
