@@ -178,6 +178,15 @@ else
     over $verdict "$D"
     "$H/kevstat" --folded "${elfs[@]}" "$tmp/$verdict.kev" > "$tmp/h.folded" 2> /dev/null
     fh=$(awk '$1 ~ /;hot_spin$/ { s += $NF } END { print s + 0 }' "$tmp/h.folded")
-    diff <(counts "$tmp/$verdict.out") <(counts "$tmp/$verdict.over") > /dev/null && [ "$fh" = "$hot" ]
-    ok $? "host clock, over the capture: dtrace -i's counts are live's, kevstat --folded's hot_spin $fh"
+    lostn=$(sed -n 's/.*the capture lost \([0-9]*\) events.*/\1/p' "$tmp/$verdict.over.err" | head -1)
+    if diff <(counts "$tmp/$verdict.out") <(counts "$tmp/$verdict.over") > /dev/null && [ "$fh" = "$hot" ]; then
+        ok 0 "host clock, over the capture: dtrace -i's counts are live's, kevstat --folded's hot_spin $fh"
+    elif [ "${lostn:-0}" -gt 0 ]; then
+        # the logger fell behind on the host's clock: the capture says so, and a capture that
+        # lost events cannot give live's counts; not judged, and not a pass
+        echo "# host clock: the capture lost $lostn events (dtrace -i says so): the next check is not judged and not passed"
+        n=$((n + 1)); echo "ok $n - # SKIP host clock, over the capture: it lost $lostn events (live hot_spin $hot, over it $fh)"
+    else
+        ok 1 "host clock, over the capture: dtrace -i's counts are live's, kevstat --folded's hot_spin $fh"
+    fi
 fi

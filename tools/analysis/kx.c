@@ -20,21 +20,6 @@
 
 // ---- files -------------------------------------------------------------------------------------
 
-int kx_arg_file(const char *tool, const char *a, const char **in, void (*usage)(FILE *))
-{
-    if (a[0] == '-' && a[1]) {
-        fprintf(stderr, "%s: unknown option or missing value: %s\n", tool, a);
-        usage(stderr);
-        return 2;
-    }
-    if (*in) {
-        fprintf(stderr, "%s: only one FILE, got %s and %s\n", tool, *in, a);
-        return 2;
-    }
-    *in = a;
-    return 0;
-}
-
 int kx_open(const char *tool, const char *path, struct kx_file *f)
 {
     memset(f, 0, sizeof(*f));

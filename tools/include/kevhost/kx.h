@@ -25,10 +25,6 @@ struct kx_file {
 // Read path and parse its header; on failure print "tool: path: reason" and return -1.
 int kx_open(const char *tool, const char *path, struct kx_file *f);
 void kx_close(struct kx_file *f);
-// An argument a tool's own options did not take: an unknown option (or one missing its value)
-// is a usage error, the first other word is the input FILE (*in), a second one an error.
-// Returns 0, or 2 (the exit status for bad usage) after saying why.
-int kx_arg_file(const char *tool, const char *a, const char **in, void (*usage)(FILE *));
 // Decode every event, calling cb(user, r, e); on a decoding error print the message and
 // return 1 (the events before the problem have been delivered), else 0.
 int kx_decode(const char *tool, struct kx_file *f, kev_cb cb, void *user);
