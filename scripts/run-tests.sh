@@ -9,7 +9,8 @@
 # Tests run TEST_JOBS at a time (default: the CPUs), longest limit first, so the long ones do
 # not end the run alone. A test named in test/alone.list (a shell pattern a line, with its
 # reason) runs with no other test beside it: one that builds in the tree, or one that measures
-# time on the host's clock. TEST_JOBS=1 runs the list in its order, one at a time.
+# time on the host's clock; those run first. TEST_JOBS=1 runs the list in its order, one at a
+# time.
 set -u
 list=$1
 logdir=$(dirname "$list")/test-logs
@@ -73,10 +74,18 @@ run_one() {
 }
 
 # A snapshot of the list (a test may rebuild it while this runs), numbered in its order; with
-# several jobs, longest limit first.
+# several jobs, the tests that run alone first, one after another, then the others longest
+# limit first: an alone test met midway would wait for every running test to end, leaving the
+# other CPUs idle meanwhile.
 mapfile -t entries < <(awk -F'\t' 'NF >= 3 && $1 != "" { printf "%d\t%s\n", NR, $0 }' "$list")
 if [ "$jobs" -gt 1 ]; then
     mapfile -t entries < <(printf '%s\n' "${entries[@]}" | sort -t$'\t' -k3,3nr -k1,1n)
+    first=() rest=()
+    for e in "${entries[@]}"; do
+        IFS=$'\t' read -r _ name _ <<<"$e"
+        if alone "$name"; then first+=("$e"); else rest+=("$e"); fi
+    done
+    entries=("${first[@]}" "${rest[@]}")
 fi
 
 for e in "${entries[@]}"; do
