@@ -157,7 +157,7 @@ static void kcall_fields(const struct kev_reader *r, const struct kev_event *e,
         }
         o->n = 0; // a success: the layout names the words below
     }
-    if (d->kcall == 1 && (ours = our_kercall(r, c)) != NULL) {
+    if (d->kcall == 1 && ours) {
         our_kcall_args(e, ours, o);
         return;
     }
