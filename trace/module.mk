@@ -20,8 +20,8 @@ $(HT)/test_trace_kev: $(call host_test_objs,test/unit/test_trace_kev.c trace/tra
 	$(Q)$(HOST_CC) -o $@ $^ -lcmocka $(HOST_TLDFLAGS)
 
 # libFuzzer target for the decoder; seeds are small kevgen traces (both byte orders, losses).
-FUZZ_BINS += build/fuzz/fuzz_kev_decode
-build/fuzz/fuzz_kev_decode: test/fuzz/fuzz_kev_decode.c trace/kev_decode.c trace/kev_fields.c trace/kev_text.c trace/kev_file.c \
+FUZZ_BINS += $(FZ)/fuzz_kev_decode
+$(FZ)/fuzz_kev_decode: test/fuzz/fuzz_kev_decode.c trace/kev_decode.c trace/kev_fields.c trace/kev_text.c trace/kev_file.c \
                             trace/kev_events.c trace/kev_kercall.c $(H)/kevgen
 	@mkdir -p $(dir $@) $(dir $@)seeds-fuzz_kev_decode
 	@echo "  FUZZCC  $@"

@@ -35,8 +35,8 @@ $(HT)/test_kev_wait: $(call host_test_objs,test/unit/test_kev_wait.c $(AN)/kx_wa
 
 # libFuzzer target for the model as kevsql's tables walk it (time order, every record); seeds:
 # small kevgen traces and a two-CPU kevscen4 one.
-FUZZ_BINS += build/fuzz/fuzz_kev_model
-build/fuzz/fuzz_kev_model: test/fuzz/fuzz_kev_model.c $(AN_STATS) $(AN_MODEL) $(H)/kevgen $(HT)/kevscen4
+FUZZ_BINS += $(FZ)/fuzz_kev_model
+$(FZ)/fuzz_kev_model: test/fuzz/fuzz_kev_model.c $(AN_STATS) $(AN_MODEL) $(H)/kevgen $(HT)/kevscen4
 	@mkdir -p $(dir $@) $(dir $@)seeds-fuzz_kev_model
 	@echo "  FUZZCC  $@"
 	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ $(filter %.c,$^)

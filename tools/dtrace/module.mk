@@ -61,14 +61,14 @@ $(HT)/test_dcpp: $(call host_test_objs,test/unit/test_dcpp.c trace/d/dcpp.c)
 	$(Q)$(HOST_CC) -o $@ $^ -lcmocka $(HOST_TLDFLAGS)
 
 # libFuzzer targets: the compiler (seeded with the conformance scripts) and verifier + VM.
-FUZZ_BINS += build/fuzz/fuzz_d_compile build/fuzz/fuzz_d_vm
-build/fuzz/fuzz_d_compile: test/fuzz/fuzz_d_compile.c $(D_ALL_SRCS) $(wildcard test/d/*.d)
+FUZZ_BINS += $(FZ)/fuzz_d_compile $(FZ)/fuzz_d_vm
+$(FZ)/fuzz_d_compile: test/fuzz/fuzz_d_compile.c $(D_ALL_SRCS) $(wildcard test/d/*.d)
 	@mkdir -p $(dir $@) $(dir $@)seeds-fuzz_d_compile
 	@echo "  FUZZCC  $@"
 	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ $(filter %.c,$^)
 	$(Q)cp test/d/*.d $(dir $@)seeds-fuzz_d_compile/
 
-build/fuzz/fuzz_d_vm: test/fuzz/fuzz_d_vm.c $(D_ALL_SRCS)
+$(FZ)/fuzz_d_vm: test/fuzz/fuzz_d_vm.c $(D_ALL_SRCS)
 	@mkdir -p $(dir $@) $(dir $@)seeds-fuzz_d_vm
 	@echo "  FUZZCC  $@"
 	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ $(filter %.c,$^)

@@ -62,8 +62,8 @@ TEST_DEPS    += $(if $(filter $(BOARD),$(SQLCAP_BOARDS)),$(B)/sqlcap.elf) \
 
 # libFuzzer target for the extension: every table and view over any bytes (test/fuzz/); seeds:
 # the model's target's (small kevgen traces, a two-CPU kevscen4 one).
-FUZZ_BINS += build/fuzz/fuzz_kevsql
-build/fuzz/fuzz_kevsql: test/fuzz/fuzz_kevsql.c $(KS_SRCS) $(KS)/stdlib.sql build/fuzz/fuzz_kev_model
+FUZZ_BINS += $(FZ)/fuzz_kevsql
+$(FZ)/fuzz_kevsql: test/fuzz/fuzz_kevsql.c $(KS_SRCS) $(KS)/stdlib.sql $(FZ)/fuzz_kev_model
 	@mkdir -p $(dir $@)seeds-fuzz_kevsql
 	@echo "  FUZZCC  $@"
 	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ $(filter %.c,$^) -lsqlite3 $(KS_LIBS)
@@ -71,8 +71,8 @@ build/fuzz/fuzz_kevsql: test/fuzz/fuzz_kevsql.c $(KS_SRCS) $(KS)/stdlib.sql buil
 
 # libFuzzer target for the extension's SQL surface: any SQL over a small open trace (test/fuzz/);
 # seeds: the queries of fuzz_kevsql_sql.seeds, one file each.
-FUZZ_BINS += build/fuzz/fuzz_kevsql_sql
-build/fuzz/fuzz_kevsql_sql: test/fuzz/fuzz_kevsql_sql.c test/fuzz/fuzz_kevsql_sql.seeds $(KS_SRCS) \
+FUZZ_BINS += $(FZ)/fuzz_kevsql_sql
+$(FZ)/fuzz_kevsql_sql: test/fuzz/fuzz_kevsql_sql.c test/fuzz/fuzz_kevsql_sql.seeds $(KS_SRCS) \
                             $(KS)/stdlib.sql $(H)/kevgen
 	@mkdir -p $(dir $@)seeds-fuzz_kevsql_sql
 	@echo "  FUZZCC  $@"
@@ -81,8 +81,8 @@ build/fuzz/fuzz_kevsql_sql: test/fuzz/fuzz_kevsql_sql.c test/fuzz/fuzz_kevsql_sq
 	$(Q)i=0; while IFS= read -r q; do i=$$((i + 1)); printf '%s\n' "$$q" \
 	    > $(dir $@)seeds-fuzz_kevsql_sql/q$$i.sql; done < test/fuzz/fuzz_kevsql_sql.seeds
 # make test's short run of it (make fuzz runs it for FUZZ_SECONDS or FUZZ_RUNS)
-TEST_DEPS_HOST += build/fuzz/fuzz_kevsql_sql
-SCRIPT_TESTS_HOST += fuzz/kevsql-sql|300|test/fuzz/test_fuzz_short.sh|build/fuzz/fuzz_kevsql_sql|3000
+TEST_DEPS_HOST += $(FZ)/fuzz_kevsql_sql
+SCRIPT_TESTS_HOST += fuzz/kevsql-sql|300|test/fuzz/test_fuzz_short.sh|$(FZ)/fuzz_kevsql_sql|3000
 
 # Figures (make bench): kevsql beside traceprinter and kevstat, the loaded design, many traces
 # in processes and on a Dask cluster (docs/PERFORMANCE.md).
