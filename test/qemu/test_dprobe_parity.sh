@@ -274,4 +274,12 @@ printf 'sched:::remain-cpu { @r = count(); }\n' > "$out/remain.d"
 "$h/dtrace" -q -i "$out/b$k0.kev" -s "$out/remain.d" > /dev/null 2> "$out/remain.err"
 [ "$(grep -c 'sched:::remain-cpu does not fire over a capture' "$out/remain.err")" = 1 ]
 ok $? "dtrace -i says once that sched:::remain-cpu does not fire over a capture"
+# A capture with no FUNC_ENTER or FUNC_EXIT (traceprinter's count: no D program had a pid or
+# fbt probe on during it): a pid probe over it is said never to fire, rather than an empty
+# answer with no word.
+nfunc=$("$h/traceprinter" "$out/b$k0.kev" 2>/dev/null | grep -c 'FUNC_ENTER\|FUNC_EXIT')
+"$h/dtrace" -q -i "$out/b$k0.kev" -n 'pid1:::entry { @c = count(); }' > /dev/null 2> "$out/nofunc.err"
+[ "$nfunc" = 0 ] && [ "$(grep -c 'fbt and pid probes do not fire over this capture' "$out/nofunc.err")" = 1 ]
+ok $? "dtrace -i says once that pid probes do not fire over a capture with $nfunc FUNC events"
+[ $? = 0 ] || sed 's/^/# /' "$out/nofunc.err" | head -3
 echo "1..$n"

@@ -79,7 +79,7 @@ skip_pid() {    # skip_pid N WHAT: N checks of the pid provider, not run on this
         n=$((n + 1)); echo "ok $n - ${TAP_PREFIX:-}$2 # SKIP no pid probes on $board's architecture yet"
     done
 }
-echo "1..30"
+echo "1..31"
 
 # 1-3: three listings of the same notes
 dec() { while read -r p nm a; do printf '%s %s %d\n' "$p" "$nm" "$a"; done | sort; }
@@ -345,6 +345,10 @@ if [ -s "$tmp/d5" ]; then sed 's/^/# /' "$tmp/d5" | head -10; fi
 diff "$tmp/pidboard" "$tmp/pidbyid" > /dev/null && [ "$(wc -l < "$tmp/pidbyid")" = 6 ]
 ok $? "dtrace -i without --elf or -c gives the same pid counts and return values (\$target bound from the capture)"
 [ $? = 0 ] || sed 's/^/# stderr: /' "$tmp/pidbyid.err" | head -5
+# A capture that holds FUNC and USDT events (traceprinter's count) draws no "do not fire" note
+nev=$("$H/traceprinter" "$tmp/run.kev" 2>/dev/null | grep -c 'FUNC_ENTER\|USDT')
+[ "$nev" -gt 0 ] && ! grep -q 'do not fire over this capture' "$tmp/replay.err" "$tmp/pidbyid.err"
+ok $? "over a capture with $nev FUNC_ENTER and USDT events, dtrace -i gives no \"do not fire\" note"
 # $target in a predicate alone names no program: said, with the processes to choose from
 "$H/dtrace" -q -i "$tmp/run.kev" -n 'kercall:::entry /pid == $target/ { @ = count(); }' \
     > /dev/null 2> "$tmp/notarget.err"

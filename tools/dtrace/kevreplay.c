@@ -798,7 +798,22 @@ static void no_capture_note(const struct dvm_state *st, const struct rstack_cens
         if (dvm_enabled(st, none[k].id) && !(none[k].id == DPROBE_PROC_FAULT && c->faults))
             fprintf(stderr, "dtrace: %s does not fire over a capture: %s\n", none[k].name,
                     none[k].why);
+    /* fbt, pid and USDT probes fire only at the events their sites wrote while enabled */
+    int func = 0, usdt = 0;
     for (uint32_t k = 0; k < st->obj.hdr->dh_nprobes; k++) {
+        uint32_t id = st->obj.probes[k].dp_id;
+        func |= DPROBE_IS_FBT(id) || DPROBE_IS_PID(id);
+        usdt |= DPROBE_IS_USDT(id);
+    }
+    if (func && !c->func)
+        fprintf(stderr, "dtrace: fbt and pid probes do not fire over this capture: it holds no "
+                "FUNC_ENTER or FUNC_EXIT event (a site writes one only while a D program on "
+                "the board enables its probe)\n");
+    if (usdt && !c->usdt)
+        fprintf(stderr, "dtrace: USDT probes do not fire over this capture: it holds no USDT "
+                "event (a site writes one only while a D program on the board enables its "
+                "probe)\n");
+    for (uint32_t k = 0; k < st->obj.hdr->dh_nprobes && c->func; k++) {
         uint32_t id = st->obj.probes[k].dp_id;
         if ((DPROBE_IS_FBT(id) || DPROBE_IS_PID(id)) && !(id & 1u)) {
             fprintf(stderr, "dtrace: fbt and pid entry probes fire over a capture without "

@@ -50,6 +50,10 @@ static int count(void *user, struct kev_reader *r, const struct kev_event *e)
     struct kev_fault f;
     if (e->ev == KEV_SYS_ONCPU) {
         c->oncpu++;
+    } else if (e->ev == KEV_SYS_FUNC_ENTER || e->ev == KEV_SYS_FUNC_EXIT) {
+        c->func++;
+    } else if (e->ev == KEV_SYS_USDT) {
+        c->usdt++;
     } else if (e->ev == KEV_SYS_STACK) {
         if (kev_stack_decode(e->w, e->nw, &s) != 0)
             c->bad++;
@@ -74,6 +78,9 @@ int rstacks_census(const uint8_t *data, size_t len, struct rstack_census *c)
     kev_on_event(&r, KEV_C_SYSTEM, KEV_SYS_STACK, count);
     kev_on_event(&r, KEV_C_SYSTEM, KEV_SYS_FAULT, count);
     kev_on_event(&r, KEV_C_SYSTEM, KEV_SYS_ONCPU, count);
+    kev_on_event(&r, KEV_C_SYSTEM, KEV_SYS_FUNC_ENTER, count);
+    kev_on_event(&r, KEV_C_SYSTEM, KEV_SYS_FUNC_EXIT, count);
+    kev_on_event(&r, KEV_C_SYSTEM, KEV_SYS_USDT, count);
     kev_decode(&r);     /* a damaged file: what came before the damage (kev_replay says why) */
     return 0;
 }

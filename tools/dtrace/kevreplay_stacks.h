@@ -15,6 +15,7 @@
 struct rstack_census {
     unsigned samples, faults, bad;   /* bad: STACK/FAULT events that do not decode */
     unsigned oncpu;     /* ONCPU events: on-cpu fires at them, else at THRUNNING (kevreplay.c) */
+    unsigned func, usdt;    /* FUNC_ENTER/FUNC_EXIT and USDT events: fbt, pid, USDT firings */
 };
 /* rstacks_census: decodes the file once more, counting (0, or -1 when it cannot be read). */
 int rstacks_census(const uint8_t *data, size_t len, struct rstack_census *c);
