@@ -116,6 +116,29 @@ static void kcall_ours(void **state)
     decode(KEV_C_KER_CALL, KEV_KC_EXIT(55), ok, 2, NULL); // InterruptAttachEvent's id
     assert_int_equal((int64_t)kev_field_get(&fs, "ret")->v, 9);
     assert_null(kev_field_get(&fs, "handler_p"));       // not QNX's INTERRUPT_ATTACH exit
+    // An exit's two words, as ktrace_kcall_exit_words writes them: [result, 0], [-1, errno],
+    // or a raw call's result registers (ClockCycles' 64-bit count, low word first).
+    assert_int_equal(fs.n, 2);
+    assert_string_equal(fs.f[1].name, "errno");
+    assert_int_equal(fs.f[1].v, 0);
+    uint32_t failed[] = { 0xffffffffu, 16 };
+    decode(KEV_C_KER_CALL, KEV_KC_EXIT(80), failed, 2, NULL); // MutexLock: EBUSY
+    assert_int_equal((int64_t)kev_field_get(&fs, "ret")->v, -1);
+    assert_int_equal(kev_field_get(&fs, "errno")->v, 16);
+    assert_int_equal(kev_field_get(&fs, "errno")->kind, KEV_K_ERRNO);
+    uint32_t cyc[] = { 0x89abcdefu, 0x17 };
+    decode(KEV_C_KER_CALL, KEV_KC_EXIT(69), cyc, 2, NULL);    // ClockCycles
+    assert_int_equal(fs.n, 1);
+    assert_string_equal(fs.f[0].name, "cycles");
+    assert_int_equal(fs.f[0].v, 0x1789abcdefull);
+    decode(KEV_C_KER_CALL, KEV_KC_EXIT(65), cyc, 2, NULL);    // ClockTime: nanoseconds
+    assert_string_equal(fs.f[0].name, "ns");
+    assert_int_equal(fs.f[0].v, 0x1789abcdefull);
+    uint32_t host[] = { 0xffffffffu, 0x20001000 };            // Semihost: the host's -1
+    decode(KEV_C_KER_CALL, KEV_KC_EXIT(64), host, 2, NULL);
+    assert_int_equal((int64_t)kev_field_get(&fs, "ret")->v, -1);
+    assert_null(kev_field_get(&fs, "errno"));               // not errno-style
+    assert_int_equal(kev_field_get(&fs, "reg1")->v, 0x20001000);
     rd = saved;
 }
 
