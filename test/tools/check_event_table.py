@@ -11,7 +11,11 @@ import json
 import re
 import sys
 
-expect, kevtable, bt2, jsonf, pfinst, tp, sqlf, listing = sys.argv[1:9]
+kcalls_only = sys.argv[1] == "--kcalls"  # --kcalls KEVTABLE.txt BABELTRACE2.txt: those alone
+if kcalls_only:
+    expect, kevtable, bt2 = "/dev/null", sys.argv[2], sys.argv[3]
+else:
+    expect, kevtable, bt2, jsonf, pfinst, tp, sqlf, listing = sys.argv[1:9]
 fields, texts, arrays, kcalls = {}, {}, {}, []
 for line in open(expect):
     p = line.split()
@@ -68,6 +72,78 @@ def compare(tool, name, got):
     return bad
 
 
+tok = re.compile(r'(\w+)=("(?:[^"\\]|\\.)*"|\[[^\]]*\]|[^\s(]+(?:\([^)]*\))?)')
+ev_re = re.compile(r"\] \(\+[0-9.?]+\) \S+ (\w+): \{ cpu_id = \d+ \}, \{ (.*) \}$")
+
+
+def bt_fields(body):
+    got = {}
+    for m in re.finditer(r'(\w+) = (\[ (?:\[\d+\] = [^,\]]+(?:, )?)*\]|\[ \]|"(?:[^"\\]|\\.)*"|'
+                         r'\([^)]*\)|[^,]+)', body):
+        k, v = m.group(1), m.group(2).strip()
+        got[k] = re.findall(r"\] = ([^,\]]+)", v) if v.startswith("[") else v
+    return got
+
+
+def kcall_checks(bt_lines, bt):
+    """The kernel-call classes: every word named, as the decoder names it."""
+    # Every word of a kernel call's entry and exit named: no array (a sequence's _length) in any
+    # syscall_* event, each field the decoder gives (kevtable's line; "more": words past QNX's
+    # layout, reported by kev2ctf) with its value, and LTTng's ret (-errno on failure).
+    unnamed = [l for l in bt_lines if re.search(r" syscall_(entry|exit)_\w+: .*(_length = |\[)", l)]
+    check("babeltrace2: no kernel-call entry or exit carries a word array (every word named)",
+          not unnamed, unnamed[:2])
+    kt_calls, bad, pairs = {}, [], 0
+    for line in open(kevtable):
+        p = line.split(None, 4)
+        if len(p) >= 4 and p[2] == "KER_CALL" and re.match(r"KER_(CALL|EXIT)_", p[3]):
+            got = {}
+            for k, v in tok.findall(p[4] if len(p) > 4 else ""):
+                got[k] = v
+            kind = "entry" if p[3].startswith("KER_CALL_") else "exit"
+            kt_calls.setdefault("syscall_%s_%s" % (kind, p[3][9:]), []).append(got)
+    for cls, kts in kt_calls.items():
+        for kt, body in zip(kts, bt.get(cls, [])):
+            pairs += 1
+            b = bt_fields(body)
+            for k, v in kt.items():
+                if k == "more" or (k == "ret" and cls.startswith("syscall_exit_")):
+                    continue
+                if v.startswith('"'):  # text: compared when both print it plainly
+                    if "\\" not in v and b.get(k) != v:
+                        bad.append((cls, k, v, b.get(k)))
+                    continue
+                try:
+                    if k not in b or as_int(b[k]) != as_int(v):
+                        bad.append((cls, k, v, b.get(k)))
+                except ValueError:
+                    bad.append((cls, k, v, b.get(k)))
+            if cls.startswith("syscall_exit_") and "ret" in kt:
+                err = as_int(kt["errno"]) if "errno" in kt else 0
+                want = -err if err else as_int(kt["ret"])
+                if "ret" not in b or as_int(b["ret"]) != want:
+                    bad.append((cls, "ret (LTTng's)", want, b.get("ret")))
+        if len(kts) != len(bt.get(cls, [])):
+            bad.append((cls, "events", len(kts), len(bt.get(cls, []))))
+    check("babeltrace2: %d kernel-call entries and exits, each with every field kevtable names, "
+          "same value" % pairs, pairs > 0 and not bad, bad[:6])
+    fails = [b for b in bt.get("syscall_exit_MsgSend", []) if "errno = 22" in b and "ret = -22" in b]
+    check("babeltrace2: a failed call's exit says errno = 22 and ret = -22 (kevscen's [-1, 22])",
+          len(fails) > 0, bt.get("syscall_exit_MsgSend", [])[:2])
+
+
+if kcalls_only:
+    bt_lines = open(bt2).read().splitlines()
+    bt = {}
+    for l in bt_lines:
+        m = ev_re.search(l)
+        if m:
+            bt.setdefault(m.group(1), []).append(m.group(2))
+    check("babeltrace2: no kev_unknown event", not any(" kev_unknown:" in l for l in bt_lines))
+    kcall_checks(bt_lines, bt)
+    sys.exit(0)
+
+
 # ---- kevtable (the decoder itself) ----
 def best(tool, name, occurrences):
     """The comparison of the occurrence of name that matches best (kevscen's own event among
@@ -75,7 +151,6 @@ def best(tool, name, occurrences):
     return min((compare(tool, name, g) for g in occurrences), key=len, default=["absent"])
 
 
-tok = re.compile(r'(\w+)=("(?:[^"\\]|\\.)*"|\[[^\]]*\]|[^\s(]+(?:\([^)]*\))?)')
 seen = {}
 kev_names = set()
 for line in open(kevtable):
@@ -99,23 +174,11 @@ check("kevtable: the entry and exit of all %d kernel calls, named" % len(kcalls)
 bt_lines = open(bt2).read().splitlines()
 check("babeltrace2: no kev_unknown event", not any(" kev_unknown:" in l for l in bt_lines),
       [l for l in bt_lines if " kev_unknown:" in l][:3])
-ev_re = re.compile(r"\] \(\+[0-9.?]+\) \S+ (\w+): \{ cpu_id = \d+ \}, \{ (.*) \}$")
 bt = {}
 for l in bt_lines:
     m = ev_re.search(l)
     if m:
         bt.setdefault(m.group(1), []).append(m.group(2))
-
-
-def bt_fields(body):
-    got = {}
-    for m in re.finditer(r'(\w+) = (\[ (?:\[\d+\] = [^,\]]+(?:, )?)*\]|\[ \]|"(?:[^"\\]|\\.)*"|'
-                         r'\([^)]*\)|[^,]+)', body):
-        k, v = m.group(1), m.group(2).strip()
-        got[k] = re.findall(r"\] = ([^,\]]+)", v) if v.startswith("[") else v
-    return got
-
-
 # The classes kev2ctf declares itself (LTTng-style, or with fields derived beside the table's:
 # Linux ids, named frames) are checked by test_kev2ctf.sh; the table's classes, the COMM
 # events' kev_comm_<name> among them, are checked here field by field.
@@ -136,7 +199,7 @@ raw = [l for l in bt_lines if re.search(r"syscall_entry_\w+: .*\bargs = \[", l)]
 check("babeltrace2: kernel-call entries with named arguments (no raw args[])", not raw, raw[:2])
 nok = [k for k in kcalls if "syscall_entry_" + k not in bt or "syscall_exit_" + k not in bt]
 check("babeltrace2: all %d kernel calls' entries and exits" % len(kcalls), not nok, nok)
-
+kcall_checks(bt_lines, bt)
 # ---- kev2json ----
 doc = json.load(open(jsonf))
 recs = doc["traceEvents"] if isinstance(doc, dict) else doc

@@ -52,6 +52,33 @@ consumers() {
 }
 
 consumers "$bin" table
+
+# The same capture as a QNX system's (its board record hidden, kev_as_qnx.py): the decoder names
+# the kernel calls' words by QNX's layouts (trace/kev_kercall.c) and kev2ctf's classes follow:
+# every word named as kevtable names it; the words past QNX's layout (kevtable's "more", QNX
+# writes none) are not written, and kev2ctf says how many.
+q=$dir/qnx
+if python3 "$here/kev_as_qnx.py" "$dir/table.kev" "$q.kev" 2>"$q.err" &&
+    "$bin/kevtable" "$q.kev" >"$q.kevtable" 2>>"$q.err" &&
+    "$bin/kev2ctf" -o "$q.ctf" "$q.kev" 2>"$q.ctferr" && babeltrace2 "$q.ctf" >"$q.bt" 2>>"$q.err"; then
+    python3 "$here/check_event_table.py" --kcalls "$q.kevtable" "$q.bt" >"$q.tap" 2>&1 ||
+        echo "not ok 0 - check_event_table.py --kcalls failed" >>"$q.tap"
+    while IFS= read -r line; do
+        case $line in
+            "ok "*) ok "QNX layouts: ${line#ok * - }" ;;
+            "not ok "*) notok "QNX layouts: ${line#not ok * - }" ;;
+            *) echo "$line" ;;
+        esac
+    done <"$q.tap"
+    more=$(grep -E '^[0-9]+ [0-9]+ KER_CALL KER_(CALL|EXIT)_' "$q.kevtable" | grep -c ' more=')
+    grep -q "^kev2ctf: $more kernel-call fields beyond their call's layout were not written" "$q.ctferr"
+    check "QNX layouts: kev2ctf reports the $more fields past QNX's layouts it could not place" test $? = 0
+    grep -q 'name = "syscall_exit_MsgReceive";' -A20 "$q.ctf/metadata" &&
+        sed -n '/name = "syscall_exit_MsgReceive";/,/^};/p' "$q.ctf/metadata" | grep -q 'info_srcmsglen;'
+    check "QNX layouts: syscall_exit_MsgReceive declares QNX's wide exit (rcvid, rmsg, info_*)" test $? = 0
+else
+    notok "QNX layouts: the capture as a QNX system's, through kevtable, kev2ctf, babeltrace2" "$(cat "$q.err" "$q.ctferr" 2>/dev/null | head -3)"
+fi
 consumers "$tbin/evrow" test-row
 grep -q '^expect-field TEST_ONLY level ' "$dir/test-row.expect"
 check "test-row: the test-only event is written (its row, kevscen's one emit site for all rows)" test $? = 0

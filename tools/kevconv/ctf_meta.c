@@ -106,8 +106,8 @@ static void kclass_add(struct ctf_kclass *c, const struct kev_reader *r, unsigne
         unsigned i = 0;
         while (i < c->n && strcmp(c->f[i].name, fs.f[k].name))
             i++;
-        if (i < c->n || (exit && !strcmp(fs.f[k].name, "ret")))
-            continue;
+        if (i < c->n || (exit && !strcmp(fs.f[k].name, "ret")) || !strcmp(fs.f[k].name, "more"))
+            continue;   // ("more": words past the layout, which no event of the call should have)
         snprintf(c->f[c->n].name, sizeof(c->f[c->n].name), "%s", fs.f[k].name);
         c->f[c->n++].kind = fs.f[k].kind;
     }
@@ -120,7 +120,7 @@ void ctf_kcall_layouts(const struct kev_reader *r)
     for (unsigned c = 0; c < KEV_KC_MAX; c++) {
         const char *qe = c < QNX_KERCALL_NUM ? qnx_kercalls[c].entry : NULL;
         const char *qx = c < QNX_KERCALL_NUM ? qnx_kercalls[c].exit : NULL;
-        unsigned we = layout_words(qe) > 6 ? layout_words(qe) : 6;
+        unsigned we = layout_words(qe) > 6 ? layout_words(qe) : 6; // (ours: 6 registers)
         unsigned wx = layout_words(qx) > 2 ? layout_words(qx) : 2;
         kclass[0][c].n = kclass[1][c].n = 0;
         kclass_add(&kclass[0][c], r, KEV_KC_ENTRY(c), zero, 2, 0);

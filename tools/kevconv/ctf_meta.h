@@ -55,6 +55,8 @@ enum ctf_ftype ctf_field_type(unsigned kind);
 // fast and a wide entry, or over an exit that succeeds (fast and wide) and one that fails, so
 // that every event of the call fits its class; a field an event lacks is written 0. An exit
 // class leaves out the decoder's "ret": the class begins with LTTng's ret (-errno on failure).
+// The decoder's "more" (words past QNX's layout of a call, which QNX does not write) is no
+// field of a class: kev2ctf counts such words' fields and says so.
 struct ctf_kfield {
     char name[48];
     uint8_t kind;       // enum kev_fkind
