@@ -5,8 +5,10 @@
 # by the code under test). Prints TAP lines (no plan).
 # usage: check_event_table.py EXPECT KEVTABLE.txt BABELTRACE2.txt KEV2JSON.json
 #                             PERFETTO-INSTANTS.jsonl TRACEPRINTER.txt KEVSQL.csv LISTING.md
+#                             [PERFETTO-KCALLS.jsonl]
 # (KEVSQL.csv: "class,type,arg_set_id,key,value" rows of kevsql's event JOIN args; LISTING.md:
-# kevtable's listing, which gives each name its class and number)
+# kevtable's listing, which gives each name its class and number; PERFETTO-KCALLS.jsonl:
+# check_perfetto.py -k's kernel-call slices)
 import json
 import re
 import sys
@@ -16,6 +18,7 @@ if kcalls_only:
     expect, kevtable, bt2 = "/dev/null", sys.argv[2], sys.argv[3]
 else:
     expect, kevtable, bt2, jsonf, pfinst, tp, sqlf, listing = sys.argv[1:9]
+    pfkcalls = sys.argv[9] if len(sys.argv) > 9 else None
 fields, texts, arrays, kcalls = {}, {}, {}, []
 for line in open(expect):
     p = line.split()
@@ -85,6 +88,40 @@ def bt_fields(body):
     return got
 
 
+def kevtable_kcalls():
+    """kevtable's kernel-call entries and exits: "syscall_entry_NAME" / "syscall_exit_NAME" ->
+    the fields of each, in order."""
+    calls = {}
+    for line in open(kevtable):
+        p = line.split(None, 4)
+        if len(p) >= 4 and p[2] == "KER_CALL" and re.match(r"KER_(CALL|EXIT)_", p[3]):
+            got = {}
+            for k, v in tok.findall(p[4] if len(p) > 4 else ""):
+                got[k] = v
+            kind = "entry" if p[3].startswith("KER_CALL_") else "exit"
+            calls.setdefault("syscall_%s_%s" % (kind, p[3][9:]), []).append(got)
+    return calls
+
+
+def same_fields(want, got, skip=()):
+    """The fields of want (kevtable's text) that got lacks or holds another value of."""
+    bad = []
+    for k, v in want.items():
+        if k in skip:
+            continue
+        g = got.get(k)
+        if v.startswith('"'):  # text: compared when both print it plainly
+            if "\\" not in v and str(g).strip('"') != v.strip('"'):
+                bad.append((k, v, g))
+            continue
+        try:
+            if g is None or as_int(g) != as_int(v):
+                bad.append((k, v, g))
+        except ValueError:
+            bad.append((k, v, g))
+    return bad
+
+
 def kcall_checks(bt_lines, bt):
     """The kernel-call classes: every word named, as the decoder names it."""
     # Every word of a kernel call's entry and exit named: no array (a sequence's _length) in any
@@ -93,31 +130,13 @@ def kcall_checks(bt_lines, bt):
     unnamed = [l for l in bt_lines if re.search(r" syscall_(entry|exit)_\w+: .*(_length = |\[)", l)]
     check("babeltrace2: no kernel-call entry or exit carries a word array (every word named)",
           not unnamed, unnamed[:2])
-    kt_calls, bad, pairs = {}, [], 0
-    for line in open(kevtable):
-        p = line.split(None, 4)
-        if len(p) >= 4 and p[2] == "KER_CALL" and re.match(r"KER_(CALL|EXIT)_", p[3]):
-            got = {}
-            for k, v in tok.findall(p[4] if len(p) > 4 else ""):
-                got[k] = v
-            kind = "entry" if p[3].startswith("KER_CALL_") else "exit"
-            kt_calls.setdefault("syscall_%s_%s" % (kind, p[3][9:]), []).append(got)
+    kt_calls, bad, pairs = kevtable_kcalls(), [], 0
     for cls, kts in kt_calls.items():
         for kt, body in zip(kts, bt.get(cls, [])):
             pairs += 1
             b = bt_fields(body)
-            for k, v in kt.items():
-                if k == "more" or (k == "ret" and cls.startswith("syscall_exit_")):
-                    continue
-                if v.startswith('"'):  # text: compared when both print it plainly
-                    if "\\" not in v and b.get(k) != v:
-                        bad.append((cls, k, v, b.get(k)))
-                    continue
-                try:
-                    if k not in b or as_int(b[k]) != as_int(v):
-                        bad.append((cls, k, v, b.get(k)))
-                except ValueError:
-                    bad.append((cls, k, v, b.get(k)))
+            bad += [(cls,) + x for x in same_fields(kt, b, ("more", "ret") if "_exit_" in cls
+                                                    else ("more",))]
             if cls.startswith("syscall_exit_") and "ret" in kt:
                 err = as_int(kt["errno"]) if "errno" in kt else 0
                 want = -err if err else as_int(kt["ret"])
@@ -225,6 +244,51 @@ bad = [(nm, best("perfetto", nm, pf.get(nm, [{}]))) for nm in want]
 check("kev2perfetto: %d events as instants named by the table, with every field and value"
       % len(want), all(nm in pf for nm in want) and all(not b for _, b in bad),
       ([nm for nm in want if nm not in pf], [x for x in bad if x[1]]))
+
+# ---- kernel calls in kev2perfetto (slices: the entry's fields as the begin's args, the exit's
+# as the end's) and kev2json (the "fields" of each B and E record), as kevtable names them ----
+kt = kevtable_kcalls()
+# kevscen writes each call's exit twice, [0, 0] then [-1, 22]: the second names 22 as errno, or
+# in a raw call's own result words (ClockCycles' cycles 0x16ffffffff, Semihost's reg1).
+miss = []
+for k in kcalls:
+    ex = kt.get("syscall_exit_" + k, [])
+    vals = [v for f, v in (ex[1].items() if len(ex) > 1 else []) if f != "ret"]
+    if not any(re.match(r"^(22\b|0x16\b|98784247807$|0x16ffffffff$)", v) for v in vals):
+        miss.append((k, ex[1] if len(ex) > 1 else None))
+check("kevtable: every call's failed exit names kevscen's errno 22 (or the raw result words)",
+      kcalls and not miss, miss[:5])
+if pfkcalls:
+    pfk = {}
+    for line in open(pfkcalls):
+        x = json.loads(line)
+        pfk.setdefault("syscall_entry_" + x["name"], []).append(x["args"])
+        pfk.setdefault("syscall_exit_" + x["name"], []).append(x["end_args"])
+    bad, pairs = [], 0
+    for cls, kts in kt.items():
+        got = pfk.get(cls, [])
+        pairs += min(len(kts), len(got))
+        bad += [(cls,) + y for a, b in zip(kts, got) for y in same_fields(a, b, ("more",))]
+        if len(kts) != len(got):
+            bad.append((cls, "events", len(kts), len(got)))
+    check("kev2perfetto: %d kernel-call slices' begin and end args, every field kevtable names, "
+          "same value" % pairs, pairs > 0 and not bad, bad[:6])
+jk = {}
+for r in recs:
+    a = r.get("args") or {}
+    ev = a.get("event", "")
+    if r.get("cat") == "kev.kcall" and re.match(r"KER_(CALL|EXIT)_", ev):
+        kind = "entry" if ev.startswith("KER_CALL_") else "exit"
+        jk.setdefault("syscall_%s_%s" % (kind, ev[9:]), []).append(a.get("fields", {}))
+bad, pairs = [], 0
+for cls, kts in kt.items():
+    got = jk.get(cls, [])
+    pairs += min(len(kts), len(got))
+    bad += [(cls,) + y for a, b in zip(kts, got) for y in same_fields(a, b)]
+    if len(kts) != len(got):
+        bad.append((cls, "events", len(kts), len(got)))
+check("kev2json: %d kernel-call entries and exits, every field kevtable names, same value" % pairs,
+      pairs > 0 and not bad, bad[:6])
 
 # ---- traceprinter: every event named ----
 text = open(tp).read()

@@ -33,7 +33,7 @@ consumers() {
     babeltrace2 "$s.ctf" >"$s.bt" 2>"$s.bterr" || { notok "$2: babeltrace2 reads it" "$(head -3 "$s.bterr")"; return; }
     "$b/kev2json" -o "$s.json" "$s.kev" 2>"$s.err" || { notok "$2: kev2json converts it" "$(cat "$s.err")"; return; }
     "$b/kev2perfetto" -o "$s.pftrace" "$s.kev" 2>"$s.err" || { notok "$2: kev2perfetto converts it" "$(cat "$s.err")"; return; }
-    python3 "$here/check_perfetto.py" -d "$s.pfinst" "$s.pftrace" >"$s.pftap" 2>&1
+    python3 "$here/check_perfetto.py" -d "$s.pfinst" -k "$s.pfkcalls" "$s.pftrace" >"$s.pftap" 2>&1
     grep -q '^ok .*kernel-call slices, each begin named' "$s.pftap"
     check "$2: kev2perfetto's kernel-call slices keep trace processor's rules" test $? = 0
     "$b/kevtable" >"$s.listing"
@@ -41,7 +41,7 @@ consumers() {
         a.display_value FROM event e JOIN args a USING (arg_set_id)" >"$s.sql" 2>"$s.err" ||
         { notok "$2: kevsql reads it" "$(cat "$s.err")"; return; }
     python3 "$here/check_event_table.py" "$s.expect" "$s.kevtable" "$s.bt" "$s.json" "$s.pfinst" \
-        "$s.tp" "$s.sql" "$s.listing" >"$s.tap" 2>&1 || echo "not ok 0 - check_event_table.py failed" >>"$s.tap"
+        "$s.tp" "$s.sql" "$s.listing" "$s.pfkcalls" >"$s.tap" 2>&1 || echo "not ok 0 - check_event_table.py failed" >>"$s.tap"
     while IFS= read -r line; do
         case $line in
             "ok "*) ok "$2: ${line#ok * - }" ;;

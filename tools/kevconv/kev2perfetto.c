@@ -459,7 +459,8 @@ static void thread_instant(struct conv *c, int th, uint64_t t, const char *cat, 
 }
 
 // A user event on the track of the thread that wrote it: "NAME: value" as every tool names
-// it, with its code, its text (or its words through the registered format) and its words.
+// it, with its code, its text (or its words through the registered format) and its words as
+// "data" (the event table's name for them).
 static void user_event(struct conv *c, const struct kev_reader *r, const struct kev_event *e)
 {
     int th = c->m->cur[e->cpu];
@@ -477,7 +478,7 @@ static void user_event(struct conv *c, const struct kev_reader *r, const struct 
     te.len = 0;
     arg_uint(&te, &c->sub, "code", e->ev, 0);
     arg_str(&te, &c->sub, "value", value);
-    arg_str(&te, &c->sub, "words", words);
+    arg_str(&te, &c->sub, "data", words);
     thread_instant(c, th, e->t64, "user", name, &te);
 }
 
