@@ -289,6 +289,9 @@ for cls, kts in kt.items():
         bad.append((cls, "events", len(kts), len(got)))
 check("kev2json: %d kernel-call entries and exits, every field kevtable names, same value" % pairs,
       pairs > 0 and not bad, bad[:6])
+raw = [r for r in recs if r.get("cat", "").startswith("kev.") and "event" in (r.get("args") or {})
+       and ({"w", "a", "words"} & set(r["args"]) or "more" in r["args"].get("fields", {}))]
+check("kev2json: no record of a named event carries raw words (w, a, words, more)", not raw, raw[:2])
 
 # ---- traceprinter: every event named ----
 text = open(tp).read()
