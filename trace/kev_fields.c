@@ -343,6 +343,12 @@ unsigned kev_fields_decode(const struct kev_reader *r, const struct kev_event *e
         raw_words(o, e, "words", 0);
         return o->n;
     }
+    if (d->kcall == 3) { // QNX's interrupted call (this kernel writes none): read as its exit
+        struct kev_event x = *e;
+        x.ev = e->ev - KEV_KC_MAX;
+        kcall_fields(r, &x, kev_event_describe(e->cls, x.ev), o);
+        return o->n;
+    }
     if (d->kcall) {
         kcall_fields(r, e, d, o);
         return o->n;

@@ -94,7 +94,7 @@ def kevtable_kcalls():
     calls = {}
     for line in open(kevtable):
         p = line.split(None, 4)
-        if len(p) >= 4 and p[2] == "KER_CALL" and re.match(r"KER_(CALL|EXIT)_", p[3]):
+        if len(p) >= 4 and p[2] == "KER_CALL" and re.match(r"KER_(CALL|EXIT|INTR)_", p[3]):
             got = {}
             for k, v in tok.findall(p[4] if len(p) > 4 else ""):
                 got[k] = v
@@ -277,7 +277,7 @@ jk = {}
 for r in recs:
     a = r.get("args") or {}
     ev = a.get("event", "")
-    if r.get("cat") == "kev.kcall" and re.match(r"KER_(CALL|EXIT)_", ev):
+    if r.get("cat") == "kev.kcall" and re.match(r"KER_(CALL|EXIT|INTR)_", ev):
         kind = "entry" if ev.startswith("KER_CALL_") else "exit"
         jk.setdefault("syscall_%s_%s" % (kind, ev[9:]), []).append(a.get("fields", {}))
 bad, pairs = [], 0

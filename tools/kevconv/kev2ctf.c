@@ -521,10 +521,10 @@ static void kcall_event(struct stream *s, const struct kev_event *e)
         put8(s, (uint8_t)e->nw);
         kcall_fields(s, &fs, call, 0);
     } else if (e->ev < 3 * KEV_KC_MAX) {
-        // an interrupted call (QNX's; this kernel writes none): its words read as an exit's
+        // (an interrupted call, QNX's, is decoded as its exit: kev_fields.c)
         struct kev_event x = *e;
         x.ev = KEV_KC_EXIT(call);
-        kev_fields_decode(s->r, &x, &fs);
+        kev_fields_decode(s->r, e, &fs);
         int32_t ret = e->nw ? (int32_t)e->w[0] : 0;
         uint32_t err = 0;
         kev_kcall_exit(&x, &ret, &err);
