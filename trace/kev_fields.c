@@ -146,6 +146,8 @@ static void our_kcall_exit(const struct kev_event *e, unsigned c, struct kev_fie
         f->v = (uint64_t)(int64_t)ret;
     if (e->nw >= 2 && (f = add(o, "errno", KEV_K_ERRNO, "why it failed (0: it did not)")))
         f->v = err;
+    if (e->nw > 2)  // (this kernel's exits are two words: kept, not named)
+        raw_words(o, e, "more", 2);
 }
 
 // A kernel call's fields by QNX's layout: fast (2 words) the fields marked f, wide all of
