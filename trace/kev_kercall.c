@@ -181,5 +181,5 @@ const char *const kev_our_kercalls[KEV_OUR_KERCALL_NUM] = {
 const char *const kev_our_kercall_exits[KEV_OUR_KERCALL_NUM] = {
     [64] = "Dret Hreg1", // Semihost: the host's answer (-1 failed, no errno); r1 is not a result
     [65] = "Wns",        // ClockTime: nanoseconds since boot
-    [69] = "Wcycles",    // ClockCycles: the cycle counter
+    [69] = "Ccycles",    // ClockCycles: the cycle counter
 };

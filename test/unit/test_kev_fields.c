@@ -146,6 +146,7 @@ static void kcall_ours(void **state)
     decode(KEV_C_KER_CALL, KEV_KC_EXIT(69), cyc, 2, NULL);    // ClockCycles
     assert_int_equal(fs.n, 1);
     assert_string_equal(fs.f[0].name, "cycles");
+    assert_int_equal(fs.f[0].kind, KEV_K_CYCLES);
     assert_int_equal(fs.f[0].v, 0x1789abcdefull);
     decode(KEV_C_KER_CALL, KEV_KC_EXIT(65), cyc, 2, NULL);    // ClockTime: nanoseconds
     assert_string_equal(fs.f[0].name, "ns");
