@@ -100,8 +100,10 @@ static const char *our_kercall(const struct kev_reader *r, unsigned c)
 }
 
 // An entry's words named by this kernel's layout of the call (trace/kev_kercall.c): its
-// arguments in their registers' order, the first two in a fast event.
-static void our_kcall_args(const struct kev_event *e, const char *s, struct kev_fields *o)
+// arguments in their registers' order, the first two in a fast event (an exit's: its result
+// registers).
+static void our_kcall_args(const struct kev_event *e, const char *s, struct kev_fields *o,
+                           const char *meaning)
 {
     unsigned w = 0;
     while (*s && w < e->nw) {
@@ -112,16 +114,40 @@ static void our_kcall_args(const struct kev_event *e, const char *s, struct kev_
         text_end(o);
         while (*s == ' ')
             s++;
-        enum kev_fkind k = type == 'D' ? KEV_K_S32 : type == 'U' ? KEV_K_U32
+        enum kev_fkind k = type == 'D' ? KEV_K_S32 : type == 'U' || type == 'W' ? KEV_K_U32
                         : type == 'P' ? KEV_K_ADDR : type == 'I' ? KEV_K_PID
                         : type == 'T' ? KEV_K_TID : type == 'R' ? KEV_K_PRIO
-                        : type == 'Q' ? KEV_K_IRQ : KEV_K_HEX;
-        struct kev_field *f = add(o, name, k, "the call's argument");
+                        : type == 'Q' ? KEV_K_IRQ : type == 'C' ? KEV_K_CYCLES : KEV_K_HEX;
+        struct kev_field *f = add(o, name, k, meaning);
         if (!f)
             return;
         f->v = k == KEV_K_S32 ? (uint64_t)(int64_t)(int32_t)e->w[w] : e->w[w];
+        if ((type == 'W' || type == 'C') && w + 1 < e->nw) // 64 bits, low word first
+            f->v |= (uint64_t)e->w[++w] << 32;
         w++;
     }
+}
+
+// An exit of this kernel's call c: errno-style [result, 0] or [-1, errno] as "ret" and "errno"
+// (0: none), both always there; a call whose result is not errno-style by its own layout of
+// the result registers (kev_our_kercall_exits).
+static void our_kcall_exit(const struct kev_event *e, unsigned c, struct kev_fields *o)
+{
+    const char *s = c < KEV_OUR_KERCALL_NUM ? kev_our_kercall_exits[c] : NULL;
+    if (s) {
+        our_kcall_args(e, s, o, "the call's result register");
+        return;
+    }
+    int32_t ret = e->nw ? (int32_t)e->w[0] : 0;
+    uint32_t err = 0;
+    kev_kcall_exit(e, &ret, &err); // (an exit of fewer than two words: its one word)
+    struct kev_field *f = add(o, "ret", KEV_K_S32, "the call's result (-1: failed)");
+    if (f)
+        f->v = (uint64_t)(int64_t)ret;
+    if (e->nw >= 2 && (f = add(o, "errno", KEV_K_ERRNO, "why it failed (0: it did not)")))
+        f->v = err;
+    if (e->nw > 2)  // (this kernel's exits are two words: kept, not named)
+        raw_words(o, e, "more", 2);
 }
 
 // A kernel call's fields by QNX's layout: fast (2 words) the fields marked f, wide all of
@@ -139,7 +165,11 @@ static void kcall_fields(const struct kev_reader *r, const struct kev_event *e,
         for (const char *q = qnx_kercalls[c].name; q && *q && !spare; q++)
             spare = q[0] == 'S' && q[1] == 'P' && q[2] == 'A' && q[3] == 'R' && q[4] == 'E';
     const char *ours = our_kercall(r, c);
-    spare |= ours != NULL;  // our exits: the result, then the second word (kev_kcall_exit)
+    spare |= ours != NULL;
+    if (d->kcall == 2 && ours) {
+        our_kcall_exit(e, c, o);
+        return;
+    }
     int32_t ret;
     uint32_t err;
     if (d->kcall == 2 && kev_kcall_exit(e, &ret, &err)) {
@@ -158,7 +188,7 @@ static void kcall_fields(const struct kev_reader *r, const struct kev_event *e,
         o->n = 0; // a success: the layout names the words below
     }
     if (d->kcall == 1 && ours) {
-        our_kcall_args(e, ours, o);
+        our_kcall_args(e, ours, o, "the call's argument");
         return;
     }
     if (spare && d->kcall == 1) {
@@ -313,6 +343,12 @@ unsigned kev_fields_decode(const struct kev_reader *r, const struct kev_event *e
     o->name = kev_event_title_of(d, e->cls, e->ev, o->namebuf, sizeof(o->namebuf));
     if (!d) {
         raw_words(o, e, "words", 0);
+        return o->n;
+    }
+    if (d->kcall == 3) { // QNX's interrupted call (this kernel writes none): read as its exit
+        struct kev_event x = *e;
+        x.ev = e->ev - KEV_KC_MAX;
+        kcall_fields(r, &x, kev_event_describe(e->cls, x.ev), o);
         return o->n;
     }
     if (d->kcall) {

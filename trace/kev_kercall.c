@@ -175,3 +175,11 @@ const char *const kev_our_kercalls[KEV_OUR_KERCALL_NUM] = {
     [98] = "Ipid",                              // ProcKill
     [99] = "Dcmd Harg Pname",                   // NameCtl
 };
+
+// This kernel's exits whose words are not [result, errno] (ktrace.c's ktrace_kc_raw): the
+// result registers as the call left them.
+const char *const kev_our_kercall_exits[KEV_OUR_KERCALL_NUM] = {
+    [64] = "Dret Hreg1", // Semihost: the host's answer (-1 failed, no errno); r1 is not a result
+    [65] = "Wns",        // ClockTime: nanoseconds since boot
+    [69] = "Ccycles",    // ClockCycles: the cycle counter
+};

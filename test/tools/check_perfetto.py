@@ -41,7 +41,8 @@
 #                          RUNNING-EVENTS]
 # (prints TAP lines, no plan). -l: the .kev's lost-event total; -b: its BOOT_DATE in seconds;
 # -d: write every instant with args as a JSON line {"ts", "tid", "name", "cat", "args"} to OUT
-# (tid: the thread track's, from its TrackDescriptor).
+# (tid: the thread track's, from its TrackDescriptor); -k: every kernel-call slice as a JSON
+# line {"ts", "name", "args", "end_args"} (its begin's and its end's annotations) to OUT.
 import sys
 from wake_target import wake_targets
 
@@ -50,8 +51,11 @@ want_lost = want_boot = comm_tid = None
 want_samples = None
 want_slices = None
 dump_path = None
-while args and args[0] in ("-l", "-b", "-c", "-s", "-d", "-f"):
-    if args[0] == "-f":
+kcall_path = None
+while args and args[0] in ("-l", "-b", "-c", "-s", "-d", "-f", "-k"):
+    if args[0] == "-k":
+        kcall_path = args[1]
+    elif args[0] == "-f":
         want_slices = int(args[1])
     elif args[0] == "-l":
         want_lost = int(args[1])
@@ -335,20 +339,41 @@ if dump_path:
             out.write(json.dumps(x) + "\n")
 # slices: per track in time order (stable), begins named, ends closing the innermost open one
 # (kernel calls, category "kcall", are counted apart from the function slices -f counts)
-open_on, bad_slices, nslices, nkcalls = {}, [], 0, 0
+def annotations(te):
+    """A TrackEvent's debug annotations by name (the first value of each)."""
+    out = {}
+    for f, v in te:
+        if f == 4:
+            ad = dict(fields(v))
+            k = next((k for k in VALUES if k in ad), None)
+            val = sint(ad[k]) if k == 4 else ad.get(k)
+            out[ad.get(10, b"").decode()] = val.decode() if isinstance(val, bytes) else val
+    return out
+
+
+open_on, bad_slices, nslices, nkcalls, kslices = {}, [], 0, 0, []
 for ts, i, te in sorted(slicepts, key=lambda x: (x[0], x[1])):
     ted = dict(te)
     stack = open_on.setdefault(ted.get(11), [])
     if ted.get(9) == 1:
         if not ted.get(23):
             bad_slices.append(("a slice begin without a name", ts))
-        stack.append(ted.get(22) == b"kcall")
+        stack.append((ted.get(22) == b"kcall", ts, ted.get(23), te))
     elif not stack:
         bad_slices.append(("misplaced_end_event", ts))
-    elif stack.pop():
-        nkcalls += 1
     else:
-        nslices += 1
+        kcall, t0, name, begin = stack.pop()
+        if kcall:
+            nkcalls += 1
+            kslices.append({"ts": t0, "name": name.decode() if name else None,
+                            "args": annotations(begin), "end_args": annotations(te)})
+        else:
+            nslices += 1
+if kcall_path:
+    import json
+    with open(kcall_path, "w") as out:
+        for x in kslices:
+            out.write(json.dumps(x) + "\n")
 left = sum(len(v) for v in open_on.values())
 check("importer: %d function and %d kernel-call slices, each begin named, each end closing its "
       "track's innermost slice, none left open" % (nslices, nkcalls),

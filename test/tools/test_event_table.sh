@@ -33,7 +33,7 @@ consumers() {
     babeltrace2 "$s.ctf" >"$s.bt" 2>"$s.bterr" || { notok "$2: babeltrace2 reads it" "$(head -3 "$s.bterr")"; return; }
     "$b/kev2json" -o "$s.json" "$s.kev" 2>"$s.err" || { notok "$2: kev2json converts it" "$(cat "$s.err")"; return; }
     "$b/kev2perfetto" -o "$s.pftrace" "$s.kev" 2>"$s.err" || { notok "$2: kev2perfetto converts it" "$(cat "$s.err")"; return; }
-    python3 "$here/check_perfetto.py" -d "$s.pfinst" "$s.pftrace" >"$s.pftap" 2>&1
+    python3 "$here/check_perfetto.py" -d "$s.pfinst" -k "$s.pfkcalls" "$s.pftrace" >"$s.pftap" 2>&1
     grep -q '^ok .*kernel-call slices, each begin named' "$s.pftap"
     check "$2: kev2perfetto's kernel-call slices keep trace processor's rules" test $? = 0
     "$b/kevtable" >"$s.listing"
@@ -41,7 +41,7 @@ consumers() {
         a.display_value FROM event e JOIN args a USING (arg_set_id)" >"$s.sql" 2>"$s.err" ||
         { notok "$2: kevsql reads it" "$(cat "$s.err")"; return; }
     python3 "$here/check_event_table.py" "$s.expect" "$s.kevtable" "$s.bt" "$s.json" "$s.pfinst" \
-        "$s.tp" "$s.sql" "$s.listing" >"$s.tap" 2>&1 || echo "not ok 0 - check_event_table.py failed" >>"$s.tap"
+        "$s.tp" "$s.sql" "$s.listing" "$s.pfkcalls" >"$s.tap" 2>&1 || echo "not ok 0 - check_event_table.py failed" >>"$s.tap"
     while IFS= read -r line; do
         case $line in
             "ok "*) ok "$2: ${line#ok * - }" ;;
@@ -52,6 +52,33 @@ consumers() {
 }
 
 consumers "$bin" table
+
+# The same capture as a QNX system's (its board record hidden, kev_as_qnx.py): the decoder names
+# the kernel calls' words by QNX's layouts (trace/kev_kercall.c) and kev2ctf's classes follow:
+# every word named as kevtable names it; the words past QNX's layout (kevtable's "more", QNX
+# writes none) are not written, and kev2ctf says how many.
+q=$dir/qnx
+if python3 "$here/kev_as_qnx.py" "$dir/table.kev" "$q.kev" 2>"$q.err" &&
+    "$bin/kevtable" "$q.kev" >"$q.kevtable" 2>>"$q.err" &&
+    "$bin/kev2ctf" -o "$q.ctf" "$q.kev" 2>"$q.ctferr" && babeltrace2 "$q.ctf" >"$q.bt" 2>>"$q.err"; then
+    python3 "$here/check_event_table.py" --kcalls "$q.kevtable" "$q.bt" >"$q.tap" 2>&1 ||
+        echo "not ok 0 - check_event_table.py --kcalls failed" >>"$q.tap"
+    while IFS= read -r line; do
+        case $line in
+            "ok "*) ok "QNX layouts: ${line#ok * - }" ;;
+            "not ok "*) notok "QNX layouts: ${line#not ok * - }" ;;
+            *) echo "$line" ;;
+        esac
+    done <"$q.tap"
+    more=$(grep -E '^[0-9]+ [0-9]+ KER_CALL KER_(CALL|EXIT)_' "$q.kevtable" | grep -c ' more=')
+    grep -q "^kev2ctf: $more kernel-call fields beyond their call's layout were not written" "$q.ctferr"
+    check "QNX layouts: kev2ctf reports the $more fields past QNX's layouts it could not place" test $? = 0
+    grep -q 'name = "syscall_exit_MsgReceive";' -A20 "$q.ctf/metadata" &&
+        sed -n '/name = "syscall_exit_MsgReceive";/,/^};/p' "$q.ctf/metadata" | grep -q 'info_srcmsglen;'
+    check "QNX layouts: syscall_exit_MsgReceive declares QNX's wide exit (rcvid, rmsg, info_*)" test $? = 0
+else
+    notok "QNX layouts: the capture as a QNX system's, through kevtable, kev2ctf, babeltrace2" "$(cat "$q.err" "$q.ctferr" 2>/dev/null | head -3)"
+fi
 consumers "$tbin/evrow" test-row
 grep -q '^expect-field TEST_ONLY level ' "$dir/test-row.expect"
 check "test-row: the test-only event is written (its row, kevscen's one emit site for all rows)" test $? = 0

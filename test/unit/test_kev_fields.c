@@ -2,7 +2,8 @@
 // The generic field decoder (trace/kev_fields.c) on events built by hand from the layouts
 // docs/trace-events.md and QNX's traceprinter give: PRIO_CHANGE's packed word, FUNC_EXIT's
 // value low word first, a kernel call's fields fast and wide as QNX labels them (a QNX system's
-// capture) and as this kernel passes them (ours: user/lib/kcalls.c's order), a failed exit; payloads shorter than they claim (USDT's count, IMAGE's id
+// capture) and as this kernel passes them (ours: user/lib/kcalls.c's order), a failed exit,
+// QNX's wide exit, this kernel's exits (ret and errno, a raw call's own results); payloads shorter than they claim (USDT's count, IMAGE's id
 // length, a 64-bit stack's odd word) read no word past the event; an event no row describes
 // gives its raw words; every row of the table is found by its first and last number; and one
 // field read alone by its row's description (kev_field_read) gives the same values.
@@ -78,6 +79,21 @@ static void kcall(void **state)
     assert_string_equal(fs.name, "KER_EXIT_MsgSend");
     assert_int_equal((int64_t)kev_field_get(&fs, "ret")->v, -1);
     assert_int_equal(kev_field_get(&fs, "errno")->v, 11);
+    // QNX's wide MSG_RECEIVEV exit: rcvid, 12 bytes of the message, then the _msg_info
+    // (nd, srcnd, pid, tid, chid, scoid, coid, msglen, srcmsglen, dstmsglen, priority, flags,
+    // reserved), each named; the same as an interrupted call (KER_INTR, read as its exit).
+    uint32_t rx[17] = { 0x1234, 0, 0, 0, 0, 0, 7, 1, 3, 5, 9, 64, 64, 64, 10, 0, 0 };
+    memcpy(&rx[1], "ping", 4);
+    for (unsigned intr = 0; intr < 2; intr++) {
+        decode(KEV_C_KER_CALL, intr ? KEV_KC_INTERRUPTED(14) : KEV_KC_EXIT(14), rx, 17, NULL);
+        assert_int_equal(kev_field_get(&fs, "rcvid")->v, 0x1234);
+        assert_string_equal(kev_field_get(&fs, "rmsg")->str, "ping");
+        assert_int_equal(kev_field_get(&fs, "info_pid")->v, 7);
+        assert_int_equal(kev_field_get(&fs, "info_tid")->v, 1);
+        assert_int_equal(kev_field_get(&fs, "info_coid")->v, 9);
+        assert_int_equal(kev_field_get(&fs, "info_priority")->v, 10);
+        assert_null(kev_field_get(&fs, "more"));  // every word named
+    }
 }
 
 // A capture of this kernel (its system page has the board's record): each call's own
@@ -116,6 +132,30 @@ static void kcall_ours(void **state)
     decode(KEV_C_KER_CALL, KEV_KC_EXIT(55), ok, 2, NULL); // InterruptAttachEvent's id
     assert_int_equal((int64_t)kev_field_get(&fs, "ret")->v, 9);
     assert_null(kev_field_get(&fs, "handler_p"));       // not QNX's INTERRUPT_ATTACH exit
+    // An exit's two words, as ktrace_kcall_exit_words writes them: [result, 0], [-1, errno],
+    // or a raw call's result registers (ClockCycles' 64-bit count, low word first).
+    assert_int_equal(fs.n, 2);
+    assert_string_equal(fs.f[1].name, "errno");
+    assert_int_equal(fs.f[1].v, 0);
+    uint32_t failed[] = { 0xffffffffu, 16 };
+    decode(KEV_C_KER_CALL, KEV_KC_EXIT(80), failed, 2, NULL); // MutexLock: EBUSY
+    assert_int_equal((int64_t)kev_field_get(&fs, "ret")->v, -1);
+    assert_int_equal(kev_field_get(&fs, "errno")->v, 16);
+    assert_int_equal(kev_field_get(&fs, "errno")->kind, KEV_K_ERRNO);
+    uint32_t cyc[] = { 0x89abcdefu, 0x17 };
+    decode(KEV_C_KER_CALL, KEV_KC_EXIT(69), cyc, 2, NULL);    // ClockCycles
+    assert_int_equal(fs.n, 1);
+    assert_string_equal(fs.f[0].name, "cycles");
+    assert_int_equal(fs.f[0].kind, KEV_K_CYCLES);
+    assert_int_equal(fs.f[0].v, 0x1789abcdefull);
+    decode(KEV_C_KER_CALL, KEV_KC_EXIT(65), cyc, 2, NULL);    // ClockTime: nanoseconds
+    assert_string_equal(fs.f[0].name, "ns");
+    assert_int_equal(fs.f[0].v, 0x1789abcdefull);
+    uint32_t host[] = { 0xffffffffu, 0x20001000 };            // Semihost: the host's -1
+    decode(KEV_C_KER_CALL, KEV_KC_EXIT(64), host, 2, NULL);
+    assert_int_equal((int64_t)kev_field_get(&fs, "ret")->v, -1);
+    assert_null(kev_field_get(&fs, "errno"));               // not errno-style
+    assert_int_equal(kev_field_get(&fs, "reg1")->v, 0x20001000);
     rd = saved;
 }
 

@@ -11,6 +11,7 @@
 #include <trace/kev.h>
 #include <trace/kev_decode.h>
 #include <trace/kev_events.h>
+#include <trace/kev_kercall.h>
 #include <trace/kev_stack.h>
 
 static void str(FILE *f, const char *s)
@@ -77,21 +78,62 @@ enum ctf_ftype ctf_field_type(unsigned kind)
     }
 }
 
-const struct kev_fields *ctf_kcall_entry_fields(unsigned call)
+static struct ctf_kclass kclass[2][KEV_KC_MAX]; // [0] entries, [1] exits
+
+// The words of a QNX layout (trace/kev_kercall.c: one a field, "@NAME" none).
+static unsigned layout_words(const char *s)
 {
-    static struct kev_fields fs[KEV_KC_MAX];
-    static unsigned char done[KEV_KC_MAX];
-    static struct kev_reader r; // the fake event's words are zero: no byte order to know
-    if (call >= KEV_KC_MAX)
-        return NULL;
-    if (!done[call]) {
-        static const uint32_t zero[6];
-        struct kev_event e = { .cls = KEV_C_KER_CALL, .ev = call, .w = zero, .nw = 6,
-                               .nslots = 3 };
-        kev_fields_decode(&r, &e, &fs[call]);
-        done[call] = 1;
+    unsigned n = 0;
+    while (s && *s) {
+        n += *s != '@';
+        while (*s && *s != ' ')
+            s++;
+        while (*s == ' ')
+            s++;
     }
-    return &fs[call];
+    return n;
+}
+
+// Add to c the fields the decoder gives event ev of nw words w (the names c lacks, in order).
+static void kclass_add(struct ctf_kclass *c, const struct kev_reader *r, unsigned ev,
+                       const uint32_t *w, unsigned nw, int exit)
+{
+    static struct kev_fields fs;
+    struct kev_event e = { .cls = KEV_C_KER_CALL, .ev = ev, .w = w, .nw = nw,
+                           .nslots = (nw + 1) / 2 };
+    kev_fields_decode(r, &e, &fs);
+    for (unsigned k = 0; k < fs.n && c->n < KEV_MAX_FIELDS; k++) {
+        unsigned i = 0;
+        while (i < c->n && strcmp(c->f[i].name, fs.f[k].name))
+            i++;
+        if (i < c->n || (exit && !strcmp(fs.f[k].name, "ret")) || !strcmp(fs.f[k].name, "more"))
+            continue;   // ("more": words past the layout, which no event of the call should have)
+        snprintf(c->f[c->n].name, sizeof(c->f[c->n].name), "%s", fs.f[k].name);
+        c->f[c->n++].kind = fs.f[k].kind;
+    }
+}
+
+void ctf_kcall_layouts(const struct kev_reader *r)
+{
+    static const uint32_t zero[2u * KEV_MAX_COMBINE_SLOTS];
+    static const uint32_t failed[2] = { 0xffffffffu, 1 };
+    for (unsigned c = 0; c < KEV_KC_MAX; c++) {
+        const char *qe = c < QNX_KERCALL_NUM ? qnx_kercalls[c].entry : NULL;
+        const char *qx = c < QNX_KERCALL_NUM ? qnx_kercalls[c].exit : NULL;
+        unsigned we = layout_words(qe) > 6 ? layout_words(qe) : 6; // (ours: 6 registers)
+        unsigned wx = layout_words(qx) > 2 ? layout_words(qx) : 2;
+        kclass[0][c].n = kclass[1][c].n = 0;
+        kclass_add(&kclass[0][c], r, KEV_KC_ENTRY(c), zero, 2, 0);
+        kclass_add(&kclass[0][c], r, KEV_KC_ENTRY(c), zero, we, 0);
+        kclass_add(&kclass[1][c], r, KEV_KC_EXIT(c), zero, 2, 1);
+        kclass_add(&kclass[1][c], r, KEV_KC_EXIT(c), zero, wx, 1);
+        kclass_add(&kclass[1][c], r, KEV_KC_EXIT(c), failed, 2, 1);
+    }
+}
+
+const struct ctf_kclass *ctf_kcall_class(unsigned call, int exit)
+{
+    return &kclass[exit != 0][call % KEV_KC_MAX];
 }
 
 static void field_decl(FILE *f, const char *name, unsigned kind)
@@ -260,14 +302,20 @@ void ctf_write_metadata(FILE *f, const uint8_t uuid[16], const struct ctf_clock 
         // the entry recorded (2 fast, 6 wide): a field past them was not recorded, written 0.
         fprintf(f, "event {\n\tname = \"%s\";\n\tid = %u;\n\tstream_id = 0;\n"
                    "\tfields := struct {\n\t\tuint8_t nargs;\n", name, CTF_ID_SYSCALL_ENTRY + c);
-        const struct kev_fields *fs = ctf_kcall_entry_fields(c);
-        for (unsigned k = 0; k < fs->n; k++)
-            field_decl(f, fs->f[k].name, fs->f[k].kind);
+        const struct ctf_kclass *ke = ctf_kcall_class(c, 0);
+        for (unsigned k = 0; k < ke->n; k++)
+            field_decl(f, ke->f[k].name, ke->f[k].kind);
         fputs("\t};\n};\n\n", f);
+        // LTTng's ret (the result, -errno on failure), interrupted (QNX's interrupted call),
+        // then the exit's words as the table names them: errno, or the call's own results.
         snprintf(name, sizeof(name), "syscall_exit_%s", kc);
-        event(f, CTF_ID_SYSCALL_EXIT + c, name,
-              "\t\tint64_t ret;\n\t\tuint8_t interrupted;\n\t\tuint32_t _extra_length;\n"
-              "\t\tuint32_t extra[_extra_length];\n");
+        fprintf(f, "event {\n\tname = \"%s\";\n\tid = %u;\n\tstream_id = 0;\n"
+                   "\tfields := struct {\n\t\tint64_t ret;\n\t\tuint8_t interrupted;\n", name,
+                CTF_ID_SYSCALL_EXIT + c);
+        const struct ctf_kclass *kx = ctf_kcall_class(c, 1);
+        for (unsigned k = 0; k < kx->n; k++)
+            field_decl(f, kx->f[k].name, kx->f[k].kind);
+        fputs("\t};\n};\n\n", f);
     }
     for (unsigned i = 0; i < kev_event_rows(); i++)
         if (!kev_event_row(i)->kcall)

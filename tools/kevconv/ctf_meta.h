@@ -8,6 +8,7 @@
 
 #include <stdint.h>
 #include <stdio.h>
+#include <trace/kev_events.h>
 
 // Event class ids. Kernel calls: entry CTF_ID_SYSCALL_ENTRY + n, exit CTF_ID_SYSCALL_EXIT + n.
 enum ctf_id {
@@ -43,16 +44,31 @@ enum ctf_id {
                                      // fields are the row's (ctf_table_fields)
 };
 
-struct kev_event_desc;
-struct kev_fields;
+struct kev_reader;
 // The CTF type of each of a table row's fields (ctf_meta.c), used by the metadata and the
 // stream writer alike: CTF_T_U64, CTF_T_S64, CTF_T_HEX (uint64), CTF_T_STR (string),
 // CTF_T_SEQ (uint32 length, then uint64 values).
 enum ctf_ftype { CTF_T_U64, CTF_T_S64, CTF_T_HEX, CTF_T_STR, CTF_T_SEQ };
 enum ctf_ftype ctf_field_type(unsigned kind);
-// A kernel call's entry fields, named by the table: the wide layout's (a fake 6-word entry
-// decoded), so every entry of the call fits one class; fields an entry lacks are written 0.
-const struct kev_fields *ctf_kcall_entry_fields(unsigned call);
+// A kernel call's entry or exit class: the fields the decoder names for that call's events
+// in the capture's layouts (this kernel's own or QNX's: trace/kev_fields.c), the union over a
+// fast and a wide entry, or over an exit that succeeds (fast and wide) and one that fails, so
+// that every event of the call fits its class; a field an event lacks is written 0. An exit
+// class leaves out the decoder's "ret": the class begins with LTTng's ret (-errno on failure).
+// The decoder's "more" (words past QNX's layout of a call, which QNX does not write) is no
+// field of a class: kev2ctf counts such words' fields and says so.
+struct ctf_kfield {
+    char name[48];
+    uint8_t kind;       // enum kev_fkind
+};
+struct ctf_kclass {
+    unsigned n;
+    struct ctf_kfield f[KEV_MAX_FIELDS];
+};
+// Set the classes from the capture's reader (its system page says whose layouts), once,
+// before ctf_kcall_class or ctf_write_metadata.
+void ctf_kcall_layouts(const struct kev_reader *r);
+const struct ctf_kclass *ctf_kcall_class(unsigned call, int exit);
 
 #define CTF_COMM_LEN 16u // LTTng's char comm[16]
 #define CTF_MAGIC 0xc1fc1fc1u

@@ -492,23 +492,46 @@ static void process_event(struct conv *c, struct stream *s, const struct kev_eve
     }
 }
 
+// Decoded fields of kernel-call events that their class has no field for (words past QNX's
+// layout of the call): not written, counted and reported at the end.
+static uint64_t kc_unplaced;
+
+// The event's decoded fields in the order of its class (ctf_kcall_class), each found by name.
+static void kcall_fields(struct stream *s, const struct kev_fields *fs, unsigned call, int exit)
+{
+    const struct ctf_kclass *cls = ctf_kcall_class(call, exit);
+    unsigned placed = 0;
+    for (unsigned k = 0; k < cls->n; k++) {
+        const struct kev_field *fl = kev_field_get(fs, cls->f[k].name);
+        put_field(s, fl, cls->f[k].kind);
+        placed += fl != NULL;
+    }
+    if (exit && kev_field_get(fs, "ret")) // (written first, as LTTng's ret)
+        placed++;
+    kc_unplaced += fs->n - placed;
+}
+
 static void kcall_event(struct stream *s, const struct kev_event *e)
 {
+    static struct kev_fields fs;
     unsigned call = e->ev % KEV_KC_MAX;
-    if (e->ev < KEV_KC_MAX) { // the fields the table names (ctf_kcall_entry_fields)
-        static struct kev_fields fs;
-        const struct kev_fields *cls = ctf_kcall_entry_fields(call);
+    if (e->ev < KEV_KC_MAX) {
         kev_fields_decode(s->r, e, &fs);
         ev_header(s, CTF_ID_SYSCALL_ENTRY + call, e->t64, 1);
         put8(s, (uint8_t)e->nw);
-        for (unsigned k = 0; k < cls->n; k++)
-            put_field(s, kev_field_get(&fs, cls->f[k].name), cls->f[k].kind);
+        kcall_fields(s, &fs, call, 0);
     } else if (e->ev < 3 * KEV_KC_MAX) {
-        unsigned extra = e->nw > 2 ? e->nw - 1 : 0;
-        ev_header(s, CTF_ID_SYSCALL_EXIT + call, e->t64, 13 + 4u * extra);
-        put64(s, (uint64_t)(int64_t)(int32_t)e->w[0]);
+        // (an interrupted call, QNX's, is decoded as its exit: kev_fields.c)
+        struct kev_event x = *e;
+        x.ev = KEV_KC_EXIT(call);
+        kev_fields_decode(s->r, e, &fs);
+        int32_t ret = e->nw ? (int32_t)e->w[0] : 0;
+        uint32_t err = 0;
+        kev_kcall_exit(&x, &ret, &err);
+        ev_header(s, CTF_ID_SYSCALL_EXIT + call, e->t64, 9);
+        put64(s, err ? (uint64_t)-(int64_t)err : (uint64_t)(int64_t)ret); // LTTng's: -errno
         put8(s, e->ev >= 2 * KEV_KC_MAX);
-        words_seq(s, e->w + 1, extra);
+        kcall_fields(s, &fs, call, 1);
     } else {
         unknown_event(s, e);
     }
@@ -752,6 +775,7 @@ int main(int argc, char **argv)
     c.dir = dir;
     c.m = &m;
     kx_model_init(&m, f.r);
+    ctf_kcall_layouts(f.r);
     syms_trace("kev2ctf", f.data, f.len);
     make_uuid(&f, c.uuid);
     int rc = kx_decode("kev2ctf", &f, on_event, &c);
@@ -771,6 +795,9 @@ int main(int argc, char **argv)
         c.werr = 1;
     if (c.werr && !rc)
         fprintf(stderr, "kev2ctf: %s: write error\n", dir);
+    if (kc_unplaced)
+        fprintf(stderr, "kev2ctf: %llu kernel-call fields beyond their call's layout were not"
+                        " written (kevtable shows them)\n", (unsigned long long)kc_unplaced);
     if (verbose)
         fprintf(stderr, "kev2ctf: %llu events (+%llu derived), %llu packets, %llu discarded\n",
                 (unsigned long long)c.events, (unsigned long long)c.derived,

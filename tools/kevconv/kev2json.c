@@ -22,7 +22,7 @@
 // written only once it was received (send and receive together), so no flow has only a start;
 // "bp":"e" only on flow ends, the one phase it applies to.
 // Lost events (DROPPED, and the trailer's losses after the last buffer) are global instants.
-// Our SYSTEM events carry named args beside their words ("w"): a fault (named "fault SIGSEGV",
+// Our SYSTEM events carry named args beside their fields: a fault (named "fault SIGSEGV",
 // on the faulting thread's track, written when its stack follows: conv_fault.c) its signal,
 // kind, pc, address, the function holding the pc and the stack's frames; a STACK its kind and
 // frames; PRIO_CHANGE, SYNC_WAIT and IMAGE their fields. Every instant, kernel-call entry and
@@ -196,15 +196,6 @@ static void rec_begin(struct conv *c, const char *ph, const char *cat, uint32_t 
     put_ts(c, t);
 }
 
-static void put_words(struct out *f, const uint32_t *w, unsigned n)
-{
-    for (unsigned i = 0; i < n; i++) {
-        if (i)
-            o_mem(f, ",", 1);
-        put_u64(f, w[i]);
-    }
-}
-
 // Track ids: Linux pid and tid by the converters' common mapping (kx_ids.h); idle is 0/0.
 static void thread_ids(const struct conv *c, int th, uint32_t *pid, uint32_t *tid)
 {
@@ -271,11 +262,13 @@ static void o_hex(struct out *o, uint64_t v) // "0x..." (a JSON string)
     o_str(o, b + i);
 }
 
-static void fields_arg(struct conv *c, const struct kev_event *e)
+// "event" and "fields" (the event's fields as the table names them), after sep.
+static void fields_put(struct conv *c, const struct kev_event *e, const char *sep)
 {
     static struct kev_fields fs;
     kev_fields_decode(c->r, e, &fs);
-    o_str(&c->o, ",\"event\":");
+    o_str(&c->o, sep);
+    o_str(&c->o, "\"event\":");
     o_json_str(&c->o, fs.name);
     o_str(&c->o, ",\"fields\":{");
     for (unsigned i = 0; i < fs.n; i++) {
@@ -315,6 +308,11 @@ static void fields_arg(struct conv *c, const struct kev_event *e)
     o_str(&c->o, "}");
 }
 
+static void fields_arg(struct conv *c, const struct kev_event *e)
+{
+    fields_put(c, e, ",");
+}
+
 static void kcall_event(struct conv *c, const struct kev_event *e)
 {
     int th = c->m->cur[e->cpu];
@@ -327,10 +325,8 @@ static void kcall_event(struct conv *c, const struct kev_event *e)
             kcall_close(c, th, slot, e->t64);
         on_thread(c, "B", "kev.kcall", th, e->t64);
         name_field(c, name);
-        o_str(&c->o, ",\"args\":{\"a\":[");
-        put_words(&c->o, e->w, e->nw);
-        o_str(&c->o, "]");
-        fields_arg(c, e);
+        o_str(&c->o, ",\"args\":{"); // every word named (kev_fields_decode), none raw
+        fields_put(c, e, "");
         o_str(&c->o, "}}");
         c->open_call[slot] = (uint16_t)(call + 1);
     } else if (e->ev < 3 * KEV_KC_MAX) {
@@ -508,19 +504,16 @@ static void comm_event(struct conv *c, const struct kev_event *e)
     }
 }
 
-// An instant on thread th's track whose args begin with the words ("w"); the caller adds
-// its named args (each starting with a comma) and closes it with instant_end.
-// The event's table fields follow ("fields", when e is given).
-static void instant_begin(struct conv *c, const struct kev_event *e, const uint32_t *w,
-                          unsigned nw, uint64_t t, int th, const char *cat, const char *name)
+// An instant on thread th's track whose args begin with the event's "event" and "fields" (its
+// words as the table names them); the caller adds its named args (each starting with a comma)
+// and closes it with instant_end.
+static void instant_begin(struct conv *c, const struct kev_event *e, uint64_t t, int th,
+                          const char *cat, const char *name)
 {
     on_thread(c, "i", cat, th, t);
     name_field(c, name);
-    o_str(&c->o, ",\"s\":\"t\",\"args\":{\"w\":[");
-    put_words(&c->o, w, nw);
-    o_str(&c->o, "]");
-    if (e)
-        fields_arg(c, e);
+    o_str(&c->o, ",\"s\":\"t\",\"args\":{");
+    fields_put(c, e, "");   // the event's words by the table's names, none raw
 }
 
 static void instant_end(struct conv *c)
@@ -531,7 +524,7 @@ static void instant_end(struct conv *c)
 static void instant(struct conv *c, const struct kev_event *e, int th, const char *cat,
                     const char *name)
 {
-    instant_begin(c, e, e->w, e->nw, e->t64, th, cat, name);
+    instant_begin(c, e, e->t64, th, cat, name);
     instant_end(c);
 }
 
@@ -570,7 +563,7 @@ static void fault_record(struct conv *c, const struct cf_fault *x)
     snprintf(name, sizeof(name), "fault %s", kev_signal_name(f->sig));
     struct kev_event fe = { .cls = KEV_C_SYSTEM, .ev = KEV_SYS_FAULT, .cpu = x->cpu, .w = x->w,
                             .nw = 6, .nslots = 3, .t64 = x->t };
-    instant_begin(c, &fe, x->w, 6, x->t, kx_thread(c->m, f->pid, f->tid), "kev.system", name);
+    instant_begin(c, &fe, x->t, kx_thread(c->m, f->pid, f->tid), "kev.system", name);
     arg_str(c, "signal", kev_signal_name(f->sig));
     o_printf(&c->o, ",\"signo\":%u,\"pid\":%u,\"tid\":%u", f->sig, f->pid, f->tid);
     arg_str(c, "kind", kev_fault_kind_name(f->kind));
@@ -598,7 +591,7 @@ static void system_event(struct conv *c, const struct kev_event *e)
         return;     // held (cf_event): written by fault_record
     if (e->ev == KEV_SYS_STACK && kev_stack_decode(e->w, e->nw, &st) == 0) {
         snprintf(name, sizeof(name), "stack %s", kev_stack_kind_name(st.kind));
-        instant_begin(c, e, e->w, e->nw, e->t64, kx_thread(c->m, st.pid, st.tid), "kev.system", name);
+        instant_begin(c, e, e->t64, kx_thread(c->m, st.pid, st.tid), "kev.system", name);
         arg_str(c, "kind", kev_stack_kind_name(st.kind));
         if (st.ended)
             arg_str(c, "cut_short", kev_stack_ended_name(st.ended));
@@ -608,7 +601,7 @@ static void system_event(struct conv *c, const struct kev_event *e)
         unsigned cause = (w1 >> 16) & 0xffu;
         const char *cs = kev_prio_cause_name(cause);
         snprintf(name, sizeof(name), "prio %u -> %u", (w1 >> 8) & 0xffu, w1 & 0xffu);
-        instant_begin(c, e, e->w, e->nw, e->t64, kx_thread(c->m, e->w[0] >> 16, e->w[0] & 0xffffu),
+        instant_begin(c, e, e->t64, kx_thread(c->m, e->w[0] >> 16, e->w[0] & 0xffffu),
                       "kev.system", name);
         o_printf(&c->o, ",\"pid\":%u,\"tid\":%u,\"prio\":%u,\"old_prio\":%u", e->w[0] >> 16,
                  e->w[0] & 0xffffu, w1 & 0xffu, (w1 >> 8) & 0xffu);
@@ -616,7 +609,7 @@ static void system_event(struct conv *c, const struct kev_event *e)
         instant_end(c);
     } else if (e->ev == KEV_SYS_SYNC_WAIT && e->nw >= 2) {
         int th = c->sync_for[e->cpu] ? c->sync_for[e->cpu] - 1 : cur;
-        instant_begin(c, e, e->w, e->nw, e->t64, th, "kev.system", "sync wait");
+        instant_begin(c, e, e->t64, th, "kev.system", "sync wait");
         o_printf(&c->o, ",\"object\":%u", e->w[0]);
         if (w1)
             o_printf(&c->o, ",\"owner_pid\":%u,\"owner_tid\":%u", w1 >> 16, w1 & 0xffffu);
@@ -624,7 +617,7 @@ static void system_event(struct conv *c, const struct kev_event *e)
     } else if (e->ev == KEV_SYS_IMAGE && kev_image_decode(c->r, e, &im) == 0) {
         char safe[2 * KEV_IMAGE_NAME_MAX];
         kev_text_safe(safe, sizeof(safe), (const uint8_t *)im.name, strlen(im.name));
-        instant_begin(c, e, e->w, e->nw, e->t64, cur, "kev.system", "image");
+        instant_begin(c, e, e->t64, cur, "kev.system", "image");
         o_printf(&c->o, ",\"pid\":%u", im.pid);
         kev_image_id_hex(im.id, im.id_len, text, sizeof(text));
         arg_str(c, "build_id", text);

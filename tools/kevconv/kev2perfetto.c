@@ -459,7 +459,8 @@ static void thread_instant(struct conv *c, int th, uint64_t t, const char *cat, 
 }
 
 // A user event on the track of the thread that wrote it: "NAME: value" as every tool names
-// it, with its code, its text (or its words through the registered format) and its words.
+// it, with its code, its text (or its words through the registered format) and its words as
+// "data" (the event table's name for them).
 static void user_event(struct conv *c, const struct kev_reader *r, const struct kev_event *e)
 {
     int th = c->m->cur[e->cpu];
@@ -477,7 +478,7 @@ static void user_event(struct conv *c, const struct kev_reader *r, const struct 
     te.len = 0;
     arg_uint(&te, &c->sub, "code", e->ev, 0);
     arg_str(&te, &c->sub, "value", value);
-    arg_str(&te, &c->sub, "words", words);
+    arg_str(&te, &c->sub, "data", words);
     thread_instant(c, th, e->t64, "user", name, &te);
 }
 
@@ -606,7 +607,7 @@ static void kcall_event(struct conv *c, const struct kev_reader *r, const struct
 {
     int th = current_of(c->m, e->cpu);
     unsigned slot = th >= 0 ? (unsigned)th : KX_MAX_THREADS, call = e->ev % KEV_KC_MAX;
-    if (c->m->in_snapshot || e->ev >= 2 * KEV_KC_MAX)
+    if (c->m->in_snapshot || e->ev >= 3 * KEV_KC_MAX)
         return;
     char nb[48];
     const char *name = kev_kcall_name(call);
@@ -616,6 +617,8 @@ static void kcall_event(struct conv *c, const struct kev_reader *r, const struct
     static struct pb te;   // per event: one buffer reused, no allocation each time
     te.len = 0;
     table_args(c, r, e, &te);
+    if (e->ev >= 2 * KEV_KC_MAX) // QNX's interrupted call ends it as its exit does
+        arg_uint(&te, &c->sub, "interrupted", 1, 0);
     if (e->ev < KEV_KC_MAX) {
         kcall_close(c, th, e->t64);
         track_event(c, uuid, 1, e->t64, "kcall", name, &te);

@@ -5,7 +5,8 @@
 // compare their output with (test/tools/test_event_table.sh). The payload is built from the
 // row itself (the inverse of kev_fields_decode), so a row added to the table, or by a test
 // through kev_events_add(), is written with no code here. Kernel calls: every call of
-// uapi/kcall.h, its entry fast and wide and its exit. CONTROL events are the ring's own.
+// uapi/kcall.h, its entry fast and wide and its exit, and one interrupted call (QNX's
+// KER_INTR). CONTROL events are the ring's own.
 #include <stdio.h>
 #include <string.h>
 
@@ -120,4 +121,10 @@ void events_round(uint64_t T)
     } while (0);
     KCALL_LIST(KC_EMIT)
 #undef KC_EMIT
+    // QNX's interrupted call (this kernel writes none): MsgSend's entry, then its end, EINTR
+    uint32_t a[6] = { 0x11, 0x22, 0x33, 0x44, 0x55, 0x66 };
+    at(t += 4u);
+    trace_emit_words(&ring, KEV_C_KER_CALL, KEV_KC_ENTRY(KC_MsgSend), a, 6);
+    emitted++;
+    ev(KEV_C_KER_CALL, KEV_KC_INTERRUPTED(KC_MsgSend), 0xffffffffu, 4);
 }

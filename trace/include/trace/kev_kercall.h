@@ -23,5 +23,10 @@ extern const struct qnx_kercall qnx_kercalls[QNX_KERCALL_NUM];
 // Q interrupt line; the first two are the fast event's two words.
 #define KEV_OUR_KERCALL_NUM 100u
 extern const char *const kev_our_kercalls[KEV_OUR_KERCALL_NUM];
+// The two words of this kernel's exit events (kernel/include/kernel/ktrace_kcall.h): NULL for a
+// call whose result is errno-style, [result, 0] or [-1, errno], named "ret" and "errno" (the
+// decoder's); else that call's own layout of its two result registers, as above plus
+// W = a 64-bit number and C = a 64-bit cycle count, each low word first (both words).
+extern const char *const kev_our_kercall_exits[KEV_OUR_KERCALL_NUM];
 
 #endif
