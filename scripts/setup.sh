@@ -7,7 +7,8 @@
 #                               babeltrace2, headless chromium, chromium-driver and
 #                               python3-selenium for the analysis tools, python3-distributed
 #                               and python3-pandas for kevsql's Dask cluster, Debian's
-#                               debuginfod server for the symbols test)
+#                               debuginfod server for the symbols test, protoc to decode
+#                               kev2perfetto's output by Perfetto's schema)
 #   scripts/setup.sh --bench    also what `make bench` needs (babeltrace2: the kevconv
 #                               benchmark times it beside our converters)
 # Set-up never removes a package: apt runs with --no-remove, and when a package is in the way
@@ -67,6 +68,8 @@ if [ "$want_test" = 1 ]; then
     # kevsql --scheduler and its test: a Dask distributed cluster on Debian's python3
     /usr/bin/python3 -c 'import distributed' 2>/dev/null || missing+=(python3-distributed)
     /usr/bin/python3 -c 'import pandas' 2>/dev/null || missing+=(python3-pandas)
+    # kev2perfetto's output decoded by Perfetto's schema (test/tools/check_perfetto_protoc.py)
+    have protoc || missing+=(protobuf-compiler)
 fi
 if [ "$want_bench" = 1 ]; then
     have babeltrace2 || missing+=(babeltrace2)

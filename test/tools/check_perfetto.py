@@ -42,7 +42,9 @@
 # (prints TAP lines, no plan). -l: the .kev's lost-event total; -b: its BOOT_DATE in seconds;
 # -d: write every instant with args as a JSON line {"ts", "tid", "name", "cat", "args"} to OUT
 # (tid: the thread track's, from its TrackDescriptor); -k: every kernel-call slice as a JSON
-# line {"ts", "name", "args", "end_args"} (its begin's and its end's annotations) to OUT.
+# line {"ts", "name", "args", "end_args"} (its begin's and its end's annotations) to OUT;
+# -v: write the decoded trace, named by this reader's field numbers (VIEW_NAMES), as JSON to OUT
+# (check_perfetto_protoc.py compares it with protoc's decode by Perfetto's schema).
 import sys
 from wake_target import wake_targets
 
@@ -52,8 +54,11 @@ want_samples = None
 want_slices = None
 dump_path = None
 kcall_path = None
-while args and args[0] in ("-l", "-b", "-c", "-s", "-d", "-f", "-k"):
-    if args[0] == "-k":
+view_path = None
+while args and args[0] in ("-l", "-b", "-c", "-s", "-d", "-f", "-k", "-v"):
+    if args[0] == "-v":
+        view_path = args[1]
+    elif args[0] == "-k":
         kcall_path = args[1]
     elif args[0] == "-f":
         want_slices = int(args[1])
@@ -136,6 +141,129 @@ try:
 except (ValueError, IndexError) as err:
     check("the trace decodes", False, err)
     sys.exit(1)
+
+# The names this reader gives the field numbers it reads (kev2perfetto's comment lists the same
+# numbers): a view of the trace by them, for a comparison with protoc's decode by Perfetto's own
+# schema (test/tools/perfetto_subset.proto), where a number read here under a wrong name shows.
+VIEW_NAMES = {
+    "packet": {1: "ftrace_events", 2: "process_tree", 6: "clock_snapshot", 11: "track_event",
+               12: "interned_data", 34: "ftrace_stats", 45: "system_info", 60: "track_descriptor",
+               66: "perf_sample"},
+    "ftrace": {4: "sched_switch", 17: "sched_wakeup", 20: "sched_waking", 36: "irq_handler_entry",
+               37: "irq_handler_exit"},
+    "sched_switch": {1: "prev_comm", 2: "prev_pid", 3: "prev_prio", 4: "prev_state",
+                     5: "next_comm", 6: "next_pid", 7: "next_prio"},
+    "sched_waking": {1: "comm", 2: "pid", 3: "prio", 4: "success", 5: "target_cpu"},
+    "irq_handler_entry": {1: "irq", 2: "name"},
+    "irq_handler_exit": {1: "irq", 2: "ret"},
+    "type": {1: "TYPE_SLICE_BEGIN", 2: "TYPE_SLICE_END", 3: "TYPE_INSTANT"},
+    "value": {2: "bool_value", 3: "uint_value", 4: "int_value", 6: "string_value",
+              7: "pointer_value"},
+    "phase": {1: "START_OF_TRACE", 2: "END_OF_TRACE"},
+    "clock": {1: "BUILTIN_CLOCK_REALTIME", 6: "BUILTIN_CLOCK_BOOTTIME"},
+    "interned": {5: "function_names", 6: "frames", 7: "callstacks", 17: "mapping_paths",
+                 19: "mappings"},
+}
+SIGNED = {"prev_pid", "prev_prio", "prev_state", "next_pid", "next_prio", "pid", "prio",
+          "success", "target_cpu", "irq", "ret"}  # int32/int64 fields of the ftrace events
+
+
+def text(v):
+    return v.decode() if isinstance(v, bytes) else v
+
+
+def view_of(decoded):
+    """The trace as check_perfetto_protoc.py's view: a list per kind of record, in file order."""
+    N = VIEW_NAMES
+    v = {k: [] for k in ("packets", "ftrace", "track_events", "descriptors", "processes",
+                         "threads", "clocks", "stats", "system", "samples", "interned")}
+    for pkt in decoded:
+        d = dict(pkt)
+        kinds = sorted(N["packet"].get(f, str(f)) for f, _ in pkt if f not in (8, 10, 13))
+        v["packets"].append([d.get(8), d.get(10), d.get(13), kinds])
+        if 1 in d:
+            b = dict(fields(d[1]))
+            for f, ev in fields(d[1]):
+                if f != 2:
+                    continue
+                e = fields(ev)
+                for k, sub in e:
+                    if k in (1, 2):
+                        continue
+                    kn = N["ftrace"].get(k, str(k))
+                    names = N.get(kn, {})
+                    sf = {names.get(x, str(x)): (sint(y) if names.get(x) in SIGNED else text(y))
+                          for x, y in fields(sub)}
+                    v["ftrace"].append([b.get(1, 0), bool(b.get(3)), dict(e).get(1),
+                                        dict(e).get(2), kn, sf])
+        if 11 in d:
+            te = fields(d[11])
+            ted = dict(te)
+            args = []
+            for f, a in te:
+                if f == 4:
+                    af = fields(a)
+                    name = text(dict(af).get(10))
+                    for k, x in af:
+                        if k != 10:
+                            kn = N["value"].get(k, str(k))
+                            args.append([name, kn, sint(x) if kn == "int_value" else
+                                         bool(x) if kn == "bool_value" else text(x)])
+            flows = [[("terminating_flow_ids" if f == 48 else "flow_ids"),
+                      int.from_bytes(x, "little")] for f, x in te if f in (47, 48)]
+            v["track_events"].append([d.get(8), d.get(10), ted.get(11),
+                                      N["type"].get(ted.get(9), ted.get(9)),
+                                      [text(x) for f, x in te if f == 22], text(ted.get(23)),
+                                      args, flows])
+        if 60 in d:
+            td = dict(fields(d[60]))
+            th = dict(fields(td[4])) if 4 in td else {}
+            v["descriptors"].append([td.get(1), td.get(5), text(td.get(2)),
+                                     sint(th[1]) if 1 in th else None,
+                                     sint(th[2]) if 2 in th else None, text(th.get(5))])
+        if 2 in d:
+            for f, x in fields(d[2]):
+                xd = dict(fields(x))
+                if f == 1:
+                    v["processes"].append([sint(xd.get(1, 0)), sint(xd.get(2, 0)),
+                                           [text(c) for k, c in fields(x) if k == 3]])
+                else:
+                    v["threads"].append([sint(xd.get(1, 0)), text(xd.get(2)),
+                                         sint(xd.get(3, 0))])
+        if 6 in d:
+            for f, x in fields(d[6]):
+                if f == 1:
+                    xd = dict(fields(x))
+                    v["clocks"].append([xd.get(1), xd.get(2)])
+                elif f == 2:
+                    v["clocks"].append(["primary", N["clock"].get(x, x)])
+        if 34 in d:
+            st = fields(d[34])
+            ph = N["phase"].get(dict(st).get(1), dict(st).get(1))
+            for f, x in st:
+                if f == 2:
+                    xd = dict(fields(x))
+                    v["stats"].append([ph, xd.get(1), xd.get(3)])
+        if 45 in d:
+            si = dict(fields(d[45]))
+            u = dict(fields(si[1])) if 1 in si else {}
+            v["system"].append([text(u.get(k)) for k in (1, 2, 3, 4)] + [si.get(8)])
+        if 66 in d:
+            sd = dict(fields(d[66]))
+            v["samples"].append([d.get(8), d.get(10)] + [sd.get(k) for k in (1, 2, 3, 4)])
+        if 12 in d:
+            for f, x in fields(d[12]):
+                xf = fields(x)
+                v["interned"].append([d.get(10), N["interned"].get(f, str(f)),
+                                      dict(xf).get(1), len(xf)])
+    return v
+
+
+if view_path:
+    import json
+    with open(view_path, "w") as out:
+        # (a field of another wire type than this reader expects stays raw bytes)
+        json.dump(view_of(decoded), out, default=lambda b: "bytes " + b.hex())
 
 events = []  # (cpu, ts, pid, kind, fields)
 procs, threads = {}, {}

@@ -3,9 +3,10 @@
 # The event table (trace/kev_events.c) against its readers: kevscen's "events" capture holds
 # one of every event of the table with values kevscen chose (its expect-* lines, the truth);
 # kevtable, traceprinter, babeltrace2 over kev2ctf's output, kev2json, kev2perfetto (its
-# protobuf read by check_perfetto.py's reader of Perfetto's wire format) and kevsql (its event
-# and args tables) must each name every
-# event with every field and value (check_event_table.py). Then the same with a test-only
+# protobuf decoded by Debian's protoc with Perfetto's own names and numbers,
+# perfetto_subset.proto, and that decode equal to check_perfetto.py's reader's) and kevsql (its
+# event and args tables) must each name every event with every field and value
+# (check_event_table.py). Then the same with a test-only
 # row (test/tools/test_event_row.c) linked into test builds of kevscen and the consumers:
 # the event no consumer's code knows is named with its fields by each, and dtrace -i fires the
 # D probe its row's D column names, with its fields as arguments. And the docs: the
@@ -21,6 +22,7 @@ root=$(cd "$here/../.." && pwd)
 . "$here/tap.sh"
 scratch events "${3:-build/host-test/kevconv}"
 need babeltrace2
+need protoc
 
 # consumers BINDIR NAME: the capture NAME.kev through every consumer of BINDIR, then the checks
 consumers() {
@@ -33,9 +35,21 @@ consumers() {
     babeltrace2 "$s.ctf" >"$s.bt" 2>"$s.bterr" || { notok "$2: babeltrace2 reads it" "$(head -3 "$s.bterr")"; return; }
     "$b/kev2json" -o "$s.json" "$s.kev" 2>"$s.err" || { notok "$2: kev2json converts it" "$(cat "$s.err")"; return; }
     "$b/kev2perfetto" -o "$s.pftrace" "$s.kev" 2>"$s.err" || { notok "$2: kev2perfetto converts it" "$(cat "$s.err")"; return; }
-    python3 "$here/check_perfetto.py" -d "$s.pfinst" -k "$s.pfkcalls" "$s.pftrace" >"$s.pftap" 2>&1
+    python3 "$here/check_perfetto.py" -v "$s.pfview" "$s.pftrace" >"$s.pftap" 2>&1
     grep -q '^ok .*kernel-call slices, each begin named' "$s.pftap"
     check "$2: kev2perfetto's kernel-call slices keep trace processor's rules" test $? = 0
+    # Perfetto's schema, by protoc: its decode equals check_perfetto.py's, and gives the
+    # instants and kernel-call slices check_event_table.py holds against kevscen's truth.
+    python3 "$here/check_perfetto_protoc.py" -d "$s.pfinst" -k "$s.pfkcalls" \
+        "$here/perfetto_subset.proto" "$s.pftrace" "$s.pfview" >"$s.pbtap" 2>&1 ||
+        grep -q '^not ok' "$s.pbtap" || echo "not ok 0 - check_perfetto_protoc.py failed" >>"$s.pbtap"
+    while IFS= read -r line; do
+        case $line in
+            "ok "*) ok "$2: kev2perfetto by Perfetto's protos: ${line#ok * - }" ;;
+            "not ok "*) notok "$2: kev2perfetto by Perfetto's protos: ${line#not ok * - }" ;;
+            *) echo "$line" ;;
+        esac
+    done <"$s.pbtap"
     "$b/kevtable" >"$s.listing"
     "$b/kevsql" --csv --no-header "$s.kev" "SELECT e.class, e.type, e.arg_set_id, a.key, \
         a.display_value FROM event e JOIN args a USING (arg_set_id)" >"$s.sql" 2>"$s.err" ||
