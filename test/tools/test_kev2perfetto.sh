@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# kev2perfetto: the protobuf trace decodes (check_perfetto.py's own wire-format reader), keeps
+# kev2perfetto: the protobuf trace decodes (check_perfetto.py's own wire-format reader, and
+# Debian's protoc by Perfetto's own names and numbers, perfetto_subset.proto: every field
+# named, the same packets, events and args as check_perfetto.py's reader sees), keeps
 # the rules Perfetto's trace processor imports ftrace by (sched continuity, waking before
 # runnable, FtraceEvent.pid, loss reaching its stats, clock snapshot, process tree) on the
 # scripted scenarios, kevgen traces with every overrun policy in both byte orders and two
@@ -14,6 +16,22 @@ here=$(dirname "$0")
 scratch perfetto "${2:-build/host-test/kevconv}"
 need python3
 need babeltrace2
+need protoc
+
+# protos NAME PFTRACE VIEW: protoc decodes PFTRACE by Perfetto's own schema, every field named,
+# and that decode equals check_perfetto.py -v's VIEW (check_perfetto_protoc.py).
+protos() {
+    local line
+    python3 "$here/check_perfetto_protoc.py" "$here/perfetto_subset.proto" "$2" "$3" >"$3.tap" 2>&1 ||
+        grep -q '^not ok' "$3.tap" || echo "not ok 0 - check_perfetto_protoc.py failed" >>"$3.tap"
+    while IFS= read -r line; do
+        case $line in
+            "ok "*) ok "$1: by Perfetto's protos: ${line#ok * - }" ;;
+            "not ok "*) notok "$1: by Perfetto's protos: ${line#not ok * - }" ;;
+            *) echo "$line" ;;
+        esac
+    done <"$3.tap"
+}
 
 for s in basic kbasic loss; do
     k=; [ "${s#k}" != "$s" ] && k=-k
@@ -22,7 +40,7 @@ for s in basic kbasic loss; do
         notok "$s: kev2perfetto converts" "$(cat "$dir/$s.err")"; continue; fi
     running=$("$bin/traceprinter" "$dir/$s.kev" | sed -n '/SNAPSHOT *what:1 /,$p' | grep -c THRUNNING)
     lost=$(kev_counts "$dir/$s.kev"); lost=${lost#* }
-    python3 "$here/check_perfetto.py" -l "$lost" -b 1795240800 "$dir/$s.pftrace" "$dir/$s.expect" "$running" >"$dir/$s.tap" 2>&1
+    python3 "$here/check_perfetto.py" -l "$lost" -b 1795240800 -v "$dir/$s.view" "$dir/$s.pftrace" "$dir/$s.expect" "$running" >"$dir/$s.tap" 2>&1
     rc=$?
     grep -q '^not ok' "$dir/$s.tap" || [ "$rc" = 0 ] || echo "not ok 0 - check_perfetto.py exit $rc" >>"$dir/$s.tap"
     while IFS= read -r line; do
@@ -32,6 +50,7 @@ for s in basic kbasic loss; do
             *) echo "$line" ;;
         esac
     done <"$dir/$s.tap"
+    protos "$s" "$dir/$s.pftrace" "$dir/$s.view"
 done
 
 # rules NAME KEV: converts and checks by trace processor's rules with the .kev's loss count.
@@ -52,6 +71,8 @@ for p in switch overwrite ring fill; do
 done
 ${KEVSCEN4:-build/host-test/kevscen4} smp "$dir/smp.kev" >/dev/null
 rules smp "$dir/smp.kev"
+python3 "$here/check_perfetto.py" -v "$dir/smp.view" "$dir/smp.pftrace" >/dev/null 2>&1
+protos smp "$dir/smp.pftrace" "$dir/smp.view"
 # Wake-ups across CPUs: the READY is written on the waker's CPU, the thread runs on its own.
 ${KEVSCEN4:-build/host-test/kevscen4} wake "$dir/wake.kev" >/dev/null
 rules "wake across CPUs" "$dir/wake.kev"
@@ -77,7 +98,8 @@ check "two CPUs: a bundle per CPU" grep -q 'CPUs with events: 0,1$' "$dir/smp.ta
 want=$("$bin/kevscen" -s -r 2 sync "$dir/sync.kev" | sed -n 's/^expect user 101 2 \([a-z_]*\) /\1: /p')
 nuser=$("$bin/traceprinter" "$dir/sync.kev" | grep -c 'USREVENT:')
 "$bin/kev2perfetto" -o "$dir/sync.pftrace" "$dir/sync.kev"
-python3 "$here/check_perfetto.py" -d "$dir/sync.inst" "$dir/sync.pftrace" >"$dir/sync.tap" 2>&1
+python3 "$here/check_perfetto.py" -d "$dir/sync.inst" -v "$dir/sync.view" "$dir/sync.pftrace" >"$dir/sync.tap" 2>&1
+protos sync "$dir/sync.pftrace" "$dir/sync.view"
 check "user events: $nuser instants with args by trace processor's rules, code 101 twice as '$want'" \
     python3 -c 'import json, sys
 u = [x for x in map(json.loads, open(sys.argv[1])) if x["cat"] == ["user"]]
@@ -86,6 +108,35 @@ sys.exit(0 if len(u) == int(sys.argv[2]) and len(w) == 2 and
          all(x["name"] == sys.argv[3] and x["args"]["value"] == sys.argv[3].split(": ", 1)[1]
              for x in w) else 1)' "$dir/sync.inst" "$nuser" "$want"
 grep '^not ok' "$dir/sync.tap"
+# The protoc check fails on a field Perfetto's schema does not give (track_event 99) and on a
+# field of another wire type than the schema's (track_uuid as bytes), in one added packet.
+python3 - "$dir/basic.pftrace" "$dir/badfield.pftrace" <<'PY'
+import sys
+def varint(x):
+    out = b""
+    while True:
+        out += bytes([(x & 0x7f) | (0x80 if x > 0x7f else 0)])
+        x >>= 7
+        if not x:
+            return out
+def field(n, wt, payload):
+    return varint(n << 3 | wt) + payload
+def ld(n, b):
+    return field(n, 2, varint(len(b)) + b)
+te = field(9, 0, varint(3)) + ld(23, b"odd") + ld(11, b"\x01\x02") + field(99, 0, varint(7))
+pkt = field(8, 0, varint(5)) + ld(11, te) + field(10, 0, varint(200))
+open(sys.argv[2], "wb").write(open(sys.argv[1], "rb").read() + ld(1, pkt))
+PY
+python3 "$here/check_perfetto.py" -v "$dir/badfield.view" "$dir/badfield.pftrace" >/dev/null 2>&1
+python3 "$here/check_perfetto_protoc.py" "$here/perfetto_subset.proto" "$dir/badfield.pftrace" \
+    "$dir/badfield.view" >"$dir/badfield.tap" 2>&1
+check "protoc check: exit 1 naming the unknown field and the one of another wire type" \
+    test $? = 1 -a -n "$(grep -F "['Trace.packet.track_event.11', 'Trace.packet.track_event.99']" "$dir/badfield.tap")"
+head -c 1000 "$dir/basic.pftrace" >"$dir/trunc.pftrace"
+python3 "$here/check_perfetto_protoc.py" "$here/perfetto_subset.proto" "$dir/trunc.pftrace" \
+    "$dir/basic.view" >"$dir/trunc.tap" 2>&1
+check "protoc check: a truncated trace fails with protoc's message" \
+    test $? = 1 -a -n "$(grep -F 'Failed to parse input' "$dir/trunc.tap")"
 size=$(stat -c %s "$dir/basic.kev")
 head -c $((size - 100)) "$dir/basic.kev" >"$dir/trunc.kev"
 err=$("$bin/kev2perfetto" -o "$dir/trunc.pftrace" "$dir/trunc.kev" 2>&1); rc=$?
