@@ -34,9 +34,9 @@
 // - kernel calls as slices, entry to exit, on a "kernel calls" track under the calling
 //   thread's (a call whose exit is missing - the thread died in it, or it was lost - ends at
 //   the thread's next call, its death, or the end of the trace); the events the above does
-//   not place (PRIO_CHANGE, SYNC_WAIT, USDT, TIMER, KPANIC, process events, SIGNAL, ...) as
-//   instants on the thread's track; both with the event's fields as the event table names
-//   them (trace/kev_events.h) as args.
+//   not place (PRIO_CHANGE, SYNC_WAIT, USDT, TIMER, KPANIC, process events, SIGNAL, an
+//   interrupt handler's entry and exit, ...) as instants on the thread's track; both with
+//   the event's fields as the event table names them (trace/kev_events.h) as args.
 // Wire format: protobuf varints and length-delimited fields, written by the small encoder
 // below. Field numbers (perfetto.protos): Trace.packet 1; TracePacket: ftrace_events 1,
 // process_tree 2, clock_snapshot 6, timestamp 8, trusted_packet_sequence_id 10,
@@ -674,6 +674,7 @@ static int on_event(void *user, struct kev_reader *r, const struct kev_event *e)
         kcall_close(c, kx_thread(c->m, e->w[0], e->w[1]), e->t64); // died in a call
     else if ((e->cls == KEV_C_PR_TH && e->ev > KEV_TH_DESTROY) ||
              (e->cls == KEV_C_COMM && e->ev == KEV_COMM_SIGNAL) ||
+             (e->cls == KEV_C_INT && (e->ev == KEV_INT_HANDLER_ENTER || e->ev == KEV_INT_HANDLER_EXIT)) ||
              (e->cls == KEV_C_SYSTEM && e->ev != KEV_SYS_STACK && e->ev != KEV_SYS_FAULT &&
               e->ev != KEV_SYS_FUNC_ENTER && e->ev != KEV_SYS_FUNC_EXIT))
         table_instant(c, r, e); // (then as below, as every event)
