@@ -17,7 +17,8 @@
 //   at the send, on the server's at the receive and on the client's at the reply, joined by
 //   the message's flow id (terminated at the reply, or at the receive of a pulse), on thread
 //   tracks described by TrackDescriptors with the same pid and tid as the scheduling events;
-//   written once the message is received, so no flow has only a start.
+//   written once the message is received, so no flow has only a start; a receive or reply
+//   no recorded send explains as an instant with its fields (below).
 // - the stack samples (SYSTEM STACK, tracelogger -p HZ) as perf samples with interned
 //   callstacks on a sequence of their own (kx_pf_stacks.c), frames named from the ELF files
 //   the capture ran (found by build id: tools/common/tool_syms.c);
@@ -507,7 +508,13 @@ static void fault_instant(struct conv *c, const struct cf_fault *x)
     free(te.p);
 }
 
-static void comm_event(struct conv *c, const struct kev_event *e)
+static void table_instant(struct conv *c, const struct kev_reader *r, const struct kev_event *e);
+
+// A message's send, receive and reply as flow points; a receive or reply no message of the
+// capture explains (its send not recorded, its threads not known, or a COMM event the
+// matching does not follow) as an instant with its fields instead, so that none is dropped.
+// (A send is written with its receive: one never received is not placed.)
+static void comm_event(struct conv *c, const struct kev_reader *r, const struct kev_event *e)
 {
     const struct kx_msg *g;
     enum kx_msg_step step = kx_msgs_event(c->q, c->m, e, &g);
@@ -517,7 +524,11 @@ static void comm_event(struct conv *c, const struct kev_event *e)
     } else if (step == KX_MSG_REPLY) {
         if (g->client >= 0 && g->server >= 0)
             flow_point(c, g, g->client, 0, e->t64, "reply", 48);
+        else
+            table_instant(c, r, e);
         kx_msgs_release(c->q, g);
+    } else if (step != KX_MSG_SEND && e->ev != KEV_COMM_SIGNAL) { // (SIGNAL: on_event's)
+        table_instant(c, r, e);
     }
 }
 
@@ -685,7 +696,7 @@ static int on_event(void *user, struct kev_reader *r, const struct kev_event *e)
     else if (e->cls == KEV_C_INT && e->nw >= 1)
         int_event(c, e);
     else if (e->cls == KEV_C_COMM)
-        comm_event(c, e);
+        comm_event(c, r, e);
     else if (e->cls == KEV_C_SYSTEM && (e->ev == KEV_SYS_FUNC_ENTER || e->ev == KEV_SYS_FUNC_EXIT ||
                                         e->ev == KEV_SYS_IMAGE)) {
         int th = current_of(c->m, e->cpu);
