@@ -114,6 +114,7 @@ struct conv {
     struct kx_funcs *funcs;                // fbt's function calls, paired (NULL: none yet)
     struct kx_sink func_sink;
     struct kx_func_row *rows;              // the calls, written as slices at the end
+    int exit_paired;                       // the FUNC_EXIT being read ended a call (func_keep)
     size_t nrows, caprows;
     uint8_t cpu_described[KEV_MAX_CPUS];   // a CPU's function track was described
     uint64_t slices;                       // function slices written
@@ -333,14 +334,15 @@ static uint64_t cpu_track(struct conv *c, unsigned cpu)
 
 static void arg_uint(struct pb *te, struct pb *tmp, const char *name, uint64_t v, int pointer);
 
-// A function call (kx_funcs.c's row, when its return came), kept: the slices are written at
-// the end in time order, so that a reader that sorts by time alone (a stable sort, as trace
-// processor's) keeps them nested where times are equal (func_order).
+// A function call (kx_funcs.c's row), kept: the slices (and the instants of calls whose
+// return was not recorded) are written at the end in time order, so that a reader that sorts
+// by time alone (a stable sort, as trace processor's) keeps them nested where times are equal
+// (func_order).
 static void func_keep(void *user, const struct kx_func_row *r)
 {
     struct conv *c = user;
-    if (!r->t1) // no return recorded: no slice
-        return;
+    if (r->t1)
+        c->exit_paired = 1;
     if (c->nrows == c->caprows) {
         size_t cap = c->caprows ? 2 * c->caprows : 1024;
         struct kx_func_row *t = realloc(c->rows, cap * sizeof(*t));
@@ -392,6 +394,8 @@ static void func_slices(struct conv *c)
     for (size_t k = 0; k < 2 * c->nrows; k++) {
         const struct kx_func_row *r = &c->rows[p[k].row];
         int end = p[k].cls != 1;
+        if (!r->t1 && end) // no return recorded: the call is its entry's instant alone
+            continue;
         uint64_t uuid;
         if (r->user) {   // a program's function: on its thread's track
             describe(c, r->th, 0);
@@ -400,14 +404,20 @@ static void func_slices(struct conv *c)
             uuid = cpu_track(c, r->cpu % KEV_MAX_CPUS);
         }
         struct pb te = { 0 }, tmp = { 0 };
-        pb_int(&te, 9, end ? 2 : 1);
+        pb_int(&te, 9, end ? 2 : r->t1 ? 1 : 3);
         pb_int(&te, 11, (int64_t)uuid);
         if (!end) {
             char at[160], fn[128];
             if (!syms_pc(r->fn, 0, at, sizeof(at), fn, sizeof(fn)) || !fn[0])
                 snprintf(fn, sizeof(fn), "0x%llx", (unsigned long long)r->fn);
             pb_str(&te, 23, fn);
-            arg_uint(&te, &tmp, "call_site", r->call_site, 1);
+            if (r->t1) {
+                arg_uint(&te, &tmp, "call_site", r->call_site, 1);
+            } else { // (the row keeps no call site for a call that did not return)
+                arg_uint(&te, &tmp, "this_fn", r->fn, 1);
+                arg_uint(&te, &tmp, "return_missing", 1, 0);
+                c->instants++;
+            }
         } else {
             arg_uint(&te, &tmp, "return_value", r->value, 0);
             arg_uint(&te, &tmp, "return_offset", r->ret_off, 0);
@@ -704,8 +714,14 @@ static int on_event(void *user, struct kev_reader *r, const struct kev_event *e)
             c->oom = 1;
         else if (e->ev == KEV_SYS_IMAGE)
             kx_funcs_image(c->funcs, r, e);
-        else
+        else {
+            uint64_t dropped = kx_funcs_dropped(c->funcs);
+            c->exit_paired = 0;
             kx_funcs_event(c->funcs, e, th, th >= 0 ? c->m->th[th].pid : 0, &c->func_sink);
+            if (e->ev == KEV_SYS_FUNC_EXIT && !c->exit_paired &&
+                kx_funcs_dropped(c->funcs) == dropped)
+                table_instant(c, r, e); // a return whose entry was not recorded
+        }
     }
     else if (kx_stacks_event(&c->stacks, c->m, e) < 0)
         c->oom = 1;
@@ -897,6 +913,7 @@ int main(int argc, char **argv)
             kcall_close(&c, th < KX_MAX_THREADS ? (int)th : -1, m.last_t);
     ftrace_stats(&c, 2, m.last_t, ncpu);
     process_tree(&c);
+    kx_funcs_finish(c.funcs, &c.func_sink); // calls still open: their entries' instants
     func_slices(&c);
     kx_pf_stacks(&c.stacks, c.hz, put_stack_packet, &c);
     if (kx_stacks_said("kev2perfetto", &c.stacks, c.oom))
