@@ -238,10 +238,10 @@ pf = {}
 for line in open(pfinst):
     x = json.loads(line)
     pf.setdefault(x["name"], []).append(x["args"])
-# (kevscen's receives and replies match none of its sends, and its FUNC_EXIT no entry of its
-# function: instants too; a send is placed only as a flow's start, with its receive, and a
-# FUNC_ENTER as its slice's begin, or an instant without its fields when it did not return)
-placed_elsewhere = re.compile(r"^(TH|INT_ENTR|INT_EXIT|SND_MESSAGE$|SND_PULSE$|USER|FUNC_ENTER|STACK|FAULT|IMAGE|SNAPSHOT)")
+# (kevscen's sends, receives and replies match none of each other, and its FUNC_EXIT no entry
+# of its function: instants too; a FUNC_ENTER is its slice's begin, or an instant without
+# its fields when it did not return)
+placed_elsewhere = re.compile(r"^(TH|INT_ENTR|INT_EXIT|USER|FUNC_ENTER|STACK|FAULT|IMAGE|SNAPSHOT)")
 want = [nm for nm in names if not placed_elsewhere.match(nm)]
 bad = [(nm, best("perfetto", nm, pf.get(nm, [{}]))) for nm in want]
 check("kev2perfetto: %d events as instants named by the table, with every field and value"

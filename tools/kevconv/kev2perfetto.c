@@ -17,8 +17,9 @@
 //   at the send, on the server's at the receive and on the client's at the reply, joined by
 //   the message's flow id (terminated at the reply, or at the receive of a pulse), on thread
 //   tracks described by TrackDescriptors with the same pid and tid as the scheduling events;
-//   written once the message is received, so no flow has only a start; a receive or reply
-//   no recorded send explains as an instant with its fields (below).
+//   written once the message is received, so no flow has only a start; a send never
+//   received, and a receive or reply no recorded send explains, as an instant with its
+//   fields (below).
 // - the stack samples (SYSTEM STACK, tracelogger -p HZ) as perf samples with interned
 //   callstacks on a sequence of their own (kx_pf_stacks.c), frames named from the ELF files
 //   the capture ran (found by build id: tools/common/tool_syms.c);
@@ -88,6 +89,16 @@ static const struct tool_cmd cmd = {
 // ---- the conversion ------------------------------------------------------------------------------
 
 #define EVENTS_PER_BUNDLE 512u
+#define SENT_WORDS 8u // words kept of a send until its receive (a SND_* event has 2)
+
+// A send, kept until its message is received (then it is a flow's start): one never received
+// is placed as an instant with its fields (sent_place).
+struct sent_msg {
+    struct kev_event e;
+    uint32_t w[SENT_WORDS];
+    int th;          // the thread current on its CPU when it was written
+    uint8_t pending; // not yet placed
+};
 
 struct conv {
     FILE *f;
@@ -118,6 +129,7 @@ struct conv {
     size_t nrows, caprows;
     uint8_t cpu_described[KEV_MAX_CPUS];   // a CPU's function track was described
     uint64_t slices;                       // function slices written
+    struct sent_msg sent[KX_MSG_MAX];      // by the message's record in the matching's pool
     uint16_t kc_open[KX_MAX_THREADS + 1];  // the call (+1) whose slice is open on the thread's
                                            // kernel-call track (last: no thread known)
     uint8_t kc_described[KX_MAX_THREADS + 1];
@@ -518,27 +530,52 @@ static void fault_instant(struct conv *c, const struct cf_fault *x)
     free(te.p);
 }
 
-static void table_instant(struct conv *c, const struct kev_reader *r, const struct kev_event *e);
+static void table_instant(struct conv *c, const struct kev_reader *r, const struct kev_event *e,
+                          int cur);
+
+// The send kept in record i, if it was never placed, as an instant with its fields.
+static void sent_place(struct conv *c, const struct kev_reader *r, unsigned i)
+{
+    struct sent_msg *s = &c->sent[i];
+    if (!s->pending)
+        return;
+    s->pending = 0;
+    s->e.w = s->w;
+    table_instant(c, r, &s->e, s->th);
+}
 
 // A message's send, receive and reply as flow points; a receive or reply no message of the
 // capture explains (its send not recorded, its threads not known, or a COMM event the
 // matching does not follow) as an instant with its fields instead, so that none is dropped.
-// (A send is written with its receive: one never received is not placed.)
+// A send waits for its receive (no flow has only a start); one never received - its record
+// taken by a later send, or still waiting at the end - is an instant with its fields.
 static void comm_event(struct conv *c, const struct kev_reader *r, const struct kev_event *e)
 {
     const struct kx_msg *g;
     enum kx_msg_step step = kx_msgs_event(c->q, c->m, e, &g);
-    if (step == KX_MSG_RECV && g->server >= 0 && (g->client >= 0 || g->irq)) {
+    unsigned i = step != KX_MSG_NONE ? (unsigned)(g - c->q->m) % KX_MSG_MAX : 0;
+    if (step == KX_MSG_SEND) {
+        sent_place(c, r, i); // the record's last send, dropped by the matching unreceived
+        struct sent_msg *s = &c->sent[i];
+        s->e = *e;
+        s->e.nw = e->nw < SENT_WORDS ? e->nw : SENT_WORDS;
+        memcpy(s->w, e->w, s->e.nw * sizeof(s->w[0]));
+        s->th = current_of(c->m, e->cpu);
+        s->pending = !c->m->in_snapshot;
+    } else if (step == KX_MSG_RECV && g->server >= 0 && (g->client >= 0 || g->irq)) {
+        c->sent[i].pending = 0;
         flow_point(c, g, g->client, g->irq, g->t_send, "send", 47);
         flow_point(c, g, g->server, 0, e->t64, "receive", g->pulse ? 48 : 47);
     } else if (step == KX_MSG_REPLY) {
         if (g->client >= 0 && g->server >= 0)
             flow_point(c, g, g->client, 0, e->t64, "reply", 48);
         else
-            table_instant(c, r, e);
+            table_instant(c, r, e, current_of(c->m, e->cpu));
         kx_msgs_release(c->q, g);
-    } else if (step != KX_MSG_SEND && e->ev != KEV_COMM_SIGNAL) { // (SIGNAL: on_event's)
-        table_instant(c, r, e);
+    } else if (e->ev != KEV_COMM_SIGNAL) { // (SIGNAL: on_event's)
+        if (step == KX_MSG_RECV)
+            sent_place(c, r, i); // received, but no flow could be drawn
+        table_instant(c, r, e, current_of(c->m, e->cpu));
     }
 }
 
@@ -657,8 +694,10 @@ static void kcall_event(struct conv *c, const struct kev_reader *r, const struct
 }
 
 // An event no view above places: an instant named as the table names it, on the track of the
-// thread it is about (its "who", or pid and tid) or else the thread current on its CPU.
-static void table_instant(struct conv *c, const struct kev_reader *r, const struct kev_event *e)
+// thread it is about (its "who", or pid and tid) or else cur (the thread current on its CPU
+// when it was written).
+static void table_instant(struct conv *c, const struct kev_reader *r, const struct kev_event *e,
+                          int cur)
 {
     static struct kev_fields fs;
     if (c->m->in_snapshot)
@@ -672,7 +711,7 @@ static void table_instant(struct conv *c, const struct kev_reader *r, const stru
     else if (pid && tid)
         th = kx_thread(c->m, (uint32_t)pid->v, (uint32_t)tid->v);
     if (th < 0)
-        th = current_of(c->m, e->cpu);
+        th = cur;
     describe(c, th, 0);
     static struct pb te;   // per event: one buffer reused, no allocation each time
     te.len = 0;
@@ -698,7 +737,7 @@ static int on_event(void *user, struct kev_reader *r, const struct kev_event *e)
              (e->cls == KEV_C_INT && (e->ev == KEV_INT_HANDLER_ENTER || e->ev == KEV_INT_HANDLER_EXIT)) ||
              (e->cls == KEV_C_SYSTEM && e->ev != KEV_SYS_STACK && e->ev != KEV_SYS_FAULT &&
               e->ev != KEV_SYS_FUNC_ENTER && e->ev != KEV_SYS_FUNC_EXIT))
-        table_instant(c, r, e); // (then as below, as every event)
+        table_instant(c, r, e, current_of(c->m, e->cpu)); // (then as below, as every event)
     if (e->cls == KEV_C_USER)
         user_event(c, r, e);
     else if (e->cls == KEV_C_PR_TH && e->ev <= KEV_TH_DESTROY && e->nw >= 2)
@@ -720,7 +759,7 @@ static int on_event(void *user, struct kev_reader *r, const struct kev_event *e)
             kx_funcs_event(c->funcs, e, th, th >= 0 ? c->m->th[th].pid : 0, &c->func_sink);
             if (e->ev == KEV_SYS_FUNC_EXIT && !c->exit_paired &&
                 kx_funcs_dropped(c->funcs) == dropped)
-                table_instant(c, r, e); // a return whose entry was not recorded
+                table_instant(c, r, e, th); // a return whose entry was not recorded
         }
     }
     else if (kx_stacks_event(&c->stacks, c->m, e) < 0)
@@ -911,6 +950,8 @@ int main(int argc, char **argv)
     for (unsigned th = 0; th <= KX_MAX_THREADS; th++) // calls still open end with the trace
         if (c.kc_open[th])
             kcall_close(&c, th < KX_MAX_THREADS ? (int)th : -1, m.last_t);
+    for (unsigned i = 0; i < KX_MSG_MAX; i++) // sends never received
+        sent_place(&c, f.r, i);
     ftrace_stats(&c, 2, m.last_t, ncpu);
     process_tree(&c);
     kx_funcs_finish(c.funcs, &c.func_sink); // calls still open: their entries' instants
