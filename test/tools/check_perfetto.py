@@ -37,8 +37,8 @@
 #     callstack and the process tree's pid and tid (or 0, idle). -s N: N samples expected.
 # Scenario checks (kevscen): one sched_switch per RUNNING event, the worker's CPU time from
 # the sched_switch sequence, interrupts, names.
-# usage: check_perfetto.py [-l LOST] [-b BOOT_EPOCH_S] [-d OUT] [-f SLICES] FILE [EXPECT-FILE
-#                          RUNNING-EVENTS]
+# usage: check_perfetto.py [-l LOST] [-b BOOT_EPOCH_S] [-d OUT] [-k OUT] [-v OUT] [-f SLICES]
+#                          [-s SAMPLES] [-c TID] FILE [EXPECT-FILE RUNNING-EVENTS]
 # (prints TAP lines, no plan). -l: the .kev's lost-event total; -b: its BOOT_DATE in seconds;
 # -d: write every instant with args as a JSON line {"ts", "tid", "name", "cat", "args"} to OUT
 # (tid: the thread track's, from its TrackDescriptor); -k: every kernel-call slice as a JSON
