@@ -135,8 +135,9 @@ uint64_t kdt_site_cycles(void)
 void kdt_site_set(uint32_t ts32)
 {
     unsigned c = cpu_id();
-    if (d_held[c] == 1)     // the outermost hold's site (a nested one keeps its time)
-        site_at[c] += (uint32_t)(ts32 - (uint32_t)site_at[c]);
+    if (d_held[c] == 1)     // the outermost hold's site (a nested one keeps its time); a
+                            // drained record's slot may lie before the hold began (kuring.c)
+        site_at[c] += (uint64_t)(int64_t)(int32_t)(ts32 - (uint32_t)site_at[c]);
 }
 
 static bool kdt_user_allowed(const struct thread *t);
@@ -450,18 +451,6 @@ void kdt_fire_as(const struct thread *t, uint32_t id, uint64_t a0, uint64_t a1, 
     KSTACK_MARK_PROBE_SITE(); // stack( ) starts at the probe's site (kernel/kstack.c)
     uint64_t args[DVM_NARGS] = { a0, a1, a2, a3 };
     fire_as(t, id, args, 0);
-}
-
-void kdt_fire_at(uint32_t id, uint32_t ts32, uint64_t a0, uint64_t a1, uint64_t a2)
-{
-    if (!wanted(id))
-        return;
-    KSTACK_MARK_PROBE_SITE(); // stack( ) starts at the probe's site (kernel/kstack.c)
-    uint64_t args[DVM_NARGS] = { a0, a1, a2, 0 };
-    uint64_t now = board_cycles();
-    uint32_t ago = (uint32_t)now - ts32;
-    // in the past: its own time; else (garbage) now
-    fire_as(k_current, id, args, ago < 0x80000000u ? ktimer_cycles_to_ns(now - ago) : 0);
 }
 
 void kdt_fire_probe(uint32_t pidx, const uint64_t *args)

@@ -760,35 +760,20 @@ static int query(struct proc *p, uint32_t out)
 static int insert_user(struct thread *t, uint32_t cmd, uint32_t code, uint32_t a, uint32_t b)
 {
     struct proc *p = t->proc;
-    // With D (kdt_hold in ktrace_insert_user), the event first: its stamp is the probe's time.
-    uint32_t before = __builtin_expect(kdt_active, 0) ? ktrace_stamp_here() : 0;
+    // (a firing's exit() may clear kdt_active: the helper lets its hold go still)
+    const bool d = __builtin_expect(kdt_active, 0);
     if (cmd == KTRACE_INSERTSUSEREVENT) {
-        // no call (64-bit arguments) while no D program runs; a longer event fires below,
-        // with the payload the ring gets (d/dutext.h)
-        trace_emit_simple(&ktrace, KEV_C_USER, code, a, b);
-        if (__builtin_expect(kdt_active, 0)) {
-            ktrace_site_take(before);
-            kdt_fire(DPROBE_USER_EVENT, code, a, b, 0);
-        }
+        kev_emit_user(d, code, a, b);
         return 0;
     }
     if (cmd == KTRACE_INSERTCUSEREVENT) {
-        uint32_t w[USER_MAX_WORDS];
+        uint32_t w[USER_MAX_WORDS];  // (an odd count is below it: room for the helper's pad)
         if (b > USER_MAX_WORDS)
             return -EINVAL;
         if ((a & 3u) || !proc_can_read(p, a, b * 4u))
             return -EFAULT;
         kmemcpy(w, (const void *)(uintptr_t)a, b * 4u);
-        trace_emit_words(&ktrace, KEV_C_USER, code, w, b);
-        if (__builtin_expect(kdt_active, 0)) {  // D sees what the ring stores: <= 2 words in
-            ktrace_site_take(before);           // one slot, more as a payload
-            if (b & 1u)
-                w[b] = 0;
-            if (b <= 2u)
-                kdt_fire(DPROBE_USER_EVENT, code, b ? w[0] : 0, b > 1u ? w[1] : 0, 0);
-            else
-                kdt_fire_payload(code, w, b);
-        }
+        kev_emit_user_words(d, code, w, b);
         return 0;
     }
     char s[USER_MAX_STRING];
@@ -796,33 +781,21 @@ static int insert_user(struct thread *t, uint32_t cmd, uint32_t code, uint32_t a
     if (n == -EFAULT)
         return n;
     // Longer strings are cut to USER_MAX_STRING - 1 bytes (said in docs/trace-api.md).
-    trace_emit_string(&ktrace, KEV_C_USER, code, NULL, 0, s);
-    if (__builtin_expect(kdt_active, 0)) {  // the stored payload: the text, zeros to its slots
-        ktrace_site_take(before);
-        unsigned len = 0;
-        while (s[len])
-            len++;
-        kmemset(s + len, 0, sizeof(s) - len);
-        kdt_fire_payload(code, s, trace_string_words(len));
-    }
+    kev_emit_user_string(d, code, s, sizeof(s));
     return 0;
 }
 
+// With a D program, its firing and the event are one site under one hold of the D lock
+// (kev_emit.h), so that D sees two CPUs' inserts in the capture's order; after the drain,
+// which takes the rings' locks (the D lock is taken under them, never the reverse: klock.h,
+// rank D).
 int ktrace_insert_user(struct thread *t, uint32_t cmd, uint32_t code, uint32_t a, uint32_t b)
 {
     if (code > KEV_EVENT_MASK)
         return -EINVAL;
     if (cmd == KTRACE_INSERTSUSEREVENT)
         kuring_drain_thread(t);     // its ring was full: what it holds comes first
-    // With a D program, its firing and the event under one hold of the D lock (kdt_hold), so
-    // that D sees two CPUs' inserts in the capture's order; after the drain, which takes the
-    // rings' locks (the D lock is taken under them, never the reverse: klock.h, rank D).
-    if (!__builtin_expect(kdt_active, 0))
-        return insert_user(t, cmd, code, a, b);
-    kdt_hold();
-    int r = insert_user(t, cmd, code, a, b);
-    kdt_release();
-    return r;
+    return insert_user(t, cmd, code, a, b);
 }
 
 // ---- cost measurement (kbench) ------------------------------------------------------------------

@@ -526,7 +526,7 @@ const struct kev_event_desc kev_event_table[] = {
         "the kernel returns into another thread than the CPU ran last", f_oncpu, 2, 2, NULL,
         "sched:::on-cpu, and a new thread's proc:::lwp-start (a process's start, exec)", NULL),
 
-    ROWD(OWN, USER, 0, 1023, "USER", "TraceEvent(INSERTSUSEREVENT, INSERTCUSEREVENT, INSERTUSRSTREVENT)",
+    ROWD(EMIT, USER, 0, 1023, "USER", "TraceEvent(INSERTSUSEREVENT, INSERTCUSEREVENT, INSERTUSRSTREVENT)",
         f_user, 2, 0, "_NTO_TRACE_USER / the code", "user:::event", d_user),
 
     ROWD(EMIT, COMM, KEV_COMM_SND_MESSAGE, KEV_COMM_SND_MESSAGE, "SND_MESSAGE", "MsgSend", f_snd_message,

@@ -22,6 +22,7 @@
 #include <trace/kev_events.h>
 #include <trace/trace_ring.h>
 #include <d/dprobes.h>
+#include <d/dutext.h>
 #include <kevhost/kev_capture.h>
 #undef errno    // MSG_ERROR's field is QNX's `errno` (kev_emit.h)
 #include <kernel/kev_emit.h>
@@ -33,6 +34,7 @@ struct firing {
     uint32_t id;
     uint64_t a[NARGS];
     uint32_t site;      // the site's stamp when it fired (kdt_site_set's)
+    uint8_t bytes[128]; // a user event's payload as the kernel gave it (kdt_fire_payload)
 };
 static struct firing fired[8];
 static unsigned nfired, holds, nstacks;
@@ -70,6 +72,15 @@ void kdt_fire_n(uint32_t id, const uint64_t *a, unsigned n)
         f->a[i] = a[i];
 }
 
+// user:::event with a payload: args as kdtrace_text.c gives them (the window, its size).
+void kdt_fire_payload(uint32_t code, const void *bytes, unsigned nwords)
+{
+    const uint64_t a[3] = { code, DUTEXT_ADDR, dutext_size(nwords) };
+    kdt_fire_n(DPROBE_USER_EVENT, a, 3);
+    assert_true(dutext_size(nwords) <= sizeof(fired[0].bytes));
+    memcpy(fired[nfired - 1].bytes, bytes, dutext_size(nwords));
+}
+
 void ktrace_stack_user(const struct thread *t, unsigned kind)
 {
     (void)t;
@@ -83,6 +94,7 @@ static struct kev_slot mem[2 * KEV_BUF_SLOTS];
 static struct kcap cap;
 static struct kev_reader rd;
 static struct kev_event ev;     // the one event the emit wrote
+static uint32_t ev_words[64];   // ... its payload
 static struct kev_fields fs;    // ... decoded by the table
 // A thread the helpers only pass on (to ktrace_stack_user, or test for NULL): never read.
 static const struct thread *th = (const struct thread *)(uintptr_t)0x1000u;
@@ -90,7 +102,7 @@ static const struct thread *th = (const struct thread *)(uintptr_t)0x1000u;
 static void ring_up(void)
 {
     memset(&trace_host_port, 0, sizeof(trace_host_port));
-    trace_host_port.now = 0x1234500ull;
+    trace_host_port.now = 0x1234500ull;     // (the USER case below starts after it)
     assert_int_equal(trace_ring_init(&ktrace, mem, sizeof(mem), 2), 0);
     trace_filter_all(&ktrace, 1);
     assert_int_equal(trace_ring_start(&ktrace), 0);
@@ -109,7 +121,10 @@ static void read_back(unsigned cls, unsigned evno)
     while ((r = kev_next(&rd, &e)) == 1) {
         if (e.cls == KEV_C_CONTROL)
             continue;
-        ev = e;     // (its words are valid until the next call: decoded now)
+        ev = e;     // (its words are valid until the next call: decoded now, kept)
+        assert_true(e.nw <= sizeof(ev_words) / sizeof(ev_words[0]));
+        memcpy(ev_words, e.w, e.nw * sizeof(uint32_t));
+        ev.w = ev_words;
         kev_fields_decode(&rd, &e, &fs);
         n++;
     }
@@ -180,6 +195,26 @@ static uint64_t arg_value(const char *arg, const struct site_val *sv, unsigned n
     return dot ? kev_who_pid(f->v) : f->v;
 }
 
+// The values one argument of the D column gives, into want[k..NARGS); returns how many. The
+// $ arguments read the event as the row says (trace/include/trace/kev_events.h) dtrace -i
+// reads it: $ev its number, $user a USER event's two words or its payload's window and size.
+static unsigned arg_values(const char *arg, const struct site_val *sv, unsigned nsv,
+                           uint64_t *want, unsigned k)
+{
+    if (!strcmp(arg, "$ev")) {
+        want[k] = ev.ev;
+        return 1;
+    }
+    if (!strcmp(arg, "$user")) {
+        assert_true(k + 2 <= NARGS);
+        want[k] = ev.nslots > 1 ? DUTEXT_ADDR : ev.nw > 0 ? ev.w[0] : 0;
+        want[k + 1] = ev.nslots > 1 ? 4u * ev.nw : ev.nw > 1 ? ev.w[1] : 0;
+        return 2;
+    }
+    want[k] = arg_value(arg, sv, nsv);
+    return 1;
+}
+
 static unsigned ndprobes(const struct kev_event_desc *row)
 {
     unsigned n = 0;
@@ -217,17 +252,22 @@ static unsigned check_firings(const struct site_val *sv, unsigned nsv)
         assert_int_equal(f->site, ev.t32);   // one stamp: the event's
         if (row->dprobes[p].derived)
             continue;
-        const char *s = row->dprobes[p].args;
-        char tok[48];
-        for (unsigned i = 0; i < NARGS; i++) {
-            const char *rest = s ? next_arg(s, tok, sizeof(tok)) : NULL;
-            uint64_t want = rest ? arg_value(tok, sv, nsv) : 0;
-            if (f->a[i] != want)
+        uint64_t want[NARGS] = { 0 };
+        const char *from[NARGS] = { 0 };
+        char tok[NARGS][48];
+        unsigned n = 0;
+        for (const char *s = row->dprobes[p].args; n < NARGS &&
+                                                   (s = next_arg(s, tok[n], sizeof(tok[n])));) {
+            unsigned got = arg_values(tok[n], sv, nsv, want, n);
+            for (unsigned i = n; i < n + got; i++)
+                from[i] = tok[n];
+            n += got;
+        }
+        for (unsigned i = 0; i < NARGS; i++)
+            if (f->a[i] != want[i])
                 fail_msg("%s %s arg%u: fired 0x%llx, the row's %s is 0x%llx", row->name,
                          row->dprobes[p].probe, i, (unsigned long long)f->a[i],
-                         rest ? tok : "(none)", (unsigned long long)want);
-            s = rest;
-        }
+                         from[i] ? from[i] : "(none)", (unsigned long long)want[i]);
     }
     return seen;
 }
@@ -343,6 +383,43 @@ static void every_emit_row_against_its_helper(void **state)
     seen = 0;
     EMIT_CASE(KEV_C_COMM, KEV_COMM_SND_PULSE, kev_emit_snd_pulse(true, 0x40000002, 0x1234, 9));
     assert_int_equal(kev_field_get(&fs, "chid")->v, 9);
+    done(fs.desc, seen);
+
+    // USER: the code its number; a one-slot event's words; a payload (the probe's bytes the
+    // ring's), from the three inserts and a user-event ring's record
+    seen = 0;
+    EMIT_CASE(KEV_C_USER, 17, kev_emit_user(true, 17, 0x11, 0x22));
+    PLAIN_CASE(KEV_C_USER, 17, kev_emit_user(false, 17, 0x11, 0x22));
+    {
+        uint32_t w[8] = { 0xa1, 0xa2, 0xa3, 0xa4, 0xa5, 0xee, 0xee, 0xee };
+        EMIT_CASE(KEV_C_USER, 18, kev_emit_user_words(true, 18, w, 1));
+        assert_int_equal(fired[0].a[1], 0xa1);
+        EMIT_CASE(KEV_C_USER, 19, kev_emit_user_words(true, 19, w, 5));
+        assert_int_equal(ev.nw, 6);     // three slots, the last word the pad
+        assert_int_equal(fired[0].a[2], 24);
+        assert_memory_equal(fired[0].bytes, ev.w, 24);
+        assert_int_equal(ev.w[4], 0xa5);
+        assert_int_equal(ev.w[5], 0);
+        PLAIN_CASE(KEV_C_USER, 19, kev_emit_user_words(false, 19, w, 5));
+    }
+    {
+        char text[32] = "frame 42 routed";
+        memset(text + 16, 'x', sizeof(text) - 16);  // what a stack held after the text
+        EMIT_CASE(KEV_C_USER, 20, kev_emit_user_string(true, 20, text, sizeof(text)));
+        assert_int_equal(fired[0].a[2], 16);
+        assert_memory_equal(fired[0].bytes, ev.w, 16);
+        assert_string_equal((const char *)fired[0].bytes, "frame 42 routed");
+    }
+    {
+        // a record stamped before the drain's clock: the probe at the slot's time, which the
+        // helper returns (the time the ring gives a record: test_trace_ring)
+        const uint32_t start = 0x1234500u, ts = start + 30u;
+        uint32_t now = start + 100u, at = 0;
+        EMIT_CASE(KEV_C_USER, 21,
+                  (trace_host_port.now = now, at = kev_emit_user_at(true, 21, ts, &now, 0x31, 0x32)));
+        assert_int_equal(ev.t32, at);
+        PLAIN_CASE(KEV_C_USER, 21, kev_emit_user_at(false, 21, ts, &now, 1, 2));
+    }
     done(fs.desc, seen);
 
     // every row the table says its emit helper fires D for was emitted above, once

@@ -30,9 +30,6 @@ void kdt_fire_n(uint32_t id, const uint64_t *a, unsigned n);
 // Fires the loaded program's probe of index pidx (its dif_probe; the fbt provider maps each
 // placed site to it once, kernel/kfbt.c) with args (DVM_NARGS of them).
 void kdt_fire_probe(uint32_t pidx, const uint64_t *args);
-// The same for an event that happened at ts32 (low cycle word; a user-event ring's record):
-// timestamp is that time when it lies in the past, else now.
-void kdt_fire_at(uint32_t id, uint32_t ts32, uint64_t a0, uint64_t a1, uint64_t a2);
 // kdt_vtime_switch: `next` was chosen to run on this CPU (its RUNNING event, while a program
 // is active): the CPU time of the thread that ran until then is added to its vtimestamp, at
 // the site's time (kdt_hold below).

@@ -29,6 +29,11 @@
                (unsigned)(sizeof((const uint64_t[]){ __VA_ARGS__ }) / sizeof(uint64_t)));
 // Fires the probe kev_dargs.h's macro m describes.
 #define KEV_EMIT_D(m) m(KEV_EMIT_FIRE, KEV_EMIT_ARG, KEV_EMIT_ARG)
+// The same for a user event's payload: its code, its stored bytes and their words.
+#define KEV_EMIT_PAYLOAD_FIRE(probe, id, code, payload, nwords) \
+    kdt_fire_payload((code), (payload), (nwords));
+#define KEV_EMIT_AS_IS(x) (x)
+#define KEV_EMIT_PAYLOAD(m) m(KEV_EMIT_PAYLOAD_FIRE, KEV_EMIT_AS_IS, KEV_EMIT_AS_IS)
 
 // The site's bracket: with d, the D lock and this CPU's last stamp before the event is written
 // (kev_site_open), the event's own stamp given to the firings once it is (kev_site_stamp: none
@@ -271,6 +276,80 @@ static inline void kev_emit_snd_pulse(bool d, uint32_t coid, unsigned code, unsi
         return;
     kev_site_stamp(d, before);
     KEV_EMIT_D(KEV_D_SND_PULSE_PULSE)
+    kev_site_close(d);
+}
+
+// ---- USER ---------------------------------------------------------------------------------------
+// A program's event of code (< KEV_EVENT_MASK): user:::event with what the ring stores.
+
+// USER [a, b] (TraceEvent INSERTSUSEREVENT).
+static inline void kev_emit_user(bool d, uint32_t code, uint32_t a, uint32_t b)
+{
+    uint32_t before = kev_site_open(d);
+    trace_emit_simple(&ktrace, KEV_C_USER, code, a, b);
+    if (!d)
+        return;
+    kev_site_stamp(d, before);
+    KEV_EMIT_D(KEV_D_USER_EVENT)
+    kev_site_close(d);
+}
+
+// USER [a, b] from a record of a process's user-event ring (kernel/kuring.c) stamped ts, *nowp
+// the drain's clock: the slot's time, which the probe takes (the record's, moved up as
+// trace_emit_simple_at_now says), returned whether or not the class is recorded. Inlined
+// always: the drain's loop holds the copy without D, and the ring's write inline in it.
+static inline __attribute__((always_inline)) uint32_t
+kev_emit_user_at(bool d, uint32_t code, uint32_t ts, uint32_t *nowp, uint32_t a, uint32_t b)
+{
+    if (d)
+        kdt_hold();
+    uint32_t at = trace_emit_simple_at_now(&ktrace, KEV_C_USER, code, ts, nowp, a, b);
+    if (!d)
+        return at;
+    kdt_site_set(at);
+    KEV_EMIT_D(KEV_D_USER_EVENT)
+    kev_site_close(d);
+    return at;
+}
+
+// USER [w[0..n)] (INSERTCUSEREVENT; w has room for n + 1 words): the probe takes the two words
+// of a one-slot event, else the payload as stored, zero-padded to whole slots.
+static inline void kev_emit_user_words(bool d, uint32_t code, uint32_t *w, unsigned n)
+{
+    uint32_t before = kev_site_open(d);
+    trace_emit_words(&ktrace, KEV_C_USER, code, w, n);
+    if (!d)
+        return;
+    kev_site_stamp(d, before);
+    if (n & 1u)
+        w[n] = 0;
+    if (n <= 2u) {
+        uint32_t a = n ? w[0] : 0, b = n > 1u ? w[1] : 0;
+        KEV_EMIT_D(KEV_D_USER_EVENT)
+    } else {
+        const void *payload = w;
+        unsigned nwords = n;
+        KEV_EMIT_PAYLOAD(KEV_D_USER_PAYLOAD)
+    }
+    kev_site_close(d);
+}
+
+// USER [the text s] (INSERTUSRSTREVENT; s holds `size` bytes): the probe takes the payload as
+// stored, the text zero-padded to its slots.
+static inline void kev_emit_user_string(bool d, uint32_t code, char *s, unsigned size)
+{
+    uint32_t before = kev_site_open(d);
+    trace_emit_string(&ktrace, KEV_C_USER, code, NULL, 0, s);
+    if (!d)
+        return;
+    kev_site_stamp(d, before);
+    unsigned len = 0;
+    while (s[len])
+        len++;
+    __builtin_memset(s + len, 0, size - len);
+    const void *payload = s;
+    unsigned nwords = trace_string_words(len);
+    KEV_EMIT_PAYLOAD(KEV_D_USER_PAYLOAD)
     kev_site_close(d);
 }
 

@@ -60,4 +60,14 @@
 #define KEV_D_SND_PULSE_PULSE(P, F, S) \
     P("msg:::pulse", DPROBE_MSG_PULSE, F(coid), F(code))
 
+// ---- USER ---------------------------------------------------------------------------------------
+// user:::event ($ev $user): arg0 the event's code (its number), then what the ring stores: a
+// one-slot event's two words, or a longer payload's window and size in bytes (d/dutext.h), the
+// kernel giving its stored bytes (kdt_fire_payload: S(payload) the bytes, S(nwords) their
+// words).
+#define KEV_D_USER_EVENT(P, F, S) \
+    P("user:::event", DPROBE_USER_EVENT, S(code), S(a), S(b))
+#define KEV_D_USER_PAYLOAD(P, F, S) \
+    P("user:::event", DPROBE_USER_EVENT, S(code), S(payload), S(nwords))
+
 #endif
