@@ -432,17 +432,6 @@ void kdt_fire(uint32_t id, uint64_t a0, uint64_t a1, uint64_t a2, uint64_t a3)
     fire_as(k_current, id, args, 0);
 }
 
-void kdt_fire_kcall_return(unsigned n, int32_t result, bool raw)
-{
-    uint32_t id = DPROBE_KCALL_RETURN(n);
-    if (!wanted(id))
-        return;
-    KSTACK_MARK_PROBE_SITE(); // stack( ) starts at the probe's site (kernel/kstack.c)
-    uint64_t args[DVM_NARGS] = { (uint64_t)(int64_t)result, n };
-    // the call failed when its result is a negative errno (kcall.c), unless it is raw
-    fire_errno(k_current, id, args, 0, NULL, !raw && result < 0 ? -result : 0);
-}
-
 void kdt_fire_as(const struct thread *t, uint32_t id, uint64_t a0, uint64_t a1, uint64_t a2,
                  uint64_t a3)
 {
@@ -467,7 +456,7 @@ void kdt_fire_probe(uint32_t pidx, const uint64_t *args)
     d_unlock();
 }
 
-void kdt_fire_args(uint32_t id, const uint32_t *a, unsigned n)
+void kdt_fire_n(uint32_t id, const uint64_t *a, unsigned n)
 {
     if (!wanted(id))
         return;
@@ -478,7 +467,7 @@ void kdt_fire_args(uint32_t id, const uint32_t *a, unsigned n)
     fire_as(k_current, id, args, 0);
 }
 
-void kdt_fire_n(uint32_t id, const uint64_t *a, unsigned n)
+void kdt_fire_n_errno(uint32_t id, const uint64_t *a, unsigned n, uint32_t err)
 {
     if (!wanted(id))
         return;
@@ -486,7 +475,7 @@ void kdt_fire_n(uint32_t id, const uint64_t *a, unsigned n)
     uint64_t args[DVM_NARGS] = { 0 };
     for (unsigned i = 0; i < n && i < DVM_NARGS; i++)
         args[i] = a[i];
-    fire_as(k_current, id, args, 0);
+    fire_errno(k_current, id, args, 0, NULL, (int32_t)err);
 }
 
 #if KMAX_CPUS > 1

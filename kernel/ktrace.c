@@ -293,24 +293,8 @@ static void forget_open_calls(void)
 void ktrace_kcall_entry_full(struct thread *t, uint32_t n, const uint32_t *a)
 {
     unsigned ev = KEV_KC_ENTRY(n < KEV_KC_MAX ? n : KEV_KC_MAX - 1); // unknown ones share it
-    bool ring = ring_on(KEV_C_KER_CALL);
-    const bool d = kdt_active;  // (a firing's exit() may clear it: the hold is let go still)
-    uint32_t before = 0;
-    if (d) {            // the event's stamp is the entry probe's time (ktrace_site_take)
-        kdt_hold();
-        before = ktrace_stamp_here();
-    }
-    if (ring && trace_is_wide(&ktrace, KEV_C_KER_CALL, ev))
-        trace_emit_words(&ktrace, KEV_C_KER_CALL, ev, a, 6);
-    else if (ring)
-        trace_emit_simple(&ktrace, KEV_C_KER_CALL, ev, a[0], a[1]);
-    if (d) {
-        ktrace_site_take(before);
-        if (n < DPROBE_KCALL_MAX)
-            kdt_fire_args(DPROBE_KCALL_ENTRY(n), a, 6);
-        ktrace_sync_call_entry(t, n, a);
-        kdt_release();
-    }
+    // (a firing's exit() may clear kdt_active: the helper lets its hold go still)
+    kev_emit_kcall_entry(kdt_active, ring_on(KEV_C_KER_CALL), t, n, ev, a);
     t->kc_trace = (uint16_t)(ev + 1);
 }
 
@@ -343,26 +327,10 @@ void ktrace_state_call(struct thread *t)
 // have the exit event's time (the site's): the time blocked ends where the capture's does.
 void ktrace_kcall_exit_full(struct thread *t, unsigned n)
 {
-    uint32_t r0 = arch_kc_result(&t->ctx, 0), r1 = arch_kc_result(&t->ctx, 1);
-    int32_t result = (int32_t)r0;
-    const bool d = kdt_active;  // (a firing's exit() may clear it: the hold is let go still)
-    uint32_t before = 0;
-    if (d) {
-        kdt_hold();
-        before = ktrace_stamp_here();
-    }
-    if (ring_on(KEV_C_KER_CALL)) {
-        uint32_t w0 = r0, w1 = r1;
-        ktrace_kcall_exit_words(n + 1u, &w0, &w1);
-        trace_emit_simple(&ktrace, KEV_C_KER_CALL, KEV_KC_EXIT(n), w0, w1);
-    }
-    if (d) {
-        ktrace_site_take(before);
-        if (n < DPROBE_KCALL_MAX)
-            kdt_fire_kcall_return(n, result, ktrace_kc_raw[n + 1u] != 0);
-        ktrace_sync_call_return(t, n, result);
-        kdt_release();
-    }
+    uint32_t w0 = arch_kc_result(&t->ctx, 0), w1 = arch_kc_result(&t->ctx, 1);
+    ktrace_kcall_exit_words(n + 1u, &w0, &w1);
+    kev_emit_kcall_exit(kdt_active, ring_on(KEV_C_KER_CALL), t, n, w0, w1,
+                        ktrace_kc_raw[n + 1u] != 0);
 }
 
 // The rare end of a traced entry (ktrace_exit_end): D's side, another thread to tell the

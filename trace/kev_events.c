@@ -444,11 +444,11 @@ const struct kev_event_desc kev_event_table[] = {
 
     KROW(0, KEV_KC_MAX - 1, "KER_CALL", "a kernel call is entered", 1,
          "_NTO_TRACE_KERCALLENTER / __KER_*",
-         "kercall::<Name>:entry (arg0-arg5 the call's arguments)", OWN, d_kcall_entry),
+         "kercall::<Name>:entry (arg0-arg5 the call's arguments)", EMIT, d_kcall_entry),
     KROW(KEV_KC_MAX, 2 * KEV_KC_MAX - 1, "KER_EXIT",
          "the call returns to its thread, blocked time included", 2,
          "_NTO_TRACE_KERCALLEXIT / __KER_*",
-         "kercall::<Name>:return (arg0 the result, -errno on failure); lockstat at a SYNC_* return", OWN, d_kcall_exit),
+         "kercall::<Name>:return (arg0 the result, -errno on failure); lockstat at a SYNC_* return", EMIT, d_kcall_exit),
     KROW(2 * KEV_KC_MAX, 3 * KEV_KC_MAX - 1, "KER_INTR", "QNX's interrupted call; never written here",
          3, "_NTO_TRACE_KERCALLINT / __KER_*", "", NONE, NULL),
 

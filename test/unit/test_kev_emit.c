@@ -23,6 +23,7 @@
 #include <trace/trace_ring.h>
 #include <d/dprobes.h>
 #include <d/dutext.h>
+#include <uapi/kcall.h>
 #include <kevhost/kev_capture.h>
 #undef errno    // MSG_ERROR's field is QNX's `errno` (kev_emit.h)
 #include <kernel/kev_emit.h>
@@ -35,6 +36,7 @@ struct firing {
     uint64_t a[NARGS];
     uint32_t site;      // the site's stamp when it fired (kdt_site_set's)
     uint8_t bytes[128]; // a user event's payload as the kernel gave it (kdt_fire_payload)
+    uint32_t err;       // the firing's errno (kdt_fire_n_errno)
 };
 static struct firing fired[8];
 static unsigned nfired, holds, nstacks;
@@ -70,6 +72,39 @@ void kdt_fire_n(uint32_t id, const uint64_t *a, unsigned n)
     f->site = site_ts;
     for (unsigned i = 0; i < n; i++)
         f->a[i] = a[i];
+}
+
+void kdt_fire_n_errno(uint32_t id, const uint64_t *a, unsigned n, uint32_t err)
+{
+    kdt_fire_n(id, a, n);
+    fired[nfired - 1].err = err;
+}
+
+// lockstat's view of a SYNC_* call, which the kernel-call helpers hand on within their site:
+// what it was given.
+static struct {
+    unsigned n;
+    const struct thread *t;
+    uint32_t call, a0;
+    int32_t result;
+} sync_seen;
+
+void ktrace_sync_call_entry(struct thread *t, uint32_t n, const uint32_t *a)
+{
+    assert_int_equal(holds, 1);
+    sync_seen.n++;
+    sync_seen.t = t;
+    sync_seen.call = n;
+    sync_seen.a0 = a[0];
+}
+
+void ktrace_sync_call_return(struct thread *t, unsigned n, int32_t result)
+{
+    assert_int_equal(holds, 1);
+    sync_seen.n++;
+    sync_seen.t = t;
+    sync_seen.call = n;
+    sync_seen.result = result;
 }
 
 // user:::event with a payload: args as kdtrace_text.c gives them (the window, its size).
@@ -108,6 +143,7 @@ static void ring_up(void)
     assert_int_equal(trace_ring_start(&ktrace), 0);
     kcap_begin(&cap, 0, 1000000);
     nfired = holds = nstacks = 0;
+    memset(&sync_seen, 0, sizeof(sync_seen));
 }
 
 // Stops the ring and reads back its one event (not CONTROL) into ev and fs.
@@ -201,6 +237,26 @@ static uint64_t arg_value(const char *arg, const struct site_val *sv, unsigned n
 static unsigned arg_values(const char *arg, const struct site_val *sv, unsigned nsv,
                            uint64_t *want, unsigned k)
 {
+    if (!strcmp(arg, "$words")) {   // a call's six arguments: those the event does not hold
+        assert_true(k + 6 <= NARGS); // are the site's ?a2..?a5
+        for (unsigned i = 0; i < 6; i++) {
+            char name[8];
+            snprintf(name, sizeof(name), "?a%u", i);
+            want[k + i] = i < ev.nw ? ev.w[i] : arg_value(name, sv, nsv);
+        }
+        return 6;
+    }
+    if (!strcmp(arg, "$result")) {  // the result, -errno on failure (the decoder's reading)
+        int32_t ret;
+        uint32_t err;
+        assert_true(kev_kcall_exit(&ev, &ret, &err));
+        want[k] = err ? (uint64_t)-(int64_t)err : (uint64_t)(int64_t)ret;
+        return 1;
+    }
+    if (!strcmp(arg, "$call")) {
+        want[k] = ev.ev % KEV_KC_MAX;
+        return 1;
+    }
     if (!strcmp(arg, "$ev")) {
         want[k] = ev.ev;
         return 1;
@@ -383,6 +439,52 @@ static void every_emit_row_against_its_helper(void **state)
     seen = 0;
     EMIT_CASE(KEV_C_COMM, KEV_COMM_SND_PULSE, kev_emit_snd_pulse(true, 0x40000002, 0x1234, 9));
     assert_int_equal(kev_field_get(&fs, "chid")->v, 9);
+    done(fs.desc, seen);
+
+    // KER_CALL: the entry in fast mode (two words: the other four the site's) and in wide
+    // mode (six); the exit of a call that succeeded, one that failed (the firing's errno the
+    // event's) and a raw one (its registers as they are, never a failure); lockstat's view
+    // given the same call and result within the site
+    static const uint32_t args[6] = { 0x11, 0x22, 0x33, 0x44, 0x55, 0x66 };
+    const unsigned kc = 9;
+    seen = 0;
+    EMIT_CASE(KEV_C_KER_CALL, KEV_KC_ENTRY(kc),
+              kev_emit_kcall_entry(true, true, (struct thread *)th, kc, KEV_KC_ENTRY(kc), args),
+              { "a2", 0x33 }, { "a3", 0x44 }, { "a4", 0x55 }, { "a5", 0x66 });
+    assert_int_equal(ev.nw, 2);
+    assert_int_equal(sync_seen.n, 1);
+    assert_ptr_equal(sync_seen.t, th);
+    assert_int_equal(sync_seen.call, kc);
+    assert_int_equal(sync_seen.a0, 0x11);
+    EMIT_CASE(KEV_C_KER_CALL, KEV_KC_ENTRY(kc),
+              (trace_mode_event(&ktrace, KEV_C_KER_CALL, KEV_KC_ENTRY(kc), 1),
+               kev_emit_kcall_entry(true, true, (struct thread *)th, kc, KEV_KC_ENTRY(kc), args)));
+    assert_int_equal(ev.nw, 6);
+    PLAIN_CASE(KEV_C_KER_CALL, KEV_KC_ENTRY(kc),
+               kev_emit_kcall_entry(false, true, (struct thread *)th, kc, KEV_KC_ENTRY(kc), args));
+    assert_int_equal(sync_seen.n, 0);
+    done(fs.desc, seen);
+
+    seen = 0;
+    EMIT_CASE(KEV_C_KER_CALL, KEV_KC_EXIT(kc),
+              kev_emit_kcall_exit(true, true, (struct thread *)th, kc, 5, 0, false));
+    assert_int_equal(fired[0].err, 0);
+    assert_int_equal(sync_seen.result, 5);
+    EMIT_CASE(KEV_C_KER_CALL, KEV_KC_EXIT(kc),
+              kev_emit_kcall_exit(true, true, (struct thread *)th, kc, 0xffffffffu, 17, false));
+    assert_int_equal(fired[0].a[0], (uint64_t)-17);
+    assert_int_equal(fired[0].err, 17);
+    assert_int_equal(sync_seen.result, -17);
+    assert_int_equal(sync_seen.n, 1);
+    EMIT_CASE(KEV_C_KER_CALL, KEV_KC_EXIT(KC_ClockCycles),
+              kev_emit_kcall_exit(true, true, (struct thread *)th, KC_ClockCycles, 0x89abcdefu,
+                                  0x1234, true));
+    assert_int_equal(fired[0].a[0], (uint64_t)(int64_t)(int32_t)0x89abcdefu);
+    assert_int_equal(fired[0].err, 0);
+    PLAIN_CASE(KEV_C_KER_CALL, KEV_KC_EXIT(kc),
+               kev_emit_kcall_exit(false, true, (struct thread *)th, kc, 5, 0, false));
+    assert_int_equal(sync_seen.n, 0);
+    seen |= 2u;     // (its lockstat entry: derived, handed on to ktrace_sync_call_return above)
     done(fs.desc, seen);
 
     // USER: the code its number; a one-slot event's words; a payload (the probe's bytes the

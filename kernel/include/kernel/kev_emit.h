@@ -29,6 +29,12 @@
                (unsigned)(sizeof((const uint64_t[]){ __VA_ARGS__ }) / sizeof(uint64_t)));
 // Fires the probe kev_dargs.h's macro m describes.
 #define KEV_EMIT_D(m) m(KEV_EMIT_FIRE, KEV_EMIT_ARG, KEV_EMIT_ARG)
+// The same with the firing's errno: the helper's `err`.
+#define KEV_EMIT_FIRE_ERRNO(probe, id, ...)                                                   \
+    kdt_fire_n_errno((id), (const uint64_t[]){ __VA_ARGS__ },                                  \
+                     (unsigned)(sizeof((const uint64_t[]){ __VA_ARGS__ }) / sizeof(uint64_t)), \
+                     err);
+#define KEV_EMIT_D_ERRNO(m) m(KEV_EMIT_FIRE_ERRNO, KEV_EMIT_ARG, KEV_EMIT_ARG)
 // The same for a user event's payload: its code, its stored bytes and their words.
 #define KEV_EMIT_PAYLOAD_FIRE(probe, id, code, payload, nwords) \
     kdt_fire_payload((code), (payload), (nwords));
@@ -80,6 +86,51 @@ static inline void kev_emit_probe_event(bool ring, unsigned ev, const uint32_t *
     kev_site_stamp(true, before);
     kdt_fire_probe(pidx, args);
     kev_site_close(true);
+}
+
+// ---- KER_CALL -----------------------------------------------------------------------------------
+// The general paths of a kernel call's events (kernel/ktrace.c; the common case is inline,
+// ktrace_kcall.h): `ring` the caller's test (KER_CALL recorded), call the call's number, t the
+// calling thread; within the site, lockstat's view of a SYNC_* call (ktrace_sync_call_entry,
+// ktrace_sync_call_return) after the kercall probe.
+
+// KER_CALL entry ev (KEV_KC_ENTRY of call, or of the last number for an unknown call) [a[0],
+// a[1]; in wide mode a[0..6)]: kercall::<call>:entry with the six arguments.
+static inline void kev_emit_kcall_entry(bool d, bool ring, struct thread *t, uint32_t call,
+                                        unsigned ev, const uint32_t *a)
+{
+    uint32_t before = kev_site_open(d);
+    if (ring && trace_is_wide(&ktrace, KEV_C_KER_CALL, ev))
+        trace_emit_words(&ktrace, KEV_C_KER_CALL, ev, a, 6);
+    else if (ring)
+        trace_emit_simple(&ktrace, KEV_C_KER_CALL, ev, a[0], a[1]);
+    if (!d)
+        return;
+    kev_site_stamp(d, before);
+    if (call < DPROBE_KCALL_MAX)
+        KEV_EMIT_D(KEV_D_KER_CALL_ENTRY)
+    ktrace_sync_call_entry(t, call, a);
+    kev_site_close(d);
+}
+
+// KER_EXIT of call [w0, w1]: the words ktrace_kcall_exit_words makes of the result registers
+// (the result, or -1 and the errno; a raw call's registers as they are). The probe's values are
+// the words', read as dtrace -i reads them: the result, -errno on failure, and the errno.
+static inline void kev_emit_kcall_exit(bool d, bool ring, struct thread *t, unsigned call,
+                                       uint32_t w0, uint32_t w1, bool raw)
+{
+    uint32_t before = kev_site_open(d);
+    if (ring)
+        trace_emit_simple(&ktrace, KEV_C_KER_CALL, KEV_KC_EXIT(call), w0, w1);
+    if (!d)
+        return;
+    kev_site_stamp(d, before);
+    const uint32_t err = raw ? 0u : w1;
+    const int32_t result = err ? -(int32_t)err : (int32_t)w0;
+    if (call < DPROBE_KCALL_MAX)
+        KEV_EMIT_D_ERRNO(KEV_D_KER_EXIT_RETURN)
+    ktrace_sync_call_return(t, call, result);
+    kev_site_close(d);
 }
 
 // ---- INT ----------------------------------------------------------------------------------------

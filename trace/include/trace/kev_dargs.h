@@ -16,6 +16,16 @@
 
 #include <d/dprobes.h>
 
+// ---- KER_CALL -----------------------------------------------------------------------------------
+// kercall::<call>:entry ($words): the call's six arguments (the event's words: two of them in
+// fast mode). kercall::<call>:return ($result $call): the result, -errno on failure, and the
+// call's number; the firing's errno the error (0 on success and for a raw call).
+#define KEV_D_KER_CALL_ENTRY(P, F, S) \
+    P("kercall::<call>:entry", DPROBE_KCALL_ENTRY(call), S(a[0]), S(a[1]), S(a[2]), S(a[3]), \
+      S(a[4]), S(a[5]))
+#define KEV_D_KER_EXIT_RETURN(P, F, S) \
+    P("kercall::<call>:return", DPROBE_KCALL_RETURN(call), S(result), S(call))
+
 // ---- INT ----------------------------------------------------------------------------------------
 #define KEV_D_INT_ENTR_IRQ(P, F, S) \
     P("interrupt::irqN:entry", DPROBE_IRQ_ENTRY(irq), F(irq))
