@@ -107,6 +107,17 @@ void ktrace_sync_call_return(struct thread *t, unsigned n, int32_t result)
     sync_seen.result = result;
 }
 
+// The switch to a thread chosen to run (off-cpu's side, kernel/ktrace.c): whom it was given.
+static const struct thread *switched_to;
+static unsigned nswitched;
+
+void ktrace_kdt_switch(struct thread *next)
+{
+    assert_int_equal(holds, 1);
+    switched_to = next;
+    nswitched++;
+}
+
 // user:::event with a payload: args as kdtrace_text.c gives them (the window, its size).
 void kdt_fire_payload(uint32_t code, const void *bytes, unsigned nwords)
 {
@@ -144,6 +155,8 @@ static void ring_up(void)
     kcap_begin(&cap, 0, 1000000);
     nfired = holds = nstacks = 0;
     memset(&sync_seen, 0, sizeof(sync_seen));
+    switched_to = NULL;
+    nswitched = 0;
 }
 
 // Stops the ring and reads back its one event (not CONTROL) into ev and fs.
@@ -578,11 +591,89 @@ static void d_column_says_how_each_probe_fires(void **state)
     assert_true(emit >= 10);
 }
 
+// ---- a thread's state: Solaris's sched probes of the change -------------------------------------
+
+// One state change with D: the event read back, the firings held against the probes Solaris
+// documents for the change (sched:::sleep and block-* into a blocked state, wakeup or preempt
+// and enqueue into READY, dequeue when chosen to run, lwp-exit at the end), each with the
+// thread (arg0 its who, arg1 the event's pid, arg2 its priority) and what the change adds (arg3),
+// at the event's stamp; the tracer's view of the thread is the new state after.
+struct want_fire {
+    uint32_t id;
+    uint64_t a3;
+};
+
+static void state_case(unsigned state, unsigned prev, uint32_t block, uint32_t obj,
+                       const struct want_fire *want, unsigned nwant, int wide)
+{
+    const uint32_t pid = 7, tid = 3, who = 0x70003;
+    const unsigned prio = 12, policy = 2;
+    uint8_t seen = (uint8_t)prev;
+    ring_up();
+    if (wide)
+        trace_mode_event(&ktrace, KEV_C_PR_TH, state, 1);
+    kev_emit_thread_state(true, true, (struct thread *)th, &seen, state, pid, tid, prio, policy,
+                          who, block, obj, 1);
+    assert_int_equal(holds, 0);
+    read_back(KEV_C_PR_TH, state);
+    assert_int_equal(kev_field_get(&fs, "pid")->v, pid);
+    assert_int_equal(kev_field_get(&fs, "tid")->v, tid);
+    if (wide) {
+        assert_int_equal(ev.nw, 4);
+        assert_int_equal(kev_field_get(&fs, "prio")->v, prio);
+    }
+    assert_int_equal(seen, state);
+    assert_int_equal(nfired, nwant);
+    for (unsigned k = 0; k < nwant; k++) {
+        assert_int_equal(fired[k].id, want[k].id);
+        assert_int_equal(fired[k].a[0], who);
+        assert_int_equal(fired[k].a[1], kev_field_get(&fs, "pid")->v);
+        assert_int_equal(fired[k].a[2], prio);
+        assert_int_equal(fired[k].a[3], want[k].a3);
+        assert_int_equal(fired[k].site, ev.t32);
+    }
+    assert_int_equal(nswitched, state == KEV_TH_RUNNING);
+    if (state == KEV_TH_RUNNING)
+        assert_ptr_equal(switched_to, th);
+    kcap_free(&cap);
+}
+
+static void state_changes_fire_sched_probes(void **state)
+{
+    (void)state;
+    const struct want_fire send[] = { { DPROBE_SCHED_SLEEP, KEV_TH_SEND },
+                                      { DPROBE_SCHED_BLOCK_SEND, 0x40000003 } };
+    state_case(KEV_TH_SEND, KEV_TH_RUNNING, DPROBE_SCHED_BLOCK_SEND, 0x40000003, send, 2, 0);
+    const struct want_fire wake[] = { { DPROBE_SCHED_WAKEUP, KEV_TH_SEND },
+                                      { DPROBE_SCHED_ENQUEUE, 1 } };
+    state_case(KEV_TH_READY, KEV_TH_SEND, 0, 0, wake, 2, 1);
+    const struct want_fire preempt[] = { { DPROBE_SCHED_PREEMPT, 0 },
+                                         { DPROBE_SCHED_ENQUEUE, 1 } };
+    state_case(KEV_TH_READY, KEV_TH_RUNNING, 0, 0, preempt, 2, 0);
+    state_case(KEV_TH_READY, KEV_TH_READY, 0, 0, NULL, 0, 0);  // a requeue: change-pri's
+    const struct want_fire run[] = { { DPROBE_SCHED_DEQUEUE, 1 } };
+    state_case(KEV_TH_RUNNING, KEV_TH_READY, 0, 0, run, 1, 0);
+    const struct want_fire dead[] = { { DPROBE_PROC_LWP_EXIT, 0 } };
+    state_case(KEV_TH_DEAD, KEV_TH_RUNNING, 0, 0, dead, 1, 0);
+    state_case(KEV_TH_STOPPED, KEV_TH_RUNNING, 0, 0, NULL, 0, 0);  // no probe of its own
+
+    // without D: the same event, no firing, the tracer's view the new state
+    uint8_t seen = KEV_TH_RUNNING;
+    ring_up();
+    kev_emit_thread_state(false, true, (struct thread *)th, &seen, KEV_TH_SEND, 7, 3, 12, 2,
+                          0x70003, DPROBE_SCHED_BLOCK_SEND, 1, 0);
+    read_back(KEV_C_PR_TH, KEV_TH_SEND);
+    assert_int_equal(nfired + holds, 0);
+    assert_int_equal(seen, KEV_TH_SEND);
+    kcap_free(&cap);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(d_column_says_how_each_probe_fires),
         cmocka_unit_test(every_emit_row_against_its_helper),
+        cmocka_unit_test(state_changes_fire_sched_probes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

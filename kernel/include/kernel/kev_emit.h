@@ -158,6 +158,51 @@ static inline void kev_emit_int(bool d, unsigned ev, uint32_t irq, uint32_t who,
 
 // ---- PR_TH --------------------------------------------------------------------------------------
 
+// THxxx, the thread t's new state [pid, tid; in wide mode prio, policy], when `ring` (the
+// caller's test: PR_TH recorded), and the sched probes of its change from the state the tracer
+// saw last (*seen: D's view of t, read and set under the D lock with d), in the context of
+// the thread on the CPU: into a blocked state, sleep and its block-* (block: the probe, 0 for a
+// state with none); into READY, preempt (from RUNNING) or wakeup, then enqueue (none for a
+// requeue at a new priority: change-pri says it); RUNNING, dequeue, then the switch to t
+// (ktrace_kdt_switch: off-cpu); DEAD, lwp-exit. While they fire *seen is still the state left
+// (pr_stype at wakeup: the object it slept on), as dtrace -i's replay holds it.
+static inline void kev_emit_thread_state(bool d, bool ring, struct thread *t, uint8_t *seen,
+                                         unsigned state, uint32_t pid, uint32_t tid,
+                                         unsigned prio, unsigned policy, uint32_t who,
+                                         uint32_t block, uint32_t obj, uint64_t rq_cpu)
+{
+    uint32_t before = kev_site_open(d);
+    const unsigned prev = *seen;
+    if (!d)
+        *seen = (uint8_t)state;
+    if (ring && trace_is_wide(&ktrace, KEV_C_PR_TH, state)) {
+        const uint32_t w[4] = { pid, tid, prio, policy };
+        trace_emit_words(&ktrace, KEV_C_PR_TH, state, w, 4);
+    } else if (ring) {
+        trace_emit_simple(&ktrace, KEV_C_PR_TH, state, pid, tid);
+    }
+    if (!d)
+        return;
+    kev_site_stamp(d, before);
+    if (state == KEV_TH_RUNNING) {
+        KEV_EMIT_D(KEV_D_THSTATE_DEQUEUE)
+        ktrace_kdt_switch(t);
+    } else if (state == KEV_TH_DEAD) {
+        KEV_EMIT_D(KEV_D_THSTATE_LWP_EXIT)
+    } else if (state == KEV_TH_READY && prev != KEV_TH_READY) {
+        if (prev == KEV_TH_RUNNING)
+            KEV_EMIT_D(KEV_D_THSTATE_PREEMPT)
+        else
+            KEV_EMIT_D(KEV_D_THSTATE_WAKEUP)
+        KEV_EMIT_D(KEV_D_THSTATE_ENQUEUE)
+    } else if (block) {
+        KEV_EMIT_D(KEV_D_THSTATE_SLEEP)
+        KEV_EMIT_D(KEV_D_THSTATE_BLOCK)
+    }
+    *seen = (uint8_t)state;
+    kev_site_close(d);
+}
+
 // THCREATE [pid, tid]: sched:::thread-create and proc:::lwp-create (who, prio: the thread's).
 static inline void kev_emit_thcreate(bool d, uint32_t pid, uint32_t tid, uint32_t who,
                                      unsigned prio)

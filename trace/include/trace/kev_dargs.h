@@ -35,6 +35,26 @@
     P("interrupt::irqN:exit", DPROBE_IRQ_EXIT(irq), F(irq))
 
 // ---- PR_TH --------------------------------------------------------------------------------------
+// A thread's state change (the THxxx rows: their D column says these in words, derived, for a
+// reader keeps the state left and the run queue): arg0 the thread's who, arg1 its pid, arg2 its
+// priority, arg3 what the change adds: the state it sleeps in (sleep), the object it waits on
+// (block-*: `block` the probe of its state, obj the connection, the channel or the thread
+// joined, else 0), the state it left (wakeup), the CPU whose run queue it joins or leaves
+// (enqueue, dequeue).
+#define KEV_D_THSTATE_SLEEP(P, F, S) \
+    P("sched:::sleep", DPROBE_SCHED_SLEEP, S(who), F(pid), S(prio), S(state))
+#define KEV_D_THSTATE_BLOCK(P, F, S) \
+    P("sched:::block-*", block, S(who), F(pid), S(prio), S(obj))
+#define KEV_D_THSTATE_WAKEUP(P, F, S) \
+    P("sched:::wakeup", DPROBE_SCHED_WAKEUP, S(who), F(pid), S(prio), S(prev))
+#define KEV_D_THSTATE_PREEMPT(P, F, S) \
+    P("sched:::preempt", DPROBE_SCHED_PREEMPT, S(who), F(pid), S(prio), 0)
+#define KEV_D_THSTATE_ENQUEUE(P, F, S) \
+    P("sched:::enqueue", DPROBE_SCHED_ENQUEUE, S(who), F(pid), S(prio), S(rq_cpu))
+#define KEV_D_THSTATE_DEQUEUE(P, F, S) \
+    P("sched:::dequeue", DPROBE_SCHED_DEQUEUE, S(who), F(pid), S(prio), S(rq_cpu))
+#define KEV_D_THSTATE_LWP_EXIT(P, F, S) \
+    P("proc:::lwp-exit", DPROBE_PROC_LWP_EXIT, S(who), F(pid), S(prio), 0)
 #define KEV_D_THCREATE_CREATE(P, F, S) \
     P("sched:::thread-create", DPROBE_SCHED_CREATE, S(who), F(pid), S(prio))
 #define KEV_D_THCREATE_LWP(P, F, S) \
