@@ -211,10 +211,11 @@ void ktrace_kdt_go(const struct thread *running)
 }
 
 // next was chosen to run on this CPU (its RUNNING event, within its site:
-// kev_emit_thread_state): the switch starts. As Solaris's, off-cpu fires in the context of the thread going off (args[0]
-// the one coming on, arg3 the state the one going off is left in, as its last event recorded
-// it), and vtimestamp's clocks switch; on-cpu waits for the kernel's exit into next
-// (kdt_oncpu). In next's name, not k_current's (still the thread going off).
+// kev_emit_thread_state): the switch starts. As Solaris's, off-cpu fires in the context of
+// the thread going off (args[0] the one coming on, arg3 the state the one going off is left
+// in, as its last event recorded it), and vtimestamp's clocks switch; on-cpu waits for the
+// kernel's exit into next (kdt_oncpu). In next's name, not k_current's (still the thread
+// going off).
 void ktrace_kdt_switch(struct thread *next)
 {
     unsigned c = cpu_id();
@@ -370,7 +371,9 @@ static inline uint32_t state_block(const struct thread *t, uint32_t *obj)
     *obj = 0;
     switch (t->state) {
     case THS_SEND:      *obj = (uint32_t)t->coid; return DPROBE_SCHED_BLOCK_SEND;
-    case THS_RECEIVE:   *obj = t->chan ? (uint32_t)t->chan->chid : 0; return DPROBE_SCHED_BLOCK_RECEIVE;
+    case THS_RECEIVE:
+        *obj = t->chan ? (uint32_t)t->chan->chid : 0;
+        return DPROBE_SCHED_BLOCK_RECEIVE;
     case THS_REPLY:     *obj = (uint32_t)t->coid; return DPROBE_SCHED_BLOCK_REPLY;
     case THS_MUTEX:     return DPROBE_SCHED_BLOCK_MUTEX;
     case THS_CONDVAR:   return DPROBE_SCHED_BLOCK_COND;

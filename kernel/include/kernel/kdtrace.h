@@ -64,7 +64,7 @@ uint64_t kdt_site_cycles(void);
 void kdt_fire_payload(uint32_t code, const void *bytes, unsigned nwords);
 int kdt_text_read(void *dst, uint64_t addr, unsigned n);
 // proc:::start, exec and exec-success when a spawned process's first thread t is first chosen
-// to run (its first RUNNING event: ktrace.c kdt_switch; a spawn is Solaris's fork and exec at
+// to run (its first RUNNING event: ktrace.c ktrace_kdt_switch; a spawn is Solaris's fork and exec at
 // once: docs/d-probes.md).
 void kdt_fire_spawned(const struct thread *t);
 // proc:::exec and exec-failure in the spawner's context when ProcSpawn of program `name` (""
