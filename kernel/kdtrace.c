@@ -135,8 +135,9 @@ uint64_t kdt_site_cycles(void)
 void kdt_site_set(uint32_t ts32)
 {
     unsigned c = cpu_id();
-    if (d_held[c] == 1)     // the outermost hold's site (a nested one keeps its time)
-        site_at[c] += (uint32_t)(ts32 - (uint32_t)site_at[c]);
+    if (d_held[c] == 1)     // the outermost hold's site (a nested one keeps its time); a
+                            // drained record's slot may lie before the hold began (kuring.c)
+        site_at[c] += (uint64_t)(int64_t)(int32_t)(ts32 - (uint32_t)site_at[c]);
 }
 
 static bool kdt_user_allowed(const struct thread *t);
@@ -230,9 +231,9 @@ int dvm_lwpinfo(uint32_t who, struct dvm_lwpinfo *out)
 
 // vtimestamp: the time a thread has spent on the CPU while D programs ran. Its clock switches
 // at each RUNNING event while a program is active (kdt_vtime_switch, from ktrace.c's
-// kdt_switch, at that event's site time), so it costs nothing otherwise and dtrace -i keeps
-// the same clocks from the capture's THRUNNING events; KDT_GO starts the clock for the thread
-// that is running. vt_running is the thread whose clock runs on each CPU. Under the D lock: a
+// ktrace_kdt_switch, at that event's site time), so it costs nothing otherwise and dtrace -i
+// keeps the same clocks from the capture's THRUNNING events; KDT_GO starts the clock for the
+// thread that is running. vt_running is the thread whose clock runs on each CPU. Under the D lock: a
 // thread's clock (vt_since, vt_cycles) is opened by the CPU it goes on and closed by the one it
 // left, and on several CPUs the two may come in either order (the thread blocked on CPU A and
 // CPU B chose it before A's next choice), so B's opening closes what A left running first and
@@ -342,10 +343,10 @@ static void exited(void)
 }
 
 // One firing of probe id in t's context: under the D lock, the context filled and the engine
-// run. at_ns: the event's own time (kdt_fire_at), 0 for now; execname: the name the firing
-// gives the process (NULL: its own).
+// run, at the open site's time; execname: the name the firing gives the process (NULL: its
+// own).
 static void fire_errno(const struct thread *t, uint32_t id, const uint64_t args[DVM_NARGS],
-                       uint64_t at_ns, const char *execname, int32_t err)
+                       const char *execname, int32_t err)
 {
     struct dvm_ctx ctx;
     d_lock();
@@ -353,10 +354,6 @@ static void fire_errno(const struct thread *t, uint32_t id, const uint64_t args[
     ctx.errno_ = err;
     if (execname)
         ctx.execname = execname;
-    if (at_ns) {
-        ctx.timestamp = at_ns;
-        ctx.walltimestamp = wall_base_ns + at_ns;
-    }
     dvm_fire(dst, &ctx, id, args);
     if (dst->exiting)
         exited();
@@ -364,15 +361,14 @@ static void fire_errno(const struct thread *t, uint32_t id, const uint64_t args[
 }
 
 static void fire_named(const struct thread *t, uint32_t id, const uint64_t args[DVM_NARGS],
-                       uint64_t at_ns, const char *execname)
+                       const char *execname)
 {
-    fire_errno(t, id, args, at_ns, execname, 0);
+    fire_errno(t, id, args, execname, 0);
 }
 
-static void fire_as(const struct thread *t, uint32_t id, const uint64_t args[DVM_NARGS],
-                    uint64_t at_ns)
+static void fire_as(const struct thread *t, uint32_t id, const uint64_t args[DVM_NARGS])
 {
-    fire_named(t, id, args, at_ns, NULL);
+    fire_named(t, id, args, NULL);
 }
 
 // A spawn is Solaris's fork and exec at once (docs/d-probes.md): when the new process's first
@@ -389,17 +385,17 @@ void kdt_fire_spawned(const struct thread *t)
     KSTACK_MARK_PROBE_SITE();
     if (wanted(DPROBE_PROC_START)) {
         uint64_t args[DVM_NARGS] = { ktrace_who(t), ktrace_pid(t), t->prio };
-        fire_named(t, DPROBE_PROC_START, args, 0, pname);
+        fire_named(t, DPROBE_PROC_START, args, pname);
     }
     if (wanted(DPROBE_PROC_EXEC)) {
         uint64_t args[DVM_NARGS] = { DUTEXT_ADDR };
         kdt_text_set(p->name, (unsigned)strlen(p->name) + 1u);
-        fire_named(t, DPROBE_PROC_EXEC, args, 0, pname);
+        fire_named(t, DPROBE_PROC_EXEC, args, pname);
         kdt_text_clear();
     }
     if (wanted(DPROBE_PROC_EXEC_SUCCESS)) {
         uint64_t args[DVM_NARGS] = { ktrace_pid(t) };
-        fire_as(t, DPROBE_PROC_EXEC_SUCCESS, args, 0);
+        fire_as(t, DPROBE_PROC_EXEC_SUCCESS, args);
     }
 }
 
@@ -411,12 +407,12 @@ void kdt_fire_spawn_failed(const char *name, int err)
     if (wanted(DPROBE_PROC_EXEC)) {
         uint64_t args[DVM_NARGS] = { DUTEXT_ADDR };
         kdt_text_set(name, (unsigned)strlen(name) + 1u);
-        fire_as(k_current, DPROBE_PROC_EXEC, args, 0);
+        fire_as(k_current, DPROBE_PROC_EXEC, args);
         kdt_text_clear();
     }
     if (wanted(DPROBE_PROC_EXEC_FAILURE)) {
         uint64_t args[DVM_NARGS] = { (uint64_t)err };
-        fire_as(k_current, DPROBE_PROC_EXEC_FAILURE, args, 0);
+        fire_as(k_current, DPROBE_PROC_EXEC_FAILURE, args);
     }
 }
 
@@ -428,18 +424,7 @@ void kdt_fire(uint32_t id, uint64_t a0, uint64_t a1, uint64_t a2, uint64_t a3)
         return;
     KSTACK_MARK_PROBE_SITE(); // stack( ) starts at the probe's site (kernel/kstack.c)
     uint64_t args[DVM_NARGS] = { a0, a1, a2, a3 };
-    fire_as(k_current, id, args, 0);
-}
-
-void kdt_fire_kcall_return(unsigned n, int32_t result, bool raw)
-{
-    uint32_t id = DPROBE_KCALL_RETURN(n);
-    if (!wanted(id))
-        return;
-    KSTACK_MARK_PROBE_SITE(); // stack( ) starts at the probe's site (kernel/kstack.c)
-    uint64_t args[DVM_NARGS] = { (uint64_t)(int64_t)result, n };
-    // the call failed when its result is a negative errno (kcall.c), unless it is raw
-    fire_errno(k_current, id, args, 0, NULL, !raw && result < 0 ? -result : 0);
+    fire_as(k_current, id, args);
 }
 
 void kdt_fire_as(const struct thread *t, uint32_t id, uint64_t a0, uint64_t a1, uint64_t a2,
@@ -449,19 +434,7 @@ void kdt_fire_as(const struct thread *t, uint32_t id, uint64_t a0, uint64_t a1, 
         return;
     KSTACK_MARK_PROBE_SITE(); // stack( ) starts at the probe's site (kernel/kstack.c)
     uint64_t args[DVM_NARGS] = { a0, a1, a2, a3 };
-    fire_as(t, id, args, 0);
-}
-
-void kdt_fire_at(uint32_t id, uint32_t ts32, uint64_t a0, uint64_t a1, uint64_t a2)
-{
-    if (!wanted(id))
-        return;
-    KSTACK_MARK_PROBE_SITE(); // stack( ) starts at the probe's site (kernel/kstack.c)
-    uint64_t args[DVM_NARGS] = { a0, a1, a2, 0 };
-    uint64_t now = board_cycles();
-    uint32_t ago = (uint32_t)now - ts32;
-    // in the past: its own time; else (garbage) now
-    fire_as(k_current, id, args, ago < 0x80000000u ? ktimer_cycles_to_ns(now - ago) : 0);
+    fire_as(t, id, args);
 }
 
 void kdt_fire_probe(uint32_t pidx, const uint64_t *args)
@@ -478,17 +451,6 @@ void kdt_fire_probe(uint32_t pidx, const uint64_t *args)
     d_unlock();
 }
 
-void kdt_fire_args(uint32_t id, const uint32_t *a, unsigned n)
-{
-    if (!wanted(id))
-        return;
-    KSTACK_MARK_PROBE_SITE(); // stack( ) starts at the probe's site (kernel/kstack.c)
-    uint64_t args[DVM_NARGS] = { 0 };
-    for (unsigned i = 0; i < n && i < DVM_NARGS; i++)
-        args[i] = a[i];
-    fire_as(k_current, id, args, 0);
-}
-
 void kdt_fire_n(uint32_t id, const uint64_t *a, unsigned n)
 {
     if (!wanted(id))
@@ -497,7 +459,18 @@ void kdt_fire_n(uint32_t id, const uint64_t *a, unsigned n)
     uint64_t args[DVM_NARGS] = { 0 };
     for (unsigned i = 0; i < n && i < DVM_NARGS; i++)
         args[i] = a[i];
-    fire_as(k_current, id, args, 0);
+    fire_as(k_current, id, args);
+}
+
+void kdt_fire_n_errno(uint32_t id, const uint64_t *a, unsigned n, uint32_t err)
+{
+    if (!wanted(id))
+        return;
+    KSTACK_MARK_PROBE_SITE(); // stack( ) starts at the probe's site (kernel/kstack.c)
+    uint64_t args[DVM_NARGS] = { 0 };
+    for (unsigned i = 0; i < n && i < DVM_NARGS; i++)
+        args[i] = a[i];
+    fire_errno(k_current, id, args, NULL, (int32_t)err);
 }
 
 #if KMAX_CPUS > 1

@@ -210,12 +210,13 @@ void ktrace_kdt_go(const struct thread *running)
     kdt_chosen[cpu_id()] = kdt_on_cpu[cpu_id()] = running;
 }
 
-// next was chosen to run on this CPU (its RUNNING event, within its site: state_ev_d): the
-// switch starts. As Solaris's, off-cpu fires in the context of the thread going off (args[0]
-// the one coming on, arg3 the state the one going off is left in, as its last event recorded
-// it), and vtimestamp's clocks switch; on-cpu waits for the kernel's exit into next
-// (kdt_oncpu). In next's name, not k_current's (still the thread going off).
-static void kdt_switch(struct thread *next)
+// next was chosen to run on this CPU (its RUNNING event, within its site:
+// kev_emit_thread_state): the switch starts. As Solaris's, off-cpu fires in the context of
+// the thread going off (args[0] the one coming on, arg3 the state the one going off is left
+// in, as its last event recorded it), and vtimestamp's clocks switch; on-cpu waits for the
+// kernel's exit into next (kdt_oncpu). In next's name, not k_current's (still the thread
+// going off).
+void ktrace_kdt_switch(struct thread *next)
 {
     unsigned c = cpu_id();
     const struct thread *prev = kdt_chosen[c];
@@ -293,24 +294,8 @@ static void forget_open_calls(void)
 void ktrace_kcall_entry_full(struct thread *t, uint32_t n, const uint32_t *a)
 {
     unsigned ev = KEV_KC_ENTRY(n < KEV_KC_MAX ? n : KEV_KC_MAX - 1); // unknown ones share it
-    bool ring = ring_on(KEV_C_KER_CALL);
-    const bool d = kdt_active;  // (a firing's exit() may clear it: the hold is let go still)
-    uint32_t before = 0;
-    if (d) {            // the event's stamp is the entry probe's time (ktrace_site_take)
-        kdt_hold();
-        before = ktrace_stamp_here();
-    }
-    if (ring && trace_is_wide(&ktrace, KEV_C_KER_CALL, ev))
-        trace_emit_words(&ktrace, KEV_C_KER_CALL, ev, a, 6);
-    else if (ring)
-        trace_emit_simple(&ktrace, KEV_C_KER_CALL, ev, a[0], a[1]);
-    if (d) {
-        ktrace_site_take(before);
-        if (n < DPROBE_KCALL_MAX)
-            kdt_fire_args(DPROBE_KCALL_ENTRY(n), a, 6);
-        ktrace_sync_call_entry(t, n, a);
-        kdt_release();
-    }
+    // (a firing's exit() may clear kdt_active: the helper lets its hold go still)
+    kev_emit_kcall_entry(kdt_active, ring_on(KEV_C_KER_CALL), t, n, ev, a);
     t->kc_trace = (uint16_t)(ev + 1);
 }
 
@@ -343,26 +328,10 @@ void ktrace_state_call(struct thread *t)
 // have the exit event's time (the site's): the time blocked ends where the capture's does.
 void ktrace_kcall_exit_full(struct thread *t, unsigned n)
 {
-    uint32_t r0 = arch_kc_result(&t->ctx, 0), r1 = arch_kc_result(&t->ctx, 1);
-    int32_t result = (int32_t)r0;
-    const bool d = kdt_active;  // (a firing's exit() may clear it: the hold is let go still)
-    uint32_t before = 0;
-    if (d) {
-        kdt_hold();
-        before = ktrace_stamp_here();
-    }
-    if (ring_on(KEV_C_KER_CALL)) {
-        uint32_t w0 = r0, w1 = r1;
-        ktrace_kcall_exit_words(n + 1u, &w0, &w1);
-        trace_emit_simple(&ktrace, KEV_C_KER_CALL, KEV_KC_EXIT(n), w0, w1);
-    }
-    if (d) {
-        ktrace_site_take(before);
-        if (n < DPROBE_KCALL_MAX)
-            kdt_fire_kcall_return(n, result, ktrace_kc_raw[n + 1u] != 0);
-        ktrace_sync_call_return(t, n, result);
-        kdt_release();
-    }
+    uint32_t w0 = arch_kc_result(&t->ctx, 0), w1 = arch_kc_result(&t->ctx, 1);
+    ktrace_kcall_exit_words(n + 1u, &w0, &w1);
+    kev_emit_kcall_exit(kdt_active, ring_on(KEV_C_KER_CALL), t, n, w0, w1,
+                        ktrace_kc_raw[n + 1u] != 0);
 }
 
 // The rare end of a traced entry (ktrace_exit_end): D's side, another thread to tell the
@@ -395,86 +364,52 @@ static inline uint64_t runq_cpu(const struct thread *t)
 #endif
 }
 
-// The D probes of a state change (docs/d-probes.md), in the context of the thread on the CPU
-// (k_current), args[0] (arg0, a who) the thread that changes, arg1 its pid, arg2 its priority:
-// Solaris's sleep and the block-* probes, preempt, wakeup, enqueue, dequeue, lwp-exit.
-static void kdt_state(struct thread *t, unsigned prev)
+// The block-* probe of t's state, a blocked one, and the object it waits on (*obj: the
+// connection, the channel, the thread joined; else 0); 0 for a state with none.
+static inline uint32_t state_block(const struct thread *t, uint32_t *obj)
 {
-    uint32_t who = ktrace_who(t), pid = ktrace_pid(t), obj = 0, id;
+    *obj = 0;
     switch (t->state) {
-    case THS_SEND:      id = DPROBE_SCHED_BLOCK_SEND; obj = (uint32_t)t->coid; break;
-    case THS_RECEIVE:   id = DPROBE_SCHED_BLOCK_RECEIVE; obj = t->chan ? (uint32_t)t->chan->chid : 0; break;
-    case THS_REPLY:     id = DPROBE_SCHED_BLOCK_REPLY; obj = (uint32_t)t->coid; break;
-    case THS_MUTEX:     id = DPROBE_SCHED_BLOCK_MUTEX; break;
-    case THS_CONDVAR:   id = DPROBE_SCHED_BLOCK_COND; break;
-    case THS_SEM:       id = DPROBE_SCHED_BLOCK_SEM; break;
-    case THS_NANOSLEEP: id = DPROBE_SCHED_BLOCK_SLEEP; break;
-    case THS_JOIN:      id = DPROBE_SCHED_BLOCK_JOIN; obj = (uint32_t)t->join_tid; break;
-    case THS_RUNNING:
-        kdt_fire(DPROBE_SCHED_DEQUEUE, who, pid, t->prio, runq_cpu(t));
-        kdt_switch(t);
-        return;
-    case THS_DEAD:
-        kdt_fire(DPROBE_PROC_LWP_EXIT, who, pid, t->prio, 0);
-        return;
-    case THS_READY:
-        if (prev == THS_READY)
-            return;     // requeued at a new priority: sched:::change-pri said it
-        if (prev == THS_RUNNING)
-            kdt_fire(DPROBE_SCHED_PREEMPT, who, pid, t->prio, 0);
-        else
-            kdt_fire(DPROBE_SCHED_WAKEUP, who, pid, t->prio, prev);
-        kdt_fire(DPROBE_SCHED_ENQUEUE, who, pid, t->prio, runq_cpu(t));
-        return;
-    default:
-        return;
-    }
-    kdt_fire(DPROBE_SCHED_SLEEP, who, pid, t->prio, t->state);
-    kdt_fire(id, who, pid, t->prio, obj);
-}
-
-// The tracer's view of t's state and its event.
-static inline void state_emit(const struct thread *t)
-{
-    ((struct thread *)t)->traced_state = t->state;
-    if (!ring_on(KEV_C_PR_TH))
-        return;
-    unsigned ev = t->state;
-    if (trace_is_wide(&ktrace, KEV_C_PR_TH, ev)) {
-        uint32_t w[4] = { ktrace_pid(t), ktrace_tid(t), t->prio, t->policy };
-        trace_emit_words(&ktrace, KEV_C_PR_TH, ev, w, 4);
-    } else {
-        trace_emit_simple(&ktrace, KEV_C_PR_TH, ev, ktrace_pid(t), ktrace_tid(t));
+    case THS_SEND:      *obj = (uint32_t)t->coid; return DPROBE_SCHED_BLOCK_SEND;
+    case THS_RECEIVE:
+        *obj = t->chan ? (uint32_t)t->chan->chid : 0;
+        return DPROBE_SCHED_BLOCK_RECEIVE;
+    case THS_REPLY:     *obj = (uint32_t)t->coid; return DPROBE_SCHED_BLOCK_REPLY;
+    case THS_MUTEX:     return DPROBE_SCHED_BLOCK_MUTEX;
+    case THS_CONDVAR:   return DPROBE_SCHED_BLOCK_COND;
+    case THS_SEM:       return DPROBE_SCHED_BLOCK_SEM;
+    case THS_NANOSLEEP: return DPROBE_SCHED_BLOCK_SLEEP;
+    case THS_JOIN:      *obj = (uint32_t)t->join_tid; return DPROBE_SCHED_BLOCK_JOIN;
+    default:            return 0;
     }
 }
 
-// With a D program: the tracer's view, the event and its probes under the D lock (kdt_hold,
-// kdtrace.c), so that two CPUs' changes of one thread reach D and the capture in one order
-// (the parity test's live answers equal dtrace -i's over the capture only so), the probes at
-// the event's time (prev: the state the thread left). Out of line: the path without D is what
-// it was.
-static __attribute__((noinline)) void state_ev_d(const struct thread *t)
+_Static_assert(THS_RUNNING == KEV_TH_RUNNING && THS_READY == KEV_TH_READY &&
+               THS_DEAD == KEV_TH_DEAD, "a state's number is its event's (kev_emit.h)");
+
+// t's state event and, with d, its probes (kev_emit.h), from t as it is now; the values only
+// D takes are read only under d.
+static inline void state_emit(bool d, struct thread *t)
 {
-    kdt_hold();
-    unsigned prev = t->traced_state;
-    uint32_t before = ktrace_stamp_here();
-    state_emit(t);
-    ktrace_site_take(before);
-    // while its probes fire, the state it left (pr_stype at wakeup: the object it slept on),
-    // as dtrace -i's replay holds it (kevreplay.c on_thread); under the D lock
-    ((struct thread *)t)->traced_state = (uint8_t)prev;
-    kdt_state((struct thread *)t, prev);
-    ((struct thread *)t)->traced_state = t->state;
-    kdt_release();
+    uint32_t obj, block = state_block(t, &obj);
+    kev_emit_thread_state(d, ring_on(KEV_C_PR_TH), t, &t->traced_state, t->state,
+                          ktrace_pid(t), ktrace_tid(t), t->prio, t->policy, ktrace_who(t), block,
+                          obj, runq_cpu(t));
+}
+
+// With a D program: out of line, so that the path without it is what it was.
+static __attribute__((noinline)) void state_ev_d(struct thread *t)
+{
+    state_emit(true, t);
 }
 
 void ktrace_state_ev(const struct thread *t)
 {
     if (kdt_active && !in_snapshot) {
-        state_ev_d(t);
+        state_ev_d((struct thread *)t);
         return;
     }
-    state_emit(t);
+    state_emit(false, (struct thread *)t);
 }
 
 // THCREATE (a thread's priority first, from its creation or the snapshot) or THDESTROY, and
@@ -760,35 +695,20 @@ static int query(struct proc *p, uint32_t out)
 static int insert_user(struct thread *t, uint32_t cmd, uint32_t code, uint32_t a, uint32_t b)
 {
     struct proc *p = t->proc;
-    // With D (kdt_hold in ktrace_insert_user), the event first: its stamp is the probe's time.
-    uint32_t before = __builtin_expect(kdt_active, 0) ? ktrace_stamp_here() : 0;
+    // (a firing's exit() may clear kdt_active: the helper lets its hold go still)
+    const bool d = __builtin_expect(kdt_active, 0);
     if (cmd == KTRACE_INSERTSUSEREVENT) {
-        // no call (64-bit arguments) while no D program runs; a longer event fires below,
-        // with the payload the ring gets (d/dutext.h)
-        trace_emit_simple(&ktrace, KEV_C_USER, code, a, b);
-        if (__builtin_expect(kdt_active, 0)) {
-            ktrace_site_take(before);
-            kdt_fire(DPROBE_USER_EVENT, code, a, b, 0);
-        }
+        kev_emit_user(d, code, a, b);
         return 0;
     }
     if (cmd == KTRACE_INSERTCUSEREVENT) {
-        uint32_t w[USER_MAX_WORDS];
+        uint32_t w[USER_MAX_WORDS];  // (an odd count is below it: room for the helper's pad)
         if (b > USER_MAX_WORDS)
             return -EINVAL;
         if ((a & 3u) || !proc_can_read(p, a, b * 4u))
             return -EFAULT;
         kmemcpy(w, (const void *)(uintptr_t)a, b * 4u);
-        trace_emit_words(&ktrace, KEV_C_USER, code, w, b);
-        if (__builtin_expect(kdt_active, 0)) {  // D sees what the ring stores: <= 2 words in
-            ktrace_site_take(before);           // one slot, more as a payload
-            if (b & 1u)
-                w[b] = 0;
-            if (b <= 2u)
-                kdt_fire(DPROBE_USER_EVENT, code, b ? w[0] : 0, b > 1u ? w[1] : 0, 0);
-            else
-                kdt_fire_payload(code, w, b);
-        }
+        kev_emit_user_words(d, code, w, b);
         return 0;
     }
     char s[USER_MAX_STRING];
@@ -796,33 +716,21 @@ static int insert_user(struct thread *t, uint32_t cmd, uint32_t code, uint32_t a
     if (n == -EFAULT)
         return n;
     // Longer strings are cut to USER_MAX_STRING - 1 bytes (said in docs/trace-api.md).
-    trace_emit_string(&ktrace, KEV_C_USER, code, NULL, 0, s);
-    if (__builtin_expect(kdt_active, 0)) {  // the stored payload: the text, zeros to its slots
-        ktrace_site_take(before);
-        unsigned len = 0;
-        while (s[len])
-            len++;
-        kmemset(s + len, 0, sizeof(s) - len);
-        kdt_fire_payload(code, s, trace_string_words(len));
-    }
+    kev_emit_user_string(d, code, s, sizeof(s));
     return 0;
 }
 
+// With a D program, its firing and the event are one site under one hold of the D lock
+// (kev_emit.h), so that D sees two CPUs' inserts in the capture's order; after the drain,
+// which takes the rings' locks (the D lock is taken under them, never the reverse: klock.h,
+// rank D).
 int ktrace_insert_user(struct thread *t, uint32_t cmd, uint32_t code, uint32_t a, uint32_t b)
 {
     if (code > KEV_EVENT_MASK)
         return -EINVAL;
     if (cmd == KTRACE_INSERTSUSEREVENT)
         kuring_drain_thread(t);     // its ring was full: what it holds comes first
-    // With a D program, its firing and the event under one hold of the D lock (kdt_hold), so
-    // that D sees two CPUs' inserts in the capture's order; after the drain, which takes the
-    // rings' locks (the D lock is taken under them, never the reverse: klock.h, rank D).
-    if (!__builtin_expect(kdt_active, 0))
-        return insert_user(t, cmd, code, a, b);
-    kdt_hold();
-    int r = insert_user(t, cmd, code, a, b);
-    kdt_release();
-    return r;
+    return insert_user(t, cmd, code, a, b);
 }
 
 // ---- cost measurement (kbench) ------------------------------------------------------------------

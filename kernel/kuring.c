@@ -57,6 +57,7 @@
 #include <kernel/arch.h>
 #include <kernel/ktrace.h>
 #include <kernel/kdtrace.h>
+#include <kernel/kev_emit.h>
 #include <kernel/klock.h>
 #include <kernel/kernel.h>
 #include <kernel/thread.h>
@@ -202,6 +203,14 @@ static uint32_t skip_old(struct kuring *k, volatile struct kuser_ring *u, uint32
     return tail;
 }
 
+// A record's event with a D program running: user:::event at the slot's time (kev_emit.h).
+// Out of line, so that the drain without D is the ring's write alone.
+static __attribute__((noinline)) uint32_t record_ev_d(uint32_t code, uint32_t ts, uint32_t *nowp,
+                                                      uint32_t a, uint32_t b)
+{
+    return kev_emit_user_at(true, code, ts, nowp, a, b);
+}
+
 // Under k's lock, with p's memory readable (p owns the ring).
 static void drain_locked(struct proc *p, struct kuring *k)
 {
@@ -235,10 +244,14 @@ static void drain_locked(struct proc *p, struct kuring *k)
         // the kernel stamp its events) takes the drain's, likewise after the one before.
         if (k->have_last && (int32_t)(ts - k->last) <= 0)  // strictly after: equal times on
             ts = (int32_t)(now - k->last) > 0 ? now : k->last + 1u;    // two CPUs merge by CPU
-        k->last = trace_emit_simple_at_now(&ktrace, KEV_C_USER, code, ts, &now, a, b);
+        if (__builtin_expect(kdt_active, 0)) {
+            uint32_t n = now;   // (its address goes out of line: now's would keep it in memory)
+            k->last = record_ev_d(code, ts, &n, a, b);
+            now = n;
+        } else {
+            k->last = kev_emit_user_at(false, code, ts, &now, a, b);
+        }
         k->have_last = true;
-        if (__builtin_expect(kdt_active, 0))
-            kdt_fire_at(DPROBE_USER_EVENT, k->last, code, a, b);  // the slot's time
     }
     k->tail = tail;
     u->tail = tail;

@@ -444,11 +444,11 @@ const struct kev_event_desc kev_event_table[] = {
 
     KROW(0, KEV_KC_MAX - 1, "KER_CALL", "a kernel call is entered", 1,
          "_NTO_TRACE_KERCALLENTER / __KER_*",
-         "kercall::<Name>:entry (arg0-arg5 the call's arguments)", OWN, d_kcall_entry),
+         "kercall::<Name>:entry (arg0-arg5 the call's arguments)", EMIT, d_kcall_entry),
     KROW(KEV_KC_MAX, 2 * KEV_KC_MAX - 1, "KER_EXIT",
          "the call returns to its thread, blocked time included", 2,
          "_NTO_TRACE_KERCALLEXIT / __KER_*",
-         "kercall::<Name>:return (arg0 the result, -errno on failure); lockstat at a SYNC_* return", OWN, d_kcall_exit),
+         "kercall::<Name>:return (arg0 the result, -errno on failure); lockstat at a SYNC_* return", EMIT, d_kcall_exit),
     KROW(2 * KEV_KC_MAX, 3 * KEV_KC_MAX - 1, "KER_INTR", "QNX's interrupted call; never written here",
          3, "_NTO_TRACE_KERCALLINT / __KER_*", "", NONE, NULL),
 
@@ -526,7 +526,7 @@ const struct kev_event_desc kev_event_table[] = {
         "the kernel returns into another thread than the CPU ran last", f_oncpu, 2, 2, NULL,
         "sched:::on-cpu, and a new thread's proc:::lwp-start (a process's start, exec)", NULL),
 
-    ROWD(OWN, USER, 0, 1023, "USER", "TraceEvent(INSERTSUSEREVENT, INSERTCUSEREVENT, INSERTUSRSTREVENT)",
+    ROWD(EMIT, USER, 0, 1023, "USER", "TraceEvent(INSERTSUSEREVENT, INSERTCUSEREVENT, INSERTUSRSTREVENT)",
         f_user, 2, 0, "_NTO_TRACE_USER / the code", "user:::event", d_user),
 
     ROWD(EMIT, COMM, KEV_COMM_SND_MESSAGE, KEV_COMM_SND_MESSAGE, "SND_MESSAGE", "MsgSend", f_snd_message,

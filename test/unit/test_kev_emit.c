@@ -22,6 +22,8 @@
 #include <trace/kev_events.h>
 #include <trace/trace_ring.h>
 #include <d/dprobes.h>
+#include <d/dutext.h>
+#include <uapi/kcall.h>
 #include <kevhost/kev_capture.h>
 #undef errno    // MSG_ERROR's field is QNX's `errno` (kev_emit.h)
 #include <kernel/kev_emit.h>
@@ -33,6 +35,8 @@ struct firing {
     uint32_t id;
     uint64_t a[NARGS];
     uint32_t site;      // the site's stamp when it fired (kdt_site_set's)
+    uint8_t bytes[128]; // a user event's payload as the kernel gave it (kdt_fire_payload)
+    uint32_t err;       // the firing's errno (kdt_fire_n_errno)
 };
 static struct firing fired[8];
 static unsigned nfired, holds, nstacks;
@@ -70,6 +74,59 @@ void kdt_fire_n(uint32_t id, const uint64_t *a, unsigned n)
         f->a[i] = a[i];
 }
 
+void kdt_fire_n_errno(uint32_t id, const uint64_t *a, unsigned n, uint32_t err)
+{
+    kdt_fire_n(id, a, n);
+    fired[nfired - 1].err = err;
+}
+
+// lockstat's view of a SYNC_* call, which the kernel-call helpers hand on within their site:
+// what it was given.
+static struct {
+    unsigned n;
+    const struct thread *t;
+    uint32_t call, a0;
+    int32_t result;
+} sync_seen;
+
+void ktrace_sync_call_entry(struct thread *t, uint32_t n, const uint32_t *a)
+{
+    assert_int_equal(holds, 1);
+    sync_seen.n++;
+    sync_seen.t = t;
+    sync_seen.call = n;
+    sync_seen.a0 = a[0];
+}
+
+void ktrace_sync_call_return(struct thread *t, unsigned n, int32_t result)
+{
+    assert_int_equal(holds, 1);
+    sync_seen.n++;
+    sync_seen.t = t;
+    sync_seen.call = n;
+    sync_seen.result = result;
+}
+
+// The switch to a thread chosen to run (off-cpu's side, kernel/ktrace.c): whom it was given.
+static const struct thread *switched_to;
+static unsigned nswitched;
+
+void ktrace_kdt_switch(struct thread *next)
+{
+    assert_int_equal(holds, 1);
+    switched_to = next;
+    nswitched++;
+}
+
+// user:::event with a payload: args as kdtrace_text.c gives them (the window, its size).
+void kdt_fire_payload(uint32_t code, const void *bytes, unsigned nwords)
+{
+    const uint64_t a[3] = { code, DUTEXT_ADDR, dutext_size(nwords) };
+    kdt_fire_n(DPROBE_USER_EVENT, a, 3);
+    assert_true(dutext_size(nwords) <= sizeof(fired[0].bytes));
+    memcpy(fired[nfired - 1].bytes, bytes, dutext_size(nwords));
+}
+
 void ktrace_stack_user(const struct thread *t, unsigned kind)
 {
     (void)t;
@@ -83,6 +140,7 @@ static struct kev_slot mem[2 * KEV_BUF_SLOTS];
 static struct kcap cap;
 static struct kev_reader rd;
 static struct kev_event ev;     // the one event the emit wrote
+static uint32_t ev_words[64];   // ... its payload
 static struct kev_fields fs;    // ... decoded by the table
 // A thread the helpers only pass on (to ktrace_stack_user, or test for NULL): never read.
 static const struct thread *th = (const struct thread *)(uintptr_t)0x1000u;
@@ -90,12 +148,15 @@ static const struct thread *th = (const struct thread *)(uintptr_t)0x1000u;
 static void ring_up(void)
 {
     memset(&trace_host_port, 0, sizeof(trace_host_port));
-    trace_host_port.now = 0x1234500ull;
+    trace_host_port.now = 0x1234500ull;     // (the USER case below starts after it)
     assert_int_equal(trace_ring_init(&ktrace, mem, sizeof(mem), 2), 0);
     trace_filter_all(&ktrace, 1);
     assert_int_equal(trace_ring_start(&ktrace), 0);
     kcap_begin(&cap, 0, 1000000);
     nfired = holds = nstacks = 0;
+    memset(&sync_seen, 0, sizeof(sync_seen));
+    switched_to = NULL;
+    nswitched = 0;
 }
 
 // Stops the ring and reads back its one event (not CONTROL) into ev and fs.
@@ -109,7 +170,10 @@ static void read_back(unsigned cls, unsigned evno)
     while ((r = kev_next(&rd, &e)) == 1) {
         if (e.cls == KEV_C_CONTROL)
             continue;
-        ev = e;     // (its words are valid until the next call: decoded now)
+        ev = e;     // (its words are valid until the next call: decoded now, kept)
+        assert_true(e.nw <= sizeof(ev_words) / sizeof(ev_words[0]));
+        memcpy(ev_words, e.w, e.nw * sizeof(uint32_t));
+        ev.w = ev_words;
         kev_fields_decode(&rd, &e, &fs);
         n++;
     }
@@ -180,6 +244,46 @@ static uint64_t arg_value(const char *arg, const struct site_val *sv, unsigned n
     return dot ? kev_who_pid(f->v) : f->v;
 }
 
+// The values one argument of the D column gives, into want[k..NARGS); returns how many. The
+// $ arguments read the event as the row says (trace/include/trace/kev_events.h) dtrace -i
+// reads it: $ev its number, $user a USER event's two words or its payload's window and size.
+static unsigned arg_values(const char *arg, const struct site_val *sv, unsigned nsv,
+                           uint64_t *want, unsigned k)
+{
+    if (!strcmp(arg, "$words")) {   // a call's six arguments: those the event does not hold
+        assert_true(k + 6 <= NARGS); // are the site's ?a2..?a5
+        for (unsigned i = 0; i < 6; i++) {
+            char name[8];
+            snprintf(name, sizeof(name), "?a%u", i);
+            want[k + i] = i < ev.nw ? ev.w[i] : arg_value(name, sv, nsv);
+        }
+        return 6;
+    }
+    if (!strcmp(arg, "$result")) {  // the result, -errno on failure (the decoder's reading)
+        int32_t ret;
+        uint32_t err;
+        assert_true(kev_kcall_exit(&ev, &ret, &err));
+        want[k] = err ? (uint64_t)-(int64_t)err : (uint64_t)(int64_t)ret;
+        return 1;
+    }
+    if (!strcmp(arg, "$call")) {
+        want[k] = ev.ev % KEV_KC_MAX;
+        return 1;
+    }
+    if (!strcmp(arg, "$ev")) {
+        want[k] = ev.ev;
+        return 1;
+    }
+    if (!strcmp(arg, "$user")) {
+        assert_true(k + 2 <= NARGS);
+        want[k] = ev.nslots > 1 ? DUTEXT_ADDR : ev.nw > 0 ? ev.w[0] : 0;
+        want[k + 1] = ev.nslots > 1 ? 4u * ev.nw : ev.nw > 1 ? ev.w[1] : 0;
+        return 2;
+    }
+    want[k] = arg_value(arg, sv, nsv);
+    return 1;
+}
+
 static unsigned ndprobes(const struct kev_event_desc *row)
 {
     unsigned n = 0;
@@ -217,17 +321,22 @@ static unsigned check_firings(const struct site_val *sv, unsigned nsv)
         assert_int_equal(f->site, ev.t32);   // one stamp: the event's
         if (row->dprobes[p].derived)
             continue;
-        const char *s = row->dprobes[p].args;
-        char tok[48];
-        for (unsigned i = 0; i < NARGS; i++) {
-            const char *rest = s ? next_arg(s, tok, sizeof(tok)) : NULL;
-            uint64_t want = rest ? arg_value(tok, sv, nsv) : 0;
-            if (f->a[i] != want)
+        uint64_t want[NARGS] = { 0 };
+        const char *from[NARGS] = { 0 };
+        char tok[NARGS][48];
+        unsigned n = 0;
+        for (const char *s = row->dprobes[p].args; n < NARGS &&
+                                                   (s = next_arg(s, tok[n], sizeof(tok[n])));) {
+            unsigned got = arg_values(tok[n], sv, nsv, want, n);
+            for (unsigned i = n; i < n + got; i++)
+                from[i] = tok[n];
+            n += got;
+        }
+        for (unsigned i = 0; i < NARGS; i++)
+            if (f->a[i] != want[i])
                 fail_msg("%s %s arg%u: fired 0x%llx, the row's %s is 0x%llx", row->name,
                          row->dprobes[p].probe, i, (unsigned long long)f->a[i],
-                         rest ? tok : "(none)", (unsigned long long)want);
-            s = rest;
-        }
+                         from[i] ? from[i] : "(none)", (unsigned long long)want[i]);
     }
     return seen;
 }
@@ -345,6 +454,89 @@ static void every_emit_row_against_its_helper(void **state)
     assert_int_equal(kev_field_get(&fs, "chid")->v, 9);
     done(fs.desc, seen);
 
+    // KER_CALL: the entry in fast mode (two words: the other four the site's) and in wide
+    // mode (six); the exit of a call that succeeded, one that failed (the firing's errno the
+    // event's) and a raw one (its registers as they are, never a failure); lockstat's view
+    // given the same call and result within the site
+    static const uint32_t args[6] = { 0x11, 0x22, 0x33, 0x44, 0x55, 0x66 };
+    const unsigned kc = 9;
+    seen = 0;
+    EMIT_CASE(KEV_C_KER_CALL, KEV_KC_ENTRY(kc),
+              kev_emit_kcall_entry(true, true, (struct thread *)th, kc, KEV_KC_ENTRY(kc), args),
+              { "a2", 0x33 }, { "a3", 0x44 }, { "a4", 0x55 }, { "a5", 0x66 });
+    assert_int_equal(ev.nw, 2);
+    assert_int_equal(sync_seen.n, 1);
+    assert_ptr_equal(sync_seen.t, th);
+    assert_int_equal(sync_seen.call, kc);
+    assert_int_equal(sync_seen.a0, 0x11);
+    EMIT_CASE(KEV_C_KER_CALL, KEV_KC_ENTRY(kc),
+              (trace_mode_event(&ktrace, KEV_C_KER_CALL, KEV_KC_ENTRY(kc), 1),
+               kev_emit_kcall_entry(true, true, (struct thread *)th, kc, KEV_KC_ENTRY(kc), args)));
+    assert_int_equal(ev.nw, 6);
+    PLAIN_CASE(KEV_C_KER_CALL, KEV_KC_ENTRY(kc),
+               kev_emit_kcall_entry(false, true, (struct thread *)th, kc, KEV_KC_ENTRY(kc), args));
+    assert_int_equal(sync_seen.n, 0);
+    done(fs.desc, seen);
+
+    seen = 0;
+    EMIT_CASE(KEV_C_KER_CALL, KEV_KC_EXIT(kc),
+              kev_emit_kcall_exit(true, true, (struct thread *)th, kc, 5, 0, false));
+    assert_int_equal(fired[0].err, 0);
+    assert_int_equal(sync_seen.result, 5);
+    EMIT_CASE(KEV_C_KER_CALL, KEV_KC_EXIT(kc),
+              kev_emit_kcall_exit(true, true, (struct thread *)th, kc, 0xffffffffu, 17, false));
+    assert_int_equal(fired[0].a[0], (uint64_t)-17);
+    assert_int_equal(fired[0].err, 17);
+    assert_int_equal(sync_seen.result, -17);
+    assert_int_equal(sync_seen.n, 1);
+    EMIT_CASE(KEV_C_KER_CALL, KEV_KC_EXIT(KC_ClockCycles),
+              kev_emit_kcall_exit(true, true, (struct thread *)th, KC_ClockCycles, 0x89abcdefu,
+                                  0x1234, true));
+    assert_int_equal(fired[0].a[0], (uint64_t)(int64_t)(int32_t)0x89abcdefu);
+    assert_int_equal(fired[0].err, 0);
+    PLAIN_CASE(KEV_C_KER_CALL, KEV_KC_EXIT(kc),
+               kev_emit_kcall_exit(false, true, (struct thread *)th, kc, 5, 0, false));
+    assert_int_equal(sync_seen.n, 0);
+    seen |= 2u;     // (its lockstat entry: derived, handed on to ktrace_sync_call_return above)
+    done(fs.desc, seen);
+
+    // USER: the code its number; a one-slot event's words; a payload (the probe's bytes the
+    // ring's), from the three inserts and a user-event ring's record
+    seen = 0;
+    EMIT_CASE(KEV_C_USER, 17, kev_emit_user(true, 17, 0x11, 0x22));
+    PLAIN_CASE(KEV_C_USER, 17, kev_emit_user(false, 17, 0x11, 0x22));
+    {
+        uint32_t w[8] = { 0xa1, 0xa2, 0xa3, 0xa4, 0xa5, 0xee, 0xee, 0xee };
+        EMIT_CASE(KEV_C_USER, 18, kev_emit_user_words(true, 18, w, 1));
+        assert_int_equal(fired[0].a[1], 0xa1);
+        EMIT_CASE(KEV_C_USER, 19, kev_emit_user_words(true, 19, w, 5));
+        assert_int_equal(ev.nw, 6);     // three slots, the last word the pad
+        assert_int_equal(fired[0].a[2], 24);
+        assert_memory_equal(fired[0].bytes, ev.w, 24);
+        assert_int_equal(ev.w[4], 0xa5);
+        assert_int_equal(ev.w[5], 0);
+        PLAIN_CASE(KEV_C_USER, 19, kev_emit_user_words(false, 19, w, 5));
+    }
+    {
+        char text[32] = "frame 42 routed";
+        memset(text + 16, 'x', sizeof(text) - 16);  // what a stack held after the text
+        EMIT_CASE(KEV_C_USER, 20, kev_emit_user_string(true, 20, text, sizeof(text)));
+        assert_int_equal(fired[0].a[2], 16);
+        assert_memory_equal(fired[0].bytes, ev.w, 16);
+        assert_string_equal((const char *)fired[0].bytes, "frame 42 routed");
+    }
+    {
+        // a record stamped before the drain's clock: the probe at the slot's time, which the
+        // helper returns (the time the ring gives a record: test_trace_ring)
+        const uint32_t start = 0x1234500u, ts = start + 30u;
+        uint32_t now = start + 100u, at = 0;
+        EMIT_CASE(KEV_C_USER, 21,
+                  (trace_host_port.now = now, at = kev_emit_user_at(true, 21, ts, &now, 0x31, 0x32)));
+        assert_int_equal(ev.t32, at);
+        PLAIN_CASE(KEV_C_USER, 21, kev_emit_user_at(false, 21, ts, &now, 1, 2));
+    }
+    done(fs.desc, seen);
+
     // every row the table says its emit helper fires D for was emitted above, once
     for (unsigned i = 0; i < kev_event_table_len; i++) {
         unsigned n = 0;
@@ -399,11 +591,89 @@ static void d_column_says_how_each_probe_fires(void **state)
     assert_true(emit >= 10);
 }
 
+// ---- a thread's state: Solaris's sched probes of the change -------------------------------------
+
+// One state change with D: the event read back, the firings held against the probes Solaris
+// documents for the change (sched:::sleep and block-* into a blocked state, wakeup or preempt
+// and enqueue into READY, dequeue when chosen to run, lwp-exit at the end), each with the
+// thread (arg0 its who, arg1 the event's pid, arg2 its priority) and what the change adds (arg3),
+// at the event's stamp; the tracer's view of the thread is the new state after.
+struct want_fire {
+    uint32_t id;
+    uint64_t a3;
+};
+
+static void state_case(unsigned state, unsigned prev, uint32_t block, uint32_t obj,
+                       const struct want_fire *want, unsigned nwant, int wide)
+{
+    const uint32_t pid = 7, tid = 3, who = 0x70003;
+    const unsigned prio = 12, policy = 2;
+    uint8_t seen = (uint8_t)prev;
+    ring_up();
+    if (wide)
+        trace_mode_event(&ktrace, KEV_C_PR_TH, state, 1);
+    kev_emit_thread_state(true, true, (struct thread *)th, &seen, state, pid, tid, prio, policy,
+                          who, block, obj, 1);
+    assert_int_equal(holds, 0);
+    read_back(KEV_C_PR_TH, state);
+    assert_int_equal(kev_field_get(&fs, "pid")->v, pid);
+    assert_int_equal(kev_field_get(&fs, "tid")->v, tid);
+    if (wide) {
+        assert_int_equal(ev.nw, 4);
+        assert_int_equal(kev_field_get(&fs, "prio")->v, prio);
+    }
+    assert_int_equal(seen, state);
+    assert_int_equal(nfired, nwant);
+    for (unsigned k = 0; k < nwant; k++) {
+        assert_int_equal(fired[k].id, want[k].id);
+        assert_int_equal(fired[k].a[0], who);
+        assert_int_equal(fired[k].a[1], kev_field_get(&fs, "pid")->v);
+        assert_int_equal(fired[k].a[2], prio);
+        assert_int_equal(fired[k].a[3], want[k].a3);
+        assert_int_equal(fired[k].site, ev.t32);
+    }
+    assert_int_equal(nswitched, state == KEV_TH_RUNNING);
+    if (state == KEV_TH_RUNNING)
+        assert_ptr_equal(switched_to, th);
+    kcap_free(&cap);
+}
+
+static void state_changes_fire_sched_probes(void **state)
+{
+    (void)state;
+    const struct want_fire send[] = { { DPROBE_SCHED_SLEEP, KEV_TH_SEND },
+                                      { DPROBE_SCHED_BLOCK_SEND, 0x40000003 } };
+    state_case(KEV_TH_SEND, KEV_TH_RUNNING, DPROBE_SCHED_BLOCK_SEND, 0x40000003, send, 2, 0);
+    const struct want_fire wake[] = { { DPROBE_SCHED_WAKEUP, KEV_TH_SEND },
+                                      { DPROBE_SCHED_ENQUEUE, 1 } };
+    state_case(KEV_TH_READY, KEV_TH_SEND, 0, 0, wake, 2, 1);
+    const struct want_fire preempt[] = { { DPROBE_SCHED_PREEMPT, 0 },
+                                         { DPROBE_SCHED_ENQUEUE, 1 } };
+    state_case(KEV_TH_READY, KEV_TH_RUNNING, 0, 0, preempt, 2, 0);
+    state_case(KEV_TH_READY, KEV_TH_READY, 0, 0, NULL, 0, 0);  // a requeue: change-pri's
+    const struct want_fire run[] = { { DPROBE_SCHED_DEQUEUE, 1 } };
+    state_case(KEV_TH_RUNNING, KEV_TH_READY, 0, 0, run, 1, 0);
+    const struct want_fire dead[] = { { DPROBE_PROC_LWP_EXIT, 0 } };
+    state_case(KEV_TH_DEAD, KEV_TH_RUNNING, 0, 0, dead, 1, 0);
+    state_case(KEV_TH_STOPPED, KEV_TH_RUNNING, 0, 0, NULL, 0, 0);  // no probe of its own
+
+    // without D: the same event, no firing, the tracer's view the new state
+    uint8_t seen = KEV_TH_RUNNING;
+    ring_up();
+    kev_emit_thread_state(false, true, (struct thread *)th, &seen, KEV_TH_SEND, 7, 3, 12, 2,
+                          0x70003, DPROBE_SCHED_BLOCK_SEND, 1, 0);
+    read_back(KEV_C_PR_TH, KEV_TH_SEND);
+    assert_int_equal(nfired + holds, 0);
+    assert_int_equal(seen, KEV_TH_SEND);
+    kcap_free(&cap);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(d_column_says_how_each_probe_fires),
         cmocka_unit_test(every_emit_row_against_its_helper),
+        cmocka_unit_test(state_changes_fire_sched_probes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

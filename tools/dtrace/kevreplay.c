@@ -1022,7 +1022,7 @@ static int on_event(void *user, struct kev_reader *r, const struct kev_event *e)
     p->ctx.walltimestamp = p->wall0 + t;
     set_ctx(p, r, cpu);
     /* errno: a failing call's at its kercall:::return (the exit event's), else 0, as the
-     * board's kdt_fire_kcall_return */
+     * board's kev_emit_kcall_exit */
     int32_t kret;
     uint32_t kerr = 0;
     p->ctx.errno_ = kev_kcall_exit(e, &kret, &kerr) ? (int32_t)kerr : 0;

@@ -18,21 +18,16 @@ extern bool kdt_active;
 int kdt_call(struct thread *t, uint32_t cmd, uint32_t a, uint32_t b, uint32_t c);
 // Fires probe `id` (d/dprobes.h) in the context of the current thread, with up to 6 arguments.
 void kdt_fire(uint32_t id, uint64_t a0, uint64_t a1, uint64_t a2, uint64_t a3);
-// kercall:::return of call n with its result (arg0) and errno: -result when the result is a
-// negative errno, 0 on success or for a call whose result is raw (ktrace_kc_raw).
-void kdt_fire_kcall_return(unsigned n, int32_t result, bool raw);
 // The same in the context of thread t (sched:::off-cpu: the thread going off, not k_current).
 void kdt_fire_as(const struct thread *t, uint32_t id, uint64_t a0, uint64_t a1, uint64_t a2,
                  uint64_t a3);
-void kdt_fire_args(uint32_t id, const uint32_t *args, unsigned n);
 // The same with 64-bit arguments a[0..n) (the rest 0): the emit helpers' (kernel/kev_emit.h).
 void kdt_fire_n(uint32_t id, const uint64_t *a, unsigned n);
+// The same with the firing's errno err (kercall:::return of a call that failed).
+void kdt_fire_n_errno(uint32_t id, const uint64_t *a, unsigned n, uint32_t err);
 // Fires the loaded program's probe of index pidx (its dif_probe; the fbt provider maps each
 // placed site to it once, kernel/kfbt.c) with args (DVM_NARGS of them).
 void kdt_fire_probe(uint32_t pidx, const uint64_t *args);
-// The same for an event that happened at ts32 (low cycle word; a user-event ring's record):
-// timestamp is that time when it lies in the past, else now.
-void kdt_fire_at(uint32_t id, uint32_t ts32, uint64_t a0, uint64_t a1, uint64_t a2);
 // kdt_vtime_switch: `next` was chosen to run on this CPU (its RUNNING event, while a program
 // is active): the CPU time of the thread that ran until then is added to its vtimestamp, at
 // the site's time (kdt_hold below).
@@ -69,7 +64,7 @@ uint64_t kdt_site_cycles(void);
 void kdt_fire_payload(uint32_t code, const void *bytes, unsigned nwords);
 int kdt_text_read(void *dst, uint64_t addr, unsigned n);
 // proc:::start, exec and exec-success when a spawned process's first thread t is first chosen
-// to run (its first RUNNING event: ktrace.c kdt_switch; a spawn is Solaris's fork and exec at
+// to run (its first RUNNING event: ktrace.c ktrace_kdt_switch; a spawn is Solaris's fork and exec at
 // once: docs/d-probes.md).
 void kdt_fire_spawned(const struct thread *t);
 // proc:::exec and exec-failure in the spawner's context when ProcSpawn of program `name` (""

@@ -29,6 +29,17 @@
                (unsigned)(sizeof((const uint64_t[]){ __VA_ARGS__ }) / sizeof(uint64_t)));
 // Fires the probe kev_dargs.h's macro m describes.
 #define KEV_EMIT_D(m) m(KEV_EMIT_FIRE, KEV_EMIT_ARG, KEV_EMIT_ARG)
+// The same with the firing's errno: the helper's `err`.
+#define KEV_EMIT_FIRE_ERRNO(probe, id, ...)                                                   \
+    kdt_fire_n_errno((id), (const uint64_t[]){ __VA_ARGS__ },                                  \
+                     (unsigned)(sizeof((const uint64_t[]){ __VA_ARGS__ }) / sizeof(uint64_t)), \
+                     err);
+#define KEV_EMIT_D_ERRNO(m) m(KEV_EMIT_FIRE_ERRNO, KEV_EMIT_ARG, KEV_EMIT_ARG)
+// The same for a user event's payload: its code, its stored bytes and their words.
+#define KEV_EMIT_PAYLOAD_FIRE(probe, id, code, payload, nwords) \
+    kdt_fire_payload((code), (payload), (nwords));
+#define KEV_EMIT_AS_IS(x) (x)
+#define KEV_EMIT_PAYLOAD(m) m(KEV_EMIT_PAYLOAD_FIRE, KEV_EMIT_AS_IS, KEV_EMIT_AS_IS)
 
 // The site's bracket: with d, the D lock and this CPU's last stamp before the event is written
 // (kev_site_open), the event's own stamp given to the firings once it is (kev_site_stamp: none
@@ -77,6 +88,51 @@ static inline void kev_emit_probe_event(bool ring, unsigned ev, const uint32_t *
     kev_site_close(true);
 }
 
+// ---- KER_CALL -----------------------------------------------------------------------------------
+// The general paths of a kernel call's events (kernel/ktrace.c; the common case is inline,
+// ktrace_kcall.h): `ring` the caller's test (KER_CALL recorded), call the call's number, t the
+// calling thread; within the site, lockstat's view of a SYNC_* call (ktrace_sync_call_entry,
+// ktrace_sync_call_return) after the kercall probe.
+
+// KER_CALL entry ev (KEV_KC_ENTRY of call, or of the last number for an unknown call) [a[0],
+// a[1]; in wide mode a[0..6)]: kercall::<call>:entry with the six arguments.
+static inline void kev_emit_kcall_entry(bool d, bool ring, struct thread *t, uint32_t call,
+                                        unsigned ev, const uint32_t *a)
+{
+    uint32_t before = kev_site_open(d);
+    if (ring && trace_is_wide(&ktrace, KEV_C_KER_CALL, ev))
+        trace_emit_words(&ktrace, KEV_C_KER_CALL, ev, a, 6);
+    else if (ring)
+        trace_emit_simple(&ktrace, KEV_C_KER_CALL, ev, a[0], a[1]);
+    if (!d)
+        return;
+    kev_site_stamp(d, before);
+    if (call < DPROBE_KCALL_MAX)
+        KEV_EMIT_D(KEV_D_KER_CALL_ENTRY)
+    ktrace_sync_call_entry(t, call, a);
+    kev_site_close(d);
+}
+
+// KER_EXIT of call [w0, w1]: the words ktrace_kcall_exit_words makes of the result registers
+// (the result, or -1 and the errno; a raw call's registers as they are). The probe's values are
+// the words', read as dtrace -i reads them: the result, -errno on failure, and the errno.
+static inline void kev_emit_kcall_exit(bool d, bool ring, struct thread *t, unsigned call,
+                                       uint32_t w0, uint32_t w1, bool raw)
+{
+    uint32_t before = kev_site_open(d);
+    if (ring)
+        trace_emit_simple(&ktrace, KEV_C_KER_CALL, KEV_KC_EXIT(call), w0, w1);
+    if (!d)
+        return;
+    kev_site_stamp(d, before);
+    const uint32_t err = raw ? 0u : w1;
+    const int32_t result = err ? -(int32_t)err : (int32_t)w0;
+    if (call < DPROBE_KCALL_MAX)
+        KEV_EMIT_D_ERRNO(KEV_D_KER_EXIT_RETURN)
+    ktrace_sync_call_return(t, call, result);
+    kev_site_close(d);
+}
+
 // ---- INT ----------------------------------------------------------------------------------------
 
 // INT_ENTR, INT_EXIT, INT_HANDLER_EXIT [irq, who]: interrupt::irqN:entry and :exit, and at the
@@ -101,6 +157,51 @@ static inline void kev_emit_int(bool d, unsigned ev, uint32_t irq, uint32_t who,
 }
 
 // ---- PR_TH --------------------------------------------------------------------------------------
+
+// THxxx, the thread t's new state [pid, tid; in wide mode prio, policy], when `ring` (the
+// caller's test: PR_TH recorded), and the sched probes of its change from the state the tracer
+// saw last (*seen: D's view of t, read and set under the D lock with d), in the context of
+// the thread on the CPU: into a blocked state, sleep and its block-* (block: the probe, 0 for a
+// state with none); into READY, preempt (from RUNNING) or wakeup, then enqueue (none for a
+// requeue at a new priority: change-pri says it); RUNNING, dequeue, then the switch to t
+// (ktrace_kdt_switch: off-cpu); DEAD, lwp-exit. While they fire *seen is still the state left
+// (pr_stype at wakeup: the object it slept on), as dtrace -i's replay holds it.
+static inline void kev_emit_thread_state(bool d, bool ring, struct thread *t, uint8_t *seen,
+                                         unsigned state, uint32_t pid, uint32_t tid,
+                                         unsigned prio, unsigned policy, uint32_t who,
+                                         uint32_t block, uint32_t obj, uint64_t rq_cpu)
+{
+    uint32_t before = kev_site_open(d);
+    const unsigned prev = *seen;
+    if (!d)
+        *seen = (uint8_t)state;
+    if (ring && trace_is_wide(&ktrace, KEV_C_PR_TH, state)) {
+        const uint32_t w[4] = { pid, tid, prio, policy };
+        trace_emit_words(&ktrace, KEV_C_PR_TH, state, w, 4);
+    } else if (ring) {
+        trace_emit_simple(&ktrace, KEV_C_PR_TH, state, pid, tid);
+    }
+    if (!d)
+        return;
+    kev_site_stamp(d, before);
+    if (state == KEV_TH_RUNNING) {
+        KEV_EMIT_D(KEV_D_THSTATE_DEQUEUE)
+        ktrace_kdt_switch(t);
+    } else if (state == KEV_TH_DEAD) {
+        KEV_EMIT_D(KEV_D_THSTATE_LWP_EXIT)
+    } else if (state == KEV_TH_READY && prev != KEV_TH_READY) {
+        if (prev == KEV_TH_RUNNING)
+            KEV_EMIT_D(KEV_D_THSTATE_PREEMPT)
+        else
+            KEV_EMIT_D(KEV_D_THSTATE_WAKEUP)
+        KEV_EMIT_D(KEV_D_THSTATE_ENQUEUE)
+    } else if (block) {
+        KEV_EMIT_D(KEV_D_THSTATE_SLEEP)
+        KEV_EMIT_D(KEV_D_THSTATE_BLOCK)
+    }
+    *seen = (uint8_t)state;
+    kev_site_close(d);
+}
 
 // THCREATE [pid, tid]: sched:::thread-create and proc:::lwp-create (who, prio: the thread's).
 static inline void kev_emit_thcreate(bool d, uint32_t pid, uint32_t tid, uint32_t who,
@@ -271,6 +372,80 @@ static inline void kev_emit_snd_pulse(bool d, uint32_t coid, unsigned code, unsi
         return;
     kev_site_stamp(d, before);
     KEV_EMIT_D(KEV_D_SND_PULSE_PULSE)
+    kev_site_close(d);
+}
+
+// ---- USER ---------------------------------------------------------------------------------------
+// A program's event of code (< KEV_EVENT_MASK): user:::event with what the ring stores.
+
+// USER [a, b] (TraceEvent INSERTSUSEREVENT).
+static inline void kev_emit_user(bool d, uint32_t code, uint32_t a, uint32_t b)
+{
+    uint32_t before = kev_site_open(d);
+    trace_emit_simple(&ktrace, KEV_C_USER, code, a, b);
+    if (!d)
+        return;
+    kev_site_stamp(d, before);
+    KEV_EMIT_D(KEV_D_USER_EVENT)
+    kev_site_close(d);
+}
+
+// USER [a, b] from a record of a process's user-event ring (kernel/kuring.c) stamped ts, *nowp
+// the drain's clock: the slot's time, which the probe takes (the record's, moved up as
+// trace_emit_simple_at_now says), returned whether or not the class is recorded. Inlined
+// always: the drain's loop holds the copy without D, and the ring's write inline in it.
+static inline __attribute__((always_inline)) uint32_t
+kev_emit_user_at(bool d, uint32_t code, uint32_t ts, uint32_t *nowp, uint32_t a, uint32_t b)
+{
+    if (d)
+        kdt_hold();
+    uint32_t at = trace_emit_simple_at_now(&ktrace, KEV_C_USER, code, ts, nowp, a, b);
+    if (!d)
+        return at;
+    kdt_site_set(at);
+    KEV_EMIT_D(KEV_D_USER_EVENT)
+    kev_site_close(d);
+    return at;
+}
+
+// USER [w[0..n)] (INSERTCUSEREVENT; w has room for n + 1 words): the probe takes the two words
+// of a one-slot event, else the payload as stored, zero-padded to whole slots.
+static inline void kev_emit_user_words(bool d, uint32_t code, uint32_t *w, unsigned n)
+{
+    uint32_t before = kev_site_open(d);
+    trace_emit_words(&ktrace, KEV_C_USER, code, w, n);
+    if (!d)
+        return;
+    kev_site_stamp(d, before);
+    if (n & 1u)
+        w[n] = 0;
+    if (n <= 2u) {
+        uint32_t a = n ? w[0] : 0, b = n > 1u ? w[1] : 0;
+        KEV_EMIT_D(KEV_D_USER_EVENT)
+    } else {
+        const void *payload = w;
+        unsigned nwords = n;
+        KEV_EMIT_PAYLOAD(KEV_D_USER_PAYLOAD)
+    }
+    kev_site_close(d);
+}
+
+// USER [the text s] (INSERTUSRSTREVENT; s holds `size` bytes): the probe takes the payload as
+// stored, the text zero-padded to its slots.
+static inline void kev_emit_user_string(bool d, uint32_t code, char *s, unsigned size)
+{
+    uint32_t before = kev_site_open(d);
+    trace_emit_string(&ktrace, KEV_C_USER, code, NULL, 0, s);
+    if (!d)
+        return;
+    kev_site_stamp(d, before);
+    unsigned len = 0;
+    while (s[len])
+        len++;
+    __builtin_memset(s + len, 0, size - len);
+    const void *payload = s;
+    unsigned nwords = trace_string_words(len);
+    KEV_EMIT_PAYLOAD(KEV_D_USER_PAYLOAD)
     kev_site_close(d);
 }
 

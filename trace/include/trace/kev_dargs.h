@@ -16,6 +16,16 @@
 
 #include <d/dprobes.h>
 
+// ---- KER_CALL -----------------------------------------------------------------------------------
+// kercall::<call>:entry ($words): the call's six arguments (the event's words: two of them in
+// fast mode). kercall::<call>:return ($result $call): the result, -errno on failure, and the
+// call's number; the firing's errno the error (0 on success and for a raw call).
+#define KEV_D_KER_CALL_ENTRY(P, F, S) \
+    P("kercall::<call>:entry", DPROBE_KCALL_ENTRY(call), S(a[0]), S(a[1]), S(a[2]), S(a[3]), \
+      S(a[4]), S(a[5]))
+#define KEV_D_KER_EXIT_RETURN(P, F, S) \
+    P("kercall::<call>:return", DPROBE_KCALL_RETURN(call), S(result), S(call))
+
 // ---- INT ----------------------------------------------------------------------------------------
 #define KEV_D_INT_ENTR_IRQ(P, F, S) \
     P("interrupt::irqN:entry", DPROBE_IRQ_ENTRY(irq), F(irq))
@@ -25,6 +35,26 @@
     P("interrupt::irqN:exit", DPROBE_IRQ_EXIT(irq), F(irq))
 
 // ---- PR_TH --------------------------------------------------------------------------------------
+// A thread's state change (the THxxx rows: their D column says these in words, derived, for a
+// reader keeps the state left and the run queue): arg0 the thread's who, arg1 its pid, arg2 its
+// priority, arg3 what the change adds: the state it sleeps in (sleep), the object it waits on
+// (block-*: `block` the probe of its state, obj the connection, the channel or the thread
+// joined, else 0), the state it left (wakeup), the CPU whose run queue it joins or leaves
+// (enqueue, dequeue).
+#define KEV_D_THSTATE_SLEEP(P, F, S) \
+    P("sched:::sleep", DPROBE_SCHED_SLEEP, S(who), F(pid), S(prio), S(state))
+#define KEV_D_THSTATE_BLOCK(P, F, S) \
+    P("sched:::block-*", block, S(who), F(pid), S(prio), S(obj))
+#define KEV_D_THSTATE_WAKEUP(P, F, S) \
+    P("sched:::wakeup", DPROBE_SCHED_WAKEUP, S(who), F(pid), S(prio), S(prev))
+#define KEV_D_THSTATE_PREEMPT(P, F, S) \
+    P("sched:::preempt", DPROBE_SCHED_PREEMPT, S(who), F(pid), S(prio), 0)
+#define KEV_D_THSTATE_ENQUEUE(P, F, S) \
+    P("sched:::enqueue", DPROBE_SCHED_ENQUEUE, S(who), F(pid), S(prio), S(rq_cpu))
+#define KEV_D_THSTATE_DEQUEUE(P, F, S) \
+    P("sched:::dequeue", DPROBE_SCHED_DEQUEUE, S(who), F(pid), S(prio), S(rq_cpu))
+#define KEV_D_THSTATE_LWP_EXIT(P, F, S) \
+    P("proc:::lwp-exit", DPROBE_PROC_LWP_EXIT, S(who), F(pid), S(prio), 0)
 #define KEV_D_THCREATE_CREATE(P, F, S) \
     P("sched:::thread-create", DPROBE_SCHED_CREATE, S(who), F(pid), S(prio))
 #define KEV_D_THCREATE_LWP(P, F, S) \
@@ -59,5 +89,15 @@
 // msg:::pulse: arg0 the sender's connection, arg1 the pulse's code.
 #define KEV_D_SND_PULSE_PULSE(P, F, S) \
     P("msg:::pulse", DPROBE_MSG_PULSE, F(coid), F(code))
+
+// ---- USER ---------------------------------------------------------------------------------------
+// user:::event ($ev $user): arg0 the event's code (its number), then what the ring stores: a
+// one-slot event's two words, or a longer payload's window and size in bytes (d/dutext.h), the
+// kernel giving its stored bytes (kdt_fire_payload: S(payload) the bytes, S(nwords) their
+// words).
+#define KEV_D_USER_EVENT(P, F, S) \
+    P("user:::event", DPROBE_USER_EVENT, S(code), S(a), S(b))
+#define KEV_D_USER_PAYLOAD(P, F, S) \
+    P("user:::event", DPROBE_USER_EVENT, S(code), S(payload), S(nwords))
 
 #endif

@@ -70,8 +70,8 @@ enum kev_dsite {
     KEV_D_EMIT,     // the kernel's emit helper fires the row's dprobes with the event's values,
                     // at its stamp, in trace/kev_dargs.h's argument order (kernel/include/
                     // kernel/kev_emit.h; test_kev_emit holds the two equal)
-    KEV_D_OWN,      // the site derives its probes itself: a kernel call's, the states' sched
-                    // probes, fbt, pid, USDT, user events (docs/d-probes.md)
+    KEV_D_OWN,      // the site derives its probes itself: the states' sched probes, fbt,
+                    // pid, USDT (docs/d-probes.md)
     KEV_D_LATER,    // the event's values feed a probe another event fires (SYNC_WAIT's
                     // lockstat at the call's return, SIGNAL's and STACK's at FAULT)
 };

@@ -491,10 +491,11 @@ static inline uint32_t trace_emit_simple_at_advance(uint32_t *nowp, uint32_t ts)
 // docs/smp.md "QEMU's host-clock ceiling"); a `*now` older than this CPU's last slot (an interrupt
 // wrote one since) sends the event the general way, which stamps it afresh; *now is then moved
 // up to that time (a buffer switch stamps its slots afresh: the rest of the batch would go the
-// general way too).
-static inline uint32_t trace_emit_simple_at_now(struct trace_ring *r, unsigned cls, unsigned ev,
-                                                uint32_t ts, uint32_t *nowp, uint32_t a,
-                                                uint32_t b)
+// general way too). Inlined wherever it is called: a drain's loop keeps it inline, its D
+// path's copy out of line (kernel/kuring.c), not one shared call of both.
+static inline __attribute__((always_inline)) uint32_t
+trace_emit_simple_at_now(struct trace_ring *r, unsigned cls, unsigned ev, uint32_t ts,
+                         uint32_t *nowp, uint32_t a, uint32_t b)
 {
     uint32_t now = *nowp;
     if (__builtin_expect(!((TRACE_LOAD(r->tr_active) >> cls) & 1u), 0))
