@@ -873,33 +873,23 @@ static void push_state(void *user, const struct kx_state_row *r)
 }
 static void sink_state(struct kx_sink *k) { k->state = push_state; }
 
-static const struct ks_col sched_cols[] = {
-    { "id", "INTEGER", 0 }, { "ts", "INTEGER", 0 }, { "dur", "INTEGER", 0 },
-    { "cpu", "INTEGER", 0 }, { "utid", "INTEGER", 0 }, { "end_state", "TEXT", 0 },
-    { "priority", "INTEGER", 0 }, { "ucpu", "INTEGER", 0 }, { "ts_end", "INTEGER", 0 },
-    { "kernel_end_state", "TEXT", 0 },
-};
-static void sched_col(struct ks_walk *w, const struct ks_rec *rec, int col, sqlite3_context *ctx)
+// sched_slice and thread_state: the model's state intervals (kx_state_row)
+#define ROW struct kx_state_row
+static int st_woken(const ROW *x) // a READY interval of a thread that was blocked
 {
-    const struct kx_state_row *r = &rec->u.st;
-    switch (col) {
-    case 0: result_u(ctx, r->id); break;
-    case 1: ks_result_ns(ctx, w->t, r->t0, 1); break;
-    case 2: sqlite3_result_int64(ctx, ks_ns(w->t, r->t1) - ks_ns(w->t, r->t0)); break;
-    case 3: case 7: ks_result_nonneg(ctx, r->cpu); break;
-    case 4: ks_result_thread(ctx, w->t, r->th); break;
-    case 5: ks_result_text(ctx, perfetto_state(r->end_state, 0)); break;
-    case 8: ks_result_ns(ctx, w->t, r->t1, 1); break;
-    case 9: ks_result_text(ctx, state_name(r->end_state)); break;
-    case 6:
-        if (r->prio >= 0)
-            sqlite3_result_int(ctx, r->prio);
-        else
-            sqlite3_result_null(ctx);
-        break;
-    default: sqlite3_result_null(ctx);
-    }
+    return x->state == KEV_TH_READY && x->woken;
 }
+static void st_end_state(const struct ks_row *r, sqlite3_context *ctx)
+{
+    ks_result_text(ctx, perfetto_state(((const ROW *)r->p)->end_state, 0));
+}
+static const struct ks_rcol sched_cols[] = {
+    { RC_INT("id", id), PF }, { RC_NS("ts", t0), PF }, { RC_DUR("dur", t0, t1), PF },
+    { RC_INT("cpu", cpu), NUL(NEG), PF }, { RC_UTID("utid", th), PF },
+    { RC_FN("end_state", "TEXT", st_end_state), PF }, { RC_INT("priority", prio), NUL(NEG), PF },
+    { RC_INT("ucpu", cpu), NUL(NEG), PF }, { RC_NS("ts_end", t1) },
+    { RC_NAME("kernel_end_state", end_state, state_name) },
+};
 static void sched_push(void *user, const struct kx_state_row *r)
 {
     if (r->state == KEV_TH_RUNNING)
@@ -911,97 +901,96 @@ static const struct ks_table t_sched = {
     .doc = "each time a thread ran on a CPU (Perfetto's; priority the kernel's, larger "
     "more urgent; end_state the kernel's state name)",
     .src = KS_SRC_MODEL,
-    .cols = sched_cols,
+    .rcols = sched_cols,
     .ncols = NCOL(sched_cols),
     .ts_col = 1,
     .needs_stats = 1,
     .sink = sink_sched,
-    .rec_col = sched_col,
     .skip = KX_SKIP_MSG | KX_SKIP_WAIT,
 };
 
-static const struct ks_col ts_cols[] = {
-    { "id", "INTEGER", 0 }, { "ts", "INTEGER", 0 }, { "dur", "INTEGER", 0 },
-    { "cpu", "INTEGER", 0 }, { "utid", "INTEGER", 0 }, { "state", "TEXT", 0 },
-    { "io_wait", "INTEGER", 0 }, { "blocked_function", "TEXT", 0 },
-    { "waker_utid", "INTEGER", 0 }, { "waker_id", "INTEGER", 0 },
-    { "irq_context", "INTEGER", 0 }, { "ucpu", "INTEGER", 0 }, { "priority", "INTEGER", 0 },
-    { "end_state", "TEXT", 0 }, { "blocked_object", "TEXT", 0 },
-    { "blocked_owner_utid", "INTEGER", 0 }, { "wait_id", "INTEGER", 0 },
-    { "waker_irq", "INTEGER", 0 }, { "woken", "INTEGER", 0 }, { "kernel_state", "TEXT", 0 },
-};
-static void ts_col(struct ks_walk *w, const struct ks_rec *rec, int col, sqlite3_context *ctx)
+static void st_state(const struct ks_row *r, sqlite3_context *ctx)
 {
-    const struct kx_state_row *r = &rec->u.st;
-    char nb[32];
-    int woken = r->state == KEV_TH_READY && r->woken;
-    switch (col) {
-    case 5: ks_result_text(ctx, perfetto_state(r->state, woken)); break;
-    case 19: ks_result_text(ctx, state_name(r->state)); break;
-    case 3: case 11: ks_result_nonneg(ctx, r->cpu); break;
-    case 7:
-        if (r->kcall)
-            ks_result_text(ctx, kx_kcall_name(r->kcall - 1, nb, sizeof(nb)));
-        else
-            sqlite3_result_null(ctx);
-        break;
-    case 8: ks_result_thread(ctx, w->t, r->state == KEV_TH_READY ? r->waker : -1); break;
-    case 9:
-        if (r->state == KEV_TH_READY && r->waker_id)
-            result_u(ctx, r->waker_id);
-        else
-            sqlite3_result_null(ctx);
-        break;
-    case 10:
-        if (woken)
-            sqlite3_result_int(ctx, r->irq != 0);
-        else
-            sqlite3_result_null(ctx);
-        break;
-    case 12:
-        if (r->prio >= 0)
-            sqlite3_result_int(ctx, r->prio);
-        else
-            sqlite3_result_null(ctx);
-        break;
-    case 13: ks_result_text(ctx, state_name(r->end_state)); break;
-    case 14:
-        if (r->wait) {
-            char ob[48];
-            ks_result_text(ctx, kx_wait_obj(w->s, r->obj, ob, sizeof(ob)));
-        } else {
-            sqlite3_result_null(ctx);
-        }
-        break;
-    case 15: ks_result_thread(ctx, w->t, r->wait ? r->owner : -1); break;
-    case 16:
-        if (r->wait)
-            result_u(ctx, r->wait);
-        else
-            sqlite3_result_null(ctx);
-        break;
-    case 17:
-        if (woken && r->irq)
-            sqlite3_result_int(ctx, (int)r->irq - 1);
-        else
-            sqlite3_result_null(ctx);
-        break;
-    case 18: sqlite3_result_int(ctx, woken); break;
-    case 0: case 1: case 2: case 4: sched_col(w, rec, col, ctx); break;
-    default: sqlite3_result_null(ctx); // io_wait: the kernel has no such state
-    }
+    const ROW *x = r->p;
+    ks_result_text(ctx, perfetto_state(x->state, st_woken(x)));
 }
+static void st_blocked_function(const struct ks_row *r, sqlite3_context *ctx)
+{
+    const ROW *x = r->p;
+    char nb[32];
+    ks_result_text(ctx, x->kcall ? kx_kcall_name(x->kcall - 1, nb, sizeof(nb)) : NULL);
+}
+static void st_waker_utid(const struct ks_row *r, sqlite3_context *ctx)
+{
+    const ROW *x = r->p;
+    ks_result_thread(ctx, r->t, x->state == KEV_TH_READY ? x->waker : -1);
+}
+static void st_waker_id(const struct ks_row *r, sqlite3_context *ctx)
+{
+    const ROW *x = r->p;
+    if (x->state == KEV_TH_READY && x->waker_id)
+        result_u(ctx, x->waker_id);
+    else
+        sqlite3_result_null(ctx);
+}
+static void st_irq_context(const struct ks_row *r, sqlite3_context *ctx)
+{
+    const ROW *x = r->p;
+    if (st_woken(x))
+        sqlite3_result_int(ctx, x->irq != 0);
+    else
+        sqlite3_result_null(ctx);
+}
+static void st_waker_irq(const struct ks_row *r, sqlite3_context *ctx)
+{
+    const ROW *x = r->p;
+    if (st_woken(x) && x->irq)
+        sqlite3_result_int(ctx, (int)x->irq - 1);
+    else
+        sqlite3_result_null(ctx);
+}
+static void st_woken_col(const struct ks_row *r, sqlite3_context *ctx)
+{
+    sqlite3_result_int(ctx, st_woken(r->p));
+}
+static void st_blocked_object(const struct ks_row *r, sqlite3_context *ctx)
+{
+    const ROW *x = r->p;
+    char ob[48];
+    ks_result_text(ctx, x->wait ? kx_wait_obj(r->w->s, x->obj, ob, sizeof(ob)) : NULL);
+}
+static void st_blocked_owner(const struct ks_row *r, sqlite3_context *ctx)
+{
+    const ROW *x = r->p;
+    ks_result_thread(ctx, r->t, x->wait ? x->owner : -1);
+}
+static const struct ks_rcol ts_cols[] = {
+    { RC_INT("id", id), PF }, { RC_NS("ts", t0), PF }, { RC_DUR("dur", t0, t1), PF },
+    { RC_INT("cpu", cpu), NUL(NEG), PF }, { RC_UTID("utid", th), PF },
+    { RC_FN("state", "TEXT", st_state), PF },
+    { RC_NULL("io_wait", "INTEGER"), PF }, // the kernel has no such state
+    { RC_FN("blocked_function", "TEXT", st_blocked_function), PF },
+    { RC_FN("waker_utid", "INTEGER", st_waker_utid), PF },
+    { RC_FN("waker_id", "INTEGER", st_waker_id), PF },
+    { RC_FN("irq_context", "INTEGER", st_irq_context), PF },
+    { RC_INT("ucpu", cpu), NUL(NEG), PF }, { RC_INT("priority", prio), NUL(NEG) },
+    { RC_NAME("end_state", end_state, state_name) },
+    { RC_FN("blocked_object", "TEXT", st_blocked_object) },
+    { RC_FN("blocked_owner_utid", "INTEGER", st_blocked_owner) },
+    { RC_INT("wait_id", wait), NUL(ZERO) }, { RC_FN("waker_irq", "INTEGER", st_waker_irq) },
+    { RC_FN("woken", "INTEGER", st_woken_col) }, { RC_NAME("kernel_state", state, state_name) },
+};
+#undef ROW
 static const struct ks_table t_thread_state = {
     .name = "thread_state",
     .doc = "every thread's state over time (Perfetto's; states the kernel's names), "
     "with the blocking object, its owner and the waker",
     .src = KS_SRC_MODEL,
-    .cols = ts_cols,
+    .rcols = ts_cols,
     .ncols = NCOL(ts_cols),
     .ts_col = 1,
     .needs_stats = 1,
     .sink = sink_state,
-    .rec_col = ts_col,
     .skip = KX_SKIP_MSG,
 };
 
