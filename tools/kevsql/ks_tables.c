@@ -1001,67 +1001,70 @@ static void push_kcall(void *user, const struct kx_kcall_row *r)
     ks_push(ks_walk_of(user), &rec);
 }
 static void sink_kcall(struct kx_sink *k) { k->kcall = push_kcall; }
-static const struct ks_col kcall_cols[] = {
-    { "id", "INTEGER", 0 }, { "ts", "INTEGER", 0 }, { "dur", "INTEGER", 0 },
-    { "utid", "INTEGER", 0 }, { "cpu", "INTEGER", 0 }, { "call", "INTEGER", 0 },
-    { "name", "TEXT", 0 }, { "arg0", "INTEGER", 0 }, { "arg1", "INTEGER", 0 },
-    { "arg2", "INTEGER", 0 }, { "arg3", "INTEGER", 0 }, { "nargs", "INTEGER", 0 },
-    { "ret", "INTEGER", 0 }, { "errno", "INTEGER", 0 }, { "errno_name", "TEXT", 0 },
-    { "entered", "INTEGER", 0 }, { "exited", "INTEGER", 0 }, { "interrupted", "INTEGER", 0 },
-};
-static void kcall_col(struct ks_walk *w, const struct ks_rec *rec, int col, sqlite3_context *ctx)
+#define ROW struct kx_kcall_row
+static int kc_returned(const ROW *x) // its exit gave a result
 {
-    const struct kx_kcall_row *r = &rec->u.kc;
-    char nb[32];
-    switch (col) {
-    case 0: result_u(ctx, r->id); break;
-    case 1: ks_result_ns(ctx, w->t, r->t0 ? r->t0 : r->t1, 1); break;
-    case 2:
-        if (r->t0 && r->exited)
-            sqlite3_result_int64(ctx, ks_ns(w->t, r->t1) - ks_ns(w->t, r->t0));
-        else
-            sqlite3_result_null(ctx);
-        break;
-    case 3: ks_result_thread(ctx, w->t, r->th); break;
-    case 4: sqlite3_result_int(ctx, (int)r->cpu); break;
-    case 5: sqlite3_result_int(ctx, (int)r->call); break;
-    case 6: ks_result_text(ctx, kx_kcall_name(r->call, nb, sizeof(nb))); break;
-    case 7: case 8: case 9: case 10:
-        if ((unsigned)(col - 7) < r->nargs)
-            sqlite3_result_int64(ctx, r->arg[col - 7]);
-        else
-            sqlite3_result_null(ctx);
-        break;
-    case 11: sqlite3_result_int(ctx, (int)r->nargs); break;
-    case 12:
-        if (r->exited && !r->interrupted)
-            sqlite3_result_int(ctx, r->ret);
-        else
-            sqlite3_result_null(ctx);
-        break;
-    case 13:
-        if (r->exited && !r->interrupted)
-            sqlite3_result_int(ctx, (int)r->err);
-        else
-            sqlite3_result_null(ctx);
-        break;
-    case 14: ks_result_text(ctx, r->exited && r->err ? kev_errno_name(r->err) : NULL); break;
-    case 15: sqlite3_result_int(ctx, r->t0 != 0); break;
-    case 16: sqlite3_result_int(ctx, r->exited); break;
-    case 17: sqlite3_result_int(ctx, r->interrupted); break;
-    default: sqlite3_result_null(ctx);
-    }
+    return x->exited && !x->interrupted;
 }
+static void kc_ts(const struct ks_row *r, sqlite3_context *ctx)
+{
+    const ROW *x = r->p;
+    ks_result_ns(ctx, r->t, x->t0 ? x->t0 : x->t1, 1);
+}
+static void kc_dur(const struct ks_row *r, sqlite3_context *ctx)
+{
+    const ROW *x = r->p;
+    if (x->t0 && x->exited)
+        sqlite3_result_int64(ctx, ks_ns(r->t, x->t1) - ks_ns(r->t, x->t0));
+    else
+        sqlite3_result_null(ctx);
+}
+static void kc_name(const struct ks_row *r, sqlite3_context *ctx)
+{
+    char nb[32];
+    ks_result_text(ctx, kx_kcall_name(((const ROW *)r->p)->call, nb, sizeof(nb)));
+}
+static void kc_ret(const struct ks_row *r, sqlite3_context *ctx)
+{
+    const ROW *x = r->p;
+    if (kc_returned(x))
+        sqlite3_result_int(ctx, x->ret);
+    else
+        sqlite3_result_null(ctx);
+}
+static void kc_errno(const struct ks_row *r, sqlite3_context *ctx)
+{
+    const ROW *x = r->p;
+    if (kc_returned(x))
+        sqlite3_result_int(ctx, (int)x->err);
+    else
+        sqlite3_result_null(ctx);
+}
+static void kc_errno_name(const struct ks_row *r, sqlite3_context *ctx)
+{
+    const ROW *x = r->p;
+    ks_result_text(ctx, x->exited && x->err ? kev_errno_name(x->err) : NULL);
+}
+static const struct ks_rcol kcall_cols[] = {
+    { RC_INT("id", id) }, { RC_FN("ts", "INTEGER", kc_ts) }, { RC_FN("dur", "INTEGER", kc_dur) },
+    { RC_UTID("utid", th) }, { RC_INT("cpu", cpu) }, { RC_INT("call", call) },
+    { RC_FN("name", "TEXT", kc_name) }, { RC_ELEM("arg0", arg, 0, nargs) },
+    { RC_ELEM("arg1", arg, 1, nargs) }, { RC_ELEM("arg2", arg, 2, nargs) },
+    { RC_ELEM("arg3", arg, 3, nargs) }, { RC_INT("nargs", nargs) },
+    { RC_FN("ret", "INTEGER", kc_ret) }, { RC_FN("errno", "INTEGER", kc_errno) },
+    { RC_FN("errno_name", "TEXT", kc_errno_name) }, { RC_FLAG("entered", t0) },
+    { RC_INT("exited", exited) }, { RC_INT("interrupted", interrupted) },
+};
+#undef ROW
 static const struct ks_table t_kcall = {
     .name = "kcall",
     .doc = "every kernel call: entry to exit on its thread, arguments, result and errno",
     .src = KS_SRC_MODEL,
-    .cols = kcall_cols,
+    .rcols = kcall_cols,
     .ncols = NCOL(kcall_cols),
     .ts_col = 1,
     .needs_stats = 1,
     .sink = sink_kcall,
-    .rec_col = kcall_col,
     .skip = KX_SKIP_MSG | KX_SKIP_WAIT,
 };
 
