@@ -1075,65 +1075,55 @@ static void push_irq(void *user, const struct kx_irq_row *r)
     ks_push(ks_walk_of(user), &rec);
 }
 static void sink_irq(struct kx_sink *k) { k->irq = push_irq; }
-static const struct ks_col irq_cols[] = {
-    { "id", "INTEGER", 0 }, { "ts", "INTEGER", 0 }, { "dur", "INTEGER", 0 },
-    { "cpu", "INTEGER", 0 }, { "irq", "INTEGER", 0 }, { "name", "TEXT", 0 },
-    { "handler_ts", "INTEGER", 0 }, { "handler_dur", "INTEGER", 0 }, { "utid", "INTEGER", 0 },
-    { "handled_ts", "INTEGER", 0 }, { "latency", "INTEGER", 0 }, { "how", "TEXT", 0 },
-};
-static void irq_col(struct ks_walk *w, const struct ks_rec *rec, int col, sqlite3_context *ctx)
+#define ROW struct kx_irq_row
+static void irq_name(const struct ks_row *r, sqlite3_context *ctx)
 {
-    const struct kx_irq_row *r = &rec->u.irq;
+    const ROW *x = r->p;
+    const char *pseudo = kev_int_pseudo_name(x->irq);
     char nb[48];
-    const char *pseudo = kev_int_pseudo_name(r->irq);
-    switch (col) {
-    case 0: result_u(ctx, r->id); break;
-    case 1: ks_result_ns(ctx, w->t, r->t0, 1); break;
-    case 2:
-        if (r->t1)
-            sqlite3_result_int64(ctx, ks_ns(w->t, r->t1) - ks_ns(w->t, r->t0));
-        else
-            sqlite3_result_null(ctx);
-        break;
-    case 3: sqlite3_result_int(ctx, (int)r->cpu); break;
-    case 4: sqlite3_result_int(ctx, (int)r->irq); break;
-    case 5:
-        snprintf(nb, sizeof(nb), "irq %u%s%s%s", r->irq, pseudo ? " (" : "", pseudo ? pseudo : "",
-                 pseudo ? ")" : "");
-        ks_result_text(ctx, nb);
-        break;
-    case 6: ks_result_ns(ctx, w->t, r->h0, r->h0 != 0); break;
-    case 7:
-        if (r->h0 && r->h1 >= r->h0)
-            sqlite3_result_int64(ctx, ks_ns(w->t, r->h1) - ks_ns(w->t, r->h0));
-        else
-            sqlite3_result_null(ctx);
-        break;
-    case 8: ks_result_thread(ctx, w->t, r->th); break;
-    case 9: ks_result_ns(ctx, w->t, r->t_th, r->t_th != 0); break;
-    case 10:
-        if (r->t_th) // the model's latency (kevstat's), in ns
-            sqlite3_result_int64(ctx, ks_ns(w->t, r->t_th - r->t0));
-        else
-            sqlite3_result_null(ctx);
-        break;
-    case 11:
-        ks_result_text(ctx, r->how == KX_IRQ_PULSE ? "pulse" : r->how == KX_IRQ_WAKE ? "wake" : NULL);
-        break;
-    default: sqlite3_result_null(ctx);
-    }
+    snprintf(nb, sizeof(nb), "irq %u%s%s%s", x->irq, pseudo ? " (" : "", pseudo ? pseudo : "",
+             pseudo ? ")" : "");
+    ks_result_text(ctx, nb);
 }
+static void irq_handler_dur(const struct ks_row *r, sqlite3_context *ctx)
+{
+    const ROW *x = r->p;
+    if (x->h0 && x->h1 >= x->h0)
+        sqlite3_result_int64(ctx, ks_ns(r->t, x->h1) - ks_ns(r->t, x->h0));
+    else
+        sqlite3_result_null(ctx);
+}
+static void irq_latency(const struct ks_row *r, sqlite3_context *ctx)
+{
+    const ROW *x = r->p;
+    if (x->t_th) // the model's latency (kevstat's), in ns
+        sqlite3_result_int64(ctx, ks_ns(r->t, x->t_th - x->t0));
+    else
+        sqlite3_result_null(ctx);
+}
+static void irq_how(const struct ks_row *r, sqlite3_context *ctx)
+{
+    const ROW *x = r->p;
+    ks_result_text(ctx, x->how == KX_IRQ_PULSE ? "pulse" : x->how == KX_IRQ_WAKE ? "wake" : NULL);
+}
+static const struct ks_rcol irq_cols[] = {
+    { RC_INT("id", id) }, { RC_NS("ts", t0) }, { RC_DUR("dur", t0, t1), NUL(ZERO) },
+    { RC_INT("cpu", cpu) }, { RC_INT("irq", irq) }, { RC_FN("name", "TEXT", irq_name) },
+    { RC_NS("handler_ts", h0), NUL(ZERO) }, { RC_FN("handler_dur", "INTEGER", irq_handler_dur) },
+    { RC_UTID("utid", th) }, { RC_NS("handled_ts", t_th), NUL(ZERO) },
+    { RC_FN("latency", "INTEGER", irq_latency) }, { RC_FN("how", "TEXT", irq_how) },
+};
+#undef ROW
 static const struct ks_table t_irq = {
     .name = "irq",
     .doc = "every interrupt, its handler, and the thread that handled it with the "
     "interrupt-to-thread latency (kevstat -s irq's)",
     .src = KS_SRC_MODEL,
-    .cols = irq_cols,
+    .rcols = irq_cols,
     .ncols = NCOL(irq_cols),
     .ts_col = 1,
     .needs_stats = 1,
     .sink = sink_irq,
-    .rec_col = irq_col,
     .skip = KX_SKIP_WAIT,
 };
 
