@@ -1143,78 +1143,82 @@ static void push_msg(void *user, const struct kx_msg *g)
     ks_push(w, &rec);
 }
 static void sink_msg(struct kx_sink *k) { k->msg = push_msg; }
-static const struct ks_col msg_cols[] = {
-    { "id", "INTEGER", 0 }, { "ts", "INTEGER", 0 }, { "dur", "INTEGER", 0 },
-    { "client_utid", "INTEGER", 0 }, { "client_pid", "INTEGER", 0 },
-    { "server_utid", "INTEGER", 0 }, { "server_pid", "INTEGER", 0 }, { "irq", "INTEGER", 0 },
-    { "pulse", "INTEGER", 0 }, { "coid", "INTEGER", 0 }, { "rcvid", "INTEGER", 0 },
-    { "recv_ts", "INTEGER", 0 }, { "reply_ts", "INTEGER", 0 }, { "queue", "INTEGER", 0 },
-    { "error", "INTEGER", 0 }, { "parent_id", "INTEGER", 0 }, { "channel", "INTEGER", 0 },
-    { "code", "INTEGER", 0 },
-};
-static void msg_col(struct ks_walk *w, const struct ks_rec *rec, int col, sqlite3_context *ctx)
+#define ROW struct ks_msg_rec
+static void msg_dur(const struct ks_row *r, sqlite3_context *ctx) // a pulse's to its receive
 {
-    const struct ks_msg_rec *m = &rec->u.msg;
+    const ROW *m = r->p;
     uint64_t end = m->pulse ? m->t_recv : m->t_reply;
-    switch (col) {
-    case 0: result_u(ctx, m->id); break;
-    case 1: ks_result_ns(ctx, w->t, m->t_send, 1); break;
-    case 2: sqlite3_result_int64(ctx, ks_ns(w->t, end) - ks_ns(w->t, m->t_send)); break;
-    case 3: ks_result_thread(ctx, w->t, m->client); break;
-    case 4:
-        if (!m->irq)
-            sqlite3_result_int64(ctx, m->client_pid);
-        else
-            sqlite3_result_null(ctx);
-        break;
-    case 5: ks_result_thread(ctx, w->t, m->server); break;
-    case 6: // a pulse names its channel and code, not the server: the receiver's process
-        if (!m->pulse)
-            sqlite3_result_int64(ctx, m->srv_pid);
-        else if (m->server >= 0)
-            sqlite3_result_int64(ctx, w->s->m.th[m->server].pid);
-        else
-            sqlite3_result_null(ctx);
-        break;
-    case 16: case 17: // a pulse's key: channel << 16 | code
-        if (m->pulse)
-            sqlite3_result_int64(ctx, col == 16 ? m->srv_pid >> 16 : m->srv_pid & 0xffffu);
-        else
-            sqlite3_result_null(ctx);
-        break;
-    case 7:
-        if (m->irq)
-            sqlite3_result_int(ctx, (int)m->irq - 1);
-        else
-            sqlite3_result_null(ctx);
-        break;
-    case 8: sqlite3_result_int(ctx, m->pulse); break;
-    case 9: sqlite3_result_int64(ctx, m->coid); break;
-    case 10: sqlite3_result_int64(ctx, m->rcvid); break;
-    case 11: ks_result_ns(ctx, w->t, m->t_recv, m->t_recv != 0); break;
-    case 12: ks_result_ns(ctx, w->t, m->t_reply, !m->pulse && m->t_reply != 0); break;
-    case 13: sqlite3_result_int64(ctx, ks_ns(w->t, m->t_recv) - ks_ns(w->t, m->t_send)); break;
-    case 14: sqlite3_result_int(ctx, m->error); break;
-    case 15:
-        if (m->parent)
-            result_u(ctx, m->parent);
-        else
-            sqlite3_result_null(ctx);
-        break;
-    default: sqlite3_result_null(ctx);
-    }
+    sqlite3_result_int64(ctx, ks_ns(r->t, end) - ks_ns(r->t, m->t_send));
 }
+static void msg_client_pid(const struct ks_row *r, sqlite3_context *ctx)
+{
+    const ROW *m = r->p;
+    if (!m->irq)
+        sqlite3_result_int64(ctx, m->client_pid);
+    else
+        sqlite3_result_null(ctx);
+}
+// a pulse names its channel and code, not the server: the receiver's process
+static void msg_server_pid(const struct ks_row *r, sqlite3_context *ctx)
+{
+    const ROW *m = r->p;
+    if (!m->pulse)
+        sqlite3_result_int64(ctx, m->srv_pid);
+    else if (m->server >= 0)
+        sqlite3_result_int64(ctx, r->w->s->m.th[m->server].pid);
+    else
+        sqlite3_result_null(ctx);
+}
+static void msg_channel(const struct ks_row *r, sqlite3_context *ctx) // a pulse's key: channel << 16 | code
+{
+    const ROW *m = r->p;
+    if (m->pulse)
+        sqlite3_result_int64(ctx, m->srv_pid >> 16);
+    else
+        sqlite3_result_null(ctx);
+}
+static void msg_code(const struct ks_row *r, sqlite3_context *ctx)
+{
+    const ROW *m = r->p;
+    if (m->pulse)
+        sqlite3_result_int64(ctx, m->srv_pid & 0xffffu);
+    else
+        sqlite3_result_null(ctx);
+}
+static void msg_irq(const struct ks_row *r, sqlite3_context *ctx)
+{
+    const ROW *m = r->p;
+    if (m->irq)
+        sqlite3_result_int(ctx, (int)m->irq - 1);
+    else
+        sqlite3_result_null(ctx);
+}
+static void msg_reply_ts(const struct ks_row *r, sqlite3_context *ctx)
+{
+    const ROW *m = r->p;
+    ks_result_ns(ctx, r->t, m->t_reply, !m->pulse && m->t_reply != 0);
+}
+static const struct ks_rcol msg_cols[] = {
+    { RC_INT("id", id) }, { RC_NS("ts", t_send) }, { RC_FN("dur", "INTEGER", msg_dur) },
+    { RC_UTID("client_utid", client) }, { RC_FN("client_pid", "INTEGER", msg_client_pid) },
+    { RC_UTID("server_utid", server) }, { RC_FN("server_pid", "INTEGER", msg_server_pid) },
+    { RC_FN("irq", "INTEGER", msg_irq) }, { RC_INT("pulse", pulse) }, { RC_INT("coid", coid) },
+    { RC_INT("rcvid", rcvid) }, { RC_NS("recv_ts", t_recv), NUL(ZERO) },
+    { RC_FN("reply_ts", "INTEGER", msg_reply_ts) }, { RC_DUR("queue", t_send, t_recv) },
+    { RC_INT("error", error) }, { RC_INT("parent_id", parent), NUL(ZERO) },
+    { RC_FN("channel", "INTEGER", msg_channel) }, { RC_FN("code", "INTEGER", msg_code) },
+};
+#undef ROW
 static const struct ks_table t_msg = {
     .name = "msg",
     .doc = "every message (send to reply) and pulse (send to receive), its client, server and "
     "times; parent_id the request its server was serving",
     .src = KS_SRC_MODEL,
-    .cols = msg_cols,
+    .rcols = msg_cols,
     .ncols = NCOL(msg_cols),
     .ts_col = 1,
     .needs_stats = 1,
     .sink = sink_msg,
-    .rec_col = msg_col,
     .skip = KX_SKIP_WAIT,
 };
 
