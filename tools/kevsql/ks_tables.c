@@ -1229,57 +1229,51 @@ static void push_wait(void *user, const struct kw_wait *w)
     ks_push(ks_walk_of(user), &rec);
 }
 static void sink_wait(struct kx_sink *k) { k->wait = push_wait; }
-static const struct ks_col wait_cols[] = {
-    { "id", "INTEGER", 0 }, { "ts", "INTEGER", 0 }, { "dur", "INTEGER", 0 },
-    { "utid", "INTEGER", 0 }, { "state", "TEXT", 0 }, { "object", "TEXT", 0 },
-    { "owner_utid", "INTEGER", 0 }, { "owner_running", "INTEGER", 0 },
-    { "owner_preempted", "INTEGER", 0 }, { "owner_blocked", "INTEGER", 0 },
-    { "preempted_by_utid", "INTEGER", 0 }, { "inversion", "INTEGER", 0 },
-    { "owner_blocked_on", "TEXT", 0 }, { "still_waiting", "INTEGER", 0 },
-};
-static int64_t span_ns(struct ks_walk *w, uint64_t d)
+#define ROW struct kw_wait
+static void wait_dur(const struct ks_row *r, sqlite3_context *ctx) // an open one: to the end
 {
-    return ks_ns(w->t, d);
+    const ROW *x = r->p;
+    uint64_t end = x->t1 ? x->t1 : r->w->s->kw->t_last;
+    sqlite3_result_int64(ctx, ks_ns(r->t, end) - ks_ns(r->t, x->t0));
 }
-static void wait_col(struct ks_walk *w, const struct ks_rec *rec, int col, sqlite3_context *ctx)
+static void wait_object(const struct ks_row *r, sqlite3_context *ctx)
 {
-    const struct kw_wait *x = &rec->u.wait;
     char ob[48];
-    uint64_t end = x->t1 ? x->t1 : w->s->kw->t_last;
-    switch (col) {
-    case 0: result_u(ctx, x->serial); break;
-    case 1: ks_result_ns(ctx, w->t, x->t0, 1); break;
-    case 2: sqlite3_result_int64(ctx, ks_ns(w->t, end) - ks_ns(w->t, x->t0)); break;
-    case 3: ks_result_thread(ctx, w->t, x->th); break;
-    case 4: ks_result_text(ctx, state_name(x->state)); break;
-    case 5: ks_result_text(ctx, kx_wait_obj(w->s, x->obj, ob, sizeof(ob))); break;
-    case 6: ks_result_thread(ctx, w->t, x->owner); break;
-    case 7: sqlite3_result_int64(ctx, span_ns(w, x->own_run)); break;
-    case 8: sqlite3_result_int64(ctx, span_ns(w, x->own_ready)); break;
-    case 9: sqlite3_result_int64(ctx, span_ns(w, x->own_blocked)); break;
-    case 10: ks_result_thread(ctx, w->t, x->by); break;
-    case 11: sqlite3_result_int64(ctx, span_ns(w, x->inv_t)); break;
-    case 12:
-        if (x->owner_obj >= 0 && x->own_blocked)
-            ks_result_text(ctx, kx_wait_obj(w->s, x->owner_obj, ob, sizeof(ob)));
-        else
-            sqlite3_result_null(ctx);
-        break;
-    case 13: sqlite3_result_int(ctx, x->t1 == 0); break;
-    default: sqlite3_result_null(ctx);
-    }
+    ks_result_text(ctx, kx_wait_obj(r->w->s, ((const ROW *)r->p)->obj, ob, sizeof(ob)));
 }
+static void wait_owner_on(const struct ks_row *r, sqlite3_context *ctx)
+{
+    const ROW *x = r->p;
+    char ob[48];
+    if (x->owner_obj >= 0 && x->own_blocked)
+        ks_result_text(ctx, kx_wait_obj(r->w->s, x->owner_obj, ob, sizeof(ob)));
+    else
+        sqlite3_result_null(ctx);
+}
+static void wait_open(const struct ks_row *r, sqlite3_context *ctx)
+{
+    sqlite3_result_int(ctx, ((const ROW *)r->p)->t1 == 0);
+}
+static const struct ks_rcol wait_cols[] = {
+    { RC_INT("id", serial) }, { RC_NS("ts", t0) }, { RC_FN("dur", "INTEGER", wait_dur) },
+    { RC_UTID("utid", th) }, { RC_NAME("state", state, state_name) },
+    { RC_FN("object", "TEXT", wait_object) }, { RC_UTID("owner_utid", owner) },
+    { RC_SPAN("owner_running", own_run) }, { RC_SPAN("owner_preempted", own_ready) },
+    { RC_SPAN("owner_blocked", own_blocked) }, { RC_UTID("preempted_by_utid", by) },
+    { RC_SPAN("inversion", inv_t) }, { RC_FN("owner_blocked_on", "TEXT", wait_owner_on) },
+    { RC_FN("still_waiting", "INTEGER", wait_open) },
+};
+#undef ROW
 static const struct ks_table t_wait = {
     .name = "wait",
     .doc = "every wait on a mutex, semaphore or condition variable (kevstat -s waits): who, "
     "on what, held by whom, how long, what the owner did, the time an inversion lost",
     .src = KS_SRC_MODEL,
-    .cols = wait_cols,
+    .rcols = wait_cols,
     .ncols = NCOL(wait_cols),
     .ts_col = 1,
     .needs_stats = 1,
     .sink = sink_wait,
-    .rec_col = wait_col,
     .skip = KX_SKIP_MSG,
 };
 
@@ -1308,9 +1302,9 @@ static void wpre_col(struct ks_walk *w, const struct ks_rec *rec, int col, sqlit
     switch (col) {
     case 0: result_u(ctx, x->serial); break;
     case 1: ks_result_thread(ctx, w->t, other ? -1 : x->pre[rec->sub].th); break;
-    case 2: sqlite3_result_int64(ctx, span_ns(w, other ? x->pre_other : x->pre[rec->sub].t)); break;
+    case 2: sqlite3_result_int64(ctx, ks_ns(w->t, other ? x->pre_other : x->pre[rec->sub].t)); break;
     case 3:
-        sqlite3_result_int64(ctx, span_ns(w, other ? x->inv_other : x->pre[rec->sub].inv_t));
+        sqlite3_result_int64(ctx, ks_ns(w->t, other ? x->inv_other : x->pre[rec->sub].inv_t));
         break;
     case 4: ks_result_thread(ctx, w->t, x->th); break;
     case 5: ks_result_text(ctx, kx_wait_obj(w->s, x->obj, ob, sizeof(ob))); break;
