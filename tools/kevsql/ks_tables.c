@@ -635,13 +635,6 @@ static const struct ks_table t_event = {
 };
 
 // user_event: a program's events, with their registered names and values (kx_user_value).
-static const struct ks_col user_cols[] = {
-    { "id", "INTEGER", 0 }, { "ts", "INTEGER", 0 }, { "cpu", "INTEGER", 0 },
-    { "utid", "INTEGER", 0 }, { "upid", "INTEGER", 0 }, { "code", "INTEGER", 0 },
-    { "name", "TEXT", 0 }, { "value", "TEXT", 0 }, { "is_string", "INTEGER", 0 },
-    { "nwords", "INTEGER", 0 }, { "w0", "INTEGER", 0 }, { "w1", "INTEGER", 0 },
-    { "arg_set_id", "INTEGER", 0 },
-};
 static void user_fill(struct ks_walk *w, const struct kev_event *e, struct ks_rec *rec)
 {
     ev_rec(w, e, rec);
@@ -660,45 +653,47 @@ static void user_on(struct ks_walk *w, const struct kev_event *e)
     user_fill(w, e, &rec);
     ks_push(w, &rec);
 }
-static void user_col(struct ks_walk *w, const struct ks_rec *rec, int col, sqlite3_context *ctx)
+#define ROW struct ks_ev_rec
+static void user_upid(const struct ks_row *r, sqlite3_context *ctx)
 {
-    const struct ks_ev_rec *v = &rec->u.ev;
-    switch (col) {
-    case 0: result_u(ctx, v->id); break;
-    case 1: ks_result_ns(ctx, w->t, v->t, 1); break;
-    case 2: sqlite3_result_int(ctx, (int)v->cpu); break;
-    case 3: ks_result_thread(ctx, w->t, v->th); break;
-    case 4:
-        if (v->th >= 0)
-            sqlite3_result_int64(ctx, v->pid);
-        else
-            sqlite3_result_null(ctx);
-        break;
-    case 5: sqlite3_result_int(ctx, (int)v->ev); break;
-    case 6: ks_result_text(ctx, v->name[0] ? v->name : NULL); break;
-    case 7: ks_result_text(ctx, v->text); break;
-    case 8: sqlite3_result_int(ctx, (int)v->v[0]); break;
-    case 9: sqlite3_result_int(ctx, (int)v->nw); break;
-    case 10: case 11:
-        if ((unsigned)(col - 10) < v->nw && !v->v[0])
-            sqlite3_result_int64(ctx, (int32_t)v->w[col - 10]);
-        else
-            sqlite3_result_null(ctx);
-        break;
-    case 12: sqlite3_result_int64(ctx, slice_id(v->id, SL_INSTANT)); break;
-    default: sqlite3_result_null(ctx);
-    }
+    const ROW *v = r->p;
+    if (v->th >= 0)
+        sqlite3_result_int64(ctx, v->pid);
+    else
+        sqlite3_result_null(ctx);
 }
+static void user_word(const struct ks_row *r, unsigned i, sqlite3_context *ctx) // a number's
+{
+    const ROW *v = r->p;
+    if (i < v->nw && !v->v[0])
+        sqlite3_result_int64(ctx, (int32_t)v->w[i]);
+    else
+        sqlite3_result_null(ctx);
+}
+static void user_w0(const struct ks_row *r, sqlite3_context *ctx) { user_word(r, 0, ctx); }
+static void user_w1(const struct ks_row *r, sqlite3_context *ctx) { user_word(r, 1, ctx); }
+static void user_arg_set(const struct ks_row *r, sqlite3_context *ctx)
+{
+    sqlite3_result_int64(ctx, slice_id(((const ROW *)r->p)->id, SL_INSTANT));
+}
+static const struct ks_rcol user_cols[] = {
+    { RC_INT("id", id) }, { RC_NS("ts", t) }, { RC_INT("cpu", cpu) }, { RC_UTID("utid", th) },
+    { RC_FN("upid", "INTEGER", user_upid) }, { RC_INT("code", ev) },
+    { RC_TEXT("name", name), NUL(EMPTY) }, { RC_TEXT("value", text) },
+    { RC_INT("is_string", v[0]) }, { RC_INT("nwords", nw) },
+    { RC_FN("w0", "INTEGER", user_w0) }, { RC_FN("w1", "INTEGER", user_w1) },
+    { RC_FN("arg_set_id", "INTEGER", user_arg_set) },
+};
+#undef ROW
 static const struct ks_table t_user_event = {
     .name = "user_event",
     .doc = "programs' user events: code, registered name, value as every tool formats it",
     .src = KS_SRC_EVENTS,
-    .cols = user_cols,
+    .rcols = user_cols,
     .ncols = NCOL(user_cols),
     .ts_col = 1,
     .needs_stats = 1,
     .on_event = user_on,
-    .rec_col = user_col,
     .skip = KX_SKIP_MSG | KX_SKIP_WAIT,
 };
 
