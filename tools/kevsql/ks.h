@@ -301,6 +301,8 @@ int64_t ks_rcol_int(const void *row, unsigned off, unsigned size, int sign);
                           .off2 = offsetof(ROW, f1)
 #define RC_SPAN(n, f) .col = { n, "INTEGER", 0 }, .kind = KS_RC_SPAN, KS_AT(f)
 #define RC_UTID(n, f) .col = { n, "INTEGER", 0 }, .kind = KS_RC_UTID, KS_AT(f)
+// An event table's utid the model gives (the walk runs the model only when such a column is read)
+#define RC_UTID_M(n, f) .col = { n, "INTEGER", 1 }, .kind = KS_RC_UTID, KS_AT(f)
 #define RC_TEXT(n, f) .col = { n, "TEXT", 0 }, .kind = KS_RC_TEXT, .off = offsetof(ROW, f)
 #define RC_NAME(n, f, nm) .col = { n, "TEXT", 0 }, .kind = KS_RC_NAME, KS_AT(f), .names = nm
 #define RC_ELEM(n, f, i, count) .col = { n, "INTEGER", 0 }, .kind = KS_RC_ELEM, KS_AT(f[0]), \

@@ -742,12 +742,6 @@ static const struct ks_table t_fault = {
 };
 
 // stack_sample (trace/kev_stack.h)
-static const struct ks_col stack_cols[] = {
-    { "id", "INTEGER", 0 }, { "ts", "INTEGER", 0 }, { "cpu", "INTEGER", 0 },
-    { "utid", "INTEGER", 1 }, { "pid", "INTEGER", 0 }, { "tid", "INTEGER", 0 },
-    { "kind", "TEXT", 0 }, { "depth", "INTEGER", 0 }, { "ended", "TEXT", 0 },
-    { "frames", "TEXT", 0 },
-};
 static void stack_on(struct ks_walk *w, const struct kev_event *e)
 {
     struct kev_stack st;
@@ -766,50 +760,38 @@ static void stack_on(struct ks_walk *w, const struct kev_event *e)
                               (unsigned long long)st.pcs[i]);
     ks_push(w, &rec);
 }
-static void stack_col(struct ks_walk *w, const struct ks_rec *rec, int col, sqlite3_context *ctx)
-{
-    const struct ks_ev_rec *v = &rec->u.ev;
-    switch (col) {
-    case 0: result_u(ctx, v->id); break;
-    case 1: ks_result_ns(ctx, w->t, v->t, 1); break;
-    case 2: sqlite3_result_int(ctx, (int)v->cpu); break;
-    case 3: ks_result_thread(ctx, w->t, v->th); break;
-    case 4: case 5: sqlite3_result_int64(ctx, v->v[col - 4]); break;
-    case 6: ks_result_text(ctx, kev_stack_kind_name((unsigned)v->v[2])); break;
-    case 7: sqlite3_result_int64(ctx, v->v[3]); break;
-    case 8:
-        if (v->v[4])
-            ks_result_text(ctx, kev_stack_ended_name((unsigned)v->v[4]));
-        else
-            sqlite3_result_null(ctx);
-        break;
-    case 9: { // the frames named (the record holds them in hex, innermost first)
-        uint64_t pcs[KEV_STACK_MAXDEPTH];
-        unsigned depth = 0;
-        for (const char *p = v->text; *p && depth < KEV_STACK_MAXDEPTH; ) {
-            pcs[depth++] = strtoull(p, (char **)&p, 16);
-            while (*p == ';')
-                p++;
-        }
-        char named[2048];
-        ks_syms_stack(w->t, pcs, depth, named, sizeof(named));
-        ks_result_text(ctx, named);
-        break;
+#define ROW struct ks_ev_rec
+static void stack_frames(const struct ks_row *r, sqlite3_context *ctx)
+{ // the frames named (the record holds them in hex, innermost first)
+    uint64_t pcs[KEV_STACK_MAXDEPTH];
+    unsigned depth = 0;
+    for (const char *p = ((const ROW *)r->p)->text; *p && depth < KEV_STACK_MAXDEPTH; ) {
+        pcs[depth++] = strtoull(p, (char **)&p, 16);
+        while (*p == ';')
+            p++;
     }
-    default: sqlite3_result_null(ctx);
-    }
+    char named[2048];
+    ks_syms_stack(r->t, pcs, depth, named, sizeof(named));
+    ks_result_text(ctx, named);
 }
+static const struct ks_rcol stack_cols[] = {
+    { RC_INT("id", id) }, { RC_NS("ts", t) }, { RC_INT("cpu", cpu) },
+    { RC_UTID_M("utid", th) }, { RC_INT("pid", v[0]) },
+    { RC_INT("tid", v[1]) }, { RC_NAME("kind", v[2], kev_stack_kind_name) },
+    { RC_INT("depth", v[3]) }, { RC_NAME("ended", v[4], kev_stack_ended_name), NUL(ZERO) },
+    { RC_FN("frames", "TEXT", stack_frames) },
+};
+#undef ROW
 static const struct ks_table t_stack = {
     .name = "stack_sample",
     .doc = "stacks the capture holds: profile samples (user, kernel) and faults' "
     "stacks; frames innermost first",
     .src = KS_SRC_EVENTS,
-    .cols = stack_cols,
+    .rcols = stack_cols,
     .ncols = NCOL(stack_cols),
     .ts_col = 1,
     .needs_stats = 0,
     .on_event = stack_on,
-    .rec_col = stack_col,
 };
 
 // prio_change: PRIO_CHANGE's fields; its kind by the one rule of every tool (kx_prio.h): a
