@@ -133,39 +133,35 @@ static const struct ks_table t_thread = {
 };
 
 static unsigned process_rows(struct ks_trace *t) { return t->nproc; }
-static const struct ks_col process_cols[] = {
-    { "upid", "INTEGER", 0 }, { "pid", "INTEGER", 0 }, { "name", "TEXT", 0 },
-    { "start_ts", "INTEGER", 0 }, { "end_ts", "INTEGER", 0 }, { "parent_upid", "INTEGER", 0 },
-    { "uid", "INTEGER", 0 }, { "cmdline", "TEXT", 0 }, { "arg_set_id", "INTEGER", 0 },
-    { "id", "INTEGER", 0 },
-};
-static void process_col(struct ks_trace *t, unsigned row, int col, sqlite3_context *ctx)
+static const void *process_row(struct ks_trace *t, unsigned i) { return &t->proc[i]; }
+#define ROW struct ks_proc
+static void process_parent(const struct ks_row *r, sqlite3_context *ctx)
 {
-    const struct ks_proc *p = &t->proc[row];
-    switch (col) {
-    case 0: case 1: case 9: sqlite3_result_int64(ctx, p->pid); break;
-    case 2: ks_result_text(ctx, p->name[0] ? p->name : NULL); break;
-    case 3: ks_result_ns(ctx, t, (uint64_t)p->start, p->start >= 0); break;
-    case 4: ks_result_ns(ctx, t, (uint64_t)p->end, p->end >= 0); break;
-    case 5:
-        if (p->ppid || p->pid == 1)
-            sqlite3_result_int64(ctx, p->ppid);
-        else
-            sqlite3_result_null(ctx);
-        break;
-    default: sqlite3_result_null(ctx);
-    }
+    const ROW *p = r->p;
+    if (p->ppid || p->pid == 1)
+        sqlite3_result_int64(ctx, p->ppid);
+    else
+        sqlite3_result_null(ctx);
 }
+static const struct ks_rcol process_cols[] = {
+    { RC_INT("upid", pid), PF }, { RC_INT("pid", pid), PF },
+    { RC_TEXT("name", name), NUL(EMPTY), PF },
+    { RC_NS("start_ts", start), NUL(NEG), PF }, { RC_NS("end_ts", end), NUL(NEG), PF },
+    { RC_FN("parent_upid", "INTEGER", process_parent), PF }, { RC_NULL("uid", "INTEGER"), PF },
+    { RC_NULL("cmdline", "TEXT"), PF }, { RC_NULL("arg_set_id", "INTEGER"), PF },
+    { RC_INT("id", pid), PF },
+};
+#undef ROW
 static const struct ks_table t_process = {
     .name = "process",
     .doc = "every process seen (upid is the kernel's pid)",
     .src = KS_SRC_SUMMARY,
-    .cols = process_cols,
+    .rcols = process_cols,
     .ncols = NCOL(process_cols),
     .ts_col = -1,
     .needs_stats = 0,
     .nrows = process_rows,
-    .summary_col = process_col,
+    .row = process_row,
 };
 
 static unsigned cpu_rows(struct ks_trace *t) { return t->ncpu; }
@@ -1146,7 +1142,8 @@ static void msg_server_pid(const struct ks_row *r, sqlite3_context *ctx)
     else
         sqlite3_result_null(ctx);
 }
-static void msg_channel(const struct ks_row *r, sqlite3_context *ctx) // a pulse's key: channel << 16 | code
+// a pulse's key: channel << 16 | code
+static void msg_channel(const struct ks_row *r, sqlite3_context *ctx)
 {
     const ROW *m = r->p;
     if (m->pulse)
