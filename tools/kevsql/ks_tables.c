@@ -68,68 +68,76 @@ static int64_t slice_id(uint64_t id, unsigned kind)
 // Row 0 is Perfetto's utid 0, the "swapper": every CPU's idle thread (their time per CPU is
 // cpu.idle_ns); then each other thread the model saw, utid its number + 1.
 static unsigned thread_rows(struct ks_trace *t) { return t->nrow_th; }
-static const struct ks_col thread_cols[] = {
-    { "utid", "INTEGER", 0 }, { "tid", "INTEGER", 0 }, { "name", "TEXT", 0 },
-    { "upid", "INTEGER", 0 }, { "start_ts", "INTEGER", 0 }, { "end_ts", "INTEGER", 0 },
-    { "is_main_thread", "INTEGER", 0 }, { "is_idle", "INTEGER", 0 },
-    { "machine_id", "INTEGER", 0 }, { "arg_set_id", "INTEGER", 0 },
-    { "pid", "INTEGER", 0 }, { "label", "TEXT", 0 }, { "priority", "INTEGER", 0 },
-    { "id", "INTEGER", 0 },
-};
-static void thread_col(struct ks_trace *t, unsigned row, int col, sqlite3_context *ctx)
+// Row 0's struct: every CPU's idle thread as Perfetto's one "swapper" (no process, no times)
+static const struct ks_thread swapper = { .name = "swapper", .start = -1, .end = -1,
+                                          .idle = 1, .prio = -1 };
+static const void *thread_row(struct ks_trace *t, unsigned i)
 {
-    int th = t->row_th[row];
-    if (th < 0) { // the swapper
-        switch (col) {
-        case 0: case 1: case 13: sqlite3_result_int(ctx, 0); break;
-        case 2: ks_result_text(ctx, "swapper"); break;
-        case 7: sqlite3_result_int(ctx, 1); break;
-        case 11: ks_result_text(ctx, "idle"); break;
-        default: sqlite3_result_null(ctx);
-        }
-        return;
-    }
-    const struct ks_thread *x = &t->th[th];
-    char lb[80];
-    switch (col) {
-    case 0: case 13: sqlite3_result_int(ctx, th + 1); break;
-    case 1: sqlite3_result_int64(ctx, x->tid); break;
-    case 2: ks_result_text(ctx, x->name[0] ? x->name : x->comm[0] ? x->comm : NULL); break;
-    case 3: case 10: sqlite3_result_int64(ctx, x->pid); break;
-    case 4: ks_result_ns(ctx, t, (uint64_t)x->start, x->start >= 0); break;
-    case 5: ks_result_ns(ctx, t, (uint64_t)x->end, x->end >= 0); break;
-    case 6: sqlite3_result_int(ctx, x->tid == 1); break;
-    case 7: sqlite3_result_int(ctx, x->idle); break;
-    case 11: // "process/thread" as every other tool names it
-        if (x->comm[0] && x->name[0])
-            snprintf(lb, sizeof(lb), "%s/%s", x->comm, x->name);
-        else if (x->comm[0])
-            snprintf(lb, sizeof(lb), "%s/%u", x->comm, x->tid);
-        else if (x->name[0])
-            snprintf(lb, sizeof(lb), "%s", x->name);
-        else
-            snprintf(lb, sizeof(lb), "pid%u/%u", x->pid, x->tid);
-        ks_result_text(ctx, lb);
-        break;
-    case 12:
-        if (x->prio >= 0)
-            sqlite3_result_int(ctx, x->prio);
-        else
-            sqlite3_result_null(ctx);
-        break;
-    default: sqlite3_result_null(ctx);
-    }
+    return t->row_th[i] < 0 ? &swapper : (const void *)&t->th[t->row_th[i]];
 }
+#define ROW struct ks_thread
+static void thread_utid(const struct ks_row *r, sqlite3_context *ctx)
+{
+    const ROW *x = r->p;
+    sqlite3_result_int(ctx, x == &swapper ? 0 : (int)(x - r->t->th) + 1);
+}
+static void thread_name(const struct ks_row *r, sqlite3_context *ctx)
+{
+    const ROW *x = r->p;
+    ks_result_text(ctx, x->name[0] ? x->name : x->comm[0] ? x->comm : NULL);
+}
+static void thread_pid(const struct ks_row *r, sqlite3_context *ctx) // the swapper has none
+{
+    const ROW *x = r->p;
+    if (x != &swapper)
+        sqlite3_result_int64(ctx, x->pid);
+    else
+        sqlite3_result_null(ctx);
+}
+static void thread_is_main(const struct ks_row *r, sqlite3_context *ctx)
+{
+    const ROW *x = r->p;
+    if (x != &swapper)
+        sqlite3_result_int(ctx, x->tid == 1);
+    else
+        sqlite3_result_null(ctx);
+}
+static void thread_label(const struct ks_row *r, sqlite3_context *ctx)
+{ // "process/thread" as every other tool names it
+    const ROW *x = r->p;
+    char lb[80];
+    if (x == &swapper)
+        snprintf(lb, sizeof(lb), "idle");
+    else if (x->comm[0] && x->name[0])
+        snprintf(lb, sizeof(lb), "%s/%s", x->comm, x->name);
+    else if (x->comm[0])
+        snprintf(lb, sizeof(lb), "%s/%u", x->comm, x->tid);
+    else if (x->name[0])
+        snprintf(lb, sizeof(lb), "%s", x->name);
+    else
+        snprintf(lb, sizeof(lb), "pid%u/%u", x->pid, x->tid);
+    ks_result_text(ctx, lb);
+}
+static const struct ks_rcol thread_cols[] = {
+    { RC_FN("utid", "INTEGER", thread_utid), PF }, { RC_INT("tid", tid), PF },
+    { RC_FN("name", "TEXT", thread_name), PF }, { RC_FN("upid", "INTEGER", thread_pid), PF },
+    { RC_NS("start_ts", start), NUL(NEG), PF }, { RC_NS("end_ts", end), NUL(NEG), PF },
+    { RC_FN("is_main_thread", "INTEGER", thread_is_main), PF }, { RC_INT("is_idle", idle), PF },
+    { RC_NULL("machine_id", "INTEGER"), PF }, { RC_NULL("arg_set_id", "INTEGER"), PF },
+    { RC_FN("pid", "INTEGER", thread_pid) }, { RC_FN("label", "TEXT", thread_label) },
+    { RC_INT("priority", prio), NUL(NEG) }, { RC_FN("id", "INTEGER", thread_utid), PF },
+};
+#undef ROW
 static const struct ks_table t_thread = {
     .name = "thread",
     .doc = "every thread seen (Perfetto's columns; tid is the kernel's, per process)",
     .src = KS_SRC_SUMMARY,
-    .cols = thread_cols,
+    .rcols = thread_cols,
     .ncols = NCOL(thread_cols),
     .ts_col = -1,
     .needs_stats = 0,
     .nrows = thread_rows,
-    .summary_col = thread_col,
+    .row = thread_row,
 };
 
 static unsigned process_rows(struct ks_trace *t) { return t->nproc; }
