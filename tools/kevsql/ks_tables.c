@@ -430,36 +430,25 @@ static const struct ks_table t_track = {
 };
 
 static unsigned deadlock_rows(struct ks_trace *t) { return t->ndl; }
-static const struct ks_col deadlock_cols[] = {
-    { "cycle", "INTEGER", 0 }, { "position", "INTEGER", 0 }, { "ts", "INTEGER", 0 },
-    { "broken_ts", "INTEGER", 0 }, { "utid", "INTEGER", 0 }, { "object", "TEXT", 0 },
-    { "owner_utid", "INTEGER", 0 },
+static const void *deadlock_row(struct ks_trace *t, unsigned i) { return &t->dl[i]; }
+#define ROW struct ks_dl
+static const struct ks_rcol deadlock_cols[] = {
+    { RC_INT("cycle", cycle) }, { RC_INT("position", pos) }, { RC_NS("ts", t) },
+    { RC_NS("broken_ts", broken), NUL(NEG) }, { RC_UTID("utid", th) },
+    { RC_TEXT("object", obj) }, { RC_UTID("owner_utid", owner) },
 };
-static void deadlock_col(struct ks_trace *t, unsigned row, int col, sqlite3_context *ctx)
-{
-    const struct ks_dl *d = &t->dl[row];
-    switch (col) {
-    case 0: sqlite3_result_int(ctx, (int)d->cycle); break;
-    case 1: sqlite3_result_int(ctx, (int)d->pos); break;
-    case 2: ks_result_ns(ctx, t, (uint64_t)d->t, 1); break;
-    case 3: ks_result_ns(ctx, t, (uint64_t)d->broken, d->broken >= 0); break;
-    case 4: ks_result_thread(ctx, t, d->th); break;
-    case 5: ks_result_text(ctx, d->obj); break;
-    case 6: ks_result_thread(ctx, t, d->owner); break;
-    default: sqlite3_result_null(ctx);
-    }
-}
+#undef ROW
 static const struct ks_table t_deadlock = {
     .name = "deadlock",
     .doc = "deadlock cycles (kevstat -s waits): one row per thread of a cycle, waiting on "
     "an object its next thread holds",
     .src = KS_SRC_SUMMARY,
-    .cols = deadlock_cols,
+    .rcols = deadlock_cols,
     .ncols = NCOL(deadlock_cols),
     .ts_col = -1,
     .needs_stats = 0,
     .nrows = deadlock_rows,
-    .summary_col = deadlock_col,
+    .row = deadlock_row,
 };
 
 static unsigned inversion_rows(struct ks_trace *t) { return t->ninv; }
