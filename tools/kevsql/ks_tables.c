@@ -452,40 +452,26 @@ static const struct ks_table t_deadlock = {
 };
 
 static unsigned inversion_rows(struct ks_trace *t) { return t->ninv; }
-static const struct ks_col inversion_cols[] = {
-    { "inversion", "INTEGER", 0 }, { "waiter_utid", "INTEGER", 0 }, { "object", "TEXT", 0 },
-    { "owner_utid", "INTEGER", 0 }, { "waits", "INTEGER", 0 }, { "lost", "INTEGER", 0 },
-    { "max_lost", "INTEGER", 0 }, { "ts", "INTEGER", 0 }, { "middle_utid", "INTEGER", 0 },
-    { "middle_lost", "INTEGER", 0 },
+static const void *inversion_row(struct ks_trace *t, unsigned i) { return &t->inv[i]; }
+#define ROW struct ks_inv
+static const struct ks_rcol inversion_cols[] = {
+    { RC_INT("inversion", inv) }, { RC_UTID("waiter_utid", waiter) }, { RC_TEXT("object", obj) },
+    { RC_UTID("owner_utid", owner) }, { RC_INT("waits", count) }, { RC_SPAN("lost", lost) },
+    { RC_SPAN("max_lost", max) }, { RC_NS("ts", first) }, { RC_UTID("middle_utid", middle) },
+    { RC_SPAN("middle_lost", mid_lost) },
 };
-static void inversion_col(struct ks_trace *t, unsigned row, int col, sqlite3_context *ctx)
-{
-    const struct ks_inv *v = &t->inv[row];
-    switch (col) {
-    case 0: sqlite3_result_int(ctx, (int)v->inv); break;
-    case 1: ks_result_thread(ctx, t, v->waiter); break;
-    case 2: ks_result_text(ctx, v->obj); break;
-    case 3: ks_result_thread(ctx, t, v->owner); break;
-    case 4: result_u(ctx, v->count); break;
-    case 5: sqlite3_result_int64(ctx, ks_ns(t, v->lost)); break;
-    case 6: sqlite3_result_int64(ctx, ks_ns(t, v->max)); break;
-    case 7: ks_result_ns(ctx, t, v->first, 1); break;
-    case 8: ks_result_thread(ctx, t, v->middle); break;
-    case 9: sqlite3_result_int64(ctx, ks_ns(t, v->mid_lost)); break;
-    default: sqlite3_result_null(ctx);
-    }
-}
+#undef ROW
 static const struct ks_table t_inversion = {
     .name = "inversion",
     .doc = "priority inversions (kevstat -s waits, the model's findings): one row per middle "
     "thread of each, with the inversion's waits and time lost and the thread's share",
     .src = KS_SRC_SUMMARY,
-    .cols = inversion_cols,
+    .rcols = inversion_cols,
     .ncols = NCOL(inversion_cols),
     .ts_col = -1,
     .needs_stats = 0,
     .nrows = inversion_rows,
-    .summary_col = inversion_col,
+    .row = inversion_row,
 };
 
 static unsigned lost_rows(struct ks_trace *t) { return t->ngap; }
