@@ -475,32 +475,23 @@ static const struct ks_table t_inversion = {
 };
 
 static unsigned lost_rows(struct ks_trace *t) { return t->ngap; }
-static const struct ks_col lost_cols[] = {
-    { "cpu", "INTEGER", 0 }, { "ts", "INTEGER", 0 }, { "dur", "INTEGER", 0 },
-    { "lost", "INTEGER", 0 }, { "after_end", "INTEGER", 0 },
+static const void *lost_row(struct ks_trace *t, unsigned i) { return &t->gap[i]; }
+#define ROW struct kx_gap
+static const struct ks_rcol lost_cols[] = {
+    { RC_INT("cpu", cpu) }, { RC_NS("ts", t0) }, { RC_DUR("dur", t0, t1) }, { RC_INT("lost", lost) },
+    { RC_INT("after_end", after_end) },
 };
-static void lost_col(struct ks_trace *t, unsigned row, int col, sqlite3_context *ctx)
-{
-    const struct kx_gap *g = &t->gap[row];
-    switch (col) {
-    case 0: sqlite3_result_int(ctx, (int)g->cpu); break;
-    case 1: ks_result_ns(ctx, t, g->t0, 1); break;
-    case 2: sqlite3_result_int64(ctx, ks_ns(t, g->t1) - ks_ns(t, g->t0)); break;
-    case 3: result_u(ctx, g->lost); break;
-    case 4: sqlite3_result_int(ctx, g->after_end); break;
-    default: sqlite3_result_null(ctx);
-    }
-}
+#undef ROW
 static const struct ks_table t_lost = {
     .name = "lost",
     .doc = "lost-event windows: events of a CPU the capture could not keep, and where",
     .src = KS_SRC_SUMMARY,
-    .cols = lost_cols,
+    .rcols = lost_cols,
     .ncols = NCOL(lost_cols),
     .ts_col = -1,
     .needs_stats = 0,
     .nrows = lost_rows,
-    .summary_col = lost_col,
+    .row = lost_row,
 };
 
 // ============================================================================================
