@@ -1282,34 +1282,27 @@ static void push_cpu(void *user, unsigned cpu, uint64_t t0, uint64_t t1, int th,
     ks_push(ks_walk_of(user), &rec);
 }
 static void sink_cpu(struct kx_sink *k) { k->cpu = push_cpu; }
-static const struct ks_col cpus_cols[] = {
-    { "ts", "INTEGER", 0 }, { "dur", "INTEGER", 0 }, { "cpu", "INTEGER", 0 },
-    { "utid", "INTEGER", 0 }, { "state", "TEXT", 0 },
-};
-static void cpus_col(struct ks_walk *w, const struct ks_rec *rec, int col, sqlite3_context *ctx)
+static const char *cpu_what(unsigned what)
 {
-    const struct ks_cpu_rec *r = &rec->u.cpu;
-    static const char *const what[] = { "none", "running", "idle" };
-    switch (col) {
-    case 0: ks_result_ns(ctx, w->t, r->t0, 1); break;
-    case 1: sqlite3_result_int64(ctx, ks_ns(w->t, r->t1) - ks_ns(w->t, r->t0)); break;
-    case 2: sqlite3_result_int(ctx, (int)r->cpu); break;
-    case 3: ks_result_thread(ctx, w->t, r->th); break;
-    case 4: ks_result_text(ctx, what[r->what % 3]); break;
-    default: sqlite3_result_null(ctx);
-    }
+    static const char *const name[] = { "none", "running", "idle" };
+    return name[what % 3];
 }
+#define ROW struct ks_cpu_rec
+static const struct ks_rcol cpus_cols[] = {
+    { RC_NS("ts", t0) }, { RC_DUR("dur", t0, t1) }, { RC_INT("cpu", cpu) },
+    { RC_UTID("utid", th) }, { RC_NAME("state", what, cpu_what) },
+};
+#undef ROW
 static const struct ks_table t_cpu_state = {
     .name = "cpu_state",
     .doc = "each CPU's time, period by period: a thread running, its idle thread, or no "
     "thread known (they add up to the trace's span)",
     .src = KS_SRC_MODEL,
-    .cols = cpus_cols,
+    .rcols = cpus_cols,
     .ncols = NCOL(cpus_cols),
     .ts_col = 0,
     .needs_stats = 1,
     .sink = sink_cpu,
-    .rec_col = cpus_col,
     .skip = KX_SKIP_MSG | KX_SKIP_WAIT,
 };
 
