@@ -520,13 +520,6 @@ static void ev_rec(struct ks_walk *w, const struct kev_event *e, struct ks_rec *
     v->pid = m && v->th >= 0 ? m->th[v->th].pid : 0;
 }
 
-static const struct ks_col event_cols[] = {
-    { "id", "INTEGER", 0 }, { "ts", "INTEGER", 0 }, { "cpu", "INTEGER", 0 },
-    { "utid", "INTEGER", 1 }, { "class", "TEXT", 0 }, { "type", "INTEGER", 0 },
-    { "name", "TEXT", 0 }, { "nwords", "INTEGER", 0 }, { "w0", "INTEGER", 0 },
-    { "w1", "INTEGER", 0 }, { "w2", "INTEGER", 0 }, { "w3", "INTEGER", 0 },
-    { "offset", "INTEGER", 0 }, { "arg_set_id", "INTEGER", 0 },
-};
 static void event_on(struct ks_walk *w, const struct kev_event *e)
 {
     if (e->cls == KEV_C_CONTROL)
@@ -567,41 +560,35 @@ static const char *event_name(const struct ks_ev_rec *v, char *b, size_t n)
     snprintf(b, n, "%s %u", kev_class_name(v->cls), v->ev);
     return b;
 }
-static void event_col(struct ks_walk *w, const struct ks_rec *rec, int col, sqlite3_context *ctx)
+#define ROW struct ks_ev_rec
+static void event_name_col(const struct ks_row *r, sqlite3_context *ctx)
 {
-    const struct ks_ev_rec *v = &rec->u.ev;
     char b[64];
-    switch (col) {
-    case 0: result_u(ctx, v->id); break;
-    case 1: ks_result_ns(ctx, w->t, v->t, 1); break;
-    case 2: sqlite3_result_int(ctx, (int)v->cpu); break;
-    case 3: ks_result_thread(ctx, w->t, v->th); break;
-    case 4: ks_result_text(ctx, kev_class_name(v->cls)); break;
-    case 5: sqlite3_result_int(ctx, (int)v->ev); break;
-    case 6: ks_result_text(ctx, event_name(v, b, sizeof(b))); break;
-    case 7: sqlite3_result_int(ctx, (int)v->nw); break;
-    case 8: case 9: case 10: case 11:
-        if ((unsigned)(col - 8) < v->nw)
-            sqlite3_result_int64(ctx, v->w[col - 8]);
-        else
-            sqlite3_result_null(ctx);
-        break;
-    case 12: result_u(ctx, v->offset); break;
-    case 13: sqlite3_result_int64(ctx, slice_id(v->id, SL_EVENT)); break; // its fields in args
-    default: sqlite3_result_null(ctx);
-    }
+    ks_result_text(ctx, event_name(r->p, b, sizeof(b)));
 }
+static void event_arg_set(const struct ks_row *r, sqlite3_context *ctx) // its fields in args
+{
+    sqlite3_result_int64(ctx, slice_id(((const ROW *)r->p)->id, SL_EVENT));
+}
+static const struct ks_rcol event_cols[] = {
+    { RC_INT("id", id) }, { RC_NS("ts", t) }, { RC_INT("cpu", cpu) }, { RC_UTID_M("utid", th) },
+    { RC_NAME("class", cls, kev_class_name) }, { RC_INT("type", ev) },
+    { RC_FN("name", "TEXT", event_name_col) }, { RC_INT("nwords", nw) },
+    { RC_ELEM("w0", w, 0, nw) }, { RC_ELEM("w1", w, 1, nw) }, { RC_ELEM("w2", w, 2, nw) },
+    { RC_ELEM("w3", w, 3, nw) }, { RC_INT("offset", offset) },
+    { RC_FN("arg_set_id", "INTEGER", event_arg_set) },
+};
+#undef ROW
 static const struct ks_table t_event = {
     .name = "event",
     .doc = "every event of the trace (CONTROL aside), as decoded: the largest table; its fields,"
            " named by the event table, are in args (arg_set_id, keys fields.NAME)",
     .src = KS_SRC_EVENTS,
-    .cols = event_cols,
+    .rcols = event_cols,
     .ncols = NCOL(event_cols),
     .ts_col = 1,
     .needs_stats = 0,
     .on_event = event_on,
-    .rec_col = event_col,
 };
 
 // user_event: a program's events, with their registered names and values (kx_user_value).
