@@ -173,35 +173,40 @@ static const struct ks_table t_process = {
 };
 
 static unsigned cpu_rows(struct ks_trace *t) { return t->ncpu; }
-static const struct ks_col cpu_cols[] = {
-    { "id", "INTEGER", 0 }, { "cpu", "INTEGER", 0 }, { "cluster_id", "INTEGER", 0 },
-    { "processor", "TEXT", 0 }, { "machine_id", "INTEGER", 0 }, { "capacity", "INTEGER", 0 },
-    { "arg_set_id", "INTEGER", 0 }, { "running_ns", "INTEGER", 0 }, { "idle_ns", "INTEGER", 0 },
-    { "none_ns", "INTEGER", 0 },
-};
-static void cpu_col(struct ks_trace *t, unsigned row, int col, sqlite3_context *ctx)
+static const void *cpu_row(struct ks_trace *t, unsigned i) { return &t->cpu[i]; }
+#define ROW struct ks_cpu_sum
+static void cpu_number(const struct ks_row *r, sqlite3_context *ctx) // the row's index
+{
+    sqlite3_result_int(ctx, (int)((const ROW *)r->p - r->t->cpu));
+}
+static void cpu_cluster(const struct ks_row *r, sqlite3_context *ctx) // one cluster
+{
+    (void)r;
+    sqlite3_result_int(ctx, 0);
+}
+static void cpu_processor(const struct ks_row *r, sqlite3_context *ctx)
 {
     char buf[64];
-    switch (col) {
-    case 0: case 1: sqlite3_result_int(ctx, (int)row); break;
-    case 2: sqlite3_result_int(ctx, 0); break;
-    case 3: ks_result_text(ctx, ks_attr(t, "MACHINE", buf, sizeof(buf))); break;
-    case 7: sqlite3_result_int64(ctx, ks_ns(t, t->cpu[row].busy)); break;
-    case 8: sqlite3_result_int64(ctx, ks_ns(t, t->cpu[row].idle)); break;
-    case 9: sqlite3_result_int64(ctx, ks_ns(t, t->cpu[row].none)); break;
-    default: sqlite3_result_null(ctx);
-    }
+    ks_result_text(ctx, ks_attr(r->t, "MACHINE", buf, sizeof(buf)));
 }
+static const struct ks_rcol cpu_cols[] = {
+    { RC_FN("id", "INTEGER", cpu_number), PF }, { RC_FN("cpu", "INTEGER", cpu_number), PF },
+    { RC_FN("cluster_id", "INTEGER", cpu_cluster), PF },
+    { RC_FN("processor", "TEXT", cpu_processor), PF }, { RC_NULL("machine_id", "INTEGER"), PF },
+    { RC_NULL("capacity", "INTEGER"), PF }, { RC_NULL("arg_set_id", "INTEGER"), PF },
+    { RC_SPAN("running_ns", busy) }, { RC_SPAN("idle_ns", idle) }, { RC_SPAN("none_ns", none) },
+};
+#undef ROW
 static const struct ks_table t_cpu = {
     .name = "cpu",
     .doc = "each CPU, with its time running threads, its idle thread, no thread known",
     .src = KS_SRC_SUMMARY,
-    .cols = cpu_cols,
+    .rcols = cpu_cols,
     .ncols = NCOL(cpu_cols),
     .ts_col = -1,
     .needs_stats = 0,
     .nrows = cpu_rows,
-    .summary_col = cpu_col,
+    .row = cpu_row,
 };
 
 // metadata: Perfetto's (name, key_type, int_value, str_value). Rows by index.
