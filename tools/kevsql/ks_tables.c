@@ -1533,35 +1533,36 @@ static void push_flow(void *user, const struct kx_flow_row *r)
     ks_push(ks_walk_of(user), &rec);
 }
 static void sink_flow(struct kx_sink *k) { k->flow = push_flow; }
-static const struct ks_col flow_cols[] = {
-    { "id", "INTEGER", 0 }, { "type", "TEXT", 0 }, { "slice_out", "INTEGER", 0 },
-    { "slice_in", "INTEGER", 0 }, { "trace_id", "INTEGER", 0 }, { "arg_set_id", "INTEGER", 0 },
-    { "ts", "INTEGER", 0 }, { "kind", "TEXT", 0 }, { "msg_id", "INTEGER", 0 },
-};
 static int64_t flow_slice(const struct kx_slice_ref *r)
 {
     return slice_id(r->id, r->kind == KX_SLICE_IRQ ? SL_IRQ : SL_KCALL);
 }
-static void flow_col(struct ks_walk *w, const struct ks_rec *rec, int col, sqlite3_context *ctx)
+static const char *flow_kind(unsigned kind)
 {
-    static const char *const kinds[] = { "send", "reply", "wakeup" };
-    const struct kx_flow_row *r = &rec->u.flow;
-    switch (col) {
-    case 0: result_u(ctx, r->id); break;
-    case 1: ks_result_text(ctx, "flow"); break;
-    case 2: sqlite3_result_int64(ctx, flow_slice(&r->out)); break;
-    case 3: sqlite3_result_int64(ctx, flow_slice(&r->in)); break;
-    case 6: ks_result_ns(ctx, w->t, r->t, 1); break;
-    case 7: ks_result_text(ctx, kinds[r->kind]); break;
-    case 8:
-        if (r->msg)
-            result_u(ctx, r->msg);
-        else
-            sqlite3_result_null(ctx);
-        break;
-    default: sqlite3_result_null(ctx);
-    }
+    static const char *const name[] = { "send", "reply", "wakeup" };
+    return kind < 3 ? name[kind] : NULL;
 }
+#define ROW struct kx_flow_row
+static void flow_type(const struct ks_row *r, sqlite3_context *ctx)
+{
+    (void)r;
+    ks_result_text(ctx, "flow");
+}
+static void flow_out(const struct ks_row *r, sqlite3_context *ctx)
+{
+    sqlite3_result_int64(ctx, flow_slice(&((const ROW *)r->p)->out));
+}
+static void flow_in(const struct ks_row *r, sqlite3_context *ctx)
+{
+    sqlite3_result_int64(ctx, flow_slice(&((const ROW *)r->p)->in));
+}
+static const struct ks_rcol flow_cols[] = {
+    { RC_INT("id", id), PF }, { RC_FN("type", "TEXT", flow_type), PF },
+    { RC_FN("slice_out", "INTEGER", flow_out), PF }, { RC_FN("slice_in", "INTEGER", flow_in), PF },
+    { RC_NULL("trace_id", "INTEGER"), PF }, { RC_NULL("arg_set_id", "INTEGER"), PF },
+    { RC_NS("ts", t) }, { RC_NAME("kind", kind, flow_kind) }, { RC_INT("msg_id", msg), NUL(ZERO) },
+};
+#undef ROW
 static const struct ks_table t_flow = {
     .name = "flow",
     .doc = "flows between slices (Perfetto's flow): a message or pulse from the sender's "
@@ -1569,12 +1570,11 @@ static const struct ks_table t_flow = {
     "from that receive to the client's kernel call at the reply ('reply'), a wakeup from the "
     "waker's kernel call or interrupt to the call the woken thread blocked in ('wakeup')",
     .src = KS_SRC_MODEL,
-    .cols = flow_cols,
+    .rcols = flow_cols,
     .ncols = NCOL(flow_cols),
     .ts_col = 6,
     .needs_stats = 1,
     .sink = sink_flow,
-    .rec_col = flow_col,
     .skip = KX_SKIP_WAIT,
 };
 
