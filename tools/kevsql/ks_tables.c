@@ -1229,40 +1229,45 @@ static void push_wait_pre(void *user, const struct kw_wait *w)
     }
 }
 static void sink_wait_pre(struct kx_sink *k) { k->wait = push_wait_pre; }
-static const struct ks_col wpre_cols[] = {
-    { "wait_id", "INTEGER", 0 }, { "utid", "INTEGER", 0 }, { "dur", "INTEGER", 0 },
-    { "inversion", "INTEGER", 0 }, { "waiter_utid", "INTEGER", 0 }, { "object", "TEXT", 0 },
-    { "owner_utid", "INTEGER", 0 },
-};
-static void wpre_col(struct ks_walk *w, const struct ks_rec *rec, int col, sqlite3_context *ctx)
+#define ROW struct kw_wait
+// The row's preemptor: the record's part (rec->sub), past the named ones the rest together
+static int wpre_other(const struct ks_row *r)
 {
-    const struct kw_wait *x = &rec->u.wait;
-    int other = (unsigned)rec->sub >= x->npre;
-    char ob[48];
-    switch (col) {
-    case 0: result_u(ctx, x->serial); break;
-    case 1: ks_result_thread(ctx, w->t, other ? -1 : x->pre[rec->sub].th); break;
-    case 2: sqlite3_result_int64(ctx, ks_ns(w->t, other ? x->pre_other : x->pre[rec->sub].t)); break;
-    case 3:
-        sqlite3_result_int64(ctx, ks_ns(w->t, other ? x->inv_other : x->pre[rec->sub].inv_t));
-        break;
-    case 4: ks_result_thread(ctx, w->t, x->th); break;
-    case 5: ks_result_text(ctx, kx_wait_obj(w->s, x->obj, ob, sizeof(ob))); break;
-    case 6: ks_result_thread(ctx, w->t, x->owner); break;
-    default: sqlite3_result_null(ctx);
-    }
+    return (unsigned)r->rec->sub >= ((const ROW *)r->p)->npre;
 }
+static void wpre_utid(const struct ks_row *r, sqlite3_context *ctx)
+{
+    const ROW *x = r->p;
+    ks_result_thread(ctx, r->t, wpre_other(r) ? -1 : x->pre[r->rec->sub].th);
+}
+static void wpre_dur(const struct ks_row *r, sqlite3_context *ctx)
+{
+    const ROW *x = r->p;
+    sqlite3_result_int64(ctx, ks_ns(r->t, wpre_other(r) ? x->pre_other : x->pre[r->rec->sub].t));
+}
+static void wpre_inversion(const struct ks_row *r, sqlite3_context *ctx)
+{
+    const ROW *x = r->p;
+    sqlite3_result_int64(ctx, ks_ns(r->t, wpre_other(r) ? x->inv_other
+                                                        : x->pre[r->rec->sub].inv_t));
+}
+static const struct ks_rcol wpre_cols[] = {
+    { RC_INT("wait_id", serial) }, { RC_FN("utid", "INTEGER", wpre_utid) },
+    { RC_FN("dur", "INTEGER", wpre_dur) }, { RC_FN("inversion", "INTEGER", wpre_inversion) },
+    { RC_UTID("waiter_utid", th) }, { RC_FN("object", "TEXT", wait_object) },
+    { RC_UTID("owner_utid", owner) },
+};
+#undef ROW
 static const struct ks_table t_wait_pre = {
     .name = "wait_preemptor",
     .doc = "each thread that ran in the place of a waited-on owner, per wait: how "
     "long, and how much of it an inversion lost",
     .src = KS_SRC_MODEL,
-    .cols = wpre_cols,
+    .rcols = wpre_cols,
     .ncols = NCOL(wpre_cols),
     .ts_col = -1,
     .needs_stats = 1,
     .sink = sink_wait_pre,
-    .rec_col = wpre_col,
     .skip = KX_SKIP_MSG,
 };
 
