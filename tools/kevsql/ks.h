@@ -4,7 +4,8 @@
 // tables a first pass computes once: threads, processes, CPUs, findings), ks_vtab.c (the
 // virtual-table module every table goes through: a cursor runs the analysis model over the
 // file and gives its records as rows, decoded on demand, memory bounded by the model's tables,
-// not the trace), ks_tables.c (each table: its columns and how a record fills them), ks_ext.c
+// not the trace), ks_tables.c (each table: its columns, declared over its row where they can
+// be), ks_cols.c (reading a declared column), ks_decl.c (tables of one event's fields), ks_ext.c
 // (the entry point, kev_open() and the standard library of views).
 // One trace per opening (kev_open); many cursors may read it at once, each with its own reader.
 #ifndef TOOLS_KS_H

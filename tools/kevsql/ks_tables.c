@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // kevsql's tables (ks.h, docs/sql.md): each one's columns and how a record of the analysis
-// model (tools/include/kevhost/kx_rows.h) or an event fills them. Perfetto's names and columns where
+// model (tools/include/kevhost/kx_rows.h) or an event fills them, declared over the row's
+// struct (ks.h struct ks_rcol) wherever a row is one struct. Perfetto's names and columns where
 // Perfetto has the concept (its trace processor's table definitions: sched_slice, thread_state,
 // thread, process, cpu, slice, counter, args, metadata, track), the kernel's own ids, states
 // and priorities in them; tables of our own for the rest. Times are nanoseconds since boot.
