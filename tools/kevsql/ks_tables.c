@@ -1563,7 +1563,7 @@ static void flow_in(const struct ks_row *r, sqlite3_context *ctx)
     sqlite3_result_int64(ctx, flow_slice(&((const ROW *)r->p)->in));
 }
 static const struct ks_rcol flow_cols[] = {
-    { RC_INT("id", id), PF }, { RC_FN("type", "TEXT", flow_type), PF },
+    { RC_INT("id", id), PF }, { RC_FN("type", "TEXT", flow_type) },
     { RC_FN("slice_out", "INTEGER", flow_out), PF }, { RC_FN("slice_in", "INTEGER", flow_in), PF },
     { RC_NULL("trace_id", "INTEGER"), PF }, { RC_NULL("arg_set_id", "INTEGER"), PF },
     { RC_NS("ts", t) }, { RC_NAME("kind", kind, flow_kind) }, { RC_INT("msg_id", msg), NUL(ZERO) },
