@@ -276,6 +276,9 @@ enum ks_rc_kind {
 enum ks_rc_null {            // when a column is NULL, read on its field (KS_RC_DUR: its end)
     KS_RN_NEVER, KS_RN_NEG, KS_RN_ZERO, KS_RN_EMPTY,
 };
+enum ks_rc_if {              // and on another field of the row (`when`), whatever its own says
+    KS_RI_ALWAYS, KS_RI_SET, KS_RI_CLEAR, KS_RI_NONNEG, // NULL unless it is not 0, 0, >= 0
+};
 struct ks_rcol {
     struct ks_col col;       // its name, declared type, whether it needs the model
     uint8_t kind, null;      // enum ks_rc_kind, enum ks_rc_null
@@ -283,6 +286,8 @@ struct ks_rcol {
     uint8_t idx;             // KS_RC_ELEM: the element
     uint8_t perfetto;        // 1: Perfetto's column of that name, with Perfetto's meaning
     uint16_t off, off2;      // the field's offset in the row; KS_RC_DUR's end, KS_RC_ELEM's count
+    uint8_t when_if, when_size, when_sign; // enum ks_rc_if, on the field at offset `when`
+    uint16_t when;
     const char *(*names)(unsigned v);
     void (*fn)(const struct ks_row *r, sqlite3_context *ctx);
 };
@@ -312,6 +317,8 @@ int64_t ks_rcol_int(const void *row, unsigned off, unsigned size, int sign);
 #define RC_FN(n, type, f) .col = { n, type, 0 }, .kind = KS_RC_FN, .fn = f
 #define RC_NULL(n, type) .col = { n, type, 0 }, .kind = KS_RC_NULL
 #define NUL(x) .null = KS_RN_##x
+#define WHEN(how, f) .when_if = KS_RI_##how, .when = offsetof(ROW, f), \
+                     .when_size = sizeof(((ROW *)0)->f), .when_sign = KS_SIGNED(((ROW *)0)->f)
 #define PF .perfetto = 1
 
 struct ks_table {

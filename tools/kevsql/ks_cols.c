@@ -29,9 +29,22 @@ static int is_null(const struct ks_rcol *c, int64_t v)
     }
 }
 
+// Whether the row's other field allows the column a value (enum ks_rc_if).
+static int when_ok(const struct ks_rcol *c, const void *row)
+{
+    if (c->when_if == KS_RI_ALWAYS)
+        return 1;
+    int64_t w = ks_rcol_int(row, c->when, c->when_size, c->when_sign);
+    return c->when_if == KS_RI_SET ? w != 0 : c->when_if == KS_RI_CLEAR ? w == 0 : w >= 0;
+}
+
 void ks_rcol_result(const struct ks_rcol *c, const struct ks_row *r, sqlite3_context *ctx)
 {
     int64_t v = 0;
+    if (!when_ok(c, r->p)) {
+        sqlite3_result_null(ctx);
+        return;
+    }
     if (c->kind != KS_RC_FN && c->kind != KS_RC_NULL && c->kind != KS_RC_TEXT)
         v = ks_rcol_int(r->p, c->off, c->size, c->sign);
     if (c->kind == KS_RC_DUR) { // its end says whether it has one

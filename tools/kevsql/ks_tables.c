@@ -484,8 +484,8 @@ static unsigned lost_rows(struct ks_trace *t) { return t->ngap; }
 static const void *lost_row(struct ks_trace *t, unsigned i) { return &t->gap[i]; }
 #define ROW struct kx_gap
 static const struct ks_rcol lost_cols[] = {
-    { RC_INT("cpu", cpu) }, { RC_NS("ts", t0) }, { RC_DUR("dur", t0, t1) }, { RC_INT("lost", lost) },
-    { RC_INT("after_end", after_end) },
+    { RC_INT("cpu", cpu) }, { RC_NS("ts", t0) }, { RC_DUR("dur", t0, t1) },
+    { RC_INT("lost", lost) }, { RC_INT("after_end", after_end) },
 };
 #undef ROW
 static const struct ks_table t_lost = {
@@ -617,14 +617,6 @@ static void user_on(struct ks_walk *w, const struct kev_event *e)
     ks_push(w, &rec);
 }
 #define ROW struct ks_ev_rec
-static void user_upid(const struct ks_row *r, sqlite3_context *ctx)
-{
-    const ROW *v = r->p;
-    if (v->th >= 0)
-        sqlite3_result_int64(ctx, v->pid);
-    else
-        sqlite3_result_null(ctx);
-}
 static void user_word(const struct ks_row *r, unsigned i, sqlite3_context *ctx) // a number's
 {
     const ROW *v = r->p;
@@ -641,7 +633,7 @@ static void user_arg_set(const struct ks_row *r, sqlite3_context *ctx)
 }
 static const struct ks_rcol user_cols[] = {
     { RC_INT("id", id) }, { RC_NS("ts", t) }, { RC_INT("cpu", cpu) }, { RC_UTID("utid", th) },
-    { RC_FN("upid", "INTEGER", user_upid) }, { RC_INT("code", ev) },
+    { RC_INT("upid", pid), WHEN(NONNEG, th) }, { RC_INT("code", ev) },
     { RC_TEXT("name", name), NUL(EMPTY) }, { RC_TEXT("value", text) },
     { RC_INT("is_string", v[0]) }, { RC_INT("nwords", nw) },
     { RC_FN("w0", "INTEGER", user_w0) }, { RC_FN("w1", "INTEGER", user_w1) },
@@ -899,11 +891,6 @@ static void st_blocked_object(const struct ks_row *r, sqlite3_context *ctx)
     char ob[48];
     ks_result_text(ctx, x->wait ? kx_wait_obj(r->w->s, x->obj, ob, sizeof(ob)) : NULL);
 }
-static void st_blocked_owner(const struct ks_row *r, sqlite3_context *ctx)
-{
-    const ROW *x = r->p;
-    ks_result_thread(ctx, r->t, x->wait ? x->owner : -1);
-}
 static const struct ks_rcol ts_cols[] = {
     { RC_INT("id", id), PF }, { RC_NS("ts", t0), PF }, { RC_DUR("dur", t0, t1), PF },
     { RC_INT("cpu", cpu), NUL(NEG), PF }, { RC_UTID("utid", th), PF },
@@ -916,7 +903,7 @@ static const struct ks_rcol ts_cols[] = {
     { RC_INT("ucpu", cpu), NUL(NEG), PF }, { RC_INT("priority", prio), NUL(NEG) },
     { RC_NAME("end_state", end_state, state_name) },
     { RC_FN("blocked_object", "TEXT", st_blocked_object) },
-    { RC_FN("blocked_owner_utid", "INTEGER", st_blocked_owner) },
+    { RC_UTID("blocked_owner_utid", owner), WHEN(SET, wait) },
     { RC_INT("wait_id", wait), NUL(ZERO) }, { RC_FN("waker_irq", "INTEGER", st_waker_irq) },
     { RC_FN("woken", "INTEGER", st_woken_col) }, { RC_NAME("kernel_state", state, state_name) },
 };
@@ -1090,14 +1077,6 @@ static void msg_dur(const struct ks_row *r, sqlite3_context *ctx) // a pulse's t
     uint64_t end = m->pulse ? m->t_recv : m->t_reply;
     sqlite3_result_int64(ctx, ks_ns(r->t, end) - ks_ns(r->t, m->t_send));
 }
-static void msg_client_pid(const struct ks_row *r, sqlite3_context *ctx)
-{
-    const ROW *m = r->p;
-    if (!m->irq)
-        sqlite3_result_int64(ctx, m->client_pid);
-    else
-        sqlite3_result_null(ctx);
-}
 // a pulse names its channel and code, not the server: the receiver's process
 static void msg_server_pid(const struct ks_row *r, sqlite3_context *ctx)
 {
@@ -1134,18 +1113,14 @@ static void msg_irq(const struct ks_row *r, sqlite3_context *ctx)
     else
         sqlite3_result_null(ctx);
 }
-static void msg_reply_ts(const struct ks_row *r, sqlite3_context *ctx)
-{
-    const ROW *m = r->p;
-    ks_result_ns(ctx, r->t, m->t_reply, !m->pulse && m->t_reply != 0);
-}
 static const struct ks_rcol msg_cols[] = {
     { RC_INT("id", id) }, { RC_NS("ts", t_send) }, { RC_FN("dur", "INTEGER", msg_dur) },
-    { RC_UTID("client_utid", client) }, { RC_FN("client_pid", "INTEGER", msg_client_pid) },
+    { RC_UTID("client_utid", client) }, { RC_INT("client_pid", client_pid), WHEN(CLEAR, irq) },
     { RC_UTID("server_utid", server) }, { RC_FN("server_pid", "INTEGER", msg_server_pid) },
     { RC_FN("irq", "INTEGER", msg_irq) }, { RC_INT("pulse", pulse) }, { RC_INT("coid", coid) },
     { RC_INT("rcvid", rcvid) }, { RC_NS("recv_ts", t_recv), NUL(ZERO) },
-    { RC_FN("reply_ts", "INTEGER", msg_reply_ts) }, { RC_DUR("queue", t_send, t_recv) },
+    { RC_NS("reply_ts", t_reply), NUL(ZERO), WHEN(CLEAR, pulse) },
+    { RC_DUR("queue", t_send, t_recv) },
     { RC_INT("error", error) }, { RC_INT("parent_id", parent), NUL(ZERO) },
     { RC_FN("channel", "INTEGER", msg_channel) }, { RC_FN("code", "INTEGER", msg_code) },
 };
