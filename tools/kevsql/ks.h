@@ -263,12 +263,14 @@ struct ks_row {              // a row being read: its trace, its walk (NULL for 
 enum ks_rc_kind {
     KS_RC_INT,               // an integer field, its size and signedness declared
     KS_RC_NS,                // a time in cycles: ns since boot
-    KS_RC_DUR,               // from the field's time to the time at off2: ns(end) - ns(start)
+    KS_RC_DUR,               // from the field's time to the time at off2 (a field of the same
+                             // type): ns(end) - ns(start)
     KS_RC_SPAN,              // a span in cycles, in ns
     KS_RC_UTID,              // a thread index (int, the model's): its utid, NULL for none (-1)
     KS_RC_TEXT,              // a NUL-terminated char array
     KS_RC_NAME,              // an integer field named by names() (NULL: no name)
-    KS_RC_ELEM,              // element idx of the array field, NULL unless idx < the count at off2
+    KS_RC_ELEM,              // element idx of the array field, NULL unless idx < the count at
+                             // off2 (an unsigned)
     KS_RC_FLAG,              // 1 when the field is not 0, else 0
     KS_RC_FN,                // computed by fn()
     KS_RC_NULL,              // always NULL: Perfetto's column for a concept the kernel lacks
@@ -285,7 +287,8 @@ struct ks_rcol {
     uint8_t size, sign;      // the field's size in bytes and whether it is signed
     uint8_t idx;             // KS_RC_ELEM: the element
     uint8_t perfetto;        // 1: Perfetto's column of that name, with Perfetto's meaning
-    uint16_t off, off2;      // the field's offset in the row; KS_RC_DUR's end, KS_RC_ELEM's count
+    uint16_t off, off2;      // the field's offset in the row (a row is under 64 KiB: ks_cols.c
+                             // asserts it); KS_RC_DUR's end, KS_RC_ELEM's count
     uint8_t when_if, when_size, when_sign; // enum ks_rc_if, on the field at offset `when`
     uint16_t when;
     const char *(*names)(unsigned v);
@@ -293,8 +296,6 @@ struct ks_rcol {
 };
 // A column's value of row r.
 void ks_rcol_result(const struct ks_rcol *c, const struct ks_row *r, sqlite3_context *ctx);
-// An integer field of a row as declared (sign-extended when signed).
-int64_t ks_rcol_int(const void *row, unsigned off, unsigned size, int sign);
 
 // Declaring: ROW is the row's struct type where these are used (#define ROW struct kx_...).
 #define KS_SIGNED(x) _Generic((x), signed char: 1, short: 1, int: 1, long: 1, long long: 1, \

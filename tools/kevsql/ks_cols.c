@@ -8,7 +8,14 @@
 
 SQLITE_EXTENSION_INIT3
 
-int64_t ks_rcol_int(const void *row, unsigned off, unsigned size, int sign)
+// A declared column's offsets are 16 bits: every row struct a table gives fits.
+_Static_assert(sizeof(struct ks_rec) < 65536, "a queued record's offsets fit a column's 16 bits");
+_Static_assert(sizeof(struct ks_thread) + sizeof(struct ks_proc) + sizeof(struct ks_dl) +
+               sizeof(struct ks_inv) + sizeof(struct ks_cpu_sum) + sizeof(struct kx_gap) < 65536,
+               "a first pass's row's offsets fit a column's 16 bits");
+
+// An integer field of a row as declared (sign-extended when signed).
+static int64_t ks_rcol_int(const void *row, unsigned off, unsigned size, int sign)
 {
     const uint8_t *p = (const uint8_t *)row + off;
     switch (size) {
