@@ -418,6 +418,18 @@ check("prio_change JOIN thread: every change with its thread (utid filled)", got
       [x for x in prio if x[1] != 0])
 got = sql("SELECT count(*) FROM prio_change WHERE utid IS NULL")
 check("prio_change: no NULL utid", got, [(0,)])
+# every typed table's utid filled where the thread is known: a run, a state, a kernel call, a
+# wait, a user event, a stack, a fault, a priority change and an instant are each a thread's
+# (traceprinter prints each of those events with its pid and tid); a message's client unless an
+# interrupt sent it, its server once it was received, an interrupt's thread once one handled it
+thread_rows = ["sched_slice", "thread_state", "kcall", "wait", "user_event", "stack_sample",
+               "fault", "prio_change", "instant"]
+null_q = ["SELECT '%s', count(*) FROM %s WHERE utid IS NULL" % (t, t) for t in thread_rows] + [
+    "SELECT 'msg client', count(*) FROM msg WHERE client_utid IS NULL AND irq IS NULL",
+    "SELECT 'msg server', count(*) FROM msg WHERE server_utid IS NULL AND recv_ts IS NOT NULL",
+    "SELECT 'irq', count(*) FROM irq WHERE utid IS NULL AND how IS NOT NULL"]
+check("typed tables: no NULL utid where the thread is known", sql(" UNION ALL ".join(null_q)),
+      [(t, 0) for t in thread_rows + ["msg client", "msg server", "irq"]])
 # 20 faults and stacks with their thread
 check("fault JOIN thread: the faulting thread",
       sql("SELECT f.ts, t.upid, t.tid FROM fault f JOIN thread t USING (utid) ORDER BY f.ts"), faults)

@@ -109,6 +109,29 @@ check "--check: exit 0 when it returns none (basic has no inversion)" test $? = 
 check "a failing query: exit 1, SQLite's message" bash -c "[ \$? = 1 ] || true; grep -q 'no such table' '$dir/err'"
 "$sq" --help | grep -q "sched_slice"
 check "--help lists the tables" test $? = 0
+# kev_columns marks a column Perfetto's exactly when Perfetto's table of that name has it: the
+# columns of Perfetto's trace processor views (its stdlib prelude: sched_slice, thread_state,
+# thread, process, cpu, flow), written here from them
+"$sq" --csv --no-header "$dir/basic.kev" "SELECT table_name, name, perfetto FROM kev_columns" > "$dir/cols.csv"
+check "kev_columns: a column is Perfetto's where Perfetto's table has that column, and only there" python3 - "$dir/cols.csv" <<'PY'
+import csv, sys
+perfetto = {
+    "sched_slice": "id ts dur cpu utid end_state priority ucpu",
+    "thread_state": "id ts dur cpu utid state io_wait blocked_function waker_utid waker_id irq_context ucpu",
+    "thread": "id utid tid name start_ts end_ts upid is_main_thread is_idle machine_id arg_set_id",
+    "process": "id upid pid name start_ts end_ts parent_upid uid android_appid cmdline arg_set_id machine_id",
+    "cpu": "id ucpu cpu cluster_id processor machine_id capacity arg_set_id",
+    "flow": "id slice_out slice_in trace_id arg_set_id",
+}
+rows = list(csv.reader(open(sys.argv[1])))
+for t, names in perfetto.items():
+    ours = {n: f for tab, n, f in rows if tab == t}
+    assert ours and all(f in ("0", "1") for f in ours.values()), (t, ours)
+    want = {n for n in ours if n in names.split()}
+    got = {n for n, f in ours.items() if f == "1"}
+    assert got == want, (t, sorted(got ^ want))
+assert {f for tab, n, f in rows if tab == "kcall"} == {"0"}, "kcall is ours"
+PY
 
 # ---- a time bound on an event table ----------------------------------------------------------
 mid=$("$sq" --csv --no-header "$dir/gen.kev" "SELECT (min(ts) + max(ts)) / 2 FROM event")

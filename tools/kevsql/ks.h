@@ -4,13 +4,15 @@
 // tables a first pass computes once: threads, processes, CPUs, findings), ks_vtab.c (the
 // virtual-table module every table goes through: a cursor runs the analysis model over the
 // file and gives its records as rows, decoded on demand, memory bounded by the model's tables,
-// not the trace), ks_tables.c (each table: its columns and how a record fills them), ks_ext.c
+// not the trace), ks_tables.c (each table: its columns, declared over its row where they can
+// be), ks_cols.c (reading a declared column), ks_decl.c (tables of one event's fields), ks_ext.c
 // (the entry point, kev_open() and the standard library of views).
 // One trace per opening (kev_open); many cursors may read it at once, each with its own reader.
 #ifndef TOOLS_KS_H
 #define TOOLS_KS_H
 
 #include <sqlite3ext.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -247,6 +249,79 @@ struct ks_decl {            // (at most KS_DECL_COLS columns: each declaration a
 void ks_decl_on(struct ks_walk *w, const struct kev_event *e);
 void ks_decl_col(struct ks_walk *w, const struct ks_rec *rec, int col, sqlite3_context *ctx);
 
+// ---- declared columns over a row (ks_cols.c) -------------------------------------------------------
+// A typed table's columns, declared: each column names where its value is in the row the table
+// gives (a model record as the cursor queued it, a row of the first pass), read one stated way
+// by one function (ks_rcol_result). Only a column computed from more than its field names a
+// function of its own (KS_RC_FN). A new column of a model field is a line, no code.
+struct ks_row {              // a row being read: its trace, its walk (NULL for a first-pass
+    struct ks_trace *t;      // table), the record (NULL likewise) and the row struct in it
+    struct ks_walk *w;
+    const struct ks_rec *rec;
+    const void *p;
+};
+enum ks_rc_kind {
+    KS_RC_INT,               // an integer field, its size and signedness declared
+    KS_RC_NS,                // a time in cycles: ns since boot
+    KS_RC_DUR,               // from the field's time to the time at off2 (a field of the same
+                             // type): ns(end) - ns(start)
+    KS_RC_SPAN,              // a span in cycles, in ns
+    KS_RC_UTID,              // a thread index (int, the model's): its utid, NULL for none (-1)
+    KS_RC_TEXT,              // a NUL-terminated char array
+    KS_RC_NAME,              // an integer field named by names() (NULL: no name)
+    KS_RC_ELEM,              // element idx of the array field, NULL unless idx < the count at
+                             // off2 (an unsigned)
+    KS_RC_FLAG,              // 1 when the field is not 0, else 0
+    KS_RC_FN,                // computed by fn()
+    KS_RC_NULL,              // always NULL: Perfetto's column for a concept the kernel lacks
+};
+enum ks_rc_null {            // when a column is NULL, read on its field (KS_RC_DUR: its end)
+    KS_RN_NEVER, KS_RN_NEG, KS_RN_ZERO, KS_RN_EMPTY,
+};
+enum ks_rc_if {              // and on another field of the row (`when`), whatever its own says
+    KS_RI_ALWAYS, KS_RI_SET, KS_RI_CLEAR, KS_RI_NONNEG, // NULL unless it is not 0, 0, >= 0
+};
+struct ks_rcol {
+    struct ks_col col;       // its name, declared type, whether it needs the model
+    uint8_t kind, null;      // enum ks_rc_kind, enum ks_rc_null
+    uint8_t size, sign;      // the field's size in bytes and whether it is signed
+    uint8_t idx;             // KS_RC_ELEM: the element
+    uint8_t perfetto;        // 1: Perfetto's column of that name, with Perfetto's meaning
+    uint16_t off, off2;      // the field's offset in the row (a row is under 64 KiB: ks_cols.c
+                             // asserts it); KS_RC_DUR's end, KS_RC_ELEM's count
+    uint8_t when_if, when_size, when_sign; // enum ks_rc_if, on the field at offset `when`
+    uint16_t when;
+    const char *(*names)(unsigned v);
+    void (*fn)(const struct ks_row *r, sqlite3_context *ctx);
+};
+// A column's value of row r.
+void ks_rcol_result(const struct ks_rcol *c, const struct ks_row *r, sqlite3_context *ctx);
+
+// Declaring: ROW is the row's struct type where these are used (#define ROW struct kx_...).
+#define KS_SIGNED(x) _Generic((x), signed char: 1, short: 1, int: 1, long: 1, long long: 1, \
+                              default: 0)
+#define KS_AT(f) .off = offsetof(ROW, f), .size = sizeof(((ROW *)0)->f), \
+                 .sign = KS_SIGNED(((ROW *)0)->f)
+#define RC_INT(n, f) .col = { n, "INTEGER", 0 }, .kind = KS_RC_INT, KS_AT(f)
+#define RC_NS(n, f) .col = { n, "INTEGER", 0 }, .kind = KS_RC_NS, KS_AT(f)
+#define RC_DUR(n, f0, f1) .col = { n, "INTEGER", 0 }, .kind = KS_RC_DUR, KS_AT(f0), \
+                          .off2 = offsetof(ROW, f1)
+#define RC_SPAN(n, f) .col = { n, "INTEGER", 0 }, .kind = KS_RC_SPAN, KS_AT(f)
+#define RC_UTID(n, f) .col = { n, "INTEGER", 0 }, .kind = KS_RC_UTID, KS_AT(f)
+// An event table's utid the model gives (the walk runs the model only when such a column is read)
+#define RC_UTID_M(n, f) .col = { n, "INTEGER", 1 }, .kind = KS_RC_UTID, KS_AT(f)
+#define RC_TEXT(n, f) .col = { n, "TEXT", 0 }, .kind = KS_RC_TEXT, .off = offsetof(ROW, f)
+#define RC_NAME(n, f, nm) .col = { n, "TEXT", 0 }, .kind = KS_RC_NAME, KS_AT(f), .names = nm
+#define RC_ELEM(n, f, i, count) .col = { n, "INTEGER", 0 }, .kind = KS_RC_ELEM, KS_AT(f[0]), \
+                                .idx = i, .off2 = offsetof(ROW, count)
+#define RC_FLAG(n, f) .col = { n, "INTEGER", 0 }, .kind = KS_RC_FLAG, KS_AT(f)
+#define RC_FN(n, type, f) .col = { n, type, 0 }, .kind = KS_RC_FN, .fn = f
+#define RC_NULL(n, type) .col = { n, type, 0 }, .kind = KS_RC_NULL
+#define NUL(x) .null = KS_RN_##x
+#define WHEN(how, f) .when_if = KS_RI_##how, .when = offsetof(ROW, f), \
+                     .when_size = sizeof(((ROW *)0)->f), .when_sign = KS_SIGNED(((ROW *)0)->f)
+#define PF .perfetto = 1
+
 struct ks_table {
     const char *name;
     const char *doc;         // one line, for kev_tables() and docs/sql.md
@@ -269,11 +344,13 @@ struct ks_table {
     void (*on_end)(struct ks_walk *w); // after the walk (and the model's last records)
     unsigned skip;           // parts of the analyses the table does not need (KX_SKIP_*)
     const struct ks_decl *decl; // a declared table (then cols is NULL): its event and columns
+    const struct ks_rcol *rcols; // a table of declared columns (then cols is NULL) ...
+    const void *(*row)(struct ks_trace *t, unsigned i); // ... KS_SRC_SUMMARY: its row i
 };
 // Column i of a table, declared or written out.
 static inline const struct ks_col *ks_col_of(const struct ks_table *t, unsigned i)
 {
-    return t->decl ? &t->decl->cols[i].col : &t->cols[i];
+    return t->decl ? &t->decl->cols[i].col : t->rcols ? &t->rcols[i].col : &t->cols[i];
 }
 
 extern const struct ks_table *const ks_tables[];

@@ -8,6 +8,7 @@
 //   kev_close()              drops them
 //   kev_damage()             the damage (message, byte offset) the open trace's walks met
 //   kev_tables               a table of the tables, with a line on each
+//   kev_columns              every table's columns, with whether each is Perfetto's
 //   kev_ns(CYCLES)           nanoseconds since boot of a time in the trace's cycles
 // The tables are virtual (ks_vtab.c): rows are decoded from the mapped file when a query reads
 // them, so a trace larger than memory can be queried.
@@ -345,21 +346,33 @@ static void conn_free(void *p)
 }
 
 // kev_tables: the tables and what each holds (an eponymous table: SELECT * FROM kev_tables).
+// kev_columns (the same module, its client data not NULL): a row per column of each table, in
+// the tables' order: the table, the column, its declared type, and 1 when it is Perfetto's
+// column of that name with Perfetto's meaning, 0 when not, NULL for a table whose columns are
+// written out rather than declared (ks.h struct ks_rcol, struct ks_decl).
+struct kt_vtab {
+    sqlite3_vtab base;
+    int columns;             // kev_columns
+};
 struct kt_cursor {
     sqlite3_vtab_cursor base;
-    unsigned i;
+    unsigned i, j;           // the table, its column (kev_columns)
 };
 static int kt_connect(sqlite3 *db, void *aux, int argc, const char *const *argv,
                       sqlite3_vtab **out, char **err)
 {
-    (void)aux, (void)argc, (void)argv, (void)err;
-    int rc = sqlite3_declare_vtab(db, "CREATE TABLE x(name TEXT, columns TEXT, doc TEXT)");
+    (void)argc, (void)argv, (void)err;
+    int rc = sqlite3_declare_vtab(db, aux ? "CREATE TABLE x(table_name TEXT, name TEXT, "
+                                            "type TEXT, perfetto INTEGER)"
+                                          : "CREATE TABLE x(name TEXT, columns TEXT, doc TEXT)");
     if (rc != SQLITE_OK)
         return rc;
-    *out = sqlite3_malloc(sizeof(**out));
-    if (!*out)
+    struct kt_vtab *v = sqlite3_malloc(sizeof(*v));
+    if (!v)
         return SQLITE_NOMEM;
-    memset(*out, 0, sizeof(**out));
+    memset(v, 0, sizeof(*v));
+    v->columns = aux != NULL;
+    *out = &v->base;
     return SQLITE_OK;
 }
 static int kt_disconnect(sqlite3_vtab *v) { sqlite3_free(v); return SQLITE_OK; }
@@ -383,15 +396,32 @@ static int kt_close(sqlite3_vtab_cursor *c) { sqlite3_free(c); return SQLITE_OK;
 static int kt_filter(sqlite3_vtab_cursor *c, int n, const char *s, int argc, sqlite3_value **v)
 {
     (void)n, (void)s, (void)argc, (void)v;
-    ((struct kt_cursor *)c)->i = 0;
+    ((struct kt_cursor *)c)->i = ((struct kt_cursor *)c)->j = 0;
     return SQLITE_OK;
 }
-static int kt_next(sqlite3_vtab_cursor *c) { ((struct kt_cursor *)c)->i++; return SQLITE_OK; }
+static int kt_next(sqlite3_vtab_cursor *cur)
+{
+    struct kt_cursor *c = (struct kt_cursor *)cur;
+    if (((struct kt_vtab *)cur->pVtab)->columns && ++c->j < ks_tables[c->i]->ncols)
+        return SQLITE_OK;
+    c->i++, c->j = 0;
+    return SQLITE_OK;
+}
 static int kt_eof(sqlite3_vtab_cursor *c) { return ((struct kt_cursor *)c)->i >= ks_ntables; }
 static int kt_column(sqlite3_vtab_cursor *cur, sqlite3_context *ctx, int col)
 {
-    const struct ks_table *t = ks_tables[((struct kt_cursor *)cur)->i];
-    if (col == 0) {
+    const struct kt_cursor *c = (const struct kt_cursor *)cur;
+    const struct ks_table *t = ks_tables[c->i];
+    if (((struct kt_vtab *)cur->pVtab)->columns) {
+        if (col == 0)
+            ks_result_text(ctx, t->name);
+        else if (col == 1 || col == 2)
+            ks_result_text(ctx, col == 1 ? ks_col_of(t, c->j)->name : ks_col_of(t, c->j)->type);
+        else if (t->rcols || t->decl) // an event's declared table: ours
+            sqlite3_result_int(ctx, t->rcols ? t->rcols[c->j].perfetto : 0);
+        else
+            sqlite3_result_null(ctx);
+    } else if (col == 0) {
         ks_result_text(ctx, t->name);
     } else if (col == 1) {
         sqlite3_str *s = sqlite3_str_new(NULL);
@@ -407,7 +437,8 @@ static int kt_column(sqlite3_vtab_cursor *cur, sqlite3_context *ctx, int col)
 }
 static int kt_rowid(sqlite3_vtab_cursor *c, sqlite3_int64 *r)
 {
-    *r = ((struct kt_cursor *)c)->i;
+    const struct kt_cursor *k = (const struct kt_cursor *)c;
+    *r = ((struct kt_vtab *)c->pVtab)->columns ? (sqlite3_int64)k->i << 16 | k->j : k->i;
     return SQLITE_OK;
 }
 static const sqlite3_module kt_module = {
@@ -452,6 +483,8 @@ int sqlite3_kevsql_init(sqlite3 *db, char **err, const sqlite3_api_routines *api
         rc = sqlite3_create_module(db, "kev", &ks_module, c);
     if (rc == SQLITE_OK)
         rc = sqlite3_create_module(db, "kev_tables", &kt_module, NULL);
+    if (rc == SQLITE_OK) // its client data: any address not NULL says "the columns"
+        rc = sqlite3_create_module(db, "kev_columns", &kt_module, (void *)&kt_module);
     if (rc == SQLITE_OK)
         rc = sqlite3_create_function_v2(db, "kev_open", 1, SQLITE_UTF8, c, fn_kev_open, NULL,
                                         NULL, conn_free);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // kevsql's tables (ks.h, docs/sql.md): each one's columns and how a record of the analysis
-// model (tools/include/kevhost/kx_rows.h) or an event fills them. Perfetto's names and columns where
+// model (tools/include/kevhost/kx_rows.h) or an event fills them, declared over the row's
+// struct (ks.h struct ks_rcol) wherever a row is one struct. Perfetto's names and columns where
 // Perfetto has the concept (its trace processor's table definitions: sched_slice, thread_state,
 // thread, process, cpu, slice, counter, args, metadata, track), the kernel's own ids, states
 // and priorities in them; tables of our own for the rest. Times are nanoseconds since boot.
@@ -68,136 +69,145 @@ static int64_t slice_id(uint64_t id, unsigned kind)
 // Row 0 is Perfetto's utid 0, the "swapper": every CPU's idle thread (their time per CPU is
 // cpu.idle_ns); then each other thread the model saw, utid its number + 1.
 static unsigned thread_rows(struct ks_trace *t) { return t->nrow_th; }
-static const struct ks_col thread_cols[] = {
-    { "utid", "INTEGER", 0 }, { "tid", "INTEGER", 0 }, { "name", "TEXT", 0 },
-    { "upid", "INTEGER", 0 }, { "start_ts", "INTEGER", 0 }, { "end_ts", "INTEGER", 0 },
-    { "is_main_thread", "INTEGER", 0 }, { "is_idle", "INTEGER", 0 },
-    { "machine_id", "INTEGER", 0 }, { "arg_set_id", "INTEGER", 0 },
-    { "pid", "INTEGER", 0 }, { "label", "TEXT", 0 }, { "priority", "INTEGER", 0 },
-    { "id", "INTEGER", 0 },
-};
-static void thread_col(struct ks_trace *t, unsigned row, int col, sqlite3_context *ctx)
+// Row 0's struct: every CPU's idle thread as Perfetto's one "swapper" (no process, no times)
+static const struct ks_thread swapper = { .name = "swapper", .start = -1, .end = -1,
+                                          .idle = 1, .prio = -1 };
+static const void *thread_row(struct ks_trace *t, unsigned i)
 {
-    int th = t->row_th[row];
-    if (th < 0) { // the swapper
-        switch (col) {
-        case 0: case 1: case 13: sqlite3_result_int(ctx, 0); break;
-        case 2: ks_result_text(ctx, "swapper"); break;
-        case 7: sqlite3_result_int(ctx, 1); break;
-        case 11: ks_result_text(ctx, "idle"); break;
-        default: sqlite3_result_null(ctx);
-        }
-        return;
-    }
-    const struct ks_thread *x = &t->th[th];
-    char lb[80];
-    switch (col) {
-    case 0: case 13: sqlite3_result_int(ctx, th + 1); break;
-    case 1: sqlite3_result_int64(ctx, x->tid); break;
-    case 2: ks_result_text(ctx, x->name[0] ? x->name : x->comm[0] ? x->comm : NULL); break;
-    case 3: case 10: sqlite3_result_int64(ctx, x->pid); break;
-    case 4: ks_result_ns(ctx, t, (uint64_t)x->start, x->start >= 0); break;
-    case 5: ks_result_ns(ctx, t, (uint64_t)x->end, x->end >= 0); break;
-    case 6: sqlite3_result_int(ctx, x->tid == 1); break;
-    case 7: sqlite3_result_int(ctx, x->idle); break;
-    case 11: // "process/thread" as every other tool names it
-        if (x->comm[0] && x->name[0])
-            snprintf(lb, sizeof(lb), "%s/%s", x->comm, x->name);
-        else if (x->comm[0])
-            snprintf(lb, sizeof(lb), "%s/%u", x->comm, x->tid);
-        else if (x->name[0])
-            snprintf(lb, sizeof(lb), "%s", x->name);
-        else
-            snprintf(lb, sizeof(lb), "pid%u/%u", x->pid, x->tid);
-        ks_result_text(ctx, lb);
-        break;
-    case 12:
-        if (x->prio >= 0)
-            sqlite3_result_int(ctx, x->prio);
-        else
-            sqlite3_result_null(ctx);
-        break;
-    default: sqlite3_result_null(ctx);
-    }
+    return t->row_th[i] < 0 ? &swapper : (const void *)&t->th[t->row_th[i]];
 }
+#define ROW struct ks_thread
+static void thread_utid(const struct ks_row *r, sqlite3_context *ctx)
+{
+    const ROW *x = r->p;
+    sqlite3_result_int(ctx, x == &swapper ? 0 : (int)(x - r->t->th) + 1);
+}
+static void thread_name(const struct ks_row *r, sqlite3_context *ctx)
+{
+    const ROW *x = r->p;
+    ks_result_text(ctx, x->name[0] ? x->name : x->comm[0] ? x->comm : NULL);
+}
+static void thread_pid(const struct ks_row *r, sqlite3_context *ctx) // the swapper has none
+{
+    const ROW *x = r->p;
+    if (x != &swapper)
+        sqlite3_result_int64(ctx, x->pid);
+    else
+        sqlite3_result_null(ctx);
+}
+static void thread_is_main(const struct ks_row *r, sqlite3_context *ctx)
+{
+    const ROW *x = r->p;
+    if (x != &swapper)
+        sqlite3_result_int(ctx, x->tid == 1);
+    else
+        sqlite3_result_null(ctx);
+}
+static void thread_label(const struct ks_row *r, sqlite3_context *ctx)
+{ // "process/thread" as every other tool names it
+    const ROW *x = r->p;
+    char lb[80];
+    if (x == &swapper)
+        snprintf(lb, sizeof(lb), "idle");
+    else if (x->comm[0] && x->name[0])
+        snprintf(lb, sizeof(lb), "%s/%s", x->comm, x->name);
+    else if (x->comm[0])
+        snprintf(lb, sizeof(lb), "%s/%u", x->comm, x->tid);
+    else if (x->name[0])
+        snprintf(lb, sizeof(lb), "%s", x->name);
+    else
+        snprintf(lb, sizeof(lb), "pid%u/%u", x->pid, x->tid);
+    ks_result_text(ctx, lb);
+}
+static const struct ks_rcol thread_cols[] = {
+    { RC_FN("utid", "INTEGER", thread_utid), PF }, { RC_INT("tid", tid), PF },
+    { RC_FN("name", "TEXT", thread_name), PF }, { RC_FN("upid", "INTEGER", thread_pid), PF },
+    { RC_NS("start_ts", start), NUL(NEG), PF }, { RC_NS("end_ts", end), NUL(NEG), PF },
+    { RC_FN("is_main_thread", "INTEGER", thread_is_main), PF }, { RC_INT("is_idle", idle), PF },
+    { RC_NULL("machine_id", "INTEGER"), PF }, { RC_NULL("arg_set_id", "INTEGER"), PF },
+    { RC_FN("pid", "INTEGER", thread_pid) }, { RC_FN("label", "TEXT", thread_label) },
+    { RC_INT("priority", prio), NUL(NEG) }, { RC_FN("id", "INTEGER", thread_utid), PF },
+};
+#undef ROW
 static const struct ks_table t_thread = {
     .name = "thread",
     .doc = "every thread seen (Perfetto's columns; tid is the kernel's, per process)",
     .src = KS_SRC_SUMMARY,
-    .cols = thread_cols,
+    .rcols = thread_cols,
     .ncols = NCOL(thread_cols),
     .ts_col = -1,
     .needs_stats = 0,
     .nrows = thread_rows,
-    .summary_col = thread_col,
+    .row = thread_row,
 };
 
 static unsigned process_rows(struct ks_trace *t) { return t->nproc; }
-static const struct ks_col process_cols[] = {
-    { "upid", "INTEGER", 0 }, { "pid", "INTEGER", 0 }, { "name", "TEXT", 0 },
-    { "start_ts", "INTEGER", 0 }, { "end_ts", "INTEGER", 0 }, { "parent_upid", "INTEGER", 0 },
-    { "uid", "INTEGER", 0 }, { "cmdline", "TEXT", 0 }, { "arg_set_id", "INTEGER", 0 },
-    { "id", "INTEGER", 0 },
-};
-static void process_col(struct ks_trace *t, unsigned row, int col, sqlite3_context *ctx)
+static const void *process_row(struct ks_trace *t, unsigned i) { return &t->proc[i]; }
+#define ROW struct ks_proc
+static void process_parent(const struct ks_row *r, sqlite3_context *ctx)
 {
-    const struct ks_proc *p = &t->proc[row];
-    switch (col) {
-    case 0: case 1: case 9: sqlite3_result_int64(ctx, p->pid); break;
-    case 2: ks_result_text(ctx, p->name[0] ? p->name : NULL); break;
-    case 3: ks_result_ns(ctx, t, (uint64_t)p->start, p->start >= 0); break;
-    case 4: ks_result_ns(ctx, t, (uint64_t)p->end, p->end >= 0); break;
-    case 5:
-        if (p->ppid || p->pid == 1)
-            sqlite3_result_int64(ctx, p->ppid);
-        else
-            sqlite3_result_null(ctx);
-        break;
-    default: sqlite3_result_null(ctx);
-    }
+    const ROW *p = r->p;
+    if (p->ppid || p->pid == 1)
+        sqlite3_result_int64(ctx, p->ppid);
+    else
+        sqlite3_result_null(ctx);
 }
+static const struct ks_rcol process_cols[] = {
+    { RC_INT("upid", pid), PF }, { RC_INT("pid", pid), PF },
+    { RC_TEXT("name", name), NUL(EMPTY), PF },
+    { RC_NS("start_ts", start), NUL(NEG), PF }, { RC_NS("end_ts", end), NUL(NEG), PF },
+    { RC_FN("parent_upid", "INTEGER", process_parent), PF }, { RC_NULL("uid", "INTEGER"), PF },
+    { RC_NULL("cmdline", "TEXT"), PF }, { RC_NULL("arg_set_id", "INTEGER"), PF },
+    { RC_INT("id", pid), PF },
+};
+#undef ROW
 static const struct ks_table t_process = {
     .name = "process",
     .doc = "every process seen (upid is the kernel's pid)",
     .src = KS_SRC_SUMMARY,
-    .cols = process_cols,
+    .rcols = process_cols,
     .ncols = NCOL(process_cols),
     .ts_col = -1,
     .needs_stats = 0,
     .nrows = process_rows,
-    .summary_col = process_col,
+    .row = process_row,
 };
 
 static unsigned cpu_rows(struct ks_trace *t) { return t->ncpu; }
-static const struct ks_col cpu_cols[] = {
-    { "id", "INTEGER", 0 }, { "cpu", "INTEGER", 0 }, { "cluster_id", "INTEGER", 0 },
-    { "processor", "TEXT", 0 }, { "machine_id", "INTEGER", 0 }, { "capacity", "INTEGER", 0 },
-    { "arg_set_id", "INTEGER", 0 }, { "running_ns", "INTEGER", 0 }, { "idle_ns", "INTEGER", 0 },
-    { "none_ns", "INTEGER", 0 },
-};
-static void cpu_col(struct ks_trace *t, unsigned row, int col, sqlite3_context *ctx)
+static const void *cpu_row(struct ks_trace *t, unsigned i) { return &t->cpu[i]; }
+#define ROW struct ks_cpu_sum
+static void cpu_number(const struct ks_row *r, sqlite3_context *ctx) // the row's index
+{
+    sqlite3_result_int(ctx, (int)((const ROW *)r->p - r->t->cpu));
+}
+static void cpu_cluster(const struct ks_row *r, sqlite3_context *ctx) // one cluster
+{
+    (void)r;
+    sqlite3_result_int(ctx, 0);
+}
+static void cpu_processor(const struct ks_row *r, sqlite3_context *ctx)
 {
     char buf[64];
-    switch (col) {
-    case 0: case 1: sqlite3_result_int(ctx, (int)row); break;
-    case 2: sqlite3_result_int(ctx, 0); break;
-    case 3: ks_result_text(ctx, ks_attr(t, "MACHINE", buf, sizeof(buf))); break;
-    case 7: sqlite3_result_int64(ctx, ks_ns(t, t->cpu[row].busy)); break;
-    case 8: sqlite3_result_int64(ctx, ks_ns(t, t->cpu[row].idle)); break;
-    case 9: sqlite3_result_int64(ctx, ks_ns(t, t->cpu[row].none)); break;
-    default: sqlite3_result_null(ctx);
-    }
+    ks_result_text(ctx, ks_attr(r->t, "MACHINE", buf, sizeof(buf)));
 }
+static const struct ks_rcol cpu_cols[] = {
+    { RC_FN("id", "INTEGER", cpu_number), PF }, { RC_FN("cpu", "INTEGER", cpu_number), PF },
+    { RC_FN("cluster_id", "INTEGER", cpu_cluster), PF },
+    { RC_FN("processor", "TEXT", cpu_processor), PF }, { RC_NULL("machine_id", "INTEGER"), PF },
+    { RC_NULL("capacity", "INTEGER"), PF }, { RC_NULL("arg_set_id", "INTEGER"), PF },
+    { RC_SPAN("running_ns", busy) }, { RC_SPAN("idle_ns", idle) }, { RC_SPAN("none_ns", none) },
+};
+#undef ROW
 static const struct ks_table t_cpu = {
     .name = "cpu",
     .doc = "each CPU, with its time running threads, its idle thread, no thread known",
     .src = KS_SRC_SUMMARY,
-    .cols = cpu_cols,
+    .rcols = cpu_cols,
     .ncols = NCOL(cpu_cols),
     .ts_col = -1,
     .needs_stats = 0,
     .nrows = cpu_rows,
-    .summary_col = cpu_col,
+    .row = cpu_row,
 };
 
 // metadata: Perfetto's (name, key_type, int_value, str_value). Rows by index.
@@ -426,102 +436,68 @@ static const struct ks_table t_track = {
 };
 
 static unsigned deadlock_rows(struct ks_trace *t) { return t->ndl; }
-static const struct ks_col deadlock_cols[] = {
-    { "cycle", "INTEGER", 0 }, { "position", "INTEGER", 0 }, { "ts", "INTEGER", 0 },
-    { "broken_ts", "INTEGER", 0 }, { "utid", "INTEGER", 0 }, { "object", "TEXT", 0 },
-    { "owner_utid", "INTEGER", 0 },
+static const void *deadlock_row(struct ks_trace *t, unsigned i) { return &t->dl[i]; }
+#define ROW struct ks_dl
+static const struct ks_rcol deadlock_cols[] = {
+    { RC_INT("cycle", cycle) }, { RC_INT("position", pos) }, { RC_NS("ts", t) },
+    { RC_NS("broken_ts", broken), NUL(NEG) }, { RC_UTID("utid", th) },
+    { RC_TEXT("object", obj) }, { RC_UTID("owner_utid", owner) },
 };
-static void deadlock_col(struct ks_trace *t, unsigned row, int col, sqlite3_context *ctx)
-{
-    const struct ks_dl *d = &t->dl[row];
-    switch (col) {
-    case 0: sqlite3_result_int(ctx, (int)d->cycle); break;
-    case 1: sqlite3_result_int(ctx, (int)d->pos); break;
-    case 2: ks_result_ns(ctx, t, (uint64_t)d->t, 1); break;
-    case 3: ks_result_ns(ctx, t, (uint64_t)d->broken, d->broken >= 0); break;
-    case 4: ks_result_thread(ctx, t, d->th); break;
-    case 5: ks_result_text(ctx, d->obj); break;
-    case 6: ks_result_thread(ctx, t, d->owner); break;
-    default: sqlite3_result_null(ctx);
-    }
-}
+#undef ROW
 static const struct ks_table t_deadlock = {
     .name = "deadlock",
     .doc = "deadlock cycles (kevstat -s waits): one row per thread of a cycle, waiting on "
     "an object its next thread holds",
     .src = KS_SRC_SUMMARY,
-    .cols = deadlock_cols,
+    .rcols = deadlock_cols,
     .ncols = NCOL(deadlock_cols),
     .ts_col = -1,
     .needs_stats = 0,
     .nrows = deadlock_rows,
-    .summary_col = deadlock_col,
+    .row = deadlock_row,
 };
 
 static unsigned inversion_rows(struct ks_trace *t) { return t->ninv; }
-static const struct ks_col inversion_cols[] = {
-    { "inversion", "INTEGER", 0 }, { "waiter_utid", "INTEGER", 0 }, { "object", "TEXT", 0 },
-    { "owner_utid", "INTEGER", 0 }, { "waits", "INTEGER", 0 }, { "lost", "INTEGER", 0 },
-    { "max_lost", "INTEGER", 0 }, { "ts", "INTEGER", 0 }, { "middle_utid", "INTEGER", 0 },
-    { "middle_lost", "INTEGER", 0 },
+static const void *inversion_row(struct ks_trace *t, unsigned i) { return &t->inv[i]; }
+#define ROW struct ks_inv
+static const struct ks_rcol inversion_cols[] = {
+    { RC_INT("inversion", inv) }, { RC_UTID("waiter_utid", waiter) }, { RC_TEXT("object", obj) },
+    { RC_UTID("owner_utid", owner) }, { RC_INT("waits", count) }, { RC_SPAN("lost", lost) },
+    { RC_SPAN("max_lost", max) }, { RC_NS("ts", first) }, { RC_UTID("middle_utid", middle) },
+    { RC_SPAN("middle_lost", mid_lost) },
 };
-static void inversion_col(struct ks_trace *t, unsigned row, int col, sqlite3_context *ctx)
-{
-    const struct ks_inv *v = &t->inv[row];
-    switch (col) {
-    case 0: sqlite3_result_int(ctx, (int)v->inv); break;
-    case 1: ks_result_thread(ctx, t, v->waiter); break;
-    case 2: ks_result_text(ctx, v->obj); break;
-    case 3: ks_result_thread(ctx, t, v->owner); break;
-    case 4: result_u(ctx, v->count); break;
-    case 5: sqlite3_result_int64(ctx, ks_ns(t, v->lost)); break;
-    case 6: sqlite3_result_int64(ctx, ks_ns(t, v->max)); break;
-    case 7: ks_result_ns(ctx, t, v->first, 1); break;
-    case 8: ks_result_thread(ctx, t, v->middle); break;
-    case 9: sqlite3_result_int64(ctx, ks_ns(t, v->mid_lost)); break;
-    default: sqlite3_result_null(ctx);
-    }
-}
+#undef ROW
 static const struct ks_table t_inversion = {
     .name = "inversion",
     .doc = "priority inversions (kevstat -s waits, the model's findings): one row per middle "
     "thread of each, with the inversion's waits and time lost and the thread's share",
     .src = KS_SRC_SUMMARY,
-    .cols = inversion_cols,
+    .rcols = inversion_cols,
     .ncols = NCOL(inversion_cols),
     .ts_col = -1,
     .needs_stats = 0,
     .nrows = inversion_rows,
-    .summary_col = inversion_col,
+    .row = inversion_row,
 };
 
 static unsigned lost_rows(struct ks_trace *t) { return t->ngap; }
-static const struct ks_col lost_cols[] = {
-    { "cpu", "INTEGER", 0 }, { "ts", "INTEGER", 0 }, { "dur", "INTEGER", 0 },
-    { "lost", "INTEGER", 0 }, { "after_end", "INTEGER", 0 },
+static const void *lost_row(struct ks_trace *t, unsigned i) { return &t->gap[i]; }
+#define ROW struct kx_gap
+static const struct ks_rcol lost_cols[] = {
+    { RC_INT("cpu", cpu) }, { RC_NS("ts", t0) }, { RC_DUR("dur", t0, t1) },
+    { RC_INT("lost", lost) }, { RC_INT("after_end", after_end) },
 };
-static void lost_col(struct ks_trace *t, unsigned row, int col, sqlite3_context *ctx)
-{
-    const struct kx_gap *g = &t->gap[row];
-    switch (col) {
-    case 0: sqlite3_result_int(ctx, (int)g->cpu); break;
-    case 1: ks_result_ns(ctx, t, g->t0, 1); break;
-    case 2: sqlite3_result_int64(ctx, ks_ns(t, g->t1) - ks_ns(t, g->t0)); break;
-    case 3: result_u(ctx, g->lost); break;
-    case 4: sqlite3_result_int(ctx, g->after_end); break;
-    default: sqlite3_result_null(ctx);
-    }
-}
+#undef ROW
 static const struct ks_table t_lost = {
     .name = "lost",
     .doc = "lost-event windows: events of a CPU the capture could not keep, and where",
     .src = KS_SRC_SUMMARY,
-    .cols = lost_cols,
+    .rcols = lost_cols,
     .ncols = NCOL(lost_cols),
     .ts_col = -1,
     .needs_stats = 0,
     .nrows = lost_rows,
-    .summary_col = lost_col,
+    .row = lost_row,
 };
 
 // ============================================================================================
@@ -550,13 +526,6 @@ static void ev_rec(struct ks_walk *w, const struct kev_event *e, struct ks_rec *
     v->pid = m && v->th >= 0 ? m->th[v->th].pid : 0;
 }
 
-static const struct ks_col event_cols[] = {
-    { "id", "INTEGER", 0 }, { "ts", "INTEGER", 0 }, { "cpu", "INTEGER", 0 },
-    { "utid", "INTEGER", 1 }, { "class", "TEXT", 0 }, { "type", "INTEGER", 0 },
-    { "name", "TEXT", 0 }, { "nwords", "INTEGER", 0 }, { "w0", "INTEGER", 0 },
-    { "w1", "INTEGER", 0 }, { "w2", "INTEGER", 0 }, { "w3", "INTEGER", 0 },
-    { "offset", "INTEGER", 0 }, { "arg_set_id", "INTEGER", 0 },
-};
 static void event_on(struct ks_walk *w, const struct kev_event *e)
 {
     if (e->cls == KEV_C_CONTROL)
@@ -597,51 +566,38 @@ static const char *event_name(const struct ks_ev_rec *v, char *b, size_t n)
     snprintf(b, n, "%s %u", kev_class_name(v->cls), v->ev);
     return b;
 }
-static void event_col(struct ks_walk *w, const struct ks_rec *rec, int col, sqlite3_context *ctx)
+#define ROW struct ks_ev_rec
+static void event_name_col(const struct ks_row *r, sqlite3_context *ctx)
 {
-    const struct ks_ev_rec *v = &rec->u.ev;
     char b[64];
-    switch (col) {
-    case 0: result_u(ctx, v->id); break;
-    case 1: ks_result_ns(ctx, w->t, v->t, 1); break;
-    case 2: sqlite3_result_int(ctx, (int)v->cpu); break;
-    case 3: ks_result_thread(ctx, w->t, v->th); break;
-    case 4: ks_result_text(ctx, kev_class_name(v->cls)); break;
-    case 5: sqlite3_result_int(ctx, (int)v->ev); break;
-    case 6: ks_result_text(ctx, event_name(v, b, sizeof(b))); break;
-    case 7: sqlite3_result_int(ctx, (int)v->nw); break;
-    case 8: case 9: case 10: case 11:
-        if ((unsigned)(col - 8) < v->nw)
-            sqlite3_result_int64(ctx, v->w[col - 8]);
-        else
-            sqlite3_result_null(ctx);
-        break;
-    case 12: result_u(ctx, v->offset); break;
-    case 13: sqlite3_result_int64(ctx, slice_id(v->id, SL_EVENT)); break; // its fields in args
-    default: sqlite3_result_null(ctx);
-    }
+    ks_result_text(ctx, event_name(r->p, b, sizeof(b)));
 }
+static void event_arg_set(const struct ks_row *r, sqlite3_context *ctx) // its fields in args
+{
+    sqlite3_result_int64(ctx, slice_id(((const ROW *)r->p)->id, SL_EVENT));
+}
+static const struct ks_rcol event_cols[] = {
+    { RC_INT("id", id) }, { RC_NS("ts", t) }, { RC_INT("cpu", cpu) }, { RC_UTID_M("utid", th) },
+    { RC_NAME("class", cls, kev_class_name) }, { RC_INT("type", ev) },
+    { RC_FN("name", "TEXT", event_name_col) }, { RC_INT("nwords", nw) },
+    { RC_ELEM("w0", w, 0, nw) }, { RC_ELEM("w1", w, 1, nw) }, { RC_ELEM("w2", w, 2, nw) },
+    { RC_ELEM("w3", w, 3, nw) }, { RC_INT("offset", offset) },
+    { RC_FN("arg_set_id", "INTEGER", event_arg_set) },
+};
+#undef ROW
 static const struct ks_table t_event = {
     .name = "event",
     .doc = "every event of the trace (CONTROL aside), as decoded: the largest table; its fields,"
            " named by the event table, are in args (arg_set_id, keys fields.NAME)",
     .src = KS_SRC_EVENTS,
-    .cols = event_cols,
+    .rcols = event_cols,
     .ncols = NCOL(event_cols),
     .ts_col = 1,
     .needs_stats = 0,
     .on_event = event_on,
-    .rec_col = event_col,
 };
 
 // user_event: a program's events, with their registered names and values (kx_user_value).
-static const struct ks_col user_cols[] = {
-    { "id", "INTEGER", 0 }, { "ts", "INTEGER", 0 }, { "cpu", "INTEGER", 0 },
-    { "utid", "INTEGER", 0 }, { "upid", "INTEGER", 0 }, { "code", "INTEGER", 0 },
-    { "name", "TEXT", 0 }, { "value", "TEXT", 0 }, { "is_string", "INTEGER", 0 },
-    { "nwords", "INTEGER", 0 }, { "w0", "INTEGER", 0 }, { "w1", "INTEGER", 0 },
-    { "arg_set_id", "INTEGER", 0 },
-};
 static void user_fill(struct ks_walk *w, const struct kev_event *e, struct ks_rec *rec)
 {
     ev_rec(w, e, rec);
@@ -660,45 +616,39 @@ static void user_on(struct ks_walk *w, const struct kev_event *e)
     user_fill(w, e, &rec);
     ks_push(w, &rec);
 }
-static void user_col(struct ks_walk *w, const struct ks_rec *rec, int col, sqlite3_context *ctx)
+#define ROW struct ks_ev_rec
+static void user_word(const struct ks_row *r, unsigned i, sqlite3_context *ctx) // a number's
 {
-    const struct ks_ev_rec *v = &rec->u.ev;
-    switch (col) {
-    case 0: result_u(ctx, v->id); break;
-    case 1: ks_result_ns(ctx, w->t, v->t, 1); break;
-    case 2: sqlite3_result_int(ctx, (int)v->cpu); break;
-    case 3: ks_result_thread(ctx, w->t, v->th); break;
-    case 4:
-        if (v->th >= 0)
-            sqlite3_result_int64(ctx, v->pid);
-        else
-            sqlite3_result_null(ctx);
-        break;
-    case 5: sqlite3_result_int(ctx, (int)v->ev); break;
-    case 6: ks_result_text(ctx, v->name[0] ? v->name : NULL); break;
-    case 7: ks_result_text(ctx, v->text); break;
-    case 8: sqlite3_result_int(ctx, (int)v->v[0]); break;
-    case 9: sqlite3_result_int(ctx, (int)v->nw); break;
-    case 10: case 11:
-        if ((unsigned)(col - 10) < v->nw && !v->v[0])
-            sqlite3_result_int64(ctx, (int32_t)v->w[col - 10]);
-        else
-            sqlite3_result_null(ctx);
-        break;
-    case 12: sqlite3_result_int64(ctx, slice_id(v->id, SL_INSTANT)); break;
-    default: sqlite3_result_null(ctx);
-    }
+    const ROW *v = r->p;
+    if (i < v->nw && !v->v[0])
+        sqlite3_result_int64(ctx, (int32_t)v->w[i]);
+    else
+        sqlite3_result_null(ctx);
 }
+static void user_w0(const struct ks_row *r, sqlite3_context *ctx) { user_word(r, 0, ctx); }
+static void user_w1(const struct ks_row *r, sqlite3_context *ctx) { user_word(r, 1, ctx); }
+static void user_arg_set(const struct ks_row *r, sqlite3_context *ctx)
+{
+    sqlite3_result_int64(ctx, slice_id(((const ROW *)r->p)->id, SL_INSTANT));
+}
+static const struct ks_rcol user_cols[] = {
+    { RC_INT("id", id) }, { RC_NS("ts", t) }, { RC_INT("cpu", cpu) }, { RC_UTID("utid", th) },
+    { RC_INT("upid", pid), WHEN(NONNEG, th) }, { RC_INT("code", ev) },
+    { RC_TEXT("name", name), NUL(EMPTY) }, { RC_TEXT("value", text) },
+    { RC_INT("is_string", v[0]) }, { RC_INT("nwords", nw) },
+    { RC_FN("w0", "INTEGER", user_w0) }, { RC_FN("w1", "INTEGER", user_w1) },
+    { RC_FN("arg_set_id", "INTEGER", user_arg_set) },
+};
+#undef ROW
 static const struct ks_table t_user_event = {
     .name = "user_event",
     .doc = "programs' user events: code, registered name, value as every tool formats it",
     .src = KS_SRC_EVENTS,
-    .cols = user_cols,
+    .rcols = user_cols,
     .ncols = NCOL(user_cols),
     .ts_col = 1,
     .needs_stats = 1,
     .on_event = user_on,
-    .rec_col = user_col,
     .skip = KX_SKIP_MSG | KX_SKIP_WAIT,
 };
 
@@ -747,12 +697,6 @@ static const struct ks_table t_fault = {
 };
 
 // stack_sample (trace/kev_stack.h)
-static const struct ks_col stack_cols[] = {
-    { "id", "INTEGER", 0 }, { "ts", "INTEGER", 0 }, { "cpu", "INTEGER", 0 },
-    { "utid", "INTEGER", 1 }, { "pid", "INTEGER", 0 }, { "tid", "INTEGER", 0 },
-    { "kind", "TEXT", 0 }, { "depth", "INTEGER", 0 }, { "ended", "TEXT", 0 },
-    { "frames", "TEXT", 0 },
-};
 static void stack_on(struct ks_walk *w, const struct kev_event *e)
 {
     struct kev_stack st;
@@ -771,50 +715,38 @@ static void stack_on(struct ks_walk *w, const struct kev_event *e)
                               (unsigned long long)st.pcs[i]);
     ks_push(w, &rec);
 }
-static void stack_col(struct ks_walk *w, const struct ks_rec *rec, int col, sqlite3_context *ctx)
-{
-    const struct ks_ev_rec *v = &rec->u.ev;
-    switch (col) {
-    case 0: result_u(ctx, v->id); break;
-    case 1: ks_result_ns(ctx, w->t, v->t, 1); break;
-    case 2: sqlite3_result_int(ctx, (int)v->cpu); break;
-    case 3: ks_result_thread(ctx, w->t, v->th); break;
-    case 4: case 5: sqlite3_result_int64(ctx, v->v[col - 4]); break;
-    case 6: ks_result_text(ctx, kev_stack_kind_name((unsigned)v->v[2])); break;
-    case 7: sqlite3_result_int64(ctx, v->v[3]); break;
-    case 8:
-        if (v->v[4])
-            ks_result_text(ctx, kev_stack_ended_name((unsigned)v->v[4]));
-        else
-            sqlite3_result_null(ctx);
-        break;
-    case 9: { // the frames named (the record holds them in hex, innermost first)
-        uint64_t pcs[KEV_STACK_MAXDEPTH];
-        unsigned depth = 0;
-        for (const char *p = v->text; *p && depth < KEV_STACK_MAXDEPTH; ) {
-            pcs[depth++] = strtoull(p, (char **)&p, 16);
-            while (*p == ';')
-                p++;
-        }
-        char named[2048];
-        ks_syms_stack(w->t, pcs, depth, named, sizeof(named));
-        ks_result_text(ctx, named);
-        break;
+#define ROW struct ks_ev_rec
+static void stack_frames(const struct ks_row *r, sqlite3_context *ctx)
+{ // the frames named (the record holds them in hex, innermost first)
+    uint64_t pcs[KEV_STACK_MAXDEPTH];
+    unsigned depth = 0;
+    for (const char *p = ((const ROW *)r->p)->text; *p && depth < KEV_STACK_MAXDEPTH; ) {
+        pcs[depth++] = strtoull(p, (char **)&p, 16);
+        while (*p == ';')
+            p++;
     }
-    default: sqlite3_result_null(ctx);
-    }
+    char named[2048];
+    ks_syms_stack(r->t, pcs, depth, named, sizeof(named));
+    ks_result_text(ctx, named);
 }
+static const struct ks_rcol stack_cols[] = {
+    { RC_INT("id", id) }, { RC_NS("ts", t) }, { RC_INT("cpu", cpu) },
+    { RC_UTID_M("utid", th) }, { RC_INT("pid", v[0]) },
+    { RC_INT("tid", v[1]) }, { RC_NAME("kind", v[2], kev_stack_kind_name) },
+    { RC_INT("depth", v[3]) }, { RC_NAME("ended", v[4], kev_stack_ended_name), NUL(ZERO) },
+    { RC_FN("frames", "TEXT", stack_frames) },
+};
+#undef ROW
 static const struct ks_table t_stack = {
     .name = "stack_sample",
     .doc = "stacks the capture holds: profile samples (user, kernel) and faults' "
     "stacks; frames innermost first",
     .src = KS_SRC_EVENTS,
-    .cols = stack_cols,
+    .rcols = stack_cols,
     .ncols = NCOL(stack_cols),
     .ts_col = 1,
     .needs_stats = 0,
     .on_event = stack_on,
-    .rec_col = stack_col,
 };
 
 // prio_change: PRIO_CHANGE's fields; its kind by the one rule of every tool (kx_prio.h): a
@@ -873,33 +805,23 @@ static void push_state(void *user, const struct kx_state_row *r)
 }
 static void sink_state(struct kx_sink *k) { k->state = push_state; }
 
-static const struct ks_col sched_cols[] = {
-    { "id", "INTEGER", 0 }, { "ts", "INTEGER", 0 }, { "dur", "INTEGER", 0 },
-    { "cpu", "INTEGER", 0 }, { "utid", "INTEGER", 0 }, { "end_state", "TEXT", 0 },
-    { "priority", "INTEGER", 0 }, { "ucpu", "INTEGER", 0 }, { "ts_end", "INTEGER", 0 },
-    { "kernel_end_state", "TEXT", 0 },
-};
-static void sched_col(struct ks_walk *w, const struct ks_rec *rec, int col, sqlite3_context *ctx)
+// sched_slice and thread_state: the model's state intervals (kx_state_row)
+#define ROW struct kx_state_row
+static int st_woken(const ROW *x) // a READY interval of a thread that was blocked
 {
-    const struct kx_state_row *r = &rec->u.st;
-    switch (col) {
-    case 0: result_u(ctx, r->id); break;
-    case 1: ks_result_ns(ctx, w->t, r->t0, 1); break;
-    case 2: sqlite3_result_int64(ctx, ks_ns(w->t, r->t1) - ks_ns(w->t, r->t0)); break;
-    case 3: case 7: ks_result_nonneg(ctx, r->cpu); break;
-    case 4: ks_result_thread(ctx, w->t, r->th); break;
-    case 5: ks_result_text(ctx, perfetto_state(r->end_state, 0)); break;
-    case 8: ks_result_ns(ctx, w->t, r->t1, 1); break;
-    case 9: ks_result_text(ctx, state_name(r->end_state)); break;
-    case 6:
-        if (r->prio >= 0)
-            sqlite3_result_int(ctx, r->prio);
-        else
-            sqlite3_result_null(ctx);
-        break;
-    default: sqlite3_result_null(ctx);
-    }
+    return x->state == KEV_TH_READY && x->woken;
 }
+static void st_end_state(const struct ks_row *r, sqlite3_context *ctx)
+{
+    ks_result_text(ctx, perfetto_state(((const ROW *)r->p)->end_state, 0));
+}
+static const struct ks_rcol sched_cols[] = {
+    { RC_INT("id", id), PF }, { RC_NS("ts", t0), PF }, { RC_DUR("dur", t0, t1), PF },
+    { RC_INT("cpu", cpu), NUL(NEG), PF }, { RC_UTID("utid", th), PF },
+    { RC_FN("end_state", "TEXT", st_end_state), PF }, { RC_INT("priority", prio), NUL(NEG), PF },
+    { RC_INT("ucpu", cpu), NUL(NEG), PF }, { RC_NS("ts_end", t1) },
+    { RC_NAME("kernel_end_state", end_state, state_name) },
+};
 static void sched_push(void *user, const struct kx_state_row *r)
 {
     if (r->state == KEV_TH_RUNNING)
@@ -911,97 +833,91 @@ static const struct ks_table t_sched = {
     .doc = "each time a thread ran on a CPU (Perfetto's; priority the kernel's, larger "
     "more urgent; end_state the kernel's state name)",
     .src = KS_SRC_MODEL,
-    .cols = sched_cols,
+    .rcols = sched_cols,
     .ncols = NCOL(sched_cols),
     .ts_col = 1,
     .needs_stats = 1,
     .sink = sink_sched,
-    .rec_col = sched_col,
     .skip = KX_SKIP_MSG | KX_SKIP_WAIT,
 };
 
-static const struct ks_col ts_cols[] = {
-    { "id", "INTEGER", 0 }, { "ts", "INTEGER", 0 }, { "dur", "INTEGER", 0 },
-    { "cpu", "INTEGER", 0 }, { "utid", "INTEGER", 0 }, { "state", "TEXT", 0 },
-    { "io_wait", "INTEGER", 0 }, { "blocked_function", "TEXT", 0 },
-    { "waker_utid", "INTEGER", 0 }, { "waker_id", "INTEGER", 0 },
-    { "irq_context", "INTEGER", 0 }, { "ucpu", "INTEGER", 0 }, { "priority", "INTEGER", 0 },
-    { "end_state", "TEXT", 0 }, { "blocked_object", "TEXT", 0 },
-    { "blocked_owner_utid", "INTEGER", 0 }, { "wait_id", "INTEGER", 0 },
-    { "waker_irq", "INTEGER", 0 }, { "woken", "INTEGER", 0 }, { "kernel_state", "TEXT", 0 },
-};
-static void ts_col(struct ks_walk *w, const struct ks_rec *rec, int col, sqlite3_context *ctx)
+static void st_state(const struct ks_row *r, sqlite3_context *ctx)
 {
-    const struct kx_state_row *r = &rec->u.st;
-    char nb[32];
-    int woken = r->state == KEV_TH_READY && r->woken;
-    switch (col) {
-    case 5: ks_result_text(ctx, perfetto_state(r->state, woken)); break;
-    case 19: ks_result_text(ctx, state_name(r->state)); break;
-    case 3: case 11: ks_result_nonneg(ctx, r->cpu); break;
-    case 7:
-        if (r->kcall)
-            ks_result_text(ctx, kx_kcall_name(r->kcall - 1, nb, sizeof(nb)));
-        else
-            sqlite3_result_null(ctx);
-        break;
-    case 8: ks_result_thread(ctx, w->t, r->state == KEV_TH_READY ? r->waker : -1); break;
-    case 9:
-        if (r->state == KEV_TH_READY && r->waker_id)
-            result_u(ctx, r->waker_id);
-        else
-            sqlite3_result_null(ctx);
-        break;
-    case 10:
-        if (woken)
-            sqlite3_result_int(ctx, r->irq != 0);
-        else
-            sqlite3_result_null(ctx);
-        break;
-    case 12:
-        if (r->prio >= 0)
-            sqlite3_result_int(ctx, r->prio);
-        else
-            sqlite3_result_null(ctx);
-        break;
-    case 13: ks_result_text(ctx, state_name(r->end_state)); break;
-    case 14:
-        if (r->wait) {
-            char ob[48];
-            ks_result_text(ctx, kx_wait_obj(w->s, r->obj, ob, sizeof(ob)));
-        } else {
-            sqlite3_result_null(ctx);
-        }
-        break;
-    case 15: ks_result_thread(ctx, w->t, r->wait ? r->owner : -1); break;
-    case 16:
-        if (r->wait)
-            result_u(ctx, r->wait);
-        else
-            sqlite3_result_null(ctx);
-        break;
-    case 17:
-        if (woken && r->irq)
-            sqlite3_result_int(ctx, (int)r->irq - 1);
-        else
-            sqlite3_result_null(ctx);
-        break;
-    case 18: sqlite3_result_int(ctx, woken); break;
-    case 0: case 1: case 2: case 4: sched_col(w, rec, col, ctx); break;
-    default: sqlite3_result_null(ctx); // io_wait: the kernel has no such state
-    }
+    const ROW *x = r->p;
+    ks_result_text(ctx, perfetto_state(x->state, st_woken(x)));
 }
+static void st_blocked_function(const struct ks_row *r, sqlite3_context *ctx)
+{
+    const ROW *x = r->p;
+    char nb[32];
+    ks_result_text(ctx, x->kcall ? kx_kcall_name(x->kcall - 1, nb, sizeof(nb)) : NULL);
+}
+static void st_waker_utid(const struct ks_row *r, sqlite3_context *ctx)
+{
+    const ROW *x = r->p;
+    ks_result_thread(ctx, r->t, x->state == KEV_TH_READY ? x->waker : -1);
+}
+static void st_waker_id(const struct ks_row *r, sqlite3_context *ctx)
+{
+    const ROW *x = r->p;
+    if (x->state == KEV_TH_READY && x->waker_id)
+        result_u(ctx, x->waker_id);
+    else
+        sqlite3_result_null(ctx);
+}
+static void st_irq_context(const struct ks_row *r, sqlite3_context *ctx)
+{
+    const ROW *x = r->p;
+    if (st_woken(x))
+        sqlite3_result_int(ctx, x->irq != 0);
+    else
+        sqlite3_result_null(ctx);
+}
+static void st_waker_irq(const struct ks_row *r, sqlite3_context *ctx)
+{
+    const ROW *x = r->p;
+    if (st_woken(x) && x->irq)
+        sqlite3_result_int(ctx, (int)x->irq - 1);
+    else
+        sqlite3_result_null(ctx);
+}
+static void st_woken_col(const struct ks_row *r, sqlite3_context *ctx)
+{
+    sqlite3_result_int(ctx, st_woken(r->p));
+}
+static void st_blocked_object(const struct ks_row *r, sqlite3_context *ctx)
+{
+    const ROW *x = r->p;
+    char ob[48];
+    ks_result_text(ctx, x->wait ? kx_wait_obj(r->w->s, x->obj, ob, sizeof(ob)) : NULL);
+}
+static const struct ks_rcol ts_cols[] = {
+    { RC_INT("id", id), PF }, { RC_NS("ts", t0), PF }, { RC_DUR("dur", t0, t1), PF },
+    { RC_INT("cpu", cpu), NUL(NEG), PF }, { RC_UTID("utid", th), PF },
+    { RC_FN("state", "TEXT", st_state), PF },
+    { RC_NULL("io_wait", "INTEGER"), PF }, // the kernel has no such state
+    { RC_FN("blocked_function", "TEXT", st_blocked_function), PF },
+    { RC_FN("waker_utid", "INTEGER", st_waker_utid), PF },
+    { RC_FN("waker_id", "INTEGER", st_waker_id), PF },
+    { RC_FN("irq_context", "INTEGER", st_irq_context), PF },
+    { RC_INT("ucpu", cpu), NUL(NEG), PF }, { RC_INT("priority", prio), NUL(NEG) },
+    { RC_NAME("end_state", end_state, state_name) },
+    { RC_FN("blocked_object", "TEXT", st_blocked_object) },
+    { RC_UTID("blocked_owner_utid", owner), WHEN(SET, wait) },
+    { RC_INT("wait_id", wait), NUL(ZERO) }, { RC_FN("waker_irq", "INTEGER", st_waker_irq) },
+    { RC_FN("woken", "INTEGER", st_woken_col) }, { RC_NAME("kernel_state", state, state_name) },
+};
+#undef ROW
 static const struct ks_table t_thread_state = {
     .name = "thread_state",
     .doc = "every thread's state over time (Perfetto's; states the kernel's names), "
     "with the blocking object, its owner and the waker",
     .src = KS_SRC_MODEL,
-    .cols = ts_cols,
+    .rcols = ts_cols,
     .ncols = NCOL(ts_cols),
     .ts_col = 1,
     .needs_stats = 1,
     .sink = sink_state,
-    .rec_col = ts_col,
     .skip = KX_SKIP_MSG,
 };
 
@@ -1012,67 +928,70 @@ static void push_kcall(void *user, const struct kx_kcall_row *r)
     ks_push(ks_walk_of(user), &rec);
 }
 static void sink_kcall(struct kx_sink *k) { k->kcall = push_kcall; }
-static const struct ks_col kcall_cols[] = {
-    { "id", "INTEGER", 0 }, { "ts", "INTEGER", 0 }, { "dur", "INTEGER", 0 },
-    { "utid", "INTEGER", 0 }, { "cpu", "INTEGER", 0 }, { "call", "INTEGER", 0 },
-    { "name", "TEXT", 0 }, { "arg0", "INTEGER", 0 }, { "arg1", "INTEGER", 0 },
-    { "arg2", "INTEGER", 0 }, { "arg3", "INTEGER", 0 }, { "nargs", "INTEGER", 0 },
-    { "ret", "INTEGER", 0 }, { "errno", "INTEGER", 0 }, { "errno_name", "TEXT", 0 },
-    { "entered", "INTEGER", 0 }, { "exited", "INTEGER", 0 }, { "interrupted", "INTEGER", 0 },
-};
-static void kcall_col(struct ks_walk *w, const struct ks_rec *rec, int col, sqlite3_context *ctx)
+#define ROW struct kx_kcall_row
+static int kc_returned(const ROW *x) // its exit gave a result
 {
-    const struct kx_kcall_row *r = &rec->u.kc;
-    char nb[32];
-    switch (col) {
-    case 0: result_u(ctx, r->id); break;
-    case 1: ks_result_ns(ctx, w->t, r->t0 ? r->t0 : r->t1, 1); break;
-    case 2:
-        if (r->t0 && r->exited)
-            sqlite3_result_int64(ctx, ks_ns(w->t, r->t1) - ks_ns(w->t, r->t0));
-        else
-            sqlite3_result_null(ctx);
-        break;
-    case 3: ks_result_thread(ctx, w->t, r->th); break;
-    case 4: sqlite3_result_int(ctx, (int)r->cpu); break;
-    case 5: sqlite3_result_int(ctx, (int)r->call); break;
-    case 6: ks_result_text(ctx, kx_kcall_name(r->call, nb, sizeof(nb))); break;
-    case 7: case 8: case 9: case 10:
-        if ((unsigned)(col - 7) < r->nargs)
-            sqlite3_result_int64(ctx, r->arg[col - 7]);
-        else
-            sqlite3_result_null(ctx);
-        break;
-    case 11: sqlite3_result_int(ctx, (int)r->nargs); break;
-    case 12:
-        if (r->exited && !r->interrupted)
-            sqlite3_result_int(ctx, r->ret);
-        else
-            sqlite3_result_null(ctx);
-        break;
-    case 13:
-        if (r->exited && !r->interrupted)
-            sqlite3_result_int(ctx, (int)r->err);
-        else
-            sqlite3_result_null(ctx);
-        break;
-    case 14: ks_result_text(ctx, r->exited && r->err ? kev_errno_name(r->err) : NULL); break;
-    case 15: sqlite3_result_int(ctx, r->t0 != 0); break;
-    case 16: sqlite3_result_int(ctx, r->exited); break;
-    case 17: sqlite3_result_int(ctx, r->interrupted); break;
-    default: sqlite3_result_null(ctx);
-    }
+    return x->exited && !x->interrupted;
 }
+static void kc_ts(const struct ks_row *r, sqlite3_context *ctx)
+{
+    const ROW *x = r->p;
+    ks_result_ns(ctx, r->t, x->t0 ? x->t0 : x->t1, 1);
+}
+static void kc_dur(const struct ks_row *r, sqlite3_context *ctx)
+{
+    const ROW *x = r->p;
+    if (x->t0 && x->exited)
+        sqlite3_result_int64(ctx, ks_ns(r->t, x->t1) - ks_ns(r->t, x->t0));
+    else
+        sqlite3_result_null(ctx);
+}
+static void kc_name(const struct ks_row *r, sqlite3_context *ctx)
+{
+    char nb[32];
+    ks_result_text(ctx, kx_kcall_name(((const ROW *)r->p)->call, nb, sizeof(nb)));
+}
+static void kc_ret(const struct ks_row *r, sqlite3_context *ctx)
+{
+    const ROW *x = r->p;
+    if (kc_returned(x))
+        sqlite3_result_int(ctx, x->ret);
+    else
+        sqlite3_result_null(ctx);
+}
+static void kc_errno(const struct ks_row *r, sqlite3_context *ctx)
+{
+    const ROW *x = r->p;
+    if (kc_returned(x))
+        sqlite3_result_int(ctx, (int)x->err);
+    else
+        sqlite3_result_null(ctx);
+}
+static void kc_errno_name(const struct ks_row *r, sqlite3_context *ctx)
+{
+    const ROW *x = r->p;
+    ks_result_text(ctx, x->exited && x->err ? kev_errno_name(x->err) : NULL);
+}
+static const struct ks_rcol kcall_cols[] = {
+    { RC_INT("id", id) }, { RC_FN("ts", "INTEGER", kc_ts) }, { RC_FN("dur", "INTEGER", kc_dur) },
+    { RC_UTID("utid", th) }, { RC_INT("cpu", cpu) }, { RC_INT("call", call) },
+    { RC_FN("name", "TEXT", kc_name) }, { RC_ELEM("arg0", arg, 0, nargs) },
+    { RC_ELEM("arg1", arg, 1, nargs) }, { RC_ELEM("arg2", arg, 2, nargs) },
+    { RC_ELEM("arg3", arg, 3, nargs) }, { RC_INT("nargs", nargs) },
+    { RC_FN("ret", "INTEGER", kc_ret) }, { RC_FN("errno", "INTEGER", kc_errno) },
+    { RC_FN("errno_name", "TEXT", kc_errno_name) }, { RC_FLAG("entered", t0) },
+    { RC_INT("exited", exited) }, { RC_INT("interrupted", interrupted) },
+};
+#undef ROW
 static const struct ks_table t_kcall = {
     .name = "kcall",
     .doc = "every kernel call: entry to exit on its thread, arguments, result and errno",
     .src = KS_SRC_MODEL,
-    .cols = kcall_cols,
+    .rcols = kcall_cols,
     .ncols = NCOL(kcall_cols),
     .ts_col = 1,
     .needs_stats = 1,
     .sink = sink_kcall,
-    .rec_col = kcall_col,
     .skip = KX_SKIP_MSG | KX_SKIP_WAIT,
 };
 
@@ -1083,65 +1002,55 @@ static void push_irq(void *user, const struct kx_irq_row *r)
     ks_push(ks_walk_of(user), &rec);
 }
 static void sink_irq(struct kx_sink *k) { k->irq = push_irq; }
-static const struct ks_col irq_cols[] = {
-    { "id", "INTEGER", 0 }, { "ts", "INTEGER", 0 }, { "dur", "INTEGER", 0 },
-    { "cpu", "INTEGER", 0 }, { "irq", "INTEGER", 0 }, { "name", "TEXT", 0 },
-    { "handler_ts", "INTEGER", 0 }, { "handler_dur", "INTEGER", 0 }, { "utid", "INTEGER", 0 },
-    { "handled_ts", "INTEGER", 0 }, { "latency", "INTEGER", 0 }, { "how", "TEXT", 0 },
-};
-static void irq_col(struct ks_walk *w, const struct ks_rec *rec, int col, sqlite3_context *ctx)
+#define ROW struct kx_irq_row
+static void irq_name(const struct ks_row *r, sqlite3_context *ctx)
 {
-    const struct kx_irq_row *r = &rec->u.irq;
+    const ROW *x = r->p;
+    const char *pseudo = kev_int_pseudo_name(x->irq);
     char nb[48];
-    const char *pseudo = kev_int_pseudo_name(r->irq);
-    switch (col) {
-    case 0: result_u(ctx, r->id); break;
-    case 1: ks_result_ns(ctx, w->t, r->t0, 1); break;
-    case 2:
-        if (r->t1)
-            sqlite3_result_int64(ctx, ks_ns(w->t, r->t1) - ks_ns(w->t, r->t0));
-        else
-            sqlite3_result_null(ctx);
-        break;
-    case 3: sqlite3_result_int(ctx, (int)r->cpu); break;
-    case 4: sqlite3_result_int(ctx, (int)r->irq); break;
-    case 5:
-        snprintf(nb, sizeof(nb), "irq %u%s%s%s", r->irq, pseudo ? " (" : "", pseudo ? pseudo : "",
-                 pseudo ? ")" : "");
-        ks_result_text(ctx, nb);
-        break;
-    case 6: ks_result_ns(ctx, w->t, r->h0, r->h0 != 0); break;
-    case 7:
-        if (r->h0 && r->h1 >= r->h0)
-            sqlite3_result_int64(ctx, ks_ns(w->t, r->h1) - ks_ns(w->t, r->h0));
-        else
-            sqlite3_result_null(ctx);
-        break;
-    case 8: ks_result_thread(ctx, w->t, r->th); break;
-    case 9: ks_result_ns(ctx, w->t, r->t_th, r->t_th != 0); break;
-    case 10:
-        if (r->t_th) // the model's latency (kevstat's), in ns
-            sqlite3_result_int64(ctx, ks_ns(w->t, r->t_th - r->t0));
-        else
-            sqlite3_result_null(ctx);
-        break;
-    case 11:
-        ks_result_text(ctx, r->how == KX_IRQ_PULSE ? "pulse" : r->how == KX_IRQ_WAKE ? "wake" : NULL);
-        break;
-    default: sqlite3_result_null(ctx);
-    }
+    snprintf(nb, sizeof(nb), "irq %u%s%s%s", x->irq, pseudo ? " (" : "", pseudo ? pseudo : "",
+             pseudo ? ")" : "");
+    ks_result_text(ctx, nb);
 }
+static void irq_handler_dur(const struct ks_row *r, sqlite3_context *ctx)
+{
+    const ROW *x = r->p;
+    if (x->h0 && x->h1 >= x->h0)
+        sqlite3_result_int64(ctx, ks_ns(r->t, x->h1) - ks_ns(r->t, x->h0));
+    else
+        sqlite3_result_null(ctx);
+}
+static void irq_latency(const struct ks_row *r, sqlite3_context *ctx)
+{
+    const ROW *x = r->p;
+    if (x->t_th) // the model's latency (kevstat's), in ns
+        sqlite3_result_int64(ctx, ks_ns(r->t, x->t_th - x->t0));
+    else
+        sqlite3_result_null(ctx);
+}
+static void irq_how(const struct ks_row *r, sqlite3_context *ctx)
+{
+    const ROW *x = r->p;
+    ks_result_text(ctx, x->how == KX_IRQ_PULSE ? "pulse" : x->how == KX_IRQ_WAKE ? "wake" : NULL);
+}
+static const struct ks_rcol irq_cols[] = {
+    { RC_INT("id", id) }, { RC_NS("ts", t0) }, { RC_DUR("dur", t0, t1), NUL(ZERO) },
+    { RC_INT("cpu", cpu) }, { RC_INT("irq", irq) }, { RC_FN("name", "TEXT", irq_name) },
+    { RC_NS("handler_ts", h0), NUL(ZERO) }, { RC_FN("handler_dur", "INTEGER", irq_handler_dur) },
+    { RC_UTID("utid", th) }, { RC_NS("handled_ts", t_th), NUL(ZERO) },
+    { RC_FN("latency", "INTEGER", irq_latency) }, { RC_FN("how", "TEXT", irq_how) },
+};
+#undef ROW
 static const struct ks_table t_irq = {
     .name = "irq",
     .doc = "every interrupt, its handler, and the thread that handled it with the "
     "interrupt-to-thread latency (kevstat -s irq's)",
     .src = KS_SRC_MODEL,
-    .cols = irq_cols,
+    .rcols = irq_cols,
     .ncols = NCOL(irq_cols),
     .ts_col = 1,
     .needs_stats = 1,
     .sink = sink_irq,
-    .rec_col = irq_col,
     .skip = KX_SKIP_WAIT,
 };
 
@@ -1161,78 +1070,71 @@ static void push_msg(void *user, const struct kx_msg *g)
     ks_push(w, &rec);
 }
 static void sink_msg(struct kx_sink *k) { k->msg = push_msg; }
-static const struct ks_col msg_cols[] = {
-    { "id", "INTEGER", 0 }, { "ts", "INTEGER", 0 }, { "dur", "INTEGER", 0 },
-    { "client_utid", "INTEGER", 0 }, { "client_pid", "INTEGER", 0 },
-    { "server_utid", "INTEGER", 0 }, { "server_pid", "INTEGER", 0 }, { "irq", "INTEGER", 0 },
-    { "pulse", "INTEGER", 0 }, { "coid", "INTEGER", 0 }, { "rcvid", "INTEGER", 0 },
-    { "recv_ts", "INTEGER", 0 }, { "reply_ts", "INTEGER", 0 }, { "queue", "INTEGER", 0 },
-    { "error", "INTEGER", 0 }, { "parent_id", "INTEGER", 0 }, { "channel", "INTEGER", 0 },
-    { "code", "INTEGER", 0 },
-};
-static void msg_col(struct ks_walk *w, const struct ks_rec *rec, int col, sqlite3_context *ctx)
+#define ROW struct ks_msg_rec
+static void msg_dur(const struct ks_row *r, sqlite3_context *ctx) // a pulse's to its receive
 {
-    const struct ks_msg_rec *m = &rec->u.msg;
+    const ROW *m = r->p;
     uint64_t end = m->pulse ? m->t_recv : m->t_reply;
-    switch (col) {
-    case 0: result_u(ctx, m->id); break;
-    case 1: ks_result_ns(ctx, w->t, m->t_send, 1); break;
-    case 2: sqlite3_result_int64(ctx, ks_ns(w->t, end) - ks_ns(w->t, m->t_send)); break;
-    case 3: ks_result_thread(ctx, w->t, m->client); break;
-    case 4:
-        if (!m->irq)
-            sqlite3_result_int64(ctx, m->client_pid);
-        else
-            sqlite3_result_null(ctx);
-        break;
-    case 5: ks_result_thread(ctx, w->t, m->server); break;
-    case 6: // a pulse names its channel and code, not the server: the receiver's process
-        if (!m->pulse)
-            sqlite3_result_int64(ctx, m->srv_pid);
-        else if (m->server >= 0)
-            sqlite3_result_int64(ctx, w->s->m.th[m->server].pid);
-        else
-            sqlite3_result_null(ctx);
-        break;
-    case 16: case 17: // a pulse's key: channel << 16 | code
-        if (m->pulse)
-            sqlite3_result_int64(ctx, col == 16 ? m->srv_pid >> 16 : m->srv_pid & 0xffffu);
-        else
-            sqlite3_result_null(ctx);
-        break;
-    case 7:
-        if (m->irq)
-            sqlite3_result_int(ctx, (int)m->irq - 1);
-        else
-            sqlite3_result_null(ctx);
-        break;
-    case 8: sqlite3_result_int(ctx, m->pulse); break;
-    case 9: sqlite3_result_int64(ctx, m->coid); break;
-    case 10: sqlite3_result_int64(ctx, m->rcvid); break;
-    case 11: ks_result_ns(ctx, w->t, m->t_recv, m->t_recv != 0); break;
-    case 12: ks_result_ns(ctx, w->t, m->t_reply, !m->pulse && m->t_reply != 0); break;
-    case 13: sqlite3_result_int64(ctx, ks_ns(w->t, m->t_recv) - ks_ns(w->t, m->t_send)); break;
-    case 14: sqlite3_result_int(ctx, m->error); break;
-    case 15:
-        if (m->parent)
-            result_u(ctx, m->parent);
-        else
-            sqlite3_result_null(ctx);
-        break;
-    default: sqlite3_result_null(ctx);
-    }
+    sqlite3_result_int64(ctx, ks_ns(r->t, end) - ks_ns(r->t, m->t_send));
 }
+// a pulse names its channel and code, not the server: the receiver's process
+static void msg_server_pid(const struct ks_row *r, sqlite3_context *ctx)
+{
+    const ROW *m = r->p;
+    if (!m->pulse)
+        sqlite3_result_int64(ctx, m->srv_pid);
+    else if (m->server >= 0)
+        sqlite3_result_int64(ctx, r->w->s->m.th[m->server].pid);
+    else
+        sqlite3_result_null(ctx);
+}
+// a pulse's key: channel << 16 | code
+static void msg_channel(const struct ks_row *r, sqlite3_context *ctx)
+{
+    const ROW *m = r->p;
+    if (m->pulse)
+        sqlite3_result_int64(ctx, m->srv_pid >> 16);
+    else
+        sqlite3_result_null(ctx);
+}
+static void msg_code(const struct ks_row *r, sqlite3_context *ctx)
+{
+    const ROW *m = r->p;
+    if (m->pulse)
+        sqlite3_result_int64(ctx, m->srv_pid & 0xffffu);
+    else
+        sqlite3_result_null(ctx);
+}
+static void msg_irq(const struct ks_row *r, sqlite3_context *ctx)
+{
+    const ROW *m = r->p;
+    if (m->irq)
+        sqlite3_result_int(ctx, (int)m->irq - 1);
+    else
+        sqlite3_result_null(ctx);
+}
+static const struct ks_rcol msg_cols[] = {
+    { RC_INT("id", id) }, { RC_NS("ts", t_send) }, { RC_FN("dur", "INTEGER", msg_dur) },
+    { RC_UTID("client_utid", client) }, { RC_INT("client_pid", client_pid), WHEN(CLEAR, irq) },
+    { RC_UTID("server_utid", server) }, { RC_FN("server_pid", "INTEGER", msg_server_pid) },
+    { RC_FN("irq", "INTEGER", msg_irq) }, { RC_INT("pulse", pulse) }, { RC_INT("coid", coid) },
+    { RC_INT("rcvid", rcvid) }, { RC_NS("recv_ts", t_recv), NUL(ZERO) },
+    { RC_NS("reply_ts", t_reply), NUL(ZERO), WHEN(CLEAR, pulse) },
+    { RC_DUR("queue", t_send, t_recv) },
+    { RC_INT("error", error) }, { RC_INT("parent_id", parent), NUL(ZERO) },
+    { RC_FN("channel", "INTEGER", msg_channel) }, { RC_FN("code", "INTEGER", msg_code) },
+};
+#undef ROW
 static const struct ks_table t_msg = {
     .name = "msg",
     .doc = "every message (send to reply) and pulse (send to receive), its client, server and "
     "times; parent_id the request its server was serving",
     .src = KS_SRC_MODEL,
-    .cols = msg_cols,
+    .rcols = msg_cols,
     .ncols = NCOL(msg_cols),
     .ts_col = 1,
     .needs_stats = 1,
     .sink = sink_msg,
-    .rec_col = msg_col,
     .skip = KX_SKIP_WAIT,
 };
 
@@ -1243,57 +1145,51 @@ static void push_wait(void *user, const struct kw_wait *w)
     ks_push(ks_walk_of(user), &rec);
 }
 static void sink_wait(struct kx_sink *k) { k->wait = push_wait; }
-static const struct ks_col wait_cols[] = {
-    { "id", "INTEGER", 0 }, { "ts", "INTEGER", 0 }, { "dur", "INTEGER", 0 },
-    { "utid", "INTEGER", 0 }, { "state", "TEXT", 0 }, { "object", "TEXT", 0 },
-    { "owner_utid", "INTEGER", 0 }, { "owner_running", "INTEGER", 0 },
-    { "owner_preempted", "INTEGER", 0 }, { "owner_blocked", "INTEGER", 0 },
-    { "preempted_by_utid", "INTEGER", 0 }, { "inversion", "INTEGER", 0 },
-    { "owner_blocked_on", "TEXT", 0 }, { "still_waiting", "INTEGER", 0 },
-};
-static int64_t span_ns(struct ks_walk *w, uint64_t d)
+#define ROW struct kw_wait
+static void wait_dur(const struct ks_row *r, sqlite3_context *ctx) // an open one: to the end
 {
-    return ks_ns(w->t, d);
+    const ROW *x = r->p;
+    uint64_t end = x->t1 ? x->t1 : r->w->s->kw->t_last;
+    sqlite3_result_int64(ctx, ks_ns(r->t, end) - ks_ns(r->t, x->t0));
 }
-static void wait_col(struct ks_walk *w, const struct ks_rec *rec, int col, sqlite3_context *ctx)
+static void wait_object(const struct ks_row *r, sqlite3_context *ctx)
 {
-    const struct kw_wait *x = &rec->u.wait;
     char ob[48];
-    uint64_t end = x->t1 ? x->t1 : w->s->kw->t_last;
-    switch (col) {
-    case 0: result_u(ctx, x->serial); break;
-    case 1: ks_result_ns(ctx, w->t, x->t0, 1); break;
-    case 2: sqlite3_result_int64(ctx, ks_ns(w->t, end) - ks_ns(w->t, x->t0)); break;
-    case 3: ks_result_thread(ctx, w->t, x->th); break;
-    case 4: ks_result_text(ctx, state_name(x->state)); break;
-    case 5: ks_result_text(ctx, kx_wait_obj(w->s, x->obj, ob, sizeof(ob))); break;
-    case 6: ks_result_thread(ctx, w->t, x->owner); break;
-    case 7: sqlite3_result_int64(ctx, span_ns(w, x->own_run)); break;
-    case 8: sqlite3_result_int64(ctx, span_ns(w, x->own_ready)); break;
-    case 9: sqlite3_result_int64(ctx, span_ns(w, x->own_blocked)); break;
-    case 10: ks_result_thread(ctx, w->t, x->by); break;
-    case 11: sqlite3_result_int64(ctx, span_ns(w, x->inv_t)); break;
-    case 12:
-        if (x->owner_obj >= 0 && x->own_blocked)
-            ks_result_text(ctx, kx_wait_obj(w->s, x->owner_obj, ob, sizeof(ob)));
-        else
-            sqlite3_result_null(ctx);
-        break;
-    case 13: sqlite3_result_int(ctx, x->t1 == 0); break;
-    default: sqlite3_result_null(ctx);
-    }
+    ks_result_text(ctx, kx_wait_obj(r->w->s, ((const ROW *)r->p)->obj, ob, sizeof(ob)));
 }
+static void wait_owner_on(const struct ks_row *r, sqlite3_context *ctx)
+{
+    const ROW *x = r->p;
+    char ob[48];
+    if (x->owner_obj >= 0 && x->own_blocked)
+        ks_result_text(ctx, kx_wait_obj(r->w->s, x->owner_obj, ob, sizeof(ob)));
+    else
+        sqlite3_result_null(ctx);
+}
+static void wait_open(const struct ks_row *r, sqlite3_context *ctx)
+{
+    sqlite3_result_int(ctx, ((const ROW *)r->p)->t1 == 0);
+}
+static const struct ks_rcol wait_cols[] = {
+    { RC_INT("id", serial) }, { RC_NS("ts", t0) }, { RC_FN("dur", "INTEGER", wait_dur) },
+    { RC_UTID("utid", th) }, { RC_NAME("state", state, state_name) },
+    { RC_FN("object", "TEXT", wait_object) }, { RC_UTID("owner_utid", owner) },
+    { RC_SPAN("owner_running", own_run) }, { RC_SPAN("owner_preempted", own_ready) },
+    { RC_SPAN("owner_blocked", own_blocked) }, { RC_UTID("preempted_by_utid", by) },
+    { RC_SPAN("inversion", inv_t) }, { RC_FN("owner_blocked_on", "TEXT", wait_owner_on) },
+    { RC_FN("still_waiting", "INTEGER", wait_open) },
+};
+#undef ROW
 static const struct ks_table t_wait = {
     .name = "wait",
     .doc = "every wait on a mutex, semaphore or condition variable (kevstat -s waits): who, "
     "on what, held by whom, how long, what the owner did, the time an inversion lost",
     .src = KS_SRC_MODEL,
-    .cols = wait_cols,
+    .rcols = wait_cols,
     .ncols = NCOL(wait_cols),
     .ts_col = 1,
     .needs_stats = 1,
     .sink = sink_wait,
-    .rec_col = wait_col,
     .skip = KX_SKIP_MSG,
 };
 
@@ -1309,40 +1205,45 @@ static void push_wait_pre(void *user, const struct kw_wait *w)
     }
 }
 static void sink_wait_pre(struct kx_sink *k) { k->wait = push_wait_pre; }
-static const struct ks_col wpre_cols[] = {
-    { "wait_id", "INTEGER", 0 }, { "utid", "INTEGER", 0 }, { "dur", "INTEGER", 0 },
-    { "inversion", "INTEGER", 0 }, { "waiter_utid", "INTEGER", 0 }, { "object", "TEXT", 0 },
-    { "owner_utid", "INTEGER", 0 },
-};
-static void wpre_col(struct ks_walk *w, const struct ks_rec *rec, int col, sqlite3_context *ctx)
+#define ROW struct kw_wait
+// The row's preemptor: the record's part (rec->sub), past the named ones the rest together
+static int wpre_other(const struct ks_row *r)
 {
-    const struct kw_wait *x = &rec->u.wait;
-    int other = (unsigned)rec->sub >= x->npre;
-    char ob[48];
-    switch (col) {
-    case 0: result_u(ctx, x->serial); break;
-    case 1: ks_result_thread(ctx, w->t, other ? -1 : x->pre[rec->sub].th); break;
-    case 2: sqlite3_result_int64(ctx, span_ns(w, other ? x->pre_other : x->pre[rec->sub].t)); break;
-    case 3:
-        sqlite3_result_int64(ctx, span_ns(w, other ? x->inv_other : x->pre[rec->sub].inv_t));
-        break;
-    case 4: ks_result_thread(ctx, w->t, x->th); break;
-    case 5: ks_result_text(ctx, kx_wait_obj(w->s, x->obj, ob, sizeof(ob))); break;
-    case 6: ks_result_thread(ctx, w->t, x->owner); break;
-    default: sqlite3_result_null(ctx);
-    }
+    return (unsigned)r->rec->sub >= ((const ROW *)r->p)->npre;
 }
+static void wpre_utid(const struct ks_row *r, sqlite3_context *ctx)
+{
+    const ROW *x = r->p;
+    ks_result_thread(ctx, r->t, wpre_other(r) ? -1 : x->pre[r->rec->sub].th);
+}
+static void wpre_dur(const struct ks_row *r, sqlite3_context *ctx)
+{
+    const ROW *x = r->p;
+    sqlite3_result_int64(ctx, ks_ns(r->t, wpre_other(r) ? x->pre_other : x->pre[r->rec->sub].t));
+}
+static void wpre_inversion(const struct ks_row *r, sqlite3_context *ctx)
+{
+    const ROW *x = r->p;
+    sqlite3_result_int64(ctx, ks_ns(r->t, wpre_other(r) ? x->inv_other
+                                                        : x->pre[r->rec->sub].inv_t));
+}
+static const struct ks_rcol wpre_cols[] = {
+    { RC_INT("wait_id", serial) }, { RC_FN("utid", "INTEGER", wpre_utid) },
+    { RC_FN("dur", "INTEGER", wpre_dur) }, { RC_FN("inversion", "INTEGER", wpre_inversion) },
+    { RC_UTID("waiter_utid", th) }, { RC_FN("object", "TEXT", wait_object) },
+    { RC_UTID("owner_utid", owner) },
+};
+#undef ROW
 static const struct ks_table t_wait_pre = {
     .name = "wait_preemptor",
     .doc = "each thread that ran in the place of a waited-on owner, per wait: how "
     "long, and how much of it an inversion lost",
     .src = KS_SRC_MODEL,
-    .cols = wpre_cols,
+    .rcols = wpre_cols,
     .ncols = NCOL(wpre_cols),
     .ts_col = -1,
     .needs_stats = 1,
     .sink = sink_wait_pre,
-    .rec_col = wpre_col,
     .skip = KX_SKIP_MSG,
 };
 
@@ -1354,34 +1255,27 @@ static void push_cpu(void *user, unsigned cpu, uint64_t t0, uint64_t t1, int th,
     ks_push(ks_walk_of(user), &rec);
 }
 static void sink_cpu(struct kx_sink *k) { k->cpu = push_cpu; }
-static const struct ks_col cpus_cols[] = {
-    { "ts", "INTEGER", 0 }, { "dur", "INTEGER", 0 }, { "cpu", "INTEGER", 0 },
-    { "utid", "INTEGER", 0 }, { "state", "TEXT", 0 },
-};
-static void cpus_col(struct ks_walk *w, const struct ks_rec *rec, int col, sqlite3_context *ctx)
+static const char *cpu_what(unsigned what)
 {
-    const struct ks_cpu_rec *r = &rec->u.cpu;
-    static const char *const what[] = { "none", "running", "idle" };
-    switch (col) {
-    case 0: ks_result_ns(ctx, w->t, r->t0, 1); break;
-    case 1: sqlite3_result_int64(ctx, ks_ns(w->t, r->t1) - ks_ns(w->t, r->t0)); break;
-    case 2: sqlite3_result_int(ctx, (int)r->cpu); break;
-    case 3: ks_result_thread(ctx, w->t, r->th); break;
-    case 4: ks_result_text(ctx, what[r->what % 3]); break;
-    default: sqlite3_result_null(ctx);
-    }
+    static const char *const name[] = { "none", "running", "idle" };
+    return name[what % 3];
 }
+#define ROW struct ks_cpu_rec
+static const struct ks_rcol cpus_cols[] = {
+    { RC_NS("ts", t0) }, { RC_DUR("dur", t0, t1) }, { RC_INT("cpu", cpu) },
+    { RC_UTID("utid", th) }, { RC_NAME("state", what, cpu_what) },
+};
+#undef ROW
 static const struct ks_table t_cpu_state = {
     .name = "cpu_state",
     .doc = "each CPU's time, period by period: a thread running, its idle thread, or no "
     "thread known (they add up to the trace's span)",
     .src = KS_SRC_MODEL,
-    .cols = cpus_cols,
+    .rcols = cpus_cols,
     .ncols = NCOL(cpus_cols),
     .ts_col = 0,
     .needs_stats = 1,
     .sink = sink_cpu,
-    .rec_col = cpus_col,
     .skip = KX_SKIP_MSG | KX_SKIP_WAIT,
 };
 
@@ -1620,35 +1514,36 @@ static void push_flow(void *user, const struct kx_flow_row *r)
     ks_push(ks_walk_of(user), &rec);
 }
 static void sink_flow(struct kx_sink *k) { k->flow = push_flow; }
-static const struct ks_col flow_cols[] = {
-    { "id", "INTEGER", 0 }, { "type", "TEXT", 0 }, { "slice_out", "INTEGER", 0 },
-    { "slice_in", "INTEGER", 0 }, { "trace_id", "INTEGER", 0 }, { "arg_set_id", "INTEGER", 0 },
-    { "ts", "INTEGER", 0 }, { "kind", "TEXT", 0 }, { "msg_id", "INTEGER", 0 },
-};
 static int64_t flow_slice(const struct kx_slice_ref *r)
 {
     return slice_id(r->id, r->kind == KX_SLICE_IRQ ? SL_IRQ : SL_KCALL);
 }
-static void flow_col(struct ks_walk *w, const struct ks_rec *rec, int col, sqlite3_context *ctx)
+static const char *flow_kind(unsigned kind)
 {
-    static const char *const kinds[] = { "send", "reply", "wakeup" };
-    const struct kx_flow_row *r = &rec->u.flow;
-    switch (col) {
-    case 0: result_u(ctx, r->id); break;
-    case 1: ks_result_text(ctx, "flow"); break;
-    case 2: sqlite3_result_int64(ctx, flow_slice(&r->out)); break;
-    case 3: sqlite3_result_int64(ctx, flow_slice(&r->in)); break;
-    case 6: ks_result_ns(ctx, w->t, r->t, 1); break;
-    case 7: ks_result_text(ctx, kinds[r->kind]); break;
-    case 8:
-        if (r->msg)
-            result_u(ctx, r->msg);
-        else
-            sqlite3_result_null(ctx);
-        break;
-    default: sqlite3_result_null(ctx);
-    }
+    static const char *const name[] = { "send", "reply", "wakeup" };
+    return kind < 3 ? name[kind] : NULL;
 }
+#define ROW struct kx_flow_row
+static void flow_type(const struct ks_row *r, sqlite3_context *ctx)
+{
+    (void)r;
+    ks_result_text(ctx, "flow");
+}
+static void flow_out(const struct ks_row *r, sqlite3_context *ctx)
+{
+    sqlite3_result_int64(ctx, flow_slice(&((const ROW *)r->p)->out));
+}
+static void flow_in(const struct ks_row *r, sqlite3_context *ctx)
+{
+    sqlite3_result_int64(ctx, flow_slice(&((const ROW *)r->p)->in));
+}
+static const struct ks_rcol flow_cols[] = {
+    { RC_INT("id", id), PF }, { RC_FN("type", "TEXT", flow_type) },
+    { RC_FN("slice_out", "INTEGER", flow_out), PF }, { RC_FN("slice_in", "INTEGER", flow_in), PF },
+    { RC_NULL("trace_id", "INTEGER"), PF }, { RC_NULL("arg_set_id", "INTEGER"), PF },
+    { RC_NS("ts", t) }, { RC_NAME("kind", kind, flow_kind) }, { RC_INT("msg_id", msg), NUL(ZERO) },
+};
+#undef ROW
 static const struct ks_table t_flow = {
     .name = "flow",
     .doc = "flows between slices (Perfetto's flow): a message or pulse from the sender's "
@@ -1656,12 +1551,11 @@ static const struct ks_table t_flow = {
     "from that receive to the client's kernel call at the reply ('reply'), a wakeup from the "
     "waker's kernel call or interrupt to the call the woken thread blocked in ('wakeup')",
     .src = KS_SRC_MODEL,
-    .cols = flow_cols,
+    .rcols = flow_cols,
     .ncols = NCOL(flow_cols),
     .ts_col = 6,
     .needs_stats = 1,
     .sink = sink_flow,
-    .rec_col = flow_col,
     .skip = KX_SKIP_WAIT,
 };
 

@@ -598,7 +598,19 @@ static int vt_column(sqlite3_vtab_cursor *cur, sqlite3_context *ctx, int col)
 {
     struct ks_cursor *c = (struct ks_cursor *)cur;
     const struct ks_table *tab = c->vt->tab;
-    if (tab->src == KS_SRC_SUMMARY)
+    if (tab->rcols) { // declared columns: the table's row struct, read as each is declared
+        struct ks_row r = { c->vt->t, NULL, NULL, NULL };
+        if (tab->src == KS_SRC_SUMMARY) {
+            r.p = tab->row(c->vt->t, c->row);
+        } else {
+            r.w = &c->w, r.rec = c->rec;
+            r.p = &c->rec->u;
+        }
+        if (col >= 0 && (unsigned)col < tab->ncols)
+            ks_rcol_result(&tab->rcols[col], &r, ctx);
+        else
+            sqlite3_result_null(ctx);
+    } else if (tab->src == KS_SRC_SUMMARY)
         tab->summary_col(c->vt->t, c->row, col, ctx);
     else
         tab->rec_col(&c->w, c->rec, col, ctx);
