@@ -20,20 +20,10 @@ import re
 import subprocess
 import sys
 from wake_target import wake_targets
+from tap_check import check, exit_status
 
 ctf = sys.argv[1]
 ncpu = int(sys.argv[2]) if len(sys.argv) > 2 else 1
-n = fails = 0
-
-
-def check(name, cond, detail=""):
-    global n, fails
-    n += 1
-    print(("ok %d - %s" if cond else "not ok %d - %s") % (n, name))
-    if not cond:
-        fails += 1
-        if detail != "":
-            print("# " + str(detail)[:400])
 
 
 FIELD = re.compile(r'(\w+) = ("(?:[^"\\]|\\.)*"|-?\d+|\( "[^"]*" : container = -?\d+ \))')
@@ -121,4 +111,4 @@ exits = [f["tid"] for name, c, f in events if name == "sched_process_exit"]
 frees = [f["tid"] for name, c, f in events if name == "sched_process_free"]
 check("every sched_process_exit has its sched_process_free (%d)" % len(exits), exits == frees,
       (exits[:5], frees[:5]))
-sys.exit(1 if fails else 0)
+exit_status()

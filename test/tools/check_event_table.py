@@ -12,6 +12,7 @@
 import json
 import re
 import sys
+from tap_check import check
 
 kcalls_only = sys.argv[1] == "--kcalls"  # --kcalls KEVTABLE.txt BABELTRACE2.txt: those alone
 if kcalls_only:
@@ -33,15 +34,6 @@ for line in open(expect):
     elif p[0] == "expect-kcall":
         kcalls.append(p[2]) if p[2] not in kcalls else None
 names = sorted(set(fields) | set(texts) | set(arrays))
-n = 0
-
-
-def check(name, cond, detail=""):
-    global n
-    n += 1
-    print("%s %d - %s" % ("ok" if cond else "not ok", n, name))
-    if not cond and detail:
-        print("# " + str(detail)[:1500])
 
 
 def as_int(v):

@@ -11,20 +11,10 @@ import os
 import re
 import subprocess
 import sys
+from tap_check import check, exit_status
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 ctf, pf, js = sys.argv[1:4]
-n = fails = 0
-
-
-def check(name, cond, detail=""):
-    global n, fails
-    n += 1
-    print(("ok %d - %s" if cond else "not ok %d - %s") % (n, name))
-    if not cond:
-        fails += 1
-        if detail != "":
-            print("# " + str(detail)[:400])
 
 
 def varint(b, i):
@@ -102,4 +92,4 @@ miss = [t for t in ctf_prio if t and (ctf_pid.get(t, pf_pid.get(t)), t) not in t
 check("each thread has a JSON track with the same pid and tid", not miss, (miss[:5], sorted(tracks)[:8]))
 check("tid 0 (idle) is only ever in process 0 in the JSON",
       all(p == 0 for p, t in tracks if t == 0), [x for x in tracks if x[1] == 0])
-sys.exit(1 if fails else 0)
+exit_status()

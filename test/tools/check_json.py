@@ -17,21 +17,10 @@
 import collections
 import json
 import sys
+from tap_check import check, exit_status, plan
 
 path, kev_events, kev_lost = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
 expect_path = sys.argv[4] if len(sys.argv) > 4 else None
-n = 0
-fails = 0
-
-
-def check(name, cond, detail=""):
-    global n, fails
-    n += 1
-    print(("ok %d - %s" if cond else "not ok %d - %s") % (n, name))
-    if not cond:
-        fails += 1
-        if detail:
-            print("# " + str(detail))
 
 
 try:
@@ -39,7 +28,7 @@ try:
     check("the JSON parses", True)
 except ValueError as err:
     check("the JSON parses", False, err)
-    print("1..%d" % n)
+    plan()
     sys.exit(1)
 ev = doc["traceEvents"]
 kev = [e for e in ev if e.get("cat", "").startswith("kev.")
@@ -108,7 +97,7 @@ check("importer: every flow starts with s and has a step or end",
       all(p[0] == "s" and len(p) > 1 for p in flow_pts.values()))
 check("importer: bp only on flow ends", all(e["ph"] == "f" for e in ev if "bp" in e))
 if expect_path is None:
-    sys.exit(1 if fails else 0)
+    exit_status()
 
 exp = {}
 for line in open(expect_path):
@@ -173,4 +162,4 @@ if "lost" in exp:
           all(e["s"] == "g" for e in lost), lost)
 else:
     check("no lost-events marker without losses", not lost, lost)
-sys.exit(1 if fails else 0)
+exit_status()

@@ -47,6 +47,7 @@
 # (check_perfetto_protoc.py compares it with protoc's decode by Perfetto's schema).
 import sys
 from wake_target import wake_targets
+from tap_check import check, exit_status
 
 args = sys.argv[1:]
 want_lost = want_boot = comm_tid = None
@@ -76,18 +77,6 @@ while args and args[0] in ("-l", "-b", "-c", "-s", "-d", "-f", "-k", "-v"):
 sys.argv = [sys.argv[0]] + args
 path = sys.argv[1]
 full = len(sys.argv) > 3
-n = 0
-fails = 0
-
-
-def check(name, cond, detail=""):
-    global n, fails
-    n += 1
-    print(("ok %d - %s" if cond else "not ok %d - %s") % (n, name))
-    if not cond:
-        fails += 1
-        if detail != "":
-            print("# " + str(detail))
 
 
 def varint(b, i):
@@ -566,7 +555,7 @@ check("importer: %d perf samples, each with a timestamp, a defined callstack and
 if want_samples is not None:
     check("%d perf samples, as expected" % want_samples, len(samples) == want_samples, len(samples))
 if not full:
-    sys.exit(1 if fails else 0)
+    exit_status()
 R = int(exp["rounds"][0])
 running = int(sys.argv[3])
 sw = [e for e in events if e[3] == 4]
@@ -597,4 +586,4 @@ check("process tree names the processes",
       {"client", "server", "driver", "worker"} <= set(procs.values()), procs)
 check("threads belong to their process (tgid = pid * 1000 + 1)",
       all(tgid in procs for name, tgid in threads.values()), threads)
-sys.exit(1 if fails else 0)
+exit_status()

@@ -20,6 +20,7 @@ import os
 import re
 import subprocess
 import sys
+from tap_check import check, exit_status
 
 args = sys.argv[1:]
 dump_path = kcall_path = None
@@ -34,18 +35,6 @@ if len(args) != 3 or args[0] in ("-h", "--help"):
           file=sys.stderr)
     sys.exit(2)
 proto, trace, view_path = args
-n = 0
-fails = 0
-
-
-def check(name, cond, detail=""):
-    global n, fails
-    n += 1
-    print(("ok %d - %s" if cond else "not ok %d - %s") % (n, name))
-    if not cond:
-        fails += 1
-        if detail != "":
-            print("# " + str(detail)[:600])
 
 
 # ---- protoc's text format, parsed: a message is a list of (name, value) in protoc's order ----
@@ -317,4 +306,4 @@ if dump_path or kcall_path:
             with open(path, "w") as out:
                 for x in rows:
                     out.write(json.dumps(x) + "\n")
-sys.exit(1 if fails else 0)
+exit_status()
