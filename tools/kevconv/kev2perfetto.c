@@ -150,18 +150,31 @@ static int current_of(const struct kx_model *m, unsigned cpu)
     return m->cur[cpu] >= 0 ? m->cur[cpu] : m->prev[cpu];
 }
 
-// Wrap c->pkt's content as one Trace.packet and write it.
-static void put_packet(struct conv *c)
+// Writes the Trace.packet of content parts (written in order, n bytes in all): its tag and
+// length, then the parts as they are, so no packet is copied to be wrapped.
+static void put_parts(struct conv *c, const struct pb *const *part, unsigned nparts, size_t n)
 {
-    struct pb out = { 0 };
-    pb_bytes(&out, 1, c->pkt.p, c->pkt.len);
-    if (fwrite(out.p, 1, out.len, c->f) != out.len)
+    uint8_t h[11];
+    h[0] = 1 << 3 | 2; // Trace.packet
+    size_t k = 1 + pb_varint_at(h + 1, n);
+    if (fwrite(h, 1, k, c->f) != k)
         c->werr = 1;
-    free(out.p);
-    c->pkt.len = 0;
+    for (unsigned i = 0; i < nparts; i++)
+        if (part[i]->len && fwrite(part[i]->p, 1, part[i]->len, c->f) != part[i]->len)
+            c->werr = 1;
     c->packets++;
 }
 
+// Wrap c->pkt's content as one Trace.packet and write it.
+static void put_packet(struct conv *c)
+{
+    const struct pb *part = &c->pkt;
+    put_parts(c, &part, 1, c->pkt.len);
+    c->pkt.len = 0;
+}
+
+// The CPU's bundle as a packet: FtraceEventBundle {cpu, lost_events, the events} and the
+// sequence id, the bundle's events written from where they were gathered.
 static void flush_bundle(struct conv *c, unsigned cpu)
 {
     if (!c->nbundle[cpu] && !c->lost_pending[cpu])
@@ -171,25 +184,36 @@ static void flush_bundle(struct conv *c, unsigned cpu)
     if (c->lost_pending[cpu])
         pb_int(&c->sub, 3, 1);
     c->lost_pending[cpu] = 0;
-    pb_reserve(&c->sub, c->bundle[cpu].len);
-    memcpy(c->sub.p + c->sub.len, c->bundle[cpu].p, c->bundle[cpu].len);
-    c->sub.len += c->bundle[cpu].len;
+    size_t inner = c->sub.len + c->bundle[cpu].len;
+    c->ev.len = 0;
+    pb_int(&c->ev, 10, 1 + cpu);
     c->pkt.len = 0;
-    pb_bytes(&c->pkt, 1, c->sub.p, c->sub.len);
-    pb_int(&c->pkt, 10, 1 + cpu);
-    put_packet(c);
+    pb_varint(&c->pkt, 1 << 3 | 2); // TracePacket.ftrace_events, its length
+    pb_varint(&c->pkt, inner);
+    const struct pb *part[] = { &c->pkt, &c->sub, &c->bundle[cpu], &c->ev };
+    put_parts(c, part, 4, c->pkt.len + inner + c->ev.len);
+    c->pkt.len = 0;
     c->bundle[cpu].len = 0;
     c->nbundle[cpu] = 0;
 }
 
-// Add FtraceEvent {timestamp, pid, <field> = c->sub} to the CPU's bundle.
-static void add_event(struct conv *c, unsigned cpu, uint64_t t, int32_t pid, unsigned field)
+// Begins FtraceEvent {timestamp, pid, <field> = {...}} in the CPU's bundle: the caller writes
+// the field's content into the buffer returned, then calls event_end with at.
+static struct pb *event_begin(struct conv *c, unsigned cpu, uint64_t t, int32_t pid,
+                              unsigned field, size_t at[2])
 {
-    c->ev.len = 0;
-    pb_int(&c->ev, 1, (int64_t)ns(c, t));
-    pb_int(&c->ev, 2, pid);
-    pb_bytes(&c->ev, field, c->sub.p, c->sub.len);
-    pb_bytes(&c->bundle[cpu], 2, c->ev.p, c->ev.len);
+    struct pb *b = &c->bundle[cpu];
+    at[0] = pb_open(b, 2);
+    pb_int(b, 1, (int64_t)ns(c, t));
+    pb_int(b, 2, pid);
+    at[1] = pb_open(b, field);
+    return b;
+}
+
+static void event_end(struct conv *c, unsigned cpu, const size_t at[2])
+{
+    pb_close(&c->bundle[cpu], at[1]);
+    pb_close(&c->bundle[cpu], at[0]);
     c->written++;
     if (++c->nbundle[cpu] >= EVENTS_PER_BUNDLE)
         flush_bundle(c, cpu);
@@ -207,13 +231,14 @@ static int64_t linux_state(unsigned st)
 // CPU only for a thread not seen running yet), as Linux's select_task_rq() result.
 static void waking(struct conv *c, const struct kev_event *e, int th, int32_t prio, int cur)
 {
-    c->sub.len = 0;
-    pb_str(&c->sub, 1, kx_lcomm(c->m, th));
-    pb_int(&c->sub, 2, kx_ltid(c->m, th));
-    pb_int(&c->sub, 3, prio);
-    pb_int(&c->sub, 4, 1);
-    pb_int(&c->sub, 5, c->last_cpu[th] ? (unsigned)(c->last_cpu[th] - 1) : e->cpu);
-    add_event(c, e->cpu, e->t64, kx_ltid(c->m, cur), 20);
+    size_t at[2];
+    struct pb *b = event_begin(c, e->cpu, e->t64, kx_ltid(c->m, cur), 20, at);
+    pb_str(b, 1, kx_lcomm(c->m, th));
+    pb_int(b, 2, kx_ltid(c->m, th));
+    pb_int(b, 3, prio);
+    pb_int(b, 4, 1);
+    pb_int(b, 5, c->last_cpu[th] ? (unsigned)(c->last_cpu[th] - 1) : e->cpu);
+    event_end(c, e->cpu, at);
 }
 
 static void thread_event(struct conv *c, const struct kev_event *e)
@@ -231,36 +256,51 @@ static void thread_event(struct conv *c, const struct kev_event *e)
         t->state != KEV_TH_READY && t->state != KEV_TH_RUNNING && t->state != KX_STATE_UNKNOWN)
         waking(c, e, th, prio, cur); // its READY was not recorded (or lost): woken by now
     if (e->ev == KEV_TH_RUNNING) {
-        c->sub.len = 0;
-        pb_str(&c->sub, 1, kx_lcomm(m, cur));
-        pb_int(&c->sub, 2, kx_ltid(m, cur));
-        pb_int(&c->sub, 3, kx_kernel_prio(kx_qprio(m, cur)));
-        pb_int(&c->sub, 4, cur >= 0 && !kx_is_idle(m, cur) ? linux_state(m->th[cur].state) : 0);
-        pb_str(&c->sub, 5, kx_lcomm(m, th));
-        pb_int(&c->sub, 6, kx_ltid(m, th));
-        pb_int(&c->sub, 7, prio);
-        add_event(c, e->cpu, e->t64, kx_ltid(m, cur), 4);
+        size_t at[2];
+        struct pb *b = event_begin(c, e->cpu, e->t64, kx_ltid(m, cur), 4, at);
+        pb_str(b, 1, kx_lcomm(m, cur));
+        pb_int(b, 2, kx_ltid(m, cur));
+        pb_int(b, 3, kx_kernel_prio(kx_qprio(m, cur)));
+        pb_int(b, 4, cur >= 0 && !kx_is_idle(m, cur) ? linux_state(m->th[cur].state) : 0);
+        pb_str(b, 5, kx_lcomm(m, th));
+        pb_int(b, 6, kx_ltid(m, th));
+        pb_int(b, 7, prio);
+        event_end(c, e->cpu, at);
     } else if (e->ev == KEV_TH_READY && t->cpu < 0 && t->state != KEV_TH_READY &&
                !kx_is_idle(m, th)) {   // (idle is Linux's swapper, tid 0: never woken)
         waking(c, e, th, prio, cur);
     }
 }
 
+// "irq<n>" at out (room for 14 bytes), as printf's "irq%u" writes it: its length.
+static size_t irq_name(char *out, uint32_t irq)
+{
+    char d[10];
+    size_t n = 0, k = 3;
+    do
+        d[n++] = (char)('0' + irq % 10);
+    while (irq /= 10);
+    memcpy(out, "irq", 3);
+    while (n)
+        out[k++] = d[--n];
+    return k;
+}
+
 static void int_event(struct conv *c, const struct kev_event *e)
 {
-    char name[24];
     if (e->ev != KEV_INT_ENTER && e->ev != KEV_INT_EXIT)
         return;
-    c->sub.len = 0;
-    pb_int(&c->sub, 1, (int32_t)e->w[0]);
+    size_t at[2];
+    struct pb *b = event_begin(c, e->cpu, e->t64, kx_ltid(c->m, current_of(c->m, e->cpu)),
+                               e->ev == KEV_INT_ENTER ? 36 : 37, at);
+    pb_int(b, 1, (int32_t)e->w[0]);
     if (e->ev == KEV_INT_ENTER) {
-        snprintf(name, sizeof(name), "irq%u", e->w[0]);
-        pb_str(&c->sub, 2, name);
+        char name[16];
+        pb_bytes(b, 2, name, irq_name(name, e->w[0]));
     } else {
-        pb_int(&c->sub, 2, 1);
+        pb_int(b, 2, 1);
     }
-    add_event(c, e->cpu, e->t64, kx_ltid(c->m, current_of(c->m, e->cpu)),
-              e->ev == KEV_INT_ENTER ? 36 : 37);
+    event_end(c, e->cpu, at);
 }
 
 // Track uuid of a thread (by its Linux tid) or of an interrupt that sent a pulse.
