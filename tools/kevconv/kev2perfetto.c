@@ -322,6 +322,33 @@ static void put_descriptor(struct conv *c, struct pb *d)
     free(d->p);
 }
 
+// Begins a TrackEvent packet at t in c->pkt: its args (debug annotations) are appended to
+// c->pkt, then te_end adds the event's own fields and writes it. Nothing else may write a
+// packet in between (describe a track first).
+static size_t te_begin(struct conv *c, uint64_t t)
+{
+    c->pkt.len = 0;
+    pb_int(&c->pkt, 8, (int64_t)ns(c, t));
+    return pb_open(&c->pkt, 11);
+}
+
+// Ends the TrackEvent begun at at: of type (1 begin, 2 end, 3 instant) on track uuid, of
+// category cat and named name (either NULL: none), and writes its packet.
+static void te_end(struct conv *c, size_t at, uint64_t uuid, unsigned type, const char *cat,
+                   const char *name)
+{
+    struct pb *te = &c->pkt;
+    pb_int(te, 9, type);
+    pb_int(te, 11, (int64_t)uuid);
+    if (cat)
+        pb_str(te, 22, cat);
+    if (name)
+        pb_str(te, 23, name);
+    pb_close(te, at);
+    pb_int(te, 10, SEQ_TRACKS);
+    put_packet(c);
+}
+
 // The track's TrackDescriptor, once, before its first event.
 static void describe(struct conv *c, int th, unsigned irq)
 {
@@ -348,22 +375,19 @@ static void describe(struct conv *c, int th, unsigned irq)
 
 // One flow point of message g: an instant on the track with the flow id (field 47, or 48
 // to terminate the flow).
+// (name: "msg send", "pulse receive", ...)
 static void flow_point(struct conv *c, const struct kx_msg *g, int th, unsigned irq, uint64_t t,
-                       const char *what, unsigned flow_field)
+                       const char *name, unsigned flow_field)
 {
     describe(c, th, irq);
-    static struct pb te;   // per event: one buffer reused, no allocation each time
-    te.len = 0;
-    char name[32];
-    snprintf(name, sizeof(name), "%s %s", g->pulse ? "pulse" : "msg", what);
-    pb_int(&te, 9, 3);
-    pb_int(&te, 11, (int64_t)track_uuid(c, th, irq));
-    pb_str(&te, 23, name);
-    pb_fixed64(&te, flow_field, g->id);
-    c->pkt.len = 0;
-    pb_int(&c->pkt, 8, (int64_t)ns(c, t));
-    pb_bytes(&c->pkt, 11, te.p, te.len);
-    pb_int(&c->pkt, 10, SEQ_TRACKS);
+    size_t at = te_begin(c, t);
+    struct pb *te = &c->pkt;
+    pb_int(te, 9, 3);
+    pb_int(te, 11, (int64_t)track_uuid(c, th, irq));
+    pb_str(te, 23, name);
+    pb_fixed64(te, flow_field, g->id);
+    pb_close(te, at);
+    pb_int(te, 10, SEQ_TRACKS);
     put_packet(c);
     c->flows++;
 }
@@ -384,7 +408,7 @@ static uint64_t cpu_track(struct conv *c, unsigned cpu)
     return uuid;
 }
 
-static void arg_uint(struct pb *te, struct pb *tmp, const char *name, uint64_t v, int pointer);
+static void arg_uint(struct pb *te, const char *name, uint64_t v, int pointer);
 
 // A function call (kx_funcs.c's row), kept: the slices (and the instants of calls whose
 // return was not recorded) are written at the end in time order, so that a reader that sorts
@@ -455,70 +479,49 @@ static void func_slices(struct conv *c)
         } else {
             uuid = cpu_track(c, r->cpu % KEV_MAX_CPUS);
         }
-        struct pb te = { 0 }, tmp = { 0 };
-        pb_int(&te, 9, end ? 2 : r->t1 ? 1 : 3);
-        pb_int(&te, 11, (int64_t)uuid);
+        size_t te_at = te_begin(c, p[k].t);
+        struct pb *te = &c->pkt;
+        pb_int(te, 9, end ? 2 : r->t1 ? 1 : 3);
+        pb_int(te, 11, (int64_t)uuid);
         if (!end) {
             char at[160], fn[128];
             if (!syms_pc(r->fn, 0, at, sizeof(at), fn, sizeof(fn)) || !fn[0])
                 snprintf(fn, sizeof(fn), "0x%llx", (unsigned long long)r->fn);
-            pb_str(&te, 23, fn);
+            pb_str(te, 23, fn);
             if (r->t1) {
-                arg_uint(&te, &tmp, "call_site", r->call_site, 1);
+                arg_uint(te, "call_site", r->call_site, 1);
             } else { // (the row keeps no call site for a call that did not return)
-                arg_uint(&te, &tmp, "this_fn", r->fn, 1);
-                arg_uint(&te, &tmp, "return_missing", 1, 0);
+                arg_uint(te, "this_fn", r->fn, 1);
+                arg_uint(te, "return_missing", 1, 0);
                 c->instants++;
             }
         } else {
-            arg_uint(&te, &tmp, "return_value", r->value, 0);
-            arg_uint(&te, &tmp, "return_offset", r->ret_off, 0);
+            arg_uint(te, "return_value", r->value, 0);
+            arg_uint(te, "return_offset", r->ret_off, 0);
             c->slices++;
         }
-        c->pkt.len = 0;
-        pb_int(&c->pkt, 8, (int64_t)ns(c, p[k].t));
-        pb_bytes(&c->pkt, 11, te.p, te.len);
-        pb_int(&c->pkt, 10, SEQ_TRACKS);
+        pb_close(te, te_at);
+        pb_int(te, 10, SEQ_TRACKS);
         put_packet(c);
-        free(te.p);
-        free(tmp.p);
     }
     free(p);
 }
 
-// A debug annotation of a TrackEvent (field 4): its name and one value.
-static void arg_str(struct pb *te, struct pb *tmp, const char *name, const char *v)
+// A debug annotation of a TrackEvent (field 4), written in place: its name and one value.
+static void arg_str(struct pb *te, const char *name, const char *v)
 {
-    tmp->len = 0;
-    pb_str(tmp, 10, name);
-    pb_str(tmp, 6, v);
-    pb_bytes(te, 4, tmp->p, tmp->len);
+    size_t at = pb_open(te, 4);
+    pb_str(te, 10, name);
+    pb_str(te, 6, v);
+    pb_close(te, at);
 }
 
-static void arg_uint(struct pb *te, struct pb *tmp, const char *name, uint64_t v, int pointer)
+static void arg_uint(struct pb *te, const char *name, uint64_t v, int pointer)
 {
-    tmp->len = 0;
-    pb_str(tmp, 10, name);
-    pb_int(tmp, pointer ? 7 : 3, (int64_t)v);
-    pb_bytes(te, 4, tmp->p, tmp->len);
-}
-
-// An instant on thread th's track at t, of category cat, with the args already in te
-// (TrackEvent fields), named name.
-static void thread_instant(struct conv *c, int th, uint64_t t, const char *cat, const char *name,
-                           struct pb *te)
-{
-    describe(c, th, 0);
-    pb_int(te, 9, 3);
-    pb_int(te, 11, (int64_t)track_uuid(c, th, 0));
-    pb_str(te, 22, cat);
-    pb_str(te, 23, name);
-    c->pkt.len = 0;
-    pb_int(&c->pkt, 8, (int64_t)ns(c, t));
-    pb_bytes(&c->pkt, 11, te->p, te->len);
-    pb_int(&c->pkt, 10, SEQ_TRACKS);
-    put_packet(c);
-    c->instants++;
+    size_t at = pb_open(te, 4);
+    pb_str(te, 10, name);
+    pb_int(te, pointer ? 7 : 3, (int64_t)v);
+    pb_close(te, at);
 }
 
 // A user event on the track of the thread that wrote it: "NAME: value" as every tool names
@@ -537,12 +540,13 @@ static void user_event(struct conv *c, const struct kev_reader *r, const struct 
     words[0] = 0;
     for (unsigned i = 0; i < e->nw && i < 16; i++)
         k += (size_t)snprintf(words + k, sizeof(words) - k, "%s0x%x", i ? " " : "", e->w[i]);
-    static struct pb te;   // per event: one buffer reused, no allocation each time
-    te.len = 0;
-    arg_uint(&te, &c->sub, "code", e->ev, 0);
-    arg_str(&te, &c->sub, "value", value);
-    arg_str(&te, &c->sub, "data", words);
-    thread_instant(c, th, e->t64, "user", name, &te);
+    describe(c, th, 0);
+    size_t at = te_begin(c, e->t64);
+    arg_uint(&c->pkt, "code", e->ev, 0);
+    arg_str(&c->pkt, "value", value);
+    arg_str(&c->pkt, "data", words);
+    te_end(c, at, track_uuid(c, th, 0), 3, "user", name);
+    c->instants++;
 }
 
 // A fault on the faulting thread's track: "fault SIGSEGV", with what the FAULT says, the
@@ -553,21 +557,23 @@ static void fault_instant(struct conv *c, const struct cf_fault *x)
     int th = kx_thread(c->m, f->pid, f->tid);
     char name[64], fn[512], stack[8192];
     snprintf(name, sizeof(name), "fault %s", kev_signal_name(f->sig));
-    struct pb te = { 0 };
-    arg_str(&te, &c->sub, "signal", kev_signal_name(f->sig));
-    arg_uint(&te, &c->sub, "signo", f->sig, 0);
-    arg_str(&te, &c->sub, "kind", kev_fault_kind_name(f->kind));
-    arg_uint(&te, &c->sub, "pc", f->pc, 1);
+    describe(c, th, 0);
+    size_t at = te_begin(c, x->t);
+    struct pb *te = &c->pkt;
+    arg_str(te, "signal", kev_signal_name(f->sig));
+    arg_uint(te, "signo", f->sig, 0);
+    arg_str(te, "kind", kev_fault_kind_name(f->kind));
+    arg_uint(te, "pc", f->pc, 1);
     if (f->addr_valid)
-        arg_uint(&te, &c->sub, "addr", f->addr, 1);
+        arg_uint(te, "addr", f->addr, 1);
     syms_pc(f->pc, 0, fn, sizeof(fn), NULL, 0);
-    arg_str(&te, &c->sub, "function", fn);
+    arg_str(te, "function", fn);
     if (x->have_stack) {
         syms_stack(x->s.pcs, x->s.depth, "\n", stack, sizeof(stack));
-        arg_str(&te, &c->sub, "stack", stack);
+        arg_str(te, "stack", stack);
     }
-    thread_instant(c, th, x->t, "fault", name, &te);
-    free(te.p);
+    te_end(c, at, track_uuid(c, th, 0), 3, "fault", name);
+    c->instants++;
 }
 
 static void table_instant(struct conv *c, const struct kev_reader *r, const struct kev_event *e,
@@ -604,11 +610,12 @@ static void comm_event(struct conv *c, const struct kev_reader *r, const struct 
         s->pending = !c->m->in_snapshot;
     } else if (step == KX_MSG_RECV && g->server >= 0 && (g->client >= 0 || g->irq)) {
         c->sent[i].pending = 0;
-        flow_point(c, g, g->client, g->irq, g->t_send, "send", 47);
-        flow_point(c, g, g->server, 0, e->t64, "receive", g->pulse ? 48 : 47);
+        flow_point(c, g, g->client, g->irq, g->t_send, g->pulse ? "pulse send" : "msg send", 47);
+        flow_point(c, g, g->server, 0, e->t64, g->pulse ? "pulse receive" : "msg receive",
+                   g->pulse ? 48 : 47);
     } else if (step == KX_MSG_REPLY) {
         if (g->client >= 0 && g->server >= 0)
-            flow_point(c, g, g->client, 0, e->t64, "reply", 48);
+            flow_point(c, g, g->client, 0, e->t64, g->pulse ? "pulse reply" : "msg reply", 48);
         else
             table_instant(c, r, e, current_of(c->m, e->cpu));
         kx_msgs_release(c->q, g);
@@ -621,32 +628,40 @@ static void comm_event(struct conv *c, const struct kev_reader *r, const struct 
 
 // The event's fields, as the event table names them, as debug annotations of te: integers
 // as uint or int values, addresses as pointers, strings and arrays ("0x.. 0x..") as strings.
-static void table_args(struct conv *c, const struct kev_reader *r, const struct kev_event *e,
-                       struct pb *te)
+// (fs: the event's fields, decoded by the caller)
+static void table_args(const struct kev_fields *fs, struct pb *te)
 {
-    static struct kev_fields fs;
-    kev_fields_decode(r, e, &fs);
-    for (unsigned i = 0; i < fs.n; i++) {
-        const struct kev_field *f = &fs.f[i];
+    for (unsigned i = 0; i < fs->n; i++) {
+        const struct kev_field *f = &fs->f[i];
         if (f->kind == KEV_K_STRING) {
             char safe[512];
             kev_text_safe(safe, sizeof(safe), (const uint8_t *)f->str, strlen(f->str));
-            arg_str(te, &c->sub, f->name, safe);
+            arg_str(te, f->name, safe);
         } else if (KEV_K_IS_ARRAY(f->kind)) {
-            char list[1024];
+            char list[1024]; // "0x.. 0x..", as printf's "%s0x%llx" would write it
             size_t k = 0;
-            list[0] = 0;
-            for (unsigned j = 0; j < f->n && k + 24 < sizeof(list); j++)
-                k += (size_t)snprintf(list + k, sizeof(list) - k, "%s0x%llx", j ? " " : "",
-                                      (unsigned long long)f->arr[j]);
-            arg_str(te, &c->sub, f->name, list);
+            for (unsigned j = 0; j < f->n && k + 24 < sizeof(list); j++) {
+                char d[16];
+                unsigned n = 0;
+                uint64_t v = f->arr[j];
+                do
+                    d[n++] = "0123456789abcdef"[v & 15];
+                while (v >>= 4);
+                if (j)
+                    list[k++] = ' ';
+                list[k++] = '0', list[k++] = 'x';
+                while (n)
+                    list[k++] = d[--n];
+            }
+            list[k] = 0;
+            arg_str(te, f->name, list);
         } else if (f->kind == KEV_K_S32) {
-            c->sub.len = 0;
-            pb_str(&c->sub, 10, f->name);
-            pb_int(&c->sub, 4, (int64_t)f->v);
-            pb_bytes(te, 4, c->sub.p, c->sub.len);
+            size_t at = pb_open(te, 4);
+            pb_str(te, 10, f->name);
+            pb_int(te, 4, (int64_t)f->v);
+            pb_close(te, at);
         } else {
-            arg_uint(te, &c->sub, f->name, f->v, f->kind == KEV_K_ADDR);
+            arg_uint(te, f->name, f->v, f->kind == KEV_K_ADDR);
         }
     }
 }
@@ -668,33 +683,16 @@ static uint64_t kcall_track(struct conv *c, int th)
     return uuid;
 }
 
-// A TrackEvent of type (1 begin, 2 end, 3 instant) on track uuid at t; te holds its args.
-static void track_event(struct conv *c, uint64_t uuid, unsigned type, uint64_t t,
-                        const char *cat, const char *name, struct pb *te)
-{
-    pb_int(te, 9, type);
-    pb_int(te, 11, (int64_t)uuid);
-    if (cat)
-        pb_str(te, 22, cat);
-    if (name)
-        pb_str(te, 23, name);
-    c->pkt.len = 0;
-    pb_int(&c->pkt, 8, (int64_t)ns(c, t));
-    pb_bytes(&c->pkt, 11, te->p, te->len);
-    pb_int(&c->pkt, 10, SEQ_TRACKS);
-    put_packet(c);
-}
-
 // Close th's open kernel-call slice at t (its exit is missing).
 static void kcall_close(struct conv *c, int th, uint64_t t)
 {
     unsigned slot = th >= 0 ? (unsigned)th : KX_MAX_THREADS;
     if (!c->kc_open[slot])
         return;
-    static struct pb te;   // per event: one buffer reused, no allocation each time
-    te.len = 0;
-    arg_uint(&te, &c->sub, "exit_missing", 1, 0);
-    track_event(c, kcall_track(c, th), 2, t, NULL, NULL, &te);
+    uint64_t uuid = kcall_track(c, th);
+    size_t at = te_begin(c, t);
+    arg_uint(&c->pkt, "exit_missing", 1, 0);
+    te_end(c, at, uuid, 2, NULL, NULL);
     c->kc_open[slot] = 0;
     c->kcalls++;
 }
@@ -712,25 +710,38 @@ static void kcall_event(struct conv *c, const struct kev_reader *r, const struct
     if (!name)
         name = kev_event_title(e->cls, e->ev, nb, sizeof(nb));
     uint64_t uuid = kcall_track(c, th);
-    static struct pb te;   // per event: one buffer reused, no allocation each time
-    te.len = 0;
-    table_args(c, r, e, &te);
-    if (e->ev >= 2 * KEV_KC_MAX) // QNX's interrupted call ends it as its exit does
-        arg_uint(&te, &c->sub, "interrupted", 1, 0);
-    if (e->ev < KEV_KC_MAX) {
+    static struct kev_fields fs;
+    kev_fields_decode(r, e, &fs);
+    int ends = e->ev >= KEV_KC_MAX && c->kc_open[slot] == call + 1; // the open slice's exit
+    if (!ends) // (an entry, or an exit of another call: the open slice's exit is missing)
         kcall_close(c, th, e->t64);
-        track_event(c, uuid, 1, e->t64, "kcall", name, &te);
+    size_t at = te_begin(c, e->t64);
+    table_args(&fs, &c->pkt);
+    if (e->ev >= 2 * KEV_KC_MAX) // QNX's interrupted call ends it as its exit does
+        arg_uint(&c->pkt, "interrupted", 1, 0);
+    if (e->ev < KEV_KC_MAX) {
+        te_end(c, at, uuid, 1, "kcall", name);
         c->kc_open[slot] = (uint16_t)(call + 1);
-    } else if (c->kc_open[slot] == call + 1) {
-        track_event(c, uuid, 2, e->t64, NULL, NULL, &te);
+    } else if (ends) {
+        te_end(c, at, uuid, 2, NULL, NULL);
         c->kc_open[slot] = 0;
         c->kcalls++;
     } else {
-        kcall_close(c, th, e->t64);
         char label[64];
         snprintf(label, sizeof(label), "%s exit", name);
-        track_event(c, uuid, 3, e->t64, "kcall", label, &te);
+        te_end(c, at, uuid, 3, "kcall", label);
     }
+}
+
+// "kev.<class name>" (kev.? for a class without one), made once a class.
+static const char *class_cat(unsigned cls)
+{
+    static char cat[KEV_NCLASS + 1][16];
+    unsigned i = cls < KEV_NCLASS ? cls : KEV_NCLASS;
+    if (!cat[i][0])
+        snprintf(cat[i], sizeof(cat[i]), "kev.%s", i < KEV_NCLASS && kev_class_name(i)
+                                                       ? kev_class_name(i) : "?");
+    return cat[i];
 }
 
 // An event no view above places: an instant named as the table names it, on the track of the
@@ -753,12 +764,9 @@ static void table_instant(struct conv *c, const struct kev_reader *r, const stru
     if (th < 0)
         th = cur;
     describe(c, th, 0);
-    static struct pb te;   // per event: one buffer reused, no allocation each time
-    te.len = 0;
-    table_args(c, r, e, &te);
-    char cat[16];
-    snprintf(cat, sizeof(cat), "kev.%s", kev_class_name(e->cls) ? kev_class_name(e->cls) : "?");
-    track_event(c, track_uuid(c, th, 0), 3, e->t64, cat, fs.name, &te);
+    size_t at = te_begin(c, e->t64);
+    table_args(&fs, &c->pkt);
+    te_end(c, at, track_uuid(c, th, 0), 3, class_cat(e->cls), fs.name);
     c->instants++;
 }
 
