@@ -109,6 +109,7 @@ struct conv {
     uint8_t lost_pending[KEV_MAX_CPUS]; // events were lost before the CPU's next bundle
     uint64_t lost[KEV_MAX_CPUS];        // DROPPED counts seen per CPU
     struct pb ev, sub, pkt;
+    struct pb out;                      // packets not yet written to f (out_flush)
     uint64_t written, packets;
     int werr;
     struct kx_msgs *q;
@@ -150,18 +151,29 @@ static int current_of(const struct kx_model *m, unsigned cpu)
     return m->cur[cpu] >= 0 ? m->cur[cpu] : m->prev[cpu];
 }
 
-// Writes the Trace.packet of content parts (written in order, n bytes in all): its tag and
-// length, then the parts as they are, so no packet is copied to be wrapped.
+#define OUT_FLUSH (1u << 18) // bytes of packets gathered in c->out before a write
+
+static void out_flush(struct conv *c)
+{
+    if (c->out.len && fwrite(c->out.p, 1, c->out.len, c->f) != c->out.len)
+        c->werr = 1;
+    c->out.len = 0;
+}
+
+// Adds the Trace.packet of content parts (in order, n bytes in all) to the output: its tag
+// and length, then the parts as they are, so no packet is copied to be wrapped.
 static void put_parts(struct conv *c, const struct pb *const *part, unsigned nparts, size_t n)
 {
-    uint8_t h[11];
-    h[0] = 1 << 3 | 2; // Trace.packet
-    size_t k = 1 + pb_varint_at(h + 1, n);
-    if (fwrite(h, 1, k, c->f) != k)
-        c->werr = 1;
-    for (unsigned i = 0; i < nparts; i++)
-        if (part[i]->len && fwrite(part[i]->p, 1, part[i]->len, c->f) != part[i]->len)
-            c->werr = 1;
+    pb_reserve(&c->out, 11 + n);
+    pb_varint(&c->out, 1 << 3 | 2); // Trace.packet
+    pb_varint(&c->out, n);
+    for (unsigned i = 0; i < nparts; i++) {
+        if (part[i]->len) // (an empty part may have no buffer)
+            memcpy(c->out.p + c->out.len, part[i]->p, part[i]->len);
+        c->out.len += part[i]->len;
+    }
+    if (c->out.len >= OUT_FLUSH)
+        out_flush(c);
     c->packets++;
 }
 
@@ -507,6 +519,23 @@ static void func_slices(struct conv *c)
     free(p);
 }
 
+// Item j of a list of numbers, at out (room for 20 bytes), as printf's "%s0x%llx" writes it
+// with " " before every item but the first: its length.
+static size_t hex_item(char *out, unsigned j, uint64_t v)
+{
+    char d[16];
+    size_t n = 0, k = 0;
+    do
+        d[n++] = "0123456789abcdef"[v & 15];
+    while (v >>= 4);
+    if (j)
+        out[k++] = ' ';
+    out[k++] = '0', out[k++] = 'x';
+    while (n)
+        out[k++] = d[--n];
+    return k;
+}
+
 // A debug annotation of a TrackEvent (field 4), written in place: its name and one value.
 static void arg_str(struct pb *te, const char *name, const char *v)
 {
@@ -538,8 +567,9 @@ static void user_event(struct conv *c, const struct kev_reader *r, const struct 
         snprintf(name, sizeof(name), "user %u", e->ev);
     size_t k = 0;
     words[0] = 0;
-    for (unsigned i = 0; i < e->nw && i < 16; i++)
-        k += (size_t)snprintf(words + k, sizeof(words) - k, "%s0x%x", i ? " " : "", e->w[i]);
+    for (unsigned i = 0; i < e->nw && i < 16; i++) // (11 bytes at most each: they fit)
+        k += hex_item(words + k, i, e->w[i]);
+    words[k] = 0;
     describe(c, th, 0);
     size_t at = te_begin(c, e->t64);
     arg_uint(&c->pkt, "code", e->ev, 0);
@@ -640,19 +670,8 @@ static void table_args(const struct kev_fields *fs, struct pb *te)
         } else if (KEV_K_IS_ARRAY(f->kind)) {
             char list[1024]; // "0x.. 0x..", as printf's "%s0x%llx" would write it
             size_t k = 0;
-            for (unsigned j = 0; j < f->n && k + 24 < sizeof(list); j++) {
-                char d[16];
-                unsigned n = 0;
-                uint64_t v = f->arr[j];
-                do
-                    d[n++] = "0123456789abcdef"[v & 15];
-                while (v >>= 4);
-                if (j)
-                    list[k++] = ' ';
-                list[k++] = '0', list[k++] = 'x';
-                while (n)
-                    list[k++] = d[--n];
-            }
+            for (unsigned j = 0; j < f->n && k + 24 < sizeof(list); j++)
+                k += hex_item(list + k, j, f->arr[j]);
             list[k] = 0;
             arg_str(te, f->name, list);
         } else if (f->kind == KEV_K_S32) {
@@ -1007,13 +1026,14 @@ int main(int argc, char **argv)
     kx_pf_stacks(&c.stacks, c.hz, put_stack_packet, &c);
     if (kx_stacks_said("kev2perfetto", &c.stacks, c.oom))
         rc = 1;
+    out_flush(&c);
     if (fclose(c.f) || c.werr) {
         fprintf(stderr, "kev2perfetto: %s: write error\n", out);
         rc = 1;
     }
     for (unsigned cpu = 0; cpu < KEV_MAX_CPUS; cpu++)
         free(c.bundle[cpu].p);
-    free(c.ev.p), free(c.sub.p), free(c.pkt.p);
+    free(c.ev.p), free(c.sub.p), free(c.pkt.p), free(c.out.p);
     kx_stacks_free(&c.stacks);
     kx_funcs_free(c.funcs);
     free(c.rows);
