@@ -85,10 +85,16 @@ static void reserve(struct stream *s, size_t n)
     s->cap = cap;
 }
 
+// (CTF's byte order here is little-endian, declared in the metadata: a little-endian host
+// stores the value's bytes as they are, any other shifts them out one by one)
 static inline void put_le(uint8_t *p, uint64_t v, unsigned n)
 {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    memcpy(p, &v, n);
+#else
     for (unsigned i = 0; i < n; i++)
         p[i] = (uint8_t)(v >> (8 * i));
+#endif
 }
 
 static inline void put8(struct stream *s, uint8_t v) { s->buf[s->len++] = v; }
@@ -537,12 +543,26 @@ static void kcall_event(struct stream *s, const struct kev_event *e)
     }
 }
 
+// "irq<n>" at out (room for 14 bytes), NUL-terminated, as printf's "irq%u" writes it.
+static void irq_name(char *out, uint32_t irq)
+{
+    char d[10];
+    size_t n = 0, k = 3;
+    do
+        d[n++] = (char)('0' + irq % 10);
+    while (irq /= 10);
+    memcpy(out, "irq", 3);
+    while (n)
+        out[k++] = d[--n];
+    out[k] = 0;
+}
+
 static void int_event(struct stream *s, const struct kev_event *e)
 {
     char name[16];
     switch (e->ev) {
     case KEV_INT_ENTER:
-        snprintf(name, sizeof(name), "irq%u", e->w[0]);
+        irq_name(name, e->w[0]);
         ev_header(s, CTF_ID_IRQ_HANDLER_ENTRY, e->t64, 4 + sizeof(name));
         put32(s, e->w[0]);
         put_str(s, name);
