@@ -561,9 +561,11 @@ static void user_event(struct conv *c, const struct kev_reader *r, const struct 
     int th = c->m->cur[e->cpu];
     uint32_t pid = th >= 0 ? c->m->th[th].pid : 0;
     char name[300], value[256], words[12 * 16 + 4];
-    kx_user_text(r, &c->ureg, pid, e, 1, name, sizeof(name));
-    kx_user_text(r, &c->ureg, pid, e, 0, value, sizeof(value));
-    if (!kev_userreg_find(&c->ureg, pid, e->ev) && !kx_user_string(r, e, name, sizeof(name)))
+    kx_user_text(r, &c->ureg, pid, e, 0, value, sizeof(value)); // (the registry follows)
+    const struct kev_ureg_entry *u = kev_userreg_find(&c->ureg, pid, e->ev);
+    if (u) // "NAME: value", as kx_user_text's with the name (value is shorter than name)
+        snprintf(name, sizeof(name), "%s: %s", u->name, value);
+    else if (!kx_user_string(r, e, name, sizeof(name)))
         snprintf(name, sizeof(name), "user %u", e->ev);
     size_t k = 0;
     words[0] = 0;
