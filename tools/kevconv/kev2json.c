@@ -185,7 +185,9 @@ static void put_u64(struct out *f, uint64_t v)
 // fit 64 bits for 584 years; 128-bit division stays for what does not.)
 static void put_ts(struct conv *c, uint64_t cycles)
 {
-    unsigned __int128 ns = (unsigned __int128)cycles * 1000000000u / c->hz;
+    unsigned __int128 ns = cycles <= UINT64_MAX / 1000000000u // (64-bit arithmetic if it fits)
+                               ? cycles * 1000000000u / c->hz
+                               : (unsigned __int128)cycles * 1000000000u / c->hz;
     unsigned frac;
     if (ns <= UINT64_MAX) {
         uint64_t n = (uint64_t)ns;

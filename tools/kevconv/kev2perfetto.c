@@ -139,8 +139,11 @@ struct conv {
 
 #define SEQ_TRACKS 200u // trusted_packet_sequence_id of the track descriptors and events
 
+// (in 64 bits while cycles * 10^9 fits them: 18 s of a 1 GHz clock; 128 after)
 static uint64_t ns(const struct conv *c, uint64_t cycles)
 {
+    if (cycles <= UINT64_MAX / 1000000000u)
+        return cycles * 1000000000u / c->hz;
     return (uint64_t)((unsigned __int128)cycles * 1000000000u / c->hz);
 }
 

@@ -44,7 +44,10 @@ static inline unsigned pb_varint_at(uint8_t *out, uint64_t v)
 static inline void pb_varint(struct pb *b, uint64_t v)
 {
     pb_reserve(b, 10);
-    b->len += pb_varint_at(b->p + b->len, v);
+    if (v < 0x80) // (tags and most values: one byte)
+        b->p[b->len++] = (uint8_t)v;
+    else
+        b->len += pb_varint_at(b->p + b->len, v);
 }
 
 // A varint field (int32/int64 negative values are ten-byte two's complement, as protobuf says).
