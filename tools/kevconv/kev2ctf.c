@@ -260,8 +260,9 @@ static uint32_t snapshot_cpu(struct conv *c, int idx, const struct kev_event *e)
     return e->ev == KEV_TH_RUNNING ? e->cpu : statedump_cpu(c, idx, e->cpu);
 }
 
-// Ids, names and priorities: kx_ids.h (the same in every converter).
-static void thread_event(struct conv *c, struct stream *s, const struct kev_event *e)
+// Ids, names and priorities: kx_ids.h (the same in every converter). Returns the thread's
+// index in the model (or KX_NO_THREAD), as kx_thread gives it.
+static int thread_event(struct conv *c, struct stream *s, const struct kev_event *e)
 {
     struct kx_model *m = c->m;
     int idx = kx_thread(m, e->w[0], e->w[1]);
@@ -279,7 +280,7 @@ static void thread_event(struct conv *c, struct stream *s, const struct kev_even
         put32(s, (uint32_t)statedump_status(e->ev));
         put32(s, snapshot_cpu(c, idx, e));
         put32(s, e->ev);
-        return;
+        return idx;
     }
     if (e->ev == KEV_TH_RUNNING) {
         int p = m->cur[e->cpu] >= 0 ? m->cur[e->cpu] : m->prev[e->cpu];
@@ -322,6 +323,7 @@ static void thread_event(struct conv *c, struct stream *s, const struct kev_even
         put32(s, (uint32_t)tid), put32(s, (uint32_t)pid), put32(s, e->w[1]), put32(s, e->ev);
         put32(s, (uint32_t)prio);
     }
+    return idx;
 }
 
 // One decoded field, as ctf_meta.c declared it (a field the event lacks: 0, "", none).
@@ -634,8 +636,7 @@ static int on_event(void *user, struct kev_reader *r, const struct kev_event *e)
     switch (e->cls) {
     case KEV_C_PR_TH:
         if (e->nw >= 2 && e->ev <= KEV_TH_DESTROY) {
-            thread_event(c, s, e);
-            int th = kx_thread(c->m, e->w[0], e->w[1]);
+            int th = thread_event(c, s, e);
             c->sync_for[e->cpu] = (e->ev == KEV_TH_MUTEX || e->ev == KEV_TH_SEM ||
                                    e->ev == KEV_TH_CONDVAR) && th >= 0 ? th + 1 : 0;
         }
