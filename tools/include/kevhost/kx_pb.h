@@ -62,7 +62,8 @@ static inline void pb_bytes(struct pb *b, unsigned field, const void *p, size_t 
     pb_varint(b, (uint64_t)field << 3 | 2);
     pb_varint(b, n);
     pb_reserve(b, n);
-    memcpy(b->p + b->len, p, n);
+    if (n) // (an empty message may have no buffer: memcpy takes no NULL, even for 0 bytes)
+        memcpy(b->p + b->len, p, n);
     b->len += n;
 }
 
