@@ -311,13 +311,32 @@ void kx_user_text(const struct kev_reader *r, struct kev_userreg *g, uint32_t pi
     const struct kev_ureg_entry *u = g ? kev_userreg_find(g, pid, e->ev) : NULL;
     if (!str && u && u->fmt[0]) {
         kev_userreg_format(u->fmt, e->w, e->nw, v, sizeof(v));
-    } else if (!str) {
+    } else if (!str) { // the words, as printf's "%s0x%x" with " " between (11 bytes each)
         size_t k = 0;
-        v[0] = 0;
-        for (unsigned i = 0; i < e->nw && k + 12 < sizeof(v); i++)
-            k += (size_t)snprintf(v + k, sizeof(v) - k, "%s0x%x", i ? " " : "", e->w[i]);
+        for (unsigned i = 0; i < e->nw && k + 12 < sizeof(v); i++) {
+            char d[8];
+            unsigned nd = 0;
+            uint32_t x = e->w[i];
+            do
+                d[nd++] = "0123456789abcdef"[x & 15];
+            while (x >>= 4);
+            if (i)
+                v[k++] = ' ';
+            v[k++] = '0', v[k++] = 'x';
+            while (nd)
+                v[k++] = d[--nd];
+        }
+        v[k] = 0;
     }
-    snprintf(out, n, "%s%s%s", with_name && u ? u->name : "", with_name && u ? ": " : "", v);
+    // out = [name ": "] v, cut to n - 1 bytes as snprintf would (printf costs more than the
+    // rest of a user event's conversion)
+    const char *part[3] = { with_name && u ? u->name : "", with_name && u ? ": " : "", v };
+    size_t k = 0;
+    for (unsigned i = 0; i < 3 && n; i++)
+        for (const char *p = part[i]; *p && k + 1 < n; p++)
+            out[k++] = *p;
+    if (n)
+        out[k] = 0;
 }
 
 // BOOT_DATE's layouts: date(1)'s with or without a zone, ISO 8601.

@@ -85,10 +85,16 @@ static void reserve(struct stream *s, size_t n)
     s->cap = cap;
 }
 
+// (CTF's byte order here is little-endian, declared in the metadata: a little-endian host
+// stores the value's bytes as they are, any other shifts them out one by one)
 static inline void put_le(uint8_t *p, uint64_t v, unsigned n)
 {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    memcpy(p, &v, n);
+#else
     for (unsigned i = 0; i < n; i++)
         p[i] = (uint8_t)(v >> (8 * i));
+#endif
 }
 
 static inline void put8(struct stream *s, uint8_t v) { s->buf[s->len++] = v; }
@@ -254,8 +260,9 @@ static uint32_t snapshot_cpu(struct conv *c, int idx, const struct kev_event *e)
     return e->ev == KEV_TH_RUNNING ? e->cpu : statedump_cpu(c, idx, e->cpu);
 }
 
-// Ids, names and priorities: kx_ids.h (the same in every converter).
-static void thread_event(struct conv *c, struct stream *s, const struct kev_event *e)
+// Ids, names and priorities: kx_ids.h (the same in every converter). Returns the thread's
+// index in the model (or KX_NO_THREAD), as kx_thread gives it.
+static int thread_event(struct conv *c, struct stream *s, const struct kev_event *e)
 {
     struct kx_model *m = c->m;
     int idx = kx_thread(m, e->w[0], e->w[1]);
@@ -273,7 +280,7 @@ static void thread_event(struct conv *c, struct stream *s, const struct kev_even
         put32(s, (uint32_t)statedump_status(e->ev));
         put32(s, snapshot_cpu(c, idx, e));
         put32(s, e->ev);
-        return;
+        return idx;
     }
     if (e->ev == KEV_TH_RUNNING) {
         int p = m->cur[e->cpu] >= 0 ? m->cur[e->cpu] : m->prev[e->cpu];
@@ -316,6 +323,7 @@ static void thread_event(struct conv *c, struct stream *s, const struct kev_even
         put32(s, (uint32_t)tid), put32(s, (uint32_t)pid), put32(s, e->w[1]), put32(s, e->ev);
         put32(s, (uint32_t)prio);
     }
+    return idx;
 }
 
 // One decoded field, as ctf_meta.c declared it (a field the event lacks: 0, "", none).
@@ -537,12 +545,26 @@ static void kcall_event(struct stream *s, const struct kev_event *e)
     }
 }
 
+// "irq<n>" at out (room for 14 bytes), NUL-terminated, as printf's "irq%u" writes it.
+static void irq_name(char *out, uint32_t irq)
+{
+    char d[10];
+    size_t n = 0, k = 3;
+    do
+        d[n++] = (char)('0' + irq % 10);
+    while (irq /= 10);
+    memcpy(out, "irq", 3);
+    while (n)
+        out[k++] = d[--n];
+    out[k] = 0;
+}
+
 static void int_event(struct stream *s, const struct kev_event *e)
 {
     char name[16];
     switch (e->ev) {
     case KEV_INT_ENTER:
-        snprintf(name, sizeof(name), "irq%u", e->w[0]);
+        irq_name(name, e->w[0]);
         ev_header(s, CTF_ID_IRQ_HANDLER_ENTRY, e->t64, 4 + sizeof(name));
         put32(s, e->w[0]);
         put_str(s, name);
@@ -614,8 +636,7 @@ static int on_event(void *user, struct kev_reader *r, const struct kev_event *e)
     switch (e->cls) {
     case KEV_C_PR_TH:
         if (e->nw >= 2 && e->ev <= KEV_TH_DESTROY) {
-            thread_event(c, s, e);
-            int th = kx_thread(c->m, e->w[0], e->w[1]);
+            int th = thread_event(c, s, e);
             c->sync_for[e->cpu] = (e->ev == KEV_TH_MUTEX || e->ev == KEV_TH_SEM ||
                                    e->ev == KEV_TH_CONDVAR) && th >= 0 ? th + 1 : 0;
         }

@@ -159,25 +159,55 @@ struct conv {
                                             // condvar here (+1; 0: the CPU's current one)
 };
 
-// Decimal digits of v (printf's float and integer paths are most of the run time otherwise).
+// Decimal digits of v (printf's float and integer paths are most of the run time otherwise),
+// two at a time.
 static void put_u64(struct out *f, uint64_t v)
 {
+    static const char pairs[] = "000102030405060708091011121314151617181920212223242526272829"
+                                "303132333435363738394041424344454647484950515253545556575859"
+                                "606162636465666768697071727374757677787980818283848586878889"
+                                "90919293949596979899";
     char b[24];
     int i = sizeof(b);
-    do
-        b[--i] = (char)('0' + v % 10);
-    while (v /= 10);
+    while (v >= 100) {
+        unsigned d = (unsigned)(v % 100);
+        v /= 100;
+        b[--i] = pairs[2 * d + 1], b[--i] = pairs[2 * d];
+    }
+    if (v >= 10)
+        b[--i] = pairs[2 * v + 1], b[--i] = pairs[2 * v];
+    else
+        b[--i] = (char)('0' + v);
     o_mem(f, b + i, sizeof(b) - (size_t)i);
 }
 
-// A time in microseconds with three decimals (nanoseconds), from cycles.
+// A time in microseconds with three decimals (nanoseconds), from cycles. (The nanoseconds
+// fit 64 bits for 584 years; 128-bit division stays for what does not.)
 static void put_ts(struct conv *c, uint64_t cycles)
 {
-    unsigned __int128 ns = (unsigned __int128)cycles * 1000000000u / c->hz;
-    put_u64(&c->o, (uint64_t)(ns / 1000));
-    char frac[5] = { '.', (char)('0' + (int)(ns / 100 % 10)), (char)('0' + (int)(ns / 10 % 10)),
-                     (char)('0' + (int)(ns % 10)), 0 };
-    o_str(&c->o, frac);
+    unsigned __int128 ns = cycles <= UINT64_MAX / 1000000000u // (64-bit arithmetic if it fits)
+                               ? cycles * 1000000000u / c->hz
+                               : (unsigned __int128)cycles * 1000000000u / c->hz;
+    unsigned frac;
+    if (ns <= UINT64_MAX) {
+        uint64_t n = (uint64_t)ns;
+        put_u64(&c->o, n / 1000);
+        frac = (unsigned)(n % 1000);
+    } else {
+        put_u64(&c->o, (uint64_t)(ns / 1000));
+        frac = (unsigned)(ns % 1000);
+    }
+    char b[4] = { '.', (char)('0' + frac / 100), (char)('0' + frac / 10 % 10),
+                  (char)('0' + frac % 10) };
+    o_mem(&c->o, b, 4);
+}
+
+// ,"key": (key needs no escape: the event table's names and ours)
+static void o_key(struct out *o, const char *key)
+{
+    o_mem(o, ",\"", 2);
+    o_str(o, key);
+    o_mem(o, "\":", 2);
 }
 
 static void rec_begin(struct conv *c, const char *ph, const char *cat, uint32_t pid,
@@ -368,6 +398,20 @@ static uint32_t irq_tid(unsigned cpu, uint32_t irq)
     return TID_IRQ0 + cpu * (MAX_IRQ + 1) + (irq < MAX_IRQ ? irq : MAX_IRQ);
 }
 
+// "irq <n>" at out (room for 15 bytes), as printf's "irq %u" writes it.
+static void irq_name(char *out, uint32_t irq)
+{
+    char d[10];
+    size_t n = 0, k = 4;
+    do
+        d[n++] = (char)('0' + irq % 10);
+    while (irq /= 10);
+    memcpy(out, "irq ", 4);
+    while (n)
+        out[k++] = d[--n];
+    out[k] = 0;
+}
+
 // An end on interrupt irq's track for its open slice: "irq N" (what 1) or "handler" (2).
 // e: the event that ends it (its fields become the end's args), NULL for a derived end.
 static void irq_end(struct conv *c, uint32_t irq, uint32_t tid, unsigned what, int derived,
@@ -378,12 +422,12 @@ static void irq_end(struct conv *c, uint32_t irq, uint32_t tid, unsigned what, i
     if (what == 2)
         snprintf(name, sizeof(name), "handler");
     else
-        snprintf(name, sizeof(name), "irq %u", irq);
+        irq_name(name, irq);
     name_field(c, name);
     if (derived) {
         o_str(&c->o, ",\"args\":{\"derived\":1}}");
     } else if (e) {
-        o_printf(&c->o, ",\"args\":{\"irq\":%u", irq);
+        o_str(&c->o, ",\"args\":{\"irq\":"), put_u64(&c->o, irq);
         fields_arg(c, e);
         o_str(&c->o, "}}");
     } else {
@@ -410,9 +454,9 @@ static void int_event(struct conv *c, const struct kev_event *e)
                 irq_end(c, irq, tid, 1, 1, e->t64, NULL);
         }
         rec_begin(c, "B", "kev.int", PID_IRQ, tid, e->t64);
-        snprintf(name, sizeof(name), "irq %u", irq);
+        irq_name(name, irq);
         name_field(c, name);
-        o_printf(&c->o, ",\"args\":{\"irq\":%u", irq);
+        o_str(&c->o, ",\"args\":{\"irq\":"), put_u64(&c->o, irq);
         fields_arg(c, e);
         o_str(&c->o, "}}");
         if (depth)
@@ -422,7 +466,7 @@ static void int_event(struct conv *c, const struct kev_event *e)
         if (depth && (*depth & 2)) // the handler's exit was lost
             irq_end(c, irq, tid, 2, 1, e->t64, NULL);
         rec_begin(c, "B", "kev.int", PID_IRQ, tid, e->t64);
-        o_printf(&c->o, ",\"name\":\"handler\",\"args\":{\"irq\":%u", irq);
+        o_str(&c->o, ",\"name\":\"handler\",\"args\":{\"irq\":"), put_u64(&c->o, irq);
         fields_arg(c, e);
         o_str(&c->o, "}}");
         if (depth)
@@ -451,7 +495,7 @@ static void int_event(struct conv *c, const struct kev_event *e)
     const char *n = kev_int_name(e->ev);
     snprintf(name, sizeof(name), "%s %u", n ? n : "INT", irq);
     name_field(c, name);
-    o_printf(&c->o, ",\"s\":\"t\",\"args\":{\"irq\":%u", irq);
+    o_str(&c->o, ",\"s\":\"t\",\"args\":{\"irq\":"), put_u64(&c->o, irq);
     fields_arg(c, e);
     o_str(&c->o, "}}");
 }
@@ -478,11 +522,14 @@ static void flow_point(struct conv *c, const struct kx_msg *g, const char *ph, i
             rec_begin(c, p, "ipc", PID_IRQ, irq_tid(g->send_cpu % KEV_MAX_CPUS, irq - 1), t);
         else
             on_thread(c, p, "ipc", th, t);
-        if (!pass)
-            o_printf(&c->o, ",\"name\":\"%s %s\",\"dur\":0}", name, what);
+        if (!pass) {
+            o_str(&c->o, ",\"name\":\""), o_str(&c->o, name), o_str(&c->o, " ");
+            o_str(&c->o, what), o_str(&c->o, "\",\"dur\":0}");
+        }
     }
-    o_printf(&c->o, ",\"name\":\"%s\",\"id\":%llu%s}", name, (unsigned long long)g->id,
-             ph[0] == 'f' ? ",\"bp\":\"e\"" : "");
+    o_str(&c->o, ",\"name\":\""), o_str(&c->o, name), o_str(&c->o, "\",\"id\":");
+    put_u64(&c->o, g->id);
+    o_str(&c->o, ph[0] == 'f' ? ",\"bp\":\"e\"}" : "}");
 }
 
 static void comm_event(struct conv *c, const struct kev_event *e)
@@ -490,7 +537,8 @@ static void comm_event(struct conv *c, const struct kev_event *e)
     const char *n = kev_comm_name(e->ev);
     on_context(c, "X", "kev.comm", e);
     name_field(c, n ? n : "COMM");
-    o_printf(&c->o, ",\"dur\":0,\"args\":{\"id\":%u,\"pid\":%u", e->w[0], e->w[1]);
+    o_str(&c->o, ",\"dur\":0,\"args\":{\"id\":"), put_u64(&c->o, e->w[0]);
+    o_str(&c->o, ",\"pid\":"), put_u64(&c->o, e->w[1]);
     fields_arg(c, e);
     o_str(&c->o, "}}");
     const struct kx_msg *g;
@@ -531,13 +579,14 @@ static void instant(struct conv *c, const struct kev_event *e, int th, const cha
 // Named args: ,"key":"string" and ,"key":number.
 static void arg_str(struct conv *c, const char *key, const char *v)
 {
-    o_printf(&c->o, ",\"%s\":", key);
+    o_key(&c->o, key);
     o_json_str(&c->o, v);
 }
 
 static void arg_hex(struct conv *c, const char *key, uint64_t v)
 {
-    o_printf(&c->o, ",\"%s\":\"0x%llx\"", key, (unsigned long long)v);
+    o_key(&c->o, key);
+    o_hex(&c->o, v);
 }
 
 // ,"frames":[...]: a recorded stack's frames named (tool_syms.h), innermost first.

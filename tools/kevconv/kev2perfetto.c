@@ -109,6 +109,7 @@ struct conv {
     uint8_t lost_pending[KEV_MAX_CPUS]; // events were lost before the CPU's next bundle
     uint64_t lost[KEV_MAX_CPUS];        // DROPPED counts seen per CPU
     struct pb ev, sub, pkt;
+    struct pb out;                      // packets not yet written to f (out_flush)
     uint64_t written, packets;
     int werr;
     struct kx_msgs *q;
@@ -138,8 +139,11 @@ struct conv {
 
 #define SEQ_TRACKS 200u // trusted_packet_sequence_id of the track descriptors and events
 
+// (in 64 bits while cycles * 10^9 fits them: 18 s of a 1 GHz clock; 128 after)
 static uint64_t ns(const struct conv *c, uint64_t cycles)
 {
+    if (cycles <= UINT64_MAX / 1000000000u)
+        return cycles * 1000000000u / c->hz;
     return (uint64_t)((unsigned __int128)cycles * 1000000000u / c->hz);
 }
 
@@ -150,18 +154,42 @@ static int current_of(const struct kx_model *m, unsigned cpu)
     return m->cur[cpu] >= 0 ? m->cur[cpu] : m->prev[cpu];
 }
 
-// Wrap c->pkt's content as one Trace.packet and write it.
-static void put_packet(struct conv *c)
+#define OUT_FLUSH (1u << 18) // bytes of packets gathered in c->out before a write
+
+static void out_flush(struct conv *c)
 {
-    struct pb out = { 0 };
-    pb_bytes(&out, 1, c->pkt.p, c->pkt.len);
-    if (fwrite(out.p, 1, out.len, c->f) != out.len)
+    if (c->out.len && fwrite(c->out.p, 1, c->out.len, c->f) != c->out.len)
         c->werr = 1;
-    free(out.p);
-    c->pkt.len = 0;
+    c->out.len = 0;
+}
+
+// Adds the Trace.packet of content parts (in order, n bytes in all) to the output: its tag
+// and length, then the parts as they are, so no packet is copied to be wrapped.
+static void put_parts(struct conv *c, const struct pb *const *part, unsigned nparts, size_t n)
+{
+    pb_reserve(&c->out, 11 + n);
+    pb_varint(&c->out, 1 << 3 | 2); // Trace.packet
+    pb_varint(&c->out, n);
+    for (unsigned i = 0; i < nparts; i++) {
+        if (part[i]->len) // (an empty part may have no buffer)
+            memcpy(c->out.p + c->out.len, part[i]->p, part[i]->len);
+        c->out.len += part[i]->len;
+    }
+    if (c->out.len >= OUT_FLUSH)
+        out_flush(c);
     c->packets++;
 }
 
+// Wrap c->pkt's content as one Trace.packet and write it.
+static void put_packet(struct conv *c)
+{
+    const struct pb *part = &c->pkt;
+    put_parts(c, &part, 1, c->pkt.len);
+    c->pkt.len = 0;
+}
+
+// The CPU's bundle as a packet: FtraceEventBundle {cpu, lost_events, the events} and the
+// sequence id, the bundle's events written from where they were gathered.
 static void flush_bundle(struct conv *c, unsigned cpu)
 {
     if (!c->nbundle[cpu] && !c->lost_pending[cpu])
@@ -171,25 +199,36 @@ static void flush_bundle(struct conv *c, unsigned cpu)
     if (c->lost_pending[cpu])
         pb_int(&c->sub, 3, 1);
     c->lost_pending[cpu] = 0;
-    pb_reserve(&c->sub, c->bundle[cpu].len);
-    memcpy(c->sub.p + c->sub.len, c->bundle[cpu].p, c->bundle[cpu].len);
-    c->sub.len += c->bundle[cpu].len;
+    size_t inner = c->sub.len + c->bundle[cpu].len;
+    c->ev.len = 0;
+    pb_int(&c->ev, 10, 1 + cpu);
     c->pkt.len = 0;
-    pb_bytes(&c->pkt, 1, c->sub.p, c->sub.len);
-    pb_int(&c->pkt, 10, 1 + cpu);
-    put_packet(c);
+    pb_varint(&c->pkt, 1 << 3 | 2); // TracePacket.ftrace_events, its length
+    pb_varint(&c->pkt, inner);
+    const struct pb *part[] = { &c->pkt, &c->sub, &c->bundle[cpu], &c->ev };
+    put_parts(c, part, 4, c->pkt.len + inner + c->ev.len);
+    c->pkt.len = 0;
     c->bundle[cpu].len = 0;
     c->nbundle[cpu] = 0;
 }
 
-// Add FtraceEvent {timestamp, pid, <field> = c->sub} to the CPU's bundle.
-static void add_event(struct conv *c, unsigned cpu, uint64_t t, int32_t pid, unsigned field)
+// Begins FtraceEvent {timestamp, pid, <field> = {...}} in the CPU's bundle: the caller writes
+// the field's content into the buffer returned, then calls event_end with at.
+static struct pb *event_begin(struct conv *c, unsigned cpu, uint64_t t, int32_t pid,
+                              unsigned field, size_t at[2])
 {
-    c->ev.len = 0;
-    pb_int(&c->ev, 1, (int64_t)ns(c, t));
-    pb_int(&c->ev, 2, pid);
-    pb_bytes(&c->ev, field, c->sub.p, c->sub.len);
-    pb_bytes(&c->bundle[cpu], 2, c->ev.p, c->ev.len);
+    struct pb *b = &c->bundle[cpu];
+    at[0] = pb_open(b, 2);
+    pb_int(b, 1, (int64_t)ns(c, t));
+    pb_int(b, 2, pid);
+    at[1] = pb_open(b, field);
+    return b;
+}
+
+static void event_end(struct conv *c, unsigned cpu, const size_t at[2])
+{
+    pb_close(&c->bundle[cpu], at[1]);
+    pb_close(&c->bundle[cpu], at[0]);
     c->written++;
     if (++c->nbundle[cpu] >= EVENTS_PER_BUNDLE)
         flush_bundle(c, cpu);
@@ -207,13 +246,14 @@ static int64_t linux_state(unsigned st)
 // CPU only for a thread not seen running yet), as Linux's select_task_rq() result.
 static void waking(struct conv *c, const struct kev_event *e, int th, int32_t prio, int cur)
 {
-    c->sub.len = 0;
-    pb_str(&c->sub, 1, kx_lcomm(c->m, th));
-    pb_int(&c->sub, 2, kx_ltid(c->m, th));
-    pb_int(&c->sub, 3, prio);
-    pb_int(&c->sub, 4, 1);
-    pb_int(&c->sub, 5, c->last_cpu[th] ? (unsigned)(c->last_cpu[th] - 1) : e->cpu);
-    add_event(c, e->cpu, e->t64, kx_ltid(c->m, cur), 20);
+    size_t at[2];
+    struct pb *b = event_begin(c, e->cpu, e->t64, kx_ltid(c->m, cur), 20, at);
+    pb_str(b, 1, kx_lcomm(c->m, th));
+    pb_int(b, 2, kx_ltid(c->m, th));
+    pb_int(b, 3, prio);
+    pb_int(b, 4, 1);
+    pb_int(b, 5, c->last_cpu[th] ? (unsigned)(c->last_cpu[th] - 1) : e->cpu);
+    event_end(c, e->cpu, at);
 }
 
 static void thread_event(struct conv *c, const struct kev_event *e)
@@ -231,36 +271,51 @@ static void thread_event(struct conv *c, const struct kev_event *e)
         t->state != KEV_TH_READY && t->state != KEV_TH_RUNNING && t->state != KX_STATE_UNKNOWN)
         waking(c, e, th, prio, cur); // its READY was not recorded (or lost): woken by now
     if (e->ev == KEV_TH_RUNNING) {
-        c->sub.len = 0;
-        pb_str(&c->sub, 1, kx_lcomm(m, cur));
-        pb_int(&c->sub, 2, kx_ltid(m, cur));
-        pb_int(&c->sub, 3, kx_kernel_prio(kx_qprio(m, cur)));
-        pb_int(&c->sub, 4, cur >= 0 && !kx_is_idle(m, cur) ? linux_state(m->th[cur].state) : 0);
-        pb_str(&c->sub, 5, kx_lcomm(m, th));
-        pb_int(&c->sub, 6, kx_ltid(m, th));
-        pb_int(&c->sub, 7, prio);
-        add_event(c, e->cpu, e->t64, kx_ltid(m, cur), 4);
+        size_t at[2];
+        struct pb *b = event_begin(c, e->cpu, e->t64, kx_ltid(m, cur), 4, at);
+        pb_str(b, 1, kx_lcomm(m, cur));
+        pb_int(b, 2, kx_ltid(m, cur));
+        pb_int(b, 3, kx_kernel_prio(kx_qprio(m, cur)));
+        pb_int(b, 4, cur >= 0 && !kx_is_idle(m, cur) ? linux_state(m->th[cur].state) : 0);
+        pb_str(b, 5, kx_lcomm(m, th));
+        pb_int(b, 6, kx_ltid(m, th));
+        pb_int(b, 7, prio);
+        event_end(c, e->cpu, at);
     } else if (e->ev == KEV_TH_READY && t->cpu < 0 && t->state != KEV_TH_READY &&
                !kx_is_idle(m, th)) {   // (idle is Linux's swapper, tid 0: never woken)
         waking(c, e, th, prio, cur);
     }
 }
 
+// "irq<n>" at out (room for 14 bytes), as printf's "irq%u" writes it: its length.
+static size_t irq_name(char *out, uint32_t irq)
+{
+    char d[10];
+    size_t n = 0, k = 3;
+    do
+        d[n++] = (char)('0' + irq % 10);
+    while (irq /= 10);
+    memcpy(out, "irq", 3);
+    while (n)
+        out[k++] = d[--n];
+    return k;
+}
+
 static void int_event(struct conv *c, const struct kev_event *e)
 {
-    char name[24];
     if (e->ev != KEV_INT_ENTER && e->ev != KEV_INT_EXIT)
         return;
-    c->sub.len = 0;
-    pb_int(&c->sub, 1, (int32_t)e->w[0]);
+    size_t at[2];
+    struct pb *b = event_begin(c, e->cpu, e->t64, kx_ltid(c->m, current_of(c->m, e->cpu)),
+                               e->ev == KEV_INT_ENTER ? 36 : 37, at);
+    pb_int(b, 1, (int32_t)e->w[0]);
     if (e->ev == KEV_INT_ENTER) {
-        snprintf(name, sizeof(name), "irq%u", e->w[0]);
-        pb_str(&c->sub, 2, name);
+        char name[16];
+        pb_bytes(b, 2, name, irq_name(name, e->w[0]));
     } else {
-        pb_int(&c->sub, 2, 1);
+        pb_int(b, 2, 1);
     }
-    add_event(c, e->cpu, e->t64, kx_ltid(c->m, current_of(c->m, e->cpu)),
-              e->ev == KEV_INT_ENTER ? 36 : 37);
+    event_end(c, e->cpu, at);
 }
 
 // Track uuid of a thread (by its Linux tid) or of an interrupt that sent a pulse.
@@ -280,6 +335,33 @@ static void put_descriptor(struct conv *c, struct pb *d)
         pb_int(&c->pkt, 13, 1), c->seq_started = 1;
     put_packet(c);
     free(d->p);
+}
+
+// Begins a TrackEvent packet at t in c->pkt: its args (debug annotations) are appended to
+// c->pkt, then te_end adds the event's own fields and writes it. Nothing else may write a
+// packet in between (describe a track first).
+static size_t te_begin(struct conv *c, uint64_t t)
+{
+    c->pkt.len = 0;
+    pb_int(&c->pkt, 8, (int64_t)ns(c, t));
+    return pb_open(&c->pkt, 11);
+}
+
+// Ends the TrackEvent begun at at: of type (1 begin, 2 end, 3 instant) on track uuid, of
+// category cat and named name (either NULL: none), and writes its packet.
+static void te_end(struct conv *c, size_t at, uint64_t uuid, unsigned type, const char *cat,
+                   const char *name)
+{
+    struct pb *te = &c->pkt;
+    pb_int(te, 9, type);
+    pb_int(te, 11, (int64_t)uuid);
+    if (cat)
+        pb_str(te, 22, cat);
+    if (name)
+        pb_str(te, 23, name);
+    pb_close(te, at);
+    pb_int(te, 10, SEQ_TRACKS);
+    put_packet(c);
 }
 
 // The track's TrackDescriptor, once, before its first event.
@@ -308,22 +390,19 @@ static void describe(struct conv *c, int th, unsigned irq)
 
 // One flow point of message g: an instant on the track with the flow id (field 47, or 48
 // to terminate the flow).
+// (name: "msg send", "pulse receive", ...)
 static void flow_point(struct conv *c, const struct kx_msg *g, int th, unsigned irq, uint64_t t,
-                       const char *what, unsigned flow_field)
+                       const char *name, unsigned flow_field)
 {
     describe(c, th, irq);
-    static struct pb te;   // per event: one buffer reused, no allocation each time
-    te.len = 0;
-    char name[32];
-    snprintf(name, sizeof(name), "%s %s", g->pulse ? "pulse" : "msg", what);
-    pb_int(&te, 9, 3);
-    pb_int(&te, 11, (int64_t)track_uuid(c, th, irq));
-    pb_str(&te, 23, name);
-    pb_fixed64(&te, flow_field, g->id);
-    c->pkt.len = 0;
-    pb_int(&c->pkt, 8, (int64_t)ns(c, t));
-    pb_bytes(&c->pkt, 11, te.p, te.len);
-    pb_int(&c->pkt, 10, SEQ_TRACKS);
+    size_t at = te_begin(c, t);
+    struct pb *te = &c->pkt;
+    pb_int(te, 9, 3);
+    pb_int(te, 11, (int64_t)track_uuid(c, th, irq));
+    pb_str(te, 23, name);
+    pb_fixed64(te, flow_field, g->id);
+    pb_close(te, at);
+    pb_int(te, 10, SEQ_TRACKS);
     put_packet(c);
     c->flows++;
 }
@@ -344,7 +423,7 @@ static uint64_t cpu_track(struct conv *c, unsigned cpu)
     return uuid;
 }
 
-static void arg_uint(struct pb *te, struct pb *tmp, const char *name, uint64_t v, int pointer);
+static void arg_uint(struct pb *te, const char *name, uint64_t v, int pointer);
 
 // A function call (kx_funcs.c's row), kept: the slices (and the instants of calls whose
 // return was not recorded) are written at the end in time order, so that a reader that sorts
@@ -415,70 +494,66 @@ static void func_slices(struct conv *c)
         } else {
             uuid = cpu_track(c, r->cpu % KEV_MAX_CPUS);
         }
-        struct pb te = { 0 }, tmp = { 0 };
-        pb_int(&te, 9, end ? 2 : r->t1 ? 1 : 3);
-        pb_int(&te, 11, (int64_t)uuid);
+        size_t te_at = te_begin(c, p[k].t);
+        struct pb *te = &c->pkt;
+        pb_int(te, 9, end ? 2 : r->t1 ? 1 : 3);
+        pb_int(te, 11, (int64_t)uuid);
         if (!end) {
             char at[160], fn[128];
             if (!syms_pc(r->fn, 0, at, sizeof(at), fn, sizeof(fn)) || !fn[0])
                 snprintf(fn, sizeof(fn), "0x%llx", (unsigned long long)r->fn);
-            pb_str(&te, 23, fn);
+            pb_str(te, 23, fn);
             if (r->t1) {
-                arg_uint(&te, &tmp, "call_site", r->call_site, 1);
+                arg_uint(te, "call_site", r->call_site, 1);
             } else { // (the row keeps no call site for a call that did not return)
-                arg_uint(&te, &tmp, "this_fn", r->fn, 1);
-                arg_uint(&te, &tmp, "return_missing", 1, 0);
+                arg_uint(te, "this_fn", r->fn, 1);
+                arg_uint(te, "return_missing", 1, 0);
                 c->instants++;
             }
         } else {
-            arg_uint(&te, &tmp, "return_value", r->value, 0);
-            arg_uint(&te, &tmp, "return_offset", r->ret_off, 0);
+            arg_uint(te, "return_value", r->value, 0);
+            arg_uint(te, "return_offset", r->ret_off, 0);
             c->slices++;
         }
-        c->pkt.len = 0;
-        pb_int(&c->pkt, 8, (int64_t)ns(c, p[k].t));
-        pb_bytes(&c->pkt, 11, te.p, te.len);
-        pb_int(&c->pkt, 10, SEQ_TRACKS);
+        pb_close(te, te_at);
+        pb_int(te, 10, SEQ_TRACKS);
         put_packet(c);
-        free(te.p);
-        free(tmp.p);
     }
     free(p);
 }
 
-// A debug annotation of a TrackEvent (field 4): its name and one value.
-static void arg_str(struct pb *te, struct pb *tmp, const char *name, const char *v)
+// Item j of a list of numbers, at out (room for 20 bytes), as printf's "%s0x%llx" writes it
+// with " " before every item but the first: its length.
+static size_t hex_item(char *out, unsigned j, uint64_t v)
 {
-    tmp->len = 0;
-    pb_str(tmp, 10, name);
-    pb_str(tmp, 6, v);
-    pb_bytes(te, 4, tmp->p, tmp->len);
+    char d[16];
+    size_t n = 0, k = 0;
+    do
+        d[n++] = "0123456789abcdef"[v & 15];
+    while (v >>= 4);
+    if (j)
+        out[k++] = ' ';
+    out[k++] = '0', out[k++] = 'x';
+    while (n)
+        out[k++] = d[--n];
+    return k;
 }
 
-static void arg_uint(struct pb *te, struct pb *tmp, const char *name, uint64_t v, int pointer)
+// A debug annotation of a TrackEvent (field 4), written in place: its name and one value.
+static void arg_str(struct pb *te, const char *name, const char *v)
 {
-    tmp->len = 0;
-    pb_str(tmp, 10, name);
-    pb_int(tmp, pointer ? 7 : 3, (int64_t)v);
-    pb_bytes(te, 4, tmp->p, tmp->len);
+    size_t at = pb_open(te, 4);
+    pb_str(te, 10, name);
+    pb_str(te, 6, v);
+    pb_close(te, at);
 }
 
-// An instant on thread th's track at t, of category cat, with the args already in te
-// (TrackEvent fields), named name.
-static void thread_instant(struct conv *c, int th, uint64_t t, const char *cat, const char *name,
-                           struct pb *te)
+static void arg_uint(struct pb *te, const char *name, uint64_t v, int pointer)
 {
-    describe(c, th, 0);
-    pb_int(te, 9, 3);
-    pb_int(te, 11, (int64_t)track_uuid(c, th, 0));
-    pb_str(te, 22, cat);
-    pb_str(te, 23, name);
-    c->pkt.len = 0;
-    pb_int(&c->pkt, 8, (int64_t)ns(c, t));
-    pb_bytes(&c->pkt, 11, te->p, te->len);
-    pb_int(&c->pkt, 10, SEQ_TRACKS);
-    put_packet(c);
-    c->instants++;
+    size_t at = pb_open(te, 4);
+    pb_str(te, 10, name);
+    pb_int(te, pointer ? 7 : 3, (int64_t)v);
+    pb_close(te, at);
 }
 
 // A user event on the track of the thread that wrote it: "NAME: value" as every tool names
@@ -489,20 +564,24 @@ static void user_event(struct conv *c, const struct kev_reader *r, const struct 
     int th = c->m->cur[e->cpu];
     uint32_t pid = th >= 0 ? c->m->th[th].pid : 0;
     char name[300], value[256], words[12 * 16 + 4];
-    kx_user_text(r, &c->ureg, pid, e, 1, name, sizeof(name));
-    kx_user_text(r, &c->ureg, pid, e, 0, value, sizeof(value));
-    if (!kev_userreg_find(&c->ureg, pid, e->ev) && !kx_user_string(r, e, name, sizeof(name)))
+    kx_user_text(r, &c->ureg, pid, e, 0, value, sizeof(value)); // (the registry follows)
+    const struct kev_ureg_entry *u = kev_userreg_find(&c->ureg, pid, e->ev);
+    if (u) // "NAME: value", as kx_user_text's with the name (value is shorter than name)
+        snprintf(name, sizeof(name), "%s: %s", u->name, value);
+    else if (!kx_user_string(r, e, name, sizeof(name)))
         snprintf(name, sizeof(name), "user %u", e->ev);
     size_t k = 0;
     words[0] = 0;
-    for (unsigned i = 0; i < e->nw && i < 16; i++)
-        k += (size_t)snprintf(words + k, sizeof(words) - k, "%s0x%x", i ? " " : "", e->w[i]);
-    static struct pb te;   // per event: one buffer reused, no allocation each time
-    te.len = 0;
-    arg_uint(&te, &c->sub, "code", e->ev, 0);
-    arg_str(&te, &c->sub, "value", value);
-    arg_str(&te, &c->sub, "data", words);
-    thread_instant(c, th, e->t64, "user", name, &te);
+    for (unsigned i = 0; i < e->nw && i < 16; i++) // (11 bytes at most each: they fit)
+        k += hex_item(words + k, i, e->w[i]);
+    words[k] = 0;
+    describe(c, th, 0);
+    size_t at = te_begin(c, e->t64);
+    arg_uint(&c->pkt, "code", e->ev, 0);
+    arg_str(&c->pkt, "value", value);
+    arg_str(&c->pkt, "data", words);
+    te_end(c, at, track_uuid(c, th, 0), 3, "user", name);
+    c->instants++;
 }
 
 // A fault on the faulting thread's track: "fault SIGSEGV", with what the FAULT says, the
@@ -513,21 +592,23 @@ static void fault_instant(struct conv *c, const struct cf_fault *x)
     int th = kx_thread(c->m, f->pid, f->tid);
     char name[64], fn[512], stack[8192];
     snprintf(name, sizeof(name), "fault %s", kev_signal_name(f->sig));
-    struct pb te = { 0 };
-    arg_str(&te, &c->sub, "signal", kev_signal_name(f->sig));
-    arg_uint(&te, &c->sub, "signo", f->sig, 0);
-    arg_str(&te, &c->sub, "kind", kev_fault_kind_name(f->kind));
-    arg_uint(&te, &c->sub, "pc", f->pc, 1);
+    describe(c, th, 0);
+    size_t at = te_begin(c, x->t);
+    struct pb *te = &c->pkt;
+    arg_str(te, "signal", kev_signal_name(f->sig));
+    arg_uint(te, "signo", f->sig, 0);
+    arg_str(te, "kind", kev_fault_kind_name(f->kind));
+    arg_uint(te, "pc", f->pc, 1);
     if (f->addr_valid)
-        arg_uint(&te, &c->sub, "addr", f->addr, 1);
+        arg_uint(te, "addr", f->addr, 1);
     syms_pc(f->pc, 0, fn, sizeof(fn), NULL, 0);
-    arg_str(&te, &c->sub, "function", fn);
+    arg_str(te, "function", fn);
     if (x->have_stack) {
         syms_stack(x->s.pcs, x->s.depth, "\n", stack, sizeof(stack));
-        arg_str(&te, &c->sub, "stack", stack);
+        arg_str(te, "stack", stack);
     }
-    thread_instant(c, th, x->t, "fault", name, &te);
-    free(te.p);
+    te_end(c, at, track_uuid(c, th, 0), 3, "fault", name);
+    c->instants++;
 }
 
 static void table_instant(struct conv *c, const struct kev_reader *r, const struct kev_event *e,
@@ -564,11 +645,12 @@ static void comm_event(struct conv *c, const struct kev_reader *r, const struct 
         s->pending = !c->m->in_snapshot;
     } else if (step == KX_MSG_RECV && g->server >= 0 && (g->client >= 0 || g->irq)) {
         c->sent[i].pending = 0;
-        flow_point(c, g, g->client, g->irq, g->t_send, "send", 47);
-        flow_point(c, g, g->server, 0, e->t64, "receive", g->pulse ? 48 : 47);
+        flow_point(c, g, g->client, g->irq, g->t_send, g->pulse ? "pulse send" : "msg send", 47);
+        flow_point(c, g, g->server, 0, e->t64, g->pulse ? "pulse receive" : "msg receive",
+                   g->pulse ? 48 : 47);
     } else if (step == KX_MSG_REPLY) {
         if (g->client >= 0 && g->server >= 0)
-            flow_point(c, g, g->client, 0, e->t64, "reply", 48);
+            flow_point(c, g, g->client, 0, e->t64, g->pulse ? "pulse reply" : "msg reply", 48);
         else
             table_instant(c, r, e, current_of(c->m, e->cpu));
         kx_msgs_release(c->q, g);
@@ -581,32 +663,29 @@ static void comm_event(struct conv *c, const struct kev_reader *r, const struct 
 
 // The event's fields, as the event table names them, as debug annotations of te: integers
 // as uint or int values, addresses as pointers, strings and arrays ("0x.. 0x..") as strings.
-static void table_args(struct conv *c, const struct kev_reader *r, const struct kev_event *e,
-                       struct pb *te)
+// (fs: the event's fields, decoded by the caller)
+static void table_args(const struct kev_fields *fs, struct pb *te)
 {
-    static struct kev_fields fs;
-    kev_fields_decode(r, e, &fs);
-    for (unsigned i = 0; i < fs.n; i++) {
-        const struct kev_field *f = &fs.f[i];
+    for (unsigned i = 0; i < fs->n; i++) {
+        const struct kev_field *f = &fs->f[i];
         if (f->kind == KEV_K_STRING) {
             char safe[512];
             kev_text_safe(safe, sizeof(safe), (const uint8_t *)f->str, strlen(f->str));
-            arg_str(te, &c->sub, f->name, safe);
+            arg_str(te, f->name, safe);
         } else if (KEV_K_IS_ARRAY(f->kind)) {
-            char list[1024];
+            char list[1024]; // "0x.. 0x..", as printf's "%s0x%llx" would write it
             size_t k = 0;
-            list[0] = 0;
             for (unsigned j = 0; j < f->n && k + 24 < sizeof(list); j++)
-                k += (size_t)snprintf(list + k, sizeof(list) - k, "%s0x%llx", j ? " " : "",
-                                      (unsigned long long)f->arr[j]);
-            arg_str(te, &c->sub, f->name, list);
+                k += hex_item(list + k, j, f->arr[j]);
+            list[k] = 0;
+            arg_str(te, f->name, list);
         } else if (f->kind == KEV_K_S32) {
-            c->sub.len = 0;
-            pb_str(&c->sub, 10, f->name);
-            pb_int(&c->sub, 4, (int64_t)f->v);
-            pb_bytes(te, 4, c->sub.p, c->sub.len);
+            size_t at = pb_open(te, 4);
+            pb_str(te, 10, f->name);
+            pb_int(te, 4, (int64_t)f->v);
+            pb_close(te, at);
         } else {
-            arg_uint(te, &c->sub, f->name, f->v, f->kind == KEV_K_ADDR);
+            arg_uint(te, f->name, f->v, f->kind == KEV_K_ADDR);
         }
     }
 }
@@ -628,33 +707,16 @@ static uint64_t kcall_track(struct conv *c, int th)
     return uuid;
 }
 
-// A TrackEvent of type (1 begin, 2 end, 3 instant) on track uuid at t; te holds its args.
-static void track_event(struct conv *c, uint64_t uuid, unsigned type, uint64_t t,
-                        const char *cat, const char *name, struct pb *te)
-{
-    pb_int(te, 9, type);
-    pb_int(te, 11, (int64_t)uuid);
-    if (cat)
-        pb_str(te, 22, cat);
-    if (name)
-        pb_str(te, 23, name);
-    c->pkt.len = 0;
-    pb_int(&c->pkt, 8, (int64_t)ns(c, t));
-    pb_bytes(&c->pkt, 11, te->p, te->len);
-    pb_int(&c->pkt, 10, SEQ_TRACKS);
-    put_packet(c);
-}
-
 // Close th's open kernel-call slice at t (its exit is missing).
 static void kcall_close(struct conv *c, int th, uint64_t t)
 {
     unsigned slot = th >= 0 ? (unsigned)th : KX_MAX_THREADS;
     if (!c->kc_open[slot])
         return;
-    static struct pb te;   // per event: one buffer reused, no allocation each time
-    te.len = 0;
-    arg_uint(&te, &c->sub, "exit_missing", 1, 0);
-    track_event(c, kcall_track(c, th), 2, t, NULL, NULL, &te);
+    uint64_t uuid = kcall_track(c, th);
+    size_t at = te_begin(c, t);
+    arg_uint(&c->pkt, "exit_missing", 1, 0);
+    te_end(c, at, uuid, 2, NULL, NULL);
     c->kc_open[slot] = 0;
     c->kcalls++;
 }
@@ -672,25 +734,38 @@ static void kcall_event(struct conv *c, const struct kev_reader *r, const struct
     if (!name)
         name = kev_event_title(e->cls, e->ev, nb, sizeof(nb));
     uint64_t uuid = kcall_track(c, th);
-    static struct pb te;   // per event: one buffer reused, no allocation each time
-    te.len = 0;
-    table_args(c, r, e, &te);
-    if (e->ev >= 2 * KEV_KC_MAX) // QNX's interrupted call ends it as its exit does
-        arg_uint(&te, &c->sub, "interrupted", 1, 0);
-    if (e->ev < KEV_KC_MAX) {
+    static struct kev_fields fs;
+    kev_fields_decode(r, e, &fs);
+    int ends = e->ev >= KEV_KC_MAX && c->kc_open[slot] == call + 1; // the open slice's exit
+    if (!ends) // (an entry, or an exit of another call: the open slice's exit is missing)
         kcall_close(c, th, e->t64);
-        track_event(c, uuid, 1, e->t64, "kcall", name, &te);
+    size_t at = te_begin(c, e->t64);
+    table_args(&fs, &c->pkt);
+    if (e->ev >= 2 * KEV_KC_MAX) // QNX's interrupted call ends it as its exit does
+        arg_uint(&c->pkt, "interrupted", 1, 0);
+    if (e->ev < KEV_KC_MAX) {
+        te_end(c, at, uuid, 1, "kcall", name);
         c->kc_open[slot] = (uint16_t)(call + 1);
-    } else if (c->kc_open[slot] == call + 1) {
-        track_event(c, uuid, 2, e->t64, NULL, NULL, &te);
+    } else if (ends) {
+        te_end(c, at, uuid, 2, NULL, NULL);
         c->kc_open[slot] = 0;
         c->kcalls++;
     } else {
-        kcall_close(c, th, e->t64);
         char label[64];
         snprintf(label, sizeof(label), "%s exit", name);
-        track_event(c, uuid, 3, e->t64, "kcall", label, &te);
+        te_end(c, at, uuid, 3, "kcall", label);
     }
+}
+
+// "kev.<class name>" (kev.? for a class without one), made once a class.
+static const char *class_cat(unsigned cls)
+{
+    static char cat[KEV_NCLASS + 1][16];
+    unsigned i = cls < KEV_NCLASS ? cls : KEV_NCLASS;
+    if (!cat[i][0])
+        snprintf(cat[i], sizeof(cat[i]), "kev.%s", i < KEV_NCLASS && kev_class_name(i)
+                                                       ? kev_class_name(i) : "?");
+    return cat[i];
 }
 
 // An event no view above places: an instant named as the table names it, on the track of the
@@ -713,12 +788,9 @@ static void table_instant(struct conv *c, const struct kev_reader *r, const stru
     if (th < 0)
         th = cur;
     describe(c, th, 0);
-    static struct pb te;   // per event: one buffer reused, no allocation each time
-    te.len = 0;
-    table_args(c, r, e, &te);
-    char cat[16];
-    snprintf(cat, sizeof(cat), "kev.%s", kev_class_name(e->cls) ? kev_class_name(e->cls) : "?");
-    track_event(c, track_uuid(c, th, 0), 3, e->t64, cat, fs.name, &te);
+    size_t at = te_begin(c, e->t64);
+    table_args(&fs, &c->pkt);
+    te_end(c, at, track_uuid(c, th, 0), 3, class_cat(e->cls), fs.name);
     c->instants++;
 }
 
@@ -959,13 +1031,14 @@ int main(int argc, char **argv)
     kx_pf_stacks(&c.stacks, c.hz, put_stack_packet, &c);
     if (kx_stacks_said("kev2perfetto", &c.stacks, c.oom))
         rc = 1;
+    out_flush(&c);
     if (fclose(c.f) || c.werr) {
         fprintf(stderr, "kev2perfetto: %s: write error\n", out);
         rc = 1;
     }
     for (unsigned cpu = 0; cpu < KEV_MAX_CPUS; cpu++)
         free(c.bundle[cpu].p);
-    free(c.ev.p), free(c.sub.p), free(c.pkt.p);
+    free(c.ev.p), free(c.sub.p), free(c.pkt.p), free(c.out.p);
     kx_stacks_free(&c.stacks);
     kx_funcs_free(c.funcs);
     free(c.rows);

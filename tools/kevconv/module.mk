@@ -122,3 +122,9 @@ $(call host_test_objs,$(KC)/report_assets.c): $(KC)/report.css $(KC)/report.js \
                                               $(KC)/report_contents.js
 TEST_DEPS_HOST += $(addprefix $(HT)/,$(KC_SAN_TOOLS) kevscen)
 SCRIPT_TESTS_HOST += kevconv-damage-asan|300|test/tools/test_kevconv_damage.sh|$(HT)
+
+# kev2perfetto's protobuf encoder (kx_pb.h): fields written in place against protobuf's encoding.
+$(HT)/test_kx_pb: $(call host_test_objs,test/unit/test_kx_pb.c)
+	@echo "  TESTLD  $@"
+	$(Q)$(HOST_CC) $(HOST_TLDFLAGS) -o $@ $^ -lcmocka
+HOST_TESTS += $(HT)/test_kx_pb
