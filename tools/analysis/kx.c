@@ -6,6 +6,7 @@
 #include <kevhost/tool_file.h>
 #include <kevhost/tool_map.h>
 #include <kevhost/kx_fields.h>
+#include <kevhost/kx_digits.h>
 #include <trace/kev_userreg.h>
 #include <trace/kev_text.h>
 
@@ -314,17 +315,9 @@ void kx_user_text(const struct kev_reader *r, struct kev_userreg *g, uint32_t pi
     } else if (!str) { // the words, as printf's "%s0x%x" with " " between (11 bytes each)
         size_t k = 0;
         for (unsigned i = 0; i < e->nw && k + 12 < sizeof(v); i++) {
-            char d[8];
-            unsigned nd = 0;
-            uint32_t x = e->w[i];
-            do
-                d[nd++] = "0123456789abcdef"[x & 15];
-            while (x >>= 4);
             if (i)
                 v[k++] = ' ';
-            v[k++] = '0', v[k++] = 'x';
-            while (nd)
-                v[k++] = d[--nd];
+            k += kx_put_hex(v + k, e->w[i]);
         }
         v[k] = 0;
     }

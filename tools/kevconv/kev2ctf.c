@@ -23,6 +23,7 @@
 #include <trace/kev_userreg.h>
 #include <kevhost/kx_ids.h>
 #include <kevhost/tool_syms.h>
+#include <kevhost/kx_digits.h>
 
 static const struct tool_opt opts[] = {
     { 'o', 'o', NULL, "DIR", "output directory", NULL },
@@ -548,15 +549,8 @@ static void kcall_event(struct stream *s, const struct kev_event *e)
 // "irq<n>" at out (room for 14 bytes), NUL-terminated, as printf's "irq%u" writes it.
 static void irq_name(char *out, uint32_t irq)
 {
-    char d[10];
-    size_t n = 0, k = 3;
-    do
-        d[n++] = (char)('0' + irq % 10);
-    while (irq /= 10);
     memcpy(out, "irq", 3);
-    while (n)
-        out[k++] = d[--n];
-    out[k] = 0;
+    out[3 + kx_put_dec(out + 3, irq)] = 0;
 }
 
 static void int_event(struct stream *s, const struct kev_event *e)

@@ -36,6 +36,7 @@
 #include <kevhost/kx_ids.h>
 #include <kevhost/kx_msg.h>
 #include <kevhost/tool_syms.h>
+#include <kevhost/kx_digits.h>
 #include <trace/kev_events.h>
 #include <trace/kev_image.h>
 #include <trace/kev_userreg.h>
@@ -401,15 +402,8 @@ static uint32_t irq_tid(unsigned cpu, uint32_t irq)
 // "irq <n>" at out (room for 15 bytes), as printf's "irq %u" writes it.
 static void irq_name(char *out, uint32_t irq)
 {
-    char d[10];
-    size_t n = 0, k = 4;
-    do
-        d[n++] = (char)('0' + irq % 10);
-    while (irq /= 10);
     memcpy(out, "irq ", 4);
-    while (n)
-        out[k++] = d[--n];
-    out[k] = 0;
+    out[4 + kx_put_dec(out + 4, irq)] = 0;
 }
 
 // An end on interrupt irq's track for its open slice: "irq N" (what 1) or "handler" (2).

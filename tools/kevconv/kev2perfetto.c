@@ -68,6 +68,7 @@
 #include <trace/kev_events.h>
 #include <kevhost/kx_funcs.h>
 #include <kevhost/kx_msg.h>
+#include <kevhost/kx_digits.h>
 #include <trace/kev_text.h>
 #include <trace/kev_userreg.h>
 
@@ -290,15 +291,8 @@ static void thread_event(struct conv *c, const struct kev_event *e)
 // "irq<n>" at out (room for 14 bytes), as printf's "irq%u" writes it: its length.
 static size_t irq_name(char *out, uint32_t irq)
 {
-    char d[10];
-    size_t n = 0, k = 3;
-    do
-        d[n++] = (char)('0' + irq % 10);
-    while (irq /= 10);
     memcpy(out, "irq", 3);
-    while (n)
-        out[k++] = d[--n];
-    return k;
+    return 3 + kx_put_dec(out + 3, irq);
 }
 
 static void int_event(struct conv *c, const struct kev_event *e)
@@ -526,17 +520,10 @@ static void func_slices(struct conv *c)
 // with " " before every item but the first: its length.
 static size_t hex_item(char *out, unsigned j, uint64_t v)
 {
-    char d[16];
-    size_t n = 0, k = 0;
-    do
-        d[n++] = "0123456789abcdef"[v & 15];
-    while (v >>= 4);
+    size_t k = 0;
     if (j)
         out[k++] = ' ';
-    out[k++] = '0', out[k++] = 'x';
-    while (n)
-        out[k++] = d[--n];
-    return k;
+    return k + kx_put_hex(out + k, v);
 }
 
 // A debug annotation of a TrackEvent (field 4), written in place: its name and one value.
