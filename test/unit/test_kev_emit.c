@@ -8,7 +8,7 @@
 // event's. Without D a helper writes the same event and fires nothing. The table's D column is
 // checked on its own too: a row names probes exactly when it says how they are fired, and an
 // emit row's arguments are its fields.
-// The D side here is a recorder (kdt_fire_n and the D lock's hold); the ring, the capture and
+// The D side here is a recorder (kdt_fire_n_errno and the D lock's hold); the ring, the capture and
 // the decoder are the real ones.
 #include <stdarg.h>
 #include <stddef.h>
@@ -30,7 +30,7 @@
 
 // ---- the D side, recorded ---------------------------------------------------------------------
 
-#define NARGS 6u          // a firing's arguments (kdt_fire_n's)
+#define NARGS 6u          // a firing's arguments (kdt_fire_n_errno's)
 struct firing {
     uint32_t id;
     uint64_t a[NARGS];
@@ -62,7 +62,7 @@ void kdt_site_set(uint32_t ts32)
     site_ts = ts32;
 }
 
-void kdt_fire_n(uint32_t id, const uint64_t *a, unsigned n)
+void kdt_fire_n_errno(uint32_t id, const uint64_t *a, unsigned n, uint32_t err)
 {
     assert_int_equal(holds, 1);     // within the event's hold
     assert_true(nfired < 8 && n <= NARGS);
@@ -70,14 +70,9 @@ void kdt_fire_n(uint32_t id, const uint64_t *a, unsigned n)
     memset(f, 0, sizeof(*f));
     f->id = id;
     f->site = site_ts;
+    f->err = err;
     for (unsigned i = 0; i < n; i++)
         f->a[i] = a[i];
-}
-
-void kdt_fire_n_errno(uint32_t id, const uint64_t *a, unsigned n, uint32_t err)
-{
-    kdt_fire_n(id, a, n);
-    fired[nfired - 1].err = err;
 }
 
 // lockstat's view of a SYNC_* call, which the kernel-call helpers hand on within their site:
