@@ -16,7 +16,7 @@ qemu_progress() {
 }
 
 qemu_watch() {
-    local tmo=$1 hang=$2 tpid rc files=() w prevw= prev=-1 now idle=0 t=0
+    local tmo=$1 hang=$2 tpid rc files=() w prevw= prev=-1 now start sec last nap=0.01
     shift 2
     set -f
     for w in ${QEMU_ARGS:-}; do
@@ -30,22 +30,31 @@ qemu_watch() {
     files+=("$con")
     "${cmd[@]}" "$@" </dev/null >"$con" &
     qpid=$!
-    tail -c +1 -f --pid=$qpid -- "$con" &
+    # -s: tail looks for QEMU's end every 50 ms, not every second (its default).
+    tail -s 0.05 -c +1 -f --pid=$qpid -- "$con" &
     tpid=$!
-    trap 'kill $qpid 2>/dev/null; sleep 0.2; rm -f "$con"' EXIT
+    trap 'kill $qpid 2>/dev/null && sleep 0.2; rm -f "$con"' EXIT
     trap 'exit 143' TERM INT
+    # QEMU's end is looked for after 10, 20, 50 ms, then every 100 ms: most test boots take
+    # under a second, and a whole second's nap was once most of their time. The files' sizes
+    # are read once a second of the run (sec: whole seconds since QEMU started), as the limits
+    # are counted.
+    start=${EPOCHREALTIME/[.,]/} sec=0 last=0
     while kill -0 $qpid 2>/dev/null; do
-        sleep 1
-        t=$((t + 1))
+        sleep $nap
+        case $nap in 0.01) nap=0.02 ;; 0.02) nap=0.05 ;; 0.05) nap=0.1 ;; esac
+        now=$(( (${EPOCHREALTIME/[.,]/} - start) / 1000000 ))
+        [ "$now" = "$sec" ] && continue
+        sec=$now
         now=$(qemu_progress "${files[@]}")
-        if [ "$now" = "$prev" ]; then idle=$((idle + 1)); else idle=0; prev=$now; fi
-        if [ "$tmo" != 0 ] && [ $t -ge "$tmo" ]; then
+        if [ "$now" != "$prev" ]; then prev=$now; last=$sec; fi
+        if [ "$tmo" != 0 ] && [ "$sec" -ge "$tmo" ]; then
             echo "qemu-run: $img did not finish within ${tmo}s (killed)" >&2
             break
         fi
-        if [ $idle -ge "$hang" ]; then
+        if [ $((sec - last)) -ge "$hang" ]; then
             echo "qemu-run: $img hung: no console output and no trace progress for ${hang}s" \
-                 "(killed after ${t}s; last console line: $(tail -n 1 "$con" | tr -d '\r' | cut -c1-120))" >&2
+                 "(killed after ${sec}s; last console line: $(tail -n 1 "$con" | tr -d '\r' | cut -c1-120))" >&2
             break
         fi
     done
