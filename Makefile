@@ -183,6 +183,7 @@ fuzz: setup-test $(FUZZ_BINS)
 clean:
 	rm -rf build
 
-# Dependency files of every object directory (obj/, obj-notrace/ ...): D scripts are *.d too,
-# so only object directories are searched.
--include $(shell find build -path '*/obj*/*' -name '*.d' 2>/dev/null)
+# Dependency files of the object directories this make builds in (obj/, obj-notrace/ ... of this
+# board's, the host's and the fuzzers' build directories; not every board's, whose 2,000 files
+# were most of a parse): D scripts are *.d too, so only object directories are searched.
+-include $(shell find $(B) $(H) $(HT) $(FZ) -path '*/obj*/*' -name '*.d' 2>/dev/null)

@@ -52,8 +52,13 @@ overlaps() { # base size: 0 when [base, base+size) meets a placed region
     return 1
 }
 # Largest first, so that small regions do not break up the room a large one needs.
-order=$(for ((i = 0; i < n; i++)); do echo "${rsize[i]} $i"; done | sort -s -k1,1nr | cut -d' ' -f2)
-for i in $order; do
+# (sorted here, stable, not by sort(1): make runs this at every parse, for every image)
+order=()
+for ((i = 0; i < n; i++)); do
+    for ((k = ${#order[@]}; k > 0 && rsize[order[k - 1]] < rsize[i]; k--)); do order[k]=${order[k - 1]}; done
+    order[k]=$i
+done
+for i in "${order[@]}"; do
     [ "${rbase[i]}" = - ] || continue
     z=${rsize[i]}
     a=$(( (base + z - 1) / z * z ))

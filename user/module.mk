@@ -161,7 +161,10 @@ check_stack = end=$$($(CROSS)nm $(1) | awk '$$3 == "__bss_end" || $$3 == "__heap
 hexsum = $(shell printf '0x%08x' $$(( $(1) )))
 # pow2_at_least N, MIN: the smallest power of two >= N and >= MIN (a RAM region the MPU maps).
 pow2_at_least = $(shell n=$$(( $(1) )); z=$$(( $(2) )); while [ $$z -lt $$n ]; do z=$$((z * 2)); done; printf '0x%x' $$z)
-APP_RAM_END ?= $(call hexsum,$(APP_RAM_BASE) + $(APP_MAX_SLOTS) * $(APP_RAM_SLOT))
+# (computed once: a board's own, or a recursive default, was a shell at every image placed)
+ifndef APP_RAM_END
+APP_RAM_END := $(call hexsum,$(APP_RAM_BASE) + $(APP_MAX_SLOTS) * $(APP_RAM_SLOT))
+endif
 
 # c_string WORDS: WORDS as a C string literal inside a single-quoted shell word.
 c_string = "$(subst ','\'',$(subst ",\",$(subst \,\\,$(strip $(1)))))"
@@ -205,7 +208,8 @@ $(foreach a,$(ALL_APPS),$(eval $(call APP_template,$(a))))
 # The runtime goes in as objects, not an archive: its sys_semihost and _exit must win over
 # picolibc's, which the C library's own references would otherwise pull in.
 define APP_link
-$(1)_$(2)_FLASH := $$(call hexsum,$(APP_FLASH_BASE) + $$($(1)_$(2)_SLOT) * $(APP_FLASH_SLOT))
+# (recursive: its shell runs only when this program is linked, not at every parse)
+$(1)_$(2)_FLASH = $$(call hexsum,$(APP_FLASH_BASE) + $$($(1)_$(2)_SLOT) * $(APP_FLASH_SLOT))
 $(B)/$(1)/$(2).elf: $$($(2)_OBJS) $(USER_LIB_OBJS) boards/$(BOARD)/board.mk \
                    $$(wildcard boards/$(BOARD)/user.mk) $$(wildcard $$($(2)_DIR)/app.mk)
 	@mkdir -p $$(dir $$@)
