@@ -331,9 +331,11 @@ static void put_descriptor(struct conv *c, struct pb *d)
     free(d->p);
 }
 
-// Begins a TrackEvent packet at t in c->pkt: its args (debug annotations) are appended to
-// c->pkt, then te_end adds the event's own fields and writes it. Nothing else may write a
-// packet in between (describe a track first).
+// Begins a TrackEvent packet at t in c->pkt: the fields that vary by kind of event - its args
+// (debug annotations), flow ids, a counter's value - are appended to c->pkt, then te_end adds
+// the fields every event has and writes it: the one way a TrackEvent is written (field order
+// within a message means nothing to protobuf). Nothing else may write a packet in between
+// (describe a track first).
 static size_t te_begin(struct conv *c, uint64_t t)
 {
     c->pkt.len = 0;
@@ -341,8 +343,8 @@ static size_t te_begin(struct conv *c, uint64_t t)
     return pb_open(&c->pkt, 11);
 }
 
-// Ends the TrackEvent begun at at: of type (1 begin, 2 end, 3 instant) on track uuid, of
-// category cat and named name (either NULL: none), and writes its packet.
+// Ends the TrackEvent begun at at: of type (1 begin, 2 end, 3 instant, 4 counter) on track
+// uuid, of category cat and named name (either NULL: none), and writes its packet.
 static void te_end(struct conv *c, size_t at, uint64_t uuid, unsigned type, const char *cat,
                    const char *name)
 {
@@ -390,14 +392,8 @@ static void flow_point(struct conv *c, const struct kx_msg *g, int th, unsigned 
 {
     describe(c, th, irq);
     size_t at = te_begin(c, t);
-    struct pb *te = &c->pkt;
-    pb_int(te, 9, 3);
-    pb_int(te, 11, (int64_t)track_uuid(c, th, irq));
-    pb_str(te, 23, name);
-    pb_fixed64(te, flow_field, g->id);
-    pb_close(te, at);
-    pb_int(te, 10, SEQ_TRACKS);
-    put_packet(c);
+    pb_fixed64(&c->pkt, flow_field, g->id);
+    te_end(c, at, track_uuid(c, th, irq), 3, NULL, name);
     c->flows++;
 }
 
@@ -490,13 +486,10 @@ static void func_slices(struct conv *c)
         }
         size_t te_at = te_begin(c, p[k].t);
         struct pb *te = &c->pkt;
-        pb_int(te, 9, end ? 2 : r->t1 ? 1 : 3);
-        pb_int(te, 11, (int64_t)uuid);
+        char at[160], fn[128];
         if (!end) {
-            char at[160], fn[128];
             if (!syms_pc(r->fn, 0, at, sizeof(at), fn, sizeof(fn)) || !fn[0])
                 snprintf(fn, sizeof(fn), "0x%llx", (unsigned long long)r->fn);
-            pb_str(te, 23, fn);
             if (r->t1) {
                 arg_uint(te, "call_site", r->call_site, 1);
             } else { // (the row keeps no call site for a call that did not return)
@@ -509,9 +502,7 @@ static void func_slices(struct conv *c)
             arg_uint(te, "return_offset", r->ret_off, 0);
             c->slices++;
         }
-        pb_close(te, te_at);
-        pb_int(te, 10, SEQ_TRACKS);
-        put_packet(c);
+        te_end(c, te_at, uuid, end ? 2 : r->t1 ? 1 : 3, NULL, end ? NULL : fn);
     }
     free(p);
 }
