@@ -11,9 +11,9 @@
 #     its time;
 #   * each thread's state slices: a state event other than THRUNNING, THREADY, THCREATE,
 #     THDESTROY begins one ("blocked: REPLY", "stopped", "dead"), the thread's next state
-#     event, or its process's PROCDESTROY, ends it, else the last event of the trace
-#     (trace_ended); begin and end times, names and the begin's pid and tid args are
-#     traceprinter's;
+#     event, or its process's PROCDESTROY, ends it, or a DROPPED (events_lost: the lost ones
+#     may have ended it), else the last event of the trace (trace_ended); begin and end times,
+#     names, why it ended and the begin's pid and tid args are traceprinter's;
 #   * the number of ready threads: a THREADY adds its thread, any other state event of it (or
 #     its process's PROCDESTROY, or the START snapshot's "cpu runs" entry naming it) removes
 #     it; the "ready threads" counter holds each time's count whenever it changed.
@@ -70,10 +70,10 @@ def ltid(pid, tid):
     return pid * 1000 + tid
 
 
-def end_state(key, t, ended=False):
+def end_state(key, t, why=None):
     if key in open_state:
         row = open_state.pop(key)
-        row.update(end=t, ended=ended)
+        row.update(end=t, why=why)
         state_rows.append(row)
 
 
@@ -109,12 +109,15 @@ for t, cls, ev, a in events:
         for key in [k for k in set(open_state) | ready if k[0] == pid]:
             end_state(key, t)
             set_ready(key, t, False)
+    elif ev == "DROPPED":
+        for key in list(open_state):
+            end_state(key, t, "events_lost")
     elif ev == "SNAPSHOT" and a.get("what") == "2" and "who" in a:
         who = num(a["who"])
         if who and not idle(who >> 16, who & 0xffff):
             set_ready((who >> 16, who & 0xffff), t, False)
 for key in list(open_state):
-    end_state(key, last_t, True)
+    end_state(key, last_t, "trace_ended")
 
 rows = [json.loads(x) for x in open(cnt_path)]
 counters = {}  # (track, tid) -> [(ts, value)] in time order
@@ -149,16 +152,17 @@ check("priority counters: each of their %d values is an event's priority at its 
       invented[:3])
 
 # ---- thread states ----
-want = sorted((x["tid"], x["ts"], x["end"], x["name"], x["ended"], x["pid"], x["ptid"])
+want = sorted((x["tid"], x["ts"], x["end"], x["name"], x["why"], x["pid"], x["ptid"])
               for x in state_rows)
-got = sorted((x["tid"], x["ts"], x["end"], x["name"], x["end_args"].get("trace_ended") == 1,
+got = sorted((x["tid"], x["ts"], x["end"], x["name"],
+              next((k for k in ("trace_ended", "events_lost") if x["end_args"].get(k) == 1), None),
               x["args"].get("pid"), x["args"].get("tid")) for x in rows if x["kind"] == "state")
 kinds = {}
 for x in want:
     kinds[x[3]] = kinds.get(x[3], 0) + 1
 diff = sorted(set(want) ^ set(got))[:4]
 check("thread-state slices: the %d traceprinter gives (%s), each from its state event to the "
-      "thread's next, name, times, pid and tid equal" % (len(want), ", ".join(
+      "thread's next, name, times, why it ended, pid and tid equal" % (len(want), ", ".join(
           "%s %d" % kv for kv in sorted(kinds.items()))), want == got,
       ("traceprinter only" if diff and diff[0] in want else "kev2perfetto only", diff))
 

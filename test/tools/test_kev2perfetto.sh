@@ -79,6 +79,14 @@ ${KEVSCEN4:-build/host-test/kevscen4} smp "$dir/smp.kev" >/dev/null
 rules smp "$dir/smp.kev"
 python3 "$here/check_perfetto.py" -v "$dir/smp.view" "$dir/smp.pftrace" >/dev/null 2>&1
 protos smp "$dir/smp.pftrace" "$dir/smp.view" "$dir/smp.kev"
+# Events lost while a thread is blocked (kevgen: a slow logger over a small ring): its state
+# slice ends at the DROPPED, with events_lost (the lost events may have ended the state).
+"$bin/kevgen" -x ring -k 4 -d 100000 -n 60000 -o "$dir/lossy.kev" >/dev/null
+"$bin/kev2perfetto" -o "$dir/lossy.pftrace" "$dir/lossy.kev"
+python3 "$here/check_perfetto.py" -v "$dir/lossy.view" "$dir/lossy.pftrace" >/dev/null 2>&1
+protos lossy "$dir/lossy.pftrace" "$dir/lossy.view" "$dir/lossy.kev"
+check "lossy: a state slice open at a loss ends there, with events_lost" \
+    grep -q '"events_lost": 1' "$dir/lossy.view.counters"
 # Wake-ups across CPUs: the READY is written on the waker's CPU, the thread runs on its own.
 ${KEVSCEN4:-build/host-test/kevscen4} wake "$dir/wake.kev" >/dev/null
 rules "wake across CPUs" "$dir/wake.kev"

@@ -885,15 +885,17 @@ static uint64_t state_track(struct conv *c, int th)
     return uuid;
 }
 
-// Ends th's open state slice at t (ended: the trace ended first, said by an arg).
-static void state_close(struct conv *c, int th, uint64_t t, int ended)
+// Ends th's open state slice at t; why, when not at the thread's next state, as an arg
+// (STATE_*).
+enum { STATE_NEXT, STATE_TRACE_ENDED, STATE_EVENTS_LOST };
+static void state_close(struct conv *c, int th, uint64_t t, int why)
 {
     if (th < 0 || !c->state_open[th])
         return;
     uint64_t uuid = state_track(c, th);
     size_t at = te_begin(c, t);
-    if (ended)
-        arg_uint(&c->pkt, "trace_ended", 1, 0);
+    if (why != STATE_NEXT)
+        arg_uint(&c->pkt, why == STATE_TRACE_ENDED ? "trace_ended" : "events_lost", 1, 0);
     te_end(c, at, uuid, 2, NULL, NULL);
     c->state_open[th] = 0;
     c->states++;
@@ -901,7 +903,7 @@ static void state_close(struct conv *c, int th, uint64_t t, int ended)
 
 // A thread state event: the thread's state slice ends, and a state other than running or ready
 // (those are the scheduling events') begins one, from this event to the thread's next state
-// event: "blocked: REPLY" (the event table's name without its TH), "stopped", "dead", with
+// event (or a loss of events, which may have held it): "blocked: REPLY" (the event table's name without its TH), "stopped", "dead", with
 // the event's fields as args. Perfetto's own thread states come from sched_switch's Linux
 // letters only (S, D, ...), which cannot say what a QNX thread waits for.
 static void state_event(struct conv *c, const struct kev_reader *r, const struct kev_event *e,
@@ -909,7 +911,7 @@ static void state_event(struct conv *c, const struct kev_reader *r, const struct
 {
     if (th < 0 || kx_is_idle(c->m, th))
         return;
-    state_close(c, th, e->t64, 0);
+    state_close(c, th, e->t64, STATE_NEXT);
     if (e->ev == KEV_TH_RUNNING || e->ev == KEV_TH_READY || e->ev == KEV_TH_CREATE ||
         e->ev == KEV_TH_DESTROY)
         return;
@@ -949,7 +951,7 @@ static void model_after(struct conv *c, const struct kev_event *e, int th)
                (e->ev == KEV_PR_DESTROY || e->ev == KEV_PR_DESTROY_NAME)) {
         for (unsigned i = 0; i < m->nth; i++) // (rare: a scan is fine)
             if (m->th[i].pid == e->w[1]) {
-                state_close(c, (int)i, e->t64, 0);
+                state_close(c, (int)i, e->t64, STATE_NEXT);
                 ready_note(c, (int)i, e->t64);
             }
     }
@@ -1005,6 +1007,8 @@ static int on_event(void *user, struct kev_reader *r, const struct kev_event *e)
         flush_bundle(c, e->cpu); // the events before the gap; the next bundle says "lost"
         c->lost[e->cpu] += e->w[0];
         c->lost_pending[e->cpu] = 1;
+        for (unsigned i = 0; i < c->m->nth; i++) // a lost event may have ended any state
+            state_close(c, (int)i, e->t64, STATE_EVENTS_LOST);
     }
     kx_model_update(c->m, e);
     model_after(c, e, th);
@@ -1192,7 +1196,7 @@ int main(int argc, char **argv)
     for (unsigned i = 0; i < KX_MSG_MAX; i++) // sends never received
         sent_place(&c, f.r, i);
     for (unsigned th = 0; th < KX_MAX_THREADS; th++) // states still held when the trace ended
-        state_close(&c, (int)th, m.last_t, 1);
+        state_close(&c, (int)th, m.last_t, STATE_TRACE_ENDED);
     ready_flush(&c);
     ftrace_stats(&c, 2, m.last_t, ncpu);
     process_tree(&c);
