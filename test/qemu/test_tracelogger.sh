@@ -89,8 +89,15 @@ check "the ticker's 40 timer expiries are in the trace ($timers)" "[ $timers -ge
 check "the summary says nothing was lost" "grep -q '^lost events: 0' $out/demo.txt"
 # The analyses (kevstat) agree with what the demo's programs printed (TAP lines of their own).
 python3 "$(dirname "$0")/../tools/check_demo_trace.py" "$h/kevstat" "$out/demo.kev" "$out/demo.log"
-# The converters' outputs read by Perfetto's and Trace Compass's import rules (TAP lines).
-"$(dirname "$0")/../tools/check_consumers.sh" "$h" "$out/demo.kev" "$out/consumers"
+# The converters' outputs read by Perfetto's and Trace Compass's import rules (TAP lines);
+# kev2perfetto's decode by Perfetto's schema and its counters and state slices against
+# traceprinter's events on one 1-CPU and the 4-CPU board only (the same programs' events on
+# the others: a few seconds each saved).
+case $(basename "$b") in
+    mps2-an385|qemu-virt-a53) no_protoc=0 ;;
+    *) no_protoc=1 ;;
+esac
+CONSUMERS_NO_PROTOC=$no_protoc "$(dirname "$0")/../tools/check_consumers.sh" "$h" "$out/demo.kev" "$out/consumers"
 
 "$h/kevcapture" -q -o "$out/demo-uart.kev" "$out/demo.uart" >"$out/capture.log" 2>&1
 check "kevcapture rebuilds the trace from the UART stream" "[ $? = 0 ]"

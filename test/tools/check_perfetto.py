@@ -25,6 +25,8 @@
 #   - instants with args (user events, faults: track_event_parser.cc and
 #     util/debug_annotation_parser.cc): an instant has a name; each debug annotation has a name
 #     (else "Debug annotation without name") and one value of a type the parser takes;
+#   - counters (track_event_parser.cc): a TYPE_COUNTER event with counter_value on a track
+#     with a CounterDescriptor, nothing else on such a track;
 #   - slices (track_event_parser.cc, slice_tracker.cc; the UI's function graph): events of a
 #     track taken in time order (a stable sort, as the sorter keeps packets of equal time), a
 #     begin has a name, an end closes the track's innermost open slice (else
@@ -145,7 +147,8 @@ VIEW_NAMES = {
     "sched_waking": {1: "comm", 2: "pid", 3: "prio", 4: "success", 5: "target_cpu"},
     "irq_handler_entry": {1: "irq", 2: "name"},
     "irq_handler_exit": {1: "irq", 2: "ret"},
-    "type": {1: "TYPE_SLICE_BEGIN", 2: "TYPE_SLICE_END", 3: "TYPE_INSTANT"},
+    "type": {1: "TYPE_SLICE_BEGIN", 2: "TYPE_SLICE_END", 3: "TYPE_INSTANT", 4: "TYPE_COUNTER"},
+    "unit": {0: "UNIT_UNSPECIFIED", 1: "UNIT_TIME_NS", 2: "UNIT_COUNT", 3: "UNIT_SIZE_BYTES"},
     "value": {2: "bool_value", 3: "uint_value", 4: "int_value", 6: "string_value",
               7: "pointer_value"},
     "phase": {1: "START_OF_TRACE", 2: "END_OF_TRACE"},
@@ -203,13 +206,15 @@ def view_of(decoded):
             v["track_events"].append([d.get(8), d.get(10), ted.get(11),
                                       N["type"].get(ted.get(9), ted.get(9)),
                                       [text(x) for f, x in te if f == 22], text(ted.get(23)),
-                                      args, flows])
+                                      args, flows, sint(ted[30]) if 30 in ted else None])
         if 60 in d:
             td = dict(fields(d[60]))
             th = dict(fields(td[4])) if 4 in td else {}
+            cd = dict(fields(td[8])) if 8 in td else None
             v["descriptors"].append([td.get(1), td.get(5), text(td.get(2)),
                                      sint(th[1]) if 1 in th else None,
-                                     sint(th[2]) if 2 in th else None, text(th.get(5))])
+                                     sint(th[2]) if 2 in th else None, text(th.get(5)),
+                                     None if cd is None else [N["unit"].get(cd.get(3), cd.get(3))]])
         if 2 in d:
             for f, x in fields(d[2]):
                 xd = dict(fields(x))
@@ -266,6 +271,8 @@ flowpts = {}  # flow id -> [(ts, terminating)]
 tevents = []
 instants = []  # (ts, TrackEvent fields) of instants (type 3) with debug annotations
 slicepts = []  # (ts, packet index, TrackEvent fields) of slice begins and ends (types 1, 2)
+counter_tracks, parents = set(), {}  # tracks with a CounterDescriptor; track -> parent track
+counterpts = []  # (ts, TrackEvent fields) of counter values, and of any event on a counter track
 for pkt in decoded:
     d = dict(pkt)
     ok_seq &= 10 in d
@@ -282,10 +289,16 @@ for pkt in decoded:
         td = dict(fields(d[60]))
         th = dict(fields(td[4])) if 4 in td else None
         descr[td.get(1)] = (sint(th.get(1, 0)), sint(th.get(2, 0))) if th else None
+        if 8 in td:
+            counter_tracks.add(td.get(1))
+        if 5 in td:
+            parents[td.get(1)] = td[5]
     if 11 in d:
         te = fields(d[11])
         tevents.append((d.get(8, 0), dict(te).get(11)))
-        if dict(te).get(9) in (1, 2):
+        if dict(te).get(9) == 4 or 30 in dict(te) or dict(te).get(11) in counter_tracks:
+            counterpts.append((d.get(8, 0), te))
+        elif dict(te).get(9) in (1, 2):
             slicepts.append((d.get(8, 0), len(tevents), te))
         elif any(f == 4 for f, _ in te):
             instants.append((d.get(8, 0), te))
@@ -468,19 +481,21 @@ def annotations(te):
     return out
 
 
-open_on, bad_slices, nslices, nkcalls, kslices = {}, [], 0, 0, []
+open_on, bad_slices, nslices, nkcalls, kslices, nstates = {}, [], 0, 0, [], 0
 for ts, i, te in sorted(slicepts, key=lambda x: (x[0], x[1])):
     ted = dict(te)
     stack = open_on.setdefault(ted.get(11), [])
     if ted.get(9) == 1:
         if not ted.get(23):
             bad_slices.append(("a slice begin without a name", ts))
-        stack.append((ted.get(22) == b"kcall", ts, ted.get(23), te))
+        stack.append((ted.get(22), ts, ted.get(23), te))
     elif not stack:
         bad_slices.append(("misplaced_end_event", ts))
     else:
-        kcall, t0, name, begin = stack.pop()
-        if kcall:
+        cat, t0, name, begin = stack.pop()
+        if cat == b"thread_state":
+            nstates += 1
+        elif cat == b"kcall":
             nkcalls += 1
             kslices.append({"ts": t0, "name": name.decode() if name else None,
                             "args": annotations(begin), "end_args": annotations(te)})
@@ -492,11 +507,21 @@ if kcall_path:
         for x in kslices:
             out.write(json.dumps(x) + "\n")
 left = sum(len(v) for v in open_on.values())
-check("importer: %d function and %d kernel-call slices, each begin named, each end closing its "
-      "track's innermost slice, none left open" % (nslices, nkcalls),
+check("importer: %d function, %d thread-state and %d kernel-call slices, each begin named, each "
+      "end closing its track's innermost slice, none left open" % (nslices, nstates, nkcalls),
       not bad_slices and not left, (bad_slices[:3], left))
 if want_slices is not None:
     check("%d slices, as many as expected" % want_slices, nslices == want_slices, nslices)
+# counters (track_event_parser.cc): a TYPE_COUNTER event is on a track with a CounterDescriptor
+# and carries counter_value; a counter track holds nothing else; a thread's counter track is
+# a child of a thread track
+badcount = [(ts, dict(te).get(11)) for ts, te in counterpts
+            if dict(te).get(9) != 4 or 30 not in dict(te) or dict(te).get(11) not in counter_tracks]
+orphan = [u for u in counter_tracks if u in parents and not descr.get(parents[u])]
+check("importer: %d counter values on %d counter tracks, each of TYPE_COUNTER with a value, "
+      "nothing else on those tracks, a child track's parent a thread's"
+      % (len(counterpts), len(counter_tracks)), not badcount and not orphan,
+      (badcount[:3], orphan[:3]))
 badflow = [k for k, p in flowpts.items() if len(p) < 2 or any(term for ts, term in sorted(p)[:-1])]
 check("importer: message flows have two points or more, terminated last (%d flows)" % len(flowpts),
       not badflow, badflow[:5])

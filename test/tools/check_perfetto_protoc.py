@@ -12,7 +12,11 @@
 # give it: a bug in kev2perfetto, or a field the subset lacks). Prints TAP lines, no plan.
 # -d OUT, -k OUT: write the instants with args and the kernel-call slices, as protoc decoded
 # them, in check_perfetto.py -d's and -k's JSON lines (check_event_table.py reads them).
-# usage: check_perfetto_protoc.py [-d OUT] [-k OUT] PROTO FILE.pftrace VIEW.json
+# -c OUT: write every counter value ({"kind": "counter", "track": its track's name, "tid": the
+# thread track it is under or null, "ts", "value"}) and every thread-state slice ({"kind":
+# "state", "tid", "name", "ts", "end", "args", "end_args"}) as JSON lines
+# (check_perfetto_states.py holds them against traceprinter's events).
+# usage: check_perfetto_protoc.py [-d OUT] [-k OUT] [-c OUT] PROTO FILE.pftrace VIEW.json
 # (PROTO: the schema, e.g. test/tools/perfetto_subset.proto; VIEW.json: check_perfetto.py -v's;
 #  the protoc run is $PROTOC, else protoc on PATH)
 import json
@@ -23,15 +27,17 @@ import sys
 from tap_check import check, exit_status
 
 args = sys.argv[1:]
-dump_path = kcall_path = None
-while args and args[0] in ("-d", "-k"):
+dump_path = kcall_path = counter_path = None
+while args and args[0] in ("-d", "-k", "-c") and len(args) > 1:
     if args[0] == "-d":
         dump_path = args[1]
+    elif args[0] == "-c":
+        counter_path = args[1]
     else:
         kcall_path = args[1]
     args = args[2:]
 if len(args) != 3 or args[0] in ("-h", "--help"):
-    print("usage: check_perfetto_protoc.py [-d OUT] [-k OUT] PROTO FILE.pftrace VIEW.json",
+    print("usage: check_perfetto_protoc.py [-d OUT] [-k OUT] [-c OUT] PROTO FILE.pftrace VIEW.json",
           file=sys.stderr)
     sys.exit(2)
 proto, trace, view_path = args
@@ -187,12 +193,14 @@ for p in packets:
         flows = [[k, x] for k, x in te if k in ("flow_ids", "terminating_flow_ids")]
         v["track_events"].append([get(p, "timestamp"), seq, get(te, "track_uuid"),
                                   get(te, "type"), every(te, "categories"), get(te, "name"),
-                                  args, flows])
+                                  args, flows, get(te, "counter_value")])
     td = get(p, "track_descriptor")
     if td is not None:
         th = get(td, "thread", [])
+        cd = get(td, "counter")
         v["descriptors"].append([get(td, "uuid"), get(td, "parent_uuid"), get(td, "name"),
-                                 get(th, "pid"), get(th, "tid"), get(th, "thread_name")])
+                                 get(th, "pid"), get(th, "tid"), get(th, "thread_name"),
+                                 None if cd is None else [get(cd, "unit")]])
     tree = get(p, "process_tree")
     if tree is not None:
         for x in every(tree, "processes"):
@@ -265,8 +273,8 @@ check("same ftrace events per kind (%s), each with the same fields and values" %
 tk = count(v["track_events"], 3)
 nargs = sum(len(x[6]) for x in v["track_events"])
 nflows = sum(len(x[7]) for x in v["track_events"])
-check("same track events per type (%s): track, name, categories, %d flow ids and %d debug "
-      "annotations (name, value type, value)"
+check("same track events per type (%s): track, name, categories, counter values, %d flow ids "
+      "and %d debug annotations (name, value type, value)"
       % (", ".join("%s %d" % kv for kv in sorted(tk.items())), nflows, nargs),
       v["track_events"] == ref["track_events"],
       first_difference(v["track_events"], ref["track_events"]))
@@ -284,7 +292,30 @@ check("every packet's data is a kind the schema names", not missing, missing[:5]
 odd = [x[4] for x in v["ftrace"] if x[4] not in FTRACE]
 check("every ftrace event is one the schema names", not odd, odd[:5])
 
-# ---- protoc's decode in check_perfetto.py -d's and -k's forms ----
+# ---- protoc's decode in check_perfetto.py -d's and -k's forms, and -c's ----
+if counter_path:
+    track = {d[0]: d for d in v["descriptors"]}
+    thread_of = {}  # track uuid -> the tid of the thread track it is (or is under)
+    for d in v["descriptors"]:
+        up = track.get(d[1])
+        thread_of[d[0]] = d[4] if d[4] is not None else up[4] if up else None
+    rows, open_state = [], {}
+    for ts, seq, tr, typ, cats, name, anns, flows, value in sorted(
+            v["track_events"], key=lambda x: x[0] or 0):
+        named = dict((a, x) for a, kind, x in anns)
+        if typ == "TYPE_COUNTER":
+            rows.append({"kind": "counter", "track": track.get(tr, [None] * 3)[2],
+                         "tid": thread_of.get(tr), "ts": ts, "value": value})
+        elif typ == "TYPE_SLICE_BEGIN" and cats == ["thread_state"]:
+            open_state[tr] = {"kind": "state", "tid": thread_of.get(tr), "name": name, "ts": ts,
+                              "args": named}
+        elif typ == "TYPE_SLICE_END" and tr in open_state:
+            x = open_state.pop(tr)
+            x.update(end=ts, end_args=named)
+            rows.append(x)
+    with open(counter_path, "w") as out:
+        for x in rows:
+            out.write(json.dumps(x) + "\n")
 if dump_path or kcall_path:
     tid = {d[0]: d[4] for d in v["descriptors"]}
     inst = [{"ts": x[0], "tid": tid.get(x[2]), "name": x[5], "cat": x[4],
@@ -293,7 +324,7 @@ if dump_path or kcall_path:
     kcalls, open_on = [], {}
     order = sorted(range(len(v["track_events"])), key=lambda i: (v["track_events"][i][0] or 0, i))
     for i in order:
-        ts, seq, track, typ, cats, name, anns, flows = v["track_events"][i]
+        ts, seq, track, typ, cats, name, anns, flows, value = v["track_events"][i]
         named = dict((a, x) for a, kind, x in anns)
         if typ == "TYPE_SLICE_BEGIN":
             open_on.setdefault(track, []).append((ts, name, cats, named))

@@ -40,9 +40,13 @@ consumers() {
     check "$2: kev2perfetto's kernel-call slices keep trace processor's rules" test $? = 0
     # Perfetto's schema, by protoc: its decode equals check_perfetto.py's, and gives the
     # instants and kernel-call slices check_event_table.py holds against kevscen's truth.
-    python3 "$here/check_perfetto_protoc.py" -d "$s.pfinst" -k "$s.pfkcalls" \
+    python3 "$here/check_perfetto_protoc.py" -d "$s.pfinst" -k "$s.pfkcalls" -c "$s.pfcounters" \
         "$here/perfetto_subset.proto" "$s.pftrace" "$s.pfview" >"$s.pbtap" 2>&1 ||
         grep -q '^not ok' "$s.pbtap" || echo "not ok 0 - check_perfetto_protoc.py failed" >>"$s.pbtap"
+    # its priority counters, thread-state slices and ready threads: traceprinter's events'
+    "$b/traceprinter" -n -m -p '%c|%C|%Z|%z|%a' "$s.kev" >"$s.tpcols"
+    python3 "$here/check_perfetto_states.py" "$s.tpcols" "$s.pfcounters" >>"$s.pbtap" 2>&1 ||
+        grep -q '^not ok' "$s.pbtap" || echo "not ok 0 - check_perfetto_states.py failed" >>"$s.pbtap"
     while IFS= read -r line; do
         case $line in
             "ok "*) ok "$2: kev2perfetto by Perfetto's protos: ${line#ok * - }" ;;

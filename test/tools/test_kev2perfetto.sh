@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: MIT
 # kev2perfetto: the protobuf trace decodes (check_perfetto.py's own wire-format reader, and
 # Debian's protoc by Perfetto's own names and numbers, perfetto_subset.proto: every field
-# named, the same packets, events and args as check_perfetto.py's reader sees), keeps
+# named, the same packets, events and args as check_perfetto.py's reader sees; its priority
+# and ready-thread counters and thread-state slices equal to traceprinter's events), keeps
 # the rules Perfetto's trace processor imports ftrace by (sched continuity, waking before
 # runnable, FtraceEvent.pid, loss reaching its stats, clock snapshot, process tree) on the
 # scripted scenarios, kevgen traces with every overrun policy in both byte orders and two
@@ -18,12 +19,17 @@ need python3
 need babeltrace2
 need protoc
 
-# protos NAME PFTRACE VIEW: protoc decodes PFTRACE by Perfetto's own schema, every field named,
-# and that decode equals check_perfetto.py -v's VIEW (check_perfetto_protoc.py).
+# protos NAME PFTRACE VIEW KEV: protoc decodes PFTRACE by Perfetto's own schema, every field
+# named, and that decode equals check_perfetto.py -v's VIEW (check_perfetto_protoc.py); its
+# counters and thread-state slices are traceprinter's priorities, states and ready threads of
+# KEV (check_perfetto_states.py).
 protos() {
     local line
-    python3 "$here/check_perfetto_protoc.py" "$here/perfetto_subset.proto" "$2" "$3" >"$3.tap" 2>&1 ||
+    python3 "$here/check_perfetto_protoc.py" -c "$3.counters" "$here/perfetto_subset.proto" "$2" "$3" >"$3.tap" 2>&1 ||
         grep -q '^not ok' "$3.tap" || echo "not ok 0 - check_perfetto_protoc.py failed" >>"$3.tap"
+    "$bin/traceprinter" -n -m -p '%c|%C|%Z|%z|%a' "$4" >"$3.tp"
+    python3 "$here/check_perfetto_states.py" "$3.tp" "$3.counters" >>"$3.tap" 2>&1 ||
+        grep -q '^not ok' "$3.tap" || echo "not ok 0 - check_perfetto_states.py failed" >>"$3.tap"
     while IFS= read -r line; do
         case $line in
             "ok "*) ok "$1: by Perfetto's protos: ${line#ok * - }" ;;
@@ -50,7 +56,7 @@ for s in basic kbasic loss; do
             *) echo "$line" ;;
         esac
     done <"$dir/$s.tap"
-    protos "$s" "$dir/$s.pftrace" "$dir/$s.view"
+    protos "$s" "$dir/$s.pftrace" "$dir/$s.view" "$dir/$s.kev"
 done
 
 # rules NAME KEV: converts and checks by trace processor's rules with the .kev's loss count.
@@ -72,7 +78,15 @@ done
 ${KEVSCEN4:-build/host-test/kevscen4} smp "$dir/smp.kev" >/dev/null
 rules smp "$dir/smp.kev"
 python3 "$here/check_perfetto.py" -v "$dir/smp.view" "$dir/smp.pftrace" >/dev/null 2>&1
-protos smp "$dir/smp.pftrace" "$dir/smp.view"
+protos smp "$dir/smp.pftrace" "$dir/smp.view" "$dir/smp.kev"
+# Events lost while a thread is blocked (kevgen: a slow logger over a small ring): its state
+# slice ends at the DROPPED, with events_lost (the lost events may have ended the state).
+"$bin/kevgen" -x ring -k 4 -d 100000 -n 60000 -o "$dir/lossy.kev" >/dev/null
+"$bin/kev2perfetto" -o "$dir/lossy.pftrace" "$dir/lossy.kev"
+python3 "$here/check_perfetto.py" -v "$dir/lossy.view" "$dir/lossy.pftrace" >/dev/null 2>&1
+protos lossy "$dir/lossy.pftrace" "$dir/lossy.view" "$dir/lossy.kev"
+check "lossy: a state slice open at a loss ends there, with events_lost" \
+    grep -q '"events_lost": 1' "$dir/lossy.view.counters"
 # Wake-ups across CPUs: the READY is written on the waker's CPU, the thread runs on its own.
 ${KEVSCEN4:-build/host-test/kevscen4} wake "$dir/wake.kev" >/dev/null
 rules "wake across CPUs" "$dir/wake.kev"
@@ -82,11 +96,12 @@ comms=$(python3 "$here/check_perfetto.py" -c "$rtid" "$dir/wake across CPUs.pftr
 check "a renamed thread: comm $rold, then $rnew from the rename on (us $rt)" \
     python3 -c 'import sys; c=[l.split() for l in sys.argv[1].splitlines()]; t=int(sys.argv[4]);
 sys.exit(0 if [x[1] for x in c] == [sys.argv[2], sys.argv[3]] and int(c[1][2]) >= t * 1000 else 1)' "$comms" "$rold" "$rnew" "$rt"
-# All three converters on one trace, by their consumers' rules, agreeing on ids and priorities.
+# All three converters on one trace, by their consumers' rules, agreeing on ids and priorities
+# (protoc's decode and the counters: protos above).
 for s in loss smp "overwrite-b"; do
     k=$dir/$s.kev; [ "$s" = loss ] && k=$dir/loss.kev; [ "$s" = overwrite-b ] && k=$dir/overwrite-b.kev
     nc=1; [ "$s" = smp ] && nc=2
-    "$here/check_consumers.sh" "$bin" "$k" "$dir/consumers-$s" "$nc" >"$dir/consumers-$s.tap" 2>&1
+    CONSUMERS_NO_PROTOC=1 "$here/check_consumers.sh" "$bin" "$k" "$dir/consumers-$s" "$nc" >"$dir/consumers-$s.tap" 2>&1
     check "$s: CTF, Perfetto and JSON by their consumers' rules, same ids and priorities" \
         test -z "$(grep '^not ok' "$dir/consumers-$s.tap")" -a -n "$(grep '^ok.*ids: ' "$dir/consumers-$s.tap")"
     grep -A1 '^not ok' "$dir/consumers-$s.tap"
@@ -99,7 +114,7 @@ want=$("$bin/kevscen" -s -r 2 sync "$dir/sync.kev" | sed -n 's/^expect user 101 
 nuser=$("$bin/traceprinter" "$dir/sync.kev" | grep -c 'USREVENT:')
 "$bin/kev2perfetto" -o "$dir/sync.pftrace" "$dir/sync.kev"
 python3 "$here/check_perfetto.py" -d "$dir/sync.inst" -v "$dir/sync.view" "$dir/sync.pftrace" >"$dir/sync.tap" 2>&1
-protos sync "$dir/sync.pftrace" "$dir/sync.view"
+protos sync "$dir/sync.pftrace" "$dir/sync.view" "$dir/sync.kev"
 check "user events: $nuser instants with args by trace processor's rules, code 101 twice as '$want'" \
     python3 -c 'import json, sys
 u = [x for x in map(json.loads, open(sys.argv[1])) if x["cat"] == ["user"]]

@@ -39,6 +39,11 @@
 //   not place (PRIO_CHANGE, SYNC_WAIT, USDT, TIMER, KPANIC, process events, SIGNAL, an
 //   interrupt handler's entry and exit, ...) as instants on the thread's track; both with
 //   the event's fields as the event table names them (trace/kev_events.h) as args.
+// - thread states other than running and ready (which the sched events give) as slices on a
+//   "state" track under the thread's, from the state event to the thread's next: "blocked:
+//   REPLY", "stopped", "dead", with the event's fields as args;
+// - counters the analysis model knows: each thread's priority (QNX's number) on a "priority"
+//   counter track under its thread's, the number of ready threads on a global one.
 // Wire format: protobuf varints and length-delimited fields, written by the small encoder
 // below. Field numbers (perfetto.protos): Trace.packet 1; TracePacket: ftrace_events 1,
 // process_tree 2, clock_snapshot 6, timestamp 8, trusted_packet_sequence_id 10,
@@ -52,11 +57,12 @@
 // FtraceStats: phase 1 (START 1, END 2), cpu_stats 2 {cpu 1, overrun 3}; SystemInfo:
 // utsname 1 {sysname 1, version 2, release 3, machine 4}, num_cpus 8; TracePacket
 // track_event 11, sequence_flags 13 (1: incremental state cleared), track_descriptor 60;
-// TrackDescriptor: uuid 1, name 2, thread 4 {pid 1, tid 2, thread_name 5}, parent_uuid 5; TrackEvent:
-// debug_annotations 4, type 9 (SLICE_BEGIN 1, SLICE_END 2, INSTANT 3), track_uuid 11, categories 22, name 23, flow_ids
-// 47 and terminating_flow_ids 48 (fixed64); DebugAnnotation: uint_value 3, int_value 4,
-// string_value 6, pointer_value 7, name 10 (debug_annotation.proto; trace processor's
-// debug_annotation_parser.cc needs a name on each and takes one value).
+// TrackDescriptor: uuid 1, name 2, thread 4 {pid 1, tid 2, thread_name 5}, parent_uuid 5,
+// counter 8 (CounterDescriptor: unit 3, UNIT_COUNT 2); TrackEvent: debug_annotations 4, type 9
+// (SLICE_BEGIN 1, SLICE_END 2, INSTANT 3, COUNTER 4), track_uuid 11, categories 22, name 23,
+// counter_value 30, flow_ids 47 and terminating_flow_ids 48 (fixed64); DebugAnnotation:
+// uint_value 3, int_value 4, string_value 6, pointer_value 7, name 10 (debug_annotation.proto;
+// trace processor's debug_annotation_parser.cc needs a name on each and takes one value).
 #include <stdlib.h>
 #include <string.h>
 
@@ -69,6 +75,7 @@
 #include <kevhost/kx_funcs.h>
 #include <kevhost/kx_msg.h>
 #include <kevhost/kx_digits.h>
+#include <kevhost/kx_fields.h>
 #include <trace/kev_text.h>
 #include <trace/kev_userreg.h>
 
@@ -81,7 +88,8 @@ static const struct tool_cmd cmd = {
     "kev2perfetto", "[--symbols DIR]... -o FILE.perfetto-trace FILE.kev",
     "Converts a .kev trace into a Perfetto protobuf trace (scheduling, wake-ups,\n"
     "interrupts and losses as ftrace events, process tree, boot clock, message\n"
-    "flows, user events and faults as instants with args, the stack samples of\n"
+    "flows, user events and faults as instants with args, kernel calls and blocked\n"
+    "states as slices, priorities and ready threads as counters, the stack samples of\n"
     "tracelogger -p HZ as perf samples with callstacks: the UI's flame graph).\n"
     "Code addresses are named from the ELF files the capture ran, found by build id.\n",
     opts, "Exit status: 0 ok, 1 damaged or unreadable input or write error, 2 bad usage.\n",
@@ -136,6 +144,13 @@ struct conv {
                                            // kernel-call track (last: no thread known)
     uint8_t kc_described[KX_MAX_THREADS + 1];
     uint64_t kcalls;                       // kernel-call slices written
+    int16_t prio_out[KX_MAX_THREADS];      // priority + 1 last on the thread's counter (0: none)
+    uint8_t ready[KX_MAX_THREADS];         // the thread is counted among the ready threads
+    int ready_n, ready_out;                // ready threads now; last written (-1: none yet)
+    uint64_t ready_t;                      // when ready_n last changed
+    uint8_t state_open[KX_MAX_THREADS];    // a slice is open on the thread's state track
+    uint8_t state_described[KX_MAX_THREADS];
+    uint64_t counters, states;             // counter values and state slices written
 };
 
 #define SEQ_TRACKS 200u // trusted_packet_sequence_id of the track descriptors and events
@@ -257,10 +272,10 @@ static void waking(struct conv *c, const struct kev_event *e, int th, int32_t pr
     event_end(c, e->cpu, at);
 }
 
-static void thread_event(struct conv *c, const struct kev_event *e)
+// (th: the event's thread, kx_thread's)
+static void thread_event(struct conv *c, const struct kev_event *e, int th)
 {
     struct kx_model *m = c->m;
-    int th = kx_thread(m, e->w[0], e->w[1]);
     if (th < 0 || m->in_snapshot)
         return;
     int32_t prio = kx_kernel_prio(e->nw >= 4 ? (int)e->w[2] : kx_qprio(m, th));
@@ -331,9 +346,11 @@ static void put_descriptor(struct conv *c, struct pb *d)
     free(d->p);
 }
 
-// Begins a TrackEvent packet at t in c->pkt: its args (debug annotations) are appended to
-// c->pkt, then te_end adds the event's own fields and writes it. Nothing else may write a
-// packet in between (describe a track first).
+// Begins a TrackEvent packet at t in c->pkt: the fields that vary by kind of event - its args
+// (debug annotations), flow ids, a counter's value - are appended to c->pkt, then te_end adds
+// the fields every event has and writes it: the one way a TrackEvent is written (field order
+// within a message means nothing to protobuf). Nothing else may write a packet in between
+// (describe a track first).
 static size_t te_begin(struct conv *c, uint64_t t)
 {
     c->pkt.len = 0;
@@ -341,8 +358,8 @@ static size_t te_begin(struct conv *c, uint64_t t)
     return pb_open(&c->pkt, 11);
 }
 
-// Ends the TrackEvent begun at at: of type (1 begin, 2 end, 3 instant) on track uuid, of
-// category cat and named name (either NULL: none), and writes its packet.
+// Ends the TrackEvent begun at at: of type (1 begin, 2 end, 3 instant, 4 counter) on track
+// uuid, of category cat and named name (either NULL: none), and writes its packet.
 static void te_end(struct conv *c, size_t at, uint64_t uuid, unsigned type, const char *cat,
                    const char *name)
 {
@@ -390,14 +407,8 @@ static void flow_point(struct conv *c, const struct kx_msg *g, int th, unsigned 
 {
     describe(c, th, irq);
     size_t at = te_begin(c, t);
-    struct pb *te = &c->pkt;
-    pb_int(te, 9, 3);
-    pb_int(te, 11, (int64_t)track_uuid(c, th, irq));
-    pb_str(te, 23, name);
-    pb_fixed64(te, flow_field, g->id);
-    pb_close(te, at);
-    pb_int(te, 10, SEQ_TRACKS);
-    put_packet(c);
+    pb_fixed64(&c->pkt, flow_field, g->id);
+    te_end(c, at, track_uuid(c, th, irq), 3, NULL, name);
     c->flows++;
 }
 
@@ -490,13 +501,10 @@ static void func_slices(struct conv *c)
         }
         size_t te_at = te_begin(c, p[k].t);
         struct pb *te = &c->pkt;
-        pb_int(te, 9, end ? 2 : r->t1 ? 1 : 3);
-        pb_int(te, 11, (int64_t)uuid);
+        char at[160], fn[128];
         if (!end) {
-            char at[160], fn[128];
             if (!syms_pc(r->fn, 0, at, sizeof(at), fn, sizeof(fn)) || !fn[0])
                 snprintf(fn, sizeof(fn), "0x%llx", (unsigned long long)r->fn);
-            pb_str(te, 23, fn);
             if (r->t1) {
                 arg_uint(te, "call_site", r->call_site, 1);
             } else { // (the row keeps no call site for a call that did not return)
@@ -509,9 +517,7 @@ static void func_slices(struct conv *c)
             arg_uint(te, "return_offset", r->ret_off, 0);
             c->slices++;
         }
-        pb_close(te, te_at);
-        pb_int(te, 10, SEQ_TRACKS);
-        put_packet(c);
+        te_end(c, te_at, uuid, end ? 2 : r->t1 ? 1 : 3, NULL, end ? NULL : fn);
     }
     free(p);
 }
@@ -781,10 +787,181 @@ static void table_instant(struct conv *c, const struct kev_reader *r, const stru
     c->instants++;
 }
 
+// ---- counters and thread states ----------------------------------------------------------------
+// Counter tracks (TrackDescriptor.counter, TYPE_COUNTER events with counter_value) carry what
+// the analysis model knows after each event: a thread's priority and the number of ready
+// threads. A value is written only when it differs from the track's last, so a track holds one
+// value per change.
+
+#define PRIO_TRACK(c, th)  (0x500000000ull + (uint32_t)kx_ltid((c)->m, th))
+#define STATE_TRACK(c, th) (0x600000000ull + (uint32_t)kx_ltid((c)->m, th))
+#define READY_TRACK        0x700000000ull
+
+// A counter track's descriptor: named name, a child of parent (0: none), values in unit
+// (CounterDescriptor.unit: 2 UNIT_COUNT; 0 none).
+static void describe_counter(struct conv *c, uint64_t uuid, uint64_t parent, const char *name,
+                             unsigned unit)
+{
+    struct pb d = { 0 };
+    pb_int(&d, 1, (int64_t)uuid);
+    pb_str(&d, 2, name);
+    if (parent)
+        pb_int(&d, 5, (int64_t)parent);
+    c->sub.len = 0;
+    if (unit)
+        pb_int(&c->sub, 3, unit);
+    pb_bytes(&d, 8, c->sub.p, c->sub.len);
+    put_descriptor(c, &d);
+}
+
+static void counter_value(struct conv *c, uint64_t uuid, uint64_t t, int64_t v)
+{
+    size_t at = te_begin(c, t);
+    pb_int(&c->pkt, 30, v);
+    te_end(c, at, uuid, 4, NULL, NULL);
+    c->counters++;
+}
+
+// Thread th's priority as the model has it after the event at t (PRIO_CHANGE's new priority, a
+// wide state event's), QNX's number, on the "priority" counter under its thread track.
+static void prio_note(struct conv *c, int th, uint64_t t)
+{
+    int p = th >= 0 ? c->m->th[th].prio : -1;
+    if (p < 0 || c->prio_out[th] == p + 1 || kx_is_idle(c->m, th)) // (most: no change)
+        return;
+    if (!c->prio_out[th]) {
+        describe(c, th, 0);
+        describe_counter(c, PRIO_TRACK(c, th), track_uuid(c, th, 0), "priority", 0);
+    }
+    c->prio_out[th] = (int16_t)(p + 1);
+    counter_value(c, PRIO_TRACK(c, th), t, p);
+}
+
+// The "ready threads" counter's value as of ready_t, if it changed since last written.
+static void ready_flush(struct conv *c)
+{
+    if (c->ready_n == c->ready_out)
+        return;
+    if (c->ready_out < 0)
+        describe_counter(c, READY_TRACK, 0, "ready threads", 2);
+    c->ready_out = c->ready_n;
+    counter_value(c, READY_TRACK, c->ready_t, c->ready_n);
+}
+
+// Thread th counted among the ready threads (idle aside) while the model's state for it is
+// READY, after the event at t. Changes at one time are written as one value: a preemption's
+// READY and the next thread's RUNNING leave the count as it was. (The trace does not say
+// which CPU's queue a READY thread waits on - another CPU may pull it - so the count is the
+// system's, not a CPU's.)
+static void ready_note(struct conv *c, int th, uint64_t t)
+{
+    if (th < 0)
+        return;
+    uint8_t r = c->m->th[th].state == KEV_TH_READY && !kx_is_idle(c->m, th);
+    if (r == c->ready[th])
+        return;
+    if (t != c->ready_t) {
+        if (c->ready_out >= 0 || c->ready_n) // (the first value written is not a 0)
+            ready_flush(c);
+        c->ready_t = t;
+    }
+    c->ready[th] = r;
+    c->ready_n += r ? 1 : -1;
+}
+
+// Thread th's "state" track, a child of its thread track, described once.
+static uint64_t state_track(struct conv *c, int th)
+{
+    uint64_t uuid = STATE_TRACK(c, th);
+    if (!c->state_described[th]) {
+        c->state_described[th] = 1;
+        describe(c, th, 0);
+        struct pb d = { 0 };
+        pb_int(&d, 1, (int64_t)uuid);
+        pb_str(&d, 2, "state");
+        pb_int(&d, 5, (int64_t)track_uuid(c, th, 0));
+        put_descriptor(c, &d);
+    }
+    return uuid;
+}
+
+// Ends th's open state slice at t; why, when not at the thread's next state, as an arg
+// (STATE_*).
+enum { STATE_NEXT, STATE_TRACE_ENDED, STATE_EVENTS_LOST };
+static void state_close(struct conv *c, int th, uint64_t t, int why)
+{
+    if (th < 0 || !c->state_open[th])
+        return;
+    uint64_t uuid = state_track(c, th);
+    size_t at = te_begin(c, t);
+    if (why != STATE_NEXT)
+        arg_uint(&c->pkt, why == STATE_TRACE_ENDED ? "trace_ended" : "events_lost", 1, 0);
+    te_end(c, at, uuid, 2, NULL, NULL);
+    c->state_open[th] = 0;
+    c->states++;
+}
+
+// A thread state event: the thread's state slice ends, and a state other than running or ready
+// (those are the scheduling events') begins one, from this event to the thread's next state
+// event (or a loss of events, which may have held it): "blocked: REPLY" (the event table's name without its TH), "stopped", "dead", with
+// the event's fields as args. Perfetto's own thread states come from sched_switch's Linux
+// letters only (S, D, ...), which cannot say what a QNX thread waits for.
+static void state_event(struct conv *c, const struct kev_reader *r, const struct kev_event *e,
+                        int th)
+{
+    if (th < 0 || kx_is_idle(c->m, th))
+        return;
+    state_close(c, th, e->t64, STATE_NEXT);
+    if (e->ev == KEV_TH_RUNNING || e->ev == KEV_TH_READY || e->ev == KEV_TH_CREATE ||
+        e->ev == KEV_TH_DESTROY)
+        return;
+    static struct kev_fields fs;
+    kev_fields_decode(r, e, &fs);
+    char name[48];
+    const char *st = strncmp(fs.name, "TH", 2) ? fs.name : fs.name + 2;
+    if (e->ev == KEV_TH_DEAD)
+        snprintf(name, sizeof(name), "dead");
+    else if (e->ev == KEV_TH_STOPPED)
+        snprintf(name, sizeof(name), "stopped");
+    else
+        snprintf(name, sizeof(name), "blocked: %s", st);
+    uint64_t uuid = state_track(c, th);
+    size_t at = te_begin(c, e->t64);
+    table_args(&fs, &c->pkt);
+    te_end(c, at, uuid, 1, "thread_state", name);
+    c->state_open[th] = 1;
+}
+
+// After the model took event e: the counters of the threads it changed, the state slices of a
+// destroyed process's threads.
+static void model_after(struct conv *c, const struct kev_event *e, int th)
+{
+    struct kx_model *m = c->m;
+    if (th >= 0) { // a thread state event's thread
+        prio_note(c, th, e->t64);
+        ready_note(c, th, e->t64);
+    } else if (e->cls == KEV_C_SYSTEM && e->ev == KEV_SYS_PRIO_CHANGE && e->nw >= 2) {
+        uint32_t who = kx_field(e, kx_fields()->prio_who);
+        prio_note(c, kx_thread(m, kev_who_pid(who), kev_who_tid(who)), e->t64);
+    } else if (e->cls == KEV_C_SYSTEM && kx_snapshot_cpu(e) >= 0) { // "CPU c runs who"
+        uint32_t who = kx_field(e, kx_fields()->snap_who);
+        if (who)
+            ready_note(c, kx_thread(m, kev_who_pid(who), kev_who_tid(who)), e->t64);
+    } else if (e->cls == KEV_C_PR_TH && e->nw >= 2 &&
+               (e->ev == KEV_PR_DESTROY || e->ev == KEV_PR_DESTROY_NAME)) {
+        for (unsigned i = 0; i < m->nth; i++) // (rare: a scan is fine)
+            if (m->th[i].pid == e->w[1]) {
+                state_close(c, (int)i, e->t64, STATE_NEXT);
+                ready_note(c, (int)i, e->t64);
+            }
+    }
+}
+
 static int on_event(void *user, struct kev_reader *r, const struct kev_event *e)
 {
     struct conv *c = user;
     struct cf_fault done;
+    int th = -1; // a thread state event's thread
     if (cf_event(&c->faults, e, &done))
         fault_instant(c, &done);
     if (e->cls == KEV_C_KER_CALL)
@@ -799,8 +976,11 @@ static int on_event(void *user, struct kev_reader *r, const struct kev_event *e)
         table_instant(c, r, e, current_of(c->m, e->cpu)); // (then as below, as every event)
     if (e->cls == KEV_C_USER)
         user_event(c, r, e);
-    else if (e->cls == KEV_C_PR_TH && e->ev <= KEV_TH_DESTROY && e->nw >= 2)
-        thread_event(c, e);
+    else if (e->cls == KEV_C_PR_TH && e->ev <= KEV_TH_DESTROY && e->nw >= 2) {
+        th = kx_thread(c->m, e->w[0], e->w[1]);
+        state_event(c, r, e, th);
+        thread_event(c, e, th);
+    }
     else if (e->cls == KEV_C_INT && e->nw >= 1)
         int_event(c, e);
     else if (e->cls == KEV_C_COMM)
@@ -827,8 +1007,11 @@ static int on_event(void *user, struct kev_reader *r, const struct kev_event *e)
         flush_bundle(c, e->cpu); // the events before the gap; the next bundle says "lost"
         c->lost[e->cpu] += e->w[0];
         c->lost_pending[e->cpu] = 1;
+        for (unsigned i = 0; i < c->m->nth; i++) // a lost event may have ended any state
+            state_close(c, (int)i, e->t64, STATE_EVENTS_LOST);
     }
     kx_model_update(c->m, e);
+    model_after(c, e, th);
     return c->werr || c->oom;
 }
 
@@ -977,6 +1160,7 @@ int main(int argc, char **argv)
     if (kx_open("kev2perfetto", in, &f))
         return 1;
     static struct conv c;
+    c.ready_out = -1;
     static struct kx_model m;
     static struct kx_msgs q;
     kx_msgs_init(&q);
@@ -1011,6 +1195,9 @@ int main(int argc, char **argv)
             kcall_close(&c, th < KX_MAX_THREADS ? (int)th : -1, m.last_t);
     for (unsigned i = 0; i < KX_MSG_MAX; i++) // sends never received
         sent_place(&c, f.r, i);
+    for (unsigned th = 0; th < KX_MAX_THREADS; th++) // states still held when the trace ended
+        state_close(&c, (int)th, m.last_t, STATE_TRACE_ENDED);
+    ready_flush(&c);
     ftrace_stats(&c, 2, m.last_t, ncpu);
     process_tree(&c);
     kx_funcs_finish(c.funcs, &c.func_sink); // calls still open: their entries' instants
