@@ -159,8 +159,11 @@ static const char *snapshot_names(unsigned v)
 // A row whose site fires D probes: ds how (enum kev_dsite), dp which, with their arguments.
 #define ROWD(ds, c, lo, hi, name, when, flds, fw, ww, qnx, probes, dp) \
     { KEV_C_##c, lo, hi, name, when, flds, NELEM(flds), fw, ww, 0, qnx, probes, KEV_D_##ds, dp }
+// A run of kernel-call events: kc its part (ENTRY, EXIT, INTR: enum kev_kcall_part, which
+// kev_kcall_part() answers from), the fields the call's layout (trace/kev_kercall.c).
 #define KROW(lo, hi, name, when, kc, qnx, probes, ds, dp) \
-    { KEV_C_KER_CALL, lo, hi, name, when, NULL, 0, 2, 6, KEV_KCALL_##kc, qnx, probes, KEV_D_##ds, dp }
+    { KEV_C_KER_CALL, lo, hi, name, when, NULL, 0, 2, 6, KEV_KCALL_##kc, qnx, probes, \
+      KEV_D_##ds, dp }
 
 static const struct kev_field_desc f_time[] = {
     HL("cycles", CYCLES, 0, "the 64-bit cycle counter"),
@@ -451,7 +454,8 @@ const struct kev_event_desc kev_event_table[] = {
          "_NTO_TRACE_KERCALLEXIT / __KER_*",
          "kercall::<Name>:return (arg0 the result, -errno on failure); lockstat at a SYNC_* return", EMIT, d_kcall_exit),
     KROW(KEV_KC_INTERRUPTED(0), KEV_KC_INTERRUPTED(KEV_KC_MAX - 1), "KER_INTR",
-         "QNX's interrupted call; never written here", INTR, "_NTO_TRACE_KERCALLINT / __KER_*", "", NONE, NULL),
+         "QNX's interrupted call; never written here", INTR, "_NTO_TRACE_KERCALLINT / __KER_*", "",
+         NONE, NULL),
 
     ROWD(EMIT, INT, KEV_INT_ENTER, KEV_INT_ENTER, "INT_ENTR",
         "a device interrupt, the tick, a CPU's tick share or a reschedule IPI is taken", f_int, 2, 2,

@@ -53,8 +53,9 @@ $(HT)/test_kev_stack: $(call host_test_objs,test/unit/test_kev_stack.c trace/kev
 
 # Which part of a kernel call an event is, for every number, against the table and QNX's numbering.
 HOST_TESTS += $(HT)/test_kev_kcall
-$(HT)/test_kev_kcall: $(call host_test_objs,test/unit/test_kev_kcall.c trace/kev_decode.c trace/kev_events.c \
-                         trace/kev_kercall.c trace/kev_fields.c trace/kev_text.c trace/kev_file.c)
+$(HT)/test_kev_kcall: $(call host_test_objs,test/unit/test_kev_kcall.c trace/kev_decode.c \
+                         trace/kev_events.c trace/kev_kercall.c trace/kev_fields.c trace/kev_text.c \
+                         trace/kev_file.c)
 	@echo "  LINK    $@"
 	$(Q)$(HOST_CC) -o $@ $^ -lcmocka $(HOST_TLDFLAGS)
 
