@@ -520,11 +520,42 @@ void kev_event_string(const struct kev_reader *r, const struct kev_event *e, uns
     buf[i] = 0;
 }
 
+// The table's row of a kernel-call event (KER_CALL, KER_EXIT or KER_INTR), NULL for another.
+static const struct kev_event_desc *kcall_row(unsigned cls, unsigned ev)
+{
+    const struct kev_event_desc *d = cls == KEV_C_KER_CALL ? kev_event_describe(cls, ev) : NULL;
+    return d && d->kcall ? d : NULL;
+}
+
+enum kev_kcall_part kev_kcall_part(const struct kev_event *e)
+{
+    const struct kev_event_desc *d = kcall_row(e->cls, e->ev);
+    return d ? (enum kev_kcall_part)d->kcall : KEV_KCALL_NONE;
+}
+
+unsigned kev_kcall_no(const struct kev_event *e)
+{
+    const struct kev_event_desc *d = kcall_row(e->cls, e->ev);
+    return d ? e->ev - d->lo : e->ev % KEV_KC_MAX;
+}
+
+const char *kev_kcall_part_name(unsigned ev)
+{
+    const struct kev_event_desc *d = kcall_row(KEV_C_KER_CALL, ev);
+    switch (d ? d->kcall : KEV_KCALL_NONE) {
+    case KEV_KCALL_ENTRY: return "entry";
+    case KEV_KCALL_EXIT: return "exit";
+    case KEV_KCALL_INTR: return "interrupted";
+    default: return "unknown";
+    }
+}
+
 int kev_kcall_exit(const struct kev_event *e, int32_t *ret, uint32_t *err)
 {
-    if (e->cls != KEV_C_KER_CALL || e->ev < KEV_KC_MAX || e->ev >= 2u * KEV_KC_MAX || e->nw < 2)
+    const struct kev_event_desc *d = kcall_row(e->cls, e->ev);
+    if (!d || (d->kcall != KEV_KCALL_EXIT && d->kcall != KEV_KCALL_INTR) || e->nw < 2)
         return 0;
-    unsigned n = e->ev - KEV_KC_MAX;
+    unsigned n = e->ev - d->lo; // the call's number
     *ret = (int32_t)e->w[0];
     *err = 0;
 #ifdef KEV_HAVE_V101_KCALLS

@@ -159,8 +159,11 @@ static const char *snapshot_names(unsigned v)
 // A row whose site fires D probes: ds how (enum kev_dsite), dp which, with their arguments.
 #define ROWD(ds, c, lo, hi, name, when, flds, fw, ww, qnx, probes, dp) \
     { KEV_C_##c, lo, hi, name, when, flds, NELEM(flds), fw, ww, 0, qnx, probes, KEV_D_##ds, dp }
+// A run of kernel-call events: kc its part (ENTRY, EXIT, INTR: enum kev_kcall_part, which
+// kev_kcall_part() answers from), the fields the call's layout (trace/kev_kercall.c).
 #define KROW(lo, hi, name, when, kc, qnx, probes, ds, dp) \
-    { KEV_C_KER_CALL, lo, hi, name, when, NULL, 0, 2, 6, kc, qnx, probes, KEV_D_##ds, dp }
+    { KEV_C_KER_CALL, lo, hi, name, when, NULL, 0, 2, 6, KEV_KCALL_##kc, qnx, probes, \
+      KEV_D_##ds, dp }
 
 static const struct kev_field_desc f_time[] = {
     HL("cycles", CYCLES, 0, "the 64-bit cycle counter"),
@@ -442,15 +445,17 @@ const struct kev_event_desc kev_event_table[] = {
     ROW(CONTROL, KEV_CTL_DROPPED, KEV_CTL_DROPPED, "DROPPED", "the ring: events were lost",
         f_dropped, 2, 2, NULL, ""),
 
-    KROW(0, KEV_KC_MAX - 1, "KER_CALL", "a kernel call is entered", 1,
+    KROW(KEV_KC_ENTRY(0), KEV_KC_ENTRY(KEV_KC_MAX - 1), "KER_CALL", "a kernel call is entered",
+         ENTRY,
          "_NTO_TRACE_KERCALLENTER / __KER_*",
          "kercall::<Name>:entry (arg0-arg5 the call's arguments)", EMIT, d_kcall_entry),
-    KROW(KEV_KC_MAX, 2 * KEV_KC_MAX - 1, "KER_EXIT",
-         "the call returns to its thread, blocked time included", 2,
+    KROW(KEV_KC_EXIT(0), KEV_KC_EXIT(KEV_KC_MAX - 1), "KER_EXIT",
+         "the call returns to its thread, blocked time included", EXIT,
          "_NTO_TRACE_KERCALLEXIT / __KER_*",
          "kercall::<Name>:return (arg0 the result, -errno on failure); lockstat at a SYNC_* return", EMIT, d_kcall_exit),
-    KROW(2 * KEV_KC_MAX, 3 * KEV_KC_MAX - 1, "KER_INTR", "QNX's interrupted call; never written here",
-         3, "_NTO_TRACE_KERCALLINT / __KER_*", "", NONE, NULL),
+    KROW(KEV_KC_INTERRUPTED(0), KEV_KC_INTERRUPTED(KEV_KC_MAX - 1), "KER_INTR",
+         "QNX's interrupted call; never written here", INTR, "_NTO_TRACE_KERCALLINT / __KER_*", "",
+         NONE, NULL),
 
     ROWD(EMIT, INT, KEV_INT_ENTER, KEV_INT_ENTER, "INT_ENTR",
         "a device interrupt, the tick, a CPU's tick share or a reschedule IPI is taken", f_int, 2, 2,
@@ -673,7 +678,7 @@ const char *kev_event_title_of(const struct kev_event_desc *d, unsigned cls, uns
 {
     size_t k = 0;
     if (d && d->kcall) {
-        unsigned c = ev % KEV_KC_MAX;
+        unsigned c = ev - d->lo; // the call's number (kev_kcall_no)
         const char *call = kev_kcall_name(c);
         if (!call && c < QNX_KERCALL_NUM)
             call = qnx_kercalls[c].name;

@@ -152,13 +152,15 @@ static void our_kcall_exit(const struct kev_event *e, unsigned c, struct kev_fie
 
 // A kernel call's fields by QNX's layout: fast (2 words) the fields marked f, wide all of
 // them while words remain. Fields named "empty" are skipped; a string's words are one field.
+// QNX's interrupted call (this kernel writes none) is read as its call's exit.
 static void kcall_fields(const struct kev_reader *r, const struct kev_event *e,
-                         const struct kev_event_desc *d, struct kev_fields *o)
+                         struct kev_fields *o)
 {
-    unsigned c = e->ev % KEV_KC_MAX;
-    const char *s = c < QNX_KERCALL_NUM ? (d->kcall == 2 ? qnx_kercalls[c].exit
-                                                        : d->kcall == 1 ? qnx_kercalls[c].entry
-                                                                        : NULL) : NULL;
+    enum kev_kcall_part part = kev_kcall_part(e);
+    int entry = part == KEV_KCALL_ENTRY, exit = part == KEV_KCALL_EXIT || part == KEV_KCALL_INTR;
+    unsigned c = kev_kcall_no(e);
+    const char *s = c < QNX_KERCALL_NUM ? (exit ? qnx_kercalls[c].exit
+                                                : entry ? qnx_kercalls[c].entry : NULL) : NULL;
     // Our own calls sit on numbers QNX leaves spare: their words are the call's registers.
     int spare = 0;
     if (c < QNX_KERCALL_NUM)
@@ -166,13 +168,13 @@ static void kcall_fields(const struct kev_reader *r, const struct kev_event *e,
             spare = q[0] == 'S' && q[1] == 'P' && q[2] == 'A' && q[3] == 'R' && q[4] == 'E';
     const char *ours = our_kercall(r, c);
     spare |= ours != NULL;
-    if (d->kcall == 2 && ours) {
+    if (exit && ours) {
         our_kcall_exit(e, c, o);
         return;
     }
     int32_t ret;
     uint32_t err;
-    if (d->kcall == 2 && kev_kcall_exit(e, &ret, &err)) {
+    if (exit && kev_kcall_exit(e, &ret, &err)) {
         struct kev_field *f = add(o, "ret", KEV_K_S32, "the call's result (-1: failed)");
         if (f)
             f->v = (uint64_t)(int64_t)ret;
@@ -187,11 +189,11 @@ static void kcall_fields(const struct kev_reader *r, const struct kev_event *e,
         }
         o->n = 0; // a success: the layout names the words below
     }
-    if (d->kcall == 1 && ours) {
+    if (entry && ours) {
         our_kcall_args(e, ours, o, "the call's argument");
         return;
     }
-    if (spare && d->kcall == 1) {
+    if (spare && entry) {
         static const char *const argn[] = { "arg0", "arg1", "arg2", "arg3", "arg4", "arg5" };
         for (unsigned i = 0; i < e->nw && i < NELEM(argn); i++) {
             struct kev_field *f = add(o, argn[i], KEV_K_HEX, "the call's argument (a register)");
@@ -345,14 +347,8 @@ unsigned kev_fields_decode(const struct kev_reader *r, const struct kev_event *e
         raw_words(o, e, "words", 0);
         return o->n;
     }
-    if (d->kcall == 3) { // QNX's interrupted call (this kernel writes none): read as its exit
-        struct kev_event x = *e;
-        x.ev = e->ev - KEV_KC_MAX;
-        kcall_fields(r, &x, kev_event_describe(e->cls, x.ev), o);
-        return o->n;
-    }
     if (d->kcall) {
-        kcall_fields(r, e, d, o);
+        kcall_fields(r, e, o);
         return o->n;
     }
     unsigned next = 0;      // the word after the last field's

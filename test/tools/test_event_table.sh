@@ -6,7 +6,8 @@
 # protobuf decoded by Debian's protoc with Perfetto's own names and numbers,
 # perfetto_subset.proto, and that decode equal to check_perfetto.py's reader's) and kevsql (its
 # event and args tables) must each name every event with every field and value
-# (check_event_table.py). Then the same with a test-only
+# (check_event_table.py); QNX's interrupted call reads as its call's exit (kev2json's errno 4,
+# EINTR, as babeltrace2 reads the CTF). Then the same with a test-only
 # row (test/tools/test_event_row.c) linked into test builds of kevscen and the consumers:
 # the event no consumer's code knows is named with its fields by each, and dtrace -i fires the
 # D probe its row's D column names, with its fields as arguments. And the docs: the
@@ -70,6 +71,24 @@ consumers() {
 }
 
 consumers "$bin" table
+
+# QNX's interrupted call is its call's exit (kev_kcall_exit): kevscen writes MsgSend's ended
+# [-1, 4], 4 being EINTR in QNX's <errno.h>; kev2json's top-level args must say errno 4 (EINTR),
+# as babeltrace2 reads kev2ctf's syscall_exit (ret -4, LTTng's -errno, interrupted 1).
+python3 - "$dir/table.json" "$dir/table.bt" >"$dir/intr.out" 2>&1 <<'PY'
+import json, re, sys
+recs = json.load(open(sys.argv[1]))["traceEvents"]
+js = [r["args"] for r in recs if (r.get("args") or {}).get("event", "").startswith("KER_INTR_")]
+bt = [l for l in open(sys.argv[2]) if "interrupted = 1" in l]
+print("# kev2json", [(a.get("ret"), a.get("errno"), a.get("errno_name"), a.get("interrupted")) for a in js])
+print("# babeltrace2", [re.search(r"ret = (-?\d+)", l).group(1) for l in bt])
+sys.exit(not (js and len(js) == len(bt) and
+              all((a.get("ret"), a.get("errno"), a.get("errno_name"), a.get("interrupted")) ==
+                  (-1, 4, "EINTR", 1) for a in js) and all("ret = -4," in l for l in bt)))
+PY
+if [ $? = 0 ]; then ok "table: kev2json's interrupted calls carry errno 4 (EINTR), as babeltrace2 reads them"
+else notok "table: kev2json's interrupted calls carry errno 4 (EINTR), as babeltrace2 reads them"
+    cat "$dir/intr.out"; fi
 
 # The same capture as a QNX system's (its board record hidden, kev_as_qnx.py): the decoder names
 # the kernel calls' words by QNX's layouts (trace/kev_kercall.c) and kev2ctf's classes follow:

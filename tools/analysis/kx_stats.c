@@ -379,11 +379,14 @@ static void kcall_row(struct kx_stats *s, int idx, const struct kev_event *exit_
 static void kcall_event(struct kx_stats *s, const struct kev_event *e)
 {
     int idx = s->m.cur[e->cpu];
-    unsigned call = e->ev % KEV_KC_MAX;
+    enum kev_kcall_part part = kev_kcall_part(e);
+    if (part == KEV_KCALL_NONE)
+        return;
+    unsigned call = kev_kcall_no(e);
     struct kx_kc_stats *k = &s->kc[call];
     int32_t ret = 0;
     uint32_t en = 0;
-    if (e->ev < KEV_KC_MAX) {
+    if (part == KEV_KCALL_ENTRY) {
         k->entries++;
         if (idx >= 0) {
             struct kx_th_stats *ts = &s->th[idx];
@@ -397,9 +400,7 @@ static void kcall_event(struct kx_stats *s, const struct kev_event *e)
         }
         return;
     }
-    if (e->ev >= 3 * KEV_KC_MAX)
-        return;
-    int interrupted = e->ev >= 2 * KEV_KC_MAX;
+    int interrupted = part == KEV_KCALL_INTR;
     if (interrupted) {
         k->interrupted++;
     } else if (kev_kcall_exit(e, &ret, &en) && en) { // [-1, errno] (trace/kev_decode.h)

@@ -458,28 +458,30 @@ static void kcall(struct kw *k, const struct kev_event *e, int x)
     if (!valid(x))
         return;
     struct kw_thread *s = &k->th[x];
-    if (e->ev < KEV_KC_MAX) {
-        enum kw_kind kind = kind_of_call(e->ev);
+    enum kev_kcall_part part = kev_kcall_part(e);
+    unsigned call = kev_kcall_no(e);
+    if (part == KEV_KCALL_ENTRY) {
+        enum kw_kind kind = kind_of_call(call);
         if (kind == KW_NONE)
             return;
-        s->kc_call = e->ev + 1;
+        s->kc_call = call + 1;
         s->kc_obj = e->w[0];
-        if (e->ev == CALL_MUTEX_UNLOCK) {
+        if (call == CALL_MUTEX_UNLOCK) {
             set_owner(k, find_obj(k, KW_MUTEX, e->w[0]), -1);
-        } else if (e->ev == CALL_SEM_POST) {
+        } else if (call == CALL_SEM_POST) {
             int o = find_obj(k, KW_SEM, e->w[0]);
             if (o >= 0 && k->obj[o].owner == x)
                 set_owner(k, o, -1);
         }
         return;
     }
-    unsigned call = e->ev % KEV_KC_MAX;
     if (s->kc_call != call + 1)
         return;
     s->kc_call = 0;
     int32_t ret;
     uint32_t err;
-    if (e->ev >= 2 * KEV_KC_MAX || (kev_kcall_exit(e, &ret, &err) && err))
+    // Only a successful exit takes the object: a failed call, or QNX's interrupted one, does not.
+    if (part != KEV_KCALL_EXIT || (kev_kcall_exit(e, &ret, &err) && err))
         return;
     if (call == CALL_MUTEX_LOCK)
         set_owner(k, find_obj(k, KW_MUTEX, s->kc_obj), x);

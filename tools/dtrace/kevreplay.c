@@ -596,28 +596,29 @@ static void on_thread(struct replay *p, struct kev_reader *r, const struct kev_e
     if (e->cls == KEV_C_KER_CALL && p->cur[cpu]) {
         /* lockstat, as kernel/ktrace_sync.c fires it (d/lockstat.h) */
         struct rthread *t = rthread(p, p->cur[cpu]);
-        unsigned n = e->ev < KEV_KC_MAX ? e->ev : e->ev - KEV_KC_MAX;
-        if (e->ev < KEV_KC_MAX) {   /* the call it is in, for msg_args and block-*'s object */
+        enum kev_kcall_part part = kev_kcall_part(e);
+        unsigned n = kev_kcall_no(e);
+        if (part == KEV_KCALL_ENTRY) {  /* the call it is in, for msg_args and block-*'s object */
             t->kc_open = 1;
             t->kc = (uint16_t)n;
             t->kc_nw = (uint8_t)(e->nw < 6 ? e->nw : 6);
             for (unsigned k = 0; k < 6; k++)
                 t->kc_a[k] = k < e->nw ? w[k] : 0;
-        } else if (e->ev < 2 * KEV_KC_MAX) {
-            t->kc_open = 0;
+        } else if (part == KEV_KCALL_EXIT || part == KEV_KCALL_INTR) {
+            t->kc_open = 0;         /* (QNX's interrupted call ends it too) */
         }
-        const struct dprobe_lockcall *lc = dprobe_lockcall(n);
+        const struct dprobe_lockcall *lc = part != KEV_KCALL_NONE ? dprobe_lockcall(n) : NULL;
         if (!lc)
             return;
-        if (e->ev < KEV_KC_MAX) {
+        if (part == KEV_KCALL_ENTRY) {
             t->obj = e->nw ? w[0] : 0;
             t->owner = 0;
             t->blocked_at = 0;
             return;
         }
         int32_t ret;
-        uint32_t err;
-        if (!kev_kcall_exit(e, &ret, &err) || err)
+        uint32_t err;       /* (an interrupted call acquires nothing) */
+        if (part != KEV_KCALL_EXIT || !kev_kcall_exit(e, &ret, &err) || err)
             return;
         if (t->blocked_at && lc->blocked)
             fire4(p, lc->blocked, t->obj, cycles_ns(p, p->now_cycles - t->blocked_at),
@@ -1022,7 +1023,7 @@ static int on_event(void *user, struct kev_reader *r, const struct kev_event *e)
     p->ctx.walltimestamp = p->wall0 + t;
     set_ctx(p, r, cpu);
     /* errno: a failing call's at its kercall:::return (the exit event's), else 0, as the
-     * board's kev_emit_kcall_exit */
+     * board's kev_emit_kcall_exit (QNX's interrupted call: its exit's, EINTR) */
     int32_t kret;
     uint32_t kerr = 0;
     p->ctx.errno_ = kev_kcall_exit(e, &kret, &kerr) ? (int32_t)kerr : 0;

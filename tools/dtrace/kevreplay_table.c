@@ -95,7 +95,7 @@ static int probe_name(const char *tmpl, const struct kev_event *e, const struct 
         char val[48];
         uint64_t v;
         if (end - s - 1 == 4 && !memcmp(s + 1, "call", 4)) {
-            const char *c = kev_kcall_name(e->ev % KEV_KC_MAX);
+            const char *c = kev_kcall_name(kev_kcall_no(e));
             if (!c)
                 return 0;
             snprintf(val, sizeof(val), "%s", c);
@@ -163,7 +163,7 @@ static int fill_args(const char *args, const struct kev_event *e,
             if (kev_kcall_exit(e, &ret, &err))
                 f->a[k] = err ? (uint64_t)-(int64_t)err : (uint64_t)(int64_t)ret;
         } else if (!strcmp(tok, "$call")) {
-            f->a[k] = e->ev % KEV_KC_MAX;
+            f->a[k] = kev_kcall_no(e);
         } else if (!strcmp(tok, "$ev")) {
             f->a[k] = e->ev;
         } else if (!strcmp(tok, "$user")) {   /* two words, or the payload and its size */

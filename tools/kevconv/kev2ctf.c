@@ -523,23 +523,22 @@ static void kcall_fields(struct stream *s, const struct kev_fields *fs, unsigned
 static void kcall_event(struct stream *s, const struct kev_event *e)
 {
     static struct kev_fields fs;
-    unsigned call = e->ev % KEV_KC_MAX;
-    if (e->ev < KEV_KC_MAX) {
+    enum kev_kcall_part part = kev_kcall_part(e);
+    unsigned call = kev_kcall_no(e);
+    if (part == KEV_KCALL_ENTRY) {
         kev_fields_decode(s->r, e, &fs);
         ev_header(s, CTF_ID_SYSCALL_ENTRY + call, e->t64, 1);
         put8(s, (uint8_t)e->nw);
         kcall_fields(s, &fs, call, 0);
-    } else if (e->ev < 3 * KEV_KC_MAX) {
-        // (an interrupted call, QNX's, is decoded as its exit: kev_fields.c)
-        struct kev_event x = *e;
-        x.ev = KEV_KC_EXIT(call);
+    } else if (part == KEV_KCALL_EXIT || part == KEV_KCALL_INTR) {
+        // (an interrupted call, QNX's, is read as its exit: kev_kcall_exit, kev_fields.c)
         kev_fields_decode(s->r, e, &fs);
         int32_t ret = e->nw ? (int32_t)e->w[0] : 0;
         uint32_t err = 0;
-        kev_kcall_exit(&x, &ret, &err);
+        kev_kcall_exit(e, &ret, &err);
         ev_header(s, CTF_ID_SYSCALL_EXIT + call, e->t64, 9);
         put64(s, err ? (uint64_t)-(int64_t)err : (uint64_t)(int64_t)ret); // LTTng's: -errno
-        put8(s, e->ev >= 2 * KEV_KC_MAX);
+        put8(s, part == KEV_KCALL_INTR);
         kcall_fields(s, &fs, call, 1);
     } else {
         unknown_event(s, e);

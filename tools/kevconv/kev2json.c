@@ -348,10 +348,11 @@ static void kcall_event(struct conv *c, const struct kev_event *e)
 {
     int th = c->m->cur[e->cpu];
     unsigned slot = th >= 0 ? (unsigned)th : KX_MAX_THREADS;
-    unsigned call = e->ev % KEV_KC_MAX;
+    enum kev_kcall_part part = kev_kcall_part(e);
+    unsigned call = kev_kcall_no(e);
     char nb[16];
     const char *name = kx_kcall_name(call, nb, sizeof(nb));
-    if (e->ev < KEV_KC_MAX) {
+    if (part == KEV_KCALL_ENTRY) {
         if (c->open_call[slot]) // its exit was lost: close it here
             kcall_close(c, th, slot, e->t64);
         on_thread(c, "B", "kev.kcall", th, e->t64);
@@ -360,7 +361,7 @@ static void kcall_event(struct conv *c, const struct kev_event *e)
         fields_put(c, e, "");
         o_str(&c->o, "}}");
         c->open_call[slot] = (uint16_t)(call + 1);
-    } else if (e->ev < 3 * KEV_KC_MAX) {
+    } else if (part == KEV_KCALL_EXIT || part == KEV_KCALL_INTR) {
         int open = c->open_call[slot] == call + 1;
         if (c->open_call[slot] && !open) // another call's exit: that one's was lost
             kcall_close(c, th, slot, e->t64);
@@ -375,7 +376,7 @@ static void kcall_event(struct conv *c, const struct kev_event *e)
         }
         int32_t ret = (int32_t)e->w[0];
         uint32_t err = 0;
-        kev_kcall_exit(e, &ret, &err); // [-1, errno] on failure (trace/kev_decode.h)
+        kev_kcall_exit(e, &ret, &err); // [-1, errno] on failure; interrupted: its exit's
         o_str(&c->o, ret < 0 ? ",\"args\":{\"ret\":-" : ",\"args\":{\"ret\":");
         put_u64(&c->o, ret < 0 ? (uint64_t)-(int64_t)ret : (uint64_t)ret);
         if (err) {
@@ -385,7 +386,7 @@ static void kcall_event(struct conv *c, const struct kev_event *e)
                 o_printf(&c->o, ",\"errno_name\":\"%s\"", kev_errno_name(err));
         }
         fields_arg(c, e);
-        o_str(&c->o, e->ev >= 2 * KEV_KC_MAX ? ",\"interrupted\":1}}" : "}}");
+        o_str(&c->o, part == KEV_KCALL_INTR ? ",\"interrupted\":1}}" : "}}");
         c->open_call[slot] = 0;
     } else {
         on_thread(c, "i", "kev.kcall", th, e->t64);

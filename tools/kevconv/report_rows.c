@@ -18,9 +18,8 @@ static void what(const struct kx_stats *s, const struct kev_event *e, char *b, s
         snprintf(b, n, "%s %u/%u", name ? name : "?", e->w[0], e->nw > 1 ? e->w[1] : 0);
         break;
     case KEV_C_KER_CALL:
-        snprintf(b, n, "%s %s 0x%x", kx_kcall_name(e->ev % KEV_KC_MAX, nb, sizeof(nb)),
-                 e->ev < KEV_KC_MAX ? "entry" : e->ev < 2 * KEV_KC_MAX ? "exit" : "interrupted",
-                 e->w[0]);
+        snprintf(b, n, "%s %s 0x%x", kx_kcall_name(kev_kcall_no(e), nb, sizeof(nb)),
+                 kev_kcall_part_name(e->ev), e->w[0]);
         break;
     case KEV_C_INT:
         name = kev_int_name(e->ev);

@@ -553,7 +553,7 @@ static const char *event_name(const struct ks_ev_rec *v, char *b, size_t n)
         break;
     case KEV_C_KER_CALL:
         snprintf(b, n, "%s/%s", kx_kcall_name(v->ev % KEV_KC_MAX, nb, sizeof(nb)),
-                 v->ev < KEV_KC_MAX ? "entry" : v->ev < 2 * KEV_KC_MAX ? "exit" : "interrupted");
+                 kev_kcall_part_name(v->ev));
         return b;
     case KEV_C_INT: s = kev_int_name(v->ev); break;
     case KEV_C_COMM: s = kev_comm_name(v->ev); break;

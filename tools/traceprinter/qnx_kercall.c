@@ -35,12 +35,12 @@ static void put(struct out *o, const char *fmt, ...)
 
 static int is_exit(const struct kev_event *e)
 {
-    return e->ev >= KEV_KC_MAX && e->ev < 2 * KEV_KC_MAX;
+    return kev_kcall_part(e) == KEV_KCALL_EXIT;
 }
 
 static const char *spec_of(const struct kev_event *e, const char **name)
 {
-    unsigned n = e->ev % KEV_KC_MAX;
+    unsigned n = kev_kcall_no(e);
     if (n >= QNX_KERCALL_NUM || !qnx_kercalls[n].name)
         return NULL;
     *name = qnx_kercalls[n].name;

@@ -60,8 +60,7 @@ static const char *class_label(const struct kev_event *e)
 {
     switch (e->cls) {
     case KEV_C_CONTROL: return "CONTROL";
-    case KEV_C_KER_CALL: return e->ev >= KEV_KC_MAX && e->ev < 2 * KEV_KC_MAX ? "KER_EXIT"
-                                                                             : "KER_CALL";
+    case KEV_C_KER_CALL: return kev_kcall_part(e) == KEV_KCALL_EXIT ? "KER_EXIT" : "KER_CALL";
     case KEV_C_INT: return "INT";
     case KEV_C_PR_TH: return e->ev >= KEV_PR_CREATE ? "PROCESS" : "THREAD";
     case KEV_C_SYSTEM: return "SYSTEM";
@@ -88,10 +87,13 @@ static void event_label(const struct kev_event *e, char *buf, size_t n)
         }
         break;
     case KEV_C_KER_CALL: {
-        unsigned call = e->ev % KEV_KC_MAX;
+        enum kev_kcall_part part = kev_kcall_part(e);
+        if (part == KEV_KCALL_NONE) // a number past the calls' parts: EV_<n>
+            break;
+        unsigned call = kev_kcall_no(e);
         const char *kc = kev_kcall_name(call);
         const char *qnx = qnx_kercall_name(e);
-        const char *suffix = e->ev >= 2 * KEV_KC_MAX ? "(intr)" : "";
+        const char *suffix = part == KEV_KCALL_INTR ? "(intr)" : "";
         // QNX's name for QNX's calls; ours for the calls we put on numbers QNX leaves spare.
         if (qnx && !(kc && strstr(qnx, "SPARE")))
             snprintf(buf, n, "%s/%02u%s", qnx, call, suffix);
@@ -299,8 +301,10 @@ static void arguments(const struct kev_reader *r, const struct kev_event *e, int
         else
             raw_words(l, e, 0, one_line);
         return;
-    case KEV_C_KER_CALL:
-        if (e->ev < 2 * KEV_KC_MAX && qnx_kercall_args(e, r->kr_big, name, sizeof(name)) == 0) {
+    case KEV_C_KER_CALL: {
+        enum kev_kcall_part part = kev_kcall_part(e);
+        if ((part == KEV_KCALL_ENTRY || part == KEV_KCALL_EXIT) &&
+            qnx_kercall_args(e, r->kr_big, name, sizeof(name)) == 0) {
             int32_t ret;
             uint32_t err;
             add(l, "%s", name[0] == ' ' ? name + 1 : name);
@@ -308,7 +312,7 @@ static void arguments(const struct kev_reader *r, const struct kev_event *e, int
                 add(l, " (%s)", kev_errno_name(err) ? kev_errno_name(err) : "errno");
             return;
         }
-        if (e->ev >= KEV_KC_MAX && e->ev < 2 * KEV_KC_MAX) {
+        if (part == KEV_KCALL_EXIT) {
             int32_t ret;
             uint32_t err;
             kev_kcall_exit(e, &ret, &err);
@@ -321,6 +325,7 @@ static void arguments(const struct kev_reader *r, const struct kev_event *e, int
             raw_words(l, e, 0, one_line);
         }
         return;
+    }
     case KEV_C_PR_TH:
         if (e->ev < KEV_PR_CREATE) { // thread state, create, destroy: [pid, tid, prio, policy]
             who(r, w[0], w[1], tmp, sizeof(tmp));

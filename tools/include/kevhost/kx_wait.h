@@ -192,9 +192,9 @@ static inline void kw_event(struct kw *k, const struct kev_event *e, int th)
 {
     k->t_last = e->t64;
     if (e->cls == KEV_C_KER_CALL) {
-        unsigned c = e->ev % KEV_KC_MAX;
+        unsigned c = kev_kcall_no(e);
         if (c < 80u || c > 85u || th < 0 || th >= (int)KW_MAX_THREADS ||
-            (e->ev >= KEV_KC_MAX && k->th[th].kc_call != c + 1u))
+            (kev_kcall_part(e) != KEV_KCALL_ENTRY && k->th[th].kc_call != c + 1u))
             return;
     } else if (e->cls != KEV_C_PR_TH && e->cls != KEV_C_SYSTEM) {
         return;

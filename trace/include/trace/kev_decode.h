@@ -13,6 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <trace/kev.h>
+#include <trace/kev_events.h>
 
 // Error codes (kr_err); kev_error() gives the message.
 enum kev_err {
@@ -192,9 +193,20 @@ const char *kev_thread_name(const struct kev_reader *r, uint32_t pid, uint32_t t
 // Copy the NUL-terminated string packed in e's payload from word `first` into buf[n].
 void kev_event_string(const struct kev_reader *r, const struct kev_event *e, unsigned first,
                       char *buf, size_t n);
-// A kernel call's exit event, decoded from the slots that hold it (docs/kev-format.md): 1 when
-// e is one, with *ret its result (-1 on failure) and *err the errno (0 on success). Exits
-// of calls whose result is not errno-style (ClockCycles, ClockTime: a 64-bit value; Semihost:
+// The part of a kernel call e is (enum kev_kcall_part, trace/kev_events.h), from the event
+// table's KER_CALL rows; KEV_KCALL_NONE for any other event and for a number no row holds.
+enum kev_kcall_part kev_kcall_part(const struct kev_event *e);
+// The number of the call a KER_CALL event belongs to (KC_MsgSend for MsgSend's entry, exit and
+// interrupted end): the event's number less its run's first. A number past the runs gives
+// its remainder by KEV_KC_MAX, as QNX's tools read one.
+unsigned kev_kcall_no(const struct kev_event *e);
+// The part a KER_CALL event numbered ev is, as the tools name it: "entry", "exit",
+// "interrupted"; "unknown" for a number past the three runs.
+const char *kev_kcall_part_name(unsigned ev);
+// A kernel call's end, decoded from the slots that hold it (docs/kev-format.md): 1 when e is
+// an exit or QNX's interrupted call (read as its call's exit, by the same rule), with *ret
+// its result (-1 on failure) and *err the errno (0 on success). Exits of
+// calls whose result is not errno-style (ClockCycles, ClockTime: a 64-bit value; Semihost:
 // the host's answer, such as QEMU's 0xdeadbeef) never count as failures. Format 1.01 files
 // that stored -errno in the first word are read the same way.
 int kev_kcall_exit(const struct kev_event *e, int32_t *ret, uint32_t *err);

@@ -99,6 +99,17 @@ struct kev_dprobe {
     uint8_t derived;
 };
 
+// Which part of a kernel call a KER_CALL event is. QNX numbers the call n's entry n, its exit
+// n + KEV_KC_MAX and its interrupted end n + 2 * KEV_KC_MAX (trace/kev.h); the table's three
+// KER_CALL rows say so, each run with its part in `kcall`, and readers ask kev_kcall_part()
+// (trace/kev_decode.h) rather than compare numbers.
+enum kev_kcall_part {
+    KEV_KCALL_NONE,   // not a kernel-call event, or a number past the three runs
+    KEV_KCALL_ENTRY,  // the call is entered
+    KEV_KCALL_EXIT,   // it returns to its thread
+    KEV_KCALL_INTR,   // QNX's interrupted call (KER_INTR): it ends, as an exit does
+};
+
 // An event, or a run of events numbered lo..hi that share a layout (kernel calls, states, USER).
 struct kev_event_desc {
     uint8_t cls;          // KEV_C_*
@@ -108,8 +119,8 @@ struct kev_event_desc {
     const struct kev_field_desc *fields;
     uint8_t nfields;
     uint8_t fast_words, wide_words; // payload words in each mode; 0: variable (combine)
-    uint8_t kcall;        // 1 entry, 2 exit, 3 interrupted: the fields come from the call's
-                          // QNX layout (trace/kev_kercall.c), not from `fields`
+    uint8_t kcall;        // enum kev_kcall_part: a kernel call's part (its fields come from
+                          // the call's layout, trace/kev_kercall.c, not from `fields`), or 0
     const char *qnx;      // QNX's encoding ("_NTO_TRACE_SYSTEM / _NTO_TRACE_SYS_FUNC_ENTER"),
                           // NULL when the event is ours
     const char *probes;   // the D probes the site fires, with their arguments ("" when none)
