@@ -719,9 +719,10 @@ static void kcall_close(struct conv *c, int th, uint64_t t)
 static void kcall_event(struct conv *c, const struct kev_reader *r, const struct kev_event *e)
 {
     int th = current_of(c->m, e->cpu);
-    unsigned slot = th >= 0 ? (unsigned)th : KX_MAX_THREADS, call = e->ev % KEV_KC_MAX;
-    if (c->m->in_snapshot || e->ev >= 3 * KEV_KC_MAX)
+    enum kev_kcall_part part = kev_kcall_part(e);
+    if (c->m->in_snapshot || part == KEV_KCALL_NONE)
         return;
+    unsigned slot = th >= 0 ? (unsigned)th : KX_MAX_THREADS, call = kev_kcall_no(e);
     char nb[48];
     const char *name = kev_kcall_name(call);
     if (!name)
@@ -729,14 +730,14 @@ static void kcall_event(struct conv *c, const struct kev_reader *r, const struct
     uint64_t uuid = kcall_track(c, th);
     static struct kev_fields fs;
     kev_fields_decode(r, e, &fs);
-    int ends = e->ev >= KEV_KC_MAX && c->kc_open[slot] == call + 1; // the open slice's exit
+    int ends = part != KEV_KCALL_ENTRY && c->kc_open[slot] == call + 1; // the open slice's exit
     if (!ends) // (an entry, or an exit of another call: the open slice's exit is missing)
         kcall_close(c, th, e->t64);
     size_t at = te_begin(c, e->t64);
     table_args(&fs, &c->pkt);
-    if (e->ev >= 2 * KEV_KC_MAX) // QNX's interrupted call ends it as its exit does
+    if (part == KEV_KCALL_INTR) // QNX's interrupted call ends it as its exit does
         arg_uint(&c->pkt, "interrupted", 1, 0);
-    if (e->ev < KEV_KC_MAX) {
+    if (part == KEV_KCALL_ENTRY) {
         te_end(c, at, uuid, 1, "kcall", name);
         c->kc_open[slot] = (uint16_t)(call + 1);
     } else if (ends) {
