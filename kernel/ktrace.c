@@ -214,7 +214,7 @@ void ktrace_kdt_go(const struct thread *running)
 // kev_emit_thread_state): the switch starts. As Solaris's, off-cpu fires in the context of
 // the thread going off (args[0] the one coming on, arg3 the state the one going off is left
 // in, as its last event recorded it), and vtimestamp's clocks switch; on-cpu waits for the
-// kernel's exit into next (kdt_oncpu). In next's name, not k_current's (still the thread
+// kernel's exit into next (ktrace_switched). In next's name, not k_current's (still the thread
 // going off).
 void ktrace_kdt_switch(struct thread *next)
 {
@@ -229,42 +229,33 @@ void ktrace_kdt_switch(struct thread *next)
                     prev->traced_state);
 }
 
-// The switch's end (ktrace_switched, within its ONCPU event's site): on-cpu in the context of
-// the thread coming on, then at its first run a spawned process's proc:::start, exec and
-// exec-success and a new thread's lwp-start.
-static void kdt_oncpu(struct thread *next)
+// The switch's end with D (ktrace_switched): the ONCPU event and, at its stamp, on-cpu in the
+// context of the thread coming on, then at its first run a spawned process's proc:::start,
+// exec and exec-success and a new thread's lwp-start (kev_emit_oncpu). Out of line, so that
+// the path without D keeps no frame for it.
+static __attribute__((noinline)) void oncpu_ev_d(struct thread *next, unsigned c)
 {
-    kdt_fire_as(next, DPROBE_SCHED_ONCPU, ktrace_who(next), ktrace_pid(next), next->prio, 0);
-    if (next->dt_unstarted) {
-        next->dt_unstarted = 0;
-        if (next->proc && next->tid == 1)   // a spawned process's first instruction
-            kdt_fire_spawned(next);
-        kdt_fire_as(next, DPROBE_PROC_LWP_START, ktrace_who(next), ktrace_pid(next), next->prio,
-                    0);
-    }
+    const bool first = next->dt_unstarted != 0;
+    next->dt_unstarted = 0;
+    kev_emit_oncpu(true, next, ktrace_who(next), c, ktrace_pid(next), next->prio, first,
+                   first && next->proc && next->tid == 1);
 }
 
-// A traced exit returns into next, another thread than this CPU ran last: the ring learns its
-// current thread (its filters), then the ONCPU event and D's on-cpu at that event's stamp, so
-// that off-cpu (the RUNNING event, earlier on this CPU) to on-cpu is the switch's time, live
-// and over the capture alike. Out of line: one a switch.
+// A traced exit returns into next, another thread than this CPU ran last, and the exit's inline
+// path does not write the ONCPU event (ktrace_exit_end: D runs, or SYSTEM is filtered or wide):
+// the ring learns its current thread (its filters), then the ONCPU event and D's on-cpu at that
+// event's stamp, so that off-cpu (the RUNNING event, earlier on this CPU) to on-cpu is the
+// switch's time, live and over the capture alike.
 void ktrace_switched(struct thread *next)
 {
     unsigned c = cpu_id();
     this_cpu()->trace_ran = next;   // (not reset when tracing or D starts: the first exit
                                     // into another thread says so)
     trace_ring_set_current(&ktrace, ktrace_pid(next), ktrace_tid(next));
-    if (!kdt_active || (!next->dt_unstarted && !kdt_wanted(DPROBE_SCHED_ONCPU))) {
-        // nothing of D's to fire: no hold (on several CPUs the D lock, taken at every switch)
-        trace_emit_simple(&ktrace, KEV_C_SYSTEM, KEV_SYS_ONCPU, ktrace_who(next), c);
-        return;
-    }
-    kdt_hold();     // the event, then its probes at its time
-    uint32_t before = ktrace_stamp_here();
-    trace_emit_simple(&ktrace, KEV_C_SYSTEM, KEV_SYS_ONCPU, ktrace_who(next), c);
-    ktrace_site_take(before);
-    kdt_oncpu(next);
-    kdt_release();
+    if (kdt_active && (next->dt_unstarted || kdt_wanted(DPROBE_SCHED_ONCPU)))
+        oncpu_ev_d(next, c);
+    else    // nothing of D's to fire: no hold (on several CPUs the D lock, taken at every switch)
+        kev_emit_oncpu(false, next, ktrace_who(next), c, 0, 0, false, false);
 }
 
 // D's side of a kernel exit: sched:::remain-cpu when the scheduler kept the thread this CPU
