@@ -462,6 +462,17 @@ void kdt_fire_n_errno(uint32_t id, const uint64_t *a, unsigned n, uint32_t err)
     fire_errno(k_current, id, args, NULL, (int32_t)err);
 }
 
+void kdt_fire_n_as(const struct thread *t, uint32_t id, const uint64_t *a, unsigned n)
+{
+    if (!wanted(id))
+        return;
+    KSTACK_MARK_PROBE_SITE(); // stack( ) starts at the probe's site (kernel/kstack.c)
+    uint64_t args[DVM_NARGS] = { 0 };
+    for (unsigned i = 0; i < n && i < DVM_NARGS; i++)
+        args[i] = a[i];
+    fire_as(t, id, args);
+}
+
 #if KMAX_CPUS > 1
 // lockstat's spin probes (kernel/klock.h): arg0 the lock's address; spin-spin's arg1 the ns
 // spent waiting for it (illumos gives the spin count or time there). Board only: a capture

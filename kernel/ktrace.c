@@ -28,9 +28,22 @@ struct trace_ring ktrace;
 uint8_t ktrace_cls_on[KEV_NCLASS];
 uint32_t ktrace_kernel_on;
 struct ktrace_hot ktrace_hot;   // the inline paths' words (ktrace.h, ktrace_kcall.h)
-// Who the ring was last told runs. The inline exit keeps ktrace_hot.current instead, and
-// ktrace_sync takes it back from there (so D's on-/off-CPU probes see the right thread).
-static const struct thread *ring_current;
+
+// Each CPU's exit key (cpu.h trace_ran): the thread its last traced exit returned to, and
+// RAN_D while a D program runs, so that every traced exit reaches ktrace_switched (D's
+// remain-cpu, on-cpu). ran_d: the bit as ktrace_sync last set it.
+#define RAN_D ((uintptr_t)1u)
+static bool ran_d;
+
+// Sets every CPU's bit to d; with forget, forgets their threads too (a capture starts: each
+// CPU's next traced exit writes an ONCPU and tells the ring who runs there). Another CPU may
+// be in its own exit meanwhile: at worst it keeps its old bit until its next switch.
+static __attribute__((noinline)) void ran_set_all(bool forget, bool d)
+{
+    for (unsigned c = 0; c < KMAX_CPUS; c++)
+        k_cpus[c].trace_ran = (forget ? 0 : k_cpus[c].trace_ran & ~RAN_D) | (d ? RAN_D : 0);
+    ran_d = d;
+}
 
 // The calls whose results are not errno-style (ktrace_kcall_exit_words): their exit events
 // carry the result registers as they are. Indexed by the call's number + 1 (t->kc_trace).
@@ -97,14 +110,14 @@ static inline void ktrace_sync(void)
     uint32_t on = ktrace.tr_running || ktrace_hot.notes || kdt_active;
     if (__builtin_expect(on != ktrace_kernel_on, 0))
         kernel_on_changed(on);
+    // D's exits out of line (ktrace_exit_end), before the inline paths may be taken again
+    if (__builtin_expect(kdt_active != ran_d, 0))
+        ran_set_all(false, kdt_active);
     // The inline paths: classes recorded in fast mode with no filter, none while D runs
-    // (its probes are on the general paths); the exit's compare pair (ktrace_exit_end).
+    // (its probes are on the general paths).
     ktrace_hot.plain = kdt_active ? 0u : ktrace.tr_active & ~ktrace.tr_slow;
     ktrace_hot.fast = ktrace_hot.plain & ~ktrace.tr_wide;
     ktrace_hot.kc_limit = (ktrace_hot.fast >> KEV_C_KER_CALL) & 1u ? KEV_KC_MAX : 0u;
-    if (ktrace_hot.current)
-        ring_current = ktrace_hot.current;
-    ktrace_hot.current = kdt_active ? NULL : ring_current;    // D: ktrace_exit_slow
 }
 
 void ktrace_resync(void)
@@ -121,15 +134,13 @@ static bool ring_on(unsigned cls)
 void ktrace_init(void)
 {
     kmemset(&ktrace, 0, sizeof(ktrace));
-    ring_current = NULL;
-    ktrace_hot.current = NULL;
     ring_owner = NULL;
     ring_mem = NULL;
     ring_nbufs = 0;
     ktrace_hot.notes = 0;
     kmemset(&ktrace_hot, 0, sizeof(ktrace_hot));
     kmemset(notes_n, 0, sizeof(notes_n));
-    ring_current = NULL;
+    ran_set_all(true, false);
 #if KMAX_CPUS > 1
     for (unsigned i = 0; i < KMAX_CPUS; i++) {
         k_cpus[i].ktrace_cpu = &ktrace.tr_cpu[i];   // the fast path's (trace_port_kernel.h)
@@ -214,7 +225,7 @@ void ktrace_kdt_go(const struct thread *running)
 // kev_emit_thread_state): the switch starts. As Solaris's, off-cpu fires in the context of
 // the thread going off (args[0] the one coming on, arg3 the state the one going off is left
 // in, as its last event recorded it), and vtimestamp's clocks switch; on-cpu waits for the
-// kernel's exit into next (kdt_oncpu). In next's name, not k_current's (still the thread
+// kernel's exit into next (ktrace_switched). In next's name, not k_current's (still the thread
 // going off).
 void ktrace_kdt_switch(struct thread *next)
 {
@@ -229,54 +240,60 @@ void ktrace_kdt_switch(struct thread *next)
                     prev->traced_state);
 }
 
-// The switch's end (ktrace_switched, within its ONCPU event's site): on-cpu in the context of
-// the thread coming on, then at its first run a spawned process's proc:::start, exec and
-// exec-success and a new thread's lwp-start.
-static void kdt_oncpu(struct thread *next)
+// The switch's end with D (ktrace_switched): the ONCPU event and, at its stamp, on-cpu in the
+// context of the thread coming on, then at its first run a spawned process's proc:::start,
+// exec and exec-success and a new thread's lwp-start (kev_emit_oncpu). Out of line, so that
+// the path without D keeps no frame for it.
+static __attribute__((noinline)) void oncpu_ev_d(struct thread *next, unsigned c)
 {
-    kdt_fire_as(next, DPROBE_SCHED_ONCPU, ktrace_who(next), ktrace_pid(next), next->prio, 0);
-    if (next->dt_unstarted) {
-        next->dt_unstarted = 0;
-        if (next->proc && next->tid == 1)   // a spawned process's first instruction
-            kdt_fire_spawned(next);
-        kdt_fire_as(next, DPROBE_PROC_LWP_START, ktrace_who(next), ktrace_pid(next), next->prio,
-                    0);
-    }
-}
-
-// A traced exit returns into next, another thread than this CPU ran last: the ring learns its
-// current thread (its filters), then the ONCPU event and D's on-cpu at that event's stamp, so
-// that off-cpu (the RUNNING event, earlier on this CPU) to on-cpu is the switch's time, live
-// and over the capture alike. Out of line: one a switch.
-void ktrace_switched(struct thread *next)
-{
-    unsigned c = cpu_id();
-    this_cpu()->trace_ran = next;   // (not reset when tracing or D starts: the first exit
-                                    // into another thread says so)
-    trace_ring_set_current(&ktrace, ktrace_pid(next), ktrace_tid(next));
-    if (!kdt_active || (!next->dt_unstarted && !kdt_wanted(DPROBE_SCHED_ONCPU))) {
-        // nothing of D's to fire: no hold (on several CPUs the D lock, taken at every switch)
-        trace_emit_simple(&ktrace, KEV_C_SYSTEM, KEV_SYS_ONCPU, ktrace_who(next), c);
-        return;
-    }
-    kdt_hold();     // the event, then its probes at its time
-    uint32_t before = ktrace_stamp_here();
-    trace_emit_simple(&ktrace, KEV_C_SYSTEM, KEV_SYS_ONCPU, ktrace_who(next), c);
-    ktrace_site_take(before);
-    kdt_oncpu(next);
-    kdt_release();
+    const bool first = next->dt_unstarted != 0;
+    next->dt_unstarted = 0;
+    kev_emit_oncpu(true, next, ktrace_who(next), c, ktrace_pid(next), next->prio, first,
+                   first && next->proc && next->tid == 1);
 }
 
 // D's side of a kernel exit: sched:::remain-cpu when the scheduler kept the thread this CPU
-// ran (here, not in sched.c's hot path). Out of line, so that the exit without D keeps no
-// frame for it.
-static __attribute__((noinline)) void exit_end_kdt(struct thread *next)
+// ran (here, not in sched.c's hot path).
+static void exit_end_kdt(struct thread *next)
 {
     unsigned c = cpu_id();
     const struct thread *prev = kdt_on_cpu[c];
     kdt_on_cpu[c] = next;
     if (next == prev)
         kdt_fire(DPROBE_SCHED_REMAIN_CPU, ktrace_who(next), ktrace_pid(next), next->prio, 0);
+}
+
+// A traced exit returns into next, and the exit's inline path left it here (ktrace_exit_end):
+// another thread than this CPU ran last, whose ONCPU the inline path does not write (SYSTEM
+// filtered, wide or off), or any thread while D runs. At a switch the ring learns its current
+// thread (its filters), then the ONCPU event and D's on-cpu at that event's stamp, so that
+// off-cpu (the RUNNING event, earlier on this CPU) to on-cpu is the switch's time, live and
+// over the capture alike. With D the exit ends here: the call's exit event, then D's side.
+bool ktrace_switched(struct thread *next)
+{
+    struct cpu *cpu = this_cpu();
+    const struct thread *prev = (const struct thread *)(cpu->trace_ran & ~RAN_D);
+    const bool was_d = (cpu->trace_ran & RAN_D) != 0;
+    const bool d = kdt_active;  // (a firing's exit() may clear it: the bit follows at the sync)
+    cpu->trace_ran = (uintptr_t)next | (d ? RAN_D : 0u);
+    if (next != prev) {
+        unsigned c = cpu_id();
+        trace_ring_set_current(&ktrace, ktrace_pid(next), ktrace_tid(next));
+        if (d && (next->dt_unstarted || kdt_wanted(DPROBE_SCHED_ONCPU)))
+            oncpu_ev_d(next, c);
+        else    // nothing of D's to fire: no hold (on several CPUs the D lock, at every switch)
+            kev_emit_oncpu(false, next, ktrace_who(next), c, 0, 0, false, false);
+    }
+    if (!d) {
+        if (was_d)
+            ktrace_sync();  // the program ended since this CPU's last exit: the inline paths
+        return false;
+    }
+    ktrace_exit_call(next);
+    if (kdt_active)
+        exit_end_kdt(next);
+    ktrace_sync();  // (exit() may have ended the program: the inline paths come back)
+    return true;
 }
 
 // Traced kernel calls still open when tracing starts or stops would get an exit event
@@ -332,20 +349,6 @@ void ktrace_kcall_exit_full(struct thread *t, unsigned n)
     ktrace_kcall_exit_words(n + 1u, &w0, &w1);
     kev_emit_kcall_exit(kdt_active, ring_on(KEV_C_KER_CALL), t, n, w0, w1,
                         ktrace_kc_raw[n + 1u] != 0);
-}
-
-// The rare end of a traced entry (ktrace_exit_end): D's side, another thread to tell the
-// ring about, or classes that changed since the hooks were synced.
-void ktrace_exit_slow(struct thread *next)
-{
-    if (kdt_active)
-        exit_end_kdt(next);
-    if (next != ring_current) {
-        trace_ring_set_current(&ktrace, ktrace_pid(next), ktrace_tid(next));
-        ring_current = next;
-    }
-    ktrace_hot.current = NULL;  // ktrace_sync takes ring_current
-    ktrace_sync();
 }
 
 // While KTRACE_START writes its snapshot: the state it records is not news, D fires nothing.
@@ -617,8 +620,6 @@ static void free_buffers(void)
     kmemset(ring_mem, 0, ring_nbufs * KEV_BUF_BYTES);
     pmem_free(&k_pmem, ring_mem);
     kmemset(&ktrace, 0, sizeof(ktrace));
-    ring_current = NULL;
-    ktrace_hot.current = NULL;
     ring_mem = NULL;
     ring_owner = NULL;
     ring_nbufs = 0;
@@ -842,7 +843,7 @@ static int ktrace_command(struct thread *t, uint32_t cmd, uint32_t a, uint32_t b
         forget_open_calls();
         kuring_new_capture();
         trace_ring_set_current(r, ktrace_pid(t), ktrace_tid(t));
-        ktrace_hot.current = t;
+        ran_set_all(true, kdt_active);
         ktrace_sync();
         ktrace_image_ev(NULL);  // the kernel's own image, with or without the snapshot
         if (cmd == KTRACE_START)

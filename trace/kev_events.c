@@ -405,6 +405,13 @@ static const struct kev_dprobe d_stack[] = {
       "firing's stack()", NULL, 1 },
     D_END,
 };
+static const struct kev_dprobe d_oncpu[] = {
+    { "sched:::on-cpu", "who who.pid ?prio 0", NULL, 0 },
+    { "proc:::lwp-start, proc:::start, proc:::exec, proc:::exec-success",
+      "at a thread's first run (a spawned process's first thread: start, exec, exec-success "
+      "first): who pid, its priority", NULL, 1 },
+    D_END,
+};
 static const struct kev_dprobe d_usdt[] = {
     { "the site's USDT probes", "the recorded arguments", NULL, 1 }, D_END,
 };
@@ -527,9 +534,9 @@ const struct kev_event_desc kev_event_table[] = {
     ROW(SYSTEM, KEV_SYS_IMAGE, KEV_SYS_IMAGE, "IMAGE", "what a process runs", f_image, 0, 0, NULL, ""),
     ROWD(OWN, SYSTEM, KEV_SYS_USDT, KEV_SYS_USDT, "USDT", "a program's USDT probe fired while enabled",
         f_usdt, 0, 0, NULL, "the site's USDT probe (args the recorded arguments)", d_usdt),
-    ROWD(OWN, SYSTEM, KEV_SYS_ONCPU, KEV_SYS_ONCPU, "ONCPU",
+    ROWD(EMIT, SYSTEM, KEV_SYS_ONCPU, KEV_SYS_ONCPU, "ONCPU",
         "the kernel returns into another thread than the CPU ran last", f_oncpu, 2, 2, NULL,
-        "sched:::on-cpu, and a new thread's proc:::lwp-start (a process's start, exec)", NULL),
+        "sched:::on-cpu, and a new thread's proc:::lwp-start (a process's start, exec)", d_oncpu),
 
     ROWD(EMIT, USER, 0, 1023, "USER", "TraceEvent(INSERTSUSEREVENT, INSERTCUSEREVENT, INSERTUSRSTREVENT)",
         f_user, 2, 0, "_NTO_TRACE_USER / the code", "user:::event", d_user),

@@ -33,6 +33,7 @@
 #define NARGS 6u          // a firing's arguments (kdt_fire_n_errno's)
 struct firing {
     uint32_t id;
+    const struct thread *as;    // the thread whose context it fires in (NULL: k_current's)
     uint64_t a[NARGS];
     uint32_t site;      // the site's stamp when it fired (kdt_site_set's)
     uint8_t bytes[128]; // a user event's payload as the kernel gave it (kdt_fire_payload)
@@ -73,6 +74,23 @@ void kdt_fire_n_errno(uint32_t id, const uint64_t *a, unsigned n, uint32_t err)
     f->err = err;
     for (unsigned i = 0; i < n; i++)
         f->a[i] = a[i];
+}
+
+void kdt_fire_n_as(const struct thread *t, uint32_t id, const uint64_t *a, unsigned n)
+{
+    kdt_fire_n_errno(id, a, n, 0);
+    fired[nfired - 1].as = t;
+}
+
+// A spawned process's start at its first thread's first run (kdtrace.c): recorded as
+// proc:::start in that thread's context (the probes it fires are kdtrace.c's, not the row's).
+static unsigned nspawned;
+
+void kdt_fire_spawned(const struct thread *t)
+{
+    const uint64_t a[1] = { 0 };
+    kdt_fire_n_as(t, DPROBE_PROC_START, a, 1);
+    nspawned++;
 }
 
 // lockstat's view of a SYNC_* call, which the kernel-call helpers hand on within their site:
@@ -148,7 +166,7 @@ static void ring_up(void)
     trace_filter_all(&ktrace, 1);
     assert_int_equal(trace_ring_start(&ktrace), 0);
     kcap_begin(&cap, 0, 1000000);
-    nfired = holds = nstacks = 0;
+    nfired = holds = nstacks = nspawned = 0;
     memset(&sync_seen, 0, sizeof(sync_seen));
     switched_to = NULL;
     nswitched = 0;
@@ -447,6 +465,35 @@ static void every_emit_row_against_its_helper(void **state)
     seen = 0;
     EMIT_CASE(KEV_C_COMM, KEV_COMM_SND_PULSE, kev_emit_snd_pulse(true, 0x40000002, 0x1234, 9));
     assert_int_equal(kev_field_get(&fs, "chid")->v, 9);
+    done(fs.desc, seen);
+
+    // ONCPU: on-cpu in the context of the thread coming on, at the event's stamp; at its first
+    // run lwp-start after it (a process's first thread: its start before), in that context too
+    seen = 0;
+    EMIT_CASE(KEV_C_SYSTEM, KEV_SYS_ONCPU,
+              kev_emit_oncpu(true, th, 0x80002, 3, 8, 14, false, false), { "prio", 14 });
+    assert_int_equal(nfired, 1);
+    assert_int_equal(fired[0].id, DPROBE_SCHED_ONCPU);
+    assert_ptr_equal(fired[0].as, th);
+    assert_int_equal(kev_field_get(&fs, "cpu")->v, 3);
+    EMIT_CASE(KEV_C_SYSTEM, KEV_SYS_ONCPU,
+              kev_emit_oncpu(true, th, 0x80001, 0, 8, 14, true, true), { "prio", 14 });
+    assert_int_equal(nfired, 3);
+    assert_int_equal(nspawned, 1);
+    assert_int_equal(fired[1].id, DPROBE_PROC_START);
+    assert_int_equal(fired[2].id, DPROBE_PROC_LWP_START);
+    for (unsigned k = 0; k < 3; k++)
+        assert_ptr_equal(fired[k].as, th);
+    assert_int_equal(fired[2].a[0], 0x80001);   // lwp-start (derived): the thread, its pid, prio
+    assert_int_equal(fired[2].a[1], 8);
+    assert_int_equal(fired[2].a[2], 14);
+    EMIT_CASE(KEV_C_SYSTEM, KEV_SYS_ONCPU,
+              kev_emit_oncpu(true, th, 0x80003, 1, 8, 14, true, false), { "prio", 14 });
+    assert_int_equal(nspawned, 0);
+    assert_int_equal(fired[nfired - 1].id, DPROBE_PROC_LWP_START);
+    PLAIN_CASE(KEV_C_SYSTEM, KEV_SYS_ONCPU,
+               kev_emit_oncpu(false, th, 0x80002, 3, 8, 14, true, true));
+    assert_int_equal(kev_field_get(&fs, "who")->v, 0x80002);
     done(fs.desc, seen);
 
     // KER_CALL: the entry in fast mode (two words: the other four the site's) and in wide

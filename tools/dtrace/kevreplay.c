@@ -307,10 +307,16 @@ static void msg_seen(struct replay *p, const struct kev_event *e, unsigned cpu)
 }
 
 /* site_value: the values the table's D column names ?NAME (rtable_site_fn): a message's
- * connection and size, by the event's receive id (msg_seen); an exit status is in no event. */
+ * connection and size, by the event's receive id (msg_seen); the priority of the event's
+ * thread (ONCPU's on-cpu), as the replay keeps it; an exit status is in no event. */
 static int site_value(void *user, const char *name, const struct kev_fields *fs, uint64_t *v)
 {
     struct replay *p = user;
+    const struct kev_field *who = kev_field_get(fs, "who");
+    if (!strcmp(name, "prio") && who) {
+        *v = rthread(p, (uint32_t)who->v)->prio;
+        return 1;
+    }
     const struct kev_field *id = kev_field_get(fs, "rcvid");
     int coid = !strcmp(name, "coid"), bytes = !strcmp(name, "bytes");
     if (!id || (!coid && !bytes))
@@ -537,7 +543,7 @@ static void fbt_begin(struct replay *p)
 }
 static void state_fire(struct replay *p, struct kev_reader *r, struct rthread *t, unsigned prev,
                        unsigned cpu);
-static void oncpu_fire(struct replay *p, struct kev_reader *r, struct rthread *t);
+static void oncpu_start(struct replay *p, struct kev_reader *r, struct rthread *t);
 
 /* on_thread: the sched, proc and lockstat probes a thread, priority or SYNC_* event fires,
  * as kdt_state, kdt_switch and ktrace_sync.c fire them on the board: args[0] (a who), arg1
@@ -570,12 +576,9 @@ static void on_thread(struct replay *p, struct kev_reader *r, const struct kev_e
         return;
     }
     if (e->cls == KEV_C_SYSTEM && e->ev == KEV_SYS_ONCPU && e->nw >= 1) {
-        /* the kernel returned into w[0] on this CPU: the switch ends (its THRUNNING began it) */
-        if (p->cur[cpu] != w[0]) {  /* chosen before the capture began */
-            p->cur[cpu] = w[0];
-            set_ctx(p, r, cpu);
-        }
-        oncpu_fire(p, r, rthread(p, w[0]));
+        /* the kernel returned into w[0] on this CPU: the switch ends (its THRUNNING began it;
+         * on-cpu fired from the table, oncpu_before) */
+        oncpu_start(p, r, rthread(p, w[0]));
         return;
     }
     if (e->cls == KEV_C_SYSTEM && e->ev == KEV_SYS_PRIO_CHANGE && e->nw >= 2) {
@@ -697,13 +700,12 @@ static uint64_t runq_cpu(const struct replay *p)
     return p->ncpus > 1 ? (uint64_t)-1 : 0;
 }
 
-/* oncpu_fire: the switch's end, as the board's kdt_oncpu (kernel/ktrace.c): on-cpu in the
- * context of t, the thread coming on (p->cur[cpu], set_ctx), then at its first run a spawned
- * process's start and exec probes and the thread's lwp-start. */
-static void oncpu_fire(struct replay *p, struct kev_reader *r, struct rthread *t)
+/* oncpu_start: at a thread's first run, after its on-cpu, as the board's kev_emit_oncpu
+ * (kernel/include/kernel/kev_emit.h): a spawned process's start and exec probes and the
+ * thread's lwp-start, in the context of t, the thread coming on (p->cur[cpu], set_ctx). */
+static void oncpu_start(struct replay *p, struct kev_reader *r, struct rthread *t)
 {
     uint32_t who = t->who, pid = who >> 16;
-    fire4(p, DPROBE_SCHED_ONCPU, who, pid, t->prio, 0);
     if (t->unstarted) {
         t->unstarted = 0;
         if (pid && (who & 0xffffu) == 1)
@@ -731,8 +733,10 @@ static void state_fire(struct replay *p, struct kev_reader *r, struct rthread *t
         }
         p->cur[cpu] = who;
         set_ctx(p, r, cpu);
-        if (!p->stacks.oncpu)   /* a capture without ONCPU events: the switch's end is here */
-            oncpu_fire(p, r, t);
+        if (!p->stacks.oncpu) { /* a capture without ONCPU events: the switch's end is here */
+            fire4(p, DPROBE_SCHED_ONCPU, who, pid, t->prio, 0);
+            oncpu_start(p, r, t);
+        }
         return;
     }
     case KEV_TH_DEAD:
@@ -941,6 +945,19 @@ static void spawn_failed(struct replay *p, uint64_t err)
     fire4(p, DPROBE_PROC_EXEC_FAILURE, err, 0, 0, 0);
 }
 
+/* oncpu_before: an ONCPU event's thread runs on its CPU before the table fires its on-cpu in
+ * that thread's context (set_ctx): it was chosen before the capture began when its THRUNNING
+ * did not say so. */
+static void oncpu_before(struct replay *p, struct kev_reader *r, const struct kev_event *e,
+                         unsigned cpu)
+{
+    if (e->cls == KEV_C_SYSTEM && e->ev == KEV_SYS_ONCPU && e->nw >= 1 &&
+        p->cur[cpu] != e->w[0]) {
+        p->cur[cpu] = e->w[0];
+        set_ctx(p, r, cpu);
+    }
+}
+
 /* table_fire: the probes the event table's D column says e's site fires (kevreplay_table.h),
  * with their arguments; the ones the capture does not hold fire as 0 and are noted. A failed
  * ProcSpawn's return first fires proc:::exec and exec-failure, as the kernel does. */
@@ -1036,6 +1053,7 @@ static int on_event(void *user, struct kev_reader *r, const struct kev_event *e)
         fault_fire(p, r, cpu, NULL);
     msg_seen(p, e, cpu);
     procs_before(p, e);
+    oncpu_before(p, r, e, cpu);
     table_fire(p, r, e, fire);
     procs_after(p, e);
     on_thread(p, r, e, cpu);

@@ -64,9 +64,11 @@ struct cpu {
                                 // too; mmu.c "The kernel on a user table")
 #endif
     struct thread *idle;        // this CPU's idle thread (pinned here)
-    const struct thread *trace_ran; // the thread its last traced exit returned to: another
-                                    // one is a switch's end (ktrace_exit_end, ktrace.c); here,
-                                    // in this CPU's line, written at every switch
+    uintptr_t trace_ran;        // the thread its last traced exit returned to, bit 0 set
+                                // while a D program runs: any other thread is a switch's end,
+                                // and with the bit every exit takes the out-of-line path
+                                // (ktrace_exit_end, ktrace.c); here, in this CPU's line,
+                                // written by this CPU at every switch
     uint64_t ipis;              // reschedule IPIs received
     bool kick_check;            // this entry may have made work for another CPU (sched.c)
     bool rq_held;               // a shared entry holds its CPU's ready-queue lock (sched.c)

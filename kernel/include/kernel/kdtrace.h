@@ -29,6 +29,8 @@ static inline void kdt_fire_n(uint32_t id, const uint64_t *a, unsigned n)
 {
     kdt_fire_n_errno(id, a, n, 0);
 }
+// The same in the context of thread t (sched:::on-cpu: the thread coming on, not k_current).
+void kdt_fire_n_as(const struct thread *t, uint32_t id, const uint64_t *a, unsigned n);
 // Fires the loaded program's probe of index pidx (its dif_probe; the fbt provider maps each
 // placed site to it once, kernel/kfbt.c) with args (DVM_NARGS of them).
 void kdt_fire_probe(uint32_t pidx, const uint64_t *args);

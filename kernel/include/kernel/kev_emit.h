@@ -35,6 +35,11 @@
                      (unsigned)(sizeof((const uint64_t[]){ __VA_ARGS__ }) / sizeof(uint64_t)), \
                      err);
 #define KEV_EMIT_D_ERRNO(m) m(KEV_EMIT_FIRE_ERRNO, KEV_EMIT_ARG, KEV_EMIT_ARG)
+// The same in the context of the helper's thread `t` (not k_current).
+#define KEV_EMIT_FIRE_AS(probe, id, ...)                                                      \
+    kdt_fire_n_as(t, (id), (const uint64_t[]){ __VA_ARGS__ },                                 \
+                  (unsigned)(sizeof((const uint64_t[]){ __VA_ARGS__ }) / sizeof(uint64_t)));
+#define KEV_EMIT_D_AS(m) m(KEV_EMIT_FIRE_AS, KEV_EMIT_ARG, KEV_EMIT_ARG)
 // The same for a user event's payload: its code, its stored bytes and their words.
 #define KEV_EMIT_PAYLOAD_FIRE(probe, id, code, payload, nwords) \
     kdt_fire_payload((code), (payload), (nwords));
@@ -304,6 +309,29 @@ static inline void kev_emit_fault(bool d, bool ring, const struct thread *t, uin
     if (!d)
         return;
     KEV_EMIT_D(KEV_D_FAULT_FAULT)
+    kev_site_close(d);
+}
+
+// ONCPU [who, cpu]: the switch's end, the kernel's exit into t (who its who), another thread
+// than this CPU ran last. sched:::on-cpu in t's context (pid, prio: t's), then at t's first run
+// (`first`: created while D ran) a spawned process's proc:::start, exec and exec-success
+// (`spawned`: t is its first thread; kdt_fire_spawned) and proc:::lwp-start. The caller sends
+// d false when D runs nothing here; the inline exit writes the event itself
+// (ktrace_kcall.h ktrace_exit_end) when SYSTEM is on its path.
+static inline void kev_emit_oncpu(bool d, const struct thread *t, uint32_t who, uint32_t cpu,
+                                  uint32_t pid, unsigned prio, bool first, bool spawned)
+{
+    uint32_t before = kev_site_open(d);
+    trace_emit_simple(&ktrace, KEV_C_SYSTEM, KEV_SYS_ONCPU, who, cpu);
+    if (!d)
+        return;
+    kev_site_stamp(d, before);
+    KEV_EMIT_D_AS(KEV_D_ONCPU_ON_CPU)
+    if (first) {
+        if (spawned)
+            kdt_fire_spawned(t);
+        KEV_EMIT_D_AS(KEV_D_ONCPU_LWP_START)
+    }
     kev_site_close(d);
 }
 

@@ -66,8 +66,6 @@ struct ktrace_hot {
     uint32_t plain;     // the same in either mode (kernel-call exits are simple even when wide)
     unsigned notes;     // a bit per CPU with buffer-full notifications (or the ring's own
                         // stop) waiting for its kernel exit (ktrace.c)
-    const struct thread *current; // who the ring was last told runs; NULL sends the
-                                  // exit out of line (a D program runs, or not known yet)
 };
 extern struct ktrace_hot ktrace_hot;
 

@@ -5,9 +5,9 @@
 // classes take the inline path (the ring records them with no filter and no D program runs:
 // `fast` in fast mode, `plain` in either mode for events that are always simple): one test
 // replaces the separate ring, D, wide-mode and filter tests. The entry event reuses the number
-// and arguments the dispatcher read from the saved frame; the exit's bookkeeping is two
-// compares that send the rare cases out of line: a switch's end (ktrace_switched) and the
-// ring's current thread or D's side (ktrace_exit_slow, ktrace.c).
+// and arguments the dispatcher read from the saved frame; the exit's bookkeeping is one
+// compare (cpu.h trace_ran) that sends the rare cases aside: a switch's end (its ONCPU event
+// inline, or ktrace_switched, ktrace.c) and D's side (ktrace_switched too).
 #ifndef KERNEL_KTRACE_KCALL_H
 #define KERNEL_KTRACE_KCALL_H
 
@@ -22,9 +22,10 @@
 void ktrace_kcall_entry_full(struct thread *t, uint32_t n, const uint32_t *a);
 void ktrace_kcall_entry_frame(struct thread *t, uint32_t n);
 void ktrace_kcall_exit_full(struct thread *t, unsigned n);
-void ktrace_exit_slow(struct thread *next);
-// A traced exit into another thread than this CPU's last (cpu.h trace_ran): the switch's end.
-void ktrace_switched(struct thread *next);
+// A traced exit into another thread than this CPU's last (cpu.h trace_ran), whose ONCPU the
+// inline path does not write, or any traced exit while D runs: returns true when it ended the
+// exit itself (D's side, after the call's exit event).
+bool ktrace_switched(struct thread *next);
 
 // The payload words naming a thread (thread.h: kept with its tid, one load each).
 static inline uint32_t ktrace_pid(const struct thread *t)
@@ -101,16 +102,10 @@ static inline void ktrace_kcall_exit_words(unsigned kc, uint32_t *r0, uint32_t *
 #endif
 }
 
-// The end of a traced kernel entry, once the next thread is chosen: the ONCPU event when it
-// is another thread than this CPU's last exit returned to (the switch ends here, the last
-// portable step before the arch restores next's registers), its kernel call's exit event
-// (t->kc_trace, set at the entry), and telling the ring about a new thread; the rest
-// (D's side, or the ring's thread not known) out of line. Classes that change outside the
-// commands (the ring stopping itself) are synced where they change (ktrace_port_stopped).
-static inline void ktrace_exit_end(struct thread *next)
+// A traced exit's kernel-call exit event (t->kc_trace, set at the entry): inline while
+// KER_CALL is on the inline path, else the general hook (D's probe, filters).
+static inline void ktrace_exit_call(struct thread *next)
 {
-    if (__builtin_expect(next != this_cpu()->trace_ran, 0))
-        ktrace_switched(next);  // (ktrace.c: the ONCPU event, D's on-cpu), before the call's exit
     unsigned kc = next->kc_trace;
     if (kc) {
         next->kc_trace = 0;
@@ -122,15 +117,30 @@ static inline void ktrace_exit_end(struct thread *next)
             ktrace_kcall_exit_full(next, kc - 1u);
         }
     }
-    const struct thread *cur = ktrace_hot.current;
-    if (__builtin_expect(next != cur, 0)) {
-        if (__builtin_expect(cur != NULL, 1)) {
+}
+
+// The end of a traced kernel entry, once the next thread is chosen. When it is another thread
+// than this CPU's last exit returned to (the switch ends here, the last portable step before
+// the arch restores next's registers): the ring learns its current thread (its PID/TID
+// filters) and the ONCPU event is written, inline while SYSTEM is on the inline path (no D, no
+// filter, fast mode), else by ktrace_switched, which D's every exit reaches too (the bit in
+// trace_ran) and which then ends the exit itself. Then the kernel call's exit event. The one
+// compare is all an exit into the same thread pays. Classes that change outside the commands
+// (the ring stopping itself) are synced where they change (ktrace_port_stopped).
+static inline void ktrace_exit_end(struct thread *next)
+{
+    struct cpu *cpu = this_cpu();
+    if (__builtin_expect((uintptr_t)next != cpu->trace_ran, 0)) {
+        if (__builtin_expect(ktrace_fast_on(KEV_C_SYSTEM), 1)) {
+            cpu->trace_ran = (uintptr_t)next;
             trace_ring_set_current(&ktrace, ktrace_pid(next), ktrace_tid(next));
-            ktrace_hot.current = next;
-        } else {
-            ktrace_exit_slow(next);
+            trace_emit_simple_fast(&ktrace, KEV_C_SYSTEM, KEV_SYS_ONCPU, ktrace_who(next),
+                                   cpu_id());
+        } else if (ktrace_switched(next)) {
+            return;
         }
     }
+    ktrace_exit_call(next);
 }
 
 // A thread's state change on a traced path (the scheduler's traced pass, ipc.c's traced

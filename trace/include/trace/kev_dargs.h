@@ -74,6 +74,13 @@
       F(cause))
 #define KEV_D_FAULT_FAULT(P, F, S) \
     P("proc:::fault", DPROBE_PROC_FAULT, F(signal))
+// The switch's end (ONCPU, in the context of the thread coming on): on-cpu as Solaris's, arg0
+// the thread, arg1 its pid, arg2 its priority (the site's: not in the event); at the thread's
+// first run lwp-start with the same (derived: a reader keeps which threads have not run yet).
+#define KEV_D_ONCPU_ON_CPU(P, F, S) \
+    P("sched:::on-cpu", DPROBE_SCHED_ONCPU, F(who), S(pid), S(prio), 0)
+#define KEV_D_ONCPU_LWP_START(P, F, S) \
+    P("proc:::lwp-start", DPROBE_PROC_LWP_START, F(who), S(pid), S(prio), 0)
 
 // ---- COMM ---------------------------------------------------------------------------------------
 // msg's probes: arg0 the client's connection, arg1 the receive id, arg2 the message's bytes (0
