@@ -272,11 +272,18 @@ enum ks_rc_kind {
     KS_RC_ELEM,              // element idx of the array field, NULL unless idx < the count at
                              // off2 (an unsigned)
     KS_RC_FLAG,              // 1 when the field is not 0, else 0
+    KS_RC_SLICE,             // a slice's id (docs/sql.md, "Ids"): the record id field * 8 + k
+    KS_RC_TRACK,             // a track's id: k * 2^24 + the owner field's low 24 bits
+    KS_RC_REAL,              // an integer field as a REAL
+    KS_RC_DOUBLE,            // a double field
+    KS_RC_CONST,             // the integer k, whatever the row
+    KS_RC_CONST_TEXT,        // the text `text`, whatever the row
     KS_RC_FN,                // computed by fn()
     KS_RC_NULL,              // always NULL: Perfetto's column for a concept the kernel lacks
 };
 enum ks_rc_null {            // when a column is NULL, read on its field (KS_RC_DUR: its end)
     KS_RN_NEVER, KS_RN_NEG, KS_RN_ZERO, KS_RN_EMPTY,
+    KS_RN_BEFORE,            // KS_RC_DUR: its end is before its start
 };
 enum ks_rc_if {              // and on another field of the row (`when`), whatever its own says
     KS_RI_ALWAYS, KS_RI_SET, KS_RI_CLEAR, KS_RI_NONNEG, // NULL unless it is not 0, 0, >= 0
@@ -287,6 +294,9 @@ struct ks_rcol {
     uint8_t size, sign;      // the field's size in bytes and whether it is signed
     uint8_t idx;             // KS_RC_ELEM: the element
     uint8_t perfetto;        // 1: Perfetto's column of that name, with Perfetto's meaning
+    uint8_t unended;         // its NULL is written -1 (Perfetto's dur of a slice that did not end)
+    int32_t k;               // KS_RC_SLICE's and KS_RC_TRACK's kind, KS_RC_CONST's value
+    const char *text;        // KS_RC_CONST_TEXT's text
     uint16_t off, off2;      // the field's offset in the row (a row is under 64 KiB: ks_cols.c
                              // asserts it); KS_RC_DUR's end, KS_RC_ELEM's count
     uint8_t when_if, when_size, when_sign; // enum ks_rc_if, on the field at offset `when`
@@ -317,10 +327,26 @@ void ks_rcol_result(const struct ks_rcol *c, const struct ks_row *r, sqlite3_con
 #define RC_FLAG(n, f) .col = { n, "INTEGER", 0 }, .kind = KS_RC_FLAG, KS_AT(f)
 #define RC_FN(n, type, f) .col = { n, type, 0 }, .kind = KS_RC_FN, .fn = f
 #define RC_NULL(n, type) .col = { n, type, 0 }, .kind = KS_RC_NULL
+#define RC_SLICE(n, f, kd) .col = { n, "INTEGER", 0 }, .kind = KS_RC_SLICE, KS_AT(f), .k = kd
+#define RC_TRACK(n, f, kd) .col = { n, "INTEGER", 0 }, .kind = KS_RC_TRACK, KS_AT(f), .k = kd
+#define RC_REAL(n, f) .col = { n, "REAL", 0 }, .kind = KS_RC_REAL, KS_AT(f)
+#define RC_DOUBLE(n, f) .col = { n, "REAL", 0 }, .kind = KS_RC_DOUBLE, .off = offsetof(ROW, f)
+#define RC_CONST(n, v) .col = { n, "INTEGER", 0 }, .kind = KS_RC_CONST, .k = v
+#define RC_CONST_TEXT(n, s) .col = { n, "TEXT", 0 }, .kind = KS_RC_CONST_TEXT, .text = s
 #define NUL(x) .null = KS_RN_##x
 #define WHEN(how, f) .when_if = KS_RI_##how, .when = offsetof(ROW, f), \
                      .when_size = sizeof(((ROW *)0)->f), .when_sign = KS_SIGNED(((ROW *)0)->f)
 #define PF .perfetto = 1
+#define UNENDED .unended = 1
+
+// A union table's rows are records of several kinds (a slice: a kernel call, an interrupt, its
+// handler, a message, a function call): each kind declares the table's columns, in the table's
+// order with the same names and types (ks_vtab.c checks), over its own record's struct.
+struct ks_part {
+    uint8_t kind;            // the record's kind (enum ks_kind) ...
+    int8_t sub;              // ... and its rec->sub (-1: any)
+    const struct ks_rcol *cols;
+};
 
 struct ks_table {
     const char *name;
@@ -345,13 +371,23 @@ struct ks_table {
     unsigned skip;           // parts of the analyses the table does not need (KX_SKIP_*)
     const struct ks_decl *decl; // a declared table (then cols is NULL): its event and columns
     const struct ks_rcol *rcols; // a table of declared columns (then cols is NULL) ...
+    const struct ks_part *parts; // ... or of several kinds of record, each with its columns
+    unsigned nparts;
     const void *(*row)(struct ks_trace *t, unsigned i); // ... KS_SRC_SUMMARY: its row i
 };
+// Declared column i of a table (its first part's for a union table), NULL when written out.
+static inline const struct ks_rcol *ks_rcol_of(const struct ks_table *t, unsigned i)
+{
+    return t->rcols ? &t->rcols[i] : t->parts ? &t->parts[0].cols[i] : NULL;
+}
 // Column i of a table, declared or written out.
 static inline const struct ks_col *ks_col_of(const struct ks_table *t, unsigned i)
 {
-    return t->decl ? &t->decl->cols[i].col : t->rcols ? &t->rcols[i].col : &t->cols[i];
+    return t->decl ? &t->decl->cols[i].col : ks_rcol_of(t, i) ? &ks_rcol_of(t, i)->col
+                                                               : &t->cols[i];
 }
+// The part of a union table that declares record rec's columns, NULL none.
+const struct ks_part *ks_part_of(const struct ks_table *t, const struct ks_rec *rec);
 
 extern const struct ks_table *const ks_tables[];
 extern const unsigned ks_ntables;

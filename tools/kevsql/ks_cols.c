@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // kevsql's declared columns (ks.h struct ks_rcol): the one function that reads any declared
-// column of a typed table from its row, a model record or a row of the first pass. The tables
-// (ks_tables.c) say where each value is and how it reads; this file says what each way means.
+// column of a typed table from its row, a model record or a row of the first pass, and the
+// lookup of a union table's part (ks.h struct ks_part) for a record. The tables (ks_tables.c)
+// say where each value is and how it reads; this file says what each way means.
 #include <string.h>
 
 #include "ks.h"
@@ -45,36 +46,60 @@ static int when_ok(const struct ks_rcol *c, const void *row)
     return c->when_if == KS_RI_SET ? w != 0 : c->when_if == KS_RI_CLEAR ? w == 0 : w >= 0;
 }
 
+// A column without a value: NULL, or -1 where Perfetto writes a slice that did not end so.
+static void result_none(const struct ks_rcol *c, sqlite3_context *ctx)
+{
+    if (c->unended)
+        sqlite3_result_int64(ctx, -1);
+    else
+        sqlite3_result_null(ctx);
+}
+
 void ks_rcol_result(const struct ks_rcol *c, const struct ks_row *r, sqlite3_context *ctx)
 {
     int64_t v = 0;
     if (!when_ok(c, r->p)) {
-        sqlite3_result_null(ctx);
+        result_none(c, ctx);
         return;
     }
-    if (c->kind != KS_RC_FN && c->kind != KS_RC_NULL && c->kind != KS_RC_TEXT)
-        v = ks_rcol_int(r->p, c->off, c->size, c->sign);
+    switch (c->kind) {
+    case KS_RC_FN: c->fn(r, ctx); return;
+    case KS_RC_NULL: sqlite3_result_null(ctx); return;
+    case KS_RC_CONST: sqlite3_result_int64(ctx, c->k); return;
+    case KS_RC_CONST_TEXT: ks_result_text(ctx, c->text); return;
+    case KS_RC_DOUBLE: {
+        double d;
+        memcpy(&d, (const uint8_t *)r->p + c->off, sizeof(d));
+        sqlite3_result_double(ctx, d);
+        return;
+    }
+    case KS_RC_TEXT: {
+        const char *s = (const char *)r->p + c->off;
+        if (c->null == KS_RN_EMPTY && !s[0])
+            result_none(c, ctx);
+        else
+            ks_result_text(ctx, s);
+        return;
+    }
+    default: break;
+    }
+    v = ks_rcol_int(r->p, c->off, c->size, c->sign);
     if (c->kind == KS_RC_DUR) { // its end says whether it has one
         int64_t end = ks_rcol_int(r->p, c->off2, c->size, c->sign);
-        if (is_null(c, end))
-            sqlite3_result_null(ctx);
+        if (c->null == KS_RN_BEFORE ? end < v : is_null(c, end))
+            result_none(c, ctx);
         else
             sqlite3_result_int64(ctx, ks_ns(r->t, (uint64_t)end) - ks_ns(r->t, (uint64_t)v));
         return;
     }
     if (is_null(c, v)) {
-        sqlite3_result_null(ctx);
+        result_none(c, ctx);
         return;
     }
     switch (c->kind) {
     case KS_RC_INT: sqlite3_result_int64(ctx, v); break;
     case KS_RC_NS: case KS_RC_SPAN: sqlite3_result_int64(ctx, ks_ns(r->t, (uint64_t)v)); break;
     case KS_RC_UTID: ks_result_thread(ctx, r->t, (int)v); break;
-    case KS_RC_TEXT: {
-        const char *s = (const char *)r->p + c->off;
-        ks_result_text(ctx, c->null == KS_RN_EMPTY && !s[0] ? NULL : s);
-        break;
-    }
     case KS_RC_NAME: ks_result_text(ctx, c->names((unsigned)v)); break;
     case KS_RC_ELEM: {
         unsigned n = (unsigned)ks_rcol_int(r->p, c->off2, 4, 0);
@@ -82,11 +107,23 @@ void ks_rcol_result(const struct ks_rcol *c, const struct ks_row *r, sqlite3_con
             sqlite3_result_int64(ctx, ks_rcol_int(r->p, c->off + c->idx * c->size, c->size,
                                                   c->sign));
         else
-            sqlite3_result_null(ctx);
+            result_none(c, ctx);
         break;
     }
     case KS_RC_FLAG: sqlite3_result_int(ctx, v != 0); break;
-    case KS_RC_FN: c->fn(r, ctx); break;
+    case KS_RC_SLICE: sqlite3_result_int64(ctx, (int64_t)((uint64_t)v << 3 | (uint64_t)c->k)); break;
+    case KS_RC_TRACK:
+        sqlite3_result_int64(ctx, (int64_t)c->k << 24 | (int64_t)((uint64_t)v & 0xffffffu));
+        break;
+    case KS_RC_REAL: sqlite3_result_double(ctx, (double)v); break;
     default: sqlite3_result_null(ctx); break;
     }
+}
+
+const struct ks_part *ks_part_of(const struct ks_table *t, const struct ks_rec *rec)
+{
+    for (unsigned i = 0; i < t->nparts; i++)
+        if (t->parts[i].kind == rec->kind && (t->parts[i].sub < 0 || t->parts[i].sub == rec->sub))
+            return &t->parts[i];
+    return NULL;
 }

@@ -417,8 +417,8 @@ static int kt_column(sqlite3_vtab_cursor *cur, sqlite3_context *ctx, int col)
             ks_result_text(ctx, t->name);
         else if (col == 1 || col == 2)
             ks_result_text(ctx, col == 1 ? ks_col_of(t, c->j)->name : ks_col_of(t, c->j)->type);
-        else if (t->rcols || t->decl) // an event's declared table: ours
-            sqlite3_result_int(ctx, t->rcols ? t->rcols[c->j].perfetto : 0);
+        else if (ks_rcol_of(t, c->j) || t->decl) // an event's declared table: ours
+            sqlite3_result_int(ctx, ks_rcol_of(t, c->j) ? ks_rcol_of(t, c->j)->perfetto : 0);
         else
             sqlite3_result_null(ctx);
     } else if (col == 0) {

@@ -1368,13 +1368,8 @@ static const struct ks_table t_cpu_load = {
     .skip = KX_SKIP_MSG | KX_SKIP_WAIT,
 };
 
-// slice: kernel calls, interrupts and their handlers, messages (Perfetto's slice)
-static void sink_slice(struct kx_sink *k)
-{
-    k->kcall = push_kcall;
-    k->irq = push_irq;
-    k->msg = push_msg;
-}
+// slice: kernel calls, interrupts and their handlers, messages, function calls (Perfetto's
+// slice): a part per kind of record, each its columns over its record
 static void push_irq_slices(void *user, const struct kx_irq_row *r)
 {
     struct ks_rec rec = { .kind = KS_IRQ };
@@ -1391,104 +1386,116 @@ static void push_func(void *user, const struct kx_func_row *r)
     rec.u.fn = *r;
     ks_push(ks_walk_of(user), &rec);
 }
-static void sink_slice2(struct kx_sink *k)
+static void sink_slice(struct kx_sink *k)
 {
-    sink_slice(k);
+    k->kcall = push_kcall;
     k->irq = push_irq_slices;
+    k->msg = push_msg;
     k->func = push_func;
 }
-static const struct ks_col slice_cols[] = {
-    { "id", "INTEGER", 0 }, { "ts", "INTEGER", 0 }, { "dur", "INTEGER", 0 },
-    { "track_id", "INTEGER", 0 }, { "category", "TEXT", 0 }, { "name", "TEXT", 0 },
-    { "depth", "INTEGER", 0 }, { "parent_id", "INTEGER", 0 }, { "arg_set_id", "INTEGER", 0 },
-    { "utid", "INTEGER", 0 }, { "cpu", "INTEGER", 0 }, { "cat", "TEXT", 0 },
-    { "thread_ts", "INTEGER", 0 }, { "thread_dur", "INTEGER", 0 },
-};
-static void slice_col(struct ks_walk *w, const struct ks_rec *rec, int col, sqlite3_context *ctx)
+#define ROW struct kx_kcall_row
+static void slice_kc_dur(const struct ks_row *r, sqlite3_context *ctx) // -1: did not end
 {
-    char nb[128];
-    int64_t id = 0, track = 0;
-    int depth = 0, utid = -1, cpu = -1;
-    int64_t parent = -1;
-    const char *cat = "", *name = NULL;
-    uint64_t t0 = 0, t1 = 0;
-    int have_end = 1;
-    if (rec->kind == KS_KCALL) {
-        const struct kx_kcall_row *r = &rec->u.kc;
-        id = slice_id(r->id, SL_KCALL);
-        track = track_id(TR_KCALL, (uint64_t)r->th);
-        cat = "kcall";
-        name = kx_kcall_name(r->call, nb, sizeof(nb));
-        t0 = r->t0 ? r->t0 : r->t1, t1 = r->t1;
-        have_end = r->t0 && r->exited;
-        utid = r->th, cpu = (int)r->cpu;
-    } else if (rec->kind == KS_IRQ) {
-        const struct kx_irq_row *r = &rec->u.irq;
-        const char *pseudo = kev_int_pseudo_name(r->irq);
-        track = track_id(TR_IRQ, r->cpu);
-        cpu = (int)r->cpu;
-        if (rec->sub) {
-            id = slice_id(r->id, SL_HANDLER), parent = slice_id(r->id, SL_IRQ), depth = 1;
-            cat = "irq_handler";
-            t0 = r->h0, t1 = r->h1, have_end = r->h1 >= r->h0;
-        } else {
-            id = slice_id(r->id, SL_IRQ);
-            cat = "irq";
-            t0 = r->t0, t1 = r->t1, have_end = r->t1 != 0;
-        }
-        snprintf(nb, sizeof(nb), "irq %u%s%s%s%s", r->irq, pseudo ? " (" : "",
-                 pseudo ? pseudo : "", pseudo ? ")" : "", rec->sub ? " handler" : "");
-        name = nb;
-    } else if (rec->kind == KS_MSG) {
-        const struct ks_msg_rec *m = &rec->u.msg;
-        id = slice_id(m->id, SL_MSG);
-        track = m->irq ? track_id(TR_IRQ_MSG, m->irq - 1) : track_id(TR_MSG, (uint64_t)m->client);
-        cat = m->pulse ? "pulse" : "msg";
-        if (m->pulse)
-            snprintf(nb, sizeof(nb), "pulse %u to channel %u", m->srv_pid & 0xffffu, m->srv_pid >> 16);
-        else
-            snprintf(nb, sizeof(nb), "message to pid %u", m->srv_pid);
-        name = nb;
-        t0 = m->t_send, t1 = m->pulse ? m->t_recv : m->t_reply;
-        utid = m->client;
-    } else if (rec->kind == KS_FUNC) {   // an fbt-timed kernel function call (kx_funcs.h)
-        const struct kx_func_row *r = &rec->u.fn;
-        id = slice_id(r->id, SL_FUNC);
-        parent = r->parent ? slice_id(r->parent, SL_FUNC) : -1;
-        depth = (int)r->depth;
-        track = r->user ? track_id(TR_FUNC_THREAD, (uint64_t)r->th) : track_id(TR_FUNC, r->cpu);
-        cat = "function";
-        char at[160]; // named as Perfetto shows it (kev2perfetto's): the function alone
-        if (!ks_syms_pc(w->t, r->fn, 0, at, sizeof(at), nb, sizeof(nb)) || !nb[0])
-            snprintf(nb, sizeof(nb), "0x%llx", (unsigned long long)r->fn);
-        name = nb;
-        t0 = r->t0, t1 = r->t1, have_end = r->t1 != 0;
-        utid = r->th, cpu = (int)r->cpu;
-    }
-    switch (col) {
-    case 0: case 8: sqlite3_result_int64(ctx, id); break;
-    case 1: ks_result_ns(ctx, w->t, t0, 1); break;
-    case 2:
-        if (have_end)
-            sqlite3_result_int64(ctx, ks_ns(w->t, t1) - ks_ns(w->t, t0));
-        else
-            sqlite3_result_int64(ctx, -1); // Perfetto: a slice that did not end
-        break;
-    case 3: sqlite3_result_int64(ctx, track); break;
-    case 4: case 11: ks_result_text(ctx, cat); break;
-    case 5: ks_result_text(ctx, name); break;
-    case 6: sqlite3_result_int(ctx, depth); break;
-    case 7:
-        if (parent >= 0)
-            sqlite3_result_int64(ctx, parent);
-        else
-            sqlite3_result_null(ctx);
-        break;
-    case 9: ks_result_thread(ctx, w->t, utid); break;
-    case 10: ks_result_nonneg(ctx, cpu); break;
-    default: sqlite3_result_null(ctx);
-    }
+    const ROW *x = r->p;
+    sqlite3_result_int64(ctx, x->t0 && x->exited ? ks_ns(r->t, x->t1) - ks_ns(r->t, x->t0) : -1);
 }
+static const struct ks_rcol slice_kcall[] = {
+    { RC_SLICE("id", id, SL_KCALL), PF }, { RC_FN("ts", "INTEGER", kc_ts), PF },
+    { RC_FN("dur", "INTEGER", slice_kc_dur), PF }, { RC_TRACK("track_id", th, TR_KCALL), PF },
+    { RC_CONST_TEXT("category", "kcall"), PF }, { RC_FN("name", "TEXT", kc_name), PF },
+    { RC_CONST("depth", 0), PF }, { RC_NULL("parent_id", "INTEGER"), PF },
+    { RC_SLICE("arg_set_id", id, SL_KCALL), PF }, { RC_UTID("utid", th) }, { RC_INT("cpu", cpu) },
+    { RC_CONST_TEXT("cat", "kcall"), PF }, { RC_NULL("thread_ts", "INTEGER"), PF },
+    { RC_NULL("thread_dur", "INTEGER"), PF },
+};
+#undef ROW
+#define ROW struct kx_irq_row
+static void slice_handler_name(const struct ks_row *r, sqlite3_context *ctx)
+{
+    const ROW *x = r->p;
+    const char *pseudo = kev_int_pseudo_name(x->irq);
+    char nb[64];
+    snprintf(nb, sizeof(nb), "irq %u%s%s%s handler", x->irq, pseudo ? " (" : "",
+             pseudo ? pseudo : "", pseudo ? ")" : "");
+    ks_result_text(ctx, nb);
+}
+static const struct ks_rcol slice_irq[] = {
+    { RC_SLICE("id", id, SL_IRQ) }, { RC_NS("ts", t0) }, { RC_DUR("dur", t0, t1), NUL(ZERO), UNENDED },
+    { RC_TRACK("track_id", cpu, TR_IRQ) }, { RC_CONST_TEXT("category", "irq") },
+    { RC_FN("name", "TEXT", irq_name) }, { RC_CONST("depth", 0) },
+    { RC_NULL("parent_id", "INTEGER") }, { RC_SLICE("arg_set_id", id, SL_IRQ) },
+    { RC_NULL("utid", "INTEGER") }, { RC_INT("cpu", cpu) }, { RC_CONST_TEXT("cat", "irq") },
+    { RC_NULL("thread_ts", "INTEGER") }, { RC_NULL("thread_dur", "INTEGER") },
+};
+static const struct ks_rcol slice_handler[] = { // nested in its interrupt
+    { RC_SLICE("id", id, SL_HANDLER) }, { RC_NS("ts", h0) },
+    { RC_DUR("dur", h0, h1), NUL(BEFORE), UNENDED }, { RC_TRACK("track_id", cpu, TR_IRQ) },
+    { RC_CONST_TEXT("category", "irq_handler") }, { RC_FN("name", "TEXT", slice_handler_name) },
+    { RC_CONST("depth", 1) }, { RC_SLICE("parent_id", id, SL_IRQ) },
+    { RC_SLICE("arg_set_id", id, SL_HANDLER) }, { RC_NULL("utid", "INTEGER") },
+    { RC_INT("cpu", cpu) }, { RC_CONST_TEXT("cat", "irq_handler") },
+    { RC_NULL("thread_ts", "INTEGER") }, { RC_NULL("thread_dur", "INTEGER") },
+};
+#undef ROW
+#define ROW struct ks_msg_rec
+static void slice_msg_track(const struct ks_row *r, sqlite3_context *ctx) // its sender's
+{
+    const ROW *m = r->p;
+    sqlite3_result_int64(ctx, m->irq ? track_id(TR_IRQ_MSG, m->irq - 1)
+                                     : track_id(TR_MSG, (uint64_t)m->client));
+}
+static void slice_msg_name(const struct ks_row *r, sqlite3_context *ctx)
+{
+    const ROW *m = r->p;
+    char nb[64];
+    if (m->pulse)
+        snprintf(nb, sizeof(nb), "pulse %u to channel %u", m->srv_pid & 0xffffu, m->srv_pid >> 16);
+    else
+        snprintf(nb, sizeof(nb), "message to pid %u", m->srv_pid);
+    ks_result_text(ctx, nb);
+}
+static const char *msg_category(unsigned pulse) { return pulse ? "pulse" : "msg"; }
+static const struct ks_rcol slice_msg[] = {
+    { RC_SLICE("id", id, SL_MSG) }, { RC_NS("ts", t_send) }, { RC_FN("dur", "INTEGER", msg_dur) },
+    { RC_FN("track_id", "INTEGER", slice_msg_track) },
+    { RC_NAME("category", pulse, msg_category) }, { RC_FN("name", "TEXT", slice_msg_name) },
+    { RC_CONST("depth", 0) }, { RC_NULL("parent_id", "INTEGER") },
+    { RC_SLICE("arg_set_id", id, SL_MSG) }, { RC_UTID("utid", client) },
+    { RC_NULL("cpu", "INTEGER") }, { RC_NAME("cat", pulse, msg_category) },
+    { RC_NULL("thread_ts", "INTEGER") }, { RC_NULL("thread_dur", "INTEGER") },
+};
+#undef ROW
+#define ROW struct kx_func_row
+static void slice_func_track(const struct ks_row *r, sqlite3_context *ctx)
+{ // a program's function on its thread's track, the kernel's on its CPU's
+    const ROW *x = r->p;
+    sqlite3_result_int64(ctx, x->user ? track_id(TR_FUNC_THREAD, (uint64_t)x->th)
+                                      : track_id(TR_FUNC, x->cpu));
+}
+static void slice_func_name(const struct ks_row *r, sqlite3_context *ctx)
+{ // named as Perfetto shows it (kev2perfetto's): the function alone, else its address
+    const ROW *x = r->p;
+    char at[160], nb[128];
+    if (!ks_syms_pc(r->t, x->fn, 0, at, sizeof(at), nb, sizeof(nb)) || !nb[0])
+        snprintf(nb, sizeof(nb), "0x%llx", (unsigned long long)x->fn);
+    ks_result_text(ctx, nb);
+}
+static const struct ks_rcol slice_func[] = {
+    { RC_SLICE("id", id, SL_FUNC) }, { RC_NS("ts", t0) }, { RC_DUR("dur", t0, t1), NUL(ZERO), UNENDED },
+    { RC_FN("track_id", "INTEGER", slice_func_track) }, { RC_CONST_TEXT("category", "function") },
+    { RC_FN("name", "TEXT", slice_func_name) }, { RC_INT("depth", depth) },
+    { RC_SLICE("parent_id", parent, SL_FUNC), NUL(ZERO) }, { RC_SLICE("arg_set_id", id, SL_FUNC) },
+    { RC_UTID("utid", th) }, { RC_INT("cpu", cpu) }, { RC_CONST_TEXT("cat", "function") },
+    { RC_NULL("thread_ts", "INTEGER") }, { RC_NULL("thread_dur", "INTEGER") },
+};
+#undef ROW
+static const struct ks_part slice_parts[] = {
+    { KS_KCALL, -1, slice_kcall }, { KS_IRQ, 0, slice_irq }, { KS_IRQ, 1, slice_handler },
+    { KS_MSG, -1, slice_msg }, { KS_FUNC, -1, slice_func },
+};
+_Static_assert(NCOL(slice_irq) == NCOL(slice_kcall) && NCOL(slice_handler) == NCOL(slice_kcall) &&
+               NCOL(slice_msg) == NCOL(slice_kcall) && NCOL(slice_func) == NCOL(slice_kcall),
+               "every part of slice declares its columns");
 static const struct ks_table t_slice = {
     .name = "slice",
     .doc = "kernel calls on their thread's track, interrupts and their handlers on their "
@@ -1496,12 +1503,12 @@ static const struct ks_table t_slice = {
     "their CPU's (the kernel's) or thread's (a program's) (category 'function', named by "
     "address) (Perfetto's slice)",
     .src = KS_SRC_MODEL,
-    .cols = slice_cols,
-    .ncols = NCOL(slice_cols),
+    .parts = slice_parts,
+    .nparts = NCOL(slice_parts),
+    .ncols = NCOL(slice_kcall),
     .ts_col = 1,
     .needs_stats = 1,
-    .sink = sink_slice2,
-    .rec_col = slice_col,
+    .sink = sink_slice,
     .skip = KX_SKIP_WAIT,
 };
 

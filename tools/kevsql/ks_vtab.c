@@ -178,6 +178,18 @@ static int vt_connect(sqlite3 *db, void *aux, int argc, const char *const *argv,
         *err = sqlite3_mprintf("kev: no table %s", argv[3]);
         return SQLITE_ERROR;
     }
+    for (unsigned p = 1; p < tab->nparts; p++) // a union table's parts: one set of columns
+        for (unsigned i = 0; i < tab->ncols; i++) {
+            const struct ks_col *a = &tab->parts[0].cols[i].col, *b = &tab->parts[p].cols[i].col;
+            if (!b->name || strcmp(a->name, b->name) || strcmp(a->type, b->type)) {
+                *err = sqlite3_mprintf("kev: table %s: part %u's column %u is %s %s, not %s %s "
+                                       "(ks_tables.c: every part declares the table's columns "
+                                       "in its order)", tab->name, p, i,
+                                       b->name ? b->name : "missing", b->type ? b->type : "",
+                                       a->name, a->type);
+                return SQLITE_ERROR;
+            }
+        }
     struct ks_trace *t = trace_arg(aux, argv[4]);
     if (!t) {
         *err = sqlite3_mprintf("kev: %s is not the trace open on this connection (kev_open(PATH) "
@@ -598,16 +610,21 @@ static int vt_column(sqlite3_vtab_cursor *cur, sqlite3_context *ctx, int col)
 {
     struct ks_cursor *c = (struct ks_cursor *)cur;
     const struct ks_table *tab = c->vt->tab;
-    if (tab->rcols) { // declared columns: the table's row struct, read as each is declared
+    if (tab->rcols || tab->parts) { // declared columns: the row struct, read as declared
         struct ks_row r = { c->vt->t, NULL, NULL, NULL };
+        const struct ks_rcol *cols = tab->rcols;
         if (tab->src == KS_SRC_SUMMARY) {
             r.p = tab->row(c->vt->t, c->row);
         } else {
             r.w = &c->w, r.rec = c->rec;
             r.p = &c->rec->u;
+            if (tab->parts) {
+                const struct ks_part *part = ks_part_of(tab, c->rec);
+                cols = part ? part->cols : NULL;
+            }
         }
-        if (col >= 0 && (unsigned)col < tab->ncols)
-            ks_rcol_result(&tab->rcols[col], &r, ctx);
+        if (cols && col >= 0 && (unsigned)col < tab->ncols)
+            ks_rcol_result(&cols[col], &r, ctx);
         else
             sqlite3_result_null(ctx);
     } else if (tab->src == KS_SRC_SUMMARY)
