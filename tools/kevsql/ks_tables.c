@@ -1567,11 +1567,6 @@ static const struct ks_table t_flow = {
 };
 
 // instant: user events and faults on their thread's event track
-static const struct ks_col instant_cols[] = {
-    { "id", "INTEGER", 0 }, { "ts", "INTEGER", 0 }, { "track_id", "INTEGER", 0 },
-    { "name", "TEXT", 0 }, { "category", "TEXT", 0 }, { "arg_set_id", "INTEGER", 0 },
-    { "utid", "INTEGER", 0 }, { "cpu", "INTEGER", 0 },
-};
 static void instant_on(struct ks_walk *w, const struct kev_event *e)
 {
     if (e->cls == KEV_C_USER) {
@@ -1591,38 +1586,43 @@ static void instant_on(struct ks_walk *w, const struct kev_event *e)
         ks_push(w, &rec);
     }
 }
-static void instant_col(struct ks_walk *w, const struct ks_rec *rec, int col,
-                        sqlite3_context *ctx)
+#define ROW struct ks_ev_rec
+static void user_event_name(const struct ks_row *r, sqlite3_context *ctx) // or "user CODE"
 {
-    const struct ks_ev_rec *v = &rec->u.ev;
-    char nb[80];
-    switch (col) {
-    case 0: case 5: sqlite3_result_int64(ctx, slice_id(v->id, SL_INSTANT)); break;
-    case 1: ks_result_ns(ctx, w->t, v->t, 1); break;
-    case 2: sqlite3_result_int64(ctx, track_id(TR_INSTANT, (uint64_t)v->th)); break;
-    case 3:
-        if (!rec->sub && !v->name[0])
-            snprintf(nb, sizeof(nb), "user %u", v->ev);
-        else
-            snprintf(nb, sizeof(nb), "%s", v->name);
-        ks_result_text(ctx, nb);
-        break;
-    case 4: ks_result_text(ctx, rec->sub ? "fault" : "user"); break;
-    case 6: ks_result_thread(ctx, w->t, v->th); break;
-    case 7: sqlite3_result_int(ctx, (int)v->cpu); break;
-    default: sqlite3_result_null(ctx);
-    }
+    const ROW *v = r->p;
+    char nb[48];
+    if (v->name[0])
+        ks_result_text(ctx, v->name);
+    else
+        snprintf(nb, sizeof(nb), "user %u", v->ev), ks_result_text(ctx, nb);
 }
+static const struct ks_rcol instant_user[] = {
+    { RC_SLICE("id", id, SL_INSTANT) }, { RC_NS("ts", t), PF },
+    { RC_TRACK("track_id", th, TR_INSTANT), PF }, { RC_FN("name", "TEXT", user_event_name), PF },
+    { RC_CONST_TEXT("category", "user") }, { RC_SLICE("arg_set_id", id, SL_INSTANT), PF },
+    { RC_UTID("utid", th) }, { RC_INT("cpu", cpu) },
+};
+static const struct ks_rcol instant_fault[] = { // named "fault SIGNAL"
+    { RC_SLICE("id", id, SL_INSTANT) }, { RC_NS("ts", t) },
+    { RC_TRACK("track_id", th, TR_INSTANT) }, { RC_TEXT("name", name) },
+    { RC_CONST_TEXT("category", "fault") }, { RC_SLICE("arg_set_id", id, SL_INSTANT) },
+    { RC_UTID("utid", th) }, { RC_INT("cpu", cpu) },
+};
+#undef ROW
+static const struct ks_part instant_parts[] = {
+    { KS_EVENT, 0, instant_user }, { KS_EVENT, 1, instant_fault },
+};
+_Static_assert(NCOL(instant_fault) == NCOL(instant_user), "every part of instant declares its columns");
 static const struct ks_table t_instant = {
     .name = "instant",
     .doc = "user events and faults as instants on their thread's event track",
     .src = KS_SRC_EVENTS,
-    .cols = instant_cols,
-    .ncols = NCOL(instant_cols),
+    .parts = instant_parts,
+    .nparts = NCOL(instant_parts),
+    .ncols = NCOL(instant_user),
     .ts_col = 1,
     .needs_stats = 1,
     .on_event = instant_on,
-    .rec_col = instant_col,
     .skip = KX_SKIP_MSG | KX_SKIP_WAIT,
 };
 
@@ -1640,56 +1640,56 @@ static void counter_on(struct ks_walk *w, const struct kev_event *e)
     ks_push(w, &rec);
 }
 static void sink_counter(struct kx_sink *k) { k->cpu = push_cpu; }
-static const struct ks_col counter_cols[] = {
-    { "id", "INTEGER", 0 }, { "ts", "INTEGER", 0 }, { "track_id", "INTEGER", 0 },
-    { "value", "REAL", 0 }, { "arg_set_id", "INTEGER", 0 }, { "cpu", "INTEGER", 0 },
-    { "name", "TEXT", 0 },
-};
-static void counter_col(struct ks_walk *w, const struct ks_rec *rec, int col,
-                        sqlite3_context *ctx)
+#define ROW struct ks_cpu_rec
+static void counter_busy_id(const struct ks_row *r, sqlite3_context *ctx)
 {
-    if (rec->kind == KS_CPU) {
-        const struct ks_cpu_rec *r = &rec->u.cpu;
-        switch (col) {
-        case 0: sqlite3_result_int64(ctx, (int64_t)r->t0 << 6 | r->cpu); break;
-        case 1: ks_result_ns(ctx, w->t, r->t0, 1); break;
-        case 2: sqlite3_result_int64(ctx, track_id(TR_CPU_BUSY, r->cpu)); break;
-        case 3: sqlite3_result_double(ctx, r->what == 1 ? 1.0 : 0.0); break;
-        case 5: sqlite3_result_int(ctx, (int)r->cpu); break;
-        case 6: ks_result_text(ctx, "cpu.busy"); break;
-        default: sqlite3_result_null(ctx);
-        }
-        return;
-    }
-    const struct ks_ev_rec *v = &rec->u.ev;
-    char nb[48];
-    switch (col) {
-    case 0: sqlite3_result_int64(ctx, slice_id(v->id, SL_INSTANT)); break;
-    case 1: ks_result_ns(ctx, w->t, v->t, 1); break;
-    case 2: sqlite3_result_int64(ctx, track_id(TR_USER, (uint64_t)v->pid << 10 | (v->ev & 0x3ffu))); break;
-    case 3: sqlite3_result_double(ctx, (double)(int32_t)v->w[0]); break;
-    case 5: sqlite3_result_int(ctx, (int)v->cpu); break;
-    case 6:
-        if (v->name[0])
-            ks_result_text(ctx, v->name);
-        else
-            snprintf(nb, sizeof(nb), "user %u", v->ev), ks_result_text(ctx, nb);
-        break;
-    default: sqlite3_result_null(ctx);
-    }
+    const ROW *x = r->p;
+    sqlite3_result_int64(ctx, (int64_t)x->t0 << 6 | x->cpu);
 }
+static void counter_busy(const struct ks_row *r, sqlite3_context *ctx)
+{
+    sqlite3_result_double(ctx, ((const ROW *)r->p)->what == 1 ? 1.0 : 0.0);
+}
+static const struct ks_rcol counter_cpu[] = {
+    { RC_FN("id", "INTEGER", counter_busy_id), PF }, { RC_NS("ts", t0), PF },
+    { RC_TRACK("track_id", cpu, TR_CPU_BUSY), PF }, { RC_FN("value", "REAL", counter_busy), PF },
+    { RC_NULL("arg_set_id", "INTEGER"), PF }, { RC_INT("cpu", cpu) },
+    { RC_CONST_TEXT("name", "cpu.busy") },
+};
+#undef ROW
+#define ROW struct ks_ev_rec
+static void counter_user_track(const struct ks_row *r, sqlite3_context *ctx) // its process's
+{
+    const ROW *v = r->p;
+    sqlite3_result_int64(ctx, track_id(TR_USER, (uint64_t)v->pid << 10 | (v->ev & 0x3ffu)));
+}
+static void counter_user_value(const struct ks_row *r, sqlite3_context *ctx) // a signed word
+{
+    sqlite3_result_double(ctx, (double)(int32_t)((const ROW *)r->p)->w[0]);
+}
+static const struct ks_rcol counter_user[] = {
+    { RC_SLICE("id", id, SL_INSTANT) }, { RC_NS("ts", t) },
+    { RC_FN("track_id", "INTEGER", counter_user_track) },
+    { RC_FN("value", "REAL", counter_user_value) }, { RC_NULL("arg_set_id", "INTEGER") },
+    { RC_INT("cpu", cpu) }, { RC_FN("name", "TEXT", user_event_name) },
+};
+#undef ROW
+static const struct ks_part counter_parts[] = {
+    { KS_CPU, -1, counter_cpu }, { KS_EVENT, 1, counter_user },
+};
+_Static_assert(NCOL(counter_user) == NCOL(counter_cpu), "every part of counter declares its columns");
 static const struct ks_table t_counter = {
     .name = "counter",
     .doc = "each CPU's busy step (track cpu.busy) and numeric user events' first word "
     "(track per process and code)",
     .src = KS_SRC_MODEL,
-    .cols = counter_cols,
-    .ncols = NCOL(counter_cols),
+    .parts = counter_parts,
+    .nparts = NCOL(counter_parts),
+    .ncols = NCOL(counter_cpu),
     .ts_col = 1,
     .needs_stats = 1,
     .on_event = counter_on,
     .sink = sink_counter,
-    .rec_col = counter_col,
     .skip = KX_SKIP_MSG | KX_SKIP_WAIT,
 };
 
