@@ -148,9 +148,8 @@ struct ks_ev_rec {
 struct ks_arg {              // one row of args
     int64_t set;             // arg_set_id
     char key[40];
-    int type;                // SQLITE_INTEGER, SQLITE_TEXT, SQLITE_FLOAT
+    int text;                // 1: the text s, 0: the integer i
     int64_t i;
-    double d;
     char s[KS_TEXT];
 };
 

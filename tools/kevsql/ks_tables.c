@@ -1694,15 +1694,15 @@ static const struct ks_table t_counter = {
 };
 
 // args: the arguments of slices and instants, by arg_set_id
-static void arg_push(struct ks_walk *w, int64_t set, const char *key, int type, int64_t i,
-                     const char *s)
+// An argument: an integer i, or the text s when s is not NULL
+static void arg_push(struct ks_walk *w, int64_t set, const char *key, int64_t i, const char *s)
 {
     struct ks_rec rec = { .kind = KS_ARG };
     struct ks_arg *a = &rec.u.arg;
     a->set = set;
     snprintf(a->key, sizeof(a->key), "%s", key);
-    a->type = type;
     a->i = i;
+    a->text = s != NULL;
     if (s)
         snprintf(a->s, sizeof(a->s), "%s", s);
     ks_push(w, &rec);
@@ -1713,34 +1713,33 @@ static void args_kcall(void *user, const struct kx_kcall_row *r)
     int64_t set = slice_id(r->id, SL_KCALL);
     static const char *const key[] = { "arg0", "arg1", "arg2", "arg3" };
     for (unsigned i = 0; i < r->nargs && i < 4; i++)
-        arg_push(w, set, key[i], SQLITE_INTEGER, r->arg[i], NULL);
+        arg_push(w, set, key[i], r->arg[i], NULL);
     if (r->exited && !r->interrupted) {
-        arg_push(w, set, "ret", SQLITE_INTEGER, r->ret, NULL);
+        arg_push(w, set, "ret", r->ret, NULL);
         if (r->err)
-            arg_push(w, set, "errno", SQLITE_INTEGER, r->err, NULL);
+            arg_push(w, set, "errno", r->err, NULL);
     }
 }
 static void args_irq(void *user, const struct kx_irq_row *r)
 {
     struct ks_walk *w = ks_walk_of(user);
     int64_t set = slice_id(r->id, SL_IRQ);
-    arg_push(w, set, "irq", SQLITE_INTEGER, r->irq, NULL);
+    arg_push(w, set, "irq", r->irq, NULL);
     if (r->th >= 0)
-        arg_push(w, set, "utid", SQLITE_INTEGER, ks_utid(w->t, r->th), NULL);
+        arg_push(w, set, "utid", ks_utid(w->t, r->th), NULL);
     if (r->t_th)
-        arg_push(w, set, "latency", SQLITE_INTEGER,
-                 ks_ns(w->t, r->t_th) - ks_ns(w->t, r->t0), NULL);
+        arg_push(w, set, "latency", ks_ns(w->t, r->t_th) - ks_ns(w->t, r->t0), NULL);
 }
 static void args_msg(void *user, const struct kx_msg *g)
 {
     struct ks_walk *w = ks_walk_of(user);
     int64_t set = slice_id(g->id, SL_MSG);
-    arg_push(w, set, "rcvid", SQLITE_INTEGER, g->rcvid, NULL);
-    arg_push(w, set, "server_pid", SQLITE_INTEGER, g->srv_pid, NULL);
+    arg_push(w, set, "rcvid", g->rcvid, NULL);
+    arg_push(w, set, "server_pid", g->srv_pid, NULL);
     if (g->server >= 0)
-        arg_push(w, set, "server_utid", SQLITE_INTEGER, ks_utid(w->t, g->server), NULL);
+        arg_push(w, set, "server_utid", ks_utid(w->t, g->server), NULL);
     if (g->error)
-        arg_push(w, set, "error", SQLITE_INTEGER, g->error, NULL);
+        arg_push(w, set, "error", g->error, NULL);
 }
 // Every event's fields as the event table names them (trace/kev_events.h), keys "fields.NAME"
 // (apart from the slices' keys, so that a count of key 'ret' counts kernel calls once), by the
@@ -1756,17 +1755,17 @@ static void args_fields(struct ks_walk *w, const struct kev_event *e)
         snprintf(key, sizeof(key), "fields.%s", f->name);
         if (f->kind == KEV_K_STRING) {
             kev_text_safe(text, sizeof(text), (const uint8_t *)f->str, strlen(f->str));
-            arg_push(w, set, key, SQLITE_TEXT, 0, text);
+            arg_push(w, set, key, 0, text);
         } else if (KEV_K_IS_ARRAY(f->kind)) {
             size_t k = 0;
             text[0] = 0;
             for (unsigned j = 0; j < f->n && k + 24 < sizeof(text); j++)
                 k += (size_t)snprintf(text + k, sizeof(text) - k, "%s0x%llx", j ? " " : "",
                                       (unsigned long long)f->arr[j]);
-            arg_push(w, set, key, SQLITE_TEXT, 0, text);
+            arg_push(w, set, key, 0, text);
         } else {
-            arg_push(w, set, key, SQLITE_INTEGER,
-                     f->kind == KEV_K_S32 ? (int64_t)f->v : (int64_t)(uint64_t)f->v, NULL);
+            arg_push(w, set, key, f->kind == KEV_K_S32 ? (int64_t)f->v : (int64_t)(uint64_t)f->v,
+                     NULL);
         }
     }
 }
@@ -1780,12 +1779,12 @@ static void args_on(struct ks_walk *w, const struct kev_event *e)
     user_fill(w, e, &rec);
     const struct ks_ev_rec *v = &rec.u.ev;
     int64_t set = slice_id(v->id, SL_INSTANT);
-    arg_push(w, set, "code", SQLITE_INTEGER, v->ev, NULL);
-    arg_push(w, set, "value", SQLITE_TEXT, 0, v->text);
+    arg_push(w, set, "code", v->ev, NULL);
+    arg_push(w, set, "value", 0, v->text);
     for (unsigned i = 0; !v->v[0] && i < v->nw && i < 8; i++) {
         char key[16];
         snprintf(key, sizeof(key), "w%u", i);
-        arg_push(w, set, key, SQLITE_INTEGER, (int32_t)v->w[i], NULL);
+        arg_push(w, set, key, (int32_t)v->w[i], NULL);
     }
 }
 static void sink_args(struct kx_sink *k)
@@ -1794,47 +1793,32 @@ static void sink_args(struct kx_sink *k)
     k->irq = args_irq;
     k->msg = args_msg;
 }
-static const struct ks_col args_cols[] = {
-    { "arg_set_id", "INTEGER", 0 }, { "flat_key", "TEXT", 0 }, { "key", "TEXT", 0 },
-    { "int_value", "INTEGER", 0 }, { "string_value", "TEXT", 0 }, { "real_value", "REAL", 0 },
-    { "value_type", "TEXT", 0 }, { "display_value", "TEXT", 0 },
-};
-static void args_col(struct ks_walk *w, const struct ks_rec *rec, int col, sqlite3_context *ctx)
+#define ROW struct ks_arg
+static const char *arg_type(unsigned text) { return text ? "string" : "int"; }
+static void arg_display(const struct ks_row *r, sqlite3_context *ctx) // as Perfetto prints it
 {
-    (void)w;
-    const struct ks_arg *a = &rec->u.arg;
+    const ROW *a = r->p;
     char b[32];
-    switch (col) {
-    case 0: sqlite3_result_int64(ctx, a->set); break;
-    case 1: case 2: ks_result_text(ctx, a->key); break;
-    case 3:
-        if (a->type == SQLITE_INTEGER)
-            sqlite3_result_int64(ctx, a->i);
-        else
-            sqlite3_result_null(ctx);
-        break;
-    case 4: ks_result_text(ctx, a->type == SQLITE_TEXT ? a->s : NULL); break;
-    case 6: ks_result_text(ctx, a->type == SQLITE_TEXT ? "string" : "int"); break;
-    case 7:
-        if (a->type == SQLITE_TEXT)
-            ks_result_text(ctx, a->s);
-        else
-            snprintf(b, sizeof(b), "%lld", (long long)a->i), ks_result_text(ctx, b);
-        break;
-    default: sqlite3_result_null(ctx);
-    }
+    snprintf(b, sizeof(b), "%lld", (long long)a->i);
+    ks_result_text(ctx, a->text ? a->s : b);
 }
+static const struct ks_rcol args_cols[] = {
+    { RC_INT("arg_set_id", set), PF }, { RC_TEXT("flat_key", key), PF }, { RC_TEXT("key", key), PF },
+    { RC_INT("int_value", i), WHEN(CLEAR, text), PF },
+    { RC_TEXT("string_value", s), WHEN(SET, text), PF }, { RC_NULL("real_value", "REAL"), PF },
+    { RC_NAME("value_type", text, arg_type), PF }, { RC_FN("display_value", "TEXT", arg_display), PF },
+};
+#undef ROW
 static const struct ks_table t_args = {
     .name = "args",
     .doc = "the arguments of slices and instants (Perfetto's args), by arg_set_id",
     .src = KS_SRC_MODEL,
-    .cols = args_cols,
+    .rcols = args_cols,
     .ncols = NCOL(args_cols),
     .ts_col = -1,
     .needs_stats = 1,
     .on_event = args_on,
     .sink = sink_args,
-    .rec_col = args_col,
     .skip = KX_SKIP_WAIT,
 };
 
