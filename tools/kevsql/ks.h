@@ -111,7 +111,7 @@ const char *ks_attr(const struct ks_trace *t, const char *key, char *buf, size_t
 // What a cursor queues: one record per row, copied from the model's (kx_rows.h) or built from
 // an event. kind says which member.
 enum ks_kind { KS_STATE, KS_KCALL, KS_IRQ, KS_MSG, KS_WAIT, KS_CPU, KS_EVENT, KS_ARG, KS_FUNC,
-               KS_FLOW, KS_DECL };
+               KS_FLOW, KS_DECL, KS_LOAD };
 
 struct ks_msg_rec {
     uint64_t id;
@@ -127,6 +127,12 @@ struct ks_cpu_rec {
     unsigned cpu, what;      // 1 running, 2 idle, 0 none
     int th;
     uint64_t t0, t1;
+};
+
+struct ks_load_rec {         // a CPU's busy time in a bucket of cpu_load(WIDTH)
+    unsigned cpu;
+    int64_t ts, width, busy; // ns
+    double load;             // busy / width
 };
 
 #define KS_TEXT 200u
@@ -179,6 +185,7 @@ struct ks_rec {
         struct kx_func_row fn;
         struct kx_flow_row flow;
         struct ks_decl_rec decl;
+        struct ks_load_rec load;
     } u;
 };
 

@@ -1291,8 +1291,10 @@ static void load_flush(struct ks_walk *w, struct load_state *ls, unsigned cpu)
 {
     if (ls->k[cpu] < 0 || !ls->busy[cpu])
         return;
-    struct ks_rec rec = { .kind = KS_CPU };
-    rec.u.cpu = (struct ks_cpu_rec){ cpu, 1, -1, (uint64_t)ls->k[cpu], (uint64_t)ls->busy[cpu] };
+    int64_t width = w->param > 0 ? w->param : 1000000;
+    struct ks_rec rec = { .kind = KS_LOAD };
+    rec.u.load = (struct ks_load_rec){ cpu, ls->k[cpu] * width, width, ls->busy[cpu],
+                                       (double)ls->busy[cpu] / (double)width };
     ks_push(w, &rec);
     ls->busy[cpu] = 0;
 }
@@ -1335,34 +1337,22 @@ static void sink_load(struct kx_sink *k)
 {
     k->cpu = push_load;
 }
-static const struct ks_col load_cols[] = {
-    { "cpu", "INTEGER", 0 }, { "ts", "INTEGER", 0 }, { "dur", "INTEGER", 0 },
-    { "busy_ns", "INTEGER", 0 }, { "load", "REAL", 0 }, { "width", "INTEGER", 0 },
+#define ROW struct ks_load_rec
+static const struct ks_rcol load_cols[] = {
+    { RC_INT("cpu", cpu) }, { RC_INT("ts", ts) }, { RC_INT("dur", width) },
+    { RC_INT("busy_ns", busy) }, { RC_DOUBLE("load", load) }, { RC_INT("width", width) },
 };
-static void load_col(struct ks_walk *w, const struct ks_rec *rec, int col, sqlite3_context *ctx)
-{
-    const struct ks_cpu_rec *r = &rec->u.cpu;
-    int64_t width = w->param > 0 ? w->param : 1000000;
-    switch (col) {
-    case 0: sqlite3_result_int(ctx, (int)r->cpu); break;
-    case 1: sqlite3_result_int64(ctx, (int64_t)r->t0 * width); break;
-    case 2: case 5: sqlite3_result_int64(ctx, width); break;
-    case 3: sqlite3_result_int64(ctx, (int64_t)r->t1); break;
-    case 4: sqlite3_result_double(ctx, (double)r->t1 / (double)width); break;
-    default: sqlite3_result_null(ctx);
-    }
-}
+#undef ROW
 static const struct ks_table t_cpu_load = {
     .name = "cpu_load",
     .doc = "cpu_load(WIDTH): each CPU's busy time and load per bucket of WIDTH ns from "
     "boot (buckets without busy time left out)",
     .src = KS_SRC_MODEL,
-    .cols = load_cols,
+    .rcols = load_cols,
     .ncols = NCOL(load_cols),
     .ts_col = -1,
     .needs_stats = 1,
     .sink = sink_load,
-    .rec_col = load_col,
     .param_col = 5,
     .on_end = load_end,
     .skip = KX_SKIP_MSG | KX_SKIP_WAIT,
