@@ -251,7 +251,7 @@ struct ks_decl {            // (at most KS_DECL_COLS columns: each declaration a
     uint16_t ev;
     const struct ks_dcol *cols;
 };
-// The hooks of every declared table (its on_event and rec_col).
+// The hooks of every declared table (its on_event, and its columns' values).
 void ks_decl_on(struct ks_walk *w, const struct kev_event *e);
 void ks_decl_col(struct ks_walk *w, const struct ks_rec *rec, int col, sqlite3_context *ctx);
 
@@ -354,43 +354,44 @@ struct ks_part {
     const struct ks_rcol *cols;
 };
 
+// A table: where its rows come from and its columns, every one declared, in one of three forms:
+// over one struct (rcols), over the struct of each kind of record it gives (parts), or as an
+// event's fields (decl).
+#define KS_ROW_BUF 256u
 struct ks_table {
     const char *name;
     const char *doc;         // one line, for kev_tables() and docs/sql.md
     enum ks_source src;
-    const struct ks_col *cols;
     unsigned ncols;
     int ts_col;              // the column of the row's time (constraints on it), -1 none
     int needs_stats;         // KS_SRC_EVENTS tables that also need the analyses (user names)
-    // KS_SRC_SUMMARY: rows and their columns
+    // KS_SRC_SUMMARY: rows (their columns: row, below)
     unsigned (*nrows)(struct ks_trace *t);
-    void (*summary_col)(struct ks_trace *t, unsigned row, int col, sqlite3_context *ctx);
-    int summary_lazy;        // its rows need no pass: summary_col runs it for the columns that do
+    int summary_lazy;        // its rows need no pass: the columns that do run it
     // KS_SRC_EVENTS: look at e (the model before it); queue records with ks_push
     void (*on_event)(struct ks_walk *w, const struct kev_event *e);
     // KS_SRC_MODEL: which of the model's records (the sink's members set here)
     void (*sink)(struct kx_sink *k);
-    // a column of a queued record
-    void (*rec_col)(struct ks_walk *w, const struct ks_rec *rec, int col, sqlite3_context *ctx);
     int param_col;           // a hidden column that must be given (TABLE(value)), 0 none
     void (*on_end)(struct ks_walk *w); // after the walk (and the model's last records)
     unsigned skip;           // parts of the analyses the table does not need (KX_SKIP_*)
-    const struct ks_decl *decl; // a declared table (then cols is NULL): its event and columns
-    const struct ks_rcol *rcols; // a table of declared columns (then cols is NULL) ...
-    const struct ks_part *parts; // ... or of several kinds of record, each with its columns
+    const struct ks_rcol *rcols; // its columns over its row's struct ...
+    const struct ks_part *parts; // ... or over each kind of record's, a part each ...
     unsigned nparts;
-    const void *(*row)(struct ks_trace *t, unsigned i); // ... KS_SRC_SUMMARY: its row i
+    const struct ks_decl *decl; // ... or its event and columns of its fields (ks_decl.c)
+    // KS_SRC_SUMMARY: its row i, a struct of the trace's or one made in buf (KS_ROW_BUF
+    // bytes, the cursor's: valid until its next row)
+    const void *(*row)(struct ks_trace *t, unsigned i, void *buf);
 };
-// Declared column i of a table (its first part's for a union table), NULL when written out.
+// Column i of a table over a struct (its first part's for a union table), NULL for an event's.
 static inline const struct ks_rcol *ks_rcol_of(const struct ks_table *t, unsigned i)
 {
     return t->rcols ? &t->rcols[i] : t->parts ? &t->parts[0].cols[i] : NULL;
 }
-// Column i of a table, declared or written out.
+// Column i of a table: its name, type and whether it needs the model.
 static inline const struct ks_col *ks_col_of(const struct ks_table *t, unsigned i)
 {
-    return t->decl ? &t->decl->cols[i].col : ks_rcol_of(t, i) ? &ks_rcol_of(t, i)->col
-                                                               : &t->cols[i];
+    return t->decl ? &t->decl->cols[i].col : &ks_rcol_of(t, i)->col;
 }
 // The part of a union table that declares record rec's columns, NULL none.
 const struct ks_part *ks_part_of(const struct ks_table *t, const struct ks_rec *rec);

@@ -72,8 +72,9 @@ static unsigned thread_rows(struct ks_trace *t) { return t->nrow_th; }
 // Row 0's struct: every CPU's idle thread as Perfetto's one "swapper" (no process, no times)
 static const struct ks_thread swapper = { .name = "swapper", .start = -1, .end = -1,
                                           .idle = 1, .prio = -1 };
-static const void *thread_row(struct ks_trace *t, unsigned i)
+static const void *thread_row(struct ks_trace *t, unsigned i, void *buf)
 {
+    (void)buf;
     return t->row_th[i] < 0 ? &swapper : (const void *)&t->th[t->row_th[i]];
 }
 #define ROW struct ks_thread
@@ -142,7 +143,11 @@ static const struct ks_table t_thread = {
 };
 
 static unsigned process_rows(struct ks_trace *t) { return t->nproc; }
-static const void *process_row(struct ks_trace *t, unsigned i) { return &t->proc[i]; }
+static const void *process_row(struct ks_trace *t, unsigned i, void *buf)
+{
+    (void)buf;
+    return &t->proc[i];
+}
 #define ROW struct ks_proc
 static void process_parent(const struct ks_row *r, sqlite3_context *ctx)
 {
@@ -174,7 +179,11 @@ static const struct ks_table t_process = {
 };
 
 static unsigned cpu_rows(struct ks_trace *t) { return t->ncpu; }
-static const void *cpu_row(struct ks_trace *t, unsigned i) { return &t->cpu[i]; }
+static const void *cpu_row(struct ks_trace *t, unsigned i, void *buf)
+{
+    (void)buf;
+    return &t->cpu[i];
+}
 #define ROW struct ks_cpu_sum
 static void cpu_number(const struct ks_row *r, sqlite3_context *ctx) // the row's index
 {
@@ -221,10 +230,13 @@ static const char *const md_names[MD_N] = {
     "damage_offset", "build",
 };
 static unsigned metadata_rows(struct ks_trace *t) { return MD_N + t->r->kr_nattr; }
-static const struct ks_col metadata_cols[] = {
-    { "name", "TEXT", 0 }, { "key_type", "TEXT", 0 }, { "int_value", "INTEGER", 0 },
-    { "str_value", "TEXT", 0 },
-};
+struct md_row { unsigned i; };
+static const void *metadata_row(struct ks_trace *t, unsigned i, void *buf) // its value: lazily
+{
+    (void)t;
+    ((struct md_row *)buf)->i = i;
+    return buf;
+}
 // The rows whose values come from the pass over the events; the others are the header's and
 // the trailer's, so that the board or the build of a trace costs no pass (kevsql's fleet asks
 // them of every trace).
@@ -257,87 +269,105 @@ static const char *kernel_build_id(struct ks_trace *t, char *buf, size_t n)
     return found;
 }
 
-static void metadata_col(struct ks_trace *t, unsigned row, int col, sqlite3_context *ctx)
+// Row `row`'s value: its integer (*have_i) or its text (*s); -1 when the pass it needs failed
+static int md_value(struct ks_trace *t, unsigned row, int64_t *i, int *have_i, const char **s,
+                    char *buf, size_t n, sqlite3_context *ctx)
 {
-    char buf[256];
     char *err = NULL;
-    if (col >= 2 && row < MD_N && md_needs_pass(row) && ks_trace_summary(t, &err)) {
+    *have_i = 0, *s = NULL;
+    if (row < MD_N && md_needs_pass(row) && ks_trace_summary(t, &err)) {
         sqlite3_result_error(ctx, err, -1);
         sqlite3_free(err);
-        return;
+        return -1;
     }
-    const char *s = NULL;
-    int have_i = 0;
-    int64_t i = 0;
     if (row >= MD_N) { // the header's items, as "header.KEY"
         const struct kev_attr *a = &t->r->kr_attr[row - MD_N];
-        if (col == 0) {
-            snprintf(buf, sizeof(buf), "header.%.*s", (int)a->ka_klen, a->ka_key);
-            ks_result_text(ctx, buf);
-        } else if (col == 1) {
-            ks_result_text(ctx, "single");
-        } else if (col == 3) {
-            snprintf(buf, sizeof(buf), "%.*s", (int)a->ka_vlen, a->ka_val);
-            ks_result_text(ctx, buf);
-        } else {
-            sqlite3_result_null(ctx);
-        }
-        return;
-    }
-    if (col == 0) {
-        ks_result_text(ctx, md_names[row]);
-        return;
-    }
-    if (col == 1) {
-        ks_result_text(ctx, "single");
-        return;
+        snprintf(buf, n, "%.*s", (int)a->ka_vlen, a->ka_val);
+        *s = buf;
+        return 0;
     }
     switch (row) {
-    case MD_TRACE: s = t->path; break;
-    case MD_BOARD: s = t->r->kr_board[0] ? t->r->kr_board : ks_attr(t, "MACHINE", buf, sizeof(buf)); break;
-    case MD_CPUS: i = t->r->kr_trl_ncpu ? t->r->kr_trl_ncpu : t->r->kr_board_ncpu, have_i = 1; break;
-    case MD_HZ: i = (int64_t)t->r->kr_cycles_per_sec, have_i = 1; break;
-    case MD_BOOT_DATE: s = ks_attr(t, "BOOT_DATE", buf, sizeof(buf)); break;
-    case MD_BOOT_TIME: i = kx_boot_time(t->r), have_i = i != 0; break;
-    case MD_DATE: s = ks_attr(t, "DATE", buf, sizeof(buf)); break;
-    case MD_SYSNAME: s = ks_attr(t, "SYSNAME", buf, sizeof(buf)); break;
-    case MD_NODENAME: s = ks_attr(t, "NODENAME", buf, sizeof(buf)); break;
-    case MD_RELEASE: s = ks_attr(t, "SYS_RELEASE", buf, sizeof(buf)); break;
-    case MD_VERSION: s = ks_attr(t, "SYS_VERSION", buf, sizeof(buf)); break;
-    case MD_MACHINE: s = ks_attr(t, "MACHINE", buf, sizeof(buf)); break;
+    case MD_TRACE: *s = t->path; break;
+    case MD_BOARD: *s = t->r->kr_board[0] ? t->r->kr_board : ks_attr(t, "MACHINE", buf, n); break;
+    case MD_CPUS: *i = t->r->kr_trl_ncpu ? t->r->kr_trl_ncpu : t->r->kr_board_ncpu, *have_i = 1; break;
+    case MD_HZ: *i = (int64_t)t->r->kr_cycles_per_sec, *have_i = 1; break;
+    case MD_BOOT_DATE: *s = ks_attr(t, "BOOT_DATE", buf, n); break;
+    case MD_BOOT_TIME: *i = kx_boot_time(t->r), *have_i = *i != 0; break;
+    case MD_DATE: *s = ks_attr(t, "DATE", buf, n); break;
+    case MD_SYSNAME: *s = ks_attr(t, "SYSNAME", buf, n); break;
+    case MD_NODENAME: *s = ks_attr(t, "NODENAME", buf, n); break;
+    case MD_RELEASE: *s = ks_attr(t, "SYS_RELEASE", buf, n); break;
+    case MD_VERSION: *s = ks_attr(t, "SYS_VERSION", buf, n); break;
+    case MD_MACHINE: *s = ks_attr(t, "MACHINE", buf, n); break;
     case MD_FORMAT:
-        snprintf(buf, sizeof(buf), "%u.%02u", t->r->kr_ver_major, t->r->kr_ver_minor);
-        s = buf;
+        snprintf(buf, n, "%u.%02u", t->r->kr_ver_major, t->r->kr_ver_minor);
+        *s = buf;
         break;
-    case MD_EVENTS: i = (int64_t)t->events, have_i = t->have_summary; break;
-    case MD_LOST: i = (int64_t)kev_lost_total(t->r), have_i = t->r->kr_have_trailer; break;
-    case MD_START: i = ks_ns(t, t->t_first), have_i = t->have_summary && t->events; break;
-    case MD_END: i = ks_ns(t, t->t_last), have_i = t->have_summary && t->events; break;
-    case MD_DAMAGED: i = t->summary_err != 0, have_i = t->have_summary; break;
-    case MD_DAMAGE_ERROR: s = t->summary_err ? t->summary_msg : NULL; break;
-    case MD_DAMAGE_OFFSET: i = (int64_t)t->summary_off, have_i = t->summary_err != 0; break;
+    case MD_EVENTS: *i = (int64_t)t->events, *have_i = t->have_summary; break;
+    case MD_LOST: *i = (int64_t)kev_lost_total(t->r), *have_i = t->r->kr_have_trailer; break;
+    case MD_START: *i = ks_ns(t, t->t_first), *have_i = t->have_summary && t->events; break;
+    case MD_END: *i = ks_ns(t, t->t_last), *have_i = t->have_summary && t->events; break;
+    case MD_DAMAGED: *i = t->summary_err != 0, *have_i = t->have_summary; break;
+    case MD_DAMAGE_ERROR: *s = t->summary_err ? t->summary_msg : NULL; break;
+    case MD_DAMAGE_OFFSET: *i = (int64_t)t->summary_off, *have_i = t->summary_err != 0; break;
     case MD_BUILD: // the build the capture ran: its kernel image's GNU build id (its IMAGE event)
-        s = kernel_build_id(t, buf, sizeof(buf));
+        *s = kernel_build_id(t, buf, n);
         break;
     default: break;
     }
-    if (col == 2 && have_i)
-        sqlite3_result_int64(ctx, i);
-    else if (col == 3 && s && *s)
-        ks_result_text(ctx, s);
-    else
-        sqlite3_result_null(ctx);
+    return 0;
 }
+#define ROW struct md_row
+static void md_name(const struct ks_row *r, sqlite3_context *ctx)
+{
+    const struct kev_attr *a;
+    char buf[256];
+    unsigned i = ((const ROW *)r->p)->i;
+    if (i < MD_N) {
+        ks_result_text(ctx, md_names[i]);
+        return;
+    }
+    a = &r->t->r->kr_attr[i - MD_N];
+    snprintf(buf, sizeof(buf), "header.%.*s", (int)a->ka_klen, a->ka_key);
+    ks_result_text(ctx, buf);
+}
+static void md_int(const struct ks_row *r, sqlite3_context *ctx)
+{
+    char buf[256];
+    const char *s;
+    int64_t i = 0;
+    int have_i;
+    if (!md_value(r->t, ((const ROW *)r->p)->i, &i, &have_i, &s, buf, sizeof(buf), ctx)) {
+        if (have_i)
+            sqlite3_result_int64(ctx, i);
+        else
+            sqlite3_result_null(ctx);
+    }
+}
+static void md_str(const struct ks_row *r, sqlite3_context *ctx)
+{
+    char buf[256];
+    const char *s;
+    int64_t i = 0;
+    int have_i;
+    if (!md_value(r->t, ((const ROW *)r->p)->i, &i, &have_i, &s, buf, sizeof(buf), ctx))
+        ks_result_text(ctx, s && *s ? s : NULL);
+}
+static const struct ks_rcol metadata_cols[] = {
+    { RC_FN("name", "TEXT", md_name), PF }, { RC_CONST_TEXT("key_type", "single"), PF },
+    { RC_FN("int_value", "INTEGER", md_int), PF }, { RC_FN("str_value", "TEXT", md_str), PF },
+};
+#undef ROW
 static const struct ks_table t_metadata = {
     .name = "metadata",
     .doc = "the trace's facts: board, CPUs, clock rate, build, boot time, header items",
     .src = KS_SRC_SUMMARY,
-    .cols = metadata_cols,
+    .rcols = metadata_cols,
     .ncols = NCOL(metadata_cols),
     .ts_col = -1,
     .needs_stats = 0,
     .nrows = metadata_rows,
-    .summary_col = metadata_col,
+    .row = metadata_row,
     .summary_lazy = 1,
 };
 
@@ -354,89 +384,81 @@ static unsigned track_rows(struct ks_trace *t)
     unsigned a, b;
     return track_count(t, &a, &b);
 }
-// The track of row i: its id, name, type, and owner (utid, cpu or upid; -1 none).
-static void track_of(struct ks_trace *t, unsigned i, int64_t *id, char *name, size_t n,
-                     const char **type, int *utid, int *cpu, int64_t *upid)
+// The track of row i: its id, name, type, and owner (a thread, a cpu or a upid; -1 none).
+struct track_row {
+    int64_t id, upid;
+    int th, cpu;
+    char name[80], type[20];
+};
+static const void *track_row(struct ks_trace *t, unsigned i, void *buf)
 {
+    struct track_row *k = buf;
     unsigned nthr, ncpu;
     track_count(t, &nthr, &ncpu);
-    *utid = *cpu = -1;
-    *upid = -1;
+    k->th = k->cpu = -1;
+    k->upid = -1;
     static const char *const th_type[] = { "thread_kcalls", "thread_msgs", "thread_instants" };
     static const unsigned th_kind[] = { TR_KCALL, TR_MSG, TR_INSTANT };
     if (i < nthr) {
-        unsigned k = i % 3, u = i / 3;
-        *id = track_id(th_kind[k], u);
-        *type = th_type[k];
-        *utid = (int)u;
-        snprintf(name, n, "%s %s", k == 0 ? "kernel calls" : k == 1 ? "messages" : "events",
+        unsigned n = i % 3, u = i / 3;
+        k->id = track_id(th_kind[n], u);
+        snprintf(k->type, sizeof(k->type), "%s", th_type[n]);
+        k->th = (int)u;
+        snprintf(k->name, sizeof(k->name), "%s %s",
+                 n == 0 ? "kernel calls" : n == 1 ? "messages" : "events",
                  t->th[u].name[0] ? t->th[u].name : t->th[u].comm);
-        return;
+        return k;
     }
     i -= nthr;
     if (i < ncpu) {
         unsigned c = i / 2;
-        *cpu = (int)c;
+        k->cpu = (int)c;
         if (i % 2 == 0) {
-            *id = track_id(TR_IRQ, c), *type = "cpu_irq";
-            snprintf(name, n, "interrupts CPU %u", c);
+            k->id = track_id(TR_IRQ, c), snprintf(k->type, sizeof(k->type), "cpu_irq");
+            snprintf(k->name, sizeof(k->name), "interrupts CPU %u", c);
         } else {
-            *id = track_id(TR_CPU_BUSY, c), *type = "cpu_busy";
-            snprintf(name, n, "cpu.busy");
+            k->id = track_id(TR_CPU_BUSY, c), snprintf(k->type, sizeof(k->type), "cpu_busy");
+            snprintf(k->name, sizeof(k->name), "cpu.busy");
         }
-        return;
+        return k;
     }
     i -= ncpu;
     const struct ks_user *u = &t->user[i];
-    *id = track_id(TR_USER, (uint64_t)u->pid << 10 | (u->code & 0x3ffu));
-    *type = "user_counter";
-    *upid = u->pid;
+    k->id = track_id(TR_USER, (uint64_t)u->pid << 10 | (u->code & 0x3ffu));
+    snprintf(k->type, sizeof(k->type), "user_counter");
+    k->upid = u->pid;
     if (u->name[0])
-        snprintf(name, n, "%s", u->name);
+        snprintf(k->name, sizeof(k->name), "%s", u->name);
     else
-        snprintf(name, n, "user %u", u->code);
+        snprintf(k->name, sizeof(k->name), "user %u", u->code);
+    return k;
 }
-static const struct ks_col track_cols[] = {
-    { "id", "INTEGER", 0 }, { "name", "TEXT", 0 }, { "type", "TEXT", 0 },
-    { "utid", "INTEGER", 0 }, { "cpu", "INTEGER", 0 }, { "upid", "INTEGER", 0 },
+_Static_assert(sizeof(struct track_row) <= KS_ROW_BUF, "a track's row fits the cursor's");
+#define ROW struct track_row
+static const struct ks_rcol track_cols[] = { // type: the kind of track, not Perfetto's table name
+    { RC_INT("id", id), PF }, { RC_TEXT("name", name), PF }, { RC_TEXT("type", type) },
+    { RC_UTID("utid", th) }, { RC_INT("cpu", cpu), NUL(NEG) }, { RC_INT("upid", upid), NUL(NEG) },
 };
-static void track_col(struct ks_trace *t, unsigned row, int col, sqlite3_context *ctx)
-{
-    int64_t id, upid;
-    char name[80];
-    const char *type;
-    int utid, cpu;
-    track_of(t, row, &id, name, sizeof(name), &type, &utid, &cpu, &upid);
-    switch (col) {
-    case 0: sqlite3_result_int64(ctx, id); break;
-    case 1: ks_result_text(ctx, name); break;
-    case 2: ks_result_text(ctx, type); break;
-    case 3: ks_result_thread(ctx, t, utid); break;
-    case 4: ks_result_nonneg(ctx, cpu); break;
-    case 5:
-        if (upid >= 0)
-            sqlite3_result_int64(ctx, upid);
-        else
-            sqlite3_result_null(ctx);
-        break;
-    default: sqlite3_result_null(ctx);
-    }
-}
+#undef ROW
 static const struct ks_table t_track = {
     .name = "track",
     .doc = "every track: a thread's kernel calls, messages, events; a CPU's interrupts and "
     "busy counter; a process's user-event counter",
     .src = KS_SRC_SUMMARY,
-    .cols = track_cols,
+    .rcols = track_cols,
     .ncols = NCOL(track_cols),
     .ts_col = -1,
     .needs_stats = 0,
     .nrows = track_rows,
-    .summary_col = track_col,
+    .row = track_row,
 };
 
 static unsigned deadlock_rows(struct ks_trace *t) { return t->ndl; }
-static const void *deadlock_row(struct ks_trace *t, unsigned i) { return &t->dl[i]; }
+static const void *deadlock_row(struct ks_trace *t, unsigned i, void *buf)
+{
+    (void)buf;
+    return &t->dl[i];
+}
 #define ROW struct ks_dl
 static const struct ks_rcol deadlock_cols[] = {
     { RC_INT("cycle", cycle) }, { RC_INT("position", pos) }, { RC_NS("ts", t) },
@@ -458,7 +480,11 @@ static const struct ks_table t_deadlock = {
 };
 
 static unsigned inversion_rows(struct ks_trace *t) { return t->ninv; }
-static const void *inversion_row(struct ks_trace *t, unsigned i) { return &t->inv[i]; }
+static const void *inversion_row(struct ks_trace *t, unsigned i, void *buf)
+{
+    (void)buf;
+    return &t->inv[i];
+}
 #define ROW struct ks_inv
 static const struct ks_rcol inversion_cols[] = {
     { RC_INT("inversion", inv) }, { RC_UTID("waiter_utid", waiter) }, { RC_TEXT("object", obj) },
@@ -481,7 +507,11 @@ static const struct ks_table t_inversion = {
 };
 
 static unsigned lost_rows(struct ks_trace *t) { return t->ngap; }
-static const void *lost_row(struct ks_trace *t, unsigned i) { return &t->gap[i]; }
+static const void *lost_row(struct ks_trace *t, unsigned i, void *buf)
+{
+    (void)buf;
+    return &t->gap[i];
+}
 #define ROW struct kx_gap
 static const struct ks_rcol lost_cols[] = {
     { RC_INT("cpu", cpu) }, { RC_NS("ts", t0) }, { RC_DUR("dur", t0, t1) },
@@ -693,7 +723,6 @@ static const struct ks_table t_fault = {
     .ts_col = 1,
     .needs_stats = 0,
     .on_event = ks_decl_on,
-    .rec_col = ks_decl_col,
 };
 
 // stack_sample (trace/kev_stack.h)
@@ -790,7 +819,6 @@ static const struct ks_table t_prio = {
     .ts_col = 1,
     .needs_stats = 0,
     .on_event = ks_decl_on,
-    .rec_col = ks_decl_col,
 };
 
 // ============================================================================================

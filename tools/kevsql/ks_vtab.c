@@ -31,7 +31,7 @@ struct ks_vt {
     struct ks_trace *t;
 };
 
-// A finished walk kept with its trace (ks_keep_rows): its plan, and what rec_col reads (the
+// A finished walk kept with its trace (ks_keep_rows): its plan, and what its columns read (the
 // walk's model, state and reader stay as the walk left them; cursors only read them).
 struct ks_kept {
     struct ks_kept *next;
@@ -63,7 +63,9 @@ struct ks_cursor {
     size_t qhead, qlen, qcap;
     const struct ks_rec *rec; // the current row (in the queue: pushes come only in next_row)
     sqlite3_int64 rowid;
-    unsigned row;             // summary tables: the current index
+    unsigned row;             // summary tables: the current index ...
+    const void *rowp;         // ... its row (NULL: not made yet), made in rowbuf if computed
+    union { char b[KS_ROW_BUF]; int64_t align; } rowbuf;
     int eof, done, finished, oom;
     int err;                  // the decoder's error, to report once the queue is empty
     int has_lo, has_hi;
@@ -379,6 +381,7 @@ static int next_row(struct ks_cursor *c)
 {
     const struct ks_table *tab = c->vt->tab;
     if (tab->src == KS_SRC_SUMMARY) {
+        c->rowp = NULL;
         if (c->rowid)
             c->row++;
         c->rowid++;
@@ -500,7 +503,7 @@ static const struct ks_kept *kept_add(struct ks_cursor *c, int num)
     t->kept_bytes += bytes;
     c->w.s = NULL, c->w.m = NULL, c->w.state = NULL, c->src = NULL, c->q = NULL;
     c->qhead = c->qlen = c->qcap = 0;
-    // the reader stays with the walk (rec_col may read the file through it)
+    // the reader stays with the walk (a column may read the file through it)
     c->r = NULL;
     return k;
 }
@@ -560,7 +563,7 @@ static int vt_filter(sqlite3_vtab_cursor *cur, int num, const char *str, int arg
     c->w.t = t;
     c->w.cur = c;
     c->w.tab = tab;
-    c->rowid = 0, c->row = 0;
+    c->rowid = 0, c->row = 0, c->rowp = NULL;
     c->eof = c->done = c->finished = c->oom = c->err = 0;
     c->has_lo = c->has_hi = 0;
     int k = 0;
@@ -614,7 +617,9 @@ static int vt_column(sqlite3_vtab_cursor *cur, sqlite3_context *ctx, int col)
         struct ks_row r = { c->vt->t, NULL, NULL, NULL };
         const struct ks_rcol *cols = tab->rcols;
         if (tab->src == KS_SRC_SUMMARY) {
-            r.p = tab->row(c->vt->t, c->row);
+            if (!c->rowp)
+                c->rowp = tab->row(c->vt->t, c->row, c->rowbuf.b);
+            r.p = c->rowp;
         } else {
             r.w = &c->w, r.rec = c->rec;
             r.p = &c->rec->u;
@@ -627,10 +632,9 @@ static int vt_column(sqlite3_vtab_cursor *cur, sqlite3_context *ctx, int col)
             ks_rcol_result(&cols[col], &r, ctx);
         else
             sqlite3_result_null(ctx);
-    } else if (tab->src == KS_SRC_SUMMARY)
-        tab->summary_col(c->vt->t, c->row, col, ctx);
-    else
-        tab->rec_col(&c->w, c->rec, col, ctx);
+    } else { // an event's fields (ks_decl.c)
+        ks_decl_col(&c->w, c->rec, col, ctx);
+    }
     return SQLITE_OK;
 }
 
