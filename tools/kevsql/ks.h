@@ -278,6 +278,7 @@ enum ks_rc_kind {
     KS_RC_ELEM,              // element idx of the array field, NULL unless idx < the count at
                              // off2 (an unsigned)
     KS_RC_FLAG,              // 1 when the field is not 0, else 0
+    KS_RC_EQ,                // 1 when the field is k, else 0
     KS_RC_SLICE,             // a slice's id (docs/sql.md, "Ids"): the record id field * 8 + k
     KS_RC_TRACK,             // a track's id: k * 2^24 + the owner field's low 24 bits
     KS_RC_REAL,              // an integer field as a REAL
@@ -292,7 +293,8 @@ enum ks_rc_null {            // when a column is NULL, read on its field (KS_RC_
     KS_RN_BEFORE,            // KS_RC_DUR: its end is before its start
 };
 enum ks_rc_if {              // and on another field of the row (`when`), whatever its own says
-    KS_RI_ALWAYS, KS_RI_SET, KS_RI_CLEAR, KS_RI_NONNEG, // NULL unless it is not 0, 0, >= 0
+    KS_RI_ALWAYS, KS_RI_SET, KS_RI_CLEAR, KS_RI_NONNEG, // NULL unless it is not 0, 0, >= 0,
+    KS_RI_EQ,                                           // when_v
 };
 struct ks_rcol {
     struct ks_col col;       // its name, declared type, whether it needs the model
@@ -301,12 +303,14 @@ struct ks_rcol {
     uint8_t idx;             // KS_RC_ELEM: the element
     uint8_t perfetto;        // 1: Perfetto's column of that name, with Perfetto's meaning
     uint8_t unended;         // its NULL is written -1 (Perfetto's dur of a slice that did not end)
-    int32_t k;               // KS_RC_SLICE's and KS_RC_TRACK's kind, KS_RC_CONST's value
+    int32_t k;               // KS_RC_SLICE's and KS_RC_TRACK's kind, KS_RC_CONST's and
+                             // KS_RC_EQ's value
     const char *text;        // KS_RC_CONST_TEXT's text
     uint16_t off, off2;      // the field's offset in the row (a row is under 64 KiB: ks_cols.c
                              // asserts it); KS_RC_DUR's end, KS_RC_ELEM's count
     uint8_t when_if, when_size, when_sign; // enum ks_rc_if, on the field at offset `when`
     uint16_t when;
+    int32_t when_v;          // KS_RI_EQ's value
     const char *(*names)(unsigned v);
     void (*fn)(const struct ks_row *r, sqlite3_context *ctx);
 };
@@ -330,7 +334,12 @@ void ks_rcol_result(const struct ks_rcol *c, const struct ks_row *r, sqlite3_con
 #define RC_NAME(n, f, nm) .col = { n, "TEXT", 0 }, .kind = KS_RC_NAME, KS_AT(f), .names = nm
 #define RC_ELEM(n, f, i, count) .col = { n, "INTEGER", 0 }, .kind = KS_RC_ELEM, KS_AT(f[0]), \
                                 .idx = i, .off2 = offsetof(ROW, count)
+// a uint32_t array's element read as a signed word
+#define RC_ELEM_S32(n, f, i, count) .col = { n, "INTEGER", 0 }, .kind = KS_RC_ELEM, \
+                                    .off = offsetof(ROW, f[0]), .size = 4, .sign = 1, .idx = i, \
+                                    .off2 = offsetof(ROW, count)
 #define RC_FLAG(n, f) .col = { n, "INTEGER", 0 }, .kind = KS_RC_FLAG, KS_AT(f)
+#define RC_EQ(n, f, v) .col = { n, "INTEGER", 0 }, .kind = KS_RC_EQ, KS_AT(f), .k = v
 #define RC_FN(n, type, f) .col = { n, type, 0 }, .kind = KS_RC_FN, .fn = f
 #define RC_NULL(n, type) .col = { n, type, 0 }, .kind = KS_RC_NULL
 #define RC_SLICE(n, f, kd) .col = { n, "INTEGER", 0 }, .kind = KS_RC_SLICE, KS_AT(f), .k = kd
@@ -342,6 +351,8 @@ void ks_rcol_result(const struct ks_rcol *c, const struct ks_row *r, sqlite3_con
 #define NUL(x) .null = KS_RN_##x
 #define WHEN(how, f) .when_if = KS_RI_##how, .when = offsetof(ROW, f), \
                      .when_size = sizeof(((ROW *)0)->f), .when_sign = KS_SIGNED(((ROW *)0)->f)
+#define WHEN_EQ(f, v) .when_if = KS_RI_EQ, .when = offsetof(ROW, f), .when_v = v, \
+                      .when_size = sizeof(((ROW *)0)->f), .when_sign = KS_SIGNED(((ROW *)0)->f)
 #define PF .perfetto = 1
 #define UNENDED .unended = 1
 

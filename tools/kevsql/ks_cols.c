@@ -43,7 +43,12 @@ static int when_ok(const struct ks_rcol *c, const void *row)
     if (c->when_if == KS_RI_ALWAYS)
         return 1;
     int64_t w = ks_rcol_int(row, c->when, c->when_size, c->when_sign);
-    return c->when_if == KS_RI_SET ? w != 0 : c->when_if == KS_RI_CLEAR ? w == 0 : w >= 0;
+    switch (c->when_if) {
+    case KS_RI_SET: return w != 0;
+    case KS_RI_CLEAR: return w == 0;
+    case KS_RI_EQ: return w == c->when_v;
+    default: return w >= 0;
+    }
 }
 
 // A column without a value: NULL, or -1 where Perfetto writes a slice that did not end so.
@@ -111,6 +116,7 @@ void ks_rcol_result(const struct ks_rcol *c, const struct ks_row *r, sqlite3_con
         break;
     }
     case KS_RC_FLAG: sqlite3_result_int(ctx, v != 0); break;
+    case KS_RC_EQ: sqlite3_result_int(ctx, v == c->k); break;
     case KS_RC_SLICE: sqlite3_result_int64(ctx, (int64_t)((uint64_t)v << 3 | (uint64_t)c->k)); break;
     case KS_RC_TRACK:
         sqlite3_result_int64(ctx, (int64_t)c->k << 24 | (int64_t)((uint64_t)v & 0xffffffu));

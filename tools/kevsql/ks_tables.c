@@ -42,11 +42,6 @@ static const char *perfetto_state(unsigned st, int woken)
     }
 }
 
-static void result_u(sqlite3_context *ctx, uint64_t v)
-{
-    sqlite3_result_int64(ctx, (sqlite3_int64)v);
-}
-
 // Track ids: the kind of track in the high byte, its owner (a utid, a CPU, ...) below.
 enum { TR_KCALL = 1, TR_MSG = 2, TR_IRQ = 3, TR_INSTANT = 4, TR_CPU_BUSY = 5, TR_IRQ_MSG = 6,
        TR_USER = 7, TR_FUNC = 8, TR_FUNC_THREAD = 9 };
@@ -88,22 +83,6 @@ static void thread_name(const struct ks_row *r, sqlite3_context *ctx)
     const ROW *x = r->p;
     ks_result_text(ctx, x->name[0] ? x->name : x->comm[0] ? x->comm : NULL);
 }
-static void thread_pid(const struct ks_row *r, sqlite3_context *ctx) // the swapper has none
-{
-    const ROW *x = r->p;
-    if (x != &swapper)
-        sqlite3_result_int64(ctx, x->pid);
-    else
-        sqlite3_result_null(ctx);
-}
-static void thread_is_main(const struct ks_row *r, sqlite3_context *ctx)
-{
-    const ROW *x = r->p;
-    if (x != &swapper)
-        sqlite3_result_int(ctx, x->tid == 1);
-    else
-        sqlite3_result_null(ctx);
-}
 static void thread_label(const struct ks_row *r, sqlite3_context *ctx)
 { // "process/thread" as every other tool names it
     const ROW *x = r->p;
@@ -120,13 +99,13 @@ static void thread_label(const struct ks_row *r, sqlite3_context *ctx)
         snprintf(lb, sizeof(lb), "pid%u/%u", x->pid, x->tid);
     ks_result_text(ctx, lb);
 }
-static const struct ks_rcol thread_cols[] = {
+static const struct ks_rcol thread_cols[] = { // the swapper (the one idle row) has no process
     { RC_FN("utid", "INTEGER", thread_utid), PF }, { RC_INT("tid", tid), PF },
-    { RC_FN("name", "TEXT", thread_name), PF }, { RC_FN("upid", "INTEGER", thread_pid), PF },
+    { RC_FN("name", "TEXT", thread_name), PF }, { RC_INT("upid", pid), WHEN(CLEAR, idle), PF },
     { RC_NS("start_ts", start), NUL(NEG), PF }, { RC_NS("end_ts", end), NUL(NEG), PF },
-    { RC_FN("is_main_thread", "INTEGER", thread_is_main), PF }, { RC_INT("is_idle", idle), PF },
+    { RC_EQ("is_main_thread", tid, 1), WHEN(CLEAR, idle), PF }, { RC_INT("is_idle", idle), PF },
     { RC_NULL("machine_id", "INTEGER"), PF }, { RC_NULL("arg_set_id", "INTEGER"), PF },
-    { RC_FN("pid", "INTEGER", thread_pid) }, { RC_FN("label", "TEXT", thread_label) },
+    { RC_INT("pid", pid), WHEN(CLEAR, idle) }, { RC_FN("label", "TEXT", thread_label) },
     { RC_INT("priority", prio), NUL(NEG) }, { RC_FN("id", "INTEGER", thread_utid), PF },
 };
 #undef ROW
@@ -137,7 +116,6 @@ static const struct ks_table t_thread = {
     .rcols = thread_cols,
     .ncols = NCOL(thread_cols),
     .ts_col = -1,
-    .needs_stats = 0,
     .nrows = thread_rows,
     .row = thread_row,
 };
@@ -173,7 +151,6 @@ static const struct ks_table t_process = {
     .rcols = process_cols,
     .ncols = NCOL(process_cols),
     .ts_col = -1,
-    .needs_stats = 0,
     .nrows = process_rows,
     .row = process_row,
 };
@@ -189,11 +166,6 @@ static void cpu_number(const struct ks_row *r, sqlite3_context *ctx) // the row'
 {
     sqlite3_result_int(ctx, (int)((const ROW *)r->p - r->t->cpu));
 }
-static void cpu_cluster(const struct ks_row *r, sqlite3_context *ctx) // one cluster
-{
-    (void)r;
-    sqlite3_result_int(ctx, 0);
-}
 static void cpu_processor(const struct ks_row *r, sqlite3_context *ctx)
 {
     char buf[64];
@@ -201,7 +173,7 @@ static void cpu_processor(const struct ks_row *r, sqlite3_context *ctx)
 }
 static const struct ks_rcol cpu_cols[] = {
     { RC_FN("id", "INTEGER", cpu_number), PF }, { RC_FN("cpu", "INTEGER", cpu_number), PF },
-    { RC_FN("cluster_id", "INTEGER", cpu_cluster), PF },
+    { RC_CONST("cluster_id", 0), PF },
     { RC_FN("processor", "TEXT", cpu_processor), PF }, { RC_NULL("machine_id", "INTEGER"), PF },
     { RC_NULL("capacity", "INTEGER"), PF }, { RC_NULL("arg_set_id", "INTEGER"), PF },
     { RC_SPAN("running_ns", busy) }, { RC_SPAN("idle_ns", idle) }, { RC_SPAN("none_ns", none) },
@@ -214,7 +186,6 @@ static const struct ks_table t_cpu = {
     .rcols = cpu_cols,
     .ncols = NCOL(cpu_cols),
     .ts_col = -1,
-    .needs_stats = 0,
     .nrows = cpu_rows,
     .row = cpu_row,
 };
@@ -365,7 +336,6 @@ static const struct ks_table t_metadata = {
     .rcols = metadata_cols,
     .ncols = NCOL(metadata_cols),
     .ts_col = -1,
-    .needs_stats = 0,
     .nrows = metadata_rows,
     .row = metadata_row,
     .summary_lazy = 1,
@@ -448,7 +418,6 @@ static const struct ks_table t_track = {
     .rcols = track_cols,
     .ncols = NCOL(track_cols),
     .ts_col = -1,
-    .needs_stats = 0,
     .nrows = track_rows,
     .row = track_row,
 };
@@ -474,7 +443,6 @@ static const struct ks_table t_deadlock = {
     .rcols = deadlock_cols,
     .ncols = NCOL(deadlock_cols),
     .ts_col = -1,
-    .needs_stats = 0,
     .nrows = deadlock_rows,
     .row = deadlock_row,
 };
@@ -501,7 +469,6 @@ static const struct ks_table t_inversion = {
     .rcols = inversion_cols,
     .ncols = NCOL(inversion_cols),
     .ts_col = -1,
-    .needs_stats = 0,
     .nrows = inversion_rows,
     .row = inversion_row,
 };
@@ -525,7 +492,6 @@ static const struct ks_table t_lost = {
     .rcols = lost_cols,
     .ncols = NCOL(lost_cols),
     .ts_col = -1,
-    .needs_stats = 0,
     .nrows = lost_rows,
     .row = lost_row,
 };
@@ -561,15 +527,7 @@ static void event_on(struct ks_walk *w, const struct kev_event *e)
     if (e->cls == KEV_C_CONTROL)
         return;
     struct ks_rec rec;
-    memset(&rec, 0, sizeof(rec));
-    struct ks_ev_rec *v = &rec.u.ev;
-    rec.kind = KS_EVENT;
-    v->id = w->nev;
-    v->t = e->t64;
-    v->cls = e->cls, v->ev = e->ev, v->cpu = e->cpu, v->nw = e->nw;
-    v->offset = e->offset;
-    memcpy(v->w, e->w, (e->nw < 4 ? e->nw : 4) * sizeof(uint32_t));
-    v->th = w->m ? kx_event_thread(w->m, e) : -1;
+    ev_rec(w, e, &rec);
     ks_push(w, &rec);
 }
 // The kind of an event as a name: "RUNNING", "MsgSend/entry", "INT_ENTR", "SND_PULSE", ...
@@ -602,17 +560,13 @@ static void event_name_col(const struct ks_row *r, sqlite3_context *ctx)
     char b[64];
     ks_result_text(ctx, event_name(r->p, b, sizeof(b)));
 }
-static void event_arg_set(const struct ks_row *r, sqlite3_context *ctx) // its fields in args
-{
-    sqlite3_result_int64(ctx, slice_id(((const ROW *)r->p)->id, SL_EVENT));
-}
 static const struct ks_rcol event_cols[] = {
     { RC_INT("id", id) }, { RC_NS("ts", t) }, { RC_INT("cpu", cpu) }, { RC_UTID_M("utid", th) },
     { RC_NAME("class", cls, kev_class_name) }, { RC_INT("type", ev) },
     { RC_FN("name", "TEXT", event_name_col) }, { RC_INT("nwords", nw) },
     { RC_ELEM("w0", w, 0, nw) }, { RC_ELEM("w1", w, 1, nw) }, { RC_ELEM("w2", w, 2, nw) },
     { RC_ELEM("w3", w, 3, nw) }, { RC_INT("offset", offset) },
-    { RC_FN("arg_set_id", "INTEGER", event_arg_set) },
+    { RC_SLICE("arg_set_id", id, SL_EVENT) }, // its fields in args
 };
 #undef ROW
 static const struct ks_table t_event = {
@@ -623,7 +577,6 @@ static const struct ks_table t_event = {
     .rcols = event_cols,
     .ncols = NCOL(event_cols),
     .ts_col = 1,
-    .needs_stats = 0,
     .on_event = event_on,
 };
 
@@ -647,27 +600,14 @@ static void user_on(struct ks_walk *w, const struct kev_event *e)
     ks_push(w, &rec);
 }
 #define ROW struct ks_ev_rec
-static void user_word(const struct ks_row *r, unsigned i, sqlite3_context *ctx) // a number's
-{
-    const ROW *v = r->p;
-    if (i < v->nw && !v->v[0])
-        sqlite3_result_int64(ctx, (int32_t)v->w[i]);
-    else
-        sqlite3_result_null(ctx);
-}
-static void user_w0(const struct ks_row *r, sqlite3_context *ctx) { user_word(r, 0, ctx); }
-static void user_w1(const struct ks_row *r, sqlite3_context *ctx) { user_word(r, 1, ctx); }
-static void user_arg_set(const struct ks_row *r, sqlite3_context *ctx)
-{
-    sqlite3_result_int64(ctx, slice_id(((const ROW *)r->p)->id, SL_INSTANT));
-}
 static const struct ks_rcol user_cols[] = {
     { RC_INT("id", id) }, { RC_NS("ts", t) }, { RC_INT("cpu", cpu) }, { RC_UTID("utid", th) },
     { RC_INT("upid", pid), WHEN(NONNEG, th) }, { RC_INT("code", ev) },
     { RC_TEXT("name", name), NUL(EMPTY) }, { RC_TEXT("value", text) },
     { RC_INT("is_string", v[0]) }, { RC_INT("nwords", nw) },
-    { RC_FN("w0", "INTEGER", user_w0) }, { RC_FN("w1", "INTEGER", user_w1) },
-    { RC_FN("arg_set_id", "INTEGER", user_arg_set) },
+    { RC_ELEM_S32("w0", w, 0, nw), WHEN(CLEAR, v[0]) }, // a number's words
+    { RC_ELEM_S32("w1", w, 1, nw), WHEN(CLEAR, v[0]) },
+    { RC_SLICE("arg_set_id", id, SL_INSTANT) },
 };
 #undef ROW
 static const struct ks_table t_user_event = {
@@ -721,7 +661,6 @@ static const struct ks_table t_fault = {
     .decl = &fault_decl,
     .ncols = NCOL(fault_cols),
     .ts_col = 1,
-    .needs_stats = 0,
     .on_event = ks_decl_on,
 };
 
@@ -774,7 +713,6 @@ static const struct ks_table t_stack = {
     .rcols = stack_cols,
     .ncols = NCOL(stack_cols),
     .ts_col = 1,
-    .needs_stats = 0,
     .on_event = stack_on,
 };
 
@@ -817,7 +755,6 @@ static const struct ks_table t_prio = {
     .decl = &prio_decl,
     .ncols = NCOL(prio_cols),
     .ts_col = 1,
-    .needs_stats = 0,
     .on_event = ks_decl_on,
 };
 
@@ -880,19 +817,6 @@ static void st_blocked_function(const struct ks_row *r, sqlite3_context *ctx)
     char nb[32];
     ks_result_text(ctx, x->kcall ? kx_kcall_name(x->kcall - 1, nb, sizeof(nb)) : NULL);
 }
-static void st_waker_utid(const struct ks_row *r, sqlite3_context *ctx)
-{
-    const ROW *x = r->p;
-    ks_result_thread(ctx, r->t, x->state == KEV_TH_READY ? x->waker : -1);
-}
-static void st_waker_id(const struct ks_row *r, sqlite3_context *ctx)
-{
-    const ROW *x = r->p;
-    if (x->state == KEV_TH_READY && x->waker_id)
-        result_u(ctx, x->waker_id);
-    else
-        sqlite3_result_null(ctx);
-}
 static void st_irq_context(const struct ks_row *r, sqlite3_context *ctx)
 {
     const ROW *x = r->p;
@@ -925,8 +849,8 @@ static const struct ks_rcol ts_cols[] = {
     { RC_FN("state", "TEXT", st_state), PF },
     { RC_NULL("io_wait", "INTEGER"), PF }, // the kernel has no such state
     { RC_FN("blocked_function", "TEXT", st_blocked_function), PF },
-    { RC_FN("waker_utid", "INTEGER", st_waker_utid), PF },
-    { RC_FN("waker_id", "INTEGER", st_waker_id), PF },
+    { RC_UTID("waker_utid", waker), WHEN_EQ(state, KEV_TH_READY), PF },
+    { RC_INT("waker_id", waker_id), NUL(ZERO), WHEN_EQ(state, KEV_TH_READY), PF },
     { RC_FN("irq_context", "INTEGER", st_irq_context), PF },
     { RC_INT("ucpu", cpu), NUL(NEG), PF }, { RC_INT("priority", prio), NUL(NEG) },
     { RC_NAME("end_state", end_state, state_name) },
@@ -1056,17 +980,16 @@ static void irq_latency(const struct ks_row *r, sqlite3_context *ctx)
     else
         sqlite3_result_null(ctx);
 }
-static void irq_how(const struct ks_row *r, sqlite3_context *ctx)
+static const char *irq_how(unsigned how)
 {
-    const ROW *x = r->p;
-    ks_result_text(ctx, x->how == KX_IRQ_PULSE ? "pulse" : x->how == KX_IRQ_WAKE ? "wake" : NULL);
+    return how == KX_IRQ_PULSE ? "pulse" : how == KX_IRQ_WAKE ? "wake" : NULL;
 }
 static const struct ks_rcol irq_cols[] = {
     { RC_INT("id", id) }, { RC_NS("ts", t0) }, { RC_DUR("dur", t0, t1), NUL(ZERO) },
     { RC_INT("cpu", cpu) }, { RC_INT("irq", irq) }, { RC_FN("name", "TEXT", irq_name) },
     { RC_NS("handler_ts", h0), NUL(ZERO) }, { RC_FN("handler_dur", "INTEGER", irq_handler_dur) },
     { RC_UTID("utid", th) }, { RC_NS("handled_ts", t_th), NUL(ZERO) },
-    { RC_FN("latency", "INTEGER", irq_latency) }, { RC_FN("how", "TEXT", irq_how) },
+    { RC_FN("latency", "INTEGER", irq_latency) }, { RC_NAME("how", how, irq_how) },
 };
 #undef ROW
 static const struct ks_table t_irq = {
@@ -1194,10 +1117,6 @@ static void wait_owner_on(const struct ks_row *r, sqlite3_context *ctx)
     else
         sqlite3_result_null(ctx);
 }
-static void wait_open(const struct ks_row *r, sqlite3_context *ctx)
-{
-    sqlite3_result_int(ctx, ((const ROW *)r->p)->t1 == 0);
-}
 static const struct ks_rcol wait_cols[] = {
     { RC_INT("id", serial) }, { RC_NS("ts", t0) }, { RC_FN("dur", "INTEGER", wait_dur) },
     { RC_UTID("utid", th) }, { RC_NAME("state", state, state_name) },
@@ -1205,7 +1124,7 @@ static const struct ks_rcol wait_cols[] = {
     { RC_SPAN("owner_running", own_run) }, { RC_SPAN("owner_preempted", own_ready) },
     { RC_SPAN("owner_blocked", own_blocked) }, { RC_UTID("preempted_by_utid", by) },
     { RC_SPAN("inversion", inv_t) }, { RC_FN("owner_blocked_on", "TEXT", wait_owner_on) },
-    { RC_FN("still_waiting", "INTEGER", wait_open) },
+    { RC_EQ("still_waiting", t1, 0) },
 };
 #undef ROW
 static const struct ks_table t_wait = {
@@ -1549,11 +1468,6 @@ static const char *flow_kind(unsigned kind)
     return kind < 3 ? name[kind] : NULL;
 }
 #define ROW struct kx_flow_row
-static void flow_type(const struct ks_row *r, sqlite3_context *ctx)
-{
-    (void)r;
-    ks_result_text(ctx, "flow");
-}
 static void flow_out(const struct ks_row *r, sqlite3_context *ctx)
 {
     sqlite3_result_int64(ctx, flow_slice(&((const ROW *)r->p)->out));
@@ -1563,7 +1477,7 @@ static void flow_in(const struct ks_row *r, sqlite3_context *ctx)
     sqlite3_result_int64(ctx, flow_slice(&((const ROW *)r->p)->in));
 }
 static const struct ks_rcol flow_cols[] = {
-    { RC_INT("id", id), PF }, { RC_FN("type", "TEXT", flow_type) },
+    { RC_INT("id", id), PF }, { RC_CONST_TEXT("type", "flow") },
     { RC_FN("slice_out", "INTEGER", flow_out), PF }, { RC_FN("slice_in", "INTEGER", flow_in), PF },
     { RC_NULL("trace_id", "INTEGER"), PF }, { RC_NULL("arg_set_id", "INTEGER"), PF },
     { RC_NS("ts", t) }, { RC_NAME("kind", kind, flow_kind) }, { RC_INT("msg_id", msg), NUL(ZERO) },
