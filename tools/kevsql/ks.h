@@ -391,9 +391,19 @@ struct ks_table {
     unsigned nparts;
     const struct ks_decl *decl; // ... or its event and columns of its fields (ks_decl.c)
     // KS_SRC_SUMMARY: its row i, a struct of the trace's or one made in buf (KS_ROW_BUF
-    // bytes, the cursor's: valid until its next row)
+    // bytes, the cursor's: valid until its next row) ...
     const void *(*row)(struct ks_trace *t, unsigned i, void *buf);
+    // ... or, without nrows and row, element i of the first pass's array at rows_at, of
+    // row_size bytes, of which there are the unsigned at nrows_at (KS_ROWS)
+    uint16_t rows_at, nrows_at, row_size;
 };
+// A first-pass table's rows: the trace's array `rows`, `n` of them (ks_trace's members)
+#define KS_ROWS(rows, n) .rows_at = offsetof(struct ks_trace, rows), \
+                         .nrows_at = offsetof(struct ks_trace, n), \
+                         .row_size = sizeof(*((struct ks_trace *)0)->rows)
+// The number of rows of a first-pass table, and its row i
+unsigned ks_rows_n(const struct ks_table *tab, struct ks_trace *t);
+const void *ks_row_at(const struct ks_table *tab, struct ks_trace *t, unsigned i, void *buf);
 // Column i of a table over a struct (its first part's for a union table), NULL for an event's.
 static inline const struct ks_rcol *ks_rcol_of(const struct ks_table *t, unsigned i)
 {

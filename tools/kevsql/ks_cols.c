@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // kevsql's declared columns (ks.h struct ks_rcol): the one function that reads any declared
-// column of a typed table from its row, a model record or a row of the first pass, and the
-// lookup of a union table's part (ks.h struct ks_part) for a record. The tables (ks_tables.c)
+// column of a typed table from its row, a model record or a row of the first pass; the part of
+// a union table (ks.h struct ks_part) that declares a record's columns; the rows of a
+// first-pass table declared as one of the trace's arrays (KS_ROWS). The tables (ks_tables.c)
 // say where each value is and how it reads; this file says what each way means.
 #include <string.h>
 
@@ -14,6 +15,7 @@ _Static_assert(sizeof(struct ks_rec) < 65536, "a queued record's offsets fit a c
 _Static_assert(sizeof(struct ks_thread) + sizeof(struct ks_proc) + sizeof(struct ks_dl) +
                sizeof(struct ks_inv) + sizeof(struct ks_cpu_sum) + sizeof(struct kx_gap) < 65536,
                "a first pass's row's offsets fit a column's 16 bits");
+_Static_assert(sizeof(struct ks_trace) < 65536, "KS_ROWS's offsets in a trace fit 16 bits");
 
 // An integer field of a row as declared (sign-extended when signed).
 static int64_t ks_rcol_int(const void *row, unsigned off, unsigned size, int sign)
@@ -124,6 +126,24 @@ void ks_rcol_result(const struct ks_rcol *c, const struct ks_row *r, sqlite3_con
     case KS_RC_REAL: sqlite3_result_double(ctx, (double)v); break;
     default: sqlite3_result_null(ctx); break;
     }
+}
+
+unsigned ks_rows_n(const struct ks_table *tab, struct ks_trace *t)
+{
+    unsigned n;
+    if (tab->nrows)
+        return tab->nrows(t);
+    memcpy(&n, (const char *)t + tab->nrows_at, sizeof(n));
+    return n;
+}
+
+const void *ks_row_at(const struct ks_table *tab, struct ks_trace *t, unsigned i, void *buf)
+{
+    const char *rows;
+    if (tab->row)
+        return tab->row(t, i, buf);
+    memcpy(&rows, (const char *)t + tab->rows_at, sizeof(rows));
+    return rows + (size_t)i * tab->row_size;
 }
 
 const struct ks_part *ks_part_of(const struct ks_table *t, const struct ks_rec *rec)

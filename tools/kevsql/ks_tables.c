@@ -120,12 +120,6 @@ static const struct ks_table t_thread = {
     .row = thread_row,
 };
 
-static unsigned process_rows(struct ks_trace *t) { return t->nproc; }
-static const void *process_row(struct ks_trace *t, unsigned i, void *buf)
-{
-    (void)buf;
-    return &t->proc[i];
-}
 #define ROW struct ks_proc
 static void process_parent(const struct ks_row *r, sqlite3_context *ctx)
 {
@@ -151,8 +145,7 @@ static const struct ks_table t_process = {
     .rcols = process_cols,
     .ncols = NCOL(process_cols),
     .ts_col = -1,
-    .nrows = process_rows,
-    .row = process_row,
+    KS_ROWS(proc, nproc),
 };
 
 static unsigned cpu_rows(struct ks_trace *t) { return t->ncpu; }
@@ -422,12 +415,6 @@ static const struct ks_table t_track = {
     .row = track_row,
 };
 
-static unsigned deadlock_rows(struct ks_trace *t) { return t->ndl; }
-static const void *deadlock_row(struct ks_trace *t, unsigned i, void *buf)
-{
-    (void)buf;
-    return &t->dl[i];
-}
 #define ROW struct ks_dl
 static const struct ks_rcol deadlock_cols[] = {
     { RC_INT("cycle", cycle) }, { RC_INT("position", pos) }, { RC_NS("ts", t) },
@@ -443,16 +430,9 @@ static const struct ks_table t_deadlock = {
     .rcols = deadlock_cols,
     .ncols = NCOL(deadlock_cols),
     .ts_col = -1,
-    .nrows = deadlock_rows,
-    .row = deadlock_row,
+    KS_ROWS(dl, ndl),
 };
 
-static unsigned inversion_rows(struct ks_trace *t) { return t->ninv; }
-static const void *inversion_row(struct ks_trace *t, unsigned i, void *buf)
-{
-    (void)buf;
-    return &t->inv[i];
-}
 #define ROW struct ks_inv
 static const struct ks_rcol inversion_cols[] = {
     { RC_INT("inversion", inv) }, { RC_UTID("waiter_utid", waiter) }, { RC_TEXT("object", obj) },
@@ -469,16 +449,9 @@ static const struct ks_table t_inversion = {
     .rcols = inversion_cols,
     .ncols = NCOL(inversion_cols),
     .ts_col = -1,
-    .nrows = inversion_rows,
-    .row = inversion_row,
+    KS_ROWS(inv, ninv),
 };
 
-static unsigned lost_rows(struct ks_trace *t) { return t->ngap; }
-static const void *lost_row(struct ks_trace *t, unsigned i, void *buf)
-{
-    (void)buf;
-    return &t->gap[i];
-}
 #define ROW struct kx_gap
 static const struct ks_rcol lost_cols[] = {
     { RC_INT("cpu", cpu) }, { RC_NS("ts", t0) }, { RC_DUR("dur", t0, t1) },
@@ -492,8 +465,7 @@ static const struct ks_table t_lost = {
     .rcols = lost_cols,
     .ncols = NCOL(lost_cols),
     .ts_col = -1,
-    .nrows = lost_rows,
-    .row = lost_row,
+    KS_ROWS(gap, ngap),
 };
 
 // ============================================================================================

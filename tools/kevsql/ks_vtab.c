@@ -385,7 +385,7 @@ static int next_row(struct ks_cursor *c)
         if (c->rowid)
             c->row++;
         c->rowid++;
-        c->eof = c->row >= tab->nrows(c->vt->t);
+        c->eof = c->row >= ks_rows_n(tab, c->vt->t);
         return SQLITE_OK;
     }
     int rc = pump(c);
@@ -618,7 +618,7 @@ static int vt_column(sqlite3_vtab_cursor *cur, sqlite3_context *ctx, int col)
         const struct ks_rcol *cols = tab->rcols;
         if (tab->src == KS_SRC_SUMMARY) {
             if (!c->rowp)
-                c->rowp = tab->row(c->vt->t, c->row, c->rowbuf.b);
+                c->rowp = ks_row_at(tab, c->vt->t, c->row, c->rowbuf.b);
             r.p = c->rowp;
         } else {
             r.w = &c->w, r.rec = c->rec;
