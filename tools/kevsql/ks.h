@@ -4,9 +4,9 @@
 // tables a first pass computes once: threads, processes, CPUs, findings), ks_vtab.c (the
 // virtual-table module every table goes through: a cursor runs the analysis model over the
 // file and gives its records as rows, decoded on demand, memory bounded by the model's tables,
-// not the trace), ks_tables.c (each table: its columns, declared over its row where they can
-// be), ks_cols.c (reading a declared column), ks_decl.c (tables of one event's fields), ks_ext.c
-// (the entry point, kev_open() and the standard library of views).
+// not the trace), ks_tables.c (each table: where its rows come from and its columns, declared
+// over its row), ks_cols.c (reading a declared column), ks_decl.c (tables of one event's
+// fields), ks_ext.c (the entry point, kev_open() and the standard library of views).
 // One trace per opening (kev_open); many cursors may read it at once, each with its own reader.
 #ifndef TOOLS_KS_H
 #define TOOLS_KS_H
@@ -281,7 +281,6 @@ enum ks_rc_kind {
     KS_RC_EQ,                // 1 when the field is k, else 0
     KS_RC_SLICE,             // a slice's id (docs/sql.md, "Ids"): the record id field * 8 + k
     KS_RC_TRACK,             // a track's id: k * 2^24 + the owner field's low 24 bits
-    KS_RC_REAL,              // an integer field as a REAL
     KS_RC_DOUBLE,            // a double field
     KS_RC_CONST,             // the integer k, whatever the row
     KS_RC_CONST_TEXT,        // the text `text`, whatever the row
@@ -344,7 +343,6 @@ void ks_rcol_result(const struct ks_rcol *c, const struct ks_row *r, sqlite3_con
 #define RC_NULL(n, type) .col = { n, type, 0 }, .kind = KS_RC_NULL
 #define RC_SLICE(n, f, kd) .col = { n, "INTEGER", 0 }, .kind = KS_RC_SLICE, KS_AT(f), .k = kd
 #define RC_TRACK(n, f, kd) .col = { n, "INTEGER", 0 }, .kind = KS_RC_TRACK, KS_AT(f), .k = kd
-#define RC_REAL(n, f) .col = { n, "REAL", 0 }, .kind = KS_RC_REAL, KS_AT(f)
 #define RC_DOUBLE(n, f) .col = { n, "REAL", 0 }, .kind = KS_RC_DOUBLE, .off = offsetof(ROW, f)
 #define RC_CONST(n, v) .col = { n, "INTEGER", 0 }, .kind = KS_RC_CONST, .k = v
 #define RC_CONST_TEXT(n, s) .col = { n, "TEXT", 0 }, .kind = KS_RC_CONST_TEXT, .text = s

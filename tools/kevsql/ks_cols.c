@@ -123,7 +123,6 @@ void ks_rcol_result(const struct ks_rcol *c, const struct ks_row *r, sqlite3_con
     case KS_RC_TRACK:
         sqlite3_result_int64(ctx, (int64_t)c->k << 24 | (int64_t)((uint64_t)v & 0xffffffu));
         break;
-    case KS_RC_REAL: sqlite3_result_double(ctx, (double)v); break;
     default: sqlite3_result_null(ctx); break;
     }
 }

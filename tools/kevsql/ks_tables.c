@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // kevsql's tables (ks.h, docs/sql.md): each one's columns and how a record of the analysis
 // model (tools/include/kevhost/kx_rows.h) or an event fills them, declared over the row's
-// struct (ks.h struct ks_rcol) wherever a row is one struct. Perfetto's names and columns where
+// struct (ks.h struct ks_rcol), a part per kind of record where a table gives several (struct
+// ks_part), or over an event's fields (struct ks_decl). Perfetto's names and columns where
 // Perfetto has the concept (its trace processor's table definitions: sched_slice, thread_state,
 // thread, process, cpu, slice, counter, args, metadata, track), the kernel's own ids, states
 // and priorities in them; tables of our own for the rest. Times are nanoseconds since boot.
@@ -1703,7 +1704,8 @@ static void arg_display(const struct ks_row *r, sqlite3_context *ctx) // as Perf
 {
     const ROW *a = r->p;
     char b[32];
-    snprintf(b, sizeof(b), "%lld", (long long)a->i);
+    if (!a->text)
+        snprintf(b, sizeof(b), "%lld", (long long)a->i);
     ks_result_text(ctx, a->text ? a->s : b);
 }
 static const struct ks_rcol args_cols[] = {
