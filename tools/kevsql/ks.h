@@ -372,7 +372,8 @@ struct ks_table {
     const char *doc;         // one line, for kev_tables() and docs/sql.md
     enum ks_source src;
     unsigned ncols;
-    int ts_col;              // the column of the row's time (constraints on it), -1 none
+    int ts_col;              // KS_SRC_EVENTS: the column of the row's time (its constraints
+                             // bound the walk)
     int needs_stats;         // KS_SRC_EVENTS tables that also need the analyses (user names)
     // KS_SRC_SUMMARY: rows (their columns: row, below)
     unsigned (*nrows)(struct ks_trace *t);
@@ -395,6 +396,10 @@ struct ks_table {
     // row_size bytes, of which there are the unsigned at nrows_at (KS_ROWS)
     uint16_t rows_at, nrows_at, row_size;
 };
+// A table's columns over its row's struct; a union table's parts (the first's columns named)
+#define KS_COLS(cols) .rcols = cols, .ncols = sizeof(cols) / sizeof((cols)[0])
+#define KS_PARTS(parts_, first) .parts = parts_, .nparts = sizeof(parts_) / sizeof((parts_)[0]), \
+                                .ncols = sizeof(first) / sizeof((first)[0])
 // A first-pass table's rows: the trace's array `rows`, `n` of them (ks_trace's members)
 #define KS_ROWS(rows, n) .rows_at = offsetof(struct ks_trace, rows), \
                          .nrows_at = offsetof(struct ks_trace, n), \

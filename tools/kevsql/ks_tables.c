@@ -114,9 +114,7 @@ static const struct ks_table t_thread = {
     .name = "thread",
     .doc = "every thread seen (Perfetto's columns; tid is the kernel's, per process)",
     .src = KS_SRC_SUMMARY,
-    .rcols = thread_cols,
-    .ncols = NCOL(thread_cols),
-    .ts_col = -1,
+    KS_COLS(thread_cols),
     .nrows = thread_rows,
     .row = thread_row,
 };
@@ -143,9 +141,7 @@ static const struct ks_table t_process = {
     .name = "process",
     .doc = "every process seen (upid is the kernel's pid)",
     .src = KS_SRC_SUMMARY,
-    .rcols = process_cols,
-    .ncols = NCOL(process_cols),
-    .ts_col = -1,
+    KS_COLS(process_cols),
     KS_ROWS(proc, nproc),
 };
 
@@ -177,9 +173,7 @@ static const struct ks_table t_cpu = {
     .name = "cpu",
     .doc = "each CPU, with its time running threads, its idle thread, no thread known",
     .src = KS_SRC_SUMMARY,
-    .rcols = cpu_cols,
-    .ncols = NCOL(cpu_cols),
-    .ts_col = -1,
+    KS_COLS(cpu_cols),
     .nrows = cpu_rows,
     .row = cpu_row,
 };
@@ -327,9 +321,7 @@ static const struct ks_table t_metadata = {
     .name = "metadata",
     .doc = "the trace's facts: board, CPUs, clock rate, build, boot time, header items",
     .src = KS_SRC_SUMMARY,
-    .rcols = metadata_cols,
-    .ncols = NCOL(metadata_cols),
-    .ts_col = -1,
+    KS_COLS(metadata_cols),
     .nrows = metadata_rows,
     .row = metadata_row,
     .summary_lazy = 1,
@@ -409,9 +401,7 @@ static const struct ks_table t_track = {
     .doc = "every track: a thread's kernel calls, messages, events; a CPU's interrupts and "
     "busy counter; a process's user-event counter",
     .src = KS_SRC_SUMMARY,
-    .rcols = track_cols,
-    .ncols = NCOL(track_cols),
-    .ts_col = -1,
+    KS_COLS(track_cols),
     .nrows = track_rows,
     .row = track_row,
 };
@@ -428,9 +418,7 @@ static const struct ks_table t_deadlock = {
     .doc = "deadlock cycles (kevstat -s waits): one row per thread of a cycle, waiting on "
     "an object its next thread holds",
     .src = KS_SRC_SUMMARY,
-    .rcols = deadlock_cols,
-    .ncols = NCOL(deadlock_cols),
-    .ts_col = -1,
+    KS_COLS(deadlock_cols),
     KS_ROWS(dl, ndl),
 };
 
@@ -447,9 +435,7 @@ static const struct ks_table t_inversion = {
     .doc = "priority inversions (kevstat -s waits, the model's findings): one row per middle "
     "thread of each, with the inversion's waits and time lost and the thread's share",
     .src = KS_SRC_SUMMARY,
-    .rcols = inversion_cols,
-    .ncols = NCOL(inversion_cols),
-    .ts_col = -1,
+    KS_COLS(inversion_cols),
     KS_ROWS(inv, ninv),
 };
 
@@ -463,9 +449,7 @@ static const struct ks_table t_lost = {
     .name = "lost",
     .doc = "lost-event windows: events of a CPU the capture could not keep, and where",
     .src = KS_SRC_SUMMARY,
-    .rcols = lost_cols,
-    .ncols = NCOL(lost_cols),
-    .ts_col = -1,
+    KS_COLS(lost_cols),
     KS_ROWS(gap, ngap),
 };
 
@@ -547,8 +531,7 @@ static const struct ks_table t_event = {
     .doc = "every event of the trace (CONTROL aside), as decoded: the largest table; its fields,"
            " named by the event table, are in args (arg_set_id, keys fields.NAME)",
     .src = KS_SRC_EVENTS,
-    .rcols = event_cols,
-    .ncols = NCOL(event_cols),
+    KS_COLS(event_cols),
     .ts_col = 1,
     .on_event = event_on,
 };
@@ -587,8 +570,7 @@ static const struct ks_table t_user_event = {
     .name = "user_event",
     .doc = "programs' user events: code, registered name, value as every tool formats it",
     .src = KS_SRC_EVENTS,
-    .rcols = user_cols,
-    .ncols = NCOL(user_cols),
+    KS_COLS(user_cols),
     .ts_col = 1,
     .needs_stats = 1,
     .on_event = user_on,
@@ -683,8 +665,7 @@ static const struct ks_table t_stack = {
     .doc = "stacks the capture holds: profile samples (user, kernel) and faults' "
     "stacks; frames innermost first",
     .src = KS_SRC_EVENTS,
-    .rcols = stack_cols,
-    .ncols = NCOL(stack_cols),
+    KS_COLS(stack_cols),
     .ts_col = 1,
     .on_event = stack_on,
 };
@@ -771,9 +752,7 @@ static const struct ks_table t_sched = {
     .doc = "each time a thread ran on a CPU (Perfetto's; priority the kernel's, larger "
     "more urgent; end_state the kernel's state name)",
     .src = KS_SRC_MODEL,
-    .rcols = sched_cols,
-    .ncols = NCOL(sched_cols),
-    .ts_col = 1,
+    KS_COLS(sched_cols),
     .needs_stats = 1,
     .sink = sink_sched,
     .skip = KX_SKIP_MSG | KX_SKIP_WAIT,
@@ -838,9 +817,7 @@ static const struct ks_table t_thread_state = {
     .doc = "every thread's state over time (Perfetto's; states the kernel's names), "
     "with the blocking object, its owner and the waker",
     .src = KS_SRC_MODEL,
-    .rcols = ts_cols,
-    .ncols = NCOL(ts_cols),
-    .ts_col = 1,
+    KS_COLS(ts_cols),
     .needs_stats = 1,
     .sink = sink_state,
     .skip = KX_SKIP_MSG,
@@ -912,9 +889,7 @@ static const struct ks_table t_kcall = {
     .name = "kcall",
     .doc = "every kernel call: entry to exit on its thread, arguments, result and errno",
     .src = KS_SRC_MODEL,
-    .rcols = kcall_cols,
-    .ncols = NCOL(kcall_cols),
-    .ts_col = 1,
+    KS_COLS(kcall_cols),
     .needs_stats = 1,
     .sink = sink_kcall,
     .skip = KX_SKIP_MSG | KX_SKIP_WAIT,
@@ -970,9 +945,7 @@ static const struct ks_table t_irq = {
     .doc = "every interrupt, its handler, and the thread that handled it with the "
     "interrupt-to-thread latency (kevstat -s irq's)",
     .src = KS_SRC_MODEL,
-    .rcols = irq_cols,
-    .ncols = NCOL(irq_cols),
-    .ts_col = 1,
+    KS_COLS(irq_cols),
     .needs_stats = 1,
     .sink = sink_irq,
     .skip = KX_SKIP_WAIT,
@@ -1054,9 +1027,7 @@ static const struct ks_table t_msg = {
     .doc = "every message (send to reply) and pulse (send to receive), its client, server and "
     "times; parent_id the request its server was serving",
     .src = KS_SRC_MODEL,
-    .rcols = msg_cols,
-    .ncols = NCOL(msg_cols),
-    .ts_col = 1,
+    KS_COLS(msg_cols),
     .needs_stats = 1,
     .sink = sink_msg,
     .skip = KX_SKIP_WAIT,
@@ -1105,9 +1076,7 @@ static const struct ks_table t_wait = {
     .doc = "every wait on a mutex, semaphore or condition variable (kevstat -s waits): who, "
     "on what, held by whom, how long, what the owner did, the time an inversion lost",
     .src = KS_SRC_MODEL,
-    .rcols = wait_cols,
-    .ncols = NCOL(wait_cols),
-    .ts_col = 1,
+    KS_COLS(wait_cols),
     .needs_stats = 1,
     .sink = sink_wait,
     .skip = KX_SKIP_MSG,
@@ -1159,9 +1128,7 @@ static const struct ks_table t_wait_pre = {
     .doc = "each thread that ran in the place of a waited-on owner, per wait: how "
     "long, and how much of it an inversion lost",
     .src = KS_SRC_MODEL,
-    .rcols = wpre_cols,
-    .ncols = NCOL(wpre_cols),
-    .ts_col = -1,
+    KS_COLS(wpre_cols),
     .needs_stats = 1,
     .sink = sink_wait_pre,
     .skip = KX_SKIP_MSG,
@@ -1191,9 +1158,7 @@ static const struct ks_table t_cpu_state = {
     .doc = "each CPU's time, period by period: a thread running, its idle thread, or no "
     "thread known (they add up to the trace's span)",
     .src = KS_SRC_MODEL,
-    .rcols = cpus_cols,
-    .ncols = NCOL(cpus_cols),
-    .ts_col = 0,
+    KS_COLS(cpus_cols),
     .needs_stats = 1,
     .sink = sink_cpu,
     .skip = KX_SKIP_MSG | KX_SKIP_WAIT,
@@ -1268,9 +1233,7 @@ static const struct ks_table t_cpu_load = {
     .doc = "cpu_load(WIDTH): each CPU's busy time and load per bucket of WIDTH ns from "
     "boot (buckets without busy time left out)",
     .src = KS_SRC_MODEL,
-    .rcols = load_cols,
-    .ncols = NCOL(load_cols),
-    .ts_col = -1,
+    KS_COLS(load_cols),
     .needs_stats = 1,
     .sink = sink_load,
     .param_col = 5,
@@ -1413,10 +1376,7 @@ static const struct ks_table t_slice = {
     "their CPU's (the kernel's) or thread's (a program's) (category 'function', named by "
     "address) (Perfetto's slice)",
     .src = KS_SRC_MODEL,
-    .parts = slice_parts,
-    .nparts = NCOL(slice_parts),
-    .ncols = NCOL(slice_kcall),
-    .ts_col = 1,
+    KS_PARTS(slice_parts, slice_kcall),
     .needs_stats = 1,
     .sink = sink_slice,
     .skip = KX_SKIP_WAIT,
@@ -1463,9 +1423,7 @@ static const struct ks_table t_flow = {
     "from that receive to the client's kernel call at the reply ('reply'), a wakeup from the "
     "waker's kernel call or interrupt to the call the woken thread blocked in ('wakeup')",
     .src = KS_SRC_MODEL,
-    .rcols = flow_cols,
-    .ncols = NCOL(flow_cols),
-    .ts_col = 6,
+    KS_COLS(flow_cols),
     .needs_stats = 1,
     .sink = sink_flow,
     .skip = KX_SKIP_WAIT,
@@ -1522,9 +1480,7 @@ static const struct ks_table t_instant = {
     .name = "instant",
     .doc = "user events and faults as instants on their thread's event track",
     .src = KS_SRC_EVENTS,
-    .parts = instant_parts,
-    .nparts = NCOL(instant_parts),
-    .ncols = NCOL(instant_user),
+    KS_PARTS(instant_parts, instant_user),
     .ts_col = 1,
     .needs_stats = 1,
     .on_event = instant_on,
@@ -1588,10 +1544,7 @@ static const struct ks_table t_counter = {
     .doc = "each CPU's busy step (track cpu.busy) and numeric user events' first word "
     "(track per process and code)",
     .src = KS_SRC_MODEL,
-    .parts = counter_parts,
-    .nparts = NCOL(counter_parts),
-    .ncols = NCOL(counter_cpu),
-    .ts_col = 1,
+    KS_PARTS(counter_parts, counter_cpu),
     .needs_stats = 1,
     .on_event = counter_on,
     .sink = sink_counter,
@@ -1719,9 +1672,7 @@ static const struct ks_table t_args = {
     .name = "args",
     .doc = "the arguments of slices and instants (Perfetto's args), by arg_set_id",
     .src = KS_SRC_MODEL,
-    .rcols = args_cols,
-    .ncols = NCOL(args_cols),
-    .ts_col = -1,
+    KS_COLS(args_cols),
     .needs_stats = 1,
     .on_event = args_on,
     .sink = sink_args,
