@@ -7,7 +7,8 @@
 #   * kevscen's script, when EXPECT is given ("expect" lines computed from the script itself):
 #     interrupt latencies and rates (irq, irq_latency), the priority inversions with every
 #     middle thread's share, the deadlock cycle and every wait (priority_inversion,
-#     priority_inversion_middle, deadlock_cycle, wait), user events by name;
+#     priority_inversion_middle, deadlock_cycle, wait), user events by name, and slice and
+#     args: interrupts and their handlers, kernel calls and their errno, messages, pulses;
 #   * the same answers kevstat --json gives, exactly: the tables give the model's records and
 #     findings (an interrupt's latency, an inversion's time lost) turned into ns once, as the
 #     checker turns kevstat's cycles.
@@ -141,6 +142,45 @@ if expect:
                       round(r[4] or 0, 6), float(x))
             else:
                 check("irq %s: %d interrupts" % (p[1], x), r[0], x)
+                r = sql("SELECT count(*) FROM slice WHERE category = 'irq' AND "
+                        "EXTRACT_ARG(arg_set_id, 'irq') = %d" % int(p[1]))
+                check("irq %s: %d interrupt slices (slice, args)" % (p[1], x), r, [[x]])
+        # slice's parts and args against the script: handlers nested in their interrupts,
+        # kernel calls that ended (one that did not: dur -1), their errno, messages, pulses
+        if p[0] == "irq" and len(p) == 3 and p[2] == "handler":
+            r = sql("SELECT min(h.dur), max(h.dur), min(h.depth), max(h.depth), count(*) = "
+                    "sum(h.ts >= i.ts AND h.ts + h.dur <= i.ts + i.dur) FROM slice h JOIN slice i "
+                    "ON h.parent_id = i.id WHERE h.category = 'irq_handler' AND "
+                    "EXTRACT_ARG(i.arg_set_id, 'irq') = %d" % int(p[1]))
+            check("irq %s: each handler slice the script's %s us, depth 1, inside its interrupt"
+                  % (p[1], v[0]), r, [[int(v[0]) * 1000] * 2 + [1, 1, 1]])
+        if p[0] == "kcall" and len(p) == 3 and p[2] in ("count", "max", "min"):
+            r = sql("SELECT count(*), max(dur), min(dur) FROM slice WHERE category = 'kcall' AND "
+                    "name = '%s' AND dur >= 0" % p[1])
+            got = r[0][("count", "max", "min").index(p[2])] if r else None
+            check("slice: %s's kernel calls that ended, %s %s (the script's)" % (p[1], p[2], v[0]),
+                  got, int(v[0]) * (1 if p[2] == "count" else 1000))
+        if key == "kcall.ThreadSleep.count" and "rounds" in exp:  # a sleep a round, the last
+            r = sql("SELECT count(*) FROM slice WHERE name = 'ThreadSleep' AND dur = -1")
+            check("slice: the last round's sleep did not end (dur -1, Perfetto's)", r,
+                  [[int(exp["rounds"][0]) - int(v[0])]])
+        if p[0] == "kcall" and len(p) == 3 and p[2] == "errno" and "kcall.%s.errors" % p[1] in exp:
+            r = sql("SELECT count(*) FROM slice s JOIN args a USING (arg_set_id) WHERE s.name = "
+                    "'%s' AND a.key = 'errno' AND a.int_value = %d AND a.value_type = 'int' AND "
+                    "a.display_value = '%d'" % (p[1], int(v[0]), int(v[0])))
+            n_err = int(exp["kcall.%s.errors" % p[1]][0])
+            check("args: %d of %s's slices with errno %s" % (n_err, p[1], v[0]), r, [[n_err]])
+        if p[0] == "msg" and len(p) == 3 and p[2] == "count":
+            c, s_ = ".".join(p[1:-1]).split(">")
+            r = sql("SELECT count(*) FROM slice s JOIN thread_label c USING (utid) JOIN args a "
+                    "ON a.arg_set_id = s.arg_set_id AND a.key = 'server_utid' JOIN thread_label v "
+                    "ON v.utid = a.int_value WHERE s.category = 'msg' AND c.label = '%s' AND "
+                    "(v.label = '%s' OR v.label LIKE '%s/%%')" % (c, s_, s_))
+            check("slice: %s messages from %s to %s (args server_utid)" % (v[0], c, s_),
+                  r, [[int(v[0])]])
+        if p[0] == "pulses":
+            r = sql("SELECT count(*) FROM slice WHERE category = 'pulse' AND utid IS NULL")
+            check("slice: %s pulses sent inside an interrupt (no thread)" % v[0], r, [[int(v[0])]])
     for f in lines:
         if f[0] == "inversion":       # waiter kind id owner middle lost count
             r = sql("SELECT lost_ns, waits FROM priority_inversion WHERE waiter = '%s' AND "

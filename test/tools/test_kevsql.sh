@@ -111,7 +111,8 @@ check "a failing query: exit 1, SQLite's message" bash -c "[ \$? = 1 ] || true; 
 check "--help lists the tables" test $? = 0
 # kev_columns marks a column Perfetto's exactly when Perfetto's table of that name has it: the
 # columns of Perfetto's trace processor views (its stdlib prelude: sched_slice, thread_state,
-# thread, process, cpu, flow), written here from them
+# thread, process, cpu, flow, slice, instant, counter, args, metadata, track), written here
+# from them
 "$sq" --csv --no-header "$dir/basic.kev" "SELECT table_name, name, perfetto FROM kev_columns" > "$dir/cols.csv"
 check "kev_columns: a column is Perfetto's where Perfetto's table has that column, and only there" python3 - "$dir/cols.csv" <<'PY'
 import csv, sys
@@ -122,6 +123,16 @@ perfetto = {
     "process": "id upid pid name start_ts end_ts parent_upid uid android_appid cmdline arg_set_id machine_id",
     "cpu": "id ucpu cpu cluster_id processor machine_id capacity arg_set_id",
     "flow": "id slice_out slice_in trace_id arg_set_id",
+    "slice": "id type ts dur track_id category name depth stack_id parent_stack_id parent_id "
+             "arg_set_id thread_ts thread_dur thread_instruction_count thread_instruction_delta "
+             "cat slice_id",
+    "instant": "ts track_id name arg_set_id",
+    "counter": "id type ts track_id value arg_set_id",
+    "args": "id type arg_set_id flat_key key int_value string_value real_value value_type "
+            "display_value",
+    "metadata": "id type name key_type int_value str_value",
+    # track.type is ours: the kind of track, where Perfetto's names the track's table
+    "track": "id name classification dimension_arg_set_id parent_id source_arg_set_id machine_id",
 }
 rows = list(csv.reader(open(sys.argv[1])))
 for t, names in perfetto.items():

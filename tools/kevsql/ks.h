@@ -4,9 +4,9 @@
 // tables a first pass computes once: threads, processes, CPUs, findings), ks_vtab.c (the
 // virtual-table module every table goes through: a cursor runs the analysis model over the
 // file and gives its records as rows, decoded on demand, memory bounded by the model's tables,
-// not the trace), ks_tables.c (each table: its columns, declared over its row where they can
-// be), ks_cols.c (reading a declared column), ks_decl.c (tables of one event's fields), ks_ext.c
-// (the entry point, kev_open() and the standard library of views).
+// not the trace), ks_tables.c (each table: where its rows come from and its columns, declared
+// over its row), ks_cols.c (reading a declared column), ks_decl.c (tables of one event's
+// fields), ks_ext.c (the entry point, kev_open() and the standard library of views).
 // One trace per opening (kev_open); many cursors may read it at once, each with its own reader.
 #ifndef TOOLS_KS_H
 #define TOOLS_KS_H
@@ -111,7 +111,7 @@ const char *ks_attr(const struct ks_trace *t, const char *key, char *buf, size_t
 // What a cursor queues: one record per row, copied from the model's (kx_rows.h) or built from
 // an event. kind says which member.
 enum ks_kind { KS_STATE, KS_KCALL, KS_IRQ, KS_MSG, KS_WAIT, KS_CPU, KS_EVENT, KS_ARG, KS_FUNC,
-               KS_FLOW, KS_DECL };
+               KS_FLOW, KS_DECL, KS_LOAD };
 
 struct ks_msg_rec {
     uint64_t id;
@@ -127,6 +127,12 @@ struct ks_cpu_rec {
     unsigned cpu, what;      // 1 running, 2 idle, 0 none
     int th;
     uint64_t t0, t1;
+};
+
+struct ks_load_rec {         // a CPU's busy time in a bucket of cpu_load(WIDTH)
+    unsigned cpu;
+    int64_t ts, width, busy; // ns
+    double load;             // busy / width
 };
 
 #define KS_TEXT 200u
@@ -148,9 +154,8 @@ struct ks_ev_rec {
 struct ks_arg {              // one row of args
     int64_t set;             // arg_set_id
     char key[40];
-    int type;                // SQLITE_INTEGER, SQLITE_TEXT, SQLITE_FLOAT
+    int text;                // 1: the text s, 0: the integer i
     int64_t i;
-    double d;
     char s[KS_TEXT];
 };
 
@@ -180,6 +185,7 @@ struct ks_rec {
         struct kx_func_row fn;
         struct kx_flow_row flow;
         struct ks_decl_rec decl;
+        struct ks_load_rec load;
     } u;
 };
 
@@ -245,7 +251,7 @@ struct ks_decl {            // (at most KS_DECL_COLS columns: each declaration a
     uint16_t ev;
     const struct ks_dcol *cols;
 };
-// The hooks of every declared table (its on_event and rec_col).
+// The hooks of every declared table (its on_event, and its columns' values).
 void ks_decl_on(struct ks_walk *w, const struct kev_event *e);
 void ks_decl_col(struct ks_walk *w, const struct ks_rec *rec, int col, sqlite3_context *ctx);
 
@@ -272,14 +278,22 @@ enum ks_rc_kind {
     KS_RC_ELEM,              // element idx of the array field, NULL unless idx < the count at
                              // off2 (an unsigned)
     KS_RC_FLAG,              // 1 when the field is not 0, else 0
+    KS_RC_EQ,                // 1 when the field is k, else 0
+    KS_RC_SLICE,             // a slice's id (docs/sql.md, "Ids"): the record id field * 8 + k
+    KS_RC_TRACK,             // a track's id: k * 2^24 + the owner field's low 24 bits
+    KS_RC_DOUBLE,            // a double field
+    KS_RC_CONST,             // the integer k, whatever the row
+    KS_RC_CONST_TEXT,        // the text `text`, whatever the row
     KS_RC_FN,                // computed by fn()
     KS_RC_NULL,              // always NULL: Perfetto's column for a concept the kernel lacks
 };
 enum ks_rc_null {            // when a column is NULL, read on its field (KS_RC_DUR: its end)
     KS_RN_NEVER, KS_RN_NEG, KS_RN_ZERO, KS_RN_EMPTY,
+    KS_RN_BEFORE,            // KS_RC_DUR: its end is before its start
 };
 enum ks_rc_if {              // and on another field of the row (`when`), whatever its own says
-    KS_RI_ALWAYS, KS_RI_SET, KS_RI_CLEAR, KS_RI_NONNEG, // NULL unless it is not 0, 0, >= 0
+    KS_RI_ALWAYS, KS_RI_SET, KS_RI_CLEAR, KS_RI_NONNEG, // NULL unless it is not 0, 0, >= 0,
+    KS_RI_EQ,                                           // when_v
 };
 struct ks_rcol {
     struct ks_col col;       // its name, declared type, whether it needs the model
@@ -287,10 +301,15 @@ struct ks_rcol {
     uint8_t size, sign;      // the field's size in bytes and whether it is signed
     uint8_t idx;             // KS_RC_ELEM: the element
     uint8_t perfetto;        // 1: Perfetto's column of that name, with Perfetto's meaning
+    uint8_t unended;         // its NULL is written -1 (Perfetto's dur of a slice that did not end)
+    int32_t k;               // KS_RC_SLICE's and KS_RC_TRACK's kind, KS_RC_CONST's and
+                             // KS_RC_EQ's value
+    const char *text;        // KS_RC_CONST_TEXT's text
     uint16_t off, off2;      // the field's offset in the row (a row is under 64 KiB: ks_cols.c
                              // asserts it); KS_RC_DUR's end, KS_RC_ELEM's count
     uint8_t when_if, when_size, when_sign; // enum ks_rc_if, on the field at offset `when`
     uint16_t when;
+    int32_t when_v;          // KS_RI_EQ's value
     const char *(*names)(unsigned v);
     void (*fn)(const struct ks_row *r, sqlite3_context *ctx);
 };
@@ -314,44 +333,92 @@ void ks_rcol_result(const struct ks_rcol *c, const struct ks_row *r, sqlite3_con
 #define RC_NAME(n, f, nm) .col = { n, "TEXT", 0 }, .kind = KS_RC_NAME, KS_AT(f), .names = nm
 #define RC_ELEM(n, f, i, count) .col = { n, "INTEGER", 0 }, .kind = KS_RC_ELEM, KS_AT(f[0]), \
                                 .idx = i, .off2 = offsetof(ROW, count)
+// a uint32_t array's element read as a signed word
+#define RC_ELEM_S32(n, f, i, count) .col = { n, "INTEGER", 0 }, .kind = KS_RC_ELEM, \
+                                    .off = offsetof(ROW, f[0]), .size = 4, .sign = 1, .idx = i, \
+                                    .off2 = offsetof(ROW, count)
 #define RC_FLAG(n, f) .col = { n, "INTEGER", 0 }, .kind = KS_RC_FLAG, KS_AT(f)
+#define RC_EQ(n, f, v) .col = { n, "INTEGER", 0 }, .kind = KS_RC_EQ, KS_AT(f), .k = v
 #define RC_FN(n, type, f) .col = { n, type, 0 }, .kind = KS_RC_FN, .fn = f
 #define RC_NULL(n, type) .col = { n, type, 0 }, .kind = KS_RC_NULL
+#define RC_SLICE(n, f, kd) .col = { n, "INTEGER", 0 }, .kind = KS_RC_SLICE, KS_AT(f), .k = kd
+#define RC_TRACK(n, f, kd) .col = { n, "INTEGER", 0 }, .kind = KS_RC_TRACK, KS_AT(f), .k = kd
+#define RC_DOUBLE(n, f) .col = { n, "REAL", 0 }, .kind = KS_RC_DOUBLE, .off = offsetof(ROW, f)
+#define RC_CONST(n, v) .col = { n, "INTEGER", 0 }, .kind = KS_RC_CONST, .k = v
+#define RC_CONST_TEXT(n, s) .col = { n, "TEXT", 0 }, .kind = KS_RC_CONST_TEXT, .text = s
 #define NUL(x) .null = KS_RN_##x
 #define WHEN(how, f) .when_if = KS_RI_##how, .when = offsetof(ROW, f), \
                      .when_size = sizeof(((ROW *)0)->f), .when_sign = KS_SIGNED(((ROW *)0)->f)
+#define WHEN_EQ(f, v) .when_if = KS_RI_EQ, .when = offsetof(ROW, f), .when_v = v, \
+                      .when_size = sizeof(((ROW *)0)->f), .when_sign = KS_SIGNED(((ROW *)0)->f)
 #define PF .perfetto = 1
+#define UNENDED .unended = 1
 
+// A union table's rows are records of several kinds (a slice: a kernel call, an interrupt, its
+// handler, a message, a function call): each kind declares the table's columns, in the table's
+// order with the same names and types (ks_vtab.c checks), over its own record's struct.
+struct ks_part {
+    uint8_t kind;            // the record's kind (enum ks_kind) ...
+    int8_t sub;              // ... and its rec->sub (-1: any)
+    const struct ks_rcol *cols;
+};
+
+// A table: where its rows come from and its columns, every one declared, in one of three forms:
+// over one struct (rcols), over the struct of each kind of record it gives (parts), or as an
+// event's fields (decl).
+#define KS_ROW_BUF 256u
 struct ks_table {
     const char *name;
     const char *doc;         // one line, for kev_tables() and docs/sql.md
     enum ks_source src;
-    const struct ks_col *cols;
     unsigned ncols;
-    int ts_col;              // the column of the row's time (constraints on it), -1 none
+    int ts_col;              // KS_SRC_EVENTS: the column of the row's time (its constraints
+                             // bound the walk)
     int needs_stats;         // KS_SRC_EVENTS tables that also need the analyses (user names)
-    // KS_SRC_SUMMARY: rows and their columns
+    // KS_SRC_SUMMARY: rows (their columns: row, below)
     unsigned (*nrows)(struct ks_trace *t);
-    void (*summary_col)(struct ks_trace *t, unsigned row, int col, sqlite3_context *ctx);
-    int summary_lazy;        // its rows need no pass: summary_col runs it for the columns that do
+    int summary_lazy;        // its rows need no pass: the columns that do run it
     // KS_SRC_EVENTS: look at e (the model before it); queue records with ks_push
     void (*on_event)(struct ks_walk *w, const struct kev_event *e);
     // KS_SRC_MODEL: which of the model's records (the sink's members set here)
     void (*sink)(struct kx_sink *k);
-    // a column of a queued record
-    void (*rec_col)(struct ks_walk *w, const struct ks_rec *rec, int col, sqlite3_context *ctx);
     int param_col;           // a hidden column that must be given (TABLE(value)), 0 none
     void (*on_end)(struct ks_walk *w); // after the walk (and the model's last records)
     unsigned skip;           // parts of the analyses the table does not need (KX_SKIP_*)
-    const struct ks_decl *decl; // a declared table (then cols is NULL): its event and columns
-    const struct ks_rcol *rcols; // a table of declared columns (then cols is NULL) ...
-    const void *(*row)(struct ks_trace *t, unsigned i); // ... KS_SRC_SUMMARY: its row i
+    const struct ks_rcol *rcols; // its columns over its row's struct ...
+    const struct ks_part *parts; // ... or over each kind of record's, a part each ...
+    unsigned nparts;
+    const struct ks_decl *decl; // ... or its event and columns of its fields (ks_decl.c)
+    // KS_SRC_SUMMARY: its row i, a struct of the trace's or one made in buf (KS_ROW_BUF
+    // bytes, the cursor's: valid until its next row) ...
+    const void *(*row)(struct ks_trace *t, unsigned i, void *buf);
+    // ... or, without nrows and row, element i of the first pass's array at rows_at, of
+    // row_size bytes, of which there are the unsigned at nrows_at (KS_ROWS)
+    uint16_t rows_at, nrows_at, row_size;
 };
-// Column i of a table, declared or written out.
+// A table's columns over its row's struct; a union table's parts (the first's columns named)
+#define KS_COLS(cols) .rcols = cols, .ncols = sizeof(cols) / sizeof((cols)[0])
+#define KS_PARTS(parts_, first) .parts = parts_, .nparts = sizeof(parts_) / sizeof((parts_)[0]), \
+                                .ncols = sizeof(first) / sizeof((first)[0])
+// A first-pass table's rows: the trace's array `rows`, `n` of them (ks_trace's members)
+#define KS_ROWS(rows, n) .rows_at = offsetof(struct ks_trace, rows), \
+                         .nrows_at = offsetof(struct ks_trace, n), \
+                         .row_size = sizeof(*((struct ks_trace *)0)->rows)
+// The number of rows of a first-pass table, and its row i
+unsigned ks_rows_n(const struct ks_table *tab, struct ks_trace *t);
+const void *ks_row_at(const struct ks_table *tab, struct ks_trace *t, unsigned i, void *buf);
+// Column i of a table over a struct (its first part's for a union table), NULL for an event's.
+static inline const struct ks_rcol *ks_rcol_of(const struct ks_table *t, unsigned i)
+{
+    return t->rcols ? &t->rcols[i] : t->parts ? &t->parts[0].cols[i] : NULL;
+}
+// Column i of a table: its name, type and whether it needs the model.
 static inline const struct ks_col *ks_col_of(const struct ks_table *t, unsigned i)
 {
-    return t->decl ? &t->decl->cols[i].col : t->rcols ? &t->rcols[i].col : &t->cols[i];
+    return t->decl ? &t->decl->cols[i].col : &ks_rcol_of(t, i)->col;
 }
+// The part of a union table that declares record rec's columns, NULL none.
+const struct ks_part *ks_part_of(const struct ks_table *t, const struct ks_rec *rec);
 
 extern const struct ks_table *const ks_tables[];
 extern const unsigned ks_ntables;

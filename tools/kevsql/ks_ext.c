@@ -348,8 +348,7 @@ static void conn_free(void *p)
 // kev_tables: the tables and what each holds (an eponymous table: SELECT * FROM kev_tables).
 // kev_columns (the same module, its client data not NULL): a row per column of each table, in
 // the tables' order: the table, the column, its declared type, and 1 when it is Perfetto's
-// column of that name with Perfetto's meaning, 0 when not, NULL for a table whose columns are
-// written out rather than declared (ks.h struct ks_rcol, struct ks_decl).
+// column of that name with Perfetto's meaning, 0 when not (ks.h struct ks_rcol).
 struct kt_vtab {
     sqlite3_vtab base;
     int columns;             // kev_columns
@@ -417,10 +416,8 @@ static int kt_column(sqlite3_vtab_cursor *cur, sqlite3_context *ctx, int col)
             ks_result_text(ctx, t->name);
         else if (col == 1 || col == 2)
             ks_result_text(ctx, col == 1 ? ks_col_of(t, c->j)->name : ks_col_of(t, c->j)->type);
-        else if (t->rcols || t->decl) // an event's declared table: ours
-            sqlite3_result_int(ctx, t->rcols ? t->rcols[c->j].perfetto : 0);
-        else
-            sqlite3_result_null(ctx);
+        else // an event's declared table: ours
+            sqlite3_result_int(ctx, ks_rcol_of(t, c->j) ? ks_rcol_of(t, c->j)->perfetto : 0);
     } else if (col == 0) {
         ks_result_text(ctx, t->name);
     } else if (col == 1) {

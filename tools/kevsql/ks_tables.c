@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // kevsql's tables (ks.h, docs/sql.md): each one's columns and how a record of the analysis
 // model (tools/include/kevhost/kx_rows.h) or an event fills them, declared over the row's
-// struct (ks.h struct ks_rcol) wherever a row is one struct. Perfetto's names and columns where
+// struct (ks.h struct ks_rcol), a part per kind of record where a table gives several (struct
+// ks_part), or over an event's fields (struct ks_decl). Perfetto's names and columns where
 // Perfetto has the concept (its trace processor's table definitions: sched_slice, thread_state,
 // thread, process, cpu, slice, counter, args, metadata, track), the kernel's own ids, states
 // and priorities in them; tables of our own for the rest. Times are nanoseconds since boot.
@@ -42,11 +43,6 @@ static const char *perfetto_state(unsigned st, int woken)
     }
 }
 
-static void result_u(sqlite3_context *ctx, uint64_t v)
-{
-    sqlite3_result_int64(ctx, (sqlite3_int64)v);
-}
-
 // Track ids: the kind of track in the high byte, its owner (a utid, a CPU, ...) below.
 enum { TR_KCALL = 1, TR_MSG = 2, TR_IRQ = 3, TR_INSTANT = 4, TR_CPU_BUSY = 5, TR_IRQ_MSG = 6,
        TR_USER = 7, TR_FUNC = 8, TR_FUNC_THREAD = 9 };
@@ -72,8 +68,9 @@ static unsigned thread_rows(struct ks_trace *t) { return t->nrow_th; }
 // Row 0's struct: every CPU's idle thread as Perfetto's one "swapper" (no process, no times)
 static const struct ks_thread swapper = { .name = "swapper", .start = -1, .end = -1,
                                           .idle = 1, .prio = -1 };
-static const void *thread_row(struct ks_trace *t, unsigned i)
+static const void *thread_row(struct ks_trace *t, unsigned i, void *buf)
 {
+    (void)buf;
     return t->row_th[i] < 0 ? &swapper : (const void *)&t->th[t->row_th[i]];
 }
 #define ROW struct ks_thread
@@ -86,22 +83,6 @@ static void thread_name(const struct ks_row *r, sqlite3_context *ctx)
 {
     const ROW *x = r->p;
     ks_result_text(ctx, x->name[0] ? x->name : x->comm[0] ? x->comm : NULL);
-}
-static void thread_pid(const struct ks_row *r, sqlite3_context *ctx) // the swapper has none
-{
-    const ROW *x = r->p;
-    if (x != &swapper)
-        sqlite3_result_int64(ctx, x->pid);
-    else
-        sqlite3_result_null(ctx);
-}
-static void thread_is_main(const struct ks_row *r, sqlite3_context *ctx)
-{
-    const ROW *x = r->p;
-    if (x != &swapper)
-        sqlite3_result_int(ctx, x->tid == 1);
-    else
-        sqlite3_result_null(ctx);
 }
 static void thread_label(const struct ks_row *r, sqlite3_context *ctx)
 { // "process/thread" as every other tool names it
@@ -119,13 +100,13 @@ static void thread_label(const struct ks_row *r, sqlite3_context *ctx)
         snprintf(lb, sizeof(lb), "pid%u/%u", x->pid, x->tid);
     ks_result_text(ctx, lb);
 }
-static const struct ks_rcol thread_cols[] = {
+static const struct ks_rcol thread_cols[] = { // the swapper (the one idle row) has no process
     { RC_FN("utid", "INTEGER", thread_utid), PF }, { RC_INT("tid", tid), PF },
-    { RC_FN("name", "TEXT", thread_name), PF }, { RC_FN("upid", "INTEGER", thread_pid), PF },
+    { RC_FN("name", "TEXT", thread_name), PF }, { RC_INT("upid", pid), WHEN(CLEAR, idle), PF },
     { RC_NS("start_ts", start), NUL(NEG), PF }, { RC_NS("end_ts", end), NUL(NEG), PF },
-    { RC_FN("is_main_thread", "INTEGER", thread_is_main), PF }, { RC_INT("is_idle", idle), PF },
+    { RC_EQ("is_main_thread", tid, 1), WHEN(CLEAR, idle), PF }, { RC_INT("is_idle", idle), PF },
     { RC_NULL("machine_id", "INTEGER"), PF }, { RC_NULL("arg_set_id", "INTEGER"), PF },
-    { RC_FN("pid", "INTEGER", thread_pid) }, { RC_FN("label", "TEXT", thread_label) },
+    { RC_INT("pid", pid), WHEN(CLEAR, idle) }, { RC_FN("label", "TEXT", thread_label) },
     { RC_INT("priority", prio), NUL(NEG) }, { RC_FN("id", "INTEGER", thread_utid), PF },
 };
 #undef ROW
@@ -133,16 +114,11 @@ static const struct ks_table t_thread = {
     .name = "thread",
     .doc = "every thread seen (Perfetto's columns; tid is the kernel's, per process)",
     .src = KS_SRC_SUMMARY,
-    .rcols = thread_cols,
-    .ncols = NCOL(thread_cols),
-    .ts_col = -1,
-    .needs_stats = 0,
+    KS_COLS(thread_cols),
     .nrows = thread_rows,
     .row = thread_row,
 };
 
-static unsigned process_rows(struct ks_trace *t) { return t->nproc; }
-static const void *process_row(struct ks_trace *t, unsigned i) { return &t->proc[i]; }
 #define ROW struct ks_proc
 static void process_parent(const struct ks_row *r, sqlite3_context *ctx)
 {
@@ -165,25 +141,20 @@ static const struct ks_table t_process = {
     .name = "process",
     .doc = "every process seen (upid is the kernel's pid)",
     .src = KS_SRC_SUMMARY,
-    .rcols = process_cols,
-    .ncols = NCOL(process_cols),
-    .ts_col = -1,
-    .needs_stats = 0,
-    .nrows = process_rows,
-    .row = process_row,
+    KS_COLS(process_cols),
+    KS_ROWS(proc, nproc),
 };
 
 static unsigned cpu_rows(struct ks_trace *t) { return t->ncpu; }
-static const void *cpu_row(struct ks_trace *t, unsigned i) { return &t->cpu[i]; }
+static const void *cpu_row(struct ks_trace *t, unsigned i, void *buf)
+{
+    (void)buf;
+    return &t->cpu[i];
+}
 #define ROW struct ks_cpu_sum
 static void cpu_number(const struct ks_row *r, sqlite3_context *ctx) // the row's index
 {
     sqlite3_result_int(ctx, (int)((const ROW *)r->p - r->t->cpu));
-}
-static void cpu_cluster(const struct ks_row *r, sqlite3_context *ctx) // one cluster
-{
-    (void)r;
-    sqlite3_result_int(ctx, 0);
 }
 static void cpu_processor(const struct ks_row *r, sqlite3_context *ctx)
 {
@@ -192,7 +163,7 @@ static void cpu_processor(const struct ks_row *r, sqlite3_context *ctx)
 }
 static const struct ks_rcol cpu_cols[] = {
     { RC_FN("id", "INTEGER", cpu_number), PF }, { RC_FN("cpu", "INTEGER", cpu_number), PF },
-    { RC_FN("cluster_id", "INTEGER", cpu_cluster), PF },
+    { RC_CONST("cluster_id", 0), PF },
     { RC_FN("processor", "TEXT", cpu_processor), PF }, { RC_NULL("machine_id", "INTEGER"), PF },
     { RC_NULL("capacity", "INTEGER"), PF }, { RC_NULL("arg_set_id", "INTEGER"), PF },
     { RC_SPAN("running_ns", busy) }, { RC_SPAN("idle_ns", idle) }, { RC_SPAN("none_ns", none) },
@@ -202,10 +173,7 @@ static const struct ks_table t_cpu = {
     .name = "cpu",
     .doc = "each CPU, with its time running threads, its idle thread, no thread known",
     .src = KS_SRC_SUMMARY,
-    .rcols = cpu_cols,
-    .ncols = NCOL(cpu_cols),
-    .ts_col = -1,
-    .needs_stats = 0,
+    KS_COLS(cpu_cols),
     .nrows = cpu_rows,
     .row = cpu_row,
 };
@@ -221,10 +189,13 @@ static const char *const md_names[MD_N] = {
     "damage_offset", "build",
 };
 static unsigned metadata_rows(struct ks_trace *t) { return MD_N + t->r->kr_nattr; }
-static const struct ks_col metadata_cols[] = {
-    { "name", "TEXT", 0 }, { "key_type", "TEXT", 0 }, { "int_value", "INTEGER", 0 },
-    { "str_value", "TEXT", 0 },
-};
+struct md_row { unsigned i; };
+static const void *metadata_row(struct ks_trace *t, unsigned i, void *buf) // its value: lazily
+{
+    (void)t;
+    ((struct md_row *)buf)->i = i;
+    return buf;
+}
 // The rows whose values come from the pass over the events; the others are the header's and
 // the trailer's, so that the board or the build of a trace costs no pass (kevsql's fleet asks
 // them of every trace).
@@ -257,87 +228,102 @@ static const char *kernel_build_id(struct ks_trace *t, char *buf, size_t n)
     return found;
 }
 
-static void metadata_col(struct ks_trace *t, unsigned row, int col, sqlite3_context *ctx)
+// Row `row`'s value: its integer (*have_i) or its text (*s); -1 when the pass it needs failed
+static int md_value(struct ks_trace *t, unsigned row, int64_t *i, int *have_i, const char **s,
+                    char *buf, size_t n, sqlite3_context *ctx)
 {
-    char buf[256];
     char *err = NULL;
-    if (col >= 2 && row < MD_N && md_needs_pass(row) && ks_trace_summary(t, &err)) {
+    *have_i = 0, *s = NULL;
+    if (row < MD_N && md_needs_pass(row) && ks_trace_summary(t, &err)) {
         sqlite3_result_error(ctx, err, -1);
         sqlite3_free(err);
-        return;
+        return -1;
     }
-    const char *s = NULL;
-    int have_i = 0;
-    int64_t i = 0;
     if (row >= MD_N) { // the header's items, as "header.KEY"
         const struct kev_attr *a = &t->r->kr_attr[row - MD_N];
-        if (col == 0) {
-            snprintf(buf, sizeof(buf), "header.%.*s", (int)a->ka_klen, a->ka_key);
-            ks_result_text(ctx, buf);
-        } else if (col == 1) {
-            ks_result_text(ctx, "single");
-        } else if (col == 3) {
-            snprintf(buf, sizeof(buf), "%.*s", (int)a->ka_vlen, a->ka_val);
-            ks_result_text(ctx, buf);
-        } else {
-            sqlite3_result_null(ctx);
-        }
-        return;
-    }
-    if (col == 0) {
-        ks_result_text(ctx, md_names[row]);
-        return;
-    }
-    if (col == 1) {
-        ks_result_text(ctx, "single");
-        return;
+        snprintf(buf, n, "%.*s", (int)a->ka_vlen, a->ka_val);
+        *s = buf;
+        return 0;
     }
     switch (row) {
-    case MD_TRACE: s = t->path; break;
-    case MD_BOARD: s = t->r->kr_board[0] ? t->r->kr_board : ks_attr(t, "MACHINE", buf, sizeof(buf)); break;
-    case MD_CPUS: i = t->r->kr_trl_ncpu ? t->r->kr_trl_ncpu : t->r->kr_board_ncpu, have_i = 1; break;
-    case MD_HZ: i = (int64_t)t->r->kr_cycles_per_sec, have_i = 1; break;
-    case MD_BOOT_DATE: s = ks_attr(t, "BOOT_DATE", buf, sizeof(buf)); break;
-    case MD_BOOT_TIME: i = kx_boot_time(t->r), have_i = i != 0; break;
-    case MD_DATE: s = ks_attr(t, "DATE", buf, sizeof(buf)); break;
-    case MD_SYSNAME: s = ks_attr(t, "SYSNAME", buf, sizeof(buf)); break;
-    case MD_NODENAME: s = ks_attr(t, "NODENAME", buf, sizeof(buf)); break;
-    case MD_RELEASE: s = ks_attr(t, "SYS_RELEASE", buf, sizeof(buf)); break;
-    case MD_VERSION: s = ks_attr(t, "SYS_VERSION", buf, sizeof(buf)); break;
-    case MD_MACHINE: s = ks_attr(t, "MACHINE", buf, sizeof(buf)); break;
+    case MD_TRACE: *s = t->path; break;
+    case MD_BOARD: *s = t->r->kr_board[0] ? t->r->kr_board : ks_attr(t, "MACHINE", buf, n); break;
+    case MD_CPUS: *i = t->r->kr_trl_ncpu ? t->r->kr_trl_ncpu : t->r->kr_board_ncpu, *have_i = 1; break;
+    case MD_HZ: *i = (int64_t)t->r->kr_cycles_per_sec, *have_i = 1; break;
+    case MD_BOOT_DATE: *s = ks_attr(t, "BOOT_DATE", buf, n); break;
+    case MD_BOOT_TIME: *i = kx_boot_time(t->r), *have_i = *i != 0; break;
+    case MD_DATE: *s = ks_attr(t, "DATE", buf, n); break;
+    case MD_SYSNAME: *s = ks_attr(t, "SYSNAME", buf, n); break;
+    case MD_NODENAME: *s = ks_attr(t, "NODENAME", buf, n); break;
+    case MD_RELEASE: *s = ks_attr(t, "SYS_RELEASE", buf, n); break;
+    case MD_VERSION: *s = ks_attr(t, "SYS_VERSION", buf, n); break;
+    case MD_MACHINE: *s = ks_attr(t, "MACHINE", buf, n); break;
     case MD_FORMAT:
-        snprintf(buf, sizeof(buf), "%u.%02u", t->r->kr_ver_major, t->r->kr_ver_minor);
-        s = buf;
+        snprintf(buf, n, "%u.%02u", t->r->kr_ver_major, t->r->kr_ver_minor);
+        *s = buf;
         break;
-    case MD_EVENTS: i = (int64_t)t->events, have_i = t->have_summary; break;
-    case MD_LOST: i = (int64_t)kev_lost_total(t->r), have_i = t->r->kr_have_trailer; break;
-    case MD_START: i = ks_ns(t, t->t_first), have_i = t->have_summary && t->events; break;
-    case MD_END: i = ks_ns(t, t->t_last), have_i = t->have_summary && t->events; break;
-    case MD_DAMAGED: i = t->summary_err != 0, have_i = t->have_summary; break;
-    case MD_DAMAGE_ERROR: s = t->summary_err ? t->summary_msg : NULL; break;
-    case MD_DAMAGE_OFFSET: i = (int64_t)t->summary_off, have_i = t->summary_err != 0; break;
+    case MD_EVENTS: *i = (int64_t)t->events, *have_i = t->have_summary; break;
+    case MD_LOST: *i = (int64_t)kev_lost_total(t->r), *have_i = t->r->kr_have_trailer; break;
+    case MD_START: *i = ks_ns(t, t->t_first), *have_i = t->have_summary && t->events; break;
+    case MD_END: *i = ks_ns(t, t->t_last), *have_i = t->have_summary && t->events; break;
+    case MD_DAMAGED: *i = t->summary_err != 0, *have_i = t->have_summary; break;
+    case MD_DAMAGE_ERROR: *s = t->summary_err ? t->summary_msg : NULL; break;
+    case MD_DAMAGE_OFFSET: *i = (int64_t)t->summary_off, *have_i = t->summary_err != 0; break;
     case MD_BUILD: // the build the capture ran: its kernel image's GNU build id (its IMAGE event)
-        s = kernel_build_id(t, buf, sizeof(buf));
+        *s = kernel_build_id(t, buf, n);
         break;
     default: break;
     }
-    if (col == 2 && have_i)
-        sqlite3_result_int64(ctx, i);
-    else if (col == 3 && s && *s)
-        ks_result_text(ctx, s);
-    else
-        sqlite3_result_null(ctx);
+    return 0;
 }
+#define ROW struct md_row
+static void md_name(const struct ks_row *r, sqlite3_context *ctx)
+{
+    const struct kev_attr *a;
+    char buf[256];
+    unsigned i = ((const ROW *)r->p)->i;
+    if (i < MD_N) {
+        ks_result_text(ctx, md_names[i]);
+        return;
+    }
+    a = &r->t->r->kr_attr[i - MD_N];
+    snprintf(buf, sizeof(buf), "header.%.*s", (int)a->ka_klen, a->ka_key);
+    ks_result_text(ctx, buf);
+}
+static void md_int(const struct ks_row *r, sqlite3_context *ctx)
+{
+    char buf[256];
+    const char *s;
+    int64_t i = 0;
+    int have_i;
+    if (!md_value(r->t, ((const ROW *)r->p)->i, &i, &have_i, &s, buf, sizeof(buf), ctx)) {
+        if (have_i)
+            sqlite3_result_int64(ctx, i);
+        else
+            sqlite3_result_null(ctx);
+    }
+}
+static void md_str(const struct ks_row *r, sqlite3_context *ctx)
+{
+    char buf[256];
+    const char *s;
+    int64_t i = 0;
+    int have_i;
+    if (!md_value(r->t, ((const ROW *)r->p)->i, &i, &have_i, &s, buf, sizeof(buf), ctx))
+        ks_result_text(ctx, s && *s ? s : NULL);
+}
+static const struct ks_rcol metadata_cols[] = {
+    { RC_FN("name", "TEXT", md_name), PF }, { RC_CONST_TEXT("key_type", "single"), PF },
+    { RC_FN("int_value", "INTEGER", md_int), PF }, { RC_FN("str_value", "TEXT", md_str), PF },
+};
+#undef ROW
 static const struct ks_table t_metadata = {
     .name = "metadata",
     .doc = "the trace's facts: board, CPUs, clock rate, build, boot time, header items",
     .src = KS_SRC_SUMMARY,
-    .cols = metadata_cols,
-    .ncols = NCOL(metadata_cols),
-    .ts_col = -1,
-    .needs_stats = 0,
+    KS_COLS(metadata_cols),
     .nrows = metadata_rows,
-    .summary_col = metadata_col,
+    .row = metadata_row,
     .summary_lazy = 1,
 };
 
@@ -354,89 +340,72 @@ static unsigned track_rows(struct ks_trace *t)
     unsigned a, b;
     return track_count(t, &a, &b);
 }
-// The track of row i: its id, name, type, and owner (utid, cpu or upid; -1 none).
-static void track_of(struct ks_trace *t, unsigned i, int64_t *id, char *name, size_t n,
-                     const char **type, int *utid, int *cpu, int64_t *upid)
+// The track of row i: its id, name, type, and owner (a thread, a cpu or a upid; -1 none).
+struct track_row {
+    int64_t id, upid;
+    int th, cpu;
+    char name[80], type[20];
+};
+static const void *track_row(struct ks_trace *t, unsigned i, void *buf)
 {
+    struct track_row *k = buf;
     unsigned nthr, ncpu;
     track_count(t, &nthr, &ncpu);
-    *utid = *cpu = -1;
-    *upid = -1;
+    k->th = k->cpu = -1;
+    k->upid = -1;
     static const char *const th_type[] = { "thread_kcalls", "thread_msgs", "thread_instants" };
     static const unsigned th_kind[] = { TR_KCALL, TR_MSG, TR_INSTANT };
     if (i < nthr) {
-        unsigned k = i % 3, u = i / 3;
-        *id = track_id(th_kind[k], u);
-        *type = th_type[k];
-        *utid = (int)u;
-        snprintf(name, n, "%s %s", k == 0 ? "kernel calls" : k == 1 ? "messages" : "events",
+        unsigned n = i % 3, u = i / 3;
+        k->id = track_id(th_kind[n], u);
+        snprintf(k->type, sizeof(k->type), "%s", th_type[n]);
+        k->th = (int)u;
+        snprintf(k->name, sizeof(k->name), "%s %s",
+                 n == 0 ? "kernel calls" : n == 1 ? "messages" : "events",
                  t->th[u].name[0] ? t->th[u].name : t->th[u].comm);
-        return;
+        return k;
     }
     i -= nthr;
     if (i < ncpu) {
         unsigned c = i / 2;
-        *cpu = (int)c;
+        k->cpu = (int)c;
         if (i % 2 == 0) {
-            *id = track_id(TR_IRQ, c), *type = "cpu_irq";
-            snprintf(name, n, "interrupts CPU %u", c);
+            k->id = track_id(TR_IRQ, c), snprintf(k->type, sizeof(k->type), "cpu_irq");
+            snprintf(k->name, sizeof(k->name), "interrupts CPU %u", c);
         } else {
-            *id = track_id(TR_CPU_BUSY, c), *type = "cpu_busy";
-            snprintf(name, n, "cpu.busy");
+            k->id = track_id(TR_CPU_BUSY, c), snprintf(k->type, sizeof(k->type), "cpu_busy");
+            snprintf(k->name, sizeof(k->name), "cpu.busy");
         }
-        return;
+        return k;
     }
     i -= ncpu;
     const struct ks_user *u = &t->user[i];
-    *id = track_id(TR_USER, (uint64_t)u->pid << 10 | (u->code & 0x3ffu));
-    *type = "user_counter";
-    *upid = u->pid;
+    k->id = track_id(TR_USER, (uint64_t)u->pid << 10 | (u->code & 0x3ffu));
+    snprintf(k->type, sizeof(k->type), "user_counter");
+    k->upid = u->pid;
     if (u->name[0])
-        snprintf(name, n, "%s", u->name);
+        snprintf(k->name, sizeof(k->name), "%s", u->name);
     else
-        snprintf(name, n, "user %u", u->code);
+        snprintf(k->name, sizeof(k->name), "user %u", u->code);
+    return k;
 }
-static const struct ks_col track_cols[] = {
-    { "id", "INTEGER", 0 }, { "name", "TEXT", 0 }, { "type", "TEXT", 0 },
-    { "utid", "INTEGER", 0 }, { "cpu", "INTEGER", 0 }, { "upid", "INTEGER", 0 },
+_Static_assert(sizeof(struct track_row) <= KS_ROW_BUF, "a track's row fits the cursor's");
+#define ROW struct track_row
+static const struct ks_rcol track_cols[] = { // type: the kind of track, not Perfetto's table name
+    { RC_INT("id", id), PF }, { RC_TEXT("name", name), PF }, { RC_TEXT("type", type) },
+    { RC_UTID("utid", th) }, { RC_INT("cpu", cpu), NUL(NEG) }, { RC_INT("upid", upid), NUL(NEG) },
 };
-static void track_col(struct ks_trace *t, unsigned row, int col, sqlite3_context *ctx)
-{
-    int64_t id, upid;
-    char name[80];
-    const char *type;
-    int utid, cpu;
-    track_of(t, row, &id, name, sizeof(name), &type, &utid, &cpu, &upid);
-    switch (col) {
-    case 0: sqlite3_result_int64(ctx, id); break;
-    case 1: ks_result_text(ctx, name); break;
-    case 2: ks_result_text(ctx, type); break;
-    case 3: ks_result_thread(ctx, t, utid); break;
-    case 4: ks_result_nonneg(ctx, cpu); break;
-    case 5:
-        if (upid >= 0)
-            sqlite3_result_int64(ctx, upid);
-        else
-            sqlite3_result_null(ctx);
-        break;
-    default: sqlite3_result_null(ctx);
-    }
-}
+#undef ROW
 static const struct ks_table t_track = {
     .name = "track",
     .doc = "every track: a thread's kernel calls, messages, events; a CPU's interrupts and "
     "busy counter; a process's user-event counter",
     .src = KS_SRC_SUMMARY,
-    .cols = track_cols,
-    .ncols = NCOL(track_cols),
-    .ts_col = -1,
-    .needs_stats = 0,
+    KS_COLS(track_cols),
     .nrows = track_rows,
-    .summary_col = track_col,
+    .row = track_row,
 };
 
-static unsigned deadlock_rows(struct ks_trace *t) { return t->ndl; }
-static const void *deadlock_row(struct ks_trace *t, unsigned i) { return &t->dl[i]; }
 #define ROW struct ks_dl
 static const struct ks_rcol deadlock_cols[] = {
     { RC_INT("cycle", cycle) }, { RC_INT("position", pos) }, { RC_NS("ts", t) },
@@ -449,16 +418,10 @@ static const struct ks_table t_deadlock = {
     .doc = "deadlock cycles (kevstat -s waits): one row per thread of a cycle, waiting on "
     "an object its next thread holds",
     .src = KS_SRC_SUMMARY,
-    .rcols = deadlock_cols,
-    .ncols = NCOL(deadlock_cols),
-    .ts_col = -1,
-    .needs_stats = 0,
-    .nrows = deadlock_rows,
-    .row = deadlock_row,
+    KS_COLS(deadlock_cols),
+    KS_ROWS(dl, ndl),
 };
 
-static unsigned inversion_rows(struct ks_trace *t) { return t->ninv; }
-static const void *inversion_row(struct ks_trace *t, unsigned i) { return &t->inv[i]; }
 #define ROW struct ks_inv
 static const struct ks_rcol inversion_cols[] = {
     { RC_INT("inversion", inv) }, { RC_UTID("waiter_utid", waiter) }, { RC_TEXT("object", obj) },
@@ -472,16 +435,10 @@ static const struct ks_table t_inversion = {
     .doc = "priority inversions (kevstat -s waits, the model's findings): one row per middle "
     "thread of each, with the inversion's waits and time lost and the thread's share",
     .src = KS_SRC_SUMMARY,
-    .rcols = inversion_cols,
-    .ncols = NCOL(inversion_cols),
-    .ts_col = -1,
-    .needs_stats = 0,
-    .nrows = inversion_rows,
-    .row = inversion_row,
+    KS_COLS(inversion_cols),
+    KS_ROWS(inv, ninv),
 };
 
-static unsigned lost_rows(struct ks_trace *t) { return t->ngap; }
-static const void *lost_row(struct ks_trace *t, unsigned i) { return &t->gap[i]; }
 #define ROW struct kx_gap
 static const struct ks_rcol lost_cols[] = {
     { RC_INT("cpu", cpu) }, { RC_NS("ts", t0) }, { RC_DUR("dur", t0, t1) },
@@ -492,12 +449,8 @@ static const struct ks_table t_lost = {
     .name = "lost",
     .doc = "lost-event windows: events of a CPU the capture could not keep, and where",
     .src = KS_SRC_SUMMARY,
-    .rcols = lost_cols,
-    .ncols = NCOL(lost_cols),
-    .ts_col = -1,
-    .needs_stats = 0,
-    .nrows = lost_rows,
-    .row = lost_row,
+    KS_COLS(lost_cols),
+    KS_ROWS(gap, ngap),
 };
 
 // ============================================================================================
@@ -531,15 +484,7 @@ static void event_on(struct ks_walk *w, const struct kev_event *e)
     if (e->cls == KEV_C_CONTROL)
         return;
     struct ks_rec rec;
-    memset(&rec, 0, sizeof(rec));
-    struct ks_ev_rec *v = &rec.u.ev;
-    rec.kind = KS_EVENT;
-    v->id = w->nev;
-    v->t = e->t64;
-    v->cls = e->cls, v->ev = e->ev, v->cpu = e->cpu, v->nw = e->nw;
-    v->offset = e->offset;
-    memcpy(v->w, e->w, (e->nw < 4 ? e->nw : 4) * sizeof(uint32_t));
-    v->th = w->m ? kx_event_thread(w->m, e) : -1;
+    ev_rec(w, e, &rec);
     ks_push(w, &rec);
 }
 // The kind of an event as a name: "RUNNING", "MsgSend/entry", "INT_ENTR", "SND_PULSE", ...
@@ -572,17 +517,13 @@ static void event_name_col(const struct ks_row *r, sqlite3_context *ctx)
     char b[64];
     ks_result_text(ctx, event_name(r->p, b, sizeof(b)));
 }
-static void event_arg_set(const struct ks_row *r, sqlite3_context *ctx) // its fields in args
-{
-    sqlite3_result_int64(ctx, slice_id(((const ROW *)r->p)->id, SL_EVENT));
-}
 static const struct ks_rcol event_cols[] = {
     { RC_INT("id", id) }, { RC_NS("ts", t) }, { RC_INT("cpu", cpu) }, { RC_UTID_M("utid", th) },
     { RC_NAME("class", cls, kev_class_name) }, { RC_INT("type", ev) },
     { RC_FN("name", "TEXT", event_name_col) }, { RC_INT("nwords", nw) },
     { RC_ELEM("w0", w, 0, nw) }, { RC_ELEM("w1", w, 1, nw) }, { RC_ELEM("w2", w, 2, nw) },
     { RC_ELEM("w3", w, 3, nw) }, { RC_INT("offset", offset) },
-    { RC_FN("arg_set_id", "INTEGER", event_arg_set) },
+    { RC_SLICE("arg_set_id", id, SL_EVENT) }, // its fields in args
 };
 #undef ROW
 static const struct ks_table t_event = {
@@ -590,10 +531,8 @@ static const struct ks_table t_event = {
     .doc = "every event of the trace (CONTROL aside), as decoded: the largest table; its fields,"
            " named by the event table, are in args (arg_set_id, keys fields.NAME)",
     .src = KS_SRC_EVENTS,
-    .rcols = event_cols,
-    .ncols = NCOL(event_cols),
+    KS_COLS(event_cols),
     .ts_col = 1,
-    .needs_stats = 0,
     .on_event = event_on,
 };
 
@@ -617,35 +556,21 @@ static void user_on(struct ks_walk *w, const struct kev_event *e)
     ks_push(w, &rec);
 }
 #define ROW struct ks_ev_rec
-static void user_word(const struct ks_row *r, unsigned i, sqlite3_context *ctx) // a number's
-{
-    const ROW *v = r->p;
-    if (i < v->nw && !v->v[0])
-        sqlite3_result_int64(ctx, (int32_t)v->w[i]);
-    else
-        sqlite3_result_null(ctx);
-}
-static void user_w0(const struct ks_row *r, sqlite3_context *ctx) { user_word(r, 0, ctx); }
-static void user_w1(const struct ks_row *r, sqlite3_context *ctx) { user_word(r, 1, ctx); }
-static void user_arg_set(const struct ks_row *r, sqlite3_context *ctx)
-{
-    sqlite3_result_int64(ctx, slice_id(((const ROW *)r->p)->id, SL_INSTANT));
-}
 static const struct ks_rcol user_cols[] = {
     { RC_INT("id", id) }, { RC_NS("ts", t) }, { RC_INT("cpu", cpu) }, { RC_UTID("utid", th) },
     { RC_INT("upid", pid), WHEN(NONNEG, th) }, { RC_INT("code", ev) },
     { RC_TEXT("name", name), NUL(EMPTY) }, { RC_TEXT("value", text) },
     { RC_INT("is_string", v[0]) }, { RC_INT("nwords", nw) },
-    { RC_FN("w0", "INTEGER", user_w0) }, { RC_FN("w1", "INTEGER", user_w1) },
-    { RC_FN("arg_set_id", "INTEGER", user_arg_set) },
+    { RC_ELEM_S32("w0", w, 0, nw), WHEN(CLEAR, v[0]) }, // a number's words
+    { RC_ELEM_S32("w1", w, 1, nw), WHEN(CLEAR, v[0]) },
+    { RC_SLICE("arg_set_id", id, SL_INSTANT) },
 };
 #undef ROW
 static const struct ks_table t_user_event = {
     .name = "user_event",
     .doc = "programs' user events: code, registered name, value as every tool formats it",
     .src = KS_SRC_EVENTS,
-    .rcols = user_cols,
-    .ncols = NCOL(user_cols),
+    KS_COLS(user_cols),
     .ts_col = 1,
     .needs_stats = 1,
     .on_event = user_on,
@@ -691,9 +616,7 @@ static const struct ks_table t_fault = {
     .decl = &fault_decl,
     .ncols = NCOL(fault_cols),
     .ts_col = 1,
-    .needs_stats = 0,
     .on_event = ks_decl_on,
-    .rec_col = ks_decl_col,
 };
 
 // stack_sample (trace/kev_stack.h)
@@ -742,10 +665,8 @@ static const struct ks_table t_stack = {
     .doc = "stacks the capture holds: profile samples (user, kernel) and faults' "
     "stacks; frames innermost first",
     .src = KS_SRC_EVENTS,
-    .rcols = stack_cols,
-    .ncols = NCOL(stack_cols),
+    KS_COLS(stack_cols),
     .ts_col = 1,
-    .needs_stats = 0,
     .on_event = stack_on,
 };
 
@@ -788,9 +709,7 @@ static const struct ks_table t_prio = {
     .decl = &prio_decl,
     .ncols = NCOL(prio_cols),
     .ts_col = 1,
-    .needs_stats = 0,
     .on_event = ks_decl_on,
-    .rec_col = ks_decl_col,
 };
 
 // ============================================================================================
@@ -833,9 +752,7 @@ static const struct ks_table t_sched = {
     .doc = "each time a thread ran on a CPU (Perfetto's; priority the kernel's, larger "
     "more urgent; end_state the kernel's state name)",
     .src = KS_SRC_MODEL,
-    .rcols = sched_cols,
-    .ncols = NCOL(sched_cols),
-    .ts_col = 1,
+    KS_COLS(sched_cols),
     .needs_stats = 1,
     .sink = sink_sched,
     .skip = KX_SKIP_MSG | KX_SKIP_WAIT,
@@ -851,19 +768,6 @@ static void st_blocked_function(const struct ks_row *r, sqlite3_context *ctx)
     const ROW *x = r->p;
     char nb[32];
     ks_result_text(ctx, x->kcall ? kx_kcall_name(x->kcall - 1, nb, sizeof(nb)) : NULL);
-}
-static void st_waker_utid(const struct ks_row *r, sqlite3_context *ctx)
-{
-    const ROW *x = r->p;
-    ks_result_thread(ctx, r->t, x->state == KEV_TH_READY ? x->waker : -1);
-}
-static void st_waker_id(const struct ks_row *r, sqlite3_context *ctx)
-{
-    const ROW *x = r->p;
-    if (x->state == KEV_TH_READY && x->waker_id)
-        result_u(ctx, x->waker_id);
-    else
-        sqlite3_result_null(ctx);
 }
 static void st_irq_context(const struct ks_row *r, sqlite3_context *ctx)
 {
@@ -897,8 +801,8 @@ static const struct ks_rcol ts_cols[] = {
     { RC_FN("state", "TEXT", st_state), PF },
     { RC_NULL("io_wait", "INTEGER"), PF }, // the kernel has no such state
     { RC_FN("blocked_function", "TEXT", st_blocked_function), PF },
-    { RC_FN("waker_utid", "INTEGER", st_waker_utid), PF },
-    { RC_FN("waker_id", "INTEGER", st_waker_id), PF },
+    { RC_UTID("waker_utid", waker), WHEN_EQ(state, KEV_TH_READY), PF },
+    { RC_INT("waker_id", waker_id), NUL(ZERO), WHEN_EQ(state, KEV_TH_READY), PF },
     { RC_FN("irq_context", "INTEGER", st_irq_context), PF },
     { RC_INT("ucpu", cpu), NUL(NEG), PF }, { RC_INT("priority", prio), NUL(NEG) },
     { RC_NAME("end_state", end_state, state_name) },
@@ -913,9 +817,7 @@ static const struct ks_table t_thread_state = {
     .doc = "every thread's state over time (Perfetto's; states the kernel's names), "
     "with the blocking object, its owner and the waker",
     .src = KS_SRC_MODEL,
-    .rcols = ts_cols,
-    .ncols = NCOL(ts_cols),
-    .ts_col = 1,
+    KS_COLS(ts_cols),
     .needs_stats = 1,
     .sink = sink_state,
     .skip = KX_SKIP_MSG,
@@ -987,9 +889,7 @@ static const struct ks_table t_kcall = {
     .name = "kcall",
     .doc = "every kernel call: entry to exit on its thread, arguments, result and errno",
     .src = KS_SRC_MODEL,
-    .rcols = kcall_cols,
-    .ncols = NCOL(kcall_cols),
-    .ts_col = 1,
+    KS_COLS(kcall_cols),
     .needs_stats = 1,
     .sink = sink_kcall,
     .skip = KX_SKIP_MSG | KX_SKIP_WAIT,
@@ -1028,17 +928,16 @@ static void irq_latency(const struct ks_row *r, sqlite3_context *ctx)
     else
         sqlite3_result_null(ctx);
 }
-static void irq_how(const struct ks_row *r, sqlite3_context *ctx)
+static const char *irq_how(unsigned how)
 {
-    const ROW *x = r->p;
-    ks_result_text(ctx, x->how == KX_IRQ_PULSE ? "pulse" : x->how == KX_IRQ_WAKE ? "wake" : NULL);
+    return how == KX_IRQ_PULSE ? "pulse" : how == KX_IRQ_WAKE ? "wake" : NULL;
 }
 static const struct ks_rcol irq_cols[] = {
     { RC_INT("id", id) }, { RC_NS("ts", t0) }, { RC_DUR("dur", t0, t1), NUL(ZERO) },
     { RC_INT("cpu", cpu) }, { RC_INT("irq", irq) }, { RC_FN("name", "TEXT", irq_name) },
     { RC_NS("handler_ts", h0), NUL(ZERO) }, { RC_FN("handler_dur", "INTEGER", irq_handler_dur) },
     { RC_UTID("utid", th) }, { RC_NS("handled_ts", t_th), NUL(ZERO) },
-    { RC_FN("latency", "INTEGER", irq_latency) }, { RC_FN("how", "TEXT", irq_how) },
+    { RC_FN("latency", "INTEGER", irq_latency) }, { RC_NAME("how", how, irq_how) },
 };
 #undef ROW
 static const struct ks_table t_irq = {
@@ -1046,9 +945,7 @@ static const struct ks_table t_irq = {
     .doc = "every interrupt, its handler, and the thread that handled it with the "
     "interrupt-to-thread latency (kevstat -s irq's)",
     .src = KS_SRC_MODEL,
-    .rcols = irq_cols,
-    .ncols = NCOL(irq_cols),
-    .ts_col = 1,
+    KS_COLS(irq_cols),
     .needs_stats = 1,
     .sink = sink_irq,
     .skip = KX_SKIP_WAIT,
@@ -1130,9 +1027,7 @@ static const struct ks_table t_msg = {
     .doc = "every message (send to reply) and pulse (send to receive), its client, server and "
     "times; parent_id the request its server was serving",
     .src = KS_SRC_MODEL,
-    .rcols = msg_cols,
-    .ncols = NCOL(msg_cols),
-    .ts_col = 1,
+    KS_COLS(msg_cols),
     .needs_stats = 1,
     .sink = sink_msg,
     .skip = KX_SKIP_WAIT,
@@ -1166,10 +1061,6 @@ static void wait_owner_on(const struct ks_row *r, sqlite3_context *ctx)
     else
         sqlite3_result_null(ctx);
 }
-static void wait_open(const struct ks_row *r, sqlite3_context *ctx)
-{
-    sqlite3_result_int(ctx, ((const ROW *)r->p)->t1 == 0);
-}
 static const struct ks_rcol wait_cols[] = {
     { RC_INT("id", serial) }, { RC_NS("ts", t0) }, { RC_FN("dur", "INTEGER", wait_dur) },
     { RC_UTID("utid", th) }, { RC_NAME("state", state, state_name) },
@@ -1177,7 +1068,7 @@ static const struct ks_rcol wait_cols[] = {
     { RC_SPAN("owner_running", own_run) }, { RC_SPAN("owner_preempted", own_ready) },
     { RC_SPAN("owner_blocked", own_blocked) }, { RC_UTID("preempted_by_utid", by) },
     { RC_SPAN("inversion", inv_t) }, { RC_FN("owner_blocked_on", "TEXT", wait_owner_on) },
-    { RC_FN("still_waiting", "INTEGER", wait_open) },
+    { RC_EQ("still_waiting", t1, 0) },
 };
 #undef ROW
 static const struct ks_table t_wait = {
@@ -1185,9 +1076,7 @@ static const struct ks_table t_wait = {
     .doc = "every wait on a mutex, semaphore or condition variable (kevstat -s waits): who, "
     "on what, held by whom, how long, what the owner did, the time an inversion lost",
     .src = KS_SRC_MODEL,
-    .rcols = wait_cols,
-    .ncols = NCOL(wait_cols),
-    .ts_col = 1,
+    KS_COLS(wait_cols),
     .needs_stats = 1,
     .sink = sink_wait,
     .skip = KX_SKIP_MSG,
@@ -1239,9 +1128,7 @@ static const struct ks_table t_wait_pre = {
     .doc = "each thread that ran in the place of a waited-on owner, per wait: how "
     "long, and how much of it an inversion lost",
     .src = KS_SRC_MODEL,
-    .rcols = wpre_cols,
-    .ncols = NCOL(wpre_cols),
-    .ts_col = -1,
+    KS_COLS(wpre_cols),
     .needs_stats = 1,
     .sink = sink_wait_pre,
     .skip = KX_SKIP_MSG,
@@ -1271,9 +1158,7 @@ static const struct ks_table t_cpu_state = {
     .doc = "each CPU's time, period by period: a thread running, its idle thread, or no "
     "thread known (they add up to the trace's span)",
     .src = KS_SRC_MODEL,
-    .rcols = cpus_cols,
-    .ncols = NCOL(cpus_cols),
-    .ts_col = 0,
+    KS_COLS(cpus_cols),
     .needs_stats = 1,
     .sink = sink_cpu,
     .skip = KX_SKIP_MSG | KX_SKIP_WAIT,
@@ -1291,8 +1176,10 @@ static void load_flush(struct ks_walk *w, struct load_state *ls, unsigned cpu)
 {
     if (ls->k[cpu] < 0 || !ls->busy[cpu])
         return;
-    struct ks_rec rec = { .kind = KS_CPU };
-    rec.u.cpu = (struct ks_cpu_rec){ cpu, 1, -1, (uint64_t)ls->k[cpu], (uint64_t)ls->busy[cpu] };
+    int64_t width = w->param > 0 ? w->param : 1000000;
+    struct ks_rec rec = { .kind = KS_LOAD };
+    rec.u.load = (struct ks_load_rec){ cpu, ls->k[cpu] * width, width, ls->busy[cpu],
+                                       (double)ls->busy[cpu] / (double)width };
     ks_push(w, &rec);
     ls->busy[cpu] = 0;
 }
@@ -1335,46 +1222,27 @@ static void sink_load(struct kx_sink *k)
 {
     k->cpu = push_load;
 }
-static const struct ks_col load_cols[] = {
-    { "cpu", "INTEGER", 0 }, { "ts", "INTEGER", 0 }, { "dur", "INTEGER", 0 },
-    { "busy_ns", "INTEGER", 0 }, { "load", "REAL", 0 }, { "width", "INTEGER", 0 },
+#define ROW struct ks_load_rec
+static const struct ks_rcol load_cols[] = {
+    { RC_INT("cpu", cpu) }, { RC_INT("ts", ts) }, { RC_INT("dur", width) },
+    { RC_INT("busy_ns", busy) }, { RC_DOUBLE("load", load) }, { RC_INT("width", width) },
 };
-static void load_col(struct ks_walk *w, const struct ks_rec *rec, int col, sqlite3_context *ctx)
-{
-    const struct ks_cpu_rec *r = &rec->u.cpu;
-    int64_t width = w->param > 0 ? w->param : 1000000;
-    switch (col) {
-    case 0: sqlite3_result_int(ctx, (int)r->cpu); break;
-    case 1: sqlite3_result_int64(ctx, (int64_t)r->t0 * width); break;
-    case 2: case 5: sqlite3_result_int64(ctx, width); break;
-    case 3: sqlite3_result_int64(ctx, (int64_t)r->t1); break;
-    case 4: sqlite3_result_double(ctx, (double)r->t1 / (double)width); break;
-    default: sqlite3_result_null(ctx);
-    }
-}
+#undef ROW
 static const struct ks_table t_cpu_load = {
     .name = "cpu_load",
     .doc = "cpu_load(WIDTH): each CPU's busy time and load per bucket of WIDTH ns from "
     "boot (buckets without busy time left out)",
     .src = KS_SRC_MODEL,
-    .cols = load_cols,
-    .ncols = NCOL(load_cols),
-    .ts_col = -1,
+    KS_COLS(load_cols),
     .needs_stats = 1,
     .sink = sink_load,
-    .rec_col = load_col,
     .param_col = 5,
     .on_end = load_end,
     .skip = KX_SKIP_MSG | KX_SKIP_WAIT,
 };
 
-// slice: kernel calls, interrupts and their handlers, messages (Perfetto's slice)
-static void sink_slice(struct kx_sink *k)
-{
-    k->kcall = push_kcall;
-    k->irq = push_irq;
-    k->msg = push_msg;
-}
+// slice: kernel calls, interrupts and their handlers, messages, function calls (Perfetto's
+// slice): a part per kind of record, each its columns over its record
 static void push_irq_slices(void *user, const struct kx_irq_row *r)
 {
     struct ks_rec rec = { .kind = KS_IRQ };
@@ -1391,104 +1259,116 @@ static void push_func(void *user, const struct kx_func_row *r)
     rec.u.fn = *r;
     ks_push(ks_walk_of(user), &rec);
 }
-static void sink_slice2(struct kx_sink *k)
+static void sink_slice(struct kx_sink *k)
 {
-    sink_slice(k);
+    k->kcall = push_kcall;
     k->irq = push_irq_slices;
+    k->msg = push_msg;
     k->func = push_func;
 }
-static const struct ks_col slice_cols[] = {
-    { "id", "INTEGER", 0 }, { "ts", "INTEGER", 0 }, { "dur", "INTEGER", 0 },
-    { "track_id", "INTEGER", 0 }, { "category", "TEXT", 0 }, { "name", "TEXT", 0 },
-    { "depth", "INTEGER", 0 }, { "parent_id", "INTEGER", 0 }, { "arg_set_id", "INTEGER", 0 },
-    { "utid", "INTEGER", 0 }, { "cpu", "INTEGER", 0 }, { "cat", "TEXT", 0 },
-    { "thread_ts", "INTEGER", 0 }, { "thread_dur", "INTEGER", 0 },
-};
-static void slice_col(struct ks_walk *w, const struct ks_rec *rec, int col, sqlite3_context *ctx)
+#define ROW struct kx_kcall_row
+static void slice_kc_dur(const struct ks_row *r, sqlite3_context *ctx) // -1: did not end
 {
-    char nb[128];
-    int64_t id = 0, track = 0;
-    int depth = 0, utid = -1, cpu = -1;
-    int64_t parent = -1;
-    const char *cat = "", *name = NULL;
-    uint64_t t0 = 0, t1 = 0;
-    int have_end = 1;
-    if (rec->kind == KS_KCALL) {
-        const struct kx_kcall_row *r = &rec->u.kc;
-        id = slice_id(r->id, SL_KCALL);
-        track = track_id(TR_KCALL, (uint64_t)r->th);
-        cat = "kcall";
-        name = kx_kcall_name(r->call, nb, sizeof(nb));
-        t0 = r->t0 ? r->t0 : r->t1, t1 = r->t1;
-        have_end = r->t0 && r->exited;
-        utid = r->th, cpu = (int)r->cpu;
-    } else if (rec->kind == KS_IRQ) {
-        const struct kx_irq_row *r = &rec->u.irq;
-        const char *pseudo = kev_int_pseudo_name(r->irq);
-        track = track_id(TR_IRQ, r->cpu);
-        cpu = (int)r->cpu;
-        if (rec->sub) {
-            id = slice_id(r->id, SL_HANDLER), parent = slice_id(r->id, SL_IRQ), depth = 1;
-            cat = "irq_handler";
-            t0 = r->h0, t1 = r->h1, have_end = r->h1 >= r->h0;
-        } else {
-            id = slice_id(r->id, SL_IRQ);
-            cat = "irq";
-            t0 = r->t0, t1 = r->t1, have_end = r->t1 != 0;
-        }
-        snprintf(nb, sizeof(nb), "irq %u%s%s%s%s", r->irq, pseudo ? " (" : "",
-                 pseudo ? pseudo : "", pseudo ? ")" : "", rec->sub ? " handler" : "");
-        name = nb;
-    } else if (rec->kind == KS_MSG) {
-        const struct ks_msg_rec *m = &rec->u.msg;
-        id = slice_id(m->id, SL_MSG);
-        track = m->irq ? track_id(TR_IRQ_MSG, m->irq - 1) : track_id(TR_MSG, (uint64_t)m->client);
-        cat = m->pulse ? "pulse" : "msg";
-        if (m->pulse)
-            snprintf(nb, sizeof(nb), "pulse %u to channel %u", m->srv_pid & 0xffffu, m->srv_pid >> 16);
-        else
-            snprintf(nb, sizeof(nb), "message to pid %u", m->srv_pid);
-        name = nb;
-        t0 = m->t_send, t1 = m->pulse ? m->t_recv : m->t_reply;
-        utid = m->client;
-    } else if (rec->kind == KS_FUNC) {   // an fbt-timed kernel function call (kx_funcs.h)
-        const struct kx_func_row *r = &rec->u.fn;
-        id = slice_id(r->id, SL_FUNC);
-        parent = r->parent ? slice_id(r->parent, SL_FUNC) : -1;
-        depth = (int)r->depth;
-        track = r->user ? track_id(TR_FUNC_THREAD, (uint64_t)r->th) : track_id(TR_FUNC, r->cpu);
-        cat = "function";
-        char at[160]; // named as Perfetto shows it (kev2perfetto's): the function alone
-        if (!ks_syms_pc(w->t, r->fn, 0, at, sizeof(at), nb, sizeof(nb)) || !nb[0])
-            snprintf(nb, sizeof(nb), "0x%llx", (unsigned long long)r->fn);
-        name = nb;
-        t0 = r->t0, t1 = r->t1, have_end = r->t1 != 0;
-        utid = r->th, cpu = (int)r->cpu;
-    }
-    switch (col) {
-    case 0: case 8: sqlite3_result_int64(ctx, id); break;
-    case 1: ks_result_ns(ctx, w->t, t0, 1); break;
-    case 2:
-        if (have_end)
-            sqlite3_result_int64(ctx, ks_ns(w->t, t1) - ks_ns(w->t, t0));
-        else
-            sqlite3_result_int64(ctx, -1); // Perfetto: a slice that did not end
-        break;
-    case 3: sqlite3_result_int64(ctx, track); break;
-    case 4: case 11: ks_result_text(ctx, cat); break;
-    case 5: ks_result_text(ctx, name); break;
-    case 6: sqlite3_result_int(ctx, depth); break;
-    case 7:
-        if (parent >= 0)
-            sqlite3_result_int64(ctx, parent);
-        else
-            sqlite3_result_null(ctx);
-        break;
-    case 9: ks_result_thread(ctx, w->t, utid); break;
-    case 10: ks_result_nonneg(ctx, cpu); break;
-    default: sqlite3_result_null(ctx);
-    }
+    const ROW *x = r->p;
+    sqlite3_result_int64(ctx, x->t0 && x->exited ? ks_ns(r->t, x->t1) - ks_ns(r->t, x->t0) : -1);
 }
+static const struct ks_rcol slice_kcall[] = {
+    { RC_SLICE("id", id, SL_KCALL), PF }, { RC_FN("ts", "INTEGER", kc_ts), PF },
+    { RC_FN("dur", "INTEGER", slice_kc_dur), PF }, { RC_TRACK("track_id", th, TR_KCALL), PF },
+    { RC_CONST_TEXT("category", "kcall"), PF }, { RC_FN("name", "TEXT", kc_name), PF },
+    { RC_CONST("depth", 0), PF }, { RC_NULL("parent_id", "INTEGER"), PF },
+    { RC_SLICE("arg_set_id", id, SL_KCALL), PF }, { RC_UTID("utid", th) }, { RC_INT("cpu", cpu) },
+    { RC_CONST_TEXT("cat", "kcall"), PF }, { RC_NULL("thread_ts", "INTEGER"), PF },
+    { RC_NULL("thread_dur", "INTEGER"), PF },
+};
+#undef ROW
+#define ROW struct kx_irq_row
+static void slice_handler_name(const struct ks_row *r, sqlite3_context *ctx)
+{
+    const ROW *x = r->p;
+    const char *pseudo = kev_int_pseudo_name(x->irq);
+    char nb[64];
+    snprintf(nb, sizeof(nb), "irq %u%s%s%s handler", x->irq, pseudo ? " (" : "",
+             pseudo ? pseudo : "", pseudo ? ")" : "");
+    ks_result_text(ctx, nb);
+}
+static const struct ks_rcol slice_irq[] = {
+    { RC_SLICE("id", id, SL_IRQ) }, { RC_NS("ts", t0) }, { RC_DUR("dur", t0, t1), NUL(ZERO), UNENDED },
+    { RC_TRACK("track_id", cpu, TR_IRQ) }, { RC_CONST_TEXT("category", "irq") },
+    { RC_FN("name", "TEXT", irq_name) }, { RC_CONST("depth", 0) },
+    { RC_NULL("parent_id", "INTEGER") }, { RC_SLICE("arg_set_id", id, SL_IRQ) },
+    { RC_NULL("utid", "INTEGER") }, { RC_INT("cpu", cpu) }, { RC_CONST_TEXT("cat", "irq") },
+    { RC_NULL("thread_ts", "INTEGER") }, { RC_NULL("thread_dur", "INTEGER") },
+};
+static const struct ks_rcol slice_handler[] = { // nested in its interrupt
+    { RC_SLICE("id", id, SL_HANDLER) }, { RC_NS("ts", h0) },
+    { RC_DUR("dur", h0, h1), NUL(BEFORE), UNENDED }, { RC_TRACK("track_id", cpu, TR_IRQ) },
+    { RC_CONST_TEXT("category", "irq_handler") }, { RC_FN("name", "TEXT", slice_handler_name) },
+    { RC_CONST("depth", 1) }, { RC_SLICE("parent_id", id, SL_IRQ) },
+    { RC_SLICE("arg_set_id", id, SL_HANDLER) }, { RC_NULL("utid", "INTEGER") },
+    { RC_INT("cpu", cpu) }, { RC_CONST_TEXT("cat", "irq_handler") },
+    { RC_NULL("thread_ts", "INTEGER") }, { RC_NULL("thread_dur", "INTEGER") },
+};
+#undef ROW
+#define ROW struct ks_msg_rec
+static void slice_msg_track(const struct ks_row *r, sqlite3_context *ctx) // its sender's
+{
+    const ROW *m = r->p;
+    sqlite3_result_int64(ctx, m->irq ? track_id(TR_IRQ_MSG, m->irq - 1)
+                                     : track_id(TR_MSG, (uint64_t)m->client));
+}
+static void slice_msg_name(const struct ks_row *r, sqlite3_context *ctx)
+{
+    const ROW *m = r->p;
+    char nb[64];
+    if (m->pulse)
+        snprintf(nb, sizeof(nb), "pulse %u to channel %u", m->srv_pid & 0xffffu, m->srv_pid >> 16);
+    else
+        snprintf(nb, sizeof(nb), "message to pid %u", m->srv_pid);
+    ks_result_text(ctx, nb);
+}
+static const char *msg_category(unsigned pulse) { return pulse ? "pulse" : "msg"; }
+static const struct ks_rcol slice_msg[] = {
+    { RC_SLICE("id", id, SL_MSG) }, { RC_NS("ts", t_send) }, { RC_FN("dur", "INTEGER", msg_dur) },
+    { RC_FN("track_id", "INTEGER", slice_msg_track) },
+    { RC_NAME("category", pulse, msg_category) }, { RC_FN("name", "TEXT", slice_msg_name) },
+    { RC_CONST("depth", 0) }, { RC_NULL("parent_id", "INTEGER") },
+    { RC_SLICE("arg_set_id", id, SL_MSG) }, { RC_UTID("utid", client) },
+    { RC_NULL("cpu", "INTEGER") }, { RC_NAME("cat", pulse, msg_category) },
+    { RC_NULL("thread_ts", "INTEGER") }, { RC_NULL("thread_dur", "INTEGER") },
+};
+#undef ROW
+#define ROW struct kx_func_row
+static void slice_func_track(const struct ks_row *r, sqlite3_context *ctx)
+{ // a program's function on its thread's track, the kernel's on its CPU's
+    const ROW *x = r->p;
+    sqlite3_result_int64(ctx, x->user ? track_id(TR_FUNC_THREAD, (uint64_t)x->th)
+                                      : track_id(TR_FUNC, x->cpu));
+}
+static void slice_func_name(const struct ks_row *r, sqlite3_context *ctx)
+{ // named as Perfetto shows it (kev2perfetto's): the function alone, else its address
+    const ROW *x = r->p;
+    char at[160], nb[128];
+    if (!ks_syms_pc(r->t, x->fn, 0, at, sizeof(at), nb, sizeof(nb)) || !nb[0])
+        snprintf(nb, sizeof(nb), "0x%llx", (unsigned long long)x->fn);
+    ks_result_text(ctx, nb);
+}
+static const struct ks_rcol slice_func[] = {
+    { RC_SLICE("id", id, SL_FUNC) }, { RC_NS("ts", t0) }, { RC_DUR("dur", t0, t1), NUL(ZERO), UNENDED },
+    { RC_FN("track_id", "INTEGER", slice_func_track) }, { RC_CONST_TEXT("category", "function") },
+    { RC_FN("name", "TEXT", slice_func_name) }, { RC_INT("depth", depth) },
+    { RC_SLICE("parent_id", parent, SL_FUNC), NUL(ZERO) }, { RC_SLICE("arg_set_id", id, SL_FUNC) },
+    { RC_UTID("utid", th) }, { RC_INT("cpu", cpu) }, { RC_CONST_TEXT("cat", "function") },
+    { RC_NULL("thread_ts", "INTEGER") }, { RC_NULL("thread_dur", "INTEGER") },
+};
+#undef ROW
+static const struct ks_part slice_parts[] = {
+    { KS_KCALL, -1, slice_kcall }, { KS_IRQ, 0, slice_irq }, { KS_IRQ, 1, slice_handler },
+    { KS_MSG, -1, slice_msg }, { KS_FUNC, -1, slice_func },
+};
+_Static_assert(NCOL(slice_irq) == NCOL(slice_kcall) && NCOL(slice_handler) == NCOL(slice_kcall) &&
+               NCOL(slice_msg) == NCOL(slice_kcall) && NCOL(slice_func) == NCOL(slice_kcall),
+               "every part of slice declares its columns");
 static const struct ks_table t_slice = {
     .name = "slice",
     .doc = "kernel calls on their thread's track, interrupts and their handlers on their "
@@ -1496,12 +1376,9 @@ static const struct ks_table t_slice = {
     "their CPU's (the kernel's) or thread's (a program's) (category 'function', named by "
     "address) (Perfetto's slice)",
     .src = KS_SRC_MODEL,
-    .cols = slice_cols,
-    .ncols = NCOL(slice_cols),
-    .ts_col = 1,
+    KS_PARTS(slice_parts, slice_kcall),
     .needs_stats = 1,
-    .sink = sink_slice2,
-    .rec_col = slice_col,
+    .sink = sink_slice,
     .skip = KX_SKIP_WAIT,
 };
 
@@ -1524,11 +1401,6 @@ static const char *flow_kind(unsigned kind)
     return kind < 3 ? name[kind] : NULL;
 }
 #define ROW struct kx_flow_row
-static void flow_type(const struct ks_row *r, sqlite3_context *ctx)
-{
-    (void)r;
-    ks_result_text(ctx, "flow");
-}
 static void flow_out(const struct ks_row *r, sqlite3_context *ctx)
 {
     sqlite3_result_int64(ctx, flow_slice(&((const ROW *)r->p)->out));
@@ -1538,7 +1410,7 @@ static void flow_in(const struct ks_row *r, sqlite3_context *ctx)
     sqlite3_result_int64(ctx, flow_slice(&((const ROW *)r->p)->in));
 }
 static const struct ks_rcol flow_cols[] = {
-    { RC_INT("id", id), PF }, { RC_FN("type", "TEXT", flow_type) },
+    { RC_INT("id", id), PF }, { RC_CONST_TEXT("type", "flow") },
     { RC_FN("slice_out", "INTEGER", flow_out), PF }, { RC_FN("slice_in", "INTEGER", flow_in), PF },
     { RC_NULL("trace_id", "INTEGER"), PF }, { RC_NULL("arg_set_id", "INTEGER"), PF },
     { RC_NS("ts", t) }, { RC_NAME("kind", kind, flow_kind) }, { RC_INT("msg_id", msg), NUL(ZERO) },
@@ -1551,20 +1423,13 @@ static const struct ks_table t_flow = {
     "from that receive to the client's kernel call at the reply ('reply'), a wakeup from the "
     "waker's kernel call or interrupt to the call the woken thread blocked in ('wakeup')",
     .src = KS_SRC_MODEL,
-    .rcols = flow_cols,
-    .ncols = NCOL(flow_cols),
-    .ts_col = 6,
+    KS_COLS(flow_cols),
     .needs_stats = 1,
     .sink = sink_flow,
     .skip = KX_SKIP_WAIT,
 };
 
 // instant: user events and faults on their thread's event track
-static const struct ks_col instant_cols[] = {
-    { "id", "INTEGER", 0 }, { "ts", "INTEGER", 0 }, { "track_id", "INTEGER", 0 },
-    { "name", "TEXT", 0 }, { "category", "TEXT", 0 }, { "arg_set_id", "INTEGER", 0 },
-    { "utid", "INTEGER", 0 }, { "cpu", "INTEGER", 0 },
-};
 static void instant_on(struct ks_walk *w, const struct kev_event *e)
 {
     if (e->cls == KEV_C_USER) {
@@ -1584,38 +1449,41 @@ static void instant_on(struct ks_walk *w, const struct kev_event *e)
         ks_push(w, &rec);
     }
 }
-static void instant_col(struct ks_walk *w, const struct ks_rec *rec, int col,
-                        sqlite3_context *ctx)
+#define ROW struct ks_ev_rec
+static void user_event_name(const struct ks_row *r, sqlite3_context *ctx) // or "user CODE"
 {
-    const struct ks_ev_rec *v = &rec->u.ev;
-    char nb[80];
-    switch (col) {
-    case 0: case 5: sqlite3_result_int64(ctx, slice_id(v->id, SL_INSTANT)); break;
-    case 1: ks_result_ns(ctx, w->t, v->t, 1); break;
-    case 2: sqlite3_result_int64(ctx, track_id(TR_INSTANT, (uint64_t)v->th)); break;
-    case 3:
-        if (!rec->sub && !v->name[0])
-            snprintf(nb, sizeof(nb), "user %u", v->ev);
-        else
-            snprintf(nb, sizeof(nb), "%s", v->name);
-        ks_result_text(ctx, nb);
-        break;
-    case 4: ks_result_text(ctx, rec->sub ? "fault" : "user"); break;
-    case 6: ks_result_thread(ctx, w->t, v->th); break;
-    case 7: sqlite3_result_int(ctx, (int)v->cpu); break;
-    default: sqlite3_result_null(ctx);
-    }
+    const ROW *v = r->p;
+    char nb[48];
+    if (v->name[0])
+        ks_result_text(ctx, v->name);
+    else
+        snprintf(nb, sizeof(nb), "user %u", v->ev), ks_result_text(ctx, nb);
 }
+static const struct ks_rcol instant_user[] = {
+    { RC_SLICE("id", id, SL_INSTANT) }, { RC_NS("ts", t), PF },
+    { RC_TRACK("track_id", th, TR_INSTANT), PF }, { RC_FN("name", "TEXT", user_event_name), PF },
+    { RC_CONST_TEXT("category", "user") }, { RC_SLICE("arg_set_id", id, SL_INSTANT), PF },
+    { RC_UTID("utid", th) }, { RC_INT("cpu", cpu) },
+};
+static const struct ks_rcol instant_fault[] = { // named "fault SIGNAL"
+    { RC_SLICE("id", id, SL_INSTANT) }, { RC_NS("ts", t) },
+    { RC_TRACK("track_id", th, TR_INSTANT) }, { RC_TEXT("name", name) },
+    { RC_CONST_TEXT("category", "fault") }, { RC_SLICE("arg_set_id", id, SL_INSTANT) },
+    { RC_UTID("utid", th) }, { RC_INT("cpu", cpu) },
+};
+#undef ROW
+static const struct ks_part instant_parts[] = {
+    { KS_EVENT, 0, instant_user }, { KS_EVENT, 1, instant_fault },
+};
+_Static_assert(NCOL(instant_fault) == NCOL(instant_user), "every part of instant declares its columns");
 static const struct ks_table t_instant = {
     .name = "instant",
     .doc = "user events and faults as instants on their thread's event track",
     .src = KS_SRC_EVENTS,
-    .cols = instant_cols,
-    .ncols = NCOL(instant_cols),
+    KS_PARTS(instant_parts, instant_user),
     .ts_col = 1,
     .needs_stats = 1,
     .on_event = instant_on,
-    .rec_col = instant_col,
     .skip = KX_SKIP_MSG | KX_SKIP_WAIT,
 };
 
@@ -1633,69 +1501,66 @@ static void counter_on(struct ks_walk *w, const struct kev_event *e)
     ks_push(w, &rec);
 }
 static void sink_counter(struct kx_sink *k) { k->cpu = push_cpu; }
-static const struct ks_col counter_cols[] = {
-    { "id", "INTEGER", 0 }, { "ts", "INTEGER", 0 }, { "track_id", "INTEGER", 0 },
-    { "value", "REAL", 0 }, { "arg_set_id", "INTEGER", 0 }, { "cpu", "INTEGER", 0 },
-    { "name", "TEXT", 0 },
-};
-static void counter_col(struct ks_walk *w, const struct ks_rec *rec, int col,
-                        sqlite3_context *ctx)
+#define ROW struct ks_cpu_rec
+static void counter_busy_id(const struct ks_row *r, sqlite3_context *ctx)
 {
-    if (rec->kind == KS_CPU) {
-        const struct ks_cpu_rec *r = &rec->u.cpu;
-        switch (col) {
-        case 0: sqlite3_result_int64(ctx, (int64_t)r->t0 << 6 | r->cpu); break;
-        case 1: ks_result_ns(ctx, w->t, r->t0, 1); break;
-        case 2: sqlite3_result_int64(ctx, track_id(TR_CPU_BUSY, r->cpu)); break;
-        case 3: sqlite3_result_double(ctx, r->what == 1 ? 1.0 : 0.0); break;
-        case 5: sqlite3_result_int(ctx, (int)r->cpu); break;
-        case 6: ks_result_text(ctx, "cpu.busy"); break;
-        default: sqlite3_result_null(ctx);
-        }
-        return;
-    }
-    const struct ks_ev_rec *v = &rec->u.ev;
-    char nb[48];
-    switch (col) {
-    case 0: sqlite3_result_int64(ctx, slice_id(v->id, SL_INSTANT)); break;
-    case 1: ks_result_ns(ctx, w->t, v->t, 1); break;
-    case 2: sqlite3_result_int64(ctx, track_id(TR_USER, (uint64_t)v->pid << 10 | (v->ev & 0x3ffu))); break;
-    case 3: sqlite3_result_double(ctx, (double)(int32_t)v->w[0]); break;
-    case 5: sqlite3_result_int(ctx, (int)v->cpu); break;
-    case 6:
-        if (v->name[0])
-            ks_result_text(ctx, v->name);
-        else
-            snprintf(nb, sizeof(nb), "user %u", v->ev), ks_result_text(ctx, nb);
-        break;
-    default: sqlite3_result_null(ctx);
-    }
+    const ROW *x = r->p;
+    sqlite3_result_int64(ctx, (int64_t)x->t0 << 6 | x->cpu);
 }
+static void counter_busy(const struct ks_row *r, sqlite3_context *ctx)
+{
+    sqlite3_result_double(ctx, ((const ROW *)r->p)->what == 1 ? 1.0 : 0.0);
+}
+static const struct ks_rcol counter_cpu[] = {
+    { RC_FN("id", "INTEGER", counter_busy_id), PF }, { RC_NS("ts", t0), PF },
+    { RC_TRACK("track_id", cpu, TR_CPU_BUSY), PF }, { RC_FN("value", "REAL", counter_busy), PF },
+    { RC_NULL("arg_set_id", "INTEGER"), PF }, { RC_INT("cpu", cpu) },
+    { RC_CONST_TEXT("name", "cpu.busy") },
+};
+#undef ROW
+#define ROW struct ks_ev_rec
+static void counter_user_track(const struct ks_row *r, sqlite3_context *ctx) // its process's
+{
+    const ROW *v = r->p;
+    sqlite3_result_int64(ctx, track_id(TR_USER, (uint64_t)v->pid << 10 | (v->ev & 0x3ffu)));
+}
+static void counter_user_value(const struct ks_row *r, sqlite3_context *ctx) // a signed word
+{
+    sqlite3_result_double(ctx, (double)(int32_t)((const ROW *)r->p)->w[0]);
+}
+static const struct ks_rcol counter_user[] = {
+    { RC_SLICE("id", id, SL_INSTANT) }, { RC_NS("ts", t) },
+    { RC_FN("track_id", "INTEGER", counter_user_track) },
+    { RC_FN("value", "REAL", counter_user_value) }, { RC_NULL("arg_set_id", "INTEGER") },
+    { RC_INT("cpu", cpu) }, { RC_FN("name", "TEXT", user_event_name) },
+};
+#undef ROW
+static const struct ks_part counter_parts[] = {
+    { KS_CPU, -1, counter_cpu }, { KS_EVENT, 1, counter_user },
+};
+_Static_assert(NCOL(counter_user) == NCOL(counter_cpu), "every part of counter declares its columns");
 static const struct ks_table t_counter = {
     .name = "counter",
     .doc = "each CPU's busy step (track cpu.busy) and numeric user events' first word "
     "(track per process and code)",
     .src = KS_SRC_MODEL,
-    .cols = counter_cols,
-    .ncols = NCOL(counter_cols),
-    .ts_col = 1,
+    KS_PARTS(counter_parts, counter_cpu),
     .needs_stats = 1,
     .on_event = counter_on,
     .sink = sink_counter,
-    .rec_col = counter_col,
     .skip = KX_SKIP_MSG | KX_SKIP_WAIT,
 };
 
 // args: the arguments of slices and instants, by arg_set_id
-static void arg_push(struct ks_walk *w, int64_t set, const char *key, int type, int64_t i,
-                     const char *s)
+// An argument: an integer i, or the text s when s is not NULL
+static void arg_push(struct ks_walk *w, int64_t set, const char *key, int64_t i, const char *s)
 {
     struct ks_rec rec = { .kind = KS_ARG };
     struct ks_arg *a = &rec.u.arg;
     a->set = set;
     snprintf(a->key, sizeof(a->key), "%s", key);
-    a->type = type;
     a->i = i;
+    a->text = s != NULL;
     if (s)
         snprintf(a->s, sizeof(a->s), "%s", s);
     ks_push(w, &rec);
@@ -1706,34 +1571,33 @@ static void args_kcall(void *user, const struct kx_kcall_row *r)
     int64_t set = slice_id(r->id, SL_KCALL);
     static const char *const key[] = { "arg0", "arg1", "arg2", "arg3" };
     for (unsigned i = 0; i < r->nargs && i < 4; i++)
-        arg_push(w, set, key[i], SQLITE_INTEGER, r->arg[i], NULL);
+        arg_push(w, set, key[i], r->arg[i], NULL);
     if (r->exited && !r->interrupted) {
-        arg_push(w, set, "ret", SQLITE_INTEGER, r->ret, NULL);
+        arg_push(w, set, "ret", r->ret, NULL);
         if (r->err)
-            arg_push(w, set, "errno", SQLITE_INTEGER, r->err, NULL);
+            arg_push(w, set, "errno", r->err, NULL);
     }
 }
 static void args_irq(void *user, const struct kx_irq_row *r)
 {
     struct ks_walk *w = ks_walk_of(user);
     int64_t set = slice_id(r->id, SL_IRQ);
-    arg_push(w, set, "irq", SQLITE_INTEGER, r->irq, NULL);
+    arg_push(w, set, "irq", r->irq, NULL);
     if (r->th >= 0)
-        arg_push(w, set, "utid", SQLITE_INTEGER, ks_utid(w->t, r->th), NULL);
+        arg_push(w, set, "utid", ks_utid(w->t, r->th), NULL);
     if (r->t_th)
-        arg_push(w, set, "latency", SQLITE_INTEGER,
-                 ks_ns(w->t, r->t_th) - ks_ns(w->t, r->t0), NULL);
+        arg_push(w, set, "latency", ks_ns(w->t, r->t_th) - ks_ns(w->t, r->t0), NULL);
 }
 static void args_msg(void *user, const struct kx_msg *g)
 {
     struct ks_walk *w = ks_walk_of(user);
     int64_t set = slice_id(g->id, SL_MSG);
-    arg_push(w, set, "rcvid", SQLITE_INTEGER, g->rcvid, NULL);
-    arg_push(w, set, "server_pid", SQLITE_INTEGER, g->srv_pid, NULL);
+    arg_push(w, set, "rcvid", g->rcvid, NULL);
+    arg_push(w, set, "server_pid", g->srv_pid, NULL);
     if (g->server >= 0)
-        arg_push(w, set, "server_utid", SQLITE_INTEGER, ks_utid(w->t, g->server), NULL);
+        arg_push(w, set, "server_utid", ks_utid(w->t, g->server), NULL);
     if (g->error)
-        arg_push(w, set, "error", SQLITE_INTEGER, g->error, NULL);
+        arg_push(w, set, "error", g->error, NULL);
 }
 // Every event's fields as the event table names them (trace/kev_events.h), keys "fields.NAME"
 // (apart from the slices' keys, so that a count of key 'ret' counts kernel calls once), by the
@@ -1749,17 +1613,17 @@ static void args_fields(struct ks_walk *w, const struct kev_event *e)
         snprintf(key, sizeof(key), "fields.%s", f->name);
         if (f->kind == KEV_K_STRING) {
             kev_text_safe(text, sizeof(text), (const uint8_t *)f->str, strlen(f->str));
-            arg_push(w, set, key, SQLITE_TEXT, 0, text);
+            arg_push(w, set, key, 0, text);
         } else if (KEV_K_IS_ARRAY(f->kind)) {
             size_t k = 0;
             text[0] = 0;
             for (unsigned j = 0; j < f->n && k + 24 < sizeof(text); j++)
                 k += (size_t)snprintf(text + k, sizeof(text) - k, "%s0x%llx", j ? " " : "",
                                       (unsigned long long)f->arr[j]);
-            arg_push(w, set, key, SQLITE_TEXT, 0, text);
+            arg_push(w, set, key, 0, text);
         } else {
-            arg_push(w, set, key, SQLITE_INTEGER,
-                     f->kind == KEV_K_S32 ? (int64_t)f->v : (int64_t)(uint64_t)f->v, NULL);
+            arg_push(w, set, key, f->kind == KEV_K_S32 ? (int64_t)f->v : (int64_t)(uint64_t)f->v,
+                     NULL);
         }
     }
 }
@@ -1773,12 +1637,12 @@ static void args_on(struct ks_walk *w, const struct kev_event *e)
     user_fill(w, e, &rec);
     const struct ks_ev_rec *v = &rec.u.ev;
     int64_t set = slice_id(v->id, SL_INSTANT);
-    arg_push(w, set, "code", SQLITE_INTEGER, v->ev, NULL);
-    arg_push(w, set, "value", SQLITE_TEXT, 0, v->text);
+    arg_push(w, set, "code", v->ev, NULL);
+    arg_push(w, set, "value", 0, v->text);
     for (unsigned i = 0; !v->v[0] && i < v->nw && i < 8; i++) {
         char key[16];
         snprintf(key, sizeof(key), "w%u", i);
-        arg_push(w, set, key, SQLITE_INTEGER, (int32_t)v->w[i], NULL);
+        arg_push(w, set, key, (int32_t)v->w[i], NULL);
     }
 }
 static void sink_args(struct kx_sink *k)
@@ -1787,47 +1651,31 @@ static void sink_args(struct kx_sink *k)
     k->irq = args_irq;
     k->msg = args_msg;
 }
-static const struct ks_col args_cols[] = {
-    { "arg_set_id", "INTEGER", 0 }, { "flat_key", "TEXT", 0 }, { "key", "TEXT", 0 },
-    { "int_value", "INTEGER", 0 }, { "string_value", "TEXT", 0 }, { "real_value", "REAL", 0 },
-    { "value_type", "TEXT", 0 }, { "display_value", "TEXT", 0 },
-};
-static void args_col(struct ks_walk *w, const struct ks_rec *rec, int col, sqlite3_context *ctx)
+#define ROW struct ks_arg
+static const char *arg_type(unsigned text) { return text ? "string" : "int"; }
+static void arg_display(const struct ks_row *r, sqlite3_context *ctx) // as Perfetto prints it
 {
-    (void)w;
-    const struct ks_arg *a = &rec->u.arg;
+    const ROW *a = r->p;
     char b[32];
-    switch (col) {
-    case 0: sqlite3_result_int64(ctx, a->set); break;
-    case 1: case 2: ks_result_text(ctx, a->key); break;
-    case 3:
-        if (a->type == SQLITE_INTEGER)
-            sqlite3_result_int64(ctx, a->i);
-        else
-            sqlite3_result_null(ctx);
-        break;
-    case 4: ks_result_text(ctx, a->type == SQLITE_TEXT ? a->s : NULL); break;
-    case 6: ks_result_text(ctx, a->type == SQLITE_TEXT ? "string" : "int"); break;
-    case 7:
-        if (a->type == SQLITE_TEXT)
-            ks_result_text(ctx, a->s);
-        else
-            snprintf(b, sizeof(b), "%lld", (long long)a->i), ks_result_text(ctx, b);
-        break;
-    default: sqlite3_result_null(ctx);
-    }
+    if (!a->text)
+        snprintf(b, sizeof(b), "%lld", (long long)a->i);
+    ks_result_text(ctx, a->text ? a->s : b);
 }
+static const struct ks_rcol args_cols[] = {
+    { RC_INT("arg_set_id", set), PF }, { RC_TEXT("flat_key", key), PF }, { RC_TEXT("key", key), PF },
+    { RC_INT("int_value", i), WHEN(CLEAR, text), PF },
+    { RC_TEXT("string_value", s), WHEN(SET, text), PF }, { RC_NULL("real_value", "REAL"), PF },
+    { RC_NAME("value_type", text, arg_type), PF }, { RC_FN("display_value", "TEXT", arg_display), PF },
+};
+#undef ROW
 static const struct ks_table t_args = {
     .name = "args",
     .doc = "the arguments of slices and instants (Perfetto's args), by arg_set_id",
     .src = KS_SRC_MODEL,
-    .cols = args_cols,
-    .ncols = NCOL(args_cols),
-    .ts_col = -1,
+    KS_COLS(args_cols),
     .needs_stats = 1,
     .on_event = args_on,
     .sink = sink_args,
-    .rec_col = args_col,
     .skip = KX_SKIP_WAIT,
 };
 

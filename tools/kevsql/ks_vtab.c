@@ -31,7 +31,7 @@ struct ks_vt {
     struct ks_trace *t;
 };
 
-// A finished walk kept with its trace (ks_keep_rows): its plan, and what rec_col reads (the
+// A finished walk kept with its trace (ks_keep_rows): its plan, and what its columns read (the
 // walk's model, state and reader stay as the walk left them; cursors only read them).
 struct ks_kept {
     struct ks_kept *next;
@@ -63,7 +63,9 @@ struct ks_cursor {
     size_t qhead, qlen, qcap;
     const struct ks_rec *rec; // the current row (in the queue: pushes come only in next_row)
     sqlite3_int64 rowid;
-    unsigned row;             // summary tables: the current index
+    unsigned row;             // summary tables: the current index ...
+    const void *rowp;         // ... its row (NULL: not made yet), made in rowbuf if computed
+    union { char b[KS_ROW_BUF]; int64_t align; } rowbuf;
     int eof, done, finished, oom;
     int err;                  // the decoder's error, to report once the queue is empty
     int has_lo, has_hi;
@@ -178,6 +180,18 @@ static int vt_connect(sqlite3 *db, void *aux, int argc, const char *const *argv,
         *err = sqlite3_mprintf("kev: no table %s", argv[3]);
         return SQLITE_ERROR;
     }
+    for (unsigned p = 1; p < tab->nparts; p++) // a union table's parts: one set of columns
+        for (unsigned i = 0; i < tab->ncols; i++) {
+            const struct ks_col *a = &tab->parts[0].cols[i].col, *b = &tab->parts[p].cols[i].col;
+            if (!b->name || strcmp(a->name, b->name) || strcmp(a->type, b->type)) {
+                *err = sqlite3_mprintf("kev: table %s: part %u's column %u is %s %s, not %s %s "
+                                       "(ks_tables.c: every part declares the table's columns "
+                                       "in its order)", tab->name, p, i,
+                                       b->name ? b->name : "missing", b->type ? b->type : "",
+                                       a->name, a->type);
+                return SQLITE_ERROR;
+            }
+        }
     struct ks_trace *t = trace_arg(aux, argv[4]);
     if (!t) {
         *err = sqlite3_mprintf("kev: %s is not the trace open on this connection (kev_open(PATH) "
@@ -367,10 +381,11 @@ static int next_row(struct ks_cursor *c)
 {
     const struct ks_table *tab = c->vt->tab;
     if (tab->src == KS_SRC_SUMMARY) {
+        c->rowp = NULL;
         if (c->rowid)
             c->row++;
         c->rowid++;
-        c->eof = c->row >= tab->nrows(c->vt->t);
+        c->eof = c->row >= ks_rows_n(tab, c->vt->t);
         return SQLITE_OK;
     }
     int rc = pump(c);
@@ -488,7 +503,7 @@ static const struct ks_kept *kept_add(struct ks_cursor *c, int num)
     t->kept_bytes += bytes;
     c->w.s = NULL, c->w.m = NULL, c->w.state = NULL, c->src = NULL, c->q = NULL;
     c->qhead = c->qlen = c->qcap = 0;
-    // the reader stays with the walk (rec_col may read the file through it)
+    // the reader stays with the walk (a column may read the file through it)
     c->r = NULL;
     return k;
 }
@@ -548,7 +563,7 @@ static int vt_filter(sqlite3_vtab_cursor *cur, int num, const char *str, int arg
     c->w.t = t;
     c->w.cur = c;
     c->w.tab = tab;
-    c->rowid = 0, c->row = 0;
+    c->rowid = 0, c->row = 0, c->rowp = NULL;
     c->eof = c->done = c->finished = c->oom = c->err = 0;
     c->has_lo = c->has_hi = 0;
     int k = 0;
@@ -598,22 +613,28 @@ static int vt_column(sqlite3_vtab_cursor *cur, sqlite3_context *ctx, int col)
 {
     struct ks_cursor *c = (struct ks_cursor *)cur;
     const struct ks_table *tab = c->vt->tab;
-    if (tab->rcols) { // declared columns: the table's row struct, read as each is declared
+    if (tab->rcols || tab->parts) { // declared columns: the row struct, read as declared
         struct ks_row r = { c->vt->t, NULL, NULL, NULL };
+        const struct ks_rcol *cols = tab->rcols;
         if (tab->src == KS_SRC_SUMMARY) {
-            r.p = tab->row(c->vt->t, c->row);
+            if (!c->rowp)
+                c->rowp = ks_row_at(tab, c->vt->t, c->row, c->rowbuf.b);
+            r.p = c->rowp;
         } else {
             r.w = &c->w, r.rec = c->rec;
             r.p = &c->rec->u;
+            if (tab->parts) {
+                const struct ks_part *part = ks_part_of(tab, c->rec);
+                cols = part ? part->cols : NULL;
+            }
         }
-        if (col >= 0 && (unsigned)col < tab->ncols)
-            ks_rcol_result(&tab->rcols[col], &r, ctx);
+        if (cols && col >= 0 && (unsigned)col < tab->ncols)
+            ks_rcol_result(&cols[col], &r, ctx);
         else
             sqlite3_result_null(ctx);
-    } else if (tab->src == KS_SRC_SUMMARY)
-        tab->summary_col(c->vt->t, c->row, col, ctx);
-    else
-        tab->rec_col(&c->w, c->rec, col, ctx);
+    } else { // an event's fields (ks_decl.c)
+        ks_decl_col(&c->w, c->rec, col, ctx);
+    }
     return SQLITE_OK;
 }
 
