@@ -172,6 +172,7 @@ cpu_irq_open = {}     # cpu -> ns at INT_ENTR, or None (a handler without an ent
 snd_pending = []      # [kind, first word, second word, client, out slice]
 rcv_pending = []      # [first word, client, in slice]
 flows = []            # (kind, ts, out slice, in slice)
+irq_handled = set()   # interrupt slices a pulse they sent was received from
 
 
 def running_call(cpu):
@@ -219,6 +220,8 @@ def flow_event(t, cpu, cls, ev, rest):
         for k, p in enumerate(snd_pending):
             if p[0] == snd and (p[1] if snd == "SND_MESSAGE" else p[2]) == w[0]:
                 del snd_pending[k]
+                if p[4] is not None and p[4][0] == "irq":
+                    irq_handled.add(p[4])
                 rcv = (w[1] >> 16, w[1] & 0xffff)
                 into = ("kcall", open_call[rcv][1]) if rcv in open_call else None
                 add_flow("send", t, p[4], into)
@@ -427,9 +430,16 @@ thread_rows = ["sched_slice", "thread_state", "kcall", "wait", "user_event", "st
 null_q = ["SELECT '%s', count(*) FROM %s WHERE utid IS NULL" % (t, t) for t in thread_rows] + [
     "SELECT 'msg client', count(*) FROM msg WHERE client_utid IS NULL AND irq IS NULL",
     "SELECT 'msg server', count(*) FROM msg WHERE server_utid IS NULL AND recv_ts IS NOT NULL",
-    "SELECT 'irq', count(*) FROM irq WHERE utid IS NULL AND how IS NOT NULL"]
+    "SELECT 'irq', count(*) FROM irq WHERE utid IS NULL AND handled_ts IS NOT NULL"]
 check("typed tables: no NULL utid where the thread is known", sql(" UNION ALL ".join(null_q)),
       [(t, 0) for t in thread_rows + ["msg client", "msg server", "irq"]])
+# an interrupt whose pulse no thread received before the trace ended (a program that stopped
+# receiving after its device's last interrupt) has no handling thread: how 'pulse', utid NULL
+unreceived = {p[4] for p in snd_pending if p[0] == "SND_PULSE" and p[4] is not None
+              and p[4][0] == "irq"} - irq_handled
+check("irq: interrupts whose pulse was never received, no thread (%d)" % len(unreceived),
+      sql("SELECT ts FROM irq WHERE how = 'pulse' AND handled_ts IS NULL ORDER BY ts"),
+      sorted((x[1],) for x in unreceived))
 # 20 faults and stacks with their thread
 check("fault JOIN thread: the faulting thread",
       sql("SELECT f.ts, t.upid, t.tid FROM fault f JOIN thread t USING (utid) ORDER BY f.ts"), faults)
