@@ -6,7 +6,7 @@ QEMU_TESTS     := ktest
 # that the victim's latency is the kernel's work and not the host's load.
 HOSTILE_QEMU := -icount|shift=0,sleep=off
 ifneq ($(filter hostile,$(IMAGES)),)
-SCRIPT_TESTS += qemu/hostile|120|test/qemu/test_hostile.sh|$(B)/hostile.elf|$(HOSTILE_QEMU)
+SCRIPT_TESTS += qemu/hostile|240|test/qemu/test_hostile.sh|$(B)/hostile.elf|$(HOSTILE_QEMU)
 TEST_DEPS    += $(B)/hostile.elf
 endif
 QEMU_TESTS_ELF := $(patsubst %,$(B)/%.elf,$(QEMU_TESTS))
@@ -84,7 +84,7 @@ matrix-images-$(1):
 	$$(Q)$$(MAKE) --no-print-directory BOARD=$(1) images tools
 TEST_DEPS    += matrix-images-$(1)
 SCRIPT_TESTS += $$(if $$(filter ktest,$$(MATRIX_TESTS_$(1))),qemu-$(1)/ktest|120|BOARD=$(1)|scripts/qemu-test.sh|build/$(1)/ktest.elf)
-SCRIPT_TESTS += $$(if $$(filter hostile,$$(MATRIX_TESTS_$(1))),qemu-$(1)/hostile|120|BOARD=$(1)|test/qemu/test_hostile.sh|build/$(1)/hostile.elf|$$(HOSTILE_QEMU))
+SCRIPT_TESTS += $$(if $$(filter hostile,$$(MATRIX_TESTS_$(1))),qemu-$(1)/hostile|240|BOARD=$(1)|test/qemu/test_hostile.sh|build/$(1)/hostile.elf|$$(HOSTILE_QEMU))
 SCRIPT_TESTS += $$(if $$(filter demo,$$(MATRIX_TESTS_$(1))),qemu-$(1)/demo|120|BOARD=$(1)|test/qemu/test_demo.sh|build/$(1)/demo.elf)
 SCRIPT_TESTS += $$(if $$(filter tracelogger,$$(MATRIX_TESTS_$(1))),qemu-$(1)/tracelogger|600|BOARD=$(1)|test/qemu/test_tracelogger.sh|build/$(1)|$(H))
 SCRIPT_TESTS += $$(if $$(filter flight,$$(MATRIX_TESTS_$(1))),qemu-$(1)/flight|120|BOARD=$(1)|test/qemu/test_flight.sh|build/$(1)|$(H))
