@@ -108,9 +108,37 @@ static int value_ok(const char *v)
     return 1;
 }
 
+// QNX's traceparser reads the header through a 99-byte window (qnx_header_ends, below): an
+// item's key, "::", value and the next item's "TRACE_" must fit in it, or its traceprinter
+// loops for ever. The longest value a key takes:
+#define QNX_HDR_WINDOW 99u
+static size_t value_max(const char *key)
+{
+    size_t k = str_len(key) + 2 + 6;
+    return k < QNX_HDR_WINDOW ? QNX_HDR_WINDOW - k : 0;
+}
+
+void kev_hdr_item_tail(struct kev_out *o, const char *key, const char *value)
+{
+    size_t n = str_len(value), max = value_max(key);
+    if (n <= max || max < 4) {
+        kev_hdr_item(o, key, value);
+        return;
+    }
+    if (!key_ok(key) && !o->ko_err)
+        o->ko_err = KEV_OUT_EINVAL;
+    out_str(o, "TRACE_");
+    out_str(o, key);
+    out_str(o, "::...");
+    const char *tail = value + n - (max - 3);
+    if (!value_ok(tail) && !o->ko_err)
+        o->ko_err = KEV_OUT_EINVAL;
+    out_str(o, tail);
+}
+
 void kev_hdr_item(struct kev_out *o, const char *key, const char *value)
 {
-    if (!value_ok(value) && !o->ko_err)
+    if ((!value_ok(value) || str_len(value) > value_max(key)) && !o->ko_err)
         o->ko_err = KEV_OUT_EINVAL;
     if (!key_ok(key) && !o->ko_err)
         o->ko_err = KEV_OUT_EINVAL;
@@ -140,8 +168,74 @@ void kev_hdr_format(struct kev_out *o)
     kev_hdr_item(o, "ENCODING", "16 byte events");
 }
 
+// ---- QNX's reading of the header ----------------------------------------------------------
+// QNX's traceparser (lib/traceparser, get_header) reads the header through a 99-byte window:
+// it takes items while an item's "::" and the next item's "TRACE_" both lie in the window,
+// then reads a new window from the key it stopped at. Two layouts never end there: a window
+// whose first item's next "TRACE_" lies past it (an item over 99 bytes), and a window that
+// holds the end marker's "TRACE_" but not all of "TRACE_HEADER_END::" (it then takes
+// HEADER_END for a key, whose value, the system page, holds no "TRACE_"). Its traceprinter
+// then loops for ever. qnx_header_ends says whether h[0..n), the whole header, end marker
+// included, is read to its end; bytes past n are taken to hold no "TRACE_".
+
+static size_t find(const uint8_t *h, size_t from, size_t end, const char *what)
+{
+    size_t m = str_len(what);
+    for (size_t i = from; i + m <= end; i++) {
+        size_t k = 0;
+        while (k < m && h[i + k] == (uint8_t)what[k])
+            k++;
+        if (k == m)
+            return i;
+    }
+    return (size_t)-1;
+}
+
+static int qnx_header_ends(const uint8_t *h, size_t n)
+{
+    static const char magic[] = KEV_FILE_MAGIC, end_key[] = KEV_FILE_HEADER_END;
+    size_t base = 0, key = find(h, 0, n, "TRACE_");
+    if (key != 0 || str_len(magic) >= n)
+        return 0;
+    key = str_len(magic) + 6;                   // the first item's key
+    for (unsigned round = 0; round < 64; round++) {
+        size_t win = base + QNX_HDR_WINDOW, lim = win < n ? win : n;
+        for (;;) {
+            size_t colon = find(h, key, lim, "::");
+            size_t next = colon == (size_t)-1 ? colon : find(h, colon + 2, lim, "TRACE_");
+            if (next == (size_t)-1) {
+                if (key == base)
+                    return 0;                   // no progress: an error, or the endless loop
+                break;
+            }
+            if (next + str_len(end_key) <= lim && find(h, next, next + str_len(end_key), end_key) == next)
+                return 1;
+            key = next + 6;
+        }
+        base = key;                             // the next window starts at that key
+    }
+    return 0;
+}
+
+// The end marker, after a padding item ("TRACE_PAD::" and dashes) when QNX's traceparser
+// would not find it otherwise; a header no padding helps (an item over 99 bytes) is left as
+// it is. Not checked when the header is not kept (a sizing pass, or an error already).
 void kev_hdr_end(struct kev_out *o)
 {
+    size_t at = o->ko_len;
+    out_str(o, KEV_FILE_HEADER_END);
+    if (o->ko_err || !o->ko_buf || qnx_header_ends(o->ko_buf, o->ko_len))
+        return;
+    for (unsigned pad = 1; pad <= 40; pad++) {
+        o->ko_len = at;
+        out_str(o, "TRACE_PAD::");
+        for (unsigned i = 0; i < pad; i++)
+            out_str(o, "-");
+        out_str(o, KEV_FILE_HEADER_END);
+        if (o->ko_err || qnx_header_ends(o->ko_buf, o->ko_len))
+            return;
+    }
+    o->ko_len = at;                             // no padding helps: the header as written
     out_str(o, KEV_FILE_HEADER_END);
 }
 

@@ -123,7 +123,7 @@ int kev_write_head(const struct tl_opts *o)
     date_text(boot, now - (uint32_t)(ClockCycles() / hz));
     kev_out_init(&h, head, sizeof(head), kev_host_is_big_endian());
     kev_hdr_begin(&h);
-    kev_hdr_item(&h, "FILE_NAME", o->file);
+    kev_hdr_item_tail(&h, "FILE_NAME", o->file);
     kev_hdr_item(&h, "DATE", date);
     kev_hdr_format(&h);
     kev_hdr_item(&h, "BOOT_DATE", boot);
@@ -150,7 +150,7 @@ int kev_write_head(const struct tl_opts *o)
     }
     kev_hdr_end(&h);
     if (h.ko_err || sp.ko_err) {
-        printf("tracelogger: header does not fit (bad -A attribute?)\n");
+        printf("tracelogger: header does not fit: an -A attribute is malformed, or its value is longer than QNX's traceparser reads (docs/kev-format.md)\n");
         return -1;
     }
     if (out_write(head, h.ko_len) || out_write(page, sp.ko_len))

@@ -547,6 +547,68 @@ static void test_writer_rejects_bad_items(void **st)
     assert_memory_equal(buf, "\x01\x02\x03\x04", 4);
 }
 
+// A header QNX's traceparser reads to its end (its 99-byte window: trace/kev_file.c). The
+// layouts are ones QNX's own traceprinter (../shared/qnx-tools) was seen to loop on for ever:
+// the tracelogger test's header with its -A TEST=demo attribute last (every file-name length
+// from 1 to 95 looped), and a file name of 83 characters or more. kev_hdr_end pads the first,
+// kev_hdr_item refuses the second's value and kev_hdr_item_tail keeps its end.
+static size_t demo_header(uint8_t *buf, size_t cap, const char *file, int attr)
+{
+    struct kev_out o;
+    kev_out_init(&o, buf, cap, 0);
+    kev_hdr_begin(&o);
+    kev_hdr_item_tail(&o, "FILE_NAME", file);
+    kev_hdr_item(&o, "DATE", "Thu Nov 26 13:47:27 UTC 2026");
+    kev_hdr_format(&o);
+    kev_hdr_item(&o, "BOOT_DATE", "Thu Nov 26 13:47:27 UTC 2026");
+    kev_hdr_item_u(&o, "CYCLES_PER_SEC", 25000000);
+    kev_hdr_item_u(&o, "CPU_NUM", 1);
+    kev_hdr_item(&o, "SYSNAME", "kev-microkernel");
+    kev_hdr_item(&o, "NODENAME", "mps2-an385");
+    kev_hdr_item(&o, "SYS_RELEASE", "0.1");
+    kev_hdr_item(&o, "SYS_VERSION", "Nov 26 2026");
+    kev_hdr_item(&o, "MACHINE", "armv7m");
+    kev_hdr_item_u(&o, "SYSPAGE_LEN", 604);
+    if (attr)
+        kev_hdr_item(&o, "TEST", "demo");
+    kev_hdr_end(&o);
+    assert_int_equal(o.ko_err, 0);
+    return o.ko_len;
+}
+
+static int holds(const uint8_t *b, size_t n, const char *s)
+{
+    size_t m = strlen(s);
+    for (size_t i = 0; i + m <= n; i++)
+        if (memcmp(b + i, s, m) == 0)
+            return 1;
+    return 0;
+}
+
+static void test_header_qnx_reads_to_its_end(void **st)
+{
+    (void)st;
+    static uint8_t buf[2048];
+    size_t n = demo_header(buf, sizeof(buf), "build/mps2-an385/test-tracelogger/demo.kev", 1);
+    assert_true(holds(buf, n, "TRACE_TEST::demoTRACE_PAD::-TRACE_HEADER_END::"));
+    n = demo_header(buf, sizeof(buf), "build/mps2-an385/test-tracelogger/demo.kev", 0);
+    assert_false(holds(buf, n, "TRACE_PAD::"));     // read as it is: no padding
+    assert_true(holds(buf, n, "TRACE_SYSPAGE_LEN::604TRACE_HEADER_END::"));
+    char name[200];
+    memset(name, 'd', sizeof(name) - 1);
+    name[sizeof(name) - 1] = '\0';
+    memcpy(name + sizeof(name) - 9, "/cap.kev", 8);
+    n = demo_header(buf, sizeof(buf), name, 0);     // 82 characters kept: "..." and the end
+    assert_true(holds(buf, n, "TRACE_FILE_NAME::...ddd"));
+    assert_true(holds(buf, n, "d/cap.kevTRACE_DATE::"));
+    const uint8_t *v = (const uint8_t *)strstr((const char *)buf, "FILE_NAME::") + 11;
+    assert_int_equal((const uint8_t *)strstr((const char *)v, "TRACE_") - v, 82);
+    struct kev_out o;
+    kev_out_init(&o, buf, sizeof(buf), 0);
+    kev_hdr_item(&o, "FILE_NAME", name);             // kev_hdr_item refuses it
+    assert_int_equal(o.ko_err, KEV_OUT_EINVAL);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -563,6 +625,7 @@ int main(void)
         cmocka_unit_test(test_unterminated_combine_event),
         cmocka_unit_test(test_writer_rejects_bad_items),
         cmocka_unit_test(test_stream_crc32),
+        cmocka_unit_test(test_header_qnx_reads_to_its_end),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -287,7 +287,7 @@ int main(int argc, char **argv)
     snprintf(cpus, sizeof(cpus), "%u", ncpus);
     kev_out_init(&h, head, sizeof(head), kev_host_is_big_endian());
     kev_hdr_begin(&h);
-    kev_hdr_item(&h, "FILE_NAME", out_name);
+    kev_hdr_item_tail(&h, "FILE_NAME", out_name);
     kev_hdr_item(&h, "DATE", date);
     kev_hdr_format(&h);
     kev_hdr_item_u(&h, "CYCLES_PER_SEC", hz);

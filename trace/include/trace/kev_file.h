@@ -49,6 +49,9 @@ int kev_host_is_big_endian(void);
 // ASCII header. key is the part after TRACE_ (A-Z, 0-9, _); value must not hold '\n' or NUL.
 void kev_hdr_begin(struct kev_out *o);
 void kev_hdr_item(struct kev_out *o, const char *key, const char *value);
+// The same for a value whose end says most (a file's path): one longer than QNX's traceparser
+// reads (kev_hdr_item refuses it: KEV_OUT_EINVAL) keeps its end after "...".
+void kev_hdr_item_tail(struct kev_out *o, const char *key, const char *value);
 void kev_hdr_item_u(struct kev_out *o, const char *key, uint64_t value);
 // Writes VER_MAJOR, VER_MINOR, the byte-order key and ENCODING (call once, after begin).
 void kev_hdr_format(struct kev_out *o);
