@@ -399,6 +399,21 @@ static void describe(struct conv *c, int th, unsigned irq)
     put_descriptor(c, &d);
 }
 
+// A child track of thread th's track (its kernel calls, its states), named name, described
+// once (*done), after th's own.
+static void describe_child(struct conv *c, int th, uint64_t uuid, const char *name, uint8_t *done)
+{
+    if (*done)
+        return;
+    *done = 1;
+    describe(c, th, 0);
+    struct pb d = { 0 };
+    pb_int(&d, 1, (int64_t)uuid);
+    pb_str(&d, 2, name);
+    pb_int(&d, 5, (int64_t)track_uuid(c, th, 0));
+    put_descriptor(c, &d);
+}
+
 // One flow point of message g: an instant on the track with the flow id (field 47, or 48
 // to terminate the flow).
 // (name: "msg send", "pulse receive", ...)
@@ -687,16 +702,8 @@ static void table_args(const struct kev_fields *fs, struct pb *te)
 static uint64_t kcall_track(struct conv *c, int th)
 {
     uint64_t uuid = 0x400000000ull + (uint32_t)kx_ltid(c->m, th);
-    uint8_t *done = &c->kc_described[th >= 0 ? (unsigned)th : KX_MAX_THREADS];
-    if (!*done) {
-        describe(c, th, 0);
-        *done = 1;
-        struct pb d = { 0 };
-        pb_int(&d, 1, (int64_t)uuid);
-        pb_str(&d, 2, "kernel calls");
-        pb_int(&d, 5, (int64_t)track_uuid(c, th, 0));
-        put_descriptor(c, &d);
-    }
+    describe_child(c, th, uuid, "kernel calls",
+                   &c->kc_described[th >= 0 ? (unsigned)th : KX_MAX_THREADS]);
     return uuid;
 }
 
@@ -874,15 +881,7 @@ static void ready_note(struct conv *c, int th, uint64_t t)
 static uint64_t state_track(struct conv *c, int th)
 {
     uint64_t uuid = STATE_TRACK(c, th);
-    if (!c->state_described[th]) {
-        c->state_described[th] = 1;
-        describe(c, th, 0);
-        struct pb d = { 0 };
-        pb_int(&d, 1, (int64_t)uuid);
-        pb_str(&d, 2, "state");
-        pb_int(&d, 5, (int64_t)track_uuid(c, th, 0));
-        put_descriptor(c, &d);
-    }
+    describe_child(c, th, uuid, "state", &c->state_described[th]);
     return uuid;
 }
 
