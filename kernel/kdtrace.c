@@ -451,7 +451,8 @@ void kdt_fire_probe(uint32_t pidx, const uint64_t *args)
     d_unlock();
 }
 
-void kdt_fire_n_errno(uint32_t id, const uint64_t *a, unsigned n, uint32_t err)
+void kdt_fire_n_in(const struct thread *t, uint32_t id, const uint64_t *a, unsigned n,
+                   uint32_t err)
 {
     if (!wanted(id))
         return;
@@ -459,18 +460,7 @@ void kdt_fire_n_errno(uint32_t id, const uint64_t *a, unsigned n, uint32_t err)
     uint64_t args[DVM_NARGS] = { 0 };
     for (unsigned i = 0; i < n && i < DVM_NARGS; i++)
         args[i] = a[i];
-    fire_errno(k_current, id, args, NULL, (int32_t)err);
-}
-
-void kdt_fire_n_as(const struct thread *t, uint32_t id, const uint64_t *a, unsigned n)
-{
-    if (!wanted(id))
-        return;
-    KSTACK_MARK_PROBE_SITE(); // stack( ) starts at the probe's site (kernel/kstack.c)
-    uint64_t args[DVM_NARGS] = { 0 };
-    for (unsigned i = 0; i < n && i < DVM_NARGS; i++)
-        args[i] = a[i];
-    fire_as(t, id, args);
+    fire_errno(t ? t : k_current, id, args, NULL, (int32_t)err);
 }
 
 #if KMAX_CPUS > 1

@@ -8,8 +8,8 @@
 // event's. Without D a helper writes the same event and fires nothing. The table's D column is
 // checked on its own too: a row names probes exactly when it says how they are fired, and an
 // emit row's arguments are its fields.
-// The D side here is a recorder (kdt_fire_n_errno and the D lock's hold); the ring, the capture and
-// the decoder are the real ones.
+// The D side here is a recorder (kdt_fire_n_in and the D lock's hold); the ring, the capture
+// and the decoder are the real ones.
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -30,14 +30,14 @@
 
 // ---- the D side, recorded ---------------------------------------------------------------------
 
-#define NARGS 6u          // a firing's arguments (kdt_fire_n_errno's)
+#define NARGS 6u          // a firing's arguments (kdt_fire_n_in's)
 struct firing {
     uint32_t id;
     const struct thread *as;    // the thread whose context it fires in (NULL: k_current's)
     uint64_t a[NARGS];
     uint32_t site;      // the site's stamp when it fired (kdt_site_set's)
     uint8_t bytes[128]; // a user event's payload as the kernel gave it (kdt_fire_payload)
-    uint32_t err;       // the firing's errno (kdt_fire_n_errno)
+    uint32_t err;       // the firing's errno (kdt_fire_n_in)
 };
 static struct firing fired[8];
 static unsigned nfired, holds, nstacks;
@@ -63,23 +63,19 @@ void kdt_site_set(uint32_t ts32)
     site_ts = ts32;
 }
 
-void kdt_fire_n_errno(uint32_t id, const uint64_t *a, unsigned n, uint32_t err)
+void kdt_fire_n_in(const struct thread *t, uint32_t id, const uint64_t *a, unsigned n,
+                   uint32_t err)
 {
     assert_int_equal(holds, 1);     // within the event's hold
     assert_true(nfired < 8 && n <= NARGS);
     struct firing *f = &fired[nfired++];
     memset(f, 0, sizeof(*f));
     f->id = id;
+    f->as = t;
     f->site = site_ts;
     f->err = err;
     for (unsigned i = 0; i < n; i++)
         f->a[i] = a[i];
-}
-
-void kdt_fire_n_as(const struct thread *t, uint32_t id, const uint64_t *a, unsigned n)
-{
-    kdt_fire_n_errno(id, a, n, 0);
-    fired[nfired - 1].as = t;
 }
 
 // A spawned process's start at its first thread's first run (kdtrace.c): recorded as
@@ -89,7 +85,7 @@ static unsigned nspawned;
 void kdt_fire_spawned(const struct thread *t)
 {
     const uint64_t a[1] = { 0 };
-    kdt_fire_n_as(t, DPROBE_PROC_START, a, 1);
+    kdt_fire_n_in(t, DPROBE_PROC_START, a, 1, 0);
     nspawned++;
 }
 

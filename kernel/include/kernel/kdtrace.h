@@ -21,16 +21,16 @@ void kdt_fire(uint32_t id, uint64_t a0, uint64_t a1, uint64_t a2, uint64_t a3);
 // The same in the context of thread t (sched:::off-cpu: the thread going off, not k_current).
 void kdt_fire_as(const struct thread *t, uint32_t id, uint64_t a0, uint64_t a1, uint64_t a2,
                  uint64_t a3);
-// The same with 64-bit arguments a[0..n) (the rest 0) and the firing's errno err (0 but at
-// kercall:::return of a call that failed): the emit helpers' (kernel/kev_emit.h). Out of
+// The same with 64-bit arguments a[0..n) (the rest 0), in the context of thread t (NULL:
+// k_current; sched:::on-cpu gives the thread coming on) and with the firing's errno err (0 but
+// at kercall:::return of a call that failed): the emit helpers' (kernel/kev_emit.h). Out of
 // line: stack( ) starts at the frame that called it.
-void kdt_fire_n_errno(uint32_t id, const uint64_t *a, unsigned n, uint32_t err);
+void kdt_fire_n_in(const struct thread *t, uint32_t id, const uint64_t *a, unsigned n,
+                   uint32_t err);
 static inline void kdt_fire_n(uint32_t id, const uint64_t *a, unsigned n)
 {
-    kdt_fire_n_errno(id, a, n, 0);
+    kdt_fire_n_in(NULL, id, a, n, 0);
 }
-// The same in the context of thread t (sched:::on-cpu: the thread coming on, not k_current).
-void kdt_fire_n_as(const struct thread *t, uint32_t id, const uint64_t *a, unsigned n);
 // Fires the loaded program's probe of index pidx (its dif_probe; the fbt provider maps each
 // placed site to it once, kernel/kfbt.c) with args (DVM_NARGS of them).
 void kdt_fire_probe(uint32_t pidx, const uint64_t *args);

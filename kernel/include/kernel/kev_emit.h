@@ -31,14 +31,13 @@
 #define KEV_EMIT_D(m) m(KEV_EMIT_FIRE, KEV_EMIT_ARG, KEV_EMIT_ARG)
 // The same with the firing's errno: the helper's `err`.
 #define KEV_EMIT_FIRE_ERRNO(probe, id, ...)                                                   \
-    kdt_fire_n_errno((id), (const uint64_t[]){ __VA_ARGS__ },                                  \
-                     (unsigned)(sizeof((const uint64_t[]){ __VA_ARGS__ }) / sizeof(uint64_t)), \
-                     err);
+    kdt_fire_n_in(NULL, (id), (const uint64_t[]){ __VA_ARGS__ },                              \
+                  (unsigned)(sizeof((const uint64_t[]){ __VA_ARGS__ }) / sizeof(uint64_t)), err);
 #define KEV_EMIT_D_ERRNO(m) m(KEV_EMIT_FIRE_ERRNO, KEV_EMIT_ARG, KEV_EMIT_ARG)
 // The same in the context of the helper's thread `t` (not k_current).
 #define KEV_EMIT_FIRE_AS(probe, id, ...)                                                      \
-    kdt_fire_n_as(t, (id), (const uint64_t[]){ __VA_ARGS__ },                                 \
-                  (unsigned)(sizeof((const uint64_t[]){ __VA_ARGS__ }) / sizeof(uint64_t)));
+    kdt_fire_n_in(t, (id), (const uint64_t[]){ __VA_ARGS__ },                                 \
+                  (unsigned)(sizeof((const uint64_t[]){ __VA_ARGS__ }) / sizeof(uint64_t)), 0);
 #define KEV_EMIT_D_AS(m) m(KEV_EMIT_FIRE_AS, KEV_EMIT_ARG, KEV_EMIT_ARG)
 // The same for a user event's payload: its code, its stored bytes and their words.
 #define KEV_EMIT_PAYLOAD_FIRE(probe, id, code, payload, nwords) \

@@ -77,8 +77,8 @@ static inline unsigned kev_hdr_type(uint32_t h) { return (h >> KEV_TYPE_SHIFT) &
 // ---- KER_CALL events: entry = call number, exit = number + 128, interrupted = number + 256 ----
 #define KEV_KC_MAX          128u
 #define KEV_KC_ENTRY(n)     ((unsigned)(n))
-#define KEV_KC_EXIT(n)      ((unsigned)(n) + 128u)
-#define KEV_KC_INTERRUPTED(n) ((unsigned)(n) + 256u)
+#define KEV_KC_EXIT(n)      ((unsigned)(n) + KEV_KC_MAX)
+#define KEV_KC_INTERRUPTED(n) ((unsigned)(n) + 2u * KEV_KC_MAX)
 
 // ---- INT events: data[1] = interrupt number ---------------------------------------------------
 #define KEV_INT_ENTER         1u
