@@ -83,9 +83,12 @@ d = [x for x in dflt["waits"]["groups"] if x["waiter"] == "auditor/consumer" and
 n = d[0]["count"] if d else 0
 check(o100 <= n <= o50, "default threshold (1%% of the consumer's period, at most 100 us): %d waits, the program "
       "measured %d over 100 us and %d over 50 us" % (n, o100, o50))
-check(("boosted %d times by priority inheritance: auditor/auditor" % waits) in txt and
+# each labelled with its own priority, the program's (user/apps/auditor: auditor 10, server 20)
+check(("boosted %d times by priority inheritance: auditor/auditor (own prio 10)" % waits) in txt and
+      "message inheritance (not a boost): auditor/server (own prio 20)" in txt and
       not re.search(r"boosted .*auditor/server", txt),
-      "kevstat's text: the auditor boosted %d times, the server's changes as message inheritance" % waits)
+      "kevstat's text: the auditor (own prio 10) boosted %d times, the server's (own prio 20) "
+      "changes as message inheritance" % waits)
 r = subprocess.run([sys.argv[5], "--json", sys.argv[6],
                     "SELECT kind, count(*) FROM prio_change GROUP BY kind ORDER BY kind"], capture_output=True, text=True)
 rows = dict(json.loads(r.stdout)["rows"]) if r.returncode == 0 else {}

@@ -181,6 +181,7 @@ static void prio_change(struct kw *k, uint64_t t, int th, unsigned old, unsigned
 
 // A server lowered and raised by its clients' messages is never boosted; an owner raised by a
 // mutex waiter is, once; lowered while still inheriting, back at the end, its own change: not.
+// Each keeps its own priority apart from the one it inherits.
 static void test_boost_rule(void **st)
 {
     (void)st;
@@ -194,6 +195,7 @@ static void test_boost_rule(void **st)
     prio_change(k, 60, LOW, 30, 25, KEV_PRIO_MUTEX);      // HIGH gave up, MID_B still waits
     prio_change(k, 70, LOW, 25, 10, KEV_PRIO_INH_END);    // LOW unlocks
     prio_change(k, 80, TOP, 40, 5, KEV_PRIO_CALL);        // TOP lowers itself
+    prio_change(k, 90, MID_B, 25, 40, KEV_PRIO_MUTEX);    // boosted when the trace ends
     kw_finish(k);
     assert_int_equal(k->th[LOW].boosts, 1);
     assert_int_equal(k->th[LOW].prio_n[KX_PRIO_BOOST_LESS], 1);
@@ -204,6 +206,14 @@ static void test_boost_rule(void **st)
     assert_int_equal(k->th[TOP].boosts, 0);
     assert_int_equal(k->th[TOP].prio_n[KX_PRIO_OWN], 1);
     assert_int_equal(kx_prio_kind(5u, 20u, 7u), KX_PRIO_UNKNOWN);
+    // each thread's own priority (kevstat's label of the lines above), not the inherited one
+    // it may end with
+    assert_int_equal(k->th[LOW].own_prio, 10);
+    assert_int_equal(k->th[MID_A].own_prio, 20);
+    assert_int_equal(k->th[TOP].own_prio, 5);
+    assert_int_equal(k->th[MID_B].prio, 40);
+    assert_int_equal(k->th[MID_B].own_prio, 25);
+    assert_int_equal(k->th[MID_B].boosts, 1);
     kw_free(k);
     free(k);
 }

@@ -68,7 +68,7 @@ void kw_setup(struct kw *k, kw_thread_fn thread_of, void *user)
     for (unsigned i = 0; i < KW_MAX_THREADS; i++) {
         struct kw_thread *t = &k->th[i];
         t->state = NO_STATE;
-        t->cpu = t->prio = t->by = t->wait = t->base_prio = -1;
+        t->cpu = t->prio = t->by = t->wait = t->base_prio = t->own_prio = -1;
     }
     for (unsigned c = 0; c < KW_MAX_CPUS; c++)
         k->cur[c] = k->sync_for[c] = -1;
@@ -450,6 +450,13 @@ static void prio_change(struct kw *k, const struct kev_event *e)
     s->prio_n[kind]++;
     if (kind == KX_PRIO_INH_END)
         s->base_prio = -1;
+    // its own: what it starts with, sets itself or returns to; before that is seen, what
+    // the first inheritance found
+    if (kind == KX_PRIO_START || kind == KX_PRIO_OWN || kind == KX_PRIO_INH_END)
+        s->own_prio = (int)now;
+    else if (s->own_prio < 0 && (kind == KX_PRIO_BOOST || kind == KX_PRIO_MSG_UP ||
+                                 kind == KX_PRIO_MSG_DOWN))
+        s->own_prio = (int)was;
     s->prio = (int)now;
 }
 

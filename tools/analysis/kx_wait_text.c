@@ -32,6 +32,18 @@ static const char *who(const struct kx_stats *s, int th, char *buf, size_t n)
     return who_prio(s, th, th >= 0 ? s->kw->th[th].prio : -1, buf, n);
 }
 
+// The thread with its own priority (the one it started with or set itself), not one it
+// inherited; its priority at the end of the trace when the trace never gave its own.
+static const char *who_own(const struct kx_stats *s, int th, char *buf, size_t n)
+{
+    char lb[80];
+    const struct kw_thread *t = &s->kw->th[th];
+    if (t->own_prio < 0)
+        return who(s, th, buf, n);
+    snprintf(buf, n, "%s (own prio %d)", kx_label(&s->m, th, lb, sizeof(lb)), t->own_prio);
+    return buf;
+}
+
 void kx_wait_print_part(const struct kx_stats *s, const struct kw_part *p, const char *indent)
 {
     char a[120], b[120], o[80];
@@ -191,10 +203,10 @@ void kx_wait_print(const struct kx_stats *s, FILE *waits)
         const uint64_t *n = k->th[i].prio_n;
         if (k->th[i].boosts)
             printf("  boosted %llu times by priority inheritance: %s\n",
-                   (unsigned long long)k->th[i].boosts, who(s, (int)i, a, sizeof(a)));
+                   (unsigned long long)k->th[i].boosts, who_own(s, (int)i, a, sizeof(a)));
         if (n[KX_PRIO_MSG_UP] || n[KX_PRIO_MSG_DOWN])
             printf("  message inheritance (not a boost): %s raised %llu times, lowered %llu "
-                   "times to its clients' priorities\n", who(s, (int)i, a, sizeof(a)),
+                   "times to its clients' priorities\n", who_own(s, (int)i, a, sizeof(a)),
                    (unsigned long long)n[KX_PRIO_MSG_UP], (unsigned long long)n[KX_PRIO_MSG_DOWN]);
     }
     print_groups(s);

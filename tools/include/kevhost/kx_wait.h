@@ -101,6 +101,7 @@ struct kw_thread {
     uint64_t boosts;    // boosts by mutex inheritance (kx_prio_is_boost: the one rule)
     uint64_t prio_n[KX_PRIO_NKINDS]; // its PRIO_CHANGE events by kind (kx_prio_kind)
     int base_prio;      // priority before the current boost, -1 none
+    int own_prio;       // its own priority (set at its start or by itself), -1 unknown
     uint64_t wakes, wake_first, wake_last; // wake-ups from a wait not on a mutex (its period)
     struct kw_iv *hist; // ring of KW_HIST, allocated at the first interval
     unsigned nhist;     // intervals written (hist[(nhist - 1) % KW_HIST] is the newest)
