@@ -81,6 +81,20 @@ void kev_hdr_begin(struct kev_out *o)
     out_str(o, KEV_FILE_MAGIC);
 }
 
+// The first offset in h[from..end) where `what` begins, or (size_t)-1.
+static size_t find(const uint8_t *h, size_t from, size_t end, const char *what)
+{
+    size_t m = str_len(what);
+    for (size_t i = from; i + m <= end; i++) {
+        size_t k = 0;
+        while (k < m && h[i + k] == (uint8_t)what[k])
+            k++;
+        if (k == m)
+            return i;
+    }
+    return (size_t)-1;
+}
+
 static int key_ok(const char *key)
 {
     if (!key || !key[0])
@@ -95,17 +109,9 @@ static int key_ok(const char *key)
 // newline, which older readers took as the end of an item).
 static int value_ok(const char *v)
 {
-    static const char pfx[] = "TRACE_";
-    for (; v && *v; v++) {
-        if (*v == '\n')
-            return 0;
-        unsigned i = 0;
-        while (pfx[i] && v[i] == pfx[i])
-            i++;
-        if (!pfx[i])
-            return 0;
-    }
-    return 1;
+    size_t n = str_len(v);
+    const uint8_t *b = (const uint8_t *)v;
+    return find(b, 0, n, "TRACE_") == (size_t)-1 && find(b, 0, n, "\n") == (size_t)-1;
 }
 
 // QNX's traceparser reads the header through a 99-byte window (qnx_header_ends, below): an
@@ -118,6 +124,16 @@ static size_t value_max(const char *key)
     return k < QNX_HDR_WINDOW ? QNX_HDR_WINDOW - k : 0;
 }
 
+// "TRACE_<key>::", every item's start; a key outside A-Z, 0-9 and _ is an error.
+static void item_head(struct kev_out *o, const char *key)
+{
+    if (!key_ok(key) && !o->ko_err)
+        o->ko_err = KEV_OUT_EINVAL;
+    out_str(o, "TRACE_");
+    out_str(o, key);
+    out_str(o, "::");
+}
+
 void kev_hdr_item_tail(struct kev_out *o, const char *key, const char *value)
 {
     size_t n = str_len(value), max = value_max(key);
@@ -125,14 +141,11 @@ void kev_hdr_item_tail(struct kev_out *o, const char *key, const char *value)
         kev_hdr_item(o, key, value);
         return;
     }
-    if (!key_ok(key) && !o->ko_err)
-        o->ko_err = KEV_OUT_EINVAL;
-    out_str(o, "TRACE_");
-    out_str(o, key);
-    out_str(o, "::...");
     const char *tail = value + n - (max - 3);
     if (!value_ok(tail) && !o->ko_err)
         o->ko_err = KEV_OUT_EINVAL;
+    item_head(o, key);
+    out_str(o, "...");
     out_str(o, tail);
 }
 
@@ -140,21 +153,13 @@ void kev_hdr_item(struct kev_out *o, const char *key, const char *value)
 {
     if ((!value_ok(value) || str_len(value) > value_max(key)) && !o->ko_err)
         o->ko_err = KEV_OUT_EINVAL;
-    if (!key_ok(key) && !o->ko_err)
-        o->ko_err = KEV_OUT_EINVAL;
-    out_str(o, "TRACE_");
-    out_str(o, key);
-    out_str(o, "::");
+    item_head(o, key);
     out_str(o, value);
 }
 
 void kev_hdr_item_u(struct kev_out *o, const char *key, uint64_t value)
 {
-    if (!key_ok(key) && !o->ko_err)
-        o->ko_err = KEV_OUT_EINVAL;
-    out_str(o, "TRACE_");
-    out_str(o, key);
-    out_str(o, "::");
+    item_head(o, key);
     out_dec(o, value);
 }
 
@@ -178,26 +183,12 @@ void kev_hdr_format(struct kev_out *o)
 // then loops for ever. qnx_header_ends says whether h[0..n), the whole header, end marker
 // included, is read to its end; bytes past n are taken to hold no "TRACE_".
 
-static size_t find(const uint8_t *h, size_t from, size_t end, const char *what)
-{
-    size_t m = str_len(what);
-    for (size_t i = from; i + m <= end; i++) {
-        size_t k = 0;
-        while (k < m && h[i + k] == (uint8_t)what[k])
-            k++;
-        if (k == m)
-            return i;
-    }
-    return (size_t)-1;
-}
-
 static int qnx_header_ends(const uint8_t *h, size_t n)
 {
     static const char magic[] = KEV_FILE_MAGIC, end_key[] = KEV_FILE_HEADER_END;
-    size_t base = 0, key = find(h, 0, n, "TRACE_");
-    if (key != 0 || str_len(magic) >= n)
+    size_t base = 0, key = str_len(magic) + 6;  // the first item's key
+    if (str_len(magic) >= n || find(h, 0, str_len(magic), magic) != 0)
         return 0;
-    key = str_len(magic) + 6;                   // the first item's key
     for (unsigned round = 0; round < 64; round++) {
         size_t win = base + QNX_HDR_WINDOW, lim = win < n ? win : n;
         for (;;) {
