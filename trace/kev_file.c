@@ -199,7 +199,8 @@ static void hdr_item_opt(struct kev_out *o, const char *key, const char *value)
 
 // The header items are written back to back with no separator, as QNX's tracelogger does:
 // QNX's traceparser starts the system page right after "TRACE_HEADER_END::". The order is
-// QNX's tracelogger's, which every reader here takes in any order.
+// QNX's tracelogger's (services/tracelogger/kevfile.c), which also puts a writer's own items
+// after SYSPAGE_LEN; our readers look items up by key.
 void kev_hdr_standard(struct kev_out *o, const struct kev_hdr_std *s)
 {
     out_str(o, KEV_FILE_MAGIC);

@@ -3,7 +3,7 @@
 // trips through the ring and a host capture in both byte orders, exact events with combine
 // reassembly, strings and 64-bit time, loss accounting for every policy, and damaged input
 // (truncated, wrong magic/version, byte-swapped, random bytes, unterminated combine events);
-// the stream's CRC-32.
+// the stream's CRC-32; the header's standard items read back one by one, and refused items.
 #define _GNU_SOURCE // memmem
 #include <setjmp.h>
 #include <stdarg.h>
