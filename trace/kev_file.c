@@ -11,6 +11,21 @@ static size_t str_len(const char *s)
     return n;
 }
 
+// The first error sticks: its code, why (a sentence for the user) and the header item's key.
+static void fail(struct kev_out *o, int err, const char *why, const char *key)
+{
+    if (o->ko_err)
+        return;
+    o->ko_err = err;
+    o->ko_why = why;
+    size_t n = 0;
+    while (key && key[n] && n + 1 < sizeof(o->ko_key)) {
+        o->ko_key[n] = key[n];
+        n++;
+    }
+    o->ko_key[n] = '\0';
+}
+
 int kev_host_is_big_endian(void)
 {
     const uint32_t one = 1;
@@ -25,6 +40,8 @@ void kev_out_init(struct kev_out *o, void *buf, size_t cap, int big_endian)
     o->ko_err = 0;
     o->ko_big = big_endian != 0;
     o->ko_mark = 0;
+    o->ko_why = 0;
+    o->ko_key[0] = '\0';
 }
 
 void kev_out_bytes(struct kev_out *o, const void *p, size_t n)
@@ -32,7 +49,7 @@ void kev_out_bytes(struct kev_out *o, const void *p, size_t n)
     if (o->ko_err)
         return;
     if (n > o->ko_cap - o->ko_len) {
-        o->ko_err = KEV_OUT_ENOSPC;
+        fail(o, KEV_OUT_ENOSPC, "the output buffer is too small", 0);
         return;
     }
     const uint8_t *s = p;
@@ -74,11 +91,18 @@ static void out_dec(struct kev_out *o, uint64_t v)
     kev_out_bytes(o, tmp + sizeof(tmp) - n, n);
 }
 
-// The header items are written back to back with no separator, as QNX's tracelogger does:
-// QNX's traceparser starts the system page right after "TRACE_HEADER_END::".
-void kev_hdr_begin(struct kev_out *o)
+// The first offset in h[from..end) where `what` begins, or (size_t)-1.
+static size_t find(const uint8_t *h, size_t from, size_t end, const char *what)
 {
-    out_str(o, KEV_FILE_MAGIC);
+    size_t m = str_len(what);
+    for (size_t i = from; i + m <= end; i++) {
+        size_t k = 0;
+        while (k < m && h[i + k] == (uint8_t)what[k])
+            k++;
+        if (k == m)
+            return i;
+    }
+    return (size_t)-1;
 }
 
 static int key_ok(const char *key)
@@ -95,17 +119,9 @@ static int key_ok(const char *key)
 // newline, which older readers took as the end of an item).
 static int value_ok(const char *v)
 {
-    static const char pfx[] = "TRACE_";
-    for (; v && *v; v++) {
-        if (*v == '\n')
-            return 0;
-        unsigned i = 0;
-        while (pfx[i] && v[i] == pfx[i])
-            i++;
-        if (!pfx[i])
-            return 0;
-    }
-    return 1;
+    size_t n = str_len(v);
+    const uint8_t *b = (const uint8_t *)v;
+    return find(b, 0, n, "TRACE_") == (size_t)-1 && find(b, 0, n, "\n") == (size_t)-1;
 }
 
 // QNX's traceparser reads the header through a 99-byte window (qnx_header_ends, below): an
@@ -118,47 +134,54 @@ static size_t value_max(const char *key)
     return k < QNX_HDR_WINDOW ? QNX_HDR_WINDOW - k : 0;
 }
 
-void kev_hdr_item_tail(struct kev_out *o, const char *key, const char *value)
+#define VALUE_BAD "a header value holds \"TRACE_\" or a newline, either of which ends it early"
+
+// "TRACE_<key>::", every item's start; a key outside A-Z, 0-9 and _ is an error.
+static void item_head(struct kev_out *o, const char *key)
+{
+    if (!key_ok(key))
+        fail(o, KEV_OUT_EINVAL, "a header key holds a character other than A-Z, 0-9 and _", key);
+    out_str(o, "TRACE_");
+    out_str(o, key);
+    out_str(o, "::");
+}
+
+// The same as kev_hdr_item for a value whose end says most (a file's path): one longer than
+// QNX's traceparser reads keeps its end after "...".
+static void hdr_item_tail(struct kev_out *o, const char *key, const char *value)
 {
     size_t n = str_len(value), max = value_max(key);
     if (n <= max || max < 4) {
         kev_hdr_item(o, key, value);
         return;
     }
-    if (!key_ok(key) && !o->ko_err)
-        o->ko_err = KEV_OUT_EINVAL;
-    out_str(o, "TRACE_");
-    out_str(o, key);
-    out_str(o, "::...");
     const char *tail = value + n - (max - 3);
-    if (!value_ok(tail) && !o->ko_err)
-        o->ko_err = KEV_OUT_EINVAL;
+    if (!value_ok(tail))
+        fail(o, KEV_OUT_EINVAL, VALUE_BAD, key);
+    item_head(o, key);
+    out_str(o, "...");
     out_str(o, tail);
 }
 
 void kev_hdr_item(struct kev_out *o, const char *key, const char *value)
 {
-    if ((!value_ok(value) || str_len(value) > value_max(key)) && !o->ko_err)
-        o->ko_err = KEV_OUT_EINVAL;
-    if (!key_ok(key) && !o->ko_err)
-        o->ko_err = KEV_OUT_EINVAL;
-    out_str(o, "TRACE_");
-    out_str(o, key);
-    out_str(o, "::");
+    if (!value_ok(value))
+        fail(o, KEV_OUT_EINVAL, VALUE_BAD, key);
+    else if (str_len(value) > value_max(key))
+        fail(o, KEV_OUT_EINVAL, "a header value is longer than QNX's traceparser reads: \"TRACE_\", "
+             "the key, \"::\", the value and the next \"TRACE_\" must fit in 99 bytes", key);
+    item_head(o, key);
     out_str(o, value);
 }
 
 void kev_hdr_item_u(struct kev_out *o, const char *key, uint64_t value)
 {
-    if (!key_ok(key) && !o->ko_err)
-        o->ko_err = KEV_OUT_EINVAL;
-    out_str(o, "TRACE_");
-    out_str(o, key);
-    out_str(o, "::");
+    item_head(o, key);
     out_dec(o, value);
 }
 
-void kev_hdr_format(struct kev_out *o)
+// VER_MAJOR, VER_MINOR, the byte-order key and ENCODING.
+static void hdr_format(struct kev_out *o)
 {
     kev_hdr_item_u(o, "VER_MAJOR", KEV_VER_MAJOR);
     const char minor[3] = { (char)('0' + KEV_VER_MINOR / 10u % 10u),
@@ -166,6 +189,34 @@ void kev_hdr_format(struct kev_out *o)
     kev_hdr_item(o, "VER_MINOR", minor);
     kev_hdr_item(o, o->ko_big ? "BIG_ENDIAN" : "LITTLE_ENDIAN", "TRUE");
     kev_hdr_item(o, "ENCODING", "16 byte events");
+}
+
+static void hdr_item_opt(struct kev_out *o, const char *key, const char *value)
+{
+    if (value)
+        kev_hdr_item(o, key, value);
+}
+
+// The header items are written back to back with no separator, as QNX's tracelogger does:
+// QNX's traceparser starts the system page right after "TRACE_HEADER_END::". The order is
+// QNX's tracelogger's (services/tracelogger/kevfile.c), which also puts a writer's own items
+// after SYSPAGE_LEN; our readers look items up by key.
+void kev_hdr_standard(struct kev_out *o, const struct kev_hdr_std *s)
+{
+    out_str(o, KEV_FILE_MAGIC);
+    if (s->hs_file_name)
+        hdr_item_tail(o, "FILE_NAME", s->hs_file_name);
+    hdr_item_opt(o, "DATE", s->hs_date);
+    hdr_format(o);
+    hdr_item_opt(o, "BOOT_DATE", s->hs_boot_date);
+    kev_hdr_item_u(o, "CYCLES_PER_SEC", s->hs_cycles_per_sec);
+    kev_hdr_item_u(o, "CPU_NUM", s->hs_cpu_num);
+    hdr_item_opt(o, "SYSNAME", s->hs_sysname);
+    hdr_item_opt(o, "NODENAME", s->hs_nodename);
+    hdr_item_opt(o, "SYS_RELEASE", s->hs_sys_release);
+    hdr_item_opt(o, "SYS_VERSION", s->hs_sys_version);
+    hdr_item_opt(o, "MACHINE", s->hs_machine);
+    kev_hdr_item_u(o, "SYSPAGE_LEN", s->hs_syspage_len);
 }
 
 // ---- QNX's reading of the header ----------------------------------------------------------
@@ -178,26 +229,12 @@ void kev_hdr_format(struct kev_out *o)
 // then loops for ever. qnx_header_ends says whether h[0..n), the whole header, end marker
 // included, is read to its end; bytes past n are taken to hold no "TRACE_".
 
-static size_t find(const uint8_t *h, size_t from, size_t end, const char *what)
-{
-    size_t m = str_len(what);
-    for (size_t i = from; i + m <= end; i++) {
-        size_t k = 0;
-        while (k < m && h[i + k] == (uint8_t)what[k])
-            k++;
-        if (k == m)
-            return i;
-    }
-    return (size_t)-1;
-}
-
 static int qnx_header_ends(const uint8_t *h, size_t n)
 {
     static const char magic[] = KEV_FILE_MAGIC, end_key[] = KEV_FILE_HEADER_END;
-    size_t base = 0, key = find(h, 0, n, "TRACE_");
-    if (key != 0 || str_len(magic) >= n)
+    size_t base = 0, key = str_len(magic) + 6;  // the first item's key
+    if (str_len(magic) >= n || find(h, 0, str_len(magic), magic) != 0)
         return 0;
-    key = str_len(magic) + 6;                   // the first item's key
     for (unsigned round = 0; round < 64; round++) {
         size_t win = base + QNX_HDR_WINDOW, lim = win < n ? win : n;
         for (;;) {
@@ -324,8 +361,9 @@ static void qnx_syspage(struct kev_out *o, const struct kev_sp_machine *m)
     kev_out_bytes(o, m->cpu_name ? m->cpu_name : "", str_len(m->cpu_name ? m->cpu_name : "") + 1);
     out_align(o, page);
     size_t total = o->ko_len - page;
-    if (total > 0xffffu && !o->ko_err)
-        o->ko_err = KEV_OUT_EINVAL; // QNX's sizes are 16 bits
+    if (total > 0xffffu) // QNX's sizes are 16 bits
+        fail(o, KEV_OUT_EINVAL, "QNX's system page is over 65535 bytes: fewer processes or "
+             "threads, or shorter names", 0);
     // struct syspage_entry: size, total_size, type, num_cpu, then (entry_off, entry_size)s
     patch_n(o, page, 0, 156, 2);
     patch_n(o, page, 2, total, 2);
@@ -459,7 +497,7 @@ void kev_trailer(struct kev_out *o, uint32_t nbufs, uint32_t flags,
                  const struct kev_cpu_totals *cpu, unsigned ncpu)
 {
     if (ncpu == 0 || ncpu > KEV_MAX_CPUS) {
-        o->ko_err = o->ko_err ? o->ko_err : KEV_OUT_EINVAL;
+        fail(o, KEV_OUT_EINVAL, "the trailer's CPU count is 0 or over KEV_MAX_CPUS", 0);
         return;
     }
     uint32_t len = (uint32_t)kev_trailer_len(ncpu), sum = 0;

@@ -122,19 +122,13 @@ int kev_write_head(const struct tl_opts *o)
     date_text(date, now);
     date_text(boot, now - (uint32_t)(ClockCycles() / hz));
     kev_out_init(&h, head, sizeof(head), kev_host_is_big_endian());
-    kev_hdr_begin(&h);
-    kev_hdr_item_tail(&h, "FILE_NAME", o->file);
-    kev_hdr_item(&h, "DATE", date);
-    kev_hdr_format(&h);
-    kev_hdr_item(&h, "BOOT_DATE", boot);
-    kev_hdr_item_u(&h, "CYCLES_PER_SEC", hz);
-    kev_hdr_item_u(&h, "CPU_NUM", ncpu);
-    kev_hdr_item(&h, "SYSNAME", "kev-microkernel");
-    kev_hdr_item(&h, "NODENAME", BOARD_NAME_STR);
-    kev_hdr_item(&h, "SYS_RELEASE", "0.1");
-    kev_hdr_item(&h, "SYS_VERSION", __DATE__);
-    kev_hdr_item(&h, "MACHINE", BOARD_ARCH_STR);
-    kev_hdr_item_u(&h, "SYSPAGE_LEN", splen);
+    const struct kev_hdr_std std = {
+        .hs_file_name = o->file, .hs_date = date, .hs_boot_date = boot,
+        .hs_cycles_per_sec = hz, .hs_cpu_num = ncpu, .hs_sysname = "kev-microkernel",
+        .hs_nodename = BOARD_NAME_STR, .hs_sys_release = "0.1", .hs_sys_version = __DATE__,
+        .hs_machine = BOARD_ARCH_STR, .hs_syspage_len = splen,
+    };
+    kev_hdr_standard(&h, &std);
     for (unsigned i = 0; i < o->nattr; i++) {
         char key[32];
         const char *eq = strchr(o->attr[i], '=');
@@ -150,7 +144,9 @@ int kev_write_head(const struct tl_opts *o)
     }
     kev_hdr_end(&h);
     if (h.ko_err || sp.ko_err) {
-        printf("tracelogger: header does not fit: an -A attribute is malformed, or its value is longer than QNX's traceparser reads (docs/kev-format.md)\n");
+        const struct kev_out *bad = h.ko_err ? &h : &sp;
+        printf("tracelogger: the file's header is refused%s%s: %s (docs/kev-format.md)\n",
+               bad->ko_key[0] ? " at TRACE_" : "", bad->ko_key, bad->ko_why);
         return -1;
     }
     if (out_write(head, h.ko_len) || out_write(page, sp.ko_len))

@@ -3,7 +3,7 @@
 // trips through the ring and a host capture in both byte orders, exact events with combine
 // reassembly, strings and 64-bit time, loss accounting for every policy, and damaged input
 // (truncated, wrong magic/version, byte-swapped, random bytes, unterminated combine events);
-// the stream's CRC-32.
+// the stream's CRC-32; the header's standard items read back one by one, and refused items.
 #define _GNU_SOURCE // memmem
 #include <setjmp.h>
 #include <stdarg.h>
@@ -532,13 +532,23 @@ static void test_writer_rejects_bad_items(void **st)
     kev_out_init(&o, buf, sizeof(buf), 0);
     kev_hdr_item(&o, "BAD KEY", "x");
     assert_int_equal(o.ko_err, KEV_OUT_EINVAL);
+    assert_string_equal(o.ko_key, "BAD KEY");
+    assert_non_null(strstr(o.ko_why, "A-Z, 0-9 and _"));
     kev_out_init(&o, buf, sizeof(buf), 0);
     kev_hdr_item(&o, "KEY", "two\nlines");
     assert_int_equal(o.ko_err, KEV_OUT_EINVAL);
+    assert_string_equal(o.ko_key, "KEY");
+    assert_non_null(strstr(o.ko_why, "newline"));
     kev_out_init(&o, buf, sizeof(buf), 0);
-    kev_hdr_begin(&o);
+    kev_hdr_item(&o, "KEY", "a TRACE_X::inside");
+    assert_int_equal(o.ko_err, KEV_OUT_EINVAL);
+    assert_non_null(strstr(o.ko_why, "\"TRACE_\""));
+    kev_out_init(&o, buf, sizeof(buf), 0);
+    kev_out_bytes(&o, KEV_FILE_MAGIC, sizeof(KEV_FILE_MAGIC) - 1);
     kev_hdr_item(&o, "FILE_NAME", "a-name-long-enough-to-overflow-a-64-byte-buffer");
     assert_int_equal(o.ko_err, KEV_OUT_ENOSPC);
+    assert_string_equal(o.ko_key, "");
+    assert_non_null(strstr(o.ko_why, "too small"));
     size_t len = o.ko_len;
     kev_out_u32(&o, 1); // sticky: nothing more is written
     assert_int_equal(o.ko_len, len);
@@ -551,24 +561,19 @@ static void test_writer_rejects_bad_items(void **st)
 // layouts are ones QNX's own traceprinter (../shared/qnx-tools) was seen to loop on for ever:
 // the tracelogger test's header with its -A TEST=demo attribute last (every file-name length
 // from 1 to 95 looped), and a file name of 83 characters or more. kev_hdr_end pads the first,
-// kev_hdr_item refuses the second's value and kev_hdr_item_tail keeps its end.
+// kev_hdr_item refuses the second's value and kev_hdr_standard keeps FILE_NAME's end.
 static size_t demo_header(uint8_t *buf, size_t cap, const char *file, int attr)
 {
     struct kev_out o;
     kev_out_init(&o, buf, cap, 0);
-    kev_hdr_begin(&o);
-    kev_hdr_item_tail(&o, "FILE_NAME", file);
-    kev_hdr_item(&o, "DATE", "Thu Nov 26 13:47:27 UTC 2026");
-    kev_hdr_format(&o);
-    kev_hdr_item(&o, "BOOT_DATE", "Thu Nov 26 13:47:27 UTC 2026");
-    kev_hdr_item_u(&o, "CYCLES_PER_SEC", 25000000);
-    kev_hdr_item_u(&o, "CPU_NUM", 1);
-    kev_hdr_item(&o, "SYSNAME", "kev-microkernel");
-    kev_hdr_item(&o, "NODENAME", "mps2-an385");
-    kev_hdr_item(&o, "SYS_RELEASE", "0.1");
-    kev_hdr_item(&o, "SYS_VERSION", "Nov 26 2026");
-    kev_hdr_item(&o, "MACHINE", "armv7m");
-    kev_hdr_item_u(&o, "SYSPAGE_LEN", 604);
+    const struct kev_hdr_std std = {
+        .hs_file_name = file, .hs_date = "Thu Nov 26 13:47:27 UTC 2026",
+        .hs_boot_date = "Thu Nov 26 13:47:27 UTC 2026", .hs_cycles_per_sec = 25000000,
+        .hs_cpu_num = 1, .hs_sysname = "kev-microkernel", .hs_nodename = "mps2-an385",
+        .hs_sys_release = "0.1", .hs_sys_version = "Nov 26 2026", .hs_machine = "armv7m",
+        .hs_syspage_len = 604,
+    };
+    kev_hdr_standard(&o, &std);
     if (attr)
         kev_hdr_item(&o, "TEST", "demo");
     kev_hdr_end(&o);
@@ -609,6 +614,142 @@ static void test_header_qnx_reads_to_its_end(void **st)
     assert_int_equal(o.ko_err, KEV_OUT_EINVAL);
 }
 
+// A whole file around kev_hdr_standard's header (no buffers), in the given byte order.
+static size_t standard_file(uint8_t *buf, size_t cap, int big, const struct kev_hdr_std *std)
+{
+    uint8_t page[1024];
+    struct kev_out sp, o;
+    kev_out_init(&sp, page, sizeof(page), big);
+    const struct kev_sp_machine m = { KEV_SP_QNX_ARM, 1, std->hs_cycles_per_sec, 0, 25,
+                                      "Cortex-M3", "mps2-an385", "armle" };
+    kev_sp_begin(&sp, &m);
+    kev_sp_board(&sp, "mps2-an385", 25000000, 1);
+    size_t splen = kev_sp_end(&sp);
+    assert_int_equal(sp.ko_err, 0);
+    struct kev_hdr_std s = *std;
+    s.hs_syspage_len = splen;
+    kev_out_init(&o, buf, cap, big);
+    kev_hdr_standard(&o, &s);
+    kev_hdr_item(&o, "GENERATOR", "unit test");  // a writer's own item, after the standard
+    kev_hdr_end(&o);
+    kev_out_bytes(&o, page, splen);
+    const struct kev_cpu_totals tot[1] = { { 0, 0 } };
+    kev_trailer(&o, 0, 0, tot, 1);
+    assert_int_equal(o.ko_err, 0);
+    return o.ko_len;
+}
+
+// The items the decoder's header reader found, in file order, against the list written here
+// from docs/kev-format.md (QNX's tracelogger's order: the file's name and date, the format's
+// items, then the machine's). kev_hdr_end's padding item, when it put one, comes last.
+static void check_items(const char *const want[][2], unsigned n)
+{
+    unsigned got = rd.kr_nattr;
+    const struct kev_attr *last = &rd.kr_attr[got - 1];
+    if (got == n + 1 && last->ka_klen == 3 && memcmp(last->ka_key, "PAD", 3) == 0) {
+        for (unsigned k = 0; k < last->ka_vlen; k++)
+            assert_int_equal(last->ka_val[k], '-');
+        got--;
+    }
+    assert_int_equal(got, n);
+    for (unsigned i = 0; i < n; i++) {
+        const struct kev_attr *a = &rd.kr_attr[i];
+        if (a->ka_klen != strlen(want[i][0]) || memcmp(a->ka_key, want[i][0], a->ka_klen) ||
+            a->ka_vlen != strlen(want[i][1]) || memcmp(a->ka_val, want[i][1], a->ka_vlen))
+            fail_msg("item %u: TRACE_%.*s::%.*s, not TRACE_%s::%s", i, (int)a->ka_klen,
+                     a->ka_key, (int)a->ka_vlen, a->ka_val, want[i][0], want[i][1]);
+    }
+}
+
+static void test_standard_header_read_back(void **st)
+{
+    (void)st;
+    static uint8_t buf[4096];
+    char splen[16];
+    for (int big = 0; big <= 1; big++) {
+        const struct kev_hdr_std std = {
+            .hs_file_name = "/tmp/cap.kev", .hs_date = "Thu Nov 26 13:47:27 UTC 2026",
+            .hs_boot_date = "Thu Nov 26 13:40:00 UTC 2026", .hs_cycles_per_sec = 25000000,
+            .hs_cpu_num = 1, .hs_sysname = "kev-microkernel", .hs_nodename = "mps2-an385",
+            .hs_sys_release = "0.1", .hs_sys_version = "Nov 26 2026", .hs_machine = "armv7m",
+        };
+        size_t n = standard_file(buf, sizeof(buf), big, &std);
+        if (kev_open(&rd, buf, n))
+            fail_msg("kev_open: %s", kev_error(&rd));
+        unsigned vlen;
+        const char *v = kev_attr(&rd, "SYSPAGE_LEN", &vlen);
+        assert_non_null(v);
+        snprintf(splen, sizeof(splen), "%.*s", (int)vlen, v);
+        const char *const want[][2] = {
+            { "FILE_NAME", "/tmp/cap.kev" }, { "DATE", "Thu Nov 26 13:47:27 UTC 2026" },
+            { "VER_MAJOR", "1" }, { "VER_MINOR", "02" },
+            { big ? "BIG_ENDIAN" : "LITTLE_ENDIAN", "TRUE" }, { "ENCODING", "16 byte events" },
+            { "BOOT_DATE", "Thu Nov 26 13:40:00 UTC 2026" }, { "CYCLES_PER_SEC", "25000000" },
+            { "CPU_NUM", "1" }, { "SYSNAME", "kev-microkernel" }, { "NODENAME", "mps2-an385" },
+            { "SYS_RELEASE", "0.1" }, { "SYS_VERSION", "Nov 26 2026" }, { "MACHINE", "armv7m" },
+            { "SYSPAGE_LEN", splen }, { "GENERATOR", "unit test" },
+        };
+        check_items(want, sizeof(want) / sizeof(want[0]));
+        assert_int_equal(rd.kr_big, big);
+        assert_int_equal(rd.kr_cycles_per_sec, 25000000);
+        assert_string_equal(rd.kr_board, "mps2-an385");   // the system page, after the header
+    }
+    // kevdump's form: no boot date, node, release, version or machine; those items are absent.
+    const struct kev_hdr_std dump = {
+        .hs_file_name = "dump.kev", .hs_date = "Thu Nov 26 13:47:27 UTC 2026",
+        .hs_cycles_per_sec = 62500000, .hs_cpu_num = 4, .hs_sysname = "kev-microkernel",
+    };
+    size_t n = standard_file(buf, sizeof(buf), 0, &dump);
+    if (kev_open(&rd, buf, n))
+        fail_msg("kev_open: %s", kev_error(&rd));
+    unsigned vlen;
+    const char *v = kev_attr(&rd, "SYSPAGE_LEN", &vlen);
+    assert_non_null(v);
+    snprintf(splen, sizeof(splen), "%.*s", (int)vlen, v);
+    const char *const want[][2] = {
+        { "FILE_NAME", "dump.kev" }, { "DATE", "Thu Nov 26 13:47:27 UTC 2026" },
+        { "VER_MAJOR", "1" }, { "VER_MINOR", "02" }, { "LITTLE_ENDIAN", "TRUE" },
+        { "ENCODING", "16 byte events" }, { "CYCLES_PER_SEC", "62500000" }, { "CPU_NUM", "4" },
+        { "SYSNAME", "kev-microkernel" }, { "SYSPAGE_LEN", splen }, { "GENERATOR", "unit test" },
+    };
+    check_items(want, sizeof(want) / sizeof(want[0]));
+    assert_int_equal(rd.kr_cycles_per_sec, 62500000);
+}
+
+// QNX's 99-byte window: "TRACE_DATE::" and the next "TRACE_" leave a DATE value 87 bytes. One
+// byte more is refused, with the key and the reason; FILE_NAME keeps its end instead.
+static void test_too_long_value_refused(void **st)
+{
+    (void)st;
+    static uint8_t buf[2048];
+    char v[120];
+    struct kev_out o;
+    memset(v, 'x', sizeof(v));
+    v[87] = '\0';
+    kev_out_init(&o, buf, sizeof(buf), 0);
+    kev_hdr_item(&o, "DATE", v);
+    assert_int_equal(o.ko_err, 0);
+    v[87] = 'x';
+    v[88] = '\0';
+    kev_out_init(&o, buf, sizeof(buf), 0);
+    kev_hdr_item(&o, "DATE", v);
+    assert_int_equal(o.ko_err, KEV_OUT_EINVAL);
+    assert_non_null(o.ko_why);
+    assert_string_equal(o.ko_key, "DATE");
+    assert_non_null(strstr(o.ko_why, "longer than QNX's traceparser reads"));
+    // Through the standard writer: the item named is the one refused, and the error sticks.
+    const struct kev_hdr_std std = {
+        .hs_file_name = v, .hs_date = "Thu Nov 26 13:47:27 UTC 2026", .hs_cpu_num = 1,
+        .hs_sysname = v, .hs_machine = "a TRACE_ in it",
+    };
+    kev_out_init(&o, buf, sizeof(buf), 0);
+    kev_hdr_standard(&o, &std);
+    assert_int_equal(o.ko_err, KEV_OUT_EINVAL);
+    assert_string_equal(o.ko_key, "SYSNAME");
+    assert_non_null(strstr(o.ko_why, "longer than QNX's traceparser reads"));
+    assert_true(holds(buf, o.ko_len, "TRACE_FILE_NAME::...xxx"));   // not refused: its end kept
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -626,6 +767,8 @@ int main(void)
         cmocka_unit_test(test_writer_rejects_bad_items),
         cmocka_unit_test(test_stream_crc32),
         cmocka_unit_test(test_header_qnx_reads_to_its_end),
+        cmocka_unit_test(test_standard_header_read_back),
+        cmocka_unit_test(test_too_long_value_refused),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

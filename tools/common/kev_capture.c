@@ -50,24 +50,19 @@ void kcap_begin(struct kcap *c, int big_endian, uint64_t cycles_per_sec)
     reserve(c, 8192 + splen);
     struct kev_out h;
     kev_out_init(&h, c->data, c->cap, big_endian);
-    kev_hdr_begin(&h);
-    kev_hdr_item(&h, "FILE_NAME", "tracebuffer.kev");
-    kev_hdr_item(&h, "DATE", "Sat Nov 21 05:00:00 2026");
-    kev_hdr_format(&h);
-    kev_hdr_item(&h, "BOOT_DATE", "Sat Nov 21 04:59:00 2026");
-    kev_hdr_item_u(&h, "CYCLES_PER_SEC", cycles_per_sec);
-    kev_hdr_item_u(&h, "CPU_NUM", 1);
-    kev_hdr_item(&h, "SYSNAME", "QNX-like");
-    kev_hdr_item(&h, "NODENAME", "localhost");
-    kev_hdr_item(&h, "SYS_RELEASE", "0.1");
-    kev_hdr_item(&h, "SYS_VERSION", "kevgen");
-    kev_hdr_item(&h, "MACHINE", "armv7m");
-    kev_hdr_item_u(&h, "SYSPAGE_LEN", splen);
+    const struct kev_hdr_std std = {
+        .hs_file_name = "tracebuffer.kev", .hs_date = "Sat Nov 21 05:00:00 2026",
+        .hs_boot_date = "Sat Nov 21 04:59:00 2026", .hs_cycles_per_sec = cycles_per_sec,
+        .hs_cpu_num = 1, .hs_sysname = "QNX-like", .hs_nodename = "localhost",
+        .hs_sys_release = "0.1", .hs_sys_version = "kevgen", .hs_machine = "armv7m",
+        .hs_syspage_len = splen,
+    };
+    kev_hdr_standard(&h, &std);
     kev_hdr_item(&h, "GENERATOR", "kev_capture");
     kev_hdr_end(&h);
     kev_out_bytes(&h, sp, splen);
     if (h.ko_err) {
-        fprintf(stderr, "kev_capture: header overflow\n");
+        fprintf(stderr, "kev_capture: cannot write the header: %s\n", h.ko_why);
         exit(2);
     }
     c->len = h.ko_len;

@@ -115,21 +115,20 @@ static void begin_file(void)
     }
     struct kev_out h;
     kev_out_init(&h, cap.data, cap.cap, 0);
-    kev_hdr_begin(&h);
-    kev_hdr_item(&h, "FILE_NAME", "scenario.kev");
-    kev_hdr_item(&h, "DATE", "Sat Nov 21 06:00:00 2026");
-    kev_hdr_format(&h);
-    kev_hdr_item(&h, "BOOT_DATE", "Sat Nov 21 06:00:00 2026");
-    kev_hdr_item_u(&h, "CYCLES_PER_SEC", HZ);
-    kev_hdr_item_u(&h, "CPU_NUM", TRACE_MAX_CPUS);
-    kev_hdr_item(&h, "SYSNAME", "QNX-like");
-    kev_hdr_item(&h, "NODENAME", "scenario");
-    kev_hdr_item(&h, "SYS_RELEASE", "0.1");
-    kev_hdr_item(&h, "SYS_VERSION", "kevscen");
-    kev_hdr_item(&h, "MACHINE", "armv7m");
-    kev_hdr_item_u(&h, "SYSPAGE_LEN", splen);
+    const struct kev_hdr_std std = {
+        .hs_file_name = "scenario.kev", .hs_date = "Sat Nov 21 06:00:00 2026",
+        .hs_boot_date = "Sat Nov 21 06:00:00 2026", .hs_cycles_per_sec = HZ,
+        .hs_cpu_num = TRACE_MAX_CPUS, .hs_sysname = "QNX-like", .hs_nodename = "scenario",
+        .hs_sys_release = "0.1", .hs_sys_version = "kevscen", .hs_machine = "armv7m",
+        .hs_syspage_len = splen,
+    };
+    kev_hdr_standard(&h, &std);
     kev_hdr_end(&h);
     kev_out_bytes(&h, sp, splen);
+    if (h.ko_err) {
+        fprintf(stderr, "kevscen: cannot write the header: %s\n", h.ko_why);
+        exit(1);
+    }
     cap.len = h.ko_len;
 }
 

@@ -281,19 +281,9 @@ int main(int argc, char **argv)
     }
     static uint8_t head[4096];
     struct kev_out h;
-    char date[64], cpus[16];
+    char date[64];
     time_t now = time(NULL);
     strftime(date, sizeof(date), "%a %b %d %H:%M:%S UTC %Y", gmtime(&now));
-    snprintf(cpus, sizeof(cpus), "%u", ncpus);
-    kev_out_init(&h, head, sizeof(head), kev_host_is_big_endian());
-    kev_hdr_begin(&h);
-    kev_hdr_item_tail(&h, "FILE_NAME", out_name);
-    kev_hdr_item(&h, "DATE", date);
-    kev_hdr_format(&h);
-    kev_hdr_item_u(&h, "CYCLES_PER_SEC", hz);
-    kev_hdr_item(&h, "CPU_NUM", cpus);
-    kev_hdr_item(&h, "SYSNAME", "kev-microkernel");
-    kev_hdr_item(&h, "KEVDUMP", "post-mortem read of the ring");
     // A system page with what a halted ring tells: the CPUs and the counter's rate (no
     // process names: the trace's own events carry what it has).
     static uint8_t page[1024];
@@ -304,10 +294,26 @@ int main(int argc, char **argv)
                                    m.ptr_bytes == 8 ? "aarch64le" : "armle" };
     kev_sp_begin(&sp, &mach);
     kev_sp_board(&sp, "unknown", 0, ncpus);
-    kev_hdr_item_u(&h, "SYSPAGE_LEN", kev_sp_end(&sp));
+    size_t splen = kev_sp_end(&sp);
+    // A halted ring tells no boot date, node, release or machine: those items are left out.
+    kev_out_init(&h, head, sizeof(head), kev_host_is_big_endian());
+    const struct kev_hdr_std std = {
+        .hs_file_name = out_name, .hs_date = date, .hs_cycles_per_sec = hz,
+        .hs_cpu_num = ncpus, .hs_sysname = "kev-microkernel", .hs_syspage_len = splen,
+    };
+    kev_hdr_standard(&h, &std);
+    kev_hdr_item(&h, "KEVDUMP", "post-mortem read of the ring");
     kev_hdr_end(&h);
+    if (h.ko_err || sp.ko_err) {
+        const struct kev_out *bad = h.ko_err ? &h : &sp;
+        fprintf(stderr, "kevdump: cannot write %s's header%s%s: %s\n", out_name,
+                bad->ko_key[0] ? " at TRACE_" : "", bad->ko_key, bad->ko_why);
+        fclose(out);
+        remove(out_name);
+        return 1;
+    }
     int werr = fwrite(head, 1, h.ko_len, out) != h.ko_len ||
-               fwrite(page, 1, sp.ko_len, out) != sp.ko_len || sp.ko_err;
+               fwrite(page, 1, sp.ko_len, out) != sp.ko_len;
 
     struct kev_cpu_totals tot[MAX_CPUS];
     memset(tot, 0, sizeof(tot));
@@ -337,7 +343,7 @@ int main(int argc, char **argv)
         kev_loss_note(&t, last_t, lost);
     kev_trailer(&t, nd, KEV_TRL_RING, tot, ncpus);
     werr |= fwrite(head, 1, t.ko_len, out) != t.ko_len;
-    if (fclose(out) != 0 || werr || t.ko_err || h.ko_err) {
+    if (fclose(out) != 0 || werr || t.ko_err) {
         fprintf(stderr, "kevdump: writing %s failed\n", out_name);
         return 1;
     }

@@ -17,6 +17,8 @@ struct kev_out {
     int ko_big;    // words are written big-endian
     size_t ko_mark; // kev_sp_begin: where the system page starts
     size_t ko_blob; // kev_sp_begin: where our own record list (KYSP) starts
+    const char *ko_why; // the first error's cause, a sentence to print; NULL when none
+    char ko_key[32];    // the header item that error was found in ("" when none)
 };
 
 #define KEV_OUT_ENOSPC 1
@@ -46,15 +48,30 @@ void kev_out_u32(struct kev_out *o, uint32_t v); // in the writer's byte order
 void kev_out_slots(struct kev_out *o, const struct kev_slot *s, size_t n);
 int kev_host_is_big_endian(void);
 
-// ASCII header. key is the part after TRACE_ (A-Z, 0-9, _); value must not hold '\n' or NUL.
-void kev_hdr_begin(struct kev_out *o);
+// ASCII header: kev_hdr_standard, then any writer's own items, then kev_hdr_end. A key is the
+// part after TRACE_ (A-Z, 0-9, _); a value holds no "TRACE_", no '\n', and fits QNX's 99-byte
+// window with its key (docs/kev-format.md): an item that breaks a rule sets KEV_OUT_EINVAL,
+// ko_why and ko_key.
+//
+// The standard items, written in this order by kev_hdr_standard after the magic. A NULL
+// string leaves its item out (kevdump knows no boot date, node or release).
+struct kev_hdr_std {
+    const char *hs_file_name;   // FILE_NAME: the file's path; its end kept after "..." when long
+    const char *hs_date;        // DATE: when the file was written
+                                // then VER_MAJOR, VER_MINOR, the byte-order key, ENCODING
+    const char *hs_boot_date;   // BOOT_DATE
+    uint64_t hs_cycles_per_sec; // CYCLES_PER_SEC
+    uint32_t hs_cpu_num;        // CPU_NUM
+    const char *hs_sysname;     // SYSNAME
+    const char *hs_nodename;    // NODENAME
+    const char *hs_sys_release; // SYS_RELEASE
+    const char *hs_sys_version; // SYS_VERSION
+    const char *hs_machine;     // MACHINE
+    uint64_t hs_syspage_len;    // SYSPAGE_LEN: kev_sp_end's result
+};
+void kev_hdr_standard(struct kev_out *o, const struct kev_hdr_std *s);
 void kev_hdr_item(struct kev_out *o, const char *key, const char *value);
-// The same for a value whose end says most (a file's path): one longer than QNX's traceparser
-// reads (kev_hdr_item refuses it: KEV_OUT_EINVAL) keeps its end after "...".
-void kev_hdr_item_tail(struct kev_out *o, const char *key, const char *value);
 void kev_hdr_item_u(struct kev_out *o, const char *key, uint64_t value);
-// Writes VER_MAJOR, VER_MINOR, the byte-order key and ENCODING (call once, after begin).
-void kev_hdr_format(struct kev_out *o);
 void kev_hdr_end(struct kev_out *o);
 
 // System page (docs/kev-format.md section 2): QNX's own system page first, with the facts
