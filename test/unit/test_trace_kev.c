@@ -661,6 +661,20 @@ static void check_items(const char *const want[][2], unsigned n)
     }
 }
 
+// Opens the file standard_file makes of std; its SYSPAGE_LEN value (the page's size, which
+// the file's writer knows) in splen.
+static void open_standard(uint8_t *buf, size_t size, int big, const struct kev_hdr_std *std,
+                          char *splen, size_t splen_size)
+{
+    size_t n = standard_file(buf, size, big, std);
+    if (kev_open(&rd, buf, n))
+        fail_msg("kev_open: %s", kev_error(&rd));
+    unsigned vlen;
+    const char *v = kev_attr(&rd, "SYSPAGE_LEN", &vlen);
+    assert_non_null(v);
+    snprintf(splen, splen_size, "%.*s", (int)vlen, v);
+}
+
 static void test_standard_header_read_back(void **st)
 {
     (void)st;
@@ -673,13 +687,7 @@ static void test_standard_header_read_back(void **st)
             .hs_cpu_num = 1, .hs_sysname = "kev-microkernel", .hs_nodename = "mps2-an385",
             .hs_sys_release = "0.1", .hs_sys_version = "Nov 26 2026", .hs_machine = "armv7m",
         };
-        size_t n = standard_file(buf, sizeof(buf), big, &std);
-        if (kev_open(&rd, buf, n))
-            fail_msg("kev_open: %s", kev_error(&rd));
-        unsigned vlen;
-        const char *v = kev_attr(&rd, "SYSPAGE_LEN", &vlen);
-        assert_non_null(v);
-        snprintf(splen, sizeof(splen), "%.*s", (int)vlen, v);
+        open_standard(buf, sizeof(buf), big, &std, splen, sizeof(splen));
         const char *const want[][2] = {
             { "FILE_NAME", "/tmp/cap.kev" }, { "DATE", "Thu Nov 26 13:47:27 UTC 2026" },
             { "VER_MAJOR", "1" }, { "VER_MINOR", "02" },
@@ -699,13 +707,7 @@ static void test_standard_header_read_back(void **st)
         .hs_file_name = "dump.kev", .hs_date = "Thu Nov 26 13:47:27 UTC 2026",
         .hs_cycles_per_sec = 62500000, .hs_cpu_num = 4, .hs_sysname = "kev-microkernel",
     };
-    size_t n = standard_file(buf, sizeof(buf), 0, &dump);
-    if (kev_open(&rd, buf, n))
-        fail_msg("kev_open: %s", kev_error(&rd));
-    unsigned vlen;
-    const char *v = kev_attr(&rd, "SYSPAGE_LEN", &vlen);
-    assert_non_null(v);
-    snprintf(splen, sizeof(splen), "%.*s", (int)vlen, v);
+    open_standard(buf, sizeof(buf), 0, &dump, splen, sizeof(splen));
     const char *const want[][2] = {
         { "FILE_NAME", "dump.kev" }, { "DATE", "Thu Nov 26 13:47:27 UTC 2026" },
         { "VER_MAJOR", "1" }, { "VER_MINOR", "02" }, { "LITTLE_ENDIAN", "TRUE" },
