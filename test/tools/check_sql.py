@@ -2,8 +2,10 @@
 # SPDX-License-Identifier: MIT
 # kevsql's tables against truths from outside them, on one trace (test_kevsql.sh):
 #   * the independent reader of the file's bytes (kev_reader.py, from docs/kev-format.md alone):
-#     the count of each event kind (event), each thread's CPU time (sched_slice), each CPU's idle
-#     time (cpu), the trace's first and last event (metadata);
+#     the count of each event kind (event), each event's thread (event.utid: the reader's running
+#     thread on its CPU, or mid-switch the thread the CPU's last ONCPU named; NULL only where the
+#     reader has none), each thread's CPU time (sched_slice), each CPU's idle time (cpu), the
+#     trace's first and last event (metadata);
 #   * kevscen's script, when EXPECT is given ("expect" lines computed from the script itself):
 #     interrupt latencies and rates (irq, irq_latency), the priority inversions with every
 #     middle thread's share, the deadlock cycle and every wait (priority_inversion,
@@ -61,6 +63,15 @@ st = json.loads(subprocess.run([kevstat, "--json", trace], capture_output=True, 
 counts = {"%s/%d" % (c, t): k for c, t, k in sql("SELECT class, type, count(*) FROM event GROUP BY 1, 2")}
 check("every event kind's count is the independent reader's (%d kinds, %d events)"
       % (len(counts), sum(counts.values())), counts, ind["counts"])
+# each event's thread, by its offset in the file (the START snapshot's events aside)
+rows = sql("SELECT e.offset, CASE WHEN e.utid = 0 THEN 'idle' WHEN e.utid IS NOT NULL THEN "
+           "t.pid || '/' || t.tid END FROM event e LEFT JOIN thread t USING (utid)")
+got = {o: w for o, w in rows if o in ind["threads"]}
+bad = [(o, got.get(o), w) for o, w in sorted(ind["threads"].items()) if got.get(o, "?") != w]
+known = sum(1 for w in ind["threads"].values() if w is not None)
+check("each event's thread (event.utid) is the independent reader's, NULL only where it has "
+      "none (%d of %d events known)" % (known, len(ind["threads"])),
+      bad[:5] + (["... %d in all" % len(bad)] if len(bad) > 5 else []), [])
 # utid 0 is every CPU's idle thread (Perfetto's swapper): the reader's idle threads together
 cpu = {p: v for p, v in sql("SELECT CASE WHEN s.utid = 0 THEN 'idle' ELSE t.pid || '/' || t.tid "
                             "END, sum(s.dur) FROM sched_slice s JOIN thread t USING (utid) "
