@@ -72,6 +72,15 @@ known = sum(1 for w in ind["threads"].values() if w is not None)
 check("each event's thread (event.utid) is the independent reader's, NULL only where it has "
       "none (%d of %d events known)" % (known, len(ind["threads"])),
       bad[:5] + (["... %d in all" % len(bad)] if len(bad) > 5 else []), [])
+# a function slice's thread is its FUNC_ENTER's (fbt's in the scheduler's choice: mid-switch)
+rows = sql("WITH e AS MATERIALIZED (SELECT ts, cpu, offset FROM event WHERE name = 'FUNC_ENTER') "
+           "SELECT e.offset, CASE WHEN s.utid = 0 THEN 'idle' WHEN s.utid IS NOT NULL THEN "
+           "t.pid || '/' || t.tid END FROM slice s JOIN e ON e.ts = s.ts AND e.cpu = s.cpu "
+           "LEFT JOIN thread t ON t.utid = s.utid WHERE s.cat = 'function'")
+if rows:
+    bad = [(o, w, ind["threads"].get(o, "?")) for o, w in rows if ind["threads"].get(o, "?") != w]
+    check("each function slice's thread is the independent reader's at its FUNC_ENTER (%d slices)"
+          % len(rows), bad[:5] + (["... %d in all" % len(bad)] if len(bad) > 5 else []), [])
 # utid 0 is every CPU's idle thread (Perfetto's swapper): the reader's idle threads together
 cpu = {p: v for p, v in sql("SELECT CASE WHEN s.utid = 0 THEN 'idle' ELSE t.pid || '/' || t.tid "
                             "END, sum(s.dur) FROM sched_slice s JOIN thread t USING (utid) "
