@@ -4,8 +4,9 @@
 #   * the independent reader of the file's bytes (kev_reader.py, from docs/kev-format.md alone):
 #     the count of each event kind (event), each event's thread (event.utid: the reader's running
 #     thread on its CPU, or mid-switch the thread the CPU's last ONCPU named; NULL only where the
-#     reader has none), each thread's CPU time (sched_slice), each CPU's idle time (cpu), the
-#     trace's first and last event (metadata);
+#     reader has none), the thread PRIO_CHANGE, STACK and FAULT name (prio_change, stack_sample,
+#     fault), a function slice's thread (its FUNC_ENTER's), each thread's CPU time (sched_slice),
+#     each CPU's idle time (cpu), the trace's first and last event (metadata);
 #   * kevscen's script, when EXPECT is given ("expect" lines computed from the script itself):
 #     interrupt latencies and rates (irq, irq_latency), the priority inversions with every
 #     middle thread's share, the deadlock cycle and every wait (priority_inversion,
@@ -72,6 +73,16 @@ known = sum(1 for w in ind["threads"].values() if w is not None)
 check("each event's thread (event.utid) is the independent reader's, NULL only where it has "
       "none (%d of %d events known)" % (known, len(ind["threads"])),
       bad[:5] + (["... %d in all" % len(bad)] if len(bad) > 5 else []), [])
+# the typed tables' thread is the one their event names (word 0): none NULL where it names one
+for table, ev in (("prio_change", "PRIO_CHANGE"), ("stack_sample", "STACK"), ("fault", "FAULT")):
+    rows = sql("SELECT x.ts, CASE WHEN x.utid = 0 THEN 'idle' WHEN x.utid IS NOT NULL THEN "
+               "t.pid || '/' || t.tid END FROM %s x LEFT JOIN thread t USING (utid) ORDER BY 1, 2"
+               % table)
+    want = sorted([ns(t), w] for t, w in ind["named"][ev])
+    if rows or want:
+        check("%s: each row's thread is the one its %s event names (%d)" % (table, ev, len(want)),
+              [list(r) for r in rows] if [list(r) for r in rows] != want else True,
+              want if [list(r) for r in rows] != want else True)
 # a function slice's thread is its FUNC_ENTER's (fbt's in the scheduler's choice: mid-switch)
 rows = sql("WITH e AS MATERIALIZED (SELECT ts, cpu, offset FROM event WHERE name = 'FUNC_ENTER') "
            "SELECT e.offset, CASE WHEN s.utid = 0 THEN 'idle' WHEN s.utid IS NOT NULL THEN "

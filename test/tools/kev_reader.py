@@ -17,7 +17,9 @@
 #              still in its context: docs/trace-events.md); None when neither is known. "idle"
 #              for an idle thread. The START snapshot's events are left out (they replay the
 #              state, all on the CPU that took it).
-# usage: kev_reader.py FILE.kev [counts|cpu|idle|span|hz|threads|all]   (JSON on stdout)
+#   named      the thread each PRIO_CHANGE, STACK and FAULT names (word 0, its who), in time
+#              order: {"PRIO_CHANGE": [[time, "pid/tid" or "idle"], ...], ...}
+# usage: kev_reader.py FILE.kev [counts|cpu|idle|span|hz|threads|named|all]   (JSON on stdout)
 import json
 import struct
 import sys
@@ -29,6 +31,7 @@ C_CONTROL, C_PR_TH, C_SYSTEM = 1, 4, 5
 CTL_TIME = 1
 SYS_SNAPSHOT = 0x201
 SYS_ONCPU = 0x20a
+SYS_NAMING = {0x204: "PRIO_CHANGE", 0x205: "STACK", 0x206: "FAULT"}   # word 0: the thread's who
 CLASS = {1: "CONTROL", 2: "KER_CALL", 3: "INT", 4: "PR_TH", 5: "SYSTEM", 6: "USER", 7: "COMM"}
 
 
@@ -125,6 +128,7 @@ def analyse(data):
     unplaced = {}       # the snapshot's running threads its entries have not placed yet
     oncpu = {}          # cpu -> (pid, tid) its last ONCPU named
     threads = {}        # event offset -> "pid/tid", "idle" or None (outside the snapshot)
+    named = {k: [] for k in SYS_NAMING.values()}
 
     def label(pid, tid):
         return "idle" if pid == 0 or names.get((pid, tid)) == "idle" else "%d/%d" % (pid, tid)
@@ -140,6 +144,8 @@ def analyse(data):
             else:
                 who = oncpu.get(cpu)
             threads[off] = label(*who) if who else None
+        if cls == C_SYSTEM and ev in SYS_NAMING and words:
+            named[SYS_NAMING[ev]].append([t, label(words[0] >> 16, words[0] & 0xffff)])
         if cls == C_SYSTEM and ev == SYS_ONCPU and words and words[0]:
             oncpu[cpu] = (words[0] >> 16, words[0] & 0xffff)
         kind = "%s/%d" % (CLASS.get(cls, str(cls)), ev)
@@ -184,7 +190,7 @@ def analyse(data):
     return {"counts": counts, "cpu": cpu_time, "idle": {str(c): v for c, v in idle.items()},
             "idle_threads": sorted(idle_threads),
             "span": [first, last], "hz": int(items.get("CYCLES_PER_SEC", "0")),
-            "threads": threads}
+            "threads": threads, "named": named}
 
 
 if __name__ == "__main__":
