@@ -2,7 +2,8 @@
 // The base of the analysis model every host tool over a .kev links (tools/analysis/): loading a .kev
 // file through the shared decoder (trace/kev_decode.c; nothing here parses the format) and a
 // small model of the system the tools all need: a table of threads with names and priorities,
-// the thread running on each CPU, and whether the START snapshot is being replayed.
+// the thread running on each CPU (and, mid-switch, the one whose context the kernel is in),
+// and whether the START snapshot is being replayed.
 // The model is updated by kx_model_update() after a tool has looked at an event, so a tool
 // sees the state *before* the event (the previous thread of a context switch, for example).
 // Single-threaded; all state is in caller-owned structs (large: keep them static or on the heap).
