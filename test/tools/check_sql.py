@@ -2,8 +2,11 @@
 # SPDX-License-Identifier: MIT
 # kevsql's tables against truths from outside them, on one trace (test_kevsql.sh):
 #   * the independent reader of the file's bytes (kev_reader.py, from docs/kev-format.md alone):
-#     the count of each event kind (event), each thread's CPU time (sched_slice), each CPU's idle
-#     time (cpu), the trace's first and last event (metadata);
+#     the count of each event kind (event), each event's thread (event.utid: the reader's running
+#     thread on its CPU, or mid-switch the thread the CPU's last ONCPU named; NULL only where the
+#     reader has none), the thread PRIO_CHANGE, STACK and FAULT name (prio_change, stack_sample,
+#     fault), a function slice's thread (its FUNC_ENTER's), each thread's CPU time (sched_slice),
+#     each CPU's idle time (cpu), the trace's first and last event (metadata);
 #   * kevscen's script, when EXPECT is given ("expect" lines computed from the script itself):
 #     interrupt latencies and rates (irq, irq_latency), the priority inversions with every
 #     middle thread's share, the deadlock cycle and every wait (priority_inversion,
@@ -61,6 +64,34 @@ st = json.loads(subprocess.run([kevstat, "--json", trace], capture_output=True, 
 counts = {"%s/%d" % (c, t): k for c, t, k in sql("SELECT class, type, count(*) FROM event GROUP BY 1, 2")}
 check("every event kind's count is the independent reader's (%d kinds, %d events)"
       % (len(counts), sum(counts.values())), counts, ind["counts"])
+# each event's thread, by its offset in the file (the START snapshot's events aside)
+rows = sql("SELECT e.offset, CASE WHEN e.utid = 0 THEN 'idle' WHEN e.utid IS NOT NULL THEN "
+           "t.pid || '/' || t.tid END FROM event e LEFT JOIN thread t USING (utid)")
+got = {o: w for o, w in rows if o in ind["threads"]}
+bad = [(o, got.get(o), w) for o, w in sorted(ind["threads"].items()) if got.get(o, "?") != w]
+known = sum(1 for w in ind["threads"].values() if w is not None)
+check("each event's thread (event.utid) is the independent reader's, NULL only where it has "
+      "none (%d of %d events known)" % (known, len(ind["threads"])),
+      bad[:5] + (["... %d in all" % len(bad)] if len(bad) > 5 else []), [])
+# the typed tables' thread is the one their event names (word 0): none NULL where it names one
+for table, ev in (("prio_change", "PRIO_CHANGE"), ("stack_sample", "STACK"), ("fault", "FAULT")):
+    rows = sql("SELECT x.ts, CASE WHEN x.utid = 0 THEN 'idle' WHEN x.utid IS NOT NULL THEN "
+               "t.pid || '/' || t.tid END FROM %s x LEFT JOIN thread t USING (utid) ORDER BY 1, 2"
+               % table)
+    want = sorted([ns(t), w] for t, w in ind["named"][ev])
+    if rows or want:
+        check("%s: each row's thread is the one its %s event names (%d)" % (table, ev, len(want)),
+              [list(r) for r in rows] if [list(r) for r in rows] != want else True,
+              want if [list(r) for r in rows] != want else True)
+# a function slice's thread is its FUNC_ENTER's (fbt's in the scheduler's choice: mid-switch)
+rows = sql("WITH e AS MATERIALIZED (SELECT ts, cpu, offset FROM event WHERE name = 'FUNC_ENTER') "
+           "SELECT e.offset, CASE WHEN s.utid = 0 THEN 'idle' WHEN s.utid IS NOT NULL THEN "
+           "t.pid || '/' || t.tid END FROM slice s JOIN e ON e.ts = s.ts AND e.cpu = s.cpu "
+           "LEFT JOIN thread t ON t.utid = s.utid WHERE s.cat = 'function'")
+if rows:
+    bad = [(o, w, ind["threads"].get(o, "?")) for o, w in rows if ind["threads"].get(o, "?") != w]
+    check("each function slice's thread is the independent reader's at its FUNC_ENTER (%d slices)"
+          % len(rows), bad[:5] + (["... %d in all" % len(bad)] if len(bad) > 5 else []), [])
 # utid 0 is every CPU's idle thread (Perfetto's swapper): the reader's idle threads together
 cpu = {p: v for p, v in sql("SELECT CASE WHEN s.utid = 0 THEN 'idle' ELSE t.pid || '/' || t.tid "
                             "END, sum(s.dur) FROM sched_slice s JOIN thread t USING (utid) "

@@ -11,7 +11,15 @@
 #              as QNX's procnto names its), in cycles
 #   span       first and last event time, in cycles since boot
 #   hz         the header's CYCLES_PER_SEC
-# usage: kev_reader.py FILE.kev [counts|cpu|idle|span|hz|all]   (JSON on stdout)
+#   threads    each event's thread, by its file offset (event_threads): a thread state event's
+#              own; else the thread running on its CPU; else, between a thread's leaving and the
+#              next one's RUNNING there, the thread the CPU's last ONCPU named (the kernel is
+#              still in its context: docs/trace-events.md); None when neither is known. "idle"
+#              for an idle thread. The START snapshot's events are left out (they replay the
+#              state, all on the CPU that took it).
+#   named      the thread each PRIO_CHANGE, STACK and FAULT names (word 0, its who), in time
+#              order: {"PRIO_CHANGE": [[time, "pid/tid" or "idle"], ...], ...}
+# usage: kev_reader.py FILE.kev [counts|cpu|idle|span|hz|threads|named|all]   (JSON on stdout)
 import json
 import struct
 import sys
@@ -22,6 +30,8 @@ PROCTHREAD_NAME = 320
 C_CONTROL, C_PR_TH, C_SYSTEM = 1, 4, 5
 CTL_TIME = 1
 SYS_SNAPSHOT = 0x201
+SYS_ONCPU = 0x20a
+SYS_NAMING = {0x204: "PRIO_CHANGE", 0x205: "STACK", 0x206: "FAULT"}   # word 0: the thread's who
 CLASS = {1: "CONTROL", 2: "KER_CALL", 3: "INT", 4: "PR_TH", 5: "SYSTEM", 6: "USER", 7: "COMM"}
 
 
@@ -116,9 +126,28 @@ def analyse(data):
         where[(pid, tid)] = cpu
 
     unplaced = {}       # the snapshot's running threads its entries have not placed yet
+    oncpu = {}          # cpu -> (pid, tid) its last ONCPU named
+    threads = {}        # event offset -> "pid/tid", "idle" or None (outside the snapshot)
+    named = {k: [] for k in SYS_NAMING.values()}
+
+    def label(pid, tid):
+        return "idle" if pid == 0 or names.get((pid, tid)) == "idle" else "%d/%d" % (pid, tid)
+
     for t, cpu, cls, ev, words, off in events(data):
         if cls == C_CONTROL or is_loss_note(cls, ev, words):
             continue
+        if not in_snap and not (cls == C_SYSTEM and ev == SYS_SNAPSHOT):
+            if cls == C_PR_TH and ev <= TH_DESTROY and len(words) >= 2:
+                who = (words[0], words[1])
+            elif cpu in running:
+                who = running[cpu][:2]
+            else:
+                who = oncpu.get(cpu)
+            threads[off] = label(*who) if who else None
+        if cls == C_SYSTEM and ev in SYS_NAMING and words:
+            named[SYS_NAMING[ev]].append([t, label(words[0] >> 16, words[0] & 0xffff)])
+        if cls == C_SYSTEM and ev == SYS_ONCPU and words and words[0]:
+            oncpu[cpu] = (words[0] >> 16, words[0] & 0xffff)
         kind = "%s/%d" % (CLASS.get(cls, str(cls)), ev)
         counts[kind] = counts.get(kind, 0) + 1
         first = t if first is None else first
@@ -160,7 +189,8 @@ def analyse(data):
         stop(cpu, last)
     return {"counts": counts, "cpu": cpu_time, "idle": {str(c): v for c, v in idle.items()},
             "idle_threads": sorted(idle_threads),
-            "span": [first, last], "hz": int(items.get("CYCLES_PER_SEC", "0"))}
+            "span": [first, last], "hz": int(items.get("CYCLES_PER_SEC", "0")),
+            "threads": threads, "named": named}
 
 
 if __name__ == "__main__":

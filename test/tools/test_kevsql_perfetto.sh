@@ -7,7 +7,9 @@
 # the queries (top threads, per-CPU utilisation, wakeup latency, state durations, slices by
 # name, counters over time, joins of sched with thread and process, EXTRACT_ARG, the typed
 # tables' utid) and holds each answer against traceprinter's events of the same capture, parsed
-# by itself, and the per-CPU running time against kevstat's.
+# by itself, and the per-CPU running time against kevstat's; check_sql.py holds the same capture
+# against the independent reader of its bytes (each event's thread, mid-switch fbt probes among
+# them).
 #   test/tools/test_kevsql_perfetto.sh BUILD_DIR HOST_DIR     (BOARD in the environment)
 set -u
 B=$(cd "$1" && pwd); H=$(cd "$2" && pwd)
@@ -42,6 +44,17 @@ while IFS= read -r line; do
     esac
 done < "$dir/check.out"
 grep -q '^1\.\.' "$dir/check.out" || notok "check_perfetto_sql.py ran to its end" "$(tail -5 "$dir/check.out")"
+# The same capture against the independent reader of its bytes (check_sql.py): each event's
+# thread among them, with fbt's probes firing in the scheduler's choice, mid-switch
+python3 "$here/test/tools/check_sql.py" "$H/kevsql" "$H/kevstat" "$dir/cap.kev" > "$dir/sql.out" 2>&1
+while IFS= read -r line; do
+    case $line in
+        "ok "*) ok "$(basename "$B"): ${line#ok * - }" ;;
+        "not ok "*) notok "$(basename "$B"): ${line#not ok * - }" ;;
+        *) echo "$line" ;;
+    esac
+done < "$dir/sql.out"
+grep -q "each event's thread" "$dir/sql.out" || notok "check_sql.py ran" "$(tail -5 "$dir/sql.out")"
 
 # Symbols: the fault's stack frames named by the capture's build ids are binutils' addr2line's
 # functions on the program's ELF (a caller frame at its return address - 1), innermost first

@@ -117,7 +117,7 @@ void kx_model_setup(struct kx_model *m, const struct kev_reader *r)
 {
     m->r = r;
     for (unsigned c = 0; c < KEV_MAX_CPUS; c++)
-        m->cur[c] = m->prev[c] = KX_NO_THREAD;
+        m->cur[c] = m->prev[c] = m->oncpu[c] = KX_NO_THREAD;
     for (unsigned i = 0; i < r->kr_nthreads; i++)
         kx_thread(m, r->kr_threads[i].kn_pid, r->kr_threads[i].kn_tid);
 }
@@ -234,6 +234,9 @@ void kx_model_update(struct kx_model *m, const struct kev_event *e)
         int idx = kx_thread(m, kev_who_pid(who), kev_who_tid(who));
         if (idx >= 0)
             m->th[idx].prio = (int)kx_field(e, f->prio_new);
+    } else if (e->cls == KEV_C_SYSTEM && e->ev == KEV_SYS_ONCPU && e->nw >= 1) {
+        uint32_t who = kx_field(e, kx_fields()->oncpu_who);
+        m->oncpu[e->cpu] = who ? kx_thread(m, kev_who_pid(who), kev_who_tid(who)) : KX_NO_THREAD;
     } else if (e->cls == KEV_C_SYSTEM && e->ev == KEV_SYS_SNAPSHOT && e->nw >= 2) {
         const struct kx_fields *f = kx_fields();
         uint32_t who = kx_field(e, f->snap_who), what = kx_field(e, f->snap_what);
@@ -268,11 +271,16 @@ const char *kx_label(const struct kx_model *m, int idx, char *buf, size_t n)
     return buf;
 }
 
+int kx_cpu_thread(const struct kx_model *m, unsigned cpu)
+{
+    return m->cur[cpu] >= 0 ? m->cur[cpu] : m->oncpu[cpu];
+}
+
 int kx_event_thread(struct kx_model *m, const struct kev_event *e)
 {
     if (e->cls == KEV_C_PR_TH && e->ev <= KEV_TH_DESTROY && e->nw >= 2)
         return kx_thread(m, e->w[0], e->w[1]);
-    return m->cur[e->cpu];
+    return kx_cpu_thread(m, e->cpu);
 }
 
 // ---- names and helpers -------------------------------------------------------------------------

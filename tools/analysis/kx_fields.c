@@ -21,6 +21,7 @@ const struct kx_fields *kx_fields(void)
         f.th_prio = kev_field_desc_get(KEV_C_PR_TH, KEV_TH_RUNNING, "prio");
         f.fexit_offset = kev_field_desc_get(KEV_C_SYSTEM, KEV_SYS_FUNC_EXIT, "offset");
         f.fexit_value = kev_field_desc_get(KEV_C_SYSTEM, KEV_SYS_FUNC_EXIT, "value");
+        f.oncpu_who = kev_field_desc_get(KEV_C_SYSTEM, KEV_SYS_ONCPU, "who");
         done = 1;
     }
     return &f;

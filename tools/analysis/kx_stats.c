@@ -733,8 +733,9 @@ void kx_stats_event(struct kx_stats *s, const struct kev_event *e)
         if (e->ev == KEV_SYS_FUNC_ENTER || e->ev == KEV_SYS_FUNC_EXIT) {
             if (!s->funcs)
                 s->funcs = kx_funcs_new();
+            int fth = kx_cpu_thread(&s->m, cpu); // mid-switch (fbt in the choice): ONCPU's
             if (s->funcs)
-                kx_funcs_event(s->funcs, e, th, th >= 0 ? s->m.th[th].pid : 0, &s->sink);
+                kx_funcs_event(s->funcs, e, fth, fth >= 0 ? s->m.th[fth].pid : 0, &s->sink);
         } else {
             if (e->ev == KEV_SYS_IMAGE) {   // where programs lie, for their functions' calls
                 if (!s->funcs)

@@ -2,7 +2,8 @@
 // The base of the analysis model every host tool over a .kev links (tools/analysis/): loading a .kev
 // file through the shared decoder (trace/kev_decode.c; nothing here parses the format) and a
 // small model of the system the tools all need: a table of threads with names and priorities,
-// the thread running on each CPU, and whether the START snapshot is being replayed.
+// the thread running on each CPU (and, mid-switch, the one whose context the kernel is in),
+// and whether the START snapshot is being replayed.
 // The model is updated by kx_model_update() after a tool has looked at an event, so a tool
 // sees the state *before* the event (the previous thread of a context switch, for example).
 // Single-threaded; all state is in caller-owned structs (large: keep them static or on the heap).
@@ -64,6 +65,9 @@ struct kx_model {
     int32_t hash[KX_HASH];    // thread index + 1, 0 = empty
     int cur[KEV_MAX_CPUS];    // running thread index per CPU, or KX_NO_THREAD
     int prev[KEV_MAX_CPUS];   // thread that left the CPU since its last RUNNING event, or -1
+    // the thread the CPU's last ONCPU named, or -1: the kernel runs in its context (the entry
+    // it made, the interrupts it took) until its next exit into another thread, the next ONCPU
+    int oncpu[KEV_MAX_CPUS];
     unsigned irq[KEV_MAX_CPUS];        // irq + 1 while an interrupt (or its handler) runs, else 0
     uint8_t irq_how[KEV_MAX_CPUS];     // 1 entered by INT_ENTER, 2 by a bare HANDLER_ENTER
     int in_snapshot;          // between SYSTEM SNAPSHOT start and end
@@ -90,7 +94,13 @@ int kx_snapshot_cpu(const struct kev_event *e);
 uint32_t kx_ppid(const struct kx_model *m, uint32_t pid);
 // "comm/name" or "comm" or "pid N" into buf.
 const char *kx_label(const struct kx_model *m, int idx, char *buf, size_t n);
-// Thread the event belongs to: the pid/tid in a thread event, else the CPU's current thread.
+// The thread whose context cpu runs in: the one running there (its RUNNING seen, no state since);
+// between a thread's leaving and the next one's RUNNING (the switch: the kernel ends the entry,
+// or takes an interrupt, in the context it was in), the thread the CPU's last ONCPU named;
+// KX_NO_THREAD when neither is known (before the CPU's first RUNNING or ONCPU, or mid-switch in
+// a capture without ONCPU events).
+int kx_cpu_thread(const struct kx_model *m, unsigned cpu);
+// Thread the event belongs to: the pid/tid in a thread event, else the CPU's (kx_cpu_thread).
 int kx_event_thread(struct kx_model *m, const struct kev_event *e);
 
 // ---- names and small helpers -------------------------------------------------------------------

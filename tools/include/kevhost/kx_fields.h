@@ -17,6 +17,7 @@ struct kx_fields {
     const struct kev_field_desc *rmsg_who, *rpulse_who;                       // REC_*
     const struct kev_field_desc *th_prio;     // a thread state's priority (wide; every state's row)
     const struct kev_field_desc *fexit_offset, *fexit_value;                  // FUNC_EXIT
+    const struct kev_field_desc *oncpu_who;                                   // ONCPU
 };
 const struct kx_fields *kx_fields(void);
 
