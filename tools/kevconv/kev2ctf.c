@@ -303,7 +303,7 @@ static int thread_event(struct conv *c, struct stream *s, const struct kev_event
         put32(s, (uint32_t)tid), put32(s, (uint32_t)prio);
         put32(s, idx >= 0 && c->last_cpu[idx] ? (uint32_t)(c->last_cpu[idx] - 1) : e->cpu);
     } else if (e->ev == KEV_TH_CREATE) {
-        int p = m->cur[e->cpu];
+        int p = kx_cpu_thread(m, e->cpu);
         ev_header(s, CTF_ID_SCHED_PROCESS_FORK, e->t64, 64);
         put_comm(s, p >= 0 ? kx_lcomm(m, p) : "");
         put32(s, (uint32_t)(p >= 0 ? kx_ltid(m, p) : 0)), put32(s, (uint32_t)(p >= 0 ? kx_lpid(m, p) : 0));
@@ -447,7 +447,7 @@ static int system_event(struct conv *c, struct stream *s, const struct kev_event
         return 1;
     }
     if (e->ev == KEV_SYS_SYNC_WAIT && e->nw >= 2) {
-        int th = c->sync_for[e->cpu] ? c->sync_for[e->cpu] - 1 : c->m->cur[e->cpu];
+        int th = c->sync_for[e->cpu] ? c->sync_for[e->cpu] - 1 : kx_cpu_thread(c->m, e->cpu);
         uint32_t owner = e->w[1];
         ev_header(s, CTF_ID_KEV_SYNC_WAIT, e->t64, 12 + 1 + 16);
         if (th >= 0)
@@ -655,7 +655,7 @@ static int on_event(void *user, struct kev_reader *r, const struct kev_event *e)
             // the row's fields by name (ctf_meta.c declares the same), then the thread's tid
             static struct kev_fields fs;
             const struct kev_event_desc *d = kev_event_describe(KEV_C_COMM, e->ev);
-            int cur = c->m->cur[e->cpu];
+            int cur = kx_cpu_thread(c->m, e->cpu);
             kev_fields_decode(s->r, e, &fs);
             ev_header(s, CTF_ID_KEV_COMM + e->ev, e->t64, 4);
             for (unsigned k = 0; d && k < d->nfields; k++)
@@ -667,7 +667,7 @@ static int on_event(void *user, struct kev_reader *r, const struct kev_event *e)
         }
         break;
     case KEV_C_USER: { // text: "NAME: value" for a registered code (trace/kev_userreg.h)
-        int cur = c->m->cur[e->cpu];
+        int cur = kx_cpu_thread(c->m, e->cpu);
         uint32_t pid = cur >= 0 ? c->m->th[cur].pid : 0;
         kx_user_text(c->m->r, &c->ureg, pid, e, 1, text, sizeof(text));
         if (!kev_userreg_find(&c->ureg, pid, e->ev)) { // as before: its text or nothing

@@ -346,7 +346,7 @@ static void fields_arg(struct conv *c, const struct kev_event *e)
 
 static void kcall_event(struct conv *c, const struct kev_event *e)
 {
-    int th = c->m->cur[e->cpu];
+    int th = kx_cpu_thread(c->m, e->cpu);
     unsigned slot = th >= 0 ? (unsigned)th : KX_MAX_THREADS;
     enum kev_kcall_part part = kev_kcall_part(e);
     unsigned call = kev_kcall_no(e);
@@ -502,7 +502,7 @@ static void on_context(struct conv *c, const char *ph, const char *cat, const st
     if (irq)
         rec_begin(c, ph, cat, PID_IRQ, irq_tid(e->cpu % KEV_MAX_CPUS, irq - 1), e->t64);
     else
-        on_thread(c, ph, cat, c->m->cur[e->cpu], e->t64);
+        on_thread(c, ph, cat, kx_cpu_thread(c->m, e->cpu), e->t64);
 }
 
 // A flow point of message g at t on a track: a zero-length "ipc" slice for it to bind to,
@@ -628,7 +628,7 @@ static void system_event(struct conv *c, const struct kev_event *e)
     struct kev_fault f;
     struct kev_image im;
     char name[64], text[2 * KEV_IMAGE_ID_MAX + 1];
-    int cur = c->m->cur[e->cpu];
+    int cur = kx_cpu_thread(c->m, e->cpu);
     const char *cn = kev_system_name(e->ev);
     uint32_t w1 = e->nw >= 2 ? e->w[1] : 0;
     if (e->ev == KEV_SYS_FAULT && kev_fault_decode(e->w, e->nw, &f) == 0)
@@ -702,7 +702,7 @@ static void prth_event(struct conv *c, const struct kev_event *e)
     } else {
         snprintf(name, sizeof(name), "%s", n ? n : "PR_TH");
     }
-    instant(c, e, c->m->cur[e->cpu], "kev.proc", name);
+    instant(c, e, kx_cpu_thread(c->m, e->cpu), "kev.proc", name);
 }
 
 static int on_event(void *user, struct kev_reader *r, const struct kev_event *e)
@@ -728,7 +728,7 @@ static int on_event(void *user, struct kev_reader *r, const struct kev_event *e)
     case KEV_C_COMM: comm_event(c, e); break;
     case KEV_C_PR_TH: prth_event(c, e); break;
     case KEV_C_USER: { // "NAME: value" when registered (trace/kev_userreg.h), else as before
-        int th = c->m->cur[e->cpu];
+        int th = kx_cpu_thread(c->m, e->cpu);
         uint32_t pid = th >= 0 ? c->m->th[th].pid : 0;
         kx_user_text(r, &c->ureg, pid, e, 1, name, sizeof(name));
         if (!kev_userreg_find(&c->ureg, pid, e->ev) && !kx_user_string(r, e, name, sizeof(name)))
@@ -738,7 +738,7 @@ static int on_event(void *user, struct kev_reader *r, const struct kev_event *e)
     }
     case KEV_C_SYSTEM: system_event(c, e); break;
     default:
-        instant(c, e, c->m->cur[e->cpu], "kev.other", "event");
+        instant(c, e, kx_cpu_thread(c->m, e->cpu), "kev.other", "event");
         break;
     }
     c->events++;

@@ -163,11 +163,13 @@ static uint64_t ns(const struct conv *c, uint64_t cycles)
     return (uint64_t)((unsigned __int128)cycles * 1000000000u / c->hz);
 }
 
-// The thread Linux calls current on a CPU: the running one, else the one that left the CPU
-// and no RUNNING has replaced yet (idle, 0, when neither is known).
+// The thread Linux calls current on a CPU: the model's (kx_cpu_thread: the running one, or
+// mid-switch the one the CPU's last ONCPU named), else, in a capture without ONCPU, the one
+// that left the CPU and no RUNNING has replaced yet (idle, 0, when neither is known).
 static int current_of(const struct kx_model *m, unsigned cpu)
 {
-    return m->cur[cpu] >= 0 ? m->cur[cpu] : m->prev[cpu];
+    int th = kx_cpu_thread(m, cpu);
+    return th >= 0 ? th : m->prev[cpu];
 }
 
 #define OUT_FLUSH (1u << 18) // bytes of packets gathered in c->out before a write
@@ -569,7 +571,7 @@ static void arg_uint(struct pb *te, const char *name, uint64_t v, int pointer)
 // "data" (the event table's name for them).
 static void user_event(struct conv *c, const struct kev_reader *r, const struct kev_event *e)
 {
-    int th = c->m->cur[e->cpu];
+    int th = kx_cpu_thread(c->m, e->cpu);
     uint32_t pid = th >= 0 ? c->m->th[th].pid : 0;
     char name[300], value[256], words[12 * 16 + 4];
     kx_user_text(r, &c->ureg, pid, e, 0, value, sizeof(value)); // (the registry follows)
