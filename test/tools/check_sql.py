@@ -81,8 +81,7 @@ for table, ev in (("prio_change", "PRIO_CHANGE"), ("stack_sample", "STACK"), ("f
     want = sorted([ns(t), w] for t, w in ind["named"][ev])
     if rows or want:
         check("%s: each row's thread is the one its %s event names (%d)" % (table, ev, len(want)),
-              [list(r) for r in rows] if [list(r) for r in rows] != want else True,
-              want if [list(r) for r in rows] != want else True)
+              [list(r) for r in rows], want)
 # a function slice's thread is its FUNC_ENTER's (fbt's in the scheduler's choice: mid-switch)
 rows = sql("WITH e AS MATERIALIZED (SELECT ts, cpu, offset FROM event WHERE name = 'FUNC_ENTER') "
            "SELECT e.offset, CASE WHEN s.utid = 0 THEN 'idle' WHEN s.utid IS NOT NULL THEN "
