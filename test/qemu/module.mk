@@ -76,6 +76,7 @@ endif
 
 # The board matrix: every other board with a boards/<b>/matrix.mk runs the QEMU tests it lists
 # there (MATRIX_TESTS_<b> := ktest demo tracelogger hostile dtrace), built in its own directory.
+# MATRIX_KTEST_ENV_<b>: what the board's ktest boots with besides (QEMU_ICOUNT=exact).
 MATRIX_BOARDS := $(filter-out $(BOARD),$(patsubst boards/%/matrix.mk,%,$(wildcard boards/*/matrix.mk)))
 define MATRIX_template
 -include boards/$(1)/matrix.mk
@@ -83,7 +84,7 @@ define MATRIX_template
 matrix-images-$(1):
 	$$(Q)$$(MAKE) --no-print-directory BOARD=$(1) images tools
 TEST_DEPS    += matrix-images-$(1)
-SCRIPT_TESTS += $$(if $$(filter ktest,$$(MATRIX_TESTS_$(1))),qemu-$(1)/ktest|120|BOARD=$(1)|scripts/qemu-test.sh|build/$(1)/ktest.elf)
+SCRIPT_TESTS += $$(if $$(filter ktest,$$(MATRIX_TESTS_$(1))),qemu-$(1)/ktest|120|BOARD=$(1)|$$(if $$(MATRIX_KTEST_ENV_$(1)),$$(MATRIX_KTEST_ENV_$(1))|)scripts/qemu-test.sh|build/$(1)/ktest.elf)
 SCRIPT_TESTS += $$(if $$(filter hostile,$$(MATRIX_TESTS_$(1))),qemu-$(1)/hostile|240|BOARD=$(1)|test/qemu/test_hostile.sh|build/$(1)/hostile.elf|$$(HOSTILE_QEMU))
 SCRIPT_TESTS += $$(if $$(filter demo,$$(MATRIX_TESTS_$(1))),qemu-$(1)/demo|120|BOARD=$(1)|test/qemu/test_demo.sh|build/$(1)/demo.elf)
 SCRIPT_TESTS += $$(if $$(filter tracelogger,$$(MATRIX_TESTS_$(1))),qemu-$(1)/tracelogger|600|BOARD=$(1)|test/qemu/test_tracelogger.sh|build/$(1)|$(H))
