@@ -42,12 +42,15 @@ ifneq ($(filter-out 1,$(or $(BOARD_MAX_CPUS),1)),)
 SCRIPT_TESTS += qemu/smpstress|300|test/qemu/test_smpstress.sh|$(B)/smpstress.elf|-icount|shift=0,sleep=off
 SCRIPT_TESTS += qemu/smpstress-hostclock|600|env|QEMU_ICOUNT=none|test/qemu/test_smpstress.sh|$(B)/smpstress.elf
 TEST_DEPS    += $(B)/smpstress.elf
+# Every make run from here for another board or build waits for this one's host tools
+# (`| tools`): build/host is shared, and two makes relinking fbtgen while a third ran it
+# failed a build with "Permission denied".
 # The same under -icount with the lock-order checker built in (make KLOCK_CHECK=1, kernel/klock.h),
 # in a directory of its own: a lock taken out of rank order on any path the stress drives is a
 # kernel panic, so the test passes only if none is.
 ifneq ($(KLOCK_CHECK),1)
 .PHONY: klockcheck-images
-klockcheck-images:
+klockcheck-images: | tools
 	$(Q)$(MAKE) --no-print-directory KLOCK_CHECK=1 build/$(BOARD)-klockcheck/smpstress.elf
 TEST_DEPS    += klockcheck-images
 SCRIPT_TESTS += qemu/smpstress-klockcheck|300|test/qemu/test_smpstress.sh|build/$(BOARD)-klockcheck/smpstress.elf|-icount|shift=0,sleep=off
@@ -66,7 +69,7 @@ endif
 ifeq ($(LIBC)$(BOARD_NO_NEWLIB),picolibc)
 BNL := build/$(BOARD)-newlib
 .PHONY: newlib-images
-newlib-images:
+newlib-images: | tools
 	$(Q)$(MAKE) --no-print-directory LIBC=newlib images
 TEST_DEPS    += newlib-images
 SCRIPT_TESTS += qemu-newlib/ktest|120|scripts/qemu-test.sh|$(BNL)/ktest.elf
@@ -81,7 +84,7 @@ MATRIX_BOARDS := $(filter-out $(BOARD),$(patsubst boards/%/matrix.mk,%,$(wildcar
 define MATRIX_template
 -include boards/$(1)/matrix.mk
 .PHONY: matrix-images-$(1)
-matrix-images-$(1):
+matrix-images-$(1): | tools
 	$$(Q)$$(MAKE) --no-print-directory BOARD=$(1) images tools
 TEST_DEPS    += matrix-images-$(1)
 SCRIPT_TESTS += $$(if $$(filter ktest,$$(MATRIX_TESTS_$(1))),qemu-$(1)/ktest|120|BOARD=$(1)|$$(if $$(MATRIX_KTEST_ENV_$(1)),$$(MATRIX_KTEST_ENV_$(1))|)scripts/qemu-test.sh|build/$(1)/ktest.elf)
@@ -115,7 +118,7 @@ SCRIPT_TESTS += $$(if $$(filter smpstress,$$(MATRIX_TESTS_$(1))),qemu-$(1)/ipi-t
 SCRIPT_TESTS += $$(if $$(filter smpstress,$$(MATRIX_TESTS_$(1))),qemu-$(1)/console-cpus|180|BOARD=$(1)|test/qemu/test_console_cpus.sh|build/$(1))
 # (the stress on a kernel built with the lock-order checker: qemu/smpstress-klockcheck above)
 .PHONY: matrix-klockcheck-$(1)
-matrix-klockcheck-$(1):
+matrix-klockcheck-$(1): | tools
 	$$(Q)$$(MAKE) --no-print-directory BOARD=$(1) KLOCK_CHECK=1 build/$(1)-klockcheck/smpstress.elf build/$(1)-klockcheck/demo.elf
 TEST_DEPS    += $$(if $$(filter smpstress,$$(MATRIX_TESTS_$(1))),matrix-klockcheck-$(1))
 SCRIPT_TESTS += $$(if $$(filter smpstress,$$(MATRIX_TESTS_$(1))),qemu-$(1)/smpstress-klockcheck|300|BOARD=$(1)|test/qemu/test_smpstress.sh|build/$(1)-klockcheck/smpstress.elf|$$(HOSTILE_QEMU))
