@@ -134,13 +134,16 @@ static size_t value_max(const char *key)
     return k < QNX_HDR_WINDOW ? QNX_HDR_WINDOW - k : 0;
 }
 
+#define KEY_BAD "a header key holds a character other than A-Z, 0-9 and _"
 #define VALUE_BAD "a header value holds \"TRACE_\" or a newline, either of which ends it early"
+#define VALUE_LONG "a header value is longer than QNX's traceparser reads: \"TRACE_\", the key, " \
+                   "\"::\", the value and the next \"TRACE_\" must fit in 99 bytes"
 
 // "TRACE_<key>::", every item's start; a key outside A-Z, 0-9 and _ is an error.
 static void item_head(struct kev_out *o, const char *key)
 {
     if (!key_ok(key))
-        fail(o, KEV_OUT_EINVAL, "a header key holds a character other than A-Z, 0-9 and _", key);
+        fail(o, KEV_OUT_EINVAL, KEY_BAD, key);
     out_str(o, "TRACE_");
     out_str(o, key);
     out_str(o, "::");
@@ -163,13 +166,22 @@ static void hdr_item_tail(struct kev_out *o, const char *key, const char *value)
     out_str(o, tail);
 }
 
+const char *kev_hdr_item_refused(const char *key, const char *value)
+{
+    if (!key_ok(key))
+        return KEY_BAD;
+    if (!value_ok(value))
+        return VALUE_BAD;
+    if (str_len(value) > value_max(key))
+        return VALUE_LONG;
+    return 0;
+}
+
 void kev_hdr_item(struct kev_out *o, const char *key, const char *value)
 {
-    if (!value_ok(value))
-        fail(o, KEV_OUT_EINVAL, VALUE_BAD, key);
-    else if (str_len(value) > value_max(key))
-        fail(o, KEV_OUT_EINVAL, "a header value is longer than QNX's traceparser reads: \"TRACE_\", "
-             "the key, \"::\", the value and the next \"TRACE_\" must fit in 99 bytes", key);
+    const char *why = kev_hdr_item_refused(key, value);
+    if (why)
+        fail(o, KEV_OUT_EINVAL, why, key);
     item_head(o, key);
     out_str(o, value);
 }

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <trace/kev.h>
+#include <trace/kev_file.h>
 
 #include <board_user.h>     // BOARD_TRACE_BUFS: the default -k
 
@@ -56,6 +57,34 @@ static int class_of_qnx(int n)
 }
 
 static int number(const char *s, unsigned *out, const char *what);
+
+// -A name=value: the header item TRACE_NAME::value, checked here by the header's own rules
+// (kev_hdr_item_refused) so that a bad one stops the logger before it opens its file.
+static int parse_attr(struct tl_opts *o, const char *s)
+{
+    const char *eq = strchr(s, '=');
+    if (!eq || eq == s || o->nattr == TL_MAX_ATTRS) {
+        printf("tracelogger: -A wants name=value (at most %d)\n", TL_MAX_ATTRS);
+        return -1;
+    }
+    size_t n = (size_t)(eq - s);
+    if (n > TL_ATTR_KEY_MAX) {
+        printf("tracelogger: -A %.*s: a name has at most %d characters\n", (int)n, s,
+               TL_ATTR_KEY_MAX);
+        return -1;
+    }
+    char *key = o->attr_key[o->nattr];
+    for (size_t k = 0; k < n; k++)
+        key[k] = (char)(s[k] >= 'a' && s[k] <= 'z' ? s[k] - 'a' + 'A' : s[k]);
+    key[n] = '\0';
+    const char *why = kev_hdr_item_refused(key, eq + 1);
+    if (why) {
+        printf("tracelogger: -A %s: TRACE_%s refused: %s (docs/kev-format.md)\n", s, key, why);
+        return -1;
+    }
+    o->attr_value[o->nattr++] = eq + 1;
+    return 0;
+}
 
 static int parse_x(struct tl_opts *o, const char *s)
 {
@@ -173,11 +202,8 @@ int tl_parse_args(int argc, char **argv, struct tl_opts *o)
             o->passive = true;
             break;
         case 'A':
-            if (!strchr(optarg, '=') || optarg[0] == '=' || o->nattr == TL_MAX_ATTRS) {
-                printf("tracelogger: -A wants name=value (at most %d)\n", TL_MAX_ATTRS);
+            if (parse_attr(o, optarg))
                 goto bad;
-            }
-            o->attr[o->nattr++] = optarg;
             break;
         case 'u': o->uart = true; break;
         case 'v': o->verbose = true; break;

@@ -129,19 +129,8 @@ int kev_write_head(const struct tl_opts *o)
         .hs_machine = BOARD_ARCH_STR, .hs_syspage_len = splen,
     };
     kev_hdr_standard(&h, &std);
-    for (unsigned i = 0; i < o->nattr; i++) {
-        char key[32];
-        const char *eq = strchr(o->attr[i], '=');
-        size_t n = (size_t)(eq - o->attr[i]);
-        if (n >= sizeof(key))
-            n = sizeof(key) - 1;
-        for (size_t k = 0; k < n; k++) {     // header keys are A-Z 0-9 _
-            char ch = o->attr[i][k];
-            key[k] = (char)(ch >= 'a' && ch <= 'z' ? ch - 'a' + 'A' : ch);
-        }
-        key[n] = '\0';
-        kev_hdr_item(&h, key, eq + 1);
-    }
+    for (unsigned i = 0; i < o->nattr; i++)     // (checked by tl_parse_args)
+        kev_hdr_item(&h, o->attr_key[i], o->attr_value[i]);
     kev_hdr_end(&h);
     if (h.ko_err || sp.ko_err) {
         const struct kev_out *bad = h.ko_err ? &h : &sp;

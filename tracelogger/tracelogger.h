@@ -10,6 +10,7 @@
 #include <stddef.h>
 
 #define TL_MAX_ATTRS 8
+#define TL_ATTR_KEY_MAX 31     // -A: the longest name
 
 struct tl_opts {
     unsigned iterations;    // -n: buffers to capture, 0 = until stopped
@@ -24,7 +25,8 @@ struct tl_opts {
     uint32_t classes_off;   // -F: bit per kev.h class
     unsigned stack_hz;      // -p: stack samples a second (SYSTEM STACK events), 0 = none
     const char *file;       // -f
-    const char *attr[TL_MAX_ATTRS]; // -A name=value
+    char attr_key[TL_MAX_ATTRS][TL_ATTR_KEY_MAX + 1];   // -A name=value: NAME in capitals
+    const char *attr_value[TL_MAX_ATTRS];
     unsigned nattr;
 };
 

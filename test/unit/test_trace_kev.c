@@ -752,6 +752,37 @@ static void test_too_long_value_refused(void **st)
     assert_true(holds(buf, o.ko_len, "TRACE_FILE_NAME::...xxx"));   // not refused: its end kept
 }
 
+// kev_hdr_item_refused, which a writer asks before it opens anything (tracelogger -A): the
+// same answer, word for word, as kev_hdr_item gives in ko_why for each of the header's rules,
+// and none for an item it writes.
+static void test_item_refused_before_writing(void **st)
+{
+    (void)st;
+    static uint8_t buf[2048];
+    char long_value[100];
+    memset(long_value, 'v', sizeof(long_value) - 1);
+    long_value[sizeof(long_value) - 1] = '\0';
+    static const struct { const char *key, *value; } items[] = {
+        { "TEST", "demo" }, { "MY-KEY", "1" }, { "lower", "1" }, { "", "1" },
+        { "KEY", "two\nlines" }, { "KEY", "a TRACE_X::inside" }, { "DATE", NULL },
+    };
+    for (size_t i = 0; i < sizeof(items) / sizeof(items[0]); i++) {
+        const char *value = items[i].value ? items[i].value : long_value;
+        struct kev_out o;
+        kev_out_init(&o, buf, sizeof(buf), 0);
+        kev_hdr_item(&o, items[i].key, value);
+        const char *why = kev_hdr_item_refused(items[i].key, value);
+        if (i == 0) {
+            assert_int_equal(o.ko_err, 0);
+            assert_null(why);
+        } else {
+            assert_int_equal(o.ko_err, KEV_OUT_EINVAL);
+            assert_non_null(why);
+            assert_string_equal(why, o.ko_why);
+        }
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -771,6 +802,7 @@ int main(void)
         cmocka_unit_test(test_header_qnx_reads_to_its_end),
         cmocka_unit_test(test_standard_header_read_back),
         cmocka_unit_test(test_too_long_value_refused),
+        cmocka_unit_test(test_item_refused_before_writing),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -72,6 +72,9 @@ struct kev_hdr_std {
 void kev_hdr_standard(struct kev_out *o, const struct kev_hdr_std *s);
 void kev_hdr_item(struct kev_out *o, const char *key, const char *value);
 void kev_hdr_item_u(struct kev_out *o, const char *key, uint64_t value);
+// Why kev_hdr_item would refuse the item (NULL: it would not), for a writer that checks the
+// items its command line gives (tracelogger -A) before it opens anything.
+const char *kev_hdr_item_refused(const char *key, const char *value);
 void kev_hdr_end(struct kev_out *o);
 
 // System page (docs/kev-format.md section 2): QNX's own system page first, with the facts
