@@ -273,8 +273,9 @@ check "-F with -d1 is refused, not ignored (passive: the starter chooses the cla
 QEMU_ARGS="tracelogger -d1 -x bufpolicy=sometimes" QEMU_TIMEOUT=60 "$run" "$bad_img" >"$out/badx.log" 2>&1
 check "an unknown buffer policy is refused" "grep -q \"unknown buffer policy 'sometimes'\" $out/badx.log"
 # A header attribute the file cannot hold (a key outside A-Z, 0-9 and _) is refused by the
-# header's own rule before the logger opens its file: no empty file is left behind.
+# header's own rule before the logger opens its file: no empty file is left behind. (The
+# message's start: netduinoplus2's console breaks a line after 95 characters.)
 QEMU_ARGS="tracelogger -d1 -f $out/badA.kev -A my-key=1" QEMU_TIMEOUT=60 "$run" "$bad_img" >"$out/badA.log" 2>&1
 check "-A my-key=1 is refused, saying which item and why, before the file is opened" \
-    "grep -q -- '-A my-key=1: TRACE_MY-KEY refused: a header key holds a character other than A-Z, 0-9 and _' $out/badA.log &&
+    "grep -q -- '-A my-key=1: TRACE_MY-KEY refused: a header key holds a character' $out/badA.log &&
      grep -q '$bad_status' $out/badA.log && [ ! -e $out/badA.kev ]"
