@@ -17,7 +17,7 @@
 // that blocks here needs none: it stays this CPU's until that choice (sched.c, R3), so a
 // receive that blocks takes it only for the choice (docs/smp.md, "Run queues").
 #include <kernel/ipc.h>
-#include <kernel/klock.h>
+#include <kernel/smp.h>
 #include <kernel/proc.h>
 #include <kernel/sched.h>
 #include <kernel/ktrace_kcall.h>
@@ -25,11 +25,9 @@
 struct channel k_channels[KMAX_CHANNELS];
 static struct connection connections[KMAX_CONNECTIONS];
 static struct pulse pulses[KMAX_PULSES];
-#if KMAX_CPUS > 1
 // The pool's slots (in_use, sender, charged) and every process's npulses in shared mode (rank
 // PULSE, under the channel's lock; klock.h). A slot's link and payload are its channel's.
 static struct kspin pulse_pool_lock;
-#endif
 
 #define CHID_BASE 1
 #define COID_BASE 1
@@ -185,18 +183,14 @@ static struct thread *rcvid_client(const struct proc *server_proc, int rcvid)
     if (rcvid <= 0 || idx < 0 || idx >= KMAX_THREADS)
         return NULL;
     struct thread *c = &k_threads[idx];
-#if KMAX_CPUS > 1
-    struct channel *ch = *(struct channel *volatile *)&c->chan;
-#else
-    struct channel *ch = c->chan;
-#endif
+    // (several CPUs: once, from memory, as another CPU's answer may clear it meanwhile)
+    struct channel *ch = KSMP ? *(struct channel *volatile *)&c->chan : c->chan;
     if (!c->in_use || c->gen != (uint16_t)(rcvid >> 8) || c->state != THS_REPLY || !ch ||
         ch->owner != server_proc)
         return NULL;
     return c;
 }
 
-#if KMAX_CPUS > 1
 static inline void chan_lock(struct channel *ch, const bool shared)
 {
     if (shared)
@@ -210,12 +204,7 @@ static inline void chan_unlock(struct channel *ch, const bool shared)
     if (shared)
         kspin_unlock(&ch->lock, KLOCK_RANK_CHAN);
 }
-#else
-static inline void chan_lock(struct channel *ch, const bool shared) { (void)ch; (void)shared; }
-static inline void chan_unlock(struct channel *ch, const bool shared) { (void)ch; (void)shared; }
-#endif
 
-#if KMAX_CPUS > 1
 static inline void pool_lock(const bool shared)
 {
     if (shared)
@@ -227,10 +216,6 @@ static inline void pool_unlock(const bool shared)
     if (shared)
         kspin_unlock(&pulse_pool_lock, KLOCK_RANK_PULSE);
 }
-#else
-static inline void pool_lock(const bool shared) { (void)shared; }
-static inline void pool_unlock(const bool shared) { (void)shared; }
-#endif
 
 static uint32_t min_u32(uint32_t a, uint32_t b) { return a < b ? a : b; }
 
@@ -319,24 +304,20 @@ static inline void trace_state(struct thread *t, const bool traced)
 // CPUs by the scheduler's traced calls; with one, here, after (nothing else runs meanwhile).
 static inline void make_ready(struct thread *t, const bool traced)
 {
-#if KMAX_CPUS > 1
-    if (traced) {
+    if (KSMP && traced) {
         sched_make_ready_traced(t, false);
         return;
     }
-#endif
     sched_make_ready_quiet(t, false);
     trace_state(t, traced);
 }
 
 static inline void unblock(struct thread *t, int32_t ret, const bool traced)
 {
-#if KMAX_CPUS > 1
-    if (traced) {
+    if (KSMP && traced) {
         thread_unblock_traced(t, ret);
         return;
     }
-#endif
     thread_unblock_quiet(t, ret);
     trace_state(t, traced);
 }
@@ -505,7 +486,6 @@ static inline __attribute__((always_inline)) int receive(struct thread *t, int c
 
 // A reply to a client that is gone (killed, timed out) fails with ESRCH; the priority the
 // server inherited from it goes with it, as it would with a successful reply.
-#if KMAX_CPUS > 1
 // The shared side's hold on a reply's or an error's client (rcvid_client's answer): its
 // channel's lock, the client checked again under it (another thread of this server may have
 // answered it meanwhile).
@@ -526,7 +506,6 @@ answer_chan_lock(struct thread *client)
     }
     return ch;
 }
-#endif
 
 static inline __attribute__((always_inline)) int reply(struct thread *t, int rcvid,
                                                        int32_t status, uint32_t msg,
@@ -534,10 +513,8 @@ static inline __attribute__((always_inline)) int reply(struct thread *t, int rcv
                                                        const bool shared)
 {
     struct thread *client = rcvid_client(t->proc, rcvid);
-    (void)shared;       // (one CPU: no lock)
-#if KMAX_CPUS > 1
     struct channel *ch = NULL;
-    if (shared) {
+    if (KSMP && shared) {
         // Failures go to the exclusive side, which returns them.
         if (!client || status < 0 || (bytes && !proc_can_read(t->proc, msg, bytes)))
             return KSHARED_RETRY;
@@ -545,7 +522,6 @@ static inline __attribute__((always_inline)) int reply(struct thread *t, int rcv
         if (!ch)
             return KSHARED_RETRY;
     }
-#endif
     if (!client) {
         drop_inherited(t, traced);
         return -ESRCH;
@@ -562,9 +538,8 @@ static inline __attribute__((always_inline)) int reply(struct thread *t, int rcv
     trace_msg(KEV_COMM_REPLY_MESSAGE, rcvid, (uint32_t)status, client, traced);
     drop_inherited(t, traced);  // before the run queue: the priority lock ranks below it
     unblock(client, status, traced);
-#if KMAX_CPUS > 1
-    chan_unlock(ch, shared);
-#endif
+    if (KSMP)
+        chan_unlock(ch, shared);
     return 0;
 }
 
@@ -574,17 +549,14 @@ static inline __attribute__((always_inline)) int error(struct thread *t, int rcv
                                                        const bool shared)
 {
     struct thread *client = rcvid_client(t->proc, rcvid);
-    (void)shared;       // (one CPU: no lock)
-#if KMAX_CPUS > 1
     struct channel *ch = NULL;
-    if (shared) {
+    if (KSMP && shared) {
         if (!client || err <= 0 || err > 4095)
             return KSHARED_RETRY;
         ch = answer_chan_lock(client);
         if (!ch)
             return KSHARED_RETRY;
     }
-#endif
     if (!client) {
         drop_inherited(t, traced);
         return -ESRCH;
@@ -594,9 +566,8 @@ static inline __attribute__((always_inline)) int error(struct thread *t, int rcv
     trace_msg(KEV_COMM_MSG_ERROR, rcvid, (uint32_t)err, client, traced);
     drop_inherited(t, traced);  // before the run queue: the priority lock ranks below it
     unblock(client, -err, traced);
-#if KMAX_CPUS > 1
-    chan_unlock(ch, shared);
-#endif
+    if (KSMP)
+        chan_unlock(ch, shared);
     return 0;
 }
 
@@ -632,7 +603,6 @@ int ipc_reply_traced(struct thread *t, int rcvid, int32_t status, uint32_t msg, 
     return reply(t, rcvid, status, msg, bytes, KTRACE_HOOKS, false);
 }
 
-#if KMAX_CPUS > 1
 // The message fast path's copies (kernel/kentry_shared.h): shared mode, untraced and traced.
 int ipc_send_shared(struct thread *t, int coid, uint32_t smsg, uint32_t sbytes, uint32_t rmsg,
                     uint32_t rbytes, bool traced)
@@ -659,7 +629,6 @@ int ipc_error_shared(struct thread *t, int rcvid, int32_t err, bool traced)
 {
     return traced ? error(t, rcvid, err, KTRACE_HOOKS, true) : error(t, rcvid, err, false, true);
 }
-#endif
 
 int ipc_error(struct thread *t, int rcvid, int32_t err)
 {
@@ -765,14 +734,12 @@ int ipc_send_pulse(struct proc *from, int coid, int prio, int32_t code, int32_t 
     return send_pulse(from, coid, prio, code, value, false);
 }
 
-#if KMAX_CPUS > 1
 // MsgSendPulse on the fast path (kentry_shared.h): shared mode. Its events are the general
 // hooks' (the same sites as the exclusive call's), so one copy serves traced and untraced.
 int ipc_send_pulse_shared(struct proc *from, int coid, int prio, int32_t code, int32_t value)
 {
     return send_pulse(from, coid, prio, code, value, true);
 }
-#endif
 
 int ipc_kernel_pulse(struct proc *p, int coid, int prio, int32_t code, int32_t value)
 {
@@ -795,7 +762,6 @@ int ipc_irq_pulse(struct proc *p, int coid, int prio, int32_t code, int32_t valu
     return queue_pulse(c->chan, prio, code, value, 0, NULL, res);
 }
 
-#if KMAX_CPUS > 1
 // A device interrupt's pulse on the shared side (irq.c irq_dispatch_shared): whether it can go
 // there, looked at before the interrupt is acknowledged, and then the pulse. The connection and
 // its channel are read only in shared mode (they change on the exclusive side alone); the
@@ -816,7 +782,6 @@ int ipc_irq_pulse_shared(struct proc *p, int coid, int prio, int32_t code, int32
     return queue_pulse_locking(conn_lookup(p, coid)->chan, prio, code, value, 0, NULL, res,
                                true);
 }
-#endif
 
 void ipc_pulse_cancel(struct pulse *res)
 {

@@ -49,7 +49,7 @@
 #include <d/dutext.h>
 #include <kernel/kstack.h>
 #include <kernel/kunmap.h>
-#include <kernel/klock.h>
+#include <kernel/smp.h>
 #include <kernel/kfbt.h>
 #include <kernel/kusdt.h>
 #include <kernel/kpid.h>
@@ -92,30 +92,20 @@ static uint32_t cpu_only;
 // CPU alone.
 static uint8_t d_held[KMAX_CPUS];       // this CPU's nested holds
 static uint64_t site_at[KMAX_CPUS];     // the open site's time (cycles)
-#if KMAX_CPUS > 1
 static struct kspin kdt_lock;
-static inline bool in_shared(void) { return arch_kernel_in_shared(); }
-#else
-static inline bool in_shared(void) { return false; }
-#endif
+static inline bool in_shared(void) { return smp_in_shared(); }
 static inline void d_lock(void)
 {
     unsigned c = cpu_id();
     if (d_held[c]++ == 0) {
-#if KMAX_CPUS > 1
         kspin_lock(&kdt_lock, KLOCK_RANK_D);
-#endif
         site_at[c] = board_cycles();
     }
 }
 static inline void d_unlock(void)
 {
-#if KMAX_CPUS > 1
     if (--d_held[cpu_id()] == 0)
         kspin_unlock(&kdt_lock, KLOCK_RANK_D);
-#else
-    d_held[0]--;
-#endif
 }
 
 // The open site's time (cycles): one reading of the clock a site.
@@ -251,7 +241,7 @@ static void vtime_switch_locked(struct thread *next)
         (*running)->vt_cycles += now - (*running)->vt_since;
         (*running)->vt_since = 0;
     }
-    if (KMAX_CPUS > 1 && next->vt_since) {  // still open on the CPU it left (see above)
+    if (KSMP && next->vt_since) {  // still open on the CPU it left (see above)
         for (unsigned c = 0; c < KMAX_CPUS; c++)
             if (c != me && vt_running[c] == next)
                 vt_running[c] = NULL;
@@ -320,7 +310,7 @@ static void fill_ctx_of(struct dvm_ctx *ctx, const struct thread *t, uint64_t cy
 // enabled table change on the exclusive side alone (a shared exit() leaves kdt_active to it).
 static bool wanted(uint32_t id)
 {
-    if (KMAX_CPUS > 1 && kdt_active && cpu_only && id > DPROBE_ERROR &&
+    if (KSMP && kdt_active && cpu_only && id > DPROBE_ERROR &&
         id < DPROBE_TIMER_BASE && cpu_id() != cpu_only - 1u)
         return false;
     return kdt_active && (id >= DPROBE_TIMER_BASE || dvm_enabled(dst, id));
@@ -439,7 +429,7 @@ void kdt_fire_as(const struct thread *t, uint32_t id, uint64_t a0, uint64_t a1, 
 
 void kdt_fire_probe(uint32_t pidx, const uint64_t *args)
 {
-    if (!kdt_active || (KMAX_CPUS > 1 && cpu_only && cpu_id() != cpu_only - 1u))
+    if (!kdt_active || (KSMP && cpu_only && cpu_id() != cpu_only - 1u))
         return;
     KSTACK_MARK_PROBE_SITE(); // stack( ) starts at the probe's site (kernel/kstack.c)
     struct dvm_ctx ctx;
@@ -463,19 +453,16 @@ void kdt_fire_n_in(const struct thread *t, uint32_t id, const uint64_t *a, unsig
     fire_errno(t ? t : k_current, id, args, NULL, (int32_t)err);
 }
 
-#if KMAX_CPUS > 1
-// lockstat's spin probes (kernel/klock.h): arg0 the lock's address; spin-spin's arg1 the ns
-// spent waiting for it (illumos gives the spin count or time there). Board only: a capture
-// has no event for a spin lock (dtrace -i says so).
-bool kspin_probed;
-
-void kspin_lock_probed(struct kspin *l, unsigned rank)
+// lockstat's spin probes (kernel/klock.h klock_probe, several CPUs): arg0 the lock's address;
+// spin-spin's arg1 the ns spent waiting for it (illumos gives the spin count or time there).
+// Board only: a capture has no event for a spin lock (dtrace -i says so).
+static void spin_lock_probed(struct kspin *l, unsigned rank)
 {
     klock_check_acquire(rank);
     uint64_t waited = 0;
-    if (!arch_spin_trylock(&l->word)) {
+    if (!kspin_raw_trylock(l)) {
         uint64_t t0 = board_cycles();
-        arch_spin_lock(&l->word);
+        kspin_raw_lock(l);
         waited = ktimer_cycles_to_ns(board_cycles() - t0);
         if (wanted(DPROBE_LOCK_SPIN_SPIN))
             kdt_fire(DPROBE_LOCK_SPIN_SPIN, (uintptr_t)l, waited, 0, 0);
@@ -484,10 +471,10 @@ void kspin_lock_probed(struct kspin *l, unsigned rank)
         kdt_fire(DPROBE_LOCK_SPIN_ACQUIRE, (uintptr_t)l, 0, 0, 0);
 }
 
-void kspin_unlock_probed(struct kspin *l, unsigned rank)
+static void spin_unlock_probed(struct kspin *l, unsigned rank)
 {
     klock_check_release(rank);
-    arch_spin_unlock(&l->word);
+    kspin_raw_unlock(l);
     if (wanted(DPROBE_LOCK_SPIN_RELEASE))
         kdt_fire(DPROBE_LOCK_SPIN_RELEASE, (uintptr_t)l, 0, 0, 0);
 }
@@ -495,14 +482,12 @@ void kspin_unlock_probed(struct kspin *l, unsigned rank)
 // The spin probes go on with the program (KDT_GO) when it enables one, off when it stops.
 static void spin_probes(bool on)
 {
-    kspin_probed = on && (dvm_enabled(dst, DPROBE_LOCK_SPIN_ACQUIRE) ||
-                          dvm_enabled(dst, DPROBE_LOCK_SPIN_SPIN) ||
-                          dvm_enabled(dst, DPROBE_LOCK_SPIN_RELEASE));
+    static const struct klock_probe spin_probe = { spin_lock_probed, spin_unlock_probed };
+    bool any = on && (dvm_enabled(dst, DPROBE_LOCK_SPIN_ACQUIRE) ||
+                      dvm_enabled(dst, DPROBE_LOCK_SPIN_SPIN) ||
+                      dvm_enabled(dst, DPROBE_LOCK_SPIN_RELEASE));
+    klock_set_probe(any ? &spin_probe : NULL);
 }
-
-#else
-static void spin_probes(bool on) { (void)on; }
-#endif
 
 void kdt_hold(void)
 {

@@ -13,6 +13,7 @@
 #include <kernel/pmem.h>
 #include <kernel/irq.h>
 #include <kernel/arch.h>
+#include <kernel/smp.h>
 #include <kernel/kdtrace.h>
 #include <kernel/kuring.h>
 #include <kernel/kunmap.h>
@@ -70,11 +71,10 @@ static uint32_t notes_overflow[KMAX_CPUS];
 
 static void notes_mark(unsigned cpu)
 {
-#if KMAX_CPUS > 1
-    __atomic_fetch_or(&ktrace_hot.notes, 1u << cpu, __ATOMIC_RELAXED);
-#else
-    ktrace_hot.notes = 1u << cpu;
-#endif
+    if (KSMP)
+        __atomic_fetch_or(&ktrace_hot.notes, 1u << cpu, __ATOMIC_RELAXED);
+    else
+        ktrace_hot.notes = 1u << cpu;
 }
 
 
@@ -141,12 +141,10 @@ void ktrace_init(void)
     kmemset(&ktrace_hot, 0, sizeof(ktrace_hot));
     kmemset(notes_n, 0, sizeof(notes_n));
     ran_set_all(true, false);
-#if KMAX_CPUS > 1
     for (unsigned i = 0; i < KMAX_CPUS; i++) {
         k_cpus[i].ktrace_cpu = &ktrace.tr_cpu[i];   // the fast path's (trace_port_kernel.h)
         k_cpus[i].ktrace_limit = &ktrace.tr_cpu[i].tc_limit;
     }
-#endif
 }
 
 // ---- notifications ---------------------------------------------------------------------------
@@ -189,22 +187,19 @@ void ktrace_exit_notify(void)
     for (unsigned i = 0; i < notes_n[cpu]; i++)
         irq_raise_synthetic(KIRQ_TRACE, (int32_t)(notes[cpu][i].seq << 8 | notes[cpu][i].idx));
     notes_n[cpu] = 0;
-#if KMAX_CPUS > 1
-    __atomic_fetch_and(&ktrace_hot.notes, ~(1u << cpu), __ATOMIC_RELAXED);
-#else
-    ktrace_hot.notes = 0;
-#endif
-    if (KMAX_CPUS > 1)
+    if (KSMP)
+        __atomic_fetch_and(&ktrace_hot.notes, ~(1u << cpu), __ATOMIC_RELAXED);
+    else
+        ktrace_hot.notes = 0;
+    if (KSMP)
         kdt_settle();   // a shared firing ran exit(): D's probes go off (kdtrace.c)
     ktrace_sync();  // tracing may have stopped: the entry stays traced only while it runs
 }
 
-#if KMAX_CPUS > 1
 void ktrace_notes_defer(void)
 {
-    arch_cpu_kick(cpu_id());
+    smp_kick(cpu_id());
 }
-#endif
 
 // D's view of each CPU: the thread its last RUNNING event chose (kdt_chosen: off-cpu fires
 // there, at that event's site, as dtrace -i fires it at the capture's THRUNNING), and the
@@ -316,7 +311,6 @@ void ktrace_kcall_entry_full(struct thread *t, uint32_t n, const uint32_t *a)
     t->kc_trace = (uint16_t)(ev + 1);
 }
 
-#if KMAX_CPUS > 1
 // The same with the arguments read from the saved frame again, as the dispatcher read them
 // (arch_kcall.h), and the wide event first (ktrace_kcall.h: on several CPUs, so that the
 // traced dispatcher keeps them in registers).
@@ -339,7 +333,6 @@ void ktrace_state_call(struct thread *t)
 {
     ktrace_state_inline(t);
 }
-#endif
 
 // The general kernel-call exit: D's probe, filtered classes. The return probe and lockstat's
 // have the exit event's time (the site's): the time blocked ends where the capture's does.
@@ -359,12 +352,7 @@ static bool in_snapshot;
 // does not hold (dtrace -i gives -1 there: kevreplay.c runq_cpu).
 static inline uint64_t runq_cpu(const struct thread *t)
 {
-#if KMAX_CPUS > 1
-    return t->rq_cpu;
-#else
-    (void)t;
-    return 0;
-#endif
+    return thread_rq_cpu(t);
 }
 
 // The block-* probe of t's state, a blocked one, and the object it waits on (*obj: the
@@ -555,7 +543,7 @@ static void snapshot(void)
         }
     }
     // Which thread each CPU runs: the state events above are all on this CPU's buffer.
-    for (unsigned c = 0; c < k_ncpus && c < KMAX_CPUS; c++)
+    smp_for_each_cpu(c)
         if (k_cpus[c].current)
             trace_emit_simple(&ktrace, KEV_C_SYSTEM, KEV_SYS_SNAPSHOT, 2u | c << 8,
                               ktrace_who(k_cpus[c].current));

@@ -24,10 +24,11 @@ KERNEL_SRCS += kernel/kflight.c
 KERNEL_SRCS += kernel/kdata.c
 # The panic path: the KPANIC event, and the halt in place in flight-recorder mode.
 KERNEL_SRCS += kernel/kpanic.c
-# Several CPUs: the lock-order checker (kernel/klock.h; make KLOCK_CHECK=1 builds it in).
-KERNEL_SRCS += kernel/klock_check.c
-# Several CPUs: a freed map taken back from the other CPUs' tables (kernel/kunmap.h).
-KERNEL_SRCS += kernel/kunmap.c
+# Several CPUs (the one-CPU kernel has none of these: kernel/smp.h): the hook lockstat's
+# spin probes hang on (kernel/klock.h klock_probe), a freed map taken back from the other
+# CPUs' tables (kernel/kunmap.h), and the lock-order checker (make KLOCK_CHECK=1 builds it in).
+KSMP_SRCS := kernel/klock.c kernel/kunmap.c $(if $(filter 1,$(KLOCK_CHECK)),kernel/klock_check.c)
+KERNEL_SRCS += $(if $(filter-out 1,$(or $(BOARD_MAX_CPUS),1)),$(KSMP_SRCS))
 # The fbt provider (docs/fbt.md): placing probes, and the trap, on the architectures that have
 # its trap (ARCH_FBT_SRCS, arch.mk) and the boards whose kernel text is RAM (not
 # BOARD_NO_FBT); elsewhere a stand-in that refuses fbt probes.

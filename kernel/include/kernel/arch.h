@@ -96,8 +96,8 @@ void arch_fault_where(struct arch_fault_where *w);
 // Semihosting call to the debugger/host (only with the board's semihosting enabled).
 int32_t arch_semihost(uint32_t op, uint32_t arg);
 
-#if KMAX_CPUS > 1
-// Multiprocessor boards (kernel/cpu.h). How many CPUs the machine has (at most KMAX_CPUS;
+// Multiprocessor boards (kernel/cpu.h; portable code calls these through kernel/smp.h, which
+// on one CPU needs none of them). How many CPUs the machine has (at most KMAX_CPUS;
 // CPU 0 is the one running); starting CPUs 1..k_ncpus-1, each into its idle thread; and
 // interrupting CPU `cpu` so that it enters the kernel and chooses again.
 unsigned arch_cpus_present(void);
@@ -126,11 +126,9 @@ void arch_kc_restart(struct thread *t);
 // (kernel/main.c, before the fault kills its process): t is bound to that CPU, where its
 // instruction runs again; true. False for a fault.
 bool arch_fault_retry(struct thread *t);
-#endif
 
 void kernel_entry(unsigned kind);
 void kernel_entry_traced(unsigned kind);   // the same, while tracing runs
-#if KMAX_CPUS > 1
 // A starting CPU's first turn in the kernel (under the lock): it is online and has chosen
 // the thread to run (its current).
 void kernel_cpu_online(void);
@@ -139,6 +137,5 @@ void kernel_cpu_online(void);
 // of k_ticks: kernel/ktimer.c), both 0 for its share of a period another CPU took.
 struct ktick_span;
 void kernel_tick_traced_shared(const struct ktick_span *took, unsigned cpu_periods);
-#endif
 
 #endif

@@ -72,27 +72,25 @@ struct cpu {
     uint64_t ipis;              // reschedule IPIs received
     bool kick_check;            // this entry may have made work for another CPU (sched.c)
     bool rq_held;               // a shared entry holds its CPU's ready-queue lock (sched.c)
-#if KMAX_CPUS > 1
-    bool lock_waiting;          // waits for the kernel lock (either side; its slow paths)
-    bool remap;                 // another CPU freed memory this one's user table may map:
-                                // switch again once it has the lock (kernel/kunmap.h)
-#endif
+    bool lock_waiting;          // several CPUs: waits for the kernel lock (either side; its
+                                // slow paths)
+    bool remap;                 // several CPUs: another CPU freed memory this one's user table
+                                // may map: switch again once it has the lock (kernel/kunmap.h)
     uint32_t locks_held;        // ranks held, bit per rank (KLOCK_CHECK images: klock.h)
     uint64_t shared_kcalls;     // kernel calls finished in shared mode (k_kcall_count: the rest)
+    uint64_t context_switches;  // this CPU's choices of another thread than it ran (sched.c)
+    uint64_t ticks_shared;      // tick periods this CPU counted on the shared side (ktimer.c)
 #ifdef KLOCK_STATS
     // The run-queue lock's contention, in KLOCK_STATS images only (sched.c, SysInfo
     // KSYSINFO_RUNQ_*): takes in shared mode, takes that found it held by another CPU, and the
     // counter cycles it was held from the take to the release.
     uint64_t runq_takes, runq_found_taken, runq_hold_cycles, runq_taken_at;
 #endif
-#if KMAX_CPUS > 1
     struct trace_cpu *ktrace_cpu; // this CPU's state in the kernel's trace ring (set by
-                                  // ktrace_init): the trace fast path's one load (trace_port)
+                                  // ktrace_init): several CPUs' trace fast path's one load
+                                  // (trace_port_kernel.h; one CPU's uses the ring's address)
     struct kev_slot **ktrace_limit; // its tc_limit's address, loaded with it as one pair
                                     // (the ordered load's operand, trace_port_kernel.h)
-    uint64_t context_switches;  // this CPU's (k_context_switches: the one-CPU kernel's)
-    uint64_t ticks_shared;      // tick periods this CPU counted on the shared side (ktimer.c)
-#endif
 } KCPU_LINE_ALIGNED;            // (its fields are written on every entry: a line per CPU)
 
 extern struct cpu k_cpus[KMAX_CPUS];

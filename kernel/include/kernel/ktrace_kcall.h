@@ -12,7 +12,7 @@
 #define KERNEL_KTRACE_KCALL_H
 
 #include <kernel/thread.h>
-#include <kernel/cpu.h>
+#include <kernel/smp.h>
 #include <kernel/ktrace.h>
 #include <kernel/kev_emit.h>
 #include <uapi/kcall.h>
@@ -64,9 +64,10 @@ static inline void ktrace_kcall_entry(struct thread *t, uint32_t n, const uint32
         t->kc_trace = (uint16_t)(n + 1u);
         return;
     }
-#if KMAX_CPUS > 1
-    ktrace_kcall_entry_frame(t, n);
-#else
+    if (KSMP) {
+        ktrace_kcall_entry_frame(t, n);
+        return;
+    }
     if (n < KEV_KC_MAX && ((ktrace_hot.plain >> KEV_C_KER_CALL) & 1u) &&
         trace_is_wide(&ktrace, KEV_C_KER_CALL, KEV_KC_ENTRY(n))) {   // wide: every argument
         trace_emit_words(&ktrace, KEV_C_KER_CALL, KEV_KC_ENTRY(n), a, 6);
@@ -74,7 +75,6 @@ static inline void ktrace_kcall_entry(struct thread *t, uint32_t n, const uint32
         return;
     }
     ktrace_kcall_entry_full(t, n, a);
-#endif
 }
 
 // A call's exit words: [result, 0] on success, [-1, errno] on failure, as QNX's exit
@@ -88,18 +88,18 @@ extern const uint8_t ktrace_kc_raw[KEV_KC_MAX + 1u];
 // load.
 static inline void ktrace_kcall_exit_words(unsigned kc, uint32_t *r0, uint32_t *r1)
 {
-    if ((KMAX_CPUS == 1 || __builtin_expect(kc > KC_Semihost, 0)) && ktrace_kc_raw[kc])
+    if ((!KSMP || __builtin_expect(kc > KC_Semihost, 0)) && ktrace_kc_raw[kc])
         return;     // (one CPU: the Cortex-M's table load is as short as the compare)
     uint32_t v = *r0;
-#if KMAX_CPUS > 1   // AArch64: success (the common case) is a test of the sign and a zero
-    bool neg = (int32_t)v < 0;
-    *r1 = neg ? 0u - v : 0u;
-    *r0 = neg ? 0xffffffffu : v;
-#else               // the Cortex-M: the sign mask, as short there
-    uint32_t neg = (uint32_t)((int32_t)v >> 31); // all ones when v < 0
-    *r1 = (0u - v) & neg;
-    *r0 = v | neg;
-#endif
+    if (KSMP) {     // AArch64: success (the common case) is a test of the sign and a zero
+        bool neg = (int32_t)v < 0;
+        *r1 = neg ? 0u - v : 0u;
+        *r0 = neg ? 0xffffffffu : v;
+    } else {        // the Cortex-M: the sign mask, as short there
+        uint32_t neg = (uint32_t)((int32_t)v >> 31); // all ones when v < 0
+        *r1 = (0u - v) & neg;
+        *r0 = v | neg;
+    }
 }
 
 // A traced exit's kernel-call exit event (t->kc_trace, set at the entry): inline while
@@ -166,11 +166,10 @@ void ktrace_state_call(struct thread *t);
 // (docs/PERFORMANCE.md, the traced paths' added instructions).
 static inline void ktrace_state_traced(struct thread *t)
 {
-#if KMAX_CPUS > 1
-    ktrace_state_call(t);
-#else
-    ktrace_state_inline(t);
-#endif
+    if (KSMP)
+        ktrace_state_call(t);
+    else
+        ktrace_state_inline(t);
 }
 
 // PRIO_CHANGE's second word (docs/trace-events.md): t's priority is about to become prio

@@ -9,6 +9,7 @@
 #include <kernel/proc.h>
 #include <kernel/thread.h>
 #include <kernel/kdtrace.h>
+#include <kernel/smp.h>
 
 // KTRACE_USERRING(addr, nrec) from p: registers (nrec a power of two <= KUSER_RING_MAX, the
 // ring inside p's RAM) or, nrec 0, forgets p's ring. 0 or -EINVAL / -EFAULT.
@@ -54,12 +55,11 @@ static inline void kuring_drain_current(struct proc *p)
 // share. So a thread's entry reads no line another CPU's writer writes.
 static inline void kuring_drain_thread(struct thread *t)
 {
-#if KMAX_CPUS > 1
-    if (t->ur.addr) {
-        kuring_drain_ring_if(t->proc, &t->ur);
+    struct kuring *own = thread_ring(t);
+    if (KSMP && own->addr) {
+        kuring_drain_ring_if(t->proc, own);
         return;
     }
-#endif
     kuring_drain_current(t->proc);
 }
 

@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <stdbool.h>
 #include <kernel/cpu.h>      // KMAX_CPUS
+#include <trace/trace_ring.h>   // trace_lock
 
 struct kuring {
     uint32_t addr;          // the ring (struct kuser_ring) in the process's RAM, or 0
@@ -22,5 +23,14 @@ struct kuring {
     bool     have_last;
     bool     skip_old;
 };
+
+// The ring's lock (several CPUs; with one, nothing): the trace ring's spinlock.
+#if KMAX_CPUS > 1
+static inline void kuring_lock(struct kuring *k) { trace_lock(&k->lock); }
+static inline void kuring_unlock(struct kuring *k) { trace_unlock(&k->lock); }
+#else
+static inline void kuring_lock(struct kuring *k) { (void)k; }
+static inline void kuring_unlock(struct kuring *k) { (void)k; }
+#endif
 
 #endif

@@ -84,6 +84,19 @@ struct thread {
 
 extern struct thread k_threads[KMAX_THREADS];
 
+// The multiprocessor fields (several CPUs only: netduinoplus2's kernel RAM has no room for
+// them): the CPU whose ready queue holds a READY t (sched.c), and t's own user-event ring
+// (kernel/kuring.c; NULL with one CPU, where a process's threads share its ring).
+#if KMAX_CPUS > 1
+static inline unsigned thread_rq_cpu(const struct thread *t) { return t->rq_cpu; }
+static inline void thread_set_rq_cpu(struct thread *t, unsigned cpu) { t->rq_cpu = (uint8_t)cpu; }
+static inline struct kuring *thread_ring(struct thread *t) { return &t->ur; }
+#else
+static inline unsigned thread_rq_cpu(const struct thread *t) { (void)t; return 0; }
+static inline void thread_set_rq_cpu(struct thread *t, unsigned cpu) { (void)t; (void)cpu; }
+static inline struct kuring *thread_ring(struct thread *t) { (void)t; return NULL; }
+#endif
+
 // Every change of a thread's state goes through here, so that the trace sees all of them.
 static inline void thread_set_state(struct thread *t, uint8_t state)
 {
@@ -105,10 +118,8 @@ void thread_unblock(struct thread *t, int32_t ret);
 // untraced entry's has no trace code and the traced entry's records the event itself.
 void thread_block_quiet(struct thread *t, uint8_t state, struct list *q);
 void thread_unblock_quiet(struct thread *t, int32_t ret);
-#if KMAX_CPUS > 1
 // thread_unblock for the traced copies: sched_make_ready_traced's (sched.h).
 void thread_unblock_traced(struct thread *t, int32_t ret);
-#endif
 // Kills a thread wherever it is (process exit or fault): undoes what its state holds.
 void thread_destroy(struct thread *t, int32_t status);
 // Returns a zombie (or dead) thread's slot to the pool.
@@ -137,7 +148,6 @@ void thread_update_prio(struct thread *t);
 void thread_update_prio_msg(struct thread *t);
 // The same without the PRIO_CHANGE hook: for the message calls' untraced copies (ipc.c).
 void thread_update_prio_quiet(struct thread *t);
-#if KMAX_CPUS > 1
 // Several CPUs: the priority lock (KLOCK_RANK_PRIO, kernel/klock.h; what it guards: thread.c).
 // thread_update_prio and its quiet twin take it themselves when t holds a mutex; the _locked
 // one is for a caller that holds it, or runs exclusive (sync.c).
@@ -150,7 +160,6 @@ void thread_update_prio_locked(struct thread *t);
 // run-queue lock held too (sched_lock_shared: a READY owner moves to its new queue).
 bool thread_raise_prio_shared_ok(const struct thread *t, uint8_t p);
 void thread_raise_prio_shared(struct thread *t, uint8_t p);
-#endif
 // ThreadSetPrio / SchedSet: t's own priority becomes prio (the trace's PRIO_CHANGE says "call").
 void thread_set_base_prio(struct thread *t, uint8_t prio);
 // Arms t's timeout for at least ns nanoseconds, by the tick and by the cycle counter.
