@@ -22,6 +22,12 @@
 //              the live totals and the file's agree. `total` is cumulative (per CPU and
 //              reason): a reader that missed a LOSS frame still totals right from the next.
 // Their payloads are little-endian like the header: ks_heartbeat_put/get, ks_loss_put/get.
+//
+// Flow control, host to board, on a transport with a way back (a UART's receive line): the
+// byte KS_XOFF asks the board to stop sending, KS_XON to go on (a serial port's software flow
+// control, which a host tty sends by itself with IXOFF when its input queue fills). The logger
+// never waits for a stopped host: it finishes the frame it is in, drops whole buffers while
+// stopped, and sends LOSS frames for them first when it may send again. Other bytes are ignored.
 // A longer payload than the layout below is accepted and the extra bytes ignored (a later
 // version appends fields). Neither is sent by a logger without a stream.
 // Freestanding: used by the tracelogger (encoder) and host tools (decoder).
@@ -37,6 +43,8 @@
 #define KS_END    2u
 #define KS_HEARTBEAT 3u
 #define KS_LOSS   4u
+#define KS_XON    0x11u   // host to board: send again
+#define KS_XOFF   0x13u   // host to board: stop sending (drop and count)
 #define KS_HDR_BYTES 8u
 #define KS_CRC_BYTES 4u
 #define KS_MAX_PAYLOAD 1024u
