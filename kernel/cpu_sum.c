@@ -12,7 +12,7 @@ static uint64_t counter_of(const struct cpu *c, enum cpu_counter which)
     switch (which) {
     case CPU_SHARED_KCALLS:    return c->shared_kcalls;
     case CPU_IPIS:             return c->ipis;
-    case CPU_TICKS_SHARED:     return c->ticks_shared;
+    case CPU_TICKS_SHARED:     return cpu_ticks_shared(c);
 #ifdef KLOCK_STATS
     case CPU_RUNQ_TAKES:       return c->runq_takes;
     case CPU_RUNQ_FOUND_TAKEN: return c->runq_found_taken;

@@ -17,6 +17,7 @@
 // that blocks here needs none: it stays this CPU's until that choice (sched.c, R3), so a
 // receive that blocks takes it only for the choice (docs/smp.md, "Run queues").
 #include <kernel/ipc.h>
+#include <kernel/kview.h>
 #include <kernel/smp.h>
 #include <kernel/proc.h>
 #include <kernel/sched.h>

@@ -4,6 +4,7 @@
 // leaves the caller's result to whoever wakes it: kcall_dispatch() writes the result only
 // when the caller is still running.
 #include <kernel/kcall.h>
+#include <kernel/kview.h>
 #include <kernel/thread.h>
 #include <kernel/sched.h>
 #include <kernel/proc.h>
@@ -17,7 +18,6 @@
 #include <kernel/board.h>
 #include <kernel/ktimer.h>
 #include <kernel/ktrace.h>
-#include <kernel/kdtrace.h>
 #include <kernel/ktrace_kcall.h>
 #include <kernel/kcrash.h>
 #include <d/dprobes.h>

@@ -35,12 +35,9 @@
 // itself (ktrace_kdt_exited), whose exclusive delivery clears it (kdt_settle).
 #include <kernel/kdtrace.h>
 #include <kernel/ktrace.h>
-#include <kernel/thread.h>
-#include <kernel/proc.h>
-#include <kernel/pmem.h>
+#include <kernel/kview.h>
 #include <kernel/arch.h>
 #include <kernel/board.h>
-#include <kernel/ktimer.h>
 #include <d/dvm.h>
 #include <d/dprinfo.h>
 #include <trace/period_due.h>
@@ -48,7 +45,6 @@
 #include <d/dstacks.h>
 #include <d/dutext.h>
 #include <kernel/kstack.h>
-#include <kernel/kunmap.h>
 #include <kernel/smp.h>
 #include <kernel/kfbt.h>
 #include <kernel/kusdt.h>
@@ -114,7 +110,7 @@ static inline uint64_t site_cycles(void)
     return site_at[cpu_id()];
 }
 
-static uint64_t now_ns(void) { return ktimer_cycles_to_ns(board_cycles()); }
+static uint64_t now_ns(void) { return kview_ns(board_cycles()); }
 
 uint64_t kdt_site_cycles(void)
 {
@@ -266,7 +262,7 @@ static uint64_t vtime_ns(const struct thread *t, uint64_t now)
     uint64_t c = t->vt_cycles;
     if (t->vt_since)
         c += now - t->vt_since;
-    return ktimer_cycles_to_ns(c);
+    return kview_ns(c);
 }
 
 // walltimestamp's base: the host's date at boot in ns since 1970, read once per program at
@@ -297,7 +293,7 @@ static void fill_ctx_of(struct dvm_ctx *ctx, const struct thread *t, uint64_t cy
     ctx->tid = p ? t->tid : (t ? t->index + 1 : 0);
     ctx->ppid = p ? p->ppid : 0;
     ctx->errno_ = 0;
-    ctx->timestamp = ktimer_cycles_to_ns(cycles);
+    ctx->timestamp = kview_ns(cycles);
     ctx->walltimestamp = wall_base_ns + ctx->timestamp;
     ctx->vtimestamp = vtime_ns(t, cycles);
     ctx->execname = p ? p->name : "kernel";
@@ -463,7 +459,7 @@ static void spin_lock_probed(struct kspin *l, unsigned rank)
     if (!kspin_raw_trylock(l)) {
         uint64_t t0 = board_cycles();
         kspin_raw_lock(l);
-        waited = ktimer_cycles_to_ns(board_cycles() - t0);
+        waited = kview_ns(board_cycles() - t0);
         if (wanted(DPROBE_LOCK_SPIN_SPIN))
             kdt_fire(DPROBE_LOCK_SPIN_SPIN, (uintptr_t)l, waited, 0, 0);
     }
@@ -487,6 +483,16 @@ static void spin_probes(bool on)
                       dvm_enabled(dst, DPROBE_LOCK_SPIN_SPIN) ||
                       dvm_enabled(dst, DPROBE_LOCK_SPIN_RELEASE));
     klock_set_probe(any ? &spin_probe : NULL);
+}
+
+// user:::event for a user event stored in more than one slot: its bytes at DUTEXT_ADDR while
+// it fires (kdtrace_text.c).
+void kdt_fire_payload(uint32_t code, const void *bytes, unsigned nwords)
+{
+    unsigned len = dutext_size(nwords);
+    kdt_text_set(bytes, len);
+    kdt_fire(DPROBE_USER_EVENT, code, DUTEXT_ADDR, len, 0);
+    kdt_text_clear();
 }
 
 void kdt_hold(void)
@@ -528,7 +534,7 @@ void kdt_timers_run(bool tick_cpu, uint64_t cycles)
     const struct dvm_state *d = dst;
     if (kernel_pc && (!d || d->scrub)) // a consumer without KAPP_F_PRIV sees no kernel address
         kernel_pc = DVM_KADDR_HIDDEN;
-    uint64_t now = ktimer_cycles_to_ns(cycles);
+    uint64_t now = kview_ns(cycles);
     this_cpu()->stack_at_interrupt = t && !t->proc;
     for (unsigned i = 0; i < ntimers; i++) {
         if (!timer_on(i, cpu, tick_cpu))
@@ -574,7 +580,7 @@ static void unmap(void)
     // Off the other CPUs' tables too: a thread of the consumer may read it there from EL0
     // until its CPU switches again (kernel/kunmap.c).
     if (block)
-        kunmap_others((uint32_t)(uintptr_t)block, block_len);
+        kview_unmap_others((uint32_t)(uintptr_t)block, block_len);
 }
 
 static void unload(void)
@@ -590,7 +596,7 @@ static void unload(void)
         // Cleared before reuse: the next owner of this memory (a trace ring, another
         // consumer's block) must not read this program's buffers and variables.
         kmemset(block, 0, block_len);
-        pmem_free(&k_pmem, block);
+        kview_free(block);
     }
     block = NULL;
     dst = NULL;
@@ -702,7 +708,7 @@ static int load(struct proc *p, uint32_t uargs)
         return refuse(p, &l, -ENOMEM, "no memory for the D provider's per-thread words");
     for (uint32_t want = need; want >= 16384u; want /= 2) {
         arch_map_layout(want, &size, &align);
-        block = pmem_alloc(&k_pmem, size, align);
+        block = kview_alloc(size, align);
         if (block || l.bufresize_manual)
             break;
     }
@@ -730,7 +736,7 @@ static int load(struct proc *p, uint32_t uargs)
         // Cleared as unload clears it: the refused object and what the engine wrote of its
         // state must not show through in the next ring or block made of this memory.
         kmemset(block, 0, block_len);
-        pmem_free(&k_pmem, block);
+        kview_free(block);
         ktrace_sync_d_stop();
         block = NULL;
         dst = NULL;

@@ -16,17 +16,13 @@
 // event and its probe are one critical section); the hash and table are only read; the
 // figures are atomic.
 #include <kernel/kfbt.h>
+#include <kernel/arch_trace.h>
 #include <kernel/kdtrace.h>
 #include <kernel/ktrace.h>
 #include <kernel/kev_emit.h>
+#include <kernel/kstack.h>
 #include <d/dvm.h>
 #include <d/dprobes.h>
-
-// What this CPU fires now (written by it alone): its trapped registers and site, for stack( ).
-static struct {
-    const struct fbt_regs *regs;
-    const struct dfbt_site *site;
-} firing[KMAX_CPUS];
 
 static const struct kfbt_live *live_find(const struct kfbt_sites *ks, uintptr_t pc)
 {
@@ -40,6 +36,12 @@ static const struct kfbt_live *live_find(const struct kfbt_sites *ks, uintptr_t 
             return &ks->live[i];
     }
 }
+
+// What this CPU fires now (written by it alone): its trapped registers and site, for stack( ).
+static struct {
+    const struct fbt_regs *regs;
+    const struct dfbt_site *site;
+} firing[KMAX_CPUS];
 
 // The table's site at pc (binary search), or NULL.
 static const struct dfbt_site *site_find(const struct dfbt *t, uintptr_t pc)

@@ -19,7 +19,7 @@
 #include <kernel/ptimer.h>
 #include <kernel/board.h>
 #include <kernel/cpu.h>
-#include <kernel/ktimer.h>
+#include <kernel/kview.h>
 #include <kernel/kdtrace.h>
 #include <kernel/ktrace_stack.h>
 
@@ -64,7 +64,7 @@ static void run(bool tick_cpu)
 {
     uint32_t ts;
     uint64_t now = board_cycles();
-    bool sampled = ktrace_stack_due(ktimer_cycles_to_ns(now), &ts);
+    bool sampled = ktrace_stack_due(kview_ns(now), &ts);
     if (!kdt_active)
         return;
     if (sampled) {

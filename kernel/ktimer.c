@@ -129,7 +129,7 @@ enum ktick_shared ktimer_tick_shared(struct ktick_span *span)
             __atomic_store_n(&k_ticks, ticks, __ATOMIC_RELAXED);
             if (n > 1)
                 __atomic_store_n(&k_ticks_late, k_ticks_late + (n - 1u), __ATOMIC_RELAXED);
-            this_cpu()->ticks_shared += n;
+            cpu_count_ticks_shared(this_cpu(), n);
             kloadavg_tick(ticks);   // avenrun, once a second, under timer_lock (kloadavg.c)
             if (span)
                 span->from = ticks - n, span->to = ticks;

@@ -7,19 +7,14 @@
 // full buffers with KTRACE_TAKEBUFFER, writes them out and gives them back.
 #include <kernel/ktrace.h>
 #include <kernel/ktrace_stack.h>
+#include <kernel/kprof.h>
 #include <arch_kcall.h>
-#include <kernel/thread.h>
-#include <kernel/proc.h>
-#include <kernel/pmem.h>
-#include <kernel/irq.h>
+#include <kernel/kview.h>
 #include <kernel/arch.h>
 #include <kernel/smp.h>
 #include <kernel/kdtrace.h>
 #include <kernel/kuring.h>
-#include <kernel/kunmap.h>
 #include <kernel/ktrace_kcall.h>
-#include <kernel/ipc.h>
-#include <kernel/ktimer.h>
 #include <kernel/kev_emit.h>
 #include <d/dprobes.h>
 #include <uapi/kcall.h>
@@ -57,25 +52,6 @@ _Static_assert(KC_ClockCycles >= KC_Semihost && KC_ClockTime >= KC_Semihost,
 static struct proc *ring_owner;     // the process the ring is mapped into
 static void *ring_mem;
 static unsigned ring_nbufs;
-
-// Buffers that reached their high-water mark during this kernel entry (ktrace_port_notify),
-// per CPU: a CPU queues its own with no lock (the ring may be written without the kernel
-// lock) and raises them at its own kernel exit, under the lock (ktrace_exit_notify).
-// ktrace_hot.notes has a bit per CPU with something to deliver.
-static struct {
-    uint16_t idx;
-    uint32_t seq;
-} notes[KMAX_CPUS][TRACE_MAX_BUFS];
-static uint16_t notes_n[KMAX_CPUS];
-static uint32_t notes_overflow[KMAX_CPUS];
-
-static void notes_mark(unsigned cpu)
-{
-    if (KSMP)
-        __atomic_fetch_or(&ktrace_hot.notes, 1u << cpu, __ATOMIC_RELAXED);
-    else
-        ktrace_hot.notes = 1u << cpu;
-}
 
 
 // Brings the hooks' flags up to date with the ring and the D provider (after anything that
@@ -133,64 +109,24 @@ static bool ring_on(unsigned cls)
 
 void ktrace_init(void)
 {
+    kpanic_set_recorder(ktrace_panic);
     kmemset(&ktrace, 0, sizeof(ktrace));
     ring_owner = NULL;
     ring_mem = NULL;
     ring_nbufs = 0;
-    ktrace_hot.notes = 0;
     kmemset(&ktrace_hot, 0, sizeof(ktrace_hot));
-    kmemset(notes_n, 0, sizeof(notes_n));
+    ktrace_notes_reset();
     ran_set_all(true, false);
-    for (unsigned i = 0; i < KMAX_CPUS; i++) {
-        k_cpus[i].ktrace_cpu = &ktrace.tr_cpu[i];   // the fast path's (trace_port_kernel.h)
-        k_cpus[i].ktrace_limit = &ktrace.tr_cpu[i].tc_limit;
-    }
+    for (unsigned i = 0; i < KMAX_CPUS; i++)     // the fast path's (trace_port_kernel.h)
+        cpu_set_trace(&k_cpus[i], &ktrace.tr_cpu[i], &ktrace.tr_cpu[i].tc_limit);
 }
 
 // ---- notifications ---------------------------------------------------------------------------
 
-void ktrace_port_notify(struct trace_ring *r, unsigned bufidx, unsigned seq)
-{
-    (void)r;
-    unsigned cpu = cpu_id();
-    if (notes_n[cpu] < ARRAY_SIZE(notes[cpu])) {
-        notes[cpu][notes_n[cpu]].idx = (uint16_t)bufidx;
-        notes[cpu][notes_n[cpu]].seq = seq;
-        notes_n[cpu]++;
-    } else {
-        notes_overflow[cpu]++;  // the logger still finds the buffer: TAKEBUFFER takes any full one
-    }
-    notes_mark(cpu);
-}
 
-// The ring stopped itself (FILL): the hooks follow at this CPU's exit (ktrace_exit_notify's
-// ktrace_sync, under the kernel lock). Until then an inline hook finds no room in the stopped
-// ring and its slow path sees the class off: nothing is recorded or counted meanwhile.
-void ktrace_port_stopped(struct trace_ring *r)
+void ktrace_exit_notify(ktrace_raise_fn raise)
 {
-    (void)r;
-    notes_mark(cpu_id());
-}
-
-// A D firing on this CPU's shared side ran exit(): the probes go off at its exclusive exit
-// (kdt_settle in ktrace_exit_notify), as the hooks follow a ring that stopped itself.
-void ktrace_kdt_exited(void)
-{
-    notes_mark(cpu_id());
-}
-
-void ktrace_exit_notify(void)
-{
-    unsigned cpu = cpu_id();
-    // Raising the interrupt may itself emit events that fill a buffer: keep going until the
-    // queue is empty.
-    for (unsigned i = 0; i < notes_n[cpu]; i++)
-        irq_raise_synthetic(KIRQ_TRACE, (int32_t)(notes[cpu][i].seq << 8 | notes[cpu][i].idx));
-    notes_n[cpu] = 0;
-    if (KSMP)
-        __atomic_fetch_and(&ktrace_hot.notes, ~(1u << cpu), __ATOMIC_RELAXED);
-    else
-        ktrace_hot.notes = 0;
+    ktrace_notes_raise(raise);
     if (KSMP)
         kdt_settle();   // a shared firing ran exit(): D's probes go off (kdtrace.c)
     ktrace_sync();  // tracing may have stopped: the entry stays traced only while it runs
@@ -222,6 +158,17 @@ void ktrace_kdt_go(const struct thread *running)
 // in, as its last event recorded it), and vtimestamp's clocks switch; on-cpu waits for the
 // kernel's exit into next (ktrace_switched). In next's name, not k_current's (still the thread
 // going off).
+// D's probes the core asks for with no event of their own (kernel/ktrace.h).
+void ktrace_signal_send_ev(const struct thread *victim, uint32_t pid)
+{
+    kdt_fire(DPROBE_PROC_SIGNAL_SEND, ktrace_who(victim), pid, KSIG_KILL, 0);
+}
+
+void ktrace_surrender_ev(const struct thread *cur, unsigned cpu)
+{
+    kdt_fire(DPROBE_SCHED_SURRENDER, ktrace_who(cur), ktrace_pid(cur), cur->prio, cpu);
+}
+
 void ktrace_kdt_switch(struct thread *next)
 {
     unsigned c = cpu_id();
@@ -363,7 +310,7 @@ static inline uint32_t state_block(const struct thread *t, uint32_t *obj)
     switch (t->state) {
     case THS_SEND:      *obj = (uint32_t)t->coid; return DPROBE_SCHED_BLOCK_SEND;
     case THS_RECEIVE:
-        *obj = t->chan ? (uint32_t)t->chan->chid : 0;
+        *obj = (uint32_t)kview_chid(t);
         return DPROBE_SCHED_BLOCK_RECEIVE;
     case THS_REPLY:     *obj = (uint32_t)t->coid; return DPROBE_SCHED_BLOCK_REPLY;
     case THS_MUTEX:     return DPROBE_SCHED_BLOCK_MUTEX;
@@ -560,6 +507,14 @@ static void images(void)
             ktrace_image_ev(&k_procs[i]);
 }
 
+// KTRACE_STACKSAMPLE's rate (kernel/ktrace_stack.c), then the profile timer armed for it.
+static int set_sample_rate(uint32_t hz)
+{
+    int r = ktrace_stack_set_rate(hz);
+    kprof_update();
+    return r;
+}
+
 // ---- buffers ------------------------------------------------------------------------------------
 
 // Whether processes other than the ring's owner may control the capture (KTRACE_SHARECONTROL;
@@ -575,12 +530,12 @@ static int alloc_buffers(struct proc *p, uint32_t nbufs)
         return -EINVAL;
     uint32_t len = nbufs * KEV_BUF_BYTES;
     arch_map_layout(len, &size, &align);
-    void *mem = pmem_alloc(&k_pmem, size, align);
+    void *mem = kview_alloc(size, align);
     if (!mem)
         return -ENOMEM;
     int r = trace_ring_init(&ktrace, mem, len, nbufs);
     if (r < 0) {
-        pmem_free(&k_pmem, mem);
+        kview_free(mem);
         return r;
     }
     ring_mem = mem;
@@ -602,16 +557,16 @@ static void free_buffers(void)
     }
     // Off the other CPUs' tables too: a thread of the owner may read it there from EL0 until
     // its CPU switches again (kernel/kunmap.c).
-    kunmap_others((uint32_t)(uintptr_t)ring_mem, ring_nbufs * KEV_BUF_BYTES);
+    kview_unmap_others((uint32_t)(uintptr_t)ring_mem, ring_nbufs * KEV_BUF_BYTES);
     // Cleared before the memory goes back: the next ring (or D block) must not show the old
     // one's events to whoever it is mapped into.
     kmemset(ring_mem, 0, ring_nbufs * KEV_BUF_BYTES);
-    pmem_free(&k_pmem, ring_mem);
+    kview_free(ring_mem);
     kmemset(&ktrace, 0, sizeof(ktrace));
     ring_mem = NULL;
     ring_owner = NULL;
     ring_nbufs = 0;
-    ktrace_stack_set_rate(0);   // sampling is the capture's: it ends with its buffers
+    set_sample_rate(0);     // sampling is the capture's: it ends with its buffers
 }
 
 void ktrace_proc_gone(struct proc *p)
@@ -752,7 +707,7 @@ static __attribute__((noinline)) int bench(uint32_t kind, uint32_t n)
         BENCH_LOOP(n, trace_emit_words(&ktrace, KEV_C_USER, 2, w, 4));
         return 0;
     case KTRACE_BENCH_STALL:
-        return n > KTRACE_BENCH_STALL_MAX ? -EINVAL : ktimer_stall_periods(n);
+        return n > KTRACE_BENCH_STALL_MAX ? -EINVAL : kview_stall(n);
     default:
         return -EINVAL;
     }
@@ -808,7 +763,7 @@ static int ktrace_command(struct thread *t, uint32_t cmd, uint32_t a, uint32_t b
 
     switch (cmd) {
     case KTRACE_STACKSAMPLE:
-        return ktrace_stack_set_rate(a);
+        return set_sample_rate(a);
     case KTRACE_SHARECONTROL:
         if (p != ring_owner)
             return -EPERM;

@@ -9,10 +9,8 @@
 #include <kernel/ktrace_kcall.h>
 #include <kernel/kev_emit.h>
 #include <kernel/kdtrace.h>
-#include <kernel/thread.h>
+#include <kernel/kview.h>
 #include <kernel/board.h>
-#include <kernel/ktimer.h>
-#include <kernel/pmem.h>
 #include <d/dprobes.h>
 #include <d/lockstat.h>
 #include <uapi/kcall.h>
@@ -34,7 +32,7 @@ static struct dt_sync *dt_sync;
 int ktrace_sync_d_start(void)
 {
     if (!dt_sync)
-        dt_sync = pmem_alloc(&k_pmem, KMAX_THREADS * sizeof(*dt_sync), 8);
+        dt_sync = kview_alloc(KMAX_THREADS * sizeof(*dt_sync), 8);
     if (!dt_sync)
         return -ENOMEM;
     kmemset(dt_sync, 0, KMAX_THREADS * sizeof(*dt_sync));
@@ -44,7 +42,7 @@ int ktrace_sync_d_start(void)
 void ktrace_sync_d_stop(void)
 {
     if (dt_sync)
-        pmem_free(&k_pmem, dt_sync);
+        kview_free(dt_sync);
     dt_sync = NULL;
 }
 
@@ -108,7 +106,7 @@ void ktrace_sync_call_return(struct thread *t, unsigned n, int32_t result)
         return;
     struct dt_sync *d = &dt_sync[t->index];
     if (d->since && lc->blocked)
-        kdt_fire(lc->blocked, d->obj, ktimer_cycles_to_ns(kdt_site_cycles() - d->since),
+        kdt_fire(lc->blocked, d->obj, kview_ns(kdt_site_cycles() - d->since),
                  d->owner, 0);
     if (lc->done)
         kdt_fire(lc->done, d->obj, 0, 0, 0);

@@ -54,20 +54,21 @@
 // running it drains inside the shared side (kuring_drain_in_shared), firing user:::event
 // under the D lock (kdtrace.c), which it takes under the ring's: the D lock is a leaf.
 #include <kernel/kuring.h>
+#include <kernel/ktrace_kcall.h>
 #include <kernel/arch.h>
 #include <kernel/ktrace.h>
 #include <kernel/kdtrace.h>
 #include <kernel/kev_emit.h>
 #include <kernel/smp.h>
 #include <kernel/kernel.h>
-#include <kernel/thread.h>
+#include <kernel/kview.h>
 #include <d/dprobes.h>
 
 static uint32_t rejected;          // records rejected this capture, every process (atomic)
 
 uint32_t kuring_rejected(void) { return __atomic_load_n(&rejected, __ATOMIC_RELAXED); }
 
-// A ring's lock (kuring_state.h: nothing with one CPU).
+// A ring's lock (kernel/ktrace.h: nothing with one CPU).
 #define ur_lock(k)   kuring_lock(k)
 #define ur_unlock(k) kuring_unlock(k)
 

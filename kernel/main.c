@@ -3,9 +3,9 @@
 // image's boot program as pid 1 and never returns. kernel_entry() is where every exception
 // from thread mode lands (arch.h contract); it does the work of that entry and picks the thread
 // to resume. When pid 1 ends, the system halts with its exit status.
-#include <kernel/kusdt.h>
-#include <kernel/kpid.h>
 #include <kernel/kernel.h>
+#include <kernel/kview.h>
+#include <kernel/arch_upcall.h>
 #include <kernel/arch.h>
 #include <kernel/smp.h>
 #include <kernel/board.h>
@@ -20,12 +20,7 @@
 #include <kernel/kcall.h>
 #include <kernel/kinit.h>
 #include <kernel/ktrace.h>
-#include <kernel/kdtrace.h>
-#include <d/dprobes.h>
-#include <kernel/kuring.h>
 #include <kernel/ktrace_kcall.h>
-#include <kernel/ktrace_stack.h>
-#include <kernel/kprof.h>
 #include <kernel/kopts.h>
 #include <kernel/tick_periods.h>
 #include <uapi/ktrace.h>
@@ -197,7 +192,7 @@ static inline __attribute__((always_inline)) void kernel_entry_body(unsigned kin
     }
     halt_if_done();
     if (traced)
-        ktrace_exit_begin();
+        ktrace_exit_begin(irq_raise_synthetic);
     struct thread *next = traced ? sched_choose_traced() : sched_choose();
     if (traced)
         ktrace_exit_end(next);

@@ -2,8 +2,8 @@
 # The kernel: portable core + arch + board, built once per board into a library that every
 # boot image of that board links with its own program table (apps.S).
 KERNEL_SRCS := kernel/main.c kernel/kinit.c kernel/klib.c kernel/sched.c kernel/thread.c kernel/ktimer.c \
-               kernel/proc.c kernel/ipc.c kernel/kname.c kernel/sync.c kernel/irq.c kernel/utimer.c \
-               kernel/pmem.c kernel/kcall.c kernel/shost.c kernel/kconsole.c kernel/ktrace.c kernel/ktrace_sync.c \
+               kernel/proc.c kernel/kview.c kernel/ipc.c kernel/kname.c kernel/sync.c kernel/irq.c kernel/utimer.c \
+               kernel/pmem.c kernel/kcall.c kernel/shost.c kernel/kconsole.c kernel/ktrace.c kernel/ktrace_notes.c kernel/ktrace_sync.c \
                kernel/kdtrace.c kernel/kdtrace_text.c kernel/kuring.c trace/trace_ring.c kernel/unwind.c kernel/unwind_read.c \
                kernel/kstack.c
 # Stacks and faults in the trace (SYSTEM STACK / FAULT, docs/trace-events.md).
@@ -22,8 +22,9 @@ KERNEL_SRCS += kernel/cpu_sum.c
 KERNEL_SRCS += kernel/kflight.c
 # The kernel's data and bss as a range, where D's `name reads (kernel/kdtrace.c).
 KERNEL_SRCS += kernel/kdata.c
-# The panic path: the KPANIC event, and the halt in place in flight-recorder mode.
-KERNEL_SRCS += kernel/kpanic.c
+# The panic path: the message and the stop, the halt in place in flight-recorder mode; and the
+# tracing layer's recorder it calls, the KPANIC event.
+KERNEL_SRCS += kernel/kpanic.c kernel/ktrace_panic.c
 # Several CPUs (the one-CPU kernel has none of these: kernel/smp.h): the hook lockstat's
 # spin probes hang on (kernel/klock.h klock_probe), a freed map taken back from the other
 # CPUs' tables (kernel/kunmap.h), and the lock-order checker (make KLOCK_CHECK=1 builds it in).

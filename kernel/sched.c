@@ -33,10 +33,9 @@
 // lock alone: R2's bit is not set for them, and no other CPU is looked at.
 #include <kernel/sched.h>
 #include <kernel/smp.h>
+#include <kernel/kview.h>
 #include <kernel/ktrace_kcall.h>
-#include <kernel/kdtrace.h>
 #include <kernel/board.h>
-#include <d/dprobes.h>
 
 // One CPU's ready queues (R1, R2), on cache lines of their own. With one CPU the queues and
 // their map are two arrays of their own (RQ_Q, RQ_MAP: the layout the one-CPU scheduler was
@@ -113,10 +112,12 @@ void sched_init(void)
             list_init(&RQ_Q(c)[i]);
         for (unsigned i = 0; i < 8; i++)
             RQ_MAP(c)[i] = 0;
-        runqs[c].nmigr = 0;
-        runqs[c].words = 0;
-        kspin_init(&runqs[c].lock);
-        rq_over.cpu[c] = 0;
+        if (KSMP) {
+            runqs[c].nmigr = 0;
+            runqs[c].words = 0;
+            kspin_init(&runqs[c].lock);
+            rq_over.cpu[c] = 0;
+        }
     }
     for (unsigned c = 0; c < KMAX_CPUS; c++) {
         k_cpus[c].id = c;
@@ -396,8 +397,7 @@ static void kick(unsigned i)
 {
     struct cpu *c = &k_cpus[i];
     const struct thread *cur = current_of(i);
-    if (__builtin_expect(kdt_active, 0) && cur)     // D's sched:::surrender
-        kdt_fire(DPROBE_SCHED_SURRENDER, ktrace_who(cur), ktrace_pid(cur), cur->prio, i);
+    ktrace_surrender(cur, i);       // D's sched:::surrender
     c->kicked = true;
     smp_kick(i);
 }

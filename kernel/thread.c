@@ -11,7 +11,6 @@
 #include <kernel/arch.h>
 #include <kernel/board.h>
 #include <kernel/ktrace_kcall.h>
-#include <kernel/kuring.h>
 #include <kernel/smp.h>
 
 struct thread k_threads[KMAX_THREADS];

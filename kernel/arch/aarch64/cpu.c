@@ -3,14 +3,8 @@
 // vectors, the MMU), arch_init (the GIC), and the C side of every kernel entry (classifying it
 // from ESR_EL1 or the GIC, then the kernel's work and whatever work it left).
 #include <kernel/arch.h>
-#include <kernel/ktrace.h>
-#include <kernel/thread.h>
+#include <kernel/arch_upcall.h>
 #include <kernel/smp.h>
-#include <kernel/kentry_shared.h>
-#include <kernel/irq.h>
-#include <kernel/kuring.h>
-#include <kernel/kdtrace.h>
-#include <kernel/ktimer.h>
 #include <a64.h>
 #include <a64_intc.h>
 #include <board_config.h>

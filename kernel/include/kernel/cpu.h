@@ -72,26 +72,54 @@ struct cpu {
     uint64_t ipis;              // reschedule IPIs received
     bool kick_check;            // this entry may have made work for another CPU (sched.c)
     bool rq_held;               // a shared entry holds its CPU's ready-queue lock (sched.c)
-    bool lock_waiting;          // several CPUs: waits for the kernel lock (either side; its
-                                // slow paths)
-    bool remap;                 // several CPUs: another CPU freed memory this one's user table
-                                // may map: switch again once it has the lock (kernel/kunmap.h)
+#if KMAX_CPUS > 1
+    bool lock_waiting;          // waits for the kernel lock (either side; its slow paths)
+    bool remap;                 // another CPU freed memory this one's user table may map:
+                                // switch again once it has the lock (kernel/kunmap.h)
+#endif
     uint32_t locks_held;        // ranks held, bit per rank (KLOCK_CHECK images: klock.h)
     uint64_t shared_kcalls;     // kernel calls finished in shared mode (k_kcall_count: the rest)
     uint64_t context_switches;  // this CPU's choices of another thread than it ran (sched.c)
+#if KMAX_CPUS > 1
     uint64_t ticks_shared;      // tick periods this CPU counted on the shared side (ktimer.c)
+#endif
 #ifdef KLOCK_STATS
     // The run-queue lock's contention, in KLOCK_STATS images only (sched.c, SysInfo
     // KSYSINFO_RUNQ_*): takes in shared mode, takes that found it held by another CPU, and the
     // counter cycles it was held from the take to the release.
     uint64_t runq_takes, runq_found_taken, runq_hold_cycles, runq_taken_at;
 #endif
+#if KMAX_CPUS > 1
     struct trace_cpu *ktrace_cpu; // this CPU's state in the kernel's trace ring (set by
-                                  // ktrace_init): several CPUs' trace fast path's one load
-                                  // (trace_port_kernel.h; one CPU's uses the ring's address)
+                                  // ktrace_init): the trace fast path's one load (trace_port)
     struct kev_slot **ktrace_limit; // its tc_limit's address, loaded with it as one pair
                                     // (the ordered load's operand, trace_port_kernel.h)
+#endif
 } KCPU_LINE_ALIGNED;            // (its fields are written on every entry: a line per CPU)
+
+// Several CPUs: the tick periods CPU c counted on the shared side (ktimer.c; none with one).
+#if KMAX_CPUS > 1
+static inline void cpu_count_ticks_shared(struct cpu *c, unsigned n) { c->ticks_shared += n; }
+static inline uint64_t cpu_ticks_shared(const struct cpu *c) { return c->ticks_shared; }
+#else
+static inline void cpu_count_ticks_shared(struct cpu *c, unsigned n) { (void)c, (void)n; }
+static inline uint64_t cpu_ticks_shared(const struct cpu *c) { (void)c; return 0; }
+#endif
+
+// Several CPUs: where CPU c's state in the kernel's trace ring is (ktrace_init); with one, the
+// fast path uses the ring's own address and keeps nothing here.
+#if KMAX_CPUS > 1
+static inline void cpu_set_trace(struct cpu *c, struct trace_cpu *tc, struct kev_slot **limit)
+{
+    c->ktrace_cpu = tc;
+    c->ktrace_limit = limit;
+}
+#else
+static inline void cpu_set_trace(struct cpu *c, struct trace_cpu *tc, struct kev_slot **limit)
+{
+    (void)c, (void)tc, (void)limit;
+}
+#endif
 
 extern struct cpu k_cpus[KMAX_CPUS];
 extern unsigned k_ncpus;        // CPUs online (1 until the others are started)

@@ -9,13 +9,12 @@
 
 #include <kernel/kernel.h>
 #include <kernel/cpu.h>     // KMAX_CPUS
+#include <kernel/ktrace.h>
 
 struct thread;
 struct proc;
 
-extern bool kdt_active;
-
-int kdt_call(struct thread *t, uint32_t cmd, uint32_t a, uint32_t b, uint32_t c);
+// kdt_active and kdt_call: the core's hooks (kernel/ktrace.h).
 // Fires probe `id` (d/dprobes.h) in the context of the current thread, with up to 6 arguments.
 void kdt_fire(uint32_t id, uint64_t a0, uint64_t a1, uint64_t a2, uint64_t a3);
 // The same in the context of thread t (sched:::off-cpu: the thread going off, not k_current).
@@ -45,7 +44,6 @@ void kdt_vtime_switch(struct thread *next);
 // (ns since boot) one of them is next due on cpu, 0 for none (no program running, none there).
 void kdt_timers_run(bool tick_cpu, uint64_t cycles);
 uint64_t kdt_timers_next(unsigned cpu, bool tick_cpu);
-void kdt_proc_gone(struct proc *p);
 // Whether the loaded program's consumer may trace p: privileged (KAPP_F_PRIV), or p runs the
 // consumer's own program (docs/hostile.md, "What a consumer may do").
 bool kdt_may_trace(const struct proc *p);
@@ -73,9 +71,6 @@ int kdt_text_read(void *dst, uint64_t addr, unsigned n);
 // to run (its first RUNNING event: ktrace.c ktrace_kdt_switch; a spawn is Solaris's fork and exec at
 // once: docs/d-probes.md).
 void kdt_fire_spawned(const struct thread *t);
-// proc:::exec and exec-failure in the spawner's context when ProcSpawn of program `name` (""
-// when it could not be read) fails with -err.
-void kdt_fire_spawn_failed(const char *name, int err);
 // The text copyin( )/copyinstr( ) read at DUTEXT_ADDR while a probe fires (kdtrace_text.c): len
 // bytes at p; kdt_text_clear( ) after the firing.
 void kdt_text_set(const void *p, unsigned len);

@@ -21,6 +21,22 @@
 #include <uapi/ktrace.h>
 #include <trace/kev_dargs.h>
 
+// One time per site (kdtrace.h kdt_hold): a hook that records an event and fires D probes
+// reads this CPU's last slot stamp before it writes its event (ktrace_stamp_here), then
+// ktrace_site_take(before) gives the event's own stamp to the probes it fires; nothing when
+// no slot was written (the class not recorded, the event filtered or lost: the probes keep
+// the time the hold began). Inline, so that no fbt probe lies between the two reads.
+static inline uint32_t ktrace_stamp_here(void)
+{
+    return ktrace.tr_cpu[trace_port_cpu()].tc_last;
+}
+static inline void ktrace_site_take(uint32_t before)
+{
+    uint32_t now = ktrace_stamp_here();
+    if (now != before)
+        kdt_site_set(now);
+}
+
 // A D argument: the helper's parameter (or local) the kev_dargs.h macro names.
 #define KEV_EMIT_ARG(x) ((uint64_t)(x))
 // One firing: the probe's id and its arguments (kdt_fire_n pads the rest with 0).

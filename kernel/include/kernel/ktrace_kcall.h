@@ -11,9 +11,10 @@
 #ifndef KERNEL_KTRACE_KCALL_H
 #define KERNEL_KTRACE_KCALL_H
 
-#include <kernel/thread.h>
+#include <kernel/kview.h>
 #include <kernel/smp.h>
 #include <kernel/ktrace.h>
+#include <kernel/kuring.h>
 #include <kernel/kev_emit.h>
 #include <uapi/kcall.h>
 #include <arch_kcall.h>
@@ -204,6 +205,58 @@ static inline void ktrace_msg_traced(unsigned ev, uint32_t rcvid, uint32_t b,
         return;
     }
     ktrace_msg(ev, rcvid, b, client);
+}
+
+// ---- a traced entry's user events -----------------------------------------------------------
+// The records of the entering thread's user-event rings (kernel/kuring.c) go into the trace
+// before the entry's own events: the core's entry calls kuring_drain_thread (kernel/main.c)
+// or, with several CPUs, the arch's entry kuring_drain_unlocked before the kernel lock.
+
+// One load and a branch for a ring not registered or empty (read unlocked: the drain checks
+// again under the ring's lock).
+static inline void kuring_drain_ring_if(struct proc *p, struct kuring *k)
+{
+    if (__builtin_expect(k->addr != 0, 0) &&
+        ((const volatile struct kuser_ring *)(uintptr_t)k->addr)->head != k->tail)
+        kuring_drain_ring(p, k);
+}
+
+// p's shared ring (p may be NULL: a kernel thread).
+static inline void kuring_drain_current(struct proc *p)
+{
+    if (p)
+        kuring_drain_ring_if(p, &p->ur);
+}
+
+// The traced entry's drain for thread t: its own ring when it has one (several CPUs: a thread
+// with a ring of its own writes no other), else its process's, which the threads without one
+// share. So a thread's entry reads no line another CPU's writer writes.
+static inline void kuring_drain_thread(struct thread *t)
+{
+    struct kuring *own = thread_ring(t);
+    if (KSMP && own->addr) {
+        kuring_drain_ring_if(t->proc, own);
+        return;
+    }
+    kuring_drain_current(t->proc);
+}
+
+// The traced entry's drain before it takes the kernel lock (SMP): t, this CPU's running
+// thread, has its rings drained into this CPU's buffer without that lock (each ring has a lock
+// of its own, kuring.c): its process's memory is the one mapped, and a teardown on another
+// CPU waits for the ring's lock, then finds the ring gone. With t being destroyed, it waits for
+// the lock: the drain after it (kernel_entry_body) does it. With a D program running the
+// drain fires user:::event (under the D lock, kdtrace.c), so it runs inside the big-reader
+// lock's shared side: the D program's block is freed by an exclusive entry (KDT_UNLOAD), which
+// waits for every CPU in the shared side; outside it the drain could fire into freed memory.
+static inline void kuring_drain_unlocked(struct thread *t)
+{
+    if (__builtin_expect(!kdt_active, 1)) {
+        if (!t->dying)
+            kuring_drain_thread(t);
+        return;
+    }
+    kuring_drain_in_shared(t);
 }
 
 #endif

@@ -13,7 +13,6 @@
 #include <uapi/kstate.h>
 #include <kernel/ktrace.h>
 #include <kernel/cpu.h>
-#include <kernel/kuring_state.h>
 
 struct proc;
 struct channel;
@@ -83,19 +82,6 @@ struct thread {
 } KCPU_LINE_ALIGNED;    // (its registers are saved at every entry: threads on two CPUs share no line)
 
 extern struct thread k_threads[KMAX_THREADS];
-
-// The multiprocessor fields (several CPUs only: netduinoplus2's kernel RAM has no room for
-// them): the CPU whose ready queue holds a READY t (sched.c), and t's own user-event ring
-// (kernel/kuring.c; NULL with one CPU, where a process's threads share its ring).
-#if KMAX_CPUS > 1
-static inline unsigned thread_rq_cpu(const struct thread *t) { return t->rq_cpu; }
-static inline void thread_set_rq_cpu(struct thread *t, unsigned cpu) { t->rq_cpu = (uint8_t)cpu; }
-static inline struct kuring *thread_ring(struct thread *t) { return &t->ur; }
-#else
-static inline unsigned thread_rq_cpu(const struct thread *t) { (void)t; return 0; }
-static inline void thread_set_rq_cpu(struct thread *t, unsigned cpu) { (void)t; (void)cpu; }
-static inline struct kuring *thread_ring(struct thread *t) { (void)t; return NULL; }
-#endif
 
 // Every change of a thread's state goes through here, so that the trace sees all of them.
 static inline void thread_set_state(struct thread *t, uint8_t state)
