@@ -22,26 +22,9 @@
 #include <d/dif.h>
 #include <uapi/kerrno.h>
 
-extern const uint8_t __fbt_start[];   // ldscripts/kernel.ld.S: the table's address
-
 struct kfbt_sites kfbt_kernel;
 struct kfbt_stats kfbt_stats;
-static struct dfbt table;
-static int table_state;   // 0 not looked at, 1 good, -1 none or damaged
 static uint32_t live_bytes;
-
-const struct dfbt *kfbt_table(void)
-{
-    if (!table_state) {
-        const struct dfbt_hdr *h = (const struct dfbt_hdr *)__fbt_start;
-        char err[64];
-        table_state = h->dh_magic == DFBT_MAGIC && h->dh_nsites &&
-                      dfbt_open(&table, __fbt_start, h->dh_len, err, sizeof(err)) == 0 &&
-                      table.sites && table.hdr->dh_addr == (uint32_t)(uintptr_t)__fbt_start
-                          ? 1 : -1;
-    }
-    return table_state > 0 ? &table : NULL;
-}
 
 // The live entry of site s, made if new (the hash always has room: twice the sites).
 static struct kfbt_live *live_get(struct kfbt_sites *ks, uint32_t s)

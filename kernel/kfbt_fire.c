@@ -37,6 +37,25 @@ static const struct kfbt_live *live_find(const struct kfbt_sites *ks, uintptr_t 
     }
 }
 
+// The image's table, checked once (kernel/kfbt.h).
+extern const uint8_t __fbt_start[];   // ldscripts/kernel.ld.S: the table's address
+
+static struct dfbt table;
+static int table_state;   // 0 not looked at, 1 good, -1 none or damaged
+
+const struct dfbt *kfbt_table(void)
+{
+    if (!table_state) {
+        const struct dfbt_hdr *h = (const struct dfbt_hdr *)__fbt_start;
+        char err[64];
+        table_state = h->dh_magic == DFBT_MAGIC && h->dh_nsites &&
+                      dfbt_open(&table, __fbt_start, h->dh_len, err, sizeof(err)) == 0 &&
+                      table.sites && table.hdr->dh_addr == (uint32_t)(uintptr_t)__fbt_start
+                          ? 1 : -1;
+    }
+    return table_state > 0 ? &table : NULL;
+}
+
 // What this CPU fires now (written by it alone): its trapped registers and site, for stack( ).
 static struct {
     const struct fbt_regs *regs;

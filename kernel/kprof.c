@@ -23,18 +23,6 @@
 #include <kernel/kdtrace.h>
 #include <kernel/ktrace_stack.h>
 
-// A board without a profile timer: the profile provider runs from the tick.
-__attribute__((weak)) bool ptimer_present(void)
-{
-    return false;
-}
-
-__attribute__((weak)) void ptimer_arm(unsigned cpu, uint64_t at)
-{
-    (void)cpu;
-    (void)at;
-}
-
 uint64_t kprof_ns_to_cycles(uint64_t ns)
 {
     // ns % 1e9 < 2^30 and the rate < 2^32: the product fits in 64 bits

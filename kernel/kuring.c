@@ -54,7 +54,6 @@
 // running it drains inside the shared side (kuring_drain_in_shared), firing user:::event
 // under the D lock (kdtrace.c), which it takes under the ring's: the D lock is a leaf.
 #include <kernel/kuring.h>
-#include <kernel/ktrace_kcall.h>
 #include <kernel/arch.h>
 #include <kernel/ktrace.h>
 #include <kernel/kdtrace.h>
@@ -257,8 +256,17 @@ void kuring_drain_in_shared(struct thread *t)
 {
     smp_enter_shared();
     if (!t->dying)
-        kuring_drain_thread(t);
+        kuring_drain_now(t);
     smp_exit_shared();
+}
+
+void kuring_drain_now(struct thread *t)
+{
+    struct kuring *own = thread_ring(t);
+    if (KSMP && own->addr)
+        kuring_drain_ring(t->proc, own);
+    else if (t->proc)
+        kuring_drain_ring(t->proc, &t->proc->ur);
 }
 
 void kuring_drain_ring(struct proc *p, struct kuring *k)

@@ -102,8 +102,3 @@ int proc_copy_string(const struct proc *p, uint32_t uaddr, char *dst, size_t siz
     dst[size - 1] = '\0';
     return -EINVAL;
 }
-
-int kview_chid(const struct thread *t)
-{
-    return t->chan ? t->chan->chid : 0;
-}

@@ -3,15 +3,15 @@
 # boot image of that board links with its own program table (apps.S).
 KERNEL_SRCS := kernel/main.c kernel/kinit.c kernel/klib.c kernel/sched.c kernel/thread.c kernel/ktimer.c \
                kernel/proc.c kernel/kview.c kernel/ipc.c kernel/kname.c kernel/sync.c kernel/irq.c kernel/utimer.c \
-               kernel/pmem.c kernel/kcall.c kernel/shost.c kernel/kconsole.c kernel/ktrace.c kernel/ktrace_notes.c kernel/ktrace_sync.c \
-               kernel/kdtrace.c kernel/kdtrace_text.c kernel/kuring.c trace/trace_ring.c kernel/unwind.c kernel/unwind_read.c \
+               kernel/pmem.c kernel/kcall.c kernel/shost.c kernel/kconsole.c kernel/ktrace.c kernel/ktrace_bench.c kernel/ktrace_state.c kernel/ktrace_ev.c kernel/ktrace_notes.c kernel/ktrace_sync.c kernel/klockstat.c \
+               kernel/kdtrace.c kernel/kdt_fire.c kernel/kdtrace_text.c kernel/kuring.c trace/trace_ring.c kernel/unwind.c kernel/unwind_read.c \
                kernel/kstack.c
 # Stacks and faults in the trace (SYSTEM STACK / FAULT, docs/trace-events.md).
 KERNEL_SRCS += kernel/ktrace_stack.c kernel/ktrace_fault.c
 # What each process runs, with its build id (SYSTEM IMAGE): host tools find the ELF files by it.
 KERNEL_SRCS += kernel/ktrace_image.c
 # The profile provider's timer work: samples, profile-N, tick-N (kernel/ptimer.h).
-KERNEL_SRCS += kernel/kprof.c
+KERNEL_SRCS += kernel/kprof.c kernel/ptimer_none.c
 # The load average, Solaris's avenrun, sampled once a second by the tick.
 KERNEL_SRCS += kernel/kloadavg.c
 # The kernel's own options from the boot command line (idle=poll).

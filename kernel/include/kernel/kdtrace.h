@@ -76,4 +76,46 @@ void kdt_fire_spawned(const struct thread *t);
 void kdt_text_set(const void *p, unsigned len);
 void kdt_text_clear(void);
 
+// ---- lockstat (kernel/klockstat.c) -----------------------------------------------------------
+// Its per-thread memory while a D program runs (KDT_LOAD / unload; 0 or -ENOMEM); whether it
+// has it; a SYNC_* call's entry and return (the kernel-call events' site, kev_emit.h), and the
+// thread's block behind `who` at `since` (SYNC_WAIT's site, cycles).
+int klockstat_d_start(void);
+void klockstat_d_stop(void);
+bool klockstat_on(void);
+void klockstat_call_entry(struct thread *t, uint32_t n, const uint32_t *a);
+void klockstat_call_return(struct thread *t, unsigned n, int32_t result);
+void klockstat_blocked(const struct thread *t, uint32_t who, uint64_t since);
+
+// ---- the provider's state ----------------------------------------------------------------
+// kdtrace.c's commands write it on the exclusive side (no firing runs then); kdt_fire.c's
+// firings read it. The loaded program's engine state (at the start of its block) and its
+// consumer (NULL: none), -x cpu (N + 1; 0: every CPU), and its timer probes: tick-N fires on
+// one CPU (one firing a period: CPU 0 from its profile timer, or, on a board without one, the
+// CPU that takes the kernel's tick), profile-N on every CPU (DTrace's rule), so each keeps a
+// next time per CPU (kernel/kprof.c runs them; next_ns is CPU c's, written by CPU c there or by
+// the exclusive side at KDT_GO).
+struct dvm_state;
+extern struct dvm_state *kdt_dst;
+extern struct proc *kdt_consumer;
+extern uint32_t kdt_cpu_only;
+#define KDT_MAX_TIMERS 8
+struct kdt_timer {
+    uint32_t id, flags;
+    uint64_t period_ns, next_ns[KMAX_CPUS];
+};
+extern struct kdt_timer kdt_timers[KDT_MAX_TIMERS];
+extern unsigned kdt_ntimers;
+// KDT_GO: walltimestamp's base read now; lockstat's spin probes on (as the program enables
+// them) or off; the engine's readers of user and kernel memory and its user-memory rule.
+void kdt_wall_base_read(uint64_t now);
+void kdt_go_clocks(struct thread *running);
+// D's side of a traced kernel exit into next (ktrace_switched): remain-cpu.
+void kdt_exit_end(struct thread *next);
+bool kdt_fire_begin(void);
+void kdt_spin_probes(bool on);
+int kdt_uread(void *dst, uint64_t addr, unsigned n);
+int kdt_user_ok(void);
+int kdt_kread(void *dst, uint64_t addr, unsigned n);
+
 #endif

@@ -20,6 +20,8 @@
 #include <kernel/ktrace_stack.h>
 #include <uapi/ktrace.h>
 #include <trace/kev_dargs.h>
+#include <kernel/smp.h>
+#include <uapi/kcall.h>
 
 // One time per site (kdtrace.h kdt_hold): a hook that records an event and fires D probes
 // reads this CPU's last slot stamp before it writes its event (ktrace_stamp_here), then
@@ -85,6 +87,41 @@ static inline void kev_site_close(bool d)
         kdt_release();
 }
 
+// ---- the inline paths' ring writes ----------------------------------------------------------------
+// What the traced paths' inline events (kernel/ktrace_kcall.h) and the general paths
+// (kernel/ktrace_ev.c) both write, with no class test of their own: the caller's.
+
+// A class on the inline path: recorded, fast mode, no filter, no D (ktrace_hot, ktrace_sync).
+static inline bool ktrace_fast_on(unsigned cls)
+{
+    return __builtin_expect((ktrace_hot.fast >> cls) & 1u, 1);
+}
+
+// A call's exit words: [result, 0] on success, [-1, errno] on failure, as QNX's exit
+// events; 64-bit results (ClockCycles, ClockTime) and semihosting's (the host's own answer)
+// are not errno-style and go as they are.
+// 1 for those calls, indexed by t->kc_trace (the number + 1, at most KEV_KC_MAX; ktrace.c).
+extern const uint8_t ktrace_kc_raw[KEV_KC_MAX + 1u];
+
+// The raw ones are numbered from KC_Semihost up (kcall.h; checked in ktrace.c), so on AArch64
+// a call below it, the common case, is told by one compare instead of a table's address and
+// load.
+static inline void ktrace_kcall_exit_words(unsigned kc, uint32_t *r0, uint32_t *r1)
+{
+    if ((!KSMP || __builtin_expect(kc > KC_Semihost, 0)) && ktrace_kc_raw[kc])
+        return;     // (one CPU: the Cortex-M's table load is as short as the compare)
+    uint32_t v = *r0;
+    if (KSMP) {     // AArch64: success (the common case) is a test of the sign and a zero
+        bool neg = (int32_t)v < 0;
+        *r1 = neg ? 0u - v : 0u;
+        *r0 = neg ? 0xffffffffu : v;
+    } else {        // the Cortex-M: the sign mask, as short there
+        uint32_t neg = (uint32_t)((int32_t)v >> 31); // all ones when v < 0
+        *r1 = (0u - v) & neg;
+        *r0 = v | neg;
+    }
+}
+
 // ---- a program's probe and its event ------------------------------------------------------------
 
 // FUNC_ENTER, FUNC_EXIT (fbt, pid) and USDT: the loaded program's enabled probe pidx fires with
@@ -111,8 +148,8 @@ static inline void kev_emit_probe_event(bool ring, unsigned ev, const uint32_t *
 // ---- KER_CALL -----------------------------------------------------------------------------------
 // The general paths of a kernel call's events (kernel/ktrace.c; the common case is inline,
 // ktrace_kcall.h): `ring` the caller's test (KER_CALL recorded), call the call's number, t the
-// calling thread; within the site, lockstat's view of a SYNC_* call (ktrace_sync_call_entry,
-// ktrace_sync_call_return) after the kercall probe.
+// calling thread; within the site, lockstat's view of a SYNC_* call (klockstat_call_entry,
+// klockstat_call_return) after the kercall probe.
 
 // KER_CALL entry ev (KEV_KC_ENTRY of call, or of the last number for an unknown call) [a[0],
 // a[1]; in wide mode a[0..6)]: kercall::<call>:entry with the six arguments.
@@ -129,7 +166,7 @@ static inline void kev_emit_kcall_entry(bool d, bool ring, struct thread *t, uin
     kev_site_stamp(d, before);
     if (call < DPROBE_KCALL_MAX)
         KEV_EMIT_D(KEV_D_KER_CALL_ENTRY)
-    ktrace_sync_call_entry(t, call, a);
+    klockstat_call_entry(t, call, a);
     kev_site_close(d);
 }
 
@@ -149,7 +186,7 @@ static inline void kev_emit_kcall_exit(bool d, bool ring, struct thread *t, unsi
     const int32_t result = err ? -(int32_t)err : (int32_t)w0;
     if (call < DPROBE_KCALL_MAX)
         KEV_EMIT_D_ERRNO(KEV_D_KER_EXIT_RETURN)
-    ktrace_sync_call_return(t, call, result);
+    klockstat_call_return(t, call, result);
     kev_site_close(d);
 }
 

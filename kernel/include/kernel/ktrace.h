@@ -20,6 +20,8 @@ void ktrace_init(void);
 // kpanic's recorder (kernel/kpanic.h; kernel/ktrace_panic.c): the KPANIC event.
 struct arch_fault_where;
 bool ktrace_panic(const struct arch_fault_where *f, uint64_t pc, const char *msg);
+// KTRACE_BENCH's loops (kernel/ktrace_bench.c): kind's n runs, or -EINVAL.
+int ktrace_bench(uint32_t kind, uint32_t n);
 // The TraceEvent kernel call.
 int ktrace_call(struct thread *t, uint32_t cmd, uint32_t a, uint32_t b, uint32_t c);
 // TraceEvent's three inserts (KTRACE_INSERTSUSEREVENT, _INSERTCUSEREVENT, _INSERTUSRSTREVENT):
@@ -30,12 +32,7 @@ int ktrace_insert_user(struct thread *t, uint32_t cmd, uint32_t code, uint32_t a
 // The notifications are the core's to deliver: `raise` (kernel/irq.c irq_raise_synthetic)
 // raises the synthetic line with each one's value, which sends its pulse to the logger.
 typedef void (*ktrace_raise_fn)(unsigned irq, int32_t value);
-void ktrace_exit_notify(ktrace_raise_fn raise);
-static inline void ktrace_exit_begin(ktrace_raise_fn raise)
-{
-    if (__builtin_expect(ktrace_hot.notes != 0, 0))
-        ktrace_exit_notify(raise);
-}
+void ktrace_exit_notify(ktrace_raise_fn raise);     // (ktrace_exit_begin: ktrace_kcall.h)
 // kernel/ktrace_notes.c: this CPU's notes raised (and its bit cleared), all of them forgotten
 // (a new ring).
 void ktrace_notes_raise(ktrace_raise_fn raise);
@@ -44,16 +41,18 @@ void ktrace_notes_reset(void);
 void ktrace_notes_defer(void);
 // A D firing on the shared side ran exit(): a notification, delivered exclusive (ktrace.c).
 void ktrace_kdt_exited(void);
+// ktrace_sync out of line (ktrace_state.h), after the D provider switched its probes on or off.
+void ktrace_resync(void);
 // A D program starts (KDT_GO) while `running` runs here: D's view of who is on each CPU.
 void ktrace_kdt_go(const struct thread *running);
-// After the D provider switched its probes on or off.
-void ktrace_resync(void);
 void ktrace_proc_gone(struct proc *p);
 // The dynamic filter (the D engine's predicates): fn decides, per event of the classes in
 // cls_mask, whether it is recorded. fn NULL detaches. Kernel code only.
 void ktrace_set_filter(uint32_t cls_mask, trace_dyn_filter_fn fn, void *arg);
 
-// Out-of-line halves of the hooks (ktrace.c).
+// Out-of-line halves of the hooks (ktrace_ev.c); while KTRACE_START writes its snapshot
+// (ktrace.c): the state it records is not news, D fires nothing.
+extern bool ktrace_in_snapshot;
 void ktrace_state_ev(const struct thread *t);
 // D's side of a thread chosen to run on this CPU, within its RUNNING event's site
 // (kev_emit_thread_state, kernel/ktrace.c): off-cpu for the thread going off.
@@ -70,11 +69,6 @@ void ktrace_timer_ev(uint32_t id, uint32_t pid);
 // Ownership and priority (kernel/ktrace_sync.c): the SYSTEM events and their D probes.
 void ktrace_prio_ev(const struct thread *t, unsigned prio, unsigned cause);
 void ktrace_sync_wait_ev(struct thread *t, uint32_t obj, const struct thread *owner);
-void ktrace_sync_call_entry(struct thread *t, uint32_t n, const uint32_t *a);
-void ktrace_sync_call_return(struct thread *t, unsigned n, int32_t result);
-// lockstat's per-thread memory while a D program runs (KDT_GO / unload).
-int ktrace_sync_d_start(void);
-void ktrace_sync_d_stop(void);
 
 // t's effective priority is about to become prio (cause: KEV_PRIO_*, trace/kev.h).
 static inline void ktrace_prio(const struct thread *t, unsigned prio, unsigned cause)
@@ -173,8 +167,7 @@ static inline void ktrace_timer(uint32_t id, uint32_t pid)
 // Besides the event hooks above and the emit helpers (kernel/kev_emit.h, ktrace_kcall.h), the
 // core calls the tracing layer only here (docs/ARCHITECTURE.md, "The kernel's layers").
 
-// A D program runs (kernel/kdtrace.c); the DTrace kernel call.
-extern bool kdt_active;
+// The DTrace kernel call (kdt_active, a D program runs: ktrace_state.h).
 int kdt_call(struct thread *t, uint32_t cmd, uint32_t a, uint32_t b, uint32_t c);
 // A process ends: its user-event ring's last records (kuring.c), the ring's and D's hold on it.
 void kuring_proc_gone(struct proc *p);

@@ -28,29 +28,6 @@ void ktrace_kcall_exit_full(struct thread *t, unsigned n);
 // exit itself (D's side, after the call's exit event).
 bool ktrace_switched(struct thread *next);
 
-// The payload words naming a thread (thread.h: kept with its tid, one load each).
-static inline uint32_t ktrace_pid(const struct thread *t)
-{
-    return t->trace_pid;
-}
-
-static inline uint32_t ktrace_tid(const struct thread *t)
-{
-    return t->trace_tid;
-}
-
-// A thread as one word, unique across processes (docs/trace-events.md `who`; D's arg0): built
-// once with the thread's ids (thread_set_trace_ids), one load here.
-static inline uint32_t ktrace_who(const struct thread *t)
-{
-    return t->trace_who;
-}
-
-static inline bool ktrace_fast_on(unsigned cls)
-{
-    return __builtin_expect((ktrace_hot.fast >> cls) & 1u, 1);
-}
-
 // The call's entry event: number n, arguments a[0..5] as the dispatcher read them. On
 // several CPUs (AArch64) only the fast case is inline: the wide event (every argument) and the
 // general path read the six arguments from the saved frame themselves
@@ -78,31 +55,6 @@ static inline void ktrace_kcall_entry(struct thread *t, uint32_t n, const uint32
     ktrace_kcall_entry_full(t, n, a);
 }
 
-// A call's exit words: [result, 0] on success, [-1, errno] on failure, as QNX's exit
-// events; 64-bit results (ClockCycles, ClockTime) and semihosting's (the host's own answer)
-// are not errno-style and go as they are.
-// 1 for those calls, indexed by t->kc_trace (the number + 1, at most KEV_KC_MAX; ktrace.c).
-extern const uint8_t ktrace_kc_raw[KEV_KC_MAX + 1u];
-
-// The raw ones are numbered from KC_Semihost up (kcall.h; checked in ktrace.c), so on AArch64
-// a call below it, the common case, is told by one compare instead of a table's address and
-// load.
-static inline void ktrace_kcall_exit_words(unsigned kc, uint32_t *r0, uint32_t *r1)
-{
-    if ((!KSMP || __builtin_expect(kc > KC_Semihost, 0)) && ktrace_kc_raw[kc])
-        return;     // (one CPU: the Cortex-M's table load is as short as the compare)
-    uint32_t v = *r0;
-    if (KSMP) {     // AArch64: success (the common case) is a test of the sign and a zero
-        bool neg = (int32_t)v < 0;
-        *r1 = neg ? 0u - v : 0u;
-        *r0 = neg ? 0xffffffffu : v;
-    } else {        // the Cortex-M: the sign mask, as short there
-        uint32_t neg = (uint32_t)((int32_t)v >> 31); // all ones when v < 0
-        *r1 = (0u - v) & neg;
-        *r0 = v | neg;
-    }
-}
-
 // A traced exit's kernel-call exit event (t->kc_trace, set at the entry): inline while
 // KER_CALL is on the inline path, else the general hook (D's probe, filters).
 static inline void ktrace_exit_call(struct thread *next)
@@ -118,6 +70,14 @@ static inline void ktrace_exit_call(struct thread *next)
             ktrace_kcall_exit_full(next, kc - 1u);
         }
     }
+}
+
+// The end of a traced kernel entry, before choosing the next thread: the notifications of
+// buffers that filled, delivered (rare; kernel/ktrace.h).
+static inline void ktrace_exit_begin(ktrace_raise_fn raise)
+{
+    if (__builtin_expect(ktrace_hot.notes != 0, 0))
+        ktrace_exit_notify(raise);
 }
 
 // The end of a traced kernel entry, once the next thread is chosen. When it is another thread

@@ -2,8 +2,9 @@
 // The tracing layer's state the core's hooks test and every tracing file reads: the kernel's
 // ring, each class's on byte (KTRACE_ON), the traced entry's one test (ktrace_kernel_on), the
 // inline paths' words (ktrace_hot), and a user-event ring's state, which the core's objects
-// hold. Data and inline tests only: nothing here calls into the kernel, so a file of the
-// tracing layer's lower levels reads it without depending on the hooks above (ktrace.h).
+// hold, and the step that brings the flags up to date (ktrace_sync). Nothing here calls
+// above it (kernel/ktrace_state.c), so a file of the tracing layer's lower levels reads it
+// without depending on the hooks above (ktrace.h).
 #ifndef KERNEL_KTRACE_STATE_H
 #define KERNEL_KTRACE_STATE_H
 
@@ -66,5 +67,48 @@ static inline void kuring_unlock(struct kuring *k) { trace_unlock(&k->lock); }
 static inline void kuring_lock(struct kuring *k) { (void)k; }
 static inline void kuring_unlock(struct kuring *k) { (void)k; }
 #endif
+
+// A D program runs (kernel/kdt_fire.c).
+extern bool kdt_active;
+
+// Is the ring recording this class? (The hooks also run for D probes.)
+static inline bool ktrace_ring_on(unsigned cls)
+{
+    return trace_on(&ktrace, cls);
+}
+
+// Each CPU's exit key (cpu.h trace_ran): the thread its last traced exit returned to, and
+// KTRACE_RAN_D while a D program runs, so that every traced exit reaches ktrace_switched (D's
+// remain-cpu, on-cpu); ktrace_ran_d: the bit as ktrace_sync last set it. ktrace_ran_set_all
+// sets every CPU's bit to d and, with forget, forgets their threads too (a capture starts).
+#define KTRACE_RAN_D ((uintptr_t)1u)
+extern bool ktrace_ran_d;
+void ktrace_ran_set_all(bool forget, bool d);
+
+// Brings the hooks' flags up to date with the ring and the D provider (after anything that
+// may change them): a class's hooks run while the ring records it or a D program runs; the
+// entry is traced while either runs or notifications wait. The changes out of line
+// (kernel/ktrace_state.c).
+extern uint32_t ktrace_synced_classes;
+void ktrace_sync_classes(uint32_t want);
+void ktrace_kernel_on_changed(uint32_t on);
+// Runs at every traced kernel exit: the common case (nothing changed) is a compare.
+static inline void ktrace_sync(void)
+{
+    uint32_t want = ktrace.tr_active | (kdt_active ? 0xffu : 0u);
+    if (__builtin_expect(want != ktrace_synced_classes, 0))
+        ktrace_sync_classes(want);
+    uint32_t on = ktrace.tr_running || ktrace_hot.notes || kdt_active;
+    if (__builtin_expect(on != ktrace_kernel_on, 0))
+        ktrace_kernel_on_changed(on);
+    // D's exits out of line (ktrace_exit_end), before the inline paths may be taken again
+    if (__builtin_expect(kdt_active != ktrace_ran_d, 0))
+        ktrace_ran_set_all(false, kdt_active);
+    // The inline paths: classes recorded in fast mode with no filter, none while D runs
+    // (its probes are on the general paths).
+    ktrace_hot.plain = kdt_active ? 0u : ktrace.tr_active & ~ktrace.tr_slow;
+    ktrace_hot.fast = ktrace_hot.plain & ~ktrace.tr_wide;
+    ktrace_hot.kc_limit = (ktrace_hot.fast >> KEV_C_KER_CALL) & 1u ? KEV_KC_MAX : 0u;
+}
 
 #endif

@@ -28,7 +28,10 @@ void kuring_new_capture(void);
 // under k's lock. p's memory is the one mapped.
 void kuring_drain_ring(struct proc *p, struct kuring *k);
 
-// kuring_drain_unlocked's drain while a D program runs (kuring.c).
+// kuring_drain_unlocked's drain while a D program runs (kuring.c), and thread t's rings
+// drained now, with no look at them first (TraceEvent's insert when its ring was full): its
+// own ring when it has one, else its process's.
 void kuring_drain_in_shared(struct thread *t);
+void kuring_drain_now(struct thread *t);
 
 #endif

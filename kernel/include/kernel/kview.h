@@ -11,6 +11,7 @@
 //   the other CPUs       kview_unmap_others, kview_hold_cpus (kernel/kunmap.h)
 //   a thread's place     thread_rq_cpu, kview_chid, thread_ring: where it waits, its own
 //                        user-event ring (struct thread's fields of several CPUs only)
+//   a thread's name      ktrace_pid, ktrace_tid, ktrace_who: the trace's words for it
 // None of them calls back into the tracing layer (the functions are kernel/kview.c's, or the
 // leaves pmem.c, ktimer.c and kunmap.c), so no chain of calls leaves tracing and comes back.
 // The core's own code calls the process and memory functions too.
@@ -22,6 +23,7 @@
 #include <kernel/pmem.h>
 #include <kernel/ktimer.h>
 #include <kernel/kunmap.h>
+#include <kernel/ipc.h>
 
 struct kapp_header;
 
@@ -96,6 +98,27 @@ static inline struct kuring *thread_ring(struct thread *t) { (void)t; return NUL
 #endif
 
 // The channel a RECEIVE- or SEND-blocked t waits on (0: none).
-int kview_chid(const struct thread *t);
+static inline int kview_chid(const struct thread *t)
+{
+    return t->chan ? t->chan->chid : 0;
+}
+
+// The payload words naming a thread (thread.h: kept with its tid, one load each), and the
+// thread as one word, unique across processes (docs/trace-events.md `who`; D's arg0): built
+// once with the thread's ids (thread_set_trace_ids).
+static inline uint32_t ktrace_pid(const struct thread *t)
+{
+    return t->trace_pid;
+}
+
+static inline uint32_t ktrace_tid(const struct thread *t)
+{
+    return t->trace_tid;
+}
+
+static inline uint32_t ktrace_who(const struct thread *t)
+{
+    return t->trace_who;
+}
 
 #endif
