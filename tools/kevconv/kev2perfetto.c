@@ -785,7 +785,7 @@ static void table_instant(struct conv *c, const struct kev_reader *r, const stru
     const struct kev_field *who = kev_field_get(&fs, "who");
     const struct kev_field *pid = kev_field_get(&fs, "pid"), *tid = kev_field_get(&fs, "tid");
     if (who && who->v)
-        th = kx_thread(c->m, (uint32_t)(who->v >> 16), (uint32_t)(who->v & 0xffffu));
+        th = kx_thread(c->m, kev_who_pid(who->v), kev_who_tid(who->v));
     else if (pid && tid)
         th = kx_thread(c->m, (uint32_t)pid->v, (uint32_t)tid->v);
     if (th < 0)
