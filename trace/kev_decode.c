@@ -687,6 +687,21 @@ static void upgrade_v101(struct kev_event *e)
     }
 }
 
+// A BUFFER slot followed by the TIME slot the ring writes with it (the same CPU and low word):
+// the buffer's start, whose high word that TIME gives. So a buffer's first event has its true
+// time even when the buffer came out of order, or first in the file.
+static int buffer_time(const struct kev_reader *r, const struct kev_event *e)
+{
+    size_t o = e->offset + KEV_SLOT_BYTES;
+    if (e->cls != KEV_C_CONTROL || e->ev != KEV_CTL_BUFFER || e->nslots != 1 ||
+        !in_range(r, o, KEV_SLOT_BYTES))
+        return 0;
+    uint32_t h = rd32(r, o);
+    return kev_hdr_type(h) == KEV_TYPE_S && kev_hdr_class(h) == KEV_C_CONTROL &&
+           kev_hdr_event(h) == KEV_CTL_TIME && kev_hdr_cpu(h) == e->cpu &&
+           rd32(r, o + 12) == e->t32;
+}
+
 // Bookkeeping of an event about to be given out: format 1.01's numbers, the 64-bit time (the
 // time-ordered walk's cursors rebuilt it already), the framing of CONTROL events, the counts,
 // the names. 0, or the error code.
@@ -699,6 +714,9 @@ static int account(struct kev_reader *r, struct kev_event *e)
         r->kr_ncpu_seen = e->cpu + 1;
     if (e->cls == KEV_C_CONTROL && e->ev == KEV_CTL_TIME) {
         cs->cs_hi = e->w[0];
+        cs->cs_have_time = 1;
+    } else if (buffer_time(r, e)) {
+        cs->cs_hi = rd32(r, e->offset + KEV_SLOT_BYTES + 8);
         cs->cs_have_time = 1;
     } else if (cs->cs_have_time && e->t32 < cs->cs_last) {
         cs->cs_hi++; // the low word wrapped without a TIME event
