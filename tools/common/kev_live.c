@@ -231,7 +231,6 @@ static int hold(struct kev_live *l, const struct kev_event *e)
     if (e->nw > LIVE_INLINE_WORDS && !(w = h->big = malloc(e->nw * sizeof(uint32_t))))
         return -1;
     memcpy(w, e->w, e->nw * sizeof(uint32_t));
-    h->e.w = w;
     q->n++;
     return 0;
 }
@@ -270,6 +269,7 @@ static void release(struct kev_live *l, int all)
         if (!all && h->e.t64 >= wm)
             break;
         q->head++;
+        h->e.w = h->big ? h->big : h->inl; // (the queue may have moved since it was held)
         give_event(l, &h->e, h->unit);
         free(h->big);
     }
@@ -710,7 +710,8 @@ static int frame_seq(struct kev_live *l, int new_stream)
         l->fr_damaged = 0;
         return 0;
     }
-    uint32_t gap = l->fr_have && !new_stream ? (seq - l->fr_next) & 0xffffu : 0;
+    // (a stream starts at frame 0: one joined later has missed the frames before)
+    uint32_t gap = !new_stream ? (seq - l->fr_next) & 0xffffu : 0;
     if (gap >= 0x8000u) {
         fault(l, KEV_LIVE_ORDER, "frame %lu came after frame %lu at byte %llu of the input: "
               "out of order, dropped", (unsigned long)seq, (unsigned long)l->fr_last,
@@ -730,9 +731,14 @@ static int frame_seq(struct kev_live *l, int new_stream)
               "frame(s) missing%s%s", (unsigned long long)l->ks.offset, (unsigned long)gap,
               damaged, lost);
     } else if (junk) { // (a "frame" that failed its check between two in sequence was junk)
+        char damaged[96] = "";
+        if (l->fr_damaged)
+            snprintf(damaged, sizeof(damaged), " (%llu looked like a frame, damaged (CRC "
+                     "mismatch))", (unsigned long long)l->fr_damaged);
         l->n.garbage_bytes += junk;
         fault(l, KEV_LIVE_GARBAGE, "%llu bytes of garbage between frames at byte %llu of the "
-              "input: skipped", (unsigned long long)junk, (unsigned long long)l->fr_junk_off);
+              "input%s: skipped", (unsigned long long)junk, (unsigned long long)l->fr_junk_off,
+              damaged);
     }
     l->fr_junk_base = l->ks.junk_bytes;
     l->fr_damaged = 0;
