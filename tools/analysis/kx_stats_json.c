@@ -312,5 +312,7 @@ void kx_stats_json(const struct kx_stats *s, FILE *f)
     fprintf(f, "],\n\"funcs_unpaired\":%llu,\"funcs_dropped\":%llu",
             (unsigned long long)kx_funcs_unpaired(s->funcs),
             (unsigned long long)kx_funcs_dropped(s->funcs));
+    if (s->json_more)
+        s->json_more(s, f);
     fputs("}\n", f);
 }

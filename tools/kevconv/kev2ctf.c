@@ -24,6 +24,7 @@
 #include <kevhost/kx_fields.h>
 #include <kevhost/kx_ids.h>
 #include <kevhost/tool_syms.h>
+#include <kevhost/syms_usdt.h>
 #include <kevhost/kx_digits.h>
 
 static const struct tool_opt opts[] = {
@@ -371,6 +372,12 @@ static void unknown_event(struct stream *s, const struct kev_event *e)
                 put_field(s, kev_field_get(&fs, "text"), KEV_K_STRING);
             put_field(s, kev_field_get(&fs, fd->name), fd->kind);
         }
+        if (ctf_table_function(d)) {    // the function its first field holds, named
+            char fn[128];
+            syms_function(fs.n ? fs.f[0].v : 0, fn, sizeof(fn));
+            reserve(s, strlen(fn) + 1);
+            put_str(s, fn);
+        }
         return;
     }
     ev_header(s, CTF_ID_KEV_UNKNOWN, e->t64, 8 + 4u * e->nw);
@@ -474,6 +481,33 @@ static int system_event(struct conv *c, struct stream *s, const struct kev_event
         return 1;
     }
     return 0;
+}
+
+// A USDT firing: its probe's class (ctf_usdt_class), its name from the program's note, the
+// thread that fired it, the arguments as the program passed them; a site no file names (or a
+// class past the last): its table row's class, kev_usdt.
+static void usdt_event(struct conv *c, struct stream *s, const struct kev_event *e)
+{
+    static struct kev_fields fs;
+    struct syms_usdt_firing f;
+    kev_fields_decode(s->r, e, &fs);
+    int k = syms_usdt_firing(&fs, &f) == 0 && f.p ? ctf_usdt_class(f.p) : -1;
+    if (k < 0) {
+        unknown_event(s, e);
+        return;
+    }
+    int th = kx_cpu_thread(c->m, e->cpu);
+    ev_header(s, CTF_ID_USDT + (uint32_t)k, e->t64,
+              20 + strlen(f.p->module) + strlen(f.p->function) + 2 + 8u * f.p->nargs);
+    if (th >= 0)
+        put_thread(c, s, c->m->th[th].pid, c->m->th[th].tid);
+    else
+        put32(s, (uint32_t)-1), put32(s, (uint32_t)-1), put32(s, 0);
+    put64(s, f.site);
+    put_str(s, f.p->module);
+    put_str(s, f.p->function);
+    for (unsigned i = 0; i < f.p->nargs && i < SYMS_USDT_ARGS; i++)
+        put64(s, i < f.nargs ? f.arg[i] : 0);
 }
 
 static void process_event(struct conv *c, struct stream *s, const struct kev_event *e)
@@ -648,6 +682,8 @@ static int on_event(void *user, struct kev_reader *r, const struct kev_event *e)
         } else if (e->ev == KEV_SYS_TIMER) {
             ev_header(s, CTF_ID_KEV_TIMER, e->t64, 8);
             put32(s, e->w[0]), put32(s, e->w[1]);
+        } else if (e->ev == KEV_SYS_USDT) {
+            usdt_event(c, s, e);
         } else if (!system_event(c, s, e)) {
             unknown_event(s, e);
         }

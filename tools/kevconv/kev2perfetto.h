@@ -137,6 +137,7 @@ void pf_te_end(struct conv *c, size_t at, uint64_t uuid, unsigned type, const ch
 // Debug annotations (args) of a track event.
 void pf_arg_str(struct pb *te, const char *name, const char *v);
 void pf_arg_uint(struct pb *te, const char *name, uint64_t v, int pointer);
+void pf_arg_int(struct pb *te, const char *name, int64_t v);
 void pf_table_args(const struct kev_fields *fs, struct pb *te);
 size_t pf_hex_item(char *out, unsigned j, uint64_t v);
 
@@ -169,6 +170,8 @@ void pf_user_event(struct conv *c, const struct kev_reader *r, const struct kev_
 void pf_fault_instant(struct conv *c, const struct cf_fault *x);
 void pf_table_instant(struct conv *c, const struct kev_reader *r, const struct kev_event *e,
                       int cur);
+void pf_usdt_instant(struct conv *c, const struct kev_reader *r, const struct kev_event *e,
+                     int cur);
 
 // ---- counters (kev2perfetto_counters.c) ----------------------------------------------------------
 void pf_prio_note(struct conv *c, int th, uint64_t t);

@@ -7,14 +7,21 @@
 #include "report_rows.h"
 
 #include <kevhost/kx_fields.h>
+#include <kevhost/syms_usdt.h>
 #include <trace/kev.h>
 
-// A SYSTEM event's row: SYNC_WAIT and PRIO_CHANGE with their fields (the event table's).
+// A SYSTEM event's row: SYNC_WAIT and PRIO_CHANGE with their fields (the event table's), a
+// USDT firing named from its program's note as every tool names it (syms_usdt.h).
 static void system_what(const struct kx_stats *s, const struct kev_event *e, char *b, size_t n)
 {
     const struct kx_fields *f = kx_fields();
+    static struct kev_fields fs;
+    struct syms_usdt_firing u;
     const char *name;
-    if (e->ev == KEV_SYS_SYNC_WAIT && s->kw) {
+    if (e->ev == KEV_SYS_USDT && (kev_fields_decode(s->r, e, &fs), syms_usdt_firing(&fs, &u) == 0)) {
+        size_t k = (size_t)snprintf(b, n, "USDT ");    // (n is a row's 256 bytes)
+        syms_usdt_text(&u, b + k, n - k);
+    } else if (e->ev == KEV_SYS_SYNC_WAIT && s->kw) {
         uint32_t owner = kx_field(e, f->sync_owner);
         snprintf(b, n, "SYNC_WAIT object %u owner %u/%u", kx_field(e, f->sync_object),
                  kev_who_pid(owner), kev_who_tid(owner));
@@ -60,7 +67,7 @@ static void what(const struct kx_stats *s, const struct kev_event *e, char *b, s
 void report_event_row(FILE *f, const struct kx_stats *s, const struct kev_event *e, uint64_t t,
                       int th, int first)
 {
-    char b[128];
+    char b[256];
     what(s, e, b, sizeof(b));
     fprintf(f, "%s[%llu,%u,%d,\"%s\",", first ? "" : ",", (unsigned long long)t, e->cpu,
             th, kev_class_name(e->cls));

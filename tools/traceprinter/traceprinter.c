@@ -19,6 +19,8 @@
 #include <trace/kev_text.h>
 #include <kevhost/tool_map.h>
 #include <kevhost/tool_opts.h>
+#include <kevhost/tool_syms.h>
+#include <kevhost/syms_usdt.h>
 #include "qnx_kercall.h"
 #include <trace/kev_events.h>
 
@@ -44,13 +46,15 @@ static const struct tool_opt opts[] = {
       "%C CPU   %e event number   %Z class   %z event name\n"
       "%k class and event as QNX's traceprinter writes them\n"
       "%a arguments   %% a percent sign", NULL },
+    { .also = syms_opts },
     { 0 },
 };
 static const struct tool_cmd cmd = {
-    "traceprinter", "[-n] [-m] [-p FORMAT] FILE.kev",
+    "traceprinter", "[-n] [-m] [-p FORMAT] [--symbols DIR]... FILE.kev",
     "Prints the events of a .kev trace, one line each, then a summary of losses.\n"
     "Events come in file order, as QNX's traceprinter prints them: buffer after\n"
-    "buffer, so several CPUs' events come a buffer at a time.\n",
+    "buffer, so several CPUs' events come a buffer at a time. A USDT event is\n"
+    "named provider:probe from its program's ELF file, found by build id.\n",
     opts, "Exit status: 0 ok, 1 damaged or unreadable file, 2 bad usage.\n",
 };
 
@@ -249,6 +253,24 @@ static int sync_event(const struct kev_reader *r, const struct kev_event *e, str
     return 1;
 }
 
+// A USDT firing (ours; docs/usdt.md): its probe named from its program's note, the arguments
+// as the program passed them (signed where the note says so). 1 if done; 0 for a site no file
+// names (its fields then, as the table names them).
+static int usdt_event(const struct kev_reader *r, const struct kev_event *e, struct line *l)
+{
+    static struct kev_fields fs;
+    struct syms_usdt_firing f;
+    char text[512];
+    if (e->ev != KEV_SYS_USDT)
+        return 0;
+    kev_fields_decode(r, e, &fs);
+    if (syms_usdt_firing(&fs, &f) != 0 || !f.p)
+        return 0;
+    syms_usdt_text(&f, text, sizeof(text));
+    add(l, "%s", text);
+    return 1;
+}
+
 // Our stack, fault and image events (docs/trace-events.md "Stacks and faults", "Images and
 // build ids"; QNX's printer skips them): the shared decoder's line, with the thread's name.
 // 1 if done.
@@ -382,7 +404,7 @@ static void arguments(const struct kev_reader *r, const struct kev_event *e, int
         return;
     case KEV_C_SYSTEM: {
         struct kev_panic p;
-        if (sync_event(r, e, l) || stack_event(r, e, l))
+        if (sync_event(r, e, l) || stack_event(r, e, l) || usdt_event(r, e, l))
             return;
         if (kev_panic_decode(r, e, &p)) {   // ours: the kernel's last words
             kev_panic_format(&p, name, sizeof(name));
@@ -537,6 +559,8 @@ int main(int argc, char **argv)
         } else if (id == 'p') {
             o.fmt = a.val;
             o.custom_fmt = 1;
+        } else if (syms_take(cmd.name, id, a.val) < 0) {
+            return 2;
         }
     }
     if (tool_one_file(&cmd, &a, &o.file))
@@ -556,6 +580,7 @@ int main(int argc, char **argv)
     static struct printer pr;
     pr.o = &o;
     int rc = kev_open(&r, data, len);
+    syms_trace(cmd.name, data, len);
     if (!rc) {
         print_header(&r);
         kev_set_user(&r, &pr);
@@ -571,6 +596,7 @@ int main(int argc, char **argv)
         print_summary(&r, rc);
     }
     fflush(stdout);
+    syms_end();
     tool_unmap_file(data, len, mapped);
     if (rc) {
         fprintf(stderr, "traceprinter: %s: %s\n", o.file, kev_error(&r));

@@ -173,6 +173,9 @@ struct kx_stats {
     struct kw *kw;                    // who blocked whom (kx_wait.c; heap, NULL if none)
     struct kev_userreg *ureg;         // user event names and formats (heap, NULL if none)
     struct kx_funcs *funcs;           // fbt's function calls (heap, NULL until the first)
+    // what a tool adds to kx_stats_json's object from the analyses it feeds itself (kevstat's
+    // USDT probes): members written before the closing brace, each after a comma; NULL none
+    void (*json_more)(const struct kx_stats *s, FILE *f);
 };
 
 void kx_stats_init(struct kx_stats *s, const struct kev_reader *r);
