@@ -75,6 +75,9 @@ TEST_DEPS    += newlib-images
 SCRIPT_TESTS += qemu-newlib/ktest|120|scripts/qemu-test.sh|$(BNL)/ktest.elf
 SCRIPT_TESTS += qemu-newlib/demo|120|test/qemu/test_demo.sh|$(BNL)/demo.elf
 SCRIPT_TESTS += qemu-newlib/tracelogger|600|test/qemu/test_tracelogger.sh|$(BNL)|$(H)
+# The printf family and the C99 headers with newlib (its printf the user runtime's: ufmt.h);
+# one boot of a few seconds.
+SCRIPT_TESTS += qemu-newlib/printf|120|test/qemu/test_printf.sh|$(BOARD)|$(BNL)
 endif
 
 # The board matrix: every other board with a boards/<b>/matrix.mk runs the QEMU tests it lists
@@ -161,7 +164,8 @@ TEST_DEPS    += $(H)/traceprinter $(H)/dtrace $(H)/kevcapture $(H)/kevreport $(H
 # Programs that find each other by name (name_attach, name_open), made by make new-app and
 # given their parts by ARGS, on every board of the matrix.
 SCRIPT_TESTS += $(foreach b,$(APPS_TEST_BOARDS),qemu-names/$(b)|600|test/qemu/test_names.sh|$(b)|$(H))
-# The printf family on every board against the host's printf (user/apps/pfcheck).
+# The printf family and the C99 headers a program includes on every board against the host's
+# (user/apps/pfcheck; one boot of a few seconds each).
 SCRIPT_TESTS += $(foreach b,$(APPS_TEST_BOARDS),qemu-printf/$(b)|120|test/qemu/test_printf.sh|$(b))
 # ClockCycles() read in user mode against the kernel's clock, and its kernel calls in a capture.
 SCRIPT_TESTS += $(foreach b,$(APPS_TEST_BOARDS),qemu-cycles/$(b)|180|test/qemu/test_cycles.sh|$(b)|$(H))

@@ -128,8 +128,8 @@ int DebugWrite(const char *buf, size_t len);
 int kargs(const char *name, char *buf, size_t size, char **argv, int max);
 int kargs_split(char *buf, const char *name, char **argv, int max);
 
-// Decimal text of a 64-bit value, for printf("%s", u64txt(v).s): newlib-nano's printf has no
-// %llu, and this works the same with both C libraries.
+// Decimal text of a 64-bit value, for printf("%s", u64txt(v).s), without printf's 64-bit
+// conversion (every C library here has it now: PRIu64 from <inttypes.h> does the same).
 struct u64txt {
     char s[21];
 };
