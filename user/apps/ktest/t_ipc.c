@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Message passing: round trips, info, truncation, MsgError, pulses and their order, priority
-// inheritance on receive, cross-process traffic with kt_peer, and servers that go away.
+// inheritance on receive, cross-process traffic with kt_peer, servers that go away, and receive
+// buffers smaller than a pulse.
 #include "ktest.h"
 
 struct req {
@@ -161,10 +162,73 @@ static void cross_process(void)
     ChannelDestroy(chid);
 }
 
+// A receive buffer smaller than a pulse (QNX's documented semantics, its kernel's behaviour):
+// a message into it is cut to the buffer and received; a pulse cannot fit, so the receive
+// takes it and fails with EFAULT, once per pulse, whether the pulse was queued or arrives
+// while the receiver waits. A server looping on MsgReceive thus goes on serving messages.
+static int small_chid;
+static volatile int small_result = 1, small_errno;
+
+static int small_receiver(void *arg)
+{
+    (void)arg;
+    char tiny[4];
+    errno = 0;
+    small_result = MsgReceive(small_chid, tiny, sizeof(tiny), NULL);
+    small_errno = errno;
+    return 0;
+}
+
+static int small_sender(void *arg)
+{
+    (void)arg;
+    int coid = ConnectAttach(0, small_chid);
+    char msg[12] = "abcdefghijk";
+    TimerTimeout(1000 * 1000000ull);    // (a kernel that refuses the receive fails the check)
+    MsgSend(coid, msg, sizeof(msg), NULL, 0);
+    ConnectDetach(coid);
+    return 0;
+}
+
+static void small_receive_buffer(void)
+{
+    small_chid = ChannelCreate(0);
+    int coid = ConnectAttach(0, small_chid);
+    char tiny[4] = { 0, 0, 0, 0 };
+    struct kmsg_info info;
+    // (pulses at our own priority: a receive runs at its pulse's, docs/ARCHITECTURE.md)
+    MsgSendPulse(coid, KTEST_PRIO, 5, 55);
+    MsgSendPulse(coid, KTEST_PRIO, 6, 66);
+    CHECK_ERR(MsgReceive(small_chid, tiny, sizeof(tiny), NULL), EFAULT);
+    struct kpulse p = { 0, 0, 0, 0 };
+    int r = MsgReceive(small_chid, &p, sizeof(p), NULL);
+    CHECK(r == 0 && p.code == 6 && p.value == 66,
+          "a queued pulse into a 4-byte buffer fails with EFAULT and is taken: the next "
+          "receive gets the next pulse (code %ld, value %ld)", (long)p.code, (long)p.value);
+
+    int t = ThreadCreate(small_sender, NULL, stack_get(), TSTACK_SIZE, 110, 0);
+    r = MsgReceive(small_chid, tiny, sizeof(tiny), &info);
+    CHECK(r > 0 && memcmp(tiny, "abcd", 4) == 0 && info.msglen == 4 && info.srcmsglen == 12,
+          "a 12-byte message into a 4-byte buffer is received, cut to it (rcvid %d, %ld of "
+          "%ld bytes)", r, (long)info.msglen, (long)info.srcmsglen);
+    MsgReply(r, 0, NULL, 0);
+    ThreadJoin(t, NULL);
+
+    t = ThreadCreate(small_receiver, NULL, stack_get(), TSTACK_SIZE, 110, 0);   // blocks
+    MsgSendPulse(coid, KTEST_PRIO, 7, 77);
+    ThreadJoin(t, NULL);
+    CHECK(small_result == -1 && small_errno == EFAULT,
+          "a pulse to a receiver waiting with a 4-byte buffer: EFAULT (got %d, errno %d)",
+          small_result, small_errno);
+    ConnectDetach(coid);
+    ChannelDestroy(small_chid);
+}
+
 void test_ipc(void)
 {
     printf("# message passing\n");
     local_round_trips();
     channel_destroyed_under_sender();
     cross_process();
+    small_receive_buffer();
 }
