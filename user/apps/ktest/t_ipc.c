@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 // Message passing: round trips, info, truncation, MsgError, pulses and their order, priority
-// inheritance on receive, cross-process traffic with kt_peer, servers that go away, and receive
-// buffers smaller than a pulse.
+// inheritance on receive, cross-process traffic with kt_peer, servers that go away, receive
+// buffers smaller than a pulse, and name_open waiting for a name.
 #include "ktest.h"
+#include <sys/dispatch.h>
 
 struct req {
     int32_t op;         // 0 echo+1, 1 error, 2 quit
@@ -224,6 +225,55 @@ static void small_receive_buffer(void)
     ChannelDestroy(small_chid);
 }
 
+// name_open of a name no channel has: ENOENT at once (QNX's); with NAME_FLAG_WAIT it waits
+// until a server attaches the name, or as long as a TimerTimeout allows (ETIMEDOUT). Times by
+// the program's own clock.
+static volatile int waiter_coid = -2, waiter_errno;
+static volatile uint64_t waiter_ms;
+
+static int name_waiter(void *arg)
+{
+    (void)arg;
+    uint64_t t0 = now_ms();
+    errno = 0;
+    waiter_coid = name_open("kt_wait", NAME_FLAG_WAIT);
+    waiter_errno = errno;
+    waiter_ms = now_ms() - t0;
+    return 0;
+}
+
+static void name_open_waits(void)
+{
+    CHECK_ERR(name_open("kt_wait", 0), ENOENT);
+    uint64_t t0 = now_ms();
+    TimerTimeout(20 * 1000000ull);
+    errno = 0;
+    int r = name_open("kt_wait", NAME_FLAG_WAIT);
+    int e = errno;
+    uint64_t dt = now_ms() - t0;
+    CHECK(r == -1 && e == ETIMEDOUT && dt >= 20 && dt < 500,
+          "name_open(NAME_FLAG_WAIT) after TimerTimeout(20 ms), no server: ETIMEDOUT after "
+          "%lu ms (got %d, errno %d)", (unsigned long)dt, r, e);
+
+    int t = ThreadCreate(name_waiter, NULL, stack_get(), TSTACK_SIZE, 110, 0);   // waits
+    ThreadSleep(10 * 1000000ull);
+    int still = waiter_coid == -2;
+    name_attach_t *att = name_attach(NULL, "kt_wait", 0);
+    ThreadJoin(t, NULL);
+    CHECK(att && still && waiter_coid > 0 && waiter_ms >= 10,
+          "name_open(NAME_FLAG_WAIT) waits for the server: the coid when it attaches the name, "
+          "%lu ms later (coid %d, errno %d)", (unsigned long)waiter_ms, waiter_coid, waiter_errno);
+    struct kpulse p = { 0, 0, 0, 0 };
+    int sent = MsgSendPulse(waiter_coid, KTEST_PRIO, 3, 33);
+    r = att && sent == 0 ? MsgReceive(att->chid, &p, sizeof(p), NULL) : -1;
+    CHECK(sent == 0 && r == 0 && p.code == 3 && p.value == 33,
+          "the connection it got reaches the named channel (pulse code %ld)", (long)p.code);
+    name_close(waiter_coid);
+    if (att)
+        name_detach(att, 0);
+    CHECK_ERR(name_open("kt_wait", 0), ENOENT);
+}
+
 void test_ipc(void)
 {
     printf("# message passing\n");
@@ -231,4 +281,5 @@ void test_ipc(void)
     channel_destroyed_under_sender();
     cross_process();
     small_receive_buffer();
+    name_open_waits();
 }
