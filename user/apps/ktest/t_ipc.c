@@ -144,6 +144,18 @@ static void cross_process(void)
     int st = MsgSend(coid, msg, sizeof(msg), rep, sizeof(rep));
     CHECK(st == (int)strlen(msg) && strcmp(rep, "sessecorp ssorca gnip") == 0,
           "cross-process round trip (status %d, reply '%s')", st, rep);
+    // A mutex or a semaphore is its process's own: its id names nothing in the peer (EINVAL),
+    // so programs share a resource through a server, not a lock (docs/applications.md).
+    int mid = MutexCreate(), sid = SemCreate(1);
+    int32_t sync_req[2] = { 0x53594e43, mid }, errs[2] = { -1, -1 };   // "SYNC"
+    MsgSend(coid, sync_req, sizeof(sync_req), errs, sizeof(errs));
+    int32_t sem_req[2] = { 0x53594e43, sid }, errs2[2] = { -1, -1 };
+    MsgSend(coid, sem_req, sizeof(sem_req), errs2, sizeof(errs2));
+    CHECK(errs[0] == EINVAL && errs2[1] == EINVAL,
+          "another process's mutex and semaphore ids are refused (EINVAL: %ld, %ld)",
+          (long)errs[0], (long)errs2[1]);
+    MutexDestroy(mid);
+    SemDestroy(sid);
     int32_t quit_cmd = 0x51554954;      // "QUIT"
     MsgSend(coid, &quit_cmd, sizeof(quit_cmd), NULL, 0);
     int status = -1;
