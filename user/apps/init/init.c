@@ -1,18 +1,19 @@
 // SPDX-License-Identifier: MIT
 // init: pid 1 of the demo system. Starts the tracelogger (passive: init itself starts and
-// stops tracing around the run), then the server, learns its address through a registry
-// channel, starts the rest with that address, reaps them all, asks the server for its
-// statistics, stops it, stops tracing, waits for the logger to save everything, and exits 0
-// only if every program did its job.
+// stops tracing around the run), then the server and the rest, which find the server by its
+// name (demo_proto.h), reaps them all, asks the server for its statistics, stops it, stops
+// tracing, waits for the logger to save everything, and exits 0 only if every program did
+// its job.
 #include <kern.h>
 #include <stdio.h>
 #include <errno.h>
+#include <sys/dispatch.h>
 #include <demo_proto.h>
 #include <logger_prio.h>
 
-static int spawn(const char *name, uint32_t arg)
+static int spawn(const char *name)
 {
-    int pid = ProcSpawn(name, 0, arg);
+    int pid = ProcSpawn(name, 0, 0);
     if (pid < 0)
         printf("init: cannot start %s: errno %d\n", name, errno);
     return pid;
@@ -32,28 +33,12 @@ int main(void)
             failures++;
         }
     }
-    int reg = ChannelCreate(0);
-    int srv = spawn("srv", DEMO_ADDR(ProcSelf(), reg));     // init need not be pid 1
-
-    union {
-        struct demo_msg m;
-        struct kpulse p;        // a receive buffer must be able to hold a pulse
-    } u;
-    struct kmsg_info info;
-    int rcvid = MsgReceive(reg, &u, sizeof(u), &info);
-    struct demo_msg m = u.m;
-    if (rcvid <= 0 || m.op != DEMO_REGISTER || info.pid != srv) {
-        printf("init: server did not register\n");
-        return 1;
-    }
-    uint32_t addr = DEMO_ADDR(srv, m.value);
-    MsgReply(rcvid, 0, NULL, 0);
-    printf("init: srv is pid %d, channel %ld\n", srv, (long)m.value);
-
+    int srv = spawn("srv");
+    printf("init: srv is pid %d, named \"%s\"\n", srv, DEMO_SRV_NAME);
     const char *names[] = { "worker", "driver", "ticker", "client" };
     int pids[4];
     for (int i = 0; i < 4; i++)
-        pids[i] = spawn(names[i], addr);
+        pids[i] = spawn(names[i]);
 
     int logger_status = -1;
     for (int n = 0; n < 4; n++) {
@@ -77,9 +62,11 @@ int main(void)
         }
     }
 
-    int coid = ConnectAttach(srv, DEMO_CHID(addr));
-    struct demo_stats stats;
-    m.op = DEMO_STATS;
+    int coid = name_open(DEMO_SRV_NAME, 0);
+    struct demo_stats stats = { 0, 0, 0, 0 };
+    struct demo_msg m = { DEMO_STATS, 0 };
+    if (coid < 0)
+        printf("init: name_open(%s): errno %d\n", DEMO_SRV_NAME, errno);
     MsgSend(coid, &m, sizeof(m), &stats, sizeof(stats));
     printf("init: srv handled %ld reads, %ld writes, %ld device samples, %ld ticks\n",
            (long)stats.reads, (long)stats.writes, (long)stats.samples, (long)stats.ticks);
