@@ -143,7 +143,7 @@ size_t strftime(char *buf, size_t size, const char *fmt, const struct tm *tm)
     static const char *const mo[12] = { "January", "February", "March", "April", "May", "June",
                                         "July", "August", "September", "October", "November",
                                         "December" };
-    int h12 = tm->tm_hour % 12 ? tm->tm_hour % 12 : 12;
+    int hour12 = tm->tm_hour % 12 ? tm->tm_hour % 12 : 12;
     size_t n = 0;
     for (; *fmt; fmt++) {
         char part[16];
@@ -160,7 +160,7 @@ size_t strftime(char *buf, size_t size, const char *fmt, const struct tm *tm)
             case 'e': snprintf(part, sizeof(part), "%2d", tm->tm_mday); break;
             case 'F': snprintf(part, sizeof(part), "%d-%02d-%02d", tm->tm_year + 1900,
                                tm->tm_mon + 1, tm->tm_mday); break;
-            case 'I': snprintf(part, sizeof(part), "%02d", h12); break;
+            case 'I': snprintf(part, sizeof(part), "%02d", hour12); break;
             case 'j': snprintf(part, sizeof(part), "%03d", tm->tm_yday + 1); break;
             case 'p': snprintf(part, sizeof(part), "%s", tm->tm_hour < 12 ? "AM" : "PM"); break;
             case 'T': snprintf(part, sizeof(part), "%02d:%02d:%02d", tm->tm_hour, tm->tm_min,
