@@ -170,18 +170,17 @@ static inline void c99_stdlib(int *n)
 
 static inline void c99_ctype(int *n)
 {
-    c99_class(n, "isalnum", isalnum);
-    c99_class(n, "isalpha", isalpha);
-    c99_class(n, "isblank", isblank);
-    c99_class(n, "iscntrl", iscntrl);
-    c99_class(n, "isdigit", isdigit);
-    c99_class(n, "isgraph", isgraph);
-    c99_class(n, "islower", islower);
-    c99_class(n, "isprint", isprint);
-    c99_class(n, "ispunct", ispunct);
-    c99_class(n, "isspace", isspace);
-    c99_class(n, "isupper", isupper);
-    c99_class(n, "isxdigit", isxdigit);
+    static const struct {
+        const char *name;
+        int (*is)(int);
+    } classes[] = {
+        { "isalnum", isalnum }, { "isalpha", isalpha }, { "isblank", isblank },
+        { "iscntrl", iscntrl }, { "isdigit", isdigit }, { "isgraph", isgraph },
+        { "islower", islower }, { "isprint", isprint }, { "ispunct", ispunct },
+        { "isspace", isspace }, { "isupper", isupper }, { "isxdigit", isxdigit },
+    };
+    for (size_t k = 0; k < sizeof(classes) / sizeof(classes[0]); k++)
+        c99_class(n, classes[k].name, classes[k].is);
     char up[24], low[24];
     const char *text = "Hello, World! 123 zZ";
     size_t i = 0;
