@@ -88,7 +88,7 @@ static int who_thread(struct kw *k, uint32_t who)
 {
     if (!who)
         return -1;
-    int th = k->thread_of(k->user, who >> 16, who & 0xffffu);
+    int th = k->thread_of(k->user, kev_who_pid(who), kev_who_tid(who));
     return valid(th) ? th : -1;
 }
 
