@@ -22,22 +22,9 @@
 #include <cmocka.h>
 
 #include <kevhost/kx_stats.h>
+#include "kx_events.h"
 
 enum { CLOCK = 2, TASK = 3, SRV = 4, HOG = 5 };
-
-static struct kev_reader rd; // empty: no names, 1 MHz
-static uint32_t words[8];
-static struct kev_event ev;
-
-static const struct kev_event *mk(unsigned cls, unsigned e, uint64_t t, uint32_t a, uint32_t b,
-                                  uint32_t c, uint32_t d, unsigned nw)
-{
-    words[0] = a, words[1] = b, words[2] = c, words[3] = d;
-    memset(&ev, 0, sizeof(ev));
-    ev.cls = cls, ev.ev = e, ev.t64 = t, ev.t32 = (uint32_t)t, ev.w = words, ev.nw = nw;
-    ev.nslots = nw > 2 ? (nw + 1) / 2 : 1;
-    return &ev;
-}
 
 // Thread pid/1 enters state st at t (a wide event with its priority).
 static void th(struct kx_stats *s, unsigned st, uint64_t t, uint32_t pid)
@@ -55,15 +42,6 @@ static void pulse_send(struct kx_stats *s, uint64_t t, uint32_t key)
 static void pulse_recv(struct kx_stats *s, uint64_t t, uint32_t key, uint32_t pid)
 {
     kx_stats_event(s, mk(KEV_C_COMM, KEV_COMM_REC_PULSE, t, key, pid << 16 | 1u, 0, 0, 2));
-}
-
-static struct kx_stats *new_stats(void)
-{
-    struct kx_stats *s = calloc(1, sizeof(*s));
-    assert_non_null(s);
-    rd.kr_cycles_per_sec = 1000000;
-    kx_stats_init(s, &rd);
-    return s;
 }
 
 static const struct kx_task *task(const struct kx_stats *s, uint32_t pid)

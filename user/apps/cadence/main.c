@@ -24,6 +24,8 @@
 #include <kern.h>
 #include <stdio.h>
 
+#include "busy.h"
+
 #define PERIOD_US 2000u
 #define JOBS      40u
 #define WORK_US   400u
@@ -40,37 +42,6 @@ static uint32_t loops_per_ms, cps;
 static uint8_t stk_clock[1024] __attribute__((aligned(8)));
 static uint8_t stk_worker[1024] __attribute__((aligned(8)));
 
-static int on_cpu0(void)
-{
-    return ThreadCtl(KTCTL_RUNMASK, (void *)1u);
-}
-
-static void spin(uint32_t n)
-{
-    for (volatile uint32_t i = 0; i < n; i++)
-        ;
-}
-
-// The loop's speed: turns of spin() a millisecond, from the shortest of a few timed runs (a
-// preemption only lengthens one).
-static uint32_t calibrate(void)
-{
-    uint64_t best = 0;
-    for (unsigned i = 0; i < 8; i++) {
-        uint64_t t0 = ClockCycles();
-        spin(20000);
-        uint64_t d = ClockCycles() - t0;
-        if (!best || d < best)
-            best = d;
-    }
-    return (uint32_t)(20000ull * cps / 1000u / (best ? best : 1));
-}
-
-static void work_us(uint32_t us)
-{
-    spin((uint32_t)((uint64_t)loops_per_ms * us / 1000u));
-}
-
 static int over(unsigned job)
 {
     for (unsigned i = 0; i < NOVER; i++)
@@ -83,7 +54,7 @@ static int clock_thread(void *arg)
 {
     (void)arg;
     int chid = ChannelCreate(0);
-    if (on_cpu0() || chid < 0)
+    if (busy_on_cpu0() || chid < 0)
         return 1;
     int timer = TimerCreate(ConnectAttach(0, chid), 1, 0);
     if (timer < 0 || TimerSettime(timer, PERIOD_US, PERIOD_US))
@@ -103,14 +74,14 @@ static int clock_thread(void *arg)
 static int worker(void *arg)
 {
     (void)arg;
-    if (on_cpu0())
+    if (busy_on_cpu0())
         return 1;
     for (;;) {
         struct kpulse p;
         if (MsgReceive(wchid, &p, sizeof(p), NULL) != 0 || p.value < 0 || p.value >= (int)JOBS)
             return 1;
         unsigned k = (unsigned)p.value;
-        work_us(over(k) ? OVER_US : WORK_US);
+        busy_us(loops_per_ms, over(k) ? OVER_US : WORK_US);
         if (k == JOBS - 1 && SemPost(done))  // main, below, runs once this waits again
             return 1;
         end_t[k] = ClockCycles();
@@ -124,11 +95,11 @@ int main(void)
     wchid = ChannelCreate(0);
     worker_coid = ConnectAttach(0, wchid);
     done = SemCreate(0);
-    if (on_cpu0() || wchid < 0 || worker_coid < 0 || done < 0) {
+    if (busy_on_cpu0() || wchid < 0 || worker_coid < 0 || done < 0) {
         printf("cadence: set-up failed\n");
         return 1;
     }
-    loops_per_ms = calibrate();
+    loops_per_ms = busy_calibrate(cps);
     int tw = ThreadCreate(worker, NULL, stk_worker, sizeof(stk_worker), WORKER_PRIO, 0);
     ThreadName(tw, "worker");
     int tc = ThreadCreate(clock_thread, NULL, stk_clock, sizeof(stk_clock), CLOCK_PRIO, 0);

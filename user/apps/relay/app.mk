@@ -8,3 +8,4 @@ FLAGS := 0
 MMIO  :=
 STACK :=
 RAM   :=
+EXTRA := user/apps/cadence/busy.c   # the calibrated busy loop it shares with cadence

@@ -22,6 +22,8 @@
 #include <kern.h>
 #include <stdio.h>
 
+#include "../cadence/busy.h"
+
 #define ROUNDS   6u
 #define ROUND_US 10000u
 #define FIRST_US 5000u
@@ -33,32 +35,6 @@ static uint32_t loops_per_ms, cps;
 static uint64_t send_t[ROUNDS], client_wait[ROUNDS], server_wait[ROUNDS];
 static uint8_t stk_client[1024] __attribute__((aligned(8)));
 static uint8_t stk_server[1024] __attribute__((aligned(8)));
-
-static int on_cpu0(void)
-{
-    return ThreadCtl(KTCTL_RUNMASK, (void *)1u);
-}
-
-static void spin(uint32_t n)
-{
-    for (volatile uint32_t i = 0; i < n; i++)
-        ;
-}
-
-// The loop's speed: turns of spin() a millisecond, from the shortest of a few timed runs (a
-// preemption only lengthens one).
-static uint32_t calibrate(void)
-{
-    uint64_t best = 0;
-    for (unsigned i = 0; i < 8; i++) {
-        uint64_t t0 = ClockCycles();
-        spin(20000);
-        uint64_t d = ClockCycles() - t0;
-        if (!best || d < best)
-            best = d;
-    }
-    return (uint32_t)(20000ull * cps / 1000u / (best ? best : 1));
-}
 
 // A timer (*timer) on a channel of its own (returned), first expiry after first_us, then every
 // ROUND_US.
@@ -80,7 +56,7 @@ static int tick(int c)
 static int server(void *arg)
 {
     (void)arg;
-    if (on_cpu0())
+    if (busy_on_cpu0())
         return 1;
     for (unsigned k = 0;; k++) {
         union {
@@ -106,7 +82,7 @@ static int client(void *arg)
 {
     (void)arg;
     int coid = ConnectAttach(0, chid);
-    if (on_cpu0() || coid < 0)
+    if (busy_on_cpu0() || coid < 0)
         return 1;
     // its own timer (a timer's pulse carries its creator's priority, which the receiver takes),
     // armed as it starts, before main arms the holder's: LAG_US after it
@@ -134,11 +110,11 @@ int main(void)
     cps = ClockCyclesPerSec();
     ledger = MutexCreate();
     chid = ChannelCreate(0);
-    if (on_cpu0() || ledger < 0 || chid < 0) {
+    if (busy_on_cpu0() || ledger < 0 || chid < 0) {
         printf("relay: set-up failed\n");
         return 1;
     }
-    loops_per_ms = calibrate();
+    loops_per_ms = busy_calibrate(cps);
     int ts = ThreadCreate(server, NULL, stk_server, sizeof(stk_server), 12, 0);
     ThreadName(ts, "server");
     int tk = ThreadCreate(client, NULL, stk_client, sizeof(stk_client), 15, 0);
@@ -152,7 +128,7 @@ int main(void)
     for (unsigned k = 0; k < ROUNDS && !bad; k++) {
         if (tick(c) || MutexLock(ledger))
             bad = 1;
-        spin((uint32_t)((uint64_t)loops_per_ms * HOLD_US / 1000u));
+        busy_us(loops_per_ms, HOLD_US);
         if (MutexUnlock(ledger))
             bad = 1;
     }
