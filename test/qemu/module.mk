@@ -189,6 +189,13 @@ AUDITOR_BOARDS := mps2-an385 qemu-virt-a53
 SCRIPT_TESTS += $(foreach b,$(AUDITOR_BOARDS),qemu-auditor/$(b)|300|BOARD=$(b)|test/qemu/test_auditor.sh|build/$(b)|$(H))
 TEST_DEPS    += $(B)/auditortest.elf $(H)/kevstat $(H)/kevsql $(H)/kevreport
 TEST_DEPS    += $(foreach b,$(filter-out $(BOARD),$(AUDITOR_BOARDS)),matrix-images-$(b))
+# Task instances on a real capture: user/apps/cadence's own measure of its jobs (their release,
+# end and misses) and relay's of its waits against kevstat, kevsql and the report read in
+# Chromium (test_tasks.sh: one boot a board serves every check, about 10 s each).
+TASKS_BOARDS := mps2-an385 qemu-virt-a53
+SCRIPT_TESTS += $(foreach b,$(TASKS_BOARDS),qemu-tasks/$(b)|120|BOARD=$(b)|test/qemu/test_tasks.sh|build/$(b)|$(H))
+TEST_DEPS    += $(B)/tasktest.elf $(H)/kevstat $(H)/kevsql $(H)/kevreport
+TEST_DEPS    += $(foreach b,$(filter-out $(BOARD),$(TASKS_BOARDS)),matrix-images-$(b))
 # make dtrace S=script.d on the boards that run dtrace: a script's lines and #pragma options
 # reach the board intact (x86-pc carries the text on its boot command line), with DTrace's
 # option syntax.
