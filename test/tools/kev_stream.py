@@ -6,13 +6,15 @@ logger makes (the header, the system page, each buffer, the loss note with the t
 DATA frames of at most 1024 bytes, then END. With --fault, one fault a real line can have, at a
 frame: the live tools' fault tests compare what they count with what was injected here.
 
-usage: kev_stream.py FILE.kev OUT [--fault KIND:FRAME] [--pace BYTES:SECONDS] [--heartbeat N]
+usage: kev_stream.py FILE.kev OUT [--fault KIND:FRAME] [--pace BYTES:SECONDS] [--raw]
+                     [--stamp FILE]
   KIND: drop (a frame missing), cut (a frame cut after 300 bytes), garbage (bytes between two
   frames), repeat (a frame sent twice), swap (a frame after the next), reset (the stream
   restarted from its header at FRAME: a board reset), dupbuf (the buffer starting at unit
   FRAME sent twice, framed anew)
   --pace: write BYTES at a time, sleeping SECONDS between writes (OUT grows like a live stream)
   --raw: no frames, the file itself (with --pace: a .kev file growing as the board writes it)
+  --stamp FILE: the host's monotonic clock (s) when the last byte was written, into FILE
 Prints "frames N" and, with a fault, what it injected ("garbage_bytes 37", "lost_frames 1")."""
 import struct
 import sys
@@ -75,7 +77,7 @@ def main(argv):
         print(__doc__)
         return 0 if len(argv) > 1 else 2
     kev = open(argv[1], "rb").read()
-    fault, pace, raw = None, None, False
+    fault, pace, raw, stamp = None, None, False, None
     i = 3
     while i < len(argv):
         if argv[i] == "--fault":
@@ -89,6 +91,9 @@ def main(argv):
         elif argv[i] == "--raw":
             raw = True
             i += 1
+        elif argv[i] == "--stamp":
+            stamp = argv[i + 1]
+            i += 2
         else:
             print("kev_stream.py: unknown option " + argv[i], file=sys.stderr)
             return 2
@@ -117,8 +122,11 @@ def main(argv):
         for off in range(0, len(data), step):
             o.write(data[off:off + step])
             o.flush()
-            if pace:
+            if pace and off + step < len(data):
                 time.sleep(pace[1])
+    if stamp:
+        with open(stamp, "w") as f:
+            f.write("%.3f\n" % time.monotonic())
     print("frames %d" % len(fr))
     for s in said:
         print(s)
