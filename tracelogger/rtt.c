@@ -7,15 +7,19 @@
 // Only this file writes wr_off and only the probe writes rd_off: the data is stored before
 // wr_off moves (a release fence), and rd_off is read once per check. Modes (-x rtt=...):
 //   block  wait for the probe to make room (a board with a probe attached: nothing is lost);
-//   skip   wait only while the probe is reading: when rd_off has not moved for RTT_STALL_MS
-//          (no probe, or a stalled one) a frame that does not fit is skipped, and every
-//          skipped byte and frame is counted (the buffer it belonged to counts as not stored,
-//          and the stream's sequence gap shows on the host).
+//   skip   never wait for a probe that does not read: before a kernel buffer the logger asks
+//          rtt_refuses, which waits only while the probe reads and says "refused" when the
+//          ring has no room and rd_off has not moved for RTT_STALL_MS (no probe, or a stalled
+//          one): the logger then drops the buffer whole and counts it (stream.c, LOSS frames).
+//          Inside a buffer it waits for a probe that paused up to RTT_CUT_MS; a frame that
+//          still does not fit is skipped, and every skipped byte and frame is counted (the
+//          stream's sequence gap shows on the host).
 // The ID is written last, at run time, so that a probe scanning RAM finds the block only
 // once it is valid (and never a copy of the string in flash).
 #include "tracelogger.h"
 #include <kern.h>
 #include <string.h>
+#include <trace/kev_stream.h>
 #include <trace/rtt.h>
 
 #include <board_user.h>
@@ -24,7 +28,8 @@
 #define BOARD_RTT_BYTES 8192u   // the up-channel ring: a few stream frames
 #endif
 #define RTT_POLL_NS   1000000u  // 1 ms between looks at rd_off while waiting
-#define RTT_STALL_MS  50u
+#define RTT_STALL_MS  50u       // skip mode: a probe this long without reading has stopped
+#define RTT_CUT_MS    1000u     // skip mode, inside a buffer: the longest wait for the probe
 
 // Global, and by this name: J-Link and probe-rs look `_SEGGER_RTT` up in the program's ELF
 // (build/<board>/<image>/tracelogger.elf) instead of scanning RAM.
@@ -40,6 +45,7 @@ static const char up_name[] = "kev";
 static uint32_t mode;
 static uint64_t lost_bytes, lost_frames;
 static unsigned stall_ms;       // how long rd_off has not moved (skip mode)
+static uint32_t last_rd;        // rd_off when stall_ms was last reset
 
 int rtt_open(bool block)
 {
@@ -84,18 +90,44 @@ static void put(const uint8_t *p, uint32_t n)
     __atomic_store_n(&_SEGGER_RTT.up[0].wr_off, wr, __ATOMIC_RELEASE);
 }
 
-// Waits 1 ms for the probe; false when skip mode gives up on it.
-static bool wait_for_probe(void)
+// Whether the probe read since the last look (then the stall count starts again).
+static void probe_progress(void)
 {
     uint32_t rd = __atomic_load_n(&_SEGGER_RTT.up[0].rd_off, __ATOMIC_ACQUIRE);
-    if (mode != RTT_MODE_BLOCK && stall_ms >= RTT_STALL_MS)
+    if (rd != last_rd) {
+        last_rd = rd;
+        stall_ms = 0;
+    }
+}
+
+// Waits 1 ms for the probe; false when skip mode gives up on it (rd_off still for limit_ms).
+static bool wait_for_probe(unsigned limit_ms)
+{
+    probe_progress();
+    if (mode != RTT_MODE_BLOCK && stall_ms >= limit_ms)
         return false;
     ThreadSleep(RTT_POLL_NS);
-    if (__atomic_load_n(&_SEGGER_RTT.up[0].rd_off, __ATOMIC_ACQUIRE) != rd)
-        stall_ms = 0;
-    else
-        stall_ms++;
+    stall_ms++;
+    probe_progress();
     return true;
+}
+
+// Before a buffer: the ring must have room for all of it, or for all but a frame's worth of
+// itself (a buffer longer than the ring goes out while the probe reads), and at least for
+// its first frame. A probe that keeps up makes that room at once; one that has not read
+// for RTT_STALL_MS has stopped.
+bool rtt_refuses(size_t first, size_t whole)
+{
+    uint32_t size = _SEGGER_RTT.up[0].size;
+    if (mode == RTT_MODE_BLOCK || first >= size)
+        return false;
+    size_t need = size - 1u > KS_MAX_FRAME ? size - 1u - KS_MAX_FRAME : 0;
+    need = whole < need ? whole : need;
+    need = first > need ? first : need;
+    while (room() < need)
+        if (!wait_for_probe(RTT_STALL_MS))
+            return true;
+    return false;
 }
 
 // One stream frame: written whole (block mode, or skip mode while the probe reads), or
@@ -111,7 +143,7 @@ int rtt_write(const uint8_t *p, size_t n)
         while (n) {             // a frame may go in pieces as the probe makes room
             uint32_t r = room();
             if (!r) {
-                wait_for_probe();
+                wait_for_probe(0);
                 continue;
             }
             uint32_t k = r < n ? r : (uint32_t)n;
@@ -122,7 +154,7 @@ int rtt_write(const uint8_t *p, size_t n)
         return 0;
     }
     while (room() < n)
-        if (!wait_for_probe()) {
+        if (!wait_for_probe(RTT_CUT_MS)) {
             lost_bytes += n;
             lost_frames++;
             return -1;
@@ -135,7 +167,7 @@ int rtt_write(const uint8_t *p, size_t n)
 // probe still reads), so that the system's exit does not cut the stream.
 void rtt_close(void)
 {
-    while (room() != _SEGGER_RTT.up[0].size - 1u && wait_for_probe())
+    while (room() != _SEGGER_RTT.up[0].size - 1u && wait_for_probe(RTT_STALL_MS))
         ;
 }
 
