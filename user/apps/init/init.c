@@ -96,10 +96,14 @@ static int demo_round(int logger, int *logger_status)
 
 int main(void)
 {
-    static char cmd[256];
+    // The whole boot command line, as appinit reads it (make dtrace's D text may be on it).
+    static char cmd[2048];
     char *argv[8];
     unsigned loop_s = 0, idle_ms = 0;
     int argc = kargs("init", cmd, sizeof(cmd), argv, 8);
+    if (argc < 0)
+        printf("init: the boot command line is over the %u bytes init reads: its options "
+               "(loop=, idle=) not read, one round\n", (unsigned)sizeof(cmd) - 2);
     for (int i = 1; i < argc; i++) {
         if (strncmp(argv[i], "loop=", 5) == 0)
             loop_s = (unsigned)strtoul(argv[i] + 5, NULL, 10);
