@@ -155,7 +155,7 @@ scan=$(printf '0x%x:0x%x' $((ram)) $((slot * slots)))
 # rtt NAME MODE: the demo looped 3 s, its logger on RTT in MODE, kevrtt serving a free port.
 rtt() {
     local name=$1 mode=$2 port=$(( 20000 + ($$ % 20000) * 2 ))
-    QEMU_ARGS="init loop=3 ;; tracelogger -d1 -x rtt=$mode -f $out/$name.kev" QEMU_TIMEOUT=120 \
+    QEMU_ARGS="init loop=3 ;; tracelogger -d1 -v -x rtt=$mode -f $out/$name.kev" QEMU_TIMEOUT=120 \
         "$run" "$b/demo.elf" -gdb "tcp:localhost:$port" >"$out/$name.log" 2>&1 &
     local qpid=$!
     "$h/kevrtt" -g "localhost:$port" -s "$scan" -l $((port + 1)) 2>"$out/$name-kevrtt.log" &
@@ -179,9 +179,12 @@ check "and the stream is the file byte for byte: lost ${flost:-?} = ${e:-?} + th
     "cmp -s $out/rskip.kev $out/rskip-stream.kev && [ '${flost:-x}' = \$(( ${e:-0} + ${kd:-0} + ${ko:-0} )) ] && [ \$(( ${fev:-0} + ${flost:-0} )) = '${gen:-x}' ]"
 rtt rblock block
 e=$(refused "$out/rblock.log")
-check "RTT block, the same stall: the logger waited, nothing dropped by it, no LOSS frame" \
+# -v: the cycles the logger spent handing frames to RTT, its waits for the probe included.
+waited=$(sed -nE "s#${TL}: RTT carried [0-9,]* events/s of the logger's time \(([0-9,]*) cycles\)#\1#p" "$out/rblock.log" | tr -d ,)
+hz=$(grep -ao 'CYCLES_PER_SEC::[0-9]*' "$out/rblock.kev" | head -1 | cut -d: -f3)
+check "RTT block, the same stall: the logger waited ($(( ${waited:-0} * 1000 / ${hz:-1} )) ms in all), nothing dropped by it, no LOSS frame" \
     "grep -q 'qemu-run: status 0' $out/rblock.log && [ -z '$e' ] && [ '$(field loss_events "$out/rblock.frames")' = 0 ] &&
-     grep -q 'init: demo system done, 0 failures' $out/rblock.log"
+     grep -q 'init: demo system done, 0 failures' $out/rblock.log && [ \$(( ${waited:-0} * 2 )) -ge '${hz:-1}' ]"
 check "and its stream is the file byte for byte, undamaged" \
     "cmp -s $out/rblock.kev $out/rblock-stream.kev && [ '$(field end "$out/rblock.frames")' = OK ] && [ '$(field gaps "$out/rblock.frames")' = 0 ]"
 check "every run's events recorded or counted lost (recorded + dropped + overwritten = generated)" \
