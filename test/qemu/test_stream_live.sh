@@ -34,7 +34,7 @@ sf() { python3 "$here/stream_frames.py" "$@"; }
 TL=$(con_from tracelogger)tracelogger
 mk() { sed -n "s/^$1 *:= *\(0x[0-9a-fA-F]*\|[0-9]*\).*/\1/p" "$bdir/board.mk"; }
 storage=$(sed -n 's/^BOARD_TRACE_STORAGE *:= *\([a-z]*\).*/\1/p' "$bdir/board.mk")
-if [ "$parts" = stop ]; then echo "1..4"; else echo "1..17"; fi
+if [ "$parts" = stop ]; then echo "1..4"; else echo "1..18"; fi
 
 # live NAME IMAGE QEMU_ARGS [stream_frames.py read options]: boots IMAGE with its trace UART
 # on a relay's TCP port and a reader saving the raw stream in $out/NAME.raw; QEMU's output in
@@ -121,6 +121,12 @@ check "the board spoke at least every $iv ms of guest time: ${hb:-0} heartbeats 
     "[ \${hb:-0} -ge 40 ] && awk -v g=$gap -v iv=$iv 'BEGIN { exit !(g > 0 && g <= iv + 2) }'"
 check "the heartbeats carry the interval ($iv ms) and the file's length so far" \
     "[ \${hb:-0} -gt 0 ] && awk '\$1 == \"heartbeat\" && (\$4 != $iv || \$3 > $(stat -c %s "$out/quiet.kev")) { bad = 1 } END { exit bad }' $out/quiet.frames"
+
+# A ring is saved only at the stop: a flush interval there is refused, not ignored.
+QEMU_ARGS="tracelogger -d1 -r -x flush=100" QEMU_TIMEOUT=60 "$run" "$b/tflood.elf" >"$out/badflush.log" 2>&1
+check "-x flush with -r is refused (status 2), saying why" \
+    "grep -q -- '-x flush needs buffers saved while tracing runs, not -r' $out/badflush.log &&
+     grep -q 'tracelogger exited with status 2' $out/badflush.log"
 
 # ---- the demo streamed live -------------------------------------------------------------------
 live demo "$b/demo.elf" "tracelogger -d1 -u -f $out/demo.kev"
