@@ -22,14 +22,18 @@
 #include "tracelogger.h"
 #include <kern.h>
 #include <string.h>
+#include <trace/kev.h>
 #include <trace/kev_stream.h>
 #include <trace/rtt.h>
 
 #include <board_user.h>
 
-// The up-channel ring: a kernel buffer in frames (16,576 bytes), and a frame more.
+// The up-channel ring: a kernel buffer in frames (16,576 bytes), the LOSS frames owed before
+// it (68 bytes per CPU and reason), and a frame more (17,748 bytes on one CPU).
 #ifndef BOARD_RTT_BYTES
-#define BOARD_RTT_BYTES 17664u
+#define RTT_FRAMING (KS_HDR_BYTES + KS_CRC_BYTES)
+#define BOARD_RTT_BYTES (KEV_BUF_BYTES + KEV_BUF_BYTES / KS_MAX_PAYLOAD * RTT_FRAMING + \
+                         KMAX_CPUS * 2u * (KS_LOSS_BYTES + RTT_FRAMING) + KS_MAX_FRAME)
 #endif
 #define RTT_POLL_NS   1000000u  // 1 ms between looks at rd_off while waiting
 #define RTT_STALL_MS  50u       // skip mode: a probe this long without reading has stopped

@@ -83,6 +83,17 @@ void stream_poll(void)
     }
 }
 
+// The bytes of the LOSS frames owed, which go out before the next buffer.
+static size_t losses_owed(void)
+{
+    size_t n = 0;
+    for (unsigned c = 0; c < LOSS_CPUS; c++)
+        for (unsigned r = 0; r < LOSS_REASONS; r++)
+            if (loss[c][r].buffers)
+                n += KS_HDR_BYTES + KS_LOSS_BYTES + KS_CRC_BYTES;
+    return n;
+}
+
 unsigned stream_refuses(size_t n)
 {
     if (!uart && !rtt)
@@ -92,7 +103,7 @@ unsigned stream_refuses(size_t n)
         return KS_LOSS_HOST_STOP;
     const size_t per_frame = KS_HDR_BYTES + KS_CRC_BYTES;
     size_t first = (n < KS_MAX_PAYLOAD ? n : KS_MAX_PAYLOAD) + per_frame;
-    size_t whole = n + (n + KS_MAX_PAYLOAD - 1u) / KS_MAX_PAYLOAD * per_frame;
+    size_t whole = losses_owed() + n + (n + KS_MAX_PAYLOAD - 1u) / KS_MAX_PAYLOAD * per_frame;
     if (rtt && rtt_refuses(first, whole))
         return KS_LOSS_HOST_STALL;
     return 0;
