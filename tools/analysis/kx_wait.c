@@ -50,9 +50,8 @@ const char *kw_kind_name(enum kw_kind kind)
 
 const char *kw_cause_name(unsigned cause)
 {
-    static const char *const n[] = { "initial", "call", "mutex inheritance",
-                                     "message inheritance", "inheritance ends", "ceiling" };
-    return cause <= KW_PRIO_CEILING ? n[cause] : "unknown";
+    const char *n = kev_prio_cause_name(cause);
+    return n ? n : "unknown";
 }
 
 void kw_init(struct kw *k, kw_thread_fn thread_of, void *user)

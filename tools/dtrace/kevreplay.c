@@ -12,6 +12,9 @@
 #define _GNU_SOURCE     /* strptime, timegm */
 #include "kevreplay.h"
 #include "kevreplay_stacks.h"
+#include <kevhost/kev_input.h>
+#include <sys/stat.h>
+#include <kevhost/kev_live.h>
 #include "kevreplay_args.h"
 #include "kevreplay_table.h"
 #include <d/dprinfo.h>
@@ -1118,6 +1121,62 @@ unsigned kev_capture_ncpus(const char *path)
     return n < 1 ? 1 : n > DVM_MAXCPU ? DVM_MAXCPU : n;
 }
 
+/* replay_start: the replay of capture r (its header and system page read), with census c of
+ * what the capture holds. */
+static void replay_start(struct replay *p, struct kev_reader *r, const struct rstack_census *c,
+                         struct dvm_state *st, struct dcons *cons, uint64_t switchrate_ns,
+                         unsigned ncpus, unsigned cpu_only, volatile sig_atomic_t *stop)
+{
+    memset(p, 0, sizeof(*p));
+    p->st = st;
+    p->cons = cons;
+    p->stop = stop;
+    p->switchrate = switchrate_ns;
+    p->next_switch = switchrate_ns;
+    p->cps = r->kr_cycles_per_sec;
+    p->wall0 = boot_date_ns(r);
+    p->ncpus = ncpus;
+    p->cpu_only = cpu_only;
+    p->ctx.execname = "";
+    p->r = r;
+    p->stacks = *c;
+    replay_now = p;
+    dvm_uread = replay_uread;
+    no_capture_note(st, &p->stacks);
+    rargs_begin(st);
+    fbt_begin(p);
+    rstacks_begin(st, &p->stacks);
+    for (uint32_t j = 0; j < st->obj.hdr->dh_nprobes && j < 64; j++)
+        p->next[j] = st->obj.probes[j].dp_flags ? st->obj.probes[j].dp_period : 0;
+}
+
+/* replay_finish: the capture (name path) ended, decoded with result rc: BEGIN if no event came,
+ * the faults left open, what was lost or damaged said, the buffers read a last time, END's
+ * times. 0, or 1 when the capture was damaged. */
+static int replay_finish(struct replay *p, struct kev_reader *r, const char *path, int rc,
+                         struct dvm_ctx *end_ctx)
+{
+    if (!p->started)            /* a capture without events: BEGIN still runs, at time 0 */
+        fire_begin(p, 0);
+    for (unsigned cpu = 0; cpu < DVM_MAXCPU; cpu++)
+        if (p->fault[cpu].on)   /* the capture ended before the FAULT's STACK */
+            fault_fire(p, r, cpu, NULL);
+    int damaged = rc != KEV_OK && rc != KEV_ERR_STOPPED;
+    if (damaged)
+        fprintf(stderr, "dtrace: %s: %s (replayed up to there)\n", path, kev_error(r));
+    else
+        lost_note(path, r);
+    rargs_report(path);
+    consume(p, 0);
+    free(p->fbt_pidx);
+    p->fbt_pidx = NULL;
+    if (end_ctx) {              /* END fires at the last event's time, as after it on the board */
+        end_ctx->timestamp = end_ctx->vtimestamp = p->ctx.timestamp;
+        end_ctx->walltimestamp = p->ctx.walltimestamp;
+    }
+    return damaged ? 1 : 0;
+}
+
 int kev_replay(const char *path, struct dvm_state *st, struct dcons *cons,
                uint64_t switchrate_ns, unsigned ncpus, unsigned cpu_only,
                volatile sig_atomic_t *stop, struct dvm_ctx *end_ctx)
@@ -1135,53 +1194,247 @@ int kev_replay(const char *path, struct dvm_state *st, struct dcons *cons,
     fclose(f);
     static struct kev_reader r;
     static struct replay p;
-    memset(&p, 0, sizeof(p));
     if (kev_open(&r, data, len) != 0) {
         fprintf(stderr, "dtrace: cannot read %s: %s\n", path, kev_error(&r));
         free(data);
         return -1;
     }
-    p.st = st;
-    p.cons = cons;
-    p.stop = stop;
-    p.switchrate = switchrate_ns;
-    p.next_switch = switchrate_ns;
-    p.cps = r.kr_cycles_per_sec;
-    p.wall0 = boot_date_ns(&r);
-    p.ncpus = ncpus;
-    p.cpu_only = cpu_only;
-    p.ctx.execname = "";
-    p.r = &r;
-    replay_now = &p;
-    dvm_uread = replay_uread;
-    if (rstacks_census(data, len, &p.stacks) != 0)
-        memset(&p.stacks, 0, sizeof(p.stacks));
-    no_capture_note(st, &p.stacks);
-    rargs_begin(st);
-    fbt_begin(&p);
-    rstacks_begin(st, &p.stacks);
-    for (uint32_t j = 0; j < st->obj.hdr->dh_nprobes && j < 64; j++)
-        p.next[j] = st->obj.probes[j].dp_flags ? st->obj.probes[j].dp_period : 0;
+    struct rstack_census c;
+    if (rstacks_census(data, len, &c) != 0)
+        memset(&c, 0, sizeof(c));
+    replay_start(&p, &r, &c, st, cons, switchrate_ns, ncpus, cpu_only, stop);
     kev_set_user(&r, &p);
     kev_on_any(&r, on_event);
     int rc = kev_decode(&r);
-    if (!p.started)             /* a capture without events: BEGIN still runs, at time 0 */
-        fire_begin(&p, 0);
-    for (unsigned cpu = 0; cpu < DVM_MAXCPU; cpu++)
-        if (p.fault[cpu].on)    /* the capture ended before the FAULT's STACK */
-            fault_fire(&p, &r, cpu, NULL);
-    int damaged = rc != KEV_OK && rc != KEV_ERR_STOPPED;
-    if (damaged)
-        fprintf(stderr, "dtrace: %s: %s (replayed up to there)\n", path, kev_error(&r));
-    else
-        lost_note(path, &r);
-    rargs_report(path);
-    consume(&p, 0);
+    rc = replay_finish(&p, &r, path, rc, end_ctx);
     free(data);
-    free(p.fbt_pidx);
-    if (end_ctx) {              /* END fires at the last event's time, as after it on the board */
-        end_ctx->timestamp = end_ctx->vtimestamp = p.ctx.timestamp;
-        end_ctx->walltimestamp = p.ctx.walltimestamp;
+    return rc;
+}
+
+/* ---- a live source ------------------------------------------------------------------------
+ * The live reader (kev_live.h) gives the events as they arrive. What the replay needs to know
+ * of the whole capture before its first event (kevreplay_stacks.h's census: ONCPU events,
+ * stack samples) is taken from its first events: they are held until an ONCPU event or
+ * LIVE_CENSUS of them have come, then replayed. Capture time passing without events (the
+ * board's heartbeats) fires the timers too. One trace: a board reset ends the replay. */
+
+#define LIVE_CENSUS 8192u
+
+struct live_replay {
+    struct replay p;
+    struct dvm_state *st;
+    struct dcons *cons;
+    uint64_t switchrate_ns;
+    unsigned ncpus, cpu_only;
+    volatile sig_atomic_t *stop;
+    const char *name;
+    struct rstack_census c;
+    int begun, deciding, ended, reset;
+    int rc;
+    struct kev_reader *r;
+    struct kev_event *held;     /* the first events, their words in words[] */
+    uint32_t *words;
+    size_t nheld, nwords, cap_w;
+};
+
+static void live_replay_held(struct live_replay *lr)
+{
+    lr->deciding = 0;
+    replay_start(&lr->p, lr->r, &lr->c, lr->st, lr->cons, lr->switchrate_ns, lr->ncpus,
+                 lr->cpu_only, lr->stop);
+    size_t w = 0;
+    for (size_t i = 0; i < lr->nheld; i++) {
+        lr->held[i].w = lr->words + w;
+        w += lr->held[i].nw;
+        if (!done(&lr->p))
+            on_event(&lr->p, lr->r, &lr->held[i]);
     }
-    return damaged ? 1 : 0;
+    free(lr->held), free(lr->words);
+    lr->held = NULL, lr->words = NULL;
+}
+
+static void live_begin(void *user, struct kev_reader *r, unsigned seg)
+{
+    struct live_replay *lr = user;
+    if (lr->begun) {            /* a board reset: the replay ends with its trace */
+        lr->reset = 1;
+        return;
+    }
+    lr->begun = 1;
+    lr->deciding = 1;
+    lr->r = r;
+    (void)seg;
+    lr->held = malloc(LIVE_CENSUS * sizeof(*lr->held));
+    lr->cap_w = LIVE_CENSUS * 4u;
+    lr->words = malloc(lr->cap_w * sizeof(uint32_t));
+    if (!lr->held || !lr->words) {
+        fprintf(stderr, "dtrace: out of memory\n");
+        *lr->stop = 1;
+    }
+}
+
+static void live_event(void *user, struct kev_reader *r, const struct kev_event *e)
+{
+    struct live_replay *lr = user;
+    if (lr->reset || lr->ended || !lr->begun || *lr->stop)
+        return;
+    if (!lr->deciding) {
+        if (!done(&lr->p))
+            on_event(&lr->p, r, e);
+        return;
+    }
+    if (e->cls == KEV_C_SYSTEM)
+        rstacks_count(&lr->c, e);
+    if (lr->nwords + e->nw > lr->cap_w) {
+        uint32_t *w = realloc(lr->words, (lr->cap_w *= 2) * sizeof(uint32_t));
+        if (!w) {
+            fprintf(stderr, "dtrace: out of memory\n");
+            *lr->stop = 1;
+            return;
+        }
+        lr->words = w;
+    }
+    lr->held[lr->nheld] = *e;
+    memcpy(lr->words + lr->nwords, e->w, e->nw * sizeof(uint32_t));
+    lr->nwords += e->nw;
+    lr->nheld++;
+    if (lr->c.oncpu || lr->nheld == LIVE_CENSUS)
+        live_replay_held(lr);
+}
+
+static void live_time(void *user, struct kev_reader *r, uint64_t t)
+{
+    struct live_replay *lr = user;
+    if (lr->begun && !lr->deciding && !lr->reset && !lr->ended && lr->p.started &&
+        !done(&lr->p))
+        advance(&lr->p, r, cycles_ns(&lr->p, t));
+}
+
+static void live_end(void *user, struct kev_reader *r, int complete)
+{
+    struct live_replay *lr = user;
+    if (lr->reset || lr->ended || !lr->begun)
+        return;
+    if (lr->deciding)
+        live_replay_held(lr);
+    lr->ended = 1;
+    if (!complete && !r->kr_err) { /* (a trailer that disagrees set its own error) */
+        snprintf(r->kr_msg, sizeof(r->kr_msg), "the trace ended without its trailer");
+        r->kr_err = KEV_ERR_TRUNCATED;
+    }
+    lr->rc = replay_finish(&lr->p, r, lr->name, complete ? KEV_OK : r->kr_err, NULL);
+}
+
+static void live_fault(void *user, enum kev_live_fault f, const char *what)
+{
+    (void)user, (void)f;
+    fprintf(stderr, "dtrace: %s\n", what);
+}
+
+int kev_live_source(const char *name, int follow)
+{
+    struct stat sb;
+    if (!strcmp(name, "-"))
+        return 1;
+    if (stat(name, &sb) != 0)
+        return strchr(name, ':') != NULL;  /* HOST:PORT */
+    if (!S_ISREG(sb.st_mode) || follow)
+        return 1;
+    char magic[2] = "";
+    FILE *f = fopen(name, "rb");
+    size_t n = f ? fread(magic, 1, 2, f) : 0;
+    if (f)
+        fclose(f);
+    return n == 2 && magic[0] == 'K' && magic[1] == 'S';
+}
+
+static void head_begin(void *user, struct kev_reader *r, unsigned seg)
+{
+    unsigned len, *ncpus = user;
+    const char *v = kev_attr(r, "CPU_NUM", &len);
+    (void)seg;
+    *ncpus = v ? (unsigned)strtoul(v, NULL, 10) : r->kr_board_ncpu;
+    if (!*ncpus)
+        *ncpus = 1;
+    if (*ncpus > DVM_MAXCPU)
+        *ncpus = DVM_MAXCPU;
+}
+
+int kev_live_open(const char *name, int follow, struct kev_input *in, uint8_t **pre,
+                  size_t *npre, unsigned *ncpus)
+{
+    if (kev_input_open("dtrace", name, follow, in) != 0)
+        return -1;
+    struct kev_live *l = kev_live_new(in->name);
+    unsigned found = 0;
+    const struct kev_live_consumer c = { .user = &found, .begin = head_begin };
+    size_t cap = 1u << 16;
+    *pre = malloc(cap);
+    *npre = 0;
+    if (!l || !*pre) {
+        fprintf(stderr, "dtrace: out of memory\n");
+        return -1;
+    }
+    kev_live_attach(l, &c);
+    long n = 0;
+    while (!found && (n = kev_input_read(in, *pre + *npre, cap - *npre, -1)) >= 0) {
+        kev_live_feed(l, *pre + *npre, (size_t)n);
+        *npre += (size_t)n;
+        if (*npre == cap && !(*pre = realloc(*pre, cap *= 2))) {
+            fprintf(stderr, "dtrace: out of memory\n");
+            return -1;
+        }
+    }
+    kev_live_free(l);
+    if (!found) {
+        fprintf(stderr, "dtrace: %s: the input ended before a trace's header\n", in->name);
+        return -1;
+    }
+    *ncpus = found;
+    return 0;
+}
+
+int kev_replay_live(struct kev_live *l, struct kev_input *in, const uint8_t *pre, size_t npre,
+                    struct dvm_state *st, struct dcons *cons, uint64_t switchrate_ns,
+                    unsigned ncpus, unsigned cpu_only, volatile sig_atomic_t *stop,
+                    struct dvm_ctx *end_ctx, void (*flush)(void))
+{
+    static struct live_replay lr;
+    memset(&lr, 0, sizeof(lr));
+    lr.st = st, lr.cons = cons, lr.switchrate_ns = switchrate_ns;
+    lr.ncpus = ncpus, lr.cpu_only = cpu_only, lr.stop = stop, lr.name = in->name;
+    const struct kev_live_consumer c = { .user = &lr, .begin = live_begin, .event = live_event,
+                                         .time = live_time, .fault = live_fault,
+                                         .end = live_end };
+    kev_live_attach(l, &c);
+    kev_live_feed(l, pre, npre);
+    static uint8_t buf[1u << 16];
+    while (!lr.ended && !lr.reset && !*stop && !(lr.begun && !lr.deciding && done(&lr.p))) {
+        long n = kev_input_read(in, buf, sizeof(buf), 100);
+        if (n < 0) {
+            kev_live_finish(l);
+            break;
+        }
+        kev_live_feed(l, buf, (size_t)n);
+        if (flush)
+            flush();
+    }
+    if (lr.reset)
+        fprintf(stderr, "dtrace: %s: the board restarted: the replay ends with the trace it "
+                "began\n", in->name);
+    if (!lr.ended && lr.begun) { /* stopped: exit( ), a filled buffer, ^C, or a reset */
+        if (lr.deciding)
+            live_replay_held(&lr);
+        lr.ended = 1;
+        lr.rc = replay_finish(&lr.p, lr.r, lr.name, KEV_OK, NULL);
+    }
+    if (!lr.begun) {
+        fprintf(stderr, "dtrace: %s: no trace arrived\n", in->name);
+        return -1;
+    }
+    if (end_ctx) {
+        end_ctx->timestamp = end_ctx->vtimestamp = lr.p.ctx.timestamp;
+        end_ctx->walltimestamp = lr.p.ctx.walltimestamp;
+    }
+    return lr.rc;
 }

@@ -543,6 +543,9 @@ static void print_summary(const struct kev_reader *r, int rc)
                (unsigned long long)kev_rejected_total(r));
     if (r->kr_have_trailer && (r->kr_trl_flags & KEV_TRL_FILLED))
         printf("note: tracing stopped because every buffer was full (fill mode)\n");
+    if (r->kr_have_trailer && (r->kr_trl_flags & KEV_TRL_HOST_LOSS))
+        printf("note: the live stream's host did not take some buffers: the logger dropped "
+               "them whole (missing buffers) and counted them as lost\n");
 }
 
 int main(int argc, char **argv)
