@@ -35,6 +35,9 @@ TEST_DEPS    += $(H)/kevrelay
 # byte, the frames adding up to kevstat's CPU time (about 10 s: one boot of the demo, 3 s).
 SCRIPT_TESTS += qemu/live|120|test/qemu/test_live.sh|$(B)|$(H)
 TEST_DEPS    += $(H)/kevtop $(H)/kevstat $(H)/traceprinter
+# The live view's figures: event to screen (livemark), the live reader's rate, kevtop's CPU.
+BENCHES      += scripts/bench-live.sh|$(B)|$(H)
+BENCH_DEPS   += $(B)/livemark.elf $(H)/kevtop $(H)/kevcapture $(H)/kevgen $(H)/traceprinter
 # Post-mortem: the ring of a hung system read by kevdump through QEMU's gdbstub.
 SCRIPT_TESTS += qemu/flight|120|test/qemu/test_flight.sh|$(B)|$(H)
 # Post-mortem after a forced kernel fault: the KPANIC event, the halt in place, kevdump.
