@@ -114,6 +114,11 @@ fault reset reset:60 "the board restarted"
 check "reset: the second segment has as many frames as the file" \
     [ "$(grep -c '^segment: 2 ' "$dir/reset.top")" = "$(grep -c '^kevtop: ' "$dir/one-cpu.top")" ]
 
+# On a terminal (a pty): the screen, the sort and pause keys, q.
+"$bin/kevgen" -n 30000 -e -o "$dir/keys.kev" >/dev/null
+python3 "$here/kevtop_keys.py" "$bin/kevtop" "$dir/keys.kev" >"$dir/keys.tap" 2>&1
+relay keys "$dir/keys.tap"
+
 # Bad usage: exit 2 with the reason.
 "$bin/kevtop" -b -d 0 "$dir/one.kev" >/dev/null 2>"$dir/bad.err"
 check "-d 0 is refused (exit 2)" [ $? = 2 ]
