@@ -110,6 +110,12 @@ fault cut cut:30 "1 frame(s) missing; 1 frame(s) damaged"
 fault swap swap:30 "out of order, dropped"
 fault dupbuf dupbuf:5 "came again at byte"
 check "dupbuf: nothing lost, the frames are the file's" cmp -s "$dir/dupbuf.top" "$dir/one-cpu.top"
+python3 "$here/kev_stream.py" "$dir/one.kev" "$dir/loss.stream" --fault loss:40 >/dev/null
+"$bin/kevtop" -b -d 0.01 "$dir/loss.stream" >"$dir/loss.top" 2>"$dir/loss.err"
+check "a LOSS frame (the board dropped 1234 events): the loss line says its CPU, why and count" \
+    grep -q '^loss: 1234 events in this interval (CPU 0: 1234 dropped by the logger, the host not reading), 1234 in all' "$dir/loss.top"
+check "a LOSS frame: the total stays in the frames after it" \
+    bash -c "tail -n +2 '$dir/loss.top' | grep '^loss: ' | tail -1 | grep -q ', 1234 in all'"
 fault reset reset:60 "the board restarted"
 check "reset: the second segment has as many frames as the file" \
     [ "$(grep -c '^segment: 2 ' "$dir/reset.top")" = "$(grep -c '^kevtop: ' "$dir/one-cpu.top")" ]
