@@ -37,8 +37,63 @@ static void put32(uint8_t *p, uint32_t v)
     put16(p + 2, v >> 16);
 }
 
+static void put64(uint8_t *p, uint64_t v)
+{
+    put32(p, (uint32_t)v);
+    put32(p + 4, (uint32_t)(v >> 32));
+}
+
 static uint32_t get16(const uint8_t *p) { return (uint32_t)p[0] | (uint32_t)p[1] << 8; }
 static uint32_t get32(const uint8_t *p) { return get16(p) | get16(p + 2) << 16; }
+static uint64_t get64(const uint8_t *p) { return get32(p) | (uint64_t)get32(p + 4) << 32; }
+
+void ks_heartbeat_put(uint8_t *p, const struct ks_heartbeat *h)
+{
+    put64(p, h->time);
+    put64(p + 8, h->offset);
+    put32(p + 16, h->interval_ms);
+    put32(p + 20, h->buffers);
+}
+
+int ks_heartbeat_get(const uint8_t *p, size_t len, struct ks_heartbeat *h)
+{
+    if (len < KS_HEARTBEAT_BYTES)
+        return -1;
+    h->time = get64(p);
+    h->offset = get64(p + 8);
+    h->interval_ms = get32(p + 16);
+    h->buffers = get32(p + 20);
+    return 0;
+}
+
+void ks_loss_put(uint8_t *p, const struct ks_loss *l)
+{
+    put64(p, l->t_first);
+    put64(p + 8, l->t_last);
+    put64(p + 16, l->offset);
+    put64(p + 24, l->events);
+    put64(p + 32, l->total);
+    put32(p + 40, l->cpu);
+    put32(p + 44, l->reason);
+    put32(p + 48, l->buffers);
+    put32(p + 52, l->first_seq);
+}
+
+int ks_loss_get(const uint8_t *p, size_t len, struct ks_loss *l)
+{
+    if (len < KS_LOSS_BYTES)
+        return -1;
+    l->t_first = get64(p);
+    l->t_last = get64(p + 8);
+    l->offset = get64(p + 16);
+    l->events = get64(p + 24);
+    l->total = get64(p + 32);
+    l->cpu = get32(p + 40);
+    l->reason = get32(p + 44);
+    l->buffers = get32(p + 48);
+    l->first_seq = get32(p + 52);
+    return 0;
+}
 
 size_t ks_frame(uint8_t *out, unsigned type, uint16_t seq, const void *payload, size_t len)
 {
@@ -92,6 +147,25 @@ static void resync(struct ks_decoder *d, int report)
     consume(d, i);
 }
 
+// A HEARTBEAT or LOSS frame: counted and handed on; never file bytes.
+static void stream_fact(struct ks_decoder *d, unsigned type, const uint8_t *p, size_t len)
+{
+    struct ks_heartbeat h;
+    struct ks_loss l;
+    if (type == KS_HEARTBEAT && ks_heartbeat_get(p, len, &h) == 0) {
+        d->heartbeats++;
+        if (d->on_heartbeat)
+            d->on_heartbeat(d->arg, &h);
+    } else if (type == KS_LOSS && ks_loss_get(p, len, &l) == 0) {
+        d->loss_frames++;
+        d->lost_events += l.events;
+        if (d->on_loss)
+            d->on_loss(d->arg, &l);
+    } else {
+        problem(d, KS_P_BADLEN, (uint32_t)len);
+    }
+}
+
 static void frame_done(struct ks_decoder *d, const uint8_t *f, size_t len)
 {
     unsigned type = f[2];
@@ -106,6 +180,8 @@ static void frame_done(struct ks_decoder *d, const uint8_t *f, size_t len)
         d->file_crc = ks_crc32(d->file_crc, f + KS_HDR_BYTES, len);
         if (d->on_data)
             d->on_data(d->arg, f + KS_HDR_BYTES, len);
+    } else if (type == KS_HEARTBEAT || type == KS_LOSS) {
+        stream_fact(d, type, f + KS_HDR_BYTES, len);
     } else if (len == 8) {
         d->ended = 1;
         d->end_len = get32(f + KS_HDR_BYTES);
@@ -133,7 +209,7 @@ void ks_decode(struct ks_decoder *d, const uint8_t *p, size_t n)
             return;
         unsigned type = d->buf[2];
         size_t len = get16(d->buf + 6);
-        if (len > KS_MAX_PAYLOAD || (type != KS_DATA && type != KS_END)) {
+        if (len > KS_MAX_PAYLOAD || type < KS_DATA || type > KS_LOSS) {
             problem(d, KS_P_BADLEN, (uint32_t)len);
             resync(d, 0);
             continue;

@@ -524,6 +524,110 @@ static void test_stream_crc32(void **st)
     assert_int_equal(got, want);
 }
 
+// The stream's HEARTBEAT and LOSS frames (kev_stream.h): their payloads byte for byte as the
+// header's layout comment draws them, and a decoder that hands them on between DATA frames
+// without letting them into the file, counts a sequence gap across frame types, and refuses a
+// LOSS frame too short for its layout.
+struct stream_seen {
+    uint8_t data[64];
+    size_t ndata;
+    struct ks_heartbeat hb;
+    struct ks_loss loss;
+    int nhb, nloss, problems[8];
+};
+
+static void seen_data(void *arg, const uint8_t *p, size_t n)
+{
+    struct stream_seen *s = arg;
+    memcpy(s->data + s->ndata, p, n);
+    s->ndata += n;
+}
+
+static void seen_hb(void *arg, const struct ks_heartbeat *h)
+{
+    struct stream_seen *s = arg;
+    s->hb = *h;
+    s->nhb++;
+}
+
+static void seen_loss(void *arg, const struct ks_loss *l)
+{
+    struct stream_seen *s = arg;
+    s->loss = *l;
+    s->nloss++;
+}
+
+static void seen_problem(void *arg, enum ks_problem what, uint64_t off, uint32_t detail)
+{
+    (void)off;
+    (void)detail;
+    ((struct stream_seen *)arg)->problems[what]++;
+}
+
+static void test_stream_heartbeat_and_loss(void **st)
+{
+    (void)st;
+    const struct ks_heartbeat hb = { 0x1122334455667788ull, 40000, 100, 7 };
+    const struct ks_loss loss = { 0x100000005ull, 0x100000900ull, 40000, 1433, 2866, 1,
+                                  KS_LOSS_HOST_STOP, 2, 31 };
+    uint8_t hp[KS_HEARTBEAT_BYTES], lp[KS_LOSS_BYTES];
+    ks_heartbeat_put(hp, &hb);
+    ks_loss_put(lp, &loss);
+    static const uint8_t hb_bytes[KS_HEARTBEAT_BYTES] = {
+        0x88, 0x77, 0x66, 0x55, 0x44, 0x33, 0x22, 0x11, 0x40, 0x9c, 0, 0, 0, 0, 0, 0,
+        100, 0, 0, 0, 7, 0, 0, 0 };
+    assert_memory_equal(hp, hb_bytes, sizeof(hb_bytes));
+    static const uint8_t loss_bytes[KS_LOSS_BYTES] = {
+        5, 0, 0, 0, 1, 0, 0, 0, 0, 9, 0, 0, 1, 0, 0, 0, 0x40, 0x9c, 0, 0, 0, 0, 0, 0,
+        0x99, 5, 0, 0, 0, 0, 0, 0, 0x32, 0x0b, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0,
+        2, 0, 0, 0, 31, 0, 0, 0 };
+    assert_memory_equal(lp, loss_bytes, sizeof(loss_bytes));
+
+    // DATA "abc", HEARTBEAT, LOSS, DATA "def", (frame 4 missing), DATA "g", a short LOSS, END.
+    static uint8_t s[8 * KS_MAX_FRAME];
+    size_t n = 0;
+    n += ks_frame(s + n, KS_DATA, 0, "abc", 3);
+    n += ks_frame(s + n, KS_HEARTBEAT, 1, hp, sizeof(hp));
+    n += ks_frame(s + n, KS_LOSS, 2, lp, sizeof(lp));
+    n += ks_frame(s + n, KS_DATA, 3, "def", 3);
+    n += ks_frame(s + n, KS_DATA, 5, "g", 1);
+    n += ks_frame(s + n, KS_LOSS, 6, lp, sizeof(lp) - 1);
+    uint8_t end[8] = { 7, 0, 0, 0 };
+    uint32_t crc = ks_crc32(0, "abcdefg", 7);
+    for (int i = 0; i < 4; i++)
+        end[4 + i] = (uint8_t)(crc >> (8 * i));
+    n += ks_frame(s + n, KS_END, 7, end, sizeof(end));
+
+    struct stream_seen seen = { 0 };
+    static struct ks_decoder d;
+    ks_decoder_init(&d);
+    d.on_data = seen_data;
+    d.on_heartbeat = seen_hb;
+    d.on_loss = seen_loss;
+    d.on_problem = seen_problem;
+    d.arg = &seen;
+    for (size_t off = 0; off < n; off += 5)      // in small pieces, as a serial line gives it
+        ks_decode(&d, s + off, n - off < 5 ? n - off : 5);
+    assert_int_equal(seen.ndata, 7);
+    assert_memory_equal(seen.data, "abcdefg", 7);
+    assert_int_equal(seen.nhb, 1);
+    assert_memory_equal(&seen.hb, &hb, sizeof(hb));
+    assert_int_equal(seen.nloss, 1);
+    assert_true(seen.loss.t_first == loss.t_first && seen.loss.t_last == loss.t_last &&
+                seen.loss.offset == loss.offset && seen.loss.events == loss.events &&
+                seen.loss.total == loss.total && seen.loss.cpu == 1 &&
+                seen.loss.reason == KS_LOSS_HOST_STOP && seen.loss.buffers == 2 &&
+                seen.loss.first_seq == 31);
+    assert_int_equal(d.heartbeats, 1);
+    assert_int_equal(d.loss_frames, 1);
+    assert_int_equal(d.lost_events, 1433);
+    assert_int_equal(seen.problems[KS_P_GAP], 1);
+    assert_int_equal(seen.problems[KS_P_BADLEN], 1);
+    assert_int_equal(seen.problems[KS_P_CRC] + seen.problems[KS_P_JUNK], 0);
+    assert_true(d.ended && d.end_len == 7 && d.end_crc == crc);
+    assert_int_not_equal(ks_decoder_finish(&d), 0);  // the gap and the short frame: damaged
+}
+
 static void test_writer_rejects_bad_items(void **st)
 {
     (void)st;
@@ -799,6 +903,7 @@ int main(void)
         cmocka_unit_test(test_unterminated_combine_event),
         cmocka_unit_test(test_writer_rejects_bad_items),
         cmocka_unit_test(test_stream_crc32),
+        cmocka_unit_test(test_stream_heartbeat_and_loss),
         cmocka_unit_test(test_header_qnx_reads_to_its_end),
         cmocka_unit_test(test_standard_header_read_back),
         cmocka_unit_test(test_too_long_value_refused),

@@ -2,7 +2,8 @@
 // kevcapture: rebuilds a .kev file from the tracelogger's framed byte stream (tracelogger -u),
 // read from a file, a pipe, a pty, a serial port (QEMU: -serial file:uart.bin) or a TCP port
 // (OpenOCD's `rtt server`, tools/kevdump/kevrtt -l: the RTT transport). Every damaged
-// or missing frame is reported; the exit status says whether the file is complete.
+// or missing frame is reported; the exit status says whether the file is complete. The
+// board's loss reports (LOSS frames) are said too; its heartbeats carry nothing a file needs.
 #include <errno.h>
 #include <fcntl.h>
 #include <netdb.h>
@@ -42,6 +43,20 @@ static void on_data(void *arg, const uint8_t *p, size_t n)
     struct ctx *c = arg;
     if (fwrite(p, 1, n, c->out) != n)
         c->write_failed = 1;
+}
+
+// The board dropped buffers because the host did not take the stream: the file holds the
+// same gap (its trailer counts those events lost on that CPU), so it is complete as written.
+static void on_loss(void *arg, const struct ks_loss *l)
+{
+    struct ctx *c = arg;
+    fprintf(stderr, "kevcapture: %s: the board lost %llu events on CPU %lu in %lu buffers (seq "
+            "%lu...) at byte %llu: the host %s (%llu lost there in all)\n", c->in_name,
+            (unsigned long long)l->events, (unsigned long)l->cpu, (unsigned long)l->buffers,
+            (unsigned long)l->first_seq, (unsigned long long)l->offset,
+            l->reason == KS_LOSS_HOST_STOP ? "asked it to stop sending"
+                                           : "did not take the stream",
+            (unsigned long long)l->total);
 }
 
 static void on_problem(void *arg, enum ks_problem what, uint64_t off, uint32_t detail)
@@ -142,6 +157,7 @@ int main(int argc, char **argv)
     ks_decoder_init(&d);
     d.on_data = on_data;
     d.on_problem = on_problem;
+    d.on_loss = on_loss;
     d.arg = &c;
 
     uint8_t buf[4096];
@@ -165,5 +181,9 @@ int main(int argc, char **argv)
         fprintf(bad ? stderr : stdout, "kevcapture: %llu bytes in %llu frames written to %s%s\n",
                 (unsigned long long)d.data_bytes, (unsigned long long)d.frames, out_name,
                 bad ? " (INCOMPLETE)" : "");
+    if (d.loss_frames)
+        fprintf(stderr, "kevcapture: the board reported %llu events lost in %llu LOSS frames "
+                "(counted in the file's trailer)\n", (unsigned long long)d.lost_events,
+                (unsigned long long)d.loss_frames);
     return bad ? 1 : 0;
 }

@@ -5,10 +5,31 @@
 //   frame  = "KS" | type u8 | flags u8 | seq u16 | len u16 | payload[len] | crc32 u32
 //   (integers little-endian; crc32 is IEEE 802.3 over type..payload)
 //
-// DATA frames carry the file's bytes in order (seq counts frames from 0, wrapping at 65536);
-// one END frame closes the stream: payload = total file bytes (u32) and the CRC-32 of the
-// whole file (u32). A reader that sees a bad CRC, a sequence gap, or bytes outside frames
-// reports them; the file it rebuilds is then known to be incomplete.
+// DATA frames carry the file's bytes in order (seq counts frames of every type from 0,
+// wrapping at 65536); one END frame closes the stream: payload = total file bytes (u32) and the
+// CRC-32 of the whole file (u32). A reader that sees a bad CRC, a sequence gap, or bytes
+// outside frames reports them; the file it rebuilds is then known to be incomplete.
+//
+// Two frames carry facts about the stream, never file bytes (the file rebuilt from the DATA
+// frames is the same with or without them), so that a reader of a live stream knows time has
+// passed and what was lost:
+//   HEARTBEAT  the logger had nothing to send for a whole flush interval (no event happened,
+//              or none of the classes traced): the board's time, so the host's view moves on.
+//   LOSS       buffers the logger dropped whole because the host did not take the stream
+//              (it asked to stop, or the transport took nothing for a while): for one CPU and
+//              one reason, how many events, between which times, at which point of the file.
+//              The same events are in the file's trailer as lost on that CPU (not stored), so
+//              the live totals and the file's agree. `total` is cumulative (per CPU and
+//              reason): a reader that missed a LOSS frame still totals right from the next.
+// Their payloads are little-endian like the header: ks_heartbeat_put/get, ks_loss_put/get.
+//
+// Flow control, host to board, on a transport with a way back (a UART's receive line): the
+// byte KS_XOFF asks the board to stop sending, KS_XON to go on (a serial port's software flow
+// control, which a host tty sends by itself with IXOFF when its input queue fills). The logger
+// never waits for a stopped host: it finishes the frame it is in, drops whole buffers while
+// stopped, and sends LOSS frames for them first when it may send again. Other bytes are ignored.
+// A longer payload than the layout below is accepted and the extra bytes ignored (a later
+// version appends fields). Neither is sent by a logger without a stream.
 // Freestanding: used by the tracelogger (encoder) and host tools (decoder).
 #ifndef TRACE_KEV_STREAM_H
 #define TRACE_KEV_STREAM_H
@@ -20,12 +41,51 @@
 #define KS_MAGIC1 0x53u    // 'S'
 #define KS_DATA   1u
 #define KS_END    2u
+#define KS_HEARTBEAT 3u
+#define KS_LOSS   4u
+#define KS_XON    0x11u   // host to board: send again
+#define KS_XOFF   0x13u   // host to board: stop sending (drop and count)
 #define KS_HDR_BYTES 8u
 #define KS_CRC_BYTES 4u
 #define KS_MAX_PAYLOAD 1024u
 #define KS_MAX_FRAME (KS_HDR_BYTES + KS_MAX_PAYLOAD + KS_CRC_BYTES)
 
 uint32_t ks_crc32(uint32_t crc, const void *p, size_t n);   // start with crc = 0
+
+// HEARTBEAT payload, KS_HEARTBEAT_BYTES:
+//   time u64 | offset u64 | interval_ms u32 | buffers u32
+struct ks_heartbeat {
+    uint64_t time;          // the board's cycle counter (the clock of the events' timestamps)
+    uint64_t offset;        // DATA bytes sent before this frame (the file's length so far)
+    uint32_t interval_ms;   // the flush interval: a buffer or a heartbeat comes at least this often
+    uint32_t buffers;       // buffers stored so far
+};
+#define KS_HEARTBEAT_BYTES 24u
+
+// LOSS payload, KS_LOSS_BYTES:
+//   t_first u64 | t_last u64 | offset u64 | events u64 | total u64 |
+//   cpu u32 | reason u32 | buffers u32 | first_seq u32
+struct ks_loss {
+    uint64_t t_first, t_last;   // the lost events lie between these times (cycle counter):
+                                // the first dropped buffer's start, the last one's end
+    uint64_t offset;            // DATA bytes sent before this frame: where the gap is in the file
+    uint64_t events;            // events lost, this report
+    uint64_t total;             // events lost on this CPU for this reason since the start
+    uint32_t cpu;
+    uint32_t reason;            // KS_LOSS_*
+    uint32_t buffers;           // kernel buffers dropped whole, this report
+    uint32_t first_seq;         // the kernel's sequence number of the first of them
+};
+#define KS_LOSS_BYTES 56u
+#define KS_LOSS_HOST_STOP  1u   // the host asked the board to stop sending (XOFF)
+#define KS_LOSS_HOST_STALL 2u   // the transport took nothing for the logger's stall time
+                                // (a reader or a probe that stopped reading)
+
+void ks_heartbeat_put(uint8_t *payload, const struct ks_heartbeat *h);
+void ks_loss_put(uint8_t *payload, const struct ks_loss *l);
+// 0 and *out filled, or -1 when the payload is shorter than the layout.
+int ks_heartbeat_get(const uint8_t *payload, size_t len, struct ks_heartbeat *out);
+int ks_loss_get(const uint8_t *payload, size_t len, struct ks_loss *out);
 
 // Encoder: writes one frame into out (at least KS_MAX_FRAME bytes); returns its length.
 size_t ks_frame(uint8_t *out, unsigned type, uint16_t seq, const void *payload, size_t len);
@@ -36,7 +96,8 @@ enum ks_problem {
     KS_P_JUNK = 1,      // bytes outside any frame (skipped to the next "KS")
     KS_P_CRC,           // a frame whose CRC does not match (dropped)
     KS_P_GAP,           // frames missing before this one (sequence jumped)
-    KS_P_BADLEN,        // a length over KS_MAX_PAYLOAD or a bad type (resync)
+    KS_P_BADLEN,        // a length over KS_MAX_PAYLOAD, a bad type, or a HEARTBEAT, LOSS
+                        // or END frame too short for its layout (resync, or dropped)
 };
 
 struct ks_decoder {
@@ -49,7 +110,12 @@ struct ks_decoder {
     uint32_t file_crc;      // running CRC-32 of the delivered payload
     uint32_t end_len, end_crc;  // from the END frame
     uint64_t frames, problems, junk_bytes;
+    uint64_t heartbeats;    // HEARTBEAT frames seen
+    uint64_t loss_frames;   // LOSS frames seen, and the events they reported lost
+    uint64_t lost_events;
     void (*on_data)(void *arg, const uint8_t *p, size_t n);
+    void (*on_heartbeat)(void *arg, const struct ks_heartbeat *h);    // may be NULL
+    void (*on_loss)(void *arg, const struct ks_loss *l);              // may be NULL
     void (*on_problem)(void *arg, enum ks_problem what, uint64_t offset, uint32_t detail);
     void *arg;
     uint64_t offset;        // stream offset of buf[0]
