@@ -39,11 +39,5 @@ rc=$?
 sed 's/^/# /' "$out/states.txt"
 ok $rc "every thread's states in the capture are a scheduler's ($(head -1 "$out/states.txt"))"
 python3 "$here/../tools/check_lttng.py" "$h" "$out/demo.kev" "$out/lttng" >"$out/lttng.tap" 2>&1
-while IFS= read -r line; do
-    case $line in
-        "ok "*) ok 0 "${line#ok * - }" ;;
-        "not ok "*) ok 1 "${line#not ok * - }" ;;
-        *) echo "$line" ;;
-    esac
-done <"$out/lttng.tap"
+relay "$out/lttng.tap"
 echo "1..$n"
