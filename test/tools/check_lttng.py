@@ -54,7 +54,7 @@ def analysis(name, *args):
 
 def mi(name, *args):
     """The results of lttng-NAME-mi (JSON), [] when it fails."""
-    r = subprocess.run(["lttng-%s-mi" % name, "--skip-validation", *args, session],
+    r = subprocess.run(["lttng-" + name + "-mi", "--skip-validation", *args, session],
                        capture_output=True, text=True)
     try:
         return json.loads(r.stdout)["results"]
