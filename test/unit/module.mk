@@ -15,7 +15,7 @@ KUNIT_CORE  += kernel/bootfile_none.c  # nor files from a boot loader (shost.c)
 KUNIT_CORE  += kernel/kpid_none.c  # nor a pid probe's
 KUNIT_TESTS := sched pmem ipc sync_timeout ktrace kdtrace shost
 
-KUNIT_EXTRA_kdtrace := trace/d/lex.c trace/d/parse.c trace/d/decl.c trace/d/types.c trace/d/procinfo.c trace/d/ctypes.c trace/d/cg.c trace/d/optval.c trace/d/subr_unsupported.c trace/d/symaddr.c   # the compiler
+KUNIT_EXTRA_kdtrace := trace/d/lex.c trace/d/parse.c trace/d/decl.c trace/d/types.c trace/d/procinfo.c trace/d/ctypes.c $(D_CG_SRCS) trace/d/optval.c trace/d/subr_unsupported.c trace/d/symaddr.c   # the compiler
 define KUNIT_template
 $(HT)/test_$(1): $(call host_test_objs,test/unit/test_$(1).c $(KUNIT_CORE) $(KUNIT_EXTRA_$(1)))
 	@echo "  TESTLD  $$@"

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // Internals shared by the D compiler's files: tokens (lex.c), the syntax tree (parse.c) and
-// the code generator's state (cg.c). Every allocation comes from cc->arena; an error longjmps
+// what the code generator (cg*.c) reads. Every allocation comes from cc->arena; an error longjmps
 // out through cc->fail after setting the message, so no caller checks a return code.
 #ifndef D_DCC_IMPL_H
 #define D_DCC_IMPL_H
@@ -62,10 +62,10 @@ enum nkind {
     N_DEREF, N_ADDROF, N_STRINGOF, /* *a, &a, stringof a */
     N_SUBSCR,  /* a[b] on an expression (a declared array, a pointer) */
     N_XLATE,   /* xlate <type>(a) */
-    N_INLARR,  /* s[b...]: an inline array's use (cg.c binds its parameters to b) */
+    N_INLARR,  /* s[b...]: an inline array's use (cg_xlate.c binds its parameters to b) */
 };
 
-/* translator dst < src pname > { member = expr; ... }; (parse.c; cg.c expands xlate) */
+/* translator dst < src pname > { member = expr; ... }; (parse.c; cg_xlate.c expands xlate) */
 struct dxmember {
     struct dxmember *next;
     const char *name;
@@ -118,7 +118,7 @@ struct dname {
 };
 
 /* In a key signature ('l' integer, 's' string), a struct or union key is DCC_KEY_SOU plus its
- * type's index (dtype.sou); cg.c pushes such a key as its bytes, 8 to an integer key. */
+ * type's index (dtype.sou); cg_var.c pushes such a key as its bytes, 8 to an integer key. */
 #define DCC_KEY_SOU 0x7f
 
 struct ddecl {

@@ -3,7 +3,7 @@
 // declaration specifiers (storage class, type words, struct/union/enum, typedef names) with
 // libdtrace's checks in its order, C declarators (pointers, arrays, associative-array tuple
 // signatures, function prototypes, parenthesized declarators), and what a top-level
-// declaration declares: a variable (ddecl for cg.c), a typedef, a translator, an inline.
+// declaration declares: a variable (ddecl for cg_var.c), a typedef, a translator, an inline.
 // extern declarations name kernel symbols, of which this system has none: they are checked
 // and ignored. Function prototypes are checked as libdtrace checks them, then ignored.
 #include "dcc_impl.h"
@@ -819,7 +819,7 @@ static int same_type(struct dtype a, struct dtype b)
 
 /* translator T < S p > { m = expr; ... }: T must be a struct or union, each m one of its
  * members, once; a second translator for the same pair is D_XLATE_REDECL. xlate expands the
- * member's expression where it is used, p standing for xlate's operand (cg.c). */
+ * member's expression where it is used, p standing for xlate's operand (cg_xlate.c). */
 static void translator(struct dcc *cc)
 {
     int line = cc->tokline;
@@ -912,7 +912,7 @@ static void inline_decl(struct dcc *cc)
         memcpy(dn->ptypes, d.ptypes, sizeof(dn->ptypes));
     }
     dn->seq = cc->ndecls++;
-    *cc->inline_tail = dn; /* cg.c checks the definition where it stands */
+    *cc->inline_tail = dn; /* cg_xlate.c checks the definition where it stands */
     cc->inline_tail = &dn->inl_next;
     if (t.kind == DIF_TYPE_STR || (t.kind == DT_SOU && !t.ptr)) {
         dn->expr = e;

@@ -1007,7 +1007,7 @@ static uint32_t shortcut_of(const struct dvm_state *st, uint32_t ci, struct dvm_
 }
 
 /* match_fast: recognises the compiler's code for `x <cmp> y` (see the predicate case in
- * cg.c): ld x; ld y; cmp x, y; b<cond> 5; ret %r0; setx r, 1; ret r. Only a pure function of
+ * cg_clause.c): ld x; ld y; cmp x, y; b<cond> 5; ret %r0; setx r, 1; ret r. Only a pure function of
  * verified code: a program that does not match exactly runs in the interpreter. */
 static void match_fast(const struct dvm_state *st, const struct dif_prog *p,
                        struct dvm_fastpred *fp)

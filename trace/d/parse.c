@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // The D parser: recursive descent over the tokens of lex.c, building the clause list and
-// declarations (dcc_impl.h) that cg.c turns into DIF. Expression precedence is C's, with ^^
+// declarations (dcc_impl.h) that cg*.c turn into DIF. Expression precedence is C's, with ^^
 // between && and ||. Inside a predicate a '/' followed by '{' ends the predicate.
 #include "dcc_impl.h"
 
@@ -309,7 +309,7 @@ static struct dnode *postfix(struct dcc *cc)
             next(cc);
         } else if (cc->tok == T_LBRACK && n->kind == N_SELF) {
             /* self->a[keys]: a thread-local associative array, named so that no global
-             * can be it (cg.c adds the thread's id as the first key) */
+             * can be it (cg_var.c adds the thread's id as the first key) */
             size_t len = strlen(n->s);
             char *name = dcc_alloc(cc, len + 7);
             memcpy(name, "self->", 6);
@@ -500,7 +500,7 @@ static struct dnode *statements(struct dcc *cc);
  * accepted actions and subroutines with side effects as ?: operands; illumos refuses them,
  * D_OP_ACT): a ?: whose value is dropped and one of whose arms calls something runs as
  * `if (OPT_x) printf(...); else 1;` (split like any if, below), each arm's calls only when
- * its arm is chosen. A ?: used for its value keeps DTrace's rule (cg.c: D_OP_ACT). */
+ * its arm is chosen. A ?: used for its value keeps DTrace's rule (cg_expr.c: D_OP_ACT). */
 static int calls_in(const struct dnode *n)
 {
     if (!n)

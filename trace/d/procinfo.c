@@ -2,7 +2,7 @@
 // What D's translated types mean on this system: the members of psinfo_t, lwpsinfo_t and
 // cpuinfo_t as curpsinfo, curlwpsinfo, curcpu and the probes' args[] give them, and the
 // constants illumos's /usr/lib/dtrace/*.d define for them (procfs.d, sched.d; the values are
-// Solaris's). Tables the code generator (cg.c) reads, no code of its own. A member is a
+// Solaris's). Tables the code generator (cg_args.c) reads, no code of its own. A member is a
 // built-in variable of the firing (pid, tid, the thread's priority), a field of the probe's own
 // word (a thread's who, pid << 16 | tid; a process id; a CPU), a member the engine looks up by
 // that who (its state, the object it sleeps on, its process's name: d/dprinfo.h, the same live
@@ -179,7 +179,7 @@ char dcc_probe_argkind(uint32_t id, unsigned k)
 /* Names DTrace defines as constants (its dt_open.c built-ins and dtrace.h's fault codes as
  * ERROR's arg4 gives them) and built-in variables that are constant here: one interrupt level
  * for probes (ipl 0), no users (uid, gid 0). caller, ucaller, stackdepth and ustackdepth are
- * listed as built-in names; cg.c has the engine compute them (DIF_S_CALLER, _STACKDEPTH). */
+ * listed as built-in names; cg_expr.c has the engine compute them (DIF_S_CALLER, _STACKDEPTH). */
 static const struct dcc_procmember consts[] = {
     { "caller", DCC_PM_CONST, 0, U64 }, { "ucaller", DCC_PM_CONST, 0, U64 },
     { "stackdepth", DCC_PM_CONST, 0, U32 }, { "ustackdepth", DCC_PM_CONST, 0, U32 },

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // DTrace subroutines this engine knows by name but does not implement yet, each with the
 // reason a user is told (D_FUNC_UNSUPP), so that `vstackdepth` says what is missing
-// instead of suggesting the call is malformed. A subroutine leaves this table when cg.c's
+// instead of suggesting the call is malformed. A subroutine leaves this table when cg_call.c's
 // subroutine table gains it.
 #include "dcc_impl.h"
 #include "dutil.h"
