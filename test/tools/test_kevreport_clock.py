@@ -8,6 +8,7 @@
 #   test_kevreport_clock.py PAGE.html KEVSTAT_TEXT
 import shutil, sys
 from chromium_driver import chromium
+from tap_check import check, exit_status, plan
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
@@ -15,31 +16,23 @@ page, stat_f = sys.argv[1], sys.argv[2]
 lines = open(stat_f).read().splitlines()
 says = [l[len("time: "):] for l in lines if l.startswith("time: ")]
 warns = [l[len("WARNING: "):] for l in lines if l.startswith("WARNING: ")]
-n = fails = 0
-def check(cond, what, diag=""):
-    global n, fails
-    n += 1
-    print(("ok %d - %s" if cond else "not ok %d - %s") % (n, what))
-    if not cond:
-        fails += 1
-        if diag != "":
-            print("# " + str(diag)[:400])
 
 d, prof = chromium()
 try:
     d.get("file://" + page)
     WebDriverWait(d, 20).until(lambda d: d.find_elements(By.ID, "clock"))
     clock = d.find_element(By.ID, "clock")
-    check(clock.is_displayed() and clock.text == "Time: %s." % says[0],
-          "the page names the mode as kevstat does (%s)" % says[0][:60], clock.text)
+    check("the page names the mode as kevstat does (%s)" % says[0][:60],
+          clock.is_displayed() and clock.text == "Time: %s." % says[0], clock.text)
     shown = [e for e in d.find_elements(By.CSS_SELECTOR, "p.emul-warning")]
-    check([e.text for e in shown] == ["Warning: %s." % w for w in warns],
-          "the page shows kevstat's %d warnings, in its order" % len(warns),
+    check("the page shows kevstat's %d warnings, in its order" % len(warns),
+          [e.text for e in shown] == ["Warning: %s." % w for w in warns],
           ([e.text[:80] for e in shown], [w[:80] for w in warns]))
-    check(shown and all(e.is_displayed() and e.rect["y"] + e.rect["height"] <= 1000 for e in shown),
-          "the warnings are on screen when the page opens", [e.rect for e in shown])
+    check("the warnings are on screen when the page opens",
+          shown and all(e.is_displayed() and e.rect["y"] + e.rect["height"] <= 1000 for e in shown),
+          [e.rect for e in shown])
 finally:
     d.quit()
     shutil.rmtree(prof, ignore_errors=True)
-print("1..%d" % n)
-sys.exit(1 if fails else 0)
+plan()
+exit_status()

@@ -28,14 +28,7 @@ fi
 timeout 120 /usr/bin/python3 "$here/test_kevreport_ui.py" "$(realpath "$dir/s.html")" "$dir/s.expect" \
     "$dir/s.tp" "$dir/s.json" "$(realpath "$dir/s10.html")" >"$dir/ui.tap" 2>&1
 rc=$?
-while IFS= read -r line; do
-    case $line in
-        "ok "*) ok "${line#ok * - }" ;;
-        "not ok "*) notok "${line#not ok * - }" ;;
-        "1.."*) ;;
-        *) echo "# $line" ;;
-    esac
-done <"$dir/ui.tap"
+relay "$dir/ui.tap"
 [ "$rc" = 0 ] || notok "the browser test ran to its end (exit $rc)"
 
 # How the capture's time was kept and the emulator's artefacts (kx_emul.c), under the summary:
@@ -48,14 +41,7 @@ scen4=${KEVSCEN4:-build/host-test/kevscen4}
 timeout 120 /usr/bin/python3 "$here/test_kevreport_clock.py" "$(realpath "$dir/e.html")" "$dir/e.txt" \
     >"$dir/clock.tap" 2>&1
 rc=$?
-while IFS= read -r line; do
-    case $line in
-        "ok "*) ok "time kept: ${line#ok * - }" ;;
-        "not ok "*) notok "time kept: ${line#not ok * - }" ;;
-        "1.."*) ;;
-        *) echo "# $line" ;;
-    esac
-done <"$dir/clock.tap"
+relay "$dir/clock.tap" "time kept: "
 [ "$rc" = 0 ] || notok "the time-kept browser test ran to its end (exit $rc)"
 
 # The flame graph (report_flame.js) over a capture of user/apps/stackchain on mps2-an385 with
@@ -70,13 +56,6 @@ ticks=$("$bin/traceprinter" "$cap" | grep -c 'INT_ENTR:0x00000100')
 timeout 120 /usr/bin/python3 "$here/test_kevreport_flame.py" "$(realpath "$dir/f.html")" "$dir/f.folded" "$ticks" \
     >"$dir/flame.tap" 2>&1
 rc=$?
-while IFS= read -r line; do
-    case $line in
-        "ok "*) ok "flame graph: ${line#ok * - }" ;;
-        "not ok "*) notok "flame graph: ${line#not ok * - }" ;;
-        "1.."*) ;;
-        *) echo "# $line" ;;
-    esac
-done <"$dir/flame.tap"
+relay "$dir/flame.tap" "flame graph: "
 [ "$rc" = 0 ] || notok "the flame graph's browser test ran to its end (exit $rc)"
 finish

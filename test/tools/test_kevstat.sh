@@ -62,13 +62,7 @@ for c in none host icount,shift=0,sleep=off; do
     "$scen4" $copt -r 6 emul "$dir/emul.kev" >"$dir/emul.expect"
     "$bin/kevstat" --json "$dir/emul.kev" >"$dir/emul.json"
     python3 "$here/check_stats.py" "$dir/emul.json" "$dir/emul.expect" >"$dir/emul.tap" 2>&1
-    while IFS= read -r line; do
-        case $line in
-            "ok "*) ok "emul ($c): ${line#ok * - }" ;;
-            "not ok "*) notok "emul ($c): ${line#not ok * - }" ;;
-            *) echo "$line" ;;
-        esac
-    done <"$dir/emul.tap"
+    relay "$dir/emul.tap" "emul ($c): "
     skipped=$(sed -n 's/^expect emul.tick.skipped //p' "$dir/emul.expect")
     periods=$(sed -n 's/^expect emul.tick.periods //p' "$dir/emul.expect")
     stretched=$(sed -n 's/^expect emul.stretched //p' "$dir/emul.expect")
