@@ -34,8 +34,8 @@ void kx_emul_init(struct kx_emul *x, const struct kev_reader *r, const struct kx
     }
     const char *n = kev_attr(r, "CPU_NUM", &len);
     x->ncpu = r->kr_trl_ncpu ? r->kr_trl_ncpu : n ? (unsigned)strtoul(n, NULL, 10) : 1;
-    if (x->ncpu > KEV_MAX_CPUS)
-        x->ncpu = KEV_MAX_CPUS;
+    if (x->ncpu > KEV_MAX_CPUS || !x->ncpu)
+        x->ncpu = x->ncpu ? KEV_MAX_CPUS : 1;
     // QEMU takes the CPUs in turn only under -icount
     x->turns_on = x->ncpu > 1 && (x->clock == KX_CLOCK_ICOUNT || x->clock == KX_CLOCK_EXACT);
     x->turn_cpu = -1;
@@ -70,7 +70,7 @@ static void add_tick(struct kx_emul *x, uint64_t t)
 // run did not run.
 static void end_turn(struct kx_emul *x)
 {
-    for (unsigned c = 0; c < KEV_MAX_CPUS; c++) {
+    for (unsigned c = 0; c < x->ncpu; c++) {
         struct kx_emul_run *o = &x->open[c];
         uint64_t from = o->t0 > x->turn_t0 ? o->t0 : x->turn_t0;
         if ((int)c != x->turn_cpu && o->th >= 0 && x->turn_t1 > from)
@@ -105,7 +105,7 @@ static void silence(struct kx_emul *x, unsigned c, uint64_t t)
     uint64_t from = o->t0 > x->last[c] ? o->t0 : x->last[c];
     if (o->th < 0 || t <= from)
         return;
-    for (unsigned d = 0; d < KEV_MAX_CPUS; d++)
+    for (unsigned d = 0; d < x->ncpu; d++)
         if (d != c && x->ticks[d] >= x->seen[c][d] + 2) {
             o->stalled += t - from;
             return;
@@ -115,7 +115,7 @@ static void silence(struct kx_emul *x, unsigned c, uint64_t t)
 static void spoke(struct kx_emul *x, unsigned c, uint64_t t)
 {
     x->last[c] = t;
-    memcpy(x->seen[c], x->ticks, sizeof(x->ticks));
+    memcpy(x->seen[c], x->ticks, x->ncpu * sizeof(x->ticks[0]));
 }
 
 // Each CPU's run: the model's thread there (not idle), from when it became so.
@@ -157,6 +157,8 @@ void kx_emul_event(struct kx_emul *x, const struct kev_event *e)
         add_tick(x, e->t64);
     if (!x->turns_on || e->cpu >= KEV_MAX_CPUS)
         return;
+    if (e->cpu >= x->ncpu)
+        x->ncpu = e->cpu + 1u;  // (the loops below run over the capture's CPUs only)
     follow_turns(x, e);
     silence(x, e->cpu, e->t64);
     spoke(x, e->cpu, e->t64);
