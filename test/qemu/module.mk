@@ -263,6 +263,12 @@ SCRIPT_TESTS_HOST += build/test-build|300|test/qemu/test_test_build.sh
 TLCMDLINE_BOARDS := mps2-an385 netduinoplus2 x86-pc
 SCRIPT_TESTS += $(foreach b,$(TLCMDLINE_BOARDS),qemu-tlcmdline/$(b)|180|test/qemu/test_tracelogger_cmdline.sh|$(b)|$(H))
 TEST_DEPS    += $(B)/demo.elf $(H)/traceprinter $(H)/kevcapture
+# The capture says how QEMU kept its time (QEMU_CLOCK, from scripts/qemu-run.sh) and kevstat
+# names the mode and warns of the emulator's artefacts: semihosting's command line, x86-pc's
+# -append, qemu-virt-a53's four CPUs (test_clock_item.sh; 3 to 10 s a board).
+CLOCK_BOARDS := mps2-an385 qemu-virt-a53 x86-pc
+SCRIPT_TESTS += $(foreach b,$(CLOCK_BOARDS),qemu-clock/$(b)|120|BOARD=$(b)|test/qemu/test_clock_item.sh|build/$(b)|$(H))
+TEST_DEPS    += $(H)/kevstat $(foreach b,$(filter-out $(BOARD),$(CLOCK_BOARDS)),matrix-images-$(b))
 
 # The fbt provider (docs/fbt.md): fbtgen's decoder and slots against objdump; fbt counts,
 # arguments and return values against gdb's breakpoints, info args and finish in one boot;
