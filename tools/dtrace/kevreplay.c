@@ -29,6 +29,8 @@
 #include <trace/kev.h>
 #include <trace/period_due.h>
 #include <trace/kev_decode.h>
+#include <trace/kev_events.h>
+#include <kevhost/kx_fields.h>
 
 /* The tick's interrupt line (uapi/ktrace.h KIRQ_TICK; the host tools do not include the
  * kernel's headers). */
@@ -186,7 +188,7 @@ static struct rproc *rproc(struct replay *p, uint32_t pid, int create)
 int dvm_lwpinfo(uint32_t who, struct dvm_lwpinfo *out)
 {
     struct replay *p = replay_now;
-    uint32_t pid = who >> 16;
+    uint32_t pid = kev_who_pid(who);
     if (!p) {
         out->state = out->left = KEV_TH_RUNNING;
         out->nlwp = 1;
@@ -206,7 +208,7 @@ int dvm_lwpinfo(uint32_t who, struct dvm_lwpinfo *out)
         out->nlwp = 1;
         out->fname = "kernel";
     }
-    if (!(who & 0xffffu))
+    if (!kev_who_tid(who))
         return 0;
     const struct rthread *t = rthread_find(p, who);
     if (!t || t->state == 0xff)
@@ -409,18 +411,19 @@ static void set_ctx(struct replay *p, struct kev_reader *r, unsigned cpu)
 {
     uint32_t who = p->cur[cpu];
     p->ctx.cpu = cpu;
-    p->ctx.pid = (int32_t)(who >> 16);
-    p->ctx.tid = (int32_t)(who & 0xffffu);
+    uint32_t pid = kev_who_pid(who);
+    p->ctx.pid = (int32_t)pid;
+    p->ctx.tid = (int32_t)kev_who_tid(who);
     p->ctx.prio = who ? rthread(p, who)->prio : 0;
     if (who) {  /* vtimestamp: its time on a CPU, as the kernel counts it from the switches */
         const struct rthread *t = rthread(p, who);
         p->ctx.vtimestamp = cycles_ns(p, t->vt + (t->vt_since ? p->now_cycles - t->vt_since : 0));
     }
-    const char *name = who >> 16 ? kev_proc_name(r, who >> 16) : "kernel";
+    const char *name = pid ? kev_proc_name(r, pid) : "kernel";
     p->ctx.execname = name ? name : "";
-    const struct rproc *q = who >> 16 ? rproc(p, who >> 16, 0) : NULL;
+    const struct rproc *q = pid ? rproc(p, pid, 0) : NULL;
     p->ctx.ppid = q ? q->ppid : 0;
-    p->ctx.nlwp = who >> 16 ? (q ? q->nlwp : 0) : 1;
+    p->ctx.nlwp = pid ? (q ? q->nlwp : 0) : 1;
 }
 
 static void fire4(struct replay *p, uint32_t id, uint64_t a0, uint64_t a1, uint64_t a2,
@@ -450,14 +453,14 @@ static void fbt_fire(struct replay *p, const struct kev_event *e)
     uint64_t a[DVM_NARGS] = { 0 };
     if (ret && e->nw >= 4) {
         unsigned type = p->fbt->funcs[f].df_ret_type, size = DFBT_T_SIZE(type);
-        uint64_t v = e->w[3] | (e->nw >= 5 ? (uint64_t)e->w[4] << 32 : 0);
+        uint64_t v = kx_field64(e, kx_fields()->fexit_value);
         if (type & DFBT_T_PTR)
             size = p->fbt->hdr->dh_arch == DFBT_ARCH_A64 ? 8 : 4;
         if (size && size < 8) {
             unsigned sh = 64u - 8u * size;
             v = (type & DFBT_T_SIGNED) ? (uint64_t)((int64_t)(v << sh) >> sh) : v << sh >> sh;
         }
-        a[0] = e->w[2];
+        a[0] = kx_field(e, kx_fields()->fexit_offset);
         a[1] = v;
     }
     dvm_fire_probe(p->st, &p->ctx, k - 1u, a);
@@ -489,7 +492,7 @@ static int pid_fire(struct replay *p, const struct kev_event *e)
     if (e->nw < 2 || (ret && e->nw < 4))
         return 0;
     uint32_t fn = pid_on(o, e->w[0], ret) ? e->w[0] : e->w[0] & ~1u;
-    uint32_t at = ret ? fn + e->w[2] : fn;
+    uint32_t at = ret ? fn + kx_field(e, kx_fields()->fexit_offset) : fn;
     for (uint32_t k = 0; k < o->hdr->dh_nprobes; k++) {
         const struct dif_probe *pr = &o->probes[k];
         if (!DPROBE_IS_PID(pr->dp_id) || (int)((pr->dp_id - DPROBE_PID_BASE) & 1u) != ret ||
@@ -506,8 +509,8 @@ static int pid_fire(struct replay *p, const struct kev_event *e)
             continue;
         uint64_t a[DVM_NARGS] = { 0 };
         if (ret) {
-            a[0] = e->w[2];
-            a[1] = e->w[3] | (e->nw >= 5 ? (uint64_t)e->w[4] << 32 : 0);
+            a[0] = kx_field(e, kx_fields()->fexit_offset);
+            a[1] = kx_field64(e, kx_fields()->fexit_value);
         }
         dvm_fire_probe(p->st, &p->ctx, k, a);
     }
@@ -515,17 +518,23 @@ static int pid_fire(struct replay *p, const struct kev_event *e)
 }
 
 /* usdt_fire: the USDT probes of the site a USDT event names (docs/usdt.md), with the
- * arguments the event holds. */
-static void usdt_fire(struct replay *p, const struct kev_event *e)
+ * arguments the event holds (its fields, as the event table lays them out). */
+static void usdt_fire(struct replay *p, const struct kev_reader *r, const struct kev_event *e)
 {
+    static struct kev_fields fs;
+    uint64_t site;
     if (e->nw < 2 || !p->firing)
         return;
+    kev_fields_decode(r, e, &fs);
+    const struct kev_field *args = kev_field_get(&fs, "args");
+    if (!kev_field_value(&fs, "site", &site) || !args)
+        return;
     uint64_t a[DVM_NARGS] = { 0 };
-    for (uint32_t i = 0; i < e->w[1] && i < DVM_NARGS && 3u + 2u * i < e->nw; i++)
-        a[i] = e->w[2 + 2 * i] | (uint64_t)e->w[3 + 2 * i] << 32;
+    for (unsigned i = 0; i < args->n && i < DVM_NARGS; i++)
+        a[i] = args->arr[i];
     const struct dif_obj *o = &p->st->obj;
     for (uint32_t k = 0; k < o->hdr->dh_nprobes; k++)
-        if (DPROBE_IS_USDT(o->probes[k].dp_id) && (uint32_t)o->probes[k].dp_period == e->w[0])
+        if (DPROBE_IS_USDT(o->probes[k].dp_id) && (uint32_t)o->probes[k].dp_period == site)
             dvm_fire_probe(p->st, &p->ctx, k, a);
 }
 
@@ -561,42 +570,45 @@ static void on_thread(struct replay *p, struct kev_reader *r, const struct kev_e
         return;
     }
     if (e->cls == KEV_C_SYSTEM && e->ev == KEV_SYS_USDT) {
-        usdt_fire(p, e);
+        usdt_fire(p, r, e);
         return;
     }
+    const struct kx_fields *f = kx_fields();
     if (e->cls == KEV_C_SYSTEM && e->ev == KEV_SYS_SNAPSHOT && e->nw >= 2 &&
-        (w[0] & 0xffu) == 2u) {     /* CPU w[0] >> 8 runs w[1] */
-        if ((w[0] >> 8) < DVM_MAXCPU) {
-            struct rthread *t = rthread(p, w[1]);
-            p->cur[w[0] >> 8] = w[1];
-            t->cpu = (uint8_t)(w[0] >> 8);
-            vtime_switch(p, w[0] >> 8, w[1]);
+        kx_field(e, f->snap_what) == 2u) {     /* CPU snap_cpu runs snap_who */
+        uint32_t c = kx_field(e, f->snap_cpu), who = kx_field(e, f->snap_who);
+        if (c < DVM_MAXCPU) {
+            struct rthread *t = rthread(p, who);
+            p->cur[c] = who;
+            t->cpu = (uint8_t)c;
+            vtime_switch(p, c, who);
         }
         return;
     }
     if (e->cls == KEV_C_SYSTEM && e->ev == KEV_SYS_SNAPSHOT && e->nw >= 1) {
-        p->in_snapshot = w[0] == 0;
+        p->in_snapshot = kx_field(e, f->snap_what) == 0;
         return;
     }
     if (e->cls == KEV_C_SYSTEM && e->ev == KEV_SYS_ONCPU && e->nw >= 1) {
-        /* the kernel returned into w[0] on this CPU: the switch ends (its THRUNNING began it;
-         * on-cpu fired from the table, oncpu_before) */
-        oncpu_start(p, r, rthread(p, w[0]));
+        /* the kernel returned into its who on this CPU: the switch ends (its THRUNNING began
+         * it; on-cpu fired from the table, oncpu_before) */
+        oncpu_start(p, r, rthread(p, kx_field(e, f->oncpu_who)));
         return;
     }
     if (e->cls == KEV_C_SYSTEM && e->ev == KEV_SYS_PRIO_CHANGE && e->nw >= 2) {
-        rthread(p, w[0])->prio = (uint8_t)(w[1] & 0xffu);   /* (fired: table_fire) */
+        rthread(p, kx_field(e, f->prio_who))->prio =     /* (fired: table_fire) */
+            (uint8_t)kx_field(e, f->prio_new);
         return;
     }
     if (e->cls == KEV_C_SYSTEM && e->ev == KEV_SYS_SYNC_WAIT && e->nw >= 2) {
         struct rthread *t = rthread(p, p->last_state[cpu]);
-        t->owner = w[1];
+        t->owner = kx_field(e, f->sync_owner);
         t->blocked_at = p->now_cycles ? p->now_cycles : 1u;    /* (0: not blocked) */
         return;
     }
     if (e->cls == KEV_C_INT && e->ev == KEV_INT_ENTER && e->nw >= 1 &&
         (w[0] == KIRQ_TICK_EV || w[0] == KIRQ_CPUTICK_EV) && p->cur[cpu]) {
-        fire4(p, DPROBE_SCHED_TICK, p->cur[cpu], p->cur[cpu] >> 16, p->ctx.prio, 0);
+        fire4(p, DPROBE_SCHED_TICK, p->cur[cpu], kev_who_pid(p->cur[cpu]), p->ctx.prio, 0);
         return;
     }
     if (e->cls == KEV_C_KER_CALL && p->cur[cpu]) {
@@ -637,11 +649,11 @@ static void on_thread(struct replay *p, struct kev_reader *r, const struct kev_e
     if (e->cls != KEV_C_PR_TH || e->nw < 2 || (e->ev >= 64 && e->ev != KEV_TH_CREATE &&
                                                e->ev != KEV_TH_DESTROY))
         return;
-    uint32_t who = w[0] << 16 | (w[1] & 0xffffu), pid = w[0];
+    uint32_t pid = w[0], who = kev_who_of(pid, w[1]);  /* (the state's pid, tid) */
     struct rthread *t = rthread(p, who);
     if (e->ev == KEV_TH_CREATE || e->ev == KEV_TH_DESTROY) {
         struct rproc *q = pid && e->ev == KEV_TH_CREATE ? rproc(p, pid, 1) : NULL;
-        if (q && q->spawning && (who & 0xffffu) == 1)
+        if (q && q->spawning && kev_who_tid(who) == 1)
             q->spawning = 0;    /* counted at its process's CREATE_NAME, as p->nthreads */
         else if (q)
             q->nlwp++;          /* (the kernel counts it before its CREATE) */
@@ -680,7 +692,7 @@ static void on_thread(struct replay *p, struct kev_reader *r, const struct kev_e
  * exec-success as itself (kernel/kdtrace.c kdt_fire_spawned). */
 static void spawned(struct replay *p, struct kev_reader *r, const struct rthread *t)
 {
-    uint32_t who = t->who, pid = who >> 16;
+    uint32_t who = t->who, pid = kev_who_pid(who);
     const struct rproc *q = rproc(p, pid, 0);
     const char *parent = q && q->ppid ? kev_proc_name(r, (uint32_t)q->ppid) : "kernel";
     const char *name = kev_proc_name(r, pid), *own = p->ctx.execname;
@@ -708,10 +720,10 @@ static uint64_t runq_cpu(const struct replay *p)
  * thread's lwp-start, in the context of t, the thread coming on (p->cur[cpu], set_ctx). */
 static void oncpu_start(struct replay *p, struct kev_reader *r, struct rthread *t)
 {
-    uint32_t who = t->who, pid = who >> 16;
+    uint32_t who = t->who, pid = kev_who_pid(who);
     if (t->unstarted) {
         t->unstarted = 0;
-        if (pid && (who & 0xffffu) == 1)
+        if (pid && kev_who_tid(who) == 1)
             spawned(p, r, t);
         fire4(p, DPROBE_PROC_LWP_START, who, pid, t->prio, 0);
     }
@@ -721,7 +733,7 @@ static void oncpu_start(struct replay *p, struct kev_reader *r, struct rthread *
 static void state_fire(struct replay *p, struct kev_reader *r, struct rthread *t, unsigned prev,
                        unsigned cpu)
 {
-    uint32_t who = t->who, pid = who >> 16;
+    uint32_t who = t->who, pid = kev_who_pid(who);
     unsigned st = t->state;
     switch (st) {
     case KEV_TH_RUNNING: {
@@ -954,9 +966,11 @@ static void spawn_failed(struct replay *p, uint64_t err)
 static void oncpu_before(struct replay *p, struct kev_reader *r, const struct kev_event *e,
                          unsigned cpu)
 {
-    if (e->cls == KEV_C_SYSTEM && e->ev == KEV_SYS_ONCPU && e->nw >= 1 &&
-        p->cur[cpu] != e->w[0]) {
-        p->cur[cpu] = e->w[0];
+    if (e->cls != KEV_C_SYSTEM || e->ev != KEV_SYS_ONCPU || e->nw < 1)
+        return;
+    uint32_t who = kx_field(e, kx_fields()->oncpu_who);
+    if (p->cur[cpu] != who) {
+        p->cur[cpu] = who;
         set_ctx(p, r, cpu);
     }
 }

@@ -246,6 +246,15 @@ static void accept_one(int *listen_fd, int *fd, const char *who)
     *fd = c;
 }
 
+// QEMU writes the UART a byte at a time: woken for each, the relay would cost QEMU a wake-up
+// per byte. After a read it lets BATCH_US pass, so that the next read takes what came meanwhile.
+#define BATCH_US 1000
+static void batch(void)
+{
+    struct timespec t = { 0, BATCH_US * 1000 };
+    nanosleep(&t, NULL);
+}
+
 // Runs until QEMU has ended and everything was delivered, or the wait for a reader ran out.
 static int relay(unsigned wait_s)
 {
@@ -279,8 +288,10 @@ static int relay(unsigned wait_s)
             close(rl.qemu_listen);
             rl.qemu_listen = -1;
         }
-        if (iq >= 0 && (p[iq].revents & (POLLIN | POLLHUP | POLLERR)))
+        if (iq >= 0 && (p[iq].revents & (POLLIN | POLLHUP | POLLERR))) {
             from_qemu();
+            batch();
+        }
         if (irl >= 0 && (p[irl].revents & POLLIN))
             accept_one(&rl.reader_listen, &rl.reader, "reader");
         if (ir >= 0 && rl.reader >= 0) {
