@@ -4,7 +4,7 @@
 k sorts the threads by kernel calls (the screen's KCALL/s column must then not increase down
 the rows), space pauses (the status line says PAUSED), q exits with status 0.
 
-usage: kevtop_keys.py KEVTOP FILE.kev     Prints "ok - ..." / "not ok - ..." lines."""
+usage: kevtop_keys.py KEVTOP FILE.kev     Prints TAP lines "ok N - ..." / "not ok N - ..."."""
 import os
 import pty
 import re
@@ -39,8 +39,10 @@ def main(argv):
     last = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", by_k.split("\x1b[H")[-1])
     kcalls = [float(m.group(1)) for m in
               re.finditer(r"^\s*\d+\s+\d+\s.*?ms\s+(\d+)\s+\d+\s+\d+", last, re.M)]
+    n = [0]
     def report(ok, what):
-        print("%s - %s" % ("ok" if ok else "not ok", what))
+        n[0] += 1
+        print("%s %d - %s" % ("ok" if ok else "not ok", n[0], what))
     report("kevtop: " in first and "the trace ended" in first,
            "on a terminal: the last frame drawn, the trace's end said")
     report("sort kcalls" in last and len(kcalls) > 1 and kcalls == sorted(kcalls, reverse=True),

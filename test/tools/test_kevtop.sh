@@ -15,16 +15,11 @@ scratch kevtop "${2:-build/host-test/kevconv}"
 need python3
 scen4=${KEVSCEN4:-build/host-test/kevscen4}
 
-# relay NAME TAPFILE: a checker's "ok - ..." lines as this script's, named; none is a failure.
-relay() {
-    while IFS= read -r line; do
-        case $line in
-            "ok - "*) ok "$1: ${line#ok - }" ;;
-            "not ok - "*) notok "$1: ${line#not ok - }" ;;
-            "# "*) echo "$line" ;;
-        esac
-    done <"$2"
-    grep -q '^\(not \)\{0,1\}ok - ' "$2" || notok "$1: the checker ran" "$(tail -2 "$2")"
+# checked NAME TAPFILE: a checker's TAP lines as this script's (tap.sh relay), named; a checker
+# that printed none failed.
+checked() {
+    relay "$2" "$1: "
+    grep -q '^\(not \)\{0,1\}ok [0-9]* - ' "$2" || notok "$1: the checker ran" "$(tail -2 "$2")"
 }
 
 # check_sums NAME FILE SPAN: kevtop -b's frames against kevstat --json.
@@ -33,7 +28,7 @@ check_sums() {
     if ! "$bin/kevtop" -b -d "$3" "$2" >"$dir/$1.top" 2>"$dir/$1.err"; then
         notok "$1: kevtop -b runs" "$(head -3 "$dir/$1.err")"; return; fi
     python3 "$here/check_kevtop.py" "$dir/$1.top" "$dir/$1.json" "$3" >"$dir/$1.tap" 2>&1
-    relay "$1" "$dir/$1.tap"
+    checked "$1" "$dir/$1.tap"
 }
 
 # check_frames NAME FILE SPAN: each frame against kevsql's scheduling slices inside it.
@@ -44,7 +39,7 @@ check_frames() {
                               USING (utid)' >"$dir/$1.csv" 2>"$dir/$1.sqlerr"
     cps=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["trace"]["cycles_per_sec"])' "$dir/$1.json")
     python3 "$here/check_kevtop_frames.py" "$dir/$1.jsonl" "$dir/$1.csv" "$cps" >"$dir/$1.ftap" 2>&1
-    relay "$1" "$dir/$1.ftap"
+    checked "$1" "$dir/$1.ftap"
 }
 
 "$bin/kevgen" -n 200000 -e -o "$dir/one.kev" >/dev/null
@@ -125,7 +120,7 @@ check "reset: the second segment has as many frames as the file" \
 # On a terminal (a pty): the screen, the sort and pause keys, q.
 "$bin/kevgen" -n 30000 -e -o "$dir/keys.kev" >/dev/null
 python3 "$here/kevtop_keys.py" "$bin/kevtop" "$dir/keys.kev" >"$dir/keys.tap" 2>&1
-relay keys "$dir/keys.tap"
+checked keys "$dir/keys.tap"
 
 # Bad usage: exit 2 with the reason.
 "$bin/kevtop" -b -d 0 "$dir/one.kev" >/dev/null 2>"$dir/bad.err"

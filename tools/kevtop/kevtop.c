@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <termios.h>
 #include <unistd.h>
 #include <kevhost/kev_input.h>
@@ -109,10 +110,14 @@ static int term_open(struct view *v)
     return 0;
 }
 
+// The terminal's rows (LINES overrides them), at least 8.
 static unsigned term_rows(void)
 {
+    struct winsize w;
     const char *l = getenv("LINES");
     unsigned n = l ? (unsigned)atoi(l) : 0;
+    if (!n && ioctl(1, TIOCGWINSZ, &w) == 0)
+        n = w.ws_row;
     return n >= 8 ? n : 24;
 }
 
