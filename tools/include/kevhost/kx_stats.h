@@ -172,6 +172,8 @@ struct kx_stats {
     struct kev_userreg *ureg;         // user event names and formats (heap, NULL if none)
     struct kx_funcs *funcs;           // fbt's function calls (heap, NULL until the first)
     struct kx_tasks *tasks;           // task instances (kx_task.c; heap, NULL if none)
+    struct kx_emul *emul;             // how time was kept, the emulator's artefacts (kx_emul.h;
+                                      // heap, NULL out of memory)
     // what a tool adds to kx_stats_json's object from the analyses it feeds itself (kevstat's
     // USDT probes): members written before the closing brace, each after a comma; NULL none
     void (*json_more)(const struct kx_stats *s, FILE *f);
