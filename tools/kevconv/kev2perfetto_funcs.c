@@ -122,12 +122,10 @@ void pf_func_slices(struct conv *c)
             } else { // (the row keeps no call site for a call that did not return)
                 pf_arg_uint(te, "this_fn", r->fn, 1);
                 pf_arg_uint(te, "return_missing", 1, 0);
-                c->instants++;
             }
         } else {
             pf_arg_uint(te, "return_value", r->value, 0);
             pf_arg_uint(te, "return_offset", r->ret_off, 0);
-            c->slices++;
         }
         pf_te_end(c, te_at, uuid, end ? 2 : r->t1 ? 1 : 3, NULL, end ? NULL : fn);
     }

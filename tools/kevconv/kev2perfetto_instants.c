@@ -19,7 +19,6 @@ static void flow_point(struct conv *c, const struct kx_msg *g, int th, unsigned 
     size_t at = pf_te_begin(c, t);
     pb_fixed64(&c->pkt, flow_field, g->id);
     pf_te_end(c, at, pf_track_uuid(c, th, irq), 3, NULL, name);
-    c->flows++;
 }
 
 // A user event on the track of the thread that wrote it: "NAME: value" as every tool names
@@ -47,7 +46,6 @@ void pf_user_event(struct conv *c, const struct kev_reader *r, const struct kev_
     pf_arg_str(&c->pkt, "value", value);
     pf_arg_str(&c->pkt, "data", words);
     pf_te_end(c, at, pf_track_uuid(c, th, 0), 3, "user", name);
-    c->instants++;
 }
 
 // A fault on the faulting thread's track: "fault SIGSEGV", with what the FAULT says, the
@@ -74,7 +72,6 @@ void pf_fault_instant(struct conv *c, const struct cf_fault *x)
         pf_arg_str(te, "stack", stack);
     }
     pf_te_end(c, at, pf_track_uuid(c, th, 0), 3, "fault", name);
-    c->instants++;
 }
 
 // A USDT firing on the firing thread's track (cur), named provider:probe from its program's
@@ -111,7 +108,6 @@ void pf_usdt_instant(struct conv *c, const struct kev_reader *r, const struct ke
             pf_arg_uint(te, key, f.arg[k], 0);
     }
     pf_te_end(c, at, pf_track_uuid(c, cur, 0), 3, "usdt", f.p->probe);
-    c->instants++;
 }
 
 // The send kept in record i, if it was never placed, as an instant with its fields.
@@ -195,5 +191,4 @@ void pf_table_instant(struct conv *c, const struct kev_reader *r, const struct k
     size_t at = pf_te_begin(c, e->t64);
     pf_table_args(&fs, &c->pkt);
     pf_te_end(c, at, pf_track_uuid(c, th, 0), 3, class_cat(e->cls), fs.name);
-    c->instants++;
 }

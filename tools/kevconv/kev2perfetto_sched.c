@@ -53,7 +53,6 @@ static void event_end(struct conv *c, unsigned cpu, const size_t at[2])
 {
     pb_close(&c->bundle[cpu], at[1]);
     pb_close(&c->bundle[cpu], at[0]);
-    c->written++;
     if (++c->nbundle[cpu] >= EVENTS_PER_BUNDLE)
         pf_flush_bundle(c, cpu);
 }

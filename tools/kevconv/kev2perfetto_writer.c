@@ -34,7 +34,6 @@ void pf_put_parts(struct conv *c, const struct pb *const *part, unsigned nparts,
     }
     if (c->out.len >= OUT_FLUSH)
         pf_out_flush(c);
-    c->packets++;
 }
 
 // Wrap c->pkt's content as one Trace.packet and write it.
