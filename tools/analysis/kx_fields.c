@@ -9,11 +9,16 @@ static const struct kev_field_desc *get(unsigned cls, unsigned ev, const char *n
     return kev_field_desc_get(cls, ev, name);
 }
 
-// fd's word when fd is a whole word (KX_NO_WORD: it is not, or there is no fd).
-static uint8_t whole(const struct kev_field_desc *fd)
+// x: field name of each row of class cls numbered (slot << by), slot < KX_EV_SLOTS, and its
+// word where it is a whole word.
+static void by_event(struct kx_ev_field *x, unsigned cls, unsigned by, const char *name)
 {
-    return fd && fd->layout == KEV_L_WORD && !fd->bits && fd->word < KX_NO_WORD ? fd->word
-                                                                               : KX_NO_WORD;
+    for (unsigned i = 0; i < KX_EV_SLOTS; i++) {
+        const struct kev_field_desc *fd = get(cls, i << by, name);
+        x->fd[i] = fd;
+        x->w[i] = fd && fd->layout == KEV_L_WORD && !fd->bits && fd->word < KX_NO_WORD
+                      ? fd->word : KX_NO_WORD;
+    }
 }
 
 __attribute__((constructor)) static void kx_fields_init(void)
@@ -39,36 +44,15 @@ __attribute__((constructor)) static void kx_fields_init(void)
         f->func_fn[k] = get(KEV_C_SYSTEM, KEV_SYS_FUNC_ENTER + k, "this_fn");
         f->func_site[k] = get(KEV_C_SYSTEM, KEV_SYS_FUNC_ENTER + k, "call_site");
     }
-    for (unsigned ev = 0; ev < KX_TH_EVENTS; ev++) {
-        f->th_pid[ev] = get(KEV_C_PR_TH, ev, "pid");
-        f->th_tid[ev] = get(KEV_C_PR_TH, ev, "tid");
-    }
-    for (unsigned k = 1; k <= KEV_PR_THREAD_NAME / 64u; k++) {
-        f->pr_ppid[k] = get(KEV_C_PR_TH, 64u * k, "ppid");
-        f->pr_pid[k] = get(KEV_C_PR_TH, 64u * k, "pid");
-    }
-    f->tname_pid = get(KEV_C_PR_TH, KEV_PR_THREAD_NAME, "pid");
     f->tname_tid = get(KEV_C_PR_TH, KEV_PR_THREAD_NAME, "tid");
-    for (unsigned ev = 0; ev <= KEV_INT_HANDLER_EXIT; ev++) {
-        f->int_irq[ev] = get(KEV_C_INT, ev, "irq");
-        f->int_pid[ev] = get(KEV_C_INT, ev, "pid");
-    }
-    for (unsigned ev = 0; ev < KEV_COMM_NEVENTS; ev++) {
-        f->comm_rcvid[ev] = get(KEV_C_COMM, ev, "rcvid");
-        f->comm_pid[ev] = get(KEV_C_COMM, ev, "pid");
-    }
     f->spulse_coid = get(KEV_C_COMM, KEV_COMM_SND_PULSE, "coid");
     f->spulse_chid = get(KEV_C_COMM, KEV_COMM_SND_PULSE, "chid");
-    f->spulse_code = get(KEV_C_COMM, KEV_COMM_SND_PULSE, "code");
     f->rpulse_chid = get(KEV_C_COMM, KEV_COMM_REC_PULSE, "chid");
-    f->rpulse_code = get(KEV_C_COMM, KEV_COMM_REC_PULSE, "code");
-    f->reply_status = get(KEV_C_COMM, KEV_COMM_REPLY_MESSAGE, "status");
-    for (unsigned i = 0; i < KX_TH_SLOTS; i++)
-        f->th_pid_w[i] = whole(f->th_pid[i]), f->th_tid_w[i] = whole(f->th_tid[i]);
-    for (unsigned i = 0; i < KX_PR_SLOTS; i++)
-        f->pr_pid_w[i] = whole(f->pr_pid[i]);
-    for (unsigned i = 0; i < KX_INT_SLOTS; i++)
-        f->int_irq_w[i] = whole(f->int_irq[i]);
-    for (unsigned i = 0; i < KX_COMM_SLOTS; i++)
-        f->comm_rcvid_w[i] = whole(f->comm_rcvid[i]), f->comm_pid_w[i] = whole(f->comm_pid[i]);
+    by_event(&f->th_pid, KEV_C_PR_TH, 0, "pid");
+    by_event(&f->th_tid, KEV_C_PR_TH, 0, "tid");
+    by_event(&f->pr_ppid, KEV_C_PR_TH, 6, "ppid");
+    by_event(&f->pr_pid, KEV_C_PR_TH, 6, "pid");
+    by_event(&f->int_irq, KEV_C_INT, 0, "irq");
+    by_event(&f->comm_rcvid, KEV_C_COMM, 0, "rcvid");
+    by_event(&f->comm_pid, KEV_C_COMM, 0, "pid");
 }

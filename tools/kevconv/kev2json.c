@@ -37,6 +37,7 @@
 #include <string.h>
 
 #include <kevhost/conv_fault.h>
+#include <kevhost/kx_fields.h>
 #include <kevhost/kx_ids.h>
 #include <kevhost/kx_msg.h>
 #include <kevhost/tool_syms.h>
@@ -398,7 +399,7 @@ static void kcall_event(struct conv *c, const struct kev_event *e)
             name_field(c, label);
             o_str(&c->o, ",\"s\":\"t\"");
         }
-        int32_t ret = (int32_t)e->w[0];
+        int32_t ret = 0;
         uint32_t err = 0;
         kev_kcall_exit(e, &ret, &err); // [-1, errno] on failure; interrupted: its exit's
         o_str(&c->o, ret < 0 ? ",\"args\":{\"ret\":-" : ",\"args\":{\"ret\":");
@@ -458,7 +459,7 @@ static void irq_end(struct conv *c, uint32_t irq, uint32_t tid, unsigned what, i
 // handler runs without an INT_ENTER). irq_depth: bit 0 "irq N" open, bit 1 handler open.
 static void int_event(struct conv *c, const struct kev_event *e)
 {
-    uint32_t irq = kev_int_irq(e);
+    uint32_t irq = kx_int_irq(e);
     unsigned cpu = e->cpu % KEV_MAX_CPUS;
     uint32_t tid = irq_tid(cpu, irq);
     uint8_t *depth = irq < MAX_IRQ ? &c->irq_depth[cpu][irq] : NULL;

@@ -106,8 +106,8 @@ static void model_after(struct conv *c, const struct kev_event *e, int th)
             pf_ready_note(c, kx_thread(m, kev_who_pid(who), kev_who_tid(who)), e->t64);
     } else if (e->cls == KEV_C_PR_TH && e->nw >= 2 &&
                (e->ev == KEV_PR_DESTROY || e->ev == KEV_PR_DESTROY_NAME)) {
-        for (unsigned i = 0; i < m->nth; i++) // (rare: a scan is fine)
-            if (m->th[i].pid == e->w[1]) {
+        for (unsigned i = 0, pid = kx_pr_pid(e); i < m->nth; i++) // (rare: a scan is fine)
+            if (m->th[i].pid == pid) {
                 pf_state_close(c, (int)i, e->t64, STATE_NEXT);
                 pf_ready_note(c, (int)i, e->t64);
             }
@@ -124,7 +124,7 @@ static int on_event(void *user, struct kev_reader *r, const struct kev_event *e)
     if (e->cls == KEV_C_KER_CALL)
         pf_kcall_event(c, r, e);
     else if (e->cls == KEV_C_PR_TH && (e->ev == KEV_TH_DEAD || e->ev == KEV_TH_DESTROY) && e->nw >= 2)
-        pf_kcall_close(c, kx_thread(c->m, e->w[0], e->w[1]), e->t64); // died in a call
+        pf_kcall_close(c, kx_thread(c->m, kx_th_pid(e), kx_th_tid(e)), e->t64); // died in a call
     else if ((e->cls == KEV_C_PR_TH && e->ev > KEV_TH_DESTROY) ||
              (e->cls == KEV_C_COMM && e->ev == KEV_COMM_SIGNAL) ||
              (e->cls == KEV_C_INT && (e->ev == KEV_INT_HANDLER_ENTER || e->ev == KEV_INT_HANDLER_EXIT)) ||
@@ -136,7 +136,7 @@ static int on_event(void *user, struct kev_reader *r, const struct kev_event *e)
     if (e->cls == KEV_C_USER)
         pf_user_event(c, r, e);
     else if (e->cls == KEV_C_PR_TH && e->ev <= KEV_TH_DESTROY && e->nw >= 2) {
-        th = kx_thread(c->m, e->w[0], e->w[1]);
+        th = kx_thread(c->m, kx_th_pid(e), kx_th_tid(e));
         pf_state_event(c, r, e, th);
         pf_sched_thread(c, e, th);
     }

@@ -136,7 +136,7 @@ void pf_comm_event(struct conv *c, const struct kev_reader *r, const struct kev_
         struct sent_msg *s = &c->sent[i];
         s->e = *e;
         s->e.nw = e->nw < SENT_WORDS ? e->nw : SENT_WORDS;
-        memcpy(s->w, e->w, s->e.nw * sizeof(s->w[0]));
+        memcpy(s->w, e->w, s->e.nw * sizeof(*s->w));
         s->th = pf_current_of(c->m, e->cpu);
         s->pending = !c->m->in_snapshot;
     } else if (step == KX_MSG_RECV && g->server >= 0 && (g->client >= 0 || g->irq)) {

@@ -24,6 +24,7 @@
 #include <kevhost/kx_stacks.h>
 #include <kevhost/kx_stats.h>
 #include <kevhost/kx_faults.h>
+#include <kevhost/kx_fields.h>
 #include <kevhost/kx_usdt.h>
 #include <kevhost/tool_syms.h>
 #include "report_rows.h"
@@ -113,16 +114,16 @@ static void int_event(struct rep *p, const struct kev_event *e)
     unsigned cpu = e->cpu;
     switch (e->ev) {
     case KEV_INT_ENTER:
-        p->irq_open[cpu] = e->w[0] + 1;
+        p->irq_open[cpu] = kx_int_irq(e) + 1;
         p->irq_t0[cpu] = e->t64;
         p->hnd_t0[cpu] = p->hnd_t1[cpu] = 0;
         break;
     case KEV_INT_HANDLER_ENTER: p->hnd_t0[cpu] = e->t64; break;
     case KEV_INT_HANDLER_EXIT: p->hnd_t1[cpu] = e->t64; break;
     case KEV_INT_EXIT:
-        if (p->irq_open[cpu] == e->w[0] + 1 && p->nseg < p->max_seg) {
+        if (p->irq_open[cpu] == kx_int_irq(e) + 1 && p->nseg < p->max_seg) {
             fprintf(p->irq.f, "%s[%u,%llu,%llu,%llu,%llu]", ftell(p->irq.f) ? "," : "",
-                    e->w[0], (unsigned long long)rel(p, p->irq_t0[cpu]),
+                    kx_int_irq(e), (unsigned long long)rel(p, p->irq_t0[cpu]),
                     (unsigned long long)rel(p, e->t64),
                     (unsigned long long)rel(p, p->hnd_t0[cpu] ? p->hnd_t0[cpu] : p->irq_t0[cpu]),
                     (unsigned long long)rel(p, p->hnd_t1[cpu] ? p->hnd_t1[cpu] : e->t64));

@@ -149,6 +149,7 @@ struct ks_ev_rec {
     uint32_t w[8];           // the first words
     size_t offset;
     int64_t v[6];            // table-specific numbers
+    uint64_t x;              // a table's own number (usdt: the site)
     char text[KS_TEXT];      // table-specific text (a user event's value, a stack's frames)
     char name[64];
 };

@@ -639,7 +639,7 @@ static const struct ks_table t_user_event = {
 // usdt: each USDT firing (docs/usdt.md), named from its program's note as every tool names it
 // (syms_usdt.h): name "provider:probe", then its parts, the program, the function holding the
 // site; the arguments as the program passed them (signed where the note says so). The record:
-// the site in w[0], the argument count in nw, the arguments in v, name the probe and text the
+// the site in x, the argument count in nw, the arguments in v, name the probe and text the
 // provider, probe, module and function, each NUL-terminated.
 static void usdt_on(struct ks_walk *w, const struct kev_event *e)
 {
@@ -656,7 +656,7 @@ static void usdt_on(struct ks_walk *w, const struct kev_event *e)
     struct ks_rec rec;
     ev_rec(w, e, &rec);
     struct ks_ev_rec *v = &rec.u.ev;
-    v->w[0] = (uint32_t)f.site;
+    v->x = f.site;
     v->nw = f.nargs;
     for (unsigned k = 0; k < f.nargs; k++)
         v->v[k] = (int64_t)f.arg[k];
@@ -687,7 +687,7 @@ static void usdt_module(const struct ks_row *r, sqlite3_context *ctx) { usdt_par
 static void usdt_function(const struct ks_row *r, sqlite3_context *ctx) { usdt_part(r, ctx, 3); }
 static const struct ks_rcol usdt_cols[] = {
     { RC_INT("id", id) }, { RC_NS("ts", t) }, { RC_INT("cpu", cpu) }, { RC_UTID_M("utid", th) },
-    { RC_INT("upid", pid), WHEN(NONNEG, th) }, { RC_INT("site", w[0]) },
+    { RC_INT("upid", pid), WHEN(NONNEG, th) }, { RC_INT("site", x) },
     { RC_TEXT("name", name), NUL(EMPTY) }, { RC_FN("provider", "TEXT", usdt_provider) },
     { RC_FN("probe", "TEXT", usdt_probe) }, { RC_FN("module", "TEXT", usdt_module) },
     { RC_FN("function", "TEXT", usdt_function) }, { RC_INT("nargs", nw) },
@@ -1630,6 +1630,7 @@ static void counter_on(struct ks_walk *w, const struct kev_event *e)
     user_fill(w, e, &rec);
     if (rec.u.ev.v[0] || !e->nw) // a string: no number
         return;
+    rec.u.ev.v[1] = (int32_t)kx_user_word(e, 0); // its first word, signed
     rec.sub = 1;
     ks_push(w, &rec);
 }
@@ -1659,7 +1660,7 @@ static void counter_user_track(const struct ks_row *r, sqlite3_context *ctx) // 
 }
 static void counter_user_value(const struct ks_row *r, sqlite3_context *ctx) // a signed word
 {
-    sqlite3_result_double(ctx, (double)(int32_t)((const ROW *)r->p)->w[0]);
+    sqlite3_result_double(ctx, (double)((const ROW *)r->p)->v[1]);
 }
 static const struct ks_rcol counter_user[] = {
     { RC_SLICE("id", id, SL_INSTANT) }, { RC_NS("ts", t) },

@@ -14,14 +14,16 @@
 #include <trace/kev_events.h>
 
 #define KX_TH_EVENTS  (KEV_TH_DESTROY + 1u)        // a thread event's numbers (states, CREATE, DESTROY)
-// The arrays by event number are a power of two long, so that any number indexes them (its
-// low bits): a number past the rows' finds NULL, or a row of its own kind (read by callers
-// that checked the event's kind).
-#define KX_TH_SLOTS   32u                          // >= KX_TH_EVENTS
-#define KX_PR_SLOTS   8u                           // >= KEV_PR_THREAD_NAME / 64 + 1
-#define KX_INT_SLOTS  8u                           // >= KEV_INT_HANDLER_EXIT + 1
-#define KX_COMM_SLOTS 16u                          // >= KEV_COMM_NEVENTS
 #define KX_NO_WORD    0xffu
+
+// A field several rows of a class have, looked up in each row: by the event number's low five
+// bits (a thread event, an INT or COMM event) or by number / 64 (a process event). A number
+// past the rows' finds no field, or a row of its own kind (callers check the event's kind).
+#define KX_EV_SLOTS   32u
+struct kx_ev_field {
+    const struct kev_field_desc *fd[KX_EV_SLOTS];
+    uint8_t w[KX_EV_SLOTS];     // its word where it is a whole word (read in a load), else KX_NO_WORD
+};
 
 struct kx_fields {
     const struct kev_field_desc *prio_who, *prio_new, *prio_old, *prio_cause; // PRIO_CHANGE
@@ -33,23 +35,14 @@ struct kx_fields {
     const struct kev_field_desc *oncpu_who;                                   // ONCPU
     const struct kev_field_desc *dropped_lost;                                // DROPPED
     const struct kev_field_desc *func_fn[2], *func_site[2]; // FUNC_ENTER [0], FUNC_EXIT [1]
-    // by event number: a thread event's process and thread; a process event's (PROCCREATE ...
-    // PROCDESTROY_NAME, by number / 64) parent and process, PROCTHREAD_NAME's process and
-    // thread; an INT event's interrupt and the process told
-    const struct kev_field_desc *th_pid[KX_TH_SLOTS], *th_tid[KX_TH_SLOTS];
-    const struct kev_field_desc *pr_ppid[KX_PR_SLOTS], *pr_pid[KX_PR_SLOTS];
-    const struct kev_field_desc *tname_pid, *tname_tid;
-    const struct kev_field_desc *int_irq[KX_INT_SLOTS], *int_pid[KX_INT_SLOTS];
-    // COMM's by event number (NULL where the row has no such field): the message's id (rcvid),
-    // the connection (coid), the channel's owner (pid), a pulse's channel key (SND_PULSE's and
-    // REC_PULSE's chid and code), a reply's status
-    const struct kev_field_desc *comm_rcvid[KX_COMM_SLOTS], *comm_pid[KX_COMM_SLOTS];
-    // the same fields' words where each is a whole word (KX_NO_WORD: not one, or no field):
-    // the common case read in a load (kx_word_field)
-    uint8_t th_pid_w[KX_TH_SLOTS], th_tid_w[KX_TH_SLOTS], pr_pid_w[KX_PR_SLOTS];
-    uint8_t int_irq_w[KX_INT_SLOTS], comm_rcvid_w[KX_COMM_SLOTS], comm_pid_w[KX_COMM_SLOTS];
-    const struct kev_field_desc *spulse_coid, *spulse_chid, *spulse_code;
-    const struct kev_field_desc *rpulse_chid, *rpulse_code, *reply_status;
+    const struct kev_field_desc *tname_tid;                                   // PROCTHREAD_NAME
+    // a pulse's connection (SND_PULSE), its channel (and code, in the same word: SND_PULSE's
+    // second, REC_PULSE's first)
+    const struct kev_field_desc *spulse_coid, *spulse_chid, *rpulse_chid;
+    // by event number: a thread event's process and thread, a process event's parent and
+    // process (PROCTHREAD_NAME's process), an INT event's interrupt, a COMM event's message id
+    // (rcvid) and channel owner (pid)
+    struct kx_ev_field th_pid, th_tid, pr_ppid, pr_pid, int_irq, comm_rcvid, comm_pid;
 };
 extern struct kx_fields kx_fields_table;
 static inline const struct kx_fields *kx_fields(void)
@@ -94,51 +87,47 @@ static inline uint32_t kx_word_field(const struct kev_event *e, unsigned w,
     return w < e->nw ? e->w[w] : kx_field(e, fd);
 }
 
+// Field x of e, its row's (by = 0: by the event number; 6: by number / 64).
+static inline uint32_t kx_ev_field(const struct kev_event *e, const struct kx_ev_field *x,
+                                   unsigned by)
+{
+    unsigned i = (e->ev >> by) & (KX_EV_SLOTS - 1u);
+    return kx_word_field(e, x->w[i], x->fd[i]);
+}
 // A thread event's (e->ev < KX_TH_EVENTS) process and thread.
 static inline uint32_t kx_th_pid(const struct kev_event *e)
 {
-    const struct kx_fields *f = kx_fields();
-    unsigned i = e->ev & (KX_TH_SLOTS - 1u);
-    return kx_word_field(e, f->th_pid_w[i], f->th_pid[i]);
+    return kx_ev_field(e, &kx_fields()->th_pid, 0);
 }
 static inline uint32_t kx_th_tid(const struct kev_event *e)
 {
-    const struct kx_fields *f = kx_fields();
-    unsigned i = e->ev & (KX_TH_SLOTS - 1u);
-    return kx_word_field(e, f->th_tid_w[i], f->th_tid[i]);
+    return kx_ev_field(e, &kx_fields()->th_tid, 0);
 }
-// A process event's (PROCCREATE, PROCDESTROY and their _NAME forms) parent and process.
+// A process event's (PROCCREATE, PROCDESTROY and their _NAME forms) parent and process, and
+// PROCTHREAD_NAME's process.
 static inline uint32_t kx_pr_ppid(const struct kev_event *e)
 {
-    return kx_field(e, kx_fields()->pr_ppid[(e->ev >> 6) & (KX_PR_SLOTS - 1u)]);
+    return kx_ev_field(e, &kx_fields()->pr_ppid, 6);
 }
 static inline uint32_t kx_pr_pid(const struct kev_event *e)
 {
-    const struct kx_fields *f = kx_fields();
-    unsigned i = (e->ev >> 6) & (KX_PR_SLOTS - 1u);
-    return kx_word_field(e, f->pr_pid_w[i], f->pr_pid[i]);
+    return kx_ev_field(e, &kx_fields()->pr_pid, 6);
 }
 // An INT event's interrupt (INT_HANDLER_ENTR's by kev_int_irq, which also reads the older
 // two-word form no row describes).
 static inline uint32_t kx_int_irq(const struct kev_event *e)
 {
-    const struct kx_fields *f = kx_fields();
-    unsigned i = e->ev & (KX_INT_SLOTS - 1u);
     return e->ev == KEV_INT_HANDLER_ENTER ? kev_int_irq(e)
-                                          : kx_word_field(e, f->int_irq_w[i], f->int_irq[i]);
+                                          : kx_ev_field(e, &kx_fields()->int_irq, 0);
 }
 // A COMM event's message id (rcvid) and channel owner (pid), where its row has them.
 static inline uint32_t kx_comm_rcvid(const struct kev_event *e)
 {
-    const struct kx_fields *f = kx_fields();
-    unsigned i = e->ev & (KX_COMM_SLOTS - 1u);
-    return kx_word_field(e, f->comm_rcvid_w[i], f->comm_rcvid[i]);
+    return kx_ev_field(e, &kx_fields()->comm_rcvid, 0);
 }
 static inline uint32_t kx_comm_pid(const struct kev_event *e)
 {
-    const struct kx_fields *f = kx_fields();
-    unsigned i = e->ev & (KX_COMM_SLOTS - 1u);
-    return kx_word_field(e, f->comm_pid_w[i], f->comm_pid[i]);
+    return kx_ev_field(e, &kx_fields()->comm_pid, 0);
 }
 
 #endif
