@@ -8,6 +8,7 @@
 #include <kevhost/syms_usdt.h>
 #include <kevhost/tool_syms.h>
 #include <d/dusdt_note.h>
+#include <trace/kev_text.h>
 #include <fcntl.h>
 #include <gelf.h>
 #include <stdio.h>
@@ -89,8 +90,9 @@ static void read_program(void *arg, const char *mod, const char *path, int given
         if (!u)
             break;
         u->site = nt.pc + (base_now && nt.base ? base_now - nt.base : 0);
-        snprintf(u->provider, sizeof(u->provider), "%s", nt.prov);
-        snprintf(u->name, sizeof(u->name), "%s", nt.name);
+        // (the file's bytes, printed as names are: no control sequence reaches a terminal)
+        kev_text_safe(u->provider, sizeof(u->provider), (const uint8_t *)nt.prov, strlen(nt.prov));
+        kev_text_safe(u->name, sizeof(u->name), (const uint8_t *)nt.name, strlen(nt.name));
         snprintf(u->probe, sizeof(u->probe), "%s:%s", u->provider, u->name);
         snprintf(u->module, sizeof(u->module), "%s", mod);
         u->nargs = arg_sizes(nt.args, u->size);
