@@ -64,8 +64,8 @@ esac
 # entry the kernel cannot run, a return it cannot run alone) and objdump's return mnemonic
 case $board in
 x86-pc)
-    fbit=0 noentry=count_spread noentry_why="count_spread's load from memory" noret=fmt_out
-    noret_why="fmt_out leaves by its switch's indirect jump too" ret_re='^ret' ;;
+    fbit=0 noentry=count_spread noentry_why="count_spread's load from memory" noret=convert
+    noret_why="printf's convert leaves by its switch's indirect jump too" ret_re='^ret' ;;
 qemu-virt-a53|raspi3b)
     fbit=0 noentry=strnlen noentry_why="strnlen's add" noret=libc_thread_init
     noret_why="libc_thread_init can leave by a tail call or an indirect jump" ret_re='^ret' ;;
