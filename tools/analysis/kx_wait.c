@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // Who blocked whom (kx_wait.h): thread state intervals with the cause of
-// each wait, owners of mutexes and semaphores, priority inversions and deadlock cycles.
+// each wait, owners of mutexes and semaphores, priority inversions.
 // Invariant: every open wait's owner has been accounted up to its seg_t; flush() brings all
 // of them to the time of the event about to change a thread's state, CPU or priority, so a
 // segment always has one owner state, one thread on the owner's CPU and fixed priorities.
@@ -181,40 +181,6 @@ static void flush(struct kw *k, uint64_t t)
     }
 }
 
-// ---- deadlocks ----------------------------------------------------------------------------------
-
-// Follow the wait-for edges from thread x; a path back to x is a cycle, recorded once.
-static void check_cycle(struct kw *k, int x, uint64_t t)
-{
-    struct kw_deadlock d = { .t = t };
-    int cur = x;
-    while (d.n < KW_MAX_CYCLE) {
-        int wi = k->th[cur].wait;
-        if (wi < 0 || k->wait[wi].owner < 0)
-            return;
-        d.th[d.n] = cur;
-        d.obj[d.n++] = k->wait[wi].obj;
-        cur = k->wait[wi].owner;
-        if (cur == x)
-            break;
-        for (unsigned i = 1; i < d.n; i++)
-            if (d.th[i] == cur)
-                return; // a cycle not through x: found from one of its own threads
-    }
-    if (cur != x)
-        return;
-    for (unsigned i = 0; i < k->ndl; i++) { // the same open cycle, found from another thread
-        const struct kw_deadlock *o = &k->dl[i];
-        if (o->broken_t || o->n != d.n)
-            continue;
-        for (unsigned j = 0; j < o->n; j++)
-            if (o->th[j] == x)
-                return;
-    }
-    if (k->ndl < KW_MAX_DL)
-        k->dl[k->ndl++] = d;
-}
-
 // ---- threads ------------------------------------------------------------------------------------
 
 static void push_iv(struct kw *k, int x, uint64_t t)
@@ -263,7 +229,6 @@ static void open_wait(struct kw *k, int x, unsigned st, uint64_t t)
         w->owner = -1;
     s->wait = (int)wi;
     k->open[k->nopen++] = (int)wi;
-    check_cycle(k, x, t);
 }
 
 // The finding's middle thread th gets `lost` more cycles; mid[] stays largest first (ties: the
@@ -350,12 +315,6 @@ static void close_wait(struct kw *k, int x, uint64_t t)
         k->waits_no_owner++;
     if (k->on_wait)
         k->on_wait(k->on_wait_user, w);
-    for (unsigned i = 0; i < k->ndl; i++) {
-        struct kw_deadlock *d = &k->dl[i];
-        for (unsigned j = 0; j < d->n && !d->broken_t; j++)
-            if (d->th[j] == x)
-                d->broken_t = t;
-    }
     s->wait = -1;
 }
 
@@ -428,7 +387,6 @@ static void sync_wait(struct kw *k, const struct kev_event *e, int x)
     w->owner = owner == x ? -1 : owner;
     if (kind != KW_COND)
         set_owner(k, obj, owner);
-    check_cycle(k, x, e->t64);
 }
 
 static void prio_change(struct kw *k, const struct kev_event *e)
@@ -526,8 +484,6 @@ void kw_event_slow(struct kw *k, const struct kev_event *e, int th)
 void kw_finish(struct kw *k)
 {
     flush(k, k->t_last);
-    for (unsigned i = 0; i < k->nopen; i++)
-        check_cycle(k, k->wait[k->open[i]].th, k->t_last);
     for (unsigned i = 0; i < k->nopen; i++) {
         keep_done(k, &k->wait[k->open[i]], k->t_last);
         if (k->on_wait)

@@ -5,6 +5,7 @@
 // "groups" are the waits that cost something (kw_wait_groups), "boosts" each thread's boosts by
 // the one rule (kx_prio.h) with its other priority changes by kind.
 #include <kevhost/kx_stats.h>
+#include <kevhost/kx_chain_text.h>
 
 #include <stdlib.h>
 #include <string.h>
@@ -96,16 +97,20 @@ void kx_wait_json(const struct kx_stats *s, FILE *f)
                 (unsigned long long)v->others, (unsigned long long)thr,
                 v->lost >= thr ? "true" : "false");
     }
-    fputs("],\"deadlocks\":[", f);
-    for (unsigned i = 0; i < k->ndl; i++) {
-        const struct kw_deadlock *d = &k->dl[i];
+    fputs("],\"deadlocks\":[", f);   // the wait chains' cycles (kx_chain.h)
+    const struct kx_chains *c = s->chains;
+    for (unsigned i = 0; c && i < c->ndl; i++) {
+        const struct kx_deadlock *d = &c->dl[i];
+        char o[80];
         fprintf(f, "%s{\"t\":%llu,\"broken\":%llu,\"cycle\":[", i ? ",\n" : "\n",
                 (unsigned long long)d->t, (unsigned long long)d->broken_t);
         for (unsigned j = 0; j < d->n; j++) {
             fputs(j ? ",{" : "{", f);
-            thread(f, s, "thread", d->th[j], k->th[d->th[j]].prio);
-            fputc(',', f), object(f, s, d->obj[j]);
-            fputc(',', f), thread(f, s, "owner", d->th[(j + 1) % d->n], -1);
+            thread(f, s, "thread", d->th[j], s->m.th[d->th[j]].prio);
+            fputs(",\"object\":", f);
+            kx_json_str(f, kx_link_obj(s, &d->link[j], o, sizeof(o)));
+            fprintf(f, ",\"how\":\"%s\",", kx_link_name(d->link[j].kind));
+            thread(f, s, "owner", d->th[(j + 1) % d->n], -1);
             fputc('}', f);
         }
         fputs("]}", f);

@@ -4,6 +4,7 @@
 // at the end, and a critical-path step split into running / preempted / blocked-on-X-held-by-Y.
 // Times are microseconds since boot, like every other tool's.
 #include <kevhost/kx_wait_text.h>
+#include <kevhost/kx_chain_text.h>
 
 #include <stdlib.h>
 
@@ -210,21 +211,7 @@ void kx_wait_print(const struct kx_stats *s, FILE *waits)
                    (unsigned long long)n[KX_PRIO_MSG_UP], (unsigned long long)n[KX_PRIO_MSG_DOWN]);
     }
     print_groups(s);
-    printf("== Deadlocks: %u ==\n", k->ndl);
-    for (unsigned i = 0; i < k->ndl; i++) {
-        const struct kw_deadlock *d = &k->dl[i];
-        printf("  DEADLOCK at %.3f us: ", us(s, d->t));
-        for (unsigned j = 0; j < d->n; j++)
-            printf("%s%s waits on %s held by %s", j ? ", which" : "",
-                   j ? "" : kx_label(&s->m, d->th[j], a, sizeof(a)),
-                   kx_wait_obj(s, d->obj[j], o, sizeof(o)),
-                   kx_label(&s->m, d->th[(j + 1) % d->n], b, sizeof(b)));
-        if (d->broken_t)
-            printf("; broken at %.3f us (a wait ended: a timeout or a kill)\n",
-                   us(s, d->broken_t));
-        else
-            printf("; still blocked at the end of the trace (%.3f us)\n", us(s, k->t_last));
-    }
+    kx_deadlock_print(s);
     if (k->nopen)
         printf("== Still blocked at the end of the trace (%.3f us) ==\n", us(s, k->t_last));
     for (unsigned i = 0; i < k->nopen; i++) {

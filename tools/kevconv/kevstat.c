@@ -4,7 +4,8 @@
 // process, thread, priority), states (time in each thread state), kcalls (counts, errors,
 // latency), irq (rate, handler time, interrupt-to-thread latency), msg (per channel traffic,
 // send-to-reply latency, critical path), lost (lost-event windows), user (user events per
-// id and process), waits, faults, funcs, tasks (task instances, periods, deadline misses).
+// id and process), waits, faults, funcs, tasks (task instances, periods, deadline misses),
+// chains (every wait on another thread followed to its root).
 // Exit status: 0 ok, 1 damaged or unreadable input (the results up to the problem are still
 // printed, under a line saying the file is damaged and where), 2 bad usage.
 #include <stdlib.h>
@@ -15,11 +16,13 @@
 #include <kevhost/kx_stats.h>
 #include <kevhost/tool_syms.h>
 #include <kevhost/kx_wait_text.h>
+#include <kevhost/kx_chain_text.h>
 #include <kevhost/kx_faults.h>
 
 static const char *const sections[] = { "cpu", "states", "kcalls", "irq", "msg", "lost",
-                                        "user", "waits", "faults", "funcs", "tasks" };
-#define NSECT 11u
+                                        "user", "waits", "faults", "funcs", "tasks",
+                                        "chains" };
+#define NSECT 12u
 
 // A name column: s padded with spaces to `width` characters, not bytes (names from a capture
 // keep their UTF-8, trace/kev_text.c, and printf's %-32s would count each byte of a
@@ -91,6 +94,9 @@ static const struct tool_cmd cmd = {
     "          point (a receive, an interrupt wait, a sleep) to the next wait there;\n"
     "          per task its period, jitter, deadline, response and execution times,\n"
     "          preemptions, misses and each missed instance\n"
+    "  chains  wait chains: each wait on another thread (a send, a mutex, a\n"
+    "          semaphore, a condition variable) followed to its root, the time\n"
+    "          attributed to each root, each waiter's worst wait link by link\n"
     "Code addresses are named from the ELF files the capture ran, found by build id.\n",
     opts,
     "A damaged or truncated file: the results before the damage, the byte offset\n"
@@ -630,7 +636,7 @@ int main(int argc, char **argv)
                                                              print_msg, print_lost,
                                                              print_user, print_waits,
                                                              kx_faults_print, print_funcs,
-                                                             print_tasks };
+                                                             print_tasks, kx_chain_print };
         if (kx_stats_damaged(s))
             printf("DAMAGED FILE: %s. The results below cover only the events before byte "
                    "offset %llu; what follows it (events and losses) is unknown.\n",
@@ -645,7 +651,7 @@ int main(int argc, char **argv)
         if (panic_cpu >= 0) {
             char line[320];
             kev_panic_format(&panic_seen, line, sizeof(line));
-            printf("KERNEL PANIC on CPU %d at %.3f us: %s\n", panic_cpu, us(s, panic_t - s->t_first), line);
+            printf("KERNEL PANIC on CPU %d at %.3f us: %s\n", panic_cpu, us(s, panic_t), line);
         }
         for (unsigned k = 0; k < NSECT; k++)
             if (want & 1u << k)

@@ -11,7 +11,9 @@
 //   * lost-event windows: where events are missing and which classes surrounded the gap;
 //   * user events: count per event id and process (and their first and last time);
 //   * task instances: each thread's jobs from its release to its end, judged against its
-//     task's period or deadline (kx_task.h).
+//     task's period or deadline (kx_task.h);
+//   * wait chains: every wait on another thread followed to its root, and deadlocks
+//     (kx_chain.h).
 // Each of them is the sum of records (kx_rows.h) that a tool may also have one by one
 // (kx_stats_sink). Times are in cycles. Usage: kx_stats_init, kx_stats_event for every decoded
 // event in time order (it updates the model itself), kx_stats_finish at the end.
@@ -19,6 +21,7 @@
 #ifndef TOOLS_KX_STATS_H
 #define TOOLS_KX_STATS_H
 
+#include "kx_chain.h"
 #include "kx_dist.h"
 #include "kx_funcs.h"
 #include "kx_load.h"
@@ -172,6 +175,7 @@ struct kx_stats {
     struct kev_userreg *ureg;         // user event names and formats (heap, NULL if none)
     struct kx_funcs *funcs;           // fbt's function calls (heap, NULL until the first)
     struct kx_tasks *tasks;           // task instances (kx_task.c; heap, NULL if none)
+    struct kx_chains *chains;         // wait chains, deadlocks (kx_chain.c; heap, NULL if none)
 };
 
 void kx_stats_init(struct kx_stats *s, const struct kev_reader *r);
