@@ -150,22 +150,23 @@ static void test_send_server_mutex_holder(void **state)
     assert_int_equal(p[1]->l.to, hold);
     assert_int_equal(p[1]->t, 250);
     assert_int_equal(s->kw->obj[p[1]->l.obj].id, 7);
-    // the stretches as they ended: the client's first at the block; its second at the unlock
-    // (the mutex has no holder a moment), the server's wait at its wake-up; the client's last
-    // at the reply
+    // the stretches as they ended: the client's first at the block; at the server's wake-up
+    // (handed the mutex: the holder until then) the server's wait, then the client's second;
+    // the client's last at the reply
     assert_int_equal(nrows, 4);
     assert_int_equal(rows[0].t0, 110);
     assert_int_equal(rows[0].t1, 150);
     assert_int_equal(kx_chain_root(&rows[0].c), srv);
-    assert_int_equal(rows[1].c.th[0], cli);
+    assert_int_equal(rows[1].c.th[0], srv);
     assert_int_equal(rows[1].t0, 150);
     assert_int_equal(rows[1].t1, 400);
-    assert_int_equal(rows[1].c.n, 2);
     assert_int_equal(kx_chain_root(&rows[1].c), hold);
-    assert_int_equal(rows[1].wait, rows[0].wait);
-    assert_int_equal(rows[2].c.th[0], srv);
+    assert_int_equal(rows[2].c.th[0], cli);
     assert_int_equal(rows[2].t0, 150);
     assert_int_equal(rows[2].t1, 400);
+    assert_int_equal(rows[2].c.n, 2);
+    assert_int_equal(kx_chain_root(&rows[2].c), hold);
+    assert_int_equal(rows[2].wait, rows[0].wait);
     assert_int_equal(rows[3].t0, 400);
     assert_int_equal(rows[3].t1, 450);
     assert_int_equal(kx_chain_root(&rows[3].c), srv);

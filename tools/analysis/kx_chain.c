@@ -79,15 +79,17 @@ static int same_link(const struct kx_link *a, const struct kx_link *b)
     return a->kind == b->kind && a->to == b->to && a->obj == b->obj;
 }
 
-// Thread th's link may have changed; `by` ends a link whose thread was unknown.
-static void update(struct kx_chains *c, int th, int by)
+// Thread th's link may have changed; `by` ends a link whose thread was unknown (`named`: the
+// thread is only known by that end; else the same wait now names it, as SYNC_WAIT does its
+// holder just after the blocking state).
+static void update(struct kx_chains *c, int th, int by, int named)
 {
     struct kx_link l = link_of(c, th);
     struct kx_link *old = &c->link[th];
     if (same_link(&l, old))
         return;
     if (old->kind != KX_LINK_NONE && old->to < 0)
-        c->given[th] = by;
+        c->given[th] = by, c->given_named[th] = (uint8_t)named;
     *old = l;
     if (!c->is_changed[th]) {
         c->is_changed[th] = 1;
@@ -103,7 +105,7 @@ void kx_chains_state(struct kx_chains *c, int th, unsigned st, int by, uint64_t 
     c->state[th] = (uint8_t)(st < KEV_TH_NSTATES ? st : KX_STATE_UNKNOWN);
     if (st != KEV_TH_MUTEX && st != KEV_TH_SEM && st != KEV_TH_CONDVAR)
         c->sync[th] = no_link;
-    update(c, th, valid(by) && by != th ? by : -1);
+    update(c, th, valid(by) && by != th ? by : -1, 1);
 }
 
 void kx_chains_send(struct kx_chains *c, int th, uint32_t pid)
@@ -113,7 +115,7 @@ void kx_chains_send(struct kx_chains *c, int th, uint32_t pid)
     c->msg_open[th] = 1;
     c->msg_pid[th] = pid;
     c->msg_to[th] = -1;
-    update(c, th, -1);
+    update(c, th, -1, 1);
 }
 
 void kx_chains_recv(struct kx_chains *c, int th, int srv)
@@ -121,7 +123,7 @@ void kx_chains_recv(struct kx_chains *c, int th, int srv)
     if (!valid(th) || !c->msg_open[th])
         return;
     c->msg_to[th] = valid(srv) ? srv : -1;
-    update(c, th, c->msg_to[th]);
+    update(c, th, c->msg_to[th], 1);
 }
 
 // The reply ends the message; the client's link ends with its next state (it is made ready).
@@ -135,8 +137,11 @@ void kx_chains_sync(struct kx_chains *c, int th, unsigned kind, int obj, int hol
 {
     if (!valid(th))
         return;
+    const struct kx_link *was = &c->sync[th];
+    if (!valid(holder) && was->kind == kind && was->obj == obj && obj >= 0)
+        holder = was->to; // let go, being handed on: the holder until the next one has it
     c->sync[th] = (struct kx_link){ (uint8_t)kind, 0, valid(holder) ? holder : -1, obj, 0 };
-    update(c, th, c->sync[th].to);
+    update(c, th, c->sync[th].to, 0);
 }
 
 // ---- chains ------------------------------------------------------------------------------------
@@ -182,7 +187,7 @@ static void resolve(const struct kx_chains *c, struct kx_chain *ch)
     if (by < 0)
         return;
     ch->link[ch->n - 1].to = by;
-    ch->link[ch->n - 1].given = 1;
+    ch->link[ch->n - 1].given = c->given_named[w];
     ch->th[ch->n] = by;
     ch->end = KX_END_ROOT;
 }
@@ -211,7 +216,9 @@ static void add_link(struct kx_cwait *w, unsigned pos, int from, const struct kx
     for (unsigned i = 0; i < w->nlink; i++)
         if (same_wlink(&w->link[i], pos, from, l)) {
             w->link[i].t += d;
-            w->link[i].l.given |= l->given;
+            w->link[i].l.given &= l->given; // given: every stretch of it
+            if (l->kind == KX_LINK_REPLY)   // a send then its reply: it was received
+                w->link[i].l.kind = KX_LINK_REPLY;
             return;
         }
     if (w->nlink == KX_WAIT_LINKS) {

@@ -54,7 +54,7 @@ const char *kx_link_text(const struct kx_stats *s, const struct kx_link *l, char
             snprintf(buf, n, "on its send to process %u (not received)", l->pid);
         else
             snprintf(buf, n, "on its send to %s%s", t,
-                     l->kind == KX_LINK_SEND ? " (not yet received)" : "");
+                     l->kind == KX_LINK_SEND ? " (not received)" : "");
         break;
     case KX_LINK_MUTEX:
         snprintf(buf, n, "on %s held by %s", kx_wait_obj(s, l->obj, o, sizeof(o)), t);
@@ -79,8 +79,10 @@ const char *kx_cwait_text(const struct kx_stats *s, const struct kx_cwait *w, ui
     char a[80], l[200];
     size_t at = 0;
     buf[0] = 0;
-    put(buf, n, &at, "%s waited %.3f us%s", kx_chain_thread(s, w->th, a, sizeof(a)), us(s, len),
-        w->t1 ? "" : " (still at the end)");
+    put(buf, n, &at, "%s", kx_chain_thread(s, w->th, a, sizeof(a)));
+    if (w->prio >= 0) // its priority then, an inherited one included
+        put(buf, n, &at, " (prio %d)", w->prio);
+    put(buf, n, &at, " waited %.3f us%s", us(s, len), w->t1 ? "" : " (still at the end)");
     for (unsigned i = 0; i < np; i++) {
         kx_link_text(s, &p[i]->l, l, sizeof(l));
         if (!i)
@@ -96,6 +98,28 @@ const char *kx_cwait_text(const struct kx_stats *s, const struct kx_cwait *w, ui
             us(s, w->root[i].t));
     if (w->root_other)
         put(buf, n, &at, ", other threads %.3f us", us(s, w->root_other));
+    return buf;
+}
+
+const char *kx_chain_line(const struct kx_stats *s, const struct kx_chain *c, char *buf, size_t n)
+{
+    char a[80], o[80];
+    size_t at = 0;
+    buf[0] = 0;
+    put(buf, n, &at, "%s", kx_chain_thread(s, c->th[0], a, sizeof(a)));
+    for (unsigned i = 0; i < c->n; i++) {
+        const struct kx_link *l = &c->link[i];
+        if (l->kind == KX_LINK_SEND || l->kind == KX_LINK_REPLY)
+            snprintf(o, sizeof(o), "%s", kx_link_name(l->kind));
+        else
+            kx_wait_obj(s, l->obj, o, sizeof(o));
+        put(buf, n, &at, " -[%s]-> %s", o, c->th[i + 1] >= 0
+                                             ? kx_label(&s->m, c->th[i + 1], a, sizeof(a)) : "?");
+    }
+    if (c->end == KX_END_CYCLE)
+        put(buf, n, &at, " (a cycle)");
+    else if (c->end == KX_END_CUT)
+        put(buf, n, &at, " ... (cut)");
     return buf;
 }
 

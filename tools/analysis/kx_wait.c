@@ -227,6 +227,8 @@ static void open_wait(struct kw *k, int x, unsigned st, uint64_t t)
     w->owner = w->obj >= 0 ? k->obj[w->obj].owner : -1;
     if (w->owner == x)
         w->owner = -1;
+    w->prio = s->prio;
+    w->owner_prio = w->owner >= 0 ? k->th[w->owner].prio : -1;
     s->wait = (int)wi;
     k->open[k->nopen++] = (int)wi;
 }
@@ -295,7 +297,8 @@ static void keep_done(struct kw *k, const struct kw_wait *w, uint64_t t1)
         }
         k->done = d, k->done_cap = cap;
     }
-    k->done[k->ndone++] = (struct kw_done){ w->th, w->obj, w->owner, w->state, w->t0, t1 };
+    k->done[k->ndone++] = (struct kw_done){ w->th, w->obj, w->owner, w->prio, w->owner_prio,
+                                            w->state, w->t0, t1 };
 }
 
 static void close_wait(struct kw *k, int x, uint64_t t)
@@ -385,6 +388,7 @@ static void sync_wait(struct kw *k, const struct kev_event *e, int x)
     int owner = who_thread(k, kx_field(e, f->sync_owner));
     w->obj = obj;
     w->owner = owner == x ? -1 : owner;
+    w->owner_prio = w->owner >= 0 ? k->th[w->owner].prio : -1;
     if (kind != KW_COND)
         set_owner(k, obj, owner);
 }
@@ -532,13 +536,14 @@ static void split_iv(const struct kw *k, const struct kw_iv *iv, uint64_t t0, ui
     uint64_t a = iv->t0 > t0 ? iv->t0 : t0, b = iv->t1 < t1 ? iv->t1 : t1;
     if (b <= a)
         return;
-    struct kw_part q = { iv->state, iv->state == KEV_TH_READY ? iv->by : -1, -1, -1, b - a,
+    struct kw_part q = { iv->state, iv->state == KEV_TH_READY ? iv->by : -1, -1, -1, -1, b - a,
                          0, 0, 0, -1 };
     const struct kw_wait *w = kw_wait_by_serial(k, iv->wait);
     if (w) {
         uint64_t len = (w->t1 ? w->t1 : k->t_last) - w->t0;
         q.obj = w->obj;
         q.owner = w->owner;
+        q.owner_prio = w->owner_prio;
         q.own_by = w->by;
         if (len) { // the owner's doings in proportion to the part of the wait inside [t0, t1)
             q.own_run = (uint64_t)((double)w->own_run * (double)q.t / (double)len);
@@ -572,7 +577,7 @@ unsigned kw_split(const struct kw *k, int th, uint64_t t0, uint64_t t1, struct k
         split_iv(k, &cur, t0, t1, p, &n, max);
     }
     if (covered_from > t0) {
-        struct kw_part q = { NO_STATE, -1, -1, -1, (covered_from < t1 ? covered_from : t1) - t0,
+        struct kw_part q = { NO_STATE, -1, -1, -1, -1, (covered_from < t1 ? covered_from : t1) - t0,
                              0, 0, 0, -1 };
         add_part(p, &n, max, &q);
     }

@@ -274,7 +274,7 @@ static void print_msg(const struct kx_stats *s)
                 if (s->psum[k].chan == (int)i)
                     printf("      %s %-20s %10.3f us\n",
                            col(kx_label(&s->m, s->psum[k].th, lb, sizeof(lb)), 32).s,
-                           s->psum[k].waiting ? "waits to be received" : "works",
+                           s->psum[k].waiting ? "waits to be received" : "holds the request",
                            us(s, s->psum[k].t) / (double)c->roots);
         }
     }
@@ -284,7 +284,7 @@ static void print_msg(const struct kx_stats *s)
         for (unsigned k = 0; k < s->nworst; k++) {
             printf("    %12.3f %12.3f us  %s %s\n", us(s, s->worst[k].t0),
                    us(s, s->worst[k].t1), col(kx_label(&s->m, s->worst[k].th, lb, sizeof(lb)), 32).s,
-                   s->worst[k].waiting ? "waits to be received" : "is on the path");
+                   s->worst[k].waiting ? "waits to be received" : "holds the request");
             struct kw_part part[KW_MAX_PARTS];
             unsigned np = s->worst[k].waiting || !s->kw ? 0
                           : kw_split(s->kw, s->worst[k].th, s->worst[k].t0, s->worst[k].t1,
@@ -336,7 +336,7 @@ static void print_user(const struct kx_stats *s)
         char value[KX_USER_VALUE];
         kx_user_last(s, u, value, sizeof(value));
         printf("  %-8u %s %10llu %14.3f %14.3f  %s%s%s\n", u->id, col(lb, 32).s, (unsigned long long)u->count,
-               us(s, u->first - s->t_first), us(s, u->last - s->t_first), un ? un : "",
+               us(s, u->first), us(s, u->last), un ? un : "",
                un ? ": " : "", value);
     }
     if (s->user_other)

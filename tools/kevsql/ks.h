@@ -113,7 +113,7 @@ const char *ks_attr(const struct ks_trace *t, const char *key, char *buf, size_t
 // What a cursor queues: one record per row, copied from the model's (kx_rows.h) or built from
 // an event. kind says which member.
 enum ks_kind { KS_STATE, KS_KCALL, KS_IRQ, KS_MSG, KS_WAIT, KS_CPU, KS_EVENT, KS_ARG, KS_FUNC,
-               KS_FLOW, KS_DECL, KS_LOAD };
+               KS_FLOW, KS_DECL, KS_LOAD, KS_CHAIN };
 
 struct ks_msg_rec {
     uint64_t id;
@@ -188,6 +188,7 @@ struct ks_rec {
         struct kx_flow_row flow;
         struct ks_decl_rec decl;
         struct ks_load_rec load;
+        struct kx_chain_row chain;
     } u;
 };
 

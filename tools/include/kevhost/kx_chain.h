@@ -140,6 +140,7 @@ struct kx_chains {
     // each thread's link now, and the thread that ended a link of unknown end this event
     struct kx_link link[KX_MAX_THREADS];
     int given[KX_MAX_THREADS];          // -2 none; else the thread (-1 none known)
+    uint8_t given_named[KX_MAX_THREADS]; // that thread is known only by that end (`given`)
     int changed[KX_MAX_THREADS];        // threads whose link changed since the last step
     unsigned nchanged;
     uint8_t is_changed[KX_MAX_THREADS];

@@ -20,6 +20,9 @@ const char *kx_cwait_text(const struct kx_stats *s, const struct kx_cwait *w, ui
 const char *kx_link_text(const struct kx_stats *s, const struct kx_link *l, char *buf, size_t n);
 // What a link waits on: "mutex 1", "semaphore 7", "a message".
 const char *kx_link_obj(const struct kx_stats *s, const struct kx_link *l, char *buf, size_t n);
+// A chain on one line: "relay/client -[reply]-> relay/server -[mutex 1]-> relay/main" ("?": a
+// thread not known; " (a cycle)", " ... (cut)" as it ends).
+const char *kx_chain_line(const struct kx_stats *s, const struct kx_chain *c, char *buf, size_t n);
 // A thread's label, "a thread not known" for -1.
 const char *kx_chain_thread(const struct kx_stats *s, int th, char *buf, size_t n);
 

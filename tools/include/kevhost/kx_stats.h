@@ -228,7 +228,13 @@ uint64_t kx_wait_threshold(const struct kx_stats *s, int th);
 int kx_wait_min_arg(const char *tool, const char *arg, uint64_t *ns);
 // The "waits" member of the JSON object (kx_wait_json.c), after a comma.
 void kx_wait_json(const struct kx_stats *s, FILE *f);
+// ,"parts":[...]: thread th's time in [t0, t1) split by state (kw_split): each part's "state"
+// (KEV_TH_* name, "unknown" before its kept history), "t", and as it applies "by" (who took
+// its CPU), "object", "owner", "owner_prio" (the owner's priority when the wait began).
+void kx_wait_parts_json(const struct kx_stats *s, FILE *f, int th, uint64_t t0, uint64_t t1);
 // The "tasks" member of the JSON object (kx_task_json.c), after a comma.
 void kx_task_json(const struct kx_stats *s, FILE *f);
+// The "chains" member of the JSON object (kx_chain_json.c), after a comma.
+void kx_chain_json(const struct kx_stats *s, FILE *f);
 
 #endif

@@ -57,6 +57,8 @@ struct kw_pre {
 struct kw_wait {
     uint64_t serial;   // 1, 2, ... (0: unused)
     int th, owner, obj; // obj: index in kw.obj, -1 when the object is unknown
+    int prio, owner_prio; // their priorities when it began (the waiter's inherited included;
+                       // the owner's before the boost the wait gives it), -1 unknown
     unsigned state;    // the waiter's KEV_TH_* state
     uint64_t t0, t1;   // t1 0 while open
     uint64_t seg_t;    // start of the owner's segment not yet accounted
@@ -120,6 +122,7 @@ struct kw_inv {
 struct kw_part {
     unsigned state;
     int by, obj, owner;
+    int owner_prio;     // the owner's priority when the wait began, -1 unknown
     uint64_t t;
     uint64_t own_run, own_ready, own_blocked;
     int own_by;         // who preempted the owner for the longest
@@ -129,6 +132,7 @@ struct kw_part {
 // by waiter and object (kx_wait_groups.c).
 struct kw_done {
     int th, obj, owner;
+    int prio, owner_prio;
     unsigned state;
     uint64_t t0, t1;
 };
@@ -205,6 +209,7 @@ struct kw_group {
     unsigned state;      // the waiter's KEV_TH_* state (MUTEX, SEM, CONDVAR)
     uint64_t count, total, worst;
     uint64_t worst_t0, first_t0;
+    int waiter_prio, owner_prio; // their priorities when the worst wait began (-1 unknown)
     uint64_t min;        // the threshold its waits were held to
     uint64_t under;      // its waits under the threshold (not counted above)
 };
