@@ -26,6 +26,11 @@ BENCHES    += scripts/bench-logger.sh|$(B)
 # The RTT transport through a stand-in probe on QEMU's gdbstub (docs/tracelogger.md).
 SCRIPT_TESTS += qemu/rtt|180|test/qemu/test_rtt.sh|$(B)|$(H)
 TEST_DEPS    += $(H)/kevrtt
+# The live stream's board side: the flush interval and heartbeats on the guest clock, a reader
+# that stops (XOFF through kevrelay, an RTT probe that stalls), -x rtt=block (docs/tracelogger.md).
+# About 25 s: five short boots.
+SCRIPT_TESTS += qemu/stream-live|180|test/qemu/test_stream_live.sh|$(B)|$(H)
+TEST_DEPS    += $(H)/kevrelay
 # Post-mortem: the ring of a hung system read by kevdump through QEMU's gdbstub.
 SCRIPT_TESTS += qemu/flight|120|test/qemu/test_flight.sh|$(B)|$(H)
 # Post-mortem after a forced kernel fault: the KPANIC event, the halt in place, kevdump.
@@ -75,6 +80,9 @@ TEST_DEPS    += newlib-images
 SCRIPT_TESTS += qemu-newlib/ktest|120|scripts/qemu-test.sh|$(BNL)/ktest.elf
 SCRIPT_TESTS += qemu-newlib/demo|120|test/qemu/test_demo.sh|$(BNL)/demo.elf
 SCRIPT_TESTS += qemu-newlib/tracelogger|600|test/qemu/test_tracelogger.sh|$(BNL)|$(H)
+# The printf family and the C99 headers with newlib (its printf the user runtime's: ufmt.h);
+# one boot of a few seconds.
+SCRIPT_TESTS += qemu-newlib/printf|120|test/qemu/test_printf.sh|$(BOARD)|$(BNL)
 endif
 
 # The board matrix: every other board with a boards/<b>/matrix.mk runs the QEMU tests it lists
@@ -94,6 +102,9 @@ SCRIPT_TESTS += $$(if $$(filter tracelogger,$$(MATRIX_TESTS_$(1))),qemu-$(1)/tra
 SCRIPT_TESTS += $$(if $$(filter flight,$$(MATRIX_TESTS_$(1))),qemu-$(1)/flight|120|BOARD=$(1)|test/qemu/test_flight.sh|build/$(1)|$(H))
 SCRIPT_TESTS += $$(if $$(filter flight,$$(MATRIX_TESTS_$(1))),qemu-$(1)/kfault|120|BOARD=$(1)|test/qemu/test_kfault.sh|build/$(1)|$(H))
 SCRIPT_TESTS += $$(if $$(filter rtt,$$(MATRIX_TESTS_$(1))),qemu-$(1)/rtt|180|BOARD=$(1)|test/qemu/test_rtt.sh|build/$(1)|$(H))
+SCRIPT_TESTS += $$(if $$(filter stream,$$(MATRIX_TESTS_$(1))),qemu-$(1)/stream-live|180|BOARD=$(1)|test/qemu/test_stream_live.sh|build/$(1)|$(H))
+# (the reader that stops alone, about 8 s: the board's trace UART receive line and XON/XOFF)
+SCRIPT_TESTS += $$(if $$(filter stream-stop,$$(MATRIX_TESTS_$(1))),qemu-$(1)/stream-stop|120|BOARD=$(1)|test/qemu/test_stream_live.sh|build/$(1)|$(H)|stop)
 SCRIPT_TESTS += $$(if $$(filter dtrace,$$(MATRIX_TESTS_$(1))),qemu-$(1)/dtrace|900|BOARD=$(1)|test/qemu/test_dtrace.sh|build/$(1)|$(H))
 # period: an application keeps its period with the tracelogger writing (test_period.sh).
 SCRIPT_TESTS += $$(if $$(filter period,$$(MATRIX_TESTS_$(1))),qemu-$(1)/period|180|BOARD=$(1)|test/qemu/test_period.sh|build/$(1)|$(H))
@@ -161,7 +172,8 @@ TEST_DEPS    += $(H)/traceprinter $(H)/dtrace $(H)/kevcapture $(H)/kevreport $(H
 # Programs that find each other by name (name_attach, name_open), made by make new-app and
 # given their parts by ARGS, on every board of the matrix.
 SCRIPT_TESTS += $(foreach b,$(APPS_TEST_BOARDS),qemu-names/$(b)|600|test/qemu/test_names.sh|$(b)|$(H))
-# The printf family on every board against the host's printf (user/apps/pfcheck).
+# The printf family and the C99 headers a program includes on every board against the host's
+# (user/apps/pfcheck; one boot of a few seconds each).
 SCRIPT_TESTS += $(foreach b,$(APPS_TEST_BOARDS),qemu-printf/$(b)|120|test/qemu/test_printf.sh|$(b))
 # ClockCycles() read in user mode against the kernel's clock, and its kernel calls in a capture.
 SCRIPT_TESTS += $(foreach b,$(APPS_TEST_BOARDS),qemu-cycles/$(b)|180|test/qemu/test_cycles.sh|$(b)|$(H))

@@ -21,7 +21,10 @@ KC_STACKS := $(AN_STACKS)
 KC_STATS := $(AN_STATS) $(AN)/kx_wait_text.c $(AN)/kx_faults.c
 KC_CTF_SRCS := $(KC)/kev2ctf.c $(KC)/ctf_meta.c $(KC_SYMS) $(KC_DECODE)
 KC_JSON_SRCS := $(KC)/kev2json.c $(AN_MSG) $(AN)/conv_fault.c $(KC_SYMS) $(KC_DECODE)
-KC_PF_SRCS := $(KC)/kev2perfetto.c $(AN_MSG) $(AN)/kx_funcs.c $(AN)/kx_pf_stacks.c $(AN)/conv_fault.c $(KC_STACKS) \
+KC_PF := $(KC)/kev2perfetto.c $(KC)/kev2perfetto_writer.c $(KC)/kev2perfetto_sched.c \
+         $(KC)/kev2perfetto_slices.c $(KC)/kev2perfetto_funcs.c $(KC)/kev2perfetto_instants.c \
+         $(KC)/kev2perfetto_counters.c $(KC)/kev2perfetto_system.c
+KC_PF_SRCS := $(KC_PF) $(AN_MSG) $(AN)/kx_funcs.c $(AN)/kx_pf_stacks.c $(AN)/conv_fault.c $(KC_STACKS) \
               $(KC_DECODE)
 $(H)/kev2ctf: $(call kevhost_objs,$(KC_CTF_SRCS))
 	@echo "  LINK    $@"
@@ -110,7 +113,7 @@ $(HT)/$(1): $(call host_test_objs,$(2))
 endef
 $(eval $(call KC_SAN_template,kev2ctf,$(KC)/kev2ctf.c $(KC)/ctf_meta.c $(KC_SYMS) $(KC_DECODE)))
 $(eval $(call KC_SAN_template,kev2json,$(KC)/kev2json.c $(AN_MSG) $(AN)/conv_fault.c $(KC_SYMS) $(KC_DECODE)))
-$(eval $(call KC_SAN_template,kev2perfetto,$(KC)/kev2perfetto.c $(AN_MSG) $(AN)/kx_funcs.c $(AN)/kx_pf_stacks.c \
+$(eval $(call KC_SAN_template,kev2perfetto,$(KC_PF) $(AN_MSG) $(AN)/kx_funcs.c $(AN)/kx_pf_stacks.c \
                                           $(AN)/conv_fault.c $(KC_STACKS) $(KC_DECODE)))
 $(eval $(call KC_SAN_template,kevstat,$(KC)/kevstat.c $(KC_STATS) $(KC_STACKS) $(KC_DECODE)))
 $(eval $(call KC_SAN_template,kevreport,$(KC)/kevreport.c $(KC)/report_rows.c $(KC)/report_assets.c \

@@ -1035,12 +1035,17 @@ static void msg_server_pid(const struct ks_row *r, sqlite3_context *ctx)
     else
         sqlite3_result_null(ctx);
 }
-// a pulse's key: channel << 16 | code
+// a pulse's key, SND_PULSE's second word: its fields chid and code, as the event table has them
+static unsigned pulse_field(uint32_t key, const char *name)
+{
+    return (unsigned)kev_field_of_word(kev_field_desc_get(KEV_C_COMM, KEV_COMM_SND_PULSE, name),
+                                       key);
+}
 static void msg_channel(const struct ks_row *r, sqlite3_context *ctx)
 {
     const ROW *m = r->p;
     if (m->pulse)
-        sqlite3_result_int64(ctx, m->srv_pid >> 16);
+        sqlite3_result_int64(ctx, pulse_field(m->srv_pid, "chid"));
     else
         sqlite3_result_null(ctx);
 }
@@ -1048,7 +1053,7 @@ static void msg_code(const struct ks_row *r, sqlite3_context *ctx)
 {
     const ROW *m = r->p;
     if (m->pulse)
-        sqlite3_result_int64(ctx, m->srv_pid & 0xffffu);
+        sqlite3_result_int64(ctx, pulse_field(m->srv_pid, "code"));
     else
         sqlite3_result_null(ctx);
 }
@@ -1424,7 +1429,8 @@ static void slice_msg_name(const struct ks_row *r, sqlite3_context *ctx)
     const ROW *m = r->p;
     char nb[64];
     if (m->pulse)
-        snprintf(nb, sizeof(nb), "pulse %u to channel %u", m->srv_pid & 0xffffu, m->srv_pid >> 16);
+        snprintf(nb, sizeof(nb), "pulse %u to channel %u", pulse_field(m->srv_pid, "code"),
+                 pulse_field(m->srv_pid, "chid"));
     else
         snprintf(nb, sizeof(nb), "message to pid %u", m->srv_pid);
     ks_result_text(ctx, nb);

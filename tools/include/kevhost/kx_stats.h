@@ -197,6 +197,11 @@ int kx_stats_timing(struct kx_stats *s, const char *tool, const char *opt, const
 double kx_irq_rate(const struct kx_stats *s, const struct kx_irq_stats *q);
 void kx_stats_event(struct kx_stats *s, const struct kev_event *e);
 void kx_stats_finish(struct kx_stats *s);
+// The time thread idx spent in state st (KEV_TH_*) up to t, in cycles: what the model summed,
+// and the part of the interval it is in until t when that is st. Asked between two events
+// (every event before t given, none after), it is the figure kx_stats_finish would give for a
+// trace ending at t; a live view takes its differences interval by interval (kx_stats_live.c).
+uint64_t kx_stats_th_time(const struct kx_stats *s, int idx, unsigned st, uint64_t t);
 // A user event's value as the tools show it: its text (a string event), its words through the
 // format its process registered (trace/kev_userreg.h), else its words in hex.
 void kx_user_value(const struct kx_stats *s, const struct kev_event *e, uint32_t pid, char *out,
