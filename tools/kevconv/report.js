@@ -136,7 +136,7 @@
     rows[thRow[s[0]]].items.push({ t0: s[1], t1: s[2], color: stateColor(T.states[s[3]]),
       text: T.threads[s[0]].name + ": " + T.states[s[3]] });
     if (s[3] === 1 && s[4] >= 0)
-      rows[cpuRow[s[4]]].items.push({ t0: s[1], t1: s[2], color: /(^|\/)idle$/.test(T.threads[s[0]].name) ? "#d8d8d8" : hue(s[0] + 1),
+      rows[cpuRow[s[4]]].items.push({ t0: s[1], t1: s[2], color: /(^|\/)idle( \(CPU \d+\))?$/.test(T.threads[s[0]].name) ? "#d8d8d8" : hue(s[0] + 1),
         text: "CPU " + s[4] + ": " + T.threads[s[0]].name });
   });
   T.irq.forEach(function (q) {

@@ -22,6 +22,8 @@
 struct ks_thread {           // thread table (utid = index)
     uint32_t pid, tid;
     char name[KEV_NAME_MAX], comm[KEV_NAME_MAX];
+    char lname[KEV_NAME_MAX];  // its name as Linux gives it (kx_lcomm: a main thread that has
+                               // not renamed itself is its program's)
     int64_t start, end;      // cycles, -1 unknown
     int idle, prio;
 };

@@ -81,9 +81,9 @@ static void thread_utid(const struct ks_row *r, sqlite3_context *ctx)
     sqlite3_result_int(ctx, x == &swapper ? 0 : (int)(x - r->t->th) + 1);
 }
 static void thread_name(const struct ks_row *r, sqlite3_context *ctx)
-{
+{ // as Linux names a thread: a main thread is its program's until it renames itself
     const ROW *x = r->p;
-    ks_result_text(ctx, x->name[0] ? x->name : x->comm[0] ? x->comm : NULL);
+    ks_result_text(ctx, x == &swapper ? x->name : x->lname[0] ? x->lname : NULL);
 }
 static void thread_label(const struct ks_row *r, sqlite3_context *ctx)
 { // "process/thread" as every other tool names it

@@ -254,6 +254,7 @@ int ks_trace_summary(struct ks_trace *t, char **err)
         x->pid = m->pid, x->tid = m->tid;
         memcpy(x->name, m->name, sizeof(x->name));
         memcpy(x->comm, m->comm, sizeof(x->comm));
+        snprintf(x->lname, sizeof(x->lname), "%s", kx_lcomm(&s->m, (int)i));
         x->start = p->start[i] ? p->start[i] : -1;
         x->end = p->end[i] ? p->end[i] : -1;
         x->idle = kx_is_idle(&s->m, (int)i);
