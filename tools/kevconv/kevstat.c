@@ -46,23 +46,18 @@ static struct col col(const char *s, unsigned width)
     return c;
 }
 
-enum { OPT_JSON = TOOL_OPT_LONG, OPT_FOLDED, OPT_WAIT_MIN, OPT_DEADLINE, OPT_PERIOD };
+enum { OPT_JSON = TOOL_OPT_LONG, OPT_FOLDED, OPT_WAIT_MIN };
 static const struct tool_opt opts[] = {
     { 's', 's', NULL, "SECTION[,SECTION...]", "the sections to print (default: all)", NULL },
     { OPT_JSON, 0, "json", NULL, "one JSON object with every result (times in cycles)", NULL },
     { OPT_WAIT_MIN, 0, "wait-min", "TIME",
       "group the waits of TIME or longer (250us, 1.5ms; 0: all);\n"
       "default: those over 1% of the waiter's period, or 100 us", NULL },
-    { OPT_DEADLINE, 0, "deadline", "TASK=TIME",
-      "the deadline of a task's instances (imu=2ms, store/srv=500us;\n"
-      "default: its period); TASK: process/thread, or a main thread's\n"
-      "program; again for another task", NULL },
-    { OPT_PERIOD, 0, "period", "TASK=TIME",
-      "a task's period (default: the median interval between its releases)", NULL },
     { OPT_FOLDED, 0, "folded", NULL,
       "the capture's stack samples (tracelogger -p HZ) as folded stacks,\n"
       "one line a stack, root first, the process first: \"stackchain;main;\n"
       "chain_a;chain_spin 12\" (flamegraph.pl, inferno, speedscope)", NULL },
+    { .also = kx_timing_opts },
     { .also = syms_opts },
     { 0 },
 };
@@ -569,8 +564,7 @@ int main(int argc, char **argv)
     uint64_t wait_min = 0;
     int wait_min_set = 0;
     unsigned want = (1u << NSECT) - 1;
-    struct { const char *opt, *arg; } timing[KX_MAX_TIMING];
-    unsigned ntiming = 0;
+    struct kx_timing_set timing = { .n = 0 };
     struct tool_args a = { argc, argv, 0, NULL };
     for (int id; (id = tool_opts_next(&cmd, &a)) != TOOL_OPTS_END;) {
         if (id < 0)
@@ -583,11 +577,6 @@ int main(int argc, char **argv)
             if (kx_wait_min_arg(cmd.name, a.val, &wait_min))
                 return 2;
             wait_min_set = 1;
-        } else if (id == OPT_DEADLINE || id == OPT_PERIOD) {
-            if (ntiming == sizeof(timing) / sizeof(timing[0]))
-                return tool_usage_error(&cmd, "too many --deadline and --period options");
-            timing[ntiming].opt = id == OPT_DEADLINE ? "deadline" : "period";
-            timing[ntiming++].arg = a.val;
         } else if (id == 's') {
             want = 0;
             char buf[256];
@@ -601,6 +590,8 @@ int main(int argc, char **argv)
                 want |= 1u << k;
                 funcs_asked |= k == 9;
             }
+        } else if (kx_timing_take(&timing, cmd.name, id, a.val) < 0) {
+            return 2;
         } else if (syms_take(cmd.name, id, a.val) < 0) {
             return 2;
         }
@@ -621,9 +612,8 @@ int main(int argc, char **argv)
     kx_stats_init(s, f.r);
     s->wait_min_ns = wait_min;
     s->wait_min_set = wait_min_set;
-    for (unsigned i = 0; i < ntiming; i++)
-        if (kx_stats_timing(s, cmd.name, timing[i].opt, timing[i].arg))
-            return 2;
+    if (s->tasks)
+        kx_tasks_rules(s->tasks, &timing);
     if (!json && (want & 1u << 7) && (waits = tmpfile()) != NULL) // every wait, for -s waits
         kx_stats_sink(s, &(struct kx_sink){ .user = waits, .wait = kx_wait_save });
     int rc = kx_decode_sorted("kevstat", &f, cb, s);

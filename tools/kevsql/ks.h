@@ -482,6 +482,9 @@ void ks_kept_free(struct ks_trace *t);
 // kevsql's symbol options (syms_opts: --elf, --kernel, --symbols DIR, --no-symbols,
 // tool_syms.h), kept and given again for each trace: 1 one was, 0 not one, -1 said why.
 int ks_syms_take(int id, const char *val);
+// kevsql's --deadline and --period (kx_timing_opts), given to every trace's first pass.
+int ks_timing_take(int id, const char *val);
+int ks_timing_given(void);
 // A number for a trace just opened (its sym_gen).
 unsigned ks_syms_gen(void);
 // pc named as every tool names a frame ("stackfault`fault_c+0x4"), "0x..." when nothing names

@@ -158,6 +158,20 @@ const char *ks_attr(const struct ks_trace *t, const char *key, char *buf, size_t
 
 // ---- the first pass ------------------------------------------------------------------------------
 
+// The periods and deadlines kevsql was given (kx_timing_take, the tools' one parser), for every
+// trace's task instances. Set before any trace is opened, read only after.
+static struct kx_timing_set timing;
+
+int ks_timing_take(int id, const char *val)
+{
+    return kx_timing_take(&timing, "kevsql", id, val);
+}
+
+int ks_timing_given(void)
+{
+    return timing.n != 0;
+}
+
 struct pass {
     struct ks_trace *t;
     struct kx_stats *s;
@@ -226,6 +240,8 @@ int ks_trace_summary(struct ks_trace *t, char **err)
     memset(p, 0, sizeof(*p));
     p->t = t;
     p->s = s;
+    if (s->tasks)
+        kx_tasks_rules(s->tasks, &timing);
     struct kev_event e;
     int k;
     while ((k = kx_src_next(src, &e)) == 1) {
