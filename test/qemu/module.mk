@@ -201,9 +201,10 @@ AUDITOR_BOARDS := mps2-an385 qemu-virt-a53
 SCRIPT_TESTS += $(foreach b,$(AUDITOR_BOARDS),qemu-auditor/$(b)|300|BOARD=$(b)|test/qemu/test_auditor.sh|build/$(b)|$(H))
 TEST_DEPS    += $(B)/auditortest.elf $(H)/kevstat $(H)/kevsql $(H)/kevreport
 TEST_DEPS    += $(foreach b,$(filter-out $(BOARD),$(AUDITOR_BOARDS)),matrix-images-$(b))
-# Task instances on a real capture: user/apps/cadence's own measure of its jobs (their release,
-# end and misses) and relay's of its waits against kevstat, kevsql and the report read in
-# Chromium (test_tasks.sh: one boot a board serves every check, about 10 s each).
+# Task instances and wait chains on a real capture: user/apps/cadence's own measure of its jobs
+# (their release, end and misses) and relay's of its waits (client -> server -> mutex -> holder)
+# against kevstat, kevsql and the report read in Chromium (test_tasks.sh: one boot a board serves
+# every check, about 15 s each on an idle machine).
 TASKS_BOARDS := mps2-an385 qemu-virt-a53
 SCRIPT_TESTS += $(foreach b,$(TASKS_BOARDS),qemu-tasks/$(b)|120|BOARD=$(b)|test/qemu/test_tasks.sh|build/$(b)|$(H))
 TEST_DEPS    += $(B)/tasktest.elf $(H)/kevstat $(H)/kevsql $(H)/kevreport
