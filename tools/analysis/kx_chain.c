@@ -5,6 +5,7 @@
 #include <kevhost/kx_chain.h>
 #include <kevhost/kx_rows.h>
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -31,7 +32,7 @@ void kx_chains_setup(struct kx_chains *c, const struct kx_model *m, const struct
 void kx_chains_free(struct kx_chains *c)
 {
     for (unsigned i = 0; i < KX_MAX_THREADS; i++) {
-        free(c->open[i]), c->open[i] = NULL;
+        free(c->slot[i]), c->slot[i] = c->open[i] = NULL;
         free(c->waiter[i]), c->waiter[i] = NULL;
     }
     free(c->pair), c->pair = NULL;
@@ -305,11 +306,12 @@ static void account(struct kx_chains *c, const struct kx_cwait *w, uint64_t t)
 
 static void open_wait(struct kx_chains *c, int th, uint64_t t)
 {
-    struct kx_cwait *w = calloc(1, sizeof(*w));
-    if (!w) {
+    struct kx_cwait *w = c->slot[th]; // the thread's record, made at its first wait
+    if (!w && !(w = c->slot[th] = malloc(sizeof(*w)))) {
         c->oom++;
         return;
     }
+    memset(w, 0, offsetof(struct kx_cwait, cur));
     w->id = ++c->next_wait;
     w->th = th;
     w->prio = c->m ? c->m->th[th].prio : -1;
@@ -325,7 +327,6 @@ static void close_wait(struct kx_chains *c, int th, uint64_t t)
     end_stretch(c, w, t);
     w->t1 = t;
     account(c, w, t);
-    free(w);
     c->open[th] = NULL;
     for (unsigned i = 0; i < c->nopen; i++)
         if (c->open_th[i] == th) {
@@ -382,10 +383,8 @@ static void dl_check(struct kx_chains *c, int x, uint64_t t)
 
 // ---- steps -----------------------------------------------------------------------------------------
 
-void kx_chains_step(struct kx_chains *c, uint64_t t)
+void kx_chains_step_slow(struct kx_chains *c, uint64_t t)
 {
-    if (!c->nchanged)
-        return;
     c->t_last = t;
     // the waits that end (their last stretch resolved by the thread that ended them)
     for (unsigned i = 0; i < c->nchanged; i++) {

@@ -145,7 +145,8 @@ struct kx_chains {
     unsigned nchanged;
     uint8_t is_changed[KX_MAX_THREADS];
     // the waits open now
-    struct kx_cwait *open[KX_MAX_THREADS]; // by waiter (heap), NULL none
+    struct kx_cwait *slot[KX_MAX_THREADS]; // each thread's wait record (heap, made at its first)
+    struct kx_cwait *open[KX_MAX_THREADS]; // its slot while it waits, else NULL
     int open_th[KX_MAX_THREADS];
     unsigned nopen;
     uint64_t next_wait, next_row;
@@ -177,8 +178,13 @@ void kx_chains_reply(struct kx_chains *c, int th);
 // (-1 unknown); the wait analysis's view, given after every event that may change it.
 void kx_chains_sync(struct kx_chains *c, int th, unsigned kind, int obj, int holder);
 // After each event: the waits that began or ended, the chains whose links changed (their
-// stretches end), the cycles closed and broken.
-void kx_chains_step(struct kx_chains *c, uint64_t t);
+// stretches end), the cycles closed and broken. Inline: most events change no link.
+void kx_chains_step_slow(struct kx_chains *c, uint64_t t);
+static inline void kx_chains_step(struct kx_chains *c, uint64_t t)
+{
+    if (c->nchanged)
+        kx_chains_step_slow(c, t);
+}
 // At the end of the trace: every open wait's stretch ends at t (the wait stays open: t1 0).
 void kx_chains_finish(struct kx_chains *c, uint64_t t);
 
