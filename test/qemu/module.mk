@@ -216,7 +216,7 @@ DSCRIPT_BOARDS := mps2-an385 qemu-virt-a53 x86-pc
 SCRIPT_TESTS += $(foreach b,$(DSCRIPT_BOARDS),qemu-dscript/$(b)|420|test/qemu/test_dtrace_script.sh|$(b)|$(H))
 TEST_DEPS    += $(H)/dcompile $(foreach b,$(filter-out $(BOARD),$(DSCRIPT_BOARDS)),matrix-images-$(b))
 # Who blocked whom on a real capture: user/apps/inversion and user/apps/deadlock under the
-# tracelogger, kevstat's findings against what the programs print (docs/analysis.md).
+# tracelogger, kevstat's findings against what the programs print (docs/waits.md).
 ifneq ($(filter syncapps,$(IMAGES)),)
 SCRIPT_TESTS += qemu/sync-apps|120|test/qemu/test_sync_apps.sh|$(B)|$(H)
 TEST_DEPS    += $(B)/syncapps.elf $(H)/kevstat $(H)/kevsql

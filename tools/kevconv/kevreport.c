@@ -50,7 +50,8 @@ static const struct tool_cmd cmd = {
     "Writes a self-contained HTML report: timeline with zoom and pan, task\n"
     "instances and deadline misses, CPU time,\n"
     "thread states, kernel calls, interrupts, messages, lost-event windows, user\n"
-    "events, findings (faults among them, with their function and stack), a flame\n"
+    "events, findings (faults among them, with their function and stack; wait\n"
+    "chains followed to their roots; deadlocks), a flame\n"
     "graph of the stack samples. A damaged or truncated file: the page says so (and\n"
     "where), exit 1. Code addresses are named from the ELF files the capture ran,\n"
     "found by build id.\n",

@@ -2,7 +2,7 @@
 // Wait chains: every wait of a thread on another followed to its root, with the time of each
 // link, and the deadlocks (a chain that comes back to one of its threads): one mechanism, the
 // one kevstat (-s chains, and -s waits's deadlocks), the report's findings and kevsql's
-// blocked_by and deadlock tables show (docs/analysis.md, "Wait chains").
+// blocked_by and deadlock tables show (docs/waits.md, "Wait chains").
 //   * A thread waits on another (a link) while it is blocked
 //       SEND    on the thread that receives its message (known at the receive),
 //       REPLY   on the thread that received it (its reply),
