@@ -11,17 +11,11 @@
 #   relay_check.py KEVSTAT.json CHAINS.txt RUN_LOG KEVSQL TRACE.kev
 import json, os, re, subprocess, sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from tasks_common import relay
+from tasks_common import check, relay
 
 st, txt = json.load(open(sys.argv[1])), open(sys.argv[2]).read()
 log, kevsql, kev = open(sys.argv[3], errors="replace").read(), sys.argv[4], sys.argv[5]
 TOL = 1.5
-
-
-def check(cond, what, diag=""):
-    print(("ok" if cond else "not ok"), "-", what)
-    if not cond and diag:
-        print("# " + str(diag)[:600])
 
 
 r = relay(log)

@@ -10,16 +10,10 @@
 #   tasks_check.py KEVSTAT.json TASKS.txt RUN_LOG KEVSQL TRACE.kev KEVSTAT
 import json, os, re, subprocess, sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from tasks_common import cadence
+from tasks_common import check, cadence
 
 st, txt, log = json.load(open(sys.argv[1])), open(sys.argv[2]).read(), open(sys.argv[3], errors="replace").read()
 kevsql, kev, kevstat = sys.argv[4], sys.argv[5], sys.argv[6]
-
-
-def check(cond, what, diag=""):
-    print(("ok" if cond else "not ok"), "-", what)
-    if not cond and diag:
-        print("# " + str(diag)[:600])
 
 
 c = cadence(log)

@@ -19,17 +19,11 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from chromium_driver import chromium
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
-from tasks_common import cadence, relay
+from tasks_common import check, cadence, relay
 
 page, log_f, shot = sys.argv[1:4]
 log = open(log_f, errors="replace").read()
 c, rl = cadence(log), relay(log)
-
-
-def check(cond, what, diag=""):
-    print(("ok" if cond else "not ok"), "-", what)
-    if not cond and diag:
-        print("# " + str(diag)[:600])
 
 
 def us_of(t):  # "2.128 ms", "980.5 us", as the page writes a time (report.js fmtTime)
