@@ -101,6 +101,14 @@
   // one time base on the whole page, kevstat's: time since boot
   document.body.appendChild(el("p", { "class": "note", id: "time-base", text: "Every time on this page counts from boot, as kevstat's do; the trace's first event came " +
     fmtTime(tr.first) + " after boot, its last " + fmtTime(tr.last) + "." }));
+  // How the capture's time was kept, and what the emulator did to it (kx_emul.c's sentences,
+  // kevstat's "time:" and "WARNING:" lines).
+  if (S.clock) {
+    document.body.appendChild(el("p", { "class": "summary", id: "clock", text: "Time: " + S.clock.says + "." }));
+    S.clock.warnings.forEach(function (w) {
+      document.body.appendChild(el("p", { "class": "emul-warning", text: "Warning: " + w + "." }));
+    });
+  }
 
   // ---- timeline -------------------------------------------------------------------------------
   var tsec = section("timeline-section", "Timeline");
