@@ -53,7 +53,7 @@ def relay_checks(d):
           "mutex %d held by relay/main, attributed to relay/main (the program's round %d)" % (cw, send, sw, rl["mutex"], k),
           text)
     if li:
-        d.execute_script("arguments[0].scrollIntoView()", li[0])
+        d.execute_script("arguments[0].scrollIntoView({block: 'center'})", li[0])  # below the contents bar
         li[0].find_element(By.CSS_SELECTOR, "button.show").click()
         view = d.find_element(By.ID, "view-info").text
         v = re.search(r"view ([0-9.]+ \w+) \.\. ([0-9.]+ \w+) since boot", view)
