@@ -231,7 +231,7 @@
     T.events.forEach(function (e) { if (e[0] >= a && e[0] < b && e[2] >= 0) nev[e[2]] = (nev[e[2]] || 0) + 1; });
     rOut.textContent = "";
     rOut.appendChild(el("p", { id: "range-info", text: "from " + boot(a) + " to " + boot(b) + " (" + fmt(b - a) + ")" }));
-    rOut.appendChild(R.table(["thread", "running", "CPU share", "runnable (preempted)", "blocked", "events"],
+    rOut.appendChild(R.table(["thread", "running", "CPU share", "ready (runnable, not running)", "blocked", "events"],
       Object.keys(per).filter(function (k) { return per[k].run || per[k].ready || nev[k]; }).map(function (k) {
         var p = per[k];
         return [T.threads[k].name, fmt(p.run), (100 * p.run / (b - a)).toFixed(1) + "%", fmt(p.ready), fmt(p.blocked), nev[k] || 0];
