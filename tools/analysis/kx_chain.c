@@ -98,9 +98,8 @@ static void update(struct kx_chains *c, int th, int by, int named)
     }
 }
 
-void kx_chains_state(struct kx_chains *c, int th, unsigned st, int by, uint64_t t)
+void kx_chains_state(struct kx_chains *c, int th, unsigned st, int by)
 {
-    (void)t;
     if (!valid(th))
         return;
     c->state[th] = (uint8_t)(st < KEV_TH_NSTATES ? st : KX_STATE_UNKNOWN);

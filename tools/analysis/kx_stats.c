@@ -340,7 +340,7 @@ static void thread_event(struct kx_stats *s, const struct kev_event *e, int idx)
     unsigned cpu = e->cpu;
     if (s->chains) // `by`: the thread in whose kernel call the state came (it woke idx ...)
         kx_chains_state(s->chains, idx, e->ev == KEV_TH_DESTROY ? KEV_TH_DEAD : e->ev,
-                        s->m.in_snapshot || s->m.irq[cpu] ? -1 : s->m.cur[cpu], t);
+                        s->m.in_snapshot || s->m.irq[cpu] ? -1 : s->m.cur[cpu]);
     if (e->ev == KEV_TH_RUNNING) {
         int prev = s->m.cur[cpu];
         if (prev >= 0 && prev != idx && s->th[prev].state == KEV_TH_RUNNING && !s->m.in_snapshot)

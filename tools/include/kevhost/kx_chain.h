@@ -6,7 +6,8 @@
 //   * A thread waits on another (a link) while it is blocked
 //       SEND    on the thread that receives its message (known at the receive),
 //       REPLY   on the thread that received it (its reply),
-//       MUTEX   on the mutex's owner now (a mutex handed on: its new owner),
+//       MUTEX   on the mutex's owner now (a mutex handed on: its new owner; from the unlock
+//               to the hand-over, still the old one),
 //       SEM     on the thread that took the semaphore and has not posted (a hint),
 //       CONDVAR on nobody known while it waits.
 //     A link whose thread is unknown while it lasts (a send not yet received, a condvar, a
@@ -167,9 +168,9 @@ struct kx_chains {
 // (may be NULL) takes the stretches.
 void kx_chains_setup(struct kx_chains *c, const struct kx_model *m, const struct kx_sink *sink);
 void kx_chains_free(struct kx_chains *c);
-// Thread th entered state st (KEV_TH_*) at t; `by`: the thread running where that was written
-// (the one that woke it, signalled it, handed it a mutex), -1 none or an interrupt.
-void kx_chains_state(struct kx_chains *c, int th, unsigned st, int by, uint64_t t);
+// Thread th entered state st (KEV_TH_*); `by`: the thread running where that was written (the
+// one that woke it, signalled it, handed it a mutex), -1 none or an interrupt.
+void kx_chains_state(struct kx_chains *c, int th, unsigned st, int by);
 // A message of client th to process pid was sent; received by thread srv; replied to.
 void kx_chains_send(struct kx_chains *c, int th, uint32_t pid);
 void kx_chains_recv(struct kx_chains *c, int th, int srv);
