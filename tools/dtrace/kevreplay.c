@@ -102,6 +102,9 @@ struct replay {
 
 /* the replay under way, for dvm_lwpinfo (the engine's hooks are globals) */
 static struct replay *replay_now;
+/* the highest pid a process of the capture was created with so far (its snapshot's too), kept
+ * past the replay for END (kev_replay_pid_max) */
+static uint32_t pid_max;
 
 static struct rthread *rthread(struct replay *p, uint32_t who)
 {
@@ -907,6 +910,8 @@ static void procs_before(struct replay *p, const struct kev_event *e)
     if (e->cls != KEV_C_PR_TH || e->nw < 2 ||
         (e->ev != KEV_PR_CREATE_NAME && e->ev != KEV_PR_CREATE))
         return;
+    if (e->w[1] > pid_max)
+        pid_max = e->w[1];
     struct rproc *q = rproc(p, e->w[1], 1);
     if (!q)
         return;
@@ -1087,6 +1092,11 @@ static uint8_t *read_file(const char *path, size_t *lenp)
     return data;
 }
 
+uint32_t kev_replay_pid_max(void)
+{
+    return pid_max;
+}
+
 unsigned kev_capture_ncpus(const char *path)
 {
     size_t len;
@@ -1139,6 +1149,7 @@ int kev_replay(const char *path, struct dvm_state *st, struct dcons *cons,
     p.ctx.execname = "";
     p.r = &r;
     replay_now = &p;
+    pid_max = 0;
     dvm_uread = replay_uread;
     if (rstacks_census(data, len, &p.stacks) != 0)
         memset(&p.stacks, 0, sizeof(p.stacks));

@@ -22,5 +22,8 @@ int kev_replay(const char *path, struct dvm_state *st, struct dcons *cons,
  * cpu_only (kev_replay): N + 1 fires only CPU N's events and profile-N there (-x cpu=N);
  * BEGIN, END, ERROR and tick-N as always; 0: every CPU. */
 unsigned kev_capture_ncpus(const char *path);
+/* kev_replay_pid_max: during kev_replay, the highest pid the capture has created a process
+ * with so far (its snapshot's processes included): the kernel's next_pid is one more. */
+uint32_t kev_replay_pid_max(void);
 
 #endif
