@@ -145,7 +145,7 @@ static const char *option_apply(struct options *o, const char *name, const char 
     static const char *const runtime[] = { "quiet", "aggsortkey", "aggsortrev", "flowindent",
         "rawbytes", "stackindent", "destructive", "grabanon", "temporal", "agghist", "aggpack",
         "aggzoom", "aggsortpos", "stackframes", "ustackframes", "jstackframes",
-        "aggpercpu" };
+        "jstackstrsize", "aggpercpu" };
     static const char *const flags[] = { "errtags", "droptags", "zdefs", "knodefs", "unodefs",
         "kdefs", "udefs", "nolibs", "argref", "defaultargs", "empty", "pspec", "verbose",
         "lazyload", "cpp", "strip", "noerror" };
