@@ -13,6 +13,7 @@
 #   make test       install what is missing, run every test, print "N passed, M failed"
 #   make bench      deterministic (-icount shift=0) benchmarks, "BENCH name value unit" lines
 #   make debug      QEMU waiting for gdb-multiarch on :1234 (see .gdbinit)
+#   make longrun    the live stream held for an hour on two boards, its counters checked
 #   make clean
 # Variables: BOARD=<name> (boards/<name>/), LIBC=picolibc|newlib, V=1 for full commands.
 
@@ -169,6 +170,15 @@ debug: setup
 	@echo "QEMU is waiting for a debugger on :1234. In another shell run:"
 	@echo "    gdb-multiarch -x .gdbinit $(B)/demo.elf"
 	$(Q)BOARD=$(BOARD) QEMU_TIMEOUT=0 scripts/qemu-run.sh $(B)/demo.elf -S -gdb tcp::1234
+
+# make longrun [LONGRUN_SECONDS=3600]: the live stream held that long on mps2-an385, then on
+# qemu-virt-a53, the demo in a loop and a reader that stops now and then; the counters checked
+# at the end (scripts/longrun.sh). Not part of make test.
+.PHONY: longrun
+longrun: setup-test
+	$(Q)$(MAKE) --no-print-directory BOARD=mps2-an385 all
+	$(Q)$(MAKE) --no-print-directory BOARD=qemu-virt-a53 images
+	$(Q)scripts/longrun.sh
 
 fuzz: setup-test $(FUZZ_BINS)
 	$(Q)for f in $(FUZZ_BINS); do mkdir -p $$f.corpus; \

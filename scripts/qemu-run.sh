@@ -12,11 +12,17 @@
 # (default 0 = off; scripts/run-tests.sh sets 45): a run with no console output and no trace
 # progress (the -f file in QEMU_ARGS, the QEMU_UART1 file) for that long is reported as hung
 # and killed, instead of waiting out QEMU_TIMEOUT (scripts/qemu-watch.sh).
+# QEMU_STREAM=tcp:PORT|fifo:PATH|-: the trace stream UART live, while the system runs, to one
+# reader on 127.0.0.1:PORT (0: a free port, said on stderr), a named pipe, or standard output,
+# through build/host/kevrelay, which never lets a reader that stops stall QEMU (it sends the
+# board XOFF; the tracelogger drops and counts whole buffers). QEMU_STREAM_OPTS: kevrelay's
+# options (-b BYTES its buffer, -w SEC the wait for a reader after QEMU's end, -s a summary).
 set -u
 img=$1; shift
 board=${BOARD:-mps2-an385}
 tmo=${QEMU_TIMEOUT:-60}
-# Each board says how QEMU boots it (boards/<board>/qemu.sh: sets cmd, sh_cfg, uart1_opt).
+# Each board says how QEMU boots it (boards/<board>/qemu.sh: sets cmd, sh_cfg, and uart1_opt,
+# which adds the trace stream UART as `-serial SPEC`).
 here=$(cd "$(dirname "$0")/.." && pwd)
 if [ ! -f "$here/boards/$board/qemu.sh" ]; then
     echo "qemu-run: board '$board' has no boards/$board/qemu.sh" >&2
@@ -65,18 +71,48 @@ if [ -n "$sh_cfg" ]; then
     set +f
     cmd+=(-semihosting-config "$sh_cfg")
 fi
-[ -n "${QEMU_UART1:-}" ] && uart1_opt "$QEMU_UART1"
+[ -n "${QEMU_UART1:-}" ] && uart1_opt "file:$QEMU_UART1"
+relay_pid=
+if [ -n "${QEMU_STREAM:-}" ]; then
+    if [ -n "${QEMU_UART1:-}" ]; then
+        echo "qemu-run: QEMU_STREAM and QEMU_UART1 both take the trace stream UART: give one" >&2
+        exit 2
+    fi
+    relay=$here/build/host/kevrelay
+    [ -x "$relay" ] || { echo "qemu-run: QEMU_STREAM needs $relay (make)" >&2; exit 2; }
+    sdir=$(mktemp -d "${TMPDIR:-/tmp}/qemu-stream.XXXXXX")
+    # shellcheck disable=SC2086  # QEMU_STREAM_OPTS: words
+    "$relay" -q "$sdir/uart.sock" ${QEMU_STREAM_OPTS:-} "$QEMU_STREAM" </dev/null &
+    relay_pid=$!
+    trap 'kill $relay_pid 2>/dev/null; rm -rf "$sdir"' EXIT
+    for _ in $(seq 200); do
+        [ -S "$sdir/uart.sock" ] || ! kill -0 $relay_pid 2>/dev/null && break
+        sleep 0.05
+    done
+    [ -S "$sdir/uart.sock" ] || { echo "qemu-run: kevrelay did not start" >&2; exit 2; }
+    cmd+=(-chardev "socket,id=kevstream,path=$sdir/uart.sock")
+    uart1_opt chardev:kevstream
+fi
+# finish RC: after QEMU, the relay delivers what it holds (it ends with its reader, or after
+# its wait for one); then the image's status.
+finish() {
+    if [ -n "$relay_pid" ]; then
+        wait "$relay_pid"
+        relay_pid=
+        rm -rf "$sdir"
+    fi
+    exit "$(qemu_status "$1")"
+}
 if [ "${QEMU_HANG:-0}" != 0 ]; then
     . "$here/scripts/qemu-watch.sh"
     qemu_watch "$tmo" "$QEMU_HANG" "$@"
-    rc=$?
-    exit "$(qemu_status $rc)"
+    finish $?
 fi
 if [ "$tmo" != 0 ]; then
     timeout -k 5 "$tmo" "${cmd[@]}" "$@" </dev/null
     rc=$?
     [ $rc = 124 ] && echo "qemu-run: $img did not finish within ${tmo}s (killed)" >&2
-    exit "$(qemu_status $rc)"
+    finish $rc
 fi
 "${cmd[@]}" "$@"
-exit "$(qemu_status $?)"
+finish $?

@@ -40,5 +40,14 @@ SCRIPT_TESTS_HOST += host-layout|30|test/tools/test_host_layout.sh
 # The option loop (tools/common/tool_opts.c) as each tool over a capture answers it.
 TEST_DEPS_HOST    += $(H)/kev2ctf $(H)/kev2json $(H)/kev2perfetto $(H)/kevstat $(H)/kevreport \
                      $(H)/kevtable $(H)/traceprinter $(H)/kevgen $(H)/dcompile \
-                     $(H)/kevsql $(H)/kevcapture $(H)/stacksym $(H)/kevdump $(H)/kevrtt $(H)/dtrace
+                     $(H)/kevsql $(H)/kevcapture $(H)/kevtop $(H)/stacksym $(H)/kevdump $(H)/kevrtt $(H)/kevrelay $(H)/dtrace
 SCRIPT_TESTS_HOST += tool-opts|60|test/tools/test_tool_opts.sh
+
+# The live reader against the file decoder over the same captures, with every fault injected.
+HOST_TESTS += $(HT)/test_kev_live
+$(HT)/test_kev_live: $(call host_test_objs,test/unit/test_kev_live.c tools/common/kev_live.c \
+                         tools/common/kev_capture.c trace/trace_ring.c trace/kev_stream.c \
+                         trace/kev_events.c trace/kev_kercall.c trace/kev_file.c trace/kev_decode.c \
+                         trace/kev_fields.c trace/kev_text.c)
+	@echo "  LINK    $@"
+	$(Q)$(HOST_CC) -o $@ $^ -lcmocka $(HOST_TLDFLAGS)

@@ -33,3 +33,6 @@ $(B)/apps/ktest/obj/%.o: UCFLAGS += -Os
 # keeps the integer-only variant here, which prints no 64-bit integers (ktest prints its 64-bit
 # values with u64txt, kern.h). Every other program links the full one (user/module.mk).
 $(B)/%/ktest.elf: ULDFLAGS := $(patsubst -DPICOLIBC_DOUBLE_PRINTF_SCANF,-DPICOLIBC_INTEGER_PRINTF_SCANF,$(ULDFLAGS))
+# The tracelogger's too (its live stream's flow control, LOSS and HEARTBEAT frames filled the
+# slot): it prints no floating point, and its 64-bit counts with u64txt.
+$(B)/%/tracelogger.elf: ULDFLAGS := $(patsubst -DPICOLIBC_DOUBLE_PRINTF_SCANF,-DPICOLIBC_INTEGER_PRINTF_SCANF,$(ULDFLAGS))

@@ -26,6 +26,11 @@ BENCHES    += scripts/bench-logger.sh|$(B)
 # The RTT transport through a stand-in probe on QEMU's gdbstub (docs/tracelogger.md).
 SCRIPT_TESTS += qemu/rtt|180|test/qemu/test_rtt.sh|$(B)|$(H)
 TEST_DEPS    += $(H)/kevrtt
+# The live stream's board side: the flush interval and heartbeats on the guest clock, a reader
+# that stops (XOFF through kevrelay, an RTT probe that stalls), -x rtt=block (docs/tracelogger.md).
+# About 25 s: five short boots.
+SCRIPT_TESTS += qemu/stream-live|180|test/qemu/test_stream_live.sh|$(B)|$(H)
+TEST_DEPS    += $(H)/kevrelay
 # Post-mortem: the ring of a hung system read by kevdump through QEMU's gdbstub.
 SCRIPT_TESTS += qemu/flight|120|test/qemu/test_flight.sh|$(B)|$(H)
 # Post-mortem after a forced kernel fault: the KPANIC event, the halt in place, kevdump.
@@ -94,6 +99,9 @@ SCRIPT_TESTS += $$(if $$(filter tracelogger,$$(MATRIX_TESTS_$(1))),qemu-$(1)/tra
 SCRIPT_TESTS += $$(if $$(filter flight,$$(MATRIX_TESTS_$(1))),qemu-$(1)/flight|120|BOARD=$(1)|test/qemu/test_flight.sh|build/$(1)|$(H))
 SCRIPT_TESTS += $$(if $$(filter flight,$$(MATRIX_TESTS_$(1))),qemu-$(1)/kfault|120|BOARD=$(1)|test/qemu/test_kfault.sh|build/$(1)|$(H))
 SCRIPT_TESTS += $$(if $$(filter rtt,$$(MATRIX_TESTS_$(1))),qemu-$(1)/rtt|180|BOARD=$(1)|test/qemu/test_rtt.sh|build/$(1)|$(H))
+SCRIPT_TESTS += $$(if $$(filter stream,$$(MATRIX_TESTS_$(1))),qemu-$(1)/stream-live|180|BOARD=$(1)|test/qemu/test_stream_live.sh|build/$(1)|$(H))
+# (the reader that stops alone, about 8 s: the board's trace UART receive line and XON/XOFF)
+SCRIPT_TESTS += $$(if $$(filter stream-stop,$$(MATRIX_TESTS_$(1))),qemu-$(1)/stream-stop|120|BOARD=$(1)|test/qemu/test_stream_live.sh|build/$(1)|$(H)|stop)
 SCRIPT_TESTS += $$(if $$(filter dtrace,$$(MATRIX_TESTS_$(1))),qemu-$(1)/dtrace|900|BOARD=$(1)|test/qemu/test_dtrace.sh|build/$(1)|$(H))
 # period: an application keeps its period with the tracelogger writing (test_period.sh).
 SCRIPT_TESTS += $$(if $$(filter period,$$(MATRIX_TESTS_$(1))),qemu-$(1)/period|180|BOARD=$(1)|test/qemu/test_period.sh|build/$(1)|$(H))
@@ -189,6 +197,13 @@ AUDITOR_BOARDS := mps2-an385 qemu-virt-a53
 SCRIPT_TESTS += $(foreach b,$(AUDITOR_BOARDS),qemu-auditor/$(b)|300|BOARD=$(b)|test/qemu/test_auditor.sh|build/$(b)|$(H))
 TEST_DEPS    += $(B)/auditortest.elf $(H)/kevstat $(H)/kevsql $(H)/kevreport
 TEST_DEPS    += $(foreach b,$(filter-out $(BOARD),$(AUDITOR_BOARDS)),matrix-images-$(b))
+# Task instances on a real capture: user/apps/cadence's own measure of its jobs (their release,
+# end and misses) and relay's of its waits against kevstat, kevsql and the report read in
+# Chromium (test_tasks.sh: one boot a board serves every check, about 10 s each).
+TASKS_BOARDS := mps2-an385 qemu-virt-a53
+SCRIPT_TESTS += $(foreach b,$(TASKS_BOARDS),qemu-tasks/$(b)|120|BOARD=$(b)|test/qemu/test_tasks.sh|build/$(b)|$(H))
+TEST_DEPS    += $(B)/tasktest.elf $(H)/kevstat $(H)/kevsql $(H)/kevreport
+TEST_DEPS    += $(foreach b,$(filter-out $(BOARD),$(TASKS_BOARDS)),matrix-images-$(b))
 # make dtrace S=script.d on the boards that run dtrace: a script's lines and #pragma options
 # reach the board intact (x86-pc carries the text on its boot command line), with DTrace's
 # option syntax.

@@ -21,6 +21,7 @@
 #include <trace/kev_stack.h>
 #include <trace/kev_text.h>
 #include <trace/kev_userreg.h>
+#include <kevhost/kx_fields.h>
 #include <kevhost/kx_ids.h>
 #include <kevhost/tool_syms.h>
 #include <kevhost/kx_digits.h>
@@ -433,8 +434,9 @@ static int system_event(struct conv *c, struct stream *s, const struct kev_event
         return 1;
     }
     if (e->ev == KEV_SYS_PRIO_CHANGE && e->nw >= 2) {
-        uint32_t pid = e->w[0] >> 16, tid = e->w[0] & 0xffffu;
-        unsigned prio = e->w[1] & 0xffu, old = (e->w[1] >> 8) & 0xffu;
+        const struct kx_fields *f = kx_fields();
+        uint32_t who = kx_field(e, f->prio_who), pid = kev_who_pid(who), tid = kev_who_tid(who);
+        unsigned prio = kx_field(e, f->prio_new), old = kx_field(e, f->prio_old);
         int idx = kx_thread(c->m, pid, tid);
         int32_t ltid, lpid;
         linux_ids(c, pid, tid, &ltid, &lpid);
@@ -443,21 +445,21 @@ static int system_event(struct conv *c, struct stream *s, const struct kev_event
         put32(s, (uint32_t)ltid);
         put32(s, (uint32_t)kx_lttng_prio((int)old)), put32(s, (uint32_t)kx_lttng_prio((int)prio));
         put32(s, pid), put32(s, tid), put32(s, old), put32(s, prio);
-        put8(s, (uint8_t)(e->w[1] >> 16));
+        put8(s, (uint8_t)kx_field(e, f->prio_cause));
         return 1;
     }
     if (e->ev == KEV_SYS_SYNC_WAIT && e->nw >= 2) {
         int th = c->sync_for[e->cpu] ? c->sync_for[e->cpu] - 1 : kx_cpu_thread(c->m, e->cpu);
-        uint32_t owner = e->w[1];
+        uint32_t owner = kx_field(e, kx_fields()->sync_owner);
         ev_header(s, CTF_ID_KEV_SYNC_WAIT, e->t64, 12 + 1 + 16);
         if (th >= 0)
             put_thread(c, s, c->m->th[th].pid, c->m->th[th].tid);
         else
             put32(s, (uint32_t)-1), put32(s, (uint32_t)-1), put32(s, 0);
         put8(s, th >= 0 ? (uint8_t)c->m->th[th].state : 0);
-        put32(s, e->w[0]);
-        put32(s, owner ? (uint32_t)kx_tid_of(owner >> 16, owner & 0xffffu) : (uint32_t)-1);
-        put32(s, owner >> 16), put32(s, owner & 0xffffu);
+        put32(s, kx_field(e, kx_fields()->sync_object));
+        put32(s, owner ? (uint32_t)kx_tid_of(kev_who_pid(owner), kev_who_tid(owner)) : (uint32_t)-1);
+        put32(s, kev_who_pid(owner)), put32(s, kev_who_tid(owner));
         c->sync_for[e->cpu] = 0;
         return 1;
     }

@@ -395,7 +395,7 @@
 
   // The page's parts for the modules that follow this script (report_analysis.js; a flame
   // graph): they add sections, draw over the timeline (overlays) and follow the view (changed).
-  window.kevReport = { D: D, S: S, T: T, hz: hz, el: el, table: table, section: section,
+  window.kevReport = { D: D, S: S, T: T, hz: hz, el: el, table: table, section: section, hist: hist,
     fmtTime: fmtTime, stateColor: stateColor, hue: hue, view: view, draw: draw, x: x, tAt: tAt,
     canvas: canvas, rows: rows, thRow: thRow, AXIS: AXIS, RH: RH, LABEL: LABEL,
     overlays: overlays, changed: changed, toolbar: bar, timelineSection: tsec };

@@ -4,11 +4,19 @@
 // channel, starts the rest with that address, reaps them all, asks the server for its
 // statistics, stops it, stops tracing, waits for the logger to save everything, and exits 0
 // only if every program did its job.
+// `init loop=SECONDS [idle=MS]` on the boot command line: the same round again and again
+// (the logger and tracing once around them all) until SECONDS of the board's clock have
+// passed, with MS of quiet between rounds; a long run of the live stream (scripts/longrun.sh).
 #include <kern.h>
+#include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include <errno.h>
 #include <demo_proto.h>
 #include <logger_prio.h>
+
+static bool quiet;          // rounds after the first say only what failed
 
 static int spawn(const char *name, uint32_t arg)
 {
@@ -18,20 +26,11 @@ static int spawn(const char *name, uint32_t arg)
     return pid;
 }
 
-int main(void)
+// One round of the demo: the server and its four clients, reaped and checked. Returns the
+// failures; *logger_status is set when the logger ended (it should not, before the stop).
+static int demo_round(int logger, int *logger_status)
 {
     int failures = 0;
-    printf("init: demo system starting\n");
-    // The passive logger saves what init starts (TraceStartWithLogger waits for it to be
-    // ready when it runs on another CPU).
-    int logger = ProcSpawn("tracelogger", BOARD_LOGGER_SPAWN_PRIO, 0);
-    if (logger > 0) {
-        int r = TraceStartWithLogger();
-        if (r < 0) {
-            printf("init: cannot start tracing: errno %d\n", errno);
-            failures++;
-        }
-    }
     int reg = ChannelCreate(0);
     int srv = spawn("srv", DEMO_ADDR(ProcSelf(), reg));     // init need not be pid 1
 
@@ -48,19 +47,20 @@ int main(void)
     }
     uint32_t addr = DEMO_ADDR(srv, m.value);
     MsgReply(rcvid, 0, NULL, 0);
-    printf("init: srv is pid %d, channel %ld\n", srv, (long)m.value);
+    ChannelDestroy(reg);
+    if (!quiet)
+        printf("init: srv is pid %d, channel %ld\n", srv, (long)m.value);
 
     const char *names[] = { "worker", "driver", "ticker", "client" };
     int pids[4];
     for (int i = 0; i < 4; i++)
         pids[i] = spawn(names[i], addr);
 
-    int logger_status = -1;
     for (int n = 0; n < 4; n++) {
         int st = 0;
         int pid = ProcWait(-1, &st);
         if (pid == logger) {            // it should end last, after tracing stops
-            logger_status = st;
+            *logger_status = st;
             printf("init: tracelogger ended early, wait status %#x\n", st);
             n--;
             continue;
@@ -72,7 +72,7 @@ int main(void)
         if (!KW_EXITED(st) || KW_EXITSTATUS(st) != 0) {
             printf("init: %s (pid %d) failed, wait status %#x\n", who, pid, st);
             failures++;
-        } else {
+        } else if (!quiet) {
             printf("init: %s (pid %d) finished\n", who, pid);
         }
     }
@@ -81,24 +81,77 @@ int main(void)
     struct demo_stats stats;
     m.op = DEMO_STATS;
     MsgSend(coid, &m, sizeof(m), &stats, sizeof(stats));
-    printf("init: srv handled %ld reads, %ld writes, %ld device samples, %ld ticks\n",
-           (long)stats.reads, (long)stats.writes, (long)stats.samples, (long)stats.ticks);
+    if (!quiet)
+        printf("init: srv handled %ld reads, %ld writes, %ld device samples, %ld ticks\n",
+               (long)stats.reads, (long)stats.writes, (long)stats.samples, (long)stats.ticks);
     m.op = DEMO_QUIT;
     MsgSend(coid, &m, sizeof(m), NULL, 0);
+    ConnectDetach(coid);
     int st = 0;
     ProcWait(srv, &st);
     if (stats.reads == 0 || stats.samples == 0 || stats.ticks == 0 || KW_EXITSTATUS(st) != 0)
         failures++;
+    return failures;
+}
+
+int main(void)
+{
+    // The whole boot command line, as appinit reads it (make dtrace's D text may be on it).
+    static char cmd[2048];
+    char *argv[8];
+    unsigned loop_s = 0, idle_ms = 0;
+    int argc = kargs("init", cmd, sizeof(cmd), argv, 8);
+    if (argc < 0)
+        printf("init: the boot command line is over the %u bytes init reads: its options "
+               "(loop=, idle=) not read, one round\n", (unsigned)sizeof(cmd) - 2);
+    for (int i = 1; i < argc; i++) {
+        if (strncmp(argv[i], "loop=", 5) == 0)
+            loop_s = (unsigned)strtoul(argv[i] + 5, NULL, 10);
+        else if (strncmp(argv[i], "idle=", 5) == 0)
+            idle_ms = (unsigned)strtoul(argv[i] + 5, NULL, 10);
+        else
+            printf("init: unknown option '%s' (loop=SECONDS idle=MS)\n", argv[i]);
+    }
+    int failures = 0;
+    printf("init: demo system starting\n");
+    // The passive logger saves what init starts (TraceStartWithLogger waits for it to be
+    // ready when it runs on another CPU).
+    int logger = ProcSpawn("tracelogger", BOARD_LOGGER_SPAWN_PRIO, 0);
+    if (logger > 0) {
+        int r = TraceStartWithLogger();
+        if (r < 0) {
+            printf("init: cannot start tracing: errno %d\n", errno);
+            failures++;
+        }
+    }
+    int logger_status = -1;
+    uint64_t t0 = ClockTime(), end = t0 + (uint64_t)loop_s * 1000000000u;
+    unsigned rounds = 0;
+    do {
+        quiet = rounds > 0;
+        int f = demo_round(logger, &logger_status);
+        failures += f;
+        rounds++;
+        if (loop_s && (f || rounds % 100 == 0))
+            printf("init: round %u done, %d failures so far, %lu s\n", rounds, failures,
+                   (unsigned long)((ClockTime() - t0) / 1000000000u));
+        if (loop_s && idle_ms)
+            ThreadSleep((uint64_t)idle_ms * 1000000u);
+    } while (loop_s && ClockTime() < end);
+
     if (logger > 0) {
         TraceEvent(KTRACE_STOP, 0, 0, 0);
         if (logger_status == -1)
             ProcWait(logger, &logger_status);
-        st = logger_status;
+        int st = logger_status;
         if (!KW_EXITED(st) || KW_EXITSTATUS(st) != 0) {
             printf("init: tracelogger failed, wait status %#x\n", st);
             failures++;
         }
     }
+    if (loop_s)
+        printf("init: %u rounds in %lu s\n", rounds,
+               (unsigned long)((ClockTime() - t0) / 1000000000u));
     printf("init: demo system done, %d failures\n", failures);
     return failures ? 1 : 0;
 }
