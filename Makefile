@@ -151,17 +151,18 @@ bench: setup-bench
 	$(Q)$(MAKE) --no-print-directory all bench-build
 	$(Q)scripts/run-bench.sh $(foreach b,$(BENCHES),'$(b)')
 
-# make dtrace S=script.d | D='clauses' [APPS="a b"] [D_OPTS="-x bufsize=16k -q"] [ARGS="5 init"]:
-# runs the D
+# make dtrace S=script.d | D='clauses' [APPS="a b"] [TARGET=b] [D_OPTS="-x bufsize=16k -q"]
+# [ARGS="5 init"]: runs the D
 # program live on the board in QEMU over the demo system, or over appinit and programs a, b
-# (with a tracelogger capture to trace.kev in the same boot). docs/applications.md.
+# (with a tracelogger capture to trace.kev in the same boot); $target is TARGET's pid, by
+# default the first of APPS (docs/dtrace-target.md). docs/applications.md.
 # as_typed NAME: variable NAME's text as the user typed it, quoted for the shell: never expanded
 # by make ($target, $1 and $$ reach D as they do from an S= file) nor by the shell.
 as_typed = '$(subst ','\'',$(value $(1)))'
 dtrace: setup
 	$(Q)$(if $(filter $(BOARD_NO_IMAGES),dtrace),echo "make dtrace: no dtrace image on $(BOARD): $(BOARD_NO_IMAGES_WHY)" >&2; exit 2)
 	$(Q)$(MAKE) --no-print-directory all
-	$(Q)B=$(B) H=$(H) S=$(call as_typed,S) D=$(call as_typed,D) D_OPTS=$(call as_typed,D_OPTS) ARGS=$(call as_typed,ARGS) APPS="$(strip $(APPS))" TL_OPTS="$(TL_OPTS)" \
+	$(Q)B=$(B) H=$(H) S=$(call as_typed,S) D=$(call as_typed,D) D_OPTS=$(call as_typed,D_OPTS) ARGS=$(call as_typed,ARGS) APPS="$(strip $(APPS))" TARGET=$(call as_typed,TARGET) TL_OPTS="$(TL_OPTS)" \
 	    TRACE_STORAGE=$(or $(BOARD_TRACE_STORAGE),semihost) BOARD_DTRACE_CMDLINE=$(BOARD_DTRACE_CMDLINE) \
 	    scripts/run-dtrace.sh $(B)/$(if $(strip $(APPS)),$(DTRUN_IMAGE),dtrace).elf
 

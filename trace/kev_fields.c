@@ -299,6 +299,11 @@ static uint64_t word_bits(uint32_t w, const struct kev_field_desc *fd)
     return fd->bits ? (w >> fd->shift) & ((fd->bits >= 32 ? 0u : 1u << fd->bits) - 1u) : w;
 }
 
+uint64_t kev_field_of_word(const struct kev_field_desc *fd, uint32_t w)
+{
+    return fd && fd->layout == KEV_L_WORD ? word_bits(w, fd) : 0;
+}
+
 const struct kev_field_desc *kev_field_desc_get(unsigned cls, unsigned ev, const char *name)
 {
     const struct kev_event_desc *d = kev_event_describe(cls, ev);
@@ -467,4 +472,13 @@ const struct kev_field *kev_field_get(const struct kev_fields *fs, const char *n
         if (same(fs->f[i].name, name))
             return &fs->f[i];
     return NULL;
+}
+
+int kev_field_value(const struct kev_fields *fs, const char *name, uint64_t *v)
+{
+    const struct kev_field *f = name ? kev_field_get(fs, name) : NULL;
+    if (!f || KEV_K_IS_ARRAY(f->kind) || f->kind == KEV_K_STRING)
+        return 0;
+    *v = f->v;
+    return 1;
 }

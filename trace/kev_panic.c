@@ -6,6 +6,7 @@
 // read too, each old cause as the kind it meant.
 #include <stdio.h>
 #include <trace/kev.h>
+#include <trace/kev_events.h>
 #include <trace/kev_panic.h>
 #include <trace/kev_stack.h>
 
@@ -42,8 +43,8 @@ int kev_panic_decode(const struct kev_reader *r, const struct kev_event *e, stru
         p->pc = high_first(&w[1]);
         p->addr = high_first(&w[3]);
     }
-    p->pid = w[5] >> 16;
-    p->tid = w[5] & 0xffffu;
+    p->pid = kev_who_pid(w[5]);
+    p->tid = kev_who_tid(w[5]);
     p->msg[0] = 0;
     if (e->nw > KEV_KPANIC_WORDS)
         kev_event_string(r, e, KEV_KPANIC_WORDS, p->msg, sizeof(p->msg));

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The decoder of SYSTEM STACK and FAULT events (trace/kev_stack.h): the one reading of their
 // layout (trace/kev.h, docs/trace-events.md) for every host tool.
+#include <trace/kev_events.h>
 #include <trace/kev_stack.h>
 #include <stdio.h>
 
@@ -15,8 +16,8 @@ int kev_stack_decode(const uint32_t *w, unsigned nw, struct kev_stack *s)
         return -1;
     uint32_t info = w[1];
     s->who = w[0];
-    s->pid = w[0] >> 16;
-    s->tid = w[0] & 0xffffu;
+    s->pid = kev_who_pid(w[0]);
+    s->tid = kev_who_tid(w[0]);
     s->kind = KEV_STACK_KIND(info);
     s->depth = KEV_STACK_DEPTH(info);
     s->ended = KEV_STACK_ENDED(info);
@@ -36,8 +37,8 @@ int kev_fault_decode(const uint32_t *w, unsigned nw, struct kev_fault *f)
     if (!w || nw < 6)
         return -1;
     f->who = w[0];
-    f->pid = w[0] >> 16;
-    f->tid = w[0] & 0xffffu;
+    f->pid = kev_who_pid(w[0]);
+    f->tid = kev_who_tid(w[0]);
     f->sig = KEV_FAULT_SIGNAL(w[1]);
     f->kind = KEV_FAULT_KIND(w[1]);
     f->addr_valid = (w[1] & KEV_FAULT_ADDR_VALID) != 0;

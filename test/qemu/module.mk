@@ -80,6 +80,9 @@ TEST_DEPS    += newlib-images
 SCRIPT_TESTS += qemu-newlib/ktest|120|scripts/qemu-test.sh|$(BNL)/ktest.elf
 SCRIPT_TESTS += qemu-newlib/demo|120|test/qemu/test_demo.sh|$(BNL)/demo.elf
 SCRIPT_TESTS += qemu-newlib/tracelogger|600|test/qemu/test_tracelogger.sh|$(BNL)|$(H)
+# The printf family and the C99 headers with newlib (its printf the user runtime's: ufmt.h);
+# one boot of a few seconds.
+SCRIPT_TESTS += qemu-newlib/printf|120|test/qemu/test_printf.sh|$(BOARD)|$(BNL)
 endif
 
 # The board matrix: every other board with a boards/<b>/matrix.mk runs the QEMU tests it lists
@@ -169,7 +172,8 @@ TEST_DEPS    += $(H)/traceprinter $(H)/dtrace $(H)/kevcapture $(H)/kevreport $(H
 # Programs that find each other by name (name_attach, name_open), made by make new-app and
 # given their parts by ARGS, on every board of the matrix.
 SCRIPT_TESTS += $(foreach b,$(APPS_TEST_BOARDS),qemu-names/$(b)|600|test/qemu/test_names.sh|$(b)|$(H))
-# The printf family on every board against the host's printf (user/apps/pfcheck).
+# The printf family and the C99 headers a program includes on every board against the host's
+# (user/apps/pfcheck; one boot of a few seconds each).
 SCRIPT_TESTS += $(foreach b,$(APPS_TEST_BOARDS),qemu-printf/$(b)|120|test/qemu/test_printf.sh|$(b))
 # ClockCycles() read in user mode against the kernel's clock, and its kernel calls in a capture.
 SCRIPT_TESTS += $(foreach b,$(APPS_TEST_BOARDS),qemu-cycles/$(b)|180|test/qemu/test_cycles.sh|$(b)|$(H))
@@ -197,6 +201,13 @@ AUDITOR_BOARDS := mps2-an385 qemu-virt-a53
 SCRIPT_TESTS += $(foreach b,$(AUDITOR_BOARDS),qemu-auditor/$(b)|300|BOARD=$(b)|test/qemu/test_auditor.sh|build/$(b)|$(H))
 TEST_DEPS    += $(B)/auditortest.elf $(H)/kevstat $(H)/kevsql $(H)/kevreport
 TEST_DEPS    += $(foreach b,$(filter-out $(BOARD),$(AUDITOR_BOARDS)),matrix-images-$(b))
+# Task instances on a real capture: user/apps/cadence's own measure of its jobs (their release,
+# end and misses) and relay's of its waits against kevstat, kevsql and the report read in
+# Chromium (test_tasks.sh: one boot a board serves every check, about 10 s each).
+TASKS_BOARDS := mps2-an385 qemu-virt-a53
+SCRIPT_TESTS += $(foreach b,$(TASKS_BOARDS),qemu-tasks/$(b)|120|BOARD=$(b)|test/qemu/test_tasks.sh|build/$(b)|$(H))
+TEST_DEPS    += $(B)/tasktest.elf $(H)/kevstat $(H)/kevsql $(H)/kevreport
+TEST_DEPS    += $(foreach b,$(filter-out $(BOARD),$(TASKS_BOARDS)),matrix-images-$(b))
 # make dtrace S=script.d on the boards that run dtrace: a script's lines and #pragma options
 # reach the board intact (x86-pc carries the text on its boot command line), with DTrace's
 # option syntax.
@@ -252,6 +263,12 @@ SCRIPT_TESTS_HOST += build/test-build|300|test/qemu/test_test_build.sh
 TLCMDLINE_BOARDS := mps2-an385 netduinoplus2 x86-pc
 SCRIPT_TESTS += $(foreach b,$(TLCMDLINE_BOARDS),qemu-tlcmdline/$(b)|180|test/qemu/test_tracelogger_cmdline.sh|$(b)|$(H))
 TEST_DEPS    += $(B)/demo.elf $(H)/traceprinter $(H)/kevcapture
+# The capture says how QEMU kept its time (QEMU_CLOCK, from scripts/qemu-run.sh) and kevstat
+# names the mode and warns of the emulator's artefacts: semihosting's command line, x86-pc's
+# -append, qemu-virt-a53's four CPUs (test_clock_item.sh; 3 to 10 s a board).
+CLOCK_BOARDS := mps2-an385 qemu-virt-a53 x86-pc
+SCRIPT_TESTS += $(foreach b,$(CLOCK_BOARDS),qemu-clock/$(b)|120|BOARD=$(b)|test/qemu/test_clock_item.sh|build/$(b)|$(H))
+TEST_DEPS    += $(H)/kevstat $(foreach b,$(filter-out $(BOARD),$(CLOCK_BOARDS)),matrix-images-$(b))
 
 # The fbt provider (docs/fbt.md): fbtgen's decoder and slots against objdump; fbt counts,
 # arguments and return values against gdb's breakpoints, info args and finish in one boot;

@@ -12,7 +12,7 @@
 # the event no consumer's code knows is named with its fields by each, and dtrace -i fires the
 # D probe its row's D column names, with its fields as arguments. And the docs: the
 # listing docs/event-table.md is kevtable's output, and trace-events.md's tables name each
-# event number as the table does.
+# event number as the table does. And the readers' sources: none unpacks a field by hand.
 # usage: test_event_table.sh [BINDIR [TESTBINDIR [SCRATCHDIR]]]
 #        (defaults: build/host build/host-test build/host-test/kevconv)
 set -u
@@ -184,4 +184,13 @@ while IFS= read -r line; do
         *) echo "$line" ;;
     esac
 done <"$dir/doc.tap"
+
+# The readers take a field's bits and a who's process and thread from the table
+# (docs/event-table.md: kev_fields_decode, kev_field_read, kev_who_pid): no tool's source
+# unpacks an event word's bits or splits a who (pid << 16 | tid) by hand. Not readers: kevscen
+# (it writes events), the instruction decoders (fbt_*, fbtgen) and kevdump's target memory.
+hand=$(cd "$root" && grep -rnE '\bw\[[0-9]+\] *(>>|& *0x)|>> *16\b|& *0xffffu?\b' tools --include='*.c' |
+       grep -v '^tools/kevconv/kevscen\|^tools/common/fbt_\|^tools/fbtgen/\|^tools/kevdump/' || true)
+if [ -z "$hand" ]; then ok "no tool unpacks an event word's bits or a who by hand"
+else notok "a tool unpacks an event's words by hand, not by the event table" "$hand"; fi
 finish

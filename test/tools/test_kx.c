@@ -17,20 +17,7 @@
 #include <uapi/kcall.h>
 #include <kevhost/kx_ids.h>
 #include <kevhost/kx_stats.h>
-
-static struct kev_reader rd; // empty: no names, 1 MHz
-static uint32_t words[8];
-static struct kev_event ev;
-
-static const struct kev_event *mk(unsigned cls, unsigned e, uint64_t t, uint32_t a, uint32_t b,
-                                  uint32_t c, uint32_t d, unsigned nw)
-{
-    words[0] = a, words[1] = b, words[2] = c, words[3] = d;
-    memset(&ev, 0, sizeof(ev));
-    ev.cls = cls, ev.ev = e, ev.t64 = t, ev.t32 = (uint32_t)t, ev.w = words, ev.nw = nw;
-    ev.nslots = nw > 2 ? (nw + 1) / 2 : 1;
-    return &ev;
-}
+#include "kx_events.h"
 
 static void th(struct kx_stats *s, unsigned st, uint64_t t, uint32_t pid, uint32_t tid)
 {
@@ -40,15 +27,6 @@ static void th(struct kx_stats *s, unsigned st, uint64_t t, uint32_t pid, uint32
 static void comm(struct kx_stats *s, unsigned e, uint64_t t, uint32_t a, uint32_t b)
 {
     kx_stats_event(s, mk(KEV_C_COMM, e, t, a, b, 0, 0, 2));
-}
-
-static struct kx_stats *new_stats(void)
-{
-    struct kx_stats *s = calloc(1, sizeof(*s));
-    assert_non_null(s);
-    rd.kr_cycles_per_sec = 1000000;
-    kx_stats_init(s, &rd);
-    return s;
 }
 
 // Function calls (kx_funcs.c): nested calls paired on their CPU across a thread switch, a

@@ -363,6 +363,20 @@ int64_t kx_boot_time(const struct kev_reader *r)
     return 0;
 }
 
+int kx_time_arg(const char *arg, uint64_t *ns)
+{
+    static const struct { const char *unit; double ns; } u[] = {
+        { "", 1e3 }, { "ns", 1 }, { "us", 1e3 }, { "ms", 1e6 }, { "s", 1e9 } };
+    char *end;
+    double v = strtod(arg, &end);
+    for (unsigned i = 0; end != arg && v >= 0 && v < 1e6 && i < sizeof(u) / sizeof(u[0]); i++)
+        if (!strcmp(end, u[i].unit)) {
+            *ns = (uint64_t)(v * u[i].ns + 0.5);
+            return 0;
+        }
+    return -1;
+}
+
 double kx_seconds(const struct kev_reader *r, uint64_t cycles)
 {
     return r->kr_cycles_per_sec ? (double)cycles / (double)r->kr_cycles_per_sec : 0.0;

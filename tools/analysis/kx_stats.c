@@ -3,6 +3,7 @@
 #include <kevhost/kx_stats.h>
 #include <kevhost/kx_ids.h>
 #include <kevhost/kx_fields.h>
+#include <kevhost/kx_emul.h>
 
 #include <stdlib.h>
 #include <string.h>
@@ -44,6 +45,12 @@ static void stats_setup(struct kx_stats *s, const struct kev_reader *r)
     if (s->kw)
         kw_setup(s->kw, kw_thread_of, &s->m);
     s->ureg = calloc(1, sizeof(*s->ureg));
+    s->tasks = calloc(1, sizeof(*s->tasks));
+    if (s->tasks)
+        kx_tasks_setup(s->tasks);
+    s->emul = malloc(sizeof(*s->emul));
+    if (s->emul)
+        kx_emul_init(s->emul, r, &s->m);
 }
 
 void kx_stats_init(struct kx_stats *s, const struct kev_reader *r)
@@ -86,6 +93,23 @@ void kx_stats_free(struct kx_stats *s)
     s->ureg = NULL;
     kx_funcs_free(s->funcs);
     s->funcs = NULL;
+    if (s->emul)
+        kx_emul_free(s->emul);
+    free(s->emul);
+    s->emul = NULL;
+    if (s->tasks)
+        kx_tasks_free(s->tasks);
+    free(s->tasks);
+    s->tasks = NULL;
+}
+
+int kx_stats_timing(struct kx_stats *s, const char *tool, const char *opt, const char *arg)
+{
+    if (!s->tasks) {
+        fprintf(stderr, "%s: out of memory\n", tool);
+        return -1;
+    }
+    return kx_tasks_rule(s->tasks, tool, opt, arg);
 }
 
 double kx_irq_rate(const struct kx_stats *s, const struct kx_irq_stats *q)
@@ -195,6 +219,8 @@ static void set_state(struct kx_stats *s, int idx, unsigned st, uint64_t t)
             s->sink.state(s->sink.user, &r);
         }
     }
+    if (s->tasks && st != KX_STATE_UNKNOWN)
+        kx_tasks_state(s->tasks, idx, st, t);
     ts->state = st;
     ts->since = t;
     ts->iv_id = ++s->next_iv;
@@ -553,6 +579,10 @@ static void comm_event(struct kx_stats *s, const struct kev_event *e)
     enum kx_msg_step step = kx_msgs_event(&s->q, &s->m, e, &g);
     if (g && g->pulse && g->irq && (step == KX_MSG_SEND || step == KX_MSG_RECV))
         irq_pulse(s, e, step, g);
+    if (g && step == KX_MSG_RECV && g->server >= 0 && s->tasks) // a task's release (kx_task.h)
+        kx_tasks_recv(s->tasks, g->server, s->m.cur[e->cpu] == g->server && !s->m.irq[e->cpu],
+                      e->t64, g->t_send, g->pulse ? KX_REL_PULSE : KX_REL_MSG, g->client,
+                      g->irq);
     if (g && s->sink.flow) {
         unsigned i = (unsigned)(g - s->q.m);
         static const struct kx_slice_ref none = { KX_SLICE_NONE, 0 };
@@ -754,6 +784,8 @@ void kx_stats_event(struct kx_stats *s, const struct kev_event *e)
     if (s->m.in_snapshot && e->cls == KEV_C_PR_TH && e->ev == KEV_TH_RUNNING && th >= 0 &&
         s->m.th[th].cpu >= 0)
         s->th[th].run_cpu = (unsigned)s->m.th[th].cpu + 1u; // where the model placed it
+    if (s->emul)
+        kx_emul_event(s->emul, e);
     if (was_snapshot && !s->m.in_snapshot)
         snapshot_cpus(s, e->t64);
     else if (!s->m.in_snapshot &&
@@ -762,8 +794,19 @@ void kx_stats_event(struct kx_stats *s, const struct kev_event *e)
             cpu_account(s, c, e->t64);
 }
 
+// Every task's instances judged, given to the sink in the order they were released.
+static void tasks_finish(struct kx_stats *s)
+{
+    if (!s->tasks)
+        return;
+    kx_tasks_finish(s->tasks, &s->m, s->t_last, s->r->kr_cycles_per_sec);
+    for (size_t i = 0; s->sink.inst && i < s->tasks->ninst; i++)
+        s->sink.inst(s->sink.user, &s->tasks->inst[i]);
+}
+
 void kx_stats_finish(struct kx_stats *s)
 {
+    tasks_finish(s); // before the states below end: an instance still open stays open
     // What is still open at the last event ends there: states (their end state unknown),
     // kernel calls (no exit), interrupts (not handled, or without an exit), waits.
     for (unsigned i = 0; i < s->m.nth; i++) {
@@ -789,6 +832,8 @@ void kx_stats_finish(struct kx_stats *s)
     }
     if (s->kw && !(s->skip & KX_SKIP_WAIT))
         kw_finish(s->kw);
+    if (s->emul)
+        kx_emul_finish(s->emul);
     const struct kev_reader *r = s->r;
     if (!r->kr_have_trailer)
         return;

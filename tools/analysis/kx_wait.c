@@ -50,9 +50,8 @@ const char *kw_kind_name(enum kw_kind kind)
 
 const char *kw_cause_name(unsigned cause)
 {
-    static const char *const n[] = { "initial", "call", "mutex inheritance",
-                                     "message inheritance", "inheritance ends", "ceiling" };
-    return cause <= KW_PRIO_CEILING ? n[cause] : "unknown";
+    const char *n = kev_prio_cause_name(cause);
+    return n ? n : "unknown";
 }
 
 void kw_init(struct kw *k, kw_thread_fn thread_of, void *user)
@@ -88,7 +87,7 @@ static int who_thread(struct kw *k, uint32_t who)
 {
     if (!who)
         return -1;
-    int th = k->thread_of(k->user, who >> 16, who & 0xffffu);
+    int th = k->thread_of(k->user, kev_who_pid(who), kev_who_tid(who));
     return valid(th) ? th : -1;
 }
 

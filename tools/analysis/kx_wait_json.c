@@ -11,15 +11,8 @@
 
 int kx_wait_min_arg(const char *tool, const char *arg, uint64_t *ns)
 {
-    static const struct { const char *unit; double ns; } u[] = {
-        { "", 1e3 }, { "ns", 1 }, { "us", 1e3 }, { "ms", 1e6 }, { "s", 1e9 } };
-    char *end;
-    double v = strtod(arg, &end);
-    for (unsigned i = 0; end != arg && v >= 0 && v < 1e6 && i < sizeof(u) / sizeof(u[0]); i++)
-        if (!strcmp(end, u[i].unit)) {
-            *ns = (uint64_t)(v * u[i].ns + 0.5);
-            return 0;
-        }
+    if (!kx_time_arg(arg, ns))
+        return 0;
     fprintf(stderr, "%s: --wait-min %s: not a time; give a length such as 250us, 1.5ms or 0 "
             "(0: every wait)\n", tool, arg);
     return -1;

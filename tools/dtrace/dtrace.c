@@ -12,6 +12,8 @@
 #include <d/dvm.h>
 #include <d/optval.h>
 #include "kevreplay.h"
+#include <kevhost/kev_input.h>
+#include <kevhost/kev_live.h>
 #include "kevtarget.h"
 #include "kevprogs.h"
 #include "cmdproc.h"
@@ -46,6 +48,7 @@ struct options {
     int pragma_line;    /* > 0: the option comes from a #pragma on this line */
     unsigned cpu_only;  /* -x cpu=N: N + 1 (only CPU N traces); 0: every CPU */
     int ncpus_set;      /* -x ncpus given (else -i takes the capture's CPU count) */
+    unsigned follow;    /* -x follow: -i reads a file as it grows (the live reader) */
 };
 
 static volatile sig_atomic_t interrupted;
@@ -66,7 +69,10 @@ static void usage(FILE *f)
                "\t-D  define symbol when invoking preprocessor\n"
                "\t-e  exit after compiling request\n"
                "\t-F  coalesce trace output by function (flow indent entry/return)\n"
-               "\t-i  run the program over a captured trace (.kev) instead of live\n"
+               "\t-i  run the program over a captured trace (.kev) instead of live; over a\n"
+               "\t    live trace as it arrives: the tracelogger's stream (a pipe, a serial\n"
+               "\t    device, HOST:PORT, a recorded stream file, - for standard input), or\n"
+               "\t    with -x follow a .kev or stream file read as it grows, until its end\n"
                "\t-I  add include directory to preprocessor search path\n"
                "\t-l  list probes matching specified criteria (all probes without -n/-s)\n"
                "\t-n  enable probe(s) with the given clause\n"
@@ -147,7 +153,7 @@ static const char *option_apply(struct options *o, const char *name, const char 
         "aggpercpu" };
     static const char *const flags[] = { "errtags", "droptags", "zdefs", "knodefs", "unodefs",
         "kdefs", "udefs", "nolibs", "argref", "defaultargs", "empty", "pspec", "verbose",
-        "lazyload", "cpp", "strip", "noerror" };
+        "lazyload", "cpp", "strip", "noerror", "follow" };
     for (size_t k = 0; k < sizeof(flags) / sizeof(flags[0]); k++)
         if (!strcmp(name, flags[k])) {
             if (!strcmp(name, "errtags")) o->errtags = 1;
@@ -156,6 +162,7 @@ static const char *option_apply(struct options *o, const char *name, const char 
             if (!strcmp(name, "zdefs")) o->zdefs = 1;
             if (!strcmp(name, "defaultargs")) o->defaultargs = 1;
             if (!strcmp(name, "argref")) o->argref = 1;
+            if (!strcmp(name, "follow")) o->follow = 1;
             return NULL;
         }
     for (size_t k = 0; k < sizeof(runtime) / sizeof(runtime[0]); k++)
@@ -364,6 +371,11 @@ static void sym_flush(FILE *f)
 static int sym_on; /* the consumer writes through sym_write */
 
 static FILE *run_out; /* where the consumer writes: stdout, -o's file or freopen( )'s */
+/* flush_out: what the program printed, out at once (a live source's replay) */
+static void flush_out(void)
+{
+    fflush(run_out);
+}
 
 static int host_freopen(struct dcons *c, const char *path, const char **why)
 {
@@ -753,6 +765,12 @@ int main(int argc, char **argv)
     /* $target: -p's process or -c's, over a capture one of the capture's (as dtrace(1M)
      * grabs or creates it before compiling); 0 without either */
     pid_t child = -1;
+    int live = capture && kev_live_source(capture, (int)o.follow);
+    if (live && (target_cmd || grab || (text && strstr(text, "$target")))) {
+        fprintf(stderr, "dtrace: -c, -p and $target name a capture's process: not over a live "
+                "source (its processes are not known before it runs)\n");
+        return 2;
+    }
     if (capture && (target_cmd || grab)) {
         if (kev_capture_target(capture, target_cmd, &target) != 0)
             return 1;
@@ -791,7 +809,8 @@ int main(int argc, char **argv)
     uint8_t *cap_data = NULL;
     size_t cap_len = 0;
     int cap_mapped = 0;
-    if (capture && syms_active() && (cap_data = tool_map_file(capture, &cap_len, &cap_mapped)))
+    if (capture && !live && syms_active() &&
+        (cap_data = tool_map_file(capture, &cap_len, &cap_mapped)))
         syms_trace("dtrace", cap_data, cap_len);
     if (capture && !target_cmd && !grab && strstr(text, "$target")) {
         enum { PLACEHOLDER = 0x7ffffffe };
@@ -839,8 +858,16 @@ int main(int argc, char **argv)
             fprintf(stderr, "dtrace: description '%.*s' matched %u probe%s\n",
                     (int)strcspn(text, "/{\n"), text, co->nprobes, co->nprobes == 1 ? "" : "s");
     }
+    /* a live source: read until its header has come (what was read is replayed) */
+    static struct kev_input live_in;
+    uint8_t *live_pre = NULL;
+    size_t live_npre = 0;
+    unsigned live_ncpus = 1;
+    if (live && kev_live_open(capture, (int)o.follow, &live_in, &live_pre, &live_npre,
+                              &live_ncpus) != 0)
+        return 1;
     if (capture && !o.ncpus_set) /* a capture's CPUs: `cpu` and per-CPU buffers as recorded */
-        o.ncpus = kev_capture_ncpus(capture);
+        o.ncpus = live ? live_ncpus : kev_capture_ncpus(capture);
     if (o.cpu_only > o.ncpus) {
         fprintf(stderr, "dtrace: could not enable tracing: cpu option: no CPU %u\n",
                 o.cpu_only - 1u);
@@ -951,8 +978,18 @@ int main(int argc, char **argv)
 
     int damaged = 0;
     if (capture) {
-        int rr = kev_replay(capture, &st, &cons, o.switchrate_ns, o.ncpus, o.cpu_only,
-                            &interrupted, &ctx);
+        struct kev_live *l = live ? kev_live_new(live_in.name) : NULL;
+        if (live && !l) {
+            fprintf(stderr, "dtrace: out of memory\n");
+            return 1;
+        }
+        int rr = live ? kev_replay_live(l, &live_in, live_pre, live_npre, &st, &cons,
+                                        o.switchrate_ns, o.ncpus, o.cpu_only, &interrupted, &ctx,
+                                        flush_out)
+                      : kev_replay(capture, &st, &cons, o.switchrate_ns, o.ncpus, o.cpu_only,
+                                   &interrupted, &ctx);
+        kev_live_free(l);
+        free(live_pre);
         if (rr < 0)
             return 1;
         damaged = rr > 0;   /* what was read is reported (END too), and the exit status is 1 */

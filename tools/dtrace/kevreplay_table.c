@@ -65,12 +65,10 @@ static int field_value(const struct kev_fields *fs, const char *tok, size_t n, u
         return 0;
     memcpy(name, tok, len);
     name[len] = '\0';
-    const struct kev_field *f = kev_field_get(fs, name);
-    if (!f || KEV_K_IS_ARRAY(f->kind) || f->kind == KEV_K_STRING)
+    if (!kev_field_value(fs, name, v))
         return 0;
-    *v = f->v;
     if (dot && n - len == 4 && !memcmp(dot, ".pid", 4))
-        *v >>= 16;
+        *v = kev_who_pid(*v);
     else if (dot)
         return 0;
     return 1;

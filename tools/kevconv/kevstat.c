@@ -4,7 +4,7 @@
 // process, thread, priority), states (time in each thread state), kcalls (counts, errors,
 // latency), irq (rate, handler time, interrupt-to-thread latency), msg (per channel traffic,
 // send-to-reply latency, critical path), lost (lost-event windows), user (user events per
-// id and process).
+// id and process), waits, faults, funcs, tasks (task instances, periods, deadline misses).
 // Exit status: 0 ok, 1 damaged or unreadable input (the results up to the problem are still
 // printed, under a line saying the file is damaged and where), 2 bad usage.
 #include <stdlib.h>
@@ -16,10 +16,11 @@
 #include <kevhost/tool_syms.h>
 #include <kevhost/kx_wait_text.h>
 #include <kevhost/kx_faults.h>
+#include <kevhost/kx_emul.h>
 
 static const char *const sections[] = { "cpu", "states", "kcalls", "irq", "msg", "lost",
-                                        "user", "waits", "faults", "funcs" };
-#define NSECT 10u
+                                        "user", "waits", "faults", "funcs", "tasks" };
+#define NSECT 11u
 
 // A name column: s padded with spaces to `width` characters, not bytes (names from a capture
 // keep their UTF-8, trace/kev_text.c, and printf's %-32s would count each byte of a
@@ -43,13 +44,19 @@ static struct col col(const char *s, unsigned width)
     return c;
 }
 
-enum { OPT_JSON = TOOL_OPT_LONG, OPT_FOLDED, OPT_WAIT_MIN };
+enum { OPT_JSON = TOOL_OPT_LONG, OPT_FOLDED, OPT_WAIT_MIN, OPT_DEADLINE, OPT_PERIOD };
 static const struct tool_opt opts[] = {
     { 's', 's', NULL, "SECTION[,SECTION...]", "the sections to print (default: all)", NULL },
     { OPT_JSON, 0, "json", NULL, "one JSON object with every result (times in cycles)", NULL },
     { OPT_WAIT_MIN, 0, "wait-min", "TIME",
       "group the waits of TIME or longer (250us, 1.5ms; 0: all);\n"
       "default: those over 1% of the waiter's period, or 100 us", NULL },
+    { OPT_DEADLINE, 0, "deadline", "TASK=TIME",
+      "the deadline of a task's instances (imu=2ms, store/srv=500us;\n"
+      "default: its period); TASK: process/thread, or a main thread's\n"
+      "program; again for another task", NULL },
+    { OPT_PERIOD, 0, "period", "TASK=TIME",
+      "a task's period (default: the median interval between its releases)", NULL },
     { OPT_FOLDED, 0, "folded", NULL,
       "the capture's stack samples (tracelogger -p HZ) as folded stacks,\n"
       "one line a stack, root first, the process first: \"stackchain;main;\n"
@@ -59,6 +66,7 @@ static const struct tool_opt opts[] = {
 };
 static const struct tool_cmd cmd = {
     "kevstat", "[--json] [-s SECTION[,SECTION...]] [--wait-min TIME]\n"
+    "               [--deadline TASK=TIME]... [--period TASK=TIME]...\n"
     "               [--symbols DIR]... FILE.kev\n"
     "       kevstat --folded [--symbols DIR]... FILE.kev",
     "Analyses a .kev trace. Sections (default: all):\n"
@@ -80,6 +88,10 @@ static const struct tool_cmd cmd = {
     "  funcs   function calls the capture recorded from fbt and pid probes (FUNC_*):\n"
     "          entries, returns, calls timed entry to return on their thread, total\n"
     "          and longest time (shown with every section only when recorded)\n"
+    "  tasks   task instances: each thread's jobs from their release at its activation\n"
+    "          point (a receive, an interrupt wait, a sleep) to the next wait there;\n"
+    "          per task its period, jitter, deadline, response and execution times,\n"
+    "          preemptions, misses and each missed instance\n"
     "Code addresses are named from the ELF files the capture ran, found by build id.\n",
     opts,
     "A damaged or truncated file: the results before the damage, the byte offset\n"
@@ -341,6 +353,81 @@ static void print_user(const struct kx_stats *s)
     }
 }
 
+// A task's deadline as the tasks section says it: "2000.000 (period)", "500.000 (given)", "-".
+static const char *deadline_text(const struct kx_stats *s, const struct kx_task *t, char *b,
+                                 size_t n)
+{
+    if (!t->deadline)
+        snprintf(b, n, "-");
+    else
+        snprintf(b, n, "%.3f (%s)", us(s, t->deadline), t->deadline_given ? "given" : "period");
+    return b;
+}
+
+static void print_miss(const struct kx_stats *s, const struct kx_inst *i)
+{
+    printf("    missed: released %.3f us, ", us(s, i->release));
+    if (i->end)
+        printf("ended %.3f us: response %.3f us, late %.3f us", us(s, i->end),
+               us(s, i->end - i->release), us(s, (uint64_t)i->lateness));
+    else
+        printf("still open at the end of the trace, late %.3f us or more",
+               us(s, (uint64_t)i->lateness));
+    printf(" (running %.3f us, runnable %.3f us, blocked %.3f us, %u preemptions%s)\n",
+           us(s, i->exec), us(s, i->ready), us(s, i->blocked), i->preempt,
+           i->queued ? "; released while its previous instance ran" : "");
+}
+
+// Task instances (kx_task.h): a line per task, then each task's response times and misses.
+static void print_tasks(const struct kx_stats *s)
+{
+    const struct kx_tasks *k = s->tasks;
+    char lb[80], db[48];
+    printf("== Task instances: %u tasks (an instance: from its release at the thread's activation "
+           "point, a receive, an interrupt wait or a sleep, to its next wait there) ==\n",
+           k ? k->ntask : 0);
+    if (!k || !k->ntask)
+        return;
+    printf("  %-32s %9s %12s %12s %20s %7s %14s\n", "task", "instances", "period us", "jitter us",
+           "deadline us", "misses", "late max us");
+    for (unsigned n = 0; n < k->ntask; n++) {
+        const struct kx_task *t = &k->task[n];
+        printf("  %s %9llu", col(kx_label(&s->m, t->th, lb, sizeof(lb)), 32).s,
+               (unsigned long long)t->n);
+        if (t->period)
+            printf(" %12.3f", us(s, t->period));
+        else
+            printf(" %12s", "-");
+        printf(" %12.3f %20s %7llu", us(s, t->gap_max - t->gap_min),
+               deadline_text(s, t, db, sizeof(db)), (unsigned long long)t->misses);
+        if (t->late_max == INT64_MIN)
+            printf(" %14s\n", "-");
+        else
+            printf(" %14.3f\n", t->late_max < 0 ? -us(s, (uint64_t)-t->late_max)
+                                                 : us(s, (uint64_t)t->late_max));
+    }
+    for (unsigned n = 0; n < k->ntask; n++) {
+        const struct kx_task *t = &k->task[n];
+        printf("  %s: %llu ended, %llu open at the end, %llu preemptions; period %s, releases "
+               "%.3f .. %.3f us apart\n", kx_label(&s->m, t->th, lb, sizeof(lb)),
+               (unsigned long long)t->ended, (unsigned long long)t->unfinished,
+               (unsigned long long)t->preempt,
+               t->period_given ? "given" : t->period ? "the median interval" : "unknown",
+               us(s, t->gap_min), us(s, t->gap_max));
+        quantize(s, &t->resp, "response (release -> end)");
+        quantize(s, &t->exec, "execution (running)");
+        for (size_t j = 0; j < k->ninst; j++)
+            if (k->inst[j].task == n && k->inst[j].missed)
+                print_miss(s, &k->inst[j]);
+    }
+    for (unsigned r = 0; r < k->nrule; r++)
+        if (!k->rule[r].matched)
+            printf("  --%s %s: no task of that name\n", k->rule[r].deadline ? "deadline" : "period",
+                   k->rule[r].name);
+    if (k->lost)
+        printf("  %llu instances not kept: out of memory\n", (unsigned long long)k->lost);
+}
+
 // The waits section, with every wait kept in `waits` during the pass.
 static FILE *waits;
 static void print_waits(const struct kx_stats *s)
@@ -477,6 +564,8 @@ int main(int argc, char **argv)
     uint64_t wait_min = 0;
     int wait_min_set = 0;
     unsigned want = (1u << NSECT) - 1;
+    struct { const char *opt, *arg; } timing[KX_MAX_TIMING];
+    unsigned ntiming = 0;
     struct tool_args a = { argc, argv, 0, NULL };
     for (int id; (id = tool_opts_next(&cmd, &a)) != TOOL_OPTS_END;) {
         if (id < 0)
@@ -489,6 +578,11 @@ int main(int argc, char **argv)
             if (kx_wait_min_arg(cmd.name, a.val, &wait_min))
                 return 2;
             wait_min_set = 1;
+        } else if (id == OPT_DEADLINE || id == OPT_PERIOD) {
+            if (ntiming == sizeof(timing) / sizeof(timing[0]))
+                return tool_usage_error(&cmd, "too many --deadline and --period options");
+            timing[ntiming].opt = id == OPT_DEADLINE ? "deadline" : "period";
+            timing[ntiming++].arg = a.val;
         } else if (id == 's') {
             want = 0;
             char buf[256];
@@ -522,6 +616,9 @@ int main(int argc, char **argv)
     kx_stats_init(s, f.r);
     s->wait_min_ns = wait_min;
     s->wait_min_set = wait_min_set;
+    for (unsigned i = 0; i < ntiming; i++)
+        if (kx_stats_timing(s, cmd.name, timing[i].opt, timing[i].arg))
+            return 2;
     if (!json && (want & 1u << 7) && (waits = tmpfile()) != NULL) // every wait, for -s waits
         kx_stats_sink(s, &(struct kx_sink){ .user = waits, .wait = kx_wait_save });
     int rc = kx_decode_sorted("kevstat", &f, cb, s);
@@ -533,7 +630,8 @@ int main(int argc, char **argv)
                                                              print_kcalls, print_irq,
                                                              print_msg, print_lost,
                                                              print_user, print_waits,
-                                                             kx_faults_print, print_funcs };
+                                                             kx_faults_print, print_funcs,
+                                                             print_tasks };
         if (kx_stats_damaged(s))
             printf("DAMAGED FILE: %s. The results below cover only the events before byte "
                    "offset %llu; what follows it (events and losses) is unknown.\n",
@@ -545,6 +643,8 @@ int main(int argc, char **argv)
         if (kev_rejected_total(f.r))    // a process's bad ring records: not a loss
             printf("%llu records of processes' user-event rings rejected (URING_BAD; not "
                    "events, not lost)\n", (unsigned long long)kev_rejected_total(f.r));
+        if (s->emul)
+            kx_emul_print(s->emul, stdout);
         if (panic_cpu >= 0) {
             char line[320];
             kev_panic_format(&panic_seen, line, sizeof(line));

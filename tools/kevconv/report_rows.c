@@ -6,7 +6,27 @@
 // event, like the other timeline records.
 #include "report_rows.h"
 
+#include <kevhost/kx_fields.h>
 #include <trace/kev.h>
+
+// A SYSTEM event's row: SYNC_WAIT and PRIO_CHANGE with their fields (the event table's).
+static void system_what(const struct kx_stats *s, const struct kev_event *e, char *b, size_t n)
+{
+    const struct kx_fields *f = kx_fields();
+    const char *name;
+    if (e->ev == KEV_SYS_SYNC_WAIT && s->kw) {
+        uint32_t owner = kx_field(e, f->sync_owner);
+        snprintf(b, n, "SYNC_WAIT object %u owner %u/%u", kx_field(e, f->sync_object),
+                 kev_who_pid(owner), kev_who_tid(owner));
+    } else if (e->ev == KEV_SYS_PRIO_CHANGE) {
+        uint32_t who = kx_field(e, f->prio_who);
+        snprintf(b, n, "PRIO_CHANGE %u/%u %u -> %u (%s)", kev_who_pid(who), kev_who_tid(who),
+                 kx_field(e, f->prio_old), kx_field(e, f->prio_new),
+                 kw_cause_name(kx_field(e, f->prio_cause)));
+    } else {
+        snprintf(b, n, "%s", (name = kev_system_name(e->ev)) ? name : "SYSTEM");
+    }
+}
 
 static void what(const struct kx_stats *s, const struct kev_event *e, char *b, size_t n)
 {
@@ -30,14 +50,7 @@ static void what(const struct kx_stats *s, const struct kev_event *e, char *b, s
         snprintf(b, n, "%s 0x%x 0x%x", name ? name : "COMM", e->w[0], e->nw > 1 ? e->w[1] : 0);
         break;
     case KEV_C_SYSTEM:
-        if (e->ev == KEV_SYS_SYNC_WAIT && s->kw)
-            snprintf(b, n, "SYNC_WAIT object %u owner %u/%u", e->w[0], e->w[1] >> 16,
-                     e->w[1] & 0xffffu);
-        else if (e->ev == KEV_SYS_PRIO_CHANGE)
-            snprintf(b, n, "PRIO_CHANGE %u/%u %u -> %u (%s)", e->w[0] >> 16, e->w[0] & 0xffffu,
-                     (e->w[1] >> 8) & 0xffu, e->w[1] & 0xffu, kw_cause_name(e->w[1] >> 16 & 0xffu));
-        else
-            snprintf(b, n, "%s", (name = kev_system_name(e->ev)) ? name : "SYSTEM");
+        system_what(s, e, b, n);
         break;
     default:
         snprintf(b, n, "event %u", e->ev);

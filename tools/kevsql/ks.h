@@ -84,6 +84,8 @@ struct ks_trace {
     unsigned nuser;
     struct kx_gap *gap;      // lost-event windows
     unsigned ngap;
+    struct kx_inst *inst;    // task instances, judged (kx_task.h)
+    unsigned ninst;
     uint64_t t_first, t_last, events, lost;
     // The damage a walk met (any table's cursor, the first pass): its message, 0 none.
     int walk_err;

@@ -453,6 +453,55 @@ static const struct ks_table t_lost = {
     KS_ROWS(gap, ngap),
 };
 
+// instance: every task instance, judged (kx_task.h: the model's rule, kevstat -s tasks's)
+#define ROW struct kx_inst
+static void inst_lateness(const struct ks_row *r, sqlite3_context *ctx) // signed, in ns
+{
+    const ROW *x = r->p;
+    if (!x->deadline || (!x->end && !x->missed)) { // no deadline, or still ahead at the end
+        sqlite3_result_null(ctx);
+        return;
+    }
+    uint64_t due = x->release + x->deadline, end = x->end ? x->end : r->t->t_last;
+    sqlite3_result_int64(ctx, ks_ns(r->t, end) - ks_ns(r->t, due));
+}
+static void inst_missed(const struct ks_row *r, sqlite3_context *ctx)
+{
+    const ROW *x = r->p;
+    if (x->deadline)
+        sqlite3_result_int(ctx, x->missed);
+    else
+        sqlite3_result_null(ctx);
+}
+static void inst_irq(const struct ks_row *r, sqlite3_context *ctx)
+{
+    const ROW *x = r->p;
+    if (x->irq)
+        sqlite3_result_int(ctx, (int)x->irq - 1);
+    else
+        sqlite3_result_null(ctx);
+}
+static const struct ks_rcol inst_cols[] = {
+    { RC_INT("id", id) }, { RC_UTID("utid", th) }, { RC_NS("ts", release) },
+    { RC_DUR("dur", release, end), NUL(ZERO), UNENDED }, { RC_SPAN("exec_dur", exec) },
+    { RC_FN("lateness", "INTEGER", inst_lateness) }, { RC_SPAN("period", period), NUL(ZERO) },
+    { RC_FN("missed", "INTEGER", inst_missed) }, { RC_SPAN("deadline", deadline), NUL(ZERO) },
+    { RC_NS("start_ts", start), NUL(ZERO) }, { RC_NS("end_ts", end), NUL(ZERO) },
+    { RC_SPAN("ready_dur", ready) }, { RC_SPAN("blocked_dur", blocked) },
+    { RC_INT("preemptions", preempt) }, { RC_NAME("released_by", how, kx_rel_how_name) },
+    { RC_UTID("source_utid", src) }, { RC_FN("source_irq", "INTEGER", inst_irq) },
+    { RC_INT("queued", queued) },
+};
+#undef ROW
+static const struct ks_table t_instance = {
+    .name = "instance",
+    .doc = "task instances (kevstat -s tasks): each job of a thread from its release at its "
+    "activation point to its next wait there, judged against its task's deadline",
+    .src = KS_SRC_SUMMARY,
+    KS_COLS(inst_cols),
+    KS_ROWS(inst, ninst),
+};
+
 // ============================================================================================
 // Tables of events (in time order)
 // ============================================================================================
@@ -985,12 +1034,17 @@ static void msg_server_pid(const struct ks_row *r, sqlite3_context *ctx)
     else
         sqlite3_result_null(ctx);
 }
-// a pulse's key: channel << 16 | code
+// a pulse's key, SND_PULSE's second word: its fields chid and code, as the event table has them
+static unsigned pulse_field(uint32_t key, const char *name)
+{
+    return (unsigned)kev_field_of_word(kev_field_desc_get(KEV_C_COMM, KEV_COMM_SND_PULSE, name),
+                                       key);
+}
 static void msg_channel(const struct ks_row *r, sqlite3_context *ctx)
 {
     const ROW *m = r->p;
     if (m->pulse)
-        sqlite3_result_int64(ctx, m->srv_pid >> 16);
+        sqlite3_result_int64(ctx, pulse_field(m->srv_pid, "chid"));
     else
         sqlite3_result_null(ctx);
 }
@@ -998,7 +1052,7 @@ static void msg_code(const struct ks_row *r, sqlite3_context *ctx)
 {
     const ROW *m = r->p;
     if (m->pulse)
-        sqlite3_result_int64(ctx, m->srv_pid & 0xffffu);
+        sqlite3_result_int64(ctx, pulse_field(m->srv_pid, "code"));
     else
         sqlite3_result_null(ctx);
 }
@@ -1322,7 +1376,8 @@ static void slice_msg_name(const struct ks_row *r, sqlite3_context *ctx)
     const ROW *m = r->p;
     char nb[64];
     if (m->pulse)
-        snprintf(nb, sizeof(nb), "pulse %u to channel %u", m->srv_pid & 0xffffu, m->srv_pid >> 16);
+        snprintf(nb, sizeof(nb), "pulse %u to channel %u", pulse_field(m->srv_pid, "code"),
+                 pulse_field(m->srv_pid, "chid"));
     else
         snprintf(nb, sizeof(nb), "message to pid %u", m->srv_pid);
     ks_result_text(ctx, nb);
@@ -1681,7 +1736,7 @@ static const struct ks_table t_args = {
 
 const struct ks_table *const ks_tables[] = {
     &t_thread, &t_process, &t_cpu, &t_metadata, &t_track, &t_deadlock, &t_inversion, &t_lost,
-    &t_event, &t_user_event, &t_fault, &t_stack, &t_prio, &t_instant,
+    &t_instance, &t_event, &t_user_event, &t_fault, &t_stack, &t_prio, &t_instant,
     &t_sched, &t_thread_state, &t_kcall, &t_irq, &t_msg, &t_wait, &t_wait_pre, &t_cpu_state,
     &t_cpu_load, &t_slice, &t_counter, &t_args, &t_flow,
 };

@@ -120,6 +120,7 @@ void ks_trace_unref(struct ks_trace *t)
     sqlite3_free(t->inv);
     sqlite3_free(t->user);
     sqlite3_free(t->gap);
+    sqlite3_free(t->inst);
     sqlite3_free(t);
 }
 
@@ -340,6 +341,15 @@ int ks_trace_summary(struct ks_trace *t, char **err)
     t->nuser = s->nuser;
     memcpy(t->gap, s->gap, s->ngaps * sizeof(*t->gap));
     t->ngap = s->ngaps;
+    size_t nin = s->tasks ? s->tasks->ninst : 0;  // the task instances, judged at the end
+    t->inst = sqlite3_malloc64((nin + 1) * sizeof(*t->inst));
+    if (!t->inst) {
+        *err = sqlite3_mprintf("kev: out of memory");
+        goto out;
+    }
+    if (nin)
+        memcpy(t->inst, s->tasks->inst, nin * sizeof(*t->inst));
+    t->ninst = (unsigned)nin;
     t->have_summary = 1;
     rc = 0;
     if (t->summary_err && t->strict) {

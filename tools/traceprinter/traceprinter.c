@@ -218,26 +218,34 @@ static void table_fields(const struct kev_reader *r, const struct kev_event *e, 
 }
 
 // Our ownership and priority events (docs/trace-events.md; QNX has none, its printer skips
-// them): SYNC_WAIT object:X owner:pid/tid, PRIO_CHANGE pid/tid new <- old (cause). 1 if done.
+// them), from the event table's fields: SYNC_WAIT object:X owner:pid/tid, PRIO_CHANGE pid/tid
+// new <- old (cause). 1 if done.
 static int sync_event(const struct kev_reader *r, const struct kev_event *e, struct line *l)
 {
+    static struct kev_fields fs;
     char tmp[80];
-    if (e->nw < 2 || (e->ev != KEV_SYS_SYNC_WAIT && e->ev != KEV_SYS_PRIO_CHANGE))
+    uint64_t who_v, object, prio, old, cause;
+    if (e->ev != KEV_SYS_SYNC_WAIT && e->ev != KEV_SYS_PRIO_CHANGE)
         return 0;
-    uint32_t who_w = e->ev == KEV_SYS_SYNC_WAIT ? e->w[1] : e->w[0];
-    who(r, who_w >> 16, who_w & 0xffffu, tmp, sizeof(tmp));
+    kev_fields_decode(r, e, &fs);
     if (e->ev == KEV_SYS_SYNC_WAIT) {
-        add(l, "object:0x%x owner:", e->w[0]);
-        if (who_w)
-            add(l, "%u/%u%s", who_w >> 16, who_w & 0xffffu, tmp);
+        if (!kev_field_value(&fs, "object", &object) || !kev_field_value(&fs, "owner", &who_v))
+            return 0;
+        who(r, kev_who_pid(who_v), kev_who_tid(who_v), tmp, sizeof(tmp));
+        add(l, "object:0x%x owner:", (unsigned)object);
+        if (who_v)
+            add(l, "%u/%u%s", kev_who_pid(who_v), kev_who_tid(who_v), tmp);
         else
             add(l, "none");
         return 1;
     }
-    unsigned c = (e->w[1] >> 16) & 0xffu;
-    add(l, "pid:%u tid:%u priority:%u old:%u cause:%s%s", who_w >> 16, who_w & 0xffffu,
-        e->w[1] & 0xffu, (e->w[1] >> 8) & 0xffu,
-        kev_prio_cause_name(c) ? kev_prio_cause_name(c) : "?", tmp);
+    if (!kev_field_value(&fs, "who", &who_v) || !kev_field_value(&fs, "new_prio", &prio) ||
+        !kev_field_value(&fs, "old_prio", &old) || !kev_field_value(&fs, "cause", &cause))
+        return 0;
+    const char *cn = kev_prio_cause_name((unsigned)cause);
+    who(r, kev_who_pid(who_v), kev_who_tid(who_v), tmp, sizeof(tmp));
+    add(l, "pid:%u tid:%u priority:%u old:%u cause:%s%s", kev_who_pid(who_v), kev_who_tid(who_v),
+        (unsigned)prio, (unsigned)old, cn ? cn : "?", tmp);
     return 1;
 }
 

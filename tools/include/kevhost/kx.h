@@ -116,6 +116,9 @@ void kx_user_text(const struct kev_reader *r, struct kev_userreg *g, uint32_t pi
                   const struct kev_event *e, int with_name, char *out, size_t n);
 // The header's BOOT_DATE as UTC seconds since the epoch, 0 when absent or not understood.
 int64_t kx_boot_time(const struct kev_reader *r);
+// A length of time as the tools' options take it: "250us", "1.5ms", "2s", "800ns" (a bare
+// number: microseconds) into *ns; -1 when it is not one.
+int kx_time_arg(const char *arg, uint64_t *ns);
 // Seconds from cycles.
 double kx_seconds(const struct kev_reader *r, uint64_t cycles);
 // Write s as a JSON string (quoted, escaped).

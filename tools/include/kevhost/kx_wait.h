@@ -27,14 +27,6 @@
 
 #include "kx_prio.h"
 
-#ifndef KEV_SYS_SYNC_WAIT
-#define KEV_SYS_SYNC_WAIT   0x203u // [object, owner pid << 16 | tid or 0]
-#endif
-#ifndef KEV_SYS_PRIO_CHANGE
-#define KEV_SYS_PRIO_CHANGE 0x204u // [who, new | old << 8 | cause << 16]
-#endif
-enum kw_prio_cause { KW_PRIO_INITIAL, KW_PRIO_CALL, KW_PRIO_MUTEX_PI, KW_PRIO_MSG_PI,
-                     KW_PRIO_PI_END, KW_PRIO_CEILING };
 
 #define KW_MAX_THREADS 4096u
 #define KW_MAX_CPUS    KEV_MAX_CPUS
@@ -239,6 +231,8 @@ size_t kw_wait_groups(const struct kw *k, uint64_t min, uint64_t dflt, struct kw
 uint64_t kw_threshold(const struct kw *k, int th, uint64_t min, uint64_t dflt);
 
 const char *kw_kind_name(enum kw_kind kind);
+// A PRIO_CHANGE cause's name as the event table gives it (kev_prio_cause_name), "unknown" for
+// a cause it does not name.
 const char *kw_cause_name(unsigned cause);
 
 #endif

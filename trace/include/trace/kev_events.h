@@ -180,6 +180,9 @@ unsigned kev_fields_decode(const struct kev_reader *r, const struct kev_event *e
                            struct kev_fields *out);
 // The field called name, or NULL.
 const struct kev_field *kev_field_get(const struct kev_fields *fs, const char *name);
+// The one-value field called name (not a string or an array): 1 and *v, or 0 when the decoded
+// event has no such field (v untouched).
+int kev_field_value(const struct kev_fields *fs, const char *name, uint64_t *v);
 // The row's field called name for event (cls, ev), or NULL: a reader that reads a few fields of
 // its events looks each up once, then reads it with kev_field_read (no decoding of the rest).
 const struct kev_field_desc *kev_field_desc_get(unsigned cls, unsigned ev, const char *name);
@@ -187,9 +190,14 @@ const struct kev_field_desc *kev_field_desc_get(unsigned cls, unsigned ev, const
 // too short for it (a fast event's wide field) or fd is NULL or not one value at a fixed word; a
 // low-word-first pair of which only the low word is present reads as that word (the decoder's).
 int kev_field_read(const struct kev_event *e, const struct kev_field_desc *fd, uint64_t *v);
-// A who value (KEV_K_WHO): the thread's process and its thread id.
+// A field of one word (KEV_L_WORD) out of a copy of the word that holds it, which a reader kept
+// instead of the event (kevsql's pulse key: SND_PULSE's second word): its bits, or the whole
+// word; 0 when fd is NULL or not a one-word field.
+uint64_t kev_field_of_word(const struct kev_field_desc *fd, uint32_t w);
+// A who value (KEV_K_WHO): the thread's process and its thread id, and the who of a pid and tid.
 static inline uint32_t kev_who_pid(uint64_t who) { return (uint32_t)(who >> 16) & 0xffffu; }
 static inline uint32_t kev_who_tid(uint64_t who) { return (uint32_t)who & 0xffffu; }
+static inline uint32_t kev_who_of(uint32_t pid, uint32_t tid) { return pid << 16 | (tid & 0xffffu); }
 // The kind's name as readers write it in schemas: "u32", "pid", "string", "addrs", ...
 const char *kev_fkind_name(unsigned kind);
 // 1 when the kind is signed (S32, ERRNO is not).

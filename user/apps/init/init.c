@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 // init: pid 1 of the demo system. Starts the tracelogger (passive: init itself starts and
-// stops tracing around the run), then the server, learns its address through a registry
-// channel, starts the rest with that address, reaps them all, asks the server for its
-// statistics, stops it, stops tracing, waits for the logger to save everything, and exits 0
-// only if every program did its job.
+// stops tracing around the run), then the server and the rest, which find the server by its
+// name (demo_proto.h), reaps them all, asks the server for its statistics, stops it, stops
+// tracing, waits for the logger to save everything, and exits 0 only if every program did
+// its job.
 // `init loop=SECONDS [idle=MS]` on the boot command line: the same round again and again
 // (the logger and tracing once around them all) until SECONDS of the board's clock have
 // passed, with MS of quiet between rounds; a long run of the live stream (scripts/longrun.sh).
@@ -13,14 +13,15 @@
 #include <stdlib.h>
 #include <string.h>
 #include <errno.h>
+#include <sys/dispatch.h>
 #include <demo_proto.h>
 #include <logger_prio.h>
 
 static bool quiet;          // rounds after the first say only what failed
 
-static int spawn(const char *name, uint32_t arg)
+static int spawn(const char *name)
 {
-    int pid = ProcSpawn(name, 0, arg);
+    int pid = ProcSpawn(name, 0, 0);
     if (pid < 0)
         printf("init: cannot start %s: errno %d\n", name, errno);
     return pid;
@@ -31,30 +32,14 @@ static int spawn(const char *name, uint32_t arg)
 static int demo_round(int logger, int *logger_status)
 {
     int failures = 0;
-    int reg = ChannelCreate(0);
-    int srv = spawn("srv", DEMO_ADDR(ProcSelf(), reg));     // init need not be pid 1
-
-    union {
-        struct demo_msg m;
-        struct kpulse p;        // a receive buffer must be able to hold a pulse
-    } u;
-    struct kmsg_info info;
-    int rcvid = MsgReceive(reg, &u, sizeof(u), &info);
-    struct demo_msg m = u.m;
-    if (rcvid <= 0 || m.op != DEMO_REGISTER || info.pid != srv) {
-        printf("init: server did not register\n");
-        return 1;
-    }
-    uint32_t addr = DEMO_ADDR(srv, m.value);
-    MsgReply(rcvid, 0, NULL, 0);
-    ChannelDestroy(reg);
+    int srv = spawn("srv");     // its name goes with its process: each round's srv names anew
     if (!quiet)
-        printf("init: srv is pid %d, channel %ld\n", srv, (long)m.value);
+        printf("init: srv is pid %d, named \"%s\"\n", srv, DEMO_SRV_NAME);
 
     const char *names[] = { "worker", "driver", "ticker", "client" };
     int pids[4];
     for (int i = 0; i < 4; i++)
-        pids[i] = spawn(names[i], addr);
+        pids[i] = spawn(names[i]);
 
     for (int n = 0; n < 4; n++) {
         int st = 0;
@@ -77,9 +62,11 @@ static int demo_round(int logger, int *logger_status)
         }
     }
 
-    int coid = ConnectAttach(srv, DEMO_CHID(addr));
-    struct demo_stats stats;
-    m.op = DEMO_STATS;
+    int coid = name_open(DEMO_SRV_NAME, 0);
+    struct demo_stats stats = { 0, 0, 0, 0 };
+    struct demo_msg m = { DEMO_STATS, 0 };
+    if (coid < 0)
+        printf("init: name_open(%s): errno %d\n", DEMO_SRV_NAME, errno);
     MsgSend(coid, &m, sizeof(m), &stats, sizeof(stats));
     if (!quiet)
         printf("init: srv handled %ld reads, %ld writes, %ld device samples, %ld ticks\n",
