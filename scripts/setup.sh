@@ -52,6 +52,8 @@ have gdb-multiarch || missing+=(gdb-multiarch)
 [ -f /usr/include/elfutils/debuginfod.h ] || missing+=(libdebuginfod-dev)
 # fbtgen's i386 decoder (tools/common/fbt_i386.c): Capstone's instruction lengths and operands.
 [ -f /usr/include/capstone/capstone.h ] || missing+=(libcapstone-dev)
+# The live reader (tools/common/kev_live.c): zlib's CRC-32 checks the stream.
+[ -f /usr/include/zlib.h ] || missing+=(zlib1g-dev)
 # kevsql (docs/sql.md): SQLite's library and headers; its interactive shell is Debian's sqlite3.
 [ -f /usr/include/sqlite3ext.h ] || missing+=(libsqlite3-dev)
 have sqlite3 || missing+=(sqlite3)

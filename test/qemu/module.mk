@@ -31,6 +31,13 @@ TEST_DEPS    += $(H)/kevrtt
 # About 25 s: five short boots.
 SCRIPT_TESTS += qemu/stream-live|180|test/qemu/test_stream_live.sh|$(B)|$(H)
 TEST_DEPS    += $(H)/kevrelay
+# make live with kevtop -b: frames while the system runs, the live file the board's byte for
+# byte, the frames adding up to kevstat's CPU time (about 10 s: one boot of the demo, 3 s).
+SCRIPT_TESTS += qemu/live|120|test/qemu/test_live.sh|$(B)|$(H)
+TEST_DEPS    += $(H)/kevtop $(H)/kevstat $(H)/traceprinter
+# The live view's figures: event to screen (livemark), the live reader's rate, kevtop's CPU.
+BENCHES      += scripts/bench-live.sh|$(B)|$(H)
+BENCH_DEPS   += $(B)/livemark.elf $(H)/kevtop $(H)/kevcapture $(H)/kevgen $(H)/traceprinter
 # Post-mortem: the ring of a hung system read by kevdump through QEMU's gdbstub.
 SCRIPT_TESTS += qemu/flight|120|test/qemu/test_flight.sh|$(B)|$(H)
 # Post-mortem after a forced kernel fault: the KPANIC event, the halt in place, kevdump.
@@ -103,6 +110,7 @@ SCRIPT_TESTS += $$(if $$(filter flight,$$(MATRIX_TESTS_$(1))),qemu-$(1)/flight|1
 SCRIPT_TESTS += $$(if $$(filter flight,$$(MATRIX_TESTS_$(1))),qemu-$(1)/kfault|120|BOARD=$(1)|test/qemu/test_kfault.sh|build/$(1)|$(H))
 SCRIPT_TESTS += $$(if $$(filter rtt,$$(MATRIX_TESTS_$(1))),qemu-$(1)/rtt|180|BOARD=$(1)|test/qemu/test_rtt.sh|build/$(1)|$(H))
 SCRIPT_TESTS += $$(if $$(filter stream,$$(MATRIX_TESTS_$(1))),qemu-$(1)/stream-live|180|BOARD=$(1)|test/qemu/test_stream_live.sh|build/$(1)|$(H))
+SCRIPT_TESTS += $$(if $$(filter live,$$(MATRIX_TESTS_$(1))),qemu-$(1)/live|120|BOARD=$(1)|test/qemu/test_live.sh|build/$(1)|$(H))
 # (the reader that stops alone, about 8 s: the board's trace UART receive line and XON/XOFF)
 SCRIPT_TESTS += $$(if $$(filter stream-stop,$$(MATRIX_TESTS_$(1))),qemu-$(1)/stream-stop|120|BOARD=$(1)|test/qemu/test_stream_live.sh|build/$(1)|$(H)|stop)
 SCRIPT_TESTS += $$(if $$(filter dtrace,$$(MATRIX_TESTS_$(1))),qemu-$(1)/dtrace|900|BOARD=$(1)|test/qemu/test_dtrace.sh|build/$(1)|$(H))
@@ -339,6 +347,10 @@ SCRIPT_TESTS += $(foreach b,$(KVAR_BOARDS),qemu-loadavg/$(b)|120|BOARD=$(b)|test
 ifneq ($(filter loadavgd,$(IMAGES)),)
 TEST_DEPS    += $(B)/loadavgd.elf $(H)/dcompile
 endif
+# DTrace users' toolbox idioms (?: aggregations, `mpid, `ncpus, zonename, func/mod of kernel
+# pcs, a script's bufsize=16k) live and over the same boot's capture, equal byte for byte, with
+# acq's own pid as truth. One boot of the acqparity image, about 5 s.
+SCRIPT_TESTS += qemu-dtoolbox/mps2-an385|120|BOARD=mps2-an385|test/qemu/test_dtrace_toolbox.sh|build/mps2-an385|$(H)
 # raise( ) (docs/d-subset.md): the board's dtrace kills the firing process; worker's wait
 # status and its own count of primes (python's) are the truths.
 SCRIPT_TESTS += $(foreach b,$(KVAR_BOARDS),qemu-d-raise/$(b)|200|BOARD=$(b)|test/qemu/test_d_raise.sh|build/$(b)|$(H))
