@@ -87,9 +87,6 @@ static const struct tool_cmd cmd = {
     "  funcs   function calls the capture recorded from fbt and pid probes (FUNC_*):\n"
     "          entries, returns, calls timed entry to return on their thread, total\n"
     "          and longest time (shown with every section only when recorded)\n"
-    "  usdt    USDT probes the capture recorded, named provider:probe from their\n"
-    "          programs' notes: firings, each argument's least and greatest value\n"
-    "          (shown with every section only when recorded)\n"
     "  tasks   task instances: each thread's jobs from their release at its activation\n"
     "          point (a receive, an interrupt wait, a sleep) to the next wait there;\n"
     "          per task its period, jitter, deadline, response and execution times,\n"
@@ -97,6 +94,9 @@ static const struct tool_cmd cmd = {
     "  chains  wait chains: each wait on another thread (a send, a mutex, a\n"
     "          semaphore, a condition variable) followed to its root, the time\n"
     "          attributed to each root, each waiter's worst wait link by link\n"
+    "  usdt    USDT probes the capture recorded, named provider:probe from their\n"
+    "          programs' notes: firings, each argument's least and greatest value\n"
+    "          (shown with every section only when recorded)\n"
     "Code addresses are named from the ELF files the capture ran, found by build id.\n",
     opts,
     "A damaged or truncated file: the results before the damage, the byte offset\n"
